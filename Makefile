@@ -1,0 +1,72 @@
+# proper — build, test, run, bench.  See README.md.
+CC      ?= cc
+CXX     ?= g++
+CLANG   ?= clang
+STRICT   = -std=c99 -Wall -Wextra -Wpedantic -Werror
+SAN      = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+OPT      = -O2
+LIBS     = -lm -lpthread
+
+# Modules in dependency order (DESIGN.md); proper.h concatenates those present.
+MODULES  = core fft stats pmf sre dtmc synth estimate vlmc lp qn trace backend
+SRC      = $(wildcard $(MODULES:%=src/%.h))
+BACKENDS = $(wildcard backends/*.h)
+CLI_SRC  = $(wildcard cli/*.c)
+CLI_HDR  = $(wildcard cli/*.h)
+
+TEST_BINS  = $(patsubst tests/%.c,build/tests/%,$(wildcard tests/test_*.c))
+FUZZ_BINS  = $(patsubst tests/fuzz/%.c,build/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
+BENCH_BINS = $(patsubst bench/%.c,build/bench/%,$(wildcard bench/bench_*.c))
+
+.PHONY: all run test test-build bench clean proper.h check-amalgamation examples
+
+all: bin/proper
+
+bin/proper: $(CLI_SRC) $(CLI_HDR) $(SRC) $(BACKENDS)
+	@mkdir -p bin
+	$(CC) $(STRICT) $(OPT) -o $@ $(CLI_SRC) $(LIBS)
+
+# The CLI built with sanitizers, for the command-line tests.
+build/proper-san: $(CLI_SRC) $(CLI_HDR) $(SRC) $(BACKENDS)
+	@mkdir -p build
+	$(CC) $(STRICT) $(SAN) -O1 -g -o $@ $(CLI_SRC) $(LIBS)
+
+# proper.h is generated and committed; this target always regenerates it.
+proper.h:
+	@scripts/amalgamate.sh $(MODULES) > build.proper.h.tmp && \
+	 if cmp -s build.proper.h.tmp proper.h; then rm -f build.proper.h.tmp; \
+	 else mv build.proper.h.tmp proper.h; echo "proper.h regenerated"; fi
+
+# Fails when the committed proper.h is not what `make proper.h` would write.
+check-amalgamation:
+	@mkdir -p build
+	@scripts/amalgamate.sh $(MODULES) > build/proper.h.fresh
+	@cmp -s build/proper.h.fresh proper.h || \
+	 { echo "proper.h is stale: run 'make proper.h' and commit it"; exit 1; }
+
+build/tests/%: tests/%.c tests/test.h $(SRC) $(BACKENDS)
+	@mkdir -p $(dir $@)
+	@$(CC) $(STRICT) $(SAN) -O1 -g -o $@ $< $(LIBS) 2> $@.log || { cat $@.log; rm -f $@; }
+
+build/fuzz/%: tests/fuzz/%.c $(SRC)
+	@mkdir -p $(dir $@)
+	@$(CC) $(STRICT) $(SAN) -O1 -g -o $@ $< $(LIBS) 2> $@.log || { cat $@.log; rm -f $@; }
+
+test-build: $(TEST_BINS) $(FUZZ_BINS) build/proper-san
+
+test:
+	@-$(MAKE) -s -k -j2 test-build
+	@sh tests/run.sh
+
+build/bench/%: bench/%.c $(SRC)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c99 -Wall -Wextra -O3 -march=native -o $@ $< $(LIBS) $(shell sh bench/libs.sh $*)
+
+bench: $(BENCH_BINS)
+	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
+
+run: bin/proper
+	@sh examples/run.sh
+
+clean:
+	rm -rf build bin build.proper.h.tmp

@@ -1,0 +1,4 @@
+/* impl.c — the one translation unit of the CLI that holds the library's
+ * implementation. Lists every module the CLI uses. */
+#define PROPER_IMPLEMENTATION
+#include "../src/core.h"

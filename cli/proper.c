@@ -1,0 +1,74 @@
+/* proper.c — entry point of the `proper` command-line tool. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static int cmd_version(int argc, char **argv) {
+    (void)argc; (void)argv;
+    printf("proper %s\n", PROPER_VERSION_STRING);
+    return CLI_OK;
+}
+
+static const struct {
+    const char *name;
+    cli_command_fn run;
+    const char *summary;
+} commands[] = {
+    {"version", cmd_version, "print the version"},
+};
+
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *out) {
+    size_t i;
+    fprintf(out,
+            "usage: proper COMMAND [ARGS...]\n"
+            "       proper --help | --version\n\n"
+            "Probabilistic performance analysis of software.\n\ncommands:\n");
+    for (i = 0; i < N_COMMANDS; i++) fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out,
+            "\n'proper COMMAND --help' describes a command.\n"
+            "Exit status: 0 success, 1 a requested check failed, 2 bad input.\n");
+}
+
+int cli_report(const proper_error *err) {
+    char buf[PROPER_ERROR_MESSAGE_MAX + PROPER_ERROR_FILE_MAX + 64];
+    fprintf(stderr, "proper: %s\n", proper_error_format(err, buf, sizeof buf));
+    return CLI_BAD_INPUT;
+}
+
+int cli_fail(const char *fmt, ...) {
+    va_list ap;
+    fputs("proper: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return CLI_BAD_INPUT;
+}
+
+int cli_is_help(const char *arg) { return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0; }
+
+const char *cli_option(int argc, char **argv, int *i, const char *name, int *missing) {
+    size_t n = strlen(name);
+    const char *arg = argv[*i];
+    *missing = 0;
+    if (strncmp(arg, name, n) != 0) return NULL;
+    if (arg[n] == '=') return arg + n + 1;
+    if (arg[n] != '\0') return NULL;
+    if (*i + 1 >= argc) { *missing = 1; return NULL; }
+    *i += 1;
+    return argv[*i];
+}
+
+int main(int argc, char **argv) {
+    size_t i;
+    if (argc < 2) { usage(stderr); return CLI_BAD_INPUT; }
+    if (cli_is_help(argv[1])) { usage(stdout); return CLI_OK; }
+    if (strcmp(argv[1], "--version") == 0) return cmd_version(argc - 1, argv + 1);
+    for (i = 0; i < N_COMMANDS; i++)
+        if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
+    return cli_fail("unknown command '%s' (try 'proper --help')", argv[1]);
+}

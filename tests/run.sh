@@ -1,0 +1,83 @@
+#!/bin/sh
+# Runs every test and prints "N passed, N failed" last; exits 1 on any failure.
+# Each test program prints lines "ok NAME", "FAIL NAME: ..." or "SKIP NAME: ...".
+# Called by `make test` after the test programs are built.
+cd "$(dirname "$0")/.." || exit 2
+pass=0; fail=0; skip=0
+TIMEOUT=${PROPER_TEST_TIMEOUT:-600}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+out=build/test-output.txt
+mkdir -p build
+
+# tally NAME STATUS OUTPUT_FILE: counts the result lines of one program
+tally() {
+    name=$1; status=$2; file=$3
+    cat "$file"
+    p=$(grep -c '^ok ' "$file"); f=$(grep -c '^FAIL ' "$file"); s=$(grep -c '^SKIP ' "$file")
+    if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
+        echo "FAIL $name: exited with status $status"; f=1
+    fi
+    if [ "$status" -eq 0 ] && [ "$p" -eq 0 ] && [ "$f" -eq 0 ] && [ "$s" -eq 0 ]; then
+        echo "FAIL $name: printed no result"; f=1
+    fi
+    pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
+}
+
+# check NAME COMMAND...: one result from a command's exit status
+check() {
+    name=$1; shift
+    if "$@" > "$out" 2>&1; then echo "ok $name"; pass=$((pass + 1));
+    else cat "$out"; echo "FAIL $name"; fail=$((fail + 1)); fi
+}
+
+# --- the single header ---
+check amalgamation_is_fresh make -s check-amalgamation
+STRICT="-Wall -Wextra -Wpedantic -Werror"
+if command -v "${CLANG:-clang}" >/dev/null 2>&1; then
+    check proper_h_clang_c99 "${CLANG:-clang}" -std=c99 $STRICT -c tests/compile/use_header.c -o build/use_clang.o
+    check proper_h_clang_c99_impl "${CLANG:-clang}" -std=c99 $STRICT -DPROPER_IMPLEMENTATION tests/compile/use_header.c -o build/use_clang -lm -lpthread
+else
+    echo "SKIP proper_h_clang: clang not installed"; skip=$((skip + 1))
+fi
+if command -v "${CXX:-g++}" >/dev/null 2>&1; then
+    check proper_h_cxx "${CXX:-g++}" -x c++ -std=c++11 $STRICT -c tests/compile/use_header.c -o build/use_cxx.o
+    check proper_h_cxx_impl "${CXX:-g++}" -x c++ -std=c++11 $STRICT -DPROPER_IMPLEMENTATION tests/compile/use_header.c -o build/use_cxx -lm -lpthread
+else
+    echo "SKIP proper_h_cxx: g++ not installed"; skip=$((skip + 1))
+fi
+
+# --- unit, property and differential tests ---
+for src in tests/test_*.c; do
+    [ -f "$src" ] || continue
+    name=$(basename "$src" .c); bin=build/tests/$name
+    if [ ! -x "$bin" ]; then
+        [ -f "$bin.log" ] && cat "$bin.log"
+        echo "FAIL $name: did not compile"; fail=$((fail + 1)); continue
+    fi
+    timeout "$TIMEOUT" "$bin" > "$out" 2>&1; tally "$name" $? "$out"
+done
+
+# --- fuzz targets replay their seed corpus ---
+for src in tests/fuzz/fuzz_*.c; do
+    [ -f "$src" ] || continue
+    name=$(basename "$src" .c); bin=build/fuzz/$name; corpus=tests/corpus/${name#fuzz_}
+    if [ ! -x "$bin" ]; then
+        [ -f "$bin.log" ] && cat "$bin.log"
+        echo "FAIL $name: did not compile"; fail=$((fail + 1)); continue
+    fi
+    timeout "$TIMEOUT" "$bin" "$corpus" > "$out" 2>&1; tally "$name" $? "$out"
+done
+
+# --- command-line tests (sanitizer build of bin/proper) ---
+if [ -x build/proper-san ]; then
+    for t in tests/cli_*.sh; do
+        [ -f "$t" ] || continue
+        PROPER=build/proper-san timeout "$TIMEOUT" sh "$t" > "$out" 2>&1; tally "$(basename "$t" .sh)" $? "$out"
+    done
+else
+    echo "FAIL cli: build/proper-san did not compile"; fail=$((fail + 1))
+fi
+
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]
