@@ -8,7 +8,7 @@ OPT      = -O2
 LIBS     = -lm -lpthread
 
 # Modules in dependency order (DESIGN.md); proper.h concatenates those present.
-MODULES  = core fft stats pmf sre dtmc synth estimate vlmc lp qn trace backend
+MODULES  = core trace fft stats pmf sre dtmc prism synth estimate vlmc lp qn backend
 SRC      = $(wildcard $(MODULES:%=src/%.h))
 BACKENDS = $(wildcard backends/*.h)
 CLI_SRC  = $(wildcard cli/*.c)

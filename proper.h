@@ -68,6 +68,14 @@
 #ifndef PROPER_CORE_H
 #define PROPER_CORE_H
 
+/* The implementation uses POSIX (clocks, threads, processes) in trace.h and
+ * backend.h; under -std=c99 those need _POSIX_C_SOURCE before the first
+ * system header. Define PROPER_IMPLEMENTATION before including any system
+ * header, or define _POSIX_C_SOURCE (200809L) yourself. */
+#if defined(PROPER_IMPLEMENTATION) && !defined(_POSIX_C_SOURCE) && !defined(_WIN32)
+#define _POSIX_C_SOURCE 200809L
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
 
