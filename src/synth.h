@@ -1,0 +1,1188 @@
+/* synth.h — annotated C/Java source → parametric DTMC (PROPER, Algorithm 1).
+ *
+ * Implements the model synthesis of Stefanakos, Calinescu & Gerasimou,
+ * "Probabilistic program performance analysis with confidence intervals"
+ * (Information and Software Technology, 2023): one function of a brace
+ * language becomes a parametric DTMC with
+ *   - one state per statement (plus an absorbing `end` state),
+ *   - one parameter per conditional and per loop, p1..pn in source order,
+ *   - one reward structure per annotation name (`@time`, `@cost`, ...).
+ *
+ * SOURCE SUBSET
+ *   Only the statement structure matters; expressions are skipped safely
+ *   (strings, text blocks, chars, comments, nested parentheses, generics,
+ *   lambdas and anonymous classes inside expressions).
+ *     statement := block | if | while | for | do | switch | try
+ *                | return ... ; | throw ... ; | break ; | continue ;
+ *                | ';' | expression-or-declaration ;
+ *   Accepted beyond the paper, each modelled exactly:
+ *     break     jumps to the state after the innermost loop or switch;
+ *     continue  jumps to the innermost loop's condition state;
+ *     switch    `switch (e) { case a: ... default: ... }` is a chain of
+ *               conditionals, one parameter per case label (the last label
+ *               gets one too unless it is `default`), with C/Java fall-through;
+ *     try       the try block runs, then `finally`; catch blocks are the
+ *               exceptional path and are not modelled (like `throw`, which
+ *               ends the run: exceptions are assumed not caught inside).
+ *   Rejected with an error naming the line: goto, labelled statements
+ *   (`outer: for ...`), `break label`, `continue label`.
+ *
+ * STATES AND PARAMETERS
+ *   if (c) A else B      state `if` --p--> A, --(1-p)--> B (or the next statement)
+ *   while (c) A          state `while` --p--> A, --(1-p)--> next; A ends at `while`
+ *   for (i; c; u) A      as while; the header state stands for init, test, update
+ *   do A while (c);      state `do` --1--> A; A ends at state `while` --p--> A,
+ *                        --(1-p)--> next
+ *   return / throw       --1--> end
+ *
+ * ANNOTATIONS
+ *   In a comment on a statement's line: `// @time=0.01`,
+ *   `//@cost=0.25,@time=0.03`, a block comment holding `@energy=60`. The value is the reward of
+ *   that statement's state each time it is visited. A comment on a line of
+ *   its own annotates the next statement (documented extension).
+ *
+ * OUTPUT
+ *   proper_synth_model (states, successors, parameters, rewards, line table),
+ *   proper_synth_write_prism (PRISM language in the shape of the paper's
+ *   Fig. 5, with `// line:N` comments) and, through dtmc.h users, any solver.
+ */
+#ifndef PROPER_SYNTH_H
+#define PROPER_SYNTH_H
+
+#include "core.h"
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum proper_synth_kind {
+    PROPER_SYNTH_STMT = 0,   /* plain statement: one successor with probability 1 */
+    PROPER_SYNTH_BRANCH = 1, /* conditional (if, switch case): p to `taken`, 1-p to `next` */
+    PROPER_SYNTH_LOOP = 2,   /* loop condition: p to `taken` (the body), 1-p to `next` */
+    PROPER_SYNTH_END = 3     /* absorbing end state */
+};
+
+typedef struct proper_synth_state {
+    int kind;          /* enum proper_synth_kind */
+    int line;          /* source line of the statement (0 for end) */
+    int param;         /* parameter index (0-based) for BRANCH/LOOP, else -1 */
+    size_t next;       /* successor (prob. 1, or 1-p for BRANCH/LOOP) */
+    size_t taken;      /* successor with probability p (BRANCH/LOOP only) */
+    char what[16];     /* statement keyword: "if", "while", "for", "do", "case",
+                          "return", "throw", "break", "continue", "stmt", "end" */
+} proper_synth_state;
+
+typedef struct proper_synth_param {
+    int line;          /* line of the construct */
+    int is_loop;       /* 1 for while/for/do, 0 for if/case */
+    size_t state;      /* the state the parameter sits at */
+    char name[16];     /* "p1", "p2", ... */
+} proper_synth_param;
+
+typedef struct proper_synth_model {
+    char function[128];
+    size_t n_states;
+    proper_synth_state *states; /* state 0 is the function's first statement */
+    size_t initial, end;
+    size_t n_params;
+    proper_synth_param *params;
+    size_t n_rewards;
+    char (*reward_names)[32];   /* n_rewards names */
+    double *rewards;            /* n_rewards x n_states, row-major */
+} proper_synth_model;
+
+/* Parse `text` (C or Java), find function `function` (its definition: a
+ * name followed by a parameter list and a body) and synthesise its model.
+ * `file` names the source in errors. */
+PROPER_API int proper_synth_parse(proper_synth_model *m, const char *text, size_t len,
+                                  const char *file, const char *function, proper_error *err);
+PROPER_API int proper_synth_from_file(proper_synth_model *m, const char *path,
+                                      const char *function, proper_error *err);
+PROPER_API void proper_synth_free(proper_synth_model *m);
+
+/* Index of a reward structure by name, or -1. */
+PROPER_API int proper_synth_reward_index(const proper_synth_model *m, const char *name);
+
+/* Write the model in the PRISM language: undefined constants p1..pn, one
+ * module with variable s, one command per state with a `// line:N` comment,
+ * label "end", one rewards block per annotation. */
+PROPER_API int proper_synth_write_prism(const proper_synth_model *m, FILE *out);
+
+/* Write the table state -> line -> statement -> parameter. */
+PROPER_API int proper_synth_write_table(const proper_synth_model *m, FILE *out);
+
+/* Expected total reward `reward` accumulated until `end` from the initial
+ * state, for parameter values `p` (n_params of them, each in [0,1]). Exact
+ * up to the round-off of one dense LU solve; +infinity when `end` is
+ * reached with probability < 1. */
+PROPER_API int proper_synth_expected_reward(const proper_synth_model *m, int reward,
+                                            const double *p, double *value, proper_error *err);
+
+/* Minimum and maximum of that expected reward over the box lo[i] <= p_i <=
+ * hi[i]. Each parameter sits at exactly one state, so the box is an MDP
+ * with two actions per parameter state (take lo or hi: the expected reward
+ * is linear in each p_i with the others fixed, so an extreme lies at a
+ * corner), and memoryless policies are optimal; policy iteration gives the
+ * exact extremes and the corners (argmin/argmax, may be NULL). */
+PROPER_API int proper_synth_reward_range(const proper_synth_model *m, int reward,
+                                         const double *lo, const double *hi, double *min_value,
+                                         double *max_value, double *argmin, double *argmax,
+                                         proper_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PROPER_SYNTH_H */
+
+/* ======================================================================== */
+#ifdef PROPER_IMPLEMENTATION
+#ifndef PROPER_SYNTH_IMPLEMENTATION
+#define PROPER_SYNTH_IMPLEMENTATION
+
+#include <math.h>
+#include <string.h>
+
+/* ---- tokens ----
+ * The tokenizer keeps identifiers, numbers, and single punctuation
+ * characters; strings, chars and comments become one token each (comments
+ * are only scanned for annotations). Positions are kept for errors. */
+
+enum { PROPER__TK_EOF, PROPER__TK_IDENT, PROPER__TK_PUNCT, PROPER__TK_OTHER };
+
+typedef struct proper__tok {
+    int type;
+    const char *s; /* start in the source */
+    size_t n;      /* length */
+    int line, col;
+} proper__tok;
+
+typedef struct proper__annot {
+    int line;
+    char name[32];
+    double value;
+} proper__annot;
+
+typedef struct proper__synth_parser {
+    const char *file;
+    proper__tok *toks;
+    size_t n_toks, cap_toks, pos;
+    proper__annot *annots;
+    size_t n_annots, cap_annots;
+    proper_error *err;
+} proper__synth_parser;
+
+static int proper__is_ident_start(char ch) {
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_' || ch == '$';
+}
+static int proper__is_ident_char(char ch) { return proper__is_ident_start(ch) || (ch >= '0' && ch <= '9'); }
+
+/* Scan a comment's text for `@name=value` annotations, attributed to `line`. */
+static int proper__scan_annotations(proper__synth_parser *ps, const char *s, const char *end, int line, int col) {
+    while (s < end) {
+        proper__annot a;
+        size_t n = 0;
+        proper_cursor c;
+        proper_error e;
+        if (*s != '@' || s + 1 >= end || !proper__is_ident_start(s[1])) { s++; continue; }
+        s++;
+        while (s < end && proper__is_ident_char(*s)) {
+            if (n + 1 < sizeof a.name) a.name[n++] = *s;
+            s++;
+        }
+        a.name[n] = '\0';
+        while (s < end && (*s == ' ' || *s == '\t')) s++;
+        if (s >= end || *s != '=') continue; /* e.g. @Override or @param: not an annotation */
+        s++;
+        proper_cursor_init(&c, s, (size_t)(end - s), ps->file);
+        c.line = line;
+        c.col = col;
+        if (proper_parse_double(&c, &a.value, &e))
+            return proper_error_set(ps->err, PROPER_EPARSE, ps->file, line, col,
+                                    "annotation @%s: expected a number after '='", a.name);
+        if (!(a.value >= 0.0) || isinf(a.value))
+            return proper_error_set(ps->err, PROPER_ERANGE, ps->file, line, col,
+                                    "annotation @%s=%g: rewards must be finite and non-negative", a.name, a.value);
+        s = c.p;
+        a.line = line;
+        if (PROPER_PUSH(ps->annots, ps->n_annots, ps->cap_annots, a))
+            return proper_error_set(ps->err, PROPER_ENOMEM, ps->file, line, col, "out of memory");
+    }
+    return PROPER_OK;
+}
+
+static int proper__push_tok(proper__synth_parser *ps, int type, const char *s, size_t n, int line, int col) {
+    proper__tok t;
+    t.type = type; t.s = s; t.n = n; t.line = line; t.col = col;
+    if (PROPER_PUSH(ps->toks, ps->n_toks, ps->cap_toks, t))
+        return proper_error_set(ps->err, PROPER_ENOMEM, ps->file, line, col, "out of memory");
+    return PROPER_OK;
+}
+
+/* Skip a quoted literal starting at c->p (quote char q); errors if unterminated. */
+static int proper__skip_quoted(proper__synth_parser *ps, proper_cursor *c, char q) {
+    proper_cursor start = *c;
+    int text_block = q == '"' && c->end - c->p >= 3 && c->p[1] == '"' && c->p[2] == '"';
+    if (text_block) { /* Java text block """ ... """ */
+        proper_cursor_advance(c); proper_cursor_advance(c); proper_cursor_advance(c);
+        while (c->p < c->end) {
+            if (*c->p == '\\') { proper_cursor_advance(c); proper_cursor_advance(c); continue; }
+            if (c->end - c->p >= 3 && c->p[0] == '"' && c->p[1] == '"' && c->p[2] == '"') {
+                proper_cursor_advance(c); proper_cursor_advance(c); proper_cursor_advance(c);
+                return PROPER_OK;
+            }
+            proper_cursor_advance(c);
+        }
+        return proper_cursor_error(&start, ps->err, PROPER_EPARSE, "unterminated text block");
+    }
+    proper_cursor_advance(c);
+    while (c->p < c->end && *c->p != q) {
+        if (*c->p == '\n') break;
+        if (*c->p == '\\') proper_cursor_advance(c);
+        proper_cursor_advance(c);
+    }
+    if (c->p >= c->end || *c->p != q)
+        return proper_cursor_error(&start, ps->err, PROPER_EPARSE, "unterminated %s literal",
+                                   q == '"' ? "string" : "character");
+    proper_cursor_advance(c);
+    return PROPER_OK;
+}
+
+static int proper__tokenize(proper__synth_parser *ps, const char *text, size_t len) {
+    proper_cursor c;
+    int rc;
+    proper_cursor_init(&c, text, len, ps->file);
+    while (c.p < c.end) {
+        const char *s = c.p;
+        int line = c.line, col = c.col;
+        char ch = *c.p;
+        if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n' || ch == '\f' || ch == '\v') {
+            proper_cursor_advance(&c);
+        } else if (ch == '/' && c.p + 1 < c.end && c.p[1] == '/') {
+            while (c.p < c.end && *c.p != '\n') proper_cursor_advance(&c);
+            if ((rc = proper__scan_annotations(ps, s + 2, c.p, line, col))) return rc;
+        } else if (ch == '/' && c.p + 1 < c.end && c.p[1] == '*') {
+            proper_cursor_advance(&c); proper_cursor_advance(&c);
+            while (c.p < c.end && !(*c.p == '*' && c.p + 1 < c.end && c.p[1] == '/')) proper_cursor_advance(&c);
+            if (c.p >= c.end) {
+                proper_cursor start;
+                proper_cursor_init(&start, text, len, ps->file);
+                start.line = line; start.col = col;
+                return proper_cursor_error(&start, ps->err, PROPER_EPARSE, "unterminated comment");
+            }
+            if ((rc = proper__scan_annotations(ps, s + 2, c.p, line, col))) return rc;
+            proper_cursor_advance(&c); proper_cursor_advance(&c);
+        } else if (ch == '#' ) { /* C preprocessor line: skipped, with continuations */
+            while (c.p < c.end && *c.p != '\n') {
+                if (*c.p == '\\' && c.p + 1 < c.end && c.p[1] == '\n') proper_cursor_advance(&c);
+                proper_cursor_advance(&c);
+            }
+        } else if (ch == '"' || ch == '\'') {
+            if ((rc = proper__skip_quoted(ps, &c, ch))) return rc;
+            if ((rc = proper__push_tok(ps, PROPER__TK_OTHER, s, (size_t)(c.p - s), line, col))) return rc;
+        } else if (proper__is_ident_start(ch)) {
+            while (c.p < c.end && proper__is_ident_char(*c.p)) proper_cursor_advance(&c);
+            if ((rc = proper__push_tok(ps, PROPER__TK_IDENT, s, (size_t)(c.p - s), line, col))) return rc;
+        } else if (ch >= '0' && ch <= '9') {
+            while (c.p < c.end && (proper__is_ident_char(*c.p) || *c.p == '.')) proper_cursor_advance(&c);
+            if ((rc = proper__push_tok(ps, PROPER__TK_OTHER, s, (size_t)(c.p - s), line, col))) return rc;
+        } else {
+            proper_cursor_advance(&c);
+            if ((rc = proper__push_tok(ps, PROPER__TK_PUNCT, s, 1, line, col))) return rc;
+        }
+    }
+    return proper__push_tok(ps, PROPER__TK_EOF, c.p, 0, c.line, c.col);
+}
+
+/* ---- statement tree ---- */
+
+enum {
+    PROPER__ST_BLOCK, PROPER__ST_SIMPLE, PROPER__ST_EMPTY, PROPER__ST_IF, PROPER__ST_WHILE,
+    PROPER__ST_FOR, PROPER__ST_DO, PROPER__ST_SWITCH, PROPER__ST_RETURN, PROPER__ST_THROW,
+    PROPER__ST_BREAK, PROPER__ST_CONTINUE, PROPER__ST_TRY, PROPER__ST_CASE
+};
+
+typedef struct proper__stmt {
+    int kind;
+    int line;
+    int do_while_line;            /* line of `while` closing a do loop */
+    struct proper__stmt *a, *b;   /* if: then/else; loops: body; try: block/finally */
+    struct proper__stmt **kids;   /* block and switch members */
+    size_t n_kids, cap_kids;
+    int is_default;               /* case label: `default` */
+    size_t state, state2;         /* own state; do loops: the condition state */
+} proper__stmt;
+
+static void proper__stmt_free(proper__stmt *s) {
+    size_t i;
+    if (!s) return;
+    proper__stmt_free(s->a);
+    proper__stmt_free(s->b);
+    for (i = 0; i < s->n_kids; i++) proper__stmt_free(s->kids[i]);
+    PROPER_FREE(s->kids);
+    PROPER_FREE(s);
+}
+
+static proper__tok *proper__peek(proper__synth_parser *ps) { return &ps->toks[ps->pos]; }
+
+static int proper__tok_is(const proper__tok *t, const char *word) {
+    size_t n = strlen(word);
+    return t->n == n && memcmp(t->s, word, n) == 0 && t->type != PROPER__TK_OTHER;
+}
+
+static int proper__tok_error(proper__synth_parser *ps, const proper__tok *t, int code, const char *what) {
+    if (t->type == PROPER__TK_EOF)
+        return proper_error_set(ps->err, code, ps->file, t->line, t->col, "%s, found end of file", what);
+    return proper_error_set(ps->err, code, ps->file, t->line, t->col, "%s, found '%.*s'", what,
+                            (int)(t->n > 40 ? 40 : t->n), t->s);
+}
+
+static int proper__expect(proper__synth_parser *ps, const char *punct) {
+    proper__tok *t = proper__peek(ps);
+    char what[32];
+    if (proper__tok_is(t, punct)) { ps->pos++; return PROPER_OK; }
+    snprintf(what, sizeof what, "expected '%s'", punct);
+    return proper__tok_error(ps, t, PROPER_EPARSE, what);
+}
+
+/* Skip a balanced (...) group starting at '('. */
+static int proper__skip_parens(proper__synth_parser *ps) {
+    proper__tok *open = proper__peek(ps);
+    int depth = 0;
+    if (!proper__tok_is(open, "(")) return proper__tok_error(ps, open, PROPER_EPARSE, "expected '('");
+    for (;;) {
+        proper__tok *t = proper__peek(ps);
+        if (t->type == PROPER__TK_EOF)
+            return proper_error_set(ps->err, PROPER_EPARSE, ps->file, open->line, open->col, "unbalanced '(': no matching ')'");
+        if (proper__tok_is(t, "(") || proper__tok_is(t, "[") || proper__tok_is(t, "{")) depth++;
+        else if (proper__tok_is(t, ")") || proper__tok_is(t, "]") || proper__tok_is(t, "}")) {
+            if (--depth < 0) return proper__tok_error(ps, t, PROPER_EPARSE, "unbalanced brackets");
+        }
+        ps->pos++;
+        if (depth == 0) return PROPER_OK;
+    }
+}
+
+/* Skip an expression up to (and including) the ';' at bracket depth 0. */
+static int proper__skip_to_semicolon(proper__synth_parser *ps, const proper__tok *start) {
+    int depth = 0;
+    for (;;) {
+        proper__tok *t = proper__peek(ps);
+        if (t->type == PROPER__TK_EOF)
+            return proper_error_set(ps->err, PROPER_EPARSE, ps->file, start->line, start->col,
+                                    "statement not terminated by ';'");
+        if (proper__tok_is(t, "(") || proper__tok_is(t, "[") || proper__tok_is(t, "{")) depth++;
+        else if (proper__tok_is(t, ")") || proper__tok_is(t, "]") || proper__tok_is(t, "}")) {
+            if (depth == 0) return proper__tok_error(ps, t, PROPER_EPARSE, "expected ';' before this");
+            depth--;
+        } else if (depth == 0 && proper__tok_is(t, ";")) {
+            ps->pos++;
+            return PROPER_OK;
+        }
+        ps->pos++;
+    }
+}
+
+static proper__stmt *proper__new_stmt(proper__synth_parser *ps, int kind, int line) {
+    proper__stmt *s = (proper__stmt *)proper_calloc(1, sizeof *s);
+    if (!s) { proper_error_set(ps->err, PROPER_ENOMEM, ps->file, line, 0, "out of memory"); return NULL; }
+    s->kind = kind;
+    s->line = line;
+    return s;
+}
+
+static int proper__add_kid(proper__synth_parser *ps, proper__stmt *parent, proper__stmt *kid) {
+    if (PROPER_PUSH(parent->kids, parent->n_kids, parent->cap_kids, kid)) {
+        proper__stmt_free(kid);
+        return proper_error_set(ps->err, PROPER_ENOMEM, ps->file, parent->line, 0, "out of memory");
+    }
+    return PROPER_OK;
+}
+
+static int proper__parse_stmt(proper__synth_parser *ps, proper__stmt **out, int depth);
+
+#define PROPER__SYNTH_MAX_DEPTH 512 /* nesting limit: deeper input is rejected, not a stack overflow */
+
+static int proper__parse_block(proper__synth_parser *ps, proper__stmt **out, int depth) {
+    proper__tok *open = proper__peek(ps);
+    proper__stmt *blk;
+    int rc;
+    if ((rc = proper__expect(ps, "{"))) return rc;
+    if (!(blk = proper__new_stmt(ps, PROPER__ST_BLOCK, open->line))) return PROPER_ENOMEM;
+    while (!proper__tok_is(proper__peek(ps), "}")) {
+        proper__stmt *kid;
+        if (proper__peek(ps)->type == PROPER__TK_EOF) {
+            proper__stmt_free(blk);
+            return proper_error_set(ps->err, PROPER_EPARSE, ps->file, open->line, open->col,
+                                    "unbalanced '{': no matching '}'");
+        }
+        if ((rc = proper__parse_stmt(ps, &kid, depth + 1)) || (rc = proper__add_kid(ps, blk, kid))) {
+            proper__stmt_free(blk);
+            return rc;
+        }
+    }
+    ps->pos++;
+    *out = blk;
+    return PROPER_OK;
+}
+
+static int proper__parse_switch_body(proper__synth_parser *ps, proper__stmt *sw, int depth) {
+    proper__tok *open = proper__peek(ps);
+    int rc;
+    if ((rc = proper__expect(ps, "{"))) return rc;
+    for (;;) {
+        proper__tok *t = proper__peek(ps);
+        proper__stmt *kid;
+        if (proper__tok_is(t, "}")) { ps->pos++; return PROPER_OK; }
+        if (t->type == PROPER__TK_EOF)
+            return proper_error_set(ps->err, PROPER_EPARSE, ps->file, open->line, open->col,
+                                    "unbalanced '{' of switch: no matching '}'");
+        if (proper__tok_is(t, "case") || proper__tok_is(t, "default")) {
+            int depth_b = 0;
+            if (!(kid = proper__new_stmt(ps, PROPER__ST_CASE, t->line))) return PROPER_ENOMEM;
+            kid->is_default = proper__tok_is(t, "default");
+            ps->pos++;
+            /* skip the label expression to its ':' (or Java's '->', rejected) */
+            for (;;) {
+                proper__tok *u = proper__peek(ps);
+                if (u->type == PROPER__TK_EOF) { proper__stmt_free(kid); return proper__tok_error(ps, u, PROPER_EPARSE, "expected ':' after case label"); }
+                if (proper__tok_is(u, "(") || proper__tok_is(u, "[")) depth_b++;
+                else if (proper__tok_is(u, ")") || proper__tok_is(u, "]")) depth_b--;
+                else if (depth_b == 0 && proper__tok_is(u, "-") && proper__tok_is(u + 1, ">")) {
+                    proper__stmt_free(kid);
+                    return proper__tok_error(ps, u, PROPER_EUNSUPPORTED, "arrow-form switch cases are not supported");
+                } else if (depth_b == 0 && proper__tok_is(u, ":") && !proper__tok_is(u + 1, ":")) { ps->pos++; break; }
+                else if (depth_b == 0 && proper__tok_is(u, ":")) ps->pos++; /* C++ '::' */
+                ps->pos++;
+            }
+        } else if ((rc = proper__parse_stmt(ps, &kid, depth + 1))) {
+            return rc;
+        } else if (sw->n_kids == 0) {
+            proper__stmt_free(kid);
+            return proper__tok_error(ps, t, PROPER_EPARSE, "statement in switch before any case label");
+        }
+        if ((rc = proper__add_kid(ps, sw, kid))) return rc;
+    }
+}
+
+/* Parses the part after a keyword that introduces a simple statement ending in ';'. */
+static int proper__parse_simple(proper__synth_parser *ps, proper__stmt **out, int kind, proper__tok *t) {
+    int rc;
+    proper__stmt *s = proper__new_stmt(ps, kind, t->line);
+    if (!s) return PROPER_ENOMEM;
+    if ((rc = proper__skip_to_semicolon(ps, t))) { proper__stmt_free(s); return rc; }
+    *out = s;
+    return PROPER_OK;
+}
+
+static int proper__parse_stmt(proper__synth_parser *ps, proper__stmt **out, int depth) {
+    proper__tok *t = proper__peek(ps);
+    proper__stmt *s = NULL;
+    int rc;
+    *out = NULL;
+    if (depth > PROPER__SYNTH_MAX_DEPTH)
+        return proper_error_set(ps->err, PROPER_ELIMIT, ps->file, t->line, t->col, "statements nested too deeply");
+    if (proper__tok_is(t, "{")) return proper__parse_block(ps, out, depth);
+    if (proper__tok_is(t, ";")) {
+        ps->pos++;
+        if (!(s = proper__new_stmt(ps, PROPER__ST_EMPTY, t->line))) return PROPER_ENOMEM;
+        *out = s;
+        return PROPER_OK;
+    }
+    if (t->type == PROPER__TK_EOF) return proper__tok_error(ps, t, PROPER_EPARSE, "expected a statement");
+    if (proper__tok_is(t, "}")) return proper__tok_error(ps, t, PROPER_EPARSE, "expected a statement");
+    if (proper__tok_is(t, "goto"))
+        return proper__tok_error(ps, t, PROPER_EUNSUPPORTED, "goto is not supported");
+    if (t->type == PROPER__TK_IDENT && proper__tok_is(t + 1, ":") && !proper__tok_is(t + 2, ":") &&
+        !proper__tok_is(t, "default"))
+        return proper_error_set(ps->err, PROPER_EUNSUPPORTED, ps->file, t->line, t->col,
+                                "labelled statement '%.*s:' is not supported", (int)t->n, t->s);
+    if (proper__tok_is(t, "if")) {
+        ps->pos++;
+        if (!(s = proper__new_stmt(ps, PROPER__ST_IF, t->line))) return PROPER_ENOMEM;
+        if ((rc = proper__skip_parens(ps)) || (rc = proper__parse_stmt(ps, &s->a, depth + 1))) goto fail;
+        if (proper__tok_is(proper__peek(ps), "else")) {
+            ps->pos++;
+            if ((rc = proper__parse_stmt(ps, &s->b, depth + 1))) goto fail;
+        }
+    } else if (proper__tok_is(t, "while") || proper__tok_is(t, "for")) {
+        ps->pos++;
+        if (!(s = proper__new_stmt(ps, proper__tok_is(t, "for") ? PROPER__ST_FOR : PROPER__ST_WHILE, t->line)))
+            return PROPER_ENOMEM;
+        if ((rc = proper__skip_parens(ps)) || (rc = proper__parse_stmt(ps, &s->a, depth + 1))) goto fail;
+    } else if (proper__tok_is(t, "do")) {
+        proper__tok *w;
+        ps->pos++;
+        if (!(s = proper__new_stmt(ps, PROPER__ST_DO, t->line))) return PROPER_ENOMEM;
+        if ((rc = proper__parse_stmt(ps, &s->a, depth + 1))) goto fail;
+        w = proper__peek(ps);
+        if (!proper__tok_is(w, "while")) { rc = proper__tok_error(ps, w, PROPER_EPARSE, "expected 'while' after do body"); goto fail; }
+        s->do_while_line = w->line;
+        ps->pos++;
+        if ((rc = proper__skip_parens(ps)) || (rc = proper__expect(ps, ";"))) goto fail;
+    } else if (proper__tok_is(t, "switch")) {
+        ps->pos++;
+        if (!(s = proper__new_stmt(ps, PROPER__ST_SWITCH, t->line))) return PROPER_ENOMEM;
+        if ((rc = proper__skip_parens(ps)) || (rc = proper__parse_switch_body(ps, s, depth))) goto fail;
+    } else if (proper__tok_is(t, "try")) {
+        ps->pos++;
+        if (!(s = proper__new_stmt(ps, PROPER__ST_TRY, t->line))) return PROPER_ENOMEM;
+        if (proper__tok_is(proper__peek(ps), "(") && (rc = proper__skip_parens(ps))) goto fail; /* try-with-resources */
+        if ((rc = proper__parse_block(ps, &s->a, depth + 1))) goto fail;
+        while (proper__tok_is(proper__peek(ps), "catch")) {
+            proper__stmt *handler = NULL;
+            ps->pos++;
+            if ((rc = proper__skip_parens(ps)) || (rc = proper__parse_block(ps, &handler, depth + 1))) goto fail;
+            proper__stmt_free(handler); /* exceptional path: not modelled */
+        }
+        if (proper__tok_is(proper__peek(ps), "finally")) {
+            ps->pos++;
+            if ((rc = proper__parse_block(ps, &s->b, depth + 1))) goto fail;
+        }
+    } else if (proper__tok_is(t, "return") || proper__tok_is(t, "throw")) {
+        ps->pos++;
+        return proper__parse_simple(ps, out, proper__tok_is(t, "return") ? PROPER__ST_RETURN : PROPER__ST_THROW, t);
+    } else if (proper__tok_is(t, "break") || proper__tok_is(t, "continue")) {
+        ps->pos++;
+        if (!proper__tok_is(proper__peek(ps), ";"))
+            return proper__tok_error(ps, t, PROPER_EUNSUPPORTED, "labelled break/continue is not supported");
+        ps->pos++;
+        if (!(s = proper__new_stmt(ps, proper__tok_is(t, "break") ? PROPER__ST_BREAK : PROPER__ST_CONTINUE, t->line)))
+            return PROPER_ENOMEM;
+    } else if (proper__tok_is(t, "else") || proper__tok_is(t, "case") || proper__tok_is(t, "catch")) {
+        return proper__tok_error(ps, t, PROPER_EPARSE, "misplaced keyword");
+    } else {
+        return proper__parse_simple(ps, out, PROPER__ST_SIMPLE, t);
+    }
+    *out = s;
+    return PROPER_OK;
+fail:
+    proper__stmt_free(s);
+    return rc;
+}
+
+/* Find `name ( ... ) [throws X, Y] {` at brace depth 0 or 1 (methods in a class). */
+static int proper__find_function(proper__synth_parser *ps, const char *name) {
+    size_t i;
+    int depth = 0;
+    for (i = 0; ps->toks[i].type != PROPER__TK_EOF; i++) {
+        proper__tok *t = &ps->toks[i];
+        if (proper__tok_is(t, "{")) depth++;
+        else if (proper__tok_is(t, "}")) depth--;
+        else if (depth <= 1 && t->type == PROPER__TK_IDENT && proper__tok_is(t, name) &&
+                 proper__tok_is(t + 1, "(")) {
+            ps->pos = i + 1;
+            if (proper__skip_parens(ps)) return -1;
+            while (proper__peek(ps)->type == PROPER__TK_IDENT || proper__tok_is(proper__peek(ps), ",") ||
+                   proper__tok_is(proper__peek(ps), "."))
+                ps->pos++; /* throws clause, const, noexcept */
+            if (proper__tok_is(proper__peek(ps), "{")) return 0;
+        }
+    }
+    return -1;
+}
+
+/* ---- graph construction ---- */
+
+typedef struct proper__builder {
+    proper_synth_model *m;
+    size_t cap_states, cap_params;
+    proper_error *err;
+    const char *file;
+} proper__builder;
+
+#define PROPER__NONE ((size_t)-1)
+
+static int proper__new_state(proper__builder *b, int kind, int line, const char *what, size_t *id) {
+    proper_synth_state st;
+    proper_synth_model *m = b->m;
+    memset(&st, 0, sizeof st);
+    st.kind = kind;
+    st.line = line;
+    st.param = -1;
+    st.next = st.taken = PROPER__NONE;
+    strncpy(st.what, what, sizeof st.what - 1);
+    *id = m->n_states;
+    if (PROPER_PUSH(m->states, m->n_states, b->cap_states, st))
+        return proper_error_set(b->err, PROPER_ENOMEM, b->file, line, 0, "out of memory");
+    return PROPER_OK;
+}
+
+static int proper__new_param(proper__builder *b, size_t state, int is_loop) {
+    proper_synth_param p;
+    proper_synth_model *m = b->m;
+    p.line = m->states[state].line;
+    p.is_loop = is_loop;
+    p.state = state;
+    snprintf(p.name, sizeof p.name, "p%u", (unsigned)(m->n_params + 1));
+    m->states[state].param = (int)m->n_params;
+    if (PROPER_PUSH(m->params, m->n_params, b->cap_params, p))
+        return proper_error_set(b->err, PROPER_ENOMEM, b->file, p.line, 0, "out of memory");
+    return PROPER_OK;
+}
+
+/* Pass 1: create every statement's state in source order (so parameters are
+ * numbered p1..pn in source order, as in the paper). */
+static int proper__create_states(proper__builder *b, proper__stmt *s) {
+    size_t i;
+    int rc;
+    s->state = s->state2 = PROPER__NONE;
+    switch (s->kind) {
+    case PROPER__ST_BLOCK:
+        for (i = 0; i < s->n_kids; i++)
+            if ((rc = proper__create_states(b, s->kids[i]))) return rc;
+        return PROPER_OK;
+    case PROPER__ST_EMPTY:
+        return PROPER_OK;
+    case PROPER__ST_TRY:
+        if ((rc = proper__create_states(b, s->a))) return rc;
+        return s->b ? proper__create_states(b, s->b) : PROPER_OK;
+    case PROPER__ST_IF:
+        if ((rc = proper__new_state(b, PROPER_SYNTH_BRANCH, s->line, "if", &s->state)) ||
+            (rc = proper__new_param(b, s->state, 0)) || (rc = proper__create_states(b, s->a)))
+            return rc;
+        return s->b ? proper__create_states(b, s->b) : PROPER_OK;
+    case PROPER__ST_WHILE:
+    case PROPER__ST_FOR:
+        if ((rc = proper__new_state(b, PROPER_SYNTH_LOOP, s->line, s->kind == PROPER__ST_FOR ? "for" : "while", &s->state)) ||
+            (rc = proper__new_param(b, s->state, 1)))
+            return rc;
+        return proper__create_states(b, s->a);
+    case PROPER__ST_DO:
+        if ((rc = proper__new_state(b, PROPER_SYNTH_STMT, s->line, "do", &s->state)) ||
+            (rc = proper__new_state(b, PROPER_SYNTH_LOOP, s->do_while_line, "while", &s->state2)) ||
+            (rc = proper__new_param(b, s->state2, 1)))
+            return rc;
+        return proper__create_states(b, s->a);
+    case PROPER__ST_SWITCH:
+        if ((rc = proper__new_state(b, PROPER_SYNTH_STMT, s->line, "switch", &s->state))) return rc;
+        for (i = 0; i < s->n_kids; i++)
+            if ((rc = proper__create_states(b, s->kids[i]))) return rc;
+        return PROPER_OK;
+    case PROPER__ST_CASE:
+        if (s->is_default) return PROPER_OK; /* the remainder of the chain: no test of its own */
+        if ((rc = proper__new_state(b, PROPER_SYNTH_BRANCH, s->line, "case", &s->state))) return rc;
+        return proper__new_param(b, s->state, 0);
+    case PROPER__ST_RETURN:
+        return proper__new_state(b, PROPER_SYNTH_STMT, s->line, "return", &s->state);
+    case PROPER__ST_THROW:
+        return proper__new_state(b, PROPER_SYNTH_STMT, s->line, "throw", &s->state);
+    case PROPER__ST_BREAK:
+        return proper__new_state(b, PROPER_SYNTH_STMT, s->line, "break", &s->state);
+    case PROPER__ST_CONTINUE:
+        return proper__new_state(b, PROPER_SYNTH_STMT, s->line, "continue", &s->state);
+    default:
+        return proper__new_state(b, PROPER_SYNTH_STMT, s->line, "stmt", &s->state);
+    }
+}
+
+/* Targets of `break` and `continue` in the innermost enclosing construct. */
+typedef struct proper__jumps {
+    size_t break_to, continue_to;
+} proper__jumps;
+
+static int proper__wire(proper__builder *b, proper__stmt *s, size_t next, proper__jumps j, size_t *entry);
+
+/* Wires a sequence of statements; returns the entry of the first one that
+ * has a state (or `next`). Switch case labels are transparent here. */
+static int proper__wire_seq(proper__builder *b, proper__stmt **kids, size_t n, size_t next,
+                            proper__jumps j, size_t *entry) {
+    int rc;
+    while (n > 0) {
+        size_t e;
+        n--;
+        if (kids[n]->kind == PROPER__ST_CASE) continue;
+        if ((rc = proper__wire(b, kids[n], next, j, &e))) return rc;
+        next = e;
+    }
+    *entry = next;
+    return PROPER_OK;
+}
+
+/* Switch: the header goes to the first case test; each test is taken to
+ * the statements after its label (falling through the rest), else to the
+ * next test; after the last test, to `default`'s statements or past the
+ * switch. */
+static int proper__wire_switch(proper__builder *b, proper__stmt *s, size_t next, proper__jumps j) {
+    proper_synth_state *st = b->m->states;
+    size_t i, k, fallback = next, prev_test = PROPER__NONE;
+    proper__jumps inner = j;
+    int rc;
+    inner.break_to = next;
+    for (i = 0; i < s->n_kids; i++) {
+        proper__stmt *label = s->kids[i];
+        size_t body;
+        if (label->kind != PROPER__ST_CASE) continue;
+        if ((rc = proper__wire_seq(b, s->kids + i + 1, s->n_kids - i - 1, next, inner, &body))) return rc;
+        if (label->is_default) { fallback = body; continue; }
+        b->m->states[label->state].taken = body;
+        if (prev_test == PROPER__NONE) b->m->states[s->state].next = label->state;
+        else b->m->states[prev_test].next = label->state;
+        prev_test = label->state;
+    }
+    st = b->m->states;
+    if (prev_test == PROPER__NONE) st[s->state].next = fallback;
+    else st[prev_test].next = fallback;
+    (void)k;
+    return PROPER_OK;
+}
+
+/* Pass 2: set successors. `next` is the state control reaches after `s`. */
+static int proper__wire(proper__builder *b, proper__stmt *s, size_t next, proper__jumps j, size_t *entry) {
+    proper_synth_state *st = b->m->states;
+    proper__jumps inner;
+    size_t e;
+    int rc;
+    switch (s->kind) {
+    case PROPER__ST_BLOCK:
+        return proper__wire_seq(b, s->kids, s->n_kids, next, j, entry);
+    case PROPER__ST_EMPTY:
+        *entry = next;
+        return PROPER_OK;
+    case PROPER__ST_TRY:
+        if (s->b && (rc = proper__wire(b, s->b, next, j, &next))) return rc;
+        return proper__wire(b, s->a, next, j, entry);
+    case PROPER__ST_IF:
+        if ((rc = proper__wire(b, s->a, next, j, &e))) return rc;
+        b->m->states[s->state].taken = e;
+        e = next;
+        if (s->b && (rc = proper__wire(b, s->b, next, j, &e))) return rc;
+        b->m->states[s->state].next = e;
+        break;
+    case PROPER__ST_WHILE:
+    case PROPER__ST_FOR:
+        inner.break_to = next;
+        inner.continue_to = s->state;
+        if ((rc = proper__wire(b, s->a, s->state, inner, &e))) return rc;
+        b->m->states[s->state].taken = e;
+        b->m->states[s->state].next = next;
+        break;
+    case PROPER__ST_DO:
+        inner.break_to = next;
+        inner.continue_to = s->state2;
+        if ((rc = proper__wire(b, s->a, s->state2, inner, &e))) return rc;
+        b->m->states[s->state].next = e;
+        b->m->states[s->state2].taken = e;
+        b->m->states[s->state2].next = next;
+        break;
+    case PROPER__ST_SWITCH:
+        if ((rc = proper__wire_switch(b, s, next, j))) return rc;
+        break;
+    case PROPER__ST_RETURN:
+    case PROPER__ST_THROW:
+        st[s->state].next = b->m->end;
+        break;
+    case PROPER__ST_BREAK:
+    case PROPER__ST_CONTINUE: {
+        size_t to = s->kind == PROPER__ST_BREAK ? j.break_to : j.continue_to;
+        if (to == PROPER__NONE)
+            return proper_error_set(b->err, PROPER_EPARSE, b->file, s->line, 0, "'%s' outside of %s",
+                                    s->kind == PROPER__ST_BREAK ? "break" : "continue",
+                                    s->kind == PROPER__ST_BREAK ? "a loop or switch" : "a loop");
+        st[s->state].next = to;
+        break;
+    }
+    default:
+        st[s->state].next = next;
+        break;
+    }
+    *entry = s->state;
+    return PROPER_OK;
+}
+
+/* Attach each annotation to the first statement at or after its line. */
+static int proper__attach_rewards(proper__builder *b, const proper__annot *an, size_t n_an) {
+    proper_synth_model *m = b->m;
+    size_t i, k, cap_names = 0;
+    for (i = 0; i < n_an; i++) {
+        int r = proper_synth_reward_index(m, an[i].name);
+        size_t best = PROPER__NONE;
+        if (r < 0) {
+            char name[32];
+            double *grown;
+            memset(name, 0, sizeof name);
+            strncpy(name, an[i].name, sizeof name - 1);
+            if (proper_reserve(&m->reward_names, &cap_names, m->n_rewards + 1, sizeof *m->reward_names))
+                return proper_error_set(b->err, PROPER_ENOMEM, b->file, an[i].line, 0, "out of memory");
+            memcpy(m->reward_names[m->n_rewards], name, sizeof name);
+            grown = (double *)PROPER_REALLOC(m->rewards, (m->n_rewards + 1) * m->n_states * sizeof *grown);
+            if (!grown) return proper_error_set(b->err, PROPER_ENOMEM, b->file, an[i].line, 0, "out of memory");
+            m->rewards = grown;
+            for (k = 0; k < m->n_states; k++) m->rewards[m->n_rewards * m->n_states + k] = 0.0;
+            r = (int)m->n_rewards++;
+        }
+        for (k = 0; k < m->n_states; k++) {
+            if (m->states[k].kind == PROPER_SYNTH_END || m->states[k].line < an[i].line) continue;
+            if (best == PROPER__NONE || m->states[k].line < m->states[best].line) best = k;
+        }
+        if (best == PROPER__NONE)
+            return proper_error_set(b->err, PROPER_EPARSE, b->file, an[i].line, 0,
+                                    "annotation @%s is not on or before a statement of the function", an[i].name);
+        if (m->rewards[(size_t)r * m->n_states + best] != 0.0)
+            return proper_error_set(b->err, PROPER_EPARSE, b->file, an[i].line, 0,
+                                    "statement at line %d has two @%s annotations", m->states[best].line, an[i].name);
+        m->rewards[(size_t)r * m->n_states + best] = an[i].value;
+    }
+    return PROPER_OK;
+}
+
+PROPER_API int proper_synth_reward_index(const proper_synth_model *m, const char *name) {
+    size_t i;
+    for (i = 0; i < m->n_rewards; i++)
+        if (strcmp(m->reward_names[i], name) == 0) return (int)i;
+    return -1;
+}
+
+PROPER_API void proper_synth_free(proper_synth_model *m) {
+    PROPER_FREE(m->states);
+    PROPER_FREE(m->params);
+    PROPER_FREE(m->reward_names);
+    PROPER_FREE(m->rewards);
+    memset(m, 0, sizeof *m);
+}
+
+static int proper__synth_build(proper__synth_parser *ps, proper_synth_model *m, proper__stmt *body,
+                               int body_line, int close_line) {
+    proper__builder b;
+    proper__jumps none;
+    size_t entry, i;
+    int rc;
+    b.m = m; b.cap_states = 0; b.cap_params = 0; b.err = ps->err; b.file = ps->file;
+    none.break_to = none.continue_to = PROPER__NONE;
+    if ((rc = proper__create_states(&b, body))) return rc;
+    if (m->n_states == 0 && (rc = proper__new_state(&b, PROPER_SYNTH_STMT, body_line, "stmt", &entry))) return rc;
+    if ((rc = proper__new_state(&b, PROPER_SYNTH_END, close_line, "end", &m->end))) return rc;
+    m->states[m->end].next = m->end;
+    if (m->n_states == 2 && body->n_kids == 0) m->states[0].next = m->end; /* empty function */
+    else if ((rc = proper__wire(&b, body, m->end, none, &entry))) return rc;
+    m->initial = body->n_kids == 0 ? 0 : entry;
+    for (i = 0; i < m->n_states; i++)
+        PROPER_ASSERT(m->states[i].next != PROPER__NONE);
+    return proper__attach_rewards(&b, ps->annots, ps->n_annots);
+}
+
+PROPER_API int proper_synth_parse(proper_synth_model *m, const char *text, size_t len, const char *file,
+                                  const char *function, proper_error *err) {
+    proper__synth_parser ps;
+    proper__stmt *body = NULL;
+    int rc, open_line;
+    memset(m, 0, sizeof *m);
+    memset(&ps, 0, sizeof ps);
+    ps.file = file;
+    ps.err = err;
+    if (strlen(function) >= sizeof m->function)
+        return proper_error_set(err, PROPER_EINVAL, file, 0, 0, "function name too long");
+    strcpy(m->function, function);
+    if ((rc = proper__tokenize(&ps, text, len))) goto done;
+    if (proper__find_function(&ps, function)) {
+        rc = proper_error_set(err, PROPER_EUNDEFINED, file, 0, 0, "no definition of function '%s' found", function);
+        goto done;
+    }
+    open_line = proper__peek(&ps)->line;
+    if ((rc = proper__parse_block(&ps, &body, 0))) goto done;
+    rc = proper__synth_build(&ps, m, body, open_line, ps.toks[ps.pos - 1].line);
+done:
+    proper__stmt_free(body);
+    PROPER_FREE(ps.toks);
+    PROPER_FREE(ps.annots);
+    if (rc) proper_synth_free(m);
+    return rc;
+}
+
+PROPER_API int proper_synth_from_file(proper_synth_model *m, const char *path, const char *function,
+                                      proper_error *err) {
+    char *text;
+    size_t len;
+    int rc = proper_read_file(path, &text, &len, err);
+    if (rc) { memset(m, 0, sizeof *m); return rc; }
+    rc = proper_synth_parse(m, text, len, path, function, err);
+    PROPER_FREE(text);
+    return rc;
+}
+
+/* ---- output ---- */
+
+/* Shortest of %.15g..%.17g that reads back as the same double. */
+static void proper__fmt_double(char *buf, size_t size, double v) {
+    int prec;
+    for (prec = 15; prec <= 17; prec++) {
+        snprintf(buf, size, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v) return;
+    }
+}
+
+PROPER_API int proper_synth_write_prism(const proper_synth_model *m, FILE *out) {
+    size_t i, r;
+    fprintf(out, "// parametric DTMC of %s, synthesised by proper\ndtmc\n\n", m->function);
+    for (i = 0; i < m->n_params; i++)
+        fprintf(out, "const double %s; // line:%d %s\n", m->params[i].name, m->params[i].line,
+                m->params[i].is_loop ? "loop" : "conditional");
+    fprintf(out, "\nmodule %s\n  s : [0..%u] init %u;\n\n", m->function, (unsigned)(m->n_states - 1),
+            (unsigned)m->initial);
+    for (i = 0; i < m->n_states; i++) {
+        const proper_synth_state *st = &m->states[i];
+        if (st->kind == PROPER_SYNTH_BRANCH || st->kind == PROPER_SYNTH_LOOP) {
+            const char *p = m->params[st->param].name;
+            fprintf(out, "  [] s=%u -> %s:(s'=%u) + (1-%s):(s'=%u); // line:%d %s\n", (unsigned)i, p,
+                    (unsigned)st->taken, p, (unsigned)st->next, st->line, st->what);
+        } else {
+            fprintf(out, "  [] s=%u -> 1:(s'=%u); // line:%d %s\n", (unsigned)i, (unsigned)st->next,
+                    st->line, st->what);
+        }
+    }
+    fprintf(out, "endmodule\n\nlabel \"end\" = s=%u;\n", (unsigned)m->end);
+    for (r = 0; r < m->n_rewards; r++) {
+        fprintf(out, "\nrewards \"%s\"\n", m->reward_names[r]);
+        for (i = 0; i < m->n_states; i++) {
+            double v = m->rewards[r * m->n_states + i];
+            char num[32];
+            if (v == 0.0) continue;
+            proper__fmt_double(num, sizeof num, v);
+            fprintf(out, "  s=%u : %s; // line:%d\n", (unsigned)i, num, m->states[i].line);
+        }
+        fprintf(out, "endrewards\n");
+    }
+    return ferror(out) ? PROPER_EIO : PROPER_OK;
+}
+
+PROPER_API int proper_synth_write_table(const proper_synth_model *m, FILE *out) {
+    size_t i, r;
+    fprintf(out, "%-6s %-6s %-9s %-6s", "state", "line", "statement", "param");
+    for (r = 0; r < m->n_rewards; r++) fprintf(out, " %10s", m->reward_names[r]);
+    fputc('\n', out);
+    for (i = 0; i < m->n_states; i++) {
+        const proper_synth_state *st = &m->states[i];
+        fprintf(out, "%-6u %-6d %-9s %-6s", (unsigned)i, st->line, st->what,
+                st->param >= 0 ? m->params[st->param].name : "-");
+        for (r = 0; r < m->n_rewards; r++) fprintf(out, " %10g", m->rewards[r * m->n_states + i]);
+        fputc('\n', out);
+    }
+    return ferror(out) ? PROPER_EIO : PROPER_OK;
+}
+
+/* ---- solving ---- */
+
+/* Probability of the `taken` edge of state i under parameter values p. */
+static double proper__taken_prob(const proper_synth_model *m, size_t i, const double *p) {
+    const proper_synth_state *st = &m->states[i];
+    return (st->kind == PROPER_SYNTH_BRANCH || st->kind == PROPER_SYNTH_LOOP) ? p[st->param] : 0.0;
+}
+
+/* Marks states from which `end` is reached with probability 1 under p: a
+ * state qualifies iff every state reachable from it can reach `end`
+ * (finite Markov chain). */
+static int proper__prob1(const proper_synth_model *m, const double *p, unsigned char *ok) {
+    size_t n = m->n_states, i;
+    unsigned char *reach_end = (unsigned char *)proper_calloc(n, 1);
+    int changed = 1;
+    if (!reach_end) return PROPER_ENOMEM;
+    /* backward closure: can reach end */
+    reach_end[m->end] = 1;
+    while (changed) {
+        changed = 0;
+        for (i = 0; i < n; i++) {
+            double q = proper__taken_prob(m, i, p);
+            const proper_synth_state *st = &m->states[i];
+            if (reach_end[i]) continue;
+            if ((q < 1.0 && reach_end[st->next]) || (q > 0.0 && reach_end[st->taken])) { reach_end[i] = 1; changed = 1; }
+        }
+    }
+    /* ok = cannot reach a state that cannot reach end */
+    for (i = 0; i < n; i++) ok[i] = reach_end[i];
+    changed = 1;
+    while (changed) {
+        changed = 0;
+        for (i = 0; i < n; i++) {
+            double q = proper__taken_prob(m, i, p);
+            const proper_synth_state *st = &m->states[i];
+            if (!ok[i] || i == m->end) continue;
+            if ((q < 1.0 && !ok[st->next]) || (q > 0.0 && !ok[st->taken])) { ok[i] = 0; changed = 1; }
+        }
+    }
+    PROPER_FREE(reach_end);
+    return PROPER_OK;
+}
+
+/* Solve x = r + P x on the states marked ok (x[end] = 0), dense Gaussian
+ * elimination with partial pivoting; other states get +infinity. */
+static int proper__solve_rewards(const proper_synth_model *m, const double *r, const double *p, double *x) {
+    size_t n = m->n_states, i, k, c, nk = 0;
+    unsigned char *ok = (unsigned char *)proper_calloc(n, 1);
+    size_t *idx = (size_t *)proper_calloc(n, sizeof *idx), *back = (size_t *)proper_calloc(n, sizeof *back);
+    double *a = NULL;
+    int rc = PROPER_OK;
+    if (!ok || !idx || !back || proper__prob1(m, p, ok)) { rc = PROPER_ENOMEM; goto done; }
+    for (i = 0; i < n; i++) {
+        back[i] = PROPER__NONE;
+        if (ok[i] && i != m->end) { back[i] = nk; idx[nk++] = i; }
+    }
+    a = (double *)proper_calloc(nk * (nk + 1) + 1, sizeof *a);
+    if (!a) { rc = PROPER_ENOMEM; goto done; }
+    /* row k: x_k - q x_taken - (1-q) x_next = r_k  (augmented column nk) */
+    for (k = 0; k < nk; k++) {
+        const proper_synth_state *st = &m->states[idx[k]];
+        double q = proper__taken_prob(m, idx[k], p);
+        double *row = a + k * (nk + 1);
+        row[k] += 1.0;
+        if (q < 1.0 && back[st->next] != PROPER__NONE) row[back[st->next]] -= 1.0 - q;
+        if (q > 0.0 && back[st->taken] != PROPER__NONE) row[back[st->taken]] -= q;
+        row[nk] = r[idx[k]];
+    }
+    for (c = 0; c < nk; c++) {
+        size_t piv = c;
+        for (k = c + 1; k < nk; k++)
+            if (fabs(a[k * (nk + 1) + c]) > fabs(a[piv * (nk + 1) + c])) piv = k;
+        if (piv != c)
+            for (i = 0; i <= nk; i++) {
+                double t = a[c * (nk + 1) + i];
+                a[c * (nk + 1) + i] = a[piv * (nk + 1) + i];
+                a[piv * (nk + 1) + i] = t;
+            }
+        for (k = c + 1; k < nk; k++) {
+            double f = a[k * (nk + 1) + c] / a[c * (nk + 1) + c];
+            if (f == 0.0) continue;
+            for (i = c; i <= nk; i++) a[k * (nk + 1) + i] -= f * a[c * (nk + 1) + i];
+        }
+    }
+    for (k = nk; k-- > 0;) {
+        double s = a[k * (nk + 1) + nk];
+        for (i = k + 1; i < nk; i++) s -= a[k * (nk + 1) + i] * x[idx[i]];
+        x[idx[k]] = s / a[k * (nk + 1) + k];
+    }
+    for (i = 0; i < n; i++) if (!ok[i]) x[i] = INFINITY;
+    x[m->end] = 0.0;
+done:
+    PROPER_FREE(ok); PROPER_FREE(idx); PROPER_FREE(back); PROPER_FREE(a);
+    return rc;
+}
+
+static int proper__check_params(const proper_synth_model *m, const double *p, proper_error *err) {
+    size_t i;
+    for (i = 0; i < m->n_params; i++)
+        if (!(p[i] >= 0.0 && p[i] <= 1.0))
+            return proper_error_set(err, PROPER_EPROB, NULL, m->params[i].line, 0,
+                                    "parameter %s = %g is not a probability", m->params[i].name, p[i]);
+    return PROPER_OK;
+}
+
+PROPER_API int proper_synth_expected_reward(const proper_synth_model *m, int reward, const double *p,
+                                            double *value, proper_error *err) {
+    double *x;
+    int rc;
+    if (reward < 0 || (size_t)reward >= m->n_rewards)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no reward structure %d", reward);
+    if ((rc = proper__check_params(m, p, err))) return rc;
+    x = (double *)proper_calloc(m->n_states, sizeof *x);
+    if (!x) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    rc = proper__solve_rewards(m, m->rewards + (size_t)reward * m->n_states, p, x);
+    if (rc) proper_error_set(err, rc, NULL, 0, 0, "out of memory");
+    else *value = x[m->initial];
+    PROPER_FREE(x);
+    return rc;
+}
+
+/* Whether some corner policy of the box reaches `end` with probability < 1
+ * from the initial state: there is then a set X of non-end states that a
+ * policy can keep the run inside forever (every state of X has a corner
+ * whose successors all lie in X), reachable from the initial state. */
+static int proper__box_can_trap(const proper_synth_model *m, const double *lo, const double *hi, int *trap) {
+    size_t n = m->n_states, i;
+    unsigned char *inx = (unsigned char *)proper_calloc(n, 1), *seen = (unsigned char *)proper_calloc(n, 1);
+    size_t *stack = (size_t *)proper_calloc(n, sizeof *stack), top = 0;
+    int changed = 1;
+    if (!inx || !seen || !stack) { PROPER_FREE(inx); PROPER_FREE(seen); PROPER_FREE(stack); return PROPER_ENOMEM; }
+    for (i = 0; i < n; i++) inx[i] = i != m->end;
+    while (changed) {
+        changed = 0;
+        for (i = 0; i < n; i++) {
+            const proper_synth_state *st = &m->states[i];
+            int keeps = 0, c;
+            if (!inx[i]) continue;
+            if (st->kind != PROPER_SYNTH_BRANCH && st->kind != PROPER_SYNTH_LOOP) keeps = inx[st->next];
+            else
+                for (c = 0; c < 2 && !keeps; c++) {
+                    double q = c ? hi[st->param] : lo[st->param];
+                    keeps = (q <= 0.0 || inx[st->taken]) && (q >= 1.0 || inx[st->next]);
+                }
+            if (!keeps) { inx[i] = 0; changed = 1; }
+        }
+    }
+    /* reachability from the initial state over every edge some corner allows */
+    *trap = 0;
+    stack[top++] = m->initial;
+    seen[m->initial] = 1;
+    while (top && !*trap) {
+        const proper_synth_state *st;
+        i = stack[--top];
+        if (inx[i]) { *trap = 1; break; }
+        st = &m->states[i];
+        if (!seen[st->next] && !(st->param >= 0 && lo[st->param] >= 1.0)) { seen[st->next] = 1; stack[top++] = st->next; }
+        if (st->param >= 0 && hi[st->param] > 0.0 && !seen[st->taken]) { seen[st->taken] = 1; stack[top++] = st->taken; }
+    }
+    PROPER_FREE(inx); PROPER_FREE(seen); PROPER_FREE(stack);
+    return PROPER_OK;
+}
+
+/* Policy iteration over the corners of the box (sign = +1 max, -1 min). */
+static int proper__policy_iteration(const proper_synth_model *m, const double *r, const double *lo,
+                                    const double *hi, int sign, double *p, double *value) {
+    size_t n = m->n_states, i, iter;
+    double *x = (double *)proper_calloc(n, sizeof *x);
+    int rc = PROPER_OK;
+    if (!x) return PROPER_ENOMEM;
+    /* start: move towards the loop exits / else branches (lo), which is proper
+     * whenever any corner policy is */
+    for (i = 0; i < m->n_params; i++) p[i] = lo[i];
+    for (iter = 0; iter < 10 * m->n_params + 10; iter++) {
+        int improved = 0;
+        if ((rc = proper__solve_rewards(m, r, p, x))) break;
+        for (i = 0; i < m->n_params; i++) {
+            const proper_synth_state *st = &m->states[m->params[i].state];
+            double gain = x[st->taken] - x[st->next]; /* d value / d p_i at this state */
+            double best = p[i];
+            if (isnan(gain)) continue;
+            if (sign * gain > 1e-12 * (fabs(x[st->taken]) + fabs(x[st->next])) ) best = sign > 0 ? hi[i] : lo[i];
+            else if (sign * gain < -1e-12 * (fabs(x[st->taken]) + fabs(x[st->next]))) best = sign > 0 ? lo[i] : hi[i];
+            if (best != p[i]) { p[i] = best; improved = 1; }
+        }
+        if (!improved) break;
+    }
+    if (!rc) *value = x[m->initial];
+    PROPER_FREE(x);
+    return rc;
+}
+
+PROPER_API int proper_synth_reward_range(const proper_synth_model *m, int reward, const double *lo,
+                                         const double *hi, double *min_value, double *max_value,
+                                         double *argmin, double *argmax, proper_error *err) {
+    const double *r;
+    double *pmin, *pmax;
+    int rc, trap = 0;
+    size_t i;
+    if (reward < 0 || (size_t)reward >= m->n_rewards)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no reward structure %d", reward);
+    if ((rc = proper__check_params(m, lo, err)) || (rc = proper__check_params(m, hi, err))) return rc;
+    for (i = 0; i < m->n_params; i++)
+        if (lo[i] > hi[i])
+            return proper_error_set(err, PROPER_EINVAL, NULL, m->params[i].line, 0,
+                                    "interval of %s is empty: [%g, %g]", m->params[i].name, lo[i], hi[i]);
+    r = m->rewards + (size_t)reward * m->n_states;
+    pmin = (double *)proper_calloc(m->n_params + 1, sizeof *pmin);
+    pmax = (double *)proper_calloc(m->n_params + 1, sizeof *pmax);
+    if (!pmin || !pmax) { rc = PROPER_ENOMEM; goto done; }
+    if ((rc = proper__box_can_trap(m, lo, hi, &trap))) goto done;
+    if ((rc = proper__policy_iteration(m, r, lo, hi, -1, pmin, min_value))) goto done;
+    if (trap) {
+        *max_value = INFINITY;
+        for (i = 0; i < m->n_params; i++) pmax[i] = hi[i];
+    } else if ((rc = proper__policy_iteration(m, r, lo, hi, +1, pmax, max_value))) goto done;
+    if (argmin) memcpy(argmin, pmin, m->n_params * sizeof *pmin);
+    if (argmax) memcpy(argmax, pmax, m->n_params * sizeof *pmax);
+done:
+    if (rc) proper_error_set(err, rc, NULL, 0, 0, "out of memory");
+    PROPER_FREE(pmin);
+    PROPER_FREE(pmax);
+    return rc;
+}
+#endif /* PROPER_SYNTH_IMPLEMENTATION */
+#endif /* PROPER_IMPLEMENTATION */
