@@ -345,41 +345,74 @@ static int proper__expect(proper__synth_parser *ps, const char *punct) {
     return proper__tok_error(ps, t, PROPER_EPARSE, what);
 }
 
+/* Bracket matching shared by the two skips below: tracks the open
+ * brackets on a stack so that `(` closed by `}` is reported at the `(`. */
+#define PROPER__SYNTH_MAX_BRACKETS 4096
+
+typedef struct proper__brackets {
+    const proper__tok *open[PROPER__SYNTH_MAX_BRACKETS];
+    int depth;
+} proper__brackets;
+
+static char proper__closer_of(const proper__tok *t) {
+    return proper__tok_is(t, "(") ? ')' : proper__tok_is(t, "[") ? ']' : '}';
+}
+
+/* Feed one token; returns an error status on a mismatch. */
+static int proper__bracket_step(proper__synth_parser *ps, proper__brackets *br, const proper__tok *t) {
+    if (proper__tok_is(t, "(") || proper__tok_is(t, "[") || proper__tok_is(t, "{")) {
+        if (br->depth >= PROPER__SYNTH_MAX_BRACKETS)
+            return proper_error_set(ps->err, PROPER_ELIMIT, ps->file, t->line, t->col, "brackets nested too deeply");
+        br->open[br->depth++] = t;
+    } else if (proper__tok_is(t, ")") || proper__tok_is(t, "]") || proper__tok_is(t, "}")) {
+        const proper__tok *o;
+        if (br->depth == 0) return proper__tok_error(ps, t, PROPER_EPARSE, "unbalanced brackets: nothing to close");
+        o = br->open[--br->depth];
+        if (proper__closer_of(o) != *t->s)
+            return proper_error_set(ps->err, PROPER_EPARSE, ps->file, o->line, o->col,
+                                    "unbalanced '%c': closed by '%c' at line %d", *o->s, *t->s, t->line);
+    }
+    return PROPER_OK;
+}
+
+static int proper__unclosed(proper__synth_parser *ps, const proper__brackets *br, const proper__tok *start,
+                            const char *what) {
+    if (br->depth > 0) {
+        const proper__tok *o = br->open[br->depth - 1];
+        return proper_error_set(ps->err, PROPER_EPARSE, ps->file, o->line, o->col, "unbalanced '%c': never closed", *o->s);
+    }
+    return proper_error_set(ps->err, PROPER_EPARSE, ps->file, start->line, start->col, "%s", what);
+}
+
 /* Skip a balanced (...) group starting at '('. */
 static int proper__skip_parens(proper__synth_parser *ps) {
     proper__tok *open = proper__peek(ps);
-    int depth = 0;
+    proper__brackets br;
+    int rc;
+    br.depth = 0;
     if (!proper__tok_is(open, "(")) return proper__tok_error(ps, open, PROPER_EPARSE, "expected '('");
     for (;;) {
         proper__tok *t = proper__peek(ps);
-        if (t->type == PROPER__TK_EOF)
-            return proper_error_set(ps->err, PROPER_EPARSE, ps->file, open->line, open->col, "unbalanced '(': no matching ')'");
-        if (proper__tok_is(t, "(") || proper__tok_is(t, "[") || proper__tok_is(t, "{")) depth++;
-        else if (proper__tok_is(t, ")") || proper__tok_is(t, "]") || proper__tok_is(t, "}")) {
-            if (--depth < 0) return proper__tok_error(ps, t, PROPER_EPARSE, "unbalanced brackets");
-        }
+        if (t->type == PROPER__TK_EOF) return proper__unclosed(ps, &br, open, "unbalanced '('");
+        if ((rc = proper__bracket_step(ps, &br, t))) return rc;
         ps->pos++;
-        if (depth == 0) return PROPER_OK;
+        if (br.depth == 0) return PROPER_OK;
     }
 }
 
 /* Skip an expression up to (and including) the ';' at bracket depth 0. */
 static int proper__skip_to_semicolon(proper__synth_parser *ps, const proper__tok *start) {
-    int depth = 0;
+    proper__brackets br;
+    int rc;
+    br.depth = 0;
     for (;;) {
         proper__tok *t = proper__peek(ps);
-        if (t->type == PROPER__TK_EOF)
-            return proper_error_set(ps->err, PROPER_EPARSE, ps->file, start->line, start->col,
-                                    "statement not terminated by ';'");
-        if (proper__tok_is(t, "(") || proper__tok_is(t, "[") || proper__tok_is(t, "{")) depth++;
-        else if (proper__tok_is(t, ")") || proper__tok_is(t, "]") || proper__tok_is(t, "}")) {
-            if (depth == 0) return proper__tok_error(ps, t, PROPER_EPARSE, "expected ';' before this");
-            depth--;
-        } else if (depth == 0 && proper__tok_is(t, ";")) {
-            ps->pos++;
-            return PROPER_OK;
-        }
+        if (t->type == PROPER__TK_EOF) return proper__unclosed(ps, &br, start, "statement not terminated by ';'");
+        if (br.depth == 0 && (proper__tok_is(t, ")") || proper__tok_is(t, "]") || proper__tok_is(t, "}")))
+            return proper__tok_error(ps, t, PROPER_EPARSE, "expected ';' before this");
+        if ((rc = proper__bracket_step(ps, &br, t))) return rc;
         ps->pos++;
+        if (br.depth == 0 && proper__tok_is(t, ";")) return PROPER_OK;
     }
 }
 
@@ -1123,6 +1156,9 @@ static int proper__box_can_trap(const proper_synth_model *m, const double *lo, c
     return PROPER_OK;
 }
 
+/* Relative difference below which two actions count as equally good. */
+#define PROPER__SYNTH_TIE 1e-12
+
 /* Policy iteration over the corners of the box (sign = +1 max, -1 min). */
 static int proper__policy_iteration(const proper_synth_model *m, const double *r, const double *lo,
                                     const double *hi, int sign, double *p, double *value) {
@@ -1141,8 +1177,10 @@ static int proper__policy_iteration(const proper_synth_model *m, const double *r
             double gain = x[st->taken] - x[st->next]; /* d value / d p_i at this state */
             double best = p[i];
             if (isnan(gain)) continue;
-            if (sign * gain > 1e-12 * (fabs(x[st->taken]) + fabs(x[st->next])) ) best = sign > 0 ? hi[i] : lo[i];
-            else if (sign * gain < -1e-12 * (fabs(x[st->taken]) + fabs(x[st->next]))) best = sign > 0 ? lo[i] : hi[i];
+            /* raising p_i moves weight from `next` to `taken`: worth it iff
+             * sign * gain > 0; ties (within round-off) keep the policy */
+            if (sign * gain > PROPER__SYNTH_TIE * (fabs(x[st->taken]) + fabs(x[st->next]))) best = hi[i];
+            else if (sign * gain < -PROPER__SYNTH_TIE * (fabs(x[st->taken]) + fabs(x[st->next]))) best = lo[i];
             if (best != p[i]) { p[i] = best; improved = 1; }
         }
         if (!improved) break;

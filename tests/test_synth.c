@@ -1,0 +1,282 @@
+/* Tests for synth.h: statement structure, parameters in source order,
+ * rewards, exact expected rewards against closed forms, and the box range
+ * against brute force over a grid. */
+#define PROPER_IMPLEMENTATION
+#include "../src/synth.h"
+#include "test.h"
+
+static int synth(proper_synth_model *m, const char *src, const char *fn, proper_error *e) {
+    return proper_synth_parse(m, src, strlen(src), "t.c", fn, e);
+}
+
+static double expect(const proper_synth_model *m, const char *reward, const double *p) {
+    double v = -1;
+    proper_error e;
+    if (proper_synth_expected_reward(m, proper_synth_reward_index(m, reward), p, &v, &e)) return -1;
+    return v;
+}
+
+/* while loop with re-entry probability p: the head is visited 1/(1-p) times
+ * and the body p/(1-p) times (geometric), so
+ * E[time] = 1 + 2/(1-p) + 3p/(1-p) + 4. */
+static void test_while_closed_form(void) {
+    const char *src =
+        "int f(int n) {\n"
+        "  int s = 0;        // @time=1\n"
+        "  while (n > 0) {   // @time=2\n"
+        "    s += n--;       // @time=3\n"
+        "  }\n"
+        "  return s;         // @time=4\n"
+        "}\n";
+    proper_synth_model m;
+    proper_error e;
+    double p = 0.75;
+    CHECK_INT(synth(&m, src, "f", &e), 0);
+    CHECK_INT(m.n_params, 1);
+    CHECK_INT(m.params[0].is_loop, 1);
+    CHECK_INT(m.params[0].line, 3);
+    CHECK_INT(m.n_states, 5); /* decl, while, body, return, end */
+    CHECK_REL(expect(&m, "time", &p), 1 + 2 / (1 - p) + 3 * p / (1 - p) + 4, 1e-14);
+    proper_synth_free(&m);
+}
+
+/* if / else if / else: parameters in source order p1 (outer), p2 (else-if);
+ * E = 1 + p1*10 + (1-p1)*(1 + p2*20 + (1-p2)*30). */
+static void test_if_chain_closed_form(void) {
+    const char *src =
+        "void g(int x) {\n"
+        "  if (x > 3) {          // @time=1\n"
+        "    a();                // @time=10\n"
+        "  } else if (x > 1) {   // @time=1\n"
+        "    b();                // @time=20\n"
+        "  } else {\n"
+        "    c();                // @time=30\n"
+        "  }\n"
+        "}\n";
+    proper_synth_model m;
+    proper_error e;
+    double p[2] = {0.3, 0.6};
+    CHECK_INT(synth(&m, src, "g", &e), 0);
+    CHECK_INT(m.n_params, 2);
+    CHECK_INT(m.params[0].line, 2);
+    CHECK_INT(m.params[1].line, 4);
+    CHECK_REL(expect(&m, "time", p), 1 + 0.3 * 10 + 0.7 * (1 + 0.6 * 20 + 0.4 * 30), 1e-14);
+    proper_synth_free(&m);
+}
+
+/* while(true) with a conditional break: the loop head always enters (p1=1),
+ * the break fires with probability q per iteration, so there are 1/q
+ * iterations; each visits head (1), body statement (2) and the if (3), and
+ * the last one the break (5). E = (1+2+3)/q + 5 + 7 (the return). */
+static void test_break_and_infinite_loop(void) {
+    const char *src =
+        "int h() {\n"
+        "  for (;;) {            // @time=1\n"
+        "    step();             // @time=2\n"
+        "    if (done()) break;  // @time=3\n"
+        "  }\n"
+        "  return 0;             // @time=7\n"
+        "}\n";
+    proper_synth_model m;
+    proper_error e;
+    double p[2] = {1.0, 0.25};
+    CHECK_INT(synth(&m, src, "h", &e), 0);
+    CHECK_INT(m.n_params, 2);
+    CHECK_REL(expect(&m, "time", p), (1 + 2 + 3) / 0.25 + 7, 1e-13);
+    /* q = 0: the loop never ends, the expected reward is infinite (PRISM semantics) */
+    p[1] = 0.0;
+    CHECK(isinf(expect(&m, "time", p)));
+    proper_synth_free(&m);
+}
+
+/* continue skips the rest of the body: with loop probability p and
+ * continue probability c, per iteration: head 1, if 2, and 4 with
+ * probability (1-c) or the continue statement (time 8) with probability c.
+ * E = 1/(1-p) + p/(1-p) * (2 + c*8 + (1-c)*4). */
+static void test_continue(void) {
+    const char *src =
+        "void k(int n) {\n"
+        "  for (int i = 0; i < n; i++) { // @time=1\n"
+        "    if (i % 2) continue;        // @time=2\n"
+        "    work(i);                    // @time=4\n"
+        "  }\n"
+        "}\n";
+    const char *src2 =
+        "void k(int n) {\n"
+        "  for (int i = 0; i < n; i++) { // @time=1\n"
+        "    if (i % 2)                  // @time=2\n"
+        "      continue;                 // @time=8\n"
+        "    work(i);                    // @time=4\n"
+        "  }\n"
+        "}\n";
+    proper_synth_model m;
+    proper_error e;
+    double p[2] = {0.9, 0.4};
+    CHECK_INT(synth(&m, src, "k", &e), 0);
+    CHECK_REL(expect(&m, "time", p), 1 / 0.1 + 9 * (2 + 0.6 * 4), 1e-13);
+    proper_synth_free(&m);
+    CHECK_INT(synth(&m, src2, "k", &e), 0);
+    CHECK_REL(expect(&m, "time", p), 1 / 0.1 + 9 * (2 + 0.4 * 8 + 0.6 * 4), 1e-13);
+    proper_synth_free(&m);
+}
+
+/* do { body } while (c): the body runs 1/(1-p) times, the condition as often. */
+static void test_do_while(void) {
+    const char *src =
+        "void d() {\n"
+        "  do {\n"
+        "    x();          // @time=3\n"
+        "  } while (c());  // @time=1\n"
+        "}\n";
+    proper_synth_model m;
+    proper_error e;
+    double p = 0.6;
+    CHECK_INT(synth(&m, src, "d", &e), 0);
+    CHECK_INT(m.n_params, 1);
+    CHECK_INT(m.params[0].line, 4);
+    CHECK_REL(expect(&m, "time", &p), 4 / (1 - p), 1e-14);
+    proper_synth_free(&m);
+}
+
+/* switch with fall-through: case 1 (prob a) runs A then falls into B;
+ * case 2 (prob (1-a) b) runs B then breaks; default runs C.
+ * E = 1 + a*(1 + 10 + 20 + 0) + (1-a)*(1 + b*(20) + (1-b)*30). */
+static void test_switch_fallthrough(void) {
+    const char *src =
+        "void s(int v) {\n"
+        "  switch (v) {     // @time=1\n"
+        "  case 1:          // @time=1\n"
+        "    A();           // @time=10\n"
+        "  case 2: {        // @time=1\n"
+        "    B();           // @time=20\n"
+        "    break;\n"
+        "  }\n"
+        "  default:\n"
+        "    C();           // @time=30\n"
+        "  }\n"
+        "}\n";
+    proper_synth_model m;
+    proper_error e;
+    double p[2] = {0.2, 0.7}, a = 0.2, b = 0.7;
+    CHECK_INT(synth(&m, src, "s", &e), 0);
+    CHECK_INT(m.n_params, 2);
+    CHECK_REL(expect(&m, "time", p), 1 + 1 + a * (10 + 20) + (1 - a) * (1 + b * 20 + (1 - b) * 30), 1e-14);
+    proper_synth_free(&m);
+}
+
+/* Java: generics, strings and chars holding braces, lambdas in expressions,
+ * a throws clause, try/catch/finally, annotations with several rewards. */
+static void test_java_skipping(void) {
+    const char *src =
+        "import java.util.*;\n"
+        "public class C {\n"
+        "  @Override public String toString() { return \"{\"; }\n"
+        "  public static int run(List<Map<String, Integer>> xs) throws Exception {\n"
+        "    String s = \"}{\\\"\"; char c = '}';     //@cost=0.25,@time=0.03\n"
+        "    Runnable r = () -> { if (true) { } };   // @time=1\n"
+        "    /* a comment with } and { */\n"
+        "    try {\n"
+        "      s = s + \"\"\"\n"
+        "          text block with } \"\"\";         // @energy=60\n"
+        "    } catch (RuntimeException e) {\n"
+        "      return -1;\n"
+        "    } finally {\n"
+        "      c = 'x';                             // @time=2\n"
+        "    }\n"
+        "    return xs.size();                      /* @time=4 */\n"
+        "  }\n"
+        "}\n";
+    proper_synth_model m;
+    proper_error e;
+    CHECK_INT(synth(&m, src, "run", &e), 0);
+    CHECK_INT(m.n_params, 0);
+    CHECK_INT(m.n_rewards, 3);
+    CHECK_REL(expect(&m, "time", NULL), 0.03 + 1 + 2 + 4, 1e-14);
+    CHECK_REL(expect(&m, "cost", NULL), 0.25, 1e-15);
+    CHECK_REL(expect(&m, "energy", NULL), 60, 1e-15);
+    proper_synth_free(&m);
+}
+
+static void expect_error(const char *src, const char *fn, int code, int line, const char *msg) {
+    proper_synth_model m;
+    proper_error e;
+    proper_error_clear(&e);
+    CHECK_INT(synth(&m, src, fn, &e), code);
+    CHECK_INT(e.line, line);
+    CHECK_CONTAINS(e.message, msg);
+    CHECK_STR(e.file, "t.c");
+}
+
+static void test_errors(void) {
+    expect_error("void f() {\n  goto out;\n}\n", "f", PROPER_EUNSUPPORTED, 2, "goto");
+    expect_error("void f() {\n  x = 1;\n outer: for (;;) {}\n}\n", "f", PROPER_EUNSUPPORTED, 3, "labelled");
+    expect_error("void f() {\n  while (1) { break outer; }\n}\n", "f", PROPER_EUNSUPPORTED, 2, "labelled");
+    expect_error("void f() {\n  if (x) {\n    y();\n}\n", "f", PROPER_EPARSE, 1, "unbalanced");
+    expect_error("void f() {\n  g(;\n}\n", "f", PROPER_EPARSE, 2, "unbalanced");
+    expect_error("void f() {\n  break;\n}\n", "f", PROPER_EPARSE, 2, "outside");
+    expect_error("void f() {\n  s = \"abc;\n}\n", "f", PROPER_EPARSE, 2, "unterminated string");
+    expect_error("void f() {\n  x(); // @time=abc\n}\n", "f", PROPER_EPARSE, 2, "@time");
+    expect_error("void f() {\n  x(); // @time=-1\n}\n", "f", PROPER_ERANGE, 2, "non-negative");
+    expect_error("void g() { }\n", "f", PROPER_EUNDEFINED, 0, "no definition");
+    expect_error("void f() {\n  x() // @time=1\n}\n", "f", PROPER_EPARSE, 3, "';'");
+}
+
+/* The box range found by policy iteration equals brute force over a fine
+ * grid of the box (the expected reward is multilinear, so the grid's
+ * corners hold the extremes; the grid also checks nothing inside beats them). */
+static void test_range_vs_grid(void) {
+    const char *src =
+        "int f(int n) {\n"
+        "  if (n > 0) {              // @time=1\n"
+        "    while (n > 1) {         // @time=2\n"
+        "      if (n % 2) n = 3*n+1; // @time=5\n"
+        "      else n /= 2;          // @time=1\n"
+        "    }\n"
+        "  }\n"
+        "  return n;                 // @time=1\n"
+        "}\n";
+    proper_synth_model m;
+    proper_error e;
+    double lo[4] = {0.2, 0.5, 0.1, 0}, hi[4] = {0.9, 0.8, 0.7, 0}, mn, mx, amin[4], amax[4];
+    double gmin = INFINITY, gmax = -INFINITY, p[3];
+    int i, j, k, steps = 20;
+    CHECK_INT(synth(&m, src, "f", &e), 0);
+    CHECK_INT(m.n_params, 3);
+    CHECK_INT(proper_synth_reward_range(&m, 0, lo, hi, &mn, &mx, amin, amax, &e), 0);
+    for (i = 0; i <= steps; i++)
+        for (j = 0; j <= steps; j++)
+            for (k = 0; k <= steps; k++) {
+                double v;
+                p[0] = lo[0] + (hi[0] - lo[0]) * i / steps;
+                p[1] = lo[1] + (hi[1] - lo[1]) * j / steps;
+                p[2] = lo[2] + (hi[2] - lo[2]) * k / steps;
+                v = expect(&m, "time", p);
+                if (v < gmin) gmin = v;
+                if (v > gmax) gmax = v;
+            }
+    CHECK_REL(mn, gmin, 1e-12);
+    CHECK_REL(mx, gmax, 1e-12);
+    CHECK_REL(expect(&m, "time", amin), mn, 1e-14);
+    CHECK_REL(expect(&m, "time", amax), mx, 1e-14);
+    /* a loop that may never end inside the box: the maximum is infinite */
+    hi[1] = 1.0;
+    CHECK_INT(proper_synth_reward_range(&m, 0, lo, hi, &mn, &mx, NULL, NULL, &e), 0);
+    CHECK(isinf(mx));
+    CHECK(isfinite(mn));
+    lo[0] = 1.5;
+    CHECK_INT(proper_synth_reward_range(&m, 0, lo, hi, &mn, &mx, NULL, NULL, &e), PROPER_EPROB);
+    proper_synth_free(&m);
+}
+
+int main(void) {
+    RUN(test_while_closed_form);
+    RUN(test_if_chain_closed_form);
+    RUN(test_break_and_infinite_loop);
+    RUN(test_continue);
+    RUN(test_do_while);
+    RUN(test_switch_fallthrough);
+    RUN(test_java_skipping);
+    RUN(test_errors);
+    RUN(test_range_vs_grid);
+    return test_summary();
+}
