@@ -77,6 +77,8 @@ typedef struct proper_synth_param {
     int line;          /* line of the construct */
     int is_loop;       /* 1 for while/for/do, 0 for if/case */
     size_t state;      /* the state the parameter sits at */
+    size_t do_state;   /* do loops: the `do` state (its visits = loop entries);
+                          (size_t)-1 otherwise */
     char name[16];     /* "p1", "p2", ... */
 } proper_synth_param;
 
@@ -647,6 +649,7 @@ static int proper__new_param(proper__builder *b, size_t state, int is_loop) {
     p.line = m->states[state].line;
     p.is_loop = is_loop;
     p.state = state;
+    p.do_state = PROPER__NONE;
     snprintf(p.name, sizeof p.name, "p%u", (unsigned)(m->n_params + 1));
     m->states[state].param = (int)m->n_params;
     if (PROPER_PUSH(m->params, m->n_params, b->cap_params, p))
@@ -686,6 +689,7 @@ static int proper__create_states(proper__builder *b, proper__stmt *s) {
             (rc = proper__new_state(b, PROPER_SYNTH_LOOP, s->do_while_line, "while", &s->state2)) ||
             (rc = proper__new_param(b, s->state2, 1)))
             return rc;
+        b->m->params[b->m->n_params - 1].do_state = s->state;
         return proper__create_states(b, s->a);
     case PROPER__ST_SWITCH:
         if ((rc = proper__new_state(b, PROPER_SYNTH_STMT, s->line, "switch", &s->state))) return rc;

@@ -1,0 +1,652 @@
+/* estimate.h — per-run count logs → parameter estimates and intervals →
+ * property interval (PROPER, Stefanakos, Calinescu & Gerasimou, IST 2023).
+ *
+ * COUNT LOG (per-run CSV)
+ *   A header row naming the columns, then one row per execution of the
+ *   function. A column named `pK` or `nK` (K = 1..n, the parameters of the
+ *   synthesised model, in source order) holds, for that execution, how many
+ *   times construct K's if-branch was taken (conditionals, switch cases) or
+ *   its loop body ran (loops; for nested loops the total over the run).
+ *   Counts are non-negative integers. Other columns (e.g. `run`) are ignored.
+ *       run,p1,p2,p3
+ *       1,0,4,12
+ *       2,1,0,0
+ *
+ * ARTIFACT LOGS
+ *   The PROPER artifact's own logs: one file per construct, one integer per
+ *   line for each execution that reached the construct (0/1 for a branch,
+ *   body executions for a loop; for a nested loop the total inner body
+ *   executions of the run, paired line by line with its parent loop's file).
+ *
+ * POINT ESTIMATES (the paper's eq. 2, generalised)
+ *   p_i = N_i / V_i, where N_i is the number of times construct i's edge was
+ *   taken and V_i the number of times its statement was reached. For
+ *   structured code V_i is N_{i-1} for a conditional (the count of the
+ *   enclosing construct) and N_{i-1} + N_i for a loop, which is eq. 2
+ *   exactly. With else branches, break, continue, return and switch, V_i is
+ *   derived by flow conservation on the synthesised DTMC: every state
+ *   forwards the visits it receives, minus what its taken edge carries.
+ *   Every cycle of the DTMC passes through a loop's taken edge, whose flow is
+ *   a logged count, so the flow equations are acyclic and each V_i is an
+ *   exact linear form in the counts.
+ *
+ * INTERVALS
+ *   Normal (default; eqs. 6-8): each construct's mean count per execution
+ *   gets the normal interval mean ± z·sd/√n at the simultaneous level
+ *   c^(1/m) (Šidák; m parameters, c the overall confidence); p_i = τ/(τ+U)
+ *   with τ the taken flow and U the not-taken flow (both linear forms in the
+ *   mean counts), which rises with τ and falls with U, so the interval is
+ *   [τ_lo/(τ_lo+U_hi), τ_hi/(τ_hi+U_lo)] with τ and U bounded by interval
+ *   arithmetic — eq. 8's mapping (N_i/N_{i-1} and N_i/(N_{i-1}+N_i)).
+ *   Wilson (option, conditionals only; loops keep the normal interval): the
+ *   textbook Wilson score interval with N_i successes in V_i trials at the
+ *   same per-construct level (note: FACT's code multiplies the square-root
+ *   term by z² instead of z; that is wrong and not reproduced here).
+ *   Which to prefer: Wilson for branches that are rarely or almost always
+ *   taken or small logs (its coverage stays near nominal and it never leaves
+ *   [0,1]); the normal intervals when counts per execution vary a lot
+ *   between runs (it uses the spread across runs, which Wilson's binomial
+ *   model ignores when branch outcomes within a run are correlated).
+ *
+ * PROPERTY INTERVAL
+ *   proper_estimate_property gives the expected reward at the point estimate
+ *   and its exact minimum and maximum over the box of parameter intervals
+ *   (synth.h's proper_synth_reward_range: each parameter sits at one state).
+ */
+#ifndef PROPER_ESTIMATE_H
+#define PROPER_ESTIMATE_H
+
+#include "core.h"
+#include "stats.h"
+#include "synth.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct proper_counts {
+    size_t n_runs, n_cols;
+    char (*names)[32]; /* column names */
+    double *values;    /* n_runs x n_cols, row-major */
+    int *lines;        /* source line of each run (for errors) */
+    char file[256];
+} proper_counts;
+
+PROPER_API int proper_counts_parse_csv(proper_counts *c, const char *text, size_t len,
+                                       const char *file, proper_error *err);
+PROPER_API int proper_counts_read_csv(proper_counts *c, const char *path, proper_error *err);
+PROPER_API void proper_counts_free(proper_counts *c);
+
+enum proper_ci_method { PROPER_CI_NORMAL = 0, PROPER_CI_WILSON = 1 };
+
+typedef struct proper_estimate {
+    size_t n_params;
+    double *p;              /* point estimates */
+    double *lo, *hi;        /* simultaneous intervals */
+    double *samples;        /* sample size behind each interval */
+    double *taken, *reached;/* N_i and V_i, totals over the log */
+    double confidence;      /* overall level c */
+    double per_param_confidence; /* c^(1/m) */
+    int method;             /* enum proper_ci_method */
+} proper_estimate;
+
+/* Estimates and intervals from a per-run count log. */
+PROPER_API int proper_estimate_from_counts(proper_estimate *est, const proper_synth_model *m,
+                                           const proper_counts *log, double confidence,
+                                           int method, proper_error *err);
+
+/* Estimates from artifact logs: files[i] is parameter i's file (NULL is an
+ * error naming the parameter), parent[i] the index of the enclosing loop
+ * whose file pairs line by line with a nested loop's per-run totals, or -1. */
+PROPER_API int proper_estimate_from_artifact(proper_estimate *est, const proper_synth_model *m,
+                                             const char *const *files, const int *parent,
+                                             double confidence, int method, proper_error *err);
+
+PROPER_API void proper_estimate_free(proper_estimate *est);
+
+/* Expected reward at the point estimate and its exact range over the box of
+ * parameter intervals. */
+PROPER_API int proper_estimate_property(const proper_synth_model *m, int reward,
+                                        const proper_estimate *est, double *point, double *lo,
+                                        double *hi, proper_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PROPER_ESTIMATE_H */
+
+/* ======================================================================== */
+#ifdef PROPER_IMPLEMENTATION
+#ifndef PROPER_ESTIMATE_IMPLEMENTATION
+#define PROPER_ESTIMATE_IMPLEMENTATION
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the count log ---- */
+
+PROPER_API void proper_counts_free(proper_counts *c) {
+    PROPER_FREE(c->names);
+    PROPER_FREE(c->values);
+    PROPER_FREE(c->lines);
+    memset(c, 0, sizeof *c);
+}
+
+/* Reads one CSV field's raw extent at the cursor (up to ',' or end of line). */
+static void proper__csv_field(proper_cursor *c, const char **s, size_t *n) {
+    const char *start;
+    proper_cursor_skip_blanks(c);
+    start = c->p;
+    while (c->p < c->end && *c->p != ',' && *c->p != '\n') proper_cursor_advance(c);
+    *s = start;
+    *n = (size_t)(c->p - start);
+    while (*n > 0 && (start[*n - 1] == ' ' || start[*n - 1] == '\t' || start[*n - 1] == '\r')) (*n)--;
+}
+
+static int proper__counts_header(proper_counts *c, proper_cursor *cur, proper_error *err) {
+    size_t cap = 0;
+    for (;;) {
+        const char *s;
+        size_t n;
+        char name[32];
+        proper_cursor at = *cur;
+        proper__csv_field(cur, &s, &n);
+        if (n == 0) return proper_cursor_error(&at, err, PROPER_EPARSE, "empty column name in header");
+        if (n >= sizeof name) return proper_cursor_error(&at, err, PROPER_EPARSE, "column name too long");
+        memset(name, 0, sizeof name);
+        memcpy(name, s, n);
+        if (proper_reserve(&c->names, &cap, c->n_cols + 1, sizeof *c->names))
+            return proper_cursor_error(&at, err, PROPER_ENOMEM, "out of memory");
+        memcpy(c->names[c->n_cols++], name, sizeof name);
+        if (cur->p < cur->end && *cur->p == ',') { proper_cursor_advance(cur); continue; }
+        if (cur->p < cur->end) proper_cursor_advance(cur); /* newline */
+        return PROPER_OK;
+    }
+}
+
+PROPER_API int proper_counts_parse_csv(proper_counts *c, const char *text, size_t len, const char *file,
+                                       proper_error *err) {
+    proper_cursor cur;
+    size_t cap_values = 0, cap_lines = 0;
+    int rc;
+    memset(c, 0, sizeof *c);
+    if (file) strncpy(c->file, file, sizeof c->file - 1);
+    proper_cursor_init(&cur, text, len, file);
+    while (cur.p < cur.end && (*cur.p == '\n' || *cur.p == '\r')) proper_cursor_advance(&cur);
+    if (cur.p >= cur.end) return proper_cursor_error(&cur, err, PROPER_EPARSE, "empty log: expected a header row");
+    if ((rc = proper__counts_header(c, &cur, err))) goto fail;
+    while (cur.p < cur.end) {
+        size_t col;
+        int line = cur.line;
+        proper_cursor_skip_blanks(&cur);
+        if (cur.p < cur.end && *cur.p == '\n') { proper_cursor_advance(&cur); continue; } /* blank line */
+        if (proper_reserve(&c->values, &cap_values, (c->n_runs + 1) * c->n_cols, sizeof *c->values) ||
+            proper_reserve(&c->lines, &cap_lines, c->n_runs + 1, sizeof *c->lines)) {
+            rc = proper_cursor_error(&cur, err, PROPER_ENOMEM, "out of memory");
+            goto fail;
+        }
+        for (col = 0; col < c->n_cols; col++) {
+            long long v;
+            proper_cursor at;
+            proper_cursor_skip_blanks(&cur);
+            at = cur;
+            if ((rc = proper_parse_int(&cur, &v, err))) goto fail;
+            if (v < 0) { rc = proper_cursor_error(&at, err, PROPER_ERANGE, "negative count %lld in column '%s'", v, c->names[col]); goto fail; }
+            c->values[c->n_runs * c->n_cols + col] = (double)v;
+            proper_cursor_skip_blanks(&cur);
+            if (col + 1 < c->n_cols) {
+                if (cur.p >= cur.end || *cur.p != ',') {
+                    rc = proper_cursor_error(&cur, err, PROPER_EPARSE, "expected ',' and %u more column(s) (header has %u)",
+                                             (unsigned)(c->n_cols - col - 1), (unsigned)c->n_cols);
+                    goto fail;
+                }
+                proper_cursor_advance(&cur);
+            }
+        }
+        if (cur.p < cur.end && *cur.p != '\n') {
+            rc = proper_cursor_error(&cur, err, PROPER_EPARSE, "more fields than the header's %u columns", (unsigned)c->n_cols);
+            goto fail;
+        }
+        if (cur.p < cur.end) proper_cursor_advance(&cur);
+        c->lines[c->n_runs++] = line;
+    }
+    if (c->n_runs == 0) { rc = proper_cursor_error(&cur, err, PROPER_EPARSE, "log has no executions (only a header)"); goto fail; }
+    return PROPER_OK;
+fail:
+    proper_counts_free(c);
+    return rc;
+}
+
+PROPER_API int proper_counts_read_csv(proper_counts *c, const char *path, proper_error *err) {
+    char *text;
+    size_t len;
+    int rc = proper_read_file(path, &text, &len, err);
+    if (rc) { memset(c, 0, sizeof *c); return rc; }
+    rc = proper_counts_parse_csv(c, text, len, path, err);
+    PROPER_FREE(text);
+    return rc;
+}
+
+/* ---- flow forms ----
+ * A linear form over the variables x_0 = 1 (one per execution) and
+ * x_{1+j} = mean count of construct j: coefficients, length m + 1. */
+
+typedef struct proper__flows {
+    size_t m;       /* parameters */
+    double *tau;    /* n_params x (m+1): taken flow of each construct */
+    double *not_taken; /* n_params x (m+1): not-taken flow */
+} proper__flows;
+
+static void proper__flows_free(proper__flows *f) {
+    PROPER_FREE(f->tau);
+    PROPER_FREE(f->not_taken);
+}
+
+/* Depth-first ordering of states so that each comes after the states its
+ * visits depend on (see the header: plain and not-taken edges, and a do
+ * loop's `do` state for its back edge). */
+static int proper__flow_order(const proper_synth_model *m, size_t *order, proper_error *err) {
+    size_t n = m->n_states, i, k, n_out = 0;
+    unsigned char *mark = (unsigned char *)proper_calloc(n, 1); /* 0 new, 1 open, 2 done */
+    size_t *preds = NULL, *start = (size_t *)proper_calloc(n + 1, sizeof *start), *fill = NULL;
+    size_t *stack = (size_t *)proper_calloc(n, sizeof *stack), *iter = (size_t *)proper_calloc(n, sizeof *iter);
+    int rc = PROPER_OK;
+    if (!mark || !start || !stack || !iter) { rc = PROPER_ENOMEM; goto done; }
+    /* dependency lists: s depends on u for every non-taken edge u -> s */
+    for (i = 0; i < n; i++)
+        if (i != m->end) start[m->states[i].next + 1]++;
+    for (i = 0; i < m->n_params; i++)
+        if (m->params[i].do_state != (size_t)-1) start[m->states[m->params[i].state].taken + 1]++;
+    for (i = 0; i < n; i++) start[i + 1] += start[i];
+    preds = (size_t *)proper_calloc(start[n] + 1, sizeof *preds);
+    fill = (size_t *)proper_calloc(n, sizeof *fill);
+    if (!preds || !fill) { rc = PROPER_ENOMEM; goto done; }
+    for (i = 0; i < n; i++)
+        if (i != m->end) { size_t t = m->states[i].next; preds[start[t] + fill[t]++] = i; }
+    for (i = 0; i < m->n_params; i++)
+        if (m->params[i].do_state != (size_t)-1) {
+            size_t t = m->states[m->params[i].state].taken;
+            preds[start[t] + fill[t]++] = m->params[i].do_state;
+        }
+    for (k = 0; k < n; k++) {
+        size_t top = 0;
+        if (mark[k]) continue;
+        stack[top++] = k; mark[k] = 1; iter[k] = start[k];
+        while (top) {
+            size_t s = stack[top - 1];
+            if (iter[s] < start[s + 1]) {
+                size_t u = preds[iter[s]++];
+                if (mark[u] == 1) {
+                    rc = proper_error_set(err, PROPER_EUNSUPPORTED, NULL, m->states[u].line, 0,
+                                          "cannot derive visit counts: a cycle without a loop edge");
+                    goto done;
+                }
+                if (!mark[u]) { mark[u] = 1; iter[u] = start[u]; stack[top++] = u; }
+            } else {
+                mark[s] = 2;
+                order[n_out++] = s;
+                top--;
+            }
+        }
+    }
+done:
+    if (rc == PROPER_ENOMEM) proper_error_set(err, rc, NULL, 0, 0, "out of memory");
+    PROPER_FREE(mark); PROPER_FREE(preds); PROPER_FREE(start); PROPER_FREE(fill);
+    PROPER_FREE(stack); PROPER_FREE(iter);
+    return rc;
+}
+
+/* Taken flow of construct p: N_p, minus the loop entries (visits of the
+ * `do` state) for a do loop's back edge. Needs the `do` state's visits. */
+static void proper__taken_form(const proper_synth_model *m, size_t p, const double *visits, double *tau) {
+    size_t j, w = m->n_params + 1;
+    for (j = 0; j < w; j++) tau[j] = 0.0;
+    tau[1 + p] = 1.0;
+    if (m->params[p].do_state != (size_t)-1)
+        for (j = 0; j < w; j++) tau[j] -= visits[m->params[p].do_state * w + j];
+}
+
+/* Taken and not-taken flows of every construct as linear forms. Visits are
+ * pulled in dependency order: each state sums the flows of its incoming
+ * edges (plain: the source's visits; taken: the construct's taken flow;
+ * not taken: the source's visits minus its taken flow). */
+static int proper__flows_build(const proper_synth_model *m, proper__flows *f, proper_error *err) {
+    size_t n = m->n_states, w = m->n_params + 1, i, k, j;
+    size_t *order = (size_t *)proper_calloc(n, sizeof *order);
+    double *visits = (double *)proper_calloc(n * w, sizeof *visits);
+    int rc;
+    f->m = m->n_params;
+    f->tau = (double *)proper_calloc(m->n_params * w + 1, sizeof *f->tau);
+    f->not_taken = (double *)proper_calloc(m->n_params * w + 1, sizeof *f->not_taken);
+    if (!order || !visits || !f->tau || !f->not_taken) {
+        rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+        goto done;
+    }
+    if ((rc = proper__flow_order(m, order, err))) goto done;
+    for (k = 0; k < n; k++) {
+        size_t s = order[k];
+        double *vs = visits + s * w;
+        if (s == m->initial) vs[0] += 1.0;
+        for (i = 0; i < n; i++) { /* incoming edges of s */
+            const proper_synth_state *st = &m->states[i];
+            if (i == m->end) continue;
+            if (st->param >= 0) {
+                double *tau = f->tau + (size_t)st->param * w;
+                if (st->taken == s || st->next == s) proper__taken_form(m, (size_t)st->param, visits, tau);
+                if (st->taken == s) for (j = 0; j < w; j++) vs[j] += tau[j];
+                if (st->next == s) for (j = 0; j < w; j++) vs[j] += visits[i * w + j] - tau[j];
+            } else if (st->next == s) {
+                for (j = 0; j < w; j++) vs[j] += visits[i * w + j];
+            }
+        }
+    }
+    for (i = 0; i < m->n_params; i++) {
+        size_t st = m->params[i].state;
+        proper__taken_form(m, i, visits, f->tau + i * w);
+        for (j = 0; j < w; j++) f->not_taken[i * w + j] = visits[st * w + j] - f->tau[i * w + j];
+    }
+done:
+    PROPER_FREE(order);
+    PROPER_FREE(visits);
+    if (rc) proper__flows_free(f);
+    return rc;
+}
+
+static double proper__form_at(const double *form, const double *x, size_t w) {
+    double s = 0.0;
+    size_t j;
+    for (j = 0; j < w; j++) s += form[j] * x[j];
+    return s;
+}
+
+/* Interval of a linear form over boxes [lo_j, hi_j] (interval arithmetic). */
+static void proper__form_range(const double *form, const double *lo, const double *hi, size_t w,
+                               double *out_lo, double *out_hi) {
+    double a = 0.0, b = 0.0;
+    size_t j;
+    for (j = 0; j < w; j++) {
+        if (form[j] >= 0) { a += form[j] * lo[j]; b += form[j] * hi[j]; }
+        else { a += form[j] * hi[j]; b += form[j] * lo[j]; }
+    }
+    *out_lo = a;
+    *out_hi = b;
+}
+
+static double proper__clamp01(double x) { return x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x; }
+
+/* p = τ/(τ+U) rises with τ and falls with U. */
+static void proper__ratio_interval(double tau_lo, double tau_hi, double u_lo, double u_hi, double *lo, double *hi) {
+    if (tau_lo < 0.0) tau_lo = 0.0;
+    if (u_lo < 0.0) u_lo = 0.0;
+    *lo = tau_lo + u_hi > 0.0 ? proper__clamp01(tau_lo / (tau_lo + u_hi)) : 0.0;
+    *hi = tau_hi + u_lo > 0.0 ? proper__clamp01(tau_hi / (tau_hi + u_lo)) : 1.0;
+}
+
+PROPER_API void proper_estimate_free(proper_estimate *est) {
+    PROPER_FREE(est->p); PROPER_FREE(est->lo); PROPER_FREE(est->hi);
+    PROPER_FREE(est->samples); PROPER_FREE(est->taken); PROPER_FREE(est->reached);
+    memset(est, 0, sizeof *est);
+}
+
+static int proper__estimate_alloc(proper_estimate *est, size_t m, double confidence, int method, proper_error *err) {
+    memset(est, 0, sizeof *est);
+    if (!(confidence > 0.0 && confidence < 1.0))
+        return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "confidence %g is not in (0, 1)", confidence);
+    if (method != PROPER_CI_NORMAL && method != PROPER_CI_WILSON)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "unknown interval method %d", method);
+    est->n_params = m;
+    est->confidence = confidence;
+    est->per_param_confidence = m ? proper_stats_sidak_level(confidence, m) : confidence;
+    est->method = method;
+    est->p = (double *)proper_calloc(m + 1, sizeof(double));
+    est->lo = (double *)proper_calloc(m + 1, sizeof(double));
+    est->hi = (double *)proper_calloc(m + 1, sizeof(double));
+    est->samples = (double *)proper_calloc(m + 1, sizeof(double));
+    est->taken = (double *)proper_calloc(m + 1, sizeof(double));
+    est->reached = (double *)proper_calloc(m + 1, sizeof(double));
+    if (!est->p || !est->lo || !est->hi || !est->samples || !est->taken || !est->reached) {
+        proper_estimate_free(est);
+        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    return PROPER_OK;
+}
+
+/* Given per-variable means and intervals (index 0 is the constant 1) and
+ * the flow forms, fill point estimates and intervals. `n_samples[i]` is
+ * the sample size behind construct i's count. */
+static int proper__estimate_finish(proper_estimate *est, const proper_synth_model *m, const proper__flows *f,
+                                   const double *mean, const double *lo, const double *hi,
+                                   const double *n_samples, proper_error *err) {
+    size_t i, w = m->n_params + 1;
+    for (i = 0; i < m->n_params; i++) {
+        const double *tau = f->tau + i * w, *nt = f->not_taken + i * w;
+        double t = proper__form_at(tau, mean, w), u = proper__form_at(nt, mean, w);
+        double tl, th, ul, uh;
+        est->samples[i] = n_samples[i];
+        est->taken[i] = t * n_samples[i];
+        est->reached[i] = (t + u) * n_samples[i];
+        if (!(t + u > 0.0)) { /* never reached: the parameter does not matter */
+            est->p[i] = 0.0; est->lo[i] = 0.0; est->hi[i] = 1.0;
+            continue;
+        }
+        est->p[i] = proper__clamp01(t / (t + u));
+        if (est->method == PROPER_CI_WILSON && !m->params[i].is_loop) {
+            proper_interval ci;
+            int rc = proper_stats_wilson_interval(est->taken[i], est->reached[i], est->per_param_confidence, 0, &ci, err);
+            if (rc) return rc;
+            est->lo[i] = ci.lo;
+            est->hi[i] = ci.hi;
+            continue;
+        }
+        proper__form_range(tau, lo, hi, w, &tl, &th);
+        proper__form_range(nt, lo, hi, w, &ul, &uh);
+        proper__ratio_interval(tl, th, ul, uh, &est->lo[i], &est->hi[i]);
+    }
+    return PROPER_OK;
+}
+
+/* Normal interval of a mean count: mean ± z·sd/√n (eqs. 6-7). */
+static void proper__mean_interval(const double *x, size_t stride, size_t n, double z, double *mean,
+                                  double *lo, double *hi) {
+    double s = 0.0, ss = 0.0, mu, sd;
+    size_t r;
+    for (r = 0; r < n; r++) s += x[r * stride];
+    mu = s / (double)n;
+    for (r = 0; r < n; r++) { double d = x[r * stride] - mu; ss += d * d; }
+    sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0.0;
+    *mean = mu;
+    *lo = mu - z * sd / sqrt((double)n);
+    *hi = mu + z * sd / sqrt((double)n);
+}
+
+/* Column of parameter i: named pK or nK with K = i + 1. */
+static int proper__counts_column(const proper_counts *log, size_t i) {
+    size_t c;
+    for (c = 0; c < log->n_cols; c++) {
+        const char *nm = log->names[c];
+        if ((nm[0] == 'p' || nm[0] == 'n' || nm[0] == 'P' || nm[0] == 'N') && nm[1] >= '1' && nm[1] <= '9') {
+            char *end;
+            unsigned long k = strtoul(nm + 1, &end, 10);
+            if (*end == '\0' && k == i + 1) return (int)c;
+        }
+    }
+    return -1;
+}
+
+/* Every run must be consistent with the code: no construct taken more
+ * often than its statement was reached. */
+static int proper__check_runs(const proper_synth_model *m, const proper__flows *f, const proper_counts *log,
+                              const int *col, proper_error *err) {
+    size_t r, i, w = m->n_params + 1;
+    double *x = (double *)proper_calloc(w, sizeof *x);
+    if (!x) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    for (r = 0; r < log->n_runs; r++) {
+        x[0] = 1.0;
+        for (i = 0; i < m->n_params; i++) x[1 + i] = log->values[r * log->n_cols + (size_t)col[i]];
+        for (i = 0; i < m->n_params; i++) {
+            double t = proper__form_at(f->tau + i * w, x, w), u = proper__form_at(f->not_taken + i * w, x, w);
+            if (t < 0.0 || u < 0.0) {
+                int line = log->lines[r];
+                PROPER_FREE(x);
+                return proper_error_set(err, PROPER_ERANGE, log->file, line, 0,
+                                        "execution %u: count of %s (%s at source line %d) is inconsistent with the "
+                                        "other counts: the construct is reached %g times but taken %g times",
+                                        (unsigned)(r + 1), m->params[i].name, m->params[i].is_loop ? "loop" : "conditional",
+                                        m->params[i].line, t + u, t);
+            }
+        }
+    }
+    PROPER_FREE(x);
+    return PROPER_OK;
+}
+
+PROPER_API int proper_estimate_from_counts(proper_estimate *est, const proper_synth_model *m,
+                                           const proper_counts *log, double confidence, int method,
+                                           proper_error *err) {
+    size_t i, w = m->n_params + 1;
+    int *col = NULL, rc;
+    double *mean = NULL, *lo = NULL, *hi = NULL, *ns = NULL, z;
+    proper__flows f;
+    memset(&f, 0, sizeof f);
+    if ((rc = proper__estimate_alloc(est, m->n_params, confidence, method, err))) return rc;
+    if (log->n_runs < 2) {
+        rc = proper_error_set(err, PROPER_EINVAL, log->file, 0, 0, "log has %u execution(s); intervals need at least 2",
+                              (unsigned)log->n_runs);
+        goto done;
+    }
+    col = (int *)proper_calloc(w, sizeof *col);
+    mean = (double *)proper_calloc(w, sizeof *mean);
+    lo = (double *)proper_calloc(w, sizeof *lo);
+    hi = (double *)proper_calloc(w, sizeof *hi);
+    ns = (double *)proper_calloc(w, sizeof *ns);
+    if (!col || !mean || !lo || !hi || !ns) { rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory"); goto done; }
+    for (i = 0; i < m->n_params; i++) {
+        col[i] = proper__counts_column(log, i);
+        if (col[i] < 0) {
+            rc = proper_error_set(err, PROPER_EUNDEFINED, log->file, 1, 0,
+                                  "log has no column %s (or n%u) for the %s at source line %d", m->params[i].name,
+                                  (unsigned)(i + 1), m->params[i].is_loop ? "loop" : "conditional", m->params[i].line);
+            goto done;
+        }
+    }
+    if ((rc = proper__flows_build(m, &f, err)) || (rc = proper__check_runs(m, &f, log, col, err))) goto done;
+    z = proper_stats_normal_quantile(0.5 + est->per_param_confidence / 2.0);
+    mean[0] = lo[0] = hi[0] = 1.0; /* one execution per run, exactly */
+    for (i = 0; i < m->n_params; i++) {
+        proper__mean_interval(log->values + col[i], log->n_cols, log->n_runs, z, &mean[1 + i], &lo[1 + i], &hi[1 + i]);
+        ns[i] = (double)log->n_runs;
+    }
+    rc = proper__estimate_finish(est, m, &f, mean, lo, hi, ns, err);
+done:
+    proper__flows_free(&f);
+    PROPER_FREE(col); PROPER_FREE(mean); PROPER_FREE(lo); PROPER_FREE(hi); PROPER_FREE(ns);
+    if (rc) proper_estimate_free(est);
+    return rc;
+}
+
+/* Reads one artifact file: one non-negative integer per line. */
+static int proper__read_column(const char *path, double **xs, size_t *n, proper_error *err) {
+    char *text;
+    size_t len, cap = 0;
+    proper_cursor c;
+    int rc = proper_read_file(path, &text, &len, err);
+    *xs = NULL;
+    *n = 0;
+    if (rc) return rc;
+    proper_cursor_init(&c, text, len, path);
+    for (;;) {
+        long long v;
+        proper_cursor at;
+        while (c.p < c.end && (*c.p == ' ' || *c.p == '\t' || *c.p == '\r' || *c.p == '\n')) proper_cursor_advance(&c);
+        if (c.p >= c.end) break;
+        at = c;
+        if ((rc = proper_parse_int(&c, &v, err))) break;
+        if (v < 0) { rc = proper_cursor_error(&at, err, PROPER_ERANGE, "negative count %lld", v); break; }
+        proper_cursor_skip_blanks(&c);
+        if (c.p < c.end && *c.p != '\n') { rc = proper_cursor_error(&c, err, PROPER_EPARSE, "expected one integer per line"); break; }
+        if (PROPER_PUSH(*xs, *n, cap, (double)v)) { rc = proper_cursor_error(&at, err, PROPER_ENOMEM, "out of memory"); break; }
+    }
+    if (!rc && *n < 2)
+        rc = proper_error_set(err, PROPER_EINVAL, path, 0, 0, "%u execution(s) reached this construct; intervals need at least 2",
+                              (unsigned)*n);
+    PROPER_FREE(text);
+    if (rc) { PROPER_FREE(*xs); *xs = NULL; *n = 0; }
+    return rc;
+}
+
+/* Artifact logs: variable j is construct j's mean count per sample line.
+ * Branch: τ = x_i, U = 1 - x_i; loop: τ = x_i, U = 1 (one exit per entry);
+ * nested loop paired with parent q: τ = x_i, U = x_q. */
+PROPER_API int proper_estimate_from_artifact(proper_estimate *est, const proper_synth_model *m,
+                                             const char *const *files, const int *parent, double confidence,
+                                             int method, proper_error *err) {
+    size_t i, w = m->n_params + 1;
+    double **cols = NULL, *mean = NULL, *lo = NULL, *hi = NULL, *ns = NULL, z;
+    size_t *lens = NULL;
+    proper__flows f;
+    int rc;
+    memset(&f, 0, sizeof f);
+    if ((rc = proper__estimate_alloc(est, m->n_params, confidence, method, err))) return rc;
+    cols = (double **)proper_calloc(w, sizeof *cols);
+    lens = (size_t *)proper_calloc(w, sizeof *lens);
+    mean = (double *)proper_calloc(w, sizeof *mean);
+    lo = (double *)proper_calloc(w, sizeof *lo);
+    hi = (double *)proper_calloc(w, sizeof *hi);
+    ns = (double *)proper_calloc(w, sizeof *ns);
+    f.tau = (double *)proper_calloc(w * w, sizeof *f.tau);
+    f.not_taken = (double *)proper_calloc(w * w, sizeof *f.not_taken);
+    if (!cols || !lens || !mean || !lo || !hi || !ns || !f.tau || !f.not_taken) {
+        rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+        goto done;
+    }
+    z = proper_stats_normal_quantile(0.5 + est->per_param_confidence / 2.0);
+    mean[0] = lo[0] = hi[0] = 1.0;
+    for (i = 0; i < m->n_params; i++) {
+        if (!files[i]) {
+            rc = proper_error_set(err, PROPER_EUNDEFINED, NULL, m->params[i].line, 0, "no log file for %s", m->params[i].name);
+            goto done;
+        }
+        if ((rc = proper__read_column(files[i], &cols[i], &lens[i], err))) goto done;
+        proper__mean_interval(cols[i], 1, lens[i], z, &mean[1 + i], &lo[1 + i], &hi[1 + i]);
+        ns[i] = (double)lens[i];
+        if (!m->params[i].is_loop && mean[1 + i] > 1.0) {
+            rc = proper_error_set(err, PROPER_ERANGE, files[i], 0, 0, "%s is a conditional: counts must be 0 or 1",
+                                  m->params[i].name);
+            goto done;
+        }
+    }
+    for (i = 0; i < m->n_params; i++) {
+        double *tau = f.tau + i * w, *nt = f.not_taken + i * w;
+        int q = parent ? parent[i] : -1;
+        tau[1 + i] = 1.0;
+        if (!m->params[i].is_loop) { nt[0] = 1.0; nt[1 + i] = -1.0; }
+        else if (q < 0) nt[0] = 1.0;
+        else if ((size_t)q >= m->n_params || lens[q] != lens[i]) {
+            rc = proper_error_set(err, PROPER_EINVAL, files[i], 0, 0,
+                                  "nested loop %s: parent file must exist and have as many lines (%u) as this one",
+                                  m->params[i].name, (unsigned)lens[i]);
+            goto done;
+        } else nt[1 + (size_t)q] = 1.0;
+    }
+    rc = proper__estimate_finish(est, m, &f, mean, lo, hi, ns, err);
+done:
+    for (i = 0; cols && i < w; i++) PROPER_FREE(cols[i]);
+    PROPER_FREE(cols); PROPER_FREE(lens); PROPER_FREE(mean); PROPER_FREE(lo); PROPER_FREE(hi); PROPER_FREE(ns);
+    proper__flows_free(&f);
+    if (rc) proper_estimate_free(est);
+    return rc;
+}
+
+PROPER_API int proper_estimate_property(const proper_synth_model *m, int reward, const proper_estimate *est,
+                                        double *point, double *lo, double *hi, proper_error *err) {
+    int rc;
+    if (est->n_params != m->n_params)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "estimate has %u parameters, model %u",
+                                (unsigned)est->n_params, (unsigned)m->n_params);
+    if ((rc = proper_synth_expected_reward(m, reward, est->p, point, err))) return rc;
+    return proper_synth_reward_range(m, reward, est->lo, est->hi, lo, hi, NULL, NULL, err);
+}
+
+#endif /* PROPER_ESTIMATE_IMPLEMENTATION */
+#endif /* PROPER_IMPLEMENTATION */

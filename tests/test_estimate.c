@@ -1,0 +1,223 @@
+/* Tests for estimate.h: count logs, eq. (2) point estimates through the
+ * flow forms (checked against counts from a brute-force simulation of the
+ * program), normal and Wilson intervals (closed forms), coverage, errors. */
+#define PROPER_IMPLEMENTATION
+#include "../src/estimate.h"
+#include "test.h"
+#include <stdio.h>
+
+/* p1: outer if; p2: while in the then-branch; p3: if in its body;
+ * p4: for(;;) in the else-branch; p5: the break inside it. */
+static const char *nested_src =
+    "void f() {\n"
+    "  if (a()) {            // @time=1\n"
+    "    while (b()) {       // @time=2\n"
+    "      if (c()) x();     // @time=3\n"
+    "    }\n"
+    "  } else {\n"
+    "    for (;;) {          // @time=4\n"
+    "      if (d()) break;   // @time=5\n"
+    "    }\n"
+    "  }\n"
+    "}\n";
+
+/* Runs the program f with branch probabilities q and returns per-run counts
+ * N1..N5 (taken counts), as an instrumented run would log them. */
+static void simulate_f(proper_rng *rng, const double *q, double *n) {
+    int i;
+    for (i = 0; i < 5; i++) n[i] = 0;
+    if (proper_rng_uniform(rng) < q[0]) {
+        n[0]++;
+        while (proper_rng_uniform(rng) < q[1]) {
+            n[1]++;
+            if (proper_rng_uniform(rng) < q[2]) n[2]++;
+        }
+    } else {
+        for (;;) {
+            n[3]++;
+            if (proper_rng_uniform(rng) < q[4]) { n[4]++; break; }
+        }
+    }
+}
+
+static int build_log(proper_counts *log, proper_rng *rng, const double *q, int runs, double *totals) {
+    char *text = (char *)malloc((size_t)runs * 80 + 64);
+    size_t k = 0;
+    int r, i, rc;
+    proper_error e;
+    k += (size_t)sprintf(text + k, "run,p1,p2,p3,p4,p5\n");
+    for (i = 0; i < 5; i++) totals[i] = 0;
+    for (r = 0; r < runs; r++) {
+        double n[5];
+        simulate_f(rng, q, n);
+        for (i = 0; i < 5; i++) totals[i] += n[i];
+        k += (size_t)sprintf(text + k, "%d,%g,%g,%g,%g,%g\n", r, n[0], n[1], n[2], n[3], n[4]);
+    }
+    rc = proper_counts_parse_csv(log, text, k, "log.csv", &e);
+    free(text);
+    return rc;
+}
+
+/* Eq. (2) written out by hand for this program: p1 = N1/R, p2 = N2/(N1+N2),
+ * p3 = N3/N2, p4 = N4/((R-N1) + (N4-N5)) (entries plus returns from
+ * iterations that did not break), p5 = N5/N4. */
+static void test_point_estimates_eq2(void) {
+    proper_synth_model m;
+    proper_counts log;
+    proper_estimate est;
+    proper_error e;
+    proper_rng rng;
+    double q[5] = {0.4, 0.7, 0.3, 1.0, 0.2}, N[5], R = 5000;
+    proper_rng_seed(&rng, 11);
+    CHECK_INT(proper_synth_parse(&m, nested_src, strlen(nested_src), "f.c", "f", &e), 0);
+    CHECK_INT(m.n_params, 5);
+    CHECK_INT(build_log(&log, &rng, q, (int)R, N), 0);
+    CHECK_INT(proper_estimate_from_counts(&est, &m, &log, 0.95, PROPER_CI_NORMAL, &e), 0);
+    CHECK_REL(est.p[0], N[0] / R, 1e-14);
+    CHECK_REL(est.p[1], N[1] / (N[0] + N[1]), 1e-14);
+    CHECK_REL(est.p[2], N[2] / N[1], 1e-14);
+    CHECK_REL(est.p[3], N[3] / ((R - N[0]) + (N[3] - N[4])), 1e-14);
+    CHECK_REL(est.p[3], 1.0, 1e-14);
+    CHECK_REL(est.p[4], N[4] / N[3], 1e-14);
+    CHECK_REL(est.reached[2], N[1], 1e-12);
+    CHECK_REL(est.per_param_confidence, pow(0.95, 1.0 / 5), 1e-14);
+    proper_estimate_free(&est);
+    proper_counts_free(&log);
+    proper_synth_free(&m);
+}
+
+/* One top-level branch: the normal interval is mean ± z sd/√R of the 0/1
+ * counts (z = Φ⁻¹(0.975) = 1.959963984540054 with m = 1), and Wilson's is
+ * the textbook score interval. */
+static void test_intervals_closed_form(void) {
+    const char *src = "void g() {\n  if (c()) x(); // @time=1\n}\n";
+    const char *csv = "p1\n1\n0\n1\n1\n0\n1\n1\n1\n0\n1\n";
+    proper_synth_model m;
+    proper_counts log;
+    proper_estimate est;
+    proper_error e;
+    double n = 10, k = 7, mean = k / n, sd = sqrt((k * (1 - mean) * (1 - mean) + (n - k) * mean * mean) / (n - 1));
+    double z = 1.959963984540054, z2 = z * z;
+    double center = (k + z2 / 2) / (n + z2), half = z / (n + z2) * sqrt(k * (n - k) / n + z2 / 4);
+    CHECK_INT(proper_synth_parse(&m, src, strlen(src), "g.c", "g", &e), 0);
+    CHECK_INT(proper_counts_parse_csv(&log, csv, strlen(csv), "g.csv", &e), 0);
+    CHECK_INT(proper_estimate_from_counts(&est, &m, &log, 0.95, PROPER_CI_NORMAL, &e), 0);
+    CHECK_REL(est.p[0], 0.7, 1e-15);
+    CHECK_REL(est.lo[0], mean - z * sd / sqrt(n), 1e-12);
+    CHECK_REL(est.hi[0], fmin(1.0, mean + z * sd / sqrt(n)), 1e-12);
+    proper_estimate_free(&est);
+    CHECK_INT(proper_estimate_from_counts(&est, &m, &log, 0.95, PROPER_CI_WILSON, &e), 0);
+    CHECK_REL(est.lo[0], center - half, 1e-12);
+    CHECK_REL(est.hi[0], center + half, 1e-12);
+    proper_estimate_free(&est);
+    proper_counts_free(&log);
+    proper_synth_free(&m);
+}
+
+/* Coverage: over 300 independent logs of 400 runs, the 95% property
+ * interval of the expected time must contain the true expected time in at
+ * least 95% of logs (it is conservative: interval arithmetic on a box). */
+static void test_property_interval_coverage(void) {
+    proper_synth_model m;
+    proper_error e;
+    proper_rng rng;
+    double q[5] = {0.4, 0.7, 0.3, 1.0, 0.2}, truth, N[5];
+    int rep, covered = 0, reps = 300;
+    proper_rng_seed(&rng, 99);
+    CHECK_INT(proper_synth_parse(&m, nested_src, strlen(nested_src), "f.c", "f", &e), 0);
+    CHECK_INT(proper_synth_expected_reward(&m, 0, q, &truth, &e), 0);
+    /* closed form: 1 + 0.4*(2/(1-0.7) + 3*0.7/(1-0.7)) + 0.6*(4+5)/0.2 */
+    CHECK_REL(truth, 1 + 0.4 * (2 / 0.3 + 3 * 0.7 / 0.3) + 0.6 * 9 / 0.2, 1e-13);
+    for (rep = 0; rep < reps; rep++) {
+        proper_counts log;
+        proper_estimate est;
+        double point, lo, hi;
+        if (build_log(&log, &rng, q, 400, N)) { CHECK(0); break; }
+        if (proper_estimate_from_counts(&est, &m, &log, 0.95, PROPER_CI_NORMAL, &e) ||
+            proper_estimate_property(&m, 0, &est, &point, &lo, &hi, &e)) { CHECK(0); proper_counts_free(&log); break; }
+        CHECK(lo <= point && point <= hi);
+        if (lo <= truth && truth <= hi) covered++;
+        proper_estimate_free(&est);
+        proper_counts_free(&log);
+    }
+    printf("  coverage %d/%d\n", covered, reps);
+    CHECK(covered >= (int)(0.95 * reps));
+    proper_synth_free(&m);
+}
+
+static void expect_log_error(const char *csv, int code, int line, int col, const char *msg) {
+    proper_counts log;
+    proper_error e;
+    proper_error_clear(&e);
+    CHECK_INT(proper_counts_parse_csv(&log, csv, strlen(csv), "bad.csv", &e), code);
+    CHECK_INT(e.line, line);
+    CHECK_INT(e.col, col);
+    CHECK_CONTAINS(e.message, msg);
+}
+
+static void test_log_errors(void) {
+    proper_synth_model m;
+    proper_counts log;
+    proper_estimate est;
+    proper_error e;
+    const char *inconsistent = "p1,p2,p3,p4,p5\n1,2,3,0,0\n0,0,0,1,1\n";
+    expect_log_error("", PROPER_EPARSE, 1, 1, "header");
+    expect_log_error("p1,p2\n", PROPER_EPARSE, 2, 1, "no executions");
+    expect_log_error("p1,p2\n1,2\n3,-4\n", PROPER_ERANGE, 3, 3, "negative");
+    expect_log_error("p1,p2\n1,2\n3\n", PROPER_EPARSE, 3, 2, "1 more column");
+    expect_log_error("p1,p2\n1,2,5\n", PROPER_EPARSE, 2, 4, "more fields");
+    expect_log_error("p1,p2\n1,x\n", PROPER_EPARSE, 2, 3, "integer");
+    expect_log_error("p1,p2\n1,2.5\n", PROPER_EPARSE, 2, 4, "integer");
+    CHECK_INT(proper_synth_parse(&m, nested_src, strlen(nested_src), "f.c", "f", &e), 0);
+    CHECK_INT(proper_counts_parse_csv(&log, "p1,p2\n1,2\n0,0\n", 14, "two.csv", &e), 0);
+    CHECK_INT(proper_estimate_from_counts(&est, &m, &log, 0.95, PROPER_CI_NORMAL, &e), PROPER_EUNDEFINED);
+    CHECK_CONTAINS(e.message, "p3");
+    proper_counts_free(&log);
+    /* run 1 takes the inner if 3 times in 2 loop iterations */
+    CHECK_INT(proper_counts_parse_csv(&log, inconsistent, strlen(inconsistent), "inc.csv", &e), 0);
+    CHECK_INT(proper_estimate_from_counts(&est, &m, &log, 0.95, PROPER_CI_NORMAL, &e), PROPER_ERANGE);
+    CHECK_INT(e.line, 2);
+    CHECK_CONTAINS(e.message, "p3");
+    CHECK_INT(proper_estimate_from_counts(&est, &m, &log, 1.5, PROPER_CI_NORMAL, &e), PROPER_ERANGE);
+    proper_counts_free(&log);
+    proper_synth_free(&m);
+}
+
+/* Artifact logs: a branch file of 0/1 gives p = mean; a loop file of body
+ * counts per entry gives p = mean/(1+mean) (eq. 2 with N_{i-1} = entries). */
+static void test_artifact_logs(void) {
+    const char *src = "void h() {\n  if (c()) x();   // @time=1\n  while (w()) y(); // @time=2\n}\n";
+    const char *f1 = "build/tests/artifact_n1.csv", *f2 = "build/tests/artifact_n2.csv";
+    const char *files[2];
+    FILE *fp;
+    proper_synth_model m;
+    proper_estimate est;
+    proper_error e;
+    files[0] = f1; files[1] = f2;
+    fp = fopen(f1, "w"); fputs("1\n0\n1\n1\n", fp); fclose(fp);
+    fp = fopen(f2, "w"); fputs("3\n0\n5\n4\n0\n", fp); fclose(fp);
+    CHECK_INT(proper_synth_parse(&m, src, strlen(src), "h.c", "h", &e), 0);
+    CHECK_INT(proper_estimate_from_artifact(&est, &m, files, NULL, 0.9, PROPER_CI_NORMAL, &e), 0);
+    CHECK_REL(est.p[0], 0.75, 1e-15);
+    CHECK_REL(est.p[1], 12.0 / (5 + 12), 1e-15);
+    CHECK_REL(est.samples[0], 4, 0);
+    CHECK_REL(est.samples[1], 5, 0);
+    CHECK(est.lo[1] < est.p[1] && est.p[1] < est.hi[1] && est.hi[1] < 1);
+    proper_estimate_free(&est);
+    fp = fopen(f1, "w"); fputs("1\n2\n", fp); fclose(fp);
+    CHECK_INT(proper_estimate_from_artifact(&est, &m, files, NULL, 0.9, PROPER_CI_NORMAL, &e), PROPER_ERANGE);
+    fp = fopen(f1, "w"); fputs("1\n-1\n", fp); fclose(fp);
+    CHECK_INT(proper_estimate_from_artifact(&est, &m, files, NULL, 0.9, PROPER_CI_NORMAL, &e), PROPER_ERANGE);
+    CHECK_INT(e.line, 2);
+    remove(f1); remove(f2);
+    proper_synth_free(&m);
+}
+
+int main(void) {
+    RUN(test_point_estimates_eq2);
+    RUN(test_intervals_closed_form);
+    RUN(test_property_interval_coverage);
+    RUN(test_log_errors);
+    RUN(test_artifact_logs);
+    return test_summary();
+}
