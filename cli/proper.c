@@ -16,6 +16,8 @@ static const struct {
     cli_command_fn run;
     const char *summary;
 } commands[] = {
+    {"synth", cmd_synth, "annotated C/Java source -> parametric DTMC (PRISM language)"},
+    {"analyze", cmd_analyze, "source + count log -> estimates and confidence intervals"},
     {"version", cmd_version, "print the version"},
 };
 

@@ -1,0 +1,194 @@
+/* proper analyze — annotated source + count log → estimates, intervals,
+ * property intervals and a verdict against a bound. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../src/estimate.h"
+#include "cli.h"
+
+static void analyze_usage(FILE *out) {
+    fprintf(out,
+            "usage: proper analyze FILE --function NAME (--log LOG.csv | --artifact MAP)\n"
+            "                      [--confidence 0.95] [--wilson] [--bound REWARD<=X]\n"
+            "                      [--svg OUT.svg] [--json]\n\n"
+            "Synthesises the parametric DTMC of NAME (see 'proper synth'), estimates its\n"
+            "parameters from the count log, and prints each expected reward as a point\n"
+            "estimate and a confidence interval (exact extremes over the box of\n"
+            "simultaneous parameter intervals).\n\n"
+            "  --log FILE        per-run count log: a header naming columns p1..pn (or\n"
+            "                    n1..nn), one row per execution with the number of times\n"
+            "                    each conditional's branch was taken or loop body ran\n"
+            "  --artifact MAP    PROPER artifact logs: p1=n1.csv,p2=n2.csv,p3=n3.csv:p2\n"
+            "                    (one integer per line per execution reaching the\n"
+            "                    construct; ':pK' pairs a nested loop with its parent)\n"
+            "  --confidence C    overall confidence level (default 0.95); each of the m\n"
+            "                    parameter intervals uses C^(1/m)\n"
+            "  --wilson          Wilson score intervals for conditionals (default: normal)\n"
+            "  --bound R<=X      check that reward R stays <= X (or R>=X); exit 1 unless\n"
+            "                    the whole interval satisfies it\n"
+            "  --svg FILE        plot the property interval against confidence 0.90..0.99\n"
+            "  --json            machine-readable output\n");
+}
+
+typedef struct analyze_opts {
+    const char *file, *function, *log, *artifact, *bound, *svg;
+    double confidence;
+    int method, json;
+} analyze_opts;
+
+/* --artifact p1=a.csv,p3=c.csv:p2 → files[] and parent[] per parameter. */
+static int parse_artifact_map(char *map, const proper_synth_model *m, const char **files, int *parent) {
+    char *item = strtok(map, ",");
+    for (; item; item = strtok(NULL, ",")) {
+        char *eq = strchr(item, '='), *colon;
+        unsigned long k, q;
+        if (!eq || (item[0] != 'p' && item[0] != 'n') || (k = strtoul(item + 1, NULL, 10)) < 1 || k > m->n_params)
+            return cli_fail("--artifact: '%s' is not pK=FILE with K in 1..%u", item, (unsigned)m->n_params);
+        colon = strrchr(eq + 1, ':');
+        if (colon && colon[1] == 'p') {
+            q = strtoul(colon + 2, NULL, 10);
+            if (q < 1 || q > m->n_params) return cli_fail("--artifact: bad parent in '%s'", item);
+            *colon = '\0';
+            parent[k - 1] = (int)q - 1;
+        }
+        files[k - 1] = eq + 1;
+    }
+    return CLI_OK;
+}
+
+static int estimate(const analyze_opts *o, const proper_synth_model *m, proper_estimate *est, proper_error *err,
+                    double confidence) {
+    int rc;
+    if (o->log) {
+        proper_counts log;
+        if ((rc = proper_counts_read_csv(&log, o->log, err))) return rc;
+        rc = proper_estimate_from_counts(est, m, &log, confidence, o->method, err);
+        proper_counts_free(&log);
+        return rc;
+    } else {
+        const char **files = (const char **)calloc(m->n_params + 1, sizeof *files);
+        int *parent = (int *)calloc(m->n_params + 1, sizeof *parent);
+        char *map = (char *)malloc(strlen(o->artifact) + 1);
+        size_t i;
+        if (!files || !parent || !map) { free(files); free(parent); free(map); return PROPER_ENOMEM; }
+        strcpy(map, o->artifact);
+        for (i = 0; i < m->n_params; i++) parent[i] = -1;
+        rc = parse_artifact_map(map, m, files, parent) ? PROPER_EINVAL
+             : proper_estimate_from_artifact(est, m, files, parent, confidence, o->method, err);
+        if (rc == PROPER_EINVAL && !err->message[0]) proper_error_set(err, rc, NULL, 0, 0, "bad --artifact map");
+        free(files); free(parent); free(map);
+        return rc;
+    }
+}
+
+/* "time<=0.66" → reward index, sense (+1 for <=, -1 for >=), limit. */
+static int parse_bound(const char *bound, const proper_synth_model *m, int *reward, int *upper, double *limit) {
+    const char *op = strstr(bound, "<=");
+    char name[64];
+    proper_error err;
+    size_t n;
+    *upper = 1;
+    if (!op) { op = strstr(bound, ">="); *upper = 0; }
+    if (!op || (n = (size_t)(op - bound)) == 0 || n >= sizeof name)
+        return cli_fail("--bound: expected REWARD<=X or REWARD>=X, got '%s'", bound);
+    memcpy(name, bound, n);
+    name[n] = '\0';
+    if ((*reward = proper_synth_reward_index(m, name)) < 0)
+        return cli_fail("--bound: no reward '%s' in the model (annotations define rewards)", name);
+    if (proper_parse_double_str(op + 2, limit, "--bound", &err)) return cli_report(&err);
+    return CLI_OK;
+}
+
+static const char *verdict(int upper, double limit, double lo, double hi) {
+    if (upper) return hi <= limit ? "satisfied" : lo > limit ? "violated" : "inconclusive";
+    return lo >= limit ? "satisfied" : hi < limit ? "violated" : "inconclusive";
+}
+
+static void print_human(const analyze_opts *o, const proper_synth_model *m, const proper_estimate *est,
+                        const double *point, const double *lo, const double *hi) {
+    size_t i;
+    printf("%s in %s: %u parameter(s), %.0f%% confidence (%.4f%% per parameter, %s intervals)\n\n",
+           m->function, o->file, (unsigned)m->n_params, 100 * est->confidence, 100 * est->per_param_confidence,
+           est->method == PROPER_CI_WILSON ? "Wilson for conditionals, normal for loops" : "normal");
+    printf("%-6s %-5s %-8s %10s %10s %12s  %-27s\n", "param", "line", "kind", "taken", "reached", "estimate", "interval");
+    for (i = 0; i < m->n_params; i++)
+        printf("%-6s %-5d %-8s %10.0f %10.0f %12.6g  [%.6g, %.6g]\n", m->params[i].name, m->params[i].line,
+               m->states[m->params[i].state].what, est->taken[i], est->reached[i], est->p[i], est->lo[i], est->hi[i]);
+    printf("\n%-10s %16s  %s\n", "reward", "estimate", "interval");
+    for (i = 0; i < m->n_rewards; i++)
+        printf("%-10s %16.10g  [%.10g, %.10g]\n", m->reward_names[i], point[i], lo[i], hi[i]);
+}
+
+static void print_json(const proper_synth_model *m, const proper_estimate *est, const double *point,
+                       const double *lo, const double *hi) {
+    size_t i;
+    printf("{\"function\": \"%s\", \"confidence\": %.17g, \"per_parameter_confidence\": %.17g,\n \"parameters\": [",
+           m->function, est->confidence, est->per_param_confidence);
+    for (i = 0; i < m->n_params; i++)
+        printf("%s\n  {\"name\": \"%s\", \"line\": %d, \"loop\": %s, \"taken\": %.17g, \"reached\": %.17g, "
+               "\"estimate\": %.17g, \"lo\": %.17g, \"hi\": %.17g}",
+               i ? "," : "", m->params[i].name, m->params[i].line, m->params[i].is_loop ? "true" : "false",
+               est->taken[i], est->reached[i], est->p[i], est->lo[i], est->hi[i]);
+    printf("],\n \"rewards\": [");
+    for (i = 0; i < m->n_rewards; i++)
+        printf("%s\n  {\"name\": \"%s\", \"estimate\": %.17g, \"lo\": %.17g, \"hi\": %.17g}", i ? "," : "",
+               m->reward_names[i], point[i], lo[i], hi[i]);
+    printf("]");
+}
+
+int cmd_analyze(int argc, char **argv) {
+    analyze_opts o;
+    proper_synth_model m;
+    proper_estimate est;
+    proper_error err;
+    double *point = NULL, *lo = NULL, *hi = NULL, limit = 0;
+    int i, missing, status = CLI_OK, bound_reward = -1, upper = 1;
+    size_t r;
+    memset(&o, 0, sizeof o);
+    o.confidence = 0.95;
+    for (i = 1; i < argc; i++) {
+        const char *v;
+        if (cli_is_help(argv[i])) { analyze_usage(stdout); return CLI_OK; }
+        if ((v = cli_option(argc, argv, &i, "--function", &missing))) o.function = v;
+        else if ((v = cli_option(argc, argv, &i, "--log", &missing))) o.log = v;
+        else if ((v = cli_option(argc, argv, &i, "--artifact", &missing))) o.artifact = v;
+        else if ((v = cli_option(argc, argv, &i, "--bound", &missing))) o.bound = v;
+        else if ((v = cli_option(argc, argv, &i, "--svg", &missing))) o.svg = v;
+        else if ((v = cli_option(argc, argv, &i, "--confidence", &missing))) {
+            if (proper_parse_double_str(v, &o.confidence, "--confidence", &err)) return cli_report(&err);
+        } else if (missing) return cli_fail("%s needs a value", argv[i]);
+        else if (strcmp(argv[i], "--wilson") == 0) o.method = PROPER_CI_WILSON;
+        else if (strcmp(argv[i], "--json") == 0) o.json = 1;
+        else if (argv[i][0] == '-' && argv[i][1]) return cli_fail("analyze: unknown option '%s' (see --help)", argv[i]);
+        else if (!o.file) o.file = argv[i];
+        else return cli_fail("analyze: unexpected argument '%s'", argv[i]);
+    }
+    if (!o.file || !o.function || (!o.log == !o.artifact)) { analyze_usage(stderr); return CLI_BAD_INPUT; }
+    if (!(o.confidence > 0 && o.confidence < 1)) return cli_fail("--confidence must lie in (0, 1), got %g", o.confidence);
+    if (proper_synth_from_file(&m, o.file, o.function, &err)) return cli_report(&err);
+    if (m.n_rewards == 0) { proper_synth_free(&m); return cli_fail("%s: %s has no @reward annotations", o.file, o.function); }
+    if (o.bound && (status = parse_bound(o.bound, &m, &bound_reward, &upper, &limit))) { proper_synth_free(&m); return status; }
+    if (estimate(&o, &m, &est, &err, o.confidence)) { proper_synth_free(&m); return cli_report(&err); }
+    point = (double *)calloc(m.n_rewards, sizeof *point);
+    lo = (double *)calloc(m.n_rewards, sizeof *lo);
+    hi = (double *)calloc(m.n_rewards, sizeof *hi);
+    for (r = 0; point && lo && hi && r < m.n_rewards; r++)
+        if (proper_estimate_property(&m, (int)r, &est, &point[r], &lo[r], &hi[r], &err)) { status = cli_report(&err); break; }
+    if (!point || !lo || !hi) status = cli_fail("out of memory");
+    if (status == CLI_OK) {
+        if (o.json) print_json(&m, &est, point, lo, hi);
+        else print_human(&o, &m, &est, point, lo, hi);
+        if (bound_reward >= 0) {
+            const char *v = verdict(upper, limit, lo[bound_reward], hi[bound_reward]);
+            if (o.json) printf(",\n \"bound\": {\"text\": \"%s\", \"verdict\": \"%s\"}", o.bound, v);
+            else printf("\nbound %s: %s (interval [%.10g, %.10g])\n", o.bound, v, lo[bound_reward], hi[bound_reward]);
+            if (strcmp(v, "satisfied") != 0) status = CLI_CHECK_FAILED;
+        }
+        if (o.json) printf("}\n");
+    }
+    free(point); free(lo); free(hi);
+    proper_estimate_free(&est);
+    proper_synth_free(&m);
+    return status;
+}
