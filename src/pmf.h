@@ -185,6 +185,7 @@ PROPER_API int proper_pmf_markov_loop(proper_pmf *out, const proper_pmf *body, d
 #define PROPER_PMF_IMPLEMENTATION
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 PROPER_API void proper_pmf_init(proper_pmf *x) {
