@@ -1,0 +1,2131 @@
+/* lp.h — linear programs: a representation, the CPLEX LP file format (writer
+ * and reader), a native simplex solver that needs no external package, and a
+ * small convex QP solver for box constraints.
+ *
+ * THE PROBLEM
+ *     minimise (or maximise)  c'x + c0
+ *     subject to              row_lo[i] <= a_i'x <= row_hi[i]   (i < nrows)
+ *                             col_lo[j] <=  x_j  <= col_hi[j]   (j < ncols)
+ *   A bound with |value| >= PROPER_LP_INF is "no bound". Rows are stored
+ *   sparse (compressed rows); a fresh column has bounds [0, +inf) like the
+ *   CPLEX LP format's default.
+ *
+ * THE NATIVE SOLVER, AND WHY THIS METHOD
+ *   proper's own LPs (qn.h) are least-absolute-deviation fits: thousands of
+ *   rows "A_r theta + e+_r - e-_r = b_r", one per observed one-step change,
+ *   each with two error columns that appear in that row only (singleton
+ *   columns), and a few hundred parameter columns theta. Solved as written,
+ *   the simplex basis has one column per row (thousands), and every sign change
+ *   of a residual costs a pivot. Its dual is tiny: one row per
+ *   non-singleton column (a few hundred), and each singleton error column
+ *   becomes a simple bound -1 <= y_r <= 1 on a dual variable. So the solver
+ *
+ *   1. brings the problem to a standard form (rows "=" or ">=", columns
+ *      x >= 0 or free; finite column ranges become extra rows);
+ *   2. when the dual has fewer rows than the primal, solves the dual, where
+ *      the primal's singleton columns have turned into variable bounds
+ *      (a residual changing sign is then a bound flip, not a pivot), and
+ *      recovers x from the dual's multipliers and the singleton columns
+ *      from complementary slackness; the recovered x is checked for primal
+ *      feasibility and a zero duality gap, and the primal problem is solved
+ *      directly when that check fails or the dual is infeasible (primal
+ *      infeasible or unbounded: only the primal can tell which);
+ *   3. otherwise solves the primal directly.
+ *
+ *   Both use one engine: a bounded-variable revised primal simplex on
+ *   "A x - w = 0, lo <= (x, w) <= hi" (one logical w_i per row), with
+ *   - a composite phase 1 (minimise the sum of bound violations of the basic
+ *     variables, re-linearised every iteration), so any starting point works;
+ *   - Dantzig pricing, Harris' two-pass ratio test with bound flips;
+ *   - Bland's rule after a run of degenerate pivots, which rules out cycling;
+ *   - a basis factorisation that exploits logical columns: they are unit
+ *     columns, so only the k x k kernel of structural basic columns on the
+ *     rows without a basic logical needs a (dense, partially pivoted) LU.
+ *     For the QN duals k is the number of estimated parameters (<= 420 for
+ *     M = 20 stations); updates are product-form eta vectors, with a fresh
+ *     factorisation every PROPER_LP_REFACTOR_EVERY pivots;
+ *   - geometric-mean row/column scaling (powers of two, so exact).
+ *   Optimality and infeasibility are declared only on a fresh factorisation.
+ *
+ * RESULTS
+ *   proper_lp_solve returns 0 on an optimum, PROPER_EINFEASIBLE or
+ *   PROPER_EUNBOUNDED (sol->status says the same, err says why), or
+ *   PROPER_ENOCONV when the iteration limit is hit. Duals follow GLPK's
+ *   convention: row_dual[i] = d objective / d (bound of row i), and
+ *   col_dual[j] = c_j - sum_i a_ij row_dual[i] (reduced cost).
+ *
+ * CPLEX LP FORMAT
+ *   The writer emits the subset GLPK's glpsol reads with --lp: every column
+ *   is listed in the objective in index order (so readers number columns as
+ *   proper does), ranged and free rows become "expr - ~rN = 0" with the
+ *   range on the auxiliary column ~rN (as GLPK itself writes them), and a
+ *   nonzero objective constant is written as a comment
+ *   "\* constant term = c *\" (GLPK's convention; glpsol ignores it). The
+ *   reader accepts that subset plus ordinary CPLEX LP: comments, "<" "=<"
+ *   etc., constants in the objective, bounds in any of the usual forms.
+ *   Integer sections are rejected (this is an LP toolkit).
+ *
+ * BOX QP
+ *   proper_qp_box_solve minimises 1/2 x'Qx + q'x over lo <= x <= hi for a
+ *   symmetric positive definite Q by a primal active-set method (exact
+ *   Newton steps on the free variables, the most violated multiplier
+ *   released first); finite for strictly convex problems.
+ */
+#ifndef PROPER_LP_H
+#define PROPER_LP_H
+
+#include "core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bounds with |value| >= PROPER_LP_INF mean "no bound" (CPLEX's convention). */
+#define PROPER_LP_INF 1e30
+
+typedef struct proper_lp {
+    size_t ncols, nrows, nnz;
+    int maximize;           /* 0 minimise, 1 maximise */
+    double obj_const;       /* constant added to the objective */
+    double *obj;            /* [ncols] objective coefficients */
+    double *col_lo, *col_hi;/* [ncols] */
+    char **col_name;        /* [ncols]; NULL entries get "x<j+1>" */
+    double *row_lo, *row_hi;/* [nrows] */
+    char **row_name;        /* [nrows]; NULL entries get "r<i+1>" */
+    size_t *row_start;      /* [nrows + 1] */
+    size_t *col_idx;        /* [nnz] column of each entry, by row */
+    double *val;            /* [nnz] */
+    size_t col_cap, row_cap, nnz_cap;
+} proper_lp;
+
+PROPER_API void proper_lp_init(proper_lp *lp);
+PROPER_API void proper_lp_free(proper_lp *lp);
+
+/* Add a column; *index (may be NULL) receives its number. `name` may be NULL;
+ * names must be valid CPLEX LP names (letters, digits and !"#$%&()/,.;?@_`'{}|~,
+ * not starting with a digit or '.', at most 255 characters). */
+PROPER_API int proper_lp_add_col(proper_lp *lp, double cost, double lo, double hi,
+                                 const char *name, size_t *index, proper_error *err);
+/* Add a row lo <= sum_k vals[k] x[cols[k]] <= hi. Columns must exist and
+ * appear once; coefficients must be finite. */
+PROPER_API int proper_lp_add_row(proper_lp *lp, size_t count, const size_t *cols,
+                                 const double *vals, double lo, double hi,
+                                 const char *name, proper_error *err);
+
+/* The problem in CPLEX LP format, as a NUL-terminated string (free with
+ * PROPER_FREE), or written to a file. */
+PROPER_API int proper_lp_write_cplex(const proper_lp *lp, char **text, size_t *len,
+                                     proper_error *err);
+PROPER_API int proper_lp_write_cplex_file(const proper_lp *lp, const char *path,
+                                          proper_error *err);
+/* Parse CPLEX LP text into a fresh lp (initialised here; free it even on
+ * error). `file` names the input in error messages (may be NULL). */
+PROPER_API int proper_lp_read_cplex(proper_lp *lp, const char *text, size_t len,
+                                    const char *file, proper_error *err);
+
+enum proper_lp_status {
+    PROPER_LP_OPTIMAL = 0,
+    PROPER_LP_INFEASIBLE = 1,
+    PROPER_LP_UNBOUNDED = 2,
+    PROPER_LP_ITERATION_LIMIT = 3
+};
+PROPER_API const char *proper_lp_status_name(int status);
+
+enum proper_lp_method {
+    PROPER_LP_AUTO = 0,   /* the smaller of primal and dual (see above) */
+    PROPER_LP_PRIMAL = 1, /* always the primal problem */
+    PROPER_LP_DUAL = 2    /* the dual whenever it can be formed */
+};
+
+typedef struct proper_lp_options {
+    int method;             /* enum proper_lp_method */
+    size_t max_iterations;  /* 0: 20 (rows + columns) + 10000 */
+} proper_lp_options;
+
+PROPER_API void proper_lp_options_default(proper_lp_options *opt);
+
+typedef struct proper_lp_solution {
+    int status;             /* enum proper_lp_status */
+    double objective;       /* including obj_const */
+    double *x;              /* [ncols] */
+    double *row_activity;   /* [nrows] a_i'x */
+    double *row_dual;       /* [nrows] */
+    double *col_dual;       /* [ncols] reduced costs */
+    size_t ncols, nrows;
+    size_t iterations;      /* simplex pivots and bound flips */
+    int solved_dual;        /* 1 when the dual problem was solved */
+} proper_lp_solution;
+
+/* Solve with the native simplex. `opt` may be NULL (defaults). The solution
+ * arrays are allocated here; free with proper_lp_solution_free (also after
+ * an error). */
+PROPER_API int proper_lp_solve(const proper_lp *lp, const proper_lp_options *opt,
+                               proper_lp_solution *sol, proper_error *err);
+PROPER_API void proper_lp_solution_free(proper_lp_solution *sol);
+
+/* Minimise 1/2 x'Qx + q'x subject to lo <= x <= hi (entries may be
+ * -/+PROPER_LP_INF). Q is n x n, row-major, symmetric positive definite.
+ * x receives the minimiser. *iterations (may be NULL) counts active-set
+ * steps. Returns PROPER_EINVAL when Q is not symmetric or not positive
+ * definite on the free variables, or a bound pair is crossed. */
+PROPER_API int proper_qp_box_solve(size_t n, const double *Q, const double *q,
+                                   const double *lo, const double *hi, double *x,
+                                   size_t *iterations, proper_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PROPER_LP_H */
+
+/* ======================================================================== */
+#ifdef PROPER_IMPLEMENTATION
+#ifndef PROPER_LP_IMPLEMENTATION
+#define PROPER_LP_IMPLEMENTATION
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Tolerances of the simplex engine (on the scaled problem).
+ * PRIMAL_TOL: a basic variable within this (times 1 + |bound|) of its bound
+ *   is feasible.
+ * DUAL_TOL: reduced costs below this (costs are scaled to max |c| = 1) do
+ *   not improve the objective.
+ * PIVOT_TOL: ratio-test entries smaller than this are treated as zero.
+ * SING_TOL: an LU pivot below this times the column's largest entry marks a
+ *   dependent basis column (it is replaced by a logical).
+ * DEGENERATE_RUN: consecutive zero-length pivots before Bland's rule.
+ * REFACTOR_EVERY: eta vectors kept before a fresh factorisation. */
+#define PROPER_LP_PRIMAL_TOL 1e-9
+#define PROPER_LP_DUAL_TOL 1e-9
+#define PROPER_LP_PIVOT_TOL 1e-9
+#define PROPER_LP_SING_TOL 1e-11
+#define PROPER_LP_DEGENERATE_RUN 50
+#define PROPER_LP_REFACTOR_EVERY 64
+/* Relative duality gap and primal violation accepted when recovering the
+ * primal solution from the dual problem. */
+#define PROPER_LP_RECOVER_TOL 1e-8
+
+static int proper__lp_isinf(double v) { return v >= PROPER_LP_INF || v <= -PROPER_LP_INF; }
+
+PROPER_API const char *proper_lp_status_name(int status) {
+    switch (status) {
+    case PROPER_LP_OPTIMAL: return "optimal";
+    case PROPER_LP_INFEASIBLE: return "infeasible";
+    case PROPER_LP_UNBOUNDED: return "unbounded";
+    case PROPER_LP_ITERATION_LIMIT: return "iteration limit";
+    default: return "unknown";
+    }
+}
+
+/* ---- representation ---------------------------------------------------- */
+
+PROPER_API void proper_lp_init(proper_lp *lp) { memset(lp, 0, sizeof *lp); }
+
+PROPER_API void proper_lp_free(proper_lp *lp) {
+    size_t i;
+    if (!lp) return;
+    if (lp->col_name)
+        for (i = 0; i < lp->ncols; i++) PROPER_FREE(lp->col_name[i]);
+    if (lp->row_name)
+        for (i = 0; i < lp->nrows; i++) PROPER_FREE(lp->row_name[i]);
+    PROPER_FREE(lp->obj); PROPER_FREE(lp->col_lo); PROPER_FREE(lp->col_hi);
+    PROPER_FREE(lp->col_name); PROPER_FREE(lp->row_lo); PROPER_FREE(lp->row_hi);
+    PROPER_FREE(lp->row_name); PROPER_FREE(lp->row_start); PROPER_FREE(lp->col_idx);
+    PROPER_FREE(lp->val);
+    proper_lp_init(lp);
+}
+
+static int proper__lp_name_char(char ch, int first) {
+    if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z')) return 1;
+    if (ch >= '0' && ch <= '9') return !first;
+    if (ch == '.') return !first;
+    return ch != '\0' && strchr("!\"#$%&()/,;?@_`'{}|~", ch) != NULL;
+}
+
+static int proper__lp_lower_eq(const char *a, size_t n, const char *word) {
+    size_t i;
+    if (strlen(word) != n) return 0;
+    for (i = 0; i < n; i++) {
+        char ch = a[i];
+        if (ch >= 'A' && ch <= 'Z') ch = (char)(ch - 'A' + 'a');
+        if (ch != word[i]) return 0;
+    }
+    return 1;
+}
+
+/* Names that a bounds section would read as keywords. */
+static int proper__lp_reserved(const char *s, size_t n) {
+    return proper__lp_lower_eq(s, n, "inf") || proper__lp_lower_eq(s, n, "infinity") ||
+           proper__lp_lower_eq(s, n, "free");
+}
+
+static int proper__lp_check_name(const char *name, const char *what, proper_error *err) {
+    size_t i, n = strlen(name);
+    if (n == 0 || n > 255)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "%s name must have 1 to 255 characters", what);
+    for (i = 0; i < n; i++)
+        if (!proper__lp_name_char(name[i], i == 0))
+            return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
+                                    "%s name '%s': character %zu ('%c') is not allowed in CPLEX LP names",
+                                    what, name, i + 1, name[i]);
+    if (proper__lp_reserved(name, n))
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "%s name '%s' is a reserved word", what, name);
+    return PROPER_OK;
+}
+
+static char *proper__lp_strdup(const char *s, size_t n) {
+    char *d = (char *)PROPER_MALLOC(n + 1);
+    if (!d) return NULL;
+    memcpy(d, s, n);
+    d[n] = '\0';
+    return d;
+}
+
+static int proper__lp_bounds_ok(double lo, double hi, const char *what, proper_error *err) {
+    if (isnan(lo) || isnan(hi))
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "%s bound is NaN", what);
+    if (lo >= PROPER_LP_INF || hi <= -PROPER_LP_INF)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
+                                "%s bounds [%g, %g] leave no finite value", what, lo, hi);
+    if (lo > hi)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "%s lower bound %g exceeds upper bound %g",
+                                what, lo, hi);
+    return PROPER_OK;
+}
+
+PROPER_API int proper_lp_add_col(proper_lp *lp, double cost, double lo, double hi,
+                                 const char *name, size_t *index, proper_error *err) {
+    size_t j = lp->ncols, cap = lp->col_cap;
+    char *copy = NULL;
+    int rc;
+    if (!isfinite(cost))
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "objective coefficient of column %zu is not finite", j + 1);
+    if ((rc = proper__lp_bounds_ok(lo, hi, "column", err))) return rc;
+    if (name) {
+        if ((rc = proper__lp_check_name(name, "column", err))) return rc;
+        if (!(copy = proper__lp_strdup(name, strlen(name)))) goto nomem;
+    }
+    if (j + 1 > cap) {
+        size_t c1 = cap, c2 = cap, c3 = cap, c4 = cap;
+        if (proper_reserve(&lp->obj, &c1, j + 1, sizeof *lp->obj) ||
+            proper_reserve(&lp->col_lo, &c2, j + 1, sizeof *lp->col_lo) ||
+            proper_reserve(&lp->col_hi, &c3, j + 1, sizeof *lp->col_hi) ||
+            proper_reserve(&lp->col_name, &c4, j + 1, sizeof *lp->col_name))
+            goto nomem;
+        lp->col_cap = c1 < c2 ? c1 : c2;
+        if (c3 < lp->col_cap) lp->col_cap = c3;
+        if (c4 < lp->col_cap) lp->col_cap = c4;
+    }
+    lp->obj[j] = cost;
+    lp->col_lo[j] = lo <= -PROPER_LP_INF ? -PROPER_LP_INF : lo;
+    lp->col_hi[j] = hi >= PROPER_LP_INF ? PROPER_LP_INF : hi;
+    lp->col_name[j] = copy;
+    lp->ncols = j + 1;
+    if (index) *index = j;
+    return PROPER_OK;
+nomem:
+    PROPER_FREE(copy);
+    return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory adding an LP column");
+}
+
+PROPER_API int proper_lp_add_row(proper_lp *lp, size_t count, const size_t *cols,
+                                 const double *vals, double lo, double hi,
+                                 const char *name, proper_error *err) {
+    size_t i = lp->nrows, k, start;
+    char *copy = NULL;
+    unsigned char *seen = NULL;
+    int rc;
+    if (!(lo <= -PROPER_LP_INF && hi >= PROPER_LP_INF) && (rc = proper__lp_bounds_ok(lo, hi, "row", err)))
+        return rc;
+    for (k = 0; k < count; k++) {
+        if (cols[k] >= lp->ncols)
+            return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "row %zu refers to column %zu of %zu",
+                                    i + 1, cols[k] + 1, lp->ncols);
+        if (!isfinite(vals[k]))
+            return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "row %zu has a non-finite coefficient", i + 1);
+    }
+    if (count > 1) {
+        if (!(seen = (unsigned char *)proper_calloc(lp->ncols, 1))) goto nomem;
+        for (k = 0; k < count; k++) {
+            if (seen[cols[k]]) {
+                PROPER_FREE(seen);
+                return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "row %zu lists column %zu twice",
+                                        i + 1, cols[k] + 1);
+            }
+            seen[cols[k]] = 1;
+        }
+        PROPER_FREE(seen);
+    }
+    if (name) {
+        if ((rc = proper__lp_check_name(name, "row", err))) return rc;
+        if (!(copy = proper__lp_strdup(name, strlen(name)))) goto nomem;
+    }
+    if (i + 1 > lp->row_cap) {
+        size_t c1 = lp->row_cap, c2 = lp->row_cap, c3 = lp->row_cap, c4 = lp->row_cap + 1;
+        if (proper_reserve(&lp->row_lo, &c1, i + 1, sizeof *lp->row_lo) ||
+            proper_reserve(&lp->row_hi, &c2, i + 1, sizeof *lp->row_hi) ||
+            proper_reserve(&lp->row_name, &c3, i + 1, sizeof *lp->row_name) ||
+            proper_reserve(&lp->row_start, &c4, i + 2, sizeof *lp->row_start))
+            goto nomem;
+        /* the smallest of the four capacities is what every array has */
+        lp->row_cap = c1 < c2 ? c1 : c2;
+        if (c3 < lp->row_cap) lp->row_cap = c3;
+        if (c4 - 1 < lp->row_cap) lp->row_cap = c4 - 1;
+    }
+    if (lp->nnz + count > lp->nnz_cap) {
+        size_t c1 = lp->nnz_cap, c2 = lp->nnz_cap;
+        if (proper_reserve(&lp->col_idx, &c1, lp->nnz + count, sizeof *lp->col_idx) ||
+            proper_reserve(&lp->val, &c2, lp->nnz + count, sizeof *lp->val))
+            goto nomem;
+        lp->nnz_cap = c1 < c2 ? c1 : c2;
+    }
+    if (i == 0) lp->row_start[0] = 0;
+    start = lp->row_start[i];
+    for (k = 0; k < count; k++) {
+        lp->col_idx[start + k] = cols[k];
+        lp->val[start + k] = vals[k];
+    }
+    lp->nnz = start + count;
+    lp->row_start[i + 1] = lp->nnz;
+    lp->row_lo[i] = lo <= -PROPER_LP_INF ? -PROPER_LP_INF : lo;
+    lp->row_hi[i] = hi >= PROPER_LP_INF ? PROPER_LP_INF : hi;
+    lp->row_name[i] = copy;
+    lp->nrows = i + 1;
+    return PROPER_OK;
+nomem:
+    PROPER_FREE(copy);
+    return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory adding an LP row");
+}
+
+/* ---- name table (open addressing, FNV-1a) -------------------------------- */
+
+typedef struct proper__lp_names {
+    size_t cap;        /* power of two */
+    size_t *slot;      /* index + 1, 0 = empty */
+} proper__lp_names;
+
+static uint64_t proper__lp_hash(const char *s, size_t n) {
+    uint64_t h = 1469598103934665603ULL;
+    size_t i;
+    for (i = 0; i < n; i++) { h ^= (unsigned char)s[i]; h *= 1099511628211ULL; }
+    return h;
+}
+
+static int proper__lp_names_init(proper__lp_names *t, size_t expect) {
+    t->cap = 16;
+    while (t->cap < 2 * expect + 16) t->cap *= 2;
+    t->slot = (size_t *)proper_calloc(t->cap, sizeof *t->slot);
+    return t->slot ? PROPER_OK : PROPER_ENOMEM;
+}
+
+static void proper__lp_names_free(proper__lp_names *t) { PROPER_FREE(t->slot); t->slot = NULL; }
+
+/* Look up name (s, n) among names[]; returns index or (size_t)-1, and the
+ * empty slot where it would go in *where. */
+static size_t proper__lp_names_find(const proper__lp_names *t, char *const *names, const char *s, size_t n,
+                                    size_t *where) {
+    size_t mask = t->cap - 1, h = (size_t)proper__lp_hash(s, n) & mask;
+    for (;;) {
+        size_t v = t->slot[h];
+        if (v == 0) { *where = h; return (size_t)-1; }
+        if (strlen(names[v - 1]) == n && memcmp(names[v - 1], s, n) == 0) { *where = h; return v - 1; }
+        h = (h + 1) & mask;
+    }
+}
+
+static int proper__lp_names_grow(proper__lp_names *t, char *const *names, size_t count) {
+    proper__lp_names bigger;
+    size_t i, where;
+    bigger.cap = t->cap * 2;
+    bigger.slot = (size_t *)proper_calloc(bigger.cap, sizeof *bigger.slot);
+    if (!bigger.slot) return PROPER_ENOMEM;
+    for (i = 0; i < count; i++) {
+        proper__lp_names_find(&bigger, names, names[i], strlen(names[i]), &where);
+        bigger.slot[where] = i + 1;
+    }
+    PROPER_FREE(t->slot);
+    *t = bigger;
+    return PROPER_OK;
+}
+
+/* ---- writer ------------------------------------------------------------ */
+
+typedef struct proper__lp_buf {
+    char *data;
+    size_t len, cap;
+    int failed;
+} proper__lp_buf;
+
+static void proper__lp_put(proper__lp_buf *b, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static void proper__lp_put(proper__lp_buf *b, const char *fmt, ...) {
+    va_list ap;
+    int n;
+    if (b->failed) return;
+    if (proper_reserve(&b->data, &b->cap, b->len + 128, 1)) { b->failed = 1; return; }
+    va_start(ap, fmt);
+    n = vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
+    va_end(ap);
+    if (n < 0) { b->failed = 1; return; }
+    if ((size_t)n >= b->cap - b->len) {
+        if (proper_reserve(&b->data, &b->cap, b->len + (size_t)n + 1, 1)) { b->failed = 1; return; }
+        va_start(ap, fmt);
+        vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
+        va_end(ap);
+    }
+    b->len += (size_t)n;
+}
+
+static void proper__lp_put_name(proper__lp_buf *b, char *const *names, size_t i, char prefix) {
+    if (names && names[i]) proper__lp_put(b, "%s", names[i]);
+    else proper__lp_put(b, "%c%zu", prefix, i + 1);
+}
+
+/* " + 3 x1" / " - 2.5 x2"; coefficient 1 is written out (GLPK reads both). */
+static void proper__lp_put_term(proper__lp_buf *b, double v, char *const *names, size_t j) {
+    proper__lp_put(b, " %c %.17g ", v < 0 || (v == 0 && signbit(v)) ? '-' : '+', fabs(v));
+    proper__lp_put_name(b, names, j, 'x');
+}
+
+/* Every name explicit or default must be distinct: a default "x3" could clash
+ * with a user's "x3". */
+static int proper__lp_unique_names(const proper_lp *lp, proper_error *err) {
+    size_t total = lp->ncols + lp->nrows, i, where, count = 0;
+    char **names = (char **)proper_calloc(total ? total : 1, sizeof *names);
+    char buf[32];
+    proper__lp_names t;
+    int rc = PROPER_OK;
+    if (!names || proper__lp_names_init(&t, total)) {
+        PROPER_FREE(names);
+        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory checking LP names");
+    }
+    for (i = 0; i < total && !rc; i++) {
+        int is_col = i < lp->ncols;
+        size_t k = is_col ? i : i - lp->ncols;
+        const char *nm = is_col ? (lp->col_name ? lp->col_name[k] : NULL) : (lp->row_name ? lp->row_name[k] : NULL);
+        if (!nm) {
+            snprintf(buf, sizeof buf, "%c%zu", is_col ? 'x' : 'r', k + 1);
+            nm = buf;
+        }
+        if (!(names[count] = proper__lp_strdup(nm, strlen(nm)))) { rc = PROPER_ENOMEM; break; }
+        /* rows and columns live in separate name spaces in CPLEX LP, but a
+         * shared check is simpler and costs users nothing */
+        if (proper__lp_names_find(&t, names, names[count], strlen(names[count]), &where) != (size_t)-1) {
+            rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "LP name '%s' is used twice", names[count]);
+            count++;
+            break;
+        }
+        t.slot[where] = count + 1;
+        count++;
+        if (2 * count + 2 > t.cap && proper__lp_names_grow(&t, names, count)) { rc = PROPER_ENOMEM; break; }
+    }
+    if (rc == PROPER_ENOMEM) proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory checking LP names");
+    for (i = 0; i < count; i++) PROPER_FREE(names[i]);
+    PROPER_FREE(names);
+    proper__lp_names_free(&t);
+    return rc;
+}
+
+PROPER_API int proper_lp_write_cplex(const proper_lp *lp, char **text, size_t *len, proper_error *err) {
+    proper__lp_buf b;
+    size_t i, j, k, nrange = 0;
+    int rc;
+    *text = NULL;
+    if (len) *len = 0;
+    if (lp->ncols == 0)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "an LP needs at least one column to be written");
+    if ((rc = proper__lp_unique_names(lp, err))) return rc;
+    memset(&b, 0, sizeof b);
+    proper__lp_put(&b, "\\* written by proper %s: %zu columns, %zu rows *\\\n\n%s\n obj:",
+                   PROPER_VERSION_STRING, lp->ncols, lp->nrows, lp->maximize ? "Maximize" : "Minimize");
+    for (j = 0; j < lp->ncols; j++) {
+        if (j > 0 && j % 8 == 0) proper__lp_put(&b, "\n     ");
+        proper__lp_put_term(&b, lp->obj[j], lp->col_name, j);
+    }
+    proper__lp_put(&b, "\n");
+    if (lp->obj_const != 0) proper__lp_put(&b, "\\* constant term = %.17g *\\\n", lp->obj_const);
+    proper__lp_put(&b, "\nSubject To\n");
+    for (i = 0; i < lp->nrows; i++) {
+        double lo = lp->row_lo[i], hi = lp->row_hi[i];
+        int ranged = !(lo == hi) && !(proper__lp_isinf(lo) != proper__lp_isinf(hi));
+        proper__lp_put(&b, " ");
+        proper__lp_put_name(&b, lp->row_name, i, 'r');
+        proper__lp_put(&b, ":");
+        if (lp->row_start[i] == lp->row_start[i + 1]) proper__lp_put_term(&b, 0.0, lp->col_name, 0);
+        for (k = lp->row_start[i]; k < lp->row_start[i + 1]; k++) {
+            if (k > lp->row_start[i] && (k - lp->row_start[i]) % 8 == 0) proper__lp_put(&b, "\n     ");
+            proper__lp_put_term(&b, lp->val[k], lp->col_name, lp->col_idx[k]);
+        }
+        if (ranged) proper__lp_put(&b, " - ~r%zu = 0\n", i + 1), nrange++;
+        else if (lo == hi) proper__lp_put(&b, " = %.17g\n", lo);
+        else if (!proper__lp_isinf(lo)) proper__lp_put(&b, " >= %.17g\n", lo);
+        else proper__lp_put(&b, " <= %.17g\n", hi);
+    }
+    proper__lp_put(&b, "\nBounds\n");
+    for (j = 0; j < lp->ncols; j++) {
+        double lo = lp->col_lo[j], hi = lp->col_hi[j];
+        if (lo == 0 && proper__lp_isinf(hi)) continue; /* the default */
+        proper__lp_put(&b, " ");
+        if (proper__lp_isinf(lo) && proper__lp_isinf(hi)) {
+            proper__lp_put_name(&b, lp->col_name, j, 'x');
+            proper__lp_put(&b, " free\n");
+        } else if (lo == hi) {
+            proper__lp_put_name(&b, lp->col_name, j, 'x');
+            proper__lp_put(&b, " = %.17g\n", lo);
+        } else if (proper__lp_isinf(hi)) {
+            proper__lp_put_name(&b, lp->col_name, j, 'x');
+            proper__lp_put(&b, " >= %.17g\n", lo);
+        } else {
+            if (proper__lp_isinf(lo)) proper__lp_put(&b, "-inf <= ");
+            else proper__lp_put(&b, "%.17g <= ", lo);
+            proper__lp_put_name(&b, lp->col_name, j, 'x');
+            proper__lp_put(&b, " <= %.17g\n", hi);
+        }
+    }
+    for (i = 0; i < lp->nrows && nrange; i++) {
+        double lo = lp->row_lo[i], hi = lp->row_hi[i];
+        int ranged = !(lo == hi) && !(proper__lp_isinf(lo) != proper__lp_isinf(hi));
+        if (!ranged) continue;
+        if (proper__lp_isinf(lo)) proper__lp_put(&b, " ~r%zu free\n", i + 1);
+        else proper__lp_put(&b, " %.17g <= ~r%zu <= %.17g\n", lo, i + 1, hi);
+    }
+    proper__lp_put(&b, "\nEnd\n");
+    if (b.failed) {
+        PROPER_FREE(b.data);
+        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory writing an LP");
+    }
+    *text = b.data;
+    if (len) *len = b.len;
+    return PROPER_OK;
+}
+
+PROPER_API int proper_lp_write_cplex_file(const proper_lp *lp, const char *path, proper_error *err) {
+    char *text;
+    size_t len;
+    FILE *f;
+    int rc = proper_lp_write_cplex(lp, &text, &len, err);
+    if (rc) return rc;
+    f = fopen(path, "wb");
+    if (!f) {
+        PROPER_FREE(text);
+        return proper_error_set(err, PROPER_EIO, path, 0, 0, "cannot open for writing");
+    }
+    if (fwrite(text, 1, len, f) != len) rc = PROPER_EIO;
+    if (fclose(f) != 0) rc = PROPER_EIO;
+    PROPER_FREE(text);
+    if (rc) return proper_error_set(err, rc, path, 0, 0, "write failed");
+    return PROPER_OK;
+}
+
+/* ---- reader ------------------------------------------------------------ */
+
+enum {
+    PROPER__TK_END, PROPER__TK_NAME, PROPER__TK_NUM, PROPER__TK_PLUS, PROPER__TK_MINUS,
+    PROPER__TK_COLON, PROPER__TK_LE, PROPER__TK_GE, PROPER__TK_EQ
+};
+
+enum {
+    PROPER__SEC_NONE, PROPER__SEC_MIN, PROPER__SEC_MAX, PROPER__SEC_ROWS, PROPER__SEC_ROWS2,
+    PROPER__SEC_BOUNDS, PROPER__SEC_INT, PROPER__SEC_END
+};
+
+typedef struct proper__lp_tok {
+    int kind;
+    const char *s;   /* NAME text */
+    size_t n;
+    double num;
+    int line, col;
+    int at_bol;      /* first token of its line, in column 1 */
+} proper__lp_tok;
+
+typedef struct proper__lp_reader {
+    proper_cursor c;
+    proper__lp_tok tok;
+    int have_bol;    /* a newline was passed since the last token */
+    proper_lp *lp;
+    proper__lp_names cols, rows;
+    proper_error *err;
+    size_t *tcol; double *tval; size_t tlen, tcap, tvcap; /* the expression being read */
+    size_t *where_in_expr; size_t where_cap;  /* per column: index in tcol + 1, 0 if absent */
+} proper__lp_reader;
+
+static int proper__lp_tok_error(proper__lp_reader *r, int code, const char *msg) {
+    return proper_error_set(r->err, code, r->c.file, r->tok.line, r->tok.col, "%s", msg);
+}
+
+static int proper__lp_skip_space(proper__lp_reader *r) {
+    proper_cursor *c = &r->c;
+    while (c->p < c->end) {
+        char ch = *c->p;
+        if (ch == '\n') { r->have_bol = 1; proper_cursor_advance(c); }
+        else if (ch == ' ' || ch == '\t' || ch == '\r') proper_cursor_advance(c);
+        else if (ch == '\\' && c->p + 1 < c->end && c->p[1] == '*') {
+            proper_cursor start = *c;
+            proper_cursor_advance(c); proper_cursor_advance(c);
+            while (c->p < c->end && !(*c->p == '*' && c->p + 1 < c->end && c->p[1] == '\\')) {
+                if (*c->p == '\n') r->have_bol = 1;
+                proper_cursor_advance(c);
+            }
+            if (c->p >= c->end) return proper_cursor_error(&start, r->err, PROPER_EPARSE, "unterminated comment");
+            proper_cursor_advance(c); proper_cursor_advance(c);
+        } else if (ch == '\\') {
+            while (c->p < c->end && *c->p != '\n') proper_cursor_advance(c);
+        } else
+            break;
+    }
+    return PROPER_OK;
+}
+
+static int proper__lp_next(proper__lp_reader *r) {
+    proper_cursor *c = &r->c;
+    proper__lp_tok *t = &r->tok;
+    int rc;
+    char ch;
+    if ((rc = proper__lp_skip_space(r))) return rc;
+    t->line = c->line;
+    t->col = c->col;
+    t->at_bol = r->have_bol && c->col == 1;
+    r->have_bol = 0;
+    if (c->p >= c->end) { t->kind = PROPER__TK_END; return PROPER_OK; }
+    ch = *c->p;
+    if (ch == '+' || ch == '-' || ch == ':') {
+        t->kind = ch == '+' ? PROPER__TK_PLUS : ch == '-' ? PROPER__TK_MINUS : PROPER__TK_COLON;
+        proper_cursor_advance(c);
+        return PROPER_OK;
+    }
+    if (ch == '<' || ch == '>' || ch == '=') {
+        proper_cursor_advance(c);
+        if (ch == '=' && c->p < c->end && (*c->p == '<' || *c->p == '>')) ch = *c->p, proper_cursor_advance(c);
+        else if (ch != '=' && c->p < c->end && *c->p == '=') proper_cursor_advance(c);
+        t->kind = ch == '<' ? PROPER__TK_LE : ch == '>' ? PROPER__TK_GE : PROPER__TK_EQ;
+        return PROPER_OK;
+    }
+    if ((ch >= '0' && ch <= '9') || ch == '.') {
+        const char *q = c->p;
+        size_t n = 0, digits = 0;
+        char buf[80], *endp;
+        while (q + n < c->end && ((q[n] >= '0' && q[n] <= '9') || q[n] == '.')) digits += q[n] != '.', n++;
+        if (digits && q + n < c->end && (q[n] == 'e' || q[n] == 'E')) {
+            size_t e = n + 1;
+            if (q + e < c->end && (q[e] == '+' || q[e] == '-')) e++;
+            if (q + e < c->end && q[e] >= '0' && q[e] <= '9') {
+                while (q + e < c->end && q[e] >= '0' && q[e] <= '9') e++;
+                n = e;
+            }
+        }
+        if (n >= sizeof buf) return proper_cursor_error(c, r->err, PROPER_EPARSE, "number too long");
+        memcpy(buf, q, n);
+        buf[n] = '\0';
+        t->num = strtod(buf, &endp);
+        if (!digits || endp != buf + n) return proper_cursor_error(c, r->err, PROPER_EPARSE, "malformed number '%s'", buf);
+        if (!isfinite(t->num)) return proper_cursor_error(c, r->err, PROPER_ERANGE, "number '%s' is too large", buf);
+        while (n--) proper_cursor_advance(c);
+        t->kind = PROPER__TK_NUM;
+        return PROPER_OK;
+    }
+    if (proper__lp_name_char(ch, 1)) {
+        t->s = c->p;
+        t->n = 0;
+        while (c->p < c->end && proper__lp_name_char(*c->p, 0)) { proper_cursor_advance(c); t->n++; }
+        if (t->n > 255) return proper__lp_tok_error(r, PROPER_EPARSE, "name longer than 255 characters");
+        t->kind = PROPER__TK_NAME;
+        return PROPER_OK;
+    }
+    return proper_cursor_error(c, r->err, PROPER_EPARSE, "unexpected character '%c'", ch);
+}
+
+/* A section keyword starts a line; returns PROPER__SEC_NONE otherwise.
+ * "subject" and "such" need a second word (PROPER__SEC_ROWS2). */
+static int proper__lp_keyword(const proper__lp_tok *t) {
+    static const struct { const char *word; int sec; } words[] = {
+        {"minimize", PROPER__SEC_MIN}, {"minimise", PROPER__SEC_MIN}, {"minimum", PROPER__SEC_MIN},
+        {"min", PROPER__SEC_MIN}, {"maximize", PROPER__SEC_MAX}, {"maximise", PROPER__SEC_MAX},
+        {"maximum", PROPER__SEC_MAX}, {"max", PROPER__SEC_MAX}, {"st", PROPER__SEC_ROWS},
+        {"s.t.", PROPER__SEC_ROWS}, {"st.", PROPER__SEC_ROWS}, {"subject", PROPER__SEC_ROWS2},
+        {"such", PROPER__SEC_ROWS2}, {"bounds", PROPER__SEC_BOUNDS}, {"bound", PROPER__SEC_BOUNDS},
+        {"general", PROPER__SEC_INT}, {"generals", PROPER__SEC_INT}, {"gen", PROPER__SEC_INT},
+        {"integer", PROPER__SEC_INT}, {"integers", PROPER__SEC_INT}, {"binary", PROPER__SEC_INT},
+        {"binaries", PROPER__SEC_INT}, {"bin", PROPER__SEC_INT}, {"end", PROPER__SEC_END}};
+    size_t i;
+    if (t->kind != PROPER__TK_NAME || !t->at_bol) return PROPER__SEC_NONE;
+    for (i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (proper__lp_lower_eq(t->s, t->n, words[i].word)) return words[i].sec;
+    return PROPER__SEC_NONE;
+}
+
+/* Column index of a name, creating a column with default bounds if new. */
+static int proper__lp_col(proper__lp_reader *r, size_t *j) {
+    proper_lp *lp = r->lp;
+    size_t where, idx;
+    char tmp[256];
+    const proper__lp_tok *t = &r->tok;
+    idx = proper__lp_names_find(&r->cols, lp->col_name, t->s, t->n, &where);
+    if (idx != (size_t)-1) { *j = idx; return PROPER_OK; }
+    memcpy(tmp, t->s, t->n);
+    tmp[t->n] = '\0';
+    if (proper__lp_reserved(t->s, t->n)) return proper__lp_tok_error(r, PROPER_EPARSE, "expected a variable name");
+    if (proper_lp_add_col(lp, 0.0, 0.0, PROPER_LP_INF, tmp, j, r->err))
+        return proper__lp_tok_error(r, r->err->code, r->err->message);
+    r->cols.slot[where] = *j + 1;
+    if (2 * lp->ncols + 2 > r->cols.cap && proper__lp_names_grow(&r->cols, lp->col_name, lp->ncols))
+        return proper__lp_tok_error(r, PROPER_ENOMEM, "out of memory");
+    return PROPER_OK;
+}
+
+static int proper__lp_expr_add(proper__lp_reader *r, size_t j, double v) {
+    if (j >= r->where_cap) {
+        size_t old = r->where_cap;
+        if (proper_reserve(&r->where_in_expr, &r->where_cap, j + 1, sizeof *r->where_in_expr))
+            return proper__lp_tok_error(r, PROPER_ENOMEM, "out of memory");
+        memset(r->where_in_expr + old, 0, (r->where_cap - old) * sizeof *r->where_in_expr);
+    }
+    if (r->where_in_expr[j]) {
+        r->tval[r->where_in_expr[j] - 1] += v;
+        return PROPER_OK;
+    }
+    if (proper_reserve(&r->tcol, &r->tcap, r->tlen + 1, sizeof *r->tcol) ||
+        proper_reserve(&r->tval, &r->tvcap, r->tlen + 1, sizeof *r->tval))
+        return proper__lp_tok_error(r, PROPER_ENOMEM, "out of memory");
+    r->tcol[r->tlen] = j;
+    r->tval[r->tlen++] = v;
+    r->where_in_expr[j] = r->tlen;
+    return PROPER_OK;
+}
+
+/* A linear expression "[+|-] [number] name (+|- [number] name)*"; a number
+ * without a name is a constant (objective only). Stops at a relation, a
+ * section keyword or the end of input. Repeated variables are summed. */
+static int proper__lp_expr(proper__lp_reader *r, double *constant, int allow_constant) {
+    int rc = PROPER_OK, first = 1;
+    size_t k;
+    r->tlen = 0;
+    *constant = 0;
+    for (;;) {
+        proper__lp_tok *t = &r->tok;
+        double sign = 1;
+        int have_sign = 0;
+        if (t->kind == PROPER__TK_END || t->kind == PROPER__TK_LE || t->kind == PROPER__TK_GE ||
+            t->kind == PROPER__TK_EQ || proper__lp_keyword(t) != PROPER__SEC_NONE)
+            break;
+        while (t->kind == PROPER__TK_PLUS || t->kind == PROPER__TK_MINUS) {
+            if (t->kind == PROPER__TK_MINUS) sign = -sign;
+            have_sign = 1;
+            if ((rc = proper__lp_next(r))) goto out;
+        }
+        if (!first && !have_sign) { rc = proper__lp_tok_error(r, PROPER_EPARSE, "expected '+' or '-' between terms"); goto out; }
+        first = 0;
+        if (t->kind == PROPER__TK_NUM) {
+            double coef = t->num;
+            if ((rc = proper__lp_next(r))) goto out;
+            if (t->kind == PROPER__TK_NAME && proper__lp_keyword(t) == PROPER__SEC_NONE) {
+                size_t j;
+                if ((rc = proper__lp_col(r, &j)) || (rc = proper__lp_expr_add(r, j, sign * coef))) goto out;
+                if ((rc = proper__lp_next(r))) goto out;
+            } else if (allow_constant) {
+                *constant += sign * coef;
+            } else {
+                rc = proper__lp_tok_error(r, PROPER_EPARSE, "constant term in a constraint (move it to the right-hand side)");
+                goto out;
+            }
+        } else if (t->kind == PROPER__TK_NAME && proper__lp_keyword(t) == PROPER__SEC_NONE) {
+            size_t j;
+            if ((rc = proper__lp_col(r, &j)) || (rc = proper__lp_expr_add(r, j, sign))) goto out;
+            if ((rc = proper__lp_next(r))) goto out;
+        } else {
+            rc = proper__lp_tok_error(r, PROPER_EPARSE, "expected a term");
+            goto out;
+        }
+    }
+out:
+    for (k = 0; k < r->tlen; k++) r->where_in_expr[r->tcol[k]] = 0;
+    return rc;
+}
+
+static int proper__lp_signed_number(proper__lp_reader *r, double *v, int allow_inf) {
+    double sign = 1;
+    int rc;
+    while (r->tok.kind == PROPER__TK_PLUS || r->tok.kind == PROPER__TK_MINUS) {
+        if (r->tok.kind == PROPER__TK_MINUS) sign = -sign;
+        if ((rc = proper__lp_next(r))) return rc;
+    }
+    if (r->tok.kind == PROPER__TK_NUM)
+        *v = sign * r->tok.num;
+    else if (allow_inf && r->tok.kind == PROPER__TK_NAME &&
+             (proper__lp_lower_eq(r->tok.s, r->tok.n, "inf") || proper__lp_lower_eq(r->tok.s, r->tok.n, "infinity")))
+        *v = sign * PROPER_LP_INF;
+    else
+        return proper__lp_tok_error(r, PROPER_EPARSE, "expected a number");
+    if (*v >= PROPER_LP_INF) *v = PROPER_LP_INF;
+    if (*v <= -PROPER_LP_INF) *v = -PROPER_LP_INF;
+    return proper__lp_next(r);
+}
+
+/* "name:" ahead? Consumes both tokens and copies the name when so. */
+static int proper__lp_label(proper__lp_reader *r, char *name, int *has) {
+    proper_cursor save = r->c;
+    proper__lp_tok savet = r->tok;
+    int save_bol = r->have_bol, rc;
+    *has = 0;
+    if (r->tok.kind != PROPER__TK_NAME || proper__lp_keyword(&r->tok) != PROPER__SEC_NONE) return PROPER_OK;
+    if ((rc = proper__lp_next(r))) return rc;
+    if (r->tok.kind == PROPER__TK_COLON) {
+        memcpy(name, savet.s, savet.n);
+        name[savet.n] = '\0';
+        *has = 1;
+        return proper__lp_next(r);
+    }
+    r->c = save;
+    r->tok = savet;
+    r->have_bol = save_bol;
+    return PROPER_OK;
+}
+
+static int proper__lp_read_row(proper__lp_reader *r) {
+    proper_lp *lp = r->lp;
+    char name[256];
+    size_t where;
+    int has_name, rc, op;
+    double constant, rhs;
+    proper__lp_tok at = r->tok;
+    if ((rc = proper__lp_label(r, name, &has_name))) return rc;
+    if (has_name && (proper__lp_check_name(name, "row", r->err) ||
+                     proper__lp_names_find(&r->rows, lp->row_name, name, strlen(name), &where) != (size_t)-1)) {
+        r->tok = at;
+        return proper__lp_tok_error(r, PROPER_EPARSE, "invalid or repeated constraint name");
+    }
+    if ((rc = proper__lp_expr(r, &constant, 0))) return rc;
+    if (r->tlen == 0) return proper__lp_tok_error(r, PROPER_EPARSE, "constraint without variables");
+    op = r->tok.kind;
+    if (op != PROPER__TK_LE && op != PROPER__TK_GE && op != PROPER__TK_EQ)
+        return proper__lp_tok_error(r, PROPER_EPARSE, "expected '<=', '>=' or '=' in a constraint");
+    if ((rc = proper__lp_next(r)) || (rc = proper__lp_signed_number(r, &rhs, 0))) return rc;
+    if (proper_lp_add_row(lp, r->tlen, r->tcol, r->tval, op == PROPER__TK_LE ? -PROPER_LP_INF : rhs,
+                          op == PROPER__TK_GE ? PROPER_LP_INF : rhs, has_name ? name : NULL, r->err)) {
+        r->tok = at;
+        return proper__lp_tok_error(r, r->err->code, r->err->message);
+    }
+    if (has_name) {
+        proper__lp_names_find(&r->rows, lp->row_name, name, strlen(name), &where);
+        r->rows.slot[where] = lp->nrows;
+        if (2 * lp->nrows + 2 > r->rows.cap) {
+            /* unnamed rows have NULL names: the table holds named rows only */
+            proper__lp_names bigger;
+            size_t i, w;
+            bigger.cap = r->rows.cap * 2;
+            bigger.slot = (size_t *)proper_calloc(bigger.cap, sizeof *bigger.slot);
+            if (!bigger.slot) return proper__lp_tok_error(r, PROPER_ENOMEM, "out of memory");
+            for (i = 0; i < lp->nrows; i++) {
+                if (!lp->row_name[i]) continue;
+                proper__lp_names_find(&bigger, lp->row_name, lp->row_name[i], strlen(lp->row_name[i]), &w);
+                bigger.slot[w] = i + 1;
+            }
+            PROPER_FREE(r->rows.slot);
+            r->rows = bigger;
+        }
+    }
+    return PROPER_OK;
+}
+
+static int proper__lp_is_rel(int kind) {
+    return kind == PROPER__TK_LE || kind == PROPER__TK_GE || kind == PROPER__TK_EQ;
+}
+
+/* One bound: "x free", "x op v", "v op x", "v op x op w" (same op twice). */
+static int proper__lp_read_bound(proper__lp_reader *r) {
+    proper_lp *lp = r->lp;
+    proper__lp_tok at = r->tok;
+    size_t j;
+    int rc, op;
+    double v, w;
+    if (r->tok.kind == PROPER__TK_NAME && !proper__lp_reserved(r->tok.s, r->tok.n)) {
+        if ((rc = proper__lp_col(r, &j)) || (rc = proper__lp_next(r))) return rc;
+        if (r->tok.kind == PROPER__TK_NAME && proper__lp_lower_eq(r->tok.s, r->tok.n, "free")) {
+            lp->col_lo[j] = -PROPER_LP_INF;
+            lp->col_hi[j] = PROPER_LP_INF;
+            return proper__lp_next(r);
+        }
+        op = r->tok.kind;
+        if (!proper__lp_is_rel(op)) return proper__lp_tok_error(r, PROPER_EPARSE, "expected '<=', '>=', '=' or 'free' in a bound");
+        if ((rc = proper__lp_next(r)) || (rc = proper__lp_signed_number(r, &v, 1))) return rc;
+        if (op == PROPER__TK_LE) lp->col_hi[j] = v;
+        else if (op == PROPER__TK_GE) lp->col_lo[j] = v;
+        else lp->col_lo[j] = lp->col_hi[j] = v;
+    } else {
+        if ((rc = proper__lp_signed_number(r, &v, 1))) return rc;
+        op = r->tok.kind;
+        if (!proper__lp_is_rel(op)) return proper__lp_tok_error(r, PROPER_EPARSE, "expected '<=', '>=' or '=' in a bound");
+        if ((rc = proper__lp_next(r))) return rc;
+        if (r->tok.kind != PROPER__TK_NAME || proper__lp_reserved(r->tok.s, r->tok.n) ||
+            proper__lp_keyword(&r->tok) != PROPER__SEC_NONE)
+            return proper__lp_tok_error(r, PROPER_EPARSE, "expected a variable name in a bound");
+        if ((rc = proper__lp_col(r, &j)) || (rc = proper__lp_next(r))) return rc;
+        if (op == PROPER__TK_LE) lp->col_lo[j] = v;
+        else if (op == PROPER__TK_GE) lp->col_hi[j] = v;
+        else lp->col_lo[j] = lp->col_hi[j] = v;
+        if (op != PROPER__TK_EQ && proper__lp_is_rel(r->tok.kind)) {
+            if (r->tok.kind != op) return proper__lp_tok_error(r, PROPER_EPARSE, "a double bound needs the same relation twice");
+            if ((rc = proper__lp_next(r)) || (rc = proper__lp_signed_number(r, &w, 1))) return rc;
+            if (op == PROPER__TK_LE) lp->col_hi[j] = w;
+            else lp->col_lo[j] = w;
+        }
+    }
+    if (lp->col_lo[j] >= PROPER_LP_INF || lp->col_hi[j] <= -PROPER_LP_INF || lp->col_lo[j] > lp->col_hi[j]) {
+        r->tok = at;
+        return proper__lp_tok_error(r, PROPER_EPARSE, "contradictory bounds");
+    }
+    return PROPER_OK;
+}
+
+PROPER_API int proper_lp_read_cplex(proper_lp *lp, const char *text, size_t len, const char *file,
+                                    proper_error *err) {
+    proper__lp_reader r;
+    proper_error local;
+    int rc, sec = PROPER__SEC_NONE, seen_obj = 0;
+    proper_lp_init(lp);
+    memset(&r, 0, sizeof r);
+    r.lp = lp;
+    r.err = err ? err : &local;
+    r.have_bol = 1;
+    proper_cursor_init(&r.c, text, len, file);
+    if (proper__lp_names_init(&r.cols, 64) || proper__lp_names_init(&r.rows, 64)) {
+        rc = proper_error_set(r.err, PROPER_ENOMEM, file, 0, 0, "out of memory");
+        goto done;
+    }
+    if ((rc = proper__lp_next(&r))) goto done;
+    while (r.tok.kind != PROPER__TK_END) {
+        int kw = proper__lp_keyword(&r.tok);
+        if (kw != PROPER__SEC_NONE) {
+            if (kw == PROPER__SEC_INT) {
+                rc = proper__lp_tok_error(&r, PROPER_EUNSUPPORTED, "integer variables are not supported (LP only)");
+                goto done;
+            }
+            if (kw == PROPER__SEC_ROWS2) {
+                const char *second = proper__lp_lower_eq(r.tok.s, r.tok.n, "subject") ? "to" : "that";
+                if ((rc = proper__lp_next(&r))) goto done;
+                if (r.tok.kind != PROPER__TK_NAME || !proper__lp_lower_eq(r.tok.s, r.tok.n, second)) {
+                    rc = proper__lp_tok_error(&r, PROPER_EPARSE, "expected 'subject to' or 'such that'");
+                    goto done;
+                }
+                kw = PROPER__SEC_ROWS;
+            }
+            if ((kw == PROPER__SEC_MIN || kw == PROPER__SEC_MAX) && seen_obj) {
+                rc = proper__lp_tok_error(&r, PROPER_EPARSE, "a second objective");
+                goto done;
+            }
+            if (kw != PROPER__SEC_MIN && kw != PROPER__SEC_MAX && !seen_obj) {
+                rc = proper__lp_tok_error(&r, PROPER_EPARSE, "expected 'Minimize' or 'Maximize' first");
+                goto done;
+            }
+            sec = kw;
+            if ((rc = proper__lp_next(&r))) goto done;
+            if (sec == PROPER__SEC_END) break;
+            if (sec == PROPER__SEC_MIN || sec == PROPER__SEC_MAX) {
+                char name[256];
+                int has_name;
+                double constant;
+                size_t k;
+                if ((rc = proper__lp_label(&r, name, &has_name))) goto done;
+                if ((rc = proper__lp_expr(&r, &constant, 1))) goto done;
+                if (proper__lp_keyword(&r.tok) == PROPER__SEC_NONE && r.tok.kind != PROPER__TK_END) {
+                    rc = proper__lp_tok_error(&r, PROPER_EPARSE, "unexpected relation in the objective");
+                    goto done;
+                }
+                for (k = 0; k < r.tlen; k++) lp->obj[r.tcol[k]] += r.tval[k];
+                lp->obj_const = constant;
+                lp->maximize = sec == PROPER__SEC_MAX;
+                seen_obj = 1;
+            }
+            continue;
+        }
+        if (sec == PROPER__SEC_ROWS) rc = proper__lp_read_row(&r);
+        else if (sec == PROPER__SEC_BOUNDS) rc = proper__lp_read_bound(&r);
+        else rc = proper__lp_tok_error(&r, PROPER_EPARSE, "expected 'Minimize' or 'Maximize'");
+        if (rc) goto done;
+    }
+    if (sec != PROPER__SEC_END) rc = proper__lp_tok_error(&r, PROPER_EPARSE, "missing 'End'");
+    else if (lp->ncols == 0) rc = proper__lp_tok_error(&r, PROPER_EPARSE, "the problem has no variables");
+done:
+    proper__lp_names_free(&r.cols);
+    proper__lp_names_free(&r.rows);
+    PROPER_FREE(r.tcol);
+    PROPER_FREE(r.tval);
+    PROPER_FREE(r.where_in_expr);
+    return rc;
+}
+
+/* ---- simplex engine ------------------------------------------------------
+ * Problem: min cost'x  s.t.  A x - w = 0,  lb <= (x, w) <= ub, with n
+ * structural columns (CSC) and m logicals w (column -e_i). Infinite bounds
+ * are IEEE infinities here. */
+
+enum { PROPER__SPX_OPTIMAL, PROPER__SPX_INFEASIBLE, PROPER__SPX_UNBOUNDED, PROPER__SPX_LIMIT };
+
+/* Geometric scaling passes over rows and columns. */
+#define PROPER__SPX_SCALE_PASSES 6
+
+typedef struct proper__spx {
+    size_t m, n, nt;
+    size_t *cs, *ci;        /* CSC of A (scaled copy) */
+    double *cv;
+    double *lb, *ub, *cost, *x;  /* [nt] */
+    double *rscale, *cscale;     /* [m], [n] */
+    double objscale;
+    size_t *head;           /* [m] variable in each basis position */
+    ptrdiff_t *pos;         /* [nt] basis position or -1 */
+    /* factorisation of the basis at the last refactorisation */
+    ptrdiff_t *cover;       /* [m] position of the basic logical of row i, or -1 */
+    ptrdiff_t *rowk;        /* [m] index of row i in the kernel, or -1 */
+    size_t k, lucap;
+    size_t *krow, *kpos;    /* kernel rows; kernel columns (basis positions) */
+    size_t *perm;           /* LU row order */
+    double *lu;             /* k x k, column-major, L unit lower and U */
+    /* product-form updates since then */
+    size_t neta, etanz, etanzcap;
+    size_t *eta_p, *eta_beg, *eta_i;
+    double *eta_piv, *eta_v;
+    /* work */
+    double *wa, *wb, *alpha, *y, *cb, *kw;
+    size_t iters, max_iters;
+} proper__spx;
+
+static void proper__spx_free(proper__spx *S) {
+    PROPER_FREE(S->cs); PROPER_FREE(S->ci); PROPER_FREE(S->cv);
+    PROPER_FREE(S->lb); PROPER_FREE(S->ub); PROPER_FREE(S->cost); PROPER_FREE(S->x);
+    PROPER_FREE(S->rscale); PROPER_FREE(S->cscale); PROPER_FREE(S->head); PROPER_FREE(S->pos);
+    PROPER_FREE(S->cover); PROPER_FREE(S->rowk); PROPER_FREE(S->krow); PROPER_FREE(S->kpos);
+    PROPER_FREE(S->perm); PROPER_FREE(S->lu); PROPER_FREE(S->eta_p); PROPER_FREE(S->eta_beg);
+    PROPER_FREE(S->eta_i); PROPER_FREE(S->eta_piv); PROPER_FREE(S->eta_v);
+    PROPER_FREE(S->wa); PROPER_FREE(S->wb); PROPER_FREE(S->alpha); PROPER_FREE(S->y);
+    PROPER_FREE(S->cb); PROPER_FREE(S->kw);
+    memset(S, 0, sizeof *S);
+}
+
+static double proper__pow2(double v) {
+    int e;
+    if (!(v > 0) || !isfinite(v)) return 1.0;
+    frexp(v, &e);
+    return ldexp(1.0, e - 1);
+}
+
+/* Copy the problem in (bounds with |b| >= PROPER_LP_INF become infinite),
+ * scale it, and put every structural at a bound and every logical in the
+ * basis. */
+static int proper__spx_setup(proper__spx *S, size_t m, size_t n, const size_t *cs, const size_t *ci,
+                             const double *cv, const double *lb, const double *ub, const double *cost) {
+    size_t nt = n + m, nnz = cs[n], i, j, k, pass;
+    double *rmin, *rmax, cmax_cost = 0;
+    memset(S, 0, sizeof *S);
+    S->m = m; S->n = n; S->nt = nt;
+    S->cs = (size_t *)proper_calloc(n + 1, sizeof *S->cs);
+    S->ci = (size_t *)proper_calloc(nnz, sizeof *S->ci);
+    S->cv = (double *)proper_calloc(nnz, sizeof *S->cv);
+    S->lb = (double *)proper_calloc(nt, sizeof *S->lb);
+    S->ub = (double *)proper_calloc(nt, sizeof *S->ub);
+    S->cost = (double *)proper_calloc(nt, sizeof *S->cost);
+    S->x = (double *)proper_calloc(nt, sizeof *S->x);
+    S->rscale = (double *)proper_calloc(m, sizeof *S->rscale);
+    S->cscale = (double *)proper_calloc(n, sizeof *S->cscale);
+    S->head = (size_t *)proper_calloc(m, sizeof *S->head);
+    S->pos = (ptrdiff_t *)proper_calloc(nt, sizeof *S->pos);
+    S->cover = (ptrdiff_t *)proper_calloc(m, sizeof *S->cover);
+    S->rowk = (ptrdiff_t *)proper_calloc(m, sizeof *S->rowk);
+    S->krow = (size_t *)proper_calloc(m, sizeof *S->krow);
+    S->kpos = (size_t *)proper_calloc(m, sizeof *S->kpos);
+    S->perm = (size_t *)proper_calloc(m, sizeof *S->perm);
+    S->wa = (double *)proper_calloc(m, sizeof *S->wa);
+    S->wb = (double *)proper_calloc(m, sizeof *S->wb);
+    S->alpha = (double *)proper_calloc(m, sizeof *S->alpha);
+    S->y = (double *)proper_calloc(m, sizeof *S->y);
+    S->cb = (double *)proper_calloc(m, sizeof *S->cb);
+    S->kw = (double *)proper_calloc(m, sizeof *S->kw);
+    S->eta_p = (size_t *)proper_calloc(PROPER_LP_REFACTOR_EVERY + 1, sizeof *S->eta_p);
+    S->eta_beg = (size_t *)proper_calloc(PROPER_LP_REFACTOR_EVERY + 2, sizeof *S->eta_beg);
+    S->eta_piv = (double *)proper_calloc(PROPER_LP_REFACTOR_EVERY + 1, sizeof *S->eta_piv);
+    rmin = (double *)proper_calloc(m, sizeof *rmin);
+    rmax = (double *)proper_calloc(m, sizeof *rmax);
+    if (!S->cs || !S->ci || !S->cv || !S->lb || !S->ub || !S->cost || !S->x || !S->rscale || !S->cscale ||
+        !S->head || !S->pos || !S->cover || !S->rowk || !S->krow || !S->kpos || !S->perm || !S->wa || !S->wb ||
+        !S->alpha || !S->y || !S->cb || !S->kw || !S->eta_p || !S->eta_beg || !S->eta_piv || !rmin || !rmax) {
+        PROPER_FREE(rmin); PROPER_FREE(rmax);
+        proper__spx_free(S);
+        return PROPER_ENOMEM;
+    }
+    memcpy(S->cs, cs, (n + 1) * sizeof *cs);
+    memcpy(S->ci, ci, nnz * sizeof *ci);
+    memcpy(S->cv, cv, nnz * sizeof *cv);
+    for (i = 0; i < m; i++) S->rscale[i] = 1;
+    for (j = 0; j < n; j++) S->cscale[j] = 1;
+    /* geometric scaling: each row, then each column, divided by the
+     * geometric mean of its smallest and largest magnitude */
+    for (pass = 0; pass < PROPER__SPX_SCALE_PASSES && nnz; pass++) {
+        for (i = 0; i < m; i++) { rmin[i] = INFINITY; rmax[i] = 0; }
+        for (j = 0; j < n; j++)
+            for (k = cs[j]; k < cs[j + 1]; k++) {
+                double a = fabs(cv[k]) * S->cscale[j];
+                if (a == 0) continue;
+                if (a < rmin[ci[k]]) rmin[ci[k]] = a;
+                if (a > rmax[ci[k]]) rmax[ci[k]] = a;
+            }
+        for (i = 0; i < m; i++)
+            if (rmax[i] > 0) S->rscale[i] = proper__pow2(1.0 / sqrt(rmin[i] * rmax[i]));
+        for (j = 0; j < n; j++) {
+            double lo = INFINITY, hi = 0;
+            for (k = cs[j]; k < cs[j + 1]; k++) {
+                double a = fabs(cv[k]) * S->rscale[ci[k]];
+                if (a == 0) continue;
+                if (a < lo) lo = a;
+                if (a > hi) hi = a;
+            }
+            if (hi > 0) S->cscale[j] = proper__pow2(1.0 / sqrt(lo * hi));
+        }
+    }
+    PROPER_FREE(rmin);
+    PROPER_FREE(rmax);
+    for (j = 0; j < n; j++)
+        for (k = cs[j]; k < cs[j + 1]; k++) S->cv[k] = cv[k] * S->rscale[ci[k]] * S->cscale[j];
+    for (j = 0; j < nt; j++) {
+        double s = j < n ? 1.0 / S->cscale[j] : S->rscale[j - n];
+        S->lb[j] = lb[j] <= -PROPER_LP_INF ? -INFINITY : lb[j] * s;
+        S->ub[j] = ub[j] >= PROPER_LP_INF ? INFINITY : ub[j] * s;
+    }
+    for (j = 0; j < n; j++) {
+        S->cost[j] = cost[j] * S->cscale[j];
+        if (fabs(S->cost[j]) > cmax_cost) cmax_cost = fabs(S->cost[j]);
+    }
+    S->objscale = cmax_cost > 0 ? 1.0 / cmax_cost : 1.0;
+    for (j = 0; j < n; j++) S->cost[j] *= S->objscale;
+    /* start: boxed columns at the bound their cost prefers, others at their
+     * finite bound (or 0 when free); all logicals basic */
+    for (j = 0; j < n; j++) {
+        S->pos[j] = -1;
+        if (isfinite(S->lb[j]) && isfinite(S->ub[j])) S->x[j] = S->cost[j] < 0 ? S->ub[j] : S->lb[j];
+        else if (isfinite(S->lb[j])) S->x[j] = S->lb[j];
+        else if (isfinite(S->ub[j])) S->x[j] = S->ub[j];
+        else S->x[j] = 0;
+    }
+    for (i = 0; i < m; i++) { S->head[i] = n + i; S->pos[n + i] = (ptrdiff_t)i; }
+    return PROPER_OK;
+}
+
+static double proper__spx_tol(double bound) { return PROPER_LP_PRIMAL_TOL * (1.0 + fabs(bound)); }
+
+/* Move a variable that leaves the basis outside a pivot to its nearest
+ * bound (free variables keep their value). */
+static void proper__spx_to_bound(proper__spx *S, size_t v) {
+    double lo = S->lb[v], hi = S->ub[v], xv = S->x[v];
+    if (isfinite(lo) && (!isfinite(hi) || fabs(xv - lo) <= fabs(hi - xv))) S->x[v] = lo;
+    else if (isfinite(hi)) S->x[v] = hi;
+}
+
+/* LU of the k x k kernel with partial pivoting. Returns the kernel column
+ * that has no acceptable pivot, or k when the factorisation succeeded. */
+static size_t proper__spx_lu(proper__spx *S) {
+    size_t k = S->k, t, i, j;
+    double *a = S->lu;
+    for (i = 0; i < k; i++) S->perm[i] = i;
+    for (t = 0; t < k; t++) {
+        double *col = a + t * k, best = 0, colmax = 0;
+        size_t piv = t;
+        for (i = 0; i < k; i++) if (fabs(col[i]) > colmax) colmax = fabs(col[i]);
+        for (i = t; i < k; i++)
+            if (fabs(col[i]) > best) { best = fabs(col[i]); piv = i; }
+        if (best <= PROPER_LP_SING_TOL * (colmax > 1 ? colmax : 1)) return t;
+        if (piv != t) {
+            size_t tp = S->perm[t];
+            S->perm[t] = S->perm[piv];
+            S->perm[piv] = tp;
+            for (j = 0; j < k; j++) {
+                double tv = a[t + j * k];
+                a[t + j * k] = a[piv + j * k];
+                a[piv + j * k] = tv;
+            }
+        }
+        for (i = t + 1; i < k; i++) col[i] /= col[t];
+        for (j = t + 1; j < k; j++) {
+            double *cj = a + j * k, f = cj[t];
+            if (f == 0) continue;
+            for (i = t + 1; i < k; i++) cj[i] -= col[i] * f;
+        }
+    }
+    return k;
+}
+
+/* Refactorise the current basis; dependent structural columns are swapped
+ * for logicals of uncovered rows (the basis stays square and regular). */
+static int proper__spx_factor(proper__spx *S) {
+    size_t m = S->m, n = S->n, i, p, b, tries;
+    for (tries = 0; tries <= m; tries++) {
+        size_t k = 0, nr = 0, bad;
+        for (i = 0; i < m; i++) { S->cover[i] = -1; S->rowk[i] = -1; }
+        for (p = 0; p < m; p++)
+            if (S->head[p] >= n) S->cover[S->head[p] - n] = (ptrdiff_t)p;
+            else S->kpos[k++] = p;
+        for (i = 0; i < m; i++)
+            if (S->cover[i] < 0) { S->rowk[i] = (ptrdiff_t)nr; S->krow[nr++] = i; }
+        S->k = k; /* nr == k: each basic logical covers its own row */
+        if (k * k > S->lucap) {
+            double *nl = (double *)PROPER_REALLOC(S->lu, k * k * sizeof *nl);
+            if (!nl) return PROPER_ENOMEM;
+            S->lu = nl;
+            S->lucap = k * k;
+        }
+        if (k) memset(S->lu, 0, k * k * sizeof *S->lu);
+        for (b = 0; b < k; b++) {
+            size_t j = S->head[S->kpos[b]], q;
+            for (q = S->cs[j]; q < S->cs[j + 1]; q++)
+                if (S->rowk[S->ci[q]] >= 0) S->lu[(size_t)S->rowk[S->ci[q]] + b * k] = S->cv[q];
+        }
+        bad = proper__spx_lu(S);
+        S->neta = 0;
+        S->etanz = 0;
+        if (bad == k) return PROPER_OK;
+        {
+            /* the unpivoted kernel row perm[bad] gets its logical back */
+            size_t row = S->krow[S->perm[bad]], posn = S->kpos[bad], leaving = S->head[posn];
+            S->pos[leaving] = -1;
+            proper__spx_to_bound(S, leaving);
+            S->head[posn] = n + row;
+            S->pos[n + row] = (ptrdiff_t)posn;
+        }
+    }
+    return PROPER_ENOCONV;
+}
+
+/* z = B0^{-1} rhs (rhs by row, destroyed; z by basis position). */
+static void proper__spx_ftran_base(proper__spx *S, double *rhs, double *z) {
+    size_t k = S->k, a, b, t, i;
+    double *u = S->kw, *lu = S->lu;
+    for (a = 0; a < k; a++) u[a] = rhs[S->krow[S->perm[a]]];
+    for (t = 0; t < k; t++) {
+        double f = u[t];
+        const double *col = lu + t * k;
+        if (f != 0) for (i = t + 1; i < k; i++) u[i] -= col[i] * f;
+    }
+    for (t = k; t-- > 0;) {
+        const double *col = lu + t * k;
+        double f = u[t] / col[t];
+        u[t] = f;
+        if (f != 0) for (i = 0; i < t; i++) u[i] -= col[i] * f;
+    }
+    for (b = 0; b < k; b++) {
+        size_t j = S->head[S->kpos[b]], q;
+        z[S->kpos[b]] = u[b];
+        if (u[b] != 0)
+            for (q = S->cs[j]; q < S->cs[j + 1]; q++) rhs[S->ci[q]] -= S->cv[q] * u[b];
+    }
+    for (i = 0; i < S->m; i++)
+        if (S->cover[i] >= 0) z[S->cover[i]] = -rhs[i];
+}
+
+static void proper__spx_ftran(proper__spx *S, double *rhs, double *z) {
+    size_t e, q;
+    proper__spx_ftran_base(S, rhs, z);
+    for (e = 0; e < S->neta; e++) {
+        size_t p = S->eta_p[e];
+        double zp = z[p] / S->eta_piv[e];
+        z[p] = zp;
+        if (zp != 0)
+            for (q = S->eta_beg[e]; q < S->eta_beg[e + 1]; q++) z[S->eta_i[q]] -= S->eta_v[q] * zp;
+    }
+}
+
+/* y = B^{-T} cb (cb by basis position, destroyed; y by row). */
+static void proper__spx_btran(proper__spx *S, double *cb, double *y) {
+    size_t k = S->k, e, q, a, b, t, i;
+    double *v = S->kw, *lu = S->lu;
+    for (e = S->neta; e-- > 0;) {
+        size_t p = S->eta_p[e];
+        double s = cb[p];
+        for (q = S->eta_beg[e]; q < S->eta_beg[e + 1]; q++) s -= S->eta_v[q] * cb[S->eta_i[q]];
+        cb[p] = s / S->eta_piv[e];
+    }
+    for (i = 0; i < S->m; i++)
+        if (S->cover[i] >= 0) y[i] = -cb[S->cover[i]];
+    for (b = 0; b < k; b++) {
+        size_t j = S->head[S->kpos[b]];
+        double s = cb[S->kpos[b]];
+        for (q = S->cs[j]; q < S->cs[j + 1]; q++)
+            if (S->cover[S->ci[q]] >= 0) s -= S->cv[q] * y[S->ci[q]];
+        v[b] = s;
+    }
+    /* U' w = v, then L' z = w, then y[krow[perm[t]]] = z[t] */
+    for (t = 0; t < k; t++) {
+        const double *col = lu + t * k;
+        double s = v[t];
+        for (i = 0; i < t; i++) s -= col[i] * v[i];
+        v[t] = s / col[t];
+    }
+    for (t = k; t-- > 0;) {
+        const double *col = lu + t * k;
+        double s = v[t];
+        for (i = t + 1; i < k; i++) s -= col[i] * v[i];
+        v[t] = s;
+    }
+    for (a = 0; a < k; a++) y[S->krow[S->perm[a]]] = v[a];
+}
+
+static void proper__spx_recompute_xb(proper__spx *S) {
+    size_t i, j, q, p;
+    double *rhs = S->wa, *z = S->wb;
+    for (i = 0; i < S->m; i++) rhs[i] = 0;
+    for (j = 0; j < S->n; j++)
+        if (S->pos[j] < 0 && S->x[j] != 0)
+            for (q = S->cs[j]; q < S->cs[j + 1]; q++) rhs[S->ci[q]] -= S->cv[q] * S->x[j];
+    for (i = 0; i < S->m; i++)
+        if (S->pos[S->n + i] < 0) rhs[i] += S->x[S->n + i];
+    proper__spx_ftran_base(S, rhs, z);
+    for (p = 0; p < S->m; p++) S->x[S->head[p]] = z[p];
+}
+
+/* Append the eta vector of a pivot at position r (alpha = B^{-1} a_q). At
+ * most PROPER_LP_REFACTOR_EVERY etas exist between factorisations. */
+static int proper__spx_push_eta(proper__spx *S, size_t r) {
+    size_t i, cnt = 0;
+    for (i = 0; i < S->m; i++)
+        if (i != r && fabs(S->alpha[i]) > 1e-14) cnt++;
+    if (S->etanz + cnt > S->etanzcap) {
+        size_t c1 = S->etanzcap, c2 = S->etanzcap;
+        if (proper_reserve(&S->eta_i, &c1, S->etanz + cnt, sizeof *S->eta_i) ||
+            proper_reserve(&S->eta_v, &c2, S->etanz + cnt, sizeof *S->eta_v))
+            return PROPER_ENOMEM;
+        S->etanzcap = c1 < c2 ? c1 : c2;
+    }
+    S->eta_beg[0] = 0;
+    S->eta_p[S->neta] = r;
+    S->eta_piv[S->neta] = S->alpha[r];
+    for (i = 0; i < S->m; i++)
+        if (i != r && fabs(S->alpha[i]) > 1e-14) {
+            S->eta_i[S->etanz] = i;
+            S->eta_v[S->etanz++] = S->alpha[i];
+        }
+    S->neta++;
+    S->eta_beg[S->neta] = S->etanz;
+    return PROPER_OK;
+}
+
+/* Bounds a basic variable must respect in the ratio test: in phase 1 an
+ * infeasible variable may move only up to the bound it violates. */
+static void proper__spx_eff_bounds(const proper__spx *S, size_t v, int phase1, double *lo, double *hi) {
+    *lo = S->lb[v];
+    *hi = S->ub[v];
+    if (!phase1) return;
+    if (S->x[v] < S->lb[v] - proper__spx_tol(S->lb[v])) { *lo = -INFINITY; *hi = S->lb[v]; }
+    else if (S->x[v] > S->ub[v] + proper__spx_tol(S->ub[v])) { *lo = S->ub[v]; *hi = INFINITY; }
+}
+
+static double proper__spx_col_dot(const proper__spx *S, size_t j, const double *y) {
+    size_t q;
+    double s = 0;
+    if (j >= S->n) return -y[j - S->n];
+    for (q = S->cs[j]; q < S->cs[j + 1]; q++) s += S->cv[q] * y[S->ci[q]];
+    return s;
+}
+
+static int proper__spx_run(proper__spx *S) {
+    size_t m = S->m, nt = S->nt, p, j, degenerate = 0;
+    int need_factor = 1, bland = 0, rc;
+    S->iters = 0;
+    for (;;) {
+        int phase1 = 0, fresh, dir = 0;
+        size_t q = nt, r = m;
+        double best = 0, step, range, theta_max, leave_bound = 0;
+        if (need_factor) {
+            if ((rc = proper__spx_factor(S))) return rc;
+            proper__spx_recompute_xb(S);
+            need_factor = 0;
+        }
+        fresh = S->neta == 0;
+        for (p = 0; p < m; p++) {
+            size_t v = S->head[p];
+            S->cb[p] = 0;
+            if (S->x[v] < S->lb[v] - proper__spx_tol(S->lb[v])) S->cb[p] = -1, phase1 = 1;
+            else if (S->x[v] > S->ub[v] + proper__spx_tol(S->ub[v])) S->cb[p] = 1, phase1 = 1;
+        }
+        if (!phase1)
+            for (p = 0; p < m; p++) S->cb[p] = S->cost[S->head[p]];
+        proper__spx_btran(S, S->cb, S->y);
+        /* pricing: Dantzig, or the first eligible index under Bland's rule */
+        for (j = 0; j < nt; j++) {
+            double d;
+            if (S->pos[j] >= 0) continue;
+            d = (phase1 ? 0.0 : S->cost[j]) - proper__spx_col_dot(S, j, S->y);
+            if (d < -PROPER_LP_DUAL_TOL && S->x[j] < S->ub[j]) {
+                if (-d > best) { best = -d; q = j; dir = 1; }
+            } else if (d > PROPER_LP_DUAL_TOL && S->x[j] > S->lb[j]) {
+                if (d > best) { best = d; q = j; dir = -1; }
+            } else
+                continue;
+            if (bland) break;
+        }
+        if (q == nt) {
+            if (!fresh) { need_factor = 1; continue; }
+            return phase1 ? PROPER__SPX_INFEASIBLE : PROPER__SPX_OPTIMAL;
+        }
+        /* alpha = B^{-1} a_q */
+        for (p = 0; p < m; p++) S->wa[p] = 0;
+        if (q < S->n) {
+            size_t t;
+            for (t = S->cs[q]; t < S->cs[q + 1]; t++) S->wa[S->ci[t]] = S->cv[t];
+        } else
+            S->wa[q - S->n] = -1;
+        proper__spx_ftran(S, S->wa, S->alpha);
+        /* ratio test: Harris' two passes, or the textbook one under Bland */
+        range = S->ub[q] - S->lb[q];
+        theta_max = INFINITY;
+        for (p = 0; p < m; p++) {
+            double a = S->alpha[p], rate, lo, hi, t;
+            size_t v = S->head[p];
+            if (fabs(a) < PROPER_LP_PIVOT_TOL) continue;
+            rate = -dir * a;
+            proper__spx_eff_bounds(S, v, phase1, &lo, &hi);
+            if (rate < 0 && isfinite(lo)) t = (S->x[v] - lo + (bland ? 0 : proper__spx_tol(lo))) / -rate;
+            else if (rate > 0 && isfinite(hi)) t = (hi - S->x[v] + (bland ? 0 : proper__spx_tol(hi))) / rate;
+            else continue;
+            if (bland) {
+                if (t < 0) t = 0;
+                if (t < theta_max - 1e-12 * (1 + theta_max) ||
+                    (t <= theta_max + 1e-12 * (1 + theta_max) && r < m && v < S->head[r])) {
+                    theta_max = t; r = p; leave_bound = rate < 0 ? lo : hi;
+                }
+            } else if (t < theta_max)
+                theta_max = t;
+        }
+        if (!isfinite(theta_max) && !isfinite(range)) {
+            if (!fresh) { need_factor = 1; continue; }
+            if (phase1) return PROPER__SPX_INFEASIBLE; /* cannot happen in exact arithmetic */
+            return PROPER__SPX_UNBOUNDED;
+        }
+        if (range <= theta_max) {
+            r = m;
+            step = range;
+        } else if (bland) {
+            step = theta_max;
+        } else {
+            double bestabs = 0, bt = 0;
+            r = m;
+            for (p = 0; p < m; p++) {
+                double a = S->alpha[p], rate, lo, hi, t;
+                size_t v = S->head[p];
+                if (fabs(a) < PROPER_LP_PIVOT_TOL) continue;
+                rate = -dir * a;
+                proper__spx_eff_bounds(S, v, phase1, &lo, &hi);
+                if (rate < 0 && isfinite(lo)) t = (S->x[v] - lo) / -rate;
+                else if (rate > 0 && isfinite(hi)) t = (hi - S->x[v]) / rate;
+                else continue;
+                if (t <= theta_max && fabs(a) > bestabs) {
+                    bestabs = fabs(a); r = p; bt = t; leave_bound = rate < 0 ? lo : hi;
+                }
+            }
+            step = bt > 0 ? bt : 0;
+        }
+        /* update */
+        for (p = 0; p < m; p++) S->x[S->head[p]] -= dir * step * S->alpha[p];
+        if (r == m) {
+            S->x[q] = dir > 0 ? S->ub[q] : S->lb[q];
+        } else {
+            size_t v = S->head[r];
+            S->x[q] += dir * step;
+            S->x[v] = leave_bound;
+            S->head[r] = q;
+            S->pos[q] = (ptrdiff_t)r;
+            S->pos[v] = -1;
+            if ((rc = proper__spx_push_eta(S, r))) return rc;
+        }
+        if (step <= 1e-12 && r < m) {
+            if (++degenerate >= PROPER_LP_DEGENERATE_RUN) bland = 1;
+        } else {
+            degenerate = 0;
+            bland = 0;
+        }
+        if (++S->iters >= S->max_iters) return PROPER__SPX_LIMIT;
+        if (S->neta >= PROPER_LP_REFACTOR_EVERY) need_factor = 1;
+    }
+}
+
+/* Unscaled results: x (n + m: structurals then row activities), row duals
+ * y [m], reduced costs d [n] computed in the caller's space. */
+static void proper__spx_results(const proper__spx *S, double *x, double *y) {
+    size_t j, i;
+    for (j = 0; j < S->n; j++) x[j] = S->x[j] * S->cscale[j];
+    for (i = 0; i < S->m; i++) x[S->n + i] = S->x[S->n + i] / S->rscale[i];
+    for (i = 0; i < S->m; i++) y[i] = S->y[i] * S->rscale[i] / S->objscale;
+}
+
+/* Build CSC (cs, ci, cv) of an m x n matrix given by rows. */
+static int proper__lp_csc(size_t m, size_t n, const size_t *rs, const size_t *ri, const double *rv,
+                          size_t **cs, size_t **ci, double **cv) {
+    size_t nnz = rs[m], i, k, *fill;
+    *cs = (size_t *)proper_calloc(n + 1, sizeof **cs);
+    *ci = (size_t *)proper_calloc(nnz, sizeof **ci);
+    *cv = (double *)proper_calloc(nnz, sizeof **cv);
+    fill = (size_t *)proper_calloc(n + 1, sizeof *fill);
+    if (!*cs || !*ci || !*cv || !fill) {
+        PROPER_FREE(*cs); PROPER_FREE(*ci); PROPER_FREE(*cv); PROPER_FREE(fill);
+        *cs = NULL; *ci = NULL; *cv = NULL;
+        return PROPER_ENOMEM;
+    }
+    for (k = 0; k < nnz; k++) (*cs)[ri[k] + 1]++;
+    for (i = 0; i < n; i++) (*cs)[i + 1] += (*cs)[i];
+    memcpy(fill, *cs, (n + 1) * sizeof *fill);
+    for (i = 0; i < m; i++)
+        for (k = rs[i]; k < rs[i + 1]; k++) {
+            size_t at = fill[ri[k]]++;
+            (*ci)[at] = i;
+            (*cv)[at] = rv[k];
+        }
+    PROPER_FREE(fill);
+    return PROPER_OK;
+}
+
+/* ---- driver: primal path -------------------------------------------------- */
+
+static int proper__lp_solve_primal(const proper_lp *lp, const double *cost, size_t max_iters,
+                                   double *x, double *y, size_t *iters, int *status) {
+    size_t m = lp->nrows, n = lp->ncols, *cs = NULL, *ci = NULL;
+    double *cv = NULL, *lb = NULL, *ub = NULL, *xw = NULL;
+    proper__spx S;
+    int rc;
+    if ((rc = proper__lp_csc(m, n, lp->row_start, lp->col_idx, lp->val, &cs, &ci, &cv))) return rc;
+    lb = (double *)proper_calloc(n + m, sizeof *lb);
+    ub = (double *)proper_calloc(n + m, sizeof *ub);
+    xw = (double *)proper_calloc(n + m, sizeof *xw);
+    if (!lb || !ub || !xw) { rc = PROPER_ENOMEM; goto out; }
+    memcpy(lb, lp->col_lo, n * sizeof *lb);
+    memcpy(ub, lp->col_hi, n * sizeof *ub);
+    memcpy(lb + n, lp->row_lo, m * sizeof *lb);
+    memcpy(ub + n, lp->row_hi, m * sizeof *ub);
+    if ((rc = proper__spx_setup(&S, m, n, cs, ci, cv, lb, ub, cost))) goto out;
+    S.max_iters = max_iters;
+    rc = proper__spx_run(&S);
+    *iters += S.iters;
+    if (rc >= 0) {
+        *status = rc == PROPER__SPX_OPTIMAL ? PROPER_LP_OPTIMAL
+                : rc == PROPER__SPX_INFEASIBLE ? PROPER_LP_INFEASIBLE
+                : rc == PROPER__SPX_UNBOUNDED ? PROPER_LP_UNBOUNDED : PROPER_LP_ITERATION_LIMIT;
+        proper__spx_results(&S, xw, y);
+        memcpy(x, xw, n * sizeof *x);
+        rc = PROPER_OK;
+    }
+    proper__spx_free(&S);
+out:
+    PROPER_FREE(cs); PROPER_FREE(ci); PROPER_FREE(cv); PROPER_FREE(lb); PROPER_FREE(ub); PROPER_FREE(xw);
+    return rc;
+}
+
+/* ---- driver: standard form and the dual path ------------------------------
+ * Standard form: min c's + c0, rows "= b" or ">= b", columns s >= 0 or free.
+ * Original column j is x_j = off[j] + sgn[j] * s[scol[j]] (scol -1: fixed). */
+
+typedef struct proper__lp_std {
+    size_t m, n;
+    size_t *rs, *ri, rcap, icap;
+    double *rv, *b, *c;
+    unsigned char *eq, *isfree;
+    size_t bcap;
+    double c0;
+    ptrdiff_t *scol;
+    double *off, *sgn;
+    ptrdiff_t *row_ge, *row_le; /* original row -> standard rows (the "<=" one negated) */
+} proper__lp_std;
+
+static void proper__lp_std_free(proper__lp_std *T) {
+    PROPER_FREE(T->rs); PROPER_FREE(T->ri); PROPER_FREE(T->rv); PROPER_FREE(T->b); PROPER_FREE(T->c);
+    PROPER_FREE(T->eq); PROPER_FREE(T->isfree); PROPER_FREE(T->scol); PROPER_FREE(T->off);
+    PROPER_FREE(T->sgn); PROPER_FREE(T->row_ge); PROPER_FREE(T->row_le);
+    memset(T, 0, sizeof *T);
+}
+
+/* Append a standard row: sum over (cols, vals) of mult * sgn * val * s = rhs
+ * (or >= rhs); fixed columns were moved into rhs by the caller. */
+static int proper__lp_std_row(proper__lp_std *T, size_t cnt, const size_t *cols, const double *vals,
+                              double mult, double rhs, int eq) {
+    size_t k, end;
+    if (T->m + 1 > T->bcap) {
+        size_t c1 = T->bcap, c2 = T->bcap, c3 = T->bcap + 1;
+        if (proper_reserve(&T->b, &c1, T->m + 1, sizeof *T->b) ||
+            proper_reserve(&T->eq, &c2, T->m + 1, sizeof *T->eq) ||
+            proper_reserve(&T->rs, &c3, T->m + 2, sizeof *T->rs))
+            return PROPER_ENOMEM;
+        T->bcap = c1 < c2 ? c1 : c2;
+        if (c3 - 1 < T->bcap) T->bcap = c3 - 1;
+    }
+    if (T->m == 0) T->rs[0] = 0;
+    end = T->rs[T->m];
+    for (k = 0; k < cnt; k++) {
+        ptrdiff_t s = T->scol[cols[k]];
+        if (s < 0 || vals[k] == 0) continue;
+        if (end + 1 > T->icap) {
+            size_t a1 = T->icap, a2 = T->icap;
+            if (proper_reserve(&T->ri, &a1, end + 1, sizeof *T->ri) ||
+                proper_reserve(&T->rv, &a2, end + 1, sizeof *T->rv))
+                return PROPER_ENOMEM;
+            T->icap = a1 < a2 ? a1 : a2;
+        }
+        T->ri[end] = (size_t)s;
+        T->rv[end++] = mult * T->sgn[cols[k]] * vals[k];
+    }
+    T->rs[T->m + 1] = end;
+    T->b[T->m] = rhs;
+    T->eq[T->m] = (unsigned char)eq;
+    T->m++;
+    return PROPER_OK;
+}
+
+static int proper__lp_standardize(const proper_lp *lp, const double *cost, proper__lp_std *T) {
+    size_t n = lp->ncols, m = lp->nrows, i, j, k;
+    int rc;
+    memset(T, 0, sizeof *T);
+    T->scol = (ptrdiff_t *)proper_calloc(n, sizeof *T->scol);
+    T->off = (double *)proper_calloc(n, sizeof *T->off);
+    T->sgn = (double *)proper_calloc(n, sizeof *T->sgn);
+    T->row_ge = (ptrdiff_t *)proper_calloc(m ? m : 1, sizeof *T->row_ge);
+    T->row_le = (ptrdiff_t *)proper_calloc(m ? m : 1, sizeof *T->row_le);
+    T->c = (double *)proper_calloc(n, sizeof *T->c);
+    T->isfree = (unsigned char *)proper_calloc(n, 1);
+    if (!T->scol || !T->off || !T->sgn || !T->row_ge || !T->row_le || !T->c || !T->isfree) return PROPER_ENOMEM;
+    T->c0 = 0;
+    for (j = 0; j < n; j++) {
+        double lo = lp->col_lo[j], hi = lp->col_hi[j];
+        int flo = !proper__lp_isinf(lo), fhi = !proper__lp_isinf(hi);
+        if (flo && fhi && lo == hi) { T->scol[j] = -1; T->off[j] = lo; T->sgn[j] = 0; }
+        else {
+            T->scol[j] = (ptrdiff_t)T->n;
+            if (flo) { T->off[j] = lo; T->sgn[j] = 1; }
+            else if (fhi) { T->off[j] = hi; T->sgn[j] = -1; }
+            else { T->off[j] = 0; T->sgn[j] = 1; T->isfree[T->n] = 1; }
+            T->c[T->n] = T->sgn[j] * cost[j];
+            T->n++;
+        }
+        T->c0 += cost[j] * T->off[j];
+    }
+    for (i = 0; i < m; i++) {
+        size_t a = lp->row_start[i], e = lp->row_start[i + 1];
+        double shift = 0, lo = lp->row_lo[i], hi = lp->row_hi[i];
+        for (k = a; k < e; k++) shift += lp->val[k] * T->off[lp->col_idx[k]];
+        T->row_ge[i] = T->row_le[i] = -1;
+        if (!proper__lp_isinf(lo) && lo == hi) {
+            T->row_ge[i] = (ptrdiff_t)T->m;
+            if ((rc = proper__lp_std_row(T, e - a, lp->col_idx + a, lp->val + a, 1.0, lo - shift, 1))) return rc;
+            continue;
+        }
+        if (!proper__lp_isinf(lo)) {
+            T->row_ge[i] = (ptrdiff_t)T->m;
+            if ((rc = proper__lp_std_row(T, e - a, lp->col_idx + a, lp->val + a, 1.0, lo - shift, 0))) return rc;
+        }
+        if (!proper__lp_isinf(hi)) {
+            T->row_le[i] = (ptrdiff_t)T->m;
+            if ((rc = proper__lp_std_row(T, e - a, lp->col_idx + a, lp->val + a, -1.0, -(hi - shift), 0))) return rc;
+        }
+    }
+    for (j = 0; j < n; j++) {
+        double lo = lp->col_lo[j], hi = lp->col_hi[j];
+        if (!proper__lp_isinf(lo) && !proper__lp_isinf(hi) && lo < hi) {
+            double one = 1.0;
+            if ((rc = proper__lp_std_row(T, 1, &j, &one, -1.0, -(hi - lo), 0))) return rc;
+        }
+    }
+    if (T->m == 0) {
+        /* keep rs valid for an empty problem */
+        size_t c4 = 0;
+        if (proper_reserve(&T->rs, &c4, 1, sizeof *T->rs)) return PROPER_ENOMEM;
+        T->rs[0] = 0;
+    }
+    return PROPER_OK;
+}
+
+/* Dual path. Returns PROPER_OK with *status set, or PROPER_ESTATE when the
+ * dual cannot decide (caller solves the primal), or an error. */
+static int proper__lp_solve_via_dual(const proper_lp *lp, const double *cost, const proper__lp_std *T,
+                                     size_t max_iters, double *x, double *y, size_t *iters, int *status) {
+    size_t mS = T->m, nS = T->n, i, j, k, nd = 0;
+    size_t *cnt = NULL, *one_row = NULL, *drow = NULL;
+    double *one_val = NULL, *ylb = NULL, *yub = NULL, *dcost = NULL, *dlb = NULL, *dub = NULL;
+    size_t *ds = NULL, *di = NULL, *fill = NULL;
+    double *dv = NULL, *xs = NULL, *ys = NULL, *xd = NULL, *yd = NULL;
+    proper__spx S;
+    int rc = PROPER_OK, spx_ready = 0;
+    cnt = (size_t *)proper_calloc(nS + 1, sizeof *cnt);
+    one_row = (size_t *)proper_calloc(nS + 1, sizeof *one_row);
+    one_val = (double *)proper_calloc(nS + 1, sizeof *one_val);
+    drow = (size_t *)proper_calloc(nS + 1, sizeof *drow);
+    ylb = (double *)proper_calloc(mS + 1, sizeof *ylb);
+    yub = (double *)proper_calloc(mS + 1, sizeof *yub);
+    xs = (double *)proper_calloc(nS + 1, sizeof *xs);
+    ys = (double *)proper_calloc(mS + 1, sizeof *ys);
+    if (!cnt || !one_row || !one_val || !drow || !ylb || !yub || !xs || !ys) { rc = PROPER_ENOMEM; goto out; }
+    for (i = 0; i < mS; i++)
+        for (k = T->rs[i]; k < T->rs[i + 1]; k++) {
+            j = T->ri[k];
+            cnt[j]++;
+            one_row[j] = i;
+            one_val[j] = T->rv[k];
+        }
+    for (i = 0; i < mS; i++) { ylb[i] = T->eq[i] ? -INFINITY : 0; yub[i] = INFINITY; }
+    /* singleton and empty columns become bounds on y; the rest dual rows */
+    for (j = 0; j < nS; j++) {
+        if (cnt[j] == 0) {
+            if (T->isfree[j] ? T->c[j] != 0 : T->c[j] < 0) { rc = PROPER_ESTATE; goto out; }
+        } else if (cnt[j] == 1) {
+            double bnd = T->c[j] / one_val[j];
+            size_t r = one_row[j];
+            if (T->isfree[j] || one_val[j] > 0) { if (bnd < yub[r]) yub[r] = bnd; }
+            if (T->isfree[j] || one_val[j] < 0) { if (bnd > ylb[r]) ylb[r] = bnd; }
+        } else
+            drow[j] = nd++;
+    }
+    for (i = 0; i < mS; i++) {
+        if (ylb[i] > yub[i] + PROPER_LP_PRIMAL_TOL * (1 + fabs(yub[i]))) { rc = PROPER_ESTATE; goto out; }
+        if (ylb[i] > yub[i]) ylb[i] = yub[i];
+    }
+    /* the dual in the engine's form: columns y_i (rows of the standard form) */
+    ds = (size_t *)proper_calloc(mS + 1, sizeof *ds);
+    fill = (size_t *)proper_calloc(mS + 1, sizeof *fill);
+    dlb = (double *)proper_calloc(mS + nd + 1, sizeof *dlb);
+    dub = (double *)proper_calloc(mS + nd + 1, sizeof *dub);
+    dcost = (double *)proper_calloc(mS + 1, sizeof *dcost);
+    if (!ds || !fill || !dlb || !dub || !dcost) { rc = PROPER_ENOMEM; goto out; }
+    for (i = 0; i < mS; i++) {
+        size_t c = 0;
+        for (k = T->rs[i]; k < T->rs[i + 1]; k++) c += cnt[T->ri[k]] >= 2;
+        ds[i + 1] = ds[i] + c;
+    }
+    di = (size_t *)proper_calloc(ds[mS] + 1, sizeof *di);
+    dv = (double *)proper_calloc(ds[mS] + 1, sizeof *dv);
+    if (!di || !dv) { rc = PROPER_ENOMEM; goto out; }
+    for (i = 0; i < mS; i++) {
+        size_t at = ds[i];
+        for (k = T->rs[i]; k < T->rs[i + 1]; k++)
+            if (cnt[T->ri[k]] >= 2) { di[at] = drow[T->ri[k]]; dv[at++] = T->rv[k]; }
+        dlb[i] = isfinite(ylb[i]) ? ylb[i] : -PROPER_LP_INF;
+        dub[i] = isfinite(yub[i]) ? yub[i] : PROPER_LP_INF;
+        dcost[i] = -T->b[i];
+    }
+    for (j = 0; j < nS; j++)
+        if (cnt[j] >= 2) {
+            dub[mS + drow[j]] = T->c[j];
+            dlb[mS + drow[j]] = T->isfree[j] ? T->c[j] : -PROPER_LP_INF;
+        }
+    if ((rc = proper__spx_setup(&S, nd, mS, ds, di, dv, dlb, dub, dcost))) goto out;
+    spx_ready = 1;
+    S.max_iters = max_iters;
+    rc = proper__spx_run(&S);
+    *iters += S.iters;
+    if (rc < 0) goto out;
+    if (rc == PROPER__SPX_LIMIT) { *status = PROPER_LP_ITERATION_LIMIT; rc = PROPER_OK; goto out; }
+    if (rc == PROPER__SPX_UNBOUNDED) { *status = PROPER_LP_INFEASIBLE; rc = PROPER_OK; goto out; }
+    if (rc == PROPER__SPX_INFEASIBLE) { rc = PROPER_ESTATE; goto out; }
+    xd = (double *)proper_calloc(mS + nd + 1, sizeof *xd);
+    yd = (double *)proper_calloc(nd + 1, sizeof *yd);
+    if (!xd || !yd) { rc = PROPER_ENOMEM; goto out; }
+    proper__spx_results(&S, xd, yd);
+    for (i = 0; i < mS; i++) ys[i] = xd[i];
+    for (j = 0; j < nS; j++) xs[j] = cnt[j] >= 2 ? -yd[drow[j]] : 0;
+    /* singleton columns from complementary slackness, row by row */
+    for (i = 0; i < mS; i++) {
+        double rho = T->b[i], need, bestd = INFINITY;
+        size_t pick = nS;
+        for (k = T->rs[i]; k < T->rs[i + 1]; k++)
+            if (cnt[T->ri[k]] >= 2) rho -= T->rv[k] * xs[T->ri[k]];
+        need = (T->eq[i] || ys[i] > 0 || rho > 0) ? rho : 0;
+        if (need == 0) continue;
+        for (k = T->rs[i]; k < T->rs[i + 1]; k++) {
+            size_t s = T->ri[k];
+            double d, val;
+            if (cnt[s] != 1) continue;
+            val = need / T->rv[k];
+            if (val < 0 && !T->isfree[s]) continue;
+            d = fabs(T->c[s] - T->rv[k] * ys[i]);
+            if (d < bestd) { bestd = d; pick = s; }
+        }
+        if (pick < nS) {
+            for (k = T->rs[i]; k < T->rs[i + 1]; k++)
+                if (T->ri[k] == pick) xs[pick] += need / T->rv[k];
+        }
+    }
+    /* back to the caller's columns and rows */
+    for (j = 0; j < lp->ncols; j++) x[j] = T->scol[j] < 0 ? T->off[j] : T->off[j] + T->sgn[j] * xs[T->scol[j]];
+    for (i = 0; i < lp->nrows; i++) {
+        y[i] = 0;
+        if (T->row_ge[i] >= 0) y[i] += ys[T->row_ge[i]];
+        if (T->row_le[i] >= 0) y[i] -= ys[T->row_le[i]];
+    }
+    {
+        /* accept only a feasible x with no duality gap */
+        double primal = 0, dual = T->c0, scale = 1;
+        for (j = 0; j < lp->ncols; j++) {
+            primal += cost[j] * x[j];
+            if (x[j] < lp->col_lo[j] - PROPER_LP_RECOVER_TOL * (1 + fabs(lp->col_lo[j])) ||
+                x[j] > lp->col_hi[j] + PROPER_LP_RECOVER_TOL * (1 + fabs(lp->col_hi[j]))) { rc = PROPER_ESTATE; goto out; }
+        }
+        for (i = 0; i < mS; i++) dual += T->b[i] * ys[i];
+        for (i = 0; i < lp->nrows; i++) {
+            double act = 0, mag = 0;
+            for (k = lp->row_start[i]; k < lp->row_start[i + 1]; k++) {
+                act += lp->val[k] * x[lp->col_idx[k]];
+                mag += fabs(lp->val[k] * x[lp->col_idx[k]]);
+            }
+            if (act < lp->row_lo[i] - PROPER_LP_RECOVER_TOL * (1 + mag + fabs(lp->row_lo[i])) ||
+                act > lp->row_hi[i] + PROPER_LP_RECOVER_TOL * (1 + mag + fabs(lp->row_hi[i]))) { rc = PROPER_ESTATE; goto out; }
+        }
+        /* both sides include the offsets of shifted columns (c0), not obj_const */
+        if (fabs(primal) > scale) scale = fabs(primal);
+        if (fabs(primal - dual) > PROPER_LP_RECOVER_TOL * scale) { rc = PROPER_ESTATE; goto out; }
+    }
+    *status = PROPER_LP_OPTIMAL;
+    rc = PROPER_OK;
+out:
+    if (spx_ready) proper__spx_free(&S);
+    PROPER_FREE(cnt); PROPER_FREE(one_row); PROPER_FREE(one_val); PROPER_FREE(drow); PROPER_FREE(ylb);
+    PROPER_FREE(yub); PROPER_FREE(dcost); PROPER_FREE(dlb); PROPER_FREE(dub); PROPER_FREE(ds); PROPER_FREE(di);
+    PROPER_FREE(fill); PROPER_FREE(dv); PROPER_FREE(xs); PROPER_FREE(ys); PROPER_FREE(xd); PROPER_FREE(yd);
+    return rc;
+}
+
+/* ---- public solve --------------------------------------------------------- */
+
+PROPER_API void proper_lp_options_default(proper_lp_options *opt) {
+    opt->method = PROPER_LP_AUTO;
+    opt->max_iterations = 0;
+}
+
+PROPER_API void proper_lp_solution_free(proper_lp_solution *sol) {
+    if (!sol) return;
+    PROPER_FREE(sol->x); PROPER_FREE(sol->row_activity); PROPER_FREE(sol->row_dual); PROPER_FREE(sol->col_dual);
+    memset(sol, 0, sizeof *sol);
+}
+
+/* Columns of the standard form that appear in two or more rows: the number
+ * of rows of the dual problem. */
+static size_t proper__lp_dual_rows(const proper__lp_std *T) {
+    size_t *cnt = (size_t *)proper_calloc(T->n + 1, sizeof *cnt), k, j, nd = 0;
+    if (!cnt) return (size_t)-1;
+    for (k = 0; k < T->rs[T->m]; k++) cnt[T->ri[k]]++;
+    for (j = 0; j < T->n; j++) nd += cnt[j] >= 2;
+    PROPER_FREE(cnt);
+    return nd;
+}
+
+PROPER_API int proper_lp_solve(const proper_lp *lp, const proper_lp_options *opt, proper_lp_solution *sol,
+                               proper_error *err) {
+    size_t n = lp->ncols, m = lp->nrows, i, j, k, max_iters;
+    double *cost = NULL, sign = lp->maximize ? -1.0 : 1.0;
+    proper_lp_options defaults;
+    proper__lp_std T;
+    int rc = PROPER_OK, status = PROPER_LP_OPTIMAL, done = 0;
+    memset(sol, 0, sizeof *sol);
+    memset(&T, 0, sizeof T);
+    if (!opt) { proper_lp_options_default(&defaults); opt = &defaults; }
+    if (n == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "the LP has no columns");
+    for (j = 0; j < n; j++)
+        if (!(lp->col_lo[j] <= lp->col_hi[j]) || !isfinite(lp->obj[j]))
+            return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "column %zu: bounds [%g, %g] or cost %g invalid",
+                                    j + 1, lp->col_lo[j], lp->col_hi[j], lp->obj[j]);
+    for (i = 0; i < m; i++)
+        if (!(lp->row_lo[i] <= lp->row_hi[i]))
+            return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "row %zu: bounds [%g, %g] invalid",
+                                    i + 1, lp->row_lo[i], lp->row_hi[i]);
+    max_iters = opt->max_iterations ? opt->max_iterations : 20 * (n + m) + 10000;
+    sol->ncols = n;
+    sol->nrows = m;
+    sol->x = (double *)proper_calloc(n, sizeof *sol->x);
+    sol->col_dual = (double *)proper_calloc(n, sizeof *sol->col_dual);
+    sol->row_activity = (double *)proper_calloc(m ? m : 1, sizeof *sol->row_activity);
+    sol->row_dual = (double *)proper_calloc(m ? m : 1, sizeof *sol->row_dual);
+    cost = (double *)proper_calloc(n, sizeof *cost);
+    if (!sol->x || !sol->col_dual || !sol->row_activity || !sol->row_dual || !cost) { rc = PROPER_ENOMEM; goto out; }
+    for (j = 0; j < n; j++) cost[j] = sign * lp->obj[j];
+    if (opt->method != PROPER_LP_PRIMAL) {
+        size_t nd;
+        if ((rc = proper__lp_standardize(lp, cost, &T))) goto out;
+        nd = proper__lp_dual_rows(&T);
+        if (nd == (size_t)-1) { rc = PROPER_ENOMEM; goto out; }
+        if (opt->method == PROPER_LP_DUAL || nd < m) {
+            rc = proper__lp_solve_via_dual(lp, cost, &T, max_iters, sol->x, sol->row_dual, &sol->iterations, &status);
+            if (rc == PROPER_OK) done = 1, sol->solved_dual = 1;
+            else if (rc != PROPER_ESTATE) goto out;
+            rc = PROPER_OK;
+        }
+    }
+    if (!done) {
+        rc = proper__lp_solve_primal(lp, cost, max_iters, sol->x, sol->row_dual, &sol->iterations, &status);
+        if (rc) goto out;
+    }
+    sol->status = status;
+    sol->objective = lp->obj_const;
+    for (j = 0; j < n; j++) {
+        sol->objective += lp->obj[j] * sol->x[j];
+        sol->col_dual[j] = cost[j];
+    }
+    for (i = 0; i < m; i++) {
+        double act = 0;
+        for (k = lp->row_start[i]; k < lp->row_start[i + 1]; k++) {
+            act += lp->val[k] * sol->x[lp->col_idx[k]];
+            sol->col_dual[lp->col_idx[k]] -= lp->val[k] * sol->row_dual[i];
+        }
+        sol->row_activity[i] = act;
+    }
+    for (i = 0; i < m; i++) sol->row_dual[i] *= sign;
+    for (j = 0; j < n; j++) sol->col_dual[j] *= sign;
+out:
+    PROPER_FREE(cost);
+    proper__lp_std_free(&T);
+    if (rc == PROPER_ENOMEM) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory solving an LP");
+    if (rc == PROPER_ENOCONV)
+        return proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0, "LP basis could not be repaired");
+    if (rc) return proper_error_set(err, rc, NULL, 0, 0, "LP solve failed");
+    if (status == PROPER_LP_INFEASIBLE)
+        return proper_error_set(err, PROPER_EINFEASIBLE, NULL, 0, 0,
+                                "the LP is infeasible: no point satisfies all %zu rows and column bounds", m);
+    if (status == PROPER_LP_UNBOUNDED)
+        return proper_error_set(err, PROPER_EUNBOUNDED, NULL, 0, 0, "the LP is unbounded: the objective can %s without limit",
+                                lp->maximize ? "increase" : "decrease");
+    if (status == PROPER_LP_ITERATION_LIMIT)
+        return proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0, "the LP hit the iteration limit (%zu pivots)",
+                                sol->iterations);
+    return PROPER_OK;
+}
+
+/* ---- box-constrained convex QP ---------------------------------------------- */
+
+/* Multipliers within this (relative to the problem's scale) of zero count as
+ * having the right sign. */
+#define PROPER_QP_KKT_TOL 1e-12
+
+/* Cholesky of the n x n matrix a (row-major, lower triangle used) in place;
+ * 0 when not positive definite. */
+static int proper__chol(double *a, size_t n) {
+    size_t i, j, k;
+    for (j = 0; j < n; j++) {
+        double d = a[j * n + j];
+        for (k = 0; k < j; k++) d -= a[j * n + k] * a[j * n + k];
+        if (!(d > 0)) return 0;
+        d = sqrt(d);
+        a[j * n + j] = d;
+        for (i = j + 1; i < n; i++) {
+            double s = a[i * n + j];
+            for (k = 0; k < j; k++) s -= a[i * n + k] * a[j * n + k];
+            a[i * n + j] = s / d;
+        }
+    }
+    return 1;
+}
+
+static void proper__chol_solve(const double *l, size_t n, double *b) {
+    size_t i, k;
+    for (i = 0; i < n; i++) {
+        double s = b[i];
+        for (k = 0; k < i; k++) s -= l[i * n + k] * b[k];
+        b[i] = s / l[i * n + i];
+    }
+    for (i = n; i-- > 0;) {
+        double s = b[i];
+        for (k = i + 1; k < n; k++) s -= l[k * n + i] * b[k];
+        b[i] = s / l[i * n + i];
+    }
+}
+
+PROPER_API int proper_qp_box_solve(size_t n, const double *Q, const double *q, const double *lo, const double *hi,
+                                   double *x, size_t *iterations, proper_error *err) {
+    signed char *act = NULL;   /* -1 at lower bound, +1 at upper, 0 free */
+    size_t *fr = NULL, i, j, it, limit = 20 * n + 100;
+    double *L = NULL, *z = NULL, scale = 1;
+    int rc = PROPER_OK;
+    if (iterations) *iterations = 0;
+    if (n == 0) return PROPER_OK;
+    for (i = 0; i < n; i++) {
+        if (isnan(lo[i]) || isnan(hi[i]) || lo[i] > hi[i] || !isfinite(q[i]))
+            return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "QP variable %zu: bounds [%g, %g] or q = %g invalid",
+                                    i + 1, lo[i], hi[i], q[i]);
+        if (fabs(q[i]) > scale) scale = fabs(q[i]);
+        for (j = 0; j < n; j++) {
+            if (!isfinite(Q[i * n + j]) || fabs(Q[i * n + j] - Q[j * n + i]) > 1e-12 * (fabs(Q[i * n + j]) + fabs(Q[j * n + i])))
+                return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "QP matrix is not symmetric and finite at (%zu, %zu)",
+                                        i + 1, j + 1);
+            if (fabs(Q[i * n + j]) > scale) scale = fabs(Q[i * n + j]);
+        }
+    }
+    act = (signed char *)proper_calloc(n, sizeof *act);
+    fr = (size_t *)proper_calloc(n, sizeof *fr);
+    L = (double *)proper_calloc(n * n, sizeof *L);
+    z = (double *)proper_calloc(n, sizeof *z);
+    if (!act || !fr || !L || !z) { rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory"); goto out; }
+    /* start at the point of the box nearest the origin */
+    for (i = 0; i < n; i++) {
+        x[i] = 0;
+        if (lo[i] > -PROPER_LP_INF && lo[i] > 0) { x[i] = lo[i]; act[i] = -1; }
+        else if (hi[i] < PROPER_LP_INF && hi[i] < 0) { x[i] = hi[i]; act[i] = 1; }
+        else if (lo[i] == 0) act[i] = -1;
+        else if (hi[i] == 0) act[i] = 1;
+    }
+    for (it = 0; it < limit; it++) {
+        size_t nf = 0, a, b, block = n;
+        double alpha = 1;
+        int feasible = 1;
+        for (i = 0; i < n; i++) if (!act[i]) fr[nf++] = i;
+        /* subspace minimiser: Q_FF z_F = -(q_F + Q_FA x_A) */
+        for (a = 0; a < nf; a++) {
+            double s = -q[fr[a]];
+            for (j = 0; j < n; j++) if (act[j]) s -= Q[fr[a] * n + j] * x[j];
+            z[a] = s;
+            for (b = 0; b < nf; b++) L[a * nf + b] = Q[fr[a] * n + fr[b]];
+        }
+        if (nf && !proper__chol(L, nf)) {
+            rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "QP matrix is not positive definite");
+            goto out;
+        }
+        if (nf) proper__chol_solve(L, nf, z);
+        for (a = 0; a < nf; a++) {
+            size_t v = fr[a];
+            double p = z[a] - x[v], t;
+            if (p < 0 && lo[v] > -PROPER_LP_INF && z[a] < lo[v]) {
+                feasible = 0;
+                t = (lo[v] - x[v]) / p;
+                if (t < alpha) { alpha = t; block = v; }
+            } else if (p > 0 && hi[v] < PROPER_LP_INF && z[a] > hi[v]) {
+                feasible = 0;
+                t = (hi[v] - x[v]) / p;
+                if (t < alpha) { alpha = t; block = v; }
+            }
+        }
+        if (alpha < 0) alpha = 0;
+        if (!feasible) {
+            for (a = 0; a < nf; a++) x[fr[a]] += alpha * (z[a] - x[fr[a]]);
+            if (block < n) {
+                double p = 0;
+                for (a = 0; a < nf; a++) if (fr[a] == block) p = z[a];
+                if (p < lo[block]) { x[block] = lo[block]; act[block] = -1; }
+                else { x[block] = hi[block]; act[block] = 1; }
+            }
+            continue;
+        }
+        for (a = 0; a < nf; a++) x[fr[a]] = z[a];
+        {
+            /* release the bound whose multiplier has the wrong sign the most */
+            double worst = PROPER_QP_KKT_TOL * scale * (1 + n), g;
+            size_t rel = n;
+            for (i = 0; i < n; i++) {
+                if (!act[i]) continue;
+                g = q[i];
+                for (j = 0; j < n; j++) g += Q[i * n + j] * x[j];
+                if (lo[i] == hi[i]) continue;
+                if (act[i] < 0 && -g > worst) { worst = -g; rel = i; }
+                if (act[i] > 0 && g > worst) { worst = g; rel = i; }
+            }
+            if (rel == n) { if (iterations) *iterations = it + 1; goto out; }
+            act[rel] = 0;
+        }
+    }
+    rc = proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0, "QP active-set method did not finish in %zu steps", limit);
+out:
+    PROPER_FREE(act); PROPER_FREE(fr); PROPER_FREE(L); PROPER_FREE(z);
+    return rc;
+}
+
+#endif /* PROPER_LP_IMPLEMENTATION */
+#endif /* PROPER_IMPLEMENTATION */
