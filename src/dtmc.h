@@ -7,8 +7,10 @@
  * ---- The model -----------------------------------------------------------
  * A proper_dtmc stores the transition matrix in compressed sparse rows:
  * the transitions of state s are col[row[s] .. row[s+1]-1] with
- * probabilities prob[...]. Every state has at least one transition and every
- * row sums to 1 within the tolerance it was checked with (see the builder).
+ * probabilities prob[...], sorted by destination without repeats or zero
+ * probabilities. Every state has at least one transition and every row sums
+ * to 1 within the tolerance it was checked with (see the builder). Code that
+ * fills a proper_dtmc by hand must keep these invariants.
  * Memory: 8 bytes per state for row offsets plus 12 bytes per transition
  * (uint32_t column + double probability), plus labels (1 bit per state per
  * label) and rewards (8 bytes per state / per transition when present).
@@ -82,7 +84,7 @@ extern "C" {
 
 /* Cyclic components with at most this many states are solved by dense LU. */
 #ifndef PROPER_DTMC_DENSE_MAX
-#define PROPER_DTMC_DENSE_MAX 64
+#define PROPER_DTMC_DENSE_MAX 256
 #endif
 
 /* Gauss–Seidel sweeps allowed per component before PROPER_ENOCONV. */
@@ -244,6 +246,7 @@ typedef struct proper_dtmc_builder {
     uint64_t n_trans;
     int open_src;       /* add_transition: a row is open */
     uint32_t open_row;  /* its state */
+    int has_dst;        /* max_dst is valid */
 } proper_dtmc_builder;
 
 PROPER_API void proper_dtmc_builder_init(proper_dtmc_builder *b);
@@ -312,6 +315,7 @@ typedef struct proper_dtmc_solve_stats {
     uint32_t largest;        /* states in the largest component */
     unsigned long sweeps;    /* Gauss–Seidel sweeps over all components */
     uint32_t n_dense;        /* components solved by dense LU */
+    uint32_t n_band;         /* components solved by banded elimination */
 } proper_dtmc_solve_stats;
 
 /* P=? [ phi1 U phi2 ] (phi1 NULL: P=? [ F phi2 ]). */
@@ -376,8 +380,9 @@ PROPER_API int proper_dtmc_read_lab(proper_dtmc *m, const char *path, proper_err
 PROPER_API int proper_dtmc_parse_lab(proper_dtmc *m, const char *text, size_t len, const char *name,
                                      proper_error *err);
 /* Read state / transition rewards into the reward structure `reward_name`
- * (created if absent; NULL or "" = unnamed). Transition rewards must name
- * existing transitions. */
+ * (created if absent; "" = unnamed; NULL = the name in PRISM's header
+ * comment `# Reward structure "NAME"`, unnamed without one). Transition
+ * rewards must name existing transitions. */
 PROPER_API int proper_dtmc_read_srew(proper_dtmc *m, const char *path, const char *reward_name,
                                      proper_error *err);
 PROPER_API int proper_dtmc_parse_srew(proper_dtmc *m, const char *text, size_t len, const char *name,
@@ -423,3 +428,2976 @@ PROPER_API int proper_dtmc_export_dot(const proper_dtmc *m, const char *path, pr
 }
 #endif
 #endif /* PROPER_DTMC_H */
+
+/* ======================================================================== */
+#ifdef PROPER_IMPLEMENTATION
+#ifndef PROPER_DTMC_IMPLEMENTATION
+#define PROPER_DTMC_IMPLEMENTATION
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+/* ---- bitsets ------------------------------------------------------------ */
+
+static size_t proper__bitset_words(size_t n) { return (n + 63) / 64; }
+
+PROPER_API int proper_bitset_init(proper_bitset *b, size_t n) {
+    b->n = n;
+    b->words = NULL;
+    if (n == 0) return PROPER_OK;
+    b->words = (uint64_t *)proper_calloc(proper__bitset_words(n), sizeof *b->words);
+    if (!b->words) { b->n = 0; return PROPER_ENOMEM; }
+    return PROPER_OK;
+}
+
+PROPER_API void proper_bitset_free(proper_bitset *b) {
+    PROPER_FREE(b->words);
+    b->words = NULL;
+    b->n = 0;
+}
+
+PROPER_API int proper_bitset_copy(proper_bitset *dst, const proper_bitset *src) {
+    if (proper_bitset_init(dst, src->n)) return PROPER_ENOMEM;
+    if (src->n) memcpy(dst->words, src->words, proper__bitset_words(src->n) * sizeof *dst->words);
+    return PROPER_OK;
+}
+
+PROPER_API void proper_bitset_set(proper_bitset *b, size_t i) {
+    PROPER_ASSERT(i < b->n);
+    b->words[i >> 6] |= (uint64_t)1 << (i & 63);
+}
+
+PROPER_API void proper_bitset_clear(proper_bitset *b, size_t i) {
+    PROPER_ASSERT(i < b->n);
+    b->words[i >> 6] &= ~((uint64_t)1 << (i & 63));
+}
+
+PROPER_API int proper_bitset_get(const proper_bitset *b, size_t i) {
+    PROPER_ASSERT(i < b->n);
+    return PROPER_BITSET_GET(b, i);
+}
+
+/* Clear the bits past n in the last word (the invariant every op keeps). */
+static void proper__bitset_trim(proper_bitset *b) {
+    if (b->n & 63) b->words[b->n >> 6] &= ((uint64_t)1 << (b->n & 63)) - 1;
+}
+
+PROPER_API void proper_bitset_fill(proper_bitset *b, int value) {
+    if (!b->n) return;
+    memset(b->words, value ? 0xFF : 0, proper__bitset_words(b->n) * sizeof *b->words);
+    proper__bitset_trim(b);
+}
+
+static unsigned proper__popcount64(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (unsigned)((x * 0x0101010101010101ULL) >> 56);
+}
+
+PROPER_API size_t proper_bitset_count(const proper_bitset *b) {
+    size_t i, c = 0, w = proper__bitset_words(b->n);
+    for (i = 0; i < w; i++) c += proper__popcount64(b->words[i]);
+    return c;
+}
+
+PROPER_API void proper_bitset_and(proper_bitset *a, const proper_bitset *b) {
+    size_t i, w = proper__bitset_words(a->n);
+    PROPER_ASSERT(a->n == b->n);
+    for (i = 0; i < w; i++) a->words[i] &= b->words[i];
+}
+
+PROPER_API void proper_bitset_or(proper_bitset *a, const proper_bitset *b) {
+    size_t i, w = proper__bitset_words(a->n);
+    PROPER_ASSERT(a->n == b->n);
+    for (i = 0; i < w; i++) a->words[i] |= b->words[i];
+}
+
+PROPER_API void proper_bitset_not(proper_bitset *a) {
+    size_t i, w = proper__bitset_words(a->n);
+    for (i = 0; i < w; i++) a->words[i] = ~a->words[i];
+    if (a->n) proper__bitset_trim(a);
+}
+
+/* ---- model -------------------------------------------------------------- */
+
+static char *proper__strdup(const char *s) {
+    size_t n = strlen(s);
+    char *d = (char *)PROPER_MALLOC(n + 1);
+    if (d) memcpy(d, s, n + 1);
+    return d;
+}
+
+PROPER_API void proper_dtmc_init(proper_dtmc *m) { memset(m, 0, sizeof *m); }
+
+static void proper__dtmc_free_rewards(proper_dtmc *m) {
+    size_t i;
+    for (i = 0; i < m->n_rewards; i++) {
+        PROPER_FREE(m->rewards[i].name);
+        PROPER_FREE(m->rewards[i].state);
+        PROPER_FREE(m->rewards[i].trans);
+    }
+    PROPER_FREE(m->rewards);
+    m->rewards = NULL;
+    m->n_rewards = 0;
+}
+
+static void proper__dtmc_free_labels(proper_dtmc *m) {
+    size_t i;
+    for (i = 0; i < m->n_labels; i++) {
+        PROPER_FREE(m->labels[i].name);
+        proper_bitset_free(&m->labels[i].states);
+    }
+    PROPER_FREE(m->labels);
+    m->labels = NULL;
+    m->n_labels = 0;
+}
+
+static void proper__free_names(char **names, size_t n) {
+    size_t i;
+    if (!names) return;
+    for (i = 0; i < n; i++) PROPER_FREE(names[i]);
+    PROPER_FREE(names);
+}
+
+static void proper__dtmc_free_params(proper_dtmc *m) {
+    proper__free_names(m->param_names, m->n_params);
+    PROPER_FREE(m->param_values);
+    m->param_names = NULL;
+    m->param_values = NULL;
+    m->n_params = 0;
+}
+
+static void proper__dtmc_free_valuations(proper_dtmc *m) {
+    proper__free_names(m->var_names, m->n_vars);
+    PROPER_FREE(m->var_is_bool);
+    PROPER_FREE(m->vals);
+    m->var_names = NULL;
+    m->var_is_bool = NULL;
+    m->vals = NULL;
+    m->n_vars = 0;
+}
+
+PROPER_API void proper_dtmc_free(proper_dtmc *m) {
+    PROPER_FREE(m->row);
+    PROPER_FREE(m->col);
+    PROPER_FREE(m->prob);
+    PROPER_FREE(m->init_dist);
+    proper_bitset_free(&m->deadlock);
+    proper__dtmc_free_labels(m);
+    proper__dtmc_free_rewards(m);
+    proper__dtmc_free_params(m);
+    proper__dtmc_free_valuations(m);
+    proper_dtmc_init(m);
+}
+
+static int proper__is_builtin_label(const char *name) {
+    return strcmp(name, "init") == 0 || strcmp(name, "deadlock") == 0;
+}
+
+PROPER_API long proper_dtmc_find_label(const proper_dtmc *m, const char *name) {
+    size_t i;
+    for (i = 0; i < m->n_labels; i++)
+        if (strcmp(m->labels[i].name, name) == 0) return (long)i;
+    return -1;
+}
+
+PROPER_API int proper_dtmc_add_label(proper_dtmc *m, const char *name, const proper_bitset *states,
+                                     size_t *index, proper_error *err) {
+    proper_dtmc_label lab;
+    size_t cap = m->n_labels;
+    if (states->n != m->n_states)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "label \"%s\" covers %zu states, the model has %u",
+                                name, states->n, (unsigned)m->n_states);
+    if (proper__is_builtin_label(name))
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "label \"%s\" is predefined", name);
+    if (proper_dtmc_find_label(m, name) >= 0)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "label \"%s\" defined twice", name);
+    lab.name = proper__strdup(name);
+    if (!lab.name || proper_bitset_copy(&lab.states, states) ||
+        proper_reserve(&m->labels, &cap, m->n_labels + 1, sizeof *m->labels)) {
+        if (lab.name) {
+            PROPER_FREE(lab.name);
+            if (lab.states.words) proper_bitset_free(&lab.states);
+        }
+        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory adding label");
+    }
+    m->labels[m->n_labels] = lab;
+    if (index) *index = m->n_labels;
+    m->n_labels++;
+    return PROPER_OK;
+}
+
+PROPER_API int proper_dtmc_label_get(const proper_dtmc *m, const char *name, proper_bitset *out,
+                                     proper_error *err) {
+    long i;
+    out->n = 0;
+    out->words = NULL;
+    if (strcmp(name, "init") == 0) {
+        uint32_t s;
+        if (proper_bitset_init(out, m->n_states)) goto nomem;
+        if (m->init_dist) {
+            for (s = 0; s < m->n_states; s++)
+                if (m->init_dist[s] > 0.0) proper_bitset_set(out, s);
+        } else if (m->init < m->n_states) {
+            proper_bitset_set(out, m->init);
+        }
+        return PROPER_OK;
+    }
+    if (strcmp(name, "deadlock") == 0) {
+        if (m->deadlock.n == m->n_states && m->n_states) {
+            if (proper_bitset_copy(out, &m->deadlock)) goto nomem;
+        } else if (proper_bitset_init(out, m->n_states)) {
+            goto nomem;
+        }
+        return PROPER_OK;
+    }
+    i = proper_dtmc_find_label(m, name);
+    if (i < 0) return proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0, "unknown label \"%s\"", name);
+    if (proper_bitset_copy(out, &m->labels[i].states)) goto nomem;
+    return PROPER_OK;
+nomem:
+    return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+}
+
+PROPER_API long proper_dtmc_find_reward(const proper_dtmc *m, const char *name) {
+    size_t i;
+    if (!name) name = "";
+    for (i = 0; i < m->n_rewards; i++)
+        if (strcmp(m->rewards[i].name, name) == 0) return (long)i;
+    return -1;
+}
+
+PROPER_API int proper_dtmc_add_reward(proper_dtmc *m, const char *name, int with_state, int with_trans,
+                                      size_t *index, proper_error *err) {
+    proper_dtmc_reward r;
+    size_t cap = m->n_rewards;
+    if (!name) name = "";
+    if (proper_dtmc_find_reward(m, name) >= 0)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "reward structure \"%s\" defined twice", name);
+    r.name = proper__strdup(name);
+    r.state = with_state ? (double *)proper_calloc(m->n_states, sizeof(double)) : NULL;
+    r.trans = with_trans ? (double *)proper_calloc((size_t)m->n_trans, sizeof(double)) : NULL;
+    if (!r.name || (with_state && !r.state) || (with_trans && !r.trans) ||
+        proper_reserve(&m->rewards, &cap, m->n_rewards + 1, sizeof *m->rewards)) {
+        PROPER_FREE(r.name);
+        PROPER_FREE(r.state);
+        PROPER_FREE(r.trans);
+        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory adding reward structure");
+    }
+    m->rewards[m->n_rewards] = r;
+    if (index) *index = m->n_rewards;
+    m->n_rewards++;
+    return PROPER_OK;
+}
+
+static int proper__check_reward_value(double v, proper_error *err) {
+    if (!isfinite(v))
+        return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "reward %g is not finite", v);
+    return PROPER_OK;
+}
+
+PROPER_API int proper_dtmc_reward_add_state(proper_dtmc *m, size_t r, uint32_t s, double value,
+                                            proper_error *err) {
+    proper_dtmc_reward *rw;
+    if (r >= m->n_rewards || s >= m->n_states)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no reward structure %zu or state %u", r, (unsigned)s);
+    if (proper__check_reward_value(value, err)) return PROPER_ERANGE;
+    rw = &m->rewards[r];
+    if (!rw->state) {
+        rw->state = (double *)proper_calloc(m->n_states, sizeof(double));
+        if (!rw->state) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    rw->state[s] += value;
+    return PROPER_OK;
+}
+
+/* Position of transition src->dst in the CSR arrays, or -1 (rows are
+ * sorted by destination: binary search). */
+static long long proper__find_trans(const proper_dtmc *m, uint32_t src, uint32_t dst) {
+    uint64_t lo, hi;
+    if (src >= m->n_states) return -1;
+    lo = m->row[src];
+    hi = m->row[src + 1];
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (m->col[mid] < dst) lo = mid + 1; else hi = mid;
+    }
+    return lo < m->row[src + 1] && m->col[lo] == dst ? (long long)lo : -1;
+}
+
+PROPER_API int proper_dtmc_reward_add_trans(proper_dtmc *m, size_t r, uint32_t src, uint32_t dst,
+                                            double value, proper_error *err) {
+    proper_dtmc_reward *rw;
+    long long k;
+    if (r >= m->n_rewards)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no reward structure %zu", r);
+    if (proper__check_reward_value(value, err)) return PROPER_ERANGE;
+    k = proper__find_trans(m, src, dst);
+    if (k < 0)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no transition %u -> %u for a transition reward",
+                                (unsigned)src, (unsigned)dst);
+    rw = &m->rewards[r];
+    if (!rw->trans) {
+        rw->trans = (double *)proper_calloc((size_t)m->n_trans, sizeof(double));
+        if (!rw->trans) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    rw->trans[k] += value;
+    return PROPER_OK;
+}
+
+static int proper__copy_names(char ***dst, const char *const *src, size_t n) {
+    size_t i;
+    *dst = NULL;
+    if (n == 0) return PROPER_OK;
+    *dst = (char **)proper_calloc(n, sizeof **dst);
+    if (!*dst) return PROPER_ENOMEM;
+    for (i = 0; i < n; i++) {
+        (*dst)[i] = proper__strdup(src[i]);
+        if (!(*dst)[i]) {
+            proper__free_names(*dst, n);
+            *dst = NULL;
+            return PROPER_ENOMEM;
+        }
+    }
+    return PROPER_OK;
+}
+
+PROPER_API int proper_dtmc_set_params(proper_dtmc *m, const char *const *names, const double *values,
+                                      size_t n, proper_error *err) {
+    char **nm;
+    double *v = NULL;
+    if (proper__copy_names(&nm, names, n)) goto nomem;
+    if (n) {
+        v = (double *)proper_calloc(n, sizeof *v);
+        if (!v) { proper__free_names(nm, n); goto nomem; }
+        memcpy(v, values, n * sizeof *v);
+    }
+    proper__dtmc_free_params(m);
+    m->param_names = nm;
+    m->param_values = v;
+    m->n_params = n;
+    return PROPER_OK;
+nomem:
+    return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+}
+
+PROPER_API int proper_dtmc_set_valuations(proper_dtmc *m, const char *const *names,
+                                          const unsigned char *is_bool, size_t n_vars,
+                                          const int32_t *vals, proper_error *err) {
+    char **nm;
+    unsigned char *fl = NULL;
+    int32_t *v = NULL;
+    size_t cells;
+    if (proper_size_mul(n_vars, m->n_states, &cells)) goto nomem;
+    if (proper__copy_names(&nm, names, n_vars)) goto nomem;
+    fl = (unsigned char *)proper_calloc(n_vars ? n_vars : 1, 1);
+    v = (int32_t *)proper_calloc(cells ? cells : 1, sizeof *v);
+    if (!fl || !v) {
+        proper__free_names(nm, n_vars);
+        PROPER_FREE(fl);
+        PROPER_FREE(v);
+        goto nomem;
+    }
+    if (is_bool && n_vars) memcpy(fl, is_bool, n_vars);
+    if (cells) memcpy(v, vals, cells * sizeof *v);
+    proper__dtmc_free_valuations(m);
+    m->var_names = nm;
+    m->var_is_bool = fl;
+    m->vals = v;
+    m->n_vars = n_vars;
+    return PROPER_OK;
+nomem:
+    return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+}
+
+PROPER_API int proper_dtmc_set_init_dist(proper_dtmc *m, const double *dist, proper_error *err) {
+    double sum = 0.0, *d;
+    uint32_t s, first = UINT32_MAX;
+    if (!dist) {
+        PROPER_FREE(m->init_dist);
+        m->init_dist = NULL;
+        return PROPER_OK;
+    }
+    for (s = 0; s < m->n_states; s++) {
+        if (!(dist[s] >= 0.0) || !isfinite(dist[s]))
+            return proper_error_set(err, PROPER_EPROB, NULL, 0, 0, "initial probability of state %u is %g",
+                                    (unsigned)s, dist[s]);
+        if (dist[s] > 0.0 && first == UINT32_MAX) first = s;
+        sum += dist[s];
+    }
+    if (fabs(sum - 1.0) > PROPER_DTMC_ROW_SUM_TOL)
+        return proper_error_set(err, PROPER_EPROB, NULL, 0, 0, "initial distribution sums to %.17g", sum);
+    d = (double *)proper_calloc(m->n_states, sizeof *d);
+    if (!d) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    memcpy(d, dist, (size_t)m->n_states * sizeof *d);
+    PROPER_FREE(m->init_dist);
+    m->init_dist = d;
+    m->init = first;
+    return PROPER_OK;
+}
+
+/* Duplicate n elements of `size` bytes (NULL stays NULL). */
+static int proper__dup_array(void *dst_ptr, const void *src, size_t n, size_t size) {
+    void *d = NULL;
+    if (src) {
+        d = proper_calloc(n ? n : 1, size);
+        if (!d) return PROPER_ENOMEM;
+        if (n) memcpy(d, src, n * size);
+    }
+    memcpy(dst_ptr, &d, sizeof d);
+    return PROPER_OK;
+}
+
+PROPER_API int proper_dtmc_copy(proper_dtmc *dst, const proper_dtmc *src, proper_error *err) {
+    size_t i, n = src->n_states, t = (size_t)src->n_trans;
+    int rc;
+    proper_dtmc_init(dst);
+    dst->n_states = src->n_states;
+    dst->n_trans = src->n_trans;
+    dst->init = src->init;
+    if (proper__dup_array(&dst->row, src->row, n + 1, sizeof *src->row) ||
+        proper__dup_array(&dst->col, src->col, t, sizeof *src->col) ||
+        proper__dup_array(&dst->prob, src->prob, t, sizeof *src->prob) ||
+        proper__dup_array(&dst->init_dist, src->init_dist, n, sizeof *src->init_dist))
+        goto nomem;
+    if (src->deadlock.n && proper_bitset_copy(&dst->deadlock, &src->deadlock)) goto nomem;
+    for (i = 0; i < src->n_labels; i++)
+        if ((rc = proper_dtmc_add_label(dst, src->labels[i].name, &src->labels[i].states, NULL, err))) goto fail;
+    for (i = 0; i < src->n_rewards; i++) {
+        proper_dtmc_reward *r;
+        if ((rc = proper_dtmc_add_reward(dst, src->rewards[i].name, 0, 0, NULL, err))) goto fail;
+        r = &dst->rewards[i];
+        if (proper__dup_array(&r->state, src->rewards[i].state, n, sizeof(double)) ||
+            proper__dup_array(&r->trans, src->rewards[i].trans, t, sizeof(double)))
+            goto nomem;
+    }
+    if ((rc = proper_dtmc_set_params(dst, (const char *const *)src->param_names, src->param_values,
+                                     src->n_params, err)))
+        goto fail;
+    if (src->n_vars && (rc = proper_dtmc_set_valuations(dst, (const char *const *)src->var_names,
+                                                        src->var_is_bool, src->n_vars, src->vals, err)))
+        goto fail;
+    return PROPER_OK;
+nomem:
+    rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory copying model");
+fail:
+    proper_dtmc_free(dst);
+    return rc;
+}
+
+PROPER_API size_t proper_dtmc_memory(const proper_dtmc *m) {
+    size_t i, n = m->n_states, t = (size_t)m->n_trans, bytes;
+    bytes = (n + 1) * sizeof(uint64_t) + t * (sizeof(uint32_t) + sizeof(double));
+    if (m->init_dist) bytes += n * sizeof(double);
+    bytes += proper__bitset_words(m->deadlock.n) * 8;
+    for (i = 0; i < m->n_labels; i++) bytes += proper__bitset_words(m->labels[i].states.n) * 8;
+    for (i = 0; i < m->n_rewards; i++) {
+        if (m->rewards[i].state) bytes += n * sizeof(double);
+        if (m->rewards[i].trans) bytes += t * sizeof(double);
+    }
+    if (m->vals) bytes += n * m->n_vars * sizeof(int32_t);
+    return bytes;
+}
+
+/* ---- builder ------------------------------------------------------------ */
+
+typedef struct proper__entry {
+    uint32_t dst;
+    double p;
+} proper__entry;
+
+static int proper__entry_cmp(const void *a, const void *b) {
+    uint32_t x = ((const proper__entry *)a)->dst, y = ((const proper__entry *)b)->dst;
+    return x < y ? -1 : x > y;
+}
+
+/* Sort entries by destination: insertion sort for short rows, qsort else. */
+static void proper__sort_entries(proper__entry *e, size_t k) {
+    size_t i, j;
+    if (k > 32) {
+        qsort(e, k, sizeof *e, proper__entry_cmp);
+        return;
+    }
+    for (i = 1; i < k; i++) {
+        proper__entry v = e[i];
+        for (j = i; j > 0 && e[j - 1].dst > v.dst; j--) e[j] = e[j - 1];
+        e[j] = v;
+    }
+}
+
+PROPER_API void proper_dtmc_builder_init(proper_dtmc_builder *b) {
+    memset(b, 0, sizeof *b);
+    b->row_sum_tol = PROPER_DTMC_ROW_SUM_TOL;
+}
+
+PROPER_API void proper_dtmc_builder_free(proper_dtmc_builder *b) {
+    PROPER_FREE(b->row);
+    PROPER_FREE(b->col);
+    PROPER_FREE(b->prob);
+    proper_dtmc_builder_init(b);
+}
+
+static int proper__builder_grow(proper_dtmc_builder *b, size_t states, size_t trans) {
+    if (proper_reserve(&b->row, &b->row_cap, states + 1, sizeof *b->row)) return PROPER_ENOMEM;
+    if (trans > b->trans_cap) {
+        size_t cap = b->trans_cap;
+        if (proper_reserve(&b->col, &cap, trans, sizeof *b->col)) return PROPER_ENOMEM;
+        cap = b->trans_cap;
+        if (proper_reserve(&b->prob, &cap, trans, sizeof *b->prob)) return PROPER_ENOMEM;
+        b->trans_cap = cap;
+    }
+    if (b->n_rows == 0) b->row[0] = 0;
+    return PROPER_OK;
+}
+
+PROPER_API int proper_dtmc_builder_reserve(proper_dtmc_builder *b, size_t states, size_t trans,
+                                           proper_error *err) {
+    if (proper__builder_grow(b, states, trans))
+        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory reserving %zu states, %zu transitions",
+                                states, trans);
+    return PROPER_OK;
+}
+
+/* Check one probability at the boundary. */
+static int proper__check_prob(uint32_t src, uint32_t dst, double p, proper_error *err) {
+    if (!(p >= 0.0) || !isfinite(p))
+        return proper_error_set(err, PROPER_EPROB, NULL, 0, 0, "transition %u -> %u has probability %g",
+                                (unsigned)src, (unsigned)dst, p);
+    if (dst >= PROPER_DTMC_MAX_STATES)
+        return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0, "transition %u -> %u: state number too large",
+                                (unsigned)src, (unsigned)dst);
+    return PROPER_OK;
+}
+
+/* Sort, merge and check the entries [row[s], n_trans) of the row being
+ * closed (state s), then fix row[s + 1]. */
+static int proper__builder_close_row(proper_dtmc_builder *b, uint32_t s, proper_error *err) {
+    uint64_t start = b->row[s], end = b->n_trans, i, out;
+    size_t k = (size_t)(end - start);
+    double sum = 0.0;
+    if (k > 1) {
+        proper__entry small[32], *e = small;
+        if (k > 32) {
+            e = (proper__entry *)proper_calloc(k, sizeof *e);
+            if (!e) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+        }
+        for (i = 0; i < k; i++) { e[i].dst = b->col[start + i]; e[i].p = b->prob[start + i]; }
+        proper__sort_entries(e, k);
+        out = start;
+        for (i = 0; i < k; i++) {
+            if (out > start && b->col[out - 1] == e[i].dst) {
+                b->prob[out - 1] += e[i].p; /* repeated destination: add */
+            } else {
+                b->col[out] = e[i].dst;
+                b->prob[out] = e[i].p;
+                out++;
+            }
+        }
+        if (e != small) PROPER_FREE(e);
+        end = out;
+    }
+    /* drop zero-probability entries: they are no edges */
+    out = start;
+    for (i = start; i < end; i++) {
+        if (b->prob[i] == 0.0) continue;
+        b->col[out] = b->col[i];
+        b->prob[out] = b->prob[i];
+        sum += b->prob[i];
+        out++;
+    }
+    b->n_trans = out;
+    b->row[s + 1] = out;
+    if (out > start && !(fabs(sum - 1.0) <= b->row_sum_tol))
+        return proper_error_set(err, PROPER_EPROB, NULL, 0, 0,
+                                "state %u: outgoing probabilities sum to %.17g (must be 1 within %g)",
+                                (unsigned)s, sum, b->row_sum_tol);
+    return PROPER_OK;
+}
+
+/* Open empty rows up to and including state s. */
+static int proper__builder_open_rows_to(proper_dtmc_builder *b, uint32_t s, proper_error *err) {
+    if (proper__builder_grow(b, (size_t)s + 1, (size_t)b->n_trans))
+        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    while (b->n_rows < s) {
+        b->row[b->n_rows + 1] = b->n_trans;
+        b->n_rows++;
+    }
+    return PROPER_OK;
+}
+
+static int proper__builder_close_open(proper_dtmc_builder *b, proper_error *err) {
+    if (!b->open_src) return PROPER_OK;
+    b->open_src = 0;
+    if (proper__builder_close_row(b, b->open_row, err)) return err ? err->code : PROPER_EPROB;
+    b->n_rows = b->open_row + 1;
+    return PROPER_OK;
+}
+
+PROPER_API int proper_dtmc_builder_add_row(proper_dtmc_builder *b, const uint32_t *dst, const double *prob,
+                                           size_t k, proper_error *err) {
+    size_t i;
+    int rc;
+    if ((rc = proper__builder_close_open(b, err))) return rc;
+    if (b->n_rows >= PROPER_DTMC_MAX_STATES)
+        return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0, "too many states");
+    for (i = 0; i < k; i++)
+        if ((rc = proper__check_prob(b->n_rows, dst[i], prob[i], err))) return rc;
+    if (proper__builder_grow(b, (size_t)b->n_rows + 1, (size_t)b->n_trans + k))
+        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory adding a row");
+    for (i = 0; i < k; i++) {
+        b->col[b->n_trans + i] = dst[i];
+        b->prob[b->n_trans + i] = prob[i];
+        if (!b->has_dst || dst[i] > b->max_dst) b->max_dst = dst[i];
+        b->has_dst = 1;
+    }
+    b->n_trans += k;
+    if ((rc = proper__builder_close_row(b, b->n_rows, err))) return rc;
+    b->n_rows++;
+    return PROPER_OK;
+}
+
+PROPER_API int proper_dtmc_builder_add_transition(proper_dtmc_builder *b, uint32_t src, uint32_t dst,
+                                                  double prob, proper_error *err) {
+    int rc;
+    if (b->open_src && src == b->open_row) {
+        /* same row */
+    } else {
+        if (src < b->n_rows || (b->open_src && src < b->open_row))
+            return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
+                                    "transition from state %u added after state %u's row was closed",
+                                    (unsigned)src, (unsigned)(b->open_src ? b->open_row : b->n_rows - 1));
+        if (src >= PROPER_DTMC_MAX_STATES)
+            return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0, "state number %u too large", (unsigned)src);
+        if ((rc = proper__builder_close_open(b, err))) return rc;
+        if ((rc = proper__builder_open_rows_to(b, src, err))) return rc;
+        b->open_src = 1;
+        b->open_row = src;
+    }
+    if ((rc = proper__check_prob(src, dst, prob, err))) return rc;
+    if (proper__builder_grow(b, (size_t)src + 1, (size_t)b->n_trans + 1))
+        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory adding a transition");
+    b->col[b->n_trans] = dst;
+    b->prob[b->n_trans] = prob;
+    b->n_trans++;
+    if (!b->has_dst || dst > b->max_dst) b->max_dst = dst;
+    b->has_dst = 1;
+    return PROPER_OK;
+}
+
+/* Give every state without transitions a self-loop (fix) or fail. */
+static int proper__fix_deadlocks(proper_dtmc *m, int fix, proper_error *err) {
+    uint32_t s, n = m->n_states, n_dead = 0;
+    uint64_t *row, k, out;
+    uint32_t *col;
+    double *prob;
+    for (s = 0; s < n; s++)
+        if (m->row[s] == m->row[s + 1]) {
+            if (!fix)
+                return proper_error_set(err, PROPER_EPROB, NULL, 0, 0,
+                                        "state %u has no outgoing transitions (deadlock; fix_deadlocks adds a self-loop)",
+                                        (unsigned)s);
+            n_dead++;
+        }
+    if (proper_bitset_init(&m->deadlock, n)) goto nomem;
+    if (!n_dead) return PROPER_OK;
+    row = (uint64_t *)proper_calloc((size_t)n + 1, sizeof *row);
+    col = (uint32_t *)proper_calloc((size_t)(m->n_trans + n_dead), sizeof *col);
+    prob = (double *)proper_calloc((size_t)(m->n_trans + n_dead), sizeof *prob);
+    if (!row || !col || !prob) {
+        PROPER_FREE(row); PROPER_FREE(col); PROPER_FREE(prob);
+        goto nomem;
+    }
+    out = 0;
+    for (s = 0; s < n; s++) {
+        row[s] = out;
+        if (m->row[s] == m->row[s + 1]) {
+            col[out] = s;
+            prob[out] = 1.0;
+            out++;
+            proper_bitset_set(&m->deadlock, s);
+        }
+        for (k = m->row[s]; k < m->row[s + 1]; k++) {
+            col[out] = m->col[k];
+            prob[out] = m->prob[k];
+            out++;
+        }
+    }
+    row[n] = out;
+    PROPER_FREE(m->row); PROPER_FREE(m->col); PROPER_FREE(m->prob);
+    m->row = row; m->col = col; m->prob = prob;
+    m->n_trans = out;
+    return PROPER_OK;
+nomem:
+    return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory fixing deadlocks");
+}
+
+PROPER_API int proper_dtmc_builder_finish(proper_dtmc_builder *b, uint32_t n_states, proper_dtmc *out,
+                                          proper_error *err) {
+    uint32_t n;
+    int rc, fix = b->fix_deadlocks;
+    proper_dtmc_init(out);
+    if ((rc = proper__builder_close_open(b, err))) goto fail;
+    n = b->n_rows;
+    if (b->has_dst && b->max_dst + 1 > n) n = b->max_dst + 1;
+    if (n_states > n) n = n_states;
+    if (n == 0) {
+        rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "a model needs at least one state");
+        goto fail;
+    }
+    if (b->init >= n) {
+        rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "initial state %u but only %u states",
+                              (unsigned)b->init, (unsigned)n);
+        goto fail;
+    }
+    if ((rc = proper__builder_open_rows_to(b, n, err))) goto fail;
+    out->n_states = n;
+    out->n_trans = b->n_trans;
+    out->row = b->row;
+    out->init = b->init;
+    /* shrink the arrays to their final size (never fails: keep old on NULL) */
+    out->col = b->col;
+    out->prob = b->prob;
+    if (b->n_trans && b->n_trans < b->trans_cap) {
+        uint32_t *c = (uint32_t *)PROPER_REALLOC(b->col, (size_t)b->n_trans * sizeof *c);
+        double *p;
+        if (c) out->col = c;
+        p = (double *)PROPER_REALLOC(b->prob, (size_t)b->n_trans * sizeof *p);
+        if (p) out->prob = p;
+    }
+    b->row = NULL; b->col = NULL; b->prob = NULL;
+    proper_dtmc_builder_free(b);
+    if ((rc = proper__fix_deadlocks(out, fix, err))) {
+        proper_dtmc_free(out);
+        return rc;
+    }
+    return PROPER_OK;
+fail:
+    proper_dtmc_builder_free(b);
+    return rc;
+}
+
+/* ---- graphs ------------------------------------------------------------- */
+
+/* A sparse matrix in compressed rows: row i holds entries col/val[row[i] ..
+ * row[i+1]-1]. val may be NULL for a pattern. */
+typedef struct proper__csr {
+    uint32_t n;
+    uint64_t *row;
+    uint32_t *col;
+    double *val;
+} proper__csr;
+
+static void proper__csr_view(const proper_dtmc *m, proper__csr *g) {
+    g->n = m->n_states;
+    g->row = m->row;
+    g->col = m->col;
+    g->val = m->prob;
+}
+
+static void proper__csr_free(proper__csr *g) {
+    PROPER_FREE(g->row);
+    PROPER_FREE(g->col);
+    PROPER_FREE(g->val);
+    g->row = NULL; g->col = NULL; g->val = NULL; g->n = 0;
+}
+
+/* The transpose of g restricted to entries s->t with both ends in `keep`
+ * (NULL = all); with values when with_val. Entry (t, s) of the result holds
+ * g's value of s->t. */
+static int proper__transpose(const proper__csr *g, const proper_bitset *keep, int with_val, proper__csr *t) {
+    uint32_t n = g->n, s;
+    uint64_t k, nnz = 0;
+    t->n = n;
+    t->col = NULL; t->val = NULL;
+    t->row = (uint64_t *)proper_calloc((size_t)n + 1, sizeof *t->row);
+    if (!t->row) return PROPER_ENOMEM;
+    for (s = 0; s < n; s++) {
+        if (keep && !PROPER_BITSET_GET(keep, s)) continue;
+        for (k = g->row[s]; k < g->row[s + 1]; k++) {
+            uint32_t d = g->col[k];
+            if (keep && !PROPER_BITSET_GET(keep, d)) continue;
+            t->row[d + 1]++;
+            nnz++;
+        }
+    }
+    for (s = 0; s < n; s++) t->row[s + 1] += t->row[s];
+    t->col = (uint32_t *)proper_calloc((size_t)(nnz ? nnz : 1), sizeof *t->col);
+    if (with_val) t->val = (double *)proper_calloc((size_t)(nnz ? nnz : 1), sizeof *t->val);
+    if (!t->col || (with_val && !t->val)) { proper__csr_free(t); return PROPER_ENOMEM; }
+    /* fill using row[] as insertion cursors, then shift back */
+    for (s = 0; s < n; s++) {
+        if (keep && !PROPER_BITSET_GET(keep, s)) continue;
+        for (k = g->row[s]; k < g->row[s + 1]; k++) {
+            uint32_t d = g->col[k];
+            uint64_t at;
+            if (keep && !PROPER_BITSET_GET(keep, d)) continue;
+            at = t->row[d]++;
+            t->col[at] = s;
+            if (with_val) t->val[at] = g->val[k];
+        }
+    }
+    for (s = n; s > 0; s--) t->row[s] = t->row[s - 1];
+    t->row[0] = 0;
+    return PROPER_OK;
+}
+
+/* out = target ∪ { s ∈ through : some successor of s is in out } (least
+ * fixed point), by breadth-first search over predecessors `pred`. */
+static int proper__backward_reach(const proper__csr *pred, const proper_bitset *target,
+                                  const proper_bitset *through, proper_bitset *out) {
+    uint32_t n = pred->n, s, *queue;
+    size_t head = 0, tail = 0;
+    if (proper_bitset_copy(out, target)) return PROPER_ENOMEM;
+    queue = (uint32_t *)proper_calloc(n ? n : 1, sizeof *queue);
+    if (!queue) { proper_bitset_free(out); return PROPER_ENOMEM; }
+    for (s = 0; s < n; s++)
+        if (PROPER_BITSET_GET(target, s)) queue[tail++] = s;
+    while (head < tail) {
+        uint32_t t = queue[head++];
+        uint64_t k;
+        for (k = pred->row[t]; k < pred->row[t + 1]; k++) {
+            uint32_t p = pred->col[k];
+            if (PROPER_BITSET_GET(out, p)) continue;
+            if (through && !PROPER_BITSET_GET(through, p)) continue;
+            proper_bitset_set(out, p);
+            queue[tail++] = p;
+        }
+    }
+    PROPER_FREE(queue);
+    return PROPER_OK;
+}
+
+/* prob0 given predecessors: states that cannot reach phi2 through phi1. */
+static int proper__prob0(const proper__csr *pred, const proper_bitset *phi1, const proper_bitset *phi2,
+                         proper_bitset *out) {
+    if (proper__backward_reach(pred, phi2, phi1, out)) return PROPER_ENOMEM;
+    proper_bitset_not(out);
+    return PROPER_OK;
+}
+
+/* prob1 given predecessors and prob0 (`no`): states that cannot reach a
+ * `no` state through phi1 & !phi2 states (Baier & Katoen, Alg. 46). */
+static int proper__prob1(const proper__csr *pred, const proper_bitset *phi1, const proper_bitset *phi2,
+                         const proper_bitset *no, proper_bitset *out) {
+    proper_bitset through;
+    int rc;
+    if (proper_bitset_copy(&through, phi2)) return PROPER_ENOMEM;
+    proper_bitset_not(&through);
+    if (phi1) proper_bitset_and(&through, phi1);
+    rc = proper__backward_reach(pred, no, &through, out);
+    proper_bitset_free(&through);
+    if (rc) return rc;
+    proper_bitset_not(out);
+    return PROPER_OK;
+}
+
+static int proper__check_set(const proper_dtmc *m, const proper_bitset *b, const char *what, proper_error *err) {
+    if (b && b->n != m->n_states)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "%s has %zu bits, the model %u states", what, b->n,
+                                (unsigned)m->n_states);
+    return PROPER_OK;
+}
+
+static int proper__prob01(const proper_dtmc *m, const proper_bitset *phi1, const proper_bitset *phi2,
+                          proper_bitset *out, int want_one, proper_error *err) {
+    proper__csr g, pred;
+    proper_bitset no;
+    int rc;
+    out->n = 0; out->words = NULL;
+    if ((rc = proper__check_set(m, phi1, "phi1", err)) || (rc = proper__check_set(m, phi2, "phi2", err))) return rc;
+    proper__csr_view(m, &g);
+    if (proper__transpose(&g, NULL, 0, &pred)) goto nomem;
+    if (proper__prob0(&pred, phi1, phi2, &no)) { proper__csr_free(&pred); goto nomem; }
+    if (!want_one) {
+        *out = no;
+        proper__csr_free(&pred);
+        return PROPER_OK;
+    }
+    rc = proper__prob1(&pred, phi1, phi2, &no, out);
+    proper_bitset_free(&no);
+    proper__csr_free(&pred);
+    if (rc) goto nomem;
+    return PROPER_OK;
+nomem:
+    return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory in graph precomputation");
+}
+
+PROPER_API int proper_dtmc_prob0(const proper_dtmc *m, const proper_bitset *phi1, const proper_bitset *phi2,
+                                 proper_bitset *out, proper_error *err) {
+    return proper__prob01(m, phi1, phi2, out, 0, err);
+}
+
+PROPER_API int proper_dtmc_prob1(const proper_dtmc *m, const proper_bitset *phi1, const proper_bitset *phi2,
+                                 proper_bitset *out, proper_error *err) {
+    return proper__prob01(m, phi1, phi2, out, 1, err);
+}
+
+/* Strongly connected components of the subgraph of g induced by mask
+ * (NULL = all), by Tarjan's algorithm with an explicit call stack.
+ * comp[v]: component of v (UINT32_MAX outside the mask), numbered in the
+ * order Tarjan completes them, which is reverse topological. order[]: the
+ * states grouped by component; start[c] .. start[c+1]-1 index component c
+ * in order[] (start has room for n + 1 entries). */
+typedef struct proper__sccs {
+    uint32_t n_comp;
+    uint32_t *comp;
+    uint32_t *order;
+    uint32_t *start;
+} proper__sccs;
+
+static void proper__sccs_free(proper__sccs *c) {
+    PROPER_FREE(c->comp);
+    PROPER_FREE(c->order);
+    PROPER_FREE(c->start);
+    c->comp = c->order = c->start = NULL;
+    c->n_comp = 0;
+}
+
+#define PROPER__DONE UINT32_MAX
+
+static int proper__tarjan(const proper__csr *g, const proper_bitset *mask, proper__sccs *out) {
+    uint32_t n = g->n, r, counter = 0, sp = 0, depth, written = 0;
+    uint32_t *idx, *low, *order, *cs_v;
+    uint64_t *cs_e;
+    out->n_comp = 0;
+    out->comp = (uint32_t *)proper_calloc(n ? n : 1, sizeof(uint32_t));
+    out->order = (uint32_t *)proper_calloc(n ? n : 1, sizeof(uint32_t));
+    out->start = (uint32_t *)proper_calloc((size_t)n + 1, sizeof(uint32_t));
+    idx = (uint32_t *)proper_calloc(n ? n : 1, sizeof *idx);
+    cs_v = (uint32_t *)proper_calloc(n ? n : 1, sizeof *cs_v);
+    cs_e = (uint64_t *)proper_calloc(n ? n : 1, sizeof *cs_e);
+    if (!out->comp || !out->order || !out->start || !idx || !cs_v || !cs_e) {
+        proper__sccs_free(out);
+        PROPER_FREE(idx); PROPER_FREE(cs_v); PROPER_FREE(cs_e);
+        return PROPER_ENOMEM;
+    }
+    low = out->comp; /* lowlink while active, component number once done */
+    order = out->order; /* finished states grow from the front, the Tarjan stack from the back */
+    for (r = 0; r < n; r++) {
+        if (mask && !PROPER_BITSET_GET(mask, r)) { low[r] = UINT32_MAX; idx[r] = PROPER__DONE; continue; }
+        if (idx[r]) continue;
+        idx[r] = low[r] = ++counter;
+        order[n - 1 - sp++] = r;
+        cs_v[0] = r; cs_e[0] = g->row[r]; depth = 1;
+        while (depth) {
+            uint32_t v = cs_v[depth - 1];
+            uint64_t e = cs_e[depth - 1];
+            if (e < g->row[v + 1]) {
+                uint32_t w = g->col[e];
+                cs_e[depth - 1] = e + 1;
+                if (mask && !PROPER_BITSET_GET(mask, w)) continue;
+                if (idx[w] == 0) {
+                    idx[w] = low[w] = ++counter;
+                    order[n - 1 - sp++] = w;
+                    cs_v[depth] = w; cs_e[depth] = g->row[w]; depth++;
+                } else if (idx[w] != PROPER__DONE && idx[w] < low[v]) {
+                    low[v] = idx[w];
+                }
+                continue;
+            }
+            depth--;
+            if (low[v] == idx[v]) {
+                /* v roots a component: the stack down to v */
+                uint32_t c = out->n_comp++;
+                out->start[c] = written;
+                for (;;) {
+                    uint32_t w = order[n - sp];
+                    sp--;
+                    order[written++] = w;
+                    idx[w] = PROPER__DONE;
+                    low[w] = c;
+                    if (w == v) break;
+                }
+            } else if (depth) {
+                uint32_t u = cs_v[depth - 1];
+                if (low[v] < low[u]) low[u] = low[v];
+            }
+        }
+    }
+    out->start[out->n_comp] = written;
+    PROPER_FREE(idx); PROPER_FREE(cs_v); PROPER_FREE(cs_e);
+    return PROPER_OK;
+}
+
+PROPER_API int proper_dtmc_scc(const proper_dtmc *m, const proper_bitset *restrict_to, uint32_t *comp,
+                               uint32_t *n_comp, proper_error *err) {
+    proper__csr g;
+    proper__sccs c;
+    int rc;
+    if ((rc = proper__check_set(m, restrict_to, "restrict_to", err))) return rc;
+    proper__csr_view(m, &g);
+    if (proper__tarjan(&g, restrict_to, &c))
+        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory computing SCCs");
+    memcpy(comp, c.comp, (size_t)m->n_states * sizeof *comp);
+    *n_comp = c.n_comp;
+    proper__sccs_free(&c);
+    return PROPER_OK;
+}
+
+/* Components of c (over g) that no edge leaves: bottom components. */
+static int proper__is_bottom(const proper__csr *g, const proper__sccs *c, uint32_t k) {
+    uint32_t i;
+    for (i = c->start[k]; i < c->start[k + 1]; i++) {
+        uint32_t s = c->order[i];
+        uint64_t e;
+        for (e = g->row[s]; e < g->row[s + 1]; e++)
+            if (c->comp[g->col[e]] != k) return 0;
+    }
+    return 1;
+}
+
+PROPER_API int proper_dtmc_bscc(const proper_dtmc *m, uint32_t *bscc, uint32_t *n_bscc, proper_error *err) {
+    proper__csr g;
+    proper__sccs c;
+    uint32_t k, i, nb = 0;
+    proper__csr_view(m, &g);
+    if (proper__tarjan(&g, NULL, &c))
+        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory computing SCCs");
+    for (i = 0; i < m->n_states; i++) bscc[i] = UINT32_MAX;
+    for (k = 0; k < c.n_comp; k++) {
+        if (!proper__is_bottom(&g, &c, k)) continue;
+        for (i = c.start[k]; i < c.start[k + 1]; i++) bscc[c.order[i]] = nb;
+        nb++;
+    }
+    *n_bscc = nb;
+    proper__sccs_free(&c);
+    return PROPER_OK;
+}
+
+/* ---- linear systems x = A x + b, component by component ----------------- */
+
+PROPER_API void proper_dtmc_solve_opts_default(proper_dtmc_solve_opts *o) {
+    o->rel_precision = PROPER_DTMC_REL_PRECISION;
+    o->max_sweeps = PROPER_DTMC_MAX_SWEEPS;
+    o->dense_max = PROPER_DTMC_DENSE_MAX;
+}
+
+/* Working storage of one solve: the current component in local numbering
+ * (off-diagonal in-component coefficients as CSR, constant part c, diagonal
+ * d = 1 - a_ii) and buffers for the direct methods. */
+typedef struct proper__lin {
+    const proper__csr *g;
+    const double *b;
+    double *x;
+    proper_dtmc_solve_opts o;
+    proper_dtmc_solve_stats *st;
+    proper__sccs sccs;
+    uint32_t *loc;
+    uint64_t *lrow;
+    uint32_t *lcol;
+    double *lval, *c, *d, *y, *r;
+    size_t cap_states, cap_nnz;
+    double *mat;
+    size_t cap_mat;
+    uint32_t *piv;
+} proper__lin;
+
+static void proper__lin_free(proper__lin *L) {
+    proper__sccs_free(&L->sccs);
+    PROPER_FREE(L->loc); PROPER_FREE(L->lrow); PROPER_FREE(L->lcol); PROPER_FREE(L->lval);
+    PROPER_FREE(L->c); PROPER_FREE(L->d); PROPER_FREE(L->y); PROPER_FREE(L->r);
+    PROPER_FREE(L->mat); PROPER_FREE(L->piv);
+}
+
+static int proper__lin_reserve_states(proper__lin *L, size_t k) {
+    size_t cap;
+    if (k <= L->cap_states) return PROPER_OK;
+    cap = L->cap_states;
+    if (proper_reserve(&L->lrow, &cap, k + 1, sizeof *L->lrow)) return PROPER_ENOMEM;
+#define PROPER__GROW(arr) \
+    cap = L->cap_states; \
+    if (proper_reserve(&arr, &cap, k + 1, sizeof *arr)) return PROPER_ENOMEM;
+    PROPER__GROW(L->c)
+    PROPER__GROW(L->d)
+    PROPER__GROW(L->y)
+    PROPER__GROW(L->r)
+    PROPER__GROW(L->piv)
+#undef PROPER__GROW
+    L->cap_states = cap;
+    return PROPER_OK;
+}
+
+/* Local system of component k: y_i = (c_i + sum_j lval_ij y_j) / d_i. */
+static int proper__lin_local(proper__lin *L, uint32_t k, uint32_t *size, uint64_t *nnz_out) {
+    const proper__csr *g = L->g;
+    uint32_t first = L->sccs.start[k], sz = L->sccs.start[k + 1] - first, i;
+    uint64_t nnz = 0, e;
+    if (proper__lin_reserve_states(L, sz)) return PROPER_ENOMEM;
+    for (i = 0; i < sz; i++) L->loc[L->sccs.order[first + i]] = i;
+    for (i = 0; i < sz; i++) {
+        uint32_t s = L->sccs.order[first + i];
+        double ci = L->b ? L->b[s] : 0.0, di = 1.0;
+        L->lrow[i] = nnz;
+        for (e = g->row[s]; e < g->row[s + 1]; e++) {
+            uint32_t t = g->col[e];
+            double a = g->val[e];
+            if (t == s) {
+                di -= a;
+            } else if (L->sccs.comp[t] == k) {
+                if (nnz >= L->cap_nnz) {
+                    size_t cap = L->cap_nnz;
+                    if (proper_reserve(&L->lcol, &cap, (size_t)nnz + 1, sizeof *L->lcol)) return PROPER_ENOMEM;
+                    cap = L->cap_nnz;
+                    if (proper_reserve(&L->lval, &cap, (size_t)nnz + 1, sizeof *L->lval)) return PROPER_ENOMEM;
+                    L->cap_nnz = cap;
+                }
+                L->lcol[nnz] = L->loc[t];
+                L->lval[nnz] = a;
+                nnz++;
+            } else {
+                ci += a * L->x[t];
+            }
+        }
+        L->c[i] = ci;
+        L->d[i] = di;
+    }
+    L->lrow[sz] = nnz;
+    *size = sz;
+    *nnz_out = nnz;
+    return PROPER_OK;
+}
+
+/* r = c - (D - A) y: the residual of the local system. */
+static void proper__lin_residual(const proper__lin *L, uint32_t sz, const double *y, double *r) {
+    uint32_t i;
+    for (i = 0; i < sz; i++) {
+        double v = L->c[i] - L->d[i] * y[i];
+        uint64_t e;
+        for (e = L->lrow[i]; e < L->lrow[i + 1]; e++) v += L->lval[e] * y[L->lcol[e]];
+        r[i] = v;
+    }
+}
+
+static int proper__lin_reserve_mat(proper__lin *L, size_t cells) {
+    return proper_reserve(&L->mat, &L->cap_mat, cells, sizeof *L->mat);
+}
+
+/* Dense LU with partial pivoting of M = D - A (sz x sz, row-major). */
+static int proper__dense_factor(proper__lin *L, uint32_t sz) {
+    double *M = L->mat;
+    uint32_t i, j, p;
+    uint64_t e;
+    if (proper__lin_reserve_mat(L, (size_t)sz * sz)) return PROPER_ENOMEM;
+    M = L->mat;
+    memset(M, 0, (size_t)sz * sz * sizeof *M);
+    for (i = 0; i < sz; i++) {
+        M[(size_t)i * sz + i] = L->d[i];
+        for (e = L->lrow[i]; e < L->lrow[i + 1]; e++) M[(size_t)i * sz + L->lcol[e]] -= L->lval[e];
+    }
+    for (p = 0; p < sz; p++) {
+        uint32_t best = p;
+        double bv = fabs(M[(size_t)p * sz + p]);
+        for (i = p + 1; i < sz; i++)
+            if (fabs(M[(size_t)i * sz + p]) > bv) { bv = fabs(M[(size_t)i * sz + p]); best = i; }
+        if (!(bv > 0.0)) return PROPER_ENOCONV;
+        L->piv[p] = best;
+        if (best != p)
+            for (j = 0; j < sz; j++) {
+                double t = M[(size_t)p * sz + j];
+                M[(size_t)p * sz + j] = M[(size_t)best * sz + j];
+                M[(size_t)best * sz + j] = t;
+            }
+        for (i = p + 1; i < sz; i++) {
+            double f = M[(size_t)i * sz + p] / M[(size_t)p * sz + p];
+            M[(size_t)i * sz + p] = f;
+            if (f == 0.0) continue;
+            for (j = p + 1; j < sz; j++) M[(size_t)i * sz + j] -= f * M[(size_t)p * sz + j];
+        }
+    }
+    return PROPER_OK;
+}
+
+static void proper__dense_solve(const proper__lin *L, uint32_t sz, double *v) {
+    const double *M = L->mat;
+    uint32_t i, j, p;
+    for (p = 0; p < sz; p++) {
+        uint32_t q = L->piv[p];
+        if (q != p) { double t = v[p]; v[p] = v[q]; v[q] = t; }
+        for (i = p + 1; i < sz; i++) v[i] -= M[(size_t)i * sz + p] * v[p];
+    }
+    for (i = sz; i-- > 0;) {
+        double s = v[i];
+        for (j = i + 1; j < sz; j++) s -= M[(size_t)i * sz + j] * v[j];
+        v[i] = s / M[(size_t)i * sz + i];
+    }
+}
+
+/* Banded elimination of M = D - A without pivoting: M is an M-matrix with
+ * weak row diagonal dominance, for which Gaussian elimination without
+ * pivoting is stable (growth factor <= 2; Wilkinson 1961) and its factors
+ * keep M's band. Band storage: entry (i, j) at mat[i * w + (j - i + bl)]. */
+static int proper__band_factor(proper__lin *L, uint32_t sz, uint32_t bl, uint32_t bu) {
+    size_t w = (size_t)bl + bu + 1;
+    double *B;
+    uint32_t i, p, j;
+    uint64_t e;
+    if (proper__lin_reserve_mat(L, (size_t)sz * w)) return PROPER_ENOMEM;
+    B = L->mat;
+    memset(B, 0, (size_t)sz * w * sizeof *B);
+    for (i = 0; i < sz; i++) {
+        B[(size_t)i * w + bl] = L->d[i];
+        for (e = L->lrow[i]; e < L->lrow[i + 1]; e++) B[(size_t)i * w + (L->lcol[e] + bl - i)] -= L->lval[e];
+    }
+    for (p = 0; p < sz; p++) {
+        double piv = B[(size_t)p * w + bl];
+        uint32_t ilast = p + bl < sz - 1 ? p + bl : sz - 1;
+        uint32_t jlast = p + bu < sz - 1 ? p + bu : sz - 1;
+        if (!(piv > 0.0)) return PROPER_ENOCONV;
+        for (i = p + 1; i <= ilast; i++) {
+            double *Bi = B + (size_t)i * w + bl - i;
+            double f = Bi[p] / piv;
+            Bi[p] = f;
+            if (f == 0.0) continue;
+            for (j = p + 1; j <= jlast; j++) Bi[j] -= f * B[(size_t)p * w + bl - p + j];
+        }
+    }
+    return PROPER_OK;
+}
+
+static void proper__band_solve(const proper__lin *L, uint32_t sz, uint32_t bl, uint32_t bu, double *v) {
+    size_t w = (size_t)bl + bu + 1;
+    const double *B = L->mat;
+    uint32_t i, p, j;
+    for (p = 0; p < sz; p++) {
+        uint32_t ilast = p + bl < sz - 1 ? p + bl : sz - 1;
+        for (i = p + 1; i <= ilast; i++) v[i] -= B[(size_t)i * w + bl - i + p] * v[p];
+    }
+    for (i = sz; i-- > 0;) {
+        uint32_t jlast = i + bu < sz - 1 ? i + bu : sz - 1;
+        double s = v[i];
+        for (j = i + 1; j <= jlast; j++) s -= B[(size_t)i * w + bl - i + j] * v[j];
+        v[i] = s / B[(size_t)i * w + bl];
+    }
+}
+
+/* Solve the local system directly (dense or banded) with one step of
+ * iterative refinement against the sparse local equations. */
+static int proper__lin_direct(proper__lin *L, uint32_t sz, int band, uint32_t bl, uint32_t bu) {
+    uint32_t i;
+    int rc = band ? proper__band_factor(L, sz, bl, bu) : proper__dense_factor(L, sz);
+    if (rc) return rc;
+    memcpy(L->y, L->c, sz * sizeof *L->y);
+    if (band) proper__band_solve(L, sz, bl, bu, L->y); else proper__dense_solve(L, sz, L->y);
+    proper__lin_residual(L, sz, L->y, L->r);
+    if (band) proper__band_solve(L, sz, bl, bu, L->r); else proper__dense_solve(L, sz, L->r);
+    for (i = 0; i < sz; i++) L->y[i] += L->r[i];
+    return PROPER_OK;
+}
+
+/* Gauss–Seidel on the local system. Stopping rule: with delta_k the largest
+ * change of sweep k relative to the largest |y|, and rho the largest ratio
+ * delta_j / delta_{j-1} over the last three sweeps (an estimate of the
+ * contraction factor), the remaining error of a geometric tail is at most
+ * delta_k * rho / (1 - rho); stop when that is <= rel_precision. */
+static int proper__lin_gauss_seidel(proper__lin *L, uint32_t sz, unsigned long *sweeps_out) {
+    double hist[3] = {0.0, 0.0, 0.0}, prev = 0.0, eps = L->o.rel_precision;
+    unsigned long sweep;
+    uint32_t i;
+    for (i = 0; i < sz; i++) L->y[i] = L->c[i] / L->d[i];
+    for (sweep = 1; sweep <= L->o.max_sweeps; sweep++) {
+        double maxdiff = 0.0, maxabs = 0.0, rel, rho;
+        for (i = 0; i < sz; i++) {
+            double v = L->c[i], diff;
+            uint64_t e;
+            for (e = L->lrow[i]; e < L->lrow[i + 1]; e++) v += L->lval[e] * L->y[L->lcol[e]];
+            v /= L->d[i];
+            diff = fabs(v - L->y[i]);
+            if (diff > maxdiff) maxdiff = diff;
+            if (fabs(v) > maxabs) maxabs = fabs(v);
+            L->y[i] = v;
+        }
+        *sweeps_out = sweep;
+        if (maxdiff == 0.0) return PROPER_OK;
+        rel = maxdiff / maxabs;
+        if (rel <= 2.0 * 2.220446049250313e-16) return PROPER_OK; /* changes at rounding level */
+        hist[0] = hist[1];
+        hist[1] = hist[2];
+        hist[2] = prev > 0.0 ? rel / prev : 1.0;
+        prev = rel;
+        if (sweep < 4) continue;
+        rho = hist[0] > hist[1] ? hist[0] : hist[1];
+        if (hist[2] > rho) rho = hist[2];
+        if (rho < 1.0 && rel * rho / (1.0 - rho) <= eps) return PROPER_OK;
+    }
+    return PROPER_ENOCONV;
+}
+
+/* Solve component k; results go to x. */
+static int proper__lin_component(proper__lin *L, uint32_t k, proper_error *err) {
+    uint32_t sz, i, bl = 0, bu = 0;
+    uint64_t nnz, e;
+    int rc;
+    unsigned long sweeps = 0;
+    proper_dtmc_solve_stats *st = L->st;
+    if (proper__lin_local(L, k, &sz, &nnz)) goto nomem;
+    if (st) {
+        st->n_components++;
+        if (sz > st->largest) st->largest = sz;
+    }
+    for (i = 0; i < sz; i++)
+        if (!(L->d[i] > 0.0)) {
+            uint32_t s = L->sccs.order[L->sccs.start[k] + i];
+            return proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0,
+                                    "state %u can never leave its self-loop: the system is singular", (unsigned)s);
+        }
+    if (sz == 1 && nnz == 0) {
+        L->x[L->sccs.order[L->sccs.start[k]]] = L->c[0] / L->d[0];
+        if (st && L->d[0] != 1.0) st->n_cyclic++;
+        return PROPER_OK;
+    }
+    if (st) st->n_cyclic++;
+    for (i = 0; i < sz; i++)
+        for (e = L->lrow[i]; e < L->lrow[i + 1]; e++) {
+            uint32_t j = L->lcol[e];
+            if (j < i && i - j > bl) bl = i - j;
+            if (j > i && j - i > bu) bu = j - i;
+        }
+    if (sz <= L->o.dense_max) {
+        rc = proper__lin_direct(L, sz, 0, 0, 0);
+        if (st && !rc) st->n_dense++;
+    } else if ((double)sz * (bl + bu + 1) <= 4.0 * (double)(nnz + sz) + 4096.0 &&
+               (double)sz * bl * bu <= 256.0 * (double)(nnz + sz)) {
+        rc = proper__lin_direct(L, sz, 1, bl, bu);
+        if (st && !rc) st->n_band++;
+    } else {
+        rc = proper__lin_gauss_seidel(L, sz, &sweeps);
+        if (st) st->sweeps += sweeps;
+        if (rc == PROPER_ENOCONV)
+            return proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0,
+                                    "Gauss-Seidel did not reach relative precision %g in %lu sweeps "
+                                    "(component of %u states)", L->o.rel_precision, L->o.max_sweeps, (unsigned)sz);
+    }
+    if (rc == PROPER_ENOMEM) goto nomem;
+    if (rc)
+        return proper_error_set(err, rc, NULL, 0, 0, "singular linear system in a component of %u states",
+                                (unsigned)sz);
+    for (i = 0; i < sz; i++) L->x[L->sccs.order[L->sccs.start[k] + i]] = L->y[i];
+    return PROPER_OK;
+nomem:
+    return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory solving a component");
+}
+
+/* Solve x[s] = b[s] + sum_t a(s,t) x[t] for the states s in mask; x holds
+ * the (constant) values of the states outside the mask on entry. Requires
+ * I - A restricted to the mask to be non-singular (guaranteed by the graph
+ * precomputation of each caller). */
+static int proper__solve_linear(const proper__csr *g, const proper_bitset *mask, const double *b, double *x,
+                                const proper_dtmc_solve_opts *opts, proper_dtmc_solve_stats *st,
+                                proper_error *err) {
+    proper__lin L;
+    uint32_t k;
+    int rc = PROPER_OK;
+    memset(&L, 0, sizeof L);
+    L.g = g; L.b = b; L.x = x; L.st = st;
+    if (opts) L.o = *opts; else proper_dtmc_solve_opts_default(&L.o);
+    if (!(L.o.rel_precision > 0.0)) L.o.rel_precision = PROPER_DTMC_REL_PRECISION;
+    if (proper__tarjan(g, mask, &L.sccs)) goto nomem;
+    L.loc = (uint32_t *)proper_calloc(g->n ? g->n : 1, sizeof *L.loc);
+    if (!L.loc) goto nomem;
+    for (k = 0; k < L.sccs.n_comp && !rc; k++) rc = proper__lin_component(&L, k, err);
+    proper__lin_free(&L);
+    return rc;
+nomem:
+    proper__lin_free(&L);
+    return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory solving a linear system");
+}
+
+/* ---- solvers ------------------------------------------------------------ */
+
+static int proper__nomem(proper_error *err) {
+    return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+}
+
+PROPER_API int proper_dtmc_prob_until(const proper_dtmc *m, const proper_bitset *phi1, const proper_bitset *phi2,
+                                      const proper_dtmc_solve_opts *opts, double *x,
+                                      proper_dtmc_solve_stats *stats, proper_error *err) {
+    proper__csr g, pred;
+    proper_bitset no, yes, maybe;
+    uint32_t s;
+    int rc;
+    if (stats) memset(stats, 0, sizeof *stats);
+    if ((rc = proper__check_set(m, phi1, "phi1", err)) || (rc = proper__check_set(m, phi2, "phi2", err))) return rc;
+    proper__csr_view(m, &g);
+    if (proper__transpose(&g, NULL, 0, &pred)) return proper__nomem(err);
+    if (proper__prob0(&pred, phi1, phi2, &no)) { proper__csr_free(&pred); return proper__nomem(err); }
+    rc = proper__prob1(&pred, phi1, phi2, &no, &yes);
+    proper__csr_free(&pred);
+    if (rc) { proper_bitset_free(&no); return proper__nomem(err); }
+    if (proper_bitset_copy(&maybe, &no)) { proper_bitset_free(&no); proper_bitset_free(&yes); return proper__nomem(err); }
+    proper_bitset_or(&maybe, &yes);
+    proper_bitset_not(&maybe);
+    for (s = 0; s < m->n_states; s++) x[s] = PROPER_BITSET_GET(&yes, s) ? 1.0 : 0.0;
+    rc = proper__solve_linear(&g, &maybe, NULL, x, opts, stats, err);
+    proper_bitset_free(&no);
+    proper_bitset_free(&yes);
+    proper_bitset_free(&maybe);
+    return rc;
+}
+
+PROPER_API int proper_dtmc_prob_bounded_until(const proper_dtmc *m, const proper_bitset *phi1,
+                                              const proper_bitset *phi2, unsigned long k, double *x,
+                                              proper_error *err) {
+    double *prev;
+    unsigned long step;
+    uint32_t s;
+    int rc;
+    if ((rc = proper__check_set(m, phi1, "phi1", err)) || (rc = proper__check_set(m, phi2, "phi2", err))) return rc;
+    prev = (double *)proper_calloc(m->n_states, sizeof *prev);
+    if (!prev) return proper__nomem(err);
+    for (s = 0; s < m->n_states; s++) x[s] = PROPER_BITSET_GET(phi2, s) ? 1.0 : 0.0;
+    /* x_j(s) = 1 on phi2, 0 outside phi1, else sum_t P(s,t) x_{j-1}(t) */
+    for (step = 0; step < k; step++) {
+        memcpy(prev, x, (size_t)m->n_states * sizeof *prev);
+        for (s = 0; s < m->n_states; s++) {
+            double v = 0.0;
+            uint64_t e;
+            if (PROPER_BITSET_GET(phi2, s) || (phi1 && !PROPER_BITSET_GET(phi1, s))) continue;
+            for (e = m->row[s]; e < m->row[s + 1]; e++) v += m->prob[e] * prev[m->col[e]];
+            x[s] = v;
+        }
+    }
+    PROPER_FREE(prev);
+    return PROPER_OK;
+}
+
+static int proper__check_reward(const proper_dtmc *m, const proper_dtmc_reward *r, int nonneg, proper_error *err) {
+    uint64_t i;
+    if (r->state)
+        for (i = 0; i < m->n_states; i++)
+            if (!isfinite(r->state[i]) || (nonneg && r->state[i] < 0.0))
+                return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "state reward of state %u is %g%s",
+                                        (unsigned)i, r->state[i], nonneg ? " (must be finite and >= 0)" : "");
+    if (r->trans)
+        for (i = 0; i < m->n_trans; i++)
+            if (!isfinite(r->trans[i]) || (nonneg && r->trans[i] < 0.0))
+                return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "a transition reward is %g%s", r->trans[i],
+                                        nonneg ? " (must be finite and >= 0)" : "");
+    return PROPER_OK;
+}
+
+/* Expected reward of one step from s: state reward + expected transition reward. */
+static double proper__step_reward(const proper_dtmc *m, const proper_dtmc_reward *r, uint32_t s) {
+    double v = r->state ? r->state[s] : 0.0;
+    uint64_t e;
+    if (r->trans)
+        for (e = m->row[s]; e < m->row[s + 1]; e++) v += m->prob[e] * r->trans[e];
+    return v;
+}
+
+PROPER_API int proper_dtmc_reward_reach(const proper_dtmc *m, const proper_dtmc_reward *r,
+                                        const proper_bitset *phi, const proper_dtmc_solve_opts *opts,
+                                        double *x, proper_dtmc_solve_stats *stats, proper_error *err) {
+    proper__csr g, pred;
+    proper_bitset no, sure;
+    double *b;
+    uint32_t s;
+    int rc;
+    if (stats) memset(stats, 0, sizeof *stats);
+    if ((rc = proper__check_set(m, phi, "phi", err)) || (rc = proper__check_reward(m, r, 1, err))) return rc;
+    proper__csr_view(m, &g);
+    if (proper__transpose(&g, NULL, 0, &pred)) return proper__nomem(err);
+    if (proper__prob0(&pred, NULL, phi, &no)) { proper__csr_free(&pred); return proper__nomem(err); }
+    rc = proper__prob1(&pred, NULL, phi, &no, &sure);
+    proper__csr_free(&pred);
+    proper_bitset_free(&no);
+    if (rc) return proper__nomem(err);
+    b = (double *)proper_calloc(m->n_states, sizeof *b);
+    if (!b) { proper_bitset_free(&sure); return proper__nomem(err); }
+    /* unknowns: states that reach phi surely but are not in phi */
+    for (s = 0; s < m->n_states; s++) {
+        if (PROPER_BITSET_GET(phi, s)) {
+            x[s] = 0.0;
+            proper_bitset_clear(&sure, s);
+        } else if (!PROPER_BITSET_GET(&sure, s)) {
+            x[s] = INFINITY; /* phi missed with positive probability: PRISM's infinity */
+        } else {
+            x[s] = 0.0;
+            b[s] = proper__step_reward(m, r, s);
+        }
+    }
+    rc = proper__solve_linear(&g, &sure, b, x, opts, stats, err);
+    PROPER_FREE(b);
+    proper_bitset_free(&sure);
+    return rc;
+}
+
+PROPER_API int proper_dtmc_reward_cumulative(const proper_dtmc *m, const proper_dtmc_reward *r, unsigned long k,
+                                             double *x, proper_error *err) {
+    double *prev, *step;
+    unsigned long j;
+    uint32_t s;
+    int rc;
+    if ((rc = proper__check_reward(m, r, 0, err))) return rc;
+    prev = (double *)proper_calloc(m->n_states, sizeof *prev);
+    step = (double *)proper_calloc(m->n_states, sizeof *step);
+    if (!prev || !step) { PROPER_FREE(prev); PROPER_FREE(step); return proper__nomem(err); }
+    for (s = 0; s < m->n_states; s++) { x[s] = 0.0; step[s] = proper__step_reward(m, r, s); }
+    /* c_j(s) = step(s) + sum_t P(s,t) c_{j-1}(t), c_0 = 0 */
+    for (j = 0; j < k; j++) {
+        memcpy(prev, x, (size_t)m->n_states * sizeof *prev);
+        for (s = 0; s < m->n_states; s++) {
+            double v = step[s];
+            uint64_t e;
+            for (e = m->row[s]; e < m->row[s + 1]; e++) v += m->prob[e] * prev[m->col[e]];
+            x[s] = v;
+        }
+    }
+    PROPER_FREE(prev);
+    PROPER_FREE(step);
+    return PROPER_OK;
+}
+
+PROPER_API int proper_dtmc_reward_instant(const proper_dtmc *m, const proper_dtmc_reward *r, unsigned long k,
+                                          double *x, proper_error *err) {
+    double *prev;
+    unsigned long j;
+    uint32_t s;
+    int rc;
+    if ((rc = proper__check_reward(m, r, 0, err))) return rc;
+    prev = (double *)proper_calloc(m->n_states, sizeof *prev);
+    if (!prev) return proper__nomem(err);
+    for (s = 0; s < m->n_states; s++) x[s] = r->state ? r->state[s] : 0.0;
+    /* i_j = P i_{j-1}, i_0 = state rewards */
+    for (j = 0; j < k; j++) {
+        memcpy(prev, x, (size_t)m->n_states * sizeof *prev);
+        for (s = 0; s < m->n_states; s++) {
+            double v = 0.0;
+            uint64_t e;
+            for (e = m->row[s]; e < m->row[s + 1]; e++) v += m->prob[e] * prev[m->col[e]];
+            x[s] = v;
+        }
+    }
+    PROPER_FREE(prev);
+    return PROPER_OK;
+}
+
+/* Stationary distribution of every bottom SCC, normalised within each:
+ * pi[s] for BSCC states, bscc[s] its BSCC or UINT32_MAX. For a BSCC B with
+ * a reference state r, the unnormalised pi_t (t != r, pi_r = 1) solves
+ * pi_t = sum_{s in B} pi_s P(s,t): the expected visits to t between two
+ * visits to r (Kemeny & Snell, Finite Markov Chains, 6.2), a transient
+ * system that the component solver handles like any other. */
+static int proper__bscc_stationary(const proper_dtmc *m, const proper_dtmc_solve_opts *opts, double *pi,
+                                   uint32_t *bscc, uint32_t *n_bscc, proper_error *err) {
+    proper__csr g, tr;
+    proper__sccs c;
+    proper_bitset in_b, mask;
+    uint32_t k, i, nb = 0;
+    int rc = PROPER_OK;
+    proper__csr_view(m, &g);
+    if (proper__tarjan(&g, NULL, &c)) return proper__nomem(err);
+    if (proper_bitset_init(&in_b, m->n_states)) { proper__sccs_free(&c); return proper__nomem(err); }
+    for (i = 0; i < m->n_states; i++) { bscc[i] = UINT32_MAX; pi[i] = 0.0; }
+    for (k = 0; k < c.n_comp; k++) {
+        if (!proper__is_bottom(&g, &c, k)) continue;
+        for (i = c.start[k]; i < c.start[k + 1]; i++) {
+            bscc[c.order[i]] = nb;
+            proper_bitset_set(&in_b, c.order[i]);
+        }
+        nb++;
+    }
+    /* one transposed system over all BSCC states; each BSCC's reference
+     * state (its first in order[]) is fixed to 1 */
+    if (proper__transpose(&g, &in_b, 1, &tr)) { rc = proper__nomem(err); goto done; }
+    if (proper_bitset_copy(&mask, &in_b)) { proper__csr_free(&tr); rc = proper__nomem(err); goto done; }
+    for (k = 0; k < c.n_comp; k++)
+        if (bscc[c.order[c.start[k]]] != UINT32_MAX) {
+            pi[c.order[c.start[k]]] = 1.0;
+            proper_bitset_clear(&mask, c.order[c.start[k]]);
+        }
+    rc = proper__solve_linear(&tr, &mask, NULL, pi, opts, NULL, err);
+    proper__csr_free(&tr);
+    proper_bitset_free(&mask);
+    if (rc) goto done;
+    for (k = 0; k < c.n_comp; k++) {
+        double sum = 0.0;
+        if (bscc[c.order[c.start[k]]] == UINT32_MAX) continue;
+        for (i = c.start[k]; i < c.start[k + 1]; i++) sum += pi[c.order[i]];
+        for (i = c.start[k]; i < c.start[k + 1]; i++) pi[c.order[i]] /= sum;
+    }
+    *n_bscc = nb;
+done:
+    proper_bitset_free(&in_b);
+    proper__sccs_free(&c);
+    return rc;
+}
+
+PROPER_API int proper_dtmc_steady(const proper_dtmc *m, const proper_bitset *phi,
+                                  const proper_dtmc_solve_opts *opts, double *x, proper_error *err) {
+    proper__csr g;
+    proper_bitset transient;
+    double *pi, *mass;
+    uint32_t *bscc, nb = 0, s;
+    int rc;
+    if ((rc = proper__check_set(m, phi, "phi", err))) return rc;
+    pi = (double *)proper_calloc(m->n_states, sizeof *pi);
+    bscc = (uint32_t *)proper_calloc(m->n_states, sizeof *bscc);
+    if (!pi || !bscc) { PROPER_FREE(pi); PROPER_FREE(bscc); return proper__nomem(err); }
+    rc = proper__bscc_stationary(m, opts, pi, bscc, &nb, err);
+    mass = rc ? NULL : (double *)proper_calloc(nb ? nb : 1, sizeof *mass);
+    if (!rc && !mass) rc = proper__nomem(err);
+    if (!rc && proper_bitset_init(&transient, m->n_states)) { PROPER_FREE(mass); mass = NULL; rc = proper__nomem(err); }
+    if (rc) { PROPER_FREE(pi); PROPER_FREE(bscc); return rc; }
+    for (s = 0; s < m->n_states; s++)
+        if (bscc[s] != UINT32_MAX && PROPER_BITSET_GET(phi, s)) mass[bscc[s]] += pi[s];
+    /* x = long-run mass of phi in the BSCC, then x = P x on transient states */
+    for (s = 0; s < m->n_states; s++) {
+        if (bscc[s] != UINT32_MAX) {
+            x[s] = mass[bscc[s]];
+        } else {
+            x[s] = 0.0;
+            proper_bitset_set(&transient, s);
+        }
+    }
+    proper__csr_view(m, &g);
+    rc = proper__solve_linear(&g, &transient, NULL, x, opts, NULL, err);
+    proper_bitset_free(&transient);
+    PROPER_FREE(mass);
+    PROPER_FREE(pi);
+    PROPER_FREE(bscc);
+    return rc;
+}
+
+PROPER_API int proper_dtmc_steady_distribution(const proper_dtmc *m, const proper_dtmc_solve_opts *opts,
+                                               double *pi, proper_error *err) {
+    proper__csr g, tr;
+    proper_bitset transient;
+    double *visits = NULL, *absorb = NULL;
+    uint32_t *bscc, nb = 0, s;
+    uint64_t e;
+    int rc;
+    bscc = (uint32_t *)proper_calloc(m->n_states, sizeof *bscc);
+    if (!bscc) return proper__nomem(err);
+    if ((rc = proper__bscc_stationary(m, opts, pi, bscc, &nb, err))) { PROPER_FREE(bscc); return rc; }
+    visits = (double *)proper_calloc(m->n_states, sizeof *visits);
+    absorb = (double *)proper_calloc(nb ? nb : 1, sizeof *absorb);
+    if (!visits || !absorb || proper_bitset_init(&transient, m->n_states)) {
+        PROPER_FREE(visits); PROPER_FREE(absorb); PROPER_FREE(bscc);
+        return proper__nomem(err);
+    }
+    /* expected visits v to transient states from the initial distribution:
+     * v_t = mu0(t) + sum_{s transient} v_s P(s,t), a transposed system */
+    for (s = 0; s < m->n_states; s++)
+        if (bscc[s] == UINT32_MAX) proper_bitset_set(&transient, s);
+    proper__csr_view(m, &g);
+    if (proper__transpose(&g, &transient, 1, &tr)) { rc = proper__nomem(err); goto done; }
+    {
+        double *mu0 = (double *)proper_calloc(m->n_states, sizeof *mu0);
+        if (!mu0) { proper__csr_free(&tr); rc = proper__nomem(err); goto done; }
+        if (m->init_dist) memcpy(mu0, m->init_dist, (size_t)m->n_states * sizeof *mu0);
+        else mu0[m->init] = 1.0;
+        rc = proper__solve_linear(&tr, &transient, mu0, visits, opts, NULL, err);
+        proper__csr_free(&tr);
+        if (!rc) {
+            /* probability of absorption in each BSCC */
+            for (s = 0; s < m->n_states; s++) {
+                if (bscc[s] != UINT32_MAX) {
+                    absorb[bscc[s]] += mu0[s];
+                    continue;
+                }
+                if (visits[s] == 0.0) continue;
+                for (e = m->row[s]; e < m->row[s + 1]; e++)
+                    if (bscc[m->col[e]] != UINT32_MAX) absorb[bscc[m->col[e]]] += visits[s] * m->prob[e];
+            }
+            for (s = 0; s < m->n_states; s++) pi[s] = bscc[s] == UINT32_MAX ? 0.0 : pi[s] * absorb[bscc[s]];
+        }
+        PROPER_FREE(mu0);
+    }
+done:
+    proper_bitset_free(&transient);
+    PROPER_FREE(visits);
+    PROPER_FREE(absorb);
+    PROPER_FREE(bscc);
+    return rc;
+}
+
+PROPER_API double proper_dtmc_value_at_init(const proper_dtmc *m, const double *x) {
+    double v = 0.0;
+    uint32_t s;
+    if (!m->init_dist) return x[m->init];
+    for (s = 0; s < m->n_states; s++)
+        if (m->init_dist[s] > 0.0) v += m->init_dist[s] * x[s];
+    return v;
+}
+
+/* ---- PRISM explicit import ---------------------------------------------- */
+
+PROPER_API void proper_dtmc_import_opts_default(proper_dtmc_import_opts *o) {
+    o->row_sum_tol = PROPER_DTMC_ROW_SUM_TOL;
+    o->fix_deadlocks = 0;
+    o->max_states = PROPER_DTMC_MAX_STATES;
+}
+
+/* Line reader over a FILE (in 1 MiB chunks) or a block of memory. */
+typedef struct proper__reader {
+    FILE *f;
+    const char *mem;
+    size_t mem_len, mem_pos;
+    char *buf;
+    size_t cap, len, pos;
+    int eof;
+    const char *name;
+    int line;               /* number of the line last returned */
+    const char *text, *end; /* that line, without its newline */
+} proper__reader;
+
+#define PROPER__READ_CHUNK ((size_t)1 << 20)
+
+static void proper__reader_mem(proper__reader *r, const char *text, size_t len, const char *name) {
+    memset(r, 0, sizeof *r);
+    r->mem = text;
+    r->mem_len = len;
+    r->name = name;
+}
+
+static void proper__reader_file(proper__reader *r, FILE *f, const char *name) {
+    memset(r, 0, sizeof *r);
+    r->f = f;
+    r->name = name;
+}
+
+static void proper__reader_free(proper__reader *r) {
+    PROPER_FREE(r->buf);
+    r->buf = NULL;
+}
+
+/* Next line into r->text/r->end: 1 a line, 0 end of input, <0 error. */
+static int proper__reader_next(proper__reader *r) {
+    const char *nl;
+    if (!r->f) {
+        const char *p = r->mem + r->mem_pos, *end = r->mem + r->mem_len;
+        if (r->mem_pos >= r->mem_len) return 0;
+        nl = (const char *)memchr(p, '\n', (size_t)(end - p));
+        r->text = p;
+        r->end = nl ? nl : end;
+        r->mem_pos = (size_t)((nl ? nl + 1 : end) - r->mem);
+    } else {
+        for (;;) {
+            nl = r->pos < r->len ? (const char *)memchr(r->buf + r->pos, '\n', r->len - r->pos) : NULL;
+            if (nl || r->eof) break;
+            /* keep the partial line, read more */
+            if (r->pos > 0) {
+                memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+                r->len -= r->pos;
+                r->pos = 0;
+            }
+            if (proper_reserve(&r->buf, &r->cap, r->len + PROPER__READ_CHUNK, 1)) return PROPER_ENOMEM;
+            {
+                size_t got = fread(r->buf + r->len, 1, r->cap - r->len, r->f);
+                if (got == 0) {
+                    if (ferror(r->f)) return PROPER_EIO;
+                    r->eof = 1;
+                }
+                r->len += got;
+            }
+        }
+        if (r->pos >= r->len) return 0;
+        r->text = r->buf + r->pos;
+        r->end = nl ? nl : r->buf + r->len;
+        r->pos = (size_t)((nl ? nl + 1 : r->buf + r->len) - r->buf);
+    }
+    if (r->end > r->text && r->end[-1] == '\r') r->end--;
+    r->line++;
+    return 1;
+}
+
+/* Error at position `at` of the current line (NULL: the line itself). */
+static int proper__reader_error(const proper__reader *r, proper_error *err, const char *at, int code,
+                                const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+static int proper__reader_error(const proper__reader *r, proper_error *err, const char *at, int code,
+                                const char *fmt, ...) {
+    char msg[PROPER_ERROR_MESSAGE_MAX];
+    va_list ap;
+    int col = at && r->line ? (int)(at - r->text) + 1 : 0;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return proper_error_set(err, code, r->name, r->line, col, "%s", msg);
+}
+
+static const char *proper__skip_blanks(const char *p, const char *end) {
+    while (p < end && (*p == ' ' || *p == '\t')) p++;
+    return p;
+}
+
+/* A line with nothing but blanks, or a '#' comment. */
+static int proper__skippable_line(const proper__reader *r) {
+    const char *p = proper__skip_blanks(r->text, r->end);
+    return p == r->end || *p == '#';
+}
+
+/* Next line that is not blank or a comment: 1, 0 at end, <0 error. */
+static int proper__next_content_line(proper__reader *r, proper_error *err) {
+    int rc;
+    while ((rc = proper__reader_next(r)) == 1)
+        if (!proper__skippable_line(r)) return 1;
+    if (rc < 0)
+        return proper_error_set(err, rc, r->name, r->line, 0, rc == PROPER_ENOMEM ? "out of memory" : "read error");
+    return 0;
+}
+
+static int proper__is_digit_ch(char c) { return c >= '0' && c <= '9'; }
+
+/* After a token: the end of the line or a blank. */
+static int proper__token_end(const proper__reader *r, const char *p, const char *what, proper_error *err) {
+    if (p < r->end && *p != ' ' && *p != '\t')
+        return proper__reader_error(r, err, p, PROPER_EPARSE, "unexpected '%c' after %s", *p, what);
+    return PROPER_OK;
+}
+
+/* Digits of a non-negative integer <= max (after blanks). */
+static int proper__scan_uint(const proper__reader *r, const char **pp, uint64_t max, uint64_t *out,
+                             const char *what, proper_error *err) {
+    const char *p = proper__skip_blanks(*pp, r->end), *start = p;
+    uint64_t v = 0;
+    if (p == r->end || !proper__is_digit_ch(*p))
+        return proper__reader_error(r, err, p, PROPER_EPARSE, "expected %s (a non-negative integer)", what);
+    while (p < r->end && proper__is_digit_ch(*p)) {
+        unsigned d = (unsigned)(*p - '0');
+        if (v > (max - d) / 10)
+            return proper__reader_error(r, err, start, PROPER_ERANGE, "%s is too large (at most %llu)", what,
+                                        (unsigned long long)max);
+        v = v * 10 + d;
+        p++;
+    }
+    *out = v;
+    *pp = p;
+    return PROPER_OK;
+}
+
+/* An integer token (followed by a blank or the end of the line). */
+static int proper__read_uint(const proper__reader *r, const char **pp, uint64_t max, uint64_t *out,
+                             const char *what, proper_error *err) {
+    int rc = proper__scan_uint(r, pp, max, out, what, err);
+    if (rc) return rc;
+    return proper__token_end(r, *pp, what, err);
+}
+
+/* "STATE:" at the start of a .lab line. */
+static int proper__read_uint_colon(const proper__reader *r, const char **pp, uint64_t max, uint64_t *out,
+                                   proper_error *err) {
+    int rc = proper__scan_uint(r, pp, max, out, "state number", err);
+    if (rc) return rc;
+    if (*pp == r->end || **pp != ':')
+        return proper__reader_error(r, err, *pp, PROPER_EPARSE, "expected ':' after the state number");
+    (*pp)++;
+    return PROPER_OK;
+}
+
+/* Decimal number [+-]? (d+ (. d*)? | . d+) ([eE] [+-]? d+)?. Short
+ * decimals are converted exactly by Clinger's fast path (a mantissa below
+ * 2^53 times or divided by an exact power of ten <= 1e22 is one correctly
+ * rounded operation); others go through strtod. */
+static int proper__read_real(const proper__reader *r, const char **pp, double *out, const char *what,
+                             proper_error *err) {
+    static const double pow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                     1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    const char *p = proper__skip_blanks(*pp, r->end), *start = p, *q;
+    uint64_t mant = 0;
+    int neg = 0, digits = 0, sig = 0, exp10 = 0, many = 0;
+    double v;
+    if (p < r->end && (*p == '+' || *p == '-')) { neg = *p == '-'; p++; }
+    for (; p < r->end && proper__is_digit_ch(*p); p++, digits++) {
+        if (sig < 19) { mant = mant * 10 + (uint64_t)(*p - '0'); if (mant) sig++; }
+        else { many = 1; exp10++; }
+    }
+    if (p < r->end && *p == '.') {
+        for (p++; p < r->end && proper__is_digit_ch(*p); p++, digits++) {
+            if (sig < 19) { mant = mant * 10 + (uint64_t)(*p - '0'); if (mant) sig++; exp10--; }
+            else many = 1;
+        }
+    }
+    if (!digits) return proper__reader_error(r, err, start, PROPER_EPARSE, "expected %s (a number)", what);
+    if (p < r->end && (*p == 'e' || *p == 'E')) {
+        int eneg = 0, e = 0;
+        q = p + 1;
+        if (q < r->end && (*q == '+' || *q == '-')) { eneg = *q == '-'; q++; }
+        if (q == r->end || !proper__is_digit_ch(*q))
+            return proper__reader_error(r, err, q, PROPER_EPARSE, "expected exponent digits in %s", what);
+        for (; q < r->end && proper__is_digit_ch(*q); q++)
+            if (e < 100000) e = e * 10 + (*q - '0');
+        exp10 += eneg ? -e : e;
+        p = q;
+    }
+    if (proper__token_end(r, p, what, err)) return PROPER_EPARSE;
+    if (!many && mant <= ((uint64_t)1 << 53) && exp10 >= -22 && exp10 <= 22) {
+        v = exp10 < 0 ? (double)mant / pow10[-exp10] : (double)mant * pow10[exp10];
+    } else {
+        char small[64], *buf = small;
+        size_t n = (size_t)(p - start);
+        if (n >= sizeof small) {
+            buf = (char *)PROPER_MALLOC(n + 1);
+            if (!buf) return proper__reader_error(r, err, start, PROPER_ENOMEM, "out of memory");
+        }
+        memcpy(buf, start, n);
+        buf[n] = '\0';
+        v = strtod(buf, NULL);
+        if (buf != small) PROPER_FREE(buf);
+        neg = 0;
+    }
+    if (isinf(v)) return proper__reader_error(r, err, start, PROPER_ERANGE, "%s is too large for a double", what);
+    *out = neg ? -v : v;
+    *pp = p;
+    return PROPER_OK;
+}
+
+/* The rest of the line must be blank. */
+static int proper__line_done(const proper__reader *r, const char *p, proper_error *err) {
+    p = proper__skip_blanks(p, r->end);
+    if (p != r->end) return proper__reader_error(r, err, p, PROPER_EPARSE, "unexpected text at the end of the line");
+    return PROPER_OK;
+}
+
+static int proper__is_ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+static int proper__is_ident_char(char c) { return proper__is_ident_start(c) || proper__is_digit_ch(c); }
+
+/* Check the probability of a transition read from a file. */
+static int proper__check_file_prob(const proper__reader *r, const char *at, double p, double tol, proper_error *err) {
+    if (!(p >= 0.0))
+        return proper__reader_error(r, err, at, PROPER_EPROB, "probability %g is negative", p);
+    if (p > 1.0 + tol) return proper__reader_error(r, err, at, PROPER_EPROB, "probability %.17g is above 1", p);
+    return PROPER_OK;
+}
+
+static int proper__row_sum_error(const proper__reader *r, int line, uint32_t s, double sum, double tol,
+                                 proper_error *err) {
+    return proper_error_set(err, PROPER_EPROB, r->name, line, line ? 1 : 0,
+                            "state %u: outgoing probabilities sum to %.17g (must be 1 within %g)", (unsigned)s, sum,
+                            tol);
+}
+
+/* Sort rows of an unsorted .tra by source (counting sort) and each row by
+ * destination; repeated transitions are an error. */
+static int proper__tra_sort(proper_dtmc *m, const proper__reader *r, uint32_t *srcs, double tol, proper_error *err) {
+    uint64_t n = m->n_states, t = m->n_trans, i, *at;
+    uint32_t *col, s;
+    double *prob;
+    at = (uint64_t *)proper_calloc((size_t)n + 1, sizeof *at);
+    col = (uint32_t *)proper_calloc((size_t)(t ? t : 1), sizeof *col);
+    prob = (double *)proper_calloc((size_t)(t ? t : 1), sizeof *prob);
+    if (!at || !col || !prob) {
+        PROPER_FREE(at); PROPER_FREE(col); PROPER_FREE(prob);
+        return proper_error_set(err, PROPER_ENOMEM, r->name, 0, 0, "out of memory sorting transitions");
+    }
+    memset(m->row, 0, ((size_t)n + 1) * sizeof *m->row);
+    for (i = 0; i < t; i++) m->row[srcs[i] + 1]++;
+    for (i = 0; i < n; i++) m->row[i + 1] += m->row[i];
+    memcpy(at, m->row, ((size_t)n + 1) * sizeof *at);
+    for (i = 0; i < t; i++) {
+        uint64_t k = at[srcs[i]]++;
+        col[k] = m->col[i];
+        prob[k] = m->prob[i];
+    }
+    PROPER_FREE(at);
+    PROPER_FREE(m->col);
+    PROPER_FREE(m->prob);
+    m->col = col;
+    m->prob = prob;
+    for (s = 0; s < n; s++) {
+        uint64_t a = m->row[s], b = m->row[s + 1], k;
+        double sum = 0.0;
+        proper__entry small[32], *e = small;
+        if (b - a > 32) {
+            e = (proper__entry *)proper_calloc((size_t)(b - a), sizeof *e);
+            if (!e) return proper_error_set(err, PROPER_ENOMEM, r->name, 0, 0, "out of memory sorting transitions");
+        }
+        for (k = a; k < b; k++) { e[k - a].dst = m->col[k]; e[k - a].p = m->prob[k]; }
+        proper__sort_entries(e, (size_t)(b - a));
+        for (k = a; k < b; k++) {
+            m->col[k] = e[k - a].dst;
+            m->prob[k] = e[k - a].p;
+            sum += m->prob[k];
+        }
+        if (e != small) PROPER_FREE(e);
+        for (k = a + 1; k < b; k++)
+            if (m->col[k] == m->col[k - 1])
+                return proper_error_set(err, PROPER_EPARSE, r->name, 0, 0, "transition %u -> %u is listed twice",
+                                        (unsigned)s, (unsigned)m->col[k]);
+        if (b > a && !(fabs(sum - 1.0) <= tol)) return proper__row_sum_error(r, 0, s, sum, tol, err);
+    }
+    return PROPER_OK;
+}
+
+/* State of a .tra being read in source order (the usual case: PRISM and
+ * Storm write sorted files); srcs is only allocated if the order breaks. */
+typedef struct proper__tra_state {
+    uint32_t cur;       /* row being filled */
+    int have_prev;
+    uint32_t prev_dst;
+    double sum;
+    int first_line;     /* line of the current row's first transition */
+    uint32_t *srcs;     /* sources of all entries, once unsorted */
+    size_t cap;         /* capacity of col/prob (and srcs) */
+} proper__tra_state;
+
+static int proper__tra_grow(proper_dtmc *m, proper__tra_state *st, uint64_t need) {
+    size_t cap = st->cap;
+    if (need <= st->cap) return PROPER_OK;
+    if (proper_reserve(&m->col, &cap, (size_t)need, sizeof *m->col)) return PROPER_ENOMEM;
+    cap = st->cap;
+    if (proper_reserve(&m->prob, &cap, (size_t)need, sizeof *m->prob)) return PROPER_ENOMEM;
+    if (st->srcs) {
+        cap = st->cap;
+        if (proper_reserve(&st->srcs, &cap, (size_t)need, sizeof *st->srcs)) return PROPER_ENOMEM;
+    }
+    st->cap = cap;
+    return PROPER_OK;
+}
+
+/* Close rows st->cur .. upto-1 (the current row is checked). */
+static int proper__tra_close_rows(proper_dtmc *m, proper__tra_state *st, const proper__reader *r, uint32_t upto,
+                                  double tol, proper_error *err) {
+    if (m->n_trans > m->row[st->cur] && !(fabs(st->sum - 1.0) <= tol))
+        return proper__row_sum_error(r, st->first_line, st->cur, st->sum, tol, err);
+    while (st->cur < upto) m->row[++st->cur] = m->n_trans;
+    st->sum = 0.0;
+    st->have_prev = 0;
+    return PROPER_OK;
+}
+
+/* Switch to unsorted mode: record the source of every entry so far. */
+static int proper__tra_unsorted(proper_dtmc *m, proper__tra_state *st) {
+    uint64_t k;
+    uint32_t s;
+    st->srcs = (uint32_t *)proper_calloc(st->cap ? st->cap : 1, sizeof *st->srcs);
+    if (!st->srcs) return PROPER_ENOMEM;
+    for (s = 0; s < st->cur; s++)
+        for (k = m->row[s]; k < m->row[s + 1]; k++) st->srcs[k] = s;
+    for (k = m->row[st->cur]; k < m->n_trans; k++) st->srcs[k] = st->cur;
+    return PROPER_OK;
+}
+
+static int proper__parse_tra(proper_dtmc *m, proper__reader *r, uint64_t size_hint,
+                             const proper_dtmc_import_opts *opts, proper_error *err) {
+    proper_dtmc_import_opts o;
+    proper__tra_state st;
+    uint64_t n, t, lines = 0;
+    const char *p;
+    int rc;
+    if (opts) o = *opts; else proper_dtmc_import_opts_default(&o);
+    proper_dtmc_init(m);
+    memset(&st, 0, sizeof st);
+    if ((rc = proper__next_content_line(r, err)) <= 0) {
+        if (rc == 0) rc = proper_error_set(err, PROPER_EPARSE, r->name, r->line ? r->line : 1, 0,
+                                           "empty file: expected the header \"STATES TRANSITIONS\"");
+        return rc;
+    }
+    p = r->text;
+    if ((rc = proper__read_uint(r, &p, UINT64_MAX, &n, "number of states", err))) return rc;
+    if (n > o.max_states || n > PROPER_DTMC_MAX_STATES)
+        return proper__reader_error(r, err, proper__skip_blanks(r->text, r->end), PROPER_ELIMIT,
+                                    "%llu states exceed the limit of %lu", (unsigned long long)n,
+                                    (unsigned long)(o.max_states < PROPER_DTMC_MAX_STATES ? o.max_states
+                                                                                         : PROPER_DTMC_MAX_STATES));
+    if (n == 0) return proper__reader_error(r, err, r->text, PROPER_EPARSE, "a model needs at least one state");
+    if ((rc = proper__read_uint(r, &p, UINT64_MAX, &t, "number of transitions", err))) return rc;
+    p = proper__skip_blanks(p, r->end);
+    if (p < r->end && proper__is_digit_ch(*p))
+        return proper__reader_error(r, err, p, PROPER_EUNSUPPORTED,
+                                    "a third number in the header: this is an MDP .tra file; proper reads DTMCs");
+    if ((rc = proper__line_done(r, p, err))) return rc;
+    m->n_states = (uint32_t)n;
+    m->row = (uint64_t *)proper_calloc((size_t)n + 1, sizeof *m->row);
+    if (!m->row) goto nomem;
+    /* reserve what the header promises, bounded by what the input can hold
+     * (a line "0 0 1" is at least 6 bytes) */
+    if (proper__tra_grow(m, &st, size_hint && t > size_hint / 6 + 1 ? size_hint / 6 + 1 : (t ? t : 1))) goto nomem;
+    while ((rc = proper__next_content_line(r, err)) == 1) {
+        uint64_t src, dst;
+        double pr;
+        const char *at_p;
+        p = r->text;
+        if (lines == t) {
+            rc = proper__reader_error(r, err, p, PROPER_EPARSE, "more transitions than the %llu the header declares",
+                                      (unsigned long long)t);
+            goto fail;
+        }
+        if ((rc = proper__read_uint(r, &p, n - 1, &src, "source state", err)) ||
+            (rc = proper__read_uint(r, &p, n - 1, &dst, "target state", err)))
+            goto fail;
+        at_p = proper__skip_blanks(p, r->end);
+        if ((rc = proper__read_real(r, &p, &pr, "probability", err)) ||
+            (rc = proper__check_file_prob(r, at_p, pr, o.row_sum_tol, err)))
+            goto fail;
+        p = proper__skip_blanks(p, r->end);
+        if (p < r->end && proper__is_ident_start(*p)) /* an action label, as PRISM may write: ignored */
+            while (p < r->end && proper__is_ident_char(*p)) p++;
+        if ((rc = proper__line_done(r, p, err))) goto fail;
+        lines++;
+        if (!st.srcs) {
+            if (src < st.cur || (src == st.cur && st.have_prev && dst <= st.prev_dst)) {
+                if (src == st.cur && dst == st.prev_dst) {
+                    rc = proper__reader_error(r, err, r->text, PROPER_EPARSE, "transition %u -> %u is listed twice",
+                                              (unsigned)src, (unsigned)dst);
+                    goto fail;
+                }
+                if (proper__tra_unsorted(m, &st)) goto nomem;
+            } else if (src > st.cur) {
+                if ((rc = proper__tra_close_rows(m, &st, r, (uint32_t)src, o.row_sum_tol, err))) goto fail;
+            }
+            if (!st.have_prev) st.first_line = r->line;
+            st.have_prev = 1;
+            st.prev_dst = (uint32_t)dst;
+        }
+        if (pr == 0.0) continue; /* not an edge */
+        if (proper__tra_grow(m, &st, m->n_trans + 1)) goto nomem;
+        m->col[m->n_trans] = (uint32_t)dst;
+        m->prob[m->n_trans] = pr;
+        if (st.srcs) st.srcs[m->n_trans] = (uint32_t)src;
+        else st.sum += pr;
+        m->n_trans++;
+    }
+    if (rc < 0) goto fail;
+    if (lines < t) {
+        rc = proper_error_set(err, PROPER_EPARSE, r->name, r->line, 0,
+                              "the header declares %llu transitions but the file has %llu", (unsigned long long)t,
+                              (unsigned long long)lines);
+        goto fail;
+    }
+    if (!st.srcs) {
+        if ((rc = proper__tra_close_rows(m, &st, r, (uint32_t)n, o.row_sum_tol, err))) goto fail;
+    } else if ((rc = proper__tra_sort(m, r, st.srcs, o.row_sum_tol, err))) {
+        goto fail;
+    }
+    PROPER_FREE(st.srcs);
+    st.srcs = NULL;
+    if (m->n_trans && m->n_trans < st.cap) {
+        uint32_t *c = (uint32_t *)PROPER_REALLOC(m->col, (size_t)m->n_trans * sizeof *c);
+        double *pp2;
+        if (c) m->col = c;
+        pp2 = (double *)PROPER_REALLOC(m->prob, (size_t)m->n_trans * sizeof *pp2);
+        if (pp2) m->prob = pp2;
+    }
+    if ((rc = proper__fix_deadlocks(m, o.fix_deadlocks, err))) {
+        if (err && r->name) {
+            char msg[PROPER_ERROR_MESSAGE_MAX];
+            memcpy(msg, err->message, sizeof msg);
+            proper_error_set(err, rc, r->name, 0, 0, "%s", msg);
+        }
+        goto fail;
+    }
+    return PROPER_OK;
+nomem:
+    rc = proper_error_set(err, PROPER_ENOMEM, r->name, r->line, 0, "out of memory reading transitions");
+fail:
+    PROPER_FREE(st.srcs);
+    proper_dtmc_free(m);
+    return rc;
+}
+
+PROPER_API int proper_dtmc_parse_tra(proper_dtmc *m, const char *text, size_t len, const char *name,
+                                     const proper_dtmc_import_opts *opts, proper_error *err) {
+    proper__reader r;
+    proper__reader_mem(&r, text, len, name);
+    return proper__parse_tra(m, &r, len, opts, err);
+}
+
+/* Open a file for reading; its size (0 if unknown) into *size. */
+static FILE *proper__open_read(const char *path, uint64_t *size, proper_error *err) {
+    FILE *f = fopen(path, "rb");
+    long end;
+    *size = 0;
+    if (!f) {
+        proper_error_set(err, PROPER_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
+        return NULL;
+    }
+    if (fseek(f, 0, SEEK_END) == 0 && (end = ftell(f)) > 0) *size = (uint64_t)end;
+    if (fseek(f, 0, SEEK_SET) != 0) {
+        clearerr(f);
+        rewind(f);
+    }
+    return f;
+}
+
+PROPER_API int proper_dtmc_read_tra(proper_dtmc *m, const char *path, const proper_dtmc_import_opts *opts,
+                                    proper_error *err) {
+    proper__reader r;
+    uint64_t size;
+    int rc;
+    FILE *f = proper__open_read(path, &size, err);
+    proper_dtmc_init(m);
+    if (!f) return PROPER_EIO;
+    proper__reader_file(&r, f, path);
+    rc = proper__parse_tra(m, &r, size, opts, err);
+    proper__reader_free(&r);
+    fclose(f);
+    return rc;
+}
+
+/* ---- .lab ---- */
+
+typedef struct proper__labdecl {
+    uint64_t id;
+    char *name;
+    proper_bitset states;
+} proper__labdecl;
+
+static void proper__labdecls_free(proper__labdecl *d, size_t n) {
+    size_t i;
+    for (i = 0; i < n; i++) {
+        PROPER_FREE(d[i].name);
+        proper_bitset_free(&d[i].states);
+    }
+    PROPER_FREE(d);
+}
+
+/* Header: ID="name" ID="name" ... */
+static int proper__lab_header(const proper__reader *r, uint32_t n_states, proper__labdecl **decls, size_t *n_decls,
+                              proper_error *err) {
+    const char *p = r->text;
+    size_t cap = 0, i;
+    int rc;
+    for (;;) {
+        uint64_t id;
+        const char *q, *name_start;
+        proper__labdecl d;
+        p = proper__skip_blanks(p, r->end);
+        if (p == r->end) break;
+        q = p;
+        while (q < r->end && proper__is_digit_ch(*q)) q++;
+        if (q == p) return proper__reader_error(r, err, p, PROPER_EPARSE, "expected a label number");
+        {
+            const char *t = p;
+            id = 0;
+            for (; t < q; t++) {
+                if (id > 100000000ULL) return proper__reader_error(r, err, p, PROPER_ERANGE, "label number too large");
+                id = id * 10 + (uint64_t)(*t - '0');
+            }
+        }
+        if (q == r->end || *q != '=') return proper__reader_error(r, err, q, PROPER_EPARSE, "expected '=' after a label number");
+        q++;
+        if (q == r->end || *q != '"') return proper__reader_error(r, err, q, PROPER_EPARSE, "expected '\"' to start a label name");
+        name_start = ++q;
+        while (q < r->end && *q != '"') q++;
+        if (q == r->end) return proper__reader_error(r, err, name_start - 1, PROPER_EPARSE, "unterminated label name");
+        for (i = 0; i < *n_decls; i++)
+            if ((*decls)[i].id == id)
+                return proper__reader_error(r, err, p, PROPER_EPARSE, "label number %llu declared twice",
+                                            (unsigned long long)id);
+        d.id = id;
+        d.name = (char *)PROPER_MALLOC((size_t)(q - name_start) + 1);
+        if (!d.name) return proper__reader_error(r, err, p, PROPER_ENOMEM, "out of memory");
+        memcpy(d.name, name_start, (size_t)(q - name_start));
+        d.name[q - name_start] = '\0';
+        for (i = 0; i < *n_decls; i++)
+            if (strcmp((*decls)[i].name, d.name) == 0) {
+                rc = proper__reader_error(r, err, name_start, PROPER_EPARSE, "label \"%s\" declared twice", d.name);
+                PROPER_FREE(d.name);
+                return rc;
+            }
+        if (proper_bitset_init(&d.states, n_states) || proper_reserve(decls, &cap, *n_decls + 1, sizeof **decls)) {
+            PROPER_FREE(d.name);
+            proper_bitset_free(&d.states);
+            return proper__reader_error(r, err, p, PROPER_ENOMEM, "out of memory");
+        }
+        (*decls)[(*n_decls)++] = d;
+        p = q + 1;
+        if (p < r->end && *p != ' ' && *p != '\t')
+            return proper__reader_error(r, err, p, PROPER_EPARSE, "expected a blank between labels");
+    }
+    return PROPER_OK;
+}
+
+/* Apply the parsed labels to the model: init, deadlock, the rest stored. */
+static int proper__lab_apply(proper_dtmc *m, const proper__reader *r, proper__labdecl *d, size_t n,
+                             proper_error *err) {
+    size_t i;
+    int rc;
+    for (i = 0; i < n; i++) { /* check everything before changing anything */
+        size_t c = proper_bitset_count(&d[i].states);
+        if (proper_dtmc_find_label(m, d[i].name) >= 0)
+            return proper_error_set(err, PROPER_EINVAL, r->name, 1, 0, "the model already has a label \"%s\"",
+                                    d[i].name);
+        if (strcmp(d[i].name, "init") != 0) continue;
+        if (c == 0) return proper_error_set(err, PROPER_EPARSE, r->name, 1, 0, "the \"init\" label holds no state");
+        if (c > 1)
+            return proper_error_set(err, PROPER_EUNSUPPORTED, r->name, 1, 0,
+                                    "%zu initial states: proper's models have one initial state "
+                                    "(or an initial distribution)", c);
+    }
+    for (i = 0; i < n; i++) {
+        if (strcmp(d[i].name, "init") == 0) {
+            uint32_t s;
+            for (s = 0; !PROPER_BITSET_GET(&d[i].states, s); s++) continue;
+            m->init = s;
+        } else if (strcmp(d[i].name, "deadlock") == 0) {
+            proper_bitset_free(&m->deadlock);
+            m->deadlock = d[i].states;
+            d[i].states.words = NULL;
+            d[i].states.n = 0;
+        } else if ((rc = proper_dtmc_add_label(m, d[i].name, &d[i].states, NULL, err))) {
+            char msg[PROPER_ERROR_MESSAGE_MAX];
+            if (!err) return rc;
+            memcpy(msg, err->message, sizeof msg);
+            return proper_error_set(err, rc, r->name, 1, 0, "%s", msg);
+        }
+    }
+    return PROPER_OK;
+}
+
+static int proper__parse_lab(proper_dtmc *m, proper__reader *r, proper_error *err) {
+    proper__labdecl *d = NULL;
+    size_t n = 0, i;
+    int rc;
+    if ((rc = proper__next_content_line(r, err)) <= 0) {
+        if (rc == 0) rc = proper_error_set(err, PROPER_EPARSE, r->name, 1, 0, "empty file: expected label declarations");
+        return rc;
+    }
+    if ((rc = proper__lab_header(r, m->n_states, &d, &n, err))) goto done;
+    while ((rc = proper__next_content_line(r, err)) == 1) {
+        const char *p = r->text;
+        uint64_t s;
+        if ((rc = proper__read_uint_colon(r, &p, m->n_states - 1, &s, err))) goto done;
+        for (;;) {
+            uint64_t id;
+            const char *at;
+            p = proper__skip_blanks(p, r->end);
+            if (p == r->end) break;
+            at = p;
+            if ((rc = proper__read_uint(r, &p, 100000000ULL, &id, "label number", err))) goto done;
+            for (i = 0; i < n && d[i].id != id; i++) continue;
+            if (i == n) {
+                rc = proper__reader_error(r, err, at, PROPER_EUNDEFINED, "label number %llu is not declared",
+                                          (unsigned long long)id);
+                goto done;
+            }
+            proper_bitset_set(&d[i].states, (size_t)s);
+        }
+    }
+    if (rc < 0) goto done;
+    rc = proper__lab_apply(m, r, d, n, err);
+done:
+    proper__labdecls_free(d, n);
+    return rc;
+}
+
+PROPER_API int proper_dtmc_parse_lab(proper_dtmc *m, const char *text, size_t len, const char *name,
+                                     proper_error *err) {
+    proper__reader r;
+    proper__reader_mem(&r, text, len, name);
+    return proper__parse_lab(m, &r, err);
+}
+
+PROPER_API int proper_dtmc_read_lab(proper_dtmc *m, const char *path, proper_error *err) {
+    proper__reader r;
+    uint64_t size;
+    int rc;
+    FILE *f = proper__open_read(path, &size, err);
+    if (!f) return PROPER_EIO;
+    proper__reader_file(&r, f, path);
+    rc = proper__parse_lab(m, &r, err);
+    proper__reader_free(&r);
+    fclose(f);
+    return rc;
+}
+
+/* ---- .srew / .trew ---- */
+
+/* Skip comment and blank lines before a reward file's header, picking up
+ * the name from PRISM's comment `# Reward structure "NAME"`. Returns 1 with
+ * the header line current, 0 at end of input, <0 on error. */
+static int proper__rew_preamble(proper__reader *r, char *name, size_t name_size, proper_error *err) {
+    static const char tag[] = "# Reward structure \"";
+    int rc;
+    name[0] = '\0';
+    while ((rc = proper__reader_next(r)) == 1) {
+        const char *p = proper__skip_blanks(r->text, r->end);
+        size_t n = (size_t)(r->end - p);
+        if (p == r->end) continue;
+        if (*p != '#') return 1;
+        if (n > sizeof tag - 1 && memcmp(p, tag, sizeof tag - 1) == 0) {
+            const char *a = p + sizeof tag - 1, *b = (const char *)memchr(a, '"', (size_t)(r->end - a));
+            if (b && (size_t)(b - a) < name_size) {
+                memcpy(name, a, (size_t)(b - a));
+                name[b - a] = '\0';
+            }
+        }
+    }
+    if (rc < 0) return proper_error_set(err, rc, r->name, r->line, 0, "read error");
+    return 0;
+}
+
+/* Header "STATES COUNT" of a reward file: STATES must match the model. */
+static int proper__rew_header(proper__reader *r, const proper_dtmc *m, uint64_t max_count, uint64_t *count,
+                              char *name, size_t name_size, proper_error *err) {
+    const char *p;
+    uint64_t n;
+    int rc = proper__rew_preamble(r, name, name_size, err);
+    if (rc <= 0) {
+        if (rc == 0) rc = proper_error_set(err, PROPER_EPARSE, r->name, r->line ? r->line : 1, 0,
+                                           "empty file: expected the header line");
+        return rc;
+    }
+    p = r->text;
+    if ((rc = proper__read_uint(r, &p, UINT64_MAX, &n, "number of states", err))) return rc;
+    if (n != m->n_states)
+        return proper__reader_error(r, err, proper__skip_blanks(r->text, r->end), PROPER_EINVAL,
+                                    "%llu states, but the model has %u", (unsigned long long)n, (unsigned)m->n_states);
+    if ((rc = proper__read_uint(r, &p, max_count, count, "number of entries", err))) return rc;
+    return proper__line_done(r, p, err);
+}
+
+/* Attach parsed reward values (state or transition array) to the named
+ * structure, creating it if needed. */
+static int proper__rew_attach(proper_dtmc *m, const char *reward_name, const char *file_name, double **values,
+                              int is_trans, const char *path, proper_error *err) {
+    const char *nm = reward_name ? reward_name : file_name;
+    long idx = proper_dtmc_find_reward(m, nm);
+    size_t at;
+    double **slot;
+    int rc;
+    if (idx < 0) {
+        if ((rc = proper_dtmc_add_reward(m, nm, 0, 0, &at, err))) return rc;
+        idx = (long)at;
+    }
+    slot = is_trans ? &m->rewards[idx].trans : &m->rewards[idx].state;
+    if (*slot)
+        return proper_error_set(err, PROPER_EINVAL, path, 0, 0, "reward structure \"%s\" already has %s rewards", nm,
+                                is_trans ? "transition" : "state");
+    *slot = *values;
+    *values = NULL;
+    return PROPER_OK;
+}
+
+static int proper__parse_srew(proper_dtmc *m, proper__reader *r, const char *reward_name, proper_error *err) {
+    char file_name[128];
+    uint64_t count, lines = 0;
+    double *v = NULL;
+    proper_bitset seen;
+    int rc;
+    seen.n = 0; seen.words = NULL;
+    if ((rc = proper__rew_header(r, m, m->n_states, &count, file_name, sizeof file_name, err))) return rc;
+    v = (double *)proper_calloc(m->n_states, sizeof *v);
+    if (!v || proper_bitset_init(&seen, m->n_states)) {
+        rc = proper_error_set(err, PROPER_ENOMEM, r->name, r->line, 0, "out of memory");
+        goto done;
+    }
+    while ((rc = proper__next_content_line(r, err)) == 1) {
+        const char *p = r->text;
+        uint64_t s;
+        double val;
+        if (lines == count) {
+            rc = proper__reader_error(r, err, p, PROPER_EPARSE, "more entries than the %llu the header declares",
+                                      (unsigned long long)count);
+            goto done;
+        }
+        if ((rc = proper__read_uint(r, &p, m->n_states - 1, &s, "state", err))) goto done;
+        if ((rc = proper__read_real(r, &p, &val, "reward", err)) || (rc = proper__line_done(r, p, err))) goto done;
+        if (PROPER_BITSET_GET(&seen, s)) {
+            rc = proper__reader_error(r, err, r->text, PROPER_EPARSE, "state %llu is listed twice", (unsigned long long)s);
+            goto done;
+        }
+        proper_bitset_set(&seen, (size_t)s);
+        v[s] = val;
+        lines++;
+    }
+    if (rc < 0) goto done;
+    if (lines < count) {
+        rc = proper_error_set(err, PROPER_EPARSE, r->name, r->line, 0, "the header declares %llu entries, the file has %llu",
+                              (unsigned long long)count, (unsigned long long)lines);
+        goto done;
+    }
+    rc = proper__rew_attach(m, reward_name, file_name, &v, 0, r->name, err);
+done:
+    PROPER_FREE(v);
+    proper_bitset_free(&seen);
+    return rc;
+}
+
+static int proper__parse_trew(proper_dtmc *m, proper__reader *r, const char *reward_name, proper_error *err) {
+    char file_name[128];
+    uint64_t count, lines = 0;
+    double *v = NULL;
+    unsigned char *seen = NULL;
+    int rc;
+    if ((rc = proper__rew_header(r, m, m->n_trans, &count, file_name, sizeof file_name, err))) return rc;
+    v = (double *)proper_calloc((size_t)(m->n_trans ? m->n_trans : 1), sizeof *v);
+    seen = (unsigned char *)proper_calloc((size_t)(m->n_trans ? m->n_trans : 1), 1);
+    if (!v || !seen) {
+        rc = proper_error_set(err, PROPER_ENOMEM, r->name, r->line, 0, "out of memory");
+        goto done;
+    }
+    while ((rc = proper__next_content_line(r, err)) == 1) {
+        const char *p = r->text;
+        uint64_t s, d;
+        long long k;
+        double val;
+        if (lines == count) {
+            rc = proper__reader_error(r, err, p, PROPER_EPARSE, "more entries than the %llu the header declares",
+                                      (unsigned long long)count);
+            goto done;
+        }
+        if ((rc = proper__read_uint(r, &p, m->n_states - 1, &s, "source state", err)) ||
+            (rc = proper__read_uint(r, &p, m->n_states - 1, &d, "target state", err)) ||
+            (rc = proper__read_real(r, &p, &val, "reward", err)) || (rc = proper__line_done(r, p, err)))
+            goto done;
+        k = proper__find_trans(m, (uint32_t)s, (uint32_t)d);
+        if (k < 0) {
+            rc = proper__reader_error(r, err, r->text, PROPER_EINVAL, "the model has no transition %llu -> %llu",
+                                      (unsigned long long)s, (unsigned long long)d);
+            goto done;
+        }
+        if (seen[k]) {
+            rc = proper__reader_error(r, err, r->text, PROPER_EPARSE, "transition %llu -> %llu is listed twice",
+                                      (unsigned long long)s, (unsigned long long)d);
+            goto done;
+        }
+        seen[k] = 1;
+        v[k] = val;
+        lines++;
+    }
+    if (rc < 0) goto done;
+    if (lines < count) {
+        rc = proper_error_set(err, PROPER_EPARSE, r->name, r->line, 0, "the header declares %llu entries, the file has %llu",
+                              (unsigned long long)count, (unsigned long long)lines);
+        goto done;
+    }
+    rc = proper__rew_attach(m, reward_name, file_name, &v, 1, r->name, err);
+done:
+    PROPER_FREE(v);
+    PROPER_FREE(seen);
+    return rc;
+}
+
+PROPER_API int proper_dtmc_parse_srew(proper_dtmc *m, const char *text, size_t len, const char *name,
+                                      const char *reward_name, proper_error *err) {
+    proper__reader r;
+    proper__reader_mem(&r, text, len, name);
+    return proper__parse_srew(m, &r, reward_name, err);
+}
+
+PROPER_API int proper_dtmc_parse_trew(proper_dtmc *m, const char *text, size_t len, const char *name,
+                                      const char *reward_name, proper_error *err) {
+    proper__reader r;
+    proper__reader_mem(&r, text, len, name);
+    return proper__parse_trew(m, &r, reward_name, err);
+}
+
+static int proper__read_rew_file(proper_dtmc *m, const char *path, const char *reward_name, int is_trans,
+                                 proper_error *err) {
+    proper__reader r;
+    uint64_t size;
+    int rc;
+    FILE *f = proper__open_read(path, &size, err);
+    if (!f) return PROPER_EIO;
+    proper__reader_file(&r, f, path);
+    rc = is_trans ? proper__parse_trew(m, &r, reward_name, err) : proper__parse_srew(m, &r, reward_name, err);
+    proper__reader_free(&r);
+    fclose(f);
+    return rc;
+}
+
+PROPER_API int proper_dtmc_read_srew(proper_dtmc *m, const char *path, const char *reward_name,
+                                     proper_error *err) {
+    return proper__read_rew_file(m, path, reward_name, 0, err);
+}
+
+PROPER_API int proper_dtmc_read_trew(proper_dtmc *m, const char *path, const char *reward_name,
+                                     proper_error *err) {
+    return proper__read_rew_file(m, path, reward_name, 1, err);
+}
+
+/* ---- export ------------------------------------------------------------- */
+
+/* Shortest of %.15g, %.16g, %.17g that reads back as the same double. */
+static const char *proper__fmt(char *buf, size_t size, double v) {
+    int digits;
+    if (v == 0.0) { snprintf(buf, size, "0"); return buf; }
+    if (isinf(v)) { snprintf(buf, size, v > 0 ? "inf" : "-inf"); return buf; }
+    for (digits = 15; digits <= 17; digits++) {
+        snprintf(buf, size, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v) break;
+    }
+    return buf;
+}
+
+static int proper__write_status(FILE *f, const char *what, proper_error *err) {
+    if (ferror(f)) return proper_error_set(err, PROPER_EIO, NULL, 0, 0, "write error in %s", what);
+    return PROPER_OK;
+}
+
+PROPER_API int proper_dtmc_write_tra(const proper_dtmc *m, FILE *f, proper_error *err) {
+    uint32_t s;
+    uint64_t k;
+    char num[40];
+    fprintf(f, "%u %llu\n", (unsigned)m->n_states, (unsigned long long)m->n_trans);
+    for (s = 0; s < m->n_states; s++)
+        for (k = m->row[s]; k < m->row[s + 1]; k++)
+            fprintf(f, "%u %u %s\n", (unsigned)s, (unsigned)m->col[k], proper__fmt(num, sizeof num, m->prob[k]));
+    return proper__write_status(f, ".tra", err);
+}
+
+PROPER_API int proper_dtmc_write_lab(const proper_dtmc *m, FILE *f, proper_error *err) {
+    uint32_t s;
+    size_t i;
+    int has_dead = m->deadlock.n == m->n_states && m->n_states;
+    fprintf(f, "0=\"init\" 1=\"deadlock\"");
+    for (i = 0; i < m->n_labels; i++) fprintf(f, " %zu=\"%s\"", i + 2, m->labels[i].name);
+    fputc('\n', f);
+    for (s = 0; s < m->n_states; s++) {
+        int any = 0;
+        int is_init = m->init_dist ? m->init_dist[s] > 0.0 : s == m->init;
+        if (is_init) { fprintf(f, "%u: 0", (unsigned)s); any = 1; }
+        if (has_dead && PROPER_BITSET_GET(&m->deadlock, s)) {
+            fprintf(f, any ? " 1" : "%u: 1", (unsigned)s);
+            any = 1;
+        }
+        for (i = 0; i < m->n_labels; i++)
+            if (PROPER_BITSET_GET(&m->labels[i].states, s)) {
+                if (!any) fprintf(f, "%u:", (unsigned)s);
+                fprintf(f, " %zu", i + 2);
+                any = 1;
+            }
+        if (any) fputc('\n', f);
+    }
+    return proper__write_status(f, ".lab", err);
+}
+
+static void proper__rew_comment(const proper_dtmc_reward *r, const char *kind, FILE *f) {
+    fprintf(f, "# Reward structure");
+    if (r->name[0]) fprintf(f, " \"%s\"", r->name);
+    fprintf(f, "\n# %s rewards\n", kind);
+}
+
+PROPER_API int proper_dtmc_write_srew(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) {
+    const proper_dtmc_reward *rw;
+    uint32_t s, nz = 0;
+    char num[40];
+    if (r >= m->n_rewards) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no reward structure %zu", r);
+    rw = &m->rewards[r];
+    if (rw->state)
+        for (s = 0; s < m->n_states; s++) nz += rw->state[s] != 0.0;
+    proper__rew_comment(rw, "State", f);
+    fprintf(f, "%u %u\n", (unsigned)m->n_states, (unsigned)nz);
+    if (rw->state)
+        for (s = 0; s < m->n_states; s++)
+            if (rw->state[s] != 0.0) fprintf(f, "%u %s\n", (unsigned)s, proper__fmt(num, sizeof num, rw->state[s]));
+    return proper__write_status(f, ".srew", err);
+}
+
+PROPER_API int proper_dtmc_write_trew(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) {
+    const proper_dtmc_reward *rw;
+    uint32_t s;
+    uint64_t k, nz = 0;
+    char num[40];
+    if (r >= m->n_rewards) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no reward structure %zu", r);
+    rw = &m->rewards[r];
+    if (rw->trans)
+        for (k = 0; k < m->n_trans; k++) nz += rw->trans[k] != 0.0;
+    proper__rew_comment(rw, "Transition", f);
+    fprintf(f, "%u %llu\n", (unsigned)m->n_states, (unsigned long long)nz);
+    if (rw->trans)
+        for (s = 0; s < m->n_states; s++)
+            for (k = m->row[s]; k < m->row[s + 1]; k++)
+                if (rw->trans[k] != 0.0)
+                    fprintf(f, "%u %u %s\n", (unsigned)s, (unsigned)m->col[k], proper__fmt(num, sizeof num, rw->trans[k]));
+    return proper__write_status(f, ".trew", err);
+}
+
+/* One variable's value as PRISM prints it. */
+static void proper__write_value(const proper_dtmc *m, uint32_t s, size_t v, FILE *f) {
+    int32_t x = m->vals[(size_t)s * m->n_vars + v];
+    if (m->var_is_bool && m->var_is_bool[v]) fputs(x ? "true" : "false", f);
+    else fprintf(f, "%ld", (long)x);
+}
+
+PROPER_API int proper_dtmc_write_sta(const proper_dtmc *m, FILE *f, proper_error *err) {
+    uint32_t s;
+    size_t v;
+    if (!m->vals || !m->n_vars)
+        return proper_error_set(err, PROPER_ESTATE, NULL, 0, 0, "the model has no variable valuations to export");
+    fputc('(', f);
+    for (v = 0; v < m->n_vars; v++) fprintf(f, v ? ",%s" : "%s", m->var_names[v]);
+    fputs(")\n", f);
+    for (s = 0; s < m->n_states; s++) {
+        fprintf(f, "%u:(", (unsigned)s);
+        for (v = 0; v < m->n_vars; v++) {
+            if (v) fputc(',', f);
+            proper__write_value(m, s, v, f);
+        }
+        fputs(")\n", f);
+    }
+    return proper__write_status(f, ".sta", err);
+}
+
+typedef int (*proper__writer_fn)(const proper_dtmc *m, size_t r, FILE *f, proper_error *err);
+
+/* Open path, run the writer, close; errors name the path. */
+static int proper__export_to(const proper_dtmc *m, const char *path, proper__writer_fn fn, size_t r,
+                             proper_error *err) {
+    FILE *f = fopen(path, "wb");
+    int rc;
+    if (!f) return proper_error_set(err, PROPER_EIO, path, 0, 0, "cannot create: %s", strerror(errno));
+    rc = fn(m, r, f, err);
+    if (fclose(f) != 0 && !rc) rc = proper_error_set(err, PROPER_EIO, path, 0, 0, "write error: %s", strerror(errno));
+    if (rc && err && !err->file[0]) {
+        char msg[PROPER_ERROR_MESSAGE_MAX];
+        memcpy(msg, err->message, sizeof msg);
+        proper_error_set(err, rc, path, 0, 0, "%s", msg);
+    }
+    return rc;
+}
+
+static int proper__w_tra(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) { (void)r; return proper_dtmc_write_tra(m, f, err); }
+static int proper__w_lab(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) { (void)r; return proper_dtmc_write_lab(m, f, err); }
+static int proper__w_sta(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) { (void)r; return proper_dtmc_write_sta(m, f, err); }
+static int proper__w_drn(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) { (void)r; return proper_dtmc_write_drn(m, f, err); }
+static int proper__w_prism(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) { (void)r; return proper_dtmc_write_prism(m, f, err); }
+static int proper__w_dot(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) { (void)r; return proper_dtmc_write_dot(m, f, err); }
+
+PROPER_API int proper_dtmc_export_explicit(const proper_dtmc *m, const char *prefix, proper_error *err) {
+    size_t n = strlen(prefix), i;
+    char *path = (char *)PROPER_MALLOC(n + 32);
+    int rc;
+    if (!path) return proper__nomem(err);
+#define PROPER__EXPORT(suffix, fn, r)                                          \
+    do {                                                                       \
+        memcpy(path, prefix, n);                                               \
+        strcpy(path + n, suffix);                                              \
+        if ((rc = proper__export_to(m, path, fn, r, err))) goto done;          \
+    } while (0)
+    PROPER__EXPORT(".tra", proper__w_tra, 0);
+    PROPER__EXPORT(".lab", proper__w_lab, 0);
+    if (m->vals && m->n_vars) PROPER__EXPORT(".sta", proper__w_sta, 0);
+    for (i = 0; i < m->n_rewards; i++) {
+        char suffix[32];
+        if (m->n_rewards == 1) suffix[0] = '\0';
+        else snprintf(suffix, sizeof suffix, "%zu", i + 1);
+        if (m->rewards[i].state || !m->rewards[i].trans) {
+            strcat(suffix, ".srew");
+            PROPER__EXPORT(suffix, proper_dtmc_write_srew, i);
+            suffix[strlen(suffix) - 5] = '\0';
+        }
+        if (m->rewards[i].trans) {
+            strcat(suffix, ".trew");
+            PROPER__EXPORT(suffix, proper_dtmc_write_trew, i);
+        }
+    }
+#undef PROPER__EXPORT
+    rc = PROPER_OK;
+done:
+    PROPER_FREE(path);
+    return rc;
+}
+
+/* Storm's DRN names a reward model by one token: ours, or reward<i>. */
+static void proper__drn_reward_name(const proper_dtmc *m, size_t i, char *buf, size_t size) {
+    if (m->rewards[i].name[0]) snprintf(buf, size, "%s", m->rewards[i].name);
+    else snprintf(buf, size, "reward%zu", i + 1);
+}
+
+static int proper__drn_label(const char *name, FILE *f, proper_error *err) {
+    const char *c;
+    int space = 0;
+    for (c = name; *c; c++) {
+        if (*c == '"')
+            return proper_error_set(err, PROPER_EUNSUPPORTED, NULL, 0, 0,
+                                    "label \"%s\": DRN cannot hold a quote in a label name", name);
+        if (*c == ' ' || *c == '\t') space = 1;
+    }
+    fprintf(f, space ? " \"%s\"" : " %s", name);
+    return PROPER_OK;
+}
+
+PROPER_API int proper_dtmc_write_drn(const proper_dtmc *m, FILE *f, proper_error *err) {
+    uint32_t s;
+    uint64_t k;
+    size_t i;
+    char num[40], name[256];
+    int rc, has_dead = m->deadlock.n == m->n_states && m->n_states;
+    fprintf(f, "// Exported by proper %s\n", PROPER_VERSION_STRING);
+    if (m->n_params) {
+        fprintf(f, "// Parameters instantiated:");
+        for (i = 0; i < m->n_params; i++)
+            fprintf(f, " %s=%s", m->param_names[i], proper__fmt(num, sizeof num, m->param_values[i]));
+        fputc('\n', f);
+    }
+    fprintf(f, "@type: DTMC\n@parameters\n\n@reward_models\n");
+    for (i = 0; i < m->n_rewards; i++) {
+        proper__drn_reward_name(m, i, name, sizeof name);
+        fprintf(f, "%s ", name);
+    }
+    fprintf(f, "\n@nr_states\n%u\n@nr_choices\n%u\n@model\n", (unsigned)m->n_states, (unsigned)m->n_states);
+    for (s = 0; s < m->n_states; s++) {
+        fprintf(f, "state %u", (unsigned)s);
+        if (m->n_rewards) {
+            fputs(" [", f);
+            for (i = 0; i < m->n_rewards; i++)
+                fprintf(f, "%s%s", i ? ", " : "",
+                        proper__fmt(num, sizeof num, m->rewards[i].state ? m->rewards[i].state[s] : 0.0));
+            fputc(']', f);
+        }
+        if (m->init_dist ? m->init_dist[s] > 0.0 : s == m->init) fputs(" init", f);
+        if (has_dead && PROPER_BITSET_GET(&m->deadlock, s)) fputs(" deadlock", f);
+        for (i = 0; i < m->n_labels; i++)
+            if (PROPER_BITSET_GET(&m->labels[i].states, s) && (rc = proper__drn_label(m->labels[i].name, f, err)))
+                return rc;
+        fputc('\n', f);
+        if (m->vals && m->n_vars) {
+            fputs("//[", f);
+            for (i = 0; i < m->n_vars; i++) {
+                fprintf(f, "%s%s=", i ? " & " : "", m->var_names[i]);
+                proper__write_value(m, s, i, f);
+            }
+            fputs("]\n", f);
+        }
+        fputs("\taction 0", f);
+        if (m->n_rewards) {
+            /* transition rewards become the action's expected reward */
+            fputs(" [", f);
+            for (i = 0; i < m->n_rewards; i++) {
+                double v = 0.0;
+                if (m->rewards[i].trans)
+                    for (k = m->row[s]; k < m->row[s + 1]; k++) v += m->prob[k] * m->rewards[i].trans[k];
+                fprintf(f, "%s%s", i ? ", " : "", proper__fmt(num, sizeof num, v));
+            }
+            fputc(']', f);
+        }
+        fputc('\n', f);
+        for (k = m->row[s]; k < m->row[s + 1]; k++)
+            fprintf(f, "\t\t%u : %s\n", (unsigned)m->col[k], proper__fmt(num, sizeof num, m->prob[k]));
+    }
+    return proper__write_status(f, "DRN", err);
+}
+
+/* A set of states as a PRISM expression over s: runs of consecutive states
+ * become (s>=a&s<=b). */
+static void proper__write_state_set(const proper_bitset *b, FILE *f) {
+    size_t s = 0, n = b->n;
+    int any = 0;
+    while (s < n) {
+        size_t e;
+        if (!PROPER_BITSET_GET(b, s)) { s++; continue; }
+        for (e = s; e + 1 < n && PROPER_BITSET_GET(b, e + 1); e++) continue;
+        if (any) fputs(" | ", f);
+        if (e == s) fprintf(f, "s=%zu", s);
+        else fprintf(f, "(s>=%zu & s<=%zu)", s, e);
+        any = 1;
+        s = e + 1;
+    }
+    if (!any) fputs("false", f);
+}
+
+PROPER_API int proper_dtmc_write_prism(const proper_dtmc *m, FILE *f, proper_error *err) {
+    uint32_t s;
+    uint64_t k;
+    size_t i, v;
+    char num[40];
+    if (m->init_dist)
+        return proper_error_set(err, PROPER_EUNSUPPORTED, NULL, 0, 0,
+                                "the PRISM language cannot express an initial distribution");
+    fprintf(f, "// Flat DTMC exported by proper %s: state s of the model is s=%s.\n", PROPER_VERSION_STRING,
+            "its number");
+    if (m->n_params) {
+        fputs("// Parameters instantiated:", f);
+        for (i = 0; i < m->n_params; i++)
+            fprintf(f, " %s=%s", m->param_names[i], proper__fmt(num, sizeof num, m->param_values[i]));
+        fputc('\n', f);
+    }
+    fprintf(f, "dtmc\n\nmodule flat\n  s : [0..%u] init %u;\n", (unsigned)(m->n_states - 1), (unsigned)m->init);
+    for (s = 0; s < m->n_states; s++) {
+        fprintf(f, "  [] s=%u -> ", (unsigned)s);
+        for (k = m->row[s]; k < m->row[s + 1]; k++)
+            fprintf(f, "%s%s:(s'=%u)", k > m->row[s] ? " + " : "", proper__fmt(num, sizeof num, m->prob[k]),
+                    (unsigned)m->col[k]);
+        fputc(';', f);
+        if (m->vals && m->n_vars) {
+            fputs(" // (", f);
+            for (v = 0; v < m->n_vars; v++) {
+                fprintf(f, "%s%s=", v ? "," : "", m->var_names[v]);
+                proper__write_value(m, s, v, f);
+            }
+            fputc(')', f);
+        }
+        fputc('\n', f);
+    }
+    fputs("endmodule\n", f);
+    for (i = 0; i < m->n_labels; i++) {
+        fprintf(f, "\nlabel \"%s\" = ", m->labels[i].name);
+        proper__write_state_set(&m->labels[i].states, f);
+        fputs(";\n", f);
+    }
+    for (i = 0; i < m->n_rewards; i++) {
+        const proper_dtmc_reward *r = &m->rewards[i];
+        fprintf(f, r->name[0] ? "\nrewards \"%s\"\n" : "\nrewards\n", r->name);
+        for (s = 0; s < m->n_states; s++) {
+            double tv = 0.0;
+            if (r->state && r->state[s] != 0.0)
+                fprintf(f, "  s=%u : %s;\n", (unsigned)s, proper__fmt(num, sizeof num, r->state[s]));
+            if (r->trans)
+                for (k = m->row[s]; k < m->row[s + 1]; k++) tv += m->prob[k] * r->trans[k];
+            if (tv != 0.0) fprintf(f, "  [] s=%u : %s;\n", (unsigned)s, proper__fmt(num, sizeof num, tv));
+        }
+        fputs("endrewards\n", f);
+    }
+    return proper__write_status(f, "PRISM model", err);
+}
+
+/* A string inside DOT double quotes. */
+static void proper__dot_string(const char *str, FILE *f) {
+    for (; *str; str++) {
+        if (*str == '"' || *str == '\\') fputc('\\', f);
+        fputc(*str, f);
+    }
+}
+
+PROPER_API int proper_dtmc_write_dot(const proper_dtmc *m, FILE *f, proper_error *err) {
+    uint32_t s;
+    uint64_t k;
+    size_t i, v;
+    char num[40];
+    int has_dead = m->deadlock.n == m->n_states && m->n_states;
+    fputs("digraph dtmc {\n  node [shape=circle];\n", f);
+    for (s = 0; s < m->n_states; s++) {
+        int is_init = m->init_dist ? m->init_dist[s] > 0.0 : s == m->init;
+        int first = 1;
+        fprintf(f, "  %u [label=\"%u", (unsigned)s, (unsigned)s);
+        if (m->vals && m->n_vars) {
+            fputs("\\n(", f);
+            for (v = 0; v < m->n_vars; v++) {
+                fprintf(f, "%s", v ? "," : "");
+                proper__dot_string(m->var_names[v], f);
+                fputc('=', f);
+                proper__write_value(m, s, v, f);
+            }
+            fputc(')', f);
+        }
+        if (has_dead && PROPER_BITSET_GET(&m->deadlock, s)) { fputs("\\ndeadlock", f); first = 0; }
+        for (i = 0; i < m->n_labels; i++)
+            if (PROPER_BITSET_GET(&m->labels[i].states, s)) {
+                fputs(first ? "\\n" : ", ", f);
+                proper__dot_string(m->labels[i].name, f);
+                first = 0;
+            }
+        fprintf(f, "\"%s];\n", is_init ? ", style=bold, peripheries=2" : "");
+    }
+    for (s = 0; s < m->n_states; s++)
+        for (k = m->row[s]; k < m->row[s + 1]; k++)
+            fprintf(f, "  %u -> %u [label=\"%s\"];\n", (unsigned)s, (unsigned)m->col[k],
+                    proper__fmt(num, sizeof num, m->prob[k]));
+    fputs("}\n", f);
+    return proper__write_status(f, "DOT", err);
+}
+
+PROPER_API int proper_dtmc_export_drn(const proper_dtmc *m, const char *path, proper_error *err) {
+    return proper__export_to(m, path, proper__w_drn, 0, err);
+}
+
+PROPER_API int proper_dtmc_export_prism(const proper_dtmc *m, const char *path, proper_error *err) {
+    return proper__export_to(m, path, proper__w_prism, 0, err);
+}
+
+PROPER_API int proper_dtmc_export_dot(const proper_dtmc *m, const char *path, proper_error *err) {
+    return proper__export_to(m, path, proper__w_dot, 0, err);
+}
+
+#endif /* PROPER_DTMC_IMPLEMENTATION */
+#endif /* PROPER_IMPLEMENTATION */
