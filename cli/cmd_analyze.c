@@ -16,9 +16,10 @@ static void analyze_usage(FILE *out) {
             "parameters from the count log, and prints each expected reward as a point\n"
             "estimate and a confidence interval (exact extremes over the box of\n"
             "simultaneous parameter intervals).\n\n"
-            "  --log FILE        per-run count log: a header naming columns p1..pn (or\n"
-            "                    n1..nn), one row per execution with the number of times\n"
-            "                    each conditional's branch was taken or loop body ran\n"
+            "  --log FILE        per-run count log: CSV with a header naming columns p1..pn\n"
+            "                    (or n1..nn), one row per execution with the number of\n"
+            "                    times each conditional's branch was taken or loop body\n"
+            "                    ran; or a trace with N pK counters, a record per run\n"
             "  --artifact MAP    PROPER artifact logs: p1=n1.csv,p2=n2.csv,p3=n3.csv:p2\n"
             "                    (one integer per line per execution reaching the\n"
             "                    construct; ':pK' pairs a nested loop with its parent)\n"
@@ -62,7 +63,7 @@ static int estimate(const analyze_opts *o, const proper_synth_model *m, proper_e
     int rc;
     if (o->log) {
         proper_counts log;
-        if ((rc = proper_counts_read_csv(&log, o->log, err))) return rc;
+        if ((rc = proper_counts_read(&log, o->log, err))) return rc;
         rc = proper_estimate_from_counts(est, m, &log, confidence, o->method, err);
         proper_counts_free(&log);
         return rc;

@@ -12,6 +12,11 @@
  *       1,0,4,12
  *       2,1,0,0
  *
+ *   The same log can come as a trace (trace.h format): one record per
+ *   execution, `N pK count` counter lines (counters of one name add up
+ *   within a record; an absent counter counts 0). proper_counts_from_trace
+ *   and proper_counts_read detect which of the two a file is.
+ *
  * ARTIFACT LOGS
  *   The PROPER artifact's own logs: one file per construct, one integer per
  *   line for each execution that reached the construct (0/1 for a branch,
@@ -57,6 +62,7 @@
 #define PROPER_ESTIMATE_H
 
 #include "core.h"
+#include "trace.h"
 #include "stats.h"
 #include "synth.h"
 
@@ -76,6 +82,12 @@ PROPER_API int proper_counts_parse_csv(proper_counts *c, const char *text, size_
                                        const char *file, proper_error *err);
 PROPER_API int proper_counts_read_csv(proper_counts *c, const char *path, proper_error *err);
 PROPER_API void proper_counts_free(proper_counts *c);
+/* Counts from a trace: columns are its counters, rows its records. */
+PROPER_API int proper_counts_from_trace(proper_counts *c, const proper_trace *t, const char *file,
+                                        proper_error *err);
+/* Reads a count log that is either CSV or a trace (first line
+ * "proper-trace"). */
+PROPER_API int proper_counts_read(proper_counts *c, const char *path, proper_error *err);
 
 enum proper_ci_method { PROPER_CI_NORMAL = 0, PROPER_CI_WILSON = 1 };
 
@@ -224,6 +236,48 @@ PROPER_API int proper_counts_read_csv(proper_counts *c, const char *path, proper
     int rc = proper_read_file(path, &text, &len, err);
     if (rc) { memset(c, 0, sizeof *c); return rc; }
     rc = proper_counts_parse_csv(c, text, len, path, err);
+    PROPER_FREE(text);
+    return rc;
+}
+
+PROPER_API int proper_counts_from_trace(proper_counts *c, const proper_trace *t, const char *file,
+                                        proper_error *err) {
+    size_t r, k;
+    memset(c, 0, sizeof *c);
+    if (file) strncpy(c->file, file, sizeof c->file - 1);
+    if (t->nrecords == 0) return proper_error_set(err, PROPER_EPARSE, file, 0, 0, "trace has no records");
+    c->n_runs = t->nrecords;
+    c->n_cols = t->counters.n;
+    c->names = (char (*)[32])proper_calloc(c->n_cols + 1, sizeof *c->names);
+    c->values = (double *)proper_calloc(c->n_runs * c->n_cols + 1, sizeof *c->values);
+    c->lines = (int *)proper_calloc(c->n_runs, sizeof *c->lines);
+    if (!c->names || !c->values || !c->lines) {
+        proper_counts_free(c);
+        return proper_error_set(err, PROPER_ENOMEM, file, 0, 0, "out of memory");
+    }
+    for (k = 0; k < c->n_cols; k++) strncpy(c->names[k], t->counters.names[k], sizeof c->names[k] - 1);
+    for (r = 0; r < c->n_runs; r++) {
+        c->lines[r] = t->records[r].line;
+        for (k = 0; k < c->n_cols; k++) c->values[r * c->n_cols + k] = proper_trace_record_counter(&t->records[r], k);
+    }
+    return PROPER_OK;
+}
+
+PROPER_API int proper_counts_read(proper_counts *c, const char *path, proper_error *err) {
+    char *text;
+    size_t len;
+    int rc = proper_read_file(path, &text, &len, err);
+    memset(c, 0, sizeof *c);
+    if (rc) return rc;
+    if (len >= 12 && memcmp(text, "proper-trace", 12) == 0) {
+        proper_trace t;
+        proper_trace_init(&t);
+        rc = proper_trace_parse(&t, text, len, path, err);
+        if (!rc) rc = proper_counts_from_trace(c, &t, path, err);
+        proper_trace_free(&t);
+    } else {
+        rc = proper_counts_parse_csv(c, text, len, path, err);
+    }
     PROPER_FREE(text);
     return rc;
 }

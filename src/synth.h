@@ -827,13 +827,15 @@ static int proper__wire(proper__builder *b, proper__stmt *s, size_t next, proper
     return PROPER_OK;
 }
 
-/* Attach each annotation to the first statement at or after its line. */
-static int proper__attach_rewards(proper__builder *b, const proper__annot *an, size_t n_an) {
+/* Attach each annotation inside the function's lines [first, last] to the
+ * first statement at or after its line. */
+static int proper__attach_rewards(proper__builder *b, const proper__annot *an, size_t n_an, int first, int last) {
     proper_synth_model *m = b->m;
     size_t i, k, cap_names = 0;
     for (i = 0; i < n_an; i++) {
         int r = proper_synth_reward_index(m, an[i].name);
         size_t best = PROPER__NONE;
+        if (an[i].line < first || an[i].line > last) continue;
         if (r < 0) {
             char name[32];
             double *grown;
@@ -895,7 +897,7 @@ static int proper__synth_build(proper__synth_parser *ps, proper_synth_model *m, 
     m->initial = body->n_kids == 0 ? 0 : entry;
     for (i = 0; i < m->n_states; i++)
         PROPER_ASSERT(m->states[i].next != PROPER__NONE);
-    return proper__attach_rewards(&b, ps->annots, ps->n_annots);
+    return proper__attach_rewards(&b, ps->annots, ps->n_annots, body_line, close_line);
 }
 
 PROPER_API int proper_synth_parse(proper_synth_model *m, const char *text, size_t len, const char *file,
