@@ -67,6 +67,7 @@ typedef struct server {
     const char *root, *defaults_path;
     int log_fd;
     int keep_alive;
+    int separate_clock;          /* --step-clock separate */
     proper_trace_writer *writer; /* NULL: not tracing */
     names n;
     /* connection queue */
@@ -83,6 +84,7 @@ typedef struct worker {
     proper_trace_recorder rec;
     int tracing;           /* rec is initialised */
     proper_trace_recorder *cur; /* &rec while serving a traced request, else NULL */
+    int64_t last;          /* clock read where the current step began */
     char head[HEAD_MAX + 1];
     size_t head_len;       /* bytes in head (may include the next pipelined request) */
     char buf[CHUNK];
@@ -92,8 +94,24 @@ typedef struct worker {
 
 /* ---- tracing helpers: no-ops for untraced requests ---- */
 
-static void mark_step(worker *w, int step, int64_t since) {
-    if (w->cur) proper_trace_step(w->cur, step, proper_trace_now() - since);
+/* Step timing. A step ends at mark_step, which records the time since the
+ * step began and makes "now" the start of the next step. In the default
+ * chained mode a step begins where the previous one ended (the first at the
+ * first clock read after entry), so the steps partition the service's time
+ * and the recorder's own cost between steps is inside the next step; with
+ * --step-clock separate, start_step reads the clock again right before each
+ * step, so a step holds only its own work and that cost falls between steps
+ * (in T but in no step). T always has its own clock reads at entry and exit. */
+static void start_step(worker *w) {
+    if (w->cur && w->srv->separate_clock) w->last = proper_trace_now();
+}
+
+static void mark_step(worker *w, int step) {
+    if (w->cur) {
+        int64_t now = proper_trace_now();
+        proper_trace_step(w->cur, step, now - w->last);
+        w->last = now;
+    }
 }
 
 static void mark_branch(worker *w, int branch, int choice) {
@@ -255,26 +273,32 @@ static int deliver(worker *w, int fd, const char *target, const char *path, int 
     const names *nm = &w->srv->n;
     struct stat st;
     int file;
-    int64_t t = proper_trace_now();
+    start_step(w);
     write_log(w, target);
-    mark_step(w, nm->write_log, t);
-    t = proper_trace_now();
+    mark_step(w, nm->write_log);
+    start_step(w);
     file = open(path, O_RDONLY);
     if (file >= 0 && fstat(file, &st) != 0) {
         close(file);
         file = -1;
     }
-    mark_step(w, nm->open_file, t);
-    if (file < 0) return send_error(fd, target, keep);
-    t = proper_trace_now();
+    mark_step(w, nm->open_file);
+    if (file < 0) { /* deleted since checkTarget/probeDefault saw it */
+        int rc;
+        start_step(w);
+        rc = send_error(fd, target, keep);
+        mark_step(w, nm->send_error);
+        return rc;
+    }
+    start_step(w);
     if (send_header(fd, path, (long long)st.st_size, keep)) {
         close(file);
         return -1;
     }
-    mark_step(w, nm->send_header, t);
-    t = proper_trace_now();
+    mark_step(w, nm->send_header);
+    start_step(w);
     if (send_content(w, fd, file)) return -1;
-    mark_step(w, nm->send_content, t);
+    mark_step(w, nm->send_content);
     return 0;
 }
 
@@ -285,22 +309,22 @@ static int serve_directory(worker *w, int fd, const char *target, const char *di
     char candidate[PATH_MAX_LEN + PATH_MAX_LEN / 4 + 2];
     struct stat st;
     int count, i, found = -1, rc;
-    int64_t t = proper_trace_now();
+    start_step(w);
     count = read_defaults(w->srv->defaults_path, defaults, MAX_DEFAULTS);
-    mark_step(w, nm->read_defaults, t);
+    mark_step(w, nm->read_defaults);
     for (i = 0; i < count && found < 0; i++) {
-        t = proper_trace_now();
+        start_step(w);
         if (join_path(candidate, sizeof candidate, dir, defaults[i]) == 0 && stat(candidate, &st) == 0 &&
             S_ISREG(st.st_mode))
             found = i;
-        mark_step(w, nm->probe_default, t);
+        mark_step(w, nm->probe_default);
     }
     if (w->cur) proper_trace_loop(w->cur, nm->probe, i);
     mark_branch(w, nm->found, found >= 0 ? nm->yes : nm->no);
     if (found >= 0) return deliver(w, fd, target, candidate, keep);
-    t = proper_trace_now();
+    start_step(w);
     rc = send_error(fd, target, keep);
-    mark_step(w, nm->send_error, t);
+    mark_step(w, nm->send_error);
     return rc;
 }
 
@@ -311,24 +335,27 @@ static int handle_request(worker *w, int fd, const char *target, int traced, uin
     char path[PATH_MAX_LEN];
     struct stat st;
     int kind, rc; /* kind: 0 missing, 1 file, 2 directory */
-    int64_t entry = proper_trace_now(), t;
+    int64_t entry = proper_trace_now();
     w->cur = traced && w->tracing ? &w->rec : NULL;
-    if (w->cur) proper_trace_begin(w->cur, id);
-    t = proper_trace_now();
+    if (w->cur) {
+        proper_trace_begin(w->cur, id);
+        w->last = proper_trace_now();
+    }
+    start_step(w);
     kind = build_path(w->srv->root, target, path, sizeof path) == 0 ? 0 : -1;
-    mark_step(w, nm->build_path, t);
-    t = proper_trace_now();
+    mark_step(w, nm->build_path);
+    start_step(w);
     if (kind == 0 && stat(path, &st) == 0) kind = S_ISREG(st.st_mode) ? 1 : S_ISDIR(st.st_mode) ? 2 : 0;
-    mark_step(w, nm->check_target, t);
+    mark_step(w, nm->check_target);
     mark_branch(w, nm->target, kind == 1 ? nm->file : kind == 2 ? nm->dir : nm->missing);
     if (kind == 1) {
         rc = deliver(w, fd, target, path, keep);
     } else if (kind == 2) {
         rc = serve_directory(w, fd, target, path, keep);
     } else {
-        t = proper_trace_now();
+        start_step(w);
         rc = send_error(fd, target, keep);
-        mark_step(w, nm->send_error, t);
+        mark_step(w, nm->send_error);
     }
     if (w->cur) {
         proper_trace_service(w->cur, proper_trace_now() - entry);
@@ -564,6 +591,7 @@ static void usage(FILE *out) {
     fprintf(out,
             "usage: server --root DIR [--defaults FILE] [--port N] [--port-file FILE] [--workers N]\n"
             "              [--log FILE] [--trace FILE] [--keep-alive] [--max-seconds S]\n"
+            "              [--step-clock chained|separate]\n"
             "Static-file HTTP/1.1 server on 127.0.0.1, instrumented with trace.h.\n"
             "  --root DIR         document root (required)\n"
             "  --defaults FILE    default file names for directories, one per line (ROOT/.defaults)\n"
@@ -574,6 +602,8 @@ static void usage(FILE *out) {
             "  --trace FILE       write a proper trace of requests carrying X-Request-Id\n"
             "  --keep-alive       honour persistent connections (default: close after each response)\n"
             "  --max-seconds S    stop by itself after S seconds (600; 0 = never)\n"
+            "  --step-clock M     chained (default): a step starts where the previous one ended;\n"
+            "                     separate: each step reads the clock at its own start\n"
             "Stops on SIGTERM/SIGINT, flushing the trace.\n");
 }
 
@@ -603,6 +633,8 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--log") == 0) log_path = v;
         else if (strcmp(a, "--trace") == 0) trace_path = v;
         else if (strcmp(a, "--max-seconds") == 0) max_seconds = atof(v);
+        else if (strcmp(a, "--step-clock") == 0 && (strcmp(v, "chained") == 0 || strcmp(v, "separate") == 0))
+            s.separate_clock = strcmp(v, "separate") == 0;
         else { fprintf(stderr, "server: unknown option %s (try --help)\n", a); return 2; }
         i++;
     }
