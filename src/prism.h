@@ -1,0 +1,3153 @@
+/* prism.h — the PRISM modelling language (a DTMC subset), reachable
+ * state-space exploration into a proper_dtmc, and PRISM property files.
+ *
+ * ---- The language --------------------------------------------------------
+ * Accepted (as the PRISM manual defines it, https://www.prismmodelchecker.org/manual):
+ *   dtmc | probabilistic                    model type (mdp/ctmc/... rejected)
+ *   const int N = 5;  const double p;       constants, with or without a value
+ *   const bool b = true;  const K = 3;      (no type = int). Constants without
+ *                                           a value are parameters: give them with
+ *                                           proper_prism_set_const(s) before building
+ *   formula f = x + 1;                      macros, usable wherever expressions are
+ *   label "end" = s = 21;                   named state sets (also used by properties)
+ *   module M
+ *     x : [0..N] init 0;                    bounded ints (init defaults to the low bound)
+ *     b : bool init false;                  booleans (init defaults to false)
+ *     [] x < N -> p:(x'=x+1) + (1-p):(x'=0);
+ *     [a] b -> (b'=false) & (x'=0);         one update with probability 1
+ *     [] x = N -> true;                     "true": no change
+ *   endmodule
+ *   module M2 = M [x = y, a = c] endmodule  renaming (variables, actions, constants,
+ *                                           formulas: every identifier in the copy)
+ *   rewards "time" x = 1 : 2.5; [a] true : 1; endrewards   (name optional)
+ * Expressions: + - * / ^, unary -, = != < <= > >=, ! & | => <=>, c ? a : b,
+ * min max floor ceil round pow mod log, literals, with PRISM's precedence
+ * and typing: ints are 32-bit (overflow is an error), `/` always gives a
+ * double, + - * ^ min max pow of ints give ints, floor/ceil/round give
+ * ints, mod(i, n) takes ints and n > 0 and returns a value in [0, n),
+ * pow(i, j) of ints needs j >= 0, log(x, b) = ln x / ln b.
+ * Comments: // to end of line (and / * ... * /).
+ * Not accepted (clear error): global variables, init...endinit, system
+ * ...endsystem, unbounded or double variables, nondeterministic model types.
+ *
+ * ---- Semantics (as PRISM builds a DTMC) ---------------------------------
+ * In every state the "choices" are: each enabled unlabelled command of each
+ * module, and for each action a, every combination of one enabled a-command
+ * from each module that has a in its alphabet (the action is blocked when
+ * one of them has none); a combined choice takes the product of the
+ * commands' update probabilities and applies all their assignments. PRISM
+ * chooses among the choices uniformly: every transition probability is
+ * divided by the sum of the probabilities of all choices (= their number,
+ * as each sums to 1), which also resolves a module's overlapping guards.
+ * The updates of one command must have probabilities >= 0 summing to 1
+ * within PROPER_PRISM_PROB_TOL (PRISM's default "sumroundoff" is 1e-5);
+ * zero-probability updates are ignored. Assignments read the old state.
+ * A state with no choice is a deadlock: an error unless fix_deadlocks (then
+ * a self-loop and the built-in label "deadlock", like PRISM's -fixdl).
+ * The reachable states are numbered as PRISM numbers them for its explicit
+ * exports: sorted lexicographically by the variable values in declaration
+ * order (module by module), false < true.
+ * Rewards: a state's reward is the sum of the values of all state items
+ * whose guard holds. A transition item [a] g : r applies to the choices of
+ * action a (`[]` = unlabelled choices) in states satisfying g; the reward of
+ * a transition s->t is the probability-weighted mean over the choices that
+ * produce it, so that the expected reward of a step, the quantity every
+ * R[F]/R[C<=k] result depends on, is exactly PRISM's. Fixed deadlocks get no
+ * transition reward.
+ *
+ * ---- Properties -----------------------------------------------------------
+ *   P=? [ F phi ]   P=? [ phi1 U phi2 ]   P=? [ F<=k phi ]  P=? [ phi U<=k psi ]
+ *   P=? [ G phi ]   P=? [ G<=k phi ]       P=? [ X phi ]     F<k = F<=k-1
+ *   R{"r"}=? [ F phi ]  R{"r"}=? [ C<=k ]  R{"r"}=? [ I=k ]  R=? (first structure)
+ *   S=? [ phi ]     P>=0.9 [ ... ] and the like (a boolean), or a plain
+ *   expression over constants/variables/labels (value in the initial state).
+ * Labels: "name" (the model's, the file's own `label "x" = ...;`, and the
+ * built-in "init" and "deadlock"). Properties files hold several
+ * properties (optionally ended by `;`), `// comments`, `const`
+ * declarations (with or without a value), `formula`s, `label`s and named
+ * properties `"name": P=? [...]`.
+ *
+ * ---- Limits -----------------------------------------------------------------
+ * The number of reachable states is capped (max_states, default
+ * PROPER_PRISM_MAX_STATES = 10^7): exploration stops with PROPER_ELIMIT before
+ * memory runs out, whatever the declared ranges. Expressions nest at most
+ * PROPER_PRISM_MAX_DEPTH deep and expand (through formulas) to at most
+ * PROPER_PRISM_MAX_NODES nodes, so evaluation time and stack are bounded.
+ */
+#ifndef PROPER_PRISM_H
+#define PROPER_PRISM_H
+
+#include "dtmc.h"
+
+/* Probabilities of one command's updates must sum to 1 within this
+ * (absolute), PRISM's default prism.sumRoundOff. */
+#ifndef PROPER_PRISM_PROB_TOL
+#define PROPER_PRISM_PROB_TOL 1e-5
+#endif
+
+/* Default cap on reachable states. */
+#ifndef PROPER_PRISM_MAX_STATES
+#define PROPER_PRISM_MAX_STATES 10000000u
+#endif
+
+/* Largest nesting of an expression (after formula expansion). */
+#ifndef PROPER_PRISM_MAX_DEPTH
+#define PROPER_PRISM_MAX_DEPTH 400
+#endif
+
+/* Largest size (nodes) of one expression after formula expansion. */
+#ifndef PROPER_PRISM_MAX_NODES
+#define PROPER_PRISM_MAX_NODES 1000000
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Types of constants, expressions and property results. */
+#define PROPER_PRISM_INT 1
+#define PROPER_PRISM_DOUBLE 2
+#define PROPER_PRISM_BOOL 3
+
+/* ---- Models ---------------------------------------------------------------*/
+
+typedef struct proper_prism_model proper_prism_model;
+
+/* Parse model text (`file` names it in errors; may be NULL). Names are
+ * resolved and types checked here; errors carry file:line:col. */
+PROPER_API int proper_prism_parse(proper_prism_model **out, const char *text, size_t len, const char *file,
+                                  proper_error *err);
+/* Read and parse a file. */
+PROPER_API int proper_prism_read(proper_prism_model **out, const char *path, proper_error *err);
+PROPER_API void proper_prism_free(proper_prism_model *m);
+
+/* Constants in declaration order: name, type (PROPER_PRISM_*), and whether
+ * it has a value (from the model or given since). */
+PROPER_API size_t proper_prism_const_count(const proper_prism_model *m);
+PROPER_API const char *proper_prism_const_name(const proper_prism_model *m, size_t i);
+PROPER_API int proper_prism_const_type(const proper_prism_model *m, size_t i);
+PROPER_API int proper_prism_const_has_value(const proper_prism_model *m, size_t i);
+
+/* Give a value to a constant declared without one (a parameter). An int
+ * constant needs an integral value, a bool 0 or 1. Naming an unknown
+ * constant is PROPER_EUNDEFINED; one defined in the model, PROPER_EINVAL.
+ * Giving it again replaces the value. */
+PROPER_API int proper_prism_set_const(proper_prism_model *m, const char *name, double value, proper_error *err);
+
+/* Number of variables and their names, in state-vector order. */
+PROPER_API size_t proper_prism_var_count(const proper_prism_model *m);
+PROPER_API const char *proper_prism_var_name(const proper_prism_model *m, size_t i);
+
+typedef struct proper_prism_build_opts {
+    uint32_t max_states; /* PROPER_PRISM_MAX_STATES; more reachable states: PROPER_ELIMIT */
+    int fix_deadlocks;   /* 0: a deadlock is an error; 1: self-loop + "deadlock" label */
+    double prob_tol;     /* PROPER_PRISM_PROB_TOL */
+} proper_prism_build_opts;
+
+PROPER_API void proper_prism_build_opts_default(proper_prism_build_opts *o);
+
+/* Explore the reachable states and build the DTMC into *out (initialised
+ * here; free it with proper_dtmc_free). Every constant needs a value. The
+ * model keeps its labels (as dtmc labels), reward structures (in
+ * declaration order), variable valuations (for .sta and for properties) and
+ * the values of the parameters used. opts NULL = defaults. */
+PROPER_API int proper_prism_build(const proper_prism_model *m, const proper_prism_build_opts *opts,
+                                  proper_dtmc *out, proper_error *err);
+
+/* ---- Properties -----------------------------------------------------------*/
+
+typedef struct proper_prism_props proper_prism_props;
+
+/* Parse a properties file (or a single property string). `m` is the model
+ * whose variables, constants, formulas and labels the properties may use;
+ * it must outlive the properties. NULL for a model read from explicit files:
+ * then only labels and the file's own constants are known. */
+PROPER_API int proper_prism_props_parse(proper_prism_props **out, const proper_prism_model *m, const char *text,
+                                        size_t len, const char *file, proper_error *err);
+PROPER_API int proper_prism_props_read(proper_prism_props **out, const proper_prism_model *m, const char *path,
+                                       proper_error *err);
+PROPER_API void proper_prism_props_free(proper_prism_props *p);
+
+PROPER_API size_t proper_prism_props_count(const proper_prism_props *p);
+/* The property as written (blanks collapsed), and its name or NULL. */
+PROPER_API const char *proper_prism_props_text(const proper_prism_props *p, size_t i);
+PROPER_API const char *proper_prism_props_name(const proper_prism_props *p, size_t i);
+/* Type of the result: PROPER_PRISM_DOUBLE for P=?, R=?, S=?; PROPER_PRISM_BOOL
+ * for bounded operators; the expression's type for a plain expression. */
+PROPER_API int proper_prism_props_type(const proper_prism_props *p, size_t i);
+
+/* Properties files' own constants: like proper_prism_set_const. */
+PROPER_API int proper_prism_props_set_const(proper_prism_props *p, const char *name, double value,
+                                            proper_error *err);
+
+/* Apply "a=1,b=0.25,c=true" to the model's constants and (when a name is not
+ * the model's) the properties' constants; either may be NULL. Values are
+ * numbers or true/false. An unknown name is PROPER_EUNDEFINED. */
+PROPER_API int proper_prism_set_consts(proper_prism_model *m, proper_prism_props *p, const char *spec,
+                                       proper_error *err);
+
+typedef struct proper_prism_check_opts {
+    proper_dtmc_solve_opts solve;
+    unsigned long max_steps; /* largest k in F<=k, U<=k, C<=k, I=k (PROPER_ELIMIT above); ULONG_MAX */
+} proper_prism_check_opts;
+
+PROPER_API void proper_prism_check_opts_default(proper_prism_check_opts *o);
+
+/* Value of property i in the initial state of d (a boolean is 0 or 1;
+ * infinity is INFINITY). d must be built from the model the properties were
+ * parsed with, or (for properties of a NULL model) be any DTMC. opts NULL =
+ * defaults. */
+PROPER_API int proper_prism_props_check(const proper_prism_props *p, size_t i, const proper_dtmc *d,
+                                        const proper_prism_check_opts *opts, double *value, proper_error *err);
+/* The same in every state: x has d->n_states entries. */
+PROPER_API int proper_prism_props_check_states(const proper_prism_props *p, size_t i, const proper_dtmc *d,
+                                               const proper_prism_check_opts *opts, double *x,
+                                               proper_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PROPER_PRISM_H */
+
+/* ======================================================================== */
+#ifdef PROPER_IMPLEMENTATION
+#ifndef PROPER_PRISM_IMPLEMENTATION
+#define PROPER_PRISM_IMPLEMENTATION
+
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- Tokens ---------------------------------------------------------------*/
+
+enum {
+    PROPER__PM_TK_EOF, PROPER__PM_TK_IDENT, PROPER__PM_TK_INT, PROPER__PM_TK_DOUBLE, PROPER__PM_TK_STRING,
+    PROPER__PM_TK_LBRACK, PROPER__PM_TK_RBRACK, PROPER__PM_TK_LPAREN, PROPER__PM_TK_RPAREN, PROPER__PM_TK_LBRACE,
+    PROPER__PM_TK_RBRACE, PROPER__PM_TK_SEMI, PROPER__PM_TK_COLON, PROPER__PM_TK_COMMA, PROPER__PM_TK_PRIME,
+    PROPER__PM_TK_EQ, PROPER__PM_TK_NE, PROPER__PM_TK_LT, PROPER__PM_TK_LE, PROPER__PM_TK_GT, PROPER__PM_TK_GE,
+    PROPER__PM_TK_PLUS, PROPER__PM_TK_MINUS, PROPER__PM_TK_STAR, PROPER__PM_TK_SLASH, PROPER__PM_TK_CARET,
+    PROPER__PM_TK_AND, PROPER__PM_TK_OR, PROPER__PM_TK_NOT, PROPER__PM_TK_IMPLIES, PROPER__PM_TK_IFF,
+    PROPER__PM_TK_QMARK, PROPER__PM_TK_ARROW, PROPER__PM_TK_DOTDOT
+};
+
+typedef struct proper__pm_tok {
+    int kind;
+    int line, col;
+    const char *p; /* source text of the token (strings: without quotes) */
+    size_t len;
+    long long ival;
+    double dval;
+} proper__pm_tok;
+
+static const char *proper__pm_tok_name(int kind) {
+    static const char *const names[] = {
+        "end of input", "identifier", "integer", "number", "string", "'['", "']'", "'('", "')'", "'{'",
+        "'}'", "';'", "':'", "','", "'''", "'='", "'!='", "'<'", "'<='", "'>'", "'>='", "'+'", "'-'",
+        "'*'", "'/'", "'^'", "'&'", "'|'", "'!'", "'=>'", "'<=>'", "'?'", "'->'", "'..'"};
+    return kind >= 0 && kind <= PROPER__PM_TK_DOTDOT ? names[kind] : "token";
+}
+
+static int proper__pm_is_ident_start(char ch) {
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_';
+}
+static int proper__pm_is_ident_char(char ch) { return proper__pm_is_ident_start(ch) || (ch >= '0' && ch <= '9'); }
+static int proper__pm_is_dec(char ch) { return ch >= '0' && ch <= '9'; }
+
+/* Skip blanks, newlines and comments. */
+static int proper__pm_lex_skip(proper_cursor *c, proper_error *err) {
+    for (;;) {
+        while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\r' || *c->p == '\n' ||
+                                 *c->p == '\f' || *c->p == '\v'))
+            proper_cursor_advance(c);
+        if (c->end - c->p >= 2 && c->p[0] == '/' && c->p[1] == '/') {
+            while (c->p < c->end && *c->p != '\n') proper_cursor_advance(c);
+        } else if (c->end - c->p >= 2 && c->p[0] == '/' && c->p[1] == '*') {
+            proper_cursor start = *c;
+            proper_cursor_advance(c);
+            proper_cursor_advance(c);
+            while (c->p < c->end && !(c->end - c->p >= 2 && c->p[0] == '*' && c->p[1] == '/'))
+                proper_cursor_advance(c);
+            if (c->p >= c->end) return proper_cursor_error(&start, err, PROPER_EPARSE, "unterminated comment");
+            proper_cursor_advance(c);
+            proper_cursor_advance(c);
+        } else {
+            return PROPER_OK;
+        }
+    }
+}
+
+/* A number: digits [. digits] [e [+-] digits], or . digits [...]. The dot
+ * of "0..5" belongs to the range operator. Ints must fit in 32 bits. */
+static int proper__pm_lex_number(proper_cursor *c, proper__pm_tok *t, proper_error *err) {
+    const char *p = c->p, *q = c->p;
+    int is_double = 0;
+    char buf[128];
+    size_t n;
+    while (q < c->end && proper__pm_is_dec(*q)) q++;
+    if (q + 1 < c->end && q[0] == '.' && proper__pm_is_dec(q[1])) {
+        is_double = 1;
+        q++;
+        while (q < c->end && proper__pm_is_dec(*q)) q++;
+    }
+    if (q < c->end && (*q == 'e' || *q == 'E')) {
+        const char *e = q + 1;
+        if (e < c->end && (*e == '+' || *e == '-')) e++;
+        if (e < c->end && proper__pm_is_dec(*e)) {
+            while (e < c->end && proper__pm_is_dec(*e)) e++;
+            q = e;
+            is_double = 1;
+        }
+    }
+    n = (size_t)(q - p);
+    if (q < c->end && proper__pm_is_ident_char(*q))
+        return proper_cursor_error(c, err, PROPER_EPARSE, "malformed number");
+    if (n >= sizeof buf) return proper_cursor_error(c, err, PROPER_EPARSE, "number too long");
+    memcpy(buf, p, n);
+    buf[n] = '\0';
+    t->p = p;
+    t->len = n;
+    if (is_double) {
+        t->kind = PROPER__PM_TK_DOUBLE;
+        t->dval = strtod(buf, NULL);
+        if (isinf(t->dval)) return proper_cursor_error(c, err, PROPER_ERANGE, "number too large for a double");
+    } else {
+        size_t i;
+        long long v = 0;
+        for (i = 0; i < n; i++) {
+            v = v * 10 + (buf[i] - '0');
+            if (v > 2147483647LL)
+                return proper_cursor_error(c, err, PROPER_ERANGE, "integer %s does not fit in 32 bits", buf);
+        }
+        t->kind = PROPER__PM_TK_INT;
+        t->ival = v;
+        t->dval = (double)v;
+    }
+    while (c->p < q) proper_cursor_advance(c);
+    return PROPER_OK;
+}
+
+/* Two- and three-character operators first (longest match). */
+static int proper__pm_lex_operator(proper_cursor *c, proper__pm_tok *t) {
+    static const struct { const char *s; int kind; } ops[] = {
+        {"<=>", PROPER__PM_TK_IFF}, {"=>", PROPER__PM_TK_IMPLIES}, {"->", PROPER__PM_TK_ARROW}, {"<=", PROPER__PM_TK_LE},
+        {">=", PROPER__PM_TK_GE}, {"!=", PROPER__PM_TK_NE}, {"..", PROPER__PM_TK_DOTDOT}, {"[", PROPER__PM_TK_LBRACK},
+        {"]", PROPER__PM_TK_RBRACK}, {"(", PROPER__PM_TK_LPAREN}, {")", PROPER__PM_TK_RPAREN}, {"{", PROPER__PM_TK_LBRACE},
+        {"}", PROPER__PM_TK_RBRACE}, {";", PROPER__PM_TK_SEMI}, {":", PROPER__PM_TK_COLON}, {",", PROPER__PM_TK_COMMA},
+        {"'", PROPER__PM_TK_PRIME}, {"=", PROPER__PM_TK_EQ}, {"<", PROPER__PM_TK_LT}, {">", PROPER__PM_TK_GT},
+        {"+", PROPER__PM_TK_PLUS}, {"-", PROPER__PM_TK_MINUS}, {"*", PROPER__PM_TK_STAR}, {"/", PROPER__PM_TK_SLASH},
+        {"^", PROPER__PM_TK_CARET}, {"&", PROPER__PM_TK_AND}, {"|", PROPER__PM_TK_OR}, {"!", PROPER__PM_TK_NOT},
+        {"?", PROPER__PM_TK_QMARK}};
+    size_t i, k, avail = (size_t)(c->end - c->p);
+    for (i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        size_t n = strlen(ops[i].s);
+        if (n <= avail && memcmp(c->p, ops[i].s, n) == 0) {
+            t->kind = ops[i].kind;
+            t->p = c->p;
+            t->len = n;
+            for (k = 0; k < n; k++) proper_cursor_advance(c);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Split text into tokens (ending with one EOF token). */
+static int proper__pm_lex(const char *text, size_t len, const char *file, proper__pm_tok **out, size_t *n_out,
+                       proper_error *err) {
+    proper_cursor c;
+    proper__pm_tok *toks = NULL, t;
+    size_t n = 0, cap = 0;
+    int rc;
+    proper_cursor_init(&c, text, len, file);
+    for (;;) {
+        if ((rc = proper__pm_lex_skip(&c, err)) != 0) goto fail;
+        memset(&t, 0, sizeof t);
+        t.line = c.line;
+        t.col = c.col;
+        if (c.p >= c.end) {
+            t.kind = PROPER__PM_TK_EOF;
+            t.p = c.p;
+        } else if (proper__pm_is_ident_start(*c.p)) {
+            t.kind = PROPER__PM_TK_IDENT;
+            t.p = c.p;
+            while (c.p < c.end && proper__pm_is_ident_char(*c.p)) proper_cursor_advance(&c);
+            t.len = (size_t)(c.p - t.p);
+        } else if (proper__pm_is_dec(*c.p) || (*c.p == '.' && c.p + 1 < c.end && proper__pm_is_dec(c.p[1]))) {
+            if ((rc = proper__pm_lex_number(&c, &t, err)) != 0) goto fail;
+        } else if (*c.p == '"') {
+            proper_cursor start = c;
+            proper_cursor_advance(&c);
+            t.kind = PROPER__PM_TK_STRING;
+            t.p = c.p;
+            while (c.p < c.end && *c.p != '"' && *c.p != '\n') proper_cursor_advance(&c);
+            if (c.p >= c.end || *c.p != '"') {
+                rc = proper_cursor_error(&start, err, PROPER_EPARSE, "unterminated string");
+                goto fail;
+            }
+            t.len = (size_t)(c.p - t.p);
+            proper_cursor_advance(&c);
+        } else if (!proper__pm_lex_operator(&c, &t)) {
+            unsigned char ch = (unsigned char)*c.p;
+            if (ch >= 32 && ch < 127)
+                rc = proper_cursor_error(&c, err, PROPER_EPARSE, "unexpected character '%c'", (char)ch);
+            else
+                rc = proper_cursor_error(&c, err, PROPER_EPARSE, "unexpected byte 0x%02x", ch);
+            goto fail;
+        }
+        if (PROPER_PUSH(toks, n, cap, t)) {
+            rc = proper_error_set(err, PROPER_ENOMEM, file, 0, 0, "out of memory");
+            goto fail;
+        }
+        if (t.kind == PROPER__PM_TK_EOF) break;
+    }
+    *out = toks;
+    *n_out = n;
+    return PROPER_OK;
+fail:
+    PROPER_FREE(toks);
+    return rc;
+}
+
+/* ---- Interned names (identifiers and strings) ------------------------------*/
+
+typedef struct proper__pm_names {
+    char **s;
+    size_t len, cap;
+    int32_t *slot; /* open addressing: index into s, or -1 */
+    size_t nslot;  /* power of two */
+} proper__pm_names;
+
+static uint64_t proper__pm_hash_bytes(const char *p, size_t n) {
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    size_t i;
+    for (i = 0; i < n; i++) {
+        h ^= (unsigned char)p[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+static void proper__pm_names_free(proper__pm_names *nm) {
+    size_t i;
+    for (i = 0; i < nm->len; i++) PROPER_FREE(nm->s[i]);
+    PROPER_FREE(nm->s);
+    PROPER_FREE(nm->slot);
+    memset(nm, 0, sizeof *nm);
+}
+
+static int proper__pm_names_rehash(proper__pm_names *nm, size_t nslot) {
+    int32_t *slot = (int32_t *)proper_calloc(nslot, sizeof *slot);
+    size_t i;
+    if (!slot) return PROPER_ENOMEM;
+    for (i = 0; i < nslot; i++) slot[i] = -1;
+    for (i = 0; i < nm->len; i++) {
+        size_t h = (size_t)proper__pm_hash_bytes(nm->s[i], strlen(nm->s[i])) & (nslot - 1);
+        while (slot[h] >= 0) h = (h + 1) & (nslot - 1);
+        slot[h] = (int32_t)i;
+    }
+    PROPER_FREE(nm->slot);
+    nm->slot = slot;
+    nm->nslot = nslot;
+    return PROPER_OK;
+}
+
+/* Index of name p[0..n) or -1. */
+static int32_t proper__pm_names_find(const proper__pm_names *nm, const char *p, size_t n) {
+    size_t h;
+    if (!nm->nslot) return -1;
+    h = (size_t)proper__pm_hash_bytes(p, n) & (nm->nslot - 1);
+    while (nm->slot[h] >= 0) {
+        const char *s = nm->s[nm->slot[h]];
+        if (strncmp(s, p, n) == 0 && s[n] == '\0') return nm->slot[h];
+        h = (h + 1) & (nm->nslot - 1);
+    }
+    return -1;
+}
+
+/* Intern p[0..n); *id receives its index. */
+static int proper__pm_names_intern(proper__pm_names *nm, const char *p, size_t n, int32_t *id) {
+    int32_t found = proper__pm_names_find(nm, p, n);
+    char *copy;
+    size_t h;
+    if (found >= 0) {
+        *id = found;
+        return PROPER_OK;
+    }
+    if (nm->len >= 0x7fffffff) return PROPER_ENOMEM;
+    if ((nm->len + 1) * 2 > nm->nslot && proper__pm_names_rehash(nm, nm->nslot ? nm->nslot * 2 : 64))
+        return PROPER_ENOMEM;
+    copy = (char *)PROPER_MALLOC(n + 1);
+    if (!copy) return PROPER_ENOMEM;
+    memcpy(copy, p, n);
+    copy[n] = '\0';
+    if (PROPER_PUSH(nm->s, nm->len, nm->cap, copy)) {
+        PROPER_FREE(copy);
+        return PROPER_ENOMEM;
+    }
+    h = (size_t)proper__pm_hash_bytes(p, n) & (nm->nslot - 1);
+    while (nm->slot[h] >= 0) h = (h + 1) & (nm->nslot - 1);
+    nm->slot[h] = (int32_t)(nm->len - 1);
+    *id = (int32_t)(nm->len - 1);
+    return PROPER_OK;
+}
+
+/* ---- Expression nodes ------------------------------------------------------*/
+
+enum {
+    PROPER__PM_N_INT, PROPER__PM_N_DOUBLE, PROPER__PM_N_BOOL,
+    PROPER__PM_N_NAME,     /* unresolved identifier: sym */
+    PROPER__PM_N_VAR,      /* variable: idx */
+    PROPER__PM_N_CONST,    /* model constant: idx */
+    PROPER__PM_N_PCONST,   /* properties-file constant: idx */
+    PROPER__PM_N_FORMULA,  /* formula of the same node pool: a = body */
+    PROPER__PM_N_MFORMULA, /* (properties) model formula: a = body in the model's pool */
+    PROPER__PM_N_LABEL,    /* label "sym" resolved against the DTMC when checked */
+    PROPER__PM_N_PLABEL,   /* (properties) the file's own label: a = body */
+    PROPER__PM_N_NEG, PROPER__PM_N_NOT, PROPER__PM_N_BIN, PROPER__PM_N_ITE, PROPER__PM_N_FUNC
+};
+
+enum {
+    PROPER__PM_OP_ADD, PROPER__PM_OP_SUB, PROPER__PM_OP_MUL, PROPER__PM_OP_DIV, PROPER__PM_OP_POW, PROPER__PM_OP_EQ,
+    PROPER__PM_OP_NE, PROPER__PM_OP_LT, PROPER__PM_OP_LE, PROPER__PM_OP_GT, PROPER__PM_OP_GE, PROPER__PM_OP_AND,
+    PROPER__PM_OP_OR, PROPER__PM_OP_IMPLIES, PROPER__PM_OP_IFF
+};
+
+enum {
+    PROPER__PM_FN_MIN, PROPER__PM_FN_MAX, PROPER__PM_FN_FLOOR, PROPER__PM_FN_CEIL, PROPER__PM_FN_ROUND, PROPER__PM_FN_POW,
+    PROPER__PM_FN_MOD, PROPER__PM_FN_LOG
+};
+
+/* Node flags, computed bottom-up by the resolver. */
+#define PROPER__PM_F_VARS 1u   /* refers to a state variable */
+#define PROPER__PM_F_LABELS 2u /* refers to a label */
+#define PROPER__PM_F_DONE 4u   /* resolved and typed */
+#define PROPER__PM_F_BUSY 8u   /* being resolved (formula cycles) */
+
+typedef struct proper__pm_node {
+    unsigned char kind, op, type, flags;
+    int32_t a, b, c; /* children (-1 none) */
+    int32_t idx;     /* NAME/LABEL: name id; VAR/CONST/PCONST: index */
+    int line, col;
+    int depth;       /* nesting after formula expansion */
+    long long ival;  /* INT/BOOL literal */
+    double dval;     /* DOUBLE literal */
+    double size;     /* nodes after formula expansion (saturating) */
+} proper__pm_node;
+
+typedef struct proper__pm_pool {
+    proper__pm_node *n;
+    size_t len, cap;
+} proper__pm_pool;
+
+/* A runtime value; the node's static type says which field is used. */
+typedef struct proper__pm_val {
+    long long i; /* INT and BOOL */
+    double d;    /* DOUBLE */
+} proper__pm_val;
+
+static double proper__pm_as_double(int type, proper__pm_val v) { return type == PROPER_PRISM_DOUBLE ? v.d : (double)v.i; }
+
+/* ---- Model declarations ----------------------------------------------------*/
+
+typedef struct proper__pm_const_decl {
+    int32_t sym;
+    int type;
+    int32_t expr;  /* -1: a parameter */
+    int has_given; /* a value was given for a parameter */
+    proper__pm_val given;
+    int line, col;
+} proper__pm_const_decl;
+
+typedef struct proper__pm_formula_decl {
+    int32_t sym, expr;
+    int line, col;
+} proper__pm_formula_decl;
+
+typedef struct proper__pm_label_decl {
+    int32_t name, expr; /* name: interned string */
+    int line, col;
+} proper__pm_label_decl;
+
+typedef struct proper__pm_var_decl {
+    int32_t sym;
+    int is_bool;
+    int32_t lo, hi, init; /* expressions; init -1 = default */
+    int module;
+    int line, col;
+} proper__pm_var_decl;
+
+typedef struct proper__pm_assign {
+    int32_t var; /* sym while parsing, variable index after resolution */
+    int32_t expr;
+    int line, col;
+} proper__pm_assign;
+
+typedef struct proper__pm_update {
+    int32_t prob; /* expression, -1 = probability 1 */
+    size_t first, n; /* assignments */
+    int line, col;
+} proper__pm_update;
+
+typedef struct proper__pm_command {
+    int32_t action; /* sym while parsing, action index after (-1 = unlabelled) */
+    int32_t guard;
+    size_t first, n; /* updates */
+    int module;
+    int line, col;
+} proper__pm_command;
+
+typedef struct proper__pm_module_decl {
+    int32_t sym;
+    size_t first_var, n_vars, first_cmd, n_cmds;
+    int line, col;
+} proper__pm_module_decl;
+
+typedef struct proper__pm_reward_item {
+    int is_trans;
+    int32_t action; /* transition items: sym then action index (-1 = []) */
+    int32_t guard, value;
+    int line, col;
+} proper__pm_reward_item;
+
+typedef struct proper__pm_reward_decl {
+    int32_t name; /* interned string, -1 unnamed */
+    size_t first, n;
+    int has_state, has_trans;
+    int line, col;
+} proper__pm_reward_decl;
+
+struct proper_prism_model {
+    char *file;
+    proper__pm_names names;
+    proper__pm_pool pool;
+    proper__pm_const_decl *consts;
+    size_t n_consts, cap_consts;
+    proper__pm_formula_decl *formulas;
+    size_t n_formulas, cap_formulas;
+    proper__pm_label_decl *labels;
+    size_t n_labels, cap_labels;
+    proper__pm_var_decl *vars;
+    size_t n_vars, cap_vars;
+    proper__pm_module_decl *modules;
+    size_t n_modules, cap_modules;
+    proper__pm_command *cmds;
+    size_t n_cmds, cap_cmds;
+    proper__pm_update *updates;
+    size_t n_updates, cap_updates;
+    proper__pm_assign *assigns;
+    size_t n_assigns, cap_assigns;
+    proper__pm_reward_decl *rewards;
+    size_t n_rewards, cap_rewards;
+    proper__pm_reward_item *items;
+    size_t n_items, cap_items;
+    int32_t *actions; /* action index -> name id */
+    size_t n_actions, cap_actions;
+    unsigned char *alphabet; /* n_modules * n_actions: module uses action */
+    /* name id -> declaration index, or -1 (sized names.len after parsing) */
+    int32_t *sym_var, *sym_const, *sym_formula;
+};
+
+/* ---- Parser ----------------------------------------------------------------*/
+
+typedef struct proper__pm_parser {
+    const proper__pm_tok *t;
+    size_t n, i;
+    const char *file;
+    proper_error *err;
+    proper__pm_pool *pool;
+    proper__pm_names *names;
+    int depth;
+    int props; /* properties: strings in expressions are labels */
+} proper__pm_parser;
+
+static const proper__pm_tok *proper__pm_peek(const proper__pm_parser *ps, size_t ahead) {
+    size_t k = ps->i + ahead;
+    return &ps->t[k < ps->n ? k : ps->n - 1];
+}
+
+static int proper__pm_at(const proper__pm_parser *ps, int kind) { return proper__pm_peek(ps, 0)->kind == kind; }
+
+static int proper__pm_tok_is(const proper__pm_tok *t, const char *word) {
+    return t->kind == PROPER__PM_TK_IDENT && strlen(word) == t->len && memcmp(t->p, word, t->len) == 0;
+}
+
+static int proper__pm_at_word(const proper__pm_parser *ps, const char *word) {
+    return proper__pm_tok_is(proper__pm_peek(ps, 0), word);
+}
+
+static int proper__pm_perr(const proper__pm_parser *ps, const proper__pm_tok *t, int code, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static int proper__pm_perr(const proper__pm_parser *ps, const proper__pm_tok *t, int code, const char *fmt, ...) {
+    char msg[PROPER_ERROR_MESSAGE_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return proper_error_set(ps->err, code, ps->file, t->line, t->col, "%s", msg);
+}
+
+/* Describe a token for "expected X, found Y" messages. */
+static void proper__pm_tok_describe(const proper__pm_tok *t, char *buf, size_t size) {
+    if (t->kind == PROPER__PM_TK_IDENT || t->kind == PROPER__PM_TK_INT || t->kind == PROPER__PM_TK_DOUBLE)
+        snprintf(buf, size, "'%.*s'", (int)(t->len > 40 ? 40 : t->len), t->p);
+    else if (t->kind == PROPER__PM_TK_STRING)
+        snprintf(buf, size, "\"%.*s\"", (int)(t->len > 40 ? 40 : t->len), t->p);
+    else
+        snprintf(buf, size, "%s", proper__pm_tok_name(t->kind));
+}
+
+static int proper__pm_expect(proper__pm_parser *ps, int kind, const char *context) {
+    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+    char found[64];
+    if (t->kind == kind) {
+        ps->i++;
+        return PROPER_OK;
+    }
+    proper__pm_tok_describe(t, found, sizeof found);
+    return proper__pm_perr(ps, t, PROPER_EPARSE, "expected %s %s, found %s", proper__pm_tok_name(kind), context, found);
+}
+
+static int proper__pm_expect_word(proper__pm_parser *ps, const char *word, const char *context) {
+    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+    char found[64];
+    if (proper__pm_tok_is(t, word)) {
+        ps->i++;
+        return PROPER_OK;
+    }
+    proper__pm_tok_describe(t, found, sizeof found);
+    return proper__pm_perr(ps, t, PROPER_EPARSE, "expected '%s' %s, found %s", word, context, found);
+}
+
+/* Words that cannot name a variable, constant, formula or module (PRISM's
+ * keywords, including the property operators). */
+static int proper__pm_is_reserved(const char *p, size_t n) {
+    static const char *const words[] = {
+        "A", "bool", "clock", "const", "ctmc", "C", "double", "dtmc", "E", "endinit", "endinvariant",
+        "endmodule", "endrewards", "endsystem", "false", "formula", "filter", "func", "F", "global", "G",
+        "init", "invariant", "I", "int", "label", "max", "mdp", "min", "module", "X", "nondeterministic",
+        "Pmax", "Pmin", "P", "probabilistic", "prob", "pta", "rate", "rewards", "Rmax", "Rmin", "R", "S",
+        "stochastic", "system", "true", "U", "W", "floor", "ceil", "round", "pow", "mod", "log", "ctmdp",
+        "pomdp", "popta", "lts", "ma", "smg", "player", "endplayer", "observable", "observables",
+        "endobservables", "invariant"};
+    size_t i;
+    for (i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strlen(words[i]) == n && memcmp(words[i], p, n) == 0) return 1;
+    return 0;
+}
+
+static int proper__pm_function_code(const proper__pm_tok *t) {
+    static const char *const fns[] = {"min", "max", "floor", "ceil", "round", "pow", "mod", "log"};
+    int i;
+    if (t->kind != PROPER__PM_TK_IDENT) return -1;
+    for (i = 0; i < 8; i++)
+        if (proper__pm_tok_is(t, fns[i])) return i;
+    return -1;
+}
+
+/* Append a node; children's depth and size give the node's. */
+static int32_t proper__pm_node_new(proper__pm_parser *ps, int kind, int op, int32_t a, int32_t b, int32_t c,
+                                const proper__pm_tok *at) {
+    proper__pm_node nd;
+    proper__pm_pool *pool = ps->pool;
+    int32_t kids[3];
+    int k;
+    memset(&nd, 0, sizeof nd);
+    nd.kind = (unsigned char)kind;
+    nd.op = (unsigned char)op;
+    nd.a = a;
+    nd.b = b;
+    nd.c = c;
+    nd.idx = -1;
+    nd.line = at->line;
+    nd.col = at->col;
+    nd.depth = 1;
+    nd.size = 1;
+    kids[0] = a;
+    kids[1] = b;
+    kids[2] = c;
+    for (k = 0; k < 3; k++)
+        if (kids[k] >= 0) {
+            const proper__pm_node *ch = &pool->n[kids[k]];
+            if (ch->depth + 1 > nd.depth) nd.depth = ch->depth + 1;
+            nd.size += ch->size;
+        }
+    if (nd.depth > PROPER_PRISM_MAX_DEPTH) {
+        proper__pm_perr(ps, at, PROPER_ELIMIT, "expression nested more than %d deep", PROPER_PRISM_MAX_DEPTH);
+        return -1;
+    }
+    if (pool->len >= 0x7fffffff || PROPER_PUSH(pool->n, pool->len, pool->cap, nd)) {
+        proper__pm_perr(ps, at, PROPER_ENOMEM, "out of memory");
+        return -1;
+    }
+    return (int32_t)(pool->len - 1);
+}
+
+static int32_t proper__pm_parse_expr(proper__pm_parser *ps);
+
+static int32_t proper__pm_parse_args(proper__pm_parser *ps, int fn, const proper__pm_tok *name) {
+    int32_t args[2], acc;
+    int nargs = 0, want_min = 2, want_max = 2;
+    if (fn == PROPER__PM_FN_FLOOR || fn == PROPER__PM_FN_CEIL || fn == PROPER__PM_FN_ROUND) want_min = want_max = 1;
+    if (fn == PROPER__PM_FN_MIN || fn == PROPER__PM_FN_MAX) {
+        want_min = 1;
+        want_max = INT_MAX;
+    }
+    ps->i++; /* name */
+    if (proper__pm_expect(ps, PROPER__PM_TK_LPAREN, "after function name")) return -1;
+    acc = -1;
+    for (;;) {
+        int32_t e = proper__pm_parse_expr(ps);
+        if (e < 0) return -1;
+        nargs++;
+        if (fn == PROPER__PM_FN_MIN || fn == PROPER__PM_FN_MAX) {
+            /* min(a, b, c) = min(min(a, b), c): the same value and type */
+            acc = acc < 0 ? e : proper__pm_node_new(ps, PROPER__PM_N_FUNC, fn, acc, e, -1, name);
+            if (acc < 0) return -1;
+        } else if (nargs <= 2) {
+            args[nargs - 1] = e;
+        }
+        if (proper__pm_at(ps, PROPER__PM_TK_COMMA)) {
+            ps->i++;
+            continue;
+        }
+        break;
+    }
+    if (proper__pm_expect(ps, PROPER__PM_TK_RPAREN, "after function arguments")) return -1;
+    if (nargs < want_min || nargs > want_max) {
+        proper__pm_perr(ps, name, PROPER_EPARSE, "%.*s takes %d argument%s, not %d", (int)name->len, name->p,
+                     want_min, want_min == 1 ? "" : "s", nargs);
+        return -1;
+    }
+    if (fn == PROPER__PM_FN_MIN || fn == PROPER__PM_FN_MAX) return acc; /* min(a) is a */
+    return proper__pm_node_new(ps, PROPER__PM_N_FUNC, fn, args[0], want_max == 2 ? args[1] : -1, -1, name);
+}
+
+static int32_t proper__pm_parse_primary(proper__pm_parser *ps) {
+    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+    int32_t id, e;
+    char found[64];
+    switch (t->kind) {
+    case PROPER__PM_TK_INT:
+        ps->i++;
+        id = proper__pm_node_new(ps, PROPER__PM_N_INT, 0, -1, -1, -1, t);
+        if (id >= 0) ps->pool->n[id].ival = t->ival;
+        return id;
+    case PROPER__PM_TK_DOUBLE:
+        ps->i++;
+        id = proper__pm_node_new(ps, PROPER__PM_N_DOUBLE, 0, -1, -1, -1, t);
+        if (id >= 0) ps->pool->n[id].dval = t->dval;
+        return id;
+    case PROPER__PM_TK_LPAREN:
+        ps->i++;
+        e = proper__pm_parse_expr(ps);
+        if (e < 0 || proper__pm_expect(ps, PROPER__PM_TK_RPAREN, "to close '('")) return -1;
+        return e;
+    case PROPER__PM_TK_STRING:
+        if (!ps->props) {
+            proper__pm_perr(ps, t, PROPER_EPARSE, "labels (\"%.*s\") can only be used in properties",
+                         (int)(t->len > 40 ? 40 : t->len), t->p);
+            return -1;
+        }
+        ps->i++;
+        id = proper__pm_node_new(ps, PROPER__PM_N_LABEL, 0, -1, -1, -1, t);
+        if (id >= 0 && proper__pm_names_intern(ps->names, t->p, t->len, &ps->pool->n[id].idx)) {
+            proper__pm_perr(ps, t, PROPER_ENOMEM, "out of memory");
+            return -1;
+        }
+        return id;
+    case PROPER__PM_TK_IDENT:
+        if (proper__pm_tok_is(t, "true") || proper__pm_tok_is(t, "false")) {
+            ps->i++;
+            id = proper__pm_node_new(ps, PROPER__PM_N_BOOL, 0, -1, -1, -1, t);
+            if (id >= 0) ps->pool->n[id].ival = proper__pm_tok_is(t, "true");
+            return id;
+        }
+        if (proper__pm_function_code(t) >= 0 && proper__pm_peek(ps, 1)->kind == PROPER__PM_TK_LPAREN)
+            return proper__pm_parse_args(ps, proper__pm_function_code(t), t);
+        if (proper__pm_is_reserved(t->p, t->len)) {
+            proper__pm_perr(ps, t, PROPER_EPARSE, "unexpected '%.*s' in expression", (int)t->len, t->p);
+            return -1;
+        }
+        ps->i++;
+        id = proper__pm_node_new(ps, PROPER__PM_N_NAME, 0, -1, -1, -1, t);
+        if (id >= 0 && proper__pm_names_intern(ps->names, t->p, t->len, &ps->pool->n[id].idx)) {
+            proper__pm_perr(ps, t, PROPER_ENOMEM, "out of memory");
+            return -1;
+        }
+        return id;
+    default:
+        proper__pm_tok_describe(t, found, sizeof found);
+        proper__pm_perr(ps, t, PROPER_EPARSE, "expected an expression, found %s", found);
+        return -1;
+    }
+}
+
+/* Recursion guard for the right-recursive rules. */
+static int proper__pm_enter(proper__pm_parser *ps) {
+    if (++ps->depth > PROPER_PRISM_MAX_DEPTH) {
+        proper__pm_perr(ps, proper__pm_peek(ps, 0), PROPER_ELIMIT, "expression nested more than %d deep",
+                     PROPER_PRISM_MAX_DEPTH);
+        return -1;
+    }
+    return 0;
+}
+
+static int32_t proper__pm_parse_unary(proper__pm_parser *ps) {
+    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+    int32_t e;
+    if (t->kind != PROPER__PM_TK_MINUS) return proper__pm_parse_primary(ps);
+    ps->i++;
+    if (proper__pm_enter(ps)) return -1;
+    e = proper__pm_parse_unary(ps);
+    ps->depth--;
+    return e < 0 ? -1 : proper__pm_node_new(ps, PROPER__PM_N_NEG, 0, e, -1, -1, t);
+}
+
+/* a ^ b ^ c = a ^ (b ^ c) */
+static int32_t proper__pm_parse_power(proper__pm_parser *ps) {
+    int32_t l = proper__pm_parse_unary(ps), r;
+    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+    if (l < 0 || t->kind != PROPER__PM_TK_CARET) return l;
+    ps->i++;
+    if (proper__pm_enter(ps)) return -1;
+    r = proper__pm_parse_power(ps);
+    ps->depth--;
+    return r < 0 ? -1 : proper__pm_node_new(ps, PROPER__PM_N_BIN, PROPER__PM_OP_POW, l, r, -1, t);
+}
+
+/* One left-associative level: operators ops[k] map to node ops opc[k]. */
+static int32_t proper__pm_parse_left(proper__pm_parser *ps, int32_t (*next)(proper__pm_parser *), const int *toks,
+                                  const int *opc, int nops) {
+    int32_t l = next(ps);
+    while (l >= 0) {
+        const proper__pm_tok *t = proper__pm_peek(ps, 0);
+        int k, found = -1;
+        int32_t r;
+        for (k = 0; k < nops; k++)
+            if (t->kind == toks[k]) found = k;
+        if (found < 0) break;
+        ps->i++;
+        r = next(ps);
+        if (r < 0) return -1;
+        l = proper__pm_node_new(ps, PROPER__PM_N_BIN, opc[found], l, r, -1, t);
+    }
+    return l;
+}
+
+static int32_t proper__pm_parse_timesdiv(proper__pm_parser *ps) {
+    static const int toks[] = {PROPER__PM_TK_STAR, PROPER__PM_TK_SLASH};
+    static const int ops[] = {PROPER__PM_OP_MUL, PROPER__PM_OP_DIV};
+    return proper__pm_parse_left(ps, proper__pm_parse_power, toks, ops, 2);
+}
+
+static int32_t proper__pm_parse_plusminus(proper__pm_parser *ps) {
+    static const int toks[] = {PROPER__PM_TK_PLUS, PROPER__PM_TK_MINUS};
+    static const int ops[] = {PROPER__PM_OP_ADD, PROPER__PM_OP_SUB};
+    return proper__pm_parse_left(ps, proper__pm_parse_timesdiv, toks, ops, 2);
+}
+
+static int32_t proper__pm_parse_relop(proper__pm_parser *ps) {
+    static const int toks[] = {PROPER__PM_TK_LT, PROPER__PM_TK_LE, PROPER__PM_TK_GT, PROPER__PM_TK_GE};
+    static const int ops[] = {PROPER__PM_OP_LT, PROPER__PM_OP_LE, PROPER__PM_OP_GT, PROPER__PM_OP_GE};
+    return proper__pm_parse_left(ps, proper__pm_parse_plusminus, toks, ops, 4);
+}
+
+static int32_t proper__pm_parse_equality(proper__pm_parser *ps) {
+    static const int toks[] = {PROPER__PM_TK_EQ, PROPER__PM_TK_NE};
+    static const int ops[] = {PROPER__PM_OP_EQ, PROPER__PM_OP_NE};
+    return proper__pm_parse_left(ps, proper__pm_parse_relop, toks, ops, 2);
+}
+
+static int32_t proper__pm_parse_not(proper__pm_parser *ps) {
+    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+    int32_t e;
+    if (t->kind != PROPER__PM_TK_NOT) return proper__pm_parse_equality(ps);
+    ps->i++;
+    if (proper__pm_enter(ps)) return -1;
+    e = proper__pm_parse_not(ps);
+    ps->depth--;
+    return e < 0 ? -1 : proper__pm_node_new(ps, PROPER__PM_N_NOT, 0, e, -1, -1, t);
+}
+
+static int32_t proper__pm_parse_and(proper__pm_parser *ps) {
+    static const int toks[] = {PROPER__PM_TK_AND};
+    static const int ops[] = {PROPER__PM_OP_AND};
+    return proper__pm_parse_left(ps, proper__pm_parse_not, toks, ops, 1);
+}
+
+static int32_t proper__pm_parse_or(proper__pm_parser *ps) {
+    static const int toks[] = {PROPER__PM_TK_OR};
+    static const int ops[] = {PROPER__PM_OP_OR};
+    return proper__pm_parse_left(ps, proper__pm_parse_and, toks, ops, 1);
+}
+
+static int32_t proper__pm_parse_iff(proper__pm_parser *ps) {
+    static const int toks[] = {PROPER__PM_TK_IFF};
+    static const int ops[] = {PROPER__PM_OP_IFF};
+    return proper__pm_parse_left(ps, proper__pm_parse_or, toks, ops, 1);
+}
+
+/* a => b => c = a => (b => c) */
+static int32_t proper__pm_parse_implies(proper__pm_parser *ps) {
+    int32_t l = proper__pm_parse_iff(ps), r;
+    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+    if (l < 0 || t->kind != PROPER__PM_TK_IMPLIES) return l;
+    ps->i++;
+    if (proper__pm_enter(ps)) return -1;
+    r = proper__pm_parse_implies(ps);
+    ps->depth--;
+    return r < 0 ? -1 : proper__pm_node_new(ps, PROPER__PM_N_BIN, PROPER__PM_OP_IMPLIES, l, r, -1, t);
+}
+
+/* c ? a : b, right-associative in b. */
+static int32_t proper__pm_parse_expr(proper__pm_parser *ps) {
+    int32_t c, a, b;
+    const proper__pm_tok *t;
+    if (proper__pm_enter(ps)) return -1;
+    c = proper__pm_parse_implies(ps);
+    t = proper__pm_peek(ps, 0);
+    if (c >= 0 && t->kind == PROPER__PM_TK_QMARK) {
+        ps->i++;
+        a = proper__pm_parse_implies(ps);
+        if (a < 0 || proper__pm_expect(ps, PROPER__PM_TK_COLON, "in '? :'")) {
+            ps->depth--;
+            return -1;
+        }
+        b = proper__pm_parse_expr(ps);
+        c = b < 0 ? -1 : proper__pm_node_new(ps, PROPER__PM_N_ITE, 0, c, a, b, t);
+    }
+    ps->depth--;
+    return c;
+}
+
+/* ---- Model parser ----------------------------------------------------------*/
+
+typedef struct proper__pm_mparser {
+    proper__pm_parser ps;
+    proper_prism_model *m;
+} proper__pm_mparser;
+
+static int proper__pm_oom(proper__pm_parser *ps) {
+    return proper__pm_perr(ps, proper__pm_peek(ps, 0), PROPER_ENOMEM, "out of memory");
+}
+
+/* An identifier being declared: not reserved. */
+static int proper__pm_decl_name(proper__pm_parser *ps, const char *what, int32_t *sym, const proper__pm_tok **at) {
+    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+    char found[64];
+    if (t->kind != PROPER__PM_TK_IDENT) {
+        proper__pm_tok_describe(t, found, sizeof found);
+        return proper__pm_perr(ps, t, PROPER_EPARSE, "expected the name of the %s, found %s", what, found);
+    }
+    if (proper__pm_is_reserved(t->p, t->len))
+        return proper__pm_perr(ps, t, PROPER_EPARSE, "'%.*s' is a reserved word and cannot name a %s", (int)t->len,
+                            t->p, what);
+    ps->i++;
+    if (at) *at = t;
+    return proper__pm_names_intern(ps->names, t->p, t->len, sym) ? proper__pm_oom(ps) : PROPER_OK;
+}
+
+/* Type keyword of a const: int, double, bool, or none (= int). */
+static int proper__pm_parse_const_type(proper__pm_parser *ps) {
+    if (proper__pm_at_word(ps, "int")) { ps->i++; return PROPER_PRISM_INT; }
+    if (proper__pm_at_word(ps, "double")) { ps->i++; return PROPER_PRISM_DOUBLE; }
+    if (proper__pm_at_word(ps, "bool")) { ps->i++; return PROPER_PRISM_BOOL; }
+    return PROPER_PRISM_INT;
+}
+
+/* const [type] name [= expr] ; */
+static int proper__pm_parse_const(proper__pm_parser *ps, proper__pm_const_decl **arr, size_t *len, size_t *cap) {
+    proper__pm_const_decl d;
+    const proper__pm_tok *at;
+    ps->i++; /* const */
+    memset(&d, 0, sizeof d);
+    d.type = proper__pm_parse_const_type(ps);
+    d.expr = -1;
+    if (proper__pm_decl_name(ps, "constant", &d.sym, &at)) return PROPER_EPARSE;
+    d.line = at->line;
+    d.col = at->col;
+    if (proper__pm_at(ps, PROPER__PM_TK_EQ)) {
+        ps->i++;
+        if ((d.expr = proper__pm_parse_expr(ps)) < 0) return PROPER_EPARSE;
+    }
+    if (proper__pm_expect(ps, PROPER__PM_TK_SEMI, "after constant declaration")) return PROPER_EPARSE;
+    return PROPER_PUSH(*arr, *len, *cap, d) ? proper__pm_oom(ps) : PROPER_OK;
+}
+
+static int proper__pm_parse_formula(proper__pm_parser *ps, proper__pm_formula_decl **arr, size_t *len, size_t *cap) {
+    proper__pm_formula_decl d;
+    const proper__pm_tok *at;
+    ps->i++; /* formula */
+    if (proper__pm_decl_name(ps, "formula", &d.sym, &at)) return PROPER_EPARSE;
+    d.line = at->line;
+    d.col = at->col;
+    if (proper__pm_expect(ps, PROPER__PM_TK_EQ, "after formula name")) return PROPER_EPARSE;
+    if ((d.expr = proper__pm_parse_expr(ps)) < 0) return PROPER_EPARSE;
+    if (proper__pm_expect(ps, PROPER__PM_TK_SEMI, "after formula")) return PROPER_EPARSE;
+    return PROPER_PUSH(*arr, *len, *cap, d) ? proper__pm_oom(ps) : PROPER_OK;
+}
+
+static int proper__pm_parse_label(proper__pm_parser *ps, proper__pm_label_decl **arr, size_t *len, size_t *cap) {
+    proper__pm_label_decl d;
+    const proper__pm_tok *t;
+    ps->i++; /* label */
+    t = proper__pm_peek(ps, 0);
+    if (proper__pm_expect(ps, PROPER__PM_TK_STRING, "(the label's name) after 'label'")) return PROPER_EPARSE;
+    if (proper__pm_names_intern(ps->names, t->p, t->len, &d.name)) return proper__pm_oom(ps);
+    d.line = t->line;
+    d.col = t->col;
+    if (proper__pm_expect(ps, PROPER__PM_TK_EQ, "after label name")) return PROPER_EPARSE;
+    if ((d.expr = proper__pm_parse_expr(ps)) < 0) return PROPER_EPARSE;
+    if (proper__pm_expect(ps, PROPER__PM_TK_SEMI, "after label")) return PROPER_EPARSE;
+    return PROPER_PUSH(*arr, *len, *cap, d) ? proper__pm_oom(ps) : PROPER_OK;
+}
+
+/* x : [lo..hi] [init e];  or  b : bool [init e]; */
+static int proper__pm_parse_var(proper__pm_mparser *mp, int module) {
+    proper__pm_parser *ps = &mp->ps;
+    proper__pm_var_decl d;
+    const proper__pm_tok *at;
+    memset(&d, 0, sizeof d);
+    d.module = module;
+    d.init = -1;
+    if (proper__pm_decl_name(ps, "variable", &d.sym, &at)) return PROPER_EPARSE;
+    d.line = at->line;
+    d.col = at->col;
+    if (proper__pm_expect(ps, PROPER__PM_TK_COLON, "after variable name")) return PROPER_EPARSE;
+    if (proper__pm_at_word(ps, "bool")) {
+        ps->i++;
+        d.is_bool = 1;
+        d.lo = d.hi = -1;
+    } else if (proper__pm_at(ps, PROPER__PM_TK_LBRACK)) {
+        ps->i++;
+        if ((d.lo = proper__pm_parse_expr(ps)) < 0) return PROPER_EPARSE;
+        if (proper__pm_expect(ps, PROPER__PM_TK_DOTDOT, "in range [lo..hi]")) return PROPER_EPARSE;
+        if ((d.hi = proper__pm_parse_expr(ps)) < 0) return PROPER_EPARSE;
+        if (proper__pm_expect(ps, PROPER__PM_TK_RBRACK, "to close the range")) return PROPER_EPARSE;
+    } else if (proper__pm_at_word(ps, "int") || proper__pm_at_word(ps, "double") || proper__pm_at_word(ps, "clock")) {
+        const proper__pm_tok *t = proper__pm_peek(ps, 0);
+        return proper__pm_perr(ps, t, PROPER_EUNSUPPORTED,
+                            "unbounded '%.*s' variables are not supported (declare a range [lo..hi])", (int)t->len,
+                            t->p);
+    } else {
+        proper__pm_expect(ps, PROPER__PM_TK_LBRACK, "(a range [lo..hi] or 'bool') after ':'");
+        return PROPER_EPARSE;
+    }
+    if (proper__pm_at_word(ps, "init")) {
+        ps->i++;
+        if ((d.init = proper__pm_parse_expr(ps)) < 0) return PROPER_EPARSE;
+    }
+    if (proper__pm_expect(ps, PROPER__PM_TK_SEMI, "after variable declaration")) return PROPER_EPARSE;
+    return PROPER_PUSH(mp->m->vars, mp->m->n_vars, mp->m->cap_vars, d) ? proper__pm_oom(ps) : PROPER_OK;
+}
+
+/* (x'=e) & (y'=e)  or  true */
+static int proper__pm_parse_update_body(proper__pm_mparser *mp, proper__pm_update *u) {
+    proper__pm_parser *ps = &mp->ps;
+    proper_prism_model *m = mp->m;
+    u->first = m->n_assigns;
+    u->n = 0;
+    if (proper__pm_at_word(ps, "true")) {
+        ps->i++;
+        return PROPER_OK;
+    }
+    for (;;) {
+        proper__pm_assign a;
+        const proper__pm_tok *t;
+        if (proper__pm_expect(ps, PROPER__PM_TK_LPAREN, "to start an assignment (x'=...)")) return PROPER_EPARSE;
+        t = proper__pm_peek(ps, 0);
+        if (t->kind != PROPER__PM_TK_IDENT || proper__pm_is_reserved(t->p, t->len)) {
+            proper__pm_expect(ps, PROPER__PM_TK_IDENT, "(a variable) in assignment");
+            return PROPER_EPARSE;
+        }
+        ps->i++;
+        if (proper__pm_names_intern(ps->names, t->p, t->len, &a.var)) return proper__pm_oom(ps);
+        a.line = t->line;
+        a.col = t->col;
+        if (proper__pm_expect(ps, PROPER__PM_TK_PRIME, "after the variable of an assignment")) return PROPER_EPARSE;
+        if (proper__pm_expect(ps, PROPER__PM_TK_EQ, "in assignment")) return PROPER_EPARSE;
+        if ((a.expr = proper__pm_parse_expr(ps)) < 0) return PROPER_EPARSE;
+        if (proper__pm_expect(ps, PROPER__PM_TK_RPAREN, "to close the assignment")) return PROPER_EPARSE;
+        if (PROPER_PUSH(m->assigns, m->n_assigns, m->cap_assigns, a)) return proper__pm_oom(ps);
+        u->n++;
+        if (!proper__pm_at(ps, PROPER__PM_TK_AND)) return PROPER_OK;
+        ps->i++;
+    }
+}
+
+/* An update starts directly (no probability) with "(ident '" or "true". */
+static int proper__pm_update_starts_here(const proper__pm_parser *ps) {
+    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+    if (proper__pm_tok_is(t, "true")) {
+        int k = proper__pm_peek(ps, 1)->kind;
+        return k == PROPER__PM_TK_SEMI || k == PROPER__PM_TK_PLUS;
+    }
+    return t->kind == PROPER__PM_TK_LPAREN && proper__pm_peek(ps, 1)->kind == PROPER__PM_TK_IDENT &&
+           proper__pm_peek(ps, 2)->kind == PROPER__PM_TK_PRIME;
+}
+
+/* [action] guard -> p:u + q:v ; */
+static int proper__pm_parse_command(proper__pm_mparser *mp, int module) {
+    proper__pm_parser *ps = &mp->ps;
+    proper_prism_model *m = mp->m;
+    proper__pm_command cmd;
+    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+    cmd.line = t->line;
+    cmd.col = t->col;
+    cmd.module = module;
+    cmd.action = -1;
+    ps->i++; /* [ */
+    if (proper__pm_at(ps, PROPER__PM_TK_IDENT)) {
+        const proper__pm_tok *a = proper__pm_peek(ps, 0);
+        ps->i++;
+        if (proper__pm_names_intern(ps->names, a->p, a->len, &cmd.action)) return proper__pm_oom(ps);
+    }
+    if (proper__pm_expect(ps, PROPER__PM_TK_RBRACK, "after the action of a command")) return PROPER_EPARSE;
+    if ((cmd.guard = proper__pm_parse_expr(ps)) < 0) return PROPER_EPARSE;
+    if (proper__pm_expect(ps, PROPER__PM_TK_ARROW, "after the guard")) return PROPER_EPARSE;
+    cmd.first = m->n_updates;
+    cmd.n = 0;
+    for (;;) {
+        proper__pm_update u;
+        const proper__pm_tok *ut = proper__pm_peek(ps, 0);
+        u.line = ut->line;
+        u.col = ut->col;
+        u.prob = -1;
+        if (!proper__pm_update_starts_here(ps)) {
+            if ((u.prob = proper__pm_parse_expr(ps)) < 0) return PROPER_EPARSE;
+            if (proper__pm_expect(ps, PROPER__PM_TK_COLON, "after an update's probability")) return PROPER_EPARSE;
+        }
+        if (proper__pm_parse_update_body(mp, &u)) return PROPER_EPARSE;
+        if (PROPER_PUSH(m->updates, m->n_updates, m->cap_updates, u)) return proper__pm_oom(ps);
+        cmd.n++;
+        if (!proper__pm_at(ps, PROPER__PM_TK_PLUS)) break;
+        ps->i++;
+    }
+    if (proper__pm_expect(ps, PROPER__PM_TK_SEMI, "after a command")) return PROPER_EPARSE;
+    return PROPER_PUSH(m->cmds, m->n_cmds, m->cap_cmds, cmd) ? proper__pm_oom(ps) : PROPER_OK;
+}
+
+/* ---- Module renaming: copy a module with identifiers substituted ---------- */
+
+typedef struct proper__pm_rename {
+    int32_t *from, *to;
+    size_t n;
+} proper__pm_rename;
+
+static int32_t proper__pm_rename_sym(const proper__pm_rename *rn, int32_t sym) {
+    size_t i;
+    for (i = 0; i < rn->n; i++)
+        if (rn->from[i] == sym) return rn->to[i];
+    return sym;
+}
+
+/* Deep copy of expression e with names renamed; returns the copy's index. */
+static int32_t proper__pm_copy_expr(proper__pm_parser *ps, const proper__pm_rename *rn, int32_t e) {
+    proper__pm_node nd;
+    int32_t a = -1, b = -1, c = -1;
+    if (e < 0) return -1;
+    nd = ps->pool->n[e];
+    if (nd.a >= 0 && (a = proper__pm_copy_expr(ps, rn, nd.a)) < 0) return -2;
+    if (nd.b >= 0 && (b = proper__pm_copy_expr(ps, rn, nd.b)) < 0) return -2;
+    if (nd.c >= 0 && (c = proper__pm_copy_expr(ps, rn, nd.c)) < 0) return -2;
+    nd.a = a;
+    nd.b = b;
+    nd.c = c;
+    if (nd.kind == PROPER__PM_N_NAME) nd.idx = proper__pm_rename_sym(rn, nd.idx);
+    if (PROPER_PUSH(ps->pool->n, ps->pool->len, ps->pool->cap, nd)) {
+        proper__pm_oom(ps);
+        return -2;
+    }
+    return (int32_t)(ps->pool->len - 1);
+}
+
+/* Copy with error signalling: -1 input stays -1; failure returns 0 status. */
+static int proper__pm_copy_opt(proper__pm_parser *ps, const proper__pm_rename *rn, int32_t e, int32_t *out) {
+    if (e < 0) {
+        *out = -1;
+        return PROPER_OK;
+    }
+    *out = proper__pm_copy_expr(ps, rn, e);
+    return *out < 0 ? PROPER_ENOMEM : PROPER_OK;
+}
+
+static int proper__pm_copy_module(proper__pm_mparser *mp, int base, int module, const proper__pm_rename *rn) {
+    proper__pm_parser *ps = &mp->ps;
+    proper_prism_model *m = mp->m;
+    const proper__pm_module_decl bm = m->modules[base];
+    size_t i, j, k;
+    for (i = 0; i < bm.n_vars; i++) {
+        proper__pm_var_decl d = m->vars[bm.first_var + i];
+        d.sym = proper__pm_rename_sym(rn, d.sym);
+        d.module = module;
+        if (proper__pm_copy_opt(ps, rn, d.lo, &d.lo) || proper__pm_copy_opt(ps, rn, d.hi, &d.hi) ||
+            proper__pm_copy_opt(ps, rn, d.init, &d.init))
+            return PROPER_ENOMEM;
+        if (PROPER_PUSH(m->vars, m->n_vars, m->cap_vars, d)) return proper__pm_oom(ps);
+    }
+    for (i = 0; i < bm.n_cmds; i++) {
+        proper__pm_command cmd = m->cmds[bm.first_cmd + i];
+        size_t first_update = m->n_updates;
+        cmd.module = module;
+        if (cmd.action >= 0) cmd.action = proper__pm_rename_sym(rn, cmd.action);
+        if (proper__pm_copy_opt(ps, rn, cmd.guard, &cmd.guard)) return PROPER_ENOMEM;
+        for (j = 0; j < cmd.n; j++) {
+            proper__pm_update u = m->updates[cmd.first + j];
+            size_t first_assign = m->n_assigns;
+            if (proper__pm_copy_opt(ps, rn, u.prob, &u.prob)) return PROPER_ENOMEM;
+            for (k = 0; k < u.n; k++) {
+                proper__pm_assign a = m->assigns[u.first + k];
+                a.var = proper__pm_rename_sym(rn, a.var);
+                if (proper__pm_copy_opt(ps, rn, a.expr, &a.expr)) return PROPER_ENOMEM;
+                if (PROPER_PUSH(m->assigns, m->n_assigns, m->cap_assigns, a)) return proper__pm_oom(ps);
+            }
+            u.first = first_assign;
+            if (PROPER_PUSH(m->updates, m->n_updates, m->cap_updates, u)) return proper__pm_oom(ps);
+        }
+        cmd.first = first_update;
+        if (PROPER_PUSH(m->cmds, m->n_cmds, m->cap_cmds, cmd)) return proper__pm_oom(ps);
+    }
+    return PROPER_OK;
+}
+
+/* module M2 = M1 [a=b, c=d] endmodule (after "module M2 =") */
+static int proper__pm_parse_renamed(proper__pm_mparser *mp, int module) {
+    proper__pm_parser *ps = &mp->ps;
+    proper_prism_model *m = mp->m;
+    proper__pm_rename rn;
+    size_t cap_from = 0, cap_to = 0, n_to = 0;
+    int32_t base_sym;
+    const proper__pm_tok *bt;
+    int base = -1, rc = PROPER_EPARSE;
+    size_t i;
+    memset(&rn, 0, sizeof rn);
+    if (proper__pm_decl_name(ps, "module", &base_sym, &bt)) return PROPER_EPARSE;
+    for (i = 0; i < m->n_modules; i++)
+        if (m->modules[i].sym == base_sym) base = (int)i;
+    if (base < 0)
+        return proper__pm_perr(ps, bt, PROPER_EUNDEFINED, "unknown module '%.*s' (rename a module defined above)",
+                            (int)bt->len, bt->p);
+    if (proper__pm_expect(ps, PROPER__PM_TK_LBRACK, "to start the renaming list")) return PROPER_EPARSE;
+    for (;;) {
+        int32_t from, to;
+        const proper__pm_tok *ft = proper__pm_peek(ps, 0), *tt;
+        if (ft->kind != PROPER__PM_TK_IDENT) {
+            proper__pm_expect(ps, PROPER__PM_TK_IDENT, "in renaming");
+            goto done;
+        }
+        ps->i++;
+        if (proper__pm_names_intern(ps->names, ft->p, ft->len, &from)) { rc = proper__pm_oom(ps); goto done; }
+        if (proper__pm_expect(ps, PROPER__PM_TK_EQ, "in renaming")) goto done;
+        tt = proper__pm_peek(ps, 0);
+        if (tt->kind != PROPER__PM_TK_IDENT || proper__pm_is_reserved(tt->p, tt->len)) {
+            proper__pm_expect(ps, PROPER__PM_TK_IDENT, "(the new name) in renaming");
+            goto done;
+        }
+        ps->i++;
+        if (proper__pm_names_intern(ps->names, tt->p, tt->len, &to)) { rc = proper__pm_oom(ps); goto done; }
+        for (i = 0; i < rn.n; i++)
+            if (rn.from[i] == from) {
+                proper__pm_perr(ps, ft, PROPER_EPARSE, "'%.*s' is renamed twice", (int)ft->len, ft->p);
+                goto done;
+            }
+        if (PROPER_PUSH(rn.from, rn.n, cap_from, from)) { rc = proper__pm_oom(ps); goto done; }
+        if (PROPER_PUSH(rn.to, n_to, cap_to, to)) { rc = proper__pm_oom(ps); goto done; }
+        if (!proper__pm_at(ps, PROPER__PM_TK_COMMA)) break;
+        ps->i++;
+    }
+    if (proper__pm_expect(ps, PROPER__PM_TK_RBRACK, "to close the renaming list")) goto done;
+    if (proper__pm_expect_word(ps, "endmodule", "after a renamed module")) goto done;
+    {
+        proper__pm_module_decl *md = &m->modules[module];
+        md->first_var = m->n_vars;
+        md->first_cmd = m->n_cmds;
+        if (proper__pm_copy_module(mp, base, module, &rn)) { rc = PROPER_ENOMEM; goto done; }
+        md = &m->modules[module];
+        md->n_vars = m->n_vars - md->first_var;
+        md->n_cmds = m->n_cmds - md->first_cmd;
+    }
+    rc = PROPER_OK;
+done:
+    PROPER_FREE(rn.from);
+    PROPER_FREE(rn.to);
+    return rc;
+}
+
+static int proper__pm_parse_module(proper__pm_mparser *mp) {
+    proper__pm_parser *ps = &mp->ps;
+    proper_prism_model *m = mp->m;
+    proper__pm_module_decl md;
+    const proper__pm_tok *at;
+    int module = (int)m->n_modules;
+    size_t i;
+    ps->i++; /* module */
+    memset(&md, 0, sizeof md);
+    if (proper__pm_decl_name(ps, "module", &md.sym, &at)) return PROPER_EPARSE;
+    md.line = at->line;
+    md.col = at->col;
+    for (i = 0; i < m->n_modules; i++)
+        if (m->modules[i].sym == md.sym)
+            return proper__pm_perr(ps, at, PROPER_EPARSE, "module '%.*s' is defined twice", (int)at->len, at->p);
+    md.first_var = m->n_vars;
+    md.first_cmd = m->n_cmds;
+    if (PROPER_PUSH(m->modules, m->n_modules, m->cap_modules, md)) return proper__pm_oom(ps);
+    if (proper__pm_at(ps, PROPER__PM_TK_EQ)) {
+        ps->i++;
+        return proper__pm_parse_renamed(mp, module);
+    }
+    for (;;) {
+        const proper__pm_tok *t = proper__pm_peek(ps, 0);
+        int rc;
+        if (proper__pm_tok_is(t, "endmodule")) {
+            ps->i++;
+            break;
+        }
+        if (t->kind == PROPER__PM_TK_LBRACK)
+            rc = proper__pm_parse_command(mp, module);
+        else if (t->kind == PROPER__PM_TK_IDENT && proper__pm_peek(ps, 1)->kind == PROPER__PM_TK_COLON)
+            rc = proper__pm_parse_var(mp, module);
+        else {
+            char found[64];
+            proper__pm_tok_describe(t, found, sizeof found);
+            return proper__pm_perr(ps, t, PROPER_EPARSE,
+                                "expected a variable declaration, a command '[...] guard -> ...;' or 'endmodule', "
+                                "found %s",
+                                found);
+        }
+        if (rc) return rc;
+    }
+    m->modules[module].n_vars = m->n_vars - m->modules[module].first_var;
+    m->modules[module].n_cmds = m->n_cmds - m->modules[module].first_cmd;
+    return PROPER_OK;
+}
+
+/* rewards ["name"] items endrewards */
+static int proper__pm_parse_rewards(proper__pm_mparser *mp) {
+    proper__pm_parser *ps = &mp->ps;
+    proper_prism_model *m = mp->m;
+    proper__pm_reward_decl rd;
+    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+    memset(&rd, 0, sizeof rd);
+    rd.line = t->line;
+    rd.col = t->col;
+    rd.name = -1;
+    ps->i++; /* rewards */
+    if (proper__pm_at(ps, PROPER__PM_TK_STRING)) {
+        const proper__pm_tok *nt = proper__pm_peek(ps, 0);
+        ps->i++;
+        if (proper__pm_names_intern(ps->names, nt->p, nt->len, &rd.name)) return proper__pm_oom(ps);
+    }
+    rd.first = m->n_items;
+    for (;;) {
+        proper__pm_reward_item it;
+        const proper__pm_tok *st = proper__pm_peek(ps, 0);
+        if (proper__pm_tok_is(st, "endrewards")) {
+            ps->i++;
+            break;
+        }
+        memset(&it, 0, sizeof it);
+        it.line = st->line;
+        it.col = st->col;
+        it.action = -1;
+        if (st->kind == PROPER__PM_TK_EOF) return proper__pm_expect_word(ps, "endrewards", "to close 'rewards'");
+        if (st->kind == PROPER__PM_TK_LBRACK) {
+            ps->i++;
+            it.is_trans = 1;
+            if (proper__pm_at(ps, PROPER__PM_TK_IDENT)) {
+                const proper__pm_tok *a = proper__pm_peek(ps, 0);
+                ps->i++;
+                if (proper__pm_names_intern(ps->names, a->p, a->len, &it.action)) return proper__pm_oom(ps);
+            }
+            if (proper__pm_expect(ps, PROPER__PM_TK_RBRACK, "after a reward's action")) return PROPER_EPARSE;
+        }
+        if ((it.guard = proper__pm_parse_expr(ps)) < 0) return PROPER_EPARSE;
+        if (proper__pm_expect(ps, PROPER__PM_TK_COLON, "after a reward's guard")) return PROPER_EPARSE;
+        if ((it.value = proper__pm_parse_expr(ps)) < 0) return PROPER_EPARSE;
+        if (proper__pm_expect(ps, PROPER__PM_TK_SEMI, "after a reward item")) return PROPER_EPARSE;
+        if (it.is_trans) rd.has_trans = 1; else rd.has_state = 1;
+        if (PROPER_PUSH(m->items, m->n_items, m->cap_items, it)) return proper__pm_oom(ps);
+    }
+    rd.n = m->n_items - rd.first;
+    return PROPER_PUSH(m->rewards, m->n_rewards, m->cap_rewards, rd) ? proper__pm_oom(ps) : PROPER_OK;
+}
+
+static int proper__pm_parse_model_file(proper__pm_mparser *mp) {
+    proper__pm_parser *ps = &mp->ps;
+    proper_prism_model *m = mp->m;
+    int seen_type = 0;
+    for (;;) {
+        const proper__pm_tok *t = proper__pm_peek(ps, 0);
+        int rc = PROPER_OK;
+        if (t->kind == PROPER__PM_TK_EOF) break;
+        if (proper__pm_tok_is(t, "dtmc") || proper__pm_tok_is(t, "probabilistic")) {
+            if (seen_type) return proper__pm_perr(ps, t, PROPER_EPARSE, "the model type is given twice");
+            seen_type = 1;
+            ps->i++;
+        } else if (proper__pm_tok_is(t, "mdp") || proper__pm_tok_is(t, "ctmc") || proper__pm_tok_is(t, "nondeterministic") ||
+                   proper__pm_tok_is(t, "stochastic") || proper__pm_tok_is(t, "pta") || proper__pm_tok_is(t, "ctmdp") ||
+                   proper__pm_tok_is(t, "pomdp") || proper__pm_tok_is(t, "popta") || proper__pm_tok_is(t, "ma") ||
+                   proper__pm_tok_is(t, "lts") || proper__pm_tok_is(t, "smg")) {
+            return proper__pm_perr(ps, t, PROPER_EUNSUPPORTED, "'%.*s' models are not supported (only dtmc)",
+                                (int)t->len, t->p);
+        } else if (proper__pm_tok_is(t, "const")) {
+            rc = proper__pm_parse_const(ps, &m->consts, &m->n_consts, &m->cap_consts);
+        } else if (proper__pm_tok_is(t, "formula")) {
+            rc = proper__pm_parse_formula(ps, &m->formulas, &m->n_formulas, &m->cap_formulas);
+        } else if (proper__pm_tok_is(t, "label")) {
+            rc = proper__pm_parse_label(ps, &m->labels, &m->n_labels, &m->cap_labels);
+        } else if (proper__pm_tok_is(t, "module")) {
+            rc = proper__pm_parse_module(mp);
+        } else if (proper__pm_tok_is(t, "rewards")) {
+            rc = proper__pm_parse_rewards(mp);
+        } else if (proper__pm_tok_is(t, "global")) {
+            return proper__pm_perr(ps, t, PROPER_EUNSUPPORTED,
+                                "global variables are not supported (declare the variable in a module)");
+        } else if (proper__pm_tok_is(t, "init")) {
+            return proper__pm_perr(ps, t, PROPER_EUNSUPPORTED, "'init ... endinit' blocks are not supported");
+        } else if (proper__pm_tok_is(t, "system")) {
+            return proper__pm_perr(ps, t, PROPER_EUNSUPPORTED,
+                                "'system ... endsystem' is not supported (modules are composed in parallel)");
+        } else {
+            char found[64];
+            proper__pm_tok_describe(t, found, sizeof found);
+            return proper__pm_perr(ps, t, PROPER_EPARSE,
+                                "expected 'dtmc', 'const', 'formula', 'label', 'module' or 'rewards', found %s",
+                                found);
+        }
+        if (rc) return rc;
+    }
+    if (m->n_modules == 0)
+        return proper__pm_perr(ps, proper__pm_peek(ps, 0), PROPER_EPARSE, "the model has no module");
+    return PROPER_OK;
+}
+
+/* ---- Properties declarations ----------------------------------------------*/
+
+enum { PROPER__PM_P_EXPR, PROPER__PM_P_PROB, PROPER__PM_P_REWARD, PROPER__PM_P_STEADY };
+enum { PROPER__PM_PATH_F, PROPER__PM_PATH_U, PROPER__PM_PATH_G, PROPER__PM_PATH_X, PROPER__PM_PATH_C, PROPER__PM_PATH_I };
+
+typedef struct proper__pm_prop {
+    int kind, path;
+    int32_t phi1, phi2;   /* state formulas (phi1 only for U) */
+    int32_t bound;        /* step bound k (expression) or -1 */
+    int bound_strict;     /* F<k rather than F<=k */
+    int relop;            /* -1 for "=?", else PROPER__PM_OP_LT..GE of a bound */
+    int32_t threshold;    /* expression of the bound */
+    int32_t reward_name;  /* name id of R{"r"} or -1 */
+    int32_t reward_index; /* expression of R{k} or -1 */
+    char *text, *name;
+    int type;
+    int line, col;
+} proper__pm_prop;
+
+struct proper_prism_props {
+    char *file;
+    const proper_prism_model *m;
+    proper__pm_names names;
+    proper__pm_pool pool;
+    proper__pm_const_decl *consts;
+    size_t n_consts, cap_consts;
+    proper__pm_formula_decl *formulas;
+    size_t n_formulas, cap_formulas;
+    proper__pm_label_decl *labels;
+    size_t n_labels, cap_labels;
+    proper__pm_prop *props;
+    size_t n_props, cap_props;
+    int32_t *sym_const, *sym_formula, *sym_label;
+};
+
+/* ---- Name resolution and type checking --------------------------------------*/
+
+typedef struct proper__pm_resolver {
+    proper__pm_pool *pool;
+    const proper__pm_names *names;
+    const char *file;
+    proper_error *err;
+    const proper_prism_model *m;  /* symbols of the model (may be NULL for properties) */
+    const proper_prism_props *p;  /* NULL while resolving the model itself */
+    int nesting;                  /* formulas resolved inside formulas */
+} proper__pm_resolver;
+
+#define PROPER__PM_MAX_FORWARD 64 /* formulas/constants used before their definition, nested */
+
+static const char *proper__pm_type_name(int type) {
+    return type == PROPER_PRISM_INT ? "int" : type == PROPER_PRISM_DOUBLE ? "double" : type == PROPER_PRISM_BOOL ? "bool" : "?";
+}
+
+static int proper__pm_is_num(int type) { return type == PROPER_PRISM_INT || type == PROPER_PRISM_DOUBLE; }
+
+static int proper__pm_rerr(const proper__pm_resolver *r, const proper__pm_node *nd, int code, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static int proper__pm_rerr(const proper__pm_resolver *r, const proper__pm_node *nd, int code, const char *fmt, ...) {
+    char msg[PROPER_ERROR_MESSAGE_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return proper_error_set(r->err, code, r->file, nd->line, nd->col, "%s", msg);
+}
+
+static const char *proper__pm_op_text(int op) {
+    static const char *const t[] = {"+", "-", "*", "/", "^", "=", "!=", "<", "<=", ">", ">=", "&", "|", "=>", "<=>"};
+    return op >= 0 && op <= PROPER__PM_OP_IFF ? t[op] : "?";
+}
+
+static const char *proper__pm_fn_text(int fn) {
+    static const char *const t[] = {"min", "max", "floor", "ceil", "round", "pow", "mod", "log"};
+    return fn >= 0 && fn <= PROPER__PM_FN_LOG ? t[fn] : "?";
+}
+
+static int proper__pm_resolve(proper__pm_resolver *r, int32_t e);
+
+/* Model symbol of a name given as text (properties look into the model). */
+static int32_t proper__pm_model_sym(const proper_prism_model *m, const char *name) {
+    return m ? proper__pm_names_find(&m->names, name, strlen(name)) : -1;
+}
+
+static int proper__pm_resolve_name(proper__pm_resolver *r, int32_t e) {
+    proper__pm_node *nd = &r->pool->n[e];
+    const char *name = r->names->s[nd->idx];
+    const proper_prism_model *m = r->m;
+    int32_t msym, k;
+    if (r->p) {
+        const proper_prism_props *p = r->p;
+        if ((k = p->sym_const[nd->idx]) >= 0) {
+            nd->kind = PROPER__PM_N_PCONST;
+            nd->idx = k;
+            nd->type = (unsigned char)p->consts[k].type;
+            return PROPER_OK;
+        }
+        if ((k = p->sym_formula[nd->idx]) >= 0) {
+            nd->kind = PROPER__PM_N_FORMULA;
+            nd->a = p->formulas[k].expr;
+            return PROPER_OK; /* typed by the caller from the body */
+        }
+        msym = proper__pm_model_sym(m, name);
+    } else {
+        msym = nd->idx;
+    }
+    if (msym >= 0 && m) {
+        if ((k = m->sym_var[msym]) >= 0) {
+            nd->kind = PROPER__PM_N_VAR;
+            nd->idx = k;
+            nd->type = (unsigned char)(m->vars[k].is_bool ? PROPER_PRISM_BOOL : PROPER_PRISM_INT);
+            nd->flags |= PROPER__PM_F_VARS;
+            return PROPER_OK;
+        }
+        if ((k = m->sym_const[msym]) >= 0) {
+            nd->kind = PROPER__PM_N_CONST;
+            nd->idx = k;
+            nd->type = (unsigned char)m->consts[k].type;
+            return PROPER_OK;
+        }
+        if ((k = m->sym_formula[msym]) >= 0) {
+            nd->kind = (unsigned char)(r->p ? PROPER__PM_N_MFORMULA : PROPER__PM_N_FORMULA);
+            nd->a = m->formulas[k].expr;
+            return PROPER_OK;
+        }
+    }
+    return proper__pm_rerr(r, nd, PROPER_EUNDEFINED, "unknown identifier '%s'", name);
+}
+
+/* Type of a binary operator's result, or an error. */
+static int proper__pm_type_binary(proper__pm_resolver *r, proper__pm_node *nd, int ta, int tb) {
+    int op = nd->op;
+    switch (op) {
+    case PROPER__PM_OP_ADD: case PROPER__PM_OP_SUB: case PROPER__PM_OP_MUL: case PROPER__PM_OP_POW: case PROPER__PM_OP_DIV:
+        if (!proper__pm_is_num(ta) || !proper__pm_is_num(tb)) break;
+        nd->type = (unsigned char)(op != PROPER__PM_OP_DIV && ta == PROPER_PRISM_INT && tb == PROPER_PRISM_INT
+                                       ? PROPER_PRISM_INT : PROPER_PRISM_DOUBLE);
+        return PROPER_OK;
+    case PROPER__PM_OP_EQ: case PROPER__PM_OP_NE:
+        if (!(proper__pm_is_num(ta) && proper__pm_is_num(tb)) && !(ta == PROPER_PRISM_BOOL && tb == PROPER_PRISM_BOOL))
+            break;
+        nd->type = PROPER_PRISM_BOOL;
+        return PROPER_OK;
+    case PROPER__PM_OP_LT: case PROPER__PM_OP_LE: case PROPER__PM_OP_GT: case PROPER__PM_OP_GE:
+        if (!proper__pm_is_num(ta) || !proper__pm_is_num(tb)) break;
+        nd->type = PROPER_PRISM_BOOL;
+        return PROPER_OK;
+    default: /* & | => <=> */
+        if (ta != PROPER_PRISM_BOOL || tb != PROPER_PRISM_BOOL) break;
+        nd->type = PROPER_PRISM_BOOL;
+        return PROPER_OK;
+    }
+    return proper__pm_rerr(r, nd, PROPER_EPARSE, "type error: operands of '%s' are %s and %s", proper__pm_op_text(op),
+                        proper__pm_type_name(ta), proper__pm_type_name(tb));
+}
+
+static int proper__pm_type_function(proper__pm_resolver *r, proper__pm_node *nd, int ta, int tb) {
+    int fn = nd->op;
+    if (!proper__pm_is_num(ta) || (nd->b >= 0 && !proper__pm_is_num(tb)))
+        return proper__pm_rerr(r, nd, PROPER_EPARSE, "type error: %s needs numbers, found %s%s%s", proper__pm_fn_text(fn),
+                            proper__pm_type_name(ta), nd->b >= 0 ? " and " : "", nd->b >= 0 ? proper__pm_type_name(tb) : "");
+    switch (fn) {
+    case PROPER__PM_FN_MIN: case PROPER__PM_FN_MAX: case PROPER__PM_FN_POW:
+        nd->type = (unsigned char)(ta == PROPER_PRISM_INT && tb == PROPER_PRISM_INT ? PROPER_PRISM_INT : PROPER_PRISM_DOUBLE);
+        break;
+    case PROPER__PM_FN_FLOOR: case PROPER__PM_FN_CEIL: case PROPER__PM_FN_ROUND:
+        nd->type = PROPER_PRISM_INT;
+        break;
+    case PROPER__PM_FN_MOD:
+        if (ta != PROPER_PRISM_INT || tb != PROPER_PRISM_INT)
+            return proper__pm_rerr(r, nd, PROPER_EPARSE, "type error: mod needs ints, found %s and %s",
+                                proper__pm_type_name(ta), proper__pm_type_name(tb));
+        nd->type = PROPER_PRISM_INT;
+        break;
+    default: /* log */
+        nd->type = PROPER_PRISM_DOUBLE;
+        break;
+    }
+    return PROPER_OK;
+}
+
+/* Node summary of a formula body from another pool (a model formula used
+ * in a property). */
+static const proper__pm_node *proper__pm_body(const proper__pm_resolver *r, const proper__pm_node *nd) {
+    if (nd->kind == PROPER__PM_N_MFORMULA) return &r->m->pool.n[nd->a];
+    return &r->pool->n[nd->a];
+}
+
+static int proper__pm_resolve_children(proper__pm_resolver *r, int32_t e) {
+    proper__pm_node *nd = &r->pool->n[e];
+    int32_t kids[3];
+    int k;
+    double size = 1;
+    int depth = 1;
+    unsigned flags = 0;
+    kids[0] = nd->a;
+    kids[1] = nd->b;
+    kids[2] = nd->c;
+    for (k = 0; k < 3; k++) {
+        const proper__pm_node *ch;
+        if (kids[k] < 0) continue;
+        if (proper__pm_resolve(r, kids[k])) return PROPER_EPARSE;
+        ch = &r->pool->n[kids[k]];
+        if (ch->depth + 1 > depth) depth = ch->depth + 1;
+        size += ch->size;
+        flags |= ch->flags & (PROPER__PM_F_VARS | PROPER__PM_F_LABELS);
+    }
+    nd = &r->pool->n[e];
+    nd->depth = depth;
+    nd->size = size;
+    nd->flags |= (unsigned char)flags;
+    return PROPER_OK;
+}
+
+static int proper__pm_resolve(proper__pm_resolver *r, int32_t e) {
+    proper__pm_node *nd = &r->pool->n[e];
+    int ta, tb, tc, rc;
+    if (nd->flags & PROPER__PM_F_DONE) return PROPER_OK;
+    if (nd->flags & PROPER__PM_F_BUSY) return proper__pm_rerr(r, nd, PROPER_EPARSE, "formula refers to itself");
+    if (nd->kind == PROPER__PM_N_NAME && (rc = proper__pm_resolve_name(r, e)) != 0) return rc;
+    nd = &r->pool->n[e];
+    switch (nd->kind) {
+    case PROPER__PM_N_INT: nd->type = PROPER_PRISM_INT; break;
+    case PROPER__PM_N_DOUBLE: nd->type = PROPER_PRISM_DOUBLE; break;
+    case PROPER__PM_N_BOOL: nd->type = PROPER_PRISM_BOOL; break;
+    case PROPER__PM_N_VAR: case PROPER__PM_N_CONST: case PROPER__PM_N_PCONST: break;
+    case PROPER__PM_N_LABEL:
+        if (r->p && r->p->sym_label[nd->idx] >= 0) {
+            nd->kind = PROPER__PM_N_PLABEL;
+            nd->a = r->p->labels[r->p->sym_label[nd->idx]].expr;
+        } else {
+            nd->type = PROPER_PRISM_BOOL;
+            nd->flags |= PROPER__PM_F_LABELS;
+            break;
+        }
+        /* fall through: a file label is a formula */
+    case PROPER__PM_N_FORMULA: case PROPER__PM_N_PLABEL: case PROPER__PM_N_MFORMULA: {
+        const proper__pm_node *body;
+        if (nd->kind != PROPER__PM_N_MFORMULA) {
+            if (r->nesting >= PROPER__PM_MAX_FORWARD)
+                return proper__pm_rerr(r, nd, PROPER_ELIMIT, "formulas nested more than %d deep", PROPER__PM_MAX_FORWARD);
+            nd->flags |= PROPER__PM_F_BUSY;
+            r->nesting++;
+            rc = proper__pm_resolve(r, nd->a);
+            r->nesting--;
+            nd = &r->pool->n[e];
+            nd->flags &= (unsigned char)~PROPER__PM_F_BUSY;
+            if (rc) return rc;
+        }
+        body = proper__pm_body(r, nd);
+        nd->type = body->type;
+        nd->depth = body->depth + 1;
+        nd->size = body->size;
+        nd->flags |= body->flags & (PROPER__PM_F_VARS | PROPER__PM_F_LABELS);
+        if (nd->kind == PROPER__PM_N_PLABEL && nd->type != PROPER_PRISM_BOOL)
+            return proper__pm_rerr(r, nd, PROPER_EPARSE, "label is %s, not bool", proper__pm_type_name(nd->type));
+        break;
+    }
+    default:
+        if ((rc = proper__pm_resolve_children(r, e)) != 0) return rc;
+        nd = &r->pool->n[e];
+        ta = nd->a >= 0 ? r->pool->n[nd->a].type : 0;
+        tb = nd->b >= 0 ? r->pool->n[nd->b].type : 0;
+        tc = nd->c >= 0 ? r->pool->n[nd->c].type : 0;
+        if (nd->kind == PROPER__PM_N_NEG) {
+            if (!proper__pm_is_num(ta))
+                return proper__pm_rerr(r, nd, PROPER_EPARSE, "type error: unary '-' of %s", proper__pm_type_name(ta));
+            nd->type = (unsigned char)ta;
+        } else if (nd->kind == PROPER__PM_N_NOT) {
+            if (ta != PROPER_PRISM_BOOL)
+                return proper__pm_rerr(r, nd, PROPER_EPARSE, "type error: '!' of %s", proper__pm_type_name(ta));
+            nd->type = PROPER_PRISM_BOOL;
+        } else if (nd->kind == PROPER__PM_N_BIN) {
+            if ((rc = proper__pm_type_binary(r, nd, ta, tb)) != 0) return rc;
+        } else if (nd->kind == PROPER__PM_N_FUNC) {
+            if (nd->b < 0) tb = PROPER_PRISM_INT;
+            if ((rc = proper__pm_type_function(r, nd, ta, tb)) != 0) return rc;
+        } else { /* ITE */
+            if (ta != PROPER_PRISM_BOOL)
+                return proper__pm_rerr(r, nd, PROPER_EPARSE, "type error: condition of '? :' is %s", proper__pm_type_name(ta));
+            if (tb == PROPER_PRISM_BOOL && tc == PROPER_PRISM_BOOL)
+                nd->type = PROPER_PRISM_BOOL;
+            else if (proper__pm_is_num(tb) && proper__pm_is_num(tc))
+                nd->type = (unsigned char)(tb == PROPER_PRISM_INT && tc == PROPER_PRISM_INT ? PROPER_PRISM_INT : PROPER_PRISM_DOUBLE);
+            else
+                return proper__pm_rerr(r, nd, PROPER_EPARSE, "type error: branches of '? :' are %s and %s",
+                                    proper__pm_type_name(tb), proper__pm_type_name(tc));
+        }
+        break;
+    }
+    if (nd->depth > PROPER_PRISM_MAX_DEPTH)
+        return proper__pm_rerr(r, nd, PROPER_ELIMIT, "expression nested more than %d deep (after expanding formulas)",
+                            PROPER_PRISM_MAX_DEPTH);
+    if (nd->size > PROPER_PRISM_MAX_NODES)
+        return proper__pm_rerr(r, nd, PROPER_ELIMIT, "expression larger than %d nodes (after expanding formulas)",
+                            PROPER_PRISM_MAX_NODES);
+    nd->flags |= PROPER__PM_F_DONE;
+    return PROPER_OK;
+}
+
+/* Resolve e and check it has type `want` (PROPER_PRISM_DOUBLE accepts any
+ * number); `constant`: no variables or labels. `what` names it in errors. */
+static int proper__pm_resolve_as(proper__pm_resolver *r, int32_t e, int want, int constant, const char *what) {
+    const proper__pm_node *nd;
+    int rc = proper__pm_resolve(r, e);
+    if (rc) return rc;
+    nd = &r->pool->n[e];
+    if (want == PROPER_PRISM_DOUBLE ? !proper__pm_is_num(nd->type) : nd->type != want)
+        return proper__pm_rerr(r, nd, PROPER_EPARSE, "type error: %s must be %s, not %s", what,
+                            want == PROPER_PRISM_DOUBLE ? "a number" : proper__pm_type_name(want),
+                            proper__pm_type_name(nd->type));
+    if (constant && (nd->flags & PROPER__PM_F_VARS))
+        return proper__pm_rerr(r, nd, PROPER_EPARSE, "%s must be constant (it refers to a variable)", what);
+    if (nd->flags & PROPER__PM_F_LABELS)
+        return proper__pm_rerr(r, nd, PROPER_EPARSE, "%s cannot refer to a label", what);
+    return PROPER_OK;
+}
+
+/* Record declaration i of name `sym` in map; a name already declared (in
+ * map or in one of the `taken` maps) is an error at (line, col). */
+static int proper__pm_declare(proper__pm_resolver *r, int32_t *map, const int32_t *const *taken, int n_taken,
+                           int32_t sym, size_t i, int line, int col, const char *what) {
+    int k, dup = map[sym] >= 0;
+    for (k = 0; k < n_taken; k++)
+        if (taken[k][sym] >= 0) dup = 1;
+    if (dup)
+        return proper_error_set(r->err, PROPER_EPARSE, r->file, line, col, "%s '%s' is already declared", what,
+                                r->names->s[sym]);
+    map[sym] = (int32_t)i;
+    return PROPER_OK;
+}
+
+static int32_t *proper__pm_sym_map(size_t n) {
+    int32_t *map = (int32_t *)proper_calloc(n ? n : 1, sizeof *map);
+    size_t i;
+    if (map)
+        for (i = 0; i < n; i++) map[i] = -1;
+    return map;
+}
+
+/* Actions: distinct names of labelled commands; alphabet per module. */
+static int proper__pm_index_actions(proper_prism_model *m, proper_error *err) {
+    int32_t *map = proper__pm_sym_map(m->names.len);
+    size_t i;
+    if (!map) return proper_error_set(err, PROPER_ENOMEM, m->file, 0, 0, "out of memory");
+    for (i = 0; i < m->n_cmds; i++) {
+        int32_t a = m->cmds[i].action;
+        if (a < 0) continue;
+        if (map[a] < 0) {
+            map[a] = (int32_t)m->n_actions;
+            if (PROPER_PUSH(m->actions, m->n_actions, m->cap_actions, a)) goto oom;
+        }
+        m->cmds[i].action = map[a];
+    }
+    for (i = 0; i < m->n_items; i++) {
+        proper__pm_reward_item *it = &m->items[i];
+        /* an action no module has never matches a choice */
+        if (it->is_trans && it->action >= 0) it->action = map[it->action] >= 0 ? map[it->action] : -2;
+    }
+    m->alphabet = (unsigned char *)proper_calloc(m->n_modules * (m->n_actions ? m->n_actions : 1), 1);
+    if (!m->alphabet) goto oom;
+    for (i = 0; i < m->n_cmds; i++)
+        if (m->cmds[i].action >= 0) m->alphabet[(size_t)m->cmds[i].module * m->n_actions + (size_t)m->cmds[i].action] = 1;
+    PROPER_FREE(map);
+    return PROPER_OK;
+oom:
+    PROPER_FREE(map);
+    return proper_error_set(err, PROPER_ENOMEM, m->file, 0, 0, "out of memory");
+}
+
+static int proper__pm_resolve_commands(proper__pm_resolver *r, proper_prism_model *m) {
+    size_t i, j, k, l;
+    int rc;
+    for (i = 0; i < m->n_cmds; i++) {
+        proper__pm_command *cmd = &m->cmds[i];
+        if ((rc = proper__pm_resolve_as(r, cmd->guard, PROPER_PRISM_BOOL, 0, "a guard")) != 0) return rc;
+        for (j = 0; j < cmd->n; j++) {
+            proper__pm_update *u = &m->updates[cmd->first + j];
+            if (u->prob >= 0 && (rc = proper__pm_resolve_as(r, u->prob, PROPER_PRISM_DOUBLE, 0, "a probability")) != 0)
+                return rc;
+            for (k = 0; k < u->n; k++) {
+                proper__pm_assign *a = &m->assigns[u->first + k];
+                int32_t v = m->sym_var[a->var];
+                const proper__pm_node *ex;
+                if (v < 0)
+                    return proper_error_set(r->err, PROPER_EUNDEFINED, r->file, a->line, a->col,
+                                            "unknown variable '%s' in assignment", m->names.s[a->var]);
+                if (m->vars[v].module != cmd->module)
+                    return proper_error_set(r->err, PROPER_EPARSE, r->file, a->line, a->col,
+                                            "module '%s' cannot change variable '%s' of module '%s'",
+                                            m->names.s[m->modules[cmd->module].sym], m->names.s[a->var],
+                                            m->names.s[m->modules[m->vars[v].module].sym]);
+                for (l = 0; l < k; l++)
+                    if (m->assigns[u->first + l].var == v)
+                        return proper_error_set(r->err, PROPER_EPARSE, r->file, a->line, a->col,
+                                                "variable '%s' is assigned twice in one update", m->names.s[a->var]);
+                a->var = v;
+                if ((rc = proper__pm_resolve(r, a->expr)) != 0) return rc;
+                ex = &m->pool.n[a->expr];
+                if (m->vars[v].is_bool ? ex->type != PROPER_PRISM_BOOL : ex->type != PROPER_PRISM_INT)
+                    return proper_error_set(r->err, PROPER_EPARSE, r->file, ex->line, ex->col,
+                                            "type error: cannot assign %s to %s variable '%s'",
+                                            proper__pm_type_name(ex->type), m->vars[v].is_bool ? "bool" : "int",
+                                            m->names.s[m->vars[v].sym]);
+            }
+        }
+    }
+    return PROPER_OK;
+}
+
+/* Constants, formulas, labels, variables, commands and rewards. */
+static int proper__pm_resolve_model(proper_prism_model *m, proper_error *err) {
+    proper__pm_resolver r;
+    const int32_t *taken[2];
+    size_t i;
+    int rc;
+    memset(&r, 0, sizeof r);
+    r.pool = &m->pool;
+    r.names = &m->names;
+    r.file = m->file;
+    r.err = err;
+    r.m = m;
+    m->sym_var = proper__pm_sym_map(m->names.len);
+    m->sym_const = proper__pm_sym_map(m->names.len);
+    m->sym_formula = proper__pm_sym_map(m->names.len);
+    if (!m->sym_var || !m->sym_const || !m->sym_formula)
+        return proper_error_set(err, PROPER_ENOMEM, m->file, 0, 0, "out of memory");
+    taken[0] = m->sym_var;
+    taken[1] = m->sym_const;
+    for (i = 0; i < m->n_vars; i++)
+        if ((rc = proper__pm_declare(&r, m->sym_var, NULL, 0, m->vars[i].sym, i, m->vars[i].line, m->vars[i].col,
+                                  "variable")) != 0)
+            return rc;
+    for (i = 0; i < m->n_consts; i++)
+        if ((rc = proper__pm_declare(&r, m->sym_const, taken, 1, m->consts[i].sym, i, m->consts[i].line,
+                                  m->consts[i].col, "constant")) != 0)
+            return rc;
+    for (i = 0; i < m->n_formulas; i++)
+        if ((rc = proper__pm_declare(&r, m->sym_formula, taken, 2, m->formulas[i].sym, i, m->formulas[i].line,
+                                  m->formulas[i].col, "formula")) != 0)
+            return rc;
+    for (i = 0; i < m->n_labels; i++) {
+        size_t j;
+        const char *name = m->names.s[m->labels[i].name];
+        if (strcmp(name, "init") == 0 || strcmp(name, "deadlock") == 0)
+            return proper_error_set(err, PROPER_EPARSE, m->file, m->labels[i].line, m->labels[i].col,
+                                    "label \"%s\" is built in and cannot be redefined", name);
+        for (j = 0; j < i; j++)
+            if (m->labels[j].name == m->labels[i].name)
+                return proper_error_set(err, PROPER_EPARSE, m->file, m->labels[i].line, m->labels[i].col,
+                                        "label \"%s\" is defined twice", name);
+    }
+    for (i = 0; i < m->n_consts; i++) {
+        const proper__pm_const_decl *c = &m->consts[i];
+        if (c->expr >= 0 && (rc = proper__pm_resolve_as(&r, c->expr, c->type == PROPER_PRISM_DOUBLE ? PROPER_PRISM_DOUBLE : c->type,
+                                                     1, "a constant's value")) != 0)
+            return rc;
+    }
+    for (i = 0; i < m->n_formulas; i++)
+        if ((rc = proper__pm_resolve(&r, m->formulas[i].expr)) != 0) return rc;
+    for (i = 0; i < m->n_labels; i++)
+        if ((rc = proper__pm_resolve_as(&r, m->labels[i].expr, PROPER_PRISM_BOOL, 0, "a label")) != 0) return rc;
+    for (i = 0; i < m->n_vars; i++) {
+        const proper__pm_var_decl *v = &m->vars[i];
+        if (!v->is_bool && ((rc = proper__pm_resolve_as(&r, v->lo, PROPER_PRISM_INT, 1, "a variable's lower bound")) != 0 ||
+                            (rc = proper__pm_resolve_as(&r, v->hi, PROPER_PRISM_INT, 1, "a variable's upper bound")) != 0))
+            return rc;
+        if (v->init >= 0 && (rc = proper__pm_resolve_as(&r, v->init, v->is_bool ? PROPER_PRISM_BOOL : PROPER_PRISM_INT, 1,
+                                                     "a variable's initial value")) != 0)
+            return rc;
+    }
+    if ((rc = proper__pm_resolve_commands(&r, m)) != 0) return rc;
+    for (i = 0; i < m->n_items; i++) {
+        const proper__pm_reward_item *it = &m->items[i];
+        if ((rc = proper__pm_resolve_as(&r, it->guard, PROPER_PRISM_BOOL, 0, "a reward's guard")) != 0 ||
+            (rc = proper__pm_resolve_as(&r, it->value, PROPER_PRISM_DOUBLE, 0, "a reward")) != 0)
+            return rc;
+    }
+    for (i = 0; i < m->n_rewards; i++) {
+        size_t j;
+        for (j = 0; j < i; j++)
+            if (m->rewards[i].name >= 0 && m->rewards[j].name == m->rewards[i].name)
+                return proper_error_set(err, PROPER_EPARSE, m->file, m->rewards[i].line, m->rewards[i].col,
+                                        "reward structure \"%s\" is defined twice", m->names.s[m->rewards[i].name]);
+    }
+    return proper__pm_index_actions(m, err);
+}
+
+/* ---- Evaluation -------------------------------------------------------------*/
+
+typedef struct proper__pm_ectx {
+    const proper_prism_model *m;  /* for the model's pool, names and constants */
+    const proper__pm_pool *pool;     /* pool of the expression evaluated */
+    const char *file;             /* file of that pool */
+    const proper__pm_val *cv;        /* model constant values */
+    const proper__pm_val *pcv;       /* properties constant values */
+    const int32_t *vals;          /* the state's variable values, or NULL */
+    proper_bitset *const *labels; /* properties: label sets by name id */
+    size_t state;                 /* state index for labels */
+    int *cstate;                  /* constants being evaluated: 0 todo, 1 busy, 2 done (or NULL) */
+    proper__pm_val *cvals;           /* ... and their values */
+    int cnest;
+    proper_error *err;
+} proper__pm_ectx;
+
+/* "(x=1,b=true)" for error messages. */
+static void proper__pm_describe_state(const proper_prism_model *m, const int32_t *vals, char *buf, size_t size) {
+    size_t i, k = 0;
+    if (size == 0) return;
+    buf[0] = '\0';
+    if (!m || !vals) return;
+    k += (size_t)snprintf(buf + k, size - k, "(");
+    for (i = 0; i < m->n_vars && k < size; i++) {
+        const proper__pm_var_decl *v = &m->vars[i];
+        if (v->is_bool)
+            k += (size_t)snprintf(buf + k, size - k, "%s%s=%s", i ? "," : "", m->names.s[v->sym], vals[i] ? "true" : "false");
+        else
+            k += (size_t)snprintf(buf + k, size - k, "%s%s=%ld", i ? "," : "", m->names.s[v->sym], (long)vals[i]);
+    }
+    if (k < size) snprintf(buf + k, size - k, ")");
+}
+
+static int proper__pm_eval_fail(const proper__pm_ectx *cx, const proper__pm_node *nd, int code, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static int proper__pm_eval_fail(const proper__pm_ectx *cx, const proper__pm_node *nd, int code, const char *fmt, ...) {
+    char msg[PROPER_ERROR_MESSAGE_MAX / 2], st[PROPER_ERROR_MESSAGE_MAX / 2];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    proper__pm_describe_state(cx->m, cx->vals, st, sizeof st);
+    return proper_error_set(cx->err, code, cx->file, nd->line, nd->col, "%s%s%s", msg, st[0] ? " in state " : "", st);
+}
+
+static int proper__pm_eval(const proper__pm_ectx *cx, int32_t e, proper__pm_val *out);
+static int proper__pm_eval_const(const proper__pm_ectx *cx, int32_t k);
+
+/* 32-bit range check of an int result (PRISM's ints are Java ints and it
+ * reports overflow). */
+static int proper__pm_int_result(const proper__pm_ectx *cx, const proper__pm_node *nd, long long v, proper__pm_val *out) {
+    if (v < -2147483647LL - 1 || v > 2147483647LL)
+        return proper__pm_eval_fail(cx, nd, PROPER_ERANGE, "integer overflow in '%s' (%lld)",
+                                 nd->kind == PROPER__PM_N_FUNC ? proper__pm_fn_text(nd->op) :
+                                 nd->kind == PROPER__PM_N_NEG ? "-" : proper__pm_op_text(nd->op), v);
+    out->i = v;
+    return PROPER_OK;
+}
+
+/* floor/ceil/round of a double into an int. */
+static int proper__pm_to_int(const proper__pm_ectx *cx, const proper__pm_node *nd, double x, proper__pm_val *out) {
+    if (!(x >= -2147483648.0 && x <= 2147483647.0))
+        return proper__pm_eval_fail(cx, nd, PROPER_ERANGE, "%s(%g) is not a 32-bit integer", proper__pm_fn_text(nd->op), x);
+    out->i = (long long)x;
+    return PROPER_OK;
+}
+
+/* pow of ints: exponent >= 0, result must fit in 32 bits. */
+static int proper__pm_int_pow(const proper__pm_ectx *cx, const proper__pm_node *nd, long long base, long long ex, proper__pm_val *out) {
+    long long r = 1;
+    if (ex < 0) return proper__pm_eval_fail(cx, nd, PROPER_ERANGE, "negative exponent %lld in an integer power", ex);
+    if (base == 0 || base == 1) return out->i = (ex == 0 ? 1 : base), PROPER_OK;
+    if (base == -1) return out->i = (ex % 2 ? -1 : 1), PROPER_OK;
+    while (ex-- > 0) {
+        r *= base;
+        if (r < -2147483647LL - 1 || r > 2147483647LL) return proper__pm_int_result(cx, nd, r, out);
+    }
+    out->i = r;
+    return PROPER_OK;
+}
+
+static int proper__pm_eval_func(const proper__pm_ectx *cx, const proper__pm_node *nd, proper__pm_val *out) {
+    proper__pm_val a, b;
+    int ta = cx->pool->n[nd->a].type, tb = nd->b >= 0 ? cx->pool->n[nd->b].type : 0, rc;
+    double x, y;
+    if ((rc = proper__pm_eval(cx, nd->a, &a)) != 0) return rc;
+    if (nd->b >= 0 && (rc = proper__pm_eval(cx, nd->b, &b)) != 0) return rc;
+    x = proper__pm_as_double(ta, a);
+    y = nd->b >= 0 ? proper__pm_as_double(tb, b) : 0;
+    switch (nd->op) {
+    case PROPER__PM_FN_MIN: case PROPER__PM_FN_MAX: {
+        int lt = x < y;
+        if (nd->type == PROPER_PRISM_INT) out->i = (nd->op == PROPER__PM_FN_MIN) == (a.i < b.i) ? a.i : b.i;
+        else out->d = (nd->op == PROPER__PM_FN_MIN) == lt ? x : y;
+        if (nd->type != PROPER_PRISM_INT && (x != x || y != y)) out->d = x + y; /* NaN propagates */
+        return PROPER_OK;
+    }
+    case PROPER__PM_FN_FLOOR: return proper__pm_to_int(cx, nd, floor(x), out);
+    case PROPER__PM_FN_CEIL: return proper__pm_to_int(cx, nd, ceil(x), out);
+    case PROPER__PM_FN_ROUND: return proper__pm_to_int(cx, nd, floor(x + 0.5), out); /* Java Math.round */
+    case PROPER__PM_FN_POW:
+        if (nd->type == PROPER_PRISM_INT) return proper__pm_int_pow(cx, nd, a.i, b.i, out);
+        out->d = pow(x, y);
+        return PROPER_OK;
+    case PROPER__PM_FN_MOD: {
+        long long rem;
+        if (b.i <= 0) return proper__pm_eval_fail(cx, nd, PROPER_ERANGE, "mod(%lld, %lld): the divisor must be positive", a.i, b.i);
+        rem = a.i % b.i;
+        out->i = rem < 0 ? rem + b.i : rem;
+        return PROPER_OK;
+    }
+    default: /* log(x, base) */
+        out->d = log(x) / log(y);
+        return PROPER_OK;
+    }
+}
+
+static int proper__pm_eval_binary(const proper__pm_ectx *cx, const proper__pm_node *nd, proper__pm_val *out) {
+    proper__pm_val a, b;
+    int ta = cx->pool->n[nd->a].type, tb = cx->pool->n[nd->b].type, rc, both_int;
+    double x, y;
+    if ((rc = proper__pm_eval(cx, nd->a, &a)) != 0) return rc;
+    /* short-circuit logic */
+    switch (nd->op) {
+    case PROPER__PM_OP_AND: if (!a.i) return out->i = 0, PROPER_OK; return proper__pm_eval(cx, nd->b, out);
+    case PROPER__PM_OP_OR: if (a.i) return out->i = 1, PROPER_OK; return proper__pm_eval(cx, nd->b, out);
+    case PROPER__PM_OP_IMPLIES: if (!a.i) return out->i = 1, PROPER_OK; return proper__pm_eval(cx, nd->b, out);
+    default: break;
+    }
+    if ((rc = proper__pm_eval(cx, nd->b, &b)) != 0) return rc;
+    both_int = ta != PROPER_PRISM_DOUBLE && tb != PROPER_PRISM_DOUBLE; /* ints or bools */
+    x = proper__pm_as_double(ta, a);
+    y = proper__pm_as_double(tb, b);
+    switch (nd->op) {
+    case PROPER__PM_OP_IFF: out->i = a.i == b.i; return PROPER_OK;
+    case PROPER__PM_OP_EQ: out->i = both_int ? a.i == b.i : x == y; return PROPER_OK;
+    case PROPER__PM_OP_NE: out->i = both_int ? a.i != b.i : x != y; return PROPER_OK;
+    case PROPER__PM_OP_LT: out->i = both_int ? a.i < b.i : x < y; return PROPER_OK;
+    case PROPER__PM_OP_LE: out->i = both_int ? a.i <= b.i : x <= y; return PROPER_OK;
+    case PROPER__PM_OP_GT: out->i = both_int ? a.i > b.i : x > y; return PROPER_OK;
+    case PROPER__PM_OP_GE: out->i = both_int ? a.i >= b.i : x >= y; return PROPER_OK;
+    case PROPER__PM_OP_DIV: out->d = x / y; return PROPER_OK;
+    case PROPER__PM_OP_ADD:
+        if (nd->type == PROPER_PRISM_INT) return proper__pm_int_result(cx, nd, a.i + b.i, out);
+        out->d = x + y;
+        return PROPER_OK;
+    case PROPER__PM_OP_SUB:
+        if (nd->type == PROPER_PRISM_INT) return proper__pm_int_result(cx, nd, a.i - b.i, out);
+        out->d = x - y;
+        return PROPER_OK;
+    case PROPER__PM_OP_MUL:
+        if (nd->type == PROPER_PRISM_INT) return proper__pm_int_result(cx, nd, a.i * b.i, out);
+        out->d = x * y;
+        return PROPER_OK;
+    default: /* ^ */
+        if (nd->type == PROPER_PRISM_INT) return proper__pm_int_pow(cx, nd, a.i, b.i, out);
+        out->d = pow(x, y);
+        return PROPER_OK;
+    }
+}
+
+static int proper__pm_eval(const proper__pm_ectx *cx, int32_t e, proper__pm_val *out) {
+    const proper__pm_node *nd = &cx->pool->n[e];
+    proper__pm_ectx sub;
+    int rc;
+    out->i = 0;
+    out->d = 0;
+    switch (nd->kind) {
+    case PROPER__PM_N_INT: case PROPER__PM_N_BOOL: out->i = nd->ival; return PROPER_OK;
+    case PROPER__PM_N_DOUBLE: out->d = nd->dval; return PROPER_OK;
+    case PROPER__PM_N_VAR:
+        if (!cx->vals) return proper__pm_eval_fail(cx, nd, PROPER_EINVAL, "variables cannot be used here");
+        out->i = cx->vals[nd->idx];
+        return PROPER_OK;
+    case PROPER__PM_N_CONST:
+        if (cx->cstate && cx->cstate[nd->idx] != 2) {
+            if ((rc = proper__pm_eval_const(cx, nd->idx)) != 0) return rc;
+            *out = cx->cvals[nd->idx];
+        } else {
+            *out = cx->cv[nd->idx];
+        }
+        if (nd->type == PROPER_PRISM_DOUBLE && cx->m->consts[nd->idx].type == PROPER_PRISM_INT) out->d = (double)out->i;
+        return PROPER_OK;
+    case PROPER__PM_N_PCONST: *out = cx->pcv[nd->idx]; return PROPER_OK;
+    case PROPER__PM_N_FORMULA: case PROPER__PM_N_PLABEL: return proper__pm_eval(cx, nd->a, out);
+    case PROPER__PM_N_MFORMULA:
+        sub = *cx;
+        sub.pool = &cx->m->pool;
+        sub.file = cx->m->file;
+        return proper__pm_eval(&sub, nd->a, out);
+    case PROPER__PM_N_LABEL:
+        if (!cx->labels || !cx->labels[nd->idx])
+            return proper__pm_eval_fail(cx, nd, PROPER_EINVAL, "labels cannot be used here");
+        out->i = PROPER_BITSET_GET(cx->labels[nd->idx], cx->state);
+        return PROPER_OK;
+    case PROPER__PM_N_NEG:
+        if ((rc = proper__pm_eval(cx, nd->a, out)) != 0) return rc;
+        if (nd->type == PROPER_PRISM_INT) return proper__pm_int_result(cx, nd, -out->i, out);
+        out->d = -out->d;
+        return PROPER_OK;
+    case PROPER__PM_N_NOT:
+        if ((rc = proper__pm_eval(cx, nd->a, out)) != 0) return rc;
+        out->i = !out->i;
+        return PROPER_OK;
+    case PROPER__PM_N_ITE: {
+        proper__pm_val c;
+        int tb, tc;
+        if ((rc = proper__pm_eval(cx, nd->a, &c)) != 0) return rc;
+        if ((rc = proper__pm_eval(cx, c.i ? nd->b : nd->c, out)) != 0) return rc;
+        tb = cx->pool->n[c.i ? nd->b : nd->c].type;
+        tc = nd->type;
+        if (tc == PROPER_PRISM_DOUBLE && tb == PROPER_PRISM_INT) out->d = (double)out->i;
+        return PROPER_OK;
+    }
+    case PROPER__PM_N_BIN: return proper__pm_eval_binary(cx, nd, out);
+    case PROPER__PM_N_FUNC: return proper__pm_eval_func(cx, nd, out);
+    default: return proper__pm_eval_fail(cx, nd, PROPER_EINVAL, "unresolved name");
+    }
+}
+
+/* Value of model constant k, computing (and caching) those it depends on. */
+static int proper__pm_eval_const(const proper__pm_ectx *cx, int32_t k) {
+    const proper__pm_const_decl *c = &cx->m->consts[k];
+    proper__pm_ectx sub = *cx;
+    proper__pm_val v;
+    int rc;
+    if (cx->cstate[k] == 2) return PROPER_OK;
+    if (cx->cstate[k] == 1)
+        return proper_error_set(cx->err, PROPER_EPARSE, cx->m->file, c->line, c->col,
+                                "constant '%s' is defined in terms of itself", cx->m->names.s[c->sym]);
+    if (c->expr < 0) {
+        if (!c->has_given)
+            return proper_error_set(cx->err, PROPER_EUNDEFINED, cx->m->file, c->line, c->col,
+                                    "constant '%s' has no value (give it, e.g. --const %s=...)",
+                                    cx->m->names.s[c->sym], cx->m->names.s[c->sym]);
+        cx->cvals[k] = c->given;
+        cx->cstate[k] = 2;
+        return PROPER_OK;
+    }
+    if (cx->cnest >= PROPER__PM_MAX_FORWARD)
+        return proper_error_set(cx->err, PROPER_ELIMIT, cx->m->file, c->line, c->col,
+                                "constants defined in terms of later constants more than %d deep", PROPER__PM_MAX_FORWARD);
+    cx->cstate[k] = 1;
+    sub.pool = &cx->m->pool;
+    sub.file = cx->m->file;
+    sub.vals = NULL;
+    sub.labels = NULL;
+    sub.cnest = cx->cnest + 1;
+    if ((rc = proper__pm_eval(&sub, c->expr, &v)) != 0) return rc;
+    if (c->type == PROPER_PRISM_DOUBLE) v.d = proper__pm_as_double(cx->m->pool.n[c->expr].type, v);
+    cx->cvals[k] = v;
+    cx->cstate[k] = 2;
+    return PROPER_OK;
+}
+
+/* Values of all model constants into *out (PROPER_FREE it). */
+static int proper__pm_model_consts(const proper_prism_model *m, proper__pm_val **out, proper_error *err) {
+    proper__pm_ectx cx;
+    int *state = (int *)proper_calloc(m->n_consts, sizeof *state);
+    proper__pm_val *vals = (proper__pm_val *)proper_calloc(m->n_consts, sizeof *vals);
+    size_t i;
+    int rc = PROPER_OK;
+    *out = NULL;
+    if (!state || !vals) {
+        PROPER_FREE(state);
+        PROPER_FREE(vals);
+        return proper_error_set(err, PROPER_ENOMEM, m->file, 0, 0, "out of memory");
+    }
+    memset(&cx, 0, sizeof cx);
+    cx.m = m;
+    cx.pool = &m->pool;
+    cx.file = m->file;
+    cx.cv = vals;
+    cx.cstate = state;
+    cx.cvals = vals;
+    cx.err = err;
+    for (i = 0; i < m->n_consts && rc == PROPER_OK; i++) rc = proper__pm_eval_const(&cx, (int32_t)i);
+    PROPER_FREE(state);
+    if (rc) {
+        PROPER_FREE(vals);
+        return rc;
+    }
+    *out = vals;
+    return PROPER_OK;
+}
+
+/* ---- Model: public parse/free/constants -------------------------------------*/
+
+static char *proper__pm_strdup(const char *s) {
+    size_t n = strlen(s);
+    char *c = (char *)PROPER_MALLOC(n + 1);
+    if (c) memcpy(c, s, n + 1);
+    return c;
+}
+
+PROPER_API void proper_prism_free(proper_prism_model *m) {
+    if (!m) return;
+    PROPER_FREE(m->file);
+    proper__pm_names_free(&m->names);
+    PROPER_FREE(m->pool.n);
+    PROPER_FREE(m->consts);
+    PROPER_FREE(m->formulas);
+    PROPER_FREE(m->labels);
+    PROPER_FREE(m->vars);
+    PROPER_FREE(m->modules);
+    PROPER_FREE(m->cmds);
+    PROPER_FREE(m->updates);
+    PROPER_FREE(m->assigns);
+    PROPER_FREE(m->rewards);
+    PROPER_FREE(m->items);
+    PROPER_FREE(m->actions);
+    PROPER_FREE(m->alphabet);
+    PROPER_FREE(m->sym_var);
+    PROPER_FREE(m->sym_const);
+    PROPER_FREE(m->sym_formula);
+    PROPER_FREE(m);
+}
+
+PROPER_API int proper_prism_parse(proper_prism_model **out, const char *text, size_t len, const char *file,
+                                  proper_error *err) {
+    proper_prism_model *m;
+    proper__pm_mparser mp;
+    proper__pm_tok *toks = NULL;
+    size_t n = 0;
+    int rc;
+    *out = NULL;
+    m = (proper_prism_model *)proper_calloc(1, sizeof *m);
+    if (!m || !(m->file = proper__pm_strdup(file ? file : ""))) {
+        PROPER_FREE(m);
+        return proper_error_set(err, PROPER_ENOMEM, file, 0, 0, "out of memory");
+    }
+    if ((rc = proper__pm_lex(text, len, m->file[0] ? m->file : NULL, &toks, &n, err)) != 0) goto fail;
+    memset(&mp, 0, sizeof mp);
+    mp.m = m;
+    mp.ps.t = toks;
+    mp.ps.n = n;
+    mp.ps.file = m->file[0] ? m->file : NULL;
+    mp.ps.err = err;
+    mp.ps.pool = &m->pool;
+    mp.ps.names = &m->names;
+    if ((rc = proper__pm_parse_model_file(&mp)) != 0) goto fail;
+    PROPER_FREE(toks);
+    toks = NULL;
+    if ((rc = proper__pm_resolve_model(m, err)) != 0) goto fail;
+    *out = m;
+    return PROPER_OK;
+fail:
+    PROPER_FREE(toks);
+    proper_prism_free(m);
+    return rc;
+}
+
+PROPER_API int proper_prism_read(proper_prism_model **out, const char *path, proper_error *err) {
+    char *text;
+    size_t len;
+    int rc;
+    *out = NULL;
+    if ((rc = proper_read_file(path, &text, &len, err)) != 0) return rc;
+    rc = proper_prism_parse(out, text, len, path, err);
+    PROPER_FREE(text);
+    return rc;
+}
+
+PROPER_API size_t proper_prism_const_count(const proper_prism_model *m) { return m->n_consts; }
+PROPER_API const char *proper_prism_const_name(const proper_prism_model *m, size_t i) {
+    return i < m->n_consts ? m->names.s[m->consts[i].sym] : NULL;
+}
+PROPER_API int proper_prism_const_type(const proper_prism_model *m, size_t i) {
+    return i < m->n_consts ? m->consts[i].type : 0;
+}
+PROPER_API int proper_prism_const_has_value(const proper_prism_model *m, size_t i) {
+    return i < m->n_consts && (m->consts[i].expr >= 0 || m->consts[i].has_given);
+}
+PROPER_API size_t proper_prism_var_count(const proper_prism_model *m) { return m->n_vars; }
+PROPER_API const char *proper_prism_var_name(const proper_prism_model *m, size_t i) {
+    return i < m->n_vars ? m->names.s[m->vars[i].sym] : NULL;
+}
+
+/* Check and store a given value for constant c. */
+static int proper__pm_give_const(proper__pm_const_decl *c, const char *name, double value, proper_error *err) {
+    if (c->expr >= 0)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "constant '%s' is defined in the model; it cannot be given",
+                                name);
+    if (c->type == PROPER_PRISM_INT) {
+        if (!(value == floor(value)) || value < -2147483648.0 || value > 2147483647.0)
+            return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "constant '%s' is an int; %.17g is not", name, value);
+        c->given.i = (long long)value;
+        c->given.d = value;
+    } else if (c->type == PROPER_PRISM_BOOL) {
+        if (value != 0 && value != 1)
+            return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "constant '%s' is a bool; give true or false", name);
+        c->given.i = value != 0;
+    } else {
+        if (value != value)
+            return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "constant '%s' cannot be NaN", name);
+        c->given.d = value;
+    }
+    c->has_given = 1;
+    return PROPER_OK;
+}
+
+PROPER_API int proper_prism_set_const(proper_prism_model *m, const char *name, double value, proper_error *err) {
+    int32_t sym = proper__pm_names_find(&m->names, name, strlen(name));
+    if (sym < 0 || m->sym_const[sym] < 0)
+        return proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0, "the model has no constant '%s'", name);
+    return proper__pm_give_const(&m->consts[m->sym_const[sym]], name, value, err);
+}
+
+/* ---- State-space exploration --------------------------------------------------
+ * States are packed into W 64-bit words: variable i takes bits[i] bits
+ * holding value - lo, the first variable in the most significant bits of
+ * word 0, and no variable straddles two words. Comparing the words in order
+ * as unsigned numbers therefore compares the valuations lexicographically
+ * in declaration order, which is the order PRISM numbers states in. */
+
+typedef struct proper__pm_layout {
+    size_t nv, W;
+    int32_t *lo, *hi;
+    unsigned *word, *shift;
+    uint64_t *mask;
+    unsigned char *is_bool;
+} proper__pm_layout;
+
+static void proper__pm_layout_free(proper__pm_layout *L) {
+    PROPER_FREE(L->lo);
+    PROPER_FREE(L->hi);
+    PROPER_FREE(L->word);
+    PROPER_FREE(L->shift);
+    PROPER_FREE(L->mask);
+    PROPER_FREE(L->is_bool);
+    memset(L, 0, sizeof *L);
+}
+
+static unsigned proper__pm_bits_for(uint64_t span) { /* bits to hold 0..span */
+    unsigned b = 0;
+    while (b < 64 && (span >> b) != 0) b++;
+    return b;
+}
+
+/* Ranges (constant expressions) into the layout; the initial values into init. */
+static int proper__pm_layout_init(proper__pm_layout *L, const proper_prism_model *m, const proper__pm_ectx *cx,
+                                  int32_t *init, proper_error *err) {
+    size_t i, n = m->n_vars, used = 0;
+    memset(L, 0, sizeof *L);
+    L->nv = n;
+    L->lo = (int32_t *)proper_calloc(n, sizeof *L->lo);
+    L->hi = (int32_t *)proper_calloc(n, sizeof *L->hi);
+    L->word = (unsigned *)proper_calloc(n, sizeof *L->word);
+    L->shift = (unsigned *)proper_calloc(n, sizeof *L->shift);
+    L->mask = (uint64_t *)proper_calloc(n, sizeof *L->mask);
+    L->is_bool = (unsigned char *)proper_calloc(n, 1);
+    if (!L->lo || !L->hi || !L->word || !L->shift || !L->mask || !L->is_bool)
+        return proper_error_set(err, PROPER_ENOMEM, m->file, 0, 0, "out of memory");
+    for (i = 0; i < n; i++) {
+        const proper__pm_var_decl *v = &m->vars[i];
+        proper__pm_val lo, hi, iv;
+        unsigned bits;
+        int rc;
+        lo.i = 0;
+        hi.i = 1;
+        if (!v->is_bool && ((rc = proper__pm_eval(cx, v->lo, &lo)) != 0 || (rc = proper__pm_eval(cx, v->hi, &hi)) != 0))
+            return rc;
+        if (lo.i > hi.i)
+            return proper_error_set(err, PROPER_ERANGE, m->file, v->line, v->col, "variable '%s' has an empty range [%lld..%lld]",
+                                    m->names.s[v->sym], lo.i, hi.i);
+        iv.i = lo.i;
+        if (v->init >= 0 && (rc = proper__pm_eval(cx, v->init, &iv)) != 0) return rc;
+        if (iv.i < lo.i || iv.i > hi.i)
+            return proper_error_set(err, PROPER_ERANGE, m->file, v->line, v->col,
+                                    "initial value %lld of '%s' is outside its range [%lld..%lld]", iv.i,
+                                    m->names.s[v->sym], lo.i, hi.i);
+        init[i] = (int32_t)iv.i;
+        L->lo[i] = (int32_t)lo.i;
+        L->hi[i] = (int32_t)hi.i;
+        L->is_bool[i] = (unsigned char)v->is_bool;
+        bits = proper__pm_bits_for((uint64_t)(hi.i - lo.i));
+        if (used + bits > 64) {
+            L->W++;
+            used = 0;
+        }
+        L->word[i] = (unsigned)L->W;
+        L->shift[i] = (unsigned)(64 - used - bits);
+        L->mask[i] = bits == 64 ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1);
+        used += bits;
+    }
+    L->W++;
+    return PROPER_OK;
+}
+
+static void proper__pm_pack(const proper__pm_layout *L, const int32_t *vals, uint64_t *key) {
+    size_t i;
+    for (i = 0; i < L->W; i++) key[i] = 0;
+    for (i = 0; i < L->nv; i++)
+        if (L->mask[i]) key[L->word[i]] |= (uint64_t)((int64_t)vals[i] - L->lo[i]) << L->shift[i];
+}
+
+static void proper__pm_unpack(const proper__pm_layout *L, const uint64_t *key, int32_t *vals) {
+    size_t i;
+    for (i = 0; i < L->nv; i++)
+        vals[i] = (int32_t)((int64_t)L->lo[i] + (int64_t)((key[L->word[i]] >> L->shift[i]) & L->mask[i]));
+}
+
+static int proper__pm_key_cmp(const uint64_t *a, const uint64_t *b, size_t W) {
+    size_t i;
+    for (i = 0; i < W; i++)
+        if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
+    return 0;
+}
+
+static uint64_t proper__pm_key_hash(const uint64_t *k, size_t W) {
+    uint64_t h = 0x9E3779B97F4A7C15ULL;
+    size_t i;
+    for (i = 0; i < W; i++) {
+        h ^= k[i] + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
+        h ^= h >> 31;
+        h *= 0xBF58476D1CE4E5B9ULL;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+/* One outcome of a choice being assembled: probability and successor. */
+typedef struct proper__pm_explorer {
+    const proper_prism_model *m;
+    const proper_prism_build_opts *o;
+    proper__pm_ectx cx;
+    proper__pm_layout L;
+    proper_error *err;
+    /* states */
+    uint64_t *keys;
+    size_t n_states, cap_keys;
+    uint32_t *slots; /* state + 1, 0 = empty */
+    size_t nslots;
+    /* transitions of the explored states, in exploration order */
+    uint64_t *row;
+    size_t cap_row;
+    uint32_t *dst;
+    double *prob, *tw; /* tw: n_trew values per transition, probability-weighted rewards */
+    size_t n_trans, cap_dst, cap_prob, cap_tw;
+    size_t n_trew;   /* reward structures with transition rewards */
+    int *trew_slot;  /* reward structure -> slot in tw, or -1 */
+    /* commands grouped by action: unlabelled first, then per action */
+    size_t *by_action, *action_start; /* action_start[a+1] .. for action a (-1 = unlabelled) */
+    /* scratch */
+    int32_t *cur;
+    uint64_t *key;
+    int32_t *ovals, *nvals;    /* outcomes: values (nv each) */
+    double *oprob, *nprob;
+    size_t n_out, cap_out, cap_nout, cap_oprob, cap_nprob;
+    size_t *combo, *enabled, *group_start; /* synchronisation: enabled commands by module */
+    double *choice_rew;                    /* n_trew rewards of the current choice */
+    size_t n_choices;                      /* choices of the current state */
+} proper__pm_explorer;
+
+static void proper__pm_explorer_free(proper__pm_explorer *X) {
+    proper__pm_layout_free(&X->L);
+    PROPER_FREE(X->keys);
+    PROPER_FREE(X->slots);
+    PROPER_FREE(X->row);
+    PROPER_FREE(X->dst);
+    PROPER_FREE(X->prob);
+    PROPER_FREE(X->tw);
+    PROPER_FREE(X->trew_slot);
+    PROPER_FREE(X->by_action);
+    PROPER_FREE(X->action_start);
+    PROPER_FREE(X->cur);
+    PROPER_FREE(X->key);
+    PROPER_FREE(X->ovals);
+    PROPER_FREE(X->nvals);
+    PROPER_FREE(X->oprob);
+    PROPER_FREE(X->nprob);
+    PROPER_FREE(X->combo);
+    PROPER_FREE(X->enabled);
+    PROPER_FREE(X->group_start);
+    PROPER_FREE(X->choice_rew);
+}
+
+static int proper__pm_xoom(proper__pm_explorer *X) {
+    return proper_error_set(X->err, PROPER_ENOMEM, X->m->file, 0, 0, "out of memory during state exploration");
+}
+
+/* Index of the state with key X->key, adding it if new. */
+static int proper__pm_lookup(proper__pm_explorer *X, uint32_t *index) {
+    size_t W = X->L.W, h;
+    if ((X->n_states + 1) * 2 > X->nslots) { /* grow the table to keep it at most half full */
+        size_t ns = X->nslots ? X->nslots * 2 : 1024, i;
+        uint32_t *slots = (uint32_t *)proper_calloc(ns, sizeof *slots);
+        if (!slots) return proper__pm_xoom(X);
+        for (i = 0; i < X->n_states; i++) {
+            size_t g = (size_t)proper__pm_key_hash(X->keys + i * W, W) & (ns - 1);
+            while (slots[g]) g = (g + 1) & (ns - 1);
+            slots[g] = (uint32_t)(i + 1);
+        }
+        PROPER_FREE(X->slots);
+        X->slots = slots;
+        X->nslots = ns;
+    }
+    h = (size_t)proper__pm_key_hash(X->key, W) & (X->nslots - 1);
+    while (X->slots[h]) {
+        size_t s = X->slots[h] - 1;
+        if (proper__pm_key_cmp(X->keys + s * W, X->key, W) == 0) {
+            *index = (uint32_t)s;
+            return PROPER_OK;
+        }
+        h = (h + 1) & (X->nslots - 1);
+    }
+    if (X->n_states >= X->o->max_states)
+        return proper_error_set(X->err, PROPER_ELIMIT, X->m->file, 0, 0,
+                                "more than %lu reachable states (the state limit; raise it with max_states / --max-states)",
+                                (unsigned long)X->o->max_states);
+    if (proper_reserve(&X->keys, &X->cap_keys, (X->n_states + 1) * W, sizeof *X->keys)) return proper__pm_xoom(X);
+    memcpy(X->keys + X->n_states * W, X->key, W * sizeof *X->key);
+    X->slots[h] = (uint32_t)(X->n_states + 1);
+    *index = (uint32_t)X->n_states++;
+    return PROPER_OK;
+}
+
+/* Commands grouped: unlabelled, then by action (module order kept). */
+static int proper__pm_group_commands(proper__pm_explorer *X) {
+    const proper_prism_model *m = X->m;
+    size_t na = m->n_actions, i, a;
+    X->by_action = (size_t *)proper_calloc(m->n_cmds, sizeof *X->by_action);
+    X->action_start = (size_t *)proper_calloc(na + 2, sizeof *X->action_start);
+    if (!X->by_action || !X->action_start) return proper__pm_xoom(X);
+    for (i = 0; i < m->n_cmds; i++) X->action_start[m->cmds[i].action + 2]++;
+    for (a = 1; a < na + 2; a++) X->action_start[a] += X->action_start[a - 1];
+    {
+        size_t *fill = (size_t *)proper_calloc(na + 1, sizeof *fill);
+        if (!fill) return proper__pm_xoom(X);
+        for (i = 0; i < m->n_cmds; i++) {
+            size_t g = (size_t)(m->cmds[i].action + 1);
+            X->by_action[X->action_start[g] + fill[g]++] = i;
+        }
+        PROPER_FREE(fill);
+    }
+    return PROPER_OK;
+}
+
+/* Evaluate the update probabilities of command c in the current state and
+ * check them (>= 0, finite, summing to 1 within prob_tol). */
+static int proper__pm_command_probs(proper__pm_explorer *X, size_t c, double *probs) {
+    const proper_prism_model *m = X->m;
+    const proper__pm_command *cmd = &m->cmds[c];
+    double sum = 0;
+    size_t j;
+    int rc;
+    for (j = 0; j < cmd->n; j++) {
+        const proper__pm_update *u = &m->updates[cmd->first + j];
+        proper__pm_val v;
+        double p = 1;
+        if (u->prob >= 0) {
+            if ((rc = proper__pm_eval(&X->cx, u->prob, &v)) != 0) return rc;
+            p = proper__pm_as_double(m->pool.n[u->prob].type, v);
+        }
+        if (!(p >= 0) || isinf(p))
+            return proper__pm_eval_fail(&X->cx, &m->pool.n[u->prob], PROPER_EPROB, "probability %g is not in [0, 1]", p);
+        probs[j] = p;
+        sum += p;
+    }
+    if (fabs(sum - 1) > X->o->prob_tol) {
+        proper__pm_node at;
+        memset(&at, 0, sizeof at);
+        at.line = cmd->line;
+        at.col = cmd->col;
+        return proper__pm_eval_fail(&X->cx, &at, PROPER_EPROB, "probabilities of the command sum to %.17g, not 1", sum);
+    }
+    return PROPER_OK;
+}
+
+/* Multiply the outcomes so far by command c's updates (assignments read
+ * the current state X->cur). */
+static int proper__pm_apply_command(proper__pm_explorer *X, size_t c) {
+    const proper_prism_model *m = X->m;
+    const proper__pm_command *cmd = &m->cmds[c];
+    size_t nv = X->L.nv, o, j, k, n_new = 0;
+    double probs_small[16], *probs = probs_small;
+    int rc = PROPER_OK;
+    if (cmd->n > 16 && !(probs = (double *)proper_calloc(cmd->n, sizeof *probs))) return proper__pm_xoom(X);
+    if ((rc = proper__pm_command_probs(X, c, probs)) != 0) goto done;
+    for (o = 0; o < X->n_out; o++)
+        for (j = 0; j < cmd->n; j++) {
+            const proper__pm_update *u = &m->updates[cmd->first + j];
+            int32_t *nv_row;
+            if (probs[j] == 0) continue;
+            if (proper_reserve(&X->nvals, &X->cap_nout, (n_new + 1) * (nv ? nv : 1), sizeof *X->nvals) ||
+                proper_reserve(&X->nprob, &X->cap_nprob, n_new + 1, sizeof *X->nprob)) {
+                rc = proper__pm_xoom(X);
+                goto done;
+            }
+            nv_row = X->nvals + n_new * nv;
+            if (nv) memcpy(nv_row, X->ovals + o * nv, nv * sizeof *nv_row);
+            X->nprob[n_new] = X->oprob[o] * probs[j];
+            for (k = 0; k < u->n; k++) {
+                const proper__pm_assign *a = &m->assigns[u->first + k];
+                proper__pm_val v;
+                if ((rc = proper__pm_eval(&X->cx, a->expr, &v)) != 0) goto done;
+                if (v.i < X->L.lo[a->var] || v.i > X->L.hi[a->var]) {
+                    proper__pm_node at;
+                    memset(&at, 0, sizeof at);
+                    at.line = a->line;
+                    at.col = a->col;
+                    if (X->L.is_bool[a->var]) v.i = v.i != 0; /* cannot happen: bools stay in range */
+                    rc = proper__pm_eval_fail(&X->cx, &at, PROPER_ERANGE,
+                                              "the command at line %d sets '%s' to %lld, outside its range [%ld..%ld],",
+                                              cmd->line, m->names.s[m->vars[a->var].sym], v.i, (long)X->L.lo[a->var],
+                                              (long)X->L.hi[a->var]);
+                    goto done;
+                }
+                nv_row[a->var] = (int32_t)v.i;
+            }
+            n_new++;
+        }
+    { /* swap buffers */
+        int32_t *tv = X->ovals;
+        double *tp = X->oprob;
+        size_t tc = X->cap_out;
+        X->ovals = X->nvals;
+        X->nvals = tv;
+        X->cap_out = X->cap_nout;
+        X->cap_nout = tc;
+        tc = X->cap_oprob;
+        X->oprob = X->nprob;
+        X->nprob = tp;
+        X->cap_oprob = X->cap_nprob;
+        X->cap_nprob = tc;
+    }
+    X->n_out = n_new;
+done:
+    if (probs != probs_small) PROPER_FREE(probs);
+    return rc;
+}
+
+static int proper__pm_start_choice(proper__pm_explorer *X) {
+    size_t nv = X->L.nv;
+    if (proper_reserve(&X->ovals, &X->cap_out, nv ? nv : 1, sizeof *X->ovals) ||
+        proper_reserve(&X->oprob, &X->cap_oprob, 1, sizeof *X->oprob))
+        return proper__pm_xoom(X);
+    if (nv) memcpy(X->ovals, X->cur, nv * sizeof *X->cur);
+    X->oprob[0] = 1;
+    X->n_out = 1;
+    return PROPER_OK;
+}
+
+/* Transition rewards of a choice of `action` (-1 unlabelled) in the current state. */
+static int proper__pm_choice_rewards(proper__pm_explorer *X, int action) {
+    const proper_prism_model *m = X->m;
+    size_t r, i;
+    int rc;
+    for (r = 0; r < m->n_rewards; r++) {
+        const proper__pm_reward_decl *rd = &m->rewards[r];
+        double sum = 0;
+        if (X->trew_slot[r] < 0) continue;
+        for (i = rd->first; i < rd->first + rd->n; i++) {
+            const proper__pm_reward_item *it = &m->items[i];
+            proper__pm_val g, v;
+            double x;
+            if (!it->is_trans || it->action != action) continue;
+            if ((rc = proper__pm_eval(&X->cx, it->guard, &g)) != 0) return rc;
+            if (!g.i) continue;
+            if ((rc = proper__pm_eval(&X->cx, it->value, &v)) != 0) return rc;
+            x = proper__pm_as_double(m->pool.n[it->value].type, v);
+            if (!(x == x) || isinf(x))
+                return proper__pm_eval_fail(&X->cx, &m->pool.n[it->value], PROPER_ERANGE, "reward is %g", x);
+            sum += x;
+        }
+        X->choice_rew[X->trew_slot[r]] = sum;
+    }
+    return PROPER_OK;
+}
+
+/* Append the outcomes of the current choice as transitions (probabilities
+ * are normalised when the state is complete). */
+static int proper__pm_finish_choice(proper__pm_explorer *X, int action) {
+    size_t o, r, nt = X->n_trew;
+    int rc;
+    if (nt && (rc = proper__pm_choice_rewards(X, action)) != 0) return rc;
+    X->n_choices++;
+    for (o = 0; o < X->n_out; o++) {
+        uint32_t dst;
+        proper__pm_pack(&X->L, X->ovals + o * X->L.nv, X->key);
+        if ((rc = proper__pm_lookup(X, &dst)) != 0) return rc;
+        if (proper_reserve(&X->dst, &X->cap_dst, X->n_trans + 1, sizeof *X->dst) ||
+            proper_reserve(&X->prob, &X->cap_prob, X->n_trans + 1, sizeof *X->prob) ||
+            (nt && proper_reserve(&X->tw, &X->cap_tw, (X->n_trans + 1) * nt, sizeof *X->tw)))
+            return proper__pm_xoom(X);
+        X->dst[X->n_trans] = dst;
+        X->prob[X->n_trans] = X->oprob[o];
+        for (r = 0; r < nt; r++) X->tw[X->n_trans * nt + r] = X->oprob[o] * X->choice_rew[r];
+        X->n_trans++;
+    }
+    return PROPER_OK;
+}
+
+/* Choices of action a: every combination of one enabled a-command per
+ * module with a in its alphabet. */
+static int proper__pm_sync_choices(proper__pm_explorer *X, size_t a) {
+    const proper_prism_model *m = X->m;
+    size_t lo = X->action_start[a + 1], hi = X->action_start[a + 2], i, n_en = 0, groups = 0, k;
+    int last_module = -1, rc;
+    proper__pm_val g;
+    for (i = lo; i < hi; i++) {
+        size_t c = X->by_action[i];
+        int mod = m->cmds[c].module;
+        if (mod != last_module) {
+            if (last_module >= 0 && X->group_start[groups - 1] == n_en) return PROPER_OK; /* blocked */
+            X->group_start[groups++] = n_en;
+            last_module = mod;
+        }
+        if ((rc = proper__pm_eval(&X->cx, m->cmds[c].guard, &g)) != 0) return rc;
+        if (g.i) X->enabled[n_en++] = c;
+    }
+    if (groups == 0 || X->group_start[groups - 1] == n_en) return PROPER_OK; /* blocked */
+    X->group_start[groups] = n_en;
+    for (k = 0; k < groups; k++) X->combo[k] = 0;
+    for (;;) { /* odometer over the modules' enabled commands */
+        if ((rc = proper__pm_start_choice(X)) != 0) return rc;
+        for (k = 0; k < groups; k++)
+            if ((rc = proper__pm_apply_command(X, X->enabled[X->group_start[k] + X->combo[k]])) != 0) return rc;
+        if ((rc = proper__pm_finish_choice(X, (int)a)) != 0) return rc;
+        for (k = groups; k-- > 0;) {
+            if (++X->combo[k] < X->group_start[k + 1] - X->group_start[k]) break;
+            X->combo[k] = 0;
+        }
+        if (k == (size_t)-1) return PROPER_OK;
+    }
+}
+
+static int proper__pm_explore_state(proper__pm_explorer *X, size_t s) {
+    const proper_prism_model *m = X->m;
+    size_t i, a, first = X->n_trans;
+    double total = 0;
+    int rc;
+    proper__pm_val g;
+    proper__pm_unpack(&X->L, X->keys + s * X->L.W, X->cur);
+    X->n_choices = 0;
+    for (i = X->action_start[0]; i < X->action_start[1]; i++) {
+        size_t c = X->by_action[i];
+        if ((rc = proper__pm_eval(&X->cx, m->cmds[c].guard, &g)) != 0) return rc;
+        if (!g.i) continue;
+        if ((rc = proper__pm_start_choice(X)) != 0 || (rc = proper__pm_apply_command(X, c)) != 0 ||
+            (rc = proper__pm_finish_choice(X, -1)) != 0)
+            return rc;
+    }
+    for (a = 0; a < m->n_actions; a++)
+        if ((rc = proper__pm_sync_choices(X, a)) != 0) return rc;
+    if (X->n_choices == 0 && !X->o->fix_deadlocks) {
+        char st[PROPER_ERROR_MESSAGE_MAX / 2];
+        proper__pm_describe_state(m, X->cur, st, sizeof st);
+        return proper_error_set(X->err, PROPER_EPROB, m->file, 0, 0,
+                                "deadlock: no command is enabled in state %s (fix deadlocks with a self-loop: --fixdl)", st);
+    }
+    /* PRISM (DTMC): divide by the probability sum of all choices */
+    for (i = first; i < X->n_trans; i++) total += X->prob[i];
+    for (i = first; i < X->n_trans; i++) X->prob[i] /= total;
+    for (i = first * X->n_trew; i < X->n_trans * X->n_trew; i++) X->tw[i] /= total;
+    if (proper_reserve(&X->row, &X->cap_row, s + 2, sizeof *X->row)) return proper__pm_xoom(X);
+    X->row[s + 1] = X->n_trans;
+    return PROPER_OK;
+}
+
+static int proper__pm_explore(proper__pm_explorer *X, const int32_t *init_vals) {
+    const proper_prism_model *m = X->m;
+    size_t s, r, nv = X->L.nv;
+    uint32_t init;
+    int rc;
+    X->trew_slot = (int *)proper_calloc(m->n_rewards, sizeof *X->trew_slot);
+    X->cur = (int32_t *)proper_calloc(nv, sizeof *X->cur);
+    X->key = (uint64_t *)proper_calloc(X->L.W, sizeof *X->key);
+    X->combo = (size_t *)proper_calloc(m->n_modules + 1, sizeof *X->combo);
+    X->group_start = (size_t *)proper_calloc(m->n_modules + 1, sizeof *X->group_start);
+    X->enabled = (size_t *)proper_calloc(m->n_cmds, sizeof *X->enabled);
+    if (!X->trew_slot || !X->cur || !X->key || !X->combo || !X->group_start || !X->enabled) return proper__pm_xoom(X);
+    for (r = 0; r < m->n_rewards; r++) X->trew_slot[r] = m->rewards[r].has_trans ? (int)X->n_trew++ : -1;
+    X->choice_rew = (double *)proper_calloc(X->n_trew, sizeof *X->choice_rew);
+    if (!X->choice_rew) return proper__pm_xoom(X);
+    if ((rc = proper__pm_group_commands(X)) != 0) return rc;
+    if (proper_reserve(&X->row, &X->cap_row, 1, sizeof *X->row)) return proper__pm_xoom(X);
+    X->row[0] = 0;
+    if (nv) memcpy(X->cur, init_vals, nv * sizeof *X->cur);
+    X->cx.vals = X->cur;
+    proper__pm_pack(&X->L, X->cur, X->key);
+    if ((rc = proper__pm_lookup(X, &init)) != 0) return rc;
+    for (s = 0; s < X->n_states; s++) /* breadth-first: states are appended as found */
+        if ((rc = proper__pm_explore_state(X, s)) != 0) return rc;
+    return PROPER_OK;
+}
+
+/* ---- Numbering in PRISM's order and building the DTMC ---------------------- */
+
+/* Sort state indices by key (bottom-up merge sort; stable). */
+static int proper__pm_sort_states(const proper__pm_explorer *X, uint32_t *order) {
+    size_t n = X->n_states, W = X->L.W, width, i;
+    uint32_t *tmp, *src = order, *dst;
+    int sorted = 1;
+    for (i = 0; i < n; i++) order[i] = (uint32_t)i;
+    for (i = 1; i < n && sorted; i++)
+        if (proper__pm_key_cmp(X->keys + (i - 1) * W, X->keys + i * W, W) > 0) sorted = 0;
+    if (sorted) return PROPER_OK; /* exploration found them in order already */
+    tmp = (uint32_t *)proper_calloc(n, sizeof *tmp);
+    if (!tmp) return PROPER_ENOMEM;
+    dst = tmp;
+    for (width = 1; width < n; width *= 2) {
+        for (i = 0; i < n; i += 2 * width) {
+            size_t l = i, mid = i + width < n ? i + width : n, hi = i + 2 * width < n ? i + 2 * width : n;
+            size_t a = l, b = mid, k = l;
+            while (a < mid && b < hi)
+                dst[k++] = proper__pm_key_cmp(X->keys + (size_t)src[b] * W, X->keys + (size_t)src[a] * W, W) < 0 ? src[b++] : src[a++];
+            while (a < mid) dst[k++] = src[a++];
+            while (b < hi) dst[k++] = src[b++];
+        }
+        {
+            uint32_t *t = src;
+            src = dst;
+            dst = t;
+        }
+    }
+    if (src != order) memcpy(order, src, n * sizeof *order);
+    PROPER_FREE(tmp);
+    return PROPER_OK;
+}
+
+typedef struct proper__pm_entry {
+    uint32_t dst, j; /* new destination; position in the explored row */
+} proper__pm_entry;
+
+static int proper__pm_entry_cmp(const void *a, const void *b) {
+    const proper__pm_entry *x = (const proper__pm_entry *)a, *y = (const proper__pm_entry *)b;
+    if (x->dst != y->dst) return x->dst < y->dst ? -1 : 1;
+    return x->j < y->j ? -1 : x->j > y->j;
+}
+
+/* Transition rewards found while building rows: (state, dst, value). */
+typedef struct proper__pm_trew {
+    uint32_t s, d;
+    size_t slot;
+    double v;
+} proper__pm_trew;
+
+/* Feed the rows, renumbered, to the dtmc builder; collect transition rewards. */
+static int proper__pm_build_rows(proper__pm_explorer *X, const uint32_t *order, const uint32_t *rank,
+                                 proper_dtmc_builder *b, proper__pm_trew **trews, size_t *n_trews) {
+    size_t i, nt = X->n_trew, cap_tr = 0, cap_e = 0, cap_d = 0, cap_p = 0, cap_w = 0;
+    proper__pm_entry *e = NULL;
+    uint32_t *dst = NULL;
+    double *p = NULL, *w = NULL;
+    int rc = PROPER_OK;
+    for (i = 0; i < X->n_states && rc == PROPER_OK; i++) {
+        size_t s = order[i], lo = (size_t)X->row[s], hi = (size_t)X->row[s + 1], k = hi - lo, j, n = 0, r;
+        if (proper_reserve(&e, &cap_e, k + 1, sizeof *e) || proper_reserve(&dst, &cap_d, k + 1, sizeof *dst) ||
+            proper_reserve(&p, &cap_p, k + 1, sizeof *p) || proper_reserve(&w, &cap_w, (k + 1) * (nt ? nt : 1), sizeof *w)) {
+            rc = proper__pm_xoom(X);
+            break;
+        }
+        for (j = 0; j < k; j++) {
+            e[j].dst = rank[X->dst[lo + j]];
+            e[j].j = (uint32_t)j;
+        }
+        qsort(e, k, sizeof *e, proper__pm_entry_cmp);
+        for (j = 0; j < k; j++) { /* merge equal destinations */
+            size_t t = lo + e[j].j;
+            if (n == 0 || dst[n - 1] != e[j].dst) {
+                dst[n] = e[j].dst;
+                p[n] = 0;
+                for (r = 0; r < nt; r++) w[n * nt + r] = 0;
+                n++;
+            }
+            p[n - 1] += X->prob[t];
+            for (r = 0; r < nt; r++) w[(n - 1) * nt + r] += X->tw[t * nt + r];
+        }
+        for (j = 0; j < n && rc == PROPER_OK; j++)
+            for (r = 0; r < nt; r++) {
+                proper__pm_trew tr;
+                if (w[j * nt + r] == 0) continue;
+                tr.s = (uint32_t)i;
+                tr.d = dst[j];
+                tr.slot = r;
+                tr.v = w[j * nt + r] / p[j]; /* probability-weighted mean over the choices */
+                if (PROPER_PUSH(*trews, *n_trews, cap_tr, tr)) {
+                    rc = proper__pm_xoom(X);
+                    break;
+                }
+            }
+        if (rc == PROPER_OK) rc = proper_dtmc_builder_add_row(b, dst, p, n, X->err);
+    }
+    PROPER_FREE(e);
+    PROPER_FREE(dst);
+    PROPER_FREE(p);
+    PROPER_FREE(w);
+    return rc;
+}
+
+/* Labels, valuations, rewards and parameters of the built model. */
+static int proper__pm_decorate(proper__pm_explorer *X, const uint32_t *order, const proper__pm_trew *trews,
+                               size_t n_trews, proper_dtmc *d) {
+    const proper_prism_model *m = X->m;
+    size_t n = X->n_states, nv = X->L.nv, i, r, s, n_params = 0;
+    int32_t *vals = (int32_t *)proper_calloc(n * (nv ? nv : 1), sizeof *vals);
+    const char **names = (const char **)proper_calloc(nv + m->n_consts + 1, sizeof *names);
+    double *pvals = (double *)proper_calloc(m->n_consts + 1, sizeof *pvals);
+    proper_bitset set;
+    int rc = PROPER_OK;
+    memset(&set, 0, sizeof set);
+    if (!vals || !names || !pvals) {
+        rc = proper__pm_xoom(X);
+        goto done;
+    }
+    for (s = 0; s < n; s++) proper__pm_unpack(&X->L, X->keys + (size_t)order[s] * X->L.W, vals + s * nv);
+    for (i = 0; i < nv; i++) names[i] = m->names.s[m->vars[i].sym];
+    if (nv && (rc = proper_dtmc_set_valuations(d, names, X->L.is_bool, nv, vals, X->err)) != 0) goto done;
+    for (i = 0; i < m->n_labels && rc == PROPER_OK; i++) {
+        const proper__pm_label_decl *lb = &m->labels[i];
+        if ((rc = proper_bitset_init(&set, n)) != 0) {
+            rc = proper__pm_xoom(X);
+            goto done;
+        }
+        for (s = 0; s < n && rc == PROPER_OK; s++) {
+            proper__pm_val v;
+            X->cx.vals = vals + s * nv;
+            if ((rc = proper__pm_eval(&X->cx, lb->expr, &v)) == 0 && v.i) proper_bitset_set(&set, s);
+        }
+        if (rc == PROPER_OK) rc = proper_dtmc_add_label(d, m->names.s[lb->name], &set, NULL, X->err);
+        proper_bitset_free(&set);
+    }
+    for (r = 0; r < m->n_rewards && rc == PROPER_OK; r++) {
+        const proper__pm_reward_decl *rd = &m->rewards[r];
+        size_t idx, k;
+        rc = proper_dtmc_add_reward(d, rd->name >= 0 ? m->names.s[rd->name] : "", rd->has_state, rd->has_trans, &idx, X->err);
+        for (s = 0; s < n && rc == PROPER_OK && rd->has_state; s++) {
+            double sum = 0;
+            X->cx.vals = vals + s * nv;
+            for (k = rd->first; k < rd->first + rd->n && rc == PROPER_OK; k++) {
+                const proper__pm_reward_item *it = &m->items[k];
+                proper__pm_val g, v;
+                double x;
+                if (it->is_trans) continue;
+                if ((rc = proper__pm_eval(&X->cx, it->guard, &g)) != 0 || !g.i) continue;
+                if ((rc = proper__pm_eval(&X->cx, it->value, &v)) != 0) continue;
+                x = proper__pm_as_double(m->pool.n[it->value].type, v);
+                if (!(x == x) || isinf(x))
+                    rc = proper__pm_eval_fail(&X->cx, &m->pool.n[it->value], PROPER_ERANGE, "reward is %g", x);
+                sum += x;
+            }
+            if (rc == PROPER_OK && sum != 0) rc = proper_dtmc_reward_add_state(d, idx, (uint32_t)s, sum, X->err);
+        }
+        for (k = 0; k < n_trews && rc == PROPER_OK; k++)
+            if ((int)trews[k].slot == X->trew_slot[r])
+                rc = proper_dtmc_reward_add_trans(d, idx, trews[k].s, trews[k].d, trews[k].v, X->err);
+    }
+    for (i = 0; i < m->n_consts && rc == PROPER_OK; i++)
+        if (m->consts[i].expr < 0) { /* the parameters, with the values used */
+            names[n_params] = m->names.s[m->consts[i].sym];
+            pvals[n_params++] = proper__pm_as_double(m->consts[i].type, m->consts[i].given);
+        }
+    if (rc == PROPER_OK && n_params) rc = proper_dtmc_set_params(d, names, pvals, n_params, X->err);
+done:
+    X->cx.vals = X->cur;
+    PROPER_FREE(vals);
+    PROPER_FREE(names);
+    PROPER_FREE(pvals);
+    return rc;
+}
+
+PROPER_API void proper_prism_build_opts_default(proper_prism_build_opts *o) {
+    o->max_states = PROPER_PRISM_MAX_STATES;
+    o->fix_deadlocks = 0;
+    o->prob_tol = PROPER_PRISM_PROB_TOL;
+}
+
+PROPER_API int proper_prism_build(const proper_prism_model *m, const proper_prism_build_opts *opts, proper_dtmc *out,
+                                  proper_error *err) {
+    proper__pm_explorer X;
+    proper_prism_build_opts defaults;
+    proper__pm_val *cv = NULL;
+    int32_t *init = NULL;
+    uint32_t *order = NULL, *rank = NULL;
+    proper__pm_trew *trews = NULL;
+    size_t n_trews = 0, i;
+    proper_dtmc_builder b;
+    int rc, have_builder = 0;
+    proper_dtmc_init(out);
+    memset(&X, 0, sizeof X);
+    if (!opts) {
+        proper_prism_build_opts_default(&defaults);
+        opts = &defaults;
+    }
+    X.m = m;
+    X.o = opts;
+    X.err = err;
+    if ((rc = proper__pm_model_consts(m, &cv, err)) != 0) goto done;
+    X.cx.m = m;
+    X.cx.pool = &m->pool;
+    X.cx.file = m->file;
+    X.cx.cv = cv;
+    X.cx.err = err;
+    init = (int32_t *)proper_calloc(m->n_vars, sizeof *init);
+    if (!init) {
+        rc = proper__pm_xoom(&X);
+        goto done;
+    }
+    if ((rc = proper__pm_layout_init(&X.L, m, &X.cx, init, err)) != 0) goto done;
+    if ((rc = proper__pm_explore(&X, init)) != 0) goto done;
+    order = (uint32_t *)proper_calloc(X.n_states, sizeof *order);
+    rank = (uint32_t *)proper_calloc(X.n_states, sizeof *rank);
+    if (!order || !rank || proper__pm_sort_states(&X, order)) {
+        rc = proper__pm_xoom(&X);
+        goto done;
+    }
+    for (i = 0; i < X.n_states; i++) rank[order[i]] = (uint32_t)i;
+    proper_dtmc_builder_init(&b);
+    have_builder = 1;
+    b.fix_deadlocks = opts->fix_deadlocks;
+    b.init = rank[0];
+    if ((rc = proper_dtmc_builder_reserve(&b, X.n_states, X.n_trans, err)) != 0) goto done;
+    if ((rc = proper__pm_build_rows(&X, order, rank, &b, &trews, &n_trews)) != 0) goto done;
+    have_builder = 0;
+    if ((rc = proper_dtmc_builder_finish(&b, (uint32_t)X.n_states, out, err)) != 0) goto done;
+    rc = proper__pm_decorate(&X, order, trews, n_trews, out);
+done:
+    if (have_builder) proper_dtmc_builder_free(&b);
+    if (rc) proper_dtmc_free(out);
+    proper__pm_explorer_free(&X);
+    PROPER_FREE(cv);
+    PROPER_FREE(init);
+    PROPER_FREE(order);
+    PROPER_FREE(rank);
+    PROPER_FREE(trews);
+    return rc;
+}
+#endif /* PROPER_PRISM_IMPLEMENTATION */
+#endif /* PROPER_IMPLEMENTATION */
