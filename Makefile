@@ -18,7 +18,7 @@ TEST_BINS  = $(patsubst tests/%.c,build/tests/%,$(wildcard tests/test_*.c))
 FUZZ_BINS  = $(patsubst tests/fuzz/%.c,build/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 BENCH_BINS = $(patsubst bench/%.c,build/bench/%,$(wildcard bench/bench_*.c))
 
-.PHONY: all run test test-build bench clean proper.h check-amalgamation examples
+.PHONY: all run test test-build bench clean proper.h check-amalgamation proper-results
 
 all: bin/proper
 
@@ -64,6 +64,15 @@ build/bench/%: bench/%.c $(SRC)
 
 bench: $(BENCH_BINS)
 	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
+
+# PROPER case studies (examples/proper/)
+CASES = examples/proper/cases.c examples/proper/inputs.c examples/proper/cases.h
+build/ex/%: examples/proper/%.c $(CASES) $(SRC)
+	@mkdir -p $(dir $@)
+	$(CC) $(STRICT) $(OPT) -o $@ $< $(filter %.c,$(CASES)) $(LIBS)
+
+proper-results: build/ex/reproduce
+	build/ex/reproduce > docs/proper-results.md
 
 run: bin/proper
 	@sh examples/run.sh

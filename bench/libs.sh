@@ -4,4 +4,6 @@
 case "$1" in
 bench_fft*)
     if [ -f /usr/include/fftw3.h ]; then echo "-DHAVE_FFTW3 -lfftw3"; fi ;;
+bench_proper)
+    echo "examples/proper/cases.c examples/proper/inputs.c" ;;
 esac
