@@ -147,38 +147,79 @@ PROPER_API void proper_fft_plan_free(proper_fft_plan *plan) {
     proper_fft_plan_zero(plan);
 }
 
-static size_t proper__fft_bitrev(size_t k, int bits) {
-    size_t r = 0;
-    int b;
-    for (b = 0; b < bits; b++) { r = (r << 1) | (k & 1); k >>= 1; }
-    return r;
-}
-
 static int proper__fft_log2(size_t n) {
     int b = 0;
     while (((size_t)1 << b) < n) b++;
     return b;
 }
 
-/* Twiddles of the radix-4 stage of span L: w_L^{rj} for r = 1, 2, 3 and
- * j < L/4, as six arrays of L/4: w1r, w1i, w2r, w2i, w3r, w3i. */
-static void proper__fft_stage_twiddles(double *tw, size_t L) {
-    size_t q = L / 4, j;
+/* Roots of unity W_n^e = e^{-2 pi i e/n} without one cos/sin call each:
+ * e = hi * S + lo with S ~ sqrt(n), W^e = W^(hi S) W^lo from two small tables
+ * computed directly, so plan creation costs O(sqrt n) trig calls and every
+ * root is within a few ulps (one rounded complex product of two correctly
+ * computed values). */
+typedef struct proper__fft_roots {
+    double *hi;   /* W^(h S): re, im interleaved, h = 0 .. n/S */
+    double *lo;   /* W^l: re, im interleaved, l = 0 .. S-1 */
+    int shift;    /* log2(S) */
+    size_t mask;  /* S - 1 */
+} proper__fft_roots;
+
+static int proper__fft_roots_init(proper__fft_roots *r, size_t n) {
+    int log_n = proper__fft_log2(n);
+    size_t S, n_hi, k;
+    r->shift = (log_n + 1) / 2;
+    S = (size_t)1 << r->shift;
+    r->mask = S - 1;
+    n_hi = n / S + 1;
+    r->hi = (double *)proper_calloc(2 * n_hi, sizeof(double));
+    r->lo = (double *)proper_calloc(2 * S, sizeof(double));
+    if (!r->hi || !r->lo) {
+        PROPER_FREE(r->hi);
+        PROPER_FREE(r->lo);
+        return PROPER_ENOMEM;
+    }
+    for (k = 0; k < n_hi; k++) {
+        /* k*S <= n + S is exact; dividing by a power of two is exact */
+        double angle = -PROPER__TWO_PI * ((double)(k * S) / (double)n);
+        r->hi[2 * k] = cos(angle);
+        r->hi[2 * k + 1] = sin(angle);
+    }
+    for (k = 0; k < S; k++) {
+        double angle = -PROPER__TWO_PI * ((double)k / (double)n);
+        r->lo[2 * k] = cos(angle);
+        r->lo[2 * k + 1] = sin(angle);
+    }
+    return PROPER_OK;
+}
+
+static void proper__fft_roots_free(proper__fft_roots *r) {
+    PROPER_FREE(r->hi);
+    PROPER_FREE(r->lo);
+}
+
+/* W_n^e for 0 <= e <= n. */
+static void proper__fft_root(const proper__fft_roots *r, size_t e, double *re, double *im) {
+    const double *a = r->hi + 2 * (e >> r->shift), *b = r->lo + 2 * (e & r->mask);
+    *re = a[0] * b[0] - a[1] * b[1];
+    *im = a[0] * b[1] + a[1] * b[0];
+}
+
+/* Twiddles of the radix-4 stage of span L: w_L^{rj} = W_n^{rj n/L} for
+ * r = 1, 2, 3 and j < L/4, as six arrays of L/4: w1r, w1i, w2r, w2i, w3r, w3i. */
+static void proper__fft_stage_twiddles(const proper__fft_roots *roots, size_t n, double *tw, size_t L) {
+    size_t q = L / 4, j, step = n / L;
     int r;
     for (r = 1; r <= 3; r++) {
         double *wr = tw + (size_t)(2 * (r - 1)) * q, *wi = wr + q;
-        for (j = 0; j < q; j++) {
-            /* j*r < 3L/4 is exact; dividing by a power of two is exact. */
-            double angle = -PROPER__TWO_PI * ((double)(j * (size_t)r) / (double)L);
-            wr[j] = cos(angle);
-            wi[j] = sin(angle);
-        }
+        for (j = 0; j < q; j++) proper__fft_root(roots, (size_t)r * j * step, wr + j, wi + j);
     }
 }
 
 PROPER_API int proper_fft_plan_init(proper_fft_plan *plan, size_t n, proper_error *err) {
-    size_t m, total = 0, L, p;
+    size_t m, total = 0, L, p, k;
     int log_m, s;
+    proper__fft_roots roots;
     proper_fft_plan_zero(plan);
     if (n < 2 || !proper_fft_is_pow2(n))
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
@@ -195,18 +236,20 @@ PROPER_API int proper_fft_plan_init(proper_fft_plan *plan, size_t n, proper_erro
     }
     plan->twiddle = (double *)proper_calloc(total ? total : 1, sizeof(double));
     plan->post = (double *)proper_calloc(2 * m, sizeof(double));
-    if (!plan->twiddle || !plan->post) {
+    if (!plan->twiddle || !plan->post || proper__fft_roots_init(&roots, n)) {
         proper_fft_plan_free(plan);
         return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory for an FFT plan of %zu", n);
     }
     for (s = 0, L = m; s < plan->n_radix4; s++, L /= 4)
-        proper__fft_stage_twiddles(plan->twiddle + plan->stage_offset[s], L);
-    for (p = 0; p < m; p++) {
-        size_t k = proper__fft_bitrev(p, log_m);
-        double angle = -PROPER__TWO_PI * ((double)k / (double)n);
-        plan->post[p] = cos(angle);
-        plan->post[m + p] = sin(angle);
+        proper__fft_stage_twiddles(&roots, n, plan->twiddle + plan->stage_offset[s], L);
+    /* post[p] = W_n^k, k = rev(p) over log2(m) bits, by a bit-reversed counter */
+    for (p = 0, k = 0; p < m; p++) {
+        size_t bit = m >> 1;
+        proper__fft_root(&roots, k, plan->post + p, plan->post + m + p);
+        while (bit && (k & bit)) { k ^= bit; bit >>= 1; }
+        k |= bit;
     }
+    proper__fft_roots_free(&roots);
     return PROPER_OK;
 }
 

@@ -68,10 +68,10 @@
 #ifndef PROPER_PMF_H
 #define PROPER_PMF_H
 
-#include <stdio.h>
-
 #include "core.h"
 #include "fft.h"
+
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -375,7 +375,7 @@ static int proper__pmf_build(proper_pmf *out, const double *values, const double
                              const char *file, const proper__pmf_pos *pos, proper_error *err) {
     proper_pmf r;
     double total = 0.0, tail = 0.0, lo = INFINITY, hi = -INFINITY, offset;
-    size_t i, bins;
+    size_t i, bins = 0;
     int rc, anchored = width > 0.0;
     if (n == 0) return proper_error_set(err, PROPER_EINVAL, file, 0, 0, "no values: a PMF needs at least one");
     if (width > 0.0 && isinf(width)) return proper__pmf_check_width(width, err);
@@ -424,7 +424,7 @@ PROPER_API int proper_pmf_from_values(proper_pmf *out, const double *values, con
 PROPER_API int proper_pmf_from_samples(proper_pmf *out, const double *xs, size_t n, double width, proper_error *err) {
     proper_pmf r;
     double lo = INFINITY, hi = -INFINITY, offset;
-    size_t i, bins;
+    size_t i, bins = 0;
     int rc;
     if ((rc = proper__pmf_check_width(width, err)) != 0) return rc;
     if (n == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no samples");
@@ -643,7 +643,7 @@ PROPER_API double proper_pmf_cdf(const proper_pmf *x, double value) {
 PROPER_API int proper_pmf_resample(proper_pmf *out, const proper_pmf *x, double width, proper_error *err) {
     proper_pmf r;
     double offset, first, last;
-    size_t i, bins;
+    size_t i, bins = 0;
     int rc;
     if ((rc = proper__pmf_check_width(width, err)) != 0) return rc;
     if ((rc = proper__pmf_nonempty(x, "resample input", err)) != 0) return rc;
@@ -843,8 +843,8 @@ static int proper__pmf_whole_bins(double d, double width, const char *what, long
 PROPER_API int proper_pmf_mixture(proper_pmf *out, const proper_pmf *const *xs, const double *weights, size_t k,
                                   proper_error *err) {
     proper_pmf r;
-    double lo = INFINITY, hi = -INFINITY, wsum, tail = 0.0;
-    size_t i, bins;
+    double lo = INFINITY, hi = -INFINITY, wsum = 1.0, tail = 0.0;
+    size_t i, bins = 0;
     int rc;
     if (k == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "mixture of no PMFs");
     if ((rc = proper__pmf_check_probs(weights, k, "mixture weight", &wsum, err)) != 0) return rc;
@@ -991,7 +991,7 @@ PROPER_API int proper_pmf_power(proper_pmf *out, const proper_pmf *x, unsigned n
 
 PROPER_API int proper_pmf_loop(proper_pmf *out, const proper_pmf *body, const double *iters, size_t n_iters,
                                proper_error *err) {
-    double *c, sum, mass = 0.0, keep;
+    double *c, sum = 1.0, mass = 0.0, keep;
     size_t imin = 0, imax, i;
     int rc;
     if ((rc = proper__pmf_nonempty(body, "loop body", err)) != 0) return rc;
@@ -1056,7 +1056,7 @@ PROPER_API int proper_pmf_markov_loop(proper_pmf *out, const proper_pmf *body, d
                                       proper_error *err) {
     proper_pmf r;
     proper__pmf_fft w;
-    long long s;
+    long long s = 0;
     double cut, total, kept = 0.0;
     size_t L, n_fft, j, k, h;
     int rc;
