@@ -822,6 +822,7 @@ static int proper__lp_expr(proper__lp_reader *r, double *constant, int allow_con
         first = 0;
         if (t->kind == PROPER__TK_NUM) {
             double coef = t->num;
+            proper__lp_tok num_tok = *t;
             if ((rc = proper__lp_next(r))) goto out;
             if (t->kind == PROPER__TK_NAME && proper__lp_keyword(t) == PROPER__SEC_NONE) {
                 size_t j;
@@ -830,6 +831,7 @@ static int proper__lp_expr(proper__lp_reader *r, double *constant, int allow_con
             } else if (allow_constant) {
                 *constant += sign * coef;
             } else {
+                r->tok = num_tok;
                 rc = proper__lp_tok_error(r, PROPER_EPARSE, "constant term in a constraint (move it to the right-hand side)");
                 goto out;
             }
@@ -1000,6 +1002,7 @@ PROPER_API int proper_lp_read_cplex(proper_lp *lp, const char *text, size_t len,
     if ((rc = proper__lp_next(&r))) goto done;
     while (r.tok.kind != PROPER__TK_END) {
         int kw = proper__lp_keyword(&r.tok);
+        proper__lp_tok kw_tok = r.tok;
         if (kw != PROPER__SEC_NONE) {
             if (kw == PROPER__SEC_INT) {
                 rc = proper__lp_tok_error(&r, PROPER_EUNSUPPORTED, "integer variables are not supported (LP only)");
@@ -1015,10 +1018,12 @@ PROPER_API int proper_lp_read_cplex(proper_lp *lp, const char *text, size_t len,
                 kw = PROPER__SEC_ROWS;
             }
             if ((kw == PROPER__SEC_MIN || kw == PROPER__SEC_MAX) && seen_obj) {
+                r.tok = kw_tok;
                 rc = proper__lp_tok_error(&r, PROPER_EPARSE, "a second objective");
                 goto done;
             }
             if (kw != PROPER__SEC_MIN && kw != PROPER__SEC_MAX && !seen_obj) {
+                r.tok = kw_tok;
                 rc = proper__lp_tok_error(&r, PROPER_EPARSE, "expected 'Minimize' or 'Maximize' first");
                 goto done;
             }
