@@ -33,5 +33,6 @@ typedef int (*cli_command_fn)(int argc, char **argv);
 /* Subcommands (argv[0] is the subcommand's name), one per cli/cmd_NAME.c. */
 int cmd_synth(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
 
 #endif

@@ -2,6 +2,7 @@
  * implementation. Lists every module the CLI uses. */
 #define PROPER_IMPLEMENTATION
 #include "../src/core.h"
+#include "../src/trace.h"
 #include "../src/stats.h"
 #include "../src/synth.h"
 #include "../src/estimate.h"

@@ -18,6 +18,7 @@ static const struct {
 } commands[] = {
     {"synth", cmd_synth, "annotated C/Java source -> parametric DTMC (PRISM language)"},
     {"analyze", cmd_analyze, "source + count log -> estimates and confidence intervals"},
+    {"trace", cmd_trace, "summarise trace files: step durations, branches, loops, T and C"},
     {"version", cmd_version, "print the version"},
 };
 
