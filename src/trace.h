@@ -604,6 +604,19 @@ typedef struct proper__trace_parser {
     int record_line; /* line of its R */
 } proper__trace_parser;
 
+/* A character for an error message: 'x' when printable, else its code. */
+typedef struct proper__trace_shown {
+    char text[16];
+} proper__trace_shown;
+
+static proper__trace_shown proper__trace_show(char ch) {
+    proper__trace_shown s;
+    unsigned char u = (unsigned char)ch;
+    if (u >= 0x21 && u < 0x7f) sprintf(s.text, "'%c'", ch);
+    else sprintf(s.text, "byte 0x%02x", (unsigned)u);
+    return s;
+}
+
 static int proper__trace_at_eol(const proper_cursor *c) {
     return c->p >= c->end || *c->p == '\n' || (*c->p == '\r' && (c->p + 1 >= c->end || c->p[1] == '\n'));
 }
@@ -612,8 +625,8 @@ static int proper__trace_at_eol(const proper_cursor *c) {
 static int proper__trace_finish_line(proper__trace_parser *ps, const char *after) {
     proper_cursor_skip_blanks(&ps->c);
     if (!proper__trace_at_eol(&ps->c))
-        return proper_cursor_error(&ps->c, ps->err, PROPER_EPARSE, "unexpected '%c' after %s (expected end of line)",
-                                   *ps->c.p, after);
+        return proper_cursor_error(&ps->c, ps->err, PROPER_EPARSE, "unexpected %s after %s (expected end of line)",
+                                   proper__trace_show(*ps->c.p).text, after);
     while (ps->c.p < ps->c.end && *ps->c.p != '\n') proper_cursor_advance(&ps->c);
     proper_cursor_advance(&ps->c);
     return PROPER_OK;
@@ -627,14 +640,15 @@ static int proper__trace_field_start(proper__trace_parser *ps, const char *what)
     }
     if (proper__trace_at_eol(&ps->c))
         return proper_cursor_error(&ps->c, ps->err, PROPER_EPARSE, "missing %s", what);
-    return proper_cursor_error(&ps->c, ps->err, PROPER_EPARSE, "unexpected '%c' (expected a blank before the %s)",
-                               *ps->c.p, what);
+    return proper_cursor_error(&ps->c, ps->err, PROPER_EPARSE, "unexpected %s (expected a blank before the %s)",
+                               proper__trace_show(*ps->c.p).text, what);
 }
 
 /* The end of a field: a blank or the end of the line. */
 static int proper__trace_field_end(proper__trace_parser *ps, const char *what) {
     if (proper__trace_at_eol(&ps->c) || *ps->c.p == ' ' || *ps->c.p == '\t') return PROPER_OK;
-    return proper_cursor_error(&ps->c, ps->err, PROPER_EPARSE, "invalid character '%c' in %s", *ps->c.p, what);
+    return proper_cursor_error(&ps->c, ps->err, PROPER_EPARSE, "invalid character %s in %s",
+                               proper__trace_show(*ps->c.p).text, what);
 }
 
 /* A name at the cursor (no leading blank). */
@@ -644,7 +658,8 @@ static int proper__trace_name_token(proper__trace_parser *ps, const char *what, 
     *s = start.p;
     *n = (size_t)(ps->c.p - start.p);
     if (*n == 0)
-        return proper_cursor_error(&start, ps->err, PROPER_EPARSE, "invalid character '%c' in %s", *start.p, what);
+        return proper_cursor_error(&start, ps->err, PROPER_EPARSE, "invalid character %s in %s",
+                                   proper__trace_show(*start.p).text, what);
     if (*n > PROPER_TRACE_NAME_MAX)
         return proper_cursor_error(&start, ps->err, PROPER_ELIMIT, "%s longer than %d characters", what,
                                    PROPER_TRACE_NAME_MAX);
@@ -665,7 +680,8 @@ static int proper__trace_duration(proper__trace_parser *ps, double *out) {
     if (*ps->c.p == '-')
         return proper_cursor_error(&start, ps->err, PROPER_ERANGE, "negative duration");
     if (!(*ps->c.p >= '0' && *ps->c.p <= '9'))
-        return proper_cursor_error(&start, ps->err, PROPER_EPARSE, "expected a duration in ns, found '%c'", *ps->c.p);
+        return proper_cursor_error(&start, ps->err, PROPER_EPARSE, "expected a duration in ns, found %s",
+                                   proper__trace_show(*ps->c.p).text);
     rc = proper_parse_double(&ps->c, out, ps->err);
     if (rc) return rc;
     if (!isfinite(*out)) return proper_cursor_error(&start, ps->err, PROPER_ERANGE, "duration is not finite");
@@ -678,7 +694,8 @@ static int proper__trace_digits(proper__trace_parser *ps, const char *what, uint
     uint64_t v = 0;
     if (*ps->c.p == '-') return proper_cursor_error(&start, ps->err, PROPER_ERANGE, "negative %s", what);
     if (!(*ps->c.p >= '0' && *ps->c.p <= '9'))
-        return proper_cursor_error(&start, ps->err, PROPER_EPARSE, "expected %s, found '%c'", what, *ps->c.p);
+        return proper_cursor_error(&start, ps->err, PROPER_EPARSE, "expected %s, found %s", what,
+                                   proper__trace_show(*ps->c.p).text);
     while (ps->c.p < ps->c.end && *ps->c.p >= '0' && *ps->c.p <= '9') {
         uint64_t d = (uint64_t)(*ps->c.p - '0');
         if (v > (max - d) / 10)
@@ -825,10 +842,13 @@ static int proper__trace_line(proper__trace_parser *ps) {
     int rc;
     while (ps->c.p < ps->c.end && *ps->c.p != ' ' && *ps->c.p != '\t' && !proper__trace_at_eol(&ps->c))
         proper_cursor_advance(&ps->c);
-    if (ps->c.p - at.p != 1 || !strchr("RESBLNTCV", kind)) {
-        int n = (int)(ps->c.p - at.p);
-        if (n > 32) n = 32;
-        return proper_cursor_error(&at, ps->err, PROPER_EPARSE, "unknown record kind '%.*s'", n, at.p);
+    if (ps->c.p - at.p != 1 || kind == 0 || !strchr("RESBLNTCV", kind)) {
+        int n = (int)(ps->c.p - at.p), i;
+        for (i = 0; i < n && i < 32; i++)
+            if ((unsigned char)at.p[i] < 0x21 || (unsigned char)at.p[i] >= 0x7f)
+                return proper_cursor_error(&at, ps->err, PROPER_EPARSE, "unknown record kind (%s in it)",
+                                           proper__trace_show(at.p[i]).text);
+        return proper_cursor_error(&at, ps->err, PROPER_EPARSE, "unknown record kind '%.*s'", n < 32 ? n : 32, at.p);
     }
     if (kind == 'R') {
         rc = proper__trace_begin_record(ps, at);

@@ -239,6 +239,26 @@ static void test_malformed(void) {
     }
 }
 
+/* Control bytes (a NUL kind, a byte 0x01 in a name) are errors named by
+ * their code, never taken for a record kind. */
+static void test_control_bytes(void) {
+    static const char nul_kind[] = "proper-trace 1\nR 1\n\0 a b\nE\n";
+    static const char ctl_name[] = "proper-trace 1\nR 1\nS a\001b 5\nE\n";
+    proper_trace t;
+    proper_error err;
+    proper_trace_init(&t);
+    CHECK_INT(proper_trace_parse(&t, nul_kind, sizeof nul_kind - 1, "t", &err), PROPER_EPARSE);
+    CHECK_INT(err.line, 3);
+    CHECK_INT(err.col, 1);
+    CHECK_CONTAINS(err.message, "unknown record kind (byte 0x00 in it)");
+    proper_trace_free(&t);
+    CHECK_INT(proper_trace_parse(&t, ctl_name, sizeof ctl_name - 1, "t", &err), PROPER_EPARSE);
+    CHECK_INT(err.line, 3);
+    CHECK_INT(err.col, 4);
+    CHECK_CONTAINS(err.message, "invalid character byte 0x01 in step name");
+    proper_trace_free(&t);
+}
+
 /* A name longer than PROPER_TRACE_NAME_MAX is rejected; exactly the limit is fine. */
 static void test_name_limit(void) {
     char text[700], name[300];
@@ -522,6 +542,7 @@ int main(void) {
     RUN(test_merge_by_id);
     RUN(test_many_records);
     RUN(test_malformed);
+    RUN(test_control_bytes);
     RUN(test_name_limit);
     RUN(test_write_round_trip);
     RUN(test_recorder_threads);
