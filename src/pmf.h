@@ -120,6 +120,15 @@ PROPER_API int proper_pmf_from_values(proper_pmf *out, const double *values, con
  * proper_pmf_from_values. Errors carry name:line:col. */
 PROPER_API int proper_pmf_parse_csv(proper_pmf *out, const char *text, size_t len, const char *name, double width, proper_error *err);
 PROPER_API int proper_pmf_from_csv(proper_pmf *out, const char *path, double width, proper_error *err);
+/* An iteration-count PMF from "count,prob" rows (header, comments and blank
+ * lines as above): counts are non-negative integers below
+ * PROPER_PMF_MAX_BINS, probabilities as in proper_pmf_from_values (no tail
+ * row). On success *probs (free with PROPER_FREE) holds P(i) for
+ * i = 0..*n-1, *n = largest count + 1, summing to 1: the form that
+ * proper_pmf_loop takes. Errors carry name:line:col. */
+PROPER_API int proper_pmf_parse_counts(const char *text, size_t len, const char *name, double **probs, size_t *n,
+                                       proper_error *err);
+PROPER_API int proper_pmf_counts_from_csv(const char *path, double **probs, size_t *n, proper_error *err);
 /* Write "value,prob" with a header, one row per bin, and a row "inf,<tail>"
  * when tail > 0; proper_pmf_parse_csv reads it back. */
 PROPER_API int proper_pmf_write_csv(FILE *f, const proper_pmf *x, proper_error *err);
@@ -513,13 +522,24 @@ static int proper__pmf_is_header(const proper_cursor *c) {
     return proper_parse_double(&probe, &v, NULL) != 0;
 }
 
-PROPER_API int proper_pmf_parse_csv(proper_pmf *out, const char *text, size_t len, const char *name, double width,
-                                    proper_error *err) {
+/* The rows of a "value,prob" text: values[], probs[] and positions. */
+typedef struct proper__pmf_rows {
+    double *values, *probs;
+    proper__pmf_pos *pos;
+    size_t n, cap_v, cap_p, cap_pos;
+} proper__pmf_rows;
+
+static void proper__pmf_rows_free(proper__pmf_rows *r) {
+    PROPER_FREE(r->values);
+    PROPER_FREE(r->probs);
+    PROPER_FREE(r->pos);
+}
+
+static int proper__pmf_read_rows(proper__pmf_rows *rows, const char *text, size_t len, const char *name,
+                                 proper_error *err) {
     proper_cursor c;
-    double *values = NULL, *probs = NULL;
-    proper__pmf_pos *pos = NULL;
-    size_t n = 0, cap_v = 0, cap_p = 0, cap_pos = 0;
-    int rc = PROPER_OK, seen_content = 0;
+    int rc, seen_content = 0;
+    memset(rows, 0, sizeof *rows);
     proper_cursor_init(&c, text, len, name);
     while (c.p < c.end) {
         double value, prob;
@@ -535,25 +555,71 @@ PROPER_API int proper_pmf_parse_csv(proper_pmf *out, const char *text, size_t le
             continue;
         }
         seen_content = 1;
-        if ((rc = proper__pmf_parse_row(&c, &value, &prob, &here, err)) != 0) break;
-        if (PROPER_PUSH(values, n, cap_v, value) || proper_reserve(&probs, &cap_p, n, sizeof *probs) ||
-            proper_reserve(&pos, &cap_pos, n, sizeof *pos)) {
-            rc = proper_error_set(err, PROPER_ENOMEM, name, 0, 0, "out of memory reading a PMF");
-            break;
-        }
-        probs[n - 1] = prob;
-        pos[n - 1] = here;
+        if ((rc = proper__pmf_parse_row(&c, &value, &prob, &here, err)) != 0) return rc;
+        if (PROPER_PUSH(rows->values, rows->n, rows->cap_v, value) ||
+            proper_reserve(&rows->probs, &rows->cap_p, rows->n, sizeof *rows->probs) ||
+            proper_reserve(&rows->pos, &rows->cap_pos, rows->n, sizeof *rows->pos))
+            return proper_error_set(err, PROPER_ENOMEM, name, 0, 0, "out of memory reading a PMF");
+        rows->probs[rows->n - 1] = prob;
+        rows->pos[rows->n - 1] = here;
         proper__pmf_skip_line(&c);
     }
-    if (rc == PROPER_OK) {
-        if (n == 0)
-            rc = proper_error_set(err, PROPER_EPARSE, name, c.line, c.col, "no \"value,prob\" rows");
-        else
-            rc = proper__pmf_build(out, values, probs, n, width, name, pos, err);
+    if (rows->n == 0) return proper_error_set(err, PROPER_EPARSE, name, c.line, c.col, "no \"value,prob\" rows");
+    return PROPER_OK;
+}
+
+PROPER_API int proper_pmf_parse_csv(proper_pmf *out, const char *text, size_t len, const char *name, double width,
+                                    proper_error *err) {
+    proper__pmf_rows rows;
+    int rc = proper__pmf_read_rows(&rows, text, len, name, err);
+    if (rc == PROPER_OK) rc = proper__pmf_build(out, rows.values, rows.probs, rows.n, width, name, rows.pos, err);
+    proper__pmf_rows_free(&rows);
+    return rc;
+}
+
+PROPER_API int proper_pmf_parse_counts(const char *text, size_t len, const char *name, double **probs, size_t *n,
+                                       proper_error *err) {
+    proper__pmf_rows rows;
+    double *dense = NULL, total = 0.0, top = 0.0;
+    size_t i;
+    int rc = proper__pmf_read_rows(&rows, text, len, name, err);
+    *probs = NULL;
+    *n = 0;
+    for (i = 0; rc == PROPER_OK && i < rows.n; i++) {
+        double v = rows.values[i], q = rows.probs[i];
+        if (!(v >= 0.0) || v != floor(v) || !(v < (double)PROPER_PMF_MAX_BINS))
+            rc = proper__pmf_pair_error(err, PROPER_EINVAL, name, rows.pos, i, 0,
+                                        "iteration count must be an integer in [0, PROPER_PMF_MAX_BINS), got", v);
+        else if (!(q >= 0.0) || isinf(q))
+            rc = proper__pmf_pair_error(err, PROPER_EPROB, name, rows.pos, i, 1,
+                                        q < 0.0 ? "negative probability" : "probability is", q);
+        else {
+            total += q;
+            top = fmax(top, v);
+        }
     }
-    PROPER_FREE(values);
-    PROPER_FREE(probs);
-    PROPER_FREE(pos);
+    if (rc == PROPER_OK && !(total > 0.0)) rc = proper_error_set(err, PROPER_EPROB, name, 0, 0, "probabilities sum to zero");
+    if (rc == PROPER_OK && fabs(total - 1.0) > PROPER_PMF_SUM_TOL)
+        rc = proper_error_set(err, PROPER_EPROB, name, 0, 0, "probabilities sum to %.17g, not 1 (tolerance %g)", total,
+                              PROPER_PMF_SUM_TOL);
+    if (rc == PROPER_OK && !(dense = (double *)proper_calloc((size_t)top + 1, sizeof(double))))
+        rc = proper_error_set(err, PROPER_ENOMEM, name, 0, 0, "out of memory");
+    if (rc == PROPER_OK) {
+        for (i = 0; i < rows.n; i++) dense[(size_t)rows.values[i]] += rows.probs[i] / total;
+        *probs = dense;
+        *n = (size_t)top + 1;
+    }
+    proper__pmf_rows_free(&rows);
+    return rc;
+}
+
+PROPER_API int proper_pmf_counts_from_csv(const char *path, double **probs, size_t *n, proper_error *err) {
+    char *text;
+    size_t len;
+    int rc = proper_read_file(path, &text, &len, err);
+    if (rc) return rc;
+    rc = proper_pmf_parse_counts(text, len, path, probs, n, err);
+    PROPER_FREE(text);
     return rc;
 }
 

@@ -533,6 +533,36 @@ static void test_bad_arguments(void) {
     proper_pmf_free(&c);
 }
 
+/* "count,prob" rows to a dense iteration PMF; bad counts with positions. */
+static void test_parse_counts(void) {
+    static const char good[] = "count,prob\n0,0.25\n3,0.5\n0,0.25\n";
+    static const char frac[] = "0,0.5\n1.5,0.5\n";
+    static const char neg[] = "0,0.5\n-1,0.5\n";
+    static const char badp[] = "0,1.5\n1, -0.5\n";
+    double *probs = NULL;
+    size_t n = 0;
+    proper_error err;
+    CHECK_INT(proper_pmf_parse_counts(good, strlen(good), "it.csv", &probs, &n, &err), 0);
+    CHECK_INT(n, 4);
+    if (probs && n == 4) {
+        CHECK_ABS(probs[0], 0.5, 0.0); /* repeated counts add */
+        CHECK_ABS(probs[1], 0.0, 0.0);
+        CHECK_ABS(probs[3], 0.5, 0.0);
+    }
+    PROPER_FREE(probs);
+    CHECK_INT(proper_pmf_parse_counts(frac, strlen(frac), "it.csv", &probs, &n, &err), PROPER_EINVAL);
+    CHECK_INT(err.line, 2);
+    CHECK_INT(err.col, 1);
+    CHECK_CONTAINS(err.message, "iteration count must be an integer");
+    CHECK(probs == NULL && n == 0);
+    CHECK_INT(proper_pmf_parse_counts(neg, strlen(neg), "it.csv", &probs, &n, &err), PROPER_EINVAL);
+    CHECK_INT(err.line, 2);
+    CHECK_INT(proper_pmf_parse_counts(badp, strlen(badp), "it.csv", &probs, &n, &err), PROPER_EPROB);
+    CHECK_INT(err.line, 2);
+    CHECK_INT(err.col, 4);
+    CHECK_CONTAINS(err.message, "negative probability");
+}
+
 int main(void) {
     RUN(test_fft_equals_direct);
     RUN(test_convolve_auto_and_alias);
@@ -550,5 +580,6 @@ int main(void) {
     RUN(test_csv_parse_and_round_trip);
     RUN(test_bad_csv);
     RUN(test_bad_arguments);
+    RUN(test_parse_counts);
     return test_summary();
 }
