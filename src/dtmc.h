@@ -87,6 +87,14 @@ extern "C" {
 #define PROPER_DTMC_DENSE_MAX 256
 #endif
 
+/* Larger cyclic components whose coefficient band (in the order Tarjan
+ * lists them) is at most this wide are solved by banded elimination; a
+ * chain of N states (a birth-death or gambler's-ruin chain) has width 2 and
+ * is solved in O(N), where iteration needs O(N^2) sweeps. */
+#ifndef PROPER_DTMC_BAND_MAX
+#define PROPER_DTMC_BAND_MAX 64
+#endif
+
 /* Gauss–Seidel sweeps allowed per component before PROPER_ENOCONV. */
 #ifndef PROPER_DTMC_MAX_SWEEPS
 #define PROPER_DTMC_MAX_SWEEPS 1000000
@@ -304,6 +312,7 @@ typedef struct proper_dtmc_solve_opts {
     double rel_precision;
     unsigned long max_sweeps; /* per component; PROPER_ENOCONV beyond */
     uint32_t dense_max;       /* cyclic components up to this size: dense LU */
+    uint32_t band_max;        /* larger ones with band width <= this: banded elimination (0: never) */
 } proper_dtmc_solve_opts;
 
 PROPER_API void proper_dtmc_solve_opts_default(proper_dtmc_solve_opts *o);
@@ -1473,6 +1482,7 @@ PROPER_API void proper_dtmc_solve_opts_default(proper_dtmc_solve_opts *o) {
     o->rel_precision = PROPER_DTMC_REL_PRECISION;
     o->max_sweeps = PROPER_DTMC_MAX_SWEEPS;
     o->dense_max = PROPER_DTMC_DENSE_MAX;
+    o->band_max = PROPER_DTMC_BAND_MAX;
 }
 
 /* Working storage of one solve: the current component in local numbering
@@ -1504,7 +1514,7 @@ static void proper__lin_free(proper__lin *L) {
 
 static int proper__lin_reserve_states(proper__lin *L, size_t k) {
     size_t cap;
-    if (k <= L->cap_states) return PROPER_OK;
+    if (k + 1 <= L->cap_states) return PROPER_OK;
     cap = L->cap_states;
     if (proper_reserve(&L->lrow, &cap, k + 1, sizeof *L->lrow)) return PROPER_ENOMEM;
 #define PROPER__GROW(arr) \
@@ -1613,11 +1623,13 @@ static int proper__dense_factor(proper__lin *L, uint32_t sz) {
 static void proper__dense_solve(const proper__lin *L, uint32_t sz, double *v) {
     const double *M = L->mat;
     uint32_t i, j, p;
+    /* the factorisation swapped whole rows: apply every swap, then L */
     for (p = 0; p < sz; p++) {
         uint32_t q = L->piv[p];
         if (q != p) { double t = v[p]; v[p] = v[q]; v[q] = t; }
-        for (i = p + 1; i < sz; i++) v[i] -= M[(size_t)i * sz + p] * v[p];
     }
+    for (p = 0; p < sz; p++)
+        for (i = p + 1; i < sz; i++) v[i] -= M[(size_t)i * sz + p] * v[p];
     for (i = sz; i-- > 0;) {
         double s = v[i];
         for (j = i + 1; j < sz; j++) s -= M[(size_t)i * sz + j] * v[j];
@@ -1758,7 +1770,7 @@ static int proper__lin_component(proper__lin *L, uint32_t k, proper_error *err) 
     if (sz <= L->o.dense_max) {
         rc = proper__lin_direct(L, sz, 0, 0, 0);
         if (st && !rc) st->n_dense++;
-    } else if ((double)sz * (bl + bu + 1) <= 4.0 * (double)(nnz + sz) + 4096.0 &&
+    } else if (bl + bu <= L->o.band_max && (double)sz * (bl + bu + 1) <= 4.0 * (double)(nnz + sz) + 4096.0 &&
                (double)sz * bl * bu <= 256.0 * (double)(nnz + sz)) {
         rc = proper__lin_direct(L, sz, 1, bl, bu);
         if (st && !rc) st->n_band++;
@@ -2262,7 +2274,7 @@ static int proper__scan_uint(const proper__reader *r, const char **pp, uint64_t 
         return proper__reader_error(r, err, p, PROPER_EPARSE, "expected %s (a non-negative integer)", what);
     while (p < r->end && proper__is_digit_ch(*p)) {
         unsigned d = (unsigned)(*p - '0');
-        if (v > (max - d) / 10)
+        if (v > max / 10 || (v == max / 10 && d > max % 10))
             return proper__reader_error(r, err, start, PROPER_ERANGE, "%s is too large (at most %llu)", what,
                                         (unsigned long long)max);
         v = v * 10 + d;
@@ -2747,6 +2759,7 @@ static int proper__parse_lab(proper_dtmc *m, proper__reader *r, proper_error *er
     proper__labdecl *d = NULL;
     size_t n = 0, i;
     int rc;
+    if (!m->n_states) return proper_error_set(err, PROPER_ESTATE, r->name, 0, 0, "labels for a model without states");
     if ((rc = proper__next_content_line(r, err)) <= 0) {
         if (rc == 0) rc = proper_error_set(err, PROPER_EPARSE, r->name, 1, 0, "empty file: expected label declarations");
         return rc;
@@ -2830,7 +2843,9 @@ static int proper__rew_header(proper__reader *r, const proper_dtmc *m, uint64_t 
                               char *name, size_t name_size, proper_error *err) {
     const char *p;
     uint64_t n;
-    int rc = proper__rew_preamble(r, name, name_size, err);
+    int rc;
+    if (!m->n_states) return proper_error_set(err, PROPER_ESTATE, r->name, 0, 0, "rewards for a model without states");
+    rc = proper__rew_preamble(r, name, name_size, err);
     if (rc <= 0) {
         if (rc == 0) rc = proper_error_set(err, PROPER_EPARSE, r->name, r->line ? r->line : 1, 0,
                                            "empty file: expected the header line");

@@ -1,0 +1,1070 @@
+/* test_dtmc.c — sparse DTMC model, builder, solvers and explicit I/O.
+ *
+ * Expected values come from closed forms (gambler's ruin, geometric,
+ * birth-death detailed balance, Knuth–Yao die, nested loops), or from an
+ * independent dense computation written here (Gaussian elimination with
+ * partial pivoting on the full matrix, dense matrix powers). */
+#define PROPER_IMPLEMENTATION
+#include "../src/dtmc.h"
+#include "test.h"
+
+#include <stdlib.h>
+
+/* ---- helpers ------------------------------------------------------------ */
+
+/* Build a model from a dense row-major n x n matrix (zeros skipped). */
+static int build_dense(proper_dtmc *m, const double *P, uint32_t n, uint32_t init) {
+    proper_dtmc_builder b;
+    proper_error err;
+    uint32_t s, t, *dst = (uint32_t *)malloc(n * sizeof *dst);
+    double *p = (double *)malloc(n * sizeof *p);
+    int rc = 0;
+    proper_dtmc_builder_init(&b);
+    b.init = init;
+    for (s = 0; s < n && !rc; s++) {
+        size_t k = 0;
+        for (t = 0; t < n; t++)
+            if (P[(size_t)s * n + t] != 0.0) { dst[k] = t; p[k] = P[(size_t)s * n + t]; k++; }
+        rc = proper_dtmc_builder_add_row(&b, dst, p, k, &err);
+    }
+    if (rc) {
+        printf("  build_dense: %s\n", err.message);
+        proper_dtmc_builder_free(&b);
+    } else {
+        rc = proper_dtmc_builder_finish(&b, n, m, &err);
+        if (rc) printf("  build_dense finish: %s\n", err.message);
+    }
+    free(dst);
+    free(p);
+    return rc;
+}
+
+static void set_of(proper_bitset *b, size_t n, const uint32_t *states, size_t k) {
+    size_t i;
+    proper_bitset_init(b, n);
+    for (i = 0; i < k; i++) proper_bitset_set(b, states[i]);
+}
+
+/* Independent reference: solve A x = c (x into c) by Gaussian elimination
+ * with partial pivoting, A row-major k x k. */
+static int dense_gauss(double *A, double *c, size_t k) {
+    size_t i, j, p;
+    for (p = 0; p < k; p++) {
+        size_t best = p;
+        for (i = p + 1; i < k; i++)
+            if (fabs(A[i * k + p]) > fabs(A[best * k + p])) best = i;
+        if (A[best * k + p] == 0.0) return -1;
+        if (best != p) {
+            for (j = 0; j < k; j++) { double t = A[p * k + j]; A[p * k + j] = A[best * k + j]; A[best * k + j] = t; }
+            { double t = c[p]; c[p] = c[best]; c[best] = t; }
+        }
+        for (i = p + 1; i < k; i++) {
+            double f = A[i * k + p] / A[p * k + p];
+            if (f == 0.0) continue;
+            for (j = p; j < k; j++) A[i * k + j] -= f * A[p * k + j];
+            c[i] -= f * c[p];
+        }
+    }
+    for (i = k; i-- > 0;) {
+        double v = c[i];
+        for (j = i + 1; j < k; j++) v -= A[i * k + j] * c[j];
+        c[i] = v / A[i * k + i];
+    }
+    return 0;
+}
+
+/* can[s] = 1 if s reaches a target state (dense graph search). */
+static void dense_can_reach(const double *P, size_t n, const unsigned char *target, const unsigned char *avoid_ok,
+                            unsigned char *can) {
+    size_t s, t;
+    int changed = 1;
+    for (s = 0; s < n; s++) can[s] = target[s];
+    while (changed) {
+        changed = 0;
+        for (s = 0; s < n; s++) {
+            if (can[s] || (avoid_ok && !avoid_ok[s])) continue;
+            for (t = 0; t < n; t++)
+                if (P[s * n + t] > 0.0 && can[t]) { can[s] = 1; changed = 1; break; }
+        }
+    }
+}
+
+/* Reference P(F target) for all states by a dense solve over the states
+ * that can reach the target (the others have 0). */
+static void ref_reach_prob(const double *P, size_t n, const unsigned char *target, double *x) {
+    unsigned char *can = (unsigned char *)malloc(n);
+    size_t *idx = (size_t *)malloc(n * sizeof *idx), k = 0, s, t;
+    double *A, *c;
+    dense_can_reach(P, n, target, NULL, can);
+    for (s = 0; s < n; s++) idx[s] = (can[s] && !target[s]) ? k++ : (size_t)-1;
+    A = (double *)calloc(k * k + 1, sizeof *A);
+    c = (double *)calloc(k + 1, sizeof *c);
+    for (s = 0; s < n; s++) {
+        if (idx[s] == (size_t)-1) continue;
+        A[idx[s] * k + idx[s]] = 1.0;
+        for (t = 0; t < n; t++) {
+            if (P[s * n + t] == 0.0) continue;
+            if (target[t]) c[idx[s]] += P[s * n + t];
+            else if (idx[t] != (size_t)-1) A[idx[s] * k + idx[t]] -= P[s * n + t];
+        }
+    }
+    dense_gauss(A, c, k);
+    for (s = 0; s < n; s++) x[s] = target[s] ? 1.0 : (idx[s] == (size_t)-1 ? 0.0 : c[idx[s]]);
+    free(can); free(idx); free(A); free(c);
+}
+
+/* Reference R(F target) with state rewards r: infinity where the target is
+ * missed with positive probability (graph: s reaches, avoiding the target,
+ * a state that cannot reach it). */
+static void ref_reach_reward(const double *P, size_t n, const unsigned char *target, const double *r, double *x) {
+    unsigned char *can = (unsigned char *)malloc(n), *bad = (unsigned char *)malloc(n),
+                  *notarget = (unsigned char *)malloc(n), *doomed = (unsigned char *)malloc(n);
+    size_t *idx = (size_t *)malloc(n * sizeof *idx), k = 0, s, t;
+    double *A, *c;
+    dense_can_reach(P, n, target, NULL, can);
+    for (s = 0; s < n; s++) { bad[s] = !can[s]; notarget[s] = !target[s]; }
+    dense_can_reach(P, n, bad, notarget, doomed);
+    for (s = 0; s < n; s++) idx[s] = (!target[s] && !doomed[s]) ? k++ : (size_t)-1;
+    A = (double *)calloc(k * k + 1, sizeof *A);
+    c = (double *)calloc(k + 1, sizeof *c);
+    for (s = 0; s < n; s++) {
+        if (idx[s] == (size_t)-1) continue;
+        A[idx[s] * k + idx[s]] = 1.0;
+        c[idx[s]] = r[s];
+        for (t = 0; t < n; t++)
+            if (P[s * n + t] != 0.0 && idx[t] != (size_t)-1) A[idx[s] * k + idx[t]] -= P[s * n + t];
+    }
+    dense_gauss(A, c, k);
+    for (s = 0; s < n; s++) x[s] = target[s] ? 0.0 : (doomed[s] ? INFINITY : c[idx[s]]);
+    free(can); free(bad); free(notarget); free(doomed); free(idx); free(A); free(c);
+}
+
+/* Random dense-stored sparse DTMC: 1-4 successors per state, a chain-like
+ * bias so that non-trivial SCCs appear, some absorbing states. */
+static void random_model(proper_rng *rng, size_t n, double *P) {
+    size_t s, j;
+    memset(P, 0, n * n * sizeof *P);
+    for (s = 0; s < n; s++) {
+        size_t k = 1 + (size_t)proper_rng_below(rng, 4);
+        double w[4], sum = 0.0;
+        if (proper_rng_uniform(rng) < 0.08) { P[s * n + s] = 1.0; continue; }
+        for (j = 0; j < k; j++) { w[j] = 0.05 + proper_rng_uniform(rng); sum += w[j]; }
+        for (j = 0; j < k; j++) {
+            size_t t = proper_rng_uniform(rng) < 0.6 ? (s + 1 + (size_t)proper_rng_below(rng, 3)) % n
+                                                     : (size_t)proper_rng_below(rng, n);
+            P[s * n + t] += w[j] / sum;
+        }
+    }
+}
+
+/* ---- builder ------------------------------------------------------------ */
+
+static void test_builder_rows(void) {
+    proper_dtmc_builder b;
+    proper_dtmc m;
+    proper_error err;
+    uint32_t d0[4] = {2, 1, 2, 0};
+    double p0[4] = {0.25, 0.5, 0.25, 0.0};
+    uint32_t d1[1] = {1};
+    double p1[1] = {1.0};
+    proper_dtmc_builder_init(&b);
+    CHECK_INT(proper_dtmc_builder_add_row(&b, d0, p0, 4, &err), 0);
+    CHECK_INT(proper_dtmc_builder_add_row(&b, d1, p1, 1, &err), 0);
+    CHECK_INT(proper_dtmc_builder_add_transition(&b, 2, 2, 1.0, &err), 0);
+    CHECK_INT(proper_dtmc_builder_finish(&b, 0, &m, &err), 0);
+    CHECK_INT(m.n_states, 3);
+    /* repeated destination 2 merged (0.25 + 0.25), zero to 0 dropped, sorted */
+    CHECK_INT(m.n_trans, 4);
+    CHECK_INT(m.row[1], 2);
+    CHECK_INT(m.col[0], 1);
+    CHECK_ABS(m.prob[0], 0.5, 0.0);
+    CHECK_INT(m.col[1], 2);
+    CHECK_ABS(m.prob[1], 0.5, 0.0);
+    proper_dtmc_free(&m);
+}
+
+static void test_builder_errors(void) {
+    proper_dtmc_builder b;
+    proper_dtmc m;
+    proper_error err;
+    uint32_t d[2] = {0, 1};
+    double bad_sum[2] = {0.5, 0.4}, neg[2] = {1.5, -0.5}, nan_p[2] = {NAN, 1.0};
+    proper_dtmc_builder_init(&b);
+    CHECK_INT(proper_dtmc_builder_add_row(&b, d, bad_sum, 2, &err), PROPER_EPROB);
+    CHECK_CONTAINS(err.message, "sum to 0.9");
+    proper_dtmc_builder_free(&b);
+    proper_dtmc_builder_init(&b);
+    CHECK_INT(proper_dtmc_builder_add_row(&b, d, neg, 2, &err), PROPER_EPROB);
+    proper_dtmc_builder_free(&b);
+    proper_dtmc_builder_init(&b);
+    CHECK_INT(proper_dtmc_builder_add_row(&b, d, nan_p, 2, &err), PROPER_EPROB);
+    proper_dtmc_builder_free(&b);
+    /* state 1 is a deadlock: an error unless fixed */
+    proper_dtmc_builder_init(&b);
+    CHECK_INT(proper_dtmc_builder_add_transition(&b, 0, 1, 1.0, &err), 0);
+    CHECK_INT(proper_dtmc_builder_finish(&b, 0, &m, &err), PROPER_EPROB);
+    CHECK_CONTAINS(err.message, "state 1 has no outgoing transitions");
+    proper_dtmc_builder_init(&b);
+    b.fix_deadlocks = 1;
+    CHECK_INT(proper_dtmc_builder_add_transition(&b, 0, 1, 1.0, &err), 0);
+    CHECK_INT(proper_dtmc_builder_finish(&b, 0, &m, &err), 0);
+    CHECK_INT(m.n_trans, 2);
+    CHECK(proper_bitset_get(&m.deadlock, 1));
+    CHECK(!proper_bitset_get(&m.deadlock, 0));
+    {
+        proper_bitset dl;
+        CHECK_INT(proper_dtmc_label_get(&m, "deadlock", &dl, &err), 0);
+        CHECK_INT(proper_bitset_count(&dl), 1);
+        proper_bitset_free(&dl);
+        CHECK_INT(proper_dtmc_label_get(&m, "nope", &dl, &err), PROPER_EUNDEFINED);
+    }
+    proper_dtmc_free(&m);
+    /* transitions must come in state order */
+    proper_dtmc_builder_init(&b);
+    CHECK_INT(proper_dtmc_builder_add_transition(&b, 1, 0, 1.0, &err), 0);
+    CHECK_INT(proper_dtmc_builder_add_transition(&b, 0, 0, 1.0, &err), PROPER_EINVAL);
+    proper_dtmc_builder_free(&b);
+}
+
+/* ---- closed forms -------------------------------------------------------- */
+
+/* Gambler's ruin on 0..N, win prob p: state i moves to i+1 w.p. p and to
+ * i-1 w.p. q = 1-p; 0 and N absorb. P(reach N from i) is
+ * ((q/p)^i - 1)/((q/p)^N - 1) for p != 1/2 and i/N for p = 1/2; expected
+ * duration i/(q-p) - N/(q-p) * (1-(q/p)^i)/(1-(q/p)^N), or i(N-i) for
+ * p = 1/2 (Feller, vol. 1, XIV.2-3). */
+static void gambler(uint32_t N, double p, const proper_dtmc_solve_opts *opts, uint32_t *n_band, uint32_t *n_dense) {
+    proper_dtmc_builder b;
+    proper_dtmc m;
+    proper_error err;
+    proper_bitset win, end;
+    proper_dtmc_solve_stats st;
+    size_t r;
+    double *x = (double *)malloc((N + 1) * sizeof *x), q = 1.0 - p;
+    uint32_t i;
+    proper_dtmc_builder_init(&b);
+    for (i = 0; i <= N; i++) {
+        if (i == 0 || i == N) {
+            proper_dtmc_builder_add_transition(&b, i, i, 1.0, &err);
+        } else {
+            proper_dtmc_builder_add_transition(&b, i, i - 1, q, &err);
+            proper_dtmc_builder_add_transition(&b, i, i + 1, p, &err);
+        }
+    }
+    b.init = N / 2;
+    CHECK_INT(proper_dtmc_builder_finish(&b, 0, &m, &err), 0);
+    proper_bitset_init(&win, N + 1);
+    proper_bitset_set(&win, N);
+    proper_bitset_init(&end, N + 1);
+    proper_bitset_set(&end, 0);
+    proper_bitset_set(&end, N);
+    CHECK_INT(proper_dtmc_prob_until(&m, NULL, &win, opts, x, &st, &err), 0);
+    for (i = 0; i <= N; i++) {
+        double expect = p == 0.5 ? (double)i / N : (pow(q / p, i) - 1.0) / (pow(q / p, N) - 1.0);
+        CHECK_REL(x[i] + (i == 0 ? 1.0 : 0.0), expect + (i == 0 ? 1.0 : 0.0), 1e-10);
+    }
+    *n_band = st.n_band;
+    *n_dense = st.n_dense;
+    CHECK_INT(proper_dtmc_add_reward(&m, "steps", 1, 0, &r, &err), 0);
+    for (i = 1; i < N; i++) m.rewards[r].state[i] = 1.0;
+    CHECK_INT(proper_dtmc_reward_reach(&m, &m.rewards[r], &end, opts, x, NULL, &err), 0);
+    for (i = 0; i <= N; i++) {
+        double expect = p == 0.5 ? (double)i * (N - i)
+                                 : i / (q - p) - N / (q - p) * (1.0 - pow(q / p, i)) / (1.0 - pow(q / p, N));
+        if (i == 0 || i == N) CHECK_ABS(x[i], 0.0, 0.0);
+        else CHECK_REL(x[i], expect, 1e-10);
+    }
+    proper_bitset_free(&win);
+    proper_bitset_free(&end);
+    proper_dtmc_free(&m);
+    free(x);
+}
+
+static void test_gamblers_ruin(void) {
+    proper_dtmc_solve_opts o;
+    uint32_t nb, nd;
+    proper_dtmc_solve_opts_default(&o);
+    gambler(20, 0.45, &o, &nb, &nd);   /* dense LU */
+    CHECK_INT(nd, 1);
+    gambler(20, 0.5, &o, &nb, &nd);
+    gambler(2000, 0.5, &o, &nb, &nd);  /* 1999-state chain: banded elimination */
+    CHECK_INT(nb, 1);
+    gambler(2000, 0.52, &o, &nb, &nd);
+    o.dense_max = 0;
+    o.band_max = 0;                    /* force Gauss-Seidel */
+    gambler(60, 0.6, &o, &nb, &nd);
+    CHECK_INT(nb + nd, 0);
+}
+
+/* A state that loops with probability q before leaving: expected steps
+ * 1/(1-q) (geometric distribution); probability 1 of leaving. */
+static void test_geometric(void) {
+    double P[4] = {0.875, 0.125, 0.0, 1.0}, x[2];
+    proper_dtmc m;
+    proper_error err;
+    proper_bitset done;
+    proper_dtmc_reward r;
+    double one[2] = {1.0, 0.0};
+    uint32_t t = 1;
+    CHECK_INT(build_dense(&m, P, 2, 0), 0);
+    set_of(&done, 2, &t, 1);
+    r.name = (char *)"steps"; r.state = one; r.trans = NULL;
+    CHECK_INT(proper_dtmc_reward_reach(&m, &r, &done, NULL, x, NULL, &err), 0);
+    CHECK_REL(x[0], 8.0, 1e-15);
+    CHECK_INT(proper_dtmc_prob_until(&m, NULL, &done, NULL, x, NULL, &err), 0);
+    CHECK_ABS(x[0], 1.0, 0.0); /* prob1 precomputation: exactly 1 */
+    proper_bitset_free(&done);
+    proper_dtmc_free(&m);
+}
+
+/* Knuth & Yao's die from fair coin flips (as in PRISM's case study): each
+ * face has probability 1/6; expected flips 11/3. States 0..6 flip, 7..12
+ * are the faces 1..6. */
+static void test_knuth_yao_die(void) {
+    proper_dtmc_builder b;
+    proper_dtmc m;
+    proper_error err;
+    static const uint32_t succ[7][2] = {{1, 2}, {3, 4}, {5, 6}, {1, 7}, {8, 9}, {10, 11}, {2, 12}};
+    double x[13], flip[13];
+    proper_bitset done, face;
+    proper_dtmc_reward r;
+    uint32_t s, f;
+    proper_dtmc_builder_init(&b);
+    for (s = 0; s < 7; s++) {
+        double p[2] = {0.5, 0.5};
+        CHECK_INT(proper_dtmc_builder_add_row(&b, succ[s], p, 2, &err), 0);
+    }
+    for (s = 7; s < 13; s++) CHECK_INT(proper_dtmc_builder_add_transition(&b, s, s, 1.0, &err), 0);
+    CHECK_INT(proper_dtmc_builder_finish(&b, 0, &m, &err), 0);
+    for (f = 0; f < 6; f++) {
+        uint32_t t = 7 + f;
+        set_of(&face, 13, &t, 1);
+        CHECK_INT(proper_dtmc_prob_until(&m, NULL, &face, NULL, x, NULL, &err), 0);
+        CHECK_REL(proper_dtmc_value_at_init(&m, x), 1.0 / 6.0, 1e-15);
+        proper_bitset_free(&face);
+    }
+    proper_bitset_init(&done, 13);
+    for (s = 0; s < 13; s++) {
+        flip[s] = s < 7 ? 1.0 : 0.0;
+        if (s >= 7) proper_bitset_set(&done, s);
+    }
+    r.name = (char *)"flips"; r.state = flip; r.trans = NULL;
+    CHECK_INT(proper_dtmc_reward_reach(&m, &r, &done, NULL, x, NULL, &err), 0);
+    CHECK_REL(x[0], 11.0 / 3.0, 1e-15);
+    /* the same as a transition reward of 1 on every flip */
+    {
+        size_t ri;
+        uint64_t k;
+        CHECK_INT(proper_dtmc_add_reward(&m, "tflips", 0, 1, &ri, &err), 0);
+        for (s = 0; s < 7; s++)
+            for (k = m.row[s]; k < m.row[s + 1]; k++) m.rewards[ri].trans[k] = 1.0;
+        CHECK_INT(proper_dtmc_reward_reach(&m, &m.rewards[ri], &done, NULL, x, NULL, &err), 0);
+        CHECK_REL(x[0], 11.0 / 3.0, 1e-15);
+    }
+    proper_bitset_free(&done);
+    proper_dtmc_free(&m);
+}
+
+/* Birth-death chain on 0..K with up_i, down_i (and a self-loop for the
+ * rest): detailed balance pi_{i+1} = pi_i up_i / down_{i+1}. */
+static void test_birth_death_steady(void) {
+    enum { K = 40 };
+    double P[(K + 1) * (K + 1)], pi[K + 1], ref[K + 1], x[K + 1], sum = 0.0;
+    proper_dtmc m;
+    proper_error err;
+    proper_bitset phi;
+    uint32_t i;
+    memset(P, 0, sizeof P);
+    for (i = 0; i <= K; i++) {
+        double up = i < K ? 0.3 + 0.01 * (i % 7) : 0.0, down = i > 0 ? 0.25 + 0.02 * (i % 5) : 0.0;
+        if (i < K) P[i * (K + 1) + i + 1] = up;
+        if (i > 0) P[i * (K + 1) + i - 1] = down;
+        P[i * (K + 1) + i] = 1.0 - up - down;
+    }
+    ref[0] = 1.0;
+    for (i = 0; i < K; i++) ref[i + 1] = ref[i] * P[i * (K + 1) + i + 1] / P[(i + 1) * (K + 1) + i];
+    for (i = 0; i <= K; i++) sum += ref[i];
+    for (i = 0; i <= K; i++) ref[i] /= sum;
+    CHECK_INT(build_dense(&m, P, K + 1, 3), 0);
+    CHECK_INT(proper_dtmc_steady_distribution(&m, NULL, pi, &err), 0);
+    for (i = 0; i <= K; i++) CHECK_REL(pi[i], ref[i], 1e-10);
+    /* S=? [ s <= 10 ] from every state: the same mass (one BSCC) */
+    proper_bitset_init(&phi, K + 1);
+    sum = 0.0;
+    for (i = 0; i <= 10; i++) { proper_bitset_set(&phi, i); sum += ref[i]; }
+    CHECK_INT(proper_dtmc_steady(&m, &phi, NULL, x, &err), 0);
+    for (i = 0; i <= K; i++) CHECK_REL(x[i], sum, 1e-10);
+    proper_bitset_free(&phi);
+    proper_dtmc_free(&m);
+}
+
+/* Transient state 0 goes to an absorbing state 1 w.p. 0.3 and into a
+ * periodic 2-cycle {2,3} w.p. 0.7: long-run mass 0.3, 0.35, 0.35. */
+static void test_steady_multiple_bsccs(void) {
+    double P[16] = {0, 0.3, 0.7, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0}, pi[4], x[4];
+    proper_dtmc m;
+    proper_error err;
+    proper_bitset phi;
+    uint32_t two = 2;
+    double dist[4] = {0.5, 0.0, 0.0, 0.5};
+    CHECK_INT(build_dense(&m, P, 4, 0), 0);
+    CHECK_INT(proper_dtmc_steady_distribution(&m, NULL, pi, &err), 0);
+    CHECK_ABS(pi[0], 0.0, 0.0);
+    CHECK_REL(pi[1], 0.3, 1e-15);
+    CHECK_REL(pi[2], 0.35, 1e-15);
+    CHECK_REL(pi[3], 0.35, 1e-15);
+    set_of(&phi, 4, &two, 1);
+    CHECK_INT(proper_dtmc_steady(&m, &phi, NULL, x, &err), 0);
+    CHECK_REL(x[0], 0.35, 1e-15);
+    CHECK_ABS(x[1], 0.0, 0.0);
+    CHECK_REL(x[2], 0.5, 1e-15);
+    /* an initial distribution weights the per-state values */
+    CHECK_INT(proper_dtmc_set_init_dist(&m, dist, &err), 0);
+    CHECK_REL(proper_dtmc_value_at_init(&m, x), 0.5 * 0.35 + 0.5 * 0.5, 1e-15);
+    CHECK_INT(proper_dtmc_steady_distribution(&m, NULL, pi, &err), 0);
+    CHECK_REL(pi[1], 0.15, 1e-15);
+    CHECK_REL(pi[2], 0.425, 1e-15); /* absorbed in the cycle w.p. 0.5 * 0.7 + 0.5 = 0.85, half of it in 2 */
+    proper_bitset_free(&phi);
+    proper_dtmc_free(&m);
+}
+
+/* Reward infinity where the target is missed with positive probability:
+ * 0 -> {1 (target), 2 (trap)} half each; 3 -> 1 surely. */
+static void test_infinity_semantics(void) {
+    double P[16] = {0, 0.5, 0.5, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0}, x[4], rs[4] = {1, 1, 1, 2};
+    proper_dtmc m;
+    proper_error err;
+    proper_bitset t;
+    proper_dtmc_reward r;
+    uint32_t one = 1;
+    CHECK_INT(build_dense(&m, P, 4, 0), 0);
+    set_of(&t, 4, &one, 1);
+    r.name = (char *)""; r.state = rs; r.trans = NULL;
+    CHECK_INT(proper_dtmc_reward_reach(&m, &r, &t, NULL, x, NULL, &err), 0);
+    CHECK(isinf(x[0]) && x[0] > 0);
+    CHECK_ABS(x[1], 0.0, 0.0);
+    CHECK(isinf(x[2]));
+    CHECK_REL(x[3], 2.0, 0.0);
+    /* negative rewards are rejected */
+    rs[3] = -1.0;
+    CHECK_INT(proper_dtmc_reward_reach(&m, &r, &t, NULL, x, NULL, &err), PROPER_ERANGE);
+    /* P(F target) = 0.5 at 0, 0 in the trap */
+    CHECK_INT(proper_dtmc_prob_until(&m, NULL, &t, NULL, x, NULL, &err), 0);
+    CHECK_REL(x[0], 0.5, 1e-15);
+    CHECK_ABS(x[2], 0.0, 0.0);
+    proper_bitset_free(&t);
+    proper_dtmc_free(&m);
+}
+
+/* Nested loops in series, each block: header h1 (continue p1) -> header h2
+ * (p2) -> header h3 (p3) -> branch -> then/else -> back to h3; a loop exit
+ * goes to the enclosing latch, then back to its header. Expected reward of a
+ * loop at level k with header reward a, latch reward l:
+ *   C_k = (a + p_k (C_{k+1} + l)) / (1 - p_k),
+ * (each of the 1/(1-p_k) header visits but the last runs the body once);
+ * the body of the innermost loop costs r_b + q r_then + (1-q) r_else. */
+static void test_nested_loops_closed_form(void) {
+    enum { BLOCKS = 300, DEPTH = 3, PER = 2 * DEPTH + 3 };
+    proper_dtmc_builder b;
+    proper_dtmc m;
+    proper_error err;
+    proper_rng rng;
+    proper_bitset end;
+    size_t ri;
+    double expect = 0.0, *x;
+    uint32_t blk, n = BLOCKS * PER + 1, lv;
+    proper_dtmc_solve_stats st;
+    proper_rng_seed(&rng, 7);
+    proper_dtmc_builder_init(&b);
+    CHECK_INT(proper_dtmc_builder_reserve(&b, n, 3 * n, &err), 0);
+    {
+        double *rew = (double *)calloc(n, sizeof *rew);
+        for (blk = 0; blk < BLOCKS; blk++) {
+            uint32_t base = blk * PER, next = base + PER; /* next block's first header, or the end */
+            double p[DEPTH], cost, q = 0.2 + 0.6 * proper_rng_uniform(&rng);
+            /* layout: h_k = base+k, latch_k = base+DEPTH+k (k < DEPTH), branch = base+2D, then, else */
+            uint32_t br = base + 2 * DEPTH;
+            for (lv = 0; lv < DEPTH; lv++) p[lv] = 0.5 + 0.45 * proper_rng_uniform(&rng);
+            for (lv = 0; lv < PER; lv++) rew[base + lv] = 0.001 + proper_rng_uniform(&rng);
+            for (lv = 0; lv < DEPTH; lv++) {
+                uint32_t exit_to = lv == 0 ? next : base + DEPTH + lv - 1; /* outer latch */
+                uint32_t body = lv + 1 < DEPTH ? base + lv + 1 : br;
+                proper_dtmc_builder_add_transition(&b, base + lv, body, p[lv], &err);
+                proper_dtmc_builder_add_transition(&b, base + lv, exit_to, 1.0 - p[lv], &err);
+            }
+            for (lv = 0; lv < DEPTH; lv++) /* latch k returns to header k */
+                proper_dtmc_builder_add_transition(&b, base + DEPTH + lv, base + lv, 1.0, &err);
+            proper_dtmc_builder_add_transition(&b, br, br + 1, q, &err);
+            proper_dtmc_builder_add_transition(&b, br, br + 2, 1.0 - q, &err);
+            proper_dtmc_builder_add_transition(&b, br + 1, base + DEPTH - 1, 1.0, &err);
+            proper_dtmc_builder_add_transition(&b, br + 2, base + DEPTH - 1, 1.0, &err);
+            /* closed form, innermost first; the innermost loop's latch is
+             * the branch's join (then/else return to h_D directly) */
+            cost = rew[br] + q * rew[br + 1] + (1.0 - q) * rew[br + 2];
+            for (lv = DEPTH; lv-- > 0;) {
+                double latch = lv + 1 < DEPTH ? rew[base + DEPTH + lv] : 0.0;
+                cost = (rew[base + lv] + p[lv] * (cost + latch)) / (1.0 - p[lv]);
+            }
+            expect += cost;
+            rew[base + DEPTH + DEPTH - 1] = 0.0; /* innermost latch state is unused */
+        }
+        proper_dtmc_builder_add_transition(&b, n - 1, n - 1, 1.0, &err);
+        b.fix_deadlocks = 1; /* the unused innermost latch states */
+        CHECK_INT(proper_dtmc_builder_finish(&b, n, &m, &err), 0);
+        CHECK_INT(proper_dtmc_add_reward(&m, "time", 0, 0, &ri, &err), 0);
+        m.rewards[ri].state = rew;
+    }
+    proper_bitset_init(&end, n);
+    proper_bitset_set(&end, n - 1);
+    x = (double *)malloc(n * sizeof *x);
+    CHECK_INT(proper_dtmc_reward_reach(&m, &m.rewards[ri], &end, NULL, x, &st, &err), 0);
+    CHECK_REL(x[0], expect, 1e-12);
+    CHECK_INT(st.n_dense, BLOCKS);
+    /* Gauss-Seidel on the small components reaches the same value */
+    {
+        proper_dtmc_solve_opts o;
+        proper_dtmc_solve_opts_default(&o);
+        o.dense_max = 0;
+        o.band_max = 0;
+        CHECK_INT(proper_dtmc_reward_reach(&m, &m.rewards[ri], &end, &o, x, &st, &err), 0);
+        CHECK_REL(x[0], expect, 1e-10);
+        CHECK(st.sweeps > 0);
+    }
+    proper_bitset_free(&end);
+    proper_dtmc_free(&m);
+    free(x);
+}
+
+/* ---- differential: random models against the dense reference ------------ */
+
+static void random_vs_dense(size_t n_min, size_t n_max, int models, const proper_dtmc_solve_opts *opts,
+                            uint64_t seed) {
+    proper_rng rng;
+    int it;
+    proper_rng_seed(&rng, seed);
+    for (it = 0; it < models; it++) {
+        size_t n = n_min + (size_t)proper_rng_below(&rng, n_max - n_min + 1), s;
+        double *P = (double *)malloc(n * n * sizeof *P), *x = (double *)malloc(n * sizeof *x),
+               *ref = (double *)malloc(n * sizeof *ref), *rew = (double *)malloc(n * sizeof *rew);
+        unsigned char *tgt = (unsigned char *)calloc(n, 1);
+        proper_dtmc m;
+        proper_error err;
+        proper_bitset t;
+        proper_dtmc_reward r;
+        random_model(&rng, n, P);
+        proper_bitset_init(&t, n);
+        for (s = 0; s < n; s++) {
+            rew[s] = proper_rng_uniform(&rng) * 3.0;
+            if (proper_rng_uniform(&rng) < 0.05 || s == n - 1) { tgt[s] = 1; proper_bitset_set(&t, s); }
+        }
+        if (build_dense(&m, P, (uint32_t)n, 0)) { CHECK(0); break; }
+        CHECK_INT(proper_dtmc_prob_until(&m, NULL, &t, opts, x, NULL, &err), 0);
+        ref_reach_prob(P, n, tgt, ref);
+        for (s = 0; s < n; s++) {
+            if (ref[s] < 1e-300) CHECK_ABS(x[s], 0.0, 1e-300);
+            else CHECK_REL(x[s], ref[s], 1e-10);
+        }
+        r.name = (char *)"r"; r.state = rew; r.trans = NULL;
+        CHECK_INT(proper_dtmc_reward_reach(&m, &r, &t, opts, x, NULL, &err), 0);
+        ref_reach_reward(P, n, tgt, rew, ref);
+        for (s = 0; s < n; s++) {
+            if (isinf(ref[s])) CHECK(isinf(x[s]));
+            else if (ref[s] == 0.0) CHECK_ABS(x[s], 0.0, 0.0);
+            else CHECK_REL(x[s], ref[s], 1e-10);
+        }
+        proper_bitset_free(&t);
+        proper_dtmc_free(&m);
+        free(P); free(x); free(ref); free(rew); free(tgt);
+    }
+}
+
+static void test_random_vs_dense_default(void) { random_vs_dense(2, 60, 300, NULL, 11); }
+
+static void test_random_vs_dense_gauss_seidel(void) {
+    proper_dtmc_solve_opts o;
+    proper_dtmc_solve_opts_default(&o);
+    o.dense_max = 0;
+    o.band_max = 0;
+    random_vs_dense(100, 400, 20, &o, 12);
+}
+
+static void test_random_vs_dense_large_dense(void) {
+    proper_dtmc_solve_opts o;
+    proper_dtmc_solve_opts_default(&o);
+    random_vs_dense(200, 300, 5, &o, 13);
+}
+
+/* Bounded properties against dense matrix powers. */
+static void test_bounded_vs_matrix_powers(void) {
+    enum { N = 30, K = 25 };
+    proper_rng rng;
+    double P[N * N], Pk[N * N], tmp[N * N], x[N], rew[N], cum[N], inst[N];
+    proper_dtmc m;
+    proper_error err;
+    proper_bitset t;
+    proper_dtmc_reward r;
+    size_t i, j, l, k;
+    proper_rng_seed(&rng, 5);
+    random_model(&rng, N, P);
+    CHECK_INT(build_dense(&m, P, N, 0), 0);
+    proper_bitset_init(&t, N);
+    proper_bitset_set(&t, 4);
+    proper_bitset_set(&t, 17);
+    for (i = 0; i < N; i++) rew[i] = (double)(i % 5) + 0.5;
+    r.name = (char *)"r"; r.state = rew; r.trans = NULL;
+    /* F<=k: make targets absorbing in a copy Q, then P(F<=k) = (Q^k 1_T)(s) */
+    {
+        double Q[N * N];
+        memcpy(Q, P, sizeof Q);
+        for (j = 0; j < N; j++) { Q[4 * N + j] = j == 4; Q[17 * N + j] = j == 17; }
+        memset(Pk, 0, sizeof Pk);
+        for (i = 0; i < N; i++) Pk[i * N + i] = 1.0;
+        for (k = 0; k < K; k++) {
+            for (i = 0; i < N; i++)
+                for (j = 0; j < N; j++) {
+                    double v = 0.0;
+                    for (l = 0; l < N; l++) v += Pk[i * N + l] * Q[l * N + j];
+                    tmp[i * N + j] = v;
+                }
+            memcpy(Pk, tmp, sizeof Pk);
+        }
+        CHECK_INT(proper_dtmc_prob_bounded_until(&m, NULL, &t, K, x, &err), 0);
+        for (i = 0; i < N; i++) CHECK_ABS(x[i], Pk[i * N + 4] + Pk[i * N + 17], 1e-13);
+    }
+    /* C<=k = sum_{j<k} P^j r ; I=k = P^k r */
+    memset(Pk, 0, sizeof Pk);
+    for (i = 0; i < N; i++) Pk[i * N + i] = 1.0;
+    memset(cum, 0, sizeof cum);
+    for (k = 0; k <= K; k++) {
+        for (i = 0; i < N; i++) {
+            double v = 0.0;
+            for (l = 0; l < N; l++) v += Pk[i * N + l] * rew[l];
+            if (k < K) cum[i] += v;
+            else inst[i] = v;
+        }
+        for (i = 0; i < N; i++)
+            for (j = 0; j < N; j++) {
+                double v = 0.0;
+                for (l = 0; l < N; l++) v += Pk[i * N + l] * P[l * N + j];
+                tmp[i * N + j] = v;
+            }
+        memcpy(Pk, tmp, sizeof Pk);
+    }
+    CHECK_INT(proper_dtmc_reward_cumulative(&m, &r, K, x, &err), 0);
+    for (i = 0; i < N; i++) CHECK_REL(x[i], cum[i], 1e-13);
+    CHECK_INT(proper_dtmc_reward_instant(&m, &r, K, x, &err), 0);
+    for (i = 0; i < N; i++) CHECK_REL(x[i], inst[i], 1e-13);
+    CHECK_INT(proper_dtmc_reward_cumulative(&m, &r, 0, x, &err), 0);
+    CHECK_ABS(x[3], 0.0, 0.0);
+    proper_bitset_free(&t);
+    proper_dtmc_free(&m);
+}
+
+/* Steady state of random irreducible chains against a dense solve of
+ * pi (I - P) = 0, sum pi = 1 (last equation replaced by the sum). */
+static void test_steady_vs_dense(void) {
+    enum { N = 50 };
+    proper_rng rng;
+    int it;
+    proper_rng_seed(&rng, 21);
+    for (it = 0; it < 20; it++) {
+        double P[N * N], A[N * N], c[N], pi[N];
+        proper_dtmc m;
+        proper_error err;
+        size_t i, j;
+        proper_dtmc_solve_opts o;
+        random_model(&rng, N, P);
+        for (i = 0; i < N; i++) { /* make it irreducible: a ring plus the random edges */
+            double sum = 0.0;
+            for (j = 0; j < N; j++) sum += P[i * N + j] *= 0.9;
+            P[i * N + (i + 1) % N] += 1.0 - sum;
+        }
+        /* A = (I - P)^T with the last row replaced by ones: A pi = e_N */
+        for (i = 0; i < N; i++)
+            for (j = 0; j < N; j++) A[i * N + j] = (i == j) - P[j * N + i];
+        for (j = 0; j < N; j++) A[(N - 1) * N + j] = 1.0;
+        for (i = 0; i < N; i++) c[i] = i == N - 1;
+        CHECK_INT(dense_gauss(A, c, N), 0);
+        CHECK_INT(build_dense(&m, P, N, 0), 0);
+        proper_dtmc_solve_opts_default(&o);
+        if (it % 2) { o.dense_max = 0; o.band_max = 0; }
+        CHECK_INT(proper_dtmc_steady_distribution(&m, &o, pi, &err), 0);
+        for (i = 0; i < N; i++) CHECK_REL(pi[i], c[i], 1e-10);
+        proper_dtmc_free(&m);
+    }
+}
+
+/* ---- graph algorithms ------------------------------------------------------ */
+
+static void test_scc_and_prob01(void) {
+    /* 0 -> 1 <-> 2 -> 3 (absorbing), 0 -> 4 (absorbing), 5 -> 5 */
+    double P[36] = {0, 0.5, 0, 0, 0.5, 0, /**/ 0, 0, 1, 0, 0, 0, /**/ 0, 0.5, 0, 0.5, 0, 0,
+                    0, 0, 0, 1, 0, 0, /**/ 0, 0, 0, 0, 1, 0, /**/ 0, 0, 0, 0, 0, 1};
+    proper_dtmc m;
+    proper_error err;
+    uint32_t comp[6], nc, bs[6], nb, s;
+    uint64_t k;
+    proper_bitset t, out;
+    uint32_t three = 3;
+    CHECK_INT(build_dense(&m, P, 6, 0), 0);
+    CHECK_INT(proper_dtmc_scc(&m, NULL, comp, &nc, &err), 0);
+    CHECK_INT(nc, 5);
+    CHECK_INT(comp[1], comp[2]);
+    for (s = 0; s < 6; s++) /* reverse topological numbering */
+        for (k = m.row[s]; k < m.row[s + 1]; k++) CHECK(comp[m.col[k]] <= comp[s]);
+    CHECK_INT(proper_dtmc_bscc(&m, bs, &nb, &err), 0);
+    CHECK_INT(nb, 3);
+    CHECK(bs[0] == UINT32_MAX && bs[1] == UINT32_MAX && bs[3] != UINT32_MAX && bs[5] != UINT32_MAX);
+    set_of(&t, 6, &three, 1);
+    CHECK_INT(proper_dtmc_prob0(&m, NULL, &t, &out, &err), 0);
+    CHECK(!proper_bitset_get(&out, 0) && !proper_bitset_get(&out, 1) && proper_bitset_get(&out, 4) &&
+          proper_bitset_get(&out, 5));
+    proper_bitset_free(&out);
+    CHECK_INT(proper_dtmc_prob1(&m, NULL, &t, &out, &err), 0);
+    CHECK(proper_bitset_get(&out, 1) && proper_bitset_get(&out, 2) && proper_bitset_get(&out, 3) &&
+          !proper_bitset_get(&out, 0));
+    CHECK_INT(proper_bitset_count(&out), 3);
+    proper_bitset_free(&out);
+    /* restricted to {1,2,3}: components {1,2} and {3} */
+    {
+        proper_bitset keep;
+        uint32_t ks[3] = {1, 2, 3};
+        set_of(&keep, 6, ks, 3);
+        CHECK_INT(proper_dtmc_scc(&m, &keep, comp, &nc, &err), 0);
+        CHECK_INT(nc, 2);
+        CHECK_INT(comp[0], UINT32_MAX);
+        proper_bitset_free(&keep);
+    }
+    proper_bitset_free(&t);
+    proper_dtmc_free(&m);
+}
+
+/* ---- explicit files ---------------------------------------------------------- */
+
+/* A small model with labels, two reward structures and valuations. */
+static int sample_model(proper_dtmc *m) {
+    double P[25] = {0.1, 0.2, 0.7, 0, 0, /**/ 0, 0, 0.3, 0.7, 0, /**/ 0, 0, 0, 0, 1,
+                    0, 0, 0, 0, 1, /**/ 0, 0, 0, 0, 1};
+    proper_error err;
+    proper_bitset b;
+    size_t r;
+    uint32_t end = 4, odd[2] = {1, 3};
+    const char *names[2] = {"x", "done"};
+    unsigned char isb[2] = {0, 1};
+    int32_t vals[10] = {0, 0, 1, 0, 2, 0, 3, 0, 4, 1};
+    if (build_dense(m, P, 5, 0)) return -1;
+    set_of(&b, 5, &end, 1);
+    proper_dtmc_add_label(m, "end", &b, NULL, &err);
+    proper_bitset_free(&b);
+    set_of(&b, 5, odd, 2);
+    proper_dtmc_add_label(m, "odd states", &b, NULL, &err);
+    proper_bitset_free(&b);
+    proper_dtmc_add_reward(m, "time", 1, 0, &r, &err);
+    proper_dtmc_reward_add_state(m, r, 0, 0.1, &err);
+    proper_dtmc_reward_add_state(m, r, 1, 1.0 / 3.0, &err);
+    proper_dtmc_reward_add_state(m, r, 2, 2.5, &err);
+    proper_dtmc_add_reward(m, "cost", 1, 1, &r, &err);
+    proper_dtmc_reward_add_state(m, r, 3, 4.0, &err);
+    proper_dtmc_reward_add_trans(m, r, 0, 2, 10.0, &err);
+    proper_dtmc_reward_add_trans(m, r, 1, 3, 0.2, &err);
+    CHECK_INT(proper_dtmc_reward_add_trans(m, r, 1, 0, 0.2, &err), PROPER_EINVAL);
+    proper_dtmc_set_valuations(m, names, isb, 2, vals, &err);
+    return 0;
+}
+
+static const char *tmp_prefix(void) {
+    static char buf[256];
+    const char *dir = getenv("TMPDIR");
+    snprintf(buf, sizeof buf, "%s/proper_test_dtmc_%ld", dir && dir[0] ? dir : "/tmp", (long)rand());
+    return buf;
+}
+
+static char *slurp(const char *path) {
+    char *data = NULL;
+    size_t len;
+    proper_error err;
+    if (proper_read_file(path, &data, &len, &err)) return NULL;
+    return data;
+}
+
+static void test_explicit_round_trip(void) {
+    proper_dtmc m, back;
+    proper_error err;
+    char prefix[300], path[340];
+    char *text;
+    uint64_t k;
+    uint32_t s;
+    size_t i;
+    CHECK_INT(sample_model(&m), 0);
+    snprintf(prefix, sizeof prefix, "%s", tmp_prefix());
+    CHECK_INT(proper_dtmc_export_explicit(&m, prefix, &err), 0);
+    /* the files in PRISM's formats */
+    snprintf(path, sizeof path, "%s.tra", prefix);
+    text = slurp(path);
+    CHECK_STR(text, "5 8\n0 0 0.1\n0 1 0.2\n0 2 0.7\n1 2 0.3\n1 3 0.7\n2 4 1\n3 4 1\n4 4 1\n");
+    free(text);
+    snprintf(path, sizeof path, "%s.lab", prefix);
+    text = slurp(path);
+    CHECK_STR(text, "0=\"init\" 1=\"deadlock\" 2=\"end\" 3=\"odd states\"\n0: 0\n1: 3\n3: 3\n4: 2\n");
+    free(text);
+    snprintf(path, sizeof path, "%s1.srew", prefix);
+    text = slurp(path);
+    CHECK_STR(text, "# Reward structure \"time\"\n# State rewards\n5 3\n0 0.1\n1 0.3333333333333333\n2 2.5\n");
+    free(text);
+    snprintf(path, sizeof path, "%s2.trew", prefix);
+    text = slurp(path);
+    CHECK_STR(text, "# Reward structure \"cost\"\n# Transition rewards\n5 2\n0 2 10\n1 3 0.2\n");
+    free(text);
+    snprintf(path, sizeof path, "%s.sta", prefix);
+    text = slurp(path);
+    CHECK_STR(text, "(x,done)\n0:(0,false)\n1:(1,false)\n2:(2,false)\n3:(3,false)\n4:(4,true)\n");
+    free(text);
+    /* read back: identical numbers (shortest round-trip printing) */
+    snprintf(path, sizeof path, "%s.tra", prefix);
+    CHECK_INT(proper_dtmc_read_tra(&back, path, NULL, &err), 0);
+    snprintf(path, sizeof path, "%s.lab", prefix);
+    CHECK_INT(proper_dtmc_read_lab(&back, path, &err), 0);
+    snprintf(path, sizeof path, "%s1.srew", prefix);
+    CHECK_INT(proper_dtmc_read_srew(&back, path, NULL, &err), 0);
+    snprintf(path, sizeof path, "%s2.srew", prefix);
+    CHECK_INT(proper_dtmc_read_srew(&back, path, NULL, &err), 0);
+    snprintf(path, sizeof path, "%s2.trew", prefix);
+    CHECK_INT(proper_dtmc_read_trew(&back, path, NULL, &err), 0);
+    CHECK_INT(back.n_states, m.n_states);
+    CHECK_INT(back.n_trans, m.n_trans);
+    for (s = 0; s <= m.n_states; s++) CHECK_INT(back.row[s], m.row[s]);
+    for (k = 0; k < m.n_trans; k++) {
+        CHECK_INT(back.col[k], m.col[k]);
+        CHECK(back.prob[k] == m.prob[k]);
+    }
+    CHECK_INT(back.n_labels, 2);
+    for (i = 0; i < 2; i++) {
+        CHECK_STR(back.labels[i].name, m.labels[i].name);
+        for (s = 0; s < 5; s++) CHECK_INT(proper_bitset_get(&back.labels[i].states, s), proper_bitset_get(&m.labels[i].states, s));
+    }
+    CHECK_INT(back.n_rewards, 2);
+    CHECK_STR(back.rewards[0].name, "time");
+    CHECK_STR(back.rewards[1].name, "cost");
+    for (s = 0; s < 5; s++) {
+        CHECK(back.rewards[0].state[s] == m.rewards[0].state[s]);
+        CHECK(back.rewards[1].state[s] == m.rewards[1].state[s]);
+    }
+    for (k = 0; k < m.n_trans; k++) CHECK(back.rewards[1].trans[k] == m.rewards[1].trans[k]);
+    /* same answers */
+    {
+        double x1[5], x2[5];
+        proper_bitset e1, e2;
+        CHECK_INT(proper_dtmc_label_get(&m, "end", &e1, &err), 0);
+        CHECK_INT(proper_dtmc_label_get(&back, "end", &e2, &err), 0);
+        CHECK_INT(proper_dtmc_reward_reach(&m, &m.rewards[1], &e1, NULL, x1, NULL, &err), 0);
+        CHECK_INT(proper_dtmc_reward_reach(&back, &back.rewards[1], &e2, NULL, x2, NULL, &err), 0);
+        /* by hand: x3 = 4; x2 = 0; x1 = 0.3*0 + 0.7*(0.2 + 4) = 2.94;
+         * x0 = 0.1 x0 + 0.2 x1 + 0.7 (10 + x2) -> x0 = (0.588 + 7) / 0.9 */
+        CHECK_REL(x1[0], (0.2 * 2.94 + 7.0) / 0.9, 1e-14);
+        CHECK(x1[0] == x2[0]);
+        proper_bitset_free(&e1);
+        proper_bitset_free(&e2);
+    }
+    proper_dtmc_free(&back);
+    proper_dtmc_free(&m);
+    snprintf(path, sizeof path, "%s.tra", prefix); remove(path);
+    snprintf(path, sizeof path, "%s.lab", prefix); remove(path);
+    snprintf(path, sizeof path, "%s.sta", prefix); remove(path);
+    snprintf(path, sizeof path, "%s1.srew", prefix); remove(path);
+    snprintf(path, sizeof path, "%s2.srew", prefix); remove(path);
+    snprintf(path, sizeof path, "%s2.trew", prefix); remove(path);
+}
+
+/* Parse text; on failure return the formatted error. */
+static int parse_tra_text(const char *text, proper_dtmc *m, char *msg, size_t size) {
+    proper_error err;
+    int rc = proper_dtmc_parse_tra(m, text, strlen(text), "t.tra", NULL, &err);
+    if (rc) proper_error_format(&err, msg, size);
+    return rc;
+}
+
+static void test_explicit_errors(void) {
+    proper_dtmc m;
+    char msg[1024];
+    proper_error err;
+    CHECK_INT(parse_tra_text("2 2\n0 1 0.5\n0 x 0.5\n", &m, msg, sizeof msg), PROPER_EPARSE);
+    CHECK_CONTAINS(msg, "t.tra:3:3:");
+    CHECK_INT(parse_tra_text("2 3\n0 1 0.5\n0 0 0.5\n1 1 1\n", &m, msg, sizeof msg), 0); /* unsorted row: fine */
+    CHECK_INT(m.col[0], 0);
+    proper_dtmc_free(&m);
+    CHECK_INT(parse_tra_text("2 3\n0 1 0.5\n0 1 0.5\n1 1 1\n", &m, msg, sizeof msg), PROPER_EPARSE);
+    CHECK_CONTAINS(msg, "t.tra:3:1: transition 0 -> 1 is listed twice");
+    CHECK_INT(parse_tra_text("2 3\n0 0 0.4\n0 1 0.5\n1 1 1\n", &m, msg, sizeof msg), PROPER_EPROB);
+    CHECK_CONTAINS(msg, "t.tra:2:1: state 0: outgoing probabilities sum to 0.9");
+    /* in an unsorted file the row is checked after sorting: no line */
+    CHECK_INT(parse_tra_text("2 3\n0 1 0.5\n0 0 0.4\n1 1 1\n", &m, msg, sizeof msg), PROPER_EPROB);
+    CHECK_CONTAINS(msg, "t.tra: state 0: outgoing probabilities sum to 0.9");
+    CHECK_INT(parse_tra_text("2 2\n0 1 1\n1 2 1\n", &m, msg, sizeof msg), PROPER_ERANGE);
+    CHECK_CONTAINS(msg, "t.tra:3:3: target state is too large");
+    CHECK_INT(parse_tra_text("2 2\n0 1 -1\n1 1 1\n", &m, msg, sizeof msg), PROPER_EPROB);
+    CHECK_CONTAINS(msg, "t.tra:2:5:");
+    CHECK_INT(parse_tra_text("2 2\n0 1 1\n", &m, msg, sizeof msg), PROPER_EPARSE);
+    CHECK_CONTAINS(msg, "declares 2 transitions but the file has 1");
+    CHECK_INT(parse_tra_text("2 1\n0 1 1\n1 1 1\n", &m, msg, sizeof msg), PROPER_EPARSE);
+    CHECK_CONTAINS(msg, "t.tra:3:1: more transitions");
+    CHECK_INT(parse_tra_text("2 2 2\n", &m, msg, sizeof msg), PROPER_EUNSUPPORTED);
+    CHECK_INT(parse_tra_text("", &m, msg, sizeof msg), PROPER_EPARSE);
+    CHECK_INT(parse_tra_text("2 1\n0 1 1\n", &m, msg, sizeof msg), PROPER_EPROB); /* state 1: deadlock */
+    CHECK_CONTAINS(msg, "state 1 has no outgoing transitions");
+    CHECK_INT(parse_tra_text("2 2\n0 1 1.5e0x\n1 1 1\n", &m, msg, sizeof msg), PROPER_EPARSE);
+    CHECK_CONTAINS(msg, "t.tra:2:10: unexpected 'x' after probability");
+    {
+        proper_dtmc_import_opts o;
+        proper_dtmc_import_opts_default(&o);
+        o.max_states = 10;
+        CHECK_INT(proper_dtmc_parse_tra(&m, "11 1\n", 5, "big.tra", &o, &err), PROPER_ELIMIT);
+        CHECK_INT(err.line, 1);
+        o.fix_deadlocks = 1;
+        CHECK_INT(proper_dtmc_parse_tra(&m, "2 1\n0 1 1\n", 10, "d.tra", &o, &err), 0);
+        CHECK(proper_bitset_get(&m.deadlock, 1));
+        proper_dtmc_free(&m);
+    }
+    /* fully unsorted rows, CRLF, comments, an action label, exponents */
+    CHECK_INT(parse_tra_text("# c\r\n3 4\r\n2 2 1\r\n1 2 5e-1 a\r\n0 1 1\r\n1 0 0.5\r\n\r\n", &m, msg, sizeof msg), 0);
+    CHECK_INT(m.row[1], 1);
+    CHECK_INT(m.row[2], 3);
+    CHECK_INT(m.col[1], 0);
+    CHECK_INT(m.col[2], 2);
+    CHECK_ABS(m.prob[2], 0.5, 0.0);
+    proper_dtmc_free(&m);
+    /* .lab errors */
+    CHECK_INT(parse_tra_text("2 2\n0 1 1\n1 1 1\n", &m, msg, sizeof msg), 0);
+    CHECK_INT(proper_dtmc_parse_lab(&m, "0=\"init\" 1=\"end\"\n0: 0\n1: 1\n2: 1\n", strlen("0=\"init\" 1=\"end\"\n0: 0\n1: 1\n2: 1\n"), "t.lab", &err), PROPER_ERANGE);
+    CHECK_INT(err.line, 4);
+    CHECK_INT(proper_dtmc_parse_lab(&m, "0=\"init\" 1=\"end\"\n0: 0 7\n", strlen("0=\"init\" 1=\"end\"\n0: 0 7\n"), "t.lab", &err), PROPER_EUNDEFINED);
+    CHECK_INT(err.col, 6);
+    CHECK_INT(proper_dtmc_parse_lab(&m, "0=\"init\" 1=\"end\"\n0: 0\n1: 0\n", strlen("0=\"init\" 1=\"end\"\n0: 0\n1: 0\n"), "t.lab", &err), PROPER_EUNSUPPORTED);
+    CHECK_INT(proper_dtmc_parse_lab(&m, "0=\"init\" 1=\"end\n", strlen("0=\"init\" 1=\"end\n"), "t.lab", &err), PROPER_EPARSE);
+    CHECK_INT(proper_dtmc_parse_lab(&m, "0=\"init\" 1=\"end\"\n1: 0 1\n", strlen("0=\"init\" 1=\"end\"\n1: 0 1\n"), "t.lab", &err), 0);
+    CHECK_INT(m.init, 1);
+    CHECK_INT(m.n_labels, 1);
+    CHECK_INT(proper_dtmc_parse_srew(&m, "3 1\n0 1\n", strlen("3 1\n0 1\n"), "t.srew", "r", &err), PROPER_EINVAL);
+    CHECK_INT(proper_dtmc_parse_srew(&m, "2 1\n0 1\n1 2\n", strlen("2 1\n0 1\n1 2\n"), "t.srew", "r", &err), PROPER_EPARSE);
+    CHECK_INT(err.line, 3);
+    CHECK_INT(proper_dtmc_parse_trew(&m, "2 1\n1 0 1\n", strlen("2 1\n1 0 1\n"), "t.trew", "r", &err), PROPER_EINVAL);
+    CHECK_CONTAINS(err.message, "no transition 1 -> 0");
+    CHECK_INT(proper_dtmc_parse_trew(&m, "2 1\n1 1 2.5\n", strlen("2 1\n1 1 2.5\n"), "t.trew", "r", &err), 0);
+    CHECK_INT(m.n_rewards, 1);
+    CHECK_ABS(m.rewards[0].trans[1], 2.5, 0.0);
+    proper_dtmc_free(&m);
+}
+
+static char *write_to_string(int (*fn)(const proper_dtmc *, FILE *, proper_error *), const proper_dtmc *m, int *rc) {
+    FILE *f = tmpfile();
+    long n;
+    char *buf;
+    proper_error err;
+    *rc = fn(m, f, &err);
+    n = ftell(f);
+    rewind(f);
+    buf = (char *)calloc((size_t)n + 1, 1);
+    if (fread(buf, 1, (size_t)n, f) != (size_t)n) buf[0] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static void test_drn_export(void) {
+    proper_dtmc m;
+    char *text;
+    int rc;
+    const char *names[1] = {"p"};
+    double vals[1] = {0.25};
+    proper_error err;
+    CHECK_INT(sample_model(&m), 0);
+    CHECK_INT(proper_dtmc_set_params(&m, names, vals, 1, &err), 0);
+    text = write_to_string(proper_dtmc_write_drn, &m, &rc);
+    CHECK_INT(rc, 0);
+    /* Storm's DRN layout: header sections, then per state its rewards and
+     * labels, one action with its (expected transition) rewards, and the
+     * transitions "dst : prob" */
+    CHECK_STR(text,
+              "// Exported by proper " PROPER_VERSION_STRING "\n"
+              "// Parameters instantiated: p=0.25\n"
+              "@type: DTMC\n@parameters\n\n@reward_models\ntime cost \n@nr_states\n5\n@nr_choices\n5\n@model\n"
+              "state 0 [0.1, 0] init\n//[x=0 & done=false]\n\taction 0 [0, 7]\n\t\t0 : 0.1\n\t\t1 : 0.2\n\t\t2 : 0.7\n"
+              "state 1 [0.3333333333333333, 0] \"odd states\"\n//[x=1 & done=false]\n\taction 0 [0, 0.13999999999999999]\n\t\t2 : 0.3\n\t\t3 : 0.7\n"
+              "state 2 [2.5, 0]\n//[x=2 & done=false]\n\taction 0 [0, 0]\n\t\t4 : 1\n"
+              "state 3 [0, 4] \"odd states\"\n//[x=3 & done=false]\n\taction 0 [0, 0]\n\t\t4 : 1\n"
+              "state 4 [0, 0] end\n//[x=4 & done=true]\n\taction 0 [0, 0]\n\t\t4 : 1\n");
+    free(text);
+    proper_dtmc_free(&m);
+}
+
+static void test_prism_and_dot_export(void) {
+    proper_dtmc m;
+    char *text;
+    int rc;
+    CHECK_INT(sample_model(&m), 0);
+    text = write_to_string(proper_dtmc_write_prism, &m, &rc);
+    CHECK_INT(rc, 0);
+    CHECK_CONTAINS(text, "dtmc\n\nmodule flat\n  s : [0..4] init 0;\n");
+    CHECK_CONTAINS(text, "  [] s=0 -> 0.1:(s'=0) + 0.2:(s'=1) + 0.7:(s'=2); // (x=0,done=false)\n");
+    CHECK_CONTAINS(text, "endmodule\n\nlabel \"end\" = s=4;\n\nlabel \"odd states\" = s=1 | s=3;\n");
+    CHECK_CONTAINS(text, "rewards \"time\"\n  s=0 : 0.1;\n  s=1 : 0.3333333333333333;\n  s=2 : 2.5;\nendrewards\n");
+    CHECK_CONTAINS(text, "rewards \"cost\"\n  [] s=0 : 7;\n  [] s=1 : 0.13999999999999999;\n  s=3 : 4;\nendrewards\n");
+    free(text);
+    text = write_to_string(proper_dtmc_write_dot, &m, &rc);
+    CHECK_INT(rc, 0);
+    CHECK_CONTAINS(text, "digraph dtmc {\n");
+    CHECK_CONTAINS(text, "  0 [label=\"0\\n(x=0,done=false)\", style=bold, peripheries=2];\n");
+    CHECK_CONTAINS(text, "  4 [label=\"4\\n(x=4,done=true)\\nend\"];\n");
+    CHECK_CONTAINS(text, "  1 -> 3 [label=\"0.7\"];\n");
+    free(text);
+    {
+        double dist[5] = {0.5, 0.5, 0, 0, 0};
+        proper_error err;
+        CHECK_INT(proper_dtmc_set_init_dist(&m, dist, &err), 0);
+        text = write_to_string(proper_dtmc_write_prism, &m, &rc);
+        CHECK_INT(rc, PROPER_EUNSUPPORTED);
+        free(text);
+    }
+    proper_dtmc_free(&m);
+}
+
+static void test_copy_and_memory(void) {
+    proper_dtmc m, c;
+    proper_error err;
+    uint64_t k;
+    CHECK_INT(sample_model(&m), 0);
+    CHECK_INT(proper_dtmc_copy(&c, &m, &err), 0);
+    CHECK_INT(c.n_trans, m.n_trans);
+    for (k = 0; k < m.n_trans; k++) CHECK(c.prob[k] == m.prob[k] && c.col[k] == m.col[k]);
+    CHECK_STR(c.labels[1].name, "odd states");
+    CHECK_INT(c.n_vars, 2);
+    CHECK(c.rewards[1].trans[2] == 10.0);
+    /* rows 8 B/state + 12 B/transition, deadlock and 2 labels (one word
+     * each), state rewards 2 x 5 doubles, transition rewards 8 doubles,
+     * valuations 10 ints */
+    CHECK_INT(proper_dtmc_memory(&m), 6 * 8 + 8 * 12 + 3 * 8 + 2 * 5 * 8 + 8 * 8 + 10 * 4);
+    proper_dtmc_free(&c);
+    proper_dtmc_free(&m);
+}
+
+int main(void) {
+    RUN(test_builder_rows);
+    RUN(test_builder_errors);
+    RUN(test_gamblers_ruin);
+    RUN(test_geometric);
+    RUN(test_knuth_yao_die);
+    RUN(test_birth_death_steady);
+    RUN(test_steady_multiple_bsccs);
+    RUN(test_infinity_semantics);
+    RUN(test_nested_loops_closed_form);
+    RUN(test_random_vs_dense_default);
+    RUN(test_random_vs_dense_gauss_seidel);
+    RUN(test_random_vs_dense_large_dense);
+    RUN(test_bounded_vs_matrix_powers);
+    RUN(test_steady_vs_dense);
+    RUN(test_scc_and_prob01);
+    RUN(test_explicit_round_trip);
+    RUN(test_explicit_errors);
+    RUN(test_drn_export);
+    RUN(test_prism_and_dot_export);
+    RUN(test_copy_and_memory);
+    return test_summary();
+}
