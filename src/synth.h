@@ -885,16 +885,18 @@ static int proper__synth_build(proper__synth_parser *ps, proper_synth_model *m, 
     proper__builder b;
     proper__jumps none;
     size_t entry, i;
-    int rc;
+    int rc, empty;
     b.m = m; b.cap_states = 0; b.cap_params = 0; b.err = ps->err; b.file = ps->file;
     none.break_to = none.continue_to = PROPER__NONE;
     if ((rc = proper__create_states(&b, body))) return rc;
-    if (m->n_states == 0 && (rc = proper__new_state(&b, PROPER_SYNTH_STMT, body_line, "stmt", &entry))) return rc;
+    /* a function without statements still gets one (empty) state: its entry */
+    empty = m->n_states == 0;
+    if (empty && (rc = proper__new_state(&b, PROPER_SYNTH_STMT, body_line, "stmt", &entry))) return rc;
     if ((rc = proper__new_state(&b, PROPER_SYNTH_END, close_line, "end", &m->end))) return rc;
     m->states[m->end].next = m->end;
-    if (m->n_states == 2 && body->n_kids == 0) m->states[0].next = m->end; /* empty function */
+    if (empty) m->states[entry].next = m->end;
     else if ((rc = proper__wire(&b, body, m->end, none, &entry))) return rc;
-    m->initial = body->n_kids == 0 ? 0 : entry;
+    m->initial = entry;
     for (i = 0; i < m->n_states; i++)
         PROPER_ASSERT(m->states[i].next != PROPER__NONE);
     return proper__attach_rewards(&b, ps->annots, ps->n_annots, body_line, close_line);
