@@ -61,7 +61,9 @@
  *     string    = '"' , { character | '\"' | '\\' } , '"' ;      (* one line *)
  *     number    = [ "+" | "-" ] , decimal with optional fraction and exponent ;
  *
- * Keywords: symbol prob count def csv trace service client glue else.
+ * Reserved words: symbol prob count def else. The source words csv, trace,
+ * service, client and glue mean a source only where one is expected (after
+ * `=` in a statement) and may be used as names.
  *
  * Meaning:
  *   - `symbol` binds a name to a PMF. Sources: an inline table of
@@ -434,8 +436,9 @@ static int proper__sre_is_name_char(int ch) {
     return proper__sre_is_name_start(ch) || (ch >= '0' && ch <= '9');
 }
 
-static const char *const proper__sre_keywords[] = {"symbol", "prob",   "count", "def",  "csv",
-                                                   "trace",  "service", "client", "glue", "else"};
+/* Reserved words. The source words (csv, trace, service, client, glue) are
+ * recognised only where a source is expected and stay usable as names. */
+static const char *const proper__sre_keywords[] = {"symbol", "prob", "count", "def", "else"};
 
 static int proper__sre_is_keyword(const char *s, size_t n) {
     size_t i;

@@ -310,6 +310,8 @@ static void test_errors_have_positions(void) {
     CHECK_STR(parse_error("symbol a;\ndef x = a 1.5x;", &code), "t.sre:2:14: unexpected 'x' in number");
     CHECK_STR(parse_error("symbol a\ndef x = a;", &code), "t.sre:2:1: expected '=' after the name, found 'def'");
     CHECK_STR(parse_error("symbol def;", &code), "t.sre:1:8: 'def' is a keyword, not a name");
+    /* source words are names outside source position */
+    CHECK_STR(parse_error("symbol trace = trace(\"t\", \"s\"); symbol csv; def service = trace csv;", &code), "(parsed)");
     CHECK_STR(parse_error("symbl a;", &code), "t.sre:1:1: expected a statement ('symbol', 'prob', 'count' or 'def'), found 'symbl'");
     CHECK_STR(parse_error("prob p = 2;", &code), "t.sre:1:10: probability 2 is outside [0, 1]");
     CHECK_STR(parse_error("count c = trace(\"t\");", &code), "t.sre:1:20: expected ',' in trace(...), found ')'");
@@ -734,6 +736,12 @@ static void test_gnfa_koziolek_fig1(void) {
     text = print_model(&s);
     CHECK_STR(text, "symbol s0;\nsymbol a;\nsymbol s1;\nsymbol b;\nsymbol c;\nsymbol s2;\n"
                     "def service = (s0 a s1 b)*[0.3] s0 c s2;\n");
+    {
+        proper_sre t;
+        CHECK_INT(parse(&t, text, &err), 0);
+        CHECK(proper_sre_equal(&s, &t));
+        proper_sre_free(&t);
+    }
     PROPER_FREE(text);
     /* bind the symbols and check the mean: E[N] (s0+a+s1+b) + s0 + c + s2 */
     CHECK_INT(proper_sre_set(&s, "s0={1: 1}", &err), 0);
