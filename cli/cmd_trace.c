@@ -15,12 +15,14 @@ static void trace_usage(FILE *out) {
             "  per step:   samples, mean, standard deviation, min, median, max\n"
             "  per branch: how often each choice was taken, and its share\n"
             "  per loop:   the histogram of iteration counts\n"
+            "  counters:   per-record totals (N lines), over all records\n"
             "  requests:   service time T and client latency C as above, and the mean of\n"
             "              T minus the sum of the request's steps (time outside steps)\n"
             "  runs:       location visits and distinct locations\n"
             "Tables show microseconds; --json and --csv give nanoseconds.\n\n"
             "  --json   one JSON object\n"
-            "  --csv    rows kind,name,choice,count,mean_ns,sd_ns,min_ns,median_ns,max_ns\n");
+            "  --csv    rows kind,name,choice,count,mean_ns,sd_ns,min_ns,median_ns,max_ns\n"
+            "           (counter rows: records and per-record totals, not ns)\n");
 }
 
 typedef struct summary {
@@ -89,6 +91,18 @@ static int summarise_requests(const proper_trace *t, requests *q) {
     return rc;
 }
 
+/* Per-record totals of counter c (0 where a record has no N line for it). */
+static int summarise_counter(const proper_trace *t, size_t c, summary *s) {
+    double *xs = (double *)malloc((t->nrecords + 1) * sizeof *xs);
+    size_t i;
+    int rc;
+    if (!xs) return -1;
+    for (i = 0; i < t->nrecords; i++) xs[i] = proper_trace_record_counter(&t->records[i], c);
+    rc = summarise(xs, t->nrecords, s);
+    free(xs);
+    return rc;
+}
+
 static void print_summary_row(const char *name, const summary *s) {
     printf("  %-20s %8lu %11.3f %11.3f %11.3f %11.3f %11.3f\n", name, (unsigned long)s->n, s->mean / 1e3,
            s->sd / 1e3, s->min / 1e3, s->median / 1e3, s->max / 1e3);
@@ -120,7 +134,17 @@ static int print_table(const proper_trace *t, const requests *q) {
             if (l->counts[k]) printf("  %lux %lu", (unsigned long)k, (unsigned long)l->counts[k]);
         printf("\n");
     }
-    if (t->nbranches || t->nloops) printf("\n");
+    if (t->counters.n) {
+        printf("%scounters per record    %8s %11s %11s %11s %11s %11s\n", t->nbranches || t->nloops ? "\n" : "",
+               "records", "mean", "sd", "min", "median", "max");
+        for (i = 0; i < t->counters.n; i++) {
+            summary s;
+            if (summarise_counter(t, i, &s)) return -1;
+            printf("  %-20s %8lu %11.6g %11.6g %11.6g %11.6g %11.6g\n", t->counters.names[i], (unsigned long)s.n,
+                   s.mean, s.sd, s.min, s.median, s.max);
+        }
+    }
+    if (t->nbranches || t->nloops || t->counters.n) printf("\n");
     if (q->service.n || q->client.n) {
         printf("requests (us)          %8s %11s %11s %11s %11s %11s\n", "count", "mean", "sd", "min", "median", "max");
         if (q->service.n) print_summary_row("T service time", &q->service);
@@ -168,6 +192,14 @@ static int print_json(const proper_trace *t, const requests *q) {
             }
         printf("}");
     }
+    printf("\n  },\n  \"counters\": {");
+    for (i = 0; i < t->counters.n; i++) {
+        summary s;
+        if (summarise_counter(t, i, &s)) return -1;
+        printf("%s\n    \"%s\": {\"records\": %lu, \"mean\": %.17g, \"sd\": %.17g, \"min\": %.17g, "
+               "\"median\": %.17g, \"max\": %.17g}",
+               i ? "," : "", t->counters.names[i], (unsigned long)s.n, s.mean, s.sd, s.min, s.median, s.max);
+    }
     printf("\n  },\n");
     json_summary("service", &q->service, 1);
     json_summary("client", &q->client, 1);
@@ -198,6 +230,11 @@ static int print_csv(const proper_trace *t, const requests *q) {
             if (t->loops[i].counts[k])
                 printf("loop,%s,%lu,%lu,,,,,\n", t->loops[i].name, (unsigned long)k,
                        (unsigned long)t->loops[i].counts[k]);
+    for (i = 0; i < t->counters.n; i++) {
+        summary s;
+        if (summarise_counter(t, i, &s)) return -1;
+        csv_row("counter", t->counters.names[i], "", &s);
+    }
     if (q->service.n) csv_row("service", "T", "", &q->service);
     if (q->client.n) csv_row("client", "C", "", &q->client);
     if (q->service.n) csv_row("service_minus_steps", "T", "", &q->gap);

@@ -47,7 +47,7 @@
  *     comment   = [ blanks ] , "#" , { any character except LF } , eol ;
  *     empty     = [ blanks ] , eol ;
  *     id        = digit , { digit } ;                (* 0 .. 2^64-1 *)
- *     count     = digit , { digit } ;                (* 0 .. 2^63-1 *)
+ *     count     = digit , { digit } ;                (* 0 .. 2^53, see below *)
  *     duration  = digit , { digit } , [ "." , { digit } ] ,
  *                 [ ( "e" | "E" ) , [ "+" | "-" ] , digit , { digit } ] ;
  *     name      = namechar , { namechar } ;          (* at most 255 characters *)
@@ -82,7 +82,8 @@
  * `E`), `R` inside an open record, a record not closed by `E` at the end of
  * input, a negative, non-finite or malformed duration, a malformed count or
  * id, an invalid or too long name, a missing or extra field, a duplicate T or
- * C, a loop count above PROPER_TRACE_LOOP_MAX.
+ * C, a loop count above PROPER_TRACE_LOOP_MAX, a counter amount above
+ * PROPER_TRACE_COUNT_MAX.
  *
  * ==== Reading =============================================================
  *
@@ -147,6 +148,9 @@ extern "C" {
 #define PROPER_TRACE_VERSION 1
 /* Longest name (step, branch, choice, loop, counter, location), in bytes. */
 #define PROPER_TRACE_NAME_MAX 255
+/* Largest counter amount (N lines): 2^53, so that every amount is exact as
+ * a double (the reader's value type). */
+#define PROPER_TRACE_COUNT_MAX 9007199254740992.0
 /* Largest loop iteration count the reader accepts: the histogram is a dense
  * array indexed by count, so a corrupt huge count must not allocate
  * gigabytes. */
@@ -785,7 +789,7 @@ static int proper__trace_body_counter(proper__trace_parser *ps, int line) {
     size_t n, index;
     uint64_t amount;
     int rc = proper__trace_name(ps, "counter name", &s, &n);
-    if (!rc) rc = proper__trace_unsigned(ps, "count", 9223372036854775807ULL, &amount);
+    if (!rc) rc = proper__trace_unsigned(ps, "count", (uint64_t)PROPER_TRACE_COUNT_MAX, &amount);
     if (rc) return rc;
     if (proper__trace_intern(ps->t, PROPER_TRACE_COUNTER, 0, s, n, &index)) return proper__trace_oom(ps);
     return proper__trace_push_event(ps, PROPER_TRACE_COUNTER, index, 0, (double)amount, line);

@@ -44,6 +44,16 @@ else
     echo "$out"; fail trace_csv_summary "unexpected figures"
 fi
 
+# Counter c: record 1 totals 4 + 2 = 6, record 2 has none (0): mean 3,
+# sample sd sqrt((9 + 9) / 1) = 4.2426406871192848, median 3.
+printf 'proper-trace 1\nR 1\nN c 4\nN c 2\nE\nR 2\nE\n' > "$work/n.trace"
+out=$("$P" trace --csv "$work/n.trace")
+if [ $? -eq 0 ] && echo "$out" | grep -qx 'counter,c,,2,3,4.2426406871192848,0,3,6'; then
+    ok trace_counters
+else
+    echo "$out"; fail trace_counters "unexpected figures"
+fi
+
 out=$("$P" trace "$work/s.trace")
 if [ $? -eq 0 ] && echo "$out" | grep -q '^2 record(s)' && echo "$out" | grep -q 'branch t (3):  x 2 (0.6667)  y 1 (0.3333)' &&
    echo "$out" | grep -q 'loop l (3):  0x 1  2x 2'; then

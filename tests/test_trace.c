@@ -218,6 +218,8 @@ static void test_malformed(void) {
         {"proper-trace 1\nR 1\nE x\n", PROPER_EPARSE, 3, 3, "expected end of line"},
         {"proper-trace 1\nR 1\nV a ! b\nE\n", PROPER_EPARSE, 3, 5, "invalid character '!' in location"},
         {"proper-trace 1\nR 1\nS\ta\t1\nE\nR 2\nN c -3\nE\n", PROPER_ERANGE, 6, 5, "negative count"},
+        /* 2^53 + 1: the first amount a double cannot hold exactly */
+        {"proper-trace 1\nR 1\nN c 9007199254740993\nE\n", PROPER_ERANGE, 3, 5, "count too large"},
     };
     size_t i;
     for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
