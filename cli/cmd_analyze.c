@@ -6,6 +6,7 @@
 
 #include "../src/estimate.h"
 #include "cli.h"
+#include "svg.h"
 
 static void analyze_usage(FILE *out) {
     fprintf(out,
@@ -81,6 +82,42 @@ static int estimate(const analyze_opts *o, const proper_synth_model *m, proper_e
         free(files); free(parent); free(map);
         return rc;
     }
+}
+
+/* Fig. 6 of the paper: the property interval of reward `r` at confidence
+ * levels 0.90, 0.91, ..., 0.99, with the point estimate and the bound. */
+static int write_level_plot(const analyze_opts *o, const proper_synth_model *m, int r, double limit, int has_bound) {
+    enum { LEVELS = 10 };
+    double level[LEVELS], lo[LEVELS], hi[LEVELS], point[LEVELS], bound[LEVELS];
+    char title[200], ylabel[64];
+    svg_plot plot;
+    svg_series s[3];
+    proper_error err;
+    int k;
+    for (k = 0; k < LEVELS; k++) {
+        proper_estimate est;
+        level[k] = 0.90 + 0.01 * k;
+        bound[k] = limit;
+        if (estimate(o, m, &est, &err, level[k])) return cli_report(&err);
+        if (proper_estimate_property(m, r, &est, &point[k], &lo[k], &hi[k], &err)) {
+            proper_estimate_free(&est);
+            return cli_report(&err);
+        }
+        proper_estimate_free(&est);
+    }
+    svg_plot_init(&plot);
+    snprintf(title, sizeof title, "%s: expected %s against confidence level", m->function, m->reward_names[r]);
+    snprintf(ylabel, sizeof ylabel, "expected %s", m->reward_names[r]);
+    plot.title = title;
+    plot.xlabel = "confidence level";
+    plot.ylabel = ylabel;
+    plot.y_from_zero = 0;
+    svg_series_init(&s[0], "confidence interval", level, lo, LEVELS, SVG_BAND);
+    s[0].y2 = hi;
+    svg_series_init(&s[1], "point estimate", level, point, LEVELS, SVG_LINE);
+    svg_series_init(&s[2], "bound", level, bound, LEVELS, SVG_LINE);
+    if (svg_write_file(o->svg, &plot, s, has_bound ? 3 : 2)) return cli_fail("%s: cannot write", o->svg);
+    return CLI_OK;
 }
 
 /* "time<=0.66" → reward index, sense (+1 for <=, -1 for >=), limit. */
@@ -187,6 +224,10 @@ int cmd_analyze(int argc, char **argv) {
             if (strcmp(v, "satisfied") != 0) status = CLI_CHECK_FAILED;
         }
         if (o.json) printf("}\n");
+        if (o.svg) {
+            int plot_status = write_level_plot(&o, &m, bound_reward >= 0 ? bound_reward : 0, limit, bound_reward >= 0);
+            if (plot_status) status = plot_status;
+        }
     }
     free(point); free(lo); free(hi);
     proper_estimate_free(&est);

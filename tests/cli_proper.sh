@@ -58,3 +58,5 @@ contains analyze_missing_column_message "$T/err" "no column p1"
 expect analyze_bad_confidence 2 "$P" analyze "$T/f.c" --function f --log "$T/log.csv" --confidence 1.5
 expect analyze_bad_bound 2 "$P" analyze "$T/f.c" --function f --log "$T/log.csv" --bound 'energy<=1'
 expect analyze_missing_log 2 "$P" analyze "$T/f.c" --function f --log "$T/none.csv"
+expect analyze_svg 0 "$P" analyze "$T/f.c" --function f --log "$T/log.csv" --svg "$T/levels.svg"
+contains analyze_svg_written "$T/levels.svg" "confidence level"
