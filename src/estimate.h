@@ -146,7 +146,7 @@ PROPER_API void proper_counts_free(proper_counts *c) {
 }
 
 /* Reads one CSV field's raw extent at the cursor (up to ',' or end of line). */
-static void proper__csv_field(proper_cursor *c, const char **s, size_t *n) {
+static void proper__est_csv_field(proper_cursor *c, const char **s, size_t *n) {
     const char *start;
     proper_cursor_skip_blanks(c);
     start = c->p;
@@ -156,14 +156,14 @@ static void proper__csv_field(proper_cursor *c, const char **s, size_t *n) {
     while (*n > 0 && (start[*n - 1] == ' ' || start[*n - 1] == '\t' || start[*n - 1] == '\r')) (*n)--;
 }
 
-static int proper__counts_header(proper_counts *c, proper_cursor *cur, proper_error *err) {
+static int proper__est_counts_header(proper_counts *c, proper_cursor *cur, proper_error *err) {
     size_t cap = 0;
     for (;;) {
         const char *s;
         size_t n;
         char name[32];
         proper_cursor at = *cur;
-        proper__csv_field(cur, &s, &n);
+        proper__est_csv_field(cur, &s, &n);
         if (n == 0) return proper_cursor_error(&at, err, PROPER_EPARSE, "empty column name in header");
         if (n >= sizeof name) return proper_cursor_error(&at, err, PROPER_EPARSE, "column name too long");
         memset(name, 0, sizeof name);
@@ -187,7 +187,7 @@ PROPER_API int proper_counts_parse_csv(proper_counts *c, const char *text, size_
     proper_cursor_init(&cur, text, len, file);
     while (cur.p < cur.end && (*cur.p == '\n' || *cur.p == '\r')) proper_cursor_advance(&cur);
     if (cur.p >= cur.end) return proper_cursor_error(&cur, err, PROPER_EPARSE, "empty log: expected a header row");
-    if ((rc = proper__counts_header(c, &cur, err))) goto fail;
+    if ((rc = proper__est_counts_header(c, &cur, err))) goto fail;
     while (cur.p < cur.end) {
         size_t col;
         int line = cur.line;
@@ -286,13 +286,13 @@ PROPER_API int proper_counts_read(proper_counts *c, const char *path, proper_err
  * A linear form over the variables x_0 = 1 (one per execution) and
  * x_{1+j} = mean count of construct j: coefficients, length m + 1. */
 
-typedef struct proper__flows {
+typedef struct proper__est_flows {
     size_t m;       /* parameters */
     double *tau;    /* n_params x (m+1): taken flow of each construct */
     double *not_taken; /* n_params x (m+1): not-taken flow */
-} proper__flows;
+} proper__est_flows;
 
-static void proper__flows_free(proper__flows *f) {
+static void proper__est_flows_free(proper__est_flows *f) {
     PROPER_FREE(f->tau);
     PROPER_FREE(f->not_taken);
 }
@@ -300,7 +300,7 @@ static void proper__flows_free(proper__flows *f) {
 /* Depth-first ordering of states so that each comes after the states its
  * visits depend on (see the header: plain and not-taken edges, and a do
  * loop's `do` state for its back edge). */
-static int proper__flow_order(const proper_synth_model *m, size_t *order, proper_error *err) {
+static int proper__est_flow_order(const proper_synth_model *m, size_t *order, proper_error *err) {
     size_t n = m->n_states, i, k, n_out = 0;
     unsigned char *mark = (unsigned char *)proper_calloc(n, 1); /* 0 new, 1 open, 2 done */
     size_t *preds = NULL, *start = (size_t *)proper_calloc(n + 1, sizeof *start), *fill = NULL;
@@ -353,7 +353,7 @@ done:
 
 /* Taken flow of construct p: N_p, minus the loop entries (visits of the
  * `do` state) for a do loop's back edge. Needs the `do` state's visits. */
-static void proper__taken_form(const proper_synth_model *m, size_t p, const double *visits, double *tau) {
+static void proper__est_taken_form(const proper_synth_model *m, size_t p, const double *visits, double *tau) {
     size_t j, w = m->n_params + 1;
     for (j = 0; j < w; j++) tau[j] = 0.0;
     tau[1 + p] = 1.0;
@@ -365,7 +365,7 @@ static void proper__taken_form(const proper_synth_model *m, size_t p, const doub
  * pulled in dependency order: each state sums the flows of its incoming
  * edges (plain: the source's visits; taken: the construct's taken flow;
  * not taken: the source's visits minus its taken flow). */
-static int proper__flows_build(const proper_synth_model *m, proper__flows *f, proper_error *err) {
+static int proper__est_flows_build(const proper_synth_model *m, proper__est_flows *f, proper_error *err) {
     size_t n = m->n_states, w = m->n_params + 1, i, k, j;
     size_t *order = (size_t *)proper_calloc(n, sizeof *order);
     double *visits = (double *)proper_calloc(n * w, sizeof *visits);
@@ -377,7 +377,7 @@ static int proper__flows_build(const proper_synth_model *m, proper__flows *f, pr
         rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
         goto done;
     }
-    if ((rc = proper__flow_order(m, order, err))) goto done;
+    if ((rc = proper__est_flow_order(m, order, err))) goto done;
     for (k = 0; k < n; k++) {
         size_t s = order[k];
         double *vs = visits + s * w;
@@ -387,7 +387,7 @@ static int proper__flows_build(const proper_synth_model *m, proper__flows *f, pr
             if (i == m->end) continue;
             if (st->param >= 0) {
                 double *tau = f->tau + (size_t)st->param * w;
-                if (st->taken == s || st->next == s) proper__taken_form(m, (size_t)st->param, visits, tau);
+                if (st->taken == s || st->next == s) proper__est_taken_form(m, (size_t)st->param, visits, tau);
                 if (st->taken == s) for (j = 0; j < w; j++) vs[j] += tau[j];
                 if (st->next == s) for (j = 0; j < w; j++) vs[j] += visits[i * w + j] - tau[j];
             } else if (st->next == s) {
@@ -397,17 +397,17 @@ static int proper__flows_build(const proper_synth_model *m, proper__flows *f, pr
     }
     for (i = 0; i < m->n_params; i++) {
         size_t st = m->params[i].state;
-        proper__taken_form(m, i, visits, f->tau + i * w);
+        proper__est_taken_form(m, i, visits, f->tau + i * w);
         for (j = 0; j < w; j++) f->not_taken[i * w + j] = visits[st * w + j] - f->tau[i * w + j];
     }
 done:
     PROPER_FREE(order);
     PROPER_FREE(visits);
-    if (rc) proper__flows_free(f);
+    if (rc) proper__est_flows_free(f);
     return rc;
 }
 
-static double proper__form_at(const double *form, const double *x, size_t w) {
+static double proper__est_form_at(const double *form, const double *x, size_t w) {
     double s = 0.0;
     size_t j;
     for (j = 0; j < w; j++) s += form[j] * x[j];
@@ -415,7 +415,7 @@ static double proper__form_at(const double *form, const double *x, size_t w) {
 }
 
 /* Interval of a linear form over boxes [lo_j, hi_j] (interval arithmetic). */
-static void proper__form_range(const double *form, const double *lo, const double *hi, size_t w,
+static void proper__est_form_range(const double *form, const double *lo, const double *hi, size_t w,
                                double *out_lo, double *out_hi) {
     double a = 0.0, b = 0.0;
     size_t j;
@@ -427,14 +427,14 @@ static void proper__form_range(const double *form, const double *lo, const doubl
     *out_hi = b;
 }
 
-static double proper__clamp01(double x) { return x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x; }
+static double proper__est_clamp01(double x) { return x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x; }
 
 /* p = τ/(τ+U) rises with τ and falls with U. */
-static void proper__ratio_interval(double tau_lo, double tau_hi, double u_lo, double u_hi, double *lo, double *hi) {
+static void proper__est_ratio_interval(double tau_lo, double tau_hi, double u_lo, double u_hi, double *lo, double *hi) {
     if (tau_lo < 0.0) tau_lo = 0.0;
     if (u_lo < 0.0) u_lo = 0.0;
-    *lo = tau_lo + u_hi > 0.0 ? proper__clamp01(tau_lo / (tau_lo + u_hi)) : 0.0;
-    *hi = tau_hi + u_lo > 0.0 ? proper__clamp01(tau_hi / (tau_hi + u_lo)) : 1.0;
+    *lo = tau_lo + u_hi > 0.0 ? proper__est_clamp01(tau_lo / (tau_lo + u_hi)) : 0.0;
+    *hi = tau_hi + u_lo > 0.0 ? proper__est_clamp01(tau_hi / (tau_hi + u_lo)) : 1.0;
 }
 
 PROPER_API void proper_estimate_free(proper_estimate *est) {
@@ -443,7 +443,7 @@ PROPER_API void proper_estimate_free(proper_estimate *est) {
     memset(est, 0, sizeof *est);
 }
 
-static int proper__estimate_alloc(proper_estimate *est, size_t m, double confidence, int method, proper_error *err) {
+static int proper__est_estimate_alloc(proper_estimate *est, size_t m, double confidence, int method, proper_error *err) {
     memset(est, 0, sizeof *est);
     if (!(confidence > 0.0 && confidence < 1.0))
         return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "confidence %g is not in (0, 1)", confidence);
@@ -469,13 +469,13 @@ static int proper__estimate_alloc(proper_estimate *est, size_t m, double confide
 /* Given per-variable means and intervals (index 0 is the constant 1) and
  * the flow forms, fill point estimates and intervals. `n_samples[i]` is
  * the sample size behind construct i's count. */
-static int proper__estimate_finish(proper_estimate *est, const proper_synth_model *m, const proper__flows *f,
+static int proper__est_estimate_finish(proper_estimate *est, const proper_synth_model *m, const proper__est_flows *f,
                                    const double *mean, const double *lo, const double *hi,
                                    const double *n_samples, proper_error *err) {
     size_t i, w = m->n_params + 1;
     for (i = 0; i < m->n_params; i++) {
         const double *tau = f->tau + i * w, *nt = f->not_taken + i * w;
-        double t = proper__form_at(tau, mean, w), u = proper__form_at(nt, mean, w);
+        double t = proper__est_form_at(tau, mean, w), u = proper__est_form_at(nt, mean, w);
         double tl, th, ul, uh;
         est->samples[i] = n_samples[i];
         est->taken[i] = t * n_samples[i];
@@ -484,7 +484,7 @@ static int proper__estimate_finish(proper_estimate *est, const proper_synth_mode
             est->p[i] = 0.0; est->lo[i] = 0.0; est->hi[i] = 1.0;
             continue;
         }
-        est->p[i] = proper__clamp01(t / (t + u));
+        est->p[i] = proper__est_clamp01(t / (t + u));
         if (est->method == PROPER_CI_WILSON && !m->params[i].is_loop) {
             proper_interval ci;
             int rc = proper_stats_wilson_interval(est->taken[i], est->reached[i], est->per_param_confidence, 0, &ci, err);
@@ -493,15 +493,15 @@ static int proper__estimate_finish(proper_estimate *est, const proper_synth_mode
             est->hi[i] = ci.hi;
             continue;
         }
-        proper__form_range(tau, lo, hi, w, &tl, &th);
-        proper__form_range(nt, lo, hi, w, &ul, &uh);
-        proper__ratio_interval(tl, th, ul, uh, &est->lo[i], &est->hi[i]);
+        proper__est_form_range(tau, lo, hi, w, &tl, &th);
+        proper__est_form_range(nt, lo, hi, w, &ul, &uh);
+        proper__est_ratio_interval(tl, th, ul, uh, &est->lo[i], &est->hi[i]);
     }
     return PROPER_OK;
 }
 
 /* Normal interval of a mean count: mean ± z·sd/√n (eqs. 6-7). */
-static void proper__mean_interval(const double *x, size_t stride, size_t n, double z, double *mean,
+static void proper__est_mean_interval(const double *x, size_t stride, size_t n, double z, double *mean,
                                   double *lo, double *hi) {
     double s = 0.0, ss = 0.0, mu, sd;
     size_t r;
@@ -515,7 +515,7 @@ static void proper__mean_interval(const double *x, size_t stride, size_t n, doub
 }
 
 /* Column of parameter i: named pK or nK with K = i + 1. */
-static int proper__counts_column(const proper_counts *log, size_t i) {
+static int proper__est_counts_column(const proper_counts *log, size_t i) {
     size_t c;
     for (c = 0; c < log->n_cols; c++) {
         const char *nm = log->names[c];
@@ -530,7 +530,7 @@ static int proper__counts_column(const proper_counts *log, size_t i) {
 
 /* Every run must be consistent with the code: no construct taken more
  * often than its statement was reached. */
-static int proper__check_runs(const proper_synth_model *m, const proper__flows *f, const proper_counts *log,
+static int proper__est_check_runs(const proper_synth_model *m, const proper__est_flows *f, const proper_counts *log,
                               const int *col, proper_error *err) {
     size_t r, i, w = m->n_params + 1;
     double *x = (double *)proper_calloc(w, sizeof *x);
@@ -539,7 +539,7 @@ static int proper__check_runs(const proper_synth_model *m, const proper__flows *
         x[0] = 1.0;
         for (i = 0; i < m->n_params; i++) x[1 + i] = log->values[r * log->n_cols + (size_t)col[i]];
         for (i = 0; i < m->n_params; i++) {
-            double t = proper__form_at(f->tau + i * w, x, w), u = proper__form_at(f->not_taken + i * w, x, w);
+            double t = proper__est_form_at(f->tau + i * w, x, w), u = proper__est_form_at(f->not_taken + i * w, x, w);
             if (t < 0.0 || u < 0.0) {
                 int line = log->lines[r];
                 PROPER_FREE(x);
@@ -561,9 +561,9 @@ PROPER_API int proper_estimate_from_counts(proper_estimate *est, const proper_sy
     size_t i, w = m->n_params + 1;
     int *col = NULL, rc;
     double *mean = NULL, *lo = NULL, *hi = NULL, *ns = NULL, z;
-    proper__flows f;
+    proper__est_flows f;
     memset(&f, 0, sizeof f);
-    if ((rc = proper__estimate_alloc(est, m->n_params, confidence, method, err))) return rc;
+    if ((rc = proper__est_estimate_alloc(est, m->n_params, confidence, method, err))) return rc;
     if (log->n_runs < 2) {
         rc = proper_error_set(err, PROPER_EINVAL, log->file, 0, 0, "log has %u execution(s); intervals need at least 2",
                               (unsigned)log->n_runs);
@@ -576,7 +576,7 @@ PROPER_API int proper_estimate_from_counts(proper_estimate *est, const proper_sy
     ns = (double *)proper_calloc(w, sizeof *ns);
     if (!col || !mean || !lo || !hi || !ns) { rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory"); goto done; }
     for (i = 0; i < m->n_params; i++) {
-        col[i] = proper__counts_column(log, i);
+        col[i] = proper__est_counts_column(log, i);
         if (col[i] < 0) {
             rc = proper_error_set(err, PROPER_EUNDEFINED, log->file, 1, 0,
                                   "log has no column %s (or n%u) for the %s at source line %d", m->params[i].name,
@@ -584,23 +584,23 @@ PROPER_API int proper_estimate_from_counts(proper_estimate *est, const proper_sy
             goto done;
         }
     }
-    if ((rc = proper__flows_build(m, &f, err)) || (rc = proper__check_runs(m, &f, log, col, err))) goto done;
+    if ((rc = proper__est_flows_build(m, &f, err)) || (rc = proper__est_check_runs(m, &f, log, col, err))) goto done;
     z = proper_stats_normal_quantile(0.5 + est->per_param_confidence / 2.0);
     mean[0] = lo[0] = hi[0] = 1.0; /* one execution per run, exactly */
     for (i = 0; i < m->n_params; i++) {
-        proper__mean_interval(log->values + col[i], log->n_cols, log->n_runs, z, &mean[1 + i], &lo[1 + i], &hi[1 + i]);
+        proper__est_mean_interval(log->values + col[i], log->n_cols, log->n_runs, z, &mean[1 + i], &lo[1 + i], &hi[1 + i]);
         ns[i] = (double)log->n_runs;
     }
-    rc = proper__estimate_finish(est, m, &f, mean, lo, hi, ns, err);
+    rc = proper__est_estimate_finish(est, m, &f, mean, lo, hi, ns, err);
 done:
-    proper__flows_free(&f);
+    proper__est_flows_free(&f);
     PROPER_FREE(col); PROPER_FREE(mean); PROPER_FREE(lo); PROPER_FREE(hi); PROPER_FREE(ns);
     if (rc) proper_estimate_free(est);
     return rc;
 }
 
 /* Reads one artifact file: one non-negative integer per line. */
-static int proper__read_column(const char *path, double **xs, size_t *n, proper_error *err) {
+static int proper__est_read_column(const char *path, double **xs, size_t *n, proper_error *err) {
     char *text;
     size_t len, cap = 0;
     proper_cursor c;
@@ -638,10 +638,10 @@ PROPER_API int proper_estimate_from_artifact(proper_estimate *est, const proper_
     size_t i, w = m->n_params + 1;
     double **cols = NULL, *mean = NULL, *lo = NULL, *hi = NULL, *ns = NULL, z;
     size_t *lens = NULL;
-    proper__flows f;
+    proper__est_flows f;
     int rc;
     memset(&f, 0, sizeof f);
-    if ((rc = proper__estimate_alloc(est, m->n_params, confidence, method, err))) return rc;
+    if ((rc = proper__est_estimate_alloc(est, m->n_params, confidence, method, err))) return rc;
     cols = (double **)proper_calloc(w, sizeof *cols);
     lens = (size_t *)proper_calloc(w, sizeof *lens);
     mean = (double *)proper_calloc(w, sizeof *mean);
@@ -661,8 +661,8 @@ PROPER_API int proper_estimate_from_artifact(proper_estimate *est, const proper_
             rc = proper_error_set(err, PROPER_EUNDEFINED, NULL, m->params[i].line, 0, "no log file for %s", m->params[i].name);
             goto done;
         }
-        if ((rc = proper__read_column(files[i], &cols[i], &lens[i], err))) goto done;
-        proper__mean_interval(cols[i], 1, lens[i], z, &mean[1 + i], &lo[1 + i], &hi[1 + i]);
+        if ((rc = proper__est_read_column(files[i], &cols[i], &lens[i], err))) goto done;
+        proper__est_mean_interval(cols[i], 1, lens[i], z, &mean[1 + i], &lo[1 + i], &hi[1 + i]);
         ns[i] = (double)lens[i];
         if (!m->params[i].is_loop && mean[1 + i] > 1.0) {
             rc = proper_error_set(err, PROPER_ERANGE, files[i], 0, 0, "%s is a conditional: counts must be 0 or 1",
@@ -683,11 +683,11 @@ PROPER_API int proper_estimate_from_artifact(proper_estimate *est, const proper_
             goto done;
         } else nt[1 + (size_t)q] = 1.0;
     }
-    rc = proper__estimate_finish(est, m, &f, mean, lo, hi, ns, err);
+    rc = proper__est_estimate_finish(est, m, &f, mean, lo, hi, ns, err);
 done:
     for (i = 0; cols && i < w; i++) PROPER_FREE(cols[i]);
     PROPER_FREE(cols); PROPER_FREE(lens); PROPER_FREE(mean); PROPER_FREE(lo); PROPER_FREE(hi); PROPER_FREE(ns);
-    proper__flows_free(&f);
+    proper__est_flows_free(&f);
     if (rc) proper_estimate_free(est);
     return rc;
 }

@@ -150,45 +150,45 @@ PROPER_API int proper_synth_reward_range(const proper_synth_model *m, int reward
  * characters; strings, chars and comments become one token each (comments
  * are only scanned for annotations). Positions are kept for errors. */
 
-enum { PROPER__TK_EOF, PROPER__TK_IDENT, PROPER__TK_PUNCT, PROPER__TK_OTHER };
+enum { PROPER__SYNTH_TK_EOF, PROPER__SYNTH_TK_IDENT, PROPER__SYNTH_TK_PUNCT, PROPER__SYNTH_TK_OTHER };
 
-typedef struct proper__tok {
+typedef struct proper__synth_tok {
     int type;
     const char *s; /* start in the source */
     size_t n;      /* length */
     int line, col;
-} proper__tok;
+} proper__synth_tok;
 
-typedef struct proper__annot {
+typedef struct proper__synth_annot {
     int line;
     char name[32];
     double value;
-} proper__annot;
+} proper__synth_annot;
 
 typedef struct proper__synth_parser {
     const char *file;
-    proper__tok *toks;
+    proper__synth_tok *toks;
     size_t n_toks, cap_toks, pos;
-    proper__annot *annots;
+    proper__synth_annot *annots;
     size_t n_annots, cap_annots;
     proper_error *err;
 } proper__synth_parser;
 
-static int proper__is_ident_start(char ch) {
+static int proper__synth_is_ident_start(char ch) {
     return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_' || ch == '$';
 }
-static int proper__is_ident_char(char ch) { return proper__is_ident_start(ch) || (ch >= '0' && ch <= '9'); }
+static int proper__synth_is_ident_char(char ch) { return proper__synth_is_ident_start(ch) || (ch >= '0' && ch <= '9'); }
 
 /* Scan a comment's text for `@name=value` annotations, attributed to `line`. */
-static int proper__scan_annotations(proper__synth_parser *ps, const char *s, const char *end, int line, int col) {
+static int proper__synth_scan_annotations(proper__synth_parser *ps, const char *s, const char *end, int line, int col) {
     while (s < end) {
-        proper__annot a;
+        proper__synth_annot a;
         size_t n = 0;
         proper_cursor c;
         proper_error e;
-        if (*s != '@' || s + 1 >= end || !proper__is_ident_start(s[1])) { s++; continue; }
+        if (*s != '@' || s + 1 >= end || !proper__synth_is_ident_start(s[1])) { s++; continue; }
         s++;
-        while (s < end && proper__is_ident_char(*s)) {
+        while (s < end && proper__synth_is_ident_char(*s)) {
             if (n + 1 < sizeof a.name) a.name[n++] = *s;
             s++;
         }
@@ -213,8 +213,8 @@ static int proper__scan_annotations(proper__synth_parser *ps, const char *s, con
     return PROPER_OK;
 }
 
-static int proper__push_tok(proper__synth_parser *ps, int type, const char *s, size_t n, int line, int col) {
-    proper__tok t;
+static int proper__synth_push_tok(proper__synth_parser *ps, int type, const char *s, size_t n, int line, int col) {
+    proper__synth_tok t;
     t.type = type; t.s = s; t.n = n; t.line = line; t.col = col;
     if (PROPER_PUSH(ps->toks, ps->n_toks, ps->cap_toks, t))
         return proper_error_set(ps->err, PROPER_ENOMEM, ps->file, line, col, "out of memory");
@@ -222,7 +222,7 @@ static int proper__push_tok(proper__synth_parser *ps, int type, const char *s, s
 }
 
 /* Skip a quoted literal starting at c->p (quote char q); errors if unterminated. */
-static int proper__skip_quoted(proper__synth_parser *ps, proper_cursor *c, char q) {
+static int proper__synth_skip_quoted(proper__synth_parser *ps, proper_cursor *c, char q) {
     proper_cursor start = *c;
     int text_block = q == '"' && c->end - c->p >= 3 && c->p[1] == '"' && c->p[2] == '"';
     if (text_block) { /* Java text block """ ... """ */
@@ -250,7 +250,7 @@ static int proper__skip_quoted(proper__synth_parser *ps, proper_cursor *c, char 
     return PROPER_OK;
 }
 
-static int proper__tokenize(proper__synth_parser *ps, const char *text, size_t len) {
+static int proper__synth_tokenize(proper__synth_parser *ps, const char *text, size_t len) {
     proper_cursor c;
     int rc;
     proper_cursor_init(&c, text, len, ps->file);
@@ -262,7 +262,7 @@ static int proper__tokenize(proper__synth_parser *ps, const char *text, size_t l
             proper_cursor_advance(&c);
         } else if (ch == '/' && c.p + 1 < c.end && c.p[1] == '/') {
             while (c.p < c.end && *c.p != '\n') proper_cursor_advance(&c);
-            if ((rc = proper__scan_annotations(ps, s + 2, c.p, line, col))) return rc;
+            if ((rc = proper__synth_scan_annotations(ps, s + 2, c.p, line, col))) return rc;
         } else if (ch == '/' && c.p + 1 < c.end && c.p[1] == '*') {
             proper_cursor_advance(&c); proper_cursor_advance(&c);
             while (c.p < c.end && !(*c.p == '*' && c.p + 1 < c.end && c.p[1] == '/')) proper_cursor_advance(&c);
@@ -272,7 +272,7 @@ static int proper__tokenize(proper__synth_parser *ps, const char *text, size_t l
                 start.line = line; start.col = col;
                 return proper_cursor_error(&start, ps->err, PROPER_EPARSE, "unterminated comment");
             }
-            if ((rc = proper__scan_annotations(ps, s + 2, c.p, line, col))) return rc;
+            if ((rc = proper__synth_scan_annotations(ps, s + 2, c.p, line, col))) return rc;
             proper_cursor_advance(&c); proper_cursor_advance(&c);
         } else if (ch == '#' ) { /* C preprocessor line: skipped, with continuations */
             while (c.p < c.end && *c.p != '\n') {
@@ -280,179 +280,179 @@ static int proper__tokenize(proper__synth_parser *ps, const char *text, size_t l
                 proper_cursor_advance(&c);
             }
         } else if (ch == '"' || ch == '\'') {
-            if ((rc = proper__skip_quoted(ps, &c, ch))) return rc;
-            if ((rc = proper__push_tok(ps, PROPER__TK_OTHER, s, (size_t)(c.p - s), line, col))) return rc;
-        } else if (proper__is_ident_start(ch)) {
-            while (c.p < c.end && proper__is_ident_char(*c.p)) proper_cursor_advance(&c);
-            if ((rc = proper__push_tok(ps, PROPER__TK_IDENT, s, (size_t)(c.p - s), line, col))) return rc;
+            if ((rc = proper__synth_skip_quoted(ps, &c, ch))) return rc;
+            if ((rc = proper__synth_push_tok(ps, PROPER__SYNTH_TK_OTHER, s, (size_t)(c.p - s), line, col))) return rc;
+        } else if (proper__synth_is_ident_start(ch)) {
+            while (c.p < c.end && proper__synth_is_ident_char(*c.p)) proper_cursor_advance(&c);
+            if ((rc = proper__synth_push_tok(ps, PROPER__SYNTH_TK_IDENT, s, (size_t)(c.p - s), line, col))) return rc;
         } else if (ch >= '0' && ch <= '9') {
-            while (c.p < c.end && (proper__is_ident_char(*c.p) || *c.p == '.')) proper_cursor_advance(&c);
-            if ((rc = proper__push_tok(ps, PROPER__TK_OTHER, s, (size_t)(c.p - s), line, col))) return rc;
+            while (c.p < c.end && (proper__synth_is_ident_char(*c.p) || *c.p == '.')) proper_cursor_advance(&c);
+            if ((rc = proper__synth_push_tok(ps, PROPER__SYNTH_TK_OTHER, s, (size_t)(c.p - s), line, col))) return rc;
         } else {
             proper_cursor_advance(&c);
-            if ((rc = proper__push_tok(ps, PROPER__TK_PUNCT, s, 1, line, col))) return rc;
+            if ((rc = proper__synth_push_tok(ps, PROPER__SYNTH_TK_PUNCT, s, 1, line, col))) return rc;
         }
     }
-    return proper__push_tok(ps, PROPER__TK_EOF, c.p, 0, c.line, c.col);
+    return proper__synth_push_tok(ps, PROPER__SYNTH_TK_EOF, c.p, 0, c.line, c.col);
 }
 
 /* ---- statement tree ---- */
 
 enum {
-    PROPER__ST_BLOCK, PROPER__ST_SIMPLE, PROPER__ST_EMPTY, PROPER__ST_IF, PROPER__ST_WHILE,
-    PROPER__ST_FOR, PROPER__ST_DO, PROPER__ST_SWITCH, PROPER__ST_RETURN, PROPER__ST_THROW,
-    PROPER__ST_BREAK, PROPER__ST_CONTINUE, PROPER__ST_TRY, PROPER__ST_CASE
+    PROPER__SYNTH_ST_BLOCK, PROPER__SYNTH_ST_SIMPLE, PROPER__SYNTH_ST_EMPTY, PROPER__SYNTH_ST_IF, PROPER__SYNTH_ST_WHILE,
+    PROPER__SYNTH_ST_FOR, PROPER__SYNTH_ST_DO, PROPER__SYNTH_ST_SWITCH, PROPER__SYNTH_ST_RETURN, PROPER__SYNTH_ST_THROW,
+    PROPER__SYNTH_ST_BREAK, PROPER__SYNTH_ST_CONTINUE, PROPER__SYNTH_ST_TRY, PROPER__SYNTH_ST_CASE
 };
 
-typedef struct proper__stmt {
+typedef struct proper__synth_stmt {
     int kind;
     int line;
     int do_while_line;            /* line of `while` closing a do loop */
-    struct proper__stmt *a, *b;   /* if: then/else; loops: body; try: block/finally */
-    struct proper__stmt **kids;   /* block and switch members */
+    struct proper__synth_stmt *a, *b;   /* if: then/else; loops: body; try: block/finally */
+    struct proper__synth_stmt **kids;   /* block and switch members */
     size_t n_kids, cap_kids;
     int is_default;               /* case label: `default` */
     size_t state, state2;         /* own state; do loops: the condition state */
-} proper__stmt;
+} proper__synth_stmt;
 
-static void proper__stmt_free(proper__stmt *s) {
+static void proper__synth_stmt_free(proper__synth_stmt *s) {
     size_t i;
     if (!s) return;
-    proper__stmt_free(s->a);
-    proper__stmt_free(s->b);
-    for (i = 0; i < s->n_kids; i++) proper__stmt_free(s->kids[i]);
+    proper__synth_stmt_free(s->a);
+    proper__synth_stmt_free(s->b);
+    for (i = 0; i < s->n_kids; i++) proper__synth_stmt_free(s->kids[i]);
     PROPER_FREE(s->kids);
     PROPER_FREE(s);
 }
 
-static proper__tok *proper__peek(proper__synth_parser *ps) { return &ps->toks[ps->pos]; }
+static proper__synth_tok *proper__synth_peek(proper__synth_parser *ps) { return &ps->toks[ps->pos]; }
 
-static int proper__tok_is(const proper__tok *t, const char *word) {
+static int proper__synth_tok_is(const proper__synth_tok *t, const char *word) {
     size_t n = strlen(word);
-    return t->n == n && memcmp(t->s, word, n) == 0 && t->type != PROPER__TK_OTHER;
+    return t->n == n && memcmp(t->s, word, n) == 0 && t->type != PROPER__SYNTH_TK_OTHER;
 }
 
-static int proper__tok_error(proper__synth_parser *ps, const proper__tok *t, int code, const char *what) {
-    if (t->type == PROPER__TK_EOF)
+static int proper__synth_tok_error(proper__synth_parser *ps, const proper__synth_tok *t, int code, const char *what) {
+    if (t->type == PROPER__SYNTH_TK_EOF)
         return proper_error_set(ps->err, code, ps->file, t->line, t->col, "%s, found end of file", what);
     return proper_error_set(ps->err, code, ps->file, t->line, t->col, "%s, found '%.*s'", what,
                             (int)(t->n > 40 ? 40 : t->n), t->s);
 }
 
-static int proper__expect(proper__synth_parser *ps, const char *punct) {
-    proper__tok *t = proper__peek(ps);
+static int proper__synth_expect(proper__synth_parser *ps, const char *punct) {
+    proper__synth_tok *t = proper__synth_peek(ps);
     char what[32];
-    if (proper__tok_is(t, punct)) { ps->pos++; return PROPER_OK; }
+    if (proper__synth_tok_is(t, punct)) { ps->pos++; return PROPER_OK; }
     snprintf(what, sizeof what, "expected '%s'", punct);
-    return proper__tok_error(ps, t, PROPER_EPARSE, what);
+    return proper__synth_tok_error(ps, t, PROPER_EPARSE, what);
 }
 
 /* Bracket matching shared by the two skips below: tracks the open
  * brackets on a stack so that `(` closed by `}` is reported at the `(`. */
 #define PROPER__SYNTH_MAX_BRACKETS 4096
 
-typedef struct proper__brackets {
-    const proper__tok *open[PROPER__SYNTH_MAX_BRACKETS];
+typedef struct proper__synth_brackets {
+    const proper__synth_tok *open[PROPER__SYNTH_MAX_BRACKETS];
     int depth;
-} proper__brackets;
+} proper__synth_brackets;
 
-static char proper__closer_of(const proper__tok *t) {
-    return proper__tok_is(t, "(") ? ')' : proper__tok_is(t, "[") ? ']' : '}';
+static char proper__synth_closer_of(const proper__synth_tok *t) {
+    return proper__synth_tok_is(t, "(") ? ')' : proper__synth_tok_is(t, "[") ? ']' : '}';
 }
 
 /* Feed one token; returns an error status on a mismatch. */
-static int proper__bracket_step(proper__synth_parser *ps, proper__brackets *br, const proper__tok *t) {
-    if (proper__tok_is(t, "(") || proper__tok_is(t, "[") || proper__tok_is(t, "{")) {
+static int proper__synth_bracket_step(proper__synth_parser *ps, proper__synth_brackets *br, const proper__synth_tok *t) {
+    if (proper__synth_tok_is(t, "(") || proper__synth_tok_is(t, "[") || proper__synth_tok_is(t, "{")) {
         if (br->depth >= PROPER__SYNTH_MAX_BRACKETS)
             return proper_error_set(ps->err, PROPER_ELIMIT, ps->file, t->line, t->col, "brackets nested too deeply");
         br->open[br->depth++] = t;
-    } else if (proper__tok_is(t, ")") || proper__tok_is(t, "]") || proper__tok_is(t, "}")) {
-        const proper__tok *o;
-        if (br->depth == 0) return proper__tok_error(ps, t, PROPER_EPARSE, "unbalanced brackets: nothing to close");
+    } else if (proper__synth_tok_is(t, ")") || proper__synth_tok_is(t, "]") || proper__synth_tok_is(t, "}")) {
+        const proper__synth_tok *o;
+        if (br->depth == 0) return proper__synth_tok_error(ps, t, PROPER_EPARSE, "unbalanced brackets: nothing to close");
         o = br->open[--br->depth];
-        if (proper__closer_of(o) != *t->s)
+        if (proper__synth_closer_of(o) != *t->s)
             return proper_error_set(ps->err, PROPER_EPARSE, ps->file, o->line, o->col,
                                     "unbalanced '%c': closed by '%c' at line %d", *o->s, *t->s, t->line);
     }
     return PROPER_OK;
 }
 
-static int proper__unclosed(proper__synth_parser *ps, const proper__brackets *br, const proper__tok *start,
+static int proper__synth_unclosed(proper__synth_parser *ps, const proper__synth_brackets *br, const proper__synth_tok *start,
                             const char *what) {
     if (br->depth > 0) {
-        const proper__tok *o = br->open[br->depth - 1];
+        const proper__synth_tok *o = br->open[br->depth - 1];
         return proper_error_set(ps->err, PROPER_EPARSE, ps->file, o->line, o->col, "unbalanced '%c': never closed", *o->s);
     }
     return proper_error_set(ps->err, PROPER_EPARSE, ps->file, start->line, start->col, "%s", what);
 }
 
 /* Skip a balanced (...) group starting at '('. */
-static int proper__skip_parens(proper__synth_parser *ps) {
-    proper__tok *open = proper__peek(ps);
-    proper__brackets br;
+static int proper__synth_skip_parens(proper__synth_parser *ps) {
+    proper__synth_tok *open = proper__synth_peek(ps);
+    proper__synth_brackets br;
     int rc;
     br.depth = 0;
-    if (!proper__tok_is(open, "(")) return proper__tok_error(ps, open, PROPER_EPARSE, "expected '('");
+    if (!proper__synth_tok_is(open, "(")) return proper__synth_tok_error(ps, open, PROPER_EPARSE, "expected '('");
     for (;;) {
-        proper__tok *t = proper__peek(ps);
-        if (t->type == PROPER__TK_EOF) return proper__unclosed(ps, &br, open, "unbalanced '('");
-        if ((rc = proper__bracket_step(ps, &br, t))) return rc;
+        proper__synth_tok *t = proper__synth_peek(ps);
+        if (t->type == PROPER__SYNTH_TK_EOF) return proper__synth_unclosed(ps, &br, open, "unbalanced '('");
+        if ((rc = proper__synth_bracket_step(ps, &br, t))) return rc;
         ps->pos++;
         if (br.depth == 0) return PROPER_OK;
     }
 }
 
 /* Skip an expression up to (and including) the ';' at bracket depth 0. */
-static int proper__skip_to_semicolon(proper__synth_parser *ps, const proper__tok *start) {
-    proper__brackets br;
+static int proper__synth_skip_to_semicolon(proper__synth_parser *ps, const proper__synth_tok *start) {
+    proper__synth_brackets br;
     int rc;
     br.depth = 0;
     for (;;) {
-        proper__tok *t = proper__peek(ps);
-        if (t->type == PROPER__TK_EOF) return proper__unclosed(ps, &br, start, "statement not terminated by ';'");
-        if (br.depth == 0 && (proper__tok_is(t, ")") || proper__tok_is(t, "]") || proper__tok_is(t, "}")))
-            return proper__tok_error(ps, t, PROPER_EPARSE, "expected ';' before this");
-        if ((rc = proper__bracket_step(ps, &br, t))) return rc;
+        proper__synth_tok *t = proper__synth_peek(ps);
+        if (t->type == PROPER__SYNTH_TK_EOF) return proper__synth_unclosed(ps, &br, start, "statement not terminated by ';'");
+        if (br.depth == 0 && (proper__synth_tok_is(t, ")") || proper__synth_tok_is(t, "]") || proper__synth_tok_is(t, "}")))
+            return proper__synth_tok_error(ps, t, PROPER_EPARSE, "expected ';' before this");
+        if ((rc = proper__synth_bracket_step(ps, &br, t))) return rc;
         ps->pos++;
-        if (br.depth == 0 && proper__tok_is(t, ";")) return PROPER_OK;
+        if (br.depth == 0 && proper__synth_tok_is(t, ";")) return PROPER_OK;
     }
 }
 
-static proper__stmt *proper__new_stmt(proper__synth_parser *ps, int kind, int line) {
-    proper__stmt *s = (proper__stmt *)proper_calloc(1, sizeof *s);
+static proper__synth_stmt *proper__synth_new_stmt(proper__synth_parser *ps, int kind, int line) {
+    proper__synth_stmt *s = (proper__synth_stmt *)proper_calloc(1, sizeof *s);
     if (!s) { proper_error_set(ps->err, PROPER_ENOMEM, ps->file, line, 0, "out of memory"); return NULL; }
     s->kind = kind;
     s->line = line;
     return s;
 }
 
-static int proper__add_kid(proper__synth_parser *ps, proper__stmt *parent, proper__stmt *kid) {
+static int proper__synth_add_kid(proper__synth_parser *ps, proper__synth_stmt *parent, proper__synth_stmt *kid) {
     if (PROPER_PUSH(parent->kids, parent->n_kids, parent->cap_kids, kid)) {
-        proper__stmt_free(kid);
+        proper__synth_stmt_free(kid);
         return proper_error_set(ps->err, PROPER_ENOMEM, ps->file, parent->line, 0, "out of memory");
     }
     return PROPER_OK;
 }
 
-static int proper__parse_stmt(proper__synth_parser *ps, proper__stmt **out, int depth);
+static int proper__synth_parse_stmt(proper__synth_parser *ps, proper__synth_stmt **out, int depth);
 
 #define PROPER__SYNTH_MAX_DEPTH 512 /* nesting limit: deeper input is rejected, not a stack overflow */
 
-static int proper__parse_block(proper__synth_parser *ps, proper__stmt **out, int depth) {
-    proper__tok *open = proper__peek(ps);
-    proper__stmt *blk;
+static int proper__synth_parse_block(proper__synth_parser *ps, proper__synth_stmt **out, int depth) {
+    proper__synth_tok *open = proper__synth_peek(ps);
+    proper__synth_stmt *blk;
     int rc;
-    if ((rc = proper__expect(ps, "{"))) return rc;
-    if (!(blk = proper__new_stmt(ps, PROPER__ST_BLOCK, open->line))) return PROPER_ENOMEM;
-    while (!proper__tok_is(proper__peek(ps), "}")) {
-        proper__stmt *kid;
-        if (proper__peek(ps)->type == PROPER__TK_EOF) {
-            proper__stmt_free(blk);
+    if ((rc = proper__synth_expect(ps, "{"))) return rc;
+    if (!(blk = proper__synth_new_stmt(ps, PROPER__SYNTH_ST_BLOCK, open->line))) return PROPER_ENOMEM;
+    while (!proper__synth_tok_is(proper__synth_peek(ps), "}")) {
+        proper__synth_stmt *kid;
+        if (proper__synth_peek(ps)->type == PROPER__SYNTH_TK_EOF) {
+            proper__synth_stmt_free(blk);
             return proper_error_set(ps->err, PROPER_EPARSE, ps->file, open->line, open->col,
                                     "unbalanced '{': no matching '}'");
         }
-        if ((rc = proper__parse_stmt(ps, &kid, depth + 1)) || (rc = proper__add_kid(ps, blk, kid))) {
-            proper__stmt_free(blk);
+        if ((rc = proper__synth_parse_stmt(ps, &kid, depth + 1)) || (rc = proper__synth_add_kid(ps, blk, kid))) {
+            proper__synth_stmt_free(blk);
             return rc;
         }
     }
@@ -461,157 +461,157 @@ static int proper__parse_block(proper__synth_parser *ps, proper__stmt **out, int
     return PROPER_OK;
 }
 
-static int proper__parse_switch_body(proper__synth_parser *ps, proper__stmt *sw, int depth) {
-    proper__tok *open = proper__peek(ps);
+static int proper__synth_parse_switch_body(proper__synth_parser *ps, proper__synth_stmt *sw, int depth) {
+    proper__synth_tok *open = proper__synth_peek(ps);
     int rc;
-    if ((rc = proper__expect(ps, "{"))) return rc;
+    if ((rc = proper__synth_expect(ps, "{"))) return rc;
     for (;;) {
-        proper__tok *t = proper__peek(ps);
-        proper__stmt *kid;
-        if (proper__tok_is(t, "}")) { ps->pos++; return PROPER_OK; }
-        if (t->type == PROPER__TK_EOF)
+        proper__synth_tok *t = proper__synth_peek(ps);
+        proper__synth_stmt *kid;
+        if (proper__synth_tok_is(t, "}")) { ps->pos++; return PROPER_OK; }
+        if (t->type == PROPER__SYNTH_TK_EOF)
             return proper_error_set(ps->err, PROPER_EPARSE, ps->file, open->line, open->col,
                                     "unbalanced '{' of switch: no matching '}'");
-        if (proper__tok_is(t, "case") || proper__tok_is(t, "default")) {
+        if (proper__synth_tok_is(t, "case") || proper__synth_tok_is(t, "default")) {
             int depth_b = 0;
-            if (!(kid = proper__new_stmt(ps, PROPER__ST_CASE, t->line))) return PROPER_ENOMEM;
-            kid->is_default = proper__tok_is(t, "default");
+            if (!(kid = proper__synth_new_stmt(ps, PROPER__SYNTH_ST_CASE, t->line))) return PROPER_ENOMEM;
+            kid->is_default = proper__synth_tok_is(t, "default");
             ps->pos++;
             /* skip the label expression to its ':' (or Java's '->', rejected) */
             for (;;) {
-                proper__tok *u = proper__peek(ps);
-                if (u->type == PROPER__TK_EOF) { proper__stmt_free(kid); return proper__tok_error(ps, u, PROPER_EPARSE, "expected ':' after case label"); }
-                if (proper__tok_is(u, "(") || proper__tok_is(u, "[")) depth_b++;
-                else if (proper__tok_is(u, ")") || proper__tok_is(u, "]")) depth_b--;
-                else if (depth_b == 0 && proper__tok_is(u, "-") && proper__tok_is(u + 1, ">")) {
-                    proper__stmt_free(kid);
-                    return proper__tok_error(ps, u, PROPER_EUNSUPPORTED, "arrow-form switch cases are not supported");
-                } else if (depth_b == 0 && proper__tok_is(u, ":") && !proper__tok_is(u + 1, ":")) { ps->pos++; break; }
-                else if (depth_b == 0 && proper__tok_is(u, ":")) ps->pos++; /* C++ '::' */
+                proper__synth_tok *u = proper__synth_peek(ps);
+                if (u->type == PROPER__SYNTH_TK_EOF) { proper__synth_stmt_free(kid); return proper__synth_tok_error(ps, u, PROPER_EPARSE, "expected ':' after case label"); }
+                if (proper__synth_tok_is(u, "(") || proper__synth_tok_is(u, "[")) depth_b++;
+                else if (proper__synth_tok_is(u, ")") || proper__synth_tok_is(u, "]")) depth_b--;
+                else if (depth_b == 0 && proper__synth_tok_is(u, "-") && proper__synth_tok_is(u + 1, ">")) {
+                    proper__synth_stmt_free(kid);
+                    return proper__synth_tok_error(ps, u, PROPER_EUNSUPPORTED, "arrow-form switch cases are not supported");
+                } else if (depth_b == 0 && proper__synth_tok_is(u, ":") && !proper__synth_tok_is(u + 1, ":")) { ps->pos++; break; }
+                else if (depth_b == 0 && proper__synth_tok_is(u, ":")) ps->pos++; /* C++ '::' */
                 ps->pos++;
             }
-        } else if ((rc = proper__parse_stmt(ps, &kid, depth + 1))) {
+        } else if ((rc = proper__synth_parse_stmt(ps, &kid, depth + 1))) {
             return rc;
         } else if (sw->n_kids == 0) {
-            proper__stmt_free(kid);
-            return proper__tok_error(ps, t, PROPER_EPARSE, "statement in switch before any case label");
+            proper__synth_stmt_free(kid);
+            return proper__synth_tok_error(ps, t, PROPER_EPARSE, "statement in switch before any case label");
         }
-        if ((rc = proper__add_kid(ps, sw, kid))) return rc;
+        if ((rc = proper__synth_add_kid(ps, sw, kid))) return rc;
     }
 }
 
 /* Parses the part after a keyword that introduces a simple statement ending in ';'. */
-static int proper__parse_simple(proper__synth_parser *ps, proper__stmt **out, int kind, proper__tok *t) {
+static int proper__synth_parse_simple(proper__synth_parser *ps, proper__synth_stmt **out, int kind, proper__synth_tok *t) {
     int rc;
-    proper__stmt *s = proper__new_stmt(ps, kind, t->line);
+    proper__synth_stmt *s = proper__synth_new_stmt(ps, kind, t->line);
     if (!s) return PROPER_ENOMEM;
-    if ((rc = proper__skip_to_semicolon(ps, t))) { proper__stmt_free(s); return rc; }
+    if ((rc = proper__synth_skip_to_semicolon(ps, t))) { proper__synth_stmt_free(s); return rc; }
     *out = s;
     return PROPER_OK;
 }
 
-static int proper__parse_stmt(proper__synth_parser *ps, proper__stmt **out, int depth) {
-    proper__tok *t = proper__peek(ps);
-    proper__stmt *s = NULL;
+static int proper__synth_parse_stmt(proper__synth_parser *ps, proper__synth_stmt **out, int depth) {
+    proper__synth_tok *t = proper__synth_peek(ps);
+    proper__synth_stmt *s = NULL;
     int rc;
     *out = NULL;
     if (depth > PROPER__SYNTH_MAX_DEPTH)
         return proper_error_set(ps->err, PROPER_ELIMIT, ps->file, t->line, t->col, "statements nested too deeply");
-    if (proper__tok_is(t, "{")) return proper__parse_block(ps, out, depth);
-    if (proper__tok_is(t, ";")) {
+    if (proper__synth_tok_is(t, "{")) return proper__synth_parse_block(ps, out, depth);
+    if (proper__synth_tok_is(t, ";")) {
         ps->pos++;
-        if (!(s = proper__new_stmt(ps, PROPER__ST_EMPTY, t->line))) return PROPER_ENOMEM;
+        if (!(s = proper__synth_new_stmt(ps, PROPER__SYNTH_ST_EMPTY, t->line))) return PROPER_ENOMEM;
         *out = s;
         return PROPER_OK;
     }
-    if (t->type == PROPER__TK_EOF) return proper__tok_error(ps, t, PROPER_EPARSE, "expected a statement");
-    if (proper__tok_is(t, "}")) return proper__tok_error(ps, t, PROPER_EPARSE, "expected a statement");
-    if (proper__tok_is(t, "goto"))
-        return proper__tok_error(ps, t, PROPER_EUNSUPPORTED, "goto is not supported");
-    if (t->type == PROPER__TK_IDENT && proper__tok_is(t + 1, ":") && !proper__tok_is(t + 2, ":") &&
-        !proper__tok_is(t, "default"))
+    if (t->type == PROPER__SYNTH_TK_EOF) return proper__synth_tok_error(ps, t, PROPER_EPARSE, "expected a statement");
+    if (proper__synth_tok_is(t, "}")) return proper__synth_tok_error(ps, t, PROPER_EPARSE, "expected a statement");
+    if (proper__synth_tok_is(t, "goto"))
+        return proper__synth_tok_error(ps, t, PROPER_EUNSUPPORTED, "goto is not supported");
+    if (t->type == PROPER__SYNTH_TK_IDENT && proper__synth_tok_is(t + 1, ":") && !proper__synth_tok_is(t + 2, ":") &&
+        !proper__synth_tok_is(t, "default"))
         return proper_error_set(ps->err, PROPER_EUNSUPPORTED, ps->file, t->line, t->col,
                                 "labelled statement '%.*s:' is not supported", (int)t->n, t->s);
-    if (proper__tok_is(t, "if")) {
+    if (proper__synth_tok_is(t, "if")) {
         ps->pos++;
-        if (!(s = proper__new_stmt(ps, PROPER__ST_IF, t->line))) return PROPER_ENOMEM;
-        if ((rc = proper__skip_parens(ps)) || (rc = proper__parse_stmt(ps, &s->a, depth + 1))) goto fail;
-        if (proper__tok_is(proper__peek(ps), "else")) {
+        if (!(s = proper__synth_new_stmt(ps, PROPER__SYNTH_ST_IF, t->line))) return PROPER_ENOMEM;
+        if ((rc = proper__synth_skip_parens(ps)) || (rc = proper__synth_parse_stmt(ps, &s->a, depth + 1))) goto fail;
+        if (proper__synth_tok_is(proper__synth_peek(ps), "else")) {
             ps->pos++;
-            if ((rc = proper__parse_stmt(ps, &s->b, depth + 1))) goto fail;
+            if ((rc = proper__synth_parse_stmt(ps, &s->b, depth + 1))) goto fail;
         }
-    } else if (proper__tok_is(t, "while") || proper__tok_is(t, "for")) {
+    } else if (proper__synth_tok_is(t, "while") || proper__synth_tok_is(t, "for")) {
         ps->pos++;
-        if (!(s = proper__new_stmt(ps, proper__tok_is(t, "for") ? PROPER__ST_FOR : PROPER__ST_WHILE, t->line)))
+        if (!(s = proper__synth_new_stmt(ps, proper__synth_tok_is(t, "for") ? PROPER__SYNTH_ST_FOR : PROPER__SYNTH_ST_WHILE, t->line)))
             return PROPER_ENOMEM;
-        if ((rc = proper__skip_parens(ps)) || (rc = proper__parse_stmt(ps, &s->a, depth + 1))) goto fail;
-    } else if (proper__tok_is(t, "do")) {
-        proper__tok *w;
+        if ((rc = proper__synth_skip_parens(ps)) || (rc = proper__synth_parse_stmt(ps, &s->a, depth + 1))) goto fail;
+    } else if (proper__synth_tok_is(t, "do")) {
+        proper__synth_tok *w;
         ps->pos++;
-        if (!(s = proper__new_stmt(ps, PROPER__ST_DO, t->line))) return PROPER_ENOMEM;
-        if ((rc = proper__parse_stmt(ps, &s->a, depth + 1))) goto fail;
-        w = proper__peek(ps);
-        if (!proper__tok_is(w, "while")) { rc = proper__tok_error(ps, w, PROPER_EPARSE, "expected 'while' after do body"); goto fail; }
+        if (!(s = proper__synth_new_stmt(ps, PROPER__SYNTH_ST_DO, t->line))) return PROPER_ENOMEM;
+        if ((rc = proper__synth_parse_stmt(ps, &s->a, depth + 1))) goto fail;
+        w = proper__synth_peek(ps);
+        if (!proper__synth_tok_is(w, "while")) { rc = proper__synth_tok_error(ps, w, PROPER_EPARSE, "expected 'while' after do body"); goto fail; }
         s->do_while_line = w->line;
         ps->pos++;
-        if ((rc = proper__skip_parens(ps)) || (rc = proper__expect(ps, ";"))) goto fail;
-    } else if (proper__tok_is(t, "switch")) {
+        if ((rc = proper__synth_skip_parens(ps)) || (rc = proper__synth_expect(ps, ";"))) goto fail;
+    } else if (proper__synth_tok_is(t, "switch")) {
         ps->pos++;
-        if (!(s = proper__new_stmt(ps, PROPER__ST_SWITCH, t->line))) return PROPER_ENOMEM;
-        if ((rc = proper__skip_parens(ps)) || (rc = proper__parse_switch_body(ps, s, depth))) goto fail;
-    } else if (proper__tok_is(t, "try")) {
+        if (!(s = proper__synth_new_stmt(ps, PROPER__SYNTH_ST_SWITCH, t->line))) return PROPER_ENOMEM;
+        if ((rc = proper__synth_skip_parens(ps)) || (rc = proper__synth_parse_switch_body(ps, s, depth))) goto fail;
+    } else if (proper__synth_tok_is(t, "try")) {
         ps->pos++;
-        if (!(s = proper__new_stmt(ps, PROPER__ST_TRY, t->line))) return PROPER_ENOMEM;
-        if (proper__tok_is(proper__peek(ps), "(") && (rc = proper__skip_parens(ps))) goto fail; /* try-with-resources */
-        if ((rc = proper__parse_block(ps, &s->a, depth + 1))) goto fail;
-        while (proper__tok_is(proper__peek(ps), "catch")) {
-            proper__stmt *handler = NULL;
+        if (!(s = proper__synth_new_stmt(ps, PROPER__SYNTH_ST_TRY, t->line))) return PROPER_ENOMEM;
+        if (proper__synth_tok_is(proper__synth_peek(ps), "(") && (rc = proper__synth_skip_parens(ps))) goto fail; /* try-with-resources */
+        if ((rc = proper__synth_parse_block(ps, &s->a, depth + 1))) goto fail;
+        while (proper__synth_tok_is(proper__synth_peek(ps), "catch")) {
+            proper__synth_stmt *handler = NULL;
             ps->pos++;
-            if ((rc = proper__skip_parens(ps)) || (rc = proper__parse_block(ps, &handler, depth + 1))) goto fail;
-            proper__stmt_free(handler); /* exceptional path: not modelled */
+            if ((rc = proper__synth_skip_parens(ps)) || (rc = proper__synth_parse_block(ps, &handler, depth + 1))) goto fail;
+            proper__synth_stmt_free(handler); /* exceptional path: not modelled */
         }
-        if (proper__tok_is(proper__peek(ps), "finally")) {
+        if (proper__synth_tok_is(proper__synth_peek(ps), "finally")) {
             ps->pos++;
-            if ((rc = proper__parse_block(ps, &s->b, depth + 1))) goto fail;
+            if ((rc = proper__synth_parse_block(ps, &s->b, depth + 1))) goto fail;
         }
-    } else if (proper__tok_is(t, "return") || proper__tok_is(t, "throw")) {
+    } else if (proper__synth_tok_is(t, "return") || proper__synth_tok_is(t, "throw")) {
         ps->pos++;
-        return proper__parse_simple(ps, out, proper__tok_is(t, "return") ? PROPER__ST_RETURN : PROPER__ST_THROW, t);
-    } else if (proper__tok_is(t, "break") || proper__tok_is(t, "continue")) {
+        return proper__synth_parse_simple(ps, out, proper__synth_tok_is(t, "return") ? PROPER__SYNTH_ST_RETURN : PROPER__SYNTH_ST_THROW, t);
+    } else if (proper__synth_tok_is(t, "break") || proper__synth_tok_is(t, "continue")) {
         ps->pos++;
-        if (!proper__tok_is(proper__peek(ps), ";"))
-            return proper__tok_error(ps, t, PROPER_EUNSUPPORTED, "labelled break/continue is not supported");
+        if (!proper__synth_tok_is(proper__synth_peek(ps), ";"))
+            return proper__synth_tok_error(ps, t, PROPER_EUNSUPPORTED, "labelled break/continue is not supported");
         ps->pos++;
-        if (!(s = proper__new_stmt(ps, proper__tok_is(t, "break") ? PROPER__ST_BREAK : PROPER__ST_CONTINUE, t->line)))
+        if (!(s = proper__synth_new_stmt(ps, proper__synth_tok_is(t, "break") ? PROPER__SYNTH_ST_BREAK : PROPER__SYNTH_ST_CONTINUE, t->line)))
             return PROPER_ENOMEM;
-    } else if (proper__tok_is(t, "else") || proper__tok_is(t, "case") || proper__tok_is(t, "catch")) {
-        return proper__tok_error(ps, t, PROPER_EPARSE, "misplaced keyword");
+    } else if (proper__synth_tok_is(t, "else") || proper__synth_tok_is(t, "case") || proper__synth_tok_is(t, "catch")) {
+        return proper__synth_tok_error(ps, t, PROPER_EPARSE, "misplaced keyword");
     } else {
-        return proper__parse_simple(ps, out, PROPER__ST_SIMPLE, t);
+        return proper__synth_parse_simple(ps, out, PROPER__SYNTH_ST_SIMPLE, t);
     }
     *out = s;
     return PROPER_OK;
 fail:
-    proper__stmt_free(s);
+    proper__synth_stmt_free(s);
     return rc;
 }
 
 /* Find `name ( ... ) [throws X, Y] {` at brace depth 0 or 1 (methods in a class). */
-static int proper__find_function(proper__synth_parser *ps, const char *name) {
+static int proper__synth_find_function(proper__synth_parser *ps, const char *name) {
     size_t i;
     int depth = 0;
-    for (i = 0; ps->toks[i].type != PROPER__TK_EOF; i++) {
-        proper__tok *t = &ps->toks[i];
-        if (proper__tok_is(t, "{")) depth++;
-        else if (proper__tok_is(t, "}")) depth--;
-        else if (depth <= 1 && t->type == PROPER__TK_IDENT && proper__tok_is(t, name) &&
-                 proper__tok_is(t + 1, "(")) {
+    for (i = 0; ps->toks[i].type != PROPER__SYNTH_TK_EOF; i++) {
+        proper__synth_tok *t = &ps->toks[i];
+        if (proper__synth_tok_is(t, "{")) depth++;
+        else if (proper__synth_tok_is(t, "}")) depth--;
+        else if (depth <= 1 && t->type == PROPER__SYNTH_TK_IDENT && proper__synth_tok_is(t, name) &&
+                 proper__synth_tok_is(t + 1, "(")) {
             ps->pos = i + 1;
-            if (proper__skip_parens(ps)) return -1;
-            while (proper__peek(ps)->type == PROPER__TK_IDENT || proper__tok_is(proper__peek(ps), ",") ||
-                   proper__tok_is(proper__peek(ps), "."))
+            if (proper__synth_skip_parens(ps)) return -1;
+            while (proper__synth_peek(ps)->type == PROPER__SYNTH_TK_IDENT || proper__synth_tok_is(proper__synth_peek(ps), ",") ||
+                   proper__synth_tok_is(proper__synth_peek(ps), "."))
                 ps->pos++; /* throws clause, const, noexcept */
-            if (proper__tok_is(proper__peek(ps), "{")) return 0;
+            if (proper__synth_tok_is(proper__synth_peek(ps), "{")) return 0;
         }
     }
     return -1;
@@ -619,23 +619,23 @@ static int proper__find_function(proper__synth_parser *ps, const char *name) {
 
 /* ---- graph construction ---- */
 
-typedef struct proper__builder {
+typedef struct proper__synth_builder {
     proper_synth_model *m;
     size_t cap_states, cap_params;
     proper_error *err;
     const char *file;
-} proper__builder;
+} proper__synth_builder;
 
-#define PROPER__NONE ((size_t)-1)
+#define PROPER__SYNTH_NONE ((size_t)-1)
 
-static int proper__new_state(proper__builder *b, int kind, int line, const char *what, size_t *id) {
+static int proper__synth_new_state(proper__synth_builder *b, int kind, int line, const char *what, size_t *id) {
     proper_synth_state st;
     proper_synth_model *m = b->m;
     memset(&st, 0, sizeof st);
     st.kind = kind;
     st.line = line;
     st.param = -1;
-    st.next = st.taken = PROPER__NONE;
+    st.next = st.taken = PROPER__SYNTH_NONE;
     strncpy(st.what, what, sizeof st.what - 1);
     *id = m->n_states;
     if (PROPER_PUSH(m->states, m->n_states, b->cap_states, st))
@@ -643,13 +643,13 @@ static int proper__new_state(proper__builder *b, int kind, int line, const char 
     return PROPER_OK;
 }
 
-static int proper__new_param(proper__builder *b, size_t state, int is_loop) {
+static int proper__synth_new_param(proper__synth_builder *b, size_t state, int is_loop) {
     proper_synth_param p;
     proper_synth_model *m = b->m;
     p.line = m->states[state].line;
     p.is_loop = is_loop;
     p.state = state;
-    p.do_state = PROPER__NONE;
+    p.do_state = PROPER__SYNTH_NONE;
     snprintf(p.name, sizeof p.name, "p%u", (unsigned)(m->n_params + 1));
     m->states[state].param = (int)m->n_params;
     if (PROPER_PUSH(m->params, m->n_params, b->cap_params, p))
@@ -659,77 +659,77 @@ static int proper__new_param(proper__builder *b, size_t state, int is_loop) {
 
 /* Pass 1: create every statement's state in source order (so parameters are
  * numbered p1..pn in source order, as in the paper). */
-static int proper__create_states(proper__builder *b, proper__stmt *s) {
+static int proper__synth_create_states(proper__synth_builder *b, proper__synth_stmt *s) {
     size_t i;
     int rc;
-    s->state = s->state2 = PROPER__NONE;
+    s->state = s->state2 = PROPER__SYNTH_NONE;
     switch (s->kind) {
-    case PROPER__ST_BLOCK:
+    case PROPER__SYNTH_ST_BLOCK:
         for (i = 0; i < s->n_kids; i++)
-            if ((rc = proper__create_states(b, s->kids[i]))) return rc;
+            if ((rc = proper__synth_create_states(b, s->kids[i]))) return rc;
         return PROPER_OK;
-    case PROPER__ST_EMPTY:
+    case PROPER__SYNTH_ST_EMPTY:
         return PROPER_OK;
-    case PROPER__ST_TRY:
-        if ((rc = proper__create_states(b, s->a))) return rc;
-        return s->b ? proper__create_states(b, s->b) : PROPER_OK;
-    case PROPER__ST_IF:
-        if ((rc = proper__new_state(b, PROPER_SYNTH_BRANCH, s->line, "if", &s->state)) ||
-            (rc = proper__new_param(b, s->state, 0)) || (rc = proper__create_states(b, s->a)))
+    case PROPER__SYNTH_ST_TRY:
+        if ((rc = proper__synth_create_states(b, s->a))) return rc;
+        return s->b ? proper__synth_create_states(b, s->b) : PROPER_OK;
+    case PROPER__SYNTH_ST_IF:
+        if ((rc = proper__synth_new_state(b, PROPER_SYNTH_BRANCH, s->line, "if", &s->state)) ||
+            (rc = proper__synth_new_param(b, s->state, 0)) || (rc = proper__synth_create_states(b, s->a)))
             return rc;
-        return s->b ? proper__create_states(b, s->b) : PROPER_OK;
-    case PROPER__ST_WHILE:
-    case PROPER__ST_FOR:
-        if ((rc = proper__new_state(b, PROPER_SYNTH_LOOP, s->line, s->kind == PROPER__ST_FOR ? "for" : "while", &s->state)) ||
-            (rc = proper__new_param(b, s->state, 1)))
+        return s->b ? proper__synth_create_states(b, s->b) : PROPER_OK;
+    case PROPER__SYNTH_ST_WHILE:
+    case PROPER__SYNTH_ST_FOR:
+        if ((rc = proper__synth_new_state(b, PROPER_SYNTH_LOOP, s->line, s->kind == PROPER__SYNTH_ST_FOR ? "for" : "while", &s->state)) ||
+            (rc = proper__synth_new_param(b, s->state, 1)))
             return rc;
-        return proper__create_states(b, s->a);
-    case PROPER__ST_DO:
-        if ((rc = proper__new_state(b, PROPER_SYNTH_STMT, s->line, "do", &s->state)) ||
-            (rc = proper__new_state(b, PROPER_SYNTH_LOOP, s->do_while_line, "while", &s->state2)) ||
-            (rc = proper__new_param(b, s->state2, 1)))
+        return proper__synth_create_states(b, s->a);
+    case PROPER__SYNTH_ST_DO:
+        if ((rc = proper__synth_new_state(b, PROPER_SYNTH_STMT, s->line, "do", &s->state)) ||
+            (rc = proper__synth_new_state(b, PROPER_SYNTH_LOOP, s->do_while_line, "while", &s->state2)) ||
+            (rc = proper__synth_new_param(b, s->state2, 1)))
             return rc;
         b->m->params[b->m->n_params - 1].do_state = s->state;
-        return proper__create_states(b, s->a);
-    case PROPER__ST_SWITCH:
-        if ((rc = proper__new_state(b, PROPER_SYNTH_STMT, s->line, "switch", &s->state))) return rc;
+        return proper__synth_create_states(b, s->a);
+    case PROPER__SYNTH_ST_SWITCH:
+        if ((rc = proper__synth_new_state(b, PROPER_SYNTH_STMT, s->line, "switch", &s->state))) return rc;
         for (i = 0; i < s->n_kids; i++)
-            if ((rc = proper__create_states(b, s->kids[i]))) return rc;
+            if ((rc = proper__synth_create_states(b, s->kids[i]))) return rc;
         return PROPER_OK;
-    case PROPER__ST_CASE:
+    case PROPER__SYNTH_ST_CASE:
         if (s->is_default) return PROPER_OK; /* the remainder of the chain: no test of its own */
-        if ((rc = proper__new_state(b, PROPER_SYNTH_BRANCH, s->line, "case", &s->state))) return rc;
-        return proper__new_param(b, s->state, 0);
-    case PROPER__ST_RETURN:
-        return proper__new_state(b, PROPER_SYNTH_STMT, s->line, "return", &s->state);
-    case PROPER__ST_THROW:
-        return proper__new_state(b, PROPER_SYNTH_STMT, s->line, "throw", &s->state);
-    case PROPER__ST_BREAK:
-        return proper__new_state(b, PROPER_SYNTH_STMT, s->line, "break", &s->state);
-    case PROPER__ST_CONTINUE:
-        return proper__new_state(b, PROPER_SYNTH_STMT, s->line, "continue", &s->state);
+        if ((rc = proper__synth_new_state(b, PROPER_SYNTH_BRANCH, s->line, "case", &s->state))) return rc;
+        return proper__synth_new_param(b, s->state, 0);
+    case PROPER__SYNTH_ST_RETURN:
+        return proper__synth_new_state(b, PROPER_SYNTH_STMT, s->line, "return", &s->state);
+    case PROPER__SYNTH_ST_THROW:
+        return proper__synth_new_state(b, PROPER_SYNTH_STMT, s->line, "throw", &s->state);
+    case PROPER__SYNTH_ST_BREAK:
+        return proper__synth_new_state(b, PROPER_SYNTH_STMT, s->line, "break", &s->state);
+    case PROPER__SYNTH_ST_CONTINUE:
+        return proper__synth_new_state(b, PROPER_SYNTH_STMT, s->line, "continue", &s->state);
     default:
-        return proper__new_state(b, PROPER_SYNTH_STMT, s->line, "stmt", &s->state);
+        return proper__synth_new_state(b, PROPER_SYNTH_STMT, s->line, "stmt", &s->state);
     }
 }
 
 /* Targets of `break` and `continue` in the innermost enclosing construct. */
-typedef struct proper__jumps {
+typedef struct proper__synth_jumps {
     size_t break_to, continue_to;
-} proper__jumps;
+} proper__synth_jumps;
 
-static int proper__wire(proper__builder *b, proper__stmt *s, size_t next, proper__jumps j, size_t *entry);
+static int proper__synth_wire(proper__synth_builder *b, proper__synth_stmt *s, size_t next, proper__synth_jumps j, size_t *entry);
 
 /* Wires a sequence of statements; returns the entry of the first one that
  * has a state (or `next`). Switch case labels are transparent here. */
-static int proper__wire_seq(proper__builder *b, proper__stmt **kids, size_t n, size_t next,
-                            proper__jumps j, size_t *entry) {
+static int proper__synth_wire_seq(proper__synth_builder *b, proper__synth_stmt **kids, size_t n, size_t next,
+                            proper__synth_jumps j, size_t *entry) {
     int rc;
     while (n > 0) {
         size_t e;
         n--;
-        if (kids[n]->kind == PROPER__ST_CASE) continue;
-        if ((rc = proper__wire(b, kids[n], next, j, &e))) return rc;
+        if (kids[n]->kind == PROPER__SYNTH_ST_CASE) continue;
+        if ((rc = proper__synth_wire(b, kids[n], next, j, &e))) return rc;
         next = e;
     }
     *entry = next;
@@ -740,82 +740,82 @@ static int proper__wire_seq(proper__builder *b, proper__stmt **kids, size_t n, s
  * the statements after its label (falling through the rest), else to the
  * next test; after the last test, to `default`'s statements or past the
  * switch. */
-static int proper__wire_switch(proper__builder *b, proper__stmt *s, size_t next, proper__jumps j) {
+static int proper__synth_wire_switch(proper__synth_builder *b, proper__synth_stmt *s, size_t next, proper__synth_jumps j) {
     proper_synth_state *st = b->m->states;
-    size_t i, k, fallback = next, prev_test = PROPER__NONE;
-    proper__jumps inner = j;
+    size_t i, k, fallback = next, prev_test = PROPER__SYNTH_NONE;
+    proper__synth_jumps inner = j;
     int rc;
     inner.break_to = next;
     for (i = 0; i < s->n_kids; i++) {
-        proper__stmt *label = s->kids[i];
+        proper__synth_stmt *label = s->kids[i];
         size_t body;
-        if (label->kind != PROPER__ST_CASE) continue;
-        if ((rc = proper__wire_seq(b, s->kids + i + 1, s->n_kids - i - 1, next, inner, &body))) return rc;
+        if (label->kind != PROPER__SYNTH_ST_CASE) continue;
+        if ((rc = proper__synth_wire_seq(b, s->kids + i + 1, s->n_kids - i - 1, next, inner, &body))) return rc;
         if (label->is_default) { fallback = body; continue; }
         b->m->states[label->state].taken = body;
-        if (prev_test == PROPER__NONE) b->m->states[s->state].next = label->state;
+        if (prev_test == PROPER__SYNTH_NONE) b->m->states[s->state].next = label->state;
         else b->m->states[prev_test].next = label->state;
         prev_test = label->state;
     }
     st = b->m->states;
-    if (prev_test == PROPER__NONE) st[s->state].next = fallback;
+    if (prev_test == PROPER__SYNTH_NONE) st[s->state].next = fallback;
     else st[prev_test].next = fallback;
     (void)k;
     return PROPER_OK;
 }
 
 /* Pass 2: set successors. `next` is the state control reaches after `s`. */
-static int proper__wire(proper__builder *b, proper__stmt *s, size_t next, proper__jumps j, size_t *entry) {
+static int proper__synth_wire(proper__synth_builder *b, proper__synth_stmt *s, size_t next, proper__synth_jumps j, size_t *entry) {
     proper_synth_state *st = b->m->states;
-    proper__jumps inner;
+    proper__synth_jumps inner;
     size_t e;
     int rc;
     switch (s->kind) {
-    case PROPER__ST_BLOCK:
-        return proper__wire_seq(b, s->kids, s->n_kids, next, j, entry);
-    case PROPER__ST_EMPTY:
+    case PROPER__SYNTH_ST_BLOCK:
+        return proper__synth_wire_seq(b, s->kids, s->n_kids, next, j, entry);
+    case PROPER__SYNTH_ST_EMPTY:
         *entry = next;
         return PROPER_OK;
-    case PROPER__ST_TRY:
-        if (s->b && (rc = proper__wire(b, s->b, next, j, &next))) return rc;
-        return proper__wire(b, s->a, next, j, entry);
-    case PROPER__ST_IF:
-        if ((rc = proper__wire(b, s->a, next, j, &e))) return rc;
+    case PROPER__SYNTH_ST_TRY:
+        if (s->b && (rc = proper__synth_wire(b, s->b, next, j, &next))) return rc;
+        return proper__synth_wire(b, s->a, next, j, entry);
+    case PROPER__SYNTH_ST_IF:
+        if ((rc = proper__synth_wire(b, s->a, next, j, &e))) return rc;
         b->m->states[s->state].taken = e;
         e = next;
-        if (s->b && (rc = proper__wire(b, s->b, next, j, &e))) return rc;
+        if (s->b && (rc = proper__synth_wire(b, s->b, next, j, &e))) return rc;
         b->m->states[s->state].next = e;
         break;
-    case PROPER__ST_WHILE:
-    case PROPER__ST_FOR:
+    case PROPER__SYNTH_ST_WHILE:
+    case PROPER__SYNTH_ST_FOR:
         inner.break_to = next;
         inner.continue_to = s->state;
-        if ((rc = proper__wire(b, s->a, s->state, inner, &e))) return rc;
+        if ((rc = proper__synth_wire(b, s->a, s->state, inner, &e))) return rc;
         b->m->states[s->state].taken = e;
         b->m->states[s->state].next = next;
         break;
-    case PROPER__ST_DO:
+    case PROPER__SYNTH_ST_DO:
         inner.break_to = next;
         inner.continue_to = s->state2;
-        if ((rc = proper__wire(b, s->a, s->state2, inner, &e))) return rc;
+        if ((rc = proper__synth_wire(b, s->a, s->state2, inner, &e))) return rc;
         b->m->states[s->state].next = e;
         b->m->states[s->state2].taken = e;
         b->m->states[s->state2].next = next;
         break;
-    case PROPER__ST_SWITCH:
-        if ((rc = proper__wire_switch(b, s, next, j))) return rc;
+    case PROPER__SYNTH_ST_SWITCH:
+        if ((rc = proper__synth_wire_switch(b, s, next, j))) return rc;
         break;
-    case PROPER__ST_RETURN:
-    case PROPER__ST_THROW:
+    case PROPER__SYNTH_ST_RETURN:
+    case PROPER__SYNTH_ST_THROW:
         st[s->state].next = b->m->end;
         break;
-    case PROPER__ST_BREAK:
-    case PROPER__ST_CONTINUE: {
-        size_t to = s->kind == PROPER__ST_BREAK ? j.break_to : j.continue_to;
-        if (to == PROPER__NONE)
+    case PROPER__SYNTH_ST_BREAK:
+    case PROPER__SYNTH_ST_CONTINUE: {
+        size_t to = s->kind == PROPER__SYNTH_ST_BREAK ? j.break_to : j.continue_to;
+        if (to == PROPER__SYNTH_NONE)
             return proper_error_set(b->err, PROPER_EPARSE, b->file, s->line, 0, "'%s' outside of %s",
-                                    s->kind == PROPER__ST_BREAK ? "break" : "continue",
-                                    s->kind == PROPER__ST_BREAK ? "a loop or switch" : "a loop");
+                                    s->kind == PROPER__SYNTH_ST_BREAK ? "break" : "continue",
+                                    s->kind == PROPER__SYNTH_ST_BREAK ? "a loop or switch" : "a loop");
         st[s->state].next = to;
         break;
     }
@@ -829,12 +829,12 @@ static int proper__wire(proper__builder *b, proper__stmt *s, size_t next, proper
 
 /* Attach each annotation inside the function's lines [first, last] to the
  * first statement at or after its line. */
-static int proper__attach_rewards(proper__builder *b, const proper__annot *an, size_t n_an, int first, int last) {
+static int proper__synth_attach_rewards(proper__synth_builder *b, const proper__synth_annot *an, size_t n_an, int first, int last) {
     proper_synth_model *m = b->m;
     size_t i, k, cap_names = 0;
     for (i = 0; i < n_an; i++) {
         int r = proper_synth_reward_index(m, an[i].name);
-        size_t best = PROPER__NONE;
+        size_t best = PROPER__SYNTH_NONE;
         if (an[i].line < first || an[i].line > last) continue;
         if (r < 0) {
             char name[32];
@@ -852,9 +852,9 @@ static int proper__attach_rewards(proper__builder *b, const proper__annot *an, s
         }
         for (k = 0; k < m->n_states; k++) {
             if (m->states[k].kind == PROPER_SYNTH_END || m->states[k].line < an[i].line) continue;
-            if (best == PROPER__NONE || m->states[k].line < m->states[best].line) best = k;
+            if (best == PROPER__SYNTH_NONE || m->states[k].line < m->states[best].line) best = k;
         }
-        if (best == PROPER__NONE)
+        if (best == PROPER__SYNTH_NONE)
             return proper_error_set(b->err, PROPER_EPARSE, b->file, an[i].line, 0,
                                     "annotation @%s is not on or before a statement of the function", an[i].name);
         if (m->rewards[(size_t)r * m->n_states + best] != 0.0)
@@ -880,32 +880,32 @@ PROPER_API void proper_synth_free(proper_synth_model *m) {
     memset(m, 0, sizeof *m);
 }
 
-static int proper__synth_build(proper__synth_parser *ps, proper_synth_model *m, proper__stmt *body,
+static int proper__synth_build(proper__synth_parser *ps, proper_synth_model *m, proper__synth_stmt *body,
                                int body_line, int close_line) {
-    proper__builder b;
-    proper__jumps none;
+    proper__synth_builder b;
+    proper__synth_jumps none;
     size_t entry, i;
     int rc, empty;
     b.m = m; b.cap_states = 0; b.cap_params = 0; b.err = ps->err; b.file = ps->file;
-    none.break_to = none.continue_to = PROPER__NONE;
-    if ((rc = proper__create_states(&b, body))) return rc;
+    none.break_to = none.continue_to = PROPER__SYNTH_NONE;
+    if ((rc = proper__synth_create_states(&b, body))) return rc;
     /* a function without statements still gets one (empty) state: its entry */
     empty = m->n_states == 0;
-    if (empty && (rc = proper__new_state(&b, PROPER_SYNTH_STMT, body_line, "stmt", &entry))) return rc;
-    if ((rc = proper__new_state(&b, PROPER_SYNTH_END, close_line, "end", &m->end))) return rc;
+    if (empty && (rc = proper__synth_new_state(&b, PROPER_SYNTH_STMT, body_line, "stmt", &entry))) return rc;
+    if ((rc = proper__synth_new_state(&b, PROPER_SYNTH_END, close_line, "end", &m->end))) return rc;
     m->states[m->end].next = m->end;
     if (empty) m->states[entry].next = m->end;
-    else if ((rc = proper__wire(&b, body, m->end, none, &entry))) return rc;
+    else if ((rc = proper__synth_wire(&b, body, m->end, none, &entry))) return rc;
     m->initial = entry;
     for (i = 0; i < m->n_states; i++)
-        PROPER_ASSERT(m->states[i].next != PROPER__NONE);
-    return proper__attach_rewards(&b, ps->annots, ps->n_annots, body_line, close_line);
+        PROPER_ASSERT(m->states[i].next != PROPER__SYNTH_NONE);
+    return proper__synth_attach_rewards(&b, ps->annots, ps->n_annots, body_line, close_line);
 }
 
 PROPER_API int proper_synth_parse(proper_synth_model *m, const char *text, size_t len, const char *file,
                                   const char *function, proper_error *err) {
     proper__synth_parser ps;
-    proper__stmt *body = NULL;
+    proper__synth_stmt *body = NULL;
     int rc, open_line;
     memset(m, 0, sizeof *m);
     memset(&ps, 0, sizeof ps);
@@ -914,16 +914,16 @@ PROPER_API int proper_synth_parse(proper_synth_model *m, const char *text, size_
     if (strlen(function) >= sizeof m->function)
         return proper_error_set(err, PROPER_EINVAL, file, 0, 0, "function name too long");
     strcpy(m->function, function);
-    if ((rc = proper__tokenize(&ps, text, len))) goto done;
-    if (proper__find_function(&ps, function)) {
+    if ((rc = proper__synth_tokenize(&ps, text, len))) goto done;
+    if (proper__synth_find_function(&ps, function)) {
         rc = proper_error_set(err, PROPER_EUNDEFINED, file, 0, 0, "no definition of function '%s' found", function);
         goto done;
     }
-    open_line = proper__peek(&ps)->line;
-    if ((rc = proper__parse_block(&ps, &body, 0))) goto done;
+    open_line = proper__synth_peek(&ps)->line;
+    if ((rc = proper__synth_parse_block(&ps, &body, 0))) goto done;
     rc = proper__synth_build(&ps, m, body, open_line, ps.toks[ps.pos - 1].line);
 done:
-    proper__stmt_free(body);
+    proper__synth_stmt_free(body);
     PROPER_FREE(ps.toks);
     PROPER_FREE(ps.annots);
     if (rc) proper_synth_free(m);
@@ -944,7 +944,7 @@ PROPER_API int proper_synth_from_file(proper_synth_model *m, const char *path, c
 /* ---- output ---- */
 
 /* Shortest of %.15g..%.17g that reads back as the same double. */
-static void proper__fmt_double(char *buf, size_t size, double v) {
+static void proper__synth_fmt_double(char *buf, size_t size, double v) {
     int prec;
     for (prec = 15; prec <= 17; prec++) {
         snprintf(buf, size, "%.*g", prec, v);
@@ -978,7 +978,7 @@ PROPER_API int proper_synth_write_prism(const proper_synth_model *m, FILE *out) 
             double v = m->rewards[r * m->n_states + i];
             char num[32];
             if (v == 0.0) continue;
-            proper__fmt_double(num, sizeof num, v);
+            proper__synth_fmt_double(num, sizeof num, v);
             fprintf(out, "  s=%u : %s; // line:%d\n", (unsigned)i, num, m->states[i].line);
         }
         fprintf(out, "endrewards\n");
@@ -1004,7 +1004,7 @@ PROPER_API int proper_synth_write_table(const proper_synth_model *m, FILE *out) 
 /* ---- solving ---- */
 
 /* Probability of the `taken` edge of state i under parameter values p. */
-static double proper__taken_prob(const proper_synth_model *m, size_t i, const double *p) {
+static double proper__synth_taken_prob(const proper_synth_model *m, size_t i, const double *p) {
     const proper_synth_state *st = &m->states[i];
     return (st->kind == PROPER_SYNTH_BRANCH || st->kind == PROPER_SYNTH_LOOP) ? p[st->param] : 0.0;
 }
@@ -1012,7 +1012,7 @@ static double proper__taken_prob(const proper_synth_model *m, size_t i, const do
 /* Marks states from which `end` is reached with probability 1 under p: a
  * state qualifies iff every state reachable from it can reach `end`
  * (finite Markov chain). */
-static int proper__prob1(const proper_synth_model *m, const double *p, unsigned char *ok) {
+static int proper__synth_prob1(const proper_synth_model *m, const double *p, unsigned char *ok) {
     size_t n = m->n_states, i;
     unsigned char *reach_end = (unsigned char *)proper_calloc(n, 1);
     int changed = 1;
@@ -1022,7 +1022,7 @@ static int proper__prob1(const proper_synth_model *m, const double *p, unsigned 
     while (changed) {
         changed = 0;
         for (i = 0; i < n; i++) {
-            double q = proper__taken_prob(m, i, p);
+            double q = proper__synth_taken_prob(m, i, p);
             const proper_synth_state *st = &m->states[i];
             if (reach_end[i]) continue;
             if ((q < 1.0 && reach_end[st->next]) || (q > 0.0 && reach_end[st->taken])) { reach_end[i] = 1; changed = 1; }
@@ -1034,7 +1034,7 @@ static int proper__prob1(const proper_synth_model *m, const double *p, unsigned 
     while (changed) {
         changed = 0;
         for (i = 0; i < n; i++) {
-            double q = proper__taken_prob(m, i, p);
+            double q = proper__synth_taken_prob(m, i, p);
             const proper_synth_state *st = &m->states[i];
             if (!ok[i] || i == m->end) continue;
             if ((q < 1.0 && !ok[st->next]) || (q > 0.0 && !ok[st->taken])) { ok[i] = 0; changed = 1; }
@@ -1046,15 +1046,15 @@ static int proper__prob1(const proper_synth_model *m, const double *p, unsigned 
 
 /* Solve x = r + P x on the states marked ok (x[end] = 0), dense Gaussian
  * elimination with partial pivoting; other states get +infinity. */
-static int proper__solve_rewards(const proper_synth_model *m, const double *r, const double *p, double *x) {
+static int proper__synth_solve_rewards(const proper_synth_model *m, const double *r, const double *p, double *x) {
     size_t n = m->n_states, i, k, c, nk = 0;
     unsigned char *ok = (unsigned char *)proper_calloc(n, 1);
     size_t *idx = (size_t *)proper_calloc(n, sizeof *idx), *back = (size_t *)proper_calloc(n, sizeof *back);
     double *a = NULL;
     int rc = PROPER_OK;
-    if (!ok || !idx || !back || proper__prob1(m, p, ok)) { rc = PROPER_ENOMEM; goto done; }
+    if (!ok || !idx || !back || proper__synth_prob1(m, p, ok)) { rc = PROPER_ENOMEM; goto done; }
     for (i = 0; i < n; i++) {
-        back[i] = PROPER__NONE;
+        back[i] = PROPER__SYNTH_NONE;
         if (ok[i] && i != m->end) { back[i] = nk; idx[nk++] = i; }
     }
     a = (double *)proper_calloc(nk * (nk + 1) + 1, sizeof *a);
@@ -1062,11 +1062,11 @@ static int proper__solve_rewards(const proper_synth_model *m, const double *r, c
     /* row k: x_k - q x_taken - (1-q) x_next = r_k  (augmented column nk) */
     for (k = 0; k < nk; k++) {
         const proper_synth_state *st = &m->states[idx[k]];
-        double q = proper__taken_prob(m, idx[k], p);
+        double q = proper__synth_taken_prob(m, idx[k], p);
         double *row = a + k * (nk + 1);
         row[k] += 1.0;
-        if (q < 1.0 && back[st->next] != PROPER__NONE) row[back[st->next]] -= 1.0 - q;
-        if (q > 0.0 && back[st->taken] != PROPER__NONE) row[back[st->taken]] -= q;
+        if (q < 1.0 && back[st->next] != PROPER__SYNTH_NONE) row[back[st->next]] -= 1.0 - q;
+        if (q > 0.0 && back[st->taken] != PROPER__SYNTH_NONE) row[back[st->taken]] -= q;
         row[nk] = r[idx[k]];
     }
     for (c = 0; c < nk; c++) {
@@ -1097,7 +1097,7 @@ done:
     return rc;
 }
 
-static int proper__check_params(const proper_synth_model *m, const double *p, proper_error *err) {
+static int proper__synth_check_params(const proper_synth_model *m, const double *p, proper_error *err) {
     size_t i;
     for (i = 0; i < m->n_params; i++)
         if (!(p[i] >= 0.0 && p[i] <= 1.0))
@@ -1112,10 +1112,10 @@ PROPER_API int proper_synth_expected_reward(const proper_synth_model *m, int rew
     int rc;
     if (reward < 0 || (size_t)reward >= m->n_rewards)
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no reward structure %d", reward);
-    if ((rc = proper__check_params(m, p, err))) return rc;
+    if ((rc = proper__synth_check_params(m, p, err))) return rc;
     x = (double *)proper_calloc(m->n_states, sizeof *x);
     if (!x) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
-    rc = proper__solve_rewards(m, m->rewards + (size_t)reward * m->n_states, p, x);
+    rc = proper__synth_solve_rewards(m, m->rewards + (size_t)reward * m->n_states, p, x);
     if (rc) proper_error_set(err, rc, NULL, 0, 0, "out of memory");
     else *value = x[m->initial];
     PROPER_FREE(x);
@@ -1126,7 +1126,7 @@ PROPER_API int proper_synth_expected_reward(const proper_synth_model *m, int rew
  * from the initial state: there is then a set X of non-end states that a
  * policy can keep the run inside forever (every state of X has a corner
  * whose successors all lie in X), reachable from the initial state. */
-static int proper__box_can_trap(const proper_synth_model *m, const double *lo, const double *hi, int *trap) {
+static int proper__synth_box_can_trap(const proper_synth_model *m, const double *lo, const double *hi, int *trap) {
     size_t n = m->n_states, i;
     unsigned char *inx = (unsigned char *)proper_calloc(n, 1), *seen = (unsigned char *)proper_calloc(n, 1);
     size_t *stack = (size_t *)proper_calloc(n, sizeof *stack), top = 0;
@@ -1168,7 +1168,7 @@ static int proper__box_can_trap(const proper_synth_model *m, const double *lo, c
 #define PROPER__SYNTH_TIE 1e-12
 
 /* Policy iteration over the corners of the box (sign = +1 max, -1 min). */
-static int proper__policy_iteration(const proper_synth_model *m, const double *r, const double *lo,
+static int proper__synth_policy_iteration(const proper_synth_model *m, const double *r, const double *lo,
                                     const double *hi, int sign, double *p, double *value) {
     size_t n = m->n_states, i, iter;
     double *x = (double *)proper_calloc(n, sizeof *x);
@@ -1179,7 +1179,7 @@ static int proper__policy_iteration(const proper_synth_model *m, const double *r
     for (i = 0; i < m->n_params; i++) p[i] = lo[i];
     for (iter = 0; iter < 10 * m->n_params + 10; iter++) {
         int improved = 0;
-        if ((rc = proper__solve_rewards(m, r, p, x))) break;
+        if ((rc = proper__synth_solve_rewards(m, r, p, x))) break;
         for (i = 0; i < m->n_params; i++) {
             const proper_synth_state *st = &m->states[m->params[i].state];
             double gain = x[st->taken] - x[st->next]; /* d value / d p_i at this state */
@@ -1207,7 +1207,7 @@ PROPER_API int proper_synth_reward_range(const proper_synth_model *m, int reward
     size_t i;
     if (reward < 0 || (size_t)reward >= m->n_rewards)
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no reward structure %d", reward);
-    if ((rc = proper__check_params(m, lo, err)) || (rc = proper__check_params(m, hi, err))) return rc;
+    if ((rc = proper__synth_check_params(m, lo, err)) || (rc = proper__synth_check_params(m, hi, err))) return rc;
     for (i = 0; i < m->n_params; i++)
         if (lo[i] > hi[i])
             return proper_error_set(err, PROPER_EINVAL, NULL, m->params[i].line, 0,
@@ -1216,12 +1216,12 @@ PROPER_API int proper_synth_reward_range(const proper_synth_model *m, int reward
     pmin = (double *)proper_calloc(m->n_params + 1, sizeof *pmin);
     pmax = (double *)proper_calloc(m->n_params + 1, sizeof *pmax);
     if (!pmin || !pmax) { rc = PROPER_ENOMEM; goto done; }
-    if ((rc = proper__box_can_trap(m, lo, hi, &trap))) goto done;
-    if ((rc = proper__policy_iteration(m, r, lo, hi, -1, pmin, min_value))) goto done;
+    if ((rc = proper__synth_box_can_trap(m, lo, hi, &trap))) goto done;
+    if ((rc = proper__synth_policy_iteration(m, r, lo, hi, -1, pmin, min_value))) goto done;
     if (trap) {
         *max_value = INFINITY;
         for (i = 0; i < m->n_params; i++) pmax[i] = hi[i];
-    } else if ((rc = proper__policy_iteration(m, r, lo, hi, +1, pmax, max_value))) goto done;
+    } else if ((rc = proper__synth_policy_iteration(m, r, lo, hi, +1, pmax, max_value))) goto done;
     if (argmin) memcpy(argmin, pmin, m->n_params * sizeof *pmin);
     if (argmax) memcpy(argmax, pmax, m->n_params * sizeof *pmax);
 done:
