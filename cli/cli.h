@@ -34,5 +34,6 @@ typedef int (*cli_command_fn)(int argc, char **argv);
 int cmd_synth(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
+int cmd_pmf(int argc, char **argv);
 
 #endif

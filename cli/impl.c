@@ -3,6 +3,8 @@
 #define PROPER_IMPLEMENTATION
 #include "../src/core.h"
 #include "../src/trace.h"
+#include "../src/fft.h"
 #include "../src/stats.h"
+#include "../src/pmf.h"
 #include "../src/synth.h"
 #include "../src/estimate.h"

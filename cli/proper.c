@@ -19,6 +19,7 @@ static const struct {
     {"synth", cmd_synth, "annotated C/Java source -> parametric DTMC (PRISM language)"},
     {"analyze", cmd_analyze, "source + count log -> estimates and confidence intervals"},
     {"trace", cmd_trace, "summarise trace files: step durations, branches, loops, T and C"},
+    {"pmf", cmd_pmf, "PMFs from CSV: stats, convolution (sequence), loops; SVG plots"},
     {"version", cmd_version, "print the version"},
 };
 

@@ -92,8 +92,11 @@ typedef struct proper_pmf {
 #define PROPER_PMF_WIDTH_RTOL 1e-9
 /* Offsets (in widths) and values that are this close to a grid point are on it. */
 #define PROPER_PMF_GRID_TOL 1e-6
-/* Largest number of bins any operation will create (PROPER_ELIMIT beyond). */
+/* Largest number of bins any operation will create (PROPER_ELIMIT beyond);
+ * define it before including to change it. */
+#ifndef PROPER_PMF_MAX_BINS
 #define PROPER_PMF_MAX_BINS ((size_t)1 << 27)
+#endif
 /* Largest number of bins an inferred width may produce (PROPER_EINVAL beyond:
  * the values have no usable common spacing; pass a width). */
 #define PROPER_PMF_MAX_INFERRED_BINS ((size_t)1 << 20)
@@ -178,9 +181,10 @@ PROPER_API int proper_pmf_loop(proper_pmf *out, const proper_pmf *body, const do
  *   P(T >= L) <= min_theta E[theta^T] theta^-L,
  *   E[theta^T] = (1-p) / (1 - p B(theta)),  B = the body's PGF (grid part),
  * minimised over theta in (1, theta_max) where p B(theta_max) = 1. Bins from L
- * on go to the tail (so tail <= eps beyond what the body's tail implies). The
- * FFT length N = next_pow2(L) >= L, so the mass wrapping around onto the grid
- * is at most P(T >= N) <= eps. eps in (0, 1). */
+ * on go to the tail, then trailing bins whose mass fits in what is left of
+ * eps (the bound is conservative), so the tail is at most eps beyond what the
+ * body's own tail implies. The FFT length N = next_pow2(L) >= L, so the mass
+ * wrapping around onto the grid is at most P(T >= N) <= eps. eps in (0, 1). */
 PROPER_API int proper_pmf_markov_loop(proper_pmf *out, const proper_pmf *body, double p_reenter, double eps, proper_error *err); /* P(i iterations) = (1-p) p^i, i>=0; mass beyond the grid where < eps goes to tail */
 
 #ifdef __cplusplus
@@ -1173,6 +1177,9 @@ PROPER_API int proper_pmf_markov_loop(proper_pmf *out, const proper_pmf *body, d
     proper__pmf_fft_free(&w);
     r.tail = 1.0 - kept;
     if (r.tail < 0.0) r.tail = 0.0;
+    /* the Chernoff cut is conservative: trailing bins that together carry
+     * less than what is left of eps join the tail as well */
+    if (r.tail < eps) proper_pmf_truncate(&r, eps - r.tail);
     proper__pmf_replace(out, &r);
     return PROPER_OK;
 }
