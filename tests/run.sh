@@ -47,6 +47,10 @@ else
     echo "SKIP proper_h_cxx: g++ not installed"; skip=$((skip + 1))
 fi
 
+# the drop-in example of README.md compiles against proper.h and runs
+awk '/^```c$/{f=1;next}/^```$/{f=0}f' README.md > build/readme_example.c
+check readme_example sh -c "${CC:-cc} -std=c99 $STRICT -I. build/readme_example.c -o build/readme_example -lm && build/readme_example"
+
 # --- unit, property and differential tests ---
 for src in tests/test_*.c; do
     [ -f "$src" ] || continue
