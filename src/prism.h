@@ -766,6 +766,10 @@ static int32_t proper__pm_node_new(proper__pm_parser *ps, int kind, int op, int3
     nd.idx = -1;
     nd.line = at->line;
     nd.col = at->col;
+    if ((kind == PROPER__PM_N_BIN || kind == PROPER__PM_N_ITE) && a >= 0) { /* an expression starts where its left operand does */
+        nd.line = pool->n[a].line;
+        nd.col = pool->n[a].col;
+    }
     nd.depth = 1;
     nd.size = 1;
     kids[0] = a;
@@ -871,7 +875,10 @@ static int32_t proper__pm_parse_primary(proper__pm_parser *ps) {
         if (proper__pm_function_code(t) >= 0 && proper__pm_peek(ps, 1)->kind == PROPER__PM_TK_LPAREN)
             return proper__pm_parse_args(ps, proper__pm_function_code(t), t);
         if (proper__pm_is_reserved(t->p, t->len)) {
-            proper__pm_perr(ps, t, PROPER_EPARSE, "unexpected '%.*s' in expression", (int)t->len, t->p);
+            if (ps->props && t->len == 1 && (t->p[0] == 'P' || t->p[0] == 'R' || t->p[0] == 'S'))
+                proper__pm_perr(ps, t, PROPER_EUNSUPPORTED, "nested %c operators are not supported", t->p[0]);
+            else
+                proper__pm_perr(ps, t, PROPER_EPARSE, "unexpected '%.*s' in expression", (int)t->len, t->p);
             return -1;
         }
         ps->i++;
@@ -1572,6 +1579,7 @@ typedef struct proper__pm_resolver {
     const proper_prism_model *m;  /* symbols of the model (may be NULL for properties) */
     const proper_prism_props *p;  /* NULL while resolving the model itself */
     int nesting;                  /* formulas resolved inside formulas */
+    size_t pconst_limit;          /* properties constants usable: index < this */
 } proper__pm_resolver;
 
 #define PROPER__PM_MAX_FORWARD 64 /* formulas/constants used before their definition, nested */
@@ -1621,6 +1629,8 @@ static int proper__pm_resolve_name(proper__pm_resolver *r, int32_t e) {
     if (r->p) {
         const proper_prism_props *p = r->p;
         if ((k = p->sym_const[nd->idx]) >= 0) {
+            if ((size_t)k >= r->pconst_limit)
+                return proper__pm_rerr(r, nd, PROPER_EPARSE, "constant '%s' is used before its definition", name);
             nd->kind = PROPER__PM_N_PCONST;
             nd->idx = k;
             nd->type = (unsigned char)p->consts[k].type;
@@ -2025,6 +2035,8 @@ typedef struct proper__pm_ectx {
     const char *file;             /* file of that pool */
     const proper__pm_val *cv;        /* model constant values */
     const proper__pm_val *pcv;       /* properties constant values */
+    const unsigned char *pmiss;      /* properties constants without a value */
+    const proper_prism_props *props; /* ... and their declarations */
     const int32_t *vals;          /* the state's variable values, or NULL */
     proper_bitset *const *labels; /* properties: label sets by name id */
     size_t state;                 /* state index for labels */
@@ -2204,7 +2216,13 @@ static int proper__pm_eval(const proper__pm_ectx *cx, int32_t e, proper__pm_val 
         }
         if (nd->type == PROPER_PRISM_DOUBLE && cx->m->consts[nd->idx].type == PROPER_PRISM_INT) out->d = (double)out->i;
         return PROPER_OK;
-    case PROPER__PM_N_PCONST: *out = cx->pcv[nd->idx]; return PROPER_OK;
+    case PROPER__PM_N_PCONST:
+        if (cx->pmiss && cx->pmiss[nd->idx])
+            return proper__pm_eval_fail(cx, nd, PROPER_EUNDEFINED, "constant '%s' has no value (give it, e.g. --const %s=...)",
+                                        cx->props->names.s[cx->props->consts[nd->idx].sym],
+                                        cx->props->names.s[cx->props->consts[nd->idx].sym]);
+        *out = cx->pcv[nd->idx];
+        return PROPER_OK;
     case PROPER__PM_N_FORMULA: case PROPER__PM_N_PLABEL: return proper__pm_eval(cx, nd->a, out);
     case PROPER__PM_N_MFORMULA:
         sub = *cx;
@@ -2344,9 +2362,11 @@ PROPER_API int proper_prism_parse(proper_prism_model **out, const char *text, si
     proper_prism_model *m;
     proper__pm_mparser mp;
     proper__pm_tok *toks = NULL;
+    proper_error local;
     size_t n = 0;
     int rc;
     *out = NULL;
+    if (!err) err = &local; /* the parser's functions report their code through err */
     m = (proper_prism_model *)proper_calloc(1, sizeof *m);
     if (!m || !(m->file = proper__pm_strdup(file ? file : ""))) {
         PROPER_FREE(m);
@@ -2370,7 +2390,7 @@ PROPER_API int proper_prism_parse(proper_prism_model **out, const char *text, si
 fail:
     PROPER_FREE(toks);
     proper_prism_free(m);
-    return rc;
+    return err->code ? err->code : rc;
 }
 
 PROPER_API int proper_prism_read(proper_prism_model **out, const char *path, proper_error *err) {
@@ -3147,6 +3167,760 @@ done:
     PROPER_FREE(order);
     PROPER_FREE(rank);
     PROPER_FREE(trews);
+    return rc;
+}
+
+/* ---- Properties: parser ---------------------------------------------------------*/
+
+PROPER_API void proper_prism_props_free(proper_prism_props *p) {
+    size_t i;
+    if (!p) return;
+    for (i = 0; i < p->n_props; i++) {
+        PROPER_FREE(p->props[i].text);
+        PROPER_FREE(p->props[i].name);
+    }
+    PROPER_FREE(p->props);
+    PROPER_FREE(p->file);
+    proper__pm_names_free(&p->names);
+    PROPER_FREE(p->pool.n);
+    PROPER_FREE(p->consts);
+    PROPER_FREE(p->formulas);
+    PROPER_FREE(p->labels);
+    PROPER_FREE(p->sym_const);
+    PROPER_FREE(p->sym_formula);
+    PROPER_FREE(p->sym_label);
+    PROPER_FREE(p);
+}
+
+/* The property's text from its tokens [first, last]: blanks and comments
+ * between tokens become one space. */
+static char *proper__pm_prop_text(const proper__pm_tok *t, size_t first, size_t last) {
+    size_t i, n = 0, k = 0;
+    char *s;
+    for (i = first; i <= last; i++) n += t[i].len + 3;
+    if (!(s = (char *)PROPER_MALLOC(n + 1))) return NULL;
+    for (i = first; i <= last; i++) {
+        int quoted = t[i].kind == PROPER__PM_TK_STRING;
+        const char *end = t[i].p + t[i].len + (quoted ? 1 : 0);
+        if (quoted) s[k++] = '"';
+        memcpy(s + k, t[i].p, t[i].len);
+        k += t[i].len;
+        if (quoted) s[k++] = '"';
+        if (i < last && t[i + 1].p - (t[i + 1].kind == PROPER__PM_TK_STRING ? 1 : 0) > end) s[k++] = ' ';
+    }
+    s[k] = '\0';
+    return s;
+}
+
+static int proper__pm_at_relop(const proper__pm_parser *ps) {
+    int k = proper__pm_peek(ps, 0)->kind;
+    return k == PROPER__PM_TK_LT || k == PROPER__PM_TK_LE || k == PROPER__PM_TK_GT || k == PROPER__PM_TK_GE;
+}
+
+static int proper__pm_relop_of(int kind) {
+    return kind == PROPER__PM_TK_LT ? PROPER__PM_OP_LT : kind == PROPER__PM_TK_LE ? PROPER__PM_OP_LE :
+           kind == PROPER__PM_TK_GT ? PROPER__PM_OP_GT : PROPER__PM_OP_GE;
+}
+
+/* "=?" or a bound "op expr" after P, R{..} or S. */
+static int proper__pm_parse_query(proper__pm_parser *ps, proper__pm_prop *pr) {
+    if (proper__pm_at(ps, PROPER__PM_TK_EQ)) {
+        ps->i++;
+        return proper__pm_expect(ps, PROPER__PM_TK_QMARK, "in '=?'");
+    }
+    if (proper__pm_at_relop(ps)) {
+        pr->relop = proper__pm_relop_of(proper__pm_peek(ps, 0)->kind);
+        ps->i++;
+        return (pr->threshold = proper__pm_parse_plusminus(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
+    }
+    return proper__pm_expect(ps, PROPER__PM_TK_EQ, "('=?' or a bound such as '>=0.5')");
+}
+
+/* Optional step bound "<=k" or "<k" after F, G or U. */
+static int proper__pm_parse_step_bound(proper__pm_parser *ps, proper__pm_prop *pr) {
+    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+    if (t->kind == PROPER__PM_TK_LE || t->kind == PROPER__PM_TK_LT) {
+        pr->bound_strict = t->kind == PROPER__PM_TK_LT;
+        ps->i++;
+        return (pr->bound = proper__pm_parse_plusminus(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
+    }
+    if (t->kind == PROPER__PM_TK_GE || t->kind == PROPER__PM_TK_GT || t->kind == PROPER__PM_TK_LBRACK ||
+        t->kind == PROPER__PM_TK_EQ)
+        return proper__pm_perr(ps, t, PROPER_EUNSUPPORTED, "only upper step bounds (<=k, <k) are supported");
+    return PROPER_OK;
+}
+
+/* Path formula of P: F, G, X, U (with optional bounds). */
+static int proper__pm_parse_path(proper__pm_parser *ps, proper__pm_prop *pr) {
+    if (proper__pm_at_word(ps, "F") || proper__pm_at_word(ps, "G")) {
+        pr->path = proper__pm_at_word(ps, "F") ? PROPER__PM_PATH_F : PROPER__PM_PATH_G;
+        ps->i++;
+        if (proper__pm_parse_step_bound(ps, pr)) return PROPER_EPARSE;
+        return (pr->phi2 = proper__pm_parse_expr(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
+    }
+    if (proper__pm_at_word(ps, "X")) {
+        pr->path = PROPER__PM_PATH_X;
+        ps->i++;
+        return (pr->phi2 = proper__pm_parse_expr(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
+    }
+    if (proper__pm_at_word(ps, "W") || proper__pm_at_word(ps, "R"))
+        return proper__pm_perr(ps, proper__pm_peek(ps, 0), PROPER_EUNSUPPORTED, "this path operator is not supported");
+    pr->path = PROPER__PM_PATH_U;
+    if ((pr->phi1 = proper__pm_parse_expr(ps)) < 0) return PROPER_EPARSE;
+    if (proper__pm_expect_word(ps, "U", "(a path formula: F phi, G phi, X phi or phi1 U phi2)")) return PROPER_EPARSE;
+    if (proper__pm_parse_step_bound(ps, pr)) return PROPER_EPARSE;
+    return (pr->phi2 = proper__pm_parse_expr(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
+}
+
+/* Path of R: F phi, C<=k, I=k. */
+static int proper__pm_parse_reward_path(proper__pm_parser *ps, proper__pm_prop *pr) {
+    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+    if (proper__pm_tok_is(t, "F")) {
+        pr->path = PROPER__PM_PATH_F;
+        ps->i++;
+        return (pr->phi2 = proper__pm_parse_expr(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
+    }
+    if (proper__pm_tok_is(t, "C")) {
+        pr->path = PROPER__PM_PATH_C;
+        ps->i++;
+        if (!proper__pm_at(ps, PROPER__PM_TK_LE))
+            return proper__pm_perr(ps, proper__pm_peek(ps, 0), PROPER_EUNSUPPORTED,
+                                   "only bounded cumulative rewards C<=k are supported");
+        ps->i++;
+        return (pr->bound = proper__pm_parse_plusminus(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
+    }
+    if (proper__pm_tok_is(t, "I")) {
+        pr->path = PROPER__PM_PATH_I;
+        ps->i++;
+        if (proper__pm_expect(ps, PROPER__PM_TK_EQ, "after 'I'")) return PROPER_EPARSE;
+        return (pr->bound = proper__pm_parse_plusminus(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
+    }
+    if (proper__pm_tok_is(t, "S"))
+        return proper__pm_perr(ps, t, PROPER_EUNSUPPORTED, "long-run average rewards R=? [ S ] are not supported");
+    return proper__pm_perr(ps, t, PROPER_EPARSE, "expected 'F', 'C<=' or 'I=' in a reward property");
+}
+
+static int proper__pm_parse_property(proper__pm_parser *ps, proper_prism_props *p) {
+    proper__pm_prop pr;
+    size_t first;
+    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+    int rc = PROPER_OK;
+    memset(&pr, 0, sizeof pr);
+    pr.phi1 = pr.phi2 = pr.bound = pr.threshold = pr.reward_name = pr.reward_index = -1;
+    pr.relop = -1;
+    if (t->kind == PROPER__PM_TK_STRING && proper__pm_peek(ps, 1)->kind == PROPER__PM_TK_COLON) {
+        if (!(pr.name = (char *)PROPER_MALLOC(t->len + 1))) return proper__pm_oom(ps);
+        memcpy(pr.name, t->p, t->len);
+        pr.name[t->len] = '\0';
+        ps->i += 2;
+        t = proper__pm_peek(ps, 0);
+    }
+    first = ps->i;
+    pr.line = t->line;
+    pr.col = t->col;
+    if ((proper__pm_tok_is(t, "P") || proper__pm_tok_is(t, "S")) && proper__pm_peek(ps, 1)->kind != PROPER__PM_TK_LBRACK) {
+        int is_p = proper__pm_tok_is(t, "P");
+        pr.kind = is_p ? PROPER__PM_P_PROB : PROPER__PM_P_STEADY;
+        ps->i++;
+        if ((rc = proper__pm_parse_query(ps, &pr)) != 0) goto fail;
+        if ((rc = proper__pm_expect(ps, PROPER__PM_TK_LBRACK, "to open the path formula")) != 0) goto fail;
+        if (is_p) rc = proper__pm_parse_path(ps, &pr);
+        else rc = (pr.phi2 = proper__pm_parse_expr(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
+        if (rc || (rc = proper__pm_expect(ps, PROPER__PM_TK_RBRACK, "to close the path formula")) != 0) goto fail;
+    } else if (proper__pm_tok_is(t, "R")) {
+        pr.kind = PROPER__PM_P_REWARD;
+        ps->i++;
+        if (proper__pm_at(ps, PROPER__PM_TK_LBRACE)) {
+            const proper__pm_tok *nt;
+            ps->i++;
+            nt = proper__pm_peek(ps, 0);
+            if (nt->kind == PROPER__PM_TK_STRING) {
+                ps->i++;
+                if (proper__pm_names_intern(ps->names, nt->p, nt->len, &pr.reward_name)) {
+                    rc = proper__pm_oom(ps);
+                    goto fail;
+                }
+            } else if ((pr.reward_index = proper__pm_parse_expr(ps)) < 0) {
+                rc = PROPER_EPARSE;
+                goto fail;
+            }
+            if ((rc = proper__pm_expect(ps, PROPER__PM_TK_RBRACE, "after the reward structure")) != 0) goto fail;
+        }
+        if ((rc = proper__pm_parse_query(ps, &pr)) != 0) goto fail;
+        if ((rc = proper__pm_expect(ps, PROPER__PM_TK_LBRACK, "to open the reward formula")) != 0) goto fail;
+        if ((rc = proper__pm_parse_reward_path(ps, &pr)) != 0) goto fail;
+        if ((rc = proper__pm_expect(ps, PROPER__PM_TK_RBRACK, "to close the reward formula")) != 0) goto fail;
+    } else {
+        pr.kind = PROPER__PM_P_EXPR;
+        if ((pr.phi2 = proper__pm_parse_expr(ps)) < 0) {
+            rc = PROPER_EPARSE;
+            goto fail;
+        }
+    }
+    if (!(pr.text = proper__pm_prop_text(ps->t, first, ps->i - 1))) {
+        rc = proper__pm_oom(ps);
+        goto fail;
+    }
+    if (PROPER_PUSH(p->props, p->n_props, p->cap_props, pr)) {
+        rc = proper__pm_oom(ps);
+        goto fail;
+    }
+    return PROPER_OK;
+fail:
+    PROPER_FREE(pr.name);
+    PROPER_FREE(pr.text);
+    return rc ? rc : PROPER_EPARSE;
+}
+
+static int proper__pm_parse_props_file(proper__pm_parser *ps, proper_prism_props *p) {
+    for (;;) {
+        const proper__pm_tok *t = proper__pm_peek(ps, 0);
+        int rc;
+        if (t->kind == PROPER__PM_TK_EOF) return PROPER_OK;
+        if (t->kind == PROPER__PM_TK_SEMI) {
+            ps->i++;
+            continue;
+        }
+        if (proper__pm_tok_is(t, "const"))
+            rc = proper__pm_parse_const(ps, &p->consts, &p->n_consts, &p->cap_consts);
+        else if (proper__pm_tok_is(t, "formula"))
+            rc = proper__pm_parse_formula(ps, &p->formulas, &p->n_formulas, &p->cap_formulas);
+        else if (proper__pm_tok_is(t, "label"))
+            rc = proper__pm_parse_label(ps, &p->labels, &p->n_labels, &p->cap_labels);
+        else
+            rc = proper__pm_parse_property(ps, p);
+        if (rc) return rc;
+    }
+}
+
+/* ---- Properties: resolution ------------------------------------------------------*/
+
+static int proper__pm_props_declare(proper__pm_resolver *r, proper_prism_props *p) {
+    const proper_prism_model *m = p->m;
+    size_t i, j;
+    int rc;
+    p->sym_const = proper__pm_sym_map(p->names.len);
+    p->sym_formula = proper__pm_sym_map(p->names.len);
+    p->sym_label = proper__pm_sym_map(p->names.len);
+    if (!p->sym_const || !p->sym_formula || !p->sym_label)
+        return proper_error_set(r->err, PROPER_ENOMEM, r->file, 0, 0, "out of memory");
+    for (i = 0; i < p->n_consts; i++) {
+        const proper__pm_const_decl *c = &p->consts[i];
+        int32_t msym = proper__pm_model_sym(m, p->names.s[c->sym]);
+        if (msym >= 0 && (m->sym_var[msym] >= 0 || m->sym_const[msym] >= 0 || m->sym_formula[msym] >= 0))
+            return proper_error_set(r->err, PROPER_EPARSE, r->file, c->line, c->col,
+                                    "'%s' is already declared in the model", p->names.s[c->sym]);
+        if ((rc = proper__pm_declare(r, p->sym_const, NULL, 0, c->sym, i, c->line, c->col, "constant")) != 0) return rc;
+    }
+    for (i = 0; i < p->n_formulas; i++) {
+        const proper__pm_formula_decl *f = &p->formulas[i];
+        const int32_t *taken[1];
+        int32_t msym = proper__pm_model_sym(m, p->names.s[f->sym]);
+        taken[0] = p->sym_const;
+        if (msym >= 0 && (m->sym_var[msym] >= 0 || m->sym_const[msym] >= 0 || m->sym_formula[msym] >= 0))
+            return proper_error_set(r->err, PROPER_EPARSE, r->file, f->line, f->col,
+                                    "'%s' is already declared in the model", p->names.s[f->sym]);
+        if ((rc = proper__pm_declare(r, p->sym_formula, taken, 1, f->sym, i, f->line, f->col, "formula")) != 0) return rc;
+    }
+    for (i = 0; i < p->n_labels; i++) {
+        const proper__pm_label_decl *lb = &p->labels[i];
+        const char *name = p->names.s[lb->name];
+        int builtin = strcmp(name, "init") == 0 || strcmp(name, "deadlock") == 0;
+        for (j = 0; m && j < m->n_labels; j++)
+            if (strcmp(m->names.s[m->labels[j].name], name) == 0) builtin = 1;
+        if (builtin || p->sym_label[lb->name] >= 0)
+            return proper_error_set(r->err, PROPER_EPARSE, r->file, lb->line, lb->col, "label \"%s\" is already defined",
+                                    name);
+        p->sym_label[lb->name] = (int32_t)i;
+    }
+    return PROPER_OK;
+}
+
+static int proper__pm_resolve_props(proper_prism_props *p, proper_error *err) {
+    proper__pm_resolver r;
+    size_t i;
+    int rc;
+    memset(&r, 0, sizeof r);
+    r.pool = &p->pool;
+    r.names = &p->names;
+    r.file = p->file[0] ? p->file : NULL;
+    r.err = err;
+    r.m = p->m;
+    r.p = p;
+    if ((rc = proper__pm_props_declare(&r, p)) != 0) return rc;
+    for (i = 0; i < p->n_consts; i++) {
+        const proper__pm_const_decl *c = &p->consts[i];
+        r.pconst_limit = i;
+        if (c->expr >= 0 && (rc = proper__pm_resolve_as(&r, c->expr, c->type, 1, "a constant's value")) != 0) return rc;
+    }
+    r.pconst_limit = p->n_consts;
+    for (i = 0; i < p->n_formulas; i++)
+        if ((rc = proper__pm_resolve(&r, p->formulas[i].expr)) != 0) return rc;
+    for (i = 0; i < p->n_labels; i++) {
+        if ((rc = proper__pm_resolve(&r, p->labels[i].expr)) != 0) return rc;
+        if (p->pool.n[p->labels[i].expr].type != PROPER_PRISM_BOOL)
+            return proper__pm_rerr(&r, &p->pool.n[p->labels[i].expr], PROPER_EPARSE, "type error: a label must be bool");
+    }
+    for (i = 0; i < p->n_props; i++) {
+        proper__pm_prop *pr = &p->props[i];
+        const proper__pm_node *nd;
+        if (pr->phi1 >= 0 && (rc = proper__pm_resolve(&r, pr->phi1)) != 0) return rc;
+        if (pr->phi2 >= 0 && (rc = proper__pm_resolve(&r, pr->phi2)) != 0) return rc;
+        nd = pr->phi2 >= 0 ? &p->pool.n[pr->phi2] : NULL;
+        if (nd && (pr->kind != PROPER__PM_P_EXPR || pr->phi1 >= 0)) {
+            const proper__pm_node *n1 = pr->phi1 >= 0 ? &p->pool.n[pr->phi1] : nd;
+            if (n1->type != PROPER_PRISM_BOOL || nd->type != PROPER_PRISM_BOOL)
+                return proper__pm_rerr(&r, n1->type != PROPER_PRISM_BOOL ? n1 : nd, PROPER_EPARSE,
+                                       "type error: a state formula must be bool, not %s",
+                                       proper__pm_type_name(n1->type != PROPER_PRISM_BOOL ? n1->type : nd->type));
+        }
+        if (pr->bound >= 0 && (rc = proper__pm_resolve_as(&r, pr->bound, PROPER_PRISM_INT, 1, "a step bound")) != 0) return rc;
+        if (pr->threshold >= 0 && (rc = proper__pm_resolve_as(&r, pr->threshold, PROPER_PRISM_DOUBLE, 1, "a bound")) != 0)
+            return rc;
+        if (pr->reward_index >= 0 &&
+            (rc = proper__pm_resolve_as(&r, pr->reward_index, PROPER_PRISM_INT, 1, "a reward structure index")) != 0)
+            return rc;
+        pr->type = pr->kind == PROPER__PM_P_EXPR ? nd->type : pr->relop >= 0 ? PROPER_PRISM_BOOL : PROPER_PRISM_DOUBLE;
+    }
+    return PROPER_OK;
+}
+
+PROPER_API int proper_prism_props_parse(proper_prism_props **out, const proper_prism_model *m, const char *text,
+                                        size_t len, const char *file, proper_error *err) {
+    proper_prism_props *p;
+    proper__pm_parser ps;
+    proper__pm_tok *toks = NULL;
+    proper_error local;
+    size_t n = 0;
+    int rc;
+    *out = NULL;
+    if (!err) err = &local;
+    p = (proper_prism_props *)proper_calloc(1, sizeof *p);
+    if (!p || !(p->file = proper__pm_strdup(file ? file : ""))) {
+        PROPER_FREE(p);
+        return proper_error_set(err, PROPER_ENOMEM, file, 0, 0, "out of memory");
+    }
+    p->m = m;
+    if ((rc = proper__pm_lex(text, len, p->file[0] ? p->file : NULL, &toks, &n, err)) != 0) goto fail;
+    memset(&ps, 0, sizeof ps);
+    ps.t = toks;
+    ps.n = n;
+    ps.file = p->file[0] ? p->file : NULL;
+    ps.err = err;
+    ps.pool = &p->pool;
+    ps.names = &p->names;
+    ps.props = 1;
+    if ((rc = proper__pm_parse_props_file(&ps, p)) != 0) goto fail;
+    PROPER_FREE(toks);
+    toks = NULL;
+    if ((rc = proper__pm_resolve_props(p, err)) != 0) goto fail;
+    *out = p;
+    return PROPER_OK;
+fail:
+    PROPER_FREE(toks);
+    proper_prism_props_free(p);
+    return err->code ? err->code : rc;
+}
+
+PROPER_API int proper_prism_props_read(proper_prism_props **out, const proper_prism_model *m, const char *path,
+                                       proper_error *err) {
+    char *text;
+    size_t len;
+    int rc;
+    *out = NULL;
+    if ((rc = proper_read_file(path, &text, &len, err)) != 0) return rc;
+    rc = proper_prism_props_parse(out, m, text, len, path, err);
+    PROPER_FREE(text);
+    return rc;
+}
+
+PROPER_API size_t proper_prism_props_count(const proper_prism_props *p) { return p->n_props; }
+PROPER_API const char *proper_prism_props_text(const proper_prism_props *p, size_t i) {
+    return i < p->n_props ? p->props[i].text : NULL;
+}
+PROPER_API const char *proper_prism_props_name(const proper_prism_props *p, size_t i) {
+    return i < p->n_props ? p->props[i].name : NULL;
+}
+PROPER_API int proper_prism_props_type(const proper_prism_props *p, size_t i) {
+    return i < p->n_props ? p->props[i].type : 0;
+}
+
+PROPER_API int proper_prism_props_set_const(proper_prism_props *p, const char *name, double value, proper_error *err) {
+    int32_t sym = proper__pm_names_find(&p->names, name, strlen(name));
+    if (sym < 0 || p->sym_const[sym] < 0)
+        return proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0, "the properties have no constant '%s'", name);
+    return proper__pm_give_const(&p->consts[p->sym_const[sym]], name, value, err);
+}
+
+PROPER_API int proper_prism_set_consts(proper_prism_model *m, proper_prism_props *p, const char *spec,
+                                       proper_error *err) {
+    const char *s = spec;
+    while (*s) {
+        const char *eq, *end = strchr(s, ',');
+        char name[256], value[256];
+        size_t nlen, vlen;
+        double v;
+        int rc;
+        if (!end) end = s + strlen(s);
+        eq = (const char *)memchr(s, '=', (size_t)(end - s));
+        if (!eq || eq == s)
+            return proper_error_set(err, PROPER_EPARSE, NULL, 0, 0, "constants: expected name=value, found '%.*s'",
+                                    (int)(end - s), s);
+        nlen = (size_t)(eq - s);
+        vlen = (size_t)(end - eq - 1);
+        if (nlen >= sizeof name || vlen >= sizeof value)
+            return proper_error_set(err, PROPER_EPARSE, NULL, 0, 0, "constants: '%.*s' is too long", (int)(end - s), s);
+        memcpy(name, s, nlen);
+        name[nlen] = '\0';
+        memcpy(value, eq + 1, vlen);
+        value[vlen] = '\0';
+        if (strcmp(value, "true") == 0) v = 1;
+        else if (strcmp(value, "false") == 0) v = 0;
+        else if ((rc = proper_parse_double_str(value, &v, name, err)) != 0) return rc;
+        if (m && proper__pm_names_find(&m->names, name, nlen) >= 0 && m->sym_const[proper__pm_names_find(&m->names, name, nlen)] >= 0)
+            rc = proper_prism_set_const(m, name, v, err);
+        else if (p && proper__pm_names_find(&p->names, name, nlen) >= 0 && p->sym_const[proper__pm_names_find(&p->names, name, nlen)] >= 0)
+            rc = proper_prism_props_set_const(p, name, v, err);
+        else
+            rc = proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0, "unknown constant '%s' (not declared in the model%s)",
+                                  name, p ? " or the properties" : "");
+        if (rc) return rc;
+        s = *end ? end + 1 : end;
+    }
+    return PROPER_OK;
+}
+
+/* ---- Properties: checking ----------------------------------------------------------*/
+
+PROPER_API void proper_prism_check_opts_default(proper_prism_check_opts *o) {
+    proper_dtmc_solve_opts_default(&o->solve);
+    o->max_steps = ULONG_MAX;
+}
+
+typedef struct proper__pm_checker {
+    const proper_prism_props *p;
+    const proper_dtmc *d;
+    const proper_prism_check_opts *o;
+    proper__pm_ectx cx;
+    proper__pm_val *cv, *pcv;
+    unsigned char *pmiss;   /* properties constants without a value */
+    proper_bitset **labels; /* by properties name id */
+    proper_error *err;
+} proper__pm_checker;
+
+static void proper__pm_checker_free(proper__pm_checker *C) {
+    size_t i;
+    if (C->labels) {
+        for (i = 0; i < C->p->names.len; i++)
+            if (C->labels[i]) {
+                proper_bitset_free(C->labels[i]);
+                PROPER_FREE(C->labels[i]);
+            }
+        PROPER_FREE(C->labels);
+    }
+    PROPER_FREE(C->cv);
+    PROPER_FREE(C->pcv);
+    PROPER_FREE(C->pmiss);
+}
+
+static int proper__pm_cerr(const proper__pm_checker *C, int line, int col, int code, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+static int proper__pm_cerr(const proper__pm_checker *C, int line, int col, int code, const char *fmt, ...) {
+    char msg[PROPER_ERROR_MESSAGE_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return proper_error_set(C->err, code, C->p->file[0] ? C->p->file : NULL, line, col, "%s", msg);
+}
+
+/* Fetch from the DTMC every label the expression uses (properties pool). */
+static int proper__pm_load_labels(proper__pm_checker *C, int32_t e) {
+    const proper__pm_node *nd;
+    int rc;
+    if (e < 0) return PROPER_OK;
+    nd = &C->p->pool.n[e];
+    if (!(nd->flags & PROPER__PM_F_LABELS)) return PROPER_OK;
+    if (nd->kind == PROPER__PM_N_LABEL) {
+        proper_bitset *set;
+        proper_error tmp;
+        if (C->labels[nd->idx]) return PROPER_OK;
+        if (!(set = (proper_bitset *)proper_calloc(1, sizeof *set)))
+            return proper_error_set(C->err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+        if (proper_dtmc_label_get(C->d, C->p->names.s[nd->idx], set, &tmp)) {
+            PROPER_FREE(set);
+            return proper__pm_cerr(C, nd->line, nd->col, tmp.code == PROPER_ENOMEM ? PROPER_ENOMEM : PROPER_EUNDEFINED,
+                                   "unknown label \"%s\"", C->p->names.s[nd->idx]);
+        }
+        C->labels[nd->idx] = set;
+        return PROPER_OK;
+    }
+    if ((rc = proper__pm_load_labels(C, nd->a)) != 0) return rc;
+    if (nd->kind == PROPER__PM_N_FORMULA || nd->kind == PROPER__PM_N_PLABEL) return PROPER_OK;
+    if ((rc = proper__pm_load_labels(C, nd->b)) != 0) return rc;
+    return proper__pm_load_labels(C, nd->c);
+}
+
+/* Constants of the model and of the properties, label sets, checks that
+ * the DTMC has the variables the properties use. */
+static int proper__pm_checker_init(proper__pm_checker *C, const proper_prism_props *p, const proper_dtmc *d,
+                                   const proper_prism_check_opts *o, proper_error *err) {
+    const proper_prism_model *m = p->m;
+    size_t i;
+    int rc;
+    memset(C, 0, sizeof *C);
+    C->p = p;
+    C->d = d;
+    C->o = o;
+    C->err = err;
+    if (m && (rc = proper__pm_model_consts(m, &C->cv, err)) != 0) return rc;
+    C->pcv = (proper__pm_val *)proper_calloc(p->n_consts, sizeof *C->pcv);
+    C->pmiss = (unsigned char *)proper_calloc(p->n_consts, 1);
+    C->labels = (proper_bitset **)proper_calloc(p->names.len, sizeof *C->labels);
+    if (!C->pcv || !C->pmiss || !C->labels) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    C->cx.m = m;
+    C->cx.pool = &p->pool;
+    C->cx.file = p->file[0] ? p->file : NULL;
+    C->cx.cv = C->cv;
+    C->cx.pcv = C->pcv;
+    C->cx.labels = C->labels;
+    C->cx.err = err;
+    C->cx.pmiss = C->pmiss;
+    C->cx.props = p;
+    for (i = 0; i < p->n_consts; i++) { /* a constant without a value is an error only where it is used */
+        const proper__pm_const_decl *c = &p->consts[i];
+        proper_error tmp;
+        if (c->expr < 0) {
+            if (c->has_given) C->pcv[i] = c->given;
+            else C->pmiss[i] = 1;
+            continue;
+        }
+        C->cx.err = &tmp;
+        if (proper__pm_eval(&C->cx, c->expr, &C->pcv[i]) != 0) {
+            C->cx.err = err;
+            if (tmp.code != PROPER_EUNDEFINED) {
+                *err = tmp;
+                return tmp.code;
+            }
+            C->pmiss[i] = 1;
+            continue;
+        }
+        C->cx.err = err;
+        if (c->type == PROPER_PRISM_DOUBLE) C->pcv[i].d = proper__pm_as_double(p->pool.n[c->expr].type, C->pcv[i]);
+    }
+    if (m && d->n_vars) {
+        if (d->n_vars != m->n_vars)
+            return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "the DTMC was not built from the properties' model");
+        for (i = 0; i < m->n_vars; i++)
+            if (strcmp(d->var_names[i], m->names.s[m->vars[i].sym]) != 0)
+                return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "the DTMC was not built from the properties' model");
+    }
+    return PROPER_OK;
+}
+
+/* Value of expression e in state s. */
+static int proper__pm_eval_at(proper__pm_checker *C, int32_t e, size_t s, proper__pm_val *v) {
+    const proper__pm_node *nd = &C->p->pool.n[e];
+    if (nd->flags & PROPER__PM_F_VARS) {
+        if (!C->d->vals)
+            return proper__pm_cerr(C, nd->line, nd->col, PROPER_EINVAL, "the model has no variables to evaluate this in");
+        C->cx.vals = C->d->vals + s * C->d->n_vars;
+    }
+    C->cx.state = s;
+    return proper__pm_eval(&C->cx, e, v);
+}
+
+/* Values of expression e in every state (as doubles; bools 0/1). */
+static int proper__pm_eval_states(proper__pm_checker *C, int32_t e, double *x) {
+    const proper__pm_node *nd = &C->p->pool.n[e];
+    size_t s, n = C->d->n_states;
+    proper__pm_val v;
+    int rc;
+    if ((rc = proper__pm_load_labels(C, e)) != 0) return rc;
+    if (!(nd->flags & (PROPER__PM_F_VARS | PROPER__PM_F_LABELS))) { /* the same everywhere */
+        if ((rc = proper__pm_eval_at(C, e, 0, &v)) != 0) return rc;
+        for (s = 0; s < n; s++) x[s] = proper__pm_as_double(nd->type, v);
+        return PROPER_OK;
+    }
+    for (s = 0; s < n; s++) {
+        if ((rc = proper__pm_eval_at(C, e, s, &v)) != 0) return rc;
+        x[s] = proper__pm_as_double(nd->type, v);
+    }
+    return PROPER_OK;
+}
+
+/* The states satisfying boolean expression e, into fresh bitset *set. */
+static int proper__pm_state_set(proper__pm_checker *C, int32_t e, proper_bitset *set) {
+    const proper__pm_node *nd = &C->p->pool.n[e];
+    size_t s, n = C->d->n_states;
+    proper__pm_val v;
+    int rc;
+    if ((rc = proper__pm_load_labels(C, e)) != 0) return rc;
+    if (nd->kind == PROPER__PM_N_LABEL) return proper_bitset_copy(set, C->labels[nd->idx]) ? proper_error_set(C->err, PROPER_ENOMEM, NULL, 0, 0, "out of memory") : PROPER_OK;
+    if (proper_bitset_init(set, n)) return proper_error_set(C->err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    for (s = 0; s < n; s++) {
+        if ((rc = proper__pm_eval_at(C, e, s, &v)) != 0) {
+            proper_bitset_free(set);
+            return rc;
+        }
+        if (v.i) proper_bitset_set(set, s);
+    }
+    return PROPER_OK;
+}
+
+/* Step bound k of the property (F<k means F<=k-1). */
+static int proper__pm_step_bound(proper__pm_checker *C, const proper__pm_prop *pr, unsigned long *k) {
+    const proper__pm_node *nd = &C->p->pool.n[pr->bound];
+    proper__pm_val v;
+    int rc;
+    if ((rc = proper__pm_eval_at(C, pr->bound, 0, &v)) != 0) return rc;
+    if (pr->bound_strict) v.i -= 1;
+    if (v.i < 0)
+        return proper__pm_cerr(C, nd->line, nd->col, PROPER_ERANGE, "step bound %lld is negative", v.i + (pr->bound_strict ? 1 : 0));
+    if ((unsigned long long)v.i > (unsigned long long)C->o->max_steps)
+        return proper__pm_cerr(C, nd->line, nd->col, PROPER_ELIMIT, "step bound %lld is above the limit %lu", v.i, C->o->max_steps);
+    *k = (unsigned long)v.i;
+    return PROPER_OK;
+}
+
+/* Probability of moving to phi in one step. */
+static void proper__pm_next(const proper_dtmc *d, const proper_bitset *phi, double *x) {
+    uint32_t s;
+    uint64_t j;
+    for (s = 0; s < d->n_states; s++) {
+        double sum = 0;
+        for (j = d->row[s]; j < d->row[s + 1]; j++)
+            if (PROPER_BITSET_GET(phi, d->col[j])) sum += d->prob[j];
+        x[s] = sum;
+    }
+}
+
+static int proper__pm_check_prob(proper__pm_checker *C, const proper__pm_prop *pr, double *x) {
+    const proper_dtmc *d = C->d;
+    proper_bitset phi1, phi2;
+    unsigned long k = 0;
+    int rc, bounded = pr->bound >= 0;
+    size_t s;
+    memset(&phi1, 0, sizeof phi1);
+    memset(&phi2, 0, sizeof phi2);
+    if (bounded && (rc = proper__pm_step_bound(C, pr, &k)) != 0) return rc;
+    if (pr->phi1 >= 0 && (rc = proper__pm_state_set(C, pr->phi1, &phi1)) != 0) return rc;
+    if ((rc = proper__pm_state_set(C, pr->phi2, &phi2)) != 0) goto done;
+    switch (pr->path) {
+    case PROPER__PM_PATH_X:
+        proper__pm_next(d, &phi2, x);
+        break;
+    case PROPER__PM_PATH_G: /* P[G phi] = 1 - P[F !phi] */
+        proper_bitset_not(&phi2);
+        rc = bounded ? proper_dtmc_prob_bounded_until(d, NULL, &phi2, k, x, C->err)
+                     : proper_dtmc_prob_until(d, NULL, &phi2, &C->o->solve, x, NULL, C->err);
+        if (rc == PROPER_OK)
+            for (s = 0; s < d->n_states; s++) x[s] = 1 - x[s];
+        break;
+    default: /* F, U */
+        rc = bounded ? proper_dtmc_prob_bounded_until(d, pr->phi1 >= 0 ? &phi1 : NULL, &phi2, k, x, C->err)
+                     : proper_dtmc_prob_until(d, pr->phi1 >= 0 ? &phi1 : NULL, &phi2, &C->o->solve, x, NULL, C->err);
+        break;
+    }
+done:
+    proper_bitset_free(&phi1);
+    proper_bitset_free(&phi2);
+    return rc;
+}
+
+static int proper__pm_check_reward(proper__pm_checker *C, const proper__pm_prop *pr, double *x) {
+    const proper_dtmc *d = C->d;
+    long r = 0;
+    unsigned long k = 0;
+    int rc;
+    if (pr->reward_name >= 0) {
+        r = proper_dtmc_find_reward(d, C->p->names.s[pr->reward_name]);
+        if (r < 0)
+            return proper__pm_cerr(C, pr->line, pr->col, PROPER_EUNDEFINED, "the model has no reward structure \"%s\"",
+                                   C->p->names.s[pr->reward_name]);
+    } else if (pr->reward_index >= 0) {
+        proper__pm_val v;
+        if ((rc = proper__pm_eval_at(C, pr->reward_index, 0, &v)) != 0) return rc;
+        if (v.i < 1 || (size_t)v.i > d->n_rewards)
+            return proper__pm_cerr(C, pr->line, pr->col, PROPER_EUNDEFINED, "the model has no reward structure %lld", v.i);
+        r = (long)v.i - 1;
+    } else if (d->n_rewards == 0) {
+        return proper__pm_cerr(C, pr->line, pr->col, PROPER_EUNDEFINED, "the model has no reward structure");
+    }
+    if (pr->path == PROPER__PM_PATH_F) {
+        proper_bitset phi;
+        if ((rc = proper__pm_state_set(C, pr->phi2, &phi)) != 0) return rc;
+        rc = proper_dtmc_reward_reach(d, &d->rewards[r], &phi, &C->o->solve, x, NULL, C->err);
+        proper_bitset_free(&phi);
+        return rc;
+    }
+    if ((rc = proper__pm_step_bound(C, pr, &k)) != 0) return rc;
+    if (pr->path == PROPER__PM_PATH_C) return proper_dtmc_reward_cumulative(d, &d->rewards[r], k, x, C->err);
+    return proper_dtmc_reward_instant(d, &d->rewards[r], k, x, C->err);
+}
+
+/* Compare with the bound of P>=b etc.: 1 or 0 per state. */
+static int proper__pm_apply_bound(proper__pm_checker *C, const proper__pm_prop *pr, double *x) {
+    proper__pm_val v;
+    double b;
+    size_t s;
+    int rc;
+    if ((rc = proper__pm_eval_at(C, pr->threshold, 0, &v)) != 0) return rc;
+    b = proper__pm_as_double(C->p->pool.n[pr->threshold].type, v);
+    if (pr->kind != PROPER__PM_P_REWARD && !(b >= 0 && b <= 1))
+        return proper__pm_cerr(C, C->p->pool.n[pr->threshold].line, C->p->pool.n[pr->threshold].col, PROPER_ERANGE,
+                               "probability bound %g is not in [0, 1]", b);
+    for (s = 0; s < C->d->n_states; s++) {
+        double y = x[s];
+        int ok = pr->relop == PROPER__PM_OP_LT ? y < b : pr->relop == PROPER__PM_OP_LE ? y <= b :
+                 pr->relop == PROPER__PM_OP_GT ? y > b : y >= b;
+        x[s] = ok;
+    }
+    return PROPER_OK;
+}
+
+PROPER_API int proper_prism_props_check_states(const proper_prism_props *p, size_t i, const proper_dtmc *d,
+                                               const proper_prism_check_opts *opts, double *x, proper_error *err) {
+    proper__pm_checker C;
+    proper_prism_check_opts defaults;
+    const proper__pm_prop *pr;
+    int rc;
+    if (i >= p->n_props) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no property %lu", (unsigned long)i);
+    if (!opts) {
+        proper_prism_check_opts_default(&defaults);
+        opts = &defaults;
+    }
+    pr = &p->props[i];
+    if ((rc = proper__pm_checker_init(&C, p, d, opts, err)) == 0) {
+        switch (pr->kind) {
+        case PROPER__PM_P_EXPR: rc = proper__pm_eval_states(&C, pr->phi2, x); break;
+        case PROPER__PM_P_PROB: rc = proper__pm_check_prob(&C, pr, x); break;
+        case PROPER__PM_P_REWARD: rc = proper__pm_check_reward(&C, pr, x); break;
+        default: {
+            proper_bitset phi;
+            if ((rc = proper__pm_state_set(&C, pr->phi2, &phi)) == 0) {
+                rc = proper_dtmc_steady(d, &phi, &opts->solve, x, err);
+                proper_bitset_free(&phi);
+            }
+        }
+        }
+        if (rc == PROPER_OK && pr->relop >= 0) rc = proper__pm_apply_bound(&C, pr, x);
+    }
+    proper__pm_checker_free(&C);
+    return rc;
+}
+
+PROPER_API int proper_prism_props_check(const proper_prism_props *p, size_t i, const proper_dtmc *d,
+                                        const proper_prism_check_opts *opts, double *value, proper_error *err) {
+    double *x = (double *)proper_calloc(d->n_states, sizeof *x);
+    int rc;
+    if (!x) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    rc = proper_prism_props_check_states(p, i, d, opts, x, err);
+    if (rc == PROPER_OK) *value = proper_dtmc_value_at_init(d, x);
+    PROPER_FREE(x);
     return rc;
 }
 #endif /* PROPER_PRISM_IMPLEMENTATION */

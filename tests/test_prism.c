@@ -1,0 +1,799 @@
+/* Tests for prism.h: the PRISM-language subset, state exploration in PRISM's
+ * order, DTMC composition, properties. Expected values come from closed
+ * forms, exact rational arithmetic or an independent dense solve written
+ * here (each says which). */
+#define PROPER_IMPLEMENTATION
+#include "../src/prism.h"
+#include "test.h"
+
+#define MODELS "tests/models/"
+
+static char errbuf[1024];
+static const char *fmt_err(const proper_error *e) { return proper_error_format(e, errbuf, sizeof errbuf); }
+
+static proper_prism_model *parse_text(const char *text, proper_error *e) {
+    proper_prism_model *m = NULL;
+    if (proper_prism_parse(&m, text, strlen(text), "t.pm", e)) return NULL;
+    return m;
+}
+
+/* Parse, give constants, build; prints the error on failure. */
+static int load_and_build(const char *path, const char *consts, proper_prism_model **m, proper_dtmc *d) {
+    proper_error e;
+    proper_dtmc_init(d);
+    if (proper_prism_read(m, path, &e)) {
+        printf("  %s\n", fmt_err(&e));
+        return 1;
+    }
+    if (consts && proper_prism_set_consts(*m, NULL, consts, &e)) {
+        printf("  %s\n", fmt_err(&e));
+        return 1;
+    }
+    if (proper_prism_build(*m, NULL, d, &e)) {
+        printf("  %s\n", fmt_err(&e));
+        return 1;
+    }
+    return 0;
+}
+
+/* Value of one property (string) in the initial state; NAN on error. */
+static double check1(const proper_prism_model *m, const proper_dtmc *d, const char *prop) {
+    proper_prism_props *p;
+    proper_error e;
+    double v = NAN;
+    if (proper_prism_props_parse(&p, m, prop, strlen(prop), "prop", &e)) {
+        printf("  %s: %s\n", prop, fmt_err(&e));
+        return NAN;
+    }
+    if (proper_prism_props_check(p, 0, d, NULL, &v, &e)) {
+        printf("  %s: %s\n", prop, fmt_err(&e));
+        v = NAN;
+    }
+    proper_prism_props_free(p);
+    return v;
+}
+
+/* Probability of transition s -> t in d (0 if absent). */
+static double trans_prob(const proper_dtmc *d, uint32_t s, uint32_t t) {
+    uint64_t j;
+    for (j = d->row[s]; j < d->row[s + 1]; j++)
+        if (d->col[j] == t) return d->prob[j];
+    return 0;
+}
+
+/* Index of the state with the given valuation, or -1. */
+static long state_of(const proper_dtmc *d, const int32_t *vals) {
+    uint32_t s;
+    size_t i;
+    for (s = 0; s < d->n_states; s++) {
+        for (i = 0; i < d->n_vars; i++)
+            if (d->vals[(size_t)s * d->n_vars + i] != vals[i]) break;
+        if (i == d->n_vars) return (long)s;
+    }
+    return -1;
+}
+
+/* Independent dense solve: x = A^-1 b by Gaussian elimination with partial
+ * pivoting (n small). */
+static void dense_solve(int n, double *A, double *b, double *x) {
+    int i, j, k;
+    for (k = 0; k < n; k++) {
+        int piv = k;
+        for (i = k + 1; i < n; i++)
+            if (fabs(A[i * n + k]) > fabs(A[piv * n + k])) piv = i;
+        for (j = 0; j < n; j++) {
+            double t = A[k * n + j];
+            A[k * n + j] = A[piv * n + j];
+            A[piv * n + j] = t;
+        }
+        {
+            double t = b[k];
+            b[k] = b[piv];
+            b[piv] = t;
+        }
+        for (i = k + 1; i < n; i++) {
+            double f = A[i * n + k] / A[k * n + k];
+            for (j = k; j < n; j++) A[i * n + j] -= f * A[k * n + j];
+            b[i] -= f * b[k];
+        }
+    }
+    for (i = n - 1; i >= 0; i--) {
+        double s = b[i];
+        for (j = i + 1; j < n; j++) s -= A[i * n + j] * x[j];
+        x[i] = s / A[i * n + i];
+    }
+}
+
+/* ---- expressions: PRISM semantics, checked through plain-expression
+ * properties on a one-state model ---- */
+
+static const char *one_state = "dtmc\nmodule M x : [0..1] init 0; [] true -> true; endmodule\n";
+
+static void test_expression_semantics(void) {
+    proper_error e;
+    proper_prism_model *m = parse_text(one_state, &e);
+    proper_dtmc d;
+    CHECK(m != NULL);
+    if (!m) return;
+    CHECK_INT(proper_prism_build(m, NULL, &d, &e), 0);
+    /* precedence: * before +, unary minus binds tighter than ^ (PRISM grammar) */
+    CHECK_ABS(check1(m, &d, "1 + 2 * 3"), 7, 0);
+    CHECK_ABS(check1(m, &d, "-2 ^ 2"), 4, 0);
+    CHECK_ABS(check1(m, &d, "2 ^ 3 ^ 2"), 512, 0);      /* right-associative */
+    CHECK_ABS(check1(m, &d, "10 - 4 - 3"), 3, 0);       /* left-associative */
+    /* / always divides as doubles */
+    CHECK_ABS(check1(m, &d, "7 / 2"), 3.5, 0);
+    CHECK_ABS(check1(m, &d, "1 / 3"), 1.0 / 3.0, 0);
+    /* functions */
+    CHECK_ABS(check1(m, &d, "pow(2, 10)"), 1024, 0);
+    CHECK_ABS(check1(m, &d, "pow(2.0, -1)"), 0.5, 0);
+    CHECK_ABS(check1(m, &d, "mod(-1, 3)"), 2, 0);       /* PRISM: result in [0, n) */
+    CHECK_ABS(check1(m, &d, "mod(7, 3)"), 1, 0);
+    CHECK_ABS(check1(m, &d, "log(8, 2)"), 3, 1e-15);
+    CHECK_ABS(check1(m, &d, "floor(-1.5)"), -2, 0);
+    CHECK_ABS(check1(m, &d, "ceil(-1.5)"), -1, 0);
+    CHECK_ABS(check1(m, &d, "round(2.5)"), 3, 0);
+    CHECK_ABS(check1(m, &d, "round(-2.5)"), -2, 0);     /* Java Math.round */
+    CHECK_ABS(check1(m, &d, "min(3, 1, 2)"), 1, 0);
+    CHECK_ABS(check1(m, &d, "max(1, 2.5)"), 2.5, 0);
+    /* logic: ! binds tighter than |, => right-associative, <=> */
+    CHECK_ABS(check1(m, &d, "!true | true"), 1, 0);
+    CHECK_ABS(check1(m, &d, "true => false => false"), 1, 0);
+    CHECK_ABS(check1(m, &d, "(true => false) => false"), 1, 0);
+    CHECK_ABS(check1(m, &d, "false => false => false"), 1, 0);
+    CHECK_ABS(check1(m, &d, "true <=> false"), 0, 0);
+    CHECK_ABS(check1(m, &d, "x = 0 ? 2.5 : 3"), 2.5, 0);
+    CHECK_ABS(check1(m, &d, "1 < 2 & 2 <= 2 & 3 > 2 & 3 >= 3 & 1 != 2 & 1 = 1.0"), 1, 0);
+    /* types of results */
+    {
+        proper_prism_props *p;
+        const char *props = "1 + 2\n1 / 2\ntrue & false\nfloor(2.7)\npow(2, 3)\npow(2, 3.0)\nmin(1, 2.0)";
+        int types[] = {PROPER_PRISM_INT, PROPER_PRISM_DOUBLE, PROPER_PRISM_BOOL, PROPER_PRISM_INT, PROPER_PRISM_INT,
+                       PROPER_PRISM_DOUBLE, PROPER_PRISM_DOUBLE};
+        size_t i;
+        CHECK_INT(proper_prism_props_parse(&p, m, props, strlen(props), "p", &e), 0);
+        CHECK_INT(proper_prism_props_count(p), 7);
+        for (i = 0; i < 7 && i < proper_prism_props_count(p); i++) CHECK_INT(proper_prism_props_type(p, i), types[i]);
+        proper_prism_props_free(p);
+    }
+    proper_dtmc_free(&d);
+    proper_prism_free(m);
+}
+
+/* Run-time errors name the expression's position. */
+static void test_expression_errors(void) {
+    proper_error e;
+    proper_prism_model *m = parse_text(one_state, &e);
+    proper_dtmc d;
+    proper_prism_props *p;
+    struct { const char *prop; int code; const char *msg; } cases[] = {
+        {"mod(5, 0)", PROPER_ERANGE, "divisor must be positive"},
+        {"pow(2, -1)", PROPER_ERANGE, "negative exponent"},
+        {"2147483647 + 1", PROPER_ERANGE, "integer overflow"},
+        {"pow(2, 31)", PROPER_ERANGE, "integer overflow"},
+        {"floor(1e300)", PROPER_ERANGE, "not a 32-bit integer"},
+    };
+    size_t i;
+    double v;
+    if (!m) return;
+    CHECK_INT(proper_prism_build(m, NULL, &d, &e), 0);
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        CHECK_INT(proper_prism_props_parse(&p, m, cases[i].prop, strlen(cases[i].prop), "p", &e), 0);
+        CHECK_INT(proper_prism_props_check(p, 0, &d, NULL, &v, &e), cases[i].code);
+        CHECK_CONTAINS(e.message, cases[i].msg);
+        CHECK_INT(e.line, 1);
+        proper_prism_props_free(p);
+    }
+    proper_dtmc_free(&d);
+    proper_prism_free(m);
+}
+
+/* Parse errors: position and message. */
+static void test_parse_errors(void) {
+    struct { const char *text; int code, line, col; const char *msg; } cases[] = {
+        {"dtmc\nmodule M\n x : [0..2] init 0;\n [] z=0 -> true;\nendmodule\n", PROPER_EUNDEFINED, 4, 5, "unknown identifier 'z'"},
+        {"dtmc\nmodule M\n x : [0..2] init 0;\n [] x+1 -> true;\nendmodule\n", PROPER_EPARSE, 4, 5, "guard must be bool"},
+        {"dtmc\nmodule M\n x : [0..2] init 0;\n [] x=0 -> (x'=0.5);\nendmodule\n", PROPER_EPARSE, 4, 16, "cannot assign double to int variable 'x'"},
+        {"dtmc\nmodule M\n x : [0..2] init true;\nendmodule\n", PROPER_EPARSE, 3, 18, "initial value must be int"},
+        {"dtmc\nconst int a = 7/2;\nmodule M x:[0..1]; endmodule\n", PROPER_EPARSE, 2, 15, "must be int, not double"},
+        {"dtmc\nmodule M\n x : [0..2] init 0;\n [] x=0 -> (x'=1)\nendmodule\n", PROPER_EPARSE, 5, 1, "expected ';'"},
+        {"dtmc\nmodule M\n x : [0..2] init 0;\n x : bool;\nendmodule\n", PROPER_EPARSE, 4, 2, "variable 'x' is already declared"},
+        {"mdp\nmodule M x:[0..1]; endmodule\n", PROPER_EUNSUPPORTED, 1, 1, "only dtmc"},
+        {"dtmc\nmodule M x:[0..1]; [] x=0 -> (y'=1); endmodule\nmodule N y:[0..1]; endmodule\n", PROPER_EPARSE, 2, 31,
+         "module 'M' cannot change variable 'y' of module 'N'"},
+        {"dtmc\nformula f = g; formula g = f;\nmodule M x:[0..1]; endmodule\n", PROPER_EPARSE, 2, 13, "refers to itself"},
+        {"dtmc\nmodule M x:[0..1]; [] x=0 -> 0.5:(x'=1) + 0.5:(x'=0) & (x'=1); endmodule\n", PROPER_EPARSE, 2, 57,
+         "assigned twice"},
+        {"dtmc\nglobal g : [0..1];\n", PROPER_EUNSUPPORTED, 2, 1, "global variables"},
+        {"dtmc\nmodule M x : [0..1] init 0; [] x=0 -> (x'=1) ; endmodule\nlabel \"init\" = x=1;\n", PROPER_EPARSE, 3, 7,
+         "built in"},
+        {"dtmc\nmodule F x:[0..1]; endmodule\n", PROPER_EPARSE, 2, 8, "reserved"},
+        {"dtmc\nconst int N = 99999999999;\n", PROPER_ERANGE, 2, 15, "32 bits"},
+        {"dtmc\nmodule M x:[0..1]; [] x=0 -> (x'=1); endmodule\nmodule M2 = Q [x=y] endmodule\n", PROPER_EUNDEFINED, 3, 13,
+         "unknown module 'Q'"},
+        {"dtmc\nmodule M x:[0..1]; [] \"a\" -> (x'=1); endmodule\n", PROPER_EPARSE, 2, 23, "only be used in properties"},
+    };
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        proper_error e;
+        proper_prism_model *m = parse_text(cases[i].text, &e);
+        CHECK(m == NULL);
+        proper_prism_free(m);
+        if (m) continue;
+        CHECK_INT(e.code, cases[i].code);
+        CHECK_INT(e.line, cases[i].line);
+        CHECK_INT(e.col, cases[i].col);
+        CHECK_STR(e.file, "t.pm");
+        CHECK_CONTAINS(e.message, cases[i].msg);
+        if (e.col != cases[i].col || e.line != cases[i].line) printf("  case %d: %s\n", (int)i, fmt_err(&e));
+    }
+}
+
+/* Errors found while exploring: range, probability sums, deadlocks, limits. */
+static void test_build_errors(void) {
+    struct { const char *text; int code, line, col; const char *msg; } cases[] = {
+        {"dtmc\nmodule M\n x : [0..2] init 0;\n [] true -> (x'=x+1);\nendmodule\n", PROPER_ERANGE, 4, 14,
+         "sets 'x' to 3, outside its range [0..2], in state (x=2)"},
+        {"dtmc\nmodule M\n x : [0..2] init 0;\n [] x=0 -> 0.5:(x'=1) + 0.4:(x'=0);\n [] x>0 -> true;\nendmodule\n",
+         PROPER_EPROB, 4, 2, "sum to 0.9"},
+        {"dtmc\nmodule M\n x : [0..2] init 0;\n [] x=0 -> -0.5:(x'=1) + 1.5:(x'=0);\n [] x>0 -> true;\nendmodule\n",
+         PROPER_EPROB, 4, 12, "not in [0, 1]"},
+        {"dtmc\nmodule M\n x : [0..2] init 0;\n [] x=0 -> (x'=1);\nendmodule\n", PROPER_EPROB, 0, 0,
+         "deadlock: no command is enabled in state (x=1)"},
+        {"dtmc\nmodule M\n x : [0..2] init 3;\nendmodule\n", PROPER_ERANGE, 3, 2, "outside its range"},
+        {"dtmc\nconst int N;\nmodule M\n x : [0..N] init 0;\nendmodule\n", PROPER_EUNDEFINED, 2, 11, "has no value"},
+    };
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        proper_error e;
+        proper_prism_model *m = parse_text(cases[i].text, &e);
+        proper_dtmc d;
+        CHECK(m != NULL);
+        if (!m) {
+            printf("  %s\n", fmt_err(&e));
+            continue;
+        }
+        CHECK_INT(proper_prism_build(m, NULL, &d, &e), cases[i].code);
+        CHECK_INT(e.line, cases[i].line);
+        CHECK_INT(e.col, cases[i].col);
+        CHECK_CONTAINS(e.message, cases[i].msg);
+        if (e.col != cases[i].col || e.line != cases[i].line) printf("  case %d: %s\n", (int)i, fmt_err(&e));
+        CHECK(d.n_states == 0); /* nothing left allocated on failure */
+        proper_prism_free(m);
+    }
+}
+
+/* A deadlock becomes a self-loop and joins "deadlock" when asked. */
+static void test_fix_deadlocks(void) {
+    const char *text = "dtmc\nmodule M\n x : [0..2] init 0;\n [] x<2 -> 0.5:(x'=x+1) + 0.5:(x'=x);\nendmodule\n";
+    proper_error e;
+    proper_prism_model *m = parse_text(text, &e);
+    proper_prism_build_opts o;
+    proper_dtmc d;
+    if (!m) return;
+    proper_prism_build_opts_default(&o);
+    o.fix_deadlocks = 1;
+    CHECK_INT(proper_prism_build(m, &o, &d, &e), 0);
+    CHECK_INT(d.n_states, 3);
+    CHECK_ABS(trans_prob(&d, 2, 2), 1, 0);
+    CHECK_ABS(check1(m, &d, "P=? [ F \"deadlock\" ]"), 1, 1e-12);
+    CHECK_ABS(check1(m, &d, "P=? [ X \"deadlock\" ]"), 0, 0);
+    CHECK_ABS(check1(m, &d, "P=? [ F<=2 \"deadlock\" ]"), 0.25, 1e-15);
+    proper_dtmc_free(&d);
+    proper_prism_free(m);
+}
+
+/* The state limit stops exploration before memory runs out. */
+static void test_state_limit(void) {
+    const char *text = "dtmc\nmodule M\n x : [0..2000000000] init 0;\n [] x<2000000000 -> (x'=x+1);\n"
+                       " [] x=2000000000 -> true;\nendmodule\n";
+    proper_error e;
+    proper_prism_model *m = parse_text(text, &e);
+    proper_prism_build_opts o;
+    proper_dtmc d;
+    if (!m) return;
+    proper_prism_build_opts_default(&o);
+    o.max_states = 1000;
+    CHECK_INT(proper_prism_build(m, &o, &d, &e), PROPER_ELIMIT);
+    CHECK_CONTAINS(e.message, "more than 1000 reachable states");
+    proper_prism_free(m);
+}
+
+/* PRISM numbers states by sorting their valuations lexicographically in
+ * declaration order, not in the order exploration finds them. */
+static void test_state_order(void) {
+    const char *text = "dtmc\nmodule M\n x : [0..2] init 2;\n b : bool init true;\n"
+                       " [] x=2 -> 0.5:(x'=0)&(b'=false) + 0.5:(x'=1);\n [] x<2 -> true;\nendmodule\n";
+    proper_error e;
+    proper_prism_model *m = parse_text(text, &e);
+    proper_dtmc d;
+    int32_t expect[] = {0, 0, 1, 1, 2, 1};
+    size_t i;
+    if (!m) return;
+    CHECK_INT(proper_prism_build(m, NULL, &d, &e), 0);
+    CHECK_INT(d.n_states, 3);
+    CHECK_INT(d.init, 2);
+    CHECK_INT(d.n_vars, 2);
+    for (i = 0; i < 6 && d.vals; i++) CHECK_INT(d.vals[i], expect[i]);
+    CHECK_STR(d.var_names[0], "x");
+    CHECK_STR(d.var_names[1], "b");
+    CHECK(d.var_is_bool && !d.var_is_bool[0] && d.var_is_bool[1]);
+    CHECK_ABS(trans_prob(&d, 2, 0), 0.5, 0);
+    CHECK_ABS(trans_prob(&d, 2, 1), 0.5, 0);
+    proper_dtmc_free(&d);
+    proper_prism_free(m);
+}
+
+/* ---- correctness anchors ---- */
+
+/* PROPER's minPathSum (IST 2023, Fig. 5) with the paper's parameters. The paper
+ * reports time ~ 0.628 and cost ~ 4.59. Exact values, by exact rational
+ * arithmetic on the closed form (1-p1)(0.01 p2/(1-p2) + 0.01 p3/(1-p3) +
+ * 0.03 p4/(1-p4) p5/(1-p5)) (time) and (1-p1) 0.25 p4/(1-p4) p5/(1-p5) (cost):
+ * time = 32504164372/51699390625, cost = 9503884062/2067975625. A dense solve
+ * of the chain written out below confirms them independently. */
+static void test_minpathsum(void) {
+    const char *consts = "p1=0.0912,p2=0.8181,p3=0.8,p4=0.8181,p5=0.8181";
+    const double time_exact = 32504164372.0 / 51699390625.0, cost_exact = 9503884062.0 / 2067975625.0;
+    proper_prism_model *m;
+    proper_prism_props *p;
+    proper_dtmc d;
+    proper_error e;
+    double v;
+    if (load_and_build(MODELS "minpathsum.pm", consts, &m, &d)) return;
+    CHECK_INT(d.n_states, 22);
+    CHECK_INT(d.n_trans, 27);
+    CHECK_INT(d.n_params, 5);
+    CHECK_REL(time_exact, 0.6287146517406365, 1e-15); /* the decimal */
+    if (proper_prism_props_read(&p, m, MODELS "minpathsum.pctl", &e) == 0) {
+        CHECK_INT(proper_prism_props_count(p), 3);
+        CHECK_STR(proper_prism_props_name(p, 0), "time");
+        CHECK_STR(proper_prism_props_text(p, 0), "R{\"time\"}=? [ F \"end\" ]");
+        CHECK_INT(proper_prism_props_check(p, 0, &d, NULL, &v, &e), 0);
+        CHECK_REL(v, time_exact, 1e-12);
+        CHECK_INT(proper_prism_props_check(p, 1, &d, NULL, &v, &e), 0);
+        CHECK_REL(v, cost_exact, 1e-12);
+        CHECK_INT(proper_prism_props_check(p, 2, &d, NULL, &v, &e), 0);
+        CHECK_REL(v, 1, 1e-12);
+        proper_prism_props_free(p);
+    } else {
+        CHECK(0);
+        printf("  %s\n", fmt_err(&e));
+    }
+    { /* independent dense solve of x = r + P x over s = 0..20 (s = 21 absorbing) */
+        const double p1 = 0.0912, p2 = 0.8181, p3 = 0.8, p4 = 0.8181, p5 = 0.8181;
+        double A[21 * 21], bt[21], bc[21], xt[21], xc[21], A2[21 * 21];
+        int i;
+        struct { int s, t; double p; } tr[] = {
+            {0, 1, 1}, {1, 2, p1}, {1, 3, 1 - p1}, {2, 21, 1}, {3, 4, 1}, {4, 5, 1}, {5, 6, 1}, {6, 7, p2},
+            {6, 9, 1 - p2}, {7, 8, 1}, {8, 6, 1}, {9, 10, 1}, {10, 11, p3}, {10, 13, 1 - p3}, {11, 12, 1},
+            {12, 10, 1}, {13, 14, 1}, {14, 15, p4}, {14, 20, 1 - p4}, {15, 16, 1}, {16, 17, p5}, {16, 19, 1 - p5},
+            {17, 18, 1}, {18, 16, 1}, {19, 14, 1}, {20, 21, 1}};
+        memset(A, 0, sizeof A);
+        memset(bt, 0, sizeof bt);
+        memset(bc, 0, sizeof bc);
+        for (i = 0; i < 21; i++) A[i * 21 + i] = 1;
+        for (i = 0; i < (int)(sizeof tr / sizeof tr[0]); i++)
+            if (tr[i].t < 21) A[tr[i].s * 21 + tr[i].t] -= tr[i].p;
+        bt[7] = 0.01;
+        bt[11] = 0.01;
+        bt[18] = 0.03;
+        bc[18] = 0.25;
+        memcpy(A2, A, sizeof A);
+        dense_solve(21, A, bt, xt);
+        dense_solve(21, A2, bc, xc);
+        CHECK_REL(xt[0], time_exact, 1e-12);
+        CHECK_REL(xc[0], cost_exact, 1e-12);
+        CHECK_REL(check1(m, &d, "R{\"time\"}=? [ F s=21 ]"), xt[0], 1e-12);
+        CHECK_REL(check1(m, &d, "R{\"cost\"}=? [ F s=done ]"), xc[0], 1e-12);
+    }
+    proper_dtmc_free(&d);
+    proper_prism_free(m);
+}
+
+/* Knuth-Yao die: each face 1/6; expected coin flips 11/3 (Knuth & Yao 1976;
+ * the PRISM case study die.pm has 13 states and 20 transitions). */
+static void test_die(void) {
+    proper_prism_model *m;
+    proper_prism_props *p;
+    proper_dtmc d;
+    proper_error e;
+    size_t i;
+    double v;
+    if (load_and_build(MODELS "die.pm", NULL, &m, &d)) return;
+    CHECK_INT(d.n_states, 13);
+    CHECK_INT(d.n_trans, 20);
+    if (proper_prism_props_read(&p, m, MODELS "die.pctl", &e)) {
+        CHECK(0);
+        printf("  %s\n", fmt_err(&e));
+    } else {
+        CHECK_INT(proper_prism_props_count(p), 7);
+        for (i = 0; i < 6; i++) {
+            CHECK_INT(proper_prism_props_check(p, i, &d, NULL, &v, &e), 0);
+            CHECK_REL(v, 1.0 / 6.0, 1e-12);
+        }
+        CHECK_INT(proper_prism_props_check(p, 6, &d, NULL, &v, &e), 0);
+        CHECK_REL(v, 11.0 / 3.0, 1e-12);
+        proper_prism_props_free(p);
+    }
+    /* bounded: the die is thrown within 3 flips with probability 6/8 */
+    CHECK_REL(check1(m, &d, "P=? [ F<=3 \"done\" ]"), 0.75, 1e-15);
+    CHECK_REL(check1(m, &d, "P=? [ F<4 \"done\" ]"), 0.75, 1e-15);
+    CHECK_REL(check1(m, &d, "P=? [ !\"done\" U<=3 d=2 ]"), 0.125, 1e-15);
+    CHECK_REL(check1(m, &d, "R{\"coin_flips\"}=? [ C<=2 ]"), 2, 1e-15);
+    CHECK_REL(check1(m, &d, "R=? [ C<=3 ]"), 3, 1e-15);
+    CHECK_REL(check1(m, &d, "R{1}=? [ C<=4 ]"), 3.25, 1e-15); /* 3 + P(still flipping after 3 flips) */
+    CHECK_REL(check1(m, &d, "R=? [ I=3 ]"), 0, 0); /* coin_flips has transition rewards only */
+    CHECK_REL(check1(m, &d, "P=? [ G<=2 !\"done\" ]"), 1, 1e-15);
+    CHECK_REL(check1(m, &d, "P=? [ G d!=6 ]"), 5.0 / 6.0, 1e-12);
+    CHECK_ABS(check1(m, &d, "P>=0.2 [ F d=1 ]"), 0, 0);
+    CHECK_ABS(check1(m, &d, "P<0.2 [ F d=1 ]"), 1, 0);
+    CHECK_ABS(check1(m, &d, "\"init\""), 1, 0);
+    proper_dtmc_free(&d);
+    proper_prism_free(m);
+}
+
+/* Gambler's ruin, closed forms with r = (1-p)/p:
+ * P(win from k) = (1 - r^k) / (1 - r^N),
+ * E[rounds from k] = k/(q-p) - N/(q-p) * (1 - r^k)/(1 - r^N). */
+static void test_gambler(void) {
+    const double pv[] = {0.4, 0.55};
+    int N = 10, k = 3;
+    size_t i;
+    for (i = 0; i < 2; i++) {
+        proper_prism_model *m;
+        proper_dtmc d;
+        char consts[64];
+        double p = pv[i], q = 1 - p, r = q / p;
+        double win = (1 - pow(r, k)) / (1 - pow(r, N));
+        double rounds = k / (q - p) - N / (q - p) * win;
+        snprintf(consts, sizeof consts, "p=%.17g", p);
+        if (load_and_build(MODELS "gambler.pm", consts, &m, &d)) return;
+        CHECK_INT(d.n_states, 11);
+        CHECK_INT(d.init, 3);
+        CHECK_REL(check1(m, &d, "P=? [ F \"win\" ]"), win, 1e-12);
+        CHECK_REL(check1(m, &d, "P=? [ F \"ruin\" ]"), 1 - win, 1e-12);
+        CHECK_REL(check1(m, &d, "R{\"rounds\"}=? [ F \"win\" | \"ruin\" ]"), rounds, 1e-12);
+        /* reward until "win" alone: infinite, as ruin happens with probability > 0 */
+        CHECK(isinf(check1(m, &d, "R=? [ F \"win\" ]")));
+        proper_dtmc_free(&d);
+        proper_prism_free(m);
+    }
+}
+
+/* Birth-death chain: detailed balance pi(k) b = pi(k+1) c gives pi(k) ~ (b/c)^k. */
+static void test_birth_death(void) {
+    proper_prism_model *m;
+    proper_dtmc d;
+    double r = 0.3 / 0.5, z = 0, pi[7], mean = 0, tail = 0;
+    int k;
+    if (load_and_build(MODELS "birth_death.pm", NULL, &m, &d)) return;
+    for (k = 0; k <= 6; k++) z += pow(r, k);
+    for (k = 0; k <= 6; k++) {
+        pi[k] = pow(r, k) / z;
+        mean += k * pi[k];
+        if (k >= 3) tail += pi[k];
+    }
+    CHECK_REL(check1(m, &d, "S=? [ n=6 ]"), pi[6], 1e-10);
+    CHECK_REL(check1(m, &d, "S=? [ n>=3 ]"), tail, 1e-10);
+    CHECK_REL(check1(m, &d, "S=? [ n=0 ]"), pi[0], 1e-10);
+    /* one step from n=0: E[n] = 0.3 */
+    CHECK_REL(check1(m, &d, "R=? [ I=1 ]"), 0.3, 1e-15);
+    (void)mean;
+    proper_dtmc_free(&d);
+    proper_prism_free(m);
+}
+
+/* Two unsynchronised modules (two_modules.pm), by hand: in (0,0) both
+ * commands are enabled, each taken with probability 1/2, so (0,0) -> (1,0)
+ * 0.15, -> (0,1) 0.3, stays 0.55. Expected steps to (1,1):
+ * E01 = 1/0.3, E10 = 1/0.6, E00 = (1 + 0.3 E01 + 0.15 E10) / 0.45 = 5;
+ * x reaches 1 first with probability 0.15/0.45 = 1/3; F<=2 (1,1):
+ * 0.3*0.3 + 0.15*0.6 = 0.18. */
+static void test_two_modules(void) {
+    proper_prism_model *m;
+    proper_dtmc d;
+    int32_t v00[] = {0, 0}, v01[] = {0, 1}, v10[] = {1, 0}, v11[] = {1, 1};
+    if (load_and_build(MODELS "two_modules.pm", NULL, &m, &d)) return;
+    CHECK_INT(d.n_states, 4);
+    CHECK_INT(state_of(&d, v00), 0);
+    CHECK_INT(state_of(&d, v01), 1);
+    CHECK_INT(state_of(&d, v10), 2);
+    CHECK_INT(state_of(&d, v11), 3);
+    CHECK_REL(trans_prob(&d, 0, 0), 0.55, 1e-15);
+    CHECK_REL(trans_prob(&d, 0, 1), 0.3, 1e-15);
+    CHECK_REL(trans_prob(&d, 0, 2), 0.15, 1e-15);
+    CHECK_REL(trans_prob(&d, 1, 3), 0.3, 1e-15);
+    CHECK_REL(trans_prob(&d, 2, 3), 0.6, 1e-15);
+    CHECK_REL(check1(m, &d, "R{\"steps\"}=? [ F x=1 & y=1 ]"), 5, 1e-12);
+    CHECK_REL(check1(m, &d, "P=? [ y=0 U x=1 ]"), 1.0 / 3.0, 1e-12);
+    CHECK_REL(check1(m, &d, "P=? [ F<=2 x=1 & y=1 ]"), 0.18, 1e-15);
+    proper_dtmc_free(&d);
+    proper_prism_free(m);
+}
+
+/* Synchronisation (sync.pm), by hand: in (0,0) the choices are A's
+ * unlabelled command and two go-combinations (A's go with each of B's two go
+ * commands), each with probability 1/3:
+ *   (3,0) 1/3; (1,1) 0.2/3; (2,1) 0.2/3; (1,2) (0.3+0.5)/3; (2,2) (0.3+0.5)/3.
+ * Rewards [go] 1 and [] 10: expected first-step reward 10/3 + 2/3 = 4. */
+static void test_sync(void) {
+    proper_prism_model *m;
+    proper_dtmc d;
+    int32_t v00[] = {0, 0}, v11[] = {1, 1}, v12[] = {1, 2}, v21[] = {2, 1}, v22[] = {2, 2}, v30[] = {3, 0};
+    long s00, s30, s12;
+    if (load_and_build(MODELS "sync.pm", NULL, &m, &d)) return;
+    CHECK_INT(d.n_states, 6);
+    s00 = state_of(&d, v00);
+    s30 = state_of(&d, v30);
+    s12 = state_of(&d, v12);
+    CHECK(s00 == 0 && s30 == 5);
+    CHECK_REL(trans_prob(&d, 0, (uint32_t)s30), 1.0 / 3.0, 1e-15);
+    CHECK_REL(trans_prob(&d, 0, (uint32_t)state_of(&d, v11)), 0.2 / 3.0, 1e-15);
+    CHECK_REL(trans_prob(&d, 0, (uint32_t)state_of(&d, v21)), 0.2 / 3.0, 1e-15);
+    CHECK_REL(trans_prob(&d, 0, (uint32_t)s12), 0.8 / 3.0, 1e-15);
+    CHECK_REL(trans_prob(&d, 0, (uint32_t)state_of(&d, v22)), 0.8 / 3.0, 1e-15);
+    CHECK_REL(trans_prob(&d, (uint32_t)s30, (uint32_t)s30), 1, 0); /* go blocked by A: only A's self-loop */
+    CHECK_REL(check1(m, &d, "R{\"r\"}=? [ C<=1 ]"), 4, 1e-15);
+    CHECK_REL(check1(m, &d, "P=? [ F a=3 ]"), 1.0 / 3.0, 1e-12);
+    /* the transition reward of (0,0)->(1,2) is go's (1), of (0,0)->(3,0) the unlabelled 10 */
+    CHECK_INT(d.n_rewards, 1);
+    if (d.n_rewards == 1 && d.rewards[0].trans) {
+        uint64_t j;
+        for (j = d.row[0]; j < d.row[1]; j++) {
+            if ((long)d.col[j] == s12) CHECK_REL(d.rewards[0].trans[j], 1, 1e-15);
+            if ((long)d.col[j] == s30) CHECK_REL(d.rewards[0].trans[j], 10, 1e-15);
+        }
+    } else {
+        CHECK(0);
+    }
+    proper_dtmc_free(&d);
+    proper_prism_free(m);
+}
+
+/* Module renaming: a copy with its own variable (and a renamed constant). */
+static void test_renaming(void) {
+    const char *text = "dtmc\nconst double p = 0.5; const double q = 0.25;\n"
+                       "module M1\n x : [0..2] init 0;\n [] x<2 -> p:(x'=x+1) + (1-p):(x'=x);\n [] x=2 -> true;\nendmodule\n"
+                       "module M2 = M1 [x=y, p=q] endmodule\n";
+    proper_error e;
+    proper_prism_model *m = parse_text(text, &e);
+    proper_dtmc d;
+    int32_t v00[] = {0, 0}, v10[] = {1, 0}, v01[] = {0, 1};
+    if (!m) {
+        CHECK(0);
+        printf("  %s\n", fmt_err(&e));
+        return;
+    }
+    CHECK_INT(proper_prism_var_count(m), 2);
+    CHECK_STR(proper_prism_var_name(m, 1), "y");
+    CHECK_INT(proper_prism_build(m, NULL, &d, &e), 0);
+    CHECK_INT(d.n_states, 9);
+    CHECK_REL(trans_prob(&d, (uint32_t)state_of(&d, v00), (uint32_t)state_of(&d, v10)), 0.25, 1e-15);
+    CHECK_REL(trans_prob(&d, (uint32_t)state_of(&d, v00), (uint32_t)state_of(&d, v01)), 0.125, 1e-15);
+    CHECK_REL(trans_prob(&d, (uint32_t)state_of(&d, v00), (uint32_t)state_of(&d, v00)), 0.625, 1e-15);
+    proper_dtmc_free(&d);
+    proper_prism_free(m);
+}
+
+/* Constants: parameters given later, types, errors. */
+static void test_constants(void) {
+    const char *text = "dtmc\nconst int N;\nconst double p;\nconst bool b;\nconst K = N + 1;\n"
+                       "module M x : [0..K] init 0; [] x<K -> p:(x'=x+1) + (1-p):(x'=x); [] x=K -> true; endmodule\n"
+                       "label \"top\" = b & x=K;\n";
+    proper_error e;
+    proper_prism_model *m = parse_text(text, &e);
+    proper_dtmc d;
+    if (!m) return;
+    CHECK_INT(proper_prism_const_count(m), 4);
+    CHECK_STR(proper_prism_const_name(m, 3), "K");
+    CHECK_INT(proper_prism_const_type(m, 3), PROPER_PRISM_INT);
+    CHECK_INT(proper_prism_const_type(m, 2), PROPER_PRISM_BOOL);
+    CHECK(!proper_prism_const_has_value(m, 0));
+    CHECK_INT(proper_prism_set_const(m, "N", 2.5, &e), PROPER_EINVAL);
+    CHECK_INT(proper_prism_set_const(m, "b", 2, &e), PROPER_EINVAL);
+    CHECK_INT(proper_prism_set_const(m, "K", 3, &e), PROPER_EINVAL);
+    CHECK_INT(proper_prism_set_const(m, "nope", 3, &e), PROPER_EUNDEFINED);
+    CHECK_INT(proper_prism_set_consts(m, NULL, "N=3,p=0.5,zz=1", &e), PROPER_EUNDEFINED);
+    CHECK_INT(proper_prism_set_consts(m, NULL, "N=3,p=0.5,b=true", &e), 0);
+    CHECK(proper_prism_const_has_value(m, 0));
+    CHECK_INT(proper_prism_build(m, NULL, &d, &e), 0);
+    CHECK_INT(d.n_states, 5);
+    {
+        proper_prism_props *p;
+        double v;
+        CHECK_INT(proper_prism_props_parse(&p, m, "R=? [ F x=K ]", 13, "p", &e), 0);
+        CHECK_INT(proper_prism_props_check(p, 0, &d, NULL, &v, &e), PROPER_EUNDEFINED);
+        CHECK_CONTAINS(e.message, "no reward structure");
+        proper_prism_props_free(p);
+    }
+    CHECK_REL(check1(m, &d, "P=? [ F \"top\" ]"), 1, 1e-12);
+    CHECK_REL(check1(m, &d, "K * p"), 2, 0);
+    CHECK_INT(d.n_params, 3);
+    proper_dtmc_free(&d);
+    proper_prism_free(m);
+}
+
+/* Properties files: comments, named properties, constants, labels, formulas. */
+static void test_props_file(void) {
+    const char *props = "// a comment\nconst int k = 2;\nconst double t;\nlabel \"high\" = s>=4 & s<7;\nformula half = s>=2;\n"
+                        "\"reach\": P=? [ F \"high\" ];\n"
+                        "P=? [ F<=k half ]  // bounded\n"
+                        "P>t [ F \"done\" ]\n"
+                        "R{\"coin_flips\"}=? [ F \"done\" ]\n";
+    proper_prism_model *m;
+    proper_prism_props *p;
+    proper_dtmc d;
+    proper_error e;
+    double v;
+    if (load_and_build(MODELS "die.pm", NULL, &m, &d)) return;
+    if (proper_prism_props_parse(&p, m, props, strlen(props), "x.pctl", &e)) {
+        CHECK(0);
+        printf("  %s\n", fmt_err(&e));
+    } else {
+        CHECK_INT(proper_prism_props_count(p), 4);
+        CHECK_STR(proper_prism_props_name(p, 0), "reach");
+        CHECK(proper_prism_props_name(p, 1) == NULL);
+        CHECK_STR(proper_prism_props_text(p, 1), "P=? [ F<=k half ]");
+        CHECK_INT(proper_prism_props_type(p, 2), PROPER_PRISM_BOOL);
+        CHECK_INT(proper_prism_props_check(p, 0, &d, NULL, &v, &e), 0);
+        CHECK_REL(v, 5.0 / 6.0, 1e-12); /* P1 = 1/2 + P1/4 from s=1, so 1/2 + 1/2 * 2/3 */
+        CHECK_INT(proper_prism_props_check(p, 1, &d, NULL, &v, &e), 0);
+        CHECK_REL(v, 1, 1e-15);
+        CHECK_INT(proper_prism_props_check(p, 2, &d, NULL, &v, &e), PROPER_EUNDEFINED); /* t not given */
+        CHECK_INT(proper_prism_set_consts(m, p, "t=0.99", &e), 0);
+        CHECK_INT(proper_prism_props_check(p, 2, &d, NULL, &v, &e), 0);
+        CHECK_ABS(v, 1, 0);
+        proper_prism_props_free(p);
+    }
+    proper_dtmc_free(&d);
+    proper_prism_free(m);
+}
+
+static void test_props_errors(void) {
+    struct { const char *prop; int parse_code, line, col; const char *msg; } cases[] = {
+        {"P=? [ F zz=1 ]", PROPER_EUNDEFINED, 1, 9, "unknown identifier 'zz'"},
+        {"P=? [ F s+1 ]", PROPER_EPARSE, 1, 9, "state formula must be bool"},
+        {"P=? [ F s=1", PROPER_EPARSE, 1, 12, "expected ']'"},
+        {"P=? [ F>=3 s=1 ]", PROPER_EUNSUPPORTED, 1, 8, "upper step bounds"},
+        {"P=? [ F P=? [F s=1] ]", PROPER_EUNSUPPORTED, 1, 9, "nested P"},
+        {"R{\"x\"}=? [ S ]", PROPER_EUNSUPPORTED, 1, 12, "long-run average"},
+        {"P=? [ F<=s s=1 ]", PROPER_EPARSE, 1, 10, "must be constant"},
+        {"const int k = j; const int j = 1; P=? [ F<=k s=1 ]", PROPER_EPARSE, 1, 15, "before its definition"},
+    };
+    proper_prism_model *m;
+    proper_dtmc d;
+    size_t i;
+    if (load_and_build(MODELS "die.pm", NULL, &m, &d)) return;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        proper_prism_props *p = NULL;
+        proper_error e;
+        CHECK_INT(proper_prism_props_parse(&p, m, cases[i].prop, strlen(cases[i].prop), "q.pctl", &e), cases[i].parse_code);
+        CHECK(p == NULL);
+        CHECK_INT(e.line, cases[i].line);
+        CHECK_INT(e.col, cases[i].col);
+        CHECK_STR(e.file, "q.pctl");
+        CHECK_CONTAINS(e.message, cases[i].msg);
+        proper_prism_props_free(p);
+    }
+    { /* errors at check time */
+        proper_prism_props *p;
+        proper_error e;
+        double v;
+        const char *q = "P=? [ F \"nolabel\" ]\nR{\"nope\"}=? [ F \"done\" ]\nP=? [ F<=k s=7 ]\nconst int k = -1;";
+        CHECK_INT(proper_prism_props_parse(&p, m, q, strlen(q), "c.pctl", &e), 0);
+        CHECK_INT(proper_prism_props_check(p, 0, &d, NULL, &v, &e), PROPER_EUNDEFINED);
+        CHECK_CONTAINS(e.message, "unknown label \"nolabel\"");
+        CHECK_INT(e.col, 9);
+        CHECK_INT(proper_prism_props_check(p, 1, &d, NULL, &v, &e), PROPER_EUNDEFINED);
+        CHECK_CONTAINS(e.message, "no reward structure \"nope\"");
+        CHECK_INT(proper_prism_props_check(p, 2, &d, NULL, &v, &e), PROPER_ERANGE);
+        proper_prism_props_free(p);
+    }
+    proper_dtmc_free(&d);
+    proper_prism_free(m);
+}
+
+/* Properties of a model without a PRISM description (labels only). */
+static void test_props_without_model(void) {
+    proper_dtmc_builder b;
+    proper_dtmc d;
+    proper_bitset goal;
+    proper_prism_props *p;
+    proper_error e;
+    uint32_t d0[] = {1, 2}, d1[] = {1}, d2[] = {2};
+    double p0[] = {0.25, 0.75}, p1[] = {1}, v;
+    const char *q = "P=? [ F \"goal\" ]\nP=? [ F x=1 ]";
+    proper_dtmc_builder_init(&b);
+    proper_dtmc_builder_add_row(&b, d0, p0, 2, &e);
+    proper_dtmc_builder_add_row(&b, d1, p1, 1, &e);
+    proper_dtmc_builder_add_row(&b, d2, p1, 1, &e);
+    CHECK_INT(proper_dtmc_builder_finish(&b, 3, &d, &e), 0);
+    proper_bitset_init(&goal, 3);
+    proper_bitset_set(&goal, 2);
+    CHECK_INT(proper_dtmc_add_label(&d, "goal", &goal, NULL, &e), 0);
+    proper_bitset_free(&goal);
+    CHECK_INT(proper_prism_props_parse(&p, NULL, q, strlen(q), "e.pctl", &e), PROPER_EUNDEFINED);
+    q = "P=? [ F \"goal\" ]";
+    CHECK_INT(proper_prism_props_parse(&p, NULL, q, strlen(q), "e.pctl", &e), 0);
+    CHECK_INT(proper_prism_props_check(p, 0, &d, NULL, &v, &e), 0);
+    CHECK_REL(v, 0.75, 1e-15);
+    proper_prism_props_free(p);
+    proper_dtmc_free(&d);
+}
+
+/* The step-bound limit protects against enormous bounded properties. */
+static void test_step_limit(void) {
+    proper_prism_model *m;
+    proper_dtmc d;
+    proper_prism_props *p;
+    proper_prism_check_opts o;
+    proper_error e;
+    double v;
+    const char *q = "P=? [ F<=2000000000 s=7 ]";
+    if (load_and_build(MODELS "die.pm", NULL, &m, &d)) return;
+    proper_prism_check_opts_default(&o);
+    o.max_steps = 1000;
+    CHECK_INT(proper_prism_props_parse(&p, m, q, strlen(q), "q", &e), 0);
+    CHECK_INT(proper_prism_props_check(p, 0, &d, &o, &v, &e), PROPER_ELIMIT);
+    proper_prism_props_free(p);
+    proper_dtmc_free(&d);
+    proper_prism_free(m);
+}
+
+/* Exponential formula expansion and deep nesting are refused, not run. */
+static void test_expression_limits(void) {
+    char *text = (char *)malloc(200000);
+    size_t k = 0;
+    int i;
+    proper_error e;
+    proper_prism_model *m;
+    k += (size_t)sprintf(text + k, "dtmc\nformula f0 = x;\n");
+    for (i = 1; i <= 40; i++) k += (size_t)sprintf(text + k, "formula f%d = f%d + f%d;\n", i, i - 1, i - 1);
+    k += (size_t)sprintf(text + k, "module M x : [0..1]; [] f40 > 0 -> true; [] f40 = 0 -> true; endmodule\n");
+    m = parse_text(text, &e);
+    CHECK(m == NULL);
+    CHECK_INT(e.code, PROPER_ELIMIT);
+    proper_prism_free(m);
+    k = (size_t)sprintf(text, "dtmc\nconst int c = ");
+    for (i = 0; i < 5000; i++) text[k++] = '(';
+    text[k++] = '1';
+    for (i = 0; i < 5000; i++) text[k++] = ')';
+    k += (size_t)sprintf(text + k, ";\nmodule M x : [0..1]; endmodule\n");
+    m = parse_text(text, &e);
+    CHECK(m == NULL);
+    CHECK_INT(e.code, PROPER_ELIMIT);
+    proper_prism_free(m);
+    k = (size_t)sprintf(text, "dtmc\nconst int c = 1");
+    for (i = 0; i < 20000; i++) k += (size_t)sprintf(text + k, "+1");
+    k += (size_t)sprintf(text + k, ";\nmodule M x : [0..1]; endmodule\n");
+    m = parse_text(text, &e);
+    CHECK(m == NULL);
+    CHECK_INT(e.code, PROPER_ELIMIT);
+    proper_prism_free(m);
+    free(text);
+}
+
+int main(void) {
+    RUN(test_expression_semantics);
+    RUN(test_expression_errors);
+    RUN(test_parse_errors);
+    RUN(test_build_errors);
+    RUN(test_fix_deadlocks);
+    RUN(test_state_limit);
+    RUN(test_state_order);
+    RUN(test_minpathsum);
+    RUN(test_die);
+    RUN(test_gambler);
+    RUN(test_birth_death);
+    RUN(test_two_modules);
+    RUN(test_sync);
+    RUN(test_renaming);
+    RUN(test_constants);
+    RUN(test_props_file);
+    RUN(test_props_errors);
+    RUN(test_props_without_model);
+    RUN(test_step_limit);
+    RUN(test_expression_limits);
+    return test_summary();
+}
