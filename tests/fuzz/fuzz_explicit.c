@@ -1,0 +1,138 @@
+/* Fuzz target for the PRISM explicit readers (.tra, .lab, .srew, .trew) and
+ * what runs on their result. The input is split at lines "@@" into a .tra
+ * part and optional .lab, .srew and .trew parts. Any part either parses or
+ * fails with an error naming a line of that part. A model that parses must
+ * keep the CSR invariants (rows sorted, no repeats, rows summing to 1), print
+ * to a .tra that reads back to the same numbers, and survive the solvers
+ * (small models only, to keep each input fast). Without PROPER_LIBFUZZER,
+ * main replays every file of directory argv[1]. */
+#define PROPER_IMPLEMENTATION
+#include "../../src/dtmc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define FUZZ_MAX_STATES 5000
+#define FUZZ_SOLVE_STATES 300
+
+/* An error must be inside the part (line 0 = the file as a whole). */
+static void check_error(const proper_error *err, const char *part, size_t len) {
+    size_t lines = 1, i;
+    for (i = 0; i < len; i++) lines += part[i] == '\n';
+    if (err->code == PROPER_ENOMEM) return;
+    if (err->line < 0 || (size_t)err->line > lines || err->message[0] == '\0' || err->code >= 0) abort();
+}
+
+static void check_invariants(const proper_dtmc *m) {
+    uint32_t s;
+    uint64_t k;
+    if (m->row[0] != 0 || m->row[m->n_states] != m->n_trans || m->init >= m->n_states) abort();
+    for (s = 0; s < m->n_states; s++) {
+        double sum = 0.0;
+        if (m->row[s + 1] <= m->row[s]) abort(); /* every state has a transition */
+        for (k = m->row[s]; k < m->row[s + 1]; k++) {
+            if (m->col[k] >= m->n_states || !(m->prob[k] > 0.0)) abort();
+            if (k > m->row[s] && m->col[k] <= m->col[k - 1]) abort();
+            sum += m->prob[k];
+        }
+        if (!(fabs(sum - 1.0) <= PROPER_DTMC_ROW_SUM_TOL * 1.0000001)) abort();
+    }
+}
+
+static void round_trip(const proper_dtmc *m) {
+    FILE *f = tmpfile();
+    proper_error err;
+    proper_dtmc back;
+    long n;
+    char *text;
+    uint64_t k;
+    if (!f) return;
+    if (proper_dtmc_write_tra(m, f, &err)) abort();
+    n = ftell(f);
+    rewind(f);
+    text = (char *)malloc((size_t)n + 1);
+    if (!text || fread(text, 1, (size_t)n, f) != (size_t)n) abort();
+    fclose(f);
+    if (proper_dtmc_parse_tra(&back, text, (size_t)n, "printed", NULL, &err)) abort();
+    if (back.n_states != m->n_states || back.n_trans != m->n_trans) abort();
+    for (k = 0; k < m->n_trans; k++)
+        if (back.col[k] != m->col[k] || back.prob[k] != m->prob[k]) abort();
+    proper_dtmc_free(&back);
+    free(text);
+}
+
+static void solve(const proper_dtmc *m) {
+    proper_bitset target;
+    proper_error err;
+    double *x = (double *)malloc(m->n_states * sizeof *x);
+    uint32_t s;
+    if (!x) return;
+    if (m->n_labels) {
+        if (proper_bitset_copy(&target, &m->labels[0].states)) { free(x); return; }
+    } else {
+        if (proper_bitset_init(&target, m->n_states)) { free(x); return; }
+        proper_bitset_set(&target, m->n_states - 1);
+    }
+    if (proper_dtmc_prob_until(m, NULL, &target, NULL, x, NULL, &err) == 0)
+        for (s = 0; s < m->n_states; s++)
+            if (!(x[s] >= -1e-9 && x[s] <= 1.0 + 1e-9)) abort();
+    if (m->n_rewards) proper_dtmc_reward_reach(m, &m->rewards[0], &target, NULL, x, NULL, &err);
+    if (proper_dtmc_steady(m, &target, NULL, x, &err) == 0)
+        for (s = 0; s < m->n_states; s++)
+            if (!(x[s] >= -1e-9 && x[s] <= 1.0 + 1e-9)) abort();
+    proper_dtmc_prob_bounded_until(m, NULL, &target, 5, x, &err);
+    proper_bitset_free(&target);
+    free(x);
+}
+
+/* Split at lines "@@": up to 4 parts. */
+static size_t split(const char *data, size_t size, const char **part, size_t *len) {
+    size_t n = 0, start = 0, i = 0;
+    while (i <= size && n < 4) {
+        int at_line = i == 0 || data[i - 1] == '\n';
+        if (i < size && at_line && i + 2 <= size && data[i] == '@' && data[i + 1] == '@' &&
+            (i + 2 == size || data[i + 2] == '\n')) {
+            part[n] = data + start; len[n] = i - start; n++;
+            i += 3;
+            start = i;
+            continue;
+        }
+        if (i == size) { part[n] = data + start; len[n] = size > start ? size - start : 0; n++; break; }
+        i++;
+    }
+    return n;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    const char *part[4];
+    size_t len[4], n, i;
+    proper_dtmc m;
+    proper_error err;
+    proper_dtmc_import_opts o;
+    int rc;
+    n = split((const char *)data, size, part, len);
+    if (n == 0) return 0;
+    proper_dtmc_import_opts_default(&o);
+    o.max_states = FUZZ_MAX_STATES;
+    o.fix_deadlocks = size & 1;
+    rc = proper_dtmc_parse_tra(&m, part[0], len[0], "f.tra", &o, &err);
+    if (rc) {
+        check_error(&err, part[0], len[0]);
+        return 0;
+    }
+    check_invariants(&m);
+    for (i = 1; i < n; i++) {
+        if (i == 1) rc = proper_dtmc_parse_lab(&m, part[i], len[i], "f.lab", &err);
+        else if (i == 2) rc = proper_dtmc_parse_srew(&m, part[i], len[i], "f.srew", NULL, &err);
+        else rc = proper_dtmc_parse_trew(&m, part[i], len[i], "f.trew", "", &err);
+        if (rc) check_error(&err, part[i], len[i]);
+    }
+    check_invariants(&m);
+    round_trip(&m);
+    if (m.n_states <= FUZZ_SOLVE_STATES) solve(&m);
+    proper_dtmc_free(&m);
+    return 0;
+}
+
+#define PROPER_FUZZ_NAME "fuzz_explicit"
+#include "replay.h"
