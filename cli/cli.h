@@ -35,5 +35,6 @@ int cmd_synth(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_pmf(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 
 #endif
