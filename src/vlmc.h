@@ -1576,5 +1576,1107 @@ PROPER_API int proper_vlmc_index_count(const proper_vlmc_index *ix, const uint32
     return PROPER_OK;
 }
 
+/* 64 x 64 -> 128-bit product, for exact proportionality tests. */
+static void proper__vlmc_mul128(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo) {
+    uint64_t a1 = a >> 32, a0 = a & 0xffffffffu, b1 = b >> 32, b0 = b & 0xffffffffu;
+    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+    uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
+    *lo = (mid << 32) | (p00 & 0xffffffffu);
+    *hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+}
+
+static int proper__vlmc_products_equal(uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
+    uint64_t h1, l1, h2, l2;
+    proper__vlmc_mul128(a, b, &h1, &l1);
+    proper__vlmc_mul128(c, d, &h2, &l2);
+    return h1 == h2 && l1 == l2;
+}
+
+
+/* ---- fitting ---- */
+
+PROPER_API void proper_vlmc_opts_default(proper_vlmc_opts *o) {
+    memset(o, 0, sizeof *o);
+    o->alpha = 1.0;
+    o->n_min = 1;
+}
+
+static void proper__vlmc_free_chain(proper_vlmc *m) {
+    PROPER_FREE(m->row);
+    PROPER_FREE(m->col);
+    PROPER_FREE(m->prob);
+    PROPER_FREE(m->state_node);
+    m->row = NULL;
+    m->col = NULL;
+    m->prob = NULL;
+    m->state_node = NULL;
+    m->n_states = 0;
+    m->end_state = 0;
+}
+
+PROPER_API void proper_vlmc_free(proper_vlmc *m) {
+    size_t i;
+    if (m->names)
+        for (i = 0; i < m->n_loc; i++) PROPER_FREE(m->names[i]);
+    PROPER_FREE(m->names);
+    PROPER_FREE(m->succ_off);
+    PROPER_FREE(m->succ);
+    PROPER_FREE(m->cfg_k);
+    PROPER_FREE(m->cutoff);
+    PROPER_FREE(m->nodes);
+    PROPER_FREE(m->next_counts);
+    proper__vlmc_free_chain(m);
+    memset(m, 0, sizeof *m);
+}
+
+PROPER_API size_t proper_vlmc_memory(const proper_vlmc *m) {
+    size_t b = m->nodes_cap * sizeof *m->nodes + (m->n_loc + 2) * (8 + 4 + 4 + 8), i, pool = 0;
+    for (i = 0; i < m->n_pst; i++) pool += m->nodes[i].depth ? m->succ_off[m->nodes[i].loc + 1] - m->succ_off[m->nodes[i].loc] : m->n_loc + 1;
+    b += pool * 8 + (m->succ_off ? m->succ_off[m->n_loc + 1] * 4 : 0);
+    if (m->row) b += ((size_t)m->n_states + 1) * 8 + (size_t)m->row[m->n_states] * 12 + (size_t)m->n_states * 4;
+    return b;
+}
+
+/* A set of (history symbol, predicted symbol) edges. */
+typedef struct proper__vlmc_edges {
+    uint64_t *slot; /* key + 1; 0 empty */
+    size_t cap, used;
+} proper__vlmc_edges;
+
+static int proper__vlmc_edges_has(const proper__vlmc_edges *e, uint64_t key) {
+    size_t j;
+    if (!e->cap) return 0;
+    for (j = (size_t)proper__vlmc_mix(key) & (e->cap - 1); e->slot[j]; j = (j + 1) & (e->cap - 1))
+        if (e->slot[j] == key + 1) return 1;
+    return 0;
+}
+
+/* Inserts key; *added tells whether it was new. */
+static int proper__vlmc_edges_add(proper__vlmc_edges *e, uint64_t key, int *added) {
+    size_t j;
+    *added = 0;
+    if (proper__vlmc_edges_has(e, key)) return PROPER_OK;
+    if ((e->used + 1) * 2 > e->cap) {
+        size_t cap = e->cap ? e->cap * 2 : 256, i;
+        uint64_t *s = (uint64_t *)proper_calloc(cap, sizeof *s);
+        if (!s) return PROPER_ENOMEM;
+        for (i = 0; i < e->cap; i++)
+            if (e->slot[i]) {
+                for (j = (size_t)proper__vlmc_mix(e->slot[i] - 1) & (cap - 1); s[j]; j = (j + 1) & (cap - 1)) {
+                }
+                s[j] = e->slot[i];
+            }
+        PROPER_FREE(e->slot);
+        e->slot = s;
+        e->cap = cap;
+    }
+    for (j = (size_t)proper__vlmc_mix(key) & (e->cap - 1); e->slot[j]; j = (j + 1) & (e->cap - 1)) {
+    }
+    e->slot[j] = key + 1;
+    e->used++;
+    *added = 1;
+    return PROPER_OK;
+}
+
+/* Canonical id of a CFG name, or an error at the edge's position. */
+static int proper__vlmc_cfg_resolve(const proper_vlmc_counts *c, const proper_vlmc_index *ix, const proper_vlmc_cfg *g,
+                                    const char *name, int line, int col, uint32_t *out, proper_error *err) {
+    uint32_t id = proper__vlmc_find_name(c, name, strlen(name));
+    if (id == PROPER_VLMC_NONE)
+        return proper_error_set(err, PROPER_EUNDEFINED, g->file[0] ? g->file : NULL, line, col,
+                                "unknown location '%s' in the CFG: no run visits it", name);
+    *out = ix->canon[id];
+    return PROPER_OK;
+}
+
+static const char *proper__vlmc_hist_name(const proper_vlmc *m, uint32_t h) {
+    return h == 0 ? "^" : m->names[h - 1];
+}
+
+static const char *proper__vlmc_pred_name(const proper_vlmc *m, uint32_t x) {
+    return x >= m->n_loc ? "$" : m->names[x];
+}
+
+/* Sets m->cfg_k: from the CFG (checking every run's transitions, or adding
+ * missing ones when extending), or from the observed successors. */
+static int proper__vlmc_apply_cfg(proper_vlmc *m, const proper_vlmc_index *ix, const proper_vlmc_counts *c,
+                                  const proper_vlmc_cfg *g, int extend, proper_error *err) {
+    uint32_t L = ix->n_loc, h;
+    proper__vlmc_edges set;
+    size_t i;
+    int rc = PROPER_OK, added;
+    m->cfg_k = (uint32_t *)proper_calloc((size_t)L + 1, sizeof *m->cfg_k);
+    if (!m->cfg_k) return proper__vlmc_oom(err);
+    if (!g) {
+        for (h = 0; h <= L; h++) m->cfg_k[h] = ix->succ_off[h + 1] - ix->succ_off[h];
+        return PROPER_OK;
+    }
+    memset(&set, 0, sizeof set);
+    for (i = 0; i < g->n_edges && rc == PROPER_OK; i++) {
+        const proper_vlmc_cfg_edge *e = &g->edges[i];
+        uint32_t from = 0, to = L;
+        if (strcmp(e->from, "^") != 0) {
+            if ((rc = proper__vlmc_cfg_resolve(c, ix, g, e->from, e->line, e->col_from, &from, err))) break;
+            from += 1;
+        }
+        if (strcmp(e->to, "$") != 0 && (rc = proper__vlmc_cfg_resolve(c, ix, g, e->to, e->line, e->col_to, &to, err)))
+            break;
+        if (proper__vlmc_edges_add(&set, (uint64_t)from * (L + 1) + to, &added)) { rc = proper__vlmc_oom(err); break; }
+        m->cfg_k[from] += (uint32_t)added;
+    }
+    for (i = 0; i < c->n_runs && rc == PROPER_OK; i++) {
+        const proper_vlmc_run *r = &c->runs[i];
+        uint32_t k, prev = 0;
+        for (k = 0; k <= r->len && rc == PROPER_OK; k++) {
+            uint32_t x = k < r->len ? ix->canon[c->sym[r->start + k]] : L;
+            uint64_t key = (uint64_t)prev * (L + 1) + x;
+            if (!proper__vlmc_edges_has(&set, key)) {
+                if (extend) {
+                    if (proper__vlmc_edges_add(&set, key, &added)) { rc = proper__vlmc_oom(err); break; }
+                    m->cfg_k[prev] += (uint32_t)added;
+                } else {
+                    rc = proper_error_set(err, PROPER_EPARSE, c->files[r->file], (int)r->line, 0,
+                                          "run %llu, position %lu: transition '%s' -> '%s' is not an edge of the CFG "
+                                          "(extend_cfg / --extend-cfg adds such edges)",
+                                          (unsigned long long)r->ordinal, (unsigned long)(k + 1),
+                                          proper__vlmc_hist_name(m, prev), proper__vlmc_pred_name(m, x));
+                    break;
+                }
+            }
+            prev = x + 1;
+        }
+    }
+    PROPER_FREE(set.slot);
+    return rc;
+}
+
+/* Growth-phase tree node: a context as an interval of the suffix array. */
+typedef struct proper__vlmc_gnode {
+    uint32_t parent, child, sibling, lo, hi, depth, sym, expanded;
+} proper__vlmc_gnode;
+
+typedef struct proper__vlmc_grow {
+    const proper_vlmc_index *ix;
+    proper_vlmc *m;
+    const proper_vlmc_opts *o;
+    proper__vlmc_gnode *g;
+    size_t n_g, cap_g, live, max_nodes;
+    uint32_t free_head;
+    uint32_t *stack;
+    size_t n_stack, cap_stack;
+    uint64_t *ca, *cb; /* scratch count vectors */
+    double k_general;
+} proper__vlmc_grow;
+
+static int proper__vlmc_gnew(proper__vlmc_grow *G, uint32_t *out, proper_error *err) {
+    uint32_t u;
+    if (G->live >= G->max_nodes)
+        return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0, "the tree exceeds %lu nodes (max_nodes)",
+                                (unsigned long)G->max_nodes);
+    if (G->free_head != PROPER_VLMC_NONE) {
+        u = G->free_head;
+        G->free_head = G->g[u].sibling;
+    } else {
+        if (proper_reserve(&G->g, &G->cap_g, G->n_g + 1, sizeof *G->g)) return proper__vlmc_oom(err);
+        u = (uint32_t)G->n_g++;
+    }
+    G->live++;
+    *out = u;
+    return PROPER_OK;
+}
+
+/* Current location (history symbol) of a non-root growth node. */
+static uint32_t proper__vlmc_gloc(const proper__vlmc_grow *G, uint32_t u) {
+    return G->ix->text[G->ix->sa[G->g[u].lo]];
+}
+
+/* Counts of node u over its location's observed successors; returns N. */
+static uint64_t proper__vlmc_gcounts(const proper__vlmc_grow *G, uint32_t u, uint64_t *out) {
+    return proper__vlmc_counts_at(G->ix, proper__vlmc_gloc(G, u), G->g[u].lo, G->g[u].hi, out);
+}
+
+/* Δ of node c against its parent p (context algorithm statistic), with the
+ * cutoff that applies; returns 1 when c may be pruned. */
+static int proper__vlmc_delta(const proper__vlmc_grow *G, uint32_t c, uint32_t p, double *delta) {
+    const proper_vlmc_index *ix = G->ix;
+    uint32_t h = proper__vlmc_gloc(G, c), k = ix->succ_off[h + 1] - ix->succ_off[h], j;
+    uint64_t nc, np, *cc = G->ca, *pc = G->cb;
+    double d = 0.0, cutoff;
+    int proportional = 1;
+    nc = proper__vlmc_gcounts(G, c, cc);
+    if (G->g[p].depth == 0) {
+        if (!G->o->general) { *delta = NAN; return 0; }
+        np = ix->wsum[ix->n];
+        for (j = 0; j < k; j++) pc[j] = ix->marginal[ix->succ[ix->succ_off[h] + j]];
+        cutoff = G->k_general;
+    } else {
+        np = proper__vlmc_gcounts(G, p, pc);
+        cutoff = G->m->cutoff[h];
+    }
+    for (j = 0; j < k; j++)
+        if (!proper__vlmc_products_equal(cc[j], np, pc[j], nc)) { proportional = 0; break; }
+    if (proportional) { *delta = 0.0; return 1; }
+    for (j = 0; j < k; j++)
+        if (cc[j]) d += (double)cc[j] * log(((double)cc[j] * (double)np) / ((double)pc[j] * (double)nc));
+    if (d < 0.0) d = 0.0; /* round-off: Δ is a weighted KL divergence */
+    *delta = d;
+    return d <= cutoff;
+}
+
+/* Whether node u gets children. */
+static int proper__vlmc_growable(const proper__vlmc_grow *G, uint32_t u) {
+    const proper__vlmc_gnode *n = &G->g[u];
+    uint32_t h, k, j, nonzero = 0;
+    if (n->depth == 0) return 1;
+    if (n->sym == 0) return 0; /* the context reaches ^ */
+    if (G->o->max_order && n->depth >= G->o->max_order) return 0;
+    h = proper__vlmc_gloc(G, u);
+    k = G->ix->succ_off[h + 1] - G->ix->succ_off[h];
+    if (k <= 1) return 0;
+    proper__vlmc_gcounts(G, u, G->ca);
+    for (j = 0; j < k; j++) nonzero += G->ca[j] != 0;
+    /* a certain next symbol: every extension has Δ = 0 and would be pruned */
+    return nonzero > 1;
+}
+
+static int proper__vlmc_expand(proper__vlmc_grow *G, uint32_t u, proper_error *err) {
+    const proper_vlmc_index *ix = G->ix;
+    uint32_t d = G->g[u].depth, i = G->g[u].lo, hi = G->g[u].hi, tail = PROPER_VLMC_NONE;
+    size_t first = G->n_stack;
+    while (i < hi) {
+        uint32_t s = ix->text[ix->sa[i] + d], j = proper__vlmc_bound(ix, i, hi, d, s, 1), c;
+        uint64_t w = ix->wsum[j] - ix->wsum[i];
+        int keep = (d == 0 && !G->o->general) ? 1 : w >= G->o->n_min;
+        if (keep) {
+            int rc = proper__vlmc_gnew(G, &c, err);
+            if (rc) return rc;
+            G->g[c].parent = u;
+            G->g[c].child = PROPER_VLMC_NONE;
+            G->g[c].sibling = PROPER_VLMC_NONE;
+            G->g[c].lo = i;
+            G->g[c].hi = j;
+            G->g[c].depth = d + 1;
+            G->g[c].sym = s;
+            G->g[c].expanded = 0;
+            if (tail == PROPER_VLMC_NONE) G->g[u].child = c;
+            else G->g[tail].sibling = c;
+            tail = c;
+            if (PROPER_PUSH(G->stack, G->n_stack, G->cap_stack, c)) return proper__vlmc_oom(err);
+        }
+        i = j;
+    }
+    /* reverse the pushed children so the smallest symbol is grown first */
+    {
+        size_t a = first, b = G->n_stack;
+        while (a + 1 < b) {
+            uint32_t t = G->stack[a];
+            G->stack[a] = G->stack[b - 1];
+            G->stack[b - 1] = t;
+            a++;
+            b--;
+        }
+    }
+    return PROPER_OK;
+}
+
+/* Post-order step: remove the leaf children of u that the test prunes.
+ * Children were pruned before, so this repeats pruning exactly as leaves
+ * appear (a leaf's test depends only on itself and its parent). */
+static void proper__vlmc_prune_children(proper__vlmc_grow *G, uint32_t u) {
+    uint32_t prev = PROPER_VLMC_NONE, c = G->g[u].child;
+    while (c != PROPER_VLMC_NONE) {
+        uint32_t nx = G->g[c].sibling;
+        double delta;
+        if (G->g[c].child == PROPER_VLMC_NONE && proper__vlmc_delta(G, c, u, &delta)) {
+            if (prev == PROPER_VLMC_NONE) G->g[u].child = nx;
+            else G->g[prev].sibling = nx;
+            G->g[c].sibling = G->free_head;
+            G->free_head = c;
+            G->live--;
+        } else {
+            prev = c;
+        }
+        c = nx;
+    }
+}
+
+static int proper__vlmc_grow_tree(proper__vlmc_grow *G, proper_error *err) {
+    uint32_t root;
+    int rc;
+    double done = 0.0, reported = 0.0;
+    if ((rc = proper__vlmc_gnew(G, &root, err))) return rc;
+    G->g[root].parent = G->g[root].child = G->g[root].sibling = PROPER_VLMC_NONE;
+    G->g[root].lo = 0;
+    G->g[root].hi = G->ix->n;
+    G->g[root].depth = 0;
+    G->g[root].sym = PROPER_VLMC_NONE;
+    G->g[root].expanded = 0;
+    if (PROPER_PUSH(G->stack, G->n_stack, G->cap_stack, root)) return proper__vlmc_oom(err);
+    while (G->n_stack) {
+        uint32_t u = G->stack[G->n_stack - 1];
+        if (!G->g[u].expanded) {
+            G->g[u].expanded = 1;
+            if (proper__vlmc_growable(G, u) && (rc = proper__vlmc_expand(G, u, err))) return rc;
+            continue;
+        }
+        G->n_stack--;
+        proper__vlmc_prune_children(G, u);
+        if (G->g[u].depth == 1 && G->o->progress) {
+            done += (double)(G->g[u].hi - G->g[u].lo) / (double)G->ix->n;
+            if (done - reported >= 0.01) {
+                G->o->progress(G->o->progress_user, "growing the PST", done);
+                reported = done;
+            }
+        }
+    }
+    return PROPER_OK;
+}
+
+/* Copies the grown tree into m->nodes in preorder, with counts, Δ, order
+ * and log-likelihood. */
+static int proper__vlmc_compact(proper__vlmc_grow *G, proper_error *err) {
+    proper_vlmc *m = G->m;
+    const proper_vlmc_index *ix = G->ix;
+    uint32_t *map = NULL, *order = NULL, *st = NULL, L = ix->n_loc;
+    size_t n_order = 0, n_st = 0, cap_st = 0, i, pool = 0;
+    map = (uint32_t *)proper_calloc(G->n_g + 1, sizeof *map);
+    order = (uint32_t *)proper_calloc(G->live + 1, sizeof *order);
+    if (!map || !order) goto oom;
+    if (PROPER_PUSH(st, n_st, cap_st, (uint32_t)0)) goto oom;
+    while (n_st) {
+        uint32_t u = st[--n_st], c;
+        size_t first = n_st;
+        map[u] = (uint32_t)n_order;
+        order[n_order++] = u;
+        for (c = G->g[u].child; c != PROPER_VLMC_NONE; c = G->g[c].sibling)
+            if (PROPER_PUSH(st, n_st, cap_st, c)) goto oom;
+        {
+            size_t a = first, b = n_st;
+            while (a + 1 < b) {
+                uint32_t t = st[a];
+                st[a] = st[b - 1];
+                st[b - 1] = t;
+                a++;
+                b--;
+            }
+        }
+    }
+    m->nodes = (proper_vlmc_node *)proper_calloc(n_order + 1, sizeof *m->nodes);
+    if (!m->nodes) goto oom;
+    m->nodes_cap = n_order + 1;
+    m->n_nodes = m->n_pst = n_order;
+    for (i = 0; i < n_order; i++) {
+        const proper__vlmc_gnode *g = &G->g[order[i]];
+        proper_vlmc_node *n = &m->nodes[i];
+        n->parent = g->parent == PROPER_VLMC_NONE ? PROPER_VLMC_NONE : map[g->parent];
+        n->child = g->child == PROPER_VLMC_NONE ? PROPER_VLMC_NONE : map[g->child];
+        n->sibling = (i == 0 || g->sibling == PROPER_VLMC_NONE) ? PROPER_VLMC_NONE : map[g->sibling];
+        n->sym = g->sym;
+        n->depth = g->depth;
+        n->loc = g->depth ? ix->text[ix->sa[g->lo]] : PROPER_VLMC_NONE;
+        n->dist = (uint32_t)i;
+        n->in_pst = 1;
+        n->next = pool;
+        pool += g->depth ? ix->succ_off[n->loc + 1] - ix->succ_off[n->loc] : (size_t)L + 1;
+        if (g->depth > m->order) m->order = g->depth;
+    }
+    m->next_counts = (uint64_t *)proper_calloc(pool + 1, sizeof *m->next_counts);
+    if (!m->next_counts) goto oom;
+    for (i = 0; i < n_order; i++) {
+        proper_vlmc_node *n = &m->nodes[i];
+        uint64_t *cnt = m->next_counts + n->next;
+        if (n->depth == 0) {
+            memcpy(cnt, ix->marginal, ((size_t)L + 1) * sizeof *cnt);
+            n->count = ix->wsum[ix->n];
+            n->delta = NAN;
+        } else {
+            n->count = proper__vlmc_gcounts(G, order[i], cnt);
+            proper__vlmc_delta(G, order[i], G->g[order[i]].parent, &n->delta);
+        }
+    }
+    /* log-likelihood: each position is predicted by the deepest node that
+     * contains it, so a node predicts its counts minus its children's */
+    {
+        double ll = 0.0;
+        uint64_t *own = G->ca;
+        for (i = 0; i < n_order; i++) {
+            const proper_vlmc_node *n = &m->nodes[i];
+            const uint64_t *cnt = m->next_counts + n->next;
+            size_t k = n->depth ? ix->succ_off[n->loc + 1] - ix->succ_off[n->loc] : (size_t)L + 1, j;
+            uint32_t c;
+            memcpy(own, cnt, k * sizeof *own);
+            for (c = n->child; c != PROPER_VLMC_NONE; c = m->nodes[c].sibling) {
+                const proper_vlmc_node *cn = &m->nodes[c];
+                const uint64_t *cc = m->next_counts + cn->next;
+                size_t kc = ix->succ_off[cn->loc + 1] - ix->succ_off[cn->loc];
+                for (j = 0; j < kc; j++) own[n->depth ? j : ix->succ[ix->succ_off[cn->loc] + j]] -= cc[j];
+            }
+            for (j = 0; j < k; j++)
+                if (own[j]) ll += (double)own[j] * log((double)cnt[j] / (double)n->count);
+        }
+        m->loglik = ll;
+    }
+    m->n_contexts = m->general ? n_order : n_order - 1;
+    PROPER_FREE(map);
+    PROPER_FREE(order);
+    PROPER_FREE(st);
+    return PROPER_OK;
+oom:
+    PROPER_FREE(map);
+    PROPER_FREE(order);
+    PROPER_FREE(st);
+    return proper__vlmc_oom(err);
+}
+
+PROPER_API int proper_vlmc_fit(proper_vlmc *m, const proper_vlmc_counts *c, const proper_vlmc_cfg *cfg,
+                               const proper_vlmc_opts *opts, proper_error *err) {
+    proper_vlmc_opts def;
+    proper_vlmc_index ix;
+    proper__vlmc_grow G;
+    uint32_t L, h;
+    int rc;
+    memset(m, 0, sizeof *m);
+    if (!opts) {
+        proper_vlmc_opts_default(&def);
+        opts = &def;
+    }
+    if (!(opts->alpha > 0.0 && opts->alpha <= 1.0))
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "alpha %g is outside (0, 1]", opts->alpha);
+    if (opts->n_min < 1) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "n_min must be at least 1");
+    if (opts->general && cfg)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "the general-purpose mode does not use a CFG");
+    if (c->n_runs == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no runs to learn from");
+    if (opts->progress) opts->progress(opts->progress_user, "indexing", 0.0);
+    if ((rc = proper_vlmc_index_build(&ix, c, err))) return rc;
+    L = ix.n_loc;
+    m->n_loc = L;
+    m->general = opts->general;
+    m->alpha = opts->alpha;
+    m->n_min = opts->n_min;
+    m->max_order = opts->max_order;
+    m->total_runs = c->total_runs;
+    m->total_steps = c->total_steps;
+    memset(&G, 0, sizeof G);
+    m->names = (char **)proper_calloc((size_t)L + 1, sizeof *m->names);
+    m->succ_off = (uint32_t *)proper_calloc((size_t)L + 2, sizeof *m->succ_off);
+    m->succ = (uint32_t *)proper_calloc((size_t)ix.succ_off[L + 1] + 1, sizeof *m->succ);
+    m->cutoff = (double *)proper_calloc((size_t)L + 1, sizeof *m->cutoff);
+    G.ca = (uint64_t *)proper_calloc((size_t)L + 2, sizeof *G.ca);
+    G.cb = (uint64_t *)proper_calloc((size_t)L + 2, sizeof *G.cb);
+    if (!m->names || !m->succ_off || !m->succ || !m->cutoff || !G.ca || !G.cb) { rc = proper__vlmc_oom(err); goto done; }
+    for (h = 0; h < L; h++) {
+        const char *nm = c->names[ix.ids[h]];
+        m->names[h] = proper__vlmc_strndup(nm, strlen(nm));
+        if (!m->names[h]) { rc = proper__vlmc_oom(err); goto done; }
+    }
+    memcpy(m->succ_off, ix.succ_off, ((size_t)L + 2) * sizeof *m->succ_off);
+    memcpy(m->succ, ix.succ, (size_t)ix.succ_off[L + 1] * sizeof *m->succ);
+    if ((rc = proper__vlmc_apply_cfg(m, &ix, c, cfg, opts->extend_cfg, err))) goto done;
+    /* cutoffs K = χ²_{df}(1 − α) / 2 (K = 0 without degrees of freedom) */
+    G.k_general = proper_stats_chi2_quantile(1.0 - opts->alpha, (double)L) / 2.0;
+    for (h = 0; h <= L; h++) {
+        uint32_t k = m->cfg_k[h];
+        if (opts->general) m->cutoff[h] = G.k_general;
+        else m->cutoff[h] = k >= 2 ? proper_stats_chi2_quantile(1.0 - opts->alpha, (double)(k - 1)) / 2.0 : 0.0;
+    }
+    G.ix = &ix;
+    G.m = m;
+    G.o = opts;
+    G.free_head = PROPER_VLMC_NONE;
+    G.max_nodes = opts->max_nodes ? opts->max_nodes : (size_t)0xFFFFFFFEu;
+    if ((rc = proper__vlmc_grow_tree(&G, err))) goto done;
+    if (opts->progress) opts->progress(opts->progress_user, "growing the PST", 1.0);
+    rc = proper__vlmc_compact(&G, err);
+done:
+    PROPER_FREE(G.g);
+    PROPER_FREE(G.stack);
+    PROPER_FREE(G.ca);
+    PROPER_FREE(G.cb);
+    proper_vlmc_index_free(&ix);
+    if (rc) proper_vlmc_free(m);
+    return rc;
+}
+
+/* ---- output ---- */
+
+/* Successor list and counts that predict at node u (its dist node's). */
+static size_t proper__vlmc_node_succ(const proper_vlmc *m, uint32_t u, const uint32_t **list, const uint64_t **cnt,
+                                     uint64_t *total, const uint32_t *all) {
+    const proper_vlmc_node *d = &m->nodes[m->nodes[u].dist];
+    *cnt = m->next_counts + d->next;
+    *total = d->count;
+    if (d->depth == 0) {
+        *list = all;
+        return m->n_loc + 1;
+    }
+    *list = m->succ + m->succ_off[d->loc];
+    return m->succ_off[d->loc + 1] - m->succ_off[d->loc];
+}
+
+PROPER_API double proper_vlmc_prob(const proper_vlmc *m, uint32_t node, uint32_t x) {
+    const proper_vlmc_node *d;
+    const uint64_t *cnt;
+    if (node >= m->n_nodes || x > m->n_loc) return 0.0;
+    d = &m->nodes[m->nodes[node].dist];
+    cnt = m->next_counts + d->next;
+    if (d->count == 0) return 0.0;
+    if (d->depth == 0) return (double)cnt[x] / (double)d->count;
+    {
+        const uint32_t *list = m->succ + m->succ_off[d->loc];
+        uint32_t k = m->succ_off[d->loc + 1] - m->succ_off[d->loc], j;
+        for (j = 0; j < k; j++)
+            if (list[j] == x) return (double)cnt[j] / (double)d->count;
+    }
+    return 0.0;
+}
+
+PROPER_API int proper_vlmc_context_string(const proper_vlmc *m, uint32_t node, char *buf, size_t size) {
+    size_t k = 0;
+    uint32_t u = node;
+    if (size == 0) return PROPER_EINVAL;
+    buf[0] = '\0';
+    if (node >= m->n_nodes) return PROPER_EINVAL;
+    while (u != PROPER_VLMC_NONE && m->nodes[u].depth > 0) {
+        const char *nm = proper__vlmc_hist_name(m, m->nodes[u].sym);
+        size_t n = strlen(nm);
+        if (k + n + 2 > size) return PROPER_ELIMIT;
+        if (k) buf[k++] = ' ';
+        memcpy(buf + k, nm, n);
+        k += n;
+        buf[k] = '\0';
+        u = m->nodes[u].parent;
+    }
+    return PROPER_OK;
+}
+
+/* The context of a node into a growable buffer (contexts can be long). */
+static int proper__vlmc_context_dyn(const proper_vlmc *m, uint32_t node, char **buf, size_t *cap) {
+    size_t need = 1;
+    uint32_t u;
+    for (u = node; u != PROPER_VLMC_NONE && m->nodes[u].depth > 0; u = m->nodes[u].parent)
+        need += strlen(proper__vlmc_hist_name(m, m->nodes[u].sym)) + 1;
+    if (proper_reserve(buf, cap, need + 1, 1)) return PROPER_ENOMEM;
+    return proper_vlmc_context_string(m, node, *buf, *cap);
+}
+
+PROPER_API int proper_vlmc_write_pst(const proper_vlmc *m, FILE *f, proper_error *err) {
+    char *ctx = NULL;
+    size_t cap = 0, i;
+    int bad = 0;
+    bad |= fprintf(f,
+                   "# proper vlmc PST: mode %s, alpha %.17g, n_min %llu, max_order %u\n"
+                   "# nodes %lu, order %u, log-likelihood %.17g, runs %llu, steps %llu\n"
+                   "# depth\tcount\tdelta\tcontext\tnext (symbol:probability(count))\n",
+                   m->general ? "general" : "cfg", m->alpha, (unsigned long long)m->n_min, m->max_order,
+                   (unsigned long)m->n_contexts, m->order, m->loglik, (unsigned long long)m->total_runs,
+                   (unsigned long long)m->total_steps) < 0;
+    for (i = 0; i < m->n_pst && !bad; i++) {
+        const proper_vlmc_node *n = &m->nodes[i];
+        const uint32_t *list;
+        const uint64_t *cnt;
+        uint64_t total;
+        size_t k, j, printed;
+        if (n->depth == 0 && !m->general) continue;
+        if (proper__vlmc_context_dyn(m, (uint32_t)i, &ctx, &cap)) { PROPER_FREE(ctx); return proper__vlmc_oom(err); }
+        if (n->depth == 0) {
+            k = m->n_loc + 1;
+            list = NULL;
+        } else {
+            list = m->succ + m->succ_off[n->loc];
+            k = m->succ_off[n->loc + 1] - m->succ_off[n->loc];
+        }
+        cnt = m->next_counts + n->next;
+        total = n->count;
+        bad |= fprintf(f, "%u\t%llu\t", n->depth, (unsigned long long)total) < 0;
+        bad |= (isnan(n->delta) ? fprintf(f, "-\t") : fprintf(f, "%.6g\t", n->delta)) < 0;
+        bad |= fprintf(f, "%s\t", n->depth ? ctx : ".") < 0;
+        for (j = 0, printed = 0; j < k; j++) {
+            uint32_t x = list ? list[j] : (uint32_t)j;
+            if (!cnt[j]) continue;
+            bad |= fprintf(f, "%s%s:%.6g(%llu)", printed++ ? " " : "", proper__vlmc_pred_name(m, x),
+                           (double)cnt[j] / (double)total, (unsigned long long)cnt[j]) < 0;
+        }
+        bad |= fputc('\n', f) == EOF;
+    }
+    PROPER_FREE(ctx);
+    if (bad || ferror(f)) return proper_error_set(err, PROPER_EIO, NULL, 0, 0, "write error");
+    return PROPER_OK;
+}
+
+static int proper__vlmc_dot_name(FILE *f, const char *s) {
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\') {
+            if (fputc('\\', f) == EOF) return 1;
+        }
+        if (fputc(*s, f) == EOF) return 1;
+    }
+    return 0;
+}
+
+PROPER_API int proper_vlmc_write_dot(const proper_vlmc *m, FILE *f, proper_error *err) {
+    size_t i;
+    int bad = 0;
+    bad |= fprintf(f, "digraph pst {\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\", fontsize=10];\n") < 0;
+    for (i = 0; i < m->n_pst && !bad; i++) {
+        const proper_vlmc_node *n = &m->nodes[i];
+        const uint64_t *cnt = m->next_counts + n->next;
+        size_t k = n->depth ? m->succ_off[n->loc + 1] - m->succ_off[n->loc] : m->n_loc + 1, j;
+        uint32_t u;
+        if (n->depth == 0 && !m->general) continue;
+        bad |= fprintf(f, "  n%lu [label=\"", (unsigned long)i) < 0;
+        if (n->depth == 0) bad |= fputs("(empty)", f) == EOF;
+        for (u = (uint32_t)i; u != PROPER_VLMC_NONE && m->nodes[u].depth > 0; u = m->nodes[u].parent) {
+            if (u != i) bad |= fputc(' ', f) == EOF;
+            bad |= proper__vlmc_dot_name(f, proper__vlmc_hist_name(m, m->nodes[u].sym));
+        }
+        bad |= fprintf(f, "\\nN=%llu", (unsigned long long)n->count) < 0;
+        for (j = 0; j < k; j++) {
+            uint32_t x = n->depth ? m->succ[m->succ_off[n->loc] + j] : (uint32_t)j;
+            if (!cnt[j]) continue;
+            bad |= fputs("\\n", f) == EOF;
+            bad |= proper__vlmc_dot_name(f, proper__vlmc_pred_name(m, x));
+            bad |= fprintf(f, " %.4g", (double)cnt[j] / (double)n->count) < 0;
+        }
+        bad |= fprintf(f, "\"];\n") < 0;
+        if (n->parent != PROPER_VLMC_NONE && (m->general || m->nodes[n->parent].depth > 0)) {
+            bad |= fprintf(f, "  n%lu -> n%lu [label=\"", (unsigned long)n->parent, (unsigned long)i) < 0;
+            bad |= proper__vlmc_dot_name(f, proper__vlmc_hist_name(m, n->sym));
+            bad |= fprintf(f, "\"];\n") < 0;
+        }
+    }
+    bad |= fprintf(f, "}\n") < 0;
+    if (bad || ferror(f)) return proper_error_set(err, PROPER_EIO, NULL, 0, 0, "write error");
+    return PROPER_OK;
+}
+
+/* ---- Markov hull ---- */
+
+static uint32_t proper__vlmc_find_child(const proper_vlmc *m, uint32_t p, uint32_t s) {
+    uint32_t c;
+    for (c = m->nodes[p].child; c != PROPER_VLMC_NONE; c = m->nodes[c].sibling)
+        if (m->nodes[c].sym == s) return c;
+    return PROPER_VLMC_NONE;
+}
+
+/* Adds the context s·(context of p), predicting like p's PST suffix. */
+static int proper__vlmc_hull_insert(proper_vlmc *m, uint32_t p, uint32_t s, size_t limit, uint32_t **dl,
+                                    size_t *dl_cap, uint32_t *out, proper_error *err) {
+    proper_vlmc_node *n;
+    uint32_t v;
+    if (m->n_nodes >= limit)
+        return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0, "the Markov hull exceeds %lu nodes", (unsigned long)limit);
+    if (proper_reserve(&m->nodes, &m->nodes_cap, m->n_nodes + 1, sizeof *m->nodes) ||
+        proper_reserve(dl, dl_cap, m->n_nodes + 1, sizeof **dl))
+        return proper__vlmc_oom(err);
+    v = (uint32_t)m->n_nodes++;
+    n = &m->nodes[v];
+    n->parent = p;
+    n->child = PROPER_VLMC_NONE;
+    n->sibling = m->nodes[p].child;
+    m->nodes[p].child = v;
+    n->sym = s;
+    n->depth = m->nodes[p].depth + 1;
+    n->loc = m->nodes[p].depth ? m->nodes[p].loc : s;
+    n->dist = m->nodes[p].dist;
+    n->in_pst = 0;
+    n->count = m->nodes[n->dist].count;
+    n->next = m->nodes[n->dist].next;
+    n->delta = NAN;
+    (*dl)[v] = n->depth == 1 ? 0 : PROPER_VLMC_NONE;
+    *out = v;
+    return PROPER_OK;
+}
+
+/* dl[u] = the context of u without its newest symbol, inserted (with what
+ * it needs in turn) when missing. dl of u's parent must be known. */
+static int proper__vlmc_ensure_dl(proper_vlmc *m, uint32_t u, size_t limit, uint32_t **dl, size_t *dl_cap,
+                                  proper_error *err) {
+    uint32_t cur = u;
+    for (;;) {
+        uint32_t tp, v;
+        int rc;
+        if (m->nodes[cur].depth == 1) { (*dl)[cur] = 0; return PROPER_OK; }
+        tp = m->nodes[cur].depth == 2 ? 0 : (*dl)[m->nodes[cur].parent];
+        v = proper__vlmc_find_child(m, tp, m->nodes[cur].sym);
+        if (v != PROPER_VLMC_NONE) { (*dl)[cur] = v; return PROPER_OK; }
+        if ((rc = proper__vlmc_hull_insert(m, tp, m->nodes[cur].sym, limit, dl, dl_cap, &v, err))) return rc;
+        (*dl)[cur] = v;
+        cur = v; /* the new node needs its own dl */
+    }
+}
+
+/* Node ids sorted by depth (counting sort). */
+static uint32_t *proper__vlmc_by_depth(const proper_vlmc *m, size_t n) {
+    uint32_t *cnt, *out;
+    size_t i;
+    unsigned maxd = 0;
+    for (i = 0; i < n; i++)
+        if (m->nodes[i].depth > maxd) maxd = m->nodes[i].depth;
+    cnt = (uint32_t *)proper_calloc((size_t)maxd + 2, sizeof *cnt);
+    out = (uint32_t *)proper_calloc(n + 1, sizeof *out);
+    if (!cnt || !out) { PROPER_FREE(cnt); PROPER_FREE(out); return NULL; }
+    for (i = 0; i < n; i++) cnt[m->nodes[i].depth + 1]++;
+    for (i = 1; i <= maxd + 1; i++) cnt[i] += cnt[i - 1];
+    for (i = 0; i < n; i++) out[cnt[m->nodes[i].depth]++] = (uint32_t)i;
+    PROPER_FREE(cnt);
+    return out;
+}
+
+typedef struct proper__vlmc_links {
+    uint64_t *key; /* key + 1, 0 empty */
+    uint32_t *val;
+    size_t cap;
+} proper__vlmc_links;
+
+static uint32_t proper__vlmc_link_get(const proper__vlmc_links *t, uint64_t key) {
+    size_t j;
+    for (j = (size_t)proper__vlmc_mix(key) & (t->cap - 1); t->key[j]; j = (j + 1) & (t->cap - 1))
+        if (t->key[j] == key + 1) return t->val[j];
+    return PROPER_VLMC_NONE;
+}
+
+/* Binary search of predicted symbol x in a row's symbols. */
+static uint32_t proper__vlmc_row_find(const uint32_t *xs, uint32_t n, uint32_t x) {
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (xs[mid] < x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < n && xs[lo] == x ? lo : PROPER_VLMC_NONE;
+}
+
+PROPER_API int proper_vlmc_hull(proper_vlmc *m, size_t max_nodes, proper_error *err) {
+    size_t limit = max_nodes ? max_nodes : (size_t)0xFFFFFFFEu, dl_cap = 0, i, n_all;
+    uint32_t *dl = NULL, *order = NULL, *all = NULL, *rstart = NULL, *rx = NULL, *rt = NULL, *state = NULL, *queue = NULL;
+    double *rp = NULL;
+    proper__vlmc_links links;
+    uint32_t L = (uint32_t)m->n_loc, init, n_states = 0;
+    size_t n_rows = 0, rows_cap = 0;
+    int rc = PROPER_OK;
+    memset(&links, 0, sizeof links);
+    if (m->row) return PROPER_OK;
+    if (!m->nodes) return proper_error_set(err, PROPER_ESTATE, NULL, 0, 0, "no PST: fit first");
+    /* 1. close the tree under dropping the newest symbol, shallow first */
+    if (proper_reserve(&dl, &dl_cap, m->n_nodes + 1, sizeof *dl)) return proper__vlmc_oom(err);
+    order = proper__vlmc_by_depth(m, m->n_pst);
+    if (!order) { rc = proper__vlmc_oom(err); goto done; }
+    dl[0] = PROPER_VLMC_NONE;
+    for (i = 1; i < m->n_nodes; i++) dl[i] = PROPER_VLMC_NONE;
+    /* every symbol gets a depth-1 context (general mode may have pruned
+     * some): the state then always tells which location was just visited */
+    {
+        uint32_t h, v;
+        for (h = 0; h <= L; h++)
+            if (proper__vlmc_find_child(m, 0, h) == PROPER_VLMC_NONE &&
+                (rc = proper__vlmc_hull_insert(m, 0, h, limit, &dl, &dl_cap, &v, err)))
+                goto done;
+    }
+    for (i = 0; i < m->n_pst; i++) {
+        uint32_t u = order[i];
+        if (m->nodes[u].depth == 0) continue;
+        if ((rc = proper__vlmc_ensure_dl(m, u, limit, &dl, &dl_cap, err))) goto done;
+    }
+    PROPER_FREE(order);
+    n_all = m->n_nodes;
+    /* 2. links: (dl(t), newest symbol of t) -> t */
+    links.cap = 64;
+    while (links.cap < n_all * 2) links.cap *= 2;
+    links.key = (uint64_t *)proper_calloc(links.cap, sizeof *links.key);
+    links.val = (uint32_t *)proper_calloc(links.cap, sizeof *links.val);
+    if (!links.key || !links.val) { rc = proper__vlmc_oom(err); goto done; }
+    for (i = 1; i < n_all; i++) {
+        uint64_t key = ((uint64_t)dl[i] << 32) | m->nodes[i].loc;
+        size_t j;
+        for (j = (size_t)proper__vlmc_mix(key) & (links.cap - 1); links.key[j]; j = (j + 1) & (links.cap - 1)) {
+        }
+        links.key[j] = key + 1;
+        links.val[j] = (uint32_t)i;
+    }
+    /* 3. transitions of every node, shallow first: the longest context
+     * matching (context of t) x is the link of t for x if there is one,
+     * else the one its parent moves to */
+    all = (uint32_t *)proper_calloc((size_t)L + 1, sizeof *all);
+    rstart = (uint32_t *)proper_calloc(n_all + 1, sizeof *rstart);
+    order = proper__vlmc_by_depth(m, n_all);
+    if (!all || !rstart || !order) { rc = proper__vlmc_oom(err); goto done; }
+    for (i = 0; i <= L; i++) all[i] = (uint32_t)i;
+    {
+        uint32_t *rlen = (uint32_t *)proper_calloc(n_all + 1, sizeof *rlen);
+        if (!rlen) { rc = proper__vlmc_oom(err); goto done; }
+        for (i = 0; i < n_all && rc == PROPER_OK; i++) {
+            uint32_t t = order[i], j, k;
+            const uint32_t *list;
+            const uint64_t *cnt;
+            uint64_t total;
+            k = (uint32_t)proper__vlmc_node_succ(m, t, &list, &cnt, &total, all);
+            rstart[t] = (uint32_t)n_rows;
+            for (j = 0; j < k; j++) {
+                uint32_t x = list[j], target;
+                if (!cnt[j]) continue;
+                if (x == L) {
+                    target = PROPER_VLMC_NONE; /* $ */
+                } else {
+                    /* the root links every symbol (depth-1 nodes exist for all);
+                     * a deeper node's parent predicts every x it predicts */
+                    target = proper__vlmc_link_get(&links, ((uint64_t)t << 32) | (x + 1));
+                    if (target == PROPER_VLMC_NONE) {
+                        uint32_t pa = t ? m->nodes[t].parent : 0;
+                        uint32_t f = t ? proper__vlmc_row_find(rx + rstart[pa], rlen[pa], x) : PROPER_VLMC_NONE;
+                        if (f == PROPER_VLMC_NONE) {
+                            rc = proper_error_set(err, PROPER_ESTATE, NULL, 0, 0,
+                                                  "Markov hull: no successor context for a transition");
+                            break;
+                        }
+                        target = rt[rstart[pa] + f];
+                    }
+                }
+                if (n_rows + 1 > rows_cap) {
+                    size_t c2 = rows_cap ? rows_cap * 2 : 1024;
+                    uint32_t *nx = (uint32_t *)PROPER_REALLOC(rx, c2 * sizeof *rx), *nt;
+                    double *np;
+                    if (!nx) { rc = proper__vlmc_oom(err); break; }
+                    rx = nx;
+                    nt = (uint32_t *)PROPER_REALLOC(rt, c2 * sizeof *rt);
+                    if (!nt) { rc = proper__vlmc_oom(err); break; }
+                    rt = nt;
+                    np = (double *)PROPER_REALLOC(rp, c2 * sizeof *rp);
+                    if (!np) { rc = proper__vlmc_oom(err); break; }
+                    rp = np;
+                    rows_cap = c2;
+                }
+                rx[n_rows] = x;
+                rt[n_rows] = target;
+                rp[n_rows] = (double)cnt[j] / (double)total;
+                n_rows++;
+            }
+            rlen[t] = (uint32_t)(n_rows - rstart[t]);
+        }
+        if (rc) { PROPER_FREE(rlen); goto done; }
+        /* 4. states reachable from ^ (breadth first), then $ */
+        init = proper__vlmc_find_child(m, 0, 0); /* the context "^" */
+        state = (uint32_t *)proper_calloc(n_all + 1, sizeof *state);
+        queue = (uint32_t *)proper_calloc(n_all + 1, sizeof *queue);
+        if (!state || !queue) { PROPER_FREE(rlen); rc = proper__vlmc_oom(err); goto done; }
+        for (i = 0; i < n_all; i++) state[i] = PROPER_VLMC_NONE;
+        state[init] = 0;
+        queue[n_states++] = init;
+        for (i = 0; i < n_states; i++) {
+            uint32_t t = queue[i], e;
+            for (e = rstart[t]; e < rstart[t] + rlen[t]; e++) {
+                uint32_t d = rt[e];
+                if (d != PROPER_VLMC_NONE && state[d] == PROPER_VLMC_NONE) {
+                    state[d] = n_states;
+                    queue[n_states++] = d;
+                }
+            }
+        }
+        m->n_states = n_states + 1;
+        m->end_state = n_states;
+        m->row = (uint64_t *)proper_calloc((size_t)m->n_states + 1, sizeof *m->row);
+        m->state_node = (uint32_t *)proper_calloc(m->n_states, sizeof *m->state_node);
+        {
+            size_t n_tr = 1;
+            for (i = 0; i < n_states; i++) n_tr += rlen[queue[i]];
+            m->col = (uint32_t *)proper_calloc(n_tr, sizeof *m->col);
+            m->prob = (double *)proper_calloc(n_tr, sizeof *m->prob);
+        }
+        if (!m->row || !m->state_node || !m->col || !m->prob) { PROPER_FREE(rlen); rc = proper__vlmc_oom(err); goto done; }
+        {
+            uint64_t k = 0;
+            for (i = 0; i < n_states; i++) {
+                uint32_t t = queue[i], e;
+                m->state_node[i] = t;
+                m->row[i] = k;
+                for (e = rstart[t]; e < rstart[t] + rlen[t]; e++) {
+                    m->col[k] = rt[e] == PROPER_VLMC_NONE ? m->end_state : state[rt[e]];
+                    m->prob[k] = rp[e];
+                    k++;
+                }
+            }
+            m->row[n_states] = k;
+            m->state_node[n_states] = PROPER_VLMC_NONE;
+            m->col[k] = m->end_state; /* $ is absorbing */
+            m->prob[k] = 1.0;
+            m->row[n_states + 1] = k + 1;
+        }
+        PROPER_FREE(rlen);
+    }
+done:
+    if (rc) proper__vlmc_free_chain(m);
+    PROPER_FREE(dl);
+    PROPER_FREE(order);
+    PROPER_FREE(all);
+    PROPER_FREE(rstart);
+    PROPER_FREE(rx);
+    PROPER_FREE(rt);
+    PROPER_FREE(rp);
+    PROPER_FREE(state);
+    PROPER_FREE(queue);
+    PROPER_FREE(links.key);
+    PROPER_FREE(links.val);
+    return rc;
+}
+
+PROPER_API int proper_vlmc_to_dtmc(const proper_vlmc *m, proper_dtmc *out, proper_error *err) {
+    proper_dtmc_builder b;
+    proper_bitset end;
+    int32_t *vals = NULL;
+    size_t r, s;
+    const char *vars[2];
+    int rc;
+    proper_dtmc_init(out);
+    if (!m->row) return proper_error_set(err, PROPER_ESTATE, NULL, 0, 0, "no Markov hull: call proper_vlmc_hull first");
+    proper_dtmc_builder_init(&b);
+    if ((rc = proper_dtmc_builder_reserve(&b, m->n_states, (size_t)m->row[m->n_states], err))) {
+        proper_dtmc_builder_free(&b);
+        return rc;
+    }
+    for (s = 0; s < m->n_states; s++)
+        if ((rc = proper_dtmc_builder_add_row(&b, m->col + m->row[s], m->prob + m->row[s],
+                                              (size_t)(m->row[s + 1] - m->row[s]), err))) {
+            proper_dtmc_builder_free(&b);
+            return rc;
+        }
+    if ((rc = proper_dtmc_builder_finish(&b, m->n_states, out, err))) return rc;
+    if ((rc = proper_bitset_init(&end, m->n_states))) { proper_dtmc_free(out); return proper__vlmc_oom(err); }
+    proper_bitset_set(&end, m->end_state);
+    rc = proper_dtmc_add_label(out, "end", &end, NULL, err);
+    proper_bitset_free(&end);
+    if (rc == PROPER_OK) rc = proper_dtmc_add_reward(out, "steps", 1, 0, &r, err);
+    for (s = 0; s < m->end_state && rc == PROPER_OK; s++) {
+        const proper_vlmc_node *n = &m->nodes[m->state_node[s]];
+        if (n->depth > 0 && n->loc != 0) rc = proper_dtmc_reward_add_state(out, r, (uint32_t)s, 1.0, err);
+    }
+    if (rc == PROPER_OK) {
+        vals = (int32_t *)proper_calloc((size_t)m->n_states * 2, sizeof *vals);
+        if (!vals) rc = proper__vlmc_oom(err);
+    }
+    if (rc == PROPER_OK) {
+        for (s = 0; s < m->n_states; s++) {
+            uint32_t u = m->state_node[s];
+            if (u == PROPER_VLMC_NONE) { vals[2 * s] = -2; vals[2 * s + 1] = 0; continue; }
+            vals[2 * s] = (m->nodes[u].depth == 0 || m->nodes[u].loc == 0) ? -1 : (int32_t)(m->nodes[u].loc - 1);
+            vals[2 * s + 1] = (int32_t)m->nodes[u].depth;
+        }
+        vars[0] = "loc";
+        vars[1] = "depth";
+        rc = proper_dtmc_set_valuations(out, vars, NULL, 2, vals, err);
+    }
+    PROPER_FREE(vals);
+    if (rc) proper_dtmc_free(out);
+    return rc;
+}
+
+PROPER_API int proper_vlmc_steps_pmf(const proper_vlmc *m, double eps, size_t min_len, size_t max_steps,
+                                     double **pmf, size_t *len, double *tail, proper_error *err) {
+    double *cur = NULL, *nxt = NULL, *out = NULL, remaining = 1.0;
+    uint32_t *act = NULL, *act2 = NULL;
+    unsigned char *mark = NULL;
+    size_t n_act = 1, n_out = 0, cap_out = 0, t = 0;
+    int rc = PROPER_OK;
+    *pmf = NULL;
+    *len = 0;
+    if (tail) *tail = 0.0;
+    if (!m->row) return proper_error_set(err, PROPER_ESTATE, NULL, 0, 0, "no Markov hull: call proper_vlmc_hull first");
+    if (!(eps > 0.0)) eps = PROPER_VLMC_STEPS_EPS;
+    if (!max_steps) max_steps = PROPER_VLMC_MAX_STEPS;
+    cur = (double *)proper_calloc(m->n_states, sizeof *cur);
+    nxt = (double *)proper_calloc(m->n_states, sizeof *nxt);
+    act = (uint32_t *)proper_calloc(m->n_states, sizeof *act);
+    act2 = (uint32_t *)proper_calloc(m->n_states, sizeof *act2);
+    mark = (unsigned char *)proper_calloc(m->n_states, 1);
+    if (!cur || !nxt || !act || !act2 || !mark) { rc = proper__vlmc_oom(err); goto done; }
+    /* mass vector after t locations: only states holding mass are visited */
+    cur[0] = 1.0;
+    act[0] = 0;
+    for (;;) {
+        double end_mass = 0.0;
+        size_t n2 = 0, i;
+        for (i = 0; i < n_act; i++) {
+            uint32_t s = act[i];
+            double v = cur[s];
+            uint64_t e;
+            cur[s] = 0.0;
+            for (e = m->row[s]; e < m->row[s + 1]; e++) {
+                uint32_t d = m->col[e];
+                double w = v * m->prob[e];
+                if (d == m->end_state) {
+                    end_mass += w;
+                } else {
+                    if (!mark[d]) { mark[d] = 1; act2[n2++] = d; }
+                    nxt[d] += w;
+                }
+            }
+        }
+        if (PROPER_PUSH(out, n_out, cap_out, end_mass)) { rc = proper__vlmc_oom(err); goto done; }
+        remaining = 0.0;
+        for (i = 0; i < n2; i++) { remaining += nxt[act2[i]]; mark[act2[i]] = 0; }
+        { double *tmp = cur; cur = nxt; nxt = tmp; }
+        { uint32_t *tmp = act; act = act2; act2 = tmp; }
+        n_act = n2;
+        t++;
+        if (n_act == 0 || (remaining < eps && t > min_len) || t > max_steps) break;
+    }
+    *pmf = out;
+    *len = n_out;
+    if (tail) *tail = n_act ? remaining : 0.0;
+    out = NULL;
+done:
+    PROPER_FREE(cur);
+    PROPER_FREE(nxt);
+    PROPER_FREE(act);
+    PROPER_FREE(act2);
+    PROPER_FREE(mark);
+    PROPER_FREE(out);
+    return rc;
+}
+
+PROPER_API int proper_vlmc_sample(const proper_vlmc *m, proper_rng *rng, uint32_t **run, size_t *len, size_t *cap,
+                                  size_t max_len, proper_error *err) {
+    uint32_t s = 0;
+    *len = 0;
+    if (!m->row) return proper_error_set(err, PROPER_ESTATE, NULL, 0, 0, "no Markov hull: call proper_vlmc_hull first");
+    if (!max_len) max_len = PROPER_VLMC_MAX_STEPS;
+    for (;;) {
+        double u = proper_rng_uniform(rng);
+        uint64_t e = m->row[s], last = m->row[s + 1] - 1;
+        uint32_t d;
+        for (; e < last; e++) {
+            if (u < m->prob[e]) break;
+            u -= m->prob[e];
+        }
+        d = m->col[e];
+        if (d == m->end_state) return PROPER_OK;
+        if (*len >= max_len)
+            return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0, "a sampled run exceeds %lu locations",
+                                    (unsigned long)max_len);
+        if (proper_reserve(run, cap, *len + 1, sizeof **run)) return proper__vlmc_oom(err);
+        (*run)[(*len)++] = m->nodes[m->state_node[d]].loc - 1;
+        s = d;
+    }
+}
+
+PROPER_API int proper_vlmc_compare_steps(const double *e, size_t ne, const double *v, size_t nv, double v_tail,
+                                         uint64_t runs, double *kl, double *loglik, proper_error *err) {
+    size_t n = (ne > nv ? ne : nv) + 1, i;
+    double *p = (double *)proper_calloc(n, sizeof *p), *q = (double *)proper_calloc(n, sizeof *q), ll = 0.0;
+    int rc;
+    if (!p || !q) { PROPER_FREE(p); PROPER_FREE(q); return proper__vlmc_oom(err); }
+    for (i = 0; i < ne; i++) p[i] = e[i];
+    for (i = 0; i < nv; i++) q[i] = v[i];
+    q[n - 1] += v_tail > 0.0 ? v_tail : 0.0; /* keeps V a distribution; E has no mass there */
+    rc = proper_stats_kl_divergence(p, q, n, kl, err);
+    for (i = 0; i < ne && rc == PROPER_OK; i++) {
+        if (e[i] <= 0.0) continue;
+        if (i >= nv || v[i] <= 0.0) { ll = -INFINITY; break; }
+        ll += e[i] * (double)runs * log(v[i]);
+    }
+    if (loglik) *loglik = ll;
+    PROPER_FREE(p);
+    PROPER_FREE(q);
+    return rc;
+}
+
 #endif /* PROPER_VLMC_IMPLEMENTATION */
 #endif /* PROPER_IMPLEMENTATION */

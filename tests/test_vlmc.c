@@ -214,9 +214,541 @@ static void test_bad_runs_input(void) {
     proper_vlmc_counts_free(&c);
 }
 
+
+/* ---- fitting ---- */
+
+static int fit_text(proper_vlmc *m, const char *text, const proper_vlmc_opts *o, proper_vlmc_counts *keep) {
+    proper_vlmc_counts c;
+    proper_error err;
+    int rc;
+    proper_vlmc_counts_init(&c);
+    rc = proper_vlmc_counts_parse_runs(&c, text, strlen(text), "t", &err);
+    if (rc == PROPER_OK) rc = proper_vlmc_fit(m, &c, NULL, o, &err);
+    if (rc) printf("  fit: %s\n", err.message);
+    if (keep && rc == PROPER_OK) *keep = c;
+    else proper_vlmc_counts_free(&c);
+    return rc;
+}
+
+/* The PST node with the given context text, or NONE. */
+static uint32_t find_context(const proper_vlmc *m, const char *ctx) {
+    size_t i;
+    char buf[512];
+    for (i = 0; i < m->n_pst; i++)
+        if (proper_vlmc_context_string(m, (uint32_t)i, buf, sizeof buf) == 0 && strcmp(buf, ctx) == 0) return (uint32_t)i;
+    return PROPER_VLMC_NONE;
+}
+
+static uint32_t loc_id(const proper_vlmc *m, const char *name) {
+    size_t i;
+    for (i = 0; i < m->n_loc; i++)
+        if (strcmp(m->names[i], name) == 0) return (uint32_t)i;
+    return PROPER_VLMC_NONE;
+}
+
+/* Hand-computed context-algorithm statistics. Runs: p x y (6), p x z (2),
+ * q x y (1), q x z (3). At x: N(x) = 12 with y 7, z 5; N(p x) = 8 with
+ * y 6, z 2; N(q x) = 4 with y 1, z 3.
+ *   Δ(p x) = 6 ln((6/8)/(7/12)) + 2 ln((2/8)/(5/12)) = 0.486234...
+ *   Δ(q x) = 1 ln((1/4)/(7/12)) + 3 ln((3/4)/(5/12)) = 0.916062...
+ * x has 2 successors, so K = χ²_1(1 − α)/2: α = 0.5 gives K = 0.2275 (both
+ * kept), α = 0.25 gives K = 0.6617 (p x pruned, q x kept), α = 0.1 gives
+ * K = 1.3528 (both pruned). */
+static void test_pruning_hand_computed(void) {
+    const char *text = "p x y\np x y\np x y\np x y\np x y\np x y\np x z\np x z\nq x y\nq x z\nq x z\nq x z\n";
+    double dp = 6 * log((6.0 / 8) / (7.0 / 12)) + 2 * log((2.0 / 8) / (5.0 / 12));
+    double dq = 1 * log((1.0 / 4) / (7.0 / 12)) + 3 * log((3.0 / 4) / (5.0 / 12));
+    proper_vlmc m;
+    proper_vlmc_opts o;
+    uint32_t u;
+    proper_vlmc_opts_default(&o);
+    o.alpha = 0.5;
+    CHECK_INT(fit_text(&m, text, &o, NULL), 0);
+    CHECK(find_context(&m, "p x") != PROPER_VLMC_NONE);
+    u = find_context(&m, "q x");
+    CHECK(u != PROPER_VLMC_NONE);
+    if (u != PROPER_VLMC_NONE) CHECK_REL(m.nodes[u].delta, dq, 1e-12);
+    u = find_context(&m, "p x");
+    if (u != PROPER_VLMC_NONE) CHECK_REL(m.nodes[u].delta, dp, 1e-12);
+    CHECK(find_context(&m, "^ p x") == PROPER_VLMC_NONE); /* same positions as "p x": Δ = 0 */
+    proper_vlmc_free(&m);
+
+    o.alpha = 0.25;
+    CHECK_INT(fit_text(&m, text, &o, NULL), 0);
+    CHECK(find_context(&m, "p x") == PROPER_VLMC_NONE);
+    CHECK(find_context(&m, "q x") != PROPER_VLMC_NONE);
+    CHECK_REL(m.cutoff[1 + loc_id(&m, "x")], 0.5 * 1.3233036969314664, 1e-9); /* χ²_1(0.75) */
+    /* log-likelihood: ^ -> p (8/12) or q (4/12); at x, "q x" predicts its 4
+     * positions, "x" the 8 of "p x"; everything else is certain */
+    CHECK_REL(m.loglik,
+              8 * log(8.0 / 12) + 4 * log(4.0 / 12) + 1 * log(1.0 / 4) + 3 * log(3.0 / 4) + 6 * log(7.0 / 12) +
+                  2 * log(5.0 / 12),
+              1e-12);
+    CHECK_INT(m.order, 2);
+    CHECK_INT(m.n_contexts, 7); /* ^ p q x y z and q x */
+    proper_vlmc_free(&m);
+
+    o.alpha = 0.1;
+    CHECK_INT(fit_text(&m, text, &o, NULL), 0);
+    CHECK(find_context(&m, "p x") == PROPER_VLMC_NONE);
+    CHECK(find_context(&m, "q x") == PROPER_VLMC_NONE);
+    CHECK_INT(m.order, 1);
+    proper_vlmc_free(&m);
+}
+
+/* A loop that always runs I times: the full model (α = 1) remembers the
+ * count, so the steps PMF is a point mass at 2I + 3 (s, h, I times b h, x).
+ * A first-order chain (max_order 1) sees h -> b with p = I/(I+1): steps
+ * 3 + 2k with probability (1 - p) p^k (geometric closed form). */
+static void test_fixed_loop_steps(void) {
+    const int I = 4;
+    char text[256];
+    proper_vlmc m;
+    proper_vlmc_opts o;
+    proper_error err;
+    double *pmf, tail, p = (double)I / (I + 1);
+    size_t len, k;
+    int r;
+    text[0] = '\0';
+    for (r = 0; r < 5; r++) {
+        int i;
+        strcat(text, "s h");
+        for (i = 0; i < I; i++) strcat(text, " b h");
+        strcat(text, " x\n");
+    }
+    proper_vlmc_opts_default(&o);
+    CHECK_INT(fit_text(&m, text, &o, NULL), 0);
+    CHECK_INT(proper_vlmc_hull(&m, 0, &err), 0);
+    CHECK_INT(proper_vlmc_steps_pmf(&m, 0, 0, 0, &pmf, &len, &tail, &err), 0);
+    CHECK_INT(len, 2 * I + 4);
+    for (k = 0; k < len; k++) CHECK_ABS(pmf[k], k == (size_t)(2 * I + 3) ? 1.0 : 0.0, 1e-15);
+    CHECK_ABS(tail, 0.0, 0.0);
+    free(pmf);
+    proper_vlmc_free(&m);
+
+    o.max_order = 1;
+    CHECK_INT(fit_text(&m, text, &o, NULL), 0);
+    CHECK_INT(m.order, 1);
+    CHECK_INT(proper_vlmc_hull(&m, 0, &err), 0);
+    CHECK_INT(proper_vlmc_steps_pmf(&m, 1e-14, 0, 0, &pmf, &len, &tail, &err), 0);
+    CHECK(tail < 1e-14);
+    for (k = 0; k < len; k++) {
+        double want = 0.0;
+        if (k >= 3 && (k - 3) % 2 == 0) want = (1 - p) * pow(p, (double)((k - 3) / 2));
+        CHECK_ABS(pmf[k], want, 1e-14);
+    }
+    free(pmf);
+    proper_vlmc_free(&m);
+}
+
+/* Loop counts k = 0..K-1 with 2^(K-1-k) runs each and one run with K: the
+ * loop continues with probability exactly 1/2 until the K-th iteration.
+ * The α = 1 model reproduces the empirical PMF: P(3 + 2k) = N_k / 2^K. */
+static void test_truncated_loop_matches_empirical(void) {
+    const int K = 6;
+    proper_vlmc_counts c;
+    proper_vlmc m;
+    proper_error err;
+    double *pmf, *e, tail, kl, ll;
+    size_t len, ne, k;
+    uint32_t ids[64], s, h, b, x;
+    proper_vlmc_counts_init(&c);
+    CHECK_INT(proper_vlmc_counts_location(&c, "s", 1, &s, &err), 0);
+    CHECK_INT(proper_vlmc_counts_location(&c, "h", 1, &h, &err), 0);
+    CHECK_INT(proper_vlmc_counts_location(&c, "b", 1, &b, &err), 0);
+    CHECK_INT(proper_vlmc_counts_location(&c, "x", 1, &x, &err), 0);
+    for (k = 0; k <= (size_t)K; k++) {
+        size_t n = 0, i;
+        ids[n++] = s;
+        ids[n++] = h;
+        for (i = 0; i < k; i++) { ids[n++] = b; ids[n++] = h; }
+        ids[n++] = x;
+        CHECK_INT(proper_vlmc_counts_add_ids(&c, ids, n, k < (size_t)K ? (uint64_t)1 << (K - 1 - k) : 1, NULL, 0, 0, &err), 0);
+    }
+    CHECK_INT(c.total_runs, 1 << K);
+    CHECK_INT(proper_vlmc_fit(&m, &c, NULL, NULL, &err), 0);
+    CHECK_INT(proper_vlmc_hull(&m, 0, &err), 0);
+    CHECK_INT(proper_vlmc_steps_pmf(&m, 0, 0, 0, &pmf, &len, &tail, &err), 0);
+    for (k = 0; k <= (size_t)K; k++) {
+        double want = (k < (size_t)K ? (double)((uint64_t)1 << (K - 1 - k)) : 1.0) / (double)(1 << K);
+        CHECK_ABS(pmf[3 + 2 * k], want, 1e-15);
+    }
+    CHECK_INT(proper_vlmc_counts_steps(&c, &e, &ne, &err), 0);
+    CHECK_INT(proper_vlmc_compare_steps(e, ne, pmf, len, tail, c.total_runs, &kl, &ll, &err), 0);
+    CHECK_ABS(kl, 0.0, 1e-15);
+    /* log-likelihood of the steps sample under V equals the sum of N_k log(N_k / 2^K) */
+    {
+        double want = 0.0;
+        for (k = 0; k <= (size_t)K; k++) {
+            double nk = k < (size_t)K ? (double)((uint64_t)1 << (K - 1 - k)) : 1.0;
+            want += nk * log(nk / (double)(1 << K));
+        }
+        CHECK_REL(ll, want, 1e-12);
+        /* the sequence log-likelihood of the full model is the same number:
+         * given the loop count, every run is determined */
+        CHECK_REL(m.loglik, want, 1e-12);
+    }
+    free(pmf);
+    free(e);
+    proper_vlmc_free(&m);
+    proper_vlmc_counts_free(&c);
+}
+
+/* An order-2 source over {a, b}: P(a | x y) from a table for x in {^, a, b},
+ * y in {a, b}, end with probability 0.02 at every step. With 20000 runs
+ * (about a million positions) every order-2 context is found, no order-3
+ * context survives α = 0.001 (its true Δ is 0), and the probabilities are
+ * within 0.015 (about 6 standard deviations) of the table. n_min = 200: with
+ * n_min = 1 the context algorithm keeps rare deep contexts whose few counts
+ * pass the χ² cutoff by chance (e.g. 4 occurrences all followed by one
+ * symbol of probability 0.15 give Δ = 4 ln(1/0.15) = 7.6 > K = 6.9). */
+static const double order2_pa[3][2] = {{0.2, 0.7}, {0.1, 0.6}, {0.8, 0.3}}; /* [^,a,b][a,b] */
+
+static void make_order2_counts(proper_vlmc_counts *c, uint64_t seed, size_t runs) {
+    proper_rng rng;
+    proper_error err;
+    size_t r;
+    uint32_t ids[4096], a, b;
+    proper_rng_seed(&rng, seed);
+    proper_vlmc_counts_location(c, "a", 1, &a, &err);
+    proper_vlmc_counts_location(c, "b", 1, &b, &err);
+    for (r = 0; r < runs; r++) {
+        int prev2 = 0, prev1 = proper_rng_uniform(&rng) < 0.5 ? 1 : 2; /* 0 = ^, 1 = a, 2 = b */
+        size_t n = 0;
+        ids[n++] = prev1 == 1 ? a : b;
+        while (n < 4096 && proper_rng_uniform(&rng) >= 0.02) {
+            int next = proper_rng_uniform(&rng) < order2_pa[prev2][prev1 - 1] ? 1 : 2;
+            ids[n++] = next == 1 ? a : b;
+            prev2 = prev1;
+            prev1 = next;
+        }
+        proper_vlmc_counts_add_ids(c, ids, n, 1, NULL, 0, 0, &err);
+    }
+}
+
+static void check_order2(const proper_vlmc *m) {
+    static const char *const ctx[3][2] = {{"^ a", "^ b"}, {"a a", "a b"}, {"b a", "b b"}};
+    uint32_t a = loc_id(m, "a");
+    size_t i, j, deep = 0;
+    for (i = 0; i < 3; i++)
+        for (j = 0; j < 2; j++) {
+            uint32_t u = find_context(m, ctx[i][j]);
+            CHECK(u != PROPER_VLMC_NONE);
+            if (u != PROPER_VLMC_NONE) CHECK_ABS(proper_vlmc_prob(m, u, a), 0.98 * order2_pa[i][j], 0.015);
+        }
+    for (i = 0; i < m->n_pst; i++)
+        if (m->nodes[i].depth > 2) deep++;
+    CHECK_INT(deep, 0);
+    CHECK_INT(m->order, 2);
+}
+
+static void test_order2_source_recovered(void) {
+    proper_vlmc_counts c;
+    proper_vlmc m;
+    proper_vlmc_opts o;
+    proper_error err;
+    proper_vlmc_counts_init(&c);
+    make_order2_counts(&c, 2024, 20000);
+    proper_vlmc_opts_default(&o);
+    o.alpha = 0.001;
+    o.n_min = 200;
+    CHECK_INT(proper_vlmc_fit(&m, &c, NULL, &o, &err), 0);
+    check_order2(&m);
+    proper_vlmc_free(&m);
+    /* the classical context algorithm finds the same source */
+    o.general = 1;
+    CHECK_INT(proper_vlmc_fit(&m, &c, NULL, &o, &err), 0);
+    check_order2(&m);
+    CHECK(find_context(&m, "") == 0); /* the empty context is the root */
+    CHECK_INT(m.n_contexts, m.n_pst);
+    proper_vlmc_free(&m);
+    proper_vlmc_counts_free(&c);
+}
+
+/* Merging shard counts gives the same counts file and the same PST as one
+ * pass over all runs. */
+static char *pst_text(const proper_vlmc *m) {
+    FILE *f = tmpfile();
+    proper_error err;
+    long n;
+    char *buf;
+    if (!f) return NULL;
+    proper_vlmc_write_pst(m, f, &err);
+    n = ftell(f);
+    rewind(f);
+    buf = (char *)calloc((size_t)n + 1, 1);
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) buf[0] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static char *counts_text(const proper_vlmc_counts *c) {
+    FILE *f = tmpfile();
+    proper_error err;
+    long n;
+    char *buf;
+    if (!f) return NULL;
+    proper_vlmc_counts_write(c, f, &err);
+    n = ftell(f);
+    rewind(f);
+    buf = (char *)calloc((size_t)n + 1, 1);
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) buf[0] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static void test_merge_equivalence(void) {
+    test_runs r;
+    proper_vlmc_counts all, shard[3], merged, reread;
+    proper_vlmc m1, m2;
+    proper_vlmc_opts o;
+    proper_error err;
+    size_t i, k;
+    char *t1, *t2, *c1, *c2;
+    make_random_runs(&r, 600, 5, 99);
+    proper_vlmc_counts_init(&all);
+    proper_vlmc_counts_init(&merged);
+    proper_vlmc_counts_init(&reread);
+    CHECK(load_runs(&all, &r, test_names) == 0);
+    for (k = 0; k < 3; k++) {
+        proper_vlmc_counts_init(&shard[k]);
+        /* each shard meets the locations in its own order: names, not ids, match */
+        for (i = k; i < r.n; i += 3) {
+            const char *nm[64];
+            size_t j;
+            for (j = 0; j < r.len[i]; j++) nm[j] = test_names[r.sym[r.start[i] + j]];
+            CHECK_INT(proper_vlmc_counts_add_names(&shard[k], nm, r.len[i], 1, &err), 0);
+        }
+    }
+    /* merge in reverse order, through the file format for one shard */
+    CHECK_INT(proper_vlmc_counts_merge(&merged, &shard[2], &err), 0);
+    c1 = counts_text(&shard[1]);
+    CHECK_INT(proper_vlmc_counts_parse_counts(&reread, c1, strlen(c1), "shard1.counts", &err), 0);
+    free(c1);
+    CHECK_INT(proper_vlmc_counts_merge(&merged, &reread, &err), 0);
+    CHECK_INT(proper_vlmc_counts_merge(&merged, &shard[0], &err), 0);
+    c1 = counts_text(&all);
+    c2 = counts_text(&merged);
+    CHECK(c1 && c2 && strcmp(c1, c2) == 0);
+    proper_vlmc_opts_default(&o);
+    o.alpha = 0.9;
+    o.n_min = 3;
+    CHECK_INT(proper_vlmc_fit(&m1, &all, NULL, &o, &err), 0);
+    CHECK_INT(proper_vlmc_fit(&m2, &merged, NULL, &o, &err), 0);
+    t1 = pst_text(&m1);
+    t2 = pst_text(&m2);
+    CHECK(t1 && t2 && strcmp(t1, t2) == 0);
+    CHECK(m1.n_pst > 10); /* a non-trivial tree */
+    CHECK_REL(m1.loglik, m2.loglik, 0.0);
+    free(t1);
+    free(t2);
+    free(c1);
+    free(c2);
+    proper_vlmc_free(&m1);
+    proper_vlmc_free(&m2);
+    for (k = 0; k < 3; k++) proper_vlmc_counts_free(&shard[k]);
+    proper_vlmc_counts_free(&all);
+    proper_vlmc_counts_free(&merged);
+    proper_vlmc_counts_free(&reread);
+    test_runs_free(&r);
+}
+
+/* Sampled run lengths follow the steps PMF: every length's frequency over
+ * 40000 runs is within 5 standard deviations of its probability, and the
+ * chi-square test over the lengths does not reject at 1e-4. */
+static void test_sampler_frequencies(void) {
+    proper_vlmc_counts c;
+    proper_vlmc m;
+    proper_vlmc_opts o;
+    proper_error err;
+    proper_rng rng;
+    double *pmf, tail, *obs, *expct;
+    size_t len, i, n = 40000, run_len, cap = 0;
+    uint32_t *run = NULL;
+    proper_chi2_test chi;
+    proper_vlmc_counts_init(&c);
+    make_order2_counts(&c, 5, 300);
+    proper_vlmc_opts_default(&o);
+    o.alpha = 0.05;
+    o.max_order = 3;
+    CHECK_INT(proper_vlmc_fit(&m, &c, NULL, &o, &err), 0);
+    CHECK_INT(proper_vlmc_hull(&m, 0, &err), 0);
+    CHECK_INT(proper_vlmc_steps_pmf(&m, 1e-13, 0, 0, &pmf, &len, &tail, &err), 0);
+    obs = (double *)calloc(len + 1, sizeof *obs);
+    expct = (double *)calloc(len + 1, sizeof *expct);
+    proper_rng_seed(&rng, 11);
+    for (i = 0; i < n; i++) {
+        CHECK_INT(proper_vlmc_sample(&m, &rng, &run, &run_len, &cap, 0, &err), 0);
+        obs[run_len < len ? run_len : len] += 1.0;
+    }
+    for (i = 0; i < len; i++) {
+        double sd = sqrt(n * pmf[i] * (1 - pmf[i]));
+        expct[i] = n * pmf[i];
+        if (fabs(obs[i] - n * pmf[i]) > 5 * sd + 1e-9) CHECK_ABS(obs[i], n * pmf[i], 5 * sd);
+    }
+    expct[len] = n * tail;
+    CHECK_INT(proper_stats_chi2_gof(obs, expct, len + 1, 0, PROPER_STATS_CHI2_MIN_EXPECTED, &chi, &err), 0);
+    CHECK(chi.p_value > 1e-4);
+    free(obs);
+    free(expct);
+    free(run);
+    free(pmf);
+    proper_vlmc_free(&m);
+    proper_vlmc_counts_free(&c);
+}
+
+/* The hull as a dtmc.h model: R{"steps"}=? [F "end"] equals the mean of the
+ * steps PMF, and P=? [F "end"] is 1. */
+static void test_hull_dtmc(void) {
+    proper_vlmc m;
+    proper_vlmc_opts o;
+    proper_dtmc d;
+    proper_bitset end;
+    proper_error err;
+    double *x, *pmf, tail, mean = 0.0;
+    size_t len, i;
+    long r;
+    proper_vlmc_opts_default(&o);
+    o.alpha = 0.5;
+    CHECK_INT(fit_text(&m, "s h b h b h x\ns h b h b h x\ns h x\ns h b h x\ns h b h b h b h x\n", &o, NULL), 0);
+    CHECK_INT(proper_vlmc_hull(&m, 0, &err), 0);
+    CHECK_INT(proper_vlmc_to_dtmc(&m, &d, &err), 0);
+    CHECK_INT(d.n_states, m.n_states);
+    CHECK_INT(proper_vlmc_steps_pmf(&m, 1e-15, 0, 0, &pmf, &len, &tail, &err), 0);
+    for (i = 0; i < len; i++) mean += (double)i * pmf[i];
+    x = (double *)calloc(d.n_states, sizeof *x);
+    CHECK_INT(proper_dtmc_label_get(&d, "end", &end, &err), 0);
+    r = proper_dtmc_find_reward(&d, "steps");
+    CHECK(r >= 0);
+    if (r >= 0) {
+        CHECK_INT(proper_dtmc_reward_reach(&d, &d.rewards[r], &end, NULL, x, NULL, &err), 0);
+        CHECK_REL(proper_dtmc_value_at_init(&d, x), mean, 1e-9);
+    }
+    CHECK_INT(proper_dtmc_prob_until(&d, NULL, &end, NULL, x, NULL, &err), 0);
+    CHECK_REL(proper_dtmc_value_at_init(&d, x), 1.0, 1e-12);
+    free(x);
+    free(pmf);
+    proper_bitset_free(&end);
+    proper_dtmc_free(&d);
+    proper_vlmc_free(&m);
+}
+
+static void test_cfg_and_bad_input(void) {
+    const char *runs = "s h b h x\ns h x\n";
+    proper_vlmc_counts c;
+    proper_vlmc_cfg g;
+    proper_vlmc m;
+    proper_vlmc_opts o;
+    proper_error err;
+    const char *good = "# loop\n^ s\ns h\nh b x\nb h\nx $\n";
+    proper_vlmc_counts_init(&c);
+    CHECK_INT(proper_vlmc_counts_parse_runs(&c, runs, strlen(runs), "runs.txt", &err), 0);
+    proper_vlmc_opts_default(&o);
+    /* a correct CFG */
+    proper_vlmc_cfg_init(&g);
+    CHECK_INT(proper_vlmc_cfg_parse(&g, good, strlen(good), "g.cfg", &err), 0);
+    CHECK_INT(g.n_edges, 6);
+    CHECK_INT(proper_vlmc_fit(&m, &c, &g, &o, &err), 0);
+    CHECK_INT(m.cfg_k[1 + loc_id(&m, "h")], 2);
+    proper_vlmc_free(&m);
+    /* a CFG with a successor never observed: k counts it */
+    CHECK_INT(proper_vlmc_cfg_add_edge(&g, "b", "x", &err), 0);
+    CHECK_INT(proper_vlmc_fit(&m, &c, &g, &o, &err), 0);
+    CHECK_INT(m.cfg_k[1 + loc_id(&m, "b")], 2);
+    proper_vlmc_free(&m);
+    proper_vlmc_cfg_free(&g);
+    /* unknown location in the CFG: file:line:col */
+    proper_vlmc_cfg_init(&g);
+    CHECK_INT(proper_vlmc_cfg_parse(&g, "^ s\ns h\nh b x\nb  hh\nx $\n", 24, "g.cfg", &err), 0);
+    CHECK_INT(proper_vlmc_fit(&m, &c, &g, &o, &err), PROPER_EUNDEFINED);
+    CHECK_STR(err.file, "g.cfg");
+    CHECK_INT(err.line, 4);
+    CHECK_INT(err.col, 4);
+    CHECK_CONTAINS(err.message, "unknown location 'hh'");
+    proper_vlmc_cfg_free(&g);
+    /* a transition that is not an edge: run and position */
+    proper_vlmc_cfg_init(&g);
+    CHECK_INT(proper_vlmc_cfg_parse(&g, "^ s\ns h\nh b\nb h\nx $\n", 20, "g.cfg", &err), 0);
+    CHECK_INT(proper_vlmc_fit(&m, &c, &g, &o, &err), PROPER_EPARSE);
+    CHECK_STR(err.file, "runs.txt");
+    CHECK_INT(err.line, 1);
+    CHECK_CONTAINS(err.message, "run 1, position 5: transition 'h' -> 'x'");
+    /* ... unless the CFG may be extended */
+    o.extend_cfg = 1;
+    CHECK_INT(proper_vlmc_fit(&m, &c, &g, &o, &err), 0);
+    CHECK_INT(m.cfg_k[1 + loc_id(&m, "h")], 2);
+    proper_vlmc_free(&m);
+    o.extend_cfg = 0;
+    proper_vlmc_cfg_free(&g);
+    /* bad CFG text */
+    proper_vlmc_cfg_init(&g);
+    CHECK_INT(proper_vlmc_cfg_parse(&g, "a ^\n", 4, "g.cfg", &err), PROPER_EPARSE);
+    CHECK_INT(err.col, 3);
+    CHECK_INT(proper_vlmc_cfg_parse(&g, "$ a\n", 4, "g.cfg", &err), PROPER_EPARSE);
+    CHECK_INT(proper_vlmc_cfg_parse(&g, "\n\na\n", 4, "g.cfg", &err), PROPER_EPARSE);
+    CHECK_INT(err.line, 3);
+    proper_vlmc_cfg_free(&g);
+    /* alpha outside (0, 1], n_min 0, a CFG in general mode */
+    o.alpha = 0.0;
+    CHECK_INT(proper_vlmc_fit(&m, &c, NULL, &o, &err), PROPER_EINVAL);
+    CHECK_CONTAINS(err.message, "alpha");
+    o.alpha = 1.5;
+    CHECK_INT(proper_vlmc_fit(&m, &c, NULL, &o, &err), PROPER_EINVAL);
+    o.alpha = NAN;
+    CHECK_INT(proper_vlmc_fit(&m, &c, NULL, &o, &err), PROPER_EINVAL);
+    o.alpha = 1.0;
+    o.n_min = 0;
+    CHECK_INT(proper_vlmc_fit(&m, &c, NULL, &o, &err), PROPER_EINVAL);
+    o.n_min = 1;
+    o.general = 1;
+    proper_vlmc_cfg_init(&g);
+    CHECK_INT(proper_vlmc_fit(&m, &c, &g, &o, &err), PROPER_EINVAL);
+    proper_vlmc_counts_free(&c);
+}
+
+/* Runs read from a trace.h trace (one per record, V lines concatenated)
+ * equal the same runs read as text. */
+static void test_trace_format_runs(void) {
+    const char *tr = "proper-trace 1\nR 1\nV s h b\nV h x\nE\nR 2\nS step 10\nV s h x\nE\nR 3\nV s h b h x\nE\n";
+    const char *txt = "s h b h x\ns h x\ns h b h x\n";
+    proper_trace t;
+    proper_vlmc_counts a, b;
+    proper_error err;
+    char *ca, *cb;
+    proper_trace_init(&t);
+    proper_vlmc_counts_init(&a);
+    proper_vlmc_counts_init(&b);
+    CHECK_INT(proper_trace_parse(&t, tr, strlen(tr), "t.trace", &err), 0);
+    CHECK_INT(proper_vlmc_counts_add_trace(&a, &t, "t.trace", &err), 0);
+    CHECK_INT(proper_vlmc_counts_parse_runs(&b, txt, strlen(txt), "t.txt", &err), 0);
+    ca = counts_text(&a);
+    cb = counts_text(&b);
+    CHECK(ca && cb && strcmp(ca, cb) == 0);
+    free(ca);
+    free(cb);
+    proper_trace_free(&t);
+    /* a record without locations is an empty run */
+    proper_trace_init(&t);
+    CHECK_INT(proper_trace_parse(&t, "proper-trace 1\nR 1\nS a 1\nE\n", 26, "e.trace", &err), 0);
+    CHECK_INT(proper_vlmc_counts_add_trace(&a, &t, "e.trace", &err), PROPER_EPARSE);
+    CHECK_INT(err.line, 2);
+    proper_trace_free(&t);
+    proper_vlmc_counts_free(&a);
+    proper_vlmc_counts_free(&b);
+}
+
 int main(void) {
     RUN(test_index_counts_match_brute_force);
     RUN(test_runs_text_and_counts_file);
     RUN(test_bad_runs_input);
+    RUN(test_pruning_hand_computed);
+    RUN(test_fixed_loop_steps);
+    RUN(test_truncated_loop_matches_empirical);
+    RUN(test_order2_source_recovered);
+    RUN(test_merge_equivalence);
+    RUN(test_sampler_frequencies);
+    RUN(test_hull_dtmc);
+    RUN(test_cfg_and_bad_input);
+    RUN(test_trace_format_runs);
     return test_summary();
 }
