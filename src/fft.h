@@ -57,7 +57,9 @@ typedef struct proper_fft_plan {
     size_t stage_offset[PROPER_FFT_MAX_STAGES]; /* twiddle offset of the stage by index */
     int n_radix4;      /* number of radix-4 stages (spans m, m/4, ...) */
     int has_radix2;    /* 1 when log2(m) is odd: one radix-2 stage of span 2 */
-    double *post;      /* W_n^rev(p) for the real-packing pass: re[m], then im[m] */
+    int n_big;         /* stages 0..n_big-1 span more than `block`: whole-array passes */
+    size_t block;      /* PROPER_FFT_BLOCK when the plan was made */
+    double *post;      /* real-packing twiddles W_n^rev(p): re[m/2+1], then im[m/2+1] */
 } proper_fft_plan;
 
 /* Zero a plan so that proper_fft_plan_free is safe on it. */
@@ -204,19 +206,41 @@ static void proper__fft_root(const proper__fft_roots *r, size_t e, double *re, d
     *im = a[0] * b[1] + a[1] * b[0];
 }
 
-/* Twiddles of the radix-4 stage of span L: w_L^{rj} = W_n^{rj n/L} for
- * r = 1, 2, 3 and j < L/4, as six arrays of L/4: w1r, w1i, w2r, w2i, w3r, w3i. */
-static void proper__fft_stage_twiddles(const proper__fft_roots *roots, size_t n, double *tw, size_t L) {
+/* Twiddles of the radix-4 stage of span L: w_L^{rj} = W_n^{rj n/L} for j < L/4.
+ * Stages that run as whole-array passes (span above the cache block) keep
+ * only r = 1 (w1r[q], w1i[q]) and derive w^2, w^3 in the butterfly, which
+ * cuts their memory traffic; the others keep w1r, w1i, w2r, w2i, w3r, w3i. */
+static void proper__fft_stage_twiddles(const proper__fft_roots *roots, size_t n, double *tw, size_t L, int w1_only) {
     size_t q = L / 4, j, step = n / L;
-    int r;
-    for (r = 1; r <= 3; r++) {
+    int r, n_r = w1_only ? 1 : 3;
+    for (r = 1; r <= n_r; r++) {
         double *wr = tw + (size_t)(2 * (r - 1)) * q, *wi = wr + q;
         for (j = 0; j < q; j++) proper__fft_root(roots, (size_t)r * j * step, wr + j, wi + j);
     }
 }
 
+/* Real-packing twiddles: for each octave [lo, 2 lo) of bit-reversed indices,
+ * the pass needs W_n^rev(p) for p = lo .. lo + (lo-1)/2 only (the rest are
+ * partners). Octave lo starts at index lo/2 (0 for lo = 1) of post_re/im. */
+static size_t proper__fft_post_base(size_t lo) { return lo / 2; }
+
+static void proper__fft_post_twiddles(const proper__fft_roots *roots, size_t m, double *wr, double *wi) {
+    size_t lo;
+    for (lo = 1; lo < m; lo *= 2) {
+        size_t base = proper__fft_post_base(lo), count = (lo - 1) / 2 + 1, i, r = 0;
+        /* rev(lo + i) = rev(lo) + rev(i): rev(lo) = m / (2 lo), and r runs
+         * through rev(i) as a bit-reversed counter over log2(m) bits */
+        for (i = 0; i < count; i++) {
+            size_t bit = m >> 1;
+            proper__fft_root(roots, m / (2 * lo) + r, wr + base + i, wi + base + i);
+            while (bit && (r & bit)) { r ^= bit; bit >>= 1; }
+            r |= bit;
+        }
+    }
+}
+
 PROPER_API int proper_fft_plan_init(proper_fft_plan *plan, size_t n, proper_error *err) {
-    size_t m, total = 0, L, p, k;
+    size_t m, total = 0, L, n_post;
     int log_m, s;
     proper__fft_roots roots;
     proper_fft_plan_zero(plan);
@@ -229,57 +253,160 @@ PROPER_API int proper_fft_plan_init(proper_fft_plan *plan, size_t n, proper_erro
     plan->m = m;
     plan->n_radix4 = log_m / 2;
     plan->has_radix2 = log_m % 2;
+    plan->block = PROPER_FFT_BLOCK;
+    while (plan->n_big < plan->n_radix4 && (m >> (2 * plan->n_big)) > plan->block) plan->n_big++;
     for (s = 0, L = m; s < plan->n_radix4; s++, L /= 4) {
         plan->stage_offset[s] = total;
-        total += 6 * (L / 4);
+        total += (s < plan->n_big ? 2 : 6) * (L / 4);
     }
-    plan->twiddle = (double *)proper_calloc(total ? total : 1, sizeof(double));
-    plan->post = (double *)proper_calloc(2 * m, sizeof(double));
+    n_post = m / 2 + 1;
+    plan->twiddle = (double *)PROPER_MALLOC((total ? total : 1) * sizeof(double));
+    plan->post = (double *)PROPER_MALLOC(2 * n_post * sizeof(double));
     if (!plan->twiddle || !plan->post || proper__fft_roots_init(&roots, n)) {
         proper_fft_plan_free(plan);
         return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory for an FFT plan of %zu", n);
     }
     for (s = 0, L = m; s < plan->n_radix4; s++, L /= 4)
-        proper__fft_stage_twiddles(&roots, n, plan->twiddle + plan->stage_offset[s], L);
-    /* post[p] = W_n^k, k = rev(p) over log2(m) bits, by a bit-reversed counter */
-    for (p = 0, k = 0; p < m; p++) {
-        size_t bit = m >> 1;
-        proper__fft_root(&roots, k, plan->post + p, plan->post + m + p);
-        while (bit && (k & bit)) { k ^= bit; bit >>= 1; }
-        k |= bit;
-    }
+        proper__fft_stage_twiddles(&roots, n, plan->twiddle + plan->stage_offset[s], L, s < plan->n_big);
+    proper__fft_post_twiddles(&roots, m, plan->post, plan->post + n_post);
     proper__fft_roots_free(&roots);
     return PROPER_OK;
 }
 
-/* ---- radix-4 decimation in frequency (forward) ----
- * For a block of span L = 4q and j < q, with a_r = x[j + rq]:
+/* ---- radix-4 butterflies ----
+ * Forward (decimation in frequency), for a block of span L = 4q, j < q and
+ * a_r = x[j + rq]:
  *   y_r = w_L^{rj} sum_s a_s (-i)^{rs},
  * stored as quarter 0 <- y0, 1 <- y2, 2 <- y1, 3 <- y3 so that after all
- * stages the output is in bit-reversed order. */
-static void proper__fft_dif4_block(double *re, double *im, size_t q, const double *tw) {
+ * stages the output is in bit-reversed order. The inverse (decimation in
+ * time, conjugate twiddles) is its transpose: it reads y0, y2, y1, y3 and
+ * writes a_m = sum_r conj(w^{rj}) y_r i^{rm}. Each butterfly exists in
+ * three forms: full twiddle tables, w1 only (w2 = w1^2, w3 = w1 w2), and,
+ * for the outermost stage, w1 only reading (forward) or writing (inverse)
+ * the interleaved real array of the packed transform. */
+
+#define PROPER__FFT_DIF4_BODY                                                     \
+    double t0r = a0r + a2r, t0i = a0i + a2i, t1r = a0r - a2r, t1i = a0i - a2i;   \
+    double t2r = a1r + a3r, t2i = a1i + a3i;                                      \
+    double t3r = a1i - a3i, t3i = a3r - a1r; /* (a1 - a3) * (-i) */              \
+    double ar = t0r - t2r, ai = t0i - t2i, br = t1r + t3r, bi = t1i + t3i;        \
+    double cr = t1r - t3r, ci = t1i - t3i;                                        \
+    double y0r = t0r + t2r, y0i = t0i + t2i;                                      \
+    double y2r = ar * w2r - ai * w2i, y2i = ar * w2i + ai * w2r;                  \
+    double y1r = br * w1r - bi * w1i, y1i = br * w1i + bi * w1r;                  \
+    double y3r = cr * w3r - ci * w3i, y3i = cr * w3i + ci * w3r;
+
+#define PROPER__FFT_DIT4_BODY                                                     \
+    double u2r = b2r * w2r + b2i * w2i, u2i = b2i * w2r - b2r * w2i;              \
+    double u1r = b1r * w1r + b1i * w1i, u1i = b1i * w1r - b1r * w1i;              \
+    double u3r = b3r * w3r + b3i * w3i, u3i = b3i * w3r - b3r * w3i;              \
+    double s0r = b0r + u2r, s0i = b0i + u2i, s1r = b0r - u2r, s1i = b0i - u2i;    \
+    double s2r = u1r + u3r, s2i = u1i + u3i;                                      \
+    double s3r = u3i - u1i, s3i = u1r - u3r; /* (y1 - y3) * i */                 \
+    double a0r = s0r + s2r, a0i = s0i + s2i, a2r = s0r - s2r, a2i = s0i - s2i;    \
+    double a1r = s1r + s3r, a1i = s1i + s3i, a3r = s1r - s3r, a3i = s1i - s3i;
+
+#define PROPER__FFT_W23_FROM_W1                                                   \
+    double w2r = w1r * w1r - w1i * w1i, w2i = 2.0 * w1r * w1i;                    \
+    double w3r = w1r * w2r - w1i * w2i, w3i = w1r * w2i + w1i * w2r;
+
+static void proper__fft_dif4(double *re, double *im, size_t q, const double *tw) {
     double *r0 = re, *r1 = re + q, *r2 = re + 2 * q, *r3 = re + 3 * q;
     double *i0 = im, *i1 = im + q, *i2 = im + 2 * q, *i3 = im + 3 * q;
-    const double *w1r = tw, *w1i = tw + q, *w2r = tw + 2 * q, *w2i = tw + 3 * q;
-    const double *w3r = tw + 4 * q, *w3i = tw + 5 * q;
     size_t j;
     PROPER__FFT_VECTORIZE
     for (j = 0; j < q; j++) {
-        double t0r = r0[j] + r2[j], t0i = i0[j] + i2[j];
-        double t1r = r0[j] - r2[j], t1i = i0[j] - i2[j];
-        double t2r = r1[j] + r3[j], t2i = i1[j] + i3[j];
-        double t3r = i1[j] - i3[j], t3i = r3[j] - r1[j]; /* (a1 - a3) * (-i) */
-        double ar = t0r - t2r, ai = t0i - t2i;
-        double br = t1r + t3r, bi = t1i + t3i;
-        double cr = t1r - t3r, ci = t1i - t3i;
-        r0[j] = t0r + t2r;
-        i0[j] = t0i + t2i;
-        r1[j] = ar * w2r[j] - ai * w2i[j];
-        i1[j] = ar * w2i[j] + ai * w2r[j];
-        r2[j] = br * w1r[j] - bi * w1i[j];
-        i2[j] = br * w1i[j] + bi * w1r[j];
-        r3[j] = cr * w3r[j] - ci * w3i[j];
-        i3[j] = cr * w3i[j] + ci * w3r[j];
+        double a0r = r0[j], a0i = i0[j], a1r = r1[j], a1i = i1[j];
+        double a2r = r2[j], a2i = i2[j], a3r = r3[j], a3i = i3[j];
+        double w1r = tw[j], w1i = tw[q + j], w2r = tw[2 * q + j], w2i = tw[3 * q + j];
+        double w3r = tw[4 * q + j], w3i = tw[5 * q + j];
+        PROPER__FFT_DIF4_BODY
+        r0[j] = y0r; i0[j] = y0i; r1[j] = y2r; i1[j] = y2i;
+        r2[j] = y1r; i2[j] = y1i; r3[j] = y3r; i3[j] = y3i;
+    }
+}
+
+static void proper__fft_dif4_w1(double *re, double *im, size_t q, const double *tw) {
+    double *r0 = re, *r1 = re + q, *r2 = re + 2 * q, *r3 = re + 3 * q;
+    double *i0 = im, *i1 = im + q, *i2 = im + 2 * q, *i3 = im + 3 * q;
+    size_t j;
+    PROPER__FFT_VECTORIZE
+    for (j = 0; j < q; j++) {
+        double a0r = r0[j], a0i = i0[j], a1r = r1[j], a1i = i1[j];
+        double a2r = r2[j], a2i = i2[j], a3r = r3[j], a3i = i3[j];
+        double w1r = tw[j], w1i = tw[q + j];
+        PROPER__FFT_W23_FROM_W1
+        PROPER__FFT_DIF4_BODY
+        r0[j] = y0r; i0[j] = y0i; r1[j] = y2r; i1[j] = y2i;
+        r2[j] = y1r; i2[j] = y1i; r3[j] = y3r; i3[j] = y3i;
+    }
+}
+
+/* Outermost forward stage: reads z[j] = x[2j] + i x[2j+1], writes split. */
+static void proper__fft_dif4_w1_from(const double *x, double *re, double *im, size_t q, const double *tw) {
+    const double *x0 = x, *x1 = x + 2 * q, *x2 = x + 4 * q, *x3 = x + 6 * q;
+    double *r0 = re, *r1 = re + q, *r2 = re + 2 * q, *r3 = re + 3 * q;
+    double *i0 = im, *i1 = im + q, *i2 = im + 2 * q, *i3 = im + 3 * q;
+    size_t j;
+    PROPER__FFT_VECTORIZE
+    for (j = 0; j < q; j++) {
+        double a0r = x0[2 * j], a0i = x0[2 * j + 1], a1r = x1[2 * j], a1i = x1[2 * j + 1];
+        double a2r = x2[2 * j], a2i = x2[2 * j + 1], a3r = x3[2 * j], a3i = x3[2 * j + 1];
+        double w1r = tw[j], w1i = tw[q + j];
+        PROPER__FFT_W23_FROM_W1
+        PROPER__FFT_DIF4_BODY
+        r0[j] = y0r; i0[j] = y0i; r1[j] = y2r; i1[j] = y2i;
+        r2[j] = y1r; i2[j] = y1i; r3[j] = y3r; i3[j] = y3i;
+    }
+}
+
+static void proper__fft_dit4(double *re, double *im, size_t q, const double *tw) {
+    double *r0 = re, *r1 = re + q, *r2 = re + 2 * q, *r3 = re + 3 * q;
+    double *i0 = im, *i1 = im + q, *i2 = im + 2 * q, *i3 = im + 3 * q;
+    size_t j;
+    PROPER__FFT_VECTORIZE
+    for (j = 0; j < q; j++) {
+        double b0r = r0[j], b0i = i0[j], b2r = r1[j], b2i = i1[j];
+        double b1r = r2[j], b1i = i2[j], b3r = r3[j], b3i = i3[j];
+        double w1r = tw[j], w1i = tw[q + j], w2r = tw[2 * q + j], w2i = tw[3 * q + j];
+        double w3r = tw[4 * q + j], w3i = tw[5 * q + j];
+        PROPER__FFT_DIT4_BODY
+        r0[j] = a0r; i0[j] = a0i; r1[j] = a1r; i1[j] = a1i;
+        r2[j] = a2r; i2[j] = a2i; r3[j] = a3r; i3[j] = a3i;
+    }
+}
+
+static void proper__fft_dit4_w1(double *re, double *im, size_t q, const double *tw) {
+    double *r0 = re, *r1 = re + q, *r2 = re + 2 * q, *r3 = re + 3 * q;
+    double *i0 = im, *i1 = im + q, *i2 = im + 2 * q, *i3 = im + 3 * q;
+    size_t j;
+    PROPER__FFT_VECTORIZE
+    for (j = 0; j < q; j++) {
+        double b0r = r0[j], b0i = i0[j], b2r = r1[j], b2i = i1[j];
+        double b1r = r2[j], b1i = i2[j], b3r = r3[j], b3i = i3[j];
+        double w1r = tw[j], w1i = tw[q + j];
+        PROPER__FFT_W23_FROM_W1
+        PROPER__FFT_DIT4_BODY
+        r0[j] = a0r; i0[j] = a0i; r1[j] = a1r; i1[j] = a1i;
+        r2[j] = a2r; i2[j] = a2i; r3[j] = a3r; i3[j] = a3i;
+    }
+}
+
+/* Outermost inverse stage: reads split, writes x[2j] = Re z[j], x[2j+1] = Im z[j]. */
+static void proper__fft_dit4_w1_to(const double *re, const double *im, double *x, size_t q, const double *tw) {
+    const double *r0 = re, *r1 = re + q, *r2 = re + 2 * q, *r3 = re + 3 * q;
+    const double *i0 = im, *i1 = im + q, *i2 = im + 2 * q, *i3 = im + 3 * q;
+    double *x0 = x, *x1 = x + 2 * q, *x2 = x + 4 * q, *x3 = x + 6 * q;
+    size_t j;
+    PROPER__FFT_VECTORIZE
+    for (j = 0; j < q; j++) {
+        double b0r = r0[j], b0i = i0[j], b2r = r1[j], b2i = i1[j];
+        double b1r = r2[j], b1i = i2[j], b3r = r3[j], b3i = i3[j];
+        double w1r = tw[j], w1i = tw[q + j];
+        PROPER__FFT_W23_FROM_W1
+        PROPER__FFT_DIT4_BODY
+        x0[2 * j] = a0r; x0[2 * j + 1] = a0i; x1[2 * j] = a1r; x1[2 * j + 1] = a1i;
+        x2[2 * j] = a2r; x2[2 * j + 1] = a2i; x3[2 * j] = a3r; x3[2 * j + 1] = a3i;
     }
 }
 
@@ -298,39 +425,6 @@ static void proper__fft_dif4_last(double *re, double *im, size_t len) {
     }
 }
 
-static void proper__fft_radix2(double *re, double *im, size_t len) {
-    size_t s;
-    for (s = 0; s < len; s += 2) {
-        double ar = re[s], ai = im[s], br = re[s + 1], bi = im[s + 1];
-        re[s] = ar + br; im[s] = ai + bi;
-        re[s + 1] = ar - br; im[s + 1] = ai - bi;
-    }
-}
-
-/* Radix-4 DIT (inverse, conjugate twiddles): the transpose of dif4_block. */
-static void proper__fft_dit4_block(double *re, double *im, size_t q, const double *tw) {
-    double *r0 = re, *r1 = re + q, *r2 = re + 2 * q, *r3 = re + 3 * q;
-    double *i0 = im, *i1 = im + q, *i2 = im + 2 * q, *i3 = im + 3 * q;
-    const double *w1r = tw, *w1i = tw + q, *w2r = tw + 2 * q, *w2i = tw + 3 * q;
-    const double *w3r = tw + 4 * q, *w3i = tw + 5 * q;
-    size_t j;
-    PROPER__FFT_VECTORIZE
-    for (j = 0; j < q; j++) {
-        /* quarter 1 holds y2, quarter 2 holds y1; multiply by conj(w^{rj}) */
-        double y2r = r1[j] * w2r[j] + i1[j] * w2i[j], y2i = i1[j] * w2r[j] - r1[j] * w2i[j];
-        double y1r = r2[j] * w1r[j] + i2[j] * w1i[j], y1i = i2[j] * w1r[j] - r2[j] * w1i[j];
-        double y3r = r3[j] * w3r[j] + i3[j] * w3i[j], y3i = i3[j] * w3r[j] - r3[j] * w3i[j];
-        double u0r = r0[j] + y2r, u0i = i0[j] + y2i;
-        double u1r = r0[j] - y2r, u1i = i0[j] - y2i;
-        double u2r = y1r + y3r, u2i = y1i + y3i;
-        double u3r = y3i - y1i, u3i = y1r - y3r; /* (y1 - y3) * i */
-        r0[j] = u0r + u2r; i0[j] = u0i + u2i;
-        r2[j] = u0r - u2r; i2[j] = u0i - u2i;
-        r1[j] = u1r + u3r; i1[j] = u1i + u3i;
-        r3[j] = u1r - u3r; i3[j] = u1i - u3i;
-    }
-}
-
 static void proper__fft_dit4_first(double *re, double *im, size_t len) {
     size_t s;
     for (s = 0; s < len; s += 4) {
@@ -345,64 +439,85 @@ static void proper__fft_dit4_first(double *re, double *im, size_t len) {
     }
 }
 
-/* One forward stage s (span m / 4^s; the radix-2 stage when s ==
+static void proper__fft_radix2(double *re, double *im, size_t len) {
+    size_t s;
+    for (s = 0; s < len; s += 2) {
+        double ar = re[s], ai = im[s], br = re[s + 1], bi = im[s + 1];
+        re[s] = ar + br; im[s] = ai + bi;
+        re[s + 1] = ar - br; im[s + 1] = ai - bi;
+    }
+}
+
+/* One in-place stage s (span m / 4^s; the radix-2 stage when s ==
  * n_radix4) over a block of length len, a multiple of the span. */
 static void proper__fft_dif_stage(const proper_fft_plan *plan, double *re, double *im, size_t len, int s) {
     size_t L, b;
+    const double *tw = plan->twiddle + plan->stage_offset[s < plan->n_radix4 ? s : 0];
     if (s == plan->n_radix4) {
         proper__fft_radix2(re, im, len);
         return;
     }
     L = plan->m >> (2 * s);
-    if (L == 4) {
-        proper__fft_dif4_last(re, im, len);
-        return;
-    }
-    for (b = 0; b < len; b += L)
-        proper__fft_dif4_block(re + b, im + b, L / 4, plan->twiddle + plan->stage_offset[s]);
+    if (L == 4) proper__fft_dif4_last(re, im, len);
+    else if (s < plan->n_big)
+        for (b = 0; b < len; b += L) proper__fft_dif4_w1(re + b, im + b, L / 4, tw);
+    else
+        for (b = 0; b < len; b += L) proper__fft_dif4(re + b, im + b, L / 4, tw);
 }
 
 static void proper__fft_dit_stage(const proper_fft_plan *plan, double *re, double *im, size_t len, int s) {
     size_t L, b;
+    const double *tw = plan->twiddle + plan->stage_offset[s < plan->n_radix4 ? s : 0];
     if (s == plan->n_radix4) {
         proper__fft_radix2(re, im, len);
         return;
     }
     L = plan->m >> (2 * s);
-    if (L == 4) {
-        proper__fft_dit4_first(re, im, len);
-        return;
-    }
-    for (b = 0; b < len; b += L)
-        proper__fft_dit4_block(re + b, im + b, L / 4, plan->twiddle + plan->stage_offset[s]);
+    if (L == 4) proper__fft_dit4_first(re, im, len);
+    else if (s < plan->n_big)
+        for (b = 0; b < len; b += L) proper__fft_dit4_w1(re + b, im + b, L / 4, tw);
+    else
+        for (b = 0; b < len; b += L) proper__fft_dit4(re + b, im + b, L / 4, tw);
 }
 
 /* Index one past the last stage (radix-2 counts as a stage). */
 static int proper__fft_n_stages(const proper_fft_plan *plan) { return plan->n_radix4 + plan->has_radix2; }
 
-/* Stages with a span above PROPER_FFT_BLOCK: indices [0, n_big). */
-static int proper__fft_n_big(const proper_fft_plan *plan) {
-    int s = 0;
-    while (s < plan->n_radix4 && (plan->m >> (2 * s)) > PROPER_FFT_BLOCK) s++;
-    return s;
+/* Complex forward FFT of length m of z[j] = x[2j] + i x[2j+1] into split
+ * arrays re, im, output bit-reversed. Whole-array passes first (the first
+ * one reading x), then every remaining stage block by block. */
+static void proper__fft_complex_forward(const proper_fft_plan *plan, const double *x, double *re, double *im) {
+    size_t m = plan->m, chunk = m < plan->block ? m : plan->block, b, j;
+    int s, n_stages = proper__fft_n_stages(plan);
+    if (plan->n_big > 0) {
+        proper__fft_dif4_w1_from(x, re, im, m / 4, plan->twiddle);
+        for (s = 1; s < plan->n_big; s++) proper__fft_dif_stage(plan, re, im, m, s);
+    } else {
+        for (j = 0; j < m; j++) {
+            re[j] = x[2 * j];
+            im[j] = x[2 * j + 1];
+        }
+    }
+    for (b = 0; b < m; b += chunk)
+        for (s = plan->n_big; s < n_stages; s++) proper__fft_dif_stage(plan, re + b, im + b, chunk, s);
 }
 
-/* Complex forward FFT of length m on split arrays, output bit-reversed. */
-static void proper__fft_complex_forward(const proper_fft_plan *plan, double *re, double *im) {
-    size_t m = plan->m, chunk = m < PROPER_FFT_BLOCK ? m : PROPER_FFT_BLOCK, b;
-    int s, n_big = proper__fft_n_big(plan), n_stages = proper__fft_n_stages(plan);
-    for (s = 0; s < n_big; s++) proper__fft_dif_stage(plan, re, im, m, s);
+/* Complex inverse (unnormalised) FFT of length m: bit-reversed split arrays
+ * in (overwritten), natural order interleaved into x. */
+static void proper__fft_complex_inverse(const proper_fft_plan *plan, double *re, double *im, double *x) {
+    size_t m = plan->m, chunk = m < plan->block ? m : plan->block, b, j;
+    int s, n_stages = proper__fft_n_stages(plan);
     for (b = 0; b < m; b += chunk)
-        for (s = n_big; s < n_stages; s++) proper__fft_dif_stage(plan, re + b, im + b, chunk, s);
-}
-
-/* Complex inverse (unnormalised) FFT of length m: bit-reversed in, natural out. */
-static void proper__fft_complex_inverse(const proper_fft_plan *plan, double *re, double *im) {
-    size_t m = plan->m, chunk = m < PROPER_FFT_BLOCK ? m : PROPER_FFT_BLOCK, b;
-    int s, n_big = proper__fft_n_big(plan), n_stages = proper__fft_n_stages(plan);
-    for (b = 0; b < m; b += chunk)
-        for (s = n_stages - 1; s >= n_big; s--) proper__fft_dit_stage(plan, re + b, im + b, chunk, s);
-    for (s = n_big - 1; s >= 0; s--) proper__fft_dit_stage(plan, re, im, m, s);
+        for (s = n_stages - 1; s >= plan->n_big; s--) proper__fft_dit_stage(plan, re + b, im + b, chunk, s);
+    if (plan->n_big > 0) {
+        for (s = plan->n_big - 1; s >= 1; s--) proper__fft_dit_stage(plan, re, im, m, s);
+        proper__fft_dit4_w1_to(re, im, x, m / 4, plan->twiddle);
+    } else {
+        for (j = 0; j < m; j++) {
+            x[2 * j] = re[j];
+            x[2 * j + 1] = im[j];
+        }
+    }
 }
 
 /* Real-packing pass on a bit-reversed spectrum Z (re[0..m-1], im[0..m-1]):
@@ -413,13 +528,14 @@ static void proper__fft_complex_inverse(const proper_fft_plan *plan, double *re,
  * 3*2^s - 1 - p: each octave is walked from both ends. Bin 0 pairs with
  * bin m: X[0] = Re Z0 + Im Z0, X[m] = Re Z0 - Im Z0. */
 static void proper__fft_post(const proper_fft_plan *plan, double *re, double *im) {
-    size_t m = plan->m, lo, p;
-    const double *wr = plan->post, *wi = plan->post + m;
+    size_t m = plan->m, n_post = m / 2 + 1, lo, p;
     double z0r = re[0], z0i = im[0];
     re[0] = z0r + z0i; im[0] = 0.0;
     re[m] = z0r - z0i; im[m] = 0.0;
     for (lo = 1; lo < m; lo *= 2) {
         size_t hi = 3 * lo - 1;
+        const double *wr = plan->post + proper__fft_post_base(lo) - lo;
+        const double *wi = plan->post + n_post + proper__fft_post_base(lo) - lo;
         for (p = lo; p <= hi - p; p++) {
             size_t p2 = hi - p;
             double ar = re[p], ai = im[p], br = re[p2], bi = im[p2];
@@ -437,14 +553,15 @@ static void proper__fft_post(const proper_fft_plan *plan, double *re, double *im
  *   E = (X[k] + conj X[m-k]) / 2,  O = (X[k] - conj X[m-k]) W_n^-k / 2,
  *   Z[k] = E + i O,  Z[m-k] = conj E + i conj O. */
 static void proper__fft_pre(const proper_fft_plan *plan, double *re, double *im, double scale) {
-    size_t m = plan->m, lo, p;
-    const double *wr = plan->post, *wi = plan->post + m;
+    size_t m = plan->m, n_post = m / 2 + 1, lo, p;
     double h = 0.5 * scale;
     double x0 = re[0], xm = re[m];
     re[0] = h * (x0 + xm);
     im[0] = h * (x0 - xm);
     for (lo = 1; lo < m; lo *= 2) {
         size_t hi = 3 * lo - 1;
+        const double *wr = plan->post + proper__fft_post_base(lo) - lo;
+        const double *wi = plan->post + n_post + proper__fft_post_base(lo) - lo;
         for (p = lo; p <= hi - p; p++) {
             size_t p2 = hi - p;
             double ar = re[p], ai = im[p], br = re[p2], bi = im[p2];
@@ -459,25 +576,15 @@ static void proper__fft_pre(const proper_fft_plan *plan, double *re, double *im,
 }
 
 PROPER_API void proper_fft_forward_unordered(const proper_fft_plan *plan, const double *x, double *spec) {
-    size_t m = plan->m, j;
-    double *re = spec, *im = spec + m + 1;
-    for (j = 0; j < m; j++) {
-        re[j] = x[2 * j];
-        im[j] = x[2 * j + 1];
-    }
-    proper__fft_complex_forward(plan, re, im);
+    double *re = spec, *im = spec + plan->m + 1;
+    proper__fft_complex_forward(plan, x, re, im);
     proper__fft_post(plan, re, im);
 }
 
 PROPER_API void proper_fft_inverse_unordered(const proper_fft_plan *plan, double *spec, double *x) {
-    size_t m = plan->m, j;
-    double *re = spec, *im = spec + m + 1;
+    double *re = spec, *im = spec + plan->m + 1;
     proper__fft_pre(plan, re, im, 2.0 / (double)plan->n);
-    proper__fft_complex_inverse(plan, re, im);
-    for (j = 0; j < m; j++) {
-        x[2 * j] = re[j];
-        x[2 * j + 1] = im[j];
-    }
+    proper__fft_complex_inverse(plan, re, im, x);
 }
 
 /* Swap bins 0..m-1 into bit-reversed positions (an involution). */
