@@ -36,5 +36,6 @@ int cmd_analyze(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_pmf(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_vlmc(int argc, char **argv);
 
 #endif

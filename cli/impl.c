@@ -9,3 +9,4 @@
 #include "../src/prism.h"
 #include "../src/synth.h"
 #include "../src/estimate.h"
+#include "../src/vlmc.h"

@@ -21,6 +21,7 @@ static const struct {
     {"trace", cmd_trace, "summarise trace files: step durations, branches, loops, T and C"},
     {"pmf", cmd_pmf, "PMFs from CSV: stats, convolution (sequence), loops; SVG plots"},
     {"check", cmd_check, "PRISM-language or explicit DTMC + properties -> values; exports"},
+    {"vlmc", cmd_vlmc, "learn a VLMC of a program from location traces; steps to termination"},
     {"version", cmd_version, "print the version"},
 };
 

@@ -369,7 +369,7 @@ PROPER_API int proper_vlmc_sample(const proper_vlmc *m, proper_rng *rng, uint32_
 /* Compare an empirical steps PMF E (e[0..ne-1]) with a model's V
  * (v[0..nv-1], tail mass v_tail): KL(E‖V) in nats (+INFINITY when V misses
  * a length E has; stats.h conventions) and the log-likelihood of `runs`
- * runs distributed as E under V (-INFINITY likewise). */
+ * runs distributed as E under V (-INFINITY likewise). kl, loglik may be NULL. */
 PROPER_API int proper_vlmc_compare_steps(const double *e, size_t ne, const double *v, size_t nv, double v_tail,
                                          uint64_t runs, double *kl, double *loglik, proper_error *err);
 
@@ -2660,13 +2660,14 @@ PROPER_API int proper_vlmc_sample(const proper_vlmc *m, proper_rng *rng, uint32_
 PROPER_API int proper_vlmc_compare_steps(const double *e, size_t ne, const double *v, size_t nv, double v_tail,
                                          uint64_t runs, double *kl, double *loglik, proper_error *err) {
     size_t n = (ne > nv ? ne : nv) + 1, i;
-    double *p = (double *)proper_calloc(n, sizeof *p), *q = (double *)proper_calloc(n, sizeof *q), ll = 0.0;
+    double *p = (double *)proper_calloc(n, sizeof *p), *q = (double *)proper_calloc(n, sizeof *q), ll = 0.0, d;
     int rc;
     if (!p || !q) { PROPER_FREE(p); PROPER_FREE(q); return proper__vlmc_oom(err); }
     for (i = 0; i < ne; i++) p[i] = e[i];
     for (i = 0; i < nv; i++) q[i] = v[i];
     q[n - 1] += v_tail > 0.0 ? v_tail : 0.0; /* keeps V a distribution; E has no mass there */
-    rc = proper_stats_kl_divergence(p, q, n, kl, err);
+    rc = proper_stats_kl_divergence(p, q, n, &d, err);
+    if (kl) *kl = d;
     for (i = 0; i < ne && rc == PROPER_OK; i++) {
         if (e[i] <= 0.0) continue;
         if (i >= nv || v[i] <= 0.0) { ll = -INFINITY; break; }

@@ -1,0 +1,420 @@
+/* proper vlmc — learn a variable-length Markov chain of a program from
+ * location traces (ProgramToVLMC), count and merge trace shards, predict
+ * the distribution of steps to termination, sample runs. */
+#define _POSIX_C_SOURCE 200809L /* isatty, fileno: progress only on a terminal */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../src/vlmc.h"
+#include "cli.h"
+
+static void vlmc_usage(FILE *out) {
+    fprintf(out,
+            "usage: proper vlmc fit    TRACE... [fit options] [--pst FILE] [--dot FILE]\n"
+            "                          [--export-explicit PREFIX] [--json]\n"
+            "       proper vlmc steps  TRACE... [fit options] [--eps E] [--csv | --json]\n"
+            "       proper vlmc sample TRACE... [fit options] [-n N] [--seed S]\n"
+            "       proper vlmc count  TRACE... -o COUNTS\n"
+            "       proper vlmc merge  COUNTS... -o COUNTS\n\n"
+            "Learns a variable-length Markov chain (probabilistic suffix tree) of a\n"
+            "program from traces of the locations its runs visit (ProgramToVLMC,\n"
+            "Napolitano 2022): one location-PST per location, grown backwards along\n"
+            "CFG predecessors while a context occurs at least NMIN times, pruned with\n"
+            "the context algorithm's test, Δ <= χ²_{k-1}(1-α)/2 (k successors).\n\n"
+            "TRACE files: one run per line of location names separated by blanks\n"
+            "('#' comments), trace.h files (one run per record, its V lines), or counts\n"
+            "files written by 'count'/'merge'; several files are one data set.\n\n"
+            "fit options:\n"
+            "  --alpha A        in (0, 1] (default 1: keep every context that changes\n"
+            "                   the prediction)\n"
+            "  --nmin N         grow contexts seen at least N times (default 1)\n"
+            "  --cfg FILE       control-flow graph, one edge 'FROM TO [TO...]' per line;\n"
+            "                   '^ L' = runs may start at L, 'L $' = may end after L\n"
+            "                   (default: the observed successor relation)\n"
+            "  --extend-cfg     add run transitions missing from the CFG instead of\n"
+            "                   failing\n"
+            "  --general        classical context algorithm over the full alphabet\n"
+            "  --max-order D    longest context (default unlimited)\n\n"
+            "fit outputs: a summary (runs, nodes, order, log-likelihood); --pst FILE the\n"
+            "tree as text ('-' = stdout); --dot FILE as Graphviz; --export-explicit\n"
+            "PREFIX the Markov hull as a DTMC in PRISM explicit files (.tra .lab .sta\n"
+            ".srew; label \"end\", reward \"steps\").\n"
+            "steps: P(run visits k locations), empirical and from the hull DTMC (forward\n"
+            "iteration until the remaining mass is below --eps, default %g), with\n"
+            "KL(E||V) and log-likelihoods.\n"
+            "count: writes the distinct runs with multiplicities (proper-vlmc-counts 1);\n"
+            "merge adds counts files exactly; fitting the merge equals fitting all runs.\n\n"
+            "Exit status: 0 ok, 2 bad input (errors as file:line:col: message).\n",
+            PROPER_VLMC_STEPS_EPS);
+}
+
+typedef struct vlmc_args {
+    const char **inputs;
+    size_t n_inputs;
+    const char *cfg, *pst, *dot, *export_explicit, *out;
+    proper_vlmc_opts opts;
+    int json, csv;
+    double eps;
+    unsigned long n_samples;
+    unsigned long long seed;
+} vlmc_args;
+
+static int parse_count(const char *s, const char *what, unsigned long long *out) {
+    char *end;
+    unsigned long long v;
+    if (!*s || *s == '-') return cli_fail("%s: expected a non-negative integer, got '%s'", what, s);
+    v = strtoull(s, &end, 10);
+    if (*end) return cli_fail("%s: expected a non-negative integer, got '%s'", what, s);
+    *out = v;
+    return CLI_OK;
+}
+
+static int vlmc_parse(int argc, char **argv, vlmc_args *a) {
+    int i, missing;
+    proper_error err;
+    memset(a, 0, sizeof *a);
+    proper_vlmc_opts_default(&a->opts);
+    a->n_samples = 10;
+    a->seed = 1;
+    a->inputs = (const char **)calloc((size_t)argc + 1, sizeof *a->inputs);
+    if (!a->inputs) return cli_fail("out of memory");
+    for (i = 1; i < argc; i++) {
+        const char *v;
+        unsigned long long u;
+        if ((v = cli_option(argc, argv, &i, "--alpha", &missing))) {
+            if (proper_parse_double_str(v, &a->opts.alpha, "--alpha", &err)) return cli_report(&err);
+        } else if ((v = cli_option(argc, argv, &i, "--nmin", &missing))) {
+            if (parse_count(v, "--nmin", &u)) return CLI_BAD_INPUT;
+            a->opts.n_min = u;
+        } else if ((v = cli_option(argc, argv, &i, "--max-order", &missing))) {
+            if (parse_count(v, "--max-order", &u) || u > 0xFFFFFFFFu) return CLI_BAD_INPUT;
+            a->opts.max_order = (unsigned)u;
+        } else if ((v = cli_option(argc, argv, &i, "--cfg", &missing))) {
+            a->cfg = v;
+        } else if ((v = cli_option(argc, argv, &i, "--pst", &missing))) {
+            a->pst = v;
+        } else if ((v = cli_option(argc, argv, &i, "--dot", &missing))) {
+            a->dot = v;
+        } else if ((v = cli_option(argc, argv, &i, "--export-explicit", &missing))) {
+            a->export_explicit = v;
+        } else if ((v = cli_option(argc, argv, &i, "-o", &missing)) || (v = cli_option(argc, argv, &i, "--output", &missing))) {
+            a->out = v;
+        } else if ((v = cli_option(argc, argv, &i, "--eps", &missing))) {
+            if (proper_parse_double_str(v, &a->eps, "--eps", &err)) return cli_report(&err);
+            if (!(a->eps > 0.0 && a->eps < 1.0)) return cli_fail("--eps must be in (0, 1), got %s", v);
+        } else if ((v = cli_option(argc, argv, &i, "-n", &missing))) {
+            if (parse_count(v, "-n", &u)) return CLI_BAD_INPUT;
+            a->n_samples = (unsigned long)u;
+        } else if ((v = cli_option(argc, argv, &i, "--seed", &missing))) {
+            if (parse_count(v, "--seed", &u)) return CLI_BAD_INPUT;
+            a->seed = u;
+        } else if (missing) {
+            return cli_fail("%s needs a value", argv[i]);
+        } else if (strcmp(argv[i], "--general") == 0) {
+            a->opts.general = 1;
+        } else if (strcmp(argv[i], "--extend-cfg") == 0) {
+            a->opts.extend_cfg = 1;
+        } else if (strcmp(argv[i], "--json") == 0) {
+            a->json = 1;
+        } else if (strcmp(argv[i], "--csv") == 0) {
+            a->csv = 1;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return cli_fail("vlmc %s: unknown option '%s' (try 'proper vlmc --help')", argv[0], argv[i]);
+        } else {
+            a->inputs[a->n_inputs++] = argv[i];
+        }
+    }
+    if (!a->n_inputs) return cli_fail("vlmc %s: no input files (try 'proper vlmc --help')", argv[0]);
+    if (!(a->opts.alpha > 0.0 && a->opts.alpha <= 1.0))
+        return cli_fail("--alpha %g is outside (0, 1]", a->opts.alpha);
+    if (a->opts.n_min < 1) return cli_fail("--nmin must be at least 1");
+    if (a->opts.general && a->cfg) return cli_fail("--general does not use a CFG (drop --cfg)");
+    return CLI_OK;
+}
+
+/* Progress line on a terminal only. */
+typedef struct vlmc_progress {
+    int tty;
+    int shown;
+} vlmc_progress;
+
+static void vlmc_on_progress(void *user, const char *phase, double fraction) {
+    vlmc_progress *p = (vlmc_progress *)user;
+    if (!p->tty) return;
+    fprintf(stderr, "\rproper vlmc: %s %3.0f%%   ", phase, 100.0 * fraction);
+    fflush(stderr);
+    p->shown = 1;
+}
+
+static void vlmc_progress_done(vlmc_progress *p) {
+    if (p->shown) fprintf(stderr, "\r%60s\r", "");
+    p->shown = 0;
+}
+
+static int vlmc_load(const vlmc_args *a, proper_vlmc_counts *c, vlmc_progress *pr) {
+    size_t i;
+    proper_error err;
+    proper_vlmc_counts_init(c);
+    for (i = 0; i < a->n_inputs; i++) {
+        if (pr->tty) {
+            fprintf(stderr, "\rproper vlmc: reading %s   ", a->inputs[i]);
+            fflush(stderr);
+            pr->shown = 1;
+        }
+        if (proper_vlmc_counts_load(c, a->inputs[i], &err)) {
+            vlmc_progress_done(pr);
+            proper_vlmc_counts_free(c);
+            return cli_report(&err);
+        }
+    }
+    return CLI_OK;
+}
+
+static int vlmc_learn(vlmc_args *a, proper_vlmc_counts *c, proper_vlmc *m, vlmc_progress *pr) {
+    proper_vlmc_cfg g;
+    proper_error err;
+    int rc;
+    if ((rc = vlmc_load(a, c, pr))) return rc;
+    proper_vlmc_cfg_init(&g);
+    if (a->cfg && proper_vlmc_cfg_load(&g, a->cfg, &err)) {
+        vlmc_progress_done(pr);
+        proper_vlmc_counts_free(c);
+        return cli_report(&err);
+    }
+    a->opts.progress = vlmc_on_progress;
+    a->opts.progress_user = pr;
+    rc = proper_vlmc_fit(m, c, a->cfg ? &g : NULL, &a->opts, &err);
+    vlmc_progress_done(pr);
+    proper_vlmc_cfg_free(&g);
+    if (rc) {
+        proper_vlmc_counts_free(c);
+        return cli_report(&err);
+    }
+    return CLI_OK;
+}
+
+static FILE *vlmc_open_out(const char *path) {
+    if (strcmp(path, "-") == 0) return stdout;
+    return fopen(path, "wb");
+}
+
+static int vlmc_close_out(FILE *f, const char *path) {
+    if (f == stdout) return fflush(f) == 0 ? CLI_OK : cli_fail("%s: write error", path);
+    return fclose(f) == 0 ? CLI_OK : cli_fail("%s: write error", path);
+}
+
+static int vlmc_write_with(const char *path, int (*writer)(const proper_vlmc *, FILE *, proper_error *),
+                           const proper_vlmc *m) {
+    FILE *f = vlmc_open_out(path);
+    proper_error err;
+    int rc;
+    if (!f) return cli_fail("%s: cannot open for writing", path);
+    rc = writer(m, f, &err);
+    if (rc) {
+        if (f != stdout) fclose(f);
+        return cli_report(&err);
+    }
+    return vlmc_close_out(f, path);
+}
+
+static double vlmc_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int vlmc_fit_cmd(vlmc_args *a, vlmc_progress *pr) {
+    proper_vlmc_counts c;
+    proper_vlmc m;
+    proper_error err;
+    double t0 = vlmc_now(), secs;
+    int rc;
+    if ((rc = vlmc_learn(a, &c, &m, pr))) return rc;
+    secs = vlmc_now() - t0;
+    if (a->pst && (rc = vlmc_write_with(a->pst, proper_vlmc_write_pst, &m))) goto done;
+    if (a->dot && (rc = vlmc_write_with(a->dot, proper_vlmc_write_dot, &m))) goto done;
+    if (a->export_explicit) {
+        proper_dtmc d;
+        if (proper_vlmc_hull(&m, 0, &err) || proper_vlmc_to_dtmc(&m, &d, &err)) {
+            rc = cli_report(&err);
+            goto done;
+        }
+        rc = proper_dtmc_export_explicit(&d, a->export_explicit, &err) ? cli_report(&err) : CLI_OK;
+        proper_dtmc_free(&d);
+        if (rc) goto done;
+    }
+    if (a->pst && strcmp(a->pst, "-") == 0) goto done; /* stdout carries the tree */
+    if (a->json) {
+        printf("{\"runs\": %llu, \"distinct_runs\": %lu, \"locations\": %lu, \"steps\": %llu, \"mode\": \"%s\", "
+               "\"alpha\": %.17g, \"nmin\": %llu, \"nodes\": %lu, \"order\": %u, \"loglik\": %.17g",
+               (unsigned long long)c.total_runs, (unsigned long)c.n_runs, (unsigned long)c.n_names,
+               (unsigned long long)c.total_steps, m.general ? "general" : "cfg", m.alpha,
+               (unsigned long long)m.n_min, (unsigned long)m.n_contexts, m.order, m.loglik);
+        if (m.row) printf(", \"hull_states\": %u", m.n_states);
+        printf(", \"seconds\": %.6f}\n", secs);
+    } else {
+        printf("runs           %llu (%lu distinct, %lu locations, %llu steps)\n", (unsigned long long)c.total_runs,
+               (unsigned long)c.n_runs, (unsigned long)c.n_names, (unsigned long long)c.total_steps);
+        printf("mode           %s, alpha %g, nmin %llu%s\n", m.general ? "general" : "cfg", m.alpha,
+               (unsigned long long)m.n_min, a->cfg ? ", CFG given" : "");
+        printf("nodes          %lu\n", (unsigned long)m.n_contexts);
+        printf("order          %u\n", m.order);
+        printf("log-likelihood %.10g\n", m.loglik);
+        if (m.row) printf("hull states    %u (including the end state)\n", m.n_states);
+        printf("time           %.3f s (reading and fitting)\n", secs);
+    }
+done:
+    proper_vlmc_free(&m);
+    proper_vlmc_counts_free(&c);
+    return rc;
+}
+
+static int vlmc_steps_cmd(vlmc_args *a, vlmc_progress *pr) {
+    proper_vlmc_counts c;
+    proper_vlmc m;
+    proper_error err;
+    double *v = NULL, *e = NULL, tail = 0.0, kl, ll_v, ll_e;
+    size_t nv, ne, k, n;
+    int rc;
+    if ((rc = vlmc_learn(a, &c, &m, pr))) return rc;
+    if (proper_vlmc_counts_steps(&c, &e, &ne, &err) || proper_vlmc_hull(&m, 0, &err) ||
+        proper_vlmc_steps_pmf(&m, a->eps, ne, 0, &v, &nv, &tail, &err) ||
+        proper_vlmc_compare_steps(e, ne, v, nv, tail, c.total_runs, &kl, &ll_v, &err) ||
+        proper_vlmc_compare_steps(e, ne, e, ne, 0.0, c.total_runs, NULL, &ll_e, &err)) {
+        rc = cli_report(&err);
+        goto done;
+    }
+    n = ne > nv ? ne : nv;
+    if (a->json) {
+        printf("{\"kl\": %.17g, \"loglik_model\": %.17g, \"loglik_empirical\": %.17g, \"tail\": %.17g, "
+               "\"hull_states\": %u, \"pmf\": [",
+               kl, ll_v, ll_e, tail, m.n_states);
+        for (k = 0; k < n; k++)
+            printf("%s[%lu, %.17g, %.17g]", k ? ", " : "", (unsigned long)k, k < ne ? e[k] : 0.0, k < nv ? v[k] : 0.0);
+        printf("]}\n");
+    } else if (a->csv) {
+        printf("steps,empirical,model\n");
+        for (k = 0; k < n; k++) printf("%lu,%.17g,%.17g\n", (unsigned long)k, k < ne ? e[k] : 0.0, k < nv ? v[k] : 0.0);
+    } else {
+        printf("# KL(E||V) %.6g nats; log-likelihood of the %llu run lengths: model %.10g, empirical %.10g\n", kl,
+               (unsigned long long)c.total_runs, ll_v, ll_e);
+        printf("# hull states %u; mass beyond the last length: %.3g\n", m.n_states, tail);
+        printf("%8s  %12s  %12s\n", "steps", "empirical", "model");
+        for (k = 0; k < n; k++) {
+            double ek = k < ne ? e[k] : 0.0, vk = k < nv ? v[k] : 0.0;
+            if (ek == 0.0 && vk < 1e-12) continue;
+            printf("%8lu  %12.6g  %12.6g\n", (unsigned long)k, ek, vk);
+        }
+    }
+done:
+    free(v);
+    free(e);
+    proper_vlmc_free(&m);
+    proper_vlmc_counts_free(&c);
+    return rc;
+}
+
+static int vlmc_sample_cmd(vlmc_args *a, vlmc_progress *pr) {
+    proper_vlmc_counts c;
+    proper_vlmc m;
+    proper_error err;
+    proper_rng rng;
+    uint32_t *run = NULL;
+    size_t len, cap = 0, k;
+    unsigned long i;
+    int rc;
+    if ((rc = vlmc_learn(a, &c, &m, pr))) return rc;
+    if (proper_vlmc_hull(&m, 0, &err)) {
+        rc = cli_report(&err);
+        goto done;
+    }
+    proper_rng_seed(&rng, (uint64_t)a->seed);
+    for (i = 0; i < a->n_samples; i++) {
+        if (proper_vlmc_sample(&m, &rng, &run, &len, &cap, 0, &err)) {
+            rc = cli_report(&err);
+            goto done;
+        }
+        for (k = 0; k < len; k++) printf("%s%s", k ? " " : "", m.names[run[k]]);
+        putchar('\n');
+    }
+    if (fflush(stdout) != 0) rc = cli_fail("write error");
+done:
+    free(run);
+    proper_vlmc_free(&m);
+    proper_vlmc_counts_free(&c);
+    return rc;
+}
+
+static int vlmc_count_cmd(vlmc_args *a, vlmc_progress *pr, int merge) {
+    proper_vlmc_counts c;
+    proper_error err;
+    FILE *f;
+    int rc;
+    if (!a->out) return cli_fail("vlmc %s: -o COUNTS is required ('-' for stdout)", merge ? "merge" : "count");
+    if (merge) {
+        size_t i;
+        for (i = 0; i < a->n_inputs; i++) {
+            FILE *in = fopen(a->inputs[i], "rb");
+            char head[32];
+            size_t got;
+            if (!in) return cli_fail("%s: cannot open", a->inputs[i]);
+            got = fread(head, 1, sizeof head - 1, in);
+            fclose(in);
+            head[got] = '\0';
+            if (strncmp(head, "proper-vlmc-counts", 18) != 0)
+                return cli_fail("%s:1:1: not a counts file (merge takes files written by 'proper vlmc count')",
+                                a->inputs[i]);
+        }
+    }
+    if ((rc = vlmc_load(a, &c, pr))) return rc;
+    vlmc_progress_done(pr);
+    f = vlmc_open_out(a->out);
+    if (!f) {
+        proper_vlmc_counts_free(&c);
+        return cli_fail("%s: cannot open for writing", a->out);
+    }
+    rc = proper_vlmc_counts_write(&c, f, &err) ? cli_report(&err) : CLI_OK;
+    if (rc == CLI_OK) rc = vlmc_close_out(f, a->out);
+    else if (f != stdout) fclose(f);
+    if (rc == CLI_OK && f != stdout)
+        fprintf(stderr, "proper vlmc: %s: %llu runs, %lu distinct, %lu locations\n", a->out,
+                (unsigned long long)c.total_runs, (unsigned long)c.n_runs, (unsigned long)c.n_names);
+    proper_vlmc_counts_free(&c);
+    return rc;
+}
+
+int cmd_vlmc(int argc, char **argv) {
+    vlmc_args a;
+    vlmc_progress pr;
+    const char *sub;
+    int rc, i;
+    if (argc < 2 || cli_is_help(argv[1])) {
+        vlmc_usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? CLI_BAD_INPUT : CLI_OK;
+    }
+    for (i = 2; i < argc; i++)
+        if (cli_is_help(argv[i])) {
+            vlmc_usage(stdout);
+            return CLI_OK;
+        }
+    sub = argv[1];
+    if (strcmp(sub, "fit") != 0 && strcmp(sub, "steps") != 0 && strcmp(sub, "sample") != 0 &&
+        strcmp(sub, "count") != 0 && strcmp(sub, "merge") != 0)
+        return cli_fail("vlmc: unknown subcommand '%s' (fit, steps, sample, count, merge)", sub);
+    if ((rc = vlmc_parse(argc - 1, argv + 1, &a))) {
+        free(a.inputs);
+        return rc;
+    }
+    pr.tty = isatty(fileno(stderr));
+    pr.shown = 0;
+    if (strcmp(sub, "fit") == 0) rc = vlmc_fit_cmd(&a, &pr);
+    else if (strcmp(sub, "steps") == 0) rc = vlmc_steps_cmd(&a, &pr);
+    else if (strcmp(sub, "sample") == 0) rc = vlmc_sample_cmd(&a, &pr);
+    else rc = vlmc_count_cmd(&a, &pr, strcmp(sub, "merge") == 0);
+    free(a.inputs);
+    return rc;
+}
