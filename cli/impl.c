@@ -6,6 +6,7 @@
 #include "../src/fft.h"
 #include "../src/stats.h"
 #include "../src/pmf.h"
+#include "../src/sre.h"
 #include "../src/prism.h"
 #include "../src/synth.h"
 #include "../src/estimate.h"

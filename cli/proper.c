@@ -20,6 +20,7 @@ static const struct {
     {"analyze", cmd_analyze, "source + count log -> estimates and confidence intervals"},
     {"trace", cmd_trace, "summarise trace files: step durations, branches, loops, T and C"},
     {"pmf", cmd_pmf, "PMFs from CSV: stats, convolution (sequence), loops; SVG plots"},
+    {"sre", cmd_sre, "stochastic regular expressions: predict a response-time PMF, compare, plot"},
     {"check", cmd_check, "PRISM-language or explicit DTMC + properties -> values; exports"},
     {"vlmc", cmd_vlmc, "learn a VLMC of a program from location traces; steps to termination"},
     {"version", cmd_version, "print the version"},

@@ -46,7 +46,8 @@
  *               | "trace" , "(" , string , "," , string , ")"      (* a step *)
  *               | "service" , "(" , string , ")"                   (* T lines *)
  *               | "client" , "(" , string , ")"                    (* C lines *)
- *               | "glue" , "(" , string , ")" ;                    (* T - sum of S *)
+ *               | "glue" , "(" , string , ")"                      (* T - sum of S *)
+ *               | "joint" , "(" , string , "," , string , { "," , string } , ")" ;
  *     branchof  = "trace" , "(" , string , "," , string , "," , string , ")" ;
  *     loopof    = "trace" , "(" , string , "," , string , ")" ;
  *     table     = "{" , number , ":" , number , { "," , number , ":" , number } , "}" ;
@@ -62,14 +63,16 @@
  *     number    = [ "+" | "-" ] , decimal with optional fraction and exponent ;
  *
  * Reserved words: symbol prob count def else. The source words csv, trace,
- * service, client and glue mean a source only where one is expected (after
+ * service, client, glue and joint mean a source only where one is expected (after
  * `=` in a statement) and may be used as names.
  *
  * Meaning:
  *   - `symbol` binds a name to a PMF. Sources: an inline table of
  *     value: probability pairs; a CSV file read by proper_pmf_parse_csv; the
  *     measured durations of one step in a trace (trace.h format); the
- *     service times (T), client latencies (C) or the per-request "glue"
+ *     service times (T), client latencies (C), the per-request sum of
+ *     several steps measured together (`joint`: keeps their dependence,
+ *     which convolving them separately would lose), or the per-request "glue"
  *     (T minus the sum of that request's step durations: the time the
  *     service spends outside its measured steps) of a trace. A symbol
  *     without a source must be bound before evaluation (proper_sre_set).
@@ -210,7 +213,8 @@ enum proper_sre_source_kind {
     PROPER_SRE_SRC_TRACE,    /* trace("path", "name" [, "choice"]) */
     PROPER_SRE_SRC_SERVICE,  /* service("path") */
     PROPER_SRE_SRC_CLIENT,   /* client("path") */
-    PROPER_SRE_SRC_GLUE      /* glue("path") */
+    PROPER_SRE_SRC_GLUE,     /* glue("path") */
+    PROPER_SRE_SRC_JOINT     /* joint("path", "step", "step", ...) */
 };
 
 /* A probability in an expression. */
@@ -252,6 +256,8 @@ typedef struct proper_sre_source {
     char *path;        /* CSV, TRACE, SERVICE, CLIENT, GLUE: as written */
     char *item;        /* TRACE: step, branch or loop name */
     char *choice;      /* TRACE for a prob: the branch's choice */
+    char **steps;      /* JOINT: the steps summed per request */
+    size_t n_steps;
     int from_cwd;      /* 1: path relative to the working directory (an override) */
     proper_sre_table table; /* TABLE */
 } proper_sre_source;
@@ -411,6 +417,8 @@ static void proper__sre_source_free(proper_sre_source *src) {
     PROPER_FREE(src->path);
     PROPER_FREE(src->item);
     PROPER_FREE(src->choice);
+    while (src->n_steps > 0) PROPER_FREE(src->steps[--src->n_steps]);
+    PROPER_FREE(src->steps);
     proper__sre_table_free(&src->table);
     memset(src, 0, sizeof *src);
 }
@@ -472,6 +480,7 @@ static const char *proper__sre_source_keyword(int kind) {
     case PROPER_SRE_SRC_SERVICE: return "service";
     case PROPER_SRE_SRC_CLIENT: return "client";
     case PROPER_SRE_SRC_GLUE: return "glue";
+    case PROPER_SRE_SRC_JOINT: return "joint";
     default: return NULL;
     }
 }
@@ -852,6 +861,21 @@ static int proper__sre_parse_args(proper__sre_parser *p, const char *what, char 
     return proper__sre_expect(p, ')', what);
 }
 
+/* joint("path", "step", "step", ...) after the word: at least one step. */
+static int proper__sre_parse_joint(proper__sre_parser *p, proper_sre_source *src) {
+    size_t cap = 0;
+    int rc;
+    src->kind = PROPER_SRE_SRC_JOINT;
+    if ((rc = proper__sre_expect(p, '(', "in joint(...)")) || (rc = proper__sre_take_string(p, &src->path))) return rc;
+    do {
+        char *step = NULL;
+        if ((rc = proper__sre_expect(p, ',', "in joint(...)"))) return rc;
+        if ((rc = proper__sre_take_string(p, &step))) return rc;
+        if (PROPER_PUSH(src->steps, src->n_steps, cap, step)) { PROPER_FREE(step); return proper__sre_oom(p); }
+    } while (proper__sre_is(p, ','));
+    return proper__sre_expect(p, ')', "to close joint(...)");
+}
+
 /* A source for a binding of kind `bkind`. */
 static int proper__sre_parse_source(proper__sre_parser *p, proper_sre_source *src, int bkind) {
     char found[48];
@@ -870,16 +894,18 @@ static int proper__sre_parse_source(proper__sre_parser *p, proper_sre_source *sr
         else if (proper__sre_is_word(p, "service")) kind = PROPER_SRE_SRC_SERVICE;
         else if (proper__sre_is_word(p, "client")) kind = PROPER_SRE_SRC_CLIENT;
         else if (proper__sre_is_word(p, "glue")) kind = PROPER_SRE_SRC_GLUE;
+        else if (proper__sre_is_word(p, "joint")) kind = PROPER_SRE_SRC_JOINT;
     }
     if (kind == PROPER_SRE_SRC_NONE) {
         const char *expected = bkind == PROPER_SRE_BIND_SYMBOL
-                                   ? "a table {value: prob, ...}, csv(...), trace(...), service(...), client(...) or glue(...)"
+                                   ? "a table {value: prob, ...}, csv(...), trace(...), service(...), client(...), glue(...) or joint(...)"
                                : bkind == PROPER_SRE_BIND_COUNT ? "a table {count: prob, ...} or trace(\"file\", \"loop\")"
                                                                 : "a number or trace(\"file\", \"branch\", \"choice\")";
         return proper__sre_error_at(p, p->tok.line, p->tok.col, PROPER_EPARSE, "expected %s, found %s", expected,
                                     proper__sre_describe(&p->tok, found, sizeof found));
     }
     if ((rc = proper__sre_next(p))) return rc;
+    if (kind == PROPER_SRE_SRC_JOINT) return proper__sre_parse_joint(p, src);
     rc = proper__sre_parse_args(p, kind == PROPER_SRE_SRC_TRACE ? "in trace(...)" : "in the source", args, nargs);
     src->kind = kind;
     src->path = args[0];
@@ -1460,12 +1486,14 @@ static void proper__sre_put_expr(const proper_sre *s, size_t idx, int ctx, prope
 }
 
 static void proper__sre_put_source(proper__sre_buf *b, const proper_sre_source *src) {
+    size_t i;
     if (src->kind == PROPER_SRE_SRC_TABLE) { proper__sre_put_table(b, &src->table); return; }
     proper__sre_puts(b, proper__sre_source_keyword(src->kind));
     proper__sre_puts(b, "(");
     proper__sre_put_string(b, src->path);
     if (src->item) { proper__sre_puts(b, ", "); proper__sre_put_string(b, src->item); }
     if (src->choice) { proper__sre_puts(b, ", "); proper__sre_put_string(b, src->choice); }
+    for (i = 0; i < src->n_steps; i++) { proper__sre_puts(b, ", "); proper__sre_put_string(b, src->steps[i]); }
     proper__sre_puts(b, ")");
 }
 
@@ -1561,6 +1589,10 @@ static int proper__sre_expr_equal(const proper_sre *sa, size_t ia, const proper_
 }
 
 static int proper__sre_source_equal(const proper_sre_source *a, const proper_sre_source *b) {
+    size_t i;
+    if (a->n_steps != b->n_steps) return 0;
+    for (i = 0; i < a->n_steps; i++)
+        if (strcmp(a->steps[i], b->steps[i]) != 0) return 0;
     return a->kind == b->kind && proper__sre_streq(a->path, b->path) && proper__sre_streq(a->item, b->item) &&
            proper__sre_streq(a->choice, b->choice) && proper__sre_table_equal(&a->table, &b->table);
 }
@@ -1613,7 +1645,7 @@ static int proper__sre_set_symbol(proper__sre_parser *p, size_t bi) {
     memset(&src, 0, sizeof src);
     if (proper__sre_is(p, '{') ||
         ((proper__sre_is_word(p, "csv") || proper__sre_is_word(p, "trace") || proper__sre_is_word(p, "service") ||
-          proper__sre_is_word(p, "client") || proper__sre_is_word(p, "glue")) &&
+          proper__sre_is_word(p, "client") || proper__sre_is_word(p, "glue") || proper__sre_is_word(p, "joint")) &&
          proper__sre_peek_is(p, '('))) {
         rc = proper__sre_parse_source(p, &src, PROPER_SRE_BIND_SYMBOL);
         if (rc == PROPER_OK) rc = proper__sre_expect_end(p);
@@ -1856,6 +1888,46 @@ static int proper__sre_loaded_file(proper_sre *s, const proper_sre_source *src, 
     return PROPER_OK;
 }
 
+/* Per request, the sum of the durations of the listed steps (µs); requests
+ * without any of them are left out. */
+static int proper__sre_joint_samples(const proper_sre *s, const proper_trace *t, const proper_sre_source *src, int line,
+                                     int col, double **xs, size_t *n, proper_error *err) {
+    size_t *idx, i, j, k;
+    double *out;
+    idx = (size_t *)proper_calloc(src->n_steps, sizeof *idx);
+    out = (double *)proper_calloc(t->nrecords ? t->nrecords : 1, sizeof *out);
+    if (!idx || !out) {
+        PROPER_FREE(idx);
+        PROPER_FREE(out);
+        return proper_error_set(err, PROPER_ENOMEM, s->file, line, col, "out of memory");
+    }
+    for (k = 0; k < src->n_steps; k++) {
+        const proper_trace_step_stats *st = proper_trace_find_step(t, src->steps[k]);
+        if (!st) {
+            PROPER_FREE(idx);
+            PROPER_FREE(out);
+            return proper_error_set(err, PROPER_EUNDEFINED, s->file, line, col, "trace \"%s\" has no step \"%s\"",
+                                    src->path, src->steps[k]);
+        }
+        idx[k] = (size_t)(st - t->steps);
+    }
+    *n = 0;
+    for (i = 0; i < t->nrecords; i++) {
+        const proper_trace_record *r = &t->records[i];
+        double sum = 0.0;
+        int seen = 0;
+        for (j = 0; j < r->nevents; j++) {
+            if (r->events[j].kind != PROPER_TRACE_STEP) continue;
+            for (k = 0; k < src->n_steps; k++)
+                if (r->events[j].name == idx[k]) { sum += r->events[j].value; seen = 1; break; }
+        }
+        if (seen) out[(*n)++] = sum / PROPER_SRE_NS_PER_UNIT;
+    }
+    PROPER_FREE(idx);
+    *xs = out;
+    return PROPER_OK;
+}
+
 /* Measured samples (µs) of a trace source. */
 static int proper__sre_trace_samples(const proper_sre *s, const proper_trace *t, const proper_sre_source *src, int line,
                                      int col, double **xs, size_t *n, proper_error *err) {
@@ -1864,6 +1936,7 @@ static int proper__sre_trace_samples(const proper_sre *s, const proper_trace *t,
     const proper_trace_step_stats *st = NULL;
     *xs = NULL;
     *n = 0;
+    if (src->kind == PROPER_SRE_SRC_JOINT) return proper__sre_joint_samples(s, t, src, line, col, xs, n, err);
     if (src->kind == PROPER_SRE_SRC_TRACE) {
         st = proper_trace_find_step(t, src->item);
         if (!st || st->n == 0)

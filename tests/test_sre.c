@@ -64,16 +64,16 @@ static void test_parse_and_print_canonical(void) {
         "# the paper's alternative, Fig. 8 style\n"
         "symbol build = {10: 0.5, 11: 0.5};\n"
         "symbol probe=csv(\"probe.csv\");  symbol log = trace(\"x.trace\", \"writeLog\");\n"
-        "symbol later;\n"
+        "symbol later; symbol both = joint(\"x.trace\", \"a\",\"b\" , \"c\");\n"
         "prob p_file = 0.25;\n"
         "prob p_t = trace(\"x.trace\", \"target\", \"file\");\n"
         "count n5 = {0: 0.2, 5: 0.8};\n"
         "def deliver = log later;\n"
         "def handle = build (p_file: deliver | else: probe*n5 deliver) (probe build)*[0.5] ()*{1:1};\n";
     CHECK_INT(parse(&s, src, &err), 0);
-    CHECK_INT(s.n_bindings, 9);
+    CHECK_INT(s.n_bindings, 10);
     CHECK_STR(proper_sre_main(&s), "handle");
-    CHECK_INT(proper_sre_find(&s, "n5"), 6);
+    CHECK_INT(proper_sre_find(&s, "n5"), 7);
     CHECK_INT(proper_sre_find(&s, "nope"), -1);
     text = print_model(&s);
     CHECK_STR(text,
@@ -81,6 +81,7 @@ static void test_parse_and_print_canonical(void) {
               "symbol probe = csv(\"probe.csv\");\n"
               "symbol log = trace(\"x.trace\", \"writeLog\");\n"
               "symbol later;\n"
+              "symbol both = joint(\"x.trace\", \"a\", \"b\", \"c\");\n"
               "prob p_file = 0.25;\n"
               "prob p_t = trace(\"x.trace\", \"target\", \"file\");\n"
               "count n5 = {0: 0.2, 5: 0.8};\n"
@@ -657,12 +658,14 @@ static void test_trace_sources(void) {
                "symbol send = trace(\"sre_small.trace\", \"send\");\n"
                "symbol probe = trace(\"sre_small.trace\", \"probe\");\n"
                "symbol g = glue(\"sre_small.trace\");\n"
+               "symbol bp = joint(\"sre_small.trace\", \"build\", \"probe\");\n"
                "symbol measured = service(\"sre_small.trace\");\n"
                "prob p_file = trace(\"sre_small.trace\", \"target\", \"file\");\n"
                "count probes = trace(\"sre_small.trace\", \"probe\");\n"
                "def steps = build (p_file: () | else: probe*probes) send;\n"
                "def with_glue = steps g;\n"
-               "def m = measured;\n");
+               "def m = measured;\n"
+               "def j = bp;\n");
     proper_sre_init(&s);
     CHECK_INT(proper_sre_load(&s, TMP "sre_small.sre", &err), 0);
     /* µs: build {2,3,2,3} E 2.5; send {10,10,12,10} E 10.5; p_file 3/4;
@@ -673,6 +676,13 @@ static void test_trace_sources(void) {
      * (width 0.5 holds every value exactly) */
     CHECK_ABS(mean_at(&s, "with_glue", 0.5), 13.25 + 0.625, 1e-9);
     CHECK_ABS(mean_at(&s, "m", 0.5), (13 + 16 + 14.5 + 13) / 4.0, 1e-9);
+    /* build + probe per request: 2, 3 + 1 + 1, 2, 3 -> E 3, and the sum's
+     * spread is the requests' (not a convolution of the two steps) */
+    CHECK_ABS(mean_of(&s, "j"), 3.0, 1e-9);
+    CHECK_INT(eval(&s, "j", 1.0, &x), 0);
+    CHECK_ABS(proper_pmf_cdf(&x, 2.0), 0.5, 1e-12);
+    CHECK_ABS(proper_pmf_cdf(&x, 3.0), 0.75, 1e-12);
+    proper_pmf_free(&x);
     CHECK_INT(eval(&s, "m", 0.5, &x), 0);
     CHECK_ABS(proper_pmf_cdf(&x, 14.5) - proper_pmf_cdf(&x, 14.0), 0.25, 1e-12);
     proper_pmf_free(&x);

@@ -1,0 +1,515 @@
+/* proper sre — evaluate a stochastic regular expression to a response-time
+ * PMF, compare it with measured times (Koziolek & Firus 2007, Tables 1-3),
+ * plot both; convert a service effect automaton to an SRE. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../src/sre.h"
+#include "../src/stats.h"
+#include "cli.h"
+#include "svg.h"
+
+#define SRE_MAX_EVALS 8
+#define SRE_MAX_SETS 64
+/* Plots show the PMFs between these quantiles (the measured tails of a
+ * shared machine reach far beyond the body of the distribution). */
+#define SRE_PLOT_LO_Q 0.001
+#define SRE_PLOT_HI_Q 0.995
+
+static void sre_usage(FILE *out) {
+    fprintf(out,
+            "usage: proper sre FILE.sre [options]\n"
+            "       proper sre --from-automaton EDGES\n\n"
+            "Evaluate a stochastic regular expression (SRE): the response-time PMF of a\n"
+            "service from the PMFs of its steps, its branch probabilities and the\n"
+            "iteration-count PMFs of its loops (Koziolek & Firus 2007). The language is\n"
+            "documented (with an EBNF) at the top of src/sre.h. Times are microseconds.\n\n"
+            "options:\n"
+            "  --eval NAME          definition to evaluate (default: the last 'def');\n"
+            "                       repeat to evaluate several side by side\n"
+            "  --width W            grid width, the sampling rate (default 1)\n"
+            "  --set TARGET=VALUE   what-if override, repeatable, applied in order:\n"
+            "                         SYMBOL=file.csv  SYMBOL={12: 0.5, 14: 0.5}\n"
+            "                         SYMBOL=trace(\"t.trace\", \"step\")   PROB=0.3\n"
+            "                         COUNT={5: 1}  DEF=a b c  DEF.loop={5: 1}\n"
+            "                         DEF.loop=[0.8]  DEF.alt=0.3,0.7\n"
+            "  --measured TRACE STEP\n"
+            "                       compare with measured times: STEP is a step name,\n"
+            "                       T (the service's own time), C (client latency) or\n"
+            "                       glue (T minus the request's steps)\n"
+            "  --max-mean-dev PCT   exit 1 when a predicted mean deviates from the\n"
+            "                       measured one by more than PCT percent\n"
+            "  --truncate EPS       tail mass cut after each operation (default 1e-12)\n"
+            "  --title TEXT         name of the scenario in tables and plots\n"
+            "  --svg FILE           plot the predicted (and measured) PMFs\n"
+            "  --json               print the results as JSON\n"
+            "  --csv                print the (first) predicted PMF as \"value,prob\" CSV\n"
+            "  --print              print the model (after --set) and exit\n"
+            "  --from-automaton EDGES\n"
+            "                       read a service effect automaton (lines 'start S',\n"
+            "                       'final S...', 'FROM LABEL TO PROB') and print the\n"
+            "                       equivalent SRE model (state elimination)\n\n"
+            "Deviations are (predicted - measured) / measured. The KS distance and the\n"
+            "chi-square test (Cochran's rule: merged bins of expected count >= 5; the\n"
+            "prediction's tail mass is a last bin) compare the PMFs on the grid.\n"
+            "Exit status: 0 ok, 1 a --max-mean-dev check failed, 2 bad input.\n");
+}
+
+typedef struct sre_opts {
+    const char *file, *trace, *step, *svg, *automaton, *title;
+    const char *evals[SRE_MAX_EVALS];
+    size_t n_evals;
+    const char *sets[SRE_MAX_SETS];
+    size_t n_sets;
+    double width, truncate, max_mean_dev;
+    int json, csv, print, has_max;
+} sre_opts;
+
+/* What was measured. */
+typedef struct sre_measured {
+    double *xs;
+    size_t n;
+    double mean, std, mode;
+    proper_pmf pmf;
+} sre_measured;
+
+/* One prediction and, when measured, its comparison. */
+typedef struct sre_result {
+    const char *name;
+    proper_pmf pmf;
+    double mean, std, mode;
+    double dev_mean, dev_std, dev_mode; /* percent */
+    double ks;
+    proper_chi2_test chi2;
+    int chi2_ok;
+    char chi2_note[PROPER_ERROR_MESSAGE_MAX];
+} sre_result;
+
+static double sre_dev(double predicted, double measured) { return 100.0 * (predicted - measured) / measured; }
+
+/* ---- arguments ---- */
+
+static int sre_parse_args(int argc, char **argv, sre_opts *o) {
+    int i, missing;
+    const char *v;
+    memset(o, 0, sizeof *o);
+    o->width = 1.0;
+    o->truncate = PROPER_SRE_DEFAULT_TRUNCATE_EPS;
+    for (i = 1; i < argc; i++) {
+        proper_error err;
+        const char *a = argv[i];
+        if (strcmp(a, "--json") == 0) o->json = 1;
+        else if (strcmp(a, "--csv") == 0) o->csv = 1;
+        else if (strcmp(a, "--print") == 0) o->print = 1;
+        else if (strcmp(a, "--measured") == 0) {
+            if (i + 2 >= argc) return cli_fail("--measured needs TRACE and STEP");
+            o->trace = argv[++i];
+            o->step = argv[++i];
+        } else if ((v = cli_option(argc, argv, &i, "--eval", &missing)) != NULL) {
+            if (o->n_evals == SRE_MAX_EVALS) return cli_fail("at most %d --eval", SRE_MAX_EVALS);
+            o->evals[o->n_evals++] = v;
+        } else if (!missing && (v = cli_option(argc, argv, &i, "--set", &missing)) != NULL) {
+            if (o->n_sets == SRE_MAX_SETS) return cli_fail("at most %d --set", SRE_MAX_SETS);
+            o->sets[o->n_sets++] = v;
+        } else if (!missing && (v = cli_option(argc, argv, &i, "--width", &missing)) != NULL) {
+            if (proper_parse_double_str(v, &o->width, "--width", &err)) return cli_report(&err);
+            if (!(o->width > 0.0) || isinf(o->width)) return cli_fail("--width must be positive, got %s", v);
+        } else if (!missing && (v = cli_option(argc, argv, &i, "--truncate", &missing)) != NULL) {
+            if (proper_parse_double_str(v, &o->truncate, "--truncate", &err)) return cli_report(&err);
+        } else if (!missing && (v = cli_option(argc, argv, &i, "--max-mean-dev", &missing)) != NULL) {
+            if (proper_parse_double_str(v, &o->max_mean_dev, "--max-mean-dev", &err)) return cli_report(&err);
+            o->has_max = 1;
+        } else if (!missing && (v = cli_option(argc, argv, &i, "--svg", &missing)) != NULL) {
+            o->svg = v;
+        } else if (!missing && (v = cli_option(argc, argv, &i, "--title", &missing)) != NULL) {
+            o->title = v;
+        } else if (!missing && (v = cli_option(argc, argv, &i, "--from-automaton", &missing)) != NULL) {
+            o->automaton = v;
+        } else if (missing) {
+            return cli_fail("%s needs a value", a);
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return cli_fail("unknown option '%s' (try 'proper sre --help')", a);
+        } else if (!o->file) {
+            o->file = a;
+        } else {
+            return cli_fail("more than one model file ('%s' and '%s')", o->file, a);
+        }
+    }
+    if (!o->file && !o->automaton) return cli_fail("no model file (try 'proper sre --help')");
+    if (o->file && o->automaton) return cli_fail("give a model file or --from-automaton, not both");
+    if (!o->title) o->title = o->file;
+    return CLI_OK;
+}
+
+/* ---- measured data ---- */
+
+/* Source text for --measured TRACE STEP. */
+static int sre_measured_spec(const sre_opts *o, char *spec, size_t size) {
+    char path[2048];
+    size_t k = 0;
+    const char *p;
+    for (p = o->trace; *p && k + 2 < sizeof path; p++) {
+        if (*p == '"' || *p == '\\') path[k++] = '\\';
+        path[k++] = *p;
+    }
+    path[k] = '\0';
+    if (strcmp(o->step, "T") == 0) snprintf(spec, size, "service(\"%s\")", path);
+    else if (strcmp(o->step, "C") == 0) snprintf(spec, size, "client(\"%s\")", path);
+    else if (strcmp(o->step, "glue") == 0) snprintf(spec, size, "glue(\"%s\")", path);
+    else if (strchr(o->step, '"') || strchr(o->step, '\\')) return cli_fail("bad step name '%s'", o->step);
+    else snprintf(spec, size, "trace(\"%s\", \"%s\")", path, o->step);
+    return CLI_OK;
+}
+
+static int sre_load_measured(const sre_opts *o, sre_measured *m) {
+    char spec[4200];
+    proper_error err;
+    int rc;
+    if ((rc = sre_measured_spec(o, spec, sizeof spec))) return rc;
+    if (proper_sre_samples(spec, &m->xs, &m->n, &err)) return cli_report(&err);
+    if (m->n < 2) return cli_fail("%s: only %lu measured value(s) of %s", o->trace, (unsigned long)m->n, o->step);
+    if (proper_stats_mean_sd(m->xs, m->n, &m->mean, &m->std, &err)) return cli_report(&err);
+    if (proper_pmf_from_samples(&m->pmf, m->xs, m->n, o->width, &err)) return cli_report(&err);
+    m->mode = proper_pmf_mode(&m->pmf);
+    return CLI_OK;
+}
+
+/* Both PMFs on one grid: arrays of n + 1 entries, the last the tail. */
+static int sre_align(const proper_pmf *a, const proper_pmf *b, double **pa, double **pb, size_t *n) {
+    double lo = a->offset < b->offset ? a->offset : b->offset, w = a->width;
+    double hi_a = a->offset + (double)a->n * w, hi_b = b->offset + (double)b->n * w;
+    double hi = hi_a > hi_b ? hi_a : hi_b;
+    size_t len = (size_t)floor((hi - lo) / w + 0.5), i, sa = (size_t)floor((a->offset - lo) / w + 0.5),
+           sb = (size_t)floor((b->offset - lo) / w + 0.5);
+    *pa = (double *)calloc(len + 1, sizeof(double));
+    *pb = (double *)calloc(len + 1, sizeof(double));
+    if (!*pa || !*pb) return -1;
+    for (i = 0; i < a->n && sa + i < len; i++) (*pa)[sa + i] = a->p[i];
+    for (i = 0; i < b->n && sb + i < len; i++) (*pb)[sb + i] = b->p[i];
+    (*pa)[len] = a->tail;
+    (*pb)[len] = b->tail;
+    *n = len + 1;
+    return 0;
+}
+
+static int sre_compare(sre_result *r, const sre_measured *m) {
+    double *meas = NULL, *pred = NULL;
+    size_t n, i;
+    proper_error err;
+    r->dev_mean = sre_dev(r->mean, m->mean);
+    r->dev_std = sre_dev(r->std, m->std);
+    r->dev_mode = sre_dev(r->mode, m->mode);
+    if (sre_align(&m->pmf, &r->pmf, &meas, &pred, &n)) {
+        free(meas);
+        free(pred);
+        return cli_fail("out of memory");
+    }
+    /* KS over the grid: the prediction's tail lies beyond its last bin */
+    if (proper_stats_ks_distance_pmf(meas, pred, n - 1, &r->ks, &err)) {
+        free(meas);
+        free(pred);
+        return cli_report(&err);
+    }
+    for (i = 0; i < n; i++) meas[i] *= (double)m->n; /* counts */
+    r->chi2_ok = proper_stats_chi2_gof(meas, pred, n, 0, PROPER_STATS_CHI2_MIN_EXPECTED, &r->chi2, &err) == PROPER_OK;
+    if (!r->chi2_ok) snprintf(r->chi2_note, sizeof r->chi2_note, "%s", err.message);
+    free(meas);
+    free(pred);
+    return CLI_OK;
+}
+
+/* ---- output ---- */
+
+static void sre_json_string(const char *s) {
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\') putchar('\\');
+        if ((unsigned char)*s >= 0x20) putchar(*s);
+    }
+    putchar('"');
+}
+
+static void sre_json_number(double v) {
+    if (isfinite(v)) printf("%.17g", v);
+    else printf("null");
+}
+
+static void sre_print_json(const sre_opts *o, const sre_result *rs, size_t k, const sre_measured *m) {
+    size_t i;
+    printf("{\"model\": ");
+    sre_json_string(o->file);
+    printf(", \"title\": ");
+    sre_json_string(o->title);
+    printf(", \"width\": ");
+    sre_json_number(o->width);
+    if (m->n) {
+        printf(", \"measured\": {\"trace\": ");
+        sre_json_string(o->trace);
+        printf(", \"step\": ");
+        sre_json_string(o->step);
+        printf(", \"n\": %lu, \"mean\": ", (unsigned long)m->n);
+        sre_json_number(m->mean);
+        printf(", \"std\": ");
+        sre_json_number(m->std);
+        printf(", \"mode\": ");
+        sre_json_number(m->mode);
+        printf("}");
+    }
+    printf(", \"predictions\": [");
+    for (i = 0; i < k; i++) {
+        const sre_result *r = &rs[i];
+        printf("%s{\"name\": ", i ? ", " : "");
+        sre_json_string(r->name);
+        printf(", \"bins\": %lu, \"tail\": ", (unsigned long)r->pmf.n);
+        sre_json_number(r->pmf.tail);
+        printf(", \"mean\": ");
+        sre_json_number(r->mean);
+        printf(", \"std\": ");
+        sre_json_number(r->std);
+        printf(", \"mode\": ");
+        sre_json_number(r->mode);
+        printf(", \"p50\": ");
+        sre_json_number(proper_pmf_quantile(&r->pmf, 0.5));
+        printf(", \"p99\": ");
+        sre_json_number(proper_pmf_quantile(&r->pmf, 0.99));
+        if (m->n) {
+            printf(", \"dev_mean_pct\": ");
+            sre_json_number(r->dev_mean);
+            printf(", \"dev_std_pct\": ");
+            sre_json_number(r->dev_std);
+            printf(", \"dev_mode_pct\": ");
+            sre_json_number(r->dev_mode);
+            printf(", \"ks\": ");
+            sre_json_number(r->ks);
+            if (r->chi2_ok) {
+                printf(", \"chi2\": {\"statistic\": ");
+                sre_json_number(r->chi2.statistic);
+                printf(", \"df\": ");
+                sre_json_number(r->chi2.df);
+                printf(", \"p_value\": ");
+                sre_json_number(r->chi2.p_value);
+                printf(", \"bins\": %lu}", (unsigned long)r->chi2.bins);
+            }
+        }
+        printf("}");
+    }
+    printf("]}\n");
+}
+
+static void sre_print_table(const sre_opts *o, const sre_result *rs, size_t k, const sre_measured *m) {
+    size_t i;
+    printf("%s: width %g us", o->title, o->width);
+    if (m->n) printf(", %lu measured (%s %s)", (unsigned long)m->n, o->trace, o->step);
+    printf("\n%-22s", "");
+    if (m->n) printf(" %12s", "measured");
+    for (i = 0; i < k; i++) printf(" %14s", rs[i].name);
+    if (m->n)
+        for (i = 0; i < k; i++) printf(" %11s", "deviation");
+    printf("\n");
+#define SRE_ROW(label, mv, field, dev)                                   \
+    printf("%-22s", label);                                             \
+    if (m->n) printf(" %12.4f", mv);                                    \
+    for (i = 0; i < k; i++) printf(" %14.4f", rs[i].field);             \
+    if (m->n)                                                           \
+        for (i = 0; i < k; i++) printf(" %10.2f%%", rs[i].dev);         \
+    printf("\n");
+    SRE_ROW("mean (us)", m->mean, mean, dev_mean)
+    SRE_ROW("std (us)", m->std, std, dev_std)
+    SRE_ROW("mode (us)", m->mode, mode, dev_mode)
+#undef SRE_ROW
+    printf("%-22s", "p99 (us)");
+    if (m->n) printf(" %12.4f", proper_pmf_quantile(&m->pmf, 0.99));
+    for (i = 0; i < k; i++) printf(" %14.4f", proper_pmf_quantile(&rs[i].pmf, 0.99));
+    printf("\n%-22s", "bins / tail mass");
+    if (m->n) printf(" %12lu", (unsigned long)m->pmf.n);
+    for (i = 0; i < k; i++) {
+        char cell[40];
+        snprintf(cell, sizeof cell, "%lu / %.1e", (unsigned long)rs[i].pmf.n, rs[i].pmf.tail);
+        printf(" %14s", cell);
+    }
+    printf("\n");
+    if (!m->n) return;
+    printf("%-22s %12s", "KS distance", "");
+    for (i = 0; i < k; i++) printf(" %14.4f", rs[i].ks);
+    printf("\n%-22s %12s", "chi-square X2 / df", "");
+    for (i = 0; i < k; i++) {
+        char cell[40];
+        if (rs[i].chi2_ok) snprintf(cell, sizeof cell, "%.1f / %.0f", rs[i].chi2.statistic, rs[i].chi2.df);
+        else snprintf(cell, sizeof cell, "n/a");
+        printf(" %14s", cell);
+    }
+    printf("\n%-22s %12s", "chi-square p-value", "");
+    for (i = 0; i < k; i++) {
+        if (rs[i].chi2_ok) printf(" %14.3g", rs[i].chi2.p_value);
+        else printf(" %14s", "n/a");
+    }
+    printf("\n");
+    for (i = 0; i < k; i++)
+        if (!rs[i].chi2_ok) printf("(%s: chi-square not computed: %s)\n", rs[i].name, rs[i].chi2_note);
+}
+
+/* Staircase of a PMF scaled to a density per us, so PMFs of different
+ * widths would be comparable; points outside [lo, hi] are dropped. */
+static int sre_curve(const proper_pmf *x, double lo, double hi, double **xs, double **ys, size_t *n) {
+    size_t i, k = 0;
+    *xs = (double *)malloc((2 * x->n + 2) * sizeof(double));
+    *ys = (double *)malloc((2 * x->n + 2) * sizeof(double));
+    if (!*xs || !*ys) return -1;
+    for (i = 0; i < x->n; i++) {
+        double v = proper_pmf_value(x, i), left = v - 0.5 * x->width;
+        if (v < lo || v > hi) continue;
+        (*xs)[k] = left;
+        (*ys)[k++] = x->p[i];
+    }
+    if (k > 0) {
+        (*xs)[k] = (*xs)[k - 1] + x->width;
+        (*ys)[k] = (*ys)[k - 1];
+        k++;
+    }
+    *n = k;
+    return 0;
+}
+
+static int sre_write_svg(const sre_opts *o, const sre_result *rs, size_t k, const sre_measured *m) {
+    svg_plot plot;
+    svg_series series[SRE_MAX_EVALS + 1];
+    double *xs[SRE_MAX_EVALS + 1], *ys[SRE_MAX_EVALS + 1], lo = INFINITY, hi = -INFINITY;
+    size_t i, ns = 0;
+    char title[512];
+    int rc = CLI_OK;
+    memset(xs, 0, sizeof xs);
+    memset(ys, 0, sizeof ys);
+    for (i = 0; i < k; i++) {
+        double a = proper_pmf_quantile(&rs[i].pmf, SRE_PLOT_LO_Q), b = proper_pmf_quantile(&rs[i].pmf, SRE_PLOT_HI_Q);
+        if (a < lo) lo = a;
+        if (isfinite(b) && b > hi) hi = b;
+    }
+    if (m->n) {
+        double a = proper_pmf_quantile(&m->pmf, SRE_PLOT_LO_Q), b = proper_pmf_quantile(&m->pmf, SRE_PLOT_HI_Q);
+        if (a < lo) lo = a;
+        if (b > hi) hi = b;
+    }
+    if (!(hi > lo)) hi = lo + o->width;
+    svg_plot_init(&plot);
+    snprintf(title, sizeof title, "%s: predicted%s response-time PMF (width %g us)", o->title, m->n ? " vs measured" : "",
+             o->width);
+    plot.title = title;
+    plot.xlabel = "time (us)";
+    plot.ylabel = "probability";
+    if (m->n) {
+        if (sre_curve(&m->pmf, lo, hi, &xs[ns], &ys[ns], &series[ns].n)) rc = cli_fail("out of memory");
+        svg_series_init(&series[ns], "measured", xs[ns], ys[ns], series[ns].n, SVG_STEP);
+        ns++;
+    }
+    for (i = 0; i < k && rc == CLI_OK; i++) {
+        if (sre_curve(&rs[i].pmf, lo, hi, &xs[ns], &ys[ns], &series[ns].n)) rc = cli_fail("out of memory");
+        svg_series_init(&series[ns], rs[i].name, xs[ns], ys[ns], series[ns].n, SVG_STEP);
+        ns++;
+    }
+    if (rc == CLI_OK && svg_write_file(o->svg, &plot, series, ns) != 0) rc = cli_fail("%s: cannot write the plot", o->svg);
+    for (i = 0; i < ns; i++) {
+        free(xs[i]);
+        free(ys[i]);
+    }
+    return rc;
+}
+
+/* ---- commands ---- */
+
+static int sre_from_automaton(const sre_opts *o) {
+    proper_sre s;
+    proper_error err;
+    char *data, *text;
+    size_t len;
+    int rc;
+    if (proper_read_file(o->automaton, &data, &len, &err)) return cli_report(&err);
+    proper_sre_init(&s);
+    rc = proper_sre_from_automaton(&s, data, len, o->automaton, &err);
+    PROPER_FREE(data);
+    if (rc) return cli_report(&err);
+    rc = proper_sre_print(&s, &text, NULL, &err);
+    proper_sre_free(&s);
+    if (rc) return cli_report(&err);
+    fputs(text, stdout);
+    PROPER_FREE(text);
+    return CLI_OK;
+}
+
+static int sre_run(const sre_opts *o, proper_sre *s) {
+    proper_sre_options opt;
+    proper_sre_eval_info info;
+    proper_error err;
+    proper_pmf outs[SRE_MAX_EVALS];
+    sre_result rs[SRE_MAX_EVALS];
+    sre_measured m;
+    const char *names[SRE_MAX_EVALS];
+    size_t k = o->n_evals ? o->n_evals : 1, i;
+    int rc = CLI_OK;
+    memset(&m, 0, sizeof m);
+    memset(rs, 0, sizeof rs);
+    proper_pmf_init(&m.pmf);
+    for (i = 0; i < k; i++) names[i] = o->n_evals ? o->evals[i] : proper_sre_main(s);
+    if (!names[0]) return cli_fail("%s: the model has no 'def' to evaluate", o->file);
+    proper_sre_options_default(&opt, o->width);
+    opt.truncate_eps = o->truncate;
+    if (proper_sre_eval_many(s, names, k, &opt, outs, &info, &err)) return cli_report(&err);
+    for (i = 0; i < k; i++) {
+        rs[i].name = names[i];
+        rs[i].pmf = outs[i];
+        rs[i].mean = proper_pmf_mean(&outs[i]);
+        rs[i].std = proper_pmf_std(&outs[i]);
+        rs[i].mode = proper_pmf_mode(&outs[i]);
+    }
+    if (o->trace) rc = sre_load_measured(o, &m);
+    for (i = 0; i < k && rc == CLI_OK && m.n; i++) rc = sre_compare(&rs[i], &m);
+    if (rc == CLI_OK) {
+        if (o->csv) {
+            if (proper_pmf_write_csv(stdout, &rs[0].pmf, &err)) rc = cli_report(&err);
+        } else if (o->json) {
+            sre_print_json(o, rs, k, &m);
+        } else {
+            sre_print_table(o, rs, k, &m);
+        }
+    }
+    if (rc == CLI_OK && o->svg) rc = sre_write_svg(o, rs, k, &m);
+    if (rc == CLI_OK && o->has_max && m.n)
+        for (i = 0; i < k; i++)
+            if (fabs(rs[i].dev_mean) > o->max_mean_dev) {
+                fprintf(stderr, "proper: %s: predicted mean of %s deviates by %.2f%% (more than %g%%)\n", o->title,
+                        rs[i].name, rs[i].dev_mean, o->max_mean_dev);
+                rc = CLI_CHECK_FAILED;
+            }
+    for (i = 0; i < k; i++) proper_pmf_free(&rs[i].pmf);
+    proper_pmf_free(&m.pmf);
+    PROPER_FREE(m.xs);
+    return rc;
+}
+
+int cmd_sre(int argc, char **argv) {
+    sre_opts o;
+    proper_sre s;
+    proper_error err;
+    size_t i;
+    int rc;
+    if (argc >= 2 && cli_is_help(argv[1])) { sre_usage(stdout); return CLI_OK; }
+    if ((rc = sre_parse_args(argc, argv, &o))) return rc;
+    if (o.automaton) return sre_from_automaton(&o);
+    proper_sre_init(&s);
+    if (proper_sre_load(&s, o.file, &err)) return cli_report(&err);
+    for (i = 0; i < o.n_sets; i++)
+        if (proper_sre_set(&s, o.sets[i], &err)) {
+            proper_sre_free(&s);
+            return cli_report(&err);
+        }
+    if (o.print) {
+        char *text;
+        rc = proper_sre_print(&s, &text, NULL, &err) ? cli_report(&err) : CLI_OK;
+        if (rc == CLI_OK) { fputs(text, stdout); PROPER_FREE(text); }
+    } else {
+        rc = sre_run(&o, &s);
+    }
+    proper_sre_free(&s);
+    return rc;
+}
