@@ -103,6 +103,9 @@ typedef struct proper_pmf {
 /* quantile(q) accepts a cumulative mass of q - PROPER_PMF_QUANTILE_TOL, so that
  * round-off in the running sum does not skip a bin. */
 #define PROPER_PMF_QUANTILE_TOL 1e-12
+/* Loops skip Horner terms below this in the transform (see
+ * proper__pmf_poly_spectrum); output bins move by at most twice this. */
+#define PROPER_PMF_HORNER_TOL 1e-18
 /* Direct-vs-FFT cost constant (see the header comment); measured crossover
  * for two equal lengths n on the development machine: FFT faster from n = 128. */
 #define PROPER_PMF_FFT_COST 1.0
@@ -824,9 +827,10 @@ static int proper__pmf_fft_init(proper__pmf_fft *w, size_t n, int two_spectra, p
     proper_fft_plan_zero(&w->plan);
     if (n < 2) n = 2;
     if ((rc = proper_fft_plan_init(&w->plan, n, err)) != 0) return rc;
-    w->x = (double *)proper_calloc(n, sizeof(double));
-    w->spec = (double *)proper_calloc(n + 2, sizeof(double));
-    if (two_spectra) w->spec2 = (double *)proper_calloc(n + 2, sizeof(double));
+    /* every buffer is written in full before it is read */
+    w->x = (double *)PROPER_MALLOC(n * sizeof(double));
+    w->spec = (double *)PROPER_MALLOC((n + 2) * sizeof(double));
+    if (two_spectra) w->spec2 = (double *)PROPER_MALLOC((n + 2) * sizeof(double));
     if (!w->x || !w->spec || (two_spectra && !w->spec2)) {
         proper__pmf_fft_free(w);
         return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory for an FFT of %zu points", n);
@@ -834,32 +838,63 @@ static int proper__pmf_fft_init(proper__pmf_fft *w, size_t n, int two_spectra, p
     return PROPER_OK;
 }
 
-/* x = p[0..n) followed by zeros (x has plan.n entries). */
-static void proper__pmf_fft_load(proper__pmf_fft *w, const double *p, size_t n) {
-    memcpy(w->x, p, n * sizeof(double));
-    memset(w->x + n, 0, (w->plan.n - n) * sizeof(double));
+/* x = p[0..n) placed at circular index `at` (mod plan.n), zeros elsewhere;
+ * n <= plan.n. */
+static void proper__pmf_fft_load(proper__pmf_fft *w, const double *p, size_t n, size_t at) {
+    size_t len = w->plan.n, first = n < len - at ? n : len - at;
+    memset(w->x, 0, len * sizeof(double));
+    memcpy(w->x + at, p, first * sizeof(double));
+    memcpy(w->x, p + first, (n - first) * sizeof(double));
+}
+
+/* Hand the transform's real buffer over as `span` bins starting at circular
+ * index `start`: rotate them to the front and shrink the block. Frees the
+ * rest of the workspace. */
+static int proper__pmf_fft_take(proper__pmf_fft *w, size_t start, size_t span, double **out, proper_error *err) {
+    size_t len = w->plan.n;
+    double *x = w->x, *shrunk;
+    if (start + span <= len) {
+        if (start) memmove(x, x + start, span * sizeof(double));
+    } else { /* x[start..len) then x[0..start+span-len) */
+        size_t first = len - start, second = span - first;
+        double *tmp = (double *)PROPER_MALLOC(second * sizeof(double));
+        if (!tmp) {
+            proper__pmf_fft_free(w);
+            return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+        }
+        memcpy(tmp, x, second * sizeof(double));
+        memmove(x, x + start, first * sizeof(double));
+        memcpy(x + first, tmp, second * sizeof(double));
+        PROPER_FREE(tmp);
+    }
+    shrunk = (double *)PROPER_REALLOC(x, (span ? span : 1) * sizeof(double));
+    *out = shrunk ? shrunk : x;
+    w->x = NULL;
+    proper__pmf_fft_free(w);
+    return PROPER_OK;
 }
 
 PROPER_API int proper_pmf_convolve_fft(proper_pmf *out, const proper_pmf *a, const proper_pmf *b, proper_error *err) {
     proper_pmf r;
     proper__pmf_fft w;
-    size_t n_fft;
     int rc;
     if ((rc = proper__pmf_binary_check(a, b, err)) != 0) return rc;
-    if ((rc = proper__pmf_conv_alloc(&r, a, b, err)) != 0) return rc;
-    n_fft = proper_fft_next_pow2(r.n);
-    if ((rc = proper__pmf_fft_init(&w, n_fft, 1, err)) != 0) {
-        proper_pmf_free(&r);
-        return rc;
-    }
-    proper__pmf_fft_load(&w, a->p, a->n);
+    if (a->n > PROPER_PMF_MAX_BINS || b->n > PROPER_PMF_MAX_BINS - a->n + 1)
+        return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
+                                "convolution of %zu and %zu bins exceeds PROPER_PMF_MAX_BINS", a->n, b->n);
+    proper_pmf_init(&r);
+    r.n = a->n + b->n - 1;
+    r.offset = a->offset + b->offset;
+    r.width = a->width;
+    r.tail = a->tail + b->tail - a->tail * b->tail;
+    if ((rc = proper__pmf_fft_init(&w, proper_fft_next_pow2(r.n), 1, err)) != 0) return rc;
+    proper__pmf_fft_load(&w, a->p, a->n, 0);
     proper_fft_forward_unordered(&w.plan, w.x, w.spec);
-    proper__pmf_fft_load(&w, b->p, b->n);
+    proper__pmf_fft_load(&w, b->p, b->n, 0);
     proper_fft_forward_unordered(&w.plan, w.x, w.spec2);
     proper_fft_multiply(&w.plan, w.spec, w.spec2, w.spec);
     proper_fft_inverse_unordered(&w.plan, w.spec, w.x);
-    memcpy(r.p, w.x, r.n * sizeof(double));
-    proper__pmf_fft_free(&w);
+    if ((rc = proper__pmf_fft_take(&w, 0, r.n, &r.p, err)) != 0) return rc;
     proper__pmf_clamp_normalise(r.p, r.n, 1.0 - r.tail);
     proper__pmf_replace(out, &r);
     return PROPER_OK;
@@ -953,22 +988,41 @@ static void proper__pmf_cmul(double *ar, double *ai, const double *fr, const dou
     }
 }
 
-/* Bins of the spectrum processed together (stays in L1). */
-#define PROPER__PMF_BLOCK 256
+/* Bins of the spectrum that share one Horner degree (see below). */
+#define PROPER__PMF_GROUP 32
 
-/* In place on the spectrum fr/fi (h bins): F <- F^imin * sum_{i=imin}^{imax} c[i] F^(i-imin). */
+/* In place on the spectrum fr/fi (h bins):
+ *   F <- F^imin * H(F),  H(F) = sum_{j=0}^{D} c[imin + j] F^j,  D = imax - imin,
+ * H by Horner's rule, F^imin by repeated squaring. Terms of H that cannot
+ * matter are skipped: when |F| <= a < 1 on a group of bins, the terms
+ * j > d contribute at most a^(d+1) sum(c) <= a^(d+1), so Horner starts at
+ * the smallest d with a^(d+1) <= PROPER_PMF_HORNER_TOL. After the inverse
+ * transform (a mean over the bins) every output bin moves by at most 2 *
+ * PROPER_PMF_HORNER_TOL, far below the transform's own round-off. A body's
+ * spectrum is near 1 in magnitude only close to frequency 0, so most groups
+ * need a small fraction of the D steps. */
 static void proper__pmf_poly_spectrum(double *fr, double *fi, size_t h, const double *c, size_t imin, size_t imax) {
-    double accr[PROPER__PMF_BLOCK], acci[PROPER__PMF_BLOCK], pr[PROPER__PMF_BLOCK], pi[PROPER__PMF_BLOCK];
-    size_t b;
-    for (b = 0; b < h; b += PROPER__PMF_BLOCK) {
-        size_t len = h - b < PROPER__PMF_BLOCK ? h - b : PROPER__PMF_BLOCK, k, i, e;
-        double *br = fr + b, *bi = fi + b;
-        for (k = 0; k < len; k++) { accr[k] = c[imax]; acci[k] = 0.0; }
-        /* Horner: acc = acc * F + c[i] */
-        for (i = imax; i-- > imin;) {
-            double ci = c[i];
+    double accr[PROPER__PMF_GROUP], acci[PROPER__PMF_GROUP], pr[PROPER__PMF_GROUP], pi[PROPER__PMF_GROUP];
+    double log_tol = log(PROPER_PMF_HORNER_TOL);
+    size_t b, full = imax - imin;
+    for (b = 0; b < h; b += PROPER__PMF_GROUP) {
+        size_t len = h - b < PROPER__PMF_GROUP ? h - b : PROPER__PMF_GROUP, k, j, e, d = full;
+        double *br = fr + b, *bi = fi + b, a2 = 0.0;
+        for (k = 0; k < len; k++) {
+            double m2 = br[k] * br[k] + bi[k] * bi[k];
+            if (m2 > a2) a2 = m2;
+        }
+        if (a2 == 0.0) d = 0;
+        else if (a2 < 1.0) {
+            double needed = ceil(log_tol / (0.5 * log(a2))) - 1.0; /* a^(d+1) <= tol */
+            if (needed < (double)full) d = needed > 0.0 ? (size_t)needed : 0;
+        }
+        for (k = 0; k < len; k++) { accr[k] = c[imin + d]; acci[k] = 0.0; }
+        /* Horner: acc = acc * F + c[imin + j] */
+        for (j = d; j-- > 0;) {
+            double cj = c[imin + j];
             for (k = 0; k < len; k++) {
-                double r = accr[k] * br[k] - acci[k] * bi[k] + ci;
+                double r = accr[k] * br[k] - acci[k] * bi[k] + cj;
                 acci[k] = accr[k] * bi[k] + acci[k] * br[k];
                 accr[k] = r;
             }
@@ -985,6 +1039,12 @@ static void proper__pmf_poly_spectrum(double *fr, double *fi, size_t h, const do
     }
 }
 
+/* v mod n in [0, n). */
+static size_t proper__pmf_mod(long long v, size_t n) {
+    long long r = v % (long long)n;
+    return (size_t)(r < 0 ? r + (long long)n : r);
+}
+
 /* sum_{i=imin}^{imax} c[i] X^{*i}, c[imin] and c[imax] > 0, imax >= 1;
  * `tail` is the result's tail, `mass` its grid mass. When imin == imax the
  * body's offset is free (offset imin * offset(X)); otherwise it must be a
@@ -995,7 +1055,7 @@ static int proper__pmf_poly(proper_pmf *out, const proper_pmf *x, const double *
     proper__pmf_fft w;
     long long s = 0, lo, hi;
     double lo_d, hi_d, base = 0.0;
-    size_t span, n_fft, j, u;
+    size_t span, n_fft;
     int rc;
     if ((rc = proper__pmf_nonempty(x, "loop body", err)) != 0) return rc;
     if (imin == imax) base = (double)imin * x->offset;
@@ -1012,29 +1072,19 @@ static int proper__pmf_poly(proper_pmf *out, const proper_pmf *x, const double *
     hi = (long long)hi_d;
     span = (size_t)(hi - lo + 1);
     n_fft = proper_fft_next_pow2(span > x->n ? span : x->n);
-    if ((rc = proper__pmf_alloc(&r, span, base + (double)lo * x->width, x->width, err)) != 0) return rc;
-    if ((rc = proper__pmf_fft_init(&w, n_fft, 0, err)) != 0) {
-        proper_pmf_free(&r);
-        return rc;
-    }
+    if ((rc = proper__pmf_fft_init(&w, n_fft, 0, err)) != 0) return rc;
     n_fft = w.plan.n;
-    /* body bin j (value (s + j) * width) at circular index (s + j) mod n_fft */
-    memset(w.x, 0, n_fft * sizeof(double));
-    for (j = 0; j < x->n; j++) {
-        long long at = (s + (long long)j) % (long long)n_fft;
-        if (at < 0) at += (long long)n_fft;
-        w.x[at] += x->p[j];
-    }
+    /* body bin j (value (s + j) * width) at circular index (s + j) mod n_fft;
+     * result bin u (value (lo + u) * width) at (lo + u) mod n_fft */
+    proper__pmf_fft_load(&w, x->p, x->n, proper__pmf_mod(s, n_fft));
     proper_fft_forward_unordered(&w.plan, w.x, w.spec);
     proper__pmf_poly_spectrum(w.spec, w.spec + n_fft / 2 + 1, n_fft / 2 + 1, c, imin, imax);
     proper_fft_inverse_unordered(&w.plan, w.spec, w.x);
-    /* result bin u (value (lo + u) * width) sits at circular index (lo + u) mod n_fft */
-    for (u = 0; u < span; u++) {
-        long long at = (lo + (long long)u) % (long long)n_fft;
-        if (at < 0) at += (long long)n_fft;
-        r.p[u] = w.x[at];
-    }
-    proper__pmf_fft_free(&w);
+    proper_pmf_init(&r);
+    r.n = span;
+    r.offset = base + (double)lo * x->width;
+    r.width = x->width;
+    if ((rc = proper__pmf_fft_take(&w, proper__pmf_mod(lo, n_fft), span, &r.p, err)) != 0) return rc;
     proper__pmf_clamp_normalise(r.p, r.n, mass);
     r.tail = tail;
     proper__pmf_replace(out, &r);
@@ -1149,11 +1199,7 @@ PROPER_API int proper_pmf_markov_loop(proper_pmf *out, const proper_pmf *body, d
                                 p_reenter, cut, eps);
     L = (size_t)cut;
     n_fft = proper_fft_next_pow2(L);
-    if ((rc = proper__pmf_alloc(&r, L, 0.0, body->width, err)) != 0) return rc;
-    if ((rc = proper__pmf_fft_init(&w, n_fft, 0, err)) != 0) {
-        proper_pmf_free(&r);
-        return rc;
-    }
+    if ((rc = proper__pmf_fft_init(&w, n_fft, 0, err)) != 0) return rc;
     n_fft = w.plan.n;
     memset(w.x, 0, n_fft * sizeof(double));
     for (j = 0; j < body->n; j++) w.x[((size_t)s + j) % n_fft] += body->p[j];
@@ -1170,11 +1216,11 @@ PROPER_API int proper_pmf_markov_loop(proper_pmf *out, const proper_pmf *body, d
     /* all n_fft bins together carry the grid mass (1-p) / (1 - p (1 - t)) */
     total = (1.0 - p_reenter) / (1.0 - p_reenter * (1.0 - body->tail));
     proper__pmf_clamp_normalise(w.x, n_fft, total);
-    for (j = 0; j < L; j++) {
-        r.p[j] = w.x[j];
-        kept += w.x[j];
-    }
-    proper__pmf_fft_free(&w);
+    for (j = 0; j < L; j++) kept += w.x[j];
+    proper_pmf_init(&r);
+    r.n = L;
+    r.width = body->width;
+    if ((rc = proper__pmf_fft_take(&w, 0, L, &r.p, err)) != 0) return rc;
     r.tail = 1.0 - kept;
     if (r.tail < 0.0) r.tail = 0.0;
     /* the Chernoff cut is conservative: trailing bins that together carry
