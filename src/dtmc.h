@@ -1446,6 +1446,17 @@ PROPER_API int proper_dtmc_scc(const proper_dtmc *m, const proper_bitset *restri
     return PROPER_OK;
 }
 
+/* List the members of every component in increasing state order (a
+ * counting sort by component; `cursor` has room for n entries). Models are
+ * usually numbered in exploration order, so this keeps neighbours close in
+ * memory; it also keeps chains in band form for the banded solver. */
+static void proper__sccs_sort_members(proper__sccs *c, uint32_t n, uint32_t *cursor) {
+    uint32_t s, k;
+    for (k = 0; k < c->n_comp; k++) cursor[k] = c->start[k];
+    for (s = 0; s < n; s++)
+        if (c->comp[s] != UINT32_MAX) c->order[cursor[c->comp[s]]++] = s;
+}
+
 /* Components of c (over g) that no edge leaves: bottom components. */
 static int proper__is_bottom(const proper__csr *g, const proper__sccs *c, uint32_t k) {
     uint32_t i;
@@ -1498,7 +1509,7 @@ typedef struct proper__lin {
     uint32_t *loc;
     uint64_t *lrow;
     uint32_t *lcol;
-    double *lval, *c, *d, *y, *r;
+    double *lval, *c, *d, *y, *r, *inv_d;
     size_t cap_states, cap_nnz;
     double *mat;
     size_t cap_mat;
@@ -1508,7 +1519,7 @@ typedef struct proper__lin {
 static void proper__lin_free(proper__lin *L) {
     proper__sccs_free(&L->sccs);
     PROPER_FREE(L->loc); PROPER_FREE(L->lrow); PROPER_FREE(L->lcol); PROPER_FREE(L->lval);
-    PROPER_FREE(L->c); PROPER_FREE(L->d); PROPER_FREE(L->y); PROPER_FREE(L->r);
+    PROPER_FREE(L->c); PROPER_FREE(L->d); PROPER_FREE(L->y); PROPER_FREE(L->r); PROPER_FREE(L->inv_d);
     PROPER_FREE(L->mat); PROPER_FREE(L->piv);
 }
 
@@ -1524,6 +1535,7 @@ static int proper__lin_reserve_states(proper__lin *L, size_t k) {
     PROPER__GROW(L->d)
     PROPER__GROW(L->y)
     PROPER__GROW(L->r)
+    PROPER__GROW(L->inv_d)
     PROPER__GROW(L->piv)
 #undef PROPER__GROW
     L->cap_states = cap;
@@ -1699,28 +1711,67 @@ static int proper__lin_direct(proper__lin *L, uint32_t sz, int band, uint32_t bl
     return PROPER_OK;
 }
 
-/* Gauss–Seidel on the local system. Stopping rule: with delta_k the largest
- * change of sweep k relative to the largest |y|, and rho the largest ratio
- * delta_j / delta_{j-1} over the last three sweeps (an estimate of the
- * contraction factor), the remaining error of a geometric tail is at most
- * delta_k * rho / (1 - rho); stop when that is <= rel_precision. */
-static int proper__lin_gauss_seidel(proper__lin *L, uint32_t sz, unsigned long *sweeps_out) {
-    double hist[3] = {0.0, 0.0, 0.0}, prev = 0.0, eps = L->o.rel_precision;
-    unsigned long sweep;
+/* One Gauss–Seidel sweep, from the last local state to the first (models
+ * numbered in exploration order mostly point forward, so this uses fresh
+ * successor values). Stores each change in dy; returns the largest change,
+ * *maxabs the largest |y|. inv_d = 1 / d. */
+static double proper__gs_sweep(const uint64_t *row, const uint32_t *col, const double *val, const double *c,
+                               const double *inv_d, double *y, double *dy, uint32_t sz, double *maxabs) {
+    double maxdiff = 0.0, top = 0.0;
     uint32_t i;
-    for (i = 0; i < sz; i++) L->y[i] = L->c[i] / L->d[i];
+    for (i = sz; i-- > 0;) {
+        double v = c[i], diff;
+        uint64_t e, end = row[i + 1];
+        for (e = row[i]; e < end; e++) v += val[e] * y[col[e]];
+        v *= inv_d[i];
+        dy[i] = v - y[i];
+        diff = fabs(dy[i]);
+        maxdiff = diff > maxdiff ? diff : maxdiff;
+        top = fabs(v) > top ? fabs(v) : top;
+        y[i] = v;
+    }
+    *maxabs = top;
+    return maxdiff;
+}
+
+/* Successive changes agree on one rate: within 1% over three sweeps. */
+static int proper__rate_settled(const double *hist) {
+    double lo = hist[0], hi = hist[0];
+    int j;
+    for (j = 1; j < 3; j++) {
+        lo = hist[j] < lo ? hist[j] : lo;
+        hi = hist[j] > hi ? hist[j] : hi;
+    }
+    return lo > 0.05 && hi < 0.995 && hi - lo <= 0.01 * hi;
+}
+
+/* Gauss–Seidel on the local system, with vector extrapolation of its
+ * slowest mode.
+ *
+ * Stopping rule: with delta_k the largest change of sweep k relative to
+ * the largest |y|, and rho the largest ratio delta_j / delta_{j-1} over the
+ * last three sweeps (an estimate of the contraction factor), the remaining
+ * error of a geometric tail is at most delta_k * rho / (1 - rho); stop when
+ * that is <= rel_precision.
+ *
+ * Extrapolation (Lyusternik; Aitken's delta-squared applied to vectors):
+ * once the error is dominated by one mode of rate lambda (three successive
+ * ratios agree within 1%), the changes are dy_{k+1} ~ lambda dy_k, so the
+ * limit is y_k + dy_k lambda / (1 - lambda). The jump removes that mode;
+ * what remains decays at the next rate. From then on rho is never taken
+ * below lambda, so an imperfectly removed slow mode still counts at its own
+ * rate in the stopping rule. */
+static int proper__lin_gauss_seidel(proper__lin *L, uint32_t sz, unsigned long *sweeps_out) {
+    double hist[3] = {0.0, 0.0, 0.0}, prev = 0.0, eps = L->o.rel_precision, slow = 0.0;
+    unsigned long sweep, since = 0;
+    uint32_t i;
+    for (i = 0; i < sz; i++) {
+        L->inv_d[i] = 1.0 / L->d[i];
+        L->y[i] = L->c[i] * L->inv_d[i];
+    }
     for (sweep = 1; sweep <= L->o.max_sweeps; sweep++) {
-        double maxdiff = 0.0, maxabs = 0.0, rel, rho;
-        for (i = 0; i < sz; i++) {
-            double v = L->c[i], diff;
-            uint64_t e;
-            for (e = L->lrow[i]; e < L->lrow[i + 1]; e++) v += L->lval[e] * L->y[L->lcol[e]];
-            v /= L->d[i];
-            diff = fabs(v - L->y[i]);
-            if (diff > maxdiff) maxdiff = diff;
-            if (fabs(v) > maxabs) maxabs = fabs(v);
-            L->y[i] = v;
-        }
+        double maxabs, rel, rho;
+        double maxdiff = proper__gs_sweep(L->lrow, L->lcol, L->lval, L->c, L->inv_d, L->y, L->r, sz, &maxabs);
         *sweeps_out = sweep;
         if (maxdiff == 0.0) return PROPER_OK;
         rel = maxdiff / maxabs;
@@ -1729,10 +1780,18 @@ static int proper__lin_gauss_seidel(proper__lin *L, uint32_t sz, unsigned long *
         hist[1] = hist[2];
         hist[2] = prev > 0.0 ? rel / prev : 1.0;
         prev = rel;
-        if (sweep < 4) continue;
+        if (++since < 4) continue;
         rho = hist[0] > hist[1] ? hist[0] : hist[1];
         if (hist[2] > rho) rho = hist[2];
+        if (slow > rho) rho = slow;
         if (rho < 1.0 && rel * rho / (1.0 - rho) <= eps) return PROPER_OK;
+        if (proper__rate_settled(hist)) {
+            double lambda = hist[2], f = lambda / (1.0 - lambda);
+            for (i = 0; i < sz; i++) L->y[i] += f * L->r[i];
+            if (lambda > slow) slow = lambda;
+            since = 0;
+            prev = 0.0;
+        }
     }
     return PROPER_ENOCONV;
 }
@@ -1809,6 +1868,7 @@ static int proper__solve_linear(const proper__csr *g, const proper_bitset *mask,
     if (proper__tarjan(g, mask, &L.sccs)) goto nomem;
     L.loc = (uint32_t *)proper_calloc(g->n ? g->n : 1, sizeof *L.loc);
     if (!L.loc) goto nomem;
+    proper__sccs_sort_members(&L.sccs, g->n, L.loc);
     for (k = 0; k < L.sccs.n_comp && !rc; k++) rc = proper__lin_component(&L, k, err);
     proper__lin_free(&L);
     return rc;
