@@ -187,6 +187,9 @@ PROPER_API int proper_qp_box_solve(size_t n, const double *Q, const double *q,
 #include <stdio.h>
 #include <string.h>
 
+/* Relative size of the bound perturbation applied against stalling. */
+#define PROPER_LP_PERTURB 1e-6
+
 /* Tolerances of the simplex engine (on the scaled problem).
  * PRIMAL_TOL: a basic variable within this (times 1 + |bound|) of its bound
  *   is feasible.
@@ -195,13 +198,14 @@ PROPER_API int proper_qp_box_solve(size_t n, const double *Q, const double *q,
  * PIVOT_TOL: ratio-test entries smaller than this are treated as zero.
  * SING_TOL: an LU pivot below this times the column's largest entry marks a
  *   dependent basis column (it is replaced by a logical).
- * DEGENERATE_RUN: consecutive zero-length pivots before Bland's rule.
+ * DEGENERATE_RUN: consecutive zero-length pivots before the bounds are
+ *   perturbed (first time) or Bland's rule is used (afterwards).
  * REFACTOR_EVERY: eta vectors kept before a fresh factorisation. */
 #define PROPER_LP_PRIMAL_TOL 1e-9
 #define PROPER_LP_DUAL_TOL 1e-9
 #define PROPER_LP_PIVOT_TOL 1e-9
 #define PROPER_LP_SING_TOL 1e-11
-#define PROPER_LP_DEGENERATE_RUN 50
+#define PROPER_LP_DEGENERATE_RUN 20
 #define PROPER_LP_REFACTOR_EVERY 64
 /* Relative duality gap and primal violation accepted when recovering the
  * primal solution from the dual problem. */
@@ -1088,6 +1092,7 @@ typedef struct proper__spx {
     ptrdiff_t *rowk;        /* [m] index of row i in the kernel, or -1 */
     size_t k, lucap;
     size_t *krow, *kpos;    /* kernel rows; kernel columns (basis positions) */
+    size_t *kvar;           /* variable of each kernel column at factorisation */
     size_t *perm;           /* LU row order */
     double *lu;             /* k x k, column-major, L unit lower and U */
     /* product-form updates since then */
@@ -1096,6 +1101,8 @@ typedef struct proper__spx {
     double *eta_piv, *eta_v;
     /* work */
     double *wa, *wb, *alpha, *y, *cb, *kw;
+    double *lb0, *ub0;      /* the true bounds while they are perturbed */
+    int perturbed;          /* 0 never, 1 now, 2 done and removed */
     size_t iters, max_iters;
 } proper__spx;
 
@@ -1103,11 +1110,11 @@ static void proper__spx_free(proper__spx *S) {
     PROPER_FREE(S->cs); PROPER_FREE(S->ci); PROPER_FREE(S->cv);
     PROPER_FREE(S->lb); PROPER_FREE(S->ub); PROPER_FREE(S->cost); PROPER_FREE(S->x);
     PROPER_FREE(S->rscale); PROPER_FREE(S->cscale); PROPER_FREE(S->head); PROPER_FREE(S->pos);
-    PROPER_FREE(S->cover); PROPER_FREE(S->rowk); PROPER_FREE(S->krow); PROPER_FREE(S->kpos);
+    PROPER_FREE(S->cover); PROPER_FREE(S->rowk); PROPER_FREE(S->krow); PROPER_FREE(S->kpos); PROPER_FREE(S->kvar);
     PROPER_FREE(S->perm); PROPER_FREE(S->lu); PROPER_FREE(S->eta_p); PROPER_FREE(S->eta_beg);
     PROPER_FREE(S->eta_i); PROPER_FREE(S->eta_piv); PROPER_FREE(S->eta_v);
     PROPER_FREE(S->wa); PROPER_FREE(S->wb); PROPER_FREE(S->alpha); PROPER_FREE(S->y);
-    PROPER_FREE(S->cb); PROPER_FREE(S->kw);
+    PROPER_FREE(S->cb); PROPER_FREE(S->kw); PROPER_FREE(S->lb0); PROPER_FREE(S->ub0);
     memset(S, 0, sizeof *S);
 }
 
@@ -1142,6 +1149,7 @@ static int proper__spx_setup(proper__spx *S, size_t m, size_t n, const size_t *c
     S->rowk = (ptrdiff_t *)proper_calloc(m, sizeof *S->rowk);
     S->krow = (size_t *)proper_calloc(m, sizeof *S->krow);
     S->kpos = (size_t *)proper_calloc(m, sizeof *S->kpos);
+    S->kvar = (size_t *)proper_calloc(m, sizeof *S->kvar);
     S->perm = (size_t *)proper_calloc(m, sizeof *S->perm);
     S->wa = (double *)proper_calloc(m, sizeof *S->wa);
     S->wb = (double *)proper_calloc(m, sizeof *S->wb);
@@ -1155,7 +1163,7 @@ static int proper__spx_setup(proper__spx *S, size_t m, size_t n, const size_t *c
     rmin = (double *)proper_calloc(m, sizeof *rmin);
     rmax = (double *)proper_calloc(m, sizeof *rmax);
     if (!S->cs || !S->ci || !S->cv || !S->lb || !S->ub || !S->cost || !S->x || !S->rscale || !S->cscale ||
-        !S->head || !S->pos || !S->cover || !S->rowk || !S->krow || !S->kpos || !S->perm || !S->wa || !S->wb ||
+        !S->head || !S->pos || !S->cover || !S->rowk || !S->krow || !S->kpos || !S->kvar || !S->perm || !S->wa || !S->wb ||
         !S->alpha || !S->y || !S->cb || !S->kw || !S->eta_p || !S->eta_beg || !S->eta_piv || !rmin || !rmax) {
         PROPER_FREE(rmin); PROPER_FREE(rmax);
         proper__spx_free(S);
@@ -1283,6 +1291,7 @@ static int proper__spx_factor(proper__spx *S) {
         if (k) memset(S->lu, 0, k * k * sizeof *S->lu);
         for (b = 0; b < k; b++) {
             size_t j = S->head[S->kpos[b]], q;
+            S->kvar[b] = j;
             for (q = S->cs[j]; q < S->cs[j + 1]; q++)
                 if (S->rowk[S->ci[q]] >= 0) S->lu[(size_t)S->rowk[S->ci[q]] + b * k] = S->cv[q];
         }
@@ -1319,7 +1328,7 @@ static void proper__spx_ftran_base(proper__spx *S, double *rhs, double *z) {
         if (f != 0) for (i = 0; i < t; i++) u[i] -= col[i] * f;
     }
     for (b = 0; b < k; b++) {
-        size_t j = S->head[S->kpos[b]], q;
+        size_t j = S->kvar[b], q;
         z[S->kpos[b]] = u[b];
         if (u[b] != 0)
             for (q = S->cs[j]; q < S->cs[j + 1]; q++) rhs[S->ci[q]] -= S->cv[q] * u[b];
@@ -1353,7 +1362,7 @@ static void proper__spx_btran(proper__spx *S, double *cb, double *y) {
     for (i = 0; i < S->m; i++)
         if (S->cover[i] >= 0) y[i] = -cb[S->cover[i]];
     for (b = 0; b < k; b++) {
-        size_t j = S->head[S->kpos[b]];
+        size_t j = S->kvar[b];
         double s = cb[S->kpos[b]];
         for (q = S->cs[j]; q < S->cs[j + 1]; q++)
             if (S->cover[S->ci[q]] >= 0) s -= S->cv[q] * y[S->ci[q]];
@@ -1432,10 +1441,265 @@ static double proper__spx_col_dot(const proper__spx *S, size_t j, const double *
     return s;
 }
 
+/* A deterministic value in [0, 1) for variable j (no shared RNG state). */
+static double proper__spx_jitter(size_t j, unsigned salt) {
+    uint64_t z = (uint64_t)j * 0x9E3779B97F4A7C15ULL + salt;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    z ^= z >> 31;
+    return (double)(z >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* Against a run of degenerate pivots: widen every finite bound by a small
+ * random amount (so ties between blocking variables disappear), moving the
+ * nonbasic variables with their bound. Returns ENOMEM or 0. */
+static int proper__spx_perturb(proper__spx *S) {
+    size_t j, nt = S->nt;
+    S->lb0 = (double *)proper_calloc(nt, sizeof *S->lb0);
+    S->ub0 = (double *)proper_calloc(nt, sizeof *S->ub0);
+    if (!S->lb0 || !S->ub0) return PROPER_ENOMEM;
+    memcpy(S->lb0, S->lb, nt * sizeof *S->lb);
+    memcpy(S->ub0, S->ub, nt * sizeof *S->ub);
+    for (j = 0; j < nt; j++) {
+        int at_lb = S->pos[j] < 0 && S->x[j] == S->lb[j], at_ub = S->pos[j] < 0 && S->x[j] == S->ub[j];
+        if (S->lb[j] == S->ub[j]) continue; /* fixed variables stay fixed */
+        if (isfinite(S->lb[j])) S->lb[j] -= PROPER_LP_PERTURB * (1 + fabs(S->lb[j])) * (1 + proper__spx_jitter(j, 1));
+        if (isfinite(S->ub[j])) S->ub[j] += PROPER_LP_PERTURB * (1 + fabs(S->ub[j])) * (1 + proper__spx_jitter(j, 2));
+        if (at_lb) S->x[j] = S->lb[j];
+        else if (at_ub) S->x[j] = S->ub[j];
+    }
+    S->perturbed = 1;
+    return PROPER_OK;
+}
+
+/* Back to the true bounds: nonbasic variables move to their true bound. */
+static void proper__spx_unperturb(proper__spx *S) {
+    size_t j;
+    for (j = 0; j < S->nt; j++) {
+        if (S->pos[j] < 0) {
+            if (S->x[j] == S->lb[j]) S->x[j] = S->lb0[j];
+            else if (S->x[j] == S->ub[j]) S->x[j] = S->ub0[j];
+        }
+        S->lb[j] = S->lb0[j];
+        S->ub[j] = S->ub0[j];
+    }
+    S->perturbed = 2;
+}
+
+/* ---- dual simplex with bound flipping --------------------------------------
+ * Used first: when every nonbasic column without two finite bounds has a
+ * reduced cost of the right sign, the basis is dual feasible (boxed columns
+ * sit at the bound their reduced cost asks for). The dual simplex then
+ * removes primal infeasibilities one row at a time; its long-step ratio test
+ * passes every breakpoint of a boxed column (flipping it to its other bound)
+ * while the dual objective still improves. For least-absolute-deviation
+ * duals this is the Barrodale-Roberts step: one basis change passes many
+ * residual sign changes. The primal simplex then verifies optimality (and
+ * takes over if dual feasibility is lost). */
+
+enum { PROPER__SPX_DUAL_FALLBACK = 10 };
+
+typedef struct proper__spx_cand {
+    double t, a;  /* ratio, |alpha_rj| */
+    size_t j;
+} proper__spx_cand;
+
+static int proper__spx_cand_less(const proper__spx_cand *a, const proper__spx_cand *b) {
+    return a->t < b->t || (a->t == b->t && a->j < b->j);
+}
+
+/* Min-heap of candidates by ratio: the long step usually passes a few
+ * breakpoints out of thousands, so only those are extracted. */
+static void proper__spx_sift(proper__spx_cand *h, size_t n, size_t i) {
+    for (;;) {
+        size_t l = 2 * i + 1, small = i;
+        proper__spx_cand t;
+        if (l < n && proper__spx_cand_less(&h[l], &h[small])) small = l;
+        if (l + 1 < n && proper__spx_cand_less(&h[l + 1], &h[small])) small = l + 1;
+        if (small == i) return;
+        t = h[i]; h[i] = h[small]; h[small] = t;
+        i = small;
+    }
+}
+
+/* Remove the smallest candidate of the heap h[0..*n) and return it. */
+static proper__spx_cand proper__spx_pop(proper__spx_cand *h, size_t *n) {
+    proper__spx_cand top = h[0];
+    h[0] = h[--*n];
+    proper__spx_sift(h, *n, 0);
+    return top;
+}
+
+static int proper__spx_boxed(const proper__spx *S, size_t j) { return isfinite(S->lb[j]) && isfinite(S->ub[j]); }
+
+/* Reduced costs of the nonbasic columns from scratch; boxed columns move
+ * to the bound their reduced cost asks for. Returns 1 when some other
+ * column has a reduced cost of the wrong sign (not dual feasible). */
+static int proper__spx_dual_prepare(proper__spx *S, double *d, int *flipped) {
+    size_t p, j;
+    *flipped = 0;
+    for (p = 0; p < S->m; p++) S->cb[p] = S->cost[S->head[p]];
+    proper__spx_btran(S, S->cb, S->y);
+    for (j = 0; j < S->nt; j++) {
+        if (S->pos[j] >= 0) { d[j] = 0; continue; }
+        d[j] = S->cost[j] - proper__spx_col_dot(S, j, S->y);
+        if (S->lb[j] == S->ub[j]) continue;
+        if (proper__spx_boxed(S, j)) {
+            if (d[j] < -PROPER_LP_DUAL_TOL && S->x[j] != S->ub[j]) { S->x[j] = S->ub[j]; *flipped = 1; }
+            else if (d[j] > PROPER_LP_DUAL_TOL && S->x[j] != S->lb[j]) { S->x[j] = S->lb[j]; *flipped = 1; }
+        } else if ((d[j] < -PROPER_LP_DUAL_TOL && S->x[j] < S->ub[j]) || (d[j] > PROPER_LP_DUAL_TOL && S->x[j] > S->lb[j]))
+            return 1;
+    }
+    return 0;
+}
+
+static int proper__spx_dual(proper__spx *S) {
+    size_t m = S->m, nt = S->nt, p, j, ncand, limit = 5 * (S->m + S->nt) + 1000;
+    double *d = NULL, *arow = NULL;
+    size_t *flip = NULL;
+    proper__spx_cand *cand = NULL;
+    int need_factor = 1, rc = PROPER_OK;
+    d = (double *)proper_calloc(nt, sizeof *d);
+    arow = (double *)proper_calloc(nt, sizeof *arow);
+    flip = (size_t *)proper_calloc(nt, sizeof *flip);
+    cand = (proper__spx_cand *)proper_calloc(nt, sizeof *cand);
+    if (!d || !arow || !flip || !cand) { rc = PROPER_ENOMEM; goto out; }
+    for (;;) {
+        size_t r = m, q = nt, leave, k;
+        double worst = 0, delta, slope, bound, theta_d, step, aq;
+        int fresh;
+        if (need_factor) {
+            int flipped;
+            if ((rc = proper__spx_factor(S))) goto out;
+            proper__spx_recompute_xb(S);
+            if (proper__spx_dual_prepare(S, d, &flipped)) { rc = PROPER__SPX_DUAL_FALLBACK; goto out; }
+            if (flipped) proper__spx_recompute_xb(S);
+            need_factor = 0;
+        }
+        fresh = S->neta == 0;
+        /* leaving row: the largest bound violation */
+        for (p = 0; p < m; p++) {
+            size_t v = S->head[p];
+            double viol = 0;
+            if (S->x[v] < S->lb[v] - proper__spx_tol(S->lb[v])) viol = S->lb[v] - S->x[v];
+            else if (S->x[v] > S->ub[v] + proper__spx_tol(S->ub[v])) viol = S->x[v] - S->ub[v];
+            if (viol > worst) { worst = viol; r = p; }
+        }
+        if (r == m) {
+            if (!fresh) { need_factor = 1; continue; }
+            rc = PROPER__SPX_OPTIMAL;
+            goto out;
+        }
+        leave = S->head[r];
+        bound = S->x[leave] < S->lb[leave] ? S->lb[leave] : S->ub[leave];
+        delta = S->x[leave] - bound;
+        /* pivot row alpha_r = e_r' B^{-1} A_N */
+        for (p = 0; p < m; p++) S->cb[p] = p == r;
+        proper__spx_btran(S, S->cb, S->wb);
+        ncand = 0;
+        for (j = 0; j < nt; j++) {
+            double a, at;
+            if (S->pos[j] >= 0 || S->lb[j] == S->ub[j]) continue;
+            a = proper__spx_col_dot(S, j, S->wb);
+            arow[j] = a;
+            at = delta > 0 ? a : -a;
+            if (fabs(a) < PROPER_LP_PIVOT_TOL) continue;
+            if (at > 0 && S->x[j] < S->ub[j] && (S->x[j] == S->lb[j] || !isfinite(S->lb[j]))) {
+                cand[ncand].t = d[j] > 0 ? d[j] / at : 0;
+            } else if (at < 0 && S->x[j] > S->lb[j] && (S->x[j] == S->ub[j] || !isfinite(S->ub[j]))) {
+                cand[ncand].t = d[j] < 0 ? d[j] / at : 0;
+            } else
+                continue;
+            cand[ncand].a = fabs(a);
+            cand[ncand].j = j;
+            ncand++;
+        }
+        /* long step: pass breakpoints while the dual objective still rises;
+         * passed columns collect in flip[0..k) */
+        for (k = ncand / 2; k-- > 0;) proper__spx_sift(cand, ncand, k);
+        slope = fabs(delta);
+        k = 0;
+        while (ncand > 0) {
+            proper__spx_cand c = proper__spx_pop(cand, &ncand);
+            j = c.j;
+            if (proper__spx_boxed(S, j) && slope - c.a * (S->ub[j] - S->lb[j]) > 0) {
+                slope -= c.a * (S->ub[j] - S->lb[j]);
+                flip[k++] = j;
+                continue;
+            }
+            /* among the ties of this ratio, the largest |alpha| enters */
+            q = j;
+            while (ncand > 0 && cand[0].t <= c.t + PROPER_LP_DUAL_TOL / cand[0].a) {
+                proper__spx_cand o = proper__spx_pop(cand, &ncand);
+                if (o.a > c.a) { c = o; q = o.j; }
+            }
+            break;
+        }
+        if (q == nt) {
+            if (!fresh) { need_factor = 1; continue; }
+            rc = PROPER__SPX_INFEASIBLE;
+            goto out;
+        }
+        /* flip the passed boxed columns: x_B -= B^{-1} sum a_j dx_j */
+        if (k > 0) {
+            size_t t;
+            for (p = 0; p < m; p++) S->wa[p] = 0;
+            for (t = 0; t < k; t++) {
+                double nb, dx;
+                j = flip[t];
+                nb = S->x[j] == S->lb[j] ? S->ub[j] : S->lb[j];
+                dx = nb - S->x[j];
+                S->x[j] = nb;
+                if (j < S->n) {
+                    size_t z;
+                    for (z = S->cs[j]; z < S->cs[j + 1]; z++) S->wa[S->ci[z]] += S->cv[z] * dx;
+                } else
+                    S->wa[j - S->n] -= dx;
+            }
+            proper__spx_ftran(S, S->wa, S->alpha);
+            for (p = 0; p < m; p++) S->x[S->head[p]] -= S->alpha[p];
+        }
+        theta_d = d[q] / arow[q];
+        for (j = 0; j < nt; j++)
+            if (S->pos[j] < 0 && S->lb[j] != S->ub[j]) d[j] -= theta_d * arow[j];
+        d[q] = 0;
+        d[leave] = -theta_d;
+        /* primal step of the entering column */
+        for (p = 0; p < m; p++) S->wa[p] = 0;
+        if (q < S->n) {
+            size_t z;
+            for (z = S->cs[q]; z < S->cs[q + 1]; z++) S->wa[S->ci[z]] = S->cv[z];
+        } else
+            S->wa[q - S->n] = -1;
+        proper__spx_ftran(S, S->wa, S->alpha);
+        aq = S->alpha[r];
+        if (fabs(aq) < PROPER_LP_PIVOT_TOL) { need_factor = 1; continue; } /* FTRAN disagrees with the row: refactor */
+        step = (S->x[leave] - bound) / aq;
+        for (p = 0; p < m; p++) S->x[S->head[p]] -= step * S->alpha[p];
+        S->x[q] += step;
+        S->x[leave] = bound;
+        S->head[r] = q;
+        S->pos[q] = (ptrdiff_t)r;
+        S->pos[leave] = -1;
+        if ((rc = proper__spx_push_eta(S, r))) goto out;
+        if (++S->iters >= S->max_iters) { rc = PROPER__SPX_LIMIT; goto out; }
+        if (S->iters >= limit) { rc = PROPER__SPX_DUAL_FALLBACK; goto out; }
+        if (S->neta >= PROPER_LP_REFACTOR_EVERY) need_factor = 1;
+    }
+out:
+    PROPER_FREE(d);
+    PROPER_FREE(arow);
+    PROPER_FREE(flip);
+    PROPER_FREE(cand);
+    return rc;
+}
+
 static int proper__spx_run(proper__spx *S) {
     size_t m = S->m, nt = S->nt, p, j, degenerate = 0;
     int need_factor = 1, bland = 0, rc;
     S->iters = 0;
+    rc = proper__spx_dual(S);
+    if (rc < 0 || rc == PROPER__SPX_INFEASIBLE || rc == PROPER__SPX_LIMIT) return rc;
     for (;;) {
         int phase1 = 0, fresh, dir = 0;
         size_t q = nt, r = m;
@@ -1470,7 +1734,16 @@ static int proper__spx_run(proper__spx *S) {
         }
         if (q == nt) {
             if (!fresh) { need_factor = 1; continue; }
-            return phase1 ? PROPER__SPX_INFEASIBLE : PROPER__SPX_OPTIMAL;
+            /* infeasible with widened bounds is infeasible with the true ones */
+            if (phase1) return PROPER__SPX_INFEASIBLE;
+            if (S->perturbed == 1) {
+                proper__spx_unperturb(S);
+                need_factor = 1;
+                bland = 0;
+                degenerate = 0;
+                continue;
+            }
+            return PROPER__SPX_OPTIMAL;
         }
         /* alpha = B^{-1} a_q */
         for (p = 0; p < m; p++) S->wa[p] = 0;
@@ -1504,6 +1777,11 @@ static int proper__spx_run(proper__spx *S) {
         if (!isfinite(theta_max) && !isfinite(range)) {
             if (!fresh) { need_factor = 1; continue; }
             if (phase1) return PROPER__SPX_INFEASIBLE; /* cannot happen in exact arithmetic */
+            if (S->perturbed == 1) {
+                proper__spx_unperturb(S);
+                need_factor = 1;
+                continue;
+            }
             return PROPER__SPX_UNBOUNDED;
         }
         if (range <= theta_max) {
@@ -1543,11 +1821,26 @@ static int proper__spx_run(proper__spx *S) {
             if ((rc = proper__spx_push_eta(S, r))) return rc;
         }
         if (step <= 1e-12 && r < m) {
-            if (++degenerate >= PROPER_LP_DEGENERATE_RUN) bland = 1;
+            if (++degenerate >= PROPER_LP_DEGENERATE_RUN) {
+                if (S->perturbed == 0) {
+                    if ((rc = proper__spx_perturb(S))) return rc;
+                    need_factor = 1;
+                    degenerate = 0;
+                } else
+                    bland = 1;
+            }
         } else {
             degenerate = 0;
             bland = 0;
         }
+#ifdef PROPER_LP_TRACE
+        {
+            static unsigned long nflip, npiv, nph1, ndeg, nbland;
+            if (r == m) nflip++; else npiv++;
+            nph1 += phase1; ndeg += step <= 1e-12; nbland += bland;
+            if (S->iters % 5000 == 0) fprintf(stderr, "it %zu flips %lu pivots %lu phase1 %lu degen %lu bland %lu k %zu\n", S->iters, nflip, npiv, nph1, ndeg, nbland, S->k);
+        }
+#endif
         if (++S->iters >= S->max_iters) return PROPER__SPX_LIMIT;
         if (S->neta >= PROPER_LP_REFACTOR_EVERY) need_factor = 1;
     }

@@ -1,0 +1,1124 @@
+/* qn.h — closed queueing networks learned from queue-length traces.
+ *
+ * Implements the memoryless-process part of Napolitano's thesis (IMT Lucca
+ * 2022, ch. 3.2-3.3 and 4; Incerto, Napolitano & Tribastone, MASCOTS 2018 and
+ * ICPE 2021): simulate a closed network, approximate it by its mean-field
+ * ODE, and learn service rates and routing probabilities back from
+ * queue-length traces by linear or quadratic programming.
+ *
+ * THE MODEL
+ *   M stations; station i has s_i servers (INFINITY: a delay station), rate
+ *   mu_i per busy server, and routing row P[i][.] (sums to 1). A job that
+ *   finishes at i moves to j with probability P[i][j]. With x_i jobs at i,
+ *   station i completes jobs at rate mu_i min(s_i, x_i).
+ *
+ * FORMULATION (stated here because the thesis equations were not available
+ * to this implementation; it follows the standard fluid model of closed
+ * networks and the papers' descriptions)
+ *   mean-field ODE (thesis eq. 3.6):
+ *       dx_j/dt = -mu_j min(s_j, x_j) + sum_i P_ij mu_i min(s_i, x_i)
+ *   The same equation holds exactly for the means of the CTMC when
+ *   min(s, x) is replaced by E[min(s_i, X_i)] (Dynkin's formula), which is
+ *   why traces carry both E[X] and E[min(s, X)] ("busy").
+ *   Euler step (eq. 4.1), with b_i(k) = E[min(s_i, X_i(t_k))]:
+ *       x_j(k+1) = x_j(k) + dt (-mu_j b_j(k) + sum_i P_ij mu_i b_i(k))
+ *   Topology LP (eqs. 4.5-4.8): variables mu_i >= 0 and g_ij = P_ij mu_i >= 0
+ *   (i != j: a self-loop only rescales mu_i and cannot be identified), one
+ *   pair e+, e- >= 0 per trace, step and station:
+ *       minimise   sum (e+ + e-)                                   (4.5)
+ *       subject to sum_j g_ij = mu_i                     for all i (4.6)
+ *                  -dt b_j(k) mu_j + dt sum_i b_i(k) g_ij + e+ - e-
+ *                        = x_j(k+1) - x_j(k)          for all j, k (4.7)
+ *                  mu, g, e+, e- >= 0                              (4.8)
+ *   so sum |e| is the total absolute one-step error; P = g / mu.
+ *   Service-rate QP with known routing (eq. 4.2):
+ *       minimise   sum_k sum_j (x_j(k+1) - x_j(k) - dt [(P' - I) diag(b(k)) mu]_j)^2
+ *       subject to mu >= 0 (rates given as known are fixed)
+ *   solved exactly by lp.h's box QP on the normal equations; moving-horizon
+ *   estimation solves it over windows of H steps.
+ *   What-if error (eq. 4.9, as reconstructed): for a reference trace x and a
+ *   prediction y of a network with N jobs,
+ *       err(k) = 100 * sum_i |x_i(k) - y_i(k)| / (2N)    (percent)
+ *   (2N is the largest possible sum: all jobs in different places), reported
+ *   as its maximum and its mean over the samples.
+ *
+ * TRACES
+ *   proper_qn_trace holds K samples at t = 0, dt, ..., (K-1) dt of the mean
+ *   queue lengths x and of b = E[min(s, X)]. A trace without b (b == NULL)
+ *   uses min(s, x) instead, which is the mean-field approximation.
+ *
+ * CSV FORMATS
+ *   network: header "station,servers,rate,p1,...,pM", then one row per
+ *     station: index (1..M), servers (integer >= 1 or "inf"), rate, routing
+ *     row. Lines starting with '#' are comments.
+ *   trace: header "t,x1,...,xM" or "t,x1,...,xM,b1,...,bM", then one row
+ *     per sample; times must start at 0 and be equally spaced.
+ */
+#ifndef PROPER_QN_H
+#define PROPER_QN_H
+
+#include "core.h"
+#include "lp.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct proper_qn {
+    size_t M;
+    double *servers;   /* [M]; INFINITY for a delay station */
+    double *rates;     /* [M] per-server service rates mu_i > 0 */
+    double *routing;   /* [M*M] row-major P[i*M + j] */
+} proper_qn;
+
+/* Routing rows must sum to 1 within this; each entry must be >= 0. */
+#define PROPER_QN_PROB_TOL 1e-9
+
+/* Allocate a network of M stations (all single-server, rate 1, routing 0). */
+PROPER_API int proper_qn_init(proper_qn *qn, size_t M, proper_error *err);
+PROPER_API void proper_qn_free(proper_qn *qn);
+PROPER_API int proper_qn_copy(proper_qn *dst, const proper_qn *src, proper_error *err);
+/* Rates finite and > 0, servers integers >= 1 or infinite, routing rows
+ * non-negative and summing to 1. */
+PROPER_API int proper_qn_validate(const proper_qn *qn, proper_error *err);
+
+typedef struct proper_qn_trace {
+    size_t M, K;       /* stations; samples */
+    double dt;         /* sampling interval */
+    double *x;         /* [K*M] mean queue lengths, sample-major */
+    double *busy;      /* [K*M] E[min(s_i, X_i)], or NULL */
+} proper_qn_trace;
+
+PROPER_API int proper_qn_trace_init(proper_qn_trace *tr, size_t M, size_t K, double dt, int with_busy,
+                                    proper_error *err);
+PROPER_API void proper_qn_trace_free(proper_qn_trace *tr);
+
+/* Exact stochastic simulation (Gillespie) of the network's CTMC from the
+ * population x0 (jobs per station), sampled at K instants t = k dt and
+ * averaged over `runs` independent runs; tr receives E[X] and
+ * E[min(s, X)]. *events (may be NULL) receives the number of jumps. */
+PROPER_API int proper_qn_simulate(const proper_qn *qn, const unsigned long *x0, double dt, size_t K,
+                                  size_t runs, proper_rng *rng, proper_qn_trace *tr,
+                                  unsigned long long *events, proper_error *err);
+
+/* Mean-field ODE from x0 (real), sampled at K instants t = k dt: by Euler
+ * with step dt (eq. 4.1), or by classical RK4 with `substeps` steps per dt.
+ * tr->busy receives min(s, x). */
+PROPER_API int proper_qn_ode_euler(const proper_qn *qn, const double *x0, double dt, size_t K,
+                                   proper_qn_trace *tr, proper_error *err);
+PROPER_API int proper_qn_ode_rk4(const proper_qn *qn, const double *x0, double dt, size_t K,
+                                 size_t substeps, proper_qn_trace *tr, proper_error *err);
+/* The ODE's right-hand side f(x) into dx [M]. */
+PROPER_API void proper_qn_drift(const proper_qn *qn, const double *x, double *dx);
+
+/* Exact mean value analysis of the product-form network (FCFS stations with
+ * s servers, or delay) with N jobs: mean queue lengths q [M] and
+ * throughputs tput [M] (completions per unit time at each station).
+ * Load-dependent MVA (Reiser & Lavenberg 1980) for multi-server stations. */
+PROPER_API int proper_qn_mva(const proper_qn *qn, unsigned long N, double *q, double *tput, proper_error *err);
+
+/* External LP solver hook (backends/glpk.h provides one); NULL = native. */
+typedef int (*proper_qn_lp_solver)(void *ctx, const proper_lp *lp, proper_lp_solution *sol, proper_error *err);
+
+/* Build the topology LP (4.5-4.8) from traces with known server counts.
+ * Columns: mu_1..mu_M, then g_ij for i != j in row-major order, then the
+ * e+/e- pairs. */
+PROPER_API int proper_qn_build_lp(const proper_qn_trace *traces, size_t ntraces, const double *servers,
+                                  proper_lp *lp, proper_error *err);
+
+typedef struct proper_qn_fit_result {
+    double objective;      /* sum of absolute one-step errors */
+    size_t iterations;     /* simplex iterations (native solver) */
+    size_t rows, cols;     /* LP size */
+} proper_qn_fit_result;
+
+/* Learn rates and routing (LP). `out` is initialised here with the given
+ * servers. solver == NULL uses the native simplex. */
+PROPER_API int proper_qn_fit_lp(const proper_qn_trace *traces, size_t ntraces, const double *servers,
+                                proper_qn_lp_solver solver, void *solver_ctx, proper_qn *out,
+                                proper_qn_fit_result *res, proper_error *err);
+
+/* Learn rates with known routing and servers (QP 4.2) over the one-step
+ * changes k in [k0, k1) of every trace. known[i] (array may be NULL) fixes
+ * mu_i to rates_in[i]. rates receives the estimate [M]. */
+PROPER_API int proper_qn_fit_qp(const proper_qn_trace *traces, size_t ntraces, const proper_qn *known_net,
+                                const unsigned char *known, size_t k0, size_t k1, double *rates,
+                                proper_error *err);
+
+/* Moving-horizon estimation: the QP over windows of H one-step changes
+ * starting every `stride` steps (stride H: disjoint windows). rates receives
+ * [nwin*M] estimates (allocated here), window_end [nwin] the end time of
+ * each window (allocated here). */
+PROPER_API int proper_qn_mhe(const proper_qn_trace *trace, const proper_qn *known_net, const unsigned char *known,
+                             size_t H, size_t stride, double **rates, double **window_end, size_t *nwin,
+                             proper_error *err);
+
+/* Eq. 4.9: percentage error of `pred` against `ref` (same M and K); N is
+ * the population (sum of ref's first sample). */
+PROPER_API int proper_qn_trace_error(const proper_qn_trace *ref, const proper_qn_trace *pred, double *max_err,
+                                     double *mean_err, proper_error *err);
+
+/* CSV I/O (formats above). Readers initialise their output. */
+PROPER_API int proper_qn_read_network_csv(proper_qn *qn, const char *text, size_t len, const char *file,
+                                          proper_error *err);
+PROPER_API int proper_qn_write_network_csv(const proper_qn *qn, char **text, size_t *len, proper_error *err);
+PROPER_API int proper_qn_read_trace_csv(proper_qn_trace *tr, const char *text, size_t len, const char *file,
+                                        proper_error *err);
+PROPER_API int proper_qn_write_trace_csv(const proper_qn_trace *tr, char **text, size_t *len, proper_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PROPER_QN_H */
+
+/* ======================================================================== */
+#ifdef PROPER_IMPLEMENTATION
+#ifndef PROPER_QN_IMPLEMENTATION
+#define PROPER_QN_IMPLEMENTATION
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* A fitted rate below this counts as "station never seen serving". */
+#define PROPER_QN_MIN_RATE 1e-9
+/* Relative tolerance for equally spaced trace times. */
+#define PROPER_QN_TIME_TOL 1e-6
+
+/* ---- network ------------------------------------------------------------- */
+
+PROPER_API int proper_qn_init(proper_qn *qn, size_t M, proper_error *err) {
+    size_t i, mm;
+    memset(qn, 0, sizeof *qn);
+    if (M == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "a network needs at least one station");
+    if (proper_size_mul(M, M, &mm)) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "too many stations");
+    qn->servers = (double *)proper_calloc(M, sizeof *qn->servers);
+    qn->rates = (double *)proper_calloc(M, sizeof *qn->rates);
+    qn->routing = (double *)proper_calloc(mm, sizeof *qn->routing);
+    if (!qn->servers || !qn->rates || !qn->routing) {
+        proper_qn_free(qn);
+        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory allocating a network");
+    }
+    qn->M = M;
+    for (i = 0; i < M; i++) { qn->servers[i] = 1; qn->rates[i] = 1; }
+    return PROPER_OK;
+}
+
+PROPER_API void proper_qn_free(proper_qn *qn) {
+    if (!qn) return;
+    PROPER_FREE(qn->servers);
+    PROPER_FREE(qn->rates);
+    PROPER_FREE(qn->routing);
+    memset(qn, 0, sizeof *qn);
+}
+
+PROPER_API int proper_qn_copy(proper_qn *dst, const proper_qn *src, proper_error *err) {
+    int rc = proper_qn_init(dst, src->M, err);
+    if (rc) return rc;
+    memcpy(dst->servers, src->servers, src->M * sizeof *dst->servers);
+    memcpy(dst->rates, src->rates, src->M * sizeof *dst->rates);
+    memcpy(dst->routing, src->routing, src->M * src->M * sizeof *dst->routing);
+    return PROPER_OK;
+}
+
+static int proper__qn_check_servers(double s, size_t i, proper_error *err) {
+    if (isinf(s) && s > 0) return PROPER_OK;
+    if (!(s >= 1) || s != floor(s) || s > 1e15)
+        return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0,
+                                "station %zu: servers must be an integer >= 1 or inf (got %g)", i + 1, s);
+    return PROPER_OK;
+}
+
+PROPER_API int proper_qn_validate(const proper_qn *qn, proper_error *err) {
+    size_t i, j, M = qn->M;
+    int rc;
+    if (M == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "network has no stations");
+    for (i = 0; i < M; i++) {
+        double sum = 0;
+        if (!(qn->rates[i] > 0) || !isfinite(qn->rates[i]))
+            return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0,
+                                    "station %zu: service rate must be finite and > 0 (got %g)", i + 1, qn->rates[i]);
+        if ((rc = proper__qn_check_servers(qn->servers[i], i, err))) return rc;
+        for (j = 0; j < M; j++) {
+            double p = qn->routing[i * M + j];
+            if (!(p >= 0) || !isfinite(p))
+                return proper_error_set(err, PROPER_EPROB, NULL, 0, 0,
+                                        "routing P[%zu][%zu] = %g is not a probability", i + 1, j + 1, p);
+            sum += p;
+        }
+        if (fabs(sum - 1) > PROPER_QN_PROB_TOL)
+            return proper_error_set(err, PROPER_EPROB, NULL, 0, 0,
+                                    "routing row %zu sums to %.12g, not 1", i + 1, sum);
+    }
+    return PROPER_OK;
+}
+
+static double proper__qn_min(double s, double x) { return x < s ? x : s; }
+
+/* ---- traces ---------------------------------------------------------------- */
+
+PROPER_API int proper_qn_trace_init(proper_qn_trace *tr, size_t M, size_t K, double dt, int with_busy,
+                                    proper_error *err) {
+    size_t n;
+    memset(tr, 0, sizeof *tr);
+    if (M == 0 || K == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "a trace needs stations and samples");
+    if (!(dt > 0) || !isfinite(dt)) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "sampling interval must be > 0");
+    if (proper_size_mul(M, K, &n)) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "trace too large");
+    tr->x = (double *)proper_calloc(n, sizeof *tr->x);
+    tr->busy = with_busy ? (double *)proper_calloc(n, sizeof *tr->busy) : NULL;
+    if (!tr->x || (with_busy && !tr->busy)) {
+        proper_qn_trace_free(tr);
+        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory allocating a trace");
+    }
+    tr->M = M;
+    tr->K = K;
+    tr->dt = dt;
+    return PROPER_OK;
+}
+
+PROPER_API void proper_qn_trace_free(proper_qn_trace *tr) {
+    if (!tr) return;
+    PROPER_FREE(tr->x);
+    PROPER_FREE(tr->busy);
+    memset(tr, 0, sizeof *tr);
+}
+
+/* b_i(k): E[min(s_i, X_i)] when recorded, else min(s_i, x_i). */
+static double proper__qn_busy(const proper_qn_trace *tr, const double *servers, size_t k, size_t i) {
+    if (tr->busy) return tr->busy[k * tr->M + i];
+    return proper__qn_min(servers[i], tr->x[k * tr->M + i]);
+}
+
+/* ---- Gillespie simulation ------------------------------------------------ */
+
+PROPER_API int proper_qn_simulate(const proper_qn *qn, const unsigned long *x0, double dt, size_t K,
+                                  size_t runs, proper_rng *rng, proper_qn_trace *tr,
+                                  unsigned long long *events, proper_error *err) {
+    size_t M = qn->M, i, r, k;
+    unsigned long *x = NULL;
+    double *rate = NULL, *sum_x, *sum_b;
+    proper_alias *route = NULL;
+    unsigned long long nev = 0;
+    int rc;
+    if (events) *events = 0;
+    if ((rc = proper_qn_validate(qn, err))) return rc;
+    if (runs == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "at least one simulation run is needed");
+    if ((rc = proper_qn_trace_init(tr, M, K, dt, 1, err))) return rc;
+    x = (unsigned long *)proper_calloc(M, sizeof *x);
+    rate = (double *)proper_calloc(M, sizeof *rate);
+    route = (proper_alias *)proper_calloc(M, sizeof *route);
+    if (!x || !rate || !route) { rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory"); goto out; }
+    for (i = 0; i < M; i++)
+        if ((rc = proper_alias_init(&route[i], qn->routing + i * M, M, err))) goto out;
+    sum_x = tr->x;
+    sum_b = tr->busy;
+    for (r = 0; r < runs; r++) {
+        double t = 0, total = 0;
+        k = 0;
+        for (i = 0; i < M; i++) {
+            x[i] = x0[i];
+            rate[i] = qn->rates[i] * proper__qn_min(qn->servers[i], (double)x[i]);
+            total += rate[i];
+        }
+        while (k < K) {
+            double tnext, u;
+            size_t from, to;
+            tnext = total > 0 ? t + proper_rng_exponential(rng, total) : INFINITY;
+            /* the state is constant on [t, tnext): record samples inside it */
+            while (k < K && (double)k * dt < tnext) {
+                double *sx = sum_x + k * M, *sb = sum_b + k * M;
+                for (i = 0; i < M; i++) {
+                    sx[i] += (double)x[i];
+                    sb[i] += proper__qn_min(qn->servers[i], (double)x[i]);
+                }
+                k++;
+            }
+            if (k >= K) break;
+            /* which station completes: linear scan of the rates */
+            u = proper_rng_uniform(rng) * total;
+            from = M;
+            for (i = 0; i < M; i++) {
+                if (rate[i] <= 0) continue;
+                from = i;
+                if (u < rate[i]) break;
+                u -= rate[i];
+            }
+            to = proper_alias_sample(&route[from], rng);
+            x[from]--;
+            x[to]++;
+            rate[from] = qn->rates[from] * proper__qn_min(qn->servers[from], (double)x[from]);
+            rate[to] = qn->rates[to] * proper__qn_min(qn->servers[to], (double)x[to]);
+            /* re-sum rather than update: no drift from cancellation */
+            total = 0;
+            for (i = 0; i < M; i++) total += rate[i];
+            t = tnext;
+            nev++;
+        }
+    }
+    for (k = 0; k < K * M; k++) {
+        sum_x[k] /= (double)runs;
+        sum_b[k] /= (double)runs;
+    }
+    if (events) *events = nev;
+    rc = PROPER_OK;
+out:
+    if (route)
+        for (i = 0; i < M; i++) proper_alias_free(&route[i]);
+    PROPER_FREE(route);
+    PROPER_FREE(x);
+    PROPER_FREE(rate);
+    if (rc) proper_qn_trace_free(tr);
+    return rc;
+}
+
+/* ---- mean-field ODE ------------------------------------------------------ */
+
+PROPER_API void proper_qn_drift(const proper_qn *qn, const double *x, double *dx) {
+    size_t M = qn->M, i, j;
+    for (j = 0; j < M; j++) dx[j] = 0;
+    for (i = 0; i < M; i++) {
+        double flow = qn->rates[i] * proper__qn_min(qn->servers[i], x[i] > 0 ? x[i] : 0);
+        const double *p = qn->routing + i * M;
+        dx[i] -= flow;
+        for (j = 0; j < M; j++) dx[j] += p[j] * flow;
+    }
+}
+
+static int proper__qn_ode_start(const proper_qn *qn, const double *x0, double dt, size_t K, proper_qn_trace *tr,
+                                proper_error *err) {
+    size_t i;
+    int rc;
+    if ((rc = proper_qn_validate(qn, err))) return rc;
+    for (i = 0; i < qn->M; i++)
+        if (!(x0[i] >= 0) || !isfinite(x0[i]))
+            return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "initial population of station %zu is %g", i + 1, x0[i]);
+    return proper_qn_trace_init(tr, qn->M, K, dt, 1, err);
+}
+
+static void proper__qn_record(const proper_qn *qn, proper_qn_trace *tr, size_t k, const double *x) {
+    size_t i, M = qn->M;
+    for (i = 0; i < M; i++) {
+        tr->x[k * M + i] = x[i];
+        tr->busy[k * M + i] = proper__qn_min(qn->servers[i], x[i] > 0 ? x[i] : 0);
+    }
+}
+
+PROPER_API int proper_qn_ode_euler(const proper_qn *qn, const double *x0, double dt, size_t K,
+                                   proper_qn_trace *tr, proper_error *err) {
+    size_t M = qn->M, i, k;
+    double *x, *dx;
+    int rc = proper__qn_ode_start(qn, x0, dt, K, tr, err);
+    if (rc) return rc;
+    x = (double *)proper_calloc(2 * M, sizeof *x);
+    if (!x) { proper_qn_trace_free(tr); return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory"); }
+    dx = x + M;
+    memcpy(x, x0, M * sizeof *x);
+    for (k = 0; k < K; k++) {
+        proper__qn_record(qn, tr, k, x);
+        proper_qn_drift(qn, x, dx);
+        for (i = 0; i < M; i++) x[i] += dt * dx[i];
+    }
+    PROPER_FREE(x);
+    return PROPER_OK;
+}
+
+PROPER_API int proper_qn_ode_rk4(const proper_qn *qn, const double *x0, double dt, size_t K, size_t substeps,
+                                 proper_qn_trace *tr, proper_error *err) {
+    size_t M = qn->M, i, k, s;
+    double *x, *k1, *k2, *k3, *k4, *tmp, h;
+    int rc;
+    if (substeps == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "RK4 needs at least one step per sample");
+    if ((rc = proper__qn_ode_start(qn, x0, dt, K, tr, err))) return rc;
+    x = (double *)proper_calloc(6 * M, sizeof *x);
+    if (!x) { proper_qn_trace_free(tr); return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory"); }
+    k1 = x + M; k2 = x + 2 * M; k3 = x + 3 * M; k4 = x + 4 * M; tmp = x + 5 * M;
+    memcpy(x, x0, M * sizeof *x);
+    h = dt / (double)substeps;
+    for (k = 0; k < K; k++) {
+        proper__qn_record(qn, tr, k, x);
+        for (s = 0; s < substeps; s++) {
+            proper_qn_drift(qn, x, k1);
+            for (i = 0; i < M; i++) tmp[i] = x[i] + 0.5 * h * k1[i];
+            proper_qn_drift(qn, tmp, k2);
+            for (i = 0; i < M; i++) tmp[i] = x[i] + 0.5 * h * k2[i];
+            proper_qn_drift(qn, tmp, k3);
+            for (i = 0; i < M; i++) tmp[i] = x[i] + h * k3[i];
+            proper_qn_drift(qn, tmp, k4);
+            for (i = 0; i < M; i++) x[i] += h / 6.0 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+        }
+    }
+    PROPER_FREE(x);
+    return PROPER_OK;
+}
+
+/* ---- exact MVA ------------------------------------------------------------ */
+
+/* Visit ratios: v = v P with v_0 = 1, by Gaussian elimination on
+ * (P' - I) v = 0 with the first equation replaced by v_0 = 1. */
+static int proper__qn_visits(const proper_qn *qn, double *v, proper_error *err) {
+    size_t M = qn->M, i, j, k;
+    double *a = (double *)proper_calloc(M * M, sizeof *a);
+    if (!a) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    for (i = 0; i < M; i++) {
+        for (j = 0; j < M; j++) a[i * M + j] = qn->routing[j * M + i] - (i == j);
+        v[i] = 0;
+    }
+    for (j = 0; j < M; j++) a[j] = j == 0;
+    v[0] = 1;
+    for (k = 0; k < M; k++) {
+        size_t p = k;
+        for (i = k + 1; i < M; i++) if (fabs(a[i * M + k]) > fabs(a[p * M + k])) p = i;
+        if (fabs(a[p * M + k]) < 1e-12) {
+            PROPER_FREE(a);
+            return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
+                                    "routing is not irreducible: visit ratios are not unique");
+        }
+        if (p != k) {
+            for (j = 0; j < M; j++) { double t = a[k * M + j]; a[k * M + j] = a[p * M + j]; a[p * M + j] = t; }
+            { double t = v[k]; v[k] = v[p]; v[p] = t; }
+        }
+        for (i = k + 1; i < M; i++) {
+            double f = a[i * M + k] / a[k * M + k];
+            if (f == 0) continue;
+            for (j = k; j < M; j++) a[i * M + j] -= f * a[k * M + j];
+            v[i] -= f * v[k];
+        }
+    }
+    for (k = M; k-- > 0;) {
+        double s = v[k];
+        for (j = k + 1; j < M; j++) s -= a[k * M + j] * v[j];
+        v[k] = s / a[k * M + k];
+    }
+    PROPER_FREE(a);
+    return PROPER_OK;
+}
+
+PROPER_API int proper_qn_mva(const proper_qn *qn, unsigned long N, double *q, double *tput, proper_error *err) {
+    size_t M = qn->M, i, n, j;
+    double *v = NULL, *p = NULL, *pn = NULL, *R = NULL, X = 0;
+    int rc;
+    if ((rc = proper_qn_validate(qn, err))) return rc;
+    if (N > 100000) return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0, "exact MVA limited to 100000 jobs (got %lu)", N);
+    v = (double *)proper_calloc(M, sizeof *v);
+    R = (double *)proper_calloc(M, sizeof *R);
+    /* p[i*(N+1) + j]: probability of j jobs at station i, population n - 1 */
+    p = (double *)proper_calloc(M * (N + 1), sizeof *p);
+    pn = (double *)proper_calloc(N + 1, sizeof *pn);
+    if (!v || !R || !p || !pn) { rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory"); goto out; }
+    if ((rc = proper__qn_visits(qn, v, err))) goto out;
+    for (i = 0; i < M; i++) { p[i * (N + 1)] = 1; q[i] = 0; }
+    for (n = 1; n <= N; n++) {
+        double denom = 0;
+        for (i = 0; i < M; i++) {
+            double s = qn->servers[i], mu = qn->rates[i];
+            if (isinf(s)) R[i] = 1 / mu;
+            else if (s == 1) R[i] = (1 + q[i]) / mu;
+            else {
+                double r = 0;
+                for (j = 1; j <= n; j++) r += (double)j / (mu * proper__qn_min(s, (double)j)) * p[i * (N + 1) + j - 1];
+                R[i] = r;
+            }
+            denom += v[i] * R[i];
+        }
+        X = (double)n / denom;
+        for (i = 0; i < M; i++) {
+            double s = qn->servers[i], mu = qn->rates[i];
+            q[i] = v[i] * X * R[i];
+            if (!isinf(s) && s > 1) {
+                /* marginal probabilities for population n (Reiser-Lavenberg) */
+                double rest = 0;
+                for (j = 1; j <= n; j++) {
+                    pn[j] = v[i] * X / (mu * proper__qn_min(s, (double)j)) * p[i * (N + 1) + j - 1];
+                    rest += pn[j];
+                }
+                pn[0] = rest < 1 ? 1 - rest : 0;
+                memcpy(p + i * (N + 1), pn, (n + 1) * sizeof *pn);
+            }
+        }
+    }
+    for (i = 0; i < M; i++) tput[i] = v[i] * X;
+    rc = PROPER_OK;
+out:
+    PROPER_FREE(v); PROPER_FREE(R); PROPER_FREE(p); PROPER_FREE(pn);
+    return rc;
+}
+
+/* ---- topology LP (4.5-4.8) ----------------------------------------------- */
+
+static int proper__qn_check_traces(const proper_qn_trace *traces, size_t ntraces, size_t M, proper_error *err) {
+    size_t t, k;
+    if (ntraces == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no traces to learn from");
+    for (t = 0; t < ntraces; t++) {
+        if (traces[t].M != M)
+            return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "trace %zu has %zu stations, expected %zu",
+                                    t + 1, traces[t].M, M);
+        if (traces[t].K < 2)
+            return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "trace %zu has fewer than two samples", t + 1);
+        if (fabs(traces[t].dt - traces[0].dt) > PROPER_QN_TIME_TOL * traces[0].dt)
+            return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "trace %zu has interval %g, trace 1 has %g",
+                                    t + 1, traces[t].dt, traces[0].dt);
+        for (k = 0; k < traces[t].K * M; k++)
+            if (!(traces[t].x[k] >= 0) || !isfinite(traces[t].x[k]) ||
+                (traces[t].busy && (!(traces[t].busy[k] >= 0) || !isfinite(traces[t].busy[k]))))
+                return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0,
+                                        "trace %zu, sample %zu, station %zu: value is negative or not finite",
+                                        t + 1, k / M + 1, k % M + 1);
+    }
+    return PROPER_OK;
+}
+
+static int proper__qn_check_server_list(const double *servers, size_t M, proper_error *err) {
+    size_t i;
+    int rc;
+    for (i = 0; i < M; i++)
+        if ((rc = proper__qn_check_servers(servers[i], i, err))) return rc;
+    return PROPER_OK;
+}
+
+/* Index of column g_ij (i != j) among the LP's columns. */
+static size_t proper__qn_gcol(size_t M, size_t i, size_t j) { return M + i * (M - 1) + (j < i ? j : j - 1); }
+
+PROPER_API int proper_qn_build_lp(const proper_qn_trace *traces, size_t ntraces, const double *servers,
+                                  proper_lp *lp, proper_error *err) {
+    size_t M, i, j, t, k, *cols = NULL;
+    double *vals = NULL;
+    char name[64];
+    int rc;
+    proper_lp_init(lp);
+    if (ntraces == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no traces to learn from");
+    M = traces[0].M;
+    if ((rc = proper__qn_check_traces(traces, ntraces, M, err))) return rc;
+    if ((rc = proper__qn_check_server_list(servers, M, err))) return rc;
+    if (M < 2) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "routing needs at least two stations");
+    cols = (size_t *)proper_calloc(M + 2, sizeof *cols);
+    vals = (double *)proper_calloc(M + 2, sizeof *vals);
+    if (!cols || !vals) { rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory"); goto out; }
+    for (i = 0; i < M; i++) {
+        snprintf(name, sizeof name, "mu%zu", i + 1);
+        if ((rc = proper_lp_add_col(lp, 0, 0, PROPER_LP_INF, name, NULL, err))) goto out;
+    }
+    for (i = 0; i < M; i++)
+        for (j = 0; j < M; j++) {
+            if (i == j) continue;
+            snprintf(name, sizeof name, "g%zu_%zu", i + 1, j + 1);
+            if ((rc = proper_lp_add_col(lp, 0, 0, PROPER_LP_INF, name, NULL, err))) goto out;
+        }
+    /* (4.6) mu_i - sum_j g_ij = 0 */
+    for (i = 0; i < M; i++) {
+        size_t c = 0;
+        cols[c] = i; vals[c++] = 1;
+        for (j = 0; j < M; j++) if (j != i) { cols[c] = proper__qn_gcol(M, i, j); vals[c++] = -1; }
+        snprintf(name, sizeof name, "flow%zu", i + 1);
+        if ((rc = proper_lp_add_row(lp, c, cols, vals, 0, 0, name, err))) goto out;
+    }
+    /* (4.7) one row per trace, step and station */
+    for (t = 0; t < ntraces; t++) {
+        const proper_qn_trace *tr = &traces[t];
+        double dt = tr->dt;
+        for (k = 0; k + 1 < tr->K; k++)
+            for (j = 0; j < M; j++) {
+                size_t c = 0, ep, em;
+                double change = tr->x[(k + 1) * M + j] - tr->x[k * M + j];
+                snprintf(name, sizeof name, "ep%zu_%zu_%zu", t + 1, k + 1, j + 1);
+                if ((rc = proper_lp_add_col(lp, 1, 0, PROPER_LP_INF, name, &ep, err))) goto out;
+                snprintf(name, sizeof name, "em%zu_%zu_%zu", t + 1, k + 1, j + 1);
+                if ((rc = proper_lp_add_col(lp, 1, 0, PROPER_LP_INF, name, &em, err))) goto out;
+                cols[c] = j; vals[c++] = -dt * proper__qn_busy(tr, servers, k, j);
+                for (i = 0; i < M; i++)
+                    if (i != j) { cols[c] = proper__qn_gcol(M, i, j); vals[c++] = dt * proper__qn_busy(tr, servers, k, i); }
+                cols[c] = ep; vals[c++] = 1;
+                cols[c] = em; vals[c++] = -1;
+                snprintf(name, sizeof name, "d%zu_%zu_%zu", t + 1, k + 1, j + 1);
+                if ((rc = proper_lp_add_row(lp, c, cols, vals, change, change, name, err))) goto out;
+            }
+    }
+    rc = PROPER_OK;
+out:
+    PROPER_FREE(cols);
+    PROPER_FREE(vals);
+    if (rc) proper_lp_free(lp);
+    return rc;
+}
+
+PROPER_API int proper_qn_fit_lp(const proper_qn_trace *traces, size_t ntraces, const double *servers,
+                                proper_qn_lp_solver solver, void *solver_ctx, proper_qn *out,
+                                proper_qn_fit_result *res, proper_error *err) {
+    proper_lp lp;
+    proper_lp_solution sol;
+    size_t M, i, j;
+    int rc;
+    memset(out, 0, sizeof *out);
+    memset(&sol, 0, sizeof sol);
+    if ((rc = proper_qn_build_lp(traces, ntraces, servers, &lp, err))) return rc;
+    M = traces[0].M;
+    rc = solver ? solver(solver_ctx, &lp, &sol, err) : proper_lp_solve(&lp, NULL, &sol, err);
+    if (rc) goto out;
+    if ((rc = proper_qn_init(out, M, err))) goto out;
+    for (i = 0; i < M; i++) {
+        double mu = sol.x[i], rowsum = 0;
+        out->servers[i] = servers[i];
+        if (!(mu > PROPER_QN_MIN_RATE)) {
+            rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
+                                  "station %zu: estimated rate is %g; the traces never show it serving", i + 1, mu);
+            goto out;
+        }
+        out->rates[i] = mu;
+        for (j = 0; j < M; j++) {
+            double g = j == i ? 0 : sol.x[proper__qn_gcol(M, i, j)];
+            if (g < 0) g = 0;
+            out->routing[i * M + j] = g;
+            rowsum += g;
+        }
+        /* (4.6) makes the row sum mu up to LP tolerance; divide by the sum */
+        for (j = 0; j < M; j++) out->routing[i * M + j] /= rowsum;
+    }
+    if (res) {
+        res->objective = sol.objective;
+        res->iterations = sol.iterations;
+        res->rows = lp.nrows;
+        res->cols = lp.ncols;
+    }
+    rc = PROPER_OK;
+out:
+    if (rc) proper_qn_free(out);
+    proper_lp_solution_free(&sol);
+    proper_lp_free(&lp);
+    return rc;
+}
+
+/* ---- service-rate QP (4.2) and moving-horizon estimation ------------------ */
+
+PROPER_API int proper_qn_fit_qp(const proper_qn_trace *traces, size_t ntraces, const proper_qn *known_net,
+                                const unsigned char *known, size_t k0, size_t k1, double *rates,
+                                proper_error *err) {
+    size_t M = known_net->M, t, k, i, j, l;
+    double *Q = NULL, *q = NULL, *row = NULL, *lo = NULL, *hi = NULL;
+    int rc;
+    if ((rc = proper__qn_check_traces(traces, ntraces, M, err))) return rc;
+    if ((rc = proper__qn_check_server_list(known_net->servers, M, err))) return rc;
+    {
+        /* routing must be valid; rates matter only where known */
+        proper_qn probe = *known_net;
+        double *ones = (double *)proper_calloc(M, sizeof *ones);
+        if (!ones) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+        for (i = 0; i < M; i++) ones[i] = known && known[i] ? known_net->rates[i] : 1;
+        probe.rates = ones;
+        rc = proper_qn_validate(&probe, err);
+        PROPER_FREE(ones);
+        if (rc) return rc;
+    }
+    if (k1 <= k0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "empty estimation window");
+    Q = (double *)proper_calloc(M * M, sizeof *Q);
+    q = (double *)proper_calloc(M, sizeof *q);
+    row = (double *)proper_calloc(M, sizeof *row);
+    lo = (double *)proper_calloc(M, sizeof *lo);
+    hi = (double *)proper_calloc(M, sizeof *hi);
+    if (!Q || !q || !row || !lo || !hi) { rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory"); goto out; }
+    /* normal equations of sum ||A_k mu - dx_k||^2 with
+     * A_k[j][i] = dt (P_ij - [i == j]) b_i(k): Q = sum A'A, q = -sum A' dx */
+    for (t = 0; t < ntraces; t++) {
+        const proper_qn_trace *tr = &traces[t];
+        size_t end = k1 < tr->K - 1 ? k1 : tr->K - 1;
+        for (k = k0; k < end; k++)
+            for (j = 0; j < M; j++) {
+                double dx = tr->x[(k + 1) * M + j] - tr->x[k * M + j];
+                for (i = 0; i < M; i++)
+                    row[i] = tr->dt * (known_net->routing[i * M + j] - (i == j)) *
+                             proper__qn_busy(tr, known_net->servers, k, i);
+                for (i = 0; i < M; i++) {
+                    if (row[i] == 0) continue;
+                    q[i] -= row[i] * dx;
+                    for (l = 0; l < M; l++) Q[i * M + l] += row[i] * row[l];
+                }
+            }
+    }
+    for (i = 0; i < M; i++) {
+        if (known && known[i]) lo[i] = hi[i] = known_net->rates[i];
+        else { lo[i] = 0; hi[i] = PROPER_LP_INF; }
+        if (Q[i * M + i] == 0 && !(known && known[i])) {
+            rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
+                                  "station %zu is never busy in the estimation window: its rate cannot be estimated", i + 1);
+            goto out;
+        }
+        /* a fixed rate is a constant: decouple it so Q stays definite */
+        if (known && known[i]) {
+            for (l = 0; l < M; l++) {
+                if (l == i) continue;
+                q[l] += Q[l * M + i] * known_net->rates[i];
+                Q[l * M + i] = Q[i * M + l] = 0;
+            }
+            Q[i * M + i] = 1;
+            q[i] = -known_net->rates[i];
+        }
+    }
+    rc = proper_qp_box_solve(M, Q, q, lo, hi, rates, NULL, err);
+    if (rc == PROPER_EINVAL && strstr(err ? err->message : "", "positive definite"))
+        rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
+                              "the rates are not identifiable from this window (the QP is singular): "
+                              "use a longer window or fix known rates");
+out:
+    PROPER_FREE(Q); PROPER_FREE(q); PROPER_FREE(row); PROPER_FREE(lo); PROPER_FREE(hi);
+    return rc;
+}
+
+PROPER_API int proper_qn_mhe(const proper_qn_trace *trace, const proper_qn *known_net, const unsigned char *known,
+                             size_t H, size_t stride, double **rates, double **window_end, size_t *nwin,
+                             proper_error *err) {
+    size_t M = known_net->M, w, count, steps;
+    int rc;
+    *rates = NULL;
+    *window_end = NULL;
+    *nwin = 0;
+    if (H == 0 || stride == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "horizon and stride must be >= 1");
+    if (trace->K < 2) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "trace has fewer than two samples");
+    steps = trace->K - 1;
+    if (steps < H)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "trace has %zu steps, fewer than the horizon %zu", steps, H);
+    count = (steps - H) / stride + 1;
+    *rates = (double *)proper_calloc(count * M, sizeof **rates);
+    *window_end = (double *)proper_calloc(count, sizeof **window_end);
+    if (!*rates || !*window_end) {
+        rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+        goto fail;
+    }
+    for (w = 0; w < count; w++) {
+        size_t k0 = w * stride;
+        if ((rc = proper_qn_fit_qp(trace, 1, known_net, known, k0, k0 + H, *rates + w * M, err))) goto fail;
+        (*window_end)[w] = (double)(k0 + H) * trace->dt;
+    }
+    *nwin = count;
+    return PROPER_OK;
+fail:
+    PROPER_FREE(*rates);
+    PROPER_FREE(*window_end);
+    *rates = NULL;
+    *window_end = NULL;
+    return rc;
+}
+
+/* ---- what-if error (4.9) ----------------------------------------------------- */
+
+PROPER_API int proper_qn_trace_error(const proper_qn_trace *ref, const proper_qn_trace *pred, double *max_err,
+                                     double *mean_err, proper_error *err) {
+    size_t k, i, M = ref->M;
+    double N = 0, worst = 0, total = 0;
+    if (pred->M != M || pred->K != ref->K)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "traces differ in shape (%zux%zu vs %zux%zu)",
+                                ref->K, ref->M, pred->K, pred->M);
+    for (i = 0; i < M; i++) N += ref->x[i];
+    if (!(N > 0)) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "reference trace has no jobs");
+    for (k = 0; k < ref->K; k++) {
+        double e = 0;
+        for (i = 0; i < M; i++) e += fabs(ref->x[k * M + i] - pred->x[k * M + i]);
+        e = 100.0 * e / (2.0 * N);
+        if (e > worst) worst = e;
+        total += e;
+    }
+    if (max_err) *max_err = worst;
+    if (mean_err) *mean_err = total / (double)ref->K;
+    return PROPER_OK;
+}
+
+/* ---- CSV ---------------------------------------------------------------------- */
+
+typedef struct proper__qn_buf {
+    char *data;
+    size_t len, cap;
+    int failed;
+} proper__qn_buf;
+
+static void proper__qn_put(proper__qn_buf *b, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static void proper__qn_put(proper__qn_buf *b, const char *fmt, ...) {
+    va_list ap;
+    int n;
+    if (b->failed) return;
+    if (proper_reserve(&b->data, &b->cap, b->len + 64, 1)) { b->failed = 1; return; }
+    va_start(ap, fmt);
+    n = vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
+    va_end(ap);
+    if (n < 0) { b->failed = 1; return; }
+    if ((size_t)n >= b->cap - b->len) {
+        if (proper_reserve(&b->data, &b->cap, b->len + (size_t)n + 1, 1)) { b->failed = 1; return; }
+        va_start(ap, fmt);
+        vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
+        va_end(ap);
+    }
+    b->len += (size_t)n;
+}
+
+static int proper__qn_finish(proper__qn_buf *b, char **text, size_t *len, proper_error *err) {
+    if (b->failed || !b->data) {
+        PROPER_FREE(b->data);
+        *text = NULL;
+        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory writing CSV");
+    }
+    *text = b->data;
+    if (len) *len = b->len;
+    return PROPER_OK;
+}
+
+/* Skip blank lines and '#' comments; 0 at the end of input. */
+static int proper__qn_next_line(proper_cursor *c) {
+    for (;;) {
+        proper_cursor_skip_blanks(c);
+        if (c->p >= c->end) return 0;
+        if (*c->p == '\n') { proper_cursor_advance(c); continue; }
+        if (*c->p == '#') {
+            while (c->p < c->end && *c->p != '\n') proper_cursor_advance(c);
+            continue;
+        }
+        return 1;
+    }
+}
+
+/* Expect a comma (or, when last, the end of the line). */
+static int proper__qn_sep(proper_cursor *c, int last, proper_error *err) {
+    proper_cursor_skip_blanks(c);
+    if (last) {
+        if (c->p < c->end && *c->p != '\n')
+            return proper_cursor_error(c, err, PROPER_EPARSE, "expected the end of the line (too many columns)");
+        if (c->p < c->end) proper_cursor_advance(c);
+        return PROPER_OK;
+    }
+    if (c->p >= c->end || *c->p != ',')
+        return proper_cursor_error(c, err, PROPER_EPARSE, "expected ',' (too few columns)");
+    proper_cursor_advance(c);
+    return PROPER_OK;
+}
+
+/* Count the comma-separated fields of the current line. */
+static size_t proper__qn_fields(const proper_cursor *c) {
+    const char *p = c->p;
+    size_t n = 1;
+    while (p < c->end && *p != '\n') n += *p++ == ',';
+    return n;
+}
+
+static int proper__qn_header_word(proper_cursor *c, const char *prefix, size_t index, proper_error *err) {
+    char want[32];
+    size_t n;
+    proper_cursor_skip_blanks(c);
+    if (index) snprintf(want, sizeof want, "%s%zu", prefix, index);
+    else snprintf(want, sizeof want, "%s", prefix);
+    n = strlen(want);
+    if ((size_t)(c->end - c->p) < n || memcmp(c->p, want, n) != 0 ||
+        (c->p + n < c->end && *(c->p + n) != ',' && *(c->p + n) != '\n' && *(c->p + n) != ' ' &&
+         *(c->p + n) != '\t' && *(c->p + n) != '\r'))
+        return proper_cursor_error(c, err, PROPER_EPARSE, "expected header field '%s'", want);
+    while (n--) proper_cursor_advance(c);
+    return PROPER_OK;
+}
+
+PROPER_API int proper_qn_read_network_csv(proper_qn *qn, const char *text, size_t len, const char *file,
+                                          proper_error *err) {
+    proper_cursor c;
+    size_t M, i, j, fields;
+    int rc;
+    memset(qn, 0, sizeof *qn);
+    proper_cursor_init(&c, text, len, file);
+    if (!proper__qn_next_line(&c)) return proper_cursor_error(&c, err, PROPER_EPARSE, "empty network file");
+    fields = proper__qn_fields(&c);
+    if (fields < 5) return proper_cursor_error(&c, err, PROPER_EPARSE,
+                                               "header must be station,servers,rate,p1,...,pM with M >= 2");
+    M = fields - 3;
+    if ((rc = proper__qn_header_word(&c, "station", 0, err)) || (rc = proper__qn_sep(&c, 0, err)) ||
+        (rc = proper__qn_header_word(&c, "servers", 0, err)) || (rc = proper__qn_sep(&c, 0, err)) ||
+        (rc = proper__qn_header_word(&c, "rate", 0, err)) || (rc = proper__qn_sep(&c, 0, err)))
+        return rc;
+    for (j = 0; j < M; j++)
+        if ((rc = proper__qn_header_word(&c, "p", j + 1, err)) || (rc = proper__qn_sep(&c, j + 1 == M, err))) return rc;
+    if ((rc = proper_qn_init(qn, M, err))) return rc;
+    for (i = 0; i < M; i++) {
+        long long idx;
+        proper_cursor at;
+        if (!proper__qn_next_line(&c)) {
+            rc = proper_cursor_error(&c, err, PROPER_EPARSE, "expected %zu station rows, found %zu", M, i);
+            goto fail;
+        }
+        at = c;
+        if ((rc = proper_parse_int(&c, &idx, err))) goto fail;
+        if (idx != (long long)i + 1) { rc = proper_cursor_error(&at, err, PROPER_EPARSE, "expected station %zu", i + 1); goto fail; }
+        if ((rc = proper__qn_sep(&c, 0, err))) goto fail;
+        at = c;
+        if ((rc = proper_parse_double(&c, &qn->servers[i], err))) goto fail;
+        if ((rc = proper__qn_check_servers(qn->servers[i], i, err))) {
+            rc = proper_cursor_error(&at, err, rc, "%s", err ? err->message : "bad servers");
+            goto fail;
+        }
+        if ((rc = proper__qn_sep(&c, 0, err))) goto fail;
+        at = c;
+        if ((rc = proper_parse_double(&c, &qn->rates[i], err))) goto fail;
+        if (!(qn->rates[i] > 0) || !isfinite(qn->rates[i])) {
+            rc = proper_cursor_error(&at, err, PROPER_ERANGE, "station %zu: rate must be finite and > 0", i + 1);
+            goto fail;
+        }
+        if ((rc = proper__qn_sep(&c, 0, err))) goto fail;
+        for (j = 0; j < M; j++) {
+            at = c;
+            if ((rc = proper_parse_double(&c, &qn->routing[i * M + j], err))) goto fail;
+            if (!(qn->routing[i * M + j] >= 0) || !isfinite(qn->routing[i * M + j])) {
+                rc = proper_cursor_error(&at, err, PROPER_EPROB, "routing probability must be in [0, 1]");
+                goto fail;
+            }
+            if ((rc = proper__qn_sep(&c, j + 1 == M, err))) goto fail;
+        }
+        {
+            double sum = 0;
+            for (j = 0; j < M; j++) sum += qn->routing[i * M + j];
+            if (fabs(sum - 1) > PROPER_QN_PROB_TOL) {
+                rc = proper_error_set(err, PROPER_EPROB, file, at.line, 0, "routing row of station %zu sums to %.12g, not 1",
+                                      i + 1, sum);
+                goto fail;
+            }
+        }
+    }
+    if (proper__qn_next_line(&c)) {
+        rc = proper_cursor_error(&c, err, PROPER_EPARSE, "more rows than the %zu stations of the header", M);
+        goto fail;
+    }
+    return PROPER_OK;
+fail:
+    proper_qn_free(qn);
+    return rc;
+}
+
+static void proper__qn_put_num(proper__qn_buf *b, double v) {
+    if (isinf(v)) proper__qn_put(b, v > 0 ? "inf" : "-inf");
+    else proper__qn_put(b, "%.17g", v);
+}
+
+PROPER_API int proper_qn_write_network_csv(const proper_qn *qn, char **text, size_t *len, proper_error *err) {
+    proper__qn_buf b;
+    size_t i, j, M = qn->M;
+    memset(&b, 0, sizeof b);
+    proper__qn_put(&b, "station,servers,rate");
+    for (j = 0; j < M; j++) proper__qn_put(&b, ",p%zu", j + 1);
+    proper__qn_put(&b, "\n");
+    for (i = 0; i < M; i++) {
+        proper__qn_put(&b, "%zu,", i + 1);
+        proper__qn_put_num(&b, qn->servers[i]);
+        proper__qn_put(&b, ",");
+        proper__qn_put_num(&b, qn->rates[i]);
+        for (j = 0; j < M; j++) {
+            proper__qn_put(&b, ",");
+            proper__qn_put_num(&b, qn->routing[i * M + j]);
+        }
+        proper__qn_put(&b, "\n");
+    }
+    return proper__qn_finish(&b, text, len, err);
+}
+
+PROPER_API int proper_qn_read_trace_csv(proper_qn_trace *tr, const char *text, size_t len, const char *file,
+                                        proper_error *err) {
+    proper_cursor c;
+    size_t fields, M, j, k = 0, cap = 0, ncol;
+    int with_busy, rc;
+    double *vals = NULL, t0 = 0, dt = 0, prev_t = 0;
+    memset(tr, 0, sizeof *tr);
+    proper_cursor_init(&c, text, len, file);
+    if (!proper__qn_next_line(&c)) return proper_cursor_error(&c, err, PROPER_EPARSE, "empty trace file");
+    fields = proper__qn_fields(&c);
+    if (fields < 2) return proper_cursor_error(&c, err, PROPER_EPARSE, "header must be t,x1,...,xM[,b1,...,bM]");
+    {
+        /* busy columns present when the header continues with b1 */
+        const char *p = c.p;
+        with_busy = 0;
+        while (p < c.end && *p != '\n') {
+            if (*p == ',' && p + 2 < c.end && p[1] == 'b' && p[2] == '1' &&
+                (p + 3 >= c.end || p[3] == ',' || p[3] == '\n' || p[3] == '\r')) { with_busy = 1; break; }
+            p++;
+        }
+    }
+    ncol = fields - 1;
+    if (with_busy && ncol % 2) return proper_cursor_error(&c, err, PROPER_EPARSE, "as many b columns as x columns are needed");
+    M = with_busy ? ncol / 2 : ncol;
+    if ((rc = proper__qn_header_word(&c, "t", 0, err)) || (rc = proper__qn_sep(&c, 0, err))) return rc;
+    for (j = 0; j < M; j++)
+        if ((rc = proper__qn_header_word(&c, "x", j + 1, err)) || (rc = proper__qn_sep(&c, !with_busy && j + 1 == M, err)))
+            return rc;
+    for (j = 0; with_busy && j < M; j++)
+        if ((rc = proper__qn_header_word(&c, "b", j + 1, err)) || (rc = proper__qn_sep(&c, j + 1 == M, err))) return rc;
+    while (proper__qn_next_line(&c)) {
+        double t;
+        proper_cursor at = c;
+        size_t got = proper__qn_fields(&c);
+        if (got != fields) {
+            rc = proper_cursor_error(&c, err, PROPER_EPARSE, "row has %zu columns, the header has %zu (%zu stations)",
+                                     got, fields, M);
+            goto fail;
+        }
+        if ((rc = proper_parse_double(&c, &t, err)) || (rc = proper__qn_sep(&c, 0, err))) goto fail;
+        if (k == 0) {
+            t0 = t;
+            if (fabs(t0) > 1e-12) { rc = proper_cursor_error(&at, err, PROPER_EPARSE, "the first sample must be at t = 0"); goto fail; }
+        } else if (k == 1) {
+            dt = t - t0;
+            if (!(dt > 0)) { rc = proper_cursor_error(&at, err, PROPER_EPARSE, "times must increase"); goto fail; }
+        } else if (fabs((t - prev_t) - dt) > PROPER_QN_TIME_TOL * dt + 1e-12 * fabs(t)) {
+            if (t - prev_t > dt)
+                rc = proper_cursor_error(&at, err, PROPER_EPARSE,
+                                         "sample missing: t jumps from %.10g to %.10g (interval %.10g)", prev_t, t, dt);
+            else
+                rc = proper_cursor_error(&at, err, PROPER_EPARSE, "samples are not equally spaced at t = %.10g", t);
+            goto fail;
+        }
+        prev_t = t;
+        if (proper_reserve(&vals, &cap, (k + 1) * ncol, sizeof *vals)) {
+            rc = proper_error_set(err, PROPER_ENOMEM, file, 0, 0, "out of memory");
+            goto fail;
+        }
+        for (j = 0; j < ncol; j++) {
+            double v;
+            at = c;
+            if ((rc = proper_parse_double(&c, &v, err))) goto fail;
+            if (!(v >= 0) || !isfinite(v)) {
+                rc = proper_cursor_error(&at, err, PROPER_ERANGE, "queue lengths must be finite and >= 0");
+                goto fail;
+            }
+            vals[k * ncol + j] = v;
+            if ((rc = proper__qn_sep(&c, j + 1 == ncol, err))) goto fail;
+        }
+        k++;
+    }
+    if (k < 2) { rc = proper_cursor_error(&c, err, PROPER_EPARSE, "a trace needs at least two samples"); goto fail; }
+    if ((rc = proper_qn_trace_init(tr, M, k, dt, with_busy, err))) goto fail;
+    {
+        size_t s;
+        for (s = 0; s < k; s++)
+            for (j = 0; j < M; j++) {
+                tr->x[s * M + j] = vals[s * ncol + j];
+                if (with_busy) tr->busy[s * M + j] = vals[s * ncol + M + j];
+            }
+    }
+    PROPER_FREE(vals);
+    return PROPER_OK;
+fail:
+    PROPER_FREE(vals);
+    return rc;
+}
+
+PROPER_API int proper_qn_write_trace_csv(const proper_qn_trace *tr, char **text, size_t *len, proper_error *err) {
+    proper__qn_buf b;
+    size_t k, j, M = tr->M;
+    memset(&b, 0, sizeof b);
+    proper__qn_put(&b, "t");
+    for (j = 0; j < M; j++) proper__qn_put(&b, ",x%zu", j + 1);
+    for (j = 0; tr->busy && j < M; j++) proper__qn_put(&b, ",b%zu", j + 1);
+    proper__qn_put(&b, "\n");
+    for (k = 0; k < tr->K; k++) {
+        proper__qn_put(&b, "%.10g", (double)k * tr->dt);
+        for (j = 0; j < M; j++) proper__qn_put(&b, ",%.17g", tr->x[k * M + j]);
+        for (j = 0; tr->busy && j < M; j++) proper__qn_put(&b, ",%.17g", tr->busy[k * M + j]);
+        proper__qn_put(&b, "\n");
+    }
+    return proper__qn_finish(&b, text, len, err);
+}
+
+#endif /* PROPER_QN_IMPLEMENTATION */
+#endif /* PROPER_IMPLEMENTATION */
