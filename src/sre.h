@@ -1638,21 +1638,25 @@ static int proper__sre_expect_end(proper__sre_parser *p) {
                                 proper__sre_describe(&p->tok, found, sizeof found));
 }
 
-/* NAME=value for a symbol: a source, or a bare CSV path. */
-static int proper__sre_set_symbol(proper__sre_parser *p, size_t bi) {
+/* NAME=value for a symbol: a source, or a bare CSV path. `value` is the
+ * cursor at the value, `lexed` the status of reading its first token (a
+ * path need not be a token). */
+static int proper__sre_set_symbol(proper__sre_parser *p, size_t bi, proper_cursor value, int lexed) {
     proper_sre_source src;
     int rc;
     memset(&src, 0, sizeof src);
-    if (proper__sre_is(p, '{') ||
+    if (lexed == PROPER_OK && (proper__sre_is(p, '{') ||
         ((proper__sre_is_word(p, "csv") || proper__sre_is_word(p, "trace") || proper__sre_is_word(p, "service") ||
           proper__sre_is_word(p, "client") || proper__sre_is_word(p, "glue") || proper__sre_is_word(p, "joint")) &&
-         proper__sre_peek_is(p, '('))) {
+         proper__sre_peek_is(p, '(')))) {
         rc = proper__sre_parse_source(p, &src, PROPER_SRE_BIND_SYMBOL);
         if (rc == PROPER_OK) rc = proper__sre_expect_end(p);
     } else {
-        const char *q = p->tok.start, *end = p->c.end;
+        const char *q, *end = value.end;
+        proper_cursor_skip_blanks(&value);
+        q = value.p;
         while (end > q && (end[-1] == ' ' || end[-1] == '\t')) end--;
-        if (q >= end) return proper__sre_error_at(p, p->tok.line, p->tok.col, PROPER_EPARSE, "expected a value after '='");
+        if (q >= end) return proper__sre_error_at(p, value.line, value.col, PROPER_EPARSE, "expected a value after '='");
         src.kind = PROPER_SRE_SRC_CSV;
         src.from_cwd = 1;
         src.path = proper__sre_strndup(q, (size_t)(end - q));
@@ -1792,10 +1796,11 @@ static int proper__sre_set_alt(proper__sre_parser *p, size_t bi) {
 
 PROPER_API int proper_sre_set(proper_sre *s, const char *assignment, proper_error *err) {
     proper__sre_parser p;
+    proper_cursor value;
     const char *name, *selector = NULL;
     size_t n = 0, k = 0;
     long bi;
-    int rc, kind;
+    int lexed, kind;
     proper__sre_parser_init(&p, s, assignment, strlen(assignment), "--set", err);
     p.from_cwd = 1;
     proper_cursor_skip_blanks(&p.c);
@@ -1810,7 +1815,8 @@ PROPER_API int proper_sre_set(proper_sre *s, const char *assignment, proper_erro
     if (n == 0 || p.c.p >= p.c.end || *p.c.p != '=')
         return proper_cursor_error(&p.c, err, PROPER_EPARSE, "expected NAME=VALUE, NAME.loop=COUNT or NAME.alt=P,P,...");
     proper_cursor_advance(&p.c);
-    if ((rc = proper__sre_next(&p))) return rc;
+    value = p.c;
+    lexed = proper__sre_next(&p);
     bi = proper__sre_find_n(s, name, n);
     if (bi < 0)
         return proper_error_set(err, PROPER_EUNDEFINED, "--set", 1, 1, "the model has no binding named '%.*s'", (int)n, name);
@@ -1818,12 +1824,13 @@ PROPER_API int proper_sre_set(proper_sre *s, const char *assignment, proper_erro
     if (selector && kind != PROPER_SRE_BIND_DEF)
         return proper_error_set(err, PROPER_EINVAL, "--set", 1, 1, "'%.*s' is a %s; .loop and .alt apply to a def", (int)n,
                                 name, proper__sre_binding_kind_name(kind));
+    if (lexed && kind != PROPER_SRE_BIND_SYMBOL) return lexed; /* only a symbol's value may be a bare path */
     if (selector && k == 4 && memcmp(selector, "loop", 4) == 0) return proper__sre_set_loop(&p, (size_t)bi);
     if (selector && k == 3 && memcmp(selector, "alt", 3) == 0) return proper__sre_set_alt(&p, (size_t)bi);
     if (selector)
         return proper_error_set(err, PROPER_EINVAL, "--set", 1, (int)(selector - assignment) + 1,
                                 "unknown selector '.%.*s' (use .loop or .alt)", (int)k, selector);
-    if (kind == PROPER_SRE_BIND_SYMBOL) return proper__sre_set_symbol(&p, (size_t)bi);
+    if (kind == PROPER_SRE_BIND_SYMBOL) return proper__sre_set_symbol(&p, (size_t)bi, value, lexed);
     if (kind == PROPER_SRE_BIND_DEF) return proper__sre_set_def(&p, (size_t)bi);
     return proper__sre_set_number_or_source(&p, (size_t)bi);
 }

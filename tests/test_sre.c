@@ -618,7 +618,12 @@ static void test_csv_source_relative_to_model(void) {
     CHECK_INT(eval(&s, NULL, 1.0, &x), 0);
     CHECK_ABS(proper_pmf_mean(&x), 2 * 11.5, 1e-9);
     proper_pmf_free(&x);
-    /* an override path is relative to the working directory */
+    /* an override path is relative to the working directory; a bare path
+     * need not be a token of the language */
+    CHECK_INT(proper_sre_set(&s, "a=./" TMP "sre_csv.csv", &err), 0);
+    CHECK_INT(eval(&s, NULL, 1.0, &x), 0);
+    CHECK_ABS(proper_pmf_mean(&x), 23.0, 1e-9);
+    proper_pmf_free(&x);
     CHECK_INT(proper_sre_set(&s, "a=" TMP "sre_csv.csv", &err), 0);
     CHECK_INT(eval(&s, NULL, 1.0, &x), 0);
     CHECK_ABS(proper_pmf_mean(&x), 23.0, 1e-9);
