@@ -583,7 +583,7 @@ PROPER_API int proper_qn_build_lp(const proper_qn_trace *traces, size_t ntraces,
                                   proper_lp *lp, proper_error *err) {
     size_t M, i, j, t, k, *cols = NULL;
     double *vals = NULL;
-    char name[64];
+    char name[96]; /* "ep" + three 20-digit numbers + separators fits */
     int rc;
     proper_lp_init(lp);
     if (ntraces == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no traces to learn from");

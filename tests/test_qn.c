@@ -1,0 +1,445 @@
+/* Tests for qn.h: simulation against exact transient and steady-state
+ * results, the mean-field ODE against its closed form and against the
+ * large-N limit, exact MVA against the BCMP product form, the LP and QP
+ * estimators on noise-free Euler trajectories (exact recovery) and on
+ * noisy ones (optimality conditions), CSV I/O and bad input. */
+#define PROPER_IMPLEMENTATION
+#include "../src/qn.h"
+#include "test.h"
+
+/* Two delay stations, mu = (2, 3), jobs alternate between them. Each job is
+ * an independent two-state chain, so X_1(t) ~ Binomial(N, p(t)) with
+ * p(t) = 3/5 + (p(0) - 3/5) exp(-5 t): E[X_1] is also the ODE solution. */
+static void make_pair(proper_qn *q) {
+    proper_qn_init(q, 2, NULL);
+    q->servers[0] = q->servers[1] = INFINITY;
+    q->rates[0] = 2;
+    q->rates[1] = 3;
+    q->routing[1] = q->routing[2] = 1;
+}
+
+static double pair_exact(double t) { return 10 * (0.6 + 0.4 * exp(-5 * t)); }
+
+static void test_ode_two_station_exact(void) {
+    proper_qn q;
+    proper_qn_trace rk, eu, eu2;
+    double x0[2] = {10, 0}, worst_rk = 0, err1, err2;
+    size_t k;
+    make_pair(&q);
+    CHECK_INT(proper_qn_ode_rk4(&q, x0, 0.01, 101, 10, &rk, NULL), 0);
+    for (k = 0; k < 101; k++) {
+        double e = fabs(rk.x[2 * k] - pair_exact(0.01 * (double)k));
+        if (e > worst_rk) worst_rk = e;
+        CHECK_ABS(rk.x[2 * k] + rk.x[2 * k + 1], 10, 1e-12); /* jobs are conserved */
+    }
+    CHECK(worst_rk < 1e-10); /* RK4 with h = 1e-3: error ~ h^4 */
+    /* Euler is first order: halving the step halves the error at t = 1 */
+    CHECK_INT(proper_qn_ode_euler(&q, x0, 0.01, 101, &eu, NULL), 0);
+    CHECK_INT(proper_qn_ode_euler(&q, x0, 0.005, 201, &eu2, NULL), 0);
+    err1 = fabs(eu.x[2 * 100] - pair_exact(1));
+    err2 = fabs(eu2.x[2 * 200] - pair_exact(1));
+    CHECK(err1 > 0);
+    CHECK_ABS(err1 / err2, 2.0, 0.1);
+    /* Euler's exact discrete solution: x1(k) - 6 = 4 (1 - 5 dt)^k */
+    CHECK_ABS(eu.x[2 * 100], 6 + 4 * pow(1 - 0.05, 100), 1e-12);
+    proper_qn_trace_free(&rk);
+    proper_qn_trace_free(&eu);
+    proper_qn_trace_free(&eu2);
+    proper_qn_free(&q);
+}
+
+static void test_simulate_binomial_mean(void) {
+    proper_qn q;
+    proper_qn_trace tr;
+    proper_rng rng;
+    unsigned long x0[2] = {10, 0};
+    unsigned long long events = 0;
+    size_t k;
+    make_pair(&q);
+    proper_rng_seed(&rng, 11);
+    CHECK_INT(proper_qn_simulate(&q, x0, 0.1, 11, 4000, &rng, &tr, &events, NULL), 0);
+    CHECK(events > 0);
+    for (k = 0; k < 11; k++) {
+        double t = 0.1 * (double)k, p = pair_exact(t) / 10;
+        /* 4 standard deviations of a mean of 4000 Binomial(10, p) values */
+        double tol = 4 * sqrt(10 * p * (1 - p) / 4000) + 1e-12;
+        CHECK_ABS(tr.x[2 * k], pair_exact(t), tol);
+        CHECK_ABS(tr.busy[2 * k], tr.x[2 * k], 1e-12); /* delay: min(inf, x) = x */
+        CHECK_ABS(tr.x[2 * k] + tr.x[2 * k + 1], 10, 1e-9);
+    }
+    proper_qn_trace_free(&tr);
+    proper_qn_free(&q);
+}
+
+/* A product-form network: delay -> {q2 (1 server), q3 (2 servers)} ->
+ * q4 (3 servers) -> delay. */
+static void make_bcmp(proper_qn *q) {
+    proper_qn_init(q, 4, NULL);
+    q->servers[0] = INFINITY; q->servers[1] = 1; q->servers[2] = 2; q->servers[3] = 3;
+    q->rates[0] = 0.5; q->rates[1] = 2; q->rates[2] = 1.5; q->rates[3] = 1;
+    q->routing[0 * 4 + 1] = 0.3; q->routing[0 * 4 + 2] = 0.7;
+    q->routing[1 * 4 + 3] = 1;
+    q->routing[2 * 4 + 3] = 0.5; q->routing[2 * 4 + 0] = 0.5;
+    q->routing[3 * 4 + 0] = 1;
+}
+
+/* Mean queue lengths from the BCMP product form by enumerating every state:
+ * pi(n) ~ prod_i (v_i / mu_i)^n_i / beta_i(n_i), beta_i(n) = prod_{j<=n} min(j, s_i). */
+static void product_form(const proper_qn *q, const double *v, unsigned N, double *mean) {
+    unsigned n[4], i;
+    double Z = 0;
+    for (i = 0; i < 4; i++) mean[i] = 0;
+    for (n[0] = 0; n[0] <= N; n[0]++)
+        for (n[1] = 0; n[0] + n[1] <= N; n[1]++)
+            for (n[2] = 0; n[0] + n[1] + n[2] <= N; n[2]++) {
+                double w = 1;
+                n[3] = N - n[0] - n[1] - n[2];
+                for (i = 0; i < 4; i++) {
+                    unsigned j;
+                    for (j = 1; j <= n[i]; j++) w *= v[i] / q->rates[i] / (j < q->servers[i] ? j : q->servers[i]);
+                }
+                Z += w;
+                for (i = 0; i < 4; i++) mean[i] += w * n[i];
+            }
+    for (i = 0; i < 4; i++) mean[i] /= Z;
+}
+
+static void test_mva_vs_product_form(void) {
+    proper_qn q;
+    /* visit ratios by hand: v1 = 1, v2 = 0.3, v3 = 0.7, v4 = v2 + v3/2 = 0.65,
+     * and v1 = v3/2 + v4 = 1 checks */
+    double v[4] = {1, 0.3, 0.7, 0.65}, mean[4], mq[4], tput[4];
+    unsigned N, i;
+    make_bcmp(&q);
+    for (N = 1; N <= 12; N += 11) {
+        product_form(&q, v, N, mean);
+        CHECK_INT(proper_qn_mva(&q, N, mq, tput, NULL), 0);
+        for (i = 0; i < 4; i++) {
+            CHECK_REL(mq[i], mean[i], 1e-10);
+            CHECK_REL(tput[i] / tput[0], v[i], 1e-12);
+        }
+        /* Little: the delay station holds throughput / rate jobs */
+        CHECK_REL(mq[0], tput[0] / q.rates[0], 1e-12);
+    }
+    proper_qn_free(&q);
+}
+
+static void test_mva_vs_gillespie(void) {
+    proper_qn q;
+    proper_qn_trace tr;
+    proper_rng rng;
+    unsigned long x0[4] = {8, 0, 0, 0};
+    double mq[4], tput[4], avg[4] = {0, 0, 0, 0};
+    size_t k, i, K = 40001, burn = 200;
+    make_bcmp(&q);
+    proper_rng_seed(&rng, 5);
+    CHECK_INT(proper_qn_mva(&q, 8, mq, tput, NULL), 0);
+    /* one long run sampled every time unit; the time average converges to
+     * the steady state (ergodicity). 40000 correlated samples: about 1%
+     * standard error on these queue lengths, so 5% is a 5-sigma band. */
+    CHECK_INT(proper_qn_simulate(&q, x0, 1.0, K, 1, &rng, &tr, NULL, NULL), 0);
+    for (k = burn; k < K; k++)
+        for (i = 0; i < 4; i++) avg[i] += tr.x[k * 4 + i] / (double)(K - burn);
+    for (i = 0; i < 4; i++) CHECK_REL(avg[i], mq[i], 0.05);
+    proper_qn_trace_free(&tr);
+    proper_qn_free(&q);
+}
+
+/* A load balancer (delay -> two multi-server stations -> delay) with
+ * N = 2000: the averaged CTMC approaches the mean-field ODE (Kurtz), within
+ * O(1/sqrt(N)) of N. */
+static void make_balancer(proper_qn *q, double s, double mu2, double mu3) {
+    proper_qn_init(q, 3, NULL);
+    q->servers[0] = INFINITY; q->servers[1] = s; q->servers[2] = s;
+    q->rates[0] = 1; q->rates[1] = mu2; q->rates[2] = mu3;
+    q->routing[1] = q->routing[2] = 0.5;
+    q->routing[3] = q->routing[6] = 1;
+}
+
+static void test_mean_field_large_n(void) {
+    proper_qn q;
+    proper_qn_trace sim, ode;
+    proper_rng rng;
+    unsigned long x0[3] = {2000, 0, 0};
+    double x0d[3] = {2000, 0, 0}, worst = 0;
+    size_t k, i;
+    make_balancer(&q, 10, 40, 50);
+    proper_rng_seed(&rng, 3);
+    CHECK_INT(proper_qn_simulate(&q, x0, 0.02, 101, 8, &rng, &sim, NULL, NULL), 0);
+    CHECK_INT(proper_qn_ode_rk4(&q, x0d, 0.02, 101, 20, &ode, NULL), 0);
+    for (k = 0; k < 101; k++)
+        for (i = 0; i < 3; i++) {
+            double e = fabs(sim.x[k * 3 + i] - ode.x[k * 3 + i]) / 2000;
+            if (e > worst) worst = e;
+        }
+    CHECK(worst < 0.01);
+    proper_qn_trace_free(&sim);
+    proper_qn_trace_free(&ode);
+    proper_qn_free(&q);
+}
+
+/* ---- estimators ----------------------------------------------------------- */
+
+static void make_four(proper_qn *q) {
+    static const double P[16] = {0, 0.5, 0.3, 0.2, 0.6, 0, 0.4, 0, 0.1, 0.2, 0, 0.7, 1, 0, 0, 0};
+    proper_qn_init(q, 4, NULL);
+    q->servers[0] = INFINITY; q->servers[1] = 4; q->servers[2] = 1; q->servers[3] = 8;
+    q->rates[0] = 3; q->rates[1] = 17; q->rates[2] = 55; q->rates[3] = 9.5;
+    memcpy(q->routing, P, sizeof P);
+}
+
+/* Euler trajectories satisfy (4.7) with zero error at the true parameters,
+ * so the LP's optimum is 0 and (with enough excitation) unique. */
+static void test_lp_recovers_euler(void) {
+    static const double starts[4][4] = {{40, 0, 0, 0}, {0, 30, 5, 5}, {5, 0, 35, 0}, {10, 2, 3, 25}};
+    proper_qn q, fit;
+    proper_qn_trace tr[4];
+    proper_qn_fit_result res;
+    size_t t, i, j;
+    make_four(&q);
+    for (t = 0; t < 4; t++) CHECK_INT(proper_qn_ode_euler(&q, starts[t], 0.01, 61, &tr[t], NULL), 0);
+    CHECK_INT(proper_qn_fit_lp(tr, 4, q.servers, NULL, NULL, &fit, &res, NULL), 0);
+    CHECK_ABS(res.objective, 0, 1e-8);
+    CHECK_INT(res.rows, 4 + 4 * 60 * 4);
+    for (i = 0; i < 4; i++) {
+        CHECK_REL(fit.rates[i], q.rates[i], 1e-7);
+        for (j = 0; j < 4; j++) CHECK_ABS(fit.routing[i * 4 + j], q.routing[i * 4 + j], 1e-7);
+    }
+    proper_qn_free(&fit);
+    for (t = 0; t < 4; t++) proper_qn_trace_free(&tr[t]);
+    proper_qn_free(&q);
+}
+
+/* On noisy (simulated) traces the LP has a positive optimum; the primal
+ * and the dual paths of the native solver must agree on it. */
+static void test_lp_paths_agree_on_noisy_traces(void) {
+    proper_qn q;
+    proper_qn_trace tr[2];
+    proper_rng rng;
+    proper_lp lp;
+    proper_lp_solution a, b;
+    proper_lp_options o;
+    unsigned long x0[2][4] = {{30, 0, 0, 0}, {0, 10, 10, 10}};
+    size_t t;
+    make_four(&q);
+    proper_rng_seed(&rng, 17);
+    for (t = 0; t < 2; t++) CHECK_INT(proper_qn_simulate(&q, x0[t], 0.01, 41, 5, &rng, &tr[t], NULL, NULL), 0);
+    CHECK_INT(proper_qn_build_lp(tr, 2, q.servers, &lp, NULL), 0);
+    proper_lp_options_default(&o);
+    o.method = PROPER_LP_PRIMAL;
+    CHECK_INT(proper_lp_solve(&lp, &o, &a, NULL), 0);
+    o.method = PROPER_LP_DUAL;
+    CHECK_INT(proper_lp_solve(&lp, &o, &b, NULL), 0);
+    CHECK(a.objective > 1);
+    CHECK_REL(a.objective, b.objective, 1e-9);
+    CHECK_INT(b.solved_dual, 1);
+    proper_lp_solution_free(&a);
+    proper_lp_solution_free(&b);
+    proper_lp_free(&lp);
+    for (t = 0; t < 2; t++) proper_qn_trace_free(&tr[t]);
+    proper_qn_free(&q);
+}
+
+static void test_qp_recovers_euler(void) {
+    proper_qn q;
+    proper_qn_trace tr;
+    double x0[3] = {500, 0, 0}, mu[3];
+    unsigned char known[3] = {1, 0, 0};
+    double *rates, *ends;
+    size_t nwin, w;
+    make_balancer(&q, 20, 68.97, 73.80);
+    CHECK_INT(proper_qn_ode_euler(&q, x0, 0.01, 301, &tr, NULL), 0);
+    /* all three rates from the transient */
+    CHECK_INT(proper_qn_fit_qp(&tr, 1, &q, NULL, 0, 50, mu, NULL), 0);
+    CHECK_REL(mu[0], 1, 1e-8);
+    CHECK_REL(mu[1], 68.97, 1e-8);
+    CHECK_REL(mu[2], 73.80, 1e-8);
+    /* moving horizon with the delay rate known: every window, including the
+     * steady-state ones, recovers the server rates */
+    CHECK_INT(proper_qn_mhe(&tr, &q, known, 50, 25, &rates, &ends, &nwin, NULL), 0);
+    CHECK_INT(nwin, 11);
+    CHECK_ABS(ends[0], 0.5, 1e-12);
+    CHECK_ABS(ends[nwin - 1], 3.0, 1e-12);
+    for (w = 0; w < nwin; w++) {
+        CHECK_REL(rates[w * 3 + 0], 1, 1e-12);
+        CHECK_REL(rates[w * 3 + 1], 68.97, 1e-7);
+        CHECK_REL(rates[w * 3 + 2], 73.80, 1e-7);
+    }
+    PROPER_FREE(rates);
+    PROPER_FREE(ends);
+    proper_qn_trace_free(&tr);
+    proper_qn_free(&q);
+}
+
+/* With mu_1 and mu_3 known, the QP in mu_2 alone is a one-dimensional least
+ * squares problem: mu_2 = max(0, sum a_k r_k / sum a_k^2), computed here
+ * independently from the trace. */
+static void test_qp_closed_form_one_unknown(void) {
+    proper_qn q;
+    proper_qn_trace tr;
+    proper_rng rng;
+    unsigned long x0[3] = {300, 0, 0};
+    unsigned char known[3] = {1, 0, 1};
+    double mu[3], num = 0, den = 0;
+    size_t k, j;
+    make_balancer(&q, 5, 20, 30);
+    proper_rng_seed(&rng, 23);
+    CHECK_INT(proper_qn_simulate(&q, x0, 0.01, 201, 3, &rng, &tr, NULL, NULL), 0);
+    CHECK_INT(proper_qn_fit_qp(&tr, 1, &q, known, 0, 200, mu, NULL), 0);
+    for (k = 0; k < 200; k++)
+        for (j = 0; j < 3; j++) {
+            const double *b = tr.busy + k * 3;
+            double dx = tr.x[(k + 1) * 3 + j] - tr.x[k * 3 + j];
+            /* the change at j explained by the known stations 1 and 3 */
+            double known_part = 0.01 * ((q.routing[0 * 3 + j] - (j == 0)) * q.rates[0] * b[0] +
+                                        (q.routing[2 * 3 + j] - (j == 2)) * q.rates[2] * b[2]);
+            double a = 0.01 * (q.routing[1 * 3 + j] - (j == 1)) * b[1];
+            num += a * (dx - known_part);
+            den += a * a;
+        }
+    CHECK_REL(mu[1], num / den > 0 ? num / den : 0, 1e-10);
+    CHECK_ABS(mu[0], 1, 0);
+    CHECK_ABS(mu[2], 30, 0);
+    CHECK_REL(mu[1], 20, 0.2); /* and it is a sensible estimate */
+    proper_qn_trace_free(&tr);
+    proper_qn_free(&q);
+}
+
+/* ---- what-if error, CSV, bad input ------------------------------------------- */
+
+static void test_trace_error_metric(void) {
+    proper_qn_trace a, b;
+    double mx, mean;
+    proper_qn_trace_init(&a, 2, 2, 1, 0, NULL);
+    proper_qn_trace_init(&b, 2, 2, 1, 0, NULL);
+    a.x[0] = 10; a.x[1] = 0; a.x[2] = 5; a.x[3] = 5;
+    b.x[0] = 9; b.x[1] = 1; b.x[2] = 5; b.x[3] = 5;
+    /* sample 0: (1 + 1) / (2 * 10) = 10%; sample 1: 0% */
+    CHECK_INT(proper_qn_trace_error(&a, &b, &mx, &mean, NULL), 0);
+    CHECK_ABS(mx, 10, 1e-12);
+    CHECK_ABS(mean, 5, 1e-12);
+    proper_qn_trace_free(&a);
+    proper_qn_trace_free(&b);
+}
+
+static void test_csv_roundtrip(void) {
+    proper_qn q, back;
+    proper_qn_trace tr, tb;
+    double x0[4] = {5, 6, 7, 8};
+    char *text;
+    size_t len, i;
+    make_four(&q);
+    CHECK_INT(proper_qn_write_network_csv(&q, &text, &len, NULL), 0);
+    CHECK_CONTAINS(text, "station,servers,rate,p1,p2,p3,p4\n1,inf,3,0,0.5,");
+    CHECK_INT(proper_qn_read_network_csv(&back, text, len, "n.csv", NULL), 0);
+    CHECK_INT(back.M, 4);
+    for (i = 0; i < 16; i++) CHECK(back.routing[i] == q.routing[i]);
+    for (i = 0; i < 4; i++) CHECK(back.rates[i] == q.rates[i] && back.servers[i] == q.servers[i]);
+    PROPER_FREE(text);
+    CHECK_INT(proper_qn_ode_euler(&q, x0, 0.01, 5, &tr, NULL), 0);
+    CHECK_INT(proper_qn_write_trace_csv(&tr, &text, &len, NULL), 0);
+    CHECK_CONTAINS(text, "t,x1,x2,x3,x4,b1,b2,b3,b4\n0,5,6,7,8,5,4,1,8\n0.01,");
+    CHECK_INT(proper_qn_read_trace_csv(&tb, text, len, "t.csv", NULL), 0);
+    CHECK_INT(tb.K, 5);
+    CHECK_ABS(tb.dt, 0.01, 1e-15);
+    for (i = 0; i < 20; i++) CHECK(tb.x[i] == tr.x[i] && tb.busy[i] == tr.busy[i]);
+    PROPER_FREE(text);
+    proper_qn_trace_free(&tr);
+    proper_qn_trace_free(&tb);
+    proper_qn_free(&back);
+    proper_qn_free(&q);
+}
+
+static void test_bad_network(void) {
+    proper_qn q;
+    proper_error e;
+    char buf[700];
+    make_four(&q);
+    q.routing[1] = 0.4; /* row 1 sums to 0.9 */
+    CHECK_INT(proper_qn_validate(&q, &e), PROPER_EPROB);
+    CHECK_CONTAINS(e.message, "row 1 sums to 0.9");
+    q.routing[1] = 0.5;
+    q.rates[2] = -1;
+    CHECK_INT(proper_qn_validate(&q, &e), PROPER_ERANGE);
+    CHECK_CONTAINS(e.message, "station 3");
+    q.rates[2] = 55;
+    q.servers[1] = 2.5;
+    CHECK_INT(proper_qn_validate(&q, &e), PROPER_ERANGE);
+    q.servers[1] = 4;
+    CHECK_INT(proper_qn_validate(&q, &e), 0);
+    proper_qn_free(&q);
+    {
+        static const char *bad_rows = "station,servers,rate,p1,p2\n1,inf,1,0,1\n2,3,2,0.5,0.4\n";
+        static const char *neg_rate = "station,servers,rate,p1,p2\n1,inf,-1,0,1\n2,3,2,1,0\n";
+        static const char *bad_header = "station,servers,mu,p1,p2\n";
+        CHECK_INT(proper_qn_read_network_csv(&q, bad_rows, strlen(bad_rows), "n.csv", &e), PROPER_EPROB);
+        CHECK_CONTAINS(proper_error_format(&e, buf, sizeof buf), "n.csv:3:");
+        CHECK_CONTAINS(buf, "sums to 0.9");
+        CHECK_INT(proper_qn_read_network_csv(&q, neg_rate, strlen(neg_rate), "n.csv", &e), PROPER_ERANGE);
+        CHECK_CONTAINS(proper_error_format(&e, buf, sizeof buf), "n.csv:2:7:");
+        CHECK_INT(proper_qn_read_network_csv(&q, bad_header, strlen(bad_header), "n.csv", &e), PROPER_EPARSE);
+        CHECK_CONTAINS(proper_error_format(&e, buf, sizeof buf), "n.csv:1:17: expected header field 'rate'");
+    }
+}
+
+static void test_bad_traces(void) {
+    static const char *missing = "t,x1,x2\n0,1,2\n0.1,1,2\n0.3,1,2\n";
+    static const char *short_row = "t,x1,x2\n0,1,2\n0.1,1\n";
+    static const char *negative = "t,x1,x2\n0,1,2\n0.1,1,-2\n";
+    static const char *late = "t,x1,x2\n0.5,1,2\n0.6,1,2\n";
+    proper_qn_trace tr, a, b;
+    proper_qn q, fit;
+    proper_error e;
+    char buf[700];
+    double x0[3] = {5, 0, 0}, x1[4] = {5, 0, 0, 0};
+    CHECK_INT(proper_qn_read_trace_csv(&tr, missing, strlen(missing), "t.csv", &e), PROPER_EPARSE);
+    CHECK_CONTAINS(proper_error_format(&e, buf, sizeof buf), "t.csv:4:1: sample missing");
+    CHECK_INT(proper_qn_read_trace_csv(&tr, short_row, strlen(short_row), "t.csv", &e), PROPER_EPARSE);
+    CHECK_CONTAINS(proper_error_format(&e, buf, sizeof buf), "t.csv:3:1: row has 2 columns, the header has 3");
+    CHECK_INT(proper_qn_read_trace_csv(&tr, negative, strlen(negative), "t.csv", &e), PROPER_ERANGE);
+    CHECK_CONTAINS(proper_error_format(&e, buf, sizeof buf), "t.csv:3:7:");
+    CHECK_INT(proper_qn_read_trace_csv(&tr, late, strlen(late), "t.csv", &e), PROPER_EPARSE);
+    /* traces of different networks cannot be fitted together */
+    make_balancer(&q, 2, 3, 4);
+    CHECK_INT(proper_qn_ode_euler(&q, x0, 0.01, 10, &a, NULL), 0);
+    proper_qn_free(&q);
+    make_four(&q);
+    CHECK_INT(proper_qn_ode_euler(&q, x1, 0.01, 10, &b, NULL), 0);
+    {
+        proper_qn_trace both[2];
+        both[0] = b;
+        both[1] = a;
+        CHECK_INT(proper_qn_fit_lp(both, 2, q.servers, NULL, NULL, &fit, NULL, &e), PROPER_EINVAL);
+        CHECK_CONTAINS(e.message, "trace 2 has 3 stations, expected 4");
+    }
+    /* a station that is never busy has no estimable rate */
+    {
+        double idle[4] = {5, 0, 0, 0};
+        proper_qn_trace c;
+        q.routing[0 * 4 + 1] = 0; q.routing[0 * 4 + 2] = 0; q.routing[0 * 4 + 3] = 1;
+        CHECK_INT(proper_qn_ode_euler(&q, idle, 0.01, 3, &c, NULL), 0);
+        CHECK_INT(proper_qn_fit_qp(&c, 1, &q, NULL, 0, 2, x1, &e), PROPER_EINVAL);
+        CHECK_CONTAINS(e.message, "never busy");
+        proper_qn_trace_free(&c);
+    }
+    proper_qn_trace_free(&a);
+    proper_qn_trace_free(&b);
+    proper_qn_free(&q);
+}
+
+int main(void) {
+    RUN(test_ode_two_station_exact);
+    RUN(test_simulate_binomial_mean);
+    RUN(test_mva_vs_product_form);
+    RUN(test_mva_vs_gillespie);
+    RUN(test_mean_field_large_n);
+    RUN(test_lp_recovers_euler);
+    RUN(test_lp_paths_agree_on_noisy_traces);
+    RUN(test_qp_recovers_euler);
+    RUN(test_qp_closed_form_one_unknown);
+    RUN(test_trace_error_metric);
+    RUN(test_csv_roundtrip);
+    RUN(test_bad_network);
+    RUN(test_bad_traces);
+    return test_summary();
+}
