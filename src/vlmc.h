@@ -97,12 +97,15 @@
  * context in the tree that matches the history).
  *
  * ==== Markov hull and steps to termination ===============================
- * proper_vlmc_hull adds, for every context u·x in the tree, the context u
- * (and, recursively, what that needs), each new node predicting as its
- * longest suffix in the PST (Ron, Singer & Tishby 1996; Magarick). Then the
- * longest context matching the history after emitting x is a function of
- * the current context and x, so the contexts are the states of a first-order
- * chain, with one more absorbing state for $. proper_vlmc_to_dtmc turns it
+ * proper_vlmc_hull closes the contexts under "drop the newest symbol": its
+ * states are the prefixes (oldest part) of the PST's contexts, each
+ * predicting with its longest suffix that is a PST context (the Markov hull
+ * of Ron, Singer & Tishby 1996; Magarick). After emitting x from state u the
+ * state is the longest such prefix that is a suffix of u x — a function of u
+ * and x, so the states form a first-order chain, with one more absorbing
+ * state for $. It is built as an Aho–Corasick automaton over the contexts
+ * (failure links give "longest suffix that is a state"), keeping only the
+ * states reachable from ^. proper_vlmc_to_dtmc turns it
  * into a proper_dtmc (label "end", reward "steps" = 1 per location visited,
  * valuations loc and depth), so every dtmc.h solver and exporter applies.
  * proper_vlmc_steps_pmf computes P(a run visits exactly m locations) by
@@ -299,9 +302,7 @@ typedef struct proper_vlmc_node {
     uint32_t sym;     /* oldest symbol of the context (history symbol); NONE at the root */
     uint32_t loc;     /* newest symbol (the current location); NONE at the root */
     uint32_t depth;   /* context length */
-    uint32_t dist;    /* node whose distribution applies (itself in the PST) */
-    uint32_t in_pst;  /* 1 for a PST node, 0 for a node the hull added */
-    uint64_t count;   /* N(w) (of `dist` for hull nodes) */
+    uint64_t count;   /* N(w) */
     uint64_t next;    /* offset in m->next_counts of N(w x), aligned with the
                        * successor list of loc (root: all L + 1 predicted symbols) */
     double delta;     /* Δ against the parent (NAN where not tested) */
@@ -317,21 +318,24 @@ typedef struct proper_vlmc {
     uint32_t *succ_off, *succ; /* observed successors per history symbol (as in the index) */
     uint32_t *cfg_k;      /* CFG successors per history symbol (degrees of freedom + 1) */
     double *cutoff;       /* K per history symbol */
-    size_t n_nodes, nodes_cap;
-    proper_vlmc_node *nodes; /* node 0 is the empty context; PST nodes first, in preorder */
-    size_t n_pst;         /* PST nodes (including the root) */
+    size_t n_nodes;
+    proper_vlmc_node *nodes; /* the PST in preorder; node 0 is the empty context */
     uint64_t *next_counts;
     size_t n_contexts;    /* reported node count (see above) */
     unsigned order;
     double loglik;
     uint64_t total_runs, total_steps;
     /* Markov hull chain (after proper_vlmc_hull): states in BFS order from
-     * init = 0; the last state is $ (absorbing). */
+     * init = 0 (the context ^); the last state is $ (absorbing, self-loop).
+     * The transitions of state s are col/prob/emit[row[s] .. row[s+1]-1]. */
     uint32_t n_states, end_state;
     uint64_t *row;
     uint32_t *col;
     double *prob;
-    uint32_t *state_node; /* hull node of each state (NONE for $) */
+    uint32_t *emit;        /* location emitted by each transition (canonical id, n_loc for $) */
+    uint32_t *state_pst;   /* PST node predicting in each state (NONE for $) */
+    int32_t *state_loc;    /* current location (-1 at ^ or unknown, -2 for $) */
+    uint32_t *state_depth; /* length of the state's context */
 } proper_vlmc;
 
 /* Learn the PST from counts (cfg may be NULL; must be NULL in general mode). */
@@ -349,8 +353,8 @@ PROPER_API int proper_vlmc_write_pst(const proper_vlmc *m, FILE *f, proper_error
 /* The PST as a Graphviz digraph. */
 PROPER_API int proper_vlmc_write_dot(const proper_vlmc *m, FILE *f, proper_error *err);
 
-/* Build the Markov hull and its chain (idempotent). max_nodes as in opts
- * (0 = 2^32 - 2). */
+/* Build the Markov hull and its chain (idempotent). max_nodes bounds the
+ * automaton's size (0 = 2^32 - 2; PROPER_ELIMIT beyond). */
 PROPER_API int proper_vlmc_hull(proper_vlmc *m, size_t max_nodes, proper_error *err);
 /* The hull chain as a dtmc.h model. */
 PROPER_API int proper_vlmc_to_dtmc(const proper_vlmc *m, proper_dtmc *out, proper_error *err);
@@ -1605,11 +1609,17 @@ static void proper__vlmc_free_chain(proper_vlmc *m) {
     PROPER_FREE(m->row);
     PROPER_FREE(m->col);
     PROPER_FREE(m->prob);
-    PROPER_FREE(m->state_node);
+    PROPER_FREE(m->emit);
+    PROPER_FREE(m->state_pst);
+    PROPER_FREE(m->state_loc);
+    PROPER_FREE(m->state_depth);
     m->row = NULL;
     m->col = NULL;
     m->prob = NULL;
-    m->state_node = NULL;
+    m->emit = NULL;
+    m->state_pst = NULL;
+    m->state_loc = NULL;
+    m->state_depth = NULL;
     m->n_states = 0;
     m->end_state = 0;
 }
@@ -1630,10 +1640,11 @@ PROPER_API void proper_vlmc_free(proper_vlmc *m) {
 }
 
 PROPER_API size_t proper_vlmc_memory(const proper_vlmc *m) {
-    size_t b = m->nodes_cap * sizeof *m->nodes + (m->n_loc + 2) * (8 + 4 + 4 + 8), i, pool = 0;
-    for (i = 0; i < m->n_pst; i++) pool += m->nodes[i].depth ? m->succ_off[m->nodes[i].loc + 1] - m->succ_off[m->nodes[i].loc] : m->n_loc + 1;
+    size_t b = m->n_nodes * sizeof *m->nodes + (m->n_loc + 2) * (8 + 4 + 4 + 8), i, pool = 0;
+    for (i = 0; i < m->n_nodes; i++)
+        pool += m->nodes[i].depth ? m->succ_off[m->nodes[i].loc + 1] - m->succ_off[m->nodes[i].loc] : m->n_loc + 1;
     b += pool * 8 + (m->succ_off ? m->succ_off[m->n_loc + 1] * 4 : 0);
-    if (m->row) b += ((size_t)m->n_states + 1) * 8 + (size_t)m->row[m->n_states] * 12 + (size_t)m->n_states * 4;
+    if (m->row) b += ((size_t)m->n_states + 2) * 8 + (size_t)m->row[m->n_states] * 16 + (size_t)m->n_states * 12;
     return b;
 }
 
@@ -1963,8 +1974,7 @@ static int proper__vlmc_compact(proper__vlmc_grow *G, proper_error *err) {
     }
     m->nodes = (proper_vlmc_node *)proper_calloc(n_order + 1, sizeof *m->nodes);
     if (!m->nodes) goto oom;
-    m->nodes_cap = n_order + 1;
-    m->n_nodes = m->n_pst = n_order;
+    m->n_nodes = n_order;
     for (i = 0; i < n_order; i++) {
         const proper__vlmc_gnode *g = &G->g[order[i]];
         proper_vlmc_node *n = &m->nodes[i];
@@ -1974,8 +1984,6 @@ static int proper__vlmc_compact(proper__vlmc_grow *G, proper_error *err) {
         n->sym = g->sym;
         n->depth = g->depth;
         n->loc = g->depth ? ix->text[ix->sa[g->lo]] : PROPER_VLMC_NONE;
-        n->dist = (uint32_t)i;
-        n->in_pst = 1;
         n->next = pool;
         pool += g->depth ? ix->succ_off[n->loc + 1] - ix->succ_off[n->loc] : (size_t)L + 1;
         if (g->depth > m->order) m->order = g->depth;
@@ -2099,10 +2107,10 @@ done:
 
 /* ---- output ---- */
 
-/* Successor list and counts that predict at node u (its dist node's). */
+/* Successor list and counts that predict at PST node u. */
 static size_t proper__vlmc_node_succ(const proper_vlmc *m, uint32_t u, const uint32_t **list, const uint64_t **cnt,
                                      uint64_t *total, const uint32_t *all) {
-    const proper_vlmc_node *d = &m->nodes[m->nodes[u].dist];
+    const proper_vlmc_node *d = &m->nodes[u];
     *cnt = m->next_counts + d->next;
     *total = d->count;
     if (d->depth == 0) {
@@ -2117,7 +2125,7 @@ PROPER_API double proper_vlmc_prob(const proper_vlmc *m, uint32_t node, uint32_t
     const proper_vlmc_node *d;
     const uint64_t *cnt;
     if (node >= m->n_nodes || x > m->n_loc) return 0.0;
-    d = &m->nodes[m->nodes[node].dist];
+    d = &m->nodes[node];
     cnt = m->next_counts + d->next;
     if (d->count == 0) return 0.0;
     if (d->depth == 0) return (double)cnt[x] / (double)d->count;
@@ -2170,7 +2178,7 @@ PROPER_API int proper_vlmc_write_pst(const proper_vlmc *m, FILE *f, proper_error
                    m->general ? "general" : "cfg", m->alpha, (unsigned long long)m->n_min, m->max_order,
                    (unsigned long)m->n_contexts, m->order, m->loglik, (unsigned long long)m->total_runs,
                    (unsigned long long)m->total_steps) < 0;
-    for (i = 0; i < m->n_pst && !bad; i++) {
+    for (i = 0; i < m->n_nodes && !bad; i++) {
         const proper_vlmc_node *n = &m->nodes[i];
         const uint32_t *list;
         const uint64_t *cnt;
@@ -2217,7 +2225,7 @@ PROPER_API int proper_vlmc_write_dot(const proper_vlmc *m, FILE *f, proper_error
     size_t i;
     int bad = 0;
     bad |= fprintf(f, "digraph pst {\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\", fontsize=10];\n") < 0;
-    for (i = 0; i < m->n_pst && !bad; i++) {
+    for (i = 0; i < m->n_nodes && !bad; i++) {
         const proper_vlmc_node *n = &m->nodes[i];
         const uint64_t *cnt = m->next_counts + n->next;
         size_t k = n->depth ? m->succ_off[n->loc + 1] - m->succ_off[n->loc] : m->n_loc + 1, j;
@@ -2251,270 +2259,213 @@ PROPER_API int proper_vlmc_write_dot(const proper_vlmc *m, FILE *f, proper_error
 
 /* ---- Markov hull ---- */
 
-static uint32_t proper__vlmc_find_child(const proper_vlmc *m, uint32_t p, uint32_t s) {
-    uint32_t c;
-    for (c = m->nodes[p].child; c != PROPER_VLMC_NONE; c = m->nodes[c].sibling)
-        if (m->nodes[c].sym == s) return c;
-    return PROPER_VLMC_NONE;
+/* Aho–Corasick automaton over the PST's contexts read oldest first: node =
+ * a prefix of some context; fail = its longest proper suffix that is a
+ * node; out = its longest suffix that is a PST context. */
+typedef struct proper__vlmc_ac {
+    uint32_t *parent, *child, *sibling, *sym, *fail, *out, *depth;
+    size_t n, cap, limit;
+} proper__vlmc_ac;
+
+static void proper__vlmc_ac_free(proper__vlmc_ac *a) {
+    PROPER_FREE(a->parent);
+    PROPER_FREE(a->child);
+    PROPER_FREE(a->sibling);
+    PROPER_FREE(a->sym);
+    PROPER_FREE(a->fail);
+    PROPER_FREE(a->out);
+    PROPER_FREE(a->depth);
 }
 
-/* Adds the context s·(context of p), predicting like p's PST suffix. */
-static int proper__vlmc_hull_insert(proper_vlmc *m, uint32_t p, uint32_t s, size_t limit, uint32_t **dl,
-                                    size_t *dl_cap, uint32_t *out, proper_error *err) {
-    proper_vlmc_node *n;
-    uint32_t v;
-    if (m->n_nodes >= limit)
-        return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0, "the Markov hull exceeds %lu nodes", (unsigned long)limit);
-    if (proper_reserve(&m->nodes, &m->nodes_cap, m->n_nodes + 1, sizeof *m->nodes) ||
-        proper_reserve(dl, dl_cap, m->n_nodes + 1, sizeof **dl))
-        return proper__vlmc_oom(err);
-    v = (uint32_t)m->n_nodes++;
-    n = &m->nodes[v];
-    n->parent = p;
-    n->child = PROPER_VLMC_NONE;
-    n->sibling = m->nodes[p].child;
-    m->nodes[p].child = v;
-    n->sym = s;
-    n->depth = m->nodes[p].depth + 1;
-    n->loc = m->nodes[p].depth ? m->nodes[p].loc : s;
-    n->dist = m->nodes[p].dist;
-    n->in_pst = 0;
-    n->count = m->nodes[n->dist].count;
-    n->next = m->nodes[n->dist].next;
-    n->delta = NAN;
-    (*dl)[v] = n->depth == 1 ? 0 : PROPER_VLMC_NONE;
-    *out = v;
+static int proper__vlmc_ac_grow(proper__vlmc_ac *a) {
+    size_t cap = a->cap ? 2 * a->cap : 1024;
+    uint32_t **arrays[7];
+    int i;
+    arrays[0] = &a->parent; arrays[1] = &a->child; arrays[2] = &a->sibling; arrays[3] = &a->sym;
+    arrays[4] = &a->fail; arrays[5] = &a->out; arrays[6] = &a->depth;
+    for (i = 0; i < 7; i++) {
+        uint32_t *p = (uint32_t *)PROPER_REALLOC(*arrays[i], cap * sizeof **arrays[i]);
+        if (!p) return PROPER_ENOMEM;
+        *arrays[i] = p;
+    }
+    a->cap = cap;
     return PROPER_OK;
 }
 
-/* dl[u] = the context of u without its newest symbol, inserted (with what
- * it needs in turn) when missing. dl of u's parent must be known. */
-static int proper__vlmc_ensure_dl(proper_vlmc *m, uint32_t u, size_t limit, uint32_t **dl, size_t *dl_cap,
-                                  proper_error *err) {
-    uint32_t cur = u;
-    for (;;) {
-        uint32_t tp, v;
-        int rc;
-        if (m->nodes[cur].depth == 1) { (*dl)[cur] = 0; return PROPER_OK; }
-        tp = m->nodes[cur].depth == 2 ? 0 : (*dl)[m->nodes[cur].parent];
-        v = proper__vlmc_find_child(m, tp, m->nodes[cur].sym);
-        if (v != PROPER_VLMC_NONE) { (*dl)[cur] = v; return PROPER_OK; }
-        if ((rc = proper__vlmc_hull_insert(m, tp, m->nodes[cur].sym, limit, dl, dl_cap, &v, err))) return rc;
-        (*dl)[cur] = v;
-        cur = v; /* the new node needs its own dl */
-    }
-}
-
-/* Node ids sorted by depth (counting sort). */
-static uint32_t *proper__vlmc_by_depth(const proper_vlmc *m, size_t n) {
-    uint32_t *cnt, *out;
-    size_t i;
-    unsigned maxd = 0;
-    for (i = 0; i < n; i++)
-        if (m->nodes[i].depth > maxd) maxd = m->nodes[i].depth;
-    cnt = (uint32_t *)proper_calloc((size_t)maxd + 2, sizeof *cnt);
-    out = (uint32_t *)proper_calloc(n + 1, sizeof *out);
-    if (!cnt || !out) { PROPER_FREE(cnt); PROPER_FREE(out); return NULL; }
-    for (i = 0; i < n; i++) cnt[m->nodes[i].depth + 1]++;
-    for (i = 1; i <= maxd + 1; i++) cnt[i] += cnt[i - 1];
-    for (i = 0; i < n; i++) out[cnt[m->nodes[i].depth]++] = (uint32_t)i;
-    PROPER_FREE(cnt);
-    return out;
-}
-
-typedef struct proper__vlmc_links {
-    uint64_t *key; /* key + 1, 0 empty */
-    uint32_t *val;
-    size_t cap;
-} proper__vlmc_links;
-
-static uint32_t proper__vlmc_link_get(const proper__vlmc_links *t, uint64_t key) {
-    size_t j;
-    for (j = (size_t)proper__vlmc_mix(key) & (t->cap - 1); t->key[j]; j = (j + 1) & (t->cap - 1))
-        if (t->key[j] == key + 1) return t->val[j];
+static uint32_t proper__vlmc_ac_child(const proper__vlmc_ac *a, uint32_t p, uint32_t s) {
+    uint32_t c;
+    for (c = a->child[p]; c != PROPER_VLMC_NONE; c = a->sibling[c])
+        if (a->sym[c] == s) return c;
     return PROPER_VLMC_NONE;
 }
 
-/* Binary search of predicted symbol x in a row's symbols. */
-static uint32_t proper__vlmc_row_find(const uint32_t *xs, uint32_t n, uint32_t x) {
-    uint32_t lo = 0, hi = n;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (xs[mid] < x) lo = mid + 1;
-        else hi = mid;
+/* The child of p for history symbol s, created if missing. */
+static int proper__vlmc_ac_step(proper__vlmc_ac *a, uint32_t p, uint32_t s, uint32_t *out, proper_error *err) {
+    uint32_t c = proper__vlmc_ac_child(a, p, s);
+    if (c == PROPER_VLMC_NONE) {
+        if (a->n >= a->limit)
+            return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0, "the Markov hull exceeds %lu states",
+                                    (unsigned long)a->limit);
+        if (a->n == a->cap && proper__vlmc_ac_grow(a)) return proper__vlmc_oom(err);
+        c = (uint32_t)a->n++;
+        a->parent[c] = p;
+        a->child[c] = PROPER_VLMC_NONE;
+        a->sibling[c] = a->child[p];
+        a->child[p] = c;
+        a->sym[c] = s;
+        a->fail[c] = 0;
+        a->out[c] = PROPER_VLMC_NONE;
+        a->depth[c] = a->depth[p] + 1;
     }
-    return lo < n && xs[lo] == x ? lo : PROPER_VLMC_NONE;
+    *out = c;
+    return PROPER_OK;
+}
+
+/* Longest node that is a suffix of (string of p) followed by s. */
+static uint32_t proper__vlmc_ac_goto(const proper__vlmc_ac *a, uint32_t p, uint32_t s) {
+    for (;;) {
+        uint32_t c = proper__vlmc_ac_child(a, p, s);
+        if (c != PROPER_VLMC_NONE) return c;
+        if (p == 0) return 0;
+        p = a->fail[p];
+    }
+}
+
+static int proper__vlmc_ac_build(const proper_vlmc *m, proper__vlmc_ac *a, proper_error *err) {
+    uint32_t *queue = NULL, u, head, tail, hat;
+    int rc;
+    if ((rc = proper__vlmc_ac_grow(a))) return proper__vlmc_oom(err);
+    a->n = 1;
+    a->parent[0] = PROPER_VLMC_NONE;
+    a->child[0] = a->sibling[0] = a->sym[0] = PROPER_VLMC_NONE;
+    a->fail[0] = 0;
+    a->out[0] = 0; /* the empty context */
+    a->depth[0] = 0;
+    /* a PST node's context, oldest first, is its chain of parents */
+    for (u = 1; u < m->n_nodes; u++) {
+        uint32_t cur = 0, v;
+        for (v = u; m->nodes[v].depth > 0; v = m->nodes[v].parent)
+            if ((rc = proper__vlmc_ac_step(a, cur, m->nodes[v].sym, &cur, err))) return rc;
+        a->out[cur] = u;
+    }
+    if ((rc = proper__vlmc_ac_step(a, 0, 0, &hat, err))) return rc; /* every run starts in "^" */
+    queue = (uint32_t *)proper_calloc(a->n, sizeof *queue);
+    if (!queue) return proper__vlmc_oom(err);
+    head = tail = 0;
+    queue[tail++] = 0;
+    while (head < tail) {
+        uint32_t p = queue[head++], c;
+        for (c = a->child[p]; c != PROPER_VLMC_NONE; c = a->sibling[c]) {
+            a->fail[c] = p == 0 ? 0 : proper__vlmc_ac_goto(a, a->fail[p], a->sym[c]);
+            if (a->out[c] == PROPER_VLMC_NONE) a->out[c] = a->out[a->fail[c]];
+            queue[tail++] = c;
+        }
+    }
+    PROPER_FREE(queue);
+    return PROPER_OK;
 }
 
 PROPER_API int proper_vlmc_hull(proper_vlmc *m, size_t max_nodes, proper_error *err) {
-    size_t limit = max_nodes ? max_nodes : (size_t)0xFFFFFFFEu, dl_cap = 0, i, n_all;
-    uint32_t *dl = NULL, *order = NULL, *all = NULL, *rstart = NULL, *rx = NULL, *rt = NULL, *state = NULL, *queue = NULL;
-    double *rp = NULL;
-    proper__vlmc_links links;
-    uint32_t L = (uint32_t)m->n_loc, init, n_states = 0;
-    size_t n_rows = 0, rows_cap = 0;
-    int rc = PROPER_OK;
-    memset(&links, 0, sizeof links);
+    proper__vlmc_ac a;
+    uint32_t *state = NULL, *queue = NULL, *all = NULL, L = (uint32_t)m->n_loc, n_states = 0, init, i;
+    size_t n_tr = 0, cap_tr = 0;
+    int rc;
     if (m->row) return PROPER_OK;
     if (!m->nodes) return proper_error_set(err, PROPER_ESTATE, NULL, 0, 0, "no PST: fit first");
-    /* 1. close the tree under dropping the newest symbol, shallow first */
-    if (proper_reserve(&dl, &dl_cap, m->n_nodes + 1, sizeof *dl)) return proper__vlmc_oom(err);
-    order = proper__vlmc_by_depth(m, m->n_pst);
-    if (!order) { rc = proper__vlmc_oom(err); goto done; }
-    dl[0] = PROPER_VLMC_NONE;
-    for (i = 1; i < m->n_nodes; i++) dl[i] = PROPER_VLMC_NONE;
-    /* every symbol gets a depth-1 context (general mode may have pruned
-     * some): the state then always tells which location was just visited */
-    {
-        uint32_t h, v;
-        for (h = 0; h <= L; h++)
-            if (proper__vlmc_find_child(m, 0, h) == PROPER_VLMC_NONE &&
-                (rc = proper__vlmc_hull_insert(m, 0, h, limit, &dl, &dl_cap, &v, err)))
-                goto done;
-    }
-    for (i = 0; i < m->n_pst; i++) {
-        uint32_t u = order[i];
-        if (m->nodes[u].depth == 0) continue;
-        if ((rc = proper__vlmc_ensure_dl(m, u, limit, &dl, &dl_cap, err))) goto done;
-    }
-    PROPER_FREE(order);
-    n_all = m->n_nodes;
-    /* 2. links: (dl(t), newest symbol of t) -> t */
-    links.cap = 64;
-    while (links.cap < n_all * 2) links.cap *= 2;
-    links.key = (uint64_t *)proper_calloc(links.cap, sizeof *links.key);
-    links.val = (uint32_t *)proper_calloc(links.cap, sizeof *links.val);
-    if (!links.key || !links.val) { rc = proper__vlmc_oom(err); goto done; }
-    for (i = 1; i < n_all; i++) {
-        uint64_t key = ((uint64_t)dl[i] << 32) | m->nodes[i].loc;
-        size_t j;
-        for (j = (size_t)proper__vlmc_mix(key) & (links.cap - 1); links.key[j]; j = (j + 1) & (links.cap - 1)) {
-        }
-        links.key[j] = key + 1;
-        links.val[j] = (uint32_t)i;
-    }
-    /* 3. transitions of every node, shallow first: the longest context
-     * matching (context of t) x is the link of t for x if there is one,
-     * else the one its parent moves to */
+    memset(&a, 0, sizeof a);
+    a.limit = max_nodes ? max_nodes : (size_t)0xFFFFFFFEu;
+    if ((rc = proper__vlmc_ac_build(m, &a, err))) goto done;
+    state = (uint32_t *)proper_calloc(a.n, sizeof *state);
+    queue = (uint32_t *)proper_calloc(a.n, sizeof *queue);
     all = (uint32_t *)proper_calloc((size_t)L + 1, sizeof *all);
-    rstart = (uint32_t *)proper_calloc(n_all + 1, sizeof *rstart);
-    order = proper__vlmc_by_depth(m, n_all);
-    if (!all || !rstart || !order) { rc = proper__vlmc_oom(err); goto done; }
-    for (i = 0; i <= L; i++) all[i] = (uint32_t)i;
-    {
-        uint32_t *rlen = (uint32_t *)proper_calloc(n_all + 1, sizeof *rlen);
-        if (!rlen) { rc = proper__vlmc_oom(err); goto done; }
-        for (i = 0; i < n_all && rc == PROPER_OK; i++) {
-            uint32_t t = order[i], j, k;
-            const uint32_t *list;
-            const uint64_t *cnt;
-            uint64_t total;
-            k = (uint32_t)proper__vlmc_node_succ(m, t, &list, &cnt, &total, all);
-            rstart[t] = (uint32_t)n_rows;
-            for (j = 0; j < k; j++) {
-                uint32_t x = list[j], target;
-                if (!cnt[j]) continue;
-                if (x == L) {
-                    target = PROPER_VLMC_NONE; /* $ */
-                } else {
-                    /* the root links every symbol (depth-1 nodes exist for all);
-                     * a deeper node's parent predicts every x it predicts */
-                    target = proper__vlmc_link_get(&links, ((uint64_t)t << 32) | (x + 1));
-                    if (target == PROPER_VLMC_NONE) {
-                        uint32_t pa = t ? m->nodes[t].parent : 0;
-                        uint32_t f = t ? proper__vlmc_row_find(rx + rstart[pa], rlen[pa], x) : PROPER_VLMC_NONE;
-                        if (f == PROPER_VLMC_NONE) {
-                            rc = proper_error_set(err, PROPER_ESTATE, NULL, 0, 0,
-                                                  "Markov hull: no successor context for a transition");
-                            break;
-                        }
-                        target = rt[rstart[pa] + f];
-                    }
-                }
-                if (n_rows + 1 > rows_cap) {
-                    size_t c2 = rows_cap ? rows_cap * 2 : 1024;
-                    uint32_t *nx = (uint32_t *)PROPER_REALLOC(rx, c2 * sizeof *rx), *nt;
-                    double *np;
-                    if (!nx) { rc = proper__vlmc_oom(err); break; }
-                    rx = nx;
-                    nt = (uint32_t *)PROPER_REALLOC(rt, c2 * sizeof *rt);
-                    if (!nt) { rc = proper__vlmc_oom(err); break; }
-                    rt = nt;
-                    np = (double *)PROPER_REALLOC(rp, c2 * sizeof *rp);
-                    if (!np) { rc = proper__vlmc_oom(err); break; }
-                    rp = np;
-                    rows_cap = c2;
-                }
-                rx[n_rows] = x;
-                rt[n_rows] = target;
-                rp[n_rows] = (double)cnt[j] / (double)total;
-                n_rows++;
+    m->row = (uint64_t *)proper_calloc(a.n + 2, sizeof *m->row);
+    if (!state || !queue || !all || !m->row) { rc = proper__vlmc_oom(err); goto done; }
+    for (i = 0; i <= L; i++) all[i] = i;
+    for (i = 0; i < a.n; i++) state[i] = PROPER_VLMC_NONE;
+    /* states reachable from ^, breadth first; transitions in state order */
+    init = proper__vlmc_ac_child(&a, 0, 0);
+    state[init] = n_states;
+    queue[n_states++] = init;
+    for (i = 0; i < n_states; i++) {
+        uint32_t p = queue[i], j, k;
+        const uint32_t *list;
+        const uint64_t *cnt;
+        uint64_t total;
+        m->row[i] = n_tr;
+        k = (uint32_t)proper__vlmc_node_succ(m, a.out[p], &list, &cnt, &total, all);
+        for (j = 0; j < k; j++) {
+            uint32_t x = list[j], t;
+            if (!cnt[j]) continue;
+            if (n_tr + 1 > cap_tr) {
+                size_t c2 = cap_tr ? 2 * cap_tr : 1024;
+                uint32_t *nc = (uint32_t *)PROPER_REALLOC(m->col, c2 * sizeof *nc), *ne;
+                double *np;
+                if (!nc) { rc = proper__vlmc_oom(err); goto done; }
+                m->col = nc;
+                ne = (uint32_t *)PROPER_REALLOC(m->emit, c2 * sizeof *ne);
+                if (!ne) { rc = proper__vlmc_oom(err); goto done; }
+                m->emit = ne;
+                np = (double *)PROPER_REALLOC(m->prob, c2 * sizeof *np);
+                if (!np) { rc = proper__vlmc_oom(err); goto done; }
+                m->prob = np;
+                cap_tr = c2;
             }
-            rlen[t] = (uint32_t)(n_rows - rstart[t]);
-        }
-        if (rc) { PROPER_FREE(rlen); goto done; }
-        /* 4. states reachable from ^ (breadth first), then $ */
-        init = proper__vlmc_find_child(m, 0, 0); /* the context "^" */
-        state = (uint32_t *)proper_calloc(n_all + 1, sizeof *state);
-        queue = (uint32_t *)proper_calloc(n_all + 1, sizeof *queue);
-        if (!state || !queue) { PROPER_FREE(rlen); rc = proper__vlmc_oom(err); goto done; }
-        for (i = 0; i < n_all; i++) state[i] = PROPER_VLMC_NONE;
-        state[init] = 0;
-        queue[n_states++] = init;
-        for (i = 0; i < n_states; i++) {
-            uint32_t t = queue[i], e;
-            for (e = rstart[t]; e < rstart[t] + rlen[t]; e++) {
-                uint32_t d = rt[e];
-                if (d != PROPER_VLMC_NONE && state[d] == PROPER_VLMC_NONE) {
-                    state[d] = n_states;
-                    queue[n_states++] = d;
+            if (x == L) {
+                m->col[n_tr] = PROPER_VLMC_NONE; /* $: numbered once all states are known */
+            } else {
+                t = proper__vlmc_ac_goto(&a, p, x + 1);
+                if (state[t] == PROPER_VLMC_NONE) {
+                    state[t] = n_states;
+                    queue[n_states++] = t;
                 }
+                m->col[n_tr] = state[t];
             }
+            m->emit[n_tr] = x;
+            m->prob[n_tr] = (double)cnt[j] / (double)total;
+            n_tr++;
         }
-        m->n_states = n_states + 1;
-        m->end_state = n_states;
-        m->row = (uint64_t *)proper_calloc((size_t)m->n_states + 1, sizeof *m->row);
-        m->state_node = (uint32_t *)proper_calloc(m->n_states, sizeof *m->state_node);
-        {
-            size_t n_tr = 1;
-            for (i = 0; i < n_states; i++) n_tr += rlen[queue[i]];
-            m->col = (uint32_t *)proper_calloc(n_tr, sizeof *m->col);
-            m->prob = (double *)proper_calloc(n_tr, sizeof *m->prob);
-        }
-        if (!m->row || !m->state_node || !m->col || !m->prob) { PROPER_FREE(rlen); rc = proper__vlmc_oom(err); goto done; }
-        {
-            uint64_t k = 0;
-            for (i = 0; i < n_states; i++) {
-                uint32_t t = queue[i], e;
-                m->state_node[i] = t;
-                m->row[i] = k;
-                for (e = rstart[t]; e < rstart[t] + rlen[t]; e++) {
-                    m->col[k] = rt[e] == PROPER_VLMC_NONE ? m->end_state : state[rt[e]];
-                    m->prob[k] = rp[e];
-                    k++;
-                }
-            }
-            m->row[n_states] = k;
-            m->state_node[n_states] = PROPER_VLMC_NONE;
-            m->col[k] = m->end_state; /* $ is absorbing */
-            m->prob[k] = 1.0;
-            m->row[n_states + 1] = k + 1;
-        }
-        PROPER_FREE(rlen);
     }
+    m->n_states = n_states + 1;
+    m->end_state = n_states;
+    m->row[n_states] = n_tr;
+    for (i = 0; i < n_tr; i++)
+        if (m->col[i] == PROPER_VLMC_NONE) m->col[i] = m->end_state;
+    /* $ loops on itself */
+    {
+        uint32_t *nc = (uint32_t *)PROPER_REALLOC(m->col, (n_tr + 1) * sizeof *nc), *ne;
+        double *np;
+        if (!nc) { rc = proper__vlmc_oom(err); goto done; }
+        m->col = nc;
+        ne = (uint32_t *)PROPER_REALLOC(m->emit, (n_tr + 1) * sizeof *ne);
+        if (!ne) { rc = proper__vlmc_oom(err); goto done; }
+        m->emit = ne;
+        np = (double *)PROPER_REALLOC(m->prob, (n_tr + 1) * sizeof *np);
+        if (!np) { rc = proper__vlmc_oom(err); goto done; }
+        m->prob = np;
+        m->col[n_tr] = m->end_state;
+        m->emit[n_tr] = L;
+        m->prob[n_tr] = 1.0;
+        m->row[n_states + 1] = n_tr + 1;
+    }
+    m->state_pst = (uint32_t *)proper_calloc(m->n_states, sizeof *m->state_pst);
+    m->state_loc = (int32_t *)proper_calloc(m->n_states, sizeof *m->state_loc);
+    m->state_depth = (uint32_t *)proper_calloc(m->n_states, sizeof *m->state_depth);
+    if (!m->state_pst || !m->state_loc || !m->state_depth) { rc = proper__vlmc_oom(err); goto done; }
+    for (i = 0; i < n_states; i++) {
+        uint32_t p = queue[i];
+        m->state_pst[i] = a.out[p];
+        m->state_loc[i] = (a.depth[p] == 0 || a.sym[p] == 0) ? -1 : (int32_t)(a.sym[p] - 1);
+        m->state_depth[i] = a.depth[p];
+    }
+    m->state_pst[n_states] = PROPER_VLMC_NONE;
+    m->state_loc[n_states] = -2;
+    m->state_depth[n_states] = 0;
 done:
     if (rc) proper__vlmc_free_chain(m);
-    PROPER_FREE(dl);
-    PROPER_FREE(order);
-    PROPER_FREE(all);
-    PROPER_FREE(rstart);
-    PROPER_FREE(rx);
-    PROPER_FREE(rt);
-    PROPER_FREE(rp);
+    proper__vlmc_ac_free(&a);
     PROPER_FREE(state);
     PROPER_FREE(queue);
-    PROPER_FREE(links.key);
-    PROPER_FREE(links.val);
+    PROPER_FREE(all);
     return rc;
 }
 
@@ -2544,20 +2495,16 @@ PROPER_API int proper_vlmc_to_dtmc(const proper_vlmc *m, proper_dtmc *out, prope
     rc = proper_dtmc_add_label(out, "end", &end, NULL, err);
     proper_bitset_free(&end);
     if (rc == PROPER_OK) rc = proper_dtmc_add_reward(out, "steps", 1, 0, &r, err);
-    for (s = 0; s < m->end_state && rc == PROPER_OK; s++) {
-        const proper_vlmc_node *n = &m->nodes[m->state_node[s]];
-        if (n->depth > 0 && n->loc != 0) rc = proper_dtmc_reward_add_state(out, r, (uint32_t)s, 1.0, err);
-    }
+    /* every state but ^ (state 0) and $ is entered by visiting a location */
+    for (s = 1; s < m->end_state && rc == PROPER_OK; s++) rc = proper_dtmc_reward_add_state(out, r, (uint32_t)s, 1.0, err);
     if (rc == PROPER_OK) {
         vals = (int32_t *)proper_calloc((size_t)m->n_states * 2, sizeof *vals);
         if (!vals) rc = proper__vlmc_oom(err);
     }
     if (rc == PROPER_OK) {
         for (s = 0; s < m->n_states; s++) {
-            uint32_t u = m->state_node[s];
-            if (u == PROPER_VLMC_NONE) { vals[2 * s] = -2; vals[2 * s + 1] = 0; continue; }
-            vals[2 * s] = (m->nodes[u].depth == 0 || m->nodes[u].loc == 0) ? -1 : (int32_t)(m->nodes[u].loc - 1);
-            vals[2 * s + 1] = (int32_t)m->nodes[u].depth;
+            vals[2 * s] = m->state_loc[s];
+            vals[2 * s + 1] = (int32_t)m->state_depth[s];
         }
         vars[0] = "loc";
         vars[1] = "depth";
@@ -2652,7 +2599,7 @@ PROPER_API int proper_vlmc_sample(const proper_vlmc *m, proper_rng *rng, uint32_
             return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0, "a sampled run exceeds %lu locations",
                                     (unsigned long)max_len);
         if (proper_reserve(run, cap, *len + 1, sizeof **run)) return proper__vlmc_oom(err);
-        (*run)[(*len)++] = m->nodes[m->state_node[d]].loc - 1;
+        (*run)[(*len)++] = m->emit[e];
         s = d;
     }
 }

@@ -234,7 +234,7 @@ static int fit_text(proper_vlmc *m, const char *text, const proper_vlmc_opts *o,
 static uint32_t find_context(const proper_vlmc *m, const char *ctx) {
     size_t i;
     char buf[512];
-    for (i = 0; i < m->n_pst; i++)
+    for (i = 0; i < m->n_nodes; i++)
         if (proper_vlmc_context_string(m, (uint32_t)i, buf, sizeof buf) == 0 && strcmp(buf, ctx) == 0) return (uint32_t)i;
     return PROPER_VLMC_NONE;
 }
@@ -436,7 +436,7 @@ static void check_order2(const proper_vlmc *m) {
             CHECK(u != PROPER_VLMC_NONE);
             if (u != PROPER_VLMC_NONE) CHECK_ABS(proper_vlmc_prob(m, u, a), 0.98 * order2_pa[i][j], 0.015);
         }
-    for (i = 0; i < m->n_pst; i++)
+    for (i = 0; i < m->n_nodes; i++)
         if (m->nodes[i].depth > 2) deep++;
     CHECK_INT(deep, 0);
     CHECK_INT(m->order, 2);
@@ -460,7 +460,7 @@ static void test_order2_source_recovered(void) {
     CHECK_INT(proper_vlmc_fit(&m, &c, NULL, &o, &err), 0);
     check_order2(&m);
     CHECK(find_context(&m, "") == 0); /* the empty context is the root */
-    CHECK_INT(m.n_contexts, m.n_pst);
+    CHECK_INT(m.n_contexts, m.n_nodes);
     proper_vlmc_free(&m);
     proper_vlmc_counts_free(&c);
 }
@@ -538,7 +538,7 @@ static void test_merge_equivalence(void) {
     t1 = pst_text(&m1);
     t2 = pst_text(&m2);
     CHECK(t1 && t2 && strcmp(t1, t2) == 0);
-    CHECK(m1.n_pst > 10); /* a non-trivial tree */
+    CHECK(m1.n_nodes > 10); /* a non-trivial tree */
     CHECK_REL(m1.loglik, m2.loglik, 0.0);
     free(t1);
     free(t2);
