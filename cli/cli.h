@@ -38,5 +38,6 @@ int cmd_pmf(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_vlmc(int argc, char **argv);
 int cmd_sre(int argc, char **argv);
+int cmd_qn(int argc, char **argv);
 
 #endif

@@ -11,3 +11,5 @@
 #include "../src/synth.h"
 #include "../src/estimate.h"
 #include "../src/vlmc.h"
+#include "../src/lp.h"
+#include "../src/qn.h"

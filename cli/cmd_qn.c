@@ -1,0 +1,452 @@
+/* proper qn — closed queueing networks: simulate them, learn rates and
+ * routing from queue-length traces (LP, QP, moving horizon), and predict
+ * what-if scenarios with the learned model. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../src/qn.h"
+#include "cli.h"
+
+/* The LP solver chosen by --backend: NULL function = native simplex. */
+typedef struct qn_solver {
+    proper_qn_lp_solver fn;
+    void *ctx;
+} qn_solver;
+
+static int qn_solver_open(qn_solver *s, const char *name) {
+    s->fn = NULL;
+    s->ctx = NULL;
+    if (!name || strcmp(name, "native") == 0) return CLI_OK;
+    return cli_fail("--backend glpsol is not available in this build");
+}
+
+static void qn_solver_close(qn_solver *s) { (void)s; }
+
+static void qn_usage(FILE *out) {
+    fprintf(out,
+            "usage: proper qn simulate --network NET.csv --population N1,...,NM [options]\n"
+            "       proper qn fit TRACE.csv... (--servers S1,...,SM | --network NET.csv) [options]\n"
+            "       proper qn whatif --network TRUE.csv --learned FIT.csv --population N1,... [options]\n\n"
+            "Closed queueing networks learned from queue lengths (Napolitano 2022, ch. 4).\n\n"
+            "NET.csv: header station,servers,rate,p1,...,pM; one row per station with\n"
+            "its index, servers (integer or inf for a delay station), service rate per\n"
+            "server and routing row (summing to 1).\n"
+            "TRACE.csv: header t,x1,...,xM[,b1,...,bM]; samples at t = 0, dt, 2dt, ...\n"
+            "of mean queue lengths x and mean busy servers b = E[min(s, X)] (without b,\n"
+            "min(s, x) is used).\n\n"
+            "simulate: writes a trace CSV.\n"
+            "  --method ssa|euler|rk4  exact stochastic simulation averaged over --runs\n"
+            "                       (default), or the mean-field ODE\n"
+            "  --servers S1,...     override the network's server counts\n"
+            "  --dt DT --steps K    sampling interval and number of steps (0.01, 200)\n"
+            "  --runs R --seed S    SSA runs to average (100) and RNG seed (1)\n"
+            "  -o FILE              output file (default stdout)\n\n"
+            "fit: writes the learned network CSV (or, with --horizon, one row of rates\n"
+            "per window); a summary goes to stderr.\n"
+            "  --method lp|qp       lp: rates and routing (default); qp: rates only,\n"
+            "                       routing from --network\n"
+            "  --backend native|glpsol  LP solver (default native)\n"
+            "  --write-lp FILE      also write the LP in CPLEX LP format\n"
+            "  --known 1,0,...      (qp) keep the rates of stations marked 1 from --network\n"
+            "  --horizon H [--stride S]  (qp) moving-horizon estimation over windows of H\n"
+            "                       steps every S steps (default S = H)\n"
+            "  -o FILE              output file (default stdout)\n\n"
+            "whatif: simulates the true and the learned network from --population (with\n"
+            "--servers if given, for both) and prints the error of eq. 4.9:\n"
+            "100 sum_i |x_i - y_i| / (2N), its maximum and mean over the samples.\n"
+            "  --dt, --steps, --runs, --seed as for simulate; --method ssa|rk4 (ssa)\n"
+            "  --max-error E        exit 1 when the maximum error exceeds E percent\n"
+            "  --csv                one CSV line: max_error,mean_error\n\n"
+            "Exit status: 0 ok, 1 --max-error exceeded, 2 bad input.\n");
+}
+
+/* Comma-separated numbers; "inf" allowed. */
+static int parse_list(const char *s, const char *what, double **out, size_t *n) {
+    char buf[64];
+    size_t cap = 0;
+    proper_error err;
+    *out = NULL;
+    *n = 0;
+    while (*s) {
+        size_t len = strcspn(s, ",");
+        double v;
+        if (len == 0 || len >= sizeof buf) {
+            PROPER_FREE(*out);
+            return cli_fail("%s: malformed list near '%s'", what, s);
+        }
+        memcpy(buf, s, len);
+        buf[len] = '\0';
+        if (proper_parse_double_str(buf, &v, what, &err)) {
+            PROPER_FREE(*out);
+            return cli_report(&err);
+        }
+        if (proper_reserve(out, &cap, *n + 1, sizeof **out)) return cli_fail("out of memory");
+        (*out)[(*n)++] = v;
+        s += len;
+        if (*s == ',') s++;
+    }
+    if (*n == 0) return cli_fail("%s: empty list", what);
+    return CLI_OK;
+}
+
+static int parse_size(const char *s, const char *what, size_t *out) {
+    char *end;
+    unsigned long long v;
+    if (!*s || *s == '-') return cli_fail("%s: expected a positive integer, got '%s'", what, s);
+    v = strtoull(s, &end, 10);
+    if (*end || v == 0) return cli_fail("%s: expected a positive integer, got '%s'", what, s);
+    *out = (size_t)v;
+    return CLI_OK;
+}
+
+static int load_network(const char *path, proper_qn *qn) {
+    char *text;
+    size_t len;
+    proper_error err;
+    int rc;
+    if (proper_read_file(path, &text, &len, &err)) return cli_report(&err);
+    rc = proper_qn_read_network_csv(qn, text, len, path, &err);
+    PROPER_FREE(text);
+    return rc ? cli_report(&err) : CLI_OK;
+}
+
+static int load_trace(const char *path, proper_qn_trace *tr) {
+    char *text;
+    size_t len;
+    proper_error err;
+    int rc;
+    if (proper_read_file(path, &text, &len, &err)) return cli_report(&err);
+    rc = proper_qn_read_trace_csv(tr, text, len, path, &err);
+    PROPER_FREE(text);
+    return rc ? cli_report(&err) : CLI_OK;
+}
+
+static int write_text(const char *path, const char *text, size_t len) {
+    FILE *f = path && strcmp(path, "-") != 0 ? fopen(path, "wb") : stdout;
+    if (!f) return cli_fail("%s: cannot open for writing", path);
+    if (fwrite(text, 1, len, f) != len || (f != stdout && fclose(f) != 0))
+        return cli_fail("%s: write failed", path ? path : "stdout");
+    if (f == stdout) fflush(stdout);
+    return CLI_OK;
+}
+
+typedef struct qn_args {
+    const char *network, *learned, *out, *write_lp, *backend, *method;
+    double *population, *servers, *known;
+    size_t n_population, n_servers, n_known;
+    double dt, max_error;
+    size_t steps, runs, horizon, stride;
+    unsigned long long seed;
+    int csv, have_max_error;
+    const char **inputs;
+    size_t n_inputs;
+} qn_args;
+
+static void qn_args_free(qn_args *a) {
+    PROPER_FREE(a->population);
+    PROPER_FREE(a->servers);
+    PROPER_FREE(a->known);
+    PROPER_FREE(a->inputs);
+}
+
+static int qn_parse(int argc, char **argv, qn_args *a) {
+    int i, missing;
+    size_t cap = 0;
+    proper_error err;
+    memset(a, 0, sizeof *a);
+    a->dt = 0.01;
+    a->steps = 200;
+    a->runs = 100;
+    a->seed = 1;
+    for (i = 2; i < argc; i++) {
+        const char *v;
+        int rc = CLI_OK;
+        if ((v = cli_option(argc, argv, &i, "--network", &missing))) a->network = v;
+        else if ((v = cli_option(argc, argv, &i, "--learned", &missing))) a->learned = v;
+        else if ((v = cli_option(argc, argv, &i, "-o", &missing))) a->out = v;
+        else if ((v = cli_option(argc, argv, &i, "--write-lp", &missing))) a->write_lp = v;
+        else if ((v = cli_option(argc, argv, &i, "--backend", &missing))) a->backend = v;
+        else if ((v = cli_option(argc, argv, &i, "--method", &missing))) a->method = v;
+        else if ((v = cli_option(argc, argv, &i, "--population", &missing))) rc = parse_list(v, "--population", &a->population, &a->n_population);
+        else if ((v = cli_option(argc, argv, &i, "--servers", &missing))) rc = parse_list(v, "--servers", &a->servers, &a->n_servers);
+        else if ((v = cli_option(argc, argv, &i, "--known", &missing))) rc = parse_list(v, "--known", &a->known, &a->n_known);
+        else if ((v = cli_option(argc, argv, &i, "--dt", &missing))) {
+            if (proper_parse_double_str(v, &a->dt, "--dt", &err)) rc = cli_report(&err);
+            else if (!(a->dt > 0) || !isfinite(a->dt)) rc = cli_fail("--dt must be > 0");
+        } else if ((v = cli_option(argc, argv, &i, "--max-error", &missing))) {
+            if (proper_parse_double_str(v, &a->max_error, "--max-error", &err)) rc = cli_report(&err);
+            a->have_max_error = 1;
+        } else if ((v = cli_option(argc, argv, &i, "--steps", &missing))) rc = parse_size(v, "--steps", &a->steps);
+        else if ((v = cli_option(argc, argv, &i, "--runs", &missing))) rc = parse_size(v, "--runs", &a->runs);
+        else if ((v = cli_option(argc, argv, &i, "--horizon", &missing))) rc = parse_size(v, "--horizon", &a->horizon);
+        else if ((v = cli_option(argc, argv, &i, "--stride", &missing))) rc = parse_size(v, "--stride", &a->stride);
+        else if ((v = cli_option(argc, argv, &i, "--seed", &missing))) {
+            size_t s;
+            rc = parse_size(v, "--seed", &s);
+            a->seed = s;
+        } else if (missing)
+            rc = cli_fail("%s needs a value", argv[i]);
+        else if (strcmp(argv[i], "--csv") == 0)
+            a->csv = 1;
+        else if (argv[i][0] == '-' && argv[i][1] != '\0')
+            rc = cli_fail("unknown option '%s' (try 'proper qn --help')", argv[i]);
+        else if (proper_reserve(&a->inputs, &cap, a->n_inputs + 1, sizeof *a->inputs))
+            rc = cli_fail("out of memory");
+        else
+            a->inputs[a->n_inputs++] = argv[i];
+        if (rc) return rc;
+    }
+    return CLI_OK;
+}
+
+/* Integer job counts from a --population list. */
+static int population_counts(const qn_args *a, size_t M, unsigned long *x0) {
+    size_t i;
+    if (a->n_population != M)
+        return cli_fail("--population has %zu entries, the network has %zu stations", a->n_population, M);
+    for (i = 0; i < M; i++) {
+        double v = a->population[i];
+        if (!(v >= 0) || v != floor(v) || v > 1e15)
+            return cli_fail("--population: entry %zu must be a non-negative integer (got %g)", i + 1, v);
+        x0[i] = (unsigned long)v;
+    }
+    return CLI_OK;
+}
+
+static int apply_servers(const qn_args *a, proper_qn *qn) {
+    size_t i;
+    proper_error err;
+    if (!a->servers) return CLI_OK;
+    if (a->n_servers != qn->M)
+        return cli_fail("--servers has %zu entries, the network has %zu stations", a->n_servers, qn->M);
+    for (i = 0; i < qn->M; i++) qn->servers[i] = a->servers[i];
+    return proper_qn_validate(qn, &err) ? cli_report(&err) : CLI_OK;
+}
+
+/* Simulate by the chosen method into tr. */
+static int run_model(const qn_args *a, const proper_qn *qn, const unsigned long *x0, const char *method,
+                     proper_rng *rng, proper_qn_trace *tr) {
+    proper_error err;
+    size_t i, K = a->steps + 1;
+    int rc;
+    if (!method || strcmp(method, "ssa") == 0) {
+        rc = proper_qn_simulate(qn, x0, a->dt, K, a->runs, rng, tr, NULL, &err);
+    } else if (strcmp(method, "euler") == 0 || strcmp(method, "rk4") == 0) {
+        double *xd = (double *)proper_calloc(qn->M, sizeof *xd);
+        if (!xd) return cli_fail("out of memory");
+        for (i = 0; i < qn->M; i++) xd[i] = (double)x0[i];
+        rc = strcmp(method, "euler") == 0 ? proper_qn_ode_euler(qn, xd, a->dt, K, tr, &err)
+                                          : proper_qn_ode_rk4(qn, xd, a->dt, K, 10, tr, &err);
+        PROPER_FREE(xd);
+    } else
+        return cli_fail("--method must be ssa, euler or rk4 (got '%s')", method);
+    return rc ? cli_report(&err) : CLI_OK;
+}
+
+static int qn_simulate(const qn_args *a) {
+    proper_qn qn;
+    proper_qn_trace tr;
+    proper_rng rng;
+    proper_error err;
+    unsigned long *x0 = NULL;
+    char *text = NULL;
+    size_t len;
+    int rc;
+    if (!a->network) return cli_fail("simulate needs --network NET.csv");
+    if (!a->population) return cli_fail("simulate needs --population N1,...,NM");
+    if ((rc = load_network(a->network, &qn))) return rc;
+    memset(&tr, 0, sizeof tr);
+    x0 = (unsigned long *)proper_calloc(qn.M, sizeof *x0);
+    if (!x0) { rc = cli_fail("out of memory"); goto out; }
+    if ((rc = apply_servers(a, &qn)) || (rc = population_counts(a, qn.M, x0))) goto out;
+    proper_rng_seed(&rng, a->seed);
+    if ((rc = run_model(a, &qn, x0, a->method, &rng, &tr))) goto out;
+    if (proper_qn_write_trace_csv(&tr, &text, &len, &err)) { rc = cli_report(&err); goto out; }
+    rc = write_text(a->out, text, len);
+out:
+    PROPER_FREE(text);
+    PROPER_FREE(x0);
+    proper_qn_trace_free(&tr);
+    proper_qn_free(&qn);
+    return rc;
+}
+
+static int fit_mhe(const qn_args *a, const proper_qn *known_net, const unsigned char *known, const proper_qn_trace *tr) {
+    double *rates = NULL, *ends = NULL;
+    size_t nwin, w, i, M = known_net->M;
+    proper_error err;
+    int rc;
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    if (proper_qn_mhe(tr, known_net, known, a->horizon, a->stride ? a->stride : a->horizon, &rates, &ends, &nwin, &err))
+        return cli_report(&err);
+    rc = CLI_OK;
+    for (w = 0; w <= nwin && rc == CLI_OK; w++) {
+        char line[64];
+        for (i = 0; i <= M; i++) {
+            int n;
+            if (w == 0) n = i == 0 ? snprintf(line, sizeof line, "t_end") : snprintf(line, sizeof line, ",mu%zu", i);
+            else n = i == 0 ? snprintf(line, sizeof line, "%.10g", ends[w - 1])
+                            : snprintf(line, sizeof line, ",%.17g", rates[(w - 1) * M + i - 1]);
+            if (proper_reserve(&text, &cap, len + (size_t)n + 2, 1)) { rc = cli_fail("out of memory"); break; }
+            memcpy(text + len, line, (size_t)n);
+            len += (size_t)n;
+        }
+        if (rc == CLI_OK) text[len++] = '\n';
+    }
+    if (rc == CLI_OK) rc = write_text(a->out, text, len);
+    if (rc == CLI_OK) fprintf(stderr, "proper qn fit: %zu windows of %zu steps\n", nwin, a->horizon);
+    PROPER_FREE(text);
+    PROPER_FREE(rates);
+    PROPER_FREE(ends);
+    return rc;
+}
+
+static int qn_fit(const qn_args *a) {
+    proper_qn_trace *traces = NULL;
+    proper_qn net, fit;
+    proper_error err;
+    size_t t, i, M;
+    int rc = CLI_OK, have_net = 0, qp = a->method && strcmp(a->method, "qp") == 0;
+    char *text = NULL;
+    size_t len;
+    memset(&fit, 0, sizeof fit);
+    if (a->method && !qp && strcmp(a->method, "lp") != 0) return cli_fail("--method must be lp or qp (got '%s')", a->method);
+    if (a->n_inputs == 0) return cli_fail("fit needs at least one TRACE.csv");
+    if (a->backend && strcmp(a->backend, "native") != 0 && strcmp(a->backend, "glpsol") != 0)
+        return cli_fail("--backend must be native or glpsol (got '%s')", a->backend);
+    traces = (proper_qn_trace *)proper_calloc(a->n_inputs, sizeof *traces);
+    if (!traces) return cli_fail("out of memory");
+    for (t = 0; t < a->n_inputs; t++)
+        if ((rc = load_trace(a->inputs[t], &traces[t]))) goto out;
+    M = traces[0].M;
+    for (t = 1; t < a->n_inputs; t++)
+        if (traces[t].M != M) { rc = cli_fail("%s: %zu stations, %s has %zu", a->inputs[t], traces[t].M, a->inputs[0], M); goto out; }
+    if (a->network) {
+        if ((rc = load_network(a->network, &net))) goto out;
+        have_net = 1;
+        if (net.M != M) { rc = cli_fail("%s: %zu stations, the traces have %zu", a->network, net.M, M); goto out; }
+    } else if (proper_qn_init(&net, M, &err)) {
+        rc = cli_report(&err);
+        goto out;
+    } else
+        have_net = 1;
+    if (a->servers) {
+        if (a->n_servers != M) { rc = cli_fail("--servers has %zu entries, the traces have %zu stations", a->n_servers, M); goto out; }
+        for (i = 0; i < M; i++) net.servers[i] = a->servers[i];
+    } else if (!a->network) {
+        rc = cli_fail("fit needs the server counts: --servers S1,...,SM or --network NET.csv");
+        goto out;
+    }
+    if (qp) {
+        unsigned char *known = NULL;
+        if (!a->network) { rc = cli_fail("--method qp needs the routing: --network NET.csv"); goto out; }
+        if (a->known) {
+            if (a->n_known != M) { rc = cli_fail("--known has %zu entries, expected %zu", a->n_known, M); goto out; }
+            known = (unsigned char *)proper_calloc(M, 1);
+            if (!known) { rc = cli_fail("out of memory"); goto out; }
+            for (i = 0; i < M; i++) known[i] = a->known[i] != 0;
+        }
+        if (a->horizon) {
+            if (a->n_inputs != 1) rc = cli_fail("--horizon works on one trace");
+            else rc = fit_mhe(a, &net, known, &traces[0]);
+            PROPER_FREE(known);
+            goto out;
+        }
+        if ((rc = proper_qn_copy(&fit, &net, &err))) { PROPER_FREE(known); rc = cli_report(&err); goto out; }
+        rc = proper_qn_fit_qp(traces, a->n_inputs, &net, known, 0, (size_t)-1, fit.rates, &err);
+        PROPER_FREE(known);
+        if (rc) { rc = cli_report(&err); goto out; }
+        fprintf(stderr, "proper qn fit: QP over %zu traces\n", a->n_inputs);
+    } else {
+        proper_qn_fit_result res;
+        qn_solver solver;
+        if (a->horizon) { rc = cli_fail("--horizon needs --method qp"); goto out; }
+        if ((rc = qn_solver_open(&solver, a->backend))) goto out;
+        if (a->write_lp) {
+            proper_lp lp;
+            if (proper_qn_build_lp(traces, a->n_inputs, net.servers, &lp, &err) ||
+                proper_lp_write_cplex_file(&lp, a->write_lp, &err)) {
+                proper_lp_free(&lp);
+                qn_solver_close(&solver);
+                rc = cli_report(&err);
+                goto out;
+            }
+            proper_lp_free(&lp);
+        }
+        rc = proper_qn_fit_lp(traces, a->n_inputs, net.servers, solver.fn, solver.ctx, &fit, &res, &err);
+        qn_solver_close(&solver);
+        if (rc) { rc = cli_report(&err); goto out; }
+        fprintf(stderr, "proper qn fit: LP %zu rows x %zu columns, total one-step error %.10g (%s, %zu iterations)\n",
+                res.rows, res.cols, res.objective, a->backend ? a->backend : "native", res.iterations);
+    }
+    if (proper_qn_write_network_csv(&fit, &text, &len, &err)) { rc = cli_report(&err); goto out; }
+    rc = write_text(a->out, text, len);
+out:
+    PROPER_FREE(text);
+    proper_qn_free(&fit);
+    if (have_net) proper_qn_free(&net);
+    for (t = 0; traces && t < a->n_inputs; t++) proper_qn_trace_free(&traces[t]);
+    PROPER_FREE(traces);
+    return rc;
+}
+
+static int qn_whatif(const qn_args *a) {
+    proper_qn truth, learned;
+    proper_qn_trace tt, tl;
+    proper_rng rng;
+    proper_error err;
+    unsigned long *x0 = NULL;
+    double mx, mean;
+    int rc;
+    const char *method = a->method ? a->method : "ssa";
+    if (!a->network || !a->learned) return cli_fail("whatif needs --network TRUE.csv and --learned FIT.csv");
+    if (!a->population) return cli_fail("whatif needs --population N1,...,NM");
+    if (strcmp(method, "ssa") != 0 && strcmp(method, "rk4") != 0) return cli_fail("--method must be ssa or rk4");
+    if ((rc = load_network(a->network, &truth))) return rc;
+    if ((rc = load_network(a->learned, &learned))) { proper_qn_free(&truth); return rc; }
+    memset(&tt, 0, sizeof tt);
+    memset(&tl, 0, sizeof tl);
+    if (learned.M != truth.M) { rc = cli_fail("%s has %zu stations, %s has %zu", a->learned, learned.M, a->network, truth.M); goto out; }
+    x0 = (unsigned long *)proper_calloc(truth.M, sizeof *x0);
+    if (!x0) { rc = cli_fail("out of memory"); goto out; }
+    if ((rc = apply_servers(a, &truth)) || (rc = apply_servers(a, &learned)) || (rc = population_counts(a, truth.M, x0)))
+        goto out;
+    proper_rng_seed(&rng, a->seed);
+    if ((rc = run_model(a, &truth, x0, method, &rng, &tt)) || (rc = run_model(a, &learned, x0, method, &rng, &tl))) goto out;
+    if (proper_qn_trace_error(&tt, &tl, &mx, &mean, &err)) { rc = cli_report(&err); goto out; }
+    if (a->csv) printf("max_error,mean_error\n%.6g,%.6g\n", mx, mean);
+    else printf("what-if error (eq. 4.9) over %zu samples: max %.4g%%, mean %.4g%%\n", tt.K, mx, mean);
+    rc = a->have_max_error && mx > a->max_error ? CLI_CHECK_FAILED : CLI_OK;
+    if (rc) fprintf(stderr, "proper: what-if error %.4g%% exceeds --max-error %g%%\n", mx, a->max_error);
+out:
+    PROPER_FREE(x0);
+    proper_qn_trace_free(&tt);
+    proper_qn_trace_free(&tl);
+    proper_qn_free(&truth);
+    proper_qn_free(&learned);
+    return rc;
+}
+
+int cmd_qn(int argc, char **argv) {
+    qn_args a;
+    int rc, i;
+    if (argc < 2) {
+        qn_usage(stderr);
+        return CLI_BAD_INPUT;
+    }
+    for (i = 1; i < argc; i++)
+        if (cli_is_help(argv[i])) {
+            qn_usage(stdout);
+            return CLI_OK;
+        }
+    if ((rc = qn_parse(argc, argv, &a))) { qn_args_free(&a); return rc; }
+    if (strcmp(argv[1], "simulate") == 0) rc = qn_simulate(&a);
+    else if (strcmp(argv[1], "fit") == 0) rc = qn_fit(&a);
+    else if (strcmp(argv[1], "whatif") == 0) rc = qn_whatif(&a);
+    else rc = cli_fail("unknown qn command '%s' (simulate, fit, whatif)", argv[1]);
+    qn_args_free(&a);
+    return rc;
+}
