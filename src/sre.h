@@ -2261,6 +2261,43 @@ static int proper__sre_canonicalise(proper__sre_eval *ev) {
     return PROPER_OK;
 }
 
+/* A sequence's PMF: the convolution of its parts' PMFs. Convolution is
+ * commutative and associative, so the parts are combined two at a time,
+ * always the two with the fewest bins (Huffman's order): the costly
+ * transforms then run on as few long operands as possible. */
+static int proper__sre_eval_seq(proper__sre_eval *ev, const proper_sre_node *nd, proper_pmf *out) {
+    size_t k = nd->n_kids, i;
+    proper_pmf *work = (proper_pmf *)proper_calloc(k, sizeof *work);
+    int rc = PROPER_OK;
+    if (!work) return proper_error_set(ev->err, PROPER_ENOMEM, proper__sre_node_file(ev->s, nd), nd->line, nd->col, "out of memory");
+    for (i = 0; i < k; i++) proper_pmf_init(&work[i]);
+    for (i = 0; i < k && rc == PROPER_OK; i++) rc = proper_pmf_copy(&work[i], &ev->pmf[ev->canon[nd->kids[i]]], ev->err);
+    while (rc == PROPER_OK && k > 1) {
+        size_t a = 0, b = 1, t;
+        if (work[b].n < work[a].n) { a = 1; b = 0; }
+        for (i = 2; i < k; i++) {
+            if (work[i].n < work[a].n) { b = a; a = i; }
+            else if (work[i].n < work[b].n) b = i;
+        }
+        if (b < a) { t = a; a = b; b = t; }
+        rc = proper_pmf_convolve(&work[a], &work[a], &work[b], ev->err);
+        if (rc) break;
+        if (ev->opt->truncate_eps > 0.0) proper_pmf_truncate(&work[a], ev->opt->truncate_eps);
+        ev->info.operations++;
+        proper_pmf_free(&work[b]);
+        work[b] = work[--k]; /* move the last part into the freed slot */
+        proper_pmf_init(&work[k]);
+    }
+    if (rc == PROPER_OK) {
+        proper_pmf_free(out);
+        *out = work[0];
+        proper_pmf_init(&work[0]);
+    }
+    for (i = 0; i < nd->n_kids; i++) proper_pmf_free(&work[i]);
+    PROPER_FREE(work);
+    return rc;
+}
+
 /* One node's PMF from its parts' PMFs. */
 static int proper__sre_eval_node(proper__sre_eval *ev, size_t idx) {
     proper_sre *s = ev->s;
@@ -2272,14 +2309,7 @@ static int proper__sre_eval_node(proper__sre_eval *ev, size_t idx) {
     switch (nd->kind) {
     case PROPER_SRE_EMPTY: rc = proper_pmf_point(out, 0.0, width, ev->err); break;
     case PROPER_SRE_SYMBOL: rc = proper__sre_symbol_pmf(s, nd->ref, width, out, ev->err); break;
-    case PROPER_SRE_SEQ:
-        rc = proper_pmf_copy(out, &ev->pmf[ev->canon[nd->kids[0]]], ev->err);
-        for (i = 1; i < nd->n_kids && rc == PROPER_OK; i++) {
-            rc = proper_pmf_convolve(out, out, &ev->pmf[ev->canon[nd->kids[i]]], ev->err);
-            if (rc == PROPER_OK && ev->opt->truncate_eps > 0.0) proper_pmf_truncate(out, ev->opt->truncate_eps);
-            ev->info.operations++;
-        }
-        break;
+    case PROPER_SRE_SEQ: rc = proper__sre_eval_seq(ev, nd, out); break;
     case PROPER_SRE_ALT: {
         const proper_pmf **parts = (const proper_pmf **)proper_calloc(nd->n_kids, sizeof *parts);
         double *weights = (double *)proper_calloc(nd->n_kids, sizeof *weights);
