@@ -13,10 +13,13 @@
 
 #define SRE_MAX_EVALS 8
 #define SRE_MAX_SETS 64
-/* Plots show the PMFs between these quantiles (the measured tails of a
- * shared machine reach far beyond the body of the distribution). */
+/* Plots show the PMFs from the SRE_PLOT_LO_Q quantile to the SRE_PLOT_HI_Q
+ * quantile plus SRE_PLOT_MARGIN of that range (the measured tails of a
+ * shared machine reach far beyond the body of the distribution and would
+ * squeeze it into a few pixels). */
 #define SRE_PLOT_LO_Q 0.001
-#define SRE_PLOT_HI_Q 0.995
+#define SRE_PLOT_HI_Q 0.95
+#define SRE_PLOT_MARGIN 0.25
 
 static void sre_usage(FILE *out) {
     fprintf(out,
@@ -392,9 +395,9 @@ static int sre_write_svg(const sre_opts *o, const sre_result *rs, size_t k, cons
         if (b > hi) hi = b;
     }
     if (!(hi > lo)) hi = lo + o->width;
+    hi += SRE_PLOT_MARGIN * (hi - lo);
     svg_plot_init(&plot);
-    snprintf(title, sizeof title, "%s: predicted%s response-time PMF (width %g us)", o->title, m->n ? " vs measured" : "",
-             o->width);
+    snprintf(title, sizeof title, "%s: predicted%s PMF (width %g us)", o->title, m->n ? " vs measured" : "", o->width);
     plot.title = title;
     plot.xlabel = "time (us)";
     plot.ylabel = "probability";
