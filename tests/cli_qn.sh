@@ -1,0 +1,127 @@
+#!/bin/sh
+# `proper qn`: Euler simulation against its closed form, LP and QP fits that
+# recover the generating network from noise-free traces, moving horizon,
+# what-if (zero error for the true model, exit 1 over --max-error), the LP
+# file, and bad input with file:line:col errors and exit status 2.
+P=${PROPER:-bin/proper}
+work=$(mktemp -d "${TMPDIR:-/tmp}/proper-cli-qn.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+ok() { echo "ok $1"; }
+fail() { echo "FAIL $1: $2"; }
+
+# Two delay stations, mu = (2, 3), jobs alternate. Euler at dt = 0.01 from
+# (10, 0): x1(k) = 6 + 4 (1 - 5 dt)^k, so x1(1) = 9.8 and x1(2) = 9.61.
+cat > "$work/pair.csv" <<'EOF'
+station,servers,rate,p1,p2
+1,inf,2,0,1
+2,inf,3,1,0
+EOF
+"$P" qn simulate --network "$work/pair.csv" --population 10,0 --method euler --steps 2 -o "$work/pt.csv"
+st=$?
+if [ $st -eq 0 ] && awk -F, 'NR==1 && $0 != "t,x1,x2,b1,b2" {exit 1}
+     NR==3 && ($2 - 9.8 > 1e-12 || 9.8 - $2 > 1e-12) {exit 1}
+     NR==4 && ($2 - 9.61 > 1e-12 || 9.61 - $2 > 1e-12) {exit 1}
+     END {if (NR != 4) exit 1}' "$work/pt.csv"; then
+    ok qn_simulate_euler
+else
+    cat "$work/pt.csv"; fail qn_simulate_euler "status $st or wrong values"
+fi
+
+# A 3-station network; Euler traces from three populations satisfy the
+# one-step equations exactly, so the LP recovers rates and routing.
+cat > "$work/net.csv" <<'EOF'
+# delay -> two multi-server stations
+station,servers,rate,p1,p2,p3
+1,inf,1.5,0,0.3,0.7
+2,3,20,0.6,0,0.4
+3,2,35,1,0,0
+EOF
+for pop in 60,0,0 0,30,0 5,5,40; do
+    "$P" qn simulate --network "$work/net.csv" --population $pop --method euler --steps 40 -o "$work/tr_$pop.csv" || fail qn_fit_lp "simulate $pop"
+done
+"$P" qn fit "$work"/tr_*.csv --servers inf,3,2 --write-lp "$work/fit.lp" -o "$work/fit.csv" 2> "$work/err"
+st=$?
+if [ $st -eq 0 ] && grep -q 'total one-step error' "$work/err" &&
+   awk -F, 'NR==1 {next}
+     {want[2]="1.5";want[3]="20";want[4]="35"}
+     NR==2 && ($3 < 1.5-1e-6 || $3 > 1.5+1e-6 || $5 < 0.3-1e-6 || $5 > 0.3+1e-6) {bad=1}
+     NR==3 && ($3 < 20-1e-5 || $3 > 20+1e-5 || $4 < 0.6-1e-6 || $4 > 0.6+1e-6) {bad=1}
+     NR==4 && ($3 < 35-1e-5 || $3 > 35+1e-5 || $4 < 1-1e-6) {bad=1}
+     END {exit bad}' "$work/fit.csv"; then
+    ok qn_fit_lp
+else
+    cat "$work/err" "$work/fit.csv"; fail qn_fit_lp "status $st or rates not recovered"
+fi
+if grep -q '^Subject To' "$work/fit.lp" && grep -q ' flow1: + 1 mu1 - 1 g1_2 - 1 g1_3 = 0' "$work/fit.lp"; then
+    ok qn_write_lp
+else
+    head -20 "$work/fit.lp"; fail qn_write_lp "LP file lacks the flow rows"
+fi
+
+# QP with known routing, and moving horizon with the delay rate known.
+"$P" qn fit "$work/tr_60,0,0.csv" --method qp --network "$work/net.csv" -o "$work/qp.csv" 2>/dev/null
+st=$?
+if [ $st -eq 0 ] && awk -F, 'NR==3 && ($3 < 20-1e-6 || $3 > 20+1e-6) {exit 1}' "$work/qp.csv"; then
+    ok qn_fit_qp
+else
+    cat "$work/qp.csv"; fail qn_fit_qp "status $st"
+fi
+out=$("$P" qn fit "$work/tr_60,0,0.csv" --method qp --network "$work/net.csv" --known 1,0,0 --horizon 10 2>/dev/null)
+st=$?
+if [ $st -eq 0 ] && [ "$(echo "$out" | head -1)" = "t_end,mu1,mu2,mu3" ] && [ "$(echo "$out" | wc -l)" -eq 5 ] &&
+   echo "$out" | awk -F, 'NR>1 && ($4 < 35-1e-6 || $4 > 35+1e-6) {exit 1}'; then
+    ok qn_mhe
+else
+    echo "$out"; fail qn_mhe "status $st"
+fi
+
+# What-if: the true model predicts itself with zero error; a model with
+# doubled rates misses by more than 1% and --max-error makes that exit 1.
+out=$("$P" qn whatif --network "$work/net.csv" --learned "$work/net.csv" --population 30,10,10 --servers inf,1,1 --method rk4 --csv)
+if [ $? -eq 0 ] && [ "$(echo "$out" | tail -1)" = "0,0" ]; then
+    ok qn_whatif_zero
+else
+    echo "$out"; fail qn_whatif_zero "expected 0,0"
+fi
+sed 's/^2,3,20,/2,3,40,/; s/^3,2,35,/3,2,70,/' "$work/net.csv" > "$work/wrong.csv"
+"$P" qn whatif --network "$work/net.csv" --learned "$work/wrong.csv" --population 30,10,10 --method rk4 --max-error 1 > "$work/out" 2> "$work/err"
+st=$?
+if [ $st -eq 1 ] && grep -q 'exceeds --max-error 1%' "$work/err"; then
+    ok qn_whatif_check
+else
+    cat "$work/out" "$work/err"; fail qn_whatif_check "status $st, expected 1"
+fi
+"$P" qn whatif --network "$work/net.csv" --learned "$work/net.csv" --population 20,5,5 --runs 20 --steps 50 > "$work/out"
+if [ $? -eq 0 ] && grep -q '^what-if error (eq. 4.9) over 51 samples: max 0%, mean 0%' "$work/out"; then
+    ok qn_whatif_ssa_same_seed
+else
+    cat "$work/out"; fail qn_whatif_ssa_same_seed "the same model with the same seed differs"
+fi
+
+# Bad input: exit 2 and a located message.
+expect_error() { # NAME PATTERN COMMAND...
+    name=$1; pat=$2; shift 2
+    "$@" > /dev/null 2> "$work/err"
+    st=$?
+    if [ $st -eq 2 ] && grep -q "$pat" "$work/err"; then ok "$name"; else cat "$work/err"; fail "$name" "status $st"; fi
+}
+printf 'station,servers,rate,p1,p2\n1,inf,1,0,1\n2,3,2,0.5,0.4\n' > "$work/rows.csv"
+expect_error qn_bad_routing "rows.csv:3: routing row of station 2 sums to 0.9" \
+    "$P" qn simulate --network "$work/rows.csv" --population 1,1
+printf 'station,servers,rate,p1,p2\n1,inf,-1,0,1\n2,3,2,1,0\n' > "$work/neg.csv"
+expect_error qn_negative_rate "neg.csv:2:7: station 1: rate must be finite and > 0" \
+    "$P" qn simulate --network "$work/neg.csv" --population 1,1
+printf 't,x1,x2\n0,1,2\n0.1,1,2\n0.3,1,2\n' > "$work/gap.csv"
+expect_error qn_missing_sample "gap.csv:4:1: sample missing: t jumps from 0.1 to 0.3" \
+    "$P" qn fit "$work/gap.csv" --servers 1,1
+printf 't,x1,x2\n0,1,2\n0.1,1\n' > "$work/short.csv"
+expect_error qn_wrong_station_count "short.csv:3:1: row has 2 columns, the header has 3" \
+    "$P" qn fit "$work/short.csv" --servers 1,1
+expect_error qn_trace_vs_servers "servers has 3 entries, the traces have 2 stations" \
+    "$P" qn fit "$work/pt.csv" --servers 1,1,1
+expect_error qn_population_count "population has 3 entries, the network has 2 stations" \
+    "$P" qn simulate --network "$work/pair.csv" --population 1,2,3
+expect_error qn_bad_backend "backend must be native or glpsol" \
+    "$P" qn fit "$work/pt.csv" --servers inf,inf --backend cplex
+expect_error qn_unknown_option "unknown option '--bogus'" "$P" qn fit --bogus
+exit 0
