@@ -5,11 +5,14 @@
  * complex FFT of length m = n/2 on the packed sequence z[j] = x[2j] + i x[2j+1]
  * followed by a "real-packing" pass that separates the spectra of the even and
  * odd samples (X[k] = E[k] + W_n^k O[k]). The complex FFT is an iterative
- * radix-4 decimation in frequency (one radix-2 stage when log2(m) is odd) on
- * separate real and imaginary arrays, so that the butterfly loops run over
- * contiguous memory and vectorise. Stages whose span exceeds
- * PROPER_FFT_BLOCK complex points run as whole-array passes; all smaller
- * stages run block by block while the block stays in cache.
+ * radix-4 decimation in frequency (when log2(m) is odd, the last radix-4
+ * stage and one radix-2 stage run fused as 8-point transforms) on separate
+ * real and imaginary arrays, so that the butterfly loops run over contiguous
+ * memory and vectorise. Stages whose span exceeds PROPER_FFT_BLOCK complex
+ * points run as whole-array passes (the first of them reading the interleaved
+ * input directly, and keeping only w^1 twiddles to save memory traffic); all
+ * smaller stages run block by block while the block stays in cache. The
+ * inverse is the exact transpose (decimation in time, conjugate twiddles).
  *
  * Spectrum layout ("split"): a spectrum of a length-n transform is n + 2
  * doubles: re[k] = spec[k] for k = 0..n/2, then im[k] = spec[n/2 + 1 + k].
@@ -439,6 +442,64 @@ static void proper__fft_dit4_first(double *re, double *im, size_t len) {
     }
 }
 
+/* When log2(m) is odd the last two stages (span 8, then the radix-2 stage)
+ * run fused: one 8-point transform per block of eight, in registers.
+ * Span 8 with j = 0, 1 uses w_8^0 = 1 and w_8^1 = (1 - i)/sqrt(2),
+ * w_8^2 = -i, w_8^3 = -(1 + i)/sqrt(2). */
+#define PROPER__FFT_SQRT1_2 0.70710678118654752440084436210485
+static void proper__fft_dif8_last(double *re, double *im, size_t len) {
+    size_t s;
+    for (s = 0; s < len; s += 8) {
+        double *r = re + s, *i = im + s;
+        /* j = 0: a = x0, x2, x4, x6 */
+        double t0r = r[0] + r[4], t0i = i[0] + i[4], t1r = r[0] - r[4], t1i = i[0] - i[4];
+        double t2r = r[2] + r[6], t2i = i[2] + i[6], t3r = i[2] - i[6], t3i = r[6] - r[2];
+        double p0r = t0r + t2r, p0i = t0i + t2i, p2r = t0r - t2r, p2i = t0i - t2i;
+        double p4r = t1r + t3r, p4i = t1i + t3i, p6r = t1r - t3r, p6i = t1i - t3i;
+        /* j = 1: a = x1, x3, x5, x7 */
+        double v0r = r[1] + r[5], v0i = i[1] + i[5], v1r = r[1] - r[5], v1i = i[1] - i[5];
+        double v2r = r[3] + r[7], v2i = i[3] + i[7], v3r = i[3] - i[7], v3i = r[7] - r[3];
+        double q1r = v0r + v2r, q1i = v0i + v2i;
+        double ar = v0r - v2r, ai = v0i - v2i; /* times w_8^2 = -i */
+        double br = v1r + v3r, bi = v1i + v3i; /* times w_8^1 */
+        double cr = v1r - v3r, ci = v1i - v3i; /* times w_8^3 */
+        double q3r = ai, q3i = -ar;
+        double q5r = PROPER__FFT_SQRT1_2 * (br + bi), q5i = PROPER__FFT_SQRT1_2 * (bi - br);
+        double q7r = PROPER__FFT_SQRT1_2 * (ci - cr), q7i = -PROPER__FFT_SQRT1_2 * (cr + ci);
+        /* radix-2 on the pairs (0,1), (2,3), (4,5), (6,7) */
+        r[0] = p0r + q1r; i[0] = p0i + q1i; r[1] = p0r - q1r; i[1] = p0i - q1i;
+        r[2] = p2r + q3r; i[2] = p2i + q3i; r[3] = p2r - q3r; i[3] = p2i - q3i;
+        r[4] = p4r + q5r; i[4] = p4i + q5i; r[5] = p4r - q5r; i[5] = p4i - q5i;
+        r[6] = p6r + q7r; i[6] = p6i + q7i; r[7] = p6r - q7r; i[7] = p6i - q7i;
+    }
+}
+
+/* The transpose of proper__fft_dif8_last with conjugate twiddles. */
+static void proper__fft_dit8_first(double *re, double *im, size_t len) {
+    size_t s;
+    for (s = 0; s < len; s += 8) {
+        double *r = re + s, *i = im + s;
+        /* radix-2 on the pairs */
+        double p0r = r[0] + r[1], p0i = i[0] + i[1], q1r = r[0] - r[1], q1i = i[0] - i[1];
+        double p2r = r[2] + r[3], p2i = i[2] + i[3], q3r = r[2] - r[3], q3i = i[2] - i[3];
+        double p4r = r[4] + r[5], p4i = i[4] + i[5], q5r = r[4] - r[5], q5i = i[4] - i[5];
+        double p6r = r[6] + r[7], p6i = i[6] + i[7], q7r = r[6] - r[7], q7i = i[6] - i[7];
+        /* j = 0 (no twiddles): quarters hold y0 = p0, y2 = p2, y1 = p4, y3 = p6 */
+        double s0r = p0r + p2r, s0i = p0i + p2i, s1r = p0r - p2r, s1i = p0i - p2i;
+        double s2r = p4r + p6r, s2i = p4i + p6i, s3r = p6i - p4i, s3i = p4r - p6r;
+        /* j = 1: y2 = q3 * conj(w_8^2) = q3 * i, y1 = q5 * conj(w_8^1), y3 = q7 * conj(w_8^3) */
+        double y2r = -q3i, y2i = q3r;
+        double y1r = PROPER__FFT_SQRT1_2 * (q5r - q5i), y1i = PROPER__FFT_SQRT1_2 * (q5r + q5i);
+        double y3r = -PROPER__FFT_SQRT1_2 * (q7r + q7i), y3i = PROPER__FFT_SQRT1_2 * (q7r - q7i);
+        double u0r = q1r + y2r, u0i = q1i + y2i, u1r = q1r - y2r, u1i = q1i - y2i;
+        double u2r = y1r + y3r, u2i = y1i + y3i, u3r = y3i - y1i, u3i = y1r - y3r;
+        r[0] = s0r + s2r; i[0] = s0i + s2i; r[4] = s0r - s2r; i[4] = s0i - s2i;
+        r[2] = s1r + s3r; i[2] = s1i + s3i; r[6] = s1r - s3r; i[6] = s1i - s3i;
+        r[1] = u0r + u2r; i[1] = u0i + u2i; r[5] = u0r - u2r; i[5] = u0i - u2i;
+        r[3] = u1r + u3r; i[3] = u1i + u3i; r[7] = u1r - u3r; i[7] = u1i - u3i;
+    }
+}
+
 static void proper__fft_radix2(double *re, double *im, size_t len) {
     size_t s;
     for (s = 0; s < len; s += 2) {
@@ -499,7 +560,13 @@ static void proper__fft_complex_forward(const proper_fft_plan *plan, const doubl
         }
     }
     for (b = 0; b < m; b += chunk)
-        for (s = plan->n_big; s < n_stages; s++) proper__fft_dif_stage(plan, re + b, im + b, chunk, s);
+        for (s = plan->n_big; s < n_stages; s++) {
+            if (plan->has_radix2 && s == plan->n_radix4 - 1) { /* span 8, then radix 2 */
+                proper__fft_dif8_last(re + b, im + b, chunk);
+                break;
+            }
+            proper__fft_dif_stage(plan, re + b, im + b, chunk, s);
+        }
 }
 
 /* Complex inverse (unnormalised) FFT of length m: bit-reversed split arrays
@@ -508,7 +575,14 @@ static void proper__fft_complex_inverse(const proper_fft_plan *plan, double *re,
     size_t m = plan->m, chunk = m < plan->block ? m : plan->block, b, j;
     int s, n_stages = proper__fft_n_stages(plan);
     for (b = 0; b < m; b += chunk)
-        for (s = n_stages - 1; s >= plan->n_big; s--) proper__fft_dit_stage(plan, re + b, im + b, chunk, s);
+        for (s = n_stages - 1; s >= plan->n_big; s--) {
+            if (plan->has_radix2 && s == plan->n_radix4 && s >= 1 && plan->n_big <= s - 1) {
+                proper__fft_dit8_first(re + b, im + b, chunk); /* radix 2, then span 8 */
+                s--;
+                continue;
+            }
+            proper__fft_dit_stage(plan, re + b, im + b, chunk, s);
+        }
     if (plan->n_big > 0) {
         for (s = plan->n_big - 1; s >= 1; s--) proper__fft_dit_stage(plan, re, im, m, s);
         proper__fft_dit4_w1_to(re, im, x, m / 4, plan->twiddle);
