@@ -382,7 +382,11 @@ static int proper__pm_lex(const char *text, size_t len, const char *file, proper
             proper_cursor_advance(&c);
             t.kind = PROPER__PM_TK_STRING;
             t.p = c.p;
-            while (c.p < c.end && *c.p != '"' && *c.p != '\n') proper_cursor_advance(&c);
+            while (c.p < c.end && *c.p != '"' && *c.p != '\n' && *c.p != '\0') proper_cursor_advance(&c);
+            if (c.p < c.end && *c.p == '\0') {
+                rc = proper_cursor_error(&c, err, PROPER_EPARSE, "unexpected byte 0x00 in string");
+                goto fail;
+            }
             if (c.p >= c.end || *c.p != '"') {
                 rc = proper_cursor_error(&start, err, PROPER_EPARSE, "unterminated string");
                 goto fail;
@@ -461,7 +465,7 @@ static int32_t proper__pm_names_find(const proper__pm_names *nm, const char *p, 
     h = (size_t)proper__pm_hash_bytes(p, n) & (nm->nslot - 1);
     while (nm->slot[h] >= 0) {
         const char *s = nm->s[nm->slot[h]];
-        if (strncmp(s, p, n) == 0 && s[n] == '\0') return nm->slot[h];
+        if (strlen(s) == n && memcmp(s, p, n) == 0) return nm->slot[h];
         h = (h + 1) & (nm->nslot - 1);
     }
     return -1;
@@ -711,6 +715,14 @@ static int proper__pm_expect(proper__pm_parser *ps, int kind, const char *contex
     }
     proper__pm_tok_describe(t, found, sizeof found);
     return proper__pm_perr(ps, t, PROPER_EPARSE, "expected %s %s, found %s", proper__pm_tok_name(kind), context, found);
+}
+
+/* "expected WHAT, found TOKEN" at the current token (nothing consumed). */
+static int proper__pm_expected(proper__pm_parser *ps, const char *what) {
+    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+    char found[64];
+    proper__pm_tok_describe(t, found, sizeof found);
+    return proper__pm_perr(ps, t, PROPER_EPARSE, "expected %s, found %s", what, found);
 }
 
 static int proper__pm_expect_word(proper__pm_parser *ps, const char *word, const char *context) {
@@ -1143,8 +1155,7 @@ static int proper__pm_parse_var(proper__pm_mparser *mp, int module) {
                             "unbounded '%.*s' variables are not supported (declare a range [lo..hi])", (int)t->len,
                             t->p);
     } else {
-        proper__pm_expect(ps, PROPER__PM_TK_LBRACK, "(a range [lo..hi] or 'bool') after ':'");
-        return PROPER_EPARSE;
+        return proper__pm_expected(ps, "a range [lo..hi] or 'bool' after ':'");
     }
     if (proper__pm_at_word(ps, "init")) {
         ps->i++;
@@ -1169,10 +1180,8 @@ static int proper__pm_parse_update_body(proper__pm_mparser *mp, proper__pm_updat
         const proper__pm_tok *t;
         if (proper__pm_expect(ps, PROPER__PM_TK_LPAREN, "to start an assignment (x'=...)")) return PROPER_EPARSE;
         t = proper__pm_peek(ps, 0);
-        if (t->kind != PROPER__PM_TK_IDENT || proper__pm_is_reserved(t->p, t->len)) {
-            proper__pm_expect(ps, PROPER__PM_TK_IDENT, "(a variable) in assignment");
-            return PROPER_EPARSE;
-        }
+        if (t->kind != PROPER__PM_TK_IDENT || proper__pm_is_reserved(t->p, t->len))
+            return proper__pm_expected(ps, "a variable in an assignment (x'=...)");
         ps->i++;
         if (proper__pm_names_intern(ps->names, t->p, t->len, &a.var)) return proper__pm_oom(ps);
         a.line = t->line;
@@ -1345,7 +1354,7 @@ static int proper__pm_parse_renamed(proper__pm_mparser *mp, int module) {
         int32_t from, to;
         const proper__pm_tok *ft = proper__pm_peek(ps, 0), *tt;
         if (ft->kind != PROPER__PM_TK_IDENT) {
-            proper__pm_expect(ps, PROPER__PM_TK_IDENT, "in renaming");
+            proper__pm_expected(ps, "a name to rename");
             goto done;
         }
         ps->i++;
@@ -1353,7 +1362,7 @@ static int proper__pm_parse_renamed(proper__pm_mparser *mp, int module) {
         if (proper__pm_expect(ps, PROPER__PM_TK_EQ, "in renaming")) goto done;
         tt = proper__pm_peek(ps, 0);
         if (tt->kind != PROPER__PM_TK_IDENT || proper__pm_is_reserved(tt->p, tt->len)) {
-            proper__pm_expect(ps, PROPER__PM_TK_IDENT, "(the new name) in renaming");
+            proper__pm_expected(ps, "the new name in a renaming");
             goto done;
         }
         ps->i++;
@@ -2367,6 +2376,7 @@ PROPER_API int proper_prism_parse(proper_prism_model **out, const char *text, si
     int rc;
     *out = NULL;
     if (!err) err = &local; /* the parser's functions report their code through err */
+    proper_error_clear(err);
     m = (proper_prism_model *)proper_calloc(1, sizeof *m);
     if (!m || !(m->file = proper__pm_strdup(file ? file : ""))) {
         PROPER_FREE(m);
@@ -2390,7 +2400,8 @@ PROPER_API int proper_prism_parse(proper_prism_model **out, const char *text, si
 fail:
     PROPER_FREE(toks);
     proper_prism_free(m);
-    return err->code ? err->code : rc;
+    if (!err->code) proper_error_set(err, rc ? rc : PROPER_EPARSE, file, 0, 0, "malformed model");
+    return err->code;
 }
 
 PROPER_API int proper_prism_read(proper_prism_model **out, const char *path, proper_error *err) {
@@ -3495,6 +3506,7 @@ PROPER_API int proper_prism_props_parse(proper_prism_props **out, const proper_p
     int rc;
     *out = NULL;
     if (!err) err = &local;
+    proper_error_clear(err);
     p = (proper_prism_props *)proper_calloc(1, sizeof *p);
     if (!p || !(p->file = proper__pm_strdup(file ? file : ""))) {
         PROPER_FREE(p);
@@ -3519,7 +3531,8 @@ PROPER_API int proper_prism_props_parse(proper_prism_props **out, const proper_p
 fail:
     PROPER_FREE(toks);
     proper_prism_props_free(p);
-    return err->code ? err->code : rc;
+    if (!err->code) proper_error_set(err, rc ? rc : PROPER_EPARSE, file, 0, 0, "malformed properties");
+    return err->code;
 }
 
 PROPER_API int proper_prism_props_read(proper_prism_props **out, const proper_prism_model *m, const char *path,

@@ -1,0 +1,2 @@
+dtmc
+const int c = 99999999999;

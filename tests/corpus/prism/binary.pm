@@ -1,0 +1,2 @@
+dtmc
+ÿ module

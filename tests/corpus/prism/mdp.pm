@@ -1,0 +1,2 @@
+mdp
+module M x:[0..1]; endmodule

@@ -1,0 +1,101 @@
+/* Fuzz target for the PRISM-language parser and state exploration. Any
+ * input either fails with an error inside the text (a line of it, a
+ * message, a negative code), or gives a model that builds (constants left
+ * without a value get 2 / 0.5 / true; at most FUZZ_MAX_STATES states) into a
+ * DTMC with PRISM's state order (valuations strictly increasing), values in
+ * their ranges and rows summing to 1; its labels and rewards are then
+ * checked by a few properties. Without PROPER_LIBFUZZER, main replays every
+ * file of directory argv[1]. */
+#define PROPER_IMPLEMENTATION
+#include "../../src/prism.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define FUZZ_MAX_STATES 2000
+
+static void check_error(const proper_error *err, const char *text, size_t len) {
+    size_t lines = 1, i;
+    for (i = 0; i < len; i++) lines += text[i] == '\n';
+    if (err->code == PROPER_ENOMEM) return;
+    if (err->code >= 0 || err->message[0] == '\0' || err->line < 0 || (size_t)err->line > lines) abort();
+}
+
+/* Valuations strictly increasing (PRISM's order), rows stochastic. */
+static void check_model(const proper_dtmc *d, const proper_prism_model *m) {
+    uint32_t s;
+    uint64_t k;
+    size_t v, nv = d->n_vars;
+    if (d->n_states == 0 || d->n_states > FUZZ_MAX_STATES || nv != proper_prism_var_count(m)) abort();
+    if (nv && !d->vals) abort();
+    for (s = 0; s < d->n_states; s++) {
+        double sum = 0;
+        for (k = d->row[s]; k < d->row[s + 1]; k++) {
+            if (d->col[k] >= d->n_states || !(d->prob[k] > 0)) abort();
+            sum += d->prob[k];
+        }
+        if (!(fabs(sum - 1) <= 1e-6)) abort();
+        if (s > 0 && nv) {
+            const int32_t *a = d->vals + (size_t)(s - 1) * nv, *b = d->vals + (size_t)s * nv;
+            for (v = 0; v < nv && a[v] == b[v]; v++) continue;
+            if (v == nv || a[v] > b[v]) abort();
+        }
+    }
+}
+
+/* P=? [ F "label" ] for each label, and the first rewards over 3 steps. */
+static void check_properties(const proper_prism_model *m, const proper_dtmc *d) {
+    size_t i;
+    char text[600];
+    for (i = 0; i < d->n_labels + 1; i++) {
+        proper_prism_props *p;
+        proper_error err;
+        double v;
+        if (i < d->n_labels) snprintf(text, sizeof text, "P=? [ F \"%s\" ]\nP=? [ F<=3 \"%s\" ]", d->labels[i].name, d->labels[i].name);
+        else snprintf(text, sizeof text, "%s", d->n_rewards ? "R=? [ C<=3 ]\nR=? [ I=2 ]\nS=? [ \"init\" ]" : "S=? [ \"init\" ]");
+        if (proper_prism_props_parse(&p, m, text, strlen(text), "f.pctl", &err)) continue; /* e.g. a label name with quotes */
+        if (i < d->n_labels) {
+            if (proper_prism_props_check(p, 0, d, NULL, &v, &err) == 0 && !(v >= -1e-9 && v <= 1 + 1e-9)) abort();
+            if (proper_prism_props_check(p, 1, d, NULL, &v, &err) == 0 && !(v >= -1e-9 && v <= 1 + 1e-9)) abort();
+        } else {
+            size_t j;
+            for (j = 0; j < proper_prism_props_count(p); j++) proper_prism_props_check(p, j, d, NULL, &v, &err);
+        }
+        proper_prism_props_free(p);
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    const char *text = (const char *)data;
+    proper_prism_model *m;
+    proper_prism_build_opts o;
+    proper_dtmc d;
+    proper_error err;
+    size_t i;
+    if (proper_prism_parse(&m, text, size, "f.pm", &err)) {
+        check_error(&err, text, size);
+        return 0;
+    }
+    for (i = 0; i < proper_prism_const_count(m); i++)
+        if (!proper_prism_const_has_value(m, i)) {
+            int type = proper_prism_const_type(m, i);
+            if (proper_prism_set_const(m, proper_prism_const_name(m, i),
+                                       type == PROPER_PRISM_INT ? 2 : type == PROPER_PRISM_BOOL ? 1 : 0.5, &err))
+                abort();
+        }
+    proper_prism_build_opts_default(&o);
+    o.max_states = FUZZ_MAX_STATES;
+    o.fix_deadlocks = (int)(size & 1);
+    if (proper_prism_build(m, &o, &d, &err)) {
+        check_error(&err, text, size);
+    } else {
+        check_model(&d, m);
+        check_properties(m, &d);
+        proper_dtmc_free(&d);
+    }
+    proper_prism_free(m);
+    return 0;
+}
+
+#define PROPER_FUZZ_NAME "fuzz_prism"
+#include "replay.h"

@@ -1,0 +1,67 @@
+/* Fuzz target for the properties parser and checker, against a fixed model
+ * (Knuth-Yao's die with a state and a transition reward structure and a
+ * label). Any input either fails with an error inside the text, or parses;
+ * every property then either fails cleanly or gives a value, which for
+ * P=? is a probability. Step bounds are capped (max_steps) so every input
+ * runs fast. Without PROPER_LIBFUZZER, main replays directory argv[1]. */
+#define PROPER_IMPLEMENTATION
+#include "../../src/prism.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *fuzz_model =
+    "dtmc\nconst int K = 7;\nformula done = s=K;\n"
+    "module die\n s : [0..7] init 0;\n d : [0..6] init 0;\n"
+    " [] s=0 -> 0.5 : (s'=1) + 0.5 : (s'=2);\n [] s=1 -> 0.5 : (s'=3) + 0.5 : (s'=4);\n"
+    " [] s=2 -> 0.5 : (s'=5) + 0.5 : (s'=6);\n [] s=3 -> 0.5 : (s'=1) + 0.5 : (s'=7) & (d'=1);\n"
+    " [] s=4 -> 0.5 : (s'=7) & (d'=2) + 0.5 : (s'=7) & (d'=3);\n"
+    " [] s=5 -> 0.5 : (s'=7) & (d'=4) + 0.5 : (s'=7) & (d'=5);\n"
+    " [] s=6 -> 0.5 : (s'=2) + 0.5 : (s'=7) & (d'=6);\n [] s=7 -> (s'=7);\nendmodule\n"
+    "label \"end\" = s=7;\nrewards \"flips\" [] s<7 : 1; endrewards\nrewards \"face\" s=7 : d; endrewards\n";
+
+static void check_error(const proper_error *err, const char *text, size_t len) {
+    size_t lines = 1, i;
+    for (i = 0; i < len; i++) lines += text[i] == '\n';
+    if (err->code == PROPER_ENOMEM) return;
+    if (err->code >= 0 || err->message[0] == '\0' || err->line < 0 || (size_t)err->line > lines) abort();
+}
+
+/* "P=?" after an optional "name": */
+static int is_probability_query(const char *t) { return strncmp(t, "P=?", 3) == 0; }
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    const char *text = (const char *)data;
+    proper_prism_model *m;
+    proper_prism_props *p;
+    proper_prism_check_opts o;
+    proper_dtmc d;
+    proper_error err;
+    size_t i;
+    if (proper_prism_parse(&m, fuzz_model, strlen(fuzz_model), "die.pm", &err)) abort();
+    if (proper_prism_build(m, NULL, &d, &err)) abort();
+    proper_prism_check_opts_default(&o);
+    o.max_steps = 1000;
+    if (proper_prism_props_parse(&p, m, text, size, "f.pctl", &err)) {
+        check_error(&err, text, size);
+    } else {
+        for (i = 0; i < proper_prism_props_count(p); i++) {
+            double v;
+            const char *t = proper_prism_props_text(p, i);
+            if (!t) abort();
+            if (proper_prism_props_check(p, i, &d, &o, &v, &err)) {
+                check_error(&err, text, size);
+                continue;
+            }
+            if (is_probability_query(t) && !(v >= -1e-9 && v <= 1 + 1e-9)) abort();
+            if (proper_prism_props_type(p, i) == PROPER_PRISM_BOOL && v != 0 && v != 1) abort();
+        }
+        proper_prism_props_free(p);
+    }
+    proper_dtmc_free(&d);
+    proper_prism_free(m);
+    return 0;
+}
+
+#define PROPER_FUZZ_NAME "fuzz_props"
+#include "replay.h"
