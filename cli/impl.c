@@ -13,3 +13,4 @@
 #include "../src/vlmc.h"
 #include "../src/lp.h"
 #include "../src/qn.h"
+#include "../src/backend.h"
