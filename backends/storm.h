@@ -1,0 +1,346 @@
+/* backends/storm.h — the Storm adapter: hands a DTMC to the Storm model
+ * checker (https://www.stormchecker.org) and reads its answers.
+ *
+ * Storm is optional: proper never needs it. It shares the answer types,
+ * argv arrays and options of the PRISM adapter (backends/prism.h).
+ *
+ * ---- Command lines (Storm documentation, "Running Storm"; option names as
+ * defined in Storm 1.9's IOSettings and GeneralSettings) ---------------------
+ *   storm --prism MODEL.pm --prop PROPS [--constants SPEC]
+ *         (--precision E | --exact) [extra...]
+ *   storm --explicit-drn D.drn --prop PROPS [--constants SPEC] ...
+ * Explicit models go as DRN, which carries every reward structure with its
+ * name (Storm's --explicit takes a single --staterew/--transrew file).
+ *
+ * ---- Output (Storm 1.9, from its source: storm-cli-utilities/model-handling.h,
+ * ExplicitQuantitativeCheckResult.cpp, utility/initialize.cpp, the l3pp log
+ * format, SpiritErrorHandler.h) ---------------------------------------------
+ *   Storm 1.9.0                                  first line: name and version
+ *   Model checking property "1": P=? [F "end"] ...
+ *   Result (for initial states): 0.628714651740636512
+ *   Time for model checking: 0.001s.
+ * Values: a double printed by C++ streams with P significant digits, where
+ * P = max(10, ceil(-log10(precision)) + 4) for --precision (10 by default);
+ * "inf" for infinity; "nan"; "true"/"false"; in --exact mode a rational and
+ * its approximation "32504164372/51699390625 (approx. 0.6287146517)".
+ * Several initial states print "{a, b}" or "[min, max] (range)": not one
+ * value, reported as that property's error.
+ * Log lines: "ERROR (file.cpp:123): message", "WARN  (file.cpp:45): ...".
+ * A property Storm cannot check prints "WARN ... Cannot handle property: ..."
+ * and "ERROR ... Property is unsupported by selected engine/settings." and
+ * no result; Storm goes on (exit status 0). An exception ends the run with
+ * exit status 1 ("An exception caused Storm to terminate. The message of the
+ * exception is: ...") or 2 (other exceptions); a parse error in the model
+ * reads "Parsing error at L:C:  expecting ..., here:" followed by the line and
+ * a caret, or "Parsing error in line L of file F.".
+ * No real Storm transcript is in tests/transcripts (Storm is not built on
+ * this machine): the storm_*.txt there are synthetic, written from the
+ * source above and labelled so.
+ */
+#ifndef PROPER_BACKEND_STORM_H
+#define PROPER_BACKEND_STORM_H
+
+#include "prism.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The Storm command line: argv[0] = storm (the binary's path), then the
+ * model (--prism FILE, or --explicit-drn PREFIX.drn), --prop PROPS_FILE,
+ * constants and options (max_iters and java_max_mem do not apply). */
+PROPER_API int proper_stormtool_argv(const char *storm, const proper_tool_model *model, const char *props_file,
+                                     const char *consts, const proper_tool_opts *opts, proper_tool_argv *out,
+                                     proper_error *err);
+
+/* Significant digits Storm prints values with under these options. */
+PROPER_API int proper_stormtool_digits(const proper_tool_opts *opts);
+
+/* Read Storm's output. `digits` (from proper_stormtool_digits, or 0 when
+ * unknown) turns into each value's error: half a unit in the last printed
+ * digit. Errors as proper_prismtool_parse ("storm: ..."). */
+PROPER_API int proper_stormtool_parse(const char *text, size_t len, int exit_status, int digits,
+                                      proper_tool_output *out, proper_error *err);
+
+/* The version from a run's banner ("Storm 1.9.0") or `storm --version`
+ * ("Version 1.9.0 ..."): a fresh string, or NULL. */
+PROPER_API char *proper_stormtool_version(const char *text, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PROPER_BACKEND_STORM_H */
+
+/* ======================================================================== */
+#ifdef PROPER_IMPLEMENTATION
+#ifndef PROPER_BACKEND_STORM_IMPLEMENTATION
+#define PROPER_BACKEND_STORM_IMPLEMENTATION
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+PROPER_API int proper_stormtool_digits(const proper_tool_opts *opts) {
+    /* Storm's setOutputDigitsFromGeneralPrecision: ceil(-log10(eps)) + 4, at least 10. */
+    int digits = 10;
+    if (opts && !opts->exact && opts->epsilon > 0.0 && opts->epsilon < 1.0) {
+        digits = (int)ceil(-log10(opts->epsilon)) + 4;
+        if (digits < 10) digits = 10;
+    }
+    return digits;
+}
+
+PROPER_API int proper_stormtool_argv(const char *storm, const proper_tool_model *model, const char *props_file,
+                                     const char *consts, const proper_tool_opts *opts, proper_tool_argv *out,
+                                     proper_error *err) {
+    proper_tool_opts def;
+    char num[40];
+    size_t i;
+    int rc = PROPER_OK;
+    proper_tool_argv_init(out);
+    if (!opts) {
+        proper_tool_opts_default(&def);
+        opts = &def;
+    }
+    if (!opts->exact && !(opts->epsilon > 0.0 && opts->epsilon < 1.0))
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "storm: precision %g must lie in (0, 1)", opts->epsilon);
+    if (!model->language_file && !model->prefix)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "storm: no model file and no explicit files");
+#define PROPER__PUSH(s) do { if ((rc = proper_tool_argv_push(out, (s))) != PROPER_OK) goto fail; } while (0)
+    PROPER__PUSH(storm);
+    if (model->language_file) {
+        PROPER__PUSH("--prism");
+        PROPER__PUSH(model->language_file);
+    } else {
+        PROPER__PUSH("--explicit-drn");
+        if ((rc = proper__tool_push_path(out, model->prefix, ".drn")) != PROPER_OK) goto fail;
+    }
+    if (props_file) {
+        PROPER__PUSH("--prop");
+        PROPER__PUSH(props_file);
+    }
+    if (consts && consts[0]) {
+        PROPER__PUSH("--constants");
+        PROPER__PUSH(consts);
+    }
+    if (opts->exact) {
+        PROPER__PUSH("--exact");
+    } else {
+        proper__tool_format_double(num, sizeof num, opts->epsilon);
+        PROPER__PUSH("--precision");
+        PROPER__PUSH(num);
+    }
+    for (i = 0; opts->extra && opts->extra[i]; i++) PROPER__PUSH(opts->extra[i]);
+#undef PROPER__PUSH
+    return PROPER_OK;
+fail:
+    proper_tool_argv_free(out);
+    return proper_error_set(err, rc, NULL, 0, 0, "out of memory building the storm command line");
+}
+
+PROPER_API char *proper_stormtool_version(const char *text, size_t len) {
+    const char *p = text, *end = text + len;
+    proper__tline l;
+    while (proper__tool_next_line(&p, end, &l)) {
+        const char *v = NULL;
+        size_t n = 0;
+        if (proper__tool_starts(&l, "Storm ") && l.n > 6 && l.s[6] >= '0' && l.s[6] <= '9') v = l.s + 6;
+        else if (proper__tool_starts(&l, "Version ") && l.n > 8 && l.s[8] >= '0' && l.s[8] <= '9') v = l.s + 8;
+        if (!v) continue;
+        while (v + n < l.s + l.n && v[n] != ' ') n++;
+        return proper__tool_strndup(v, n);
+    }
+    return NULL;
+}
+
+/* Half a unit in the last of `digits` significant digits of v. */
+static double proper__storm_print_error(double v, int digits) {
+    if (digits <= 0 || v == 0.0 || isinf(v) || v != v) return 0.0;
+    return 0.5 * pow(10.0, floor(log10(fabs(v))) - (digits - 1));
+}
+
+/* The value after "Result (for initial states): ": 0, 1 when it is not
+ * one value, PROPER_ENOMEM. */
+static int proper__storm_result(proper_tool_answer *a, const char *s, size_t n, int digits) {
+    const char *approx;
+    proper__tool_trim(&s, &n);
+    a->accuracy = PROPER_TOOL_ACC_NONE;
+    a->error = 0.0;
+    if (n == 0 || s[0] == '{' || s[0] == '[') return 1; /* several initial states */
+    if (n == 4 && memcmp(s, "true", 4) == 0) { a->is_bool = 1; a->value = 1.0; a->accuracy = PROPER_TOOL_ACC_EXACT; }
+    else if (n == 5 && memcmp(s, "false", 5) == 0) { a->is_bool = 1; a->value = 0.0; a->accuracy = PROPER_TOOL_ACC_EXACT; }
+    else if ((approx = proper__tool_find(s, n, " (approx. ")) != NULL) {
+        int exact_div;
+        size_t vn = (size_t)(approx - s);
+        if (vn == 3 && memcmp(s, "inf", 3) == 0) {
+            a->value = INFINITY;
+        } else {
+            if (proper__tool_rational(s, vn, &a->value, &exact_div)) return 1;
+            if (!exact_div) a->error = fabs(a->value) * 4.0 * 2.220446049250313e-16;
+            a->exact = proper__tool_strndup(s, vn);
+            if (!a->exact) return PROPER_ENOMEM;
+        }
+        a->accuracy = PROPER_TOOL_ACC_EXACT;
+    } else {
+        /* C++ prints -nan for a NaN with the sign bit set */
+        if (n == 4 && memcmp(s, "-nan", 4) == 0) a->value = NAN;
+        else if (proper__tool_number(s, n, &a->value)) return 1;
+        a->error = proper__storm_print_error(a->value, digits);
+    }
+    a->ok = 1;
+    return 0;
+}
+
+/* "Parsing error at L:C:" or "Parsing error in line L of file F." */
+static void proper__storm_position(const char *s, size_t n, int *line, int *col, const char **file, size_t *file_n) {
+    const char *p, *end = s + n;
+    long l = 0, c = 0;
+    *line = *col = 0;
+    *file = NULL;
+    *file_n = 0;
+    if ((p = proper__tool_find(s, n, "Parsing error at ")) != NULL) {
+        p += 17;
+        while (p < end && *p >= '0' && *p <= '9') l = l * 10 + (*p++ - '0');
+        if (p < end && *p == ':') {
+            p++;
+            while (p < end && *p >= '0' && *p <= '9') c = c * 10 + (*p++ - '0');
+        }
+    } else if ((p = proper__tool_find(s, n, "Parsing error in line ")) != NULL) {
+        p += 22;
+        while (p < end && *p >= '0' && *p <= '9') l = l * 10 + (*p++ - '0');
+        if (p + 9 <= end && memcmp(p, " of file ", 9) == 0) {
+            const char *f = p + 9, *fe = end;
+            while (fe > f && (fe[-1] == '.' || fe[-1] == ' ')) fe--;
+            *file = f;
+            *file_n = (size_t)(fe - f);
+        }
+    }
+    if (l > 0 && l < 1000000000L && c < 1000000000L) {
+        *line = (int)l;
+        *col = (int)c;
+    }
+}
+
+/* The message of a log line "LEVEL (file:line): message", or NULL. */
+static const char *proper__storm_log(const proper__tline *l, const char *level, size_t *n) {
+    const char *close;
+    if (!proper__tool_starts(l, level)) return NULL;
+    close = proper__tool_find(l->s, l->n, "): ");
+    if (!close || memchr(l->s, '(', (size_t)(close - l->s)) == NULL) return NULL;
+    *n = (size_t)(l->s + l->n - close - 3);
+    return close + 3;
+}
+
+static const char proper__storm_terminate[] = "The message of the exception is: ";
+
+/* A fatal error: the exception's message up to the end of its first line
+ * (a parse error's excerpt and caret follow on the next lines). */
+static int proper__storm_fatal(proper_error *err, const char *msg, size_t n) {
+    const char *m = proper__tool_find(msg, n, proper__storm_terminate), *file;
+    char fname[PROPER_ERROR_FILE_MAX];
+    size_t file_n;
+    int line, col;
+    if (m) {
+        n -= (size_t)(m + sizeof proper__storm_terminate - 1 - msg);
+        msg = m + sizeof proper__storm_terminate - 1;
+    }
+    proper__tool_trim(&msg, &n);
+    if (n >= 7 && memcmp(msg + n - 7, ", here:", 7) == 0) n -= 7; /* the excerpt follows */
+    while (n && msg[n - 1] == '.') n--;
+    proper__storm_position(msg, n, &line, &col, &file, &file_n);
+    if (file_n >= sizeof fname) file_n = sizeof fname - 1;
+    if (file) {
+        memcpy(fname, file, file_n);
+        fname[file_n] = '\0';
+    }
+    if (n > PROPER_ERROR_MESSAGE_MAX - 16) n = PROPER_ERROR_MESSAGE_MAX - 16;
+    return proper_error_set(err, PROPER_EBACKEND, file ? fname : NULL, line, line ? col : 0, "storm: %.*s", (int)n, msg);
+}
+
+PROPER_API int proper_stormtool_parse(const char *text, size_t len, int exit_status, int digits,
+                                      proper_tool_output *out, proper_error *err) {
+    const char *p = text, *end = text + len;
+    const char *fatal = NULL, *warn = NULL, *last = NULL;
+    size_t fatal_n = 0, warn_n = 0, last_n = 0;
+    proper_tool_answer *cur = NULL;
+    proper__tline l;
+    size_t i;
+    int rc;
+    proper_tool_output_init(out);
+    out->version = proper_stormtool_version(text, len);
+    while (proper__tool_next_line(&p, end, &l)) {
+        const char *s;
+        size_t n;
+        if (l.n) { last = l.s; last_n = l.n; }
+        if (proper__tool_starts(&l, "Model checking property ")) {
+            const char *colon = proper__tool_find(l.s, l.n, "\": ");
+            s = colon ? colon + 3 : l.s + 24;
+            n = (size_t)(l.s + l.n - s);
+            if (n >= 4 && memcmp(s + n - 4, " ...", 4) == 0) n -= 4;
+            cur = proper__tool_add_answer(out, s, n);
+            if (!cur) goto nomem;
+            warn = NULL;
+        } else if (proper__tool_starts(&l, "Result (for initial states): ") ||
+                   proper__tool_starts(&l, "Result till abort (for initial states): ")) {
+            const char *colon = (const char *)memchr(l.s, ':', l.n);
+            if (!cur || cur->ok) continue;
+            s = colon + 1;
+            n = (size_t)(l.s + l.n - s);
+            proper__tool_trim(&s, &n);
+            rc = proper__storm_result(cur, s, n, digits);
+            if (rc == PROPER_ENOMEM) goto nomem;
+            if (rc) {
+                char msg[PROPER_ERROR_MESSAGE_MAX];
+                snprintf(msg, sizeof msg, "not one value for the initial state: '%.*s'", (int)(n > 200 ? 200 : n), s);
+                if (proper__tool_set_message(cur, msg, strlen(msg))) goto nomem;
+            } else if (proper__tool_starts(&l, "Result till abort")) {
+                cur->ok = 0;
+                if (proper__tool_set_message(cur, "aborted before a result", 23)) goto nomem;
+            }
+        } else if (proper__tool_starts(&l, "Time for model checking: ") && cur) {
+            double t;
+            s = l.s + 25;
+            n = l.n - 25;
+            if (n > 2 && memcmp(s + n - 2, "s.", 2) == 0 && proper__tool_number(s, n - 2, &t) == 0) cur->seconds = t;
+        } else if ((s = proper__storm_log(&l, "WARN", &n)) != NULL) {
+            warn = s; warn_n = n;
+        } else if ((s = proper__storm_log(&l, "ERROR", &n)) != NULL) {
+            if (proper__tool_find(s, n, proper__storm_terminate) || !fatal) {
+                /* the exception's message may go on over the next lines */
+                fatal = s;
+                fatal_n = (size_t)(end - s);
+                {
+                    const char *nl = (const char *)memchr(s, '\n', (size_t)(end - s));
+                    if (nl) fatal_n = (size_t)(nl - s);
+                }
+            }
+            if (cur && !cur->ok && !cur->message) {
+                /* "Cannot handle property: <why>" says more than the ERROR line after it */
+                if (warn && proper__tool_find(warn, warn_n, "Cannot handle property")) { s = warn; n = warn_n; }
+                if (proper__tool_set_message(cur, s, n)) goto nomem;
+            }
+        }
+    }
+    if (exit_status != 0) {
+        proper_tool_output_free(out);
+        if (fatal) return proper__storm_fatal(err, fatal, fatal_n);
+        return proper_error_set(err, PROPER_EBACKEND, NULL, 0, 0, "storm %s %d%s%.*s",
+                                exit_status < 0 ? "did not exit normally, status" : "exited with status", exit_status,
+                                last ? "; last output: " : "", (int)(last_n > 300 ? 300 : last_n), last ? last : "");
+    }
+    for (i = 0; i < out->n_answers; i++) {
+        proper_tool_answer *a = &out->answers[i];
+        if (!a->ok && !a->message && proper__tool_set_message(a, "Storm printed no result", 23)) goto nomem;
+    }
+    if (out->n_answers == 0 && fatal) {
+        proper_tool_output_free(out);
+        return proper__storm_fatal(err, fatal, fatal_n);
+    }
+    return PROPER_OK;
+nomem:
+    proper_tool_output_free(out);
+    return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory reading Storm's output");
+}
+
+#endif /* PROPER_BACKEND_STORM_IMPLEMENTATION */
+#endif /* PROPER_IMPLEMENTATION */
