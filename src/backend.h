@@ -171,7 +171,8 @@ typedef struct proper_check_result {
     double value;          /* the result in the initial state; may be INFINITY or NAN */
     double error_estimate; /* absolute error the tool states (0 when exact, NAN when it
                               states none) */
-    char exact[512];       /* the exact value as the tool printed it (e.g. a rational), or "" */
+    char exact[512];       /* the exact value as the tool printed it (e.g. a rational; cut
+                              to fit), or "" */
     double seconds;        /* wall-clock time of the operation */
 } proper_check_result;
 
