@@ -43,6 +43,13 @@
 
 #include "../../src/core.h"
 
+/* Helpers a given program may not use. */
+#if defined(__GNUC__) || defined(__clang__)
+#define VLMC_UNUSED __attribute__((unused))
+#else
+#define VLMC_UNUSED
+#endif
+
 /* One run's trace: location ids of the program's table. */
 typedef struct vlmc_run {
     uint8_t *loc;
@@ -388,7 +395,7 @@ static const vlmc_program vlmc_programs[] = {
 
 #define VLMC_N_PROGRAMS ((int)(sizeof vlmc_programs / sizeof vlmc_programs[0]))
 
-static const vlmc_program *vlmc_find_program(const char *name) {
+VLMC_UNUSED static const vlmc_program *vlmc_find_program(const char *name) {
     int i;
     for (i = 0; i < VLMC_N_PROGRAMS; i++)
         if (strcmp(vlmc_programs[i].name, name) == 0) return &vlmc_programs[i];
@@ -397,7 +404,7 @@ static const vlmc_program *vlmc_find_program(const char *name) {
 
 /* Run program p `runs` times and write one line of location names per run
  * to f (proper vlmc's runs format). 0 on success. */
-static int vlmc_write_runs(const vlmc_program *p, FILE *f, unsigned long runs, int param, proper_rng *rng) {
+VLMC_UNUSED static int vlmc_write_runs(const vlmc_program *p, FILE *f, unsigned long runs, int param, proper_rng *rng) {
     vlmc_run run;
     unsigned long r;
     char *line = NULL;

@@ -1,0 +1,123 @@
+#!/bin/sh
+# Command-line tests for `proper vlmc`. Expected values: the runs
+#   s h b h b h x (twice), s h x, s h b h x
+# have empirical probabilities 1/2, 1/4, 1/4; the alpha = 1 model reproduces
+# them, so its log-likelihood is 2 ln(1/2) + 2 ln(1/4) = -4.1588830833596715,
+# P(steps = 3, 5, 7) = 1/4, 1/4, 1/2 and the expected steps are 5.5.
+PROPER=${PROPER:-bin/proper}
+cd "$(dirname "$0")/.." || exit 2
+T=$(mktemp -d) || exit 2
+trap 'rm -rf "$T"' EXIT
+
+ok() { echo "ok $1"; }
+fail() { echo "FAIL $1: $2"; }
+
+# rel_near A B TOL: |A - B| <= TOL |B|
+rel_near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b; exit !(a != "" && d <= t * m) }'; }
+# json FILE KEY: a number from a one-line JSON object
+json() { tr ',{}' '\n\n\n' < "$1" | grep "\"$2\"" | head -1 | sed 's/.*: *//'; }
+
+# expect_status NAME STATUS MESSAGE ARGS...: exit status and a message on stderr
+expect_status() {
+    name=$1; want=$2; msg=$3; shift 3
+    "$PROPER" vlmc "$@" > "$T/out" 2> "$T/err"; status=$?
+    if [ "$status" -ne "$want" ]; then fail "$name" "exit status $status, expected $want; stderr: $(cat "$T/err")"
+    elif [ -n "$msg" ] && ! grep -qF -- "$msg" "$T/err"; then fail "$name" "stderr '$(cat "$T/err")' lacks '$msg'"
+    else ok "$name"; fi
+}
+
+printf 's h b h b h x\n# a comment\ns h x\ns h b h b h x\ns h b h x\n' > "$T/runs.txt"
+printf '^ s\ns h\nh b x\nb h\nx $\n' > "$T/loop.cfg"
+
+# --- help ---
+if "$PROPER" vlmc --help > "$T/out" 2>&1 && grep -q "proper vlmc fit" "$T/out" && grep -q -- "--alpha" "$T/out"; then
+    ok vlmc_help
+else fail vlmc_help "no usage text"; fi
+if "$PROPER" vlmc fit --help > "$T/out" 2>&1 && grep -q "proper vlmc count" "$T/out"; then ok vlmc_fit_help
+else fail vlmc_fit_help "no usage text"; fi
+
+# --- fit: nodes, order, log-likelihood ---
+if "$PROPER" vlmc fit "$T/runs.txt" --cfg "$T/loop.cfg" --json > "$T/fit.json" &&
+   rel_near "$(json "$T/fit.json" loglik)" -4.1588830833596715 1e-12 &&
+   [ "$(json "$T/fit.json" runs)" = 4 ] && [ "$(json "$T/fit.json" distinct_runs)" = 3 ] &&
+   [ "$(json "$T/fit.json" order)" = 4 ]; then ok vlmc_fit_json
+else fail vlmc_fit_json "$(cat "$T/fit.json")"; fi
+
+if "$PROPER" vlmc fit "$T/runs.txt" > "$T/fit.txt" && grep -q "^log-likelihood -4.158883083" "$T/fit.txt" &&
+   grep -q "^runs  *4 (3 distinct" "$T/fit.txt"; then ok vlmc_fit_table
+else fail vlmc_fit_table "$(cat "$T/fit.txt")"; fi
+
+# the PST as text and as Graphviz
+if "$PROPER" vlmc fit "$T/runs.txt" --pst - > "$T/pst.txt" && grep -q "^1	4	-	^	s:1(4)$" "$T/pst.txt" &&
+   grep -q "	h	b:0.555556(5) x:0.444444(4)$" "$T/pst.txt"; then ok vlmc_pst_text
+else fail vlmc_pst_text "$(cat "$T/pst.txt")"; fi
+if "$PROPER" vlmc fit "$T/runs.txt" --dot "$T/pst.dot" > /dev/null && grep -q "^digraph pst" "$T/pst.dot" &&
+   grep -q -- "->" "$T/pst.dot"; then ok vlmc_dot
+else fail vlmc_dot "$(cat "$T/pst.dot")"; fi
+
+# --- steps to termination ---
+if "$PROPER" vlmc steps "$T/runs.txt" --csv > "$T/steps.csv" && grep -q "^3,0.25,0.25" "$T/steps.csv" &&
+   grep -q "^5,0.25,0.25" "$T/steps.csv" && grep -q "^7,0.5,0.5" "$T/steps.csv"; then ok vlmc_steps_csv
+else fail vlmc_steps_csv "$(cat "$T/steps.csv")"; fi
+if "$PROPER" vlmc steps "$T/runs.txt" --json > "$T/steps.json" && rel_near "$(json "$T/steps.json" kl)" 0 1 &&
+   rel_near "$(json "$T/steps.json" loglik_model)" -4.1588830833596715 1e-12; then ok vlmc_steps_json
+else fail vlmc_steps_json "$(cat "$T/steps.json")"; fi
+
+# --- the hull as PRISM explicit files, checked by `proper check` ---
+if "$PROPER" vlmc fit "$T/runs.txt" --export-explicit "$T/hull" > /dev/null && [ -s "$T/hull.tra" ] &&
+   [ -s "$T/hull.lab" ] && [ -s "$T/hull.sta" ] && [ -s "$T/hull.srew" ]; then
+    ok vlmc_export_explicit
+    if "$PROPER" check --help > /dev/null 2>&1; then
+        if "$PROPER" check --explicit "$T/hull.tra" "$T/hull.lab" 'R=? [ F "end" ]' --srew "$T/hull.srew" --json \
+               > "$T/chk.json" 2>&1 && rel_near "$(json "$T/chk.json" value)" 5.5 1e-9; then ok vlmc_export_checked
+        else fail vlmc_export_checked "$(cat "$T/chk.json")"; fi
+    else echo "SKIP vlmc_export_checked: proper check not available"; fi
+else fail vlmc_export_explicit "files missing"; fi
+
+# --- sampling: each sampled run is one of the trained runs' shapes ---
+if "$PROPER" vlmc sample "$T/runs.txt" -n 20 --seed 3 > "$T/sample.txt" && [ "$(wc -l < "$T/sample.txt")" -eq 20 ] &&
+   ! grep -qv '^s h\( b h\)* x$' "$T/sample.txt"; then ok vlmc_sample
+else fail vlmc_sample "$(cat "$T/sample.txt")"; fi
+
+# --- count per shard, merge, fit: the same model as one pass ---
+sed -n '1,2p' "$T/runs.txt" > "$T/shard1.txt"
+sed -n '3,5p' "$T/runs.txt" > "$T/shard2.txt"
+if "$PROPER" vlmc count "$T/shard1.txt" -o "$T/s1.counts" 2> /dev/null &&
+   "$PROPER" vlmc count "$T/shard2.txt" -o "$T/s2.counts" 2> /dev/null &&
+   "$PROPER" vlmc merge "$T/s2.counts" "$T/s1.counts" -o "$T/all.counts" 2> /dev/null &&
+   "$PROPER" vlmc count "$T/runs.txt" -o "$T/direct.counts" 2> /dev/null &&
+   cmp -s "$T/all.counts" "$T/direct.counts" && head -1 "$T/all.counts" | grep -q "^proper-vlmc-counts 1$"; then
+    ok vlmc_count_merge
+else fail vlmc_count_merge "$(cat "$T/all.counts")"; fi
+"$PROPER" vlmc fit "$T/all.counts" --pst "$T/pst_merged.txt" > /dev/null 2>&1
+"$PROPER" vlmc fit "$T/runs.txt" --pst "$T/pst_direct.txt" > /dev/null 2>&1
+if cmp -s "$T/pst_merged.txt" "$T/pst_direct.txt" && [ -s "$T/pst_direct.txt" ]; then ok vlmc_merged_fit_equal
+else fail vlmc_merged_fit_equal "PSTs differ"; fi
+expect_status vlmc_merge_needs_counts 2 "not a counts file" merge "$T/runs.txt" -o "$T/x.counts"
+
+# --- trace.h input: one run per record ---
+printf 'proper-trace 1\nR 1\nV s h b\nV h b h x\nE\nR 2\nV s h x\nE\nR 3\nV s h b h b h x\nE\nR 4\nV s h b h x\nE\n' > "$T/runs.trace"
+if "$PROPER" vlmc fit "$T/runs.trace" --json > "$T/tr.json" &&
+   rel_near "$(json "$T/tr.json" loglik)" -4.1588830833596715 1e-12; then ok vlmc_trace_format
+else fail vlmc_trace_format "$(cat "$T/tr.json")"; fi
+
+# --- bad input ---
+printf '^ s\ns h\nh b x\nb hh\nx $\n' > "$T/bad1.cfg"
+expect_status vlmc_cfg_unknown_location 2 "bad1.cfg:4:3: unknown location 'hh'" fit "$T/runs.txt" --cfg "$T/bad1.cfg"
+printf '^ s\ns h\nh b\nb h\nx $\n' > "$T/bad2.cfg"
+expect_status vlmc_not_a_cfg_edge 2 "runs.txt:1: run 1, position 7: transition 'h' -> 'x'" fit "$T/runs.txt" --cfg "$T/bad2.cfg"
+if "$PROPER" vlmc fit "$T/runs.txt" --cfg "$T/bad2.cfg" --extend-cfg > /dev/null 2>&1; then ok vlmc_extend_cfg
+else fail vlmc_extend_cfg "--extend-cfg did not accept the runs"; fi
+printf 's h x\n\ns h x\n' > "$T/empty.txt"
+expect_status vlmc_empty_run 2 "empty.txt:2:1: run 2 is empty" fit "$T/empty.txt"
+expect_status vlmc_alpha_zero 2 "--alpha 0 is outside (0, 1]" fit "$T/runs.txt" --alpha 0
+expect_status vlmc_alpha_big 2 "outside (0, 1]" fit "$T/runs.txt" --alpha 1.5
+expect_status vlmc_alpha_text 2 "--alpha" fit "$T/runs.txt" --alpha abc
+expect_status vlmc_nmin_zero 2 "--nmin must be at least 1" fit "$T/runs.txt" --nmin 0
+expect_status vlmc_general_cfg 2 "--general does not use a CFG" fit "$T/runs.txt" --general --cfg "$T/loop.cfg"
+expect_status vlmc_missing_file 2 "cannot open" fit "$T/nope.txt"
+expect_status vlmc_unknown_sub 2 "unknown subcommand" frobnicate "$T/runs.txt"
+expect_status vlmc_count_needs_out 2 "-o COUNTS is required" count "$T/runs.txt"
+printf 'proper-vlmc-counts 1\nlocation a\nrun 2 0 3\n' > "$T/bad.counts"
+expect_status vlmc_bad_counts 2 "bad.counts:3:9:" fit "$T/bad.counts"
+exit 0
