@@ -43,7 +43,7 @@
 #ifndef PROPER_BACKEND_PRISM_H
 #define PROPER_BACKEND_PRISM_H
 
-#include "../src/core.h"
+#include "../src/backend.h"
 
 /* Relative convergence threshold the adapter asks of PRISM (-epsilon) unless
  * told otherwise; PRISM's own default is 1e-6, which leaves errors near 1e-5
@@ -80,6 +80,7 @@ typedef struct proper_tool_output {
     char *version;   /* as the tool prints it, or NULL */
     proper_tool_answer *answers;
     size_t n_answers, cap;
+    double seconds;  /* wall-clock time of the run, start-up included (0 when not run) */
 } proper_tool_output;
 
 PROPER_API void proper_tool_output_init(proper_tool_output *o);
@@ -108,14 +109,16 @@ typedef struct proper_tool_opts {
 PROPER_API void proper_tool_opts_default(proper_tool_opts *o);
 
 /* The model as the tool receives it: a PRISM-language file as written, or
- * explicit files written by the adapter under `prefix` (PREFIX.tra,
- * PREFIX.lab, PREFIX.sta when has_states, PREFIX<i>.srew and PREFIX<i>.trew
- * for i = 1..n_rewards; Storm: PREFIX.drn). */
+ * explicit files. PRISM reads PRISM's explicit files (tra, lab, optional
+ * sta, and per reward structure i an optional state and transition rewards
+ * file: srew[i], trew[i], either may be NULL); Storm reads a DRN file. */
 typedef struct proper_tool_model {
-    const char *language_file; /* PRISM-language model, or NULL for explicit files */
-    const char *prefix;
-    int has_states;
+    const char *language_file;   /* PRISM-language model, or NULL */
+    const char *tra, *lab, *sta; /* PRISM explicit files (sta may be NULL) */
+    const char *const *srew;     /* n_rewards entries (or NULL) */
+    const char *const *trew;     /* n_rewards entries (or NULL) */
     size_t n_rewards;
+    const char *drn;             /* Storm's explicit input */
 } proper_tool_model;
 
 /* The PRISM command line: argv[0] = prism (the binary's path), then the
@@ -138,6 +141,45 @@ PROPER_API int proper_prismtool_parse(const char *text, size_t len, int exit_sta
 /* The version from `prism -version` ("PRISM version 4.9") or from a run's
  * banner ("Version: 4.9"): a fresh string (PROPER_FREE it), or NULL. */
 PROPER_API char *proper_prismtool_version(const char *text, size_t len);
+
+
+/* ---- Running the tool --------------------------------------------------- */
+
+/* Seconds a probe (prism -version, storm --version) may take. */
+#ifndef PROPER_TOOL_PROBE_TIMEOUT
+#define PROPER_TOOL_PROBE_TIMEOUT 120.0
+#endif
+
+/* What to check: the model in one of three forms, the properties and the
+ * constants. */
+typedef struct proper_tool_input {
+    const char *model_file;   /* a PRISM-language model, handed over as written */
+    const proper_dtmc *dtmc;  /* or a model proper built (prism.h, synth, vlmc), exported
+                                 as explicit files (PRISM) or DRN (Storm) */
+    const char *tra, *lab, *srew, *trew; /* or PRISM explicit files (srew/trew may be NULL) */
+    const char *props;        /* properties: a properties file's text, or one property */
+    const char *props_name;   /* how errors name the properties (their file); NULL = "(property)" */
+    const char *consts;       /* "a=1,b=0.5,c=true" or NULL */
+    double timeout;           /* seconds; <= 0: none */
+} proper_tool_input;
+
+PROPER_API void proper_tool_input_init(proper_tool_input *in);
+
+/* Check every property of in->props with PRISM in one run: a private
+ * directory (removed afterwards) gets the properties and any exported model
+ * files; PRISM runs there without a shell; *out (initialised here) gets one
+ * answer per property, in order, and the run's wall-clock time. `binary`:
+ * the PRISM executable, or NULL to take PROPER_PRISM or `prism` in PATH.
+ * PROPER_EBACKEND: PRISM missing, or a fatal error in its own words (with
+ * the position it names; the properties' file is named as in->props_name);
+ * PROPER_ETIMEOUT after in->timeout seconds (the tool is killed). */
+PROPER_API int proper_prismtool_check(const char *binary, const proper_tool_input *in, const proper_tool_opts *opts,
+                                      proper_tool_output *out, proper_error *err);
+
+/* The PRISM backend for the registry of src/backend.h ("prism"): probe runs
+ * `prism -version`; check_dtmc checks one property (rel_precision becomes
+ * -epsilon, exact -exact). */
+PROPER_API const proper_backend *proper_backend_prism(void);
 
 #ifdef __cplusplus
 }
@@ -257,6 +299,7 @@ PROPER_API void proper_tool_output_init(proper_tool_output *o) {
     o->version = NULL;
     o->answers = NULL;
     o->n_answers = o->cap = 0;
+    o->seconds = 0.0;
 }
 
 PROPER_API void proper_tool_output_free(proper_tool_output *o) {
@@ -301,19 +344,6 @@ PROPER_API void proper_tool_opts_default(proper_tool_opts *o) {
     o->extra = NULL;
 }
 
-/* Push PREFIX + suffix. */
-static int proper__tool_push_path(proper_tool_argv *a, const char *prefix, const char *suffix) {
-    size_t n = strlen(prefix), k = strlen(suffix);
-    char *p = (char *)PROPER_MALLOC(n + k + 1);
-    int rc;
-    if (!p) return PROPER_ENOMEM;
-    memcpy(p, prefix, n);
-    memcpy(p + n, suffix, k + 1);
-    rc = proper_tool_argv_push(a, p);
-    PROPER_FREE(p);
-    return rc;
-}
-
 /* Shortest decimal that reads back as v ("1e-14", not "1.0000000000000001e-14"). */
 static void proper__tool_format_double(char *buf, size_t size, double v) {
     int digits;
@@ -337,30 +367,30 @@ PROPER_API int proper_prismtool_argv(const char *prism, const proper_tool_model 
     }
     if (!opts->exact && !(opts->epsilon > 0.0 && opts->epsilon < 1.0))
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "prism: precision %g must lie in (0, 1)", opts->epsilon);
-    if (!model->language_file && !model->prefix)
-        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "prism: no model file and no explicit files");
+    if (!model->language_file && (!model->tra || !model->lab))
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "prism: no model file and no explicit .tra/.lab files");
 #define PROPER__PUSH(s) do { if ((rc = proper_tool_argv_push(out, (s))) != PROPER_OK) goto fail; } while (0)
-#define PROPER__PUSH_PATH(suffix) do { if ((rc = proper__tool_push_path(out, model->prefix, (suffix))) != PROPER_OK) goto fail; } while (0)
     PROPER__PUSH(prism);
     if (model->language_file) {
         PROPER__PUSH(model->language_file);
     } else {
         PROPER__PUSH("-importtrans");
-        PROPER__PUSH_PATH(".tra");
-        if (model->has_states) {
+        PROPER__PUSH(model->tra);
+        if (model->sta) {
             PROPER__PUSH("-importstates");
-            PROPER__PUSH_PATH(".sta");
+            PROPER__PUSH(model->sta);
         }
         PROPER__PUSH("-importlabels");
-        PROPER__PUSH_PATH(".lab");
+        PROPER__PUSH(model->lab);
         for (i = 0; i < model->n_rewards; i++) {
-            char suffix[40];
-            snprintf(suffix, sizeof suffix, "%lu.srew", (unsigned long)(i + 1));
-            PROPER__PUSH("-importstaterewards");
-            PROPER__PUSH_PATH(suffix);
-            snprintf(suffix, sizeof suffix, "%lu.trew", (unsigned long)(i + 1));
-            PROPER__PUSH("-importtransrewards");
-            PROPER__PUSH_PATH(suffix);
+            if (model->srew && model->srew[i]) {
+                PROPER__PUSH("-importstaterewards");
+                PROPER__PUSH(model->srew[i]);
+            }
+            if (model->trew && model->trew[i]) {
+                PROPER__PUSH("-importtransrewards");
+                PROPER__PUSH(model->trew[i]);
+            }
         }
         PROPER__PUSH("-dtmc");
     }
@@ -387,7 +417,6 @@ PROPER_API int proper_prismtool_argv(const char *prism, const proper_tool_model 
     }
     for (i = 0; opts->extra && opts->extra[i]; i++) PROPER__PUSH(opts->extra[i]);
 #undef PROPER__PUSH
-#undef PROPER__PUSH_PATH
     return PROPER_OK;
 fail:
     proper_tool_argv_free(out);
@@ -605,6 +634,349 @@ nomem:
     proper_tool_output_free(out);
     return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory reading PRISM's output");
 }
+
+
+/* ---- running a tool (shared with backends/storm.h) ---- */
+
+PROPER_API void proper_tool_input_init(proper_tool_input *in) { memset(in, 0, sizeof *in); }
+
+typedef int (*proper__tool_argv_fn)(const char *bin, const proper_tool_model *model, const char *props_file,
+                                    const char *consts, const proper_tool_opts *opts, proper_tool_argv *out,
+                                    proper_error *err);
+typedef int (*proper__tool_parse_fn)(const char *text, size_t len, int exit_status, int digits,
+                                     proper_tool_output *out, proper_error *err);
+
+/* How one tool is driven. */
+typedef struct proper__tool_kind {
+    const char *name;       /* "prism": messages */
+    const char *env_var;    /* "PROPER_PRISM" */
+    const char *program;    /* "prism": looked up in PATH */
+    int wants_drn;          /* explicit models as DRN (Storm) instead of PRISM's files */
+    proper__tool_argv_fn argv;
+    proper__tool_parse_fn parse;
+    int (*digits)(const proper_tool_opts *opts); /* passed to parse; NULL: 0 */
+} proper__tool_kind;
+
+/* Writer of one file of an exported model. */
+typedef int (*proper__tool_writer)(const proper_dtmc *m, size_t r, FILE *f, proper_error *err);
+
+static int proper__tw_tra(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) { (void)r; return proper_dtmc_write_tra(m, f, err); }
+static int proper__tw_lab(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) { (void)r; return proper_dtmc_write_lab(m, f, err); }
+static int proper__tw_sta(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) { (void)r; return proper_dtmc_write_sta(m, f, err); }
+static int proper__tw_drn(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) { (void)r; return proper_dtmc_write_drn(m, f, err); }
+
+/* Write file `name` of the private directory with `fn`; its path into path. */
+static int proper__tool_write(const proper_tmpdir *d, const char *name, proper__tool_writer fn, const proper_dtmc *m,
+                              size_t r, char *path, size_t size, proper_error *err) {
+    FILE *f;
+    int rc;
+    if ((rc = proper_backend_tmpdir_file(d, name, path, size, err))) return rc;
+    f = fopen(path, "wb");
+    if (!f) return proper_error_set(err, PROPER_EIO, path, 0, 0, "cannot create the file for the tool");
+    rc = fn(m, r, f, err);
+    if (fclose(f) != 0 && rc == PROPER_OK) rc = proper_error_set(err, PROPER_EIO, path, 0, 0, "write error");
+    return rc;
+}
+
+/* Paths of the files a model is exported to (the private directory holds them). */
+typedef struct proper__tool_files {
+    char tra[PROPER_BACKEND_PATH_MAX], lab[PROPER_BACKEND_PATH_MAX], sta[PROPER_BACKEND_PATH_MAX];
+    char drn[PROPER_BACKEND_PATH_MAX], props[PROPER_BACKEND_PATH_MAX];
+    char **srew, **trew; /* n_rewards paths each */
+    size_t n_rewards;
+} proper__tool_files;
+
+static void proper__tool_files_free(proper__tool_files *fs) {
+    size_t i;
+    for (i = 0; i < fs->n_rewards; i++) {
+        if (fs->srew) PROPER_FREE(fs->srew[i]);
+        if (fs->trew) PROPER_FREE(fs->trew[i]);
+    }
+    PROPER_FREE(fs->srew);
+    PROPER_FREE(fs->trew);
+    fs->srew = fs->trew = NULL;
+    fs->n_rewards = 0;
+}
+
+/* PRISM's explicit files for m: model.tra, model.lab, model.sta (with
+ * valuations), and both model<i>.srew and model<i>.trew for every reward
+ * structure i (PRISM pairs them by position). */
+static int proper__tool_export_prism(const proper_tmpdir *d, const proper_dtmc *m, proper__tool_files *fs,
+                                     proper_tool_model *model, proper_error *err) {
+    size_t i;
+    int rc;
+    if ((rc = proper__tool_write(d, "model.tra", proper__tw_tra, m, 0, fs->tra, sizeof fs->tra, err)) ||
+        (rc = proper__tool_write(d, "model.lab", proper__tw_lab, m, 0, fs->lab, sizeof fs->lab, err)))
+        return rc;
+    model->tra = fs->tra;
+    model->lab = fs->lab;
+    if (m->vals && m->n_vars) {
+        if ((rc = proper__tool_write(d, "model.sta", proper__tw_sta, m, 0, fs->sta, sizeof fs->sta, err))) return rc;
+        model->sta = fs->sta;
+    }
+    if (m->n_rewards) {
+        fs->srew = (char **)proper_calloc(m->n_rewards, sizeof *fs->srew);
+        fs->trew = (char **)proper_calloc(m->n_rewards, sizeof *fs->trew);
+        if (!fs->srew || !fs->trew) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+        fs->n_rewards = m->n_rewards;
+    }
+    for (i = 0; i < m->n_rewards; i++) {
+        char name[64];
+        fs->srew[i] = (char *)PROPER_MALLOC(PROPER_BACKEND_PATH_MAX);
+        fs->trew[i] = (char *)PROPER_MALLOC(PROPER_BACKEND_PATH_MAX);
+        if (!fs->srew[i] || !fs->trew[i]) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+        snprintf(name, sizeof name, "model%lu.srew", (unsigned long)(i + 1));
+        if ((rc = proper__tool_write(d, name, proper_dtmc_write_srew, m, i, fs->srew[i], PROPER_BACKEND_PATH_MAX, err)))
+            return rc;
+        snprintf(name, sizeof name, "model%lu.trew", (unsigned long)(i + 1));
+        if ((rc = proper__tool_write(d, name, proper_dtmc_write_trew, m, i, fs->trew[i], PROPER_BACKEND_PATH_MAX, err)))
+            return rc;
+    }
+    model->srew = (const char *const *)fs->srew;
+    model->trew = (const char *const *)fs->trew;
+    model->n_rewards = m->n_rewards;
+    return PROPER_OK;
+}
+
+/* PRISM explicit files read back with dtmc.h (for a tool that wants DRN). */
+static int proper__tool_read_explicit(const proper_tool_input *in, proper_dtmc *m, proper_error *err) {
+    int rc;
+    proper_dtmc_init(m);
+    if ((rc = proper_dtmc_read_tra(m, in->tra, NULL, err)) || (rc = proper_dtmc_read_lab(m, in->lab, err)) ||
+        (in->srew && (rc = proper_dtmc_read_srew(m, in->srew, NULL, err))) ||
+        (in->trew && (rc = proper_dtmc_read_trew(m, in->trew, NULL, err))))
+        return rc;
+    return PROPER_OK;
+}
+
+/* The model argument of the tool, exporting what needs exporting. */
+static int proper__tool_prepare_model(const proper__tool_kind *k, const proper_tool_input *in, const proper_tmpdir *d,
+                                      proper__tool_files *fs, proper_tool_model *model, proper_error *err) {
+    memset(model, 0, sizeof *model);
+    if (in->model_file) {
+        model->language_file = in->model_file;
+        return PROPER_OK;
+    }
+    if (in->dtmc) {
+        if (k->wants_drn) {
+            int rc = proper__tool_write(d, "model.drn", proper__tw_drn, in->dtmc, 0, fs->drn, sizeof fs->drn, err);
+            model->drn = fs->drn;
+            return rc;
+        }
+        return proper__tool_export_prism(d, in->dtmc, fs, model, err);
+    }
+    if (!in->tra || !in->lab)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "%s: no model (a PRISM-language file, a DTMC, or .tra and .lab files)", k->name);
+    if (k->wants_drn) {
+        proper_dtmc m;
+        int rc = proper__tool_read_explicit(in, &m, err);
+        if (rc == PROPER_OK) rc = proper__tool_write(d, "model.drn", proper__tw_drn, &m, 0, fs->drn, sizeof fs->drn, err);
+        proper_dtmc_free(&m);
+        model->drn = fs->drn;
+        return rc;
+    }
+    model->tra = in->tra;
+    model->lab = in->lab;
+    if (in->srew || in->trew) {
+        model->srew = &in->srew;
+        model->trew = &in->trew;
+        model->n_rewards = 1;
+    }
+    return PROPER_OK;
+}
+
+/* Errors name files as the user knows them: the properties by props_name,
+ * other files of the private directory by their name in it. */
+static void proper__tool_rename_file(proper_error *err, const proper_tmpdir *d, const proper__tool_files *fs,
+                                     const proper_tool_input *in) {
+    const char *props_name = in->props_name ? in->props_name : "(property)";
+    size_t n = strlen(d->path);
+    if (!err || !err->file[0]) return;
+    if (strcmp(err->file, fs->props) == 0 || strcmp(err->file, "(property)") == 0) {
+        proper_error_set(err, err->code, props_name, err->line, err->col, "%s", err->message);
+    } else if (n && strncmp(err->file, d->path, n) == 0 && err->file[n] == '/') {
+        char name[PROPER_ERROR_FILE_MAX];
+        snprintf(name, sizeof name, "%s", err->file + n + 1);
+        proper_error_set(err, err->code, name, err->line, err->col, "%s", err->message);
+    }
+}
+
+/* Run the tool on the prepared argv; parse standard output followed by standard error. */
+static int proper__tool_run_parse(const proper__tool_kind *k, const proper_tool_argv *av, const proper_tmpdir *d,
+                                  double timeout, int digits, proper_tool_output *out, proper_error *err) {
+    proper_run_opts ro;
+    proper_run_result res;
+    char *text;
+    int rc, status;
+    proper_backend_run_opts_init(&ro);
+    ro.timeout = timeout;
+    ro.tmpdir = d->path;
+    rc = proper_backend_run((const char *const *)av->argv, &ro, &res, err);
+    if (rc == PROPER_ETIMEOUT) {
+        proper_backend_run_result_free(&res);
+        return proper_error_set(err, PROPER_ETIMEOUT, NULL, 0, 0, "%s: timed out after %g s (killed)", k->name, timeout);
+    }
+    if (rc) {
+        proper_backend_run_result_free(&res);
+        return rc;
+    }
+    text = (char *)PROPER_MALLOC(res.out_len + res.err_len + 2);
+    if (!text) {
+        proper_backend_run_result_free(&res);
+        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    memcpy(text, res.out, res.out_len);
+    text[res.out_len] = '\n';
+    memcpy(text + res.out_len + 1, res.err, res.err_len);
+    text[res.out_len + 1 + res.err_len] = '\0';
+    status = res.exited ? res.exit_code : -1;
+    rc = k->parse(text, res.out_len + 1 + res.err_len, status, digits, out, err);
+    out->seconds = res.seconds;
+    PROPER_FREE(text);
+    proper_backend_run_result_free(&res);
+    return rc;
+}
+
+static int proper__tool_check(const proper__tool_kind *k, const char *binary, const proper_tool_input *in,
+                              const proper_tool_opts *opts, proper_tool_output *out, proper_error *err) {
+    char bin[PROPER_BACKEND_PATH_MAX];
+    proper_tmpdir d;
+    proper__tool_files fs;
+    proper_tool_model model;
+    proper_tool_argv av;
+    proper_error ignored;
+    int rc;
+    proper_tool_output_init(out);
+    proper_tool_argv_init(&av);
+    memset(&fs, 0, sizeof fs);
+    if (!in->props) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "%s: no properties", k->name);
+    if ((rc = proper_backend_find_binary(binary ? NULL : k->env_var, binary ? binary : k->program, bin, sizeof bin, err)))
+        return rc;
+    if ((rc = proper_backend_tmpdir_create(&d, err))) return rc;
+    if ((rc = proper_backend_tmpdir_write(&d, "props.props", in->props, strlen(in->props), err)) == PROPER_OK &&
+        (rc = proper_backend_tmpdir_file(&d, "props.props", fs.props, sizeof fs.props, err)) == PROPER_OK &&
+        (rc = proper__tool_prepare_model(k, in, &d, &fs, &model, err)) == PROPER_OK &&
+        (rc = k->argv(bin, &model, fs.props, in->consts, opts, &av, err)) == PROPER_OK) {
+        proper_tool_opts def;
+        if (!opts) {
+            proper_tool_opts_default(&def);
+            opts = &def;
+        }
+        rc = proper__tool_run_parse(k, &av, &d, in->timeout, k->digits ? k->digits(opts) : 0, out, err);
+        if (rc) proper__tool_rename_file(err, &d, &fs, in);
+    }
+    proper_tool_argv_free(&av);
+    proper__tool_files_free(&fs);
+    proper_backend_tmpdir_remove(&d, &ignored);
+    return rc;
+}
+
+/* Probe: run `binary ARG` and read a version. */
+static int proper__tool_probe(const proper__tool_kind *k, const char *arg, char *(*version)(const char *, size_t),
+                              const char *label, proper_backend_info *info, proper_error *err) {
+    const char *argv[3];
+    proper_run_opts ro;
+    proper_run_result res;
+    char *v;
+    int rc;
+    memset(info, 0, sizeof *info);
+    if (proper_backend_find_binary(k->env_var, k->program, info->path, sizeof info->path, err)) {
+        info->path[0] = '\0';
+        return PROPER_OK; /* not installed: err says why */
+    }
+    argv[0] = info->path;
+    argv[1] = arg;
+    argv[2] = NULL;
+    proper_backend_run_opts_init(&ro);
+    ro.timeout = PROPER_TOOL_PROBE_TIMEOUT;
+    rc = proper_backend_run(argv, &ro, &res, err);
+    if (rc == PROPER_ENOMEM) return rc;
+    if (rc == PROPER_OK && res.exited && res.exit_code == 0) {
+        info->installed = 1;
+        v = version(res.out, res.out_len);
+        if (v) snprintf(info->version, sizeof info->version, "%s %s", label, v);
+        PROPER_FREE(v);
+    } else if (rc == PROPER_OK) {
+        proper_error_set(err, PROPER_EBACKEND, NULL, 0, 0, "%s %s failed (%s %d)", info->path, arg,
+                         res.exited ? "exit status" : "signal", res.exited ? res.exit_code : res.signal);
+    }
+    proper_backend_run_result_free(&res);
+    return PROPER_OK;
+}
+
+/* check_dtmc of the backend interface: one property, one run. */
+static int proper__tool_check_one(const proper__tool_kind *k, const proper_check_request *req,
+                                  proper_check_result *res, proper_error *err) {
+    proper_tool_input in;
+    proper_tool_opts opts;
+    proper_tool_output out;
+    const proper_tool_answer *a;
+    int rc;
+    proper_tool_input_init(&in);
+    proper_tool_opts_default(&opts);
+    if (req->rel_precision > 0.0 && req->rel_precision < 1.0) opts.epsilon = req->rel_precision;
+    opts.exact = req->exact;
+    if (req->model_kind == PROPER_MODEL_EXPLICIT) {
+        in.tra = req->model_path;
+        in.lab = req->labels_path;
+        in.srew = req->state_rewards_path;
+        in.trew = req->trans_rewards_path;
+    } else {
+        in.model_file = req->model_path;
+    }
+    in.props = req->property;
+    in.consts = req->constants;
+    in.timeout = req->timeout;
+    if ((rc = proper__tool_check(k, NULL, &in, &opts, &out, err))) return rc;
+    if (out.n_answers == 0) {
+        proper_tool_output_free(&out);
+        return proper_error_set(err, PROPER_EBACKEND, NULL, 0, 0, "%s printed no result", k->name);
+    }
+    a = &out.answers[0];
+    if (!a->ok) {
+        rc = proper_error_set(err, PROPER_EBACKEND, NULL, 0, 0, "%s: %s", k->name, a->message ? a->message : "no result");
+        proper_tool_output_free(&out);
+        return rc;
+    }
+    res->value = a->value;
+    res->error_estimate = a->accuracy == PROPER_TOOL_ACC_NONE && a->error == 0.0 ? NAN : a->error;
+    snprintf(res->exact, sizeof res->exact, "%s", a->exact ? a->exact : "");
+    res->seconds = out.seconds;
+    proper_tool_output_free(&out);
+    return PROPER_OK;
+}
+
+/* ---- the PRISM backend ---- */
+
+static int proper__prism_parse_fn(const char *text, size_t len, int exit_status, int digits, proper_tool_output *out,
+                                  proper_error *err) {
+    (void)digits;
+    return proper_prismtool_parse(text, len, exit_status, out, err);
+}
+
+static const proper__tool_kind proper__prism_kind = {"prism", "PROPER_PRISM", "prism", 0, proper_prismtool_argv,
+                                                     proper__prism_parse_fn, NULL};
+
+PROPER_API int proper_prismtool_check(const char *binary, const proper_tool_input *in, const proper_tool_opts *opts,
+                                      proper_tool_output *out, proper_error *err) {
+    return proper__tool_check(&proper__prism_kind, binary, in, opts, out, err);
+}
+
+static int proper__prism_probe(const proper_backend *self, proper_backend_info *info, proper_error *err) {
+    (void)self;
+    return proper__tool_probe(&proper__prism_kind, "-version", proper_prismtool_version, "PRISM", info, err);
+}
+
+static int proper__prism_check(const proper_backend *self, const proper_check_request *req, proper_check_result *out,
+                               proper_error *err) {
+    (void)self;
+    return proper__tool_check_one(&proper__prism_kind, req, out, err);
+}
+
+static const proper_backend proper__prism_backend = {
+    "prism", "PRISM model checker (PROPER_PRISM or prism in PATH)", proper__prism_probe, proper__prism_check, NULL, NULL};
+
+PROPER_API const proper_backend *proper_backend_prism(void) { return &proper__prism_backend; }
 
 #endif /* PROPER_BACKEND_PRISM_IMPLEMENTATION */
 #endif /* PROPER_IMPLEMENTATION */

@@ -47,7 +47,7 @@ extern "C" {
 #endif
 
 /* The Storm command line: argv[0] = storm (the binary's path), then the
- * model (--prism FILE, or --explicit-drn PREFIX.drn), --prop PROPS_FILE,
+ * model (--prism FILE, or --explicit-drn DRN), --prop PROPS_FILE,
  * constants and options (max_iters and java_max_mem do not apply). */
 PROPER_API int proper_stormtool_argv(const char *storm, const proper_tool_model *model, const char *props_file,
                                      const char *consts, const proper_tool_opts *opts, proper_tool_argv *out,
@@ -65,6 +65,15 @@ PROPER_API int proper_stormtool_parse(const char *text, size_t len, int exit_sta
 /* The version from a run's banner ("Storm 1.9.0") or `storm --version`
  * ("Version 1.9.0 ..."): a fresh string, or NULL. */
 PROPER_API char *proper_stormtool_version(const char *text, size_t len);
+
+/* Check every property of in->props with Storm in one run, as
+ * proper_prismtool_check does with PRISM (binary NULL: PROPER_STORM or
+ * `storm` in PATH). A DTMC or PRISM explicit files go to Storm as DRN. */
+PROPER_API int proper_stormtool_check(const char *binary, const proper_tool_input *in, const proper_tool_opts *opts,
+                                      proper_tool_output *out, proper_error *err);
+
+/* The Storm backend for the registry of src/backend.h ("storm"). */
+PROPER_API const proper_backend *proper_backend_storm(void);
 
 #ifdef __cplusplus
 }
@@ -104,8 +113,8 @@ PROPER_API int proper_stormtool_argv(const char *storm, const proper_tool_model 
     }
     if (!opts->exact && !(opts->epsilon > 0.0 && opts->epsilon < 1.0))
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "storm: precision %g must lie in (0, 1)", opts->epsilon);
-    if (!model->language_file && !model->prefix)
-        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "storm: no model file and no explicit files");
+    if (!model->language_file && !model->drn)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "storm: no model file and no DRN file");
 #define PROPER__PUSH(s) do { if ((rc = proper_tool_argv_push(out, (s))) != PROPER_OK) goto fail; } while (0)
     PROPER__PUSH(storm);
     if (model->language_file) {
@@ -113,7 +122,7 @@ PROPER_API int proper_stormtool_argv(const char *storm, const proper_tool_model 
         PROPER__PUSH(model->language_file);
     } else {
         PROPER__PUSH("--explicit-drn");
-        if ((rc = proper__tool_push_path(out, model->prefix, ".drn")) != PROPER_OK) goto fail;
+        PROPER__PUSH(model->drn);
     }
     if (props_file) {
         PROPER__PUSH("--prop");
@@ -341,6 +350,32 @@ nomem:
     proper_tool_output_free(out);
     return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory reading Storm's output");
 }
+
+/* ---- the Storm backend ---- */
+
+static const proper__tool_kind proper__storm_kind = {"storm", "PROPER_STORM", "storm", 1, proper_stormtool_argv,
+                                                     proper_stormtool_parse, proper_stormtool_digits};
+
+PROPER_API int proper_stormtool_check(const char *binary, const proper_tool_input *in, const proper_tool_opts *opts,
+                                      proper_tool_output *out, proper_error *err) {
+    return proper__tool_check(&proper__storm_kind, binary, in, opts, out, err);
+}
+
+static int proper__storm_probe(const proper_backend *self, proper_backend_info *info, proper_error *err) {
+    (void)self;
+    return proper__tool_probe(&proper__storm_kind, "--version", proper_stormtool_version, "Storm", info, err);
+}
+
+static int proper__storm_check(const proper_backend *self, const proper_check_request *req, proper_check_result *out,
+                               proper_error *err) {
+    (void)self;
+    return proper__tool_check_one(&proper__storm_kind, req, out, err);
+}
+
+static const proper_backend proper__storm_backend = {
+    "storm", "Storm model checker (PROPER_STORM or storm in PATH)", proper__storm_probe, proper__storm_check, NULL, NULL};
+
+PROPER_API const proper_backend *proper_backend_storm(void) { return &proper__storm_backend; }
 
 #endif /* PROPER_BACKEND_STORM_IMPLEMENTATION */
 #endif /* PROPER_IMPLEMENTATION */

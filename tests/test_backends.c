@@ -381,6 +381,8 @@ static void test_prism_argv(void) {
     proper_tool_model m;
     proper_error err;
     const char *extra[] = {"-gs", NULL};
+    const char *srew[] = {"/tmp/d/model1.srew", "/tmp/d/model2.srew"};
+    const char *trew[] = {"/tmp/d/model1.trew", "/tmp/d/model2.trew"};
     static const char *const lang[] = {"/opt/prism/bin/prism", "my model.pm", "/tmp/d/props.pctl", "-const",
                                        "p1=0.0912,p2=0.8181", "-epsilon", "1e-14", NULL};
     static const char *const exact[] = {"prism", "m.pm", "p.pctl", "-exact", "-maxiters", "100000",
@@ -407,8 +409,11 @@ static void test_prism_argv(void) {
     proper_tool_opts_default(&o);
     o.epsilon = 2.5e-10;
     m.language_file = NULL;
-    m.prefix = "/tmp/d/model";
-    m.has_states = 1;
+    m.tra = "/tmp/d/model.tra";
+    m.lab = "/tmp/d/model.lab";
+    m.sta = "/tmp/d/model.sta";
+    m.srew = srew;
+    m.trew = trew;
     m.n_rewards = 2;
     CHECK_INT(proper_prismtool_argv("prism", &m, "/tmp/d/props.pctl", NULL, &o, &a, &err), 0);
     check_argv(&a, expl);
@@ -435,7 +440,7 @@ static void test_storm_argv(void) {
     proper_tool_opts_default(&o);
     o.exact = 1;
     m.language_file = NULL;
-    m.prefix = "/tmp/d/model";
+    m.drn = "/tmp/d/model.drn";
     CHECK_INT(proper_stormtool_argv("storm", &m, "p.pctl", NULL, &o, &a, &err), 0);
     check_argv(&a, drn);
     proper_tool_argv_free(&a);
