@@ -14,7 +14,11 @@
 #include "../backends/storm.h"
 #include "test.h"
 
+#include <dirent.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #define MPS_TIME (32504164372.0 / 51699390625.0)
 #define MPS_COST (9503884062.0 / 2067975625.0)
@@ -454,7 +458,432 @@ static void test_storm_argv(void) {
     CHECK_INT(proper_stormtool_digits(&o), 12);
 }
 
+/* ---- end to end, with stand-in executables ----
+ * A stand-in is a shell script the test writes: it logs its arguments (one
+ * per line) and copies the files it is handed, prints a transcript without
+ * its "#>" header and exits with the recorded status; or it hangs, or fails
+ * without output. PROPER_PRISM / PROPER_STORM point the adapters at it. */
+
+static char work[512];     /* private directory of these tests */
+static char tool_tmp[600]; /* TMPDIR of the adapters: must be empty after every run */
+static char cwd[512];
+static const char *real_prism, *real_storm; /* the environment as the test found it */
+
+static int setup_work(void) {
+    char tmpl[] = "/tmp/proper-test-backends-XXXXXX";
+    if (!getcwd(cwd, sizeof cwd) || !mkdtemp(tmpl)) return -1;
+    snprintf(work, sizeof work, "%s", tmpl);
+    snprintf(tool_tmp, sizeof tool_tmp, "%s/tmp", work);
+    if (mkdir(tool_tmp, 0700) != 0) return -1;
+    return setenv("TMPDIR", tool_tmp, 1);
+}
+
+static int dir_is_empty(const char *path) {
+    DIR *d = opendir(path);
+    struct dirent *e;
+    int empty = 1;
+    if (!d) return 0;
+    while ((e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) empty = 0;
+    closedir(d);
+    return empty;
+}
+
+/* Write stand-in `name` in the work directory running `body` after the
+ * logging preamble; its path into path. */
+static int write_fake(const char *name, const char *body, char *path, size_t size) {
+    FILE *f;
+    snprintf(path, size, "%s/%s", work, name);
+    f = fopen(path, "w");
+    if (!f) return -1;
+    fprintf(f,
+            "#!/bin/sh\n"
+            "printf '%%s\\n' \"$@\" > '%s/args.log'\n"
+            "for a in \"$@\"; do case \"$a\" in\n"
+            "  *props.props) cp \"$a\" '%s/props.seen' ;;\n"
+            "  *.tra|*.drn|*.sta|*.lab|*.srew|*.trew) cp \"$a\" '%s/' ;;\n"
+            "esac; done\n%s\n",
+            work, work, work, body);
+    fclose(f);
+    return chmod(path, 0755);
+}
+
+/* A stand-in replaying a transcript (and prism_version.txt / storm_version.txt
+ * for the probes). */
+static int write_replay(const char *name, const char *transcript, char *path, size_t size) {
+    char body[2048];
+    size_t len;
+    int status;
+    char *text = load_transcript(transcript, &len, &status);
+    if (!text) return -1;
+    free(text);
+    snprintf(body, sizeof body,
+             "case \"$1\" in -version) sed '/^#>/d' '%s/tests/transcripts/prism_version.txt'; exit 0 ;;\n"
+             "  --version) sed '/^#>/d' '%s/tests/transcripts/storm_version.txt'; exit 0 ;; esac\n"
+             "sed '/^#>/d' '%s/tests/transcripts/%s'\nexit %d",
+             cwd, cwd, cwd, transcript, status);
+    return write_fake(name, body, path, size);
+}
+
+/* The n-th logged argument (0-based), or "". */
+static const char *logged_arg(char *log, size_t n) {
+    static char arg[1024];
+    char *p = log;
+    size_t i;
+    for (i = 0; p && i < n; i++) {
+        p = strchr(p, '\n');
+        if (p) p++;
+    }
+    if (!p) return "";
+    snprintf(arg, sizeof arg, "%.*s", (int)(strchr(p, '\n') ? (size_t)(strchr(p, '\n') - p) : strlen(p)), p);
+    return arg;
+}
+
+static char *read_work_file(const char *name) {
+    char path[700], *text = NULL;
+    snprintf(path, sizeof path, "%s/%s", work, name);
+    if (proper_read_file(path, &text, NULL, NULL)) return NULL;
+    return text;
+}
+
+static const char *MPS_CONSTS = "p1=0.0912,p2=0.8181,p3=0.8,p4=0.8181,p5=0.8181";
+
+static void test_fake_prism_language_model(void) {
+    char fake[700], *props, *log, *seen;
+    proper_tool_input in;
+    proper_tool_output o;
+    proper_error err;
+    CHECK_INT(write_replay("prism-eps", "prism_minpathsum_eps.txt", fake, sizeof fake), 0);
+    setenv("PROPER_PRISM", fake, 1);
+    CHECK_INT(proper_read_file("tests/models/minpathsum.pctl", &props, NULL, NULL), 0);
+    proper_tool_input_init(&in);
+    in.model_file = "tests/models/minpathsum.pm";
+    in.props = props;
+    in.props_name = "tests/models/minpathsum.pctl";
+    in.consts = MPS_CONSTS;
+    CHECK_INT(proper_prismtool_check(NULL, &in, NULL, &o, &err), 0);
+    CHECK_INT(o.n_answers, 3);
+    if (o.n_answers == 3) CHECK(o.answers[0].value == 0.6287146517400535);
+    CHECK(o.seconds > 0.0);
+    CHECK_STR(o.version, "4.9");
+    proper_tool_output_free(&o);
+    /* the command line: model as written, the properties in the private directory, constants, -epsilon */
+    log = read_work_file("args.log");
+    seen = read_work_file("props.seen");
+    CHECK(log != NULL);
+    if (log) {
+        CHECK_STR(logged_arg(log, 0), "tests/models/minpathsum.pm");
+        CHECK(strncmp(logged_arg(log, 1), tool_tmp, strlen(tool_tmp)) == 0);
+        CHECK_CONTAINS(logged_arg(log, 1), "/props.props");
+        CHECK_STR(logged_arg(log, 2), "-const");
+        CHECK_STR(logged_arg(log, 3), MPS_CONSTS);
+        CHECK_STR(logged_arg(log, 4), "-epsilon");
+        CHECK_STR(logged_arg(log, 5), "1e-14");
+        CHECK_STR(logged_arg(log, 6), "");
+    }
+    CHECK_STR(seen, props);
+    CHECK(dir_is_empty(tool_tmp));
+    PROPER_FREE(log);
+    PROPER_FREE(seen);
+    PROPER_FREE(props);
+}
+
+static void test_fake_prism_backend_interface(void) {
+    char fake[700];
+    proper_backend_info info;
+    proper_check_request req;
+    proper_check_result res;
+    proper_error err;
+    CHECK_INT(write_replay("prism-inf", "prism_gambler_infinity.txt", fake, sizeof fake), 0);
+    setenv("PROPER_PRISM", fake, 1);
+    CHECK_INT(proper_backend_probe(proper_backend_prism(), &info, &err), 0);
+    CHECK_INT(info.installed, 1);
+    CHECK_STR(info.version, "PRISM 4.9");
+    CHECK_STR(info.path, fake);
+    proper_backend_check_request_init(&req);
+    req.model_path = "tests/models/gambler.pm";
+    req.property = "R=? [ F \"win\" ]";
+    req.constants = "p=0.5";
+    CHECK_INT(proper_backend_check_dtmc(proper_backend_prism(), &req, &res, &err), 0);
+    CHECK(isinf(res.value) && res.value > 0);
+    CHECK(res.error_estimate == 0.0); /* "exact floating point" */
+    CHECK_STR(res.exact, "");
+    CHECK(dir_is_empty(tool_tmp));
+    /* the request's precision goes to -epsilon */
+    {
+        char *log = read_work_file("args.log");
+        CHECK(log && strstr(log, "-epsilon\n1e-12\n"));
+        PROPER_FREE(log);
+    }
+}
+
+static void test_fake_prism_errors(void) {
+    char fake[700];
+    proper_tool_input in;
+    proper_tool_output o;
+    proper_error err;
+    proper_tool_input_init(&in);
+    in.model_file = "tests/transcripts/inputs/syntax_error.pm";
+    in.props = "P=? [ F x=2 ]";
+    /* a syntax error in the model: PRISM's message, file, line and column */
+    CHECK_INT(write_replay("prism-syntax", "prism_syntax_error.txt", fake, sizeof fake), 0);
+    CHECK_INT(proper_prismtool_check(fake, &in, NULL, &o, &err), PROPER_EBACKEND);
+    CHECK_STR(err.message, "prism: Syntax error (\"(\", line 5, column 32)");
+    CHECK_STR(err.file, "tests/transcripts/inputs/syntax_error.pm");
+    CHECK_INT(err.line, 5);
+    CHECK_INT(err.col, 32);
+    /* an error in the properties: named as the caller names them */
+    CHECK_INT(write_replay("prism-label", "prism_unknown_label.txt", fake, sizeof fake), 0);
+    in.model_file = "tests/models/die.pm";
+    in.props = "P=? [ F \"nolabel\" ]";
+    in.props_name = "my.pctl";
+    CHECK_INT(proper_prismtool_check(fake, &in, NULL, &o, &err), PROPER_EBACKEND);
+    CHECK_STR(err.file, "my.pctl");
+    CHECK_INT(err.line, 1);
+    CHECK_INT(err.col, 9);
+    /* a tool that fails without a word */
+    CHECK_INT(write_fake("prism-exit3", "exit 3", fake, sizeof fake), 0);
+    CHECK_INT(proper_prismtool_check(fake, &in, NULL, &o, &err), PROPER_EBACKEND);
+    CHECK_STR(err.message, "prism exited with status 3");
+    /* a missing tool */
+    setenv("PROPER_PRISM", "/nonexistent/prism", 1);
+    CHECK_INT(proper_prismtool_check(NULL, &in, NULL, &o, &err), PROPER_EBACKEND);
+    CHECK_CONTAINS(err.message, "PROPER_PRISM=/nonexistent/prism is not an executable file");
+    {
+        proper_backend_info info;
+        CHECK_INT(proper_backend_probe(proper_backend_prism(), &info, &err), 0);
+        CHECK_INT(info.installed, 0);
+    }
+    CHECK(dir_is_empty(tool_tmp));
+}
+
+static void test_fake_prism_hangs(void) {
+    char fake[700];
+    proper_tool_input in;
+    proper_tool_output o;
+    proper_error err;
+    time_t start = time(NULL);
+    /* like PRISM's launcher, the script starts a child (sleep) that would outlive it */
+    CHECK_INT(write_fake("prism-hang", "sleep 60\necho never", fake, sizeof fake), 0);
+    proper_tool_input_init(&in);
+    in.model_file = "tests/models/die.pm";
+    in.props = "P=? [ F d=1 ]";
+    in.timeout = 1.0;
+    CHECK_INT(proper_prismtool_check(fake, &in, NULL, &o, &err), PROPER_ETIMEOUT);
+    CHECK_STR(err.message, "prism: timed out after 1 s (killed)");
+    CHECK(time(NULL) - start < 30);
+    CHECK_INT(o.n_answers, 0);
+    CHECK(dir_is_empty(tool_tmp));
+}
+
+/* minPathSum built by prism.h: the DTMC goes out as explicit files / DRN. */
+static int build_minpathsum(proper_dtmc *d) {
+    proper_prism_model *m = NULL;
+    proper_error err;
+    int rc;
+    proper_dtmc_init(d);
+    rc = proper_prism_read(&m, "tests/models/minpathsum.pm", &err);
+    if (!rc) rc = proper_prism_set_consts(m, NULL, MPS_CONSTS, &err);
+    if (!rc) rc = proper_prism_build(m, NULL, d, &err);
+    proper_prism_free(m);
+    return rc;
+}
+
+static void test_fake_prism_exported_dtmc(void) {
+    char fake[700], *log, *tra, *srew;
+    proper_tool_input in;
+    proper_tool_output o;
+    proper_error err;
+    proper_dtmc d;
+    CHECK_INT(build_minpathsum(&d), 0);
+    CHECK_INT(write_replay("prism-explicit", "prism_minpathsum_explicit.txt", fake, sizeof fake), 0);
+    proper_tool_input_init(&in);
+    in.dtmc = &d;
+    in.props = "R{\"time\"}=? [ F \"end\" ]";
+    CHECK_INT(proper_prismtool_check(fake, &in, NULL, &o, &err), 0);
+    proper_tool_output_free(&o);
+    log = read_work_file("args.log");
+    tra = read_work_file("model.tra");
+    srew = read_work_file("model1.srew");
+    if (log) {
+        static const char *const want[] = {"-importtrans", "model.tra", "-importstates", "model.sta", "-importlabels",
+                                           "model.lab", "-importstaterewards", "model1.srew", "-importtransrewards",
+                                           "model1.trew", "-importstaterewards", "model2.srew", "-importtransrewards",
+                                           "model2.trew", "-dtmc", "props.props", "-epsilon", "1e-14", NULL};
+        size_t i;
+        for (i = 0; want[i]; i++) {
+            const char *a = logged_arg(log, i);
+            size_t n = strlen(a), k = strlen(want[i]);
+            CHECK(n >= k && strcmp(a + n - k, want[i]) == 0);
+        }
+    }
+    CHECK(tra && strncmp(tra, "22 27\n", 6) == 0);
+    CHECK(srew && strstr(srew, "# Reward structure \"time\"") != NULL);
+    CHECK(dir_is_empty(tool_tmp));
+    PROPER_FREE(log);
+    PROPER_FREE(tra);
+    PROPER_FREE(srew);
+    proper_dtmc_free(&d);
+}
+
+static void test_fake_storm(void) {
+    char fake[700], *log, *drn;
+    proper_tool_input in;
+    proper_tool_output o;
+    proper_error err;
+    proper_dtmc d;
+    proper_backend_info info;
+    CHECK_INT(build_minpathsum(&d), 0);
+    CHECK_INT(write_replay("storm-mps", "storm_minpathsum.txt", fake, sizeof fake), 0);
+    setenv("PROPER_STORM", fake, 1);
+    CHECK_INT(proper_backend_probe(proper_backend_storm(), &info, &err), 0);
+    CHECK_INT(info.installed, 1);
+    CHECK_STR(info.version, "Storm 1.9.0");
+    proper_tool_input_init(&in);
+    in.dtmc = &d;
+    in.props = "R{\"time\"}=? [ F \"end\" ]\nR{\"cost\"}=? [ F \"end\" ]\nP=? [ F \"end\" ]\n";
+    CHECK_INT(proper_stormtool_check(NULL, &in, NULL, &o, &err), 0);
+    CHECK_INT(o.n_answers, 3);
+    if (o.n_answers == 3) {
+        CHECK_REL(o.answers[0].value, MPS_TIME, 1e-16);
+        CHECK(o.answers[0].error == 0.5e-18); /* 18 digits for --precision 1e-14 */
+    }
+    proper_tool_output_free(&o);
+    log = read_work_file("args.log");
+    drn = read_work_file("model.drn");
+    if (log) {
+        CHECK_STR(logged_arg(log, 0), "--explicit-drn");
+        CHECK_CONTAINS(logged_arg(log, 1), "/model.drn");
+        CHECK_STR(logged_arg(log, 2), "--prop");
+        CHECK_STR(logged_arg(log, 4), "--precision");
+        CHECK_STR(logged_arg(log, 5), "1e-14");
+    }
+    CHECK(drn && strstr(drn, "@type: DTMC") && strstr(drn, "time cost"));
+    PROPER_FREE(log);
+    PROPER_FREE(drn);
+    /* PRISM explicit files are converted to DRN for Storm */
+    CHECK_INT(write_replay("storm-syntax", "storm_syntax_error.txt", fake, sizeof fake), 0);
+    in.dtmc = NULL;
+    in.tra = "tests/transcripts/inputs/minpathsum.tra";
+    in.lab = "tests/transcripts/inputs/minpathsum.lab";
+    in.srew = "tests/transcripts/inputs/minpathsum1.srew";
+    CHECK_INT(proper_stormtool_check(fake, &in, NULL, &o, &err), PROPER_EBACKEND);
+    CHECK_STR(err.message, "storm: Parsing error at 5:32:  expecting ';'");
+    drn = read_work_file("model.drn");
+    CHECK(drn && strstr(drn, "@nr_states\n22\n"));
+    PROPER_FREE(drn);
+    CHECK(dir_is_empty(tool_tmp));
+    proper_dtmc_free(&d);
+}
+
+/* ---- the real tools, when installed ---- */
+
+/* Native value of each property of a file on a PRISM-language model. */
+static int native_values(const char *model, const char *props_file, const char *consts, double *v, size_t max,
+                         size_t *n) {
+    proper_prism_model *m = NULL;
+    proper_prism_props *p = NULL;
+    proper_dtmc d;
+    proper_error err;
+    size_t i;
+    int rc;
+    proper_dtmc_init(&d);
+    rc = proper_prism_read(&m, model, &err);
+    if (!rc) rc = proper_prism_props_read(&p, m, props_file, &err);
+    if (!rc && consts) rc = proper_prism_set_consts(m, p, consts, &err);
+    if (!rc) rc = proper_prism_build(m, NULL, &d, &err);
+    *n = rc ? 0 : proper_prism_props_count(p);
+    for (i = 0; !rc && i < *n && i < max; i++) rc = proper_prism_props_check(p, i, &d, NULL, &v[i], &err);
+    proper_prism_props_free(p);
+    proper_prism_free(m);
+    proper_dtmc_free(&d);
+    return rc;
+}
+
+/* The values agree: equal (infinities, NaNs), or within 1e-9 relative or
+ * the error the tool states. */
+static int agree(double tool, double tool_err, double native) {
+    if (tool != tool || native != native) return tool != tool && native != native;
+    if (isinf(tool) || isinf(native)) return tool == native;
+    return fabs(tool - native) <= 1e-9 * fabs(native) || fabs(tool - native) <= tool_err;
+}
+
+static void real_crosscheck(const char *tool, int (*check)(const char *, const proper_tool_input *,
+                                                           const proper_tool_opts *, proper_tool_output *,
+                                                           proper_error *)) {
+    static const char *const cases[][3] = {
+        {"tests/models/minpathsum.pm", "tests/models/minpathsum.pctl", "p1=0.0912,p2=0.8181,p3=0.8,p4=0.8181,p5=0.8181"},
+        {"tests/models/die.pm", "tests/models/die.pctl", NULL},
+        {"tests/models/die.pm", "tests/transcripts/inputs/special.pctl", NULL}};
+    size_t c, i;
+    for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        double v[16];
+        size_t n;
+        char *props;
+        proper_tool_input in;
+        proper_tool_output o;
+        proper_error err;
+        CHECK_INT(native_values(cases[c][0], cases[c][1], cases[c][2], v, 16, &n), 0);
+        CHECK_INT(proper_read_file(cases[c][1], &props, NULL, NULL), 0);
+        proper_tool_input_init(&in);
+        in.model_file = cases[c][0];
+        in.props = props;
+        in.props_name = cases[c][1];
+        in.consts = cases[c][2];
+        in.timeout = 300.0;
+        CHECK_INT(check(tool, &in, NULL, &o, &err), 0);
+        CHECK_INT(o.n_answers, n);
+        for (i = 0; i < o.n_answers && i < n; i++) {
+            if (!o.answers[i].ok || !agree(o.answers[i].value, o.answers[i].error, v[i])) {
+                printf("  %s, property %lu: tool %.17g (+/- %g, %s), native %.17g\n", cases[c][0], (unsigned long)i + 1,
+                       o.answers[i].value, o.answers[i].error, o.answers[i].message ? o.answers[i].message : "ok", v[i]);
+                test__checks_failed++;
+            }
+        }
+        proper_tool_output_free(&o);
+        PROPER_FREE(props);
+    }
+    {
+        /* a syntax error, in the tool's words and at its position */
+        proper_tool_input in;
+        proper_tool_output o;
+        proper_error err;
+        proper_tool_input_init(&in);
+        in.model_file = "tests/transcripts/inputs/syntax_error.pm";
+        in.props = "P=? [ F x=2 ]";
+        in.timeout = 300.0;
+        CHECK_INT(check(tool, &in, NULL, &o, &err), PROPER_EBACKEND);
+        CHECK_INT(err.line, 5);
+    }
+}
+
+static void test_real_prism(void) {
+    char bin[PROPER_BACKEND_PATH_MAX];
+    proper_error err;
+    if (real_prism && *real_prism) setenv("PROPER_PRISM", real_prism, 1);
+    else unsetenv("PROPER_PRISM");
+    if (proper_backend_find_binary("PROPER_PRISM", "prism", bin, sizeof bin, &err))
+        SKIP("PRISM is not installed (set PROPER_PRISM or put prism in PATH)");
+    real_crosscheck(bin, proper_prismtool_check);
+    CHECK(dir_is_empty(tool_tmp));
+}
+
+static void test_real_storm(void) {
+    char bin[PROPER_BACKEND_PATH_MAX];
+    proper_error err;
+    if (real_storm && *real_storm) setenv("PROPER_STORM", real_storm, 1);
+    else unsetenv("PROPER_STORM");
+    if (proper_backend_find_binary("PROPER_STORM", "storm", bin, sizeof bin, &err))
+        SKIP("Storm is not installed (set PROPER_STORM or put storm in PATH)");
+    real_crosscheck(bin, proper_stormtool_check);
+    CHECK(dir_is_empty(tool_tmp));
+}
+
 int main(void) {
+    int have_work;
+    real_prism = getenv("PROPER_PRISM");
+    real_storm = getenv("PROPER_STORM");
+    have_work = setup_work() == 0;
     RUN(test_prism_default_precision);
     RUN(test_prism_tight_precision);
     RUN(test_prism_exact);
@@ -469,5 +898,19 @@ int main(void) {
     RUN(test_storm_odd_output);
     RUN(test_prism_argv);
     RUN(test_storm_argv);
+    if (have_work) {
+        RUN(test_real_prism);
+        RUN(test_real_storm);
+        RUN(test_fake_prism_language_model);
+        RUN(test_fake_prism_backend_interface);
+        RUN(test_fake_prism_errors);
+        RUN(test_fake_prism_hangs);
+        RUN(test_fake_prism_exported_dtmc);
+        RUN(test_fake_storm);
+        proper_backend_remove_tree(work, NULL);
+    } else {
+        printf("FAIL test_backends_setup: cannot make a private directory\n");
+        return 1;
+    }
     return test_summary();
 }
