@@ -14,3 +14,4 @@
 #include "../src/lp.h"
 #include "../src/qn.h"
 #include "../src/backend.h"
+#include "../backends/storm.h"

@@ -22,6 +22,7 @@ static const struct {
     {"pmf", cmd_pmf, "PMFs from CSV: stats, convolution (sequence), loops; SVG plots"},
     {"sre", cmd_sre, "stochastic regular expressions: predict a response-time PMF, compare, plot"},
     {"check", cmd_check, "PRISM-language or explicit DTMC + properties -> values; exports"},
+    {"crosscheck", cmd_crosscheck, "check properties natively and with PRISM/Storm; compare the values"},
     {"vlmc", cmd_vlmc, "learn a VLMC of a program from location traces; steps to termination"},
     {"qn", cmd_qn, "closed queueing networks: simulate, learn rates and routing (LP/QP), what-if"},
     {"version", cmd_version, "print the version"},
