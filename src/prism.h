@@ -2223,7 +2223,6 @@ static int proper__pm_eval(const proper__pm_ectx *cx, int32_t e, proper__pm_val 
         } else {
             *out = cx->cv[nd->idx];
         }
-        if (nd->type == PROPER_PRISM_DOUBLE && cx->m->consts[nd->idx].type == PROPER_PRISM_INT) out->d = (double)out->i;
         return PROPER_OK;
     case PROPER__PM_N_PCONST:
         if (cx->pmiss && cx->pmiss[nd->idx])
@@ -2753,7 +2752,6 @@ static int proper__pm_apply_command(proper__pm_explorer *X, size_t c) {
                     memset(&at, 0, sizeof at);
                     at.line = a->line;
                     at.col = a->col;
-                    if (X->L.is_bool[a->var]) v.i = v.i != 0; /* cannot happen: bools stay in range */
                     rc = proper__pm_eval_fail(&X->cx, &at, PROPER_ERANGE,
                                               "the command at line %d sets '%s' to %lld, outside its range [%ld..%ld],",
                                               cmd->line, m->names.s[m->vars[a->var].sym], v.i, (long)X->L.lo[a->var],
@@ -3166,6 +3164,13 @@ PROPER_API int proper_prism_build(const proper_prism_model *m, const proper_pris
     b.init = rank[0];
     if ((rc = proper_dtmc_builder_reserve(&b, X.n_states, X.n_trans, err)) != 0) goto done;
     if ((rc = proper__pm_build_rows(&X, order, rank, &b, &trews, &n_trews)) != 0) goto done;
+    PROPER_FREE(X.dst); /* the explored rows are in the builder now: lower the peak */
+    PROPER_FREE(X.prob);
+    PROPER_FREE(X.tw);
+    PROPER_FREE(X.slots);
+    X.dst = NULL;
+    X.prob = X.tw = NULL;
+    X.slots = NULL;
     have_builder = 0;
     if ((rc = proper_dtmc_builder_finish(&b, (uint32_t)X.n_states, out, err)) != 0) goto done;
     rc = proper__pm_decorate(&X, order, trews, n_trews, out);
@@ -3790,9 +3795,9 @@ static int proper__pm_step_bound(proper__pm_checker *C, const proper__pm_prop *p
     proper__pm_val v;
     int rc;
     if ((rc = proper__pm_eval_at(C, pr->bound, 0, &v)) != 0) return rc;
-    if (pr->bound_strict) v.i -= 1;
-    if (v.i < 0)
-        return proper__pm_cerr(C, nd->line, nd->col, PROPER_ERANGE, "step bound %lld is negative", v.i + (pr->bound_strict ? 1 : 0));
+    if (v.i < 0) return proper__pm_cerr(C, nd->line, nd->col, PROPER_ERANGE, "step bound %lld is negative", v.i);
+    if (pr->bound_strict && v.i == 0) return proper__pm_cerr(C, nd->line, nd->col, PROPER_ERANGE, "bound <0 allows no step");
+    if (pr->bound_strict) v.i -= 1; /* F<k = F<=k-1 */
     if ((unsigned long long)v.i > (unsigned long long)C->o->max_steps)
         return proper__pm_cerr(C, nd->line, nd->col, PROPER_ELIMIT, "step bound %lld is above the limit %lu", v.i, C->o->max_steps);
     *k = (unsigned long)v.i;
