@@ -1,0 +1,140 @@
+#!/bin/sh
+# Command-line tests for `proper crosscheck`. PRISM and Storm are stood in for
+# by shell scripts that replay transcripts of tests/transcripts/ (prism_*.txt:
+# real PRISM 4.9 output; storm_*.txt: synthetic, see their headers), hang, or
+# fail; PROPER_PRISM / PROPER_STORM point at them. Native values: minPathSum
+# exactly 32504164372/51699390625 and 9503884062/2067975625 (see
+# tests/test_prism.c). The real tools are used when installed (SKIP otherwise).
+PROPER=${PROPER:-bin/proper}
+cd "$(dirname "$0")/.." || exit 2
+REAL_PRISM=${PROPER_PRISM:-}
+REAL_STORM=${PROPER_STORM:-}
+T=$(mktemp -d) || exit 2
+trap 'rm -rf "$T"' EXIT
+M=tests/models
+TR=$(pwd)/tests/transcripts
+MPS=p1=0.0912,p2=0.8181,p3=0.8,p4=0.8181,p5=0.8181
+NO=$T/not-installed
+export PROPER_PRISM="$NO" PROPER_STORM="$NO"
+
+ok() { echo "ok $1"; }
+fail() { echo "FAIL $1: $2"; }
+
+# replay NAME TRANSCRIPT: a stand-in executable $T/NAME printing the transcript
+# (header stripped) with its recorded exit status; -version/--version print
+# the version transcripts.
+replay() {
+    status=$(sed -n 's/^#> exit status: //p' "$TR/$2")
+    cat > "$T/$1" <<EOF
+#!/bin/sh
+case "\$1" in -version) sed '/^#>/d' '$TR/prism_version.txt'; exit 0 ;;
+  --version) sed '/^#>/d' '$TR/storm_version.txt'; exit 0 ;; esac
+sed '/^#>/d' '$TR/$2'
+exit $status
+EOF
+    chmod +x "$T/$1"
+}
+
+# run NAME WANT_STATUS ARGS...: runs proper crosscheck into $T/out, $T/err
+run() {
+    name=$1; want=$2; shift 2
+    "$PROPER" crosscheck "$@" > "$T/out" 2> "$T/err"; status=$?
+    if [ "$status" -ne "$want" ]; then
+        fail "$name" "exit status $status, expected $want; stdout: $(cat "$T/out"); stderr: $(cat "$T/err")"
+        return 1
+    fi
+    return 0
+}
+
+# expect NAME STATUS TEXT ARGS...: exit status and TEXT in stdout or stderr
+expect() {
+    name=$1; want=$2; text=$3; shift 3
+    run "$name" "$want" "$@" || return
+    if grep -qF -- "$text" "$T/out" "$T/err"; then ok "$name"
+    else fail "$name" "output lacks '$text': $(cat "$T/out" "$T/err")"; fi
+}
+
+expect crosscheck_help 0 "proper crosscheck MODEL.pm PROPS" --help
+
+# --- no external tool: native column only, exit 0, said so ---
+expect crosscheck_no_tool 0 "no external model checker is installed" $M/minpathsum.pm $M/minpathsum.pctl --const $MPS
+if grep -q '^"time": R{"time"}=? \[ F "end" \]  *native  *0.62871465174063' "$T/out" &&
+   grep -q 'prism: not installed (PROPER_PRISM=' "$T/out"; then ok crosscheck_no_tool_table
+else fail crosscheck_no_tool_table "$(cat "$T/out")"; fi
+run crosscheck_no_tool_json 0 $M/minpathsum.pm $M/minpathsum.pctl --const $MPS --json &&
+    if grep -q '"compared": false, "agree": true}' "$T/out" && grep -q '"name": "prism", "installed": false' "$T/out"
+    then ok crosscheck_no_tool_json; else fail crosscheck_no_tool_json "$(cat "$T/out")"; fi
+
+# --- PRISM with -epsilon 1e-14 agrees; its default precision does not ---
+replay prism-eps prism_minpathsum_eps.txt
+PROPER_PRISM=$T/prism-eps expect crosscheck_prism_agrees 0 "all values agree" $M/minpathsum.pm $M/minpathsum.pctl --const $MPS
+if grep -q '^  *prism  *0.6287146517400535  *5.8e-13  *9.3e-13 .* ok$' "$T/out" &&
+   grep -q 'PRISM 4.9' "$T/out"; then ok crosscheck_prism_row
+else fail crosscheck_prism_row "$(cat "$T/out")"; fi
+
+replay prism-default prism_minpathsum_default.txt
+PROPER_PRISM=$T/prism-default expect crosscheck_prism_default_differs 1 "DIFFERS" $M/minpathsum.pm $M/minpathsum.pctl --const $MPS
+# 5.8e-5 absolute is 9.3e-5 relative: inside a 1e-4 tolerance
+PROPER_PRISM=$T/prism-default expect crosscheck_tolerance 0 "all values agree (tolerance 0.0001" \
+    $M/minpathsum.pm $M/minpathsum.pctl --const $MPS --tolerance 1e-4
+# ... and inside an absolute 1e-3
+PROPER_PRISM=$T/prism-default expect crosscheck_abs_tolerance 0 "all values agree" \
+    $M/minpathsum.pm $M/minpathsum.pctl --const $MPS --abs-tolerance 1e-3
+
+replay prism-exact prism_minpathsum_exact.txt
+PROPER_PRISM=$T/prism-exact expect crosscheck_exact 0 "[exact 32504164372/51699390625]" \
+    $M/minpathsum.pm $M/minpathsum.pctl --const $MPS --exact
+
+PROPER_PRISM=$T/prism-eps run crosscheck_json 0 $M/minpathsum.pm $M/minpathsum.pctl --const $MPS --json &&
+    if grep -q '"backend": "prism", "value": 0.6287146517400535, "stated_error": 6.21725e-14' "$T/out" &&
+       grep -q '"compared": true, "agree": true}$' "$T/out"; then ok crosscheck_json
+    else fail crosscheck_json "$(cat "$T/out")"; fi
+
+# --- an infinite value on both sides agrees ---
+replay prism-inf prism_gambler_infinity.txt
+PROPER_PRISM=$T/prism-inf expect crosscheck_infinity 0 "all values agree" $M/gambler.pm 'R=? [ F "win" ]' --const p=0.5
+if grep -q '^  *prism  *Infinity .* ok$' "$T/out"; then ok crosscheck_infinity_row
+else fail crosscheck_infinity_row "$(cat "$T/out")"; fi
+
+# --- the tool rejects the model: its own message, exit 1 ---
+replay prism-syntax prism_syntax_error.txt
+PROPER_PRISM=$T/prism-syntax expect crosscheck_tool_parse_error 1 \
+    'prism failed: tests/transcripts/inputs/syntax_error.pm:5:32: prism: Syntax error ("(", line 5, column 32)' \
+    $M/die.pm 'P=? [ F d=1 ]'
+
+# --- a tool that hangs is killed after --timeout ---
+printf '#!/bin/sh\ncase "$1" in -version) echo "PRISM version 4.9"; exit 0 ;; esac\nsleep 60\n' > "$T/prism-hang"
+chmod +x "$T/prism-hang"
+PROPER_PRISM=$T/prism-hang expect crosscheck_timeout 1 "prism: timed out after 1 s (killed)" \
+    $M/die.pm 'P=? [ F d=1 ]' --timeout 1
+
+# --- Storm (synthetic transcript) next to PRISM ---
+replay storm-mps storm_minpathsum.txt
+PROPER_PRISM=$T/prism-eps PROPER_STORM=$T/storm-mps expect crosscheck_two_tools 0 "all values agree" \
+    $M/minpathsum.pm $M/minpathsum.pctl --const $MPS
+if grep -q '^  *storm  *0.6287146517406365 ' "$T/out" && grep -q 'storm (Storm 1.9.0' "$T/out"; then ok crosscheck_storm_row
+else fail crosscheck_storm_row "$(cat "$T/out")"; fi
+PROPER_STORM=$T/storm-mps expect crosscheck_only_storm 0 "all values agree" \
+    $M/minpathsum.pm $M/minpathsum.pctl --const $MPS --backend storm
+if grep -q 'prism' "$T/out"; then fail crosscheck_only_storm_rows "prism shown: $(cat "$T/out")"; else ok crosscheck_only_storm_rows; fi
+
+# --- bad input: exit 2 ---
+expect crosscheck_bad_tolerance 2 "--tolerance" $M/die.pm 'P=? [ F d=1 ]' --tolerance abc
+expect crosscheck_missing_props 2 "expected MODEL.pm and PROPS" $M/die.pm
+expect crosscheck_bad_backend 2 "--backend: expected prism or storm" $M/die.pm 'P=? [ F d=1 ]' --backend nusmv
+expect crosscheck_backend_missing 2 "prism is not installed" $M/die.pm 'P=? [ F d=1 ]' --backend prism
+expect crosscheck_missing_const 2 "constant 'p1' has no value" $M/minpathsum.pm $M/minpathsum.pctl
+
+# --- the real tools, when installed ---
+real() {
+    name=$1; var=$2; given=$3; program=$4
+    bin=$given
+    [ -n "$bin" ] || bin=$(command -v "$program" 2>/dev/null)
+    if [ -z "$bin" ]; then echo "SKIP $name: $program is not installed (set $var or put $program in PATH)"; return; fi
+    if env "$var=$bin" "$PROPER" crosscheck $M/minpathsum.pm $M/minpathsum.pctl --const $MPS --backend "$program" > "$T/out" 2>&1 &&
+       env "$var=$bin" "$PROPER" crosscheck $M/die.pm $M/die.pctl --via-explicit --backend "$program" >> "$T/out" 2>&1 &&
+       env "$var=$bin" "$PROPER" crosscheck $M/gambler.pm 'R=? [ F "win" ]' --const p=0.5 --backend "$program" >> "$T/out" 2>&1
+    then ok "$name"; else fail "$name" "$(cat "$T/out")"; fi
+}
+real crosscheck_real_prism PROPER_PRISM "$REAL_PRISM" prism
+real crosscheck_real_storm PROPER_STORM "$REAL_STORM" storm
