@@ -17,7 +17,7 @@
  * 0.5-1.7 GB per Table 5 row (per-row values not available to us: ratios are
  * against the low end, 5 s and 0.5 GB, the least favourable to us).
  * Also Bubble Sort (9 elements) at alpha = 1, n_min = 1, 10^5 runs (thesis:
- * 1.8 M nodes): time, memory, nodes.
+ * 1.8 M nodes): time, memory, nodes, and the Markov hull + steps PMF on top.
  *
  * Target: every Table 5 row under 1.5 s and 256 MB on the 2-core machine.
  */
@@ -41,8 +41,9 @@ typedef struct result {
     int ok;
     double seconds;
     double peak_mb;
-    unsigned long distinct, nodes;
+    unsigned long distinct, nodes, states;
     unsigned order;
+    double hull_seconds; /* hull + steps PMF, when asked */
     char msg[160];
 } result;
 
@@ -66,7 +67,8 @@ static double peak_rss_mb(void) {
 
 /* Child: read `path`, fit, report. `limit_runs` > 0 reads only that many
  * lines (the baseline subsets). */
-static void fit_child(const char *path, const char *cfg_text, int naive, unsigned long limit_runs, result *r) {
+static void fit_child(const char *path, const char *cfg_text, int naive, unsigned long limit_runs, int with_hull,
+                      result *r) {
     proper_vlmc_counts c;
     proper_vlmc_cfg g;
     proper_vlmc m;
@@ -112,6 +114,18 @@ static void fit_child(const char *path, const char *cfg_text, int naive, unsigne
         r->nodes = (unsigned long)m.n_contexts;
         r->order = m.order;
         r->distinct = (unsigned long)c.n_runs;
+        if (with_hull) {
+            double *v, tail, t1 = now();
+            size_t nv;
+            if (proper_vlmc_hull(&m, 0, &err) || proper_vlmc_steps_pmf(&m, 0, 0, 0, &v, &nv, &tail, &err)) {
+                r->ok = 0;
+                proper_error_format(&err, r->msg, sizeof r->msg);
+            } else {
+                r->states = m.n_states;
+                free(v);
+            }
+            r->hull_seconds = now() - t1;
+        }
         proper_vlmc_free(&m);
     }
     proper_vlmc_cfg_free(&g);
@@ -120,7 +134,7 @@ static void fit_child(const char *path, const char *cfg_text, int naive, unsigne
 }
 
 /* Runs fit_child in a fresh process so that each peak RSS is its own. */
-static result measure(const char *path, const char *cfg_text, int naive, unsigned long limit_runs) {
+static result measure(const char *path, const char *cfg_text, int naive, unsigned long limit_runs, int with_hull) {
     result r;
     int fd[2];
     pid_t pid;
@@ -131,7 +145,7 @@ static result measure(const char *path, const char *cfg_text, int naive, unsigne
     if (pid < 0) { snprintf(r.msg, sizeof r.msg, "fork failed"); close(fd[0]); close(fd[1]); return r; }
     if (pid == 0) {
         close(fd[0]);
-        fit_child(path, cfg_text, naive, limit_runs, &r);
+        fit_child(path, cfg_text, naive, limit_runs, with_hull, &r);
         if (write(fd[1], &r, sizeof r) != (ssize_t)sizeof r) _exit(1);
         _exit(0);
     }
@@ -174,9 +188,9 @@ int main(void) {
         const vlmc_program *p = vlmc_find_program(rows[i].prog);
         result full, small, naive;
         if (write_trace(path, p, 1000000UL, rows[i].I, 42)) { printf("cannot write %s\n", path); failed = 1; break; }
-        full = measure(path, p->cfg, 0, 0);
-        small = measure(path, p->cfg, 0, 100000UL);
-        naive = measure(path, p->cfg, 1, 100000UL);
+        full = measure(path, p->cfg, 0, 0, 0);
+        small = measure(path, p->cfg, 0, 100000UL, 0);
+        naive = measure(path, p->cfg, 1, 100000UL, 0);
         if (!full.ok || !small.ok || !naive.ok) {
             printf("%-12s %3d failed: %s%s%s\n", p->title, rows[i].I, full.msg, small.msg, naive.msg);
             failed = 1;
@@ -199,7 +213,7 @@ int main(void) {
         for (i = 0; i < 2; i++) {
             result r;
             if (write_trace(path, p, 10000UL, rr[i].I, 42)) { failed = 1; break; }
-            r = measure(path, p->cfg, 0, 0);
+            r = measure(path, p->cfg, 0, 0, 0);
             if (!r.ok) { printf("failed: %s\n", r.msg); failed = 1; continue; }
             printf("  Double Loop I = %2d: ours %.4f s, %.1f MB; R %.1f s, %.0f MB: %.0fx faster, %.0fx less memory\n",
                    rr[i].I, r.seconds, r.peak_mb, rr[i].r_s, rr[i].r_mb, rr[i].r_s / r.seconds, rr[i].r_mb / r.peak_mb);
@@ -213,11 +227,12 @@ int main(void) {
         if (write_trace(path, p, 100000UL, 9, 42)) {
             failed = 1;
         } else {
-            r = measure(path, p->cfg, 0, 0);
+            r = measure(path, p->cfg, 0, 0, 1);
             if (!r.ok) { printf("failed: %s\n", r.msg); failed = 1; }
             else
-                printf("  %lu distinct runs, %lu nodes, order %u: %.3f s, %.1f MB\n", r.distinct, r.nodes, r.order,
-                       r.seconds, r.peak_mb);
+                printf("  fit: %lu distinct runs, %lu nodes, order %u: %.3f s (reading and fitting)\n"
+                       "  Markov hull (%lu states) and steps PMF: %.3f s more; peak %.1f MB for all of it\n",
+                       r.distinct, r.nodes, r.order, r.seconds, r.states, r.hull_seconds, r.peak_mb);
         }
     }
     remove(path);

@@ -2263,12 +2263,11 @@ PROPER_API int proper_vlmc_write_dot(const proper_vlmc *m, FILE *f, proper_error
  * a prefix of some context; fail = its longest proper suffix that is a
  * node; out = its longest suffix that is a PST context. */
 typedef struct proper__vlmc_ac {
-    uint32_t *parent, *child, *sibling, *sym, *fail, *out, *depth;
+    uint32_t *child, *sibling, *sym, *fail, *out, *depth;
     size_t n, cap, limit;
 } proper__vlmc_ac;
 
 static void proper__vlmc_ac_free(proper__vlmc_ac *a) {
-    PROPER_FREE(a->parent);
     PROPER_FREE(a->child);
     PROPER_FREE(a->sibling);
     PROPER_FREE(a->sym);
@@ -2279,11 +2278,11 @@ static void proper__vlmc_ac_free(proper__vlmc_ac *a) {
 
 static int proper__vlmc_ac_grow(proper__vlmc_ac *a) {
     size_t cap = a->cap ? 2 * a->cap : 1024;
-    uint32_t **arrays[7];
+    uint32_t **arrays[6];
     int i;
-    arrays[0] = &a->parent; arrays[1] = &a->child; arrays[2] = &a->sibling; arrays[3] = &a->sym;
-    arrays[4] = &a->fail; arrays[5] = &a->out; arrays[6] = &a->depth;
-    for (i = 0; i < 7; i++) {
+    arrays[0] = &a->child; arrays[1] = &a->sibling; arrays[2] = &a->sym;
+    arrays[3] = &a->fail; arrays[4] = &a->out; arrays[5] = &a->depth;
+    for (i = 0; i < 6; i++) {
         uint32_t *p = (uint32_t *)PROPER_REALLOC(*arrays[i], cap * sizeof **arrays[i]);
         if (!p) return PROPER_ENOMEM;
         *arrays[i] = p;
@@ -2308,7 +2307,6 @@ static int proper__vlmc_ac_step(proper__vlmc_ac *a, uint32_t p, uint32_t s, uint
                                     (unsigned long)a->limit);
         if (a->n == a->cap && proper__vlmc_ac_grow(a)) return proper__vlmc_oom(err);
         c = (uint32_t)a->n++;
-        a->parent[c] = p;
         a->child[c] = PROPER_VLMC_NONE;
         a->sibling[c] = a->child[p];
         a->child[p] = c;
@@ -2336,7 +2334,6 @@ static int proper__vlmc_ac_build(const proper_vlmc *m, proper__vlmc_ac *a, prope
     int rc;
     if ((rc = proper__vlmc_ac_grow(a))) return proper__vlmc_oom(err);
     a->n = 1;
-    a->parent[0] = PROPER_VLMC_NONE;
     a->child[0] = a->sibling[0] = a->sym[0] = PROPER_VLMC_NONE;
     a->fail[0] = 0;
     a->out[0] = 0; /* the empty context */
