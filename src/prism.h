@@ -2603,7 +2603,19 @@ typedef struct proper__pm_explorer {
     size_t *combo, *enabled, *group_start; /* synchronisation: enabled commands by module */
     double *choice_rew;                    /* n_trew rewards of the current choice */
     size_t n_choices;                      /* choices of the current state */
+    size_t state_first;                    /* first transition of the current state */
 } proper__pm_explorer;
+
+/* Outcomes of one state (before merging equal successors) are capped like
+ * states, so products of synchronised updates cannot exhaust memory. */
+static int proper__pm_too_many(proper__pm_explorer *X, size_t n) {
+    char st[PROPER_ERROR_MESSAGE_MAX / 2];
+    if (n <= (size_t)X->o->max_states) return PROPER_OK;
+    proper__pm_describe_state(X->m, X->cur, st, sizeof st);
+    return proper_error_set(X->err, PROPER_ELIMIT, X->m->file, 0, 0,
+                            "state %s has more than %lu outgoing transitions (the state limit; raise max_states)", st,
+                            (unsigned long)X->o->max_states);
+}
 
 static void proper__pm_explorer_free(proper__pm_explorer *X) {
     proper__pm_layout_free(&X->L);
@@ -2735,6 +2747,7 @@ static int proper__pm_apply_command(proper__pm_explorer *X, size_t c) {
             const proper__pm_update *u = &m->updates[cmd->first + j];
             int32_t *nv_row;
             if (probs[j] == 0) continue;
+            if ((rc = proper__pm_too_many(X, n_new + 1)) != 0) goto done;
             if (proper_reserve(&X->nvals, &X->cap_nout, (n_new + 1) * (nv ? nv : 1), sizeof *X->nvals) ||
                 proper_reserve(&X->nprob, &X->cap_nprob, n_new + 1, sizeof *X->nprob)) {
                 rc = proper__pm_xoom(X);
@@ -2826,6 +2839,7 @@ static int proper__pm_finish_choice(proper__pm_explorer *X, int action) {
     size_t o, r, nt = X->n_trew;
     int rc;
     if (nt && (rc = proper__pm_choice_rewards(X, action)) != 0) return rc;
+    if ((rc = proper__pm_too_many(X, X->n_trans - X->state_first + X->n_out)) != 0) return rc;
     X->n_choices++;
     for (o = 0; o < X->n_out; o++) {
         uint32_t dst;
@@ -2885,6 +2899,7 @@ static int proper__pm_explore_state(proper__pm_explorer *X, size_t s) {
     proper__pm_val g;
     proper__pm_unpack(&X->L, X->keys + s * X->L.W, X->cur);
     X->n_choices = 0;
+    X->state_first = first;
     for (i = X->action_start[0]; i < X->action_start[1]; i++) {
         size_t c = X->by_action[i];
         if ((rc = proper__pm_eval(&X->cx, m->cmds[c].guard, &g)) != 0) return rc;

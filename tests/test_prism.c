@@ -299,6 +299,29 @@ static void test_state_limit(void) {
     proper_prism_free(m);
 }
 
+/* Products of synchronised updates are capped too: 3 modules with 10
+ * updates each give 1000 outcomes in the first state. */
+static void test_outcome_limit(void) {
+    const char *text = "dtmc\nmodule M\n x : [0..9] init 0;\n [a] true -> 0.1:(x'=0) + 0.1:(x'=1) + 0.1:(x'=2) + "
+                       "0.1:(x'=3) + 0.1:(x'=4) + 0.1:(x'=5) + 0.1:(x'=6) + 0.1:(x'=7) + 0.1:(x'=8) + 0.1:(x'=9);\n"
+                       "endmodule\nmodule N = M [x=y] endmodule\nmodule O = M [x=z] endmodule\n";
+    proper_error e;
+    proper_prism_model *m = parse_text(text, &e);
+    proper_prism_build_opts o;
+    proper_dtmc d;
+    if (!m) return;
+    proper_prism_build_opts_default(&o);
+    o.max_states = 100;
+    CHECK_INT(proper_prism_build(m, &o, &d, &e), PROPER_ELIMIT);
+    CHECK_CONTAINS(e.message, "state (x=0,y=0,z=0) has more than 100 outgoing transitions");
+    o.max_states = 1000;
+    CHECK_INT(proper_prism_build(m, &o, &d, &e), 0);
+    CHECK_INT(d.n_states, 1000);
+    CHECK_REL(trans_prob(&d, 0, 999), 0.001, 1e-12);
+    proper_dtmc_free(&d);
+    proper_prism_free(m);
+}
+
 /* PRISM numbers states by sorting their valuations lexicographically in
  * declaration order, not in the order exploration finds them. */
 static void test_state_order(void) {
@@ -781,6 +804,7 @@ int main(void) {
     RUN(test_build_errors);
     RUN(test_fix_deadlocks);
     RUN(test_state_limit);
+    RUN(test_outcome_limit);
     RUN(test_state_order);
     RUN(test_minpathsum);
     RUN(test_die);
