@@ -15,7 +15,8 @@
 static void vlmc_usage(FILE *out) {
     fprintf(out,
             "usage: proper vlmc fit    TRACE... [fit options] [--pst FILE] [--dot FILE]\n"
-            "                          [--export-explicit PREFIX] [--json]\n"
+            "                          [--export-explicit PREFIX] [--export-prism FILE]\n"
+            "                          [--export-drn FILE] [--json]\n"
             "       proper vlmc steps  TRACE... [fit options] [--eps E] [--csv | --json]\n"
             "       proper vlmc sample TRACE... [fit options] [-n N] [--seed S]\n"
             "       proper vlmc count  TRACE... -o COUNTS\n"
@@ -42,7 +43,8 @@ static void vlmc_usage(FILE *out) {
             "fit outputs: a summary (runs, nodes, order, log-likelihood); --pst FILE the\n"
             "tree as text ('-' = stdout); --dot FILE as Graphviz; --export-explicit\n"
             "PREFIX the Markov hull as a DTMC in PRISM explicit files (.tra .lab .sta\n"
-            ".srew; label \"end\", reward \"steps\").\n"
+            ".srew; label \"end\", reward \"steps\"); --export-prism FILE as a flat\n"
+            "PRISM-language model; --export-drn FILE in Storm's DRN format.\n"
             "steps: P(run visits k locations), empirical and from the hull DTMC (forward\n"
             "iteration until the remaining mass is below --eps, default %g), with\n"
             "KL(E||V) and log-likelihoods.\n"
@@ -55,7 +57,7 @@ static void vlmc_usage(FILE *out) {
 typedef struct vlmc_args {
     const char **inputs;
     size_t n_inputs;
-    const char *cfg, *pst, *dot, *export_explicit, *out;
+    const char *cfg, *pst, *dot, *export_explicit, *export_prism, *export_drn, *out;
     proper_vlmc_opts opts;
     int json, csv;
     double eps;
@@ -101,6 +103,10 @@ static int vlmc_parse(int argc, char **argv, vlmc_args *a) {
             a->dot = v;
         } else if ((v = cli_option(argc, argv, &i, "--export-explicit", &missing))) {
             a->export_explicit = v;
+        } else if ((v = cli_option(argc, argv, &i, "--export-prism", &missing))) {
+            a->export_prism = v;
+        } else if ((v = cli_option(argc, argv, &i, "--export-drn", &missing))) {
+            a->export_drn = v;
         } else if ((v = cli_option(argc, argv, &i, "-o", &missing)) || (v = cli_option(argc, argv, &i, "--output", &missing))) {
             a->out = v;
         } else if ((v = cli_option(argc, argv, &i, "--eps", &missing))) {
@@ -237,13 +243,16 @@ static int vlmc_fit_cmd(vlmc_args *a, vlmc_progress *pr) {
     secs = vlmc_now() - t0;
     if (a->pst && (rc = vlmc_write_with(a->pst, proper_vlmc_write_pst, &m))) goto done;
     if (a->dot && (rc = vlmc_write_with(a->dot, proper_vlmc_write_dot, &m))) goto done;
-    if (a->export_explicit) {
+    if (a->export_explicit || a->export_prism || a->export_drn) {
         proper_dtmc d;
         if (proper_vlmc_hull(&m, 0, &err) || proper_vlmc_to_dtmc(&m, &d, &err)) {
             rc = cli_report(&err);
             goto done;
         }
-        rc = proper_dtmc_export_explicit(&d, a->export_explicit, &err) ? cli_report(&err) : CLI_OK;
+        if ((a->export_explicit && proper_dtmc_export_explicit(&d, a->export_explicit, &err)) ||
+            (a->export_prism && proper_dtmc_export_prism(&d, a->export_prism, &err)) ||
+            (a->export_drn && proper_dtmc_export_drn(&d, a->export_drn, &err)))
+            rc = cli_report(&err);
         proper_dtmc_free(&d);
         if (rc) goto done;
     }

@@ -74,6 +74,16 @@ if "$PROPER" vlmc fit "$T/runs.txt" --export-explicit "$T/hull" > /dev/null && [
     else echo "SKIP vlmc_export_checked: proper check not available"; fi
 else fail vlmc_export_explicit "files missing"; fi
 
+# the flat PRISM-language export gives the same expected steps
+if "$PROPER" vlmc fit "$T/runs.txt" --export-prism "$T/hull.pm" --export-drn "$T/hull.drn" > /dev/null &&
+   [ -s "$T/hull.drn" ] && grep -q "^dtmc" "$T/hull.pm"; then
+    if "$PROPER" check --help > /dev/null 2>&1; then
+        if "$PROPER" check "$T/hull.pm" 'R{"steps"}=? [ F "end" ]' --json > "$T/pm.json" 2>&1 &&
+           rel_near "$(json "$T/pm.json" value)" 5.5 1e-9; then ok vlmc_export_prism
+        else fail vlmc_export_prism "$(cat "$T/pm.json")"; fi
+    else echo "SKIP vlmc_export_prism: proper check not available"; fi
+else fail vlmc_export_prism "no PRISM/DRN files"; fi
+
 # --- sampling: each sampled run is one of the trained runs' shapes ---
 if "$PROPER" vlmc sample "$T/runs.txt" -n 20 --seed 3 > "$T/sample.txt" && [ "$(wc -l < "$T/sample.txt")" -eq 20 ] &&
    ! grep -qv '^s h\( b h\)* x$' "$T/sample.txt"; then ok vlmc_sample

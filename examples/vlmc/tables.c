@@ -12,6 +12,12 @@
  *              alpha in {1, 0.9, 0.8, 0.7} x n_min in {1, 10, 100, 1000},
  *              with KL(E||V) for each as an extra column.
  * Double Loop uses I = 10 and Nested Loop I = 4 (the first rows of Table 5).
+ *
+ *   vlmc-tables --compare [-n RUNS] [--seed S] [--only PROGRAM]
+ *
+ * compares the CFG mode with the general-purpose context algorithm (full
+ * alphabet, chi-square degrees of freedom from the whole alphabet) at
+ * alpha in {1, 0.7} and n_min = 10: nodes, log-likelihood, KL, time.
  */
 #define PROPER_IMPLEMENTATION
 #include "../../src/core.h"
@@ -59,7 +65,7 @@ typedef struct fit_result {
     double loglik, kl, seconds;
 } fit_result;
 
-static int fit_one(const proper_vlmc_counts *c, const proper_vlmc_cfg *g, double alpha, uint64_t n_min,
+static int fit_one(const proper_vlmc_counts *c, const proper_vlmc_cfg *g, double alpha, uint64_t n_min, int general,
                    const double *e, size_t ne, fit_result *out) {
     proper_vlmc m;
     proper_vlmc_opts o;
@@ -70,7 +76,8 @@ static int fit_one(const proper_vlmc_counts *c, const proper_vlmc_cfg *g, double
     proper_vlmc_opts_default(&o);
     o.alpha = alpha;
     o.n_min = n_min;
-    if (proper_vlmc_fit(&m, c, g, &o, &err) || proper_vlmc_hull(&m, 0, &err) ||
+    o.general = general;
+    if (proper_vlmc_fit(&m, c, general ? NULL : g, &o, &err) || proper_vlmc_hull(&m, 0, &err) ||
         proper_vlmc_steps_pmf(&m, 1e-12, ne, 0, &v, &nv, &tail, &err)) {
         fprintf(stderr, "vlmc-tables: %s\n", proper_error_format(&err, buf, sizeof buf));
         return 1;
@@ -86,12 +93,56 @@ static int fit_one(const proper_vlmc_counts *c, const proper_vlmc_cfg *g, double
     return 0;
 }
 
+/* CFG mode against the classical context algorithm on the same runs. */
+static int compare_modes(unsigned long runs, unsigned long long seed, const char *only) {
+    static const double alphas[2] = {1.0, 0.7};
+    int i, failed = 0;
+    printf("## CFG mode against the general-purpose context algorithm (%lu runs, n_min = 10)\n\n", runs);
+    printf("| program | alpha | mode | nodes | order | log-likelihood | KL(E\\|\\|V) | seconds |\n");
+    printf("|---|---:|---|---:|---:|---:|---:|---:|\n");
+    for (i = 0; i < VLMC_N_PROGRAMS; i++) {
+        const vlmc_program *p = &vlmc_programs[i];
+        proper_vlmc_counts c;
+        proper_vlmc_cfg g;
+        proper_error err;
+        double *e;
+        size_t ne;
+        int a, general;
+        if (only && strcmp(only, p->name) != 0) continue;
+        proper_vlmc_counts_init(&c);
+        proper_vlmc_cfg_init(&g);
+        if (collect(p, runs, seed + (uint64_t)i, &c) || proper_vlmc_cfg_parse(&g, p->cfg, strlen(p->cfg), p->name, &err) ||
+            proper_vlmc_counts_steps(&c, &e, &ne, &err)) {
+            failed = 1;
+            proper_vlmc_counts_free(&c);
+            proper_vlmc_cfg_free(&g);
+            continue;
+        }
+        for (a = 0; a < 2; a++)
+            for (general = 0; general <= 1; general++) {
+                fit_result r;
+                if (fit_one(&c, &g, alphas[a], 10, general, e, ne, &r)) {
+                    failed = 1;
+                    continue;
+                }
+                printf("| %s | %.1f | %s | %lu | %u | %.1f | %.3g | %.2f |\n", p->title, alphas[a],
+                       general ? "general" : "CFG", r.nodes, r.order, r.loglik, r.kl, r.seconds);
+                fflush(stdout);
+            }
+        free(e);
+        proper_vlmc_counts_free(&c);
+        proper_vlmc_cfg_free(&g);
+    }
+    return failed;
+}
+
 int main(int argc, char **argv) {
     static const double alphas[4] = {1.0, 0.9, 0.8, 0.7};
     static const uint64_t nmins[4] = {1, 10, 100, 1000};
     unsigned long runs = 100000;
     unsigned long long seed = 20220101;
     const char *only = NULL;
+    int compare = 0;
     fit_result fig[16];
     int i, failed = 0, n_fig = 0;
     const char *fig_names[16];
@@ -100,11 +151,13 @@ int main(int argc, char **argv) {
         if (strcmp(argv[i], "-n") == 0 && i + 1 < argc) runs = strtoul(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = argv[++i];
+        else if (strcmp(argv[i], "--compare") == 0) compare = 1;
         else {
-            fprintf(stderr, "usage: vlmc-tables [-n RUNS] [--seed S] [--only PROGRAM]\n");
+            fprintf(stderr, "usage: vlmc-tables [--compare] [-n RUNS] [--seed S] [--only PROGRAM]\n");
             return 2;
         }
     }
+    if (compare) return compare_modes(runs, seed, only);
     printf("## Table 4: PST order, log-likelihood and nodes (%lu runs per program, seed %llu)\n\n", runs, seed);
     printf("KL is KL(E||V) of the steps-to-termination PMFs (nats), an extra column.\n");
     for (i = 0; i < VLMC_N_PROGRAMS; i++) {
@@ -133,7 +186,7 @@ int main(int argc, char **argv) {
         for (a = 0; a < 4; a++)
             for (b = 0; b < 4; b++) {
                 fit_result r;
-                if (fit_one(&c, &g, alphas[a], nmins[b], e, ne, &r)) {
+                if (fit_one(&c, &g, alphas[a], nmins[b], 0, e, ne, &r)) {
                     failed = 1;
                     continue;
                 }
