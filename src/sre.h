@@ -455,15 +455,6 @@ static int proper__sre_is_keyword(const char *s, size_t n) {
     return 0;
 }
 
-/* 1 when s is a usable name: the grammar's `name`, not a keyword. */
-static int proper__sre_valid_name(const char *s) {
-    size_t i, n = strlen(s);
-    if (n == 0 || !proper__sre_is_name_start((unsigned char)s[0])) return 0;
-    for (i = 1; i < n; i++)
-        if (!proper__sre_is_name_char((unsigned char)s[i])) return 0;
-    return !proper__sre_is_keyword(s, n);
-}
-
 static const char *proper__sre_binding_kind_name(int kind) {
     switch (kind) {
     case PROPER_SRE_BIND_SYMBOL: return "symbol";
@@ -870,7 +861,7 @@ static int proper__sre_parse_joint(proper__sre_parser *p, proper_sre_source *src
     do {
         char *step = NULL;
         if ((rc = proper__sre_expect(p, ',', "in joint(...)"))) return rc;
-        if ((rc = proper__sre_take_string(p, &step))) return rc;
+        if ((rc = proper__sre_take_string(p, &step))) { PROPER_FREE(step); return rc; }
         if (PROPER_PUSH(src->steps, src->n_steps, cap, step)) { PROPER_FREE(step); return proper__sre_oom(p); }
     } while (proper__sre_is(p, ','));
     return proper__sre_expect(p, ')', "to close joint(...)");
@@ -2591,13 +2582,185 @@ static int proper__sre_state_index(char ***names, size_t *n, size_t *cap, const 
 }
 
 static int proper__sre_check_word(proper_cursor *c, const char *w, size_t len, int line, int col, proper_error *err) {
-    char buf[PROPER_TRACE_NAME_MAX + 1];
-    if (len >= sizeof buf) len = sizeof buf - 1;
-    memcpy(buf, w, len);
-    buf[len] = '\0';
-    if (!proper__sre_valid_name(buf))
+    size_t i;
+    int ok = len > 0 && proper__sre_is_name_start((unsigned char)w[0]) && !proper__sre_is_keyword(w, len);
+    for (i = 1; i < len && ok; i++) ok = proper__sre_is_name_char((unsigned char)w[i]);
+    if (!ok)
         return proper_error_set(err, PROPER_EPARSE, c->file, line, col,
-                                "'%s' is not a usable name (letters, digits, '_', not starting with a digit, not a keyword)", buf);
+                                "'%.*s' is not a usable name (letters, digits, '_', not starting with a digit, not a keyword)",
+                                (int)(len > 64 ? 64 : len), w);
+    return PROPER_OK;
+}
+
+/* The automaton as read: states by first appearance, edges, final states. */
+typedef struct proper__sre_automaton {
+    char **states;
+    size_t n_states, states_cap;
+    proper__sre_edge *edges;
+    size_t n_edges, edges_cap;
+    unsigned char *is_final; /* per state, after reading */
+    size_t *finals, n_finals, finals_cap;
+    size_t start;            /* PROPER__SRE_NONE until known */
+    int start_line;          /* line of the 'start' directive, 0 if none */
+    double *out_sum;         /* per state: probability of its edges */
+} proper__sre_automaton;
+
+static void proper__sre_automaton_free(proper__sre_automaton *a) {
+    size_t i;
+    for (i = 0; i < a->n_states; i++) PROPER_FREE(a->states[i]);
+    PROPER_FREE(a->states);
+    PROPER_FREE(a->edges);
+    PROPER_FREE(a->is_final);
+    PROPER_FREE(a->finals);
+    PROPER_FREE(a->out_sum);
+}
+
+/* "start STATE" or "final STATE...". */
+static int proper__sre_automaton_directive(proper__sre_automaton *a, proper_cursor *c, const char *const *w,
+                                           const size_t *wl, const int *wcol, int nw, int line, proper_error *err) {
+    int is_start = w[0][0] == 's', k, rc;
+    size_t idx;
+    if (nw < 2 || (is_start && nw != 2))
+        return proper_error_set(err, PROPER_EPARSE, c->file, line, wcol[0], "'%s' needs %s", is_start ? "start" : "final",
+                                is_start ? "one state" : "at least one state");
+    if (is_start && a->start_line)
+        return proper_error_set(err, PROPER_EPARSE, c->file, line, wcol[0], "a second 'start' line (first at line %d)",
+                                a->start_line);
+    for (k = 1; k < nw; k++) {
+        if ((rc = proper__sre_check_word(c, w[k], wl[k], line, wcol[k], err))) return rc;
+        if (proper__sre_state_index(&a->states, &a->n_states, &a->states_cap, w[k], wl[k], &idx)) return PROPER_ENOMEM;
+        if (is_start) {
+            a->start = idx;
+            a->start_line = line;
+        } else if (PROPER_PUSH(a->finals, a->n_finals, a->finals_cap, idx)) {
+            return PROPER_ENOMEM;
+        }
+    }
+    return PROPER_OK;
+}
+
+/* "FROM LABEL TO PROBABILITY". */
+static int proper__sre_automaton_edge(proper__sre_automaton *a, proper_cursor *c, const char *const *w, const size_t *wl,
+                                      const int *wcol, int line, proper_error *err) {
+    proper__sre_edge e;
+    proper_cursor pc;
+    proper_error perr;
+    int k, rc;
+    for (k = 0; k < 3; k++)
+        if ((rc = proper__sre_check_word(c, w[k], wl[k], line, wcol[k], err))) return rc;
+    memset(&e, 0, sizeof e);
+    e.line = line;
+    e.label = w[1];
+    e.label_len = wl[1];
+    proper_cursor_init(&pc, w[3], wl[3], c->file);
+    if (proper_parse_double(&pc, &e.prob, &perr) || pc.p != pc.end || !(e.prob >= 0.0 && e.prob <= 1.0))
+        return proper_error_set(err, PROPER_EPROB, c->file, line, wcol[3], "'%.*s' is not a probability in [0, 1]",
+                                (int)wl[3], w[3]);
+    if (proper__sre_state_index(&a->states, &a->n_states, &a->states_cap, w[0], wl[0], &e.from) ||
+        proper__sre_state_index(&a->states, &a->n_states, &a->states_cap, w[2], wl[2], &e.to))
+        return PROPER_ENOMEM;
+    if (a->start == PROPER__SRE_NONE && a->n_edges == 0) a->start = e.from;
+    return PROPER_PUSH(a->edges, a->n_edges, a->edges_cap, e);
+}
+
+/* Read the text, then check it: a start, final states, outgoing
+ * probabilities summing to 1 (to at most 1 for a final state). */
+static int proper__sre_automaton_read(proper__sre_automaton *a, proper_cursor *c, proper_error *err) {
+    size_t i;
+    int rc;
+    while (c->p < c->end) {
+        const char *w[5];
+        size_t wl[5];
+        int wcol[5], nw, line = c->line;
+        if ((rc = proper__sre_line_words(c, w, wl, wcol, 5, &nw, err))) return rc;
+        if (nw == 0) continue;
+        if (wl[0] == 5 && (memcmp(w[0], "start", 5) == 0 || memcmp(w[0], "final", 5) == 0))
+            rc = proper__sre_automaton_directive(a, c, w, wl, wcol, nw, line, err);
+        else if (nw == 4)
+            rc = proper__sre_automaton_edge(a, c, w, wl, wcol, line, err);
+        else
+            rc = proper_error_set(err, PROPER_EPARSE, c->file, line, wcol[0],
+                                  "expected 'FROM LABEL TO PROBABILITY', 'start STATE' or 'final STATE...'");
+        if (rc) return rc;
+    }
+    if (a->n_finals == 0) return proper_error_set(err, PROPER_EPARSE, c->file, 0, 0, "the automaton has no 'final' line");
+    if (a->start == PROPER__SRE_NONE)
+        return proper_error_set(err, PROPER_EPARSE, c->file, 0, 0, "the automaton has no edges and no 'start' line");
+    a->is_final = (unsigned char *)proper_calloc(a->n_states, 1);
+    a->out_sum = (double *)proper_calloc(a->n_states, sizeof *a->out_sum);
+    if (!a->is_final || !a->out_sum) return PROPER_ENOMEM;
+    for (i = 0; i < a->n_finals; i++) a->is_final[a->finals[i]] = 1;
+    for (i = 0; i < a->n_edges; i++) a->out_sum[a->edges[i].from] += a->edges[i].prob;
+    for (i = 0; i < a->n_states; i++) {
+        if (!a->is_final[i] && fabs(a->out_sum[i] - 1.0) > PROPER_SRE_PROB_TOL)
+            return proper_error_set(err, PROPER_EPROB, c->file, 0, 0,
+                                    "the edges leaving state '%s' have probabilities summing to %.17g, not 1",
+                                    a->states[i], a->out_sum[i]);
+        if (a->is_final[i] && a->out_sum[i] > 1.0 + PROPER_SRE_PROB_TOL)
+            return proper_error_set(err, PROPER_EPROB, c->file, 0, 0,
+                                    "the edges leaving final state '%s' have probabilities summing to %.17g, more than 1",
+                                    a->states[i], a->out_sum[i]);
+    }
+    return PROPER_OK;
+}
+
+/* The GNFA: states 0..n-1, then S (start) and F (final). S -> start takes no
+ * time; an edge contributes `from label`; stopping in final state f
+ * contributes `f`, with the probability left after f's edges. */
+static int proper__sre_gnfa_init(proper__sre_gnfa *g, const proper__sre_automaton *a) {
+    size_t n = a->n_states, i, empty, node, S = n, F = n + 1;
+    int rc;
+    g->n = n + 2;
+    g->expr = (size_t *)proper_calloc(g->n * g->n, sizeof *g->expr);
+    g->weight = (double *)proper_calloc(g->n * g->n, sizeof *g->weight);
+    g->sym_node = (size_t *)proper_calloc(n + a->n_edges + 1, sizeof *g->sym_node); /* one per state and label */
+    if (!g->expr || !g->weight || !g->sym_node) return PROPER_ENOMEM;
+    for (i = 0; i < g->n * g->n; i++) g->expr[i] = PROPER__SRE_NONE;
+    empty = proper__sre_new_node(g->s, PROPER_SRE_EMPTY, 0, 0);
+    if (empty == PROPER__SRE_NONE) return PROPER_ENOMEM;
+    if ((rc = proper__sre_gnfa_add(g, S, a->start, empty, 1.0))) return rc;
+    for (i = 0; i < a->n_edges; i++) {
+        const proper__sre_edge *e = &a->edges[i];
+        size_t from_sym, label_sym, seq;
+        if (e->prob == 0.0) continue;
+        if ((rc = proper__sre_gnfa_symbol(g, a->states[e->from], strlen(a->states[e->from]), e->line, 1, &from_sym)) ||
+            (rc = proper__sre_gnfa_symbol(g, e->label, e->label_len, e->line, 1, &label_sym)) ||
+            (rc = proper__sre_gnfa_seq(g->s, from_sym, label_sym, PROPER__SRE_NONE, &seq)) ||
+            (rc = proper__sre_gnfa_add(g, e->from, e->to, seq, e->prob)))
+            return rc;
+    }
+    for (i = 0; i < n; i++) {
+        double stop = 1.0 - a->out_sum[i];
+        if (!a->is_final[i] || stop <= PROPER_SRE_PROB_TOL) continue;
+        if ((rc = proper__sre_gnfa_symbol(g, a->states[i], strlen(a->states[i]), 0, 0, &node)) ||
+            (rc = proper__sre_gnfa_add(g, i, F, node, stop)))
+            return rc;
+    }
+    return PROPER_OK;
+}
+
+/* Eliminate every state; the path S -> F is the SRE. */
+static int proper__sre_gnfa_solve(proper__sre_gnfa *g, const proper__sre_automaton *a, size_t *result, proper_error *err) {
+    size_t n = a->n_states, S = n, F = n + 1, k, i;
+    unsigned char *alive = (unsigned char *)proper_calloc(g->n, 1);
+    int rc = PROPER_OK;
+    if (!alive) return PROPER_ENOMEM;
+    for (i = 0; i < g->n; i++) alive[i] = 1;
+    while (rc == PROPER_OK && (k = proper__sre_gnfa_pick(g, n, alive)) != PROPER__SRE_NONE) {
+        if (g->expr[k * g->n + k] != PROPER__SRE_NONE && g->weight[k * g->n + k] >= 1.0 - PROPER__SRE_AUTOMATON_TOL)
+            rc = proper_error_set(err, PROPER_EPROB, g->s->file, 0, 0,
+                                  "state '%s' is never left (it loops with probability 1)", a->states[k]);
+        else
+            rc = proper__sre_gnfa_eliminate(g, k, alive);
+        alive[k] = 0;
+    }
+    PROPER_FREE(alive);
+    if (rc) return rc;
+    if (g->expr[S * g->n + F] == PROPER__SRE_NONE || g->weight[S * g->n + F] < 1.0 - PROPER__SRE_AUTOMATON_TOL)
+        return proper_error_set(err, PROPER_EPROB, g->s->file, 0, 0,
+                                "the automaton reaches a final state with probability %.17g, not 1 (a state cannot stop)",
+                                g->expr[S * g->n + F] == PROPER__SRE_NONE ? 0.0 : g->weight[S * g->n + F]);
+    *result = g->expr[S * g->n + F];
     return PROPER_OK;
 }
 
@@ -2605,170 +2768,34 @@ PROPER_API int proper_sre_from_automaton(proper_sre *s, const char *text, size_t
                                          proper_error *err) {
     proper_cursor c;
     proper__sre_gnfa g;
-    proper__sre_edge *edges = NULL;
-    char **states = NULL;
-    unsigned char *is_final = NULL, *alive = NULL;
-    double *out_sum = NULL;
-    size_t n_edges = 0, edges_cap = 0, n_states = 0, states_cap = 0, start = PROPER__SRE_NONE, i, S, F, def;
-    int rc = PROPER_OK, start_line = 0;
+    proper__sre_automaton a;
+    size_t root = PROPER__SRE_NONE, def, i;
+    int rc;
     char def_name[32];
-    memset(&g, 0, sizeof g);
     if (s->n_bindings || s->n_nodes)
         return proper_error_set(err, PROPER_ESTATE, file, 0, 0, "proper_sre_from_automaton needs an empty model");
-    if (proper__sre_set_file(s, file)) { rc = PROPER_ENOMEM; goto done; }
-    proper_cursor_init(&c, text, len, s->file);
-    /* pass 1: the lines */
-    {
-        size_t *finals = NULL, n_finals = 0, finals_cap = 0;
-        while (c.p < c.end && rc == PROPER_OK) {
-            const char *w[5];
-            size_t wl[5], idx;
-            int wcol[5], nw, line = c.line, k;
-            if ((rc = proper__sre_line_words(&c, w, wl, wcol, 5, &nw, err))) break;
-            if (nw == 0) continue;
-            if ((wl[0] == 5 && memcmp(w[0], "start", 5) == 0) || (wl[0] == 5 && memcmp(w[0], "final", 5) == 0)) {
-                int is_start = w[0][0] == 's';
-                if (nw < 2 || (is_start && nw != 2)) {
-                    rc = proper_error_set(err, PROPER_EPARSE, s->file, line, wcol[0], "'%s' needs %s", is_start ? "start" : "final",
-                                          is_start ? "one state" : "at least one state");
-                    break;
-                }
-                for (k = 1; k < nw && rc == PROPER_OK; k++) {
-                    if ((rc = proper__sre_check_word(&c, w[k], wl[k], line, wcol[k], err))) break;
-                    if ((rc = proper__sre_state_index(&states, &n_states, &states_cap, w[k], wl[k], &idx))) break;
-                    if (is_start) {
-                        if (start != PROPER__SRE_NONE && start_line)
-                            rc = proper_error_set(err, PROPER_EPARSE, s->file, line, wcol[0], "a second 'start' line (first at line %d)", start_line);
-                        start = idx;
-                        start_line = line;
-                    } else if (PROPER_PUSH(finals, n_finals, finals_cap, idx)) {
-                        rc = PROPER_ENOMEM;
-                    }
-                }
-                continue;
-            }
-            if (nw != 4) {
-                rc = proper_error_set(err, PROPER_EPARSE, s->file, line, wcol[0],
-                                      "expected 'FROM LABEL TO PROBABILITY', 'start STATE' or 'final STATE...'");
-                break;
-            }
-            {
-                proper__sre_edge e;
-                proper_cursor pc;
-                proper_error perr;
-                for (k = 0; k < 3 && rc == PROPER_OK; k++) rc = proper__sre_check_word(&c, w[k], wl[k], line, wcol[k], err);
-                if (rc) break;
-                memset(&e, 0, sizeof e);
-                e.line = line;
-                e.label = w[1];
-                e.label_len = wl[1];
-                proper_cursor_init(&pc, w[3], wl[3], s->file);
-                pc.line = line;
-                pc.col = wcol[3];
-                if (proper_parse_double(&pc, &e.prob, &perr) || pc.p != pc.end || !(e.prob >= 0.0 && e.prob <= 1.0)) {
-                    rc = proper_error_set(err, PROPER_EPROB, s->file, line, wcol[3], "'%.*s' is not a probability in [0, 1]",
-                                          (int)wl[3], w[3]);
-                    break;
-                }
-                if ((rc = proper__sre_state_index(&states, &n_states, &states_cap, w[0], wl[0], &e.from))) break;
-                if ((rc = proper__sre_state_index(&states, &n_states, &states_cap, w[2], wl[2], &e.to))) break;
-                if (start == PROPER__SRE_NONE && n_edges == 0) start = e.from;
-                if (PROPER_PUSH(edges, n_edges, edges_cap, e)) { rc = PROPER_ENOMEM; break; }
-            }
-        }
-        if (rc == PROPER_OK && n_finals == 0)
-            rc = proper_error_set(err, PROPER_EPARSE, s->file, 0, 0, "the automaton has no 'final' line");
-        if (rc == PROPER_OK && start == PROPER__SRE_NONE)
-            rc = proper_error_set(err, PROPER_EPARSE, s->file, 0, 0, "the automaton has no edges and no 'start' line");
-        if (rc == PROPER_OK) {
-            is_final = (unsigned char *)proper_calloc(n_states, 1);
-            if (!is_final) rc = PROPER_ENOMEM;
-            for (i = 0; rc == PROPER_OK && i < n_finals; i++) is_final[finals[i]] = 1;
-        }
-        PROPER_FREE(finals);
-    }
-    if (rc) goto done;
-    /* probabilities leaving each state */
-    out_sum = (double *)proper_calloc(n_states, sizeof *out_sum);
-    if (!out_sum) { rc = PROPER_ENOMEM; goto done; }
-    for (i = 0; i < n_edges; i++) out_sum[edges[i].from] += edges[i].prob;
-    for (i = 0; i < n_states; i++) {
-        if (!is_final[i] && fabs(out_sum[i] - 1.0) > PROPER_SRE_PROB_TOL) {
-            rc = proper_error_set(err, PROPER_EPROB, s->file, 0, 0,
-                                  "the edges leaving state '%s' have probabilities summing to %.17g, not 1", states[i], out_sum[i]);
-            goto done;
-        }
-        if (is_final[i] && out_sum[i] > 1.0 + PROPER_SRE_PROB_TOL) {
-            rc = proper_error_set(err, PROPER_EPROB, s->file, 0, 0,
-                                  "the edges leaving final state '%s' have probabilities summing to %.17g, more than 1",
-                                  states[i], out_sum[i]);
-            goto done;
-        }
-    }
-    /* the matrix: states 0..n_states-1, S = n_states, F = n_states + 1 */
+    memset(&g, 0, sizeof g);
+    memset(&a, 0, sizeof a);
+    a.start = PROPER__SRE_NONE;
     g.s = s;
-    g.n = n_states + 2;
-    S = n_states;
-    F = n_states + 1;
-    g.expr = (size_t *)proper_calloc(g.n * g.n, sizeof *g.expr);
-    g.weight = (double *)proper_calloc(g.n * g.n, sizeof *g.weight);
-    g.sym_node = (size_t *)proper_calloc(n_states + 2 * n_edges + 2, sizeof *g.sym_node);
-    alive = (unsigned char *)proper_calloc(g.n, 1);
-    if (!g.expr || !g.weight || !g.sym_node || !alive) { rc = PROPER_ENOMEM; goto done; }
-    for (i = 0; i < g.n * g.n; i++) g.expr[i] = PROPER__SRE_NONE;
-    for (i = 0; i < g.n; i++) alive[i] = 1;
-    {
-        size_t empty = proper__sre_new_node(s, PROPER_SRE_EMPTY, 0, 0), node;
-        if (empty == PROPER__SRE_NONE) { rc = PROPER_ENOMEM; goto done; }
-        if ((rc = proper__sre_gnfa_add(&g, S, start, empty, 1.0))) goto done;
-        for (i = 0; i < n_edges; i++) {
-            size_t from_sym, label_sym, e;
-            if (edges[i].prob == 0.0) continue;
-            if ((rc = proper__sre_gnfa_symbol(&g, states[edges[i].from], strlen(states[edges[i].from]), edges[i].line, 1, &from_sym)) ||
-                (rc = proper__sre_gnfa_symbol(&g, edges[i].label, edges[i].label_len, edges[i].line, 1, &label_sym)) ||
-                (rc = proper__sre_gnfa_seq(s, from_sym, label_sym, PROPER__SRE_NONE, &e)) ||
-                (rc = proper__sre_gnfa_add(&g, edges[i].from, edges[i].to, e, edges[i].prob)))
-                goto done;
-        }
-        for (i = 0; i < n_states; i++) {
-            double stop = 1.0 - out_sum[i];
-            if (!is_final[i] || stop <= PROPER_SRE_PROB_TOL) continue;
-            if ((rc = proper__sre_gnfa_symbol(&g, states[i], strlen(states[i]), 0, 0, &node)) ||
-                (rc = proper__sre_gnfa_add(&g, i, F, node, stop)))
-                goto done;
+    rc = proper__sre_set_file(s, file);
+    proper_cursor_init(&c, text, len, s->file);
+    if (rc == PROPER_OK) rc = proper__sre_automaton_read(&a, &c, err);
+    if (rc == PROPER_OK) rc = proper__sre_gnfa_init(&g, &a);
+    if (rc == PROPER_OK) rc = proper__sre_gnfa_solve(&g, &a, &root, err);
+    if (rc == PROPER_OK) {
+        /* the result is `def service`, renamed if a state or label is called so */
+        snprintf(def_name, sizeof def_name, "service");
+        for (i = 1; proper_sre_find(s, def_name) >= 0; i++)
+            snprintf(def_name, sizeof def_name, "service_%lu", (unsigned long)i);
+        rc = proper__sre_add_binding(s, def_name, strlen(def_name), PROPER_SRE_BIND_DEF, 0, 0, &def);
+        if (rc == PROPER_OK) {
+            s->bindings[def].root = root;
+            rc = proper__sre_resolve(s, err);
         }
     }
-    for (;;) {
-        size_t k = proper__sre_gnfa_pick(&g, n_states, alive);
-        if (k == PROPER__SRE_NONE) break;
-        if (g.expr[k * g.n + k] != PROPER__SRE_NONE && g.weight[k * g.n + k] >= 1.0 - PROPER__SRE_AUTOMATON_TOL) {
-            rc = proper_error_set(err, PROPER_EPROB, s->file, 0, 0, "state '%s' is never left (it loops with probability 1)",
-                                  states[k]);
-            goto done;
-        }
-        if ((rc = proper__sre_gnfa_eliminate(&g, k, alive))) goto done;
-        alive[k] = 0;
-    }
-    if (g.expr[S * g.n + F] == PROPER__SRE_NONE || g.weight[S * g.n + F] < 1.0 - PROPER__SRE_AUTOMATON_TOL) {
-        rc = proper_error_set(err, PROPER_EPROB, s->file, 0, 0,
-                              "the automaton reaches a final state with probability %.17g, not 1 (a state cannot stop)",
-                              g.expr[S * g.n + F] == PROPER__SRE_NONE ? 0.0 : g.weight[S * g.n + F]);
-        goto done;
-    }
-    /* the result: `def service`, renamed if a state or label is called so */
-    snprintf(def_name, sizeof def_name, "service");
-    for (i = 1; proper_sre_find(s, def_name) >= 0; i++) snprintf(def_name, sizeof def_name, "service_%lu", (unsigned long)i);
-    if (proper__sre_add_binding(s, def_name, strlen(def_name), PROPER_SRE_BIND_DEF, 0, 0, &def)) { rc = PROPER_ENOMEM; goto done; }
-    s->bindings[def].root = g.expr[S * g.n + F];
-    rc = proper__sre_resolve(s, err);
-done:
     if (rc == PROPER_ENOMEM) proper_error_set(err, rc, file, 0, 0, "out of memory");
-    for (i = 0; i < n_states; i++) PROPER_FREE(states[i]);
-    PROPER_FREE(states);
-    PROPER_FREE(edges);
-    PROPER_FREE(is_final);
-    PROPER_FREE(out_sum);
-    PROPER_FREE(alive);
+    proper__sre_automaton_free(&a);
     PROPER_FREE(g.expr);
     PROPER_FREE(g.weight);
     PROPER_FREE(g.sym_node);

@@ -86,11 +86,13 @@ static void try_overrides(proper_sre *s, const uint8_t *data, size_t size) {
     const char *main_def = proper_sre_main(s);
     if (!main_def || s->n_bindings == 0) return;
     n = (size_t)snprintf(line, sizeof line, "%s=", main_def);
+    if (n >= sizeof line) return;
     for (i = 0; i < size && data[i] != '\n' && data[i] != '\0' && n + 1 < sizeof line; i++) line[n++] = (char)data[i];
     line[n] = '\0';
     if (proper_sre_set(s, line, &err)) check_error(&err, (const uint8_t *)line, n);
     round_trip(s);
     n = (size_t)snprintf(line, sizeof line, "%s.loop=", s->bindings[0].name);
+    if (n >= sizeof line) return;
     i = size;
     while (i > 0 && data[i - 1] != '\n') i--;
     for (; i < size && data[i] != '\0' && n + 1 < sizeof line; i++) line[n++] = (char)data[i];
