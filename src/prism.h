@@ -2572,7 +2572,9 @@ static uint64_t proper__pm_key_hash(const uint64_t *k, size_t W) {
     return h;
 }
 
-/* One outcome of a choice being assembled: probability and successor. */
+/* Breadth-first exploration: the states found so far (packed keys, hash
+ * table), the transitions of the states explored, and scratch space for the
+ * outcomes (probability, successor values) of the choice being assembled. */
 typedef struct proper__pm_explorer {
     const proper_prism_model *m;
     const proper_prism_build_opts *o;
