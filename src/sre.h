@@ -25,7 +25,7 @@
  * themselves, directly or through others. `#` starts a comment that runs to
  * the end of the line.
  *
- *     # The StaticFileProvider of the paper, Fig. 8
+ *     # a static-file service in the style of the paper's StaticFileProvider
  *     symbol build  = trace("alternative.trace", "buildPath");
  *     symbol probe  = csv("probe.csv");
  *     symbol log    = {12: 0.25, 13: 0.5, 14: 0.25};     # inline: time: probability
@@ -123,15 +123,21 @@
  * Evaluation works bottom-up on the expression DAG. Identical
  * sub-expressions (same structure, same symbols, same probabilities, in any
  * definition) are hash-consed and computed once, and so is every definition
- * however often it is used. Each operation's result is truncated: at most
- * `truncate_eps` of probability mass is cut from its tails (recorded in the
- * PMF's `tail`), which keeps long loops from growing the grid without bound.
+ * however often it is used. A sequence convolves its parts two at a time,
+ * always the two with the fewest bins first (Huffman's order: the same
+ * result, since convolution is commutative, with the long transforms on as
+ * few operands as possible). Each operation's result is truncated: trailing
+ * bins holding at most `truncate_eps` of probability mass move to the PMF's
+ * `tail` (proper_pmf_truncate), which keeps long loops from growing the grid
+ * without bound; a Markovian loop's infinite support is cut at `markov_eps`
+ * (proper_pmf_markov_loop).
  *
  * ==== Service effect automata ==========================================
  *
  * proper_sre_from_automaton turns a probabilistic service effect automaton
- * (Koziolek & Firus, Sect. 2: states are internal actions, transitions are
- * external calls) into an SRE by state elimination (the GNFA construction).
+ * (as in Koziolek & Firus's Fig. 1: states stand for internal actions,
+ * transitions for external calls, both take time) into an SRE by state
+ * elimination (the GNFA construction).
  * Input, one item per line, `#` comments:
  *
  *     start s0          (optional; default: the source state of the first edge)
