@@ -74,7 +74,7 @@
  * max_order, and at contexts whose next symbol is certain (every extension
  * of such a context has the same distribution, Δ = 0, and would be pruned).
  * Next-symbol distributions are over l's successors. Pruning, bottom-up and
- * repeated as leaves become leaves: a leaf u = a·w is removed when
+ * repeated as nodes become leaves: a leaf u = a·w is removed when
  *
  *     Δ(u) = Σ_x N(u x) log( P̂(x|u) / P̂(x|w) )  <=  K_l,
  *     K_l  = χ²_{k_l − 1}(1 − α) / 2,
@@ -89,6 +89,13 @@
  * full alphabet: one tree, depth-1 nodes also grown only if N >= n_min and
  * prunable against the empty context's distribution, K = χ²_L(1 − α)/2
  * with L + 1 predicted symbols (L locations and $), optional max_order.
+ *
+ * Counts come from the context index (below), built once per fit; the tree
+ * is grown depth first and each node's leaf children are tested when the
+ * node is finished, which prunes exactly as repeated bottom-up passes would
+ * (a leaf's test depends only on itself and its parent) while keeping memory
+ * near the size of the final tree. In a fitted model locations are numbered
+ * in the canonical order of their names (m->names).
  *
  * Reported: nodes (CFG mode: the contexts, i.e. all nodes but the empty
  * root; general mode: all nodes including it), order (the longest context,
