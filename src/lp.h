@@ -499,8 +499,16 @@ static void proper__lp_put_term(proper__lp_buf *b, double v, char *const *names,
 
 /* Every name explicit or default must be distinct: a default "x3" could clash
  * with a user's "x3". */
+/* A row written as "expr - ~rN = 0" with the range on column ~rN. */
+static int proper__lp_aux_row(const proper_lp *lp, size_t i) {
+    double lo = lp->row_lo[i], hi = lp->row_hi[i];
+    return lo != hi && proper__lp_isinf(lo) == proper__lp_isinf(hi);
+}
+
+/* Every name the writer emits (explicit, default "x3"/"r2", auxiliary
+ * "~r4") must be distinct: a default name could clash with a user's. */
 static int proper__lp_unique_names(const proper_lp *lp, proper_error *err) {
-    size_t total = lp->ncols + lp->nrows, i, where, count = 0;
+    size_t total = lp->ncols + 2 * lp->nrows, i, where, count = 0;
     char **names = (char **)proper_calloc(total ? total : 1, sizeof *names);
     char buf[32];
     proper__lp_names t;
@@ -510,11 +518,18 @@ static int proper__lp_unique_names(const proper_lp *lp, proper_error *err) {
         return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory checking LP names");
     }
     for (i = 0; i < total && !rc; i++) {
-        int is_col = i < lp->ncols;
-        size_t k = is_col ? i : i - lp->ncols;
-        const char *nm = is_col ? (lp->col_name ? lp->col_name[k] : NULL) : (lp->row_name ? lp->row_name[k] : NULL);
-        if (!nm) {
-            snprintf(buf, sizeof buf, "%c%zu", is_col ? 'x' : 'r', k + 1);
+        const char *nm;
+        if (i < lp->ncols) {
+            nm = lp->col_name ? lp->col_name[i] : NULL;
+            if (!nm) snprintf(buf, sizeof buf, "x%zu", i + 1), nm = buf;
+        } else if (i < lp->ncols + lp->nrows) {
+            size_t k = i - lp->ncols;
+            nm = lp->row_name ? lp->row_name[k] : NULL;
+            if (!nm) snprintf(buf, sizeof buf, "r%zu", k + 1), nm = buf;
+        } else {
+            size_t k = i - lp->ncols - lp->nrows;
+            if (!proper__lp_aux_row(lp, k)) continue;
+            snprintf(buf, sizeof buf, "~r%zu", k + 1);
             nm = buf;
         }
         if (!(names[count] = proper__lp_strdup(nm, strlen(nm)))) { rc = PROPER_ENOMEM; break; }
@@ -557,7 +572,7 @@ PROPER_API int proper_lp_write_cplex(const proper_lp *lp, char **text, size_t *l
     proper__lp_put(&b, "\nSubject To\n");
     for (i = 0; i < lp->nrows; i++) {
         double lo = lp->row_lo[i], hi = lp->row_hi[i];
-        int ranged = !(lo == hi) && !(proper__lp_isinf(lo) != proper__lp_isinf(hi));
+        int ranged = proper__lp_aux_row(lp, i);
         proper__lp_put(&b, " ");
         proper__lp_put_name(&b, lp->row_name, i, 'r');
         proper__lp_put(&b, ":");
@@ -594,8 +609,7 @@ PROPER_API int proper_lp_write_cplex(const proper_lp *lp, char **text, size_t *l
     }
     for (i = 0; i < lp->nrows && nrange; i++) {
         double lo = lp->row_lo[i], hi = lp->row_hi[i];
-        int ranged = !(lo == hi) && !(proper__lp_isinf(lo) != proper__lp_isinf(hi));
-        if (!ranged) continue;
+        if (!proper__lp_aux_row(lp, i)) continue;
         if (proper__lp_isinf(lo)) proper__lp_put(&b, " ~r%zu free\n", i + 1);
         else proper__lp_put(&b, " %.17g <= ~r%zu <= %.17g\n", lo, i + 1, hi);
     }
@@ -660,7 +674,9 @@ typedef struct proper__lp_reader {
 } proper__lp_reader;
 
 static int proper__lp_tok_error(proper__lp_reader *r, int code, const char *msg) {
-    return proper_error_set(r->err, code, r->c.file, r->tok.line, r->tok.col, "%s", msg);
+    char copy[PROPER_ERROR_MESSAGE_MAX]; /* msg may be r->err->message itself */
+    snprintf(copy, sizeof copy, "%s", msg);
+    return proper_error_set(r->err, code, r->c.file, r->tok.line, r->tok.col, "%s", copy);
 }
 
 static int proper__lp_skip_space(proper__lp_reader *r) {
@@ -1858,7 +1874,7 @@ static void proper__spx_results(const proper__spx *S, double *x, double *y) {
 /* Build CSC (cs, ci, cv) of an m x n matrix given by rows. */
 static int proper__lp_csc(size_t m, size_t n, const size_t *rs, const size_t *ri, const double *rv,
                           size_t **cs, size_t **ci, double **cv) {
-    size_t nnz = rs[m], i, k, *fill;
+    size_t nnz = m ? rs[m] : 0, i, k, *fill; /* rs may be NULL without rows */
     *cs = (size_t *)proper_calloc(n + 1, sizeof **cs);
     *ci = (size_t *)proper_calloc(nnz, sizeof **ci);
     *cv = (double *)proper_calloc(nnz, sizeof **cv);
@@ -1896,8 +1912,10 @@ static int proper__lp_solve_primal(const proper_lp *lp, const double *cost, size
     if (!lb || !ub || !xw) { rc = PROPER_ENOMEM; goto out; }
     memcpy(lb, lp->col_lo, n * sizeof *lb);
     memcpy(ub, lp->col_hi, n * sizeof *ub);
-    memcpy(lb + n, lp->row_lo, m * sizeof *lb);
-    memcpy(ub + n, lp->row_hi, m * sizeof *ub);
+    if (m) {
+        memcpy(lb + n, lp->row_lo, m * sizeof *lb);
+        memcpy(ub + n, lp->row_hi, m * sizeof *ub);
+    }
     if ((rc = proper__spx_setup(&S, m, n, cs, ci, cv, lb, ub, cost))) goto out;
     S.max_iters = max_iters;
     rc = proper__spx_run(&S);
