@@ -553,6 +553,42 @@ static void test_merge_equivalence(void) {
     test_runs_free(&r);
 }
 
+/* Counting distinct runs with multiplicities is exact: indexing every run
+ * separately (keep_duplicates, the benchmark's naive baseline) gives the
+ * same tree, counts and likelihood. */
+static void test_distinct_runs_exact(void) {
+    test_runs r;
+    proper_vlmc_counts a, b;
+    proper_vlmc ma, mb;
+    proper_vlmc_opts o;
+    proper_error err;
+    char *ta, *tb;
+    make_random_runs(&r, 800, 3, 4242);
+    proper_vlmc_counts_init(&a);
+    proper_vlmc_counts_init(&b);
+    b.keep_duplicates = 1;
+    CHECK(load_runs(&a, &r, test_names) == 0);
+    CHECK(load_runs(&b, &r, test_names) == 0);
+    CHECK(a.n_runs < b.n_runs);
+    CHECK_INT(b.n_runs, 800);
+    proper_vlmc_opts_default(&o);
+    o.alpha = 0.8;
+    o.n_min = 2;
+    CHECK_INT(proper_vlmc_fit(&ma, &a, NULL, &o, &err), 0);
+    CHECK_INT(proper_vlmc_fit(&mb, &b, NULL, &o, &err), 0);
+    ta = pst_text(&ma);
+    tb = pst_text(&mb);
+    CHECK(ta && tb && strcmp(ta, tb) == 0);
+    CHECK(ma.n_nodes > 20);
+    free(ta);
+    free(tb);
+    proper_vlmc_free(&ma);
+    proper_vlmc_free(&mb);
+    proper_vlmc_counts_free(&a);
+    proper_vlmc_counts_free(&b);
+    test_runs_free(&r);
+}
+
 /* Sampled run lengths follow the steps PMF: every length's frequency over
  * 40000 runs is within 5 standard deviations of its probability, and the
  * chi-square test over the lengths does not reject at 1e-4. */
@@ -746,6 +782,7 @@ int main(void) {
     RUN(test_truncated_loop_matches_empirical);
     RUN(test_order2_source_recovered);
     RUN(test_merge_equivalence);
+    RUN(test_distinct_runs_exact);
     RUN(test_sampler_frequencies);
     RUN(test_hull_dtmc);
     RUN(test_cfg_and_bad_input);
