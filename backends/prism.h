@@ -287,7 +287,15 @@ static proper_tool_answer *proper__tool_add_answer(proper_tool_output *o, const 
 }
 
 static int proper__tool_set_message(proper_tool_answer *a, const char *s, size_t n) {
-    char *m = proper__tool_strndup(s, n);
+    char *m;
+    const char *nul = (const char *)memchr(s, '\0', n);
+    if (nul) n = (size_t)(nul - s); /* a NUL byte ends the message */
+    proper__tool_trim(&s, &n);
+    if (n == 0) {
+        s = "error without a message";
+        n = strlen(s);
+    }
+    m = proper__tool_strndup(s, n);
     if (!m) return PROPER_ENOMEM;
     PROPER_FREE(a->message);
     a->message = m;
@@ -486,6 +494,17 @@ static int proper__prism_result(proper_tool_answer *a, const char *s, size_t n) 
     return 0;
 }
 
+/* Decimal digits at p (saturating at 10^9, which no position reaches). */
+static const char *proper__tool_digits(const char *p, const char *end, long *out) {
+    long v = 0;
+    while (p < end && *p >= '0' && *p <= '9') {
+        if (v < 1000000000L) v = v * 10 + (*p - '0');
+        p++;
+    }
+    *out = v;
+    return p;
+}
+
 /* "... (line L, column C)" at the end of a PRISM message: fills line/col. */
 static void proper__prism_position(const char *s, size_t n, int *line, int *col) {
     const char *p = proper__tool_find(s, n, "line ");
@@ -493,10 +512,9 @@ static void proper__prism_position(const char *s, size_t n, int *line, int *col)
     while (p) {
         const char *q = p + 5, *end = s + n;
         long l = 0, c = 0;
-        while (q < end && *q >= '0' && *q <= '9') l = l * 10 + (*q++ - '0');
+        q = proper__tool_digits(q, end, &l);
         if (q + 9 <= end && memcmp(q, ", column ", 9) == 0) {
-            q += 9;
-            while (q < end && *q >= '0' && *q <= '9') c = c * 10 + (*q++ - '0');
+            q = proper__tool_digits(q + 9, end, &c);
             if (l > 0 && l < 1000000000L && c < 1000000000L) {
                 *line = (int)l;
                 *col = (int)c;
@@ -580,7 +598,7 @@ PROPER_API int proper_prismtool_parse(const char *text, size_t len, int exit_sta
             file = NULL; file_n = 0;
         } else if (proper__tool_starts(&l, "Result")) {
             const char *colon = (const char *)memchr(l.s, ':', l.n);
-            if (!cur || !colon || cur->ok) continue; /* "Results (...)" tables or a second line */
+            if (!cur || !colon || cur->ok || cur->message) continue; /* "Results (...)" tables or a second line */
             s = colon + 1;
             n = (size_t)(l.s + l.n - s);
             proper__tool_trim(&s, &n);

@@ -208,15 +208,10 @@ static void proper__storm_position(const char *s, size_t n, int *line, int *col,
     *file = NULL;
     *file_n = 0;
     if ((p = proper__tool_find(s, n, "Parsing error at ")) != NULL) {
-        p += 17;
-        while (p < end && *p >= '0' && *p <= '9') l = l * 10 + (*p++ - '0');
-        if (p < end && *p == ':') {
-            p++;
-            while (p < end && *p >= '0' && *p <= '9') c = c * 10 + (*p++ - '0');
-        }
+        p = proper__tool_digits(p + 17, end, &l);
+        if (p < end && *p == ':') proper__tool_digits(p + 1, end, &c);
     } else if ((p = proper__tool_find(s, n, "Parsing error in line ")) != NULL) {
-        p += 22;
-        while (p < end && *p >= '0' && *p <= '9') l = l * 10 + (*p++ - '0');
+        p = proper__tool_digits(p + 22, end, &l);
         if (p + 9 <= end && memcmp(p, " of file ", 9) == 0) {
             const char *f = p + 9, *fe = end;
             while (fe > f && (fe[-1] == '.' || fe[-1] == ' ')) fe--;
@@ -292,7 +287,7 @@ PROPER_API int proper_stormtool_parse(const char *text, size_t len, int exit_sta
         } else if (proper__tool_starts(&l, "Result (for initial states): ") ||
                    proper__tool_starts(&l, "Result till abort (for initial states): ")) {
             const char *colon = (const char *)memchr(l.s, ':', l.n);
-            if (!cur || cur->ok) continue;
+            if (!cur || cur->ok || cur->message) continue;
             s = colon + 1;
             n = (size_t)(l.s + l.n - s);
             proper__tool_trim(&s, &n);

@@ -1,0 +1,54 @@
+/* Fuzz target for the readers of PRISM's and Storm's console output
+ * (backends/prism.h, backends/storm.h). The first byte picks the reader
+ * (even: PRISM, odd: Storm) and the exit status (bit 1: 0 or 1); the rest is
+ * the output. Every input either fails with PROPER_EBACKEND and a message,
+ * or gives answers each holding a value or a message; the version readers
+ * return NULL or a string from the text. Without PROPER_LIBFUZZER, main
+ * replays directory argv[1] (seeded with the transcripts of
+ * tests/transcripts/, header lines included, and malformed variants). */
+#define PROPER_IMPLEMENTATION
+#include "../../backends/storm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void check_output(int rc, const proper_tool_output *o, const proper_error *err) {
+    size_t i;
+    if (rc == PROPER_ENOMEM) return;
+    if (rc != PROPER_OK) {
+        if (rc != PROPER_EBACKEND || err->message[0] == '\0' || err->line < 0 || err->col < 0) abort();
+        if (o->n_answers != 0 || o->answers || o->version) abort();
+        return;
+    }
+    for (i = 0; i < o->n_answers; i++) {
+        const proper_tool_answer *a = &o->answers[i];
+        if (a->ok ? a->message != NULL : a->message == NULL || a->message[0] == '\0') abort();
+        if (a->ok && !(a->error >= 0.0)) abort();
+        if (a->is_bool && !(a->value == 0.0 || a->value == 1.0)) abort();
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    proper_tool_output o;
+    proper_error err;
+    const char *text;
+    char *v;
+    int storm, status, rc;
+    if (size == 0) return 0;
+    storm = data[0] & 1;
+    status = (data[0] >> 1) & 1;
+    text = (const char *)data + 1;
+    size--;
+    proper_error_clear(&err);
+    if (storm) rc = proper_stormtool_parse(text, size, status, 18, &o, &err);
+    else rc = proper_prismtool_parse(text, size, status, &o, &err);
+    check_output(rc, &o, &err);
+    proper_tool_output_free(&o);
+    v = storm ? proper_stormtool_version(text, size) : proper_prismtool_version(text, size);
+    if (v && strlen(v) > size) abort();
+    PROPER_FREE(v);
+    return 0;
+}
+
+#define PROPER_FUZZ_NAME "fuzz_toolout"
+#include "replay.h"
