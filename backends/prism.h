@@ -19,6 +19,9 @@
  * -importtransrewards file into reward structure i and takes its name from
  * the file's `# Reward structure "NAME"` comment, so the adapter writes both
  * files for every structure. PRISM's -epsilon is relative by default.
+ * PRISM 4.9 crashes on -exact with imported explicit files
+ * (tests/transcripts/prism_explicit_exact_crash.txt): the adapter reports
+ * that as PRISM's error; exact mode works on PRISM-language models.
  *
  * ---- Output (PRISM 4.9, read in its source and in real transcripts in
  * tests/transcripts/prism_*.txt) ---------------------------------------------

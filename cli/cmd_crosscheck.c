@@ -36,6 +36,8 @@ static void crosscheck_usage(FILE *out) {
             "  --precision E       relative precision asked of the tools (PRISM -epsilon,\n"
             "                      Storm --precision; default %g)\n"
             "  --exact             ask the tools for exact rational arithmetic instead\n"
+            "                      (PRISM 4.9 fails on -exact with imported explicit\n"
+            "                      files, so not with --via-explicit or --explicit)\n"
             "  --via-explicit      hand the tools the DTMC proper built (PRISM explicit\n"
             "                      files, Storm DRN) instead of the PRISM-language model:\n"
             "                      checks proper's model construction too\n"
