@@ -67,6 +67,18 @@
  * declarations (with or without a value), `formula`s, `label`s and named
  * properties `"name": P=? [...]`.
  *
+ * ---- Use -------------------------------------------------------------------
+ *     proper_prism_model *m;  proper_prism_props *p;  proper_dtmc d;  double v;
+ *     proper_prism_read(&m, "gambler.pm", &err);               // parse, resolve, type-check
+ *     proper_prism_set_consts(m, NULL, "p=0.4", &err);         // parameters
+ *     proper_prism_build(m, NULL, &d, &err);                   // explore -> sparse DTMC
+ *     proper_prism_props_parse(&p, m, "P=? [ F x=10 ]", 14, NULL, &err);
+ *     proper_prism_props_check(p, 0, &d, NULL, &v, &err);      // v in the initial state
+ *     proper_prism_props_free(p); proper_dtmc_free(&d); proper_prism_free(m);
+ * (each call returns 0 or a negative PROPER_E* code; check them). The model
+ * is read-only after its constants are set: several threads may build or
+ * check with it at once.
+ *
  * ---- Limits -----------------------------------------------------------------
  * The number of reachable states is capped (max_states, default
  * PROPER_PRISM_MAX_STATES = 10^7): exploration stops with PROPER_ELIMIT before
