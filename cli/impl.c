@@ -15,3 +15,4 @@
 #include "../src/qn.h"
 #include "../src/backend.h"
 #include "../backends/storm.h"
+#include "../backends/glpk.h"

@@ -58,6 +58,19 @@ else
     head -20 "$work/fit.lp"; fail qn_write_lp "LP file lacks the flow rows"
 fi
 
+# The same fit through glpsol: the same objective (printed to 10 digits).
+if command -v "${PROPER_GLPSOL:-glpsol}" > /dev/null 2>&1; then
+    "$P" qn fit "$work"/tr_*.csv --servers inf,3,2 --backend glpsol -o "$work/fitg.csv" 2> "$work/errg"
+    st=$?
+    if [ $st -eq 0 ] && grep -q '(glpsol)' "$work/errg" && awk -F, 'NR==3 && ($3 < 20-1e-5 || $3 > 20+1e-5) {exit 1}' "$work/fitg.csv"; then
+        ok qn_fit_glpsol
+    else
+        cat "$work/errg" "$work/fitg.csv"; fail qn_fit_glpsol "status $st"
+    fi
+else
+    echo "SKIP qn_fit_glpsol: glpsol not installed (glpk-utils)"
+fi
+
 # QP with known routing, and moving horizon with the delay rate known.
 "$P" qn fit "$work/tr_60,0,0.csv" --method qp --network "$work/net.csv" -o "$work/qp.csv" 2>/dev/null
 st=$?

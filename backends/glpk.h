@@ -1,0 +1,320 @@
+/* backends/glpk.h — the GLPK adapter: hands a linear program (lp.h) to
+ * GLPK's command-line solver glpsol and reads its solution back.
+ *
+ * glpsol is optional: proper's native simplex (lp.h) needs nothing. The
+ * adapter exists to cross-check and benchmark the native solver, and for
+ * users who prefer GLPK. The backend is called "glpsol"; the binary is
+ * $PROPER_GLPSOL, else glpsol in PATH (Debian: package glpk-utils).
+ *
+ * ---- Command line (glpsol --help, GLPK 5.0) -------------------------------
+ *   glpsol --lp problem.lp -w solution.txt            (first attempt)
+ *   glpsol --lp problem.lp --nopresol -w solution.txt (when the first run
+ *                                                      leaves the status undefined)
+ * The problem goes in CPLEX LP format as lp.h writes it: every column in
+ * the objective in index order, so glpsol numbers columns as proper does;
+ * ranged and free rows as "expr - ~rN = 0" with the range on an auxiliary
+ * column after proper's columns; the objective constant as a comment (GLPK's
+ * reader has no constant term), added back here.
+ *
+ * ---- Solution file (-w, glp_write_sol's plain text, GLPK 5.0) --------------
+ *   c ...                                 comment lines
+ *   s bas ROWS COLS PST DST OBJ           PST/DST: primal/dual status of the
+ *                                         basic solution: f feasible, n no
+ *                                         feasible solution exists, i
+ *                                         infeasible (intermediate), u undefined
+ *   i ROW ST PRIM DUAL                    per row: status (b l u f s), activity,
+ *                                         dual value
+ *   j COL ST PRIM DUAL                    per column: status, value, reduced cost
+ *   e o f
+ * Numbers are printed with 15 significant digits. With the presolver on
+ * (glpsol's default), an infeasible or unbounded problem leaves "u u": the
+ * adapter then solves again without it, where PST = n means infeasible and
+ * PST = f with DST = n means unbounded. Dual values follow GLPK's
+ * convention, which lp.h's native solver shares.
+ *
+ * ---- Errors ---------------------------------------------------------------
+ * glpsol prints its messages on stdout ("problem.lp:4: missing variable
+ * name") and exits with status 1; the adapter reports the last lines of its
+ * output as PROPER_EBACKEND. A timeout is PROPER_ETIMEOUT.
+ */
+#ifndef PROPER_BACKEND_GLPK_H
+#define PROPER_BACKEND_GLPK_H
+
+#include "../src/backend.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Parse a glpsol -w solution of `lp` into sol (allocated here as
+ * proper_lp_solve does; free with proper_lp_solution_free). *undefined is
+ * set when glpsol left the status undefined (presolver on, no optimum).
+ * `file` names the text in errors. */
+PROPER_API int proper_glpsol_parse_solution(const char *text, size_t len, const char *file, const proper_lp *lp,
+                                            proper_lp_solution *sol, int *undefined, proper_error *err);
+
+/* Solve lp with the glpsol binary at `binary` (timeout in seconds, <= 0 for
+ * none). Returns like proper_lp_solve: 0 at an optimum, PROPER_EINFEASIBLE
+ * or PROPER_EUNBOUNDED (sol->status says so too), PROPER_EBACKEND or
+ * PROPER_ETIMEOUT when glpsol fails. *seconds (may be NULL) receives the
+ * time glpsol ran (both runs when it ran twice). */
+PROPER_API int proper_glpsol_solve(const char *binary, const proper_lp *lp, double timeout, proper_lp_solution *sol,
+                                   double *seconds, proper_error *err);
+
+/* The backend ("glpsol"): probe and solve_lp. */
+PROPER_API const proper_backend *proper_backend_glpk(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PROPER_BACKEND_GLPK_H */
+
+/* ======================================================================== */
+#ifdef PROPER_IMPLEMENTATION
+#ifndef PROPER_BACKEND_GLPK_IMPLEMENTATION
+#define PROPER_BACKEND_GLPK_IMPLEMENTATION
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Skip spaces and tabs on one line. */
+static void proper__glpk_blanks(proper_cursor *c) { proper_cursor_skip_blanks(c); }
+
+static int proper__glpk_size(proper_cursor *c, size_t *out, proper_error *err) {
+    long long v;
+    int rc = proper_parse_int(c, &v, err);
+    if (rc) return rc;
+    if (v < 0) return proper_cursor_error(c, err, PROPER_EPARSE, "expected a count");
+    *out = (size_t)v;
+    return PROPER_OK;
+}
+
+static int proper__glpk_letter(proper_cursor *c, char *out, proper_error *err) {
+    proper__glpk_blanks(c);
+    if (c->p >= c->end || *c->p < 'a' || *c->p > 'z')
+        return proper_cursor_error(c, err, PROPER_EPARSE, "expected a status letter");
+    *out = *c->p;
+    proper_cursor_advance(c);
+    return PROPER_OK;
+}
+
+static void proper__glpk_skip_line(proper_cursor *c) {
+    while (c->p < c->end && *c->p != '\n') proper_cursor_advance(c);
+    if (c->p < c->end) proper_cursor_advance(c);
+}
+
+PROPER_API int proper_glpsol_parse_solution(const char *text, size_t len, const char *file, const proper_lp *lp,
+                                            proper_lp_solution *sol, int *undefined, proper_error *err) {
+    proper_cursor c;
+    size_t rows = 0, cols = 0, i, k, seen_rows = 0, seen_cols = 0;
+    char pst = 0, dst = 0;
+    double obj = 0;
+    int rc, have_s = 0, have_end = 0;
+    memset(sol, 0, sizeof *sol);
+    *undefined = 0;
+    sol->ncols = lp->ncols;
+    sol->nrows = lp->nrows;
+    sol->x = (double *)proper_calloc(lp->ncols ? lp->ncols : 1, sizeof *sol->x);
+    sol->col_dual = (double *)proper_calloc(lp->ncols ? lp->ncols : 1, sizeof *sol->col_dual);
+    sol->row_activity = (double *)proper_calloc(lp->nrows ? lp->nrows : 1, sizeof *sol->row_activity);
+    sol->row_dual = (double *)proper_calloc(lp->nrows ? lp->nrows : 1, sizeof *sol->row_dual);
+    if (!sol->x || !sol->col_dual || !sol->row_activity || !sol->row_dual)
+        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory reading a glpsol solution");
+    proper_cursor_init(&c, text, len, file);
+    while (c.p < c.end && !have_end) {
+        char kind = *c.p;
+        if (kind == 'c' || kind == '\n') { proper__glpk_skip_line(&c); continue; }
+        proper_cursor_advance(&c);
+        if (kind == 's') {
+            proper__glpk_blanks(&c);
+            if ((size_t)(c.end - c.p) < 3 || memcmp(c.p, "bas", 3) != 0)
+                return proper_cursor_error(&c, err, PROPER_EBACKEND, "expected 's bas' (a basic solution)");
+            proper_cursor_advance(&c); proper_cursor_advance(&c); proper_cursor_advance(&c);
+            if ((rc = proper__glpk_size(&c, &rows, err)) || (rc = proper__glpk_size(&c, &cols, err)) ||
+                (rc = proper__glpk_letter(&c, &pst, err)) || (rc = proper__glpk_letter(&c, &dst, err)) ||
+                (rc = proper_parse_double(&c, &obj, err)))
+                return rc;
+            if (rows != lp->nrows || cols < lp->ncols)
+                return proper_cursor_error(&c, err, PROPER_EBACKEND,
+                                           "glpsol solved %zu rows and %zu columns; the LP has %zu and %zu",
+                                           rows, cols, lp->nrows, lp->ncols);
+            have_s = 1;
+        } else if (kind == 'i' || kind == 'j') {
+            size_t idx = 0;
+            char st = 0;
+            double prim = 0, dual = 0;
+            if (!have_s) return proper_cursor_error(&c, err, PROPER_EBACKEND, "row or column before the 's' line");
+            if ((rc = proper__glpk_size(&c, &idx, err)) || (rc = proper__glpk_letter(&c, &st, err)) ||
+                (rc = proper_parse_double(&c, &prim, err)) || (rc = proper_parse_double(&c, &dual, err)))
+                return rc;
+            if (idx < 1 || idx > (kind == 'i' ? rows : cols))
+                return proper_cursor_error(&c, err, PROPER_EBACKEND, "index %zu out of range", idx);
+            if (kind == 'i') { sol->row_dual[idx - 1] = dual; seen_rows++; }
+            else {
+                if (idx <= lp->ncols) { sol->x[idx - 1] = prim; sol->col_dual[idx - 1] = dual; }
+                seen_cols++;
+            }
+        } else if (kind == 'e') {
+            have_end = 1;
+        } else
+            return proper_cursor_error(&c, err, PROPER_EBACKEND, "unexpected line in a glpsol solution");
+        proper__glpk_skip_line(&c);
+    }
+    if (!have_s || !have_end || seen_rows != rows || seen_cols != cols)
+        return proper_error_set(err, PROPER_EBACKEND, file, 0, 0, "incomplete glpsol solution (%zu of %zu rows, %zu of %zu columns)",
+                                seen_rows, rows, seen_cols, cols);
+    /* activities in proper's terms (a ranged row's glpsol activity is 0) */
+    for (i = 0; i < lp->nrows; i++) {
+        double act = 0;
+        for (k = lp->row_start[i]; k < lp->row_start[i + 1]; k++) act += lp->val[k] * sol->x[lp->col_idx[k]];
+        sol->row_activity[i] = act;
+    }
+    sol->objective = obj + lp->obj_const;
+    if (pst == 'f' && dst == 'f') sol->status = PROPER_LP_OPTIMAL;
+    else if (pst == 'n') sol->status = PROPER_LP_INFEASIBLE;
+    else if (pst == 'f' && dst == 'n') sol->status = PROPER_LP_UNBOUNDED;
+    else if (pst == 'u' || dst == 'u') *undefined = 1;
+    else
+        return proper_error_set(err, PROPER_EBACKEND, file, 0, 0, "glpsol ended without an optimum (status %c %c)", pst, dst);
+    return PROPER_OK;
+}
+
+/* The last few lines of a tool's output, for error messages. */
+static void proper__glpk_tail(const char *s, size_t n, char *buf, size_t size) {
+    size_t start = n, lines = 0;
+    while (start > 0 && lines < 3) {
+        start--;
+        if (s[start] == '\n' && start + 1 < n) lines++;
+    }
+    if (s[start] == '\n') start++;
+    snprintf(buf, size, "%.*s", (int)(n - start), s + start);
+    for (start = 0; buf[start]; start++) if (buf[start] == '\n') buf[start] = ' ';
+}
+
+/* One glpsol run in directory d; parse the solution. */
+static int proper__glpk_run(const char *binary, const proper_tmpdir *d, const proper_lp *lp, int presolve,
+                            double timeout, proper_lp_solution *sol, int *undefined, double *seconds,
+                            proper_error *err) {
+    char lp_path[PROPER_BACKEND_PATH_MAX], sol_path[PROPER_BACKEND_PATH_MAX], tail[400];
+    const char *argv[8];
+    proper_run_opts opts;
+    proper_run_result res;
+    char *text = NULL;
+    size_t len, n = 0;
+    int rc;
+    if ((rc = proper_backend_tmpdir_file(d, "problem.lp", lp_path, sizeof lp_path, err)) ||
+        (rc = proper_backend_tmpdir_file(d, "solution.txt", sol_path, sizeof sol_path, err)))
+        return rc;
+    argv[n++] = binary;
+    argv[n++] = "--lp";
+    argv[n++] = lp_path;
+    if (!presolve) argv[n++] = "--nopresol";
+    argv[n++] = "-w";
+    argv[n++] = sol_path;
+    argv[n] = NULL;
+    proper_backend_run_opts_init(&opts);
+    opts.timeout = timeout;
+    opts.tmpdir = d->path;
+    rc = proper_backend_run(argv, &opts, &res, err);
+    if (seconds) *seconds += res.seconds;
+    if (rc == PROPER_ETIMEOUT) {
+        proper_backend_run_result_free(&res);
+        return proper_error_set(err, PROPER_ETIMEOUT, NULL, 0, 0, "glpsol did not finish within %g s", timeout);
+    }
+    if (rc) { proper_backend_run_result_free(&res); return rc; }
+    if (!res.exited || res.exit_code != 0) {
+        proper__glpk_tail(res.out, res.out_len, tail, sizeof tail);
+        rc = proper_error_set(err, PROPER_EBACKEND, NULL, 0, 0, "glpsol failed (%s %d): %s",
+                              res.exited ? "exit status" : "signal", res.exited ? res.exit_code : res.signal, tail);
+        proper_backend_run_result_free(&res);
+        return rc;
+    }
+    proper_backend_run_result_free(&res);
+    if ((rc = proper_read_file(sol_path, &text, &len, err))) return rc;
+    rc = proper_glpsol_parse_solution(text, len, "glpsol solution", lp, sol, undefined, err);
+    PROPER_FREE(text);
+    return rc;
+}
+
+PROPER_API int proper_glpsol_solve(const char *binary, const proper_lp *lp, double timeout, proper_lp_solution *sol,
+                                   double *seconds, proper_error *err) {
+    proper_tmpdir d;
+    proper_error ignored;
+    char *text = NULL;
+    size_t len;
+    int rc, undefined = 0;
+    memset(sol, 0, sizeof *sol);
+    if (seconds) *seconds = 0;
+    if ((rc = proper_lp_write_cplex(lp, &text, &len, err))) return rc;
+    if ((rc = proper_backend_tmpdir_create(&d, err))) { PROPER_FREE(text); return rc; }
+    rc = proper_backend_tmpdir_write(&d, "problem.lp", text, len, err);
+    PROPER_FREE(text);
+    if (!rc) rc = proper__glpk_run(binary, &d, lp, 1, timeout, sol, &undefined, seconds, err);
+    if (!rc && undefined) {
+        proper_lp_solution_free(sol);
+        rc = proper__glpk_run(binary, &d, lp, 0, timeout, sol, &undefined, seconds, err);
+        if (!rc && undefined) rc = proper_error_set(err, PROPER_EBACKEND, NULL, 0, 0, "glpsol left the status undefined");
+    }
+    proper_backend_tmpdir_remove(&d, &ignored);
+    if (rc) return rc;
+    if (sol->status == PROPER_LP_INFEASIBLE)
+        return proper_error_set(err, PROPER_EINFEASIBLE, NULL, 0, 0, "glpsol: the LP is infeasible (no primal feasible solution)");
+    if (sol->status == PROPER_LP_UNBOUNDED)
+        return proper_error_set(err, PROPER_EUNBOUNDED, NULL, 0, 0, "glpsol: the LP is unbounded");
+    return PROPER_OK;
+}
+
+static int proper__glpk_probe(const proper_backend *self, proper_backend_info *info, proper_error *err) {
+    const char *argv[3];
+    proper_run_result res;
+    proper_run_opts opts;
+    (void)self;
+    memset(info, 0, sizeof *info);
+    if (proper_backend_find_binary("PROPER_GLPSOL", "glpsol", info->path, sizeof info->path, err)) {
+        info->path[0] = '\0';
+        return PROPER_OK;
+    }
+    argv[0] = info->path;
+    argv[1] = "--version";
+    argv[2] = NULL;
+    proper_backend_run_opts_init(&opts);
+    opts.timeout = 30;
+    if (proper_backend_run(argv, &opts, &res, err) == PROPER_OK && res.exited && res.exit_code == 0) {
+        /* "GLPSOL--GLPK LP/MIP Solver 5.0" */
+        const char *v = strstr(res.out, "Solver ");
+        size_t n = 0;
+        if (v) {
+            v += 7;
+            while (v[n] && v[n] != '\n' && v[n] != '\r') n++;
+            snprintf(info->version, sizeof info->version, "GLPK %.*s", (int)n, v);
+        }
+        info->installed = 1;
+    }
+    proper_backend_run_result_free(&res);
+    return PROPER_OK;
+}
+
+static int proper__glpk_solve_lp(const proper_backend *self, const proper_lp_request *req, proper_lp_solution *sol,
+                                 proper_error *err) {
+    char path[PROPER_BACKEND_PATH_MAX];
+    int rc;
+    (void)self;
+    memset(sol, 0, sizeof *sol);
+    if ((rc = proper_backend_find_binary("PROPER_GLPSOL", "glpsol", path, sizeof path, err))) return rc;
+    return proper_glpsol_solve(path, req->lp, req->timeout, sol, NULL, err);
+}
+
+static const proper_backend proper__glpk_backend = {
+    "glpsol",
+    "GLPK's glpsol (LP in CPLEX LP format; PROPER_GLPSOL or glpsol in PATH)",
+    proper__glpk_probe,
+    NULL,
+    proper__glpk_solve_lp,
+    NULL
+};
+
+PROPER_API const proper_backend *proper_backend_glpk(void) { return &proper__glpk_backend; }
+
+#endif /* PROPER_BACKEND_GLPK_IMPLEMENTATION */
+#endif /* PROPER_IMPLEMENTATION */

@@ -1,0 +1,265 @@
+/* Tests for backends/glpk.h: the solution-file parser on fixed texts, and,
+ * when glpsol is installed, the native simplex against glpsol on textbook,
+ * random and queueing-network LPs (objectives equal to 1e-7 relative,
+ * statuses equal), infeasible and unbounded problems, and a failing binary.
+ * Every test that runs glpsol is skipped, with the reason, without it. */
+#define PROPER_IMPLEMENTATION
+#include "../src/qn.h"
+#include "../backends/glpk.h"
+#include "test.h"
+
+/* Relative agreement demanded of native and glpsol objectives. */
+#define AGREE 1e-7
+
+static char glpsol_path[PROPER_BACKEND_PATH_MAX];
+
+static int have_glpsol(void) {
+    proper_backend_info info;
+    proper_error e;
+    if (proper_backend_probe(proper_backend_glpk(), &info, &e) || !info.installed) return 0;
+    snprintf(glpsol_path, sizeof glpsol_path, "%s", info.path);
+    return 1;
+}
+
+static void test_parse_solution_text(void) {
+    /* glpsol 5.0 -w output for the 3-column example of test_lp (written by
+     * `glpsol --lp t.lp -w out.txt`) */
+    static const char *text =
+        "c Problem:    \nc Rows:       3\nc Columns:    4\nc Status:     OPTIMAL\nc\n"
+        "s bas 3 4 f f -10.125\n"
+        "i 1 b 3.75 0\ni 2 u 6 -1.25\ni 3 u 0 -1.75\n"
+        "j 1 b 2.625 0\nj 2 b 1.125 0\nj 3 u 5 0\nj 4 u 1.5 -1.75\n"
+        "e o f\n";
+    proper_lp lp;
+    proper_lp_solution s;
+    proper_error e;
+    size_t c[2] = {0, 1};
+    double v1[2] = {1, 1}, v2[2] = {1, 3}, v3[2] = {1, -1};
+    int undefined;
+    proper_lp_init(&lp);
+    proper_lp_add_col(&lp, -3, 0, 3, NULL, NULL, NULL);
+    proper_lp_add_col(&lp, -2, 0, PROPER_LP_INF, NULL, NULL, NULL);
+    proper_lp_add_col(&lp, 0, -PROPER_LP_INF, 5, NULL, NULL, NULL);
+    lp.obj_const = 7;
+    proper_lp_add_row(&lp, 2, c, v1, -PROPER_LP_INF, 4, NULL, NULL);
+    proper_lp_add_row(&lp, 2, c, v2, -PROPER_LP_INF, 6, NULL, NULL);
+    proper_lp_add_row(&lp, 2, c, v3, -2, 1.5, NULL, NULL);
+    CHECK_INT(proper_glpsol_parse_solution(text, strlen(text), "s.txt", &lp, &s, &undefined, &e), 0);
+    CHECK_INT(undefined, 0);
+    CHECK_INT(s.status, PROPER_LP_OPTIMAL);
+    CHECK_ABS(s.objective, -3.125, 1e-12); /* -10.125 + the constant 7 */
+    CHECK_ABS(s.x[0], 2.625, 0);
+    CHECK_ABS(s.row_dual[2], -1.75, 0);
+    CHECK_ABS(s.row_activity[2], 1.5, 1e-12); /* x1 - x2, not glpsol's 0 */
+    proper_lp_solution_free(&s);
+    {
+        static const char *infeasible = "s bas 3 3 n f 0\ni 1 b 0 0\ni 2 b 0 0\ni 3 b 0 0\nj 1 l 0 1\nj 2 l 0 1\nj 3 l 0 1\ne o f\n";
+        static const char *undef = "s bas 3 3 u u 0\ni 1 b 0 0\ni 2 b 0 0\ni 3 b 0 0\nj 1 l 0 1\nj 2 l 0 1\nj 3 l 0 1\ne o f\n";
+        static const char *cut = "s bas 3 3 f f 0\ni 1 b 0 0\n";
+        static const char *wrong = "s bas 2 3 f f 0\ne o f\n";
+        CHECK_INT(proper_glpsol_parse_solution(infeasible, strlen(infeasible), "s.txt", &lp, &s, &undefined, &e), 0);
+        CHECK_INT(s.status, PROPER_LP_INFEASIBLE);
+        proper_lp_solution_free(&s);
+        CHECK_INT(proper_glpsol_parse_solution(undef, strlen(undef), "s.txt", &lp, &s, &undefined, &e), 0);
+        CHECK_INT(undefined, 1);
+        proper_lp_solution_free(&s);
+        CHECK_INT(proper_glpsol_parse_solution(cut, strlen(cut), "s.txt", &lp, &s, &undefined, &e), PROPER_EBACKEND);
+        CHECK_CONTAINS(e.message, "incomplete");
+        proper_lp_solution_free(&s);
+        CHECK_INT(proper_glpsol_parse_solution(wrong, strlen(wrong), "s.txt", &lp, &s, &undefined, &e), PROPER_EBACKEND);
+        CHECK_CONTAINS(e.message, "2 rows");
+        proper_lp_solution_free(&s);
+    }
+    proper_lp_free(&lp);
+}
+
+/* Solve with both; they must agree on the outcome and the objective.
+ * Returns the native outcome. */
+static int agree(const proper_lp *lp) {
+    proper_lp_solution a, b;
+    proper_error e;
+    int ra = proper_lp_solve(lp, NULL, &a, NULL);
+    int rb = proper_glpsol_solve(glpsol_path, lp, 600, &b, NULL, &e);
+    if (rb == PROPER_EBACKEND || rb == PROPER_ETIMEOUT) printf("  glpsol: %s\n", e.message);
+    CHECK_INT(ra, rb);
+    if (ra == 0 && rb == 0) CHECK_REL(a.objective, b.objective, AGREE);
+    proper_lp_solution_free(&a);
+    proper_lp_solution_free(&b);
+    return ra;
+}
+
+static void test_textbook_vs_glpsol(void) {
+    /* Chvatal (1983) ch. 2: optimum 13 */
+    static const double c[3] = {5, 4, 3}, r[3][3] = {{2, 3, 1}, {4, 1, 2}, {3, 4, 2}}, rhs[3] = {5, 11, 8};
+    proper_lp lp;
+    proper_lp_solution s;
+    size_t j, cols[3] = {0, 1, 2};
+    if (!have_glpsol()) SKIP("glpsol not installed (Debian package glpk-utils, or set PROPER_GLPSOL)");
+    proper_lp_init(&lp);
+    lp.maximize = 1;
+    for (j = 0; j < 3; j++) proper_lp_add_col(&lp, c[j], 0, PROPER_LP_INF, NULL, NULL, NULL);
+    for (j = 0; j < 3; j++) proper_lp_add_row(&lp, 3, cols, r[j], -PROPER_LP_INF, rhs[j], NULL, NULL);
+    CHECK_INT(proper_glpsol_solve(glpsol_path, &lp, 60, &s, NULL, NULL), 0);
+    CHECK_REL(s.objective, 13, 1e-12);
+    CHECK_ABS(s.row_dual[0], 1, 1e-12); /* same dual convention as the native solver */
+    CHECK_ABS(s.row_dual[2], 1, 1e-12);
+    proper_lp_solution_free(&s);
+    agree(&lp);
+    proper_lp_free(&lp);
+}
+
+static void test_infeasible_unbounded_vs_glpsol(void) {
+    proper_lp lp;
+    proper_lp_solution s;
+    proper_error e;
+    size_t c[2] = {0, 1};
+    double v[2] = {1, 1}, w[2] = {1, -1};
+    if (!have_glpsol()) SKIP("glpsol not installed (Debian package glpk-utils, or set PROPER_GLPSOL)");
+    proper_lp_init(&lp);
+    proper_lp_add_col(&lp, 1, 0, PROPER_LP_INF, NULL, NULL, NULL);
+    proper_lp_add_col(&lp, 1, 0, PROPER_LP_INF, NULL, NULL, NULL);
+    proper_lp_add_row(&lp, 2, c, v, -PROPER_LP_INF, -1, NULL, NULL);
+    CHECK_INT(proper_glpsol_solve(glpsol_path, &lp, 60, &s, NULL, &e), PROPER_EINFEASIBLE);
+    CHECK_INT(s.status, PROPER_LP_INFEASIBLE);
+    CHECK_CONTAINS(e.message, "infeasible");
+    proper_lp_solution_free(&s);
+    proper_lp_free(&lp);
+    proper_lp_init(&lp);
+    proper_lp_add_col(&lp, -1, 0, PROPER_LP_INF, NULL, NULL, NULL);
+    proper_lp_add_col(&lp, 1, 0, PROPER_LP_INF, NULL, NULL, NULL);
+    proper_lp_add_row(&lp, 2, c, w, -1, PROPER_LP_INF, NULL, NULL);
+    CHECK_INT(proper_glpsol_solve(glpsol_path, &lp, 60, &s, NULL, &e), PROPER_EUNBOUNDED);
+    CHECK_INT(s.status, PROPER_LP_UNBOUNDED);
+    proper_lp_solution_free(&s);
+    proper_lp_free(&lp);
+}
+
+/* Random LPs of up to 30 x 30 with every kind of bound and row; some are
+ * infeasible or unbounded. */
+static void test_random_vs_glpsol(void) {
+    proper_rng rng;
+    int trial, optimal = 0, infeasible = 0, unbounded = 0;
+    if (!have_glpsol()) SKIP("glpsol not installed (Debian package glpk-utils, or set PROPER_GLPSOL)");
+    proper_rng_seed(&rng, 424242);
+    for (trial = 0; trial < 60; trial++) {
+        size_t n = 2 + (size_t)proper_rng_below(&rng, 29), m = 1 + (size_t)proper_rng_below(&rng, 30), i, j;
+        proper_lp lp;
+        size_t *cols = (size_t *)proper_calloc(n, sizeof *cols);
+        double *vals = (double *)proper_calloc(n, sizeof *vals);
+        proper_lp_init(&lp);
+        lp.maximize = (int)proper_rng_below(&rng, 2);
+        for (j = 0; j < n; j++) {
+            double lo = 0, hi = PROPER_LP_INF, u = proper_rng_uniform(&rng);
+            if (u < 0.2) lo = -PROPER_LP_INF;
+            else if (u < 0.5) hi = 1 + 9 * proper_rng_uniform(&rng);
+            else if (u < 0.6) { lo = -5 * proper_rng_uniform(&rng); hi = lo + 10 * proper_rng_uniform(&rng); }
+            proper_lp_add_col(&lp, proper_rng_normal(&rng), lo, hi, NULL, NULL, NULL);
+        }
+        for (i = 0; i < m; i++) {
+            size_t cnt = 0;
+            double a = 0, u = proper_rng_uniform(&rng);
+            for (j = 0; j < n; j++)
+                if (proper_rng_uniform(&rng) < 0.4) { cols[cnt] = j; vals[cnt++] = proper_rng_normal(&rng); a += vals[cnt - 1]; }
+            if (cnt == 0) { cols[0] = 0; vals[0] = 1; cnt = 1; }
+            if (u < 0.4) proper_lp_add_row(&lp, cnt, cols, vals, -PROPER_LP_INF, 5 * proper_rng_uniform(&rng), NULL, NULL);
+            else if (u < 0.7) proper_lp_add_row(&lp, cnt, cols, vals, -5 * proper_rng_uniform(&rng), PROPER_LP_INF, NULL, NULL);
+            else if (u < 0.85) { double b = proper_rng_normal(&rng); proper_lp_add_row(&lp, cnt, cols, vals, b, b, NULL, NULL); }
+            else { double b = proper_rng_normal(&rng); proper_lp_add_row(&lp, cnt, cols, vals, b - 1, b + 1, NULL, NULL); }
+        }
+        switch (agree(&lp)) {
+        case 0: optimal++; break;
+        case PROPER_EINFEASIBLE: infeasible++; break;
+        case PROPER_EUNBOUNDED: unbounded++; break;
+        default: break;
+        }
+        PROPER_FREE(cols);
+        PROPER_FREE(vals);
+        proper_lp_free(&lp);
+    }
+    /* the generator exercises all three outcomes */
+    CHECK(optimal >= 10 && infeasible >= 3 && unbounded >= 3);
+    printf("  random LPs: %d optimal, %d infeasible, %d unbounded\n", optimal, infeasible, unbounded);
+}
+
+/* The topology LPs of qn.h on simulated (noisy) traces of random networks
+ * with M = 3, 5 and 10 stations. */
+static void test_qn_lps_vs_glpsol(void) {
+    proper_rng rng;
+    size_t Ms[3] = {3, 5, 10}, mi;
+    if (!have_glpsol()) SKIP("glpsol not installed (Debian package glpk-utils, or set PROPER_GLPSOL)");
+    proper_rng_seed(&rng, 31);
+    for (mi = 0; mi < 3; mi++) {
+        size_t M = Ms[mi], i, j, t;
+        proper_qn q;
+        proper_qn_trace tr[2];
+        proper_lp lp;
+        unsigned long x0[10];
+        proper_qn_init(&q, M, NULL);
+        for (i = 0; i < M; i++) {
+            double s = 0;
+            q.rates[i] = 1 + 99 * proper_rng_uniform(&rng);
+            q.servers[i] = i == 0 ? INFINITY : (double)(1 + proper_rng_below(&rng, 8));
+            for (j = 0; j < M; j++) s += q.routing[i * M + j] = i == j ? 0 : proper_rng_uniform(&rng);
+            for (j = 0; j < M; j++) q.routing[i * M + j] /= s;
+        }
+        for (t = 0; t < 2; t++) {
+            for (i = 0; i < M; i++) x0[i] = (unsigned long)proper_rng_below(&rng, 20);
+            CHECK_INT(proper_qn_simulate(&q, x0, 0.01, 51, 10, &rng, &tr[t], NULL, NULL), 0);
+        }
+        CHECK_INT(proper_qn_build_lp(tr, 2, q.servers, &lp, NULL), 0);
+        agree(&lp);
+        proper_lp_free(&lp);
+        for (t = 0; t < 2; t++) proper_qn_trace_free(&tr[t]);
+        proper_qn_free(&q);
+    }
+}
+
+/* The estimator through the backend interface, as the CLI calls it. */
+static int backend_solver(void *ctx, const proper_lp *lp, proper_lp_solution *sol, proper_error *err) {
+    proper_lp_request req;
+    proper_backend_lp_request_init(&req, lp);
+    return proper_backend_solve_lp((const proper_backend *)ctx, &req, sol, err);
+}
+
+static void test_qn_fit_through_backend(void) {
+    static const double starts[3][3] = {{60, 0, 0}, {0, 30, 0}, {5, 5, 40}};
+    proper_qn q, fit;
+    proper_qn_trace tr[3];
+    size_t t, i;
+    if (!have_glpsol()) SKIP("glpsol not installed (Debian package glpk-utils, or set PROPER_GLPSOL)");
+    proper_qn_init(&q, 3, NULL);
+    q.servers[0] = INFINITY; q.servers[1] = 3; q.servers[2] = 2;
+    q.rates[0] = 1.5; q.rates[1] = 20; q.rates[2] = 35;
+    q.routing[1] = 0.3; q.routing[2] = 0.7; q.routing[3] = 0.6; q.routing[5] = 0.4; q.routing[6] = 1;
+    for (t = 0; t < 3; t++) CHECK_INT(proper_qn_ode_euler(&q, starts[t], 0.01, 41, &tr[t], NULL), 0);
+    CHECK_INT(proper_qn_fit_lp(tr, 3, q.servers, backend_solver, (void *)proper_backend_glpk(), &fit, NULL, NULL), 0);
+    /* glpsol prints 15 digits: the recovered rates agree to about that */
+    for (i = 0; i < 3; i++) CHECK_REL(fit.rates[i], q.rates[i], 1e-7);
+    proper_qn_free(&fit);
+    for (t = 0; t < 3; t++) proper_qn_trace_free(&tr[t]);
+    proper_qn_free(&q);
+}
+
+static void test_failing_binary(void) {
+    proper_lp lp;
+    proper_lp_solution s;
+    proper_error e;
+    proper_lp_init(&lp);
+    proper_lp_add_col(&lp, 1, 0, 1, NULL, NULL, NULL);
+    /* /bin/false exits with status 1 and prints nothing */
+    CHECK_INT(proper_glpsol_solve("/bin/false", &lp, 10, &s, NULL, &e), PROPER_EBACKEND);
+    CHECK_CONTAINS(e.message, "glpsol failed (exit status 1)");
+    proper_lp_solution_free(&s);
+    proper_lp_free(&lp);
+}
+
+int main(void) {
+    RUN(test_parse_solution_text);
+    RUN(test_textbook_vs_glpsol);
+    RUN(test_infeasible_unbounded_vs_glpsol);
+    RUN(test_random_vs_glpsol);
+    RUN(test_qn_lps_vs_glpsol);
+    RUN(test_qn_fit_through_backend);
+    RUN(test_failing_binary);
+    return test_summary();
+}
