@@ -74,7 +74,8 @@ static double svg_nice_step(double span) {
     return (f < 1.5 ? 1.0 : f < 3.5 ? 2.0 : f < 7.5 ? 5.0 : 10.0) * mag;
 }
 
-/* Widen [lo, hi] to whole tick steps; a degenerate range gets some room. */
+/* A degenerate range gets some room; then a tick step for [lo, hi]. Ticks
+ * are the multiples of the step inside the range. */
 static void svg_nice_range(double *lo, double *hi, double *step) {
     if (!(*hi > *lo)) {
         double pad = *lo != 0.0 ? fabs(*lo) * 0.5 : 1.0;
@@ -82,9 +83,10 @@ static void svg_nice_range(double *lo, double *hi, double *step) {
         *hi += pad;
     }
     *step = svg_nice_step(*hi - *lo);
-    *lo = floor(*lo / *step + 1e-9) * *step;
-    *hi = ceil(*hi / *step - 1e-9) * *step;
 }
+
+/* First tick at or above lo. */
+static double svg_first_tick(double lo, double step) { return ceil(lo / step - 1e-9) * step; }
 
 static void svg_escape(FILE *f, const char *s) {
     for (; s && *s; s++) {
@@ -109,21 +111,21 @@ static void svg_axes(FILE *f, const svg_plot *plot, const svg_frame *fr, double 
     int t;
     char label[64];
     fprintf(f, "<g stroke=\"#e5e5e5\" stroke-width=\"1\">\n");
-    for (v = fr->x0, t = 0; v <= fr->x1 + xstep * 1e-9 && t <= SVG_MAX_TICKS; v += xstep, t++)
+    for (v = svg_first_tick(fr->x0, xstep), t = 0; v <= fr->x1 + xstep * 1e-9 && t <= SVG_MAX_TICKS; v += xstep, t++)
         fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"/>\n", svg_px(fr, v), fr->top, svg_px(fr, v), fr->bottom);
-    for (v = fr->y0, t = 0; v <= fr->y1 + ystep * 1e-9 && t <= SVG_MAX_TICKS; v += ystep, t++)
+    for (v = svg_first_tick(fr->y0, ystep), t = 0; v <= fr->y1 + ystep * 1e-9 && t <= SVG_MAX_TICKS; v += ystep, t++)
         fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"/>\n", fr->left, svg_py(fr, v), fr->right, svg_py(fr, v));
     fprintf(f, "</g>\n<g stroke=\"#333\" stroke-width=\"1\" fill=\"none\">\n");
     fprintf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\"/>\n", fr->left, fr->top, fr->right - fr->left,
             fr->bottom - fr->top);
     fprintf(f, "</g>\n<g font-family=\"sans-serif\" font-size=\"12\" fill=\"#333\">\n");
-    for (v = fr->x0, t = 0; v <= fr->x1 + xstep * 1e-9 && t <= SVG_MAX_TICKS; v += xstep, t++) {
+    for (v = svg_first_tick(fr->x0, xstep), t = 0; v <= fr->x1 + xstep * 1e-9 && t <= SVG_MAX_TICKS; v += xstep, t++) {
         svg_tick_label(label, sizeof label, v, xstep);
         fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#333\"/>", svg_px(fr, v), fr->bottom,
                 svg_px(fr, v), fr->bottom + 5);
         fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\">%s</text>\n", svg_px(fr, v), fr->bottom + 19, label);
     }
-    for (v = fr->y0, t = 0; v <= fr->y1 + ystep * 1e-9 && t <= SVG_MAX_TICKS; v += ystep, t++) {
+    for (v = svg_first_tick(fr->y0, ystep), t = 0; v <= fr->y1 + ystep * 1e-9 && t <= SVG_MAX_TICKS; v += ystep, t++) {
         svg_tick_label(label, sizeof label, v, ystep);
         fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#333\"/>", fr->left - 5, svg_py(fr, v),
                 fr->left, svg_py(fr, v));
@@ -255,38 +257,68 @@ static void svg_draw_series(FILE *f, const svg_frame *fr, const svg_series *s, c
     }
 }
 
+/* Number of data points of all series inside the pixel box [x0,x1]x[y0,y1]
+ * (every 8th point of long series, which is enough to judge clutter). */
+static size_t svg_points_in(const svg_frame *fr, const svg_series *series, size_t k, double x0, double x1, double y0,
+                            double y1) {
+    size_t s, i, hits = 0;
+    for (s = 0; s < k; s++) {
+        size_t stride = series[s].n > 4000 ? 8 : 1;
+        for (i = 0; i < series[s].n; i += stride) {
+            double px = svg_px(fr, series[s].x[i]), py = svg_py(fr, series[s].y[i]);
+            if (px >= x0 && px <= x1 && py >= y0 && py <= y1) hits++;
+            if (svg_has_upper(&series[s])) {
+                py = svg_py(fr, series[s].y2[i]);
+                if (px >= x0 && px <= x1 && py >= y0 && py <= y1) hits++;
+            }
+        }
+    }
+    return hits;
+}
+
+/* The legend goes in the corner of the plot area that covers the fewest
+ * data points (top right on ties). */
 static void svg_legend(FILE *f, const svg_frame *fr, const svg_series *series, size_t k) {
-    size_t s, shown = 0;
-    double x = fr->right - 10, y = fr->top + 10;
-    size_t longest = 0;
+    size_t s, shown = 0, longest = 0, best_hits = (size_t)-1;
+    double w, h, x = 0, y = 0;
+    int corner;
     for (s = 0; s < k; s++)
         if (series[s].label && series[s].label[0]) {
             shown++;
             if (strlen(series[s].label) > longest) longest = strlen(series[s].label);
         }
     if (!shown) return;
-    {
-        double w = 34 + 7.0 * (double)longest, h = 8 + 18.0 * (double)shown;
-        fprintf(f, "<g font-family=\"sans-serif\" font-size=\"12\">\n");
-        fprintf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"white\" fill-opacity=\"0.85\" stroke=\"#999\"/>\n",
-                x - w, y, w, h);
-        for (s = 0, shown = 0; s < k; s++) {
-            const char *color = series[s].color ? series[s].color : svg_palette[s % SVG_PALETTE_SIZE];
-            double ly = y + 14 + 18.0 * (double)shown;
-            if (!series[s].label || !series[s].label[0]) continue;
-            if (series[s].style == SVG_BAND)
-                fprintf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"18\" height=\"10\" fill=\"%s\" fill-opacity=\"0.25\"/>", x - w + 6,
-                        ly - 9, color);
-            else
-                fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" stroke-width=\"2.5\"/>", x - w + 6,
-                        ly - 4, x - w + 24, ly - 4, color);
-            fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" fill=\"#333\">", x - w + 30, ly);
-            svg_escape(f, series[s].label);
-            fputs("</text>\n", f);
-            shown++;
+    w = 34 + 7.0 * (double)longest;
+    h = 8 + 18.0 * (double)shown;
+    for (corner = 0; corner < 4; corner++) { /* top right, top left, bottom right, bottom left */
+        double cx = corner % 2 == 0 ? fr->right - 10 - w : fr->left + 10;
+        double cy = corner < 2 ? fr->top + 10 : fr->bottom - 10 - h;
+        size_t hits = svg_points_in(fr, series, k, cx, cx + w, cy, cy + h);
+        if (hits < best_hits) {
+            best_hits = hits;
+            x = cx;
+            y = cy;
         }
-        fputs("</g>\n", f);
     }
+    fprintf(f, "<g font-family=\"sans-serif\" font-size=\"12\">\n");
+    fprintf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"white\" fill-opacity=\"0.85\" stroke=\"#999\"/>\n",
+            x, y, w, h);
+    for (s = 0, shown = 0; s < k; s++) {
+        const char *color = series[s].color ? series[s].color : svg_palette[s % SVG_PALETTE_SIZE];
+        double ly = y + 14 + 18.0 * (double)shown;
+        if (!series[s].label || !series[s].label[0]) continue;
+        if (series[s].style == SVG_BAND)
+            fprintf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"18\" height=\"10\" fill=\"%s\" fill-opacity=\"0.25\"/>", x + 6,
+                    ly - 9, color);
+        else
+            fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" stroke-width=\"2.5\"/>", x + 6,
+                    ly - 4, x + 24, ly - 4, color);
+        fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" fill=\"#333\">", x + 30, ly);
+        svg_escape(f, series[s].label);
+        fputs("</text>\n", f);
+        shown++;
+    }
+    fputs("</g>\n", f);
 }
 
 int svg_write(FILE *f, const svg_plot *plot, const svg_series *series, size_t n_series) {
@@ -301,8 +333,13 @@ int svg_write(FILE *f, const svg_plot *plot, const svg_series *series, size_t n_
         dy0 = fmin(dy0, 0.0);
         dy1 = fmax(dy1, 0.0);
     }
-    /* a little headroom so that the highest point does not touch the frame */
-    if (dy1 > dy0) dy1 += 0.03 * (dy1 - dy0);
+    /* a little room so that no point touches the frame */
+    if (dy1 > dy0) dy1 += 0.04 * (dy1 - dy0);
+    if (dx1 > dx0) {
+        double pad = 0.02 * (dx1 - dx0);
+        dx0 -= pad;
+        dx1 += pad;
+    }
     fr.x0 = isnan(plot->xmin) ? dx0 : plot->xmin;
     fr.x1 = isnan(plot->xmax) ? dx1 : plot->xmax;
     fr.y0 = isnan(plot->ymin) ? dy0 : plot->ymin;

@@ -1,8 +1,9 @@
 /* svg.h — a small SVG plot writer for the command-line tool.
  *
  * One plot: axes with "nice" ticks (1, 2, 5 x 10^k), tick labels, axis
- * labels, a title, and a legend; any number of series drawn in a fixed
- * colour cycle. Series styles:
+ * labels, a title, and a legend (in the corner of the plot area that hides
+ * the fewest data points); any number of series drawn in a fixed colour
+ * cycle. Series styles:
  *   SVG_LINE     polyline through (x[i], y[i])
  *   SVG_STEP     staircase: y[i] holds from x[i] to x[i+1] (a PMF or CDF)
  *   SVG_STEMS    a vertical stem from 0 to y[i] at each x[i] (a sparse PMF)
