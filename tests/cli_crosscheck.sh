@@ -118,6 +118,26 @@ PROPER_STORM=$T/storm-mps expect crosscheck_only_storm 0 "all values agree" \
     $M/minpathsum.pm $M/minpathsum.pctl --const $MPS --backend storm
 if grep -q 'prism' "$T/out"; then fail crosscheck_only_storm_rows "prism shown: $(cat "$T/out")"; else ok crosscheck_only_storm_rows; fi
 
+# --- PRISM explicit files go to PRISM as they are ---
+cat > "$T/prism-args" <<EOF
+#!/bin/sh
+case "\$1" in -version) echo "PRISM version 4.9"; exit 0 ;; esac
+printf '%s\n' "\$@" > '$T/args.log'
+printf 'Model checking: R=? [ F "end" ]\n\nResult: 0.6287146517400535 (+/- 6.217248937900938E-14 estimated; rel err 9.9E-14)\n'
+EOF
+chmod +x "$T/prism-args"
+I=tests/transcripts/inputs
+PROPER_PRISM=$T/prism-args expect crosscheck_explicit 0 "all values agree" \
+    --explicit $I/minpathsum.tra $I/minpathsum.lab 'R=? [ F "end" ]' --srew $I/minpathsum1.srew
+if [ "$(sed -n '1,6p' "$T/args.log" | tr '\n' ' ')" = "-importtrans $I/minpathsum.tra -importlabels $I/minpathsum.lab -importstaterewards $I/minpathsum1.srew " ] &&
+   [ "$(sed -n '7p' "$T/args.log")" = "-dtmc" ]; then ok crosscheck_explicit_args
+else fail crosscheck_explicit_args "$(cat "$T/args.log")"; fi
+# --via-explicit: the DTMC proper built, exported into the tool's private directory
+PROPER_PRISM=$T/prism-args expect crosscheck_via_explicit 0 "all values agree" \
+    $M/minpathsum.pm 'R{"time"}=? [ F "end" ]' --const $MPS --via-explicit
+if grep -q '/model.tra$' "$T/args.log" && grep -q '/model2.trew$' "$T/args.log" && grep -q '/model.sta$' "$T/args.log"
+then ok crosscheck_via_explicit_args; else fail crosscheck_via_explicit_args "$(cat "$T/args.log")"; fi
+
 # --- bad input: exit 2 ---
 expect crosscheck_bad_tolerance 2 "--tolerance" $M/die.pm 'P=? [ F d=1 ]' --tolerance abc
 expect crosscheck_missing_props 2 "expected MODEL.pm and PROPS" $M/die.pm
