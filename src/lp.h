@@ -913,7 +913,7 @@ static int proper__lp_read_row(proper__lp_reader *r) {
     char name[256];
     size_t where;
     int has_name, rc, op;
-    double constant, rhs;
+    double constant, rhs = 0;
     proper__lp_tok at = r->tok;
     if ((rc = proper__lp_label(r, name, &has_name))) return rc;
     if (has_name && (proper__lp_check_name(name, "row", r->err) ||

@@ -292,13 +292,16 @@ static double proper__qn_busy(const proper_qn_trace *tr, const double *servers, 
 
 /* ---- Gillespie simulation ------------------------------------------------ */
 
+/* Refresh the summed rate from scratch this often (events), so that the
+ * incremental updates cannot drift. */
+#define PROPER_QN_RESUM_EVERY 256
+
 PROPER_API int proper_qn_simulate(const proper_qn *qn, const unsigned long *x0, double dt, size_t K,
                                   size_t runs, proper_rng *rng, proper_qn_trace *tr,
                                   unsigned long long *events, proper_error *err) {
-    size_t M = qn->M, i, r, k;
+    size_t M = qn->M, i, j, r, k;
     unsigned long *x = NULL;
-    double *rate = NULL, *sum_x, *sum_b;
-    proper_alias *route = NULL;
+    double *rate = NULL, *cum = NULL, *sum_x, *sum_b;
     unsigned long long nev = 0;
     int rc;
     if (events) *events = 0;
@@ -307,14 +310,24 @@ PROPER_API int proper_qn_simulate(const proper_qn *qn, const unsigned long *x0, 
     if ((rc = proper_qn_trace_init(tr, M, K, dt, 1, err))) return rc;
     x = (unsigned long *)proper_calloc(M, sizeof *x);
     rate = (double *)proper_calloc(M, sizeof *rate);
-    route = (proper_alias *)proper_calloc(M, sizeof *route);
-    if (!x || !rate || !route) { rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory"); goto out; }
-    for (i = 0; i < M; i++)
-        if ((rc = proper_alias_init(&route[i], qn->routing + i * M, M, err))) goto out;
+    cum = (double *)proper_calloc(M * M, sizeof *cum);
+    if (!x || !rate || !cum) { rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory"); goto out; }
+    /* cumulative routing rows; the last positive entry of a row is 1 exactly */
+    for (i = 0; i < M; i++) {
+        double acc = 0;
+        size_t last = 0;
+        for (j = 0; j < M; j++) {
+            acc += qn->routing[i * M + j];
+            cum[i * M + j] = acc;
+            if (qn->routing[i * M + j] > 0) last = j;
+        }
+        for (j = last; j < M; j++) cum[i * M + j] = 1.0 + 1.0; /* beyond any u < 1 */
+    }
     sum_x = tr->x;
     sum_b = tr->busy;
     for (r = 0; r < runs; r++) {
         double t = 0, total = 0;
+        unsigned since_resum = 0;
         k = 0;
         for (i = 0; i < M; i++) {
             x[i] = x0[i];
@@ -322,7 +335,7 @@ PROPER_API int proper_qn_simulate(const proper_qn *qn, const unsigned long *x0, 
             total += rate[i];
         }
         while (k < K) {
-            double tnext, u;
+            double tnext, u, old_from, old_to;
             size_t from, to;
             tnext = total > 0 ? t + proper_rng_exponential(rng, total) : INFINITY;
             /* the state is constant on [t, tnext): record samples inside it */
@@ -335,7 +348,8 @@ PROPER_API int proper_qn_simulate(const proper_qn *qn, const unsigned long *x0, 
                 k++;
             }
             if (k >= K) break;
-            /* which station completes: linear scan of the rates */
+            /* one uniform picks the station (scan of the rates) and, with
+             * what is left of it rescaled to [0, 1), the destination */
             u = proper_rng_uniform(rng) * total;
             from = M;
             for (i = 0; i < M; i++) {
@@ -344,14 +358,21 @@ PROPER_API int proper_qn_simulate(const proper_qn *qn, const unsigned long *x0, 
                 if (u < rate[i]) break;
                 u -= rate[i];
             }
-            to = proper_alias_sample(&route[from], rng);
+            u /= rate[from];
+            for (to = 0; to + 1 < M && u >= cum[from * M + to]; to++) {}
             x[from]--;
             x[to]++;
+            old_from = rate[from];
+            old_to = rate[to];
             rate[from] = qn->rates[from] * proper__qn_min(qn->servers[from], (double)x[from]);
             rate[to] = qn->rates[to] * proper__qn_min(qn->servers[to], (double)x[to]);
-            /* re-sum rather than update: no drift from cancellation */
-            total = 0;
-            for (i = 0; i < M; i++) total += rate[i];
+            if (++since_resum >= PROPER_QN_RESUM_EVERY) {
+                total = 0;
+                for (i = 0; i < M; i++) total += rate[i];
+                since_resum = 0;
+            } else if (from != to)
+                total += (rate[from] - old_from) + (rate[to] - old_to);
+            if (total < 0) total = 0;
             t = tnext;
             nev++;
         }
@@ -363,9 +384,7 @@ PROPER_API int proper_qn_simulate(const proper_qn *qn, const unsigned long *x0, 
     if (events) *events = nev;
     rc = PROPER_OK;
 out:
-    if (route)
-        for (i = 0; i < M; i++) proper_alias_free(&route[i]);
-    PROPER_FREE(route);
+    PROPER_FREE(cum);
     PROPER_FREE(x);
     PROPER_FREE(rate);
     if (rc) proper_qn_trace_free(tr);
