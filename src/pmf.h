@@ -62,8 +62,9 @@
  * truncation and transform length are chosen.
  *
  * `out` may be the same object as an input in every operation: the result is
- * computed into a fresh PMF which then replaces *out. On failure *out is left
- * unchanged.
+ * computed into a fresh PMF which then replaces *out, freeing what *out held.
+ * So every PMF passed as `out` must be initialised first (proper_pmf_init) or
+ * hold an earlier result. On failure *out is left unchanged.
  */
 #ifndef PROPER_PMF_H
 #define PROPER_PMF_H
