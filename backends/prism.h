@@ -1,13 +1,17 @@
 /* backends/prism.h — the PRISM adapter: hands a DTMC to the PRISM model
  * checker (https://www.prismmodelchecker.org) and reads its answers.
  *
- * PRISM is optional: proper never needs it. This header holds what the
- * adapter needs apart from running a process (src/backend.h runs it):
+ * PRISM is optional: proper never needs it. This header holds:
  *
  * - the answer types shared with the Storm adapter (backends/storm.h):
  *   proper_tool_answer (one property) and proper_tool_output (one run);
  * - proper_prismtool_argv: the command line, as an argv array (no shell);
- * - proper_prismtool_parse: PRISM's console output -> answers or an error.
+ * - proper_prismtool_parse: PRISM's console output -> answers or an error;
+ * - proper_prismtool_check: one run of PRISM on every property of a
+ *   properties text (the model as a PRISM-language file, a proper_dtmc
+ *   exported to explicit files, or PRISM explicit files), through the
+ *   runner and private directories of src/backend.h;
+ * - proper_backend_prism: the "prism" backend of src/backend.h's registry.
  *
  * ---- Command lines (PRISM manual, "Running PRISM") -------------------------
  *   prism MODEL.pm PROPS [-const SPEC] (-epsilon E | -exact) [-maxiters N]
