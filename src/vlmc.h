@@ -1309,13 +1309,12 @@ PROPER_API int proper_vlmc_cfg_load(proper_vlmc_cfg *g, const char *path, proper
  * tied, in arbitrary order. */
 static int proper__vlmc_suffix_sort(const uint32_t *text, const uint32_t *left, uint32_t n, uint32_t sigma,
                                     uint32_t max_len, uint32_t *sa) {
-    uint32_t *rank = NULL, *rank2 = NULL, *tmp = NULL, *fill = NULL;
+    uint32_t *rank = NULL, *rank2 = NULL, *tmp = NULL, *fill;
     uint32_t i, groups, h;
-    size_t cnt_n = (size_t)(sigma > n ? sigma : n) + 1;
     rank = (uint32_t *)proper_calloc(n, sizeof *rank);
     rank2 = (uint32_t *)proper_calloc(n, sizeof *rank2);
     tmp = (uint32_t *)proper_calloc(n, sizeof *tmp);
-    fill = (uint32_t *)proper_calloc(cnt_n, sizeof *fill);
+    fill = (uint32_t *)proper_calloc((size_t)sigma + 1, sizeof *fill);
     if (!rank || !rank2 || !tmp || !fill) {
         PROPER_FREE(rank); PROPER_FREE(rank2); PROPER_FREE(tmp); PROPER_FREE(fill);
         return PROPER_ENOMEM;
@@ -1324,6 +1323,7 @@ static int proper__vlmc_suffix_sort(const uint32_t *text, const uint32_t *left, 
     for (i = 0; i < n; i++) fill[text[i] + 1]++;
     for (i = 1; i <= sigma; i++) fill[i] += fill[i - 1];
     for (i = 0; i < n; i++) sa[fill[text[i]]++] = i;
+    PROPER_FREE(fill);
     groups = 0;
     for (i = 0; i < n; i++) {
         if (i == 0 || text[sa[i]] != text[sa[i - 1]]) { rank[sa[i]] = i; groups++; }
@@ -1338,11 +1338,12 @@ static int proper__vlmc_suffix_sort(const uint32_t *text, const uint32_t *left, 
             uint32_t q = sa[i];
             if (q >= h && left[q - h] > h) tmp[k++] = q - h;
         }
-        /* stable placement by the first key */
-        for (i = 0; i < n; i++) fill[i] = i;
+        /* stable placement by the first key; rank2 serves as the fill
+         * pointers until the new ranks are written into it below */
+        for (i = 0; i < n; i++) rank2[i] = i;
         for (i = 0; i < n; i++) {
             uint32_t p = tmp[i];
-            sa[fill[rank[p]]++] = p;
+            sa[rank2[rank[p]]++] = p;
         }
         groups = 0;
         for (i = 0; i < n; i++) {
@@ -1357,7 +1358,7 @@ static int proper__vlmc_suffix_sort(const uint32_t *text, const uint32_t *left, 
         }
         { uint32_t *t = rank; rank = rank2; rank2 = t; }
     }
-    PROPER_FREE(rank); PROPER_FREE(rank2); PROPER_FREE(tmp); PROPER_FREE(fill);
+    PROPER_FREE(rank); PROPER_FREE(rank2); PROPER_FREE(tmp);
     return PROPER_OK;
 }
 
@@ -1419,8 +1420,7 @@ PROPER_API int proper_vlmc_index_build(proper_vlmc_index *ix, const proper_vlmc_
     ix->text = (uint32_t *)proper_calloc(n, sizeof *ix->text);
     ix->sa = (uint32_t *)proper_calloc(n, sizeof *ix->sa);
     left = (uint32_t *)proper_calloc(n, sizeof *left);
-    wpos = (uint64_t *)proper_calloc(n, sizeof *wpos);
-    if (!ix->text || !ix->sa || !left || !wpos) goto oom;
+    if (!ix->text || !ix->sa || !left) goto oom;
     pos = 0;
     for (r = 0; r < c->n_runs; r++) {
         const proper_vlmc_run *run = &c->runs[r];
@@ -1428,18 +1428,23 @@ PROPER_API int proper_vlmc_index_build(proper_vlmc_index *ix, const proper_vlmc_
         for (o = 0; o < m; o++) {
             ix->text[pos + o] = 1 + ix->canon[c->sym[run->start + m - 1 - o]];
             left[pos + o] = m + 1 - o;
-            wpos[pos + o] = run->mult;
         }
         ix->text[pos + m] = 0;
         left[pos + m] = 1;
-        wpos[pos + m] = run->mult;
         if (m + 1 > ix->max_len) ix->max_len = m + 1;
         pos += m + 1;
     }
     if (proper__vlmc_suffix_sort(ix->text, left, n, L + 1, ix->max_len, ix->sa)) goto oom;
     PROPER_FREE(left);
     left = NULL;
-    /* weights and blocks */
+    /* weights (each position weighs its run's multiplicity) and blocks */
+    wpos = (uint64_t *)proper_calloc(n, sizeof *wpos);
+    if (!wpos) goto oom;
+    for (pos = 0, r = 0; r < c->n_runs; r++) {
+        uint32_t o;
+        for (o = 0; o <= c->runs[r].len; o++) wpos[pos + o] = c->runs[r].mult;
+        pos += c->runs[r].len + 1;
+    }
     ix->wsum = (uint64_t *)proper_calloc((size_t)n + 1, sizeof *ix->wsum);
     ix->block = (uint32_t *)proper_calloc((size_t)L + 2, sizeof *ix->block);
     ix->succ_off = (uint32_t *)proper_calloc((size_t)L + 2, sizeof *ix->succ_off);
@@ -1452,6 +1457,8 @@ PROPER_API int proper_vlmc_index_build(proper_vlmc_index *ix, const proper_vlmc_
         ix->wsum[i + 1] = ix->wsum[i] + wpos[ix->sa[i]];
         ix->block[ix->text[ix->sa[i]] + 1] = i + 1;
     }
+    PROPER_FREE(wpos); /* from here on a weight is a difference of wsum */
+    wpos = NULL;
     for (h = 1; h <= L + 1; h++)
         if (ix->block[h] < ix->block[h - 1]) ix->block[h] = ix->block[h - 1];
     /* observed successors per history symbol */
@@ -1487,7 +1494,7 @@ PROPER_API int proper_vlmc_index_build(proper_vlmc_index *ix, const proper_vlmc_
         for (j = 0; j < k; j++) slot[ix->succ[ix->succ_off[h] + j]] = j;
         for (i = 0; i < nb; i++) {
             uint32_t p = ix->sa[b0 + i], x = proper__vlmc_next_sym(ix, p);
-            uint64_t w = wpos[p];
+            uint64_t w = ix->wsum[b0 + i + 1] - ix->wsum[b0 + i];
             ix->marginal[x] += w;
             if (k >= 2) {
                 for (j = 0; j + 1 < k; j++) base[(size_t)j * (nb + 1) + i + 1] = base[(size_t)j * (nb + 1) + i];
