@@ -48,7 +48,7 @@ build/tests/%: tests/%.c tests/test.h $(SRC) $(BACKENDS)
 	@mkdir -p $(dir $@)
 	@$(CC) $(STRICT) $(SAN) -O1 -g -o $@ $< $(LIBS) 2> $@.log || { cat $@.log; rm -f $@; }
 
-build/fuzz/%: tests/fuzz/%.c $(SRC)
+build/fuzz/%: tests/fuzz/%.c tests/fuzz/replay.h $(SRC) $(BACKENDS)
 	@mkdir -p $(dir $@)
 	@$(CC) $(STRICT) $(SAN) -O1 -g -o $@ $< $(LIBS) 2> $@.log || { cat $@.log; rm -f $@; }
 
