@@ -125,32 +125,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
 }
 
-#ifndef PROPER_LIBFUZZER
-#include <dirent.h>
-#include <stdio.h>
-
-int main(int argc, char **argv) {
-    DIR *dir;
-    struct dirent *ent;
-    int n = 0;
-    if (argc < 2 || !(dir = opendir(argv[1]))) {
-        printf("FAIL fuzz_sre: cannot open corpus directory %s\n", argc > 1 ? argv[1] : "(none)");
-        return 1;
-    }
-    while ((ent = readdir(dir)) != NULL) {
-        char path[4096];
-        char *data;
-        size_t len;
-        proper_error err;
-        if (ent->d_name[0] == '.') continue;
-        snprintf(path, sizeof path, "%s/%s", argv[1], ent->d_name);
-        if (proper_read_file(path, &data, &len, &err)) continue;
-        LLVMFuzzerTestOneInput((const uint8_t *)data, len);
-        PROPER_FREE(data);
-        n++;
-    }
-    closedir(dir);
-    printf("ok fuzz_sre (%d inputs)\n", n);
-    return 0;
-}
-#endif
+#define PROPER_FUZZ_NAME "fuzz_sre"
+#include "replay.h"
