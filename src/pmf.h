@@ -108,13 +108,15 @@ typedef struct proper_pmf {
  * proper__pmf_poly_spectrum); output bins move by at most twice this. */
 #define PROPER_PMF_HORNER_TOL 1e-18
 /* Direct-vs-FFT cost constant (see the header comment). Measured on the
- * development machine (AMD EPYC, gcc -O2, CPU time of whole calls including
- * plan creation): direct and FFT cost the same at na*nb / (N log2 N) of 4 to
- * 5 for every shape tried (na = 32..65536, nb = 32..na), e.g. equal lengths
- * 64 (direct 1.1 us, FFT 1.4 us) vs 128 (4.3 us vs 2.7 us), or 16384 x 128
- * (566 us vs 536 us); an operand of 64 bins or fewer always goes direct up to
- * 65536. bench/bench_fft.c prints the equal-length crossover. */
-#define PROPER_PMF_FFT_COST 4.5
+ * development machine (AMD EPYC, CPU time of whole calls including plan
+ * creation), the two methods cost the same at x = na*nb / (N log2 N) of
+ * about 4-5 with gcc -O2 (direct summation stays scalar: equal lengths 64
+ * take 1.1 us direct vs 1.4 us FFT, 128 take 4.3 vs 2.7 us) and about 6-10
+ * with gcc -O3 -march=native (vectorised direct summation: 128 x 128 take
+ * 1.2 vs 1.6 us, 1024 x 128 10.8 vs 10.6 us, 8192 x 256 127 vs 124 us).
+ * 6 sits between the two; a choice on the wrong side near the crossover
+ * costs at most about 1.3x. bench/bench_fft.c prints the crossover. */
+#define PROPER_PMF_FFT_COST 6.0
 
 PROPER_API void proper_pmf_init(proper_pmf *x);              /* empty; safe to free */
 PROPER_API void proper_pmf_free(proper_pmf *x);
