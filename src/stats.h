@@ -963,7 +963,7 @@ PROPER_API int proper_stats_ks_distance_cdf(const double *F, const double *G, si
 
 PROPER_API int proper_stats_ks_distance_pmf(const double *p, const double *q, size_t n,
                                             double *out, proper_error *err) {
-    double sp, sq, cp = 0.0, cq = 0.0, d = 0.0;
+    double sp = 0.0, sq = 0.0, cp = 0.0, cq = 0.0, d = 0.0;
     size_t i;
     int rc;
     if (n == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "empty grid");
