@@ -115,8 +115,11 @@ typedef struct proper_pmf {
  * with gcc -O3 -march=native (vectorised direct summation: 128 x 128 take
  * 1.2 vs 1.6 us, 1024 x 128 10.8 vs 10.6 us, 8192 x 256 127 vs 124 us).
  * 6 sits between the two; a choice on the wrong side near the crossover
- * costs at most about 1.3x. bench/bench_fft.c prints the crossover. */
+ * costs at most about 1.3x. bench/bench_fft.c prints the crossover. Define
+ * it before including to tune it for other machines or flags. */
+#ifndef PROPER_PMF_FFT_COST
 #define PROPER_PMF_FFT_COST 6.0
+#endif
 
 PROPER_API void proper_pmf_init(proper_pmf *x);              /* empty; safe to free */
 PROPER_API void proper_pmf_free(proper_pmf *x);

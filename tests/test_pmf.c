@@ -205,6 +205,37 @@ static void test_loop_equals_explicit_sum(void) {
     proper_pmf_free(&sum);
 }
 
+/* A long loop (up to 100 iterations), where most of the spectrum needs far
+ * fewer than 100 Horner steps (PROPER_PMF_HORNER_TOL): every bin still
+ * equals the explicit sum of repeated direct convolutions within 1e-12. */
+static void test_long_loop_equals_explicit_sum(void) {
+    proper_rng rng;
+    proper_pmf body, power, got;
+    double iters[101], s = 0.0, *acc, worst = 0.0;
+    size_t i, k, bins = 100 * 63 + 1;
+    proper_rng_seed(&rng, 17);
+    proper_pmf_init(&body);
+    proper_pmf_init(&power);
+    proper_pmf_init(&got);
+    random_pmf(&body, &rng, 64, 0.0, 1.0);
+    for (i = 0; i <= 100; i++) s += (iters[i] = proper_rng_uniform(&rng));
+    for (i = 0; i <= 100; i++) iters[i] /= s;
+    CHECK_INT(proper_pmf_loop(&got, &body, iters, 101, NULL), 0);
+    acc = (double *)proper_calloc(bins, sizeof(double));
+    CHECK_INT(proper_pmf_point(&power, 0.0, 1.0, NULL), 0);
+    for (i = 0; i <= 100; i++) {
+        if (i > 0) CHECK_INT(proper_pmf_convolve_direct(&power, &power, &body, NULL), 0);
+        for (k = 0; k < power.n; k++) acc[k] += iters[i] * power.p[k];
+    }
+    CHECK_INT(got.n, bins);
+    for (k = 0; k < bins && k < got.n; k++) worst = fmax(worst, fabs(got.p[k] - acc[k]));
+    CHECK(worst <= 1e-12);
+    PROPER_FREE(acc);
+    proper_pmf_free(&body);
+    proper_pmf_free(&power);
+    proper_pmf_free(&got);
+}
+
 /* Geometric closed forms for K ~ P(K = i) = (1-p) p^i:
  *   E[T] = E[K] E[X] = p/(1-p) E[X],
  *   Var[T] = E[K] Var[X] + Var[K] E[X]^2,  Var[K] = p/(1-p)^2.
@@ -327,6 +358,12 @@ static void test_tail_propagation(void) {
     CHECK_ABS(proper_pmf_mass(&c) + c.tail, 1.0, 1e-12);
     CHECK_INT(proper_pmf_loop(&c, &x, iters, 3, NULL), 0);
     CHECK_ABS(c.tail, 1 - (0.5 + 0.25 * 0.95 + 0.25 * 0.95 * 0.95), 1e-15);
+    CHECK_ABS(proper_pmf_mass(&c) + c.tail, 1.0, 1e-12);
+    /* Markovian: grid mass sum_i (1-p) p^i 0.95^i = (1-p) / (1 - 0.95 p),
+     * less at most eps of truncation */
+    CHECK_INT(proper_pmf_markov_loop(&c, &x, 0.5, 1e-12, NULL), 0);
+    CHECK(c.tail >= 1 - 0.5 / (1 - 0.95 * 0.5) - 1e-12);
+    CHECK(c.tail <= 1 - 0.5 / (1 - 0.95 * 0.5) + 1e-12 + 1e-12);
     CHECK_ABS(proper_pmf_mass(&c) + c.tail, 1.0, 1e-12);
     proper_pmf_free(&x);
     proper_pmf_free(&c);
@@ -572,6 +609,7 @@ int main(void) {
     RUN(test_moments_of_sums);
     RUN(test_power);
     RUN(test_loop_equals_explicit_sum);
+    RUN(test_long_loop_equals_explicit_sum);
     RUN(test_markov_loop_closed_form);
     RUN(test_markov_loop_explicit);
     RUN(test_stats_hand_computed);
