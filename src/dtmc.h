@@ -1746,16 +1746,44 @@ static double proper__gs_sweep(const uint64_t *row, const uint32_t *col, const d
     return maxdiff;
 }
 
-/* Gauss–Seidel on the local system. Stopping rule: with delta_k the
- * largest change of sweep k relative to the largest |y|, and rho the
- * largest ratio delta_j / delta_{j-1} over the last three sweeps (an
- * estimate of the contraction factor), the remaining error of a geometric
- * tail is at most delta_k * rho / (1 - rho); stop when that is at most
- * rel_precision. Changes that reach the rounding floor (100 times below the
- * precision and no longer decreasing) also stop it. */
+/* The last five rate estimates agree to 0.01% and show a slow mode. */
+static int proper__slow_mode_settled(const double *h) {
+    double lo = h[0], hi = h[0];
+    int j;
+    for (j = 1; j < 5; j++) {
+        lo = h[j] < lo ? h[j] : lo;
+        hi = h[j] > hi ? h[j] : hi;
+    }
+    return lo >= 0.9 && hi < 0.9999 && hi - lo <= 1e-4 * hi;
+}
+
+/* Gauss–Seidel on the local system.
+ *
+ * Stopping rule: with delta_k the largest change of sweep k relative to the
+ * largest |y|, and rho the largest ratio delta_j / delta_{j-1} over the last
+ * three sweeps (an estimate of the contraction factor), the remaining error
+ * of a geometric tail is at most delta_k * rho / (1 - rho); stop when that
+ * is at most rel_precision.
+ *
+ * Rounding floor: near the solution the changes become rounding noise and
+ * their ratios scatter around 1. When no sweep has set a new smallest
+ * change for 10 sweeps, the tail is measured with the smallest change and
+ * the last rate seen while the changes still contracted cleanly (three
+ * ratios below 1); 500 sweeps without a new low is stagnation.
+ *
+ * Slow modes: when the error is one isolated slow mode (five successive
+ * ratios equal to 0.01%, lambda >= 0.9), successive changes satisfy
+ * dy_{k+1} = lambda dy_k and the limit is y_k + dy_k lambda / (1 - lambda)
+ * (Lyusternik's extrapolation, Aitken's delta-squared on vectors). At most 4
+ * jumps, and none once a jump has not cut the changes tenfold by the time
+ * the next one is due. After a jump rho is never taken below lambda, so
+ * whatever remains of that mode still counts at its own rate in the
+ * stopping rule. */
 static int proper__lin_gauss_seidel(proper__lin *L, uint32_t sz, unsigned long *sweeps_out) {
-    double hist[3] = {0.0, 0.0, 0.0}, prev = 0.0, eps = L->o.rel_precision, best = INFINITY;
-    unsigned long sweep, since_best = 0;
+    double hist[5] = {0.0, 0.0, 0.0, 0.0, 0.0}, prev = 0.0, eps = L->o.rel_precision, best = INFINITY;
+    double clean = -1.0, slow = 0.0, rel_at_jump = INFINITY;
+    unsigned long sweep, since_best = 0, since_jump = 0;
+    int n_jumps = 0, pending = 0, j;
     uint32_t i;
     uint64_t e;
     for (i = 0; i < sz; i++) { /* divide each row by its diagonal once */
@@ -1771,17 +1799,41 @@ static int proper__lin_gauss_seidel(proper__lin *L, uint32_t sz, unsigned long *
         if (maxdiff == 0.0) return PROPER_OK;
         rel = maxdiff / maxabs;
         if (rel <= 2.0 * 2.220446049250313e-16) return PROPER_OK; /* changes at rounding level */
-        if (rel < best) { best = rel; since_best = 0; }
-        else if (++since_best >= 50 && best <= 1e-2 * eps) return PROPER_OK;
-        else if (since_best >= 500) return PROPER_ENOCONV; /* stagnation above the precision */
-        hist[0] = hist[1];
-        hist[1] = hist[2];
-        hist[2] = prev > 0.0 ? rel / prev : 1.0;
+        for (j = 0; j < 4; j++) hist[j] = hist[j + 1];
+        hist[4] = prev > 0.0 ? rel / prev : 1.0;
         prev = rel;
-        if (sweep < 4) continue;
-        rho = hist[0] > hist[1] ? hist[0] : hist[1];
-        if (hist[2] > rho) rho = hist[2];
-        if (rho < 1.0 && rel * rho / (1.0 - rho) <= eps) return PROPER_OK;
+        since_jump++;
+        if (pending) { /* L->r holds the previous sweep: jump along the change */
+            double lambda = hist[4], f = lambda / (1.0 - lambda);
+            for (i = 0; i < sz; i++) L->y[i] += f * (L->y[i] - L->r[i]);
+            if (lambda > slow) slow = lambda;
+            n_jumps++;
+            pending = 0;
+            since_jump = 0;
+            prev = 0.0;
+            continue;
+        }
+        if (rel < best) { best = rel; since_best = 0; }
+        else since_best++;
+        if (sweep < 4 || since_jump < 4) continue;
+        rho = hist[2] > hist[3] ? hist[2] : hist[3];
+        if (hist[4] > rho) rho = hist[4];
+        if (slow > rho) rho = slow;
+        if (rho < 1.0) {
+            if (rel * rho / (1.0 - rho) <= eps) return PROPER_OK;
+            if (since_best == 0) clean = rho;
+        }
+        if (since_best >= 10 && clean >= 0.0 && best * clean / (1.0 - clean) <= eps) return PROPER_OK;
+        if (since_best >= 500) return PROPER_ENOCONV; /* stagnation above the precision */
+        if (n_jumps < 4 && since_jump >= 6 && proper__slow_mode_settled(hist)) {
+            if (rel > 0.1 * rel_at_jump) {
+                n_jumps = 4; /* the last jump did not pay: plain sweeps from here */
+            } else {
+                memcpy(L->r, L->y, sz * sizeof *L->r);
+                rel_at_jump = rel;
+                pending = 1;
+            }
+        }
     }
     return PROPER_ENOCONV;
 }

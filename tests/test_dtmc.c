@@ -117,8 +117,8 @@ static void ref_reach_prob(const double *P, size_t n, const unsigned char *targe
  * missed with positive probability (graph: s reaches, avoiding the target,
  * a state that cannot reach it). */
 static void ref_reach_reward(const double *P, size_t n, const unsigned char *target, const double *r, double *x) {
-    unsigned char *can = (unsigned char *)malloc(n), *bad = (unsigned char *)malloc(n),
-                  *notarget = (unsigned char *)malloc(n), *doomed = (unsigned char *)malloc(n);
+    unsigned char *can = (unsigned char *)calloc(n, 1), *bad = (unsigned char *)calloc(n, 1),
+                  *notarget = (unsigned char *)calloc(n, 1), *doomed = (unsigned char *)calloc(n, 1);
     size_t *idx = (size_t *)malloc(n * sizeof *idx), k = 0, s, t;
     double *A, *c;
     dense_can_reach(P, n, target, NULL, can);
@@ -594,6 +594,65 @@ static void test_random_vs_dense_large_dense(void) {
     random_vs_dense(200, 300, 5, &o, 13);
 }
 
+/* Gauss–Seidel where one slow mode dominates (pairs of states that pass
+ * the walk back and forth with probability 0.98 inside a random component:
+ * the extrapolation path) and where the slowest error is spread over many
+ * modes of one modulus (a ring swept against its direction: extrapolation
+ * must not fire or must give up). Both against the dense reference. */
+static void test_gauss_seidel_slow_modes(void) {
+    enum { N = 300 };
+    proper_dtmc_solve_opts o;
+    proper_rng rng;
+    double *P = (double *)calloc(N * N, sizeof *P), x[N], ref[N], rew[N];
+    unsigned char tgt[N];
+    proper_dtmc m;
+    proper_error err;
+    proper_bitset t;
+    proper_dtmc_reward r;
+    proper_dtmc_solve_stats st;
+    size_t s, j;
+    uint32_t last = N - 1;
+    int shape;
+    proper_dtmc_solve_opts_default(&o);
+    o.dense_max = 0;
+    o.band_max = 0;
+    proper_rng_seed(&rng, 99);
+    for (shape = 0; shape < 2; shape++) {
+        memset(P, 0, N * N * sizeof *P);
+        memset(tgt, 0, sizeof tgt);
+        for (s = 0; s + 1 < N; s++) {
+            rew[s] = 0.5 + proper_rng_uniform(&rng);
+            if (shape == 0 && s < 40) { /* sticky pairs (2i, 2i+1) */
+                P[s * N + (s ^ 1)] = 0.98;
+                P[s * N + 40 + (size_t)proper_rng_below(&rng, N - 41)] = 0.02;
+            } else if (shape == 0) {
+                double w[3], sum = 0.0;
+                for (j = 0; j < 3; j++) { w[j] = proper_rng_uniform(&rng) + 0.1; sum += w[j]; }
+                P[s * N + (N - 1)] += 0.1;
+                P[s * N + (size_t)proper_rng_below(&rng, 40)] += 0.9 * w[0] / sum;
+                P[s * N + (size_t)proper_rng_below(&rng, N - 1)] += 0.9 * w[1] / sum;
+                P[s * N + (size_t)proper_rng_below(&rng, N - 1)] += 0.9 * w[2] / sum;
+            } else { /* ring 0 <- 1 <- ... <- N-2 <- 0, exit 3% */
+                P[s * N + (s == 0 ? N - 2 : s - 1)] = 0.97;
+                P[s * N + (N - 1)] = 0.03;
+            }
+        }
+        rew[N - 1] = 0.0;
+        P[(N - 1) * N + (N - 1)] = 1.0;
+        tgt[N - 1] = 1;
+        CHECK_INT(build_dense(&m, P, N, 0), 0);
+        set_of(&t, N, &last, 1);
+        r.name = (char *)"r"; r.state = rew; r.trans = NULL;
+        CHECK_INT(proper_dtmc_reward_reach(&m, &r, &t, &o, x, &st, &err), 0);
+        CHECK(st.sweeps > 10);
+        ref_reach_reward(P, N, tgt, rew, ref);
+        for (s = 0; s < N; s++) CHECK_REL(x[s], ref[s], 1e-10);
+        proper_bitset_free(&t);
+        proper_dtmc_free(&m);
+    }
+    free(P);
+}
+
 /* Bounded properties against dense matrix powers. */
 static void test_bounded_vs_matrix_powers(void) {
     enum { N = 30, K = 25 };
@@ -1058,6 +1117,7 @@ int main(void) {
     RUN(test_random_vs_dense_default);
     RUN(test_random_vs_dense_gauss_seidel);
     RUN(test_random_vs_dense_large_dense);
+    RUN(test_gauss_seidel_slow_modes);
     RUN(test_bounded_vs_matrix_powers);
     RUN(test_steady_vs_dense);
     RUN(test_scc_and_prob01);
