@@ -290,11 +290,13 @@ typedef struct proper__est_flows {
     size_t m;       /* parameters */
     double *tau;    /* n_params x (m+1): taken flow of each construct */
     double *not_taken; /* n_params x (m+1): not-taken flow */
+    double *entries;   /* n_params x (m+1): loops: entries from outside the loop */
 } proper__est_flows;
 
 static void proper__est_flows_free(proper__est_flows *f) {
     PROPER_FREE(f->tau);
     PROPER_FREE(f->not_taken);
+    PROPER_FREE(f->entries);
 }
 
 /* Depth-first ordering of states so that each comes after the states its
@@ -361,6 +363,30 @@ static void proper__est_taken_form(const proper_synth_model *m, size_t p, const 
         for (j = 0; j < w; j++) tau[j] -= visits[m->params[p].do_state * w + j];
 }
 
+/* Entries of loop p from outside: visits of its `do` state, or the flows
+ * into its condition state from states outside its body. */
+static void proper__est_entry_form(const proper_synth_model *m, const proper__est_flows *f, size_t p,
+                                   const double *visits, double *entry) {
+    const proper_synth_param *lp = &m->params[p];
+    size_t j, u, w = m->n_params + 1;
+    for (j = 0; j < w; j++) entry[j] = 0.0;
+    if (lp->do_state != (size_t)-1) {
+        for (j = 0; j < w; j++) entry[j] = visits[lp->do_state * w + j];
+        return;
+    }
+    for (u = 0; u < m->n_states; u++) {
+        const proper_synth_state *st = &m->states[u];
+        if (u == m->end || u == lp->state || (u >= lp->body_first && u < lp->body_end)) continue;
+        if (st->param >= 0) {
+            const double *tau = f->tau + (size_t)st->param * w;
+            if (st->taken == lp->state) for (j = 0; j < w; j++) entry[j] += tau[j];
+            if (st->next == lp->state) for (j = 0; j < w; j++) entry[j] += visits[u * w + j] - tau[j];
+        } else if (st->next == lp->state) {
+            for (j = 0; j < w; j++) entry[j] += visits[u * w + j];
+        }
+    }
+}
+
 /* Taken and not-taken flows of every construct as linear forms. Visits are
  * pulled in dependency order: each state sums the flows of its incoming
  * edges (plain: the source's visits; taken: the construct's taken flow;
@@ -373,7 +399,8 @@ static int proper__est_flows_build(const proper_synth_model *m, proper__est_flow
     f->m = m->n_params;
     f->tau = (double *)proper_calloc(m->n_params * w + 1, sizeof *f->tau);
     f->not_taken = (double *)proper_calloc(m->n_params * w + 1, sizeof *f->not_taken);
-    if (!order || !visits || !f->tau || !f->not_taken) {
+    f->entries = (double *)proper_calloc(m->n_params * w + 1, sizeof *f->entries);
+    if (!order || !visits || !f->tau || !f->not_taken || !f->entries) {
         rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
         goto done;
     }
@@ -400,6 +427,8 @@ static int proper__est_flows_build(const proper_synth_model *m, proper__est_flow
         proper__est_taken_form(m, i, visits, f->tau + i * w);
         for (j = 0; j < w; j++) f->not_taken[i * w + j] = visits[st * w + j] - f->tau[i * w + j];
     }
+    for (i = 0; i < m->n_params; i++)
+        if (m->params[i].is_loop) proper__est_entry_form(m, f, i, visits, f->entries + i * w);
 done:
     PROPER_FREE(order);
     PROPER_FREE(visits);
@@ -478,8 +507,9 @@ static int proper__est_estimate_finish(proper_estimate *est, const proper_synth_
         double t = proper__est_form_at(tau, mean, w), u = proper__est_form_at(nt, mean, w);
         double tl, th, ul, uh;
         est->samples[i] = n_samples[i];
-        est->taken[i] = t * n_samples[i];
-        est->reached[i] = (t + u) * n_samples[i];
+        /* totals of integer counts with integer coefficients: whole numbers */
+        est->taken[i] = floor(t * n_samples[i] + 0.5);
+        est->reached[i] = floor((t + u) * n_samples[i] + 0.5);
         if (!(t + u > 0.0)) { /* never reached: the parameter does not matter */
             est->p[i] = 0.0; est->lo[i] = 0.0; est->hi[i] = 1.0;
             continue;
@@ -540,6 +570,14 @@ static int proper__est_check_runs(const proper_synth_model *m, const proper__est
         for (i = 0; i < m->n_params; i++) x[1 + i] = log->values[r * log->n_cols + (size_t)col[i]];
         for (i = 0; i < m->n_params; i++) {
             double t = proper__est_form_at(f->tau + i * w, x, w), u = proper__est_form_at(f->not_taken + i * w, x, w);
+            if (m->params[i].is_loop && x[1 + i] > 0.0 && proper__est_form_at(f->entries + i * w, x, w) < 0.5) {
+                int line = log->lines[r];
+                double ran = x[1 + i];
+                PROPER_FREE(x);
+                return proper_error_set(err, PROPER_ERANGE, log->file, line, 0,
+                                        "execution %u: loop %s (source line %d) ran %g times but the other counts say it "
+                                        "was never entered", (unsigned)(r + 1), m->params[i].name, m->params[i].line, ran);
+            }
             if (t < 0.0 || u < 0.0) {
                 int line = log->lines[r];
                 PROPER_FREE(x);
@@ -658,7 +696,8 @@ PROPER_API int proper_estimate_from_artifact(proper_estimate *est, const proper_
     mean[0] = lo[0] = hi[0] = 1.0;
     for (i = 0; i < m->n_params; i++) {
         if (!files[i]) {
-            rc = proper_error_set(err, PROPER_EUNDEFINED, NULL, m->params[i].line, 0, "no log file for %s", m->params[i].name);
+            rc = proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0, "no log file for %s (the %s at source line %d)",
+                                  m->params[i].name, m->params[i].is_loop ? "loop" : "conditional", m->params[i].line);
             goto done;
         }
         if ((rc = proper__est_read_column(files[i], &cols[i], &lens[i], err))) goto done;

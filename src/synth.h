@@ -23,7 +23,8 @@
  *               gets one too unless it is `default`), with C/Java fall-through;
  *     try       the try block runs, then `finally`; catch blocks are the
  *               exceptional path and are not modelled (like `throw`, which
- *               ends the run: exceptions are assumed not caught inside).
+ *               ends the run: exceptions are assumed not caught inside);
+ *               annotations on a catch block's lines are ignored.
  *   Rejected with an error naming the line: goto, labelled statements
  *   (`outer: for ...`), `break label`, `continue label`.
  *
@@ -79,6 +80,8 @@ typedef struct proper_synth_param {
     size_t state;      /* the state the parameter sits at */
     size_t do_state;   /* do loops: the `do` state (its visits = loop entries);
                           (size_t)-1 otherwise */
+    size_t body_first, body_end; /* loops: the body's states are
+                          [body_first, body_end); 0, 0 for conditionals */
     char name[16];     /* "p1", "p2", ... */
 } proper_synth_param;
 
@@ -171,6 +174,8 @@ typedef struct proper__synth_parser {
     size_t n_toks, cap_toks, pos;
     proper__synth_annot *annots;
     size_t n_annots, cap_annots;
+    int (*unmodelled)[2];         /* line ranges [first, last] of catch blocks */
+    size_t n_unmodelled, cap_unmodelled;
     proper_error *err;
 } proper__synth_parser;
 
@@ -566,9 +571,21 @@ static int proper__synth_parse_stmt(proper__synth_parser *ps, proper__synth_stmt
         if ((rc = proper__synth_parse_block(ps, &s->a, depth + 1))) goto fail;
         while (proper__synth_tok_is(proper__synth_peek(ps), "catch")) {
             proper__synth_stmt *handler = NULL;
+            int range[2];
+            range[0] = proper__synth_peek(ps)->line;
             ps->pos++;
             if ((rc = proper__synth_skip_parens(ps)) || (rc = proper__synth_parse_block(ps, &handler, depth + 1))) goto fail;
             proper__synth_stmt_free(handler); /* exceptional path: not modelled */
+            range[1] = ps->toks[ps->pos - 1].line - 1; /* up to the line before its closing brace */
+            if (range[1] >= range[0] &&
+                proper_reserve(&ps->unmodelled, &ps->cap_unmodelled, ps->n_unmodelled + 1, sizeof *ps->unmodelled)) {
+                rc = proper_error_set(ps->err, PROPER_ENOMEM, ps->file, t->line, t->col, "out of memory");
+                goto fail;
+            }
+            if (range[1] >= range[0]) {
+                ps->unmodelled[ps->n_unmodelled][0] = range[0];
+                ps->unmodelled[ps->n_unmodelled++][1] = range[1];
+            }
         }
         if (proper__synth_tok_is(proper__synth_peek(ps), "finally")) {
             ps->pos++;
@@ -650,11 +667,23 @@ static int proper__synth_new_param(proper__synth_builder *b, size_t state, int i
     p.is_loop = is_loop;
     p.state = state;
     p.do_state = PROPER__SYNTH_NONE;
+    p.body_first = p.body_end = 0;
     snprintf(p.name, sizeof p.name, "p%u", (unsigned)(m->n_params + 1));
     m->states[state].param = (int)m->n_params;
     if (PROPER_PUSH(m->params, m->n_params, b->cap_params, p))
         return proper_error_set(b->err, PROPER_ENOMEM, b->file, p.line, 0, "out of memory");
     return PROPER_OK;
+}
+
+static int proper__synth_create_states(proper__synth_builder *b, proper__synth_stmt *s);
+
+/* A loop body's states are created contiguously; remember their range. */
+static int proper__synth_create_body(proper__synth_builder *b, proper__synth_stmt *body, size_t param) {
+    int rc;
+    b->m->params[param].body_first = b->m->n_states;
+    rc = proper__synth_create_states(b, body);
+    b->m->params[param].body_end = b->m->n_states;
+    return rc;
 }
 
 /* Pass 1: create every statement's state in source order (so parameters are
@@ -683,14 +712,14 @@ static int proper__synth_create_states(proper__synth_builder *b, proper__synth_s
         if ((rc = proper__synth_new_state(b, PROPER_SYNTH_LOOP, s->line, s->kind == PROPER__SYNTH_ST_FOR ? "for" : "while", &s->state)) ||
             (rc = proper__synth_new_param(b, s->state, 1)))
             return rc;
-        return proper__synth_create_states(b, s->a);
+        return proper__synth_create_body(b, s->a, b->m->n_params - 1);
     case PROPER__SYNTH_ST_DO:
         if ((rc = proper__synth_new_state(b, PROPER_SYNTH_STMT, s->line, "do", &s->state)) ||
             (rc = proper__synth_new_state(b, PROPER_SYNTH_LOOP, s->do_while_line, "while", &s->state2)) ||
             (rc = proper__synth_new_param(b, s->state2, 1)))
             return rc;
         b->m->params[b->m->n_params - 1].do_state = s->state;
-        return proper__synth_create_states(b, s->a);
+        return proper__synth_create_body(b, s->a, b->m->n_params - 1);
     case PROPER__SYNTH_ST_SWITCH:
         if ((rc = proper__synth_new_state(b, PROPER_SYNTH_STMT, s->line, "switch", &s->state))) return rc;
         for (i = 0; i < s->n_kids; i++)
@@ -829,13 +858,22 @@ static int proper__synth_wire(proper__synth_builder *b, proper__synth_stmt *s, s
 
 /* Attach each annotation inside the function's lines [first, last] to the
  * first statement at or after its line. */
-static int proper__synth_attach_rewards(proper__synth_builder *b, const proper__synth_annot *an, size_t n_an, int first, int last) {
+static int proper__synth_in_ranges(int line, int (*ranges)[2], size_t n) {
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (line >= ranges[i][0] && line <= ranges[i][1]) return 1;
+    return 0;
+}
+
+static int proper__synth_attach_rewards(proper__synth_builder *b, const proper__synth_parser *ps, int first, int last) {
     proper_synth_model *m = b->m;
-    size_t i, k, cap_names = 0;
+    const proper__synth_annot *an = ps->annots;
+    size_t i, k, cap_names = 0, n_an = ps->n_annots;
     for (i = 0; i < n_an; i++) {
         int r = proper_synth_reward_index(m, an[i].name);
         size_t best = PROPER__SYNTH_NONE;
         if (an[i].line < first || an[i].line > last) continue;
+        if (proper__synth_in_ranges(an[i].line, ps->unmodelled, ps->n_unmodelled)) continue; /* in a catch block */
         if (r < 0) {
             char name[32];
             double *grown;
@@ -899,7 +937,7 @@ static int proper__synth_build(proper__synth_parser *ps, proper_synth_model *m, 
     m->initial = entry;
     for (i = 0; i < m->n_states; i++)
         PROPER_ASSERT(m->states[i].next != PROPER__SYNTH_NONE);
-    return proper__synth_attach_rewards(&b, ps->annots, ps->n_annots, body_line, close_line);
+    return proper__synth_attach_rewards(&b, ps, body_line, close_line);
 }
 
 PROPER_API int proper_synth_parse(proper_synth_model *m, const char *text, size_t len, const char *file,
@@ -926,6 +964,7 @@ done:
     proper__synth_stmt_free(body);
     PROPER_FREE(ps.toks);
     PROPER_FREE(ps.annots);
+    PROPER_FREE(ps.unmodelled);
     if (rc) proper_synth_free(m);
     return rc;
 }

@@ -161,6 +161,7 @@ static void test_log_errors(void) {
     proper_estimate est;
     proper_error e;
     const char *inconsistent = "p1,p2,p3,p4,p5\n1,2,3,0,0\n0,0,0,1,1\n";
+    const char *never_entered = "p1,p2,p3,p4,p5\n1,2,1,0,0\n0,2,0,1,1\n";
     expect_log_error("", PROPER_EPARSE, 1, 1, "header");
     expect_log_error("p1,p2\n", PROPER_EPARSE, 2, 1, "no executions");
     expect_log_error("p1,p2\n1,2\n3,-4\n", PROPER_ERANGE, 3, 3, "negative");
@@ -179,6 +180,13 @@ static void test_log_errors(void) {
     CHECK_INT(e.line, 2);
     CHECK_CONTAINS(e.message, "p3");
     CHECK_INT(proper_estimate_from_counts(&est, &m, &log, 1.5, PROPER_CI_NORMAL, &e), PROPER_ERANGE);
+    proper_counts_free(&log);
+    /* run 2 took the else branch (p1 = 0) yet its while loop in the
+     * then-branch ran twice: a loop that was never entered cannot iterate */
+    CHECK_INT(proper_counts_parse_csv(&log, never_entered, strlen(never_entered), "ent.csv", &e), 0);
+    CHECK_INT(proper_estimate_from_counts(&est, &m, &log, 0.95, PROPER_CI_NORMAL, &e), PROPER_ERANGE);
+    CHECK_INT(e.line, 3);
+    CHECK_CONTAINS(e.message, "never entered");
     proper_counts_free(&log);
     proper_synth_free(&m);
 }
