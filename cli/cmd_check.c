@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/prism.h"
+#include "../backends/prism.h"
+#include "../backends/storm.h"
 #include "cli.h"
 
 static void check_usage(FILE *out) {
@@ -29,11 +30,18 @@ static void check_usage(FILE *out) {
             "  --max-states N     stop with an error beyond N reachable states (default %u)\n"
             "  --json             print the results as JSON\n"
             "  --export-explicit PREFIX   write PREFIX.tra .lab .sta .srew .trew (PRISM\n"
-            "                     explicit format; states numbered as PRISM numbers them)\n"
+            "                     explicit format; states numbered as PRISM numbers them;\n"
+            "                     several reward structures: PREFIX1.srew, PREFIX2.srew, ...)\n"
             "  --export-drn FILE  write the model in Storm's DRN format\n"
             "  --export-prism FILE  write the model as a flat PRISM-language DTMC\n"
             "  --dot FILE         write a Graphviz picture of the model\n"
-            "  --srew F, --trew F (with --explicit) state / transition rewards\n\n"
+            "  --srew F, --trew F (with --explicit) state / transition rewards\n"
+            "  --backend NAME     check with NAME: native (default), prism or storm (tools\n"
+            "                     from PROPER_PRISM / PROPER_STORM or PATH); the default\n"
+            "                     comes from PROPER_BACKEND when set\n"
+            "  --precision R      relative precision asked of an external tool (default 1e-12)\n"
+            "  --exact            ask an external tool for exact (rational) arithmetic\n"
+            "  --timeout S        seconds an external tool may run per property (default 600)\n\n"
             "Exit status: 0 ok, 1 a boolean property (e.g. P>=0.9 [...]) is false,\n"
             "2 bad input (errors as file:line:col: message).\n",
             (unsigned)PROPER_PRISM_MAX_STATES);
@@ -42,8 +50,10 @@ static void check_usage(FILE *out) {
 typedef struct check_opts {
     const char *model, *lab, *props, *consts, *srew, *trew;
     const char *export_explicit, *export_drn, *export_prism, *dot;
-    int explicit_files, json, fixdl;
+    const char *backend;
+    int explicit_files, json, fixdl, exact;
     uint32_t max_states;
+    double precision, timeout;
 } check_opts;
 
 /* PROPS names a file when one exists there; otherwise text that looks like
@@ -79,11 +89,26 @@ static void format_value(char *buf, size_t size, double v, int type, int json) {
 static int parse_args(int argc, char **argv, check_opts *o) {
     int i, missing, positional = 0;
     const char *pos[3] = {NULL, NULL, NULL};
+    proper_error err;
     memset(o, 0, sizeof *o);
     o->max_states = PROPER_PRISM_MAX_STATES;
+    o->precision = 1e-12;
+    o->timeout = 600;
     for (i = 1; i < argc; i++) {
         const char *v;
         if (strcmp(argv[i], "--explicit") == 0) { o->explicit_files = 1; continue; }
+        if (strcmp(argv[i], "--exact") == 0) { o->exact = 1; continue; }
+        if ((v = cli_option(argc, argv, &i, "--backend", &missing)) != NULL) { o->backend = v; continue; }
+        if ((v = cli_option(argc, argv, &i, "--precision", &missing)) != NULL) {
+            if (proper_parse_double_str(v, &o->precision, "--precision", &err)) return cli_report(&err);
+            if (!(o->precision > 0 && o->precision < 1)) return cli_fail("--precision must lie in (0, 1), got '%s'", v);
+            continue;
+        }
+        if ((v = cli_option(argc, argv, &i, "--timeout", &missing)) != NULL) {
+            if (proper_parse_double_str(v, &o->timeout, "--timeout", &err)) return cli_report(&err);
+            if (!(o->timeout > 0) || isinf(o->timeout)) return cli_fail("--timeout must be a positive number of seconds, got '%s'", v);
+            continue;
+        }
         if (strcmp(argv[i], "--json") == 0) { o->json = 1; continue; }
         if (strcmp(argv[i], "--fixdl") == 0) { o->fixdl = 1; continue; }
         if ((v = cli_option(argc, argv, &i, "--const", &missing)) != NULL) {
@@ -201,12 +226,62 @@ static int check_properties(const check_opts *o, const proper_prism_props *p, co
     return status;
 }
 
+/* Check every property with an external tool (PRISM or Storm), handing it
+ * the model file as given. Returns the exit status. */
+static int check_with_tool(const check_opts *o, const proper_backend *b, const proper_prism_props *p) {
+    proper_backend_info info;
+    proper_error err;
+    size_t i, n = p ? proper_prism_props_count(p) : 0;
+    int status = CLI_OK;
+    if (proper_backend_probe(b, &info, &err)) return cli_report(&err);
+    if (!info.installed)
+        return cli_fail("backend %s is not installed (set PROPER_%s or put it in PATH)%s%s", b->name,
+                        strcmp(b->name, "prism") == 0 ? "PRISM" : "STORM", err.message[0] ? ": " : "", err.message);
+    if (!o->json) printf("model: %s, backend: %s (%s, %s)\n", o->model, b->name, info.version, info.path);
+    else printf("{\"model\": \"%s\", \"backend\": \"%s\", \"version\": \"%s\", \"properties\": [", o->model, b->name, info.version);
+    for (i = 0; i < n; i++) {
+        proper_check_request req;
+        proper_check_result res;
+        int type = proper_prism_props_type(p, i);
+        char value[64];
+        proper_backend_check_request_init(&req);
+        req.model_kind = o->explicit_files ? PROPER_MODEL_EXPLICIT : PROPER_MODEL_PRISM;
+        req.model_path = o->model;
+        req.labels_path = o->lab;
+        req.state_rewards_path = o->srew;
+        req.trans_rewards_path = o->trew;
+        req.constants = o->consts;
+        req.property = proper_prism_props_text(p, i);
+        req.rel_precision = o->precision;
+        req.exact = o->exact;
+        req.timeout = o->timeout;
+        if (proper_backend_check_dtmc(b, &req, &res, &err)) {
+            if (o->json) printf("]}\n");
+            fflush(stdout);
+            return cli_report(&err);
+        }
+        if (type == PROPER_PRISM_BOOL && res.value == 0) status = CLI_CHECK_FAILED;
+        format_value(value, sizeof value, res.value, type, o->json);
+        if (o->json)
+            printf("%s{\"property\": \"%s\", \"value\": %s, \"tool_error\": %.17g, \"seconds\": %.6f}", i ? ", " : "",
+                   req.property, value, res.error_estimate == res.error_estimate ? res.error_estimate : -1.0, res.seconds);
+        else if (res.error_estimate == res.error_estimate && res.error_estimate > 0)
+            printf("%s  %s  (+/- %.3g stated by %s)\n", req.property, value, res.error_estimate, b->name);
+        else
+            printf("%s  %s%s\n", req.property, value, res.exact[0] ? "  (exact)" : "");
+    }
+    if (o->json) printf("]}\n");
+    return status;
+}
+
 int cmd_check(int argc, char **argv) {
     check_opts o;
     proper_prism_model *pm = NULL;
     proper_prism_props *props = NULL;
     proper_dtmc d;
     proper_error err;
+    proper_backend_registry reg;
+    const proper_backend *backend;
     int rc, i;
     for (i = 1; i < argc; i++)
         if (cli_is_help(argv[i])) {
@@ -214,6 +289,11 @@ int cmd_check(int argc, char **argv) {
             return CLI_OK;
         }
     if ((rc = parse_args(argc, argv, &o)) != CLI_OK) return rc;
+    proper_backend_registry_init(&reg);
+    if (proper_backend_register(&reg, proper_backend_prism(), &err) ||
+        proper_backend_register(&reg, proper_backend_storm(), &err) ||
+        proper_backend_select(&reg, o.backend, &backend, &err))
+        return cli_report(&err);
     proper_dtmc_init(&d);
     if ((rc = load_model(&o, &pm, &d, &err)) != CLI_OK) goto done;
     if (o.props) {
@@ -230,6 +310,10 @@ int cmd_check(int argc, char **argv) {
         rc = cli_report(&err);
         goto done;
     }
+    if (backend != proper_backend_native() && !o.export_explicit && !o.export_drn && !o.export_prism && !o.dot) {
+        rc = check_with_tool(&o, backend, props);
+        goto done;
+    }
     if (!o.explicit_files) {
         proper_prism_build_opts bo;
         proper_prism_build_opts_default(&bo);
@@ -241,7 +325,7 @@ int cmd_check(int argc, char **argv) {
         }
     }
     if ((rc = export_model(&o, &d, &err)) != CLI_OK) goto done;
-    rc = check_properties(&o, props, &d);
+    rc = backend != proper_backend_native() ? check_with_tool(&o, backend, props) : check_properties(&o, props, &d);
 done:
     proper_prism_props_free(props);
     proper_prism_free(pm);

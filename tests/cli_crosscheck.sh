@@ -145,6 +145,18 @@ expect crosscheck_bad_backend 2 "--backend: expected prism or storm" $M/die.pm '
 expect crosscheck_backend_missing 2 "prism is not installed" $M/die.pm 'P=? [ F d=1 ]' --backend prism
 expect crosscheck_missing_const 2 "constant 'p1' has no value" $M/minpathsum.pm $M/minpathsum.pctl
 
+# --- `proper check --backend` hands the model to the tool and reports its value ---
+replay prism-eps prism_minpathsum_eps.txt
+PROPER_PRISM="$T/prism-eps" "$PROPER" check $M/minpathsum.pm 'R{"time"}=? [ F "end" ]' --const $MPS --backend prism > "$T/out" 2> "$T/err"
+if [ $? -eq 0 ] && grep -qF '0.628714651740053  (+/- 6.22e-14 stated by prism)' "$T/out"; then ok check_backend_prism
+else fail check_backend_prism "$(cat "$T/out" "$T/err")"; fi
+PROPER_BACKEND=prism PROPER_PRISM="$T/prism-eps" "$PROPER" check $M/minpathsum.pm 'R{"time"}=? [ F "end" ]' --const $MPS > "$T/out" 2> "$T/err"
+if [ $? -eq 0 ] && grep -qF 'backend: prism' "$T/out"; then ok check_backend_from_environment
+else fail check_backend_from_environment "$(cat "$T/out" "$T/err")"; fi
+PROPER_BACKEND=bogus "$PROPER" check $M/die.pm 'P=? [ F d=1 ]' > "$T/out" 2> "$T/err"
+if [ $? -eq 2 ] && grep -qF "unknown backend 'bogus'" "$T/err"; then ok check_backend_unknown
+else fail check_backend_unknown "$(cat "$T/out" "$T/err")"; fi
+
 # --- the real tools, when installed ---
 real() {
     name=$1; var=$2; given=$3; program=$4
