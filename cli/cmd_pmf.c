@@ -325,6 +325,10 @@ int cmd_pmf(int argc, char **argv) {
             free(files);
             return cli_report(&err);
         }
+        if (target == &o.width && !(o.width > 0 && !isinf(o.width))) {
+            free(files);
+            return cli_fail("--width must be finite and > 0, got '%s'", v);
+        }
         if (v) continue;
         if (strcmp(argv[i], "--json") == 0) o.json = 1;
         else if (strcmp(argv[i], "--csv") == 0) o.csv = 1;
@@ -336,7 +340,7 @@ int cmd_pmf(int argc, char **argv) {
     }
     if (o.json && o.csv) rc = cli_fail("pmf: --json and --csv exclude each other");
     else if (o.width < 0 || (o.width > 0 && isinf(o.width))) rc = cli_fail("--width must be finite and > 0, got %g", o.width);
-    else if (o.truncate < 0 || o.truncate >= 1) rc = cli_fail("--truncate must lie in [0, 1), got %g", o.truncate);
+    else if (!(o.truncate >= 0 && o.truncate < 1)) rc = cli_fail("--truncate must lie in [0, 1), got %g", o.truncate);
     else if (strcmp(action, "stats") == 0) rc = cmd_stats(&o, files, n_files);
     else if (strcmp(action, "conv") == 0) rc = cmd_conv(&o, files, n_files);
     else if (strcmp(action, "loop") == 0) rc = cmd_loop(&o, files, n_files);

@@ -171,7 +171,10 @@ static int sre_load_measured(const sre_opts *o, sre_measured *m) {
     proper_error err;
     int rc;
     if ((rc = sre_measured_spec(o, spec, sizeof spec))) return rc;
-    if (proper_sre_samples(spec, &m->xs, &m->n, &err)) return cli_report(&err);
+    if (proper_sre_samples(spec, &m->xs, &m->n, &err)) {
+        if (!err.file[0]) err.line = err.col = 0; /* a position in our own spec text means nothing to the user */
+        return cli_report(&err);
+    }
     if (m->n < 2) return cli_fail("%s: only %lu measured value(s) of %s", o->trace, (unsigned long)m->n, o->step);
     if (proper_stats_mean_sd(m->xs, m->n, &m->mean, &m->std, &err)) return cli_report(&err);
     if (proper_pmf_from_samples(&m->pmf, m->xs, m->n, o->width, &err)) return cli_report(&err);

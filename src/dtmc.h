@@ -1029,7 +1029,7 @@ static int proper__builder_close_row(proper_dtmc_builder *b, uint32_t s, proper_
     b->row[s + 1] = out;
     if (out > start && !(fabs(sum - 1.0) <= b->row_sum_tol))
         return proper_error_set(err, PROPER_EPROB, NULL, 0, 0,
-                                "state %u: outgoing probabilities sum to %.17g (must be 1 within %g)",
+                                "state %u: outgoing probabilities sum to %.15g (must be 1 within %g)",
                                 (unsigned)s, sum, b->row_sum_tol);
     return PROPER_OK;
 }
@@ -2484,7 +2484,7 @@ static int proper__check_file_prob(const proper__reader *r, const char *at, doub
 static int proper__row_sum_error(const proper__reader *r, int line, uint32_t s, double sum, double tol,
                                  proper_error *err) {
     return proper_error_set(err, PROPER_EPROB, r->name, line, line ? 1 : 0,
-                            "state %u: outgoing probabilities sum to %.17g (must be 1 within %g)", (unsigned)s, sum,
+                            "state %u: outgoing probabilities sum to %.15g (must be 1 within %g)", (unsigned)s, sum,
                             tol);
 }
 

@@ -274,7 +274,7 @@ static int proper__pmf_span_bins(double lo, double hi, double width, size_t *n, 
     double bins = floor((hi - lo) / width + 0.5) + 1.0;
     if (!(bins <= (double)PROPER_PMF_MAX_BINS))
         return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
-                                "range [%g, %g] at width %g needs %.0f bins, more than PROPER_PMF_MAX_BINS (%zu)", lo,
+                                "range [%g, %g] at width %g needs %.3g bins, more than PROPER_PMF_MAX_BINS (%zu)", lo,
                                 hi, width, bins, (size_t)PROPER_PMF_MAX_BINS);
     *n = (size_t)bins;
     return PROPER_OK;
@@ -324,7 +324,7 @@ PROPER_API int proper_pmf_validate(const proper_pmf *x, proper_error *err) {
         return proper_error_set(err, PROPER_EPROB, NULL, 0, 0, "tail mass %g is outside [0, 1]", x->tail);
     mass = proper_pmf_mass(x) + x->tail;
     if (fabs(mass - 1.0) > PROPER_PMF_SUM_TOL)
-        return proper_error_set(err, PROPER_EPROB, NULL, 0, 0, "grid mass plus tail is %.17g, not 1", mass);
+        return proper_error_set(err, PROPER_EPROB, NULL, 0, 0, "grid mass plus tail is %.15g, not 1", mass);
     return PROPER_OK;
 }
 
@@ -390,7 +390,7 @@ static int proper__pmf_infer_width(const double *values, size_t n, const char *f
     if (!(w > tol) || !(bins_d <= (double)PROPER_PMF_MAX_INFERRED_BINS))
         return proper_error_set(err, PROPER_EINVAL, file, 0, 0,
                                 "cannot infer a bin width: the values have no common spacing above %g "
-                                "(inferred %g would need %.0f bins); give a width",
+                                "(inferred %g would need %.3g bins); give a width",
                                 tol, w, bins_d);
     *width = w;
     return PROPER_OK;
@@ -422,7 +422,7 @@ static int proper__pmf_build(proper_pmf *out, const double *values, const double
     }
     if (!(total > 0.0)) return proper_error_set(err, PROPER_EPROB, file, 0, 0, "probabilities sum to zero");
     if (fabs(total - 1.0) > PROPER_PMF_SUM_TOL)
-        return proper_error_set(err, PROPER_EPROB, file, 0, 0, "probabilities sum to %.17g, not 1 (tolerance %g)", total,
+        return proper_error_set(err, PROPER_EPROB, file, 0, 0, "probabilities sum to %.15g, not 1 (tolerance %g)", total,
                                 PROPER_PMF_SUM_TOL);
     if (lo > hi) return proper_error_set(err, PROPER_EINVAL, file, 0, 0, "no finite values: all the mass is in the tail");
     if (!anchored && (rc = proper__pmf_infer_width(values, n, file, &width, err)) != 0) return rc;
@@ -618,7 +618,7 @@ PROPER_API int proper_pmf_parse_counts(const char *text, size_t len, const char 
     }
     if (rc == PROPER_OK && !(total > 0.0)) rc = proper_error_set(err, PROPER_EPROB, name, 0, 0, "probabilities sum to zero");
     if (rc == PROPER_OK && fabs(total - 1.0) > PROPER_PMF_SUM_TOL)
-        rc = proper_error_set(err, PROPER_EPROB, name, 0, 0, "probabilities sum to %.17g, not 1 (tolerance %g)", total,
+        rc = proper_error_set(err, PROPER_EPROB, name, 0, 0, "probabilities sum to %.15g, not 1 (tolerance %g)", total,
                               PROPER_PMF_SUM_TOL);
     if (rc == PROPER_OK && !(dense = (double *)proper_calloc((size_t)top + 1, sizeof(double))))
         rc = proper_error_set(err, PROPER_ENOMEM, name, 0, 0, "out of memory");
@@ -940,7 +940,7 @@ static int proper__pmf_check_probs(const double *w, size_t k, const char *what, 
     }
     if (!(s > 0.0)) return proper_error_set(err, PROPER_EPROB, NULL, 0, 0, "%ss sum to zero", what);
     if (fabs(s - 1.0) > PROPER_PMF_SUM_TOL)
-        return proper_error_set(err, PROPER_EPROB, NULL, 0, 0, "%ss sum to %.17g, not 1 (tolerance %g)", what, s,
+        return proper_error_set(err, PROPER_EPROB, NULL, 0, 0, "%ss sum to %.15g, not 1 (tolerance %g)", what, s,
                                 PROPER_PMF_SUM_TOL);
     *sum = s;
     return PROPER_OK;
@@ -1077,7 +1077,7 @@ static int proper__pmf_poly(proper_pmf *out, const proper_pmf *x, const double *
                                                 : (double)imin * ((double)s + (double)(x->n - 1));
     if (!(hi_d - lo_d + 1.0 <= (double)PROPER_PMF_MAX_BINS))
         return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
-                                "loop result would span %.0f bins, more than PROPER_PMF_MAX_BINS (%zu)",
+                                "loop result would span %.3g bins, more than PROPER_PMF_MAX_BINS (%zu)",
                                 hi_d - lo_d + 1.0, (size_t)PROPER_PMF_MAX_BINS);
     lo = (long long)lo_d;
     hi = (long long)hi_d;
@@ -1206,7 +1206,7 @@ PROPER_API int proper_pmf_markov_loop(proper_pmf *out, const proper_pmf *body, d
     if (cut < 1.0) cut = 1.0;
     if (!(cut <= (double)PROPER_PMF_MAX_BINS))
         return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
-                                "Markovian loop with p = %g needs %.0f bins for eps = %g, more than PROPER_PMF_MAX_BINS",
+                                "Markovian loop with p = %g needs %.3g bins for eps = %g, more than PROPER_PMF_MAX_BINS",
                                 p_reenter, cut, eps);
     L = (size_t)cut;
     n_fft = proper_fft_next_pow2(L);

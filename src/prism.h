@@ -2741,7 +2741,7 @@ static int proper__pm_command_probs(proper__pm_explorer *X, size_t c, double *pr
         memset(&at, 0, sizeof at);
         at.line = cmd->line;
         at.col = cmd->col;
-        return proper__pm_eval_fail(&X->cx, &at, PROPER_EPROB, "probabilities of the command sum to %.17g, not 1", sum);
+        return proper__pm_eval_fail(&X->cx, &at, PROPER_EPROB, "probabilities of the command sum to %.15g, not 1", sum);
     }
     return PROPER_OK;
 }

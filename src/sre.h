@@ -831,7 +831,7 @@ static int proper__sre_parse_table(proper__sre_parser *p, proper_sre_table *t, i
     }
     if ((rc = proper__sre_expect(p, '}', "to close the table"))) return rc;
     if (fabs(sum - 1.0) > PROPER_SRE_PROB_TOL)
-        return proper__sre_error_at(p, line, col, PROPER_EPROB, "table probabilities sum to %.17g, not 1", sum);
+        return proper__sre_error_at(p, line, col, PROPER_EPROB, "table probabilities sum to %.15g, not 1", sum);
     sorted = (double *)proper_calloc(t->n, sizeof *sorted);
     if (!sorted) return proper__sre_oom(p);
     memcpy(sorted, t->keys, t->n * sizeof *sorted);
@@ -1082,9 +1082,9 @@ static int proper__sre_check_alt(const proper_sre *s, const proper_sre_node *n, 
     if (!checked) return PROPER_OK;
     if (n_else == 1 && sum > 1.0 + PROPER_SRE_PROB_TOL)
         return proper_error_set(err, PROPER_EPROB, file, n->line, n->col,
-                                "branch probabilities sum to %.17g before 'else' (more than 1)", sum);
+                                "branch probabilities sum to %.15g before 'else' (more than 1)", sum);
     if (n_else == 0 && fabs(sum - 1.0) > PROPER_SRE_PROB_TOL)
-        return proper_error_set(err, PROPER_EPROB, file, n->line, n->col, "branch probabilities sum to %.17g, not 1", sum);
+        return proper_error_set(err, PROPER_EPROB, file, n->line, n->col, "branch probabilities sum to %.15g, not 1", sum);
     return PROPER_OK;
 }
 
@@ -1777,7 +1777,7 @@ static int proper__sre_set_alt(proper__sre_parser *p, size_t bi) {
         rc = proper__sre_error_at(p, line, col, PROPER_EINVAL, "the alternative has %lu branches, got %lu probabilities",
                                   (unsigned long)s->nodes[target].n_kids, (unsigned long)n);
     if (rc == PROPER_OK && fabs(sum - 1.0) > PROPER_SRE_PROB_TOL)
-        rc = proper__sre_error_at(p, line, col, PROPER_EPROB, "branch probabilities sum to %.17g, not 1", sum);
+        rc = proper__sre_error_at(p, line, col, PROPER_EPROB, "branch probabilities sum to %.15g, not 1", sum);
     if (rc == PROPER_OK)
         for (i = 0; i < n; i++) {
             proper_sre_prob *pr = &s->nodes[target].probs[i];
@@ -2167,10 +2167,10 @@ static int proper__sre_settle_numbers(proper__sre_eval *ev) {
             }
             if (rest && sum > 1.0 + PROPER_SRE_PROB_TOL)
                 return proper_error_set(ev->err, PROPER_EPROB, proper__sre_node_file(s, nd), nd->line, nd->col,
-                                        "branch probabilities sum to %.17g before 'else' (more than 1)", sum);
+                                        "branch probabilities sum to %.15g before 'else' (more than 1)", sum);
             if (!rest && fabs(sum - 1.0) > PROPER_SRE_PROB_TOL)
                 return proper_error_set(ev->err, PROPER_EPROB, proper__sre_node_file(s, nd), nd->line, nd->col,
-                                        "branch probabilities sum to %.17g, not 1", sum);
+                                        "branch probabilities sum to %.15g, not 1", sum);
             if (rest) rest->value = sum < 1.0 ? 1.0 - sum : 0.0;
         } else if (nd->kind == PROPER_SRE_MLOOP) {
             proper_sre_prob *pr = &nd->probs[0];
