@@ -749,15 +749,14 @@ typedef struct proper__synth_jumps {
 
 static int proper__synth_wire(proper__synth_builder *b, proper__synth_stmt *s, size_t next, proper__synth_jumps j, size_t *entry);
 
-/* Wires a sequence of statements; returns the entry of the first one that
- * has a state (or `next`). Switch case labels are transparent here. */
+/* Wires a block's statements; returns the entry of the first one that has
+ * a state (or `next`). */
 static int proper__synth_wire_seq(proper__synth_builder *b, proper__synth_stmt **kids, size_t n, size_t next,
-                            proper__synth_jumps j, size_t *entry) {
+                                  proper__synth_jumps j, size_t *entry) {
     int rc;
     while (n > 0) {
         size_t e;
         n--;
-        if (kids[n]->kind == PROPER__SYNTH_ST_CASE) continue;
         if ((rc = proper__synth_wire(b, kids[n], next, j, &e))) return rc;
         next = e;
     }
@@ -771,25 +770,29 @@ static int proper__synth_wire_seq(proper__synth_builder *b, proper__synth_stmt *
  * switch. */
 static int proper__synth_wire_switch(proper__synth_builder *b, proper__synth_stmt *s, size_t next, proper__synth_jumps j) {
     proper_synth_state *st = b->m->states;
-    size_t i, k, fallback = next, prev_test = PROPER__SYNTH_NONE;
     proper__synth_jumps inner = j;
+    size_t i, entry = next, chain = next;
     int rc;
     inner.break_to = next;
-    for (i = 0; i < s->n_kids; i++) {
-        proper__synth_stmt *label = s->kids[i];
-        size_t body;
-        if (label->kind != PROPER__SYNTH_ST_CASE) continue;
-        if ((rc = proper__synth_wire_seq(b, s->kids + i + 1, s->n_kids - i - 1, next, inner, &body))) return rc;
-        if (label->is_default) { fallback = body; continue; }
-        b->m->states[label->state].taken = body;
-        if (prev_test == PROPER__SYNTH_NONE) b->m->states[s->state].next = label->state;
-        else b->m->states[prev_test].next = label->state;
-        prev_test = label->state;
+    /* back to front: each label's statements start at the entry of what follows it */
+    for (i = s->n_kids; i-- > 0;) {
+        proper__synth_stmt *kid = s->kids[i];
+        if (kid->kind != PROPER__SYNTH_ST_CASE) {
+            if ((rc = proper__synth_wire(b, kid, entry, inner, &entry))) return rc;
+        } else if (kid->is_default) {
+            chain = entry; /* no case matched: default's statements */
+        } else {
+            st[kid->state].taken = entry;
+        }
     }
-    st = b->m->states;
-    if (prev_test == PROPER__SYNTH_NONE) st[s->state].next = fallback;
-    else st[prev_test].next = fallback;
-    (void)k;
+    /* the tests chain in source order, the last one to `default` or past the switch */
+    for (i = s->n_kids; i-- > 0;) {
+        proper__synth_stmt *kid = s->kids[i];
+        if (kid->kind != PROPER__SYNTH_ST_CASE || kid->is_default) continue;
+        st[kid->state].next = chain;
+        chain = kid->state;
+    }
+    st[s->state].next = chain;
     return PROPER_OK;
 }
 
