@@ -67,12 +67,13 @@ bench: $(BENCH_BINS)
 
 # PROPER case studies (examples/proper/)
 CASES = examples/proper/cases.c examples/proper/inputs.c examples/proper/cases.h
-build/ex/%: examples/proper/%.c $(CASES) $(SRC)
+build/ex/%: examples/proper/%.c $(CASES) $(SRC) cli/svg.c cli/svg.h
 	@mkdir -p $(dir $@)
-	$(CC) $(STRICT) $(OPT) -o $@ $< $(filter %.c,$(CASES)) $(LIBS)
+	$(CC) $(STRICT) $(OPT) -o $@ $< $(filter %.c,$(CASES)) cli/svg.c $(LIBS)
 
 proper-results: build/ex/reproduce
-	build/ex/reproduce > docs/proper-results.md
+	@mkdir -p docs/proper
+	build/ex/reproduce --svg docs/proper > docs/proper-results.md
 
 run: bin/proper
 	@sh examples/run.sh

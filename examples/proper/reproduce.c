@@ -5,12 +5,14 @@
  *   coverage:   minPathSum, 1000 independent 10^3-run logs, fraction of 95%
  *               intervals containing the ground truth.
  * Ground truth: the expected reward at the parameters of a 10^6-run log.
+ * With --svg DIR it also draws, per case study, the first reward's 90/95/99%
+ * intervals against the log size with the ground truth (as Figs. 7-11).
  * (That equals the program's true expected reward up to that log's
  * sampling error: the DTMC reproduces the mean visit counts exactly, see
  * estimate.h.) Prints Markdown; `make proper-results` stores it in
  * docs/proper-results.md.
  *
- *   reproduce [--quick]     (--quick: 10^5-run truth, 200 coverage logs)
+ *   reproduce [--quick] [--svg DIR]  (--quick: 10^5-run truth, 200 coverage logs)
  */
 #define PROPER_IMPLEMENTATION
 #include "../../src/estimate.h"
@@ -19,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../cli/svg.h"
 #include "cases.h"
 
 /* A count log of `runs` fresh executions, built in memory. */
@@ -62,14 +65,52 @@ static int analyse(const proper_synth_model *m, const proper_counts *log, double
     return 0;
 }
 
-static const long sizes[] = {100, 1000, 10000, 100000};
-static const double levels[] = {0.90, 0.95, 0.99};
+#define N_SIZES 4
+#define N_LEVELS 3
+static const long sizes[N_SIZES] = {100, 1000, 10000, 100000};
+static const double levels[N_LEVELS] = {0.90, 0.95, 0.99};
 
-static int study(const case_study *c, const char *source, long truth_runs, proper_rng *rng, double *truth_out) {
+/* Figs. 7-11: intervals of reward 0 at each level against log10(runs). */
+static int write_figure(const char *dir, const char *name, const char *reward, double truth,
+                        double lo[N_SIZES][N_LEVELS], double hi[N_SIZES][N_LEVELS], const double *point) {
+    double x[N_SIZES], truth_line[N_SIZES], l[N_LEVELS][N_SIZES], h[N_LEVELS][N_SIZES];
+    char path[1024], title[256], ylabel[64], labels[N_LEVELS][32];
+    svg_plot plot;
+    svg_series s[N_LEVELS + 2];
+    int i, k;
+    for (i = 0; i < N_SIZES; i++) {
+        x[i] = log10((double)sizes[i]);
+        truth_line[i] = truth;
+        for (k = 0; k < N_LEVELS; k++) { l[k][i] = lo[i][k]; h[k][i] = hi[i][k]; }
+    }
+    svg_plot_init(&plot);
+    snprintf(title, sizeof title, "%s: %s interval against log size", name, reward);
+    snprintf(ylabel, sizeof ylabel, "expected %s", reward);
+    plot.title = title;
+    plot.xlabel = "log10(runs in the log)";
+    plot.ylabel = ylabel;
+    plot.y_from_zero = 0;
+    for (k = N_LEVELS; k-- > 0;) { /* widest first, so the narrower bands sit on top */
+        snprintf(labels[k], sizeof labels[k], "%.0f%% interval", 100 * levels[k]);
+        svg_series_init(&s[N_LEVELS - 1 - k], labels[k], x, l[k], N_SIZES, SVG_BAND);
+        s[N_LEVELS - 1 - k].y2 = h[k];
+    }
+    svg_series_init(&s[N_LEVELS], "point estimate", x, point, N_SIZES, SVG_POINTS);
+    svg_series_init(&s[N_LEVELS + 1], "ground truth", x, truth_line, N_SIZES, SVG_LINE);
+    snprintf(path, sizeof path, "%s/%s.svg", dir, name);
+    if (svg_write_file(path, &plot, s, N_LEVELS + 2)) {
+        fprintf(stderr, "reproduce: cannot write %s\n", path);
+        return 1;
+    }
+    return 0;
+}
+
+static int study(const case_study *c, const char *source, long truth_runs, proper_rng *rng, double *truth_out,
+                 const char *svg_dir) {
     proper_synth_model m;
     proper_counts log;
     proper_error err;
-    double truth[8], point[8], lo[8], hi[8];
+    double truth[8], lo[8], hi[8], fig_lo[N_SIZES][N_LEVELS], fig_hi[N_SIZES][N_LEVELS], fig_point[N_SIZES];
     size_t s, l, r;
     char msg[800];
     if (proper_synth_from_file(&m, source, c->name, &err)) {
@@ -89,8 +130,12 @@ static int study(const case_study *c, const char *source, long truth_runs, prope
     for (s = 0; s < sizeof sizes / sizeof *sizes; s++) {
         double est_point[8], ilo[3][8], ihi[3][8];
         if (make_log(c, rng, sizes[s], &log)) return 1;
-        for (l = 0; l < sizeof levels / sizeof *levels; l++)
+        for (l = 0; l < sizeof levels / sizeof *levels; l++) {
             if (analyse(&m, &log, levels[l], est_point, ilo[l], ihi[l])) return 1;
+            fig_lo[s][l] = ilo[l][0];
+            fig_hi[s][l] = ihi[l][0];
+        }
+        fig_point[s] = est_point[0];
         proper_counts_free(&log);
         for (r = 0; r < m.n_rewards; r++) {
             printf("| %ld | %s | %.6g | %.2f |", sizes[s], m.reward_names[r], est_point[r],
@@ -101,8 +146,8 @@ static int study(const case_study *c, const char *source, long truth_runs, prope
             printf("\n");
         }
     }
-    (void)point;
     *truth_out = truth[0];
+    if (svg_dir && write_figure(svg_dir, c->name, m.reward_names[0], truth[0], fig_lo, fig_hi, fig_point)) return 1;
     proper_synth_free(&m);
     return 0;
 }
@@ -128,20 +173,29 @@ static int coverage(const char *source, int logs, long runs, double truth, prope
 }
 
 int main(int argc, char **argv) {
-    const char *source = "examples/proper/cases.c";
-    int quick = argc > 1 && strcmp(argv[1], "--quick") == 0, i;
-    long truth_runs = quick ? 100000 : 1000000;
+    const char *source = "examples/proper/cases.c", *svg_dir = NULL;
+    int quick = 0, i;
+    long truth_runs;
     double truth = 0, mps_truth = 0;
     proper_rng rng;
+    for (i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--quick") == 0) quick = 1;
+        else if (strcmp(argv[i], "--svg") == 0 && i + 1 < argc) svg_dir = argv[++i];
+        else {
+            fprintf(stderr, "usage: reproduce [--quick] [--svg DIR]\n");
+            return 2;
+        }
+    }
+    truth_runs = quick ? 100000 : 1000000;
     proper_rng_seed(&rng, 2023);
     printf("# PROPER case studies: estimates and intervals\n\n"
            "Produced by `build/ex/reproduce%s` (examples/proper/reproduce.c): proper's own C\n"
            "re-implementations of the paper's six methods (examples/proper/cases.c), normal\n"
            "intervals at simultaneous level c^(1/m), property interval = exact extremes\n"
-           "over the parameter box.\n",
+           "over the parameter box. Figures (as the paper's Figs. 7-11): docs/proper/*.svg.\n",
            quick ? " --quick" : "");
     for (i = 0; i < n_case_studies; i++) {
-        if (study(&case_studies[i], source, truth_runs, &rng, &truth)) return 1;
+        if (study(&case_studies[i], source, truth_runs, &rng, &truth, svg_dir)) return 1;
         if (strcmp(case_studies[i].name, "minPathSum") == 0) mps_truth = truth;
     }
     return coverage(source, quick ? 200 : 1000, 1000, mps_truth, &rng);
