@@ -61,6 +61,27 @@ static void test_minPathSum_parameters(void) {
     proper_synth_free(&m);
 }
 
+/* The paper's Fig. 5 anchor: synthesised from source, minPathSum at
+ * p1=0.0912, p2=0.8181, p3=0.8, p4=p5=0.8181 has expected time
+ * 32504164372/51699390625 and cost 9503884062/2067975625 (the exact values
+ * of the paper's model; tests/test_prism.c derives them independently from
+ * tests/models/minpathsum.pm). */
+static void test_minPathSum_paper_values(void) {
+    const char *files[2] = {"examples/proper/cases.c", "examples/proper/java/Dynamic.java"};
+    double p[5] = {0.0912, 0.8181, 0.8, 0.8181, 0.8181}, time, cost;
+    proper_synth_model m;
+    proper_error e;
+    int k;
+    for (k = 0; k < 2; k++) {
+        CHECK_INT(proper_synth_from_file(&m, files[k], "minPathSum", &e), 0);
+        CHECK_INT(proper_synth_expected_reward(&m, proper_synth_reward_index(&m, "time"), p, &time, &e), 0);
+        CHECK_INT(proper_synth_expected_reward(&m, proper_synth_reward_index(&m, "cost"), p, &cost, &e), 0);
+        CHECK_REL(time, 32504164372.0 / 51699390625.0, 1e-13);
+        CHECK_REL(cost, 9503884062.0 / 2067975625.0, 1e-13);
+        proper_synth_free(&m);
+    }
+}
+
 int main(void) {
     RUN(test_distance1);
     RUN(test_devPerf);
@@ -69,5 +90,6 @@ int main(void) {
     RUN(test_knapsackDP);
     RUN(test_minPathSum);
     RUN(test_minPathSum_parameters);
+    RUN(test_minPathSum_paper_values);
     return test_summary();
 }

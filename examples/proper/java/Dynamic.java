@@ -14,16 +14,20 @@ public class Dynamic {
     }
 
     public int minPathSum(int[][] grid) {
-        int m = grid.length, n = m == 0 ? 0 : grid[0].length, i, j; // @time=0.01, @cost=0.25
-        if (m == 0 || n == 0) return 0;                         // @time=0.01, @cost=0.25
-        for (i = 1; i < m; i++) grid[i][0] += grid[i - 1][0];   // @time=0.02, @cost=0.5
-        for (j = 1; j < n; j++) grid[0][j] += grid[0][j - 1];   // @time=0.02, @cost=0.5
-        for (i = 1; i < m; i++) {                               // @time=0.01, @cost=0.25
-            for (j = 1; j < n; j++) {                           // @time=0.01, @cost=0.25
-                int up = grid[i - 1][j], left = grid[i][j - 1]; // @time=0.02, @cost=0.5
-                grid[i][j] += Math.min(up, left);               // @time=0.03, @cost=1
+        int m = grid.length, n = m == 0 ? 0 : grid[0].length, i, j;
+        if (m == 0 || n == 0) return 0;
+        for (i = 1; i < m; i++) {
+            grid[i][0] += grid[i - 1][0];                       // @time=0.01
+        }
+        for (j = 1; j < n; j++) {
+            grid[0][j] += grid[0][j - 1];                       // @time=0.01
+        }
+        for (i = 1; i < m; i++) {
+            for (j = 1; j < n; j++) {
+                int up = grid[i - 1][j], left = grid[i][j - 1];
+                grid[i][j] += Math.min(up, left);               // @time=0.03, @cost=0.25
             }
         }
-        return grid[m - 1][n - 1];                              // @time=0.01, @cost=0.25
+        return grid[m - 1][n - 1];
     }
 }
