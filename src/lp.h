@@ -1569,17 +1569,35 @@ static int proper__spx_dual_prepare(proper__spx *S, double *d, int *flipped) {
     return 0;
 }
 
+/* Against dual degeneracy (many zero reduced costs, on which the dual
+ * simplex can cycle): shift the cost of every nonbasic column by a small
+ * random amount in the direction that keeps it dual feasible at its bound.
+ * The true costs come back when the dual phase ends; the primal simplex then
+ * repairs any reduced cost of the wrong sign. */
+static void proper__spx_perturb_costs(proper__spx *S) {
+    size_t j;
+    for (j = 0; j < S->nt; j++) {
+        double xi;
+        if (S->pos[j] >= 0 || S->lb[j] == S->ub[j]) continue;
+        xi = PROPER_LP_PERTURB * (1 + fabs(S->cost[j])) * (1 + proper__spx_jitter(j, 3));
+        if (S->x[j] == S->lb[j] && isfinite(S->lb[j])) S->cost[j] += xi;
+        else if (S->x[j] == S->ub[j] && isfinite(S->ub[j])) S->cost[j] -= xi;
+    }
+}
+
 static int proper__spx_dual(proper__spx *S) {
     size_t m = S->m, nt = S->nt, p, j, ncand, limit = 5 * (S->m + S->nt) + 1000;
-    double *d = NULL, *arow = NULL;
+    double *d = NULL, *arow = NULL, *cost0 = NULL;
     size_t *flip = NULL;
     proper__spx_cand *cand = NULL;
-    int need_factor = 1, rc = PROPER_OK;
+    int need_factor = 1, rc = PROPER_OK, perturbed = 0;
     d = (double *)proper_calloc(nt, sizeof *d);
     arow = (double *)proper_calloc(nt, sizeof *arow);
     flip = (size_t *)proper_calloc(nt, sizeof *flip);
     cand = (proper__spx_cand *)proper_calloc(nt, sizeof *cand);
-    if (!d || !arow || !flip || !cand) { rc = PROPER_ENOMEM; goto out; }
+    cost0 = (double *)proper_calloc(nt, sizeof *cost0);
+    if (!d || !arow || !flip || !cand || !cost0) { rc = PROPER_ENOMEM; goto out; }
+    memcpy(cost0, S->cost, nt * sizeof *cost0);
     for (;;) {
         size_t r = m, q = nt, leave, k;
         double worst = 0, delta, slope, bound, theta_d, step, aq;
@@ -1589,6 +1607,14 @@ static int proper__spx_dual(proper__spx *S) {
             if ((rc = proper__spx_factor(S))) goto out;
             proper__spx_recompute_xb(S);
             if (proper__spx_dual_prepare(S, d, &flipped)) { rc = PROPER__SPX_DUAL_FALLBACK; goto out; }
+            if (perturbed == 0) {
+                /* first factorisation: boxed columns now sit at the bound
+                 * their reduced cost asks for; perturb and price again */
+                proper__spx_perturb_costs(S);
+                perturbed = 1;
+                if (proper__spx_dual_prepare(S, d, &flipped)) { rc = PROPER__SPX_DUAL_FALLBACK; goto out; }
+                flipped = 1;
+            }
             if (flipped) proper__spx_recompute_xb(S);
             need_factor = 0;
         }
@@ -1603,6 +1629,15 @@ static int proper__spx_dual(proper__spx *S) {
         }
         if (r == m) {
             if (!fresh) { need_factor = 1; continue; }
+            if (perturbed == 1) {
+                /* optimal for the perturbed costs: restore the true ones;
+                 * boxed columns move to the bound their true reduced cost
+                 * asks for and the dual simplex continues from there */
+                memcpy(S->cost, cost0, nt * sizeof *cost0);
+                perturbed = 2;
+                need_factor = 1;
+                continue;
+            }
             rc = PROPER__SPX_OPTIMAL;
             goto out;
         }
@@ -1698,15 +1733,31 @@ static int proper__spx_dual(proper__spx *S) {
         S->pos[q] = (ptrdiff_t)r;
         S->pos[leave] = -1;
         if ((rc = proper__spx_push_eta(S, r))) goto out;
+#ifdef PROPER_LP_TRACE
+        if (S->iters % 500 == 0) {
+            double obj = 0, inf = 0;
+            size_t jj, pp;
+            for (jj = 0; jj < nt; jj++) obj += S->cost[jj] * S->x[jj];
+            for (pp = 0; pp < m; pp++) {
+                size_t v = S->head[pp];
+                if (S->x[v] < S->lb[v]) inf += S->lb[v] - S->x[v];
+                if (S->x[v] > S->ub[v]) inf += S->x[v] - S->ub[v];
+            }
+            fprintf(stderr, "dual it %zu obj %.10g infeas %.3g theta_d %.3g step %.3g flips %zu k %zu\n", S->iters, obj, inf,
+                    theta_d, step, k, S->k);
+        }
+#endif
         if (++S->iters >= S->max_iters) { rc = PROPER__SPX_LIMIT; goto out; }
         if (S->iters >= limit) { rc = PROPER__SPX_DUAL_FALLBACK; goto out; }
         if (S->neta >= PROPER_LP_REFACTOR_EVERY) need_factor = 1;
     }
 out:
+    if (cost0) memcpy(S->cost, cost0, nt * sizeof *cost0);
     PROPER_FREE(d);
     PROPER_FREE(arow);
     PROPER_FREE(flip);
     PROPER_FREE(cand);
+    PROPER_FREE(cost0);
     return rc;
 }
 
