@@ -4133,7 +4133,7 @@ static int proper__pmf_span_bins(double lo, double hi, double width, size_t *n, 
     double bins = floor((hi - lo) / width + 0.5) + 1.0;
     if (!(bins <= (double)PROPER_PMF_MAX_BINS))
         return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
-                                "range [%g, %g] at width %g needs %.0f bins, more than PROPER_PMF_MAX_BINS (%zu)", lo,
+                                "range [%g, %g] at width %g needs %.3g bins, more than PROPER_PMF_MAX_BINS (%zu)", lo,
                                 hi, width, bins, (size_t)PROPER_PMF_MAX_BINS);
     *n = (size_t)bins;
     return PROPER_OK;
@@ -4183,7 +4183,7 @@ PROPER_API int proper_pmf_validate(const proper_pmf *x, proper_error *err) {
         return proper_error_set(err, PROPER_EPROB, NULL, 0, 0, "tail mass %g is outside [0, 1]", x->tail);
     mass = proper_pmf_mass(x) + x->tail;
     if (fabs(mass - 1.0) > PROPER_PMF_SUM_TOL)
-        return proper_error_set(err, PROPER_EPROB, NULL, 0, 0, "grid mass plus tail is %.17g, not 1", mass);
+        return proper_error_set(err, PROPER_EPROB, NULL, 0, 0, "grid mass plus tail is %.15g, not 1", mass);
     return PROPER_OK;
 }
 
@@ -4249,7 +4249,7 @@ static int proper__pmf_infer_width(const double *values, size_t n, const char *f
     if (!(w > tol) || !(bins_d <= (double)PROPER_PMF_MAX_INFERRED_BINS))
         return proper_error_set(err, PROPER_EINVAL, file, 0, 0,
                                 "cannot infer a bin width: the values have no common spacing above %g "
-                                "(inferred %g would need %.0f bins); give a width",
+                                "(inferred %g would need %.3g bins); give a width",
                                 tol, w, bins_d);
     *width = w;
     return PROPER_OK;
@@ -4281,7 +4281,7 @@ static int proper__pmf_build(proper_pmf *out, const double *values, const double
     }
     if (!(total > 0.0)) return proper_error_set(err, PROPER_EPROB, file, 0, 0, "probabilities sum to zero");
     if (fabs(total - 1.0) > PROPER_PMF_SUM_TOL)
-        return proper_error_set(err, PROPER_EPROB, file, 0, 0, "probabilities sum to %.17g, not 1 (tolerance %g)", total,
+        return proper_error_set(err, PROPER_EPROB, file, 0, 0, "probabilities sum to %.15g, not 1 (tolerance %g)", total,
                                 PROPER_PMF_SUM_TOL);
     if (lo > hi) return proper_error_set(err, PROPER_EINVAL, file, 0, 0, "no finite values: all the mass is in the tail");
     if (!anchored && (rc = proper__pmf_infer_width(values, n, file, &width, err)) != 0) return rc;
@@ -4477,7 +4477,7 @@ PROPER_API int proper_pmf_parse_counts(const char *text, size_t len, const char 
     }
     if (rc == PROPER_OK && !(total > 0.0)) rc = proper_error_set(err, PROPER_EPROB, name, 0, 0, "probabilities sum to zero");
     if (rc == PROPER_OK && fabs(total - 1.0) > PROPER_PMF_SUM_TOL)
-        rc = proper_error_set(err, PROPER_EPROB, name, 0, 0, "probabilities sum to %.17g, not 1 (tolerance %g)", total,
+        rc = proper_error_set(err, PROPER_EPROB, name, 0, 0, "probabilities sum to %.15g, not 1 (tolerance %g)", total,
                               PROPER_PMF_SUM_TOL);
     if (rc == PROPER_OK && !(dense = (double *)proper_calloc((size_t)top + 1, sizeof(double))))
         rc = proper_error_set(err, PROPER_ENOMEM, name, 0, 0, "out of memory");
@@ -4799,7 +4799,7 @@ static int proper__pmf_check_probs(const double *w, size_t k, const char *what, 
     }
     if (!(s > 0.0)) return proper_error_set(err, PROPER_EPROB, NULL, 0, 0, "%ss sum to zero", what);
     if (fabs(s - 1.0) > PROPER_PMF_SUM_TOL)
-        return proper_error_set(err, PROPER_EPROB, NULL, 0, 0, "%ss sum to %.17g, not 1 (tolerance %g)", what, s,
+        return proper_error_set(err, PROPER_EPROB, NULL, 0, 0, "%ss sum to %.15g, not 1 (tolerance %g)", what, s,
                                 PROPER_PMF_SUM_TOL);
     *sum = s;
     return PROPER_OK;
@@ -4936,7 +4936,7 @@ static int proper__pmf_poly(proper_pmf *out, const proper_pmf *x, const double *
                                                 : (double)imin * ((double)s + (double)(x->n - 1));
     if (!(hi_d - lo_d + 1.0 <= (double)PROPER_PMF_MAX_BINS))
         return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
-                                "loop result would span %.0f bins, more than PROPER_PMF_MAX_BINS (%zu)",
+                                "loop result would span %.3g bins, more than PROPER_PMF_MAX_BINS (%zu)",
                                 hi_d - lo_d + 1.0, (size_t)PROPER_PMF_MAX_BINS);
     lo = (long long)lo_d;
     hi = (long long)hi_d;
@@ -5065,7 +5065,7 @@ PROPER_API int proper_pmf_markov_loop(proper_pmf *out, const proper_pmf *body, d
     if (cut < 1.0) cut = 1.0;
     if (!(cut <= (double)PROPER_PMF_MAX_BINS))
         return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
-                                "Markovian loop with p = %g needs %.0f bins for eps = %g, more than PROPER_PMF_MAX_BINS",
+                                "Markovian loop with p = %g needs %.3g bins for eps = %g, more than PROPER_PMF_MAX_BINS",
                                 p_reenter, cut, eps);
     L = (size_t)cut;
     n_fft = proper_fft_next_pow2(L);
@@ -5934,7 +5934,7 @@ static int proper__sre_parse_table(proper__sre_parser *p, proper_sre_table *t, i
     }
     if ((rc = proper__sre_expect(p, '}', "to close the table"))) return rc;
     if (fabs(sum - 1.0) > PROPER_SRE_PROB_TOL)
-        return proper__sre_error_at(p, line, col, PROPER_EPROB, "table probabilities sum to %.17g, not 1", sum);
+        return proper__sre_error_at(p, line, col, PROPER_EPROB, "table probabilities sum to %.15g, not 1", sum);
     sorted = (double *)proper_calloc(t->n, sizeof *sorted);
     if (!sorted) return proper__sre_oom(p);
     memcpy(sorted, t->keys, t->n * sizeof *sorted);
@@ -6185,9 +6185,9 @@ static int proper__sre_check_alt(const proper_sre *s, const proper_sre_node *n, 
     if (!checked) return PROPER_OK;
     if (n_else == 1 && sum > 1.0 + PROPER_SRE_PROB_TOL)
         return proper_error_set(err, PROPER_EPROB, file, n->line, n->col,
-                                "branch probabilities sum to %.17g before 'else' (more than 1)", sum);
+                                "branch probabilities sum to %.15g before 'else' (more than 1)", sum);
     if (n_else == 0 && fabs(sum - 1.0) > PROPER_SRE_PROB_TOL)
-        return proper_error_set(err, PROPER_EPROB, file, n->line, n->col, "branch probabilities sum to %.17g, not 1", sum);
+        return proper_error_set(err, PROPER_EPROB, file, n->line, n->col, "branch probabilities sum to %.15g, not 1", sum);
     return PROPER_OK;
 }
 
@@ -6880,7 +6880,7 @@ static int proper__sre_set_alt(proper__sre_parser *p, size_t bi) {
         rc = proper__sre_error_at(p, line, col, PROPER_EINVAL, "the alternative has %lu branches, got %lu probabilities",
                                   (unsigned long)s->nodes[target].n_kids, (unsigned long)n);
     if (rc == PROPER_OK && fabs(sum - 1.0) > PROPER_SRE_PROB_TOL)
-        rc = proper__sre_error_at(p, line, col, PROPER_EPROB, "branch probabilities sum to %.17g, not 1", sum);
+        rc = proper__sre_error_at(p, line, col, PROPER_EPROB, "branch probabilities sum to %.15g, not 1", sum);
     if (rc == PROPER_OK)
         for (i = 0; i < n; i++) {
             proper_sre_prob *pr = &s->nodes[target].probs[i];
@@ -7270,10 +7270,10 @@ static int proper__sre_settle_numbers(proper__sre_eval *ev) {
             }
             if (rest && sum > 1.0 + PROPER_SRE_PROB_TOL)
                 return proper_error_set(ev->err, PROPER_EPROB, proper__sre_node_file(s, nd), nd->line, nd->col,
-                                        "branch probabilities sum to %.17g before 'else' (more than 1)", sum);
+                                        "branch probabilities sum to %.15g before 'else' (more than 1)", sum);
             if (!rest && fabs(sum - 1.0) > PROPER_SRE_PROB_TOL)
                 return proper_error_set(ev->err, PROPER_EPROB, proper__sre_node_file(s, nd), nd->line, nd->col,
-                                        "branch probabilities sum to %.17g, not 1", sum);
+                                        "branch probabilities sum to %.15g, not 1", sum);
             if (rest) rest->value = sum < 1.0 ? 1.0 - sum : 0.0;
         } else if (nd->kind == PROPER_SRE_MLOOP) {
             proper_sre_prob *pr = &nd->probs[0];
@@ -8946,7 +8946,7 @@ static int proper__builder_close_row(proper_dtmc_builder *b, uint32_t s, proper_
     b->row[s + 1] = out;
     if (out > start && !(fabs(sum - 1.0) <= b->row_sum_tol))
         return proper_error_set(err, PROPER_EPROB, NULL, 0, 0,
-                                "state %u: outgoing probabilities sum to %.17g (must be 1 within %g)",
+                                "state %u: outgoing probabilities sum to %.15g (must be 1 within %g)",
                                 (unsigned)s, sum, b->row_sum_tol);
     return PROPER_OK;
 }
@@ -10401,7 +10401,7 @@ static int proper__check_file_prob(const proper__reader *r, const char *at, doub
 static int proper__row_sum_error(const proper__reader *r, int line, uint32_t s, double sum, double tol,
                                  proper_error *err) {
     return proper_error_set(err, PROPER_EPROB, r->name, line, line ? 1 : 0,
-                            "state %u: outgoing probabilities sum to %.17g (must be 1 within %g)", (unsigned)s, sum,
+                            "state %u: outgoing probabilities sum to %.15g (must be 1 within %g)", (unsigned)s, sum,
                             tol);
 }
 
@@ -14179,7 +14179,7 @@ static int proper__pm_command_probs(proper__pm_explorer *X, size_t c, double *pr
         memset(&at, 0, sizeof at);
         at.line = cmd->line;
         at.col = cmd->col;
-        return proper__pm_eval_fail(&X->cx, &at, PROPER_EPROB, "probabilities of the command sum to %.17g, not 1", sum);
+        return proper__pm_eval_fail(&X->cx, &at, PROPER_EPROB, "probabilities of the command sum to %.15g, not 1", sum);
     }
     return PROPER_OK;
 }
@@ -15437,7 +15437,8 @@ PROPER_API int proper_prism_props_check(const proper_prism_props *p, size_t i, c
  *               gets one too unless it is `default`), with C/Java fall-through;
  *     try       the try block runs, then `finally`; catch blocks are the
  *               exceptional path and are not modelled (like `throw`, which
- *               ends the run: exceptions are assumed not caught inside).
+ *               ends the run: exceptions are assumed not caught inside);
+ *               annotations on a catch block's lines are ignored.
  *   Rejected with an error naming the line: goto, labelled statements
  *   (`outer: for ...`), `break label`, `continue label`.
  *
@@ -15492,6 +15493,8 @@ typedef struct proper_synth_param {
     size_t state;      /* the state the parameter sits at */
     size_t do_state;   /* do loops: the `do` state (its visits = loop entries);
                           (size_t)-1 otherwise */
+    size_t body_first, body_end; /* loops: the body's states are
+                          [body_first, body_end); 0, 0 for conditionals */
     char name[16];     /* "p1", "p2", ... */
 } proper_synth_param;
 
@@ -15584,6 +15587,8 @@ typedef struct proper__synth_parser {
     size_t n_toks, cap_toks, pos;
     proper__synth_annot *annots;
     size_t n_annots, cap_annots;
+    int (*unmodelled)[2];         /* line ranges [first, last] of catch blocks */
+    size_t n_unmodelled, cap_unmodelled;
     proper_error *err;
 } proper__synth_parser;
 
@@ -15979,9 +15984,21 @@ static int proper__synth_parse_stmt(proper__synth_parser *ps, proper__synth_stmt
         if ((rc = proper__synth_parse_block(ps, &s->a, depth + 1))) goto fail;
         while (proper__synth_tok_is(proper__synth_peek(ps), "catch")) {
             proper__synth_stmt *handler = NULL;
+            int range[2];
+            range[0] = proper__synth_peek(ps)->line;
             ps->pos++;
             if ((rc = proper__synth_skip_parens(ps)) || (rc = proper__synth_parse_block(ps, &handler, depth + 1))) goto fail;
             proper__synth_stmt_free(handler); /* exceptional path: not modelled */
+            range[1] = ps->toks[ps->pos - 1].line - 1; /* up to the line before its closing brace */
+            if (range[1] >= range[0] &&
+                proper_reserve(&ps->unmodelled, &ps->cap_unmodelled, ps->n_unmodelled + 1, sizeof *ps->unmodelled)) {
+                rc = proper_error_set(ps->err, PROPER_ENOMEM, ps->file, t->line, t->col, "out of memory");
+                goto fail;
+            }
+            if (range[1] >= range[0]) {
+                ps->unmodelled[ps->n_unmodelled][0] = range[0];
+                ps->unmodelled[ps->n_unmodelled++][1] = range[1];
+            }
         }
         if (proper__synth_tok_is(proper__synth_peek(ps), "finally")) {
             ps->pos++;
@@ -16063,11 +16080,23 @@ static int proper__synth_new_param(proper__synth_builder *b, size_t state, int i
     p.is_loop = is_loop;
     p.state = state;
     p.do_state = PROPER__SYNTH_NONE;
+    p.body_first = p.body_end = 0;
     snprintf(p.name, sizeof p.name, "p%u", (unsigned)(m->n_params + 1));
     m->states[state].param = (int)m->n_params;
     if (PROPER_PUSH(m->params, m->n_params, b->cap_params, p))
         return proper_error_set(b->err, PROPER_ENOMEM, b->file, p.line, 0, "out of memory");
     return PROPER_OK;
+}
+
+static int proper__synth_create_states(proper__synth_builder *b, proper__synth_stmt *s);
+
+/* A loop body's states are created contiguously; remember their range. */
+static int proper__synth_create_body(proper__synth_builder *b, proper__synth_stmt *body, size_t param) {
+    int rc;
+    b->m->params[param].body_first = b->m->n_states;
+    rc = proper__synth_create_states(b, body);
+    b->m->params[param].body_end = b->m->n_states;
+    return rc;
 }
 
 /* Pass 1: create every statement's state in source order (so parameters are
@@ -16096,14 +16125,14 @@ static int proper__synth_create_states(proper__synth_builder *b, proper__synth_s
         if ((rc = proper__synth_new_state(b, PROPER_SYNTH_LOOP, s->line, s->kind == PROPER__SYNTH_ST_FOR ? "for" : "while", &s->state)) ||
             (rc = proper__synth_new_param(b, s->state, 1)))
             return rc;
-        return proper__synth_create_states(b, s->a);
+        return proper__synth_create_body(b, s->a, b->m->n_params - 1);
     case PROPER__SYNTH_ST_DO:
         if ((rc = proper__synth_new_state(b, PROPER_SYNTH_STMT, s->line, "do", &s->state)) ||
             (rc = proper__synth_new_state(b, PROPER_SYNTH_LOOP, s->do_while_line, "while", &s->state2)) ||
             (rc = proper__synth_new_param(b, s->state2, 1)))
             return rc;
         b->m->params[b->m->n_params - 1].do_state = s->state;
-        return proper__synth_create_states(b, s->a);
+        return proper__synth_create_body(b, s->a, b->m->n_params - 1);
     case PROPER__SYNTH_ST_SWITCH:
         if ((rc = proper__synth_new_state(b, PROPER_SYNTH_STMT, s->line, "switch", &s->state))) return rc;
         for (i = 0; i < s->n_kids; i++)
@@ -16133,15 +16162,14 @@ typedef struct proper__synth_jumps {
 
 static int proper__synth_wire(proper__synth_builder *b, proper__synth_stmt *s, size_t next, proper__synth_jumps j, size_t *entry);
 
-/* Wires a sequence of statements; returns the entry of the first one that
- * has a state (or `next`). Switch case labels are transparent here. */
+/* Wires a block's statements; returns the entry of the first one that has
+ * a state (or `next`). */
 static int proper__synth_wire_seq(proper__synth_builder *b, proper__synth_stmt **kids, size_t n, size_t next,
-                            proper__synth_jumps j, size_t *entry) {
+                                  proper__synth_jumps j, size_t *entry) {
     int rc;
     while (n > 0) {
         size_t e;
         n--;
-        if (kids[n]->kind == PROPER__SYNTH_ST_CASE) continue;
         if ((rc = proper__synth_wire(b, kids[n], next, j, &e))) return rc;
         next = e;
     }
@@ -16155,25 +16183,29 @@ static int proper__synth_wire_seq(proper__synth_builder *b, proper__synth_stmt *
  * switch. */
 static int proper__synth_wire_switch(proper__synth_builder *b, proper__synth_stmt *s, size_t next, proper__synth_jumps j) {
     proper_synth_state *st = b->m->states;
-    size_t i, k, fallback = next, prev_test = PROPER__SYNTH_NONE;
     proper__synth_jumps inner = j;
+    size_t i, entry = next, chain = next;
     int rc;
     inner.break_to = next;
-    for (i = 0; i < s->n_kids; i++) {
-        proper__synth_stmt *label = s->kids[i];
-        size_t body;
-        if (label->kind != PROPER__SYNTH_ST_CASE) continue;
-        if ((rc = proper__synth_wire_seq(b, s->kids + i + 1, s->n_kids - i - 1, next, inner, &body))) return rc;
-        if (label->is_default) { fallback = body; continue; }
-        b->m->states[label->state].taken = body;
-        if (prev_test == PROPER__SYNTH_NONE) b->m->states[s->state].next = label->state;
-        else b->m->states[prev_test].next = label->state;
-        prev_test = label->state;
+    /* back to front: each label's statements start at the entry of what follows it */
+    for (i = s->n_kids; i-- > 0;) {
+        proper__synth_stmt *kid = s->kids[i];
+        if (kid->kind != PROPER__SYNTH_ST_CASE) {
+            if ((rc = proper__synth_wire(b, kid, entry, inner, &entry))) return rc;
+        } else if (kid->is_default) {
+            chain = entry; /* no case matched: default's statements */
+        } else {
+            st[kid->state].taken = entry;
+        }
     }
-    st = b->m->states;
-    if (prev_test == PROPER__SYNTH_NONE) st[s->state].next = fallback;
-    else st[prev_test].next = fallback;
-    (void)k;
+    /* the tests chain in source order, the last one to `default` or past the switch */
+    for (i = s->n_kids; i-- > 0;) {
+        proper__synth_stmt *kid = s->kids[i];
+        if (kid->kind != PROPER__SYNTH_ST_CASE || kid->is_default) continue;
+        st[kid->state].next = chain;
+        chain = kid->state;
+    }
+    st[s->state].next = chain;
     return PROPER_OK;
 }
 
@@ -16242,13 +16274,22 @@ static int proper__synth_wire(proper__synth_builder *b, proper__synth_stmt *s, s
 
 /* Attach each annotation inside the function's lines [first, last] to the
  * first statement at or after its line. */
-static int proper__synth_attach_rewards(proper__synth_builder *b, const proper__synth_annot *an, size_t n_an, int first, int last) {
+static int proper__synth_in_ranges(int line, int (*ranges)[2], size_t n) {
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (line >= ranges[i][0] && line <= ranges[i][1]) return 1;
+    return 0;
+}
+
+static int proper__synth_attach_rewards(proper__synth_builder *b, const proper__synth_parser *ps, int first, int last) {
     proper_synth_model *m = b->m;
-    size_t i, k, cap_names = 0;
+    const proper__synth_annot *an = ps->annots;
+    size_t i, k, cap_names = 0, n_an = ps->n_annots;
     for (i = 0; i < n_an; i++) {
         int r = proper_synth_reward_index(m, an[i].name);
         size_t best = PROPER__SYNTH_NONE;
         if (an[i].line < first || an[i].line > last) continue;
+        if (proper__synth_in_ranges(an[i].line, ps->unmodelled, ps->n_unmodelled)) continue; /* in a catch block */
         if (r < 0) {
             char name[32];
             double *grown;
@@ -16312,7 +16353,7 @@ static int proper__synth_build(proper__synth_parser *ps, proper_synth_model *m, 
     m->initial = entry;
     for (i = 0; i < m->n_states; i++)
         PROPER_ASSERT(m->states[i].next != PROPER__SYNTH_NONE);
-    return proper__synth_attach_rewards(&b, ps->annots, ps->n_annots, body_line, close_line);
+    return proper__synth_attach_rewards(&b, ps, body_line, close_line);
 }
 
 PROPER_API int proper_synth_parse(proper_synth_model *m, const char *text, size_t len, const char *file,
@@ -16339,6 +16380,7 @@ done:
     proper__synth_stmt_free(body);
     PROPER_FREE(ps.toks);
     PROPER_FREE(ps.annots);
+    PROPER_FREE(ps.unmodelled);
     if (rc) proper_synth_free(m);
     return rc;
 }
@@ -16935,11 +16977,13 @@ typedef struct proper__est_flows {
     size_t m;       /* parameters */
     double *tau;    /* n_params x (m+1): taken flow of each construct */
     double *not_taken; /* n_params x (m+1): not-taken flow */
+    double *entries;   /* n_params x (m+1): loops: entries from outside the loop */
 } proper__est_flows;
 
 static void proper__est_flows_free(proper__est_flows *f) {
     PROPER_FREE(f->tau);
     PROPER_FREE(f->not_taken);
+    PROPER_FREE(f->entries);
 }
 
 /* Depth-first ordering of states so that each comes after the states its
@@ -17006,6 +17050,30 @@ static void proper__est_taken_form(const proper_synth_model *m, size_t p, const 
         for (j = 0; j < w; j++) tau[j] -= visits[m->params[p].do_state * w + j];
 }
 
+/* Entries of loop p from outside: visits of its `do` state, or the flows
+ * into its condition state from states outside its body. */
+static void proper__est_entry_form(const proper_synth_model *m, const proper__est_flows *f, size_t p,
+                                   const double *visits, double *entry) {
+    const proper_synth_param *lp = &m->params[p];
+    size_t j, u, w = m->n_params + 1;
+    for (j = 0; j < w; j++) entry[j] = 0.0;
+    if (lp->do_state != (size_t)-1) {
+        for (j = 0; j < w; j++) entry[j] = visits[lp->do_state * w + j];
+        return;
+    }
+    for (u = 0; u < m->n_states; u++) {
+        const proper_synth_state *st = &m->states[u];
+        if (u == m->end || u == lp->state || (u >= lp->body_first && u < lp->body_end)) continue;
+        if (st->param >= 0) {
+            const double *tau = f->tau + (size_t)st->param * w;
+            if (st->taken == lp->state) for (j = 0; j < w; j++) entry[j] += tau[j];
+            if (st->next == lp->state) for (j = 0; j < w; j++) entry[j] += visits[u * w + j] - tau[j];
+        } else if (st->next == lp->state) {
+            for (j = 0; j < w; j++) entry[j] += visits[u * w + j];
+        }
+    }
+}
+
 /* Taken and not-taken flows of every construct as linear forms. Visits are
  * pulled in dependency order: each state sums the flows of its incoming
  * edges (plain: the source's visits; taken: the construct's taken flow;
@@ -17018,7 +17086,8 @@ static int proper__est_flows_build(const proper_synth_model *m, proper__est_flow
     f->m = m->n_params;
     f->tau = (double *)proper_calloc(m->n_params * w + 1, sizeof *f->tau);
     f->not_taken = (double *)proper_calloc(m->n_params * w + 1, sizeof *f->not_taken);
-    if (!order || !visits || !f->tau || !f->not_taken) {
+    f->entries = (double *)proper_calloc(m->n_params * w + 1, sizeof *f->entries);
+    if (!order || !visits || !f->tau || !f->not_taken || !f->entries) {
         rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
         goto done;
     }
@@ -17045,6 +17114,8 @@ static int proper__est_flows_build(const proper_synth_model *m, proper__est_flow
         proper__est_taken_form(m, i, visits, f->tau + i * w);
         for (j = 0; j < w; j++) f->not_taken[i * w + j] = visits[st * w + j] - f->tau[i * w + j];
     }
+    for (i = 0; i < m->n_params; i++)
+        if (m->params[i].is_loop) proper__est_entry_form(m, f, i, visits, f->entries + i * w);
 done:
     PROPER_FREE(order);
     PROPER_FREE(visits);
@@ -17123,8 +17194,9 @@ static int proper__est_estimate_finish(proper_estimate *est, const proper_synth_
         double t = proper__est_form_at(tau, mean, w), u = proper__est_form_at(nt, mean, w);
         double tl, th, ul, uh;
         est->samples[i] = n_samples[i];
-        est->taken[i] = t * n_samples[i];
-        est->reached[i] = (t + u) * n_samples[i];
+        /* totals of integer counts with integer coefficients: whole numbers */
+        est->taken[i] = floor(t * n_samples[i] + 0.5);
+        est->reached[i] = floor((t + u) * n_samples[i] + 0.5);
         if (!(t + u > 0.0)) { /* never reached: the parameter does not matter */
             est->p[i] = 0.0; est->lo[i] = 0.0; est->hi[i] = 1.0;
             continue;
@@ -17185,6 +17257,14 @@ static int proper__est_check_runs(const proper_synth_model *m, const proper__est
         for (i = 0; i < m->n_params; i++) x[1 + i] = log->values[r * log->n_cols + (size_t)col[i]];
         for (i = 0; i < m->n_params; i++) {
             double t = proper__est_form_at(f->tau + i * w, x, w), u = proper__est_form_at(f->not_taken + i * w, x, w);
+            if (m->params[i].is_loop && x[1 + i] > 0.0 && proper__est_form_at(f->entries + i * w, x, w) < 0.5) {
+                int line = log->lines[r];
+                double ran = x[1 + i];
+                PROPER_FREE(x);
+                return proper_error_set(err, PROPER_ERANGE, log->file, line, 0,
+                                        "execution %u: loop %s (source line %d) ran %g times but the other counts say it "
+                                        "was never entered", (unsigned)(r + 1), m->params[i].name, m->params[i].line, ran);
+            }
             if (t < 0.0 || u < 0.0) {
                 int line = log->lines[r];
                 PROPER_FREE(x);
@@ -17303,7 +17383,8 @@ PROPER_API int proper_estimate_from_artifact(proper_estimate *est, const proper_
     mean[0] = lo[0] = hi[0] = 1.0;
     for (i = 0; i < m->n_params; i++) {
         if (!files[i]) {
-            rc = proper_error_set(err, PROPER_EUNDEFINED, NULL, m->params[i].line, 0, "no log file for %s", m->params[i].name);
+            rc = proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0, "no log file for %s (the %s at source line %d)",
+                                  m->params[i].name, m->params[i].is_loop ? "loop" : "conditional", m->params[i].line);
             goto done;
         }
         if ((rc = proper__est_read_column(files[i], &cols[i], &lens[i], err))) goto done;
@@ -21560,17 +21641,35 @@ static int proper__spx_dual_prepare(proper__spx *S, double *d, int *flipped) {
     return 0;
 }
 
+/* Against dual degeneracy (many zero reduced costs, on which the dual
+ * simplex can cycle): shift the cost of every nonbasic column by a small
+ * random amount in the direction that keeps it dual feasible at its bound.
+ * The true costs come back when the dual phase ends; the primal simplex then
+ * repairs any reduced cost of the wrong sign. */
+static void proper__spx_perturb_costs(proper__spx *S) {
+    size_t j;
+    for (j = 0; j < S->nt; j++) {
+        double xi;
+        if (S->pos[j] >= 0 || S->lb[j] == S->ub[j]) continue;
+        xi = PROPER_LP_PERTURB * (1 + fabs(S->cost[j])) * (1 + proper__spx_jitter(j, 3));
+        if (S->x[j] == S->lb[j] && isfinite(S->lb[j])) S->cost[j] += xi;
+        else if (S->x[j] == S->ub[j] && isfinite(S->ub[j])) S->cost[j] -= xi;
+    }
+}
+
 static int proper__spx_dual(proper__spx *S) {
     size_t m = S->m, nt = S->nt, p, j, ncand, limit = 5 * (S->m + S->nt) + 1000;
-    double *d = NULL, *arow = NULL;
+    double *d = NULL, *arow = NULL, *cost0 = NULL;
     size_t *flip = NULL;
     proper__spx_cand *cand = NULL;
-    int need_factor = 1, rc = PROPER_OK;
+    int need_factor = 1, rc = PROPER_OK, perturbed = 0;
     d = (double *)proper_calloc(nt, sizeof *d);
     arow = (double *)proper_calloc(nt, sizeof *arow);
     flip = (size_t *)proper_calloc(nt, sizeof *flip);
     cand = (proper__spx_cand *)proper_calloc(nt, sizeof *cand);
-    if (!d || !arow || !flip || !cand) { rc = PROPER_ENOMEM; goto out; }
+    cost0 = (double *)proper_calloc(nt, sizeof *cost0);
+    if (!d || !arow || !flip || !cand || !cost0) { rc = PROPER_ENOMEM; goto out; }
+    memcpy(cost0, S->cost, nt * sizeof *cost0);
     for (;;) {
         size_t r = m, q = nt, leave, k;
         double worst = 0, delta, slope, bound, theta_d, step, aq;
@@ -21580,6 +21679,14 @@ static int proper__spx_dual(proper__spx *S) {
             if ((rc = proper__spx_factor(S))) goto out;
             proper__spx_recompute_xb(S);
             if (proper__spx_dual_prepare(S, d, &flipped)) { rc = PROPER__SPX_DUAL_FALLBACK; goto out; }
+            if (perturbed == 0) {
+                /* first factorisation: boxed columns now sit at the bound
+                 * their reduced cost asks for; perturb and price again */
+                proper__spx_perturb_costs(S);
+                perturbed = 1;
+                if (proper__spx_dual_prepare(S, d, &flipped)) { rc = PROPER__SPX_DUAL_FALLBACK; goto out; }
+                flipped = 1;
+            }
             if (flipped) proper__spx_recompute_xb(S);
             need_factor = 0;
         }
@@ -21594,6 +21701,15 @@ static int proper__spx_dual(proper__spx *S) {
         }
         if (r == m) {
             if (!fresh) { need_factor = 1; continue; }
+            if (perturbed == 1) {
+                /* optimal for the perturbed costs: restore the true ones;
+                 * boxed columns move to the bound their true reduced cost
+                 * asks for and the dual simplex continues from there */
+                memcpy(S->cost, cost0, nt * sizeof *cost0);
+                perturbed = 2;
+                need_factor = 1;
+                continue;
+            }
             rc = PROPER__SPX_OPTIMAL;
             goto out;
         }
@@ -21689,15 +21805,31 @@ static int proper__spx_dual(proper__spx *S) {
         S->pos[q] = (ptrdiff_t)r;
         S->pos[leave] = -1;
         if ((rc = proper__spx_push_eta(S, r))) goto out;
+#ifdef PROPER_LP_TRACE
+        if (S->iters % 500 == 0) {
+            double obj = 0, inf = 0;
+            size_t jj, pp;
+            for (jj = 0; jj < nt; jj++) obj += S->cost[jj] * S->x[jj];
+            for (pp = 0; pp < m; pp++) {
+                size_t v = S->head[pp];
+                if (S->x[v] < S->lb[v]) inf += S->lb[v] - S->x[v];
+                if (S->x[v] > S->ub[v]) inf += S->x[v] - S->ub[v];
+            }
+            fprintf(stderr, "dual it %zu obj %.10g infeas %.3g theta_d %.3g step %.3g flips %zu k %zu\n", S->iters, obj, inf,
+                    theta_d, step, k, S->k);
+        }
+#endif
         if (++S->iters >= S->max_iters) { rc = PROPER__SPX_LIMIT; goto out; }
         if (S->iters >= limit) { rc = PROPER__SPX_DUAL_FALLBACK; goto out; }
         if (S->neta >= PROPER_LP_REFACTOR_EVERY) need_factor = 1;
     }
 out:
+    if (cost0) memcpy(S->cost, cost0, nt * sizeof *cost0);
     PROPER_FREE(d);
     PROPER_FREE(arow);
     PROPER_FREE(flip);
     PROPER_FREE(cand);
+    PROPER_FREE(cost0);
     return rc;
 }
 
