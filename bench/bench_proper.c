@@ -21,24 +21,6 @@ static double now_s(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static proper_counts log_of(const case_study *c, long runs, proper_rng *rng) {
-    proper_counts log;
-    long r, counts[CASE_MAX_PARAMS + 1];
-    int k;
-    memset(&log, 0, sizeof log);
-    log.n_runs = (size_t)runs;
-    log.n_cols = (size_t)c->n_params;
-    log.names = (char (*)[32])calloc((size_t)c->n_params, sizeof *log.names);
-    log.values = (double *)calloc((size_t)runs * log.n_cols, sizeof *log.values);
-    log.lines = (int *)calloc((size_t)runs, sizeof *log.lines);
-    for (k = 0; k < c->n_params; k++) snprintf(log.names[k], 32, "p%d", k + 1);
-    for (r = 0; r < runs; r++) {
-        case_run(c, rng, counts);
-        for (k = 0; k < c->n_params; k++) log.values[(size_t)r * log.n_cols + (size_t)k] = (double)counts[k + 1];
-    }
-    return log;
-}
-
 /* Grid search of the box: every combination of 5 points per parameter. */
 static void grid_range(const proper_synth_model *m, const proper_estimate *est, double *mn, double *mx) {
     double p[CASE_MAX_PARAMS], v;
@@ -68,11 +50,12 @@ int main(void) {
            "grid/ours", "paper 7s/ours");
     for (i = 0; i < n_case_studies; i++) {
         const case_study *c = &case_studies[i];
-        proper_counts log = log_of(c, 10000, &rng);
+        proper_counts log;
         proper_synth_model m;
         proper_estimate est;
         double t0, t_synth, t_est, t_int, t_grid, point, lo, hi, gmin, gmax;
         int reps = 200, r;
+        if (case_make_log(c, &rng, 10000, &log)) return 1;
         t0 = now_s();
         for (r = 0; r < reps; r++) {
             proper_synth_parse(&m, text, len, "cases.c", c->name, &err);

@@ -40,4 +40,9 @@ const case_study *case_find(const char *name);
 /* Runs the method once on a fresh input; counts[1..n_params] get its counts. */
 void case_run(const case_study *c, proper_rng *rng, long *counts);
 
+/* A count log (estimate.h) of `runs` fresh executions, built in memory;
+ * columns p1..pn. Returns 0 or PROPER_ENOMEM; free with proper_counts_free. */
+struct proper_counts;
+int case_make_log(const case_study *c, proper_rng *rng, long runs, struct proper_counts *log);
+
 #endif

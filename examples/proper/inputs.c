@@ -1,7 +1,9 @@
 /* inputs.c — input generators of the case studies: every input is drawn
  * uniformly from the ranges stated in each `input` string. */
+#include <stdio.h>
 #include <string.h>
 
+#include "../../src/estimate.h"
 #include "cases.h"
 
 static int uniform(proper_rng *rng, int lo, int hi) { return lo + (int)proper_rng_below(rng, (uint64_t)(hi - lo + 1)); }
@@ -75,4 +77,27 @@ void case_run(const case_study *c, proper_rng *rng, long *counts) {
     memset(case_counts, 0, sizeof case_counts);
     c->run_once(rng);
     memcpy(counts, case_counts, sizeof case_counts);
+}
+
+int case_make_log(const case_study *c, proper_rng *rng, long runs, proper_counts *log) {
+    long r, counts[CASE_MAX_PARAMS + 1];
+    int k;
+    memset(log, 0, sizeof *log);
+    log->n_runs = (size_t)runs;
+    log->n_cols = (size_t)c->n_params;
+    log->names = (char (*)[32])proper_calloc((size_t)c->n_params, sizeof *log->names);
+    log->values = (double *)proper_calloc((size_t)runs * (size_t)c->n_params, sizeof *log->values);
+    log->lines = (int *)proper_calloc((size_t)runs, sizeof *log->lines);
+    if (!log->names || !log->values || !log->lines) {
+        PROPER_FREE(log->names); PROPER_FREE(log->values); PROPER_FREE(log->lines);
+        memset(log, 0, sizeof *log);
+        return PROPER_ENOMEM;
+    }
+    for (k = 0; k < c->n_params; k++) snprintf(log->names[k], sizeof log->names[k], "p%d", k + 1);
+    for (r = 0; r < runs; r++) {
+        case_run(c, rng, counts);
+        for (k = 0; k < c->n_params; k++) log->values[(size_t)r * log->n_cols + (size_t)k] = (double)counts[k + 1];
+        log->lines[r] = (int)r + 2; /* as if a CSV with a header row */
+    }
+    return PROPER_OK;
 }

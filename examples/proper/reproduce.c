@@ -24,26 +24,6 @@
 #include "../../cli/svg.h"
 #include "cases.h"
 
-/* A count log of `runs` fresh executions, built in memory. */
-static int make_log(const case_study *c, proper_rng *rng, long runs, proper_counts *log) {
-    long r, counts[CASE_MAX_PARAMS + 1];
-    int k;
-    memset(log, 0, sizeof *log);
-    log->n_runs = (size_t)runs;
-    log->n_cols = (size_t)c->n_params;
-    log->names = (char (*)[32])calloc((size_t)c->n_params, sizeof *log->names);
-    log->values = (double *)calloc((size_t)runs * (size_t)c->n_params, sizeof *log->values);
-    log->lines = (int *)calloc((size_t)runs, sizeof *log->lines);
-    if (!log->names || !log->values || !log->lines) return PROPER_ENOMEM;
-    for (k = 0; k < c->n_params; k++) snprintf(log->names[k], sizeof log->names[k], "p%d", k + 1);
-    for (r = 0; r < runs; r++) {
-        case_run(c, rng, counts);
-        for (k = 0; k < c->n_params; k++) log->values[(size_t)r * log->n_cols + (size_t)k] = (double)counts[k + 1];
-        log->lines[r] = (int)r + 2;
-    }
-    return PROPER_OK;
-}
-
 /* Point estimate and interval of every reward from one log. */
 static int analyse(const proper_synth_model *m, const proper_counts *log, double level, double *point, double *lo,
                    double *hi) {
@@ -117,7 +97,7 @@ static int study(const case_study *c, const char *source, long truth_runs, prope
         fprintf(stderr, "reproduce: %s\n", proper_error_format(&err, msg, sizeof msg));
         return 1;
     }
-    if (make_log(c, rng, truth_runs, &log) || analyse(&m, &log, 0.95, truth, lo, hi)) return 1;
+    if (case_make_log(c, rng, truth_runs, &log) || analyse(&m, &log, 0.95, truth, lo, hi)) return 1;
     proper_counts_free(&log);
     printf("\n### %s\n\nInputs: %s. %u parameters; ground truth from %ld runs:", c->name, c->input,
            (unsigned)m.n_params, truth_runs);
@@ -129,7 +109,7 @@ static int study(const case_study *c, const char *source, long truth_runs, prope
     printf("\n");
     for (s = 0; s < sizeof sizes / sizeof *sizes; s++) {
         double est_point[8], ilo[3][8], ihi[3][8];
-        if (make_log(c, rng, sizes[s], &log)) return 1;
+        if (case_make_log(c, rng, sizes[s], &log)) return 1;
         for (l = 0; l < sizeof levels / sizeof *levels; l++) {
             if (analyse(&m, &log, levels[l], est_point, ilo[l], ihi[l])) return 1;
             fig_lo[s][l] = ilo[l][0];
@@ -161,7 +141,7 @@ static int coverage(const char *source, int logs, long runs, double truth, prope
     int i, inside = 0;
     if (proper_synth_from_file(&m, source, c->name, &err)) return 1;
     for (i = 0; i < logs; i++) {
-        if (make_log(c, rng, runs, &log) || analyse(&m, &log, 0.95, point, lo, hi)) return 1;
+        if (case_make_log(c, rng, runs, &log) || analyse(&m, &log, 0.95, point, lo, hi)) return 1;
         proper_counts_free(&log);
         if (lo[0] <= truth && truth <= hi[0]) inside++;
     }
