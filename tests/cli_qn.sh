@@ -111,6 +111,19 @@ else
     cat "$work/out"; fail qn_whatif_ssa_same_seed "the same model with the same seed differs"
 fi
 
+# The truth by SSA, the learned model by its Euler ODE (the LP's model): a
+# nonzero error; both by Euler: zero.
+out=$("$P" qn whatif --network "$work/net.csv" --learned "$work/net.csv" --population 30,10,10 --runs 50 --predict euler --csv)
+st=$?
+mx=$(echo "$out" | tail -1 | cut -d, -f1)
+if [ $st -eq 0 ] && [ "$mx" != "0" ] && awk -v m="$mx" 'BEGIN {exit !(m > 0 && m < 20)}'; then
+    ok qn_whatif_predict_euler
+else
+    echo "$out"; fail qn_whatif_predict_euler "status $st, max error $mx"
+fi
+out=$("$P" qn whatif --network "$work/net.csv" --learned "$work/net.csv" --population 30,10,10 --method euler --csv)
+if [ $? -eq 0 ] && [ "$(echo "$out" | tail -1)" = "0,0" ]; then ok qn_whatif_euler_zero; else echo "$out"; fail qn_whatif_euler_zero "expected 0,0"; fi
+
 # Bad input: exit 2 and a located message.
 expect_error() { # NAME PATTERN COMMAND...
     name=$1; pat=$2; shift 2
@@ -137,4 +150,6 @@ expect_error qn_population_count "population has 3 entries, the network has 2 st
 expect_error qn_bad_backend "backend must be native or glpsol" \
     "$P" qn fit "$work/pt.csv" --servers inf,inf --backend cplex
 expect_error qn_unknown_option "unknown option '--bogus'" "$P" qn fit --bogus
+expect_error qn_bad_predict "method must be ssa, euler or rk4 (got 'exact')" \
+    "$P" qn whatif --network "$work/net.csv" --learned "$work/net.csv" --population 3,1,1 --predict exact
 exit 0
