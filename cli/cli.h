@@ -39,6 +39,7 @@ int cmd_check(int argc, char **argv);
 int cmd_vlmc(int argc, char **argv);
 int cmd_sre(int argc, char **argv);
 int cmd_qn(int argc, char **argv);
+int cmd_lp(int argc, char **argv);
 int cmd_crosscheck(int argc, char **argv);
 
 #endif

@@ -124,6 +124,24 @@ fi
 out=$("$P" qn whatif --network "$work/net.csv" --learned "$work/net.csv" --population 30,10,10 --method euler --csv)
 if [ $? -eq 0 ] && [ "$(echo "$out" | tail -1)" = "0,0" ]; then ok qn_whatif_euler_zero; else echo "$out"; fail qn_whatif_euler_zero "expected 0,0"; fi
 
+# proper lp solve: Chvatal's example (optimum 13 at x = (2, 0, 1)) by every
+# method, through glpsol too; the QN LP file written by fit above.
+printf 'Maximize\n obj: 5 x1 + 4 x2 + 3 x3\nSubject To\n c1: 2 x1 + 3 x2 + x3 <= 5\n c2: 4 x1 + x2 + 2 x3 <= 11\n c3: 3 x1 + 4 x2 + 2 x3 <= 8\nEnd\n' > "$work/chvatal.lp"
+good=1
+for m in auto primal dual; do
+    out=$("$P" lp solve "$work/chvatal.lp" --method $m --json --values)
+    echo "$out" | grep -q '"objective": 13,.*"values": {"x1": 2, "x2": 0, "x3": 1}' || { echo "$out"; good=0; }
+done
+if [ $good -eq 1 ]; then ok lp_solve_methods; else fail lp_solve_methods "wrong optimum"; fi
+if command -v "${PROPER_GLPSOL:-glpsol}" > /dev/null 2>&1; then
+    out=$("$P" lp solve "$work/chvatal.lp" --backend glpsol)
+    if [ $? -eq 0 ] && echo "$out" | grep -q '^objective   13$'; then ok lp_solve_glpsol; else echo "$out"; fail lp_solve_glpsol "wrong optimum"; fi
+else
+    echo "SKIP lp_solve_glpsol: glpsol not installed (glpk-utils)"
+fi
+out=$("$P" lp solve "$work/fit.lp")
+if [ $? -eq 0 ] && echo "$out" | grep -q '(dual problem)'; then ok lp_solve_qn_file; else echo "$out"; fail lp_solve_qn_file "status or method"; fi
+
 # Bad input: exit 2 and a located message.
 expect_error() { # NAME PATTERN COMMAND...
     name=$1; pat=$2; shift 2
@@ -150,6 +168,10 @@ expect_error qn_population_count "population has 3 entries, the network has 2 st
 expect_error qn_bad_backend "backend must be native or glpsol" \
     "$P" qn fit "$work/pt.csv" --servers inf,inf --backend cplex
 expect_error qn_unknown_option "unknown option '--bogus'" "$P" qn fit --bogus
+printf 'Minimize\n obj: x1 + x2\nSubject To\n c1: x1 + x2 <= -1\nEnd\n' > "$work/inf.lp"
+expect_error lp_infeasible "inf.lp: the LP is infeasible" "$P" lp solve "$work/inf.lp"
+printf 'Minimize\n obj: x +\nEnd\n' > "$work/bad.lp"
+expect_error lp_parse_error "bad.lp:3:1: expected a term" "$P" lp solve "$work/bad.lp"
 expect_error qn_bad_predict "method must be ssa, euler or rk4 (got 'exact')" \
     "$P" qn whatif --network "$work/net.csv" --learned "$work/net.csv" --population 3,1,1 --predict exact
 exit 0
