@@ -21659,7 +21659,7 @@ static void proper__spx_perturb_costs(proper__spx *S) {
 
 static int proper__spx_dual(proper__spx *S) {
     size_t m = S->m, nt = S->nt, p, j, ncand, limit = 5 * (S->m + S->nt) + 1000;
-    double *d = NULL, *arow = NULL, *cost0 = NULL;
+    double *d = NULL, *arow = NULL, *cost0 = NULL, *beta = NULL, *tau = NULL;
     size_t *flip = NULL;
     proper__spx_cand *cand = NULL;
     int need_factor = 1, rc = PROPER_OK, perturbed = 0;
@@ -21668,8 +21668,13 @@ static int proper__spx_dual(proper__spx *S) {
     flip = (size_t *)proper_calloc(nt, sizeof *flip);
     cand = (proper__spx_cand *)proper_calloc(nt, sizeof *cand);
     cost0 = (double *)proper_calloc(nt, sizeof *cost0);
-    if (!d || !arow || !flip || !cand || !cost0) { rc = PROPER_ENOMEM; goto out; }
+    beta = (double *)proper_calloc(m + 1, sizeof *beta);
+    tau = (double *)proper_calloc(m + 1, sizeof *tau);
+    if (!d || !arow || !flip || !cand || !cost0 || !beta || !tau) { rc = PROPER_ENOMEM; goto out; }
     memcpy(cost0, S->cost, nt * sizeof *cost0);
+    /* dual steepest-edge weights ||e_r' B^{-1}||^2: exact (1) for the
+     * starting basis of logicals, whose B is -I */
+    for (p = 0; p < m; p++) beta[p] = 1;
     for (;;) {
         size_t r = m, q = nt, leave, k;
         double worst = 0, delta, slope, bound, theta_d, step, aq;
@@ -21691,13 +21696,13 @@ static int proper__spx_dual(proper__spx *S) {
             need_factor = 0;
         }
         fresh = S->neta == 0;
-        /* leaving row: the largest bound violation */
+        /* leaving row: dual steepest edge, the largest violation^2 / weight */
         for (p = 0; p < m; p++) {
             size_t v = S->head[p];
             double viol = 0;
             if (S->x[v] < S->lb[v] - proper__spx_tol(S->lb[v])) viol = S->lb[v] - S->x[v];
             else if (S->x[v] > S->ub[v] + proper__spx_tol(S->ub[v])) viol = S->x[v] - S->ub[v];
-            if (viol > worst) { worst = viol; r = p; }
+            if (viol > 0 && viol * viol / beta[p] > worst) { worst = viol * viol / beta[p]; r = p; }
         }
         if (r == m) {
             if (!fresh) { need_factor = 1; continue; }
@@ -21797,6 +21802,24 @@ static int proper__spx_dual(proper__spx *S) {
         proper__spx_ftran(S, S->wa, S->alpha);
         aq = S->alpha[r];
         if (fabs(aq) < PROPER_LP_PIVOT_TOL) { need_factor = 1; continue; } /* FTRAN disagrees with the row: refactor */
+        {
+            /* update the weights (Forrest & Goldfarb 1992): with rho_r the
+             * pivot row of B^{-1} and tau = B^{-1} rho_r,
+             * beta_i += -2 (a_i/a_r) tau_i + (a_i/a_r)^2 beta_r, beta_r /= a_r^2 */
+            double br = 0;
+            for (p = 0; p < m; p++) { br += S->wb[p] * S->wb[p]; S->wa[p] = S->wb[p]; }
+            proper__spx_ftran(S, S->wa, tau);
+            for (p = 0; p < m; p++) {
+                double ratio;
+                if (p == r || S->alpha[p] == 0) continue;
+                ratio = S->alpha[p] / aq;
+                beta[p] += ratio * (ratio * br - 2 * tau[p]);
+                if (beta[p] < ratio * ratio) beta[p] = ratio * ratio;
+                if (beta[p] < 1e-12) beta[p] = 1e-12;
+            }
+            beta[r] = br / (aq * aq);
+            if (beta[r] < 1e-12) beta[r] = 1e-12;
+        }
         step = (S->x[leave] - bound) / aq;
         for (p = 0; p < m; p++) S->x[S->head[p]] -= step * S->alpha[p];
         S->x[q] += step;
@@ -21825,6 +21848,8 @@ static int proper__spx_dual(proper__spx *S) {
     }
 out:
     if (cost0) memcpy(S->cost, cost0, nt * sizeof *cost0);
+    PROPER_FREE(beta);
+    PROPER_FREE(tau);
     PROPER_FREE(d);
     PROPER_FREE(arow);
     PROPER_FREE(flip);
