@@ -22,7 +22,8 @@
  *    compared by eq. 4.9.
  *
  *   thesis [--quick] [--sizes 5,10,15,20] [--networks N] [--train P]
- *          [--test Q] [--runs R] [--lb-runs R] [--seed S] [--skip-lb | --only-lb]
+ *          [--test Q] [--runs R] [--lb-runs R] [--seed S] [--pop-scale K]
+ *          [--skip-lb | --only-lb]
  */
 #define PROPER_IMPLEMENTATION
 #include "../../src/qn.h"
@@ -33,7 +34,7 @@
 #include <time.h>
 
 typedef struct settings {
-    size_t sizes[8], nsizes, networks, train, test, runs, lb_runs;
+    size_t sizes[8], nsizes, networks, train, test, runs, lb_runs, pop_scale;
     unsigned long long seed;
     int skip_lb, only_lb;
 } settings;
@@ -136,10 +137,12 @@ static void random_network(proper_qn *q, size_t M, proper_rng *rng) {
     }
 }
 
-static void random_population(const proper_qn *q, proper_rng *rng, unsigned long *x0) {
+/* x_i uniform in {0..2 K s_i}, the delay station in {0..100 K} (K = --pop-scale). */
+static void random_population(const proper_qn *q, size_t pop_scale, proper_rng *rng, unsigned long *x0) {
     size_t i;
     for (i = 0; i < q->M; i++)
-        x0[i] = (unsigned long)proper_rng_below(rng, isinf(q->servers[i]) ? 101 : (uint64_t)(2 * q->servers[i] + 1));
+        x0[i] = (unsigned long)proper_rng_below(rng, isinf(q->servers[i]) ? 100 * pop_scale + 1
+                                                                          : (uint64_t)(2 * pop_scale * q->servers[i] + 1));
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -206,7 +209,8 @@ static void whatif(const proper_qn *truth, const proper_qn *learned, const doubl
 static void random_networks(const settings *s) {
     size_t si;
     printf("## 2. Random networks: what-if prediction error (eq. 4.9)\n\n");
-    printf("%zu networks per size; training: %zu initial population vectors, T = 2, dt = 0.01,\n", s->networks, s->train);
+    printf("%zu networks per size; training: %zu initial population vectors (x_i uniform in\n", s->networks, s->train);
+    printf("{0..%zu s_i}, the delay station in {0..%zu}), T = 2, dt = 0.01,\n", 2 * s->pop_scale, 100 * s->pop_scale);
     printf("each trace the mean of %zu SSA runs; LP (eqs. 4.5-4.8) solved natively. Test: %zu unseen\n", s->runs, s->test);
     printf("population vectors per network, with the training servers and with new server counts.\n");
     printf("Truth: the mean of %zu SSA runs of the true network. Prediction: the learned network's\n", s->runs);
@@ -240,7 +244,7 @@ static void random_networks(const settings *s) {
             proper_rng_seed(&rng, s->seed + 1000 * M + net);
             random_network(&q, M, &rng);
             for (p = 0; p < s->train; p++) {
-                random_population(&q, &rng, x0);
+                random_population(&q, s->pop_scale, &rng, x0);
                 if (proper_qn_simulate(&q, x0, 0.01, 201, s->runs, &rng, &tr[p], NULL, &e)) die(&e);
             }
             sim_seconds += now() - t0;
@@ -255,23 +259,23 @@ static void random_networks(const settings *s) {
                 for (c = 0; c < 6; c += 2) {
                     /* the same test population for every prediction */
                     proper_rng pop = rng;
-                    random_population(&q, &pop, x0);
+                    random_population(&q, s->pop_scale, &pop, x0);
                     whatif(&q, c == 4 ? &q : &fit, q.servers, x0, s->runs, s->seed + 7 * p + 1,
                            c == 2 ? PREDICT_SSA : PREDICT_EULER, &mx, &mean);
                     summary_add(&sum[c], mx);
                     summary_add(&avg[c], mean);
                 }
-                random_population(&q, &rng, x0);
+                random_population(&q, s->pop_scale, &rng, x0);
                 for (i = 0; i < M; i++) servers[i] = i == 0 ? INFINITY : (double)(1 + proper_rng_below(&rng, 64));
                 for (c = 1; c < 6; c += 2) {
                     proper_rng pop = rng;
-                    random_population(&q, &pop, x0);
+                    random_population(&q, s->pop_scale, &pop, x0);
                     whatif(&q, c == 5 ? &q : &fit, servers, x0, s->runs, s->seed + 7 * p + 2,
                            c == 3 ? PREDICT_SSA : PREDICT_EULER, &mx, &mean);
                     summary_add(&sum[c], mx);
                     summary_add(&avg[c], mean);
                 }
-                random_population(&q, &rng, x0);
+                random_population(&q, s->pop_scale, &rng, x0);
             }
             for (p = 0; p < s->train; p++) proper_qn_trace_free(&tr[p]);
             free(tr);
@@ -323,6 +327,7 @@ int main(int argc, char **argv) {
     s.test = 10;
     s.runs = 20;
     s.lb_runs = 1;
+    s.pop_scale = 1;
     s.seed = 2022;
     for (a = 1; a < argc; a++) {
         if (strcmp(argv[a], "--quick") == 0) { s.networks = 3; s.train = 10; s.test = 5; s.runs = 10; }
@@ -335,13 +340,15 @@ int main(int argc, char **argv) {
         else if (a + 1 < argc && strcmp(argv[a], "--runs") == 0) s.runs = strtoul(argv[++a], NULL, 10);
         else if (a + 1 < argc && strcmp(argv[a], "--lb-runs") == 0) s.lb_runs = strtoul(argv[++a], NULL, 10);
         else if (a + 1 < argc && strcmp(argv[a], "--seed") == 0) s.seed = strtoull(argv[++a], NULL, 10);
+        else if (a + 1 < argc && strcmp(argv[a], "--pop-scale") == 0) s.pop_scale = strtoul(argv[++a], NULL, 10);
         else {
             fprintf(stderr, "usage: thesis [--quick] [--sizes 5,10,15,20] [--networks N] [--train P] [--test Q]\n"
-                            "              [--runs R] [--lb-runs R] [--seed S] [--skip-lb | --only-lb]\n");
+                            "              [--runs R] [--lb-runs R] [--seed S] [--pop-scale K]\n"
+                            "              [--skip-lb | --only-lb]\n");
             return 2;
         }
     }
-    if (!s.networks || !s.train || !s.test || !s.runs || !s.lb_runs || !s.nsizes) {
+    if (!s.networks || !s.train || !s.test || !s.runs || !s.lb_runs || !s.nsizes || !s.pop_scale) {
         fprintf(stderr, "thesis: counts must be positive\n");
         return 2;
     }
