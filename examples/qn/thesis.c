@@ -22,7 +22,7 @@
  *    compared by eq. 4.9.
  *
  *   thesis [--quick] [--sizes 5,10,15,20] [--networks N] [--train P]
- *          [--test Q] [--runs R] [--lb-runs R] [--seed S] [--pop-scale K]
+ *          [--test Q] [--runs R] [--lb-runs R] [--seed S] [--pop-scale K (0: mixed)]
  *          [--skip-lb | --only-lb]
  */
 #define PROPER_IMPLEMENTATION
@@ -137,9 +137,11 @@ static void random_network(proper_qn *q, size_t M, proper_rng *rng) {
     }
 }
 
-/* x_i uniform in {0..2 K s_i}, the delay station in {0..100 K} (K = --pop-scale). */
+/* x_i uniform in {0..2 K s_i}, the delay station in {0..100 K}, with
+ * K = --pop-scale, or K uniform in {1..5} per vector when it is 0 (mixed). */
 static void random_population(const proper_qn *q, size_t pop_scale, proper_rng *rng, unsigned long *x0) {
     size_t i;
+    if (pop_scale == 0) pop_scale = 1 + (size_t)proper_rng_below(rng, 5);
     for (i = 0; i < q->M; i++)
         x0[i] = (unsigned long)proper_rng_below(rng, isinf(q->servers[i]) ? 100 * pop_scale + 1
                                                                           : (uint64_t)(2 * pop_scale * q->servers[i] + 1));
@@ -210,7 +212,10 @@ static void random_networks(const settings *s) {
     size_t si;
     printf("## 2. Random networks: what-if prediction error (eq. 4.9)\n\n");
     printf("%zu networks per size; training: %zu initial population vectors (x_i uniform in\n", s->networks, s->train);
-    printf("{0..%zu s_i}, the delay station in {0..%zu}), T = 2, dt = 0.01,\n", 2 * s->pop_scale, 100 * s->pop_scale);
+    if (s->pop_scale)
+        printf("{0..%zu s_i}, the delay station in {0..%zu}), T = 2, dt = 0.01,\n", 2 * s->pop_scale, 100 * s->pop_scale);
+    else
+        printf("{0..2K s_i}, the delay station in {0..100K}, K uniform in {1..5} per vector), T = 2, dt = 0.01,\n");
     printf("each trace the mean of %zu SSA runs; LP (eqs. 4.5-4.8) solved natively. Test: %zu unseen\n", s->runs, s->test);
     printf("population vectors per network, with the training servers and with new server counts.\n");
     printf("Truth: the mean of %zu SSA runs of the true network. Prediction: the learned network's\n", s->runs);
@@ -348,7 +353,7 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
-    if (!s.networks || !s.train || !s.test || !s.runs || !s.lb_runs || !s.nsizes || !s.pop_scale) {
+    if (!s.networks || !s.train || !s.test || !s.runs || !s.lb_runs || !s.nsizes) {
         fprintf(stderr, "thesis: counts must be positive\n");
         return 2;
     }
