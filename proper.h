@@ -24372,6 +24372,21 @@ static int proper__pump(pid_t pid, proper__stream *s, double deadline, int *time
     }
 }
 
+/* Wait (without reaping) until the child has exited or the deadline
+ * passes (then *timed_out = 1). */
+static void proper__await_exit(pid_t pid, double deadline, int *timed_out) {
+    while (!proper__child_exited(pid)) {
+        struct timespec pause;
+        if (deadline > 0.0 && proper__now_seconds() >= deadline) {
+            *timed_out = 1;
+            return;
+        }
+        pause.tv_sec = 0;
+        pause.tv_nsec = 1000000; /* 1 ms */
+        nanosleep(&pause, NULL);
+    }
+}
+
 static void proper__fill_status(proper_run_result *res, int status) {
     if (WIFEXITED(status)) {
         res->exited = 1;
@@ -24437,6 +24452,10 @@ PROPER_API int proper_backend_run(const char *const *argv, const proper_run_opts
     s[1].fd = err_pipe[0];
     deadline = opts->timeout > 0.0 ? start + opts->timeout : 0.0;
     rc = proper__pump(pid, s, deadline, &timed_out, err);
+    /* Both pipes can reach EOF while the child is still on its way out
+     * (it closes its files before it becomes a zombie): let it finish
+     * before the group is killed, or a clean exit would read as SIGKILL. */
+    if (rc == PROPER_OK && !timed_out) proper__await_exit(pid, deadline, &timed_out);
     /* Kill the group: after a timeout or an error the child itself, and in
      * every case whatever it left behind. The child is not reaped yet, so
      * its pid still names its group. */
