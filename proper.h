@@ -22619,6 +22619,8 @@ out:
  *                        = x_j(k+1) - x_j(k)          for all j, k (4.7)
  *                  mu, g, e+, e- >= 0                              (4.8)
  *   so sum |e| is the total absolute one-step error; P = g / mu.
+ *   PROPER_QN_TRAPEZOID replaces b(k) in (4.7) by (b(k) + b(k+1)) / 2 (see
+ *   enum proper_qn_scheme for when each is the better choice).
  *   Service-rate QP with known routing (eq. 4.2):
  *       minimise   sum_k sum_j (x_j(k+1) - x_j(k) - dt [(P' - I) diag(b(k)) mu]_j)^2
  *       subject to mu >= 0 (rates given as known are fixed)
@@ -22706,11 +22708,23 @@ PROPER_API int proper_qn_mva(const proper_qn *qn, unsigned long N, double *q, do
 /* External LP solver hook (backends/glpk.h provides one); NULL = native. */
 typedef int (*proper_qn_lp_solver)(void *ctx, const proper_lp *lp, proper_lp_solution *sol, proper_error *err);
 
+/* How (4.7) approximates the integral of b over one sampling step.
+ * EULER (the thesis): dt b(k). Biased when mu dt is not small: on exact
+ *   samples of a linear network with relaxation rate lambda it learns the
+ *   rates scaled by (1 - e^-u) / u, u = lambda dt (0.63 at u = 1).
+ *   Its regressor b(k) is known before the step, so trace noise (a
+ *   martingale increment) does not bias it.
+ * TRAPEZOID: dt (b(k) + b(k+1)) / 2, second order: the scale becomes
+ *   tanh(u/2) / (u/2) (0.92 at u = 1). But b(k+1) shares the noise of
+ *   x(k+1), which biases the fit on noisy traces: use it on traces averaged
+ *   over many runs, on large populations, or on fluid data. */
+enum proper_qn_scheme { PROPER_QN_EULER = 0, PROPER_QN_TRAPEZOID = 1 };
+
 /* Build the topology LP (4.5-4.8) from traces with known server counts.
  * Columns: mu_1..mu_M, then g_ij for i != j in row-major order, then the
- * e+/e- pairs. */
+ * e+/e- pairs. scheme: enum proper_qn_scheme. */
 PROPER_API int proper_qn_build_lp(const proper_qn_trace *traces, size_t ntraces, const double *servers,
-                                  proper_lp *lp, proper_error *err);
+                                  int scheme, proper_lp *lp, proper_error *err);
 
 typedef struct proper_qn_fit_result {
     double objective;      /* sum of absolute one-step errors */
@@ -22721,7 +22735,7 @@ typedef struct proper_qn_fit_result {
 /* Learn rates and routing (LP). `out` is initialised here with the given
  * servers. solver == NULL uses the native simplex. */
 PROPER_API int proper_qn_fit_lp(const proper_qn_trace *traces, size_t ntraces, const double *servers,
-                                proper_qn_lp_solver solver, void *solver_ctx, proper_qn *out,
+                                int scheme, proper_qn_lp_solver solver, void *solver_ctx, proper_qn *out,
                                 proper_qn_fit_result *res, proper_error *err);
 
 /* Learn rates with known routing and servers (QP 4.2) over the one-step
@@ -23184,8 +23198,15 @@ static int proper__qn_check_server_list(const double *servers, size_t M, proper_
 /* Index of column g_ij (i != j) among the LP's columns. */
 static size_t proper__qn_gcol(size_t M, size_t i, size_t j) { return M + i * (M - 1) + (j < i ? j : j - 1); }
 
+/* The mean of b_i over step k -> k+1 as the scheme approximates it. */
+static double proper__qn_step_busy(const proper_qn_trace *tr, const double *servers, int scheme, size_t k, size_t i) {
+    double b = proper__qn_busy(tr, servers, k, i);
+    if (scheme == PROPER_QN_TRAPEZOID) b = 0.5 * (b + proper__qn_busy(tr, servers, k + 1, i));
+    return b;
+}
+
 PROPER_API int proper_qn_build_lp(const proper_qn_trace *traces, size_t ntraces, const double *servers,
-                                  proper_lp *lp, proper_error *err) {
+                                  int scheme, proper_lp *lp, proper_error *err) {
     size_t M, i, j, t, k, *cols = NULL;
     double *vals = NULL;
     char name[96]; /* "ep" + three 20-digit numbers + separators fits */
@@ -23196,6 +23217,8 @@ PROPER_API int proper_qn_build_lp(const proper_qn_trace *traces, size_t ntraces,
     if ((rc = proper__qn_check_traces(traces, ntraces, M, err))) return rc;
     if ((rc = proper__qn_check_server_list(servers, M, err))) return rc;
     if (M < 2) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "routing needs at least two stations");
+    if (scheme != PROPER_QN_EULER && scheme != PROPER_QN_TRAPEZOID)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "unknown discretisation scheme %d", scheme);
     cols = (size_t *)proper_calloc(M + 2, sizeof *cols);
     vals = (double *)proper_calloc(M + 2, sizeof *vals);
     if (!cols || !vals) { rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory"); goto out; }
@@ -23229,9 +23252,12 @@ PROPER_API int proper_qn_build_lp(const proper_qn_trace *traces, size_t ntraces,
                 if ((rc = proper_lp_add_col(lp, 1, 0, PROPER_LP_INF, name, &ep, err))) goto out;
                 snprintf(name, sizeof name, "em%zu_%zu_%zu", t + 1, k + 1, j + 1);
                 if ((rc = proper_lp_add_col(lp, 1, 0, PROPER_LP_INF, name, &em, err))) goto out;
-                cols[c] = j; vals[c++] = -dt * proper__qn_busy(tr, servers, k, j);
+                cols[c] = j; vals[c++] = -dt * proper__qn_step_busy(tr, servers, scheme, k, j);
                 for (i = 0; i < M; i++)
-                    if (i != j) { cols[c] = proper__qn_gcol(M, i, j); vals[c++] = dt * proper__qn_busy(tr, servers, k, i); }
+                    if (i != j) {
+                        cols[c] = proper__qn_gcol(M, i, j);
+                        vals[c++] = dt * proper__qn_step_busy(tr, servers, scheme, k, i);
+                    }
                 cols[c] = ep; vals[c++] = 1;
                 cols[c] = em; vals[c++] = -1;
                 snprintf(name, sizeof name, "d%zu_%zu_%zu", t + 1, k + 1, j + 1);
@@ -23247,7 +23273,7 @@ out:
 }
 
 PROPER_API int proper_qn_fit_lp(const proper_qn_trace *traces, size_t ntraces, const double *servers,
-                                proper_qn_lp_solver solver, void *solver_ctx, proper_qn *out,
+                                int scheme, proper_qn_lp_solver solver, void *solver_ctx, proper_qn *out,
                                 proper_qn_fit_result *res, proper_error *err) {
     proper_lp lp;
     proper_lp_solution sol;
@@ -23255,7 +23281,7 @@ PROPER_API int proper_qn_fit_lp(const proper_qn_trace *traces, size_t ntraces, c
     int rc;
     memset(out, 0, sizeof *out);
     memset(&sol, 0, sizeof sol);
-    if ((rc = proper_qn_build_lp(traces, ntraces, servers, &lp, err))) return rc;
+    if ((rc = proper_qn_build_lp(traces, ntraces, servers, scheme, &lp, err))) return rc;
     M = traces[0].M;
     rc = solver ? solver(solver_ctx, &lp, &sol, err) : proper_lp_solve(&lp, NULL, &sol, err);
     if (rc) goto out;

@@ -96,7 +96,7 @@ int main(int argc, char **argv) {
             for (i = 0; i < M; i++) x0[i] = (unsigned long)proper_rng_below(&rng, i == 0 ? 100 : (uint64_t)(2 * q.servers[i] + 1));
             if (proper_qn_simulate(&q, x0, 0.01, 201, 20, &rng, &tr[t], NULL, &err)) { fprintf(stderr, "%s\n", err.message); return 1; }
         }
-        if (proper_qn_build_lp(tr, traces, q.servers, &lp, &err)) { fprintf(stderr, "%s\n", err.message); return 1; }
+        if (proper_qn_build_lp(tr, traces, q.servers, PROPER_QN_EULER, &lp, &err)) { fprintf(stderr, "%s\n", err.message); return 1; }
         rows = lp.nrows;
         cols = lp.ncols;
         if (keep) snprintf(path, sizeof path, "%s/qn_M%zu.lp", keep, M);

@@ -62,6 +62,9 @@ static void qn_usage(FILE *out) {
             "  --method lp|qp       lp: rates and routing (default); qp: rates only,\n"
             "                       routing from --network\n"
             "  --backend native|glpsol  LP solver (default native)\n"
+            "  --scheme euler|trapezoid  (lp) step integral of eq. 4.7: euler (the thesis,\n"
+            "                       default) or trapezoid (less bias at large mu dt, but\n"
+            "                       biased by noise: for traces averaged over many runs)\n"
             "  --write-lp FILE      also write the LP in CPLEX LP format\n"
             "  --known 1,0,...      (qp) keep the rates of stations marked 1 from --network\n"
             "  --horizon H [--stride S]  (qp) moving-horizon estimation over windows of H\n"
@@ -151,7 +154,7 @@ static int write_text(const char *path, const char *text, size_t len) {
 }
 
 typedef struct qn_args {
-    const char *network, *learned, *out, *write_lp, *backend, *method, *predict;
+    const char *network, *learned, *out, *write_lp, *backend, *method, *predict, *scheme;
     double *population, *servers, *known;
     size_t n_population, n_servers, n_known;
     double dt, max_error;
@@ -187,6 +190,7 @@ static int qn_parse(int argc, char **argv, qn_args *a) {
         else if ((v = cli_option(argc, argv, &i, "--write-lp", &missing))) a->write_lp = v;
         else if ((v = cli_option(argc, argv, &i, "--backend", &missing))) a->backend = v;
         else if ((v = cli_option(argc, argv, &i, "--method", &missing))) a->method = v;
+        else if ((v = cli_option(argc, argv, &i, "--scheme", &missing))) a->scheme = v;
         else if ((v = cli_option(argc, argv, &i, "--predict", &missing))) a->predict = v;
         else if ((v = cli_option(argc, argv, &i, "--population", &missing))) rc = parse_list(v, "--population", &a->population, &a->n_population);
         else if ((v = cli_option(argc, argv, &i, "--servers", &missing))) rc = parse_list(v, "--servers", &a->servers, &a->n_servers);
@@ -328,11 +332,15 @@ static int qn_fit(const qn_args *a) {
     proper_qn net, fit;
     proper_error err;
     size_t t, i, M;
-    int rc = CLI_OK, have_net = 0, qp = a->method && strcmp(a->method, "qp") == 0;
+    int rc = CLI_OK, have_net = 0, qp = a->method && strcmp(a->method, "qp") == 0, scheme = PROPER_QN_EULER;
     char *text = NULL;
     size_t len;
     memset(&fit, 0, sizeof fit);
     if (a->method && !qp && strcmp(a->method, "lp") != 0) return cli_fail("--method must be lp or qp (got '%s')", a->method);
+    if (a->scheme && strcmp(a->scheme, "trapezoid") == 0) scheme = PROPER_QN_TRAPEZOID;
+    else if (a->scheme && strcmp(a->scheme, "euler") != 0)
+        return cli_fail("--scheme must be euler or trapezoid (got '%s')", a->scheme);
+    if (a->scheme && qp) return cli_fail("--scheme applies to --method lp (the QP uses Euler steps, eq. 4.2)");
     if (a->n_inputs == 0) return cli_fail("fit needs at least one TRACE.csv");
     if (a->backend && strcmp(a->backend, "native") != 0 && strcmp(a->backend, "glpsol") != 0)
         return cli_fail("--backend must be native or glpsol (got '%s')", a->backend);
@@ -386,7 +394,7 @@ static int qn_fit(const qn_args *a) {
         if ((rc = qn_solver_open(&solver, a->backend))) goto out;
         if (a->write_lp) {
             proper_lp lp;
-            if (proper_qn_build_lp(traces, a->n_inputs, net.servers, &lp, &err) ||
+            if (proper_qn_build_lp(traces, a->n_inputs, net.servers, scheme, &lp, &err) ||
                 proper_lp_write_cplex_file(&lp, a->write_lp, &err)) {
                 proper_lp_free(&lp);
                 qn_solver_close(&solver);
@@ -395,7 +403,7 @@ static int qn_fit(const qn_args *a) {
             }
             proper_lp_free(&lp);
         }
-        rc = proper_qn_fit_lp(traces, a->n_inputs, net.servers, solver.fn, solver.ctx, &fit, &res, &err);
+        rc = proper_qn_fit_lp(traces, a->n_inputs, net.servers, scheme, solver.fn, solver.ctx, &fit, &res, &err);
         qn_solver_close(&solver);
         if (rc) { rc = cli_report(&err); goto out; }
         if (solver.fn)

@@ -206,7 +206,7 @@ static void test_qn_lps_vs_glpsol(void) {
             for (i = 0; i < M; i++) x0[i] = (unsigned long)proper_rng_below(&rng, 20);
             CHECK_INT(proper_qn_simulate(&q, x0, 0.01, 51, 10, &rng, &tr[t], NULL, NULL), 0);
         }
-        CHECK_INT(proper_qn_build_lp(tr, 2, q.servers, &lp, NULL), 0);
+        CHECK_INT(proper_qn_build_lp(tr, 2, q.servers, PROPER_QN_EULER, &lp, NULL), 0);
         agree(&lp);
         proper_lp_free(&lp);
         for (t = 0; t < 2; t++) proper_qn_trace_free(&tr[t]);
@@ -232,7 +232,7 @@ static void test_qn_fit_through_backend(void) {
     q.rates[0] = 1.5; q.rates[1] = 20; q.rates[2] = 35;
     q.routing[1] = 0.3; q.routing[2] = 0.7; q.routing[3] = 0.6; q.routing[5] = 0.4; q.routing[6] = 1;
     for (t = 0; t < 3; t++) CHECK_INT(proper_qn_ode_euler(&q, starts[t], 0.01, 41, &tr[t], NULL), 0);
-    CHECK_INT(proper_qn_fit_lp(tr, 3, q.servers, backend_solver, (void *)proper_backend_glpk(), &fit, NULL, NULL), 0);
+    CHECK_INT(proper_qn_fit_lp(tr, 3, q.servers, PROPER_QN_EULER, backend_solver, (void *)proper_backend_glpk(), &fit, NULL, NULL), 0);
     /* glpsol prints 15 digits: the recovered rates agree to about that */
     for (i = 0; i < 3; i++) CHECK_REL(fit.rates[i], q.rates[i], 1e-7);
     proper_qn_free(&fit);

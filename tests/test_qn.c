@@ -200,7 +200,7 @@ static void test_lp_recovers_euler(void) {
     size_t t, i, j;
     make_four(&q);
     for (t = 0; t < 4; t++) CHECK_INT(proper_qn_ode_euler(&q, starts[t], 0.01, 61, &tr[t], NULL), 0);
-    CHECK_INT(proper_qn_fit_lp(tr, 4, q.servers, NULL, NULL, &fit, &res, NULL), 0);
+    CHECK_INT(proper_qn_fit_lp(tr, 4, q.servers, PROPER_QN_EULER, NULL, NULL, &fit, &res, NULL), 0);
     CHECK_ABS(res.objective, 0, 1e-8);
     CHECK_INT(res.rows, 4 + 4 * 60 * 4);
     for (i = 0; i < 4; i++) {
@@ -210,6 +210,45 @@ static void test_lp_recovers_euler(void) {
     proper_qn_free(&fit);
     for (t = 0; t < 4; t++) proper_qn_trace_free(&tr[t]);
     proper_qn_free(&q);
+}
+
+/* Exact samples of a linear two-station cycle (a delay station and one that
+ * never saturates), x(k+1) = e^{A dt} x(k) with A^2 = -lambda A, lambda =
+ * mu1 + mu2. Each scheme fits them exactly with the rates scaled by a
+ * closed-form factor of u = lambda dt: (1 - e^-u) / u for Euler and
+ * tanh(u/2) / (u/2) for the trapezoid (derivation at enum proper_qn_scheme). */
+static void test_lp_scheme_bias_closed_form(void) {
+    static const double starts[2][2] = {{40, 0}, {5, 35}};
+    const double mu1 = 30, mu2 = 70, dt = 0.01, lambda = mu1 + mu2, u = lambda * dt;
+    const double factor[2] = {(1 - exp(-u)) / u, tanh(u / 2) / (u / 2)};
+    double servers[2] = {INFINITY, 1000};
+    proper_qn_trace tr[2];
+    size_t t, k, scheme;
+    for (t = 0; t < 2; t++) {
+        CHECK_INT(proper_qn_trace_init(&tr[t], 2, 31, dt, 0, NULL), 0);
+        for (k = 0; k < 31; k++) {
+            double n = starts[t][0] + starts[t][1], x1_inf = n * mu2 / lambda;
+            double x1 = x1_inf + (starts[t][0] - x1_inf) * exp(-lambda * dt * (double)k);
+            tr[t].x[2 * k] = x1;
+            tr[t].x[2 * k + 1] = n - x1;
+        }
+    }
+    for (scheme = 0; scheme < 2; scheme++) {
+        proper_qn fit;
+        proper_qn_fit_result res;
+        CHECK_INT(proper_qn_fit_lp(tr, 2, servers, (int)scheme, NULL, NULL, &fit, &res, NULL), 0);
+        CHECK_ABS(res.objective, 0, 1e-9);
+        CHECK_REL(fit.rates[0], mu1 * factor[scheme], 1e-9);
+        CHECK_REL(fit.rates[1], mu2 * factor[scheme], 1e-9);
+        proper_qn_free(&fit);
+    }
+    {
+        proper_qn fit;
+        proper_error e;
+        CHECK_INT(proper_qn_fit_lp(tr, 2, servers, 7, NULL, NULL, &fit, NULL, &e), PROPER_EINVAL);
+        CHECK(strstr(e.message, "scheme") != NULL);
+    }
+    for (t = 0; t < 2; t++) proper_qn_trace_free(&tr[t]);
 }
 
 /* On noisy (simulated) traces the LP has a positive optimum; the primal
@@ -226,7 +265,7 @@ static void test_lp_paths_agree_on_noisy_traces(void) {
     make_four(&q);
     proper_rng_seed(&rng, 17);
     for (t = 0; t < 2; t++) CHECK_INT(proper_qn_simulate(&q, x0[t], 0.01, 41, 5, &rng, &tr[t], NULL, NULL), 0);
-    CHECK_INT(proper_qn_build_lp(tr, 2, q.servers, &lp, NULL), 0);
+    CHECK_INT(proper_qn_build_lp(tr, 2, q.servers, PROPER_QN_EULER, &lp, NULL), 0);
     proper_lp_options_default(&o);
     o.method = PROPER_LP_PRIMAL;
     CHECK_INT(proper_lp_solve(&lp, &o, &a, NULL), 0);
@@ -411,7 +450,7 @@ static void test_bad_traces(void) {
         proper_qn_trace both[2];
         both[0] = b;
         both[1] = a;
-        CHECK_INT(proper_qn_fit_lp(both, 2, q.servers, NULL, NULL, &fit, NULL, &e), PROPER_EINVAL);
+        CHECK_INT(proper_qn_fit_lp(both, 2, q.servers, PROPER_QN_EULER, NULL, NULL, &fit, NULL, &e), PROPER_EINVAL);
         CHECK_CONTAINS(e.message, "trace 2 has 3 stations, expected 4");
     }
     /* a station that is never busy has no estimable rate */
@@ -436,6 +475,7 @@ int main(void) {
     RUN(test_mva_vs_gillespie);
     RUN(test_mean_field_large_n);
     RUN(test_lp_recovers_euler);
+    RUN(test_lp_scheme_bias_closed_form);
     RUN(test_lp_paths_agree_on_noisy_traces);
     RUN(test_qp_recovers_euler);
     RUN(test_qp_closed_form_one_unknown);

@@ -23,7 +23,10 @@
  *
  *   thesis [--quick] [--sizes 5,10,15,20] [--networks N] [--train P]
  *          [--test Q] [--runs R] [--lb-runs R] [--seed S] [--pop-scale K (0: mixed)]
- *          [--skip-lb | --only-lb]
+ *          [--skip-lb | --only-lb] [--trapezoid]
+ *
+ * --trapezoid: the topology LP integrates each step by the trapezoid rule
+ * instead of Euler (enum proper_qn_scheme in qn.h).
  */
 #define PROPER_IMPLEMENTATION
 #include "../../src/qn.h"
@@ -36,7 +39,7 @@
 typedef struct settings {
     size_t sizes[8], nsizes, networks, train, test, runs, lb_runs, pop_scale;
     unsigned long long seed;
-    int skip_lb, only_lb;
+    int skip_lb, only_lb, scheme;
 } settings;
 
 static double now(void) {
@@ -216,7 +219,8 @@ static void random_networks(const settings *s) {
         printf("{0..%zu s_i}, the delay station in {0..%zu}), T = 2, dt = 0.01,\n", 2 * s->pop_scale, 100 * s->pop_scale);
     else
         printf("{0..2K s_i}, the delay station in {0..100K}, K uniform in {1..5} per vector), T = 2, dt = 0.01,\n");
-    printf("each trace the mean of %zu SSA runs; LP (eqs. 4.5-4.8) solved natively. Test: %zu unseen\n", s->runs, s->test);
+    printf("each trace the mean of %zu SSA runs; LP (eqs. 4.5-4.8, %s steps) solved natively. Test: %zu unseen\n", s->runs,
+           s->scheme == PROPER_QN_TRAPEZOID ? "trapezoid" : "Euler", s->test);
     printf("population vectors per network, with the training servers and with new server counts.\n");
     printf("Truth: the mean of %zu SSA runs of the true network. Prediction: the learned network's\n", s->runs);
     printf("mean-field ODE by Euler at dt = 0.01 (eq. 4.1, the thesis's model), or its own SSA\n");
@@ -254,7 +258,7 @@ static void random_networks(const settings *s) {
             }
             sim_seconds += now() - t0;
             t0 = now();
-            if (proper_qn_fit_lp(tr, s->train, q.servers, NULL, NULL, &fit, &res, &e)) die(&e);
+            if (proper_qn_fit_lp(tr, s->train, q.servers, s->scheme, NULL, NULL, &fit, &res, &e)) die(&e);
             fit_seconds += now() - t0;
             iters += res.iterations;
             lp_rows = (double)res.rows;
@@ -338,6 +342,7 @@ int main(int argc, char **argv) {
         if (strcmp(argv[a], "--quick") == 0) { s.networks = 3; s.train = 10; s.test = 5; s.runs = 10; }
         else if (strcmp(argv[a], "--skip-lb") == 0) s.skip_lb = 1;
         else if (strcmp(argv[a], "--only-lb") == 0) s.only_lb = 1;
+        else if (strcmp(argv[a], "--trapezoid") == 0) s.scheme = PROPER_QN_TRAPEZOID;
         else if (a + 1 < argc && strcmp(argv[a], "--sizes") == 0) parse_sizes(argv[++a], &s);
         else if (a + 1 < argc && strcmp(argv[a], "--networks") == 0) s.networks = strtoul(argv[++a], NULL, 10);
         else if (a + 1 < argc && strcmp(argv[a], "--train") == 0) s.train = strtoul(argv[++a], NULL, 10);
@@ -349,7 +354,7 @@ int main(int argc, char **argv) {
         else {
             fprintf(stderr, "usage: thesis [--quick] [--sizes 5,10,15,20] [--networks N] [--train P] [--test Q]\n"
                             "              [--runs R] [--lb-runs R] [--seed S] [--pop-scale K]\n"
-                            "              [--skip-lb | --only-lb]\n");
+                            "              [--skip-lb | --only-lb] [--trapezoid]\n");
             return 2;
         }
     }
