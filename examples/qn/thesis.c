@@ -225,7 +225,7 @@ static void random_networks(const settings *s) {
     printf("Truth: the mean of %zu SSA runs of the true network. Prediction: the learned network's\n", s->runs);
     printf("mean-field ODE by Euler at dt = 0.01 (eq. 4.1, the thesis's model), or its own SSA\n");
     printf("(%zu runs, common random numbers). Error: 100 sum_i |x_i - y_i| / (2N), its maximum over\n", s->runs);
-    printf("the 201 samples (and, in brackets, its time average). Thesis: errors mostly under 2-4%%,\n");
+    printf("the 201 samples (rows marked time average: its mean over them). Thesis: errors mostly under 2-4%%,\n");
     printf("all under 10%%.\n\n");
     printf("| M | servers | prediction | n | mean %% | median %% | 90th pct %% | max %% | < 2%% | < 4%% | < 10%% |\n");
     printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
