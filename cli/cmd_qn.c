@@ -58,7 +58,9 @@ static void qn_usage(FILE *out) {
             "  --runs R --seed S    SSA runs to average (100) and RNG seed (1)\n"
             "  -o FILE              output file (default stdout)\n\n"
             "fit: writes the learned network CSV (or, with --horizon, one row of rates\n"
-            "per window); a summary goes to stderr.\n"
+            "per window); a summary goes to stderr, with a warning when two or more\n"
+            "stations had all servers busy in nearly every sample (the LP cannot tell\n"
+            "their rates apart: add traces at a lower load).\n"
             "  --method lp|qp       lp: rates and routing (default); qp: rates only,\n"
             "                       routing from --network\n"
             "  --backend native|glpsol  LP solver (default native)\n"
@@ -327,6 +329,34 @@ static int fit_mhe(const qn_args *a, const proper_qn *known_net, const unsigned 
     return rc;
 }
 
+/* Stations saturated in at least this share of the samples count as
+ * "always saturated" for the identifiability warning. */
+#define QN_SATURATED_SHARE 0.95
+
+/* Warn when two or more stations had all servers busy in (nearly) every
+ * sample: the LP cannot tell their rates apart (proper_qn_saturation). */
+static int warn_saturated(const proper_qn_trace *traces, size_t ntraces, const double *servers) {
+    size_t M = traces[0].M, i, count = 0;
+    double *share = (double *)proper_calloc(M, sizeof *share);
+    proper_error err;
+    if (!share) return cli_fail("out of memory");
+    if (proper_qn_saturation(traces, ntraces, servers, share, &err)) {
+        PROPER_FREE(share);
+        return cli_report(&err);
+    }
+    for (i = 0; i < M; i++) count += share[i] >= QN_SATURATED_SHARE;
+    if (count >= 2) {
+        fprintf(stderr, "proper qn fit: warning: %zu stations had all servers busy in at least %.0f%% of the samples:",
+                count, 100 * QN_SATURATED_SHARE);
+        for (i = 0; i < M; i++)
+            if (share[i] >= QN_SATURATED_SHARE) fprintf(stderr, " %zu (%.0f%%)", i + 1, 100 * share[i]);
+        fprintf(stderr, ".\n  Their rates and routing are not identifiable from these traces; add traces at a load\n"
+                        "  that frees some of their servers before trusting a what-if that adds servers there.\n");
+    }
+    PROPER_FREE(share);
+    return CLI_OK;
+}
+
 static int qn_fit(const qn_args *a) {
     proper_qn_trace *traces = NULL;
     proper_qn net, fit;
@@ -412,6 +442,7 @@ static int qn_fit(const qn_args *a) {
         else
             fprintf(stderr, "proper qn fit: LP %zu rows x %zu columns, total one-step error %.10g (native, %zu iterations)\n",
                     res.rows, res.cols, res.objective, res.iterations);
+        if ((rc = warn_saturated(traces, a->n_inputs, net.servers))) goto out;
     }
     if (proper_qn_write_network_csv(&fit, &text, &len, &err)) { rc = cli_report(&err); goto out; }
     rc = write_text(a->out, text, len);

@@ -152,6 +152,20 @@ PROPER_API int proper_qn_fit_lp(const proper_qn_trace *traces, size_t ntraces, c
                                 int scheme, proper_qn_lp_solver solver, void *solver_ctx, proper_qn *out,
                                 proper_qn_fit_result *res, proper_error *err);
 
+/* Identifiability check for the LP. A station with all its servers busy
+ * shows only the constant outflow mu_i s_i. The LP sees such constants
+ * summed per destination station, so when two or more stations are
+ * saturated in (nearly) every sample it cannot tell their rates and
+ * routing apart: any split of the sums fits equally well. share[i]
+ * receives the fraction of all samples (every trace) in which station i
+ * had E[min(s_i, X_i)] >= s_i (1 - PROPER_QN_SATURATED_TOL); 0 for a
+ * delay. The remedy is traces at a load low enough to free some of those
+ * servers; without them, a what-if that gives such a station more servers
+ * cannot be trusted. */
+#define PROPER_QN_SATURATED_TOL 1e-3
+PROPER_API int proper_qn_saturation(const proper_qn_trace *traces, size_t ntraces, const double *servers,
+                                    double *share, proper_error *err);
+
 /* Learn rates with known routing and servers (QP 4.2) over the one-step
  * changes k in [k0, k1) of every trace. known[i] (array may be NULL) fixes
  * mu_i to rates_in[i]. rates receives the estimate [M]. */
@@ -840,6 +854,27 @@ fail:
     *rates = NULL;
     *window_end = NULL;
     return rc;
+}
+
+PROPER_API int proper_qn_saturation(const proper_qn_trace *traces, size_t ntraces, const double *servers,
+                                    double *share, proper_error *err) {
+    size_t M, t, k, i, samples = 0;
+    int rc;
+    if (ntraces == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no traces to check");
+    M = traces[0].M;
+    if ((rc = proper__qn_check_traces(traces, ntraces, M, err))) return rc;
+    if ((rc = proper__qn_check_server_list(servers, M, err))) return rc;
+    for (i = 0; i < M; i++) share[i] = 0;
+    for (t = 0; t < ntraces; t++) {
+        for (k = 0; k < traces[t].K; k++)
+            for (i = 0; i < M; i++)
+                if (!isinf(servers[i]) &&
+                    proper__qn_busy(&traces[t], servers, k, i) >= servers[i] * (1 - PROPER_QN_SATURATED_TOL))
+                    share[i] += 1;
+        samples += traces[t].K;
+    }
+    for (i = 0; i < M; i++) share[i] /= (double)samples;
+    return PROPER_OK;
 }
 
 /* ---- what-if error (4.9) ----------------------------------------------------- */

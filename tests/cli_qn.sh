@@ -142,6 +142,32 @@ fi
 out=$("$P" qn whatif --network "$work/net.csv" --learned "$work/net.csv" --population 30,10,10 --method euler --csv)
 if [ $? -eq 0 ] && [ "$(echo "$out" | tail -1)" = "0,0" ]; then ok qn_whatif_euler_zero; else echo "$out"; fail qn_whatif_euler_zero "expected 0,0"; fi
 
+# Two single-server stations busy in every sample: their rates are not
+# identifiable (test_saturated_stations_not_identifiable), and fit says so.
+# With a light trace added (2 jobs: never saturated) the warning goes.
+cat > "$work/sat.csv" <<'EOF'
+station,servers,rate,p1,p2,p3
+1,inf,1.5,0,0.4,0.6
+2,1,2,1,0,0
+3,1,3,1,0,0
+EOF
+"$P" qn simulate --network "$work/sat.csv" --population 10,50,50 --method euler --steps 50 -o "$work/sat_heavy.csv"
+"$P" qn simulate --network "$work/sat.csv" --population 2,0,0 --method euler --steps 50 -o "$work/sat_light.csv"
+"$P" qn fit "$work/sat_heavy.csv" --servers inf,1,1 -o "$work/sat_fit.csv" 2> "$work/err"
+st=$?
+if [ $st -eq 0 ] && grep -q "warning: 2 stations had all servers busy in at least 95% of the samples: 2 (100%) 3 (100%)" "$work/err"; then
+    ok qn_fit_warns_saturated
+else
+    cat "$work/err"; fail qn_fit_warns_saturated "status $st or no warning"
+fi
+"$P" qn fit "$work/sat_heavy.csv" "$work/sat_light.csv" --servers inf,1,1 -o "$work/sat_fit.csv" 2> "$work/err"
+st=$?
+if [ $st -eq 0 ] && ! grep -q "warning" "$work/err"; then
+    ok qn_fit_light_trace_no_warning
+else
+    cat "$work/err"; fail qn_fit_light_trace_no_warning "status $st or a warning"
+fi
+
 # proper lp solve: Chvatal's example (optimum 13 at x = (2, 0, 1)) by every
 # method, through glpsol too; the QN LP file written by fit above.
 printf 'Maximize\n obj: 5 x1 + 4 x2 + 3 x3\nSubject To\n c1: 2 x1 + 3 x2 + x3 <= 5\n c2: 4 x1 + x2 + 2 x3 <= 11\n c3: 3 x1 + 4 x2 + 2 x3 <= 8\nEnd\n' > "$work/chvatal.lp"

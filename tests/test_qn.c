@@ -423,6 +423,70 @@ static void test_bad_network(void) {
     }
 }
 
+/* Two networks that differ only in their saturated stations give the same
+ * trace. Stations 2 and 3 (one server each) stay busy, so the LP's data are
+ * the constants c_j = sum_i g_ij - mu_j [j saturated] with g_ij = mu_i p_ij:
+ * c = (5, -2, -3) both for A (mu2 = 2, mu3 = 3, both to the delay) and for
+ * B (mu2 = 3 with 1/3 to station 3, mu3 = 4 with 1/4 to station 2); the
+ * difference (g21, g23, g31, g32) += (0, 1, 0, 1) lies in the null space of
+ * the three constants. proper_qn_saturation flags both stations. */
+static void make_saturated_pair(proper_qn *q, double mu2, double p23, double mu3, double p32) {
+    proper_qn_init(q, 3, NULL);
+    q->servers[0] = INFINITY; q->servers[1] = 1; q->servers[2] = 1;
+    q->rates[0] = 1.5; q->rates[1] = mu2; q->rates[2] = mu3;
+    q->routing[0 * 3 + 1] = 0.4; q->routing[0 * 3 + 2] = 0.6;
+    q->routing[1 * 3 + 0] = 1 - p23; q->routing[1 * 3 + 2] = p23;
+    q->routing[2 * 3 + 0] = 1 - p32; q->routing[2 * 3 + 1] = p32;
+}
+
+static void test_saturated_stations_not_identifiable(void) {
+    proper_qn a, b;
+    proper_qn_trace ta, tb;
+    double x0[3] = {10, 50, 50}, share[3], gap = 0;
+    size_t k;
+    make_saturated_pair(&a, 2, 0, 3, 0);
+    make_saturated_pair(&b, 3, 1.0 / 3, 4, 0.25);
+    CHECK_INT(proper_qn_validate(&b, NULL), 0);
+    CHECK_INT(proper_qn_ode_euler(&a, x0, 0.01, 50, &ta, NULL), 0);
+    CHECK_INT(proper_qn_ode_euler(&b, x0, 0.01, 50, &tb, NULL), 0);
+    for (k = 0; k < 50 * 3; k++) gap = fmax(gap, fabs(ta.x[k] - tb.x[k]));
+    CHECK_ABS(gap, 0, 1e-12);
+    CHECK_INT(proper_qn_saturation(&ta, 1, a.servers, share, NULL), 0);
+    CHECK_ABS(share[0], 0, 0);
+    CHECK_ABS(share[1], 1, 0);
+    CHECK_ABS(share[2], 1, 0);
+    proper_qn_trace_free(&ta);
+    proper_qn_trace_free(&tb);
+    proper_qn_free(&a);
+    proper_qn_free(&b);
+}
+
+/* Shares counted by hand: busy >= s (1 - 1e-3) over all samples of both
+ * traces (4 + 2). Station 2 (s = 2, threshold 1.998): 2, 1.9985, 2 of
+ * {2, 1.9985, 1.99, 2, 0, 0}: 3/6. Station 3 (s = 1): 5 of 6. */
+static void test_saturation_share_counts(void) {
+    proper_qn_trace t[2];
+    double servers[3] = {INFINITY, 2, 1}, share[3];
+    static const double busy0[12] = {9, 2, 1, 9, 1.9985, 1, 9, 1.99, 1, 9, 2, 1};
+    static const double busy1[6] = {9, 0, 1, 9, 0, 0.9};
+    proper_error e;
+    CHECK_INT(proper_qn_trace_init(&t[0], 3, 4, 0.1, 1, NULL), 0);
+    CHECK_INT(proper_qn_trace_init(&t[1], 3, 2, 0.1, 1, NULL), 0);
+    memcpy(t[0].busy, busy0, sizeof busy0);
+    memcpy(t[0].x, busy0, sizeof busy0);
+    memcpy(t[1].busy, busy1, sizeof busy1);
+    memcpy(t[1].x, busy1, sizeof busy1);
+    CHECK_INT(proper_qn_saturation(t, 2, servers, share, NULL), 0);
+    CHECK_ABS(share[0], 0, 0);
+    CHECK_ABS(share[1], 0.5, 1e-15);
+    CHECK_ABS(share[2], 5.0 / 6, 1e-15);
+    servers[1] = 0.5;
+    CHECK_INT(proper_qn_saturation(t, 2, servers, share, &e), PROPER_ERANGE);
+    CHECK_CONTAINS(e.message, "station 2: servers must be an integer");
+    proper_qn_trace_free(&t[0]);
+    proper_qn_trace_free(&t[1]);
+}
+
 static void test_bad_traces(void) {
     static const char *missing = "t,x1,x2\n0,1,2\n0.1,1,2\n0.3,1,2\n";
     static const char *short_row = "t,x1,x2\n0,1,2\n0.1,1\n";
@@ -483,5 +547,7 @@ int main(void) {
     RUN(test_csv_roundtrip);
     RUN(test_bad_network);
     RUN(test_bad_traces);
+    RUN(test_saturated_stations_not_identifiable);
+    RUN(test_saturation_share_counts);
     return test_summary();
 }

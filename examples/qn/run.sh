@@ -7,8 +7,10 @@
 #   sh examples/qn/run.sh [--quick] [thesis options...]
 #
 # Default scale: 10 random networks per size, 20 training population vectors
-# at mixed loads (--pop-scale 0; the thesis used 100 vectors, see
-# docs/qn-results.md), 10 test vectors, 20 SSA runs per trace; about 25 min.
+# (5 at light load, --light 5, so that every station is seen below its
+# server count; 15 at mixed loads, --pop-scale 0; the thesis used 100
+# vectors, see docs/qn-results.md), 10 test vectors, 20 SSA runs per trace;
+# about 25 min.
 # --quick: 3 networks, 10 training and 5 test vectors, light loads (1 min).
 set -e
 cd "$(dirname "$0")/../.."
@@ -33,6 +35,6 @@ if [ "$1" = "--quick" ]; then
     shift
     "$OUT/thesis" --quick "$@" > "$OUT/results.md"
 else
-    "$OUT/thesis" --train 20 --pop-scale 0 "$@" > "$OUT/results.md"
+    "$OUT/thesis" --train 20 --light 5 --pop-scale 0 "$@" > "$OUT/results.md"
 fi
 echo "tables: $OUT/results.md"

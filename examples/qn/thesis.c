@@ -13,15 +13,17 @@
  * 2. Random networks: M in {5, 10, 15, 20}, 10 networks each, rates uniform
  *    in [1, 100], servers uniform in {1..64}, station 1 a delay, routing rows
  *    uniform weights without self-loops. Training: traces from --train
- *    initial population vectors (x_i uniform in {0..2 s_i}, the delay in
- *    {0..100}), T = 2, dt = 0.01, each the average of --runs SSA runs; the
- *    topology LP (eqs. 4.5-4.8, native solver) learns rates and routing.
- *    What-if: --test unseen population vectors, with the training server
- *    counts and with new ones (uniform in {1..64}); the true and the learned
- *    network are simulated (SSA, --runs runs, common random numbers) and
- *    compared by eq. 4.9.
+ *    initial population vectors (x_i uniform in {0..2K s_i}, the delay in
+ *    {0..100K}, K = --pop-scale or, when 0, uniform in {1..5} per vector),
+ *    the first --light of them at light load instead (x_i uniform in {0..2},
+ *    the delay in {0..10}); T = 2, dt = 0.01, each the average of --runs SSA
+ *    runs; the topology LP (eqs. 4.5-4.8, native solver) learns rates and
+ *    routing. What-if: --test unseen population vectors (never light), with
+ *    the training server counts and with new ones (uniform in {1..64}); the
+ *    true network (SSA) is compared by eq. 4.9 with the learned one (its
+ *    Euler ODE, or SSA with common random numbers).
  *
- *   thesis [--quick] [--sizes 5,10,15,20] [--networks N] [--train P]
+ *   thesis [--quick] [--sizes 5,10,15,20] [--networks N] [--train P] [--light L]
  *          [--test Q] [--runs R] [--lb-runs R] [--seed S] [--pop-scale K (0: mixed)]
  *          [--skip-lb | --only-lb] [--trapezoid]
  *
@@ -37,7 +39,7 @@
 #include <time.h>
 
 typedef struct settings {
-    size_t sizes[8], nsizes, networks, train, test, runs, lb_runs, pop_scale;
+    size_t sizes[8], nsizes, networks, train, light, test, runs, lb_runs, pop_scale;
     unsigned long long seed;
     int skip_lb, only_lb, scheme;
 } settings;
@@ -150,6 +152,16 @@ static void random_population(const proper_qn *q, size_t pop_scale, proper_rng *
                                                                           : (uint64_t)(2 * pop_scale * q->servers[i] + 1));
 }
 
+/* A light-load vector: x_i uniform in {0..2}, the delay station in {0..10}.
+ * So few jobs leave every station below its server count now and then, the
+ * only regime in which a bottleneck's rate shows in the trace (a station
+ * with all servers busy in every sample has a constant outflow mu_i s_i,
+ * which the LP cannot tell apart from the other saturated stations'). */
+static void light_population(const proper_qn *q, proper_rng *rng, unsigned long *x0) {
+    size_t i;
+    for (i = 0; i < q->M; i++) x0[i] = (unsigned long)proper_rng_below(rng, isinf(q->servers[i]) ? 11 : 3);
+}
+
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
@@ -219,6 +231,8 @@ static void random_networks(const settings *s) {
         printf("{0..%zu s_i}, the delay station in {0..%zu}), T = 2, dt = 0.01,\n", 2 * s->pop_scale, 100 * s->pop_scale);
     else
         printf("{0..2K s_i}, the delay station in {0..100K}, K uniform in {1..5} per vector), T = 2, dt = 0.01,\n");
+    if (s->light)
+        printf("the first %zu of them at light load instead (x_i uniform in {0..2}, the delay in {0..10}),\n", s->light);
     printf("each trace the mean of %zu SSA runs; LP (eqs. 4.5-4.8, %s steps) solved natively. Test: %zu unseen\n", s->runs,
            s->scheme == PROPER_QN_TRAPEZOID ? "trapezoid" : "Euler", s->test);
     printf("population vectors per network, with the training servers and with new server counts.\n");
@@ -253,7 +267,8 @@ static void random_networks(const settings *s) {
             proper_rng_seed(&rng, s->seed + 1000 * M + net);
             random_network(&q, M, &rng);
             for (p = 0; p < s->train; p++) {
-                random_population(&q, s->pop_scale, &rng, x0);
+                if (p < s->light) light_population(&q, &rng, x0);
+                else random_population(&q, s->pop_scale, &rng, x0);
                 if (proper_qn_simulate(&q, x0, 0.01, 201, s->runs, &rng, &tr[p], NULL, &e)) die(&e);
             }
             sim_seconds += now() - t0;
@@ -346,13 +361,14 @@ int main(int argc, char **argv) {
         else if (a + 1 < argc && strcmp(argv[a], "--sizes") == 0) parse_sizes(argv[++a], &s);
         else if (a + 1 < argc && strcmp(argv[a], "--networks") == 0) s.networks = strtoul(argv[++a], NULL, 10);
         else if (a + 1 < argc && strcmp(argv[a], "--train") == 0) s.train = strtoul(argv[++a], NULL, 10);
+        else if (a + 1 < argc && strcmp(argv[a], "--light") == 0) s.light = strtoul(argv[++a], NULL, 10);
         else if (a + 1 < argc && strcmp(argv[a], "--test") == 0) s.test = strtoul(argv[++a], NULL, 10);
         else if (a + 1 < argc && strcmp(argv[a], "--runs") == 0) s.runs = strtoul(argv[++a], NULL, 10);
         else if (a + 1 < argc && strcmp(argv[a], "--lb-runs") == 0) s.lb_runs = strtoul(argv[++a], NULL, 10);
         else if (a + 1 < argc && strcmp(argv[a], "--seed") == 0) s.seed = strtoull(argv[++a], NULL, 10);
         else if (a + 1 < argc && strcmp(argv[a], "--pop-scale") == 0) s.pop_scale = strtoul(argv[++a], NULL, 10);
         else {
-            fprintf(stderr, "usage: thesis [--quick] [--sizes 5,10,15,20] [--networks N] [--train P] [--test Q]\n"
+            fprintf(stderr, "usage: thesis [--quick] [--sizes 5,10,15,20] [--networks N] [--train P] [--light L] [--test Q]\n"
                             "              [--runs R] [--lb-runs R] [--seed S] [--pop-scale K]\n"
                             "              [--skip-lb | --only-lb] [--trapezoid]\n");
             return 2;
@@ -360,6 +376,10 @@ int main(int argc, char **argv) {
     }
     if (!s.networks || !s.train || !s.test || !s.runs || !s.lb_runs || !s.nsizes) {
         fprintf(stderr, "thesis: counts must be positive\n");
+        return 2;
+    }
+    if (s.light > s.train) {
+        fprintf(stderr, "thesis: --light %zu exceeds --train %zu\n", s.light, s.train);
         return 2;
     }
     printf("# Queueing networks from queue lengths: thesis experiments\n\n");
