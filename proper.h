@@ -20222,9 +20222,25 @@ enum proper_lp_method {
     PROPER_LP_DUAL = 2    /* the dual whenever it can be formed */
 };
 
+/* A simplex basis carried from one solve to the next (warm start). It fits
+ * any LP with the same columns, rows and nonzero pattern; costs, bounds and
+ * right-hand sides may differ. Start from an empty one ({0}) and free it
+ * with proper_lp_basis_free. A basis that does not fit, or is singular, is
+ * ignored or repaired, never trusted blindly. */
+typedef struct proper_lp_basis {
+    size_t m, nt;           /* the engine problem it belongs to (0: empty) */
+    int dual;               /* 1: a basis of the dual problem */
+    size_t *head;           /* [m] basic variable of each position */
+    unsigned char *upper;   /* [nt] 1: nonbasic at its upper bound */
+} proper_lp_basis;
+
+PROPER_API void proper_lp_basis_free(proper_lp_basis *basis);
+
 typedef struct proper_lp_options {
     int method;             /* enum proper_lp_method */
     size_t max_iterations;  /* 0: 20 (rows + columns) + 10000 */
+    proper_lp_basis *basis; /* NULL, or in: the start basis when it fits;
+                               out: the final basis */
 } proper_lp_options;
 
 PROPER_API void proper_lp_options_default(proper_lp_options *opt);
@@ -21204,6 +21220,7 @@ typedef struct proper__spx {
     double *wa, *wb, *alpha, *y, *cb, *kw;
     double *lb0, *ub0;      /* the true bounds while they are perturbed */
     int perturbed;          /* 0 never, 1 now, 2 done and removed */
+    int warm;               /* 1: started from a saved basis */
     size_t iters, max_iters;
 } proper__spx;
 
@@ -21324,6 +21341,51 @@ static int proper__spx_setup(proper__spx *S, size_t m, size_t n, const size_t *c
         else S->x[j] = 0;
     }
     for (i = 0; i < m; i++) { S->head[i] = n + i; S->pos[n + i] = (ptrdiff_t)i; }
+    return PROPER_OK;
+}
+
+/* Start from a saved basis when it belongs to a problem of this shape:
+ * its basic variables, and every nonbasic one at the bound it held. */
+static void proper__spx_install(proper__spx *S, const proper_lp_basis *B, int dual) {
+    size_t p, j;
+    if (!B || !B->head || B->m != S->m || B->nt != S->nt || B->dual != dual) return;
+    for (p = 0; p < S->m; p++)
+        if (B->head[p] >= S->nt) return;
+    for (j = 0; j < S->nt; j++) S->pos[j] = -1;
+    for (p = 0; p < S->m; p++) {
+        if (S->pos[B->head[p]] >= 0) goto reset; /* listed twice */
+        S->pos[B->head[p]] = (ptrdiff_t)p;
+        S->head[p] = B->head[p];
+    }
+    for (j = 0; j < S->nt; j++) {
+        if (S->pos[j] >= 0) continue;
+        if (B->upper[j] && isfinite(S->ub[j])) S->x[j] = S->ub[j];
+        else if (isfinite(S->lb[j])) S->x[j] = S->lb[j];
+        else if (isfinite(S->ub[j])) S->x[j] = S->ub[j];
+        else S->x[j] = 0;
+    }
+    S->warm = 1;
+    return;
+reset:
+    for (j = 0; j < S->nt; j++) S->pos[j] = -1;
+    for (p = 0; p < S->m; p++) { S->head[p] = S->n + p; S->pos[S->n + p] = (ptrdiff_t)p; }
+}
+
+static int proper__spx_save(const proper__spx *S, proper_lp_basis *B, int dual) {
+    size_t j;
+    if (!B) return PROPER_OK;
+    if (B->m != S->m || B->nt != S->nt || !B->head) {
+        proper_lp_basis_free(B);
+        B->head = (size_t *)proper_calloc(S->m + 1, sizeof *B->head);
+        B->upper = (unsigned char *)proper_calloc(S->nt + 1, 1);
+        if (!B->head || !B->upper) { proper_lp_basis_free(B); return PROPER_ENOMEM; }
+        B->m = S->m;
+        B->nt = S->nt;
+    }
+    B->dual = dual;
+    memcpy(B->head, S->head, S->m * sizeof *B->head);
+    for (j = 0; j < S->nt; j++)
+        B->upper[j] = S->pos[j] < 0 && isfinite(S->ub[j]) && S->x[j] == S->ub[j] && S->lb[j] != S->ub[j];
     return PROPER_OK;
 }
 
@@ -21634,9 +21696,12 @@ static proper__spx_cand proper__spx_pop(proper__spx_cand *h, size_t *n) {
 static int proper__spx_boxed(const proper__spx *S, size_t j) { return isfinite(S->lb[j]) && isfinite(S->ub[j]); }
 
 /* Reduced costs of the nonbasic columns from scratch; boxed columns move
- * to the bound their reduced cost asks for. Returns 1 when some other
- * column has a reduced cost of the wrong sign (not dual feasible). */
-static int proper__spx_dual_prepare(proper__spx *S, double *d, int *flipped) {
+ * to the bound their reduced cost asks for. Another column with a reduced
+ * cost of the wrong sign gets its cost shifted to make it zero when
+ * shift_costs is set (a warm start: the caller restores the true costs and
+ * the primal simplex finishes); otherwise the basis is not dual feasible
+ * and the result is 1. */
+static int proper__spx_dual_prepare(proper__spx *S, double *d, int *flipped, int shift_costs) {
     size_t p, j;
     *flipped = 0;
     for (p = 0; p < S->m; p++) S->cb[p] = S->cost[S->head[p]];
@@ -21648,8 +21713,11 @@ static int proper__spx_dual_prepare(proper__spx *S, double *d, int *flipped) {
         if (proper__spx_boxed(S, j)) {
             if (d[j] < -PROPER_LP_DUAL_TOL && S->x[j] != S->ub[j]) { S->x[j] = S->ub[j]; *flipped = 1; }
             else if (d[j] > PROPER_LP_DUAL_TOL && S->x[j] != S->lb[j]) { S->x[j] = S->lb[j]; *flipped = 1; }
-        } else if ((d[j] < -PROPER_LP_DUAL_TOL && S->x[j] < S->ub[j]) || (d[j] > PROPER_LP_DUAL_TOL && S->x[j] > S->lb[j]))
-            return 1;
+        } else if ((d[j] < -PROPER_LP_DUAL_TOL && S->x[j] < S->ub[j]) || (d[j] > PROPER_LP_DUAL_TOL && S->x[j] > S->lb[j])) {
+            if (!shift_costs) return 1;
+            S->cost[j] -= d[j];
+            d[j] = 0;
+        }
     }
     return 0;
 }
@@ -21670,6 +21738,19 @@ static void proper__spx_perturb_costs(proper__spx *S) {
     }
 }
 
+/* Exact dual steepest-edge weights beta_r = ||e_r' B^{-1}||^2 of the
+ * current (freshly factorised) basis: one BTRAN per row. */
+static void proper__spx_edge_weights(proper__spx *S, double *beta) {
+    size_t r, p;
+    for (r = 0; r < S->m; r++) {
+        double w = 0;
+        for (p = 0; p < S->m; p++) S->cb[p] = p == r;
+        proper__spx_btran(S, S->cb, S->wb);
+        for (p = 0; p < S->m; p++) w += S->wb[p] * S->wb[p];
+        beta[r] = w > 1e-12 ? w : 1e-12;
+    }
+}
+
 static int proper__spx_dual(proper__spx *S) {
     size_t m = S->m, nt = S->nt, p, j, ncand, limit = 5 * (S->m + S->nt) + 1000;
     double *d = NULL, *arow = NULL, *cost0 = NULL, *beta = NULL, *tau = NULL;
@@ -21686,7 +21767,8 @@ static int proper__spx_dual(proper__spx *S) {
     if (!d || !arow || !flip || !cand || !cost0 || !beta || !tau) { rc = PROPER_ENOMEM; goto out; }
     memcpy(cost0, S->cost, nt * sizeof *cost0);
     /* dual steepest-edge weights ||e_r' B^{-1}||^2: exact (1) for the
-     * starting basis of logicals, whose B is -I */
+     * starting basis of logicals, whose B is -I; a warm basis gets its own
+     * after the first factorisation */
     for (p = 0; p < m; p++) beta[p] = 1;
     for (;;) {
         size_t r = m, q = nt, leave, k;
@@ -21696,16 +21778,23 @@ static int proper__spx_dual(proper__spx *S) {
             int flipped;
             if ((rc = proper__spx_factor(S))) goto out;
             proper__spx_recompute_xb(S);
-            if (proper__spx_dual_prepare(S, d, &flipped)) { rc = PROPER__SPX_DUAL_FALLBACK; goto out; }
+            if (proper__spx_dual_prepare(S, d, &flipped, S->warm && perturbed < 2)) {
+                rc = PROPER__SPX_DUAL_FALLBACK;
+                goto out;
+            }
             if (perturbed == 0) {
                 /* first factorisation: boxed columns now sit at the bound
                  * their reduced cost asks for; perturb and price again */
                 proper__spx_perturb_costs(S);
                 perturbed = 1;
-                if (proper__spx_dual_prepare(S, d, &flipped)) { rc = PROPER__SPX_DUAL_FALLBACK; goto out; }
+                if (proper__spx_dual_prepare(S, d, &flipped, S->warm)) { rc = PROPER__SPX_DUAL_FALLBACK; goto out; }
                 flipped = 1;
             }
             if (flipped) proper__spx_recompute_xb(S);
+            if (S->warm == 1) {
+                proper__spx_edge_weights(S, beta);
+                S->warm = 2;
+            }
             need_factor = 0;
         }
         fresh = S->neta == 0;
@@ -22038,7 +22127,7 @@ static int proper__lp_csc(size_t m, size_t n, const size_t *rs, const size_t *ri
 
 /* ---- driver: primal path -------------------------------------------------- */
 
-static int proper__lp_solve_primal(const proper_lp *lp, const double *cost, size_t max_iters,
+static int proper__lp_solve_primal(const proper_lp *lp, const double *cost, size_t max_iters, proper_lp_basis *basis,
                                    double *x, double *y, size_t *iters, int *status) {
     size_t m = lp->nrows, n = lp->ncols, *cs = NULL, *ci = NULL;
     double *cv = NULL, *lb = NULL, *ub = NULL, *xw = NULL;
@@ -22056,9 +22145,14 @@ static int proper__lp_solve_primal(const proper_lp *lp, const double *cost, size
         memcpy(ub + n, lp->row_hi, m * sizeof *ub);
     }
     if ((rc = proper__spx_setup(&S, m, n, cs, ci, cv, lb, ub, cost))) goto out;
+    proper__spx_install(&S, basis, 0);
     S.max_iters = max_iters;
     rc = proper__spx_run(&S);
     *iters += S.iters;
+    if (rc == PROPER__SPX_OPTIMAL && (rc = proper__spx_save(&S, basis, 0)) != PROPER_OK) {
+        proper__spx_free(&S);
+        goto out;
+    }
     if (rc >= 0) {
         *status = rc == PROPER__SPX_OPTIMAL ? PROPER_LP_OPTIMAL
                 : rc == PROPER__SPX_INFEASIBLE ? PROPER_LP_INFEASIBLE
@@ -22197,7 +22291,8 @@ static int proper__lp_standardize(const proper_lp *lp, const double *cost, prope
 /* Dual path. Returns PROPER_OK with *status set, or PROPER_ESTATE when the
  * dual cannot decide (caller solves the primal), or an error. */
 static int proper__lp_solve_via_dual(const proper_lp *lp, const double *cost, const proper__lp_std *T,
-                                     size_t max_iters, double *x, double *y, size_t *iters, int *status) {
+                                     size_t max_iters, proper_lp_basis *basis, double *x, double *y, size_t *iters,
+                                     int *status) {
     size_t mS = T->m, nS = T->n, i, j, k, nd = 0;
     size_t *cnt = NULL, *one_row = NULL, *drow = NULL;
     double *one_val = NULL, *ylb = NULL, *yub = NULL, *dcost = NULL, *dlb = NULL, *dub = NULL;
@@ -22268,6 +22363,7 @@ static int proper__lp_solve_via_dual(const proper_lp *lp, const double *cost, co
         }
     if ((rc = proper__spx_setup(&S, nd, mS, ds, di, dv, dlb, dub, dcost))) goto out;
     spx_ready = 1;
+    proper__spx_install(&S, basis, 1);
     S.max_iters = max_iters;
     rc = proper__spx_run(&S);
     *iters += S.iters;
@@ -22333,7 +22429,7 @@ static int proper__lp_solve_via_dual(const proper_lp *lp, const double *cost, co
         if (fabs(primal - dual) > PROPER_LP_RECOVER_TOL * scale) { rc = PROPER_ESTATE; goto out; }
     }
     *status = PROPER_LP_OPTIMAL;
-    rc = PROPER_OK;
+    rc = proper__spx_save(&S, basis, 1);
 out:
     if (spx_ready) proper__spx_free(&S);
     PROPER_FREE(cnt); PROPER_FREE(one_row); PROPER_FREE(one_val); PROPER_FREE(drow); PROPER_FREE(ylb);
@@ -22347,6 +22443,14 @@ out:
 PROPER_API void proper_lp_options_default(proper_lp_options *opt) {
     opt->method = PROPER_LP_AUTO;
     opt->max_iterations = 0;
+    opt->basis = NULL;
+}
+
+PROPER_API void proper_lp_basis_free(proper_lp_basis *basis) {
+    if (!basis) return;
+    PROPER_FREE(basis->head);
+    PROPER_FREE(basis->upper);
+    memset(basis, 0, sizeof *basis);
 }
 
 PROPER_API void proper_lp_solution_free(proper_lp_solution *sol) {
@@ -22401,14 +22505,15 @@ PROPER_API int proper_lp_solve(const proper_lp *lp, const proper_lp_options *opt
         nd = proper__lp_dual_rows(&T);
         if (nd == (size_t)-1) { rc = PROPER_ENOMEM; goto out; }
         if (opt->method == PROPER_LP_DUAL || nd < m) {
-            rc = proper__lp_solve_via_dual(lp, cost, &T, max_iters, sol->x, sol->row_dual, &sol->iterations, &status);
+            rc = proper__lp_solve_via_dual(lp, cost, &T, max_iters, opt->basis, sol->x, sol->row_dual,
+                                           &sol->iterations, &status);
             if (rc == PROPER_OK) done = 1, sol->solved_dual = 1;
             else if (rc != PROPER_ESTATE) goto out;
             rc = PROPER_OK;
         }
     }
     if (!done) {
-        rc = proper__lp_solve_primal(lp, cost, max_iters, sol->x, sol->row_dual, &sol->iterations, &status);
+        rc = proper__lp_solve_primal(lp, cost, max_iters, opt->basis, sol->x, sol->row_dual, &sol->iterations, &status);
         if (rc) goto out;
     }
     sol->status = status;
@@ -22717,19 +22822,40 @@ typedef int (*proper_qn_lp_solver)(void *ctx, const proper_lp *lp, proper_lp_sol
  * TRAPEZOID: dt (b(k) + b(k+1)) / 2, second order: the scale becomes
  *   tanh(u/2) / (u/2) (0.92 at u = 1). But b(k+1) shares the noise of
  *   x(k+1), which biases the fit on noisy traces: use it on traces averaged
- *   over many runs, on large populations, or on fluid data. */
-enum proper_qn_scheme { PROPER_QN_EULER = 0, PROPER_QN_TRAPEZOID = 1 };
+ *   over many runs, on large populations, or on fluid data.
+ * EXACT: the exact one-step map of the mean-field ODE, by defect
+ *   correction. The first round is the Euler LP. Each further round
+ *   integrates the network fitted last over one step from every sample
+ *   x(k) (RK4, at most PROPER_QN_EXACT_H_MU / mu_max per substep), with the
+ *   sample's gap b(k) - min(s, x(k)) held fixed so that the path starts
+ *   from the measured busy servers, and moves Euler's defect
+ *   x~(k+1) - x(k) - dt f(b(k)) to the right-hand side of (4.7); the LP is
+ *   solved again from the last basis. The regressors stay b(k), known
+ *   before the step, so noise does not bias them. Rounds stop when no rate
+ *   moves by more than PROPER_QN_EXACT_TOL (relative), or after
+ *   PROPER_QN_EXACT_ROUNDS. On exact samples of a linear network each
+ *   round shrinks the rate error by the factor 1 - e^-u (0.63 at u = 1),
+ *   and the fixed point is the true rates. Predict such a fit with RK4 or
+ *   SSA, not with Euler at dt. The rounds assume identifiable traces
+ *   (proper_qn_saturation): where stations are saturated throughout they
+ *   can drift. */
+enum proper_qn_scheme { PROPER_QN_EULER = 0, PROPER_QN_TRAPEZOID = 1, PROPER_QN_EXACT = 2 };
+#define PROPER_QN_EXACT_TOL 1e-4
+#define PROPER_QN_EXACT_ROUNDS 30
+#define PROPER_QN_EXACT_H_MU 0.05
 
 /* Build the topology LP (4.5-4.8) from traces with known server counts.
  * Columns: mu_1..mu_M, then g_ij for i != j in row-major order, then the
- * e+/e- pairs. scheme: enum proper_qn_scheme. */
+ * e+/e- pairs. scheme: enum proper_qn_scheme (EXACT gives its first
+ * round, the Euler LP). */
 PROPER_API int proper_qn_build_lp(const proper_qn_trace *traces, size_t ntraces, const double *servers,
                                   int scheme, proper_lp *lp, proper_error *err);
 
 typedef struct proper_qn_fit_result {
     double objective;      /* sum of absolute one-step errors */
-    size_t iterations;     /* simplex iterations (native solver) */
+    size_t iterations;     /* simplex iterations (native solver, all rounds) */
     size_t rows, cols;     /* LP size */
+    size_t rounds;         /* LP solves: 1, or the EXACT scheme's rounds */
 } proper_qn_fit_result;
 
 /* Learn rates and routing (LP). `out` is initialised here with the given
@@ -23231,7 +23357,7 @@ PROPER_API int proper_qn_build_lp(const proper_qn_trace *traces, size_t ntraces,
     if ((rc = proper__qn_check_traces(traces, ntraces, M, err))) return rc;
     if ((rc = proper__qn_check_server_list(servers, M, err))) return rc;
     if (M < 2) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "routing needs at least two stations");
-    if (scheme != PROPER_QN_EULER && scheme != PROPER_QN_TRAPEZOID)
+    if (scheme != PROPER_QN_EULER && scheme != PROPER_QN_TRAPEZOID && scheme != PROPER_QN_EXACT)
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "unknown discretisation scheme %d", scheme);
     cols = (size_t *)proper_calloc(M + 2, sizeof *cols);
     vals = (double *)proper_calloc(M + 2, sizeof *vals);
@@ -23286,31 +23412,23 @@ out:
     return rc;
 }
 
-PROPER_API int proper_qn_fit_lp(const proper_qn_trace *traces, size_t ntraces, const double *servers,
-                                int scheme, proper_qn_lp_solver solver, void *solver_ctx, proper_qn *out,
-                                proper_qn_fit_result *res, proper_error *err) {
-    proper_lp lp;
-    proper_lp_solution sol;
-    size_t M, i, j;
+/* The network in an LP solution: mu_i, and p_ij = g_ij / sum_j g_ij. */
+static int proper__qn_from_lp(const proper_lp_solution *sol, size_t M, const double *servers, proper_qn *out,
+                              proper_error *err) {
+    size_t i, j;
     int rc;
-    memset(out, 0, sizeof *out);
-    memset(&sol, 0, sizeof sol);
-    if ((rc = proper_qn_build_lp(traces, ntraces, servers, scheme, &lp, err))) return rc;
-    M = traces[0].M;
-    rc = solver ? solver(solver_ctx, &lp, &sol, err) : proper_lp_solve(&lp, NULL, &sol, err);
-    if (rc) goto out;
-    if ((rc = proper_qn_init(out, M, err))) goto out;
+    if ((rc = proper_qn_init(out, M, err))) return rc;
     for (i = 0; i < M; i++) {
-        double mu = sol.x[i], rowsum = 0;
+        double mu = sol->x[i], rowsum = 0;
         out->servers[i] = servers[i];
         if (!(mu > PROPER_QN_MIN_RATE)) {
-            rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
-                                  "station %zu: estimated rate is %g; the traces never show it serving", i + 1, mu);
-            goto out;
+            proper_qn_free(out);
+            return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
+                                    "station %zu: estimated rate is %g; the traces never show it serving", i + 1, mu);
         }
         out->rates[i] = mu;
         for (j = 0; j < M; j++) {
-            double g = j == i ? 0 : sol.x[proper__qn_gcol(M, i, j)];
+            double g = j == i ? 0 : sol->x[proper__qn_gcol(M, i, j)];
             if (g < 0) g = 0;
             out->routing[i * M + j] = g;
             rowsum += g;
@@ -23318,16 +23436,126 @@ PROPER_API int proper_qn_fit_lp(const proper_qn_trace *traces, size_t ntraces, c
         /* (4.6) makes the row sum mu up to LP tolerance; divide by the sum */
         for (j = 0; j < M; j++) out->routing[i * M + j] /= rowsum;
     }
+    return PROPER_OK;
+}
+
+/* The drift with busy servers max(0, min(s, x) + gap) (EXACT scheme). */
+static void proper__qn_gap_drift(const proper_qn *qn, const double *x, const double *gap, double *dx) {
+    size_t M = qn->M, i, j;
+    for (j = 0; j < M; j++) dx[j] = 0;
+    for (i = 0; i < M; i++) {
+        double b = proper__qn_min(qn->servers[i], x[i] > 0 ? x[i] : 0) + gap[i];
+        double flow = qn->rates[i] * (b > 0 ? b : 0);
+        const double *p = qn->routing + i * M;
+        dx[i] -= flow;
+        for (j = 0; j < M; j++) dx[j] += p[j] * flow;
+    }
+}
+
+/* Euler's defect over one step of trace tr from sample k under net:
+ * d = x~(k+1) - x(k) - dt f(b(k)), x~ by RK4 in `substeps` steps with the
+ * gap b(k) - min(s, x(k)) held. work: 7M doubles. */
+static void proper__qn_step_defect(const proper_qn *net, const proper_qn_trace *tr, size_t k, size_t substeps,
+                                   double *d, double *work) {
+    size_t M = net->M, i, t;
+    double *x = work, *gap = work + M, *k1 = work + 2 * M, *k2 = work + 3 * M, *k3 = work + 4 * M,
+           *k4 = work + 5 * M, *y = work + 6 * M, h = tr->dt / (double)substeps;
+    for (i = 0; i < M; i++) {
+        x[i] = tr->x[k * M + i];
+        gap[i] = proper__qn_busy(tr, net->servers, k, i) - proper__qn_min(net->servers[i], x[i]);
+    }
+    proper__qn_gap_drift(net, x, gap, d);
+    for (i = 0; i < M; i++) d[i] = -x[i] - tr->dt * d[i];
+    for (t = 0; t < substeps; t++) {
+        proper__qn_gap_drift(net, x, gap, k1);
+        for (i = 0; i < M; i++) y[i] = x[i] + 0.5 * h * k1[i];
+        proper__qn_gap_drift(net, y, gap, k2);
+        for (i = 0; i < M; i++) y[i] = x[i] + 0.5 * h * k2[i];
+        proper__qn_gap_drift(net, y, gap, k3);
+        for (i = 0; i < M; i++) y[i] = x[i] + h * k3[i];
+        proper__qn_gap_drift(net, y, gap, k4);
+        for (i = 0; i < M; i++) x[i] += h / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+    }
+    for (i = 0; i < M; i++) d[i] += x[i];
+}
+
+/* One EXACT round: the right-hand sides of (4.7) become the observed
+ * changes minus Euler's defect under net. */
+static int proper__qn_exact_rhs(const proper_qn_trace *traces, size_t ntraces, const proper_qn *net, proper_lp *lp,
+                                proper_error *err) {
+    size_t M = net->M, t, k, j, row = M, substeps;
+    double mu_max = 0, *work = (double *)proper_calloc(8 * M, sizeof *work);
+    if (!work) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    for (j = 0; j < M; j++) if (net->rates[j] > mu_max) mu_max = net->rates[j];
+    substeps = (size_t)ceil(traces[0].dt * mu_max / PROPER_QN_EXACT_H_MU);
+    if (substeps < 1) substeps = 1;
+    for (t = 0; t < ntraces; t++)
+        for (k = 0; k + 1 < traces[t].K; k++) {
+            double *d = work + 7 * M;
+            proper__qn_step_defect(net, &traces[t], k, substeps, d, work);
+            for (j = 0; j < M; j++, row++) {
+                double change = traces[t].x[(k + 1) * M + j] - traces[t].x[k * M + j];
+                lp->row_lo[row] = lp->row_hi[row] = change - d[j];
+            }
+        }
+    PROPER_FREE(work);
+    return PROPER_OK;
+}
+
+static double proper__qn_max_rate_change(const proper_qn *a, const proper_qn *b) {
+    size_t i;
+    double worst = 0;
+    for (i = 0; i < a->M; i++) {
+        double c = fabs(a->rates[i] - b->rates[i]) / b->rates[i];
+        if (c > worst) worst = c;
+    }
+    return worst;
+}
+
+PROPER_API int proper_qn_fit_lp(const proper_qn_trace *traces, size_t ntraces, const double *servers,
+                                int scheme, proper_qn_lp_solver solver, void *solver_ctx, proper_qn *out,
+                                proper_qn_fit_result *res, proper_error *err) {
+    proper_lp lp;
+    proper_lp_solution sol;
+    proper_lp_options opt;
+    proper_lp_basis basis = {0, 0, 0, NULL, NULL};
+    proper_qn next;
+    size_t M, rounds = 1, iterations = 0;
+    int rc;
+    memset(out, 0, sizeof *out);
+    memset(&sol, 0, sizeof sol);
+    if ((rc = proper_qn_build_lp(traces, ntraces, servers, scheme, &lp, err))) return rc;
+    M = traces[0].M;
+    proper_lp_options_default(&opt);
+    opt.basis = &basis;
+    rc = solver ? solver(solver_ctx, &lp, &sol, err) : proper_lp_solve(&lp, &opt, &sol, err);
+    if (rc || (rc = proper__qn_from_lp(&sol, M, servers, out, err))) goto out;
+    iterations += sol.iterations;
+    while (scheme == PROPER_QN_EXACT && rounds < PROPER_QN_EXACT_ROUNDS) {
+        double change;
+        if ((rc = proper__qn_exact_rhs(traces, ntraces, out, &lp, err))) goto out;
+        proper_lp_solution_free(&sol);
+        rc = solver ? solver(solver_ctx, &lp, &sol, err) : proper_lp_solve(&lp, &opt, &sol, err);
+        if (rc || (rc = proper__qn_from_lp(&sol, M, servers, &next, err))) goto out;
+        iterations += sol.iterations;
+        rounds++;
+        change = proper__qn_max_rate_change(&next, out);
+        proper_qn_free(out);
+        *out = next;
+        if (change <= PROPER_QN_EXACT_TOL) break;
+    }
     if (res) {
         res->objective = sol.objective;
-        res->iterations = sol.iterations;
+        res->iterations = iterations;
         res->rows = lp.nrows;
         res->cols = lp.ncols;
+        res->rounds = rounds;
     }
     rc = PROPER_OK;
 out:
     if (rc) proper_qn_free(out);
     proper_lp_solution_free(&sol);
+    proper_lp_basis_free(&basis);
     proper_lp_free(&lp);
     return rc;
 }

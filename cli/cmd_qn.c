@@ -64,9 +64,12 @@ static void qn_usage(FILE *out) {
             "  --method lp|qp       lp: rates and routing (default); qp: rates only,\n"
             "                       routing from --network\n"
             "  --backend native|glpsol  LP solver (default native)\n"
-            "  --scheme euler|trapezoid  (lp) step integral of eq. 4.7: euler (the thesis,\n"
-            "                       default) or trapezoid (less bias at large mu dt, but\n"
-            "                       biased by noise: for traces averaged over many runs)\n"
+            "  --scheme euler|trapezoid|exact  (lp) step integral of eq. 4.7: euler (the\n"
+            "                       thesis, default; predict with --predict euler),\n"
+            "                       trapezoid (less bias at large mu dt, but biased by\n"
+            "                       noise: for traces averaged over many runs), or exact\n"
+            "                       (the ODE's exact step, by rounds of defect correction:\n"
+            "                       the true rates; predict with rk4 or ssa)\n"
             "  --write-lp FILE      also write the LP in CPLEX LP format\n"
             "  --known 1,0,...      (qp) keep the rates of stations marked 1 from --network\n"
             "  --horizon H [--stride S]  (qp) moving-horizon estimation over windows of H\n"
@@ -368,8 +371,9 @@ static int qn_fit(const qn_args *a) {
     memset(&fit, 0, sizeof fit);
     if (a->method && !qp && strcmp(a->method, "lp") != 0) return cli_fail("--method must be lp or qp (got '%s')", a->method);
     if (a->scheme && strcmp(a->scheme, "trapezoid") == 0) scheme = PROPER_QN_TRAPEZOID;
+    else if (a->scheme && strcmp(a->scheme, "exact") == 0) scheme = PROPER_QN_EXACT;
     else if (a->scheme && strcmp(a->scheme, "euler") != 0)
-        return cli_fail("--scheme must be euler or trapezoid (got '%s')", a->scheme);
+        return cli_fail("--scheme must be euler, trapezoid or exact (got '%s')", a->scheme);
     if (a->scheme && qp) return cli_fail("--scheme applies to --method lp (the QP uses Euler steps, eq. 4.2)");
     if (a->n_inputs == 0) return cli_fail("fit needs at least one TRACE.csv");
     if (a->backend && strcmp(a->backend, "native") != 0 && strcmp(a->backend, "glpsol") != 0)
@@ -437,11 +441,13 @@ static int qn_fit(const qn_args *a) {
         qn_solver_close(&solver);
         if (rc) { rc = cli_report(&err); goto out; }
         if (solver.fn)
-            fprintf(stderr, "proper qn fit: LP %zu rows x %zu columns, total one-step error %.10g (glpsol)\n",
+            fprintf(stderr, "proper qn fit: LP %zu rows x %zu columns, total one-step error %.10g (glpsol",
                     res.rows, res.cols, res.objective);
         else
-            fprintf(stderr, "proper qn fit: LP %zu rows x %zu columns, total one-step error %.10g (native, %zu iterations)\n",
+            fprintf(stderr, "proper qn fit: LP %zu rows x %zu columns, total one-step error %.10g (native, %zu iterations",
                     res.rows, res.cols, res.objective, res.iterations);
+        if (scheme == PROPER_QN_EXACT) fprintf(stderr, ", %zu rounds", res.rounds);
+        fprintf(stderr, ")\n");
         if ((rc = warn_saturated(traces, a->n_inputs, net.servers))) goto out;
     }
     if (proper_qn_write_network_csv(&fit, &text, &len, &err)) { rc = cli_report(&err); goto out; }

@@ -150,9 +150,25 @@ enum proper_lp_method {
     PROPER_LP_DUAL = 2    /* the dual whenever it can be formed */
 };
 
+/* A simplex basis carried from one solve to the next (warm start). It fits
+ * any LP with the same columns, rows and nonzero pattern; costs, bounds and
+ * right-hand sides may differ. Start from an empty one ({0}) and free it
+ * with proper_lp_basis_free. A basis that does not fit, or is singular, is
+ * ignored or repaired, never trusted blindly. */
+typedef struct proper_lp_basis {
+    size_t m, nt;           /* the engine problem it belongs to (0: empty) */
+    int dual;               /* 1: a basis of the dual problem */
+    size_t *head;           /* [m] basic variable of each position */
+    unsigned char *upper;   /* [nt] 1: nonbasic at its upper bound */
+} proper_lp_basis;
+
+PROPER_API void proper_lp_basis_free(proper_lp_basis *basis);
+
 typedef struct proper_lp_options {
     int method;             /* enum proper_lp_method */
     size_t max_iterations;  /* 0: 20 (rows + columns) + 10000 */
+    proper_lp_basis *basis; /* NULL, or in: the start basis when it fits;
+                               out: the final basis */
 } proper_lp_options;
 
 PROPER_API void proper_lp_options_default(proper_lp_options *opt);
@@ -1132,6 +1148,7 @@ typedef struct proper__spx {
     double *wa, *wb, *alpha, *y, *cb, *kw;
     double *lb0, *ub0;      /* the true bounds while they are perturbed */
     int perturbed;          /* 0 never, 1 now, 2 done and removed */
+    int warm;               /* 1: started from a saved basis */
     size_t iters, max_iters;
 } proper__spx;
 
@@ -1252,6 +1269,51 @@ static int proper__spx_setup(proper__spx *S, size_t m, size_t n, const size_t *c
         else S->x[j] = 0;
     }
     for (i = 0; i < m; i++) { S->head[i] = n + i; S->pos[n + i] = (ptrdiff_t)i; }
+    return PROPER_OK;
+}
+
+/* Start from a saved basis when it belongs to a problem of this shape:
+ * its basic variables, and every nonbasic one at the bound it held. */
+static void proper__spx_install(proper__spx *S, const proper_lp_basis *B, int dual) {
+    size_t p, j;
+    if (!B || !B->head || B->m != S->m || B->nt != S->nt || B->dual != dual) return;
+    for (p = 0; p < S->m; p++)
+        if (B->head[p] >= S->nt) return;
+    for (j = 0; j < S->nt; j++) S->pos[j] = -1;
+    for (p = 0; p < S->m; p++) {
+        if (S->pos[B->head[p]] >= 0) goto reset; /* listed twice */
+        S->pos[B->head[p]] = (ptrdiff_t)p;
+        S->head[p] = B->head[p];
+    }
+    for (j = 0; j < S->nt; j++) {
+        if (S->pos[j] >= 0) continue;
+        if (B->upper[j] && isfinite(S->ub[j])) S->x[j] = S->ub[j];
+        else if (isfinite(S->lb[j])) S->x[j] = S->lb[j];
+        else if (isfinite(S->ub[j])) S->x[j] = S->ub[j];
+        else S->x[j] = 0;
+    }
+    S->warm = 1;
+    return;
+reset:
+    for (j = 0; j < S->nt; j++) S->pos[j] = -1;
+    for (p = 0; p < S->m; p++) { S->head[p] = S->n + p; S->pos[S->n + p] = (ptrdiff_t)p; }
+}
+
+static int proper__spx_save(const proper__spx *S, proper_lp_basis *B, int dual) {
+    size_t j;
+    if (!B) return PROPER_OK;
+    if (B->m != S->m || B->nt != S->nt || !B->head) {
+        proper_lp_basis_free(B);
+        B->head = (size_t *)proper_calloc(S->m + 1, sizeof *B->head);
+        B->upper = (unsigned char *)proper_calloc(S->nt + 1, 1);
+        if (!B->head || !B->upper) { proper_lp_basis_free(B); return PROPER_ENOMEM; }
+        B->m = S->m;
+        B->nt = S->nt;
+    }
+    B->dual = dual;
+    memcpy(B->head, S->head, S->m * sizeof *B->head);
+    for (j = 0; j < S->nt; j++)
+        B->upper[j] = S->pos[j] < 0 && isfinite(S->ub[j]) && S->x[j] == S->ub[j] && S->lb[j] != S->ub[j];
     return PROPER_OK;
 }
 
@@ -1562,9 +1624,12 @@ static proper__spx_cand proper__spx_pop(proper__spx_cand *h, size_t *n) {
 static int proper__spx_boxed(const proper__spx *S, size_t j) { return isfinite(S->lb[j]) && isfinite(S->ub[j]); }
 
 /* Reduced costs of the nonbasic columns from scratch; boxed columns move
- * to the bound their reduced cost asks for. Returns 1 when some other
- * column has a reduced cost of the wrong sign (not dual feasible). */
-static int proper__spx_dual_prepare(proper__spx *S, double *d, int *flipped) {
+ * to the bound their reduced cost asks for. Another column with a reduced
+ * cost of the wrong sign gets its cost shifted to make it zero when
+ * shift_costs is set (a warm start: the caller restores the true costs and
+ * the primal simplex finishes); otherwise the basis is not dual feasible
+ * and the result is 1. */
+static int proper__spx_dual_prepare(proper__spx *S, double *d, int *flipped, int shift_costs) {
     size_t p, j;
     *flipped = 0;
     for (p = 0; p < S->m; p++) S->cb[p] = S->cost[S->head[p]];
@@ -1576,8 +1641,11 @@ static int proper__spx_dual_prepare(proper__spx *S, double *d, int *flipped) {
         if (proper__spx_boxed(S, j)) {
             if (d[j] < -PROPER_LP_DUAL_TOL && S->x[j] != S->ub[j]) { S->x[j] = S->ub[j]; *flipped = 1; }
             else if (d[j] > PROPER_LP_DUAL_TOL && S->x[j] != S->lb[j]) { S->x[j] = S->lb[j]; *flipped = 1; }
-        } else if ((d[j] < -PROPER_LP_DUAL_TOL && S->x[j] < S->ub[j]) || (d[j] > PROPER_LP_DUAL_TOL && S->x[j] > S->lb[j]))
-            return 1;
+        } else if ((d[j] < -PROPER_LP_DUAL_TOL && S->x[j] < S->ub[j]) || (d[j] > PROPER_LP_DUAL_TOL && S->x[j] > S->lb[j])) {
+            if (!shift_costs) return 1;
+            S->cost[j] -= d[j];
+            d[j] = 0;
+        }
     }
     return 0;
 }
@@ -1598,6 +1666,19 @@ static void proper__spx_perturb_costs(proper__spx *S) {
     }
 }
 
+/* Exact dual steepest-edge weights beta_r = ||e_r' B^{-1}||^2 of the
+ * current (freshly factorised) basis: one BTRAN per row. */
+static void proper__spx_edge_weights(proper__spx *S, double *beta) {
+    size_t r, p;
+    for (r = 0; r < S->m; r++) {
+        double w = 0;
+        for (p = 0; p < S->m; p++) S->cb[p] = p == r;
+        proper__spx_btran(S, S->cb, S->wb);
+        for (p = 0; p < S->m; p++) w += S->wb[p] * S->wb[p];
+        beta[r] = w > 1e-12 ? w : 1e-12;
+    }
+}
+
 static int proper__spx_dual(proper__spx *S) {
     size_t m = S->m, nt = S->nt, p, j, ncand, limit = 5 * (S->m + S->nt) + 1000;
     double *d = NULL, *arow = NULL, *cost0 = NULL, *beta = NULL, *tau = NULL;
@@ -1614,7 +1695,8 @@ static int proper__spx_dual(proper__spx *S) {
     if (!d || !arow || !flip || !cand || !cost0 || !beta || !tau) { rc = PROPER_ENOMEM; goto out; }
     memcpy(cost0, S->cost, nt * sizeof *cost0);
     /* dual steepest-edge weights ||e_r' B^{-1}||^2: exact (1) for the
-     * starting basis of logicals, whose B is -I */
+     * starting basis of logicals, whose B is -I; a warm basis gets its own
+     * after the first factorisation */
     for (p = 0; p < m; p++) beta[p] = 1;
     for (;;) {
         size_t r = m, q = nt, leave, k;
@@ -1624,16 +1706,23 @@ static int proper__spx_dual(proper__spx *S) {
             int flipped;
             if ((rc = proper__spx_factor(S))) goto out;
             proper__spx_recompute_xb(S);
-            if (proper__spx_dual_prepare(S, d, &flipped)) { rc = PROPER__SPX_DUAL_FALLBACK; goto out; }
+            if (proper__spx_dual_prepare(S, d, &flipped, S->warm && perturbed < 2)) {
+                rc = PROPER__SPX_DUAL_FALLBACK;
+                goto out;
+            }
             if (perturbed == 0) {
                 /* first factorisation: boxed columns now sit at the bound
                  * their reduced cost asks for; perturb and price again */
                 proper__spx_perturb_costs(S);
                 perturbed = 1;
-                if (proper__spx_dual_prepare(S, d, &flipped)) { rc = PROPER__SPX_DUAL_FALLBACK; goto out; }
+                if (proper__spx_dual_prepare(S, d, &flipped, S->warm)) { rc = PROPER__SPX_DUAL_FALLBACK; goto out; }
                 flipped = 1;
             }
             if (flipped) proper__spx_recompute_xb(S);
+            if (S->warm == 1) {
+                proper__spx_edge_weights(S, beta);
+                S->warm = 2;
+            }
             need_factor = 0;
         }
         fresh = S->neta == 0;
@@ -1966,7 +2055,7 @@ static int proper__lp_csc(size_t m, size_t n, const size_t *rs, const size_t *ri
 
 /* ---- driver: primal path -------------------------------------------------- */
 
-static int proper__lp_solve_primal(const proper_lp *lp, const double *cost, size_t max_iters,
+static int proper__lp_solve_primal(const proper_lp *lp, const double *cost, size_t max_iters, proper_lp_basis *basis,
                                    double *x, double *y, size_t *iters, int *status) {
     size_t m = lp->nrows, n = lp->ncols, *cs = NULL, *ci = NULL;
     double *cv = NULL, *lb = NULL, *ub = NULL, *xw = NULL;
@@ -1984,9 +2073,14 @@ static int proper__lp_solve_primal(const proper_lp *lp, const double *cost, size
         memcpy(ub + n, lp->row_hi, m * sizeof *ub);
     }
     if ((rc = proper__spx_setup(&S, m, n, cs, ci, cv, lb, ub, cost))) goto out;
+    proper__spx_install(&S, basis, 0);
     S.max_iters = max_iters;
     rc = proper__spx_run(&S);
     *iters += S.iters;
+    if (rc == PROPER__SPX_OPTIMAL && (rc = proper__spx_save(&S, basis, 0)) != PROPER_OK) {
+        proper__spx_free(&S);
+        goto out;
+    }
     if (rc >= 0) {
         *status = rc == PROPER__SPX_OPTIMAL ? PROPER_LP_OPTIMAL
                 : rc == PROPER__SPX_INFEASIBLE ? PROPER_LP_INFEASIBLE
@@ -2125,7 +2219,8 @@ static int proper__lp_standardize(const proper_lp *lp, const double *cost, prope
 /* Dual path. Returns PROPER_OK with *status set, or PROPER_ESTATE when the
  * dual cannot decide (caller solves the primal), or an error. */
 static int proper__lp_solve_via_dual(const proper_lp *lp, const double *cost, const proper__lp_std *T,
-                                     size_t max_iters, double *x, double *y, size_t *iters, int *status) {
+                                     size_t max_iters, proper_lp_basis *basis, double *x, double *y, size_t *iters,
+                                     int *status) {
     size_t mS = T->m, nS = T->n, i, j, k, nd = 0;
     size_t *cnt = NULL, *one_row = NULL, *drow = NULL;
     double *one_val = NULL, *ylb = NULL, *yub = NULL, *dcost = NULL, *dlb = NULL, *dub = NULL;
@@ -2196,6 +2291,7 @@ static int proper__lp_solve_via_dual(const proper_lp *lp, const double *cost, co
         }
     if ((rc = proper__spx_setup(&S, nd, mS, ds, di, dv, dlb, dub, dcost))) goto out;
     spx_ready = 1;
+    proper__spx_install(&S, basis, 1);
     S.max_iters = max_iters;
     rc = proper__spx_run(&S);
     *iters += S.iters;
@@ -2261,7 +2357,7 @@ static int proper__lp_solve_via_dual(const proper_lp *lp, const double *cost, co
         if (fabs(primal - dual) > PROPER_LP_RECOVER_TOL * scale) { rc = PROPER_ESTATE; goto out; }
     }
     *status = PROPER_LP_OPTIMAL;
-    rc = PROPER_OK;
+    rc = proper__spx_save(&S, basis, 1);
 out:
     if (spx_ready) proper__spx_free(&S);
     PROPER_FREE(cnt); PROPER_FREE(one_row); PROPER_FREE(one_val); PROPER_FREE(drow); PROPER_FREE(ylb);
@@ -2275,6 +2371,14 @@ out:
 PROPER_API void proper_lp_options_default(proper_lp_options *opt) {
     opt->method = PROPER_LP_AUTO;
     opt->max_iterations = 0;
+    opt->basis = NULL;
+}
+
+PROPER_API void proper_lp_basis_free(proper_lp_basis *basis) {
+    if (!basis) return;
+    PROPER_FREE(basis->head);
+    PROPER_FREE(basis->upper);
+    memset(basis, 0, sizeof *basis);
 }
 
 PROPER_API void proper_lp_solution_free(proper_lp_solution *sol) {
@@ -2329,14 +2433,15 @@ PROPER_API int proper_lp_solve(const proper_lp *lp, const proper_lp_options *opt
         nd = proper__lp_dual_rows(&T);
         if (nd == (size_t)-1) { rc = PROPER_ENOMEM; goto out; }
         if (opt->method == PROPER_LP_DUAL || nd < m) {
-            rc = proper__lp_solve_via_dual(lp, cost, &T, max_iters, sol->x, sol->row_dual, &sol->iterations, &status);
+            rc = proper__lp_solve_via_dual(lp, cost, &T, max_iters, opt->basis, sol->x, sol->row_dual,
+                                           &sol->iterations, &status);
             if (rc == PROPER_OK) done = 1, sol->solved_dual = 1;
             else if (rc != PROPER_ESTATE) goto out;
             rc = PROPER_OK;
         }
     }
     if (!done) {
-        rc = proper__lp_solve_primal(lp, cost, max_iters, sol->x, sol->row_dual, &sol->iterations, &status);
+        rc = proper__lp_solve_primal(lp, cost, max_iters, opt->basis, sol->x, sol->row_dual, &sol->iterations, &status);
         if (rc) goto out;
     }
     sol->status = status;

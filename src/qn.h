@@ -131,19 +131,40 @@ typedef int (*proper_qn_lp_solver)(void *ctx, const proper_lp *lp, proper_lp_sol
  * TRAPEZOID: dt (b(k) + b(k+1)) / 2, second order: the scale becomes
  *   tanh(u/2) / (u/2) (0.92 at u = 1). But b(k+1) shares the noise of
  *   x(k+1), which biases the fit on noisy traces: use it on traces averaged
- *   over many runs, on large populations, or on fluid data. */
-enum proper_qn_scheme { PROPER_QN_EULER = 0, PROPER_QN_TRAPEZOID = 1 };
+ *   over many runs, on large populations, or on fluid data.
+ * EXACT: the exact one-step map of the mean-field ODE, by defect
+ *   correction. The first round is the Euler LP. Each further round
+ *   integrates the network fitted last over one step from every sample
+ *   x(k) (RK4, at most PROPER_QN_EXACT_H_MU / mu_max per substep), with the
+ *   sample's gap b(k) - min(s, x(k)) held fixed so that the path starts
+ *   from the measured busy servers, and moves Euler's defect
+ *   x~(k+1) - x(k) - dt f(b(k)) to the right-hand side of (4.7); the LP is
+ *   solved again from the last basis. The regressors stay b(k), known
+ *   before the step, so noise does not bias them. Rounds stop when no rate
+ *   moves by more than PROPER_QN_EXACT_TOL (relative), or after
+ *   PROPER_QN_EXACT_ROUNDS. On exact samples of a linear network each
+ *   round shrinks the rate error by the factor 1 - e^-u (0.63 at u = 1),
+ *   and the fixed point is the true rates. Predict such a fit with RK4 or
+ *   SSA, not with Euler at dt. The rounds assume identifiable traces
+ *   (proper_qn_saturation): where stations are saturated throughout they
+ *   can drift. */
+enum proper_qn_scheme { PROPER_QN_EULER = 0, PROPER_QN_TRAPEZOID = 1, PROPER_QN_EXACT = 2 };
+#define PROPER_QN_EXACT_TOL 1e-4
+#define PROPER_QN_EXACT_ROUNDS 30
+#define PROPER_QN_EXACT_H_MU 0.05
 
 /* Build the topology LP (4.5-4.8) from traces with known server counts.
  * Columns: mu_1..mu_M, then g_ij for i != j in row-major order, then the
- * e+/e- pairs. scheme: enum proper_qn_scheme. */
+ * e+/e- pairs. scheme: enum proper_qn_scheme (EXACT gives its first
+ * round, the Euler LP). */
 PROPER_API int proper_qn_build_lp(const proper_qn_trace *traces, size_t ntraces, const double *servers,
                                   int scheme, proper_lp *lp, proper_error *err);
 
 typedef struct proper_qn_fit_result {
     double objective;      /* sum of absolute one-step errors */
-    size_t iterations;     /* simplex iterations (native solver) */
+    size_t iterations;     /* simplex iterations (native solver, all rounds) */
     size_t rows, cols;     /* LP size */
+    size_t rounds;         /* LP solves: 1, or the EXACT scheme's rounds */
 } proper_qn_fit_result;
 
 /* Learn rates and routing (LP). `out` is initialised here with the given
@@ -645,7 +666,7 @@ PROPER_API int proper_qn_build_lp(const proper_qn_trace *traces, size_t ntraces,
     if ((rc = proper__qn_check_traces(traces, ntraces, M, err))) return rc;
     if ((rc = proper__qn_check_server_list(servers, M, err))) return rc;
     if (M < 2) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "routing needs at least two stations");
-    if (scheme != PROPER_QN_EULER && scheme != PROPER_QN_TRAPEZOID)
+    if (scheme != PROPER_QN_EULER && scheme != PROPER_QN_TRAPEZOID && scheme != PROPER_QN_EXACT)
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "unknown discretisation scheme %d", scheme);
     cols = (size_t *)proper_calloc(M + 2, sizeof *cols);
     vals = (double *)proper_calloc(M + 2, sizeof *vals);
@@ -700,31 +721,23 @@ out:
     return rc;
 }
 
-PROPER_API int proper_qn_fit_lp(const proper_qn_trace *traces, size_t ntraces, const double *servers,
-                                int scheme, proper_qn_lp_solver solver, void *solver_ctx, proper_qn *out,
-                                proper_qn_fit_result *res, proper_error *err) {
-    proper_lp lp;
-    proper_lp_solution sol;
-    size_t M, i, j;
+/* The network in an LP solution: mu_i, and p_ij = g_ij / sum_j g_ij. */
+static int proper__qn_from_lp(const proper_lp_solution *sol, size_t M, const double *servers, proper_qn *out,
+                              proper_error *err) {
+    size_t i, j;
     int rc;
-    memset(out, 0, sizeof *out);
-    memset(&sol, 0, sizeof sol);
-    if ((rc = proper_qn_build_lp(traces, ntraces, servers, scheme, &lp, err))) return rc;
-    M = traces[0].M;
-    rc = solver ? solver(solver_ctx, &lp, &sol, err) : proper_lp_solve(&lp, NULL, &sol, err);
-    if (rc) goto out;
-    if ((rc = proper_qn_init(out, M, err))) goto out;
+    if ((rc = proper_qn_init(out, M, err))) return rc;
     for (i = 0; i < M; i++) {
-        double mu = sol.x[i], rowsum = 0;
+        double mu = sol->x[i], rowsum = 0;
         out->servers[i] = servers[i];
         if (!(mu > PROPER_QN_MIN_RATE)) {
-            rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
-                                  "station %zu: estimated rate is %g; the traces never show it serving", i + 1, mu);
-            goto out;
+            proper_qn_free(out);
+            return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
+                                    "station %zu: estimated rate is %g; the traces never show it serving", i + 1, mu);
         }
         out->rates[i] = mu;
         for (j = 0; j < M; j++) {
-            double g = j == i ? 0 : sol.x[proper__qn_gcol(M, i, j)];
+            double g = j == i ? 0 : sol->x[proper__qn_gcol(M, i, j)];
             if (g < 0) g = 0;
             out->routing[i * M + j] = g;
             rowsum += g;
@@ -732,16 +745,126 @@ PROPER_API int proper_qn_fit_lp(const proper_qn_trace *traces, size_t ntraces, c
         /* (4.6) makes the row sum mu up to LP tolerance; divide by the sum */
         for (j = 0; j < M; j++) out->routing[i * M + j] /= rowsum;
     }
+    return PROPER_OK;
+}
+
+/* The drift with busy servers max(0, min(s, x) + gap) (EXACT scheme). */
+static void proper__qn_gap_drift(const proper_qn *qn, const double *x, const double *gap, double *dx) {
+    size_t M = qn->M, i, j;
+    for (j = 0; j < M; j++) dx[j] = 0;
+    for (i = 0; i < M; i++) {
+        double b = proper__qn_min(qn->servers[i], x[i] > 0 ? x[i] : 0) + gap[i];
+        double flow = qn->rates[i] * (b > 0 ? b : 0);
+        const double *p = qn->routing + i * M;
+        dx[i] -= flow;
+        for (j = 0; j < M; j++) dx[j] += p[j] * flow;
+    }
+}
+
+/* Euler's defect over one step of trace tr from sample k under net:
+ * d = x~(k+1) - x(k) - dt f(b(k)), x~ by RK4 in `substeps` steps with the
+ * gap b(k) - min(s, x(k)) held. work: 7M doubles. */
+static void proper__qn_step_defect(const proper_qn *net, const proper_qn_trace *tr, size_t k, size_t substeps,
+                                   double *d, double *work) {
+    size_t M = net->M, i, t;
+    double *x = work, *gap = work + M, *k1 = work + 2 * M, *k2 = work + 3 * M, *k3 = work + 4 * M,
+           *k4 = work + 5 * M, *y = work + 6 * M, h = tr->dt / (double)substeps;
+    for (i = 0; i < M; i++) {
+        x[i] = tr->x[k * M + i];
+        gap[i] = proper__qn_busy(tr, net->servers, k, i) - proper__qn_min(net->servers[i], x[i]);
+    }
+    proper__qn_gap_drift(net, x, gap, d);
+    for (i = 0; i < M; i++) d[i] = -x[i] - tr->dt * d[i];
+    for (t = 0; t < substeps; t++) {
+        proper__qn_gap_drift(net, x, gap, k1);
+        for (i = 0; i < M; i++) y[i] = x[i] + 0.5 * h * k1[i];
+        proper__qn_gap_drift(net, y, gap, k2);
+        for (i = 0; i < M; i++) y[i] = x[i] + 0.5 * h * k2[i];
+        proper__qn_gap_drift(net, y, gap, k3);
+        for (i = 0; i < M; i++) y[i] = x[i] + h * k3[i];
+        proper__qn_gap_drift(net, y, gap, k4);
+        for (i = 0; i < M; i++) x[i] += h / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+    }
+    for (i = 0; i < M; i++) d[i] += x[i];
+}
+
+/* One EXACT round: the right-hand sides of (4.7) become the observed
+ * changes minus Euler's defect under net. */
+static int proper__qn_exact_rhs(const proper_qn_trace *traces, size_t ntraces, const proper_qn *net, proper_lp *lp,
+                                proper_error *err) {
+    size_t M = net->M, t, k, j, row = M, substeps;
+    double mu_max = 0, *work = (double *)proper_calloc(8 * M, sizeof *work);
+    if (!work) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    for (j = 0; j < M; j++) if (net->rates[j] > mu_max) mu_max = net->rates[j];
+    substeps = (size_t)ceil(traces[0].dt * mu_max / PROPER_QN_EXACT_H_MU);
+    if (substeps < 1) substeps = 1;
+    for (t = 0; t < ntraces; t++)
+        for (k = 0; k + 1 < traces[t].K; k++) {
+            double *d = work + 7 * M;
+            proper__qn_step_defect(net, &traces[t], k, substeps, d, work);
+            for (j = 0; j < M; j++, row++) {
+                double change = traces[t].x[(k + 1) * M + j] - traces[t].x[k * M + j];
+                lp->row_lo[row] = lp->row_hi[row] = change - d[j];
+            }
+        }
+    PROPER_FREE(work);
+    return PROPER_OK;
+}
+
+static double proper__qn_max_rate_change(const proper_qn *a, const proper_qn *b) {
+    size_t i;
+    double worst = 0;
+    for (i = 0; i < a->M; i++) {
+        double c = fabs(a->rates[i] - b->rates[i]) / b->rates[i];
+        if (c > worst) worst = c;
+    }
+    return worst;
+}
+
+PROPER_API int proper_qn_fit_lp(const proper_qn_trace *traces, size_t ntraces, const double *servers,
+                                int scheme, proper_qn_lp_solver solver, void *solver_ctx, proper_qn *out,
+                                proper_qn_fit_result *res, proper_error *err) {
+    proper_lp lp;
+    proper_lp_solution sol;
+    proper_lp_options opt;
+    proper_lp_basis basis = {0, 0, 0, NULL, NULL};
+    proper_qn next;
+    size_t M, rounds = 1, iterations = 0;
+    int rc;
+    memset(out, 0, sizeof *out);
+    memset(&sol, 0, sizeof sol);
+    if ((rc = proper_qn_build_lp(traces, ntraces, servers, scheme, &lp, err))) return rc;
+    M = traces[0].M;
+    proper_lp_options_default(&opt);
+    opt.basis = &basis;
+    rc = solver ? solver(solver_ctx, &lp, &sol, err) : proper_lp_solve(&lp, &opt, &sol, err);
+    if (rc || (rc = proper__qn_from_lp(&sol, M, servers, out, err))) goto out;
+    iterations += sol.iterations;
+    while (scheme == PROPER_QN_EXACT && rounds < PROPER_QN_EXACT_ROUNDS) {
+        double change;
+        if ((rc = proper__qn_exact_rhs(traces, ntraces, out, &lp, err))) goto out;
+        proper_lp_solution_free(&sol);
+        rc = solver ? solver(solver_ctx, &lp, &sol, err) : proper_lp_solve(&lp, &opt, &sol, err);
+        if (rc || (rc = proper__qn_from_lp(&sol, M, servers, &next, err))) goto out;
+        iterations += sol.iterations;
+        rounds++;
+        change = proper__qn_max_rate_change(&next, out);
+        proper_qn_free(out);
+        *out = next;
+        if (change <= PROPER_QN_EXACT_TOL) break;
+    }
     if (res) {
         res->objective = sol.objective;
-        res->iterations = sol.iterations;
+        res->iterations = iterations;
         res->rows = lp.nrows;
         res->cols = lp.ncols;
+        res->rounds = rounds;
     }
     rc = PROPER_OK;
 out:
     if (rc) proper_qn_free(out);
     proper_lp_solution_free(&sol);
+    proper_lp_basis_free(&basis);
     proper_lp_free(&lp);
     return rc;
 }

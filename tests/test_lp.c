@@ -348,6 +348,76 @@ static void test_lad_weighted_median(void) {
     }
 }
 
+/* A least-absolute-deviation fit with p coefficients >= 0 over n rows
+ * b_r = a_r'theta + e+_r - e-_r (the shape of the QN LPs). */
+static void build_lad(proper_lp *lp, size_t p, size_t n, const double *a, const double *b) {
+    size_t r, j, cols[10];
+    double vals[10];
+    proper_lp_init(lp);
+    for (j = 0; j < p; j++) proper_lp_add_col(lp, 0, 0, PROPER_LP_INF, NULL, NULL, NULL);
+    for (r = 0; r < n; r++) {
+        for (j = 0; j < p; j++) { cols[j] = j; vals[j] = a[r * p + j]; }
+        proper_lp_add_col(lp, 1, 0, PROPER_LP_INF, NULL, &cols[p], NULL);
+        proper_lp_add_col(lp, 1, 0, PROPER_LP_INF, NULL, &cols[p + 1], NULL);
+        vals[p] = 1;
+        vals[p + 1] = -1;
+        proper_lp_add_row(lp, p + 2, cols, vals, b[r], b[r], NULL, NULL);
+    }
+}
+
+/* Warm start: after a solve, the same LP with slightly moved right-hand
+ * sides solved from the saved basis has the cold solve's optimum, in fewer
+ * iterations, on the dual and on the primal path. A basis saved from an LP
+ * of another shape is ignored. */
+static void test_warm_start(void) {
+    enum { P = 6, N = 300 };
+    static double a[N * P], b[N], b2[N];
+    proper_rng rng;
+    size_t r, j;
+    int mi;
+    proper_rng_seed(&rng, 7);
+    for (r = 0; r < N; r++) {
+        double y = 0;
+        for (j = 0; j < P; j++) y += (a[r * P + j] = proper_rng_uniform(&rng)) * (double)(j + 1);
+        b[r] = y + proper_rng_normal(&rng);
+        b2[r] = b[r] + 0.01 * proper_rng_normal(&rng);
+    }
+    for (mi = 0; mi < 2; mi++) {
+        proper_lp lp, small;
+        proper_lp_solution cold, warm, first;
+        proper_lp_options o;
+        proper_lp_basis basis = {0, 0, 0, NULL, NULL};
+        double one = 1;
+        size_t col = 0;
+        proper_lp_options_default(&o);
+        o.method = mi ? PROPER_LP_PRIMAL : PROPER_LP_AUTO;
+        o.basis = &basis;
+        /* a basis of another shape first: ignored, then replaced */
+        proper_lp_init(&small);
+        proper_lp_add_col(&small, 1, 0, 10, NULL, NULL, NULL);
+        proper_lp_add_row(&small, 1, &col, &one, 1, PROPER_LP_INF, NULL, NULL);
+        CHECK_INT(proper_lp_solve(&small, &o, &first, NULL), 0);
+        proper_lp_solution_free(&first);
+        build_lad(&lp, P, N, a, b);
+        CHECK_INT(proper_lp_solve(&lp, &o, &first, NULL), 0);
+        CHECK_INT(solve_with(&lp, o.method, &cold, NULL), 0);
+        CHECK_REL(first.objective, cold.objective, 1e-12);
+        proper_lp_solution_free(&cold);
+        for (r = 0; r < N; r++) lp.row_lo[r] = lp.row_hi[r] = b2[r];
+        CHECK_INT(solve_with(&lp, o.method, &cold, NULL), 0);
+        CHECK_INT(proper_lp_solve(&lp, &o, &warm, NULL), 0);
+        CHECK_REL(warm.objective, cold.objective, 1e-10);
+        for (j = 0; j < P; j++) CHECK_ABS(warm.x[j], cold.x[j], 1e-8);
+        CHECK(warm.iterations < cold.iterations);
+        proper_lp_solution_free(&first);
+        proper_lp_solution_free(&cold);
+        proper_lp_solution_free(&warm);
+        proper_lp_basis_free(&basis);
+        proper_lp_free(&lp);
+        proper_lp_free(&small);
+    }
+}
+
 /* ---- CPLEX LP format --------------------------------------------------- */
 
 static void test_write_read_roundtrip(void) {
@@ -549,6 +619,7 @@ int main(void) {
     RUN(test_infeasible_unbounded);
     RUN(test_random_vs_vertices);
     RUN(test_lad_weighted_median);
+    RUN(test_warm_start);
     RUN(test_write_read_roundtrip);
     RUN(test_reader_forms);
     RUN(test_reader_errors);

@@ -212,6 +212,32 @@ static void test_lp_recovers_euler(void) {
     proper_qn_free(&q);
 }
 
+/* Fluid samples (RK4, 40 substeps per step) of the four-station network,
+ * whose stations cross their server counts: the Euler LP misses a rate by
+ * its step bias (1.9%), the EXACT rounds recover rates and routing (1.4e-5
+ * measured; checked to 1e-4). */
+static void test_lp_exact_recovers_fluid(void) {
+    static const double starts[4][4] = {{40, 0, 0, 0}, {0, 30, 5, 5}, {5, 0, 35, 0}, {10, 2, 3, 25}};
+    proper_qn q, euler, exact;
+    proper_qn_trace tr[4];
+    size_t t, i, j;
+    double euler_err = 0;
+    make_four(&q);
+    for (t = 0; t < 4; t++) CHECK_INT(proper_qn_ode_rk4(&q, starts[t], 0.01, 61, 40, &tr[t], NULL), 0);
+    CHECK_INT(proper_qn_fit_lp(tr, 4, q.servers, PROPER_QN_EULER, NULL, NULL, &euler, NULL, NULL), 0);
+    CHECK_INT(proper_qn_fit_lp(tr, 4, q.servers, PROPER_QN_EXACT, NULL, NULL, &exact, NULL, NULL), 0);
+    for (i = 0; i < 4; i++) {
+        euler_err = fmax(euler_err, fabs(euler.rates[i] - q.rates[i]) / q.rates[i]);
+        CHECK_REL(exact.rates[i], q.rates[i], 1e-4);
+        for (j = 0; j < 4; j++) CHECK_ABS(exact.routing[i * 4 + j], q.routing[i * 4 + j], 1e-4);
+    }
+    CHECK(euler_err > 0.01);
+    proper_qn_free(&euler);
+    proper_qn_free(&exact);
+    for (t = 0; t < 4; t++) proper_qn_trace_free(&tr[t]);
+    proper_qn_free(&q);
+}
+
 /* Exact samples of a linear two-station cycle (a delay station and one that
  * never saturates), x(k+1) = e^{A dt} x(k) with A^2 = -lambda A, lambda =
  * mu1 + mu2. Each scheme fits them exactly with the rates scaled by a
@@ -240,6 +266,19 @@ static void test_lp_scheme_bias_closed_form(void) {
         CHECK_ABS(res.objective, 0, 1e-9);
         CHECK_REL(fit.rates[0], mu1 * factor[scheme], 1e-9);
         CHECK_REL(fit.rates[1], mu2 * factor[scheme], 1e-9);
+        proper_qn_free(&fit);
+    }
+    {
+        /* EXACT: each round shrinks the error by c = 1 - e^-u; it stops
+         * when the rates move by at most PROPER_QN_EXACT_TOL, so the error
+         * left is at most that times c / (1 - c) */
+        proper_qn fit;
+        proper_qn_fit_result res;
+        const double c = 1 - exp(-u), bound = PROPER_QN_EXACT_TOL * c / (1 - c);
+        CHECK_INT(proper_qn_fit_lp(tr, 2, servers, PROPER_QN_EXACT, NULL, NULL, &fit, &res, NULL), 0);
+        CHECK_REL(fit.rates[0], mu1, bound);
+        CHECK_REL(fit.rates[1], mu2, bound);
+        CHECK(res.rounds > 2 && res.rounds < PROPER_QN_EXACT_ROUNDS);
         proper_qn_free(&fit);
     }
     {
@@ -540,6 +579,7 @@ int main(void) {
     RUN(test_mean_field_large_n);
     RUN(test_lp_recovers_euler);
     RUN(test_lp_scheme_bias_closed_form);
+    RUN(test_lp_exact_recovers_fluid);
     RUN(test_lp_paths_agree_on_noisy_traces);
     RUN(test_qp_recovers_euler);
     RUN(test_qp_closed_form_one_unknown);
