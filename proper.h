@@ -20151,6 +20151,18 @@ PROPER_API int proper_vlmc_compare_steps(const double *e, size_t ne, const doubl
  *   etc., constants in the objective, bounds in any of the usual forms.
  *   Integer sections are rejected (this is an LP toolkit).
  *
+ * WARM START
+ *   With options.basis set, a solve saves its final basis there and the
+ *   next solve of an LP of the same shape starts from it (qn.h re-solves
+ *   one LP with new right-hand sides in its EXACT rounds). A changed
+ *   right-hand side of the primal is a changed cost of the dual the engine
+ *   solves, so the saved basis stays primal feasible but may lose dual
+ *   feasibility: boxed columns move to the bound their reduced cost asks
+ *   for, other columns get their cost shifted until the dual simplex
+ *   finishes, and the primal simplex repairs the rest with the true costs.
+ *   Measured on a QN LP with M = 10 (40k rows): 1164 and 146-1921
+ *   iterations per round against about 2200 from the logical basis.
+ *
  * BOX QP
  *   proper_qp_box_solve minimises 1/2 x'Qx + q'x over lo <= x <= hi for a
  *   symmetric positive definite Q by a primal active-set method (exact
