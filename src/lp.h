@@ -1183,6 +1183,21 @@ static double proper__pow2(double v) {
     return ldexp(1.0, e - 1);
 }
 
+/* The starting basis: boxed columns at the bound their cost prefers,
+ * others at their finite bound (or 0 when free); all logicals basic. */
+static void proper__spx_cold_start(proper__spx *S) {
+    size_t i, j;
+    for (j = 0; j < S->nt; j++) {
+        S->pos[j] = -1;
+        if (j >= S->n) continue;
+        if (isfinite(S->lb[j]) && isfinite(S->ub[j])) S->x[j] = S->cost[j] < 0 ? S->ub[j] : S->lb[j];
+        else if (isfinite(S->lb[j])) S->x[j] = S->lb[j];
+        else if (isfinite(S->ub[j])) S->x[j] = S->ub[j];
+        else S->x[j] = 0;
+    }
+    for (i = 0; i < S->m; i++) { S->head[i] = S->n + i; S->pos[S->n + i] = (ptrdiff_t)i; }
+}
+
 /* Copy the problem in (bounds with |b| >= PROPER_LP_INF become infinite),
  * scale it, and put every structural at a bound and every logical in the
  * basis. */
@@ -1271,18 +1286,11 @@ static int proper__spx_setup(proper__spx *S, size_t m, size_t n, const size_t *c
     }
     S->objscale = cmax_cost > 0 ? 1.0 / cmax_cost : 1.0;
     for (j = 0; j < n; j++) S->cost[j] *= S->objscale;
-    /* start: boxed columns at the bound their cost prefers, others at their
-     * finite bound (or 0 when free); all logicals basic */
-    for (j = 0; j < n; j++) {
-        S->pos[j] = -1;
-        if (isfinite(S->lb[j]) && isfinite(S->ub[j])) S->x[j] = S->cost[j] < 0 ? S->ub[j] : S->lb[j];
-        else if (isfinite(S->lb[j])) S->x[j] = S->lb[j];
-        else if (isfinite(S->ub[j])) S->x[j] = S->ub[j];
-        else S->x[j] = 0;
-    }
-    for (i = 0; i < m; i++) { S->head[i] = n + i; S->pos[n + i] = (ptrdiff_t)i; }
+    proper__spx_cold_start(S);
     return PROPER_OK;
 }
+
+static int proper__spx_boxed(const proper__spx *S, size_t j) { return isfinite(S->lb[j]) && isfinite(S->ub[j]); }
 
 /* Start from a saved basis when it belongs to a problem of this shape:
  * its basic variables, and every nonbasic one at the bound it held. */
@@ -1307,8 +1315,7 @@ static void proper__spx_install(proper__spx *S, const proper_lp_basis *B, int du
     S->warm = 1;
     return;
 reset:
-    for (j = 0; j < S->nt; j++) S->pos[j] = -1;
-    for (p = 0; p < S->m; p++) { S->head[p] = S->n + p; S->pos[S->n + p] = (ptrdiff_t)p; }
+    proper__spx_cold_start(S);
 }
 
 static int proper__spx_save(const proper__spx *S, proper_lp_basis *B, int dual) {
@@ -1633,8 +1640,6 @@ static proper__spx_cand proper__spx_pop(proper__spx_cand *h, size_t *n) {
     return top;
 }
 
-static int proper__spx_boxed(const proper__spx *S, size_t j) { return isfinite(S->lb[j]) && isfinite(S->ub[j]); }
-
 /* Reduced costs of the nonbasic columns from scratch; boxed columns move
  * to the bound their reduced cost asks for. Another column with a reduced
  * cost of the wrong sign gets its cost shifted to make it zero when
@@ -1891,6 +1896,13 @@ static int proper__spx_run(proper__spx *S) {
     int need_factor = 1, bland = 0, rc;
     S->iters = 0;
     rc = proper__spx_dual(S);
+    if (rc == PROPER__SPX_DUAL_FALLBACK && S->warm) {
+        /* the warm basis ended dual infeasible: the primal simplex from
+         * there can take far longer than the dual from the logical basis */
+        S->warm = 0;
+        proper__spx_cold_start(S);
+        rc = proper__spx_dual(S);
+    }
     if (rc < 0 || rc == PROPER__SPX_INFEASIBLE || rc == PROPER__SPX_LIMIT) return rc;
     for (;;) {
         int phase1 = 0, fresh, dir = 0;

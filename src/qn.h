@@ -149,7 +149,7 @@ typedef int (*proper_qn_lp_solver)(void *ctx, const proper_lp *lp, proper_lp_sol
  *   (proper_qn_saturation): where stations are saturated throughout they
  *   can drift. */
 enum proper_qn_scheme { PROPER_QN_EULER = 0, PROPER_QN_TRAPEZOID = 1, PROPER_QN_EXACT = 2 };
-#define PROPER_QN_EXACT_TOL 1e-4
+#define PROPER_QN_EXACT_TOL 1e-3
 #define PROPER_QN_EXACT_ROUNDS 30
 #define PROPER_QN_EXACT_H_MU 0.05
 
