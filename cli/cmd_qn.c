@@ -82,7 +82,8 @@ static void qn_usage(FILE *out) {
             "  --dt, --steps, --runs, --seed as for simulate\n"
             "  --method ssa|euler|rk4   how the true network is simulated (ssa)\n"
             "  --predict ssa|euler|rk4  how the learned one is (default: --method); euler\n"
-            "                       at --dt is the model the LP fits (eq. 4.1)\n"
+            "                       at --dt is the model the Euler LP fits (eq. 4.1), rk4\n"
+            "                       or ssa suit a fit with --scheme exact\n"
             "  --max-error E        exit 1 when the maximum error exceeds E percent\n"
             "  --csv                one CSV line: max_error,mean_error\n\n"
             "Exit status: 0 ok, 1 --max-error exceeded, 2 bad input.\n");
