@@ -23157,15 +23157,22 @@ out:
 
 /* ---- mean-field ODE ------------------------------------------------------ */
 
-PROPER_API void proper_qn_drift(const proper_qn *qn, const double *x, double *dx) {
+/* The drift with busy servers max(0, min(s, x) + gap) (gap NULL: 0; the
+ * EXACT scheme holds a sample's measured gap over a step). */
+static void proper__qn_gap_drift(const proper_qn *qn, const double *x, const double *gap, double *dx) {
     size_t M = qn->M, i, j;
     for (j = 0; j < M; j++) dx[j] = 0;
     for (i = 0; i < M; i++) {
-        double flow = qn->rates[i] * proper__qn_min(qn->servers[i], x[i] > 0 ? x[i] : 0);
+        double b = proper__qn_min(qn->servers[i], x[i] > 0 ? x[i] : 0) + (gap ? gap[i] : 0);
+        double flow = qn->rates[i] * (b > 0 ? b : 0);
         const double *p = qn->routing + i * M;
         dx[i] -= flow;
         for (j = 0; j < M; j++) dx[j] += p[j] * flow;
     }
+}
+
+PROPER_API void proper_qn_drift(const proper_qn *qn, const double *x, double *dx) {
+    proper__qn_gap_drift(qn, x, NULL, dx);
 }
 
 static int proper__qn_ode_start(const proper_qn *qn, const double *x0, double dt, size_t K, proper_qn_trace *tr,
@@ -23461,19 +23468,6 @@ static int proper__qn_from_lp(const proper_lp_solution *sol, size_t M, const dou
         for (j = 0; j < M; j++) out->routing[i * M + j] /= rowsum;
     }
     return PROPER_OK;
-}
-
-/* The drift with busy servers max(0, min(s, x) + gap) (EXACT scheme). */
-static void proper__qn_gap_drift(const proper_qn *qn, const double *x, const double *gap, double *dx) {
-    size_t M = qn->M, i, j;
-    for (j = 0; j < M; j++) dx[j] = 0;
-    for (i = 0; i < M; i++) {
-        double b = proper__qn_min(qn->servers[i], x[i] > 0 ? x[i] : 0) + gap[i];
-        double flow = qn->rates[i] * (b > 0 ? b : 0);
-        const double *p = qn->routing + i * M;
-        dx[i] -= flow;
-        for (j = 0; j < M; j++) dx[j] += p[j] * flow;
-    }
 }
 
 /* Euler's defect over one step of trace tr from sample k under net:

@@ -11,7 +11,7 @@
 # server count; 15 at mixed loads, --pop-scale 0; the thesis used 100
 # vectors, see docs/qn-results.md), 10 test vectors, 20 SSA runs per trace;
 # about 30 min. Other options go to thesis.c, e.g. --exact: fit with the
-# exact scheme and predicts by RK4 (slower).
+# exact scheme and predict by RK4 (slower).
 # --quick: 3 networks, 10 training and 5 test vectors, light loads (1 min).
 set -e
 cd "$(dirname "$0")/../.."
