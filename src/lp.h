@@ -86,9 +86,11 @@
  *   solves, so the saved basis stays primal feasible but may lose dual
  *   feasibility: boxed columns move to the bound their reduced cost asks
  *   for, other columns get their cost shifted until the dual simplex
- *   finishes, and the primal simplex repairs the rest with the true costs.
- *   Measured on a QN LP with M = 10 (40k rows): 1164 and 146-1921
- *   iterations per round against about 2200 from the logical basis.
+ *   finishes with them, and when the true costs then leave the basis dual
+ *   infeasible the solve starts again from the logical basis (a primal
+ *   repair from there took 13k-94k iterations on QN LPs whose cold solve
+ *   takes 9.5k). Measured on a QN LP with M = 15 (60k rows): 10-90
+ *   iterations for a round that stays warm.
  *
  * BOX QP
  *   proper_qp_box_solve minimises 1/2 x'Qx + q'x over lo <= x <= hi for a
