@@ -60,8 +60,9 @@
  */
 
 /* ======== src/core.h ======== */
-/* core.h — proper's foundation: errors, allocation, growable arrays, RNG,
- * file reading and small parsing helpers.
+/* core.h — proper's foundation: errors, allocation, growable arrays,
+ * strings and a string builder, interning, number parsing and shortest
+ * round-trip formatting, a small dense LU, RNG and file reading.
  *
  * Every other module includes this one. Nothing here prints, exits or keeps
  * global mutable state.
@@ -77,6 +78,7 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -166,6 +168,11 @@ PROPER_API int proper_error_set(proper_error *err, int code, const char *file,
 #endif
     ;
 
+/* proper_error_setv: proper_error_set with a va_list, for modules' own
+ * error helpers (a parser's "error at this token"). Returns `code`. */
+PROPER_API int proper_error_setv(proper_error *err, int code, const char *file, int line, int col,
+                                 const char *fmt, va_list ap);
+
 /* Write "file:line:col: message" (parts that are unknown are left out) into
  * buf; returns buf. */
 PROPER_API char *proper_error_format(const proper_error *err, char *buf, size_t size);
@@ -192,6 +199,86 @@ PROPER_API int proper_size_mul(size_t a, size_t b, size_t *out);
 
 /* Allocate n elements of size elem (overflow-checked), zeroed. NULL on failure. */
 PROPER_API void *proper_calloc(size_t n, size_t elem);
+
+/* ---- Strings --------------------------------------------------------------
+ * Copies are NUL-terminated and freed with PROPER_FREE; NULL means out of
+ * memory. */
+PROPER_API char *proper_strdup(const char *s);
+PROPER_API char *proper_strndup(const char *s, size_t n);
+
+/* A growable NUL-terminated string. Zero-initialised (or proper_strbuf_init)
+ * it is empty; every append keeps `data` NUL-terminated. An append that runs
+ * out of memory sets `failed` and makes every later append a no-op, so a
+ * writer can append freely and check once at the end:
+ *
+ *     proper_strbuf b; proper_strbuf_init(&b);
+ *     proper_strbuf_printf(&b, "%zu states\n", n);
+ *     if (b.failed) ...; use b.data, b.len; proper_strbuf_free(&b);
+ */
+typedef struct proper_strbuf {
+    char *data;  /* NULL until the first append */
+    size_t len, cap;
+    int failed;  /* an append ran out of memory */
+} proper_strbuf;
+
+PROPER_API void proper_strbuf_init(proper_strbuf *b);
+PROPER_API void proper_strbuf_free(proper_strbuf *b);
+PROPER_API void proper_strbuf_append(proper_strbuf *b, const char *s, size_t n);
+PROPER_API void proper_strbuf_puts(proper_strbuf *b, const char *s);
+PROPER_API void proper_strbuf_printf(proper_strbuf *b, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+PROPER_API void proper_strbuf_vprintf(proper_strbuf *b, const char *fmt, va_list ap);
+/* Append the shortest decimal that reads back as v (proper_format_double). */
+PROPER_API void proper_strbuf_double(proper_strbuf *b, double v);
+/* Hand over the text (never NULL on success: "" when empty) and leave b
+ * empty; NULL if an append had failed (b is then freed). */
+PROPER_API char *proper_strbuf_take(proper_strbuf *b);
+
+/* ---- Numbers as text --------------------------------------------------------
+ * proper_format_double writes the shortest of %.15g, %.16g, %.17g that
+ * strtod reads back as exactly v (so 0.1 prints as "0.1", 1e300 as
+ * "1e+300", 100 as "100"); -0 prints as "0"; non-finite values as "inf",
+ * "-inf" and "nan". `buf` needs PROPER_DOUBLE_CHARS bytes. Returns buf. */
+#define PROPER_DOUBLE_CHARS 32
+PROPER_API char *proper_format_double(char *buf, double v);
+
+/* ---- Interning: names to dense indices ---------------------------------------
+ * An open-addressing hash table (FNV-1a, linear probing, load <= 1/2) that
+ * gives each distinct name the next index 0, 1, 2, ... and owns a copy of
+ * it in names[index]. */
+typedef struct proper_intern {
+    char **names;    /* names[i]: the i-th distinct name, NUL-terminated */
+    size_t len, cap; /* len names */
+    size_t *slot;    /* index + 1, or 0 for an empty slot */
+    size_t nslot;    /* a power of two, or 0 before the first add */
+} proper_intern;
+
+#define PROPER_INTERN_NONE ((size_t)-1)
+
+PROPER_API void proper_intern_init(proper_intern *t);
+PROPER_API void proper_intern_free(proper_intern *t);
+/* Index of the name s[0..n), or PROPER_INTERN_NONE. */
+PROPER_API size_t proper_intern_find(const proper_intern *t, const char *s, size_t n);
+/* Index of s[0..n), added if new (*added = 1, else 0; added may be NULL).
+ * Returns 0 or PROPER_ENOMEM (the table is then unchanged). */
+PROPER_API int proper_intern_add(proper_intern *t, const char *s, size_t n, size_t *index, int *added);
+
+/* FNV-1a: continue hash h over n bytes; start with PROPER_FNV_OFFSET. */
+#define PROPER_FNV_OFFSET 14695981039346656037ULL
+PROPER_API uint64_t proper_fnv1a(uint64_t h, const void *data, size_t n);
+
+/* ---- Small dense linear algebra --------------------------------------------
+ * LU with partial pivoting of the n x n row-major matrix a, in place
+ * (unit lower factor below the diagonal, upper factor on and above it);
+ * piv[k] is the row swapped with row k at step k. Returns PROPER_ERANGE
+ * (a left half-done) when no candidate pivot at some step exceeds `tiny` in
+ * magnitude (use 0 to fail only on exact singularity) or one is NaN. */
+PROPER_API int proper_lu_factor(double *a, size_t n, size_t *piv, double tiny);
+/* Solve A x = b with the factors of proper_lu_factor; b is overwritten by x. */
+PROPER_API void proper_lu_solve(const double *lu, size_t n, const size_t *piv, double *b);
 
 /* ---- Random numbers ------------------------------------------------------
  * xoshiro256** (Blackman & Vigna 2018), seeded through splitmix64. The state
@@ -320,6 +407,14 @@ PROPER_API void proper_error_clear(proper_error *err) {
 PROPER_API int proper_error_set(proper_error *err, int code, const char *file, int line,
                                 int col, const char *fmt, ...) {
     va_list ap;
+    va_start(ap, fmt);
+    proper_error_setv(err, code, file, line, col, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+PROPER_API int proper_error_setv(proper_error *err, int code, const char *file, int line, int col,
+                                 const char *fmt, va_list ap) {
     if (!err) return code;
     err->code = code;
     err->line = line;
@@ -332,9 +427,7 @@ PROPER_API int proper_error_set(proper_error *err, int code, const char *file, i
     } else {
         err->file[0] = '\0';
     }
-    va_start(ap, fmt);
     vsnprintf(err->message, sizeof err->message, fmt, ap);
-    va_end(ap);
     return code;
 }
 
@@ -384,6 +477,201 @@ PROPER_API int proper_reserve(void *ptr_to_data, size_t *cap, size_t need, size_
     memcpy(ptr_to_data, &grown, sizeof grown);
     *cap = new_cap;
     return PROPER_OK;
+}
+
+/* ---- strings ---- */
+
+PROPER_API char *proper_strndup(const char *s, size_t n) {
+    char *copy = (char *)PROPER_MALLOC(n + 1);
+    if (!copy) return NULL;
+    memcpy(copy, s, n);
+    copy[n] = '\0';
+    return copy;
+}
+
+PROPER_API char *proper_strdup(const char *s) { return proper_strndup(s, strlen(s)); }
+
+PROPER_API void proper_strbuf_init(proper_strbuf *b) { memset(b, 0, sizeof *b); }
+
+PROPER_API void proper_strbuf_free(proper_strbuf *b) {
+    PROPER_FREE(b->data);
+    proper_strbuf_init(b);
+}
+
+/* Room for `extra` more characters and the NUL. */
+static int proper__core_strbuf_room(proper_strbuf *b, size_t extra) {
+    if (b->failed) return 0;
+    if (extra > (size_t)-1 - b->len - 1 || proper_reserve(&b->data, &b->cap, b->len + extra + 1, 1)) {
+        b->failed = 1;
+        return 0;
+    }
+    return 1;
+}
+
+PROPER_API void proper_strbuf_append(proper_strbuf *b, const char *s, size_t n) {
+    if (!proper__core_strbuf_room(b, n)) return;
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
+PROPER_API void proper_strbuf_puts(proper_strbuf *b, const char *s) { proper_strbuf_append(b, s, strlen(s)); }
+
+PROPER_API void proper_strbuf_vprintf(proper_strbuf *b, const char *fmt, va_list ap) {
+    va_list again;
+    int n;
+    if (!proper__core_strbuf_room(b, 64)) return;
+    va_copy(again, ap);
+    n = vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
+    if (n < 0) b->failed = 1;
+    else if ((size_t)n >= b->cap - b->len && proper__core_strbuf_room(b, (size_t)n))
+        vsnprintf(b->data + b->len, b->cap - b->len, fmt, again);
+    va_end(again);
+    if (n >= 0 && !b->failed) b->len += (size_t)n;
+    else if (b->data) b->data[b->len] = '\0';
+}
+
+PROPER_API void proper_strbuf_printf(proper_strbuf *b, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    proper_strbuf_vprintf(b, fmt, ap);
+    va_end(ap);
+}
+
+PROPER_API void proper_strbuf_double(proper_strbuf *b, double v) {
+    char text[PROPER_DOUBLE_CHARS];
+    proper_strbuf_puts(b, proper_format_double(text, v));
+}
+
+PROPER_API char *proper_strbuf_take(proper_strbuf *b) {
+    char *text;
+    if (b->failed) {
+        proper_strbuf_free(b);
+        return NULL;
+    }
+    text = b->data ? b->data : proper_strdup("");
+    proper_strbuf_init(b);
+    return text;
+}
+
+PROPER_API char *proper_format_double(char *buf, double v) {
+    int digits;
+    if (v != v) return strcpy(buf, "nan");
+    if (isinf(v)) return strcpy(buf, v > 0 ? "inf" : "-inf");
+    if (v == 0.0) return strcpy(buf, "0");
+    for (digits = 15; digits <= 17; digits++) {
+        snprintf(buf, PROPER_DOUBLE_CHARS, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v) break;
+    }
+    return buf;
+}
+
+/* ---- interning ---- */
+
+PROPER_API uint64_t proper_fnv1a(uint64_t h, const void *data, size_t n) {
+    const unsigned char *p = (const unsigned char *)data;
+    size_t i;
+    for (i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ULL;
+    return h;
+}
+
+PROPER_API void proper_intern_init(proper_intern *t) { memset(t, 0, sizeof *t); }
+
+PROPER_API void proper_intern_free(proper_intern *t) {
+    size_t i;
+    for (i = 0; i < t->len; i++) PROPER_FREE(t->names[i]);
+    PROPER_FREE(t->names);
+    PROPER_FREE(t->slot);
+    proper_intern_init(t);
+}
+
+/* The slot holding s[0..n), or the empty slot where it would go. */
+static size_t proper__core_intern_slot(const size_t *slot, size_t nslot, char *const *names, const char *s,
+                                       size_t n) {
+    size_t mask = nslot - 1, i = (size_t)proper_fnv1a(PROPER_FNV_OFFSET, s, n) & mask;
+    for (;; i = (i + 1) & mask) {
+        const char *other;
+        if (!slot[i]) return i;
+        other = names[slot[i] - 1];
+        if (strncmp(other, s, n) == 0 && other[n] == '\0') return i;
+    }
+}
+
+PROPER_API size_t proper_intern_find(const proper_intern *t, const char *s, size_t n) {
+    size_t i;
+    if (!t->nslot) return PROPER_INTERN_NONE;
+    i = proper__core_intern_slot(t->slot, t->nslot, t->names, s, n);
+    return t->slot[i] ? t->slot[i] - 1 : PROPER_INTERN_NONE;
+}
+
+static int proper__core_intern_grow(proper_intern *t) {
+    size_t nslot = t->nslot ? t->nslot * 2 : 16, i, *slot;
+    if (nslot < t->nslot) return PROPER_ENOMEM;
+    slot = (size_t *)proper_calloc(nslot, sizeof *slot);
+    if (!slot) return PROPER_ENOMEM;
+    for (i = 0; i < t->len; i++)
+        slot[proper__core_intern_slot(slot, nslot, t->names, t->names[i], strlen(t->names[i]))] = i + 1;
+    PROPER_FREE(t->slot);
+    t->slot = slot;
+    t->nslot = nslot;
+    return PROPER_OK;
+}
+
+PROPER_API int proper_intern_add(proper_intern *t, const char *s, size_t n, size_t *index, int *added) {
+    size_t i;
+    char *copy;
+    if (added) *added = 0;
+    if ((*index = proper_intern_find(t, s, n)) != PROPER_INTERN_NONE) return PROPER_OK;
+    if (2 * (t->len + 1) > t->nslot && proper__core_intern_grow(t)) return PROPER_ENOMEM;
+    if (proper_reserve(&t->names, &t->cap, t->len + 1, sizeof *t->names)) return PROPER_ENOMEM;
+    if (!(copy = proper_strndup(s, n))) return PROPER_ENOMEM;
+    i = proper__core_intern_slot(t->slot, t->nslot, t->names, s, n);
+    t->names[t->len] = copy;
+    t->slot[i] = ++t->len;
+    *index = t->len - 1;
+    if (added) *added = 1;
+    return PROPER_OK;
+}
+
+/* ---- dense LU ---- */
+
+PROPER_API int proper_lu_factor(double *a, size_t n, size_t *piv, double tiny) {
+    size_t i, j, k;
+    for (k = 0; k < n; k++) {
+        size_t best = k;
+        double big = fabs(a[k * n + k]);
+        for (i = k + 1; i < n; i++)
+            if (fabs(a[i * n + k]) > big) { big = fabs(a[i * n + k]); best = i; }
+        if (!(big > tiny)) return PROPER_ERANGE; /* also NaN */
+        piv[k] = best;
+        if (best != k)
+            for (j = 0; j < n; j++) {
+                double t = a[k * n + j];
+                a[k * n + j] = a[best * n + j];
+                a[best * n + j] = t;
+            }
+        for (i = k + 1; i < n; i++) {
+            double f = a[i * n + k] / a[k * n + k];
+            a[i * n + k] = f;
+            if (f == 0.0) continue;
+            for (j = k + 1; j < n; j++) a[i * n + j] -= f * a[k * n + j];
+        }
+    }
+    return PROPER_OK;
+}
+
+PROPER_API void proper_lu_solve(const double *lu, size_t n, const size_t *piv, double *b) {
+    size_t i, j, k;
+    /* the factorisation swapped whole rows: apply every swap, then L, then U */
+    for (k = 0; k < n; k++)
+        if (piv[k] != k) { double t = b[k]; b[k] = b[piv[k]]; b[piv[k]] = t; }
+    for (k = 0; k < n; k++)
+        for (i = k + 1; i < n; i++) b[i] -= lu[i * n + k] * b[k];
+    for (i = n; i-- > 0;) {
+        double s = b[i];
+        for (j = i + 1; j < n; j++) s -= lu[i * n + j] * b[j];
+        b[i] = s / lu[i * n + i];
+    }
 }
 
 /* ---- RNG ---- */
@@ -593,11 +881,10 @@ PROPER_API void proper_cursor_skip_blanks(proper_cursor *c) {
 
 PROPER_API int proper_cursor_error(const proper_cursor *c, proper_error *err, int code, const char *fmt, ...) {
     va_list ap;
-    char msg[PROPER_ERROR_MESSAGE_MAX];
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    proper_error_setv(err, code, c->file, c->line, c->col, fmt, ap);
     va_end(ap);
-    return proper_error_set(err, code, c->file, c->line, c->col, "%s", msg);
+    return code;
 }
 
 static int proper__is_digit(char ch) { return ch >= '0' && ch <= '9'; }

@@ -187,6 +187,157 @@ static void test_read_file_errors(void) {
     PROPER_FREE(data);
 }
 
+static void test_strings_and_builder(void) {
+    proper_strbuf b;
+    char *copy = proper_strndup("abcdef", 3), *text;
+    size_t i;
+    CHECK_STR(copy, "abc");
+    PROPER_FREE(copy);
+    copy = proper_strdup("");
+    CHECK_STR(copy, "");
+    PROPER_FREE(copy);
+    proper_strbuf_init(&b);
+    text = proper_strbuf_take(&b); /* empty builder: "", not NULL */
+    CHECK(text && text[0] == '\0');
+    PROPER_FREE(text);
+    /* appends longer than the first reservation, and the same text built by hand */
+    for (i = 0; i < 300; i++) proper_strbuf_printf(&b, "%zu:%s;", i, i % 7 ? "x" : "a longer piece of text");
+    proper_strbuf_puts(&b, "|");
+    proper_strbuf_double(&b, 0.1);
+    CHECK(!b.failed);
+    CHECK_INT(b.len, strlen(b.data));
+    {
+        char expect[20000];
+        size_t k = 0;
+        for (i = 0; i < 300; i++)
+            k += (size_t)sprintf(expect + k, "%zu:%s;", i, i % 7 ? "x" : "a longer piece of text");
+        sprintf(expect + k, "|0.1");
+        CHECK_STR(b.data, expect);
+    }
+    text = proper_strbuf_take(&b);
+    CHECK(b.data == NULL && b.len == 0);
+    PROPER_FREE(text);
+}
+
+/* The shortest round trip, against a brute-force search over every %.Ng. */
+static void test_format_double_shortest(void) {
+    proper_rng rng;
+    char buf[PROPER_DOUBLE_CHARS], brute[64];
+    int i, bad = 0;
+    CHECK_STR(proper_format_double(buf, 0.1), "0.1");
+    CHECK_STR(proper_format_double(buf, 100), "100");
+    CHECK_STR(proper_format_double(buf, 1e300), "1e+300");
+    CHECK_STR(proper_format_double(buf, -0.0), "0");
+    CHECK_STR(proper_format_double(buf, 1.0 / 3), "0.3333333333333333");
+    CHECK_STR(proper_format_double(buf, 5e-324), "4.94065645841247e-324"); /* 15 digits suffice */
+    CHECK_STR(proper_format_double(buf, HUGE_VAL), "inf");
+    CHECK_STR(proper_format_double(buf, -HUGE_VAL), "-inf");
+    CHECK_STR(proper_format_double(buf, NAN), "nan");
+    proper_rng_seed(&rng, 7);
+    for (i = 0; i < 20000; i++) {
+        uint64_t bits = proper_rng_u64(&rng);
+        double v;
+        int digits;
+        memcpy(&v, &bits, sizeof v);
+        if (!isfinite(v) || v == 0) continue;
+        if (i % 2) v = (double)(proper_rng_below(&rng, 100000)) / 1000.0; /* short decimals too */
+        proper_format_double(buf, v);
+        if (strtod(buf, NULL) != v) bad++;
+        for (digits = 1; digits <= 17; digits++) { /* fewest significant digits that round-trip */
+            snprintf(brute, sizeof brute, "%.*g", digits, v);
+            if (strtod(brute, NULL) == v) break;
+        }
+        {   /* the same digits: compare the significands, ignoring %g's exponent choice */
+            double a = strtod(buf, NULL), c = strtod(brute, NULL);
+            char *e1 = strpbrk(buf, "e"), sig[64];
+            size_t n = e1 ? (size_t)(e1 - buf) : strlen(buf), k, d = 0;
+            memcpy(sig, buf, n); sig[n] = '\0';
+            for (k = 0; k < n; k++) if (sig[k] >= '0' && sig[k] <= '9') d++;
+            for (k = 0; k < n && (sig[k] == '-' || sig[k] == '0' || sig[k] == '.'); k++)
+                if (sig[k] == '0') d--;
+            if (a != c || (digits < 15 ? 0 : (int)d > digits)) bad++;
+        }
+    }
+    CHECK_INT(bad, 0);
+}
+
+/* Interning against a linear search over the names added so far. */
+static void test_intern_against_linear_search(void) {
+    proper_intern t;
+    proper_rng rng;
+    char name[16];
+    char names[3000][16];
+    size_t nnames = 0, i, idx;
+    int added, bad = 0;
+    proper_intern_init(&t);
+    CHECK(proper_intern_find(&t, "x", 1) == PROPER_INTERN_NONE);
+    proper_rng_seed(&rng, 11);
+    for (i = 0; i < 6000; i++) {
+        size_t j, expect = PROPER_INTERN_NONE;
+        sprintf(name, "n%u", (unsigned)proper_rng_below(&rng, 2500));
+        for (j = 0; j < nnames; j++) if (!strcmp(names[j], name)) expect = j;
+        CHECK_INT(proper_intern_add(&t, name, strlen(name), &idx, &added), 0);
+        if (expect == PROPER_INTERN_NONE) {
+            if (!added || idx != nnames) bad++;
+            strcpy(names[nnames++], name);
+        } else if (added || idx != expect) {
+            bad++;
+        }
+    }
+    CHECK_INT(bad, 0);
+    CHECK_INT(t.len, nnames);
+    for (i = 0; i < nnames; i++) if (proper_intern_find(&t, names[i], strlen(names[i])) != i) bad++;
+    CHECK_INT(bad, 0);
+    /* a prefix of a name is another name */
+    CHECK(proper_intern_find(&t, names[0], 1) == PROPER_INTERN_NONE);
+    CHECK_STR(t.names[3], names[3]);
+    proper_intern_free(&t);
+    CHECK(t.len == 0 && t.names == NULL);
+    /* FNV-1a reference values (the published test vectors) */
+    CHECK(proper_fnv1a(PROPER_FNV_OFFSET, "", 0) == 0xcbf29ce484222325ULL);
+    CHECK(proper_fnv1a(PROPER_FNV_OFFSET, "a", 1) == 0xaf63dc4c8601ec8cULL);
+    CHECK(proper_fnv1a(PROPER_FNV_OFFSET, "foobar", 6) == 0x85944171f73967e8ULL);
+}
+
+/* LU solve of a system with a known solution; a singular matrix is refused. */
+static void test_dense_lu(void) {
+    enum { N = 6 };
+    double a[N * N], lu[N * N], x[N], b[N];
+    size_t piv[N], i, j;
+    double sing[4] = {1, 2, 2, 4};
+    proper_rng rng;
+    proper_rng_seed(&rng, 3);
+    for (i = 0; i < N * N; i++) a[i] = proper_rng_uniform(&rng) - 0.5;
+    a[0] = 0; /* the first step must pivot */
+    for (i = 0; i < N; i++) x[i] = (double)i - 2.5;
+    for (i = 0; i < N; i++) {
+        b[i] = 0;
+        for (j = 0; j < N; j++) b[i] += a[i * N + j] * x[j];
+    }
+    memcpy(lu, a, sizeof a);
+    CHECK_INT(proper_lu_factor(lu, N, piv, 0.0), 0);
+    proper_lu_solve(lu, N, piv, b);
+    for (i = 0; i < N; i++) CHECK_ABS(b[i], x[i], 1e-12);
+    CHECK_INT(proper_lu_factor(sing, 2, piv, 0.0), PROPER_ERANGE);
+}
+
+static int test__setv(proper_error *e, const char *fmt, ...) {
+    va_list ap;
+    int rc;
+    va_start(ap, fmt);
+    rc = proper_error_setv(e, PROPER_EPARSE, "f.txt", 2, 5, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+static void test_error_setv(void) {
+    proper_error e;
+    char buf[600];
+    CHECK_INT(test__setv(&e, "expected %s, found %d", "a name", 42), PROPER_EPARSE);
+    CHECK_STR(proper_error_format(&e, buf, sizeof buf), "f.txt:2:5: expected a name, found 42");
+    CHECK_INT(test__setv(NULL, "x"), PROPER_EPARSE);
+}
+
 int main(void) {
     RUN(test_error_format);
     RUN(test_result_strings);
@@ -200,5 +351,10 @@ int main(void) {
     RUN(test_parse_double);
     RUN(test_parse_int_and_positions);
     RUN(test_read_file_errors);
+    RUN(test_strings_and_builder);
+    RUN(test_format_double_shortest);
+    RUN(test_intern_against_linear_search);
+    RUN(test_dense_lu);
+    RUN(test_error_setv);
     return test_summary();
 }
