@@ -1,5 +1,4 @@
 /* proper.c — entry point of the `proper` command-line tool. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -41,36 +40,6 @@ static void usage(FILE *out) {
     fprintf(out,
             "\n'proper COMMAND --help' describes a command.\n"
             "Exit status: 0 success, 1 a requested check failed, 2 bad input.\n");
-}
-
-int cli_report(const proper_error *err) {
-    char buf[PROPER_ERROR_MESSAGE_MAX + PROPER_ERROR_FILE_MAX + 64];
-    fprintf(stderr, "proper: %s\n", proper_error_format(err, buf, sizeof buf));
-    return CLI_BAD_INPUT;
-}
-
-int cli_fail(const char *fmt, ...) {
-    va_list ap;
-    fputs("proper: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    return CLI_BAD_INPUT;
-}
-
-int cli_is_help(const char *arg) { return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0; }
-
-const char *cli_option(int argc, char **argv, int *i, const char *name, int *missing) {
-    size_t n = strlen(name);
-    const char *arg = argv[*i];
-    *missing = 0;
-    if (strncmp(arg, name, n) != 0) return NULL;
-    if (arg[n] == '=') return arg + n + 1;
-    if (arg[n] != '\0') return NULL;
-    if (*i + 1 >= argc) { *missing = 1; return NULL; }
-    *i += 1;
-    return argv[*i];
 }
 
 int main(int argc, char **argv) {
