@@ -76,6 +76,7 @@ done
 # --- command-line tests (sanitizer build of bin/proper) ---
 if [ -x build/proper-san ]; then
     for t in tests/cli_*.sh; do
+        [ "$t" = tests/cli_lib.sh ] && continue
         [ -f "$t" ] || continue
         PROPER=build/proper-san timeout "$TIMEOUT" sh "$t" > "$out" 2>&1; tally "$(basename "$t" .sh)" $? "$out"
     done
