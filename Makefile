@@ -48,6 +48,10 @@ build/tests/%: tests/%.c tests/test.h $(SRC) $(BACKENDS)
 	@mkdir -p $(dir $@)
 	@$(CC) $(STRICT) $(SAN) -O1 -g -o $@ $< $(LIBS) 2> $@.log || { cat $@.log; rm -f $@; }
 
+# the CLI's shared pieces are tested on their own
+build/tests/test_cli: cli/args.c cli/json.c cli/cli.h cli/json.h
+build/tests/test_bench: bench/bench.h
+
 build/fuzz/%: tests/fuzz/%.c tests/fuzz/replay.h $(SRC) $(BACKENDS)
 	@mkdir -p $(dir $@)
 	@$(CC) $(STRICT) $(SAN) -O1 -g -o $@ $< $(LIBS) 2> $@.log || { cat $@.log; rm -f $@; }
@@ -58,9 +62,11 @@ test:
 	@-$(MAKE) -s -k -j2 test-build
 	@sh tests/run.sh
 
-build/bench/%: bench/%.c $(SRC)
+# Benchmarks: the strict flags, optimised for this machine; bench/bench.h
+# gives them their clocks, repetitions and ratio lines.
+build/bench/%: bench/%.c bench/bench.h $(SRC) $(BACKENDS)
 	@mkdir -p $(dir $@)
-	$(CC) -std=c99 -Wall -Wextra -O3 -march=native -o $@ $< $(LIBS) $(shell sh bench/libs.sh $*)
+	$(CC) $(STRICT) -O3 -march=native -o $@ $< $(LIBS) $(shell sh bench/libs.sh $*)
 
 bench: $(BENCH_BINS)
 	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
