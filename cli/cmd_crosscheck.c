@@ -5,10 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "../backends/storm.h"
 #include "cli.h"
+#include "json.h"
 
 /* Default relative tolerance of the comparison. */
 #define CROSSCHECK_TOLERANCE 1e-6
@@ -43,7 +43,10 @@ static void crosscheck_usage(FILE *out) {
             "                      checks proper's model construction too\n"
             "  --backend NAME      only this external backend (prism or storm)\n"
             "  --timeout S         seconds one tool run may take (default %g)\n"
-            "  --json              print the results as JSON\n\n"
+            "  --json              print the results as JSON; a value that is not a finite\n"
+            "                      number is null there, with \"value_text\" saying which\n"
+            "                      (\"Infinity\", \"-Infinity\", \"NaN\"); \"abs_diff\" and\n"
+            "                      \"rel_diff\" are null when no difference is defined\n\n"
             "Exit status: 0 every value agrees, or no external model checker is\n"
             "installed (then only the native column is printed, with a note saying so);\n"
             "1 a value differs, or a tool failed or timed out; 2 bad input.\n",
@@ -72,74 +75,52 @@ typedef struct xc_native {
     int type;
 } xc_native;
 
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int parse_number(const char *v, const char *what, double *out, int positive) {
-    proper_error err;
-    if (proper_parse_double_str(v, out, what, &err)) return cli_report(&err);
-    if (positive ? !(*out > 0.0) || isinf(*out) : !(*out >= 0.0) || isinf(*out))
-        return cli_fail("%s: expected a %s number, got '%s'", what, positive ? "positive" : "non-negative", v);
-    return CLI_OK;
-}
-
 static int parse_args(int argc, char **argv, xc_opts *o) {
-    int i, missing, positional = 0, rc;
-    const char *pos[4] = {NULL, NULL, NULL, NULL};
+    cli_args a;
+    int positional = 0;
+    const char *pos[3] = {NULL, NULL, NULL};
     memset(o, 0, sizeof *o);
     o->tolerance = CROSSCHECK_TOLERANCE;
     o->precision = PROPER_PRISMTOOL_EPSILON;
     o->timeout = CROSSCHECK_TIMEOUT;
-    for (i = 1; i < argc; i++) {
-        const char *v;
-        if (strcmp(argv[i], "--explicit") == 0) { o->explicit_files = 1; continue; }
-        if (strcmp(argv[i], "--json") == 0) { o->json = 1; continue; }
-        if (strcmp(argv[i], "--exact") == 0) { o->exact = 1; continue; }
-        if (strcmp(argv[i], "--via-explicit") == 0) { o->via_explicit = 1; continue; }
-        if ((v = cli_option(argc, argv, &i, "--const", &missing))) { o->consts = v; continue; }
-        if ((v = cli_option(argc, argv, &i, "--srew", &missing))) { o->srew = v; continue; }
-        if ((v = cli_option(argc, argv, &i, "--trew", &missing))) { o->trew = v; continue; }
-        if ((v = cli_option(argc, argv, &i, "--backend", &missing))) {
-            if (strcmp(v, "prism") != 0 && strcmp(v, "storm") != 0)
-                return cli_fail("--backend: expected prism or storm, got '%s'", v);
-            o->only = v;
-            continue;
-        }
-        if ((v = cli_option(argc, argv, &i, "--tolerance", &missing))) {
-            if ((rc = parse_number(v, "--tolerance", &o->tolerance, 0))) return rc;
-            continue;
-        }
-        if ((v = cli_option(argc, argv, &i, "--abs-tolerance", &missing))) {
-            if ((rc = parse_number(v, "--abs-tolerance", &o->abs_tolerance, 0))) return rc;
-            continue;
-        }
-        if ((v = cli_option(argc, argv, &i, "--precision", &missing))) {
-            if ((rc = parse_number(v, "--precision", &o->precision, 1))) return rc;
-            if (o->precision >= 1.0) return cli_fail("--precision: expected a number below 1, got '%s'", v);
-            continue;
-        }
-        if ((v = cli_option(argc, argv, &i, "--timeout", &missing))) {
-            if ((rc = parse_number(v, "--timeout", &o->timeout, 1))) return rc;
-            continue;
-        }
-        if (missing) return cli_fail("%s needs a value", argv[i]);
-        if (argv[i][0] == '-' && argv[i][1] == '-')
-            return cli_fail("unknown option '%s' (try 'proper crosscheck --help')", argv[i]);
-        if (positional >= 4) return cli_fail("too many arguments ('%s'); see 'proper crosscheck --help'", argv[i]);
-        pos[positional++] = argv[i];
+    cli_args_init(&a, "crosscheck", argc, argv);
+    if (a.help) {
+        crosscheck_usage(stdout);
+        return -1;
     }
+    while (cli_next(&a)) {
+        if (cli_flag(&a, "--explicit")) o->explicit_files = 1;
+        else if (cli_flag(&a, "--json")) o->json = 1;
+        else if (cli_flag(&a, "--exact")) o->exact = 1;
+        else if (cli_flag(&a, "--via-explicit")) o->via_explicit = 1;
+        else if (cli_opt(&a, "--const")) o->consts = a.value;
+        else if (cli_opt(&a, "--srew")) o->srew = a.value;
+        else if (cli_opt(&a, "--trew")) o->trew = a.value;
+        else if (cli_opt(&a, "--backend")) {
+            if (a.value && strcmp(a.value, "prism") != 0 && strcmp(a.value, "storm") != 0)
+                return cli_fail("--backend: expected prism or storm, got '%s'", a.value);
+            o->only = a.value;
+        } else if (cli_opt_double(&a, "--tolerance", "[0,inf)", &o->tolerance)) {
+        } else if (cli_opt_double(&a, "--abs-tolerance", "[0,inf)", &o->abs_tolerance)) {
+        } else if (cli_opt_double(&a, "--precision", "(0,1)", &o->precision)) {
+        } else if (cli_opt_double(&a, "--timeout", "(0,inf)", &o->timeout)) {
+        } else if (cli_positional(&a) && positional < 3) {
+            pos[positional++] = a.value;
+        } else {
+            cli_unknown(&a);
+        }
+    }
+    if (a.status) return a.status;
     if (o->explicit_files) {
-        if (positional != 3) return cli_fail("--explicit needs MODEL.tra MODEL.lab PROPS (see 'proper crosscheck --help')");
+        if (positional != 3) return cli_usage_error(&a, "--explicit needs MODEL.tra MODEL.lab PROPS");
         o->model = pos[0];
         o->lab = pos[1];
         o->props = pos[2];
-        if (o->via_explicit) return cli_fail("--via-explicit is for PRISM-language models");
+        if (o->via_explicit) return cli_usage_error(&a, "--via-explicit is for PRISM-language models");
     } else {
-        if (positional != 2) return cli_fail("expected MODEL.pm and PROPS (see 'proper crosscheck --help')");
-        if (o->srew || o->trew) return cli_fail("--srew/--trew need --explicit");
+        if (positional > 2) return cli_usage_error(&a, "unexpected argument '%s'", pos[2]);
+        if (positional != 2) return cli_usage_error(&a, "expected MODEL.pm and PROPS");
+        if (o->srew || o->trew) return cli_usage_error(&a, "--srew/--trew need --explicit");
         o->model = pos[0];
         o->props = pos[1];
     }
@@ -188,9 +169,9 @@ static int run_native(const proper_prism_props *props, const proper_dtmc *d, xc_
     size_t i, n = proper_prism_props_count(props);
     proper_prism_check_opts_default(&co);
     for (i = 0; i < n; i++) {
-        double start = now_seconds();
+        double start = cli_now();
         if (proper_prism_props_check(props, i, d, &co, &nat[i].value, &err)) return cli_report(&err);
-        nat[i].seconds = now_seconds() - start;
+        nat[i].seconds = cli_now() - start;
         nat[i].type = proper_prism_props_type(props, i);
         /* native's own stated error: its relative stopping target */
         nat[i].error = isfinite(nat[i].value) ? fabs(nat[i].value) * co.solve.rel_precision : 0.0;
@@ -259,35 +240,29 @@ static xc_cmp compare(const xc_opts *o, const xc_native *n, const proper_tool_an
     return c;
 }
 
-static void format_value(char *buf, size_t size, double v, int is_bool, int json) {
+/* A value as the table shows it: true/false, Infinity, NaN as PRISM and
+ * Storm print them, numbers as the shortest decimal that reads back as v. */
+static void format_value(char *buf, size_t size, double v, int is_bool) {
+    char num[PROPER_DOUBLE_CHARS];
     if (is_bool) snprintf(buf, size, "%s", v != 0 ? "true" : "false");
-    else if (isinf(v)) snprintf(buf, size, json ? "\"%sInfinity\"" : "%sInfinity", v < 0 ? "-" : "");
-    else if (v != v) snprintf(buf, size, json ? "\"NaN\"" : "NaN");
-    else {
-        /* the shortest decimal that reads back as v (as PRISM prints doubles) */
-        int digits;
-        for (digits = 15; digits < 17; digits++) {
-            snprintf(buf, size, "%.*g", digits, v);
-            if (strtod(buf, NULL) == v) return;
+    else if (isinf(v)) snprintf(buf, size, "%sInfinity", v < 0 ? "-" : "");
+    else if (v != v) snprintf(buf, size, "NaN");
+    else snprintf(buf, size, "%s", proper_format_double(num, v));
+}
+
+/* "value" (a number, a boolean, or null when not finite) and, for
+ * non-finite numbers, "value_text" ("Infinity", "-Infinity", "NaN"). */
+static void json_value(cli_json *j, double v, int is_bool) {
+    if (is_bool) {
+        cli_json_key_bool(j, "value", v != 0);
+    } else {
+        cli_json_key_number(j, "value", v);
+        if (!isfinite(v)) {
+            char text[32];
+            format_value(text, sizeof text, v, 0);
+            cli_json_key_string(j, "value_text", text);
         }
-        snprintf(buf, size, "%.17g", v);
     }
-}
-
-static void print_json_string(const char *s) {
-    putchar('"');
-    for (; s && *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\') printf("\\%c", ch);
-        else if (ch < 0x20) printf("\\u%04x", ch);
-        else putchar(ch);
-    }
-    putchar('"');
-}
-
-static void json_string_or_null(const char *s) {
-    if (s) print_json_string(s);
-    else printf("null");
 }
 
 /* Property label: "name": text, or text. */
@@ -332,7 +307,7 @@ static int report_table(const xc_opts *o, const proper_prism_props *p, const pro
         char label[600], value[64];
         int is_bool = nat[i].type == PROPER_PRISM_BOOL;
         property_label(label, sizeof label, p, i);
-        format_value(value, sizeof value, nat[i].value, is_bool, 0);
+        format_value(value, sizeof value, nat[i].value, is_bool);
         printf("%-*s  %-7s  %-24s  %-9s  %-9s  %7.3f s\n", (int)width, label, "native", value, "-", "-",
                nat[i].seconds);
         for (k = 0; k < n_tools; k++) {
@@ -354,7 +329,7 @@ static int report_table(const xc_opts *o, const proper_prism_props *p, const pro
             }
             c = compare(o, &nat[i], a);
             if (!c.agree) status = CLI_CHECK_FAILED;
-            format_value(value, sizeof value, a->value, a->is_bool || is_bool, 0);
+            format_value(value, sizeof value, a->value, a->is_bool || is_bool);
             if (c.have_diff) {
                 snprintf(ad, sizeof ad, "%.2g", c.abs_diff);
                 snprintf(rd, sizeof rd, "%.2g", c.rel_diff);
@@ -387,64 +362,89 @@ static int report_table(const xc_opts *o, const proper_prism_props *p, const pro
 
 static int report_json(const xc_opts *o, const proper_prism_props *p, const proper_dtmc *d, const xc_native *nat,
                        xc_tool *tools, size_t n_tools) {
-    size_t i, k, shown, n = proper_prism_props_count(p);
+    size_t i, k, n = proper_prism_props_count(p);
     int status = CLI_OK, any = 0;
-    char value[64];
-    printf("{\"model\": ");
-    print_json_string(o->model);
-    printf(", \"states\": %lu, \"transitions\": %llu, \"constants\": ", (unsigned long)d->n_states,
-           (unsigned long long)d->n_trans);
-    json_string_or_null(o->consts);
-    printf(", \"tolerance\": %.17g, \"abs_tolerance\": %.17g, \"backends\": [{\"name\": \"native\", \"installed\": true, "
-           "\"version\": \"proper %s\"}",
-           o->tolerance, o->abs_tolerance, PROPER_VERSION_STRING);
+    char version[64];
+    cli_json j;
+    cli_json_init(&j, stdout);
+    cli_json_object_begin(&j);
+    cli_json_key_string(&j, "model", o->model);
+    cli_json_key_uint(&j, "states", (unsigned long long)d->n_states);
+    cli_json_key_uint(&j, "transitions", (unsigned long long)d->n_trans);
+    cli_json_key_string(&j, "constants", o->consts);
+    cli_json_key_number(&j, "tolerance", o->tolerance);
+    cli_json_key_number(&j, "abs_tolerance", o->abs_tolerance);
+    cli_json_key(&j, "backends");
+    cli_json_array_begin(&j);
+    cli_json_object_begin(&j);
+    cli_json_key_string(&j, "name", "native");
+    cli_json_key_bool(&j, "installed", 1);
+    snprintf(version, sizeof version, "proper %s", PROPER_VERSION_STRING);
+    cli_json_key_string(&j, "version", version);
+    cli_json_object_end(&j);
     for (k = 0; k < n_tools; k++) {
-        printf(", {\"name\": \"%s\", \"installed\": %s, \"version\": ", tools[k].name,
-               tools[k].info.installed ? "true" : "false");
-        json_string_or_null(tools[k].info.installed ? tools[k].info.version : NULL);
-        printf(", \"path\": ");
-        json_string_or_null(tools[k].info.installed ? tools[k].info.path : NULL);
-        if (tools[k].ran && !tools[k].failed) printf(", \"seconds\": %.6f", tools[k].out.seconds);
-        printf(", \"error\": ");
-        json_string_or_null(tools[k].reason[0] ? tools[k].reason : NULL);
-        printf("}");
+        cli_json_object_begin(&j);
+        cli_json_key_string(&j, "name", tools[k].name);
+        cli_json_key_bool(&j, "installed", tools[k].info.installed);
+        cli_json_key_string(&j, "version", tools[k].info.installed ? tools[k].info.version : NULL);
+        cli_json_key_string(&j, "path", tools[k].info.installed ? tools[k].info.path : NULL);
+        if (tools[k].ran && !tools[k].failed) cli_json_key_number(&j, "seconds", tools[k].out.seconds);
+        cli_json_key_string(&j, "error", tools[k].reason[0] ? tools[k].reason : NULL);
+        cli_json_object_end(&j);
         any |= tools[k].ran;
     }
-    printf("], \"properties\": [");
+    cli_json_array_end(&j);
+    cli_json_key(&j, "properties");
+    cli_json_array_begin(&j);
     for (i = 0; i < n; i++) {
         int is_bool = nat[i].type == PROPER_PRISM_BOOL;
-        printf("%s{\"name\": ", i ? ", " : "");
-        json_string_or_null(proper_prism_props_name(p, i));
-        printf(", \"property\": ");
-        print_json_string(proper_prism_props_text(p, i));
-        format_value(value, sizeof value, nat[i].value, is_bool, 1);
-        printf(", \"native\": {\"value\": %s, \"seconds\": %.6f}, \"tools\": [", value, nat[i].seconds);
-        for (k = 0, shown = 0; k < n_tools; k++) {
+        cli_json_object_begin(&j);
+        cli_json_key_string(&j, "name", proper_prism_props_name(p, i));
+        cli_json_key_string(&j, "property", proper_prism_props_text(p, i));
+        cli_json_key(&j, "native");
+        cli_json_object_begin(&j);
+        json_value(&j, nat[i].value, is_bool);
+        cli_json_key_number(&j, "seconds", nat[i].seconds);
+        cli_json_object_end(&j);
+        cli_json_key(&j, "tools");
+        cli_json_array_begin(&j);
+        for (k = 0; k < n_tools; k++) {
             const proper_tool_answer *a = answer_of(&tools[k], i, n);
             xc_cmp c;
             if (!tools[k].ran) continue;
-            printf("%s{\"backend\": \"%s\", ", shown++ ? ", " : "", tools[k].name);
+            cli_json_object_begin(&j);
+            cli_json_key_string(&j, "backend", tools[k].name);
             if (!a || !a->ok) {
                 status = CLI_CHECK_FAILED;
-                printf("\"agree\": false, \"error\": ");
-                print_json_string(!a ? (tools[k].failed ? tools[k].reason : "different number of properties")
-                                     : (a->message ? a->message : "no result"));
-                printf("}");
+                cli_json_key_bool(&j, "agree", 0);
+                cli_json_key_string(&j, "error", !a ? (tools[k].failed ? tools[k].reason : "different number of properties")
+                                                    : (a->message ? a->message : "no result"));
+                cli_json_object_end(&j);
                 continue;
             }
             c = compare(o, &nat[i], a);
             if (!c.agree) status = CLI_CHECK_FAILED;
-            format_value(value, sizeof value, a->value, a->is_bool || is_bool, 1);
-            printf("\"value\": %s, \"stated_error\": %.6g, \"exact\": ", value, a->error);
-            json_string_or_null(a->exact);
-            if (c.have_diff) printf(", \"abs_diff\": %.6g, \"rel_diff\": %.6g", c.abs_diff, c.rel_diff);
-            else printf(", \"abs_diff\": null, \"rel_diff\": null");
-            if (a->seconds >= 0) printf(", \"seconds\": %.6f", a->seconds);
-            printf(", \"agree\": %s}", c.agree ? "true" : "false");
+            json_value(&j, a->value, a->is_bool || is_bool);
+            cli_json_key_number(&j, "stated_error", a->error);
+            cli_json_key_string(&j, "exact", a->exact);
+            if (c.have_diff) {
+                cli_json_key_number(&j, "abs_diff", c.abs_diff);
+                cli_json_key_number(&j, "rel_diff", c.rel_diff);
+            } else {
+                cli_json_key_null(&j, "abs_diff");
+                cli_json_key_null(&j, "rel_diff");
+            }
+            if (a->seconds >= 0) cli_json_key_number(&j, "seconds", a->seconds);
+            cli_json_key_bool(&j, "agree", c.agree);
+            cli_json_object_end(&j);
         }
-        printf("]}");
+        cli_json_array_end(&j);
+        cli_json_object_end(&j);
     }
-    printf("], \"compared\": %s, \"agree\": %s}\n", any ? "true" : "false", status == CLI_OK ? "true" : "false");
+    cli_json_array_end(&j);
+    cli_json_key_bool(&j, "compared", any);
+    cli_json_key_bool(&j, "agree", status == CLI_OK);
+    cli_json_object_end(&j);
     return status;
 }
 
@@ -457,13 +457,8 @@ int cmd_crosscheck(int argc, char **argv) {
     xc_native *nat = NULL;
     xc_tool tools[2];
     size_t k, n_tools = 0;
-    int rc, i;
-    for (i = 1; i < argc; i++)
-        if (cli_is_help(argv[i])) {
-            crosscheck_usage(stdout);
-            return CLI_OK;
-        }
-    if ((rc = parse_args(argc, argv, &o)) != CLI_OK) return rc;
+    int rc;
+    if ((rc = parse_args(argc, argv, &o)) != CLI_OK) return rc < 0 ? CLI_OK : rc;
     proper_dtmc_init(&d);
     memset(tools, 0, sizeof tools);
     if ((rc = load(&o, &pm, &props, &props_text, &d)) != CLI_OK) goto done;

@@ -5,20 +5,16 @@
 # fail; PROPER_PRISM / PROPER_STORM point at them. Native values: minPathSum
 # exactly 32504164372/51699390625 and 9503884062/2067975625 (see
 # tests/test_prism.c). The real tools are used when installed (SKIP otherwise).
-PROPER=${PROPER:-bin/proper}
-cd "$(dirname "$0")/.." || exit 2
 REAL_PRISM=${PROPER_PRISM:-}
 REAL_STORM=${PROPER_STORM:-}
-T=$(mktemp -d) || exit 2
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/cli_lib.sh"
 M=tests/models
 TR=$(pwd)/tests/transcripts
 MPS=p1=0.0912,p2=0.8181,p3=0.8,p4=0.8181,p5=0.8181
 NO=$T/not-installed
 export PROPER_PRISM="$NO" PROPER_STORM="$NO"
-
-ok() { echo "ok $1"; }
-fail() { echo "FAIL $1: $2"; }
+# xc ARGS...: proper crosscheck ARGS...
+xc() { "$PROPER" crosscheck "$@"; }
 
 # replay NAME TRANSCRIPT: a stand-in executable $T/NAME printing the transcript
 # (header stripped) with its recorded exit status; -version/--version print
@@ -35,86 +31,76 @@ EOF
     chmod +x "$T/$1"
 }
 
-# run NAME WANT_STATUS ARGS...: runs proper crosscheck into $T/out, $T/err
-run() {
-    name=$1; want=$2; shift 2
-    "$PROPER" crosscheck "$@" > "$T/out" 2> "$T/err"; status=$?
-    if [ "$status" -ne "$want" ]; then
-        fail "$name" "exit status $status, expected $want; stdout: $(cat "$T/out"); stderr: $(cat "$T/err")"
-        return 1
-    fi
-    return 0
-}
-
-# expect NAME STATUS TEXT ARGS...: exit status and TEXT in stdout or stderr
-expect() {
-    name=$1; want=$2; text=$3; shift 3
-    run "$name" "$want" "$@" || return
-    if grep -qF -- "$text" "$T/out" "$T/err"; then ok "$name"
-    else fail "$name" "output lacks '$text': $(cat "$T/out" "$T/err")"; fi
-}
-
-expect crosscheck_help 0 "proper crosscheck MODEL.pm PROPS" --help
+expect_text crosscheck_help 0 "proper crosscheck MODEL.pm PROPS" xc --help
 
 # --- no external tool: native column only, exit 0, said so ---
-expect crosscheck_no_tool 0 "no external model checker is installed" $M/minpathsum.pm $M/minpathsum.pctl --const $MPS
+expect_text crosscheck_no_tool 0 "no external model checker is installed" xc $M/minpathsum.pm $M/minpathsum.pctl --const $MPS
 if grep -q '^"time": R{"time"}=? \[ F "end" \]  *native  *0.62871465174063' "$T/out" &&
    grep -q 'prism: not installed (PROPER_PRISM=' "$T/out"; then ok crosscheck_no_tool_table
 else fail crosscheck_no_tool_table "$(cat "$T/out")"; fi
-run crosscheck_no_tool_json 0 $M/minpathsum.pm $M/minpathsum.pctl --const $MPS --json &&
-    if grep -q '"compared": false, "agree": true}' "$T/out" && grep -q '"name": "prism", "installed": false' "$T/out"
-    then ok crosscheck_no_tool_json; else fail crosscheck_no_tool_json "$(cat "$T/out")"; fi
+run xc $M/minpathsum.pm $M/minpathsum.pctl --const $MPS --json
+status_is crosscheck_no_tool_json 0 && json_valid crosscheck_no_tool_json_valid "$T/out" &&
+    check crosscheck_no_tool_json [ "$(json_get "$T/out" compared) $(json_get "$T/out" agree)" = "false true" ] &&
+    check crosscheck_no_tool_json_backend [ "$(json_get "$T/out" backends.1.name) $(json_get "$T/out" backends.1.installed)" = "prism false" ]
 
 # --- PRISM with -epsilon 1e-14 agrees; its default precision does not ---
 replay prism-eps prism_minpathsum_eps.txt
-PROPER_PRISM=$T/prism-eps expect crosscheck_prism_agrees 0 "all values agree" $M/minpathsum.pm $M/minpathsum.pctl --const $MPS
+PROPER_PRISM=$T/prism-eps expect_text crosscheck_prism_agrees 0 "all values agree" xc $M/minpathsum.pm $M/minpathsum.pctl --const $MPS
 if grep -q '^  *prism  *0.6287146517400535  *5.8e-13  *9.3e-13 .* ok$' "$T/out" &&
    grep -q 'PRISM 4.9' "$T/out"; then ok crosscheck_prism_row
 else fail crosscheck_prism_row "$(cat "$T/out")"; fi
 
 replay prism-default prism_minpathsum_default.txt
-PROPER_PRISM=$T/prism-default expect crosscheck_prism_default_differs 1 "DIFFERS" $M/minpathsum.pm $M/minpathsum.pctl --const $MPS
+PROPER_PRISM=$T/prism-default expect_text crosscheck_prism_default_differs 1 "DIFFERS" xc $M/minpathsum.pm $M/minpathsum.pctl --const $MPS
 # 5.8e-5 absolute is 9.3e-5 relative: inside a 1e-4 tolerance
-PROPER_PRISM=$T/prism-default expect crosscheck_tolerance 0 "all values agree (tolerance 0.0001" \
+PROPER_PRISM=$T/prism-default expect_text crosscheck_tolerance 0 "all values agree (tolerance 0.0001" xc \
     $M/minpathsum.pm $M/minpathsum.pctl --const $MPS --tolerance 1e-4
 # ... and inside an absolute 1e-3
-PROPER_PRISM=$T/prism-default expect crosscheck_abs_tolerance 0 "all values agree" \
+PROPER_PRISM=$T/prism-default expect_text crosscheck_abs_tolerance 0 "all values agree" xc \
     $M/minpathsum.pm $M/minpathsum.pctl --const $MPS --abs-tolerance 1e-3
 
 replay prism-exact prism_minpathsum_exact.txt
-PROPER_PRISM=$T/prism-exact expect crosscheck_exact 0 "[exact 32504164372/51699390625]" \
+PROPER_PRISM=$T/prism-exact expect_text crosscheck_exact 0 "[exact 32504164372/51699390625]" xc \
     $M/minpathsum.pm $M/minpathsum.pctl --const $MPS --exact
 
-PROPER_PRISM=$T/prism-eps run crosscheck_json 0 $M/minpathsum.pm $M/minpathsum.pctl --const $MPS --json &&
-    if grep -q '"backend": "prism", "value": 0.6287146517400535, "stated_error": 6.21725e-14' "$T/out" &&
-       grep -q '"compared": true, "agree": true}$' "$T/out"; then ok crosscheck_json
-    else fail crosscheck_json "$(cat "$T/out")"; fi
+# the values as PRISM printed them: 0.6287146517400535 (+/- 6.217248937900938E-14 estimated)
+PROPER_PRISM=$T/prism-eps run xc $M/minpathsum.pm $M/minpathsum.pctl --const $MPS --json
+status_is crosscheck_json 0 && json_valid crosscheck_json_valid "$T/out" &&
+    check crosscheck_json [ "$(json_get "$T/out" properties.0.tools.0.backend)" = prism ] &&
+    check crosscheck_json_value [ "$(json_get "$T/out" properties.0.tools.0.value)" = 0.6287146517400535 ] &&
+    check crosscheck_json_stated_error [ "$(json_get "$T/out" properties.0.tools.0.stated_error)" = 6.217248937900938e-14 ] &&
+    check crosscheck_json_agree [ "$(json_get "$T/out" compared) $(json_get "$T/out" agree)" = "true true" ]
 
 # --- an infinite value on both sides agrees ---
 replay prism-inf prism_gambler_infinity.txt
-PROPER_PRISM=$T/prism-inf expect crosscheck_infinity 0 "all values agree" $M/gambler.pm 'R=? [ F "win" ]' --const p=0.5
+PROPER_PRISM=$T/prism-inf expect_text crosscheck_infinity 0 "all values agree" xc $M/gambler.pm 'R=? [ F "win" ]' --const p=0.5
 if grep -q '^  *prism  *Infinity .* ok$' "$T/out"; then ok crosscheck_infinity_row
 else fail crosscheck_infinity_row "$(cat "$T/out")"; fi
+# JSON has no Infinity: the value is null and value_text says which
+PROPER_PRISM=$T/prism-inf run xc $M/gambler.pm 'R=? [ F "win" ]' --const p=0.5 --json
+status_is crosscheck_infinity_json 0 && json_valid crosscheck_infinity_json_valid "$T/out" &&
+    check crosscheck_infinity_json [ "$(json_get "$T/out" properties.0.native.value) $(json_get "$T/out" properties.0.native.value_text)" = "null Infinity" ] &&
+    check crosscheck_infinity_json_tool [ "$(json_get "$T/out" properties.0.tools.0.value_text) $(json_get "$T/out" properties.0.tools.0.abs_diff)" = "Infinity null" ]
 
 # --- the tool rejects the model: its own message, exit 1 ---
 replay prism-syntax prism_syntax_error.txt
-PROPER_PRISM=$T/prism-syntax expect crosscheck_tool_parse_error 1 \
+PROPER_PRISM=$T/prism-syntax expect_text crosscheck_tool_parse_error 1 \
     'prism failed: tests/transcripts/inputs/syntax_error.pm:5:32: prism: Syntax error ("(", line 5, column 32)' \
-    $M/die.pm 'P=? [ F d=1 ]'
+    xc $M/die.pm 'P=? [ F d=1 ]'
 
 # --- a tool that hangs is killed after --timeout ---
 printf '#!/bin/sh\ncase "$1" in -version) echo "PRISM version 4.9"; exit 0 ;; esac\nsleep 60\n' > "$T/prism-hang"
 chmod +x "$T/prism-hang"
-PROPER_PRISM=$T/prism-hang expect crosscheck_timeout 1 "prism: timed out after 1 s (killed)" \
+PROPER_PRISM=$T/prism-hang expect_text crosscheck_timeout 1 "prism: timed out after 1 s (killed)" xc \
     $M/die.pm 'P=? [ F d=1 ]' --timeout 1
 
 # --- Storm (synthetic transcript) next to PRISM ---
 replay storm-mps storm_minpathsum.txt
-PROPER_PRISM=$T/prism-eps PROPER_STORM=$T/storm-mps expect crosscheck_two_tools 0 "all values agree" \
+PROPER_PRISM=$T/prism-eps PROPER_STORM=$T/storm-mps expect_text crosscheck_two_tools 0 "all values agree" xc \
     $M/minpathsum.pm $M/minpathsum.pctl --const $MPS
 if grep -q '^  *storm  *0.6287146517406365 ' "$T/out" && grep -q 'storm (Storm 1.9.0' "$T/out"; then ok crosscheck_storm_row
 else fail crosscheck_storm_row "$(cat "$T/out")"; fi
-PROPER_STORM=$T/storm-mps expect crosscheck_only_storm 0 "all values agree" \
+PROPER_STORM=$T/storm-mps expect_text crosscheck_only_storm 0 "all values agree" xc \
     $M/minpathsum.pm $M/minpathsum.pctl --const $MPS --backend storm
 if grep -q 'prism' "$T/out"; then fail crosscheck_only_storm_rows "prism shown: $(cat "$T/out")"; else ok crosscheck_only_storm_rows; fi
 
@@ -127,23 +113,30 @@ printf 'Model checking: R=? [ F "end" ]\n\nResult: 0.6287146517400535 (+/- 6.217
 EOF
 chmod +x "$T/prism-args"
 I=tests/transcripts/inputs
-PROPER_PRISM=$T/prism-args expect crosscheck_explicit 0 "all values agree" \
+PROPER_PRISM=$T/prism-args expect_text crosscheck_explicit 0 "all values agree" xc \
     --explicit $I/minpathsum.tra $I/minpathsum.lab 'R=? [ F "end" ]' --srew $I/minpathsum1.srew
 if [ "$(sed -n '1,6p' "$T/args.log" | tr '\n' ' ')" = "-importtrans $I/minpathsum.tra -importlabels $I/minpathsum.lab -importstaterewards $I/minpathsum1.srew " ] &&
    [ "$(sed -n '7p' "$T/args.log")" = "-dtmc" ]; then ok crosscheck_explicit_args
 else fail crosscheck_explicit_args "$(cat "$T/args.log")"; fi
 # --via-explicit: the DTMC proper built, exported into the tool's private directory
-PROPER_PRISM=$T/prism-args expect crosscheck_via_explicit 0 "all values agree" \
+PROPER_PRISM=$T/prism-args expect_text crosscheck_via_explicit 0 "all values agree" xc \
     $M/minpathsum.pm 'R{"time"}=? [ F "end" ]' --const $MPS --via-explicit
 if grep -q '/model.tra$' "$T/args.log" && grep -q '/model2.trew$' "$T/args.log" && grep -q '/model.sta$' "$T/args.log"
 then ok crosscheck_via_explicit_args; else fail crosscheck_via_explicit_args "$(cat "$T/args.log")"; fi
 
 # --- bad input: exit 2 ---
-expect crosscheck_bad_tolerance 2 "--tolerance" $M/die.pm 'P=? [ F d=1 ]' --tolerance abc
-expect crosscheck_missing_props 2 "expected MODEL.pm and PROPS" $M/die.pm
-expect crosscheck_bad_backend 2 "--backend: expected prism or storm" $M/die.pm 'P=? [ F d=1 ]' --backend nusmv
-expect crosscheck_backend_missing 2 "prism is not installed" $M/die.pm 'P=? [ F d=1 ]' --backend prism
-expect crosscheck_missing_const 2 "constant 'p1' has no value" $M/minpathsum.pm $M/minpathsum.pctl
+expect_error crosscheck_bad_tolerance "--tolerance" xc $M/die.pm 'P=? [ F d=1 ]' --tolerance abc
+expect_error crosscheck_missing_props "expected MODEL.pm and PROPS" xc $M/die.pm
+expect_error crosscheck_bad_backend "--backend: expected prism or storm" xc $M/die.pm 'P=? [ F d=1 ]' --backend nusmv
+expect_error crosscheck_backend_missing "prism is not installed" xc $M/die.pm 'P=? [ F d=1 ]' --backend prism
+expect_error crosscheck_bad_precision "--precision: expected a number in (0,1), got '2'" xc $M/die.pm 'P=? [ F d=1 ]' --precision 2
+expect_error crosscheck_bad_timeout "--timeout: expected a positive number, got '0'" xc $M/die.pm 'P=? [ F d=1 ]' --timeout=0
+expect_error crosscheck_unknown_option "proper crosscheck: unknown option '--bogus' (see 'proper crosscheck --help')" \
+    xc $M/die.pm 'P=? [ F d=1 ]' --bogus
+expect_error crosscheck_missing_value "proper crosscheck: option '--const' needs a value" xc $M/die.pm 'P=? [ F d=1 ]' --const
+expect_error crosscheck_too_many "unexpected argument 'extra'" xc $M/die.pm 'P=? [ F d=1 ]' extra
+expect_text crosscheck_help_after_error 0 "proper crosscheck MODEL.pm PROPS" xc --bogus --help
+expect_error crosscheck_missing_const "constant 'p1' has no value" xc $M/minpathsum.pm $M/minpathsum.pctl
 
 # --- `proper check --backend` hands the model to the tool and reports its value ---
 replay prism-eps prism_minpathsum_eps.txt
