@@ -49,7 +49,9 @@ static void sleep_1ms(void *ctx) {
 static void test_run_sleep(void) {
     bench_result r = bench_run(sleep_1ms, NULL, BENCH_WALL, 3, 0.004);
     CHECK(r.reps == 3);
-    CHECK(r.calls >= 4 && r.calls <= 8); /* 1, 2, 4 calls: the first >= 4 ms */
+    /* doubling from 1 call: 4 calls of at least 1 ms each reach 4 ms, so the
+     * calibration stops at 1, 2 or 4 (earlier when the machine is busy) */
+    CHECK(r.calls == 1 || r.calls == 2 || r.calls == 4);
     CHECK(r.best >= 0.001 && r.best <= r.median && r.median <= r.worst);
 }
 
