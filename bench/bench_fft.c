@@ -150,7 +150,8 @@ static void ctx_init(bench_ctx *k, proper_rng *rng, size_t n) {
     k->n = n;
     k->n_fft = proper_fft_next_pow2(2 * n - 1);
     if (k->n_fft < 2) k->n_fft = 2;
-    proper_fft_plan_init(&k->plan, k->n_fft, NULL);
+    proper_fft_plan_init(&k->plan);
+    proper_fft_plan_create(&k->plan, k->n_fft, NULL);
     k->x = (double *)proper_calloc(k->n_fft, sizeof(double));
     k->sa = (double *)proper_calloc(k->n_fft + 2, sizeof(double));
     k->sb = (double *)proper_calloc(k->n_fft + 2, sizeof(double));

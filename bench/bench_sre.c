@@ -159,11 +159,11 @@ static void naive(const scenario *sc, double w, proper_pmf *out) {
 /* ---- timing ---- */
 
 static double time_sre(proper_sre *model, double w, proper_pmf *out) {
-    proper_sre_options opt;
+    proper_sre_opts opt = proper_sre_opts_default();
     proper_error err;
     double t[REPEATS];
     int r;
-    proper_sre_options_default(&opt, w);
+    opt.width = w;
     for (r = 0; r < REPEATS; r++) {
         double t0 = now_s();
         if (r) proper_pmf_free(out);
@@ -197,10 +197,10 @@ int main(void) {
         sc.name = names[si];
         proper_trace_init(&sc.trace);
         snprintf(path, sizeof path, "data/webserver/%s.trace", sc.name);
-        if (proper_trace_load(&sc.trace, path, &err)) die(&err);
+        if (proper_trace_read(&sc.trace, path, &err)) die(&err);
         snprintf(path, sizeof path, "examples/webserver/%s.sre", sc.name);
         proper_sre_init(&model);
-        if (proper_sre_load(&model, path, &err)) die(&err);
+        if (proper_sre_read(&model, path, &err)) die(&err);
         for (wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
             double w = widths[wi], ts, tn = -1.0, dmean = NAN;
             proper_pmf fast, slow;

@@ -166,7 +166,7 @@ static int report(const pmf_opts *o, const char *title, const proper_pmf *const 
     size_t i;
     proper_error err;
     if (o->csv) {
-        if (proper_pmf_write_csv(stdout, pmfs[k - 1], &err)) return cli_report(&err);
+        if (proper_pmf_write_csv(pmfs[k - 1], stdout, &err)) return cli_report(&err);
     } else if (o->json) {
         if (k == 1) {
             print_stats_json(names[0], pmfs[0]);
@@ -195,7 +195,7 @@ static int report(const pmf_opts *o, const char *title, const proper_pmf *const 
 
 static int read_pmf(proper_pmf *x, const char *path, const pmf_opts *o) {
     proper_error err;
-    if (proper_pmf_from_csv(x, path, o->width, &err)) return cli_report(&err);
+    if (proper_pmf_read_csv(x, path, o->width, &err)) return cli_report(&err);
     return CLI_OK;
 }
 
@@ -263,7 +263,7 @@ static int cmd_loop(const pmf_opts *o, char **files, int n_files) {
     proper_pmf_init(&body);
     proper_pmf_init(&r);
     rc = read_pmf(&body, files[0], o);
-    if (rc == CLI_OK && !o->has_reenter && proper_pmf_counts_from_csv(files[1], &iters, &n_iters, &err))
+    if (rc == CLI_OK && !o->has_reenter && proper_pmf_read_counts(files[1], &iters, &n_iters, &err))
         rc = cli_report(&err);
     if (rc == CLI_OK) {
         int status = o->has_reenter ? proper_pmf_markov_loop(&r, &body, o->reenter, o->eps, &err)

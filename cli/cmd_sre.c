@@ -427,7 +427,7 @@ static int sre_write_svg(const sre_opts *o, const sre_result *rs, size_t k, cons
 static int sre_from_automaton(const sre_opts *o) {
     proper_sre s;
     proper_error err;
-    char *data, *text;
+    char *data;
     size_t len;
     int rc;
     if (proper_read_file(o->automaton, &data, &len, &err)) return cli_report(&err);
@@ -435,16 +435,13 @@ static int sre_from_automaton(const sre_opts *o) {
     rc = proper_sre_from_automaton(&s, data, len, o->automaton, &err);
     PROPER_FREE(data);
     if (rc) return cli_report(&err);
-    rc = proper_sre_print(&s, &text, NULL, &err);
+    rc = proper_sre_write(&s, stdout, &err);
     proper_sre_free(&s);
-    if (rc) return cli_report(&err);
-    fputs(text, stdout);
-    PROPER_FREE(text);
-    return CLI_OK;
+    return rc ? cli_report(&err) : CLI_OK;
 }
 
 static int sre_run(const sre_opts *o, proper_sre *s) {
-    proper_sre_options opt;
+    proper_sre_opts opt = proper_sre_opts_default();
     proper_sre_eval_info info;
     proper_error err;
     proper_pmf outs[SRE_MAX_EVALS];
@@ -458,7 +455,7 @@ static int sre_run(const sre_opts *o, proper_sre *s) {
     proper_pmf_init(&m.pmf);
     for (i = 0; i < k; i++) names[i] = o->n_evals ? o->evals[i] : proper_sre_main(s);
     if (!names[0]) return cli_fail("%s: the model has no 'def' to evaluate", o->file);
-    proper_sre_options_default(&opt, o->width);
+    opt.width = o->width;
     opt.truncate_eps = o->truncate;
     if (proper_sre_eval_many(s, names, k, &opt, outs, &info, &err)) return cli_report(&err);
     for (i = 0; i < k; i++) {
@@ -472,7 +469,7 @@ static int sre_run(const sre_opts *o, proper_sre *s) {
     for (i = 0; i < k && rc == CLI_OK && m.n; i++) rc = sre_compare(&rs[i], &m);
     if (rc == CLI_OK) {
         if (o->csv) {
-            if (proper_pmf_write_csv(stdout, &rs[0].pmf, &err)) rc = cli_report(&err);
+            if (proper_pmf_write_csv(&rs[0].pmf, stdout, &err)) rc = cli_report(&err);
         } else if (o->json) {
             sre_print_json(o, rs, k, &m);
         } else {
@@ -503,16 +500,14 @@ int cmd_sre(int argc, char **argv) {
     if ((rc = sre_parse_args(argc, argv, &o))) return rc;
     if (o.automaton) return sre_from_automaton(&o);
     proper_sre_init(&s);
-    if (proper_sre_load(&s, o.file, &err)) return cli_report(&err);
+    if (proper_sre_read(&s, o.file, &err)) return cli_report(&err);
     for (i = 0; i < o.n_sets; i++)
         if (proper_sre_set(&s, o.sets[i], &err)) {
             proper_sre_free(&s);
             return cli_report(&err);
         }
     if (o.print) {
-        char *text;
-        rc = proper_sre_print(&s, &text, NULL, &err) ? cli_report(&err) : CLI_OK;
-        if (rc == CLI_OK) { fputs(text, stdout); PROPER_FREE(text); }
+        rc = proper_sre_write(&s, stdout, &err) ? cli_report(&err) : CLI_OK;
     } else {
         rc = sre_run(&o, &s);
     }

@@ -257,7 +257,7 @@ int cmd_trace(int argc, char **argv) {
     proper_trace_init(&t);
     for (i = 1; i < argc; i++) {
         if (argv[i][0] == '-' && argv[i][1]) continue;
-        if (proper_trace_load(&t, argv[i], &err)) {
+        if (proper_trace_read_merge(&t, argv[i], &err)) {
             proper_trace_free(&t);
             return cli_report(&err);
         }

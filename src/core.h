@@ -250,8 +250,15 @@ typedef struct proper_alias {
     size_t *alias;
 } proper_alias;
 
-PROPER_API int proper_alias_init(proper_alias *a, const double *w, size_t n, proper_error *err);
+/* An empty table (n = 0): nothing allocated, safe to free. */
+PROPER_API void proper_alias_init(proper_alias *a);
+/* Build the table of the weights w[0..n) (finite, >= 0, positive sum) into
+ * an initialised table: an earlier table is released on success, and the
+ * table is unchanged on failure. */
+PROPER_API int proper_alias_create(proper_alias *a, const double *w, size_t n, proper_error *err);
+/* Index i with probability w[i] / sum(w); the table must not be empty. */
 PROPER_API size_t proper_alias_sample(const proper_alias *a, proper_rng *rng);
+/* Release the table; it is then empty. */
 PROPER_API void proper_alias_free(proper_alias *a);
 
 /* ---- Files and text -----------------------------------------------------*/
@@ -713,10 +720,17 @@ PROPER_API void proper_rng_jump(proper_rng *rng) {
     for (i = 0; i < 4; i++) rng->s[i] = t[i];
 }
 
-PROPER_API int proper_alias_init(proper_alias *a, const double *w, size_t n, proper_error *err) {
+PROPER_API void proper_alias_init(proper_alias *a) {
+    a->n = 0;
+    a->prob = NULL;
+    a->alias = NULL;
+}
+
+PROPER_API int proper_alias_create(proper_alias *out, const double *w, size_t n, proper_error *err) {
     double total = 0.0, *scaled;
     size_t *small, *large, ns = 0, nl = 0, i;
-    a->n = 0; a->prob = NULL; a->alias = NULL;
+    proper_alias fresh, *a = &fresh;
+    proper_alias_init(a);
     if (n == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "alias table of no outcomes");
     for (i = 0; i < n; i++) {
         if (!(w[i] >= 0.0) || isinf(w[i]))
@@ -750,18 +764,22 @@ PROPER_API int proper_alias_init(proper_alias *a, const double *w, size_t n, pro
     while (ns) { size_t s = small[--ns]; a->prob[s] = 1.0; a->alias[s] = s; }
     a->n = n;
     PROPER_FREE(scaled); PROPER_FREE(small); PROPER_FREE(large);
+    proper_alias_free(out);
+    *out = fresh;
     return PROPER_OK;
 }
 
 PROPER_API size_t proper_alias_sample(const proper_alias *a, proper_rng *rng) {
-    size_t i = (size_t)proper_rng_below(rng, a->n);
+    size_t i;
+    PROPER_ASSERT(a->n > 0);
+    i = (size_t)proper_rng_below(rng, a->n);
     return proper_rng_uniform(rng) < a->prob[i] ? i : a->alias[i];
 }
 
 PROPER_API void proper_alias_free(proper_alias *a) {
     PROPER_FREE(a->prob);
     PROPER_FREE(a->alias);
-    a->prob = NULL; a->alias = NULL; a->n = 0;
+    proper_alias_init(a);
 }
 
 /* ---- files ---- */

@@ -65,13 +65,16 @@ typedef struct proper_fft_plan {
     double *post;      /* real-packing twiddles W_n^rev(p): re[m/2+1], then im[m/2+1] */
 } proper_fft_plan;
 
-/* Zero a plan so that proper_fft_plan_free is safe on it. */
-PROPER_API void proper_fft_plan_zero(proper_fft_plan *plan);
+/* An empty plan (n = 0): nothing allocated, safe to free. */
+PROPER_API void proper_fft_plan_init(proper_fft_plan *plan);
 
-/* Build a plan for real transforms of length n (a power of two >= 2).
- * PROPER_EINVAL for other n, PROPER_ENOMEM when the tables do not fit. */
-PROPER_API int proper_fft_plan_init(proper_fft_plan *plan, size_t n, proper_error *err);
+/* Build a plan for real transforms of length n (a power of two >= 2) into
+ * an initialised plan (an earlier plan in it is released on success; on
+ * failure it is left unchanged). PROPER_EINVAL for other n, PROPER_ENOMEM
+ * when the tables do not fit. */
+PROPER_API int proper_fft_plan_create(proper_fft_plan *plan, size_t n, proper_error *err);
 
+/* Release the tables; the plan is then empty. */
 PROPER_API void proper_fft_plan_free(proper_fft_plan *plan);
 
 /* 1 when n is a power of two (n >= 1). */
@@ -79,9 +82,6 @@ PROPER_API int proper_fft_is_pow2(size_t n);
 
 /* Smallest power of two >= n (n >= 1); 0 when it does not fit in size_t. */
 PROPER_API size_t proper_fft_next_pow2(size_t n);
-
-/* Number of doubles in a spectrum of a length-n plan: n + 2. */
-PROPER_API size_t proper_fft_spectrum_size(const proper_fft_plan *plan);
 
 /* x: n reals (unchanged). spec: n + 2 doubles, natural order split layout. */
 PROPER_API void proper_fft_forward(const proper_fft_plan *plan, const double *x, double *spec);
@@ -126,7 +126,7 @@ PROPER_API void proper_fft_multiply(const proper_fft_plan *plan, const double *a
 #define PROPER__FFT_VECTORIZE
 #endif
 
-#define PROPER__TWO_PI 6.283185307179586476925286766559
+#define PROPER__FFT_TWO_PI 6.283185307179586476925286766559
 
 PROPER_API int proper_fft_is_pow2(size_t n) { return n != 0 && (n & (n - 1)) == 0; }
 
@@ -139,16 +139,14 @@ PROPER_API size_t proper_fft_next_pow2(size_t n) {
     return p;
 }
 
-PROPER_API size_t proper_fft_spectrum_size(const proper_fft_plan *plan) { return plan->n + 2; }
-
-PROPER_API void proper_fft_plan_zero(proper_fft_plan *plan) {
+PROPER_API void proper_fft_plan_init(proper_fft_plan *plan) {
     memset(plan, 0, sizeof *plan);
 }
 
 PROPER_API void proper_fft_plan_free(proper_fft_plan *plan) {
     PROPER_FREE(plan->twiddle);
     PROPER_FREE(plan->post);
-    proper_fft_plan_zero(plan);
+    proper_fft_plan_init(plan);
 }
 
 static int proper__fft_log2(size_t n) {
@@ -185,12 +183,12 @@ static int proper__fft_roots_init(proper__fft_roots *r, size_t n) {
     }
     for (k = 0; k < n_hi; k++) {
         /* k*S <= n + S is exact; dividing by a power of two is exact */
-        double angle = -PROPER__TWO_PI * ((double)(k * S) / (double)n);
+        double angle = -PROPER__FFT_TWO_PI * ((double)(k * S) / (double)n);
         r->hi[2 * k] = cos(angle);
         r->hi[2 * k + 1] = sin(angle);
     }
     for (k = 0; k < S; k++) {
-        double angle = -PROPER__TWO_PI * ((double)k / (double)n);
+        double angle = -PROPER__FFT_TWO_PI * ((double)k / (double)n);
         r->lo[2 * k] = cos(angle);
         r->lo[2 * k + 1] = sin(angle);
     }
@@ -242,11 +240,12 @@ static void proper__fft_post_twiddles(const proper__fft_roots *roots, size_t m, 
     }
 }
 
-PROPER_API int proper_fft_plan_init(proper_fft_plan *plan, size_t n, proper_error *err) {
+PROPER_API int proper_fft_plan_create(proper_fft_plan *out, size_t n, proper_error *err) {
     size_t m, total = 0, L, n_post;
     int log_m, s;
     proper__fft_roots roots;
-    proper_fft_plan_zero(plan);
+    proper_fft_plan fresh, *plan = &fresh;
+    proper_fft_plan_init(plan);
     if (n < 2 || !proper_fft_is_pow2(n))
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
                                 "FFT length %zu is not a power of two >= 2", n);
@@ -273,6 +272,8 @@ PROPER_API int proper_fft_plan_init(proper_fft_plan *plan, size_t n, proper_erro
         proper__fft_stage_twiddles(&roots, n, plan->twiddle + plan->stage_offset[s], L, s < plan->n_big);
     proper__fft_post_twiddles(&roots, m, plan->post, plan->post + n_post);
     proper__fft_roots_free(&roots);
+    proper_fft_plan_free(out);
+    *out = fresh;
     return PROPER_OK;
 }
 

@@ -88,11 +88,17 @@ typedef struct proper_pmf {
 
 /* Input probabilities (CSV rows, from_values, iteration PMFs, mixture
  * weights) must sum to 1 within this; they are then renormalised exactly. */
+#ifndef PROPER_PMF_SUM_TOL
 #define PROPER_PMF_SUM_TOL 1e-6
+#endif
 /* Two widths are equal when they differ by less than this fraction. */
+#ifndef PROPER_PMF_WIDTH_RTOL
 #define PROPER_PMF_WIDTH_RTOL 1e-9
+#endif
 /* Offsets (in widths) and values that are this close to a grid point are on it. */
+#ifndef PROPER_PMF_GRID_TOL
 #define PROPER_PMF_GRID_TOL 1e-6
+#endif
 /* Largest number of bins any operation will create (PROPER_ELIMIT beyond);
  * define it before including to change it. */
 #ifndef PROPER_PMF_MAX_BINS
@@ -100,13 +106,19 @@ typedef struct proper_pmf {
 #endif
 /* Largest number of bins an inferred width may produce (PROPER_EINVAL beyond:
  * the values have no usable common spacing; pass a width). */
+#ifndef PROPER_PMF_MAX_INFERRED_BINS
 #define PROPER_PMF_MAX_INFERRED_BINS ((size_t)1 << 20)
+#endif
 /* quantile(q) accepts a cumulative mass of q - PROPER_PMF_QUANTILE_TOL, so that
  * round-off in the running sum does not skip a bin. */
+#ifndef PROPER_PMF_QUANTILE_TOL
 #define PROPER_PMF_QUANTILE_TOL 1e-12
+#endif
 /* Loops skip Horner terms below this in the transform (see
  * proper__pmf_poly_spectrum); output bins move by at most twice this. */
+#ifndef PROPER_PMF_HORNER_TOL
 #define PROPER_PMF_HORNER_TOL 1e-18
+#endif
 /* Direct-vs-FFT cost constant (see the header comment). Measured on the
  * development machine (AMD EPYC, CPU time of whole calls including plan
  * creation), the two methods cost the same at x = na*nb / (N log2 N) of
@@ -136,7 +148,8 @@ PROPER_API int proper_pmf_from_values(proper_pmf *out, const double *values, con
  * ignored; `name` is the file name used in error positions; width as in
  * proper_pmf_from_values. Errors carry name:line:col. */
 PROPER_API int proper_pmf_parse_csv(proper_pmf *out, const char *text, size_t len, const char *name, double width, proper_error *err);
-PROPER_API int proper_pmf_from_csv(proper_pmf *out, const char *path, double width, proper_error *err);
+/* proper_pmf_parse_csv on the file at `path`. */
+PROPER_API int proper_pmf_read_csv(proper_pmf *out, const char *path, double width, proper_error *err);
 /* An iteration-count PMF from "count,prob" rows (header, comments and blank
  * lines as above): counts are non-negative integers below
  * PROPER_PMF_MAX_BINS, probabilities as in proper_pmf_from_values (no tail
@@ -145,10 +158,11 @@ PROPER_API int proper_pmf_from_csv(proper_pmf *out, const char *path, double wid
  * proper_pmf_loop takes. Errors carry name:line:col. */
 PROPER_API int proper_pmf_parse_counts(const char *text, size_t len, const char *name, double **probs, size_t *n,
                                        proper_error *err);
-PROPER_API int proper_pmf_counts_from_csv(const char *path, double **probs, size_t *n, proper_error *err);
+/* proper_pmf_parse_counts on the file at `path`. */
+PROPER_API int proper_pmf_read_counts(const char *path, double **probs, size_t *n, proper_error *err);
 /* Write "value,prob" with a header, one row per bin, and a row "inf,<tail>"
  * when tail > 0; proper_pmf_parse_csv reads it back. */
-PROPER_API int proper_pmf_write_csv(FILE *f, const proper_pmf *x, proper_error *err);
+PROPER_API int proper_pmf_write_csv(const proper_pmf *x, FILE *f, proper_error *err);
 
 /* Koziolek & Firus's rule: the greatest common divisor of the samples, after
  * rounding each to a multiple of `resolution` (> 0); samples all zero give
@@ -631,7 +645,7 @@ PROPER_API int proper_pmf_parse_counts(const char *text, size_t len, const char 
     return rc;
 }
 
-PROPER_API int proper_pmf_counts_from_csv(const char *path, double **probs, size_t *n, proper_error *err) {
+PROPER_API int proper_pmf_read_counts(const char *path, double **probs, size_t *n, proper_error *err) {
     char *text;
     size_t len;
     int rc = proper_read_file(path, &text, &len, err);
@@ -641,7 +655,7 @@ PROPER_API int proper_pmf_counts_from_csv(const char *path, double **probs, size
     return rc;
 }
 
-PROPER_API int proper_pmf_from_csv(proper_pmf *out, const char *path, double width, proper_error *err) {
+PROPER_API int proper_pmf_read_csv(proper_pmf *out, const char *path, double width, proper_error *err) {
     char *text;
     size_t len;
     int rc = proper_read_file(path, &text, &len, err);
@@ -651,13 +665,14 @@ PROPER_API int proper_pmf_from_csv(proper_pmf *out, const char *path, double wid
     return rc;
 }
 
-PROPER_API int proper_pmf_write_csv(FILE *f, const proper_pmf *x, proper_error *err) {
+PROPER_API int proper_pmf_write_csv(const proper_pmf *x, FILE *f, proper_error *err) {
+    char v[PROPER_DOUBLE_CHARS], p[PROPER_DOUBLE_CHARS];
     size_t i;
     if (fprintf(f, "value,prob\n") < 0) return proper_error_set(err, PROPER_EIO, NULL, 0, 0, "write failed");
     for (i = 0; i < x->n; i++)
-        if (fprintf(f, "%.17g,%.17g\n", proper_pmf_value(x, i), x->p[i]) < 0)
+        if (fprintf(f, "%s,%s\n", proper_format_double(v, proper_pmf_value(x, i)), proper_format_double(p, x->p[i])) < 0)
             return proper_error_set(err, PROPER_EIO, NULL, 0, 0, "write failed");
-    if (x->tail > 0.0 && fprintf(f, "inf,%.17g\n", x->tail) < 0)
+    if (x->tail > 0.0 && fprintf(f, "inf,%s\n", proper_format_double(p, x->tail)) < 0)
         return proper_error_set(err, PROPER_EIO, NULL, 0, 0, "write failed");
     return PROPER_OK;
 }
@@ -835,9 +850,9 @@ static void proper__pmf_fft_free(proper__pmf_fft *w) {
 static int proper__pmf_fft_init(proper__pmf_fft *w, size_t n, int two_spectra, proper_error *err) {
     int rc;
     w->x = w->spec = w->spec2 = NULL;
-    proper_fft_plan_zero(&w->plan);
+    proper_fft_plan_init(&w->plan);
     if (n < 2) n = 2;
-    if ((rc = proper_fft_plan_init(&w->plan, n, err)) != 0) return rc;
+    if ((rc = proper_fft_plan_create(&w->plan, n, err)) != 0) return rc;
     /* every buffer is written in full before it is read */
     w->x = (double *)PROPER_MALLOC(n * sizeof(double));
     w->spec = (double *)PROPER_MALLOC((n + 2) * sizeof(double));

@@ -172,23 +172,39 @@
 #include "trace.h"
 #include "pmf.h"
 
+#include <stdio.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* Branch probabilities, count tables and inline PMFs must sum to 1 within
  * this absolute tolerance. */
+#ifndef PROPER_SRE_PROB_TOL
 #define PROPER_SRE_PROB_TOL 1e-9
+#endif
 /* Deepest nesting of parentheses and postfix loops the parser accepts (it
  * recurses; fuzzed input must not exhaust the stack). */
+#ifndef PROPER_SRE_MAX_NESTING
 #define PROPER_SRE_MAX_NESTING 200
+#endif
 /* Largest iteration count in a count table: the count PMF becomes a dense
  * array of that length. */
+#ifndef PROPER_SRE_MAX_ITERATIONS
 #define PROPER_SRE_MAX_ITERATIONS 100000
+#endif
 /* Default mass cut from the tails after each operation. */
+#ifndef PROPER_SRE_DEFAULT_TRUNCATE_EPS
 #define PROPER_SRE_DEFAULT_TRUNCATE_EPS 1e-12
+#endif
 /* Default tail mass at which a Markovian loop's geometric sum stops. */
+#ifndef PROPER_SRE_DEFAULT_MARKOV_EPS
 #define PROPER_SRE_DEFAULT_MARKOV_EPS 1e-12
+#endif
+/* Default grid width (µs for traces) of proper_sre_opts_default. */
+#ifndef PROPER_SRE_DEFAULT_WIDTH
+#define PROPER_SRE_DEFAULT_WIDTH 1.0
+#endif
 /* Nanoseconds (trace.h) per microsecond (trace sources' unit). */
 #define PROPER_SRE_NS_PER_UNIT 1000.0
 
@@ -278,13 +294,13 @@ typedef struct proper_sre_binding {
 } proper_sre_binding;
 
 /* private: data loaded for the sources (trace files, CSV text) */
-typedef struct proper_sre_loaded {
+typedef struct proper_sre_readed {
     char *path;          /* resolved path */
     int is_trace;
     proper_trace trace;  /* is_trace */
     char *text;          /* CSV text */
     size_t len;
-} proper_sre_loaded;
+} proper_sre_readed;
 
 /* A model. Read its members freely; change it only through the API. */
 typedef struct proper_sre {
@@ -294,16 +310,16 @@ typedef struct proper_sre {
     size_t n_bindings, bindings_cap;
     char *file;               /* name used in errors, or NULL */
     char *dir;                /* directory for relative paths ("" = working directory) */
-    proper_sre_loaded *loaded;
+    proper_sre_readed *loaded;
     size_t n_loaded, loaded_cap;
 } proper_sre;
 
 /* Evaluation settings. */
-typedef struct proper_sre_options {
+typedef struct proper_sre_opts {
     double width;        /* grid width (> 0), in the model's time unit (µs for traces) */
     double truncate_eps; /* mass cut from the tails after each operation (>= 0) */
     double markov_eps;   /* tail mass at which Markovian loops stop (> 0) */
-} proper_sre_options;
+} proper_sre_opts;
 
 /* What an evaluation did (for tests and benchmarks). */
 typedef struct proper_sre_eval_info {
@@ -312,32 +328,34 @@ typedef struct proper_sre_eval_info {
     size_t operations;   /* PMF operations performed (convolutions, mixtures, loops, loads) */
 } proper_sre_eval_info;
 
-/* Width w, default tolerances. */
-PROPER_API void proper_sre_options_default(proper_sre_options *opt, double width);
+/* Width PROPER_SRE_DEFAULT_WIDTH, default tolerances. */
+PROPER_API proper_sre_opts proper_sre_opts_default(void);
 
 /* An empty model. */
 PROPER_API void proper_sre_init(proper_sre *s);
 /* Release everything; the model is then empty. */
 PROPER_API void proper_sre_free(proper_sre *s);
 
-/* Parse model text into an empty model. `file` names the text in errors
- * and gives the directory for relative paths (NULL: none, working
- * directory). Errors carry file:line:col: syntax, unknown or mistyped
- * names, duplicate names, probabilities outside [0, 1] or not summing to 1,
- * unbalanced parentheses, definitions that depend on themselves. On error
- * the model is left empty. */
-PROPER_API int proper_sre_parse(proper_sre *s, const char *text, size_t len, const char *file,
+/* Parse model text. `out` must be initialised (proper_sre_init, or an
+ * earlier model, which is released on success); on error it is left
+ * unchanged. `file` names the text in errors and gives the directory for
+ * relative paths (NULL: none, working directory). Errors carry
+ * file:line:col: syntax, unknown or mistyped names, duplicate names,
+ * probabilities outside [0, 1] or not summing to 1, unbalanced
+ * parentheses, definitions that depend on themselves. */
+PROPER_API int proper_sre_parse(proper_sre *out, const char *text, size_t len, const char *file,
                                 proper_error *err);
-/* Read a file and parse it. */
-PROPER_API int proper_sre_load(proper_sre *s, const char *path, proper_error *err);
+/* Read a file and parse it (the same output contract). */
+PROPER_API int proper_sre_read(proper_sre *out, const char *path, proper_error *err);
 
-/* Print the model as text that parses back to an equal model (the binding
- * order is kept; formatting is canonical). *text is NUL-terminated and
- * freed with PROPER_FREE. */
-PROPER_API int proper_sre_print(const proper_sre *s, char **text, size_t *len, proper_error *err);
-/* Print just one definition's expression (NULL: the main one). */
-PROPER_API int proper_sre_print_def(const proper_sre *s, const char *name, char **text,
-                                    proper_error *err);
+/* Append the model to b as text that parses back to an equal model (the
+ * binding order is kept; formatting is canonical). */
+PROPER_API int proper_sre_format(const proper_sre *s, proper_strbuf *b, proper_error *err);
+/* The same text, written to a stream. */
+PROPER_API int proper_sre_write(const proper_sre *s, FILE *f, proper_error *err);
+/* Append just one definition's expression (NULL: the main one). */
+PROPER_API int proper_sre_format_def(const proper_sre *s, const char *name, proper_strbuf *b,
+                                     proper_error *err);
 
 /* 1 when the two models are structurally equal: the same bindings in the
  * same order, the same sources, numbers and expression trees (positions in
@@ -354,12 +372,12 @@ PROPER_API const char *proper_sre_main(const proper_sre *s);
 PROPER_API int proper_sre_set(proper_sre *s, const char *assignment, proper_error *err);
 
 /* Evaluate definition `name` (NULL: the main one) to a PMF. */
-PROPER_API int proper_sre_eval(proper_sre *s, const char *name, const proper_sre_options *opt,
+PROPER_API int proper_sre_eval(proper_sre *s, const char *name, const proper_sre_opts *opt,
                                proper_pmf *out, proper_error *err);
 /* Evaluate k definitions in one pass, sharing every common
  * sub-expression; outs[i] receives names[i]. `info` may be NULL. */
 PROPER_API int proper_sre_eval_many(proper_sre *s, const char *const *names, size_t k,
-                                    const proper_sre_options *opt, proper_pmf *outs,
+                                    const proper_sre_opts *opt, proper_pmf *outs,
                                     proper_sre_eval_info *info, proper_error *err);
 
 /* The measured samples of a source (µs for traces): `spec` is source text
@@ -368,9 +386,9 @@ PROPER_API int proper_sre_eval_many(proper_sre *s, const char *const *names, siz
  * directory. *xs is freed with PROPER_FREE. */
 PROPER_API int proper_sre_samples(const char *spec, double **xs, size_t *n, proper_error *err);
 
-/* Build a model from a service effect automaton's edge list (see above).
- * `s` must be empty. */
-PROPER_API int proper_sre_from_automaton(proper_sre *s, const char *text, size_t len,
+/* Build a model from a service effect automaton's edge list (see above),
+ * with proper_sre_parse's output contract. */
+PROPER_API int proper_sre_from_automaton(proper_sre *out, const char *text, size_t len,
                                          const char *file, proper_error *err);
 
 #ifdef __cplusplus
@@ -396,16 +414,6 @@ PROPER_API int proper_sre_from_automaton(proper_sre *s, const char *text, size_t
 #define PROPER__SRE_AUTOMATON_TOL 1e-6
 
 /* ---- small helpers ------------------------------------------------------ */
-
-static char *proper__sre_strndup(const char *s, size_t n) {
-    char *d = (char *)PROPER_MALLOC(n + 1);
-    if (!d) return NULL;
-    memcpy(d, s, n);
-    d[n] = '\0';
-    return d;
-}
-
-static char *proper__sre_strdup(const char *s) { return proper__sre_strndup(s, strlen(s)); }
 
 static int proper__sre_streq(const char *a, const char *b) {
     if (!a || !b) return a == b;
@@ -482,55 +490,23 @@ static const char *proper__sre_source_keyword(int kind) {
     }
 }
 
-/* A growable string that remembers an allocation failure. */
-typedef struct proper__sre_buf {
-    char *data;
-    size_t len, cap;
-    int failed;
-} proper__sre_buf;
-
-static void proper__sre_put(proper__sre_buf *b, const char *s, size_t n) {
-    if (b->failed) return;
-    if (proper_reserve(&b->data, &b->cap, b->len + n + 1, 1)) { b->failed = 1; return; }
-    memcpy(b->data + b->len, s, n);
-    b->len += n;
-    b->data[b->len] = '\0';
-}
-
-static void proper__sre_puts(proper__sre_buf *b, const char *s) { proper__sre_put(b, s, strlen(s)); }
-
-/* The shortest decimal text that reads back as exactly v (whole numbers
- * below 1e15 without an exponent). */
-static void proper__sre_put_number(proper__sre_buf *b, double v) {
-    char text[40];
-    int digits;
-    if (v == 0.0) v = 0.0; /* print -0 as 0: they compare equal */
-    if (v == floor(v) && fabs(v) < 1e15) {
-        snprintf(text, sizeof text, "%.0f", v);
-    } else {
-        for (digits = 1; digits <= 17; digits++) {
-            snprintf(text, sizeof text, "%.*g", digits, v);
-            if (strtod(text, NULL) == v) break;
-        }
-    }
-    proper__sre_puts(b, text);
-}
-
-static void proper__sre_put_string(proper__sre_buf *b, const char *s) {
-    proper__sre_put(b, "\"", 1);
+static void proper__sre_put_string(proper_strbuf *b, const char *s) {
+    proper_strbuf_append(b, "\"", 1);
     for (; *s; s++) {
-        if (*s == '"' || *s == '\\') proper__sre_put(b, "\\", 1);
-        proper__sre_put(b, s, 1);
+        if (*s == '"' || *s == '\\') proper_strbuf_append(b, "\\", 1);
+        proper_strbuf_append(b, s, 1);
     }
-    proper__sre_put(b, "\"", 1);
+    proper_strbuf_append(b, "\"", 1);
 }
 
 /* ---- model storage ------------------------------------------------------ */
 
-PROPER_API void proper_sre_options_default(proper_sre_options *opt, double width) {
-    opt->width = width;
-    opt->truncate_eps = PROPER_SRE_DEFAULT_TRUNCATE_EPS;
-    opt->markov_eps = PROPER_SRE_DEFAULT_MARKOV_EPS;
+PROPER_API proper_sre_opts proper_sre_opts_default(void) {
+    proper_sre_opts opt;
+    opt.width = PROPER_SRE_DEFAULT_WIDTH;
+    opt.truncate_eps = PROPER_SRE_DEFAULT_TRUNCATE_EPS;
+    opt.markov_eps = PROPER_SRE_DEFAULT_MARKOV_EPS;
+    return opt;
 }
 
 PROPER_API void proper_sre_init(proper_sre *s) { memset(s, 0, sizeof *s); }
@@ -654,12 +630,11 @@ static int proper__sre_error_at(proper__sre_parser *p, int line, int col, int co
     ;
 
 static int proper__sre_error_at(proper__sre_parser *p, int line, int col, int code, const char *fmt, ...) {
-    char msg[PROPER_ERROR_MESSAGE_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    proper_error_setv(p->err, code, p->c.file, line, col, fmt, ap);
     va_end(ap);
-    return proper_error_set(p->err, code, p->c.file, line, col, "%s", msg);
+    return code;
 }
 
 /* Skip blanks, newlines and comments, then read one token into *t. */
@@ -927,7 +902,7 @@ static int proper__sre_parse_prob(proper__sre_parser *p, proper_sre_prob *pr, in
         pr->kind = PROPER_SRE_P_ELSE;
     } else if (proper__sre_is_plain_name(p)) {
         pr->kind = PROPER_SRE_P_NAME;
-        pr->name = proper__sre_strndup(p->tok.start, p->tok.len);
+        pr->name = proper_strndup(p->tok.start, p->tok.len);
         if (!pr->name) return proper__sre_oom(p);
     } else {
         return proper__sre_error_at(p, p->tok.line, p->tok.col, PROPER_EPARSE, "expected a probability%s, found %s",
@@ -952,7 +927,7 @@ static int proper__sre_parse_atom(proper__sre_parser *p, size_t *out) {
     if (proper__sre_is_plain_name(p)) {
         size_t idx = proper__sre_pnode(p, PROPER_SRE_SYMBOL, line, col);
         if (idx == PROPER__SRE_NONE) return proper__sre_oom(p);
-        p->s->nodes[idx].name = proper__sre_strndup(p->tok.start, p->tok.len);
+        p->s->nodes[idx].name = proper_strndup(p->tok.start, p->tok.len);
         if (!p->s->nodes[idx].name) return proper__sre_oom(p);
         *out = idx;
         return proper__sre_next(p);
@@ -1011,7 +986,7 @@ static int proper__sre_parse_postfix(proper__sre_parser *p, size_t *out) {
                                             "re-entry probability of a Markovian loop must be below 1");
             if ((rc = proper__sre_expect(p, ']', "after the re-entry probability"))) return rc;
         } else if (proper__sre_is_plain_name(p)) {
-            p->s->nodes[loop].name = proper__sre_strndup(p->tok.start, p->tok.len);
+            p->s->nodes[loop].name = proper_strndup(p->tok.start, p->tok.len);
             if (!p->s->nodes[loop].name) return proper__sre_oom(p);
             if ((rc = proper__sre_next(p))) return rc;
         } else {
@@ -1133,7 +1108,7 @@ static int proper__sre_add_binding(proper_sre *s, const char *name, size_t len, 
     if (proper_reserve(&s->bindings, &s->bindings_cap, s->n_bindings + 1, sizeof *s->bindings)) return PROPER_ENOMEM;
     b = &s->bindings[s->n_bindings];
     memset(b, 0, sizeof *b);
-    b->name = proper__sre_strndup(name, len);
+    b->name = proper_strndup(name, len);
     if (!b->name) return PROPER_ENOMEM;
     b->kind = kind;
     b->line = line;
@@ -1371,9 +1346,9 @@ static int proper__sre_resolve(proper_sre *s, proper_error *err) {
 static int proper__sre_set_file(proper_sre *s, const char *file) {
     const char *slash;
     if (!file) return PROPER_OK;
-    s->file = proper__sre_strdup(file);
+    s->file = proper_strdup(file);
     slash = strrchr(file, '/');
-    s->dir = proper__sre_strndup(file, slash ? (size_t)(slash - file) + 1 : 0);
+    s->dir = proper_strndup(file, slash ? (size_t)(slash - file) + 1 : 0);
     return s->file && s->dir ? PROPER_OK : PROPER_ENOMEM;
 }
 
@@ -1385,11 +1360,23 @@ static void proper__sre_parser_init(proper__sre_parser *p, proper_sre *s, const 
     proper_cursor_init(&p->c, text, len, file);
 }
 
-PROPER_API int proper_sre_parse(proper_sre *s, const char *text, size_t len, const char *file, proper_error *err) {
+/* The output contract: *out receives the new model on success (its old
+ * contents released), and is untouched on failure. */
+static int proper__sre_replace(proper_sre *out, proper_sre *fresh, int rc) {
+    if (rc) {
+        proper_sre_free(fresh);
+        return rc;
+    }
+    proper_sre_free(out);
+    *out = *fresh;
+    return PROPER_OK;
+}
+
+PROPER_API int proper_sre_parse(proper_sre *out, const char *text, size_t len, const char *file, proper_error *err) {
     proper__sre_parser p;
+    proper_sre fresh, *s = &fresh;
     int rc;
-    if (s->n_bindings || s->n_nodes)
-        return proper_error_set(err, PROPER_ESTATE, file, 0, 0, "proper_sre_parse needs an empty model");
+    proper_sre_init(s);
     if (proper__sre_set_file(s, file)) {
         proper_sre_free(s);
         return proper_error_set(err, PROPER_ENOMEM, file, 0, 0, "out of memory");
@@ -1398,16 +1385,15 @@ PROPER_API int proper_sre_parse(proper_sre *s, const char *text, size_t len, con
     rc = proper__sre_next(&p);
     while (rc == PROPER_OK && p.tok.type != PROPER__SRE_T_EOF) rc = proper__sre_parse_statement(&p);
     if (rc == PROPER_OK) rc = proper__sre_resolve(s, err);
-    if (rc) proper_sre_free(s);
-    return rc;
+    return proper__sre_replace(out, s, rc);
 }
 
-PROPER_API int proper_sre_load(proper_sre *s, const char *path, proper_error *err) {
+PROPER_API int proper_sre_read(proper_sre *out, const char *path, proper_error *err) {
     char *text;
     size_t len;
     int rc = proper_read_file(path, &text, &len, err);
     if (rc) return rc;
-    rc = proper_sre_parse(s, text, len, path, err);
+    rc = proper_sre_parse(out, text, len, path, err);
     PROPER_FREE(text);
     return rc;
 }
@@ -1421,59 +1407,59 @@ PROPER_API int proper_sre_load(proper_sre *s, const char *path, proper_error *er
  * sequence or an alternative needs them. */
 enum { PROPER__SRE_CTX_TOP, PROPER__SRE_CTX_SEQ, PROPER__SRE_CTX_BODY };
 
-static void proper__sre_put_table(proper__sre_buf *b, const proper_sre_table *t) {
+static void proper__sre_put_table(proper_strbuf *b, const proper_sre_table *t) {
     size_t i;
-    proper__sre_puts(b, "{");
+    proper_strbuf_puts(b, "{");
     for (i = 0; i < t->n; i++) {
-        if (i) proper__sre_puts(b, ", ");
-        proper__sre_put_number(b, t->keys[i]);
-        proper__sre_puts(b, ": ");
-        proper__sre_put_number(b, t->probs[i]);
+        if (i) proper_strbuf_puts(b, ", ");
+        proper_strbuf_double(b, t->keys[i]);
+        proper_strbuf_puts(b, ": ");
+        proper_strbuf_double(b, t->probs[i]);
     }
-    proper__sre_puts(b, "}");
+    proper_strbuf_puts(b, "}");
 }
 
-static void proper__sre_put_prob(proper__sre_buf *b, const proper_sre_prob *pr) {
-    if (pr->kind == PROPER_SRE_P_NUMBER) proper__sre_put_number(b, pr->value);
-    else if (pr->kind == PROPER_SRE_P_NAME) proper__sre_puts(b, pr->name);
-    else proper__sre_puts(b, "else");
+static void proper__sre_put_prob(proper_strbuf *b, const proper_sre_prob *pr) {
+    if (pr->kind == PROPER_SRE_P_NUMBER) proper_strbuf_double(b, pr->value);
+    else if (pr->kind == PROPER_SRE_P_NAME) proper_strbuf_puts(b, pr->name);
+    else proper_strbuf_puts(b, "else");
 }
 
-static void proper__sre_put_expr(const proper_sre *s, size_t idx, int ctx, proper__sre_buf *b) {
+static void proper__sre_put_expr(const proper_sre *s, size_t idx, int ctx, proper_strbuf *b) {
     const proper_sre_node *n = &s->nodes[idx];
     size_t i;
     switch (n->kind) {
-    case PROPER_SRE_EMPTY: proper__sre_puts(b, "()"); break;
+    case PROPER_SRE_EMPTY: proper_strbuf_puts(b, "()"); break;
     case PROPER_SRE_SYMBOL:
-    case PROPER_SRE_REF: proper__sre_puts(b, n->name); break;
+    case PROPER_SRE_REF: proper_strbuf_puts(b, n->name); break;
     case PROPER_SRE_SEQ:
-        if (ctx == PROPER__SRE_CTX_BODY) proper__sre_puts(b, "(");
+        if (ctx == PROPER__SRE_CTX_BODY) proper_strbuf_puts(b, "(");
         for (i = 0; i < n->n_kids; i++) {
-            if (i) proper__sre_puts(b, " ");
+            if (i) proper_strbuf_puts(b, " ");
             proper__sre_put_expr(s, n->kids[i], PROPER__SRE_CTX_SEQ, b);
         }
-        if (ctx == PROPER__SRE_CTX_BODY) proper__sre_puts(b, ")");
+        if (ctx == PROPER__SRE_CTX_BODY) proper_strbuf_puts(b, ")");
         break;
     case PROPER_SRE_ALT:
-        if (ctx != PROPER__SRE_CTX_TOP) proper__sre_puts(b, "(");
+        if (ctx != PROPER__SRE_CTX_TOP) proper_strbuf_puts(b, "(");
         for (i = 0; i < n->n_kids; i++) {
-            if (i) proper__sre_puts(b, " | ");
+            if (i) proper_strbuf_puts(b, " | ");
             proper__sre_put_prob(b, &n->probs[i]);
-            proper__sre_puts(b, ": ");
+            proper_strbuf_puts(b, ": ");
             proper__sre_put_expr(s, n->kids[i], PROPER__SRE_CTX_SEQ, b);
         }
-        if (ctx != PROPER__SRE_CTX_TOP) proper__sre_puts(b, ")");
+        if (ctx != PROPER__SRE_CTX_TOP) proper_strbuf_puts(b, ")");
         break;
     case PROPER_SRE_LOOP:
     case PROPER_SRE_MLOOP:
         proper__sre_put_expr(s, n->kids[0], PROPER__SRE_CTX_BODY, b);
-        proper__sre_puts(b, "*");
+        proper_strbuf_puts(b, "*");
         if (n->kind == PROPER_SRE_MLOOP) {
-            proper__sre_puts(b, "[");
+            proper_strbuf_puts(b, "[");
             proper__sre_put_prob(b, &n->probs[0]);
-            proper__sre_puts(b, "]");
+            proper_strbuf_puts(b, "]");
         } else if (n->name) {
-            proper__sre_puts(b, n->name);
+            proper_strbuf_puts(b, n->name);
         } else {
             proper__sre_put_table(b, &n->table);
         }
@@ -1482,52 +1468,49 @@ static void proper__sre_put_expr(const proper_sre *s, size_t idx, int ctx, prope
     }
 }
 
-static void proper__sre_put_source(proper__sre_buf *b, const proper_sre_source *src) {
+static void proper__sre_put_source(proper_strbuf *b, const proper_sre_source *src) {
     size_t i;
     if (src->kind == PROPER_SRE_SRC_TABLE) { proper__sre_put_table(b, &src->table); return; }
-    proper__sre_puts(b, proper__sre_source_keyword(src->kind));
-    proper__sre_puts(b, "(");
+    proper_strbuf_puts(b, proper__sre_source_keyword(src->kind));
+    proper_strbuf_puts(b, "(");
     proper__sre_put_string(b, src->path);
-    if (src->item) { proper__sre_puts(b, ", "); proper__sre_put_string(b, src->item); }
-    if (src->choice) { proper__sre_puts(b, ", "); proper__sre_put_string(b, src->choice); }
-    for (i = 0; i < src->n_steps; i++) { proper__sre_puts(b, ", "); proper__sre_put_string(b, src->steps[i]); }
-    proper__sre_puts(b, ")");
+    if (src->item) { proper_strbuf_puts(b, ", "); proper__sre_put_string(b, src->item); }
+    if (src->choice) { proper_strbuf_puts(b, ", "); proper__sre_put_string(b, src->choice); }
+    for (i = 0; i < src->n_steps; i++) { proper_strbuf_puts(b, ", "); proper__sre_put_string(b, src->steps[i]); }
+    proper_strbuf_puts(b, ")");
 }
 
-static int proper__sre_finish_print(proper__sre_buf *b, char **text, size_t *len, proper_error *err) {
-    if (!b->failed && !b->data) proper__sre_put(b, "", 0);
-    if (b->failed) {
-        PROPER_FREE(b->data);
-        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory printing the model");
-    }
-    *text = b->data;
-    if (len) *len = b->len;
-    return PROPER_OK;
-}
-
-PROPER_API int proper_sre_print(const proper_sre *s, char **text, size_t *len, proper_error *err) {
-    proper__sre_buf b;
+PROPER_API int proper_sre_format(const proper_sre *s, proper_strbuf *b, proper_error *err) {
     size_t i;
-    memset(&b, 0, sizeof b);
-    *text = NULL;
     for (i = 0; i < s->n_bindings; i++) {
         const proper_sre_binding *bd = &s->bindings[i];
-        proper__sre_puts(&b, proper__sre_binding_kind_name(bd->kind));
-        proper__sre_puts(&b, " ");
-        proper__sre_puts(&b, bd->name);
+        proper_strbuf_puts(b, proper__sre_binding_kind_name(bd->kind));
+        proper_strbuf_puts(b, " ");
+        proper_strbuf_puts(b, bd->name);
         if (bd->kind == PROPER_SRE_BIND_DEF) {
-            proper__sre_puts(&b, " = ");
-            proper__sre_put_expr(s, bd->root, PROPER__SRE_CTX_TOP, &b);
+            proper_strbuf_puts(b, " = ");
+            proper__sre_put_expr(s, bd->root, PROPER__SRE_CTX_TOP, b);
         } else if (bd->kind == PROPER_SRE_BIND_PROB && bd->source.kind == PROPER_SRE_SRC_NONE) {
-            proper__sre_puts(&b, " = ");
-            proper__sre_put_number(&b, bd->prob);
+            proper_strbuf_puts(b, " = ");
+            proper_strbuf_double(b, bd->prob);
         } else if (bd->source.kind != PROPER_SRE_SRC_NONE) {
-            proper__sre_puts(&b, " = ");
-            proper__sre_put_source(&b, &bd->source);
+            proper_strbuf_puts(b, " = ");
+            proper__sre_put_source(b, &bd->source);
         }
-        proper__sre_puts(&b, ";\n");
+        proper_strbuf_puts(b, ";\n");
     }
-    return proper__sre_finish_print(&b, text, len, err);
+    return b->failed ? proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory printing the model") : PROPER_OK;
+}
+
+PROPER_API int proper_sre_write(const proper_sre *s, FILE *f, proper_error *err) {
+    proper_strbuf b;
+    int rc;
+    proper_strbuf_init(&b);
+    rc = proper_sre_format(s, &b, err);
+    if (rc == PROPER_OK && b.len && fwrite(b.data, 1, b.len, f) != b.len)
+        rc = proper_error_set(err, PROPER_EIO, NULL, 0, 0, "write error");
+    proper_strbuf_free(&b);
+    return rc;
 }
 
 /* The definition called name, or the main one for NULL. */
@@ -1544,15 +1527,12 @@ static int proper__sre_find_def(const proper_sre *s, const char *name, size_t *i
     return PROPER_OK;
 }
 
-PROPER_API int proper_sre_print_def(const proper_sre *s, const char *name, char **text, proper_error *err) {
-    proper__sre_buf b;
+PROPER_API int proper_sre_format_def(const proper_sre *s, const char *name, proper_strbuf *b, proper_error *err) {
     size_t bi;
     int rc;
-    *text = NULL;
     if ((rc = proper__sre_find_def(s, name, &bi, err))) return rc;
-    memset(&b, 0, sizeof b);
-    proper__sre_put_expr(s, s->bindings[bi].root, PROPER__SRE_CTX_TOP, &b);
-    return proper__sre_finish_print(&b, text, NULL, err);
+    proper__sre_put_expr(s, s->bindings[bi].root, PROPER__SRE_CTX_TOP, b);
+    return b->failed ? proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory printing the model") : PROPER_OK;
 }
 
 /* ---- structural equality ------------------------------------------------- */
@@ -1656,7 +1636,7 @@ static int proper__sre_set_symbol(proper__sre_parser *p, size_t bi, proper_curso
         if (q >= end) return proper__sre_error_at(p, value.line, value.col, PROPER_EPARSE, "expected a value after '='");
         src.kind = PROPER_SRE_SRC_CSV;
         src.from_cwd = 1;
-        src.path = proper__sre_strndup(q, (size_t)(end - q));
+        src.path = proper_strndup(q, (size_t)(end - q));
         rc = src.path ? PROPER_OK : proper__sre_oom(p);
     }
     if (rc) { proper__sre_source_free(&src); return rc; }
@@ -1734,7 +1714,7 @@ static int proper__sre_set_loop(proper__sre_parser *p, size_t bi) {
                                         "re-entry probability of a Markovian loop must be below 1");
         rc = proper__sre_expect(p, ']', "after the re-entry probability");
     } else if (proper__sre_is_plain_name(p)) {
-        s->nodes[fresh].name = proper__sre_strndup(p->tok.start, p->tok.len);
+        s->nodes[fresh].name = proper_strndup(p->tok.start, p->tok.len);
         rc = s->nodes[fresh].name ? proper__sre_next(p) : proper__sre_oom(p);
     } else {
         return proper__sre_error_at(p, p->tok.line, p->tok.col, PROPER_EPARSE,
@@ -1837,7 +1817,7 @@ PROPER_API int proper_sre_set(proper_sre *s, const char *assignment, proper_erro
 static char *proper__sre_full_path(const proper_sre *s, const proper_sre_source *src) {
     size_t nd, np;
     char *out;
-    if (src->from_cwd || !s->dir || !s->dir[0] || src->path[0] == '/') return proper__sre_strdup(src->path);
+    if (src->from_cwd || !s->dir || !s->dir[0] || src->path[0] == '/') return proper_strdup(src->path);
     nd = strlen(s->dir);
     np = strlen(src->path);
     out = (char *)PROPER_MALLOC(nd + np + 1);
@@ -1853,7 +1833,7 @@ static int proper__sre_loaded_file(proper_sre *s, const proper_sre_source *src, 
                                    proper_error *err) {
     int is_trace = src->kind != PROPER_SRE_SRC_CSV, rc;
     char *path = proper__sre_full_path(s, src);
-    proper_sre_loaded *l;
+    proper_sre_readed *l;
     size_t i;
     if (!path) return proper_error_set(err, PROPER_ENOMEM, s->file, line, col, "out of memory");
     for (i = 0; i < s->n_loaded; i++)
@@ -1871,7 +1851,7 @@ static int proper__sre_loaded_file(proper_sre *s, const proper_sre_source *src, 
     l->is_trace = is_trace;
     if (is_trace) {
         proper_trace_init(&l->trace);
-        rc = proper_trace_load(&l->trace, path, err);
+        rc = proper_trace_read(&l->trace, path, err);
         if (rc) proper_trace_free(&l->trace);
     } else {
         rc = proper_read_file(path, &l->text, &l->len, err);
@@ -2097,7 +2077,7 @@ PROPER_API int proper_sre_samples(const char *spec, double **xs, size_t *n, prop
 
 typedef struct proper__sre_eval {
     proper_sre *s;
-    const proper_sre_options *opt;
+    const proper_sre_opts *opt;
     proper_error *err;
     size_t *order, n_order; /* reachable nodes, each after all it depends on */
     size_t *canon;          /* per node: its representative after hash-consing */
@@ -2338,7 +2318,7 @@ static int proper__sre_eval_node(proper__sre_eval *ev, size_t idx) {
     return PROPER_OK;
 }
 
-static int proper__sre_check_options(const proper_sre *s, const proper_sre_options *opt, proper_error *err) {
+static int proper__sre_check_options(const proper_sre *s, const proper_sre_opts *opt, proper_error *err) {
     if (!(opt->width > 0.0) || isinf(opt->width))
         return proper_error_set(err, PROPER_EINVAL, s->file, 0, 0, "grid width %g must be positive and finite", opt->width);
     if (!(opt->truncate_eps >= 0.0 && opt->truncate_eps < 1.0))
@@ -2348,7 +2328,7 @@ static int proper__sre_check_options(const proper_sre *s, const proper_sre_optio
     return PROPER_OK;
 }
 
-PROPER_API int proper_sre_eval_many(proper_sre *s, const char *const *names, size_t k, const proper_sre_options *opt,
+PROPER_API int proper_sre_eval_many(proper_sre *s, const char *const *names, size_t k, const proper_sre_opts *opt,
                                     proper_pmf *outs, proper_sre_eval_info *info, proper_error *err) {
     proper__sre_eval ev;
     size_t *roots = NULL, i, nn = s->n_nodes;
@@ -2401,7 +2381,7 @@ done:
     return rc;
 }
 
-PROPER_API int proper_sre_eval(proper_sre *s, const char *name, const proper_sre_options *opt, proper_pmf *out,
+PROPER_API int proper_sre_eval(proper_sre *s, const char *name, const proper_sre_opts *opt, proper_pmf *out,
                                proper_error *err) {
     return proper_sre_eval_many(s, &name, 1, opt, out, NULL, err);
 }
@@ -2426,7 +2406,7 @@ static int proper__sre_gnfa_symbol(proper__sre_gnfa *g, const char *name, size_t
     if (proper__sre_add_binding(s, name, len, PROPER_SRE_BIND_SYMBOL, line, col, &bi)) return PROPER_ENOMEM;
     idx = proper__sre_new_node(s, PROPER_SRE_SYMBOL, line, col);
     if (idx == PROPER__SRE_NONE) return PROPER_ENOMEM;
-    s->nodes[idx].name = proper__sre_strndup(name, len);
+    s->nodes[idx].name = proper_strndup(name, len);
     if (!s->nodes[idx].name) return PROPER_ENOMEM;
     s->nodes[idx].ref = bi;
     g->sym_node[bi] = idx;
@@ -2581,7 +2561,7 @@ static int proper__sre_state_index(char ***names, size_t *n, size_t *cap, const 
     char *copy;
     for (i = 0; i < *n; i++)
         if (strlen((*names)[i]) == len && memcmp((*names)[i], w, len) == 0) { *index = i; return PROPER_OK; }
-    copy = proper__sre_strndup(w, len);
+    copy = proper_strndup(w, len);
     if (!copy || PROPER_PUSH(*names, *n, *cap, copy)) { PROPER_FREE(copy); return PROPER_ENOMEM; }
     *index = *n - 1;
     return PROPER_OK;
@@ -2770,16 +2750,16 @@ static int proper__sre_gnfa_solve(proper__sre_gnfa *g, const proper__sre_automat
     return PROPER_OK;
 }
 
-PROPER_API int proper_sre_from_automaton(proper_sre *s, const char *text, size_t len, const char *file,
+PROPER_API int proper_sre_from_automaton(proper_sre *out, const char *text, size_t len, const char *file,
                                          proper_error *err) {
     proper_cursor c;
     proper__sre_gnfa g;
     proper__sre_automaton a;
+    proper_sre fresh, *s = &fresh;
     size_t root = PROPER__SRE_NONE, def, i;
     int rc;
     char def_name[32];
-    if (s->n_bindings || s->n_nodes)
-        return proper_error_set(err, PROPER_ESTATE, file, 0, 0, "proper_sre_from_automaton needs an empty model");
+    proper_sre_init(s);
     memset(&g, 0, sizeof g);
     memset(&a, 0, sizeof a);
     a.start = PROPER__SRE_NONE;
@@ -2805,8 +2785,7 @@ PROPER_API int proper_sre_from_automaton(proper_sre *s, const char *text, size_t
     PROPER_FREE(g.expr);
     PROPER_FREE(g.weight);
     PROPER_FREE(g.sym_node);
-    if (rc) proper_sre_free(s);
-    return rc;
+    return proper__sre_replace(out, s, rc);
 }
 
 #endif /* PROPER_SRE_IMPLEMENTATION */

@@ -35,20 +35,32 @@ extern "C" {
 
 /* Relative tolerance of the continued fractions and series behind the
  * incomplete beta and gamma functions. */
+#ifndef PROPER_STATS_SERIES_EPS
 #define PROPER_STATS_SERIES_EPS 1e-16
+#endif
 /* Iteration cap of those expansions. They need O(sqrt(max(a, b))) terms, so
  * the cap allows shape parameters (df/2) up to about 1e10; beyond it the
  * functions return NaN. */
+#ifndef PROPER_STATS_SERIES_MAX_ITER
 #define PROPER_STATS_SERIES_MAX_ITER 1000000
+#endif
 /* Quantiles are found by safeguarded Newton iteration; it stops when a step
  * changes the root by at most this much relative to the root. */
+#ifndef PROPER_STATS_ROOT_RTOL
 #define PROPER_STATS_ROOT_RTOL 4e-16
+#endif
+#ifndef PROPER_STATS_ROOT_MAX_ITER
 #define PROPER_STATS_ROOT_MAX_ITER 400
+#endif
 /* Tolerance on probability totals (KS on PMFs: each total must be <= 1 + this). */
+#ifndef PROPER_STATS_PROB_TOL
 #define PROPER_STATS_PROB_TOL 1e-9
+#endif
 /* Cochran's rule: chi-square bins whose expected count is below this are
  * merged with neighbours (the usual default for min_expected). */
+#ifndef PROPER_STATS_CHI2_MIN_EXPECTED
 #define PROPER_STATS_CHI2_MIN_EXPECTED 5.0
+#endif
 
 /* ---- Special functions -------------------------------------------------- */
 
@@ -204,18 +216,18 @@ PROPER_API double proper_stats_ks_pvalue(double d, double n);
 #include <math.h>
 #include <string.h>
 
-#define PROPER__LN_SQRT_2PI 0.91893853320467274178 /* log(√(2π)) */
-#define PROPER__SQRT_2PI 2.50662827463100050242
-#define PROPER__PI 3.14159265358979323846
-#define PROPER__SQRT1_2 0.70710678118654752440
-#define PROPER__TINY 1e-300 /* keeps Lentz's continued fractions off zero */
+#define PROPER__STATS_LN_SQRT_2PI 0.91893853320467274178 /* log(√(2π)) */
+#define PROPER__STATS_SQRT_2PI 2.50662827463100050242
+#define PROPER__STATS_PI 3.14159265358979323846
+#define PROPER__STATS_SQRT1_2 0.70710678118654752440
+#define PROPER__STATS_TINY 1e-300 /* keeps Lentz's continued fractions off zero */
 
 /* ---- log-gamma ---- */
 
 /* Stirling remainder δ(x) = log Γ(x) - [(x - ½)log x - x + log √(2π)] for
  * x >= 10: the asymptotic series Σ B_2k / (2k(2k-1) x^(2k-1)) (DLMF 5.11.1)
  * through B_14; the first omitted term is below 1e-17 at x = 10. */
-static double proper__stirling_delta(double x) {
+static double proper__stats_stirling_delta(double x) {
     double r = 1.0 / x, r2 = r * r;
     return r * (1.0 / 12 + r2 * (-1.0 / 360 + r2 * (1.0 / 1260 + r2 * (-1.0 / 1680 +
            r2 * (1.0 / 1188 + r2 * (-691.0 / 360360 + r2 * (1.0 / 156)))))));
@@ -230,25 +242,25 @@ PROPER_API double proper_stats_lgamma(double x) {
         prod *= x;
         x += 1.0;
     }
-    return (x - 0.5) * log(x) - x + PROPER__LN_SQRT_2PI + proper__stirling_delta(x) - log(prod);
+    return (x - 0.5) * log(x) - x + PROPER__STATS_LN_SQRT_2PI + proper__stats_stirling_delta(x) - log(prod);
 }
 
 /* log B(a, b) without the cancellation of lgamma(a) + lgamma(b) - lgamma(a+b)
  * when a or b is large: Stirling's form with the remainders δ. */
-static double proper__lbeta(double a, double b) {
+static double proper__stats_lbeta(double a, double b) {
     double lo = a < b ? a : b, hi = a < b ? b : a, s = lo + hi;
     if (lo >= 10.0)
-        return PROPER__LN_SQRT_2PI - 0.5 * log(hi) + (lo - 0.5) * log(lo / s) +
-               hi * log1p(-lo / s) + proper__stirling_delta(lo) + proper__stirling_delta(hi) -
-               proper__stirling_delta(s);
+        return PROPER__STATS_LN_SQRT_2PI - 0.5 * log(hi) + (lo - 0.5) * log(lo / s) +
+               hi * log1p(-lo / s) + proper__stats_stirling_delta(lo) + proper__stats_stirling_delta(hi) -
+               proper__stats_stirling_delta(s);
     if (hi >= 10.0) /* log Γ(hi) - log Γ(hi + lo) in Stirling form, plus log Γ(lo) */
         return proper_stats_lgamma(lo) + (hi - 0.5) * log1p(-lo / s) - lo * log(s) + lo +
-               proper__stirling_delta(hi) - proper__stirling_delta(s);
+               proper__stats_stirling_delta(hi) - proper__stats_stirling_delta(s);
     return proper_stats_lgamma(lo) + proper_stats_lgamma(hi) - proper_stats_lgamma(s);
 }
 
 /* log(1 + e) - e without cancellation for small e. */
-static double proper__log1pmx(double e) {
+static double proper__stats_log1pmx(double e) {
     double term, sum = 0.0, pw;
     int k;
     if (fabs(e) > 0.25) return log1p(e) - e;
@@ -267,22 +279,22 @@ static double proper__log1pmx(double e) {
 /* x^a e^(-x) / Γ(a), computed for large a as
  * exp(a·log1pmx((x-a)/a) + ½ log(a/2π) - δ(a)) to avoid cancelling huge terms
  * (Temme's form, DLMF 8.12). */
-static double proper__gamma_prefactor(double a, double x) {
+static double proper__stats_gamma_prefactor(double a, double x) {
     double e, core;
     if (x == 0.0) return 0.0;
     if (a < 10.0) return exp(a * log(x) - x - proper_stats_lgamma(a));
     /* a (log(x/a) - (x-a)/a): with log1pmx near x = a; directly elsewhere,
      * where 1 + e would lose the digits of a small x/a */
     e = (x - a) / a;
-    core = fabs(e) <= 0.25 ? a * proper__log1pmx(e) : a * log(x / a) + (a - x);
-    return exp(core + 0.5 * log(a / (2.0 * PROPER__PI)) - proper__stirling_delta(a));
+    core = fabs(e) <= 0.25 ? a * proper__stats_log1pmx(e) : a * log(x / a) + (a - x);
+    return exp(core + 0.5 * log(a / (2.0 * PROPER__STATS_PI)) - proper__stats_stirling_delta(a));
 }
 
 /* P(a, x) and Q(a, x): the power series for x < a + 1 (DLMF 8.11.4), the
  * continued fraction for Q otherwise (DLMF 8.9.2, modified Lentz). Returns 0,
  * or -1 when the expansion did not converge. */
-static int proper__gamma_pq(double a, double x, double *p, double *q) {
-    double front = proper__gamma_prefactor(a, x);
+static int proper__stats_gamma_pq(double a, double x, double *p, double *q) {
+    double front = proper__stats_gamma_prefactor(a, x);
     int i;
     if (x == 0.0) { *p = 0.0; *q = 1.0; return 0; }
     if (isinf(x)) { *p = 1.0; *q = 0.0; return 0; }
@@ -299,14 +311,14 @@ static int proper__gamma_pq(double a, double x, double *p, double *q) {
         if (*p > 1.0) *p = 1.0;
         *q = 1.0 - *p;
     } else {
-        double b = x + 1.0 - a, c = 1.0 / PROPER__TINY, d = 1.0 / b, h = d;
+        double b = x + 1.0 - a, c = 1.0 / PROPER__STATS_TINY, d = 1.0 / b, h = d;
         for (i = 1; i <= PROPER_STATS_SERIES_MAX_ITER; i++) {
             double an = -i * (i - a), delta;
             b += 2.0;
             d = an * d + b;
-            if (fabs(d) < PROPER__TINY) d = PROPER__TINY;
+            if (fabs(d) < PROPER__STATS_TINY) d = PROPER__STATS_TINY;
             c = b + an / c;
-            if (fabs(c) < PROPER__TINY) c = PROPER__TINY;
+            if (fabs(c) < PROPER__STATS_TINY) c = PROPER__STATS_TINY;
             d = 1.0 / d;
             delta = d * c;
             h *= delta;
@@ -323,13 +335,13 @@ static int proper__gamma_pq(double a, double x, double *p, double *q) {
 PROPER_API double proper_stats_gamma_p(double a, double x) {
     double p, q;
     if (!(a > 0.0) || isinf(a) || !(x >= 0.0)) return NAN;
-    return proper__gamma_pq(a, x, &p, &q) ? NAN : p;
+    return proper__stats_gamma_pq(a, x, &p, &q) ? NAN : p;
 }
 
 PROPER_API double proper_stats_gamma_q(double a, double x) {
     double p, q;
     if (!(a > 0.0) || isinf(a) || !(x >= 0.0)) return NAN;
-    return proper__gamma_pq(a, x, &p, &q) ? NAN : q;
+    return proper__stats_gamma_pq(a, x, &p, &q) ? NAN : q;
 }
 
 /* ---- incomplete beta ---- */
@@ -337,10 +349,10 @@ PROPER_API double proper_stats_gamma_q(double a, double x) {
 /* Continued fraction for I_x(a, b) / (x^a y^b / (a B(a, b))) (DLMF 8.17.22),
  * modified Lentz; converges fast for x < (a + 1)/(a + b + 2). NaN when it
  * does not converge. */
-static double proper__incbeta_cf(double a, double b, double x) {
+static double proper__stats_incbeta_cf(double a, double b, double x) {
     double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0), h;
     int m;
-    if (fabs(d) < PROPER__TINY) d = PROPER__TINY;
+    if (fabs(d) < PROPER__STATS_TINY) d = PROPER__STATS_TINY;
     d = 1.0 / d;
     h = d;
     for (m = 1; m <= PROPER_STATS_SERIES_MAX_ITER; m++) {
@@ -348,17 +360,17 @@ static double proper__incbeta_cf(double a, double b, double x) {
         /* even step d_2m = m (b - m) x / ((a + 2m - 1)(a + 2m)) */
         num = m * (b - m) * x / ((a + m2 - 1.0) * (a + m2));
         d = 1.0 + num * d;
-        if (fabs(d) < PROPER__TINY) d = PROPER__TINY;
+        if (fabs(d) < PROPER__STATS_TINY) d = PROPER__STATS_TINY;
         c = 1.0 + num / c;
-        if (fabs(c) < PROPER__TINY) c = PROPER__TINY;
+        if (fabs(c) < PROPER__STATS_TINY) c = PROPER__STATS_TINY;
         d = 1.0 / d;
         h *= d * c;
         /* odd step d_2m+1 = -(a + m)(a + b + m) x / ((a + 2m)(a + 2m + 1)) */
         num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0));
         d = 1.0 + num * d;
-        if (fabs(d) < PROPER__TINY) d = PROPER__TINY;
+        if (fabs(d) < PROPER__STATS_TINY) d = PROPER__STATS_TINY;
         c = 1.0 + num / c;
-        if (fabs(c) < PROPER__TINY) c = PROPER__TINY;
+        if (fabs(c) < PROPER__STATS_TINY) c = PROPER__STATS_TINY;
         d = 1.0 / d;
         delta = d * c;
         h *= delta;
@@ -373,7 +385,7 @@ static double proper__incbeta_cf(double a, double b, double x) {
  * continued fraction stalls (one shape huge, the other small, e.g. the t
  * distribution with df = 1e6): there its steps can round to exactly 1 long
  * before it has converged. NaN when it does not converge. */
-static double proper__incbeta_log_series(double a, double b, double x) {
+static double proper__stats_incbeta_log_series(double a, double b, double x) {
     /* terms can grow to about e^((a+b)x/(1-x)) before they fall: rescale
      * by 2^-900 whenever the sum passes 2^900 and count the rescalings */
     const double big = 8.452712498170644e270, log_big = 623.8324625039508; /* 2^900, its log */
@@ -390,7 +402,7 @@ static double proper__incbeta_log_series(double a, double b, double x) {
 }
 
 /* Terms the power series needs for I_x(a, b): about (a + b) x / (1 - x). */
-#define PROPER__INCBETA_SERIES_TERMS 4000.0 /* beyond it, the continued fraction */
+#define PROPER__STATS_INCBETA_SERIES_TERMS 4000.0 /* beyond it, the continued fraction */
 
 /* I_x(a, b) for large a and small b, from Temme's expansion (the form
  * behind DiDonato & Morris's BGRAT, ACM TOMS 18 (1992)): with t = e^-u and
@@ -401,32 +413,32 @@ static double proper__incbeta_log_series(double a, double b, double x) {
  * log(sinh(w)/w) = Σ_k 2^(2k) B_2k w^(2k) / (2k (2k)!), so d_j follows from
  * the exponential of a power series. The terms fall like (ξ/2π)² and
  * (2j/2πν)²; returns -1 when they have not fallen below the tolerance
- * after PROPER__TEMME_TERMS terms. (The continued fraction loses up to 1e-10
+ * after PROPER__STATS_TEMME_TERMS terms. (The continued fraction loses up to 1e-10
  * in this regime, e.g. for the t distribution with df = 1e6.) */
-#define PROPER__TEMME_TERMS 12
-static int proper__incbeta_large_a(double a, double b, double y, double *out) {
+#define PROPER__STATS_TEMME_TERMS 12
+static int proper__stats_incbeta_large_a(double a, double b, double y, double *out) {
     /* B_2, B_4, ..., B_24 */
-    static const double bern[PROPER__TEMME_TERMS] = {
+    static const double bern[PROPER__STATS_TEMME_TERMS] = {
         1.0 / 6, -1.0 / 30, 1.0 / 42, -1.0 / 30, 5.0 / 66, -691.0 / 2730, 7.0 / 6,
         -3617.0 / 510, 43867.0 / 798, -174611.0 / 330, 854513.0 / 138, -236364091.0 / 2730};
-    double e[PROPER__TEMME_TERMS + 1], d[PROPER__TEMME_TERMS];
-    double nu = a + 0.5 * (b - 1.0), xi = -log1p(-y), z = nu * xi, lbeta = proper__lbeta(a, b);
+    double e[PROPER__STATS_TEMME_TERMS + 1], d[PROPER__STATS_TEMME_TERMS];
+    double nu = a + 0.5 * (b - 1.0), xi = -log1p(-y), z = nu * xi, lbeta = proper__stats_lbeta(a, b);
     double p, q, s = b, sum = 0.0, fact = 1.0;
     int j, k;
     /* e_k: coefficient of u^(2k) in (b-1) log(sinh(u/2)/(u/2)) = (b-1) B_2k / (2k (2k)!) */
-    for (k = 1; k <= PROPER__TEMME_TERMS; k++) {
+    for (k = 1; k <= PROPER__STATS_TEMME_TERMS; k++) {
         fact *= (2.0 * k - 1.0) * (2.0 * k);
         e[k] = (b - 1.0) * bern[k - 1] / (2.0 * k * fact);
     }
     /* d = exp(Σ e_k w^k): d_0 = 1, d_n = (1/n) Σ_k k e_k d_(n-k) */
     d[0] = 1.0;
-    for (j = 1; j < PROPER__TEMME_TERMS; j++) {
+    for (j = 1; j < PROPER__STATS_TEMME_TERMS; j++) {
         double acc = 0.0;
         for (k = 1; k <= j; k++) acc += k * e[k] * d[j - k];
         d[j] = acc / j;
     }
-    if (proper__gamma_pq(b, z, &p, &q)) return -1;
-    for (j = 0; j < PROPER__TEMME_TERMS; j++) {
+    if (proper__stats_gamma_pq(b, z, &p, &q)) return -1;
+    for (j = 0; j < PROPER__STATS_TEMME_TERMS; j++) {
         double term = d[j] * exp(proper_stats_lgamma(s) - s * log(nu) - lbeta) * q;
         sum += term;
         if (fabs(term) <= PROPER_STATS_SERIES_EPS * fabs(sum)) {
@@ -434,21 +446,21 @@ static int proper__incbeta_large_a(double a, double b, double y, double *out) {
             return 0;
         }
         /* Q(s+1, z) = Q(s, z) + z^s e^-z / Γ(s+1) (DLMF 8.8.6), twice */
-        q += proper__gamma_prefactor(s, z) / s;
-        q += proper__gamma_prefactor(s + 1.0, z) / (s + 1.0);
+        q += proper__stats_gamma_prefactor(s, z) / s;
+        q += proper__stats_gamma_prefactor(s + 1.0, z) / (s + 1.0);
         s += 2.0;
     }
     return -1;
 }
 
 /* Where the expansion above is used: shape a at least this, b at most 10. */
-#define PROPER__TEMME_MIN_A 100.0
+#define PROPER__STATS_TEMME_MIN_A 100.0
 
 /* I_x(a, b) into *i and 1 - I_x(a, b) into *j, where y = 1 - x is passed
  * separately so that callers keep its precision. Whichever of the two is
  * computed directly by the continued fraction is accurate in relative
  * terms; the other is 1 minus it. Returns -1 on non-convergence. */
-static int proper__incbeta2(double a, double b, double x, double y, double *i, double *j) {
+static int proper__stats_incbeta2(double a, double b, double x, double y, double *i, double *j) {
     double cf, lx, ly;
     int swap, use_series;
     if (x <= 0.0) { *i = 0.0; *j = 1.0; return 0; }
@@ -459,8 +471,8 @@ static int proper__incbeta2(double a, double b, double x, double y, double *i, d
         double t = a; a = b; b = t;
         t = x; x = y; y = t;
     }
-    use_series = (a + b) * x / y <= PROPER__INCBETA_SERIES_TERMS;
-    if (!use_series && a >= PROPER__TEMME_MIN_A && b <= 10.0 && !proper__incbeta_large_a(a, b, y, &cf)) {
+    use_series = (a + b) * x / y <= PROPER__STATS_INCBETA_SERIES_TERMS;
+    if (!use_series && a >= PROPER__STATS_TEMME_MIN_A && b <= 10.0 && !proper__stats_incbeta_large_a(a, b, y, &cf)) {
         if (cf > 1.0) cf = 1.0;
         if (swap) { *j = cf; *i = 1.0 - cf; }
         else { *i = cf; *j = 1.0 - cf; }
@@ -470,9 +482,9 @@ static int proper__incbeta2(double a, double b, double x, double y, double *i, d
      * x near 1 keeps a·log x exact to rounding even when a is huge */
     lx = x > 0.5 ? log1p(-y) : log(x);
     ly = y > 0.5 ? log1p(-x) : log(y);
-    cf = use_series ? proper__incbeta_log_series(a, b, x) : log(proper__incbeta_cf(a, b, x));
+    cf = use_series ? proper__stats_incbeta_log_series(a, b, x) : log(proper__stats_incbeta_cf(a, b, x));
     if (isnan(cf)) return -1;
-    cf = exp(a * lx + b * ly - proper__lbeta(a, b) + cf) / a;
+    cf = exp(a * lx + b * ly - proper__stats_lbeta(a, b) + cf) / a;
     if (cf > 1.0) cf = 1.0;
     if (swap) { *j = cf; *i = 1.0 - cf; }
     else { *i = cf; *j = 1.0 - cf; }
@@ -482,7 +494,7 @@ static int proper__incbeta2(double a, double b, double x, double y, double *i, d
 PROPER_API double proper_stats_incbeta(double a, double b, double x) {
     double i, j;
     if (!(a > 0.0) || !(b > 0.0) || isinf(a) || isinf(b) || !(x >= 0.0 && x <= 1.0)) return NAN;
-    return proper__incbeta2(a, b, x, 1.0 - x, &i, &j) ? NAN : i;
+    return proper__stats_incbeta2(a, b, x, 1.0 - x, &i, &j) ? NAN : i;
 }
 
 /* ---- root finding ---- */
@@ -491,7 +503,7 @@ PROPER_API double proper_stats_incbeta(double a, double b, double x) {
  * its derivative *dg. The quantiles use differences of logarithms of tail
  * probabilities, e.g. log P(a, y) - log p, which are nearly linear in log x
  * far out in the tails. */
-typedef double (*proper__resid_fn)(double x, const void *ctx, double *dg);
+typedef double (*proper__stats_resid_fn)(double x, const void *ctx, double *dg);
 
 /* Safeguarded Newton on (0, ∞) from x0 > 0. The bracket [lo, hi] starts as
  * [0, ∞]; a Newton step that leaves it is replaced by a jump (multiply or
@@ -499,7 +511,7 @@ typedef double (*proper__resid_fn)(double x, const void *ctx, double *dg);
  * and by bisection (geometric when the bracket spans a factor above 4)
  * once both are known. Returns 0 when the root lies below the smallest
  * subnormal and INFINITY when it lies beyond DBL_MAX. */
-static double proper__solve_increasing(proper__resid_fn g, const void *ctx, double x0) {
+static double proper__stats_solve_increasing(proper__stats_resid_fn g, const void *ctx, double x0) {
     const double smallest = 4.9406564584124654e-324; /* the least subnormal */
     double lo = 0.0, hi = INFINITY, x = x0, factor = 2.0, gx, d, next;
     int it;
@@ -539,12 +551,12 @@ static double proper__solve_increasing(proper__resid_fn g, const void *ctx, doub
 
 PROPER_API double proper_stats_normal_cdf(double x) {
     if (isnan(x)) return NAN;
-    return 0.5 * erfc(-x * PROPER__SQRT1_2);
+    return 0.5 * erfc(-x * PROPER__STATS_SQRT1_2);
 }
 
 /* Abramowitz & Stegun 26.2.23: for 0 < p <= 0.5, Φ⁻¹(p) ≈ -(t - c(t)/d(t)) with
  * t = √(-2 log p); absolute error below 4.5e-4. The starting point only. */
-static double proper__normal_quantile_start(double p) {
+static double proper__stats_normal_quantile_start(double p) {
     double t = sqrt(-2.0 * log(p));
     return -(t - (2.515517 + t * (0.802853 + t * 0.010328)) /
                      (1.0 + t * (1.432788 + t * (0.189269 + t * 0.001308))));
@@ -561,16 +573,16 @@ PROPER_API double proper_stats_normal_quantile(double p) {
     r = upper ? 1.0 - p : p; /* exact for p >= 0.5 (Sterbenz) */
     q = p - 0.5;             /* exact for p in [0.25, 1]; within 3e-17 elsewhere */
     central = fabs(q) <= 0.425;
-    x = proper__normal_quantile_start(r); /* x <= 0: the lower-tail quantile of r */
+    x = proper__stats_normal_quantile_start(r); /* x <= 0: the lower-tail quantile of r */
     /* Halley's method on g(x) = Φ(x) - r, g' = φ, g'' = -x φ:
      * x ← x - u / (1 + x u / 2) with u = g/φ. In the centre, g is written
      * as erf(|x|/√2)/2 - |q| so that quantiles near 0 keep their digits. */
     for (it = 0; it < 8; it++) {
         double g, phi, u, step;
-        phi = exp(-0.5 * x * x) / PROPER__SQRT_2PI;
+        phi = exp(-0.5 * x * x) / PROPER__STATS_SQRT_2PI;
         if (!(phi > DBL_MIN)) break; /* deep in the subnormal tail: keep the estimate */
         /* Φ(x) - r; in the centre Φ(x) - r = |q| - erf(-x/√2)/2 */
-        g = central ? fabs(q) - 0.5 * erf(-x * PROPER__SQRT1_2) : 0.5 * erfc(-x * PROPER__SQRT1_2) - r;
+        g = central ? fabs(q) - 0.5 * erf(-x * PROPER__STATS_SQRT1_2) : 0.5 * erfc(-x * PROPER__STATS_SQRT1_2) - r;
         u = g / phi;
         step = u / (1.0 + 0.5 * x * u);
         x -= step;
@@ -580,7 +592,7 @@ PROPER_API double proper_stats_normal_quantile(double p) {
 }
 
 /* Two-sided critical value z with P(|Z| <= z) = level. */
-static double proper__normal_critical(double level) {
+static double proper__stats_normal_critical(double level) {
     return -proper_stats_normal_quantile(0.5 * (1.0 - level));
 }
 
@@ -588,13 +600,13 @@ static double proper__normal_critical(double level) {
 
 /* For t >= 0: *tail2 = P(|T| > t) = I_x(df/2, 1/2) with x = df/(df + t²),
  * *central = P(|T| <= t) = 1 - *tail2, each accurate where it is small. */
-static int proper__t_tails(double t, double df, double *tail2, double *central) {
+static int proper__stats_t_tails(double t, double df, double *tail2, double *central) {
     double s = t / sqrt(df), x, y;
     if (s > 1e150) {
-        /* x = 1/(1+s²) underflows: the series of proper__incbeta2 is just
+        /* x = 1/(1+s²) underflows: the series of proper__stats_incbeta2 is just
          * its first term, x^a / (a B(a, 1/2)) with y = 1 (log s from log t:
          * s itself may overflow) */
-        *tail2 = exp(-df * (log(t) - 0.5 * log(df)) - proper__lbeta(0.5 * df, 0.5)) / (0.5 * df);
+        *tail2 = exp(-df * (log(t) - 0.5 * log(df)) - proper__stats_lbeta(0.5 * df, 0.5)) / (0.5 * df);
         *central = 1.0 - *tail2;
         return 0;
     }
@@ -605,12 +617,12 @@ static int proper__t_tails(double t, double df, double *tail2, double *central) 
         x = 1.0 / (1.0 + s * s);
         y = s * s * x;
     }
-    return proper__incbeta2(0.5 * df, 0.5, x, y, tail2, central);
+    return proper__stats_incbeta2(0.5 * df, 0.5, x, y, tail2, central);
 }
 
-static double proper__t_pdf(double t, double df) {
+static double proper__stats_t_pdf(double t, double df) {
     double s = t / sqrt(df);
-    return exp(-0.5 * (df + 1.0) * log1p(s * s) - proper__lbeta(0.5 * df, 0.5)) / sqrt(df);
+    return exp(-0.5 * (df + 1.0) * log1p(s * s) - proper__stats_lbeta(0.5 * df, 0.5)) / sqrt(df);
 }
 
 PROPER_API double proper_stats_t_cdf(double t, double df) {
@@ -618,22 +630,22 @@ PROPER_API double proper_stats_t_cdf(double t, double df) {
     if (isnan(t) || !(df > 0.0)) return NAN;
     if (isinf(t)) return t > 0 ? 1.0 : 0.0;
     if (isinf(df)) return proper_stats_normal_cdf(t);
-    if (proper__t_tails(fabs(t), df, &tail2, &central)) return NAN;
+    if (proper__stats_t_tails(fabs(t), df, &tail2, &central)) return NAN;
     if (tail2 < 0.5) return t < 0 ? 0.5 * tail2 : 1.0 - 0.5 * tail2;
     return t < 0 ? 0.5 - 0.5 * central : 0.5 + 0.5 * central;
 }
 
-typedef struct proper__t_target {
+typedef struct proper__stats_t_target {
     double df;
     double log_target; /* log of the wanted P(T > t), or of the wanted P(|T| <= t) */
     int central;       /* solve through P(|T| <= t) (wanted tail above 0.25) */
-} proper__t_target;
+} proper__stats_t_target;
 
-static double proper__t_resid(double t, const void *ctx, double *dg) {
-    const proper__t_target *g = (const proper__t_target *)ctx;
+static double proper__stats_t_resid(double t, const void *ctx, double *dg) {
+    const proper__stats_t_target *g = (const proper__stats_t_target *)ctx;
     double tail2, central, pdf;
-    if (proper__t_tails(t, g->df, &tail2, &central)) return NAN;
-    pdf = proper__t_pdf(t, g->df);
+    if (proper__stats_t_tails(t, g->df, &tail2, &central)) return NAN;
+    pdf = proper__stats_t_pdf(t, g->df);
     if (g->central) { /* log P(|T| <= t) - log target */
         *dg = 2.0 * pdf / central;
         return log(central) - g->log_target;
@@ -644,7 +656,7 @@ static double proper__t_resid(double t, const void *ctx, double *dg) {
 }
 
 PROPER_API double proper_stats_t_quantile(double p, double df) {
-    proper__t_target g;
+    proper__stats_t_target g;
     double t0, t, tail;
     if (!(p >= 0.0 && p <= 1.0) || !(df > 0.0)) return NAN;
     if (p == 0.0) return -INFINITY;
@@ -659,7 +671,7 @@ PROPER_API double proper_stats_t_quantile(double p, double df) {
      * (z + (z³ + z)/(4 df)); Newton corrects it. */
     t0 = -proper_stats_normal_quantile(tail);
     t0 += (t0 * t0 * t0 + t0) / (4.0 * df);
-    t = proper__solve_increasing(proper__t_resid, &g, t0);
+    t = proper__stats_solve_increasing(proper__stats_t_resid, &g, t0);
     return p > 0.5 ? t : -t;
 }
 
@@ -677,17 +689,17 @@ PROPER_API double proper_stats_chi2_sf(double x, double df) {
     return proper_stats_gamma_q(0.5 * df, 0.5 * x);
 }
 
-typedef struct proper__gamma_target {
+typedef struct proper__stats_gamma_target {
     double a;
     double log_p; /* log of the wanted P(a, y) when lower, else of the wanted Q(a, y) */
     int lower;
-} proper__gamma_target;
+} proper__stats_gamma_target;
 
-static double proper__gamma_resid(double y, const void *ctx, double *dg) {
-    const proper__gamma_target *g = (const proper__gamma_target *)ctx;
+static double proper__stats_gamma_resid(double y, const void *ctx, double *dg) {
+    const proper__stats_gamma_target *g = (const proper__stats_gamma_target *)ctx;
     double p, q, density;
-    if (proper__gamma_pq(g->a, y, &p, &q)) return NAN;
-    density = proper__gamma_prefactor(g->a, y) / y;
+    if (proper__stats_gamma_pq(g->a, y, &p, &q)) return NAN;
+    density = proper__stats_gamma_prefactor(g->a, y) / y;
     if (g->lower) { /* log P(a, y) - log p */
         *dg = density / p;
         return log(p) - g->log_p;
@@ -697,7 +709,7 @@ static double proper__gamma_resid(double y, const void *ctx, double *dg) {
 }
 
 PROPER_API double proper_stats_chi2_quantile(double p, double df) {
-    proper__gamma_target g;
+    proper__stats_gamma_target g;
     double z, h, y0;
     if (!(p >= 0.0 && p <= 1.0) || !(df > 0.0) || isinf(df)) return NAN;
     if (p == 0.0) return 0.0;
@@ -714,12 +726,12 @@ PROPER_API double proper_stats_chi2_quantile(double p, double df) {
     if (!(y0 > 0.0) || (g.lower && g.a < 1.0))
         y0 = exp((log(p) + proper_stats_lgamma(g.a + 1.0)) / g.a);
     if (!(y0 > 0.0)) y0 = DBL_MIN; /* the small-x form underflowed */
-    return 2.0 * proper__solve_increasing(proper__gamma_resid, &g, y0);
+    return 2.0 * proper__stats_solve_increasing(proper__stats_gamma_resid, &g, y0);
 }
 
 /* ---- intervals ---- */
 
-static int proper__check_level(double level, proper_error *err) {
+static int proper__stats_check_level(double level, proper_error *err) {
     if (!(level > 0.0 && level < 1.0))
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
                                 "confidence level %g is not in (0, 1)", level);
@@ -742,7 +754,7 @@ PROPER_API int proper_stats_mean_sd(const double *x, size_t n, double *mean, dou
     return PROPER_OK;
 }
 
-static int proper__check_mean_sd(double mean, double sd, proper_error *err) {
+static int proper__stats_check_mean_sd(double mean, double sd, proper_error *err) {
     if (!isfinite(mean)) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "mean is %g", mean);
     if (!(sd >= 0.0) || isinf(sd)) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "standard deviation %g is not finite and >= 0", sd);
     return PROPER_OK;
@@ -752,9 +764,9 @@ PROPER_API int proper_stats_normal_interval(double mean, double sd, size_t n, do
                                             proper_interval *out, proper_error *err) {
     double half;
     int rc;
-    if ((rc = proper__check_level(level, err)) || (rc = proper__check_mean_sd(mean, sd, err))) return rc;
+    if ((rc = proper__stats_check_level(level, err)) || (rc = proper__stats_check_mean_sd(mean, sd, err))) return rc;
     if (n < 1) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "an interval needs at least 1 observation");
-    half = proper__normal_critical(level) * sd / sqrt((double)n);
+    half = proper__stats_normal_critical(level) * sd / sqrt((double)n);
     out->estimate = mean;
     out->lo = mean - half;
     out->hi = mean + half;
@@ -765,7 +777,7 @@ PROPER_API int proper_stats_t_interval(double mean, double sd, size_t n, double 
                                        proper_interval *out, proper_error *err) {
     double half;
     int rc;
-    if ((rc = proper__check_level(level, err)) || (rc = proper__check_mean_sd(mean, sd, err))) return rc;
+    if ((rc = proper__stats_check_level(level, err)) || (rc = proper__stats_check_mean_sd(mean, sd, err))) return rc;
     if (n < 2) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "a t interval needs at least 2 observations (got %zu)", n);
     half = -proper_stats_t_quantile(0.5 * (1.0 - level), (double)(n - 1)) * sd / sqrt((double)n);
     out->estimate = mean;
@@ -779,12 +791,12 @@ PROPER_API int proper_stats_wilson_interval(double successes, double trials, dou
                                             proper_error *err) {
     double z, z2, n = trials, r = successes, p, q, denom, lo, hi;
     int rc;
-    if ((rc = proper__check_level(level, err))) return rc;
+    if ((rc = proper__stats_check_level(level, err))) return rc;
     if (!(n > 0.0) || isinf(n))
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "trials %g is not finite and > 0", n);
     if (!(r >= 0.0 && r <= n))
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "successes %g is not in [0, trials = %g]", r, n);
-    z = proper__normal_critical(level);
+    z = proper__stats_normal_critical(level);
     z2 = z * z;
     p = r / n;
     q = (n - r) / n;
@@ -824,7 +836,7 @@ PROPER_API double proper_stats_bonferroni_level(double overall_level, size_t m) 
 /* ---- divergences and tests ---- */
 
 /* Checks that w[0..n) are finite and >= 0; returns their sum in *total. */
-static int proper__check_weights(const double *w, size_t n, const char *what, double *total,
+static int proper__stats_check_weights(const double *w, size_t n, const char *what, double *total,
                                  proper_error *err) {
     double s = 0.0;
     size_t i;
@@ -837,11 +849,11 @@ static int proper__check_weights(const double *w, size_t n, const char *what, do
     return PROPER_OK;
 }
 
-static int proper__check_positive_weights(const double *w, size_t n, const char *what,
+static int proper__stats_check_positive_weights(const double *w, size_t n, const char *what,
                                           double *total, proper_error *err) {
     int rc;
     if (n == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "%s is empty", what);
-    if ((rc = proper__check_weights(w, n, what, total, err))) return rc;
+    if ((rc = proper__stats_check_weights(w, n, what, total, err))) return rc;
     if (!(*total > 0.0)) return proper_error_set(err, PROPER_EPROB, NULL, 0, 0, "%s has zero total", what);
     return PROPER_OK;
 }
@@ -851,8 +863,8 @@ PROPER_API int proper_stats_kl_divergence(const double *p, const double *q, size
     double sp, sq, d = 0.0;
     size_t i;
     int rc;
-    if ((rc = proper__check_positive_weights(p, n, "p", &sp, err)) ||
-        (rc = proper__check_positive_weights(q, n, "q", &sq, err)))
+    if ((rc = proper__stats_check_positive_weights(p, n, "p", &sp, err)) ||
+        (rc = proper__stats_check_positive_weights(q, n, "q", &sq, err)))
         return rc;
     for (i = 0; i < n; i++) {
         double pi = p[i] / sp, qi = q[i] / sq;
@@ -865,12 +877,12 @@ PROPER_API int proper_stats_kl_divergence(const double *p, const double *q, size
 }
 
 /* Adds one merged group to the statistic. */
-static double proper__pearson_term(double observed, double expected) {
+static double proper__stats_pearson_term(double observed, double expected) {
     double diff = observed - expected;
     return diff * diff / expected;
 }
 
-static int proper__finish_chi2(double stat, size_t bins, size_t params, proper_chi2_test *out,
+static int proper__stats_finish_chi2(double stat, size_t bins, size_t params, proper_chi2_test *out,
                                proper_error *err) {
     if (bins < params + 2)
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
@@ -890,8 +902,8 @@ PROPER_API int proper_stats_chi2_gof(const double *observed, const double *expec
     double g_obs = 0.0, g_exp = 0.0, last_obs = 0.0, last_exp = 0.0;
     size_t i, bins = 0;
     int rc;
-    if ((rc = proper__check_positive_weights(observed, n, "observed", &total_obs, err)) ||
-        (rc = proper__check_positive_weights(expected, n, "expected", &total_exp, err)))
+    if ((rc = proper__stats_check_positive_weights(observed, n, "observed", &total_obs, err)) ||
+        (rc = proper__stats_check_positive_weights(expected, n, "expected", &total_exp, err)))
         return rc;
     if (!(min_expected >= 0.0) || isinf(min_expected))
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "min_expected %g is not finite and >= 0", min_expected);
@@ -900,7 +912,7 @@ PROPER_API int proper_stats_chi2_gof(const double *observed, const double *expec
         g_obs += observed[i];
         g_exp += expected[i] * scale;
         if (g_exp > 0.0 && g_exp >= min_expected) {
-            if (bins > 0) stat += proper__pearson_term(last_obs, last_exp);
+            if (bins > 0) stat += proper__stats_pearson_term(last_obs, last_exp);
             last_obs = g_obs; last_exp = g_exp; bins++;
             g_obs = g_exp = 0.0;
         }
@@ -909,8 +921,8 @@ PROPER_API int proper_stats_chi2_gof(const double *observed, const double *expec
     last_obs += g_obs;
     last_exp += g_exp;
     if (bins == 0) bins = 1;
-    stat += proper__pearson_term(last_obs, last_exp);
-    return proper__finish_chi2(stat, bins, estimated_params, out, err);
+    stat += proper__stats_pearson_term(last_obs, last_exp);
+    return proper__stats_finish_chi2(stat, bins, estimated_params, out, err);
 }
 
 PROPER_API int proper_stats_chi2_two_sample(const double *a, const double *b, size_t n,
@@ -919,8 +931,8 @@ PROPER_API int proper_stats_chi2_two_sample(const double *a, const double *b, si
     double ta, tb, fa, fb, stat = 0.0, ga = 0.0, gb = 0.0, la = 0.0, lb = 0.0;
     size_t i, bins = 0;
     int rc;
-    if ((rc = proper__check_positive_weights(a, n, "a", &ta, err)) ||
-        (rc = proper__check_positive_weights(b, n, "b", &tb, err)))
+    if ((rc = proper__stats_check_positive_weights(a, n, "a", &ta, err)) ||
+        (rc = proper__stats_check_positive_weights(b, n, "b", &tb, err)))
         return rc;
     if (!(min_expected >= 0.0) || isinf(min_expected))
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "min_expected %g is not finite and >= 0", min_expected);
@@ -933,7 +945,7 @@ PROPER_API int proper_stats_chi2_two_sample(const double *a, const double *b, si
         pooled = ga + gb;
         if (pooled > 0.0 && pooled * fa >= min_expected && pooled * fb >= min_expected) {
             if (bins > 0)
-                stat += proper__pearson_term(la, (la + lb) * fa) + proper__pearson_term(lb, (la + lb) * fb);
+                stat += proper__stats_pearson_term(la, (la + lb) * fa) + proper__stats_pearson_term(lb, (la + lb) * fb);
             la = ga; lb = gb; bins++;
             ga = gb = 0.0;
         }
@@ -941,8 +953,8 @@ PROPER_API int proper_stats_chi2_two_sample(const double *a, const double *b, si
     la += ga;
     lb += gb;
     if (bins == 0) bins = 1;
-    stat += proper__pearson_term(la, (la + lb) * fa) + proper__pearson_term(lb, (la + lb) * fb);
-    return proper__finish_chi2(stat, bins, 0, out, err);
+    stat += proper__stats_pearson_term(la, (la + lb) * fa) + proper__stats_pearson_term(lb, (la + lb) * fb);
+    return proper__stats_finish_chi2(stat, bins, 0, out, err);
 }
 
 PROPER_API int proper_stats_ks_distance_cdf(const double *F, const double *G, size_t n,
@@ -967,7 +979,7 @@ PROPER_API int proper_stats_ks_distance_pmf(const double *p, const double *q, si
     size_t i;
     int rc;
     if (n == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "empty grid");
-    if ((rc = proper__check_weights(p, n, "p", &sp, err)) || (rc = proper__check_weights(q, n, "q", &sq, err)))
+    if ((rc = proper__stats_check_weights(p, n, "p", &sp, err)) || (rc = proper__stats_check_weights(q, n, "q", &sq, err)))
         return rc;
     if (sp > 1.0 + PROPER_STATS_PROB_TOL || sq > 1.0 + PROPER_STATS_PROB_TOL)
         return proper_error_set(err, PROPER_EPROB, NULL, 0, 0, "PMF total %g exceeds 1", sp > sq ? sp : sq);
@@ -980,7 +992,7 @@ PROPER_API int proper_stats_ks_distance_pmf(const double *p, const double *q, si
     return PROPER_OK;
 }
 
-static int proper__compare_doubles(const void *a, const void *b) {
+static int proper__stats_compare_doubles(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
@@ -995,7 +1007,7 @@ PROPER_API int proper_stats_ks_sample(const double *x, size_t n, proper_cdf_fn c
     s = (double *)proper_calloc(n, sizeof *s);
     if (!s) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory sorting the sample");
     memcpy(s, x, n * sizeof *s);
-    qsort(s, n, sizeof *s, proper__compare_doubles);
+    qsort(s, n, sizeof *s, proper__stats_compare_doubles);
     /* D = max_i max(i/n - F(x_(i)), F(x_(i)) - (i-1)/n) (1-based). With ties
      * the extra candidates are dominated by those of the first and last
      * tied values, so the maximum is still the exact sup. */
@@ -1024,9 +1036,9 @@ PROPER_API double proper_stats_ks_pvalue(double d, double n) {
     lambda = (sn + 0.12 + 0.11 / sn) * d;
     if (lambda < 1.18) {
         /* Q = 1 - (√(2π)/λ) Σ_k exp(-(2k-1)² π² / (8 λ²)): fast for small λ */
-        double base = PROPER__PI * PROPER__PI / (8.0 * lambda * lambda);
+        double base = PROPER__STATS_PI * PROPER__STATS_PI / (8.0 * lambda * lambda);
         for (k = 1; k <= 20; k++) sum += exp(-(double)((2 * k - 1) * (2 * k - 1)) * base);
-        return 1.0 - PROPER__SQRT_2PI / lambda * sum;
+        return 1.0 - PROPER__STATS_SQRT_2PI / lambda * sum;
     }
     /* Q = 2 Σ_k (-1)^(k-1) exp(-2 k² λ²): fast for large λ */
     for (k = 1; k <= 100; k++) {

@@ -90,7 +90,7 @@
  *     proper_trace t;
  *     proper_error err;
  *     proper_trace_init(&t);
- *     if (proper_trace_load(&t, "data/webserver/sequence.trace", &err)) {
+ *     if (proper_trace_read(&t, "data/webserver/sequence.trace", &err)) {
  *         ... proper_error_format(&err, ...) ...
  *     }
  *     const proper_trace_step_stats *s = proper_trace_find_step(&t, "sendContent");
@@ -147,14 +147,18 @@ extern "C" {
 /* Format version written in the header line. */
 #define PROPER_TRACE_VERSION 1
 /* Longest name (step, branch, choice, loop, counter, location), in bytes. */
+#ifndef PROPER_TRACE_NAME_MAX
 #define PROPER_TRACE_NAME_MAX 255
+#endif
 /* Largest counter amount (N lines): 2^53, so that every amount is exact as
  * a double (the reader's value type). */
 #define PROPER_TRACE_COUNT_MAX 9007199254740992.0
 /* Largest loop iteration count the reader accepts: the histogram is a dense
  * array indexed by count, so a corrupt huge count must not allocate
  * gigabytes. */
+#ifndef PROPER_TRACE_LOOP_MAX
 #define PROPER_TRACE_LOOP_MAX 1048576
+#endif
 
 /* Kinds of body lines (the letter is the record kind in the text). */
 enum proper_trace_kind {
@@ -254,15 +258,24 @@ typedef struct proper_trace {
 /* An empty trace. */
 PROPER_API void proper_trace_init(proper_trace *t);
 
-/* Parse trace text and add it to `t` (records with an id already in `t` are
- * merged into it). `file` names the text in errors (may be NULL). On failure
- * `err` holds file:line:col and `t` holds whatever came before the error: it
- * stays valid and must still be freed, but is normally discarded. */
-PROPER_API int proper_trace_parse(proper_trace *t, const char *text, size_t len,
+/* Parse trace text into `out`, which must be initialised (proper_trace_init,
+ * or an earlier trace, released on success); on failure `out` is left
+ * unchanged and `err` holds file:line:col. `file` names the text in errors
+ * (may be NULL). */
+PROPER_API int proper_trace_parse(proper_trace *out, const char *text, size_t len,
                                   const char *file, proper_error *err);
-
 /* proper_read_file + proper_trace_parse. */
-PROPER_API int proper_trace_load(proper_trace *t, const char *path, proper_error *err);
+PROPER_API int proper_trace_read(proper_trace *out, const char *path, proper_error *err);
+
+/* Parse trace text and add it to `t`: records with an id already in `t` are
+ * merged into it (e.g. a server's trace and a load generator's). On a parse
+ * error or a merge conflict (a second T or C for a request) `t` is left
+ * unchanged; only when memory runs out while merging may `t` hold part of
+ * the text (it stays valid and must still be freed). */
+PROPER_API int proper_trace_parse_merge(proper_trace *t, const char *text, size_t len,
+                                        const char *file, proper_error *err);
+/* proper_read_file + proper_trace_parse_merge. */
+PROPER_API int proper_trace_read_merge(proper_trace *t, const char *path, proper_error *err);
 
 /* Release everything `t` owns; `t` is then empty (as after init). */
 PROPER_API void proper_trace_free(proper_trace *t);
@@ -396,14 +409,13 @@ static int proper__trace_namechar(char ch) {
            ch == '_' || ch == '.' || ch == ':' || ch == '/' || ch == '@' || ch == '+' || ch == '-';
 }
 
-/* FNV-1a over the name, mixed with its kind and owner. */
+/* FNV-1a over the kind, the owner and the name. */
 static uint64_t proper__trace_hash(int kind, size_t owner, const char *s, size_t n) {
-    uint64_t h = 1469598103934665603ULL;
-    size_t i;
-    h = (h ^ (uint64_t)(unsigned)kind) * 1099511628211ULL;
-    h = (h ^ (uint64_t)owner) * 1099511628211ULL;
-    for (i = 0; i < n; i++) h = (h ^ (uint64_t)(unsigned char)s[i]) * 1099511628211ULL;
-    return h;
+    unsigned char k = (unsigned char)kind;
+    uint64_t o = (uint64_t)owner;
+    uint64_t h = proper_fnv1a(PROPER_FNV_OFFSET, &k, 1);
+    h = proper_fnv1a(h, &o, sizeof o);
+    return proper_fnv1a(h, s, n);
 }
 
 static const char *proper__trace_name_of(const proper_trace *t, int kind, size_t owner, size_t index) {
@@ -448,14 +460,6 @@ static int proper__trace_grow_names(proper_trace *t) {
     }
     PROPER_FREE(old);
     return PROPER_OK;
-}
-
-static char *proper__trace_strndup(const char *s, size_t n) {
-    char *copy = (char *)PROPER_MALLOC(n + 1);
-    if (!copy) return NULL;
-    memcpy(copy, s, n);
-    copy[n] = '\0';
-    return copy;
 }
 
 /* Append a new, empty entry named `name` to the table of `kind`; its index
@@ -518,7 +522,7 @@ static int proper__trace_intern(proper_trace *t, int kind, size_t owner, const c
         *index = t->name_slots[i].index;
         return PROPER_OK;
     }
-    copy = proper__trace_strndup(s, n);
+    copy = proper_strndup(s, n);
     if (!copy) return PROPER_ENOMEM;
     rc = proper__trace_new_entry(t, kind, owner, copy, index);
     if (rc) {
@@ -900,8 +904,10 @@ static int proper__trace_header(proper__trace_parser *ps) {
 
 PROPER_API void proper_trace_init(proper_trace *t) { memset(t, 0, sizeof *t); }
 
-PROPER_API int proper_trace_parse(proper_trace *t, const char *text, size_t len, const char *file,
-                                  proper_error *err) {
+/* Parse text into t, merging records by id; on failure t holds what came
+ * before the error. */
+static int proper__trace_parse_into(proper_trace *t, const char *text, size_t len, const char *file,
+                                    proper_error *err) {
     proper__trace_parser ps;
     int rc;
     ps.t = t;
@@ -926,14 +932,61 @@ PROPER_API int proper_trace_parse(proper_trace *t, const char *text, size_t len,
     return rc;
 }
 
-PROPER_API int proper_trace_load(proper_trace *t, const char *path, proper_error *err) {
+PROPER_API int proper_trace_parse(proper_trace *out, const char *text, size_t len, const char *file,
+                                  proper_error *err) {
+    proper_trace fresh;
+    int rc;
+    proper_trace_init(&fresh);
+    rc = proper__trace_parse_into(&fresh, text, len, file, err);
+    if (rc) {
+        proper_trace_free(&fresh);
+        return rc;
+    }
+    proper_trace_free(out);
+    *out = fresh;
+    return PROPER_OK;
+}
+
+PROPER_API int proper_trace_parse_merge(proper_trace *t, const char *text, size_t len, const char *file,
+                                        proper_error *err) {
+    proper_trace fresh;
+    size_t i;
+    int rc;
+    if (!t->nrecords) return proper_trace_parse(t, text, len, file, err);
+    /* the text on its own first, then the one check that depends on t: T and
+     * C at most once per request after merging; only then change t */
+    proper_trace_init(&fresh);
+    rc = proper__trace_parse_into(&fresh, text, len, file, err);
+    for (i = 0; rc == PROPER_OK && i < fresh.nrecords; i++) {
+        const proper_trace_record *r = &fresh.records[i];
+        const proper_trace_record *old = proper_trace_find_record(t, r->id);
+        if (old && ((r->service_ns >= 0.0 && old->service_ns >= 0.0) || (r->client_ns >= 0.0 && old->client_ns >= 0.0)))
+            rc = proper_error_set(err, PROPER_EPARSE, file, r->line, 1,
+                                  "request %llu has a %c line here and in the trace it is merged into",
+                                  (unsigned long long)r->id, r->service_ns >= 0.0 && old->service_ns >= 0.0 ? 'T' : 'C');
+    }
+    proper_trace_free(&fresh);
+    if (rc) return rc;
+    return proper__trace_parse_into(t, text, len, file, err);
+}
+
+/* proper_read_file, then parse (merge: 1) or parse_merge. */
+static int proper__trace_read(proper_trace *t, const char *path, int merge, proper_error *err) {
     char *text;
     size_t len;
     int rc = proper_read_file(path, &text, &len, err);
     if (rc) return rc;
-    rc = proper_trace_parse(t, text, len, path, err);
+    rc = merge ? proper_trace_parse_merge(t, text, len, path, err) : proper_trace_parse(t, text, len, path, err);
     PROPER_FREE(text);
     return rc;
+}
+
+PROPER_API int proper_trace_read(proper_trace *out, const char *path, proper_error *err) {
+    return proper__trace_read(out, path, 0, err);
+}
+
+PROPER_API int proper_trace_read_merge(proper_trace *t, const char *path, proper_error *err) {
+    return proper__trace_read(t, path, 1, err);
 }
 
 static void proper__trace_free_names(proper_trace_names *tab) {
@@ -1134,7 +1187,7 @@ static int proper__trace_writer_add(proper_trace_writer *w, const char *name, si
         proper_reserve(&w->lens, &cap_lens, w->nnames + 1, sizeof *w->lens))
         return PROPER_ENOMEM;
     w->cap = cap_names;
-    copy = proper__trace_strndup(name, n);
+    copy = proper_strndup(name, n);
     if (!copy) return PROPER_ENOMEM;
     w->names[w->nnames] = copy;
     w->lens[w->nnames] = n;

@@ -1063,7 +1063,7 @@ PROPER_API int proper_vlmc_counts_load(proper_vlmc_counts *c, const char *path, 
         if (is_trace) {
             proper_trace t;
             proper_trace_init(&t);
-            rc = proper_trace_load(&t, path, err);
+            rc = proper_trace_read(&t, path, err);
             if (rc == PROPER_OK) rc = proper_vlmc_counts_add_trace(c, &t, path, err);
             proper_trace_free(&t);
         } else {

@@ -106,7 +106,8 @@ static void test_rng_below_discrete_alias(void) {
     proper_alias a;
     proper_error e;
     proper_rng_seed(&r, 123);
-    CHECK_INT(proper_alias_init(&a, w, 5, &e), 0);
+    proper_alias_init(&a);
+    CHECK_INT(proper_alias_create(&a, w, 5, &e), 0);
     for (i = 0; i < n; i++) {
         below[proper_rng_below(&r, 5)]++;
         disc[proper_rng_discrete(&r, w, 5)]++;
@@ -117,9 +118,16 @@ static void test_rng_below_discrete_alias(void) {
     CHECK(chi2(alias, p, 4, n) < 21.11);
     CHECK_INT(disc[4], 0);
     CHECK_INT(alias[4], 0);
-    proper_alias_free(&a);
     w[1] = -1;
-    CHECK_INT(proper_alias_init(&a, w, 5, &e), PROPER_EPROB);
+    CHECK_INT(proper_alias_create(&a, w, 5, &e), PROPER_EPROB);
+    CHECK_INT(a.n, 5); /* a failed create leaves the earlier table */
+    CHECK(a.prob[0] > 0.0 && a.prob[0] <= 1.0);
+    w[1] = 2;
+    CHECK_INT(proper_alias_create(&a, w, 2, &e), 0); /* replaces it */
+    CHECK_INT(a.n, 2);
+    proper_alias_free(&a);
+    proper_alias_free(&a);
+    CHECK_INT(a.n, 0);
 }
 
 static void test_rng_jump_differs(void) {

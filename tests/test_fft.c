@@ -37,7 +37,8 @@ static void test_forward_matches_direct_dft(void) {
         proper_fft_plan plan;
         double *x = alloc_doubles(n), *spec = alloc_doubles(n + 2), worst = 0, scale = 0;
         size_t k;
-        CHECK_INT(proper_fft_plan_init(&plan, n, NULL), 0);
+        proper_fft_plan_init(&plan);
+        CHECK_INT(proper_fft_plan_create(&plan, n, NULL), 0);
         fill_random(&rng, x, n);
         proper_fft_forward(&plan, x, spec);
         for (k = 0; k < n; k++) scale += x[k] * x[k];
@@ -63,7 +64,8 @@ static void test_impulse_spectrum_large(void) {
         size_t n = sizes[t], j = n / 3 + 1, k;
         proper_fft_plan plan;
         double *x = alloc_doubles(n), *spec = alloc_doubles(n + 2), worst = 0;
-        CHECK_INT(proper_fft_plan_init(&plan, n, NULL), 0);
+        proper_fft_plan_init(&plan);
+        CHECK_INT(proper_fft_plan_create(&plan, n, NULL), 0);
         x[j] = 1.0;
         proper_fft_forward(&plan, x, spec);
         for (k = 0; k <= n / 2; k++) {
@@ -89,7 +91,8 @@ static void test_round_trip_to_2_22(void) {
         proper_fft_plan plan;
         double err2 = 0, norm2 = 0;
         size_t i;
-        CHECK_INT(proper_fft_plan_init(&plan, n, NULL), 0);
+        proper_fft_plan_init(&plan);
+        CHECK_INT(proper_fft_plan_create(&plan, n, NULL), 0);
         fill_random(&rng, x, n);
         proper_fft_forward(&plan, x, spec);
         proper_fft_inverse(&plan, spec, y);
@@ -127,7 +130,8 @@ static void test_unordered_layout(void) {
         proper_fft_plan plan;
         size_t m = n / 2, p, bad = 0;
         double *x = alloc_doubles(n), *a = alloc_doubles(n + 2), *b = alloc_doubles(n + 2);
-        CHECK_INT(proper_fft_plan_init(&plan, n, NULL), 0);
+        proper_fft_plan_init(&plan);
+        CHECK_INT(proper_fft_plan_create(&plan, n, NULL), 0);
         fill_random(&rng, x, n);
         proper_fft_forward(&plan, x, a);
         proper_fft_forward_unordered(&plan, x, b);
@@ -155,7 +159,8 @@ static void test_circular_convolution(void) {
         double *x = alloc_doubles(n), *y = alloc_doubles(n), *z = alloc_doubles(n);
         double *sx = alloc_doubles(n + 2), *sy = alloc_doubles(n + 2), worst = 0;
         size_t i, j;
-        CHECK_INT(proper_fft_plan_init(&plan, n, NULL), 0);
+        proper_fft_plan_init(&plan);
+        CHECK_INT(proper_fft_plan_create(&plan, n, NULL), 0);
         fill_random(&rng, x, n);
         fill_random(&rng, y, n);
         proper_fft_forward_unordered(&plan, x, sx);
@@ -178,10 +183,21 @@ static void test_plan_validation(void) {
     proper_error err;
     size_t bad[] = {0, 1, 3, 6, 1000}, i;
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        CHECK_INT(proper_fft_plan_init(&plan, bad[i], &err), PROPER_EINVAL);
+        proper_fft_plan_init(&plan);
+        CHECK_INT(proper_fft_plan_create(&plan, bad[i], &err), PROPER_EINVAL);
         CHECK_CONTAINS(err.message, "power of two");
-        proper_fft_plan_free(&plan); /* zeroed on failure: freeing is harmless */
+        proper_fft_plan_free(&plan); /* empty on failure: freeing is harmless */
     }
+    /* an output that holds a plan: unchanged on failure, replaced on success */
+    proper_fft_plan_init(&plan);
+    CHECK_INT(proper_fft_plan_create(&plan, 8, &err), 0);
+    CHECK_INT(proper_fft_plan_create(&plan, 6, &err), PROPER_EINVAL);
+    CHECK_INT(plan.n, 8);
+    CHECK_INT(proper_fft_plan_create(&plan, 32, &err), 0);
+    CHECK_INT(plan.n, 32);
+    proper_fft_plan_free(&plan);
+    proper_fft_plan_free(&plan);
+    CHECK_INT(plan.n, 0);
     CHECK_INT(proper_fft_next_pow2(1), 1);
     CHECK_INT(proper_fft_next_pow2(5), 8);
     CHECK_INT(proper_fft_next_pow2(4096), 4096);

@@ -484,7 +484,7 @@ static void test_csv_parse_and_round_trip(void) {
     f = tmpfile();
     CHECK(f != NULL);
     if (!f) return;
-    CHECK_INT(proper_pmf_write_csv(f, &x, &err), 0);
+    CHECK_INT(proper_pmf_write_csv(&x, f, &err), 0);
     rewind(f);
     len = fread(buf, 1, sizeof buf - 1, f);
     buf[len] = '\0';

@@ -26,18 +26,31 @@ static const char *parse_error(const char *text, int *code) {
 }
 
 static char *print_model(const proper_sre *s) {
-    char *text = NULL;
+    proper_strbuf b;
     proper_error err;
-    CHECK_INT(proper_sre_print(s, &text, NULL, &err), 0);
-    return text;
+    proper_strbuf_init(&b);
+    CHECK_INT(proper_sre_format(s, &b, &err), 0);
+    return proper_strbuf_take(&b);
+}
+
+/* One definition's text in *text (NULL on failure). */
+static int print_def(const proper_sre *s, const char *name, char **text, proper_error *err) {
+    proper_strbuf b;
+    int rc;
+    proper_strbuf_init(&b);
+    rc = proper_sre_format_def(s, name, &b, err);
+    *text = NULL;
+    if (rc == PROPER_OK) *text = proper_strbuf_take(&b);
+    proper_strbuf_free(&b);
+    return rc;
 }
 
 /* Evaluate `name` at width w; returns the status. */
 static int eval(proper_sre *s, const char *name, double w, proper_pmf *out) {
-    proper_sre_options opt;
+    proper_sre_opts opt = proper_sre_opts_default();
     proper_error err;
     int rc;
-    proper_sre_options_default(&opt, w);
+    opt.width = w;
     rc = proper_sre_eval(s, name, &opt, out, &err);
     if (rc) {
         char buf[1024];
@@ -111,21 +124,21 @@ static void test_print_parenthesises_by_context(void) {
                     "def flat = ((a) ((b c)) a);\n",
                     &err),
               0);
-    CHECK_INT(proper_sre_print_def(&s, "top", &text, &err), 0);
+    CHECK_INT(print_def(&s, "top", &text, &err), 0);
     CHECK_STR(text, "0.5: a b | 0.5: (0.5: a | 0.5: b) c");
     PROPER_FREE(text);
-    CHECK_INT(proper_sre_print_def(&s, "body", &text, &err), 0);
+    CHECK_INT(print_def(&s, "body", &text, &err), 0);
     CHECK_STR(text, "(a b)*[0.2]*{2: 1} a*[0.1] (0.5: a | 0.5: ())*{1: 0.5, 3: 0.5}");
     PROPER_FREE(text);
     /* nested sequences are one sequence */
-    CHECK_INT(proper_sre_print_def(&s, "flat", &text, &err), 0);
+    CHECK_INT(print_def(&s, "flat", &text, &err), 0);
     CHECK_STR(text, "a b c a");
     CHECK_INT(s.nodes[s.bindings[proper_sre_find(&s, "flat")].root].n_kids, 4);
     PROPER_FREE(text);
-    CHECK_INT(proper_sre_print_def(&s, NULL, &text, &err), 0); /* the main def is the last */
+    CHECK_INT(print_def(&s, NULL, &text, &err), 0); /* the main def is the last */
     CHECK_STR(text, "a b c a");
     PROPER_FREE(text);
-    CHECK_INT(proper_sre_print_def(&s, "a", &text, &err), PROPER_EINVAL);
+    CHECK_INT(print_def(&s, "a", &text, &err), PROPER_EINVAL);
     proper_sre_free(&s);
 }
 
@@ -377,7 +390,7 @@ static void test_fixed_loop_equals_repeated_convolution(void) {
     proper_pmf x, y;
     const char *names[2] = {"loop", "seq"};
     proper_pmf outs[2];
-    proper_sre_options opt;
+    proper_sre_opts opt = proper_sre_opts_default();
     size_t i;
     double worst = 0.0;
     CHECK_INT(parse(&s,
@@ -386,7 +399,7 @@ static void test_fixed_loop_equals_repeated_convolution(void) {
                     "def seq = a a a a a;\n",
                     &err),
               0);
-    proper_sre_options_default(&opt, 1.0);
+    opt.width = 1.0;
     CHECK_INT(proper_sre_eval_many(&s, names, 2, &opt, outs, NULL, &err), 0);
     x = outs[0];
     y = outs[1];
@@ -480,13 +493,13 @@ static void test_shared_subexpressions_computed_once(void) {
     proper_sre s;
     proper_error err;
     proper_pmf x;
-    proper_sre_options opt;
+    proper_sre_opts opt = proper_sre_opts_default();
     proper_sre_eval_info info;
     CHECK_INT(parse(&s, "symbol a = {1: 0.5, 2: 0.5}; symbol b = {3: 1};\n"
                         "def x = a b;\ndef m = (a b)*{2: 1} (a b)*{2: 1} x*{2: 1};",
                     &err),
               0);
-    proper_sre_options_default(&opt, 1.0);
+    opt.width = 1.0;
     CHECK_INT(proper_sre_eval_many(&s, NULL, 1, &opt, &x, &info, &err), 0);
     CHECK_INT(info.reachable, 14);
     CHECK_INT(info.distinct, 5);
@@ -501,10 +514,10 @@ static void test_eval_errors(void) {
     proper_sre s;
     proper_error err;
     proper_pmf x;
-    proper_sre_options opt;
+    proper_sre_opts opt = proper_sre_opts_default();
     char buf[512];
     CHECK_INT(parse(&s, "symbol a;\nsymbol b = {1: 1};\ndef d = a b;", &err), 0);
-    proper_sre_options_default(&opt, 1.0);
+    opt.width = 1.0;
     CHECK_INT(proper_sre_eval(&s, NULL, &opt, &x, &err), PROPER_EUNDEFINED);
     CHECK_STR(proper_error_format(&err, buf, sizeof buf),
               "t.sre:1:8: symbol 'a' has no PMF: give it a source or bind it with --set a=FILE.csv");
@@ -614,7 +627,7 @@ static void test_csv_source_relative_to_model(void) {
     write_file(TMP "sre_csv.csv", "value,prob\n10,0.25\n12,0.75\n");
     write_file(TMP "sre_csv.sre", "symbol a = csv(\"sre_csv.csv\");\ndef d = a a;\n");
     proper_sre_init(&s);
-    CHECK_INT(proper_sre_load(&s, TMP "sre_csv.sre", &err), 0);
+    CHECK_INT(proper_sre_read(&s, TMP "sre_csv.sre", &err), 0);
     CHECK_INT(eval(&s, NULL, 1.0, &x), 0);
     CHECK_ABS(proper_pmf_mean(&x), 2 * 11.5, 1e-9);
     proper_pmf_free(&x);
@@ -633,10 +646,10 @@ static void test_csv_source_relative_to_model(void) {
     write_file(TMP "sre_bad.csv", "value,prob\n10,0.25\n12,zz\n");
     write_file(TMP "sre_bad.sre", "symbol a = csv(\"sre_bad.csv\");\ndef d = a;\n");
     proper_sre_init(&s);
-    CHECK_INT(proper_sre_load(&s, TMP "sre_bad.sre", &err), 0);
+    CHECK_INT(proper_sre_read(&s, TMP "sre_bad.sre", &err), 0);
     {
-        proper_sre_options opt;
-        proper_sre_options_default(&opt, 1.0);
+        proper_sre_opts opt = proper_sre_opts_default();
+        opt.width = 1.0;
         CHECK(proper_sre_eval(&s, NULL, &opt, &x, &err) != 0);
         CHECK_CONTAINS(proper_error_format(&err, buf, sizeof buf), TMP "sre_bad.csv:3:");
     }
@@ -672,7 +685,7 @@ static void test_trace_sources(void) {
                "def m = measured;\n"
                "def j = bp;\n");
     proper_sre_init(&s);
-    CHECK_INT(proper_sre_load(&s, TMP "sre_small.sre", &err), 0);
+    CHECK_INT(proper_sre_read(&s, TMP "sre_small.sre", &err), 0);
     /* µs: build {2,3,2,3} E 2.5; send {10,10,12,10} E 10.5; p_file 3/4;
      * probe 1 µs, count {0: 1/2, 2: 1/2} (E 1) -> dir branch E 1.
      * steps: 2.5 + 0.25 * 1 + 10.5 = 13.25 */
@@ -707,12 +720,12 @@ static void test_malformed_trace_reports_trace_line(void) {
     proper_sre s;
     proper_error err;
     proper_pmf x;
-    proper_sre_options opt;
+    proper_sre_opts opt = proper_sre_opts_default();
     char buf[512];
     write_file(TMP "sre_broken.trace", "proper-trace 1\nR 1\nS build 2000\nS send -5\nE\n");
     proper_sre_init(&s);
     CHECK_INT(parse(&s, "symbol a = trace(\"" TMP "sre_broken.trace\", \"build\");\ndef d = a;", &err), 0);
-    proper_sre_options_default(&opt, 1.0);
+    opt.width = 1.0;
     CHECK(proper_sre_eval(&s, NULL, &opt, &x, &err) != 0);
     CHECK_CONTAINS(proper_error_format(&err, buf, sizeof buf), TMP "sre_broken.trace:4:");
     proper_sre_free(&s);
@@ -744,7 +757,7 @@ static void test_gnfa_koziolek_fig1(void) {
     char *text = NULL;
     double en;
     CHECK_INT(automaton(&s, "# Fig. 1\nfinal s2\ns0 a s1 0.3\ns1 b s0 1\ns0 c s2 0.7\n", &err), 0);
-    CHECK_INT(proper_sre_print_def(&s, "service", &text, &err), 0);
+    CHECK_INT(print_def(&s, "service", &text, &err), 0);
     CHECK_STR(text, "(s0 a s1 b)*[0.3] s0 c s2");
     PROPER_FREE(text);
     /* one symbol per state and label, in order of appearance */
@@ -776,13 +789,13 @@ static void test_gnfa_alternatives_and_stops(void) {
     char *text = NULL, buf[512];
     /* parallel edges become an alternative */
     CHECK_INT(automaton(&s, "final s1\ns0 a s1 0.4\ns0 b s1 0.6\n", &err), 0);
-    CHECK_INT(proper_sre_print_def(&s, NULL, &text, &err), 0);
+    CHECK_INT(print_def(&s, NULL, &text, &err), 0);
     CHECK_STR(text, "(0.4: s0 a | 0.6: s0 b) s1");
     PROPER_FREE(text);
     proper_sre_free(&s);
     /* a final state that may go on: stop with 1 - 0.25 */
     CHECK_INT(automaton(&s, "start x\nfinal y\nx a y 1\ny b x 0.25\n", &err), 0);
-    CHECK_INT(proper_sre_print_def(&s, NULL, &text, &err), 0);
+    CHECK_INT(print_def(&s, NULL, &text, &err), 0);
     CHECK_STR(text, "x a (y b x a)*[0.25] y");
     PROPER_FREE(text);
     /* bind: x=1, a=2, y=3, b=4: E = 3 + E[N] (3+4+1+2) + 3... = x a + E[N]*10 + y */
@@ -807,7 +820,28 @@ static void test_gnfa_alternatives_and_stops(void) {
     CHECK_INT(automaton(&s, "final s1\ns0 a s3 1\ns3 b s0 1\n", &err), PROPER_EPROB); /* s1 unreachable */
 }
 
+/* The output contract: a parse into a model that holds an earlier one
+ * replaces it on success and leaves it on failure. */
+static void test_parse_output_contract(void) {
+    proper_sre s;
+    proper_error err;
+    char *text;
+    CHECK_INT(parse(&s, "symbol a = {1: 1}; def d = a a;", &err), 0);
+    CHECK_INT(proper_sre_parse(&s, "symbol b; def e = b c;", 22, "u.sre", &err), PROPER_EUNDEFINED);
+    CHECK_STR(err.file, "u.sre");
+    text = print_model(&s);
+    CHECK_STR(text, "symbol a = {1: 1};\ndef d = a a;\n");
+    PROPER_FREE(text);
+    CHECK_INT(proper_sre_parse(&s, "symbol b; def e = b;", 20, "u.sre", &err), 0);
+    text = print_model(&s);
+    CHECK_STR(text, "symbol b;\ndef e = b;\n");
+    CHECK_STR(s.file, "u.sre");
+    PROPER_FREE(text);
+    proper_sre_free(&s);
+}
+
 int main(void) {
+    RUN(test_parse_output_contract);
     RUN(test_parse_and_print_canonical);
     RUN(test_print_parenthesises_by_context);
     RUN(test_round_trip_random_models);

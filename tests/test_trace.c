@@ -123,13 +123,17 @@ static void test_reader_counts(void) {
 }
 
 /* Records with the same id merge, across parses too (server + client). */
+static int merge_text(proper_trace *t, const char *text, proper_error *err) {
+    return proper_trace_parse_merge(t, text, strlen(text), "m.trace", err);
+}
+
 static void test_merge_by_id(void) {
     proper_trace t;
     proper_error err;
     const proper_trace_record *r;
     proper_trace_init(&t);
-    CHECK_INT(parse_text(&t, "proper-trace 1\nR 5\nS a 10\nT 50\nE\nR 6\nS a 20\nE\n", &err), PROPER_OK);
-    CHECK_INT(parse_text(&t, "proper-trace 1\nR 6\nC 99\nE\nR 5\nS a 30\nC 70\nE\n", &err), PROPER_OK);
+    CHECK_INT(merge_text(&t, "proper-trace 1\nR 5\nS a 10\nT 50\nE\nR 6\nS a 20\nE\n", &err), PROPER_OK);
+    CHECK_INT(merge_text(&t, "proper-trace 1\nR 6\nC 99\nE\nR 5\nS a 30\nC 70\nE\n", &err), PROPER_OK);
     CHECK_INT(t.nrecords, 2);
     r = proper_trace_find_record(&t, 5);
     CHECK(r != NULL);
@@ -141,10 +145,39 @@ static void test_merge_by_id(void) {
     }
     r = proper_trace_find_record(&t, 6);
     if (r) CHECK_ABS(r->client_ns, 99.0, 0.0);
-    /* a second T for request 5 is an error, at the line of that T */
-    CHECK_INT(parse_text(&t, "proper-trace 1\nR 5\nT 1\nE\n", &err), PROPER_EPARSE);
-    CHECK_INT(err.line, 3);
+    /* a second T for request 5 is an error, at the R line of that record,
+     * and the trace merged into is left as it was */
+    CHECK_INT(merge_text(&t, "proper-trace 1\nR 9\nS a 1\nE\nR 5\nS a 7\nT 1\nE\n", &err), PROPER_EPARSE);
+    CHECK_INT(err.line, 5);
+    CHECK_STR(err.file, "m.trace");
+    CHECK_CONTAINS(err.message, "request 5 has a T line");
+    CHECK_INT(t.nrecords, 2);
+    CHECK_INT(t.steps[0].n, 3);
+    r = proper_trace_find_record(&t, 5);
+    if (r) CHECK_ABS(r->service_ns, 50.0, 0.0);
+    /* within one text a second T is reported at that T */
+    CHECK_INT(merge_text(&t, "proper-trace 1\nR 8\nT 1\nT 2\nE\n", &err), PROPER_EPARSE);
+    CHECK_INT(err.line, 4);
     CHECK_CONTAINS(err.message, "second T");
+    CHECK_INT(t.nrecords, 2);
+    proper_trace_free(&t);
+}
+
+/* proper_trace_parse replaces an earlier trace on success and leaves it on
+ * failure (the project's output contract). */
+static void test_parse_output_contract(void) {
+    proper_trace t;
+    proper_error err;
+    proper_trace_init(&t);
+    CHECK_INT(parse_text(&t, "proper-trace 1\nR 1\nS a 10\nE\nR 2\nS a 20\nE\n", &err), PROPER_OK);
+    CHECK_INT(parse_text(&t, "proper-trace 1\nR 3\nS b 5\nE\nR 4\nS b -1\nE\n", &err), PROPER_ERANGE);
+    CHECK_INT(err.line, 6);
+    CHECK_INT(t.nrecords, 2);
+    CHECK_INT(t.nsteps, 1);
+    CHECK(proper_trace_find_step(&t, "a") != NULL && proper_trace_find_step(&t, "b") == NULL);
+    CHECK_INT(parse_text(&t, "proper-trace 1\nR 1\nS b 5\nE\n", &err), PROPER_OK);
+    CHECK_INT(t.nrecords, 1);
+    CHECK(proper_trace_find_step(&t, "a") == NULL && proper_trace_find_step(&t, "b") != NULL);
     proper_trace_free(&t);
 }
 
@@ -346,7 +379,7 @@ static void test_write_round_trip(void) {
     proper_trace_init(&t);
     proper_trace_init(&u);
     CHECK_INT(parse_text(&t, sample, &err), PROPER_OK);
-    CHECK_INT(parse_text(&t, vs, &err), PROPER_OK);
+    CHECK_INT(merge_text(&t, vs, &err), PROPER_OK);
     CHECK_INT(proper_trace_sort(&t, &err), PROPER_OK);
     CHECK_INT(t.records[0].id, 1);
     CHECK_INT(t.records[1].id, 2);
@@ -542,6 +575,7 @@ static void test_clock(void) {
 int main(void) {
     RUN(test_reader_counts);
     RUN(test_merge_by_id);
+    RUN(test_parse_output_contract);
     RUN(test_many_records);
     RUN(test_malformed);
     RUN(test_control_bytes);

@@ -72,18 +72,18 @@ static int predict(const char *scenario, const char *const *names, size_t k, fig
     char path[256];
     proper_sre s;
     proper_error err;
-    proper_sre_options opt;
+    proper_sre_opts opt = proper_sre_opts_default();
     proper_pmf pmfs[4], glue;
     measured m;
     size_t i;
     char buf[1024];
     snprintf(path, sizeof path, "examples/webserver/%s.sre", scenario);
     proper_sre_init(&s);
-    if (proper_sre_load(&s, path, &err)) {
+    if (proper_sre_read(&s, path, &err)) {
         printf("  %s\n", proper_error_format(&err, buf, sizeof buf));
         return -1;
     }
-    proper_sre_options_default(&opt, WIDTH);
+    opt.width = WIDTH;
     if (proper_sre_eval_many(&s, names, k, &opt, pmfs, NULL, &err) ||
         proper_sre_eval(&s, "handle_glue", &opt, &glue, &err) || load_measured(scenario, &m)) {
         printf("  %s\n", proper_error_format(&err, buf, sizeof buf));

@@ -224,8 +224,8 @@ static int merge(const char *server_path, const char *client_path, const char *o
     FILE *out;
     int rc;
     proper_trace_init(&t);
-    rc = proper_trace_load(&t, server_path, &err);
-    if (!rc) rc = proper_trace_load(&t, client_path, &err);
+    rc = proper_trace_read(&t, server_path, &err);
+    if (!rc) rc = proper_trace_read_merge(&t, client_path, &err);
     if (!rc) rc = proper_trace_sort(&t, &err);
     if (rc) {
         fprintf(stderr, "loadgen: %s\n", proper_error_format(&err, msg, sizeof msg));

@@ -47,7 +47,7 @@ static void round_trip(const proper_pmf *x) {
     long n;
     char *text;
     if (!f) return;
-    if (proper_pmf_write_csv(f, x, &err)) abort();
+    if (proper_pmf_write_csv(x, f, &err)) abort();
     n = ftell(f);
     rewind(f);
     text = (char *)malloc((size_t)n + 1);

@@ -28,15 +28,17 @@ static void check_error(const proper_error *err, const uint8_t *data, size_t siz
 static void round_trip(const proper_sre *s) {
     proper_sre t;
     proper_error err;
-    char *a = NULL, *b = NULL;
-    if (proper_sre_print(s, &a, NULL, &err)) abort();
+    proper_strbuf a, b;
+    proper_strbuf_init(&a);
+    proper_strbuf_init(&b);
+    if (proper_sre_format(s, &a, &err) || !a.data) abort();
     proper_sre_init(&t);
-    if (proper_sre_parse(&t, a, strlen(a), "printed", &err)) abort();
+    if (proper_sre_parse(&t, a.data, a.len, "printed", &err)) abort();
     if (!proper_sre_equal(s, &t)) abort();
-    if (proper_sre_print(&t, &b, NULL, &err) || strcmp(a, b) != 0) abort();
+    if (proper_sre_format(&t, &b, &err) || !b.data || strcmp(a.data, b.data) != 0) abort();
     proper_sre_free(&t);
-    PROPER_FREE(a);
-    PROPER_FREE(b);
+    proper_strbuf_free(&a);
+    proper_strbuf_free(&b);
 }
 
 /* 1 when evaluating s reads no file and stays small. */
@@ -67,10 +69,10 @@ static int cheap_to_evaluate(const proper_sre *s) {
 }
 
 static void evaluate(proper_sre *s) {
-    proper_sre_options opt;
+    proper_sre_opts opt = proper_sre_opts_default();
     proper_error err;
     proper_pmf x;
-    proper_sre_options_default(&opt, 1.0);
+    opt.width = 1.0;
     if (proper_sre_eval(s, NULL, &opt, &x, &err) == PROPER_OK) {
         if (proper_pmf_validate(&x, &err)) abort();
         proper_pmf_free(&x);
