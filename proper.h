@@ -312,8 +312,15 @@ typedef struct proper_alias {
     size_t *alias;
 } proper_alias;
 
-PROPER_API int proper_alias_init(proper_alias *a, const double *w, size_t n, proper_error *err);
+/* An empty table (n = 0): nothing allocated, safe to free. */
+PROPER_API void proper_alias_init(proper_alias *a);
+/* Build the table of the weights w[0..n) (finite, >= 0, positive sum) into
+ * an initialised table: an earlier table is released on success, and the
+ * table is unchanged on failure. */
+PROPER_API int proper_alias_create(proper_alias *a, const double *w, size_t n, proper_error *err);
+/* Index i with probability w[i] / sum(w); the table must not be empty. */
 PROPER_API size_t proper_alias_sample(const proper_alias *a, proper_rng *rng);
+/* Release the table; it is then empty. */
 PROPER_API void proper_alias_free(proper_alias *a);
 
 /* ---- Files and text -----------------------------------------------------*/
@@ -775,10 +782,17 @@ PROPER_API void proper_rng_jump(proper_rng *rng) {
     for (i = 0; i < 4; i++) rng->s[i] = t[i];
 }
 
-PROPER_API int proper_alias_init(proper_alias *a, const double *w, size_t n, proper_error *err) {
+PROPER_API void proper_alias_init(proper_alias *a) {
+    a->n = 0;
+    a->prob = NULL;
+    a->alias = NULL;
+}
+
+PROPER_API int proper_alias_create(proper_alias *out, const double *w, size_t n, proper_error *err) {
     double total = 0.0, *scaled;
     size_t *small, *large, ns = 0, nl = 0, i;
-    a->n = 0; a->prob = NULL; a->alias = NULL;
+    proper_alias fresh, *a = &fresh;
+    proper_alias_init(a);
     if (n == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "alias table of no outcomes");
     for (i = 0; i < n; i++) {
         if (!(w[i] >= 0.0) || isinf(w[i]))
@@ -812,18 +826,22 @@ PROPER_API int proper_alias_init(proper_alias *a, const double *w, size_t n, pro
     while (ns) { size_t s = small[--ns]; a->prob[s] = 1.0; a->alias[s] = s; }
     a->n = n;
     PROPER_FREE(scaled); PROPER_FREE(small); PROPER_FREE(large);
+    proper_alias_free(out);
+    *out = fresh;
     return PROPER_OK;
 }
 
 PROPER_API size_t proper_alias_sample(const proper_alias *a, proper_rng *rng) {
-    size_t i = (size_t)proper_rng_below(rng, a->n);
+    size_t i;
+    PROPER_ASSERT(a->n > 0);
+    i = (size_t)proper_rng_below(rng, a->n);
     return proper_rng_uniform(rng) < a->prob[i] ? i : a->alias[i];
 }
 
 PROPER_API void proper_alias_free(proper_alias *a) {
     PROPER_FREE(a->prob);
     PROPER_FREE(a->alias);
-    a->prob = NULL; a->alias = NULL; a->n = 0;
+    proper_alias_init(a);
 }
 
 /* ---- files ---- */
@@ -1102,7 +1120,7 @@ PROPER_API int proper_parse_double_str(const char *s, double *out, const char *w
  *     proper_trace t;
  *     proper_error err;
  *     proper_trace_init(&t);
- *     if (proper_trace_load(&t, "data/webserver/sequence.trace", &err)) {
+ *     if (proper_trace_read(&t, "data/webserver/sequence.trace", &err)) {
  *         ... proper_error_format(&err, ...) ...
  *     }
  *     const proper_trace_step_stats *s = proper_trace_find_step(&t, "sendContent");
@@ -1158,14 +1176,18 @@ extern "C" {
 /* Format version written in the header line. */
 #define PROPER_TRACE_VERSION 1
 /* Longest name (step, branch, choice, loop, counter, location), in bytes. */
+#ifndef PROPER_TRACE_NAME_MAX
 #define PROPER_TRACE_NAME_MAX 255
+#endif
 /* Largest counter amount (N lines): 2^53, so that every amount is exact as
  * a double (the reader's value type). */
 #define PROPER_TRACE_COUNT_MAX 9007199254740992.0
 /* Largest loop iteration count the reader accepts: the histogram is a dense
  * array indexed by count, so a corrupt huge count must not allocate
  * gigabytes. */
+#ifndef PROPER_TRACE_LOOP_MAX
 #define PROPER_TRACE_LOOP_MAX 1048576
+#endif
 
 /* Kinds of body lines (the letter is the record kind in the text). */
 enum proper_trace_kind {
@@ -1265,15 +1287,24 @@ typedef struct proper_trace {
 /* An empty trace. */
 PROPER_API void proper_trace_init(proper_trace *t);
 
-/* Parse trace text and add it to `t` (records with an id already in `t` are
- * merged into it). `file` names the text in errors (may be NULL). On failure
- * `err` holds file:line:col and `t` holds whatever came before the error: it
- * stays valid and must still be freed, but is normally discarded. */
-PROPER_API int proper_trace_parse(proper_trace *t, const char *text, size_t len,
+/* Parse trace text into `out`, which must be initialised (proper_trace_init,
+ * or an earlier trace, released on success); on failure `out` is left
+ * unchanged and `err` holds file:line:col. `file` names the text in errors
+ * (may be NULL). */
+PROPER_API int proper_trace_parse(proper_trace *out, const char *text, size_t len,
                                   const char *file, proper_error *err);
-
 /* proper_read_file + proper_trace_parse. */
-PROPER_API int proper_trace_load(proper_trace *t, const char *path, proper_error *err);
+PROPER_API int proper_trace_read(proper_trace *out, const char *path, proper_error *err);
+
+/* Parse trace text and add it to `t`: records with an id already in `t` are
+ * merged into it (e.g. a server's trace and a load generator's). On a parse
+ * error or a merge conflict (a second T or C for a request) `t` is left
+ * unchanged; only when memory runs out while merging may `t` hold part of
+ * the text (it stays valid and must still be freed). */
+PROPER_API int proper_trace_parse_merge(proper_trace *t, const char *text, size_t len,
+                                        const char *file, proper_error *err);
+/* proper_read_file + proper_trace_parse_merge. */
+PROPER_API int proper_trace_read_merge(proper_trace *t, const char *path, proper_error *err);
 
 /* Release everything `t` owns; `t` is then empty (as after init). */
 PROPER_API void proper_trace_free(proper_trace *t);
@@ -1407,14 +1438,13 @@ static int proper__trace_namechar(char ch) {
            ch == '_' || ch == '.' || ch == ':' || ch == '/' || ch == '@' || ch == '+' || ch == '-';
 }
 
-/* FNV-1a over the name, mixed with its kind and owner. */
+/* FNV-1a over the kind, the owner and the name. */
 static uint64_t proper__trace_hash(int kind, size_t owner, const char *s, size_t n) {
-    uint64_t h = 1469598103934665603ULL;
-    size_t i;
-    h = (h ^ (uint64_t)(unsigned)kind) * 1099511628211ULL;
-    h = (h ^ (uint64_t)owner) * 1099511628211ULL;
-    for (i = 0; i < n; i++) h = (h ^ (uint64_t)(unsigned char)s[i]) * 1099511628211ULL;
-    return h;
+    unsigned char k = (unsigned char)kind;
+    uint64_t o = (uint64_t)owner;
+    uint64_t h = proper_fnv1a(PROPER_FNV_OFFSET, &k, 1);
+    h = proper_fnv1a(h, &o, sizeof o);
+    return proper_fnv1a(h, s, n);
 }
 
 static const char *proper__trace_name_of(const proper_trace *t, int kind, size_t owner, size_t index) {
@@ -1459,14 +1489,6 @@ static int proper__trace_grow_names(proper_trace *t) {
     }
     PROPER_FREE(old);
     return PROPER_OK;
-}
-
-static char *proper__trace_strndup(const char *s, size_t n) {
-    char *copy = (char *)PROPER_MALLOC(n + 1);
-    if (!copy) return NULL;
-    memcpy(copy, s, n);
-    copy[n] = '\0';
-    return copy;
 }
 
 /* Append a new, empty entry named `name` to the table of `kind`; its index
@@ -1529,7 +1551,7 @@ static int proper__trace_intern(proper_trace *t, int kind, size_t owner, const c
         *index = t->name_slots[i].index;
         return PROPER_OK;
     }
-    copy = proper__trace_strndup(s, n);
+    copy = proper_strndup(s, n);
     if (!copy) return PROPER_ENOMEM;
     rc = proper__trace_new_entry(t, kind, owner, copy, index);
     if (rc) {
@@ -1911,8 +1933,10 @@ static int proper__trace_header(proper__trace_parser *ps) {
 
 PROPER_API void proper_trace_init(proper_trace *t) { memset(t, 0, sizeof *t); }
 
-PROPER_API int proper_trace_parse(proper_trace *t, const char *text, size_t len, const char *file,
-                                  proper_error *err) {
+/* Parse text into t, merging records by id; on failure t holds what came
+ * before the error. */
+static int proper__trace_parse_into(proper_trace *t, const char *text, size_t len, const char *file,
+                                    proper_error *err) {
     proper__trace_parser ps;
     int rc;
     ps.t = t;
@@ -1937,14 +1961,61 @@ PROPER_API int proper_trace_parse(proper_trace *t, const char *text, size_t len,
     return rc;
 }
 
-PROPER_API int proper_trace_load(proper_trace *t, const char *path, proper_error *err) {
+PROPER_API int proper_trace_parse(proper_trace *out, const char *text, size_t len, const char *file,
+                                  proper_error *err) {
+    proper_trace fresh;
+    int rc;
+    proper_trace_init(&fresh);
+    rc = proper__trace_parse_into(&fresh, text, len, file, err);
+    if (rc) {
+        proper_trace_free(&fresh);
+        return rc;
+    }
+    proper_trace_free(out);
+    *out = fresh;
+    return PROPER_OK;
+}
+
+PROPER_API int proper_trace_parse_merge(proper_trace *t, const char *text, size_t len, const char *file,
+                                        proper_error *err) {
+    proper_trace fresh;
+    size_t i;
+    int rc;
+    if (!t->nrecords) return proper_trace_parse(t, text, len, file, err);
+    /* the text on its own first, then the one check that depends on t: T and
+     * C at most once per request after merging; only then change t */
+    proper_trace_init(&fresh);
+    rc = proper__trace_parse_into(&fresh, text, len, file, err);
+    for (i = 0; rc == PROPER_OK && i < fresh.nrecords; i++) {
+        const proper_trace_record *r = &fresh.records[i];
+        const proper_trace_record *old = proper_trace_find_record(t, r->id);
+        if (old && ((r->service_ns >= 0.0 && old->service_ns >= 0.0) || (r->client_ns >= 0.0 && old->client_ns >= 0.0)))
+            rc = proper_error_set(err, PROPER_EPARSE, file, r->line, 1,
+                                  "request %llu has a %c line here and in the trace it is merged into",
+                                  (unsigned long long)r->id, r->service_ns >= 0.0 && old->service_ns >= 0.0 ? 'T' : 'C');
+    }
+    proper_trace_free(&fresh);
+    if (rc) return rc;
+    return proper__trace_parse_into(t, text, len, file, err);
+}
+
+/* proper_read_file, then parse (merge: 1) or parse_merge. */
+static int proper__trace_read(proper_trace *t, const char *path, int merge, proper_error *err) {
     char *text;
     size_t len;
     int rc = proper_read_file(path, &text, &len, err);
     if (rc) return rc;
-    rc = proper_trace_parse(t, text, len, path, err);
+    rc = merge ? proper_trace_parse_merge(t, text, len, path, err) : proper_trace_parse(t, text, len, path, err);
     PROPER_FREE(text);
     return rc;
+}
+
+PROPER_API int proper_trace_read(proper_trace *out, const char *path, proper_error *err) {
+    return proper__trace_read(out, path, 0, err);
+}
+
+PROPER_API int proper_trace_read_merge(proper_trace *t, const char *path, proper_error *err) {
+    return proper__trace_read(t, path, 1, err);
 }
 
 static void proper__trace_free_names(proper_trace_names *tab) {
@@ -2145,7 +2216,7 @@ static int proper__trace_writer_add(proper_trace_writer *w, const char *name, si
         proper_reserve(&w->lens, &cap_lens, w->nnames + 1, sizeof *w->lens))
         return PROPER_ENOMEM;
     w->cap = cap_names;
-    copy = proper__trace_strndup(name, n);
+    copy = proper_strndup(name, n);
     if (!copy) return PROPER_ENOMEM;
     w->names[w->nnames] = copy;
     w->lens[w->nnames] = n;
@@ -2465,13 +2536,16 @@ typedef struct proper_fft_plan {
     double *post;      /* real-packing twiddles W_n^rev(p): re[m/2+1], then im[m/2+1] */
 } proper_fft_plan;
 
-/* Zero a plan so that proper_fft_plan_free is safe on it. */
-PROPER_API void proper_fft_plan_zero(proper_fft_plan *plan);
+/* An empty plan (n = 0): nothing allocated, safe to free. */
+PROPER_API void proper_fft_plan_init(proper_fft_plan *plan);
 
-/* Build a plan for real transforms of length n (a power of two >= 2).
- * PROPER_EINVAL for other n, PROPER_ENOMEM when the tables do not fit. */
-PROPER_API int proper_fft_plan_init(proper_fft_plan *plan, size_t n, proper_error *err);
+/* Build a plan for real transforms of length n (a power of two >= 2) into
+ * an initialised plan (an earlier plan in it is released on success; on
+ * failure it is left unchanged). PROPER_EINVAL for other n, PROPER_ENOMEM
+ * when the tables do not fit. */
+PROPER_API int proper_fft_plan_create(proper_fft_plan *plan, size_t n, proper_error *err);
 
+/* Release the tables; the plan is then empty. */
 PROPER_API void proper_fft_plan_free(proper_fft_plan *plan);
 
 /* 1 when n is a power of two (n >= 1). */
@@ -2479,9 +2553,6 @@ PROPER_API int proper_fft_is_pow2(size_t n);
 
 /* Smallest power of two >= n (n >= 1); 0 when it does not fit in size_t. */
 PROPER_API size_t proper_fft_next_pow2(size_t n);
-
-/* Number of doubles in a spectrum of a length-n plan: n + 2. */
-PROPER_API size_t proper_fft_spectrum_size(const proper_fft_plan *plan);
 
 /* x: n reals (unchanged). spec: n + 2 doubles, natural order split layout. */
 PROPER_API void proper_fft_forward(const proper_fft_plan *plan, const double *x, double *spec);
@@ -2526,7 +2597,7 @@ PROPER_API void proper_fft_multiply(const proper_fft_plan *plan, const double *a
 #define PROPER__FFT_VECTORIZE
 #endif
 
-#define PROPER__TWO_PI 6.283185307179586476925286766559
+#define PROPER__FFT_TWO_PI 6.283185307179586476925286766559
 
 PROPER_API int proper_fft_is_pow2(size_t n) { return n != 0 && (n & (n - 1)) == 0; }
 
@@ -2539,16 +2610,14 @@ PROPER_API size_t proper_fft_next_pow2(size_t n) {
     return p;
 }
 
-PROPER_API size_t proper_fft_spectrum_size(const proper_fft_plan *plan) { return plan->n + 2; }
-
-PROPER_API void proper_fft_plan_zero(proper_fft_plan *plan) {
+PROPER_API void proper_fft_plan_init(proper_fft_plan *plan) {
     memset(plan, 0, sizeof *plan);
 }
 
 PROPER_API void proper_fft_plan_free(proper_fft_plan *plan) {
     PROPER_FREE(plan->twiddle);
     PROPER_FREE(plan->post);
-    proper_fft_plan_zero(plan);
+    proper_fft_plan_init(plan);
 }
 
 static int proper__fft_log2(size_t n) {
@@ -2585,12 +2654,12 @@ static int proper__fft_roots_init(proper__fft_roots *r, size_t n) {
     }
     for (k = 0; k < n_hi; k++) {
         /* k*S <= n + S is exact; dividing by a power of two is exact */
-        double angle = -PROPER__TWO_PI * ((double)(k * S) / (double)n);
+        double angle = -PROPER__FFT_TWO_PI * ((double)(k * S) / (double)n);
         r->hi[2 * k] = cos(angle);
         r->hi[2 * k + 1] = sin(angle);
     }
     for (k = 0; k < S; k++) {
-        double angle = -PROPER__TWO_PI * ((double)k / (double)n);
+        double angle = -PROPER__FFT_TWO_PI * ((double)k / (double)n);
         r->lo[2 * k] = cos(angle);
         r->lo[2 * k + 1] = sin(angle);
     }
@@ -2642,11 +2711,12 @@ static void proper__fft_post_twiddles(const proper__fft_roots *roots, size_t m, 
     }
 }
 
-PROPER_API int proper_fft_plan_init(proper_fft_plan *plan, size_t n, proper_error *err) {
+PROPER_API int proper_fft_plan_create(proper_fft_plan *out, size_t n, proper_error *err) {
     size_t m, total = 0, L, n_post;
     int log_m, s;
     proper__fft_roots roots;
-    proper_fft_plan_zero(plan);
+    proper_fft_plan fresh, *plan = &fresh;
+    proper_fft_plan_init(plan);
     if (n < 2 || !proper_fft_is_pow2(n))
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
                                 "FFT length %zu is not a power of two >= 2", n);
@@ -2673,6 +2743,8 @@ PROPER_API int proper_fft_plan_init(proper_fft_plan *plan, size_t n, proper_erro
         proper__fft_stage_twiddles(&roots, n, plan->twiddle + plan->stage_offset[s], L, s < plan->n_big);
     proper__fft_post_twiddles(&roots, m, plan->post, plan->post + n_post);
     proper__fft_roots_free(&roots);
+    proper_fft_plan_free(out);
+    *out = fresh;
     return PROPER_OK;
 }
 
@@ -3140,20 +3212,32 @@ extern "C" {
 
 /* Relative tolerance of the continued fractions and series behind the
  * incomplete beta and gamma functions. */
+#ifndef PROPER_STATS_SERIES_EPS
 #define PROPER_STATS_SERIES_EPS 1e-16
+#endif
 /* Iteration cap of those expansions. They need O(sqrt(max(a, b))) terms, so
  * the cap allows shape parameters (df/2) up to about 1e10; beyond it the
  * functions return NaN. */
+#ifndef PROPER_STATS_SERIES_MAX_ITER
 #define PROPER_STATS_SERIES_MAX_ITER 1000000
+#endif
 /* Quantiles are found by safeguarded Newton iteration; it stops when a step
  * changes the root by at most this much relative to the root. */
+#ifndef PROPER_STATS_ROOT_RTOL
 #define PROPER_STATS_ROOT_RTOL 4e-16
+#endif
+#ifndef PROPER_STATS_ROOT_MAX_ITER
 #define PROPER_STATS_ROOT_MAX_ITER 400
+#endif
 /* Tolerance on probability totals (KS on PMFs: each total must be <= 1 + this). */
+#ifndef PROPER_STATS_PROB_TOL
 #define PROPER_STATS_PROB_TOL 1e-9
+#endif
 /* Cochran's rule: chi-square bins whose expected count is below this are
  * merged with neighbours (the usual default for min_expected). */
+#ifndef PROPER_STATS_CHI2_MIN_EXPECTED
 #define PROPER_STATS_CHI2_MIN_EXPECTED 5.0
+#endif
 
 /* ---- Special functions -------------------------------------------------- */
 
@@ -3309,18 +3393,18 @@ PROPER_API double proper_stats_ks_pvalue(double d, double n);
 #include <math.h>
 #include <string.h>
 
-#define PROPER__LN_SQRT_2PI 0.91893853320467274178 /* log(√(2π)) */
-#define PROPER__SQRT_2PI 2.50662827463100050242
-#define PROPER__PI 3.14159265358979323846
-#define PROPER__SQRT1_2 0.70710678118654752440
-#define PROPER__TINY 1e-300 /* keeps Lentz's continued fractions off zero */
+#define PROPER__STATS_LN_SQRT_2PI 0.91893853320467274178 /* log(√(2π)) */
+#define PROPER__STATS_SQRT_2PI 2.50662827463100050242
+#define PROPER__STATS_PI 3.14159265358979323846
+#define PROPER__STATS_SQRT1_2 0.70710678118654752440
+#define PROPER__STATS_TINY 1e-300 /* keeps Lentz's continued fractions off zero */
 
 /* ---- log-gamma ---- */
 
 /* Stirling remainder δ(x) = log Γ(x) - [(x - ½)log x - x + log √(2π)] for
  * x >= 10: the asymptotic series Σ B_2k / (2k(2k-1) x^(2k-1)) (DLMF 5.11.1)
  * through B_14; the first omitted term is below 1e-17 at x = 10. */
-static double proper__stirling_delta(double x) {
+static double proper__stats_stirling_delta(double x) {
     double r = 1.0 / x, r2 = r * r;
     return r * (1.0 / 12 + r2 * (-1.0 / 360 + r2 * (1.0 / 1260 + r2 * (-1.0 / 1680 +
            r2 * (1.0 / 1188 + r2 * (-691.0 / 360360 + r2 * (1.0 / 156)))))));
@@ -3335,25 +3419,25 @@ PROPER_API double proper_stats_lgamma(double x) {
         prod *= x;
         x += 1.0;
     }
-    return (x - 0.5) * log(x) - x + PROPER__LN_SQRT_2PI + proper__stirling_delta(x) - log(prod);
+    return (x - 0.5) * log(x) - x + PROPER__STATS_LN_SQRT_2PI + proper__stats_stirling_delta(x) - log(prod);
 }
 
 /* log B(a, b) without the cancellation of lgamma(a) + lgamma(b) - lgamma(a+b)
  * when a or b is large: Stirling's form with the remainders δ. */
-static double proper__lbeta(double a, double b) {
+static double proper__stats_lbeta(double a, double b) {
     double lo = a < b ? a : b, hi = a < b ? b : a, s = lo + hi;
     if (lo >= 10.0)
-        return PROPER__LN_SQRT_2PI - 0.5 * log(hi) + (lo - 0.5) * log(lo / s) +
-               hi * log1p(-lo / s) + proper__stirling_delta(lo) + proper__stirling_delta(hi) -
-               proper__stirling_delta(s);
+        return PROPER__STATS_LN_SQRT_2PI - 0.5 * log(hi) + (lo - 0.5) * log(lo / s) +
+               hi * log1p(-lo / s) + proper__stats_stirling_delta(lo) + proper__stats_stirling_delta(hi) -
+               proper__stats_stirling_delta(s);
     if (hi >= 10.0) /* log Γ(hi) - log Γ(hi + lo) in Stirling form, plus log Γ(lo) */
         return proper_stats_lgamma(lo) + (hi - 0.5) * log1p(-lo / s) - lo * log(s) + lo +
-               proper__stirling_delta(hi) - proper__stirling_delta(s);
+               proper__stats_stirling_delta(hi) - proper__stats_stirling_delta(s);
     return proper_stats_lgamma(lo) + proper_stats_lgamma(hi) - proper_stats_lgamma(s);
 }
 
 /* log(1 + e) - e without cancellation for small e. */
-static double proper__log1pmx(double e) {
+static double proper__stats_log1pmx(double e) {
     double term, sum = 0.0, pw;
     int k;
     if (fabs(e) > 0.25) return log1p(e) - e;
@@ -3372,22 +3456,22 @@ static double proper__log1pmx(double e) {
 /* x^a e^(-x) / Γ(a), computed for large a as
  * exp(a·log1pmx((x-a)/a) + ½ log(a/2π) - δ(a)) to avoid cancelling huge terms
  * (Temme's form, DLMF 8.12). */
-static double proper__gamma_prefactor(double a, double x) {
+static double proper__stats_gamma_prefactor(double a, double x) {
     double e, core;
     if (x == 0.0) return 0.0;
     if (a < 10.0) return exp(a * log(x) - x - proper_stats_lgamma(a));
     /* a (log(x/a) - (x-a)/a): with log1pmx near x = a; directly elsewhere,
      * where 1 + e would lose the digits of a small x/a */
     e = (x - a) / a;
-    core = fabs(e) <= 0.25 ? a * proper__log1pmx(e) : a * log(x / a) + (a - x);
-    return exp(core + 0.5 * log(a / (2.0 * PROPER__PI)) - proper__stirling_delta(a));
+    core = fabs(e) <= 0.25 ? a * proper__stats_log1pmx(e) : a * log(x / a) + (a - x);
+    return exp(core + 0.5 * log(a / (2.0 * PROPER__STATS_PI)) - proper__stats_stirling_delta(a));
 }
 
 /* P(a, x) and Q(a, x): the power series for x < a + 1 (DLMF 8.11.4), the
  * continued fraction for Q otherwise (DLMF 8.9.2, modified Lentz). Returns 0,
  * or -1 when the expansion did not converge. */
-static int proper__gamma_pq(double a, double x, double *p, double *q) {
-    double front = proper__gamma_prefactor(a, x);
+static int proper__stats_gamma_pq(double a, double x, double *p, double *q) {
+    double front = proper__stats_gamma_prefactor(a, x);
     int i;
     if (x == 0.0) { *p = 0.0; *q = 1.0; return 0; }
     if (isinf(x)) { *p = 1.0; *q = 0.0; return 0; }
@@ -3404,14 +3488,14 @@ static int proper__gamma_pq(double a, double x, double *p, double *q) {
         if (*p > 1.0) *p = 1.0;
         *q = 1.0 - *p;
     } else {
-        double b = x + 1.0 - a, c = 1.0 / PROPER__TINY, d = 1.0 / b, h = d;
+        double b = x + 1.0 - a, c = 1.0 / PROPER__STATS_TINY, d = 1.0 / b, h = d;
         for (i = 1; i <= PROPER_STATS_SERIES_MAX_ITER; i++) {
             double an = -i * (i - a), delta;
             b += 2.0;
             d = an * d + b;
-            if (fabs(d) < PROPER__TINY) d = PROPER__TINY;
+            if (fabs(d) < PROPER__STATS_TINY) d = PROPER__STATS_TINY;
             c = b + an / c;
-            if (fabs(c) < PROPER__TINY) c = PROPER__TINY;
+            if (fabs(c) < PROPER__STATS_TINY) c = PROPER__STATS_TINY;
             d = 1.0 / d;
             delta = d * c;
             h *= delta;
@@ -3428,13 +3512,13 @@ static int proper__gamma_pq(double a, double x, double *p, double *q) {
 PROPER_API double proper_stats_gamma_p(double a, double x) {
     double p, q;
     if (!(a > 0.0) || isinf(a) || !(x >= 0.0)) return NAN;
-    return proper__gamma_pq(a, x, &p, &q) ? NAN : p;
+    return proper__stats_gamma_pq(a, x, &p, &q) ? NAN : p;
 }
 
 PROPER_API double proper_stats_gamma_q(double a, double x) {
     double p, q;
     if (!(a > 0.0) || isinf(a) || !(x >= 0.0)) return NAN;
-    return proper__gamma_pq(a, x, &p, &q) ? NAN : q;
+    return proper__stats_gamma_pq(a, x, &p, &q) ? NAN : q;
 }
 
 /* ---- incomplete beta ---- */
@@ -3442,10 +3526,10 @@ PROPER_API double proper_stats_gamma_q(double a, double x) {
 /* Continued fraction for I_x(a, b) / (x^a y^b / (a B(a, b))) (DLMF 8.17.22),
  * modified Lentz; converges fast for x < (a + 1)/(a + b + 2). NaN when it
  * does not converge. */
-static double proper__incbeta_cf(double a, double b, double x) {
+static double proper__stats_incbeta_cf(double a, double b, double x) {
     double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0), h;
     int m;
-    if (fabs(d) < PROPER__TINY) d = PROPER__TINY;
+    if (fabs(d) < PROPER__STATS_TINY) d = PROPER__STATS_TINY;
     d = 1.0 / d;
     h = d;
     for (m = 1; m <= PROPER_STATS_SERIES_MAX_ITER; m++) {
@@ -3453,17 +3537,17 @@ static double proper__incbeta_cf(double a, double b, double x) {
         /* even step d_2m = m (b - m) x / ((a + 2m - 1)(a + 2m)) */
         num = m * (b - m) * x / ((a + m2 - 1.0) * (a + m2));
         d = 1.0 + num * d;
-        if (fabs(d) < PROPER__TINY) d = PROPER__TINY;
+        if (fabs(d) < PROPER__STATS_TINY) d = PROPER__STATS_TINY;
         c = 1.0 + num / c;
-        if (fabs(c) < PROPER__TINY) c = PROPER__TINY;
+        if (fabs(c) < PROPER__STATS_TINY) c = PROPER__STATS_TINY;
         d = 1.0 / d;
         h *= d * c;
         /* odd step d_2m+1 = -(a + m)(a + b + m) x / ((a + 2m)(a + 2m + 1)) */
         num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0));
         d = 1.0 + num * d;
-        if (fabs(d) < PROPER__TINY) d = PROPER__TINY;
+        if (fabs(d) < PROPER__STATS_TINY) d = PROPER__STATS_TINY;
         c = 1.0 + num / c;
-        if (fabs(c) < PROPER__TINY) c = PROPER__TINY;
+        if (fabs(c) < PROPER__STATS_TINY) c = PROPER__STATS_TINY;
         d = 1.0 / d;
         delta = d * c;
         h *= delta;
@@ -3478,7 +3562,7 @@ static double proper__incbeta_cf(double a, double b, double x) {
  * continued fraction stalls (one shape huge, the other small, e.g. the t
  * distribution with df = 1e6): there its steps can round to exactly 1 long
  * before it has converged. NaN when it does not converge. */
-static double proper__incbeta_log_series(double a, double b, double x) {
+static double proper__stats_incbeta_log_series(double a, double b, double x) {
     /* terms can grow to about e^((a+b)x/(1-x)) before they fall: rescale
      * by 2^-900 whenever the sum passes 2^900 and count the rescalings */
     const double big = 8.452712498170644e270, log_big = 623.8324625039508; /* 2^900, its log */
@@ -3495,7 +3579,7 @@ static double proper__incbeta_log_series(double a, double b, double x) {
 }
 
 /* Terms the power series needs for I_x(a, b): about (a + b) x / (1 - x). */
-#define PROPER__INCBETA_SERIES_TERMS 4000.0 /* beyond it, the continued fraction */
+#define PROPER__STATS_INCBETA_SERIES_TERMS 4000.0 /* beyond it, the continued fraction */
 
 /* I_x(a, b) for large a and small b, from Temme's expansion (the form
  * behind DiDonato & Morris's BGRAT, ACM TOMS 18 (1992)): with t = e^-u and
@@ -3506,32 +3590,32 @@ static double proper__incbeta_log_series(double a, double b, double x) {
  * log(sinh(w)/w) = Σ_k 2^(2k) B_2k w^(2k) / (2k (2k)!), so d_j follows from
  * the exponential of a power series. The terms fall like (ξ/2π)² and
  * (2j/2πν)²; returns -1 when they have not fallen below the tolerance
- * after PROPER__TEMME_TERMS terms. (The continued fraction loses up to 1e-10
+ * after PROPER__STATS_TEMME_TERMS terms. (The continued fraction loses up to 1e-10
  * in this regime, e.g. for the t distribution with df = 1e6.) */
-#define PROPER__TEMME_TERMS 12
-static int proper__incbeta_large_a(double a, double b, double y, double *out) {
+#define PROPER__STATS_TEMME_TERMS 12
+static int proper__stats_incbeta_large_a(double a, double b, double y, double *out) {
     /* B_2, B_4, ..., B_24 */
-    static const double bern[PROPER__TEMME_TERMS] = {
+    static const double bern[PROPER__STATS_TEMME_TERMS] = {
         1.0 / 6, -1.0 / 30, 1.0 / 42, -1.0 / 30, 5.0 / 66, -691.0 / 2730, 7.0 / 6,
         -3617.0 / 510, 43867.0 / 798, -174611.0 / 330, 854513.0 / 138, -236364091.0 / 2730};
-    double e[PROPER__TEMME_TERMS + 1], d[PROPER__TEMME_TERMS];
-    double nu = a + 0.5 * (b - 1.0), xi = -log1p(-y), z = nu * xi, lbeta = proper__lbeta(a, b);
+    double e[PROPER__STATS_TEMME_TERMS + 1], d[PROPER__STATS_TEMME_TERMS];
+    double nu = a + 0.5 * (b - 1.0), xi = -log1p(-y), z = nu * xi, lbeta = proper__stats_lbeta(a, b);
     double p, q, s = b, sum = 0.0, fact = 1.0;
     int j, k;
     /* e_k: coefficient of u^(2k) in (b-1) log(sinh(u/2)/(u/2)) = (b-1) B_2k / (2k (2k)!) */
-    for (k = 1; k <= PROPER__TEMME_TERMS; k++) {
+    for (k = 1; k <= PROPER__STATS_TEMME_TERMS; k++) {
         fact *= (2.0 * k - 1.0) * (2.0 * k);
         e[k] = (b - 1.0) * bern[k - 1] / (2.0 * k * fact);
     }
     /* d = exp(Σ e_k w^k): d_0 = 1, d_n = (1/n) Σ_k k e_k d_(n-k) */
     d[0] = 1.0;
-    for (j = 1; j < PROPER__TEMME_TERMS; j++) {
+    for (j = 1; j < PROPER__STATS_TEMME_TERMS; j++) {
         double acc = 0.0;
         for (k = 1; k <= j; k++) acc += k * e[k] * d[j - k];
         d[j] = acc / j;
     }
-    if (proper__gamma_pq(b, z, &p, &q)) return -1;
-    for (j = 0; j < PROPER__TEMME_TERMS; j++) {
+    if (proper__stats_gamma_pq(b, z, &p, &q)) return -1;
+    for (j = 0; j < PROPER__STATS_TEMME_TERMS; j++) {
         double term = d[j] * exp(proper_stats_lgamma(s) - s * log(nu) - lbeta) * q;
         sum += term;
         if (fabs(term) <= PROPER_STATS_SERIES_EPS * fabs(sum)) {
@@ -3539,21 +3623,21 @@ static int proper__incbeta_large_a(double a, double b, double y, double *out) {
             return 0;
         }
         /* Q(s+1, z) = Q(s, z) + z^s e^-z / Γ(s+1) (DLMF 8.8.6), twice */
-        q += proper__gamma_prefactor(s, z) / s;
-        q += proper__gamma_prefactor(s + 1.0, z) / (s + 1.0);
+        q += proper__stats_gamma_prefactor(s, z) / s;
+        q += proper__stats_gamma_prefactor(s + 1.0, z) / (s + 1.0);
         s += 2.0;
     }
     return -1;
 }
 
 /* Where the expansion above is used: shape a at least this, b at most 10. */
-#define PROPER__TEMME_MIN_A 100.0
+#define PROPER__STATS_TEMME_MIN_A 100.0
 
 /* I_x(a, b) into *i and 1 - I_x(a, b) into *j, where y = 1 - x is passed
  * separately so that callers keep its precision. Whichever of the two is
  * computed directly by the continued fraction is accurate in relative
  * terms; the other is 1 minus it. Returns -1 on non-convergence. */
-static int proper__incbeta2(double a, double b, double x, double y, double *i, double *j) {
+static int proper__stats_incbeta2(double a, double b, double x, double y, double *i, double *j) {
     double cf, lx, ly;
     int swap, use_series;
     if (x <= 0.0) { *i = 0.0; *j = 1.0; return 0; }
@@ -3564,8 +3648,8 @@ static int proper__incbeta2(double a, double b, double x, double y, double *i, d
         double t = a; a = b; b = t;
         t = x; x = y; y = t;
     }
-    use_series = (a + b) * x / y <= PROPER__INCBETA_SERIES_TERMS;
-    if (!use_series && a >= PROPER__TEMME_MIN_A && b <= 10.0 && !proper__incbeta_large_a(a, b, y, &cf)) {
+    use_series = (a + b) * x / y <= PROPER__STATS_INCBETA_SERIES_TERMS;
+    if (!use_series && a >= PROPER__STATS_TEMME_MIN_A && b <= 10.0 && !proper__stats_incbeta_large_a(a, b, y, &cf)) {
         if (cf > 1.0) cf = 1.0;
         if (swap) { *j = cf; *i = 1.0 - cf; }
         else { *i = cf; *j = 1.0 - cf; }
@@ -3575,9 +3659,9 @@ static int proper__incbeta2(double a, double b, double x, double y, double *i, d
      * x near 1 keeps a·log x exact to rounding even when a is huge */
     lx = x > 0.5 ? log1p(-y) : log(x);
     ly = y > 0.5 ? log1p(-x) : log(y);
-    cf = use_series ? proper__incbeta_log_series(a, b, x) : log(proper__incbeta_cf(a, b, x));
+    cf = use_series ? proper__stats_incbeta_log_series(a, b, x) : log(proper__stats_incbeta_cf(a, b, x));
     if (isnan(cf)) return -1;
-    cf = exp(a * lx + b * ly - proper__lbeta(a, b) + cf) / a;
+    cf = exp(a * lx + b * ly - proper__stats_lbeta(a, b) + cf) / a;
     if (cf > 1.0) cf = 1.0;
     if (swap) { *j = cf; *i = 1.0 - cf; }
     else { *i = cf; *j = 1.0 - cf; }
@@ -3587,7 +3671,7 @@ static int proper__incbeta2(double a, double b, double x, double y, double *i, d
 PROPER_API double proper_stats_incbeta(double a, double b, double x) {
     double i, j;
     if (!(a > 0.0) || !(b > 0.0) || isinf(a) || isinf(b) || !(x >= 0.0 && x <= 1.0)) return NAN;
-    return proper__incbeta2(a, b, x, 1.0 - x, &i, &j) ? NAN : i;
+    return proper__stats_incbeta2(a, b, x, 1.0 - x, &i, &j) ? NAN : i;
 }
 
 /* ---- root finding ---- */
@@ -3596,7 +3680,7 @@ PROPER_API double proper_stats_incbeta(double a, double b, double x) {
  * its derivative *dg. The quantiles use differences of logarithms of tail
  * probabilities, e.g. log P(a, y) - log p, which are nearly linear in log x
  * far out in the tails. */
-typedef double (*proper__resid_fn)(double x, const void *ctx, double *dg);
+typedef double (*proper__stats_resid_fn)(double x, const void *ctx, double *dg);
 
 /* Safeguarded Newton on (0, ∞) from x0 > 0. The bracket [lo, hi] starts as
  * [0, ∞]; a Newton step that leaves it is replaced by a jump (multiply or
@@ -3604,7 +3688,7 @@ typedef double (*proper__resid_fn)(double x, const void *ctx, double *dg);
  * and by bisection (geometric when the bracket spans a factor above 4)
  * once both are known. Returns 0 when the root lies below the smallest
  * subnormal and INFINITY when it lies beyond DBL_MAX. */
-static double proper__solve_increasing(proper__resid_fn g, const void *ctx, double x0) {
+static double proper__stats_solve_increasing(proper__stats_resid_fn g, const void *ctx, double x0) {
     const double smallest = 4.9406564584124654e-324; /* the least subnormal */
     double lo = 0.0, hi = INFINITY, x = x0, factor = 2.0, gx, d, next;
     int it;
@@ -3644,12 +3728,12 @@ static double proper__solve_increasing(proper__resid_fn g, const void *ctx, doub
 
 PROPER_API double proper_stats_normal_cdf(double x) {
     if (isnan(x)) return NAN;
-    return 0.5 * erfc(-x * PROPER__SQRT1_2);
+    return 0.5 * erfc(-x * PROPER__STATS_SQRT1_2);
 }
 
 /* Abramowitz & Stegun 26.2.23: for 0 < p <= 0.5, Φ⁻¹(p) ≈ -(t - c(t)/d(t)) with
  * t = √(-2 log p); absolute error below 4.5e-4. The starting point only. */
-static double proper__normal_quantile_start(double p) {
+static double proper__stats_normal_quantile_start(double p) {
     double t = sqrt(-2.0 * log(p));
     return -(t - (2.515517 + t * (0.802853 + t * 0.010328)) /
                      (1.0 + t * (1.432788 + t * (0.189269 + t * 0.001308))));
@@ -3666,16 +3750,16 @@ PROPER_API double proper_stats_normal_quantile(double p) {
     r = upper ? 1.0 - p : p; /* exact for p >= 0.5 (Sterbenz) */
     q = p - 0.5;             /* exact for p in [0.25, 1]; within 3e-17 elsewhere */
     central = fabs(q) <= 0.425;
-    x = proper__normal_quantile_start(r); /* x <= 0: the lower-tail quantile of r */
+    x = proper__stats_normal_quantile_start(r); /* x <= 0: the lower-tail quantile of r */
     /* Halley's method on g(x) = Φ(x) - r, g' = φ, g'' = -x φ:
      * x ← x - u / (1 + x u / 2) with u = g/φ. In the centre, g is written
      * as erf(|x|/√2)/2 - |q| so that quantiles near 0 keep their digits. */
     for (it = 0; it < 8; it++) {
         double g, phi, u, step;
-        phi = exp(-0.5 * x * x) / PROPER__SQRT_2PI;
+        phi = exp(-0.5 * x * x) / PROPER__STATS_SQRT_2PI;
         if (!(phi > DBL_MIN)) break; /* deep in the subnormal tail: keep the estimate */
         /* Φ(x) - r; in the centre Φ(x) - r = |q| - erf(-x/√2)/2 */
-        g = central ? fabs(q) - 0.5 * erf(-x * PROPER__SQRT1_2) : 0.5 * erfc(-x * PROPER__SQRT1_2) - r;
+        g = central ? fabs(q) - 0.5 * erf(-x * PROPER__STATS_SQRT1_2) : 0.5 * erfc(-x * PROPER__STATS_SQRT1_2) - r;
         u = g / phi;
         step = u / (1.0 + 0.5 * x * u);
         x -= step;
@@ -3685,7 +3769,7 @@ PROPER_API double proper_stats_normal_quantile(double p) {
 }
 
 /* Two-sided critical value z with P(|Z| <= z) = level. */
-static double proper__normal_critical(double level) {
+static double proper__stats_normal_critical(double level) {
     return -proper_stats_normal_quantile(0.5 * (1.0 - level));
 }
 
@@ -3693,13 +3777,13 @@ static double proper__normal_critical(double level) {
 
 /* For t >= 0: *tail2 = P(|T| > t) = I_x(df/2, 1/2) with x = df/(df + t²),
  * *central = P(|T| <= t) = 1 - *tail2, each accurate where it is small. */
-static int proper__t_tails(double t, double df, double *tail2, double *central) {
+static int proper__stats_t_tails(double t, double df, double *tail2, double *central) {
     double s = t / sqrt(df), x, y;
     if (s > 1e150) {
-        /* x = 1/(1+s²) underflows: the series of proper__incbeta2 is just
+        /* x = 1/(1+s²) underflows: the series of proper__stats_incbeta2 is just
          * its first term, x^a / (a B(a, 1/2)) with y = 1 (log s from log t:
          * s itself may overflow) */
-        *tail2 = exp(-df * (log(t) - 0.5 * log(df)) - proper__lbeta(0.5 * df, 0.5)) / (0.5 * df);
+        *tail2 = exp(-df * (log(t) - 0.5 * log(df)) - proper__stats_lbeta(0.5 * df, 0.5)) / (0.5 * df);
         *central = 1.0 - *tail2;
         return 0;
     }
@@ -3710,12 +3794,12 @@ static int proper__t_tails(double t, double df, double *tail2, double *central) 
         x = 1.0 / (1.0 + s * s);
         y = s * s * x;
     }
-    return proper__incbeta2(0.5 * df, 0.5, x, y, tail2, central);
+    return proper__stats_incbeta2(0.5 * df, 0.5, x, y, tail2, central);
 }
 
-static double proper__t_pdf(double t, double df) {
+static double proper__stats_t_pdf(double t, double df) {
     double s = t / sqrt(df);
-    return exp(-0.5 * (df + 1.0) * log1p(s * s) - proper__lbeta(0.5 * df, 0.5)) / sqrt(df);
+    return exp(-0.5 * (df + 1.0) * log1p(s * s) - proper__stats_lbeta(0.5 * df, 0.5)) / sqrt(df);
 }
 
 PROPER_API double proper_stats_t_cdf(double t, double df) {
@@ -3723,22 +3807,22 @@ PROPER_API double proper_stats_t_cdf(double t, double df) {
     if (isnan(t) || !(df > 0.0)) return NAN;
     if (isinf(t)) return t > 0 ? 1.0 : 0.0;
     if (isinf(df)) return proper_stats_normal_cdf(t);
-    if (proper__t_tails(fabs(t), df, &tail2, &central)) return NAN;
+    if (proper__stats_t_tails(fabs(t), df, &tail2, &central)) return NAN;
     if (tail2 < 0.5) return t < 0 ? 0.5 * tail2 : 1.0 - 0.5 * tail2;
     return t < 0 ? 0.5 - 0.5 * central : 0.5 + 0.5 * central;
 }
 
-typedef struct proper__t_target {
+typedef struct proper__stats_t_target {
     double df;
     double log_target; /* log of the wanted P(T > t), or of the wanted P(|T| <= t) */
     int central;       /* solve through P(|T| <= t) (wanted tail above 0.25) */
-} proper__t_target;
+} proper__stats_t_target;
 
-static double proper__t_resid(double t, const void *ctx, double *dg) {
-    const proper__t_target *g = (const proper__t_target *)ctx;
+static double proper__stats_t_resid(double t, const void *ctx, double *dg) {
+    const proper__stats_t_target *g = (const proper__stats_t_target *)ctx;
     double tail2, central, pdf;
-    if (proper__t_tails(t, g->df, &tail2, &central)) return NAN;
-    pdf = proper__t_pdf(t, g->df);
+    if (proper__stats_t_tails(t, g->df, &tail2, &central)) return NAN;
+    pdf = proper__stats_t_pdf(t, g->df);
     if (g->central) { /* log P(|T| <= t) - log target */
         *dg = 2.0 * pdf / central;
         return log(central) - g->log_target;
@@ -3749,7 +3833,7 @@ static double proper__t_resid(double t, const void *ctx, double *dg) {
 }
 
 PROPER_API double proper_stats_t_quantile(double p, double df) {
-    proper__t_target g;
+    proper__stats_t_target g;
     double t0, t, tail;
     if (!(p >= 0.0 && p <= 1.0) || !(df > 0.0)) return NAN;
     if (p == 0.0) return -INFINITY;
@@ -3764,7 +3848,7 @@ PROPER_API double proper_stats_t_quantile(double p, double df) {
      * (z + (z³ + z)/(4 df)); Newton corrects it. */
     t0 = -proper_stats_normal_quantile(tail);
     t0 += (t0 * t0 * t0 + t0) / (4.0 * df);
-    t = proper__solve_increasing(proper__t_resid, &g, t0);
+    t = proper__stats_solve_increasing(proper__stats_t_resid, &g, t0);
     return p > 0.5 ? t : -t;
 }
 
@@ -3782,17 +3866,17 @@ PROPER_API double proper_stats_chi2_sf(double x, double df) {
     return proper_stats_gamma_q(0.5 * df, 0.5 * x);
 }
 
-typedef struct proper__gamma_target {
+typedef struct proper__stats_gamma_target {
     double a;
     double log_p; /* log of the wanted P(a, y) when lower, else of the wanted Q(a, y) */
     int lower;
-} proper__gamma_target;
+} proper__stats_gamma_target;
 
-static double proper__gamma_resid(double y, const void *ctx, double *dg) {
-    const proper__gamma_target *g = (const proper__gamma_target *)ctx;
+static double proper__stats_gamma_resid(double y, const void *ctx, double *dg) {
+    const proper__stats_gamma_target *g = (const proper__stats_gamma_target *)ctx;
     double p, q, density;
-    if (proper__gamma_pq(g->a, y, &p, &q)) return NAN;
-    density = proper__gamma_prefactor(g->a, y) / y;
+    if (proper__stats_gamma_pq(g->a, y, &p, &q)) return NAN;
+    density = proper__stats_gamma_prefactor(g->a, y) / y;
     if (g->lower) { /* log P(a, y) - log p */
         *dg = density / p;
         return log(p) - g->log_p;
@@ -3802,7 +3886,7 @@ static double proper__gamma_resid(double y, const void *ctx, double *dg) {
 }
 
 PROPER_API double proper_stats_chi2_quantile(double p, double df) {
-    proper__gamma_target g;
+    proper__stats_gamma_target g;
     double z, h, y0;
     if (!(p >= 0.0 && p <= 1.0) || !(df > 0.0) || isinf(df)) return NAN;
     if (p == 0.0) return 0.0;
@@ -3819,12 +3903,12 @@ PROPER_API double proper_stats_chi2_quantile(double p, double df) {
     if (!(y0 > 0.0) || (g.lower && g.a < 1.0))
         y0 = exp((log(p) + proper_stats_lgamma(g.a + 1.0)) / g.a);
     if (!(y0 > 0.0)) y0 = DBL_MIN; /* the small-x form underflowed */
-    return 2.0 * proper__solve_increasing(proper__gamma_resid, &g, y0);
+    return 2.0 * proper__stats_solve_increasing(proper__stats_gamma_resid, &g, y0);
 }
 
 /* ---- intervals ---- */
 
-static int proper__check_level(double level, proper_error *err) {
+static int proper__stats_check_level(double level, proper_error *err) {
     if (!(level > 0.0 && level < 1.0))
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
                                 "confidence level %g is not in (0, 1)", level);
@@ -3847,7 +3931,7 @@ PROPER_API int proper_stats_mean_sd(const double *x, size_t n, double *mean, dou
     return PROPER_OK;
 }
 
-static int proper__check_mean_sd(double mean, double sd, proper_error *err) {
+static int proper__stats_check_mean_sd(double mean, double sd, proper_error *err) {
     if (!isfinite(mean)) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "mean is %g", mean);
     if (!(sd >= 0.0) || isinf(sd)) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "standard deviation %g is not finite and >= 0", sd);
     return PROPER_OK;
@@ -3857,9 +3941,9 @@ PROPER_API int proper_stats_normal_interval(double mean, double sd, size_t n, do
                                             proper_interval *out, proper_error *err) {
     double half;
     int rc;
-    if ((rc = proper__check_level(level, err)) || (rc = proper__check_mean_sd(mean, sd, err))) return rc;
+    if ((rc = proper__stats_check_level(level, err)) || (rc = proper__stats_check_mean_sd(mean, sd, err))) return rc;
     if (n < 1) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "an interval needs at least 1 observation");
-    half = proper__normal_critical(level) * sd / sqrt((double)n);
+    half = proper__stats_normal_critical(level) * sd / sqrt((double)n);
     out->estimate = mean;
     out->lo = mean - half;
     out->hi = mean + half;
@@ -3870,7 +3954,7 @@ PROPER_API int proper_stats_t_interval(double mean, double sd, size_t n, double 
                                        proper_interval *out, proper_error *err) {
     double half;
     int rc;
-    if ((rc = proper__check_level(level, err)) || (rc = proper__check_mean_sd(mean, sd, err))) return rc;
+    if ((rc = proper__stats_check_level(level, err)) || (rc = proper__stats_check_mean_sd(mean, sd, err))) return rc;
     if (n < 2) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "a t interval needs at least 2 observations (got %zu)", n);
     half = -proper_stats_t_quantile(0.5 * (1.0 - level), (double)(n - 1)) * sd / sqrt((double)n);
     out->estimate = mean;
@@ -3884,12 +3968,12 @@ PROPER_API int proper_stats_wilson_interval(double successes, double trials, dou
                                             proper_error *err) {
     double z, z2, n = trials, r = successes, p, q, denom, lo, hi;
     int rc;
-    if ((rc = proper__check_level(level, err))) return rc;
+    if ((rc = proper__stats_check_level(level, err))) return rc;
     if (!(n > 0.0) || isinf(n))
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "trials %g is not finite and > 0", n);
     if (!(r >= 0.0 && r <= n))
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "successes %g is not in [0, trials = %g]", r, n);
-    z = proper__normal_critical(level);
+    z = proper__stats_normal_critical(level);
     z2 = z * z;
     p = r / n;
     q = (n - r) / n;
@@ -3929,7 +4013,7 @@ PROPER_API double proper_stats_bonferroni_level(double overall_level, size_t m) 
 /* ---- divergences and tests ---- */
 
 /* Checks that w[0..n) are finite and >= 0; returns their sum in *total. */
-static int proper__check_weights(const double *w, size_t n, const char *what, double *total,
+static int proper__stats_check_weights(const double *w, size_t n, const char *what, double *total,
                                  proper_error *err) {
     double s = 0.0;
     size_t i;
@@ -3942,11 +4026,11 @@ static int proper__check_weights(const double *w, size_t n, const char *what, do
     return PROPER_OK;
 }
 
-static int proper__check_positive_weights(const double *w, size_t n, const char *what,
+static int proper__stats_check_positive_weights(const double *w, size_t n, const char *what,
                                           double *total, proper_error *err) {
     int rc;
     if (n == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "%s is empty", what);
-    if ((rc = proper__check_weights(w, n, what, total, err))) return rc;
+    if ((rc = proper__stats_check_weights(w, n, what, total, err))) return rc;
     if (!(*total > 0.0)) return proper_error_set(err, PROPER_EPROB, NULL, 0, 0, "%s has zero total", what);
     return PROPER_OK;
 }
@@ -3956,8 +4040,8 @@ PROPER_API int proper_stats_kl_divergence(const double *p, const double *q, size
     double sp, sq, d = 0.0;
     size_t i;
     int rc;
-    if ((rc = proper__check_positive_weights(p, n, "p", &sp, err)) ||
-        (rc = proper__check_positive_weights(q, n, "q", &sq, err)))
+    if ((rc = proper__stats_check_positive_weights(p, n, "p", &sp, err)) ||
+        (rc = proper__stats_check_positive_weights(q, n, "q", &sq, err)))
         return rc;
     for (i = 0; i < n; i++) {
         double pi = p[i] / sp, qi = q[i] / sq;
@@ -3970,12 +4054,12 @@ PROPER_API int proper_stats_kl_divergence(const double *p, const double *q, size
 }
 
 /* Adds one merged group to the statistic. */
-static double proper__pearson_term(double observed, double expected) {
+static double proper__stats_pearson_term(double observed, double expected) {
     double diff = observed - expected;
     return diff * diff / expected;
 }
 
-static int proper__finish_chi2(double stat, size_t bins, size_t params, proper_chi2_test *out,
+static int proper__stats_finish_chi2(double stat, size_t bins, size_t params, proper_chi2_test *out,
                                proper_error *err) {
     if (bins < params + 2)
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
@@ -3995,8 +4079,8 @@ PROPER_API int proper_stats_chi2_gof(const double *observed, const double *expec
     double g_obs = 0.0, g_exp = 0.0, last_obs = 0.0, last_exp = 0.0;
     size_t i, bins = 0;
     int rc;
-    if ((rc = proper__check_positive_weights(observed, n, "observed", &total_obs, err)) ||
-        (rc = proper__check_positive_weights(expected, n, "expected", &total_exp, err)))
+    if ((rc = proper__stats_check_positive_weights(observed, n, "observed", &total_obs, err)) ||
+        (rc = proper__stats_check_positive_weights(expected, n, "expected", &total_exp, err)))
         return rc;
     if (!(min_expected >= 0.0) || isinf(min_expected))
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "min_expected %g is not finite and >= 0", min_expected);
@@ -4005,7 +4089,7 @@ PROPER_API int proper_stats_chi2_gof(const double *observed, const double *expec
         g_obs += observed[i];
         g_exp += expected[i] * scale;
         if (g_exp > 0.0 && g_exp >= min_expected) {
-            if (bins > 0) stat += proper__pearson_term(last_obs, last_exp);
+            if (bins > 0) stat += proper__stats_pearson_term(last_obs, last_exp);
             last_obs = g_obs; last_exp = g_exp; bins++;
             g_obs = g_exp = 0.0;
         }
@@ -4014,8 +4098,8 @@ PROPER_API int proper_stats_chi2_gof(const double *observed, const double *expec
     last_obs += g_obs;
     last_exp += g_exp;
     if (bins == 0) bins = 1;
-    stat += proper__pearson_term(last_obs, last_exp);
-    return proper__finish_chi2(stat, bins, estimated_params, out, err);
+    stat += proper__stats_pearson_term(last_obs, last_exp);
+    return proper__stats_finish_chi2(stat, bins, estimated_params, out, err);
 }
 
 PROPER_API int proper_stats_chi2_two_sample(const double *a, const double *b, size_t n,
@@ -4024,8 +4108,8 @@ PROPER_API int proper_stats_chi2_two_sample(const double *a, const double *b, si
     double ta, tb, fa, fb, stat = 0.0, ga = 0.0, gb = 0.0, la = 0.0, lb = 0.0;
     size_t i, bins = 0;
     int rc;
-    if ((rc = proper__check_positive_weights(a, n, "a", &ta, err)) ||
-        (rc = proper__check_positive_weights(b, n, "b", &tb, err)))
+    if ((rc = proper__stats_check_positive_weights(a, n, "a", &ta, err)) ||
+        (rc = proper__stats_check_positive_weights(b, n, "b", &tb, err)))
         return rc;
     if (!(min_expected >= 0.0) || isinf(min_expected))
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "min_expected %g is not finite and >= 0", min_expected);
@@ -4038,7 +4122,7 @@ PROPER_API int proper_stats_chi2_two_sample(const double *a, const double *b, si
         pooled = ga + gb;
         if (pooled > 0.0 && pooled * fa >= min_expected && pooled * fb >= min_expected) {
             if (bins > 0)
-                stat += proper__pearson_term(la, (la + lb) * fa) + proper__pearson_term(lb, (la + lb) * fb);
+                stat += proper__stats_pearson_term(la, (la + lb) * fa) + proper__stats_pearson_term(lb, (la + lb) * fb);
             la = ga; lb = gb; bins++;
             ga = gb = 0.0;
         }
@@ -4046,8 +4130,8 @@ PROPER_API int proper_stats_chi2_two_sample(const double *a, const double *b, si
     la += ga;
     lb += gb;
     if (bins == 0) bins = 1;
-    stat += proper__pearson_term(la, (la + lb) * fa) + proper__pearson_term(lb, (la + lb) * fb);
-    return proper__finish_chi2(stat, bins, 0, out, err);
+    stat += proper__stats_pearson_term(la, (la + lb) * fa) + proper__stats_pearson_term(lb, (la + lb) * fb);
+    return proper__stats_finish_chi2(stat, bins, 0, out, err);
 }
 
 PROPER_API int proper_stats_ks_distance_cdf(const double *F, const double *G, size_t n,
@@ -4072,7 +4156,7 @@ PROPER_API int proper_stats_ks_distance_pmf(const double *p, const double *q, si
     size_t i;
     int rc;
     if (n == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "empty grid");
-    if ((rc = proper__check_weights(p, n, "p", &sp, err)) || (rc = proper__check_weights(q, n, "q", &sq, err)))
+    if ((rc = proper__stats_check_weights(p, n, "p", &sp, err)) || (rc = proper__stats_check_weights(q, n, "q", &sq, err)))
         return rc;
     if (sp > 1.0 + PROPER_STATS_PROB_TOL || sq > 1.0 + PROPER_STATS_PROB_TOL)
         return proper_error_set(err, PROPER_EPROB, NULL, 0, 0, "PMF total %g exceeds 1", sp > sq ? sp : sq);
@@ -4085,7 +4169,7 @@ PROPER_API int proper_stats_ks_distance_pmf(const double *p, const double *q, si
     return PROPER_OK;
 }
 
-static int proper__compare_doubles(const void *a, const void *b) {
+static int proper__stats_compare_doubles(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
@@ -4100,7 +4184,7 @@ PROPER_API int proper_stats_ks_sample(const double *x, size_t n, proper_cdf_fn c
     s = (double *)proper_calloc(n, sizeof *s);
     if (!s) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory sorting the sample");
     memcpy(s, x, n * sizeof *s);
-    qsort(s, n, sizeof *s, proper__compare_doubles);
+    qsort(s, n, sizeof *s, proper__stats_compare_doubles);
     /* D = max_i max(i/n - F(x_(i)), F(x_(i)) - (i-1)/n) (1-based). With ties
      * the extra candidates are dominated by those of the first and last
      * tied values, so the maximum is still the exact sup. */
@@ -4129,9 +4213,9 @@ PROPER_API double proper_stats_ks_pvalue(double d, double n) {
     lambda = (sn + 0.12 + 0.11 / sn) * d;
     if (lambda < 1.18) {
         /* Q = 1 - (√(2π)/λ) Σ_k exp(-(2k-1)² π² / (8 λ²)): fast for small λ */
-        double base = PROPER__PI * PROPER__PI / (8.0 * lambda * lambda);
+        double base = PROPER__STATS_PI * PROPER__STATS_PI / (8.0 * lambda * lambda);
         for (k = 1; k <= 20; k++) sum += exp(-(double)((2 * k - 1) * (2 * k - 1)) * base);
-        return 1.0 - PROPER__SQRT_2PI / lambda * sum;
+        return 1.0 - PROPER__STATS_SQRT_2PI / lambda * sum;
     }
     /* Q = 2 Σ_k (-1)^(k-1) exp(-2 k² λ²): fast for large λ */
     for (k = 1; k <= 100; k++) {
@@ -4234,11 +4318,17 @@ typedef struct proper_pmf {
 
 /* Input probabilities (CSV rows, from_values, iteration PMFs, mixture
  * weights) must sum to 1 within this; they are then renormalised exactly. */
+#ifndef PROPER_PMF_SUM_TOL
 #define PROPER_PMF_SUM_TOL 1e-6
+#endif
 /* Two widths are equal when they differ by less than this fraction. */
+#ifndef PROPER_PMF_WIDTH_RTOL
 #define PROPER_PMF_WIDTH_RTOL 1e-9
+#endif
 /* Offsets (in widths) and values that are this close to a grid point are on it. */
+#ifndef PROPER_PMF_GRID_TOL
 #define PROPER_PMF_GRID_TOL 1e-6
+#endif
 /* Largest number of bins any operation will create (PROPER_ELIMIT beyond);
  * define it before including to change it. */
 #ifndef PROPER_PMF_MAX_BINS
@@ -4246,13 +4336,19 @@ typedef struct proper_pmf {
 #endif
 /* Largest number of bins an inferred width may produce (PROPER_EINVAL beyond:
  * the values have no usable common spacing; pass a width). */
+#ifndef PROPER_PMF_MAX_INFERRED_BINS
 #define PROPER_PMF_MAX_INFERRED_BINS ((size_t)1 << 20)
+#endif
 /* quantile(q) accepts a cumulative mass of q - PROPER_PMF_QUANTILE_TOL, so that
  * round-off in the running sum does not skip a bin. */
+#ifndef PROPER_PMF_QUANTILE_TOL
 #define PROPER_PMF_QUANTILE_TOL 1e-12
+#endif
 /* Loops skip Horner terms below this in the transform (see
  * proper__pmf_poly_spectrum); output bins move by at most twice this. */
+#ifndef PROPER_PMF_HORNER_TOL
 #define PROPER_PMF_HORNER_TOL 1e-18
+#endif
 /* Direct-vs-FFT cost constant (see the header comment). Measured on the
  * development machine (AMD EPYC, CPU time of whole calls including plan
  * creation), the two methods cost the same at x = na*nb / (N log2 N) of
@@ -4282,7 +4378,8 @@ PROPER_API int proper_pmf_from_values(proper_pmf *out, const double *values, con
  * ignored; `name` is the file name used in error positions; width as in
  * proper_pmf_from_values. Errors carry name:line:col. */
 PROPER_API int proper_pmf_parse_csv(proper_pmf *out, const char *text, size_t len, const char *name, double width, proper_error *err);
-PROPER_API int proper_pmf_from_csv(proper_pmf *out, const char *path, double width, proper_error *err);
+/* proper_pmf_parse_csv on the file at `path`. */
+PROPER_API int proper_pmf_read_csv(proper_pmf *out, const char *path, double width, proper_error *err);
 /* An iteration-count PMF from "count,prob" rows (header, comments and blank
  * lines as above): counts are non-negative integers below
  * PROPER_PMF_MAX_BINS, probabilities as in proper_pmf_from_values (no tail
@@ -4291,10 +4388,11 @@ PROPER_API int proper_pmf_from_csv(proper_pmf *out, const char *path, double wid
  * proper_pmf_loop takes. Errors carry name:line:col. */
 PROPER_API int proper_pmf_parse_counts(const char *text, size_t len, const char *name, double **probs, size_t *n,
                                        proper_error *err);
-PROPER_API int proper_pmf_counts_from_csv(const char *path, double **probs, size_t *n, proper_error *err);
+/* proper_pmf_parse_counts on the file at `path`. */
+PROPER_API int proper_pmf_read_counts(const char *path, double **probs, size_t *n, proper_error *err);
 /* Write "value,prob" with a header, one row per bin, and a row "inf,<tail>"
  * when tail > 0; proper_pmf_parse_csv reads it back. */
-PROPER_API int proper_pmf_write_csv(FILE *f, const proper_pmf *x, proper_error *err);
+PROPER_API int proper_pmf_write_csv(const proper_pmf *x, FILE *f, proper_error *err);
 
 /* Koziolek & Firus's rule: the greatest common divisor of the samples, after
  * rounding each to a multiple of `resolution` (> 0); samples all zero give
@@ -4777,7 +4875,7 @@ PROPER_API int proper_pmf_parse_counts(const char *text, size_t len, const char 
     return rc;
 }
 
-PROPER_API int proper_pmf_counts_from_csv(const char *path, double **probs, size_t *n, proper_error *err) {
+PROPER_API int proper_pmf_read_counts(const char *path, double **probs, size_t *n, proper_error *err) {
     char *text;
     size_t len;
     int rc = proper_read_file(path, &text, &len, err);
@@ -4787,7 +4885,7 @@ PROPER_API int proper_pmf_counts_from_csv(const char *path, double **probs, size
     return rc;
 }
 
-PROPER_API int proper_pmf_from_csv(proper_pmf *out, const char *path, double width, proper_error *err) {
+PROPER_API int proper_pmf_read_csv(proper_pmf *out, const char *path, double width, proper_error *err) {
     char *text;
     size_t len;
     int rc = proper_read_file(path, &text, &len, err);
@@ -4797,13 +4895,14 @@ PROPER_API int proper_pmf_from_csv(proper_pmf *out, const char *path, double wid
     return rc;
 }
 
-PROPER_API int proper_pmf_write_csv(FILE *f, const proper_pmf *x, proper_error *err) {
+PROPER_API int proper_pmf_write_csv(const proper_pmf *x, FILE *f, proper_error *err) {
+    char v[PROPER_DOUBLE_CHARS], p[PROPER_DOUBLE_CHARS];
     size_t i;
     if (fprintf(f, "value,prob\n") < 0) return proper_error_set(err, PROPER_EIO, NULL, 0, 0, "write failed");
     for (i = 0; i < x->n; i++)
-        if (fprintf(f, "%.17g,%.17g\n", proper_pmf_value(x, i), x->p[i]) < 0)
+        if (fprintf(f, "%s,%s\n", proper_format_double(v, proper_pmf_value(x, i)), proper_format_double(p, x->p[i])) < 0)
             return proper_error_set(err, PROPER_EIO, NULL, 0, 0, "write failed");
-    if (x->tail > 0.0 && fprintf(f, "inf,%.17g\n", x->tail) < 0)
+    if (x->tail > 0.0 && fprintf(f, "inf,%s\n", proper_format_double(p, x->tail)) < 0)
         return proper_error_set(err, PROPER_EIO, NULL, 0, 0, "write failed");
     return PROPER_OK;
 }
@@ -4981,9 +5080,9 @@ static void proper__pmf_fft_free(proper__pmf_fft *w) {
 static int proper__pmf_fft_init(proper__pmf_fft *w, size_t n, int two_spectra, proper_error *err) {
     int rc;
     w->x = w->spec = w->spec2 = NULL;
-    proper_fft_plan_zero(&w->plan);
+    proper_fft_plan_init(&w->plan);
     if (n < 2) n = 2;
-    if ((rc = proper_fft_plan_init(&w->plan, n, err)) != 0) return rc;
+    if ((rc = proper_fft_plan_create(&w->plan, n, err)) != 0) return rc;
     /* every buffer is written in full before it is read */
     w->x = (double *)PROPER_MALLOC(n * sizeof(double));
     w->spec = (double *)PROPER_MALLOC((n + 2) * sizeof(double));
@@ -5562,23 +5661,39 @@ PROPER_API int proper_pmf_markov_loop(proper_pmf *out, const proper_pmf *body, d
 #define PROPER_SRE_H
 
 
+#include <stdio.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* Branch probabilities, count tables and inline PMFs must sum to 1 within
  * this absolute tolerance. */
+#ifndef PROPER_SRE_PROB_TOL
 #define PROPER_SRE_PROB_TOL 1e-9
+#endif
 /* Deepest nesting of parentheses and postfix loops the parser accepts (it
  * recurses; fuzzed input must not exhaust the stack). */
+#ifndef PROPER_SRE_MAX_NESTING
 #define PROPER_SRE_MAX_NESTING 200
+#endif
 /* Largest iteration count in a count table: the count PMF becomes a dense
  * array of that length. */
+#ifndef PROPER_SRE_MAX_ITERATIONS
 #define PROPER_SRE_MAX_ITERATIONS 100000
+#endif
 /* Default mass cut from the tails after each operation. */
+#ifndef PROPER_SRE_DEFAULT_TRUNCATE_EPS
 #define PROPER_SRE_DEFAULT_TRUNCATE_EPS 1e-12
+#endif
 /* Default tail mass at which a Markovian loop's geometric sum stops. */
+#ifndef PROPER_SRE_DEFAULT_MARKOV_EPS
 #define PROPER_SRE_DEFAULT_MARKOV_EPS 1e-12
+#endif
+/* Default grid width (µs for traces) of proper_sre_opts_default. */
+#ifndef PROPER_SRE_DEFAULT_WIDTH
+#define PROPER_SRE_DEFAULT_WIDTH 1.0
+#endif
 /* Nanoseconds (trace.h) per microsecond (trace sources' unit). */
 #define PROPER_SRE_NS_PER_UNIT 1000.0
 
@@ -5668,13 +5783,13 @@ typedef struct proper_sre_binding {
 } proper_sre_binding;
 
 /* private: data loaded for the sources (trace files, CSV text) */
-typedef struct proper_sre_loaded {
+typedef struct proper_sre_readed {
     char *path;          /* resolved path */
     int is_trace;
     proper_trace trace;  /* is_trace */
     char *text;          /* CSV text */
     size_t len;
-} proper_sre_loaded;
+} proper_sre_readed;
 
 /* A model. Read its members freely; change it only through the API. */
 typedef struct proper_sre {
@@ -5684,16 +5799,16 @@ typedef struct proper_sre {
     size_t n_bindings, bindings_cap;
     char *file;               /* name used in errors, or NULL */
     char *dir;                /* directory for relative paths ("" = working directory) */
-    proper_sre_loaded *loaded;
+    proper_sre_readed *loaded;
     size_t n_loaded, loaded_cap;
 } proper_sre;
 
 /* Evaluation settings. */
-typedef struct proper_sre_options {
+typedef struct proper_sre_opts {
     double width;        /* grid width (> 0), in the model's time unit (µs for traces) */
     double truncate_eps; /* mass cut from the tails after each operation (>= 0) */
     double markov_eps;   /* tail mass at which Markovian loops stop (> 0) */
-} proper_sre_options;
+} proper_sre_opts;
 
 /* What an evaluation did (for tests and benchmarks). */
 typedef struct proper_sre_eval_info {
@@ -5702,32 +5817,34 @@ typedef struct proper_sre_eval_info {
     size_t operations;   /* PMF operations performed (convolutions, mixtures, loops, loads) */
 } proper_sre_eval_info;
 
-/* Width w, default tolerances. */
-PROPER_API void proper_sre_options_default(proper_sre_options *opt, double width);
+/* Width PROPER_SRE_DEFAULT_WIDTH, default tolerances. */
+PROPER_API proper_sre_opts proper_sre_opts_default(void);
 
 /* An empty model. */
 PROPER_API void proper_sre_init(proper_sre *s);
 /* Release everything; the model is then empty. */
 PROPER_API void proper_sre_free(proper_sre *s);
 
-/* Parse model text into an empty model. `file` names the text in errors
- * and gives the directory for relative paths (NULL: none, working
- * directory). Errors carry file:line:col: syntax, unknown or mistyped
- * names, duplicate names, probabilities outside [0, 1] or not summing to 1,
- * unbalanced parentheses, definitions that depend on themselves. On error
- * the model is left empty. */
-PROPER_API int proper_sre_parse(proper_sre *s, const char *text, size_t len, const char *file,
+/* Parse model text. `out` must be initialised (proper_sre_init, or an
+ * earlier model, which is released on success); on error it is left
+ * unchanged. `file` names the text in errors and gives the directory for
+ * relative paths (NULL: none, working directory). Errors carry
+ * file:line:col: syntax, unknown or mistyped names, duplicate names,
+ * probabilities outside [0, 1] or not summing to 1, unbalanced
+ * parentheses, definitions that depend on themselves. */
+PROPER_API int proper_sre_parse(proper_sre *out, const char *text, size_t len, const char *file,
                                 proper_error *err);
-/* Read a file and parse it. */
-PROPER_API int proper_sre_load(proper_sre *s, const char *path, proper_error *err);
+/* Read a file and parse it (the same output contract). */
+PROPER_API int proper_sre_read(proper_sre *out, const char *path, proper_error *err);
 
-/* Print the model as text that parses back to an equal model (the binding
- * order is kept; formatting is canonical). *text is NUL-terminated and
- * freed with PROPER_FREE. */
-PROPER_API int proper_sre_print(const proper_sre *s, char **text, size_t *len, proper_error *err);
-/* Print just one definition's expression (NULL: the main one). */
-PROPER_API int proper_sre_print_def(const proper_sre *s, const char *name, char **text,
-                                    proper_error *err);
+/* Append the model to b as text that parses back to an equal model (the
+ * binding order is kept; formatting is canonical). */
+PROPER_API int proper_sre_format(const proper_sre *s, proper_strbuf *b, proper_error *err);
+/* The same text, written to a stream. */
+PROPER_API int proper_sre_write(const proper_sre *s, FILE *f, proper_error *err);
+/* Append just one definition's expression (NULL: the main one). */
+PROPER_API int proper_sre_format_def(const proper_sre *s, const char *name, proper_strbuf *b,
+                                     proper_error *err);
 
 /* 1 when the two models are structurally equal: the same bindings in the
  * same order, the same sources, numbers and expression trees (positions in
@@ -5744,12 +5861,12 @@ PROPER_API const char *proper_sre_main(const proper_sre *s);
 PROPER_API int proper_sre_set(proper_sre *s, const char *assignment, proper_error *err);
 
 /* Evaluate definition `name` (NULL: the main one) to a PMF. */
-PROPER_API int proper_sre_eval(proper_sre *s, const char *name, const proper_sre_options *opt,
+PROPER_API int proper_sre_eval(proper_sre *s, const char *name, const proper_sre_opts *opt,
                                proper_pmf *out, proper_error *err);
 /* Evaluate k definitions in one pass, sharing every common
  * sub-expression; outs[i] receives names[i]. `info` may be NULL. */
 PROPER_API int proper_sre_eval_many(proper_sre *s, const char *const *names, size_t k,
-                                    const proper_sre_options *opt, proper_pmf *outs,
+                                    const proper_sre_opts *opt, proper_pmf *outs,
                                     proper_sre_eval_info *info, proper_error *err);
 
 /* The measured samples of a source (µs for traces): `spec` is source text
@@ -5758,9 +5875,9 @@ PROPER_API int proper_sre_eval_many(proper_sre *s, const char *const *names, siz
  * directory. *xs is freed with PROPER_FREE. */
 PROPER_API int proper_sre_samples(const char *spec, double **xs, size_t *n, proper_error *err);
 
-/* Build a model from a service effect automaton's edge list (see above).
- * `s` must be empty. */
-PROPER_API int proper_sre_from_automaton(proper_sre *s, const char *text, size_t len,
+/* Build a model from a service effect automaton's edge list (see above),
+ * with proper_sre_parse's output contract. */
+PROPER_API int proper_sre_from_automaton(proper_sre *out, const char *text, size_t len,
                                          const char *file, proper_error *err);
 
 #ifdef __cplusplus
@@ -5786,16 +5903,6 @@ PROPER_API int proper_sre_from_automaton(proper_sre *s, const char *text, size_t
 #define PROPER__SRE_AUTOMATON_TOL 1e-6
 
 /* ---- small helpers ------------------------------------------------------ */
-
-static char *proper__sre_strndup(const char *s, size_t n) {
-    char *d = (char *)PROPER_MALLOC(n + 1);
-    if (!d) return NULL;
-    memcpy(d, s, n);
-    d[n] = '\0';
-    return d;
-}
-
-static char *proper__sre_strdup(const char *s) { return proper__sre_strndup(s, strlen(s)); }
 
 static int proper__sre_streq(const char *a, const char *b) {
     if (!a || !b) return a == b;
@@ -5872,55 +5979,23 @@ static const char *proper__sre_source_keyword(int kind) {
     }
 }
 
-/* A growable string that remembers an allocation failure. */
-typedef struct proper__sre_buf {
-    char *data;
-    size_t len, cap;
-    int failed;
-} proper__sre_buf;
-
-static void proper__sre_put(proper__sre_buf *b, const char *s, size_t n) {
-    if (b->failed) return;
-    if (proper_reserve(&b->data, &b->cap, b->len + n + 1, 1)) { b->failed = 1; return; }
-    memcpy(b->data + b->len, s, n);
-    b->len += n;
-    b->data[b->len] = '\0';
-}
-
-static void proper__sre_puts(proper__sre_buf *b, const char *s) { proper__sre_put(b, s, strlen(s)); }
-
-/* The shortest decimal text that reads back as exactly v (whole numbers
- * below 1e15 without an exponent). */
-static void proper__sre_put_number(proper__sre_buf *b, double v) {
-    char text[40];
-    int digits;
-    if (v == 0.0) v = 0.0; /* print -0 as 0: they compare equal */
-    if (v == floor(v) && fabs(v) < 1e15) {
-        snprintf(text, sizeof text, "%.0f", v);
-    } else {
-        for (digits = 1; digits <= 17; digits++) {
-            snprintf(text, sizeof text, "%.*g", digits, v);
-            if (strtod(text, NULL) == v) break;
-        }
-    }
-    proper__sre_puts(b, text);
-}
-
-static void proper__sre_put_string(proper__sre_buf *b, const char *s) {
-    proper__sre_put(b, "\"", 1);
+static void proper__sre_put_string(proper_strbuf *b, const char *s) {
+    proper_strbuf_append(b, "\"", 1);
     for (; *s; s++) {
-        if (*s == '"' || *s == '\\') proper__sre_put(b, "\\", 1);
-        proper__sre_put(b, s, 1);
+        if (*s == '"' || *s == '\\') proper_strbuf_append(b, "\\", 1);
+        proper_strbuf_append(b, s, 1);
     }
-    proper__sre_put(b, "\"", 1);
+    proper_strbuf_append(b, "\"", 1);
 }
 
 /* ---- model storage ------------------------------------------------------ */
 
-PROPER_API void proper_sre_options_default(proper_sre_options *opt, double width) {
-    opt->width = width;
-    opt->truncate_eps = PROPER_SRE_DEFAULT_TRUNCATE_EPS;
-    opt->markov_eps = PROPER_SRE_DEFAULT_MARKOV_EPS;
+PROPER_API proper_sre_opts proper_sre_opts_default(void) {
+    proper_sre_opts opt;
+    opt.width = PROPER_SRE_DEFAULT_WIDTH;
+    opt.truncate_eps = PROPER_SRE_DEFAULT_TRUNCATE_EPS;
+    opt.markov_eps = PROPER_SRE_DEFAULT_MARKOV_EPS;
+    return opt;
 }
 
 PROPER_API void proper_sre_init(proper_sre *s) { memset(s, 0, sizeof *s); }
@@ -6044,12 +6119,11 @@ static int proper__sre_error_at(proper__sre_parser *p, int line, int col, int co
     ;
 
 static int proper__sre_error_at(proper__sre_parser *p, int line, int col, int code, const char *fmt, ...) {
-    char msg[PROPER_ERROR_MESSAGE_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    proper_error_setv(p->err, code, p->c.file, line, col, fmt, ap);
     va_end(ap);
-    return proper_error_set(p->err, code, p->c.file, line, col, "%s", msg);
+    return code;
 }
 
 /* Skip blanks, newlines and comments, then read one token into *t. */
@@ -6317,7 +6391,7 @@ static int proper__sre_parse_prob(proper__sre_parser *p, proper_sre_prob *pr, in
         pr->kind = PROPER_SRE_P_ELSE;
     } else if (proper__sre_is_plain_name(p)) {
         pr->kind = PROPER_SRE_P_NAME;
-        pr->name = proper__sre_strndup(p->tok.start, p->tok.len);
+        pr->name = proper_strndup(p->tok.start, p->tok.len);
         if (!pr->name) return proper__sre_oom(p);
     } else {
         return proper__sre_error_at(p, p->tok.line, p->tok.col, PROPER_EPARSE, "expected a probability%s, found %s",
@@ -6342,7 +6416,7 @@ static int proper__sre_parse_atom(proper__sre_parser *p, size_t *out) {
     if (proper__sre_is_plain_name(p)) {
         size_t idx = proper__sre_pnode(p, PROPER_SRE_SYMBOL, line, col);
         if (idx == PROPER__SRE_NONE) return proper__sre_oom(p);
-        p->s->nodes[idx].name = proper__sre_strndup(p->tok.start, p->tok.len);
+        p->s->nodes[idx].name = proper_strndup(p->tok.start, p->tok.len);
         if (!p->s->nodes[idx].name) return proper__sre_oom(p);
         *out = idx;
         return proper__sre_next(p);
@@ -6401,7 +6475,7 @@ static int proper__sre_parse_postfix(proper__sre_parser *p, size_t *out) {
                                             "re-entry probability of a Markovian loop must be below 1");
             if ((rc = proper__sre_expect(p, ']', "after the re-entry probability"))) return rc;
         } else if (proper__sre_is_plain_name(p)) {
-            p->s->nodes[loop].name = proper__sre_strndup(p->tok.start, p->tok.len);
+            p->s->nodes[loop].name = proper_strndup(p->tok.start, p->tok.len);
             if (!p->s->nodes[loop].name) return proper__sre_oom(p);
             if ((rc = proper__sre_next(p))) return rc;
         } else {
@@ -6523,7 +6597,7 @@ static int proper__sre_add_binding(proper_sre *s, const char *name, size_t len, 
     if (proper_reserve(&s->bindings, &s->bindings_cap, s->n_bindings + 1, sizeof *s->bindings)) return PROPER_ENOMEM;
     b = &s->bindings[s->n_bindings];
     memset(b, 0, sizeof *b);
-    b->name = proper__sre_strndup(name, len);
+    b->name = proper_strndup(name, len);
     if (!b->name) return PROPER_ENOMEM;
     b->kind = kind;
     b->line = line;
@@ -6761,9 +6835,9 @@ static int proper__sre_resolve(proper_sre *s, proper_error *err) {
 static int proper__sre_set_file(proper_sre *s, const char *file) {
     const char *slash;
     if (!file) return PROPER_OK;
-    s->file = proper__sre_strdup(file);
+    s->file = proper_strdup(file);
     slash = strrchr(file, '/');
-    s->dir = proper__sre_strndup(file, slash ? (size_t)(slash - file) + 1 : 0);
+    s->dir = proper_strndup(file, slash ? (size_t)(slash - file) + 1 : 0);
     return s->file && s->dir ? PROPER_OK : PROPER_ENOMEM;
 }
 
@@ -6775,11 +6849,23 @@ static void proper__sre_parser_init(proper__sre_parser *p, proper_sre *s, const 
     proper_cursor_init(&p->c, text, len, file);
 }
 
-PROPER_API int proper_sre_parse(proper_sre *s, const char *text, size_t len, const char *file, proper_error *err) {
+/* The output contract: *out receives the new model on success (its old
+ * contents released), and is untouched on failure. */
+static int proper__sre_replace(proper_sre *out, proper_sre *fresh, int rc) {
+    if (rc) {
+        proper_sre_free(fresh);
+        return rc;
+    }
+    proper_sre_free(out);
+    *out = *fresh;
+    return PROPER_OK;
+}
+
+PROPER_API int proper_sre_parse(proper_sre *out, const char *text, size_t len, const char *file, proper_error *err) {
     proper__sre_parser p;
+    proper_sre fresh, *s = &fresh;
     int rc;
-    if (s->n_bindings || s->n_nodes)
-        return proper_error_set(err, PROPER_ESTATE, file, 0, 0, "proper_sre_parse needs an empty model");
+    proper_sre_init(s);
     if (proper__sre_set_file(s, file)) {
         proper_sre_free(s);
         return proper_error_set(err, PROPER_ENOMEM, file, 0, 0, "out of memory");
@@ -6788,16 +6874,15 @@ PROPER_API int proper_sre_parse(proper_sre *s, const char *text, size_t len, con
     rc = proper__sre_next(&p);
     while (rc == PROPER_OK && p.tok.type != PROPER__SRE_T_EOF) rc = proper__sre_parse_statement(&p);
     if (rc == PROPER_OK) rc = proper__sre_resolve(s, err);
-    if (rc) proper_sre_free(s);
-    return rc;
+    return proper__sre_replace(out, s, rc);
 }
 
-PROPER_API int proper_sre_load(proper_sre *s, const char *path, proper_error *err) {
+PROPER_API int proper_sre_read(proper_sre *out, const char *path, proper_error *err) {
     char *text;
     size_t len;
     int rc = proper_read_file(path, &text, &len, err);
     if (rc) return rc;
-    rc = proper_sre_parse(s, text, len, path, err);
+    rc = proper_sre_parse(out, text, len, path, err);
     PROPER_FREE(text);
     return rc;
 }
@@ -6811,59 +6896,59 @@ PROPER_API int proper_sre_load(proper_sre *s, const char *path, proper_error *er
  * sequence or an alternative needs them. */
 enum { PROPER__SRE_CTX_TOP, PROPER__SRE_CTX_SEQ, PROPER__SRE_CTX_BODY };
 
-static void proper__sre_put_table(proper__sre_buf *b, const proper_sre_table *t) {
+static void proper__sre_put_table(proper_strbuf *b, const proper_sre_table *t) {
     size_t i;
-    proper__sre_puts(b, "{");
+    proper_strbuf_puts(b, "{");
     for (i = 0; i < t->n; i++) {
-        if (i) proper__sre_puts(b, ", ");
-        proper__sre_put_number(b, t->keys[i]);
-        proper__sre_puts(b, ": ");
-        proper__sre_put_number(b, t->probs[i]);
+        if (i) proper_strbuf_puts(b, ", ");
+        proper_strbuf_double(b, t->keys[i]);
+        proper_strbuf_puts(b, ": ");
+        proper_strbuf_double(b, t->probs[i]);
     }
-    proper__sre_puts(b, "}");
+    proper_strbuf_puts(b, "}");
 }
 
-static void proper__sre_put_prob(proper__sre_buf *b, const proper_sre_prob *pr) {
-    if (pr->kind == PROPER_SRE_P_NUMBER) proper__sre_put_number(b, pr->value);
-    else if (pr->kind == PROPER_SRE_P_NAME) proper__sre_puts(b, pr->name);
-    else proper__sre_puts(b, "else");
+static void proper__sre_put_prob(proper_strbuf *b, const proper_sre_prob *pr) {
+    if (pr->kind == PROPER_SRE_P_NUMBER) proper_strbuf_double(b, pr->value);
+    else if (pr->kind == PROPER_SRE_P_NAME) proper_strbuf_puts(b, pr->name);
+    else proper_strbuf_puts(b, "else");
 }
 
-static void proper__sre_put_expr(const proper_sre *s, size_t idx, int ctx, proper__sre_buf *b) {
+static void proper__sre_put_expr(const proper_sre *s, size_t idx, int ctx, proper_strbuf *b) {
     const proper_sre_node *n = &s->nodes[idx];
     size_t i;
     switch (n->kind) {
-    case PROPER_SRE_EMPTY: proper__sre_puts(b, "()"); break;
+    case PROPER_SRE_EMPTY: proper_strbuf_puts(b, "()"); break;
     case PROPER_SRE_SYMBOL:
-    case PROPER_SRE_REF: proper__sre_puts(b, n->name); break;
+    case PROPER_SRE_REF: proper_strbuf_puts(b, n->name); break;
     case PROPER_SRE_SEQ:
-        if (ctx == PROPER__SRE_CTX_BODY) proper__sre_puts(b, "(");
+        if (ctx == PROPER__SRE_CTX_BODY) proper_strbuf_puts(b, "(");
         for (i = 0; i < n->n_kids; i++) {
-            if (i) proper__sre_puts(b, " ");
+            if (i) proper_strbuf_puts(b, " ");
             proper__sre_put_expr(s, n->kids[i], PROPER__SRE_CTX_SEQ, b);
         }
-        if (ctx == PROPER__SRE_CTX_BODY) proper__sre_puts(b, ")");
+        if (ctx == PROPER__SRE_CTX_BODY) proper_strbuf_puts(b, ")");
         break;
     case PROPER_SRE_ALT:
-        if (ctx != PROPER__SRE_CTX_TOP) proper__sre_puts(b, "(");
+        if (ctx != PROPER__SRE_CTX_TOP) proper_strbuf_puts(b, "(");
         for (i = 0; i < n->n_kids; i++) {
-            if (i) proper__sre_puts(b, " | ");
+            if (i) proper_strbuf_puts(b, " | ");
             proper__sre_put_prob(b, &n->probs[i]);
-            proper__sre_puts(b, ": ");
+            proper_strbuf_puts(b, ": ");
             proper__sre_put_expr(s, n->kids[i], PROPER__SRE_CTX_SEQ, b);
         }
-        if (ctx != PROPER__SRE_CTX_TOP) proper__sre_puts(b, ")");
+        if (ctx != PROPER__SRE_CTX_TOP) proper_strbuf_puts(b, ")");
         break;
     case PROPER_SRE_LOOP:
     case PROPER_SRE_MLOOP:
         proper__sre_put_expr(s, n->kids[0], PROPER__SRE_CTX_BODY, b);
-        proper__sre_puts(b, "*");
+        proper_strbuf_puts(b, "*");
         if (n->kind == PROPER_SRE_MLOOP) {
-            proper__sre_puts(b, "[");
+            proper_strbuf_puts(b, "[");
             proper__sre_put_prob(b, &n->probs[0]);
-            proper__sre_puts(b, "]");
+            proper_strbuf_puts(b, "]");
         } else if (n->name) {
-            proper__sre_puts(b, n->name);
+            proper_strbuf_puts(b, n->name);
         } else {
             proper__sre_put_table(b, &n->table);
         }
@@ -6872,52 +6957,49 @@ static void proper__sre_put_expr(const proper_sre *s, size_t idx, int ctx, prope
     }
 }
 
-static void proper__sre_put_source(proper__sre_buf *b, const proper_sre_source *src) {
+static void proper__sre_put_source(proper_strbuf *b, const proper_sre_source *src) {
     size_t i;
     if (src->kind == PROPER_SRE_SRC_TABLE) { proper__sre_put_table(b, &src->table); return; }
-    proper__sre_puts(b, proper__sre_source_keyword(src->kind));
-    proper__sre_puts(b, "(");
+    proper_strbuf_puts(b, proper__sre_source_keyword(src->kind));
+    proper_strbuf_puts(b, "(");
     proper__sre_put_string(b, src->path);
-    if (src->item) { proper__sre_puts(b, ", "); proper__sre_put_string(b, src->item); }
-    if (src->choice) { proper__sre_puts(b, ", "); proper__sre_put_string(b, src->choice); }
-    for (i = 0; i < src->n_steps; i++) { proper__sre_puts(b, ", "); proper__sre_put_string(b, src->steps[i]); }
-    proper__sre_puts(b, ")");
+    if (src->item) { proper_strbuf_puts(b, ", "); proper__sre_put_string(b, src->item); }
+    if (src->choice) { proper_strbuf_puts(b, ", "); proper__sre_put_string(b, src->choice); }
+    for (i = 0; i < src->n_steps; i++) { proper_strbuf_puts(b, ", "); proper__sre_put_string(b, src->steps[i]); }
+    proper_strbuf_puts(b, ")");
 }
 
-static int proper__sre_finish_print(proper__sre_buf *b, char **text, size_t *len, proper_error *err) {
-    if (!b->failed && !b->data) proper__sre_put(b, "", 0);
-    if (b->failed) {
-        PROPER_FREE(b->data);
-        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory printing the model");
-    }
-    *text = b->data;
-    if (len) *len = b->len;
-    return PROPER_OK;
-}
-
-PROPER_API int proper_sre_print(const proper_sre *s, char **text, size_t *len, proper_error *err) {
-    proper__sre_buf b;
+PROPER_API int proper_sre_format(const proper_sre *s, proper_strbuf *b, proper_error *err) {
     size_t i;
-    memset(&b, 0, sizeof b);
-    *text = NULL;
     for (i = 0; i < s->n_bindings; i++) {
         const proper_sre_binding *bd = &s->bindings[i];
-        proper__sre_puts(&b, proper__sre_binding_kind_name(bd->kind));
-        proper__sre_puts(&b, " ");
-        proper__sre_puts(&b, bd->name);
+        proper_strbuf_puts(b, proper__sre_binding_kind_name(bd->kind));
+        proper_strbuf_puts(b, " ");
+        proper_strbuf_puts(b, bd->name);
         if (bd->kind == PROPER_SRE_BIND_DEF) {
-            proper__sre_puts(&b, " = ");
-            proper__sre_put_expr(s, bd->root, PROPER__SRE_CTX_TOP, &b);
+            proper_strbuf_puts(b, " = ");
+            proper__sre_put_expr(s, bd->root, PROPER__SRE_CTX_TOP, b);
         } else if (bd->kind == PROPER_SRE_BIND_PROB && bd->source.kind == PROPER_SRE_SRC_NONE) {
-            proper__sre_puts(&b, " = ");
-            proper__sre_put_number(&b, bd->prob);
+            proper_strbuf_puts(b, " = ");
+            proper_strbuf_double(b, bd->prob);
         } else if (bd->source.kind != PROPER_SRE_SRC_NONE) {
-            proper__sre_puts(&b, " = ");
-            proper__sre_put_source(&b, &bd->source);
+            proper_strbuf_puts(b, " = ");
+            proper__sre_put_source(b, &bd->source);
         }
-        proper__sre_puts(&b, ";\n");
+        proper_strbuf_puts(b, ";\n");
     }
-    return proper__sre_finish_print(&b, text, len, err);
+    return b->failed ? proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory printing the model") : PROPER_OK;
+}
+
+PROPER_API int proper_sre_write(const proper_sre *s, FILE *f, proper_error *err) {
+    proper_strbuf b;
+    int rc;
+    proper_strbuf_init(&b);
+    rc = proper_sre_format(s, &b, err);
+    if (rc == PROPER_OK && b.len && fwrite(b.data, 1, b.len, f) != b.len)
+        rc = proper_error_set(err, PROPER_EIO, NULL, 0, 0, "write error");
+    proper_strbuf_free(&b);
+    return rc;
 }
 
 /* The definition called name, or the main one for NULL. */
@@ -6934,15 +7016,12 @@ static int proper__sre_find_def(const proper_sre *s, const char *name, size_t *i
     return PROPER_OK;
 }
 
-PROPER_API int proper_sre_print_def(const proper_sre *s, const char *name, char **text, proper_error *err) {
-    proper__sre_buf b;
+PROPER_API int proper_sre_format_def(const proper_sre *s, const char *name, proper_strbuf *b, proper_error *err) {
     size_t bi;
     int rc;
-    *text = NULL;
     if ((rc = proper__sre_find_def(s, name, &bi, err))) return rc;
-    memset(&b, 0, sizeof b);
-    proper__sre_put_expr(s, s->bindings[bi].root, PROPER__SRE_CTX_TOP, &b);
-    return proper__sre_finish_print(&b, text, NULL, err);
+    proper__sre_put_expr(s, s->bindings[bi].root, PROPER__SRE_CTX_TOP, b);
+    return b->failed ? proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory printing the model") : PROPER_OK;
 }
 
 /* ---- structural equality ------------------------------------------------- */
@@ -7046,7 +7125,7 @@ static int proper__sre_set_symbol(proper__sre_parser *p, size_t bi, proper_curso
         if (q >= end) return proper__sre_error_at(p, value.line, value.col, PROPER_EPARSE, "expected a value after '='");
         src.kind = PROPER_SRE_SRC_CSV;
         src.from_cwd = 1;
-        src.path = proper__sre_strndup(q, (size_t)(end - q));
+        src.path = proper_strndup(q, (size_t)(end - q));
         rc = src.path ? PROPER_OK : proper__sre_oom(p);
     }
     if (rc) { proper__sre_source_free(&src); return rc; }
@@ -7124,7 +7203,7 @@ static int proper__sre_set_loop(proper__sre_parser *p, size_t bi) {
                                         "re-entry probability of a Markovian loop must be below 1");
         rc = proper__sre_expect(p, ']', "after the re-entry probability");
     } else if (proper__sre_is_plain_name(p)) {
-        s->nodes[fresh].name = proper__sre_strndup(p->tok.start, p->tok.len);
+        s->nodes[fresh].name = proper_strndup(p->tok.start, p->tok.len);
         rc = s->nodes[fresh].name ? proper__sre_next(p) : proper__sre_oom(p);
     } else {
         return proper__sre_error_at(p, p->tok.line, p->tok.col, PROPER_EPARSE,
@@ -7227,7 +7306,7 @@ PROPER_API int proper_sre_set(proper_sre *s, const char *assignment, proper_erro
 static char *proper__sre_full_path(const proper_sre *s, const proper_sre_source *src) {
     size_t nd, np;
     char *out;
-    if (src->from_cwd || !s->dir || !s->dir[0] || src->path[0] == '/') return proper__sre_strdup(src->path);
+    if (src->from_cwd || !s->dir || !s->dir[0] || src->path[0] == '/') return proper_strdup(src->path);
     nd = strlen(s->dir);
     np = strlen(src->path);
     out = (char *)PROPER_MALLOC(nd + np + 1);
@@ -7243,7 +7322,7 @@ static int proper__sre_loaded_file(proper_sre *s, const proper_sre_source *src, 
                                    proper_error *err) {
     int is_trace = src->kind != PROPER_SRE_SRC_CSV, rc;
     char *path = proper__sre_full_path(s, src);
-    proper_sre_loaded *l;
+    proper_sre_readed *l;
     size_t i;
     if (!path) return proper_error_set(err, PROPER_ENOMEM, s->file, line, col, "out of memory");
     for (i = 0; i < s->n_loaded; i++)
@@ -7261,7 +7340,7 @@ static int proper__sre_loaded_file(proper_sre *s, const proper_sre_source *src, 
     l->is_trace = is_trace;
     if (is_trace) {
         proper_trace_init(&l->trace);
-        rc = proper_trace_load(&l->trace, path, err);
+        rc = proper_trace_read(&l->trace, path, err);
         if (rc) proper_trace_free(&l->trace);
     } else {
         rc = proper_read_file(path, &l->text, &l->len, err);
@@ -7487,7 +7566,7 @@ PROPER_API int proper_sre_samples(const char *spec, double **xs, size_t *n, prop
 
 typedef struct proper__sre_eval {
     proper_sre *s;
-    const proper_sre_options *opt;
+    const proper_sre_opts *opt;
     proper_error *err;
     size_t *order, n_order; /* reachable nodes, each after all it depends on */
     size_t *canon;          /* per node: its representative after hash-consing */
@@ -7728,7 +7807,7 @@ static int proper__sre_eval_node(proper__sre_eval *ev, size_t idx) {
     return PROPER_OK;
 }
 
-static int proper__sre_check_options(const proper_sre *s, const proper_sre_options *opt, proper_error *err) {
+static int proper__sre_check_options(const proper_sre *s, const proper_sre_opts *opt, proper_error *err) {
     if (!(opt->width > 0.0) || isinf(opt->width))
         return proper_error_set(err, PROPER_EINVAL, s->file, 0, 0, "grid width %g must be positive and finite", opt->width);
     if (!(opt->truncate_eps >= 0.0 && opt->truncate_eps < 1.0))
@@ -7738,7 +7817,7 @@ static int proper__sre_check_options(const proper_sre *s, const proper_sre_optio
     return PROPER_OK;
 }
 
-PROPER_API int proper_sre_eval_many(proper_sre *s, const char *const *names, size_t k, const proper_sre_options *opt,
+PROPER_API int proper_sre_eval_many(proper_sre *s, const char *const *names, size_t k, const proper_sre_opts *opt,
                                     proper_pmf *outs, proper_sre_eval_info *info, proper_error *err) {
     proper__sre_eval ev;
     size_t *roots = NULL, i, nn = s->n_nodes;
@@ -7791,7 +7870,7 @@ done:
     return rc;
 }
 
-PROPER_API int proper_sre_eval(proper_sre *s, const char *name, const proper_sre_options *opt, proper_pmf *out,
+PROPER_API int proper_sre_eval(proper_sre *s, const char *name, const proper_sre_opts *opt, proper_pmf *out,
                                proper_error *err) {
     return proper_sre_eval_many(s, &name, 1, opt, out, NULL, err);
 }
@@ -7816,7 +7895,7 @@ static int proper__sre_gnfa_symbol(proper__sre_gnfa *g, const char *name, size_t
     if (proper__sre_add_binding(s, name, len, PROPER_SRE_BIND_SYMBOL, line, col, &bi)) return PROPER_ENOMEM;
     idx = proper__sre_new_node(s, PROPER_SRE_SYMBOL, line, col);
     if (idx == PROPER__SRE_NONE) return PROPER_ENOMEM;
-    s->nodes[idx].name = proper__sre_strndup(name, len);
+    s->nodes[idx].name = proper_strndup(name, len);
     if (!s->nodes[idx].name) return PROPER_ENOMEM;
     s->nodes[idx].ref = bi;
     g->sym_node[bi] = idx;
@@ -7971,7 +8050,7 @@ static int proper__sre_state_index(char ***names, size_t *n, size_t *cap, const 
     char *copy;
     for (i = 0; i < *n; i++)
         if (strlen((*names)[i]) == len && memcmp((*names)[i], w, len) == 0) { *index = i; return PROPER_OK; }
-    copy = proper__sre_strndup(w, len);
+    copy = proper_strndup(w, len);
     if (!copy || PROPER_PUSH(*names, *n, *cap, copy)) { PROPER_FREE(copy); return PROPER_ENOMEM; }
     *index = *n - 1;
     return PROPER_OK;
@@ -8160,16 +8239,16 @@ static int proper__sre_gnfa_solve(proper__sre_gnfa *g, const proper__sre_automat
     return PROPER_OK;
 }
 
-PROPER_API int proper_sre_from_automaton(proper_sre *s, const char *text, size_t len, const char *file,
+PROPER_API int proper_sre_from_automaton(proper_sre *out, const char *text, size_t len, const char *file,
                                          proper_error *err) {
     proper_cursor c;
     proper__sre_gnfa g;
     proper__sre_automaton a;
+    proper_sre fresh, *s = &fresh;
     size_t root = PROPER__SRE_NONE, def, i;
     int rc;
     char def_name[32];
-    if (s->n_bindings || s->n_nodes)
-        return proper_error_set(err, PROPER_ESTATE, file, 0, 0, "proper_sre_from_automaton needs an empty model");
+    proper_sre_init(s);
     memset(&g, 0, sizeof g);
     memset(&a, 0, sizeof a);
     a.start = PROPER__SRE_NONE;
@@ -8195,8 +8274,7 @@ PROPER_API int proper_sre_from_automaton(proper_sre *s, const char *text, size_t
     PROPER_FREE(g.expr);
     PROPER_FREE(g.weight);
     PROPER_FREE(g.sym_node);
-    if (rc) proper_sre_free(s);
-    return rc;
+    return proper__sre_replace(out, s, rc);
 }
 
 #endif /* PROPER_SRE_IMPLEMENTATION */
@@ -18780,7 +18858,7 @@ PROPER_API int proper_vlmc_counts_load(proper_vlmc_counts *c, const char *path, 
         if (is_trace) {
             proper_trace t;
             proper_trace_init(&t);
-            rc = proper_trace_load(&t, path, err);
+            rc = proper_trace_read(&t, path, err);
             if (rc == PROPER_OK) rc = proper_vlmc_counts_add_trace(c, &t, path, err);
             proper_trace_free(&t);
         } else {
