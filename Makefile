@@ -86,3 +86,15 @@ run: bin/proper
 
 clean:
 	rm -rf build bin build.proper.h.tmp
+
+# proper-mpi (cli/mpi/, docs/mpi.md): built only where mpicc exists; the
+# library and bin/proper stay MPI-free. `make test` builds it with sanitizers.
+MPICC   ?= mpicc
+MPI_SRC  = $(wildcard cli/mpi/*.c)
+bin/proper-mpi build/proper-mpi-san: $(MPI_SRC) $(wildcard cli/mpi/*.h) $(SRC)
+	@mkdir -p $(dir $@)
+	$(MPICC) $(STRICT) $(if $(filter build/%,$@),$(SAN) -O1 -g,$(OPT)) -o $@ $(MPI_SRC) $(LIBS)
+ifneq ($(shell command -v $(MPICC) 2>/dev/null),)
+all: bin/proper-mpi
+test-build: build/proper-mpi-san
+endif

@@ -1,0 +1,118 @@
+/* mpi.h — shared pieces of proper-mpi, the MPI build of proper's learners.
+ *
+ * Every learner here has sufficient statistics that are sums (VLMC counts:
+ * a multiset of runs; step histograms; count-log totals), so the work is
+ *   1. each rank reads its share of the inputs (mpi_share, mpi_read_share)
+ *      and sums what it read;
+ *   2. the ranks' sums are combined by a binomial tree (mpi_reduce): in
+ *      round k, rank r with r mod 2^(k+1) = 2^k sends its sums, serialised
+ *      as text with the library's public writer, to rank r - 2^k, which
+ *      parses them back with the public parser, adding them to its own;
+ *      after ceil(log2 P) rounds rank 0 holds the total;
+ *   3. rank 0 writes the result (and fits a model from it) exactly as the
+ *      single-process `proper` command would.
+ * The library (src/) stays MPI-free: this directory is its only user of MPI.
+ */
+#ifndef PROPER_MPI_H
+#define PROPER_MPI_H
+
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../../src/core.h"
+
+#define MPI_OK 0
+#define MPI_CHECK_FAILED 1
+#define MPI_BAD_INPUT 2
+
+/* Input is read in blocks of this many bytes (cut at the last newline). */
+#ifndef PROPER_MPI_BLOCK
+#define PROPER_MPI_BLOCK ((size_t)1 << 22)
+#endif
+
+/* Per-rank figures for --stats. */
+typedef struct mpi_ctx {
+    int rank, size;
+    int stats;           /* --stats: print the per-rank table on stderr */
+    double t_start;      /* MPI_Wtime() at start */
+    double t_read;       /* seconds reading and summing the share */
+    double t_reduce;     /* seconds in the tree reduction */
+    uint64_t events;     /* items summed: location visits, samples, count-log rows */
+    uint64_t bytes_in;   /* input bytes this rank read */
+    uint64_t sent, received; /* bytes of serialised sums sent / received */
+    uint64_t result;     /* bytes of the reduced text (rank 0) */
+} mpi_ctx;
+
+/* One piece of a rank's share: a whole file, or the lines of a file that
+ * start in the byte range [lo, hi). */
+typedef struct mpi_piece {
+    const char *path;
+    int whole;
+    uint64_t lo, hi;
+} mpi_piece;
+
+/* What a learner does with its share (acc is the learner's sums). */
+typedef struct mpi_ops {
+    /* 1 when a file whose first bytes are head[0..n) may be split at line
+     * boundaries (NULL: never split). */
+    int (*splittable)(const char *head, size_t n);
+    /* Add a whole file. */
+    int (*add_file)(void *acc, const char *path, proper_error *err);
+    /* Add complete lines text[0..len) of a splittable file. */
+    int (*add_lines)(void *acc, const char *path, const char *text, size_t len, proper_error *err);
+    /* Fresh / released sums (for re-reading a file to explain an error). */
+    void *(*create)(void);
+    void (*destroy)(void *acc);
+    /* Serialise the sums as text into a stream / add serialised sums. */
+    int (*write)(const void *acc, FILE *f, proper_error *err);
+    int (*merge)(void *acc, const char *text, size_t len, proper_error *err);
+    /* Items summed so far (for --stats). */
+    uint64_t (*events)(const void *acc);
+} mpi_ops;
+
+/* "proper-mpi: <message>" on stderr; returns MPI_BAD_INPUT. */
+int mpi_fail(const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+int mpi_report(const proper_error *err);
+
+/* Until a command's options are parsed (identically on every rank) only
+ * rank 0 prints messages; after this call every rank does. */
+void mpi_options_done(void);
+/* Option "--name VALUE" / "--name=VALUE" at argv[*i] (as cli_option). */
+const char *mpi_option(int argc, char **argv, int *i, const char *name, int *missing);
+
+/* This rank's share of the files paths[0..n): the concatenation of the
+ * files is cut into P equal byte ranges; rank r gets the lines that start in
+ * its range and the whole files (those not splittable) that start in it. */
+int mpi_share(mpi_ctx *m, const char *const *paths, size_t n, const mpi_ops *ops, mpi_piece **pieces,
+              size_t *n_pieces);
+/* Reads the pieces into acc. On an error in a piece of a split file the file
+ * is read again from its start into fresh sums, so that the message (line,
+ * run number) is the one a single process reports. */
+int mpi_read_share(mpi_ctx *m, const mpi_piece *pieces, size_t n, const mpi_ops *ops, void *acc,
+                   proper_error *err);
+/* After each rank's local step: 0 when every rank succeeded; otherwise the
+ * lowest failing rank (the first error in input order) prints its error and
+ * every rank gets MPI_BAD_INPUT. */
+int mpi_agree(mpi_ctx *m, int rc, const proper_error *err);
+/* Tree reduction of acc into rank 0; on rank 0, *text and *len (NULL
+ * on the other ranks; free with free()) is the reduced sums written by ops->write.
+ * Returns the same status on every rank. */
+int mpi_reduce(mpi_ctx *m, void *acc, const mpi_ops *ops, char **text, size_t *len);
+/* Rank 0's buffer to every rank (*text allocated on the others). */
+int mpi_bcast_text(mpi_ctx *m, char **text, size_t *len);
+/* Writes text to path ("-" = stdout); MPI_OK or MPI_BAD_INPUT. */
+int mpi_write_file(const char *path, const char *text, size_t len);
+/* Prints the per-rank --stats table (collective). */
+void mpi_print_stats(mpi_ctx *m);
+
+/* Subcommands. */
+int mpi_cmd_vlmc(mpi_ctx *m, int argc, char **argv);
+int mpi_cmd_trace(mpi_ctx *m, int argc, char **argv);
+int mpi_cmd_counts(mpi_ctx *m, int argc, char **argv);
+
+#endif

@@ -1,0 +1,253 @@
+/* proper-mpi vlmc — VLMC counts and fits over MPI ranks.
+ *
+ * The sums are a proper_vlmc_counts (the multiset of distinct runs). Ranks
+ * read runs-text files in byte ranges split at line starts (one run per
+ * line), trace and counts files whole (a trace's records with one id form
+ * one run, so a trace is never split). The tree reduction moves counts as
+ * the counts-file text (proper_vlmc_counts_write) and adds them with
+ * proper_vlmc_counts_parse_counts. Rank 0 writes the reduced text, which is
+ * the canonical counts file `proper vlmc count` writes for the same runs,
+ * and fits from that text exactly as `proper vlmc fit COUNTS` does. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../src/vlmc.h"
+#include "mpi.h"
+
+static void vlmc_usage(FILE *out) {
+    fprintf(out,
+            "usage: mpirun -np P proper-mpi vlmc count TRACE... -o COUNTS [--stats]\n"
+            "       mpirun -np P proper-mpi vlmc fit   TRACE... [fit options] [--pst FILE]\n"
+            "                                          [--dot FILE] [--json] [-o COUNTS] [--stats]\n\n"
+            "As 'proper vlmc count' and 'proper vlmc fit' (see 'proper vlmc --help'), on P\n"
+            "ranks: runs-text files are split at line starts into P byte ranges, trace and\n"
+            "counts files go whole to the rank whose range they start in; the counts are\n"
+            "combined by a tree reduction and rank 0 writes the counts file and fits.\n"
+            "The counts file and the PST are byte-identical to the single-process ones.\n\n"
+            "fit options: --alpha A, --nmin N, --cfg FILE, --extend-cfg, --general,\n"
+            "             --max-order D (as 'proper vlmc fit')\n"
+            "  -o, --output COUNTS  the counts file ('-' = stdout; required for count)\n"
+            "  --stats              per-rank figures on stderr\n");
+}
+
+typedef struct vlmc_args {
+    const char **inputs;
+    size_t n_inputs;
+    const char *cfg, *pst, *dot, *out;
+    proper_vlmc_opts opts;
+    int json;
+} vlmc_args;
+
+static int vlmc_count_arg(const char *s, const char *what, unsigned long long *out) {
+    char *end;
+    if (!*s || *s == '-') return mpi_fail("%s: expected a non-negative integer, got '%s'", what, s);
+    *out = strtoull(s, &end, 10);
+    if (*end) return mpi_fail("%s: expected a non-negative integer, got '%s'", what, s);
+    return MPI_OK;
+}
+
+static int vlmc_parse(mpi_ctx *m, int fit, int argc, char **argv, vlmc_args *a) {
+    int i, missing;
+    proper_error err;
+    proper_vlmc_opts_default(&a->opts);
+    for (i = 1; i < argc; i++) {
+        const char *v;
+        unsigned long long u;
+        if (fit && (v = mpi_option(argc, argv, &i, "--alpha", &missing))) {
+            if (proper_parse_double_str(v, &a->opts.alpha, "--alpha", &err)) return mpi_report(&err);
+        } else if (fit && (v = mpi_option(argc, argv, &i, "--nmin", &missing))) {
+            if (vlmc_count_arg(v, "--nmin", &u)) return MPI_BAD_INPUT;
+            a->opts.n_min = u;
+        } else if (fit && (v = mpi_option(argc, argv, &i, "--max-order", &missing))) {
+            if (vlmc_count_arg(v, "--max-order", &u)) return MPI_BAD_INPUT;
+            if (u > 0xFFFFFFFFu) return mpi_fail("--max-order %s is too large", v);
+            a->opts.max_order = (unsigned)u;
+        } else if (fit && (v = mpi_option(argc, argv, &i, "--cfg", &missing))) {
+            a->cfg = v;
+        } else if (fit && (v = mpi_option(argc, argv, &i, "--pst", &missing))) {
+            a->pst = v;
+        } else if (fit && (v = mpi_option(argc, argv, &i, "--dot", &missing))) {
+            a->dot = v;
+        } else if ((v = mpi_option(argc, argv, &i, "-o", &missing)) ||
+                   (!missing && (v = mpi_option(argc, argv, &i, "--output", &missing)))) {
+            a->out = v;
+        } else if (missing) {
+            return mpi_fail("vlmc %s: option '%s' needs a value", argv[0], argv[i]);
+        } else if (fit && strcmp(argv[i], "--general") == 0) {
+            a->opts.general = 1;
+        } else if (fit && strcmp(argv[i], "--extend-cfg") == 0) {
+            a->opts.extend_cfg = 1;
+        } else if (fit && strcmp(argv[i], "--json") == 0) {
+            a->json = 1;
+        } else if (strcmp(argv[i], "--stats") == 0) {
+            m->stats = 1;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return mpi_fail("vlmc %s: unknown option '%s' (try 'proper-mpi vlmc --help')", argv[0], argv[i]);
+        } else {
+            a->inputs[a->n_inputs++] = argv[i];
+        }
+    }
+    if (!a->n_inputs) return mpi_fail("vlmc %s: no input files (try 'proper-mpi vlmc --help')", argv[0]);
+    if (!fit && !a->out) return mpi_fail("vlmc count: -o COUNTS is required ('-' for stdout)");
+    if (!(a->opts.alpha > 0.0 && a->opts.alpha <= 1.0)) return mpi_fail("--alpha %g is outside (0, 1]", a->opts.alpha);
+    if (a->opts.n_min < 1) return mpi_fail("--nmin must be at least 1");
+    if (a->opts.general && a->cfg) return mpi_fail("--general does not use a CFG (drop --cfg)");
+    if (a->out && a->pst && strcmp(a->out, "-") == 0 && strcmp(a->pst, "-") == 0)
+        return mpi_fail("vlmc fit: -o and --pst cannot both be '-'");
+    return MPI_OK;
+}
+
+/* ---- the learner's sums ---- */
+
+/* Runs text may be split; trace and counts files are whole-file formats. */
+static int vlmc_header_is(const char *text, size_t len, const char *word) {
+    size_t n = strlen(word);
+    return len >= n && memcmp(text, word, n) == 0 &&
+           (len == n || text[n] == ' ' || text[n] == '\t' || text[n] == '\r' || text[n] == '\n');
+}
+
+static int vlmc_splittable(const char *head, size_t n) {
+    return !vlmc_header_is(head, n, "proper-trace") && !vlmc_header_is(head, n, "proper-vlmc-counts");
+}
+
+static int vlmc_add_file(void *acc, const char *path, proper_error *err) {
+    return proper_vlmc_counts_load((proper_vlmc_counts *)acc, path, err);
+}
+
+static int vlmc_add_lines(void *acc, const char *path, const char *text, size_t len, proper_error *err) {
+    return proper_vlmc_counts_parse_runs((proper_vlmc_counts *)acc, text, len, path, err);
+}
+
+static void *vlmc_create(void) {
+    proper_vlmc_counts *c = (proper_vlmc_counts *)malloc(sizeof *c);
+    if (c) proper_vlmc_counts_init(c);
+    return c;
+}
+
+static void vlmc_destroy(void *acc) {
+    proper_vlmc_counts_free((proper_vlmc_counts *)acc);
+    free(acc);
+}
+
+static int vlmc_write(const void *acc, FILE *f, proper_error *err) {
+    return proper_vlmc_counts_write((const proper_vlmc_counts *)acc, f, err);
+}
+
+static int vlmc_merge(void *acc, const char *text, size_t len, proper_error *err) {
+    return proper_vlmc_counts_parse_counts((proper_vlmc_counts *)acc, text, len, "(counts from another rank)", err);
+}
+
+static uint64_t vlmc_events(const void *acc) { return ((const proper_vlmc_counts *)acc)->total_steps; }
+
+static const mpi_ops vlmc_ops = {vlmc_splittable, vlmc_add_file, vlmc_add_lines, vlmc_create, vlmc_destroy,
+                                 vlmc_write,      vlmc_merge,    vlmc_events};
+
+/* ---- fitting on rank 0 ---- */
+
+static int vlmc_write_with(const char *path, int (*writer)(const proper_vlmc *, FILE *, proper_error *),
+                           const proper_vlmc *v) {
+    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "wb");
+    proper_error err;
+    int rc;
+    if (!f) return mpi_fail("%s: cannot open for writing", path);
+    rc = writer(v, f, &err);
+    if ((f == stdout ? fflush(f) : fclose(f)) != 0 && rc == PROPER_OK) return mpi_fail("%s: write error", path);
+    return rc ? mpi_report(&err) : MPI_OK;
+}
+
+static void vlmc_summary(const vlmc_args *a, const proper_vlmc_counts *c, const proper_vlmc *v, double secs) {
+    if (a->pst && strcmp(a->pst, "-") == 0) return; /* stdout carries the tree */
+    if (a->out && strcmp(a->out, "-") == 0) return;  /* ... or the counts */
+    if (a->json) {
+        printf("{\"runs\": %llu, \"distinct_runs\": %lu, \"locations\": %lu, \"steps\": %llu, \"mode\": \"%s\", "
+               "\"alpha\": %.17g, \"nmin\": %llu, \"nodes\": %lu, \"order\": %u, \"loglik\": %.17g, \"seconds\": %.6f}\n",
+               (unsigned long long)c->total_runs, (unsigned long)c->n_runs, (unsigned long)c->n_names,
+               (unsigned long long)c->total_steps, v->general ? "general" : "cfg", v->alpha,
+               (unsigned long long)v->n_min, (unsigned long)v->n_contexts, v->order,
+               v->loglik, secs);
+        return;
+    }
+    printf("runs           %llu (%lu distinct, %lu locations, %llu steps)\n", (unsigned long long)c->total_runs,
+           (unsigned long)c->n_runs, (unsigned long)c->n_names, (unsigned long long)c->total_steps);
+    printf("mode           %s, alpha %g, nmin %llu%s\n", v->general ? "general" : "cfg", v->alpha,
+           (unsigned long long)v->n_min, a->cfg ? ", CFG given" : "");
+    printf("nodes          %lu\n", (unsigned long)v->n_contexts);
+    printf("order          %u\n", v->order);
+    printf("log-likelihood %.10g\n", v->loglik);
+    printf("time           %.3f s (reading, reducing and fitting)\n", secs);
+}
+
+/* Fits the reduced counts text as `proper vlmc fit COUNTS` would (errors
+ * name the counts file: its line is the run's line). */
+static int vlmc_fit_text(mpi_ctx *m, vlmc_args *a, const char *text, size_t len) {
+    proper_vlmc_counts c;
+    proper_vlmc_cfg g;
+    proper_vlmc v;
+    proper_error err;
+    int rc = MPI_OK;
+    proper_vlmc_counts_init(&c);
+    proper_vlmc_cfg_init(&g);
+    if (proper_vlmc_counts_parse_counts(&c, text, len, a->out && strcmp(a->out, "-") ? a->out : "(counts)", &err) ||
+        (a->cfg && proper_vlmc_cfg_load(&g, a->cfg, &err))) {
+        rc = mpi_report(&err);
+    } else if (proper_vlmc_fit(&v, &c, a->cfg ? &g : NULL, &a->opts, &err)) {
+        rc = mpi_report(&err);
+    } else {
+        if (a->pst) rc = vlmc_write_with(a->pst, proper_vlmc_write_pst, &v);
+        if (rc == MPI_OK && a->dot) rc = vlmc_write_with(a->dot, proper_vlmc_write_dot, &v);
+        if (rc == MPI_OK) vlmc_summary(a, &c, &v, MPI_Wtime() - m->t_start);
+        proper_vlmc_free(&v);
+    }
+    proper_vlmc_cfg_free(&g);
+    proper_vlmc_counts_free(&c);
+    return rc;
+}
+
+int mpi_cmd_vlmc(mpi_ctx *m, int argc, char **argv) {
+    vlmc_args a;
+    proper_vlmc_counts c;
+    proper_error err;
+    mpi_piece *pieces = NULL;
+    size_t n_pieces = 0, len = 0;
+    char *text = NULL;
+    int rc, fit, i;
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        if (m->rank == 0) vlmc_usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? MPI_BAD_INPUT : MPI_OK;
+    }
+    for (i = 2; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            if (m->rank == 0) vlmc_usage(stdout);
+            return MPI_OK;
+        }
+    if (strcmp(argv[1], "fit") != 0 && strcmp(argv[1], "count") != 0)
+        return mpi_fail("vlmc: unknown subcommand '%s' (count, fit)", argv[1]);
+    fit = strcmp(argv[1], "fit") == 0;
+    memset(&a, 0, sizeof a);
+    if (!(a.inputs = (const char **)calloc((size_t)argc, sizeof *a.inputs))) return mpi_fail("out of memory");
+    rc = vlmc_parse(m, fit, argc - 1, argv + 1, &a);
+    mpi_options_done();
+    if (rc == MPI_OK) rc = mpi_share(m, a.inputs, a.n_inputs, &vlmc_ops, &pieces, &n_pieces);
+    if (rc != MPI_OK) {
+        free(a.inputs);
+        return rc;
+    }
+    proper_vlmc_counts_init(&c);
+    rc = mpi_read_share(m, pieces, n_pieces, &vlmc_ops, &c, &err);
+    rc = mpi_agree(m, rc, &err);
+    if (rc == MPI_OK) rc = mpi_reduce(m, &c, &vlmc_ops, &text, &len);
+    if (rc == MPI_OK && m->rank == 0) {
+        if (a.out) rc = mpi_write_file(a.out, text, len);
+        if (rc == MPI_OK && fit) rc = vlmc_fit_text(m, &a, text, len);
+        else if (rc == MPI_OK && strcmp(a.out, "-") != 0)
+            fprintf(stderr, "proper-mpi vlmc: %s: %llu runs, %lu distinct, %lu locations\n", a.out,
+                    (unsigned long long)c.total_runs, (unsigned long)c.n_runs, (unsigned long)c.n_names);
+    }
+    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    mpi_print_stats(m);
+    free(text);
+    proper_vlmc_counts_free(&c);
+    free(pieces);
+    free(a.inputs);
+    return rc;
+}

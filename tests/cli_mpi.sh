@@ -1,0 +1,129 @@
+#!/bin/sh
+# Command-line tests for proper-mpi (cli/mpi/): on 1, 2 and 4 ranks the
+# counts, the fitted PST and the other sums must be byte-identical to what
+# the single-process `proper` writes for the same inputs, and errors must
+# read as the single-process ones. Also: `proper vlmc merge` is associative
+# and commutative (any order, any grouping, the same bytes).
+# Inputs are generated here by bench/bench_mpi.awk (MINSTD, so every awk
+# writes the same files).
+PROPER=${PROPER:-bin/proper}
+PROPER_MPI=${PROPER_MPI:-build/proper-mpi-san}
+cd "$(dirname "$0")/.." || exit 2
+T=$(mktemp -d) || exit 2
+trap 'rm -rf "$T"' EXIT
+
+ok() { echo "ok $1"; }
+fail() { echo "FAIL $1: $2"; }
+
+if ! command -v mpirun > /dev/null 2>&1; then
+    echo "SKIP cli_mpi: mpirun not installed (Debian: apt-get install openmpi-bin libopenmpi-dev)"; exit 0
+fi
+if [ ! -x "$PROPER_MPI" ]; then
+    if command -v mpicc > /dev/null 2>&1; then fail cli_mpi "$PROPER_MPI was not built (make $PROPER_MPI)"
+    else echo "SKIP cli_mpi: mpicc not installed, so $PROPER_MPI was not built"; fi
+    exit 0
+fi
+# Open MPI refuses root without these; its own allocations are not ours to
+# leak-check (tests/mpi.supp), and the full unwinder is needed to see that.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export LSAN_OPTIONS="suppressions=$(pwd)/tests/mpi.supp:print_suppressions=0:fast_unwind_on_malloc=0"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+# run NP ARGS...: proper-mpi on NP ranks (stdout, stderr in $T/out, $T/err)
+run() {
+    np=$1; shift
+    mpirun --oversubscribe -x LSAN_OPTIONS -x ASAN_OPTIONS -x UBSAN_OPTIONS -np "$np" "$PROPER_MPI" "$@" \
+        > "$T/out" 2> "$T/err"
+}
+gen() { awk -v runs="$1" -v seed="$2" -v format="${3:-runs}" -v first="${4:-1}" -f bench/bench_mpi.awk; }
+
+# Shards of different sizes and formats: runs text (split by byte ranges),
+# a trace (whole), a counts file (whole), one tiny file.
+gen 3000 1 > "$T/a.runs"
+gen 900 2 > "$T/b.runs"
+gen 700 3 trace > "$T/c.trace"
+gen 500 4 > "$T/d.runs"
+"$PROPER" vlmc count "$T/d.runs" -o "$T/d.counts" 2> /dev/null
+printf 'main.c:10 main.c:99\n' > "$T/e.runs"
+IN="$T/a.runs $T/b.runs $T/c.trace $T/d.counts $T/e.runs"
+
+# the single-process reference
+"$PROPER" vlmc count $IN -o "$T/ref.counts" 2> /dev/null &&
+    "$PROPER" vlmc fit "$T/ref.counts" --pst "$T/ref.pst" --json > "$T/ref.json" 2> /dev/null &&
+    "$PROPER" vlmc fit $IN --pst "$T/ref-direct.pst" > /dev/null &&
+    "$PROPER" vlmc fit "$T/ref.counts" --general --alpha 0.05 --nmin 3 --max-order 5 --pst "$T/ref-g.pst" > /dev/null ||
+    fail mpi_reference "the single-process proper failed"
+if cmp -s "$T/ref.pst" "$T/ref-direct.pst"; then ok mpi_reference_count_then_fit_is_fit
+else fail mpi_reference_count_then_fit_is_fit "fitting the counts and fitting the runs differ"; fi
+
+# --- vlmc count and fit on 1, 2, 4 ranks: the same bytes ---
+for np in 1 2 4; do
+    if run "$np" vlmc count $IN -o "$T/c$np.counts" && cmp -s "$T/c$np.counts" "$T/ref.counts"; then
+        ok "mpi_vlmc_count_np$np"
+    else fail "mpi_vlmc_count_np$np" "$(cat "$T/err"; cmp "$T/c$np.counts" "$T/ref.counts")"; fi
+    if run "$np" vlmc fit $IN -o "$T/f$np.counts" --pst "$T/f$np.pst" --json && cmp -s "$T/f$np.pst" "$T/ref.pst" &&
+       cmp -s "$T/f$np.counts" "$T/ref.counts" &&
+       [ "$(sed 's/"seconds.*//' "$T/out")" = "$(sed 's/"seconds.*//' "$T/ref.json")" ]; then
+        ok "mpi_vlmc_fit_np$np"
+    else fail "mpi_vlmc_fit_np$np" "$(cat "$T/err" "$T/out" "$T/ref.json"; cmp "$T/f$np.pst" "$T/ref.pst")"; fi
+done
+# fit options reach the fit (general mode, alpha, nmin, max order)
+if run 4 vlmc fit $IN --general --alpha 0.05 --nmin 3 --max-order 5 --pst "$T/g4.pst" &&
+   cmp -s "$T/g4.pst" "$T/ref-g.pst" && ! cmp -s "$T/g4.pst" "$T/ref.pst"; then ok mpi_vlmc_fit_options
+else fail mpi_vlmc_fit_options "$(cat "$T/err")"; fi
+
+# one file on 4 ranks: every boundary falls inside a line (the runs average
+# ~200 bytes, the ranges are ~40 KB), and on more ranks than lines
+if run 4 vlmc count "$T/b.runs" -o "$T/b4.counts" && "$PROPER" vlmc count "$T/b.runs" -o "$T/b1.counts" 2> /dev/null &&
+   cmp -s "$T/b4.counts" "$T/b1.counts"; then ok mpi_vlmc_one_file_split
+else fail mpi_vlmc_one_file_split "$(cat "$T/err")"; fi
+if run 4 vlmc count "$T/e.runs" -o "$T/e4.counts" && "$PROPER" vlmc count "$T/e.runs" -o "$T/e1.counts" 2> /dev/null &&
+   cmp -s "$T/e4.counts" "$T/e1.counts"; then ok mpi_vlmc_more_ranks_than_lines
+else fail mpi_vlmc_more_ranks_than_lines "$(cat "$T/err")"; fi
+
+# --stats: one row per rank, their events add up to the runs' locations
+if run 2 vlmc count $IN -o "$T/s.counts" --stats && [ "$(grep -c '^stats ' "$T/err")" = 2 ] &&
+   [ "$(awk '/^stats /{s += $4} END {print s}' "$T/err")" = "$(sed -n 's/^# .* distinct, \([0-9]*\) locations.*/\1/p' "$T/ref.counts")" ]; then
+    ok mpi_stats
+else fail mpi_stats "$(cat "$T/err")"; fi
+
+# --- errors: the single-process message, exit status 2, no hang ---
+{ gen 3000 5; printf 'main.c:10 ^ main.c:99\n'; gen 100 6; } > "$T/bad.runs"
+"$PROPER" vlmc count "$T/bad.runs" -o "$T/x.counts" 2> "$T/err1"
+single=$(sed 's/^proper: //' "$T/err1")
+# (Open MPI adds its own lines about the exit status; ours is one line, the
+# single-process message)
+if run 4 vlmc count "$T/a.runs" "$T/bad.runs" -o "$T/x.counts"; then fail mpi_error_position "exit status 0"
+elif [ -n "$single" ] && [ "$(grep -c '^proper-mpi: ' "$T/err")" = 1 ] && grep -qxF "proper-mpi: $single" "$T/err"; then
+    ok mpi_error_position
+else fail mpi_error_position "'$(cat "$T/err")' lacks '$single'"; fi
+if run 2 vlmc fit "$T/a.runs" "$T/missing.runs"; then fail mpi_error_missing "exit status 0"
+elif [ "$(grep -c 'missing.runs: cannot open file' "$T/err")" = 1 ]; then ok mpi_error_missing
+else fail mpi_error_missing "$(cat "$T/err")"; fi
+if run 2 vlmc fit "$T/a.runs" --alpha 2; then fail mpi_error_option "exit status 0"
+elif [ "$(grep -c 'alpha 2 is outside' "$T/err")" = 1 ]; then ok mpi_error_option
+else fail mpi_error_option "$(cat "$T/err")"; fi
+
+# --- merging counts: associative and commutative, the same bytes ---
+gen 400 11 > "$T/m1.runs"; gen 300 12 > "$T/m2.runs"; gen 500 13 > "$T/m3.runs"; gen 200 14 > "$T/m4.runs"
+for k in 1 2 3 4; do "$PROPER" vlmc count "$T/m$k.runs" -o "$T/m$k.counts" 2> /dev/null; done
+M=$T/m
+"$PROPER" vlmc count "$M"1.runs "$M"2.runs "$M"3.runs "$M"4.runs -o "$T/all.counts" 2> /dev/null
+merge() { out=$1; shift; "$PROPER" vlmc merge "$@" -o "$out" 2> /dev/null; }
+merge "$T/m12" "$M"1.counts "$M"2.counts && merge "$T/m34" "$M"3.counts "$M"4.counts &&
+merge "$T/m21" "$M"2.counts "$M"1.counts && merge "$T/m123" "$T/m12" "$M"3.counts &&
+merge "$T/m23" "$M"2.counts "$M"3.counts && merge "$T/m1_23" "$M"1.counts "$T/m23" &&
+merge "$T/g1" "$T/m12" "$T/m34" &&                                        # (1 2)(3 4)
+merge "$T/g2" "$T/m123" "$M"4.counts &&                                   # ((1 2) 3) 4
+merge "$T/m234" "$T/m23" "$M"4.counts && merge "$T/g3" "$M"1.counts "$T/m234" &&  # 1 ((2 3) 4)
+merge "$T/g4" "$M"4.counts "$M"3.counts "$M"2.counts "$M"1.counts &&      # 4 3 2 1
+merge "$T/m31" "$M"3.counts "$M"1.counts && merge "$T/m42" "$M"4.counts "$M"2.counts &&
+merge "$T/g5" "$T/m42" "$T/m31" ||                                        # (4 2)(3 1)
+    fail mpi_merge_runs "proper vlmc merge failed"
+same=1
+for g in g1 g2 g3 g4 g5; do cmp -s "$T/$g" "$T/all.counts" || same=0; done
+if [ $same = 1 ] && cmp -s "$T/m12" "$T/m21" && cmp -s "$T/m123" "$T/m1_23"; then ok mpi_merge_associative_commutative
+else fail mpi_merge_associative_commutative "groupings/orders give different bytes"; fi
+# proper-mpi reduces counts files too (the reduce step of a map-reduce)
+if run 2 vlmc count "$M"4.counts "$M"3.counts "$M"1.counts "$M"2.counts -o "$T/r.counts" && cmp -s "$T/r.counts" "$T/all.counts"; then
+    ok mpi_reduce_counts_files
+else fail mpi_reduce_counts_files "$(cat "$T/err")"; fi
