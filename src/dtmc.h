@@ -458,13 +458,13 @@ PROPER_API int proper_dtmc_export_dot(const proper_dtmc *m, const char *path, pr
 
 /* ---- bitsets ------------------------------------------------------------ */
 
-static size_t proper__bitset_words(size_t n) { return (n + 63) / 64; }
+static size_t proper__dtmc_bitset_words(size_t n) { return (n + 63) / 64; }
 
 PROPER_API int proper_bitset_init(proper_bitset *b, size_t n) {
     b->n = n;
     b->words = NULL;
     if (n == 0) return PROPER_OK;
-    b->words = (uint64_t *)proper_calloc(proper__bitset_words(n), sizeof *b->words);
+    b->words = (uint64_t *)proper_calloc(proper__dtmc_bitset_words(n), sizeof *b->words);
     if (!b->words) { b->n = 0; return PROPER_ENOMEM; }
     return PROPER_OK;
 }
@@ -477,7 +477,7 @@ PROPER_API void proper_bitset_free(proper_bitset *b) {
 
 PROPER_API int proper_bitset_copy(proper_bitset *dst, const proper_bitset *src) {
     if (proper_bitset_init(dst, src->n)) return PROPER_ENOMEM;
-    if (src->n) memcpy(dst->words, src->words, proper__bitset_words(src->n) * sizeof *dst->words);
+    if (src->n) memcpy(dst->words, src->words, proper__dtmc_bitset_words(src->n) * sizeof *dst->words);
     return PROPER_OK;
 }
 
@@ -497,17 +497,17 @@ PROPER_API int proper_bitset_get(const proper_bitset *b, size_t i) {
 }
 
 /* Clear the bits past n in the last word (the invariant every op keeps). */
-static void proper__bitset_trim(proper_bitset *b) {
+static void proper__dtmc_bitset_trim(proper_bitset *b) {
     if (b->n & 63) b->words[b->n >> 6] &= ((uint64_t)1 << (b->n & 63)) - 1;
 }
 
 PROPER_API void proper_bitset_fill(proper_bitset *b, int value) {
     if (!b->n) return;
-    memset(b->words, value ? 0xFF : 0, proper__bitset_words(b->n) * sizeof *b->words);
-    proper__bitset_trim(b);
+    memset(b->words, value ? 0xFF : 0, proper__dtmc_bitset_words(b->n) * sizeof *b->words);
+    proper__dtmc_bitset_trim(b);
 }
 
-static unsigned proper__popcount64(uint64_t x) {
+static unsigned proper__dtmc_popcount64(uint64_t x) {
     x = x - ((x >> 1) & 0x5555555555555555ULL);
     x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
@@ -515,32 +515,32 @@ static unsigned proper__popcount64(uint64_t x) {
 }
 
 PROPER_API size_t proper_bitset_count(const proper_bitset *b) {
-    size_t i, c = 0, w = proper__bitset_words(b->n);
-    for (i = 0; i < w; i++) c += proper__popcount64(b->words[i]);
+    size_t i, c = 0, w = proper__dtmc_bitset_words(b->n);
+    for (i = 0; i < w; i++) c += proper__dtmc_popcount64(b->words[i]);
     return c;
 }
 
 PROPER_API void proper_bitset_and(proper_bitset *a, const proper_bitset *b) {
-    size_t i, w = proper__bitset_words(a->n);
+    size_t i, w = proper__dtmc_bitset_words(a->n);
     PROPER_ASSERT(a->n == b->n);
     for (i = 0; i < w; i++) a->words[i] &= b->words[i];
 }
 
 PROPER_API void proper_bitset_or(proper_bitset *a, const proper_bitset *b) {
-    size_t i, w = proper__bitset_words(a->n);
+    size_t i, w = proper__dtmc_bitset_words(a->n);
     PROPER_ASSERT(a->n == b->n);
     for (i = 0; i < w; i++) a->words[i] |= b->words[i];
 }
 
 PROPER_API void proper_bitset_not(proper_bitset *a) {
-    size_t i, w = proper__bitset_words(a->n);
+    size_t i, w = proper__dtmc_bitset_words(a->n);
     for (i = 0; i < w; i++) a->words[i] = ~a->words[i];
-    if (a->n) proper__bitset_trim(a);
+    if (a->n) proper__dtmc_bitset_trim(a);
 }
 
 /* ---- model -------------------------------------------------------------- */
 
-static char *proper__strdup(const char *s) {
+static char *proper__dtmc_strdup(const char *s) {
     size_t n = strlen(s);
     char *d = (char *)PROPER_MALLOC(n + 1);
     if (d) memcpy(d, s, n + 1);
@@ -572,7 +572,7 @@ static void proper__dtmc_free_labels(proper_dtmc *m) {
     m->n_labels = 0;
 }
 
-static void proper__free_names(char **names, size_t n) {
+static void proper__dtmc_free_names(char **names, size_t n) {
     size_t i;
     if (!names) return;
     for (i = 0; i < n; i++) PROPER_FREE(names[i]);
@@ -580,7 +580,7 @@ static void proper__free_names(char **names, size_t n) {
 }
 
 static void proper__dtmc_free_params(proper_dtmc *m) {
-    proper__free_names(m->param_names, m->n_params);
+    proper__dtmc_free_names(m->param_names, m->n_params);
     PROPER_FREE(m->param_values);
     m->param_names = NULL;
     m->param_values = NULL;
@@ -588,7 +588,7 @@ static void proper__dtmc_free_params(proper_dtmc *m) {
 }
 
 static void proper__dtmc_free_valuations(proper_dtmc *m) {
-    proper__free_names(m->var_names, m->n_vars);
+    proper__dtmc_free_names(m->var_names, m->n_vars);
     PROPER_FREE(m->var_is_bool);
     PROPER_FREE(m->vals);
     m->var_names = NULL;
@@ -610,7 +610,7 @@ PROPER_API void proper_dtmc_free(proper_dtmc *m) {
     proper_dtmc_init(m);
 }
 
-static int proper__is_builtin_label(const char *name) {
+static int proper__dtmc_is_builtin_label(const char *name) {
     return strcmp(name, "init") == 0 || strcmp(name, "deadlock") == 0;
 }
 
@@ -628,11 +628,11 @@ PROPER_API int proper_dtmc_add_label(proper_dtmc *m, const char *name, const pro
     if (states->n != m->n_states)
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "label \"%s\" covers %zu states, the model has %u",
                                 name, states->n, (unsigned)m->n_states);
-    if (proper__is_builtin_label(name))
+    if (proper__dtmc_is_builtin_label(name))
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "label \"%s\" is predefined", name);
     if (proper_dtmc_find_label(m, name) >= 0)
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "label \"%s\" defined twice", name);
-    lab.name = proper__strdup(name);
+    lab.name = proper__dtmc_strdup(name);
     if (!lab.name || proper_bitset_copy(&lab.states, states) ||
         proper_reserve(&m->labels, &cap, m->n_labels + 1, sizeof *m->labels)) {
         if (lab.name) {
@@ -694,7 +694,7 @@ PROPER_API int proper_dtmc_add_reward(proper_dtmc *m, const char *name, int with
     if (!name) name = "";
     if (proper_dtmc_find_reward(m, name) >= 0)
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "reward structure \"%s\" defined twice", name);
-    r.name = proper__strdup(name);
+    r.name = proper__dtmc_strdup(name);
     r.state = with_state ? (double *)proper_calloc(m->n_states, sizeof(double)) : NULL;
     r.trans = with_trans ? (double *)proper_calloc((size_t)m->n_trans, sizeof(double)) : NULL;
     if (!r.name || (with_state && !r.state) || (with_trans && !r.trans) ||
@@ -710,7 +710,7 @@ PROPER_API int proper_dtmc_add_reward(proper_dtmc *m, const char *name, int with
     return PROPER_OK;
 }
 
-static int proper__check_reward_value(double v, proper_error *err) {
+static int proper__dtmc_check_reward_value(double v, proper_error *err) {
     if (!isfinite(v))
         return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "reward %g is not finite", v);
     return PROPER_OK;
@@ -721,7 +721,7 @@ PROPER_API int proper_dtmc_reward_add_state(proper_dtmc *m, size_t r, uint32_t s
     proper_dtmc_reward *rw;
     if (r >= m->n_rewards || s >= m->n_states)
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no reward structure %zu or state %u", r, (unsigned)s);
-    if (proper__check_reward_value(value, err)) return PROPER_ERANGE;
+    if (proper__dtmc_check_reward_value(value, err)) return PROPER_ERANGE;
     rw = &m->rewards[r];
     if (!rw->state) {
         rw->state = (double *)proper_calloc(m->n_states, sizeof(double));
@@ -733,7 +733,7 @@ PROPER_API int proper_dtmc_reward_add_state(proper_dtmc *m, size_t r, uint32_t s
 
 /* Position of transition src->dst in the CSR arrays, or -1 (rows are
  * sorted by destination: binary search). */
-static long long proper__find_trans(const proper_dtmc *m, uint32_t src, uint32_t dst) {
+static long long proper__dtmc_find_trans(const proper_dtmc *m, uint32_t src, uint32_t dst) {
     uint64_t lo, hi;
     if (src >= m->n_states) return -1;
     lo = m->row[src];
@@ -751,8 +751,8 @@ PROPER_API int proper_dtmc_reward_add_trans(proper_dtmc *m, size_t r, uint32_t s
     long long k;
     if (r >= m->n_rewards)
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no reward structure %zu", r);
-    if (proper__check_reward_value(value, err)) return PROPER_ERANGE;
-    k = proper__find_trans(m, src, dst);
+    if (proper__dtmc_check_reward_value(value, err)) return PROPER_ERANGE;
+    k = proper__dtmc_find_trans(m, src, dst);
     if (k < 0)
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no transition %u -> %u for a transition reward",
                                 (unsigned)src, (unsigned)dst);
@@ -765,16 +765,16 @@ PROPER_API int proper_dtmc_reward_add_trans(proper_dtmc *m, size_t r, uint32_t s
     return PROPER_OK;
 }
 
-static int proper__copy_names(char ***dst, const char *const *src, size_t n) {
+static int proper__dtmc_copy_names(char ***dst, const char *const *src, size_t n) {
     size_t i;
     *dst = NULL;
     if (n == 0) return PROPER_OK;
     *dst = (char **)proper_calloc(n, sizeof **dst);
     if (!*dst) return PROPER_ENOMEM;
     for (i = 0; i < n; i++) {
-        (*dst)[i] = proper__strdup(src[i]);
+        (*dst)[i] = proper__dtmc_strdup(src[i]);
         if (!(*dst)[i]) {
-            proper__free_names(*dst, n);
+            proper__dtmc_free_names(*dst, n);
             *dst = NULL;
             return PROPER_ENOMEM;
         }
@@ -786,10 +786,10 @@ PROPER_API int proper_dtmc_set_params(proper_dtmc *m, const char *const *names, 
                                       size_t n, proper_error *err) {
     char **nm;
     double *v = NULL;
-    if (proper__copy_names(&nm, names, n)) goto nomem;
+    if (proper__dtmc_copy_names(&nm, names, n)) goto nomem;
     if (n) {
         v = (double *)proper_calloc(n, sizeof *v);
-        if (!v) { proper__free_names(nm, n); goto nomem; }
+        if (!v) { proper__dtmc_free_names(nm, n); goto nomem; }
         memcpy(v, values, n * sizeof *v);
     }
     proper__dtmc_free_params(m);
@@ -809,11 +809,11 @@ PROPER_API int proper_dtmc_set_valuations(proper_dtmc *m, const char *const *nam
     int32_t *v = NULL;
     size_t cells;
     if (proper_size_mul(n_vars, m->n_states, &cells)) goto nomem;
-    if (proper__copy_names(&nm, names, n_vars)) goto nomem;
+    if (proper__dtmc_copy_names(&nm, names, n_vars)) goto nomem;
     fl = (unsigned char *)proper_calloc(n_vars ? n_vars : 1, 1);
     v = (int32_t *)proper_calloc(cells ? cells : 1, sizeof *v);
     if (!fl || !v) {
-        proper__free_names(nm, n_vars);
+        proper__dtmc_free_names(nm, n_vars);
         PROPER_FREE(fl);
         PROPER_FREE(v);
         goto nomem;
@@ -857,7 +857,7 @@ PROPER_API int proper_dtmc_set_init_dist(proper_dtmc *m, const double *dist, pro
 }
 
 /* Duplicate n elements of `size` bytes (NULL stays NULL). */
-static int proper__dup_array(void *dst_ptr, const void *src, size_t n, size_t size) {
+static int proper__dtmc_dup_array(void *dst_ptr, const void *src, size_t n, size_t size) {
     void *d = NULL;
     if (src) {
         d = proper_calloc(n ? n : 1, size);
@@ -875,10 +875,10 @@ PROPER_API int proper_dtmc_copy(proper_dtmc *dst, const proper_dtmc *src, proper
     dst->n_states = src->n_states;
     dst->n_trans = src->n_trans;
     dst->init = src->init;
-    if (proper__dup_array(&dst->row, src->row, n + 1, sizeof *src->row) ||
-        proper__dup_array(&dst->col, src->col, t, sizeof *src->col) ||
-        proper__dup_array(&dst->prob, src->prob, t, sizeof *src->prob) ||
-        proper__dup_array(&dst->init_dist, src->init_dist, n, sizeof *src->init_dist))
+    if (proper__dtmc_dup_array(&dst->row, src->row, n + 1, sizeof *src->row) ||
+        proper__dtmc_dup_array(&dst->col, src->col, t, sizeof *src->col) ||
+        proper__dtmc_dup_array(&dst->prob, src->prob, t, sizeof *src->prob) ||
+        proper__dtmc_dup_array(&dst->init_dist, src->init_dist, n, sizeof *src->init_dist))
         goto nomem;
     if (src->deadlock.n && proper_bitset_copy(&dst->deadlock, &src->deadlock)) goto nomem;
     for (i = 0; i < src->n_labels; i++)
@@ -887,8 +887,8 @@ PROPER_API int proper_dtmc_copy(proper_dtmc *dst, const proper_dtmc *src, proper
         proper_dtmc_reward *r;
         if ((rc = proper_dtmc_add_reward(dst, src->rewards[i].name, 0, 0, NULL, err))) goto fail;
         r = &dst->rewards[i];
-        if (proper__dup_array(&r->state, src->rewards[i].state, n, sizeof(double)) ||
-            proper__dup_array(&r->trans, src->rewards[i].trans, t, sizeof(double)))
+        if (proper__dtmc_dup_array(&r->state, src->rewards[i].state, n, sizeof(double)) ||
+            proper__dtmc_dup_array(&r->trans, src->rewards[i].trans, t, sizeof(double)))
             goto nomem;
     }
     if ((rc = proper_dtmc_set_params(dst, (const char *const *)src->param_names, src->param_values,
@@ -909,8 +909,8 @@ PROPER_API size_t proper_dtmc_memory(const proper_dtmc *m) {
     size_t i, n = m->n_states, t = (size_t)m->n_trans, bytes;
     bytes = (n + 1) * sizeof(uint64_t) + t * (sizeof(uint32_t) + sizeof(double));
     if (m->init_dist) bytes += n * sizeof(double);
-    bytes += proper__bitset_words(m->deadlock.n) * 8;
-    for (i = 0; i < m->n_labels; i++) bytes += proper__bitset_words(m->labels[i].states.n) * 8;
+    bytes += proper__dtmc_bitset_words(m->deadlock.n) * 8;
+    for (i = 0; i < m->n_labels; i++) bytes += proper__dtmc_bitset_words(m->labels[i].states.n) * 8;
     for (i = 0; i < m->n_rewards; i++) {
         if (m->rewards[i].state) bytes += n * sizeof(double);
         if (m->rewards[i].trans) bytes += t * sizeof(double);
@@ -921,25 +921,25 @@ PROPER_API size_t proper_dtmc_memory(const proper_dtmc *m) {
 
 /* ---- builder ------------------------------------------------------------ */
 
-typedef struct proper__entry {
+typedef struct proper__dtmc_entry {
     uint32_t dst;
     double p;
-} proper__entry;
+} proper__dtmc_entry;
 
-static int proper__entry_cmp(const void *a, const void *b) {
-    uint32_t x = ((const proper__entry *)a)->dst, y = ((const proper__entry *)b)->dst;
+static int proper__dtmc_entry_cmp(const void *a, const void *b) {
+    uint32_t x = ((const proper__dtmc_entry *)a)->dst, y = ((const proper__dtmc_entry *)b)->dst;
     return x < y ? -1 : x > y;
 }
 
 /* Sort entries by destination: insertion sort for short rows, qsort else. */
-static void proper__sort_entries(proper__entry *e, size_t k) {
+static void proper__dtmc_sort_entries(proper__dtmc_entry *e, size_t k) {
     size_t i, j;
     if (k > 32) {
-        qsort(e, k, sizeof *e, proper__entry_cmp);
+        qsort(e, k, sizeof *e, proper__dtmc_entry_cmp);
         return;
     }
     for (i = 1; i < k; i++) {
-        proper__entry v = e[i];
+        proper__dtmc_entry v = e[i];
         for (j = i; j > 0 && e[j - 1].dst > v.dst; j--) e[j] = e[j - 1];
         e[j] = v;
     }
@@ -957,7 +957,7 @@ PROPER_API void proper_dtmc_builder_free(proper_dtmc_builder *b) {
     proper_dtmc_builder_init(b);
 }
 
-static int proper__builder_grow(proper_dtmc_builder *b, size_t states, size_t trans) {
+static int proper__dtmc_builder_grow(proper_dtmc_builder *b, size_t states, size_t trans) {
     if (proper_reserve(&b->row, &b->row_cap, states + 1, sizeof *b->row)) return PROPER_ENOMEM;
     if (trans > b->trans_cap) {
         size_t cap = b->trans_cap;
@@ -972,14 +972,14 @@ static int proper__builder_grow(proper_dtmc_builder *b, size_t states, size_t tr
 
 PROPER_API int proper_dtmc_builder_reserve(proper_dtmc_builder *b, size_t states, size_t trans,
                                            proper_error *err) {
-    if (proper__builder_grow(b, states, trans))
+    if (proper__dtmc_builder_grow(b, states, trans))
         return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory reserving %zu states, %zu transitions",
                                 states, trans);
     return PROPER_OK;
 }
 
 /* Check one probability at the boundary. */
-static int proper__check_prob(uint32_t src, uint32_t dst, double p, proper_error *err) {
+static int proper__dtmc_check_prob(uint32_t src, uint32_t dst, double p, proper_error *err) {
     if (!(p >= 0.0) || !isfinite(p))
         return proper_error_set(err, PROPER_EPROB, NULL, 0, 0, "transition %u -> %u has probability %g",
                                 (unsigned)src, (unsigned)dst, p);
@@ -991,18 +991,18 @@ static int proper__check_prob(uint32_t src, uint32_t dst, double p, proper_error
 
 /* Sort, merge and check the entries [row[s], n_trans) of the row being
  * closed (state s), then fix row[s + 1]. */
-static int proper__builder_close_row(proper_dtmc_builder *b, uint32_t s, proper_error *err) {
+static int proper__dtmc_builder_close_row(proper_dtmc_builder *b, uint32_t s, proper_error *err) {
     uint64_t start = b->row[s], end = b->n_trans, i, out;
     size_t k = (size_t)(end - start);
     double sum = 0.0;
     if (k > 1) {
-        proper__entry small[32], *e = small;
+        proper__dtmc_entry small[32], *e = small;
         if (k > 32) {
-            e = (proper__entry *)proper_calloc(k, sizeof *e);
+            e = (proper__dtmc_entry *)proper_calloc(k, sizeof *e);
             if (!e) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
         }
         for (i = 0; i < k; i++) { e[i].dst = b->col[start + i]; e[i].p = b->prob[start + i]; }
-        proper__sort_entries(e, k);
+        proper__dtmc_sort_entries(e, k);
         out = start;
         for (i = 0; i < k; i++) {
             if (out > start && b->col[out - 1] == e[i].dst) {
@@ -1035,8 +1035,8 @@ static int proper__builder_close_row(proper_dtmc_builder *b, uint32_t s, proper_
 }
 
 /* Open empty rows up to and including state s. */
-static int proper__builder_open_rows_to(proper_dtmc_builder *b, uint32_t s, proper_error *err) {
-    if (proper__builder_grow(b, (size_t)s + 1, (size_t)b->n_trans))
+static int proper__dtmc_builder_open_rows_to(proper_dtmc_builder *b, uint32_t s, proper_error *err) {
+    if (proper__dtmc_builder_grow(b, (size_t)s + 1, (size_t)b->n_trans))
         return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
     while (b->n_rows < s) {
         b->row[b->n_rows + 1] = b->n_trans;
@@ -1045,10 +1045,10 @@ static int proper__builder_open_rows_to(proper_dtmc_builder *b, uint32_t s, prop
     return PROPER_OK;
 }
 
-static int proper__builder_close_open(proper_dtmc_builder *b, proper_error *err) {
+static int proper__dtmc_builder_close_open(proper_dtmc_builder *b, proper_error *err) {
     if (!b->open_src) return PROPER_OK;
     b->open_src = 0;
-    if (proper__builder_close_row(b, b->open_row, err)) return err ? err->code : PROPER_EPROB;
+    if (proper__dtmc_builder_close_row(b, b->open_row, err)) return err ? err->code : PROPER_EPROB;
     b->n_rows = b->open_row + 1;
     return PROPER_OK;
 }
@@ -1057,12 +1057,12 @@ PROPER_API int proper_dtmc_builder_add_row(proper_dtmc_builder *b, const uint32_
                                            size_t k, proper_error *err) {
     size_t i;
     int rc;
-    if ((rc = proper__builder_close_open(b, err))) return rc;
+    if ((rc = proper__dtmc_builder_close_open(b, err))) return rc;
     if (b->n_rows >= PROPER_DTMC_MAX_STATES)
         return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0, "too many states");
     for (i = 0; i < k; i++)
-        if ((rc = proper__check_prob(b->n_rows, dst[i], prob[i], err))) return rc;
-    if (proper__builder_grow(b, (size_t)b->n_rows + 1, (size_t)b->n_trans + k))
+        if ((rc = proper__dtmc_check_prob(b->n_rows, dst[i], prob[i], err))) return rc;
+    if (proper__dtmc_builder_grow(b, (size_t)b->n_rows + 1, (size_t)b->n_trans + k))
         return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory adding a row");
     for (i = 0; i < k; i++) {
         b->col[b->n_trans + i] = dst[i];
@@ -1071,7 +1071,7 @@ PROPER_API int proper_dtmc_builder_add_row(proper_dtmc_builder *b, const uint32_
         b->has_dst = 1;
     }
     b->n_trans += k;
-    if ((rc = proper__builder_close_row(b, b->n_rows, err))) return rc;
+    if ((rc = proper__dtmc_builder_close_row(b, b->n_rows, err))) return rc;
     b->n_rows++;
     return PROPER_OK;
 }
@@ -1088,13 +1088,13 @@ PROPER_API int proper_dtmc_builder_add_transition(proper_dtmc_builder *b, uint32
                                     (unsigned)src, (unsigned)(b->open_src ? b->open_row : b->n_rows - 1));
         if (src >= PROPER_DTMC_MAX_STATES)
             return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0, "state number %u too large", (unsigned)src);
-        if ((rc = proper__builder_close_open(b, err))) return rc;
-        if ((rc = proper__builder_open_rows_to(b, src, err))) return rc;
+        if ((rc = proper__dtmc_builder_close_open(b, err))) return rc;
+        if ((rc = proper__dtmc_builder_open_rows_to(b, src, err))) return rc;
         b->open_src = 1;
         b->open_row = src;
     }
-    if ((rc = proper__check_prob(src, dst, prob, err))) return rc;
-    if (proper__builder_grow(b, (size_t)src + 1, (size_t)b->n_trans + 1))
+    if ((rc = proper__dtmc_check_prob(src, dst, prob, err))) return rc;
+    if (proper__dtmc_builder_grow(b, (size_t)src + 1, (size_t)b->n_trans + 1))
         return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory adding a transition");
     b->col[b->n_trans] = dst;
     b->prob[b->n_trans] = prob;
@@ -1105,7 +1105,7 @@ PROPER_API int proper_dtmc_builder_add_transition(proper_dtmc_builder *b, uint32
 }
 
 /* Give every state without transitions a self-loop (fix) or fail. */
-static int proper__fix_deadlocks(proper_dtmc *m, int fix, proper_error *err) {
+static int proper__dtmc_fix_deadlocks(proper_dtmc *m, int fix, proper_error *err) {
     uint32_t s, n = m->n_states, n_dead = 0;
     uint64_t *row, k, out;
     uint32_t *col;
@@ -1156,7 +1156,7 @@ PROPER_API int proper_dtmc_builder_finish(proper_dtmc_builder *b, uint32_t n_sta
     uint32_t n;
     int rc, fix = b->fix_deadlocks;
     proper_dtmc_init(out);
-    if ((rc = proper__builder_close_open(b, err))) goto fail;
+    if ((rc = proper__dtmc_builder_close_open(b, err))) goto fail;
     n = b->n_rows;
     if (b->has_dst && b->max_dst + 1 > n) n = b->max_dst + 1;
     if (n_states > n) n = n_states;
@@ -1169,7 +1169,7 @@ PROPER_API int proper_dtmc_builder_finish(proper_dtmc_builder *b, uint32_t n_sta
                               (unsigned)b->init, (unsigned)n);
         goto fail;
     }
-    if ((rc = proper__builder_open_rows_to(b, n, err))) goto fail;
+    if ((rc = proper__dtmc_builder_open_rows_to(b, n, err))) goto fail;
     out->n_states = n;
     out->n_trans = b->n_trans;
     out->row = b->row;
@@ -1186,7 +1186,7 @@ PROPER_API int proper_dtmc_builder_finish(proper_dtmc_builder *b, uint32_t n_sta
     }
     b->row = NULL; b->col = NULL; b->prob = NULL;
     proper_dtmc_builder_free(b);
-    if ((rc = proper__fix_deadlocks(out, fix, err))) {
+    if ((rc = proper__dtmc_fix_deadlocks(out, fix, err))) {
         proper_dtmc_free(out);
         return rc;
     }
@@ -1200,21 +1200,21 @@ fail:
 
 /* A sparse matrix in compressed rows: row i holds entries col/val[row[i] ..
  * row[i+1]-1]. val may be NULL for a pattern. */
-typedef struct proper__csr {
+typedef struct proper__dtmc_csr {
     uint32_t n;
     uint64_t *row;
     uint32_t *col;
     double *val;
-} proper__csr;
+} proper__dtmc_csr;
 
-static void proper__csr_view(const proper_dtmc *m, proper__csr *g) {
+static void proper__dtmc_csr_view(const proper_dtmc *m, proper__dtmc_csr *g) {
     g->n = m->n_states;
     g->row = m->row;
     g->col = m->col;
     g->val = m->prob;
 }
 
-static void proper__csr_free(proper__csr *g) {
+static void proper__dtmc_csr_free(proper__dtmc_csr *g) {
     PROPER_FREE(g->row);
     PROPER_FREE(g->col);
     PROPER_FREE(g->val);
@@ -1224,7 +1224,7 @@ static void proper__csr_free(proper__csr *g) {
 /* The transpose of g restricted to entries s->t with both ends in `keep`
  * (NULL = all); with values when with_val. Entry (t, s) of the result holds
  * g's value of s->t. */
-static int proper__transpose(const proper__csr *g, const proper_bitset *keep, int with_val, proper__csr *t) {
+static int proper__dtmc_transpose(const proper__dtmc_csr *g, const proper_bitset *keep, int with_val, proper__dtmc_csr *t) {
     uint32_t n = g->n, s;
     uint64_t k, nnz = 0;
     t->n = n;
@@ -1243,7 +1243,7 @@ static int proper__transpose(const proper__csr *g, const proper_bitset *keep, in
     for (s = 0; s < n; s++) t->row[s + 1] += t->row[s];
     t->col = (uint32_t *)proper_calloc((size_t)(nnz ? nnz : 1), sizeof *t->col);
     if (with_val) t->val = (double *)proper_calloc((size_t)(nnz ? nnz : 1), sizeof *t->val);
-    if (!t->col || (with_val && !t->val)) { proper__csr_free(t); return PROPER_ENOMEM; }
+    if (!t->col || (with_val && !t->val)) { proper__dtmc_csr_free(t); return PROPER_ENOMEM; }
     /* fill using row[] as insertion cursors, then shift back */
     for (s = 0; s < n; s++) {
         if (keep && !PROPER_BITSET_GET(keep, s)) continue;
@@ -1263,7 +1263,7 @@ static int proper__transpose(const proper__csr *g, const proper_bitset *keep, in
 
 /* out = target ∪ { s ∈ through : some successor of s is in out } (least
  * fixed point), by breadth-first search over predecessors `pred`. */
-static int proper__backward_reach(const proper__csr *pred, const proper_bitset *target,
+static int proper__dtmc_backward_reach(const proper__dtmc_csr *pred, const proper_bitset *target,
                                   const proper_bitset *through, proper_bitset *out) {
     uint32_t n = pred->n, s, *queue;
     size_t head = 0, tail = 0;
@@ -1288,54 +1288,54 @@ static int proper__backward_reach(const proper__csr *pred, const proper_bitset *
 }
 
 /* prob0 given predecessors: states that cannot reach phi2 through phi1. */
-static int proper__prob0(const proper__csr *pred, const proper_bitset *phi1, const proper_bitset *phi2,
+static int proper__dtmc_prob0(const proper__dtmc_csr *pred, const proper_bitset *phi1, const proper_bitset *phi2,
                          proper_bitset *out) {
-    if (proper__backward_reach(pred, phi2, phi1, out)) return PROPER_ENOMEM;
+    if (proper__dtmc_backward_reach(pred, phi2, phi1, out)) return PROPER_ENOMEM;
     proper_bitset_not(out);
     return PROPER_OK;
 }
 
 /* prob1 given predecessors and prob0 (`no`): states that cannot reach a
  * `no` state through phi1 & !phi2 states (Baier & Katoen, Alg. 46). */
-static int proper__prob1(const proper__csr *pred, const proper_bitset *phi1, const proper_bitset *phi2,
+static int proper__dtmc_prob1(const proper__dtmc_csr *pred, const proper_bitset *phi1, const proper_bitset *phi2,
                          const proper_bitset *no, proper_bitset *out) {
     proper_bitset through;
     int rc;
     if (proper_bitset_copy(&through, phi2)) return PROPER_ENOMEM;
     proper_bitset_not(&through);
     if (phi1) proper_bitset_and(&through, phi1);
-    rc = proper__backward_reach(pred, no, &through, out);
+    rc = proper__dtmc_backward_reach(pred, no, &through, out);
     proper_bitset_free(&through);
     if (rc) return rc;
     proper_bitset_not(out);
     return PROPER_OK;
 }
 
-static int proper__check_set(const proper_dtmc *m, const proper_bitset *b, const char *what, proper_error *err) {
+static int proper__dtmc_check_set(const proper_dtmc *m, const proper_bitset *b, const char *what, proper_error *err) {
     if (b && b->n != m->n_states)
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "%s has %zu bits, the model %u states", what, b->n,
                                 (unsigned)m->n_states);
     return PROPER_OK;
 }
 
-static int proper__prob01(const proper_dtmc *m, const proper_bitset *phi1, const proper_bitset *phi2,
+static int proper__dtmc_prob01(const proper_dtmc *m, const proper_bitset *phi1, const proper_bitset *phi2,
                           proper_bitset *out, int want_one, proper_error *err) {
-    proper__csr g, pred;
+    proper__dtmc_csr g, pred;
     proper_bitset no;
     int rc;
     out->n = 0; out->words = NULL;
-    if ((rc = proper__check_set(m, phi1, "phi1", err)) || (rc = proper__check_set(m, phi2, "phi2", err))) return rc;
-    proper__csr_view(m, &g);
-    if (proper__transpose(&g, NULL, 0, &pred)) goto nomem;
-    if (proper__prob0(&pred, phi1, phi2, &no)) { proper__csr_free(&pred); goto nomem; }
+    if ((rc = proper__dtmc_check_set(m, phi1, "phi1", err)) || (rc = proper__dtmc_check_set(m, phi2, "phi2", err))) return rc;
+    proper__dtmc_csr_view(m, &g);
+    if (proper__dtmc_transpose(&g, NULL, 0, &pred)) goto nomem;
+    if (proper__dtmc_prob0(&pred, phi1, phi2, &no)) { proper__dtmc_csr_free(&pred); goto nomem; }
     if (!want_one) {
         *out = no;
-        proper__csr_free(&pred);
+        proper__dtmc_csr_free(&pred);
         return PROPER_OK;
     }
-    rc = proper__prob1(&pred, phi1, phi2, &no, out);
+    rc = proper__dtmc_prob1(&pred, phi1, phi2, &no, out);
     proper_bitset_free(&no);
-    proper__csr_free(&pred);
+    proper__dtmc_csr_free(&pred);
     if (rc) goto nomem;
     return PROPER_OK;
 nomem:
@@ -1344,12 +1344,12 @@ nomem:
 
 PROPER_API int proper_dtmc_prob0(const proper_dtmc *m, const proper_bitset *phi1, const proper_bitset *phi2,
                                  proper_bitset *out, proper_error *err) {
-    return proper__prob01(m, phi1, phi2, out, 0, err);
+    return proper__dtmc_prob01(m, phi1, phi2, out, 0, err);
 }
 
 PROPER_API int proper_dtmc_prob1(const proper_dtmc *m, const proper_bitset *phi1, const proper_bitset *phi2,
                                  proper_bitset *out, proper_error *err) {
-    return proper__prob01(m, phi1, phi2, out, 1, err);
+    return proper__dtmc_prob01(m, phi1, phi2, out, 1, err);
 }
 
 /* Strongly connected components of the subgraph of g induced by mask
@@ -1358,14 +1358,14 @@ PROPER_API int proper_dtmc_prob1(const proper_dtmc *m, const proper_bitset *phi1
  * order Tarjan completes them, which is reverse topological. order[]: the
  * states grouped by component; start[c] .. start[c+1]-1 index component c
  * in order[] (start has room for n + 1 entries). */
-typedef struct proper__sccs {
+typedef struct proper__dtmc_sccs {
     uint32_t n_comp;
     uint32_t *comp;
     uint32_t *order;
     uint32_t *start;
-} proper__sccs;
+} proper__dtmc_sccs;
 
-static void proper__sccs_free(proper__sccs *c) {
+static void proper__dtmc_sccs_free(proper__dtmc_sccs *c) {
     PROPER_FREE(c->comp);
     PROPER_FREE(c->order);
     PROPER_FREE(c->start);
@@ -1375,7 +1375,7 @@ static void proper__sccs_free(proper__sccs *c) {
 
 #define PROPER__DONE UINT32_MAX
 
-static int proper__tarjan(const proper__csr *g, const proper_bitset *mask, proper__sccs *out) {
+static int proper__dtmc_tarjan(const proper__dtmc_csr *g, const proper_bitset *mask, proper__dtmc_sccs *out) {
     uint32_t n = g->n, r, counter = 0, sp = 0, depth, written = 0;
     uint32_t *idx, *low, *order, *cs_v;
     uint64_t *cs_e;
@@ -1387,7 +1387,7 @@ static int proper__tarjan(const proper__csr *g, const proper_bitset *mask, prope
     cs_v = (uint32_t *)proper_calloc(n ? n : 1, sizeof *cs_v);
     cs_e = (uint64_t *)proper_calloc(n ? n : 1, sizeof *cs_e);
     if (!out->comp || !out->order || !out->start || !idx || !cs_v || !cs_e) {
-        proper__sccs_free(out);
+        proper__dtmc_sccs_free(out);
         PROPER_FREE(idx); PROPER_FREE(cs_v); PROPER_FREE(cs_e);
         return PROPER_ENOMEM;
     }
@@ -1441,16 +1441,16 @@ static int proper__tarjan(const proper__csr *g, const proper_bitset *mask, prope
 
 PROPER_API int proper_dtmc_scc(const proper_dtmc *m, const proper_bitset *restrict_to, uint32_t *comp,
                                uint32_t *n_comp, proper_error *err) {
-    proper__csr g;
-    proper__sccs c;
+    proper__dtmc_csr g;
+    proper__dtmc_sccs c;
     int rc;
-    if ((rc = proper__check_set(m, restrict_to, "restrict_to", err))) return rc;
-    proper__csr_view(m, &g);
-    if (proper__tarjan(&g, restrict_to, &c))
+    if ((rc = proper__dtmc_check_set(m, restrict_to, "restrict_to", err))) return rc;
+    proper__dtmc_csr_view(m, &g);
+    if (proper__dtmc_tarjan(&g, restrict_to, &c))
         return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory computing SCCs");
     memcpy(comp, c.comp, (size_t)m->n_states * sizeof *comp);
     *n_comp = c.n_comp;
-    proper__sccs_free(&c);
+    proper__dtmc_sccs_free(&c);
     return PROPER_OK;
 }
 
@@ -1458,7 +1458,7 @@ PROPER_API int proper_dtmc_scc(const proper_dtmc *m, const proper_bitset *restri
  * counting sort by component; `cursor` has room for n entries). Models are
  * usually numbered in exploration order, so this keeps neighbours close in
  * memory; it also keeps chains in band form for the banded solver. */
-static void proper__sccs_sort_members(proper__sccs *c, uint32_t n, uint32_t *cursor) {
+static void proper__dtmc_sccs_sort_members(proper__dtmc_sccs *c, uint32_t n, uint32_t *cursor) {
     uint32_t s, k;
     for (k = 0; k < c->n_comp; k++) cursor[k] = c->start[k];
     for (s = 0; s < n; s++)
@@ -1466,7 +1466,7 @@ static void proper__sccs_sort_members(proper__sccs *c, uint32_t n, uint32_t *cur
 }
 
 /* Components of c (over g) that no edge leaves: bottom components. */
-static int proper__is_bottom(const proper__csr *g, const proper__sccs *c, uint32_t k) {
+static int proper__dtmc_is_bottom(const proper__dtmc_csr *g, const proper__dtmc_sccs *c, uint32_t k) {
     uint32_t i;
     for (i = c->start[k]; i < c->start[k + 1]; i++) {
         uint32_t s = c->order[i];
@@ -1478,20 +1478,20 @@ static int proper__is_bottom(const proper__csr *g, const proper__sccs *c, uint32
 }
 
 PROPER_API int proper_dtmc_bscc(const proper_dtmc *m, uint32_t *bscc, uint32_t *n_bscc, proper_error *err) {
-    proper__csr g;
-    proper__sccs c;
+    proper__dtmc_csr g;
+    proper__dtmc_sccs c;
     uint32_t k, i, nb = 0;
-    proper__csr_view(m, &g);
-    if (proper__tarjan(&g, NULL, &c))
+    proper__dtmc_csr_view(m, &g);
+    if (proper__dtmc_tarjan(&g, NULL, &c))
         return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory computing SCCs");
     for (i = 0; i < m->n_states; i++) bscc[i] = UINT32_MAX;
     for (k = 0; k < c.n_comp; k++) {
-        if (!proper__is_bottom(&g, &c, k)) continue;
+        if (!proper__dtmc_is_bottom(&g, &c, k)) continue;
         for (i = c.start[k]; i < c.start[k + 1]; i++) bscc[c.order[i]] = nb;
         nb++;
     }
     *n_bscc = nb;
-    proper__sccs_free(&c);
+    proper__dtmc_sccs_free(&c);
     return PROPER_OK;
 }
 
@@ -1507,13 +1507,13 @@ PROPER_API void proper_dtmc_solve_opts_default(proper_dtmc_solve_opts *o) {
 /* Working storage of one solve: the current component in local numbering
  * (off-diagonal in-component coefficients as CSR, constant part c, diagonal
  * d = 1 - a_ii) and buffers for the direct methods. */
-typedef struct proper__lin {
-    const proper__csr *g;
+typedef struct proper__dtmc_lin {
+    const proper__dtmc_csr *g;
     const double *b;
     double *x;
     proper_dtmc_solve_opts o;
     proper_dtmc_solve_stats *st;
-    proper__sccs sccs;
+    proper__dtmc_sccs sccs;
     uint32_t *loc;
     uint64_t *lrow;
     uint32_t *lcol;
@@ -1522,16 +1522,16 @@ typedef struct proper__lin {
     double *mat;
     size_t cap_mat;
     uint32_t *piv;
-} proper__lin;
+} proper__dtmc_lin;
 
-static void proper__lin_free(proper__lin *L) {
-    proper__sccs_free(&L->sccs);
+static void proper__dtmc_lin_free(proper__dtmc_lin *L) {
+    proper__dtmc_sccs_free(&L->sccs);
     PROPER_FREE(L->loc); PROPER_FREE(L->lrow); PROPER_FREE(L->lcol); PROPER_FREE(L->lval);
     PROPER_FREE(L->c); PROPER_FREE(L->d); PROPER_FREE(L->y); PROPER_FREE(L->r);
     PROPER_FREE(L->mat); PROPER_FREE(L->piv);
 }
 
-static int proper__lin_reserve_states(proper__lin *L, size_t k) {
+static int proper__dtmc_lin_reserve_states(proper__dtmc_lin *L, size_t k) {
     size_t cap;
     if (k + 1 <= L->cap_states) return PROPER_OK;
     cap = L->cap_states;
@@ -1550,11 +1550,11 @@ static int proper__lin_reserve_states(proper__lin *L, size_t k) {
 }
 
 /* Local system of component k: y_i = (c_i + sum_j lval_ij y_j) / d_i. */
-static int proper__lin_local(proper__lin *L, uint32_t k, uint32_t *size, uint64_t *nnz_out) {
-    const proper__csr *g = L->g;
+static int proper__dtmc_lin_local(proper__dtmc_lin *L, uint32_t k, uint32_t *size, uint64_t *nnz_out) {
+    const proper__dtmc_csr *g = L->g;
     uint32_t first = L->sccs.start[k], sz = L->sccs.start[k + 1] - first, i;
     uint64_t nnz = 0, e;
-    if (proper__lin_reserve_states(L, sz)) return PROPER_ENOMEM;
+    if (proper__dtmc_lin_reserve_states(L, sz)) return PROPER_ENOMEM;
     for (i = 0; i < sz; i++) L->loc[L->sccs.order[first + i]] = i;
     for (i = 0; i < sz; i++) {
         uint32_t s = L->sccs.order[first + i];
@@ -1596,7 +1596,7 @@ static int proper__lin_local(proper__lin *L, uint32_t k, uint32_t *size, uint64_
  * refinement; Higham, Accuracy and Stability, ch. 12). It matters for chains
  * of components: a large downstream value passes through every component's
  * solve. */
-static void proper__lin_residual(const proper__lin *L, uint32_t sz, const double *y, double *r) {
+static void proper__dtmc_lin_residual(const proper__dtmc_lin *L, uint32_t sz, const double *y, double *r) {
     uint32_t i;
     for (i = 0; i < sz; i++) {
         long double v = (long double)L->c[i] - (long double)L->d[i] * y[i];
@@ -1606,16 +1606,16 @@ static void proper__lin_residual(const proper__lin *L, uint32_t sz, const double
     }
 }
 
-static int proper__lin_reserve_mat(proper__lin *L, size_t cells) {
+static int proper__dtmc_lin_reserve_mat(proper__dtmc_lin *L, size_t cells) {
     return proper_reserve(&L->mat, &L->cap_mat, cells, sizeof *L->mat);
 }
 
 /* Dense LU with partial pivoting of M = D - A (sz x sz, row-major). */
-static int proper__dense_factor(proper__lin *L, uint32_t sz) {
+static int proper__dtmc_dense_factor(proper__dtmc_lin *L, uint32_t sz) {
     double *M = L->mat;
     uint32_t i, j, p;
     uint64_t e;
-    if (proper__lin_reserve_mat(L, (size_t)sz * sz)) return PROPER_ENOMEM;
+    if (proper__dtmc_lin_reserve_mat(L, (size_t)sz * sz)) return PROPER_ENOMEM;
     M = L->mat;
     memset(M, 0, (size_t)sz * sz * sizeof *M);
     for (i = 0; i < sz; i++) {
@@ -1645,7 +1645,7 @@ static int proper__dense_factor(proper__lin *L, uint32_t sz) {
     return PROPER_OK;
 }
 
-static void proper__dense_solve(const proper__lin *L, uint32_t sz, double *v) {
+static void proper__dtmc_dense_solve(const proper__dtmc_lin *L, uint32_t sz, double *v) {
     const double *M = L->mat;
     uint32_t i, j, p;
     /* the factorisation swapped whole rows: apply every swap, then L */
@@ -1666,12 +1666,12 @@ static void proper__dense_solve(const proper__lin *L, uint32_t sz, double *v) {
  * weak row diagonal dominance, for which Gaussian elimination without
  * pivoting is stable (growth factor <= 2; Wilkinson 1961) and its factors
  * keep M's band. Band storage: entry (i, j) at mat[i * w + (j - i + bl)]. */
-static int proper__band_factor(proper__lin *L, uint32_t sz, uint32_t bl, uint32_t bu) {
+static int proper__dtmc_band_factor(proper__dtmc_lin *L, uint32_t sz, uint32_t bl, uint32_t bu) {
     size_t w = (size_t)bl + bu + 1;
     double *B;
     uint32_t i, p, j;
     uint64_t e;
-    if (proper__lin_reserve_mat(L, (size_t)sz * w)) return PROPER_ENOMEM;
+    if (proper__dtmc_lin_reserve_mat(L, (size_t)sz * w)) return PROPER_ENOMEM;
     B = L->mat;
     memset(B, 0, (size_t)sz * w * sizeof *B);
     for (i = 0; i < sz; i++) {
@@ -1694,7 +1694,7 @@ static int proper__band_factor(proper__lin *L, uint32_t sz, uint32_t bl, uint32_
     return PROPER_OK;
 }
 
-static void proper__band_solve(const proper__lin *L, uint32_t sz, uint32_t bl, uint32_t bu, double *v) {
+static void proper__dtmc_band_solve(const proper__dtmc_lin *L, uint32_t sz, uint32_t bl, uint32_t bu, double *v) {
     size_t w = (size_t)bl + bu + 1;
     const double *B = L->mat;
     uint32_t i, p, j;
@@ -1712,14 +1712,14 @@ static void proper__band_solve(const proper__lin *L, uint32_t sz, uint32_t bl, u
 
 /* Solve the local system directly (dense or banded) with one step of
  * iterative refinement against the sparse local equations. */
-static int proper__lin_direct(proper__lin *L, uint32_t sz, int band, uint32_t bl, uint32_t bu) {
+static int proper__dtmc_lin_direct(proper__dtmc_lin *L, uint32_t sz, int band, uint32_t bl, uint32_t bu) {
     uint32_t i;
-    int rc = band ? proper__band_factor(L, sz, bl, bu) : proper__dense_factor(L, sz);
+    int rc = band ? proper__dtmc_band_factor(L, sz, bl, bu) : proper__dtmc_dense_factor(L, sz);
     if (rc) return rc;
     memcpy(L->y, L->c, sz * sizeof *L->y);
-    if (band) proper__band_solve(L, sz, bl, bu, L->y); else proper__dense_solve(L, sz, L->y);
-    proper__lin_residual(L, sz, L->y, L->r);
-    if (band) proper__band_solve(L, sz, bl, bu, L->r); else proper__dense_solve(L, sz, L->r);
+    if (band) proper__dtmc_band_solve(L, sz, bl, bu, L->y); else proper__dtmc_dense_solve(L, sz, L->y);
+    proper__dtmc_lin_residual(L, sz, L->y, L->r);
+    if (band) proper__dtmc_band_solve(L, sz, bl, bu, L->r); else proper__dtmc_dense_solve(L, sz, L->r);
     for (i = 0; i < sz; i++) L->y[i] += L->r[i];
     return PROPER_OK;
 }
@@ -1729,7 +1729,7 @@ static int proper__lin_direct(proper__lin *L, uint32_t sz, int band, uint32_t bl
  * exploration order mostly point forward, so this uses fresh successor
  * values (half the sweeps of the forward order on the benchmark models).
  * Returns the largest change; *maxabs the largest |y|. */
-static double proper__gs_sweep(const uint64_t *row, const uint32_t *col, const double *val, const double *c,
+static double proper__dtmc_gs_sweep(const uint64_t *row, const uint32_t *col, const double *val, const double *c,
                                double *y, uint32_t sz, double *maxabs) {
     double maxdiff = 0.0, top = 0.0;
     uint32_t i;
@@ -1747,7 +1747,7 @@ static double proper__gs_sweep(const uint64_t *row, const uint32_t *col, const d
 }
 
 /* The last five rate estimates agree to 0.01% and show a slow mode. */
-static int proper__slow_mode_settled(const double *h) {
+static int proper__dtmc_slow_mode_settled(const double *h) {
     double lo = h[0], hi = h[0];
     int j;
     for (j = 1; j < 5; j++) {
@@ -1779,7 +1779,7 @@ static int proper__slow_mode_settled(const double *h) {
  * the next one is due. After a jump rho is never taken below lambda, so
  * whatever remains of that mode still counts at its own rate in the
  * stopping rule. */
-static int proper__lin_gauss_seidel(proper__lin *L, uint32_t sz, unsigned long *sweeps_out) {
+static int proper__dtmc_lin_gauss_seidel(proper__dtmc_lin *L, uint32_t sz, unsigned long *sweeps_out) {
     double hist[5] = {0.0, 0.0, 0.0, 0.0, 0.0}, prev = 0.0, eps = L->o.rel_precision, best = INFINITY;
     double clean = -1.0, slow = 0.0, rel_at_jump = INFINITY;
     unsigned long sweep, since_best = 0, since_jump = 0;
@@ -1794,7 +1794,7 @@ static int proper__lin_gauss_seidel(proper__lin *L, uint32_t sz, unsigned long *
     }
     for (sweep = 1; sweep <= L->o.max_sweeps; sweep++) {
         double maxabs, rel, rho;
-        double maxdiff = proper__gs_sweep(L->lrow, L->lcol, L->lval, L->c, L->y, sz, &maxabs);
+        double maxdiff = proper__dtmc_gs_sweep(L->lrow, L->lcol, L->lval, L->c, L->y, sz, &maxabs);
         *sweeps_out = sweep;
         if (maxdiff == 0.0) return PROPER_OK;
         rel = maxdiff / maxabs;
@@ -1825,7 +1825,7 @@ static int proper__lin_gauss_seidel(proper__lin *L, uint32_t sz, unsigned long *
         }
         if (since_best >= 10 && clean >= 0.0 && best * clean / (1.0 - clean) <= eps) return PROPER_OK;
         if (since_best >= 500) return PROPER_ENOCONV; /* stagnation above the precision */
-        if (n_jumps < 4 && since_jump >= 6 && proper__slow_mode_settled(hist)) {
+        if (n_jumps < 4 && since_jump >= 6 && proper__dtmc_slow_mode_settled(hist)) {
             if (rel > 0.1 * rel_at_jump) {
                 n_jumps = 4; /* the last jump did not pay: plain sweeps from here */
             } else {
@@ -1839,13 +1839,13 @@ static int proper__lin_gauss_seidel(proper__lin *L, uint32_t sz, unsigned long *
 }
 
 /* Solve component k; results go to x. */
-static int proper__lin_component(proper__lin *L, uint32_t k, proper_error *err) {
+static int proper__dtmc_lin_component(proper__dtmc_lin *L, uint32_t k, proper_error *err) {
     uint32_t sz, i, bl = 0, bu = 0;
     uint64_t nnz, e;
     int rc;
     unsigned long sweeps = 0;
     proper_dtmc_solve_stats *st = L->st;
-    if (proper__lin_local(L, k, &sz, &nnz)) goto nomem;
+    if (proper__dtmc_lin_local(L, k, &sz, &nnz)) goto nomem;
     if (st) {
         st->n_components++;
         if (sz > st->largest) st->largest = sz;
@@ -1869,14 +1869,14 @@ static int proper__lin_component(proper__lin *L, uint32_t k, proper_error *err) 
             if (j > i && j - i > bu) bu = j - i;
         }
     if (sz <= L->o.dense_max) {
-        rc = proper__lin_direct(L, sz, 0, 0, 0);
+        rc = proper__dtmc_lin_direct(L, sz, 0, 0, 0);
         if (st && !rc) st->n_dense++;
     } else if (bl + bu <= L->o.band_max && (double)sz * (bl + bu + 1) <= 4.0 * (double)(nnz + sz) + 4096.0 &&
                (double)sz * bl * bu <= 256.0 * (double)(nnz + sz)) {
-        rc = proper__lin_direct(L, sz, 1, bl, bu);
+        rc = proper__dtmc_lin_direct(L, sz, 1, bl, bu);
         if (st && !rc) st->n_band++;
     } else {
-        rc = proper__lin_gauss_seidel(L, sz, &sweeps);
+        rc = proper__dtmc_lin_gauss_seidel(L, sz, &sweeps);
         if (st) st->sweeps += sweeps;
         if (rc == PROPER_ENOCONV)
             return proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0,
@@ -1897,54 +1897,54 @@ nomem:
  * the (constant) values of the states outside the mask on entry. Requires
  * I - A restricted to the mask to be non-singular (guaranteed by the graph
  * precomputation of each caller). */
-static int proper__solve_linear(const proper__csr *g, const proper_bitset *mask, const double *b, double *x,
+static int proper__dtmc_solve_linear(const proper__dtmc_csr *g, const proper_bitset *mask, const double *b, double *x,
                                 const proper_dtmc_solve_opts *opts, proper_dtmc_solve_stats *st,
                                 proper_error *err) {
-    proper__lin L;
+    proper__dtmc_lin L;
     uint32_t k;
     int rc = PROPER_OK;
     memset(&L, 0, sizeof L);
     L.g = g; L.b = b; L.x = x; L.st = st;
     if (opts) L.o = *opts; else proper_dtmc_solve_opts_default(&L.o);
     if (!(L.o.rel_precision > 0.0)) L.o.rel_precision = PROPER_DTMC_REL_PRECISION;
-    if (proper__tarjan(g, mask, &L.sccs)) goto nomem;
+    if (proper__dtmc_tarjan(g, mask, &L.sccs)) goto nomem;
     L.loc = (uint32_t *)proper_calloc(g->n ? g->n : 1, sizeof *L.loc);
     if (!L.loc) goto nomem;
-    proper__sccs_sort_members(&L.sccs, g->n, L.loc);
-    for (k = 0; k < L.sccs.n_comp && !rc; k++) rc = proper__lin_component(&L, k, err);
-    proper__lin_free(&L);
+    proper__dtmc_sccs_sort_members(&L.sccs, g->n, L.loc);
+    for (k = 0; k < L.sccs.n_comp && !rc; k++) rc = proper__dtmc_lin_component(&L, k, err);
+    proper__dtmc_lin_free(&L);
     return rc;
 nomem:
-    proper__lin_free(&L);
+    proper__dtmc_lin_free(&L);
     return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory solving a linear system");
 }
 
 /* ---- solvers ------------------------------------------------------------ */
 
-static int proper__nomem(proper_error *err) {
+static int proper__dtmc_nomem(proper_error *err) {
     return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
 }
 
 PROPER_API int proper_dtmc_prob_until(const proper_dtmc *m, const proper_bitset *phi1, const proper_bitset *phi2,
                                       const proper_dtmc_solve_opts *opts, double *x,
                                       proper_dtmc_solve_stats *stats, proper_error *err) {
-    proper__csr g, pred;
+    proper__dtmc_csr g, pred;
     proper_bitset no, yes, maybe;
     uint32_t s;
     int rc;
     if (stats) memset(stats, 0, sizeof *stats);
-    if ((rc = proper__check_set(m, phi1, "phi1", err)) || (rc = proper__check_set(m, phi2, "phi2", err))) return rc;
-    proper__csr_view(m, &g);
-    if (proper__transpose(&g, NULL, 0, &pred)) return proper__nomem(err);
-    if (proper__prob0(&pred, phi1, phi2, &no)) { proper__csr_free(&pred); return proper__nomem(err); }
-    rc = proper__prob1(&pred, phi1, phi2, &no, &yes);
-    proper__csr_free(&pred);
-    if (rc) { proper_bitset_free(&no); return proper__nomem(err); }
-    if (proper_bitset_copy(&maybe, &no)) { proper_bitset_free(&no); proper_bitset_free(&yes); return proper__nomem(err); }
+    if ((rc = proper__dtmc_check_set(m, phi1, "phi1", err)) || (rc = proper__dtmc_check_set(m, phi2, "phi2", err))) return rc;
+    proper__dtmc_csr_view(m, &g);
+    if (proper__dtmc_transpose(&g, NULL, 0, &pred)) return proper__dtmc_nomem(err);
+    if (proper__dtmc_prob0(&pred, phi1, phi2, &no)) { proper__dtmc_csr_free(&pred); return proper__dtmc_nomem(err); }
+    rc = proper__dtmc_prob1(&pred, phi1, phi2, &no, &yes);
+    proper__dtmc_csr_free(&pred);
+    if (rc) { proper_bitset_free(&no); return proper__dtmc_nomem(err); }
+    if (proper_bitset_copy(&maybe, &no)) { proper_bitset_free(&no); proper_bitset_free(&yes); return proper__dtmc_nomem(err); }
     proper_bitset_or(&maybe, &yes);
     proper_bitset_not(&maybe);
     for (s = 0; s < m->n_states; s++) x[s] = PROPER_BITSET_GET(&yes, s) ? 1.0 : 0.0;
-    rc = proper__solve_linear(&g, &maybe, NULL, x, opts, stats, err);
+    rc = proper__dtmc_solve_linear(&g, &maybe, NULL, x, opts, stats, err);
     proper_bitset_free(&no);
     proper_bitset_free(&yes);
     proper_bitset_free(&maybe);
@@ -1958,9 +1958,9 @@ PROPER_API int proper_dtmc_prob_bounded_until(const proper_dtmc *m, const proper
     unsigned long step;
     uint32_t s;
     int rc;
-    if ((rc = proper__check_set(m, phi1, "phi1", err)) || (rc = proper__check_set(m, phi2, "phi2", err))) return rc;
+    if ((rc = proper__dtmc_check_set(m, phi1, "phi1", err)) || (rc = proper__dtmc_check_set(m, phi2, "phi2", err))) return rc;
     prev = (double *)proper_calloc(m->n_states, sizeof *prev);
-    if (!prev) return proper__nomem(err);
+    if (!prev) return proper__dtmc_nomem(err);
     for (s = 0; s < m->n_states; s++) x[s] = PROPER_BITSET_GET(phi2, s) ? 1.0 : 0.0;
     /* x_j(s) = 1 on phi2, 0 outside phi1, else sum_t P(s,t) x_{j-1}(t) */
     for (step = 0; step < k; step++) {
@@ -1977,7 +1977,7 @@ PROPER_API int proper_dtmc_prob_bounded_until(const proper_dtmc *m, const proper
     return PROPER_OK;
 }
 
-static int proper__check_reward(const proper_dtmc *m, const proper_dtmc_reward *r, int nonneg, proper_error *err) {
+static int proper__dtmc_check_reward(const proper_dtmc *m, const proper_dtmc_reward *r, int nonneg, proper_error *err) {
     uint64_t i;
     if (r->state)
         for (i = 0; i < m->n_states; i++)
@@ -1993,7 +1993,7 @@ static int proper__check_reward(const proper_dtmc *m, const proper_dtmc_reward *
 }
 
 /* Expected reward of one step from s: state reward + expected transition reward. */
-static double proper__step_reward(const proper_dtmc *m, const proper_dtmc_reward *r, uint32_t s) {
+static double proper__dtmc_step_reward(const proper_dtmc *m, const proper_dtmc_reward *r, uint32_t s) {
     double v = r->state ? r->state[s] : 0.0;
     uint64_t e;
     if (r->trans)
@@ -2004,22 +2004,22 @@ static double proper__step_reward(const proper_dtmc *m, const proper_dtmc_reward
 PROPER_API int proper_dtmc_reward_reach(const proper_dtmc *m, const proper_dtmc_reward *r,
                                         const proper_bitset *phi, const proper_dtmc_solve_opts *opts,
                                         double *x, proper_dtmc_solve_stats *stats, proper_error *err) {
-    proper__csr g, pred;
+    proper__dtmc_csr g, pred;
     proper_bitset no, sure;
     double *b;
     uint32_t s;
     int rc;
     if (stats) memset(stats, 0, sizeof *stats);
-    if ((rc = proper__check_set(m, phi, "phi", err)) || (rc = proper__check_reward(m, r, 1, err))) return rc;
-    proper__csr_view(m, &g);
-    if (proper__transpose(&g, NULL, 0, &pred)) return proper__nomem(err);
-    if (proper__prob0(&pred, NULL, phi, &no)) { proper__csr_free(&pred); return proper__nomem(err); }
-    rc = proper__prob1(&pred, NULL, phi, &no, &sure);
-    proper__csr_free(&pred);
+    if ((rc = proper__dtmc_check_set(m, phi, "phi", err)) || (rc = proper__dtmc_check_reward(m, r, 1, err))) return rc;
+    proper__dtmc_csr_view(m, &g);
+    if (proper__dtmc_transpose(&g, NULL, 0, &pred)) return proper__dtmc_nomem(err);
+    if (proper__dtmc_prob0(&pred, NULL, phi, &no)) { proper__dtmc_csr_free(&pred); return proper__dtmc_nomem(err); }
+    rc = proper__dtmc_prob1(&pred, NULL, phi, &no, &sure);
+    proper__dtmc_csr_free(&pred);
     proper_bitset_free(&no);
-    if (rc) return proper__nomem(err);
+    if (rc) return proper__dtmc_nomem(err);
     b = (double *)proper_calloc(m->n_states, sizeof *b);
-    if (!b) { proper_bitset_free(&sure); return proper__nomem(err); }
+    if (!b) { proper_bitset_free(&sure); return proper__dtmc_nomem(err); }
     /* unknowns: states that reach phi surely but are not in phi */
     for (s = 0; s < m->n_states; s++) {
         if (PROPER_BITSET_GET(phi, s)) {
@@ -2029,10 +2029,10 @@ PROPER_API int proper_dtmc_reward_reach(const proper_dtmc *m, const proper_dtmc_
             x[s] = INFINITY; /* phi missed with positive probability: PRISM's infinity */
         } else {
             x[s] = 0.0;
-            b[s] = proper__step_reward(m, r, s);
+            b[s] = proper__dtmc_step_reward(m, r, s);
         }
     }
-    rc = proper__solve_linear(&g, &sure, b, x, opts, stats, err);
+    rc = proper__dtmc_solve_linear(&g, &sure, b, x, opts, stats, err);
     PROPER_FREE(b);
     proper_bitset_free(&sure);
     return rc;
@@ -2044,11 +2044,11 @@ PROPER_API int proper_dtmc_reward_cumulative(const proper_dtmc *m, const proper_
     unsigned long j;
     uint32_t s;
     int rc;
-    if ((rc = proper__check_reward(m, r, 0, err))) return rc;
+    if ((rc = proper__dtmc_check_reward(m, r, 0, err))) return rc;
     prev = (double *)proper_calloc(m->n_states, sizeof *prev);
     step = (double *)proper_calloc(m->n_states, sizeof *step);
-    if (!prev || !step) { PROPER_FREE(prev); PROPER_FREE(step); return proper__nomem(err); }
-    for (s = 0; s < m->n_states; s++) { x[s] = 0.0; step[s] = proper__step_reward(m, r, s); }
+    if (!prev || !step) { PROPER_FREE(prev); PROPER_FREE(step); return proper__dtmc_nomem(err); }
+    for (s = 0; s < m->n_states; s++) { x[s] = 0.0; step[s] = proper__dtmc_step_reward(m, r, s); }
     /* c_j(s) = step(s) + sum_t P(s,t) c_{j-1}(t), c_0 = 0 */
     for (j = 0; j < k; j++) {
         memcpy(prev, x, (size_t)m->n_states * sizeof *prev);
@@ -2070,9 +2070,9 @@ PROPER_API int proper_dtmc_reward_instant(const proper_dtmc *m, const proper_dtm
     unsigned long j;
     uint32_t s;
     int rc;
-    if ((rc = proper__check_reward(m, r, 0, err))) return rc;
+    if ((rc = proper__dtmc_check_reward(m, r, 0, err))) return rc;
     prev = (double *)proper_calloc(m->n_states, sizeof *prev);
-    if (!prev) return proper__nomem(err);
+    if (!prev) return proper__dtmc_nomem(err);
     for (s = 0; s < m->n_states; s++) x[s] = r->state ? r->state[s] : 0.0;
     /* i_j = P i_{j-1}, i_0 = state rewards */
     for (j = 0; j < k; j++) {
@@ -2094,19 +2094,19 @@ PROPER_API int proper_dtmc_reward_instant(const proper_dtmc *m, const proper_dtm
  * pi_t = sum_{s in B} pi_s P(s,t): the expected visits to t between two
  * visits to r (Kemeny & Snell, Finite Markov Chains, 6.2), a transient
  * system that the component solver handles like any other. */
-static int proper__bscc_stationary(const proper_dtmc *m, const proper_dtmc_solve_opts *opts, double *pi,
+static int proper__dtmc_bscc_stationary(const proper_dtmc *m, const proper_dtmc_solve_opts *opts, double *pi,
                                    uint32_t *bscc, uint32_t *n_bscc, proper_error *err) {
-    proper__csr g, tr;
-    proper__sccs c;
+    proper__dtmc_csr g, tr;
+    proper__dtmc_sccs c;
     proper_bitset in_b, mask;
     uint32_t k, i, nb = 0;
     int rc = PROPER_OK;
-    proper__csr_view(m, &g);
-    if (proper__tarjan(&g, NULL, &c)) return proper__nomem(err);
-    if (proper_bitset_init(&in_b, m->n_states)) { proper__sccs_free(&c); return proper__nomem(err); }
+    proper__dtmc_csr_view(m, &g);
+    if (proper__dtmc_tarjan(&g, NULL, &c)) return proper__dtmc_nomem(err);
+    if (proper_bitset_init(&in_b, m->n_states)) { proper__dtmc_sccs_free(&c); return proper__dtmc_nomem(err); }
     for (i = 0; i < m->n_states; i++) { bscc[i] = UINT32_MAX; pi[i] = 0.0; }
     for (k = 0; k < c.n_comp; k++) {
-        if (!proper__is_bottom(&g, &c, k)) continue;
+        if (!proper__dtmc_is_bottom(&g, &c, k)) continue;
         for (i = c.start[k]; i < c.start[k + 1]; i++) {
             bscc[c.order[i]] = nb;
             proper_bitset_set(&in_b, c.order[i]);
@@ -2115,15 +2115,15 @@ static int proper__bscc_stationary(const proper_dtmc *m, const proper_dtmc_solve
     }
     /* one transposed system over all BSCC states; each BSCC's reference
      * state (its first in order[]) is fixed to 1 */
-    if (proper__transpose(&g, &in_b, 1, &tr)) { rc = proper__nomem(err); goto done; }
-    if (proper_bitset_copy(&mask, &in_b)) { proper__csr_free(&tr); rc = proper__nomem(err); goto done; }
+    if (proper__dtmc_transpose(&g, &in_b, 1, &tr)) { rc = proper__dtmc_nomem(err); goto done; }
+    if (proper_bitset_copy(&mask, &in_b)) { proper__dtmc_csr_free(&tr); rc = proper__dtmc_nomem(err); goto done; }
     for (k = 0; k < c.n_comp; k++)
         if (bscc[c.order[c.start[k]]] != UINT32_MAX) {
             pi[c.order[c.start[k]]] = 1.0;
             proper_bitset_clear(&mask, c.order[c.start[k]]);
         }
-    rc = proper__solve_linear(&tr, &mask, NULL, pi, opts, NULL, err);
-    proper__csr_free(&tr);
+    rc = proper__dtmc_solve_linear(&tr, &mask, NULL, pi, opts, NULL, err);
+    proper__dtmc_csr_free(&tr);
     proper_bitset_free(&mask);
     if (rc) goto done;
     for (k = 0; k < c.n_comp; k++) {
@@ -2135,25 +2135,25 @@ static int proper__bscc_stationary(const proper_dtmc *m, const proper_dtmc_solve
     *n_bscc = nb;
 done:
     proper_bitset_free(&in_b);
-    proper__sccs_free(&c);
+    proper__dtmc_sccs_free(&c);
     return rc;
 }
 
 PROPER_API int proper_dtmc_steady(const proper_dtmc *m, const proper_bitset *phi,
                                   const proper_dtmc_solve_opts *opts, double *x, proper_error *err) {
-    proper__csr g;
+    proper__dtmc_csr g;
     proper_bitset transient;
     double *pi, *mass;
     uint32_t *bscc, nb = 0, s;
     int rc;
-    if ((rc = proper__check_set(m, phi, "phi", err))) return rc;
+    if ((rc = proper__dtmc_check_set(m, phi, "phi", err))) return rc;
     pi = (double *)proper_calloc(m->n_states, sizeof *pi);
     bscc = (uint32_t *)proper_calloc(m->n_states, sizeof *bscc);
-    if (!pi || !bscc) { PROPER_FREE(pi); PROPER_FREE(bscc); return proper__nomem(err); }
-    rc = proper__bscc_stationary(m, opts, pi, bscc, &nb, err);
+    if (!pi || !bscc) { PROPER_FREE(pi); PROPER_FREE(bscc); return proper__dtmc_nomem(err); }
+    rc = proper__dtmc_bscc_stationary(m, opts, pi, bscc, &nb, err);
     mass = rc ? NULL : (double *)proper_calloc(nb ? nb : 1, sizeof *mass);
-    if (!rc && !mass) rc = proper__nomem(err);
-    if (!rc && proper_bitset_init(&transient, m->n_states)) { PROPER_FREE(mass); mass = NULL; rc = proper__nomem(err); }
+    if (!rc && !mass) rc = proper__dtmc_nomem(err);
+    if (!rc && proper_bitset_init(&transient, m->n_states)) { PROPER_FREE(mass); mass = NULL; rc = proper__dtmc_nomem(err); }
     if (rc) { PROPER_FREE(pi); PROPER_FREE(bscc); return rc; }
     for (s = 0; s < m->n_states; s++)
         if (bscc[s] != UINT32_MAX && PROPER_BITSET_GET(phi, s)) mass[bscc[s]] += pi[s];
@@ -2166,8 +2166,8 @@ PROPER_API int proper_dtmc_steady(const proper_dtmc *m, const proper_bitset *phi
             proper_bitset_set(&transient, s);
         }
     }
-    proper__csr_view(m, &g);
-    rc = proper__solve_linear(&g, &transient, NULL, x, opts, NULL, err);
+    proper__dtmc_csr_view(m, &g);
+    rc = proper__dtmc_solve_linear(&g, &transient, NULL, x, opts, NULL, err);
     proper_bitset_free(&transient);
     PROPER_FREE(mass);
     PROPER_FREE(pi);
@@ -2177,34 +2177,34 @@ PROPER_API int proper_dtmc_steady(const proper_dtmc *m, const proper_bitset *phi
 
 PROPER_API int proper_dtmc_steady_distribution(const proper_dtmc *m, const proper_dtmc_solve_opts *opts,
                                                double *pi, proper_error *err) {
-    proper__csr g, tr;
+    proper__dtmc_csr g, tr;
     proper_bitset transient;
     double *visits = NULL, *absorb = NULL;
     uint32_t *bscc, nb = 0, s;
     uint64_t e;
     int rc;
     bscc = (uint32_t *)proper_calloc(m->n_states, sizeof *bscc);
-    if (!bscc) return proper__nomem(err);
-    if ((rc = proper__bscc_stationary(m, opts, pi, bscc, &nb, err))) { PROPER_FREE(bscc); return rc; }
+    if (!bscc) return proper__dtmc_nomem(err);
+    if ((rc = proper__dtmc_bscc_stationary(m, opts, pi, bscc, &nb, err))) { PROPER_FREE(bscc); return rc; }
     visits = (double *)proper_calloc(m->n_states, sizeof *visits);
     absorb = (double *)proper_calloc(nb ? nb : 1, sizeof *absorb);
     if (!visits || !absorb || proper_bitset_init(&transient, m->n_states)) {
         PROPER_FREE(visits); PROPER_FREE(absorb); PROPER_FREE(bscc);
-        return proper__nomem(err);
+        return proper__dtmc_nomem(err);
     }
     /* expected visits v to transient states from the initial distribution:
      * v_t = mu0(t) + sum_{s transient} v_s P(s,t), a transposed system */
     for (s = 0; s < m->n_states; s++)
         if (bscc[s] == UINT32_MAX) proper_bitset_set(&transient, s);
-    proper__csr_view(m, &g);
-    if (proper__transpose(&g, &transient, 1, &tr)) { rc = proper__nomem(err); goto done; }
+    proper__dtmc_csr_view(m, &g);
+    if (proper__dtmc_transpose(&g, &transient, 1, &tr)) { rc = proper__dtmc_nomem(err); goto done; }
     {
         double *mu0 = (double *)proper_calloc(m->n_states, sizeof *mu0);
-        if (!mu0) { proper__csr_free(&tr); rc = proper__nomem(err); goto done; }
+        if (!mu0) { proper__dtmc_csr_free(&tr); rc = proper__dtmc_nomem(err); goto done; }
         if (m->init_dist) memcpy(mu0, m->init_dist, (size_t)m->n_states * sizeof *mu0);
         else mu0[m->init] = 1.0;
-        rc = proper__solve_linear(&tr, &transient, mu0, visits, opts, NULL, err);
-        proper__csr_free(&tr);
+        rc = proper__dtmc_solve_linear(&tr, &transient, mu0, visits, opts, NULL, err);
+        proper__dtmc_csr_free(&tr);
         if (!rc) {
             /* probability of absorption in each BSCC */
             for (s = 0; s < m->n_states; s++) {
@@ -2246,7 +2246,7 @@ PROPER_API void proper_dtmc_import_opts_default(proper_dtmc_import_opts *o) {
 }
 
 /* Line reader over a FILE (in 1 MiB chunks) or a block of memory. */
-typedef struct proper__reader {
+typedef struct proper__dtmc_reader {
     FILE *f;
     const char *mem;
     size_t mem_len, mem_pos;
@@ -2256,30 +2256,30 @@ typedef struct proper__reader {
     const char *name;
     int line;               /* number of the line last returned */
     const char *text, *end; /* that line, without its newline */
-} proper__reader;
+} proper__dtmc_reader;
 
 #define PROPER__READ_CHUNK ((size_t)1 << 20)
 
-static void proper__reader_mem(proper__reader *r, const char *text, size_t len, const char *name) {
+static void proper__dtmc_reader_mem(proper__dtmc_reader *r, const char *text, size_t len, const char *name) {
     memset(r, 0, sizeof *r);
     r->mem = text;
     r->mem_len = len;
     r->name = name;
 }
 
-static void proper__reader_file(proper__reader *r, FILE *f, const char *name) {
+static void proper__dtmc_reader_file(proper__dtmc_reader *r, FILE *f, const char *name) {
     memset(r, 0, sizeof *r);
     r->f = f;
     r->name = name;
 }
 
-static void proper__reader_free(proper__reader *r) {
+static void proper__dtmc_reader_free(proper__dtmc_reader *r) {
     PROPER_FREE(r->buf);
     r->buf = NULL;
 }
 
 /* Next line into r->text/r->end: 1 a line, 0 end of input, <0 error. */
-static int proper__reader_next(proper__reader *r) {
+static int proper__dtmc_reader_next(proper__dtmc_reader *r) {
     const char *nl;
     if (!r->f) {
         const char *p = r->mem + r->mem_pos, *end = r->mem + r->mem_len;
@@ -2319,14 +2319,14 @@ static int proper__reader_next(proper__reader *r) {
 }
 
 /* Error at position `at` of the current line (NULL: the line itself). */
-static int proper__reader_error(const proper__reader *r, proper_error *err, const char *at, int code,
+static int proper__dtmc_reader_error(const proper__dtmc_reader *r, proper_error *err, const char *at, int code,
                                 const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 5, 6)))
 #endif
     ;
 
-static int proper__reader_error(const proper__reader *r, proper_error *err, const char *at, int code,
+static int proper__dtmc_reader_error(const proper__dtmc_reader *r, proper_error *err, const char *at, int code,
                                 const char *fmt, ...) {
     char msg[PROPER_ERROR_MESSAGE_MAX];
     va_list ap;
@@ -2337,47 +2337,47 @@ static int proper__reader_error(const proper__reader *r, proper_error *err, cons
     return proper_error_set(err, code, r->name, r->line, col, "%s", msg);
 }
 
-static const char *proper__skip_blanks(const char *p, const char *end) {
+static const char *proper__dtmc_skip_blanks(const char *p, const char *end) {
     while (p < end && (*p == ' ' || *p == '\t')) p++;
     return p;
 }
 
 /* A line with nothing but blanks, or a '#' comment. */
-static int proper__skippable_line(const proper__reader *r) {
-    const char *p = proper__skip_blanks(r->text, r->end);
+static int proper__dtmc_skippable_line(const proper__dtmc_reader *r) {
+    const char *p = proper__dtmc_skip_blanks(r->text, r->end);
     return p == r->end || *p == '#';
 }
 
 /* Next line that is not blank or a comment: 1, 0 at end, <0 error. */
-static int proper__next_content_line(proper__reader *r, proper_error *err) {
+static int proper__dtmc_next_content_line(proper__dtmc_reader *r, proper_error *err) {
     int rc;
-    while ((rc = proper__reader_next(r)) == 1)
-        if (!proper__skippable_line(r)) return 1;
+    while ((rc = proper__dtmc_reader_next(r)) == 1)
+        if (!proper__dtmc_skippable_line(r)) return 1;
     if (rc < 0)
         return proper_error_set(err, rc, r->name, r->line, 0, rc == PROPER_ENOMEM ? "out of memory" : "read error");
     return 0;
 }
 
-static int proper__is_digit_ch(char c) { return c >= '0' && c <= '9'; }
+static int proper__dtmc_is_digit_ch(char c) { return c >= '0' && c <= '9'; }
 
 /* After a token: the end of the line or a blank. */
-static int proper__token_end(const proper__reader *r, const char *p, const char *what, proper_error *err) {
+static int proper__dtmc_token_end(const proper__dtmc_reader *r, const char *p, const char *what, proper_error *err) {
     if (p < r->end && *p != ' ' && *p != '\t')
-        return proper__reader_error(r, err, p, PROPER_EPARSE, "unexpected '%c' after %s", *p, what);
+        return proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, "unexpected '%c' after %s", *p, what);
     return PROPER_OK;
 }
 
 /* Digits of a non-negative integer <= max (after blanks). */
-static int proper__scan_uint(const proper__reader *r, const char **pp, uint64_t max, uint64_t *out,
+static int proper__dtmc_scan_uint(const proper__dtmc_reader *r, const char **pp, uint64_t max, uint64_t *out,
                              const char *what, proper_error *err) {
-    const char *p = proper__skip_blanks(*pp, r->end), *start = p;
+    const char *p = proper__dtmc_skip_blanks(*pp, r->end), *start = p;
     uint64_t v = 0;
-    if (p == r->end || !proper__is_digit_ch(*p))
-        return proper__reader_error(r, err, p, PROPER_EPARSE, "expected %s (a non-negative integer)", what);
-    while (p < r->end && proper__is_digit_ch(*p)) {
+    if (p == r->end || !proper__dtmc_is_digit_ch(*p))
+        return proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, "expected %s (a non-negative integer)", what);
+    while (p < r->end && proper__dtmc_is_digit_ch(*p)) {
         unsigned d = (unsigned)(*p - '0');
         if (v > max / 10 || (v == max / 10 && d > max % 10))
-            return proper__reader_error(r, err, start, PROPER_ERANGE, "%s is too large (at most %llu)", what,
+            return proper__dtmc_reader_error(r, err, start, PROPER_ERANGE, "%s is too large (at most %llu)", what,
                                         (unsigned long long)max);
         v = v * 10 + d;
         p++;
@@ -2388,20 +2388,20 @@ static int proper__scan_uint(const proper__reader *r, const char **pp, uint64_t 
 }
 
 /* An integer token (followed by a blank or the end of the line). */
-static int proper__read_uint(const proper__reader *r, const char **pp, uint64_t max, uint64_t *out,
+static int proper__dtmc_read_uint(const proper__dtmc_reader *r, const char **pp, uint64_t max, uint64_t *out,
                              const char *what, proper_error *err) {
-    int rc = proper__scan_uint(r, pp, max, out, what, err);
+    int rc = proper__dtmc_scan_uint(r, pp, max, out, what, err);
     if (rc) return rc;
-    return proper__token_end(r, *pp, what, err);
+    return proper__dtmc_token_end(r, *pp, what, err);
 }
 
 /* "STATE:" at the start of a .lab line. */
-static int proper__read_uint_colon(const proper__reader *r, const char **pp, uint64_t max, uint64_t *out,
+static int proper__dtmc_read_uint_colon(const proper__dtmc_reader *r, const char **pp, uint64_t max, uint64_t *out,
                                    proper_error *err) {
-    int rc = proper__scan_uint(r, pp, max, out, "state number", err);
+    int rc = proper__dtmc_scan_uint(r, pp, max, out, "state number", err);
     if (rc) return rc;
     if (*pp == r->end || **pp != ':')
-        return proper__reader_error(r, err, *pp, PROPER_EPARSE, "expected ':' after the state number");
+        return proper__dtmc_reader_error(r, err, *pp, PROPER_EPARSE, "expected ':' after the state number");
     (*pp)++;
     return PROPER_OK;
 }
@@ -2410,38 +2410,38 @@ static int proper__read_uint_colon(const proper__reader *r, const char **pp, uin
  * decimals are converted exactly by Clinger's fast path (a mantissa below
  * 2^53 times or divided by an exact power of ten <= 1e22 is one correctly
  * rounded operation); others go through strtod. */
-static int proper__read_real(const proper__reader *r, const char **pp, double *out, const char *what,
+static int proper__dtmc_read_real(const proper__dtmc_reader *r, const char **pp, double *out, const char *what,
                              proper_error *err) {
     static const double pow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-    const char *p = proper__skip_blanks(*pp, r->end), *start = p, *q;
+    const char *p = proper__dtmc_skip_blanks(*pp, r->end), *start = p, *q;
     uint64_t mant = 0;
     int neg = 0, digits = 0, sig = 0, exp10 = 0, many = 0;
     double v;
     if (p < r->end && (*p == '+' || *p == '-')) { neg = *p == '-'; p++; }
-    for (; p < r->end && proper__is_digit_ch(*p); p++, digits++) {
+    for (; p < r->end && proper__dtmc_is_digit_ch(*p); p++, digits++) {
         if (sig < 19) { mant = mant * 10 + (uint64_t)(*p - '0'); if (mant) sig++; }
         else { many = 1; exp10++; }
     }
     if (p < r->end && *p == '.') {
-        for (p++; p < r->end && proper__is_digit_ch(*p); p++, digits++) {
+        for (p++; p < r->end && proper__dtmc_is_digit_ch(*p); p++, digits++) {
             if (sig < 19) { mant = mant * 10 + (uint64_t)(*p - '0'); if (mant) sig++; exp10--; }
             else many = 1;
         }
     }
-    if (!digits) return proper__reader_error(r, err, start, PROPER_EPARSE, "expected %s (a number)", what);
+    if (!digits) return proper__dtmc_reader_error(r, err, start, PROPER_EPARSE, "expected %s (a number)", what);
     if (p < r->end && (*p == 'e' || *p == 'E')) {
         int eneg = 0, e = 0;
         q = p + 1;
         if (q < r->end && (*q == '+' || *q == '-')) { eneg = *q == '-'; q++; }
-        if (q == r->end || !proper__is_digit_ch(*q))
-            return proper__reader_error(r, err, q, PROPER_EPARSE, "expected exponent digits in %s", what);
-        for (; q < r->end && proper__is_digit_ch(*q); q++)
+        if (q == r->end || !proper__dtmc_is_digit_ch(*q))
+            return proper__dtmc_reader_error(r, err, q, PROPER_EPARSE, "expected exponent digits in %s", what);
+        for (; q < r->end && proper__dtmc_is_digit_ch(*q); q++)
             if (e < 100000) e = e * 10 + (*q - '0');
         exp10 += eneg ? -e : e;
         p = q;
     }
-    if (proper__token_end(r, p, what, err)) return PROPER_EPARSE;
+    if (proper__dtmc_token_end(r, p, what, err)) return PROPER_EPARSE;
     if (!many && mant <= ((uint64_t)1 << 53) && exp10 >= -22 && exp10 <= 22) {
         v = exp10 < 0 ? (double)mant / pow10[-exp10] : (double)mant * pow10[exp10];
     } else {
@@ -2449,7 +2449,7 @@ static int proper__read_real(const proper__reader *r, const char **pp, double *o
         size_t n = (size_t)(p - start);
         if (n >= sizeof small) {
             buf = (char *)PROPER_MALLOC(n + 1);
-            if (!buf) return proper__reader_error(r, err, start, PROPER_ENOMEM, "out of memory");
+            if (!buf) return proper__dtmc_reader_error(r, err, start, PROPER_ENOMEM, "out of memory");
         }
         memcpy(buf, start, n);
         buf[n] = '\0';
@@ -2457,31 +2457,31 @@ static int proper__read_real(const proper__reader *r, const char **pp, double *o
         if (buf != small) PROPER_FREE(buf);
         neg = 0;
     }
-    if (isinf(v)) return proper__reader_error(r, err, start, PROPER_ERANGE, "%s is too large for a double", what);
+    if (isinf(v)) return proper__dtmc_reader_error(r, err, start, PROPER_ERANGE, "%s is too large for a double", what);
     *out = neg ? -v : v;
     *pp = p;
     return PROPER_OK;
 }
 
 /* The rest of the line must be blank. */
-static int proper__line_done(const proper__reader *r, const char *p, proper_error *err) {
-    p = proper__skip_blanks(p, r->end);
-    if (p != r->end) return proper__reader_error(r, err, p, PROPER_EPARSE, "unexpected text at the end of the line");
+static int proper__dtmc_line_done(const proper__dtmc_reader *r, const char *p, proper_error *err) {
+    p = proper__dtmc_skip_blanks(p, r->end);
+    if (p != r->end) return proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, "unexpected text at the end of the line");
     return PROPER_OK;
 }
 
-static int proper__is_ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-static int proper__is_ident_char(char c) { return proper__is_ident_start(c) || proper__is_digit_ch(c); }
+static int proper__dtmc_is_ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+static int proper__dtmc_is_ident_char(char c) { return proper__dtmc_is_ident_start(c) || proper__dtmc_is_digit_ch(c); }
 
 /* Check the probability of a transition read from a file. */
-static int proper__check_file_prob(const proper__reader *r, const char *at, double p, double tol, proper_error *err) {
+static int proper__dtmc_check_file_prob(const proper__dtmc_reader *r, const char *at, double p, double tol, proper_error *err) {
     if (!(p >= 0.0))
-        return proper__reader_error(r, err, at, PROPER_EPROB, "probability %g is negative", p);
-    if (p > 1.0 + tol) return proper__reader_error(r, err, at, PROPER_EPROB, "probability %.17g is above 1", p);
+        return proper__dtmc_reader_error(r, err, at, PROPER_EPROB, "probability %g is negative", p);
+    if (p > 1.0 + tol) return proper__dtmc_reader_error(r, err, at, PROPER_EPROB, "probability %.17g is above 1", p);
     return PROPER_OK;
 }
 
-static int proper__row_sum_error(const proper__reader *r, int line, uint32_t s, double sum, double tol,
+static int proper__dtmc_row_sum_error(const proper__dtmc_reader *r, int line, uint32_t s, double sum, double tol,
                                  proper_error *err) {
     return proper_error_set(err, PROPER_EPROB, r->name, line, line ? 1 : 0,
                             "state %u: outgoing probabilities sum to %.15g (must be 1 within %g)", (unsigned)s, sum,
@@ -2490,7 +2490,7 @@ static int proper__row_sum_error(const proper__reader *r, int line, uint32_t s, 
 
 /* Sort rows of an unsorted .tra by source (counting sort) and each row by
  * destination; repeated transitions are an error. */
-static int proper__tra_sort(proper_dtmc *m, const proper__reader *r, uint32_t *srcs, double tol, proper_error *err) {
+static int proper__dtmc_tra_sort(proper_dtmc *m, const proper__dtmc_reader *r, uint32_t *srcs, double tol, proper_error *err) {
     uint64_t n = m->n_states, t = m->n_trans, i, *at;
     uint32_t *col, s;
     double *prob;
@@ -2518,13 +2518,13 @@ static int proper__tra_sort(proper_dtmc *m, const proper__reader *r, uint32_t *s
     for (s = 0; s < n; s++) {
         uint64_t a = m->row[s], b = m->row[s + 1], k;
         double sum = 0.0;
-        proper__entry small[32], *e = small;
+        proper__dtmc_entry small[32], *e = small;
         if (b - a > 32) {
-            e = (proper__entry *)proper_calloc((size_t)(b - a), sizeof *e);
+            e = (proper__dtmc_entry *)proper_calloc((size_t)(b - a), sizeof *e);
             if (!e) return proper_error_set(err, PROPER_ENOMEM, r->name, 0, 0, "out of memory sorting transitions");
         }
         for (k = a; k < b; k++) { e[k - a].dst = m->col[k]; e[k - a].p = m->prob[k]; }
-        proper__sort_entries(e, (size_t)(b - a));
+        proper__dtmc_sort_entries(e, (size_t)(b - a));
         for (k = a; k < b; k++) {
             m->col[k] = e[k - a].dst;
             m->prob[k] = e[k - a].p;
@@ -2535,14 +2535,14 @@ static int proper__tra_sort(proper_dtmc *m, const proper__reader *r, uint32_t *s
             if (m->col[k] == m->col[k - 1])
                 return proper_error_set(err, PROPER_EPARSE, r->name, 0, 0, "transition %u -> %u is listed twice",
                                         (unsigned)s, (unsigned)m->col[k]);
-        if (b > a && !(fabs(sum - 1.0) <= tol)) return proper__row_sum_error(r, 0, s, sum, tol, err);
+        if (b > a && !(fabs(sum - 1.0) <= tol)) return proper__dtmc_row_sum_error(r, 0, s, sum, tol, err);
     }
     return PROPER_OK;
 }
 
 /* State of a .tra being read in source order (the usual case: PRISM and
  * Storm write sorted files); srcs is only allocated if the order breaks. */
-typedef struct proper__tra_state {
+typedef struct proper__dtmc_tra_state {
     uint32_t cur;       /* row being filled */
     int have_prev;
     uint32_t prev_dst;
@@ -2550,9 +2550,9 @@ typedef struct proper__tra_state {
     int first_line;     /* line of the current row's first transition */
     uint32_t *srcs;     /* sources of all entries, once unsorted */
     size_t cap;         /* capacity of col/prob (and srcs) */
-} proper__tra_state;
+} proper__dtmc_tra_state;
 
-static int proper__tra_grow(proper_dtmc *m, proper__tra_state *st, uint64_t need) {
+static int proper__dtmc_tra_grow(proper_dtmc *m, proper__dtmc_tra_state *st, uint64_t need) {
     size_t cap = st->cap;
     if (need <= st->cap) return PROPER_OK;
     if (proper_reserve(&m->col, &cap, (size_t)need, sizeof *m->col)) return PROPER_ENOMEM;
@@ -2567,10 +2567,10 @@ static int proper__tra_grow(proper_dtmc *m, proper__tra_state *st, uint64_t need
 }
 
 /* Close rows st->cur .. upto-1 (the current row is checked). */
-static int proper__tra_close_rows(proper_dtmc *m, proper__tra_state *st, const proper__reader *r, uint32_t upto,
+static int proper__dtmc_tra_close_rows(proper_dtmc *m, proper__dtmc_tra_state *st, const proper__dtmc_reader *r, uint32_t upto,
                                   double tol, proper_error *err) {
     if (m->n_trans > m->row[st->cur] && !(fabs(st->sum - 1.0) <= tol))
-        return proper__row_sum_error(r, st->first_line, st->cur, st->sum, tol, err);
+        return proper__dtmc_row_sum_error(r, st->first_line, st->cur, st->sum, tol, err);
     while (st->cur < upto) m->row[++st->cur] = m->n_trans;
     st->sum = 0.0;
     st->have_prev = 0;
@@ -2578,7 +2578,7 @@ static int proper__tra_close_rows(proper_dtmc *m, proper__tra_state *st, const p
 }
 
 /* Switch to unsorted mode: record the source of every entry so far. */
-static int proper__tra_unsorted(proper_dtmc *m, proper__tra_state *st) {
+static int proper__dtmc_tra_unsorted(proper_dtmc *m, proper__dtmc_tra_state *st) {
     uint64_t k;
     uint32_t s;
     st->srcs = (uint32_t *)proper_calloc(st->cap ? st->cap : 1, sizeof *st->srcs);
@@ -2589,80 +2589,80 @@ static int proper__tra_unsorted(proper_dtmc *m, proper__tra_state *st) {
     return PROPER_OK;
 }
 
-static int proper__parse_tra(proper_dtmc *m, proper__reader *r, uint64_t size_hint,
+static int proper__dtmc_parse_tra(proper_dtmc *m, proper__dtmc_reader *r, uint64_t size_hint,
                              const proper_dtmc_import_opts *opts, proper_error *err) {
     proper_dtmc_import_opts o;
-    proper__tra_state st;
+    proper__dtmc_tra_state st;
     uint64_t n, t, lines = 0;
     const char *p;
     int rc;
     if (opts) o = *opts; else proper_dtmc_import_opts_default(&o);
     proper_dtmc_init(m);
     memset(&st, 0, sizeof st);
-    if ((rc = proper__next_content_line(r, err)) <= 0) {
+    if ((rc = proper__dtmc_next_content_line(r, err)) <= 0) {
         if (rc == 0) rc = proper_error_set(err, PROPER_EPARSE, r->name, r->line ? r->line : 1, 0,
                                            "empty file: expected the header \"STATES TRANSITIONS\"");
         return rc;
     }
     p = r->text;
-    if ((rc = proper__read_uint(r, &p, UINT64_MAX, &n, "number of states", err))) return rc;
+    if ((rc = proper__dtmc_read_uint(r, &p, UINT64_MAX, &n, "number of states", err))) return rc;
     if (n > o.max_states || n > PROPER_DTMC_MAX_STATES)
-        return proper__reader_error(r, err, proper__skip_blanks(r->text, r->end), PROPER_ELIMIT,
+        return proper__dtmc_reader_error(r, err, proper__dtmc_skip_blanks(r->text, r->end), PROPER_ELIMIT,
                                     "%llu states exceed the limit of %lu", (unsigned long long)n,
                                     (unsigned long)(o.max_states < PROPER_DTMC_MAX_STATES ? o.max_states
                                                                                          : PROPER_DTMC_MAX_STATES));
-    if (n == 0) return proper__reader_error(r, err, r->text, PROPER_EPARSE, "a model needs at least one state");
-    if ((rc = proper__read_uint(r, &p, UINT64_MAX, &t, "number of transitions", err))) return rc;
-    p = proper__skip_blanks(p, r->end);
-    if (p < r->end && proper__is_digit_ch(*p))
-        return proper__reader_error(r, err, p, PROPER_EUNSUPPORTED,
+    if (n == 0) return proper__dtmc_reader_error(r, err, r->text, PROPER_EPARSE, "a model needs at least one state");
+    if ((rc = proper__dtmc_read_uint(r, &p, UINT64_MAX, &t, "number of transitions", err))) return rc;
+    p = proper__dtmc_skip_blanks(p, r->end);
+    if (p < r->end && proper__dtmc_is_digit_ch(*p))
+        return proper__dtmc_reader_error(r, err, p, PROPER_EUNSUPPORTED,
                                     "a third number in the header: this is an MDP .tra file; proper reads DTMCs");
-    if ((rc = proper__line_done(r, p, err))) return rc;
+    if ((rc = proper__dtmc_line_done(r, p, err))) return rc;
     m->n_states = (uint32_t)n;
     m->row = (uint64_t *)proper_calloc((size_t)n + 1, sizeof *m->row);
     if (!m->row) goto nomem;
     /* reserve what the header promises, bounded by what the input can hold
      * (a line "0 0 1" is at least 6 bytes) */
-    if (proper__tra_grow(m, &st, size_hint && t > size_hint / 6 + 1 ? size_hint / 6 + 1 : (t ? t : 1))) goto nomem;
-    while ((rc = proper__next_content_line(r, err)) == 1) {
+    if (proper__dtmc_tra_grow(m, &st, size_hint && t > size_hint / 6 + 1 ? size_hint / 6 + 1 : (t ? t : 1))) goto nomem;
+    while ((rc = proper__dtmc_next_content_line(r, err)) == 1) {
         uint64_t src, dst;
         double pr;
         const char *at_p;
         p = r->text;
         if (lines == t) {
-            rc = proper__reader_error(r, err, p, PROPER_EPARSE, "more transitions than the %llu the header declares",
+            rc = proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, "more transitions than the %llu the header declares",
                                       (unsigned long long)t);
             goto fail;
         }
-        if ((rc = proper__read_uint(r, &p, n - 1, &src, "source state", err)) ||
-            (rc = proper__read_uint(r, &p, n - 1, &dst, "target state", err)))
+        if ((rc = proper__dtmc_read_uint(r, &p, n - 1, &src, "source state", err)) ||
+            (rc = proper__dtmc_read_uint(r, &p, n - 1, &dst, "target state", err)))
             goto fail;
-        at_p = proper__skip_blanks(p, r->end);
-        if ((rc = proper__read_real(r, &p, &pr, "probability", err)) ||
-            (rc = proper__check_file_prob(r, at_p, pr, o.row_sum_tol, err)))
+        at_p = proper__dtmc_skip_blanks(p, r->end);
+        if ((rc = proper__dtmc_read_real(r, &p, &pr, "probability", err)) ||
+            (rc = proper__dtmc_check_file_prob(r, at_p, pr, o.row_sum_tol, err)))
             goto fail;
-        p = proper__skip_blanks(p, r->end);
-        if (p < r->end && proper__is_ident_start(*p)) /* an action label, as PRISM may write: ignored */
-            while (p < r->end && proper__is_ident_char(*p)) p++;
-        if ((rc = proper__line_done(r, p, err))) goto fail;
+        p = proper__dtmc_skip_blanks(p, r->end);
+        if (p < r->end && proper__dtmc_is_ident_start(*p)) /* an action label, as PRISM may write: ignored */
+            while (p < r->end && proper__dtmc_is_ident_char(*p)) p++;
+        if ((rc = proper__dtmc_line_done(r, p, err))) goto fail;
         lines++;
         if (!st.srcs) {
             if (src < st.cur || (src == st.cur && st.have_prev && dst <= st.prev_dst)) {
                 if (src == st.cur && dst == st.prev_dst) {
-                    rc = proper__reader_error(r, err, r->text, PROPER_EPARSE, "transition %u -> %u is listed twice",
+                    rc = proper__dtmc_reader_error(r, err, r->text, PROPER_EPARSE, "transition %u -> %u is listed twice",
                                               (unsigned)src, (unsigned)dst);
                     goto fail;
                 }
-                if (proper__tra_unsorted(m, &st)) goto nomem;
+                if (proper__dtmc_tra_unsorted(m, &st)) goto nomem;
             } else if (src > st.cur) {
-                if ((rc = proper__tra_close_rows(m, &st, r, (uint32_t)src, o.row_sum_tol, err))) goto fail;
+                if ((rc = proper__dtmc_tra_close_rows(m, &st, r, (uint32_t)src, o.row_sum_tol, err))) goto fail;
             }
             if (!st.have_prev) st.first_line = r->line;
             st.have_prev = 1;
             st.prev_dst = (uint32_t)dst;
         }
         if (pr == 0.0) continue; /* not an edge */
-        if (proper__tra_grow(m, &st, m->n_trans + 1)) goto nomem;
+        if (proper__dtmc_tra_grow(m, &st, m->n_trans + 1)) goto nomem;
         m->col[m->n_trans] = (uint32_t)dst;
         m->prob[m->n_trans] = pr;
         if (st.srcs) st.srcs[m->n_trans] = (uint32_t)src;
@@ -2677,8 +2677,8 @@ static int proper__parse_tra(proper_dtmc *m, proper__reader *r, uint64_t size_hi
         goto fail;
     }
     if (!st.srcs) {
-        if ((rc = proper__tra_close_rows(m, &st, r, (uint32_t)n, o.row_sum_tol, err))) goto fail;
-    } else if ((rc = proper__tra_sort(m, r, st.srcs, o.row_sum_tol, err))) {
+        if ((rc = proper__dtmc_tra_close_rows(m, &st, r, (uint32_t)n, o.row_sum_tol, err))) goto fail;
+    } else if ((rc = proper__dtmc_tra_sort(m, r, st.srcs, o.row_sum_tol, err))) {
         goto fail;
     }
     PROPER_FREE(st.srcs);
@@ -2690,7 +2690,7 @@ static int proper__parse_tra(proper_dtmc *m, proper__reader *r, uint64_t size_hi
         pp2 = (double *)PROPER_REALLOC(m->prob, (size_t)m->n_trans * sizeof *pp2);
         if (pp2) m->prob = pp2;
     }
-    if ((rc = proper__fix_deadlocks(m, o.fix_deadlocks, err))) {
+    if ((rc = proper__dtmc_fix_deadlocks(m, o.fix_deadlocks, err))) {
         if (err && r->name) {
             char msg[PROPER_ERROR_MESSAGE_MAX];
             memcpy(msg, err->message, sizeof msg);
@@ -2709,13 +2709,13 @@ fail:
 
 PROPER_API int proper_dtmc_parse_tra(proper_dtmc *m, const char *text, size_t len, const char *name,
                                      const proper_dtmc_import_opts *opts, proper_error *err) {
-    proper__reader r;
-    proper__reader_mem(&r, text, len, name);
-    return proper__parse_tra(m, &r, len, opts, err);
+    proper__dtmc_reader r;
+    proper__dtmc_reader_mem(&r, text, len, name);
+    return proper__dtmc_parse_tra(m, &r, len, opts, err);
 }
 
 /* Open a file for reading; its size (0 if unknown) into *size. */
-static FILE *proper__open_read(const char *path, uint64_t *size, proper_error *err) {
+static FILE *proper__dtmc_open_read(const char *path, uint64_t *size, proper_error *err) {
     FILE *f = fopen(path, "rb");
     long end;
     *size = 0;
@@ -2733,28 +2733,28 @@ static FILE *proper__open_read(const char *path, uint64_t *size, proper_error *e
 
 PROPER_API int proper_dtmc_read_tra(proper_dtmc *m, const char *path, const proper_dtmc_import_opts *opts,
                                     proper_error *err) {
-    proper__reader r;
+    proper__dtmc_reader r;
     uint64_t size;
     int rc;
-    FILE *f = proper__open_read(path, &size, err);
+    FILE *f = proper__dtmc_open_read(path, &size, err);
     proper_dtmc_init(m);
     if (!f) return PROPER_EIO;
-    proper__reader_file(&r, f, path);
-    rc = proper__parse_tra(m, &r, size, opts, err);
-    proper__reader_free(&r);
+    proper__dtmc_reader_file(&r, f, path);
+    rc = proper__dtmc_parse_tra(m, &r, size, opts, err);
+    proper__dtmc_reader_free(&r);
     fclose(f);
     return rc;
 }
 
 /* ---- .lab ---- */
 
-typedef struct proper__labdecl {
+typedef struct proper__dtmc_labdecl {
     uint64_t id;
     char *name;
     proper_bitset states;
-} proper__labdecl;
+} proper__dtmc_labdecl;
 
-static void proper__labdecls_free(proper__labdecl *d, size_t n) {
+static void proper__dtmc_labdecls_free(proper__dtmc_labdecl *d, size_t n) {
     size_t i;
     for (i = 0; i < n; i++) {
         PROPER_FREE(d[i].name);
@@ -2764,7 +2764,7 @@ static void proper__labdecls_free(proper__labdecl *d, size_t n) {
 }
 
 /* Header: ID="name" ID="name" ... */
-static int proper__lab_header(const proper__reader *r, uint32_t n_states, proper__labdecl **decls, size_t *n_decls,
+static int proper__dtmc_lab_header(const proper__dtmc_reader *r, uint32_t n_states, proper__dtmc_labdecl **decls, size_t *n_decls,
                               proper_error *err) {
     const char *p = r->text;
     size_t cap = 0, i;
@@ -2772,56 +2772,56 @@ static int proper__lab_header(const proper__reader *r, uint32_t n_states, proper
     for (;;) {
         uint64_t id;
         const char *q, *name_start;
-        proper__labdecl d;
-        p = proper__skip_blanks(p, r->end);
+        proper__dtmc_labdecl d;
+        p = proper__dtmc_skip_blanks(p, r->end);
         if (p == r->end) break;
         q = p;
-        while (q < r->end && proper__is_digit_ch(*q)) q++;
-        if (q == p) return proper__reader_error(r, err, p, PROPER_EPARSE, "expected a label number");
+        while (q < r->end && proper__dtmc_is_digit_ch(*q)) q++;
+        if (q == p) return proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, "expected a label number");
         {
             const char *t = p;
             id = 0;
             for (; t < q; t++) {
-                if (id > 100000000ULL) return proper__reader_error(r, err, p, PROPER_ERANGE, "label number too large");
+                if (id > 100000000ULL) return proper__dtmc_reader_error(r, err, p, PROPER_ERANGE, "label number too large");
                 id = id * 10 + (uint64_t)(*t - '0');
             }
         }
-        if (q == r->end || *q != '=') return proper__reader_error(r, err, q, PROPER_EPARSE, "expected '=' after a label number");
+        if (q == r->end || *q != '=') return proper__dtmc_reader_error(r, err, q, PROPER_EPARSE, "expected '=' after a label number");
         q++;
-        if (q == r->end || *q != '"') return proper__reader_error(r, err, q, PROPER_EPARSE, "expected '\"' to start a label name");
+        if (q == r->end || *q != '"') return proper__dtmc_reader_error(r, err, q, PROPER_EPARSE, "expected '\"' to start a label name");
         name_start = ++q;
         while (q < r->end && *q != '"') q++;
-        if (q == r->end) return proper__reader_error(r, err, name_start - 1, PROPER_EPARSE, "unterminated label name");
+        if (q == r->end) return proper__dtmc_reader_error(r, err, name_start - 1, PROPER_EPARSE, "unterminated label name");
         for (i = 0; i < *n_decls; i++)
             if ((*decls)[i].id == id)
-                return proper__reader_error(r, err, p, PROPER_EPARSE, "label number %llu declared twice",
+                return proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, "label number %llu declared twice",
                                             (unsigned long long)id);
         d.id = id;
         d.name = (char *)PROPER_MALLOC((size_t)(q - name_start) + 1);
-        if (!d.name) return proper__reader_error(r, err, p, PROPER_ENOMEM, "out of memory");
+        if (!d.name) return proper__dtmc_reader_error(r, err, p, PROPER_ENOMEM, "out of memory");
         memcpy(d.name, name_start, (size_t)(q - name_start));
         d.name[q - name_start] = '\0';
         for (i = 0; i < *n_decls; i++)
             if (strcmp((*decls)[i].name, d.name) == 0) {
-                rc = proper__reader_error(r, err, name_start, PROPER_EPARSE, "label \"%s\" declared twice", d.name);
+                rc = proper__dtmc_reader_error(r, err, name_start, PROPER_EPARSE, "label \"%s\" declared twice", d.name);
                 PROPER_FREE(d.name);
                 return rc;
             }
         if (proper_bitset_init(&d.states, n_states) || proper_reserve(decls, &cap, *n_decls + 1, sizeof **decls)) {
             PROPER_FREE(d.name);
             proper_bitset_free(&d.states);
-            return proper__reader_error(r, err, p, PROPER_ENOMEM, "out of memory");
+            return proper__dtmc_reader_error(r, err, p, PROPER_ENOMEM, "out of memory");
         }
         (*decls)[(*n_decls)++] = d;
         p = q + 1;
         if (p < r->end && *p != ' ' && *p != '\t')
-            return proper__reader_error(r, err, p, PROPER_EPARSE, "expected a blank between labels");
+            return proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, "expected a blank between labels");
     }
     return PROPER_OK;
 }
 
 /* Apply the parsed labels to the model: init, deadlock, the rest stored. */
-static int proper__lab_apply(proper_dtmc *m, const proper__reader *r, proper__labdecl *d, size_t n,
+static int proper__dtmc_lab_apply(proper_dtmc *m, const proper__dtmc_reader *r, proper__dtmc_labdecl *d, size_t n,
                              proper_error *err) {
     size_t i;
     int rc;
@@ -2857,30 +2857,30 @@ static int proper__lab_apply(proper_dtmc *m, const proper__reader *r, proper__la
     return PROPER_OK;
 }
 
-static int proper__parse_lab(proper_dtmc *m, proper__reader *r, proper_error *err) {
-    proper__labdecl *d = NULL;
+static int proper__dtmc_parse_lab(proper_dtmc *m, proper__dtmc_reader *r, proper_error *err) {
+    proper__dtmc_labdecl *d = NULL;
     size_t n = 0, i;
     int rc;
     if (!m->n_states) return proper_error_set(err, PROPER_ESTATE, r->name, 0, 0, "labels for a model without states");
-    if ((rc = proper__next_content_line(r, err)) <= 0) {
+    if ((rc = proper__dtmc_next_content_line(r, err)) <= 0) {
         if (rc == 0) rc = proper_error_set(err, PROPER_EPARSE, r->name, 1, 0, "empty file: expected label declarations");
         return rc;
     }
-    if ((rc = proper__lab_header(r, m->n_states, &d, &n, err))) goto done;
-    while ((rc = proper__next_content_line(r, err)) == 1) {
+    if ((rc = proper__dtmc_lab_header(r, m->n_states, &d, &n, err))) goto done;
+    while ((rc = proper__dtmc_next_content_line(r, err)) == 1) {
         const char *p = r->text;
         uint64_t s;
-        if ((rc = proper__read_uint_colon(r, &p, m->n_states - 1, &s, err))) goto done;
+        if ((rc = proper__dtmc_read_uint_colon(r, &p, m->n_states - 1, &s, err))) goto done;
         for (;;) {
             uint64_t id;
             const char *at;
-            p = proper__skip_blanks(p, r->end);
+            p = proper__dtmc_skip_blanks(p, r->end);
             if (p == r->end) break;
             at = p;
-            if ((rc = proper__read_uint(r, &p, 100000000ULL, &id, "label number", err))) goto done;
+            if ((rc = proper__dtmc_read_uint(r, &p, 100000000ULL, &id, "label number", err))) goto done;
             for (i = 0; i < n && d[i].id != id; i++) continue;
             if (i == n) {
-                rc = proper__reader_error(r, err, at, PROPER_EUNDEFINED, "label number %llu is not declared",
+                rc = proper__dtmc_reader_error(r, err, at, PROPER_EUNDEFINED, "label number %llu is not declared",
                                           (unsigned long long)id);
                 goto done;
             }
@@ -2888,28 +2888,28 @@ static int proper__parse_lab(proper_dtmc *m, proper__reader *r, proper_error *er
         }
     }
     if (rc < 0) goto done;
-    rc = proper__lab_apply(m, r, d, n, err);
+    rc = proper__dtmc_lab_apply(m, r, d, n, err);
 done:
-    proper__labdecls_free(d, n);
+    proper__dtmc_labdecls_free(d, n);
     return rc;
 }
 
 PROPER_API int proper_dtmc_parse_lab(proper_dtmc *m, const char *text, size_t len, const char *name,
                                      proper_error *err) {
-    proper__reader r;
-    proper__reader_mem(&r, text, len, name);
-    return proper__parse_lab(m, &r, err);
+    proper__dtmc_reader r;
+    proper__dtmc_reader_mem(&r, text, len, name);
+    return proper__dtmc_parse_lab(m, &r, err);
 }
 
 PROPER_API int proper_dtmc_read_lab(proper_dtmc *m, const char *path, proper_error *err) {
-    proper__reader r;
+    proper__dtmc_reader r;
     uint64_t size;
     int rc;
-    FILE *f = proper__open_read(path, &size, err);
+    FILE *f = proper__dtmc_open_read(path, &size, err);
     if (!f) return PROPER_EIO;
-    proper__reader_file(&r, f, path);
-    rc = proper__parse_lab(m, &r, err);
-    proper__reader_free(&r);
+    proper__dtmc_reader_file(&r, f, path);
+    rc = proper__dtmc_parse_lab(m, &r, err);
+    proper__dtmc_reader_free(&r);
     fclose(f);
     return rc;
 }
@@ -2919,12 +2919,12 @@ PROPER_API int proper_dtmc_read_lab(proper_dtmc *m, const char *path, proper_err
 /* Skip comment and blank lines before a reward file's header, picking up
  * the name from PRISM's comment `# Reward structure "NAME"`. Returns 1 with
  * the header line current, 0 at end of input, <0 on error. */
-static int proper__rew_preamble(proper__reader *r, char *name, size_t name_size, proper_error *err) {
+static int proper__dtmc_rew_preamble(proper__dtmc_reader *r, char *name, size_t name_size, proper_error *err) {
     static const char tag[] = "# Reward structure \"";
     int rc;
     name[0] = '\0';
-    while ((rc = proper__reader_next(r)) == 1) {
-        const char *p = proper__skip_blanks(r->text, r->end);
+    while ((rc = proper__dtmc_reader_next(r)) == 1) {
+        const char *p = proper__dtmc_skip_blanks(r->text, r->end);
         size_t n = (size_t)(r->end - p);
         if (p == r->end) continue;
         if (*p != '#') return 1;
@@ -2941,30 +2941,30 @@ static int proper__rew_preamble(proper__reader *r, char *name, size_t name_size,
 }
 
 /* Header "STATES COUNT" of a reward file: STATES must match the model. */
-static int proper__rew_header(proper__reader *r, const proper_dtmc *m, uint64_t max_count, uint64_t *count,
+static int proper__dtmc_rew_header(proper__dtmc_reader *r, const proper_dtmc *m, uint64_t max_count, uint64_t *count,
                               char *name, size_t name_size, proper_error *err) {
     const char *p;
     uint64_t n;
     int rc;
     if (!m->n_states) return proper_error_set(err, PROPER_ESTATE, r->name, 0, 0, "rewards for a model without states");
-    rc = proper__rew_preamble(r, name, name_size, err);
+    rc = proper__dtmc_rew_preamble(r, name, name_size, err);
     if (rc <= 0) {
         if (rc == 0) rc = proper_error_set(err, PROPER_EPARSE, r->name, r->line ? r->line : 1, 0,
                                            "empty file: expected the header line");
         return rc;
     }
     p = r->text;
-    if ((rc = proper__read_uint(r, &p, UINT64_MAX, &n, "number of states", err))) return rc;
+    if ((rc = proper__dtmc_read_uint(r, &p, UINT64_MAX, &n, "number of states", err))) return rc;
     if (n != m->n_states)
-        return proper__reader_error(r, err, proper__skip_blanks(r->text, r->end), PROPER_EINVAL,
+        return proper__dtmc_reader_error(r, err, proper__dtmc_skip_blanks(r->text, r->end), PROPER_EINVAL,
                                     "%llu states, but the model has %u", (unsigned long long)n, (unsigned)m->n_states);
-    if ((rc = proper__read_uint(r, &p, max_count, count, "number of entries", err))) return rc;
-    return proper__line_done(r, p, err);
+    if ((rc = proper__dtmc_read_uint(r, &p, max_count, count, "number of entries", err))) return rc;
+    return proper__dtmc_line_done(r, p, err);
 }
 
 /* Attach parsed reward values (state or transition array) to the named
  * structure, creating it if needed. */
-static int proper__rew_attach(proper_dtmc *m, const char *reward_name, const char *file_name, double **values,
+static int proper__dtmc_rew_attach(proper_dtmc *m, const char *reward_name, const char *file_name, double **values,
                               int is_trans, const char *path, proper_error *err) {
     const char *nm = reward_name ? reward_name : file_name;
     long idx = proper_dtmc_find_reward(m, nm);
@@ -2984,32 +2984,32 @@ static int proper__rew_attach(proper_dtmc *m, const char *reward_name, const cha
     return PROPER_OK;
 }
 
-static int proper__parse_srew(proper_dtmc *m, proper__reader *r, const char *reward_name, proper_error *err) {
+static int proper__dtmc_parse_srew(proper_dtmc *m, proper__dtmc_reader *r, const char *reward_name, proper_error *err) {
     char file_name[128];
     uint64_t count, lines = 0;
     double *v = NULL;
     proper_bitset seen;
     int rc;
     seen.n = 0; seen.words = NULL;
-    if ((rc = proper__rew_header(r, m, m->n_states, &count, file_name, sizeof file_name, err))) return rc;
+    if ((rc = proper__dtmc_rew_header(r, m, m->n_states, &count, file_name, sizeof file_name, err))) return rc;
     v = (double *)proper_calloc(m->n_states, sizeof *v);
     if (!v || proper_bitset_init(&seen, m->n_states)) {
         rc = proper_error_set(err, PROPER_ENOMEM, r->name, r->line, 0, "out of memory");
         goto done;
     }
-    while ((rc = proper__next_content_line(r, err)) == 1) {
+    while ((rc = proper__dtmc_next_content_line(r, err)) == 1) {
         const char *p = r->text;
         uint64_t s;
         double val;
         if (lines == count) {
-            rc = proper__reader_error(r, err, p, PROPER_EPARSE, "more entries than the %llu the header declares",
+            rc = proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, "more entries than the %llu the header declares",
                                       (unsigned long long)count);
             goto done;
         }
-        if ((rc = proper__read_uint(r, &p, m->n_states - 1, &s, "state", err))) goto done;
-        if ((rc = proper__read_real(r, &p, &val, "reward", err)) || (rc = proper__line_done(r, p, err))) goto done;
+        if ((rc = proper__dtmc_read_uint(r, &p, m->n_states - 1, &s, "state", err))) goto done;
+        if ((rc = proper__dtmc_read_real(r, &p, &val, "reward", err)) || (rc = proper__dtmc_line_done(r, p, err))) goto done;
         if (PROPER_BITSET_GET(&seen, s)) {
-            rc = proper__reader_error(r, err, r->text, PROPER_EPARSE, "state %llu is listed twice", (unsigned long long)s);
+            rc = proper__dtmc_reader_error(r, err, r->text, PROPER_EPARSE, "state %llu is listed twice", (unsigned long long)s);
             goto done;
         }
         proper_bitset_set(&seen, (size_t)s);
@@ -3022,48 +3022,48 @@ static int proper__parse_srew(proper_dtmc *m, proper__reader *r, const char *rew
                               (unsigned long long)count, (unsigned long long)lines);
         goto done;
     }
-    rc = proper__rew_attach(m, reward_name, file_name, &v, 0, r->name, err);
+    rc = proper__dtmc_rew_attach(m, reward_name, file_name, &v, 0, r->name, err);
 done:
     PROPER_FREE(v);
     proper_bitset_free(&seen);
     return rc;
 }
 
-static int proper__parse_trew(proper_dtmc *m, proper__reader *r, const char *reward_name, proper_error *err) {
+static int proper__dtmc_parse_trew(proper_dtmc *m, proper__dtmc_reader *r, const char *reward_name, proper_error *err) {
     char file_name[128];
     uint64_t count, lines = 0;
     double *v = NULL;
     unsigned char *seen = NULL;
     int rc;
-    if ((rc = proper__rew_header(r, m, m->n_trans, &count, file_name, sizeof file_name, err))) return rc;
+    if ((rc = proper__dtmc_rew_header(r, m, m->n_trans, &count, file_name, sizeof file_name, err))) return rc;
     v = (double *)proper_calloc((size_t)(m->n_trans ? m->n_trans : 1), sizeof *v);
     seen = (unsigned char *)proper_calloc((size_t)(m->n_trans ? m->n_trans : 1), 1);
     if (!v || !seen) {
         rc = proper_error_set(err, PROPER_ENOMEM, r->name, r->line, 0, "out of memory");
         goto done;
     }
-    while ((rc = proper__next_content_line(r, err)) == 1) {
+    while ((rc = proper__dtmc_next_content_line(r, err)) == 1) {
         const char *p = r->text;
         uint64_t s, d;
         long long k;
         double val;
         if (lines == count) {
-            rc = proper__reader_error(r, err, p, PROPER_EPARSE, "more entries than the %llu the header declares",
+            rc = proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, "more entries than the %llu the header declares",
                                       (unsigned long long)count);
             goto done;
         }
-        if ((rc = proper__read_uint(r, &p, m->n_states - 1, &s, "source state", err)) ||
-            (rc = proper__read_uint(r, &p, m->n_states - 1, &d, "target state", err)) ||
-            (rc = proper__read_real(r, &p, &val, "reward", err)) || (rc = proper__line_done(r, p, err)))
+        if ((rc = proper__dtmc_read_uint(r, &p, m->n_states - 1, &s, "source state", err)) ||
+            (rc = proper__dtmc_read_uint(r, &p, m->n_states - 1, &d, "target state", err)) ||
+            (rc = proper__dtmc_read_real(r, &p, &val, "reward", err)) || (rc = proper__dtmc_line_done(r, p, err)))
             goto done;
-        k = proper__find_trans(m, (uint32_t)s, (uint32_t)d);
+        k = proper__dtmc_find_trans(m, (uint32_t)s, (uint32_t)d);
         if (k < 0) {
-            rc = proper__reader_error(r, err, r->text, PROPER_EINVAL, "the model has no transition %llu -> %llu",
+            rc = proper__dtmc_reader_error(r, err, r->text, PROPER_EINVAL, "the model has no transition %llu -> %llu",
                                       (unsigned long long)s, (unsigned long long)d);
             goto done;
         }
         if (seen[k]) {
-            rc = proper__reader_error(r, err, r->text, PROPER_EPARSE, "transition %llu -> %llu is listed twice",
+            rc = proper__dtmc_reader_error(r, err, r->text, PROPER_EPARSE, "transition %llu -> %llu is listed twice",
                                       (unsigned long long)s, (unsigned long long)d);
             goto done;
         }
@@ -3077,7 +3077,7 @@ static int proper__parse_trew(proper_dtmc *m, proper__reader *r, const char *rew
                               (unsigned long long)count, (unsigned long long)lines);
         goto done;
     }
-    rc = proper__rew_attach(m, reward_name, file_name, &v, 1, r->name, err);
+    rc = proper__dtmc_rew_attach(m, reward_name, file_name, &v, 1, r->name, err);
 done:
     PROPER_FREE(v);
     PROPER_FREE(seen);
@@ -3086,46 +3086,46 @@ done:
 
 PROPER_API int proper_dtmc_parse_srew(proper_dtmc *m, const char *text, size_t len, const char *name,
                                       const char *reward_name, proper_error *err) {
-    proper__reader r;
-    proper__reader_mem(&r, text, len, name);
-    return proper__parse_srew(m, &r, reward_name, err);
+    proper__dtmc_reader r;
+    proper__dtmc_reader_mem(&r, text, len, name);
+    return proper__dtmc_parse_srew(m, &r, reward_name, err);
 }
 
 PROPER_API int proper_dtmc_parse_trew(proper_dtmc *m, const char *text, size_t len, const char *name,
                                       const char *reward_name, proper_error *err) {
-    proper__reader r;
-    proper__reader_mem(&r, text, len, name);
-    return proper__parse_trew(m, &r, reward_name, err);
+    proper__dtmc_reader r;
+    proper__dtmc_reader_mem(&r, text, len, name);
+    return proper__dtmc_parse_trew(m, &r, reward_name, err);
 }
 
-static int proper__read_rew_file(proper_dtmc *m, const char *path, const char *reward_name, int is_trans,
+static int proper__dtmc_read_rew_file(proper_dtmc *m, const char *path, const char *reward_name, int is_trans,
                                  proper_error *err) {
-    proper__reader r;
+    proper__dtmc_reader r;
     uint64_t size;
     int rc;
-    FILE *f = proper__open_read(path, &size, err);
+    FILE *f = proper__dtmc_open_read(path, &size, err);
     if (!f) return PROPER_EIO;
-    proper__reader_file(&r, f, path);
-    rc = is_trans ? proper__parse_trew(m, &r, reward_name, err) : proper__parse_srew(m, &r, reward_name, err);
-    proper__reader_free(&r);
+    proper__dtmc_reader_file(&r, f, path);
+    rc = is_trans ? proper__dtmc_parse_trew(m, &r, reward_name, err) : proper__dtmc_parse_srew(m, &r, reward_name, err);
+    proper__dtmc_reader_free(&r);
     fclose(f);
     return rc;
 }
 
 PROPER_API int proper_dtmc_read_srew(proper_dtmc *m, const char *path, const char *reward_name,
                                      proper_error *err) {
-    return proper__read_rew_file(m, path, reward_name, 0, err);
+    return proper__dtmc_read_rew_file(m, path, reward_name, 0, err);
 }
 
 PROPER_API int proper_dtmc_read_trew(proper_dtmc *m, const char *path, const char *reward_name,
                                      proper_error *err) {
-    return proper__read_rew_file(m, path, reward_name, 1, err);
+    return proper__dtmc_read_rew_file(m, path, reward_name, 1, err);
 }
 
 /* ---- export ------------------------------------------------------------- */
 
 /* Shortest of %.15g, %.16g, %.17g that reads back as the same double. */
-static const char *proper__fmt(char *buf, size_t size, double v) {
+static const char *proper__dtmc_fmt(char *buf, size_t size, double v) {
     int digits;
     if (v == 0.0) { snprintf(buf, size, "0"); return buf; }
     if (isinf(v)) { snprintf(buf, size, v > 0 ? "inf" : "-inf"); return buf; }
@@ -3136,7 +3136,7 @@ static const char *proper__fmt(char *buf, size_t size, double v) {
     return buf;
 }
 
-static int proper__write_status(FILE *f, const char *what, proper_error *err) {
+static int proper__dtmc_write_status(FILE *f, const char *what, proper_error *err) {
     if (ferror(f)) return proper_error_set(err, PROPER_EIO, NULL, 0, 0, "write error in %s", what);
     return PROPER_OK;
 }
@@ -3148,8 +3148,8 @@ PROPER_API int proper_dtmc_write_tra(const proper_dtmc *m, FILE *f, proper_error
     fprintf(f, "%u %llu\n", (unsigned)m->n_states, (unsigned long long)m->n_trans);
     for (s = 0; s < m->n_states; s++)
         for (k = m->row[s]; k < m->row[s + 1]; k++)
-            fprintf(f, "%u %u %s\n", (unsigned)s, (unsigned)m->col[k], proper__fmt(num, sizeof num, m->prob[k]));
-    return proper__write_status(f, ".tra", err);
+            fprintf(f, "%u %u %s\n", (unsigned)s, (unsigned)m->col[k], proper__dtmc_fmt(num, sizeof num, m->prob[k]));
+    return proper__dtmc_write_status(f, ".tra", err);
 }
 
 PROPER_API int proper_dtmc_write_lab(const proper_dtmc *m, FILE *f, proper_error *err) {
@@ -3175,10 +3175,10 @@ PROPER_API int proper_dtmc_write_lab(const proper_dtmc *m, FILE *f, proper_error
             }
         if (any) fputc('\n', f);
     }
-    return proper__write_status(f, ".lab", err);
+    return proper__dtmc_write_status(f, ".lab", err);
 }
 
-static void proper__rew_comment(const proper_dtmc_reward *r, const char *kind, FILE *f) {
+static void proper__dtmc_rew_comment(const proper_dtmc_reward *r, const char *kind, FILE *f) {
     fprintf(f, "# Reward structure");
     if (r->name[0]) fprintf(f, " \"%s\"", r->name);
     fprintf(f, "\n# %s rewards\n", kind);
@@ -3192,12 +3192,12 @@ PROPER_API int proper_dtmc_write_srew(const proper_dtmc *m, size_t r, FILE *f, p
     rw = &m->rewards[r];
     if (rw->state)
         for (s = 0; s < m->n_states; s++) nz += rw->state[s] != 0.0;
-    proper__rew_comment(rw, "State", f);
+    proper__dtmc_rew_comment(rw, "State", f);
     fprintf(f, "%u %u\n", (unsigned)m->n_states, (unsigned)nz);
     if (rw->state)
         for (s = 0; s < m->n_states; s++)
-            if (rw->state[s] != 0.0) fprintf(f, "%u %s\n", (unsigned)s, proper__fmt(num, sizeof num, rw->state[s]));
-    return proper__write_status(f, ".srew", err);
+            if (rw->state[s] != 0.0) fprintf(f, "%u %s\n", (unsigned)s, proper__dtmc_fmt(num, sizeof num, rw->state[s]));
+    return proper__dtmc_write_status(f, ".srew", err);
 }
 
 PROPER_API int proper_dtmc_write_trew(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) {
@@ -3209,18 +3209,18 @@ PROPER_API int proper_dtmc_write_trew(const proper_dtmc *m, size_t r, FILE *f, p
     rw = &m->rewards[r];
     if (rw->trans)
         for (k = 0; k < m->n_trans; k++) nz += rw->trans[k] != 0.0;
-    proper__rew_comment(rw, "Transition", f);
+    proper__dtmc_rew_comment(rw, "Transition", f);
     fprintf(f, "%u %llu\n", (unsigned)m->n_states, (unsigned long long)nz);
     if (rw->trans)
         for (s = 0; s < m->n_states; s++)
             for (k = m->row[s]; k < m->row[s + 1]; k++)
                 if (rw->trans[k] != 0.0)
-                    fprintf(f, "%u %u %s\n", (unsigned)s, (unsigned)m->col[k], proper__fmt(num, sizeof num, rw->trans[k]));
-    return proper__write_status(f, ".trew", err);
+                    fprintf(f, "%u %u %s\n", (unsigned)s, (unsigned)m->col[k], proper__dtmc_fmt(num, sizeof num, rw->trans[k]));
+    return proper__dtmc_write_status(f, ".trew", err);
 }
 
 /* One variable's value as PRISM prints it. */
-static void proper__write_value(const proper_dtmc *m, uint32_t s, size_t v, FILE *f) {
+static void proper__dtmc_write_value(const proper_dtmc *m, uint32_t s, size_t v, FILE *f) {
     int32_t x = m->vals[(size_t)s * m->n_vars + v];
     if (m->var_is_bool && m->var_is_bool[v]) fputs(x ? "true" : "false", f);
     else fprintf(f, "%ld", (long)x);
@@ -3238,17 +3238,17 @@ PROPER_API int proper_dtmc_write_sta(const proper_dtmc *m, FILE *f, proper_error
         fprintf(f, "%u:(", (unsigned)s);
         for (v = 0; v < m->n_vars; v++) {
             if (v) fputc(',', f);
-            proper__write_value(m, s, v, f);
+            proper__dtmc_write_value(m, s, v, f);
         }
         fputs(")\n", f);
     }
-    return proper__write_status(f, ".sta", err);
+    return proper__dtmc_write_status(f, ".sta", err);
 }
 
-typedef int (*proper__writer_fn)(const proper_dtmc *m, size_t r, FILE *f, proper_error *err);
+typedef int (*proper__dtmc_writer_fn)(const proper_dtmc *m, size_t r, FILE *f, proper_error *err);
 
 /* Open path, run the writer, close; errors name the path. */
-static int proper__export_to(const proper_dtmc *m, const char *path, proper__writer_fn fn, size_t r,
+static int proper__dtmc_export_to(const proper_dtmc *m, const char *path, proper__dtmc_writer_fn fn, size_t r,
                              proper_error *err) {
     FILE *f = fopen(path, "wb");
     int rc;
@@ -3263,27 +3263,27 @@ static int proper__export_to(const proper_dtmc *m, const char *path, proper__wri
     return rc;
 }
 
-static int proper__w_tra(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) { (void)r; return proper_dtmc_write_tra(m, f, err); }
-static int proper__w_lab(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) { (void)r; return proper_dtmc_write_lab(m, f, err); }
-static int proper__w_sta(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) { (void)r; return proper_dtmc_write_sta(m, f, err); }
-static int proper__w_drn(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) { (void)r; return proper_dtmc_write_drn(m, f, err); }
-static int proper__w_prism(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) { (void)r; return proper_dtmc_write_prism(m, f, err); }
-static int proper__w_dot(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) { (void)r; return proper_dtmc_write_dot(m, f, err); }
+static int proper__dtmc_w_tra(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) { (void)r; return proper_dtmc_write_tra(m, f, err); }
+static int proper__dtmc_w_lab(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) { (void)r; return proper_dtmc_write_lab(m, f, err); }
+static int proper__dtmc_w_sta(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) { (void)r; return proper_dtmc_write_sta(m, f, err); }
+static int proper__dtmc_w_drn(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) { (void)r; return proper_dtmc_write_drn(m, f, err); }
+static int proper__dtmc_w_prism(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) { (void)r; return proper_dtmc_write_prism(m, f, err); }
+static int proper__dtmc_w_dot(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) { (void)r; return proper_dtmc_write_dot(m, f, err); }
 
 PROPER_API int proper_dtmc_export_explicit(const proper_dtmc *m, const char *prefix, proper_error *err) {
     size_t n = strlen(prefix), i;
     char *path = (char *)PROPER_MALLOC(n + 32);
     int rc;
-    if (!path) return proper__nomem(err);
+    if (!path) return proper__dtmc_nomem(err);
 #define PROPER__EXPORT(suffix, fn, r)                                          \
     do {                                                                       \
         memcpy(path, prefix, n);                                               \
         strcpy(path + n, suffix);                                              \
-        if ((rc = proper__export_to(m, path, fn, r, err))) goto done;          \
+        if ((rc = proper__dtmc_export_to(m, path, fn, r, err))) goto done;          \
     } while (0)
-    PROPER__EXPORT(".tra", proper__w_tra, 0);
-    PROPER__EXPORT(".lab", proper__w_lab, 0);
-    if (m->vals && m->n_vars) PROPER__EXPORT(".sta", proper__w_sta, 0);
+    PROPER__EXPORT(".tra", proper__dtmc_w_tra, 0);
+    PROPER__EXPORT(".lab", proper__dtmc_w_lab, 0);
+    if (m->vals && m->n_vars) PROPER__EXPORT(".sta", proper__dtmc_w_sta, 0);
     for (i = 0; i < m->n_rewards; i++) {
         char suffix[32];
         if (m->n_rewards == 1) suffix[0] = '\0';
@@ -3306,12 +3306,12 @@ done:
 }
 
 /* Storm's DRN names a reward model by one token: ours, or reward<i>. */
-static void proper__drn_reward_name(const proper_dtmc *m, size_t i, char *buf, size_t size) {
+static void proper__dtmc_drn_reward_name(const proper_dtmc *m, size_t i, char *buf, size_t size) {
     if (m->rewards[i].name[0]) snprintf(buf, size, "%s", m->rewards[i].name);
     else snprintf(buf, size, "reward%zu", i + 1);
 }
 
-static int proper__drn_label(const char *name, FILE *f, proper_error *err) {
+static int proper__dtmc_drn_label(const char *name, FILE *f, proper_error *err) {
     const char *c;
     int space = 0;
     for (c = name; *c; c++) {
@@ -3334,12 +3334,12 @@ PROPER_API int proper_dtmc_write_drn(const proper_dtmc *m, FILE *f, proper_error
     if (m->n_params) {
         fprintf(f, "// Parameters instantiated:");
         for (i = 0; i < m->n_params; i++)
-            fprintf(f, " %s=%s", m->param_names[i], proper__fmt(num, sizeof num, m->param_values[i]));
+            fprintf(f, " %s=%s", m->param_names[i], proper__dtmc_fmt(num, sizeof num, m->param_values[i]));
         fputc('\n', f);
     }
     fprintf(f, "@type: DTMC\n@parameters\n\n@reward_models\n");
     for (i = 0; i < m->n_rewards; i++) {
-        proper__drn_reward_name(m, i, name, sizeof name);
+        proper__dtmc_drn_reward_name(m, i, name, sizeof name);
         fprintf(f, "%s ", name);
     }
     fprintf(f, "\n@nr_states\n%u\n@nr_choices\n%u\n@model\n", (unsigned)m->n_states, (unsigned)m->n_states);
@@ -3349,20 +3349,20 @@ PROPER_API int proper_dtmc_write_drn(const proper_dtmc *m, FILE *f, proper_error
             fputs(" [", f);
             for (i = 0; i < m->n_rewards; i++)
                 fprintf(f, "%s%s", i ? ", " : "",
-                        proper__fmt(num, sizeof num, m->rewards[i].state ? m->rewards[i].state[s] : 0.0));
+                        proper__dtmc_fmt(num, sizeof num, m->rewards[i].state ? m->rewards[i].state[s] : 0.0));
             fputc(']', f);
         }
         if (m->init_dist ? m->init_dist[s] > 0.0 : s == m->init) fputs(" init", f);
         if (has_dead && PROPER_BITSET_GET(&m->deadlock, s)) fputs(" deadlock", f);
         for (i = 0; i < m->n_labels; i++)
-            if (PROPER_BITSET_GET(&m->labels[i].states, s) && (rc = proper__drn_label(m->labels[i].name, f, err)))
+            if (PROPER_BITSET_GET(&m->labels[i].states, s) && (rc = proper__dtmc_drn_label(m->labels[i].name, f, err)))
                 return rc;
         fputc('\n', f);
         if (m->vals && m->n_vars) {
             fputs("//[", f);
             for (i = 0; i < m->n_vars; i++) {
                 fprintf(f, "%s%s=", i ? " & " : "", m->var_names[i]);
-                proper__write_value(m, s, i, f);
+                proper__dtmc_write_value(m, s, i, f);
             }
             fputs("]\n", f);
         }
@@ -3374,20 +3374,20 @@ PROPER_API int proper_dtmc_write_drn(const proper_dtmc *m, FILE *f, proper_error
                 double v = 0.0;
                 if (m->rewards[i].trans)
                     for (k = m->row[s]; k < m->row[s + 1]; k++) v += m->prob[k] * m->rewards[i].trans[k];
-                fprintf(f, "%s%s", i ? ", " : "", proper__fmt(num, sizeof num, v));
+                fprintf(f, "%s%s", i ? ", " : "", proper__dtmc_fmt(num, sizeof num, v));
             }
             fputc(']', f);
         }
         fputc('\n', f);
         for (k = m->row[s]; k < m->row[s + 1]; k++)
-            fprintf(f, "\t\t%u : %s\n", (unsigned)m->col[k], proper__fmt(num, sizeof num, m->prob[k]));
+            fprintf(f, "\t\t%u : %s\n", (unsigned)m->col[k], proper__dtmc_fmt(num, sizeof num, m->prob[k]));
     }
-    return proper__write_status(f, "DRN", err);
+    return proper__dtmc_write_status(f, "DRN", err);
 }
 
 /* A set of states as a PRISM expression over s: runs of consecutive states
  * become (s>=a&s<=b). */
-static void proper__write_state_set(const proper_bitset *b, FILE *f) {
+static void proper__dtmc_write_state_set(const proper_bitset *b, FILE *f) {
     size_t s = 0, n = b->n;
     int any = 0;
     while (s < n) {
@@ -3416,21 +3416,21 @@ PROPER_API int proper_dtmc_write_prism(const proper_dtmc *m, FILE *f, proper_err
     if (m->n_params) {
         fputs("// Parameters instantiated:", f);
         for (i = 0; i < m->n_params; i++)
-            fprintf(f, " %s=%s", m->param_names[i], proper__fmt(num, sizeof num, m->param_values[i]));
+            fprintf(f, " %s=%s", m->param_names[i], proper__dtmc_fmt(num, sizeof num, m->param_values[i]));
         fputc('\n', f);
     }
     fprintf(f, "dtmc\n\nmodule flat\n  s : [0..%u] init %u;\n", (unsigned)(m->n_states - 1), (unsigned)m->init);
     for (s = 0; s < m->n_states; s++) {
         fprintf(f, "  [] s=%u -> ", (unsigned)s);
         for (k = m->row[s]; k < m->row[s + 1]; k++)
-            fprintf(f, "%s%s:(s'=%u)", k > m->row[s] ? " + " : "", proper__fmt(num, sizeof num, m->prob[k]),
+            fprintf(f, "%s%s:(s'=%u)", k > m->row[s] ? " + " : "", proper__dtmc_fmt(num, sizeof num, m->prob[k]),
                     (unsigned)m->col[k]);
         fputc(';', f);
         if (m->vals && m->n_vars) {
             fputs(" // (", f);
             for (v = 0; v < m->n_vars; v++) {
                 fprintf(f, "%s%s=", v ? "," : "", m->var_names[v]);
-                proper__write_value(m, s, v, f);
+                proper__dtmc_write_value(m, s, v, f);
             }
             fputc(')', f);
         }
@@ -3439,7 +3439,7 @@ PROPER_API int proper_dtmc_write_prism(const proper_dtmc *m, FILE *f, proper_err
     fputs("endmodule\n", f);
     for (i = 0; i < m->n_labels; i++) {
         fprintf(f, "\nlabel \"%s\" = ", m->labels[i].name);
-        proper__write_state_set(&m->labels[i].states, f);
+        proper__dtmc_write_state_set(&m->labels[i].states, f);
         fputs(";\n", f);
     }
     for (i = 0; i < m->n_rewards; i++) {
@@ -3448,18 +3448,18 @@ PROPER_API int proper_dtmc_write_prism(const proper_dtmc *m, FILE *f, proper_err
         for (s = 0; s < m->n_states; s++) {
             double tv = 0.0;
             if (r->state && r->state[s] != 0.0)
-                fprintf(f, "  s=%u : %s;\n", (unsigned)s, proper__fmt(num, sizeof num, r->state[s]));
+                fprintf(f, "  s=%u : %s;\n", (unsigned)s, proper__dtmc_fmt(num, sizeof num, r->state[s]));
             if (r->trans)
                 for (k = m->row[s]; k < m->row[s + 1]; k++) tv += m->prob[k] * r->trans[k];
-            if (tv != 0.0) fprintf(f, "  [] s=%u : %s;\n", (unsigned)s, proper__fmt(num, sizeof num, tv));
+            if (tv != 0.0) fprintf(f, "  [] s=%u : %s;\n", (unsigned)s, proper__dtmc_fmt(num, sizeof num, tv));
         }
         fputs("endrewards\n", f);
     }
-    return proper__write_status(f, "PRISM model", err);
+    return proper__dtmc_write_status(f, "PRISM model", err);
 }
 
 /* A string inside DOT double quotes. */
-static void proper__dot_string(const char *str, FILE *f) {
+static void proper__dtmc_dot_string(const char *str, FILE *f) {
     for (; *str; str++) {
         if (*str == '"' || *str == '\\') fputc('\\', f);
         fputc(*str, f);
@@ -3481,9 +3481,9 @@ PROPER_API int proper_dtmc_write_dot(const proper_dtmc *m, FILE *f, proper_error
             fputs("\\n(", f);
             for (v = 0; v < m->n_vars; v++) {
                 fprintf(f, "%s", v ? "," : "");
-                proper__dot_string(m->var_names[v], f);
+                proper__dtmc_dot_string(m->var_names[v], f);
                 fputc('=', f);
-                proper__write_value(m, s, v, f);
+                proper__dtmc_write_value(m, s, v, f);
             }
             fputc(')', f);
         }
@@ -3491,7 +3491,7 @@ PROPER_API int proper_dtmc_write_dot(const proper_dtmc *m, FILE *f, proper_error
         for (i = 0; i < m->n_labels; i++)
             if (PROPER_BITSET_GET(&m->labels[i].states, s)) {
                 fputs(first ? "\\n" : ", ", f);
-                proper__dot_string(m->labels[i].name, f);
+                proper__dtmc_dot_string(m->labels[i].name, f);
                 first = 0;
             }
         fprintf(f, "\"%s];\n", is_init ? ", style=bold, peripheries=2" : "");
@@ -3499,21 +3499,21 @@ PROPER_API int proper_dtmc_write_dot(const proper_dtmc *m, FILE *f, proper_error
     for (s = 0; s < m->n_states; s++)
         for (k = m->row[s]; k < m->row[s + 1]; k++)
             fprintf(f, "  %u -> %u [label=\"%s\"];\n", (unsigned)s, (unsigned)m->col[k],
-                    proper__fmt(num, sizeof num, m->prob[k]));
+                    proper__dtmc_fmt(num, sizeof num, m->prob[k]));
     fputs("}\n", f);
-    return proper__write_status(f, "DOT", err);
+    return proper__dtmc_write_status(f, "DOT", err);
 }
 
 PROPER_API int proper_dtmc_export_drn(const proper_dtmc *m, const char *path, proper_error *err) {
-    return proper__export_to(m, path, proper__w_drn, 0, err);
+    return proper__dtmc_export_to(m, path, proper__dtmc_w_drn, 0, err);
 }
 
 PROPER_API int proper_dtmc_export_prism(const proper_dtmc *m, const char *path, proper_error *err) {
-    return proper__export_to(m, path, proper__w_prism, 0, err);
+    return proper__dtmc_export_to(m, path, proper__dtmc_w_prism, 0, err);
 }
 
 PROPER_API int proper_dtmc_export_dot(const proper_dtmc *m, const char *path, proper_error *err) {
-    return proper__export_to(m, path, proper__w_dot, 0, err);
+    return proper__dtmc_export_to(m, path, proper__dtmc_w_dot, 0, err);
 }
 
 #endif /* PROPER_DTMC_IMPLEMENTATION */

@@ -245,16 +245,16 @@ enum {
     PROPER__PM_TK_QMARK, PROPER__PM_TK_ARROW, PROPER__PM_TK_DOTDOT
 };
 
-typedef struct proper__pm_tok {
+typedef struct proper__prism_tok {
     int kind;
     int line, col;
     const char *p; /* source text of the token (strings: without quotes) */
     size_t len;
     long long ival;
     double dval;
-} proper__pm_tok;
+} proper__prism_tok;
 
-static const char *proper__pm_tok_name(int kind) {
+static const char *proper__prism_tok_name(int kind) {
     static const char *const names[] = {
         "end of input", "identifier", "integer", "number", "string", "'['", "']'", "'('", "')'", "'{'",
         "'}'", "';'", "':'", "','", "'''", "'='", "'!='", "'<'", "'<='", "'>'", "'>='", "'+'", "'-'",
@@ -262,14 +262,14 @@ static const char *proper__pm_tok_name(int kind) {
     return kind >= 0 && kind <= PROPER__PM_TK_DOTDOT ? names[kind] : "token";
 }
 
-static int proper__pm_is_ident_start(char ch) {
+static int proper__prism_is_ident_start(char ch) {
     return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_';
 }
-static int proper__pm_is_ident_char(char ch) { return proper__pm_is_ident_start(ch) || (ch >= '0' && ch <= '9'); }
-static int proper__pm_is_dec(char ch) { return ch >= '0' && ch <= '9'; }
+static int proper__prism_is_ident_char(char ch) { return proper__prism_is_ident_start(ch) || (ch >= '0' && ch <= '9'); }
+static int proper__prism_is_dec(char ch) { return ch >= '0' && ch <= '9'; }
 
 /* Skip blanks, newlines and comments. */
-static int proper__pm_lex_skip(proper_cursor *c, proper_error *err) {
+static int proper__prism_lex_skip(proper_cursor *c, proper_error *err) {
     for (;;) {
         while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\r' || *c->p == '\n' ||
                                  *c->p == '\f' || *c->p == '\v'))
@@ -293,28 +293,28 @@ static int proper__pm_lex_skip(proper_cursor *c, proper_error *err) {
 
 /* A number: digits [. digits] [e [+-] digits], or . digits [...]. The dot
  * of "0..5" belongs to the range operator. Ints must fit in 32 bits. */
-static int proper__pm_lex_number(proper_cursor *c, proper__pm_tok *t, proper_error *err) {
+static int proper__prism_lex_number(proper_cursor *c, proper__prism_tok *t, proper_error *err) {
     const char *p = c->p, *q = c->p;
     int is_double = 0;
     char buf[128];
     size_t n;
-    while (q < c->end && proper__pm_is_dec(*q)) q++;
-    if (q + 1 < c->end && q[0] == '.' && proper__pm_is_dec(q[1])) {
+    while (q < c->end && proper__prism_is_dec(*q)) q++;
+    if (q + 1 < c->end && q[0] == '.' && proper__prism_is_dec(q[1])) {
         is_double = 1;
         q++;
-        while (q < c->end && proper__pm_is_dec(*q)) q++;
+        while (q < c->end && proper__prism_is_dec(*q)) q++;
     }
     if (q < c->end && (*q == 'e' || *q == 'E')) {
         const char *e = q + 1;
         if (e < c->end && (*e == '+' || *e == '-')) e++;
-        if (e < c->end && proper__pm_is_dec(*e)) {
-            while (e < c->end && proper__pm_is_dec(*e)) e++;
+        if (e < c->end && proper__prism_is_dec(*e)) {
+            while (e < c->end && proper__prism_is_dec(*e)) e++;
             q = e;
             is_double = 1;
         }
     }
     n = (size_t)(q - p);
-    if (q < c->end && proper__pm_is_ident_char(*q))
+    if (q < c->end && proper__prism_is_ident_char(*q))
         return proper_cursor_error(c, err, PROPER_EPARSE, "malformed number");
     if (n >= sizeof buf) return proper_cursor_error(c, err, PROPER_EPARSE, "number too long");
     memcpy(buf, p, n);
@@ -342,7 +342,7 @@ static int proper__pm_lex_number(proper_cursor *c, proper__pm_tok *t, proper_err
 }
 
 /* Two- and three-character operators first (longest match). */
-static int proper__pm_lex_operator(proper_cursor *c, proper__pm_tok *t) {
+static int proper__prism_lex_operator(proper_cursor *c, proper__prism_tok *t) {
     static const struct { const char *s; int kind; } ops[] = {
         {"<=>", PROPER__PM_TK_IFF}, {"=>", PROPER__PM_TK_IMPLIES}, {"->", PROPER__PM_TK_ARROW}, {"<=", PROPER__PM_TK_LE},
         {">=", PROPER__PM_TK_GE}, {"!=", PROPER__PM_TK_NE}, {"..", PROPER__PM_TK_DOTDOT}, {"[", PROPER__PM_TK_LBRACK},
@@ -367,28 +367,28 @@ static int proper__pm_lex_operator(proper_cursor *c, proper__pm_tok *t) {
 }
 
 /* Split text into tokens (ending with one EOF token). */
-static int proper__pm_lex(const char *text, size_t len, const char *file, proper__pm_tok **out, size_t *n_out,
+static int proper__prism_lex(const char *text, size_t len, const char *file, proper__prism_tok **out, size_t *n_out,
                        proper_error *err) {
     proper_cursor c;
-    proper__pm_tok *toks = NULL, t;
+    proper__prism_tok *toks = NULL, t;
     size_t n = 0, cap = 0;
     int rc;
     proper_cursor_init(&c, text, len, file);
     for (;;) {
-        if ((rc = proper__pm_lex_skip(&c, err)) != 0) goto fail;
+        if ((rc = proper__prism_lex_skip(&c, err)) != 0) goto fail;
         memset(&t, 0, sizeof t);
         t.line = c.line;
         t.col = c.col;
         if (c.p >= c.end) {
             t.kind = PROPER__PM_TK_EOF;
             t.p = c.p;
-        } else if (proper__pm_is_ident_start(*c.p)) {
+        } else if (proper__prism_is_ident_start(*c.p)) {
             t.kind = PROPER__PM_TK_IDENT;
             t.p = c.p;
-            while (c.p < c.end && proper__pm_is_ident_char(*c.p)) proper_cursor_advance(&c);
+            while (c.p < c.end && proper__prism_is_ident_char(*c.p)) proper_cursor_advance(&c);
             t.len = (size_t)(c.p - t.p);
-        } else if (proper__pm_is_dec(*c.p) || (*c.p == '.' && c.p + 1 < c.end && proper__pm_is_dec(c.p[1]))) {
-            if ((rc = proper__pm_lex_number(&c, &t, err)) != 0) goto fail;
+        } else if (proper__prism_is_dec(*c.p) || (*c.p == '.' && c.p + 1 < c.end && proper__prism_is_dec(c.p[1]))) {
+            if ((rc = proper__prism_lex_number(&c, &t, err)) != 0) goto fail;
         } else if (*c.p == '"') {
             proper_cursor start = c;
             proper_cursor_advance(&c);
@@ -405,7 +405,7 @@ static int proper__pm_lex(const char *text, size_t len, const char *file, proper
             }
             t.len = (size_t)(c.p - t.p);
             proper_cursor_advance(&c);
-        } else if (!proper__pm_lex_operator(&c, &t)) {
+        } else if (!proper__prism_lex_operator(&c, &t)) {
             unsigned char ch = (unsigned char)*c.p;
             if (ch >= 32 && ch < 127)
                 rc = proper_cursor_error(&c, err, PROPER_EPARSE, "unexpected character '%c'", (char)ch);
@@ -429,14 +429,14 @@ fail:
 
 /* ---- Interned names (identifiers and strings) ------------------------------*/
 
-typedef struct proper__pm_names {
+typedef struct proper__prism_names {
     char **s;
     size_t len, cap;
     int32_t *slot; /* open addressing: index into s, or -1 */
     size_t nslot;  /* power of two */
-} proper__pm_names;
+} proper__prism_names;
 
-static uint64_t proper__pm_hash_bytes(const char *p, size_t n) {
+static uint64_t proper__prism_hash_bytes(const char *p, size_t n) {
     uint64_t h = 1469598103934665603ULL; /* FNV-1a */
     size_t i;
     for (i = 0; i < n; i++) {
@@ -446,7 +446,7 @@ static uint64_t proper__pm_hash_bytes(const char *p, size_t n) {
     return h;
 }
 
-static void proper__pm_names_free(proper__pm_names *nm) {
+static void proper__prism_names_free(proper__prism_names *nm) {
     size_t i;
     for (i = 0; i < nm->len; i++) PROPER_FREE(nm->s[i]);
     PROPER_FREE(nm->s);
@@ -454,13 +454,13 @@ static void proper__pm_names_free(proper__pm_names *nm) {
     memset(nm, 0, sizeof *nm);
 }
 
-static int proper__pm_names_rehash(proper__pm_names *nm, size_t nslot) {
+static int proper__prism_names_rehash(proper__prism_names *nm, size_t nslot) {
     int32_t *slot = (int32_t *)proper_calloc(nslot, sizeof *slot);
     size_t i;
     if (!slot) return PROPER_ENOMEM;
     for (i = 0; i < nslot; i++) slot[i] = -1;
     for (i = 0; i < nm->len; i++) {
-        size_t h = (size_t)proper__pm_hash_bytes(nm->s[i], strlen(nm->s[i])) & (nslot - 1);
+        size_t h = (size_t)proper__prism_hash_bytes(nm->s[i], strlen(nm->s[i])) & (nslot - 1);
         while (slot[h] >= 0) h = (h + 1) & (nslot - 1);
         slot[h] = (int32_t)i;
     }
@@ -471,10 +471,10 @@ static int proper__pm_names_rehash(proper__pm_names *nm, size_t nslot) {
 }
 
 /* Index of name p[0..n) or -1. */
-static int32_t proper__pm_names_find(const proper__pm_names *nm, const char *p, size_t n) {
+static int32_t proper__prism_names_find(const proper__prism_names *nm, const char *p, size_t n) {
     size_t h;
     if (!nm->nslot) return -1;
-    h = (size_t)proper__pm_hash_bytes(p, n) & (nm->nslot - 1);
+    h = (size_t)proper__prism_hash_bytes(p, n) & (nm->nslot - 1);
     while (nm->slot[h] >= 0) {
         const char *s = nm->s[nm->slot[h]];
         if (strlen(s) == n && memcmp(s, p, n) == 0) return nm->slot[h];
@@ -484,8 +484,8 @@ static int32_t proper__pm_names_find(const proper__pm_names *nm, const char *p, 
 }
 
 /* Intern p[0..n); *id receives its index. */
-static int proper__pm_names_intern(proper__pm_names *nm, const char *p, size_t n, int32_t *id) {
-    int32_t found = proper__pm_names_find(nm, p, n);
+static int proper__prism_names_intern(proper__prism_names *nm, const char *p, size_t n, int32_t *id) {
+    int32_t found = proper__prism_names_find(nm, p, n);
     char *copy;
     size_t h;
     if (found >= 0) {
@@ -493,7 +493,7 @@ static int proper__pm_names_intern(proper__pm_names *nm, const char *p, size_t n
         return PROPER_OK;
     }
     if (nm->len >= 0x7fffffff) return PROPER_ENOMEM;
-    if ((nm->len + 1) * 2 > nm->nslot && proper__pm_names_rehash(nm, nm->nslot ? nm->nslot * 2 : 64))
+    if ((nm->len + 1) * 2 > nm->nslot && proper__prism_names_rehash(nm, nm->nslot ? nm->nslot * 2 : 64))
         return PROPER_ENOMEM;
     copy = (char *)PROPER_MALLOC(n + 1);
     if (!copy) return PROPER_ENOMEM;
@@ -503,7 +503,7 @@ static int proper__pm_names_intern(proper__pm_names *nm, const char *p, size_t n
         PROPER_FREE(copy);
         return PROPER_ENOMEM;
     }
-    h = (size_t)proper__pm_hash_bytes(p, n) & (nm->nslot - 1);
+    h = (size_t)proper__prism_hash_bytes(p, n) & (nm->nslot - 1);
     while (nm->slot[h] >= 0) h = (h + 1) & (nm->nslot - 1);
     nm->slot[h] = (int32_t)(nm->len - 1);
     *id = (int32_t)(nm->len - 1);
@@ -542,7 +542,7 @@ enum {
 #define PROPER__PM_F_DONE 4u   /* resolved and typed */
 #define PROPER__PM_F_BUSY 8u   /* being resolved (formula cycles) */
 
-typedef struct proper__pm_node {
+typedef struct proper__prism_node {
     unsigned char kind, op, type, flags;
     int32_t a, b, c; /* children (-1 none) */
     int32_t idx;     /* NAME/LABEL: name id; VAR/CONST/PCONST: index */
@@ -551,113 +551,113 @@ typedef struct proper__pm_node {
     long long ival;  /* INT/BOOL literal */
     double dval;     /* DOUBLE literal */
     double size;     /* nodes after formula expansion (saturating) */
-} proper__pm_node;
+} proper__prism_node;
 
-typedef struct proper__pm_pool {
-    proper__pm_node *n;
+typedef struct proper__prism_pool {
+    proper__prism_node *n;
     size_t len, cap;
-} proper__pm_pool;
+} proper__prism_pool;
 
 /* A runtime value; the node's static type says which field is used. */
-typedef struct proper__pm_val {
+typedef struct proper__prism_val {
     long long i; /* INT and BOOL */
     double d;    /* DOUBLE */
-} proper__pm_val;
+} proper__prism_val;
 
-static double proper__pm_as_double(int type, proper__pm_val v) { return type == PROPER_PRISM_DOUBLE ? v.d : (double)v.i; }
+static double proper__prism_as_double(int type, proper__prism_val v) { return type == PROPER_PRISM_DOUBLE ? v.d : (double)v.i; }
 
 /* ---- Model declarations ----------------------------------------------------*/
 
-typedef struct proper__pm_const_decl {
+typedef struct proper__prism_const_decl {
     int32_t sym;
     int type;
     int32_t expr;  /* -1: a parameter */
     int has_given; /* a value was given for a parameter */
-    proper__pm_val given;
+    proper__prism_val given;
     int line, col;
-} proper__pm_const_decl;
+} proper__prism_const_decl;
 
-typedef struct proper__pm_formula_decl {
+typedef struct proper__prism_formula_decl {
     int32_t sym, expr;
     int line, col;
-} proper__pm_formula_decl;
+} proper__prism_formula_decl;
 
-typedef struct proper__pm_label_decl {
+typedef struct proper__prism_label_decl {
     int32_t name, expr; /* name: interned string */
     int line, col;
-} proper__pm_label_decl;
+} proper__prism_label_decl;
 
-typedef struct proper__pm_var_decl {
+typedef struct proper__prism_var_decl {
     int32_t sym;
     int is_bool;
     int32_t lo, hi, init; /* expressions; init -1 = default */
     int module;
     int line, col;
-} proper__pm_var_decl;
+} proper__prism_var_decl;
 
-typedef struct proper__pm_assign {
+typedef struct proper__prism_assign {
     int32_t var; /* sym while parsing, variable index after resolution */
     int32_t expr;
     int line, col;
-} proper__pm_assign;
+} proper__prism_assign;
 
-typedef struct proper__pm_update {
+typedef struct proper__prism_update {
     int32_t prob; /* expression, -1 = probability 1 */
     size_t first, n; /* assignments */
     int line, col;
-} proper__pm_update;
+} proper__prism_update;
 
-typedef struct proper__pm_command {
+typedef struct proper__prism_command {
     int32_t action; /* sym while parsing, action index after (-1 = unlabelled) */
     int32_t guard;
     size_t first, n; /* updates */
     int module;
     int line, col;
-} proper__pm_command;
+} proper__prism_command;
 
-typedef struct proper__pm_module_decl {
+typedef struct proper__prism_module_decl {
     int32_t sym;
     size_t first_var, n_vars, first_cmd, n_cmds;
     int line, col;
-} proper__pm_module_decl;
+} proper__prism_module_decl;
 
-typedef struct proper__pm_reward_item {
+typedef struct proper__prism_reward_item {
     int is_trans;
     int32_t action; /* transition items: sym then action index (-1 = []) */
     int32_t guard, value;
     int line, col;
-} proper__pm_reward_item;
+} proper__prism_reward_item;
 
-typedef struct proper__pm_reward_decl {
+typedef struct proper__prism_reward_decl {
     int32_t name; /* interned string, -1 unnamed */
     size_t first, n;
     int has_state, has_trans;
     int line, col;
-} proper__pm_reward_decl;
+} proper__prism_reward_decl;
 
 struct proper_prism_model {
     char *file;
-    proper__pm_names names;
-    proper__pm_pool pool;
-    proper__pm_const_decl *consts;
+    proper__prism_names names;
+    proper__prism_pool pool;
+    proper__prism_const_decl *consts;
     size_t n_consts, cap_consts;
-    proper__pm_formula_decl *formulas;
+    proper__prism_formula_decl *formulas;
     size_t n_formulas, cap_formulas;
-    proper__pm_label_decl *labels;
+    proper__prism_label_decl *labels;
     size_t n_labels, cap_labels;
-    proper__pm_var_decl *vars;
+    proper__prism_var_decl *vars;
     size_t n_vars, cap_vars;
-    proper__pm_module_decl *modules;
+    proper__prism_module_decl *modules;
     size_t n_modules, cap_modules;
-    proper__pm_command *cmds;
+    proper__prism_command *cmds;
     size_t n_cmds, cap_cmds;
-    proper__pm_update *updates;
+    proper__prism_update *updates;
     size_t n_updates, cap_updates;
-    proper__pm_assign *assigns;
+    proper__prism_assign *assigns;
     size_t n_assigns, cap_assigns;
-    proper__pm_reward_decl *rewards;
+    proper__prism_reward_decl *rewards;
     size_t n_rewards, cap_rewards;
-    proper__pm_reward_item *items;
+    proper__prism_reward_item *items;
     size_t n_items, cap_items;
     int32_t *actions; /* action index -> name id */
     size_t n_actions, cap_actions;
@@ -668,38 +668,38 @@ struct proper_prism_model {
 
 /* ---- Parser ----------------------------------------------------------------*/
 
-typedef struct proper__pm_parser {
-    const proper__pm_tok *t;
+typedef struct proper__prism_parser {
+    const proper__prism_tok *t;
     size_t n, i;
     const char *file;
     proper_error *err;
-    proper__pm_pool *pool;
-    proper__pm_names *names;
+    proper__prism_pool *pool;
+    proper__prism_names *names;
     int depth;
     int props; /* properties: strings in expressions are labels */
-} proper__pm_parser;
+} proper__prism_parser;
 
-static const proper__pm_tok *proper__pm_peek(const proper__pm_parser *ps, size_t ahead) {
+static const proper__prism_tok *proper__prism_peek(const proper__prism_parser *ps, size_t ahead) {
     size_t k = ps->i + ahead;
     return &ps->t[k < ps->n ? k : ps->n - 1];
 }
 
-static int proper__pm_at(const proper__pm_parser *ps, int kind) { return proper__pm_peek(ps, 0)->kind == kind; }
+static int proper__prism_at(const proper__prism_parser *ps, int kind) { return proper__prism_peek(ps, 0)->kind == kind; }
 
-static int proper__pm_tok_is(const proper__pm_tok *t, const char *word) {
+static int proper__prism_tok_is(const proper__prism_tok *t, const char *word) {
     return t->kind == PROPER__PM_TK_IDENT && strlen(word) == t->len && memcmp(t->p, word, t->len) == 0;
 }
 
-static int proper__pm_at_word(const proper__pm_parser *ps, const char *word) {
-    return proper__pm_tok_is(proper__pm_peek(ps, 0), word);
+static int proper__prism_at_word(const proper__prism_parser *ps, const char *word) {
+    return proper__prism_tok_is(proper__prism_peek(ps, 0), word);
 }
 
-static int proper__pm_perr(const proper__pm_parser *ps, const proper__pm_tok *t, int code, const char *fmt, ...)
+static int proper__prism_perr(const proper__prism_parser *ps, const proper__prism_tok *t, int code, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
-static int proper__pm_perr(const proper__pm_parser *ps, const proper__pm_tok *t, int code, const char *fmt, ...) {
+static int proper__prism_perr(const proper__prism_parser *ps, const proper__prism_tok *t, int code, const char *fmt, ...) {
     char msg[PROPER_ERROR_MESSAGE_MAX];
     va_list ap;
     va_start(ap, fmt);
@@ -709,48 +709,48 @@ static int proper__pm_perr(const proper__pm_parser *ps, const proper__pm_tok *t,
 }
 
 /* Describe a token for "expected X, found Y" messages. */
-static void proper__pm_tok_describe(const proper__pm_tok *t, char *buf, size_t size) {
+static void proper__prism_tok_describe(const proper__prism_tok *t, char *buf, size_t size) {
     if (t->kind == PROPER__PM_TK_IDENT || t->kind == PROPER__PM_TK_INT || t->kind == PROPER__PM_TK_DOUBLE)
         snprintf(buf, size, "'%.*s'", (int)(t->len > 40 ? 40 : t->len), t->p);
     else if (t->kind == PROPER__PM_TK_STRING)
         snprintf(buf, size, "\"%.*s\"", (int)(t->len > 40 ? 40 : t->len), t->p);
     else
-        snprintf(buf, size, "%s", proper__pm_tok_name(t->kind));
+        snprintf(buf, size, "%s", proper__prism_tok_name(t->kind));
 }
 
-static int proper__pm_expect(proper__pm_parser *ps, int kind, const char *context) {
-    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+static int proper__prism_expect(proper__prism_parser *ps, int kind, const char *context) {
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
     char found[64];
     if (t->kind == kind) {
         ps->i++;
         return PROPER_OK;
     }
-    proper__pm_tok_describe(t, found, sizeof found);
-    return proper__pm_perr(ps, t, PROPER_EPARSE, "expected %s %s, found %s", proper__pm_tok_name(kind), context, found);
+    proper__prism_tok_describe(t, found, sizeof found);
+    return proper__prism_perr(ps, t, PROPER_EPARSE, "expected %s %s, found %s", proper__prism_tok_name(kind), context, found);
 }
 
 /* "expected WHAT, found TOKEN" at the current token (nothing consumed). */
-static int proper__pm_expected(proper__pm_parser *ps, const char *what) {
-    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+static int proper__prism_expected(proper__prism_parser *ps, const char *what) {
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
     char found[64];
-    proper__pm_tok_describe(t, found, sizeof found);
-    return proper__pm_perr(ps, t, PROPER_EPARSE, "expected %s, found %s", what, found);
+    proper__prism_tok_describe(t, found, sizeof found);
+    return proper__prism_perr(ps, t, PROPER_EPARSE, "expected %s, found %s", what, found);
 }
 
-static int proper__pm_expect_word(proper__pm_parser *ps, const char *word, const char *context) {
-    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+static int proper__prism_expect_word(proper__prism_parser *ps, const char *word, const char *context) {
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
     char found[64];
-    if (proper__pm_tok_is(t, word)) {
+    if (proper__prism_tok_is(t, word)) {
         ps->i++;
         return PROPER_OK;
     }
-    proper__pm_tok_describe(t, found, sizeof found);
-    return proper__pm_perr(ps, t, PROPER_EPARSE, "expected '%s' %s, found %s", word, context, found);
+    proper__prism_tok_describe(t, found, sizeof found);
+    return proper__prism_perr(ps, t, PROPER_EPARSE, "expected '%s' %s, found %s", word, context, found);
 }
 
 /* Words that cannot name a variable, constant, formula or module (PRISM's
  * keywords, including the property operators). */
-static int proper__pm_is_reserved(const char *p, size_t n) {
+static int proper__prism_is_reserved(const char *p, size_t n) {
     static const char *const words[] = {
         "A", "bool", "clock", "const", "ctmc", "C", "double", "dtmc", "E", "endinit", "endinvariant",
         "endmodule", "endrewards", "endsystem", "false", "formula", "filter", "func", "F", "global", "G",
@@ -765,20 +765,20 @@ static int proper__pm_is_reserved(const char *p, size_t n) {
     return 0;
 }
 
-static int proper__pm_function_code(const proper__pm_tok *t) {
+static int proper__prism_function_code(const proper__prism_tok *t) {
     static const char *const fns[] = {"min", "max", "floor", "ceil", "round", "pow", "mod", "log"};
     int i;
     if (t->kind != PROPER__PM_TK_IDENT) return -1;
     for (i = 0; i < 8; i++)
-        if (proper__pm_tok_is(t, fns[i])) return i;
+        if (proper__prism_tok_is(t, fns[i])) return i;
     return -1;
 }
 
 /* Append a node; children's depth and size give the node's. */
-static int32_t proper__pm_node_new(proper__pm_parser *ps, int kind, int op, int32_t a, int32_t b, int32_t c,
-                                const proper__pm_tok *at) {
-    proper__pm_node nd;
-    proper__pm_pool *pool = ps->pool;
+static int32_t proper__prism_node_new(proper__prism_parser *ps, int kind, int op, int32_t a, int32_t b, int32_t c,
+                                const proper__prism_tok *at) {
+    proper__prism_node nd;
+    proper__prism_pool *pool = ps->pool;
     int32_t kids[3];
     int k;
     memset(&nd, 0, sizeof nd);
@@ -801,24 +801,24 @@ static int32_t proper__pm_node_new(proper__pm_parser *ps, int kind, int op, int3
     kids[2] = c;
     for (k = 0; k < 3; k++)
         if (kids[k] >= 0) {
-            const proper__pm_node *ch = &pool->n[kids[k]];
+            const proper__prism_node *ch = &pool->n[kids[k]];
             if (ch->depth + 1 > nd.depth) nd.depth = ch->depth + 1;
             nd.size += ch->size;
         }
     if (nd.depth > PROPER_PRISM_MAX_DEPTH) {
-        proper__pm_perr(ps, at, PROPER_ELIMIT, "expression nested more than %d deep", PROPER_PRISM_MAX_DEPTH);
+        proper__prism_perr(ps, at, PROPER_ELIMIT, "expression nested more than %d deep", PROPER_PRISM_MAX_DEPTH);
         return -1;
     }
     if (pool->len >= 0x7fffffff || PROPER_PUSH(pool->n, pool->len, pool->cap, nd)) {
-        proper__pm_perr(ps, at, PROPER_ENOMEM, "out of memory");
+        proper__prism_perr(ps, at, PROPER_ENOMEM, "out of memory");
         return -1;
     }
     return (int32_t)(pool->len - 1);
 }
 
-static int32_t proper__pm_parse_expr(proper__pm_parser *ps);
+static int32_t proper__prism_parse_expr(proper__prism_parser *ps);
 
-static int32_t proper__pm_parse_args(proper__pm_parser *ps, int fn, const proper__pm_tok *name) {
+static int32_t proper__prism_parse_args(proper__prism_parser *ps, int fn, const proper__prism_tok *name) {
     int32_t args[2], acc;
     int nargs = 0, want_min = 2, want_max = 2;
     if (fn == PROPER__PM_FN_FLOOR || fn == PROPER__PM_FN_CEIL || fn == PROPER__PM_FN_ROUND) want_min = want_max = 1;
@@ -827,137 +827,137 @@ static int32_t proper__pm_parse_args(proper__pm_parser *ps, int fn, const proper
         want_max = INT_MAX;
     }
     ps->i++; /* name */
-    if (proper__pm_expect(ps, PROPER__PM_TK_LPAREN, "after function name")) return -1;
+    if (proper__prism_expect(ps, PROPER__PM_TK_LPAREN, "after function name")) return -1;
     acc = -1;
     for (;;) {
-        int32_t e = proper__pm_parse_expr(ps);
+        int32_t e = proper__prism_parse_expr(ps);
         if (e < 0) return -1;
         nargs++;
         if (fn == PROPER__PM_FN_MIN || fn == PROPER__PM_FN_MAX) {
             /* min(a, b, c) = min(min(a, b), c): the same value and type */
-            acc = acc < 0 ? e : proper__pm_node_new(ps, PROPER__PM_N_FUNC, fn, acc, e, -1, name);
+            acc = acc < 0 ? e : proper__prism_node_new(ps, PROPER__PM_N_FUNC, fn, acc, e, -1, name);
             if (acc < 0) return -1;
         } else if (nargs <= 2) {
             args[nargs - 1] = e;
         }
-        if (proper__pm_at(ps, PROPER__PM_TK_COMMA)) {
+        if (proper__prism_at(ps, PROPER__PM_TK_COMMA)) {
             ps->i++;
             continue;
         }
         break;
     }
-    if (proper__pm_expect(ps, PROPER__PM_TK_RPAREN, "after function arguments")) return -1;
+    if (proper__prism_expect(ps, PROPER__PM_TK_RPAREN, "after function arguments")) return -1;
     if (nargs < want_min || nargs > want_max) {
-        proper__pm_perr(ps, name, PROPER_EPARSE, "%.*s takes %d argument%s, not %d", (int)name->len, name->p,
+        proper__prism_perr(ps, name, PROPER_EPARSE, "%.*s takes %d argument%s, not %d", (int)name->len, name->p,
                      want_min, want_min == 1 ? "" : "s", nargs);
         return -1;
     }
     if (fn == PROPER__PM_FN_MIN || fn == PROPER__PM_FN_MAX) return acc; /* min(a) is a */
-    return proper__pm_node_new(ps, PROPER__PM_N_FUNC, fn, args[0], want_max == 2 ? args[1] : -1, -1, name);
+    return proper__prism_node_new(ps, PROPER__PM_N_FUNC, fn, args[0], want_max == 2 ? args[1] : -1, -1, name);
 }
 
-static int32_t proper__pm_parse_primary(proper__pm_parser *ps) {
-    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+static int32_t proper__prism_parse_primary(proper__prism_parser *ps) {
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
     int32_t id, e;
     char found[64];
     switch (t->kind) {
     case PROPER__PM_TK_INT:
         ps->i++;
-        id = proper__pm_node_new(ps, PROPER__PM_N_INT, 0, -1, -1, -1, t);
+        id = proper__prism_node_new(ps, PROPER__PM_N_INT, 0, -1, -1, -1, t);
         if (id >= 0) ps->pool->n[id].ival = t->ival;
         return id;
     case PROPER__PM_TK_DOUBLE:
         ps->i++;
-        id = proper__pm_node_new(ps, PROPER__PM_N_DOUBLE, 0, -1, -1, -1, t);
+        id = proper__prism_node_new(ps, PROPER__PM_N_DOUBLE, 0, -1, -1, -1, t);
         if (id >= 0) ps->pool->n[id].dval = t->dval;
         return id;
     case PROPER__PM_TK_LPAREN:
         ps->i++;
-        e = proper__pm_parse_expr(ps);
-        if (e < 0 || proper__pm_expect(ps, PROPER__PM_TK_RPAREN, "to close '('")) return -1;
+        e = proper__prism_parse_expr(ps);
+        if (e < 0 || proper__prism_expect(ps, PROPER__PM_TK_RPAREN, "to close '('")) return -1;
         return e;
     case PROPER__PM_TK_STRING:
         if (!ps->props) {
-            proper__pm_perr(ps, t, PROPER_EPARSE, "labels (\"%.*s\") can only be used in properties",
+            proper__prism_perr(ps, t, PROPER_EPARSE, "labels (\"%.*s\") can only be used in properties",
                          (int)(t->len > 40 ? 40 : t->len), t->p);
             return -1;
         }
         ps->i++;
-        id = proper__pm_node_new(ps, PROPER__PM_N_LABEL, 0, -1, -1, -1, t);
-        if (id >= 0 && proper__pm_names_intern(ps->names, t->p, t->len, &ps->pool->n[id].idx)) {
-            proper__pm_perr(ps, t, PROPER_ENOMEM, "out of memory");
+        id = proper__prism_node_new(ps, PROPER__PM_N_LABEL, 0, -1, -1, -1, t);
+        if (id >= 0 && proper__prism_names_intern(ps->names, t->p, t->len, &ps->pool->n[id].idx)) {
+            proper__prism_perr(ps, t, PROPER_ENOMEM, "out of memory");
             return -1;
         }
         return id;
     case PROPER__PM_TK_IDENT:
-        if (proper__pm_tok_is(t, "true") || proper__pm_tok_is(t, "false")) {
+        if (proper__prism_tok_is(t, "true") || proper__prism_tok_is(t, "false")) {
             ps->i++;
-            id = proper__pm_node_new(ps, PROPER__PM_N_BOOL, 0, -1, -1, -1, t);
-            if (id >= 0) ps->pool->n[id].ival = proper__pm_tok_is(t, "true");
+            id = proper__prism_node_new(ps, PROPER__PM_N_BOOL, 0, -1, -1, -1, t);
+            if (id >= 0) ps->pool->n[id].ival = proper__prism_tok_is(t, "true");
             return id;
         }
-        if (proper__pm_function_code(t) >= 0 && proper__pm_peek(ps, 1)->kind == PROPER__PM_TK_LPAREN)
-            return proper__pm_parse_args(ps, proper__pm_function_code(t), t);
-        if (proper__pm_is_reserved(t->p, t->len)) {
+        if (proper__prism_function_code(t) >= 0 && proper__prism_peek(ps, 1)->kind == PROPER__PM_TK_LPAREN)
+            return proper__prism_parse_args(ps, proper__prism_function_code(t), t);
+        if (proper__prism_is_reserved(t->p, t->len)) {
             if (ps->props && t->len == 1 && (t->p[0] == 'P' || t->p[0] == 'R' || t->p[0] == 'S'))
-                proper__pm_perr(ps, t, PROPER_EUNSUPPORTED, "nested %c operators are not supported", t->p[0]);
+                proper__prism_perr(ps, t, PROPER_EUNSUPPORTED, "nested %c operators are not supported", t->p[0]);
             else
-                proper__pm_perr(ps, t, PROPER_EPARSE, "unexpected '%.*s' in expression", (int)t->len, t->p);
+                proper__prism_perr(ps, t, PROPER_EPARSE, "unexpected '%.*s' in expression", (int)t->len, t->p);
             return -1;
         }
         ps->i++;
-        id = proper__pm_node_new(ps, PROPER__PM_N_NAME, 0, -1, -1, -1, t);
-        if (id >= 0 && proper__pm_names_intern(ps->names, t->p, t->len, &ps->pool->n[id].idx)) {
-            proper__pm_perr(ps, t, PROPER_ENOMEM, "out of memory");
+        id = proper__prism_node_new(ps, PROPER__PM_N_NAME, 0, -1, -1, -1, t);
+        if (id >= 0 && proper__prism_names_intern(ps->names, t->p, t->len, &ps->pool->n[id].idx)) {
+            proper__prism_perr(ps, t, PROPER_ENOMEM, "out of memory");
             return -1;
         }
         return id;
     default:
-        proper__pm_tok_describe(t, found, sizeof found);
-        proper__pm_perr(ps, t, PROPER_EPARSE, "expected an expression, found %s", found);
+        proper__prism_tok_describe(t, found, sizeof found);
+        proper__prism_perr(ps, t, PROPER_EPARSE, "expected an expression, found %s", found);
         return -1;
     }
 }
 
 /* Recursion guard for the right-recursive rules. */
-static int proper__pm_enter(proper__pm_parser *ps) {
+static int proper__prism_enter(proper__prism_parser *ps) {
     if (++ps->depth > PROPER_PRISM_MAX_DEPTH) {
-        proper__pm_perr(ps, proper__pm_peek(ps, 0), PROPER_ELIMIT, "expression nested more than %d deep",
+        proper__prism_perr(ps, proper__prism_peek(ps, 0), PROPER_ELIMIT, "expression nested more than %d deep",
                      PROPER_PRISM_MAX_DEPTH);
         return -1;
     }
     return 0;
 }
 
-static int32_t proper__pm_parse_unary(proper__pm_parser *ps) {
-    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+static int32_t proper__prism_parse_unary(proper__prism_parser *ps) {
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
     int32_t e;
-    if (t->kind != PROPER__PM_TK_MINUS) return proper__pm_parse_primary(ps);
+    if (t->kind != PROPER__PM_TK_MINUS) return proper__prism_parse_primary(ps);
     ps->i++;
-    if (proper__pm_enter(ps)) return -1;
-    e = proper__pm_parse_unary(ps);
+    if (proper__prism_enter(ps)) return -1;
+    e = proper__prism_parse_unary(ps);
     ps->depth--;
-    return e < 0 ? -1 : proper__pm_node_new(ps, PROPER__PM_N_NEG, 0, e, -1, -1, t);
+    return e < 0 ? -1 : proper__prism_node_new(ps, PROPER__PM_N_NEG, 0, e, -1, -1, t);
 }
 
 /* a ^ b ^ c = a ^ (b ^ c) */
-static int32_t proper__pm_parse_power(proper__pm_parser *ps) {
-    int32_t l = proper__pm_parse_unary(ps), r;
-    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+static int32_t proper__prism_parse_power(proper__prism_parser *ps) {
+    int32_t l = proper__prism_parse_unary(ps), r;
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
     if (l < 0 || t->kind != PROPER__PM_TK_CARET) return l;
     ps->i++;
-    if (proper__pm_enter(ps)) return -1;
-    r = proper__pm_parse_power(ps);
+    if (proper__prism_enter(ps)) return -1;
+    r = proper__prism_parse_power(ps);
     ps->depth--;
-    return r < 0 ? -1 : proper__pm_node_new(ps, PROPER__PM_N_BIN, PROPER__PM_OP_POW, l, r, -1, t);
+    return r < 0 ? -1 : proper__prism_node_new(ps, PROPER__PM_N_BIN, PROPER__PM_OP_POW, l, r, -1, t);
 }
 
 /* One left-associative level: operators ops[k] map to node ops opc[k]. */
-static int32_t proper__pm_parse_left(proper__pm_parser *ps, int32_t (*next)(proper__pm_parser *), const int *toks,
+static int32_t proper__prism_parse_left(proper__prism_parser *ps, int32_t (*next)(proper__prism_parser *), const int *toks,
                                   const int *opc, int nops) {
     int32_t l = next(ps);
     while (l >= 0) {
-        const proper__pm_tok *t = proper__pm_peek(ps, 0);
+        const proper__prism_tok *t = proper__prism_peek(ps, 0);
         int k, found = -1;
         int32_t r;
         for (k = 0; k < nops; k++)
@@ -966,92 +966,92 @@ static int32_t proper__pm_parse_left(proper__pm_parser *ps, int32_t (*next)(prop
         ps->i++;
         r = next(ps);
         if (r < 0) return -1;
-        l = proper__pm_node_new(ps, PROPER__PM_N_BIN, opc[found], l, r, -1, t);
+        l = proper__prism_node_new(ps, PROPER__PM_N_BIN, opc[found], l, r, -1, t);
     }
     return l;
 }
 
-static int32_t proper__pm_parse_timesdiv(proper__pm_parser *ps) {
+static int32_t proper__prism_parse_timesdiv(proper__prism_parser *ps) {
     static const int toks[] = {PROPER__PM_TK_STAR, PROPER__PM_TK_SLASH};
     static const int ops[] = {PROPER__PM_OP_MUL, PROPER__PM_OP_DIV};
-    return proper__pm_parse_left(ps, proper__pm_parse_power, toks, ops, 2);
+    return proper__prism_parse_left(ps, proper__prism_parse_power, toks, ops, 2);
 }
 
-static int32_t proper__pm_parse_plusminus(proper__pm_parser *ps) {
+static int32_t proper__prism_parse_plusminus(proper__prism_parser *ps) {
     static const int toks[] = {PROPER__PM_TK_PLUS, PROPER__PM_TK_MINUS};
     static const int ops[] = {PROPER__PM_OP_ADD, PROPER__PM_OP_SUB};
-    return proper__pm_parse_left(ps, proper__pm_parse_timesdiv, toks, ops, 2);
+    return proper__prism_parse_left(ps, proper__prism_parse_timesdiv, toks, ops, 2);
 }
 
-static int32_t proper__pm_parse_relop(proper__pm_parser *ps) {
+static int32_t proper__prism_parse_relop(proper__prism_parser *ps) {
     static const int toks[] = {PROPER__PM_TK_LT, PROPER__PM_TK_LE, PROPER__PM_TK_GT, PROPER__PM_TK_GE};
     static const int ops[] = {PROPER__PM_OP_LT, PROPER__PM_OP_LE, PROPER__PM_OP_GT, PROPER__PM_OP_GE};
-    return proper__pm_parse_left(ps, proper__pm_parse_plusminus, toks, ops, 4);
+    return proper__prism_parse_left(ps, proper__prism_parse_plusminus, toks, ops, 4);
 }
 
-static int32_t proper__pm_parse_equality(proper__pm_parser *ps) {
+static int32_t proper__prism_parse_equality(proper__prism_parser *ps) {
     static const int toks[] = {PROPER__PM_TK_EQ, PROPER__PM_TK_NE};
     static const int ops[] = {PROPER__PM_OP_EQ, PROPER__PM_OP_NE};
-    return proper__pm_parse_left(ps, proper__pm_parse_relop, toks, ops, 2);
+    return proper__prism_parse_left(ps, proper__prism_parse_relop, toks, ops, 2);
 }
 
-static int32_t proper__pm_parse_not(proper__pm_parser *ps) {
-    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+static int32_t proper__prism_parse_not(proper__prism_parser *ps) {
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
     int32_t e;
-    if (t->kind != PROPER__PM_TK_NOT) return proper__pm_parse_equality(ps);
+    if (t->kind != PROPER__PM_TK_NOT) return proper__prism_parse_equality(ps);
     ps->i++;
-    if (proper__pm_enter(ps)) return -1;
-    e = proper__pm_parse_not(ps);
+    if (proper__prism_enter(ps)) return -1;
+    e = proper__prism_parse_not(ps);
     ps->depth--;
-    return e < 0 ? -1 : proper__pm_node_new(ps, PROPER__PM_N_NOT, 0, e, -1, -1, t);
+    return e < 0 ? -1 : proper__prism_node_new(ps, PROPER__PM_N_NOT, 0, e, -1, -1, t);
 }
 
-static int32_t proper__pm_parse_and(proper__pm_parser *ps) {
+static int32_t proper__prism_parse_and(proper__prism_parser *ps) {
     static const int toks[] = {PROPER__PM_TK_AND};
     static const int ops[] = {PROPER__PM_OP_AND};
-    return proper__pm_parse_left(ps, proper__pm_parse_not, toks, ops, 1);
+    return proper__prism_parse_left(ps, proper__prism_parse_not, toks, ops, 1);
 }
 
-static int32_t proper__pm_parse_or(proper__pm_parser *ps) {
+static int32_t proper__prism_parse_or(proper__prism_parser *ps) {
     static const int toks[] = {PROPER__PM_TK_OR};
     static const int ops[] = {PROPER__PM_OP_OR};
-    return proper__pm_parse_left(ps, proper__pm_parse_and, toks, ops, 1);
+    return proper__prism_parse_left(ps, proper__prism_parse_and, toks, ops, 1);
 }
 
-static int32_t proper__pm_parse_iff(proper__pm_parser *ps) {
+static int32_t proper__prism_parse_iff(proper__prism_parser *ps) {
     static const int toks[] = {PROPER__PM_TK_IFF};
     static const int ops[] = {PROPER__PM_OP_IFF};
-    return proper__pm_parse_left(ps, proper__pm_parse_or, toks, ops, 1);
+    return proper__prism_parse_left(ps, proper__prism_parse_or, toks, ops, 1);
 }
 
 /* a => b => c = a => (b => c) */
-static int32_t proper__pm_parse_implies(proper__pm_parser *ps) {
-    int32_t l = proper__pm_parse_iff(ps), r;
-    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+static int32_t proper__prism_parse_implies(proper__prism_parser *ps) {
+    int32_t l = proper__prism_parse_iff(ps), r;
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
     if (l < 0 || t->kind != PROPER__PM_TK_IMPLIES) return l;
     ps->i++;
-    if (proper__pm_enter(ps)) return -1;
-    r = proper__pm_parse_implies(ps);
+    if (proper__prism_enter(ps)) return -1;
+    r = proper__prism_parse_implies(ps);
     ps->depth--;
-    return r < 0 ? -1 : proper__pm_node_new(ps, PROPER__PM_N_BIN, PROPER__PM_OP_IMPLIES, l, r, -1, t);
+    return r < 0 ? -1 : proper__prism_node_new(ps, PROPER__PM_N_BIN, PROPER__PM_OP_IMPLIES, l, r, -1, t);
 }
 
 /* c ? a : b, right-associative in b. */
-static int32_t proper__pm_parse_expr(proper__pm_parser *ps) {
+static int32_t proper__prism_parse_expr(proper__prism_parser *ps) {
     int32_t c, a, b;
-    const proper__pm_tok *t;
-    if (proper__pm_enter(ps)) return -1;
-    c = proper__pm_parse_implies(ps);
-    t = proper__pm_peek(ps, 0);
+    const proper__prism_tok *t;
+    if (proper__prism_enter(ps)) return -1;
+    c = proper__prism_parse_implies(ps);
+    t = proper__prism_peek(ps, 0);
     if (c >= 0 && t->kind == PROPER__PM_TK_QMARK) {
         ps->i++;
-        a = proper__pm_parse_implies(ps);
-        if (a < 0 || proper__pm_expect(ps, PROPER__PM_TK_COLON, "in '? :'")) {
+        a = proper__prism_parse_implies(ps);
+        if (a < 0 || proper__prism_expect(ps, PROPER__PM_TK_COLON, "in '? :'")) {
             ps->depth--;
             return -1;
         }
-        b = proper__pm_parse_expr(ps);
-        c = b < 0 ? -1 : proper__pm_node_new(ps, PROPER__PM_N_ITE, 0, c, a, b, t);
+        b = proper__prism_parse_expr(ps);
+        c = b < 0 ? -1 : proper__prism_node_new(ps, PROPER__PM_N_ITE, 0, c, a, b, t);
     }
     ps->depth--;
     return c;
@@ -1059,216 +1059,216 @@ static int32_t proper__pm_parse_expr(proper__pm_parser *ps) {
 
 /* ---- Model parser ----------------------------------------------------------*/
 
-typedef struct proper__pm_mparser {
-    proper__pm_parser ps;
+typedef struct proper__prism_mparser {
+    proper__prism_parser ps;
     proper_prism_model *m;
-} proper__pm_mparser;
+} proper__prism_mparser;
 
-static int proper__pm_oom(proper__pm_parser *ps) {
-    return proper__pm_perr(ps, proper__pm_peek(ps, 0), PROPER_ENOMEM, "out of memory");
+static int proper__prism_oom(proper__prism_parser *ps) {
+    return proper__prism_perr(ps, proper__prism_peek(ps, 0), PROPER_ENOMEM, "out of memory");
 }
 
 /* An identifier being declared: not reserved. */
-static int proper__pm_decl_name(proper__pm_parser *ps, const char *what, int32_t *sym, const proper__pm_tok **at) {
-    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+static int proper__prism_decl_name(proper__prism_parser *ps, const char *what, int32_t *sym, const proper__prism_tok **at) {
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
     char found[64];
     if (t->kind != PROPER__PM_TK_IDENT) {
-        proper__pm_tok_describe(t, found, sizeof found);
-        return proper__pm_perr(ps, t, PROPER_EPARSE, "expected the name of the %s, found %s", what, found);
+        proper__prism_tok_describe(t, found, sizeof found);
+        return proper__prism_perr(ps, t, PROPER_EPARSE, "expected the name of the %s, found %s", what, found);
     }
-    if (proper__pm_is_reserved(t->p, t->len))
-        return proper__pm_perr(ps, t, PROPER_EPARSE, "'%.*s' is a reserved word and cannot name a %s", (int)t->len,
+    if (proper__prism_is_reserved(t->p, t->len))
+        return proper__prism_perr(ps, t, PROPER_EPARSE, "'%.*s' is a reserved word and cannot name a %s", (int)t->len,
                             t->p, what);
     ps->i++;
     if (at) *at = t;
-    return proper__pm_names_intern(ps->names, t->p, t->len, sym) ? proper__pm_oom(ps) : PROPER_OK;
+    return proper__prism_names_intern(ps->names, t->p, t->len, sym) ? proper__prism_oom(ps) : PROPER_OK;
 }
 
 /* Type keyword of a const: int, double, bool, or none (= int). */
-static int proper__pm_parse_const_type(proper__pm_parser *ps) {
-    if (proper__pm_at_word(ps, "int")) { ps->i++; return PROPER_PRISM_INT; }
-    if (proper__pm_at_word(ps, "double")) { ps->i++; return PROPER_PRISM_DOUBLE; }
-    if (proper__pm_at_word(ps, "bool")) { ps->i++; return PROPER_PRISM_BOOL; }
+static int proper__prism_parse_const_type(proper__prism_parser *ps) {
+    if (proper__prism_at_word(ps, "int")) { ps->i++; return PROPER_PRISM_INT; }
+    if (proper__prism_at_word(ps, "double")) { ps->i++; return PROPER_PRISM_DOUBLE; }
+    if (proper__prism_at_word(ps, "bool")) { ps->i++; return PROPER_PRISM_BOOL; }
     return PROPER_PRISM_INT;
 }
 
 /* const [type] name [= expr] ; */
-static int proper__pm_parse_const(proper__pm_parser *ps, proper__pm_const_decl **arr, size_t *len, size_t *cap) {
-    proper__pm_const_decl d;
-    const proper__pm_tok *at;
+static int proper__prism_parse_const(proper__prism_parser *ps, proper__prism_const_decl **arr, size_t *len, size_t *cap) {
+    proper__prism_const_decl d;
+    const proper__prism_tok *at;
     ps->i++; /* const */
     memset(&d, 0, sizeof d);
-    d.type = proper__pm_parse_const_type(ps);
+    d.type = proper__prism_parse_const_type(ps);
     d.expr = -1;
-    if (proper__pm_decl_name(ps, "constant", &d.sym, &at)) return PROPER_EPARSE;
+    if (proper__prism_decl_name(ps, "constant", &d.sym, &at)) return PROPER_EPARSE;
     d.line = at->line;
     d.col = at->col;
-    if (proper__pm_at(ps, PROPER__PM_TK_EQ)) {
+    if (proper__prism_at(ps, PROPER__PM_TK_EQ)) {
         ps->i++;
-        if ((d.expr = proper__pm_parse_expr(ps)) < 0) return PROPER_EPARSE;
+        if ((d.expr = proper__prism_parse_expr(ps)) < 0) return PROPER_EPARSE;
     }
-    if (proper__pm_expect(ps, PROPER__PM_TK_SEMI, "after constant declaration")) return PROPER_EPARSE;
-    return PROPER_PUSH(*arr, *len, *cap, d) ? proper__pm_oom(ps) : PROPER_OK;
+    if (proper__prism_expect(ps, PROPER__PM_TK_SEMI, "after constant declaration")) return PROPER_EPARSE;
+    return PROPER_PUSH(*arr, *len, *cap, d) ? proper__prism_oom(ps) : PROPER_OK;
 }
 
-static int proper__pm_parse_formula(proper__pm_parser *ps, proper__pm_formula_decl **arr, size_t *len, size_t *cap) {
-    proper__pm_formula_decl d;
-    const proper__pm_tok *at;
+static int proper__prism_parse_formula(proper__prism_parser *ps, proper__prism_formula_decl **arr, size_t *len, size_t *cap) {
+    proper__prism_formula_decl d;
+    const proper__prism_tok *at;
     ps->i++; /* formula */
-    if (proper__pm_decl_name(ps, "formula", &d.sym, &at)) return PROPER_EPARSE;
+    if (proper__prism_decl_name(ps, "formula", &d.sym, &at)) return PROPER_EPARSE;
     d.line = at->line;
     d.col = at->col;
-    if (proper__pm_expect(ps, PROPER__PM_TK_EQ, "after formula name")) return PROPER_EPARSE;
-    if ((d.expr = proper__pm_parse_expr(ps)) < 0) return PROPER_EPARSE;
-    if (proper__pm_expect(ps, PROPER__PM_TK_SEMI, "after formula")) return PROPER_EPARSE;
-    return PROPER_PUSH(*arr, *len, *cap, d) ? proper__pm_oom(ps) : PROPER_OK;
+    if (proper__prism_expect(ps, PROPER__PM_TK_EQ, "after formula name")) return PROPER_EPARSE;
+    if ((d.expr = proper__prism_parse_expr(ps)) < 0) return PROPER_EPARSE;
+    if (proper__prism_expect(ps, PROPER__PM_TK_SEMI, "after formula")) return PROPER_EPARSE;
+    return PROPER_PUSH(*arr, *len, *cap, d) ? proper__prism_oom(ps) : PROPER_OK;
 }
 
-static int proper__pm_parse_label(proper__pm_parser *ps, proper__pm_label_decl **arr, size_t *len, size_t *cap) {
-    proper__pm_label_decl d;
-    const proper__pm_tok *t;
+static int proper__prism_parse_label(proper__prism_parser *ps, proper__prism_label_decl **arr, size_t *len, size_t *cap) {
+    proper__prism_label_decl d;
+    const proper__prism_tok *t;
     ps->i++; /* label */
-    t = proper__pm_peek(ps, 0);
-    if (proper__pm_expect(ps, PROPER__PM_TK_STRING, "(the label's name) after 'label'")) return PROPER_EPARSE;
-    if (proper__pm_names_intern(ps->names, t->p, t->len, &d.name)) return proper__pm_oom(ps);
+    t = proper__prism_peek(ps, 0);
+    if (proper__prism_expect(ps, PROPER__PM_TK_STRING, "(the label's name) after 'label'")) return PROPER_EPARSE;
+    if (proper__prism_names_intern(ps->names, t->p, t->len, &d.name)) return proper__prism_oom(ps);
     d.line = t->line;
     d.col = t->col;
-    if (proper__pm_expect(ps, PROPER__PM_TK_EQ, "after label name")) return PROPER_EPARSE;
-    if ((d.expr = proper__pm_parse_expr(ps)) < 0) return PROPER_EPARSE;
-    if (proper__pm_expect(ps, PROPER__PM_TK_SEMI, "after label")) return PROPER_EPARSE;
-    return PROPER_PUSH(*arr, *len, *cap, d) ? proper__pm_oom(ps) : PROPER_OK;
+    if (proper__prism_expect(ps, PROPER__PM_TK_EQ, "after label name")) return PROPER_EPARSE;
+    if ((d.expr = proper__prism_parse_expr(ps)) < 0) return PROPER_EPARSE;
+    if (proper__prism_expect(ps, PROPER__PM_TK_SEMI, "after label")) return PROPER_EPARSE;
+    return PROPER_PUSH(*arr, *len, *cap, d) ? proper__prism_oom(ps) : PROPER_OK;
 }
 
 /* x : [lo..hi] [init e];  or  b : bool [init e]; */
-static int proper__pm_parse_var(proper__pm_mparser *mp, int module) {
-    proper__pm_parser *ps = &mp->ps;
-    proper__pm_var_decl d;
-    const proper__pm_tok *at;
+static int proper__prism_parse_var(proper__prism_mparser *mp, int module) {
+    proper__prism_parser *ps = &mp->ps;
+    proper__prism_var_decl d;
+    const proper__prism_tok *at;
     memset(&d, 0, sizeof d);
     d.module = module;
     d.init = -1;
-    if (proper__pm_decl_name(ps, "variable", &d.sym, &at)) return PROPER_EPARSE;
+    if (proper__prism_decl_name(ps, "variable", &d.sym, &at)) return PROPER_EPARSE;
     d.line = at->line;
     d.col = at->col;
-    if (proper__pm_expect(ps, PROPER__PM_TK_COLON, "after variable name")) return PROPER_EPARSE;
-    if (proper__pm_at_word(ps, "bool")) {
+    if (proper__prism_expect(ps, PROPER__PM_TK_COLON, "after variable name")) return PROPER_EPARSE;
+    if (proper__prism_at_word(ps, "bool")) {
         ps->i++;
         d.is_bool = 1;
         d.lo = d.hi = -1;
-    } else if (proper__pm_at(ps, PROPER__PM_TK_LBRACK)) {
+    } else if (proper__prism_at(ps, PROPER__PM_TK_LBRACK)) {
         ps->i++;
-        if ((d.lo = proper__pm_parse_expr(ps)) < 0) return PROPER_EPARSE;
-        if (proper__pm_expect(ps, PROPER__PM_TK_DOTDOT, "in range [lo..hi]")) return PROPER_EPARSE;
-        if ((d.hi = proper__pm_parse_expr(ps)) < 0) return PROPER_EPARSE;
-        if (proper__pm_expect(ps, PROPER__PM_TK_RBRACK, "to close the range")) return PROPER_EPARSE;
-    } else if (proper__pm_at_word(ps, "int") || proper__pm_at_word(ps, "double") || proper__pm_at_word(ps, "clock")) {
-        const proper__pm_tok *t = proper__pm_peek(ps, 0);
-        return proper__pm_perr(ps, t, PROPER_EUNSUPPORTED,
+        if ((d.lo = proper__prism_parse_expr(ps)) < 0) return PROPER_EPARSE;
+        if (proper__prism_expect(ps, PROPER__PM_TK_DOTDOT, "in range [lo..hi]")) return PROPER_EPARSE;
+        if ((d.hi = proper__prism_parse_expr(ps)) < 0) return PROPER_EPARSE;
+        if (proper__prism_expect(ps, PROPER__PM_TK_RBRACK, "to close the range")) return PROPER_EPARSE;
+    } else if (proper__prism_at_word(ps, "int") || proper__prism_at_word(ps, "double") || proper__prism_at_word(ps, "clock")) {
+        const proper__prism_tok *t = proper__prism_peek(ps, 0);
+        return proper__prism_perr(ps, t, PROPER_EUNSUPPORTED,
                             "unbounded '%.*s' variables are not supported (declare a range [lo..hi])", (int)t->len,
                             t->p);
     } else {
-        return proper__pm_expected(ps, "a range [lo..hi] or 'bool' after ':'");
+        return proper__prism_expected(ps, "a range [lo..hi] or 'bool' after ':'");
     }
-    if (proper__pm_at_word(ps, "init")) {
+    if (proper__prism_at_word(ps, "init")) {
         ps->i++;
-        if ((d.init = proper__pm_parse_expr(ps)) < 0) return PROPER_EPARSE;
+        if ((d.init = proper__prism_parse_expr(ps)) < 0) return PROPER_EPARSE;
     }
-    if (proper__pm_expect(ps, PROPER__PM_TK_SEMI, "after variable declaration")) return PROPER_EPARSE;
-    return PROPER_PUSH(mp->m->vars, mp->m->n_vars, mp->m->cap_vars, d) ? proper__pm_oom(ps) : PROPER_OK;
+    if (proper__prism_expect(ps, PROPER__PM_TK_SEMI, "after variable declaration")) return PROPER_EPARSE;
+    return PROPER_PUSH(mp->m->vars, mp->m->n_vars, mp->m->cap_vars, d) ? proper__prism_oom(ps) : PROPER_OK;
 }
 
 /* (x'=e) & (y'=e)  or  true */
-static int proper__pm_parse_update_body(proper__pm_mparser *mp, proper__pm_update *u) {
-    proper__pm_parser *ps = &mp->ps;
+static int proper__prism_parse_update_body(proper__prism_mparser *mp, proper__prism_update *u) {
+    proper__prism_parser *ps = &mp->ps;
     proper_prism_model *m = mp->m;
     u->first = m->n_assigns;
     u->n = 0;
-    if (proper__pm_at_word(ps, "true")) {
+    if (proper__prism_at_word(ps, "true")) {
         ps->i++;
         return PROPER_OK;
     }
     for (;;) {
-        proper__pm_assign a;
-        const proper__pm_tok *t;
-        if (proper__pm_expect(ps, PROPER__PM_TK_LPAREN, "to start an assignment (x'=...)")) return PROPER_EPARSE;
-        t = proper__pm_peek(ps, 0);
-        if (t->kind != PROPER__PM_TK_IDENT || proper__pm_is_reserved(t->p, t->len))
-            return proper__pm_expected(ps, "a variable in an assignment (x'=...)");
+        proper__prism_assign a;
+        const proper__prism_tok *t;
+        if (proper__prism_expect(ps, PROPER__PM_TK_LPAREN, "to start an assignment (x'=...)")) return PROPER_EPARSE;
+        t = proper__prism_peek(ps, 0);
+        if (t->kind != PROPER__PM_TK_IDENT || proper__prism_is_reserved(t->p, t->len))
+            return proper__prism_expected(ps, "a variable in an assignment (x'=...)");
         ps->i++;
-        if (proper__pm_names_intern(ps->names, t->p, t->len, &a.var)) return proper__pm_oom(ps);
+        if (proper__prism_names_intern(ps->names, t->p, t->len, &a.var)) return proper__prism_oom(ps);
         a.line = t->line;
         a.col = t->col;
-        if (proper__pm_expect(ps, PROPER__PM_TK_PRIME, "after the variable of an assignment")) return PROPER_EPARSE;
-        if (proper__pm_expect(ps, PROPER__PM_TK_EQ, "in assignment")) return PROPER_EPARSE;
-        if ((a.expr = proper__pm_parse_expr(ps)) < 0) return PROPER_EPARSE;
-        if (proper__pm_expect(ps, PROPER__PM_TK_RPAREN, "to close the assignment")) return PROPER_EPARSE;
-        if (PROPER_PUSH(m->assigns, m->n_assigns, m->cap_assigns, a)) return proper__pm_oom(ps);
+        if (proper__prism_expect(ps, PROPER__PM_TK_PRIME, "after the variable of an assignment")) return PROPER_EPARSE;
+        if (proper__prism_expect(ps, PROPER__PM_TK_EQ, "in assignment")) return PROPER_EPARSE;
+        if ((a.expr = proper__prism_parse_expr(ps)) < 0) return PROPER_EPARSE;
+        if (proper__prism_expect(ps, PROPER__PM_TK_RPAREN, "to close the assignment")) return PROPER_EPARSE;
+        if (PROPER_PUSH(m->assigns, m->n_assigns, m->cap_assigns, a)) return proper__prism_oom(ps);
         u->n++;
-        if (!proper__pm_at(ps, PROPER__PM_TK_AND)) return PROPER_OK;
+        if (!proper__prism_at(ps, PROPER__PM_TK_AND)) return PROPER_OK;
         ps->i++;
     }
 }
 
 /* An update starts directly (no probability) with "(ident '" or "true". */
-static int proper__pm_update_starts_here(const proper__pm_parser *ps) {
-    const proper__pm_tok *t = proper__pm_peek(ps, 0);
-    if (proper__pm_tok_is(t, "true")) {
-        int k = proper__pm_peek(ps, 1)->kind;
+static int proper__prism_update_starts_here(const proper__prism_parser *ps) {
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
+    if (proper__prism_tok_is(t, "true")) {
+        int k = proper__prism_peek(ps, 1)->kind;
         return k == PROPER__PM_TK_SEMI || k == PROPER__PM_TK_PLUS;
     }
-    return t->kind == PROPER__PM_TK_LPAREN && proper__pm_peek(ps, 1)->kind == PROPER__PM_TK_IDENT &&
-           proper__pm_peek(ps, 2)->kind == PROPER__PM_TK_PRIME;
+    return t->kind == PROPER__PM_TK_LPAREN && proper__prism_peek(ps, 1)->kind == PROPER__PM_TK_IDENT &&
+           proper__prism_peek(ps, 2)->kind == PROPER__PM_TK_PRIME;
 }
 
 /* [action] guard -> p:u + q:v ; */
-static int proper__pm_parse_command(proper__pm_mparser *mp, int module) {
-    proper__pm_parser *ps = &mp->ps;
+static int proper__prism_parse_command(proper__prism_mparser *mp, int module) {
+    proper__prism_parser *ps = &mp->ps;
     proper_prism_model *m = mp->m;
-    proper__pm_command cmd;
-    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+    proper__prism_command cmd;
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
     cmd.line = t->line;
     cmd.col = t->col;
     cmd.module = module;
     cmd.action = -1;
     ps->i++; /* [ */
-    if (proper__pm_at(ps, PROPER__PM_TK_IDENT)) {
-        const proper__pm_tok *a = proper__pm_peek(ps, 0);
+    if (proper__prism_at(ps, PROPER__PM_TK_IDENT)) {
+        const proper__prism_tok *a = proper__prism_peek(ps, 0);
         ps->i++;
-        if (proper__pm_names_intern(ps->names, a->p, a->len, &cmd.action)) return proper__pm_oom(ps);
+        if (proper__prism_names_intern(ps->names, a->p, a->len, &cmd.action)) return proper__prism_oom(ps);
     }
-    if (proper__pm_expect(ps, PROPER__PM_TK_RBRACK, "after the action of a command")) return PROPER_EPARSE;
-    if ((cmd.guard = proper__pm_parse_expr(ps)) < 0) return PROPER_EPARSE;
-    if (proper__pm_expect(ps, PROPER__PM_TK_ARROW, "after the guard")) return PROPER_EPARSE;
+    if (proper__prism_expect(ps, PROPER__PM_TK_RBRACK, "after the action of a command")) return PROPER_EPARSE;
+    if ((cmd.guard = proper__prism_parse_expr(ps)) < 0) return PROPER_EPARSE;
+    if (proper__prism_expect(ps, PROPER__PM_TK_ARROW, "after the guard")) return PROPER_EPARSE;
     cmd.first = m->n_updates;
     cmd.n = 0;
     for (;;) {
-        proper__pm_update u;
-        const proper__pm_tok *ut = proper__pm_peek(ps, 0);
+        proper__prism_update u;
+        const proper__prism_tok *ut = proper__prism_peek(ps, 0);
         u.line = ut->line;
         u.col = ut->col;
         u.prob = -1;
-        if (!proper__pm_update_starts_here(ps)) {
-            if ((u.prob = proper__pm_parse_expr(ps)) < 0) return PROPER_EPARSE;
-            if (proper__pm_expect(ps, PROPER__PM_TK_COLON, "after an update's probability")) return PROPER_EPARSE;
+        if (!proper__prism_update_starts_here(ps)) {
+            if ((u.prob = proper__prism_parse_expr(ps)) < 0) return PROPER_EPARSE;
+            if (proper__prism_expect(ps, PROPER__PM_TK_COLON, "after an update's probability")) return PROPER_EPARSE;
         }
-        if (proper__pm_parse_update_body(mp, &u)) return PROPER_EPARSE;
-        if (PROPER_PUSH(m->updates, m->n_updates, m->cap_updates, u)) return proper__pm_oom(ps);
+        if (proper__prism_parse_update_body(mp, &u)) return PROPER_EPARSE;
+        if (PROPER_PUSH(m->updates, m->n_updates, m->cap_updates, u)) return proper__prism_oom(ps);
         cmd.n++;
-        if (!proper__pm_at(ps, PROPER__PM_TK_PLUS)) break;
+        if (!proper__prism_at(ps, PROPER__PM_TK_PLUS)) break;
         ps->i++;
     }
-    if (proper__pm_expect(ps, PROPER__PM_TK_SEMI, "after a command")) return PROPER_EPARSE;
-    return PROPER_PUSH(m->cmds, m->n_cmds, m->cap_cmds, cmd) ? proper__pm_oom(ps) : PROPER_OK;
+    if (proper__prism_expect(ps, PROPER__PM_TK_SEMI, "after a command")) return PROPER_EPARSE;
+    return PROPER_PUSH(m->cmds, m->n_cmds, m->cap_cmds, cmd) ? proper__prism_oom(ps) : PROPER_OK;
 }
 
 /* ---- Module renaming: copy a module with identifiers substituted ---------- */
 
-typedef struct proper__pm_rename {
+typedef struct proper__prism_rename {
     int32_t *from, *to;
     size_t n;
-} proper__pm_rename;
+} proper__prism_rename;
 
-static int32_t proper__pm_rename_sym(const proper__pm_rename *rn, int32_t sym) {
+static int32_t proper__prism_rename_sym(const proper__prism_rename *rn, int32_t sym) {
     size_t i;
     for (i = 0; i < rn->n; i++)
         if (rn->from[i] == sym) return rn->to[i];
@@ -1276,126 +1276,126 @@ static int32_t proper__pm_rename_sym(const proper__pm_rename *rn, int32_t sym) {
 }
 
 /* Deep copy of expression e with names renamed; returns the copy's index. */
-static int32_t proper__pm_copy_expr(proper__pm_parser *ps, const proper__pm_rename *rn, int32_t e) {
-    proper__pm_node nd;
+static int32_t proper__prism_copy_expr(proper__prism_parser *ps, const proper__prism_rename *rn, int32_t e) {
+    proper__prism_node nd;
     int32_t a = -1, b = -1, c = -1;
     if (e < 0) return -1;
     nd = ps->pool->n[e];
-    if (nd.a >= 0 && (a = proper__pm_copy_expr(ps, rn, nd.a)) < 0) return -2;
-    if (nd.b >= 0 && (b = proper__pm_copy_expr(ps, rn, nd.b)) < 0) return -2;
-    if (nd.c >= 0 && (c = proper__pm_copy_expr(ps, rn, nd.c)) < 0) return -2;
+    if (nd.a >= 0 && (a = proper__prism_copy_expr(ps, rn, nd.a)) < 0) return -2;
+    if (nd.b >= 0 && (b = proper__prism_copy_expr(ps, rn, nd.b)) < 0) return -2;
+    if (nd.c >= 0 && (c = proper__prism_copy_expr(ps, rn, nd.c)) < 0) return -2;
     nd.a = a;
     nd.b = b;
     nd.c = c;
-    if (nd.kind == PROPER__PM_N_NAME) nd.idx = proper__pm_rename_sym(rn, nd.idx);
+    if (nd.kind == PROPER__PM_N_NAME) nd.idx = proper__prism_rename_sym(rn, nd.idx);
     if (PROPER_PUSH(ps->pool->n, ps->pool->len, ps->pool->cap, nd)) {
-        proper__pm_oom(ps);
+        proper__prism_oom(ps);
         return -2;
     }
     return (int32_t)(ps->pool->len - 1);
 }
 
 /* Copy with error signalling: -1 input stays -1; failure returns 0 status. */
-static int proper__pm_copy_opt(proper__pm_parser *ps, const proper__pm_rename *rn, int32_t e, int32_t *out) {
+static int proper__prism_copy_opt(proper__prism_parser *ps, const proper__prism_rename *rn, int32_t e, int32_t *out) {
     if (e < 0) {
         *out = -1;
         return PROPER_OK;
     }
-    *out = proper__pm_copy_expr(ps, rn, e);
+    *out = proper__prism_copy_expr(ps, rn, e);
     return *out < 0 ? PROPER_ENOMEM : PROPER_OK;
 }
 
-static int proper__pm_copy_module(proper__pm_mparser *mp, int base, int module, const proper__pm_rename *rn) {
-    proper__pm_parser *ps = &mp->ps;
+static int proper__prism_copy_module(proper__prism_mparser *mp, int base, int module, const proper__prism_rename *rn) {
+    proper__prism_parser *ps = &mp->ps;
     proper_prism_model *m = mp->m;
-    const proper__pm_module_decl bm = m->modules[base];
+    const proper__prism_module_decl bm = m->modules[base];
     size_t i, j, k;
     for (i = 0; i < bm.n_vars; i++) {
-        proper__pm_var_decl d = m->vars[bm.first_var + i];
-        d.sym = proper__pm_rename_sym(rn, d.sym);
+        proper__prism_var_decl d = m->vars[bm.first_var + i];
+        d.sym = proper__prism_rename_sym(rn, d.sym);
         d.module = module;
-        if (proper__pm_copy_opt(ps, rn, d.lo, &d.lo) || proper__pm_copy_opt(ps, rn, d.hi, &d.hi) ||
-            proper__pm_copy_opt(ps, rn, d.init, &d.init))
+        if (proper__prism_copy_opt(ps, rn, d.lo, &d.lo) || proper__prism_copy_opt(ps, rn, d.hi, &d.hi) ||
+            proper__prism_copy_opt(ps, rn, d.init, &d.init))
             return PROPER_ENOMEM;
-        if (PROPER_PUSH(m->vars, m->n_vars, m->cap_vars, d)) return proper__pm_oom(ps);
+        if (PROPER_PUSH(m->vars, m->n_vars, m->cap_vars, d)) return proper__prism_oom(ps);
     }
     for (i = 0; i < bm.n_cmds; i++) {
-        proper__pm_command cmd = m->cmds[bm.first_cmd + i];
+        proper__prism_command cmd = m->cmds[bm.first_cmd + i];
         size_t first_update = m->n_updates;
         cmd.module = module;
-        if (cmd.action >= 0) cmd.action = proper__pm_rename_sym(rn, cmd.action);
-        if (proper__pm_copy_opt(ps, rn, cmd.guard, &cmd.guard)) return PROPER_ENOMEM;
+        if (cmd.action >= 0) cmd.action = proper__prism_rename_sym(rn, cmd.action);
+        if (proper__prism_copy_opt(ps, rn, cmd.guard, &cmd.guard)) return PROPER_ENOMEM;
         for (j = 0; j < cmd.n; j++) {
-            proper__pm_update u = m->updates[cmd.first + j];
+            proper__prism_update u = m->updates[cmd.first + j];
             size_t first_assign = m->n_assigns;
-            if (proper__pm_copy_opt(ps, rn, u.prob, &u.prob)) return PROPER_ENOMEM;
+            if (proper__prism_copy_opt(ps, rn, u.prob, &u.prob)) return PROPER_ENOMEM;
             for (k = 0; k < u.n; k++) {
-                proper__pm_assign a = m->assigns[u.first + k];
-                a.var = proper__pm_rename_sym(rn, a.var);
-                if (proper__pm_copy_opt(ps, rn, a.expr, &a.expr)) return PROPER_ENOMEM;
-                if (PROPER_PUSH(m->assigns, m->n_assigns, m->cap_assigns, a)) return proper__pm_oom(ps);
+                proper__prism_assign a = m->assigns[u.first + k];
+                a.var = proper__prism_rename_sym(rn, a.var);
+                if (proper__prism_copy_opt(ps, rn, a.expr, &a.expr)) return PROPER_ENOMEM;
+                if (PROPER_PUSH(m->assigns, m->n_assigns, m->cap_assigns, a)) return proper__prism_oom(ps);
             }
             u.first = first_assign;
-            if (PROPER_PUSH(m->updates, m->n_updates, m->cap_updates, u)) return proper__pm_oom(ps);
+            if (PROPER_PUSH(m->updates, m->n_updates, m->cap_updates, u)) return proper__prism_oom(ps);
         }
         cmd.first = first_update;
-        if (PROPER_PUSH(m->cmds, m->n_cmds, m->cap_cmds, cmd)) return proper__pm_oom(ps);
+        if (PROPER_PUSH(m->cmds, m->n_cmds, m->cap_cmds, cmd)) return proper__prism_oom(ps);
     }
     return PROPER_OK;
 }
 
 /* module M2 = M1 [a=b, c=d] endmodule (after "module M2 =") */
-static int proper__pm_parse_renamed(proper__pm_mparser *mp, int module) {
-    proper__pm_parser *ps = &mp->ps;
+static int proper__prism_parse_renamed(proper__prism_mparser *mp, int module) {
+    proper__prism_parser *ps = &mp->ps;
     proper_prism_model *m = mp->m;
-    proper__pm_rename rn;
+    proper__prism_rename rn;
     size_t cap_from = 0, cap_to = 0, n_to = 0;
     int32_t base_sym;
-    const proper__pm_tok *bt;
+    const proper__prism_tok *bt;
     int base = -1, rc = PROPER_EPARSE;
     size_t i;
     memset(&rn, 0, sizeof rn);
-    if (proper__pm_decl_name(ps, "module", &base_sym, &bt)) return PROPER_EPARSE;
+    if (proper__prism_decl_name(ps, "module", &base_sym, &bt)) return PROPER_EPARSE;
     for (i = 0; i < m->n_modules; i++)
         if (m->modules[i].sym == base_sym) base = (int)i;
     if (base < 0)
-        return proper__pm_perr(ps, bt, PROPER_EUNDEFINED, "unknown module '%.*s' (rename a module defined above)",
+        return proper__prism_perr(ps, bt, PROPER_EUNDEFINED, "unknown module '%.*s' (rename a module defined above)",
                             (int)bt->len, bt->p);
-    if (proper__pm_expect(ps, PROPER__PM_TK_LBRACK, "to start the renaming list")) return PROPER_EPARSE;
+    if (proper__prism_expect(ps, PROPER__PM_TK_LBRACK, "to start the renaming list")) return PROPER_EPARSE;
     for (;;) {
         int32_t from, to;
-        const proper__pm_tok *ft = proper__pm_peek(ps, 0), *tt;
+        const proper__prism_tok *ft = proper__prism_peek(ps, 0), *tt;
         if (ft->kind != PROPER__PM_TK_IDENT) {
-            proper__pm_expected(ps, "a name to rename");
+            proper__prism_expected(ps, "a name to rename");
             goto done;
         }
         ps->i++;
-        if (proper__pm_names_intern(ps->names, ft->p, ft->len, &from)) { rc = proper__pm_oom(ps); goto done; }
-        if (proper__pm_expect(ps, PROPER__PM_TK_EQ, "in renaming")) goto done;
-        tt = proper__pm_peek(ps, 0);
-        if (tt->kind != PROPER__PM_TK_IDENT || proper__pm_is_reserved(tt->p, tt->len)) {
-            proper__pm_expected(ps, "the new name in a renaming");
+        if (proper__prism_names_intern(ps->names, ft->p, ft->len, &from)) { rc = proper__prism_oom(ps); goto done; }
+        if (proper__prism_expect(ps, PROPER__PM_TK_EQ, "in renaming")) goto done;
+        tt = proper__prism_peek(ps, 0);
+        if (tt->kind != PROPER__PM_TK_IDENT || proper__prism_is_reserved(tt->p, tt->len)) {
+            proper__prism_expected(ps, "the new name in a renaming");
             goto done;
         }
         ps->i++;
-        if (proper__pm_names_intern(ps->names, tt->p, tt->len, &to)) { rc = proper__pm_oom(ps); goto done; }
+        if (proper__prism_names_intern(ps->names, tt->p, tt->len, &to)) { rc = proper__prism_oom(ps); goto done; }
         for (i = 0; i < rn.n; i++)
             if (rn.from[i] == from) {
-                proper__pm_perr(ps, ft, PROPER_EPARSE, "'%.*s' is renamed twice", (int)ft->len, ft->p);
+                proper__prism_perr(ps, ft, PROPER_EPARSE, "'%.*s' is renamed twice", (int)ft->len, ft->p);
                 goto done;
             }
-        if (PROPER_PUSH(rn.from, rn.n, cap_from, from)) { rc = proper__pm_oom(ps); goto done; }
-        if (PROPER_PUSH(rn.to, n_to, cap_to, to)) { rc = proper__pm_oom(ps); goto done; }
-        if (!proper__pm_at(ps, PROPER__PM_TK_COMMA)) break;
+        if (PROPER_PUSH(rn.from, rn.n, cap_from, from)) { rc = proper__prism_oom(ps); goto done; }
+        if (PROPER_PUSH(rn.to, n_to, cap_to, to)) { rc = proper__prism_oom(ps); goto done; }
+        if (!proper__prism_at(ps, PROPER__PM_TK_COMMA)) break;
         ps->i++;
     }
-    if (proper__pm_expect(ps, PROPER__PM_TK_RBRACK, "to close the renaming list")) goto done;
-    if (proper__pm_expect_word(ps, "endmodule", "after a renamed module")) goto done;
+    if (proper__prism_expect(ps, PROPER__PM_TK_RBRACK, "to close the renaming list")) goto done;
+    if (proper__prism_expect_word(ps, "endmodule", "after a renamed module")) goto done;
     {
-        proper__pm_module_decl *md = &m->modules[module];
+        proper__prism_module_decl *md = &m->modules[module];
         md->first_var = m->n_vars;
         md->first_cmd = m->n_cmds;
-        if (proper__pm_copy_module(mp, base, module, &rn)) { rc = PROPER_ENOMEM; goto done; }
+        if (proper__prism_copy_module(mp, base, module, &rn)) { rc = PROPER_ENOMEM; goto done; }
         md = &m->modules[module];
         md->n_vars = m->n_vars - md->first_var;
         md->n_cmds = m->n_cmds - md->first_cmd;
@@ -1407,43 +1407,43 @@ done:
     return rc;
 }
 
-static int proper__pm_parse_module(proper__pm_mparser *mp) {
-    proper__pm_parser *ps = &mp->ps;
+static int proper__prism_parse_module(proper__prism_mparser *mp) {
+    proper__prism_parser *ps = &mp->ps;
     proper_prism_model *m = mp->m;
-    proper__pm_module_decl md;
-    const proper__pm_tok *at;
+    proper__prism_module_decl md;
+    const proper__prism_tok *at;
     int module = (int)m->n_modules;
     size_t i;
     ps->i++; /* module */
     memset(&md, 0, sizeof md);
-    if (proper__pm_decl_name(ps, "module", &md.sym, &at)) return PROPER_EPARSE;
+    if (proper__prism_decl_name(ps, "module", &md.sym, &at)) return PROPER_EPARSE;
     md.line = at->line;
     md.col = at->col;
     for (i = 0; i < m->n_modules; i++)
         if (m->modules[i].sym == md.sym)
-            return proper__pm_perr(ps, at, PROPER_EPARSE, "module '%.*s' is defined twice", (int)at->len, at->p);
+            return proper__prism_perr(ps, at, PROPER_EPARSE, "module '%.*s' is defined twice", (int)at->len, at->p);
     md.first_var = m->n_vars;
     md.first_cmd = m->n_cmds;
-    if (PROPER_PUSH(m->modules, m->n_modules, m->cap_modules, md)) return proper__pm_oom(ps);
-    if (proper__pm_at(ps, PROPER__PM_TK_EQ)) {
+    if (PROPER_PUSH(m->modules, m->n_modules, m->cap_modules, md)) return proper__prism_oom(ps);
+    if (proper__prism_at(ps, PROPER__PM_TK_EQ)) {
         ps->i++;
-        return proper__pm_parse_renamed(mp, module);
+        return proper__prism_parse_renamed(mp, module);
     }
     for (;;) {
-        const proper__pm_tok *t = proper__pm_peek(ps, 0);
+        const proper__prism_tok *t = proper__prism_peek(ps, 0);
         int rc;
-        if (proper__pm_tok_is(t, "endmodule")) {
+        if (proper__prism_tok_is(t, "endmodule")) {
             ps->i++;
             break;
         }
         if (t->kind == PROPER__PM_TK_LBRACK)
-            rc = proper__pm_parse_command(mp, module);
-        else if (t->kind == PROPER__PM_TK_IDENT && proper__pm_peek(ps, 1)->kind == PROPER__PM_TK_COLON)
-            rc = proper__pm_parse_var(mp, module);
+            rc = proper__prism_parse_command(mp, module);
+        else if (t->kind == PROPER__PM_TK_IDENT && proper__prism_peek(ps, 1)->kind == PROPER__PM_TK_COLON)
+            rc = proper__prism_parse_var(mp, module);
         else {
             char found[64];
-            proper__pm_tok_describe(t, found, sizeof found);
-            return proper__pm_perr(ps, t, PROPER_EPARSE,
+            proper__prism_tok_describe(t, found, sizeof found);
+            return proper__prism_perr(ps, t, PROPER_EPARSE,
                                 "expected a variable declaration, a command '[...] guard -> ...;' or 'endmodule', "
                                 "found %s",
                                 found);
@@ -1456,26 +1456,26 @@ static int proper__pm_parse_module(proper__pm_mparser *mp) {
 }
 
 /* rewards ["name"] items endrewards */
-static int proper__pm_parse_rewards(proper__pm_mparser *mp) {
-    proper__pm_parser *ps = &mp->ps;
+static int proper__prism_parse_rewards(proper__prism_mparser *mp) {
+    proper__prism_parser *ps = &mp->ps;
     proper_prism_model *m = mp->m;
-    proper__pm_reward_decl rd;
-    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+    proper__prism_reward_decl rd;
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
     memset(&rd, 0, sizeof rd);
     rd.line = t->line;
     rd.col = t->col;
     rd.name = -1;
     ps->i++; /* rewards */
-    if (proper__pm_at(ps, PROPER__PM_TK_STRING)) {
-        const proper__pm_tok *nt = proper__pm_peek(ps, 0);
+    if (proper__prism_at(ps, PROPER__PM_TK_STRING)) {
+        const proper__prism_tok *nt = proper__prism_peek(ps, 0);
         ps->i++;
-        if (proper__pm_names_intern(ps->names, nt->p, nt->len, &rd.name)) return proper__pm_oom(ps);
+        if (proper__prism_names_intern(ps->names, nt->p, nt->len, &rd.name)) return proper__prism_oom(ps);
     }
     rd.first = m->n_items;
     for (;;) {
-        proper__pm_reward_item it;
-        const proper__pm_tok *st = proper__pm_peek(ps, 0);
-        if (proper__pm_tok_is(st, "endrewards")) {
+        proper__prism_reward_item it;
+        const proper__prism_tok *st = proper__prism_peek(ps, 0);
+        if (proper__prism_tok_is(st, "endrewards")) {
             ps->i++;
             break;
         }
@@ -1483,75 +1483,75 @@ static int proper__pm_parse_rewards(proper__pm_mparser *mp) {
         it.line = st->line;
         it.col = st->col;
         it.action = -1;
-        if (st->kind == PROPER__PM_TK_EOF) return proper__pm_expect_word(ps, "endrewards", "to close 'rewards'");
+        if (st->kind == PROPER__PM_TK_EOF) return proper__prism_expect_word(ps, "endrewards", "to close 'rewards'");
         if (st->kind == PROPER__PM_TK_LBRACK) {
             ps->i++;
             it.is_trans = 1;
-            if (proper__pm_at(ps, PROPER__PM_TK_IDENT)) {
-                const proper__pm_tok *a = proper__pm_peek(ps, 0);
+            if (proper__prism_at(ps, PROPER__PM_TK_IDENT)) {
+                const proper__prism_tok *a = proper__prism_peek(ps, 0);
                 ps->i++;
-                if (proper__pm_names_intern(ps->names, a->p, a->len, &it.action)) return proper__pm_oom(ps);
+                if (proper__prism_names_intern(ps->names, a->p, a->len, &it.action)) return proper__prism_oom(ps);
             }
-            if (proper__pm_expect(ps, PROPER__PM_TK_RBRACK, "after a reward's action")) return PROPER_EPARSE;
+            if (proper__prism_expect(ps, PROPER__PM_TK_RBRACK, "after a reward's action")) return PROPER_EPARSE;
         }
-        if ((it.guard = proper__pm_parse_expr(ps)) < 0) return PROPER_EPARSE;
-        if (proper__pm_expect(ps, PROPER__PM_TK_COLON, "after a reward's guard")) return PROPER_EPARSE;
-        if ((it.value = proper__pm_parse_expr(ps)) < 0) return PROPER_EPARSE;
-        if (proper__pm_expect(ps, PROPER__PM_TK_SEMI, "after a reward item")) return PROPER_EPARSE;
+        if ((it.guard = proper__prism_parse_expr(ps)) < 0) return PROPER_EPARSE;
+        if (proper__prism_expect(ps, PROPER__PM_TK_COLON, "after a reward's guard")) return PROPER_EPARSE;
+        if ((it.value = proper__prism_parse_expr(ps)) < 0) return PROPER_EPARSE;
+        if (proper__prism_expect(ps, PROPER__PM_TK_SEMI, "after a reward item")) return PROPER_EPARSE;
         if (it.is_trans) rd.has_trans = 1; else rd.has_state = 1;
-        if (PROPER_PUSH(m->items, m->n_items, m->cap_items, it)) return proper__pm_oom(ps);
+        if (PROPER_PUSH(m->items, m->n_items, m->cap_items, it)) return proper__prism_oom(ps);
     }
     rd.n = m->n_items - rd.first;
-    return PROPER_PUSH(m->rewards, m->n_rewards, m->cap_rewards, rd) ? proper__pm_oom(ps) : PROPER_OK;
+    return PROPER_PUSH(m->rewards, m->n_rewards, m->cap_rewards, rd) ? proper__prism_oom(ps) : PROPER_OK;
 }
 
-static int proper__pm_parse_model_file(proper__pm_mparser *mp) {
-    proper__pm_parser *ps = &mp->ps;
+static int proper__prism_parse_model_file(proper__prism_mparser *mp) {
+    proper__prism_parser *ps = &mp->ps;
     proper_prism_model *m = mp->m;
     int seen_type = 0;
     for (;;) {
-        const proper__pm_tok *t = proper__pm_peek(ps, 0);
+        const proper__prism_tok *t = proper__prism_peek(ps, 0);
         int rc = PROPER_OK;
         if (t->kind == PROPER__PM_TK_EOF) break;
-        if (proper__pm_tok_is(t, "dtmc") || proper__pm_tok_is(t, "probabilistic")) {
-            if (seen_type) return proper__pm_perr(ps, t, PROPER_EPARSE, "the model type is given twice");
+        if (proper__prism_tok_is(t, "dtmc") || proper__prism_tok_is(t, "probabilistic")) {
+            if (seen_type) return proper__prism_perr(ps, t, PROPER_EPARSE, "the model type is given twice");
             seen_type = 1;
             ps->i++;
-        } else if (proper__pm_tok_is(t, "mdp") || proper__pm_tok_is(t, "ctmc") || proper__pm_tok_is(t, "nondeterministic") ||
-                   proper__pm_tok_is(t, "stochastic") || proper__pm_tok_is(t, "pta") || proper__pm_tok_is(t, "ctmdp") ||
-                   proper__pm_tok_is(t, "pomdp") || proper__pm_tok_is(t, "popta") || proper__pm_tok_is(t, "ma") ||
-                   proper__pm_tok_is(t, "lts") || proper__pm_tok_is(t, "smg")) {
-            return proper__pm_perr(ps, t, PROPER_EUNSUPPORTED, "'%.*s' models are not supported (only dtmc)",
+        } else if (proper__prism_tok_is(t, "mdp") || proper__prism_tok_is(t, "ctmc") || proper__prism_tok_is(t, "nondeterministic") ||
+                   proper__prism_tok_is(t, "stochastic") || proper__prism_tok_is(t, "pta") || proper__prism_tok_is(t, "ctmdp") ||
+                   proper__prism_tok_is(t, "pomdp") || proper__prism_tok_is(t, "popta") || proper__prism_tok_is(t, "ma") ||
+                   proper__prism_tok_is(t, "lts") || proper__prism_tok_is(t, "smg")) {
+            return proper__prism_perr(ps, t, PROPER_EUNSUPPORTED, "'%.*s' models are not supported (only dtmc)",
                                 (int)t->len, t->p);
-        } else if (proper__pm_tok_is(t, "const")) {
-            rc = proper__pm_parse_const(ps, &m->consts, &m->n_consts, &m->cap_consts);
-        } else if (proper__pm_tok_is(t, "formula")) {
-            rc = proper__pm_parse_formula(ps, &m->formulas, &m->n_formulas, &m->cap_formulas);
-        } else if (proper__pm_tok_is(t, "label")) {
-            rc = proper__pm_parse_label(ps, &m->labels, &m->n_labels, &m->cap_labels);
-        } else if (proper__pm_tok_is(t, "module")) {
-            rc = proper__pm_parse_module(mp);
-        } else if (proper__pm_tok_is(t, "rewards")) {
-            rc = proper__pm_parse_rewards(mp);
-        } else if (proper__pm_tok_is(t, "global")) {
-            return proper__pm_perr(ps, t, PROPER_EUNSUPPORTED,
+        } else if (proper__prism_tok_is(t, "const")) {
+            rc = proper__prism_parse_const(ps, &m->consts, &m->n_consts, &m->cap_consts);
+        } else if (proper__prism_tok_is(t, "formula")) {
+            rc = proper__prism_parse_formula(ps, &m->formulas, &m->n_formulas, &m->cap_formulas);
+        } else if (proper__prism_tok_is(t, "label")) {
+            rc = proper__prism_parse_label(ps, &m->labels, &m->n_labels, &m->cap_labels);
+        } else if (proper__prism_tok_is(t, "module")) {
+            rc = proper__prism_parse_module(mp);
+        } else if (proper__prism_tok_is(t, "rewards")) {
+            rc = proper__prism_parse_rewards(mp);
+        } else if (proper__prism_tok_is(t, "global")) {
+            return proper__prism_perr(ps, t, PROPER_EUNSUPPORTED,
                                 "global variables are not supported (declare the variable in a module)");
-        } else if (proper__pm_tok_is(t, "init")) {
-            return proper__pm_perr(ps, t, PROPER_EUNSUPPORTED, "'init ... endinit' blocks are not supported");
-        } else if (proper__pm_tok_is(t, "system")) {
-            return proper__pm_perr(ps, t, PROPER_EUNSUPPORTED,
+        } else if (proper__prism_tok_is(t, "init")) {
+            return proper__prism_perr(ps, t, PROPER_EUNSUPPORTED, "'init ... endinit' blocks are not supported");
+        } else if (proper__prism_tok_is(t, "system")) {
+            return proper__prism_perr(ps, t, PROPER_EUNSUPPORTED,
                                 "'system ... endsystem' is not supported (modules are composed in parallel)");
         } else {
             char found[64];
-            proper__pm_tok_describe(t, found, sizeof found);
-            return proper__pm_perr(ps, t, PROPER_EPARSE,
+            proper__prism_tok_describe(t, found, sizeof found);
+            return proper__prism_perr(ps, t, PROPER_EPARSE,
                                 "expected 'dtmc', 'const', 'formula', 'label', 'module' or 'rewards', found %s",
                                 found);
         }
         if (rc) return rc;
     }
     if (m->n_modules == 0)
-        return proper__pm_perr(ps, proper__pm_peek(ps, 0), PROPER_EPARSE, "the model has no module");
+        return proper__prism_perr(ps, proper__prism_peek(ps, 0), PROPER_EPARSE, "the model has no module");
     return PROPER_OK;
 }
 
@@ -1560,7 +1560,7 @@ static int proper__pm_parse_model_file(proper__pm_mparser *mp) {
 enum { PROPER__PM_P_EXPR, PROPER__PM_P_PROB, PROPER__PM_P_REWARD, PROPER__PM_P_STEADY };
 enum { PROPER__PM_PATH_F, PROPER__PM_PATH_U, PROPER__PM_PATH_G, PROPER__PM_PATH_X, PROPER__PM_PATH_C, PROPER__PM_PATH_I };
 
-typedef struct proper__pm_prop {
+typedef struct proper__prism_prop {
     int kind, path;
     int32_t phi1, phi2;   /* state formulas (phi1 only for U) */
     int32_t bound;        /* step bound k (expression) or -1 */
@@ -1572,51 +1572,51 @@ typedef struct proper__pm_prop {
     char *text, *name;
     int type;
     int line, col;
-} proper__pm_prop;
+} proper__prism_prop;
 
 struct proper_prism_props {
     char *file;
     const proper_prism_model *m;
-    proper__pm_names names;
-    proper__pm_pool pool;
-    proper__pm_const_decl *consts;
+    proper__prism_names names;
+    proper__prism_pool pool;
+    proper__prism_const_decl *consts;
     size_t n_consts, cap_consts;
-    proper__pm_formula_decl *formulas;
+    proper__prism_formula_decl *formulas;
     size_t n_formulas, cap_formulas;
-    proper__pm_label_decl *labels;
+    proper__prism_label_decl *labels;
     size_t n_labels, cap_labels;
-    proper__pm_prop *props;
+    proper__prism_prop *props;
     size_t n_props, cap_props;
     int32_t *sym_const, *sym_formula, *sym_label;
 };
 
 /* ---- Name resolution and type checking --------------------------------------*/
 
-typedef struct proper__pm_resolver {
-    proper__pm_pool *pool;
-    const proper__pm_names *names;
+typedef struct proper__prism_resolver {
+    proper__prism_pool *pool;
+    const proper__prism_names *names;
     const char *file;
     proper_error *err;
     const proper_prism_model *m;  /* symbols of the model (may be NULL for properties) */
     const proper_prism_props *p;  /* NULL while resolving the model itself */
     int nesting;                  /* formulas resolved inside formulas */
     size_t pconst_limit;          /* properties constants usable: index < this */
-} proper__pm_resolver;
+} proper__prism_resolver;
 
 #define PROPER__PM_MAX_FORWARD 64 /* formulas/constants used before their definition, nested */
 
-static const char *proper__pm_type_name(int type) {
+static const char *proper__prism_type_name(int type) {
     return type == PROPER_PRISM_INT ? "int" : type == PROPER_PRISM_DOUBLE ? "double" : type == PROPER_PRISM_BOOL ? "bool" : "?";
 }
 
-static int proper__pm_is_num(int type) { return type == PROPER_PRISM_INT || type == PROPER_PRISM_DOUBLE; }
+static int proper__prism_is_num(int type) { return type == PROPER_PRISM_INT || type == PROPER_PRISM_DOUBLE; }
 
-static int proper__pm_rerr(const proper__pm_resolver *r, const proper__pm_node *nd, int code, const char *fmt, ...)
+static int proper__prism_rerr(const proper__prism_resolver *r, const proper__prism_node *nd, int code, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
-static int proper__pm_rerr(const proper__pm_resolver *r, const proper__pm_node *nd, int code, const char *fmt, ...) {
+static int proper__prism_rerr(const proper__prism_resolver *r, const proper__prism_node *nd, int code, const char *fmt, ...) {
     char msg[PROPER_ERROR_MESSAGE_MAX];
     va_list ap;
     va_start(ap, fmt);
@@ -1625,25 +1625,25 @@ static int proper__pm_rerr(const proper__pm_resolver *r, const proper__pm_node *
     return proper_error_set(r->err, code, r->file, nd->line, nd->col, "%s", msg);
 }
 
-static const char *proper__pm_op_text(int op) {
+static const char *proper__prism_op_text(int op) {
     static const char *const t[] = {"+", "-", "*", "/", "^", "=", "!=", "<", "<=", ">", ">=", "&", "|", "=>", "<=>"};
     return op >= 0 && op <= PROPER__PM_OP_IFF ? t[op] : "?";
 }
 
-static const char *proper__pm_fn_text(int fn) {
+static const char *proper__prism_fn_text(int fn) {
     static const char *const t[] = {"min", "max", "floor", "ceil", "round", "pow", "mod", "log"};
     return fn >= 0 && fn <= PROPER__PM_FN_LOG ? t[fn] : "?";
 }
 
-static int proper__pm_resolve(proper__pm_resolver *r, int32_t e);
+static int proper__prism_resolve(proper__prism_resolver *r, int32_t e);
 
 /* Model symbol of a name given as text (properties look into the model). */
-static int32_t proper__pm_model_sym(const proper_prism_model *m, const char *name) {
-    return m ? proper__pm_names_find(&m->names, name, strlen(name)) : -1;
+static int32_t proper__prism_model_sym(const proper_prism_model *m, const char *name) {
+    return m ? proper__prism_names_find(&m->names, name, strlen(name)) : -1;
 }
 
-static int proper__pm_resolve_name(proper__pm_resolver *r, int32_t e) {
-    proper__pm_node *nd = &r->pool->n[e];
+static int proper__prism_resolve_name(proper__prism_resolver *r, int32_t e) {
+    proper__prism_node *nd = &r->pool->n[e];
     const char *name = r->names->s[nd->idx];
     const proper_prism_model *m = r->m;
     int32_t msym, k;
@@ -1651,7 +1651,7 @@ static int proper__pm_resolve_name(proper__pm_resolver *r, int32_t e) {
         const proper_prism_props *p = r->p;
         if ((k = p->sym_const[nd->idx]) >= 0) {
             if ((size_t)k >= r->pconst_limit)
-                return proper__pm_rerr(r, nd, PROPER_EPARSE, "constant '%s' is used before its definition", name);
+                return proper__prism_rerr(r, nd, PROPER_EPARSE, "constant '%s' is used before its definition", name);
             nd->kind = PROPER__PM_N_PCONST;
             nd->idx = k;
             nd->type = (unsigned char)p->consts[k].type;
@@ -1662,7 +1662,7 @@ static int proper__pm_resolve_name(proper__pm_resolver *r, int32_t e) {
             nd->a = p->formulas[k].expr;
             return PROPER_OK; /* typed by the caller from the body */
         }
-        msym = proper__pm_model_sym(m, name);
+        msym = proper__prism_model_sym(m, name);
     } else {
         msym = nd->idx;
     }
@@ -1686,25 +1686,25 @@ static int proper__pm_resolve_name(proper__pm_resolver *r, int32_t e) {
             return PROPER_OK;
         }
     }
-    return proper__pm_rerr(r, nd, PROPER_EUNDEFINED, "unknown identifier '%s'", name);
+    return proper__prism_rerr(r, nd, PROPER_EUNDEFINED, "unknown identifier '%s'", name);
 }
 
 /* Type of a binary operator's result, or an error. */
-static int proper__pm_type_binary(proper__pm_resolver *r, proper__pm_node *nd, int ta, int tb) {
+static int proper__prism_type_binary(proper__prism_resolver *r, proper__prism_node *nd, int ta, int tb) {
     int op = nd->op;
     switch (op) {
     case PROPER__PM_OP_ADD: case PROPER__PM_OP_SUB: case PROPER__PM_OP_MUL: case PROPER__PM_OP_POW: case PROPER__PM_OP_DIV:
-        if (!proper__pm_is_num(ta) || !proper__pm_is_num(tb)) break;
+        if (!proper__prism_is_num(ta) || !proper__prism_is_num(tb)) break;
         nd->type = (unsigned char)(op != PROPER__PM_OP_DIV && ta == PROPER_PRISM_INT && tb == PROPER_PRISM_INT
                                        ? PROPER_PRISM_INT : PROPER_PRISM_DOUBLE);
         return PROPER_OK;
     case PROPER__PM_OP_EQ: case PROPER__PM_OP_NE:
-        if (!(proper__pm_is_num(ta) && proper__pm_is_num(tb)) && !(ta == PROPER_PRISM_BOOL && tb == PROPER_PRISM_BOOL))
+        if (!(proper__prism_is_num(ta) && proper__prism_is_num(tb)) && !(ta == PROPER_PRISM_BOOL && tb == PROPER_PRISM_BOOL))
             break;
         nd->type = PROPER_PRISM_BOOL;
         return PROPER_OK;
     case PROPER__PM_OP_LT: case PROPER__PM_OP_LE: case PROPER__PM_OP_GT: case PROPER__PM_OP_GE:
-        if (!proper__pm_is_num(ta) || !proper__pm_is_num(tb)) break;
+        if (!proper__prism_is_num(ta) || !proper__prism_is_num(tb)) break;
         nd->type = PROPER_PRISM_BOOL;
         return PROPER_OK;
     default: /* & | => <=> */
@@ -1712,15 +1712,15 @@ static int proper__pm_type_binary(proper__pm_resolver *r, proper__pm_node *nd, i
         nd->type = PROPER_PRISM_BOOL;
         return PROPER_OK;
     }
-    return proper__pm_rerr(r, nd, PROPER_EPARSE, "type error: operands of '%s' are %s and %s", proper__pm_op_text(op),
-                        proper__pm_type_name(ta), proper__pm_type_name(tb));
+    return proper__prism_rerr(r, nd, PROPER_EPARSE, "type error: operands of '%s' are %s and %s", proper__prism_op_text(op),
+                        proper__prism_type_name(ta), proper__prism_type_name(tb));
 }
 
-static int proper__pm_type_function(proper__pm_resolver *r, proper__pm_node *nd, int ta, int tb) {
+static int proper__prism_type_function(proper__prism_resolver *r, proper__prism_node *nd, int ta, int tb) {
     int fn = nd->op;
-    if (!proper__pm_is_num(ta) || (nd->b >= 0 && !proper__pm_is_num(tb)))
-        return proper__pm_rerr(r, nd, PROPER_EPARSE, "type error: %s needs numbers, found %s%s%s", proper__pm_fn_text(fn),
-                            proper__pm_type_name(ta), nd->b >= 0 ? " and " : "", nd->b >= 0 ? proper__pm_type_name(tb) : "");
+    if (!proper__prism_is_num(ta) || (nd->b >= 0 && !proper__prism_is_num(tb)))
+        return proper__prism_rerr(r, nd, PROPER_EPARSE, "type error: %s needs numbers, found %s%s%s", proper__prism_fn_text(fn),
+                            proper__prism_type_name(ta), nd->b >= 0 ? " and " : "", nd->b >= 0 ? proper__prism_type_name(tb) : "");
     switch (fn) {
     case PROPER__PM_FN_MIN: case PROPER__PM_FN_MAX: case PROPER__PM_FN_POW:
         nd->type = (unsigned char)(ta == PROPER_PRISM_INT && tb == PROPER_PRISM_INT ? PROPER_PRISM_INT : PROPER_PRISM_DOUBLE);
@@ -1730,8 +1730,8 @@ static int proper__pm_type_function(proper__pm_resolver *r, proper__pm_node *nd,
         break;
     case PROPER__PM_FN_MOD:
         if (ta != PROPER_PRISM_INT || tb != PROPER_PRISM_INT)
-            return proper__pm_rerr(r, nd, PROPER_EPARSE, "type error: mod needs ints, found %s and %s",
-                                proper__pm_type_name(ta), proper__pm_type_name(tb));
+            return proper__prism_rerr(r, nd, PROPER_EPARSE, "type error: mod needs ints, found %s and %s",
+                                proper__prism_type_name(ta), proper__prism_type_name(tb));
         nd->type = PROPER_PRISM_INT;
         break;
     default: /* log */
@@ -1743,13 +1743,13 @@ static int proper__pm_type_function(proper__pm_resolver *r, proper__pm_node *nd,
 
 /* Node summary of a formula body from another pool (a model formula used
  * in a property). */
-static const proper__pm_node *proper__pm_body(const proper__pm_resolver *r, const proper__pm_node *nd) {
+static const proper__prism_node *proper__prism_body(const proper__prism_resolver *r, const proper__prism_node *nd) {
     if (nd->kind == PROPER__PM_N_MFORMULA) return &r->m->pool.n[nd->a];
     return &r->pool->n[nd->a];
 }
 
-static int proper__pm_resolve_children(proper__pm_resolver *r, int32_t e) {
-    proper__pm_node *nd = &r->pool->n[e];
+static int proper__prism_resolve_children(proper__prism_resolver *r, int32_t e) {
+    proper__prism_node *nd = &r->pool->n[e];
     int32_t kids[3];
     int k;
     double size = 1;
@@ -1759,9 +1759,9 @@ static int proper__pm_resolve_children(proper__pm_resolver *r, int32_t e) {
     kids[1] = nd->b;
     kids[2] = nd->c;
     for (k = 0; k < 3; k++) {
-        const proper__pm_node *ch;
+        const proper__prism_node *ch;
         if (kids[k] < 0) continue;
-        if (proper__pm_resolve(r, kids[k])) return PROPER_EPARSE;
+        if (proper__prism_resolve(r, kids[k])) return PROPER_EPARSE;
         ch = &r->pool->n[kids[k]];
         if (ch->depth + 1 > depth) depth = ch->depth + 1;
         size += ch->size;
@@ -1774,12 +1774,12 @@ static int proper__pm_resolve_children(proper__pm_resolver *r, int32_t e) {
     return PROPER_OK;
 }
 
-static int proper__pm_resolve(proper__pm_resolver *r, int32_t e) {
-    proper__pm_node *nd = &r->pool->n[e];
+static int proper__prism_resolve(proper__prism_resolver *r, int32_t e) {
+    proper__prism_node *nd = &r->pool->n[e];
     int ta, tb, tc, rc;
     if (nd->flags & PROPER__PM_F_DONE) return PROPER_OK;
-    if (nd->flags & PROPER__PM_F_BUSY) return proper__pm_rerr(r, nd, PROPER_EPARSE, "formula refers to itself");
-    if (nd->kind == PROPER__PM_N_NAME && (rc = proper__pm_resolve_name(r, e)) != 0) return rc;
+    if (nd->flags & PROPER__PM_F_BUSY) return proper__prism_rerr(r, nd, PROPER_EPARSE, "formula refers to itself");
+    if (nd->kind == PROPER__PM_N_NAME && (rc = proper__prism_resolve_name(r, e)) != 0) return rc;
     nd = &r->pool->n[e];
     switch (nd->kind) {
     case PROPER__PM_N_INT: nd->type = PROPER_PRISM_INT; break;
@@ -1797,64 +1797,64 @@ static int proper__pm_resolve(proper__pm_resolver *r, int32_t e) {
         }
         /* fall through: a file label is a formula */
     case PROPER__PM_N_FORMULA: case PROPER__PM_N_PLABEL: case PROPER__PM_N_MFORMULA: {
-        const proper__pm_node *body;
+        const proper__prism_node *body;
         if (nd->kind != PROPER__PM_N_MFORMULA) {
             if (r->nesting >= PROPER__PM_MAX_FORWARD)
-                return proper__pm_rerr(r, nd, PROPER_ELIMIT, "formulas nested more than %d deep", PROPER__PM_MAX_FORWARD);
+                return proper__prism_rerr(r, nd, PROPER_ELIMIT, "formulas nested more than %d deep", PROPER__PM_MAX_FORWARD);
             nd->flags |= PROPER__PM_F_BUSY;
             r->nesting++;
-            rc = proper__pm_resolve(r, nd->a);
+            rc = proper__prism_resolve(r, nd->a);
             r->nesting--;
             nd = &r->pool->n[e];
             nd->flags &= (unsigned char)~PROPER__PM_F_BUSY;
             if (rc) return rc;
         }
-        body = proper__pm_body(r, nd);
+        body = proper__prism_body(r, nd);
         nd->type = body->type;
         nd->depth = body->depth + 1;
         nd->size = body->size;
         nd->flags |= body->flags & (PROPER__PM_F_VARS | PROPER__PM_F_LABELS);
         if (nd->kind == PROPER__PM_N_PLABEL && nd->type != PROPER_PRISM_BOOL)
-            return proper__pm_rerr(r, nd, PROPER_EPARSE, "label is %s, not bool", proper__pm_type_name(nd->type));
+            return proper__prism_rerr(r, nd, PROPER_EPARSE, "label is %s, not bool", proper__prism_type_name(nd->type));
         break;
     }
     default:
-        if ((rc = proper__pm_resolve_children(r, e)) != 0) return rc;
+        if ((rc = proper__prism_resolve_children(r, e)) != 0) return rc;
         nd = &r->pool->n[e];
         ta = nd->a >= 0 ? r->pool->n[nd->a].type : 0;
         tb = nd->b >= 0 ? r->pool->n[nd->b].type : 0;
         tc = nd->c >= 0 ? r->pool->n[nd->c].type : 0;
         if (nd->kind == PROPER__PM_N_NEG) {
-            if (!proper__pm_is_num(ta))
-                return proper__pm_rerr(r, nd, PROPER_EPARSE, "type error: unary '-' of %s", proper__pm_type_name(ta));
+            if (!proper__prism_is_num(ta))
+                return proper__prism_rerr(r, nd, PROPER_EPARSE, "type error: unary '-' of %s", proper__prism_type_name(ta));
             nd->type = (unsigned char)ta;
         } else if (nd->kind == PROPER__PM_N_NOT) {
             if (ta != PROPER_PRISM_BOOL)
-                return proper__pm_rerr(r, nd, PROPER_EPARSE, "type error: '!' of %s", proper__pm_type_name(ta));
+                return proper__prism_rerr(r, nd, PROPER_EPARSE, "type error: '!' of %s", proper__prism_type_name(ta));
             nd->type = PROPER_PRISM_BOOL;
         } else if (nd->kind == PROPER__PM_N_BIN) {
-            if ((rc = proper__pm_type_binary(r, nd, ta, tb)) != 0) return rc;
+            if ((rc = proper__prism_type_binary(r, nd, ta, tb)) != 0) return rc;
         } else if (nd->kind == PROPER__PM_N_FUNC) {
             if (nd->b < 0) tb = PROPER_PRISM_INT;
-            if ((rc = proper__pm_type_function(r, nd, ta, tb)) != 0) return rc;
+            if ((rc = proper__prism_type_function(r, nd, ta, tb)) != 0) return rc;
         } else { /* ITE */
             if (ta != PROPER_PRISM_BOOL)
-                return proper__pm_rerr(r, nd, PROPER_EPARSE, "type error: condition of '? :' is %s", proper__pm_type_name(ta));
+                return proper__prism_rerr(r, nd, PROPER_EPARSE, "type error: condition of '? :' is %s", proper__prism_type_name(ta));
             if (tb == PROPER_PRISM_BOOL && tc == PROPER_PRISM_BOOL)
                 nd->type = PROPER_PRISM_BOOL;
-            else if (proper__pm_is_num(tb) && proper__pm_is_num(tc))
+            else if (proper__prism_is_num(tb) && proper__prism_is_num(tc))
                 nd->type = (unsigned char)(tb == PROPER_PRISM_INT && tc == PROPER_PRISM_INT ? PROPER_PRISM_INT : PROPER_PRISM_DOUBLE);
             else
-                return proper__pm_rerr(r, nd, PROPER_EPARSE, "type error: branches of '? :' are %s and %s",
-                                    proper__pm_type_name(tb), proper__pm_type_name(tc));
+                return proper__prism_rerr(r, nd, PROPER_EPARSE, "type error: branches of '? :' are %s and %s",
+                                    proper__prism_type_name(tb), proper__prism_type_name(tc));
         }
         break;
     }
     if (nd->depth > PROPER_PRISM_MAX_DEPTH)
-        return proper__pm_rerr(r, nd, PROPER_ELIMIT, "expression nested more than %d deep (after expanding formulas)",
+        return proper__prism_rerr(r, nd, PROPER_ELIMIT, "expression nested more than %d deep (after expanding formulas)",
                             PROPER_PRISM_MAX_DEPTH);
     if (nd->size > PROPER_PRISM_MAX_NODES)
-        return proper__pm_rerr(r, nd, PROPER_ELIMIT, "expression larger than %d nodes (after expanding formulas)",
+        return proper__prism_rerr(r, nd, PROPER_ELIMIT, "expression larger than %d nodes (after expanding formulas)",
                             PROPER_PRISM_MAX_NODES);
     nd->flags |= PROPER__PM_F_DONE;
     return PROPER_OK;
@@ -1862,25 +1862,25 @@ static int proper__pm_resolve(proper__pm_resolver *r, int32_t e) {
 
 /* Resolve e and check it has type `want` (PROPER_PRISM_DOUBLE accepts any
  * number); `constant`: no variables or labels. `what` names it in errors. */
-static int proper__pm_resolve_as(proper__pm_resolver *r, int32_t e, int want, int constant, const char *what) {
-    const proper__pm_node *nd;
-    int rc = proper__pm_resolve(r, e);
+static int proper__prism_resolve_as(proper__prism_resolver *r, int32_t e, int want, int constant, const char *what) {
+    const proper__prism_node *nd;
+    int rc = proper__prism_resolve(r, e);
     if (rc) return rc;
     nd = &r->pool->n[e];
-    if (want == PROPER_PRISM_DOUBLE ? !proper__pm_is_num(nd->type) : nd->type != want)
-        return proper__pm_rerr(r, nd, PROPER_EPARSE, "type error: %s must be %s, not %s", what,
-                            want == PROPER_PRISM_DOUBLE ? "a number" : proper__pm_type_name(want),
-                            proper__pm_type_name(nd->type));
+    if (want == PROPER_PRISM_DOUBLE ? !proper__prism_is_num(nd->type) : nd->type != want)
+        return proper__prism_rerr(r, nd, PROPER_EPARSE, "type error: %s must be %s, not %s", what,
+                            want == PROPER_PRISM_DOUBLE ? "a number" : proper__prism_type_name(want),
+                            proper__prism_type_name(nd->type));
     if (constant && (nd->flags & PROPER__PM_F_VARS))
-        return proper__pm_rerr(r, nd, PROPER_EPARSE, "%s must be constant (it refers to a variable)", what);
+        return proper__prism_rerr(r, nd, PROPER_EPARSE, "%s must be constant (it refers to a variable)", what);
     if (nd->flags & PROPER__PM_F_LABELS)
-        return proper__pm_rerr(r, nd, PROPER_EPARSE, "%s cannot refer to a label", what);
+        return proper__prism_rerr(r, nd, PROPER_EPARSE, "%s cannot refer to a label", what);
     return PROPER_OK;
 }
 
 /* Record declaration i of name `sym` in map; a name already declared (in
  * map or in one of the `taken` maps) is an error at (line, col). */
-static int proper__pm_declare(proper__pm_resolver *r, int32_t *map, const int32_t *const *taken, int n_taken,
+static int proper__prism_declare(proper__prism_resolver *r, int32_t *map, const int32_t *const *taken, int n_taken,
                            int32_t sym, size_t i, int line, int col, const char *what) {
     int k, dup = map[sym] >= 0;
     for (k = 0; k < n_taken; k++)
@@ -1892,7 +1892,7 @@ static int proper__pm_declare(proper__pm_resolver *r, int32_t *map, const int32_
     return PROPER_OK;
 }
 
-static int32_t *proper__pm_sym_map(size_t n) {
+static int32_t *proper__prism_sym_map(size_t n) {
     int32_t *map = (int32_t *)proper_calloc(n ? n : 1, sizeof *map);
     size_t i;
     if (map)
@@ -1901,8 +1901,8 @@ static int32_t *proper__pm_sym_map(size_t n) {
 }
 
 /* Actions: distinct names of labelled commands; alphabet per module. */
-static int proper__pm_index_actions(proper_prism_model *m, proper_error *err) {
-    int32_t *map = proper__pm_sym_map(m->names.len);
+static int proper__prism_index_actions(proper_prism_model *m, proper_error *err) {
+    int32_t *map = proper__prism_sym_map(m->names.len);
     size_t i;
     if (!map) return proper_error_set(err, PROPER_ENOMEM, m->file, 0, 0, "out of memory");
     for (i = 0; i < m->n_cmds; i++) {
@@ -1915,7 +1915,7 @@ static int proper__pm_index_actions(proper_prism_model *m, proper_error *err) {
         m->cmds[i].action = map[a];
     }
     for (i = 0; i < m->n_items; i++) {
-        proper__pm_reward_item *it = &m->items[i];
+        proper__prism_reward_item *it = &m->items[i];
         /* an action no module has never matches a choice */
         if (it->is_trans && it->action >= 0) it->action = map[it->action] >= 0 ? map[it->action] : -2;
     }
@@ -1930,20 +1930,20 @@ oom:
     return proper_error_set(err, PROPER_ENOMEM, m->file, 0, 0, "out of memory");
 }
 
-static int proper__pm_resolve_commands(proper__pm_resolver *r, proper_prism_model *m) {
+static int proper__prism_resolve_commands(proper__prism_resolver *r, proper_prism_model *m) {
     size_t i, j, k, l;
     int rc;
     for (i = 0; i < m->n_cmds; i++) {
-        proper__pm_command *cmd = &m->cmds[i];
-        if ((rc = proper__pm_resolve_as(r, cmd->guard, PROPER_PRISM_BOOL, 0, "a guard")) != 0) return rc;
+        proper__prism_command *cmd = &m->cmds[i];
+        if ((rc = proper__prism_resolve_as(r, cmd->guard, PROPER_PRISM_BOOL, 0, "a guard")) != 0) return rc;
         for (j = 0; j < cmd->n; j++) {
-            proper__pm_update *u = &m->updates[cmd->first + j];
-            if (u->prob >= 0 && (rc = proper__pm_resolve_as(r, u->prob, PROPER_PRISM_DOUBLE, 0, "a probability")) != 0)
+            proper__prism_update *u = &m->updates[cmd->first + j];
+            if (u->prob >= 0 && (rc = proper__prism_resolve_as(r, u->prob, PROPER_PRISM_DOUBLE, 0, "a probability")) != 0)
                 return rc;
             for (k = 0; k < u->n; k++) {
-                proper__pm_assign *a = &m->assigns[u->first + k];
+                proper__prism_assign *a = &m->assigns[u->first + k];
                 int32_t v = m->sym_var[a->var];
-                const proper__pm_node *ex;
+                const proper__prism_node *ex;
                 if (v < 0)
                     return proper_error_set(r->err, PROPER_EUNDEFINED, r->file, a->line, a->col,
                                             "unknown variable '%s' in assignment", m->names.s[a->var]);
@@ -1957,12 +1957,12 @@ static int proper__pm_resolve_commands(proper__pm_resolver *r, proper_prism_mode
                         return proper_error_set(r->err, PROPER_EPARSE, r->file, a->line, a->col,
                                                 "variable '%s' is assigned twice in one update", m->names.s[a->var]);
                 a->var = v;
-                if ((rc = proper__pm_resolve(r, a->expr)) != 0) return rc;
+                if ((rc = proper__prism_resolve(r, a->expr)) != 0) return rc;
                 ex = &m->pool.n[a->expr];
                 if (m->vars[v].is_bool ? ex->type != PROPER_PRISM_BOOL : ex->type != PROPER_PRISM_INT)
                     return proper_error_set(r->err, PROPER_EPARSE, r->file, ex->line, ex->col,
                                             "type error: cannot assign %s to %s variable '%s'",
-                                            proper__pm_type_name(ex->type), m->vars[v].is_bool ? "bool" : "int",
+                                            proper__prism_type_name(ex->type), m->vars[v].is_bool ? "bool" : "int",
                                             m->names.s[m->vars[v].sym]);
             }
         }
@@ -1971,8 +1971,8 @@ static int proper__pm_resolve_commands(proper__pm_resolver *r, proper_prism_mode
 }
 
 /* Constants, formulas, labels, variables, commands and rewards. */
-static int proper__pm_resolve_model(proper_prism_model *m, proper_error *err) {
-    proper__pm_resolver r;
+static int proper__prism_resolve_model(proper_prism_model *m, proper_error *err) {
+    proper__prism_resolver r;
     const int32_t *taken[2];
     size_t i;
     int rc;
@@ -1982,23 +1982,23 @@ static int proper__pm_resolve_model(proper_prism_model *m, proper_error *err) {
     r.file = m->file;
     r.err = err;
     r.m = m;
-    m->sym_var = proper__pm_sym_map(m->names.len);
-    m->sym_const = proper__pm_sym_map(m->names.len);
-    m->sym_formula = proper__pm_sym_map(m->names.len);
+    m->sym_var = proper__prism_sym_map(m->names.len);
+    m->sym_const = proper__prism_sym_map(m->names.len);
+    m->sym_formula = proper__prism_sym_map(m->names.len);
     if (!m->sym_var || !m->sym_const || !m->sym_formula)
         return proper_error_set(err, PROPER_ENOMEM, m->file, 0, 0, "out of memory");
     taken[0] = m->sym_var;
     taken[1] = m->sym_const;
     for (i = 0; i < m->n_vars; i++)
-        if ((rc = proper__pm_declare(&r, m->sym_var, NULL, 0, m->vars[i].sym, i, m->vars[i].line, m->vars[i].col,
+        if ((rc = proper__prism_declare(&r, m->sym_var, NULL, 0, m->vars[i].sym, i, m->vars[i].line, m->vars[i].col,
                                   "variable")) != 0)
             return rc;
     for (i = 0; i < m->n_consts; i++)
-        if ((rc = proper__pm_declare(&r, m->sym_const, taken, 1, m->consts[i].sym, i, m->consts[i].line,
+        if ((rc = proper__prism_declare(&r, m->sym_const, taken, 1, m->consts[i].sym, i, m->consts[i].line,
                                   m->consts[i].col, "constant")) != 0)
             return rc;
     for (i = 0; i < m->n_formulas; i++)
-        if ((rc = proper__pm_declare(&r, m->sym_formula, taken, 2, m->formulas[i].sym, i, m->formulas[i].line,
+        if ((rc = proper__prism_declare(&r, m->sym_formula, taken, 2, m->formulas[i].sym, i, m->formulas[i].line,
                                   m->formulas[i].col, "formula")) != 0)
             return rc;
     for (i = 0; i < m->n_labels; i++) {
@@ -2013,29 +2013,29 @@ static int proper__pm_resolve_model(proper_prism_model *m, proper_error *err) {
                                         "label \"%s\" is defined twice", name);
     }
     for (i = 0; i < m->n_consts; i++) {
-        const proper__pm_const_decl *c = &m->consts[i];
-        if (c->expr >= 0 && (rc = proper__pm_resolve_as(&r, c->expr, c->type == PROPER_PRISM_DOUBLE ? PROPER_PRISM_DOUBLE : c->type,
+        const proper__prism_const_decl *c = &m->consts[i];
+        if (c->expr >= 0 && (rc = proper__prism_resolve_as(&r, c->expr, c->type == PROPER_PRISM_DOUBLE ? PROPER_PRISM_DOUBLE : c->type,
                                                      1, "a constant's value")) != 0)
             return rc;
     }
     for (i = 0; i < m->n_formulas; i++)
-        if ((rc = proper__pm_resolve(&r, m->formulas[i].expr)) != 0) return rc;
+        if ((rc = proper__prism_resolve(&r, m->formulas[i].expr)) != 0) return rc;
     for (i = 0; i < m->n_labels; i++)
-        if ((rc = proper__pm_resolve_as(&r, m->labels[i].expr, PROPER_PRISM_BOOL, 0, "a label")) != 0) return rc;
+        if ((rc = proper__prism_resolve_as(&r, m->labels[i].expr, PROPER_PRISM_BOOL, 0, "a label")) != 0) return rc;
     for (i = 0; i < m->n_vars; i++) {
-        const proper__pm_var_decl *v = &m->vars[i];
-        if (!v->is_bool && ((rc = proper__pm_resolve_as(&r, v->lo, PROPER_PRISM_INT, 1, "a variable's lower bound")) != 0 ||
-                            (rc = proper__pm_resolve_as(&r, v->hi, PROPER_PRISM_INT, 1, "a variable's upper bound")) != 0))
+        const proper__prism_var_decl *v = &m->vars[i];
+        if (!v->is_bool && ((rc = proper__prism_resolve_as(&r, v->lo, PROPER_PRISM_INT, 1, "a variable's lower bound")) != 0 ||
+                            (rc = proper__prism_resolve_as(&r, v->hi, PROPER_PRISM_INT, 1, "a variable's upper bound")) != 0))
             return rc;
-        if (v->init >= 0 && (rc = proper__pm_resolve_as(&r, v->init, v->is_bool ? PROPER_PRISM_BOOL : PROPER_PRISM_INT, 1,
+        if (v->init >= 0 && (rc = proper__prism_resolve_as(&r, v->init, v->is_bool ? PROPER_PRISM_BOOL : PROPER_PRISM_INT, 1,
                                                      "a variable's initial value")) != 0)
             return rc;
     }
-    if ((rc = proper__pm_resolve_commands(&r, m)) != 0) return rc;
+    if ((rc = proper__prism_resolve_commands(&r, m)) != 0) return rc;
     for (i = 0; i < m->n_items; i++) {
-        const proper__pm_reward_item *it = &m->items[i];
-        if ((rc = proper__pm_resolve_as(&r, it->guard, PROPER_PRISM_BOOL, 0, "a reward's guard")) != 0 ||
-            (rc = proper__pm_resolve_as(&r, it->value, PROPER_PRISM_DOUBLE, 0, "a reward")) != 0)
+        const proper__prism_reward_item *it = &m->items[i];
+        if ((rc = proper__prism_resolve_as(&r, it->guard, PROPER_PRISM_BOOL, 0, "a reward's guard")) != 0 ||
+            (rc = proper__prism_resolve_as(&r, it->value, PROPER_PRISM_DOUBLE, 0, "a reward")) != 0)
             return rc;
     }
     for (i = 0; i < m->n_rewards; i++) {
@@ -2045,37 +2045,37 @@ static int proper__pm_resolve_model(proper_prism_model *m, proper_error *err) {
                 return proper_error_set(err, PROPER_EPARSE, m->file, m->rewards[i].line, m->rewards[i].col,
                                         "reward structure \"%s\" is defined twice", m->names.s[m->rewards[i].name]);
     }
-    return proper__pm_index_actions(m, err);
+    return proper__prism_index_actions(m, err);
 }
 
 /* ---- Evaluation -------------------------------------------------------------*/
 
-typedef struct proper__pm_ectx {
+typedef struct proper__prism_ectx {
     const proper_prism_model *m;  /* for the model's pool, names and constants */
-    const proper__pm_pool *pool;     /* pool of the expression evaluated */
+    const proper__prism_pool *pool;     /* pool of the expression evaluated */
     const char *file;             /* file of that pool */
-    const proper__pm_val *cv;        /* model constant values */
-    const proper__pm_val *pcv;       /* properties constant values */
+    const proper__prism_val *cv;        /* model constant values */
+    const proper__prism_val *pcv;       /* properties constant values */
     const unsigned char *pmiss;      /* properties constants without a value */
     const proper_prism_props *props; /* ... and their declarations */
     const int32_t *vals;          /* the state's variable values, or NULL */
     proper_bitset *const *labels; /* properties: label sets by name id */
     size_t state;                 /* state index for labels */
     int *cstate;                  /* constants being evaluated: 0 todo, 1 busy, 2 done (or NULL) */
-    proper__pm_val *cvals;           /* ... and their values */
+    proper__prism_val *cvals;           /* ... and their values */
     int cnest;
     proper_error *err;
-} proper__pm_ectx;
+} proper__prism_ectx;
 
 /* "(x=1,b=true)" for error messages. */
-static void proper__pm_describe_state(const proper_prism_model *m, const int32_t *vals, char *buf, size_t size) {
+static void proper__prism_describe_state(const proper_prism_model *m, const int32_t *vals, char *buf, size_t size) {
     size_t i, k = 0;
     if (size == 0) return;
     buf[0] = '\0';
     if (!m || !vals) return;
     k += (size_t)snprintf(buf + k, size - k, "(");
     for (i = 0; i < m->n_vars && k < size; i++) {
-        const proper__pm_var_decl *v = &m->vars[i];
+        const proper__prism_var_decl *v = &m->vars[i];
         if (v->is_bool)
             k += (size_t)snprintf(buf + k, size - k, "%s%s=%s", i ? "," : "", m->names.s[v->sym], vals[i] ? "true" : "false");
         else
@@ -2084,65 +2084,65 @@ static void proper__pm_describe_state(const proper_prism_model *m, const int32_t
     if (k < size) snprintf(buf + k, size - k, ")");
 }
 
-static int proper__pm_eval_fail(const proper__pm_ectx *cx, const proper__pm_node *nd, int code, const char *fmt, ...)
+static int proper__prism_eval_fail(const proper__prism_ectx *cx, const proper__prism_node *nd, int code, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
-static int proper__pm_eval_fail(const proper__pm_ectx *cx, const proper__pm_node *nd, int code, const char *fmt, ...) {
+static int proper__prism_eval_fail(const proper__prism_ectx *cx, const proper__prism_node *nd, int code, const char *fmt, ...) {
     char msg[PROPER_ERROR_MESSAGE_MAX / 2], st[PROPER_ERROR_MESSAGE_MAX / 2];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    proper__pm_describe_state(cx->m, cx->vals, st, sizeof st);
+    proper__prism_describe_state(cx->m, cx->vals, st, sizeof st);
     return proper_error_set(cx->err, code, cx->file, nd->line, nd->col, "%s%s%s", msg, st[0] ? " in state " : "", st);
 }
 
-static int proper__pm_eval(const proper__pm_ectx *cx, int32_t e, proper__pm_val *out);
-static int proper__pm_eval_const(const proper__pm_ectx *cx, int32_t k);
+static int proper__prism_eval(const proper__prism_ectx *cx, int32_t e, proper__prism_val *out);
+static int proper__prism_eval_const(const proper__prism_ectx *cx, int32_t k);
 
 /* 32-bit range check of an int result (PRISM's ints are Java ints and it
  * reports overflow). */
-static int proper__pm_int_result(const proper__pm_ectx *cx, const proper__pm_node *nd, long long v, proper__pm_val *out) {
+static int proper__prism_int_result(const proper__prism_ectx *cx, const proper__prism_node *nd, long long v, proper__prism_val *out) {
     if (v < -2147483647LL - 1 || v > 2147483647LL)
-        return proper__pm_eval_fail(cx, nd, PROPER_ERANGE, "integer overflow in '%s' (%lld)",
-                                 nd->kind == PROPER__PM_N_FUNC ? proper__pm_fn_text(nd->op) :
-                                 nd->kind == PROPER__PM_N_NEG ? "-" : proper__pm_op_text(nd->op), v);
+        return proper__prism_eval_fail(cx, nd, PROPER_ERANGE, "integer overflow in '%s' (%lld)",
+                                 nd->kind == PROPER__PM_N_FUNC ? proper__prism_fn_text(nd->op) :
+                                 nd->kind == PROPER__PM_N_NEG ? "-" : proper__prism_op_text(nd->op), v);
     out->i = v;
     return PROPER_OK;
 }
 
 /* floor/ceil/round of a double into an int. */
-static int proper__pm_to_int(const proper__pm_ectx *cx, const proper__pm_node *nd, double x, proper__pm_val *out) {
+static int proper__prism_to_int(const proper__prism_ectx *cx, const proper__prism_node *nd, double x, proper__prism_val *out) {
     if (!(x >= -2147483648.0 && x <= 2147483647.0))
-        return proper__pm_eval_fail(cx, nd, PROPER_ERANGE, "%s(%g) is not a 32-bit integer", proper__pm_fn_text(nd->op), x);
+        return proper__prism_eval_fail(cx, nd, PROPER_ERANGE, "%s(%g) is not a 32-bit integer", proper__prism_fn_text(nd->op), x);
     out->i = (long long)x;
     return PROPER_OK;
 }
 
 /* pow of ints: exponent >= 0, result must fit in 32 bits. */
-static int proper__pm_int_pow(const proper__pm_ectx *cx, const proper__pm_node *nd, long long base, long long ex, proper__pm_val *out) {
+static int proper__prism_int_pow(const proper__prism_ectx *cx, const proper__prism_node *nd, long long base, long long ex, proper__prism_val *out) {
     long long r = 1;
-    if (ex < 0) return proper__pm_eval_fail(cx, nd, PROPER_ERANGE, "negative exponent %lld in an integer power", ex);
+    if (ex < 0) return proper__prism_eval_fail(cx, nd, PROPER_ERANGE, "negative exponent %lld in an integer power", ex);
     if (base == 0 || base == 1) return out->i = (ex == 0 ? 1 : base), PROPER_OK;
     if (base == -1) return out->i = (ex % 2 ? -1 : 1), PROPER_OK;
     while (ex-- > 0) {
         r *= base;
-        if (r < -2147483647LL - 1 || r > 2147483647LL) return proper__pm_int_result(cx, nd, r, out);
+        if (r < -2147483647LL - 1 || r > 2147483647LL) return proper__prism_int_result(cx, nd, r, out);
     }
     out->i = r;
     return PROPER_OK;
 }
 
-static int proper__pm_eval_func(const proper__pm_ectx *cx, const proper__pm_node *nd, proper__pm_val *out) {
-    proper__pm_val a, b;
+static int proper__prism_eval_func(const proper__prism_ectx *cx, const proper__prism_node *nd, proper__prism_val *out) {
+    proper__prism_val a, b;
     int ta = cx->pool->n[nd->a].type, tb = nd->b >= 0 ? cx->pool->n[nd->b].type : 0, rc;
     double x, y;
-    if ((rc = proper__pm_eval(cx, nd->a, &a)) != 0) return rc;
-    if (nd->b >= 0 && (rc = proper__pm_eval(cx, nd->b, &b)) != 0) return rc;
-    x = proper__pm_as_double(ta, a);
-    y = nd->b >= 0 ? proper__pm_as_double(tb, b) : 0;
+    if ((rc = proper__prism_eval(cx, nd->a, &a)) != 0) return rc;
+    if (nd->b >= 0 && (rc = proper__prism_eval(cx, nd->b, &b)) != 0) return rc;
+    x = proper__prism_as_double(ta, a);
+    y = nd->b >= 0 ? proper__prism_as_double(tb, b) : 0;
     switch (nd->op) {
     case PROPER__PM_FN_MIN: case PROPER__PM_FN_MAX: {
         int lt = x < y;
@@ -2151,16 +2151,16 @@ static int proper__pm_eval_func(const proper__pm_ectx *cx, const proper__pm_node
         if (nd->type != PROPER_PRISM_INT && (x != x || y != y)) out->d = x + y; /* NaN propagates */
         return PROPER_OK;
     }
-    case PROPER__PM_FN_FLOOR: return proper__pm_to_int(cx, nd, floor(x), out);
-    case PROPER__PM_FN_CEIL: return proper__pm_to_int(cx, nd, ceil(x), out);
-    case PROPER__PM_FN_ROUND: return proper__pm_to_int(cx, nd, floor(x + 0.5), out); /* Java Math.round */
+    case PROPER__PM_FN_FLOOR: return proper__prism_to_int(cx, nd, floor(x), out);
+    case PROPER__PM_FN_CEIL: return proper__prism_to_int(cx, nd, ceil(x), out);
+    case PROPER__PM_FN_ROUND: return proper__prism_to_int(cx, nd, floor(x + 0.5), out); /* Java Math.round */
     case PROPER__PM_FN_POW:
-        if (nd->type == PROPER_PRISM_INT) return proper__pm_int_pow(cx, nd, a.i, b.i, out);
+        if (nd->type == PROPER_PRISM_INT) return proper__prism_int_pow(cx, nd, a.i, b.i, out);
         out->d = pow(x, y);
         return PROPER_OK;
     case PROPER__PM_FN_MOD: {
         long long rem;
-        if (b.i <= 0) return proper__pm_eval_fail(cx, nd, PROPER_ERANGE, "mod(%lld, %lld): the divisor must be positive", a.i, b.i);
+        if (b.i <= 0) return proper__prism_eval_fail(cx, nd, PROPER_ERANGE, "mod(%lld, %lld): the divisor must be positive", a.i, b.i);
         rem = a.i % b.i;
         out->i = rem < 0 ? rem + b.i : rem;
         return PROPER_OK;
@@ -2171,22 +2171,22 @@ static int proper__pm_eval_func(const proper__pm_ectx *cx, const proper__pm_node
     }
 }
 
-static int proper__pm_eval_binary(const proper__pm_ectx *cx, const proper__pm_node *nd, proper__pm_val *out) {
-    proper__pm_val a, b;
+static int proper__prism_eval_binary(const proper__prism_ectx *cx, const proper__prism_node *nd, proper__prism_val *out) {
+    proper__prism_val a, b;
     int ta = cx->pool->n[nd->a].type, tb = cx->pool->n[nd->b].type, rc, both_int;
     double x, y;
-    if ((rc = proper__pm_eval(cx, nd->a, &a)) != 0) return rc;
+    if ((rc = proper__prism_eval(cx, nd->a, &a)) != 0) return rc;
     /* short-circuit logic */
     switch (nd->op) {
-    case PROPER__PM_OP_AND: if (!a.i) return out->i = 0, PROPER_OK; return proper__pm_eval(cx, nd->b, out);
-    case PROPER__PM_OP_OR: if (a.i) return out->i = 1, PROPER_OK; return proper__pm_eval(cx, nd->b, out);
-    case PROPER__PM_OP_IMPLIES: if (!a.i) return out->i = 1, PROPER_OK; return proper__pm_eval(cx, nd->b, out);
+    case PROPER__PM_OP_AND: if (!a.i) return out->i = 0, PROPER_OK; return proper__prism_eval(cx, nd->b, out);
+    case PROPER__PM_OP_OR: if (a.i) return out->i = 1, PROPER_OK; return proper__prism_eval(cx, nd->b, out);
+    case PROPER__PM_OP_IMPLIES: if (!a.i) return out->i = 1, PROPER_OK; return proper__prism_eval(cx, nd->b, out);
     default: break;
     }
-    if ((rc = proper__pm_eval(cx, nd->b, &b)) != 0) return rc;
+    if ((rc = proper__prism_eval(cx, nd->b, &b)) != 0) return rc;
     both_int = ta != PROPER_PRISM_DOUBLE && tb != PROPER_PRISM_DOUBLE; /* ints or bools */
-    x = proper__pm_as_double(ta, a);
-    y = proper__pm_as_double(tb, b);
+    x = proper__prism_as_double(ta, a);
+    y = proper__prism_as_double(tb, b);
     switch (nd->op) {
     case PROPER__PM_OP_IFF: out->i = a.i == b.i; return PROPER_OK;
     case PROPER__PM_OP_EQ: out->i = both_int ? a.i == b.i : x == y; return PROPER_OK;
@@ -2197,27 +2197,27 @@ static int proper__pm_eval_binary(const proper__pm_ectx *cx, const proper__pm_no
     case PROPER__PM_OP_GE: out->i = both_int ? a.i >= b.i : x >= y; return PROPER_OK;
     case PROPER__PM_OP_DIV: out->d = x / y; return PROPER_OK;
     case PROPER__PM_OP_ADD:
-        if (nd->type == PROPER_PRISM_INT) return proper__pm_int_result(cx, nd, a.i + b.i, out);
+        if (nd->type == PROPER_PRISM_INT) return proper__prism_int_result(cx, nd, a.i + b.i, out);
         out->d = x + y;
         return PROPER_OK;
     case PROPER__PM_OP_SUB:
-        if (nd->type == PROPER_PRISM_INT) return proper__pm_int_result(cx, nd, a.i - b.i, out);
+        if (nd->type == PROPER_PRISM_INT) return proper__prism_int_result(cx, nd, a.i - b.i, out);
         out->d = x - y;
         return PROPER_OK;
     case PROPER__PM_OP_MUL:
-        if (nd->type == PROPER_PRISM_INT) return proper__pm_int_result(cx, nd, a.i * b.i, out);
+        if (nd->type == PROPER_PRISM_INT) return proper__prism_int_result(cx, nd, a.i * b.i, out);
         out->d = x * y;
         return PROPER_OK;
     default: /* ^ */
-        if (nd->type == PROPER_PRISM_INT) return proper__pm_int_pow(cx, nd, a.i, b.i, out);
+        if (nd->type == PROPER_PRISM_INT) return proper__prism_int_pow(cx, nd, a.i, b.i, out);
         out->d = pow(x, y);
         return PROPER_OK;
     }
 }
 
-static int proper__pm_eval(const proper__pm_ectx *cx, int32_t e, proper__pm_val *out) {
-    const proper__pm_node *nd = &cx->pool->n[e];
-    proper__pm_ectx sub;
+static int proper__prism_eval(const proper__prism_ectx *cx, int32_t e, proper__prism_val *out) {
+    const proper__prism_node *nd = &cx->pool->n[e];
+    proper__prism_ectx sub;
     int rc;
     out->i = 0;
     out->d = 0;
@@ -2225,12 +2225,12 @@ static int proper__pm_eval(const proper__pm_ectx *cx, int32_t e, proper__pm_val 
     case PROPER__PM_N_INT: case PROPER__PM_N_BOOL: out->i = nd->ival; return PROPER_OK;
     case PROPER__PM_N_DOUBLE: out->d = nd->dval; return PROPER_OK;
     case PROPER__PM_N_VAR:
-        if (!cx->vals) return proper__pm_eval_fail(cx, nd, PROPER_EINVAL, "variables cannot be used here");
+        if (!cx->vals) return proper__prism_eval_fail(cx, nd, PROPER_EINVAL, "variables cannot be used here");
         out->i = cx->vals[nd->idx];
         return PROPER_OK;
     case PROPER__PM_N_CONST:
         if (cx->cstate && cx->cstate[nd->idx] != 2) {
-            if ((rc = proper__pm_eval_const(cx, nd->idx)) != 0) return rc;
+            if ((rc = proper__prism_eval_const(cx, nd->idx)) != 0) return rc;
             *out = cx->cvals[nd->idx];
         } else {
             *out = cx->cv[nd->idx];
@@ -2238,52 +2238,52 @@ static int proper__pm_eval(const proper__pm_ectx *cx, int32_t e, proper__pm_val 
         return PROPER_OK;
     case PROPER__PM_N_PCONST:
         if (cx->pmiss && cx->pmiss[nd->idx])
-            return proper__pm_eval_fail(cx, nd, PROPER_EUNDEFINED, "constant '%s' has no value (give it, e.g. --const %s=...)",
+            return proper__prism_eval_fail(cx, nd, PROPER_EUNDEFINED, "constant '%s' has no value (give it, e.g. --const %s=...)",
                                         cx->props->names.s[cx->props->consts[nd->idx].sym],
                                         cx->props->names.s[cx->props->consts[nd->idx].sym]);
         *out = cx->pcv[nd->idx];
         return PROPER_OK;
-    case PROPER__PM_N_FORMULA: case PROPER__PM_N_PLABEL: return proper__pm_eval(cx, nd->a, out);
+    case PROPER__PM_N_FORMULA: case PROPER__PM_N_PLABEL: return proper__prism_eval(cx, nd->a, out);
     case PROPER__PM_N_MFORMULA:
         sub = *cx;
         sub.pool = &cx->m->pool;
         sub.file = cx->m->file;
-        return proper__pm_eval(&sub, nd->a, out);
+        return proper__prism_eval(&sub, nd->a, out);
     case PROPER__PM_N_LABEL:
         if (!cx->labels || !cx->labels[nd->idx])
-            return proper__pm_eval_fail(cx, nd, PROPER_EINVAL, "labels cannot be used here");
+            return proper__prism_eval_fail(cx, nd, PROPER_EINVAL, "labels cannot be used here");
         out->i = PROPER_BITSET_GET(cx->labels[nd->idx], cx->state);
         return PROPER_OK;
     case PROPER__PM_N_NEG:
-        if ((rc = proper__pm_eval(cx, nd->a, out)) != 0) return rc;
-        if (nd->type == PROPER_PRISM_INT) return proper__pm_int_result(cx, nd, -out->i, out);
+        if ((rc = proper__prism_eval(cx, nd->a, out)) != 0) return rc;
+        if (nd->type == PROPER_PRISM_INT) return proper__prism_int_result(cx, nd, -out->i, out);
         out->d = -out->d;
         return PROPER_OK;
     case PROPER__PM_N_NOT:
-        if ((rc = proper__pm_eval(cx, nd->a, out)) != 0) return rc;
+        if ((rc = proper__prism_eval(cx, nd->a, out)) != 0) return rc;
         out->i = !out->i;
         return PROPER_OK;
     case PROPER__PM_N_ITE: {
-        proper__pm_val c;
+        proper__prism_val c;
         int tb, tc;
-        if ((rc = proper__pm_eval(cx, nd->a, &c)) != 0) return rc;
-        if ((rc = proper__pm_eval(cx, c.i ? nd->b : nd->c, out)) != 0) return rc;
+        if ((rc = proper__prism_eval(cx, nd->a, &c)) != 0) return rc;
+        if ((rc = proper__prism_eval(cx, c.i ? nd->b : nd->c, out)) != 0) return rc;
         tb = cx->pool->n[c.i ? nd->b : nd->c].type;
         tc = nd->type;
         if (tc == PROPER_PRISM_DOUBLE && tb == PROPER_PRISM_INT) out->d = (double)out->i;
         return PROPER_OK;
     }
-    case PROPER__PM_N_BIN: return proper__pm_eval_binary(cx, nd, out);
-    case PROPER__PM_N_FUNC: return proper__pm_eval_func(cx, nd, out);
-    default: return proper__pm_eval_fail(cx, nd, PROPER_EINVAL, "unresolved name");
+    case PROPER__PM_N_BIN: return proper__prism_eval_binary(cx, nd, out);
+    case PROPER__PM_N_FUNC: return proper__prism_eval_func(cx, nd, out);
+    default: return proper__prism_eval_fail(cx, nd, PROPER_EINVAL, "unresolved name");
     }
 }
 
 /* Value of model constant k, computing (and caching) those it depends on. */
-static int proper__pm_eval_const(const proper__pm_ectx *cx, int32_t k) {
-    const proper__pm_const_decl *c = &cx->m->consts[k];
-    proper__pm_ectx sub = *cx;
-    proper__pm_val v;
+static int proper__prism_eval_const(const proper__prism_ectx *cx, int32_t k) {
+    const proper__prism_const_decl *c = &cx->m->consts[k];
+    proper__prism_ectx sub = *cx;
+    proper__prism_val v;
     int rc;
     if (cx->cstate[k] == 2) return PROPER_OK;
     if (cx->cstate[k] == 1)
@@ -2307,18 +2307,18 @@ static int proper__pm_eval_const(const proper__pm_ectx *cx, int32_t k) {
     sub.vals = NULL;
     sub.labels = NULL;
     sub.cnest = cx->cnest + 1;
-    if ((rc = proper__pm_eval(&sub, c->expr, &v)) != 0) return rc;
-    if (c->type == PROPER_PRISM_DOUBLE) v.d = proper__pm_as_double(cx->m->pool.n[c->expr].type, v);
+    if ((rc = proper__prism_eval(&sub, c->expr, &v)) != 0) return rc;
+    if (c->type == PROPER_PRISM_DOUBLE) v.d = proper__prism_as_double(cx->m->pool.n[c->expr].type, v);
     cx->cvals[k] = v;
     cx->cstate[k] = 2;
     return PROPER_OK;
 }
 
 /* Values of all model constants into *out (PROPER_FREE it). */
-static int proper__pm_model_consts(const proper_prism_model *m, proper__pm_val **out, proper_error *err) {
-    proper__pm_ectx cx;
+static int proper__prism_model_consts(const proper_prism_model *m, proper__prism_val **out, proper_error *err) {
+    proper__prism_ectx cx;
     int *state = (int *)proper_calloc(m->n_consts, sizeof *state);
-    proper__pm_val *vals = (proper__pm_val *)proper_calloc(m->n_consts, sizeof *vals);
+    proper__prism_val *vals = (proper__prism_val *)proper_calloc(m->n_consts, sizeof *vals);
     size_t i;
     int rc = PROPER_OK;
     *out = NULL;
@@ -2335,7 +2335,7 @@ static int proper__pm_model_consts(const proper_prism_model *m, proper__pm_val *
     cx.cstate = state;
     cx.cvals = vals;
     cx.err = err;
-    for (i = 0; i < m->n_consts && rc == PROPER_OK; i++) rc = proper__pm_eval_const(&cx, (int32_t)i);
+    for (i = 0; i < m->n_consts && rc == PROPER_OK; i++) rc = proper__prism_eval_const(&cx, (int32_t)i);
     PROPER_FREE(state);
     if (rc) {
         PROPER_FREE(vals);
@@ -2347,7 +2347,7 @@ static int proper__pm_model_consts(const proper_prism_model *m, proper__pm_val *
 
 /* ---- Model: public parse/free/constants -------------------------------------*/
 
-static char *proper__pm_strdup(const char *s) {
+static char *proper__prism_strdup(const char *s) {
     size_t n = strlen(s);
     char *c = (char *)PROPER_MALLOC(n + 1);
     if (c) memcpy(c, s, n + 1);
@@ -2357,7 +2357,7 @@ static char *proper__pm_strdup(const char *s) {
 PROPER_API void proper_prism_free(proper_prism_model *m) {
     if (!m) return;
     PROPER_FREE(m->file);
-    proper__pm_names_free(&m->names);
+    proper__prism_names_free(&m->names);
     PROPER_FREE(m->pool.n);
     PROPER_FREE(m->consts);
     PROPER_FREE(m->formulas);
@@ -2380,8 +2380,8 @@ PROPER_API void proper_prism_free(proper_prism_model *m) {
 PROPER_API int proper_prism_parse(proper_prism_model **out, const char *text, size_t len, const char *file,
                                   proper_error *err) {
     proper_prism_model *m;
-    proper__pm_mparser mp;
-    proper__pm_tok *toks = NULL;
+    proper__prism_mparser mp;
+    proper__prism_tok *toks = NULL;
     proper_error local;
     size_t n = 0;
     int rc;
@@ -2389,11 +2389,11 @@ PROPER_API int proper_prism_parse(proper_prism_model **out, const char *text, si
     if (!err) err = &local; /* the parser's functions report their code through err */
     proper_error_clear(err);
     m = (proper_prism_model *)proper_calloc(1, sizeof *m);
-    if (!m || !(m->file = proper__pm_strdup(file ? file : ""))) {
+    if (!m || !(m->file = proper__prism_strdup(file ? file : ""))) {
         PROPER_FREE(m);
         return proper_error_set(err, PROPER_ENOMEM, file, 0, 0, "out of memory");
     }
-    if ((rc = proper__pm_lex(text, len, m->file[0] ? m->file : NULL, &toks, &n, err)) != 0) goto fail;
+    if ((rc = proper__prism_lex(text, len, m->file[0] ? m->file : NULL, &toks, &n, err)) != 0) goto fail;
     memset(&mp, 0, sizeof mp);
     mp.m = m;
     mp.ps.t = toks;
@@ -2402,10 +2402,10 @@ PROPER_API int proper_prism_parse(proper_prism_model **out, const char *text, si
     mp.ps.err = err;
     mp.ps.pool = &m->pool;
     mp.ps.names = &m->names;
-    if ((rc = proper__pm_parse_model_file(&mp)) != 0) goto fail;
+    if ((rc = proper__prism_parse_model_file(&mp)) != 0) goto fail;
     PROPER_FREE(toks);
     toks = NULL;
-    if ((rc = proper__pm_resolve_model(m, err)) != 0) goto fail;
+    if ((rc = proper__prism_resolve_model(m, err)) != 0) goto fail;
     *out = m;
     return PROPER_OK;
 fail:
@@ -2442,7 +2442,7 @@ PROPER_API const char *proper_prism_var_name(const proper_prism_model *m, size_t
 }
 
 /* Check and store a given value for constant c. */
-static int proper__pm_give_const(proper__pm_const_decl *c, const char *name, double value, proper_error *err) {
+static int proper__prism_give_const(proper__prism_const_decl *c, const char *name, double value, proper_error *err) {
     if (c->expr >= 0)
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "constant '%s' is defined in the model; it cannot be given",
                                 name);
@@ -2465,10 +2465,10 @@ static int proper__pm_give_const(proper__pm_const_decl *c, const char *name, dou
 }
 
 PROPER_API int proper_prism_set_const(proper_prism_model *m, const char *name, double value, proper_error *err) {
-    int32_t sym = proper__pm_names_find(&m->names, name, strlen(name));
+    int32_t sym = proper__prism_names_find(&m->names, name, strlen(name));
     if (sym < 0 || m->sym_const[sym] < 0)
         return proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0, "the model has no constant '%s'", name);
-    return proper__pm_give_const(&m->consts[m->sym_const[sym]], name, value, err);
+    return proper__prism_give_const(&m->consts[m->sym_const[sym]], name, value, err);
 }
 
 /* ---- State-space exploration --------------------------------------------------
@@ -2478,15 +2478,15 @@ PROPER_API int proper_prism_set_const(proper_prism_model *m, const char *name, d
  * as unsigned numbers therefore compares the valuations lexicographically
  * in declaration order, which is the order PRISM numbers states in. */
 
-typedef struct proper__pm_layout {
+typedef struct proper__prism_layout {
     size_t nv, W;
     int32_t *lo, *hi;
     unsigned *word, *shift;
     uint64_t *mask;
     unsigned char *is_bool;
-} proper__pm_layout;
+} proper__prism_layout;
 
-static void proper__pm_layout_free(proper__pm_layout *L) {
+static void proper__prism_layout_free(proper__prism_layout *L) {
     PROPER_FREE(L->lo);
     PROPER_FREE(L->hi);
     PROPER_FREE(L->word);
@@ -2496,14 +2496,14 @@ static void proper__pm_layout_free(proper__pm_layout *L) {
     memset(L, 0, sizeof *L);
 }
 
-static unsigned proper__pm_bits_for(uint64_t span) { /* bits to hold 0..span */
+static unsigned proper__prism_bits_for(uint64_t span) { /* bits to hold 0..span */
     unsigned b = 0;
     while (b < 64 && (span >> b) != 0) b++;
     return b;
 }
 
 /* Ranges (constant expressions) into the layout; the initial values into init. */
-static int proper__pm_layout_init(proper__pm_layout *L, const proper_prism_model *m, const proper__pm_ectx *cx,
+static int proper__prism_layout_init(proper__prism_layout *L, const proper_prism_model *m, const proper__prism_ectx *cx,
                                   int32_t *init, proper_error *err) {
     size_t i, n = m->n_vars, used = 0;
     memset(L, 0, sizeof *L);
@@ -2517,19 +2517,19 @@ static int proper__pm_layout_init(proper__pm_layout *L, const proper_prism_model
     if (!L->lo || !L->hi || !L->word || !L->shift || !L->mask || !L->is_bool)
         return proper_error_set(err, PROPER_ENOMEM, m->file, 0, 0, "out of memory");
     for (i = 0; i < n; i++) {
-        const proper__pm_var_decl *v = &m->vars[i];
-        proper__pm_val lo, hi, iv;
+        const proper__prism_var_decl *v = &m->vars[i];
+        proper__prism_val lo, hi, iv;
         unsigned bits;
         int rc;
         lo.i = 0;
         hi.i = 1;
-        if (!v->is_bool && ((rc = proper__pm_eval(cx, v->lo, &lo)) != 0 || (rc = proper__pm_eval(cx, v->hi, &hi)) != 0))
+        if (!v->is_bool && ((rc = proper__prism_eval(cx, v->lo, &lo)) != 0 || (rc = proper__prism_eval(cx, v->hi, &hi)) != 0))
             return rc;
         if (lo.i > hi.i)
             return proper_error_set(err, PROPER_ERANGE, m->file, v->line, v->col, "variable '%s' has an empty range [%lld..%lld]",
                                     m->names.s[v->sym], lo.i, hi.i);
         iv.i = lo.i;
-        if (v->init >= 0 && (rc = proper__pm_eval(cx, v->init, &iv)) != 0) return rc;
+        if (v->init >= 0 && (rc = proper__prism_eval(cx, v->init, &iv)) != 0) return rc;
         if (iv.i < lo.i || iv.i > hi.i)
             return proper_error_set(err, PROPER_ERANGE, m->file, v->line, v->col,
                                     "initial value %lld of '%s' is outside its range [%lld..%lld]", iv.i,
@@ -2538,13 +2538,13 @@ static int proper__pm_layout_init(proper__pm_layout *L, const proper_prism_model
         L->lo[i] = (int32_t)lo.i;
         L->hi[i] = (int32_t)hi.i;
         L->is_bool[i] = (unsigned char)v->is_bool;
-        bits = proper__pm_bits_for((uint64_t)(hi.i - lo.i));
+        bits = proper__prism_bits_for((uint64_t)(hi.i - lo.i));
         if (used + bits > 64) {
             L->W++;
             used = 0;
         }
         L->word[i] = (unsigned)L->W;
-        L->shift[i] = (unsigned)(64 - used - bits);
+        L->shift[i] = bits ? (unsigned)(64 - used - bits) : 0; /* one value: no bits, no shift */
         L->mask[i] = bits == 64 ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1);
         used += bits;
     }
@@ -2552,27 +2552,27 @@ static int proper__pm_layout_init(proper__pm_layout *L, const proper_prism_model
     return PROPER_OK;
 }
 
-static void proper__pm_pack(const proper__pm_layout *L, const int32_t *vals, uint64_t *key) {
+static void proper__prism_pack(const proper__prism_layout *L, const int32_t *vals, uint64_t *key) {
     size_t i;
     for (i = 0; i < L->W; i++) key[i] = 0;
     for (i = 0; i < L->nv; i++)
         if (L->mask[i]) key[L->word[i]] |= (uint64_t)((int64_t)vals[i] - L->lo[i]) << L->shift[i];
 }
 
-static void proper__pm_unpack(const proper__pm_layout *L, const uint64_t *key, int32_t *vals) {
+static void proper__prism_unpack(const proper__prism_layout *L, const uint64_t *key, int32_t *vals) {
     size_t i;
     for (i = 0; i < L->nv; i++)
         vals[i] = (int32_t)((int64_t)L->lo[i] + (int64_t)((key[L->word[i]] >> L->shift[i]) & L->mask[i]));
 }
 
-static int proper__pm_key_cmp(const uint64_t *a, const uint64_t *b, size_t W) {
+static int proper__prism_key_cmp(const uint64_t *a, const uint64_t *b, size_t W) {
     size_t i;
     for (i = 0; i < W; i++)
         if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
     return 0;
 }
 
-static uint64_t proper__pm_key_hash(const uint64_t *k, size_t W) {
+static uint64_t proper__prism_key_hash(const uint64_t *k, size_t W) {
     uint64_t h = 0x9E3779B97F4A7C15ULL;
     size_t i;
     for (i = 0; i < W; i++) {
@@ -2587,11 +2587,11 @@ static uint64_t proper__pm_key_hash(const uint64_t *k, size_t W) {
 /* Breadth-first exploration: the states found so far (packed keys, hash
  * table), the transitions of the states explored, and scratch space for the
  * outcomes (probability, successor values) of the choice being assembled. */
-typedef struct proper__pm_explorer {
+typedef struct proper__prism_explorer {
     const proper_prism_model *m;
     const proper_prism_build_opts *o;
-    proper__pm_ectx cx;
-    proper__pm_layout L;
+    proper__prism_ectx cx;
+    proper__prism_layout L;
     proper_error *err;
     /* states */
     uint64_t *keys;
@@ -2618,21 +2618,21 @@ typedef struct proper__pm_explorer {
     double *choice_rew;                    /* n_trew rewards of the current choice */
     size_t n_choices;                      /* choices of the current state */
     size_t state_first;                    /* first transition of the current state */
-} proper__pm_explorer;
+} proper__prism_explorer;
 
 /* Outcomes of one state (before merging equal successors) are capped like
  * states, so products of synchronised updates cannot exhaust memory. */
-static int proper__pm_too_many(proper__pm_explorer *X, size_t n) {
+static int proper__prism_too_many(proper__prism_explorer *X, size_t n) {
     char st[PROPER_ERROR_MESSAGE_MAX / 2];
     if (n <= (size_t)X->o->max_states) return PROPER_OK;
-    proper__pm_describe_state(X->m, X->cur, st, sizeof st);
+    proper__prism_describe_state(X->m, X->cur, st, sizeof st);
     return proper_error_set(X->err, PROPER_ELIMIT, X->m->file, 0, 0,
                             "state %s has more than %lu outgoing transitions (the state limit; raise max_states)", st,
                             (unsigned long)X->o->max_states);
 }
 
-static void proper__pm_explorer_free(proper__pm_explorer *X) {
-    proper__pm_layout_free(&X->L);
+static void proper__prism_explorer_free(proper__prism_explorer *X) {
+    proper__prism_layout_free(&X->L);
     PROPER_FREE(X->keys);
     PROPER_FREE(X->slots);
     PROPER_FREE(X->row);
@@ -2654,19 +2654,19 @@ static void proper__pm_explorer_free(proper__pm_explorer *X) {
     PROPER_FREE(X->choice_rew);
 }
 
-static int proper__pm_xoom(proper__pm_explorer *X) {
+static int proper__prism_xoom(proper__prism_explorer *X) {
     return proper_error_set(X->err, PROPER_ENOMEM, X->m->file, 0, 0, "out of memory during state exploration");
 }
 
 /* Index of the state with key X->key, adding it if new. */
-static int proper__pm_lookup(proper__pm_explorer *X, uint32_t *index) {
+static int proper__prism_lookup(proper__prism_explorer *X, uint32_t *index) {
     size_t W = X->L.W, h;
     if ((X->n_states + 1) * 2 > X->nslots) { /* grow the table to keep it at most half full */
         size_t ns = X->nslots ? X->nslots * 2 : 1024, i;
         uint32_t *slots = (uint32_t *)proper_calloc(ns, sizeof *slots);
-        if (!slots) return proper__pm_xoom(X);
+        if (!slots) return proper__prism_xoom(X);
         for (i = 0; i < X->n_states; i++) {
-            size_t g = (size_t)proper__pm_key_hash(X->keys + i * W, W) & (ns - 1);
+            size_t g = (size_t)proper__prism_key_hash(X->keys + i * W, W) & (ns - 1);
             while (slots[g]) g = (g + 1) & (ns - 1);
             slots[g] = (uint32_t)(i + 1);
         }
@@ -2674,10 +2674,10 @@ static int proper__pm_lookup(proper__pm_explorer *X, uint32_t *index) {
         X->slots = slots;
         X->nslots = ns;
     }
-    h = (size_t)proper__pm_key_hash(X->key, W) & (X->nslots - 1);
+    h = (size_t)proper__prism_key_hash(X->key, W) & (X->nslots - 1);
     while (X->slots[h]) {
         size_t s = X->slots[h] - 1;
-        if (proper__pm_key_cmp(X->keys + s * W, X->key, W) == 0) {
+        if (proper__prism_key_cmp(X->keys + s * W, X->key, W) == 0) {
             *index = (uint32_t)s;
             return PROPER_OK;
         }
@@ -2687,7 +2687,7 @@ static int proper__pm_lookup(proper__pm_explorer *X, uint32_t *index) {
         return proper_error_set(X->err, PROPER_ELIMIT, X->m->file, 0, 0,
                                 "more than %lu reachable states (the state limit; raise it with max_states / --max-states)",
                                 (unsigned long)X->o->max_states);
-    if (proper_reserve(&X->keys, &X->cap_keys, (X->n_states + 1) * W, sizeof *X->keys)) return proper__pm_xoom(X);
+    if (proper_reserve(&X->keys, &X->cap_keys, (X->n_states + 1) * W, sizeof *X->keys)) return proper__prism_xoom(X);
     memcpy(X->keys + X->n_states * W, X->key, W * sizeof *X->key);
     X->slots[h] = (uint32_t)(X->n_states + 1);
     *index = (uint32_t)X->n_states++;
@@ -2695,17 +2695,17 @@ static int proper__pm_lookup(proper__pm_explorer *X, uint32_t *index) {
 }
 
 /* Commands grouped: unlabelled, then by action (module order kept). */
-static int proper__pm_group_commands(proper__pm_explorer *X) {
+static int proper__prism_group_commands(proper__prism_explorer *X) {
     const proper_prism_model *m = X->m;
     size_t na = m->n_actions, i, a;
     X->by_action = (size_t *)proper_calloc(m->n_cmds, sizeof *X->by_action);
     X->action_start = (size_t *)proper_calloc(na + 2, sizeof *X->action_start);
-    if (!X->by_action || !X->action_start) return proper__pm_xoom(X);
+    if (!X->by_action || !X->action_start) return proper__prism_xoom(X);
     for (i = 0; i < m->n_cmds; i++) X->action_start[m->cmds[i].action + 2]++;
     for (a = 1; a < na + 2; a++) X->action_start[a] += X->action_start[a - 1];
     {
         size_t *fill = (size_t *)proper_calloc(na + 1, sizeof *fill);
-        if (!fill) return proper__pm_xoom(X);
+        if (!fill) return proper__prism_xoom(X);
         for (i = 0; i < m->n_cmds; i++) {
             size_t g = (size_t)(m->cmds[i].action + 1);
             X->by_action[X->action_start[g] + fill[g]++] = i;
@@ -2717,69 +2717,69 @@ static int proper__pm_group_commands(proper__pm_explorer *X) {
 
 /* Evaluate the update probabilities of command c in the current state and
  * check them (>= 0, finite, summing to 1 within prob_tol). */
-static int proper__pm_command_probs(proper__pm_explorer *X, size_t c, double *probs) {
+static int proper__prism_command_probs(proper__prism_explorer *X, size_t c, double *probs) {
     const proper_prism_model *m = X->m;
-    const proper__pm_command *cmd = &m->cmds[c];
+    const proper__prism_command *cmd = &m->cmds[c];
     double sum = 0;
     size_t j;
     int rc;
     for (j = 0; j < cmd->n; j++) {
-        const proper__pm_update *u = &m->updates[cmd->first + j];
-        proper__pm_val v;
+        const proper__prism_update *u = &m->updates[cmd->first + j];
+        proper__prism_val v;
         double p = 1;
         if (u->prob >= 0) {
-            if ((rc = proper__pm_eval(&X->cx, u->prob, &v)) != 0) return rc;
-            p = proper__pm_as_double(m->pool.n[u->prob].type, v);
+            if ((rc = proper__prism_eval(&X->cx, u->prob, &v)) != 0) return rc;
+            p = proper__prism_as_double(m->pool.n[u->prob].type, v);
         }
         if (!(p >= 0) || isinf(p))
-            return proper__pm_eval_fail(&X->cx, &m->pool.n[u->prob], PROPER_EPROB, "probability %g is not in [0, 1]", p);
+            return proper__prism_eval_fail(&X->cx, &m->pool.n[u->prob], PROPER_EPROB, "probability %g is not in [0, 1]", p);
         probs[j] = p;
         sum += p;
     }
     if (fabs(sum - 1) > X->o->prob_tol) {
-        proper__pm_node at;
+        proper__prism_node at;
         memset(&at, 0, sizeof at);
         at.line = cmd->line;
         at.col = cmd->col;
-        return proper__pm_eval_fail(&X->cx, &at, PROPER_EPROB, "probabilities of the command sum to %.15g, not 1", sum);
+        return proper__prism_eval_fail(&X->cx, &at, PROPER_EPROB, "probabilities of the command sum to %.15g, not 1", sum);
     }
     return PROPER_OK;
 }
 
 /* Multiply the outcomes so far by command c's updates (assignments read
  * the current state X->cur). */
-static int proper__pm_apply_command(proper__pm_explorer *X, size_t c) {
+static int proper__prism_apply_command(proper__prism_explorer *X, size_t c) {
     const proper_prism_model *m = X->m;
-    const proper__pm_command *cmd = &m->cmds[c];
+    const proper__prism_command *cmd = &m->cmds[c];
     size_t nv = X->L.nv, o, j, k, n_new = 0;
     double probs_small[16], *probs = probs_small;
     int rc = PROPER_OK;
-    if (cmd->n > 16 && !(probs = (double *)proper_calloc(cmd->n, sizeof *probs))) return proper__pm_xoom(X);
-    if ((rc = proper__pm_command_probs(X, c, probs)) != 0) goto done;
+    if (cmd->n > 16 && !(probs = (double *)proper_calloc(cmd->n, sizeof *probs))) return proper__prism_xoom(X);
+    if ((rc = proper__prism_command_probs(X, c, probs)) != 0) goto done;
     for (o = 0; o < X->n_out; o++)
         for (j = 0; j < cmd->n; j++) {
-            const proper__pm_update *u = &m->updates[cmd->first + j];
+            const proper__prism_update *u = &m->updates[cmd->first + j];
             int32_t *nv_row;
             if (probs[j] == 0) continue;
-            if ((rc = proper__pm_too_many(X, n_new + 1)) != 0) goto done;
+            if ((rc = proper__prism_too_many(X, n_new + 1)) != 0) goto done;
             if (proper_reserve(&X->nvals, &X->cap_nout, (n_new + 1) * (nv ? nv : 1), sizeof *X->nvals) ||
                 proper_reserve(&X->nprob, &X->cap_nprob, n_new + 1, sizeof *X->nprob)) {
-                rc = proper__pm_xoom(X);
+                rc = proper__prism_xoom(X);
                 goto done;
             }
             nv_row = X->nvals + n_new * nv;
             if (nv) memcpy(nv_row, X->ovals + o * nv, nv * sizeof *nv_row);
             X->nprob[n_new] = X->oprob[o] * probs[j];
             for (k = 0; k < u->n; k++) {
-                const proper__pm_assign *a = &m->assigns[u->first + k];
-                proper__pm_val v;
-                if ((rc = proper__pm_eval(&X->cx, a->expr, &v)) != 0) goto done;
+                const proper__prism_assign *a = &m->assigns[u->first + k];
+                proper__prism_val v;
+                if ((rc = proper__prism_eval(&X->cx, a->expr, &v)) != 0) goto done;
                 if (v.i < X->L.lo[a->var] || v.i > X->L.hi[a->var]) {
-                    proper__pm_node at;
+                    proper__prism_node at;
                     memset(&at, 0, sizeof at);
                     at.line = a->line;
                     at.col = a->col;
-                    rc = proper__pm_eval_fail(&X->cx, &at, PROPER_ERANGE,
+                    rc = proper__prism_eval_fail(&X->cx, &at, PROPER_ERANGE,
                                               "the command at line %d sets '%s' to %lld, outside its range [%ld..%ld],",
                                               cmd->line, m->names.s[m->vars[a->var].sym], v.i, (long)X->L.lo[a->var],
                                               (long)X->L.hi[a->var]);
@@ -2809,11 +2809,11 @@ done:
     return rc;
 }
 
-static int proper__pm_start_choice(proper__pm_explorer *X) {
+static int proper__prism_start_choice(proper__prism_explorer *X) {
     size_t nv = X->L.nv;
     if (proper_reserve(&X->ovals, &X->cap_out, nv ? nv : 1, sizeof *X->ovals) ||
         proper_reserve(&X->oprob, &X->cap_oprob, 1, sizeof *X->oprob))
-        return proper__pm_xoom(X);
+        return proper__prism_xoom(X);
     if (nv) memcpy(X->ovals, X->cur, nv * sizeof *X->cur);
     X->oprob[0] = 1;
     X->n_out = 1;
@@ -2821,25 +2821,25 @@ static int proper__pm_start_choice(proper__pm_explorer *X) {
 }
 
 /* Transition rewards of a choice of `action` (-1 unlabelled) in the current state. */
-static int proper__pm_choice_rewards(proper__pm_explorer *X, int action) {
+static int proper__prism_choice_rewards(proper__prism_explorer *X, int action) {
     const proper_prism_model *m = X->m;
     size_t r, i;
     int rc;
     for (r = 0; r < m->n_rewards; r++) {
-        const proper__pm_reward_decl *rd = &m->rewards[r];
+        const proper__prism_reward_decl *rd = &m->rewards[r];
         double sum = 0;
         if (X->trew_slot[r] < 0) continue;
         for (i = rd->first; i < rd->first + rd->n; i++) {
-            const proper__pm_reward_item *it = &m->items[i];
-            proper__pm_val g, v;
+            const proper__prism_reward_item *it = &m->items[i];
+            proper__prism_val g, v;
             double x;
             if (!it->is_trans || it->action != action) continue;
-            if ((rc = proper__pm_eval(&X->cx, it->guard, &g)) != 0) return rc;
+            if ((rc = proper__prism_eval(&X->cx, it->guard, &g)) != 0) return rc;
             if (!g.i) continue;
-            if ((rc = proper__pm_eval(&X->cx, it->value, &v)) != 0) return rc;
-            x = proper__pm_as_double(m->pool.n[it->value].type, v);
+            if ((rc = proper__prism_eval(&X->cx, it->value, &v)) != 0) return rc;
+            x = proper__prism_as_double(m->pool.n[it->value].type, v);
             if (!(x == x) || isinf(x))
-                return proper__pm_eval_fail(&X->cx, &m->pool.n[it->value], PROPER_ERANGE, "reward is %g", x);
+                return proper__prism_eval_fail(&X->cx, &m->pool.n[it->value], PROPER_ERANGE, "reward is %g", x);
             sum += x;
         }
         X->choice_rew[X->trew_slot[r]] = sum;
@@ -2849,20 +2849,20 @@ static int proper__pm_choice_rewards(proper__pm_explorer *X, int action) {
 
 /* Append the outcomes of the current choice as transitions (probabilities
  * are normalised when the state is complete). */
-static int proper__pm_finish_choice(proper__pm_explorer *X, int action) {
+static int proper__prism_finish_choice(proper__prism_explorer *X, int action) {
     size_t o, r, nt = X->n_trew;
     int rc;
-    if (nt && (rc = proper__pm_choice_rewards(X, action)) != 0) return rc;
-    if ((rc = proper__pm_too_many(X, X->n_trans - X->state_first + X->n_out)) != 0) return rc;
+    if (nt && (rc = proper__prism_choice_rewards(X, action)) != 0) return rc;
+    if ((rc = proper__prism_too_many(X, X->n_trans - X->state_first + X->n_out)) != 0) return rc;
     X->n_choices++;
     for (o = 0; o < X->n_out; o++) {
         uint32_t dst;
-        proper__pm_pack(&X->L, X->ovals + o * X->L.nv, X->key);
-        if ((rc = proper__pm_lookup(X, &dst)) != 0) return rc;
+        proper__prism_pack(&X->L, X->ovals + o * X->L.nv, X->key);
+        if ((rc = proper__prism_lookup(X, &dst)) != 0) return rc;
         if (proper_reserve(&X->dst, &X->cap_dst, X->n_trans + 1, sizeof *X->dst) ||
             proper_reserve(&X->prob, &X->cap_prob, X->n_trans + 1, sizeof *X->prob) ||
             (nt && proper_reserve(&X->tw, &X->cap_tw, (X->n_trans + 1) * nt, sizeof *X->tw)))
-            return proper__pm_xoom(X);
+            return proper__prism_xoom(X);
         X->dst[X->n_trans] = dst;
         X->prob[X->n_trans] = X->oprob[o];
         for (r = 0; r < nt; r++) X->tw[X->n_trans * nt + r] = X->oprob[o] * X->choice_rew[r];
@@ -2873,11 +2873,11 @@ static int proper__pm_finish_choice(proper__pm_explorer *X, int action) {
 
 /* Choices of action a: every combination of one enabled a-command per
  * module with a in its alphabet. */
-static int proper__pm_sync_choices(proper__pm_explorer *X, size_t a) {
+static int proper__prism_sync_choices(proper__prism_explorer *X, size_t a) {
     const proper_prism_model *m = X->m;
     size_t lo = X->action_start[a + 1], hi = X->action_start[a + 2], i, n_en = 0, groups = 0, k;
     int last_module = -1, rc;
-    proper__pm_val g;
+    proper__prism_val g;
     for (i = lo; i < hi; i++) {
         size_t c = X->by_action[i];
         int mod = m->cmds[c].module;
@@ -2886,17 +2886,17 @@ static int proper__pm_sync_choices(proper__pm_explorer *X, size_t a) {
             X->group_start[groups++] = n_en;
             last_module = mod;
         }
-        if ((rc = proper__pm_eval(&X->cx, m->cmds[c].guard, &g)) != 0) return rc;
+        if ((rc = proper__prism_eval(&X->cx, m->cmds[c].guard, &g)) != 0) return rc;
         if (g.i) X->enabled[n_en++] = c;
     }
     if (groups == 0 || X->group_start[groups - 1] == n_en) return PROPER_OK; /* blocked */
     X->group_start[groups] = n_en;
     for (k = 0; k < groups; k++) X->combo[k] = 0;
     for (;;) { /* odometer over the modules' enabled commands */
-        if ((rc = proper__pm_start_choice(X)) != 0) return rc;
+        if ((rc = proper__prism_start_choice(X)) != 0) return rc;
         for (k = 0; k < groups; k++)
-            if ((rc = proper__pm_apply_command(X, X->enabled[X->group_start[k] + X->combo[k]])) != 0) return rc;
-        if ((rc = proper__pm_finish_choice(X, (int)a)) != 0) return rc;
+            if ((rc = proper__prism_apply_command(X, X->enabled[X->group_start[k] + X->combo[k]])) != 0) return rc;
+        if ((rc = proper__prism_finish_choice(X, (int)a)) != 0) return rc;
         for (k = groups; k-- > 0;) {
             if (++X->combo[k] < X->group_start[k + 1] - X->group_start[k]) break;
             X->combo[k] = 0;
@@ -2905,28 +2905,28 @@ static int proper__pm_sync_choices(proper__pm_explorer *X, size_t a) {
     }
 }
 
-static int proper__pm_explore_state(proper__pm_explorer *X, size_t s) {
+static int proper__prism_explore_state(proper__prism_explorer *X, size_t s) {
     const proper_prism_model *m = X->m;
     size_t i, a, first = X->n_trans;
     double total = 0;
     int rc;
-    proper__pm_val g;
-    proper__pm_unpack(&X->L, X->keys + s * X->L.W, X->cur);
+    proper__prism_val g;
+    proper__prism_unpack(&X->L, X->keys + s * X->L.W, X->cur);
     X->n_choices = 0;
     X->state_first = first;
     for (i = X->action_start[0]; i < X->action_start[1]; i++) {
         size_t c = X->by_action[i];
-        if ((rc = proper__pm_eval(&X->cx, m->cmds[c].guard, &g)) != 0) return rc;
+        if ((rc = proper__prism_eval(&X->cx, m->cmds[c].guard, &g)) != 0) return rc;
         if (!g.i) continue;
-        if ((rc = proper__pm_start_choice(X)) != 0 || (rc = proper__pm_apply_command(X, c)) != 0 ||
-            (rc = proper__pm_finish_choice(X, -1)) != 0)
+        if ((rc = proper__prism_start_choice(X)) != 0 || (rc = proper__prism_apply_command(X, c)) != 0 ||
+            (rc = proper__prism_finish_choice(X, -1)) != 0)
             return rc;
     }
     for (a = 0; a < m->n_actions; a++)
-        if ((rc = proper__pm_sync_choices(X, a)) != 0) return rc;
+        if ((rc = proper__prism_sync_choices(X, a)) != 0) return rc;
     if (X->n_choices == 0 && !X->o->fix_deadlocks) {
         char st[PROPER_ERROR_MESSAGE_MAX / 2];
-        proper__pm_describe_state(m, X->cur, st, sizeof st);
+        proper__prism_describe_state(m, X->cur, st, sizeof st);
         return proper_error_set(X->err, PROPER_EPROB, m->file, 0, 0,
                                 "deadlock: no command is enabled in state %s (fix deadlocks with a self-loop: --fixdl)", st);
     }
@@ -2934,12 +2934,12 @@ static int proper__pm_explore_state(proper__pm_explorer *X, size_t s) {
     for (i = first; i < X->n_trans; i++) total += X->prob[i];
     for (i = first; i < X->n_trans; i++) X->prob[i] /= total;
     for (i = first * X->n_trew; i < X->n_trans * X->n_trew; i++) X->tw[i] /= total;
-    if (proper_reserve(&X->row, &X->cap_row, s + 2, sizeof *X->row)) return proper__pm_xoom(X);
+    if (proper_reserve(&X->row, &X->cap_row, s + 2, sizeof *X->row)) return proper__prism_xoom(X);
     X->row[s + 1] = X->n_trans;
     return PROPER_OK;
 }
 
-static int proper__pm_explore(proper__pm_explorer *X, const int32_t *init_vals) {
+static int proper__prism_explore(proper__prism_explorer *X, const int32_t *init_vals) {
     const proper_prism_model *m = X->m;
     size_t s, r, nv = X->L.nv;
     uint32_t init;
@@ -2950,32 +2950,32 @@ static int proper__pm_explore(proper__pm_explorer *X, const int32_t *init_vals) 
     X->combo = (size_t *)proper_calloc(m->n_modules + 1, sizeof *X->combo);
     X->group_start = (size_t *)proper_calloc(m->n_modules + 1, sizeof *X->group_start);
     X->enabled = (size_t *)proper_calloc(m->n_cmds, sizeof *X->enabled);
-    if (!X->trew_slot || !X->cur || !X->key || !X->combo || !X->group_start || !X->enabled) return proper__pm_xoom(X);
+    if (!X->trew_slot || !X->cur || !X->key || !X->combo || !X->group_start || !X->enabled) return proper__prism_xoom(X);
     for (r = 0; r < m->n_rewards; r++) X->trew_slot[r] = m->rewards[r].has_trans ? (int)X->n_trew++ : -1;
     X->choice_rew = (double *)proper_calloc(X->n_trew, sizeof *X->choice_rew);
-    if (!X->choice_rew) return proper__pm_xoom(X);
-    if ((rc = proper__pm_group_commands(X)) != 0) return rc;
-    if (proper_reserve(&X->row, &X->cap_row, 1, sizeof *X->row)) return proper__pm_xoom(X);
+    if (!X->choice_rew) return proper__prism_xoom(X);
+    if ((rc = proper__prism_group_commands(X)) != 0) return rc;
+    if (proper_reserve(&X->row, &X->cap_row, 1, sizeof *X->row)) return proper__prism_xoom(X);
     X->row[0] = 0;
     if (nv) memcpy(X->cur, init_vals, nv * sizeof *X->cur);
     X->cx.vals = X->cur;
-    proper__pm_pack(&X->L, X->cur, X->key);
-    if ((rc = proper__pm_lookup(X, &init)) != 0) return rc;
+    proper__prism_pack(&X->L, X->cur, X->key);
+    if ((rc = proper__prism_lookup(X, &init)) != 0) return rc;
     for (s = 0; s < X->n_states; s++) /* breadth-first: states are appended as found */
-        if ((rc = proper__pm_explore_state(X, s)) != 0) return rc;
+        if ((rc = proper__prism_explore_state(X, s)) != 0) return rc;
     return PROPER_OK;
 }
 
 /* ---- Numbering in PRISM's order and building the DTMC ---------------------- */
 
 /* Sort state indices by key (bottom-up merge sort; stable). */
-static int proper__pm_sort_states(const proper__pm_explorer *X, uint32_t *order) {
+static int proper__prism_sort_states(const proper__prism_explorer *X, uint32_t *order) {
     size_t n = X->n_states, W = X->L.W, width, i;
     uint32_t *tmp, *src = order, *dst;
     int sorted = 1;
     for (i = 0; i < n; i++) order[i] = (uint32_t)i;
     for (i = 1; i < n && sorted; i++)
-        if (proper__pm_key_cmp(X->keys + (i - 1) * W, X->keys + i * W, W) > 0) sorted = 0;
+        if (proper__prism_key_cmp(X->keys + (i - 1) * W, X->keys + i * W, W) > 0) sorted = 0;
     if (sorted) return PROPER_OK; /* exploration found them in order already */
     tmp = (uint32_t *)proper_calloc(n, sizeof *tmp);
     if (!tmp) return PROPER_ENOMEM;
@@ -2985,7 +2985,7 @@ static int proper__pm_sort_states(const proper__pm_explorer *X, uint32_t *order)
             size_t l = i, mid = i + width < n ? i + width : n, hi = i + 2 * width < n ? i + 2 * width : n;
             size_t a = l, b = mid, k = l;
             while (a < mid && b < hi)
-                dst[k++] = proper__pm_key_cmp(X->keys + (size_t)src[b] * W, X->keys + (size_t)src[a] * W, W) < 0 ? src[b++] : src[a++];
+                dst[k++] = proper__prism_key_cmp(X->keys + (size_t)src[b] * W, X->keys + (size_t)src[a] * W, W) < 0 ? src[b++] : src[a++];
             while (a < mid) dst[k++] = src[a++];
             while (b < hi) dst[k++] = src[b++];
         }
@@ -3000,28 +3000,28 @@ static int proper__pm_sort_states(const proper__pm_explorer *X, uint32_t *order)
     return PROPER_OK;
 }
 
-typedef struct proper__pm_entry {
+typedef struct proper__prism_entry {
     uint32_t dst, j; /* new destination; position in the explored row */
-} proper__pm_entry;
+} proper__prism_entry;
 
-static int proper__pm_entry_cmp(const void *a, const void *b) {
-    const proper__pm_entry *x = (const proper__pm_entry *)a, *y = (const proper__pm_entry *)b;
+static int proper__prism_entry_cmp(const void *a, const void *b) {
+    const proper__prism_entry *x = (const proper__prism_entry *)a, *y = (const proper__prism_entry *)b;
     if (x->dst != y->dst) return x->dst < y->dst ? -1 : 1;
     return x->j < y->j ? -1 : x->j > y->j;
 }
 
 /* Transition rewards found while building rows: (state, dst, value). */
-typedef struct proper__pm_trew {
+typedef struct proper__prism_trew {
     uint32_t s, d;
     size_t slot;
     double v;
-} proper__pm_trew;
+} proper__prism_trew;
 
 /* Feed the rows, renumbered, to the dtmc builder; collect transition rewards. */
-static int proper__pm_build_rows(proper__pm_explorer *X, const uint32_t *order, const uint32_t *rank,
-                                 proper_dtmc_builder *b, proper__pm_trew **trews, size_t *n_trews) {
+static int proper__prism_build_rows(proper__prism_explorer *X, const uint32_t *order, const uint32_t *rank,
+                                 proper_dtmc_builder *b, proper__prism_trew **trews, size_t *n_trews) {
     size_t i, nt = X->n_trew, cap_tr = 0, cap_e = 0, cap_d = 0, cap_p = 0, cap_w = 0;
-    proper__pm_entry *e = NULL;
+    proper__prism_entry *e = NULL;
     uint32_t *dst = NULL;
     double *p = NULL, *w = NULL;
     int rc = PROPER_OK;
@@ -3029,14 +3029,14 @@ static int proper__pm_build_rows(proper__pm_explorer *X, const uint32_t *order, 
         size_t s = order[i], lo = (size_t)X->row[s], hi = (size_t)X->row[s + 1], k = hi - lo, j, n = 0, r;
         if (proper_reserve(&e, &cap_e, k + 1, sizeof *e) || proper_reserve(&dst, &cap_d, k + 1, sizeof *dst) ||
             proper_reserve(&p, &cap_p, k + 1, sizeof *p) || proper_reserve(&w, &cap_w, (k + 1) * (nt ? nt : 1), sizeof *w)) {
-            rc = proper__pm_xoom(X);
+            rc = proper__prism_xoom(X);
             break;
         }
         for (j = 0; j < k; j++) {
             e[j].dst = rank[X->dst[lo + j]];
             e[j].j = (uint32_t)j;
         }
-        qsort(e, k, sizeof *e, proper__pm_entry_cmp);
+        qsort(e, k, sizeof *e, proper__prism_entry_cmp);
         for (j = 0; j < k; j++) { /* merge equal destinations */
             size_t t = lo + e[j].j;
             if (n == 0 || dst[n - 1] != e[j].dst) {
@@ -3050,14 +3050,14 @@ static int proper__pm_build_rows(proper__pm_explorer *X, const uint32_t *order, 
         }
         for (j = 0; j < n && rc == PROPER_OK; j++)
             for (r = 0; r < nt; r++) {
-                proper__pm_trew tr;
+                proper__prism_trew tr;
                 if (w[j * nt + r] == 0) continue;
                 tr.s = (uint32_t)i;
                 tr.d = dst[j];
                 tr.slot = r;
                 tr.v = w[j * nt + r] / p[j]; /* probability-weighted mean over the choices */
                 if (PROPER_PUSH(*trews, *n_trews, cap_tr, tr)) {
-                    rc = proper__pm_xoom(X);
+                    rc = proper__prism_xoom(X);
                     break;
                 }
             }
@@ -3071,7 +3071,7 @@ static int proper__pm_build_rows(proper__pm_explorer *X, const uint32_t *order, 
 }
 
 /* Labels, valuations, rewards and parameters of the built model. */
-static int proper__pm_decorate(proper__pm_explorer *X, const uint32_t *order, const proper__pm_trew *trews,
+static int proper__prism_decorate(proper__prism_explorer *X, const uint32_t *order, const proper__prism_trew *trews,
                                size_t n_trews, proper_dtmc *d) {
     const proper_prism_model *m = X->m;
     size_t n = X->n_states, nv = X->L.nv, i, r, s, n_params = 0;
@@ -3082,43 +3082,43 @@ static int proper__pm_decorate(proper__pm_explorer *X, const uint32_t *order, co
     int rc = PROPER_OK;
     memset(&set, 0, sizeof set);
     if (!vals || !names || !pvals) {
-        rc = proper__pm_xoom(X);
+        rc = proper__prism_xoom(X);
         goto done;
     }
-    for (s = 0; s < n; s++) proper__pm_unpack(&X->L, X->keys + (size_t)order[s] * X->L.W, vals + s * nv);
+    for (s = 0; s < n; s++) proper__prism_unpack(&X->L, X->keys + (size_t)order[s] * X->L.W, vals + s * nv);
     for (i = 0; i < nv; i++) names[i] = m->names.s[m->vars[i].sym];
     if (nv && (rc = proper_dtmc_set_valuations(d, names, X->L.is_bool, nv, vals, X->err)) != 0) goto done;
     for (i = 0; i < m->n_labels && rc == PROPER_OK; i++) {
-        const proper__pm_label_decl *lb = &m->labels[i];
+        const proper__prism_label_decl *lb = &m->labels[i];
         if ((rc = proper_bitset_init(&set, n)) != 0) {
-            rc = proper__pm_xoom(X);
+            rc = proper__prism_xoom(X);
             goto done;
         }
         for (s = 0; s < n && rc == PROPER_OK; s++) {
-            proper__pm_val v;
+            proper__prism_val v;
             X->cx.vals = vals + s * nv;
-            if ((rc = proper__pm_eval(&X->cx, lb->expr, &v)) == 0 && v.i) proper_bitset_set(&set, s);
+            if ((rc = proper__prism_eval(&X->cx, lb->expr, &v)) == 0 && v.i) proper_bitset_set(&set, s);
         }
         if (rc == PROPER_OK) rc = proper_dtmc_add_label(d, m->names.s[lb->name], &set, NULL, X->err);
         proper_bitset_free(&set);
     }
     for (r = 0; r < m->n_rewards && rc == PROPER_OK; r++) {
-        const proper__pm_reward_decl *rd = &m->rewards[r];
+        const proper__prism_reward_decl *rd = &m->rewards[r];
         size_t idx, k;
         rc = proper_dtmc_add_reward(d, rd->name >= 0 ? m->names.s[rd->name] : "", rd->has_state, rd->has_trans, &idx, X->err);
         for (s = 0; s < n && rc == PROPER_OK && rd->has_state; s++) {
             double sum = 0;
             X->cx.vals = vals + s * nv;
             for (k = rd->first; k < rd->first + rd->n && rc == PROPER_OK; k++) {
-                const proper__pm_reward_item *it = &m->items[k];
-                proper__pm_val g, v;
+                const proper__prism_reward_item *it = &m->items[k];
+                proper__prism_val g, v;
                 double x;
                 if (it->is_trans) continue;
-                if ((rc = proper__pm_eval(&X->cx, it->guard, &g)) != 0 || !g.i) continue;
-                if ((rc = proper__pm_eval(&X->cx, it->value, &v)) != 0) continue;
-                x = proper__pm_as_double(m->pool.n[it->value].type, v);
+                if ((rc = proper__prism_eval(&X->cx, it->guard, &g)) != 0 || !g.i) continue;
+                if ((rc = proper__prism_eval(&X->cx, it->value, &v)) != 0) continue;
+                x = proper__prism_as_double(m->pool.n[it->value].type, v);
                 if (!(x == x) || isinf(x))
-                    rc = proper__pm_eval_fail(&X->cx, &m->pool.n[it->value], PROPER_ERANGE, "reward is %g", x);
+                    rc = proper__prism_eval_fail(&X->cx, &m->pool.n[it->value], PROPER_ERANGE, "reward is %g", x);
                 sum += x;
             }
             if (rc == PROPER_OK && sum != 0) rc = proper_dtmc_reward_add_state(d, idx, (uint32_t)s, sum, X->err);
@@ -3130,7 +3130,7 @@ static int proper__pm_decorate(proper__pm_explorer *X, const uint32_t *order, co
     for (i = 0; i < m->n_consts && rc == PROPER_OK; i++)
         if (m->consts[i].expr < 0) { /* the parameters, with the values used */
             names[n_params] = m->names.s[m->consts[i].sym];
-            pvals[n_params++] = proper__pm_as_double(m->consts[i].type, m->consts[i].given);
+            pvals[n_params++] = proper__prism_as_double(m->consts[i].type, m->consts[i].given);
         }
     if (rc == PROPER_OK && n_params) rc = proper_dtmc_set_params(d, names, pvals, n_params, X->err);
 done:
@@ -3149,12 +3149,12 @@ PROPER_API void proper_prism_build_opts_default(proper_prism_build_opts *o) {
 
 PROPER_API int proper_prism_build(const proper_prism_model *m, const proper_prism_build_opts *opts, proper_dtmc *out,
                                   proper_error *err) {
-    proper__pm_explorer X;
+    proper__prism_explorer X;
     proper_prism_build_opts defaults;
-    proper__pm_val *cv = NULL;
+    proper__prism_val *cv = NULL;
     int32_t *init = NULL;
     uint32_t *order = NULL, *rank = NULL;
-    proper__pm_trew *trews = NULL;
+    proper__prism_trew *trews = NULL;
     size_t n_trews = 0, i;
     proper_dtmc_builder b;
     int rc, have_builder = 0;
@@ -3167,7 +3167,7 @@ PROPER_API int proper_prism_build(const proper_prism_model *m, const proper_pris
     X.m = m;
     X.o = opts;
     X.err = err;
-    if ((rc = proper__pm_model_consts(m, &cv, err)) != 0) goto done;
+    if ((rc = proper__prism_model_consts(m, &cv, err)) != 0) goto done;
     X.cx.m = m;
     X.cx.pool = &m->pool;
     X.cx.file = m->file;
@@ -3175,15 +3175,15 @@ PROPER_API int proper_prism_build(const proper_prism_model *m, const proper_pris
     X.cx.err = err;
     init = (int32_t *)proper_calloc(m->n_vars, sizeof *init);
     if (!init) {
-        rc = proper__pm_xoom(&X);
+        rc = proper__prism_xoom(&X);
         goto done;
     }
-    if ((rc = proper__pm_layout_init(&X.L, m, &X.cx, init, err)) != 0) goto done;
-    if ((rc = proper__pm_explore(&X, init)) != 0) goto done;
+    if ((rc = proper__prism_layout_init(&X.L, m, &X.cx, init, err)) != 0) goto done;
+    if ((rc = proper__prism_explore(&X, init)) != 0) goto done;
     order = (uint32_t *)proper_calloc(X.n_states, sizeof *order);
     rank = (uint32_t *)proper_calloc(X.n_states, sizeof *rank);
-    if (!order || !rank || proper__pm_sort_states(&X, order)) {
-        rc = proper__pm_xoom(&X);
+    if (!order || !rank || proper__prism_sort_states(&X, order)) {
+        rc = proper__prism_xoom(&X);
         goto done;
     }
     for (i = 0; i < X.n_states; i++) rank[order[i]] = (uint32_t)i;
@@ -3192,7 +3192,7 @@ PROPER_API int proper_prism_build(const proper_prism_model *m, const proper_pris
     b.fix_deadlocks = opts->fix_deadlocks;
     b.init = rank[0];
     if ((rc = proper_dtmc_builder_reserve(&b, X.n_states, X.n_trans, err)) != 0) goto done;
-    if ((rc = proper__pm_build_rows(&X, order, rank, &b, &trews, &n_trews)) != 0) goto done;
+    if ((rc = proper__prism_build_rows(&X, order, rank, &b, &trews, &n_trews)) != 0) goto done;
     PROPER_FREE(X.dst); /* the explored rows are in the builder now: lower the peak */
     PROPER_FREE(X.prob);
     PROPER_FREE(X.tw);
@@ -3202,11 +3202,11 @@ PROPER_API int proper_prism_build(const proper_prism_model *m, const proper_pris
     X.slots = NULL;
     have_builder = 0;
     if ((rc = proper_dtmc_builder_finish(&b, (uint32_t)X.n_states, out, err)) != 0) goto done;
-    rc = proper__pm_decorate(&X, order, trews, n_trews, out);
+    rc = proper__prism_decorate(&X, order, trews, n_trews, out);
 done:
     if (have_builder) proper_dtmc_builder_free(&b);
     if (rc) proper_dtmc_free(out);
-    proper__pm_explorer_free(&X);
+    proper__prism_explorer_free(&X);
     PROPER_FREE(cv);
     PROPER_FREE(init);
     PROPER_FREE(order);
@@ -3226,7 +3226,7 @@ PROPER_API void proper_prism_props_free(proper_prism_props *p) {
     }
     PROPER_FREE(p->props);
     PROPER_FREE(p->file);
-    proper__pm_names_free(&p->names);
+    proper__prism_names_free(&p->names);
     PROPER_FREE(p->pool.n);
     PROPER_FREE(p->consts);
     PROPER_FREE(p->formulas);
@@ -3239,7 +3239,7 @@ PROPER_API void proper_prism_props_free(proper_prism_props *p) {
 
 /* The property's text from its tokens [first, last]: blanks and comments
  * between tokens become one space. */
-static char *proper__pm_prop_text(const proper__pm_tok *t, size_t first, size_t last) {
+static char *proper__prism_prop_text(const proper__prism_tok *t, size_t first, size_t last) {
     size_t i, n = 0, k = 0;
     char *s;
     for (i = first; i <= last; i++) n += t[i].len + 3;
@@ -3257,157 +3257,157 @@ static char *proper__pm_prop_text(const proper__pm_tok *t, size_t first, size_t 
     return s;
 }
 
-static int proper__pm_at_relop(const proper__pm_parser *ps) {
-    int k = proper__pm_peek(ps, 0)->kind;
+static int proper__prism_at_relop(const proper__prism_parser *ps) {
+    int k = proper__prism_peek(ps, 0)->kind;
     return k == PROPER__PM_TK_LT || k == PROPER__PM_TK_LE || k == PROPER__PM_TK_GT || k == PROPER__PM_TK_GE;
 }
 
-static int proper__pm_relop_of(int kind) {
+static int proper__prism_relop_of(int kind) {
     return kind == PROPER__PM_TK_LT ? PROPER__PM_OP_LT : kind == PROPER__PM_TK_LE ? PROPER__PM_OP_LE :
            kind == PROPER__PM_TK_GT ? PROPER__PM_OP_GT : PROPER__PM_OP_GE;
 }
 
 /* "=?" or a bound "op expr" after P, R{..} or S. */
-static int proper__pm_parse_query(proper__pm_parser *ps, proper__pm_prop *pr) {
-    if (proper__pm_at(ps, PROPER__PM_TK_EQ)) {
+static int proper__prism_parse_query(proper__prism_parser *ps, proper__prism_prop *pr) {
+    if (proper__prism_at(ps, PROPER__PM_TK_EQ)) {
         ps->i++;
-        return proper__pm_expect(ps, PROPER__PM_TK_QMARK, "in '=?'");
+        return proper__prism_expect(ps, PROPER__PM_TK_QMARK, "in '=?'");
     }
-    if (proper__pm_at_relop(ps)) {
-        pr->relop = proper__pm_relop_of(proper__pm_peek(ps, 0)->kind);
+    if (proper__prism_at_relop(ps)) {
+        pr->relop = proper__prism_relop_of(proper__prism_peek(ps, 0)->kind);
         ps->i++;
-        return (pr->threshold = proper__pm_parse_plusminus(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
+        return (pr->threshold = proper__prism_parse_plusminus(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
     }
-    return proper__pm_expect(ps, PROPER__PM_TK_EQ, "('=?' or a bound such as '>=0.5')");
+    return proper__prism_expect(ps, PROPER__PM_TK_EQ, "('=?' or a bound such as '>=0.5')");
 }
 
 /* Optional step bound "<=k" or "<k" after F, G or U. */
-static int proper__pm_parse_step_bound(proper__pm_parser *ps, proper__pm_prop *pr) {
-    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+static int proper__prism_parse_step_bound(proper__prism_parser *ps, proper__prism_prop *pr) {
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
     if (t->kind == PROPER__PM_TK_LE || t->kind == PROPER__PM_TK_LT) {
         pr->bound_strict = t->kind == PROPER__PM_TK_LT;
         ps->i++;
-        return (pr->bound = proper__pm_parse_plusminus(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
+        return (pr->bound = proper__prism_parse_plusminus(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
     }
     if (t->kind == PROPER__PM_TK_GE || t->kind == PROPER__PM_TK_GT || t->kind == PROPER__PM_TK_LBRACK ||
         t->kind == PROPER__PM_TK_EQ)
-        return proper__pm_perr(ps, t, PROPER_EUNSUPPORTED, "only upper step bounds (<=k, <k) are supported");
+        return proper__prism_perr(ps, t, PROPER_EUNSUPPORTED, "only upper step bounds (<=k, <k) are supported");
     return PROPER_OK;
 }
 
 /* Path formula of P: F, G, X, U (with optional bounds). */
-static int proper__pm_parse_path(proper__pm_parser *ps, proper__pm_prop *pr) {
-    if (proper__pm_at_word(ps, "F") || proper__pm_at_word(ps, "G")) {
-        pr->path = proper__pm_at_word(ps, "F") ? PROPER__PM_PATH_F : PROPER__PM_PATH_G;
+static int proper__prism_parse_path(proper__prism_parser *ps, proper__prism_prop *pr) {
+    if (proper__prism_at_word(ps, "F") || proper__prism_at_word(ps, "G")) {
+        pr->path = proper__prism_at_word(ps, "F") ? PROPER__PM_PATH_F : PROPER__PM_PATH_G;
         ps->i++;
-        if (proper__pm_parse_step_bound(ps, pr)) return PROPER_EPARSE;
-        return (pr->phi2 = proper__pm_parse_expr(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
+        if (proper__prism_parse_step_bound(ps, pr)) return PROPER_EPARSE;
+        return (pr->phi2 = proper__prism_parse_expr(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
     }
-    if (proper__pm_at_word(ps, "X")) {
+    if (proper__prism_at_word(ps, "X")) {
         pr->path = PROPER__PM_PATH_X;
         ps->i++;
-        return (pr->phi2 = proper__pm_parse_expr(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
+        return (pr->phi2 = proper__prism_parse_expr(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
     }
-    if (proper__pm_at_word(ps, "W") || proper__pm_at_word(ps, "R"))
-        return proper__pm_perr(ps, proper__pm_peek(ps, 0), PROPER_EUNSUPPORTED, "this path operator is not supported");
+    if (proper__prism_at_word(ps, "W") || proper__prism_at_word(ps, "R"))
+        return proper__prism_perr(ps, proper__prism_peek(ps, 0), PROPER_EUNSUPPORTED, "this path operator is not supported");
     pr->path = PROPER__PM_PATH_U;
-    if ((pr->phi1 = proper__pm_parse_expr(ps)) < 0) return PROPER_EPARSE;
-    if (proper__pm_expect_word(ps, "U", "(a path formula: F phi, G phi, X phi or phi1 U phi2)")) return PROPER_EPARSE;
-    if (proper__pm_parse_step_bound(ps, pr)) return PROPER_EPARSE;
-    return (pr->phi2 = proper__pm_parse_expr(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
+    if ((pr->phi1 = proper__prism_parse_expr(ps)) < 0) return PROPER_EPARSE;
+    if (proper__prism_expect_word(ps, "U", "(a path formula: F phi, G phi, X phi or phi1 U phi2)")) return PROPER_EPARSE;
+    if (proper__prism_parse_step_bound(ps, pr)) return PROPER_EPARSE;
+    return (pr->phi2 = proper__prism_parse_expr(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
 }
 
 /* Path of R: F phi, C<=k, I=k. */
-static int proper__pm_parse_reward_path(proper__pm_parser *ps, proper__pm_prop *pr) {
-    const proper__pm_tok *t = proper__pm_peek(ps, 0);
-    if (proper__pm_tok_is(t, "F")) {
+static int proper__prism_parse_reward_path(proper__prism_parser *ps, proper__prism_prop *pr) {
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
+    if (proper__prism_tok_is(t, "F")) {
         pr->path = PROPER__PM_PATH_F;
         ps->i++;
-        return (pr->phi2 = proper__pm_parse_expr(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
+        return (pr->phi2 = proper__prism_parse_expr(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
     }
-    if (proper__pm_tok_is(t, "C")) {
+    if (proper__prism_tok_is(t, "C")) {
         pr->path = PROPER__PM_PATH_C;
         ps->i++;
-        if (!proper__pm_at(ps, PROPER__PM_TK_LE))
-            return proper__pm_perr(ps, proper__pm_peek(ps, 0), PROPER_EUNSUPPORTED,
+        if (!proper__prism_at(ps, PROPER__PM_TK_LE))
+            return proper__prism_perr(ps, proper__prism_peek(ps, 0), PROPER_EUNSUPPORTED,
                                    "only bounded cumulative rewards C<=k are supported");
         ps->i++;
-        return (pr->bound = proper__pm_parse_plusminus(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
+        return (pr->bound = proper__prism_parse_plusminus(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
     }
-    if (proper__pm_tok_is(t, "I")) {
+    if (proper__prism_tok_is(t, "I")) {
         pr->path = PROPER__PM_PATH_I;
         ps->i++;
-        if (proper__pm_expect(ps, PROPER__PM_TK_EQ, "after 'I'")) return PROPER_EPARSE;
-        return (pr->bound = proper__pm_parse_plusminus(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
+        if (proper__prism_expect(ps, PROPER__PM_TK_EQ, "after 'I'")) return PROPER_EPARSE;
+        return (pr->bound = proper__prism_parse_plusminus(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
     }
-    if (proper__pm_tok_is(t, "S"))
-        return proper__pm_perr(ps, t, PROPER_EUNSUPPORTED, "long-run average rewards R=? [ S ] are not supported");
-    return proper__pm_perr(ps, t, PROPER_EPARSE, "expected 'F', 'C<=' or 'I=' in a reward property");
+    if (proper__prism_tok_is(t, "S"))
+        return proper__prism_perr(ps, t, PROPER_EUNSUPPORTED, "long-run average rewards R=? [ S ] are not supported");
+    return proper__prism_perr(ps, t, PROPER_EPARSE, "expected 'F', 'C<=' or 'I=' in a reward property");
 }
 
-static int proper__pm_parse_property(proper__pm_parser *ps, proper_prism_props *p) {
-    proper__pm_prop pr;
+static int proper__prism_parse_property(proper__prism_parser *ps, proper_prism_props *p) {
+    proper__prism_prop pr;
     size_t first;
-    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
     int rc = PROPER_OK;
     memset(&pr, 0, sizeof pr);
     pr.phi1 = pr.phi2 = pr.bound = pr.threshold = pr.reward_name = pr.reward_index = -1;
     pr.relop = -1;
-    if (t->kind == PROPER__PM_TK_STRING && proper__pm_peek(ps, 1)->kind == PROPER__PM_TK_COLON) {
-        if (!(pr.name = (char *)PROPER_MALLOC(t->len + 1))) return proper__pm_oom(ps);
+    if (t->kind == PROPER__PM_TK_STRING && proper__prism_peek(ps, 1)->kind == PROPER__PM_TK_COLON) {
+        if (!(pr.name = (char *)PROPER_MALLOC(t->len + 1))) return proper__prism_oom(ps);
         memcpy(pr.name, t->p, t->len);
         pr.name[t->len] = '\0';
         ps->i += 2;
-        t = proper__pm_peek(ps, 0);
+        t = proper__prism_peek(ps, 0);
     }
     first = ps->i;
     pr.line = t->line;
     pr.col = t->col;
-    if ((proper__pm_tok_is(t, "P") || proper__pm_tok_is(t, "S")) && proper__pm_peek(ps, 1)->kind != PROPER__PM_TK_LBRACK) {
-        int is_p = proper__pm_tok_is(t, "P");
+    if ((proper__prism_tok_is(t, "P") || proper__prism_tok_is(t, "S")) && proper__prism_peek(ps, 1)->kind != PROPER__PM_TK_LBRACK) {
+        int is_p = proper__prism_tok_is(t, "P");
         pr.kind = is_p ? PROPER__PM_P_PROB : PROPER__PM_P_STEADY;
         ps->i++;
-        if ((rc = proper__pm_parse_query(ps, &pr)) != 0) goto fail;
-        if ((rc = proper__pm_expect(ps, PROPER__PM_TK_LBRACK, "to open the path formula")) != 0) goto fail;
-        if (is_p) rc = proper__pm_parse_path(ps, &pr);
-        else rc = (pr.phi2 = proper__pm_parse_expr(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
-        if (rc || (rc = proper__pm_expect(ps, PROPER__PM_TK_RBRACK, "to close the path formula")) != 0) goto fail;
-    } else if (proper__pm_tok_is(t, "R")) {
+        if ((rc = proper__prism_parse_query(ps, &pr)) != 0) goto fail;
+        if ((rc = proper__prism_expect(ps, PROPER__PM_TK_LBRACK, "to open the path formula")) != 0) goto fail;
+        if (is_p) rc = proper__prism_parse_path(ps, &pr);
+        else rc = (pr.phi2 = proper__prism_parse_expr(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
+        if (rc || (rc = proper__prism_expect(ps, PROPER__PM_TK_RBRACK, "to close the path formula")) != 0) goto fail;
+    } else if (proper__prism_tok_is(t, "R")) {
         pr.kind = PROPER__PM_P_REWARD;
         ps->i++;
-        if (proper__pm_at(ps, PROPER__PM_TK_LBRACE)) {
-            const proper__pm_tok *nt;
+        if (proper__prism_at(ps, PROPER__PM_TK_LBRACE)) {
+            const proper__prism_tok *nt;
             ps->i++;
-            nt = proper__pm_peek(ps, 0);
+            nt = proper__prism_peek(ps, 0);
             if (nt->kind == PROPER__PM_TK_STRING) {
                 ps->i++;
-                if (proper__pm_names_intern(ps->names, nt->p, nt->len, &pr.reward_name)) {
-                    rc = proper__pm_oom(ps);
+                if (proper__prism_names_intern(ps->names, nt->p, nt->len, &pr.reward_name)) {
+                    rc = proper__prism_oom(ps);
                     goto fail;
                 }
-            } else if ((pr.reward_index = proper__pm_parse_expr(ps)) < 0) {
+            } else if ((pr.reward_index = proper__prism_parse_expr(ps)) < 0) {
                 rc = PROPER_EPARSE;
                 goto fail;
             }
-            if ((rc = proper__pm_expect(ps, PROPER__PM_TK_RBRACE, "after the reward structure")) != 0) goto fail;
+            if ((rc = proper__prism_expect(ps, PROPER__PM_TK_RBRACE, "after the reward structure")) != 0) goto fail;
         }
-        if ((rc = proper__pm_parse_query(ps, &pr)) != 0) goto fail;
-        if ((rc = proper__pm_expect(ps, PROPER__PM_TK_LBRACK, "to open the reward formula")) != 0) goto fail;
-        if ((rc = proper__pm_parse_reward_path(ps, &pr)) != 0) goto fail;
-        if ((rc = proper__pm_expect(ps, PROPER__PM_TK_RBRACK, "to close the reward formula")) != 0) goto fail;
+        if ((rc = proper__prism_parse_query(ps, &pr)) != 0) goto fail;
+        if ((rc = proper__prism_expect(ps, PROPER__PM_TK_LBRACK, "to open the reward formula")) != 0) goto fail;
+        if ((rc = proper__prism_parse_reward_path(ps, &pr)) != 0) goto fail;
+        if ((rc = proper__prism_expect(ps, PROPER__PM_TK_RBRACK, "to close the reward formula")) != 0) goto fail;
     } else {
         pr.kind = PROPER__PM_P_EXPR;
-        if ((pr.phi2 = proper__pm_parse_expr(ps)) < 0) {
+        if ((pr.phi2 = proper__prism_parse_expr(ps)) < 0) {
             rc = PROPER_EPARSE;
             goto fail;
         }
     }
-    if (!(pr.text = proper__pm_prop_text(ps->t, first, ps->i - 1))) {
-        rc = proper__pm_oom(ps);
+    if (!(pr.text = proper__prism_prop_text(ps->t, first, ps->i - 1))) {
+        rc = proper__prism_oom(ps);
         goto fail;
     }
     if (PROPER_PUSH(p->props, p->n_props, p->cap_props, pr)) {
-        rc = proper__pm_oom(ps);
+        rc = proper__prism_oom(ps);
         goto fail;
     }
     return PROPER_OK;
@@ -3417,58 +3417,58 @@ fail:
     return rc ? rc : PROPER_EPARSE;
 }
 
-static int proper__pm_parse_props_file(proper__pm_parser *ps, proper_prism_props *p) {
+static int proper__prism_parse_props_file(proper__prism_parser *ps, proper_prism_props *p) {
     for (;;) {
-        const proper__pm_tok *t = proper__pm_peek(ps, 0);
+        const proper__prism_tok *t = proper__prism_peek(ps, 0);
         int rc;
         if (t->kind == PROPER__PM_TK_EOF) return PROPER_OK;
         if (t->kind == PROPER__PM_TK_SEMI) {
             ps->i++;
             continue;
         }
-        if (proper__pm_tok_is(t, "const"))
-            rc = proper__pm_parse_const(ps, &p->consts, &p->n_consts, &p->cap_consts);
-        else if (proper__pm_tok_is(t, "formula"))
-            rc = proper__pm_parse_formula(ps, &p->formulas, &p->n_formulas, &p->cap_formulas);
-        else if (proper__pm_tok_is(t, "label"))
-            rc = proper__pm_parse_label(ps, &p->labels, &p->n_labels, &p->cap_labels);
+        if (proper__prism_tok_is(t, "const"))
+            rc = proper__prism_parse_const(ps, &p->consts, &p->n_consts, &p->cap_consts);
+        else if (proper__prism_tok_is(t, "formula"))
+            rc = proper__prism_parse_formula(ps, &p->formulas, &p->n_formulas, &p->cap_formulas);
+        else if (proper__prism_tok_is(t, "label"))
+            rc = proper__prism_parse_label(ps, &p->labels, &p->n_labels, &p->cap_labels);
         else
-            rc = proper__pm_parse_property(ps, p);
+            rc = proper__prism_parse_property(ps, p);
         if (rc) return rc;
     }
 }
 
 /* ---- Properties: resolution ------------------------------------------------------*/
 
-static int proper__pm_props_declare(proper__pm_resolver *r, proper_prism_props *p) {
+static int proper__prism_props_declare(proper__prism_resolver *r, proper_prism_props *p) {
     const proper_prism_model *m = p->m;
     size_t i, j;
     int rc;
-    p->sym_const = proper__pm_sym_map(p->names.len);
-    p->sym_formula = proper__pm_sym_map(p->names.len);
-    p->sym_label = proper__pm_sym_map(p->names.len);
+    p->sym_const = proper__prism_sym_map(p->names.len);
+    p->sym_formula = proper__prism_sym_map(p->names.len);
+    p->sym_label = proper__prism_sym_map(p->names.len);
     if (!p->sym_const || !p->sym_formula || !p->sym_label)
         return proper_error_set(r->err, PROPER_ENOMEM, r->file, 0, 0, "out of memory");
     for (i = 0; i < p->n_consts; i++) {
-        const proper__pm_const_decl *c = &p->consts[i];
-        int32_t msym = proper__pm_model_sym(m, p->names.s[c->sym]);
+        const proper__prism_const_decl *c = &p->consts[i];
+        int32_t msym = proper__prism_model_sym(m, p->names.s[c->sym]);
         if (msym >= 0 && (m->sym_var[msym] >= 0 || m->sym_const[msym] >= 0 || m->sym_formula[msym] >= 0))
             return proper_error_set(r->err, PROPER_EPARSE, r->file, c->line, c->col,
                                     "'%s' is already declared in the model", p->names.s[c->sym]);
-        if ((rc = proper__pm_declare(r, p->sym_const, NULL, 0, c->sym, i, c->line, c->col, "constant")) != 0) return rc;
+        if ((rc = proper__prism_declare(r, p->sym_const, NULL, 0, c->sym, i, c->line, c->col, "constant")) != 0) return rc;
     }
     for (i = 0; i < p->n_formulas; i++) {
-        const proper__pm_formula_decl *f = &p->formulas[i];
+        const proper__prism_formula_decl *f = &p->formulas[i];
         const int32_t *taken[1];
-        int32_t msym = proper__pm_model_sym(m, p->names.s[f->sym]);
+        int32_t msym = proper__prism_model_sym(m, p->names.s[f->sym]);
         taken[0] = p->sym_const;
         if (msym >= 0 && (m->sym_var[msym] >= 0 || m->sym_const[msym] >= 0 || m->sym_formula[msym] >= 0))
             return proper_error_set(r->err, PROPER_EPARSE, r->file, f->line, f->col,
                                     "'%s' is already declared in the model", p->names.s[f->sym]);
-        if ((rc = proper__pm_declare(r, p->sym_formula, taken, 1, f->sym, i, f->line, f->col, "formula")) != 0) return rc;
+        if ((rc = proper__prism_declare(r, p->sym_formula, taken, 1, f->sym, i, f->line, f->col, "formula")) != 0) return rc;
     }
     for (i = 0; i < p->n_labels; i++) {
-        const proper__pm_label_decl *lb = &p->labels[i];
+        const proper__prism_label_decl *lb = &p->labels[i];
         const char *name = p->names.s[lb->name];
         int builtin = strcmp(name, "init") == 0 || strcmp(name, "deadlock") == 0;
         for (j = 0; m && j < m->n_labels; j++)
@@ -3481,8 +3481,8 @@ static int proper__pm_props_declare(proper__pm_resolver *r, proper_prism_props *
     return PROPER_OK;
 }
 
-static int proper__pm_resolve_props(proper_prism_props *p, proper_error *err) {
-    proper__pm_resolver r;
+static int proper__prism_resolve_props(proper_prism_props *p, proper_error *err) {
+    proper__prism_resolver r;
     size_t i;
     int rc;
     memset(&r, 0, sizeof r);
@@ -3492,38 +3492,38 @@ static int proper__pm_resolve_props(proper_prism_props *p, proper_error *err) {
     r.err = err;
     r.m = p->m;
     r.p = p;
-    if ((rc = proper__pm_props_declare(&r, p)) != 0) return rc;
+    if ((rc = proper__prism_props_declare(&r, p)) != 0) return rc;
     for (i = 0; i < p->n_consts; i++) {
-        const proper__pm_const_decl *c = &p->consts[i];
+        const proper__prism_const_decl *c = &p->consts[i];
         r.pconst_limit = i;
-        if (c->expr >= 0 && (rc = proper__pm_resolve_as(&r, c->expr, c->type, 1, "a constant's value")) != 0) return rc;
+        if (c->expr >= 0 && (rc = proper__prism_resolve_as(&r, c->expr, c->type, 1, "a constant's value")) != 0) return rc;
     }
     r.pconst_limit = p->n_consts;
     for (i = 0; i < p->n_formulas; i++)
-        if ((rc = proper__pm_resolve(&r, p->formulas[i].expr)) != 0) return rc;
+        if ((rc = proper__prism_resolve(&r, p->formulas[i].expr)) != 0) return rc;
     for (i = 0; i < p->n_labels; i++) {
-        if ((rc = proper__pm_resolve(&r, p->labels[i].expr)) != 0) return rc;
+        if ((rc = proper__prism_resolve(&r, p->labels[i].expr)) != 0) return rc;
         if (p->pool.n[p->labels[i].expr].type != PROPER_PRISM_BOOL)
-            return proper__pm_rerr(&r, &p->pool.n[p->labels[i].expr], PROPER_EPARSE, "type error: a label must be bool");
+            return proper__prism_rerr(&r, &p->pool.n[p->labels[i].expr], PROPER_EPARSE, "type error: a label must be bool");
     }
     for (i = 0; i < p->n_props; i++) {
-        proper__pm_prop *pr = &p->props[i];
-        const proper__pm_node *nd;
-        if (pr->phi1 >= 0 && (rc = proper__pm_resolve(&r, pr->phi1)) != 0) return rc;
-        if (pr->phi2 >= 0 && (rc = proper__pm_resolve(&r, pr->phi2)) != 0) return rc;
+        proper__prism_prop *pr = &p->props[i];
+        const proper__prism_node *nd;
+        if (pr->phi1 >= 0 && (rc = proper__prism_resolve(&r, pr->phi1)) != 0) return rc;
+        if (pr->phi2 >= 0 && (rc = proper__prism_resolve(&r, pr->phi2)) != 0) return rc;
         nd = pr->phi2 >= 0 ? &p->pool.n[pr->phi2] : NULL;
         if (nd && (pr->kind != PROPER__PM_P_EXPR || pr->phi1 >= 0)) {
-            const proper__pm_node *n1 = pr->phi1 >= 0 ? &p->pool.n[pr->phi1] : nd;
+            const proper__prism_node *n1 = pr->phi1 >= 0 ? &p->pool.n[pr->phi1] : nd;
             if (n1->type != PROPER_PRISM_BOOL || nd->type != PROPER_PRISM_BOOL)
-                return proper__pm_rerr(&r, n1->type != PROPER_PRISM_BOOL ? n1 : nd, PROPER_EPARSE,
+                return proper__prism_rerr(&r, n1->type != PROPER_PRISM_BOOL ? n1 : nd, PROPER_EPARSE,
                                        "type error: a state formula must be bool, not %s",
-                                       proper__pm_type_name(n1->type != PROPER_PRISM_BOOL ? n1->type : nd->type));
+                                       proper__prism_type_name(n1->type != PROPER_PRISM_BOOL ? n1->type : nd->type));
         }
-        if (pr->bound >= 0 && (rc = proper__pm_resolve_as(&r, pr->bound, PROPER_PRISM_INT, 1, "a step bound")) != 0) return rc;
-        if (pr->threshold >= 0 && (rc = proper__pm_resolve_as(&r, pr->threshold, PROPER_PRISM_DOUBLE, 1, "a bound")) != 0)
+        if (pr->bound >= 0 && (rc = proper__prism_resolve_as(&r, pr->bound, PROPER_PRISM_INT, 1, "a step bound")) != 0) return rc;
+        if (pr->threshold >= 0 && (rc = proper__prism_resolve_as(&r, pr->threshold, PROPER_PRISM_DOUBLE, 1, "a bound")) != 0)
             return rc;
         if (pr->reward_index >= 0 &&
-            (rc = proper__pm_resolve_as(&r, pr->reward_index, PROPER_PRISM_INT, 1, "a reward structure index")) != 0)
+            (rc = proper__prism_resolve_as(&r, pr->reward_index, PROPER_PRISM_INT, 1, "a reward structure index")) != 0)
             return rc;
         pr->type = pr->kind == PROPER__PM_P_EXPR ? nd->type : pr->relop >= 0 ? PROPER_PRISM_BOOL : PROPER_PRISM_DOUBLE;
     }
@@ -3533,8 +3533,8 @@ static int proper__pm_resolve_props(proper_prism_props *p, proper_error *err) {
 PROPER_API int proper_prism_props_parse(proper_prism_props **out, const proper_prism_model *m, const char *text,
                                         size_t len, const char *file, proper_error *err) {
     proper_prism_props *p;
-    proper__pm_parser ps;
-    proper__pm_tok *toks = NULL;
+    proper__prism_parser ps;
+    proper__prism_tok *toks = NULL;
     proper_error local;
     size_t n = 0;
     int rc;
@@ -3542,12 +3542,12 @@ PROPER_API int proper_prism_props_parse(proper_prism_props **out, const proper_p
     if (!err) err = &local;
     proper_error_clear(err);
     p = (proper_prism_props *)proper_calloc(1, sizeof *p);
-    if (!p || !(p->file = proper__pm_strdup(file ? file : ""))) {
+    if (!p || !(p->file = proper__prism_strdup(file ? file : ""))) {
         PROPER_FREE(p);
         return proper_error_set(err, PROPER_ENOMEM, file, 0, 0, "out of memory");
     }
     p->m = m;
-    if ((rc = proper__pm_lex(text, len, p->file[0] ? p->file : NULL, &toks, &n, err)) != 0) goto fail;
+    if ((rc = proper__prism_lex(text, len, p->file[0] ? p->file : NULL, &toks, &n, err)) != 0) goto fail;
     memset(&ps, 0, sizeof ps);
     ps.t = toks;
     ps.n = n;
@@ -3556,10 +3556,10 @@ PROPER_API int proper_prism_props_parse(proper_prism_props **out, const proper_p
     ps.pool = &p->pool;
     ps.names = &p->names;
     ps.props = 1;
-    if ((rc = proper__pm_parse_props_file(&ps, p)) != 0) goto fail;
+    if ((rc = proper__prism_parse_props_file(&ps, p)) != 0) goto fail;
     PROPER_FREE(toks);
     toks = NULL;
-    if ((rc = proper__pm_resolve_props(p, err)) != 0) goto fail;
+    if ((rc = proper__prism_resolve_props(p, err)) != 0) goto fail;
     *out = p;
     return PROPER_OK;
 fail:
@@ -3593,10 +3593,10 @@ PROPER_API int proper_prism_props_type(const proper_prism_props *p, size_t i) {
 }
 
 PROPER_API int proper_prism_props_set_const(proper_prism_props *p, const char *name, double value, proper_error *err) {
-    int32_t sym = proper__pm_names_find(&p->names, name, strlen(name));
+    int32_t sym = proper__prism_names_find(&p->names, name, strlen(name));
     if (sym < 0 || p->sym_const[sym] < 0)
         return proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0, "the properties have no constant '%s'", name);
-    return proper__pm_give_const(&p->consts[p->sym_const[sym]], name, value, err);
+    return proper__prism_give_const(&p->consts[p->sym_const[sym]], name, value, err);
 }
 
 PROPER_API int proper_prism_set_consts(proper_prism_model *m, proper_prism_props *p, const char *spec,
@@ -3624,9 +3624,9 @@ PROPER_API int proper_prism_set_consts(proper_prism_model *m, proper_prism_props
         if (strcmp(value, "true") == 0) v = 1;
         else if (strcmp(value, "false") == 0) v = 0;
         else if ((rc = proper_parse_double_str(value, &v, name, err)) != 0) return rc;
-        if (m && proper__pm_names_find(&m->names, name, nlen) >= 0 && m->sym_const[proper__pm_names_find(&m->names, name, nlen)] >= 0)
+        if (m && proper__prism_names_find(&m->names, name, nlen) >= 0 && m->sym_const[proper__prism_names_find(&m->names, name, nlen)] >= 0)
             rc = proper_prism_set_const(m, name, v, err);
-        else if (p && proper__pm_names_find(&p->names, name, nlen) >= 0 && p->sym_const[proper__pm_names_find(&p->names, name, nlen)] >= 0)
+        else if (p && proper__prism_names_find(&p->names, name, nlen) >= 0 && p->sym_const[proper__prism_names_find(&p->names, name, nlen)] >= 0)
             rc = proper_prism_props_set_const(p, name, v, err);
         else
             rc = proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0, "unknown constant '%s' (not declared in the model%s)",
@@ -3644,18 +3644,18 @@ PROPER_API void proper_prism_check_opts_default(proper_prism_check_opts *o) {
     o->max_steps = ULONG_MAX;
 }
 
-typedef struct proper__pm_checker {
+typedef struct proper__prism_checker {
     const proper_prism_props *p;
     const proper_dtmc *d;
     const proper_prism_check_opts *o;
-    proper__pm_ectx cx;
-    proper__pm_val *cv, *pcv;
+    proper__prism_ectx cx;
+    proper__prism_val *cv, *pcv;
     unsigned char *pmiss;   /* properties constants without a value */
     proper_bitset **labels; /* by properties name id */
     proper_error *err;
-} proper__pm_checker;
+} proper__prism_checker;
 
-static void proper__pm_checker_free(proper__pm_checker *C) {
+static void proper__prism_checker_free(proper__prism_checker *C) {
     size_t i;
     if (C->labels) {
         for (i = 0; i < C->p->names.len; i++)
@@ -3670,12 +3670,12 @@ static void proper__pm_checker_free(proper__pm_checker *C) {
     PROPER_FREE(C->pmiss);
 }
 
-static int proper__pm_cerr(const proper__pm_checker *C, int line, int col, int code, const char *fmt, ...)
+static int proper__prism_cerr(const proper__prism_checker *C, int line, int col, int code, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 5, 6)))
 #endif
     ;
-static int proper__pm_cerr(const proper__pm_checker *C, int line, int col, int code, const char *fmt, ...) {
+static int proper__prism_cerr(const proper__prism_checker *C, int line, int col, int code, const char *fmt, ...) {
     char msg[PROPER_ERROR_MESSAGE_MAX];
     va_list ap;
     va_start(ap, fmt);
@@ -3685,8 +3685,8 @@ static int proper__pm_cerr(const proper__pm_checker *C, int line, int col, int c
 }
 
 /* Fetch from the DTMC every label the expression uses (properties pool). */
-static int proper__pm_load_labels(proper__pm_checker *C, int32_t e) {
-    const proper__pm_node *nd;
+static int proper__prism_load_labels(proper__prism_checker *C, int32_t e) {
+    const proper__prism_node *nd;
     int rc;
     if (e < 0) return PROPER_OK;
     nd = &C->p->pool.n[e];
@@ -3699,21 +3699,21 @@ static int proper__pm_load_labels(proper__pm_checker *C, int32_t e) {
             return proper_error_set(C->err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
         if (proper_dtmc_label_get(C->d, C->p->names.s[nd->idx], set, &tmp)) {
             PROPER_FREE(set);
-            return proper__pm_cerr(C, nd->line, nd->col, tmp.code == PROPER_ENOMEM ? PROPER_ENOMEM : PROPER_EUNDEFINED,
+            return proper__prism_cerr(C, nd->line, nd->col, tmp.code == PROPER_ENOMEM ? PROPER_ENOMEM : PROPER_EUNDEFINED,
                                    "unknown label \"%s\"", C->p->names.s[nd->idx]);
         }
         C->labels[nd->idx] = set;
         return PROPER_OK;
     }
-    if ((rc = proper__pm_load_labels(C, nd->a)) != 0) return rc;
+    if ((rc = proper__prism_load_labels(C, nd->a)) != 0) return rc;
     if (nd->kind == PROPER__PM_N_FORMULA || nd->kind == PROPER__PM_N_PLABEL) return PROPER_OK;
-    if ((rc = proper__pm_load_labels(C, nd->b)) != 0) return rc;
-    return proper__pm_load_labels(C, nd->c);
+    if ((rc = proper__prism_load_labels(C, nd->b)) != 0) return rc;
+    return proper__prism_load_labels(C, nd->c);
 }
 
 /* Constants of the model and of the properties, label sets, checks that
  * the DTMC has the variables the properties use. */
-static int proper__pm_checker_init(proper__pm_checker *C, const proper_prism_props *p, const proper_dtmc *d,
+static int proper__prism_checker_init(proper__prism_checker *C, const proper_prism_props *p, const proper_dtmc *d,
                                    const proper_prism_check_opts *o, proper_error *err) {
     const proper_prism_model *m = p->m;
     size_t i;
@@ -3723,8 +3723,8 @@ static int proper__pm_checker_init(proper__pm_checker *C, const proper_prism_pro
     C->d = d;
     C->o = o;
     C->err = err;
-    if (m && (rc = proper__pm_model_consts(m, &C->cv, err)) != 0) return rc;
-    C->pcv = (proper__pm_val *)proper_calloc(p->n_consts, sizeof *C->pcv);
+    if (m && (rc = proper__prism_model_consts(m, &C->cv, err)) != 0) return rc;
+    C->pcv = (proper__prism_val *)proper_calloc(p->n_consts, sizeof *C->pcv);
     C->pmiss = (unsigned char *)proper_calloc(p->n_consts, 1);
     C->labels = (proper_bitset **)proper_calloc(p->names.len, sizeof *C->labels);
     if (!C->pcv || !C->pmiss || !C->labels) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
@@ -3738,7 +3738,7 @@ static int proper__pm_checker_init(proper__pm_checker *C, const proper_prism_pro
     C->cx.pmiss = C->pmiss;
     C->cx.props = p;
     for (i = 0; i < p->n_consts; i++) { /* a constant without a value is an error only where it is used */
-        const proper__pm_const_decl *c = &p->consts[i];
+        const proper__prism_const_decl *c = &p->consts[i];
         proper_error tmp;
         if (c->expr < 0) {
             if (c->has_given) C->pcv[i] = c->given;
@@ -3746,7 +3746,7 @@ static int proper__pm_checker_init(proper__pm_checker *C, const proper_prism_pro
             continue;
         }
         C->cx.err = &tmp;
-        if (proper__pm_eval(&C->cx, c->expr, &C->pcv[i]) != 0) {
+        if (proper__prism_eval(&C->cx, c->expr, &C->pcv[i]) != 0) {
             C->cx.err = err;
             if (tmp.code != PROPER_EUNDEFINED) {
                 *err = tmp;
@@ -3756,7 +3756,7 @@ static int proper__pm_checker_init(proper__pm_checker *C, const proper_prism_pro
             continue;
         }
         C->cx.err = err;
-        if (c->type == PROPER_PRISM_DOUBLE) C->pcv[i].d = proper__pm_as_double(p->pool.n[c->expr].type, C->pcv[i]);
+        if (c->type == PROPER_PRISM_DOUBLE) C->pcv[i].d = proper__prism_as_double(p->pool.n[c->expr].type, C->pcv[i]);
     }
     if (m && d->n_vars) {
         if (d->n_vars != m->n_vars)
@@ -3769,47 +3769,47 @@ static int proper__pm_checker_init(proper__pm_checker *C, const proper_prism_pro
 }
 
 /* Value of expression e in state s. */
-static int proper__pm_eval_at(proper__pm_checker *C, int32_t e, size_t s, proper__pm_val *v) {
-    const proper__pm_node *nd = &C->p->pool.n[e];
+static int proper__prism_eval_at(proper__prism_checker *C, int32_t e, size_t s, proper__prism_val *v) {
+    const proper__prism_node *nd = &C->p->pool.n[e];
     if (nd->flags & PROPER__PM_F_VARS) {
         if (!C->d->vals)
-            return proper__pm_cerr(C, nd->line, nd->col, PROPER_EINVAL, "the model has no variables to evaluate this in");
+            return proper__prism_cerr(C, nd->line, nd->col, PROPER_EINVAL, "the model has no variables to evaluate this in");
         C->cx.vals = C->d->vals + s * C->d->n_vars;
     }
     C->cx.state = s;
-    return proper__pm_eval(&C->cx, e, v);
+    return proper__prism_eval(&C->cx, e, v);
 }
 
 /* Values of expression e in every state (as doubles; bools 0/1). */
-static int proper__pm_eval_states(proper__pm_checker *C, int32_t e, double *x) {
-    const proper__pm_node *nd = &C->p->pool.n[e];
+static int proper__prism_eval_states(proper__prism_checker *C, int32_t e, double *x) {
+    const proper__prism_node *nd = &C->p->pool.n[e];
     size_t s, n = C->d->n_states;
-    proper__pm_val v;
+    proper__prism_val v;
     int rc;
-    if ((rc = proper__pm_load_labels(C, e)) != 0) return rc;
+    if ((rc = proper__prism_load_labels(C, e)) != 0) return rc;
     if (!(nd->flags & (PROPER__PM_F_VARS | PROPER__PM_F_LABELS))) { /* the same everywhere */
-        if ((rc = proper__pm_eval_at(C, e, 0, &v)) != 0) return rc;
-        for (s = 0; s < n; s++) x[s] = proper__pm_as_double(nd->type, v);
+        if ((rc = proper__prism_eval_at(C, e, 0, &v)) != 0) return rc;
+        for (s = 0; s < n; s++) x[s] = proper__prism_as_double(nd->type, v);
         return PROPER_OK;
     }
     for (s = 0; s < n; s++) {
-        if ((rc = proper__pm_eval_at(C, e, s, &v)) != 0) return rc;
-        x[s] = proper__pm_as_double(nd->type, v);
+        if ((rc = proper__prism_eval_at(C, e, s, &v)) != 0) return rc;
+        x[s] = proper__prism_as_double(nd->type, v);
     }
     return PROPER_OK;
 }
 
 /* The states satisfying boolean expression e, into fresh bitset *set. */
-static int proper__pm_state_set(proper__pm_checker *C, int32_t e, proper_bitset *set) {
-    const proper__pm_node *nd = &C->p->pool.n[e];
+static int proper__prism_state_set(proper__prism_checker *C, int32_t e, proper_bitset *set) {
+    const proper__prism_node *nd = &C->p->pool.n[e];
     size_t s, n = C->d->n_states;
-    proper__pm_val v;
+    proper__prism_val v;
     int rc;
-    if ((rc = proper__pm_load_labels(C, e)) != 0) return rc;
+    if ((rc = proper__prism_load_labels(C, e)) != 0) return rc;
     if (nd->kind == PROPER__PM_N_LABEL) return proper_bitset_copy(set, C->labels[nd->idx]) ? proper_error_set(C->err, PROPER_ENOMEM, NULL, 0, 0, "out of memory") : PROPER_OK;
     if (proper_bitset_init(set, n)) return proper_error_set(C->err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
     for (s = 0; s < n; s++) {
-        if ((rc = proper__pm_eval_at(C, e, s, &v)) != 0) {
+        if ((rc = proper__prism_eval_at(C, e, s, &v)) != 0) {
             proper_bitset_free(set);
             return rc;
         }
@@ -3819,22 +3819,22 @@ static int proper__pm_state_set(proper__pm_checker *C, int32_t e, proper_bitset 
 }
 
 /* Step bound k of the property (F<k means F<=k-1). */
-static int proper__pm_step_bound(proper__pm_checker *C, const proper__pm_prop *pr, unsigned long *k) {
-    const proper__pm_node *nd = &C->p->pool.n[pr->bound];
-    proper__pm_val v;
+static int proper__prism_step_bound(proper__prism_checker *C, const proper__prism_prop *pr, unsigned long *k) {
+    const proper__prism_node *nd = &C->p->pool.n[pr->bound];
+    proper__prism_val v;
     int rc;
-    if ((rc = proper__pm_eval_at(C, pr->bound, 0, &v)) != 0) return rc;
-    if (v.i < 0) return proper__pm_cerr(C, nd->line, nd->col, PROPER_ERANGE, "step bound %lld is negative", v.i);
-    if (pr->bound_strict && v.i == 0) return proper__pm_cerr(C, nd->line, nd->col, PROPER_ERANGE, "bound <0 allows no step");
+    if ((rc = proper__prism_eval_at(C, pr->bound, 0, &v)) != 0) return rc;
+    if (v.i < 0) return proper__prism_cerr(C, nd->line, nd->col, PROPER_ERANGE, "step bound %lld is negative", v.i);
+    if (pr->bound_strict && v.i == 0) return proper__prism_cerr(C, nd->line, nd->col, PROPER_ERANGE, "bound <0 allows no step");
     if (pr->bound_strict) v.i -= 1; /* F<k = F<=k-1 */
     if ((unsigned long long)v.i > (unsigned long long)C->o->max_steps)
-        return proper__pm_cerr(C, nd->line, nd->col, PROPER_ELIMIT, "step bound %lld is above the limit %lu", v.i, C->o->max_steps);
+        return proper__prism_cerr(C, nd->line, nd->col, PROPER_ELIMIT, "step bound %lld is above the limit %lu", v.i, C->o->max_steps);
     *k = (unsigned long)v.i;
     return PROPER_OK;
 }
 
 /* Probability of moving to phi in one step. */
-static void proper__pm_next(const proper_dtmc *d, const proper_bitset *phi, double *x) {
+static void proper__prism_next(const proper_dtmc *d, const proper_bitset *phi, double *x) {
     uint32_t s;
     uint64_t j;
     for (s = 0; s < d->n_states; s++) {
@@ -3845,7 +3845,7 @@ static void proper__pm_next(const proper_dtmc *d, const proper_bitset *phi, doub
     }
 }
 
-static int proper__pm_check_prob(proper__pm_checker *C, const proper__pm_prop *pr, double *x) {
+static int proper__prism_check_prob(proper__prism_checker *C, const proper__prism_prop *pr, double *x) {
     const proper_dtmc *d = C->d;
     proper_bitset phi1, phi2;
     unsigned long k = 0;
@@ -3853,12 +3853,12 @@ static int proper__pm_check_prob(proper__pm_checker *C, const proper__pm_prop *p
     size_t s;
     memset(&phi1, 0, sizeof phi1);
     memset(&phi2, 0, sizeof phi2);
-    if (bounded && (rc = proper__pm_step_bound(C, pr, &k)) != 0) return rc;
-    if (pr->phi1 >= 0 && (rc = proper__pm_state_set(C, pr->phi1, &phi1)) != 0) return rc;
-    if ((rc = proper__pm_state_set(C, pr->phi2, &phi2)) != 0) goto done;
+    if (bounded && (rc = proper__prism_step_bound(C, pr, &k)) != 0) return rc;
+    if (pr->phi1 >= 0 && (rc = proper__prism_state_set(C, pr->phi1, &phi1)) != 0) return rc;
+    if ((rc = proper__prism_state_set(C, pr->phi2, &phi2)) != 0) goto done;
     switch (pr->path) {
     case PROPER__PM_PATH_X:
-        proper__pm_next(d, &phi2, x);
+        proper__prism_next(d, &phi2, x);
         break;
     case PROPER__PM_PATH_G: /* P[G phi] = 1 - P[F !phi] */
         proper_bitset_not(&phi2);
@@ -3878,7 +3878,7 @@ done:
     return rc;
 }
 
-static int proper__pm_check_reward(proper__pm_checker *C, const proper__pm_prop *pr, double *x) {
+static int proper__prism_check_reward(proper__prism_checker *C, const proper__prism_prop *pr, double *x) {
     const proper_dtmc *d = C->d;
     long r = 0;
     unsigned long k = 0;
@@ -3886,39 +3886,39 @@ static int proper__pm_check_reward(proper__pm_checker *C, const proper__pm_prop 
     if (pr->reward_name >= 0) {
         r = proper_dtmc_find_reward(d, C->p->names.s[pr->reward_name]);
         if (r < 0)
-            return proper__pm_cerr(C, pr->line, pr->col, PROPER_EUNDEFINED, "the model has no reward structure \"%s\"",
+            return proper__prism_cerr(C, pr->line, pr->col, PROPER_EUNDEFINED, "the model has no reward structure \"%s\"",
                                    C->p->names.s[pr->reward_name]);
     } else if (pr->reward_index >= 0) {
-        proper__pm_val v;
-        if ((rc = proper__pm_eval_at(C, pr->reward_index, 0, &v)) != 0) return rc;
+        proper__prism_val v;
+        if ((rc = proper__prism_eval_at(C, pr->reward_index, 0, &v)) != 0) return rc;
         if (v.i < 1 || (size_t)v.i > d->n_rewards)
-            return proper__pm_cerr(C, pr->line, pr->col, PROPER_EUNDEFINED, "the model has no reward structure %lld", v.i);
+            return proper__prism_cerr(C, pr->line, pr->col, PROPER_EUNDEFINED, "the model has no reward structure %lld", v.i);
         r = (long)v.i - 1;
     } else if (d->n_rewards == 0) {
-        return proper__pm_cerr(C, pr->line, pr->col, PROPER_EUNDEFINED, "the model has no reward structure");
+        return proper__prism_cerr(C, pr->line, pr->col, PROPER_EUNDEFINED, "the model has no reward structure");
     }
     if (pr->path == PROPER__PM_PATH_F) {
         proper_bitset phi;
-        if ((rc = proper__pm_state_set(C, pr->phi2, &phi)) != 0) return rc;
+        if ((rc = proper__prism_state_set(C, pr->phi2, &phi)) != 0) return rc;
         rc = proper_dtmc_reward_reach(d, &d->rewards[r], &phi, &C->o->solve, x, NULL, C->err);
         proper_bitset_free(&phi);
         return rc;
     }
-    if ((rc = proper__pm_step_bound(C, pr, &k)) != 0) return rc;
+    if ((rc = proper__prism_step_bound(C, pr, &k)) != 0) return rc;
     if (pr->path == PROPER__PM_PATH_C) return proper_dtmc_reward_cumulative(d, &d->rewards[r], k, x, C->err);
     return proper_dtmc_reward_instant(d, &d->rewards[r], k, x, C->err);
 }
 
 /* Compare with the bound of P>=b etc.: 1 or 0 per state. */
-static int proper__pm_apply_bound(proper__pm_checker *C, const proper__pm_prop *pr, double *x) {
-    proper__pm_val v;
+static int proper__prism_apply_bound(proper__prism_checker *C, const proper__prism_prop *pr, double *x) {
+    proper__prism_val v;
     double b;
     size_t s;
     int rc;
-    if ((rc = proper__pm_eval_at(C, pr->threshold, 0, &v)) != 0) return rc;
-    b = proper__pm_as_double(C->p->pool.n[pr->threshold].type, v);
+    if ((rc = proper__prism_eval_at(C, pr->threshold, 0, &v)) != 0) return rc;
+    b = proper__prism_as_double(C->p->pool.n[pr->threshold].type, v);
     if (pr->kind != PROPER__PM_P_REWARD && !(b >= 0 && b <= 1))
-        return proper__pm_cerr(C, C->p->pool.n[pr->threshold].line, C->p->pool.n[pr->threshold].col, PROPER_ERANGE,
+        return proper__prism_cerr(C, C->p->pool.n[pr->threshold].line, C->p->pool.n[pr->threshold].col, PROPER_ERANGE,
                                "probability bound %g is not in [0, 1]", b);
     for (s = 0; s < C->d->n_states; s++) {
         double y = x[s];
@@ -3931,9 +3931,9 @@ static int proper__pm_apply_bound(proper__pm_checker *C, const proper__pm_prop *
 
 PROPER_API int proper_prism_props_check_states(const proper_prism_props *p, size_t i, const proper_dtmc *d,
                                                const proper_prism_check_opts *opts, double *x, proper_error *err) {
-    proper__pm_checker C;
+    proper__prism_checker C;
     proper_prism_check_opts defaults;
-    const proper__pm_prop *pr;
+    const proper__prism_prop *pr;
     int rc;
     if (i >= p->n_props) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no property %lu", (unsigned long)i);
     if (!opts) {
@@ -3941,22 +3941,22 @@ PROPER_API int proper_prism_props_check_states(const proper_prism_props *p, size
         opts = &defaults;
     }
     pr = &p->props[i];
-    if ((rc = proper__pm_checker_init(&C, p, d, opts, err)) == 0) {
+    if ((rc = proper__prism_checker_init(&C, p, d, opts, err)) == 0) {
         switch (pr->kind) {
-        case PROPER__PM_P_EXPR: rc = proper__pm_eval_states(&C, pr->phi2, x); break;
-        case PROPER__PM_P_PROB: rc = proper__pm_check_prob(&C, pr, x); break;
-        case PROPER__PM_P_REWARD: rc = proper__pm_check_reward(&C, pr, x); break;
+        case PROPER__PM_P_EXPR: rc = proper__prism_eval_states(&C, pr->phi2, x); break;
+        case PROPER__PM_P_PROB: rc = proper__prism_check_prob(&C, pr, x); break;
+        case PROPER__PM_P_REWARD: rc = proper__prism_check_reward(&C, pr, x); break;
         default: {
             proper_bitset phi;
-            if ((rc = proper__pm_state_set(&C, pr->phi2, &phi)) == 0) {
+            if ((rc = proper__prism_state_set(&C, pr->phi2, &phi)) == 0) {
                 rc = proper_dtmc_steady(d, &phi, &opts->solve, x, err);
                 proper_bitset_free(&phi);
             }
         }
         }
-        if (rc == PROPER_OK && pr->relop >= 0) rc = proper__pm_apply_bound(&C, pr, x);
+        if (rc == PROPER_OK && pr->relop >= 0) rc = proper__prism_apply_bound(&C, pr, x);
     }
-    proper__pm_checker_free(&C);
+    proper__prism_checker_free(&C);
     return rc;
 }
 

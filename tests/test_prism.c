@@ -797,6 +797,33 @@ static void test_expression_limits(void) {
     free(text);
 }
 
+/* A variable whose range holds one value takes no bits in the packed state
+ * (it was a shift by 64, undefined behaviour caught by this sanitizer build).
+ * The chain y = 0 -> 1 -> 2 (self-loop) is the same whatever x and z are:
+ * 3 states, x = z = 0 in each, y reaches 2 in exactly 2 steps. */
+static void test_single_value_range(void) {
+    const char *text = "dtmc\nconst int N = 0;\nmodule M\n x : [0..0];\n y : [0..2] init 0;\n z : [0..N];\n"
+                       " [] y<2 -> (y'=y+1);\n [] y=2 -> true;\nendmodule\n";
+    proper_error e;
+    proper_prism_model *m = parse_text(text, &e);
+    proper_dtmc d;
+    uint32_t s;
+    if (!m) return;
+    proper_dtmc_init(&d);
+    CHECK_INT(proper_prism_build(m, NULL, &d, &e), 0);
+    CHECK_INT(d.n_states, 3);
+    CHECK_INT(d.n_vars, 3);
+    for (s = 0; s < d.n_states && d.vals; s++) {
+        CHECK_INT(d.vals[s * 3 + 0], 0);
+        CHECK_INT(d.vals[s * 3 + 1], (int)s);
+        CHECK_INT(d.vals[s * 3 + 2], 0);
+    }
+    CHECK_ABS(check1(m, &d, "P=? [ F<=1 y=2 ]"), 0, 0);
+    CHECK_ABS(check1(m, &d, "P=? [ F<=2 y=2 ]"), 1, 0);
+    proper_dtmc_free(&d);
+    proper_prism_free(m);
+}
+
 int main(void) {
     RUN(test_expression_semantics);
     RUN(test_expression_errors);
@@ -819,5 +846,6 @@ int main(void) {
     RUN(test_props_without_model);
     RUN(test_step_limit);
     RUN(test_expression_limits);
+    RUN(test_single_value_range);
     return test_summary();
 }
