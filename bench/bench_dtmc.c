@@ -108,6 +108,7 @@ static void run_proper(const char *prefix, result *r) {
     c0 = cpu_now();
     rw = proper_dtmc_find_reward(&m, "time");
     x = (double *)malloc(m.n_states * sizeof *x);
+    proper_bitset_init(&end);
     if (rw < 0 || !x || proper_dtmc_label_get(&m, "end", &end, &err)) {
         snprintf(r->msg, sizeof r->msg, "model lacks reward \"time\" or label \"end\"");
         return;
@@ -201,6 +202,7 @@ static void run_baseline(const char *prefix, result *r, int want_reference) {
     rw = proper_dtmc_find_reward(&m, "time");
     x = (double *)calloc(m.n_states, sizeof *x);
     xn = (double *)calloc(m.n_states, sizeof *xn);
+    proper_bitset_init(&end);
     if (rw < 0 || !x || !xn || proper_dtmc_label_get(&m, "end", &end, &err)) {
         snprintf(r->msg, sizeof r->msg, "baseline: cannot set up");
         return;

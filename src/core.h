@@ -218,6 +218,38 @@ PROPER_API int proper_lu_factor(double *a, size_t n, size_t *piv, double tiny);
 /* Solve A x = b with the factors of proper_lu_factor; b is overwritten by x. */
 PROPER_API void proper_lu_solve(const double *lu, size_t n, const size_t *piv, double *b);
 
+/* ---- Bit sets ----------------------------------------------------------------
+ * A fixed-size set of bits 0..n-1 (sets of states, for instance). Bits past
+ * n in the last word are always 0, so whole-word operations stay exact.
+ * proper_bitset_create and proper_bitset_copy follow the output rule: `b`
+ * (`dst`) is initialised or holds an earlier set, which is released on
+ * success; on failure it is left unchanged. */
+typedef struct proper_bitset {
+    size_t n;        /* number of bits */
+    uint64_t *words; /* (n + 63) / 64 words, NULL when n == 0 */
+} proper_bitset;
+
+/* The empty set of 0 bits; allocates nothing. */
+PROPER_API void proper_bitset_init(proper_bitset *b);
+/* A set of n bits, all clear. PROPER_ENOMEM when out of memory. */
+PROPER_API int proper_bitset_create(proper_bitset *b, size_t n, proper_error *err);
+/* Release; leaves b as after proper_bitset_init. */
+PROPER_API void proper_bitset_free(proper_bitset *b);
+/* dst = src (dst may be src). */
+PROPER_API int proper_bitset_copy(proper_bitset *dst, const proper_bitset *src, proper_error *err);
+/* Bit i (i < n, checked with PROPER_ASSERT). */
+PROPER_API void proper_bitset_set(proper_bitset *b, size_t i);
+PROPER_API void proper_bitset_clear(proper_bitset *b, size_t i);
+PROPER_API int proper_bitset_get(const proper_bitset *b, size_t i);
+/* Number of bits set. */
+PROPER_API size_t proper_bitset_count(const proper_bitset *b);
+/* In place: a = a & b, a = a | b, a = !a (both of the same size n). */
+PROPER_API void proper_bitset_and(proper_bitset *a, const proper_bitset *b);
+PROPER_API void proper_bitset_or(proper_bitset *a, const proper_bitset *b);
+PROPER_API void proper_bitset_not(proper_bitset *a);
+/* Fast inline test for hot loops: no bounds check. */
+#define PROPER_BITSET_GET(b, i) ((int)(((b)->words[(size_t)(i) >> 6] >> ((size_t)(i) & 63)) & 1u))
+
 /* ---- Random numbers ------------------------------------------------------
  * xoshiro256** (Blackman & Vigna 2018), seeded through splitmix64. The state
  * is passed explicitly; two generators never share anything. */
@@ -617,6 +649,87 @@ PROPER_API void proper_lu_solve(const double *lu, size_t n, const size_t *piv, d
         for (j = i + 1; j < n; j++) s -= lu[i * n + j] * b[j];
         b[i] = s / lu[i * n + i];
     }
+}
+
+/* ---- bit sets ---- */
+
+static size_t proper__core_bitset_words(size_t n) { return n / 64 + (n % 64 != 0); }
+
+PROPER_API void proper_bitset_init(proper_bitset *b) {
+    b->n = 0;
+    b->words = NULL;
+}
+
+PROPER_API int proper_bitset_create(proper_bitset *b, size_t n, proper_error *err) {
+    uint64_t *words = NULL;
+    if (n && !(words = (uint64_t *)proper_calloc(proper__core_bitset_words(n), sizeof *words)))
+        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory (a set of %lu bits)", (unsigned long)n);
+    PROPER_FREE(b->words);
+    b->n = n;
+    b->words = words;
+    return PROPER_OK;
+}
+
+PROPER_API void proper_bitset_free(proper_bitset *b) {
+    PROPER_FREE(b->words);
+    proper_bitset_init(b);
+}
+
+PROPER_API int proper_bitset_copy(proper_bitset *dst, const proper_bitset *src, proper_error *err) {
+    proper_bitset t;
+    if (dst == src) return PROPER_OK;
+    proper_bitset_init(&t);
+    if (proper_bitset_create(&t, src->n, err)) return PROPER_ENOMEM;
+    if (src->n) memcpy(t.words, src->words, proper__core_bitset_words(src->n) * sizeof *t.words);
+    proper_bitset_free(dst);
+    *dst = t;
+    return PROPER_OK;
+}
+
+PROPER_API void proper_bitset_set(proper_bitset *b, size_t i) {
+    PROPER_ASSERT(i < b->n);
+    b->words[i >> 6] |= (uint64_t)1 << (i & 63);
+}
+
+PROPER_API void proper_bitset_clear(proper_bitset *b, size_t i) {
+    PROPER_ASSERT(i < b->n);
+    b->words[i >> 6] &= ~((uint64_t)1 << (i & 63));
+}
+
+PROPER_API int proper_bitset_get(const proper_bitset *b, size_t i) {
+    PROPER_ASSERT(i < b->n);
+    return PROPER_BITSET_GET(b, i);
+}
+
+static unsigned proper__core_popcount64(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (unsigned)((x * 0x0101010101010101ULL) >> 56);
+}
+
+PROPER_API size_t proper_bitset_count(const proper_bitset *b) {
+    size_t i, c = 0, w = proper__core_bitset_words(b->n);
+    for (i = 0; i < w; i++) c += proper__core_popcount64(b->words[i]);
+    return c;
+}
+
+PROPER_API void proper_bitset_and(proper_bitset *a, const proper_bitset *b) {
+    size_t i, w = proper__core_bitset_words(a->n);
+    PROPER_ASSERT(a->n == b->n);
+    for (i = 0; i < w; i++) a->words[i] &= b->words[i];
+}
+
+PROPER_API void proper_bitset_or(proper_bitset *a, const proper_bitset *b) {
+    size_t i, w = proper__core_bitset_words(a->n);
+    PROPER_ASSERT(a->n == b->n);
+    for (i = 0; i < w; i++) a->words[i] |= b->words[i];
+}
+
+PROPER_API void proper_bitset_not(proper_bitset *a) {
+    size_t i, w = proper__core_bitset_words(a->n);
+    for (i = 0; i < w; i++) a->words[i] = ~a->words[i];
+    if (a->n % 64) a->words[a->n / 64] &= ((uint64_t)1 << (a->n % 64)) - 1;
 }
 
 /* ---- RNG ---- */

@@ -110,29 +110,6 @@ extern "C" {
 #define PROPER_DTMC_MAX_STATES 0xFFFFFFF0u
 #endif
 
-/* ---- Bitsets over states ------------------------------------------------ */
-
-typedef struct proper_bitset {
-    size_t n;        /* number of bits */
-    uint64_t *words; /* (n + 63) / 64 words; bits past n are always 0 */
-} proper_bitset;
-
-/* All bits clear. b->words is NULL when n == 0. */
-PROPER_API int proper_bitset_init(proper_bitset *b, size_t n);
-PROPER_API void proper_bitset_free(proper_bitset *b);
-PROPER_API int proper_bitset_copy(proper_bitset *dst, const proper_bitset *src);
-PROPER_API void proper_bitset_set(proper_bitset *b, size_t i);
-PROPER_API void proper_bitset_clear(proper_bitset *b, size_t i);
-PROPER_API int proper_bitset_get(const proper_bitset *b, size_t i);
-PROPER_API void proper_bitset_fill(proper_bitset *b, int value);
-PROPER_API size_t proper_bitset_count(const proper_bitset *b);
-/* In place: a = a & b, a = a | b, a = !a (both of the same size n). */
-PROPER_API void proper_bitset_and(proper_bitset *a, const proper_bitset *b);
-PROPER_API void proper_bitset_or(proper_bitset *a, const proper_bitset *b);
-PROPER_API void proper_bitset_not(proper_bitset *a);
-/* Fast inline test for hot loops: no bounds check. */
-#define PROPER_BITSET_GET(b, i) ((int)(((b)->words[(size_t)(i) >> 6] >> ((size_t)(i) & 63)) & 1u))
-
 /* ---- The model ---------------------------------------------------------- */
 
 typedef struct proper_dtmc_label {
@@ -456,88 +433,6 @@ PROPER_API int proper_dtmc_export_dot(const proper_dtmc *m, const char *path, pr
 #include <stdarg.h>
 #include <string.h>
 
-/* ---- bitsets ------------------------------------------------------------ */
-
-static size_t proper__dtmc_bitset_words(size_t n) { return (n + 63) / 64; }
-
-PROPER_API int proper_bitset_init(proper_bitset *b, size_t n) {
-    b->n = n;
-    b->words = NULL;
-    if (n == 0) return PROPER_OK;
-    b->words = (uint64_t *)proper_calloc(proper__dtmc_bitset_words(n), sizeof *b->words);
-    if (!b->words) { b->n = 0; return PROPER_ENOMEM; }
-    return PROPER_OK;
-}
-
-PROPER_API void proper_bitset_free(proper_bitset *b) {
-    PROPER_FREE(b->words);
-    b->words = NULL;
-    b->n = 0;
-}
-
-PROPER_API int proper_bitset_copy(proper_bitset *dst, const proper_bitset *src) {
-    if (proper_bitset_init(dst, src->n)) return PROPER_ENOMEM;
-    if (src->n) memcpy(dst->words, src->words, proper__dtmc_bitset_words(src->n) * sizeof *dst->words);
-    return PROPER_OK;
-}
-
-PROPER_API void proper_bitset_set(proper_bitset *b, size_t i) {
-    PROPER_ASSERT(i < b->n);
-    b->words[i >> 6] |= (uint64_t)1 << (i & 63);
-}
-
-PROPER_API void proper_bitset_clear(proper_bitset *b, size_t i) {
-    PROPER_ASSERT(i < b->n);
-    b->words[i >> 6] &= ~((uint64_t)1 << (i & 63));
-}
-
-PROPER_API int proper_bitset_get(const proper_bitset *b, size_t i) {
-    PROPER_ASSERT(i < b->n);
-    return PROPER_BITSET_GET(b, i);
-}
-
-/* Clear the bits past n in the last word (the invariant every op keeps). */
-static void proper__dtmc_bitset_trim(proper_bitset *b) {
-    if (b->n & 63) b->words[b->n >> 6] &= ((uint64_t)1 << (b->n & 63)) - 1;
-}
-
-PROPER_API void proper_bitset_fill(proper_bitset *b, int value) {
-    if (!b->n) return;
-    memset(b->words, value ? 0xFF : 0, proper__dtmc_bitset_words(b->n) * sizeof *b->words);
-    proper__dtmc_bitset_trim(b);
-}
-
-static unsigned proper__dtmc_popcount64(uint64_t x) {
-    x = x - ((x >> 1) & 0x5555555555555555ULL);
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-    return (unsigned)((x * 0x0101010101010101ULL) >> 56);
-}
-
-PROPER_API size_t proper_bitset_count(const proper_bitset *b) {
-    size_t i, c = 0, w = proper__dtmc_bitset_words(b->n);
-    for (i = 0; i < w; i++) c += proper__dtmc_popcount64(b->words[i]);
-    return c;
-}
-
-PROPER_API void proper_bitset_and(proper_bitset *a, const proper_bitset *b) {
-    size_t i, w = proper__dtmc_bitset_words(a->n);
-    PROPER_ASSERT(a->n == b->n);
-    for (i = 0; i < w; i++) a->words[i] &= b->words[i];
-}
-
-PROPER_API void proper_bitset_or(proper_bitset *a, const proper_bitset *b) {
-    size_t i, w = proper__dtmc_bitset_words(a->n);
-    PROPER_ASSERT(a->n == b->n);
-    for (i = 0; i < w; i++) a->words[i] |= b->words[i];
-}
-
-PROPER_API void proper_bitset_not(proper_bitset *a) {
-    size_t i, w = proper__dtmc_bitset_words(a->n);
-    for (i = 0; i < w; i++) a->words[i] = ~a->words[i];
-    if (a->n) proper__dtmc_bitset_trim(a);
-}
-
 /* ---- model -------------------------------------------------------------- */
 
 static char *proper__dtmc_strdup(const char *s) {
@@ -632,13 +527,12 @@ PROPER_API int proper_dtmc_add_label(proper_dtmc *m, const char *name, const pro
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "label \"%s\" is predefined", name);
     if (proper_dtmc_find_label(m, name) >= 0)
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "label \"%s\" defined twice", name);
+    proper_bitset_init(&lab.states);
     lab.name = proper__dtmc_strdup(name);
-    if (!lab.name || proper_bitset_copy(&lab.states, states) ||
+    if (!lab.name || proper_bitset_copy(&lab.states, states, NULL) ||
         proper_reserve(&m->labels, &cap, m->n_labels + 1, sizeof *m->labels)) {
-        if (lab.name) {
-            PROPER_FREE(lab.name);
-            if (lab.states.words) proper_bitset_free(&lab.states);
-        }
+        PROPER_FREE(lab.name);
+        proper_bitset_free(&lab.states);
         return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory adding label");
     }
     m->labels[m->n_labels] = lab;
@@ -650,33 +544,28 @@ PROPER_API int proper_dtmc_add_label(proper_dtmc *m, const char *name, const pro
 PROPER_API int proper_dtmc_label_get(const proper_dtmc *m, const char *name, proper_bitset *out,
                                      proper_error *err) {
     long i;
-    out->n = 0;
-    out->words = NULL;
     if (strcmp(name, "init") == 0) {
         uint32_t s;
-        if (proper_bitset_init(out, m->n_states)) goto nomem;
+        proper_bitset t;
+        proper_bitset_init(&t);
+        if (proper_bitset_create(&t, m->n_states, err)) return PROPER_ENOMEM;
         if (m->init_dist) {
             for (s = 0; s < m->n_states; s++)
-                if (m->init_dist[s] > 0.0) proper_bitset_set(out, s);
+                if (m->init_dist[s] > 0.0) proper_bitset_set(&t, s);
         } else if (m->init < m->n_states) {
-            proper_bitset_set(out, m->init);
+            proper_bitset_set(&t, m->init);
         }
+        proper_bitset_free(out);
+        *out = t;
         return PROPER_OK;
     }
     if (strcmp(name, "deadlock") == 0) {
-        if (m->deadlock.n == m->n_states && m->n_states) {
-            if (proper_bitset_copy(out, &m->deadlock)) goto nomem;
-        } else if (proper_bitset_init(out, m->n_states)) {
-            goto nomem;
-        }
-        return PROPER_OK;
+        if (m->deadlock.n == m->n_states && m->n_states) return proper_bitset_copy(out, &m->deadlock, err);
+        return proper_bitset_create(out, m->n_states, err);
     }
     i = proper_dtmc_find_label(m, name);
     if (i < 0) return proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0, "unknown label \"%s\"", name);
-    if (proper_bitset_copy(out, &m->labels[i].states)) goto nomem;
-    return PROPER_OK;
-nomem:
-    return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    return proper_bitset_copy(out, &m->labels[i].states, err);
 }
 
 PROPER_API long proper_dtmc_find_reward(const proper_dtmc *m, const char *name) {
@@ -871,37 +760,40 @@ static int proper__dtmc_dup_array(void *dst_ptr, const void *src, size_t n, size
 PROPER_API int proper_dtmc_copy(proper_dtmc *dst, const proper_dtmc *src, proper_error *err) {
     size_t i, n = src->n_states, t = (size_t)src->n_trans;
     int rc;
-    proper_dtmc_init(dst);
-    dst->n_states = src->n_states;
-    dst->n_trans = src->n_trans;
-    dst->init = src->init;
-    if (proper__dtmc_dup_array(&dst->row, src->row, n + 1, sizeof *src->row) ||
-        proper__dtmc_dup_array(&dst->col, src->col, t, sizeof *src->col) ||
-        proper__dtmc_dup_array(&dst->prob, src->prob, t, sizeof *src->prob) ||
-        proper__dtmc_dup_array(&dst->init_dist, src->init_dist, n, sizeof *src->init_dist))
+    proper_dtmc c;
+    proper_dtmc_init(&c);
+    c.n_states = src->n_states;
+    c.n_trans = src->n_trans;
+    c.init = src->init;
+    if (proper__dtmc_dup_array(&c.row, src->row, n + 1, sizeof *src->row) ||
+        proper__dtmc_dup_array(&c.col, src->col, t, sizeof *src->col) ||
+        proper__dtmc_dup_array(&c.prob, src->prob, t, sizeof *src->prob) ||
+        proper__dtmc_dup_array(&c.init_dist, src->init_dist, n, sizeof *src->init_dist))
         goto nomem;
-    if (src->deadlock.n && proper_bitset_copy(&dst->deadlock, &src->deadlock)) goto nomem;
+    if (proper_bitset_copy(&c.deadlock, &src->deadlock, NULL)) goto nomem;
     for (i = 0; i < src->n_labels; i++)
-        if ((rc = proper_dtmc_add_label(dst, src->labels[i].name, &src->labels[i].states, NULL, err))) goto fail;
+        if ((rc = proper_dtmc_add_label(&c, src->labels[i].name, &src->labels[i].states, NULL, err))) goto fail;
     for (i = 0; i < src->n_rewards; i++) {
         proper_dtmc_reward *r;
-        if ((rc = proper_dtmc_add_reward(dst, src->rewards[i].name, 0, 0, NULL, err))) goto fail;
-        r = &dst->rewards[i];
+        if ((rc = proper_dtmc_add_reward(&c, src->rewards[i].name, 0, 0, NULL, err))) goto fail;
+        r = &c.rewards[i];
         if (proper__dtmc_dup_array(&r->state, src->rewards[i].state, n, sizeof(double)) ||
             proper__dtmc_dup_array(&r->trans, src->rewards[i].trans, t, sizeof(double)))
             goto nomem;
     }
-    if ((rc = proper_dtmc_set_params(dst, (const char *const *)src->param_names, src->param_values,
+    if ((rc = proper_dtmc_set_params(&c, (const char *const *)src->param_names, src->param_values,
                                      src->n_params, err)))
         goto fail;
-    if (src->n_vars && (rc = proper_dtmc_set_valuations(dst, (const char *const *)src->var_names,
+    if (src->n_vars && (rc = proper_dtmc_set_valuations(&c, (const char *const *)src->var_names,
                                                         src->var_is_bool, src->n_vars, src->vals, err)))
         goto fail;
+    proper_dtmc_free(dst);
+    *dst = c;
     return PROPER_OK;
 nomem:
     rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory copying model");
 fail:
-    proper_dtmc_free(dst);
+    proper_dtmc_free(&c);
     return rc;
 }
 
@@ -909,8 +801,8 @@ PROPER_API size_t proper_dtmc_memory(const proper_dtmc *m) {
     size_t i, n = m->n_states, t = (size_t)m->n_trans, bytes;
     bytes = (n + 1) * sizeof(uint64_t) + t * (sizeof(uint32_t) + sizeof(double));
     if (m->init_dist) bytes += n * sizeof(double);
-    bytes += proper__dtmc_bitset_words(m->deadlock.n) * 8;
-    for (i = 0; i < m->n_labels; i++) bytes += proper__dtmc_bitset_words(m->labels[i].states.n) * 8;
+    bytes += ((m->deadlock.n + 63) / 64) * 8;
+    for (i = 0; i < m->n_labels; i++) bytes += ((m->labels[i].states.n + 63) / 64) * 8;
     for (i = 0; i < m->n_rewards; i++) {
         if (m->rewards[i].state) bytes += n * sizeof(double);
         if (m->rewards[i].trans) bytes += t * sizeof(double);
@@ -1118,7 +1010,7 @@ static int proper__dtmc_fix_deadlocks(proper_dtmc *m, int fix, proper_error *err
                                         (unsigned)s);
             n_dead++;
         }
-    if (proper_bitset_init(&m->deadlock, n)) goto nomem;
+    if (proper_bitset_create(&m->deadlock, n, NULL)) goto nomem;
     if (!n_dead) return PROPER_OK;
     row = (uint64_t *)proper_calloc((size_t)n + 1, sizeof *row);
     col = (uint32_t *)proper_calloc((size_t)(m->n_trans + n_dead), sizeof *col);
@@ -1267,7 +1159,8 @@ static int proper__dtmc_backward_reach(const proper__dtmc_csr *pred, const prope
                                   const proper_bitset *through, proper_bitset *out) {
     uint32_t n = pred->n, s, *queue;
     size_t head = 0, tail = 0;
-    if (proper_bitset_copy(out, target)) return PROPER_ENOMEM;
+    proper_bitset_init(out);
+    if (proper_bitset_copy(out, target, NULL)) return PROPER_ENOMEM;
     queue = (uint32_t *)proper_calloc(n ? n : 1, sizeof *queue);
     if (!queue) { proper_bitset_free(out); return PROPER_ENOMEM; }
     for (s = 0; s < n; s++)
@@ -1301,7 +1194,8 @@ static int proper__dtmc_prob1(const proper__dtmc_csr *pred, const proper_bitset 
                          const proper_bitset *no, proper_bitset *out) {
     proper_bitset through;
     int rc;
-    if (proper_bitset_copy(&through, phi2)) return PROPER_ENOMEM;
+    proper_bitset_init(&through);
+    if (proper_bitset_copy(&through, phi2, NULL)) return PROPER_ENOMEM;
     proper_bitset_not(&through);
     if (phi1) proper_bitset_and(&through, phi1);
     rc = proper__dtmc_backward_reach(pred, no, &through, out);
@@ -1321,22 +1215,24 @@ static int proper__dtmc_check_set(const proper_dtmc *m, const proper_bitset *b, 
 static int proper__dtmc_prob01(const proper_dtmc *m, const proper_bitset *phi1, const proper_bitset *phi2,
                           proper_bitset *out, int want_one, proper_error *err) {
     proper__dtmc_csr g, pred;
-    proper_bitset no;
+    proper_bitset no, yes;
     int rc;
-    out->n = 0; out->words = NULL;
     if ((rc = proper__dtmc_check_set(m, phi1, "phi1", err)) || (rc = proper__dtmc_check_set(m, phi2, "phi2", err))) return rc;
     proper__dtmc_csr_view(m, &g);
     if (proper__dtmc_transpose(&g, NULL, 0, &pred)) goto nomem;
     if (proper__dtmc_prob0(&pred, phi1, phi2, &no)) { proper__dtmc_csr_free(&pred); goto nomem; }
     if (!want_one) {
-        *out = no;
         proper__dtmc_csr_free(&pred);
+        proper_bitset_free(out);
+        *out = no;
         return PROPER_OK;
     }
-    rc = proper__dtmc_prob1(&pred, phi1, phi2, &no, out);
+    rc = proper__dtmc_prob1(&pred, phi1, phi2, &no, &yes);
     proper_bitset_free(&no);
     proper__dtmc_csr_free(&pred);
     if (rc) goto nomem;
+    proper_bitset_free(out);
+    *out = yes;
     return PROPER_OK;
 nomem:
     return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory in graph precomputation");
@@ -1940,7 +1836,8 @@ PROPER_API int proper_dtmc_prob_until(const proper_dtmc *m, const proper_bitset 
     rc = proper__dtmc_prob1(&pred, phi1, phi2, &no, &yes);
     proper__dtmc_csr_free(&pred);
     if (rc) { proper_bitset_free(&no); return proper__dtmc_nomem(err); }
-    if (proper_bitset_copy(&maybe, &no)) { proper_bitset_free(&no); proper_bitset_free(&yes); return proper__dtmc_nomem(err); }
+    proper_bitset_init(&maybe);
+    if (proper_bitset_copy(&maybe, &no, NULL)) { proper_bitset_free(&no); proper_bitset_free(&yes); return proper__dtmc_nomem(err); }
     proper_bitset_or(&maybe, &yes);
     proper_bitset_not(&maybe);
     for (s = 0; s < m->n_states; s++) x[s] = PROPER_BITSET_GET(&yes, s) ? 1.0 : 0.0;
@@ -2103,7 +2000,9 @@ static int proper__dtmc_bscc_stationary(const proper_dtmc *m, const proper_dtmc_
     int rc = PROPER_OK;
     proper__dtmc_csr_view(m, &g);
     if (proper__dtmc_tarjan(&g, NULL, &c)) return proper__dtmc_nomem(err);
-    if (proper_bitset_init(&in_b, m->n_states)) { proper__dtmc_sccs_free(&c); return proper__dtmc_nomem(err); }
+    proper_bitset_init(&in_b);
+    proper_bitset_init(&mask);
+    if (proper_bitset_create(&in_b, m->n_states, NULL)) { proper__dtmc_sccs_free(&c); return proper__dtmc_nomem(err); }
     for (i = 0; i < m->n_states; i++) { bscc[i] = UINT32_MAX; pi[i] = 0.0; }
     for (k = 0; k < c.n_comp; k++) {
         if (!proper__dtmc_is_bottom(&g, &c, k)) continue;
@@ -2116,7 +2015,7 @@ static int proper__dtmc_bscc_stationary(const proper_dtmc *m, const proper_dtmc_
     /* one transposed system over all BSCC states; each BSCC's reference
      * state (its first in order[]) is fixed to 1 */
     if (proper__dtmc_transpose(&g, &in_b, 1, &tr)) { rc = proper__dtmc_nomem(err); goto done; }
-    if (proper_bitset_copy(&mask, &in_b)) { proper__dtmc_csr_free(&tr); rc = proper__dtmc_nomem(err); goto done; }
+    if (proper_bitset_copy(&mask, &in_b, NULL)) { proper__dtmc_csr_free(&tr); rc = proper__dtmc_nomem(err); goto done; }
     for (k = 0; k < c.n_comp; k++)
         if (bscc[c.order[c.start[k]]] != UINT32_MAX) {
             pi[c.order[c.start[k]]] = 1.0;
@@ -2153,7 +2052,8 @@ PROPER_API int proper_dtmc_steady(const proper_dtmc *m, const proper_bitset *phi
     rc = proper__dtmc_bscc_stationary(m, opts, pi, bscc, &nb, err);
     mass = rc ? NULL : (double *)proper_calloc(nb ? nb : 1, sizeof *mass);
     if (!rc && !mass) rc = proper__dtmc_nomem(err);
-    if (!rc && proper_bitset_init(&transient, m->n_states)) { PROPER_FREE(mass); mass = NULL; rc = proper__dtmc_nomem(err); }
+    proper_bitset_init(&transient);
+    if (!rc && proper_bitset_create(&transient, m->n_states, NULL)) { PROPER_FREE(mass); mass = NULL; rc = proper__dtmc_nomem(err); }
     if (rc) { PROPER_FREE(pi); PROPER_FREE(bscc); return rc; }
     for (s = 0; s < m->n_states; s++)
         if (bscc[s] != UINT32_MAX && PROPER_BITSET_GET(phi, s)) mass[bscc[s]] += pi[s];
@@ -2188,7 +2088,8 @@ PROPER_API int proper_dtmc_steady_distribution(const proper_dtmc *m, const prope
     if ((rc = proper__dtmc_bscc_stationary(m, opts, pi, bscc, &nb, err))) { PROPER_FREE(bscc); return rc; }
     visits = (double *)proper_calloc(m->n_states, sizeof *visits);
     absorb = (double *)proper_calloc(nb ? nb : 1, sizeof *absorb);
-    if (!visits || !absorb || proper_bitset_init(&transient, m->n_states)) {
+    proper_bitset_init(&transient);
+    if (!visits || !absorb || proper_bitset_create(&transient, m->n_states, NULL)) {
         PROPER_FREE(visits); PROPER_FREE(absorb); PROPER_FREE(bscc);
         return proper__dtmc_nomem(err);
     }
@@ -2807,7 +2708,8 @@ static int proper__dtmc_lab_header(const proper__dtmc_reader *r, uint32_t n_stat
                 PROPER_FREE(d.name);
                 return rc;
             }
-        if (proper_bitset_init(&d.states, n_states) || proper_reserve(decls, &cap, *n_decls + 1, sizeof **decls)) {
+        proper_bitset_init(&d.states);
+        if (proper_bitset_create(&d.states, n_states, NULL) || proper_reserve(decls, &cap, *n_decls + 1, sizeof **decls)) {
             PROPER_FREE(d.name);
             proper_bitset_free(&d.states);
             return proper__dtmc_reader_error(r, err, p, PROPER_ENOMEM, "out of memory");
@@ -2845,8 +2747,7 @@ static int proper__dtmc_lab_apply(proper_dtmc *m, const proper__dtmc_reader *r, 
         } else if (strcmp(d[i].name, "deadlock") == 0) {
             proper_bitset_free(&m->deadlock);
             m->deadlock = d[i].states;
-            d[i].states.words = NULL;
-            d[i].states.n = 0;
+            proper_bitset_init(&d[i].states);
         } else if ((rc = proper_dtmc_add_label(m, d[i].name, &d[i].states, NULL, err))) {
             char msg[PROPER_ERROR_MESSAGE_MAX];
             if (!err) return rc;
@@ -2990,10 +2891,10 @@ static int proper__dtmc_parse_srew(proper_dtmc *m, proper__dtmc_reader *r, const
     double *v = NULL;
     proper_bitset seen;
     int rc;
-    seen.n = 0; seen.words = NULL;
+    proper_bitset_init(&seen);
     if ((rc = proper__dtmc_rew_header(r, m, m->n_states, &count, file_name, sizeof file_name, err))) return rc;
     v = (double *)proper_calloc(m->n_states, sizeof *v);
-    if (!v || proper_bitset_init(&seen, m->n_states)) {
+    if (!v || proper_bitset_create(&seen, m->n_states, NULL)) {
         rc = proper_error_set(err, PROPER_ENOMEM, r->name, r->line, 0, "out of memory");
         goto done;
     }

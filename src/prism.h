@@ -3090,7 +3090,8 @@ static int proper__prism_decorate(proper__prism_explorer *X, const uint32_t *ord
     if (nv && (rc = proper_dtmc_set_valuations(d, names, X->L.is_bool, nv, vals, X->err)) != 0) goto done;
     for (i = 0; i < m->n_labels && rc == PROPER_OK; i++) {
         const proper__prism_label_decl *lb = &m->labels[i];
-        if ((rc = proper_bitset_init(&set, n)) != 0) {
+        proper_bitset_init(&set);
+        if ((rc = proper_bitset_create(&set, n, NULL)) != 0) {
             rc = proper__prism_xoom(X);
             goto done;
         }
@@ -3806,8 +3807,9 @@ static int proper__prism_state_set(proper__prism_checker *C, int32_t e, proper_b
     proper__prism_val v;
     int rc;
     if ((rc = proper__prism_load_labels(C, e)) != 0) return rc;
-    if (nd->kind == PROPER__PM_N_LABEL) return proper_bitset_copy(set, C->labels[nd->idx]) ? proper_error_set(C->err, PROPER_ENOMEM, NULL, 0, 0, "out of memory") : PROPER_OK;
-    if (proper_bitset_init(set, n)) return proper_error_set(C->err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    proper_bitset_init(set);
+    if (nd->kind == PROPER__PM_N_LABEL) return proper_bitset_copy(set, C->labels[nd->idx], C->err);
+    if (proper_bitset_create(set, n, C->err)) return PROPER_ENOMEM;
     for (s = 0; s < n; s++) {
         if ((rc = proper__prism_eval_at(C, e, s, &v)) != 0) {
             proper_bitset_free(set);

@@ -2501,7 +2501,8 @@ PROPER_API int proper_vlmc_to_dtmc(const proper_vlmc *m, proper_dtmc *out, prope
             return rc;
         }
     if ((rc = proper_dtmc_builder_finish(&b, m->n_states, out, err))) return rc;
-    if ((rc = proper_bitset_init(&end, m->n_states))) { proper_dtmc_free(out); return proper__vlmc_oom(err); }
+    proper_bitset_init(&end);
+    if ((rc = proper_bitset_create(&end, m->n_states, NULL))) { proper_dtmc_free(out); return proper__vlmc_oom(err); }
     proper_bitset_set(&end, m->end_state);
     rc = proper_dtmc_add_label(out, "end", &end, NULL, err);
     proper_bitset_free(&end);

@@ -41,7 +41,8 @@ static int build_dense(proper_dtmc *m, const double *P, uint32_t n, uint32_t ini
 
 static void set_of(proper_bitset *b, size_t n, const uint32_t *states, size_t k) {
     size_t i;
-    proper_bitset_init(b, n);
+    proper_bitset_init(b);
+    proper_bitset_create(b, n, NULL);
     for (i = 0; i < k; i++) proper_bitset_set(b, states[i]);
 }
 
@@ -213,6 +214,7 @@ static void test_builder_errors(void) {
     CHECK(!proper_bitset_get(&m.deadlock, 0));
     {
         proper_bitset dl;
+        proper_bitset_init(&dl);
         CHECK_INT(proper_dtmc_label_get(&m, "deadlock", &dl, &err), 0);
         CHECK_INT(proper_bitset_count(&dl), 1);
         proper_bitset_free(&dl);
@@ -253,9 +255,11 @@ static void gambler(uint32_t N, double p, const proper_dtmc_solve_opts *opts, ui
     }
     b.init = N / 2;
     CHECK_INT(proper_dtmc_builder_finish(&b, 0, &m, &err), 0);
-    proper_bitset_init(&win, N + 1);
+    proper_bitset_init(&win);
+    proper_bitset_create(&win, N + 1, NULL);
     proper_bitset_set(&win, N);
-    proper_bitset_init(&end, N + 1);
+    proper_bitset_init(&end);
+    proper_bitset_create(&end, N + 1, NULL);
     proper_bitset_set(&end, 0);
     proper_bitset_set(&end, N);
     CHECK_INT(proper_dtmc_prob_until(&m, NULL, &win, opts, x, &st, &err), 0);
@@ -343,7 +347,8 @@ static void test_knuth_yao_die(void) {
         CHECK_REL(proper_dtmc_value_at_init(&m, x), 1.0 / 6.0, 1e-15);
         proper_bitset_free(&face);
     }
-    proper_bitset_init(&done, 13);
+    proper_bitset_init(&done);
+    proper_bitset_create(&done, 13, NULL);
     for (s = 0; s < 13; s++) {
         flip[s] = s < 7 ? 1.0 : 0.0;
         if (s >= 7) proper_bitset_set(&done, s);
@@ -389,7 +394,8 @@ static void test_birth_death_steady(void) {
     CHECK_INT(proper_dtmc_steady_distribution(&m, NULL, pi, &err), 0);
     for (i = 0; i <= K; i++) CHECK_REL(pi[i], ref[i], 1e-10);
     /* S=? [ s <= 10 ] from every state: the same mass (one BSCC) */
-    proper_bitset_init(&phi, K + 1);
+    proper_bitset_init(&phi);
+    proper_bitset_create(&phi, K + 1, NULL);
     sum = 0.0;
     for (i = 0; i <= 10; i++) { proper_bitset_set(&phi, i); sum += ref[i]; }
     CHECK_INT(proper_dtmc_steady(&m, &phi, NULL, x, &err), 0);
@@ -514,7 +520,8 @@ static void test_nested_loops_closed_form(void) {
         CHECK_INT(proper_dtmc_add_reward(&m, "time", 0, 0, &ri, &err), 0);
         m.rewards[ri].state = rew;
     }
-    proper_bitset_init(&end, n);
+    proper_bitset_init(&end);
+    proper_bitset_create(&end, n, NULL);
     proper_bitset_set(&end, n - 1);
     x = (double *)malloc(n * sizeof *x);
     CHECK_INT(proper_dtmc_reward_reach(&m, &m.rewards[ri], &end, NULL, x, &st, &err), 0);
@@ -552,7 +559,8 @@ static void random_vs_dense(size_t n_min, size_t n_max, int models, const proper
         proper_bitset t;
         proper_dtmc_reward r;
         random_model(&rng, n, P);
-        proper_bitset_init(&t, n);
+        proper_bitset_init(&t);
+        proper_bitset_create(&t, n, NULL);
         for (s = 0; s < n; s++) {
             rew[s] = proper_rng_uniform(&rng) * 3.0;
             if (proper_rng_uniform(&rng) < 0.05 || s == n - 1) { tgt[s] = 1; proper_bitset_set(&t, s); }
@@ -666,7 +674,8 @@ static void test_bounded_vs_matrix_powers(void) {
     proper_rng_seed(&rng, 5);
     random_model(&rng, N, P);
     CHECK_INT(build_dense(&m, P, N, 0), 0);
-    proper_bitset_init(&t, N);
+    proper_bitset_init(&t);
+    proper_bitset_create(&t, N, NULL);
     proper_bitset_set(&t, 4);
     proper_bitset_set(&t, 17);
     for (i = 0; i < N; i++) rew[i] = (double)(i % 5) + 0.5;
@@ -775,6 +784,7 @@ static void test_scc_and_prob01(void) {
     CHECK_INT(nb, 3);
     CHECK(bs[0] == UINT32_MAX && bs[1] == UINT32_MAX && bs[3] != UINT32_MAX && bs[5] != UINT32_MAX);
     set_of(&t, 6, &three, 1);
+    proper_bitset_init(&out);
     CHECK_INT(proper_dtmc_prob0(&m, NULL, &t, &out, &err), 0);
     CHECK(!proper_bitset_get(&out, 0) && !proper_bitset_get(&out, 1) && proper_bitset_get(&out, 4) &&
           proper_bitset_get(&out, 5));
@@ -913,6 +923,8 @@ static void test_explicit_round_trip(void) {
     {
         double x1[5], x2[5];
         proper_bitset e1, e2;
+        proper_bitset_init(&e1);
+        proper_bitset_init(&e2);
         CHECK_INT(proper_dtmc_label_get(&m, "end", &e1, &err), 0);
         CHECK_INT(proper_dtmc_label_get(&back, "end", &e2, &err), 0);
         CHECK_INT(proper_dtmc_reward_reach(&m, &m.rewards[1], &e1, NULL, x1, NULL, &err), 0);
@@ -1090,6 +1102,7 @@ static void test_copy_and_memory(void) {
     proper_error err;
     uint64_t k;
     CHECK_INT(sample_model(&m), 0);
+    proper_dtmc_init(&c);
     CHECK_INT(proper_dtmc_copy(&c, &m, &err), 0);
     CHECK_INT(c.n_trans, m.n_trans);
     for (k = 0; k < m.n_trans; k++) CHECK(c.prob[k] == m.prob[k] && c.col[k] == m.col[k]);
@@ -1104,7 +1117,50 @@ static void test_copy_and_memory(void) {
     proper_dtmc_free(&m);
 }
 
+/* Bit sets (core.h): checked against a plain array of flags for every
+ * operation, with n = 70 so that the last word is partly used. */
+static void test_bitset(void) {
+    proper_bitset a, b;
+    unsigned char fa[70] = {0}, fb[70] = {0};
+    size_t i, n = 70, ca = 0;
+    proper_error err;
+    proper_bitset_init(&a);
+    proper_bitset_init(&b);
+    CHECK_INT(a.n, 0);
+    CHECK(a.words == NULL);
+    CHECK_INT(proper_bitset_count(&a), 0);
+    CHECK_INT(proper_bitset_create(&a, n, &err), 0);
+    CHECK_INT(proper_bitset_create(&b, n, &err), 0);
+    for (i = 0; i < n; i += 3) { proper_bitset_set(&a, i); fa[i] = 1; }
+    for (i = 0; i < n; i += 5) { proper_bitset_set(&b, i); fb[i] = 1; }
+    proper_bitset_clear(&a, 69);
+    fa[69] = 0;
+    proper_bitset_not(&a);
+    for (i = 0; i < n; i++) fa[i] = !fa[i];
+    proper_bitset_or(&a, &b);
+    for (i = 0; i < n; i++) fa[i] = fa[i] | fb[i];
+    proper_bitset_and(&b, &a);
+    for (i = 0; i < n; i++) fb[i] = fb[i] & fa[i];
+    for (i = 0; i < n; i++) {
+        CHECK_INT(proper_bitset_get(&a, i), fa[i]);
+        CHECK_INT(proper_bitset_get(&b, i), fb[i]);
+        ca += fa[i];
+    }
+    CHECK_INT(proper_bitset_count(&a), ca); /* no stray bits past n after not */
+    CHECK_INT(proper_bitset_copy(&b, &a, &err), 0); /* replaces b's earlier set */
+    CHECK_INT(proper_bitset_copy(&b, &b, &err), 0); /* aliasing */
+    CHECK_INT(proper_bitset_count(&b), ca);
+    CHECK_INT(proper_bitset_create(&b, 3, &err), 0);
+    CHECK_INT(b.n, 3);
+    CHECK_INT(proper_bitset_count(&b), 0);
+    proper_bitset_free(&a);
+    proper_bitset_free(&a); /* twice is harmless */
+    proper_bitset_free(&b);
+    CHECK(a.words == NULL && a.n == 0);
+}
+
 int main(void) {
+    RUN(test_bitset);
     RUN(test_builder_rows);
     RUN(test_builder_errors);
     RUN(test_gamblers_ruin);

@@ -732,7 +732,8 @@ static void test_props_without_model(void) {
     proper_dtmc_builder_add_row(&b, d1, p1, 1, &e);
     proper_dtmc_builder_add_row(&b, d2, p1, 1, &e);
     CHECK_INT(proper_dtmc_builder_finish(&b, 3, &d, &e), 0);
-    proper_bitset_init(&goal, 3);
+    proper_bitset_init(&goal);
+    proper_bitset_create(&goal, 3, NULL);
     proper_bitset_set(&goal, 2);
     CHECK_INT(proper_dtmc_add_label(&d, "goal", &goal, NULL, &e), 0);
     proper_bitset_free(&goal);

@@ -653,6 +653,7 @@ static void test_hull_dtmc(void) {
     CHECK_INT(proper_vlmc_steps_pmf(&m, 1e-15, 0, 0, &pmf, &len, &tail, &err), 0);
     for (i = 0; i < len; i++) mean += (double)i * pmf[i];
     x = (double *)calloc(d.n_states, sizeof *x);
+    proper_bitset_init(&end);
     CHECK_INT(proper_dtmc_label_get(&d, "end", &end, &err), 0);
     r = proper_dtmc_find_reward(&d, "steps");
     CHECK(r >= 0);

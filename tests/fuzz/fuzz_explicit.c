@@ -67,10 +67,11 @@ static void solve(const proper_dtmc *m) {
     double *x = (double *)malloc(m->n_states * sizeof *x);
     uint32_t s;
     if (!x) return;
+    proper_bitset_init(&target);
     if (m->n_labels) {
-        if (proper_bitset_copy(&target, &m->labels[0].states)) { free(x); return; }
+        if (proper_bitset_copy(&target, &m->labels[0].states, NULL)) { free(x); return; }
     } else {
-        if (proper_bitset_init(&target, m->n_states)) { free(x); return; }
+        if (proper_bitset_create(&target, m->n_states, NULL)) { free(x); return; }
         proper_bitset_set(&target, m->n_states - 1);
     }
     if (proper_dtmc_prob_until(m, NULL, &target, NULL, x, NULL, &err) == 0)
