@@ -387,8 +387,11 @@ PROPER_API int proper_dtmc_parse_trew(proper_dtmc *m, const char *text, size_t l
                                       const char *reward_name, proper_error *err);
 
 /* ---- Export --------------------------------------------------------------
- * Numbers are printed with %.17g (round-trip exact). The FILE* versions
- * write to an open stream; PROPER_EIO if a write fails. */
+ * Numbers are printed as the shortest decimal that reads back as the same
+ * double (proper_format_double: the shortest of %.15g, %.16g, %.17g that
+ * round-trips), so a file written and read again gives the same model.
+ * Every writer takes the model, an open stream and an error record;
+ * PROPER_EIO if a write fails. */
 PROPER_API int proper_dtmc_write_tra(const proper_dtmc *m, FILE *f, proper_error *err);
 PROPER_API int proper_dtmc_write_lab(const proper_dtmc *m, FILE *f, proper_error *err);
 /* Reward structure r: .srew (state rewards, nonzero entries) and .trew. */
@@ -434,13 +437,6 @@ PROPER_API int proper_dtmc_export_dot(const proper_dtmc *m, const char *path, pr
 #include <string.h>
 
 /* ---- model -------------------------------------------------------------- */
-
-static char *proper__dtmc_strdup(const char *s) {
-    size_t n = strlen(s);
-    char *d = (char *)PROPER_MALLOC(n + 1);
-    if (d) memcpy(d, s, n + 1);
-    return d;
-}
 
 PROPER_API void proper_dtmc_init(proper_dtmc *m) { memset(m, 0, sizeof *m); }
 
@@ -528,7 +524,7 @@ PROPER_API int proper_dtmc_add_label(proper_dtmc *m, const char *name, const pro
     if (proper_dtmc_find_label(m, name) >= 0)
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "label \"%s\" defined twice", name);
     proper_bitset_init(&lab.states);
-    lab.name = proper__dtmc_strdup(name);
+    lab.name = proper_strdup(name);
     if (!lab.name || proper_bitset_copy(&lab.states, states, NULL) ||
         proper_reserve(&m->labels, &cap, m->n_labels + 1, sizeof *m->labels)) {
         PROPER_FREE(lab.name);
@@ -583,7 +579,7 @@ PROPER_API int proper_dtmc_add_reward(proper_dtmc *m, const char *name, int with
     if (!name) name = "";
     if (proper_dtmc_find_reward(m, name) >= 0)
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "reward structure \"%s\" defined twice", name);
-    r.name = proper__dtmc_strdup(name);
+    r.name = proper_strdup(name);
     r.state = with_state ? (double *)proper_calloc(m->n_states, sizeof(double)) : NULL;
     r.trans = with_trans ? (double *)proper_calloc((size_t)m->n_trans, sizeof(double)) : NULL;
     if (!r.name || (with_state && !r.state) || (with_trans && !r.trans) ||
@@ -661,7 +657,7 @@ static int proper__dtmc_copy_names(char ***dst, const char *const *src, size_t n
     *dst = (char **)proper_calloc(n, sizeof **dst);
     if (!*dst) return PROPER_ENOMEM;
     for (i = 0; i < n; i++) {
-        (*dst)[i] = proper__dtmc_strdup(src[i]);
+        (*dst)[i] = proper_strdup(src[i]);
         if (!(*dst)[i]) {
             proper__dtmc_free_names(*dst, n);
             *dst = NULL;
@@ -1417,7 +1413,7 @@ typedef struct proper__dtmc_lin {
     size_t cap_states, cap_nnz;
     double *mat;
     size_t cap_mat;
-    uint32_t *piv;
+    size_t *piv;
 } proper__dtmc_lin;
 
 static void proper__dtmc_lin_free(proper__dtmc_lin *L) {
@@ -1506,10 +1502,11 @@ static int proper__dtmc_lin_reserve_mat(proper__dtmc_lin *L, size_t cells) {
     return proper_reserve(&L->mat, &L->cap_mat, cells, sizeof *L->mat);
 }
 
-/* Dense LU with partial pivoting of M = D - A (sz x sz, row-major). */
+/* Dense LU with partial pivoting of M = D - A (sz x sz, row-major), by
+ * core.h's proper_lu_factor; an exactly singular M is PROPER_ENOCONV. */
 static int proper__dtmc_dense_factor(proper__dtmc_lin *L, uint32_t sz) {
-    double *M = L->mat;
-    uint32_t i, j, p;
+    double *M;
+    uint32_t i;
     uint64_t e;
     if (proper__dtmc_lin_reserve_mat(L, (size_t)sz * sz)) return PROPER_ENOMEM;
     M = L->mat;
@@ -1518,44 +1515,7 @@ static int proper__dtmc_dense_factor(proper__dtmc_lin *L, uint32_t sz) {
         M[(size_t)i * sz + i] = L->d[i];
         for (e = L->lrow[i]; e < L->lrow[i + 1]; e++) M[(size_t)i * sz + L->lcol[e]] -= L->lval[e];
     }
-    for (p = 0; p < sz; p++) {
-        uint32_t best = p;
-        double bv = fabs(M[(size_t)p * sz + p]);
-        for (i = p + 1; i < sz; i++)
-            if (fabs(M[(size_t)i * sz + p]) > bv) { bv = fabs(M[(size_t)i * sz + p]); best = i; }
-        if (!(bv > 0.0)) return PROPER_ENOCONV;
-        L->piv[p] = best;
-        if (best != p)
-            for (j = 0; j < sz; j++) {
-                double t = M[(size_t)p * sz + j];
-                M[(size_t)p * sz + j] = M[(size_t)best * sz + j];
-                M[(size_t)best * sz + j] = t;
-            }
-        for (i = p + 1; i < sz; i++) {
-            double f = M[(size_t)i * sz + p] / M[(size_t)p * sz + p];
-            M[(size_t)i * sz + p] = f;
-            if (f == 0.0) continue;
-            for (j = p + 1; j < sz; j++) M[(size_t)i * sz + j] -= f * M[(size_t)p * sz + j];
-        }
-    }
-    return PROPER_OK;
-}
-
-static void proper__dtmc_dense_solve(const proper__dtmc_lin *L, uint32_t sz, double *v) {
-    const double *M = L->mat;
-    uint32_t i, j, p;
-    /* the factorisation swapped whole rows: apply every swap, then L */
-    for (p = 0; p < sz; p++) {
-        uint32_t q = L->piv[p];
-        if (q != p) { double t = v[p]; v[p] = v[q]; v[q] = t; }
-    }
-    for (p = 0; p < sz; p++)
-        for (i = p + 1; i < sz; i++) v[i] -= M[(size_t)i * sz + p] * v[p];
-    for (i = sz; i-- > 0;) {
-        double s = v[i];
-        for (j = i + 1; j < sz; j++) s -= M[(size_t)i * sz + j] * v[j];
-        v[i] = s / M[(size_t)i * sz + i];
-    }
+    return proper_lu_factor(M, sz, L->piv, 0.0) ? PROPER_ENOCONV : PROPER_OK;
 }
 
 /* Banded elimination of M = D - A without pivoting: M is an M-matrix with
@@ -1613,9 +1573,9 @@ static int proper__dtmc_lin_direct(proper__dtmc_lin *L, uint32_t sz, int band, u
     int rc = band ? proper__dtmc_band_factor(L, sz, bl, bu) : proper__dtmc_dense_factor(L, sz);
     if (rc) return rc;
     memcpy(L->y, L->c, sz * sizeof *L->y);
-    if (band) proper__dtmc_band_solve(L, sz, bl, bu, L->y); else proper__dtmc_dense_solve(L, sz, L->y);
+    if (band) proper__dtmc_band_solve(L, sz, bl, bu, L->y); else proper_lu_solve(L->mat, sz, L->piv, L->y);
     proper__dtmc_lin_residual(L, sz, L->y, L->r);
-    if (band) proper__dtmc_band_solve(L, sz, bl, bu, L->r); else proper__dtmc_dense_solve(L, sz, L->r);
+    if (band) proper__dtmc_band_solve(L, sz, bl, bu, L->r); else proper_lu_solve(L->mat, sz, L->piv, L->r);
     for (i = 0; i < sz; i++) L->y[i] += L->r[i];
     return PROPER_OK;
 }
@@ -2229,13 +2189,12 @@ static int proper__dtmc_reader_error(const proper__dtmc_reader *r, proper_error 
 
 static int proper__dtmc_reader_error(const proper__dtmc_reader *r, proper_error *err, const char *at, int code,
                                 const char *fmt, ...) {
-    char msg[PROPER_ERROR_MESSAGE_MAX];
     va_list ap;
     int col = at && r->line ? (int)(at - r->text) + 1 : 0;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    proper_error_setv(err, code, r->name, r->line, col, fmt, ap);
     va_end(ap);
-    return proper_error_set(err, code, r->name, r->line, col, "%s", msg);
+    return code;
 }
 
 static const char *proper__dtmc_skip_blanks(const char *p, const char *end) {
@@ -3025,18 +2984,6 @@ PROPER_API int proper_dtmc_read_trew(proper_dtmc *m, const char *path, const cha
 
 /* ---- export ------------------------------------------------------------- */
 
-/* Shortest of %.15g, %.16g, %.17g that reads back as the same double. */
-static const char *proper__dtmc_fmt(char *buf, size_t size, double v) {
-    int digits;
-    if (v == 0.0) { snprintf(buf, size, "0"); return buf; }
-    if (isinf(v)) { snprintf(buf, size, v > 0 ? "inf" : "-inf"); return buf; }
-    for (digits = 15; digits <= 17; digits++) {
-        snprintf(buf, size, "%.*g", digits, v);
-        if (strtod(buf, NULL) == v) break;
-    }
-    return buf;
-}
-
 static int proper__dtmc_write_status(FILE *f, const char *what, proper_error *err) {
     if (ferror(f)) return proper_error_set(err, PROPER_EIO, NULL, 0, 0, "write error in %s", what);
     return PROPER_OK;
@@ -3045,11 +2992,11 @@ static int proper__dtmc_write_status(FILE *f, const char *what, proper_error *er
 PROPER_API int proper_dtmc_write_tra(const proper_dtmc *m, FILE *f, proper_error *err) {
     uint32_t s;
     uint64_t k;
-    char num[40];
+    char num[PROPER_DOUBLE_CHARS];
     fprintf(f, "%u %llu\n", (unsigned)m->n_states, (unsigned long long)m->n_trans);
     for (s = 0; s < m->n_states; s++)
         for (k = m->row[s]; k < m->row[s + 1]; k++)
-            fprintf(f, "%u %u %s\n", (unsigned)s, (unsigned)m->col[k], proper__dtmc_fmt(num, sizeof num, m->prob[k]));
+            fprintf(f, "%u %u %s\n", (unsigned)s, (unsigned)m->col[k], proper_format_double(num, m->prob[k]));
     return proper__dtmc_write_status(f, ".tra", err);
 }
 
@@ -3088,7 +3035,7 @@ static void proper__dtmc_rew_comment(const proper_dtmc_reward *r, const char *ki
 PROPER_API int proper_dtmc_write_srew(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) {
     const proper_dtmc_reward *rw;
     uint32_t s, nz = 0;
-    char num[40];
+    char num[PROPER_DOUBLE_CHARS];
     if (r >= m->n_rewards) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no reward structure %zu", r);
     rw = &m->rewards[r];
     if (rw->state)
@@ -3097,7 +3044,7 @@ PROPER_API int proper_dtmc_write_srew(const proper_dtmc *m, size_t r, FILE *f, p
     fprintf(f, "%u %u\n", (unsigned)m->n_states, (unsigned)nz);
     if (rw->state)
         for (s = 0; s < m->n_states; s++)
-            if (rw->state[s] != 0.0) fprintf(f, "%u %s\n", (unsigned)s, proper__dtmc_fmt(num, sizeof num, rw->state[s]));
+            if (rw->state[s] != 0.0) fprintf(f, "%u %s\n", (unsigned)s, proper_format_double(num, rw->state[s]));
     return proper__dtmc_write_status(f, ".srew", err);
 }
 
@@ -3105,7 +3052,7 @@ PROPER_API int proper_dtmc_write_trew(const proper_dtmc *m, size_t r, FILE *f, p
     const proper_dtmc_reward *rw;
     uint32_t s;
     uint64_t k, nz = 0;
-    char num[40];
+    char num[PROPER_DOUBLE_CHARS];
     if (r >= m->n_rewards) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no reward structure %zu", r);
     rw = &m->rewards[r];
     if (rw->trans)
@@ -3116,7 +3063,7 @@ PROPER_API int proper_dtmc_write_trew(const proper_dtmc *m, size_t r, FILE *f, p
         for (s = 0; s < m->n_states; s++)
             for (k = m->row[s]; k < m->row[s + 1]; k++)
                 if (rw->trans[k] != 0.0)
-                    fprintf(f, "%u %u %s\n", (unsigned)s, (unsigned)m->col[k], proper__dtmc_fmt(num, sizeof num, rw->trans[k]));
+                    fprintf(f, "%u %u %s\n", (unsigned)s, (unsigned)m->col[k], proper_format_double(num, rw->trans[k]));
     return proper__dtmc_write_status(f, ".trew", err);
 }
 
@@ -3229,13 +3176,13 @@ PROPER_API int proper_dtmc_write_drn(const proper_dtmc *m, FILE *f, proper_error
     uint32_t s;
     uint64_t k;
     size_t i;
-    char num[40], name[256];
+    char num[PROPER_DOUBLE_CHARS], name[256];
     int rc, has_dead = m->deadlock.n == m->n_states && m->n_states;
     fprintf(f, "// Exported by proper %s\n", PROPER_VERSION_STRING);
     if (m->n_params) {
         fprintf(f, "// Parameters instantiated:");
         for (i = 0; i < m->n_params; i++)
-            fprintf(f, " %s=%s", m->param_names[i], proper__dtmc_fmt(num, sizeof num, m->param_values[i]));
+            fprintf(f, " %s=%s", m->param_names[i], proper_format_double(num, m->param_values[i]));
         fputc('\n', f);
     }
     fprintf(f, "@type: DTMC\n@parameters\n\n@reward_models\n");
@@ -3250,7 +3197,7 @@ PROPER_API int proper_dtmc_write_drn(const proper_dtmc *m, FILE *f, proper_error
             fputs(" [", f);
             for (i = 0; i < m->n_rewards; i++)
                 fprintf(f, "%s%s", i ? ", " : "",
-                        proper__dtmc_fmt(num, sizeof num, m->rewards[i].state ? m->rewards[i].state[s] : 0.0));
+                        proper_format_double(num, m->rewards[i].state ? m->rewards[i].state[s] : 0.0));
             fputc(']', f);
         }
         if (m->init_dist ? m->init_dist[s] > 0.0 : s == m->init) fputs(" init", f);
@@ -3275,13 +3222,13 @@ PROPER_API int proper_dtmc_write_drn(const proper_dtmc *m, FILE *f, proper_error
                 double v = 0.0;
                 if (m->rewards[i].trans)
                     for (k = m->row[s]; k < m->row[s + 1]; k++) v += m->prob[k] * m->rewards[i].trans[k];
-                fprintf(f, "%s%s", i ? ", " : "", proper__dtmc_fmt(num, sizeof num, v));
+                fprintf(f, "%s%s", i ? ", " : "", proper_format_double(num, v));
             }
             fputc(']', f);
         }
         fputc('\n', f);
         for (k = m->row[s]; k < m->row[s + 1]; k++)
-            fprintf(f, "\t\t%u : %s\n", (unsigned)m->col[k], proper__dtmc_fmt(num, sizeof num, m->prob[k]));
+            fprintf(f, "\t\t%u : %s\n", (unsigned)m->col[k], proper_format_double(num, m->prob[k]));
     }
     return proper__dtmc_write_status(f, "DRN", err);
 }
@@ -3308,7 +3255,7 @@ PROPER_API int proper_dtmc_write_prism(const proper_dtmc *m, FILE *f, proper_err
     uint32_t s;
     uint64_t k;
     size_t i, v;
-    char num[40];
+    char num[PROPER_DOUBLE_CHARS];
     if (m->init_dist)
         return proper_error_set(err, PROPER_EUNSUPPORTED, NULL, 0, 0,
                                 "the PRISM language cannot express an initial distribution");
@@ -3317,14 +3264,14 @@ PROPER_API int proper_dtmc_write_prism(const proper_dtmc *m, FILE *f, proper_err
     if (m->n_params) {
         fputs("// Parameters instantiated:", f);
         for (i = 0; i < m->n_params; i++)
-            fprintf(f, " %s=%s", m->param_names[i], proper__dtmc_fmt(num, sizeof num, m->param_values[i]));
+            fprintf(f, " %s=%s", m->param_names[i], proper_format_double(num, m->param_values[i]));
         fputc('\n', f);
     }
     fprintf(f, "dtmc\n\nmodule flat\n  s : [0..%u] init %u;\n", (unsigned)(m->n_states - 1), (unsigned)m->init);
     for (s = 0; s < m->n_states; s++) {
         fprintf(f, "  [] s=%u -> ", (unsigned)s);
         for (k = m->row[s]; k < m->row[s + 1]; k++)
-            fprintf(f, "%s%s:(s'=%u)", k > m->row[s] ? " + " : "", proper__dtmc_fmt(num, sizeof num, m->prob[k]),
+            fprintf(f, "%s%s:(s'=%u)", k > m->row[s] ? " + " : "", proper_format_double(num, m->prob[k]),
                     (unsigned)m->col[k]);
         fputc(';', f);
         if (m->vals && m->n_vars) {
@@ -3349,10 +3296,10 @@ PROPER_API int proper_dtmc_write_prism(const proper_dtmc *m, FILE *f, proper_err
         for (s = 0; s < m->n_states; s++) {
             double tv = 0.0;
             if (r->state && r->state[s] != 0.0)
-                fprintf(f, "  s=%u : %s;\n", (unsigned)s, proper__dtmc_fmt(num, sizeof num, r->state[s]));
+                fprintf(f, "  s=%u : %s;\n", (unsigned)s, proper_format_double(num, r->state[s]));
             if (r->trans)
                 for (k = m->row[s]; k < m->row[s + 1]; k++) tv += m->prob[k] * r->trans[k];
-            if (tv != 0.0) fprintf(f, "  [] s=%u : %s;\n", (unsigned)s, proper__dtmc_fmt(num, sizeof num, tv));
+            if (tv != 0.0) fprintf(f, "  [] s=%u : %s;\n", (unsigned)s, proper_format_double(num, tv));
         }
         fputs("endrewards\n", f);
     }
@@ -3371,7 +3318,7 @@ PROPER_API int proper_dtmc_write_dot(const proper_dtmc *m, FILE *f, proper_error
     uint32_t s;
     uint64_t k;
     size_t i, v;
-    char num[40];
+    char num[PROPER_DOUBLE_CHARS];
     int has_dead = m->deadlock.n == m->n_states && m->n_states;
     fputs("digraph dtmc {\n  node [shape=circle];\n", f);
     for (s = 0; s < m->n_states; s++) {
@@ -3400,7 +3347,7 @@ PROPER_API int proper_dtmc_write_dot(const proper_dtmc *m, FILE *f, proper_error
     for (s = 0; s < m->n_states; s++)
         for (k = m->row[s]; k < m->row[s + 1]; k++)
             fprintf(f, "  %u -> %u [label=\"%s\"];\n", (unsigned)s, (unsigned)m->col[k],
-                    proper__dtmc_fmt(num, sizeof num, m->prob[k]));
+                    proper_format_double(num, m->prob[k]));
     fputs("}\n", f);
     return proper__dtmc_write_status(f, "DOT", err);
 }

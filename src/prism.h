@@ -429,84 +429,20 @@ fail:
 
 /* ---- Interned names (identifiers and strings) ------------------------------*/
 
-typedef struct proper__prism_names {
-    char **s;
-    size_t len, cap;
-    int32_t *slot; /* open addressing: index into s, or -1 */
-    size_t nslot;  /* power of two */
-} proper__prism_names;
-
-static uint64_t proper__prism_hash_bytes(const char *p, size_t n) {
-    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-    size_t i;
-    for (i = 0; i < n; i++) {
-        h ^= (unsigned char)p[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-
-static void proper__prism_names_free(proper__prism_names *nm) {
-    size_t i;
-    for (i = 0; i < nm->len; i++) PROPER_FREE(nm->s[i]);
-    PROPER_FREE(nm->s);
-    PROPER_FREE(nm->slot);
-    memset(nm, 0, sizeof *nm);
-}
-
-static int proper__prism_names_rehash(proper__prism_names *nm, size_t nslot) {
-    int32_t *slot = (int32_t *)proper_calloc(nslot, sizeof *slot);
-    size_t i;
-    if (!slot) return PROPER_ENOMEM;
-    for (i = 0; i < nslot; i++) slot[i] = -1;
-    for (i = 0; i < nm->len; i++) {
-        size_t h = (size_t)proper__prism_hash_bytes(nm->s[i], strlen(nm->s[i])) & (nslot - 1);
-        while (slot[h] >= 0) h = (h + 1) & (nslot - 1);
-        slot[h] = (int32_t)i;
-    }
-    PROPER_FREE(nm->slot);
-    nm->slot = slot;
-    nm->nslot = nslot;
-    return PROPER_OK;
-}
+/* Names live in a core.h proper_intern table; ids are int32_t, -1 = none. */
 
 /* Index of name p[0..n) or -1. */
-static int32_t proper__prism_names_find(const proper__prism_names *nm, const char *p, size_t n) {
-    size_t h;
-    if (!nm->nslot) return -1;
-    h = (size_t)proper__prism_hash_bytes(p, n) & (nm->nslot - 1);
-    while (nm->slot[h] >= 0) {
-        const char *s = nm->s[nm->slot[h]];
-        if (strlen(s) == n && memcmp(s, p, n) == 0) return nm->slot[h];
-        h = (h + 1) & (nm->nslot - 1);
-    }
-    return -1;
+static int32_t proper__prism_names_find(const proper_intern *nm, const char *p, size_t n) {
+    size_t i = proper_intern_find(nm, p, n);
+    return i == PROPER_INTERN_NONE ? -1 : (int32_t)i;
 }
 
 /* Intern p[0..n); *id receives its index. */
-static int proper__prism_names_intern(proper__prism_names *nm, const char *p, size_t n, int32_t *id) {
-    int32_t found = proper__prism_names_find(nm, p, n);
-    char *copy;
-    size_t h;
-    if (found >= 0) {
-        *id = found;
-        return PROPER_OK;
-    }
+static int proper__prism_names_intern(proper_intern *nm, const char *p, size_t n, int32_t *id) {
+    size_t i;
     if (nm->len >= 0x7fffffff) return PROPER_ENOMEM;
-    if ((nm->len + 1) * 2 > nm->nslot && proper__prism_names_rehash(nm, nm->nslot ? nm->nslot * 2 : 64))
-        return PROPER_ENOMEM;
-    copy = (char *)PROPER_MALLOC(n + 1);
-    if (!copy) return PROPER_ENOMEM;
-    memcpy(copy, p, n);
-    copy[n] = '\0';
-    if (PROPER_PUSH(nm->s, nm->len, nm->cap, copy)) {
-        PROPER_FREE(copy);
-        return PROPER_ENOMEM;
-    }
-    h = (size_t)proper__prism_hash_bytes(p, n) & (nm->nslot - 1);
-    while (nm->slot[h] >= 0) h = (h + 1) & (nm->nslot - 1);
-    nm->slot[h] = (int32_t)(nm->len - 1);
-    *id = (int32_t)(nm->len - 1);
+    if (proper_intern_add(nm, p, n, &i, NULL)) return PROPER_ENOMEM;
+    *id = (int32_t)i;
     return PROPER_OK;
 }
 
@@ -637,7 +573,7 @@ typedef struct proper__prism_reward_decl {
 
 struct proper_prism_model {
     char *file;
-    proper__prism_names names;
+    proper_intern names;
     proper__prism_pool pool;
     proper__prism_const_decl *consts;
     size_t n_consts, cap_consts;
@@ -674,7 +610,7 @@ typedef struct proper__prism_parser {
     const char *file;
     proper_error *err;
     proper__prism_pool *pool;
-    proper__prism_names *names;
+    proper_intern *names;
     int depth;
     int props; /* properties: strings in expressions are labels */
 } proper__prism_parser;
@@ -700,12 +636,11 @@ static int proper__prism_perr(const proper__prism_parser *ps, const proper__pris
 #endif
     ;
 static int proper__prism_perr(const proper__prism_parser *ps, const proper__prism_tok *t, int code, const char *fmt, ...) {
-    char msg[PROPER_ERROR_MESSAGE_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    proper_error_setv(ps->err, code, ps->file, t->line, t->col, fmt, ap);
     va_end(ap);
-    return proper_error_set(ps->err, code, ps->file, t->line, t->col, "%s", msg);
+    return code;
 }
 
 /* Describe a token for "expected X, found Y" messages. */
@@ -1577,7 +1512,7 @@ typedef struct proper__prism_prop {
 struct proper_prism_props {
     char *file;
     const proper_prism_model *m;
-    proper__prism_names names;
+    proper_intern names;
     proper__prism_pool pool;
     proper__prism_const_decl *consts;
     size_t n_consts, cap_consts;
@@ -1594,7 +1529,7 @@ struct proper_prism_props {
 
 typedef struct proper__prism_resolver {
     proper__prism_pool *pool;
-    const proper__prism_names *names;
+    const proper_intern *names;
     const char *file;
     proper_error *err;
     const proper_prism_model *m;  /* symbols of the model (may be NULL for properties) */
@@ -1617,12 +1552,11 @@ static int proper__prism_rerr(const proper__prism_resolver *r, const proper__pri
 #endif
     ;
 static int proper__prism_rerr(const proper__prism_resolver *r, const proper__prism_node *nd, int code, const char *fmt, ...) {
-    char msg[PROPER_ERROR_MESSAGE_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    proper_error_setv(r->err, code, r->file, nd->line, nd->col, fmt, ap);
     va_end(ap);
-    return proper_error_set(r->err, code, r->file, nd->line, nd->col, "%s", msg);
+    return code;
 }
 
 static const char *proper__prism_op_text(int op) {
@@ -1644,7 +1578,7 @@ static int32_t proper__prism_model_sym(const proper_prism_model *m, const char *
 
 static int proper__prism_resolve_name(proper__prism_resolver *r, int32_t e) {
     proper__prism_node *nd = &r->pool->n[e];
-    const char *name = r->names->s[nd->idx];
+    const char *name = r->names->names[nd->idx];
     const proper_prism_model *m = r->m;
     int32_t msym, k;
     if (r->p) {
@@ -1887,7 +1821,7 @@ static int proper__prism_declare(proper__prism_resolver *r, int32_t *map, const 
         if (taken[k][sym] >= 0) dup = 1;
     if (dup)
         return proper_error_set(r->err, PROPER_EPARSE, r->file, line, col, "%s '%s' is already declared", what,
-                                r->names->s[sym]);
+                                r->names->names[sym]);
     map[sym] = (int32_t)i;
     return PROPER_OK;
 }
@@ -1946,16 +1880,16 @@ static int proper__prism_resolve_commands(proper__prism_resolver *r, proper_pris
                 const proper__prism_node *ex;
                 if (v < 0)
                     return proper_error_set(r->err, PROPER_EUNDEFINED, r->file, a->line, a->col,
-                                            "unknown variable '%s' in assignment", m->names.s[a->var]);
+                                            "unknown variable '%s' in assignment", m->names.names[a->var]);
                 if (m->vars[v].module != cmd->module)
                     return proper_error_set(r->err, PROPER_EPARSE, r->file, a->line, a->col,
                                             "module '%s' cannot change variable '%s' of module '%s'",
-                                            m->names.s[m->modules[cmd->module].sym], m->names.s[a->var],
-                                            m->names.s[m->modules[m->vars[v].module].sym]);
+                                            m->names.names[m->modules[cmd->module].sym], m->names.names[a->var],
+                                            m->names.names[m->modules[m->vars[v].module].sym]);
                 for (l = 0; l < k; l++)
                     if (m->assigns[u->first + l].var == v)
                         return proper_error_set(r->err, PROPER_EPARSE, r->file, a->line, a->col,
-                                                "variable '%s' is assigned twice in one update", m->names.s[a->var]);
+                                                "variable '%s' is assigned twice in one update", m->names.names[a->var]);
                 a->var = v;
                 if ((rc = proper__prism_resolve(r, a->expr)) != 0) return rc;
                 ex = &m->pool.n[a->expr];
@@ -1963,7 +1897,7 @@ static int proper__prism_resolve_commands(proper__prism_resolver *r, proper_pris
                     return proper_error_set(r->err, PROPER_EPARSE, r->file, ex->line, ex->col,
                                             "type error: cannot assign %s to %s variable '%s'",
                                             proper__prism_type_name(ex->type), m->vars[v].is_bool ? "bool" : "int",
-                                            m->names.s[m->vars[v].sym]);
+                                            m->names.names[m->vars[v].sym]);
             }
         }
     }
@@ -2003,7 +1937,7 @@ static int proper__prism_resolve_model(proper_prism_model *m, proper_error *err)
             return rc;
     for (i = 0; i < m->n_labels; i++) {
         size_t j;
-        const char *name = m->names.s[m->labels[i].name];
+        const char *name = m->names.names[m->labels[i].name];
         if (strcmp(name, "init") == 0 || strcmp(name, "deadlock") == 0)
             return proper_error_set(err, PROPER_EPARSE, m->file, m->labels[i].line, m->labels[i].col,
                                     "label \"%s\" is built in and cannot be redefined", name);
@@ -2043,7 +1977,7 @@ static int proper__prism_resolve_model(proper_prism_model *m, proper_error *err)
         for (j = 0; j < i; j++)
             if (m->rewards[i].name >= 0 && m->rewards[j].name == m->rewards[i].name)
                 return proper_error_set(err, PROPER_EPARSE, m->file, m->rewards[i].line, m->rewards[i].col,
-                                        "reward structure \"%s\" is defined twice", m->names.s[m->rewards[i].name]);
+                                        "reward structure \"%s\" is defined twice", m->names.names[m->rewards[i].name]);
     }
     return proper__prism_index_actions(m, err);
 }
@@ -2077,9 +2011,9 @@ static void proper__prism_describe_state(const proper_prism_model *m, const int3
     for (i = 0; i < m->n_vars && k < size; i++) {
         const proper__prism_var_decl *v = &m->vars[i];
         if (v->is_bool)
-            k += (size_t)snprintf(buf + k, size - k, "%s%s=%s", i ? "," : "", m->names.s[v->sym], vals[i] ? "true" : "false");
+            k += (size_t)snprintf(buf + k, size - k, "%s%s=%s", i ? "," : "", m->names.names[v->sym], vals[i] ? "true" : "false");
         else
-            k += (size_t)snprintf(buf + k, size - k, "%s%s=%ld", i ? "," : "", m->names.s[v->sym], (long)vals[i]);
+            k += (size_t)snprintf(buf + k, size - k, "%s%s=%ld", i ? "," : "", m->names.names[v->sym], (long)vals[i]);
     }
     if (k < size) snprintf(buf + k, size - k, ")");
 }
@@ -2090,13 +2024,17 @@ static int proper__prism_eval_fail(const proper__prism_ectx *cx, const proper__p
 #endif
     ;
 static int proper__prism_eval_fail(const proper__prism_ectx *cx, const proper__prism_node *nd, int code, const char *fmt, ...) {
-    char msg[PROPER_ERROR_MESSAGE_MAX / 2], st[PROPER_ERROR_MESSAGE_MAX / 2];
+    char st[PROPER_ERROR_MESSAGE_MAX / 2];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    proper_error_setv(cx->err, code, cx->file, nd->line, nd->col, fmt, ap);
     va_end(ap);
     proper__prism_describe_state(cx->m, cx->vals, st, sizeof st);
-    return proper_error_set(cx->err, code, cx->file, nd->line, nd->col, "%s%s%s", msg, st[0] ? " in state " : "", st);
+    if (cx->err && st[0]) {
+        size_t k = strlen(cx->err->message);
+        snprintf(cx->err->message + k, sizeof cx->err->message - k, " in state %s", st);
+    }
+    return code;
 }
 
 static int proper__prism_eval(const proper__prism_ectx *cx, int32_t e, proper__prism_val *out);
@@ -2239,8 +2177,8 @@ static int proper__prism_eval(const proper__prism_ectx *cx, int32_t e, proper__p
     case PROPER__PM_N_PCONST:
         if (cx->pmiss && cx->pmiss[nd->idx])
             return proper__prism_eval_fail(cx, nd, PROPER_EUNDEFINED, "constant '%s' has no value (give it, e.g. --const %s=...)",
-                                        cx->props->names.s[cx->props->consts[nd->idx].sym],
-                                        cx->props->names.s[cx->props->consts[nd->idx].sym]);
+                                        cx->props->names.names[cx->props->consts[nd->idx].sym],
+                                        cx->props->names.names[cx->props->consts[nd->idx].sym]);
         *out = cx->pcv[nd->idx];
         return PROPER_OK;
     case PROPER__PM_N_FORMULA: case PROPER__PM_N_PLABEL: return proper__prism_eval(cx, nd->a, out);
@@ -2288,12 +2226,12 @@ static int proper__prism_eval_const(const proper__prism_ectx *cx, int32_t k) {
     if (cx->cstate[k] == 2) return PROPER_OK;
     if (cx->cstate[k] == 1)
         return proper_error_set(cx->err, PROPER_EPARSE, cx->m->file, c->line, c->col,
-                                "constant '%s' is defined in terms of itself", cx->m->names.s[c->sym]);
+                                "constant '%s' is defined in terms of itself", cx->m->names.names[c->sym]);
     if (c->expr < 0) {
         if (!c->has_given)
             return proper_error_set(cx->err, PROPER_EUNDEFINED, cx->m->file, c->line, c->col,
                                     "constant '%s' has no value (give it, e.g. --const %s=...)",
-                                    cx->m->names.s[c->sym], cx->m->names.s[c->sym]);
+                                    cx->m->names.names[c->sym], cx->m->names.names[c->sym]);
         cx->cvals[k] = c->given;
         cx->cstate[k] = 2;
         return PROPER_OK;
@@ -2347,17 +2285,10 @@ static int proper__prism_model_consts(const proper_prism_model *m, proper__prism
 
 /* ---- Model: public parse/free/constants -------------------------------------*/
 
-static char *proper__prism_strdup(const char *s) {
-    size_t n = strlen(s);
-    char *c = (char *)PROPER_MALLOC(n + 1);
-    if (c) memcpy(c, s, n + 1);
-    return c;
-}
-
 PROPER_API void proper_prism_free(proper_prism_model *m) {
     if (!m) return;
     PROPER_FREE(m->file);
-    proper__prism_names_free(&m->names);
+    proper_intern_free(&m->names);
     PROPER_FREE(m->pool.n);
     PROPER_FREE(m->consts);
     PROPER_FREE(m->formulas);
@@ -2389,7 +2320,7 @@ PROPER_API int proper_prism_parse(proper_prism_model **out, const char *text, si
     if (!err) err = &local; /* the parser's functions report their code through err */
     proper_error_clear(err);
     m = (proper_prism_model *)proper_calloc(1, sizeof *m);
-    if (!m || !(m->file = proper__prism_strdup(file ? file : ""))) {
+    if (!m || !(m->file = proper_strdup(file ? file : ""))) {
         PROPER_FREE(m);
         return proper_error_set(err, PROPER_ENOMEM, file, 0, 0, "out of memory");
     }
@@ -2428,7 +2359,7 @@ PROPER_API int proper_prism_read(proper_prism_model **out, const char *path, pro
 
 PROPER_API size_t proper_prism_const_count(const proper_prism_model *m) { return m->n_consts; }
 PROPER_API const char *proper_prism_const_name(const proper_prism_model *m, size_t i) {
-    return i < m->n_consts ? m->names.s[m->consts[i].sym] : NULL;
+    return i < m->n_consts ? m->names.names[m->consts[i].sym] : NULL;
 }
 PROPER_API int proper_prism_const_type(const proper_prism_model *m, size_t i) {
     return i < m->n_consts ? m->consts[i].type : 0;
@@ -2438,7 +2369,7 @@ PROPER_API int proper_prism_const_has_value(const proper_prism_model *m, size_t 
 }
 PROPER_API size_t proper_prism_var_count(const proper_prism_model *m) { return m->n_vars; }
 PROPER_API const char *proper_prism_var_name(const proper_prism_model *m, size_t i) {
-    return i < m->n_vars ? m->names.s[m->vars[i].sym] : NULL;
+    return i < m->n_vars ? m->names.names[m->vars[i].sym] : NULL;
 }
 
 /* Check and store a given value for constant c. */
@@ -2527,13 +2458,13 @@ static int proper__prism_layout_init(proper__prism_layout *L, const proper_prism
             return rc;
         if (lo.i > hi.i)
             return proper_error_set(err, PROPER_ERANGE, m->file, v->line, v->col, "variable '%s' has an empty range [%lld..%lld]",
-                                    m->names.s[v->sym], lo.i, hi.i);
+                                    m->names.names[v->sym], lo.i, hi.i);
         iv.i = lo.i;
         if (v->init >= 0 && (rc = proper__prism_eval(cx, v->init, &iv)) != 0) return rc;
         if (iv.i < lo.i || iv.i > hi.i)
             return proper_error_set(err, PROPER_ERANGE, m->file, v->line, v->col,
                                     "initial value %lld of '%s' is outside its range [%lld..%lld]", iv.i,
-                                    m->names.s[v->sym], lo.i, hi.i);
+                                    m->names.names[v->sym], lo.i, hi.i);
         init[i] = (int32_t)iv.i;
         L->lo[i] = (int32_t)lo.i;
         L->hi[i] = (int32_t)hi.i;
@@ -2781,7 +2712,7 @@ static int proper__prism_apply_command(proper__prism_explorer *X, size_t c) {
                     at.col = a->col;
                     rc = proper__prism_eval_fail(&X->cx, &at, PROPER_ERANGE,
                                               "the command at line %d sets '%s' to %lld, outside its range [%ld..%ld],",
-                                              cmd->line, m->names.s[m->vars[a->var].sym], v.i, (long)X->L.lo[a->var],
+                                              cmd->line, m->names.names[m->vars[a->var].sym], v.i, (long)X->L.lo[a->var],
                                               (long)X->L.hi[a->var]);
                     goto done;
                 }
@@ -3086,7 +3017,7 @@ static int proper__prism_decorate(proper__prism_explorer *X, const uint32_t *ord
         goto done;
     }
     for (s = 0; s < n; s++) proper__prism_unpack(&X->L, X->keys + (size_t)order[s] * X->L.W, vals + s * nv);
-    for (i = 0; i < nv; i++) names[i] = m->names.s[m->vars[i].sym];
+    for (i = 0; i < nv; i++) names[i] = m->names.names[m->vars[i].sym];
     if (nv && (rc = proper_dtmc_set_valuations(d, names, X->L.is_bool, nv, vals, X->err)) != 0) goto done;
     for (i = 0; i < m->n_labels && rc == PROPER_OK; i++) {
         const proper__prism_label_decl *lb = &m->labels[i];
@@ -3100,13 +3031,13 @@ static int proper__prism_decorate(proper__prism_explorer *X, const uint32_t *ord
             X->cx.vals = vals + s * nv;
             if ((rc = proper__prism_eval(&X->cx, lb->expr, &v)) == 0 && v.i) proper_bitset_set(&set, s);
         }
-        if (rc == PROPER_OK) rc = proper_dtmc_add_label(d, m->names.s[lb->name], &set, NULL, X->err);
+        if (rc == PROPER_OK) rc = proper_dtmc_add_label(d, m->names.names[lb->name], &set, NULL, X->err);
         proper_bitset_free(&set);
     }
     for (r = 0; r < m->n_rewards && rc == PROPER_OK; r++) {
         const proper__prism_reward_decl *rd = &m->rewards[r];
         size_t idx, k;
-        rc = proper_dtmc_add_reward(d, rd->name >= 0 ? m->names.s[rd->name] : "", rd->has_state, rd->has_trans, &idx, X->err);
+        rc = proper_dtmc_add_reward(d, rd->name >= 0 ? m->names.names[rd->name] : "", rd->has_state, rd->has_trans, &idx, X->err);
         for (s = 0; s < n && rc == PROPER_OK && rd->has_state; s++) {
             double sum = 0;
             X->cx.vals = vals + s * nv;
@@ -3130,7 +3061,7 @@ static int proper__prism_decorate(proper__prism_explorer *X, const uint32_t *ord
     }
     for (i = 0; i < m->n_consts && rc == PROPER_OK; i++)
         if (m->consts[i].expr < 0) { /* the parameters, with the values used */
-            names[n_params] = m->names.s[m->consts[i].sym];
+            names[n_params] = m->names.names[m->consts[i].sym];
             pvals[n_params++] = proper__prism_as_double(m->consts[i].type, m->consts[i].given);
         }
     if (rc == PROPER_OK && n_params) rc = proper_dtmc_set_params(d, names, pvals, n_params, X->err);
@@ -3227,7 +3158,7 @@ PROPER_API void proper_prism_props_free(proper_prism_props *p) {
     }
     PROPER_FREE(p->props);
     PROPER_FREE(p->file);
-    proper__prism_names_free(&p->names);
+    proper_intern_free(&p->names);
     PROPER_FREE(p->pool.n);
     PROPER_FREE(p->consts);
     PROPER_FREE(p->formulas);
@@ -3452,28 +3383,28 @@ static int proper__prism_props_declare(proper__prism_resolver *r, proper_prism_p
         return proper_error_set(r->err, PROPER_ENOMEM, r->file, 0, 0, "out of memory");
     for (i = 0; i < p->n_consts; i++) {
         const proper__prism_const_decl *c = &p->consts[i];
-        int32_t msym = proper__prism_model_sym(m, p->names.s[c->sym]);
+        int32_t msym = proper__prism_model_sym(m, p->names.names[c->sym]);
         if (msym >= 0 && (m->sym_var[msym] >= 0 || m->sym_const[msym] >= 0 || m->sym_formula[msym] >= 0))
             return proper_error_set(r->err, PROPER_EPARSE, r->file, c->line, c->col,
-                                    "'%s' is already declared in the model", p->names.s[c->sym]);
+                                    "'%s' is already declared in the model", p->names.names[c->sym]);
         if ((rc = proper__prism_declare(r, p->sym_const, NULL, 0, c->sym, i, c->line, c->col, "constant")) != 0) return rc;
     }
     for (i = 0; i < p->n_formulas; i++) {
         const proper__prism_formula_decl *f = &p->formulas[i];
         const int32_t *taken[1];
-        int32_t msym = proper__prism_model_sym(m, p->names.s[f->sym]);
+        int32_t msym = proper__prism_model_sym(m, p->names.names[f->sym]);
         taken[0] = p->sym_const;
         if (msym >= 0 && (m->sym_var[msym] >= 0 || m->sym_const[msym] >= 0 || m->sym_formula[msym] >= 0))
             return proper_error_set(r->err, PROPER_EPARSE, r->file, f->line, f->col,
-                                    "'%s' is already declared in the model", p->names.s[f->sym]);
+                                    "'%s' is already declared in the model", p->names.names[f->sym]);
         if ((rc = proper__prism_declare(r, p->sym_formula, taken, 1, f->sym, i, f->line, f->col, "formula")) != 0) return rc;
     }
     for (i = 0; i < p->n_labels; i++) {
         const proper__prism_label_decl *lb = &p->labels[i];
-        const char *name = p->names.s[lb->name];
+        const char *name = p->names.names[lb->name];
         int builtin = strcmp(name, "init") == 0 || strcmp(name, "deadlock") == 0;
         for (j = 0; m && j < m->n_labels; j++)
-            if (strcmp(m->names.s[m->labels[j].name], name) == 0) builtin = 1;
+            if (strcmp(m->names.names[m->labels[j].name], name) == 0) builtin = 1;
         if (builtin || p->sym_label[lb->name] >= 0)
             return proper_error_set(r->err, PROPER_EPARSE, r->file, lb->line, lb->col, "label \"%s\" is already defined",
                                     name);
@@ -3543,7 +3474,7 @@ PROPER_API int proper_prism_props_parse(proper_prism_props **out, const proper_p
     if (!err) err = &local;
     proper_error_clear(err);
     p = (proper_prism_props *)proper_calloc(1, sizeof *p);
-    if (!p || !(p->file = proper__prism_strdup(file ? file : ""))) {
+    if (!p || !(p->file = proper_strdup(file ? file : ""))) {
         PROPER_FREE(p);
         return proper_error_set(err, PROPER_ENOMEM, file, 0, 0, "out of memory");
     }
@@ -3677,12 +3608,11 @@ static int proper__prism_cerr(const proper__prism_checker *C, int line, int col,
 #endif
     ;
 static int proper__prism_cerr(const proper__prism_checker *C, int line, int col, int code, const char *fmt, ...) {
-    char msg[PROPER_ERROR_MESSAGE_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    proper_error_setv(C->err, code, C->p->file[0] ? C->p->file : NULL, line, col, fmt, ap);
     va_end(ap);
-    return proper_error_set(C->err, code, C->p->file[0] ? C->p->file : NULL, line, col, "%s", msg);
+    return code;
 }
 
 /* Fetch from the DTMC every label the expression uses (properties pool). */
@@ -3698,10 +3628,10 @@ static int proper__prism_load_labels(proper__prism_checker *C, int32_t e) {
         if (C->labels[nd->idx]) return PROPER_OK;
         if (!(set = (proper_bitset *)proper_calloc(1, sizeof *set)))
             return proper_error_set(C->err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
-        if (proper_dtmc_label_get(C->d, C->p->names.s[nd->idx], set, &tmp)) {
+        if (proper_dtmc_label_get(C->d, C->p->names.names[nd->idx], set, &tmp)) {
             PROPER_FREE(set);
             return proper__prism_cerr(C, nd->line, nd->col, tmp.code == PROPER_ENOMEM ? PROPER_ENOMEM : PROPER_EUNDEFINED,
-                                   "unknown label \"%s\"", C->p->names.s[nd->idx]);
+                                   "unknown label \"%s\"", C->p->names.names[nd->idx]);
         }
         C->labels[nd->idx] = set;
         return PROPER_OK;
@@ -3763,7 +3693,7 @@ static int proper__prism_checker_init(proper__prism_checker *C, const proper_pri
         if (d->n_vars != m->n_vars)
             return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "the DTMC was not built from the properties' model");
         for (i = 0; i < m->n_vars; i++)
-            if (strcmp(d->var_names[i], m->names.s[m->vars[i].sym]) != 0)
+            if (strcmp(d->var_names[i], m->names.names[m->vars[i].sym]) != 0)
                 return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "the DTMC was not built from the properties' model");
     }
     return PROPER_OK;
@@ -3886,10 +3816,10 @@ static int proper__prism_check_reward(proper__prism_checker *C, const proper__pr
     unsigned long k = 0;
     int rc;
     if (pr->reward_name >= 0) {
-        r = proper_dtmc_find_reward(d, C->p->names.s[pr->reward_name]);
+        r = proper_dtmc_find_reward(d, C->p->names.names[pr->reward_name]);
         if (r < 0)
             return proper__prism_cerr(C, pr->line, pr->col, PROPER_EUNDEFINED, "the model has no reward structure \"%s\"",
-                                   C->p->names.s[pr->reward_name]);
+                                   C->p->names.names[pr->reward_name]);
     } else if (pr->reward_index >= 0) {
         proper__prism_val v;
         if ((rc = proper__prism_eval_at(C, pr->reward_index, 0, &v)) != 0) return rc;
