@@ -154,7 +154,7 @@ static int load_model(const check_opts *o, proper_prism_model **pm, proper_dtmc 
     proper_dtmc_init(d);
     if (o->explicit_files) {
         proper_dtmc_import_opts io;
-        proper_dtmc_import_opts_default(&io);
+        io = proper_dtmc_import_opts_default();
         io.fix_deadlocks = o->fixdl;
         io.max_states = o->max_states;
         if (proper_dtmc_read_tra(d, o->model, &io, err) || proper_dtmc_read_lab(d, o->lab, err) ||
@@ -168,10 +168,10 @@ static int load_model(const check_opts *o, proper_prism_model **pm, proper_dtmc 
 }
 
 static int export_model(const check_opts *o, const proper_dtmc *d, proper_error *err) {
-    if ((o->export_explicit && proper_dtmc_export_explicit(d, o->export_explicit, err)) ||
-        (o->export_drn && proper_dtmc_export_drn(d, o->export_drn, err)) ||
-        (o->export_prism && proper_dtmc_export_prism(d, o->export_prism, err)) ||
-        (o->dot && proper_dtmc_export_dot(d, o->dot, err)))
+    if ((o->export_explicit && proper_dtmc_write_explicit_files(d, o->export_explicit, err)) ||
+        (o->export_drn && proper_dtmc_write_file(d, proper_dtmc_write_drn, o->export_drn, err)) ||
+        (o->export_prism && proper_dtmc_write_file(d, proper_dtmc_write_prism, o->export_prism, err)) ||
+        (o->dot && proper_dtmc_write_file(d, proper_dtmc_write_dot, o->dot, err)))
         return cli_report(err);
     return CLI_OK;
 }
@@ -316,7 +316,7 @@ int cmd_check(int argc, char **argv) {
     }
     if (!o.explicit_files) {
         proper_prism_build_opts bo;
-        proper_prism_build_opts_default(&bo);
+        bo = proper_prism_build_opts_default();
         bo.fix_deadlocks = o.fixdl;
         bo.max_states = o.max_states;
         if (proper_prism_build(pm, &bo, &d, &err)) {

@@ -167,7 +167,7 @@ static int run_native(const proper_prism_props *props, const proper_dtmc *d, xc_
     proper_prism_check_opts co;
     proper_error err;
     size_t i, n = proper_prism_props_count(props);
-    proper_prism_check_opts_default(&co);
+    co = proper_prism_check_opts_default();
     for (i = 0; i < n; i++) {
         double start = cli_now();
         if (proper_prism_props_check(props, i, d, &co, &nat[i].value, &err)) return cli_report(&err);

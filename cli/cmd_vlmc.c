@@ -249,9 +249,9 @@ static int vlmc_fit_cmd(vlmc_args *a, vlmc_progress *pr) {
             rc = cli_report(&err);
             goto done;
         }
-        if ((a->export_explicit && proper_dtmc_export_explicit(&d, a->export_explicit, &err)) ||
-            (a->export_prism && proper_dtmc_export_prism(&d, a->export_prism, &err)) ||
-            (a->export_drn && proper_dtmc_export_drn(&d, a->export_drn, &err)))
+        if ((a->export_explicit && proper_dtmc_write_explicit_files(&d, a->export_explicit, &err)) ||
+            (a->export_prism && proper_dtmc_write_file(&d, proper_dtmc_write_prism, a->export_prism, &err)) ||
+            (a->export_drn && proper_dtmc_write_file(&d, proper_dtmc_write_drn, a->export_drn, &err)))
             rc = cli_report(&err);
         proper_dtmc_free(&d);
         if (rc) goto done;

@@ -849,7 +849,7 @@ static int proper__native_check(const proper_backend *self, const proper_check_r
     int rc;
     (void)self;
     proper_dtmc_init(&d);
-    proper_prism_check_opts_default(&opts);
+    opts = proper_prism_check_opts_default();
     if (req->rel_precision > 0.0) opts.solve.rel_precision = req->rel_precision;
     rc = proper__native_load(req, &model, &props, &d, err);
     if (rc == PROPER_OK) rc = proper_prism_props_check(props, 0, &d, &opts, &value, err);

@@ -300,7 +300,7 @@ typedef struct proper_dtmc_solve_opts {
     uint32_t band_max;        /* larger ones with band width <= this: banded elimination (0: never) */
 } proper_dtmc_solve_opts;
 
-PROPER_API void proper_dtmc_solve_opts_default(proper_dtmc_solve_opts *o);
+PROPER_API proper_dtmc_solve_opts proper_dtmc_solve_opts_default(void);
 
 /* Statistics of the last solve, optional (pass NULL). */
 typedef struct proper_dtmc_solve_stats {
@@ -361,7 +361,7 @@ typedef struct proper_dtmc_import_opts {
     uint32_t max_states;  /* PROPER_DTMC_MAX_STATES: larger headers are PROPER_ELIMIT */
 } proper_dtmc_import_opts;
 
-PROPER_API void proper_dtmc_import_opts_default(proper_dtmc_import_opts *o);
+PROPER_API proper_dtmc_import_opts proper_dtmc_import_opts_default(void);
 
 /* Read a .tra file into a fresh model *m (opts NULL = defaults). */
 PROPER_API int proper_dtmc_read_tra(proper_dtmc *m, const char *path, const proper_dtmc_import_opts *opts,
@@ -403,7 +403,7 @@ PROPER_API int proper_dtmc_write_sta(const proper_dtmc *m, FILE *f, proper_error
 /* Write PREFIX.tra, PREFIX.lab, PREFIX.sta (if valuations), and for reward
  * structure i PREFIX.srew / PREFIX.trew when there is one structure, or
  * PREFIX<i+1>.srew / .trew when there are several (PRISM's numbering). */
-PROPER_API int proper_dtmc_export_explicit(const proper_dtmc *m, const char *prefix, proper_error *err);
+PROPER_API int proper_dtmc_write_explicit_files(const proper_dtmc *m, const char *prefix, proper_error *err);
 /* Storm DRN (DTMC, one action per state, rewards and labels per state;
  * transition rewards become their expected value per state, which leaves
  * every R[F], R[C<=k] result unchanged). */
@@ -416,10 +416,11 @@ PROPER_API int proper_dtmc_write_prism(const proper_dtmc *m, FILE *f, proper_err
 /* Graphviz DOT: states (with valuations and labels) and edges with
  * probabilities. */
 PROPER_API int proper_dtmc_write_dot(const proper_dtmc *m, FILE *f, proper_error *err);
-/* Path versions of the writers above: open path for writing, write, close. */
-PROPER_API int proper_dtmc_export_drn(const proper_dtmc *m, const char *path, proper_error *err);
-PROPER_API int proper_dtmc_export_prism(const proper_dtmc *m, const char *path, proper_error *err);
-PROPER_API int proper_dtmc_export_dot(const proper_dtmc *m, const char *path, proper_error *err);
+/* Any of the one-stream writers above (tra, lab, sta, drn, prism, dot) to
+ * a file: create `path`, write, close; errors name the path. */
+typedef int proper_dtmc_writer(const proper_dtmc *m, FILE *f, proper_error *err);
+PROPER_API int proper_dtmc_write_file(const proper_dtmc *m, proper_dtmc_writer *write, const char *path,
+                                      proper_error *err);
 
 #ifdef __cplusplus
 }
@@ -1389,11 +1390,13 @@ PROPER_API int proper_dtmc_bscc(const proper_dtmc *m, uint32_t *bscc, uint32_t *
 
 /* ---- linear systems x = A x + b, component by component ----------------- */
 
-PROPER_API void proper_dtmc_solve_opts_default(proper_dtmc_solve_opts *o) {
-    o->rel_precision = PROPER_DTMC_REL_PRECISION;
-    o->max_sweeps = PROPER_DTMC_MAX_SWEEPS;
-    o->dense_max = PROPER_DTMC_DENSE_MAX;
-    o->band_max = PROPER_DTMC_BAND_MAX;
+PROPER_API proper_dtmc_solve_opts proper_dtmc_solve_opts_default(void) {
+    proper_dtmc_solve_opts o;
+    o.rel_precision = PROPER_DTMC_REL_PRECISION;
+    o.max_sweeps = PROPER_DTMC_MAX_SWEEPS;
+    o.dense_max = PROPER_DTMC_DENSE_MAX;
+    o.band_max = PROPER_DTMC_BAND_MAX;
+    return o;
 }
 
 /* Working storage of one solve: the current component in local numbering
@@ -1761,7 +1764,7 @@ static int proper__dtmc_solve_linear(const proper__dtmc_csr *g, const proper_bit
     int rc = PROPER_OK;
     memset(&L, 0, sizeof L);
     L.g = g; L.b = b; L.x = x; L.st = st;
-    if (opts) L.o = *opts; else proper_dtmc_solve_opts_default(&L.o);
+    if (opts) L.o = *opts; else L.o = proper_dtmc_solve_opts_default();
     if (!(L.o.rel_precision > 0.0)) L.o.rel_precision = PROPER_DTMC_REL_PRECISION;
     if (proper__dtmc_tarjan(g, mask, &L.sccs)) goto nomem;
     L.loc = (uint32_t *)proper_calloc(g->n ? g->n : 1, sizeof *L.loc);
@@ -2100,10 +2103,12 @@ PROPER_API double proper_dtmc_value_at_init(const proper_dtmc *m, const double *
 
 /* ---- PRISM explicit import ---------------------------------------------- */
 
-PROPER_API void proper_dtmc_import_opts_default(proper_dtmc_import_opts *o) {
-    o->row_sum_tol = PROPER_DTMC_ROW_SUM_TOL;
-    o->fix_deadlocks = 0;
-    o->max_states = PROPER_DTMC_MAX_STATES;
+PROPER_API proper_dtmc_import_opts proper_dtmc_import_opts_default(void) {
+    proper_dtmc_import_opts o;
+    o.row_sum_tol = PROPER_DTMC_ROW_SUM_TOL;
+    o.fix_deadlocks = 0;
+    o.max_states = PROPER_DTMC_MAX_STATES;
+    return o;
 }
 
 /* Line reader over a FILE (in 1 MiB chunks) or a block of memory. */
@@ -2456,7 +2461,7 @@ static int proper__dtmc_parse_tra(proper_dtmc *m, proper__dtmc_reader *r, uint64
     uint64_t n, t, lines = 0;
     const char *p;
     int rc;
-    if (opts) o = *opts; else proper_dtmc_import_opts_default(&o);
+    if (opts) o = *opts; else o = proper_dtmc_import_opts_default();
     proper_dtmc_init(m);
     memset(&st, 0, sizeof st);
     if ((rc = proper__dtmc_next_content_line(r, err)) <= 0) {
@@ -3096,12 +3101,13 @@ PROPER_API int proper_dtmc_write_sta(const proper_dtmc *m, FILE *f, proper_error
 typedef int (*proper__dtmc_writer_fn)(const proper_dtmc *m, size_t r, FILE *f, proper_error *err);
 
 /* Open path, run the writer, close; errors name the path. */
-static int proper__dtmc_export_to(const proper_dtmc *m, const char *path, proper__dtmc_writer_fn fn, size_t r,
-                             proper_error *err) {
+/* Write with fn (reward structure r) or, when fn is NULL, with write. */
+static int proper__dtmc_export_to(const proper_dtmc *m, const char *path, proper__dtmc_writer_fn fn,
+                                  proper_dtmc_writer *write, size_t r, proper_error *err) {
     FILE *f = fopen(path, "wb");
     int rc;
     if (!f) return proper_error_set(err, PROPER_EIO, path, 0, 0, "cannot create: %s", strerror(errno));
-    rc = fn(m, r, f, err);
+    rc = fn ? fn(m, r, f, err) : write(m, f, err);
     if (fclose(f) != 0 && !rc) rc = proper_error_set(err, PROPER_EIO, path, 0, 0, "write error: %s", strerror(errno));
     if (rc && err && !err->file[0]) {
         char msg[PROPER_ERROR_MESSAGE_MAX];
@@ -3111,39 +3117,37 @@ static int proper__dtmc_export_to(const proper_dtmc *m, const char *path, proper
     return rc;
 }
 
-static int proper__dtmc_w_tra(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) { (void)r; return proper_dtmc_write_tra(m, f, err); }
-static int proper__dtmc_w_lab(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) { (void)r; return proper_dtmc_write_lab(m, f, err); }
-static int proper__dtmc_w_sta(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) { (void)r; return proper_dtmc_write_sta(m, f, err); }
-static int proper__dtmc_w_drn(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) { (void)r; return proper_dtmc_write_drn(m, f, err); }
-static int proper__dtmc_w_prism(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) { (void)r; return proper_dtmc_write_prism(m, f, err); }
-static int proper__dtmc_w_dot(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) { (void)r; return proper_dtmc_write_dot(m, f, err); }
+PROPER_API int proper_dtmc_write_file(const proper_dtmc *m, proper_dtmc_writer *write, const char *path,
+                                      proper_error *err) {
+    return proper__dtmc_export_to(m, path, NULL, write, 0, err);
+}
 
-PROPER_API int proper_dtmc_export_explicit(const proper_dtmc *m, const char *prefix, proper_error *err) {
+PROPER_API int proper_dtmc_write_explicit_files(const proper_dtmc *m, const char *prefix, proper_error *err) {
     size_t n = strlen(prefix), i;
     char *path = (char *)PROPER_MALLOC(n + 32);
     int rc;
     if (!path) return proper__dtmc_nomem(err);
-#define PROPER__EXPORT(suffix, fn, r)                                          \
+#define PROPER__EXPORT(suffix, fn, write, r)                                   \
     do {                                                                       \
         memcpy(path, prefix, n);                                               \
         strcpy(path + n, suffix);                                              \
-        if ((rc = proper__dtmc_export_to(m, path, fn, r, err))) goto done;          \
+        if ((rc = proper__dtmc_export_to(m, path, fn, write, r, err))) goto done; \
     } while (0)
-    PROPER__EXPORT(".tra", proper__dtmc_w_tra, 0);
-    PROPER__EXPORT(".lab", proper__dtmc_w_lab, 0);
-    if (m->vals && m->n_vars) PROPER__EXPORT(".sta", proper__dtmc_w_sta, 0);
+    PROPER__EXPORT(".tra", NULL, proper_dtmc_write_tra, 0);
+    PROPER__EXPORT(".lab", NULL, proper_dtmc_write_lab, 0);
+    if (m->vals && m->n_vars) PROPER__EXPORT(".sta", NULL, proper_dtmc_write_sta, 0);
     for (i = 0; i < m->n_rewards; i++) {
         char suffix[32];
         if (m->n_rewards == 1) suffix[0] = '\0';
         else snprintf(suffix, sizeof suffix, "%zu", i + 1);
         if (m->rewards[i].state || !m->rewards[i].trans) {
             strcat(suffix, ".srew");
-            PROPER__EXPORT(suffix, proper_dtmc_write_srew, i);
+            PROPER__EXPORT(suffix, proper_dtmc_write_srew, NULL, i);
             suffix[strlen(suffix) - 5] = '\0';
         }
         if (m->rewards[i].trans) {
             strcat(suffix, ".trew");
-            PROPER__EXPORT(suffix, proper_dtmc_write_trew, i);
+            PROPER__EXPORT(suffix, proper_dtmc_write_trew, NULL, i);
         }
     }
 #undef PROPER__EXPORT
@@ -3350,18 +3354,6 @@ PROPER_API int proper_dtmc_write_dot(const proper_dtmc *m, FILE *f, proper_error
                     proper_format_double(num, m->prob[k]));
     fputs("}\n", f);
     return proper__dtmc_write_status(f, "DOT", err);
-}
-
-PROPER_API int proper_dtmc_export_drn(const proper_dtmc *m, const char *path, proper_error *err) {
-    return proper__dtmc_export_to(m, path, proper__dtmc_w_drn, 0, err);
-}
-
-PROPER_API int proper_dtmc_export_prism(const proper_dtmc *m, const char *path, proper_error *err) {
-    return proper__dtmc_export_to(m, path, proper__dtmc_w_prism, 0, err);
-}
-
-PROPER_API int proper_dtmc_export_dot(const proper_dtmc *m, const char *path, proper_error *err) {
-    return proper__dtmc_export_to(m, path, proper__dtmc_w_dot, 0, err);
 }
 
 #endif /* PROPER_DTMC_IMPLEMENTATION */

@@ -156,7 +156,7 @@ typedef struct proper_prism_build_opts {
     double prob_tol;     /* PROPER_PRISM_PROB_TOL */
 } proper_prism_build_opts;
 
-PROPER_API void proper_prism_build_opts_default(proper_prism_build_opts *o);
+PROPER_API proper_prism_build_opts proper_prism_build_opts_default(void);
 
 /* Explore the reachable states and build the DTMC into *out (initialised
  * here; free it with proper_dtmc_free). Every constant needs a value. The
@@ -203,7 +203,7 @@ typedef struct proper_prism_check_opts {
     unsigned long max_steps; /* largest k in F<=k, U<=k, C<=k, I=k (PROPER_ELIMIT above); ULONG_MAX */
 } proper_prism_check_opts;
 
-PROPER_API void proper_prism_check_opts_default(proper_prism_check_opts *o);
+PROPER_API proper_prism_check_opts proper_prism_check_opts_default(void);
 
 /* Value of property i in the initial state of d (a boolean is 0 or 1;
  * infinity is INFINITY). d must be built from the model the properties were
@@ -3073,10 +3073,12 @@ done:
     return rc;
 }
 
-PROPER_API void proper_prism_build_opts_default(proper_prism_build_opts *o) {
-    o->max_states = PROPER_PRISM_MAX_STATES;
-    o->fix_deadlocks = 0;
-    o->prob_tol = PROPER_PRISM_PROB_TOL;
+PROPER_API proper_prism_build_opts proper_prism_build_opts_default(void) {
+    proper_prism_build_opts o;
+    o.max_states = PROPER_PRISM_MAX_STATES;
+    o.fix_deadlocks = 0;
+    o.prob_tol = PROPER_PRISM_PROB_TOL;
+    return o;
 }
 
 PROPER_API int proper_prism_build(const proper_prism_model *m, const proper_prism_build_opts *opts, proper_dtmc *out,
@@ -3093,7 +3095,7 @@ PROPER_API int proper_prism_build(const proper_prism_model *m, const proper_pris
     proper_dtmc_init(out);
     memset(&X, 0, sizeof X);
     if (!opts) {
-        proper_prism_build_opts_default(&defaults);
+        defaults = proper_prism_build_opts_default();
         opts = &defaults;
     }
     X.m = m;
@@ -3571,9 +3573,11 @@ PROPER_API int proper_prism_set_consts(proper_prism_model *m, proper_prism_props
 
 /* ---- Properties: checking ----------------------------------------------------------*/
 
-PROPER_API void proper_prism_check_opts_default(proper_prism_check_opts *o) {
-    proper_dtmc_solve_opts_default(&o->solve);
-    o->max_steps = ULONG_MAX;
+PROPER_API proper_prism_check_opts proper_prism_check_opts_default(void) {
+    proper_prism_check_opts o;
+    o.solve = proper_dtmc_solve_opts_default();
+    o.max_steps = ULONG_MAX;
+    return o;
 }
 
 typedef struct proper__prism_checker {
@@ -3869,7 +3873,7 @@ PROPER_API int proper_prism_props_check_states(const proper_prism_props *p, size
     int rc;
     if (i >= p->n_props) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no property %lu", (unsigned long)i);
     if (!opts) {
-        proper_prism_check_opts_default(&defaults);
+        defaults = proper_prism_check_opts_default();
         opts = &defaults;
     }
     pr = &p->props[i];

@@ -287,7 +287,7 @@ static void gambler(uint32_t N, double p, const proper_dtmc_solve_opts *opts, ui
 static void test_gamblers_ruin(void) {
     proper_dtmc_solve_opts o;
     uint32_t nb, nd;
-    proper_dtmc_solve_opts_default(&o);
+    o = proper_dtmc_solve_opts_default();
     gambler(20, 0.45, &o, &nb, &nd);   /* dense LU */
     CHECK_INT(nd, 1);
     gambler(20, 0.5, &o, &nb, &nd);
@@ -530,7 +530,7 @@ static void test_nested_loops_closed_form(void) {
     /* Gauss-Seidel on the small components reaches the same value */
     {
         proper_dtmc_solve_opts o;
-        proper_dtmc_solve_opts_default(&o);
+        o = proper_dtmc_solve_opts_default();
         o.dense_max = 0;
         o.band_max = 0;
         CHECK_INT(proper_dtmc_reward_reach(&m, &m.rewards[ri], &end, &o, x, &st, &err), 0);
@@ -590,7 +590,7 @@ static void test_random_vs_dense_default(void) { random_vs_dense(2, 60, 300, NUL
 
 static void test_random_vs_dense_gauss_seidel(void) {
     proper_dtmc_solve_opts o;
-    proper_dtmc_solve_opts_default(&o);
+    o = proper_dtmc_solve_opts_default();
     o.dense_max = 0;
     o.band_max = 0;
     random_vs_dense(100, 400, 20, &o, 12);
@@ -598,7 +598,7 @@ static void test_random_vs_dense_gauss_seidel(void) {
 
 static void test_random_vs_dense_large_dense(void) {
     proper_dtmc_solve_opts o;
-    proper_dtmc_solve_opts_default(&o);
+    o = proper_dtmc_solve_opts_default();
     random_vs_dense(200, 300, 5, &o, 13);
 }
 
@@ -621,7 +621,7 @@ static void test_gauss_seidel_slow_modes(void) {
     size_t s, j;
     uint32_t last = N - 1;
     int shape;
-    proper_dtmc_solve_opts_default(&o);
+    o = proper_dtmc_solve_opts_default();
     o.dense_max = 0;
     o.band_max = 0;
     proper_rng_seed(&rng, 99);
@@ -754,7 +754,7 @@ static void test_steady_vs_dense(void) {
         for (i = 0; i < N; i++) c[i] = i == N - 1;
         CHECK_INT(dense_gauss(A, c, N), 0);
         CHECK_INT(build_dense(&m, P, N, 0), 0);
-        proper_dtmc_solve_opts_default(&o);
+        o = proper_dtmc_solve_opts_default();
         if (it % 2) { o.dense_max = 0; o.band_max = 0; }
         CHECK_INT(proper_dtmc_steady_distribution(&m, &o, pi, &err), 0);
         for (i = 0; i < N; i++) CHECK_REL(pi[i], c[i], 1e-10);
@@ -866,7 +866,7 @@ static void test_explicit_round_trip(void) {
     size_t i;
     CHECK_INT(sample_model(&m), 0);
     snprintf(prefix, sizeof prefix, "%s", tmp_prefix());
-    CHECK_INT(proper_dtmc_export_explicit(&m, prefix, &err), 0);
+    CHECK_INT(proper_dtmc_write_explicit_files(&m, prefix, &err), 0);
     /* the files in PRISM's formats */
     snprintf(path, sizeof path, "%s.tra", prefix);
     text = slurp(path);
@@ -986,7 +986,7 @@ static void test_explicit_errors(void) {
     CHECK_CONTAINS(msg, "t.tra:2:10: unexpected 'x' after probability");
     {
         proper_dtmc_import_opts o;
-        proper_dtmc_import_opts_default(&o);
+        o = proper_dtmc_import_opts_default();
         o.max_states = 10;
         CHECK_INT(proper_dtmc_parse_tra(&m, "11 1\n", 5, "big.tra", &o, &err), PROPER_ELIMIT);
         CHECK_INT(err.line, 1);

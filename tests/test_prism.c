@@ -271,7 +271,7 @@ static void test_fix_deadlocks(void) {
     proper_prism_build_opts o;
     proper_dtmc d;
     if (!m) return;
-    proper_prism_build_opts_default(&o);
+    o = proper_prism_build_opts_default();
     o.fix_deadlocks = 1;
     CHECK_INT(proper_prism_build(m, &o, &d, &e), 0);
     CHECK_INT(d.n_states, 3);
@@ -292,7 +292,7 @@ static void test_state_limit(void) {
     proper_prism_build_opts o;
     proper_dtmc d;
     if (!m) return;
-    proper_prism_build_opts_default(&o);
+    o = proper_prism_build_opts_default();
     o.max_states = 1000;
     CHECK_INT(proper_prism_build(m, &o, &d, &e), PROPER_ELIMIT);
     CHECK_CONTAINS(e.message, "more than 1000 reachable states");
@@ -310,7 +310,7 @@ static void test_outcome_limit(void) {
     proper_prism_build_opts o;
     proper_dtmc d;
     if (!m) return;
-    proper_prism_build_opts_default(&o);
+    o = proper_prism_build_opts_default();
     o.max_states = 100;
     CHECK_INT(proper_prism_build(m, &o, &d, &e), PROPER_ELIMIT);
     CHECK_CONTAINS(e.message, "state (x=0,y=0,z=0) has more than 100 outgoing transitions");
@@ -756,7 +756,7 @@ static void test_step_limit(void) {
     double v;
     const char *q = "P=? [ F<=2000000000 s=7 ]";
     if (load_and_build(MODELS "die.pm", NULL, &m, &d)) return;
-    proper_prism_check_opts_default(&o);
+    o = proper_prism_check_opts_default();
     o.max_steps = 1000;
     CHECK_INT(proper_prism_props_parse(&p, m, q, strlen(q), "q", &e), 0);
     CHECK_INT(proper_prism_props_check(p, 0, &d, &o, &v, &e), PROPER_ELIMIT);

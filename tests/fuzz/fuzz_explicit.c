@@ -113,7 +113,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int rc;
     n = split((const char *)data, size, part, len);
     if (n == 0) return 0;
-    proper_dtmc_import_opts_default(&o);
+    o = proper_dtmc_import_opts_default();
     o.max_states = FUZZ_MAX_STATES;
     o.fix_deadlocks = size & 1;
     rc = proper_dtmc_parse_tra(&m, part[0], len[0], "f.tra", &o, &err);

@@ -83,7 +83,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                                        type == PROPER_PRISM_INT ? 2 : type == PROPER_PRISM_BOOL ? 1 : 0.5, &err))
                 abort();
         }
-    proper_prism_build_opts_default(&o);
+    o = proper_prism_build_opts_default();
     o.max_states = FUZZ_MAX_STATES;
     o.fix_deadlocks = (int)(size & 1);
     if (proper_prism_build(m, &o, &d, &err)) {

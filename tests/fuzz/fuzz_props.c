@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     size_t i;
     if (proper_prism_parse(&m, fuzz_model, strlen(fuzz_model), "die.pm", &err)) abort();
     if (proper_prism_build(m, NULL, &d, &err)) abort();
-    proper_prism_check_opts_default(&o);
+    o = proper_prism_check_opts_default();
     o.max_steps = 1000;
     if (proper_prism_props_parse(&p, m, text, size, "f.pctl", &err)) {
         check_error(&err, text, size);
