@@ -83,6 +83,7 @@ static int fail(result *r, const proper_error *err) {
 static int load(const char *prefix, proper_dtmc *m, result *r) {
     char path[4200];
     proper_error err;
+    proper_dtmc_init(m);
     snprintf(path, sizeof path, "%s.tra", prefix);
     if (proper_dtmc_read_tra(m, path, NULL, &err)) return fail(r, &err);
     snprintf(path, sizeof path, "%s.lab", prefix);

@@ -58,6 +58,16 @@
  * decreasing state order with the stopping rule of proper_dtmc_solve_opts.
  * The components a component depends on are solved before it, so each is
  * solved once, and a chain of loops never needs global iteration.
+ *
+ * ---- Output parameters -------------------------------------------------------
+ * This module follows the project's contract: a function that produces a
+ * model or a bit set (proper_dtmc_builder_finish, _read_tra, _parse_tra,
+ * _copy, _label_get, _prob0, _prob1) writes it through an output parameter
+ * that the caller has initialised (proper_dtmc_init, proper_bitset_init) or
+ * that holds an earlier result. On success the old contents are released
+ * and replaced; on failure the output is left unchanged and nothing leaks.
+ * Readers that add to a model (.lab, .srew, .trew) leave it unchanged on
+ * failure. Writers are proper_dtmc_write_<format>(model, FILE *, err).
  */
 #ifndef PROPER_DTMC_H
 #define PROPER_DTMC_H
@@ -160,8 +170,9 @@ PROPER_API int proper_dtmc_add_label(proper_dtmc *m, const char *name, const pro
                                      size_t *index, proper_error *err);
 /* Index of a stored label, or -1. */
 PROPER_API long proper_dtmc_find_label(const proper_dtmc *m, const char *name);
-/* The states of label `name` ("init", "deadlock" or stored) into a fresh
- * bitset `out` (free with proper_bitset_free). PROPER_EUNDEFINED if unknown. */
+/* The states of label `name` ("init", "deadlock" or stored) into the
+ * bitset `out` (an output: see "Output parameters"). PROPER_EUNDEFINED if
+ * unknown. */
 PROPER_API int proper_dtmc_label_get(const proper_dtmc *m, const char *name, proper_bitset *out,
                                      proper_error *err);
 
@@ -244,7 +255,8 @@ PROPER_API void proper_dtmc_builder_init(proper_dtmc_builder *b);
 PROPER_API int proper_dtmc_builder_reserve(proper_dtmc_builder *b, size_t states, size_t trans,
                                            proper_error *err);
 /* Add the row of the next state (state number b->n_rows). k may be 0 (a
- * deadlock). */
+ * deadlock). A rejected row (bad probability or sum) leaves the builder as
+ * it was. */
 PROPER_API int proper_dtmc_builder_add_row(proper_dtmc_builder *b, const uint32_t *dst, const double *prob,
                                            size_t k, proper_error *err);
 /* Add one transition; src must be >= the state of the last transition
@@ -252,8 +264,8 @@ PROPER_API int proper_dtmc_builder_add_row(proper_dtmc_builder *b, const uint32_
  * as long as states stay in order. */
 PROPER_API int proper_dtmc_builder_add_transition(proper_dtmc_builder *b, uint32_t src, uint32_t dst,
                                                   double prob, proper_error *err);
-/* Close the model into *out (initialised here) and free the builder,
- * whether or not it succeeds. */
+/* Close the model into *out (an output: see "Output parameters") and free
+ * the builder, whether or not it succeeds. */
 PROPER_API int proper_dtmc_builder_finish(proper_dtmc_builder *b, uint32_t n_states, proper_dtmc *out,
                                           proper_error *err);
 PROPER_API void proper_dtmc_builder_free(proper_dtmc_builder *b);
@@ -261,8 +273,8 @@ PROPER_API void proper_dtmc_builder_free(proper_dtmc_builder *b);
 /* ---- Graph algorithms --------------------------------------------------- */
 
 /* prob0: states from which phi2 is reached (through phi1 states; phi1 NULL
- * = all) with probability 0. prob1: with probability 1. `out` is
- * initialised here. */
+ * = all) with probability 0. prob1: with probability 1. `out` is an output
+ * bitset (see "Output parameters"). */
 PROPER_API int proper_dtmc_prob0(const proper_dtmc *m, const proper_bitset *phi1, const proper_bitset *phi2,
                                  proper_bitset *out, proper_error *err);
 PROPER_API int proper_dtmc_prob1(const proper_dtmc *m, const proper_bitset *phi1, const proper_bitset *phi2,
@@ -363,13 +375,15 @@ typedef struct proper_dtmc_import_opts {
 
 PROPER_API proper_dtmc_import_opts proper_dtmc_import_opts_default(void);
 
-/* Read a .tra file into a fresh model *m (opts NULL = defaults). */
+/* Read a .tra file into the model *m (an output: see "Output
+ * parameters"; opts NULL = defaults). */
 PROPER_API int proper_dtmc_read_tra(proper_dtmc *m, const char *path, const proper_dtmc_import_opts *opts,
                                     proper_error *err);
 /* The same from text in memory; `name` is used in error messages. */
 PROPER_API int proper_dtmc_parse_tra(proper_dtmc *m, const char *text, size_t len, const char *name,
                                      const proper_dtmc_import_opts *opts, proper_error *err);
-/* Read labels into an existing model (state numbers checked). */
+/* Read labels into an existing model (state numbers checked). These and
+ * the reward readers below add to *m; on failure *m is unchanged. */
 PROPER_API int proper_dtmc_read_lab(proper_dtmc *m, const char *path, proper_error *err);
 PROPER_API int proper_dtmc_parse_lab(proper_dtmc *m, const char *text, size_t len, const char *name,
                                      proper_error *err);
@@ -945,7 +959,9 @@ static int proper__dtmc_builder_close_open(proper_dtmc_builder *b, proper_error 
 PROPER_API int proper_dtmc_builder_add_row(proper_dtmc_builder *b, const uint32_t *dst, const double *prob,
                                            size_t k, proper_error *err) {
     size_t i;
-    int rc;
+    int rc, had_dst = b->has_dst;
+    uint32_t max_dst = b->max_dst;
+    uint64_t n_trans = b->n_trans;
     if ((rc = proper__dtmc_builder_close_open(b, err))) return rc;
     if (b->n_rows >= PROPER_DTMC_MAX_STATES)
         return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0, "too many states");
@@ -960,7 +976,12 @@ PROPER_API int proper_dtmc_builder_add_row(proper_dtmc_builder *b, const uint32_
         b->has_dst = 1;
     }
     b->n_trans += k;
-    if ((rc = proper__dtmc_builder_close_row(b, b->n_rows, err))) return rc;
+    if ((rc = proper__dtmc_builder_close_row(b, b->n_rows, err))) { /* a rejected row is not added */
+        b->n_trans = n_trans;
+        b->has_dst = had_dst;
+        b->max_dst = max_dst;
+        return rc;
+    }
     b->n_rows++;
     return PROPER_OK;
 }
@@ -1044,7 +1065,8 @@ PROPER_API int proper_dtmc_builder_finish(proper_dtmc_builder *b, uint32_t n_sta
                                           proper_error *err) {
     uint32_t n;
     int rc, fix = b->fix_deadlocks;
-    proper_dtmc_init(out);
+    proper_dtmc c;
+    proper_dtmc_init(&c);
     if ((rc = proper__dtmc_builder_close_open(b, err))) goto fail;
     n = b->n_rows;
     if (b->has_dst && b->max_dst + 1 > n) n = b->max_dst + 1;
@@ -1059,26 +1081,28 @@ PROPER_API int proper_dtmc_builder_finish(proper_dtmc_builder *b, uint32_t n_sta
         goto fail;
     }
     if ((rc = proper__dtmc_builder_open_rows_to(b, n, err))) goto fail;
-    out->n_states = n;
-    out->n_trans = b->n_trans;
-    out->row = b->row;
-    out->init = b->init;
+    c.n_states = n;
+    c.n_trans = b->n_trans;
+    c.row = b->row;
+    c.init = b->init;
     /* shrink the arrays to their final size (never fails: keep old on NULL) */
-    out->col = b->col;
-    out->prob = b->prob;
+    c.col = b->col;
+    c.prob = b->prob;
     if (b->n_trans && b->n_trans < b->trans_cap) {
-        uint32_t *c = (uint32_t *)PROPER_REALLOC(b->col, (size_t)b->n_trans * sizeof *c);
+        uint32_t *cols = (uint32_t *)PROPER_REALLOC(b->col, (size_t)b->n_trans * sizeof *cols);
         double *p;
-        if (c) out->col = c;
+        if (cols) c.col = cols;
         p = (double *)PROPER_REALLOC(b->prob, (size_t)b->n_trans * sizeof *p);
-        if (p) out->prob = p;
+        if (p) c.prob = p;
     }
     b->row = NULL; b->col = NULL; b->prob = NULL;
     proper_dtmc_builder_free(b);
-    if ((rc = proper__dtmc_fix_deadlocks(out, fix, err))) {
-        proper_dtmc_free(out);
+    if ((rc = proper__dtmc_fix_deadlocks(&c, fix, err))) {
+        proper_dtmc_free(&c);
         return rc;
     }
+    proper_dtmc_free(out);
+    *out = c;
     return PROPER_OK;
 fail:
     proper_dtmc_builder_free(b);
@@ -2575,8 +2599,13 @@ fail:
 PROPER_API int proper_dtmc_parse_tra(proper_dtmc *m, const char *text, size_t len, const char *name,
                                      const proper_dtmc_import_opts *opts, proper_error *err) {
     proper__dtmc_reader r;
+    proper_dtmc c;
+    int rc;
     proper__dtmc_reader_mem(&r, text, len, name);
-    return proper__dtmc_parse_tra(m, &r, len, opts, err);
+    if ((rc = proper__dtmc_parse_tra(&c, &r, len, opts, err))) return rc;
+    proper_dtmc_free(m);
+    *m = c;
+    return PROPER_OK;
 }
 
 /* Open a file for reading; its size (0 if unknown) into *size. */
@@ -2601,14 +2630,17 @@ PROPER_API int proper_dtmc_read_tra(proper_dtmc *m, const char *path, const prop
     proper__dtmc_reader r;
     uint64_t size;
     int rc;
+    proper_dtmc c;
     FILE *f = proper__dtmc_open_read(path, &size, err);
-    proper_dtmc_init(m);
     if (!f) return PROPER_EIO;
     proper__dtmc_reader_file(&r, f, path);
-    rc = proper__dtmc_parse_tra(m, &r, size, opts, err);
+    rc = proper__dtmc_parse_tra(&c, &r, size, opts, err);
     proper__dtmc_reader_free(&r);
     fclose(f);
-    return rc;
+    if (rc) return rc;
+    proper_dtmc_free(m);
+    *m = c;
+    return PROPER_OK;
 }
 
 /* ---- .lab ---- */
@@ -2689,7 +2721,7 @@ static int proper__dtmc_lab_header(const proper__dtmc_reader *r, uint32_t n_stat
 /* Apply the parsed labels to the model: init, deadlock, the rest stored. */
 static int proper__dtmc_lab_apply(proper_dtmc *m, const proper__dtmc_reader *r, proper__dtmc_labdecl *d, size_t n,
                              proper_error *err) {
-    size_t i;
+    size_t i, n_before = m->n_labels;
     int rc;
     for (i = 0; i < n; i++) { /* check everything before changing anything */
         size_t c = proper_bitset_count(&d[i].states);
@@ -2703,6 +2735,17 @@ static int proper__dtmc_lab_apply(proper_dtmc *m, const proper__dtmc_reader *r, 
                                     "%zu initial states: proper's models have one initial state "
                                     "(or an initial distribution)", c);
     }
+    for (i = 0; i < n; i++) { /* the labels first: only they can fail (out of memory) */
+        if (proper__dtmc_is_builtin_label(d[i].name)) continue;
+        if ((rc = proper_dtmc_add_label(m, d[i].name, &d[i].states, NULL, err))) {
+            while (m->n_labels > n_before) { /* leave the model as it was */
+                m->n_labels--;
+                PROPER_FREE(m->labels[m->n_labels].name);
+                proper_bitset_free(&m->labels[m->n_labels].states);
+            }
+            return proper_error_set(err, rc, r->name, 1, 0, "out of memory adding label \"%s\"", d[i].name);
+        }
+    }
     for (i = 0; i < n; i++) {
         if (strcmp(d[i].name, "init") == 0) {
             uint32_t s;
@@ -2712,11 +2755,6 @@ static int proper__dtmc_lab_apply(proper_dtmc *m, const proper__dtmc_reader *r, 
             proper_bitset_free(&m->deadlock);
             m->deadlock = d[i].states;
             proper_bitset_init(&d[i].states);
-        } else if ((rc = proper_dtmc_add_label(m, d[i].name, &d[i].states, NULL, err))) {
-            char msg[PROPER_ERROR_MESSAGE_MAX];
-            if (!err) return rc;
-            memcpy(msg, err->message, sizeof msg);
-            return proper_error_set(err, rc, r->name, 1, 0, "%s", msg);
         }
     }
     return PROPER_OK;

@@ -68,7 +68,8 @@
  * properties `"name": P=? [...]`.
  *
  * ---- Use -------------------------------------------------------------------
- *     proper_prism_model *m;  proper_prism_props *p;  proper_dtmc d;  double v;
+ *     proper_prism_model *m = NULL;  proper_prism_props *p = NULL;  proper_dtmc d;  double v;
+ *     proper_dtmc_init(&d);
  *     proper_prism_read(&m, "gambler.pm", &err);               // parse, resolve, type-check
  *     proper_prism_set_consts(m, NULL, "p=0.4", &err);         // parameters
  *     proper_prism_build(m, NULL, &d, &err);                   // explore -> sparse DTMC
@@ -78,6 +79,15 @@
  * (each call returns 0 or a negative PROPER_E* code; check them). The model
  * is read-only after its constants are set: several threads may build or
  * check with it at once.
+ *
+ * ---- Output parameters ---------------------------------------------------------
+ * This module follows the project's contract. Models and property sets are
+ * handles: proper_prism_parse/read and proper_prism_props_parse/read take a
+ * pointer that the caller has set to NULL (or that holds an earlier result);
+ * on success the earlier object is freed and replaced, on failure the
+ * pointer is left as it was. proper_prism_build writes a proper_dtmc that
+ * the caller has initialised (proper_dtmc_init) the same way. Nothing leaks
+ * on an error path.
  *
  * ---- Limits -----------------------------------------------------------------
  * The number of reachable states is capped (max_states, default
@@ -158,8 +168,9 @@ typedef struct proper_prism_build_opts {
 
 PROPER_API proper_prism_build_opts proper_prism_build_opts_default(void);
 
-/* Explore the reachable states and build the DTMC into *out (initialised
- * here; free it with proper_dtmc_free). Every constant needs a value. The
+/* Explore the reachable states and build the DTMC into *out (an output:
+ * initialised by the caller, unchanged on failure; free it with
+ * proper_dtmc_free). Every constant needs a value. The
  * model keeps its labels (as dtmc labels), reward structures (in
  * declaration order), variable valuations (for .sta and for properties) and
  * the values of the parameters used. opts NULL = defaults. */
@@ -2316,7 +2327,6 @@ PROPER_API int proper_prism_parse(proper_prism_model **out, const char *text, si
     proper_error local;
     size_t n = 0;
     int rc;
-    *out = NULL;
     if (!err) err = &local; /* the parser's functions report their code through err */
     proper_error_clear(err);
     m = (proper_prism_model *)proper_calloc(1, sizeof *m);
@@ -2337,6 +2347,7 @@ PROPER_API int proper_prism_parse(proper_prism_model **out, const char *text, si
     PROPER_FREE(toks);
     toks = NULL;
     if ((rc = proper__prism_resolve_model(m, err)) != 0) goto fail;
+    proper_prism_free(*out);
     *out = m;
     return PROPER_OK;
 fail:
@@ -2350,7 +2361,6 @@ PROPER_API int proper_prism_read(proper_prism_model **out, const char *path, pro
     char *text;
     size_t len;
     int rc;
-    *out = NULL;
     if ((rc = proper_read_file(path, &text, &len, err)) != 0) return rc;
     rc = proper_prism_parse(out, text, len, path, err);
     PROPER_FREE(text);
@@ -3091,8 +3101,9 @@ PROPER_API int proper_prism_build(const proper_prism_model *m, const proper_pris
     proper__prism_trew *trews = NULL;
     size_t n_trews = 0, i;
     proper_dtmc_builder b;
+    proper_dtmc d;
     int rc, have_builder = 0;
-    proper_dtmc_init(out);
+    proper_dtmc_init(&d);
     memset(&X, 0, sizeof X);
     if (!opts) {
         defaults = proper_prism_build_opts_default();
@@ -3135,11 +3146,14 @@ PROPER_API int proper_prism_build(const proper_prism_model *m, const proper_pris
     X.prob = X.tw = NULL;
     X.slots = NULL;
     have_builder = 0;
-    if ((rc = proper_dtmc_builder_finish(&b, (uint32_t)X.n_states, out, err)) != 0) goto done;
-    rc = proper__prism_decorate(&X, order, trews, n_trews, out);
+    if ((rc = proper_dtmc_builder_finish(&b, (uint32_t)X.n_states, &d, err)) != 0) goto done;
+    if ((rc = proper__prism_decorate(&X, order, trews, n_trews, &d)) != 0) goto done;
+    proper_dtmc_free(out);
+    *out = d;
+    proper_dtmc_init(&d);
 done:
     if (have_builder) proper_dtmc_builder_free(&b);
-    if (rc) proper_dtmc_free(out);
+    proper_dtmc_free(&d);
     proper__prism_explorer_free(&X);
     PROPER_FREE(cv);
     PROPER_FREE(init);
@@ -3472,7 +3486,6 @@ PROPER_API int proper_prism_props_parse(proper_prism_props **out, const proper_p
     proper_error local;
     size_t n = 0;
     int rc;
-    *out = NULL;
     if (!err) err = &local;
     proper_error_clear(err);
     p = (proper_prism_props *)proper_calloc(1, sizeof *p);
@@ -3494,6 +3507,7 @@ PROPER_API int proper_prism_props_parse(proper_prism_props **out, const proper_p
     PROPER_FREE(toks);
     toks = NULL;
     if ((rc = proper__prism_resolve_props(p, err)) != 0) goto fail;
+    proper_prism_props_free(*out);
     *out = p;
     return PROPER_OK;
 fail:
@@ -3508,7 +3522,6 @@ PROPER_API int proper_prism_props_read(proper_prism_props **out, const proper_pr
     char *text;
     size_t len;
     int rc;
-    *out = NULL;
     if ((rc = proper_read_file(path, &text, &len, err)) != 0) return rc;
     rc = proper_prism_props_parse(out, m, text, len, path, err);
     PROPER_FREE(text);

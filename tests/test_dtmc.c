@@ -13,12 +13,14 @@
 /* ---- helpers ------------------------------------------------------------ */
 
 /* Build a model from a dense row-major n x n matrix (zeros skipped). */
+/* Build into *m (initialised here). */
 static int build_dense(proper_dtmc *m, const double *P, uint32_t n, uint32_t init) {
     proper_dtmc_builder b;
     proper_error err;
     uint32_t s, t, *dst = (uint32_t *)malloc(n * sizeof *dst);
     double *p = (double *)malloc(n * sizeof *p);
     int rc = 0;
+    proper_dtmc_init(m);
     proper_dtmc_builder_init(&b);
     b.init = init;
     for (s = 0; s < n && !rc; s++) {
@@ -172,6 +174,7 @@ static void test_builder_rows(void) {
     CHECK_INT(proper_dtmc_builder_add_row(&b, d0, p0, 4, &err), 0);
     CHECK_INT(proper_dtmc_builder_add_row(&b, d1, p1, 1, &err), 0);
     CHECK_INT(proper_dtmc_builder_add_transition(&b, 2, 2, 1.0, &err), 0);
+    proper_dtmc_init(&m);
     CHECK_INT(proper_dtmc_builder_finish(&b, 0, &m, &err), 0);
     CHECK_INT(m.n_states, 3);
     /* repeated destination 2 merged (0.25 + 0.25), zero to 0 dropped, sorted */
@@ -203,6 +206,7 @@ static void test_builder_errors(void) {
     /* state 1 is a deadlock: an error unless fixed */
     proper_dtmc_builder_init(&b);
     CHECK_INT(proper_dtmc_builder_add_transition(&b, 0, 1, 1.0, &err), 0);
+    proper_dtmc_init(&m);
     CHECK_INT(proper_dtmc_builder_finish(&b, 0, &m, &err), PROPER_EPROB);
     CHECK_CONTAINS(err.message, "state 1 has no outgoing transitions");
     proper_dtmc_builder_init(&b);
@@ -254,6 +258,7 @@ static void gambler(uint32_t N, double p, const proper_dtmc_solve_opts *opts, ui
         }
     }
     b.init = N / 2;
+    proper_dtmc_init(&m);
     CHECK_INT(proper_dtmc_builder_finish(&b, 0, &m, &err), 0);
     proper_bitset_init(&win);
     proper_bitset_create(&win, N + 1, NULL);
@@ -310,7 +315,9 @@ static void test_geometric(void) {
     proper_dtmc_reward r;
     double one[2] = {1.0, 0.0};
     uint32_t t = 1;
+    proper_dtmc_init(&m);
     CHECK_INT(build_dense(&m, P, 2, 0), 0);
+    proper_bitset_init(&done);
     set_of(&done, 2, &t, 1);
     r.name = (char *)"steps"; r.state = one; r.trans = NULL;
     CHECK_INT(proper_dtmc_reward_reach(&m, &r, &done, NULL, x, NULL, &err), 0);
@@ -339,9 +346,11 @@ static void test_knuth_yao_die(void) {
         CHECK_INT(proper_dtmc_builder_add_row(&b, succ[s], p, 2, &err), 0);
     }
     for (s = 7; s < 13; s++) CHECK_INT(proper_dtmc_builder_add_transition(&b, s, s, 1.0, &err), 0);
+    proper_dtmc_init(&m);
     CHECK_INT(proper_dtmc_builder_finish(&b, 0, &m, &err), 0);
     for (f = 0; f < 6; f++) {
         uint32_t t = 7 + f;
+        proper_bitset_init(&face);
         set_of(&face, 13, &t, 1);
         CHECK_INT(proper_dtmc_prob_until(&m, NULL, &face, NULL, x, NULL, &err), 0);
         CHECK_REL(proper_dtmc_value_at_init(&m, x), 1.0 / 6.0, 1e-15);
@@ -390,6 +399,7 @@ static void test_birth_death_steady(void) {
     for (i = 0; i < K; i++) ref[i + 1] = ref[i] * P[i * (K + 1) + i + 1] / P[(i + 1) * (K + 1) + i];
     for (i = 0; i <= K; i++) sum += ref[i];
     for (i = 0; i <= K; i++) ref[i] /= sum;
+    proper_dtmc_init(&m);
     CHECK_INT(build_dense(&m, P, K + 1, 3), 0);
     CHECK_INT(proper_dtmc_steady_distribution(&m, NULL, pi, &err), 0);
     for (i = 0; i <= K; i++) CHECK_REL(pi[i], ref[i], 1e-10);
@@ -413,12 +423,14 @@ static void test_steady_multiple_bsccs(void) {
     proper_bitset phi;
     uint32_t two = 2;
     double dist[4] = {0.5, 0.0, 0.0, 0.5};
+    proper_dtmc_init(&m);
     CHECK_INT(build_dense(&m, P, 4, 0), 0);
     CHECK_INT(proper_dtmc_steady_distribution(&m, NULL, pi, &err), 0);
     CHECK_ABS(pi[0], 0.0, 0.0);
     CHECK_REL(pi[1], 0.3, 1e-15);
     CHECK_REL(pi[2], 0.35, 1e-15);
     CHECK_REL(pi[3], 0.35, 1e-15);
+    proper_bitset_init(&phi);
     set_of(&phi, 4, &two, 1);
     CHECK_INT(proper_dtmc_steady(&m, &phi, NULL, x, &err), 0);
     CHECK_REL(x[0], 0.35, 1e-15);
@@ -443,7 +455,9 @@ static void test_infinity_semantics(void) {
     proper_bitset t;
     proper_dtmc_reward r;
     uint32_t one = 1;
+    proper_dtmc_init(&m);
     CHECK_INT(build_dense(&m, P, 4, 0), 0);
+    proper_bitset_init(&t);
     set_of(&t, 4, &one, 1);
     r.name = (char *)""; r.state = rs; r.trans = NULL;
     CHECK_INT(proper_dtmc_reward_reach(&m, &r, &t, NULL, x, NULL, &err), 0);
@@ -516,6 +530,7 @@ static void test_nested_loops_closed_form(void) {
         }
         proper_dtmc_builder_add_transition(&b, n - 1, n - 1, 1.0, &err);
         b.fix_deadlocks = 1; /* the unused innermost latch states */
+        proper_dtmc_init(&m);
         CHECK_INT(proper_dtmc_builder_finish(&b, n, &m, &err), 0);
         CHECK_INT(proper_dtmc_add_reward(&m, "time", 0, 0, &ri, &err), 0);
         m.rewards[ri].state = rew;
@@ -565,6 +580,7 @@ static void random_vs_dense(size_t n_min, size_t n_max, int models, const proper
             rew[s] = proper_rng_uniform(&rng) * 3.0;
             if (proper_rng_uniform(&rng) < 0.05 || s == n - 1) { tgt[s] = 1; proper_bitset_set(&t, s); }
         }
+        proper_dtmc_init(&m);
         if (build_dense(&m, P, (uint32_t)n, 0)) { CHECK(0); break; }
         CHECK_INT(proper_dtmc_prob_until(&m, NULL, &t, opts, x, NULL, &err), 0);
         ref_reach_prob(P, n, tgt, ref);
@@ -648,7 +664,9 @@ static void test_gauss_seidel_slow_modes(void) {
         rew[N - 1] = 0.0;
         P[(N - 1) * N + (N - 1)] = 1.0;
         tgt[N - 1] = 1;
+        proper_dtmc_init(&m);
         CHECK_INT(build_dense(&m, P, N, 0), 0);
+        proper_bitset_init(&t);
         set_of(&t, N, &last, 1);
         r.name = (char *)"r"; r.state = rew; r.trans = NULL;
         CHECK_INT(proper_dtmc_reward_reach(&m, &r, &t, &o, x, &st, &err), 0);
@@ -673,6 +691,7 @@ static void test_bounded_vs_matrix_powers(void) {
     size_t i, j, l, k;
     proper_rng_seed(&rng, 5);
     random_model(&rng, N, P);
+    proper_dtmc_init(&m);
     CHECK_INT(build_dense(&m, P, N, 0), 0);
     proper_bitset_init(&t);
     proper_bitset_create(&t, N, NULL);
@@ -753,6 +772,7 @@ static void test_steady_vs_dense(void) {
         for (j = 0; j < N; j++) A[(N - 1) * N + j] = 1.0;
         for (i = 0; i < N; i++) c[i] = i == N - 1;
         CHECK_INT(dense_gauss(A, c, N), 0);
+        proper_dtmc_init(&m);
         CHECK_INT(build_dense(&m, P, N, 0), 0);
         o = proper_dtmc_solve_opts_default();
         if (it % 2) { o.dense_max = 0; o.band_max = 0; }
@@ -774,6 +794,7 @@ static void test_scc_and_prob01(void) {
     uint64_t k;
     proper_bitset t, out;
     uint32_t three = 3;
+    proper_dtmc_init(&m);
     CHECK_INT(build_dense(&m, P, 6, 0), 0);
     CHECK_INT(proper_dtmc_scc(&m, NULL, comp, &nc, &err), 0);
     CHECK_INT(nc, 5);
@@ -783,6 +804,7 @@ static void test_scc_and_prob01(void) {
     CHECK_INT(proper_dtmc_bscc(&m, bs, &nb, &err), 0);
     CHECK_INT(nb, 3);
     CHECK(bs[0] == UINT32_MAX && bs[1] == UINT32_MAX && bs[3] != UINT32_MAX && bs[5] != UINT32_MAX);
+    proper_bitset_init(&t);
     set_of(&t, 6, &three, 1);
     proper_bitset_init(&out);
     CHECK_INT(proper_dtmc_prob0(&m, NULL, &t, &out, &err), 0);
@@ -798,6 +820,7 @@ static void test_scc_and_prob01(void) {
     {
         proper_bitset keep;
         uint32_t ks[3] = {1, 2, 3};
+        proper_bitset_init(&keep);
         set_of(&keep, 6, ks, 3);
         CHECK_INT(proper_dtmc_scc(&m, &keep, comp, &nc, &err), 0);
         CHECK_INT(nc, 2);
@@ -822,6 +845,7 @@ static int sample_model(proper_dtmc *m) {
     unsigned char isb[2] = {0, 1};
     int32_t vals[10] = {0, 0, 1, 0, 2, 0, 3, 0, 4, 1};
     if (build_dense(m, P, 5, 0)) return -1;
+    proper_bitset_init(&b);
     set_of(&b, 5, &end, 1);
     proper_dtmc_add_label(m, "end", &b, NULL, &err);
     proper_bitset_free(&b);
@@ -864,6 +888,7 @@ static void test_explicit_round_trip(void) {
     uint64_t k;
     uint32_t s;
     size_t i;
+    proper_dtmc_init(&m);
     CHECK_INT(sample_model(&m), 0);
     snprintf(prefix, sizeof prefix, "%s", tmp_prefix());
     CHECK_INT(proper_dtmc_write_explicit_files(&m, prefix, &err), 0);
@@ -890,6 +915,7 @@ static void test_explicit_round_trip(void) {
     free(text);
     /* read back: identical numbers (shortest round-trip printing) */
     snprintf(path, sizeof path, "%s.tra", prefix);
+    proper_dtmc_init(&back);
     CHECK_INT(proper_dtmc_read_tra(&back, path, NULL, &err), 0);
     snprintf(path, sizeof path, "%s.lab", prefix);
     CHECK_INT(proper_dtmc_read_lab(&back, path, &err), 0);
@@ -958,6 +984,7 @@ static void test_explicit_errors(void) {
     proper_dtmc m;
     char msg[1024];
     proper_error err;
+    proper_dtmc_init(&m);
     CHECK_INT(parse_tra_text("2 2\n0 1 0.5\n0 x 0.5\n", &m, msg, sizeof msg), PROPER_EPARSE);
     CHECK_CONTAINS(msg, "t.tra:3:3:");
     CHECK_INT(parse_tra_text("2 3\n0 1 0.5\n0 0 0.5\n1 1 1\n", &m, msg, sizeof msg), 0); /* unsorted row: fine */
@@ -1046,6 +1073,7 @@ static void test_drn_export(void) {
     const char *names[1] = {"p"};
     double vals[1] = {0.25};
     proper_error err;
+    proper_dtmc_init(&m);
     CHECK_INT(sample_model(&m), 0);
     CHECK_INT(proper_dtmc_set_params(&m, names, vals, 1, &err), 0);
     text = write_to_string(proper_dtmc_write_drn, &m, &rc);
@@ -1070,6 +1098,7 @@ static void test_prism_and_dot_export(void) {
     proper_dtmc m;
     char *text;
     int rc;
+    proper_dtmc_init(&m);
     CHECK_INT(sample_model(&m), 0);
     text = write_to_string(proper_dtmc_write_prism, &m, &rc);
     CHECK_INT(rc, 0);
@@ -1101,6 +1130,7 @@ static void test_copy_and_memory(void) {
     proper_dtmc m, c;
     proper_error err;
     uint64_t k;
+    proper_dtmc_init(&m);
     CHECK_INT(sample_model(&m), 0);
     proper_dtmc_init(&c);
     CHECK_INT(proper_dtmc_copy(&c, &m, &err), 0);
@@ -1159,7 +1189,36 @@ static void test_bitset(void) {
     CHECK(a.words == NULL && a.n == 0);
 }
 
+/* The output rule for the explicit reader and the builder: failure leaves
+ * the earlier model in place, success replaces it (no leak either way). */
+static void test_output_contract(void) {
+    proper_dtmc m;
+    proper_dtmc_builder b;
+    proper_error err;
+    uint32_t dst = 0;
+    double one = 1.0, half = 0.5;
+    proper_dtmc_init(&m);
+    CHECK_INT(proper_dtmc_parse_tra(&m, "2 2\n0 1 1\n1 1 1\n", 16, "a.tra", NULL, &err), 0);
+    CHECK_INT(proper_dtmc_parse_tra(&m, "3 1\n0 1 1\n", 10, "b.tra", NULL, &err), PROPER_EPROB); /* deadlocks */
+    CHECK_INT(m.n_states, 2);
+    CHECK_INT(m.n_trans, 2);
+    CHECK_INT(proper_dtmc_read_tra(&m, "tests/no/such/file.tra", NULL, &err), PROPER_EIO);
+    CHECK_INT(m.n_states, 2);
+    CHECK_INT(proper_dtmc_parse_lab(&m, "0=\"init\" 1=\"x\" 2=\"x\"\n", 24, "c.lab", &err), PROPER_EPARSE);
+    CHECK_INT(m.n_labels, 0);
+    proper_dtmc_builder_init(&b);
+    CHECK_INT(proper_dtmc_builder_add_row(&b, &dst, &half, 1, &err), PROPER_EPROB);
+    CHECK_INT(proper_dtmc_builder_finish(&b, 0, &m, &err), PROPER_EINVAL); /* no state */
+    CHECK_INT(m.n_states, 2);
+    proper_dtmc_builder_init(&b);
+    CHECK_INT(proper_dtmc_builder_add_row(&b, &dst, &one, 1, &err), 0);
+    CHECK_INT(proper_dtmc_builder_finish(&b, 0, &m, &err), 0);
+    CHECK_INT(m.n_states, 1);
+    proper_dtmc_free(&m);
+}
+
 int main(void) {
+    RUN(test_output_contract);
     RUN(test_bitset);
     RUN(test_builder_rows);
     RUN(test_builder_errors);

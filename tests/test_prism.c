@@ -38,7 +38,7 @@ static int load_and_build(const char *path, const char *consts, proper_prism_mod
 
 /* Value of one property (string) in the initial state; NAN on error. */
 static double check1(const proper_prism_model *m, const proper_dtmc *d, const char *prop) {
-    proper_prism_props *p;
+    proper_prism_props *p = NULL;
     proper_error e;
     double v = NAN;
     if (proper_prism_props_parse(&p, m, prop, strlen(prop), "prop", &e)) {
@@ -115,6 +115,7 @@ static void test_expression_semantics(void) {
     proper_dtmc d;
     CHECK(m != NULL);
     if (!m) return;
+    proper_dtmc_init(&d);
     CHECK_INT(proper_prism_build(m, NULL, &d, &e), 0);
     /* precedence: * before +, unary minus binds tighter than ^ (PRISM grammar) */
     CHECK_ABS(check1(m, &d, "1 + 2 * 3"), 7, 0);
@@ -146,7 +147,7 @@ static void test_expression_semantics(void) {
     CHECK_ABS(check1(m, &d, "1 < 2 & 2 <= 2 & 3 > 2 & 3 >= 3 & 1 != 2 & 1 = 1.0"), 1, 0);
     /* types of results */
     {
-        proper_prism_props *p;
+        proper_prism_props *p = NULL;
         const char *props = "1 + 2\n1 / 2\ntrue & false\nfloor(2.7)\npow(2, 3)\npow(2, 3.0)\nmin(1, 2.0)";
         int types[] = {PROPER_PRISM_INT, PROPER_PRISM_DOUBLE, PROPER_PRISM_BOOL, PROPER_PRISM_INT, PROPER_PRISM_INT,
                        PROPER_PRISM_DOUBLE, PROPER_PRISM_DOUBLE};
@@ -165,7 +166,7 @@ static void test_expression_errors(void) {
     proper_error e;
     proper_prism_model *m = parse_text(one_state, &e);
     proper_dtmc d;
-    proper_prism_props *p;
+    proper_prism_props *p = NULL;
     struct { const char *prop; int code; const char *msg; } cases[] = {
         {"mod(5, 0)", PROPER_ERANGE, "divisor must be positive"},
         {"pow(2, -1)", PROPER_ERANGE, "negative exponent"},
@@ -176,14 +177,15 @@ static void test_expression_errors(void) {
     size_t i;
     double v;
     if (!m) return;
+    proper_dtmc_init(&d);
     CHECK_INT(proper_prism_build(m, NULL, &d, &e), 0);
     for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         CHECK_INT(proper_prism_props_parse(&p, m, cases[i].prop, strlen(cases[i].prop), "p", &e), 0);
         CHECK_INT(proper_prism_props_check(p, 0, &d, NULL, &v, &e), cases[i].code);
         CHECK_CONTAINS(e.message, cases[i].msg);
         CHECK_INT(e.line, 1);
-        proper_prism_props_free(p);
-    }
+    } /* each parse replaced (and freed) the previous set */
+    proper_prism_props_free(p);
     proper_dtmc_free(&d);
     proper_prism_free(m);
 }
@@ -253,6 +255,7 @@ static void test_build_errors(void) {
             printf("  %s\n", fmt_err(&e));
             continue;
         }
+        proper_dtmc_init(&d);
         CHECK_INT(proper_prism_build(m, NULL, &d, &e), cases[i].code);
         CHECK_INT(e.line, cases[i].line);
         CHECK_INT(e.col, cases[i].col);
@@ -273,6 +276,7 @@ static void test_fix_deadlocks(void) {
     if (!m) return;
     o = proper_prism_build_opts_default();
     o.fix_deadlocks = 1;
+    proper_dtmc_init(&d);
     CHECK_INT(proper_prism_build(m, &o, &d, &e), 0);
     CHECK_INT(d.n_states, 3);
     CHECK_ABS(trans_prob(&d, 2, 2), 1, 0);
@@ -294,6 +298,7 @@ static void test_state_limit(void) {
     if (!m) return;
     o = proper_prism_build_opts_default();
     o.max_states = 1000;
+    proper_dtmc_init(&d);
     CHECK_INT(proper_prism_build(m, &o, &d, &e), PROPER_ELIMIT);
     CHECK_CONTAINS(e.message, "more than 1000 reachable states");
     proper_prism_free(m);
@@ -312,6 +317,7 @@ static void test_outcome_limit(void) {
     if (!m) return;
     o = proper_prism_build_opts_default();
     o.max_states = 100;
+    proper_dtmc_init(&d);
     CHECK_INT(proper_prism_build(m, &o, &d, &e), PROPER_ELIMIT);
     CHECK_CONTAINS(e.message, "state (x=0,y=0,z=0) has more than 100 outgoing transitions");
     o.max_states = 1000;
@@ -333,6 +339,7 @@ static void test_state_order(void) {
     int32_t expect[] = {0, 0, 1, 1, 2, 1};
     size_t i;
     if (!m) return;
+    proper_dtmc_init(&d);
     CHECK_INT(proper_prism_build(m, NULL, &d, &e), 0);
     CHECK_INT(d.n_states, 3);
     CHECK_INT(d.init, 2);
@@ -358,11 +365,12 @@ static void test_state_order(void) {
 static void test_minpathsum(void) {
     const char *consts = "p1=0.0912,p2=0.8181,p3=0.8,p4=0.8181,p5=0.8181";
     const double time_exact = 32504164372.0 / 51699390625.0, cost_exact = 9503884062.0 / 2067975625.0;
-    proper_prism_model *m;
-    proper_prism_props *p;
+    proper_prism_model *m = NULL;
+    proper_prism_props *p = NULL;
     proper_dtmc d;
     proper_error e;
     double v;
+    proper_dtmc_init(&d);
     if (load_and_build(MODELS "minpathsum.pm", consts, &m, &d)) return;
     CHECK_INT(d.n_states, 22);
     CHECK_INT(d.n_trans, 27);
@@ -417,12 +425,13 @@ static void test_minpathsum(void) {
 /* Knuth-Yao die: each face 1/6; expected coin flips 11/3 (Knuth & Yao 1976;
  * the PRISM case study die.pm has 13 states and 20 transitions). */
 static void test_die(void) {
-    proper_prism_model *m;
-    proper_prism_props *p;
+    proper_prism_model *m = NULL;
+    proper_prism_props *p = NULL;
     proper_dtmc d;
     proper_error e;
     size_t i;
     double v;
+    proper_dtmc_init(&d);
     if (load_and_build(MODELS "die.pm", NULL, &m, &d)) return;
     CHECK_INT(d.n_states, 13);
     CHECK_INT(d.n_trans, 20);
@@ -464,13 +473,14 @@ static void test_gambler(void) {
     int N = 10, k = 3;
     size_t i;
     for (i = 0; i < 2; i++) {
-        proper_prism_model *m;
+        proper_prism_model *m = NULL;
         proper_dtmc d;
         char consts[64];
         double p = pv[i], q = 1 - p, r = q / p;
         double win = (1 - pow(r, k)) / (1 - pow(r, N));
         double rounds = k / (q - p) - N / (q - p) * win;
         snprintf(consts, sizeof consts, "p=%.17g", p);
+        proper_dtmc_init(&d);
         if (load_and_build(MODELS "gambler.pm", consts, &m, &d)) return;
         CHECK_INT(d.n_states, 11);
         CHECK_INT(d.init, 3);
@@ -486,10 +496,11 @@ static void test_gambler(void) {
 
 /* Birth-death chain: detailed balance pi(k) b = pi(k+1) c gives pi(k) ~ (b/c)^k. */
 static void test_birth_death(void) {
-    proper_prism_model *m;
+    proper_prism_model *m = NULL;
     proper_dtmc d;
     double r = 0.3 / 0.5, z = 0, pi[7], mean = 0, tail = 0;
     int k;
+    proper_dtmc_init(&d);
     if (load_and_build(MODELS "birth_death.pm", NULL, &m, &d)) return;
     for (k = 0; k <= 6; k++) z += pow(r, k);
     for (k = 0; k <= 6; k++) {
@@ -514,9 +525,10 @@ static void test_birth_death(void) {
  * x reaches 1 first with probability 0.15/0.45 = 1/3; F<=2 (1,1):
  * 0.3*0.3 + 0.15*0.6 = 0.18. */
 static void test_two_modules(void) {
-    proper_prism_model *m;
+    proper_prism_model *m = NULL;
     proper_dtmc d;
     int32_t v00[] = {0, 0}, v01[] = {0, 1}, v10[] = {1, 0}, v11[] = {1, 1};
+    proper_dtmc_init(&d);
     if (load_and_build(MODELS "two_modules.pm", NULL, &m, &d)) return;
     CHECK_INT(d.n_states, 4);
     CHECK_INT(state_of(&d, v00), 0);
@@ -541,10 +553,11 @@ static void test_two_modules(void) {
  *   (3,0) 1/3; (1,1) 0.2/3; (2,1) 0.2/3; (1,2) (0.3+0.5)/3; (2,2) (0.3+0.5)/3.
  * Rewards [go] 1 and [] 10: expected first-step reward 10/3 + 2/3 = 4. */
 static void test_sync(void) {
-    proper_prism_model *m;
+    proper_prism_model *m = NULL;
     proper_dtmc d;
     int32_t v00[] = {0, 0}, v11[] = {1, 1}, v12[] = {1, 2}, v21[] = {2, 1}, v22[] = {2, 2}, v30[] = {3, 0};
     long s00, s30, s12;
+    proper_dtmc_init(&d);
     if (load_and_build(MODELS "sync.pm", NULL, &m, &d)) return;
     CHECK_INT(d.n_states, 6);
     s00 = state_of(&d, v00);
@@ -590,6 +603,7 @@ static void test_renaming(void) {
     }
     CHECK_INT(proper_prism_var_count(m), 2);
     CHECK_STR(proper_prism_var_name(m, 1), "y");
+    proper_dtmc_init(&d);
     CHECK_INT(proper_prism_build(m, NULL, &d, &e), 0);
     CHECK_INT(d.n_states, 9);
     CHECK_REL(trans_prob(&d, (uint32_t)state_of(&d, v00), (uint32_t)state_of(&d, v10)), 0.25, 1e-15);
@@ -620,10 +634,11 @@ static void test_constants(void) {
     CHECK_INT(proper_prism_set_consts(m, NULL, "N=3,p=0.5,zz=1", &e), PROPER_EUNDEFINED);
     CHECK_INT(proper_prism_set_consts(m, NULL, "N=3,p=0.5,b=true", &e), 0);
     CHECK(proper_prism_const_has_value(m, 0));
+    proper_dtmc_init(&d);
     CHECK_INT(proper_prism_build(m, NULL, &d, &e), 0);
     CHECK_INT(d.n_states, 5);
     {
-        proper_prism_props *p;
+        proper_prism_props *p = NULL;
         double v;
         CHECK_INT(proper_prism_props_parse(&p, m, "R=? [ F x=K ]", 13, "p", &e), 0);
         CHECK_INT(proper_prism_props_check(p, 0, &d, NULL, &v, &e), PROPER_EUNDEFINED);
@@ -644,11 +659,12 @@ static void test_props_file(void) {
                         "P=? [ F<=k half ]  // bounded\n"
                         "P>t [ F \"done\" ]\n"
                         "R{\"coin_flips\"}=? [ F \"done\" ]\n";
-    proper_prism_model *m;
-    proper_prism_props *p;
+    proper_prism_model *m = NULL;
+    proper_prism_props *p = NULL;
     proper_dtmc d;
     proper_error e;
     double v;
+    proper_dtmc_init(&d);
     if (load_and_build(MODELS "die.pm", NULL, &m, &d)) return;
     if (proper_prism_props_parse(&p, m, props, strlen(props), "x.pctl", &e)) {
         CHECK(0);
@@ -684,9 +700,10 @@ static void test_props_errors(void) {
         {"P=? [ F<=s s=1 ]", PROPER_EPARSE, 1, 10, "must be constant"},
         {"const int k = j; const int j = 1; P=? [ F<=k s=1 ]", PROPER_EPARSE, 1, 15, "before its definition"},
     };
-    proper_prism_model *m;
+    proper_prism_model *m = NULL;
     proper_dtmc d;
     size_t i;
+    proper_dtmc_init(&d);
     if (load_and_build(MODELS "die.pm", NULL, &m, &d)) return;
     for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         proper_prism_props *p = NULL;
@@ -700,7 +717,7 @@ static void test_props_errors(void) {
         proper_prism_props_free(p);
     }
     { /* errors at check time */
-        proper_prism_props *p;
+        proper_prism_props *p = NULL;
         proper_error e;
         double v;
         const char *q = "P=? [ F \"nolabel\" ]\nR{\"nope\"}=? [ F \"done\" ]\nP=? [ F<=k s=7 ]\nconst int k = -1;";
@@ -722,7 +739,7 @@ static void test_props_without_model(void) {
     proper_dtmc_builder b;
     proper_dtmc d;
     proper_bitset goal;
-    proper_prism_props *p;
+    proper_prism_props *p = NULL;
     proper_error e;
     uint32_t d0[] = {1, 2}, d1[] = {1}, d2[] = {2};
     double p0[] = {0.25, 0.75}, p1[] = {1}, v;
@@ -731,6 +748,7 @@ static void test_props_without_model(void) {
     proper_dtmc_builder_add_row(&b, d0, p0, 2, &e);
     proper_dtmc_builder_add_row(&b, d1, p1, 1, &e);
     proper_dtmc_builder_add_row(&b, d2, p1, 1, &e);
+    proper_dtmc_init(&d);
     CHECK_INT(proper_dtmc_builder_finish(&b, 3, &d, &e), 0);
     proper_bitset_init(&goal);
     proper_bitset_create(&goal, 3, NULL);
@@ -748,13 +766,14 @@ static void test_props_without_model(void) {
 
 /* The step-bound limit protects against enormous bounded properties. */
 static void test_step_limit(void) {
-    proper_prism_model *m;
+    proper_prism_model *m = NULL;
     proper_dtmc d;
-    proper_prism_props *p;
+    proper_prism_props *p = NULL;
     proper_prism_check_opts o;
     proper_error e;
     double v;
     const char *q = "P=? [ F<=2000000000 s=7 ]";
+    proper_dtmc_init(&d);
     if (load_and_build(MODELS "die.pm", NULL, &m, &d)) return;
     o = proper_prism_check_opts_default();
     o.max_steps = 1000;
@@ -771,7 +790,7 @@ static void test_expression_limits(void) {
     size_t k = 0;
     int i;
     proper_error e;
-    proper_prism_model *m;
+    proper_prism_model *m = NULL;
     k += (size_t)sprintf(text + k, "dtmc\nformula f0 = x;\n");
     for (i = 1; i <= 40; i++) k += (size_t)sprintf(text + k, "formula f%d = f%d + f%d;\n", i, i - 1, i - 1);
     k += (size_t)sprintf(text + k, "module M x : [0..1]; [] f40 > 0 -> true; [] f40 = 0 -> true; endmodule\n");
@@ -825,6 +844,42 @@ static void test_single_value_range(void) {
     proper_prism_free(m);
 }
 
+/* The output rule: a failing parse, read or build leaves its output as it
+ * was (an earlier result stays usable); a succeeding one replaces it. */
+static void test_output_contract(void) {
+    const char *two = "dtmc\nmodule M\n x : [0..1];\n [] true -> 0.5:(x'=0) + 0.5:(x'=1);\nendmodule\n";
+    const char *three = "dtmc\nmodule M\n x : [0..2];\n [] true -> 0.5:(x'=1) + 0.5:(x'=2);\nendmodule\n";
+    const char *bad = "dtmc\nmodule M\n x : [0..1];\n [] true -> 0.5:(x'=0);\nendmodule\n"; /* sums to 0.5 */
+    proper_prism_model *m = NULL, *m2 = NULL;
+    proper_prism_props *p = NULL, *keep;
+    proper_dtmc d;
+    proper_error e;
+    proper_dtmc_init(&d);
+    CHECK_INT(proper_prism_parse(&m, two, strlen(two), "two.pm", &e), 0);
+    CHECK_INT(proper_prism_parse(&m, "dtmc\nmodule", 12, "bad.pm", &e), PROPER_EPARSE);
+    CHECK(m != NULL);
+    CHECK_INT(proper_prism_build(m, NULL, &d, &e), 0);
+    CHECK_INT(d.n_states, 2);
+    CHECK_INT(proper_prism_parse(&m2, bad, strlen(bad), "bad.pm", &e), 0);
+    CHECK_INT(proper_prism_build(m2, NULL, &d, &e), PROPER_EPROB);
+    CHECK_INT(d.n_states, 2); /* the earlier model is still there */
+    CHECK_ABS(d.prob[0], 0.5, 0);
+    CHECK_INT(proper_prism_parse(&m2, three, strlen(three), "three.pm", &e), 0); /* replaces (frees) bad.pm */
+    CHECK_INT(proper_prism_build(m2, NULL, &d, &e), 0);
+    CHECK_INT(d.n_states, 3);
+    CHECK_INT(proper_prism_props_parse(&p, m, "P=? [ F x=1 ]", 13, "p", &e), 0);
+    keep = p;
+    CHECK_INT(proper_prism_props_parse(&p, m, "P=? [ F", 7, "p", &e), PROPER_EPARSE);
+    CHECK(p == keep);
+    CHECK_INT(proper_prism_props_read(&p, m, "tests/no/such/file.pctl", &e), PROPER_EIO);
+    CHECK(p == keep);
+    CHECK_INT((int)proper_prism_props_count(p), 1);
+    proper_prism_props_free(p);
+    proper_dtmc_free(&d);
+    proper_prism_free(m);
+    proper_prism_free(m2);
+}
+
 int main(void) {
     RUN(test_expression_semantics);
     RUN(test_expression_errors);
@@ -848,5 +903,6 @@ int main(void) {
     RUN(test_step_limit);
     RUN(test_expression_limits);
     RUN(test_single_value_range);
+    RUN(test_output_contract);
     return test_summary();
 }

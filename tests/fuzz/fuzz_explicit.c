@@ -53,6 +53,7 @@ static void round_trip(const proper_dtmc *m) {
     text = (char *)malloc((size_t)n + 1);
     if (!text || fread(text, 1, (size_t)n, f) != (size_t)n) abort();
     fclose(f);
+    proper_dtmc_init(&back);
     if (proper_dtmc_parse_tra(&back, text, (size_t)n, "printed", NULL, &err)) abort();
     if (back.n_states != m->n_states || back.n_trans != m->n_trans) abort();
     for (k = 0; k < m->n_trans; k++)
@@ -116,6 +117,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     o = proper_dtmc_import_opts_default();
     o.max_states = FUZZ_MAX_STATES;
     o.fix_deadlocks = size & 1;
+    proper_dtmc_init(&m);
     rc = proper_dtmc_parse_tra(&m, part[0], len[0], "f.tra", &o, &err);
     if (rc) {
         check_error(&err, part[0], len[0]);

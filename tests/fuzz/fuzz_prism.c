@@ -48,7 +48,7 @@ static void check_properties(const proper_prism_model *m, const proper_dtmc *d) 
     size_t i;
     char text[600];
     for (i = 0; i < d->n_labels + 1; i++) {
-        proper_prism_props *p;
+        proper_prism_props *p = NULL;
         proper_error err;
         double v;
         if (i < d->n_labels) snprintf(text, sizeof text, "P=? [ F \"%s\" ]\nP=? [ F<=3 \"%s\" ]", d->labels[i].name, d->labels[i].name);
@@ -67,7 +67,7 @@ static void check_properties(const proper_prism_model *m, const proper_dtmc *d) 
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const char *text = (const char *)data;
-    proper_prism_model *m;
+    proper_prism_model *m = NULL;
     proper_prism_build_opts o;
     proper_dtmc d;
     proper_error err;
@@ -86,6 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     o = proper_prism_build_opts_default();
     o.max_states = FUZZ_MAX_STATES;
     o.fix_deadlocks = (int)(size & 1);
+    proper_dtmc_init(&d);
     if (proper_prism_build(m, &o, &d, &err)) {
         check_error(&err, text, size);
     } else {

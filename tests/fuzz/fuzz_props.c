@@ -32,13 +32,14 @@ static int is_probability_query(const char *t) { return strncmp(t, "P=?", 3) == 
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const char *text = (const char *)data;
-    proper_prism_model *m;
-    proper_prism_props *p;
+    proper_prism_model *m = NULL;
+    proper_prism_props *p = NULL;
     proper_prism_check_opts o;
     proper_dtmc d;
     proper_error err;
     size_t i;
     if (proper_prism_parse(&m, fuzz_model, strlen(fuzz_model), "die.pm", &err)) abort();
+    proper_dtmc_init(&d);
     if (proper_prism_build(m, NULL, &d, &err)) abort();
     o = proper_prism_check_opts_default();
     o.max_steps = 1000;
