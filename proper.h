@@ -280,6 +280,38 @@ PROPER_API int proper_lu_factor(double *a, size_t n, size_t *piv, double tiny);
 /* Solve A x = b with the factors of proper_lu_factor; b is overwritten by x. */
 PROPER_API void proper_lu_solve(const double *lu, size_t n, const size_t *piv, double *b);
 
+/* ---- Bit sets ----------------------------------------------------------------
+ * A fixed-size set of bits 0..n-1 (sets of states, for instance). Bits past
+ * n in the last word are always 0, so whole-word operations stay exact.
+ * proper_bitset_create and proper_bitset_copy follow the output rule: `b`
+ * (`dst`) is initialised or holds an earlier set, which is released on
+ * success; on failure it is left unchanged. */
+typedef struct proper_bitset {
+    size_t n;        /* number of bits */
+    uint64_t *words; /* (n + 63) / 64 words, NULL when n == 0 */
+} proper_bitset;
+
+/* The empty set of 0 bits; allocates nothing. */
+PROPER_API void proper_bitset_init(proper_bitset *b);
+/* A set of n bits, all clear. PROPER_ENOMEM when out of memory. */
+PROPER_API int proper_bitset_create(proper_bitset *b, size_t n, proper_error *err);
+/* Release; leaves b as after proper_bitset_init. */
+PROPER_API void proper_bitset_free(proper_bitset *b);
+/* dst = src (dst may be src). */
+PROPER_API int proper_bitset_copy(proper_bitset *dst, const proper_bitset *src, proper_error *err);
+/* Bit i (i < n, checked with PROPER_ASSERT). */
+PROPER_API void proper_bitset_set(proper_bitset *b, size_t i);
+PROPER_API void proper_bitset_clear(proper_bitset *b, size_t i);
+PROPER_API int proper_bitset_get(const proper_bitset *b, size_t i);
+/* Number of bits set. */
+PROPER_API size_t proper_bitset_count(const proper_bitset *b);
+/* In place: a = a & b, a = a | b, a = !a (both of the same size n). */
+PROPER_API void proper_bitset_and(proper_bitset *a, const proper_bitset *b);
+PROPER_API void proper_bitset_or(proper_bitset *a, const proper_bitset *b);
+PROPER_API void proper_bitset_not(proper_bitset *a);
+/* Fast inline test for hot loops: no bounds check. */
+#define PROPER_BITSET_GET(b, i) ((int)(((b)->words[(size_t)(i) >> 6] >> ((size_t)(i) & 63)) & 1u))
+
 /* ---- Random numbers ------------------------------------------------------
  * xoshiro256** (Blackman & Vigna 2018), seeded through splitmix64. The state
  * is passed explicitly; two generators never share anything. */
@@ -679,6 +711,87 @@ PROPER_API void proper_lu_solve(const double *lu, size_t n, const size_t *piv, d
         for (j = i + 1; j < n; j++) s -= lu[i * n + j] * b[j];
         b[i] = s / lu[i * n + i];
     }
+}
+
+/* ---- bit sets ---- */
+
+static size_t proper__core_bitset_words(size_t n) { return n / 64 + (n % 64 != 0); }
+
+PROPER_API void proper_bitset_init(proper_bitset *b) {
+    b->n = 0;
+    b->words = NULL;
+}
+
+PROPER_API int proper_bitset_create(proper_bitset *b, size_t n, proper_error *err) {
+    uint64_t *words = NULL;
+    if (n && !(words = (uint64_t *)proper_calloc(proper__core_bitset_words(n), sizeof *words)))
+        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory (a set of %lu bits)", (unsigned long)n);
+    PROPER_FREE(b->words);
+    b->n = n;
+    b->words = words;
+    return PROPER_OK;
+}
+
+PROPER_API void proper_bitset_free(proper_bitset *b) {
+    PROPER_FREE(b->words);
+    proper_bitset_init(b);
+}
+
+PROPER_API int proper_bitset_copy(proper_bitset *dst, const proper_bitset *src, proper_error *err) {
+    proper_bitset t;
+    if (dst == src) return PROPER_OK;
+    proper_bitset_init(&t);
+    if (proper_bitset_create(&t, src->n, err)) return PROPER_ENOMEM;
+    if (src->n) memcpy(t.words, src->words, proper__core_bitset_words(src->n) * sizeof *t.words);
+    proper_bitset_free(dst);
+    *dst = t;
+    return PROPER_OK;
+}
+
+PROPER_API void proper_bitset_set(proper_bitset *b, size_t i) {
+    PROPER_ASSERT(i < b->n);
+    b->words[i >> 6] |= (uint64_t)1 << (i & 63);
+}
+
+PROPER_API void proper_bitset_clear(proper_bitset *b, size_t i) {
+    PROPER_ASSERT(i < b->n);
+    b->words[i >> 6] &= ~((uint64_t)1 << (i & 63));
+}
+
+PROPER_API int proper_bitset_get(const proper_bitset *b, size_t i) {
+    PROPER_ASSERT(i < b->n);
+    return PROPER_BITSET_GET(b, i);
+}
+
+static unsigned proper__core_popcount64(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (unsigned)((x * 0x0101010101010101ULL) >> 56);
+}
+
+PROPER_API size_t proper_bitset_count(const proper_bitset *b) {
+    size_t i, c = 0, w = proper__core_bitset_words(b->n);
+    for (i = 0; i < w; i++) c += proper__core_popcount64(b->words[i]);
+    return c;
+}
+
+PROPER_API void proper_bitset_and(proper_bitset *a, const proper_bitset *b) {
+    size_t i, w = proper__core_bitset_words(a->n);
+    PROPER_ASSERT(a->n == b->n);
+    for (i = 0; i < w; i++) a->words[i] &= b->words[i];
+}
+
+PROPER_API void proper_bitset_or(proper_bitset *a, const proper_bitset *b) {
+    size_t i, w = proper__core_bitset_words(a->n);
+    PROPER_ASSERT(a->n == b->n);
+    for (i = 0; i < w; i++) a->words[i] |= b->words[i];
+}
+
+PROPER_API void proper_bitset_not(proper_bitset *a) {
+    size_t i, w = proper__core_bitset_words(a->n);
+    for (i = 0; i < w; i++) a->words[i] = ~a->words[i];
+    if (a->n % 64) a->words[a->n / 64] &= ((uint64_t)1 << (a->n % 64)) - 1;
 }
 
 /* ---- RNG ---- */
@@ -8341,6 +8454,16 @@ PROPER_API int proper_sre_from_automaton(proper_sre *out, const char *text, size
  * decreasing state order with the stopping rule of proper_dtmc_solve_opts.
  * The components a component depends on are solved before it, so each is
  * solved once, and a chain of loops never needs global iteration.
+ *
+ * ---- Output parameters -------------------------------------------------------
+ * This module follows the project's contract: a function that produces a
+ * model or a bit set (proper_dtmc_builder_finish, _read_tra, _parse_tra,
+ * _copy, _label_get, _prob0, _prob1) writes it through an output parameter
+ * that the caller has initialised (proper_dtmc_init, proper_bitset_init) or
+ * that holds an earlier result. On success the old contents are released
+ * and replaced; on failure the output is left unchanged and nothing leaks.
+ * Readers that add to a model (.lab, .srew, .trew) leave it unchanged on
+ * failure. Writers are proper_dtmc_write_<format>(model, FILE *, err).
  */
 #ifndef PROPER_DTMC_H
 #define PROPER_DTMC_H
@@ -8392,29 +8515,6 @@ extern "C" {
 #define PROPER_DTMC_MAX_STATES 0xFFFFFFF0u
 #endif
 
-/* ---- Bitsets over states ------------------------------------------------ */
-
-typedef struct proper_bitset {
-    size_t n;        /* number of bits */
-    uint64_t *words; /* (n + 63) / 64 words; bits past n are always 0 */
-} proper_bitset;
-
-/* All bits clear. b->words is NULL when n == 0. */
-PROPER_API int proper_bitset_init(proper_bitset *b, size_t n);
-PROPER_API void proper_bitset_free(proper_bitset *b);
-PROPER_API int proper_bitset_copy(proper_bitset *dst, const proper_bitset *src);
-PROPER_API void proper_bitset_set(proper_bitset *b, size_t i);
-PROPER_API void proper_bitset_clear(proper_bitset *b, size_t i);
-PROPER_API int proper_bitset_get(const proper_bitset *b, size_t i);
-PROPER_API void proper_bitset_fill(proper_bitset *b, int value);
-PROPER_API size_t proper_bitset_count(const proper_bitset *b);
-/* In place: a = a & b, a = a | b, a = !a (both of the same size n). */
-PROPER_API void proper_bitset_and(proper_bitset *a, const proper_bitset *b);
-PROPER_API void proper_bitset_or(proper_bitset *a, const proper_bitset *b);
-PROPER_API void proper_bitset_not(proper_bitset *a);
-/* Fast inline test for hot loops: no bounds check. */
-#define PROPER_BITSET_GET(b, i) ((int)(((b)->words[(size_t)(i) >> 6] >> ((size_t)(i) & 63)) & 1u))
-
 /* ---- The model ---------------------------------------------------------- */
 
 typedef struct proper_dtmc_label {
@@ -8465,8 +8565,9 @@ PROPER_API int proper_dtmc_add_label(proper_dtmc *m, const char *name, const pro
                                      size_t *index, proper_error *err);
 /* Index of a stored label, or -1. */
 PROPER_API long proper_dtmc_find_label(const proper_dtmc *m, const char *name);
-/* The states of label `name` ("init", "deadlock" or stored) into a fresh
- * bitset `out` (free with proper_bitset_free). PROPER_EUNDEFINED if unknown. */
+/* The states of label `name` ("init", "deadlock" or stored) into the
+ * bitset `out` (an output: see "Output parameters"). PROPER_EUNDEFINED if
+ * unknown. */
 PROPER_API int proper_dtmc_label_get(const proper_dtmc *m, const char *name, proper_bitset *out,
                                      proper_error *err);
 
@@ -8549,7 +8650,8 @@ PROPER_API void proper_dtmc_builder_init(proper_dtmc_builder *b);
 PROPER_API int proper_dtmc_builder_reserve(proper_dtmc_builder *b, size_t states, size_t trans,
                                            proper_error *err);
 /* Add the row of the next state (state number b->n_rows). k may be 0 (a
- * deadlock). */
+ * deadlock). A rejected row (bad probability or sum) leaves the builder as
+ * it was. */
 PROPER_API int proper_dtmc_builder_add_row(proper_dtmc_builder *b, const uint32_t *dst, const double *prob,
                                            size_t k, proper_error *err);
 /* Add one transition; src must be >= the state of the last transition
@@ -8557,8 +8659,8 @@ PROPER_API int proper_dtmc_builder_add_row(proper_dtmc_builder *b, const uint32_
  * as long as states stay in order. */
 PROPER_API int proper_dtmc_builder_add_transition(proper_dtmc_builder *b, uint32_t src, uint32_t dst,
                                                   double prob, proper_error *err);
-/* Close the model into *out (initialised here) and free the builder,
- * whether or not it succeeds. */
+/* Close the model into *out (an output: see "Output parameters") and free
+ * the builder, whether or not it succeeds. */
 PROPER_API int proper_dtmc_builder_finish(proper_dtmc_builder *b, uint32_t n_states, proper_dtmc *out,
                                           proper_error *err);
 PROPER_API void proper_dtmc_builder_free(proper_dtmc_builder *b);
@@ -8566,8 +8668,8 @@ PROPER_API void proper_dtmc_builder_free(proper_dtmc_builder *b);
 /* ---- Graph algorithms --------------------------------------------------- */
 
 /* prob0: states from which phi2 is reached (through phi1 states; phi1 NULL
- * = all) with probability 0. prob1: with probability 1. `out` is
- * initialised here. */
+ * = all) with probability 0. prob1: with probability 1. `out` is an output
+ * bitset (see "Output parameters"). */
 PROPER_API int proper_dtmc_prob0(const proper_dtmc *m, const proper_bitset *phi1, const proper_bitset *phi2,
                                  proper_bitset *out, proper_error *err);
 PROPER_API int proper_dtmc_prob1(const proper_dtmc *m, const proper_bitset *phi1, const proper_bitset *phi2,
@@ -8605,7 +8707,7 @@ typedef struct proper_dtmc_solve_opts {
     uint32_t band_max;        /* larger ones with band width <= this: banded elimination (0: never) */
 } proper_dtmc_solve_opts;
 
-PROPER_API void proper_dtmc_solve_opts_default(proper_dtmc_solve_opts *o);
+PROPER_API proper_dtmc_solve_opts proper_dtmc_solve_opts_default(void);
 
 /* Statistics of the last solve, optional (pass NULL). */
 typedef struct proper_dtmc_solve_stats {
@@ -8666,15 +8768,17 @@ typedef struct proper_dtmc_import_opts {
     uint32_t max_states;  /* PROPER_DTMC_MAX_STATES: larger headers are PROPER_ELIMIT */
 } proper_dtmc_import_opts;
 
-PROPER_API void proper_dtmc_import_opts_default(proper_dtmc_import_opts *o);
+PROPER_API proper_dtmc_import_opts proper_dtmc_import_opts_default(void);
 
-/* Read a .tra file into a fresh model *m (opts NULL = defaults). */
+/* Read a .tra file into the model *m (an output: see "Output
+ * parameters"; opts NULL = defaults). */
 PROPER_API int proper_dtmc_read_tra(proper_dtmc *m, const char *path, const proper_dtmc_import_opts *opts,
                                     proper_error *err);
 /* The same from text in memory; `name` is used in error messages. */
 PROPER_API int proper_dtmc_parse_tra(proper_dtmc *m, const char *text, size_t len, const char *name,
                                      const proper_dtmc_import_opts *opts, proper_error *err);
-/* Read labels into an existing model (state numbers checked). */
+/* Read labels into an existing model (state numbers checked). These and
+ * the reward readers below add to *m; on failure *m is unchanged. */
 PROPER_API int proper_dtmc_read_lab(proper_dtmc *m, const char *path, proper_error *err);
 PROPER_API int proper_dtmc_parse_lab(proper_dtmc *m, const char *text, size_t len, const char *name,
                                      proper_error *err);
@@ -8692,8 +8796,11 @@ PROPER_API int proper_dtmc_parse_trew(proper_dtmc *m, const char *text, size_t l
                                       const char *reward_name, proper_error *err);
 
 /* ---- Export --------------------------------------------------------------
- * Numbers are printed with %.17g (round-trip exact). The FILE* versions
- * write to an open stream; PROPER_EIO if a write fails. */
+ * Numbers are printed as the shortest decimal that reads back as the same
+ * double (proper_format_double: the shortest of %.15g, %.16g, %.17g that
+ * round-trips), so a file written and read again gives the same model.
+ * Every writer takes the model, an open stream and an error record;
+ * PROPER_EIO if a write fails. */
 PROPER_API int proper_dtmc_write_tra(const proper_dtmc *m, FILE *f, proper_error *err);
 PROPER_API int proper_dtmc_write_lab(const proper_dtmc *m, FILE *f, proper_error *err);
 /* Reward structure r: .srew (state rewards, nonzero entries) and .trew. */
@@ -8705,7 +8812,7 @@ PROPER_API int proper_dtmc_write_sta(const proper_dtmc *m, FILE *f, proper_error
 /* Write PREFIX.tra, PREFIX.lab, PREFIX.sta (if valuations), and for reward
  * structure i PREFIX.srew / PREFIX.trew when there is one structure, or
  * PREFIX<i+1>.srew / .trew when there are several (PRISM's numbering). */
-PROPER_API int proper_dtmc_export_explicit(const proper_dtmc *m, const char *prefix, proper_error *err);
+PROPER_API int proper_dtmc_write_explicit_files(const proper_dtmc *m, const char *prefix, proper_error *err);
 /* Storm DRN (DTMC, one action per state, rewards and labels per state;
  * transition rewards become their expected value per state, which leaves
  * every R[F], R[C<=k] result unchanged). */
@@ -8718,10 +8825,11 @@ PROPER_API int proper_dtmc_write_prism(const proper_dtmc *m, FILE *f, proper_err
 /* Graphviz DOT: states (with valuations and labels) and edges with
  * probabilities. */
 PROPER_API int proper_dtmc_write_dot(const proper_dtmc *m, FILE *f, proper_error *err);
-/* Path versions of the writers above: open path for writing, write, close. */
-PROPER_API int proper_dtmc_export_drn(const proper_dtmc *m, const char *path, proper_error *err);
-PROPER_API int proper_dtmc_export_prism(const proper_dtmc *m, const char *path, proper_error *err);
-PROPER_API int proper_dtmc_export_dot(const proper_dtmc *m, const char *path, proper_error *err);
+/* Any of the one-stream writers above (tra, lab, sta, drn, prism, dot) to
+ * a file: create `path`, write, close; errors name the path. */
+typedef int proper_dtmc_writer(const proper_dtmc *m, FILE *f, proper_error *err);
+PROPER_API int proper_dtmc_write_file(const proper_dtmc *m, proper_dtmc_writer *write, const char *path,
+                                      proper_error *err);
 
 #ifdef __cplusplus
 }
@@ -8738,96 +8846,7 @@ PROPER_API int proper_dtmc_export_dot(const proper_dtmc *m, const char *path, pr
 #include <stdarg.h>
 #include <string.h>
 
-/* ---- bitsets ------------------------------------------------------------ */
-
-static size_t proper__bitset_words(size_t n) { return (n + 63) / 64; }
-
-PROPER_API int proper_bitset_init(proper_bitset *b, size_t n) {
-    b->n = n;
-    b->words = NULL;
-    if (n == 0) return PROPER_OK;
-    b->words = (uint64_t *)proper_calloc(proper__bitset_words(n), sizeof *b->words);
-    if (!b->words) { b->n = 0; return PROPER_ENOMEM; }
-    return PROPER_OK;
-}
-
-PROPER_API void proper_bitset_free(proper_bitset *b) {
-    PROPER_FREE(b->words);
-    b->words = NULL;
-    b->n = 0;
-}
-
-PROPER_API int proper_bitset_copy(proper_bitset *dst, const proper_bitset *src) {
-    if (proper_bitset_init(dst, src->n)) return PROPER_ENOMEM;
-    if (src->n) memcpy(dst->words, src->words, proper__bitset_words(src->n) * sizeof *dst->words);
-    return PROPER_OK;
-}
-
-PROPER_API void proper_bitset_set(proper_bitset *b, size_t i) {
-    PROPER_ASSERT(i < b->n);
-    b->words[i >> 6] |= (uint64_t)1 << (i & 63);
-}
-
-PROPER_API void proper_bitset_clear(proper_bitset *b, size_t i) {
-    PROPER_ASSERT(i < b->n);
-    b->words[i >> 6] &= ~((uint64_t)1 << (i & 63));
-}
-
-PROPER_API int proper_bitset_get(const proper_bitset *b, size_t i) {
-    PROPER_ASSERT(i < b->n);
-    return PROPER_BITSET_GET(b, i);
-}
-
-/* Clear the bits past n in the last word (the invariant every op keeps). */
-static void proper__bitset_trim(proper_bitset *b) {
-    if (b->n & 63) b->words[b->n >> 6] &= ((uint64_t)1 << (b->n & 63)) - 1;
-}
-
-PROPER_API void proper_bitset_fill(proper_bitset *b, int value) {
-    if (!b->n) return;
-    memset(b->words, value ? 0xFF : 0, proper__bitset_words(b->n) * sizeof *b->words);
-    proper__bitset_trim(b);
-}
-
-static unsigned proper__popcount64(uint64_t x) {
-    x = x - ((x >> 1) & 0x5555555555555555ULL);
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-    return (unsigned)((x * 0x0101010101010101ULL) >> 56);
-}
-
-PROPER_API size_t proper_bitset_count(const proper_bitset *b) {
-    size_t i, c = 0, w = proper__bitset_words(b->n);
-    for (i = 0; i < w; i++) c += proper__popcount64(b->words[i]);
-    return c;
-}
-
-PROPER_API void proper_bitset_and(proper_bitset *a, const proper_bitset *b) {
-    size_t i, w = proper__bitset_words(a->n);
-    PROPER_ASSERT(a->n == b->n);
-    for (i = 0; i < w; i++) a->words[i] &= b->words[i];
-}
-
-PROPER_API void proper_bitset_or(proper_bitset *a, const proper_bitset *b) {
-    size_t i, w = proper__bitset_words(a->n);
-    PROPER_ASSERT(a->n == b->n);
-    for (i = 0; i < w; i++) a->words[i] |= b->words[i];
-}
-
-PROPER_API void proper_bitset_not(proper_bitset *a) {
-    size_t i, w = proper__bitset_words(a->n);
-    for (i = 0; i < w; i++) a->words[i] = ~a->words[i];
-    if (a->n) proper__bitset_trim(a);
-}
-
 /* ---- model -------------------------------------------------------------- */
-
-static char *proper__strdup(const char *s) {
-    size_t n = strlen(s);
-    char *d = (char *)PROPER_MALLOC(n + 1);
-    if (d) memcpy(d, s, n + 1);
-    return d;
-}
 
 PROPER_API void proper_dtmc_init(proper_dtmc *m) { memset(m, 0, sizeof *m); }
 
@@ -8854,7 +8873,7 @@ static void proper__dtmc_free_labels(proper_dtmc *m) {
     m->n_labels = 0;
 }
 
-static void proper__free_names(char **names, size_t n) {
+static void proper__dtmc_free_names(char **names, size_t n) {
     size_t i;
     if (!names) return;
     for (i = 0; i < n; i++) PROPER_FREE(names[i]);
@@ -8862,7 +8881,7 @@ static void proper__free_names(char **names, size_t n) {
 }
 
 static void proper__dtmc_free_params(proper_dtmc *m) {
-    proper__free_names(m->param_names, m->n_params);
+    proper__dtmc_free_names(m->param_names, m->n_params);
     PROPER_FREE(m->param_values);
     m->param_names = NULL;
     m->param_values = NULL;
@@ -8870,7 +8889,7 @@ static void proper__dtmc_free_params(proper_dtmc *m) {
 }
 
 static void proper__dtmc_free_valuations(proper_dtmc *m) {
-    proper__free_names(m->var_names, m->n_vars);
+    proper__dtmc_free_names(m->var_names, m->n_vars);
     PROPER_FREE(m->var_is_bool);
     PROPER_FREE(m->vals);
     m->var_names = NULL;
@@ -8892,7 +8911,7 @@ PROPER_API void proper_dtmc_free(proper_dtmc *m) {
     proper_dtmc_init(m);
 }
 
-static int proper__is_builtin_label(const char *name) {
+static int proper__dtmc_is_builtin_label(const char *name) {
     return strcmp(name, "init") == 0 || strcmp(name, "deadlock") == 0;
 }
 
@@ -8910,17 +8929,16 @@ PROPER_API int proper_dtmc_add_label(proper_dtmc *m, const char *name, const pro
     if (states->n != m->n_states)
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "label \"%s\" covers %zu states, the model has %u",
                                 name, states->n, (unsigned)m->n_states);
-    if (proper__is_builtin_label(name))
+    if (proper__dtmc_is_builtin_label(name))
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "label \"%s\" is predefined", name);
     if (proper_dtmc_find_label(m, name) >= 0)
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "label \"%s\" defined twice", name);
-    lab.name = proper__strdup(name);
-    if (!lab.name || proper_bitset_copy(&lab.states, states) ||
+    proper_bitset_init(&lab.states);
+    lab.name = proper_strdup(name);
+    if (!lab.name || proper_bitset_copy(&lab.states, states, NULL) ||
         proper_reserve(&m->labels, &cap, m->n_labels + 1, sizeof *m->labels)) {
-        if (lab.name) {
-            PROPER_FREE(lab.name);
-            if (lab.states.words) proper_bitset_free(&lab.states);
-        }
+        PROPER_FREE(lab.name);
+        proper_bitset_free(&lab.states);
         return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory adding label");
     }
     m->labels[m->n_labels] = lab;
@@ -8932,33 +8950,28 @@ PROPER_API int proper_dtmc_add_label(proper_dtmc *m, const char *name, const pro
 PROPER_API int proper_dtmc_label_get(const proper_dtmc *m, const char *name, proper_bitset *out,
                                      proper_error *err) {
     long i;
-    out->n = 0;
-    out->words = NULL;
     if (strcmp(name, "init") == 0) {
         uint32_t s;
-        if (proper_bitset_init(out, m->n_states)) goto nomem;
+        proper_bitset t;
+        proper_bitset_init(&t);
+        if (proper_bitset_create(&t, m->n_states, err)) return PROPER_ENOMEM;
         if (m->init_dist) {
             for (s = 0; s < m->n_states; s++)
-                if (m->init_dist[s] > 0.0) proper_bitset_set(out, s);
+                if (m->init_dist[s] > 0.0) proper_bitset_set(&t, s);
         } else if (m->init < m->n_states) {
-            proper_bitset_set(out, m->init);
+            proper_bitset_set(&t, m->init);
         }
+        proper_bitset_free(out);
+        *out = t;
         return PROPER_OK;
     }
     if (strcmp(name, "deadlock") == 0) {
-        if (m->deadlock.n == m->n_states && m->n_states) {
-            if (proper_bitset_copy(out, &m->deadlock)) goto nomem;
-        } else if (proper_bitset_init(out, m->n_states)) {
-            goto nomem;
-        }
-        return PROPER_OK;
+        if (m->deadlock.n == m->n_states && m->n_states) return proper_bitset_copy(out, &m->deadlock, err);
+        return proper_bitset_create(out, m->n_states, err);
     }
     i = proper_dtmc_find_label(m, name);
     if (i < 0) return proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0, "unknown label \"%s\"", name);
-    if (proper_bitset_copy(out, &m->labels[i].states)) goto nomem;
-    return PROPER_OK;
-nomem:
-    return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    return proper_bitset_copy(out, &m->labels[i].states, err);
 }
 
 PROPER_API long proper_dtmc_find_reward(const proper_dtmc *m, const char *name) {
@@ -8976,7 +8989,7 @@ PROPER_API int proper_dtmc_add_reward(proper_dtmc *m, const char *name, int with
     if (!name) name = "";
     if (proper_dtmc_find_reward(m, name) >= 0)
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "reward structure \"%s\" defined twice", name);
-    r.name = proper__strdup(name);
+    r.name = proper_strdup(name);
     r.state = with_state ? (double *)proper_calloc(m->n_states, sizeof(double)) : NULL;
     r.trans = with_trans ? (double *)proper_calloc((size_t)m->n_trans, sizeof(double)) : NULL;
     if (!r.name || (with_state && !r.state) || (with_trans && !r.trans) ||
@@ -8992,7 +9005,7 @@ PROPER_API int proper_dtmc_add_reward(proper_dtmc *m, const char *name, int with
     return PROPER_OK;
 }
 
-static int proper__check_reward_value(double v, proper_error *err) {
+static int proper__dtmc_check_reward_value(double v, proper_error *err) {
     if (!isfinite(v))
         return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "reward %g is not finite", v);
     return PROPER_OK;
@@ -9003,7 +9016,7 @@ PROPER_API int proper_dtmc_reward_add_state(proper_dtmc *m, size_t r, uint32_t s
     proper_dtmc_reward *rw;
     if (r >= m->n_rewards || s >= m->n_states)
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no reward structure %zu or state %u", r, (unsigned)s);
-    if (proper__check_reward_value(value, err)) return PROPER_ERANGE;
+    if (proper__dtmc_check_reward_value(value, err)) return PROPER_ERANGE;
     rw = &m->rewards[r];
     if (!rw->state) {
         rw->state = (double *)proper_calloc(m->n_states, sizeof(double));
@@ -9015,7 +9028,7 @@ PROPER_API int proper_dtmc_reward_add_state(proper_dtmc *m, size_t r, uint32_t s
 
 /* Position of transition src->dst in the CSR arrays, or -1 (rows are
  * sorted by destination: binary search). */
-static long long proper__find_trans(const proper_dtmc *m, uint32_t src, uint32_t dst) {
+static long long proper__dtmc_find_trans(const proper_dtmc *m, uint32_t src, uint32_t dst) {
     uint64_t lo, hi;
     if (src >= m->n_states) return -1;
     lo = m->row[src];
@@ -9033,8 +9046,8 @@ PROPER_API int proper_dtmc_reward_add_trans(proper_dtmc *m, size_t r, uint32_t s
     long long k;
     if (r >= m->n_rewards)
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no reward structure %zu", r);
-    if (proper__check_reward_value(value, err)) return PROPER_ERANGE;
-    k = proper__find_trans(m, src, dst);
+    if (proper__dtmc_check_reward_value(value, err)) return PROPER_ERANGE;
+    k = proper__dtmc_find_trans(m, src, dst);
     if (k < 0)
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no transition %u -> %u for a transition reward",
                                 (unsigned)src, (unsigned)dst);
@@ -9047,16 +9060,16 @@ PROPER_API int proper_dtmc_reward_add_trans(proper_dtmc *m, size_t r, uint32_t s
     return PROPER_OK;
 }
 
-static int proper__copy_names(char ***dst, const char *const *src, size_t n) {
+static int proper__dtmc_copy_names(char ***dst, const char *const *src, size_t n) {
     size_t i;
     *dst = NULL;
     if (n == 0) return PROPER_OK;
     *dst = (char **)proper_calloc(n, sizeof **dst);
     if (!*dst) return PROPER_ENOMEM;
     for (i = 0; i < n; i++) {
-        (*dst)[i] = proper__strdup(src[i]);
+        (*dst)[i] = proper_strdup(src[i]);
         if (!(*dst)[i]) {
-            proper__free_names(*dst, n);
+            proper__dtmc_free_names(*dst, n);
             *dst = NULL;
             return PROPER_ENOMEM;
         }
@@ -9068,10 +9081,10 @@ PROPER_API int proper_dtmc_set_params(proper_dtmc *m, const char *const *names, 
                                       size_t n, proper_error *err) {
     char **nm;
     double *v = NULL;
-    if (proper__copy_names(&nm, names, n)) goto nomem;
+    if (proper__dtmc_copy_names(&nm, names, n)) goto nomem;
     if (n) {
         v = (double *)proper_calloc(n, sizeof *v);
-        if (!v) { proper__free_names(nm, n); goto nomem; }
+        if (!v) { proper__dtmc_free_names(nm, n); goto nomem; }
         memcpy(v, values, n * sizeof *v);
     }
     proper__dtmc_free_params(m);
@@ -9091,11 +9104,11 @@ PROPER_API int proper_dtmc_set_valuations(proper_dtmc *m, const char *const *nam
     int32_t *v = NULL;
     size_t cells;
     if (proper_size_mul(n_vars, m->n_states, &cells)) goto nomem;
-    if (proper__copy_names(&nm, names, n_vars)) goto nomem;
+    if (proper__dtmc_copy_names(&nm, names, n_vars)) goto nomem;
     fl = (unsigned char *)proper_calloc(n_vars ? n_vars : 1, 1);
     v = (int32_t *)proper_calloc(cells ? cells : 1, sizeof *v);
     if (!fl || !v) {
-        proper__free_names(nm, n_vars);
+        proper__dtmc_free_names(nm, n_vars);
         PROPER_FREE(fl);
         PROPER_FREE(v);
         goto nomem;
@@ -9139,7 +9152,7 @@ PROPER_API int proper_dtmc_set_init_dist(proper_dtmc *m, const double *dist, pro
 }
 
 /* Duplicate n elements of `size` bytes (NULL stays NULL). */
-static int proper__dup_array(void *dst_ptr, const void *src, size_t n, size_t size) {
+static int proper__dtmc_dup_array(void *dst_ptr, const void *src, size_t n, size_t size) {
     void *d = NULL;
     if (src) {
         d = proper_calloc(n ? n : 1, size);
@@ -9153,37 +9166,40 @@ static int proper__dup_array(void *dst_ptr, const void *src, size_t n, size_t si
 PROPER_API int proper_dtmc_copy(proper_dtmc *dst, const proper_dtmc *src, proper_error *err) {
     size_t i, n = src->n_states, t = (size_t)src->n_trans;
     int rc;
-    proper_dtmc_init(dst);
-    dst->n_states = src->n_states;
-    dst->n_trans = src->n_trans;
-    dst->init = src->init;
-    if (proper__dup_array(&dst->row, src->row, n + 1, sizeof *src->row) ||
-        proper__dup_array(&dst->col, src->col, t, sizeof *src->col) ||
-        proper__dup_array(&dst->prob, src->prob, t, sizeof *src->prob) ||
-        proper__dup_array(&dst->init_dist, src->init_dist, n, sizeof *src->init_dist))
+    proper_dtmc c;
+    proper_dtmc_init(&c);
+    c.n_states = src->n_states;
+    c.n_trans = src->n_trans;
+    c.init = src->init;
+    if (proper__dtmc_dup_array(&c.row, src->row, n + 1, sizeof *src->row) ||
+        proper__dtmc_dup_array(&c.col, src->col, t, sizeof *src->col) ||
+        proper__dtmc_dup_array(&c.prob, src->prob, t, sizeof *src->prob) ||
+        proper__dtmc_dup_array(&c.init_dist, src->init_dist, n, sizeof *src->init_dist))
         goto nomem;
-    if (src->deadlock.n && proper_bitset_copy(&dst->deadlock, &src->deadlock)) goto nomem;
+    if (proper_bitset_copy(&c.deadlock, &src->deadlock, NULL)) goto nomem;
     for (i = 0; i < src->n_labels; i++)
-        if ((rc = proper_dtmc_add_label(dst, src->labels[i].name, &src->labels[i].states, NULL, err))) goto fail;
+        if ((rc = proper_dtmc_add_label(&c, src->labels[i].name, &src->labels[i].states, NULL, err))) goto fail;
     for (i = 0; i < src->n_rewards; i++) {
         proper_dtmc_reward *r;
-        if ((rc = proper_dtmc_add_reward(dst, src->rewards[i].name, 0, 0, NULL, err))) goto fail;
-        r = &dst->rewards[i];
-        if (proper__dup_array(&r->state, src->rewards[i].state, n, sizeof(double)) ||
-            proper__dup_array(&r->trans, src->rewards[i].trans, t, sizeof(double)))
+        if ((rc = proper_dtmc_add_reward(&c, src->rewards[i].name, 0, 0, NULL, err))) goto fail;
+        r = &c.rewards[i];
+        if (proper__dtmc_dup_array(&r->state, src->rewards[i].state, n, sizeof(double)) ||
+            proper__dtmc_dup_array(&r->trans, src->rewards[i].trans, t, sizeof(double)))
             goto nomem;
     }
-    if ((rc = proper_dtmc_set_params(dst, (const char *const *)src->param_names, src->param_values,
+    if ((rc = proper_dtmc_set_params(&c, (const char *const *)src->param_names, src->param_values,
                                      src->n_params, err)))
         goto fail;
-    if (src->n_vars && (rc = proper_dtmc_set_valuations(dst, (const char *const *)src->var_names,
+    if (src->n_vars && (rc = proper_dtmc_set_valuations(&c, (const char *const *)src->var_names,
                                                         src->var_is_bool, src->n_vars, src->vals, err)))
         goto fail;
+    proper_dtmc_free(dst);
+    *dst = c;
     return PROPER_OK;
 nomem:
     rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory copying model");
 fail:
-    proper_dtmc_free(dst);
+    proper_dtmc_free(&c);
     return rc;
 }
 
@@ -9191,8 +9207,8 @@ PROPER_API size_t proper_dtmc_memory(const proper_dtmc *m) {
     size_t i, n = m->n_states, t = (size_t)m->n_trans, bytes;
     bytes = (n + 1) * sizeof(uint64_t) + t * (sizeof(uint32_t) + sizeof(double));
     if (m->init_dist) bytes += n * sizeof(double);
-    bytes += proper__bitset_words(m->deadlock.n) * 8;
-    for (i = 0; i < m->n_labels; i++) bytes += proper__bitset_words(m->labels[i].states.n) * 8;
+    bytes += ((m->deadlock.n + 63) / 64) * 8;
+    for (i = 0; i < m->n_labels; i++) bytes += ((m->labels[i].states.n + 63) / 64) * 8;
     for (i = 0; i < m->n_rewards; i++) {
         if (m->rewards[i].state) bytes += n * sizeof(double);
         if (m->rewards[i].trans) bytes += t * sizeof(double);
@@ -9203,25 +9219,25 @@ PROPER_API size_t proper_dtmc_memory(const proper_dtmc *m) {
 
 /* ---- builder ------------------------------------------------------------ */
 
-typedef struct proper__entry {
+typedef struct proper__dtmc_entry {
     uint32_t dst;
     double p;
-} proper__entry;
+} proper__dtmc_entry;
 
-static int proper__entry_cmp(const void *a, const void *b) {
-    uint32_t x = ((const proper__entry *)a)->dst, y = ((const proper__entry *)b)->dst;
+static int proper__dtmc_entry_cmp(const void *a, const void *b) {
+    uint32_t x = ((const proper__dtmc_entry *)a)->dst, y = ((const proper__dtmc_entry *)b)->dst;
     return x < y ? -1 : x > y;
 }
 
 /* Sort entries by destination: insertion sort for short rows, qsort else. */
-static void proper__sort_entries(proper__entry *e, size_t k) {
+static void proper__dtmc_sort_entries(proper__dtmc_entry *e, size_t k) {
     size_t i, j;
     if (k > 32) {
-        qsort(e, k, sizeof *e, proper__entry_cmp);
+        qsort(e, k, sizeof *e, proper__dtmc_entry_cmp);
         return;
     }
     for (i = 1; i < k; i++) {
-        proper__entry v = e[i];
+        proper__dtmc_entry v = e[i];
         for (j = i; j > 0 && e[j - 1].dst > v.dst; j--) e[j] = e[j - 1];
         e[j] = v;
     }
@@ -9239,7 +9255,7 @@ PROPER_API void proper_dtmc_builder_free(proper_dtmc_builder *b) {
     proper_dtmc_builder_init(b);
 }
 
-static int proper__builder_grow(proper_dtmc_builder *b, size_t states, size_t trans) {
+static int proper__dtmc_builder_grow(proper_dtmc_builder *b, size_t states, size_t trans) {
     if (proper_reserve(&b->row, &b->row_cap, states + 1, sizeof *b->row)) return PROPER_ENOMEM;
     if (trans > b->trans_cap) {
         size_t cap = b->trans_cap;
@@ -9254,14 +9270,14 @@ static int proper__builder_grow(proper_dtmc_builder *b, size_t states, size_t tr
 
 PROPER_API int proper_dtmc_builder_reserve(proper_dtmc_builder *b, size_t states, size_t trans,
                                            proper_error *err) {
-    if (proper__builder_grow(b, states, trans))
+    if (proper__dtmc_builder_grow(b, states, trans))
         return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory reserving %zu states, %zu transitions",
                                 states, trans);
     return PROPER_OK;
 }
 
 /* Check one probability at the boundary. */
-static int proper__check_prob(uint32_t src, uint32_t dst, double p, proper_error *err) {
+static int proper__dtmc_check_prob(uint32_t src, uint32_t dst, double p, proper_error *err) {
     if (!(p >= 0.0) || !isfinite(p))
         return proper_error_set(err, PROPER_EPROB, NULL, 0, 0, "transition %u -> %u has probability %g",
                                 (unsigned)src, (unsigned)dst, p);
@@ -9273,18 +9289,18 @@ static int proper__check_prob(uint32_t src, uint32_t dst, double p, proper_error
 
 /* Sort, merge and check the entries [row[s], n_trans) of the row being
  * closed (state s), then fix row[s + 1]. */
-static int proper__builder_close_row(proper_dtmc_builder *b, uint32_t s, proper_error *err) {
+static int proper__dtmc_builder_close_row(proper_dtmc_builder *b, uint32_t s, proper_error *err) {
     uint64_t start = b->row[s], end = b->n_trans, i, out;
     size_t k = (size_t)(end - start);
     double sum = 0.0;
     if (k > 1) {
-        proper__entry small[32], *e = small;
+        proper__dtmc_entry small[32], *e = small;
         if (k > 32) {
-            e = (proper__entry *)proper_calloc(k, sizeof *e);
+            e = (proper__dtmc_entry *)proper_calloc(k, sizeof *e);
             if (!e) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
         }
         for (i = 0; i < k; i++) { e[i].dst = b->col[start + i]; e[i].p = b->prob[start + i]; }
-        proper__sort_entries(e, k);
+        proper__dtmc_sort_entries(e, k);
         out = start;
         for (i = 0; i < k; i++) {
             if (out > start && b->col[out - 1] == e[i].dst) {
@@ -9317,8 +9333,8 @@ static int proper__builder_close_row(proper_dtmc_builder *b, uint32_t s, proper_
 }
 
 /* Open empty rows up to and including state s. */
-static int proper__builder_open_rows_to(proper_dtmc_builder *b, uint32_t s, proper_error *err) {
-    if (proper__builder_grow(b, (size_t)s + 1, (size_t)b->n_trans))
+static int proper__dtmc_builder_open_rows_to(proper_dtmc_builder *b, uint32_t s, proper_error *err) {
+    if (proper__dtmc_builder_grow(b, (size_t)s + 1, (size_t)b->n_trans))
         return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
     while (b->n_rows < s) {
         b->row[b->n_rows + 1] = b->n_trans;
@@ -9327,10 +9343,10 @@ static int proper__builder_open_rows_to(proper_dtmc_builder *b, uint32_t s, prop
     return PROPER_OK;
 }
 
-static int proper__builder_close_open(proper_dtmc_builder *b, proper_error *err) {
+static int proper__dtmc_builder_close_open(proper_dtmc_builder *b, proper_error *err) {
     if (!b->open_src) return PROPER_OK;
     b->open_src = 0;
-    if (proper__builder_close_row(b, b->open_row, err)) return err ? err->code : PROPER_EPROB;
+    if (proper__dtmc_builder_close_row(b, b->open_row, err)) return err ? err->code : PROPER_EPROB;
     b->n_rows = b->open_row + 1;
     return PROPER_OK;
 }
@@ -9338,13 +9354,15 @@ static int proper__builder_close_open(proper_dtmc_builder *b, proper_error *err)
 PROPER_API int proper_dtmc_builder_add_row(proper_dtmc_builder *b, const uint32_t *dst, const double *prob,
                                            size_t k, proper_error *err) {
     size_t i;
-    int rc;
-    if ((rc = proper__builder_close_open(b, err))) return rc;
+    int rc, had_dst = b->has_dst;
+    uint32_t max_dst = b->max_dst;
+    uint64_t n_trans = b->n_trans;
+    if ((rc = proper__dtmc_builder_close_open(b, err))) return rc;
     if (b->n_rows >= PROPER_DTMC_MAX_STATES)
         return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0, "too many states");
     for (i = 0; i < k; i++)
-        if ((rc = proper__check_prob(b->n_rows, dst[i], prob[i], err))) return rc;
-    if (proper__builder_grow(b, (size_t)b->n_rows + 1, (size_t)b->n_trans + k))
+        if ((rc = proper__dtmc_check_prob(b->n_rows, dst[i], prob[i], err))) return rc;
+    if (proper__dtmc_builder_grow(b, (size_t)b->n_rows + 1, (size_t)b->n_trans + k))
         return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory adding a row");
     for (i = 0; i < k; i++) {
         b->col[b->n_trans + i] = dst[i];
@@ -9353,7 +9371,12 @@ PROPER_API int proper_dtmc_builder_add_row(proper_dtmc_builder *b, const uint32_
         b->has_dst = 1;
     }
     b->n_trans += k;
-    if ((rc = proper__builder_close_row(b, b->n_rows, err))) return rc;
+    if ((rc = proper__dtmc_builder_close_row(b, b->n_rows, err))) { /* a rejected row is not added */
+        b->n_trans = n_trans;
+        b->has_dst = had_dst;
+        b->max_dst = max_dst;
+        return rc;
+    }
     b->n_rows++;
     return PROPER_OK;
 }
@@ -9370,13 +9393,13 @@ PROPER_API int proper_dtmc_builder_add_transition(proper_dtmc_builder *b, uint32
                                     (unsigned)src, (unsigned)(b->open_src ? b->open_row : b->n_rows - 1));
         if (src >= PROPER_DTMC_MAX_STATES)
             return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0, "state number %u too large", (unsigned)src);
-        if ((rc = proper__builder_close_open(b, err))) return rc;
-        if ((rc = proper__builder_open_rows_to(b, src, err))) return rc;
+        if ((rc = proper__dtmc_builder_close_open(b, err))) return rc;
+        if ((rc = proper__dtmc_builder_open_rows_to(b, src, err))) return rc;
         b->open_src = 1;
         b->open_row = src;
     }
-    if ((rc = proper__check_prob(src, dst, prob, err))) return rc;
-    if (proper__builder_grow(b, (size_t)src + 1, (size_t)b->n_trans + 1))
+    if ((rc = proper__dtmc_check_prob(src, dst, prob, err))) return rc;
+    if (proper__dtmc_builder_grow(b, (size_t)src + 1, (size_t)b->n_trans + 1))
         return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory adding a transition");
     b->col[b->n_trans] = dst;
     b->prob[b->n_trans] = prob;
@@ -9387,7 +9410,7 @@ PROPER_API int proper_dtmc_builder_add_transition(proper_dtmc_builder *b, uint32
 }
 
 /* Give every state without transitions a self-loop (fix) or fail. */
-static int proper__fix_deadlocks(proper_dtmc *m, int fix, proper_error *err) {
+static int proper__dtmc_fix_deadlocks(proper_dtmc *m, int fix, proper_error *err) {
     uint32_t s, n = m->n_states, n_dead = 0;
     uint64_t *row, k, out;
     uint32_t *col;
@@ -9400,7 +9423,7 @@ static int proper__fix_deadlocks(proper_dtmc *m, int fix, proper_error *err) {
                                         (unsigned)s);
             n_dead++;
         }
-    if (proper_bitset_init(&m->deadlock, n)) goto nomem;
+    if (proper_bitset_create(&m->deadlock, n, NULL)) goto nomem;
     if (!n_dead) return PROPER_OK;
     row = (uint64_t *)proper_calloc((size_t)n + 1, sizeof *row);
     col = (uint32_t *)proper_calloc((size_t)(m->n_trans + n_dead), sizeof *col);
@@ -9437,8 +9460,9 @@ PROPER_API int proper_dtmc_builder_finish(proper_dtmc_builder *b, uint32_t n_sta
                                           proper_error *err) {
     uint32_t n;
     int rc, fix = b->fix_deadlocks;
-    proper_dtmc_init(out);
-    if ((rc = proper__builder_close_open(b, err))) goto fail;
+    proper_dtmc c;
+    proper_dtmc_init(&c);
+    if ((rc = proper__dtmc_builder_close_open(b, err))) goto fail;
     n = b->n_rows;
     if (b->has_dst && b->max_dst + 1 > n) n = b->max_dst + 1;
     if (n_states > n) n = n_states;
@@ -9451,27 +9475,29 @@ PROPER_API int proper_dtmc_builder_finish(proper_dtmc_builder *b, uint32_t n_sta
                               (unsigned)b->init, (unsigned)n);
         goto fail;
     }
-    if ((rc = proper__builder_open_rows_to(b, n, err))) goto fail;
-    out->n_states = n;
-    out->n_trans = b->n_trans;
-    out->row = b->row;
-    out->init = b->init;
+    if ((rc = proper__dtmc_builder_open_rows_to(b, n, err))) goto fail;
+    c.n_states = n;
+    c.n_trans = b->n_trans;
+    c.row = b->row;
+    c.init = b->init;
     /* shrink the arrays to their final size (never fails: keep old on NULL) */
-    out->col = b->col;
-    out->prob = b->prob;
+    c.col = b->col;
+    c.prob = b->prob;
     if (b->n_trans && b->n_trans < b->trans_cap) {
-        uint32_t *c = (uint32_t *)PROPER_REALLOC(b->col, (size_t)b->n_trans * sizeof *c);
+        uint32_t *cols = (uint32_t *)PROPER_REALLOC(b->col, (size_t)b->n_trans * sizeof *cols);
         double *p;
-        if (c) out->col = c;
+        if (cols) c.col = cols;
         p = (double *)PROPER_REALLOC(b->prob, (size_t)b->n_trans * sizeof *p);
-        if (p) out->prob = p;
+        if (p) c.prob = p;
     }
     b->row = NULL; b->col = NULL; b->prob = NULL;
     proper_dtmc_builder_free(b);
-    if ((rc = proper__fix_deadlocks(out, fix, err))) {
-        proper_dtmc_free(out);
+    if ((rc = proper__dtmc_fix_deadlocks(&c, fix, err))) {
+        proper_dtmc_free(&c);
         return rc;
     }
+    proper_dtmc_free(out);
+    *out = c;
     return PROPER_OK;
 fail:
     proper_dtmc_builder_free(b);
@@ -9482,21 +9508,21 @@ fail:
 
 /* A sparse matrix in compressed rows: row i holds entries col/val[row[i] ..
  * row[i+1]-1]. val may be NULL for a pattern. */
-typedef struct proper__csr {
+typedef struct proper__dtmc_csr {
     uint32_t n;
     uint64_t *row;
     uint32_t *col;
     double *val;
-} proper__csr;
+} proper__dtmc_csr;
 
-static void proper__csr_view(const proper_dtmc *m, proper__csr *g) {
+static void proper__dtmc_csr_view(const proper_dtmc *m, proper__dtmc_csr *g) {
     g->n = m->n_states;
     g->row = m->row;
     g->col = m->col;
     g->val = m->prob;
 }
 
-static void proper__csr_free(proper__csr *g) {
+static void proper__dtmc_csr_free(proper__dtmc_csr *g) {
     PROPER_FREE(g->row);
     PROPER_FREE(g->col);
     PROPER_FREE(g->val);
@@ -9506,7 +9532,7 @@ static void proper__csr_free(proper__csr *g) {
 /* The transpose of g restricted to entries s->t with both ends in `keep`
  * (NULL = all); with values when with_val. Entry (t, s) of the result holds
  * g's value of s->t. */
-static int proper__transpose(const proper__csr *g, const proper_bitset *keep, int with_val, proper__csr *t) {
+static int proper__dtmc_transpose(const proper__dtmc_csr *g, const proper_bitset *keep, int with_val, proper__dtmc_csr *t) {
     uint32_t n = g->n, s;
     uint64_t k, nnz = 0;
     t->n = n;
@@ -9525,7 +9551,7 @@ static int proper__transpose(const proper__csr *g, const proper_bitset *keep, in
     for (s = 0; s < n; s++) t->row[s + 1] += t->row[s];
     t->col = (uint32_t *)proper_calloc((size_t)(nnz ? nnz : 1), sizeof *t->col);
     if (with_val) t->val = (double *)proper_calloc((size_t)(nnz ? nnz : 1), sizeof *t->val);
-    if (!t->col || (with_val && !t->val)) { proper__csr_free(t); return PROPER_ENOMEM; }
+    if (!t->col || (with_val && !t->val)) { proper__dtmc_csr_free(t); return PROPER_ENOMEM; }
     /* fill using row[] as insertion cursors, then shift back */
     for (s = 0; s < n; s++) {
         if (keep && !PROPER_BITSET_GET(keep, s)) continue;
@@ -9545,11 +9571,12 @@ static int proper__transpose(const proper__csr *g, const proper_bitset *keep, in
 
 /* out = target ∪ { s ∈ through : some successor of s is in out } (least
  * fixed point), by breadth-first search over predecessors `pred`. */
-static int proper__backward_reach(const proper__csr *pred, const proper_bitset *target,
+static int proper__dtmc_backward_reach(const proper__dtmc_csr *pred, const proper_bitset *target,
                                   const proper_bitset *through, proper_bitset *out) {
     uint32_t n = pred->n, s, *queue;
     size_t head = 0, tail = 0;
-    if (proper_bitset_copy(out, target)) return PROPER_ENOMEM;
+    proper_bitset_init(out);
+    if (proper_bitset_copy(out, target, NULL)) return PROPER_ENOMEM;
     queue = (uint32_t *)proper_calloc(n ? n : 1, sizeof *queue);
     if (!queue) { proper_bitset_free(out); return PROPER_ENOMEM; }
     for (s = 0; s < n; s++)
@@ -9570,55 +9597,58 @@ static int proper__backward_reach(const proper__csr *pred, const proper_bitset *
 }
 
 /* prob0 given predecessors: states that cannot reach phi2 through phi1. */
-static int proper__prob0(const proper__csr *pred, const proper_bitset *phi1, const proper_bitset *phi2,
+static int proper__dtmc_prob0(const proper__dtmc_csr *pred, const proper_bitset *phi1, const proper_bitset *phi2,
                          proper_bitset *out) {
-    if (proper__backward_reach(pred, phi2, phi1, out)) return PROPER_ENOMEM;
+    if (proper__dtmc_backward_reach(pred, phi2, phi1, out)) return PROPER_ENOMEM;
     proper_bitset_not(out);
     return PROPER_OK;
 }
 
 /* prob1 given predecessors and prob0 (`no`): states that cannot reach a
  * `no` state through phi1 & !phi2 states (Baier & Katoen, Alg. 46). */
-static int proper__prob1(const proper__csr *pred, const proper_bitset *phi1, const proper_bitset *phi2,
+static int proper__dtmc_prob1(const proper__dtmc_csr *pred, const proper_bitset *phi1, const proper_bitset *phi2,
                          const proper_bitset *no, proper_bitset *out) {
     proper_bitset through;
     int rc;
-    if (proper_bitset_copy(&through, phi2)) return PROPER_ENOMEM;
+    proper_bitset_init(&through);
+    if (proper_bitset_copy(&through, phi2, NULL)) return PROPER_ENOMEM;
     proper_bitset_not(&through);
     if (phi1) proper_bitset_and(&through, phi1);
-    rc = proper__backward_reach(pred, no, &through, out);
+    rc = proper__dtmc_backward_reach(pred, no, &through, out);
     proper_bitset_free(&through);
     if (rc) return rc;
     proper_bitset_not(out);
     return PROPER_OK;
 }
 
-static int proper__check_set(const proper_dtmc *m, const proper_bitset *b, const char *what, proper_error *err) {
+static int proper__dtmc_check_set(const proper_dtmc *m, const proper_bitset *b, const char *what, proper_error *err) {
     if (b && b->n != m->n_states)
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "%s has %zu bits, the model %u states", what, b->n,
                                 (unsigned)m->n_states);
     return PROPER_OK;
 }
 
-static int proper__prob01(const proper_dtmc *m, const proper_bitset *phi1, const proper_bitset *phi2,
+static int proper__dtmc_prob01(const proper_dtmc *m, const proper_bitset *phi1, const proper_bitset *phi2,
                           proper_bitset *out, int want_one, proper_error *err) {
-    proper__csr g, pred;
-    proper_bitset no;
+    proper__dtmc_csr g, pred;
+    proper_bitset no, yes;
     int rc;
-    out->n = 0; out->words = NULL;
-    if ((rc = proper__check_set(m, phi1, "phi1", err)) || (rc = proper__check_set(m, phi2, "phi2", err))) return rc;
-    proper__csr_view(m, &g);
-    if (proper__transpose(&g, NULL, 0, &pred)) goto nomem;
-    if (proper__prob0(&pred, phi1, phi2, &no)) { proper__csr_free(&pred); goto nomem; }
+    if ((rc = proper__dtmc_check_set(m, phi1, "phi1", err)) || (rc = proper__dtmc_check_set(m, phi2, "phi2", err))) return rc;
+    proper__dtmc_csr_view(m, &g);
+    if (proper__dtmc_transpose(&g, NULL, 0, &pred)) goto nomem;
+    if (proper__dtmc_prob0(&pred, phi1, phi2, &no)) { proper__dtmc_csr_free(&pred); goto nomem; }
     if (!want_one) {
+        proper__dtmc_csr_free(&pred);
+        proper_bitset_free(out);
         *out = no;
-        proper__csr_free(&pred);
         return PROPER_OK;
     }
-    rc = proper__prob1(&pred, phi1, phi2, &no, out);
+    rc = proper__dtmc_prob1(&pred, phi1, phi2, &no, &yes);
     proper_bitset_free(&no);
-    proper__csr_free(&pred);
+    proper__dtmc_csr_free(&pred);
     if (rc) goto nomem;
+    proper_bitset_free(out);
+    *out = yes;
     return PROPER_OK;
 nomem:
     return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory in graph precomputation");
@@ -9626,12 +9656,12 @@ nomem:
 
 PROPER_API int proper_dtmc_prob0(const proper_dtmc *m, const proper_bitset *phi1, const proper_bitset *phi2,
                                  proper_bitset *out, proper_error *err) {
-    return proper__prob01(m, phi1, phi2, out, 0, err);
+    return proper__dtmc_prob01(m, phi1, phi2, out, 0, err);
 }
 
 PROPER_API int proper_dtmc_prob1(const proper_dtmc *m, const proper_bitset *phi1, const proper_bitset *phi2,
                                  proper_bitset *out, proper_error *err) {
-    return proper__prob01(m, phi1, phi2, out, 1, err);
+    return proper__dtmc_prob01(m, phi1, phi2, out, 1, err);
 }
 
 /* Strongly connected components of the subgraph of g induced by mask
@@ -9640,14 +9670,14 @@ PROPER_API int proper_dtmc_prob1(const proper_dtmc *m, const proper_bitset *phi1
  * order Tarjan completes them, which is reverse topological. order[]: the
  * states grouped by component; start[c] .. start[c+1]-1 index component c
  * in order[] (start has room for n + 1 entries). */
-typedef struct proper__sccs {
+typedef struct proper__dtmc_sccs {
     uint32_t n_comp;
     uint32_t *comp;
     uint32_t *order;
     uint32_t *start;
-} proper__sccs;
+} proper__dtmc_sccs;
 
-static void proper__sccs_free(proper__sccs *c) {
+static void proper__dtmc_sccs_free(proper__dtmc_sccs *c) {
     PROPER_FREE(c->comp);
     PROPER_FREE(c->order);
     PROPER_FREE(c->start);
@@ -9657,7 +9687,7 @@ static void proper__sccs_free(proper__sccs *c) {
 
 #define PROPER__DONE UINT32_MAX
 
-static int proper__tarjan(const proper__csr *g, const proper_bitset *mask, proper__sccs *out) {
+static int proper__dtmc_tarjan(const proper__dtmc_csr *g, const proper_bitset *mask, proper__dtmc_sccs *out) {
     uint32_t n = g->n, r, counter = 0, sp = 0, depth, written = 0;
     uint32_t *idx, *low, *order, *cs_v;
     uint64_t *cs_e;
@@ -9669,7 +9699,7 @@ static int proper__tarjan(const proper__csr *g, const proper_bitset *mask, prope
     cs_v = (uint32_t *)proper_calloc(n ? n : 1, sizeof *cs_v);
     cs_e = (uint64_t *)proper_calloc(n ? n : 1, sizeof *cs_e);
     if (!out->comp || !out->order || !out->start || !idx || !cs_v || !cs_e) {
-        proper__sccs_free(out);
+        proper__dtmc_sccs_free(out);
         PROPER_FREE(idx); PROPER_FREE(cs_v); PROPER_FREE(cs_e);
         return PROPER_ENOMEM;
     }
@@ -9723,16 +9753,16 @@ static int proper__tarjan(const proper__csr *g, const proper_bitset *mask, prope
 
 PROPER_API int proper_dtmc_scc(const proper_dtmc *m, const proper_bitset *restrict_to, uint32_t *comp,
                                uint32_t *n_comp, proper_error *err) {
-    proper__csr g;
-    proper__sccs c;
+    proper__dtmc_csr g;
+    proper__dtmc_sccs c;
     int rc;
-    if ((rc = proper__check_set(m, restrict_to, "restrict_to", err))) return rc;
-    proper__csr_view(m, &g);
-    if (proper__tarjan(&g, restrict_to, &c))
+    if ((rc = proper__dtmc_check_set(m, restrict_to, "restrict_to", err))) return rc;
+    proper__dtmc_csr_view(m, &g);
+    if (proper__dtmc_tarjan(&g, restrict_to, &c))
         return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory computing SCCs");
     memcpy(comp, c.comp, (size_t)m->n_states * sizeof *comp);
     *n_comp = c.n_comp;
-    proper__sccs_free(&c);
+    proper__dtmc_sccs_free(&c);
     return PROPER_OK;
 }
 
@@ -9740,7 +9770,7 @@ PROPER_API int proper_dtmc_scc(const proper_dtmc *m, const proper_bitset *restri
  * counting sort by component; `cursor` has room for n entries). Models are
  * usually numbered in exploration order, so this keeps neighbours close in
  * memory; it also keeps chains in band form for the banded solver. */
-static void proper__sccs_sort_members(proper__sccs *c, uint32_t n, uint32_t *cursor) {
+static void proper__dtmc_sccs_sort_members(proper__dtmc_sccs *c, uint32_t n, uint32_t *cursor) {
     uint32_t s, k;
     for (k = 0; k < c->n_comp; k++) cursor[k] = c->start[k];
     for (s = 0; s < n; s++)
@@ -9748,7 +9778,7 @@ static void proper__sccs_sort_members(proper__sccs *c, uint32_t n, uint32_t *cur
 }
 
 /* Components of c (over g) that no edge leaves: bottom components. */
-static int proper__is_bottom(const proper__csr *g, const proper__sccs *c, uint32_t k) {
+static int proper__dtmc_is_bottom(const proper__dtmc_csr *g, const proper__dtmc_sccs *c, uint32_t k) {
     uint32_t i;
     for (i = c->start[k]; i < c->start[k + 1]; i++) {
         uint32_t s = c->order[i];
@@ -9760,42 +9790,44 @@ static int proper__is_bottom(const proper__csr *g, const proper__sccs *c, uint32
 }
 
 PROPER_API int proper_dtmc_bscc(const proper_dtmc *m, uint32_t *bscc, uint32_t *n_bscc, proper_error *err) {
-    proper__csr g;
-    proper__sccs c;
+    proper__dtmc_csr g;
+    proper__dtmc_sccs c;
     uint32_t k, i, nb = 0;
-    proper__csr_view(m, &g);
-    if (proper__tarjan(&g, NULL, &c))
+    proper__dtmc_csr_view(m, &g);
+    if (proper__dtmc_tarjan(&g, NULL, &c))
         return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory computing SCCs");
     for (i = 0; i < m->n_states; i++) bscc[i] = UINT32_MAX;
     for (k = 0; k < c.n_comp; k++) {
-        if (!proper__is_bottom(&g, &c, k)) continue;
+        if (!proper__dtmc_is_bottom(&g, &c, k)) continue;
         for (i = c.start[k]; i < c.start[k + 1]; i++) bscc[c.order[i]] = nb;
         nb++;
     }
     *n_bscc = nb;
-    proper__sccs_free(&c);
+    proper__dtmc_sccs_free(&c);
     return PROPER_OK;
 }
 
 /* ---- linear systems x = A x + b, component by component ----------------- */
 
-PROPER_API void proper_dtmc_solve_opts_default(proper_dtmc_solve_opts *o) {
-    o->rel_precision = PROPER_DTMC_REL_PRECISION;
-    o->max_sweeps = PROPER_DTMC_MAX_SWEEPS;
-    o->dense_max = PROPER_DTMC_DENSE_MAX;
-    o->band_max = PROPER_DTMC_BAND_MAX;
+PROPER_API proper_dtmc_solve_opts proper_dtmc_solve_opts_default(void) {
+    proper_dtmc_solve_opts o;
+    o.rel_precision = PROPER_DTMC_REL_PRECISION;
+    o.max_sweeps = PROPER_DTMC_MAX_SWEEPS;
+    o.dense_max = PROPER_DTMC_DENSE_MAX;
+    o.band_max = PROPER_DTMC_BAND_MAX;
+    return o;
 }
 
 /* Working storage of one solve: the current component in local numbering
  * (off-diagonal in-component coefficients as CSR, constant part c, diagonal
  * d = 1 - a_ii) and buffers for the direct methods. */
-typedef struct proper__lin {
-    const proper__csr *g;
+typedef struct proper__dtmc_lin {
+    const proper__dtmc_csr *g;
     const double *b;
     double *x;
     proper_dtmc_solve_opts o;
     proper_dtmc_solve_stats *st;
-    proper__sccs sccs;
+    proper__dtmc_sccs sccs;
     uint32_t *loc;
     uint64_t *lrow;
     uint32_t *lcol;
@@ -9803,17 +9835,17 @@ typedef struct proper__lin {
     size_t cap_states, cap_nnz;
     double *mat;
     size_t cap_mat;
-    uint32_t *piv;
-} proper__lin;
+    size_t *piv;
+} proper__dtmc_lin;
 
-static void proper__lin_free(proper__lin *L) {
-    proper__sccs_free(&L->sccs);
+static void proper__dtmc_lin_free(proper__dtmc_lin *L) {
+    proper__dtmc_sccs_free(&L->sccs);
     PROPER_FREE(L->loc); PROPER_FREE(L->lrow); PROPER_FREE(L->lcol); PROPER_FREE(L->lval);
     PROPER_FREE(L->c); PROPER_FREE(L->d); PROPER_FREE(L->y); PROPER_FREE(L->r);
     PROPER_FREE(L->mat); PROPER_FREE(L->piv);
 }
 
-static int proper__lin_reserve_states(proper__lin *L, size_t k) {
+static int proper__dtmc_lin_reserve_states(proper__dtmc_lin *L, size_t k) {
     size_t cap;
     if (k + 1 <= L->cap_states) return PROPER_OK;
     cap = L->cap_states;
@@ -9832,11 +9864,11 @@ static int proper__lin_reserve_states(proper__lin *L, size_t k) {
 }
 
 /* Local system of component k: y_i = (c_i + sum_j lval_ij y_j) / d_i. */
-static int proper__lin_local(proper__lin *L, uint32_t k, uint32_t *size, uint64_t *nnz_out) {
-    const proper__csr *g = L->g;
+static int proper__dtmc_lin_local(proper__dtmc_lin *L, uint32_t k, uint32_t *size, uint64_t *nnz_out) {
+    const proper__dtmc_csr *g = L->g;
     uint32_t first = L->sccs.start[k], sz = L->sccs.start[k + 1] - first, i;
     uint64_t nnz = 0, e;
-    if (proper__lin_reserve_states(L, sz)) return PROPER_ENOMEM;
+    if (proper__dtmc_lin_reserve_states(L, sz)) return PROPER_ENOMEM;
     for (i = 0; i < sz; i++) L->loc[L->sccs.order[first + i]] = i;
     for (i = 0; i < sz; i++) {
         uint32_t s = L->sccs.order[first + i];
@@ -9878,7 +9910,7 @@ static int proper__lin_local(proper__lin *L, uint32_t k, uint32_t *size, uint64_
  * refinement; Higham, Accuracy and Stability, ch. 12). It matters for chains
  * of components: a large downstream value passes through every component's
  * solve. */
-static void proper__lin_residual(const proper__lin *L, uint32_t sz, const double *y, double *r) {
+static void proper__dtmc_lin_residual(const proper__dtmc_lin *L, uint32_t sz, const double *y, double *r) {
     uint32_t i;
     for (i = 0; i < sz; i++) {
         long double v = (long double)L->c[i] - (long double)L->d[i] * y[i];
@@ -9888,72 +9920,36 @@ static void proper__lin_residual(const proper__lin *L, uint32_t sz, const double
     }
 }
 
-static int proper__lin_reserve_mat(proper__lin *L, size_t cells) {
+static int proper__dtmc_lin_reserve_mat(proper__dtmc_lin *L, size_t cells) {
     return proper_reserve(&L->mat, &L->cap_mat, cells, sizeof *L->mat);
 }
 
-/* Dense LU with partial pivoting of M = D - A (sz x sz, row-major). */
-static int proper__dense_factor(proper__lin *L, uint32_t sz) {
-    double *M = L->mat;
-    uint32_t i, j, p;
+/* Dense LU with partial pivoting of M = D - A (sz x sz, row-major), by
+ * core.h's proper_lu_factor; an exactly singular M is PROPER_ENOCONV. */
+static int proper__dtmc_dense_factor(proper__dtmc_lin *L, uint32_t sz) {
+    double *M;
+    uint32_t i;
     uint64_t e;
-    if (proper__lin_reserve_mat(L, (size_t)sz * sz)) return PROPER_ENOMEM;
+    if (proper__dtmc_lin_reserve_mat(L, (size_t)sz * sz)) return PROPER_ENOMEM;
     M = L->mat;
     memset(M, 0, (size_t)sz * sz * sizeof *M);
     for (i = 0; i < sz; i++) {
         M[(size_t)i * sz + i] = L->d[i];
         for (e = L->lrow[i]; e < L->lrow[i + 1]; e++) M[(size_t)i * sz + L->lcol[e]] -= L->lval[e];
     }
-    for (p = 0; p < sz; p++) {
-        uint32_t best = p;
-        double bv = fabs(M[(size_t)p * sz + p]);
-        for (i = p + 1; i < sz; i++)
-            if (fabs(M[(size_t)i * sz + p]) > bv) { bv = fabs(M[(size_t)i * sz + p]); best = i; }
-        if (!(bv > 0.0)) return PROPER_ENOCONV;
-        L->piv[p] = best;
-        if (best != p)
-            for (j = 0; j < sz; j++) {
-                double t = M[(size_t)p * sz + j];
-                M[(size_t)p * sz + j] = M[(size_t)best * sz + j];
-                M[(size_t)best * sz + j] = t;
-            }
-        for (i = p + 1; i < sz; i++) {
-            double f = M[(size_t)i * sz + p] / M[(size_t)p * sz + p];
-            M[(size_t)i * sz + p] = f;
-            if (f == 0.0) continue;
-            for (j = p + 1; j < sz; j++) M[(size_t)i * sz + j] -= f * M[(size_t)p * sz + j];
-        }
-    }
-    return PROPER_OK;
-}
-
-static void proper__dense_solve(const proper__lin *L, uint32_t sz, double *v) {
-    const double *M = L->mat;
-    uint32_t i, j, p;
-    /* the factorisation swapped whole rows: apply every swap, then L */
-    for (p = 0; p < sz; p++) {
-        uint32_t q = L->piv[p];
-        if (q != p) { double t = v[p]; v[p] = v[q]; v[q] = t; }
-    }
-    for (p = 0; p < sz; p++)
-        for (i = p + 1; i < sz; i++) v[i] -= M[(size_t)i * sz + p] * v[p];
-    for (i = sz; i-- > 0;) {
-        double s = v[i];
-        for (j = i + 1; j < sz; j++) s -= M[(size_t)i * sz + j] * v[j];
-        v[i] = s / M[(size_t)i * sz + i];
-    }
+    return proper_lu_factor(M, sz, L->piv, 0.0) ? PROPER_ENOCONV : PROPER_OK;
 }
 
 /* Banded elimination of M = D - A without pivoting: M is an M-matrix with
  * weak row diagonal dominance, for which Gaussian elimination without
  * pivoting is stable (growth factor <= 2; Wilkinson 1961) and its factors
  * keep M's band. Band storage: entry (i, j) at mat[i * w + (j - i + bl)]. */
-static int proper__band_factor(proper__lin *L, uint32_t sz, uint32_t bl, uint32_t bu) {
+static int proper__dtmc_band_factor(proper__dtmc_lin *L, uint32_t sz, uint32_t bl, uint32_t bu) {
     size_t w = (size_t)bl + bu + 1;
     double *B;
     uint32_t i, p, j;
     uint64_t e;
-    if (proper__lin_reserve_mat(L, (size_t)sz * w)) return PROPER_ENOMEM;
+    if (proper__dtmc_lin_reserve_mat(L, (size_t)sz * w)) return PROPER_ENOMEM;
     B = L->mat;
     memset(B, 0, (size_t)sz * w * sizeof *B);
     for (i = 0; i < sz; i++) {
@@ -9976,7 +9972,7 @@ static int proper__band_factor(proper__lin *L, uint32_t sz, uint32_t bl, uint32_
     return PROPER_OK;
 }
 
-static void proper__band_solve(const proper__lin *L, uint32_t sz, uint32_t bl, uint32_t bu, double *v) {
+static void proper__dtmc_band_solve(const proper__dtmc_lin *L, uint32_t sz, uint32_t bl, uint32_t bu, double *v) {
     size_t w = (size_t)bl + bu + 1;
     const double *B = L->mat;
     uint32_t i, p, j;
@@ -9994,14 +9990,14 @@ static void proper__band_solve(const proper__lin *L, uint32_t sz, uint32_t bl, u
 
 /* Solve the local system directly (dense or banded) with one step of
  * iterative refinement against the sparse local equations. */
-static int proper__lin_direct(proper__lin *L, uint32_t sz, int band, uint32_t bl, uint32_t bu) {
+static int proper__dtmc_lin_direct(proper__dtmc_lin *L, uint32_t sz, int band, uint32_t bl, uint32_t bu) {
     uint32_t i;
-    int rc = band ? proper__band_factor(L, sz, bl, bu) : proper__dense_factor(L, sz);
+    int rc = band ? proper__dtmc_band_factor(L, sz, bl, bu) : proper__dtmc_dense_factor(L, sz);
     if (rc) return rc;
     memcpy(L->y, L->c, sz * sizeof *L->y);
-    if (band) proper__band_solve(L, sz, bl, bu, L->y); else proper__dense_solve(L, sz, L->y);
-    proper__lin_residual(L, sz, L->y, L->r);
-    if (band) proper__band_solve(L, sz, bl, bu, L->r); else proper__dense_solve(L, sz, L->r);
+    if (band) proper__dtmc_band_solve(L, sz, bl, bu, L->y); else proper_lu_solve(L->mat, sz, L->piv, L->y);
+    proper__dtmc_lin_residual(L, sz, L->y, L->r);
+    if (band) proper__dtmc_band_solve(L, sz, bl, bu, L->r); else proper_lu_solve(L->mat, sz, L->piv, L->r);
     for (i = 0; i < sz; i++) L->y[i] += L->r[i];
     return PROPER_OK;
 }
@@ -10011,7 +10007,7 @@ static int proper__lin_direct(proper__lin *L, uint32_t sz, int band, uint32_t bl
  * exploration order mostly point forward, so this uses fresh successor
  * values (half the sweeps of the forward order on the benchmark models).
  * Returns the largest change; *maxabs the largest |y|. */
-static double proper__gs_sweep(const uint64_t *row, const uint32_t *col, const double *val, const double *c,
+static double proper__dtmc_gs_sweep(const uint64_t *row, const uint32_t *col, const double *val, const double *c,
                                double *y, uint32_t sz, double *maxabs) {
     double maxdiff = 0.0, top = 0.0;
     uint32_t i;
@@ -10029,7 +10025,7 @@ static double proper__gs_sweep(const uint64_t *row, const uint32_t *col, const d
 }
 
 /* The last five rate estimates agree to 0.01% and show a slow mode. */
-static int proper__slow_mode_settled(const double *h) {
+static int proper__dtmc_slow_mode_settled(const double *h) {
     double lo = h[0], hi = h[0];
     int j;
     for (j = 1; j < 5; j++) {
@@ -10061,7 +10057,7 @@ static int proper__slow_mode_settled(const double *h) {
  * the next one is due. After a jump rho is never taken below lambda, so
  * whatever remains of that mode still counts at its own rate in the
  * stopping rule. */
-static int proper__lin_gauss_seidel(proper__lin *L, uint32_t sz, unsigned long *sweeps_out) {
+static int proper__dtmc_lin_gauss_seidel(proper__dtmc_lin *L, uint32_t sz, unsigned long *sweeps_out) {
     double hist[5] = {0.0, 0.0, 0.0, 0.0, 0.0}, prev = 0.0, eps = L->o.rel_precision, best = INFINITY;
     double clean = -1.0, slow = 0.0, rel_at_jump = INFINITY;
     unsigned long sweep, since_best = 0, since_jump = 0;
@@ -10076,7 +10072,7 @@ static int proper__lin_gauss_seidel(proper__lin *L, uint32_t sz, unsigned long *
     }
     for (sweep = 1; sweep <= L->o.max_sweeps; sweep++) {
         double maxabs, rel, rho;
-        double maxdiff = proper__gs_sweep(L->lrow, L->lcol, L->lval, L->c, L->y, sz, &maxabs);
+        double maxdiff = proper__dtmc_gs_sweep(L->lrow, L->lcol, L->lval, L->c, L->y, sz, &maxabs);
         *sweeps_out = sweep;
         if (maxdiff == 0.0) return PROPER_OK;
         rel = maxdiff / maxabs;
@@ -10107,7 +10103,7 @@ static int proper__lin_gauss_seidel(proper__lin *L, uint32_t sz, unsigned long *
         }
         if (since_best >= 10 && clean >= 0.0 && best * clean / (1.0 - clean) <= eps) return PROPER_OK;
         if (since_best >= 500) return PROPER_ENOCONV; /* stagnation above the precision */
-        if (n_jumps < 4 && since_jump >= 6 && proper__slow_mode_settled(hist)) {
+        if (n_jumps < 4 && since_jump >= 6 && proper__dtmc_slow_mode_settled(hist)) {
             if (rel > 0.1 * rel_at_jump) {
                 n_jumps = 4; /* the last jump did not pay: plain sweeps from here */
             } else {
@@ -10121,13 +10117,13 @@ static int proper__lin_gauss_seidel(proper__lin *L, uint32_t sz, unsigned long *
 }
 
 /* Solve component k; results go to x. */
-static int proper__lin_component(proper__lin *L, uint32_t k, proper_error *err) {
+static int proper__dtmc_lin_component(proper__dtmc_lin *L, uint32_t k, proper_error *err) {
     uint32_t sz, i, bl = 0, bu = 0;
     uint64_t nnz, e;
     int rc;
     unsigned long sweeps = 0;
     proper_dtmc_solve_stats *st = L->st;
-    if (proper__lin_local(L, k, &sz, &nnz)) goto nomem;
+    if (proper__dtmc_lin_local(L, k, &sz, &nnz)) goto nomem;
     if (st) {
         st->n_components++;
         if (sz > st->largest) st->largest = sz;
@@ -10151,14 +10147,14 @@ static int proper__lin_component(proper__lin *L, uint32_t k, proper_error *err) 
             if (j > i && j - i > bu) bu = j - i;
         }
     if (sz <= L->o.dense_max) {
-        rc = proper__lin_direct(L, sz, 0, 0, 0);
+        rc = proper__dtmc_lin_direct(L, sz, 0, 0, 0);
         if (st && !rc) st->n_dense++;
     } else if (bl + bu <= L->o.band_max && (double)sz * (bl + bu + 1) <= 4.0 * (double)(nnz + sz) + 4096.0 &&
                (double)sz * bl * bu <= 256.0 * (double)(nnz + sz)) {
-        rc = proper__lin_direct(L, sz, 1, bl, bu);
+        rc = proper__dtmc_lin_direct(L, sz, 1, bl, bu);
         if (st && !rc) st->n_band++;
     } else {
-        rc = proper__lin_gauss_seidel(L, sz, &sweeps);
+        rc = proper__dtmc_lin_gauss_seidel(L, sz, &sweeps);
         if (st) st->sweeps += sweeps;
         if (rc == PROPER_ENOCONV)
             return proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0,
@@ -10179,54 +10175,55 @@ nomem:
  * the (constant) values of the states outside the mask on entry. Requires
  * I - A restricted to the mask to be non-singular (guaranteed by the graph
  * precomputation of each caller). */
-static int proper__solve_linear(const proper__csr *g, const proper_bitset *mask, const double *b, double *x,
+static int proper__dtmc_solve_linear(const proper__dtmc_csr *g, const proper_bitset *mask, const double *b, double *x,
                                 const proper_dtmc_solve_opts *opts, proper_dtmc_solve_stats *st,
                                 proper_error *err) {
-    proper__lin L;
+    proper__dtmc_lin L;
     uint32_t k;
     int rc = PROPER_OK;
     memset(&L, 0, sizeof L);
     L.g = g; L.b = b; L.x = x; L.st = st;
-    if (opts) L.o = *opts; else proper_dtmc_solve_opts_default(&L.o);
+    if (opts) L.o = *opts; else L.o = proper_dtmc_solve_opts_default();
     if (!(L.o.rel_precision > 0.0)) L.o.rel_precision = PROPER_DTMC_REL_PRECISION;
-    if (proper__tarjan(g, mask, &L.sccs)) goto nomem;
+    if (proper__dtmc_tarjan(g, mask, &L.sccs)) goto nomem;
     L.loc = (uint32_t *)proper_calloc(g->n ? g->n : 1, sizeof *L.loc);
     if (!L.loc) goto nomem;
-    proper__sccs_sort_members(&L.sccs, g->n, L.loc);
-    for (k = 0; k < L.sccs.n_comp && !rc; k++) rc = proper__lin_component(&L, k, err);
-    proper__lin_free(&L);
+    proper__dtmc_sccs_sort_members(&L.sccs, g->n, L.loc);
+    for (k = 0; k < L.sccs.n_comp && !rc; k++) rc = proper__dtmc_lin_component(&L, k, err);
+    proper__dtmc_lin_free(&L);
     return rc;
 nomem:
-    proper__lin_free(&L);
+    proper__dtmc_lin_free(&L);
     return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory solving a linear system");
 }
 
 /* ---- solvers ------------------------------------------------------------ */
 
-static int proper__nomem(proper_error *err) {
+static int proper__dtmc_nomem(proper_error *err) {
     return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
 }
 
 PROPER_API int proper_dtmc_prob_until(const proper_dtmc *m, const proper_bitset *phi1, const proper_bitset *phi2,
                                       const proper_dtmc_solve_opts *opts, double *x,
                                       proper_dtmc_solve_stats *stats, proper_error *err) {
-    proper__csr g, pred;
+    proper__dtmc_csr g, pred;
     proper_bitset no, yes, maybe;
     uint32_t s;
     int rc;
     if (stats) memset(stats, 0, sizeof *stats);
-    if ((rc = proper__check_set(m, phi1, "phi1", err)) || (rc = proper__check_set(m, phi2, "phi2", err))) return rc;
-    proper__csr_view(m, &g);
-    if (proper__transpose(&g, NULL, 0, &pred)) return proper__nomem(err);
-    if (proper__prob0(&pred, phi1, phi2, &no)) { proper__csr_free(&pred); return proper__nomem(err); }
-    rc = proper__prob1(&pred, phi1, phi2, &no, &yes);
-    proper__csr_free(&pred);
-    if (rc) { proper_bitset_free(&no); return proper__nomem(err); }
-    if (proper_bitset_copy(&maybe, &no)) { proper_bitset_free(&no); proper_bitset_free(&yes); return proper__nomem(err); }
+    if ((rc = proper__dtmc_check_set(m, phi1, "phi1", err)) || (rc = proper__dtmc_check_set(m, phi2, "phi2", err))) return rc;
+    proper__dtmc_csr_view(m, &g);
+    if (proper__dtmc_transpose(&g, NULL, 0, &pred)) return proper__dtmc_nomem(err);
+    if (proper__dtmc_prob0(&pred, phi1, phi2, &no)) { proper__dtmc_csr_free(&pred); return proper__dtmc_nomem(err); }
+    rc = proper__dtmc_prob1(&pred, phi1, phi2, &no, &yes);
+    proper__dtmc_csr_free(&pred);
+    if (rc) { proper_bitset_free(&no); return proper__dtmc_nomem(err); }
+    proper_bitset_init(&maybe);
+    if (proper_bitset_copy(&maybe, &no, NULL)) { proper_bitset_free(&no); proper_bitset_free(&yes); return proper__dtmc_nomem(err); }
     proper_bitset_or(&maybe, &yes);
     proper_bitset_not(&maybe);
     for (s = 0; s < m->n_states; s++) x[s] = PROPER_BITSET_GET(&yes, s) ? 1.0 : 0.0;
-    rc = proper__solve_linear(&g, &maybe, NULL, x, opts, stats, err);
+    rc = proper__dtmc_solve_linear(&g, &maybe, NULL, x, opts, stats, err);
     proper_bitset_free(&no);
     proper_bitset_free(&yes);
     proper_bitset_free(&maybe);
@@ -10240,9 +10237,9 @@ PROPER_API int proper_dtmc_prob_bounded_until(const proper_dtmc *m, const proper
     unsigned long step;
     uint32_t s;
     int rc;
-    if ((rc = proper__check_set(m, phi1, "phi1", err)) || (rc = proper__check_set(m, phi2, "phi2", err))) return rc;
+    if ((rc = proper__dtmc_check_set(m, phi1, "phi1", err)) || (rc = proper__dtmc_check_set(m, phi2, "phi2", err))) return rc;
     prev = (double *)proper_calloc(m->n_states, sizeof *prev);
-    if (!prev) return proper__nomem(err);
+    if (!prev) return proper__dtmc_nomem(err);
     for (s = 0; s < m->n_states; s++) x[s] = PROPER_BITSET_GET(phi2, s) ? 1.0 : 0.0;
     /* x_j(s) = 1 on phi2, 0 outside phi1, else sum_t P(s,t) x_{j-1}(t) */
     for (step = 0; step < k; step++) {
@@ -10259,7 +10256,7 @@ PROPER_API int proper_dtmc_prob_bounded_until(const proper_dtmc *m, const proper
     return PROPER_OK;
 }
 
-static int proper__check_reward(const proper_dtmc *m, const proper_dtmc_reward *r, int nonneg, proper_error *err) {
+static int proper__dtmc_check_reward(const proper_dtmc *m, const proper_dtmc_reward *r, int nonneg, proper_error *err) {
     uint64_t i;
     if (r->state)
         for (i = 0; i < m->n_states; i++)
@@ -10275,7 +10272,7 @@ static int proper__check_reward(const proper_dtmc *m, const proper_dtmc_reward *
 }
 
 /* Expected reward of one step from s: state reward + expected transition reward. */
-static double proper__step_reward(const proper_dtmc *m, const proper_dtmc_reward *r, uint32_t s) {
+static double proper__dtmc_step_reward(const proper_dtmc *m, const proper_dtmc_reward *r, uint32_t s) {
     double v = r->state ? r->state[s] : 0.0;
     uint64_t e;
     if (r->trans)
@@ -10286,22 +10283,22 @@ static double proper__step_reward(const proper_dtmc *m, const proper_dtmc_reward
 PROPER_API int proper_dtmc_reward_reach(const proper_dtmc *m, const proper_dtmc_reward *r,
                                         const proper_bitset *phi, const proper_dtmc_solve_opts *opts,
                                         double *x, proper_dtmc_solve_stats *stats, proper_error *err) {
-    proper__csr g, pred;
+    proper__dtmc_csr g, pred;
     proper_bitset no, sure;
     double *b;
     uint32_t s;
     int rc;
     if (stats) memset(stats, 0, sizeof *stats);
-    if ((rc = proper__check_set(m, phi, "phi", err)) || (rc = proper__check_reward(m, r, 1, err))) return rc;
-    proper__csr_view(m, &g);
-    if (proper__transpose(&g, NULL, 0, &pred)) return proper__nomem(err);
-    if (proper__prob0(&pred, NULL, phi, &no)) { proper__csr_free(&pred); return proper__nomem(err); }
-    rc = proper__prob1(&pred, NULL, phi, &no, &sure);
-    proper__csr_free(&pred);
+    if ((rc = proper__dtmc_check_set(m, phi, "phi", err)) || (rc = proper__dtmc_check_reward(m, r, 1, err))) return rc;
+    proper__dtmc_csr_view(m, &g);
+    if (proper__dtmc_transpose(&g, NULL, 0, &pred)) return proper__dtmc_nomem(err);
+    if (proper__dtmc_prob0(&pred, NULL, phi, &no)) { proper__dtmc_csr_free(&pred); return proper__dtmc_nomem(err); }
+    rc = proper__dtmc_prob1(&pred, NULL, phi, &no, &sure);
+    proper__dtmc_csr_free(&pred);
     proper_bitset_free(&no);
-    if (rc) return proper__nomem(err);
+    if (rc) return proper__dtmc_nomem(err);
     b = (double *)proper_calloc(m->n_states, sizeof *b);
-    if (!b) { proper_bitset_free(&sure); return proper__nomem(err); }
+    if (!b) { proper_bitset_free(&sure); return proper__dtmc_nomem(err); }
     /* unknowns: states that reach phi surely but are not in phi */
     for (s = 0; s < m->n_states; s++) {
         if (PROPER_BITSET_GET(phi, s)) {
@@ -10311,10 +10308,10 @@ PROPER_API int proper_dtmc_reward_reach(const proper_dtmc *m, const proper_dtmc_
             x[s] = INFINITY; /* phi missed with positive probability: PRISM's infinity */
         } else {
             x[s] = 0.0;
-            b[s] = proper__step_reward(m, r, s);
+            b[s] = proper__dtmc_step_reward(m, r, s);
         }
     }
-    rc = proper__solve_linear(&g, &sure, b, x, opts, stats, err);
+    rc = proper__dtmc_solve_linear(&g, &sure, b, x, opts, stats, err);
     PROPER_FREE(b);
     proper_bitset_free(&sure);
     return rc;
@@ -10326,11 +10323,11 @@ PROPER_API int proper_dtmc_reward_cumulative(const proper_dtmc *m, const proper_
     unsigned long j;
     uint32_t s;
     int rc;
-    if ((rc = proper__check_reward(m, r, 0, err))) return rc;
+    if ((rc = proper__dtmc_check_reward(m, r, 0, err))) return rc;
     prev = (double *)proper_calloc(m->n_states, sizeof *prev);
     step = (double *)proper_calloc(m->n_states, sizeof *step);
-    if (!prev || !step) { PROPER_FREE(prev); PROPER_FREE(step); return proper__nomem(err); }
-    for (s = 0; s < m->n_states; s++) { x[s] = 0.0; step[s] = proper__step_reward(m, r, s); }
+    if (!prev || !step) { PROPER_FREE(prev); PROPER_FREE(step); return proper__dtmc_nomem(err); }
+    for (s = 0; s < m->n_states; s++) { x[s] = 0.0; step[s] = proper__dtmc_step_reward(m, r, s); }
     /* c_j(s) = step(s) + sum_t P(s,t) c_{j-1}(t), c_0 = 0 */
     for (j = 0; j < k; j++) {
         memcpy(prev, x, (size_t)m->n_states * sizeof *prev);
@@ -10352,9 +10349,9 @@ PROPER_API int proper_dtmc_reward_instant(const proper_dtmc *m, const proper_dtm
     unsigned long j;
     uint32_t s;
     int rc;
-    if ((rc = proper__check_reward(m, r, 0, err))) return rc;
+    if ((rc = proper__dtmc_check_reward(m, r, 0, err))) return rc;
     prev = (double *)proper_calloc(m->n_states, sizeof *prev);
-    if (!prev) return proper__nomem(err);
+    if (!prev) return proper__dtmc_nomem(err);
     for (s = 0; s < m->n_states; s++) x[s] = r->state ? r->state[s] : 0.0;
     /* i_j = P i_{j-1}, i_0 = state rewards */
     for (j = 0; j < k; j++) {
@@ -10376,19 +10373,21 @@ PROPER_API int proper_dtmc_reward_instant(const proper_dtmc *m, const proper_dtm
  * pi_t = sum_{s in B} pi_s P(s,t): the expected visits to t between two
  * visits to r (Kemeny & Snell, Finite Markov Chains, 6.2), a transient
  * system that the component solver handles like any other. */
-static int proper__bscc_stationary(const proper_dtmc *m, const proper_dtmc_solve_opts *opts, double *pi,
+static int proper__dtmc_bscc_stationary(const proper_dtmc *m, const proper_dtmc_solve_opts *opts, double *pi,
                                    uint32_t *bscc, uint32_t *n_bscc, proper_error *err) {
-    proper__csr g, tr;
-    proper__sccs c;
+    proper__dtmc_csr g, tr;
+    proper__dtmc_sccs c;
     proper_bitset in_b, mask;
     uint32_t k, i, nb = 0;
     int rc = PROPER_OK;
-    proper__csr_view(m, &g);
-    if (proper__tarjan(&g, NULL, &c)) return proper__nomem(err);
-    if (proper_bitset_init(&in_b, m->n_states)) { proper__sccs_free(&c); return proper__nomem(err); }
+    proper__dtmc_csr_view(m, &g);
+    if (proper__dtmc_tarjan(&g, NULL, &c)) return proper__dtmc_nomem(err);
+    proper_bitset_init(&in_b);
+    proper_bitset_init(&mask);
+    if (proper_bitset_create(&in_b, m->n_states, NULL)) { proper__dtmc_sccs_free(&c); return proper__dtmc_nomem(err); }
     for (i = 0; i < m->n_states; i++) { bscc[i] = UINT32_MAX; pi[i] = 0.0; }
     for (k = 0; k < c.n_comp; k++) {
-        if (!proper__is_bottom(&g, &c, k)) continue;
+        if (!proper__dtmc_is_bottom(&g, &c, k)) continue;
         for (i = c.start[k]; i < c.start[k + 1]; i++) {
             bscc[c.order[i]] = nb;
             proper_bitset_set(&in_b, c.order[i]);
@@ -10397,15 +10396,15 @@ static int proper__bscc_stationary(const proper_dtmc *m, const proper_dtmc_solve
     }
     /* one transposed system over all BSCC states; each BSCC's reference
      * state (its first in order[]) is fixed to 1 */
-    if (proper__transpose(&g, &in_b, 1, &tr)) { rc = proper__nomem(err); goto done; }
-    if (proper_bitset_copy(&mask, &in_b)) { proper__csr_free(&tr); rc = proper__nomem(err); goto done; }
+    if (proper__dtmc_transpose(&g, &in_b, 1, &tr)) { rc = proper__dtmc_nomem(err); goto done; }
+    if (proper_bitset_copy(&mask, &in_b, NULL)) { proper__dtmc_csr_free(&tr); rc = proper__dtmc_nomem(err); goto done; }
     for (k = 0; k < c.n_comp; k++)
         if (bscc[c.order[c.start[k]]] != UINT32_MAX) {
             pi[c.order[c.start[k]]] = 1.0;
             proper_bitset_clear(&mask, c.order[c.start[k]]);
         }
-    rc = proper__solve_linear(&tr, &mask, NULL, pi, opts, NULL, err);
-    proper__csr_free(&tr);
+    rc = proper__dtmc_solve_linear(&tr, &mask, NULL, pi, opts, NULL, err);
+    proper__dtmc_csr_free(&tr);
     proper_bitset_free(&mask);
     if (rc) goto done;
     for (k = 0; k < c.n_comp; k++) {
@@ -10417,25 +10416,26 @@ static int proper__bscc_stationary(const proper_dtmc *m, const proper_dtmc_solve
     *n_bscc = nb;
 done:
     proper_bitset_free(&in_b);
-    proper__sccs_free(&c);
+    proper__dtmc_sccs_free(&c);
     return rc;
 }
 
 PROPER_API int proper_dtmc_steady(const proper_dtmc *m, const proper_bitset *phi,
                                   const proper_dtmc_solve_opts *opts, double *x, proper_error *err) {
-    proper__csr g;
+    proper__dtmc_csr g;
     proper_bitset transient;
     double *pi, *mass;
     uint32_t *bscc, nb = 0, s;
     int rc;
-    if ((rc = proper__check_set(m, phi, "phi", err))) return rc;
+    if ((rc = proper__dtmc_check_set(m, phi, "phi", err))) return rc;
     pi = (double *)proper_calloc(m->n_states, sizeof *pi);
     bscc = (uint32_t *)proper_calloc(m->n_states, sizeof *bscc);
-    if (!pi || !bscc) { PROPER_FREE(pi); PROPER_FREE(bscc); return proper__nomem(err); }
-    rc = proper__bscc_stationary(m, opts, pi, bscc, &nb, err);
+    if (!pi || !bscc) { PROPER_FREE(pi); PROPER_FREE(bscc); return proper__dtmc_nomem(err); }
+    rc = proper__dtmc_bscc_stationary(m, opts, pi, bscc, &nb, err);
     mass = rc ? NULL : (double *)proper_calloc(nb ? nb : 1, sizeof *mass);
-    if (!rc && !mass) rc = proper__nomem(err);
-    if (!rc && proper_bitset_init(&transient, m->n_states)) { PROPER_FREE(mass); mass = NULL; rc = proper__nomem(err); }
+    if (!rc && !mass) rc = proper__dtmc_nomem(err);
+    proper_bitset_init(&transient);
+    if (!rc && proper_bitset_create(&transient, m->n_states, NULL)) { PROPER_FREE(mass); mass = NULL; rc = proper__dtmc_nomem(err); }
     if (rc) { PROPER_FREE(pi); PROPER_FREE(bscc); return rc; }
     for (s = 0; s < m->n_states; s++)
         if (bscc[s] != UINT32_MAX && PROPER_BITSET_GET(phi, s)) mass[bscc[s]] += pi[s];
@@ -10448,8 +10448,8 @@ PROPER_API int proper_dtmc_steady(const proper_dtmc *m, const proper_bitset *phi
             proper_bitset_set(&transient, s);
         }
     }
-    proper__csr_view(m, &g);
-    rc = proper__solve_linear(&g, &transient, NULL, x, opts, NULL, err);
+    proper__dtmc_csr_view(m, &g);
+    rc = proper__dtmc_solve_linear(&g, &transient, NULL, x, opts, NULL, err);
     proper_bitset_free(&transient);
     PROPER_FREE(mass);
     PROPER_FREE(pi);
@@ -10459,34 +10459,35 @@ PROPER_API int proper_dtmc_steady(const proper_dtmc *m, const proper_bitset *phi
 
 PROPER_API int proper_dtmc_steady_distribution(const proper_dtmc *m, const proper_dtmc_solve_opts *opts,
                                                double *pi, proper_error *err) {
-    proper__csr g, tr;
+    proper__dtmc_csr g, tr;
     proper_bitset transient;
     double *visits = NULL, *absorb = NULL;
     uint32_t *bscc, nb = 0, s;
     uint64_t e;
     int rc;
     bscc = (uint32_t *)proper_calloc(m->n_states, sizeof *bscc);
-    if (!bscc) return proper__nomem(err);
-    if ((rc = proper__bscc_stationary(m, opts, pi, bscc, &nb, err))) { PROPER_FREE(bscc); return rc; }
+    if (!bscc) return proper__dtmc_nomem(err);
+    if ((rc = proper__dtmc_bscc_stationary(m, opts, pi, bscc, &nb, err))) { PROPER_FREE(bscc); return rc; }
     visits = (double *)proper_calloc(m->n_states, sizeof *visits);
     absorb = (double *)proper_calloc(nb ? nb : 1, sizeof *absorb);
-    if (!visits || !absorb || proper_bitset_init(&transient, m->n_states)) {
+    proper_bitset_init(&transient);
+    if (!visits || !absorb || proper_bitset_create(&transient, m->n_states, NULL)) {
         PROPER_FREE(visits); PROPER_FREE(absorb); PROPER_FREE(bscc);
-        return proper__nomem(err);
+        return proper__dtmc_nomem(err);
     }
     /* expected visits v to transient states from the initial distribution:
      * v_t = mu0(t) + sum_{s transient} v_s P(s,t), a transposed system */
     for (s = 0; s < m->n_states; s++)
         if (bscc[s] == UINT32_MAX) proper_bitset_set(&transient, s);
-    proper__csr_view(m, &g);
-    if (proper__transpose(&g, &transient, 1, &tr)) { rc = proper__nomem(err); goto done; }
+    proper__dtmc_csr_view(m, &g);
+    if (proper__dtmc_transpose(&g, &transient, 1, &tr)) { rc = proper__dtmc_nomem(err); goto done; }
     {
         double *mu0 = (double *)proper_calloc(m->n_states, sizeof *mu0);
-        if (!mu0) { proper__csr_free(&tr); rc = proper__nomem(err); goto done; }
+        if (!mu0) { proper__dtmc_csr_free(&tr); rc = proper__dtmc_nomem(err); goto done; }
         if (m->init_dist) memcpy(mu0, m->init_dist, (size_t)m->n_states * sizeof *mu0);
         else mu0[m->init] = 1.0;
-        rc = proper__solve_linear(&tr, &transient, mu0, visits, opts, NULL, err);
-        proper__csr_free(&tr);
+        rc = proper__dtmc_solve_linear(&tr, &transient, mu0, visits, opts, NULL, err);
+        proper__dtmc_csr_free(&tr);
         if (!rc) {
             /* probability of absorption in each BSCC */
             for (s = 0; s < m->n_states; s++) {
@@ -10521,14 +10522,16 @@ PROPER_API double proper_dtmc_value_at_init(const proper_dtmc *m, const double *
 
 /* ---- PRISM explicit import ---------------------------------------------- */
 
-PROPER_API void proper_dtmc_import_opts_default(proper_dtmc_import_opts *o) {
-    o->row_sum_tol = PROPER_DTMC_ROW_SUM_TOL;
-    o->fix_deadlocks = 0;
-    o->max_states = PROPER_DTMC_MAX_STATES;
+PROPER_API proper_dtmc_import_opts proper_dtmc_import_opts_default(void) {
+    proper_dtmc_import_opts o;
+    o.row_sum_tol = PROPER_DTMC_ROW_SUM_TOL;
+    o.fix_deadlocks = 0;
+    o.max_states = PROPER_DTMC_MAX_STATES;
+    return o;
 }
 
 /* Line reader over a FILE (in 1 MiB chunks) or a block of memory. */
-typedef struct proper__reader {
+typedef struct proper__dtmc_reader {
     FILE *f;
     const char *mem;
     size_t mem_len, mem_pos;
@@ -10538,30 +10541,30 @@ typedef struct proper__reader {
     const char *name;
     int line;               /* number of the line last returned */
     const char *text, *end; /* that line, without its newline */
-} proper__reader;
+} proper__dtmc_reader;
 
 #define PROPER__READ_CHUNK ((size_t)1 << 20)
 
-static void proper__reader_mem(proper__reader *r, const char *text, size_t len, const char *name) {
+static void proper__dtmc_reader_mem(proper__dtmc_reader *r, const char *text, size_t len, const char *name) {
     memset(r, 0, sizeof *r);
     r->mem = text;
     r->mem_len = len;
     r->name = name;
 }
 
-static void proper__reader_file(proper__reader *r, FILE *f, const char *name) {
+static void proper__dtmc_reader_file(proper__dtmc_reader *r, FILE *f, const char *name) {
     memset(r, 0, sizeof *r);
     r->f = f;
     r->name = name;
 }
 
-static void proper__reader_free(proper__reader *r) {
+static void proper__dtmc_reader_free(proper__dtmc_reader *r) {
     PROPER_FREE(r->buf);
     r->buf = NULL;
 }
 
 /* Next line into r->text/r->end: 1 a line, 0 end of input, <0 error. */
-static int proper__reader_next(proper__reader *r) {
+static int proper__dtmc_reader_next(proper__dtmc_reader *r) {
     const char *nl;
     if (!r->f) {
         const char *p = r->mem + r->mem_pos, *end = r->mem + r->mem_len;
@@ -10601,65 +10604,64 @@ static int proper__reader_next(proper__reader *r) {
 }
 
 /* Error at position `at` of the current line (NULL: the line itself). */
-static int proper__reader_error(const proper__reader *r, proper_error *err, const char *at, int code,
+static int proper__dtmc_reader_error(const proper__dtmc_reader *r, proper_error *err, const char *at, int code,
                                 const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 5, 6)))
 #endif
     ;
 
-static int proper__reader_error(const proper__reader *r, proper_error *err, const char *at, int code,
+static int proper__dtmc_reader_error(const proper__dtmc_reader *r, proper_error *err, const char *at, int code,
                                 const char *fmt, ...) {
-    char msg[PROPER_ERROR_MESSAGE_MAX];
     va_list ap;
     int col = at && r->line ? (int)(at - r->text) + 1 : 0;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    proper_error_setv(err, code, r->name, r->line, col, fmt, ap);
     va_end(ap);
-    return proper_error_set(err, code, r->name, r->line, col, "%s", msg);
+    return code;
 }
 
-static const char *proper__skip_blanks(const char *p, const char *end) {
+static const char *proper__dtmc_skip_blanks(const char *p, const char *end) {
     while (p < end && (*p == ' ' || *p == '\t')) p++;
     return p;
 }
 
 /* A line with nothing but blanks, or a '#' comment. */
-static int proper__skippable_line(const proper__reader *r) {
-    const char *p = proper__skip_blanks(r->text, r->end);
+static int proper__dtmc_skippable_line(const proper__dtmc_reader *r) {
+    const char *p = proper__dtmc_skip_blanks(r->text, r->end);
     return p == r->end || *p == '#';
 }
 
 /* Next line that is not blank or a comment: 1, 0 at end, <0 error. */
-static int proper__next_content_line(proper__reader *r, proper_error *err) {
+static int proper__dtmc_next_content_line(proper__dtmc_reader *r, proper_error *err) {
     int rc;
-    while ((rc = proper__reader_next(r)) == 1)
-        if (!proper__skippable_line(r)) return 1;
+    while ((rc = proper__dtmc_reader_next(r)) == 1)
+        if (!proper__dtmc_skippable_line(r)) return 1;
     if (rc < 0)
         return proper_error_set(err, rc, r->name, r->line, 0, rc == PROPER_ENOMEM ? "out of memory" : "read error");
     return 0;
 }
 
-static int proper__is_digit_ch(char c) { return c >= '0' && c <= '9'; }
+static int proper__dtmc_is_digit_ch(char c) { return c >= '0' && c <= '9'; }
 
 /* After a token: the end of the line or a blank. */
-static int proper__token_end(const proper__reader *r, const char *p, const char *what, proper_error *err) {
+static int proper__dtmc_token_end(const proper__dtmc_reader *r, const char *p, const char *what, proper_error *err) {
     if (p < r->end && *p != ' ' && *p != '\t')
-        return proper__reader_error(r, err, p, PROPER_EPARSE, "unexpected '%c' after %s", *p, what);
+        return proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, "unexpected '%c' after %s", *p, what);
     return PROPER_OK;
 }
 
 /* Digits of a non-negative integer <= max (after blanks). */
-static int proper__scan_uint(const proper__reader *r, const char **pp, uint64_t max, uint64_t *out,
+static int proper__dtmc_scan_uint(const proper__dtmc_reader *r, const char **pp, uint64_t max, uint64_t *out,
                              const char *what, proper_error *err) {
-    const char *p = proper__skip_blanks(*pp, r->end), *start = p;
+    const char *p = proper__dtmc_skip_blanks(*pp, r->end), *start = p;
     uint64_t v = 0;
-    if (p == r->end || !proper__is_digit_ch(*p))
-        return proper__reader_error(r, err, p, PROPER_EPARSE, "expected %s (a non-negative integer)", what);
-    while (p < r->end && proper__is_digit_ch(*p)) {
+    if (p == r->end || !proper__dtmc_is_digit_ch(*p))
+        return proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, "expected %s (a non-negative integer)", what);
+    while (p < r->end && proper__dtmc_is_digit_ch(*p)) {
         unsigned d = (unsigned)(*p - '0');
         if (v > max / 10 || (v == max / 10 && d > max % 10))
-            return proper__reader_error(r, err, start, PROPER_ERANGE, "%s is too large (at most %llu)", what,
+            return proper__dtmc_reader_error(r, err, start, PROPER_ERANGE, "%s is too large (at most %llu)", what,
                                         (unsigned long long)max);
         v = v * 10 + d;
         p++;
@@ -10670,20 +10672,20 @@ static int proper__scan_uint(const proper__reader *r, const char **pp, uint64_t 
 }
 
 /* An integer token (followed by a blank or the end of the line). */
-static int proper__read_uint(const proper__reader *r, const char **pp, uint64_t max, uint64_t *out,
+static int proper__dtmc_read_uint(const proper__dtmc_reader *r, const char **pp, uint64_t max, uint64_t *out,
                              const char *what, proper_error *err) {
-    int rc = proper__scan_uint(r, pp, max, out, what, err);
+    int rc = proper__dtmc_scan_uint(r, pp, max, out, what, err);
     if (rc) return rc;
-    return proper__token_end(r, *pp, what, err);
+    return proper__dtmc_token_end(r, *pp, what, err);
 }
 
 /* "STATE:" at the start of a .lab line. */
-static int proper__read_uint_colon(const proper__reader *r, const char **pp, uint64_t max, uint64_t *out,
+static int proper__dtmc_read_uint_colon(const proper__dtmc_reader *r, const char **pp, uint64_t max, uint64_t *out,
                                    proper_error *err) {
-    int rc = proper__scan_uint(r, pp, max, out, "state number", err);
+    int rc = proper__dtmc_scan_uint(r, pp, max, out, "state number", err);
     if (rc) return rc;
     if (*pp == r->end || **pp != ':')
-        return proper__reader_error(r, err, *pp, PROPER_EPARSE, "expected ':' after the state number");
+        return proper__dtmc_reader_error(r, err, *pp, PROPER_EPARSE, "expected ':' after the state number");
     (*pp)++;
     return PROPER_OK;
 }
@@ -10692,38 +10694,38 @@ static int proper__read_uint_colon(const proper__reader *r, const char **pp, uin
  * decimals are converted exactly by Clinger's fast path (a mantissa below
  * 2^53 times or divided by an exact power of ten <= 1e22 is one correctly
  * rounded operation); others go through strtod. */
-static int proper__read_real(const proper__reader *r, const char **pp, double *out, const char *what,
+static int proper__dtmc_read_real(const proper__dtmc_reader *r, const char **pp, double *out, const char *what,
                              proper_error *err) {
     static const double pow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-    const char *p = proper__skip_blanks(*pp, r->end), *start = p, *q;
+    const char *p = proper__dtmc_skip_blanks(*pp, r->end), *start = p, *q;
     uint64_t mant = 0;
     int neg = 0, digits = 0, sig = 0, exp10 = 0, many = 0;
     double v;
     if (p < r->end && (*p == '+' || *p == '-')) { neg = *p == '-'; p++; }
-    for (; p < r->end && proper__is_digit_ch(*p); p++, digits++) {
+    for (; p < r->end && proper__dtmc_is_digit_ch(*p); p++, digits++) {
         if (sig < 19) { mant = mant * 10 + (uint64_t)(*p - '0'); if (mant) sig++; }
         else { many = 1; exp10++; }
     }
     if (p < r->end && *p == '.') {
-        for (p++; p < r->end && proper__is_digit_ch(*p); p++, digits++) {
+        for (p++; p < r->end && proper__dtmc_is_digit_ch(*p); p++, digits++) {
             if (sig < 19) { mant = mant * 10 + (uint64_t)(*p - '0'); if (mant) sig++; exp10--; }
             else many = 1;
         }
     }
-    if (!digits) return proper__reader_error(r, err, start, PROPER_EPARSE, "expected %s (a number)", what);
+    if (!digits) return proper__dtmc_reader_error(r, err, start, PROPER_EPARSE, "expected %s (a number)", what);
     if (p < r->end && (*p == 'e' || *p == 'E')) {
         int eneg = 0, e = 0;
         q = p + 1;
         if (q < r->end && (*q == '+' || *q == '-')) { eneg = *q == '-'; q++; }
-        if (q == r->end || !proper__is_digit_ch(*q))
-            return proper__reader_error(r, err, q, PROPER_EPARSE, "expected exponent digits in %s", what);
-        for (; q < r->end && proper__is_digit_ch(*q); q++)
+        if (q == r->end || !proper__dtmc_is_digit_ch(*q))
+            return proper__dtmc_reader_error(r, err, q, PROPER_EPARSE, "expected exponent digits in %s", what);
+        for (; q < r->end && proper__dtmc_is_digit_ch(*q); q++)
             if (e < 100000) e = e * 10 + (*q - '0');
         exp10 += eneg ? -e : e;
         p = q;
     }
-    if (proper__token_end(r, p, what, err)) return PROPER_EPARSE;
+    if (proper__dtmc_token_end(r, p, what, err)) return PROPER_EPARSE;
     if (!many && mant <= ((uint64_t)1 << 53) && exp10 >= -22 && exp10 <= 22) {
         v = exp10 < 0 ? (double)mant / pow10[-exp10] : (double)mant * pow10[exp10];
     } else {
@@ -10731,7 +10733,7 @@ static int proper__read_real(const proper__reader *r, const char **pp, double *o
         size_t n = (size_t)(p - start);
         if (n >= sizeof small) {
             buf = (char *)PROPER_MALLOC(n + 1);
-            if (!buf) return proper__reader_error(r, err, start, PROPER_ENOMEM, "out of memory");
+            if (!buf) return proper__dtmc_reader_error(r, err, start, PROPER_ENOMEM, "out of memory");
         }
         memcpy(buf, start, n);
         buf[n] = '\0';
@@ -10739,31 +10741,31 @@ static int proper__read_real(const proper__reader *r, const char **pp, double *o
         if (buf != small) PROPER_FREE(buf);
         neg = 0;
     }
-    if (isinf(v)) return proper__reader_error(r, err, start, PROPER_ERANGE, "%s is too large for a double", what);
+    if (isinf(v)) return proper__dtmc_reader_error(r, err, start, PROPER_ERANGE, "%s is too large for a double", what);
     *out = neg ? -v : v;
     *pp = p;
     return PROPER_OK;
 }
 
 /* The rest of the line must be blank. */
-static int proper__line_done(const proper__reader *r, const char *p, proper_error *err) {
-    p = proper__skip_blanks(p, r->end);
-    if (p != r->end) return proper__reader_error(r, err, p, PROPER_EPARSE, "unexpected text at the end of the line");
+static int proper__dtmc_line_done(const proper__dtmc_reader *r, const char *p, proper_error *err) {
+    p = proper__dtmc_skip_blanks(p, r->end);
+    if (p != r->end) return proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, "unexpected text at the end of the line");
     return PROPER_OK;
 }
 
-static int proper__is_ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-static int proper__is_ident_char(char c) { return proper__is_ident_start(c) || proper__is_digit_ch(c); }
+static int proper__dtmc_is_ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+static int proper__dtmc_is_ident_char(char c) { return proper__dtmc_is_ident_start(c) || proper__dtmc_is_digit_ch(c); }
 
 /* Check the probability of a transition read from a file. */
-static int proper__check_file_prob(const proper__reader *r, const char *at, double p, double tol, proper_error *err) {
+static int proper__dtmc_check_file_prob(const proper__dtmc_reader *r, const char *at, double p, double tol, proper_error *err) {
     if (!(p >= 0.0))
-        return proper__reader_error(r, err, at, PROPER_EPROB, "probability %g is negative", p);
-    if (p > 1.0 + tol) return proper__reader_error(r, err, at, PROPER_EPROB, "probability %.17g is above 1", p);
+        return proper__dtmc_reader_error(r, err, at, PROPER_EPROB, "probability %g is negative", p);
+    if (p > 1.0 + tol) return proper__dtmc_reader_error(r, err, at, PROPER_EPROB, "probability %.17g is above 1", p);
     return PROPER_OK;
 }
 
-static int proper__row_sum_error(const proper__reader *r, int line, uint32_t s, double sum, double tol,
+static int proper__dtmc_row_sum_error(const proper__dtmc_reader *r, int line, uint32_t s, double sum, double tol,
                                  proper_error *err) {
     return proper_error_set(err, PROPER_EPROB, r->name, line, line ? 1 : 0,
                             "state %u: outgoing probabilities sum to %.15g (must be 1 within %g)", (unsigned)s, sum,
@@ -10772,7 +10774,7 @@ static int proper__row_sum_error(const proper__reader *r, int line, uint32_t s, 
 
 /* Sort rows of an unsorted .tra by source (counting sort) and each row by
  * destination; repeated transitions are an error. */
-static int proper__tra_sort(proper_dtmc *m, const proper__reader *r, uint32_t *srcs, double tol, proper_error *err) {
+static int proper__dtmc_tra_sort(proper_dtmc *m, const proper__dtmc_reader *r, uint32_t *srcs, double tol, proper_error *err) {
     uint64_t n = m->n_states, t = m->n_trans, i, *at;
     uint32_t *col, s;
     double *prob;
@@ -10800,13 +10802,13 @@ static int proper__tra_sort(proper_dtmc *m, const proper__reader *r, uint32_t *s
     for (s = 0; s < n; s++) {
         uint64_t a = m->row[s], b = m->row[s + 1], k;
         double sum = 0.0;
-        proper__entry small[32], *e = small;
+        proper__dtmc_entry small[32], *e = small;
         if (b - a > 32) {
-            e = (proper__entry *)proper_calloc((size_t)(b - a), sizeof *e);
+            e = (proper__dtmc_entry *)proper_calloc((size_t)(b - a), sizeof *e);
             if (!e) return proper_error_set(err, PROPER_ENOMEM, r->name, 0, 0, "out of memory sorting transitions");
         }
         for (k = a; k < b; k++) { e[k - a].dst = m->col[k]; e[k - a].p = m->prob[k]; }
-        proper__sort_entries(e, (size_t)(b - a));
+        proper__dtmc_sort_entries(e, (size_t)(b - a));
         for (k = a; k < b; k++) {
             m->col[k] = e[k - a].dst;
             m->prob[k] = e[k - a].p;
@@ -10817,14 +10819,14 @@ static int proper__tra_sort(proper_dtmc *m, const proper__reader *r, uint32_t *s
             if (m->col[k] == m->col[k - 1])
                 return proper_error_set(err, PROPER_EPARSE, r->name, 0, 0, "transition %u -> %u is listed twice",
                                         (unsigned)s, (unsigned)m->col[k]);
-        if (b > a && !(fabs(sum - 1.0) <= tol)) return proper__row_sum_error(r, 0, s, sum, tol, err);
+        if (b > a && !(fabs(sum - 1.0) <= tol)) return proper__dtmc_row_sum_error(r, 0, s, sum, tol, err);
     }
     return PROPER_OK;
 }
 
 /* State of a .tra being read in source order (the usual case: PRISM and
  * Storm write sorted files); srcs is only allocated if the order breaks. */
-typedef struct proper__tra_state {
+typedef struct proper__dtmc_tra_state {
     uint32_t cur;       /* row being filled */
     int have_prev;
     uint32_t prev_dst;
@@ -10832,9 +10834,9 @@ typedef struct proper__tra_state {
     int first_line;     /* line of the current row's first transition */
     uint32_t *srcs;     /* sources of all entries, once unsorted */
     size_t cap;         /* capacity of col/prob (and srcs) */
-} proper__tra_state;
+} proper__dtmc_tra_state;
 
-static int proper__tra_grow(proper_dtmc *m, proper__tra_state *st, uint64_t need) {
+static int proper__dtmc_tra_grow(proper_dtmc *m, proper__dtmc_tra_state *st, uint64_t need) {
     size_t cap = st->cap;
     if (need <= st->cap) return PROPER_OK;
     if (proper_reserve(&m->col, &cap, (size_t)need, sizeof *m->col)) return PROPER_ENOMEM;
@@ -10849,10 +10851,10 @@ static int proper__tra_grow(proper_dtmc *m, proper__tra_state *st, uint64_t need
 }
 
 /* Close rows st->cur .. upto-1 (the current row is checked). */
-static int proper__tra_close_rows(proper_dtmc *m, proper__tra_state *st, const proper__reader *r, uint32_t upto,
+static int proper__dtmc_tra_close_rows(proper_dtmc *m, proper__dtmc_tra_state *st, const proper__dtmc_reader *r, uint32_t upto,
                                   double tol, proper_error *err) {
     if (m->n_trans > m->row[st->cur] && !(fabs(st->sum - 1.0) <= tol))
-        return proper__row_sum_error(r, st->first_line, st->cur, st->sum, tol, err);
+        return proper__dtmc_row_sum_error(r, st->first_line, st->cur, st->sum, tol, err);
     while (st->cur < upto) m->row[++st->cur] = m->n_trans;
     st->sum = 0.0;
     st->have_prev = 0;
@@ -10860,7 +10862,7 @@ static int proper__tra_close_rows(proper_dtmc *m, proper__tra_state *st, const p
 }
 
 /* Switch to unsorted mode: record the source of every entry so far. */
-static int proper__tra_unsorted(proper_dtmc *m, proper__tra_state *st) {
+static int proper__dtmc_tra_unsorted(proper_dtmc *m, proper__dtmc_tra_state *st) {
     uint64_t k;
     uint32_t s;
     st->srcs = (uint32_t *)proper_calloc(st->cap ? st->cap : 1, sizeof *st->srcs);
@@ -10871,80 +10873,80 @@ static int proper__tra_unsorted(proper_dtmc *m, proper__tra_state *st) {
     return PROPER_OK;
 }
 
-static int proper__parse_tra(proper_dtmc *m, proper__reader *r, uint64_t size_hint,
+static int proper__dtmc_parse_tra(proper_dtmc *m, proper__dtmc_reader *r, uint64_t size_hint,
                              const proper_dtmc_import_opts *opts, proper_error *err) {
     proper_dtmc_import_opts o;
-    proper__tra_state st;
+    proper__dtmc_tra_state st;
     uint64_t n, t, lines = 0;
     const char *p;
     int rc;
-    if (opts) o = *opts; else proper_dtmc_import_opts_default(&o);
+    if (opts) o = *opts; else o = proper_dtmc_import_opts_default();
     proper_dtmc_init(m);
     memset(&st, 0, sizeof st);
-    if ((rc = proper__next_content_line(r, err)) <= 0) {
+    if ((rc = proper__dtmc_next_content_line(r, err)) <= 0) {
         if (rc == 0) rc = proper_error_set(err, PROPER_EPARSE, r->name, r->line ? r->line : 1, 0,
                                            "empty file: expected the header \"STATES TRANSITIONS\"");
         return rc;
     }
     p = r->text;
-    if ((rc = proper__read_uint(r, &p, UINT64_MAX, &n, "number of states", err))) return rc;
+    if ((rc = proper__dtmc_read_uint(r, &p, UINT64_MAX, &n, "number of states", err))) return rc;
     if (n > o.max_states || n > PROPER_DTMC_MAX_STATES)
-        return proper__reader_error(r, err, proper__skip_blanks(r->text, r->end), PROPER_ELIMIT,
+        return proper__dtmc_reader_error(r, err, proper__dtmc_skip_blanks(r->text, r->end), PROPER_ELIMIT,
                                     "%llu states exceed the limit of %lu", (unsigned long long)n,
                                     (unsigned long)(o.max_states < PROPER_DTMC_MAX_STATES ? o.max_states
                                                                                          : PROPER_DTMC_MAX_STATES));
-    if (n == 0) return proper__reader_error(r, err, r->text, PROPER_EPARSE, "a model needs at least one state");
-    if ((rc = proper__read_uint(r, &p, UINT64_MAX, &t, "number of transitions", err))) return rc;
-    p = proper__skip_blanks(p, r->end);
-    if (p < r->end && proper__is_digit_ch(*p))
-        return proper__reader_error(r, err, p, PROPER_EUNSUPPORTED,
+    if (n == 0) return proper__dtmc_reader_error(r, err, r->text, PROPER_EPARSE, "a model needs at least one state");
+    if ((rc = proper__dtmc_read_uint(r, &p, UINT64_MAX, &t, "number of transitions", err))) return rc;
+    p = proper__dtmc_skip_blanks(p, r->end);
+    if (p < r->end && proper__dtmc_is_digit_ch(*p))
+        return proper__dtmc_reader_error(r, err, p, PROPER_EUNSUPPORTED,
                                     "a third number in the header: this is an MDP .tra file; proper reads DTMCs");
-    if ((rc = proper__line_done(r, p, err))) return rc;
+    if ((rc = proper__dtmc_line_done(r, p, err))) return rc;
     m->n_states = (uint32_t)n;
     m->row = (uint64_t *)proper_calloc((size_t)n + 1, sizeof *m->row);
     if (!m->row) goto nomem;
     /* reserve what the header promises, bounded by what the input can hold
      * (a line "0 0 1" is at least 6 bytes) */
-    if (proper__tra_grow(m, &st, size_hint && t > size_hint / 6 + 1 ? size_hint / 6 + 1 : (t ? t : 1))) goto nomem;
-    while ((rc = proper__next_content_line(r, err)) == 1) {
+    if (proper__dtmc_tra_grow(m, &st, size_hint && t > size_hint / 6 + 1 ? size_hint / 6 + 1 : (t ? t : 1))) goto nomem;
+    while ((rc = proper__dtmc_next_content_line(r, err)) == 1) {
         uint64_t src, dst;
         double pr;
         const char *at_p;
         p = r->text;
         if (lines == t) {
-            rc = proper__reader_error(r, err, p, PROPER_EPARSE, "more transitions than the %llu the header declares",
+            rc = proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, "more transitions than the %llu the header declares",
                                       (unsigned long long)t);
             goto fail;
         }
-        if ((rc = proper__read_uint(r, &p, n - 1, &src, "source state", err)) ||
-            (rc = proper__read_uint(r, &p, n - 1, &dst, "target state", err)))
+        if ((rc = proper__dtmc_read_uint(r, &p, n - 1, &src, "source state", err)) ||
+            (rc = proper__dtmc_read_uint(r, &p, n - 1, &dst, "target state", err)))
             goto fail;
-        at_p = proper__skip_blanks(p, r->end);
-        if ((rc = proper__read_real(r, &p, &pr, "probability", err)) ||
-            (rc = proper__check_file_prob(r, at_p, pr, o.row_sum_tol, err)))
+        at_p = proper__dtmc_skip_blanks(p, r->end);
+        if ((rc = proper__dtmc_read_real(r, &p, &pr, "probability", err)) ||
+            (rc = proper__dtmc_check_file_prob(r, at_p, pr, o.row_sum_tol, err)))
             goto fail;
-        p = proper__skip_blanks(p, r->end);
-        if (p < r->end && proper__is_ident_start(*p)) /* an action label, as PRISM may write: ignored */
-            while (p < r->end && proper__is_ident_char(*p)) p++;
-        if ((rc = proper__line_done(r, p, err))) goto fail;
+        p = proper__dtmc_skip_blanks(p, r->end);
+        if (p < r->end && proper__dtmc_is_ident_start(*p)) /* an action label, as PRISM may write: ignored */
+            while (p < r->end && proper__dtmc_is_ident_char(*p)) p++;
+        if ((rc = proper__dtmc_line_done(r, p, err))) goto fail;
         lines++;
         if (!st.srcs) {
             if (src < st.cur || (src == st.cur && st.have_prev && dst <= st.prev_dst)) {
                 if (src == st.cur && dst == st.prev_dst) {
-                    rc = proper__reader_error(r, err, r->text, PROPER_EPARSE, "transition %u -> %u is listed twice",
+                    rc = proper__dtmc_reader_error(r, err, r->text, PROPER_EPARSE, "transition %u -> %u is listed twice",
                                               (unsigned)src, (unsigned)dst);
                     goto fail;
                 }
-                if (proper__tra_unsorted(m, &st)) goto nomem;
+                if (proper__dtmc_tra_unsorted(m, &st)) goto nomem;
             } else if (src > st.cur) {
-                if ((rc = proper__tra_close_rows(m, &st, r, (uint32_t)src, o.row_sum_tol, err))) goto fail;
+                if ((rc = proper__dtmc_tra_close_rows(m, &st, r, (uint32_t)src, o.row_sum_tol, err))) goto fail;
             }
             if (!st.have_prev) st.first_line = r->line;
             st.have_prev = 1;
             st.prev_dst = (uint32_t)dst;
         }
         if (pr == 0.0) continue; /* not an edge */
-        if (proper__tra_grow(m, &st, m->n_trans + 1)) goto nomem;
+        if (proper__dtmc_tra_grow(m, &st, m->n_trans + 1)) goto nomem;
         m->col[m->n_trans] = (uint32_t)dst;
         m->prob[m->n_trans] = pr;
         if (st.srcs) st.srcs[m->n_trans] = (uint32_t)src;
@@ -10959,8 +10961,8 @@ static int proper__parse_tra(proper_dtmc *m, proper__reader *r, uint64_t size_hi
         goto fail;
     }
     if (!st.srcs) {
-        if ((rc = proper__tra_close_rows(m, &st, r, (uint32_t)n, o.row_sum_tol, err))) goto fail;
-    } else if ((rc = proper__tra_sort(m, r, st.srcs, o.row_sum_tol, err))) {
+        if ((rc = proper__dtmc_tra_close_rows(m, &st, r, (uint32_t)n, o.row_sum_tol, err))) goto fail;
+    } else if ((rc = proper__dtmc_tra_sort(m, r, st.srcs, o.row_sum_tol, err))) {
         goto fail;
     }
     PROPER_FREE(st.srcs);
@@ -10972,7 +10974,7 @@ static int proper__parse_tra(proper_dtmc *m, proper__reader *r, uint64_t size_hi
         pp2 = (double *)PROPER_REALLOC(m->prob, (size_t)m->n_trans * sizeof *pp2);
         if (pp2) m->prob = pp2;
     }
-    if ((rc = proper__fix_deadlocks(m, o.fix_deadlocks, err))) {
+    if ((rc = proper__dtmc_fix_deadlocks(m, o.fix_deadlocks, err))) {
         if (err && r->name) {
             char msg[PROPER_ERROR_MESSAGE_MAX];
             memcpy(msg, err->message, sizeof msg);
@@ -10991,13 +10993,18 @@ fail:
 
 PROPER_API int proper_dtmc_parse_tra(proper_dtmc *m, const char *text, size_t len, const char *name,
                                      const proper_dtmc_import_opts *opts, proper_error *err) {
-    proper__reader r;
-    proper__reader_mem(&r, text, len, name);
-    return proper__parse_tra(m, &r, len, opts, err);
+    proper__dtmc_reader r;
+    proper_dtmc c;
+    int rc;
+    proper__dtmc_reader_mem(&r, text, len, name);
+    if ((rc = proper__dtmc_parse_tra(&c, &r, len, opts, err))) return rc;
+    proper_dtmc_free(m);
+    *m = c;
+    return PROPER_OK;
 }
 
 /* Open a file for reading; its size (0 if unknown) into *size. */
-static FILE *proper__open_read(const char *path, uint64_t *size, proper_error *err) {
+static FILE *proper__dtmc_open_read(const char *path, uint64_t *size, proper_error *err) {
     FILE *f = fopen(path, "rb");
     long end;
     *size = 0;
@@ -11015,28 +11022,31 @@ static FILE *proper__open_read(const char *path, uint64_t *size, proper_error *e
 
 PROPER_API int proper_dtmc_read_tra(proper_dtmc *m, const char *path, const proper_dtmc_import_opts *opts,
                                     proper_error *err) {
-    proper__reader r;
+    proper__dtmc_reader r;
     uint64_t size;
     int rc;
-    FILE *f = proper__open_read(path, &size, err);
-    proper_dtmc_init(m);
+    proper_dtmc c;
+    FILE *f = proper__dtmc_open_read(path, &size, err);
     if (!f) return PROPER_EIO;
-    proper__reader_file(&r, f, path);
-    rc = proper__parse_tra(m, &r, size, opts, err);
-    proper__reader_free(&r);
+    proper__dtmc_reader_file(&r, f, path);
+    rc = proper__dtmc_parse_tra(&c, &r, size, opts, err);
+    proper__dtmc_reader_free(&r);
     fclose(f);
-    return rc;
+    if (rc) return rc;
+    proper_dtmc_free(m);
+    *m = c;
+    return PROPER_OK;
 }
 
 /* ---- .lab ---- */
 
-typedef struct proper__labdecl {
+typedef struct proper__dtmc_labdecl {
     uint64_t id;
     char *name;
     proper_bitset states;
-} proper__labdecl;
+} proper__dtmc_labdecl;
 
-static void proper__labdecls_free(proper__labdecl *d, size_t n) {
+static void proper__dtmc_labdecls_free(proper__dtmc_labdecl *d, size_t n) {
     size_t i;
     for (i = 0; i < n; i++) {
         PROPER_FREE(d[i].name);
@@ -11046,7 +11056,7 @@ static void proper__labdecls_free(proper__labdecl *d, size_t n) {
 }
 
 /* Header: ID="name" ID="name" ... */
-static int proper__lab_header(const proper__reader *r, uint32_t n_states, proper__labdecl **decls, size_t *n_decls,
+static int proper__dtmc_lab_header(const proper__dtmc_reader *r, uint32_t n_states, proper__dtmc_labdecl **decls, size_t *n_decls,
                               proper_error *err) {
     const char *p = r->text;
     size_t cap = 0, i;
@@ -11054,58 +11064,59 @@ static int proper__lab_header(const proper__reader *r, uint32_t n_states, proper
     for (;;) {
         uint64_t id;
         const char *q, *name_start;
-        proper__labdecl d;
-        p = proper__skip_blanks(p, r->end);
+        proper__dtmc_labdecl d;
+        p = proper__dtmc_skip_blanks(p, r->end);
         if (p == r->end) break;
         q = p;
-        while (q < r->end && proper__is_digit_ch(*q)) q++;
-        if (q == p) return proper__reader_error(r, err, p, PROPER_EPARSE, "expected a label number");
+        while (q < r->end && proper__dtmc_is_digit_ch(*q)) q++;
+        if (q == p) return proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, "expected a label number");
         {
             const char *t = p;
             id = 0;
             for (; t < q; t++) {
-                if (id > 100000000ULL) return proper__reader_error(r, err, p, PROPER_ERANGE, "label number too large");
+                if (id > 100000000ULL) return proper__dtmc_reader_error(r, err, p, PROPER_ERANGE, "label number too large");
                 id = id * 10 + (uint64_t)(*t - '0');
             }
         }
-        if (q == r->end || *q != '=') return proper__reader_error(r, err, q, PROPER_EPARSE, "expected '=' after a label number");
+        if (q == r->end || *q != '=') return proper__dtmc_reader_error(r, err, q, PROPER_EPARSE, "expected '=' after a label number");
         q++;
-        if (q == r->end || *q != '"') return proper__reader_error(r, err, q, PROPER_EPARSE, "expected '\"' to start a label name");
+        if (q == r->end || *q != '"') return proper__dtmc_reader_error(r, err, q, PROPER_EPARSE, "expected '\"' to start a label name");
         name_start = ++q;
         while (q < r->end && *q != '"') q++;
-        if (q == r->end) return proper__reader_error(r, err, name_start - 1, PROPER_EPARSE, "unterminated label name");
+        if (q == r->end) return proper__dtmc_reader_error(r, err, name_start - 1, PROPER_EPARSE, "unterminated label name");
         for (i = 0; i < *n_decls; i++)
             if ((*decls)[i].id == id)
-                return proper__reader_error(r, err, p, PROPER_EPARSE, "label number %llu declared twice",
+                return proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, "label number %llu declared twice",
                                             (unsigned long long)id);
         d.id = id;
         d.name = (char *)PROPER_MALLOC((size_t)(q - name_start) + 1);
-        if (!d.name) return proper__reader_error(r, err, p, PROPER_ENOMEM, "out of memory");
+        if (!d.name) return proper__dtmc_reader_error(r, err, p, PROPER_ENOMEM, "out of memory");
         memcpy(d.name, name_start, (size_t)(q - name_start));
         d.name[q - name_start] = '\0';
         for (i = 0; i < *n_decls; i++)
             if (strcmp((*decls)[i].name, d.name) == 0) {
-                rc = proper__reader_error(r, err, name_start, PROPER_EPARSE, "label \"%s\" declared twice", d.name);
+                rc = proper__dtmc_reader_error(r, err, name_start, PROPER_EPARSE, "label \"%s\" declared twice", d.name);
                 PROPER_FREE(d.name);
                 return rc;
             }
-        if (proper_bitset_init(&d.states, n_states) || proper_reserve(decls, &cap, *n_decls + 1, sizeof **decls)) {
+        proper_bitset_init(&d.states);
+        if (proper_bitset_create(&d.states, n_states, NULL) || proper_reserve(decls, &cap, *n_decls + 1, sizeof **decls)) {
             PROPER_FREE(d.name);
             proper_bitset_free(&d.states);
-            return proper__reader_error(r, err, p, PROPER_ENOMEM, "out of memory");
+            return proper__dtmc_reader_error(r, err, p, PROPER_ENOMEM, "out of memory");
         }
         (*decls)[(*n_decls)++] = d;
         p = q + 1;
         if (p < r->end && *p != ' ' && *p != '\t')
-            return proper__reader_error(r, err, p, PROPER_EPARSE, "expected a blank between labels");
+            return proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, "expected a blank between labels");
     }
     return PROPER_OK;
 }
 
 /* Apply the parsed labels to the model: init, deadlock, the rest stored. */
-static int proper__lab_apply(proper_dtmc *m, const proper__reader *r, proper__labdecl *d, size_t n,
+static int proper__dtmc_lab_apply(proper_dtmc *m, const proper__dtmc_reader *r, proper__dtmc_labdecl *d, size_t n,
                              proper_error *err) {
-    size_t i;
+    size_t i, n_before = m->n_labels;
     int rc;
     for (i = 0; i < n; i++) { /* check everything before changing anything */
         size_t c = proper_bitset_count(&d[i].states);
@@ -11119,6 +11130,17 @@ static int proper__lab_apply(proper_dtmc *m, const proper__reader *r, proper__la
                                     "%zu initial states: proper's models have one initial state "
                                     "(or an initial distribution)", c);
     }
+    for (i = 0; i < n; i++) { /* the labels first: only they can fail (out of memory) */
+        if (proper__dtmc_is_builtin_label(d[i].name)) continue;
+        if ((rc = proper_dtmc_add_label(m, d[i].name, &d[i].states, NULL, err))) {
+            while (m->n_labels > n_before) { /* leave the model as it was */
+                m->n_labels--;
+                PROPER_FREE(m->labels[m->n_labels].name);
+                proper_bitset_free(&m->labels[m->n_labels].states);
+            }
+            return proper_error_set(err, rc, r->name, 1, 0, "out of memory adding label \"%s\"", d[i].name);
+        }
+    }
     for (i = 0; i < n; i++) {
         if (strcmp(d[i].name, "init") == 0) {
             uint32_t s;
@@ -11127,42 +11149,36 @@ static int proper__lab_apply(proper_dtmc *m, const proper__reader *r, proper__la
         } else if (strcmp(d[i].name, "deadlock") == 0) {
             proper_bitset_free(&m->deadlock);
             m->deadlock = d[i].states;
-            d[i].states.words = NULL;
-            d[i].states.n = 0;
-        } else if ((rc = proper_dtmc_add_label(m, d[i].name, &d[i].states, NULL, err))) {
-            char msg[PROPER_ERROR_MESSAGE_MAX];
-            if (!err) return rc;
-            memcpy(msg, err->message, sizeof msg);
-            return proper_error_set(err, rc, r->name, 1, 0, "%s", msg);
+            proper_bitset_init(&d[i].states);
         }
     }
     return PROPER_OK;
 }
 
-static int proper__parse_lab(proper_dtmc *m, proper__reader *r, proper_error *err) {
-    proper__labdecl *d = NULL;
+static int proper__dtmc_parse_lab(proper_dtmc *m, proper__dtmc_reader *r, proper_error *err) {
+    proper__dtmc_labdecl *d = NULL;
     size_t n = 0, i;
     int rc;
     if (!m->n_states) return proper_error_set(err, PROPER_ESTATE, r->name, 0, 0, "labels for a model without states");
-    if ((rc = proper__next_content_line(r, err)) <= 0) {
+    if ((rc = proper__dtmc_next_content_line(r, err)) <= 0) {
         if (rc == 0) rc = proper_error_set(err, PROPER_EPARSE, r->name, 1, 0, "empty file: expected label declarations");
         return rc;
     }
-    if ((rc = proper__lab_header(r, m->n_states, &d, &n, err))) goto done;
-    while ((rc = proper__next_content_line(r, err)) == 1) {
+    if ((rc = proper__dtmc_lab_header(r, m->n_states, &d, &n, err))) goto done;
+    while ((rc = proper__dtmc_next_content_line(r, err)) == 1) {
         const char *p = r->text;
         uint64_t s;
-        if ((rc = proper__read_uint_colon(r, &p, m->n_states - 1, &s, err))) goto done;
+        if ((rc = proper__dtmc_read_uint_colon(r, &p, m->n_states - 1, &s, err))) goto done;
         for (;;) {
             uint64_t id;
             const char *at;
-            p = proper__skip_blanks(p, r->end);
+            p = proper__dtmc_skip_blanks(p, r->end);
             if (p == r->end) break;
             at = p;
-            if ((rc = proper__read_uint(r, &p, 100000000ULL, &id, "label number", err))) goto done;
+            if ((rc = proper__dtmc_read_uint(r, &p, 100000000ULL, &id, "label number", err))) goto done;
             for (i = 0; i < n && d[i].id != id; i++) continue;
             if (i == n) {
-                rc = proper__reader_error(r, err, at, PROPER_EUNDEFINED, "label number %llu is not declared",
+                rc = proper__dtmc_reader_error(r, err, at, PROPER_EUNDEFINED, "label number %llu is not declared",
                                           (unsigned long long)id);
                 goto done;
             }
@@ -11170,28 +11186,28 @@ static int proper__parse_lab(proper_dtmc *m, proper__reader *r, proper_error *er
         }
     }
     if (rc < 0) goto done;
-    rc = proper__lab_apply(m, r, d, n, err);
+    rc = proper__dtmc_lab_apply(m, r, d, n, err);
 done:
-    proper__labdecls_free(d, n);
+    proper__dtmc_labdecls_free(d, n);
     return rc;
 }
 
 PROPER_API int proper_dtmc_parse_lab(proper_dtmc *m, const char *text, size_t len, const char *name,
                                      proper_error *err) {
-    proper__reader r;
-    proper__reader_mem(&r, text, len, name);
-    return proper__parse_lab(m, &r, err);
+    proper__dtmc_reader r;
+    proper__dtmc_reader_mem(&r, text, len, name);
+    return proper__dtmc_parse_lab(m, &r, err);
 }
 
 PROPER_API int proper_dtmc_read_lab(proper_dtmc *m, const char *path, proper_error *err) {
-    proper__reader r;
+    proper__dtmc_reader r;
     uint64_t size;
     int rc;
-    FILE *f = proper__open_read(path, &size, err);
+    FILE *f = proper__dtmc_open_read(path, &size, err);
     if (!f) return PROPER_EIO;
-    proper__reader_file(&r, f, path);
-    rc = proper__parse_lab(m, &r, err);
-    proper__reader_free(&r);
+    proper__dtmc_reader_file(&r, f, path);
+    rc = proper__dtmc_parse_lab(m, &r, err);
+    proper__dtmc_reader_free(&r);
     fclose(f);
     return rc;
 }
@@ -11201,12 +11217,12 @@ PROPER_API int proper_dtmc_read_lab(proper_dtmc *m, const char *path, proper_err
 /* Skip comment and blank lines before a reward file's header, picking up
  * the name from PRISM's comment `# Reward structure "NAME"`. Returns 1 with
  * the header line current, 0 at end of input, <0 on error. */
-static int proper__rew_preamble(proper__reader *r, char *name, size_t name_size, proper_error *err) {
+static int proper__dtmc_rew_preamble(proper__dtmc_reader *r, char *name, size_t name_size, proper_error *err) {
     static const char tag[] = "# Reward structure \"";
     int rc;
     name[0] = '\0';
-    while ((rc = proper__reader_next(r)) == 1) {
-        const char *p = proper__skip_blanks(r->text, r->end);
+    while ((rc = proper__dtmc_reader_next(r)) == 1) {
+        const char *p = proper__dtmc_skip_blanks(r->text, r->end);
         size_t n = (size_t)(r->end - p);
         if (p == r->end) continue;
         if (*p != '#') return 1;
@@ -11223,30 +11239,30 @@ static int proper__rew_preamble(proper__reader *r, char *name, size_t name_size,
 }
 
 /* Header "STATES COUNT" of a reward file: STATES must match the model. */
-static int proper__rew_header(proper__reader *r, const proper_dtmc *m, uint64_t max_count, uint64_t *count,
+static int proper__dtmc_rew_header(proper__dtmc_reader *r, const proper_dtmc *m, uint64_t max_count, uint64_t *count,
                               char *name, size_t name_size, proper_error *err) {
     const char *p;
     uint64_t n;
     int rc;
     if (!m->n_states) return proper_error_set(err, PROPER_ESTATE, r->name, 0, 0, "rewards for a model without states");
-    rc = proper__rew_preamble(r, name, name_size, err);
+    rc = proper__dtmc_rew_preamble(r, name, name_size, err);
     if (rc <= 0) {
         if (rc == 0) rc = proper_error_set(err, PROPER_EPARSE, r->name, r->line ? r->line : 1, 0,
                                            "empty file: expected the header line");
         return rc;
     }
     p = r->text;
-    if ((rc = proper__read_uint(r, &p, UINT64_MAX, &n, "number of states", err))) return rc;
+    if ((rc = proper__dtmc_read_uint(r, &p, UINT64_MAX, &n, "number of states", err))) return rc;
     if (n != m->n_states)
-        return proper__reader_error(r, err, proper__skip_blanks(r->text, r->end), PROPER_EINVAL,
+        return proper__dtmc_reader_error(r, err, proper__dtmc_skip_blanks(r->text, r->end), PROPER_EINVAL,
                                     "%llu states, but the model has %u", (unsigned long long)n, (unsigned)m->n_states);
-    if ((rc = proper__read_uint(r, &p, max_count, count, "number of entries", err))) return rc;
-    return proper__line_done(r, p, err);
+    if ((rc = proper__dtmc_read_uint(r, &p, max_count, count, "number of entries", err))) return rc;
+    return proper__dtmc_line_done(r, p, err);
 }
 
 /* Attach parsed reward values (state or transition array) to the named
  * structure, creating it if needed. */
-static int proper__rew_attach(proper_dtmc *m, const char *reward_name, const char *file_name, double **values,
+static int proper__dtmc_rew_attach(proper_dtmc *m, const char *reward_name, const char *file_name, double **values,
                               int is_trans, const char *path, proper_error *err) {
     const char *nm = reward_name ? reward_name : file_name;
     long idx = proper_dtmc_find_reward(m, nm);
@@ -11266,32 +11282,32 @@ static int proper__rew_attach(proper_dtmc *m, const char *reward_name, const cha
     return PROPER_OK;
 }
 
-static int proper__parse_srew(proper_dtmc *m, proper__reader *r, const char *reward_name, proper_error *err) {
+static int proper__dtmc_parse_srew(proper_dtmc *m, proper__dtmc_reader *r, const char *reward_name, proper_error *err) {
     char file_name[128];
     uint64_t count, lines = 0;
     double *v = NULL;
     proper_bitset seen;
     int rc;
-    seen.n = 0; seen.words = NULL;
-    if ((rc = proper__rew_header(r, m, m->n_states, &count, file_name, sizeof file_name, err))) return rc;
+    proper_bitset_init(&seen);
+    if ((rc = proper__dtmc_rew_header(r, m, m->n_states, &count, file_name, sizeof file_name, err))) return rc;
     v = (double *)proper_calloc(m->n_states, sizeof *v);
-    if (!v || proper_bitset_init(&seen, m->n_states)) {
+    if (!v || proper_bitset_create(&seen, m->n_states, NULL)) {
         rc = proper_error_set(err, PROPER_ENOMEM, r->name, r->line, 0, "out of memory");
         goto done;
     }
-    while ((rc = proper__next_content_line(r, err)) == 1) {
+    while ((rc = proper__dtmc_next_content_line(r, err)) == 1) {
         const char *p = r->text;
         uint64_t s;
         double val;
         if (lines == count) {
-            rc = proper__reader_error(r, err, p, PROPER_EPARSE, "more entries than the %llu the header declares",
+            rc = proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, "more entries than the %llu the header declares",
                                       (unsigned long long)count);
             goto done;
         }
-        if ((rc = proper__read_uint(r, &p, m->n_states - 1, &s, "state", err))) goto done;
-        if ((rc = proper__read_real(r, &p, &val, "reward", err)) || (rc = proper__line_done(r, p, err))) goto done;
+        if ((rc = proper__dtmc_read_uint(r, &p, m->n_states - 1, &s, "state", err))) goto done;
+        if ((rc = proper__dtmc_read_real(r, &p, &val, "reward", err)) || (rc = proper__dtmc_line_done(r, p, err))) goto done;
         if (PROPER_BITSET_GET(&seen, s)) {
-            rc = proper__reader_error(r, err, r->text, PROPER_EPARSE, "state %llu is listed twice", (unsigned long long)s);
+            rc = proper__dtmc_reader_error(r, err, r->text, PROPER_EPARSE, "state %llu is listed twice", (unsigned long long)s);
             goto done;
         }
         proper_bitset_set(&seen, (size_t)s);
@@ -11304,48 +11320,48 @@ static int proper__parse_srew(proper_dtmc *m, proper__reader *r, const char *rew
                               (unsigned long long)count, (unsigned long long)lines);
         goto done;
     }
-    rc = proper__rew_attach(m, reward_name, file_name, &v, 0, r->name, err);
+    rc = proper__dtmc_rew_attach(m, reward_name, file_name, &v, 0, r->name, err);
 done:
     PROPER_FREE(v);
     proper_bitset_free(&seen);
     return rc;
 }
 
-static int proper__parse_trew(proper_dtmc *m, proper__reader *r, const char *reward_name, proper_error *err) {
+static int proper__dtmc_parse_trew(proper_dtmc *m, proper__dtmc_reader *r, const char *reward_name, proper_error *err) {
     char file_name[128];
     uint64_t count, lines = 0;
     double *v = NULL;
     unsigned char *seen = NULL;
     int rc;
-    if ((rc = proper__rew_header(r, m, m->n_trans, &count, file_name, sizeof file_name, err))) return rc;
+    if ((rc = proper__dtmc_rew_header(r, m, m->n_trans, &count, file_name, sizeof file_name, err))) return rc;
     v = (double *)proper_calloc((size_t)(m->n_trans ? m->n_trans : 1), sizeof *v);
     seen = (unsigned char *)proper_calloc((size_t)(m->n_trans ? m->n_trans : 1), 1);
     if (!v || !seen) {
         rc = proper_error_set(err, PROPER_ENOMEM, r->name, r->line, 0, "out of memory");
         goto done;
     }
-    while ((rc = proper__next_content_line(r, err)) == 1) {
+    while ((rc = proper__dtmc_next_content_line(r, err)) == 1) {
         const char *p = r->text;
         uint64_t s, d;
         long long k;
         double val;
         if (lines == count) {
-            rc = proper__reader_error(r, err, p, PROPER_EPARSE, "more entries than the %llu the header declares",
+            rc = proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, "more entries than the %llu the header declares",
                                       (unsigned long long)count);
             goto done;
         }
-        if ((rc = proper__read_uint(r, &p, m->n_states - 1, &s, "source state", err)) ||
-            (rc = proper__read_uint(r, &p, m->n_states - 1, &d, "target state", err)) ||
-            (rc = proper__read_real(r, &p, &val, "reward", err)) || (rc = proper__line_done(r, p, err)))
+        if ((rc = proper__dtmc_read_uint(r, &p, m->n_states - 1, &s, "source state", err)) ||
+            (rc = proper__dtmc_read_uint(r, &p, m->n_states - 1, &d, "target state", err)) ||
+            (rc = proper__dtmc_read_real(r, &p, &val, "reward", err)) || (rc = proper__dtmc_line_done(r, p, err)))
             goto done;
-        k = proper__find_trans(m, (uint32_t)s, (uint32_t)d);
+        k = proper__dtmc_find_trans(m, (uint32_t)s, (uint32_t)d);
         if (k < 0) {
-            rc = proper__reader_error(r, err, r->text, PROPER_EINVAL, "the model has no transition %llu -> %llu",
+            rc = proper__dtmc_reader_error(r, err, r->text, PROPER_EINVAL, "the model has no transition %llu -> %llu",
                                       (unsigned long long)s, (unsigned long long)d);
             goto done;
         }
         if (seen[k]) {
-            rc = proper__reader_error(r, err, r->text, PROPER_EPARSE, "transition %llu -> %llu is listed twice",
+            rc = proper__dtmc_reader_error(r, err, r->text, PROPER_EPARSE, "transition %llu -> %llu is listed twice",
                                       (unsigned long long)s, (unsigned long long)d);
             goto done;
         }
@@ -11359,7 +11375,7 @@ static int proper__parse_trew(proper_dtmc *m, proper__reader *r, const char *rew
                               (unsigned long long)count, (unsigned long long)lines);
         goto done;
     }
-    rc = proper__rew_attach(m, reward_name, file_name, &v, 1, r->name, err);
+    rc = proper__dtmc_rew_attach(m, reward_name, file_name, &v, 1, r->name, err);
 done:
     PROPER_FREE(v);
     PROPER_FREE(seen);
@@ -11368,57 +11384,45 @@ done:
 
 PROPER_API int proper_dtmc_parse_srew(proper_dtmc *m, const char *text, size_t len, const char *name,
                                       const char *reward_name, proper_error *err) {
-    proper__reader r;
-    proper__reader_mem(&r, text, len, name);
-    return proper__parse_srew(m, &r, reward_name, err);
+    proper__dtmc_reader r;
+    proper__dtmc_reader_mem(&r, text, len, name);
+    return proper__dtmc_parse_srew(m, &r, reward_name, err);
 }
 
 PROPER_API int proper_dtmc_parse_trew(proper_dtmc *m, const char *text, size_t len, const char *name,
                                       const char *reward_name, proper_error *err) {
-    proper__reader r;
-    proper__reader_mem(&r, text, len, name);
-    return proper__parse_trew(m, &r, reward_name, err);
+    proper__dtmc_reader r;
+    proper__dtmc_reader_mem(&r, text, len, name);
+    return proper__dtmc_parse_trew(m, &r, reward_name, err);
 }
 
-static int proper__read_rew_file(proper_dtmc *m, const char *path, const char *reward_name, int is_trans,
+static int proper__dtmc_read_rew_file(proper_dtmc *m, const char *path, const char *reward_name, int is_trans,
                                  proper_error *err) {
-    proper__reader r;
+    proper__dtmc_reader r;
     uint64_t size;
     int rc;
-    FILE *f = proper__open_read(path, &size, err);
+    FILE *f = proper__dtmc_open_read(path, &size, err);
     if (!f) return PROPER_EIO;
-    proper__reader_file(&r, f, path);
-    rc = is_trans ? proper__parse_trew(m, &r, reward_name, err) : proper__parse_srew(m, &r, reward_name, err);
-    proper__reader_free(&r);
+    proper__dtmc_reader_file(&r, f, path);
+    rc = is_trans ? proper__dtmc_parse_trew(m, &r, reward_name, err) : proper__dtmc_parse_srew(m, &r, reward_name, err);
+    proper__dtmc_reader_free(&r);
     fclose(f);
     return rc;
 }
 
 PROPER_API int proper_dtmc_read_srew(proper_dtmc *m, const char *path, const char *reward_name,
                                      proper_error *err) {
-    return proper__read_rew_file(m, path, reward_name, 0, err);
+    return proper__dtmc_read_rew_file(m, path, reward_name, 0, err);
 }
 
 PROPER_API int proper_dtmc_read_trew(proper_dtmc *m, const char *path, const char *reward_name,
                                      proper_error *err) {
-    return proper__read_rew_file(m, path, reward_name, 1, err);
+    return proper__dtmc_read_rew_file(m, path, reward_name, 1, err);
 }
 
 /* ---- export ------------------------------------------------------------- */
 
-/* Shortest of %.15g, %.16g, %.17g that reads back as the same double. */
-static const char *proper__fmt(char *buf, size_t size, double v) {
-    int digits;
-    if (v == 0.0) { snprintf(buf, size, "0"); return buf; }
-    if (isinf(v)) { snprintf(buf, size, v > 0 ? "inf" : "-inf"); return buf; }
-    for (digits = 15; digits <= 17; digits++) {
-        snprintf(buf, size, "%.*g", digits, v);
-        if (strtod(buf, NULL) == v) break;
-    }
-    return buf;
-}
-
-static int proper__write_status(FILE *f, const char *what, proper_error *err) {
+static int proper__dtmc_write_status(FILE *f, const char *what, proper_error *err) {
     if (ferror(f)) return proper_error_set(err, PROPER_EIO, NULL, 0, 0, "write error in %s", what);
     return PROPER_OK;
 }
@@ -11426,12 +11430,12 @@ static int proper__write_status(FILE *f, const char *what, proper_error *err) {
 PROPER_API int proper_dtmc_write_tra(const proper_dtmc *m, FILE *f, proper_error *err) {
     uint32_t s;
     uint64_t k;
-    char num[40];
+    char num[PROPER_DOUBLE_CHARS];
     fprintf(f, "%u %llu\n", (unsigned)m->n_states, (unsigned long long)m->n_trans);
     for (s = 0; s < m->n_states; s++)
         for (k = m->row[s]; k < m->row[s + 1]; k++)
-            fprintf(f, "%u %u %s\n", (unsigned)s, (unsigned)m->col[k], proper__fmt(num, sizeof num, m->prob[k]));
-    return proper__write_status(f, ".tra", err);
+            fprintf(f, "%u %u %s\n", (unsigned)s, (unsigned)m->col[k], proper_format_double(num, m->prob[k]));
+    return proper__dtmc_write_status(f, ".tra", err);
 }
 
 PROPER_API int proper_dtmc_write_lab(const proper_dtmc *m, FILE *f, proper_error *err) {
@@ -11457,10 +11461,10 @@ PROPER_API int proper_dtmc_write_lab(const proper_dtmc *m, FILE *f, proper_error
             }
         if (any) fputc('\n', f);
     }
-    return proper__write_status(f, ".lab", err);
+    return proper__dtmc_write_status(f, ".lab", err);
 }
 
-static void proper__rew_comment(const proper_dtmc_reward *r, const char *kind, FILE *f) {
+static void proper__dtmc_rew_comment(const proper_dtmc_reward *r, const char *kind, FILE *f) {
     fprintf(f, "# Reward structure");
     if (r->name[0]) fprintf(f, " \"%s\"", r->name);
     fprintf(f, "\n# %s rewards\n", kind);
@@ -11469,40 +11473,40 @@ static void proper__rew_comment(const proper_dtmc_reward *r, const char *kind, F
 PROPER_API int proper_dtmc_write_srew(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) {
     const proper_dtmc_reward *rw;
     uint32_t s, nz = 0;
-    char num[40];
+    char num[PROPER_DOUBLE_CHARS];
     if (r >= m->n_rewards) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no reward structure %zu", r);
     rw = &m->rewards[r];
     if (rw->state)
         for (s = 0; s < m->n_states; s++) nz += rw->state[s] != 0.0;
-    proper__rew_comment(rw, "State", f);
+    proper__dtmc_rew_comment(rw, "State", f);
     fprintf(f, "%u %u\n", (unsigned)m->n_states, (unsigned)nz);
     if (rw->state)
         for (s = 0; s < m->n_states; s++)
-            if (rw->state[s] != 0.0) fprintf(f, "%u %s\n", (unsigned)s, proper__fmt(num, sizeof num, rw->state[s]));
-    return proper__write_status(f, ".srew", err);
+            if (rw->state[s] != 0.0) fprintf(f, "%u %s\n", (unsigned)s, proper_format_double(num, rw->state[s]));
+    return proper__dtmc_write_status(f, ".srew", err);
 }
 
 PROPER_API int proper_dtmc_write_trew(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) {
     const proper_dtmc_reward *rw;
     uint32_t s;
     uint64_t k, nz = 0;
-    char num[40];
+    char num[PROPER_DOUBLE_CHARS];
     if (r >= m->n_rewards) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no reward structure %zu", r);
     rw = &m->rewards[r];
     if (rw->trans)
         for (k = 0; k < m->n_trans; k++) nz += rw->trans[k] != 0.0;
-    proper__rew_comment(rw, "Transition", f);
+    proper__dtmc_rew_comment(rw, "Transition", f);
     fprintf(f, "%u %llu\n", (unsigned)m->n_states, (unsigned long long)nz);
     if (rw->trans)
         for (s = 0; s < m->n_states; s++)
             for (k = m->row[s]; k < m->row[s + 1]; k++)
                 if (rw->trans[k] != 0.0)
-                    fprintf(f, "%u %u %s\n", (unsigned)s, (unsigned)m->col[k], proper__fmt(num, sizeof num, rw->trans[k]));
-    return proper__write_status(f, ".trew", err);
+                    fprintf(f, "%u %u %s\n", (unsigned)s, (unsigned)m->col[k], proper_format_double(num, rw->trans[k]));
+    return proper__dtmc_write_status(f, ".trew", err);
 }
 
 /* One variable's value as PRISM prints it. */
-static void proper__write_value(const proper_dtmc *m, uint32_t s, size_t v, FILE *f) {
+static void proper__dtmc_write_value(const proper_dtmc *m, uint32_t s, size_t v, FILE *f) {
     int32_t x = m->vals[(size_t)s * m->n_vars + v];
     if (m->var_is_bool && m->var_is_bool[v]) fputs(x ? "true" : "false", f);
     else fprintf(f, "%ld", (long)x);
@@ -11520,22 +11524,23 @@ PROPER_API int proper_dtmc_write_sta(const proper_dtmc *m, FILE *f, proper_error
         fprintf(f, "%u:(", (unsigned)s);
         for (v = 0; v < m->n_vars; v++) {
             if (v) fputc(',', f);
-            proper__write_value(m, s, v, f);
+            proper__dtmc_write_value(m, s, v, f);
         }
         fputs(")\n", f);
     }
-    return proper__write_status(f, ".sta", err);
+    return proper__dtmc_write_status(f, ".sta", err);
 }
 
-typedef int (*proper__writer_fn)(const proper_dtmc *m, size_t r, FILE *f, proper_error *err);
+typedef int (*proper__dtmc_writer_fn)(const proper_dtmc *m, size_t r, FILE *f, proper_error *err);
 
 /* Open path, run the writer, close; errors name the path. */
-static int proper__export_to(const proper_dtmc *m, const char *path, proper__writer_fn fn, size_t r,
-                             proper_error *err) {
+/* Write with fn (reward structure r) or, when fn is NULL, with write. */
+static int proper__dtmc_export_to(const proper_dtmc *m, const char *path, proper__dtmc_writer_fn fn,
+                                  proper_dtmc_writer *write, size_t r, proper_error *err) {
     FILE *f = fopen(path, "wb");
     int rc;
     if (!f) return proper_error_set(err, PROPER_EIO, path, 0, 0, "cannot create: %s", strerror(errno));
-    rc = fn(m, r, f, err);
+    rc = fn ? fn(m, r, f, err) : write(m, f, err);
     if (fclose(f) != 0 && !rc) rc = proper_error_set(err, PROPER_EIO, path, 0, 0, "write error: %s", strerror(errno));
     if (rc && err && !err->file[0]) {
         char msg[PROPER_ERROR_MESSAGE_MAX];
@@ -11545,39 +11550,37 @@ static int proper__export_to(const proper_dtmc *m, const char *path, proper__wri
     return rc;
 }
 
-static int proper__w_tra(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) { (void)r; return proper_dtmc_write_tra(m, f, err); }
-static int proper__w_lab(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) { (void)r; return proper_dtmc_write_lab(m, f, err); }
-static int proper__w_sta(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) { (void)r; return proper_dtmc_write_sta(m, f, err); }
-static int proper__w_drn(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) { (void)r; return proper_dtmc_write_drn(m, f, err); }
-static int proper__w_prism(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) { (void)r; return proper_dtmc_write_prism(m, f, err); }
-static int proper__w_dot(const proper_dtmc *m, size_t r, FILE *f, proper_error *err) { (void)r; return proper_dtmc_write_dot(m, f, err); }
+PROPER_API int proper_dtmc_write_file(const proper_dtmc *m, proper_dtmc_writer *write, const char *path,
+                                      proper_error *err) {
+    return proper__dtmc_export_to(m, path, NULL, write, 0, err);
+}
 
-PROPER_API int proper_dtmc_export_explicit(const proper_dtmc *m, const char *prefix, proper_error *err) {
+PROPER_API int proper_dtmc_write_explicit_files(const proper_dtmc *m, const char *prefix, proper_error *err) {
     size_t n = strlen(prefix), i;
     char *path = (char *)PROPER_MALLOC(n + 32);
     int rc;
-    if (!path) return proper__nomem(err);
-#define PROPER__EXPORT(suffix, fn, r)                                          \
+    if (!path) return proper__dtmc_nomem(err);
+#define PROPER__EXPORT(suffix, fn, write, r)                                   \
     do {                                                                       \
         memcpy(path, prefix, n);                                               \
         strcpy(path + n, suffix);                                              \
-        if ((rc = proper__export_to(m, path, fn, r, err))) goto done;          \
+        if ((rc = proper__dtmc_export_to(m, path, fn, write, r, err))) goto done; \
     } while (0)
-    PROPER__EXPORT(".tra", proper__w_tra, 0);
-    PROPER__EXPORT(".lab", proper__w_lab, 0);
-    if (m->vals && m->n_vars) PROPER__EXPORT(".sta", proper__w_sta, 0);
+    PROPER__EXPORT(".tra", NULL, proper_dtmc_write_tra, 0);
+    PROPER__EXPORT(".lab", NULL, proper_dtmc_write_lab, 0);
+    if (m->vals && m->n_vars) PROPER__EXPORT(".sta", NULL, proper_dtmc_write_sta, 0);
     for (i = 0; i < m->n_rewards; i++) {
         char suffix[32];
         if (m->n_rewards == 1) suffix[0] = '\0';
         else snprintf(suffix, sizeof suffix, "%zu", i + 1);
         if (m->rewards[i].state || !m->rewards[i].trans) {
             strcat(suffix, ".srew");
-            PROPER__EXPORT(suffix, proper_dtmc_write_srew, i);
+            PROPER__EXPORT(suffix, proper_dtmc_write_srew, NULL, i);
             suffix[strlen(suffix) - 5] = '\0';
         }
         if (m->rewards[i].trans) {
             strcat(suffix, ".trew");
-            PROPER__EXPORT(suffix, proper_dtmc_write_trew, i);
+            PROPER__EXPORT(suffix, proper_dtmc_write_trew, NULL, i);
         }
     }
 #undef PROPER__EXPORT
@@ -11588,12 +11591,12 @@ done:
 }
 
 /* Storm's DRN names a reward model by one token: ours, or reward<i>. */
-static void proper__drn_reward_name(const proper_dtmc *m, size_t i, char *buf, size_t size) {
+static void proper__dtmc_drn_reward_name(const proper_dtmc *m, size_t i, char *buf, size_t size) {
     if (m->rewards[i].name[0]) snprintf(buf, size, "%s", m->rewards[i].name);
     else snprintf(buf, size, "reward%zu", i + 1);
 }
 
-static int proper__drn_label(const char *name, FILE *f, proper_error *err) {
+static int proper__dtmc_drn_label(const char *name, FILE *f, proper_error *err) {
     const char *c;
     int space = 0;
     for (c = name; *c; c++) {
@@ -11610,18 +11613,18 @@ PROPER_API int proper_dtmc_write_drn(const proper_dtmc *m, FILE *f, proper_error
     uint32_t s;
     uint64_t k;
     size_t i;
-    char num[40], name[256];
+    char num[PROPER_DOUBLE_CHARS], name[256];
     int rc, has_dead = m->deadlock.n == m->n_states && m->n_states;
     fprintf(f, "// Exported by proper %s\n", PROPER_VERSION_STRING);
     if (m->n_params) {
         fprintf(f, "// Parameters instantiated:");
         for (i = 0; i < m->n_params; i++)
-            fprintf(f, " %s=%s", m->param_names[i], proper__fmt(num, sizeof num, m->param_values[i]));
+            fprintf(f, " %s=%s", m->param_names[i], proper_format_double(num, m->param_values[i]));
         fputc('\n', f);
     }
     fprintf(f, "@type: DTMC\n@parameters\n\n@reward_models\n");
     for (i = 0; i < m->n_rewards; i++) {
-        proper__drn_reward_name(m, i, name, sizeof name);
+        proper__dtmc_drn_reward_name(m, i, name, sizeof name);
         fprintf(f, "%s ", name);
     }
     fprintf(f, "\n@nr_states\n%u\n@nr_choices\n%u\n@model\n", (unsigned)m->n_states, (unsigned)m->n_states);
@@ -11631,20 +11634,20 @@ PROPER_API int proper_dtmc_write_drn(const proper_dtmc *m, FILE *f, proper_error
             fputs(" [", f);
             for (i = 0; i < m->n_rewards; i++)
                 fprintf(f, "%s%s", i ? ", " : "",
-                        proper__fmt(num, sizeof num, m->rewards[i].state ? m->rewards[i].state[s] : 0.0));
+                        proper_format_double(num, m->rewards[i].state ? m->rewards[i].state[s] : 0.0));
             fputc(']', f);
         }
         if (m->init_dist ? m->init_dist[s] > 0.0 : s == m->init) fputs(" init", f);
         if (has_dead && PROPER_BITSET_GET(&m->deadlock, s)) fputs(" deadlock", f);
         for (i = 0; i < m->n_labels; i++)
-            if (PROPER_BITSET_GET(&m->labels[i].states, s) && (rc = proper__drn_label(m->labels[i].name, f, err)))
+            if (PROPER_BITSET_GET(&m->labels[i].states, s) && (rc = proper__dtmc_drn_label(m->labels[i].name, f, err)))
                 return rc;
         fputc('\n', f);
         if (m->vals && m->n_vars) {
             fputs("//[", f);
             for (i = 0; i < m->n_vars; i++) {
                 fprintf(f, "%s%s=", i ? " & " : "", m->var_names[i]);
-                proper__write_value(m, s, i, f);
+                proper__dtmc_write_value(m, s, i, f);
             }
             fputs("]\n", f);
         }
@@ -11656,20 +11659,20 @@ PROPER_API int proper_dtmc_write_drn(const proper_dtmc *m, FILE *f, proper_error
                 double v = 0.0;
                 if (m->rewards[i].trans)
                     for (k = m->row[s]; k < m->row[s + 1]; k++) v += m->prob[k] * m->rewards[i].trans[k];
-                fprintf(f, "%s%s", i ? ", " : "", proper__fmt(num, sizeof num, v));
+                fprintf(f, "%s%s", i ? ", " : "", proper_format_double(num, v));
             }
             fputc(']', f);
         }
         fputc('\n', f);
         for (k = m->row[s]; k < m->row[s + 1]; k++)
-            fprintf(f, "\t\t%u : %s\n", (unsigned)m->col[k], proper__fmt(num, sizeof num, m->prob[k]));
+            fprintf(f, "\t\t%u : %s\n", (unsigned)m->col[k], proper_format_double(num, m->prob[k]));
     }
-    return proper__write_status(f, "DRN", err);
+    return proper__dtmc_write_status(f, "DRN", err);
 }
 
 /* A set of states as a PRISM expression over s: runs of consecutive states
  * become (s>=a&s<=b). */
-static void proper__write_state_set(const proper_bitset *b, FILE *f) {
+static void proper__dtmc_write_state_set(const proper_bitset *b, FILE *f) {
     size_t s = 0, n = b->n;
     int any = 0;
     while (s < n) {
@@ -11689,7 +11692,7 @@ PROPER_API int proper_dtmc_write_prism(const proper_dtmc *m, FILE *f, proper_err
     uint32_t s;
     uint64_t k;
     size_t i, v;
-    char num[40];
+    char num[PROPER_DOUBLE_CHARS];
     if (m->init_dist)
         return proper_error_set(err, PROPER_EUNSUPPORTED, NULL, 0, 0,
                                 "the PRISM language cannot express an initial distribution");
@@ -11698,21 +11701,21 @@ PROPER_API int proper_dtmc_write_prism(const proper_dtmc *m, FILE *f, proper_err
     if (m->n_params) {
         fputs("// Parameters instantiated:", f);
         for (i = 0; i < m->n_params; i++)
-            fprintf(f, " %s=%s", m->param_names[i], proper__fmt(num, sizeof num, m->param_values[i]));
+            fprintf(f, " %s=%s", m->param_names[i], proper_format_double(num, m->param_values[i]));
         fputc('\n', f);
     }
     fprintf(f, "dtmc\n\nmodule flat\n  s : [0..%u] init %u;\n", (unsigned)(m->n_states - 1), (unsigned)m->init);
     for (s = 0; s < m->n_states; s++) {
         fprintf(f, "  [] s=%u -> ", (unsigned)s);
         for (k = m->row[s]; k < m->row[s + 1]; k++)
-            fprintf(f, "%s%s:(s'=%u)", k > m->row[s] ? " + " : "", proper__fmt(num, sizeof num, m->prob[k]),
+            fprintf(f, "%s%s:(s'=%u)", k > m->row[s] ? " + " : "", proper_format_double(num, m->prob[k]),
                     (unsigned)m->col[k]);
         fputc(';', f);
         if (m->vals && m->n_vars) {
             fputs(" // (", f);
             for (v = 0; v < m->n_vars; v++) {
                 fprintf(f, "%s%s=", v ? "," : "", m->var_names[v]);
-                proper__write_value(m, s, v, f);
+                proper__dtmc_write_value(m, s, v, f);
             }
             fputc(')', f);
         }
@@ -11721,7 +11724,7 @@ PROPER_API int proper_dtmc_write_prism(const proper_dtmc *m, FILE *f, proper_err
     fputs("endmodule\n", f);
     for (i = 0; i < m->n_labels; i++) {
         fprintf(f, "\nlabel \"%s\" = ", m->labels[i].name);
-        proper__write_state_set(&m->labels[i].states, f);
+        proper__dtmc_write_state_set(&m->labels[i].states, f);
         fputs(";\n", f);
     }
     for (i = 0; i < m->n_rewards; i++) {
@@ -11730,18 +11733,18 @@ PROPER_API int proper_dtmc_write_prism(const proper_dtmc *m, FILE *f, proper_err
         for (s = 0; s < m->n_states; s++) {
             double tv = 0.0;
             if (r->state && r->state[s] != 0.0)
-                fprintf(f, "  s=%u : %s;\n", (unsigned)s, proper__fmt(num, sizeof num, r->state[s]));
+                fprintf(f, "  s=%u : %s;\n", (unsigned)s, proper_format_double(num, r->state[s]));
             if (r->trans)
                 for (k = m->row[s]; k < m->row[s + 1]; k++) tv += m->prob[k] * r->trans[k];
-            if (tv != 0.0) fprintf(f, "  [] s=%u : %s;\n", (unsigned)s, proper__fmt(num, sizeof num, tv));
+            if (tv != 0.0) fprintf(f, "  [] s=%u : %s;\n", (unsigned)s, proper_format_double(num, tv));
         }
         fputs("endrewards\n", f);
     }
-    return proper__write_status(f, "PRISM model", err);
+    return proper__dtmc_write_status(f, "PRISM model", err);
 }
 
 /* A string inside DOT double quotes. */
-static void proper__dot_string(const char *str, FILE *f) {
+static void proper__dtmc_dot_string(const char *str, FILE *f) {
     for (; *str; str++) {
         if (*str == '"' || *str == '\\') fputc('\\', f);
         fputc(*str, f);
@@ -11752,7 +11755,7 @@ PROPER_API int proper_dtmc_write_dot(const proper_dtmc *m, FILE *f, proper_error
     uint32_t s;
     uint64_t k;
     size_t i, v;
-    char num[40];
+    char num[PROPER_DOUBLE_CHARS];
     int has_dead = m->deadlock.n == m->n_states && m->n_states;
     fputs("digraph dtmc {\n  node [shape=circle];\n", f);
     for (s = 0; s < m->n_states; s++) {
@@ -11763,9 +11766,9 @@ PROPER_API int proper_dtmc_write_dot(const proper_dtmc *m, FILE *f, proper_error
             fputs("\\n(", f);
             for (v = 0; v < m->n_vars; v++) {
                 fprintf(f, "%s", v ? "," : "");
-                proper__dot_string(m->var_names[v], f);
+                proper__dtmc_dot_string(m->var_names[v], f);
                 fputc('=', f);
-                proper__write_value(m, s, v, f);
+                proper__dtmc_write_value(m, s, v, f);
             }
             fputc(')', f);
         }
@@ -11773,7 +11776,7 @@ PROPER_API int proper_dtmc_write_dot(const proper_dtmc *m, FILE *f, proper_error
         for (i = 0; i < m->n_labels; i++)
             if (PROPER_BITSET_GET(&m->labels[i].states, s)) {
                 fputs(first ? "\\n" : ", ", f);
-                proper__dot_string(m->labels[i].name, f);
+                proper__dtmc_dot_string(m->labels[i].name, f);
                 first = 0;
             }
         fprintf(f, "\"%s];\n", is_init ? ", style=bold, peripheries=2" : "");
@@ -11781,21 +11784,9 @@ PROPER_API int proper_dtmc_write_dot(const proper_dtmc *m, FILE *f, proper_error
     for (s = 0; s < m->n_states; s++)
         for (k = m->row[s]; k < m->row[s + 1]; k++)
             fprintf(f, "  %u -> %u [label=\"%s\"];\n", (unsigned)s, (unsigned)m->col[k],
-                    proper__fmt(num, sizeof num, m->prob[k]));
+                    proper_format_double(num, m->prob[k]));
     fputs("}\n", f);
-    return proper__write_status(f, "DOT", err);
-}
-
-PROPER_API int proper_dtmc_export_drn(const proper_dtmc *m, const char *path, proper_error *err) {
-    return proper__export_to(m, path, proper__w_drn, 0, err);
-}
-
-PROPER_API int proper_dtmc_export_prism(const proper_dtmc *m, const char *path, proper_error *err) {
-    return proper__export_to(m, path, proper__w_prism, 0, err);
-}
-
-PROPER_API int proper_dtmc_export_dot(const proper_dtmc *m, const char *path, proper_error *err) {
-    return proper__export_to(m, path, proper__w_dot, 0, err);
+    return proper__dtmc_write_status(f, "DOT", err);
 }
 
 #endif /* PROPER_DTMC_IMPLEMENTATION */
@@ -11872,7 +11863,8 @@ PROPER_API int proper_dtmc_export_dot(const proper_dtmc *m, const char *path, pr
  * properties `"name": P=? [...]`.
  *
  * ---- Use -------------------------------------------------------------------
- *     proper_prism_model *m;  proper_prism_props *p;  proper_dtmc d;  double v;
+ *     proper_prism_model *m = NULL;  proper_prism_props *p = NULL;  proper_dtmc d;  double v;
+ *     proper_dtmc_init(&d);
  *     proper_prism_read(&m, "gambler.pm", &err);               // parse, resolve, type-check
  *     proper_prism_set_consts(m, NULL, "p=0.4", &err);         // parameters
  *     proper_prism_build(m, NULL, &d, &err);                   // explore -> sparse DTMC
@@ -11882,6 +11874,15 @@ PROPER_API int proper_dtmc_export_dot(const proper_dtmc *m, const char *path, pr
  * (each call returns 0 or a negative PROPER_E* code; check them). The model
  * is read-only after its constants are set: several threads may build or
  * check with it at once.
+ *
+ * ---- Output parameters ---------------------------------------------------------
+ * This module follows the project's contract. Models and property sets are
+ * handles: proper_prism_parse/read and proper_prism_props_parse/read take a
+ * pointer that the caller has set to NULL (or that holds an earlier result);
+ * on success the earlier object is freed and replaced, on failure the
+ * pointer is left as it was. proper_prism_build writes a proper_dtmc that
+ * the caller has initialised (proper_dtmc_init) the same way. Nothing leaks
+ * on an error path.
  *
  * ---- Limits -----------------------------------------------------------------
  * The number of reachable states is capped (max_states, default
@@ -11959,10 +11960,11 @@ typedef struct proper_prism_build_opts {
     double prob_tol;     /* PROPER_PRISM_PROB_TOL */
 } proper_prism_build_opts;
 
-PROPER_API void proper_prism_build_opts_default(proper_prism_build_opts *o);
+PROPER_API proper_prism_build_opts proper_prism_build_opts_default(void);
 
-/* Explore the reachable states and build the DTMC into *out (initialised
- * here; free it with proper_dtmc_free). Every constant needs a value. The
+/* Explore the reachable states and build the DTMC into *out (an output:
+ * initialised by the caller, unchanged on failure; free it with
+ * proper_dtmc_free). Every constant needs a value. The
  * model keeps its labels (as dtmc labels), reward structures (in
  * declaration order), variable valuations (for .sta and for properties) and
  * the values of the parameters used. opts NULL = defaults. */
@@ -12006,7 +12008,7 @@ typedef struct proper_prism_check_opts {
     unsigned long max_steps; /* largest k in F<=k, U<=k, C<=k, I=k (PROPER_ELIMIT above); ULONG_MAX */
 } proper_prism_check_opts;
 
-PROPER_API void proper_prism_check_opts_default(proper_prism_check_opts *o);
+PROPER_API proper_prism_check_opts proper_prism_check_opts_default(void);
 
 /* Value of property i in the initial state of d (a boolean is 0 or 1;
  * infinity is INFINITY). d must be built from the model the properties were
@@ -12048,16 +12050,16 @@ enum {
     PROPER__PM_TK_QMARK, PROPER__PM_TK_ARROW, PROPER__PM_TK_DOTDOT
 };
 
-typedef struct proper__pm_tok {
+typedef struct proper__prism_tok {
     int kind;
     int line, col;
     const char *p; /* source text of the token (strings: without quotes) */
     size_t len;
     long long ival;
     double dval;
-} proper__pm_tok;
+} proper__prism_tok;
 
-static const char *proper__pm_tok_name(int kind) {
+static const char *proper__prism_tok_name(int kind) {
     static const char *const names[] = {
         "end of input", "identifier", "integer", "number", "string", "'['", "']'", "'('", "')'", "'{'",
         "'}'", "';'", "':'", "','", "'''", "'='", "'!='", "'<'", "'<='", "'>'", "'>='", "'+'", "'-'",
@@ -12065,14 +12067,14 @@ static const char *proper__pm_tok_name(int kind) {
     return kind >= 0 && kind <= PROPER__PM_TK_DOTDOT ? names[kind] : "token";
 }
 
-static int proper__pm_is_ident_start(char ch) {
+static int proper__prism_is_ident_start(char ch) {
     return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_';
 }
-static int proper__pm_is_ident_char(char ch) { return proper__pm_is_ident_start(ch) || (ch >= '0' && ch <= '9'); }
-static int proper__pm_is_dec(char ch) { return ch >= '0' && ch <= '9'; }
+static int proper__prism_is_ident_char(char ch) { return proper__prism_is_ident_start(ch) || (ch >= '0' && ch <= '9'); }
+static int proper__prism_is_dec(char ch) { return ch >= '0' && ch <= '9'; }
 
 /* Skip blanks, newlines and comments. */
-static int proper__pm_lex_skip(proper_cursor *c, proper_error *err) {
+static int proper__prism_lex_skip(proper_cursor *c, proper_error *err) {
     for (;;) {
         while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\r' || *c->p == '\n' ||
                                  *c->p == '\f' || *c->p == '\v'))
@@ -12096,28 +12098,28 @@ static int proper__pm_lex_skip(proper_cursor *c, proper_error *err) {
 
 /* A number: digits [. digits] [e [+-] digits], or . digits [...]. The dot
  * of "0..5" belongs to the range operator. Ints must fit in 32 bits. */
-static int proper__pm_lex_number(proper_cursor *c, proper__pm_tok *t, proper_error *err) {
+static int proper__prism_lex_number(proper_cursor *c, proper__prism_tok *t, proper_error *err) {
     const char *p = c->p, *q = c->p;
     int is_double = 0;
     char buf[128];
     size_t n;
-    while (q < c->end && proper__pm_is_dec(*q)) q++;
-    if (q + 1 < c->end && q[0] == '.' && proper__pm_is_dec(q[1])) {
+    while (q < c->end && proper__prism_is_dec(*q)) q++;
+    if (q + 1 < c->end && q[0] == '.' && proper__prism_is_dec(q[1])) {
         is_double = 1;
         q++;
-        while (q < c->end && proper__pm_is_dec(*q)) q++;
+        while (q < c->end && proper__prism_is_dec(*q)) q++;
     }
     if (q < c->end && (*q == 'e' || *q == 'E')) {
         const char *e = q + 1;
         if (e < c->end && (*e == '+' || *e == '-')) e++;
-        if (e < c->end && proper__pm_is_dec(*e)) {
-            while (e < c->end && proper__pm_is_dec(*e)) e++;
+        if (e < c->end && proper__prism_is_dec(*e)) {
+            while (e < c->end && proper__prism_is_dec(*e)) e++;
             q = e;
             is_double = 1;
         }
     }
     n = (size_t)(q - p);
-    if (q < c->end && proper__pm_is_ident_char(*q))
+    if (q < c->end && proper__prism_is_ident_char(*q))
         return proper_cursor_error(c, err, PROPER_EPARSE, "malformed number");
     if (n >= sizeof buf) return proper_cursor_error(c, err, PROPER_EPARSE, "number too long");
     memcpy(buf, p, n);
@@ -12145,7 +12147,7 @@ static int proper__pm_lex_number(proper_cursor *c, proper__pm_tok *t, proper_err
 }
 
 /* Two- and three-character operators first (longest match). */
-static int proper__pm_lex_operator(proper_cursor *c, proper__pm_tok *t) {
+static int proper__prism_lex_operator(proper_cursor *c, proper__prism_tok *t) {
     static const struct { const char *s; int kind; } ops[] = {
         {"<=>", PROPER__PM_TK_IFF}, {"=>", PROPER__PM_TK_IMPLIES}, {"->", PROPER__PM_TK_ARROW}, {"<=", PROPER__PM_TK_LE},
         {">=", PROPER__PM_TK_GE}, {"!=", PROPER__PM_TK_NE}, {"..", PROPER__PM_TK_DOTDOT}, {"[", PROPER__PM_TK_LBRACK},
@@ -12170,28 +12172,28 @@ static int proper__pm_lex_operator(proper_cursor *c, proper__pm_tok *t) {
 }
 
 /* Split text into tokens (ending with one EOF token). */
-static int proper__pm_lex(const char *text, size_t len, const char *file, proper__pm_tok **out, size_t *n_out,
+static int proper__prism_lex(const char *text, size_t len, const char *file, proper__prism_tok **out, size_t *n_out,
                        proper_error *err) {
     proper_cursor c;
-    proper__pm_tok *toks = NULL, t;
+    proper__prism_tok *toks = NULL, t;
     size_t n = 0, cap = 0;
     int rc;
     proper_cursor_init(&c, text, len, file);
     for (;;) {
-        if ((rc = proper__pm_lex_skip(&c, err)) != 0) goto fail;
+        if ((rc = proper__prism_lex_skip(&c, err)) != 0) goto fail;
         memset(&t, 0, sizeof t);
         t.line = c.line;
         t.col = c.col;
         if (c.p >= c.end) {
             t.kind = PROPER__PM_TK_EOF;
             t.p = c.p;
-        } else if (proper__pm_is_ident_start(*c.p)) {
+        } else if (proper__prism_is_ident_start(*c.p)) {
             t.kind = PROPER__PM_TK_IDENT;
             t.p = c.p;
-            while (c.p < c.end && proper__pm_is_ident_char(*c.p)) proper_cursor_advance(&c);
+            while (c.p < c.end && proper__prism_is_ident_char(*c.p)) proper_cursor_advance(&c);
             t.len = (size_t)(c.p - t.p);
-        } else if (proper__pm_is_dec(*c.p) || (*c.p == '.' && c.p + 1 < c.end && proper__pm_is_dec(c.p[1]))) {
-            if ((rc = proper__pm_lex_number(&c, &t, err)) != 0) goto fail;
+        } else if (proper__prism_is_dec(*c.p) || (*c.p == '.' && c.p + 1 < c.end && proper__prism_is_dec(c.p[1]))) {
+            if ((rc = proper__prism_lex_number(&c, &t, err)) != 0) goto fail;
         } else if (*c.p == '"') {
             proper_cursor start = c;
             proper_cursor_advance(&c);
@@ -12208,7 +12210,7 @@ static int proper__pm_lex(const char *text, size_t len, const char *file, proper
             }
             t.len = (size_t)(c.p - t.p);
             proper_cursor_advance(&c);
-        } else if (!proper__pm_lex_operator(&c, &t)) {
+        } else if (!proper__prism_lex_operator(&c, &t)) {
             unsigned char ch = (unsigned char)*c.p;
             if (ch >= 32 && ch < 127)
                 rc = proper_cursor_error(&c, err, PROPER_EPARSE, "unexpected character '%c'", (char)ch);
@@ -12232,84 +12234,20 @@ fail:
 
 /* ---- Interned names (identifiers and strings) ------------------------------*/
 
-typedef struct proper__pm_names {
-    char **s;
-    size_t len, cap;
-    int32_t *slot; /* open addressing: index into s, or -1 */
-    size_t nslot;  /* power of two */
-} proper__pm_names;
-
-static uint64_t proper__pm_hash_bytes(const char *p, size_t n) {
-    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-    size_t i;
-    for (i = 0; i < n; i++) {
-        h ^= (unsigned char)p[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-
-static void proper__pm_names_free(proper__pm_names *nm) {
-    size_t i;
-    for (i = 0; i < nm->len; i++) PROPER_FREE(nm->s[i]);
-    PROPER_FREE(nm->s);
-    PROPER_FREE(nm->slot);
-    memset(nm, 0, sizeof *nm);
-}
-
-static int proper__pm_names_rehash(proper__pm_names *nm, size_t nslot) {
-    int32_t *slot = (int32_t *)proper_calloc(nslot, sizeof *slot);
-    size_t i;
-    if (!slot) return PROPER_ENOMEM;
-    for (i = 0; i < nslot; i++) slot[i] = -1;
-    for (i = 0; i < nm->len; i++) {
-        size_t h = (size_t)proper__pm_hash_bytes(nm->s[i], strlen(nm->s[i])) & (nslot - 1);
-        while (slot[h] >= 0) h = (h + 1) & (nslot - 1);
-        slot[h] = (int32_t)i;
-    }
-    PROPER_FREE(nm->slot);
-    nm->slot = slot;
-    nm->nslot = nslot;
-    return PROPER_OK;
-}
+/* Names live in a core.h proper_intern table; ids are int32_t, -1 = none. */
 
 /* Index of name p[0..n) or -1. */
-static int32_t proper__pm_names_find(const proper__pm_names *nm, const char *p, size_t n) {
-    size_t h;
-    if (!nm->nslot) return -1;
-    h = (size_t)proper__pm_hash_bytes(p, n) & (nm->nslot - 1);
-    while (nm->slot[h] >= 0) {
-        const char *s = nm->s[nm->slot[h]];
-        if (strlen(s) == n && memcmp(s, p, n) == 0) return nm->slot[h];
-        h = (h + 1) & (nm->nslot - 1);
-    }
-    return -1;
+static int32_t proper__prism_names_find(const proper_intern *nm, const char *p, size_t n) {
+    size_t i = proper_intern_find(nm, p, n);
+    return i == PROPER_INTERN_NONE ? -1 : (int32_t)i;
 }
 
 /* Intern p[0..n); *id receives its index. */
-static int proper__pm_names_intern(proper__pm_names *nm, const char *p, size_t n, int32_t *id) {
-    int32_t found = proper__pm_names_find(nm, p, n);
-    char *copy;
-    size_t h;
-    if (found >= 0) {
-        *id = found;
-        return PROPER_OK;
-    }
+static int proper__prism_names_intern(proper_intern *nm, const char *p, size_t n, int32_t *id) {
+    size_t i;
     if (nm->len >= 0x7fffffff) return PROPER_ENOMEM;
-    if ((nm->len + 1) * 2 > nm->nslot && proper__pm_names_rehash(nm, nm->nslot ? nm->nslot * 2 : 64))
-        return PROPER_ENOMEM;
-    copy = (char *)PROPER_MALLOC(n + 1);
-    if (!copy) return PROPER_ENOMEM;
-    memcpy(copy, p, n);
-    copy[n] = '\0';
-    if (PROPER_PUSH(nm->s, nm->len, nm->cap, copy)) {
-        PROPER_FREE(copy);
-        return PROPER_ENOMEM;
-    }
-    h = (size_t)proper__pm_hash_bytes(p, n) & (nm->nslot - 1);
-    while (nm->slot[h] >= 0) h = (h + 1) & (nm->nslot - 1);
-    nm->slot[h] = (int32_t)(nm->len - 1);
-    *id = (int32_t)(nm->len - 1);
+    if (proper_intern_add(nm, p, n, &i, NULL)) return PROPER_ENOMEM;
+    *id = (int32_t)i;
     return PROPER_OK;
 }
 
@@ -12345,7 +12283,7 @@ enum {
 #define PROPER__PM_F_DONE 4u   /* resolved and typed */
 #define PROPER__PM_F_BUSY 8u   /* being resolved (formula cycles) */
 
-typedef struct proper__pm_node {
+typedef struct proper__prism_node {
     unsigned char kind, op, type, flags;
     int32_t a, b, c; /* children (-1 none) */
     int32_t idx;     /* NAME/LABEL: name id; VAR/CONST/PCONST: index */
@@ -12354,113 +12292,113 @@ typedef struct proper__pm_node {
     long long ival;  /* INT/BOOL literal */
     double dval;     /* DOUBLE literal */
     double size;     /* nodes after formula expansion (saturating) */
-} proper__pm_node;
+} proper__prism_node;
 
-typedef struct proper__pm_pool {
-    proper__pm_node *n;
+typedef struct proper__prism_pool {
+    proper__prism_node *n;
     size_t len, cap;
-} proper__pm_pool;
+} proper__prism_pool;
 
 /* A runtime value; the node's static type says which field is used. */
-typedef struct proper__pm_val {
+typedef struct proper__prism_val {
     long long i; /* INT and BOOL */
     double d;    /* DOUBLE */
-} proper__pm_val;
+} proper__prism_val;
 
-static double proper__pm_as_double(int type, proper__pm_val v) { return type == PROPER_PRISM_DOUBLE ? v.d : (double)v.i; }
+static double proper__prism_as_double(int type, proper__prism_val v) { return type == PROPER_PRISM_DOUBLE ? v.d : (double)v.i; }
 
 /* ---- Model declarations ----------------------------------------------------*/
 
-typedef struct proper__pm_const_decl {
+typedef struct proper__prism_const_decl {
     int32_t sym;
     int type;
     int32_t expr;  /* -1: a parameter */
     int has_given; /* a value was given for a parameter */
-    proper__pm_val given;
+    proper__prism_val given;
     int line, col;
-} proper__pm_const_decl;
+} proper__prism_const_decl;
 
-typedef struct proper__pm_formula_decl {
+typedef struct proper__prism_formula_decl {
     int32_t sym, expr;
     int line, col;
-} proper__pm_formula_decl;
+} proper__prism_formula_decl;
 
-typedef struct proper__pm_label_decl {
+typedef struct proper__prism_label_decl {
     int32_t name, expr; /* name: interned string */
     int line, col;
-} proper__pm_label_decl;
+} proper__prism_label_decl;
 
-typedef struct proper__pm_var_decl {
+typedef struct proper__prism_var_decl {
     int32_t sym;
     int is_bool;
     int32_t lo, hi, init; /* expressions; init -1 = default */
     int module;
     int line, col;
-} proper__pm_var_decl;
+} proper__prism_var_decl;
 
-typedef struct proper__pm_assign {
+typedef struct proper__prism_assign {
     int32_t var; /* sym while parsing, variable index after resolution */
     int32_t expr;
     int line, col;
-} proper__pm_assign;
+} proper__prism_assign;
 
-typedef struct proper__pm_update {
+typedef struct proper__prism_update {
     int32_t prob; /* expression, -1 = probability 1 */
     size_t first, n; /* assignments */
     int line, col;
-} proper__pm_update;
+} proper__prism_update;
 
-typedef struct proper__pm_command {
+typedef struct proper__prism_command {
     int32_t action; /* sym while parsing, action index after (-1 = unlabelled) */
     int32_t guard;
     size_t first, n; /* updates */
     int module;
     int line, col;
-} proper__pm_command;
+} proper__prism_command;
 
-typedef struct proper__pm_module_decl {
+typedef struct proper__prism_module_decl {
     int32_t sym;
     size_t first_var, n_vars, first_cmd, n_cmds;
     int line, col;
-} proper__pm_module_decl;
+} proper__prism_module_decl;
 
-typedef struct proper__pm_reward_item {
+typedef struct proper__prism_reward_item {
     int is_trans;
     int32_t action; /* transition items: sym then action index (-1 = []) */
     int32_t guard, value;
     int line, col;
-} proper__pm_reward_item;
+} proper__prism_reward_item;
 
-typedef struct proper__pm_reward_decl {
+typedef struct proper__prism_reward_decl {
     int32_t name; /* interned string, -1 unnamed */
     size_t first, n;
     int has_state, has_trans;
     int line, col;
-} proper__pm_reward_decl;
+} proper__prism_reward_decl;
 
 struct proper_prism_model {
     char *file;
-    proper__pm_names names;
-    proper__pm_pool pool;
-    proper__pm_const_decl *consts;
+    proper_intern names;
+    proper__prism_pool pool;
+    proper__prism_const_decl *consts;
     size_t n_consts, cap_consts;
-    proper__pm_formula_decl *formulas;
+    proper__prism_formula_decl *formulas;
     size_t n_formulas, cap_formulas;
-    proper__pm_label_decl *labels;
+    proper__prism_label_decl *labels;
     size_t n_labels, cap_labels;
-    proper__pm_var_decl *vars;
+    proper__prism_var_decl *vars;
     size_t n_vars, cap_vars;
-    proper__pm_module_decl *modules;
+    proper__prism_module_decl *modules;
     size_t n_modules, cap_modules;
-    proper__pm_command *cmds;
+    proper__prism_command *cmds;
     size_t n_cmds, cap_cmds;
-    proper__pm_update *updates;
+    proper__prism_update *updates;
     size_t n_updates, cap_updates;
-    proper__pm_assign *assigns;
+    proper__prism_assign *assigns;
     size_t n_assigns, cap_assigns;
-    proper__pm_reward_decl *rewards;
+    proper__prism_reward_decl *rewards;
     size_t n_rewards, cap_rewards;
-    proper__pm_reward_item *items;
+    proper__prism_reward_item *items;
     size_t n_items, cap_items;
     int32_t *actions; /* action index -> name id */
     size_t n_actions, cap_actions;
@@ -12471,89 +12409,88 @@ struct proper_prism_model {
 
 /* ---- Parser ----------------------------------------------------------------*/
 
-typedef struct proper__pm_parser {
-    const proper__pm_tok *t;
+typedef struct proper__prism_parser {
+    const proper__prism_tok *t;
     size_t n, i;
     const char *file;
     proper_error *err;
-    proper__pm_pool *pool;
-    proper__pm_names *names;
+    proper__prism_pool *pool;
+    proper_intern *names;
     int depth;
     int props; /* properties: strings in expressions are labels */
-} proper__pm_parser;
+} proper__prism_parser;
 
-static const proper__pm_tok *proper__pm_peek(const proper__pm_parser *ps, size_t ahead) {
+static const proper__prism_tok *proper__prism_peek(const proper__prism_parser *ps, size_t ahead) {
     size_t k = ps->i + ahead;
     return &ps->t[k < ps->n ? k : ps->n - 1];
 }
 
-static int proper__pm_at(const proper__pm_parser *ps, int kind) { return proper__pm_peek(ps, 0)->kind == kind; }
+static int proper__prism_at(const proper__prism_parser *ps, int kind) { return proper__prism_peek(ps, 0)->kind == kind; }
 
-static int proper__pm_tok_is(const proper__pm_tok *t, const char *word) {
+static int proper__prism_tok_is(const proper__prism_tok *t, const char *word) {
     return t->kind == PROPER__PM_TK_IDENT && strlen(word) == t->len && memcmp(t->p, word, t->len) == 0;
 }
 
-static int proper__pm_at_word(const proper__pm_parser *ps, const char *word) {
-    return proper__pm_tok_is(proper__pm_peek(ps, 0), word);
+static int proper__prism_at_word(const proper__prism_parser *ps, const char *word) {
+    return proper__prism_tok_is(proper__prism_peek(ps, 0), word);
 }
 
-static int proper__pm_perr(const proper__pm_parser *ps, const proper__pm_tok *t, int code, const char *fmt, ...)
+static int proper__prism_perr(const proper__prism_parser *ps, const proper__prism_tok *t, int code, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
-static int proper__pm_perr(const proper__pm_parser *ps, const proper__pm_tok *t, int code, const char *fmt, ...) {
-    char msg[PROPER_ERROR_MESSAGE_MAX];
+static int proper__prism_perr(const proper__prism_parser *ps, const proper__prism_tok *t, int code, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    proper_error_setv(ps->err, code, ps->file, t->line, t->col, fmt, ap);
     va_end(ap);
-    return proper_error_set(ps->err, code, ps->file, t->line, t->col, "%s", msg);
+    return code;
 }
 
 /* Describe a token for "expected X, found Y" messages. */
-static void proper__pm_tok_describe(const proper__pm_tok *t, char *buf, size_t size) {
+static void proper__prism_tok_describe(const proper__prism_tok *t, char *buf, size_t size) {
     if (t->kind == PROPER__PM_TK_IDENT || t->kind == PROPER__PM_TK_INT || t->kind == PROPER__PM_TK_DOUBLE)
         snprintf(buf, size, "'%.*s'", (int)(t->len > 40 ? 40 : t->len), t->p);
     else if (t->kind == PROPER__PM_TK_STRING)
         snprintf(buf, size, "\"%.*s\"", (int)(t->len > 40 ? 40 : t->len), t->p);
     else
-        snprintf(buf, size, "%s", proper__pm_tok_name(t->kind));
+        snprintf(buf, size, "%s", proper__prism_tok_name(t->kind));
 }
 
-static int proper__pm_expect(proper__pm_parser *ps, int kind, const char *context) {
-    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+static int proper__prism_expect(proper__prism_parser *ps, int kind, const char *context) {
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
     char found[64];
     if (t->kind == kind) {
         ps->i++;
         return PROPER_OK;
     }
-    proper__pm_tok_describe(t, found, sizeof found);
-    return proper__pm_perr(ps, t, PROPER_EPARSE, "expected %s %s, found %s", proper__pm_tok_name(kind), context, found);
+    proper__prism_tok_describe(t, found, sizeof found);
+    return proper__prism_perr(ps, t, PROPER_EPARSE, "expected %s %s, found %s", proper__prism_tok_name(kind), context, found);
 }
 
 /* "expected WHAT, found TOKEN" at the current token (nothing consumed). */
-static int proper__pm_expected(proper__pm_parser *ps, const char *what) {
-    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+static int proper__prism_expected(proper__prism_parser *ps, const char *what) {
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
     char found[64];
-    proper__pm_tok_describe(t, found, sizeof found);
-    return proper__pm_perr(ps, t, PROPER_EPARSE, "expected %s, found %s", what, found);
+    proper__prism_tok_describe(t, found, sizeof found);
+    return proper__prism_perr(ps, t, PROPER_EPARSE, "expected %s, found %s", what, found);
 }
 
-static int proper__pm_expect_word(proper__pm_parser *ps, const char *word, const char *context) {
-    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+static int proper__prism_expect_word(proper__prism_parser *ps, const char *word, const char *context) {
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
     char found[64];
-    if (proper__pm_tok_is(t, word)) {
+    if (proper__prism_tok_is(t, word)) {
         ps->i++;
         return PROPER_OK;
     }
-    proper__pm_tok_describe(t, found, sizeof found);
-    return proper__pm_perr(ps, t, PROPER_EPARSE, "expected '%s' %s, found %s", word, context, found);
+    proper__prism_tok_describe(t, found, sizeof found);
+    return proper__prism_perr(ps, t, PROPER_EPARSE, "expected '%s' %s, found %s", word, context, found);
 }
 
 /* Words that cannot name a variable, constant, formula or module (PRISM's
  * keywords, including the property operators). */
-static int proper__pm_is_reserved(const char *p, size_t n) {
+static int proper__prism_is_reserved(const char *p, size_t n) {
     static const char *const words[] = {
         "A", "bool", "clock", "const", "ctmc", "C", "double", "dtmc", "E", "endinit", "endinvariant",
         "endmodule", "endrewards", "endsystem", "false", "formula", "filter", "func", "F", "global", "G",
@@ -12568,20 +12505,20 @@ static int proper__pm_is_reserved(const char *p, size_t n) {
     return 0;
 }
 
-static int proper__pm_function_code(const proper__pm_tok *t) {
+static int proper__prism_function_code(const proper__prism_tok *t) {
     static const char *const fns[] = {"min", "max", "floor", "ceil", "round", "pow", "mod", "log"};
     int i;
     if (t->kind != PROPER__PM_TK_IDENT) return -1;
     for (i = 0; i < 8; i++)
-        if (proper__pm_tok_is(t, fns[i])) return i;
+        if (proper__prism_tok_is(t, fns[i])) return i;
     return -1;
 }
 
 /* Append a node; children's depth and size give the node's. */
-static int32_t proper__pm_node_new(proper__pm_parser *ps, int kind, int op, int32_t a, int32_t b, int32_t c,
-                                const proper__pm_tok *at) {
-    proper__pm_node nd;
-    proper__pm_pool *pool = ps->pool;
+static int32_t proper__prism_node_new(proper__prism_parser *ps, int kind, int op, int32_t a, int32_t b, int32_t c,
+                                const proper__prism_tok *at) {
+    proper__prism_node nd;
+    proper__prism_pool *pool = ps->pool;
     int32_t kids[3];
     int k;
     memset(&nd, 0, sizeof nd);
@@ -12604,24 +12541,24 @@ static int32_t proper__pm_node_new(proper__pm_parser *ps, int kind, int op, int3
     kids[2] = c;
     for (k = 0; k < 3; k++)
         if (kids[k] >= 0) {
-            const proper__pm_node *ch = &pool->n[kids[k]];
+            const proper__prism_node *ch = &pool->n[kids[k]];
             if (ch->depth + 1 > nd.depth) nd.depth = ch->depth + 1;
             nd.size += ch->size;
         }
     if (nd.depth > PROPER_PRISM_MAX_DEPTH) {
-        proper__pm_perr(ps, at, PROPER_ELIMIT, "expression nested more than %d deep", PROPER_PRISM_MAX_DEPTH);
+        proper__prism_perr(ps, at, PROPER_ELIMIT, "expression nested more than %d deep", PROPER_PRISM_MAX_DEPTH);
         return -1;
     }
     if (pool->len >= 0x7fffffff || PROPER_PUSH(pool->n, pool->len, pool->cap, nd)) {
-        proper__pm_perr(ps, at, PROPER_ENOMEM, "out of memory");
+        proper__prism_perr(ps, at, PROPER_ENOMEM, "out of memory");
         return -1;
     }
     return (int32_t)(pool->len - 1);
 }
 
-static int32_t proper__pm_parse_expr(proper__pm_parser *ps);
+static int32_t proper__prism_parse_expr(proper__prism_parser *ps);
 
-static int32_t proper__pm_parse_args(proper__pm_parser *ps, int fn, const proper__pm_tok *name) {
+static int32_t proper__prism_parse_args(proper__prism_parser *ps, int fn, const proper__prism_tok *name) {
     int32_t args[2], acc;
     int nargs = 0, want_min = 2, want_max = 2;
     if (fn == PROPER__PM_FN_FLOOR || fn == PROPER__PM_FN_CEIL || fn == PROPER__PM_FN_ROUND) want_min = want_max = 1;
@@ -12630,137 +12567,137 @@ static int32_t proper__pm_parse_args(proper__pm_parser *ps, int fn, const proper
         want_max = INT_MAX;
     }
     ps->i++; /* name */
-    if (proper__pm_expect(ps, PROPER__PM_TK_LPAREN, "after function name")) return -1;
+    if (proper__prism_expect(ps, PROPER__PM_TK_LPAREN, "after function name")) return -1;
     acc = -1;
     for (;;) {
-        int32_t e = proper__pm_parse_expr(ps);
+        int32_t e = proper__prism_parse_expr(ps);
         if (e < 0) return -1;
         nargs++;
         if (fn == PROPER__PM_FN_MIN || fn == PROPER__PM_FN_MAX) {
             /* min(a, b, c) = min(min(a, b), c): the same value and type */
-            acc = acc < 0 ? e : proper__pm_node_new(ps, PROPER__PM_N_FUNC, fn, acc, e, -1, name);
+            acc = acc < 0 ? e : proper__prism_node_new(ps, PROPER__PM_N_FUNC, fn, acc, e, -1, name);
             if (acc < 0) return -1;
         } else if (nargs <= 2) {
             args[nargs - 1] = e;
         }
-        if (proper__pm_at(ps, PROPER__PM_TK_COMMA)) {
+        if (proper__prism_at(ps, PROPER__PM_TK_COMMA)) {
             ps->i++;
             continue;
         }
         break;
     }
-    if (proper__pm_expect(ps, PROPER__PM_TK_RPAREN, "after function arguments")) return -1;
+    if (proper__prism_expect(ps, PROPER__PM_TK_RPAREN, "after function arguments")) return -1;
     if (nargs < want_min || nargs > want_max) {
-        proper__pm_perr(ps, name, PROPER_EPARSE, "%.*s takes %d argument%s, not %d", (int)name->len, name->p,
+        proper__prism_perr(ps, name, PROPER_EPARSE, "%.*s takes %d argument%s, not %d", (int)name->len, name->p,
                      want_min, want_min == 1 ? "" : "s", nargs);
         return -1;
     }
     if (fn == PROPER__PM_FN_MIN || fn == PROPER__PM_FN_MAX) return acc; /* min(a) is a */
-    return proper__pm_node_new(ps, PROPER__PM_N_FUNC, fn, args[0], want_max == 2 ? args[1] : -1, -1, name);
+    return proper__prism_node_new(ps, PROPER__PM_N_FUNC, fn, args[0], want_max == 2 ? args[1] : -1, -1, name);
 }
 
-static int32_t proper__pm_parse_primary(proper__pm_parser *ps) {
-    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+static int32_t proper__prism_parse_primary(proper__prism_parser *ps) {
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
     int32_t id, e;
     char found[64];
     switch (t->kind) {
     case PROPER__PM_TK_INT:
         ps->i++;
-        id = proper__pm_node_new(ps, PROPER__PM_N_INT, 0, -1, -1, -1, t);
+        id = proper__prism_node_new(ps, PROPER__PM_N_INT, 0, -1, -1, -1, t);
         if (id >= 0) ps->pool->n[id].ival = t->ival;
         return id;
     case PROPER__PM_TK_DOUBLE:
         ps->i++;
-        id = proper__pm_node_new(ps, PROPER__PM_N_DOUBLE, 0, -1, -1, -1, t);
+        id = proper__prism_node_new(ps, PROPER__PM_N_DOUBLE, 0, -1, -1, -1, t);
         if (id >= 0) ps->pool->n[id].dval = t->dval;
         return id;
     case PROPER__PM_TK_LPAREN:
         ps->i++;
-        e = proper__pm_parse_expr(ps);
-        if (e < 0 || proper__pm_expect(ps, PROPER__PM_TK_RPAREN, "to close '('")) return -1;
+        e = proper__prism_parse_expr(ps);
+        if (e < 0 || proper__prism_expect(ps, PROPER__PM_TK_RPAREN, "to close '('")) return -1;
         return e;
     case PROPER__PM_TK_STRING:
         if (!ps->props) {
-            proper__pm_perr(ps, t, PROPER_EPARSE, "labels (\"%.*s\") can only be used in properties",
+            proper__prism_perr(ps, t, PROPER_EPARSE, "labels (\"%.*s\") can only be used in properties",
                          (int)(t->len > 40 ? 40 : t->len), t->p);
             return -1;
         }
         ps->i++;
-        id = proper__pm_node_new(ps, PROPER__PM_N_LABEL, 0, -1, -1, -1, t);
-        if (id >= 0 && proper__pm_names_intern(ps->names, t->p, t->len, &ps->pool->n[id].idx)) {
-            proper__pm_perr(ps, t, PROPER_ENOMEM, "out of memory");
+        id = proper__prism_node_new(ps, PROPER__PM_N_LABEL, 0, -1, -1, -1, t);
+        if (id >= 0 && proper__prism_names_intern(ps->names, t->p, t->len, &ps->pool->n[id].idx)) {
+            proper__prism_perr(ps, t, PROPER_ENOMEM, "out of memory");
             return -1;
         }
         return id;
     case PROPER__PM_TK_IDENT:
-        if (proper__pm_tok_is(t, "true") || proper__pm_tok_is(t, "false")) {
+        if (proper__prism_tok_is(t, "true") || proper__prism_tok_is(t, "false")) {
             ps->i++;
-            id = proper__pm_node_new(ps, PROPER__PM_N_BOOL, 0, -1, -1, -1, t);
-            if (id >= 0) ps->pool->n[id].ival = proper__pm_tok_is(t, "true");
+            id = proper__prism_node_new(ps, PROPER__PM_N_BOOL, 0, -1, -1, -1, t);
+            if (id >= 0) ps->pool->n[id].ival = proper__prism_tok_is(t, "true");
             return id;
         }
-        if (proper__pm_function_code(t) >= 0 && proper__pm_peek(ps, 1)->kind == PROPER__PM_TK_LPAREN)
-            return proper__pm_parse_args(ps, proper__pm_function_code(t), t);
-        if (proper__pm_is_reserved(t->p, t->len)) {
+        if (proper__prism_function_code(t) >= 0 && proper__prism_peek(ps, 1)->kind == PROPER__PM_TK_LPAREN)
+            return proper__prism_parse_args(ps, proper__prism_function_code(t), t);
+        if (proper__prism_is_reserved(t->p, t->len)) {
             if (ps->props && t->len == 1 && (t->p[0] == 'P' || t->p[0] == 'R' || t->p[0] == 'S'))
-                proper__pm_perr(ps, t, PROPER_EUNSUPPORTED, "nested %c operators are not supported", t->p[0]);
+                proper__prism_perr(ps, t, PROPER_EUNSUPPORTED, "nested %c operators are not supported", t->p[0]);
             else
-                proper__pm_perr(ps, t, PROPER_EPARSE, "unexpected '%.*s' in expression", (int)t->len, t->p);
+                proper__prism_perr(ps, t, PROPER_EPARSE, "unexpected '%.*s' in expression", (int)t->len, t->p);
             return -1;
         }
         ps->i++;
-        id = proper__pm_node_new(ps, PROPER__PM_N_NAME, 0, -1, -1, -1, t);
-        if (id >= 0 && proper__pm_names_intern(ps->names, t->p, t->len, &ps->pool->n[id].idx)) {
-            proper__pm_perr(ps, t, PROPER_ENOMEM, "out of memory");
+        id = proper__prism_node_new(ps, PROPER__PM_N_NAME, 0, -1, -1, -1, t);
+        if (id >= 0 && proper__prism_names_intern(ps->names, t->p, t->len, &ps->pool->n[id].idx)) {
+            proper__prism_perr(ps, t, PROPER_ENOMEM, "out of memory");
             return -1;
         }
         return id;
     default:
-        proper__pm_tok_describe(t, found, sizeof found);
-        proper__pm_perr(ps, t, PROPER_EPARSE, "expected an expression, found %s", found);
+        proper__prism_tok_describe(t, found, sizeof found);
+        proper__prism_perr(ps, t, PROPER_EPARSE, "expected an expression, found %s", found);
         return -1;
     }
 }
 
 /* Recursion guard for the right-recursive rules. */
-static int proper__pm_enter(proper__pm_parser *ps) {
+static int proper__prism_enter(proper__prism_parser *ps) {
     if (++ps->depth > PROPER_PRISM_MAX_DEPTH) {
-        proper__pm_perr(ps, proper__pm_peek(ps, 0), PROPER_ELIMIT, "expression nested more than %d deep",
+        proper__prism_perr(ps, proper__prism_peek(ps, 0), PROPER_ELIMIT, "expression nested more than %d deep",
                      PROPER_PRISM_MAX_DEPTH);
         return -1;
     }
     return 0;
 }
 
-static int32_t proper__pm_parse_unary(proper__pm_parser *ps) {
-    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+static int32_t proper__prism_parse_unary(proper__prism_parser *ps) {
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
     int32_t e;
-    if (t->kind != PROPER__PM_TK_MINUS) return proper__pm_parse_primary(ps);
+    if (t->kind != PROPER__PM_TK_MINUS) return proper__prism_parse_primary(ps);
     ps->i++;
-    if (proper__pm_enter(ps)) return -1;
-    e = proper__pm_parse_unary(ps);
+    if (proper__prism_enter(ps)) return -1;
+    e = proper__prism_parse_unary(ps);
     ps->depth--;
-    return e < 0 ? -1 : proper__pm_node_new(ps, PROPER__PM_N_NEG, 0, e, -1, -1, t);
+    return e < 0 ? -1 : proper__prism_node_new(ps, PROPER__PM_N_NEG, 0, e, -1, -1, t);
 }
 
 /* a ^ b ^ c = a ^ (b ^ c) */
-static int32_t proper__pm_parse_power(proper__pm_parser *ps) {
-    int32_t l = proper__pm_parse_unary(ps), r;
-    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+static int32_t proper__prism_parse_power(proper__prism_parser *ps) {
+    int32_t l = proper__prism_parse_unary(ps), r;
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
     if (l < 0 || t->kind != PROPER__PM_TK_CARET) return l;
     ps->i++;
-    if (proper__pm_enter(ps)) return -1;
-    r = proper__pm_parse_power(ps);
+    if (proper__prism_enter(ps)) return -1;
+    r = proper__prism_parse_power(ps);
     ps->depth--;
-    return r < 0 ? -1 : proper__pm_node_new(ps, PROPER__PM_N_BIN, PROPER__PM_OP_POW, l, r, -1, t);
+    return r < 0 ? -1 : proper__prism_node_new(ps, PROPER__PM_N_BIN, PROPER__PM_OP_POW, l, r, -1, t);
 }
 
 /* One left-associative level: operators ops[k] map to node ops opc[k]. */
-static int32_t proper__pm_parse_left(proper__pm_parser *ps, int32_t (*next)(proper__pm_parser *), const int *toks,
+static int32_t proper__prism_parse_left(proper__prism_parser *ps, int32_t (*next)(proper__prism_parser *), const int *toks,
                                   const int *opc, int nops) {
     int32_t l = next(ps);
     while (l >= 0) {
-        const proper__pm_tok *t = proper__pm_peek(ps, 0);
+        const proper__prism_tok *t = proper__prism_peek(ps, 0);
         int k, found = -1;
         int32_t r;
         for (k = 0; k < nops; k++)
@@ -12769,92 +12706,92 @@ static int32_t proper__pm_parse_left(proper__pm_parser *ps, int32_t (*next)(prop
         ps->i++;
         r = next(ps);
         if (r < 0) return -1;
-        l = proper__pm_node_new(ps, PROPER__PM_N_BIN, opc[found], l, r, -1, t);
+        l = proper__prism_node_new(ps, PROPER__PM_N_BIN, opc[found], l, r, -1, t);
     }
     return l;
 }
 
-static int32_t proper__pm_parse_timesdiv(proper__pm_parser *ps) {
+static int32_t proper__prism_parse_timesdiv(proper__prism_parser *ps) {
     static const int toks[] = {PROPER__PM_TK_STAR, PROPER__PM_TK_SLASH};
     static const int ops[] = {PROPER__PM_OP_MUL, PROPER__PM_OP_DIV};
-    return proper__pm_parse_left(ps, proper__pm_parse_power, toks, ops, 2);
+    return proper__prism_parse_left(ps, proper__prism_parse_power, toks, ops, 2);
 }
 
-static int32_t proper__pm_parse_plusminus(proper__pm_parser *ps) {
+static int32_t proper__prism_parse_plusminus(proper__prism_parser *ps) {
     static const int toks[] = {PROPER__PM_TK_PLUS, PROPER__PM_TK_MINUS};
     static const int ops[] = {PROPER__PM_OP_ADD, PROPER__PM_OP_SUB};
-    return proper__pm_parse_left(ps, proper__pm_parse_timesdiv, toks, ops, 2);
+    return proper__prism_parse_left(ps, proper__prism_parse_timesdiv, toks, ops, 2);
 }
 
-static int32_t proper__pm_parse_relop(proper__pm_parser *ps) {
+static int32_t proper__prism_parse_relop(proper__prism_parser *ps) {
     static const int toks[] = {PROPER__PM_TK_LT, PROPER__PM_TK_LE, PROPER__PM_TK_GT, PROPER__PM_TK_GE};
     static const int ops[] = {PROPER__PM_OP_LT, PROPER__PM_OP_LE, PROPER__PM_OP_GT, PROPER__PM_OP_GE};
-    return proper__pm_parse_left(ps, proper__pm_parse_plusminus, toks, ops, 4);
+    return proper__prism_parse_left(ps, proper__prism_parse_plusminus, toks, ops, 4);
 }
 
-static int32_t proper__pm_parse_equality(proper__pm_parser *ps) {
+static int32_t proper__prism_parse_equality(proper__prism_parser *ps) {
     static const int toks[] = {PROPER__PM_TK_EQ, PROPER__PM_TK_NE};
     static const int ops[] = {PROPER__PM_OP_EQ, PROPER__PM_OP_NE};
-    return proper__pm_parse_left(ps, proper__pm_parse_relop, toks, ops, 2);
+    return proper__prism_parse_left(ps, proper__prism_parse_relop, toks, ops, 2);
 }
 
-static int32_t proper__pm_parse_not(proper__pm_parser *ps) {
-    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+static int32_t proper__prism_parse_not(proper__prism_parser *ps) {
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
     int32_t e;
-    if (t->kind != PROPER__PM_TK_NOT) return proper__pm_parse_equality(ps);
+    if (t->kind != PROPER__PM_TK_NOT) return proper__prism_parse_equality(ps);
     ps->i++;
-    if (proper__pm_enter(ps)) return -1;
-    e = proper__pm_parse_not(ps);
+    if (proper__prism_enter(ps)) return -1;
+    e = proper__prism_parse_not(ps);
     ps->depth--;
-    return e < 0 ? -1 : proper__pm_node_new(ps, PROPER__PM_N_NOT, 0, e, -1, -1, t);
+    return e < 0 ? -1 : proper__prism_node_new(ps, PROPER__PM_N_NOT, 0, e, -1, -1, t);
 }
 
-static int32_t proper__pm_parse_and(proper__pm_parser *ps) {
+static int32_t proper__prism_parse_and(proper__prism_parser *ps) {
     static const int toks[] = {PROPER__PM_TK_AND};
     static const int ops[] = {PROPER__PM_OP_AND};
-    return proper__pm_parse_left(ps, proper__pm_parse_not, toks, ops, 1);
+    return proper__prism_parse_left(ps, proper__prism_parse_not, toks, ops, 1);
 }
 
-static int32_t proper__pm_parse_or(proper__pm_parser *ps) {
+static int32_t proper__prism_parse_or(proper__prism_parser *ps) {
     static const int toks[] = {PROPER__PM_TK_OR};
     static const int ops[] = {PROPER__PM_OP_OR};
-    return proper__pm_parse_left(ps, proper__pm_parse_and, toks, ops, 1);
+    return proper__prism_parse_left(ps, proper__prism_parse_and, toks, ops, 1);
 }
 
-static int32_t proper__pm_parse_iff(proper__pm_parser *ps) {
+static int32_t proper__prism_parse_iff(proper__prism_parser *ps) {
     static const int toks[] = {PROPER__PM_TK_IFF};
     static const int ops[] = {PROPER__PM_OP_IFF};
-    return proper__pm_parse_left(ps, proper__pm_parse_or, toks, ops, 1);
+    return proper__prism_parse_left(ps, proper__prism_parse_or, toks, ops, 1);
 }
 
 /* a => b => c = a => (b => c) */
-static int32_t proper__pm_parse_implies(proper__pm_parser *ps) {
-    int32_t l = proper__pm_parse_iff(ps), r;
-    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+static int32_t proper__prism_parse_implies(proper__prism_parser *ps) {
+    int32_t l = proper__prism_parse_iff(ps), r;
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
     if (l < 0 || t->kind != PROPER__PM_TK_IMPLIES) return l;
     ps->i++;
-    if (proper__pm_enter(ps)) return -1;
-    r = proper__pm_parse_implies(ps);
+    if (proper__prism_enter(ps)) return -1;
+    r = proper__prism_parse_implies(ps);
     ps->depth--;
-    return r < 0 ? -1 : proper__pm_node_new(ps, PROPER__PM_N_BIN, PROPER__PM_OP_IMPLIES, l, r, -1, t);
+    return r < 0 ? -1 : proper__prism_node_new(ps, PROPER__PM_N_BIN, PROPER__PM_OP_IMPLIES, l, r, -1, t);
 }
 
 /* c ? a : b, right-associative in b. */
-static int32_t proper__pm_parse_expr(proper__pm_parser *ps) {
+static int32_t proper__prism_parse_expr(proper__prism_parser *ps) {
     int32_t c, a, b;
-    const proper__pm_tok *t;
-    if (proper__pm_enter(ps)) return -1;
-    c = proper__pm_parse_implies(ps);
-    t = proper__pm_peek(ps, 0);
+    const proper__prism_tok *t;
+    if (proper__prism_enter(ps)) return -1;
+    c = proper__prism_parse_implies(ps);
+    t = proper__prism_peek(ps, 0);
     if (c >= 0 && t->kind == PROPER__PM_TK_QMARK) {
         ps->i++;
-        a = proper__pm_parse_implies(ps);
-        if (a < 0 || proper__pm_expect(ps, PROPER__PM_TK_COLON, "in '? :'")) {
+        a = proper__prism_parse_implies(ps);
+        if (a < 0 || proper__prism_expect(ps, PROPER__PM_TK_COLON, "in '? :'")) {
             ps->depth--;
             return -1;
         }
-        b = proper__pm_parse_expr(ps);
-        c = b < 0 ? -1 : proper__pm_node_new(ps, PROPER__PM_N_ITE, 0, c, a, b, t);
+        b = proper__prism_parse_expr(ps);
+        c = b < 0 ? -1 : proper__prism_node_new(ps, PROPER__PM_N_ITE, 0, c, a, b, t);
     }
     ps->depth--;
     return c;
@@ -12862,216 +12799,216 @@ static int32_t proper__pm_parse_expr(proper__pm_parser *ps) {
 
 /* ---- Model parser ----------------------------------------------------------*/
 
-typedef struct proper__pm_mparser {
-    proper__pm_parser ps;
+typedef struct proper__prism_mparser {
+    proper__prism_parser ps;
     proper_prism_model *m;
-} proper__pm_mparser;
+} proper__prism_mparser;
 
-static int proper__pm_oom(proper__pm_parser *ps) {
-    return proper__pm_perr(ps, proper__pm_peek(ps, 0), PROPER_ENOMEM, "out of memory");
+static int proper__prism_oom(proper__prism_parser *ps) {
+    return proper__prism_perr(ps, proper__prism_peek(ps, 0), PROPER_ENOMEM, "out of memory");
 }
 
 /* An identifier being declared: not reserved. */
-static int proper__pm_decl_name(proper__pm_parser *ps, const char *what, int32_t *sym, const proper__pm_tok **at) {
-    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+static int proper__prism_decl_name(proper__prism_parser *ps, const char *what, int32_t *sym, const proper__prism_tok **at) {
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
     char found[64];
     if (t->kind != PROPER__PM_TK_IDENT) {
-        proper__pm_tok_describe(t, found, sizeof found);
-        return proper__pm_perr(ps, t, PROPER_EPARSE, "expected the name of the %s, found %s", what, found);
+        proper__prism_tok_describe(t, found, sizeof found);
+        return proper__prism_perr(ps, t, PROPER_EPARSE, "expected the name of the %s, found %s", what, found);
     }
-    if (proper__pm_is_reserved(t->p, t->len))
-        return proper__pm_perr(ps, t, PROPER_EPARSE, "'%.*s' is a reserved word and cannot name a %s", (int)t->len,
+    if (proper__prism_is_reserved(t->p, t->len))
+        return proper__prism_perr(ps, t, PROPER_EPARSE, "'%.*s' is a reserved word and cannot name a %s", (int)t->len,
                             t->p, what);
     ps->i++;
     if (at) *at = t;
-    return proper__pm_names_intern(ps->names, t->p, t->len, sym) ? proper__pm_oom(ps) : PROPER_OK;
+    return proper__prism_names_intern(ps->names, t->p, t->len, sym) ? proper__prism_oom(ps) : PROPER_OK;
 }
 
 /* Type keyword of a const: int, double, bool, or none (= int). */
-static int proper__pm_parse_const_type(proper__pm_parser *ps) {
-    if (proper__pm_at_word(ps, "int")) { ps->i++; return PROPER_PRISM_INT; }
-    if (proper__pm_at_word(ps, "double")) { ps->i++; return PROPER_PRISM_DOUBLE; }
-    if (proper__pm_at_word(ps, "bool")) { ps->i++; return PROPER_PRISM_BOOL; }
+static int proper__prism_parse_const_type(proper__prism_parser *ps) {
+    if (proper__prism_at_word(ps, "int")) { ps->i++; return PROPER_PRISM_INT; }
+    if (proper__prism_at_word(ps, "double")) { ps->i++; return PROPER_PRISM_DOUBLE; }
+    if (proper__prism_at_word(ps, "bool")) { ps->i++; return PROPER_PRISM_BOOL; }
     return PROPER_PRISM_INT;
 }
 
 /* const [type] name [= expr] ; */
-static int proper__pm_parse_const(proper__pm_parser *ps, proper__pm_const_decl **arr, size_t *len, size_t *cap) {
-    proper__pm_const_decl d;
-    const proper__pm_tok *at;
+static int proper__prism_parse_const(proper__prism_parser *ps, proper__prism_const_decl **arr, size_t *len, size_t *cap) {
+    proper__prism_const_decl d;
+    const proper__prism_tok *at;
     ps->i++; /* const */
     memset(&d, 0, sizeof d);
-    d.type = proper__pm_parse_const_type(ps);
+    d.type = proper__prism_parse_const_type(ps);
     d.expr = -1;
-    if (proper__pm_decl_name(ps, "constant", &d.sym, &at)) return PROPER_EPARSE;
+    if (proper__prism_decl_name(ps, "constant", &d.sym, &at)) return PROPER_EPARSE;
     d.line = at->line;
     d.col = at->col;
-    if (proper__pm_at(ps, PROPER__PM_TK_EQ)) {
+    if (proper__prism_at(ps, PROPER__PM_TK_EQ)) {
         ps->i++;
-        if ((d.expr = proper__pm_parse_expr(ps)) < 0) return PROPER_EPARSE;
+        if ((d.expr = proper__prism_parse_expr(ps)) < 0) return PROPER_EPARSE;
     }
-    if (proper__pm_expect(ps, PROPER__PM_TK_SEMI, "after constant declaration")) return PROPER_EPARSE;
-    return PROPER_PUSH(*arr, *len, *cap, d) ? proper__pm_oom(ps) : PROPER_OK;
+    if (proper__prism_expect(ps, PROPER__PM_TK_SEMI, "after constant declaration")) return PROPER_EPARSE;
+    return PROPER_PUSH(*arr, *len, *cap, d) ? proper__prism_oom(ps) : PROPER_OK;
 }
 
-static int proper__pm_parse_formula(proper__pm_parser *ps, proper__pm_formula_decl **arr, size_t *len, size_t *cap) {
-    proper__pm_formula_decl d;
-    const proper__pm_tok *at;
+static int proper__prism_parse_formula(proper__prism_parser *ps, proper__prism_formula_decl **arr, size_t *len, size_t *cap) {
+    proper__prism_formula_decl d;
+    const proper__prism_tok *at;
     ps->i++; /* formula */
-    if (proper__pm_decl_name(ps, "formula", &d.sym, &at)) return PROPER_EPARSE;
+    if (proper__prism_decl_name(ps, "formula", &d.sym, &at)) return PROPER_EPARSE;
     d.line = at->line;
     d.col = at->col;
-    if (proper__pm_expect(ps, PROPER__PM_TK_EQ, "after formula name")) return PROPER_EPARSE;
-    if ((d.expr = proper__pm_parse_expr(ps)) < 0) return PROPER_EPARSE;
-    if (proper__pm_expect(ps, PROPER__PM_TK_SEMI, "after formula")) return PROPER_EPARSE;
-    return PROPER_PUSH(*arr, *len, *cap, d) ? proper__pm_oom(ps) : PROPER_OK;
+    if (proper__prism_expect(ps, PROPER__PM_TK_EQ, "after formula name")) return PROPER_EPARSE;
+    if ((d.expr = proper__prism_parse_expr(ps)) < 0) return PROPER_EPARSE;
+    if (proper__prism_expect(ps, PROPER__PM_TK_SEMI, "after formula")) return PROPER_EPARSE;
+    return PROPER_PUSH(*arr, *len, *cap, d) ? proper__prism_oom(ps) : PROPER_OK;
 }
 
-static int proper__pm_parse_label(proper__pm_parser *ps, proper__pm_label_decl **arr, size_t *len, size_t *cap) {
-    proper__pm_label_decl d;
-    const proper__pm_tok *t;
+static int proper__prism_parse_label(proper__prism_parser *ps, proper__prism_label_decl **arr, size_t *len, size_t *cap) {
+    proper__prism_label_decl d;
+    const proper__prism_tok *t;
     ps->i++; /* label */
-    t = proper__pm_peek(ps, 0);
-    if (proper__pm_expect(ps, PROPER__PM_TK_STRING, "(the label's name) after 'label'")) return PROPER_EPARSE;
-    if (proper__pm_names_intern(ps->names, t->p, t->len, &d.name)) return proper__pm_oom(ps);
+    t = proper__prism_peek(ps, 0);
+    if (proper__prism_expect(ps, PROPER__PM_TK_STRING, "(the label's name) after 'label'")) return PROPER_EPARSE;
+    if (proper__prism_names_intern(ps->names, t->p, t->len, &d.name)) return proper__prism_oom(ps);
     d.line = t->line;
     d.col = t->col;
-    if (proper__pm_expect(ps, PROPER__PM_TK_EQ, "after label name")) return PROPER_EPARSE;
-    if ((d.expr = proper__pm_parse_expr(ps)) < 0) return PROPER_EPARSE;
-    if (proper__pm_expect(ps, PROPER__PM_TK_SEMI, "after label")) return PROPER_EPARSE;
-    return PROPER_PUSH(*arr, *len, *cap, d) ? proper__pm_oom(ps) : PROPER_OK;
+    if (proper__prism_expect(ps, PROPER__PM_TK_EQ, "after label name")) return PROPER_EPARSE;
+    if ((d.expr = proper__prism_parse_expr(ps)) < 0) return PROPER_EPARSE;
+    if (proper__prism_expect(ps, PROPER__PM_TK_SEMI, "after label")) return PROPER_EPARSE;
+    return PROPER_PUSH(*arr, *len, *cap, d) ? proper__prism_oom(ps) : PROPER_OK;
 }
 
 /* x : [lo..hi] [init e];  or  b : bool [init e]; */
-static int proper__pm_parse_var(proper__pm_mparser *mp, int module) {
-    proper__pm_parser *ps = &mp->ps;
-    proper__pm_var_decl d;
-    const proper__pm_tok *at;
+static int proper__prism_parse_var(proper__prism_mparser *mp, int module) {
+    proper__prism_parser *ps = &mp->ps;
+    proper__prism_var_decl d;
+    const proper__prism_tok *at;
     memset(&d, 0, sizeof d);
     d.module = module;
     d.init = -1;
-    if (proper__pm_decl_name(ps, "variable", &d.sym, &at)) return PROPER_EPARSE;
+    if (proper__prism_decl_name(ps, "variable", &d.sym, &at)) return PROPER_EPARSE;
     d.line = at->line;
     d.col = at->col;
-    if (proper__pm_expect(ps, PROPER__PM_TK_COLON, "after variable name")) return PROPER_EPARSE;
-    if (proper__pm_at_word(ps, "bool")) {
+    if (proper__prism_expect(ps, PROPER__PM_TK_COLON, "after variable name")) return PROPER_EPARSE;
+    if (proper__prism_at_word(ps, "bool")) {
         ps->i++;
         d.is_bool = 1;
         d.lo = d.hi = -1;
-    } else if (proper__pm_at(ps, PROPER__PM_TK_LBRACK)) {
+    } else if (proper__prism_at(ps, PROPER__PM_TK_LBRACK)) {
         ps->i++;
-        if ((d.lo = proper__pm_parse_expr(ps)) < 0) return PROPER_EPARSE;
-        if (proper__pm_expect(ps, PROPER__PM_TK_DOTDOT, "in range [lo..hi]")) return PROPER_EPARSE;
-        if ((d.hi = proper__pm_parse_expr(ps)) < 0) return PROPER_EPARSE;
-        if (proper__pm_expect(ps, PROPER__PM_TK_RBRACK, "to close the range")) return PROPER_EPARSE;
-    } else if (proper__pm_at_word(ps, "int") || proper__pm_at_word(ps, "double") || proper__pm_at_word(ps, "clock")) {
-        const proper__pm_tok *t = proper__pm_peek(ps, 0);
-        return proper__pm_perr(ps, t, PROPER_EUNSUPPORTED,
+        if ((d.lo = proper__prism_parse_expr(ps)) < 0) return PROPER_EPARSE;
+        if (proper__prism_expect(ps, PROPER__PM_TK_DOTDOT, "in range [lo..hi]")) return PROPER_EPARSE;
+        if ((d.hi = proper__prism_parse_expr(ps)) < 0) return PROPER_EPARSE;
+        if (proper__prism_expect(ps, PROPER__PM_TK_RBRACK, "to close the range")) return PROPER_EPARSE;
+    } else if (proper__prism_at_word(ps, "int") || proper__prism_at_word(ps, "double") || proper__prism_at_word(ps, "clock")) {
+        const proper__prism_tok *t = proper__prism_peek(ps, 0);
+        return proper__prism_perr(ps, t, PROPER_EUNSUPPORTED,
                             "unbounded '%.*s' variables are not supported (declare a range [lo..hi])", (int)t->len,
                             t->p);
     } else {
-        return proper__pm_expected(ps, "a range [lo..hi] or 'bool' after ':'");
+        return proper__prism_expected(ps, "a range [lo..hi] or 'bool' after ':'");
     }
-    if (proper__pm_at_word(ps, "init")) {
+    if (proper__prism_at_word(ps, "init")) {
         ps->i++;
-        if ((d.init = proper__pm_parse_expr(ps)) < 0) return PROPER_EPARSE;
+        if ((d.init = proper__prism_parse_expr(ps)) < 0) return PROPER_EPARSE;
     }
-    if (proper__pm_expect(ps, PROPER__PM_TK_SEMI, "after variable declaration")) return PROPER_EPARSE;
-    return PROPER_PUSH(mp->m->vars, mp->m->n_vars, mp->m->cap_vars, d) ? proper__pm_oom(ps) : PROPER_OK;
+    if (proper__prism_expect(ps, PROPER__PM_TK_SEMI, "after variable declaration")) return PROPER_EPARSE;
+    return PROPER_PUSH(mp->m->vars, mp->m->n_vars, mp->m->cap_vars, d) ? proper__prism_oom(ps) : PROPER_OK;
 }
 
 /* (x'=e) & (y'=e)  or  true */
-static int proper__pm_parse_update_body(proper__pm_mparser *mp, proper__pm_update *u) {
-    proper__pm_parser *ps = &mp->ps;
+static int proper__prism_parse_update_body(proper__prism_mparser *mp, proper__prism_update *u) {
+    proper__prism_parser *ps = &mp->ps;
     proper_prism_model *m = mp->m;
     u->first = m->n_assigns;
     u->n = 0;
-    if (proper__pm_at_word(ps, "true")) {
+    if (proper__prism_at_word(ps, "true")) {
         ps->i++;
         return PROPER_OK;
     }
     for (;;) {
-        proper__pm_assign a;
-        const proper__pm_tok *t;
-        if (proper__pm_expect(ps, PROPER__PM_TK_LPAREN, "to start an assignment (x'=...)")) return PROPER_EPARSE;
-        t = proper__pm_peek(ps, 0);
-        if (t->kind != PROPER__PM_TK_IDENT || proper__pm_is_reserved(t->p, t->len))
-            return proper__pm_expected(ps, "a variable in an assignment (x'=...)");
+        proper__prism_assign a;
+        const proper__prism_tok *t;
+        if (proper__prism_expect(ps, PROPER__PM_TK_LPAREN, "to start an assignment (x'=...)")) return PROPER_EPARSE;
+        t = proper__prism_peek(ps, 0);
+        if (t->kind != PROPER__PM_TK_IDENT || proper__prism_is_reserved(t->p, t->len))
+            return proper__prism_expected(ps, "a variable in an assignment (x'=...)");
         ps->i++;
-        if (proper__pm_names_intern(ps->names, t->p, t->len, &a.var)) return proper__pm_oom(ps);
+        if (proper__prism_names_intern(ps->names, t->p, t->len, &a.var)) return proper__prism_oom(ps);
         a.line = t->line;
         a.col = t->col;
-        if (proper__pm_expect(ps, PROPER__PM_TK_PRIME, "after the variable of an assignment")) return PROPER_EPARSE;
-        if (proper__pm_expect(ps, PROPER__PM_TK_EQ, "in assignment")) return PROPER_EPARSE;
-        if ((a.expr = proper__pm_parse_expr(ps)) < 0) return PROPER_EPARSE;
-        if (proper__pm_expect(ps, PROPER__PM_TK_RPAREN, "to close the assignment")) return PROPER_EPARSE;
-        if (PROPER_PUSH(m->assigns, m->n_assigns, m->cap_assigns, a)) return proper__pm_oom(ps);
+        if (proper__prism_expect(ps, PROPER__PM_TK_PRIME, "after the variable of an assignment")) return PROPER_EPARSE;
+        if (proper__prism_expect(ps, PROPER__PM_TK_EQ, "in assignment")) return PROPER_EPARSE;
+        if ((a.expr = proper__prism_parse_expr(ps)) < 0) return PROPER_EPARSE;
+        if (proper__prism_expect(ps, PROPER__PM_TK_RPAREN, "to close the assignment")) return PROPER_EPARSE;
+        if (PROPER_PUSH(m->assigns, m->n_assigns, m->cap_assigns, a)) return proper__prism_oom(ps);
         u->n++;
-        if (!proper__pm_at(ps, PROPER__PM_TK_AND)) return PROPER_OK;
+        if (!proper__prism_at(ps, PROPER__PM_TK_AND)) return PROPER_OK;
         ps->i++;
     }
 }
 
 /* An update starts directly (no probability) with "(ident '" or "true". */
-static int proper__pm_update_starts_here(const proper__pm_parser *ps) {
-    const proper__pm_tok *t = proper__pm_peek(ps, 0);
-    if (proper__pm_tok_is(t, "true")) {
-        int k = proper__pm_peek(ps, 1)->kind;
+static int proper__prism_update_starts_here(const proper__prism_parser *ps) {
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
+    if (proper__prism_tok_is(t, "true")) {
+        int k = proper__prism_peek(ps, 1)->kind;
         return k == PROPER__PM_TK_SEMI || k == PROPER__PM_TK_PLUS;
     }
-    return t->kind == PROPER__PM_TK_LPAREN && proper__pm_peek(ps, 1)->kind == PROPER__PM_TK_IDENT &&
-           proper__pm_peek(ps, 2)->kind == PROPER__PM_TK_PRIME;
+    return t->kind == PROPER__PM_TK_LPAREN && proper__prism_peek(ps, 1)->kind == PROPER__PM_TK_IDENT &&
+           proper__prism_peek(ps, 2)->kind == PROPER__PM_TK_PRIME;
 }
 
 /* [action] guard -> p:u + q:v ; */
-static int proper__pm_parse_command(proper__pm_mparser *mp, int module) {
-    proper__pm_parser *ps = &mp->ps;
+static int proper__prism_parse_command(proper__prism_mparser *mp, int module) {
+    proper__prism_parser *ps = &mp->ps;
     proper_prism_model *m = mp->m;
-    proper__pm_command cmd;
-    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+    proper__prism_command cmd;
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
     cmd.line = t->line;
     cmd.col = t->col;
     cmd.module = module;
     cmd.action = -1;
     ps->i++; /* [ */
-    if (proper__pm_at(ps, PROPER__PM_TK_IDENT)) {
-        const proper__pm_tok *a = proper__pm_peek(ps, 0);
+    if (proper__prism_at(ps, PROPER__PM_TK_IDENT)) {
+        const proper__prism_tok *a = proper__prism_peek(ps, 0);
         ps->i++;
-        if (proper__pm_names_intern(ps->names, a->p, a->len, &cmd.action)) return proper__pm_oom(ps);
+        if (proper__prism_names_intern(ps->names, a->p, a->len, &cmd.action)) return proper__prism_oom(ps);
     }
-    if (proper__pm_expect(ps, PROPER__PM_TK_RBRACK, "after the action of a command")) return PROPER_EPARSE;
-    if ((cmd.guard = proper__pm_parse_expr(ps)) < 0) return PROPER_EPARSE;
-    if (proper__pm_expect(ps, PROPER__PM_TK_ARROW, "after the guard")) return PROPER_EPARSE;
+    if (proper__prism_expect(ps, PROPER__PM_TK_RBRACK, "after the action of a command")) return PROPER_EPARSE;
+    if ((cmd.guard = proper__prism_parse_expr(ps)) < 0) return PROPER_EPARSE;
+    if (proper__prism_expect(ps, PROPER__PM_TK_ARROW, "after the guard")) return PROPER_EPARSE;
     cmd.first = m->n_updates;
     cmd.n = 0;
     for (;;) {
-        proper__pm_update u;
-        const proper__pm_tok *ut = proper__pm_peek(ps, 0);
+        proper__prism_update u;
+        const proper__prism_tok *ut = proper__prism_peek(ps, 0);
         u.line = ut->line;
         u.col = ut->col;
         u.prob = -1;
-        if (!proper__pm_update_starts_here(ps)) {
-            if ((u.prob = proper__pm_parse_expr(ps)) < 0) return PROPER_EPARSE;
-            if (proper__pm_expect(ps, PROPER__PM_TK_COLON, "after an update's probability")) return PROPER_EPARSE;
+        if (!proper__prism_update_starts_here(ps)) {
+            if ((u.prob = proper__prism_parse_expr(ps)) < 0) return PROPER_EPARSE;
+            if (proper__prism_expect(ps, PROPER__PM_TK_COLON, "after an update's probability")) return PROPER_EPARSE;
         }
-        if (proper__pm_parse_update_body(mp, &u)) return PROPER_EPARSE;
-        if (PROPER_PUSH(m->updates, m->n_updates, m->cap_updates, u)) return proper__pm_oom(ps);
+        if (proper__prism_parse_update_body(mp, &u)) return PROPER_EPARSE;
+        if (PROPER_PUSH(m->updates, m->n_updates, m->cap_updates, u)) return proper__prism_oom(ps);
         cmd.n++;
-        if (!proper__pm_at(ps, PROPER__PM_TK_PLUS)) break;
+        if (!proper__prism_at(ps, PROPER__PM_TK_PLUS)) break;
         ps->i++;
     }
-    if (proper__pm_expect(ps, PROPER__PM_TK_SEMI, "after a command")) return PROPER_EPARSE;
-    return PROPER_PUSH(m->cmds, m->n_cmds, m->cap_cmds, cmd) ? proper__pm_oom(ps) : PROPER_OK;
+    if (proper__prism_expect(ps, PROPER__PM_TK_SEMI, "after a command")) return PROPER_EPARSE;
+    return PROPER_PUSH(m->cmds, m->n_cmds, m->cap_cmds, cmd) ? proper__prism_oom(ps) : PROPER_OK;
 }
 
 /* ---- Module renaming: copy a module with identifiers substituted ---------- */
 
-typedef struct proper__pm_rename {
+typedef struct proper__prism_rename {
     int32_t *from, *to;
     size_t n;
-} proper__pm_rename;
+} proper__prism_rename;
 
-static int32_t proper__pm_rename_sym(const proper__pm_rename *rn, int32_t sym) {
+static int32_t proper__prism_rename_sym(const proper__prism_rename *rn, int32_t sym) {
     size_t i;
     for (i = 0; i < rn->n; i++)
         if (rn->from[i] == sym) return rn->to[i];
@@ -13079,126 +13016,126 @@ static int32_t proper__pm_rename_sym(const proper__pm_rename *rn, int32_t sym) {
 }
 
 /* Deep copy of expression e with names renamed; returns the copy's index. */
-static int32_t proper__pm_copy_expr(proper__pm_parser *ps, const proper__pm_rename *rn, int32_t e) {
-    proper__pm_node nd;
+static int32_t proper__prism_copy_expr(proper__prism_parser *ps, const proper__prism_rename *rn, int32_t e) {
+    proper__prism_node nd;
     int32_t a = -1, b = -1, c = -1;
     if (e < 0) return -1;
     nd = ps->pool->n[e];
-    if (nd.a >= 0 && (a = proper__pm_copy_expr(ps, rn, nd.a)) < 0) return -2;
-    if (nd.b >= 0 && (b = proper__pm_copy_expr(ps, rn, nd.b)) < 0) return -2;
-    if (nd.c >= 0 && (c = proper__pm_copy_expr(ps, rn, nd.c)) < 0) return -2;
+    if (nd.a >= 0 && (a = proper__prism_copy_expr(ps, rn, nd.a)) < 0) return -2;
+    if (nd.b >= 0 && (b = proper__prism_copy_expr(ps, rn, nd.b)) < 0) return -2;
+    if (nd.c >= 0 && (c = proper__prism_copy_expr(ps, rn, nd.c)) < 0) return -2;
     nd.a = a;
     nd.b = b;
     nd.c = c;
-    if (nd.kind == PROPER__PM_N_NAME) nd.idx = proper__pm_rename_sym(rn, nd.idx);
+    if (nd.kind == PROPER__PM_N_NAME) nd.idx = proper__prism_rename_sym(rn, nd.idx);
     if (PROPER_PUSH(ps->pool->n, ps->pool->len, ps->pool->cap, nd)) {
-        proper__pm_oom(ps);
+        proper__prism_oom(ps);
         return -2;
     }
     return (int32_t)(ps->pool->len - 1);
 }
 
 /* Copy with error signalling: -1 input stays -1; failure returns 0 status. */
-static int proper__pm_copy_opt(proper__pm_parser *ps, const proper__pm_rename *rn, int32_t e, int32_t *out) {
+static int proper__prism_copy_opt(proper__prism_parser *ps, const proper__prism_rename *rn, int32_t e, int32_t *out) {
     if (e < 0) {
         *out = -1;
         return PROPER_OK;
     }
-    *out = proper__pm_copy_expr(ps, rn, e);
+    *out = proper__prism_copy_expr(ps, rn, e);
     return *out < 0 ? PROPER_ENOMEM : PROPER_OK;
 }
 
-static int proper__pm_copy_module(proper__pm_mparser *mp, int base, int module, const proper__pm_rename *rn) {
-    proper__pm_parser *ps = &mp->ps;
+static int proper__prism_copy_module(proper__prism_mparser *mp, int base, int module, const proper__prism_rename *rn) {
+    proper__prism_parser *ps = &mp->ps;
     proper_prism_model *m = mp->m;
-    const proper__pm_module_decl bm = m->modules[base];
+    const proper__prism_module_decl bm = m->modules[base];
     size_t i, j, k;
     for (i = 0; i < bm.n_vars; i++) {
-        proper__pm_var_decl d = m->vars[bm.first_var + i];
-        d.sym = proper__pm_rename_sym(rn, d.sym);
+        proper__prism_var_decl d = m->vars[bm.first_var + i];
+        d.sym = proper__prism_rename_sym(rn, d.sym);
         d.module = module;
-        if (proper__pm_copy_opt(ps, rn, d.lo, &d.lo) || proper__pm_copy_opt(ps, rn, d.hi, &d.hi) ||
-            proper__pm_copy_opt(ps, rn, d.init, &d.init))
+        if (proper__prism_copy_opt(ps, rn, d.lo, &d.lo) || proper__prism_copy_opt(ps, rn, d.hi, &d.hi) ||
+            proper__prism_copy_opt(ps, rn, d.init, &d.init))
             return PROPER_ENOMEM;
-        if (PROPER_PUSH(m->vars, m->n_vars, m->cap_vars, d)) return proper__pm_oom(ps);
+        if (PROPER_PUSH(m->vars, m->n_vars, m->cap_vars, d)) return proper__prism_oom(ps);
     }
     for (i = 0; i < bm.n_cmds; i++) {
-        proper__pm_command cmd = m->cmds[bm.first_cmd + i];
+        proper__prism_command cmd = m->cmds[bm.first_cmd + i];
         size_t first_update = m->n_updates;
         cmd.module = module;
-        if (cmd.action >= 0) cmd.action = proper__pm_rename_sym(rn, cmd.action);
-        if (proper__pm_copy_opt(ps, rn, cmd.guard, &cmd.guard)) return PROPER_ENOMEM;
+        if (cmd.action >= 0) cmd.action = proper__prism_rename_sym(rn, cmd.action);
+        if (proper__prism_copy_opt(ps, rn, cmd.guard, &cmd.guard)) return PROPER_ENOMEM;
         for (j = 0; j < cmd.n; j++) {
-            proper__pm_update u = m->updates[cmd.first + j];
+            proper__prism_update u = m->updates[cmd.first + j];
             size_t first_assign = m->n_assigns;
-            if (proper__pm_copy_opt(ps, rn, u.prob, &u.prob)) return PROPER_ENOMEM;
+            if (proper__prism_copy_opt(ps, rn, u.prob, &u.prob)) return PROPER_ENOMEM;
             for (k = 0; k < u.n; k++) {
-                proper__pm_assign a = m->assigns[u.first + k];
-                a.var = proper__pm_rename_sym(rn, a.var);
-                if (proper__pm_copy_opt(ps, rn, a.expr, &a.expr)) return PROPER_ENOMEM;
-                if (PROPER_PUSH(m->assigns, m->n_assigns, m->cap_assigns, a)) return proper__pm_oom(ps);
+                proper__prism_assign a = m->assigns[u.first + k];
+                a.var = proper__prism_rename_sym(rn, a.var);
+                if (proper__prism_copy_opt(ps, rn, a.expr, &a.expr)) return PROPER_ENOMEM;
+                if (PROPER_PUSH(m->assigns, m->n_assigns, m->cap_assigns, a)) return proper__prism_oom(ps);
             }
             u.first = first_assign;
-            if (PROPER_PUSH(m->updates, m->n_updates, m->cap_updates, u)) return proper__pm_oom(ps);
+            if (PROPER_PUSH(m->updates, m->n_updates, m->cap_updates, u)) return proper__prism_oom(ps);
         }
         cmd.first = first_update;
-        if (PROPER_PUSH(m->cmds, m->n_cmds, m->cap_cmds, cmd)) return proper__pm_oom(ps);
+        if (PROPER_PUSH(m->cmds, m->n_cmds, m->cap_cmds, cmd)) return proper__prism_oom(ps);
     }
     return PROPER_OK;
 }
 
 /* module M2 = M1 [a=b, c=d] endmodule (after "module M2 =") */
-static int proper__pm_parse_renamed(proper__pm_mparser *mp, int module) {
-    proper__pm_parser *ps = &mp->ps;
+static int proper__prism_parse_renamed(proper__prism_mparser *mp, int module) {
+    proper__prism_parser *ps = &mp->ps;
     proper_prism_model *m = mp->m;
-    proper__pm_rename rn;
+    proper__prism_rename rn;
     size_t cap_from = 0, cap_to = 0, n_to = 0;
     int32_t base_sym;
-    const proper__pm_tok *bt;
+    const proper__prism_tok *bt;
     int base = -1, rc = PROPER_EPARSE;
     size_t i;
     memset(&rn, 0, sizeof rn);
-    if (proper__pm_decl_name(ps, "module", &base_sym, &bt)) return PROPER_EPARSE;
+    if (proper__prism_decl_name(ps, "module", &base_sym, &bt)) return PROPER_EPARSE;
     for (i = 0; i < m->n_modules; i++)
         if (m->modules[i].sym == base_sym) base = (int)i;
     if (base < 0)
-        return proper__pm_perr(ps, bt, PROPER_EUNDEFINED, "unknown module '%.*s' (rename a module defined above)",
+        return proper__prism_perr(ps, bt, PROPER_EUNDEFINED, "unknown module '%.*s' (rename a module defined above)",
                             (int)bt->len, bt->p);
-    if (proper__pm_expect(ps, PROPER__PM_TK_LBRACK, "to start the renaming list")) return PROPER_EPARSE;
+    if (proper__prism_expect(ps, PROPER__PM_TK_LBRACK, "to start the renaming list")) return PROPER_EPARSE;
     for (;;) {
         int32_t from, to;
-        const proper__pm_tok *ft = proper__pm_peek(ps, 0), *tt;
+        const proper__prism_tok *ft = proper__prism_peek(ps, 0), *tt;
         if (ft->kind != PROPER__PM_TK_IDENT) {
-            proper__pm_expected(ps, "a name to rename");
+            proper__prism_expected(ps, "a name to rename");
             goto done;
         }
         ps->i++;
-        if (proper__pm_names_intern(ps->names, ft->p, ft->len, &from)) { rc = proper__pm_oom(ps); goto done; }
-        if (proper__pm_expect(ps, PROPER__PM_TK_EQ, "in renaming")) goto done;
-        tt = proper__pm_peek(ps, 0);
-        if (tt->kind != PROPER__PM_TK_IDENT || proper__pm_is_reserved(tt->p, tt->len)) {
-            proper__pm_expected(ps, "the new name in a renaming");
+        if (proper__prism_names_intern(ps->names, ft->p, ft->len, &from)) { rc = proper__prism_oom(ps); goto done; }
+        if (proper__prism_expect(ps, PROPER__PM_TK_EQ, "in renaming")) goto done;
+        tt = proper__prism_peek(ps, 0);
+        if (tt->kind != PROPER__PM_TK_IDENT || proper__prism_is_reserved(tt->p, tt->len)) {
+            proper__prism_expected(ps, "the new name in a renaming");
             goto done;
         }
         ps->i++;
-        if (proper__pm_names_intern(ps->names, tt->p, tt->len, &to)) { rc = proper__pm_oom(ps); goto done; }
+        if (proper__prism_names_intern(ps->names, tt->p, tt->len, &to)) { rc = proper__prism_oom(ps); goto done; }
         for (i = 0; i < rn.n; i++)
             if (rn.from[i] == from) {
-                proper__pm_perr(ps, ft, PROPER_EPARSE, "'%.*s' is renamed twice", (int)ft->len, ft->p);
+                proper__prism_perr(ps, ft, PROPER_EPARSE, "'%.*s' is renamed twice", (int)ft->len, ft->p);
                 goto done;
             }
-        if (PROPER_PUSH(rn.from, rn.n, cap_from, from)) { rc = proper__pm_oom(ps); goto done; }
-        if (PROPER_PUSH(rn.to, n_to, cap_to, to)) { rc = proper__pm_oom(ps); goto done; }
-        if (!proper__pm_at(ps, PROPER__PM_TK_COMMA)) break;
+        if (PROPER_PUSH(rn.from, rn.n, cap_from, from)) { rc = proper__prism_oom(ps); goto done; }
+        if (PROPER_PUSH(rn.to, n_to, cap_to, to)) { rc = proper__prism_oom(ps); goto done; }
+        if (!proper__prism_at(ps, PROPER__PM_TK_COMMA)) break;
         ps->i++;
     }
-    if (proper__pm_expect(ps, PROPER__PM_TK_RBRACK, "to close the renaming list")) goto done;
-    if (proper__pm_expect_word(ps, "endmodule", "after a renamed module")) goto done;
+    if (proper__prism_expect(ps, PROPER__PM_TK_RBRACK, "to close the renaming list")) goto done;
+    if (proper__prism_expect_word(ps, "endmodule", "after a renamed module")) goto done;
     {
-        proper__pm_module_decl *md = &m->modules[module];
+        proper__prism_module_decl *md = &m->modules[module];
         md->first_var = m->n_vars;
         md->first_cmd = m->n_cmds;
-        if (proper__pm_copy_module(mp, base, module, &rn)) { rc = PROPER_ENOMEM; goto done; }
+        if (proper__prism_copy_module(mp, base, module, &rn)) { rc = PROPER_ENOMEM; goto done; }
         md = &m->modules[module];
         md->n_vars = m->n_vars - md->first_var;
         md->n_cmds = m->n_cmds - md->first_cmd;
@@ -13210,43 +13147,43 @@ done:
     return rc;
 }
 
-static int proper__pm_parse_module(proper__pm_mparser *mp) {
-    proper__pm_parser *ps = &mp->ps;
+static int proper__prism_parse_module(proper__prism_mparser *mp) {
+    proper__prism_parser *ps = &mp->ps;
     proper_prism_model *m = mp->m;
-    proper__pm_module_decl md;
-    const proper__pm_tok *at;
+    proper__prism_module_decl md;
+    const proper__prism_tok *at;
     int module = (int)m->n_modules;
     size_t i;
     ps->i++; /* module */
     memset(&md, 0, sizeof md);
-    if (proper__pm_decl_name(ps, "module", &md.sym, &at)) return PROPER_EPARSE;
+    if (proper__prism_decl_name(ps, "module", &md.sym, &at)) return PROPER_EPARSE;
     md.line = at->line;
     md.col = at->col;
     for (i = 0; i < m->n_modules; i++)
         if (m->modules[i].sym == md.sym)
-            return proper__pm_perr(ps, at, PROPER_EPARSE, "module '%.*s' is defined twice", (int)at->len, at->p);
+            return proper__prism_perr(ps, at, PROPER_EPARSE, "module '%.*s' is defined twice", (int)at->len, at->p);
     md.first_var = m->n_vars;
     md.first_cmd = m->n_cmds;
-    if (PROPER_PUSH(m->modules, m->n_modules, m->cap_modules, md)) return proper__pm_oom(ps);
-    if (proper__pm_at(ps, PROPER__PM_TK_EQ)) {
+    if (PROPER_PUSH(m->modules, m->n_modules, m->cap_modules, md)) return proper__prism_oom(ps);
+    if (proper__prism_at(ps, PROPER__PM_TK_EQ)) {
         ps->i++;
-        return proper__pm_parse_renamed(mp, module);
+        return proper__prism_parse_renamed(mp, module);
     }
     for (;;) {
-        const proper__pm_tok *t = proper__pm_peek(ps, 0);
+        const proper__prism_tok *t = proper__prism_peek(ps, 0);
         int rc;
-        if (proper__pm_tok_is(t, "endmodule")) {
+        if (proper__prism_tok_is(t, "endmodule")) {
             ps->i++;
             break;
         }
         if (t->kind == PROPER__PM_TK_LBRACK)
-            rc = proper__pm_parse_command(mp, module);
-        else if (t->kind == PROPER__PM_TK_IDENT && proper__pm_peek(ps, 1)->kind == PROPER__PM_TK_COLON)
-            rc = proper__pm_parse_var(mp, module);
+            rc = proper__prism_parse_command(mp, module);
+        else if (t->kind == PROPER__PM_TK_IDENT && proper__prism_peek(ps, 1)->kind == PROPER__PM_TK_COLON)
+            rc = proper__prism_parse_var(mp, module);
         else {
             char found[64];
-            proper__pm_tok_describe(t, found, sizeof found);
-            return proper__pm_perr(ps, t, PROPER_EPARSE,
+            proper__prism_tok_describe(t, found, sizeof found);
+            return proper__prism_perr(ps, t, PROPER_EPARSE,
                                 "expected a variable declaration, a command '[...] guard -> ...;' or 'endmodule', "
                                 "found %s",
                                 found);
@@ -13259,26 +13196,26 @@ static int proper__pm_parse_module(proper__pm_mparser *mp) {
 }
 
 /* rewards ["name"] items endrewards */
-static int proper__pm_parse_rewards(proper__pm_mparser *mp) {
-    proper__pm_parser *ps = &mp->ps;
+static int proper__prism_parse_rewards(proper__prism_mparser *mp) {
+    proper__prism_parser *ps = &mp->ps;
     proper_prism_model *m = mp->m;
-    proper__pm_reward_decl rd;
-    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+    proper__prism_reward_decl rd;
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
     memset(&rd, 0, sizeof rd);
     rd.line = t->line;
     rd.col = t->col;
     rd.name = -1;
     ps->i++; /* rewards */
-    if (proper__pm_at(ps, PROPER__PM_TK_STRING)) {
-        const proper__pm_tok *nt = proper__pm_peek(ps, 0);
+    if (proper__prism_at(ps, PROPER__PM_TK_STRING)) {
+        const proper__prism_tok *nt = proper__prism_peek(ps, 0);
         ps->i++;
-        if (proper__pm_names_intern(ps->names, nt->p, nt->len, &rd.name)) return proper__pm_oom(ps);
+        if (proper__prism_names_intern(ps->names, nt->p, nt->len, &rd.name)) return proper__prism_oom(ps);
     }
     rd.first = m->n_items;
     for (;;) {
-        proper__pm_reward_item it;
-        const proper__pm_tok *st = proper__pm_peek(ps, 0);
-        if (proper__pm_tok_is(st, "endrewards")) {
+        proper__prism_reward_item it;
+        const proper__prism_tok *st = proper__prism_peek(ps, 0);
+        if (proper__prism_tok_is(st, "endrewards")) {
             ps->i++;
             break;
         }
@@ -13286,75 +13223,75 @@ static int proper__pm_parse_rewards(proper__pm_mparser *mp) {
         it.line = st->line;
         it.col = st->col;
         it.action = -1;
-        if (st->kind == PROPER__PM_TK_EOF) return proper__pm_expect_word(ps, "endrewards", "to close 'rewards'");
+        if (st->kind == PROPER__PM_TK_EOF) return proper__prism_expect_word(ps, "endrewards", "to close 'rewards'");
         if (st->kind == PROPER__PM_TK_LBRACK) {
             ps->i++;
             it.is_trans = 1;
-            if (proper__pm_at(ps, PROPER__PM_TK_IDENT)) {
-                const proper__pm_tok *a = proper__pm_peek(ps, 0);
+            if (proper__prism_at(ps, PROPER__PM_TK_IDENT)) {
+                const proper__prism_tok *a = proper__prism_peek(ps, 0);
                 ps->i++;
-                if (proper__pm_names_intern(ps->names, a->p, a->len, &it.action)) return proper__pm_oom(ps);
+                if (proper__prism_names_intern(ps->names, a->p, a->len, &it.action)) return proper__prism_oom(ps);
             }
-            if (proper__pm_expect(ps, PROPER__PM_TK_RBRACK, "after a reward's action")) return PROPER_EPARSE;
+            if (proper__prism_expect(ps, PROPER__PM_TK_RBRACK, "after a reward's action")) return PROPER_EPARSE;
         }
-        if ((it.guard = proper__pm_parse_expr(ps)) < 0) return PROPER_EPARSE;
-        if (proper__pm_expect(ps, PROPER__PM_TK_COLON, "after a reward's guard")) return PROPER_EPARSE;
-        if ((it.value = proper__pm_parse_expr(ps)) < 0) return PROPER_EPARSE;
-        if (proper__pm_expect(ps, PROPER__PM_TK_SEMI, "after a reward item")) return PROPER_EPARSE;
+        if ((it.guard = proper__prism_parse_expr(ps)) < 0) return PROPER_EPARSE;
+        if (proper__prism_expect(ps, PROPER__PM_TK_COLON, "after a reward's guard")) return PROPER_EPARSE;
+        if ((it.value = proper__prism_parse_expr(ps)) < 0) return PROPER_EPARSE;
+        if (proper__prism_expect(ps, PROPER__PM_TK_SEMI, "after a reward item")) return PROPER_EPARSE;
         if (it.is_trans) rd.has_trans = 1; else rd.has_state = 1;
-        if (PROPER_PUSH(m->items, m->n_items, m->cap_items, it)) return proper__pm_oom(ps);
+        if (PROPER_PUSH(m->items, m->n_items, m->cap_items, it)) return proper__prism_oom(ps);
     }
     rd.n = m->n_items - rd.first;
-    return PROPER_PUSH(m->rewards, m->n_rewards, m->cap_rewards, rd) ? proper__pm_oom(ps) : PROPER_OK;
+    return PROPER_PUSH(m->rewards, m->n_rewards, m->cap_rewards, rd) ? proper__prism_oom(ps) : PROPER_OK;
 }
 
-static int proper__pm_parse_model_file(proper__pm_mparser *mp) {
-    proper__pm_parser *ps = &mp->ps;
+static int proper__prism_parse_model_file(proper__prism_mparser *mp) {
+    proper__prism_parser *ps = &mp->ps;
     proper_prism_model *m = mp->m;
     int seen_type = 0;
     for (;;) {
-        const proper__pm_tok *t = proper__pm_peek(ps, 0);
+        const proper__prism_tok *t = proper__prism_peek(ps, 0);
         int rc = PROPER_OK;
         if (t->kind == PROPER__PM_TK_EOF) break;
-        if (proper__pm_tok_is(t, "dtmc") || proper__pm_tok_is(t, "probabilistic")) {
-            if (seen_type) return proper__pm_perr(ps, t, PROPER_EPARSE, "the model type is given twice");
+        if (proper__prism_tok_is(t, "dtmc") || proper__prism_tok_is(t, "probabilistic")) {
+            if (seen_type) return proper__prism_perr(ps, t, PROPER_EPARSE, "the model type is given twice");
             seen_type = 1;
             ps->i++;
-        } else if (proper__pm_tok_is(t, "mdp") || proper__pm_tok_is(t, "ctmc") || proper__pm_tok_is(t, "nondeterministic") ||
-                   proper__pm_tok_is(t, "stochastic") || proper__pm_tok_is(t, "pta") || proper__pm_tok_is(t, "ctmdp") ||
-                   proper__pm_tok_is(t, "pomdp") || proper__pm_tok_is(t, "popta") || proper__pm_tok_is(t, "ma") ||
-                   proper__pm_tok_is(t, "lts") || proper__pm_tok_is(t, "smg")) {
-            return proper__pm_perr(ps, t, PROPER_EUNSUPPORTED, "'%.*s' models are not supported (only dtmc)",
+        } else if (proper__prism_tok_is(t, "mdp") || proper__prism_tok_is(t, "ctmc") || proper__prism_tok_is(t, "nondeterministic") ||
+                   proper__prism_tok_is(t, "stochastic") || proper__prism_tok_is(t, "pta") || proper__prism_tok_is(t, "ctmdp") ||
+                   proper__prism_tok_is(t, "pomdp") || proper__prism_tok_is(t, "popta") || proper__prism_tok_is(t, "ma") ||
+                   proper__prism_tok_is(t, "lts") || proper__prism_tok_is(t, "smg")) {
+            return proper__prism_perr(ps, t, PROPER_EUNSUPPORTED, "'%.*s' models are not supported (only dtmc)",
                                 (int)t->len, t->p);
-        } else if (proper__pm_tok_is(t, "const")) {
-            rc = proper__pm_parse_const(ps, &m->consts, &m->n_consts, &m->cap_consts);
-        } else if (proper__pm_tok_is(t, "formula")) {
-            rc = proper__pm_parse_formula(ps, &m->formulas, &m->n_formulas, &m->cap_formulas);
-        } else if (proper__pm_tok_is(t, "label")) {
-            rc = proper__pm_parse_label(ps, &m->labels, &m->n_labels, &m->cap_labels);
-        } else if (proper__pm_tok_is(t, "module")) {
-            rc = proper__pm_parse_module(mp);
-        } else if (proper__pm_tok_is(t, "rewards")) {
-            rc = proper__pm_parse_rewards(mp);
-        } else if (proper__pm_tok_is(t, "global")) {
-            return proper__pm_perr(ps, t, PROPER_EUNSUPPORTED,
+        } else if (proper__prism_tok_is(t, "const")) {
+            rc = proper__prism_parse_const(ps, &m->consts, &m->n_consts, &m->cap_consts);
+        } else if (proper__prism_tok_is(t, "formula")) {
+            rc = proper__prism_parse_formula(ps, &m->formulas, &m->n_formulas, &m->cap_formulas);
+        } else if (proper__prism_tok_is(t, "label")) {
+            rc = proper__prism_parse_label(ps, &m->labels, &m->n_labels, &m->cap_labels);
+        } else if (proper__prism_tok_is(t, "module")) {
+            rc = proper__prism_parse_module(mp);
+        } else if (proper__prism_tok_is(t, "rewards")) {
+            rc = proper__prism_parse_rewards(mp);
+        } else if (proper__prism_tok_is(t, "global")) {
+            return proper__prism_perr(ps, t, PROPER_EUNSUPPORTED,
                                 "global variables are not supported (declare the variable in a module)");
-        } else if (proper__pm_tok_is(t, "init")) {
-            return proper__pm_perr(ps, t, PROPER_EUNSUPPORTED, "'init ... endinit' blocks are not supported");
-        } else if (proper__pm_tok_is(t, "system")) {
-            return proper__pm_perr(ps, t, PROPER_EUNSUPPORTED,
+        } else if (proper__prism_tok_is(t, "init")) {
+            return proper__prism_perr(ps, t, PROPER_EUNSUPPORTED, "'init ... endinit' blocks are not supported");
+        } else if (proper__prism_tok_is(t, "system")) {
+            return proper__prism_perr(ps, t, PROPER_EUNSUPPORTED,
                                 "'system ... endsystem' is not supported (modules are composed in parallel)");
         } else {
             char found[64];
-            proper__pm_tok_describe(t, found, sizeof found);
-            return proper__pm_perr(ps, t, PROPER_EPARSE,
+            proper__prism_tok_describe(t, found, sizeof found);
+            return proper__prism_perr(ps, t, PROPER_EPARSE,
                                 "expected 'dtmc', 'const', 'formula', 'label', 'module' or 'rewards', found %s",
                                 found);
         }
         if (rc) return rc;
     }
     if (m->n_modules == 0)
-        return proper__pm_perr(ps, proper__pm_peek(ps, 0), PROPER_EPARSE, "the model has no module");
+        return proper__prism_perr(ps, proper__prism_peek(ps, 0), PROPER_EPARSE, "the model has no module");
     return PROPER_OK;
 }
 
@@ -13363,7 +13300,7 @@ static int proper__pm_parse_model_file(proper__pm_mparser *mp) {
 enum { PROPER__PM_P_EXPR, PROPER__PM_P_PROB, PROPER__PM_P_REWARD, PROPER__PM_P_STEADY };
 enum { PROPER__PM_PATH_F, PROPER__PM_PATH_U, PROPER__PM_PATH_G, PROPER__PM_PATH_X, PROPER__PM_PATH_C, PROPER__PM_PATH_I };
 
-typedef struct proper__pm_prop {
+typedef struct proper__prism_prop {
     int kind, path;
     int32_t phi1, phi2;   /* state formulas (phi1 only for U) */
     int32_t bound;        /* step bound k (expression) or -1 */
@@ -13375,86 +13312,85 @@ typedef struct proper__pm_prop {
     char *text, *name;
     int type;
     int line, col;
-} proper__pm_prop;
+} proper__prism_prop;
 
 struct proper_prism_props {
     char *file;
     const proper_prism_model *m;
-    proper__pm_names names;
-    proper__pm_pool pool;
-    proper__pm_const_decl *consts;
+    proper_intern names;
+    proper__prism_pool pool;
+    proper__prism_const_decl *consts;
     size_t n_consts, cap_consts;
-    proper__pm_formula_decl *formulas;
+    proper__prism_formula_decl *formulas;
     size_t n_formulas, cap_formulas;
-    proper__pm_label_decl *labels;
+    proper__prism_label_decl *labels;
     size_t n_labels, cap_labels;
-    proper__pm_prop *props;
+    proper__prism_prop *props;
     size_t n_props, cap_props;
     int32_t *sym_const, *sym_formula, *sym_label;
 };
 
 /* ---- Name resolution and type checking --------------------------------------*/
 
-typedef struct proper__pm_resolver {
-    proper__pm_pool *pool;
-    const proper__pm_names *names;
+typedef struct proper__prism_resolver {
+    proper__prism_pool *pool;
+    const proper_intern *names;
     const char *file;
     proper_error *err;
     const proper_prism_model *m;  /* symbols of the model (may be NULL for properties) */
     const proper_prism_props *p;  /* NULL while resolving the model itself */
     int nesting;                  /* formulas resolved inside formulas */
     size_t pconst_limit;          /* properties constants usable: index < this */
-} proper__pm_resolver;
+} proper__prism_resolver;
 
 #define PROPER__PM_MAX_FORWARD 64 /* formulas/constants used before their definition, nested */
 
-static const char *proper__pm_type_name(int type) {
+static const char *proper__prism_type_name(int type) {
     return type == PROPER_PRISM_INT ? "int" : type == PROPER_PRISM_DOUBLE ? "double" : type == PROPER_PRISM_BOOL ? "bool" : "?";
 }
 
-static int proper__pm_is_num(int type) { return type == PROPER_PRISM_INT || type == PROPER_PRISM_DOUBLE; }
+static int proper__prism_is_num(int type) { return type == PROPER_PRISM_INT || type == PROPER_PRISM_DOUBLE; }
 
-static int proper__pm_rerr(const proper__pm_resolver *r, const proper__pm_node *nd, int code, const char *fmt, ...)
+static int proper__prism_rerr(const proper__prism_resolver *r, const proper__prism_node *nd, int code, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
-static int proper__pm_rerr(const proper__pm_resolver *r, const proper__pm_node *nd, int code, const char *fmt, ...) {
-    char msg[PROPER_ERROR_MESSAGE_MAX];
+static int proper__prism_rerr(const proper__prism_resolver *r, const proper__prism_node *nd, int code, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    proper_error_setv(r->err, code, r->file, nd->line, nd->col, fmt, ap);
     va_end(ap);
-    return proper_error_set(r->err, code, r->file, nd->line, nd->col, "%s", msg);
+    return code;
 }
 
-static const char *proper__pm_op_text(int op) {
+static const char *proper__prism_op_text(int op) {
     static const char *const t[] = {"+", "-", "*", "/", "^", "=", "!=", "<", "<=", ">", ">=", "&", "|", "=>", "<=>"};
     return op >= 0 && op <= PROPER__PM_OP_IFF ? t[op] : "?";
 }
 
-static const char *proper__pm_fn_text(int fn) {
+static const char *proper__prism_fn_text(int fn) {
     static const char *const t[] = {"min", "max", "floor", "ceil", "round", "pow", "mod", "log"};
     return fn >= 0 && fn <= PROPER__PM_FN_LOG ? t[fn] : "?";
 }
 
-static int proper__pm_resolve(proper__pm_resolver *r, int32_t e);
+static int proper__prism_resolve(proper__prism_resolver *r, int32_t e);
 
 /* Model symbol of a name given as text (properties look into the model). */
-static int32_t proper__pm_model_sym(const proper_prism_model *m, const char *name) {
-    return m ? proper__pm_names_find(&m->names, name, strlen(name)) : -1;
+static int32_t proper__prism_model_sym(const proper_prism_model *m, const char *name) {
+    return m ? proper__prism_names_find(&m->names, name, strlen(name)) : -1;
 }
 
-static int proper__pm_resolve_name(proper__pm_resolver *r, int32_t e) {
-    proper__pm_node *nd = &r->pool->n[e];
-    const char *name = r->names->s[nd->idx];
+static int proper__prism_resolve_name(proper__prism_resolver *r, int32_t e) {
+    proper__prism_node *nd = &r->pool->n[e];
+    const char *name = r->names->names[nd->idx];
     const proper_prism_model *m = r->m;
     int32_t msym, k;
     if (r->p) {
         const proper_prism_props *p = r->p;
         if ((k = p->sym_const[nd->idx]) >= 0) {
             if ((size_t)k >= r->pconst_limit)
-                return proper__pm_rerr(r, nd, PROPER_EPARSE, "constant '%s' is used before its definition", name);
+                return proper__prism_rerr(r, nd, PROPER_EPARSE, "constant '%s' is used before its definition", name);
             nd->kind = PROPER__PM_N_PCONST;
             nd->idx = k;
             nd->type = (unsigned char)p->consts[k].type;
@@ -13465,7 +13401,7 @@ static int proper__pm_resolve_name(proper__pm_resolver *r, int32_t e) {
             nd->a = p->formulas[k].expr;
             return PROPER_OK; /* typed by the caller from the body */
         }
-        msym = proper__pm_model_sym(m, name);
+        msym = proper__prism_model_sym(m, name);
     } else {
         msym = nd->idx;
     }
@@ -13489,25 +13425,25 @@ static int proper__pm_resolve_name(proper__pm_resolver *r, int32_t e) {
             return PROPER_OK;
         }
     }
-    return proper__pm_rerr(r, nd, PROPER_EUNDEFINED, "unknown identifier '%s'", name);
+    return proper__prism_rerr(r, nd, PROPER_EUNDEFINED, "unknown identifier '%s'", name);
 }
 
 /* Type of a binary operator's result, or an error. */
-static int proper__pm_type_binary(proper__pm_resolver *r, proper__pm_node *nd, int ta, int tb) {
+static int proper__prism_type_binary(proper__prism_resolver *r, proper__prism_node *nd, int ta, int tb) {
     int op = nd->op;
     switch (op) {
     case PROPER__PM_OP_ADD: case PROPER__PM_OP_SUB: case PROPER__PM_OP_MUL: case PROPER__PM_OP_POW: case PROPER__PM_OP_DIV:
-        if (!proper__pm_is_num(ta) || !proper__pm_is_num(tb)) break;
+        if (!proper__prism_is_num(ta) || !proper__prism_is_num(tb)) break;
         nd->type = (unsigned char)(op != PROPER__PM_OP_DIV && ta == PROPER_PRISM_INT && tb == PROPER_PRISM_INT
                                        ? PROPER_PRISM_INT : PROPER_PRISM_DOUBLE);
         return PROPER_OK;
     case PROPER__PM_OP_EQ: case PROPER__PM_OP_NE:
-        if (!(proper__pm_is_num(ta) && proper__pm_is_num(tb)) && !(ta == PROPER_PRISM_BOOL && tb == PROPER_PRISM_BOOL))
+        if (!(proper__prism_is_num(ta) && proper__prism_is_num(tb)) && !(ta == PROPER_PRISM_BOOL && tb == PROPER_PRISM_BOOL))
             break;
         nd->type = PROPER_PRISM_BOOL;
         return PROPER_OK;
     case PROPER__PM_OP_LT: case PROPER__PM_OP_LE: case PROPER__PM_OP_GT: case PROPER__PM_OP_GE:
-        if (!proper__pm_is_num(ta) || !proper__pm_is_num(tb)) break;
+        if (!proper__prism_is_num(ta) || !proper__prism_is_num(tb)) break;
         nd->type = PROPER_PRISM_BOOL;
         return PROPER_OK;
     default: /* & | => <=> */
@@ -13515,15 +13451,15 @@ static int proper__pm_type_binary(proper__pm_resolver *r, proper__pm_node *nd, i
         nd->type = PROPER_PRISM_BOOL;
         return PROPER_OK;
     }
-    return proper__pm_rerr(r, nd, PROPER_EPARSE, "type error: operands of '%s' are %s and %s", proper__pm_op_text(op),
-                        proper__pm_type_name(ta), proper__pm_type_name(tb));
+    return proper__prism_rerr(r, nd, PROPER_EPARSE, "type error: operands of '%s' are %s and %s", proper__prism_op_text(op),
+                        proper__prism_type_name(ta), proper__prism_type_name(tb));
 }
 
-static int proper__pm_type_function(proper__pm_resolver *r, proper__pm_node *nd, int ta, int tb) {
+static int proper__prism_type_function(proper__prism_resolver *r, proper__prism_node *nd, int ta, int tb) {
     int fn = nd->op;
-    if (!proper__pm_is_num(ta) || (nd->b >= 0 && !proper__pm_is_num(tb)))
-        return proper__pm_rerr(r, nd, PROPER_EPARSE, "type error: %s needs numbers, found %s%s%s", proper__pm_fn_text(fn),
-                            proper__pm_type_name(ta), nd->b >= 0 ? " and " : "", nd->b >= 0 ? proper__pm_type_name(tb) : "");
+    if (!proper__prism_is_num(ta) || (nd->b >= 0 && !proper__prism_is_num(tb)))
+        return proper__prism_rerr(r, nd, PROPER_EPARSE, "type error: %s needs numbers, found %s%s%s", proper__prism_fn_text(fn),
+                            proper__prism_type_name(ta), nd->b >= 0 ? " and " : "", nd->b >= 0 ? proper__prism_type_name(tb) : "");
     switch (fn) {
     case PROPER__PM_FN_MIN: case PROPER__PM_FN_MAX: case PROPER__PM_FN_POW:
         nd->type = (unsigned char)(ta == PROPER_PRISM_INT && tb == PROPER_PRISM_INT ? PROPER_PRISM_INT : PROPER_PRISM_DOUBLE);
@@ -13533,8 +13469,8 @@ static int proper__pm_type_function(proper__pm_resolver *r, proper__pm_node *nd,
         break;
     case PROPER__PM_FN_MOD:
         if (ta != PROPER_PRISM_INT || tb != PROPER_PRISM_INT)
-            return proper__pm_rerr(r, nd, PROPER_EPARSE, "type error: mod needs ints, found %s and %s",
-                                proper__pm_type_name(ta), proper__pm_type_name(tb));
+            return proper__prism_rerr(r, nd, PROPER_EPARSE, "type error: mod needs ints, found %s and %s",
+                                proper__prism_type_name(ta), proper__prism_type_name(tb));
         nd->type = PROPER_PRISM_INT;
         break;
     default: /* log */
@@ -13546,13 +13482,13 @@ static int proper__pm_type_function(proper__pm_resolver *r, proper__pm_node *nd,
 
 /* Node summary of a formula body from another pool (a model formula used
  * in a property). */
-static const proper__pm_node *proper__pm_body(const proper__pm_resolver *r, const proper__pm_node *nd) {
+static const proper__prism_node *proper__prism_body(const proper__prism_resolver *r, const proper__prism_node *nd) {
     if (nd->kind == PROPER__PM_N_MFORMULA) return &r->m->pool.n[nd->a];
     return &r->pool->n[nd->a];
 }
 
-static int proper__pm_resolve_children(proper__pm_resolver *r, int32_t e) {
-    proper__pm_node *nd = &r->pool->n[e];
+static int proper__prism_resolve_children(proper__prism_resolver *r, int32_t e) {
+    proper__prism_node *nd = &r->pool->n[e];
     int32_t kids[3];
     int k;
     double size = 1;
@@ -13562,9 +13498,9 @@ static int proper__pm_resolve_children(proper__pm_resolver *r, int32_t e) {
     kids[1] = nd->b;
     kids[2] = nd->c;
     for (k = 0; k < 3; k++) {
-        const proper__pm_node *ch;
+        const proper__prism_node *ch;
         if (kids[k] < 0) continue;
-        if (proper__pm_resolve(r, kids[k])) return PROPER_EPARSE;
+        if (proper__prism_resolve(r, kids[k])) return PROPER_EPARSE;
         ch = &r->pool->n[kids[k]];
         if (ch->depth + 1 > depth) depth = ch->depth + 1;
         size += ch->size;
@@ -13577,12 +13513,12 @@ static int proper__pm_resolve_children(proper__pm_resolver *r, int32_t e) {
     return PROPER_OK;
 }
 
-static int proper__pm_resolve(proper__pm_resolver *r, int32_t e) {
-    proper__pm_node *nd = &r->pool->n[e];
+static int proper__prism_resolve(proper__prism_resolver *r, int32_t e) {
+    proper__prism_node *nd = &r->pool->n[e];
     int ta, tb, tc, rc;
     if (nd->flags & PROPER__PM_F_DONE) return PROPER_OK;
-    if (nd->flags & PROPER__PM_F_BUSY) return proper__pm_rerr(r, nd, PROPER_EPARSE, "formula refers to itself");
-    if (nd->kind == PROPER__PM_N_NAME && (rc = proper__pm_resolve_name(r, e)) != 0) return rc;
+    if (nd->flags & PROPER__PM_F_BUSY) return proper__prism_rerr(r, nd, PROPER_EPARSE, "formula refers to itself");
+    if (nd->kind == PROPER__PM_N_NAME && (rc = proper__prism_resolve_name(r, e)) != 0) return rc;
     nd = &r->pool->n[e];
     switch (nd->kind) {
     case PROPER__PM_N_INT: nd->type = PROPER_PRISM_INT; break;
@@ -13600,64 +13536,64 @@ static int proper__pm_resolve(proper__pm_resolver *r, int32_t e) {
         }
         /* fall through: a file label is a formula */
     case PROPER__PM_N_FORMULA: case PROPER__PM_N_PLABEL: case PROPER__PM_N_MFORMULA: {
-        const proper__pm_node *body;
+        const proper__prism_node *body;
         if (nd->kind != PROPER__PM_N_MFORMULA) {
             if (r->nesting >= PROPER__PM_MAX_FORWARD)
-                return proper__pm_rerr(r, nd, PROPER_ELIMIT, "formulas nested more than %d deep", PROPER__PM_MAX_FORWARD);
+                return proper__prism_rerr(r, nd, PROPER_ELIMIT, "formulas nested more than %d deep", PROPER__PM_MAX_FORWARD);
             nd->flags |= PROPER__PM_F_BUSY;
             r->nesting++;
-            rc = proper__pm_resolve(r, nd->a);
+            rc = proper__prism_resolve(r, nd->a);
             r->nesting--;
             nd = &r->pool->n[e];
             nd->flags &= (unsigned char)~PROPER__PM_F_BUSY;
             if (rc) return rc;
         }
-        body = proper__pm_body(r, nd);
+        body = proper__prism_body(r, nd);
         nd->type = body->type;
         nd->depth = body->depth + 1;
         nd->size = body->size;
         nd->flags |= body->flags & (PROPER__PM_F_VARS | PROPER__PM_F_LABELS);
         if (nd->kind == PROPER__PM_N_PLABEL && nd->type != PROPER_PRISM_BOOL)
-            return proper__pm_rerr(r, nd, PROPER_EPARSE, "label is %s, not bool", proper__pm_type_name(nd->type));
+            return proper__prism_rerr(r, nd, PROPER_EPARSE, "label is %s, not bool", proper__prism_type_name(nd->type));
         break;
     }
     default:
-        if ((rc = proper__pm_resolve_children(r, e)) != 0) return rc;
+        if ((rc = proper__prism_resolve_children(r, e)) != 0) return rc;
         nd = &r->pool->n[e];
         ta = nd->a >= 0 ? r->pool->n[nd->a].type : 0;
         tb = nd->b >= 0 ? r->pool->n[nd->b].type : 0;
         tc = nd->c >= 0 ? r->pool->n[nd->c].type : 0;
         if (nd->kind == PROPER__PM_N_NEG) {
-            if (!proper__pm_is_num(ta))
-                return proper__pm_rerr(r, nd, PROPER_EPARSE, "type error: unary '-' of %s", proper__pm_type_name(ta));
+            if (!proper__prism_is_num(ta))
+                return proper__prism_rerr(r, nd, PROPER_EPARSE, "type error: unary '-' of %s", proper__prism_type_name(ta));
             nd->type = (unsigned char)ta;
         } else if (nd->kind == PROPER__PM_N_NOT) {
             if (ta != PROPER_PRISM_BOOL)
-                return proper__pm_rerr(r, nd, PROPER_EPARSE, "type error: '!' of %s", proper__pm_type_name(ta));
+                return proper__prism_rerr(r, nd, PROPER_EPARSE, "type error: '!' of %s", proper__prism_type_name(ta));
             nd->type = PROPER_PRISM_BOOL;
         } else if (nd->kind == PROPER__PM_N_BIN) {
-            if ((rc = proper__pm_type_binary(r, nd, ta, tb)) != 0) return rc;
+            if ((rc = proper__prism_type_binary(r, nd, ta, tb)) != 0) return rc;
         } else if (nd->kind == PROPER__PM_N_FUNC) {
             if (nd->b < 0) tb = PROPER_PRISM_INT;
-            if ((rc = proper__pm_type_function(r, nd, ta, tb)) != 0) return rc;
+            if ((rc = proper__prism_type_function(r, nd, ta, tb)) != 0) return rc;
         } else { /* ITE */
             if (ta != PROPER_PRISM_BOOL)
-                return proper__pm_rerr(r, nd, PROPER_EPARSE, "type error: condition of '? :' is %s", proper__pm_type_name(ta));
+                return proper__prism_rerr(r, nd, PROPER_EPARSE, "type error: condition of '? :' is %s", proper__prism_type_name(ta));
             if (tb == PROPER_PRISM_BOOL && tc == PROPER_PRISM_BOOL)
                 nd->type = PROPER_PRISM_BOOL;
-            else if (proper__pm_is_num(tb) && proper__pm_is_num(tc))
+            else if (proper__prism_is_num(tb) && proper__prism_is_num(tc))
                 nd->type = (unsigned char)(tb == PROPER_PRISM_INT && tc == PROPER_PRISM_INT ? PROPER_PRISM_INT : PROPER_PRISM_DOUBLE);
             else
-                return proper__pm_rerr(r, nd, PROPER_EPARSE, "type error: branches of '? :' are %s and %s",
-                                    proper__pm_type_name(tb), proper__pm_type_name(tc));
+                return proper__prism_rerr(r, nd, PROPER_EPARSE, "type error: branches of '? :' are %s and %s",
+                                    proper__prism_type_name(tb), proper__prism_type_name(tc));
         }
         break;
     }
     if (nd->depth > PROPER_PRISM_MAX_DEPTH)
-        return proper__pm_rerr(r, nd, PROPER_ELIMIT, "expression nested more than %d deep (after expanding formulas)",
+        return proper__prism_rerr(r, nd, PROPER_ELIMIT, "expression nested more than %d deep (after expanding formulas)",
                             PROPER_PRISM_MAX_DEPTH);
     if (nd->size > PROPER_PRISM_MAX_NODES)
-        return proper__pm_rerr(r, nd, PROPER_ELIMIT, "expression larger than %d nodes (after expanding formulas)",
+        return proper__prism_rerr(r, nd, PROPER_ELIMIT, "expression larger than %d nodes (after expanding formulas)",
                             PROPER_PRISM_MAX_NODES);
     nd->flags |= PROPER__PM_F_DONE;
     return PROPER_OK;
@@ -13665,37 +13601,37 @@ static int proper__pm_resolve(proper__pm_resolver *r, int32_t e) {
 
 /* Resolve e and check it has type `want` (PROPER_PRISM_DOUBLE accepts any
  * number); `constant`: no variables or labels. `what` names it in errors. */
-static int proper__pm_resolve_as(proper__pm_resolver *r, int32_t e, int want, int constant, const char *what) {
-    const proper__pm_node *nd;
-    int rc = proper__pm_resolve(r, e);
+static int proper__prism_resolve_as(proper__prism_resolver *r, int32_t e, int want, int constant, const char *what) {
+    const proper__prism_node *nd;
+    int rc = proper__prism_resolve(r, e);
     if (rc) return rc;
     nd = &r->pool->n[e];
-    if (want == PROPER_PRISM_DOUBLE ? !proper__pm_is_num(nd->type) : nd->type != want)
-        return proper__pm_rerr(r, nd, PROPER_EPARSE, "type error: %s must be %s, not %s", what,
-                            want == PROPER_PRISM_DOUBLE ? "a number" : proper__pm_type_name(want),
-                            proper__pm_type_name(nd->type));
+    if (want == PROPER_PRISM_DOUBLE ? !proper__prism_is_num(nd->type) : nd->type != want)
+        return proper__prism_rerr(r, nd, PROPER_EPARSE, "type error: %s must be %s, not %s", what,
+                            want == PROPER_PRISM_DOUBLE ? "a number" : proper__prism_type_name(want),
+                            proper__prism_type_name(nd->type));
     if (constant && (nd->flags & PROPER__PM_F_VARS))
-        return proper__pm_rerr(r, nd, PROPER_EPARSE, "%s must be constant (it refers to a variable)", what);
+        return proper__prism_rerr(r, nd, PROPER_EPARSE, "%s must be constant (it refers to a variable)", what);
     if (nd->flags & PROPER__PM_F_LABELS)
-        return proper__pm_rerr(r, nd, PROPER_EPARSE, "%s cannot refer to a label", what);
+        return proper__prism_rerr(r, nd, PROPER_EPARSE, "%s cannot refer to a label", what);
     return PROPER_OK;
 }
 
 /* Record declaration i of name `sym` in map; a name already declared (in
  * map or in one of the `taken` maps) is an error at (line, col). */
-static int proper__pm_declare(proper__pm_resolver *r, int32_t *map, const int32_t *const *taken, int n_taken,
+static int proper__prism_declare(proper__prism_resolver *r, int32_t *map, const int32_t *const *taken, int n_taken,
                            int32_t sym, size_t i, int line, int col, const char *what) {
     int k, dup = map[sym] >= 0;
     for (k = 0; k < n_taken; k++)
         if (taken[k][sym] >= 0) dup = 1;
     if (dup)
         return proper_error_set(r->err, PROPER_EPARSE, r->file, line, col, "%s '%s' is already declared", what,
-                                r->names->s[sym]);
+                                r->names->names[sym]);
     map[sym] = (int32_t)i;
     return PROPER_OK;
 }
 
-static int32_t *proper__pm_sym_map(size_t n) {
+static int32_t *proper__prism_sym_map(size_t n) {
     int32_t *map = (int32_t *)proper_calloc(n ? n : 1, sizeof *map);
     size_t i;
     if (map)
@@ -13704,8 +13640,8 @@ static int32_t *proper__pm_sym_map(size_t n) {
 }
 
 /* Actions: distinct names of labelled commands; alphabet per module. */
-static int proper__pm_index_actions(proper_prism_model *m, proper_error *err) {
-    int32_t *map = proper__pm_sym_map(m->names.len);
+static int proper__prism_index_actions(proper_prism_model *m, proper_error *err) {
+    int32_t *map = proper__prism_sym_map(m->names.len);
     size_t i;
     if (!map) return proper_error_set(err, PROPER_ENOMEM, m->file, 0, 0, "out of memory");
     for (i = 0; i < m->n_cmds; i++) {
@@ -13718,7 +13654,7 @@ static int proper__pm_index_actions(proper_prism_model *m, proper_error *err) {
         m->cmds[i].action = map[a];
     }
     for (i = 0; i < m->n_items; i++) {
-        proper__pm_reward_item *it = &m->items[i];
+        proper__prism_reward_item *it = &m->items[i];
         /* an action no module has never matches a choice */
         if (it->is_trans && it->action >= 0) it->action = map[it->action] >= 0 ? map[it->action] : -2;
     }
@@ -13733,40 +13669,40 @@ oom:
     return proper_error_set(err, PROPER_ENOMEM, m->file, 0, 0, "out of memory");
 }
 
-static int proper__pm_resolve_commands(proper__pm_resolver *r, proper_prism_model *m) {
+static int proper__prism_resolve_commands(proper__prism_resolver *r, proper_prism_model *m) {
     size_t i, j, k, l;
     int rc;
     for (i = 0; i < m->n_cmds; i++) {
-        proper__pm_command *cmd = &m->cmds[i];
-        if ((rc = proper__pm_resolve_as(r, cmd->guard, PROPER_PRISM_BOOL, 0, "a guard")) != 0) return rc;
+        proper__prism_command *cmd = &m->cmds[i];
+        if ((rc = proper__prism_resolve_as(r, cmd->guard, PROPER_PRISM_BOOL, 0, "a guard")) != 0) return rc;
         for (j = 0; j < cmd->n; j++) {
-            proper__pm_update *u = &m->updates[cmd->first + j];
-            if (u->prob >= 0 && (rc = proper__pm_resolve_as(r, u->prob, PROPER_PRISM_DOUBLE, 0, "a probability")) != 0)
+            proper__prism_update *u = &m->updates[cmd->first + j];
+            if (u->prob >= 0 && (rc = proper__prism_resolve_as(r, u->prob, PROPER_PRISM_DOUBLE, 0, "a probability")) != 0)
                 return rc;
             for (k = 0; k < u->n; k++) {
-                proper__pm_assign *a = &m->assigns[u->first + k];
+                proper__prism_assign *a = &m->assigns[u->first + k];
                 int32_t v = m->sym_var[a->var];
-                const proper__pm_node *ex;
+                const proper__prism_node *ex;
                 if (v < 0)
                     return proper_error_set(r->err, PROPER_EUNDEFINED, r->file, a->line, a->col,
-                                            "unknown variable '%s' in assignment", m->names.s[a->var]);
+                                            "unknown variable '%s' in assignment", m->names.names[a->var]);
                 if (m->vars[v].module != cmd->module)
                     return proper_error_set(r->err, PROPER_EPARSE, r->file, a->line, a->col,
                                             "module '%s' cannot change variable '%s' of module '%s'",
-                                            m->names.s[m->modules[cmd->module].sym], m->names.s[a->var],
-                                            m->names.s[m->modules[m->vars[v].module].sym]);
+                                            m->names.names[m->modules[cmd->module].sym], m->names.names[a->var],
+                                            m->names.names[m->modules[m->vars[v].module].sym]);
                 for (l = 0; l < k; l++)
                     if (m->assigns[u->first + l].var == v)
                         return proper_error_set(r->err, PROPER_EPARSE, r->file, a->line, a->col,
-                                                "variable '%s' is assigned twice in one update", m->names.s[a->var]);
+                                                "variable '%s' is assigned twice in one update", m->names.names[a->var]);
                 a->var = v;
-                if ((rc = proper__pm_resolve(r, a->expr)) != 0) return rc;
+                if ((rc = proper__prism_resolve(r, a->expr)) != 0) return rc;
                 ex = &m->pool.n[a->expr];
                 if (m->vars[v].is_bool ? ex->type != PROPER_PRISM_BOOL : ex->type != PROPER_PRISM_INT)
                     return proper_error_set(r->err, PROPER_EPARSE, r->file, ex->line, ex->col,
                                             "type error: cannot assign %s to %s variable '%s'",
-                                            proper__pm_type_name(ex->type), m->vars[v].is_bool ? "bool" : "int",
-                                            m->names.s[m->vars[v].sym]);
+                                            proper__prism_type_name(ex->type), m->vars[v].is_bool ? "bool" : "int",
+                                            m->names.names[m->vars[v].sym]);
             }
         }
     }
@@ -13774,8 +13710,8 @@ static int proper__pm_resolve_commands(proper__pm_resolver *r, proper_prism_mode
 }
 
 /* Constants, formulas, labels, variables, commands and rewards. */
-static int proper__pm_resolve_model(proper_prism_model *m, proper_error *err) {
-    proper__pm_resolver r;
+static int proper__prism_resolve_model(proper_prism_model *m, proper_error *err) {
+    proper__prism_resolver r;
     const int32_t *taken[2];
     size_t i;
     int rc;
@@ -13785,28 +13721,28 @@ static int proper__pm_resolve_model(proper_prism_model *m, proper_error *err) {
     r.file = m->file;
     r.err = err;
     r.m = m;
-    m->sym_var = proper__pm_sym_map(m->names.len);
-    m->sym_const = proper__pm_sym_map(m->names.len);
-    m->sym_formula = proper__pm_sym_map(m->names.len);
+    m->sym_var = proper__prism_sym_map(m->names.len);
+    m->sym_const = proper__prism_sym_map(m->names.len);
+    m->sym_formula = proper__prism_sym_map(m->names.len);
     if (!m->sym_var || !m->sym_const || !m->sym_formula)
         return proper_error_set(err, PROPER_ENOMEM, m->file, 0, 0, "out of memory");
     taken[0] = m->sym_var;
     taken[1] = m->sym_const;
     for (i = 0; i < m->n_vars; i++)
-        if ((rc = proper__pm_declare(&r, m->sym_var, NULL, 0, m->vars[i].sym, i, m->vars[i].line, m->vars[i].col,
+        if ((rc = proper__prism_declare(&r, m->sym_var, NULL, 0, m->vars[i].sym, i, m->vars[i].line, m->vars[i].col,
                                   "variable")) != 0)
             return rc;
     for (i = 0; i < m->n_consts; i++)
-        if ((rc = proper__pm_declare(&r, m->sym_const, taken, 1, m->consts[i].sym, i, m->consts[i].line,
+        if ((rc = proper__prism_declare(&r, m->sym_const, taken, 1, m->consts[i].sym, i, m->consts[i].line,
                                   m->consts[i].col, "constant")) != 0)
             return rc;
     for (i = 0; i < m->n_formulas; i++)
-        if ((rc = proper__pm_declare(&r, m->sym_formula, taken, 2, m->formulas[i].sym, i, m->formulas[i].line,
+        if ((rc = proper__prism_declare(&r, m->sym_formula, taken, 2, m->formulas[i].sym, i, m->formulas[i].line,
                                   m->formulas[i].col, "formula")) != 0)
             return rc;
     for (i = 0; i < m->n_labels; i++) {
         size_t j;
-        const char *name = m->names.s[m->labels[i].name];
+        const char *name = m->names.names[m->labels[i].name];
         if (strcmp(name, "init") == 0 || strcmp(name, "deadlock") == 0)
             return proper_error_set(err, PROPER_EPARSE, m->file, m->labels[i].line, m->labels[i].col,
                                     "label \"%s\" is built in and cannot be redefined", name);
@@ -13816,29 +13752,29 @@ static int proper__pm_resolve_model(proper_prism_model *m, proper_error *err) {
                                         "label \"%s\" is defined twice", name);
     }
     for (i = 0; i < m->n_consts; i++) {
-        const proper__pm_const_decl *c = &m->consts[i];
-        if (c->expr >= 0 && (rc = proper__pm_resolve_as(&r, c->expr, c->type == PROPER_PRISM_DOUBLE ? PROPER_PRISM_DOUBLE : c->type,
+        const proper__prism_const_decl *c = &m->consts[i];
+        if (c->expr >= 0 && (rc = proper__prism_resolve_as(&r, c->expr, c->type == PROPER_PRISM_DOUBLE ? PROPER_PRISM_DOUBLE : c->type,
                                                      1, "a constant's value")) != 0)
             return rc;
     }
     for (i = 0; i < m->n_formulas; i++)
-        if ((rc = proper__pm_resolve(&r, m->formulas[i].expr)) != 0) return rc;
+        if ((rc = proper__prism_resolve(&r, m->formulas[i].expr)) != 0) return rc;
     for (i = 0; i < m->n_labels; i++)
-        if ((rc = proper__pm_resolve_as(&r, m->labels[i].expr, PROPER_PRISM_BOOL, 0, "a label")) != 0) return rc;
+        if ((rc = proper__prism_resolve_as(&r, m->labels[i].expr, PROPER_PRISM_BOOL, 0, "a label")) != 0) return rc;
     for (i = 0; i < m->n_vars; i++) {
-        const proper__pm_var_decl *v = &m->vars[i];
-        if (!v->is_bool && ((rc = proper__pm_resolve_as(&r, v->lo, PROPER_PRISM_INT, 1, "a variable's lower bound")) != 0 ||
-                            (rc = proper__pm_resolve_as(&r, v->hi, PROPER_PRISM_INT, 1, "a variable's upper bound")) != 0))
+        const proper__prism_var_decl *v = &m->vars[i];
+        if (!v->is_bool && ((rc = proper__prism_resolve_as(&r, v->lo, PROPER_PRISM_INT, 1, "a variable's lower bound")) != 0 ||
+                            (rc = proper__prism_resolve_as(&r, v->hi, PROPER_PRISM_INT, 1, "a variable's upper bound")) != 0))
             return rc;
-        if (v->init >= 0 && (rc = proper__pm_resolve_as(&r, v->init, v->is_bool ? PROPER_PRISM_BOOL : PROPER_PRISM_INT, 1,
+        if (v->init >= 0 && (rc = proper__prism_resolve_as(&r, v->init, v->is_bool ? PROPER_PRISM_BOOL : PROPER_PRISM_INT, 1,
                                                      "a variable's initial value")) != 0)
             return rc;
     }
-    if ((rc = proper__pm_resolve_commands(&r, m)) != 0) return rc;
+    if ((rc = proper__prism_resolve_commands(&r, m)) != 0) return rc;
     for (i = 0; i < m->n_items; i++) {
-        const proper__pm_reward_item *it = &m->items[i];
-        if ((rc = proper__pm_resolve_as(&r, it->guard, PROPER_PRISM_BOOL, 0, "a reward's guard")) != 0 ||
-            (rc = proper__pm_resolve_as(&r, it->value, PROPER_PRISM_DOUBLE, 0, "a reward")) != 0)
+        const proper__prism_reward_item *it = &m->items[i];
+        if ((rc = proper__prism_resolve_as(&r, it->guard, PROPER_PRISM_BOOL, 0, "a reward's guard")) != 0 ||
+            (rc = proper__prism_resolve_as(&r, it->value, PROPER_PRISM_DOUBLE, 0, "a reward")) != 0)
             return rc;
     }
     for (i = 0; i < m->n_rewards; i++) {
@@ -13846,106 +13782,110 @@ static int proper__pm_resolve_model(proper_prism_model *m, proper_error *err) {
         for (j = 0; j < i; j++)
             if (m->rewards[i].name >= 0 && m->rewards[j].name == m->rewards[i].name)
                 return proper_error_set(err, PROPER_EPARSE, m->file, m->rewards[i].line, m->rewards[i].col,
-                                        "reward structure \"%s\" is defined twice", m->names.s[m->rewards[i].name]);
+                                        "reward structure \"%s\" is defined twice", m->names.names[m->rewards[i].name]);
     }
-    return proper__pm_index_actions(m, err);
+    return proper__prism_index_actions(m, err);
 }
 
 /* ---- Evaluation -------------------------------------------------------------*/
 
-typedef struct proper__pm_ectx {
+typedef struct proper__prism_ectx {
     const proper_prism_model *m;  /* for the model's pool, names and constants */
-    const proper__pm_pool *pool;     /* pool of the expression evaluated */
+    const proper__prism_pool *pool;     /* pool of the expression evaluated */
     const char *file;             /* file of that pool */
-    const proper__pm_val *cv;        /* model constant values */
-    const proper__pm_val *pcv;       /* properties constant values */
+    const proper__prism_val *cv;        /* model constant values */
+    const proper__prism_val *pcv;       /* properties constant values */
     const unsigned char *pmiss;      /* properties constants without a value */
     const proper_prism_props *props; /* ... and their declarations */
     const int32_t *vals;          /* the state's variable values, or NULL */
     proper_bitset *const *labels; /* properties: label sets by name id */
     size_t state;                 /* state index for labels */
     int *cstate;                  /* constants being evaluated: 0 todo, 1 busy, 2 done (or NULL) */
-    proper__pm_val *cvals;           /* ... and their values */
+    proper__prism_val *cvals;           /* ... and their values */
     int cnest;
     proper_error *err;
-} proper__pm_ectx;
+} proper__prism_ectx;
 
 /* "(x=1,b=true)" for error messages. */
-static void proper__pm_describe_state(const proper_prism_model *m, const int32_t *vals, char *buf, size_t size) {
+static void proper__prism_describe_state(const proper_prism_model *m, const int32_t *vals, char *buf, size_t size) {
     size_t i, k = 0;
     if (size == 0) return;
     buf[0] = '\0';
     if (!m || !vals) return;
     k += (size_t)snprintf(buf + k, size - k, "(");
     for (i = 0; i < m->n_vars && k < size; i++) {
-        const proper__pm_var_decl *v = &m->vars[i];
+        const proper__prism_var_decl *v = &m->vars[i];
         if (v->is_bool)
-            k += (size_t)snprintf(buf + k, size - k, "%s%s=%s", i ? "," : "", m->names.s[v->sym], vals[i] ? "true" : "false");
+            k += (size_t)snprintf(buf + k, size - k, "%s%s=%s", i ? "," : "", m->names.names[v->sym], vals[i] ? "true" : "false");
         else
-            k += (size_t)snprintf(buf + k, size - k, "%s%s=%ld", i ? "," : "", m->names.s[v->sym], (long)vals[i]);
+            k += (size_t)snprintf(buf + k, size - k, "%s%s=%ld", i ? "," : "", m->names.names[v->sym], (long)vals[i]);
     }
     if (k < size) snprintf(buf + k, size - k, ")");
 }
 
-static int proper__pm_eval_fail(const proper__pm_ectx *cx, const proper__pm_node *nd, int code, const char *fmt, ...)
+static int proper__prism_eval_fail(const proper__prism_ectx *cx, const proper__prism_node *nd, int code, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
-static int proper__pm_eval_fail(const proper__pm_ectx *cx, const proper__pm_node *nd, int code, const char *fmt, ...) {
-    char msg[PROPER_ERROR_MESSAGE_MAX / 2], st[PROPER_ERROR_MESSAGE_MAX / 2];
+static int proper__prism_eval_fail(const proper__prism_ectx *cx, const proper__prism_node *nd, int code, const char *fmt, ...) {
+    char st[PROPER_ERROR_MESSAGE_MAX / 2];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    proper_error_setv(cx->err, code, cx->file, nd->line, nd->col, fmt, ap);
     va_end(ap);
-    proper__pm_describe_state(cx->m, cx->vals, st, sizeof st);
-    return proper_error_set(cx->err, code, cx->file, nd->line, nd->col, "%s%s%s", msg, st[0] ? " in state " : "", st);
+    proper__prism_describe_state(cx->m, cx->vals, st, sizeof st);
+    if (cx->err && st[0]) {
+        size_t k = strlen(cx->err->message);
+        snprintf(cx->err->message + k, sizeof cx->err->message - k, " in state %s", st);
+    }
+    return code;
 }
 
-static int proper__pm_eval(const proper__pm_ectx *cx, int32_t e, proper__pm_val *out);
-static int proper__pm_eval_const(const proper__pm_ectx *cx, int32_t k);
+static int proper__prism_eval(const proper__prism_ectx *cx, int32_t e, proper__prism_val *out);
+static int proper__prism_eval_const(const proper__prism_ectx *cx, int32_t k);
 
 /* 32-bit range check of an int result (PRISM's ints are Java ints and it
  * reports overflow). */
-static int proper__pm_int_result(const proper__pm_ectx *cx, const proper__pm_node *nd, long long v, proper__pm_val *out) {
+static int proper__prism_int_result(const proper__prism_ectx *cx, const proper__prism_node *nd, long long v, proper__prism_val *out) {
     if (v < -2147483647LL - 1 || v > 2147483647LL)
-        return proper__pm_eval_fail(cx, nd, PROPER_ERANGE, "integer overflow in '%s' (%lld)",
-                                 nd->kind == PROPER__PM_N_FUNC ? proper__pm_fn_text(nd->op) :
-                                 nd->kind == PROPER__PM_N_NEG ? "-" : proper__pm_op_text(nd->op), v);
+        return proper__prism_eval_fail(cx, nd, PROPER_ERANGE, "integer overflow in '%s' (%lld)",
+                                 nd->kind == PROPER__PM_N_FUNC ? proper__prism_fn_text(nd->op) :
+                                 nd->kind == PROPER__PM_N_NEG ? "-" : proper__prism_op_text(nd->op), v);
     out->i = v;
     return PROPER_OK;
 }
 
 /* floor/ceil/round of a double into an int. */
-static int proper__pm_to_int(const proper__pm_ectx *cx, const proper__pm_node *nd, double x, proper__pm_val *out) {
+static int proper__prism_to_int(const proper__prism_ectx *cx, const proper__prism_node *nd, double x, proper__prism_val *out) {
     if (!(x >= -2147483648.0 && x <= 2147483647.0))
-        return proper__pm_eval_fail(cx, nd, PROPER_ERANGE, "%s(%g) is not a 32-bit integer", proper__pm_fn_text(nd->op), x);
+        return proper__prism_eval_fail(cx, nd, PROPER_ERANGE, "%s(%g) is not a 32-bit integer", proper__prism_fn_text(nd->op), x);
     out->i = (long long)x;
     return PROPER_OK;
 }
 
 /* pow of ints: exponent >= 0, result must fit in 32 bits. */
-static int proper__pm_int_pow(const proper__pm_ectx *cx, const proper__pm_node *nd, long long base, long long ex, proper__pm_val *out) {
+static int proper__prism_int_pow(const proper__prism_ectx *cx, const proper__prism_node *nd, long long base, long long ex, proper__prism_val *out) {
     long long r = 1;
-    if (ex < 0) return proper__pm_eval_fail(cx, nd, PROPER_ERANGE, "negative exponent %lld in an integer power", ex);
+    if (ex < 0) return proper__prism_eval_fail(cx, nd, PROPER_ERANGE, "negative exponent %lld in an integer power", ex);
     if (base == 0 || base == 1) return out->i = (ex == 0 ? 1 : base), PROPER_OK;
     if (base == -1) return out->i = (ex % 2 ? -1 : 1), PROPER_OK;
     while (ex-- > 0) {
         r *= base;
-        if (r < -2147483647LL - 1 || r > 2147483647LL) return proper__pm_int_result(cx, nd, r, out);
+        if (r < -2147483647LL - 1 || r > 2147483647LL) return proper__prism_int_result(cx, nd, r, out);
     }
     out->i = r;
     return PROPER_OK;
 }
 
-static int proper__pm_eval_func(const proper__pm_ectx *cx, const proper__pm_node *nd, proper__pm_val *out) {
-    proper__pm_val a, b;
+static int proper__prism_eval_func(const proper__prism_ectx *cx, const proper__prism_node *nd, proper__prism_val *out) {
+    proper__prism_val a, b;
     int ta = cx->pool->n[nd->a].type, tb = nd->b >= 0 ? cx->pool->n[nd->b].type : 0, rc;
     double x, y;
-    if ((rc = proper__pm_eval(cx, nd->a, &a)) != 0) return rc;
-    if (nd->b >= 0 && (rc = proper__pm_eval(cx, nd->b, &b)) != 0) return rc;
-    x = proper__pm_as_double(ta, a);
-    y = nd->b >= 0 ? proper__pm_as_double(tb, b) : 0;
+    if ((rc = proper__prism_eval(cx, nd->a, &a)) != 0) return rc;
+    if (nd->b >= 0 && (rc = proper__prism_eval(cx, nd->b, &b)) != 0) return rc;
+    x = proper__prism_as_double(ta, a);
+    y = nd->b >= 0 ? proper__prism_as_double(tb, b) : 0;
     switch (nd->op) {
     case PROPER__PM_FN_MIN: case PROPER__PM_FN_MAX: {
         int lt = x < y;
@@ -13954,16 +13894,16 @@ static int proper__pm_eval_func(const proper__pm_ectx *cx, const proper__pm_node
         if (nd->type != PROPER_PRISM_INT && (x != x || y != y)) out->d = x + y; /* NaN propagates */
         return PROPER_OK;
     }
-    case PROPER__PM_FN_FLOOR: return proper__pm_to_int(cx, nd, floor(x), out);
-    case PROPER__PM_FN_CEIL: return proper__pm_to_int(cx, nd, ceil(x), out);
-    case PROPER__PM_FN_ROUND: return proper__pm_to_int(cx, nd, floor(x + 0.5), out); /* Java Math.round */
+    case PROPER__PM_FN_FLOOR: return proper__prism_to_int(cx, nd, floor(x), out);
+    case PROPER__PM_FN_CEIL: return proper__prism_to_int(cx, nd, ceil(x), out);
+    case PROPER__PM_FN_ROUND: return proper__prism_to_int(cx, nd, floor(x + 0.5), out); /* Java Math.round */
     case PROPER__PM_FN_POW:
-        if (nd->type == PROPER_PRISM_INT) return proper__pm_int_pow(cx, nd, a.i, b.i, out);
+        if (nd->type == PROPER_PRISM_INT) return proper__prism_int_pow(cx, nd, a.i, b.i, out);
         out->d = pow(x, y);
         return PROPER_OK;
     case PROPER__PM_FN_MOD: {
         long long rem;
-        if (b.i <= 0) return proper__pm_eval_fail(cx, nd, PROPER_ERANGE, "mod(%lld, %lld): the divisor must be positive", a.i, b.i);
+        if (b.i <= 0) return proper__prism_eval_fail(cx, nd, PROPER_ERANGE, "mod(%lld, %lld): the divisor must be positive", a.i, b.i);
         rem = a.i % b.i;
         out->i = rem < 0 ? rem + b.i : rem;
         return PROPER_OK;
@@ -13974,22 +13914,22 @@ static int proper__pm_eval_func(const proper__pm_ectx *cx, const proper__pm_node
     }
 }
 
-static int proper__pm_eval_binary(const proper__pm_ectx *cx, const proper__pm_node *nd, proper__pm_val *out) {
-    proper__pm_val a, b;
+static int proper__prism_eval_binary(const proper__prism_ectx *cx, const proper__prism_node *nd, proper__prism_val *out) {
+    proper__prism_val a, b;
     int ta = cx->pool->n[nd->a].type, tb = cx->pool->n[nd->b].type, rc, both_int;
     double x, y;
-    if ((rc = proper__pm_eval(cx, nd->a, &a)) != 0) return rc;
+    if ((rc = proper__prism_eval(cx, nd->a, &a)) != 0) return rc;
     /* short-circuit logic */
     switch (nd->op) {
-    case PROPER__PM_OP_AND: if (!a.i) return out->i = 0, PROPER_OK; return proper__pm_eval(cx, nd->b, out);
-    case PROPER__PM_OP_OR: if (a.i) return out->i = 1, PROPER_OK; return proper__pm_eval(cx, nd->b, out);
-    case PROPER__PM_OP_IMPLIES: if (!a.i) return out->i = 1, PROPER_OK; return proper__pm_eval(cx, nd->b, out);
+    case PROPER__PM_OP_AND: if (!a.i) return out->i = 0, PROPER_OK; return proper__prism_eval(cx, nd->b, out);
+    case PROPER__PM_OP_OR: if (a.i) return out->i = 1, PROPER_OK; return proper__prism_eval(cx, nd->b, out);
+    case PROPER__PM_OP_IMPLIES: if (!a.i) return out->i = 1, PROPER_OK; return proper__prism_eval(cx, nd->b, out);
     default: break;
     }
-    if ((rc = proper__pm_eval(cx, nd->b, &b)) != 0) return rc;
+    if ((rc = proper__prism_eval(cx, nd->b, &b)) != 0) return rc;
     both_int = ta != PROPER_PRISM_DOUBLE && tb != PROPER_PRISM_DOUBLE; /* ints or bools */
-    x = proper__pm_as_double(ta, a);
-    y = proper__pm_as_double(tb, b);
+    x = proper__prism_as_double(ta, a);
+    y = proper__prism_as_double(tb, b);
     switch (nd->op) {
     case PROPER__PM_OP_IFF: out->i = a.i == b.i; return PROPER_OK;
     case PROPER__PM_OP_EQ: out->i = both_int ? a.i == b.i : x == y; return PROPER_OK;
@@ -14000,27 +13940,27 @@ static int proper__pm_eval_binary(const proper__pm_ectx *cx, const proper__pm_no
     case PROPER__PM_OP_GE: out->i = both_int ? a.i >= b.i : x >= y; return PROPER_OK;
     case PROPER__PM_OP_DIV: out->d = x / y; return PROPER_OK;
     case PROPER__PM_OP_ADD:
-        if (nd->type == PROPER_PRISM_INT) return proper__pm_int_result(cx, nd, a.i + b.i, out);
+        if (nd->type == PROPER_PRISM_INT) return proper__prism_int_result(cx, nd, a.i + b.i, out);
         out->d = x + y;
         return PROPER_OK;
     case PROPER__PM_OP_SUB:
-        if (nd->type == PROPER_PRISM_INT) return proper__pm_int_result(cx, nd, a.i - b.i, out);
+        if (nd->type == PROPER_PRISM_INT) return proper__prism_int_result(cx, nd, a.i - b.i, out);
         out->d = x - y;
         return PROPER_OK;
     case PROPER__PM_OP_MUL:
-        if (nd->type == PROPER_PRISM_INT) return proper__pm_int_result(cx, nd, a.i * b.i, out);
+        if (nd->type == PROPER_PRISM_INT) return proper__prism_int_result(cx, nd, a.i * b.i, out);
         out->d = x * y;
         return PROPER_OK;
     default: /* ^ */
-        if (nd->type == PROPER_PRISM_INT) return proper__pm_int_pow(cx, nd, a.i, b.i, out);
+        if (nd->type == PROPER_PRISM_INT) return proper__prism_int_pow(cx, nd, a.i, b.i, out);
         out->d = pow(x, y);
         return PROPER_OK;
     }
 }
 
-static int proper__pm_eval(const proper__pm_ectx *cx, int32_t e, proper__pm_val *out) {
-    const proper__pm_node *nd = &cx->pool->n[e];
-    proper__pm_ectx sub;
+static int proper__prism_eval(const proper__prism_ectx *cx, int32_t e, proper__prism_val *out) {
+    const proper__prism_node *nd = &cx->pool->n[e];
+    proper__prism_ectx sub;
     int rc;
     out->i = 0;
     out->d = 0;
@@ -14028,12 +13968,12 @@ static int proper__pm_eval(const proper__pm_ectx *cx, int32_t e, proper__pm_val 
     case PROPER__PM_N_INT: case PROPER__PM_N_BOOL: out->i = nd->ival; return PROPER_OK;
     case PROPER__PM_N_DOUBLE: out->d = nd->dval; return PROPER_OK;
     case PROPER__PM_N_VAR:
-        if (!cx->vals) return proper__pm_eval_fail(cx, nd, PROPER_EINVAL, "variables cannot be used here");
+        if (!cx->vals) return proper__prism_eval_fail(cx, nd, PROPER_EINVAL, "variables cannot be used here");
         out->i = cx->vals[nd->idx];
         return PROPER_OK;
     case PROPER__PM_N_CONST:
         if (cx->cstate && cx->cstate[nd->idx] != 2) {
-            if ((rc = proper__pm_eval_const(cx, nd->idx)) != 0) return rc;
+            if ((rc = proper__prism_eval_const(cx, nd->idx)) != 0) return rc;
             *out = cx->cvals[nd->idx];
         } else {
             *out = cx->cv[nd->idx];
@@ -14041,62 +13981,62 @@ static int proper__pm_eval(const proper__pm_ectx *cx, int32_t e, proper__pm_val 
         return PROPER_OK;
     case PROPER__PM_N_PCONST:
         if (cx->pmiss && cx->pmiss[nd->idx])
-            return proper__pm_eval_fail(cx, nd, PROPER_EUNDEFINED, "constant '%s' has no value (give it, e.g. --const %s=...)",
-                                        cx->props->names.s[cx->props->consts[nd->idx].sym],
-                                        cx->props->names.s[cx->props->consts[nd->idx].sym]);
+            return proper__prism_eval_fail(cx, nd, PROPER_EUNDEFINED, "constant '%s' has no value (give it, e.g. --const %s=...)",
+                                        cx->props->names.names[cx->props->consts[nd->idx].sym],
+                                        cx->props->names.names[cx->props->consts[nd->idx].sym]);
         *out = cx->pcv[nd->idx];
         return PROPER_OK;
-    case PROPER__PM_N_FORMULA: case PROPER__PM_N_PLABEL: return proper__pm_eval(cx, nd->a, out);
+    case PROPER__PM_N_FORMULA: case PROPER__PM_N_PLABEL: return proper__prism_eval(cx, nd->a, out);
     case PROPER__PM_N_MFORMULA:
         sub = *cx;
         sub.pool = &cx->m->pool;
         sub.file = cx->m->file;
-        return proper__pm_eval(&sub, nd->a, out);
+        return proper__prism_eval(&sub, nd->a, out);
     case PROPER__PM_N_LABEL:
         if (!cx->labels || !cx->labels[nd->idx])
-            return proper__pm_eval_fail(cx, nd, PROPER_EINVAL, "labels cannot be used here");
+            return proper__prism_eval_fail(cx, nd, PROPER_EINVAL, "labels cannot be used here");
         out->i = PROPER_BITSET_GET(cx->labels[nd->idx], cx->state);
         return PROPER_OK;
     case PROPER__PM_N_NEG:
-        if ((rc = proper__pm_eval(cx, nd->a, out)) != 0) return rc;
-        if (nd->type == PROPER_PRISM_INT) return proper__pm_int_result(cx, nd, -out->i, out);
+        if ((rc = proper__prism_eval(cx, nd->a, out)) != 0) return rc;
+        if (nd->type == PROPER_PRISM_INT) return proper__prism_int_result(cx, nd, -out->i, out);
         out->d = -out->d;
         return PROPER_OK;
     case PROPER__PM_N_NOT:
-        if ((rc = proper__pm_eval(cx, nd->a, out)) != 0) return rc;
+        if ((rc = proper__prism_eval(cx, nd->a, out)) != 0) return rc;
         out->i = !out->i;
         return PROPER_OK;
     case PROPER__PM_N_ITE: {
-        proper__pm_val c;
+        proper__prism_val c;
         int tb, tc;
-        if ((rc = proper__pm_eval(cx, nd->a, &c)) != 0) return rc;
-        if ((rc = proper__pm_eval(cx, c.i ? nd->b : nd->c, out)) != 0) return rc;
+        if ((rc = proper__prism_eval(cx, nd->a, &c)) != 0) return rc;
+        if ((rc = proper__prism_eval(cx, c.i ? nd->b : nd->c, out)) != 0) return rc;
         tb = cx->pool->n[c.i ? nd->b : nd->c].type;
         tc = nd->type;
         if (tc == PROPER_PRISM_DOUBLE && tb == PROPER_PRISM_INT) out->d = (double)out->i;
         return PROPER_OK;
     }
-    case PROPER__PM_N_BIN: return proper__pm_eval_binary(cx, nd, out);
-    case PROPER__PM_N_FUNC: return proper__pm_eval_func(cx, nd, out);
-    default: return proper__pm_eval_fail(cx, nd, PROPER_EINVAL, "unresolved name");
+    case PROPER__PM_N_BIN: return proper__prism_eval_binary(cx, nd, out);
+    case PROPER__PM_N_FUNC: return proper__prism_eval_func(cx, nd, out);
+    default: return proper__prism_eval_fail(cx, nd, PROPER_EINVAL, "unresolved name");
     }
 }
 
 /* Value of model constant k, computing (and caching) those it depends on. */
-static int proper__pm_eval_const(const proper__pm_ectx *cx, int32_t k) {
-    const proper__pm_const_decl *c = &cx->m->consts[k];
-    proper__pm_ectx sub = *cx;
-    proper__pm_val v;
+static int proper__prism_eval_const(const proper__prism_ectx *cx, int32_t k) {
+    const proper__prism_const_decl *c = &cx->m->consts[k];
+    proper__prism_ectx sub = *cx;
+    proper__prism_val v;
     int rc;
     if (cx->cstate[k] == 2) return PROPER_OK;
     if (cx->cstate[k] == 1)
         return proper_error_set(cx->err, PROPER_EPARSE, cx->m->file, c->line, c->col,
-                                "constant '%s' is defined in terms of itself", cx->m->names.s[c->sym]);
+                                "constant '%s' is defined in terms of itself", cx->m->names.names[c->sym]);
     if (c->expr < 0) {
         if (!c->has_given)
             return proper_error_set(cx->err, PROPER_EUNDEFINED, cx->m->file, c->line, c->col,
                                     "constant '%s' has no value (give it, e.g. --const %s=...)",
-                                    cx->m->names.s[c->sym], cx->m->names.s[c->sym]);
+                                    cx->m->names.names[c->sym], cx->m->names.names[c->sym]);
         cx->cvals[k] = c->given;
         cx->cstate[k] = 2;
         return PROPER_OK;
@@ -14110,18 +14050,18 @@ static int proper__pm_eval_const(const proper__pm_ectx *cx, int32_t k) {
     sub.vals = NULL;
     sub.labels = NULL;
     sub.cnest = cx->cnest + 1;
-    if ((rc = proper__pm_eval(&sub, c->expr, &v)) != 0) return rc;
-    if (c->type == PROPER_PRISM_DOUBLE) v.d = proper__pm_as_double(cx->m->pool.n[c->expr].type, v);
+    if ((rc = proper__prism_eval(&sub, c->expr, &v)) != 0) return rc;
+    if (c->type == PROPER_PRISM_DOUBLE) v.d = proper__prism_as_double(cx->m->pool.n[c->expr].type, v);
     cx->cvals[k] = v;
     cx->cstate[k] = 2;
     return PROPER_OK;
 }
 
 /* Values of all model constants into *out (PROPER_FREE it). */
-static int proper__pm_model_consts(const proper_prism_model *m, proper__pm_val **out, proper_error *err) {
-    proper__pm_ectx cx;
+static int proper__prism_model_consts(const proper_prism_model *m, proper__prism_val **out, proper_error *err) {
+    proper__prism_ectx cx;
     int *state = (int *)proper_calloc(m->n_consts, sizeof *state);
-    proper__pm_val *vals = (proper__pm_val *)proper_calloc(m->n_consts, sizeof *vals);
+    proper__prism_val *vals = (proper__prism_val *)proper_calloc(m->n_consts, sizeof *vals);
     size_t i;
     int rc = PROPER_OK;
     *out = NULL;
@@ -14138,7 +14078,7 @@ static int proper__pm_model_consts(const proper_prism_model *m, proper__pm_val *
     cx.cstate = state;
     cx.cvals = vals;
     cx.err = err;
-    for (i = 0; i < m->n_consts && rc == PROPER_OK; i++) rc = proper__pm_eval_const(&cx, (int32_t)i);
+    for (i = 0; i < m->n_consts && rc == PROPER_OK; i++) rc = proper__prism_eval_const(&cx, (int32_t)i);
     PROPER_FREE(state);
     if (rc) {
         PROPER_FREE(vals);
@@ -14150,17 +14090,10 @@ static int proper__pm_model_consts(const proper_prism_model *m, proper__pm_val *
 
 /* ---- Model: public parse/free/constants -------------------------------------*/
 
-static char *proper__pm_strdup(const char *s) {
-    size_t n = strlen(s);
-    char *c = (char *)PROPER_MALLOC(n + 1);
-    if (c) memcpy(c, s, n + 1);
-    return c;
-}
-
 PROPER_API void proper_prism_free(proper_prism_model *m) {
     if (!m) return;
     PROPER_FREE(m->file);
-    proper__pm_names_free(&m->names);
+    proper_intern_free(&m->names);
     PROPER_FREE(m->pool.n);
     PROPER_FREE(m->consts);
     PROPER_FREE(m->formulas);
@@ -14183,20 +14116,19 @@ PROPER_API void proper_prism_free(proper_prism_model *m) {
 PROPER_API int proper_prism_parse(proper_prism_model **out, const char *text, size_t len, const char *file,
                                   proper_error *err) {
     proper_prism_model *m;
-    proper__pm_mparser mp;
-    proper__pm_tok *toks = NULL;
+    proper__prism_mparser mp;
+    proper__prism_tok *toks = NULL;
     proper_error local;
     size_t n = 0;
     int rc;
-    *out = NULL;
     if (!err) err = &local; /* the parser's functions report their code through err */
     proper_error_clear(err);
     m = (proper_prism_model *)proper_calloc(1, sizeof *m);
-    if (!m || !(m->file = proper__pm_strdup(file ? file : ""))) {
+    if (!m || !(m->file = proper_strdup(file ? file : ""))) {
         PROPER_FREE(m);
         return proper_error_set(err, PROPER_ENOMEM, file, 0, 0, "out of memory");
     }
-    if ((rc = proper__pm_lex(text, len, m->file[0] ? m->file : NULL, &toks, &n, err)) != 0) goto fail;
+    if ((rc = proper__prism_lex(text, len, m->file[0] ? m->file : NULL, &toks, &n, err)) != 0) goto fail;
     memset(&mp, 0, sizeof mp);
     mp.m = m;
     mp.ps.t = toks;
@@ -14205,10 +14137,11 @@ PROPER_API int proper_prism_parse(proper_prism_model **out, const char *text, si
     mp.ps.err = err;
     mp.ps.pool = &m->pool;
     mp.ps.names = &m->names;
-    if ((rc = proper__pm_parse_model_file(&mp)) != 0) goto fail;
+    if ((rc = proper__prism_parse_model_file(&mp)) != 0) goto fail;
     PROPER_FREE(toks);
     toks = NULL;
-    if ((rc = proper__pm_resolve_model(m, err)) != 0) goto fail;
+    if ((rc = proper__prism_resolve_model(m, err)) != 0) goto fail;
+    proper_prism_free(*out);
     *out = m;
     return PROPER_OK;
 fail:
@@ -14222,7 +14155,6 @@ PROPER_API int proper_prism_read(proper_prism_model **out, const char *path, pro
     char *text;
     size_t len;
     int rc;
-    *out = NULL;
     if ((rc = proper_read_file(path, &text, &len, err)) != 0) return rc;
     rc = proper_prism_parse(out, text, len, path, err);
     PROPER_FREE(text);
@@ -14231,7 +14163,7 @@ PROPER_API int proper_prism_read(proper_prism_model **out, const char *path, pro
 
 PROPER_API size_t proper_prism_const_count(const proper_prism_model *m) { return m->n_consts; }
 PROPER_API const char *proper_prism_const_name(const proper_prism_model *m, size_t i) {
-    return i < m->n_consts ? m->names.s[m->consts[i].sym] : NULL;
+    return i < m->n_consts ? m->names.names[m->consts[i].sym] : NULL;
 }
 PROPER_API int proper_prism_const_type(const proper_prism_model *m, size_t i) {
     return i < m->n_consts ? m->consts[i].type : 0;
@@ -14241,11 +14173,11 @@ PROPER_API int proper_prism_const_has_value(const proper_prism_model *m, size_t 
 }
 PROPER_API size_t proper_prism_var_count(const proper_prism_model *m) { return m->n_vars; }
 PROPER_API const char *proper_prism_var_name(const proper_prism_model *m, size_t i) {
-    return i < m->n_vars ? m->names.s[m->vars[i].sym] : NULL;
+    return i < m->n_vars ? m->names.names[m->vars[i].sym] : NULL;
 }
 
 /* Check and store a given value for constant c. */
-static int proper__pm_give_const(proper__pm_const_decl *c, const char *name, double value, proper_error *err) {
+static int proper__prism_give_const(proper__prism_const_decl *c, const char *name, double value, proper_error *err) {
     if (c->expr >= 0)
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "constant '%s' is defined in the model; it cannot be given",
                                 name);
@@ -14268,10 +14200,10 @@ static int proper__pm_give_const(proper__pm_const_decl *c, const char *name, dou
 }
 
 PROPER_API int proper_prism_set_const(proper_prism_model *m, const char *name, double value, proper_error *err) {
-    int32_t sym = proper__pm_names_find(&m->names, name, strlen(name));
+    int32_t sym = proper__prism_names_find(&m->names, name, strlen(name));
     if (sym < 0 || m->sym_const[sym] < 0)
         return proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0, "the model has no constant '%s'", name);
-    return proper__pm_give_const(&m->consts[m->sym_const[sym]], name, value, err);
+    return proper__prism_give_const(&m->consts[m->sym_const[sym]], name, value, err);
 }
 
 /* ---- State-space exploration --------------------------------------------------
@@ -14281,15 +14213,15 @@ PROPER_API int proper_prism_set_const(proper_prism_model *m, const char *name, d
  * as unsigned numbers therefore compares the valuations lexicographically
  * in declaration order, which is the order PRISM numbers states in. */
 
-typedef struct proper__pm_layout {
+typedef struct proper__prism_layout {
     size_t nv, W;
     int32_t *lo, *hi;
     unsigned *word, *shift;
     uint64_t *mask;
     unsigned char *is_bool;
-} proper__pm_layout;
+} proper__prism_layout;
 
-static void proper__pm_layout_free(proper__pm_layout *L) {
+static void proper__prism_layout_free(proper__prism_layout *L) {
     PROPER_FREE(L->lo);
     PROPER_FREE(L->hi);
     PROPER_FREE(L->word);
@@ -14299,14 +14231,14 @@ static void proper__pm_layout_free(proper__pm_layout *L) {
     memset(L, 0, sizeof *L);
 }
 
-static unsigned proper__pm_bits_for(uint64_t span) { /* bits to hold 0..span */
+static unsigned proper__prism_bits_for(uint64_t span) { /* bits to hold 0..span */
     unsigned b = 0;
     while (b < 64 && (span >> b) != 0) b++;
     return b;
 }
 
 /* Ranges (constant expressions) into the layout; the initial values into init. */
-static int proper__pm_layout_init(proper__pm_layout *L, const proper_prism_model *m, const proper__pm_ectx *cx,
+static int proper__prism_layout_init(proper__prism_layout *L, const proper_prism_model *m, const proper__prism_ectx *cx,
                                   int32_t *init, proper_error *err) {
     size_t i, n = m->n_vars, used = 0;
     memset(L, 0, sizeof *L);
@@ -14320,34 +14252,34 @@ static int proper__pm_layout_init(proper__pm_layout *L, const proper_prism_model
     if (!L->lo || !L->hi || !L->word || !L->shift || !L->mask || !L->is_bool)
         return proper_error_set(err, PROPER_ENOMEM, m->file, 0, 0, "out of memory");
     for (i = 0; i < n; i++) {
-        const proper__pm_var_decl *v = &m->vars[i];
-        proper__pm_val lo, hi, iv;
+        const proper__prism_var_decl *v = &m->vars[i];
+        proper__prism_val lo, hi, iv;
         unsigned bits;
         int rc;
         lo.i = 0;
         hi.i = 1;
-        if (!v->is_bool && ((rc = proper__pm_eval(cx, v->lo, &lo)) != 0 || (rc = proper__pm_eval(cx, v->hi, &hi)) != 0))
+        if (!v->is_bool && ((rc = proper__prism_eval(cx, v->lo, &lo)) != 0 || (rc = proper__prism_eval(cx, v->hi, &hi)) != 0))
             return rc;
         if (lo.i > hi.i)
             return proper_error_set(err, PROPER_ERANGE, m->file, v->line, v->col, "variable '%s' has an empty range [%lld..%lld]",
-                                    m->names.s[v->sym], lo.i, hi.i);
+                                    m->names.names[v->sym], lo.i, hi.i);
         iv.i = lo.i;
-        if (v->init >= 0 && (rc = proper__pm_eval(cx, v->init, &iv)) != 0) return rc;
+        if (v->init >= 0 && (rc = proper__prism_eval(cx, v->init, &iv)) != 0) return rc;
         if (iv.i < lo.i || iv.i > hi.i)
             return proper_error_set(err, PROPER_ERANGE, m->file, v->line, v->col,
                                     "initial value %lld of '%s' is outside its range [%lld..%lld]", iv.i,
-                                    m->names.s[v->sym], lo.i, hi.i);
+                                    m->names.names[v->sym], lo.i, hi.i);
         init[i] = (int32_t)iv.i;
         L->lo[i] = (int32_t)lo.i;
         L->hi[i] = (int32_t)hi.i;
         L->is_bool[i] = (unsigned char)v->is_bool;
-        bits = proper__pm_bits_for((uint64_t)(hi.i - lo.i));
+        bits = proper__prism_bits_for((uint64_t)(hi.i - lo.i));
         if (used + bits > 64) {
             L->W++;
             used = 0;
         }
         L->word[i] = (unsigned)L->W;
-        L->shift[i] = (unsigned)(64 - used - bits);
+        L->shift[i] = bits ? (unsigned)(64 - used - bits) : 0; /* one value: no bits, no shift */
         L->mask[i] = bits == 64 ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1);
         used += bits;
     }
@@ -14355,27 +14287,27 @@ static int proper__pm_layout_init(proper__pm_layout *L, const proper_prism_model
     return PROPER_OK;
 }
 
-static void proper__pm_pack(const proper__pm_layout *L, const int32_t *vals, uint64_t *key) {
+static void proper__prism_pack(const proper__prism_layout *L, const int32_t *vals, uint64_t *key) {
     size_t i;
     for (i = 0; i < L->W; i++) key[i] = 0;
     for (i = 0; i < L->nv; i++)
         if (L->mask[i]) key[L->word[i]] |= (uint64_t)((int64_t)vals[i] - L->lo[i]) << L->shift[i];
 }
 
-static void proper__pm_unpack(const proper__pm_layout *L, const uint64_t *key, int32_t *vals) {
+static void proper__prism_unpack(const proper__prism_layout *L, const uint64_t *key, int32_t *vals) {
     size_t i;
     for (i = 0; i < L->nv; i++)
         vals[i] = (int32_t)((int64_t)L->lo[i] + (int64_t)((key[L->word[i]] >> L->shift[i]) & L->mask[i]));
 }
 
-static int proper__pm_key_cmp(const uint64_t *a, const uint64_t *b, size_t W) {
+static int proper__prism_key_cmp(const uint64_t *a, const uint64_t *b, size_t W) {
     size_t i;
     for (i = 0; i < W; i++)
         if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
     return 0;
 }
 
-static uint64_t proper__pm_key_hash(const uint64_t *k, size_t W) {
+static uint64_t proper__prism_key_hash(const uint64_t *k, size_t W) {
     uint64_t h = 0x9E3779B97F4A7C15ULL;
     size_t i;
     for (i = 0; i < W; i++) {
@@ -14390,11 +14322,11 @@ static uint64_t proper__pm_key_hash(const uint64_t *k, size_t W) {
 /* Breadth-first exploration: the states found so far (packed keys, hash
  * table), the transitions of the states explored, and scratch space for the
  * outcomes (probability, successor values) of the choice being assembled. */
-typedef struct proper__pm_explorer {
+typedef struct proper__prism_explorer {
     const proper_prism_model *m;
     const proper_prism_build_opts *o;
-    proper__pm_ectx cx;
-    proper__pm_layout L;
+    proper__prism_ectx cx;
+    proper__prism_layout L;
     proper_error *err;
     /* states */
     uint64_t *keys;
@@ -14421,21 +14353,21 @@ typedef struct proper__pm_explorer {
     double *choice_rew;                    /* n_trew rewards of the current choice */
     size_t n_choices;                      /* choices of the current state */
     size_t state_first;                    /* first transition of the current state */
-} proper__pm_explorer;
+} proper__prism_explorer;
 
 /* Outcomes of one state (before merging equal successors) are capped like
  * states, so products of synchronised updates cannot exhaust memory. */
-static int proper__pm_too_many(proper__pm_explorer *X, size_t n) {
+static int proper__prism_too_many(proper__prism_explorer *X, size_t n) {
     char st[PROPER_ERROR_MESSAGE_MAX / 2];
     if (n <= (size_t)X->o->max_states) return PROPER_OK;
-    proper__pm_describe_state(X->m, X->cur, st, sizeof st);
+    proper__prism_describe_state(X->m, X->cur, st, sizeof st);
     return proper_error_set(X->err, PROPER_ELIMIT, X->m->file, 0, 0,
                             "state %s has more than %lu outgoing transitions (the state limit; raise max_states)", st,
                             (unsigned long)X->o->max_states);
 }
 
-static void proper__pm_explorer_free(proper__pm_explorer *X) {
-    proper__pm_layout_free(&X->L);
+static void proper__prism_explorer_free(proper__prism_explorer *X) {
+    proper__prism_layout_free(&X->L);
     PROPER_FREE(X->keys);
     PROPER_FREE(X->slots);
     PROPER_FREE(X->row);
@@ -14457,19 +14389,19 @@ static void proper__pm_explorer_free(proper__pm_explorer *X) {
     PROPER_FREE(X->choice_rew);
 }
 
-static int proper__pm_xoom(proper__pm_explorer *X) {
+static int proper__prism_xoom(proper__prism_explorer *X) {
     return proper_error_set(X->err, PROPER_ENOMEM, X->m->file, 0, 0, "out of memory during state exploration");
 }
 
 /* Index of the state with key X->key, adding it if new. */
-static int proper__pm_lookup(proper__pm_explorer *X, uint32_t *index) {
+static int proper__prism_lookup(proper__prism_explorer *X, uint32_t *index) {
     size_t W = X->L.W, h;
     if ((X->n_states + 1) * 2 > X->nslots) { /* grow the table to keep it at most half full */
         size_t ns = X->nslots ? X->nslots * 2 : 1024, i;
         uint32_t *slots = (uint32_t *)proper_calloc(ns, sizeof *slots);
-        if (!slots) return proper__pm_xoom(X);
+        if (!slots) return proper__prism_xoom(X);
         for (i = 0; i < X->n_states; i++) {
-            size_t g = (size_t)proper__pm_key_hash(X->keys + i * W, W) & (ns - 1);
+            size_t g = (size_t)proper__prism_key_hash(X->keys + i * W, W) & (ns - 1);
             while (slots[g]) g = (g + 1) & (ns - 1);
             slots[g] = (uint32_t)(i + 1);
         }
@@ -14477,10 +14409,10 @@ static int proper__pm_lookup(proper__pm_explorer *X, uint32_t *index) {
         X->slots = slots;
         X->nslots = ns;
     }
-    h = (size_t)proper__pm_key_hash(X->key, W) & (X->nslots - 1);
+    h = (size_t)proper__prism_key_hash(X->key, W) & (X->nslots - 1);
     while (X->slots[h]) {
         size_t s = X->slots[h] - 1;
-        if (proper__pm_key_cmp(X->keys + s * W, X->key, W) == 0) {
+        if (proper__prism_key_cmp(X->keys + s * W, X->key, W) == 0) {
             *index = (uint32_t)s;
             return PROPER_OK;
         }
@@ -14490,7 +14422,7 @@ static int proper__pm_lookup(proper__pm_explorer *X, uint32_t *index) {
         return proper_error_set(X->err, PROPER_ELIMIT, X->m->file, 0, 0,
                                 "more than %lu reachable states (the state limit; raise it with max_states / --max-states)",
                                 (unsigned long)X->o->max_states);
-    if (proper_reserve(&X->keys, &X->cap_keys, (X->n_states + 1) * W, sizeof *X->keys)) return proper__pm_xoom(X);
+    if (proper_reserve(&X->keys, &X->cap_keys, (X->n_states + 1) * W, sizeof *X->keys)) return proper__prism_xoom(X);
     memcpy(X->keys + X->n_states * W, X->key, W * sizeof *X->key);
     X->slots[h] = (uint32_t)(X->n_states + 1);
     *index = (uint32_t)X->n_states++;
@@ -14498,17 +14430,17 @@ static int proper__pm_lookup(proper__pm_explorer *X, uint32_t *index) {
 }
 
 /* Commands grouped: unlabelled, then by action (module order kept). */
-static int proper__pm_group_commands(proper__pm_explorer *X) {
+static int proper__prism_group_commands(proper__prism_explorer *X) {
     const proper_prism_model *m = X->m;
     size_t na = m->n_actions, i, a;
     X->by_action = (size_t *)proper_calloc(m->n_cmds, sizeof *X->by_action);
     X->action_start = (size_t *)proper_calloc(na + 2, sizeof *X->action_start);
-    if (!X->by_action || !X->action_start) return proper__pm_xoom(X);
+    if (!X->by_action || !X->action_start) return proper__prism_xoom(X);
     for (i = 0; i < m->n_cmds; i++) X->action_start[m->cmds[i].action + 2]++;
     for (a = 1; a < na + 2; a++) X->action_start[a] += X->action_start[a - 1];
     {
         size_t *fill = (size_t *)proper_calloc(na + 1, sizeof *fill);
-        if (!fill) return proper__pm_xoom(X);
+        if (!fill) return proper__prism_xoom(X);
         for (i = 0; i < m->n_cmds; i++) {
             size_t g = (size_t)(m->cmds[i].action + 1);
             X->by_action[X->action_start[g] + fill[g]++] = i;
@@ -14520,71 +14452,71 @@ static int proper__pm_group_commands(proper__pm_explorer *X) {
 
 /* Evaluate the update probabilities of command c in the current state and
  * check them (>= 0, finite, summing to 1 within prob_tol). */
-static int proper__pm_command_probs(proper__pm_explorer *X, size_t c, double *probs) {
+static int proper__prism_command_probs(proper__prism_explorer *X, size_t c, double *probs) {
     const proper_prism_model *m = X->m;
-    const proper__pm_command *cmd = &m->cmds[c];
+    const proper__prism_command *cmd = &m->cmds[c];
     double sum = 0;
     size_t j;
     int rc;
     for (j = 0; j < cmd->n; j++) {
-        const proper__pm_update *u = &m->updates[cmd->first + j];
-        proper__pm_val v;
+        const proper__prism_update *u = &m->updates[cmd->first + j];
+        proper__prism_val v;
         double p = 1;
         if (u->prob >= 0) {
-            if ((rc = proper__pm_eval(&X->cx, u->prob, &v)) != 0) return rc;
-            p = proper__pm_as_double(m->pool.n[u->prob].type, v);
+            if ((rc = proper__prism_eval(&X->cx, u->prob, &v)) != 0) return rc;
+            p = proper__prism_as_double(m->pool.n[u->prob].type, v);
         }
         if (!(p >= 0) || isinf(p))
-            return proper__pm_eval_fail(&X->cx, &m->pool.n[u->prob], PROPER_EPROB, "probability %g is not in [0, 1]", p);
+            return proper__prism_eval_fail(&X->cx, &m->pool.n[u->prob], PROPER_EPROB, "probability %g is not in [0, 1]", p);
         probs[j] = p;
         sum += p;
     }
     if (fabs(sum - 1) > X->o->prob_tol) {
-        proper__pm_node at;
+        proper__prism_node at;
         memset(&at, 0, sizeof at);
         at.line = cmd->line;
         at.col = cmd->col;
-        return proper__pm_eval_fail(&X->cx, &at, PROPER_EPROB, "probabilities of the command sum to %.15g, not 1", sum);
+        return proper__prism_eval_fail(&X->cx, &at, PROPER_EPROB, "probabilities of the command sum to %.15g, not 1", sum);
     }
     return PROPER_OK;
 }
 
 /* Multiply the outcomes so far by command c's updates (assignments read
  * the current state X->cur). */
-static int proper__pm_apply_command(proper__pm_explorer *X, size_t c) {
+static int proper__prism_apply_command(proper__prism_explorer *X, size_t c) {
     const proper_prism_model *m = X->m;
-    const proper__pm_command *cmd = &m->cmds[c];
+    const proper__prism_command *cmd = &m->cmds[c];
     size_t nv = X->L.nv, o, j, k, n_new = 0;
     double probs_small[16], *probs = probs_small;
     int rc = PROPER_OK;
-    if (cmd->n > 16 && !(probs = (double *)proper_calloc(cmd->n, sizeof *probs))) return proper__pm_xoom(X);
-    if ((rc = proper__pm_command_probs(X, c, probs)) != 0) goto done;
+    if (cmd->n > 16 && !(probs = (double *)proper_calloc(cmd->n, sizeof *probs))) return proper__prism_xoom(X);
+    if ((rc = proper__prism_command_probs(X, c, probs)) != 0) goto done;
     for (o = 0; o < X->n_out; o++)
         for (j = 0; j < cmd->n; j++) {
-            const proper__pm_update *u = &m->updates[cmd->first + j];
+            const proper__prism_update *u = &m->updates[cmd->first + j];
             int32_t *nv_row;
             if (probs[j] == 0) continue;
-            if ((rc = proper__pm_too_many(X, n_new + 1)) != 0) goto done;
+            if ((rc = proper__prism_too_many(X, n_new + 1)) != 0) goto done;
             if (proper_reserve(&X->nvals, &X->cap_nout, (n_new + 1) * (nv ? nv : 1), sizeof *X->nvals) ||
                 proper_reserve(&X->nprob, &X->cap_nprob, n_new + 1, sizeof *X->nprob)) {
-                rc = proper__pm_xoom(X);
+                rc = proper__prism_xoom(X);
                 goto done;
             }
             nv_row = X->nvals + n_new * nv;
             if (nv) memcpy(nv_row, X->ovals + o * nv, nv * sizeof *nv_row);
             X->nprob[n_new] = X->oprob[o] * probs[j];
             for (k = 0; k < u->n; k++) {
-                const proper__pm_assign *a = &m->assigns[u->first + k];
-                proper__pm_val v;
-                if ((rc = proper__pm_eval(&X->cx, a->expr, &v)) != 0) goto done;
+                const proper__prism_assign *a = &m->assigns[u->first + k];
+                proper__prism_val v;
+                if ((rc = proper__prism_eval(&X->cx, a->expr, &v)) != 0) goto done;
                 if (v.i < X->L.lo[a->var] || v.i > X->L.hi[a->var]) {
-                    proper__pm_node at;
+                    proper__prism_node at;
                     memset(&at, 0, sizeof at);
                     at.line = a->line;
                     at.col = a->col;
-                    rc = proper__pm_eval_fail(&X->cx, &at, PROPER_ERANGE,
+                    rc = proper__prism_eval_fail(&X->cx, &at, PROPER_ERANGE,
                                               "the command at line %d sets '%s' to %lld, outside its range [%ld..%ld],",
-                                              cmd->line, m->names.s[m->vars[a->var].sym], v.i, (long)X->L.lo[a->var],
+                                              cmd->line, m->names.names[m->vars[a->var].sym], v.i, (long)X->L.lo[a->var],
                                               (long)X->L.hi[a->var]);
                     goto done;
                 }
@@ -14612,11 +14544,11 @@ done:
     return rc;
 }
 
-static int proper__pm_start_choice(proper__pm_explorer *X) {
+static int proper__prism_start_choice(proper__prism_explorer *X) {
     size_t nv = X->L.nv;
     if (proper_reserve(&X->ovals, &X->cap_out, nv ? nv : 1, sizeof *X->ovals) ||
         proper_reserve(&X->oprob, &X->cap_oprob, 1, sizeof *X->oprob))
-        return proper__pm_xoom(X);
+        return proper__prism_xoom(X);
     if (nv) memcpy(X->ovals, X->cur, nv * sizeof *X->cur);
     X->oprob[0] = 1;
     X->n_out = 1;
@@ -14624,25 +14556,25 @@ static int proper__pm_start_choice(proper__pm_explorer *X) {
 }
 
 /* Transition rewards of a choice of `action` (-1 unlabelled) in the current state. */
-static int proper__pm_choice_rewards(proper__pm_explorer *X, int action) {
+static int proper__prism_choice_rewards(proper__prism_explorer *X, int action) {
     const proper_prism_model *m = X->m;
     size_t r, i;
     int rc;
     for (r = 0; r < m->n_rewards; r++) {
-        const proper__pm_reward_decl *rd = &m->rewards[r];
+        const proper__prism_reward_decl *rd = &m->rewards[r];
         double sum = 0;
         if (X->trew_slot[r] < 0) continue;
         for (i = rd->first; i < rd->first + rd->n; i++) {
-            const proper__pm_reward_item *it = &m->items[i];
-            proper__pm_val g, v;
+            const proper__prism_reward_item *it = &m->items[i];
+            proper__prism_val g, v;
             double x;
             if (!it->is_trans || it->action != action) continue;
-            if ((rc = proper__pm_eval(&X->cx, it->guard, &g)) != 0) return rc;
+            if ((rc = proper__prism_eval(&X->cx, it->guard, &g)) != 0) return rc;
             if (!g.i) continue;
-            if ((rc = proper__pm_eval(&X->cx, it->value, &v)) != 0) return rc;
-            x = proper__pm_as_double(m->pool.n[it->value].type, v);
+            if ((rc = proper__prism_eval(&X->cx, it->value, &v)) != 0) return rc;
+            x = proper__prism_as_double(m->pool.n[it->value].type, v);
             if (!(x == x) || isinf(x))
-                return proper__pm_eval_fail(&X->cx, &m->pool.n[it->value], PROPER_ERANGE, "reward is %g", x);
+                return proper__prism_eval_fail(&X->cx, &m->pool.n[it->value], PROPER_ERANGE, "reward is %g", x);
             sum += x;
         }
         X->choice_rew[X->trew_slot[r]] = sum;
@@ -14652,20 +14584,20 @@ static int proper__pm_choice_rewards(proper__pm_explorer *X, int action) {
 
 /* Append the outcomes of the current choice as transitions (probabilities
  * are normalised when the state is complete). */
-static int proper__pm_finish_choice(proper__pm_explorer *X, int action) {
+static int proper__prism_finish_choice(proper__prism_explorer *X, int action) {
     size_t o, r, nt = X->n_trew;
     int rc;
-    if (nt && (rc = proper__pm_choice_rewards(X, action)) != 0) return rc;
-    if ((rc = proper__pm_too_many(X, X->n_trans - X->state_first + X->n_out)) != 0) return rc;
+    if (nt && (rc = proper__prism_choice_rewards(X, action)) != 0) return rc;
+    if ((rc = proper__prism_too_many(X, X->n_trans - X->state_first + X->n_out)) != 0) return rc;
     X->n_choices++;
     for (o = 0; o < X->n_out; o++) {
         uint32_t dst;
-        proper__pm_pack(&X->L, X->ovals + o * X->L.nv, X->key);
-        if ((rc = proper__pm_lookup(X, &dst)) != 0) return rc;
+        proper__prism_pack(&X->L, X->ovals + o * X->L.nv, X->key);
+        if ((rc = proper__prism_lookup(X, &dst)) != 0) return rc;
         if (proper_reserve(&X->dst, &X->cap_dst, X->n_trans + 1, sizeof *X->dst) ||
             proper_reserve(&X->prob, &X->cap_prob, X->n_trans + 1, sizeof *X->prob) ||
             (nt && proper_reserve(&X->tw, &X->cap_tw, (X->n_trans + 1) * nt, sizeof *X->tw)))
-            return proper__pm_xoom(X);
+            return proper__prism_xoom(X);
         X->dst[X->n_trans] = dst;
         X->prob[X->n_trans] = X->oprob[o];
         for (r = 0; r < nt; r++) X->tw[X->n_trans * nt + r] = X->oprob[o] * X->choice_rew[r];
@@ -14676,11 +14608,11 @@ static int proper__pm_finish_choice(proper__pm_explorer *X, int action) {
 
 /* Choices of action a: every combination of one enabled a-command per
  * module with a in its alphabet. */
-static int proper__pm_sync_choices(proper__pm_explorer *X, size_t a) {
+static int proper__prism_sync_choices(proper__prism_explorer *X, size_t a) {
     const proper_prism_model *m = X->m;
     size_t lo = X->action_start[a + 1], hi = X->action_start[a + 2], i, n_en = 0, groups = 0, k;
     int last_module = -1, rc;
-    proper__pm_val g;
+    proper__prism_val g;
     for (i = lo; i < hi; i++) {
         size_t c = X->by_action[i];
         int mod = m->cmds[c].module;
@@ -14689,17 +14621,17 @@ static int proper__pm_sync_choices(proper__pm_explorer *X, size_t a) {
             X->group_start[groups++] = n_en;
             last_module = mod;
         }
-        if ((rc = proper__pm_eval(&X->cx, m->cmds[c].guard, &g)) != 0) return rc;
+        if ((rc = proper__prism_eval(&X->cx, m->cmds[c].guard, &g)) != 0) return rc;
         if (g.i) X->enabled[n_en++] = c;
     }
     if (groups == 0 || X->group_start[groups - 1] == n_en) return PROPER_OK; /* blocked */
     X->group_start[groups] = n_en;
     for (k = 0; k < groups; k++) X->combo[k] = 0;
     for (;;) { /* odometer over the modules' enabled commands */
-        if ((rc = proper__pm_start_choice(X)) != 0) return rc;
+        if ((rc = proper__prism_start_choice(X)) != 0) return rc;
         for (k = 0; k < groups; k++)
-            if ((rc = proper__pm_apply_command(X, X->enabled[X->group_start[k] + X->combo[k]])) != 0) return rc;
-        if ((rc = proper__pm_finish_choice(X, (int)a)) != 0) return rc;
+            if ((rc = proper__prism_apply_command(X, X->enabled[X->group_start[k] + X->combo[k]])) != 0) return rc;
+        if ((rc = proper__prism_finish_choice(X, (int)a)) != 0) return rc;
         for (k = groups; k-- > 0;) {
             if (++X->combo[k] < X->group_start[k + 1] - X->group_start[k]) break;
             X->combo[k] = 0;
@@ -14708,28 +14640,28 @@ static int proper__pm_sync_choices(proper__pm_explorer *X, size_t a) {
     }
 }
 
-static int proper__pm_explore_state(proper__pm_explorer *X, size_t s) {
+static int proper__prism_explore_state(proper__prism_explorer *X, size_t s) {
     const proper_prism_model *m = X->m;
     size_t i, a, first = X->n_trans;
     double total = 0;
     int rc;
-    proper__pm_val g;
-    proper__pm_unpack(&X->L, X->keys + s * X->L.W, X->cur);
+    proper__prism_val g;
+    proper__prism_unpack(&X->L, X->keys + s * X->L.W, X->cur);
     X->n_choices = 0;
     X->state_first = first;
     for (i = X->action_start[0]; i < X->action_start[1]; i++) {
         size_t c = X->by_action[i];
-        if ((rc = proper__pm_eval(&X->cx, m->cmds[c].guard, &g)) != 0) return rc;
+        if ((rc = proper__prism_eval(&X->cx, m->cmds[c].guard, &g)) != 0) return rc;
         if (!g.i) continue;
-        if ((rc = proper__pm_start_choice(X)) != 0 || (rc = proper__pm_apply_command(X, c)) != 0 ||
-            (rc = proper__pm_finish_choice(X, -1)) != 0)
+        if ((rc = proper__prism_start_choice(X)) != 0 || (rc = proper__prism_apply_command(X, c)) != 0 ||
+            (rc = proper__prism_finish_choice(X, -1)) != 0)
             return rc;
     }
     for (a = 0; a < m->n_actions; a++)
-        if ((rc = proper__pm_sync_choices(X, a)) != 0) return rc;
+        if ((rc = proper__prism_sync_choices(X, a)) != 0) return rc;
     if (X->n_choices == 0 && !X->o->fix_deadlocks) {
         char st[PROPER_ERROR_MESSAGE_MAX / 2];
-        proper__pm_describe_state(m, X->cur, st, sizeof st);
+        proper__prism_describe_state(m, X->cur, st, sizeof st);
         return proper_error_set(X->err, PROPER_EPROB, m->file, 0, 0,
                                 "deadlock: no command is enabled in state %s (fix deadlocks with a self-loop: --fixdl)", st);
     }
@@ -14737,12 +14669,12 @@ static int proper__pm_explore_state(proper__pm_explorer *X, size_t s) {
     for (i = first; i < X->n_trans; i++) total += X->prob[i];
     for (i = first; i < X->n_trans; i++) X->prob[i] /= total;
     for (i = first * X->n_trew; i < X->n_trans * X->n_trew; i++) X->tw[i] /= total;
-    if (proper_reserve(&X->row, &X->cap_row, s + 2, sizeof *X->row)) return proper__pm_xoom(X);
+    if (proper_reserve(&X->row, &X->cap_row, s + 2, sizeof *X->row)) return proper__prism_xoom(X);
     X->row[s + 1] = X->n_trans;
     return PROPER_OK;
 }
 
-static int proper__pm_explore(proper__pm_explorer *X, const int32_t *init_vals) {
+static int proper__prism_explore(proper__prism_explorer *X, const int32_t *init_vals) {
     const proper_prism_model *m = X->m;
     size_t s, r, nv = X->L.nv;
     uint32_t init;
@@ -14753,32 +14685,32 @@ static int proper__pm_explore(proper__pm_explorer *X, const int32_t *init_vals) 
     X->combo = (size_t *)proper_calloc(m->n_modules + 1, sizeof *X->combo);
     X->group_start = (size_t *)proper_calloc(m->n_modules + 1, sizeof *X->group_start);
     X->enabled = (size_t *)proper_calloc(m->n_cmds, sizeof *X->enabled);
-    if (!X->trew_slot || !X->cur || !X->key || !X->combo || !X->group_start || !X->enabled) return proper__pm_xoom(X);
+    if (!X->trew_slot || !X->cur || !X->key || !X->combo || !X->group_start || !X->enabled) return proper__prism_xoom(X);
     for (r = 0; r < m->n_rewards; r++) X->trew_slot[r] = m->rewards[r].has_trans ? (int)X->n_trew++ : -1;
     X->choice_rew = (double *)proper_calloc(X->n_trew, sizeof *X->choice_rew);
-    if (!X->choice_rew) return proper__pm_xoom(X);
-    if ((rc = proper__pm_group_commands(X)) != 0) return rc;
-    if (proper_reserve(&X->row, &X->cap_row, 1, sizeof *X->row)) return proper__pm_xoom(X);
+    if (!X->choice_rew) return proper__prism_xoom(X);
+    if ((rc = proper__prism_group_commands(X)) != 0) return rc;
+    if (proper_reserve(&X->row, &X->cap_row, 1, sizeof *X->row)) return proper__prism_xoom(X);
     X->row[0] = 0;
     if (nv) memcpy(X->cur, init_vals, nv * sizeof *X->cur);
     X->cx.vals = X->cur;
-    proper__pm_pack(&X->L, X->cur, X->key);
-    if ((rc = proper__pm_lookup(X, &init)) != 0) return rc;
+    proper__prism_pack(&X->L, X->cur, X->key);
+    if ((rc = proper__prism_lookup(X, &init)) != 0) return rc;
     for (s = 0; s < X->n_states; s++) /* breadth-first: states are appended as found */
-        if ((rc = proper__pm_explore_state(X, s)) != 0) return rc;
+        if ((rc = proper__prism_explore_state(X, s)) != 0) return rc;
     return PROPER_OK;
 }
 
 /* ---- Numbering in PRISM's order and building the DTMC ---------------------- */
 
 /* Sort state indices by key (bottom-up merge sort; stable). */
-static int proper__pm_sort_states(const proper__pm_explorer *X, uint32_t *order) {
+static int proper__prism_sort_states(const proper__prism_explorer *X, uint32_t *order) {
     size_t n = X->n_states, W = X->L.W, width, i;
     uint32_t *tmp, *src = order, *dst;
     int sorted = 1;
     for (i = 0; i < n; i++) order[i] = (uint32_t)i;
     for (i = 1; i < n && sorted; i++)
-        if (proper__pm_key_cmp(X->keys + (i - 1) * W, X->keys + i * W, W) > 0) sorted = 0;
+        if (proper__prism_key_cmp(X->keys + (i - 1) * W, X->keys + i * W, W) > 0) sorted = 0;
     if (sorted) return PROPER_OK; /* exploration found them in order already */
     tmp = (uint32_t *)proper_calloc(n, sizeof *tmp);
     if (!tmp) return PROPER_ENOMEM;
@@ -14788,7 +14720,7 @@ static int proper__pm_sort_states(const proper__pm_explorer *X, uint32_t *order)
             size_t l = i, mid = i + width < n ? i + width : n, hi = i + 2 * width < n ? i + 2 * width : n;
             size_t a = l, b = mid, k = l;
             while (a < mid && b < hi)
-                dst[k++] = proper__pm_key_cmp(X->keys + (size_t)src[b] * W, X->keys + (size_t)src[a] * W, W) < 0 ? src[b++] : src[a++];
+                dst[k++] = proper__prism_key_cmp(X->keys + (size_t)src[b] * W, X->keys + (size_t)src[a] * W, W) < 0 ? src[b++] : src[a++];
             while (a < mid) dst[k++] = src[a++];
             while (b < hi) dst[k++] = src[b++];
         }
@@ -14803,28 +14735,28 @@ static int proper__pm_sort_states(const proper__pm_explorer *X, uint32_t *order)
     return PROPER_OK;
 }
 
-typedef struct proper__pm_entry {
+typedef struct proper__prism_entry {
     uint32_t dst, j; /* new destination; position in the explored row */
-} proper__pm_entry;
+} proper__prism_entry;
 
-static int proper__pm_entry_cmp(const void *a, const void *b) {
-    const proper__pm_entry *x = (const proper__pm_entry *)a, *y = (const proper__pm_entry *)b;
+static int proper__prism_entry_cmp(const void *a, const void *b) {
+    const proper__prism_entry *x = (const proper__prism_entry *)a, *y = (const proper__prism_entry *)b;
     if (x->dst != y->dst) return x->dst < y->dst ? -1 : 1;
     return x->j < y->j ? -1 : x->j > y->j;
 }
 
 /* Transition rewards found while building rows: (state, dst, value). */
-typedef struct proper__pm_trew {
+typedef struct proper__prism_trew {
     uint32_t s, d;
     size_t slot;
     double v;
-} proper__pm_trew;
+} proper__prism_trew;
 
 /* Feed the rows, renumbered, to the dtmc builder; collect transition rewards. */
-static int proper__pm_build_rows(proper__pm_explorer *X, const uint32_t *order, const uint32_t *rank,
-                                 proper_dtmc_builder *b, proper__pm_trew **trews, size_t *n_trews) {
+static int proper__prism_build_rows(proper__prism_explorer *X, const uint32_t *order, const uint32_t *rank,
+                                 proper_dtmc_builder *b, proper__prism_trew **trews, size_t *n_trews) {
     size_t i, nt = X->n_trew, cap_tr = 0, cap_e = 0, cap_d = 0, cap_p = 0, cap_w = 0;
-    proper__pm_entry *e = NULL;
+    proper__prism_entry *e = NULL;
     uint32_t *dst = NULL;
     double *p = NULL, *w = NULL;
     int rc = PROPER_OK;
@@ -14832,14 +14764,14 @@ static int proper__pm_build_rows(proper__pm_explorer *X, const uint32_t *order, 
         size_t s = order[i], lo = (size_t)X->row[s], hi = (size_t)X->row[s + 1], k = hi - lo, j, n = 0, r;
         if (proper_reserve(&e, &cap_e, k + 1, sizeof *e) || proper_reserve(&dst, &cap_d, k + 1, sizeof *dst) ||
             proper_reserve(&p, &cap_p, k + 1, sizeof *p) || proper_reserve(&w, &cap_w, (k + 1) * (nt ? nt : 1), sizeof *w)) {
-            rc = proper__pm_xoom(X);
+            rc = proper__prism_xoom(X);
             break;
         }
         for (j = 0; j < k; j++) {
             e[j].dst = rank[X->dst[lo + j]];
             e[j].j = (uint32_t)j;
         }
-        qsort(e, k, sizeof *e, proper__pm_entry_cmp);
+        qsort(e, k, sizeof *e, proper__prism_entry_cmp);
         for (j = 0; j < k; j++) { /* merge equal destinations */
             size_t t = lo + e[j].j;
             if (n == 0 || dst[n - 1] != e[j].dst) {
@@ -14853,14 +14785,14 @@ static int proper__pm_build_rows(proper__pm_explorer *X, const uint32_t *order, 
         }
         for (j = 0; j < n && rc == PROPER_OK; j++)
             for (r = 0; r < nt; r++) {
-                proper__pm_trew tr;
+                proper__prism_trew tr;
                 if (w[j * nt + r] == 0) continue;
                 tr.s = (uint32_t)i;
                 tr.d = dst[j];
                 tr.slot = r;
                 tr.v = w[j * nt + r] / p[j]; /* probability-weighted mean over the choices */
                 if (PROPER_PUSH(*trews, *n_trews, cap_tr, tr)) {
-                    rc = proper__pm_xoom(X);
+                    rc = proper__prism_xoom(X);
                     break;
                 }
             }
@@ -14874,7 +14806,7 @@ static int proper__pm_build_rows(proper__pm_explorer *X, const uint32_t *order, 
 }
 
 /* Labels, valuations, rewards and parameters of the built model. */
-static int proper__pm_decorate(proper__pm_explorer *X, const uint32_t *order, const proper__pm_trew *trews,
+static int proper__prism_decorate(proper__prism_explorer *X, const uint32_t *order, const proper__prism_trew *trews,
                                size_t n_trews, proper_dtmc *d) {
     const proper_prism_model *m = X->m;
     size_t n = X->n_states, nv = X->L.nv, i, r, s, n_params = 0;
@@ -14885,43 +14817,44 @@ static int proper__pm_decorate(proper__pm_explorer *X, const uint32_t *order, co
     int rc = PROPER_OK;
     memset(&set, 0, sizeof set);
     if (!vals || !names || !pvals) {
-        rc = proper__pm_xoom(X);
+        rc = proper__prism_xoom(X);
         goto done;
     }
-    for (s = 0; s < n; s++) proper__pm_unpack(&X->L, X->keys + (size_t)order[s] * X->L.W, vals + s * nv);
-    for (i = 0; i < nv; i++) names[i] = m->names.s[m->vars[i].sym];
+    for (s = 0; s < n; s++) proper__prism_unpack(&X->L, X->keys + (size_t)order[s] * X->L.W, vals + s * nv);
+    for (i = 0; i < nv; i++) names[i] = m->names.names[m->vars[i].sym];
     if (nv && (rc = proper_dtmc_set_valuations(d, names, X->L.is_bool, nv, vals, X->err)) != 0) goto done;
     for (i = 0; i < m->n_labels && rc == PROPER_OK; i++) {
-        const proper__pm_label_decl *lb = &m->labels[i];
-        if ((rc = proper_bitset_init(&set, n)) != 0) {
-            rc = proper__pm_xoom(X);
+        const proper__prism_label_decl *lb = &m->labels[i];
+        proper_bitset_init(&set);
+        if ((rc = proper_bitset_create(&set, n, NULL)) != 0) {
+            rc = proper__prism_xoom(X);
             goto done;
         }
         for (s = 0; s < n && rc == PROPER_OK; s++) {
-            proper__pm_val v;
+            proper__prism_val v;
             X->cx.vals = vals + s * nv;
-            if ((rc = proper__pm_eval(&X->cx, lb->expr, &v)) == 0 && v.i) proper_bitset_set(&set, s);
+            if ((rc = proper__prism_eval(&X->cx, lb->expr, &v)) == 0 && v.i) proper_bitset_set(&set, s);
         }
-        if (rc == PROPER_OK) rc = proper_dtmc_add_label(d, m->names.s[lb->name], &set, NULL, X->err);
+        if (rc == PROPER_OK) rc = proper_dtmc_add_label(d, m->names.names[lb->name], &set, NULL, X->err);
         proper_bitset_free(&set);
     }
     for (r = 0; r < m->n_rewards && rc == PROPER_OK; r++) {
-        const proper__pm_reward_decl *rd = &m->rewards[r];
+        const proper__prism_reward_decl *rd = &m->rewards[r];
         size_t idx, k;
-        rc = proper_dtmc_add_reward(d, rd->name >= 0 ? m->names.s[rd->name] : "", rd->has_state, rd->has_trans, &idx, X->err);
+        rc = proper_dtmc_add_reward(d, rd->name >= 0 ? m->names.names[rd->name] : "", rd->has_state, rd->has_trans, &idx, X->err);
         for (s = 0; s < n && rc == PROPER_OK && rd->has_state; s++) {
             double sum = 0;
             X->cx.vals = vals + s * nv;
             for (k = rd->first; k < rd->first + rd->n && rc == PROPER_OK; k++) {
-                const proper__pm_reward_item *it = &m->items[k];
-                proper__pm_val g, v;
+                const proper__prism_reward_item *it = &m->items[k];
+                proper__prism_val g, v;
                 double x;
                 if (it->is_trans) continue;
-                if ((rc = proper__pm_eval(&X->cx, it->guard, &g)) != 0 || !g.i) continue;
-                if ((rc = proper__pm_eval(&X->cx, it->value, &v)) != 0) continue;
-                x = proper__pm_as_double(m->pool.n[it->value].type, v);
+                if ((rc = proper__prism_eval(&X->cx, it->guard, &g)) != 0 || !g.i) continue;
+                if ((rc = proper__prism_eval(&X->cx, it->value, &v)) != 0) continue;
+                x = proper__prism_as_double(m->pool.n[it->value].type, v);
                 if (!(x == x) || isinf(x))
-                    rc = proper__pm_eval_fail(&X->cx, &m->pool.n[it->value], PROPER_ERANGE, "reward is %g", x);
+                    rc = proper__prism_eval_fail(&X->cx, &m->pool.n[it->value], PROPER_ERANGE, "reward is %g", x);
                 sum += x;
             }
             if (rc == PROPER_OK && sum != 0) rc = proper_dtmc_reward_add_state(d, idx, (uint32_t)s, sum, X->err);
@@ -14932,8 +14865,8 @@ static int proper__pm_decorate(proper__pm_explorer *X, const uint32_t *order, co
     }
     for (i = 0; i < m->n_consts && rc == PROPER_OK; i++)
         if (m->consts[i].expr < 0) { /* the parameters, with the values used */
-            names[n_params] = m->names.s[m->consts[i].sym];
-            pvals[n_params++] = proper__pm_as_double(m->consts[i].type, m->consts[i].given);
+            names[n_params] = m->names.names[m->consts[i].sym];
+            pvals[n_params++] = proper__prism_as_double(m->consts[i].type, m->consts[i].given);
         }
     if (rc == PROPER_OK && n_params) rc = proper_dtmc_set_params(d, names, pvals, n_params, X->err);
 done:
@@ -14944,33 +14877,36 @@ done:
     return rc;
 }
 
-PROPER_API void proper_prism_build_opts_default(proper_prism_build_opts *o) {
-    o->max_states = PROPER_PRISM_MAX_STATES;
-    o->fix_deadlocks = 0;
-    o->prob_tol = PROPER_PRISM_PROB_TOL;
+PROPER_API proper_prism_build_opts proper_prism_build_opts_default(void) {
+    proper_prism_build_opts o;
+    o.max_states = PROPER_PRISM_MAX_STATES;
+    o.fix_deadlocks = 0;
+    o.prob_tol = PROPER_PRISM_PROB_TOL;
+    return o;
 }
 
 PROPER_API int proper_prism_build(const proper_prism_model *m, const proper_prism_build_opts *opts, proper_dtmc *out,
                                   proper_error *err) {
-    proper__pm_explorer X;
+    proper__prism_explorer X;
     proper_prism_build_opts defaults;
-    proper__pm_val *cv = NULL;
+    proper__prism_val *cv = NULL;
     int32_t *init = NULL;
     uint32_t *order = NULL, *rank = NULL;
-    proper__pm_trew *trews = NULL;
+    proper__prism_trew *trews = NULL;
     size_t n_trews = 0, i;
     proper_dtmc_builder b;
+    proper_dtmc d;
     int rc, have_builder = 0;
-    proper_dtmc_init(out);
+    proper_dtmc_init(&d);
     memset(&X, 0, sizeof X);
     if (!opts) {
-        proper_prism_build_opts_default(&defaults);
+        defaults = proper_prism_build_opts_default();
         opts = &defaults;
     }
     X.m = m;
     X.o = opts;
     X.err = err;
-    if ((rc = proper__pm_model_consts(m, &cv, err)) != 0) goto done;
+    if ((rc = proper__prism_model_consts(m, &cv, err)) != 0) goto done;
     X.cx.m = m;
     X.cx.pool = &m->pool;
     X.cx.file = m->file;
@@ -14978,15 +14914,15 @@ PROPER_API int proper_prism_build(const proper_prism_model *m, const proper_pris
     X.cx.err = err;
     init = (int32_t *)proper_calloc(m->n_vars, sizeof *init);
     if (!init) {
-        rc = proper__pm_xoom(&X);
+        rc = proper__prism_xoom(&X);
         goto done;
     }
-    if ((rc = proper__pm_layout_init(&X.L, m, &X.cx, init, err)) != 0) goto done;
-    if ((rc = proper__pm_explore(&X, init)) != 0) goto done;
+    if ((rc = proper__prism_layout_init(&X.L, m, &X.cx, init, err)) != 0) goto done;
+    if ((rc = proper__prism_explore(&X, init)) != 0) goto done;
     order = (uint32_t *)proper_calloc(X.n_states, sizeof *order);
     rank = (uint32_t *)proper_calloc(X.n_states, sizeof *rank);
-    if (!order || !rank || proper__pm_sort_states(&X, order)) {
-        rc = proper__pm_xoom(&X);
+    if (!order || !rank || proper__prism_sort_states(&X, order)) {
+        rc = proper__prism_xoom(&X);
         goto done;
     }
     for (i = 0; i < X.n_states; i++) rank[order[i]] = (uint32_t)i;
@@ -14995,7 +14931,7 @@ PROPER_API int proper_prism_build(const proper_prism_model *m, const proper_pris
     b.fix_deadlocks = opts->fix_deadlocks;
     b.init = rank[0];
     if ((rc = proper_dtmc_builder_reserve(&b, X.n_states, X.n_trans, err)) != 0) goto done;
-    if ((rc = proper__pm_build_rows(&X, order, rank, &b, &trews, &n_trews)) != 0) goto done;
+    if ((rc = proper__prism_build_rows(&X, order, rank, &b, &trews, &n_trews)) != 0) goto done;
     PROPER_FREE(X.dst); /* the explored rows are in the builder now: lower the peak */
     PROPER_FREE(X.prob);
     PROPER_FREE(X.tw);
@@ -15004,12 +14940,15 @@ PROPER_API int proper_prism_build(const proper_prism_model *m, const proper_pris
     X.prob = X.tw = NULL;
     X.slots = NULL;
     have_builder = 0;
-    if ((rc = proper_dtmc_builder_finish(&b, (uint32_t)X.n_states, out, err)) != 0) goto done;
-    rc = proper__pm_decorate(&X, order, trews, n_trews, out);
+    if ((rc = proper_dtmc_builder_finish(&b, (uint32_t)X.n_states, &d, err)) != 0) goto done;
+    if ((rc = proper__prism_decorate(&X, order, trews, n_trews, &d)) != 0) goto done;
+    proper_dtmc_free(out);
+    *out = d;
+    proper_dtmc_init(&d);
 done:
     if (have_builder) proper_dtmc_builder_free(&b);
-    if (rc) proper_dtmc_free(out);
-    proper__pm_explorer_free(&X);
+    proper_dtmc_free(&d);
+    proper__prism_explorer_free(&X);
     PROPER_FREE(cv);
     PROPER_FREE(init);
     PROPER_FREE(order);
@@ -15029,7 +14968,7 @@ PROPER_API void proper_prism_props_free(proper_prism_props *p) {
     }
     PROPER_FREE(p->props);
     PROPER_FREE(p->file);
-    proper__pm_names_free(&p->names);
+    proper_intern_free(&p->names);
     PROPER_FREE(p->pool.n);
     PROPER_FREE(p->consts);
     PROPER_FREE(p->formulas);
@@ -15042,7 +14981,7 @@ PROPER_API void proper_prism_props_free(proper_prism_props *p) {
 
 /* The property's text from its tokens [first, last]: blanks and comments
  * between tokens become one space. */
-static char *proper__pm_prop_text(const proper__pm_tok *t, size_t first, size_t last) {
+static char *proper__prism_prop_text(const proper__prism_tok *t, size_t first, size_t last) {
     size_t i, n = 0, k = 0;
     char *s;
     for (i = first; i <= last; i++) n += t[i].len + 3;
@@ -15060,157 +14999,157 @@ static char *proper__pm_prop_text(const proper__pm_tok *t, size_t first, size_t 
     return s;
 }
 
-static int proper__pm_at_relop(const proper__pm_parser *ps) {
-    int k = proper__pm_peek(ps, 0)->kind;
+static int proper__prism_at_relop(const proper__prism_parser *ps) {
+    int k = proper__prism_peek(ps, 0)->kind;
     return k == PROPER__PM_TK_LT || k == PROPER__PM_TK_LE || k == PROPER__PM_TK_GT || k == PROPER__PM_TK_GE;
 }
 
-static int proper__pm_relop_of(int kind) {
+static int proper__prism_relop_of(int kind) {
     return kind == PROPER__PM_TK_LT ? PROPER__PM_OP_LT : kind == PROPER__PM_TK_LE ? PROPER__PM_OP_LE :
            kind == PROPER__PM_TK_GT ? PROPER__PM_OP_GT : PROPER__PM_OP_GE;
 }
 
 /* "=?" or a bound "op expr" after P, R{..} or S. */
-static int proper__pm_parse_query(proper__pm_parser *ps, proper__pm_prop *pr) {
-    if (proper__pm_at(ps, PROPER__PM_TK_EQ)) {
+static int proper__prism_parse_query(proper__prism_parser *ps, proper__prism_prop *pr) {
+    if (proper__prism_at(ps, PROPER__PM_TK_EQ)) {
         ps->i++;
-        return proper__pm_expect(ps, PROPER__PM_TK_QMARK, "in '=?'");
+        return proper__prism_expect(ps, PROPER__PM_TK_QMARK, "in '=?'");
     }
-    if (proper__pm_at_relop(ps)) {
-        pr->relop = proper__pm_relop_of(proper__pm_peek(ps, 0)->kind);
+    if (proper__prism_at_relop(ps)) {
+        pr->relop = proper__prism_relop_of(proper__prism_peek(ps, 0)->kind);
         ps->i++;
-        return (pr->threshold = proper__pm_parse_plusminus(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
+        return (pr->threshold = proper__prism_parse_plusminus(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
     }
-    return proper__pm_expect(ps, PROPER__PM_TK_EQ, "('=?' or a bound such as '>=0.5')");
+    return proper__prism_expect(ps, PROPER__PM_TK_EQ, "('=?' or a bound such as '>=0.5')");
 }
 
 /* Optional step bound "<=k" or "<k" after F, G or U. */
-static int proper__pm_parse_step_bound(proper__pm_parser *ps, proper__pm_prop *pr) {
-    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+static int proper__prism_parse_step_bound(proper__prism_parser *ps, proper__prism_prop *pr) {
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
     if (t->kind == PROPER__PM_TK_LE || t->kind == PROPER__PM_TK_LT) {
         pr->bound_strict = t->kind == PROPER__PM_TK_LT;
         ps->i++;
-        return (pr->bound = proper__pm_parse_plusminus(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
+        return (pr->bound = proper__prism_parse_plusminus(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
     }
     if (t->kind == PROPER__PM_TK_GE || t->kind == PROPER__PM_TK_GT || t->kind == PROPER__PM_TK_LBRACK ||
         t->kind == PROPER__PM_TK_EQ)
-        return proper__pm_perr(ps, t, PROPER_EUNSUPPORTED, "only upper step bounds (<=k, <k) are supported");
+        return proper__prism_perr(ps, t, PROPER_EUNSUPPORTED, "only upper step bounds (<=k, <k) are supported");
     return PROPER_OK;
 }
 
 /* Path formula of P: F, G, X, U (with optional bounds). */
-static int proper__pm_parse_path(proper__pm_parser *ps, proper__pm_prop *pr) {
-    if (proper__pm_at_word(ps, "F") || proper__pm_at_word(ps, "G")) {
-        pr->path = proper__pm_at_word(ps, "F") ? PROPER__PM_PATH_F : PROPER__PM_PATH_G;
+static int proper__prism_parse_path(proper__prism_parser *ps, proper__prism_prop *pr) {
+    if (proper__prism_at_word(ps, "F") || proper__prism_at_word(ps, "G")) {
+        pr->path = proper__prism_at_word(ps, "F") ? PROPER__PM_PATH_F : PROPER__PM_PATH_G;
         ps->i++;
-        if (proper__pm_parse_step_bound(ps, pr)) return PROPER_EPARSE;
-        return (pr->phi2 = proper__pm_parse_expr(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
+        if (proper__prism_parse_step_bound(ps, pr)) return PROPER_EPARSE;
+        return (pr->phi2 = proper__prism_parse_expr(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
     }
-    if (proper__pm_at_word(ps, "X")) {
+    if (proper__prism_at_word(ps, "X")) {
         pr->path = PROPER__PM_PATH_X;
         ps->i++;
-        return (pr->phi2 = proper__pm_parse_expr(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
+        return (pr->phi2 = proper__prism_parse_expr(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
     }
-    if (proper__pm_at_word(ps, "W") || proper__pm_at_word(ps, "R"))
-        return proper__pm_perr(ps, proper__pm_peek(ps, 0), PROPER_EUNSUPPORTED, "this path operator is not supported");
+    if (proper__prism_at_word(ps, "W") || proper__prism_at_word(ps, "R"))
+        return proper__prism_perr(ps, proper__prism_peek(ps, 0), PROPER_EUNSUPPORTED, "this path operator is not supported");
     pr->path = PROPER__PM_PATH_U;
-    if ((pr->phi1 = proper__pm_parse_expr(ps)) < 0) return PROPER_EPARSE;
-    if (proper__pm_expect_word(ps, "U", "(a path formula: F phi, G phi, X phi or phi1 U phi2)")) return PROPER_EPARSE;
-    if (proper__pm_parse_step_bound(ps, pr)) return PROPER_EPARSE;
-    return (pr->phi2 = proper__pm_parse_expr(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
+    if ((pr->phi1 = proper__prism_parse_expr(ps)) < 0) return PROPER_EPARSE;
+    if (proper__prism_expect_word(ps, "U", "(a path formula: F phi, G phi, X phi or phi1 U phi2)")) return PROPER_EPARSE;
+    if (proper__prism_parse_step_bound(ps, pr)) return PROPER_EPARSE;
+    return (pr->phi2 = proper__prism_parse_expr(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
 }
 
 /* Path of R: F phi, C<=k, I=k. */
-static int proper__pm_parse_reward_path(proper__pm_parser *ps, proper__pm_prop *pr) {
-    const proper__pm_tok *t = proper__pm_peek(ps, 0);
-    if (proper__pm_tok_is(t, "F")) {
+static int proper__prism_parse_reward_path(proper__prism_parser *ps, proper__prism_prop *pr) {
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
+    if (proper__prism_tok_is(t, "F")) {
         pr->path = PROPER__PM_PATH_F;
         ps->i++;
-        return (pr->phi2 = proper__pm_parse_expr(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
+        return (pr->phi2 = proper__prism_parse_expr(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
     }
-    if (proper__pm_tok_is(t, "C")) {
+    if (proper__prism_tok_is(t, "C")) {
         pr->path = PROPER__PM_PATH_C;
         ps->i++;
-        if (!proper__pm_at(ps, PROPER__PM_TK_LE))
-            return proper__pm_perr(ps, proper__pm_peek(ps, 0), PROPER_EUNSUPPORTED,
+        if (!proper__prism_at(ps, PROPER__PM_TK_LE))
+            return proper__prism_perr(ps, proper__prism_peek(ps, 0), PROPER_EUNSUPPORTED,
                                    "only bounded cumulative rewards C<=k are supported");
         ps->i++;
-        return (pr->bound = proper__pm_parse_plusminus(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
+        return (pr->bound = proper__prism_parse_plusminus(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
     }
-    if (proper__pm_tok_is(t, "I")) {
+    if (proper__prism_tok_is(t, "I")) {
         pr->path = PROPER__PM_PATH_I;
         ps->i++;
-        if (proper__pm_expect(ps, PROPER__PM_TK_EQ, "after 'I'")) return PROPER_EPARSE;
-        return (pr->bound = proper__pm_parse_plusminus(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
+        if (proper__prism_expect(ps, PROPER__PM_TK_EQ, "after 'I'")) return PROPER_EPARSE;
+        return (pr->bound = proper__prism_parse_plusminus(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
     }
-    if (proper__pm_tok_is(t, "S"))
-        return proper__pm_perr(ps, t, PROPER_EUNSUPPORTED, "long-run average rewards R=? [ S ] are not supported");
-    return proper__pm_perr(ps, t, PROPER_EPARSE, "expected 'F', 'C<=' or 'I=' in a reward property");
+    if (proper__prism_tok_is(t, "S"))
+        return proper__prism_perr(ps, t, PROPER_EUNSUPPORTED, "long-run average rewards R=? [ S ] are not supported");
+    return proper__prism_perr(ps, t, PROPER_EPARSE, "expected 'F', 'C<=' or 'I=' in a reward property");
 }
 
-static int proper__pm_parse_property(proper__pm_parser *ps, proper_prism_props *p) {
-    proper__pm_prop pr;
+static int proper__prism_parse_property(proper__prism_parser *ps, proper_prism_props *p) {
+    proper__prism_prop pr;
     size_t first;
-    const proper__pm_tok *t = proper__pm_peek(ps, 0);
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
     int rc = PROPER_OK;
     memset(&pr, 0, sizeof pr);
     pr.phi1 = pr.phi2 = pr.bound = pr.threshold = pr.reward_name = pr.reward_index = -1;
     pr.relop = -1;
-    if (t->kind == PROPER__PM_TK_STRING && proper__pm_peek(ps, 1)->kind == PROPER__PM_TK_COLON) {
-        if (!(pr.name = (char *)PROPER_MALLOC(t->len + 1))) return proper__pm_oom(ps);
+    if (t->kind == PROPER__PM_TK_STRING && proper__prism_peek(ps, 1)->kind == PROPER__PM_TK_COLON) {
+        if (!(pr.name = (char *)PROPER_MALLOC(t->len + 1))) return proper__prism_oom(ps);
         memcpy(pr.name, t->p, t->len);
         pr.name[t->len] = '\0';
         ps->i += 2;
-        t = proper__pm_peek(ps, 0);
+        t = proper__prism_peek(ps, 0);
     }
     first = ps->i;
     pr.line = t->line;
     pr.col = t->col;
-    if ((proper__pm_tok_is(t, "P") || proper__pm_tok_is(t, "S")) && proper__pm_peek(ps, 1)->kind != PROPER__PM_TK_LBRACK) {
-        int is_p = proper__pm_tok_is(t, "P");
+    if ((proper__prism_tok_is(t, "P") || proper__prism_tok_is(t, "S")) && proper__prism_peek(ps, 1)->kind != PROPER__PM_TK_LBRACK) {
+        int is_p = proper__prism_tok_is(t, "P");
         pr.kind = is_p ? PROPER__PM_P_PROB : PROPER__PM_P_STEADY;
         ps->i++;
-        if ((rc = proper__pm_parse_query(ps, &pr)) != 0) goto fail;
-        if ((rc = proper__pm_expect(ps, PROPER__PM_TK_LBRACK, "to open the path formula")) != 0) goto fail;
-        if (is_p) rc = proper__pm_parse_path(ps, &pr);
-        else rc = (pr.phi2 = proper__pm_parse_expr(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
-        if (rc || (rc = proper__pm_expect(ps, PROPER__PM_TK_RBRACK, "to close the path formula")) != 0) goto fail;
-    } else if (proper__pm_tok_is(t, "R")) {
+        if ((rc = proper__prism_parse_query(ps, &pr)) != 0) goto fail;
+        if ((rc = proper__prism_expect(ps, PROPER__PM_TK_LBRACK, "to open the path formula")) != 0) goto fail;
+        if (is_p) rc = proper__prism_parse_path(ps, &pr);
+        else rc = (pr.phi2 = proper__prism_parse_expr(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
+        if (rc || (rc = proper__prism_expect(ps, PROPER__PM_TK_RBRACK, "to close the path formula")) != 0) goto fail;
+    } else if (proper__prism_tok_is(t, "R")) {
         pr.kind = PROPER__PM_P_REWARD;
         ps->i++;
-        if (proper__pm_at(ps, PROPER__PM_TK_LBRACE)) {
-            const proper__pm_tok *nt;
+        if (proper__prism_at(ps, PROPER__PM_TK_LBRACE)) {
+            const proper__prism_tok *nt;
             ps->i++;
-            nt = proper__pm_peek(ps, 0);
+            nt = proper__prism_peek(ps, 0);
             if (nt->kind == PROPER__PM_TK_STRING) {
                 ps->i++;
-                if (proper__pm_names_intern(ps->names, nt->p, nt->len, &pr.reward_name)) {
-                    rc = proper__pm_oom(ps);
+                if (proper__prism_names_intern(ps->names, nt->p, nt->len, &pr.reward_name)) {
+                    rc = proper__prism_oom(ps);
                     goto fail;
                 }
-            } else if ((pr.reward_index = proper__pm_parse_expr(ps)) < 0) {
+            } else if ((pr.reward_index = proper__prism_parse_expr(ps)) < 0) {
                 rc = PROPER_EPARSE;
                 goto fail;
             }
-            if ((rc = proper__pm_expect(ps, PROPER__PM_TK_RBRACE, "after the reward structure")) != 0) goto fail;
+            if ((rc = proper__prism_expect(ps, PROPER__PM_TK_RBRACE, "after the reward structure")) != 0) goto fail;
         }
-        if ((rc = proper__pm_parse_query(ps, &pr)) != 0) goto fail;
-        if ((rc = proper__pm_expect(ps, PROPER__PM_TK_LBRACK, "to open the reward formula")) != 0) goto fail;
-        if ((rc = proper__pm_parse_reward_path(ps, &pr)) != 0) goto fail;
-        if ((rc = proper__pm_expect(ps, PROPER__PM_TK_RBRACK, "to close the reward formula")) != 0) goto fail;
+        if ((rc = proper__prism_parse_query(ps, &pr)) != 0) goto fail;
+        if ((rc = proper__prism_expect(ps, PROPER__PM_TK_LBRACK, "to open the reward formula")) != 0) goto fail;
+        if ((rc = proper__prism_parse_reward_path(ps, &pr)) != 0) goto fail;
+        if ((rc = proper__prism_expect(ps, PROPER__PM_TK_RBRACK, "to close the reward formula")) != 0) goto fail;
     } else {
         pr.kind = PROPER__PM_P_EXPR;
-        if ((pr.phi2 = proper__pm_parse_expr(ps)) < 0) {
+        if ((pr.phi2 = proper__prism_parse_expr(ps)) < 0) {
             rc = PROPER_EPARSE;
             goto fail;
         }
     }
-    if (!(pr.text = proper__pm_prop_text(ps->t, first, ps->i - 1))) {
-        rc = proper__pm_oom(ps);
+    if (!(pr.text = proper__prism_prop_text(ps->t, first, ps->i - 1))) {
+        rc = proper__prism_oom(ps);
         goto fail;
     }
     if (PROPER_PUSH(p->props, p->n_props, p->cap_props, pr)) {
-        rc = proper__pm_oom(ps);
+        rc = proper__prism_oom(ps);
         goto fail;
     }
     return PROPER_OK;
@@ -15220,62 +15159,62 @@ fail:
     return rc ? rc : PROPER_EPARSE;
 }
 
-static int proper__pm_parse_props_file(proper__pm_parser *ps, proper_prism_props *p) {
+static int proper__prism_parse_props_file(proper__prism_parser *ps, proper_prism_props *p) {
     for (;;) {
-        const proper__pm_tok *t = proper__pm_peek(ps, 0);
+        const proper__prism_tok *t = proper__prism_peek(ps, 0);
         int rc;
         if (t->kind == PROPER__PM_TK_EOF) return PROPER_OK;
         if (t->kind == PROPER__PM_TK_SEMI) {
             ps->i++;
             continue;
         }
-        if (proper__pm_tok_is(t, "const"))
-            rc = proper__pm_parse_const(ps, &p->consts, &p->n_consts, &p->cap_consts);
-        else if (proper__pm_tok_is(t, "formula"))
-            rc = proper__pm_parse_formula(ps, &p->formulas, &p->n_formulas, &p->cap_formulas);
-        else if (proper__pm_tok_is(t, "label"))
-            rc = proper__pm_parse_label(ps, &p->labels, &p->n_labels, &p->cap_labels);
+        if (proper__prism_tok_is(t, "const"))
+            rc = proper__prism_parse_const(ps, &p->consts, &p->n_consts, &p->cap_consts);
+        else if (proper__prism_tok_is(t, "formula"))
+            rc = proper__prism_parse_formula(ps, &p->formulas, &p->n_formulas, &p->cap_formulas);
+        else if (proper__prism_tok_is(t, "label"))
+            rc = proper__prism_parse_label(ps, &p->labels, &p->n_labels, &p->cap_labels);
         else
-            rc = proper__pm_parse_property(ps, p);
+            rc = proper__prism_parse_property(ps, p);
         if (rc) return rc;
     }
 }
 
 /* ---- Properties: resolution ------------------------------------------------------*/
 
-static int proper__pm_props_declare(proper__pm_resolver *r, proper_prism_props *p) {
+static int proper__prism_props_declare(proper__prism_resolver *r, proper_prism_props *p) {
     const proper_prism_model *m = p->m;
     size_t i, j;
     int rc;
-    p->sym_const = proper__pm_sym_map(p->names.len);
-    p->sym_formula = proper__pm_sym_map(p->names.len);
-    p->sym_label = proper__pm_sym_map(p->names.len);
+    p->sym_const = proper__prism_sym_map(p->names.len);
+    p->sym_formula = proper__prism_sym_map(p->names.len);
+    p->sym_label = proper__prism_sym_map(p->names.len);
     if (!p->sym_const || !p->sym_formula || !p->sym_label)
         return proper_error_set(r->err, PROPER_ENOMEM, r->file, 0, 0, "out of memory");
     for (i = 0; i < p->n_consts; i++) {
-        const proper__pm_const_decl *c = &p->consts[i];
-        int32_t msym = proper__pm_model_sym(m, p->names.s[c->sym]);
+        const proper__prism_const_decl *c = &p->consts[i];
+        int32_t msym = proper__prism_model_sym(m, p->names.names[c->sym]);
         if (msym >= 0 && (m->sym_var[msym] >= 0 || m->sym_const[msym] >= 0 || m->sym_formula[msym] >= 0))
             return proper_error_set(r->err, PROPER_EPARSE, r->file, c->line, c->col,
-                                    "'%s' is already declared in the model", p->names.s[c->sym]);
-        if ((rc = proper__pm_declare(r, p->sym_const, NULL, 0, c->sym, i, c->line, c->col, "constant")) != 0) return rc;
+                                    "'%s' is already declared in the model", p->names.names[c->sym]);
+        if ((rc = proper__prism_declare(r, p->sym_const, NULL, 0, c->sym, i, c->line, c->col, "constant")) != 0) return rc;
     }
     for (i = 0; i < p->n_formulas; i++) {
-        const proper__pm_formula_decl *f = &p->formulas[i];
+        const proper__prism_formula_decl *f = &p->formulas[i];
         const int32_t *taken[1];
-        int32_t msym = proper__pm_model_sym(m, p->names.s[f->sym]);
+        int32_t msym = proper__prism_model_sym(m, p->names.names[f->sym]);
         taken[0] = p->sym_const;
         if (msym >= 0 && (m->sym_var[msym] >= 0 || m->sym_const[msym] >= 0 || m->sym_formula[msym] >= 0))
             return proper_error_set(r->err, PROPER_EPARSE, r->file, f->line, f->col,
-                                    "'%s' is already declared in the model", p->names.s[f->sym]);
-        if ((rc = proper__pm_declare(r, p->sym_formula, taken, 1, f->sym, i, f->line, f->col, "formula")) != 0) return rc;
+                                    "'%s' is already declared in the model", p->names.names[f->sym]);
+        if ((rc = proper__prism_declare(r, p->sym_formula, taken, 1, f->sym, i, f->line, f->col, "formula")) != 0) return rc;
     }
     for (i = 0; i < p->n_labels; i++) {
-        const proper__pm_label_decl *lb = &p->labels[i];
-        const char *name = p->names.s[lb->name];
+        const proper__prism_label_decl *lb = &p->labels[i];
+        const char *name = p->names.names[lb->name];
         int builtin = strcmp(name, "init") == 0 || strcmp(name, "deadlock") == 0;
         for (j = 0; m && j < m->n_labels; j++)
-            if (strcmp(m->names.s[m->labels[j].name], name) == 0) builtin = 1;
+            if (strcmp(m->names.names[m->labels[j].name], name) == 0) builtin = 1;
         if (builtin || p->sym_label[lb->name] >= 0)
             return proper_error_set(r->err, PROPER_EPARSE, r->file, lb->line, lb->col, "label \"%s\" is already defined",
                                     name);
@@ -15284,8 +15223,8 @@ static int proper__pm_props_declare(proper__pm_resolver *r, proper_prism_props *
     return PROPER_OK;
 }
 
-static int proper__pm_resolve_props(proper_prism_props *p, proper_error *err) {
-    proper__pm_resolver r;
+static int proper__prism_resolve_props(proper_prism_props *p, proper_error *err) {
+    proper__prism_resolver r;
     size_t i;
     int rc;
     memset(&r, 0, sizeof r);
@@ -15295,38 +15234,38 @@ static int proper__pm_resolve_props(proper_prism_props *p, proper_error *err) {
     r.err = err;
     r.m = p->m;
     r.p = p;
-    if ((rc = proper__pm_props_declare(&r, p)) != 0) return rc;
+    if ((rc = proper__prism_props_declare(&r, p)) != 0) return rc;
     for (i = 0; i < p->n_consts; i++) {
-        const proper__pm_const_decl *c = &p->consts[i];
+        const proper__prism_const_decl *c = &p->consts[i];
         r.pconst_limit = i;
-        if (c->expr >= 0 && (rc = proper__pm_resolve_as(&r, c->expr, c->type, 1, "a constant's value")) != 0) return rc;
+        if (c->expr >= 0 && (rc = proper__prism_resolve_as(&r, c->expr, c->type, 1, "a constant's value")) != 0) return rc;
     }
     r.pconst_limit = p->n_consts;
     for (i = 0; i < p->n_formulas; i++)
-        if ((rc = proper__pm_resolve(&r, p->formulas[i].expr)) != 0) return rc;
+        if ((rc = proper__prism_resolve(&r, p->formulas[i].expr)) != 0) return rc;
     for (i = 0; i < p->n_labels; i++) {
-        if ((rc = proper__pm_resolve(&r, p->labels[i].expr)) != 0) return rc;
+        if ((rc = proper__prism_resolve(&r, p->labels[i].expr)) != 0) return rc;
         if (p->pool.n[p->labels[i].expr].type != PROPER_PRISM_BOOL)
-            return proper__pm_rerr(&r, &p->pool.n[p->labels[i].expr], PROPER_EPARSE, "type error: a label must be bool");
+            return proper__prism_rerr(&r, &p->pool.n[p->labels[i].expr], PROPER_EPARSE, "type error: a label must be bool");
     }
     for (i = 0; i < p->n_props; i++) {
-        proper__pm_prop *pr = &p->props[i];
-        const proper__pm_node *nd;
-        if (pr->phi1 >= 0 && (rc = proper__pm_resolve(&r, pr->phi1)) != 0) return rc;
-        if (pr->phi2 >= 0 && (rc = proper__pm_resolve(&r, pr->phi2)) != 0) return rc;
+        proper__prism_prop *pr = &p->props[i];
+        const proper__prism_node *nd;
+        if (pr->phi1 >= 0 && (rc = proper__prism_resolve(&r, pr->phi1)) != 0) return rc;
+        if (pr->phi2 >= 0 && (rc = proper__prism_resolve(&r, pr->phi2)) != 0) return rc;
         nd = pr->phi2 >= 0 ? &p->pool.n[pr->phi2] : NULL;
         if (nd && (pr->kind != PROPER__PM_P_EXPR || pr->phi1 >= 0)) {
-            const proper__pm_node *n1 = pr->phi1 >= 0 ? &p->pool.n[pr->phi1] : nd;
+            const proper__prism_node *n1 = pr->phi1 >= 0 ? &p->pool.n[pr->phi1] : nd;
             if (n1->type != PROPER_PRISM_BOOL || nd->type != PROPER_PRISM_BOOL)
-                return proper__pm_rerr(&r, n1->type != PROPER_PRISM_BOOL ? n1 : nd, PROPER_EPARSE,
+                return proper__prism_rerr(&r, n1->type != PROPER_PRISM_BOOL ? n1 : nd, PROPER_EPARSE,
                                        "type error: a state formula must be bool, not %s",
-                                       proper__pm_type_name(n1->type != PROPER_PRISM_BOOL ? n1->type : nd->type));
+                                       proper__prism_type_name(n1->type != PROPER_PRISM_BOOL ? n1->type : nd->type));
         }
-        if (pr->bound >= 0 && (rc = proper__pm_resolve_as(&r, pr->bound, PROPER_PRISM_INT, 1, "a step bound")) != 0) return rc;
-        if (pr->threshold >= 0 && (rc = proper__pm_resolve_as(&r, pr->threshold, PROPER_PRISM_DOUBLE, 1, "a bound")) != 0)
+        if (pr->bound >= 0 && (rc = proper__prism_resolve_as(&r, pr->bound, PROPER_PRISM_INT, 1, "a step bound")) != 0) return rc;
+        if (pr->threshold >= 0 && (rc = proper__prism_resolve_as(&r, pr->threshold, PROPER_PRISM_DOUBLE, 1, "a bound")) != 0)
             return rc;
         if (pr->reward_index >= 0 &&
-            (rc = proper__pm_resolve_as(&r, pr->reward_index, PROPER_PRISM_INT, 1, "a reward structure index")) != 0)
+            (rc = proper__prism_resolve_as(&r, pr->reward_index, PROPER_PRISM_INT, 1, "a reward structure index")) != 0)
             return rc;
         pr->type = pr->kind == PROPER__PM_P_EXPR ? nd->type : pr->relop >= 0 ? PROPER_PRISM_BOOL : PROPER_PRISM_DOUBLE;
     }
@@ -15336,21 +15275,20 @@ static int proper__pm_resolve_props(proper_prism_props *p, proper_error *err) {
 PROPER_API int proper_prism_props_parse(proper_prism_props **out, const proper_prism_model *m, const char *text,
                                         size_t len, const char *file, proper_error *err) {
     proper_prism_props *p;
-    proper__pm_parser ps;
-    proper__pm_tok *toks = NULL;
+    proper__prism_parser ps;
+    proper__prism_tok *toks = NULL;
     proper_error local;
     size_t n = 0;
     int rc;
-    *out = NULL;
     if (!err) err = &local;
     proper_error_clear(err);
     p = (proper_prism_props *)proper_calloc(1, sizeof *p);
-    if (!p || !(p->file = proper__pm_strdup(file ? file : ""))) {
+    if (!p || !(p->file = proper_strdup(file ? file : ""))) {
         PROPER_FREE(p);
         return proper_error_set(err, PROPER_ENOMEM, file, 0, 0, "out of memory");
     }
     p->m = m;
-    if ((rc = proper__pm_lex(text, len, p->file[0] ? p->file : NULL, &toks, &n, err)) != 0) goto fail;
+    if ((rc = proper__prism_lex(text, len, p->file[0] ? p->file : NULL, &toks, &n, err)) != 0) goto fail;
     memset(&ps, 0, sizeof ps);
     ps.t = toks;
     ps.n = n;
@@ -15359,10 +15297,11 @@ PROPER_API int proper_prism_props_parse(proper_prism_props **out, const proper_p
     ps.pool = &p->pool;
     ps.names = &p->names;
     ps.props = 1;
-    if ((rc = proper__pm_parse_props_file(&ps, p)) != 0) goto fail;
+    if ((rc = proper__prism_parse_props_file(&ps, p)) != 0) goto fail;
     PROPER_FREE(toks);
     toks = NULL;
-    if ((rc = proper__pm_resolve_props(p, err)) != 0) goto fail;
+    if ((rc = proper__prism_resolve_props(p, err)) != 0) goto fail;
+    proper_prism_props_free(*out);
     *out = p;
     return PROPER_OK;
 fail:
@@ -15377,7 +15316,6 @@ PROPER_API int proper_prism_props_read(proper_prism_props **out, const proper_pr
     char *text;
     size_t len;
     int rc;
-    *out = NULL;
     if ((rc = proper_read_file(path, &text, &len, err)) != 0) return rc;
     rc = proper_prism_props_parse(out, m, text, len, path, err);
     PROPER_FREE(text);
@@ -15396,10 +15334,10 @@ PROPER_API int proper_prism_props_type(const proper_prism_props *p, size_t i) {
 }
 
 PROPER_API int proper_prism_props_set_const(proper_prism_props *p, const char *name, double value, proper_error *err) {
-    int32_t sym = proper__pm_names_find(&p->names, name, strlen(name));
+    int32_t sym = proper__prism_names_find(&p->names, name, strlen(name));
     if (sym < 0 || p->sym_const[sym] < 0)
         return proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0, "the properties have no constant '%s'", name);
-    return proper__pm_give_const(&p->consts[p->sym_const[sym]], name, value, err);
+    return proper__prism_give_const(&p->consts[p->sym_const[sym]], name, value, err);
 }
 
 PROPER_API int proper_prism_set_consts(proper_prism_model *m, proper_prism_props *p, const char *spec,
@@ -15427,9 +15365,9 @@ PROPER_API int proper_prism_set_consts(proper_prism_model *m, proper_prism_props
         if (strcmp(value, "true") == 0) v = 1;
         else if (strcmp(value, "false") == 0) v = 0;
         else if ((rc = proper_parse_double_str(value, &v, name, err)) != 0) return rc;
-        if (m && proper__pm_names_find(&m->names, name, nlen) >= 0 && m->sym_const[proper__pm_names_find(&m->names, name, nlen)] >= 0)
+        if (m && proper__prism_names_find(&m->names, name, nlen) >= 0 && m->sym_const[proper__prism_names_find(&m->names, name, nlen)] >= 0)
             rc = proper_prism_set_const(m, name, v, err);
-        else if (p && proper__pm_names_find(&p->names, name, nlen) >= 0 && p->sym_const[proper__pm_names_find(&p->names, name, nlen)] >= 0)
+        else if (p && proper__prism_names_find(&p->names, name, nlen) >= 0 && p->sym_const[proper__prism_names_find(&p->names, name, nlen)] >= 0)
             rc = proper_prism_props_set_const(p, name, v, err);
         else
             rc = proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0, "unknown constant '%s' (not declared in the model%s)",
@@ -15442,23 +15380,25 @@ PROPER_API int proper_prism_set_consts(proper_prism_model *m, proper_prism_props
 
 /* ---- Properties: checking ----------------------------------------------------------*/
 
-PROPER_API void proper_prism_check_opts_default(proper_prism_check_opts *o) {
-    proper_dtmc_solve_opts_default(&o->solve);
-    o->max_steps = ULONG_MAX;
+PROPER_API proper_prism_check_opts proper_prism_check_opts_default(void) {
+    proper_prism_check_opts o;
+    o.solve = proper_dtmc_solve_opts_default();
+    o.max_steps = ULONG_MAX;
+    return o;
 }
 
-typedef struct proper__pm_checker {
+typedef struct proper__prism_checker {
     const proper_prism_props *p;
     const proper_dtmc *d;
     const proper_prism_check_opts *o;
-    proper__pm_ectx cx;
-    proper__pm_val *cv, *pcv;
+    proper__prism_ectx cx;
+    proper__prism_val *cv, *pcv;
     unsigned char *pmiss;   /* properties constants without a value */
     proper_bitset **labels; /* by properties name id */
     proper_error *err;
-} proper__pm_checker;
+} proper__prism_checker;
 
-static void proper__pm_checker_free(proper__pm_checker *C) {
+static void proper__prism_checker_free(proper__prism_checker *C) {
     size_t i;
     if (C->labels) {
         for (i = 0; i < C->p->names.len; i++)
@@ -15473,23 +15413,22 @@ static void proper__pm_checker_free(proper__pm_checker *C) {
     PROPER_FREE(C->pmiss);
 }
 
-static int proper__pm_cerr(const proper__pm_checker *C, int line, int col, int code, const char *fmt, ...)
+static int proper__prism_cerr(const proper__prism_checker *C, int line, int col, int code, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 5, 6)))
 #endif
     ;
-static int proper__pm_cerr(const proper__pm_checker *C, int line, int col, int code, const char *fmt, ...) {
-    char msg[PROPER_ERROR_MESSAGE_MAX];
+static int proper__prism_cerr(const proper__prism_checker *C, int line, int col, int code, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    proper_error_setv(C->err, code, C->p->file[0] ? C->p->file : NULL, line, col, fmt, ap);
     va_end(ap);
-    return proper_error_set(C->err, code, C->p->file[0] ? C->p->file : NULL, line, col, "%s", msg);
+    return code;
 }
 
 /* Fetch from the DTMC every label the expression uses (properties pool). */
-static int proper__pm_load_labels(proper__pm_checker *C, int32_t e) {
-    const proper__pm_node *nd;
+static int proper__prism_load_labels(proper__prism_checker *C, int32_t e) {
+    const proper__prism_node *nd;
     int rc;
     if (e < 0) return PROPER_OK;
     nd = &C->p->pool.n[e];
@@ -15500,23 +15439,23 @@ static int proper__pm_load_labels(proper__pm_checker *C, int32_t e) {
         if (C->labels[nd->idx]) return PROPER_OK;
         if (!(set = (proper_bitset *)proper_calloc(1, sizeof *set)))
             return proper_error_set(C->err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
-        if (proper_dtmc_label_get(C->d, C->p->names.s[nd->idx], set, &tmp)) {
+        if (proper_dtmc_label_get(C->d, C->p->names.names[nd->idx], set, &tmp)) {
             PROPER_FREE(set);
-            return proper__pm_cerr(C, nd->line, nd->col, tmp.code == PROPER_ENOMEM ? PROPER_ENOMEM : PROPER_EUNDEFINED,
-                                   "unknown label \"%s\"", C->p->names.s[nd->idx]);
+            return proper__prism_cerr(C, nd->line, nd->col, tmp.code == PROPER_ENOMEM ? PROPER_ENOMEM : PROPER_EUNDEFINED,
+                                   "unknown label \"%s\"", C->p->names.names[nd->idx]);
         }
         C->labels[nd->idx] = set;
         return PROPER_OK;
     }
-    if ((rc = proper__pm_load_labels(C, nd->a)) != 0) return rc;
+    if ((rc = proper__prism_load_labels(C, nd->a)) != 0) return rc;
     if (nd->kind == PROPER__PM_N_FORMULA || nd->kind == PROPER__PM_N_PLABEL) return PROPER_OK;
-    if ((rc = proper__pm_load_labels(C, nd->b)) != 0) return rc;
-    return proper__pm_load_labels(C, nd->c);
+    if ((rc = proper__prism_load_labels(C, nd->b)) != 0) return rc;
+    return proper__prism_load_labels(C, nd->c);
 }
 
 /* Constants of the model and of the properties, label sets, checks that
  * the DTMC has the variables the properties use. */
-static int proper__pm_checker_init(proper__pm_checker *C, const proper_prism_props *p, const proper_dtmc *d,
+static int proper__prism_checker_init(proper__prism_checker *C, const proper_prism_props *p, const proper_dtmc *d,
                                    const proper_prism_check_opts *o, proper_error *err) {
     const proper_prism_model *m = p->m;
     size_t i;
@@ -15526,8 +15465,8 @@ static int proper__pm_checker_init(proper__pm_checker *C, const proper_prism_pro
     C->d = d;
     C->o = o;
     C->err = err;
-    if (m && (rc = proper__pm_model_consts(m, &C->cv, err)) != 0) return rc;
-    C->pcv = (proper__pm_val *)proper_calloc(p->n_consts, sizeof *C->pcv);
+    if (m && (rc = proper__prism_model_consts(m, &C->cv, err)) != 0) return rc;
+    C->pcv = (proper__prism_val *)proper_calloc(p->n_consts, sizeof *C->pcv);
     C->pmiss = (unsigned char *)proper_calloc(p->n_consts, 1);
     C->labels = (proper_bitset **)proper_calloc(p->names.len, sizeof *C->labels);
     if (!C->pcv || !C->pmiss || !C->labels) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
@@ -15541,7 +15480,7 @@ static int proper__pm_checker_init(proper__pm_checker *C, const proper_prism_pro
     C->cx.pmiss = C->pmiss;
     C->cx.props = p;
     for (i = 0; i < p->n_consts; i++) { /* a constant without a value is an error only where it is used */
-        const proper__pm_const_decl *c = &p->consts[i];
+        const proper__prism_const_decl *c = &p->consts[i];
         proper_error tmp;
         if (c->expr < 0) {
             if (c->has_given) C->pcv[i] = c->given;
@@ -15549,7 +15488,7 @@ static int proper__pm_checker_init(proper__pm_checker *C, const proper_prism_pro
             continue;
         }
         C->cx.err = &tmp;
-        if (proper__pm_eval(&C->cx, c->expr, &C->pcv[i]) != 0) {
+        if (proper__prism_eval(&C->cx, c->expr, &C->pcv[i]) != 0) {
             C->cx.err = err;
             if (tmp.code != PROPER_EUNDEFINED) {
                 *err = tmp;
@@ -15559,60 +15498,61 @@ static int proper__pm_checker_init(proper__pm_checker *C, const proper_prism_pro
             continue;
         }
         C->cx.err = err;
-        if (c->type == PROPER_PRISM_DOUBLE) C->pcv[i].d = proper__pm_as_double(p->pool.n[c->expr].type, C->pcv[i]);
+        if (c->type == PROPER_PRISM_DOUBLE) C->pcv[i].d = proper__prism_as_double(p->pool.n[c->expr].type, C->pcv[i]);
     }
     if (m && d->n_vars) {
         if (d->n_vars != m->n_vars)
             return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "the DTMC was not built from the properties' model");
         for (i = 0; i < m->n_vars; i++)
-            if (strcmp(d->var_names[i], m->names.s[m->vars[i].sym]) != 0)
+            if (strcmp(d->var_names[i], m->names.names[m->vars[i].sym]) != 0)
                 return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "the DTMC was not built from the properties' model");
     }
     return PROPER_OK;
 }
 
 /* Value of expression e in state s. */
-static int proper__pm_eval_at(proper__pm_checker *C, int32_t e, size_t s, proper__pm_val *v) {
-    const proper__pm_node *nd = &C->p->pool.n[e];
+static int proper__prism_eval_at(proper__prism_checker *C, int32_t e, size_t s, proper__prism_val *v) {
+    const proper__prism_node *nd = &C->p->pool.n[e];
     if (nd->flags & PROPER__PM_F_VARS) {
         if (!C->d->vals)
-            return proper__pm_cerr(C, nd->line, nd->col, PROPER_EINVAL, "the model has no variables to evaluate this in");
+            return proper__prism_cerr(C, nd->line, nd->col, PROPER_EINVAL, "the model has no variables to evaluate this in");
         C->cx.vals = C->d->vals + s * C->d->n_vars;
     }
     C->cx.state = s;
-    return proper__pm_eval(&C->cx, e, v);
+    return proper__prism_eval(&C->cx, e, v);
 }
 
 /* Values of expression e in every state (as doubles; bools 0/1). */
-static int proper__pm_eval_states(proper__pm_checker *C, int32_t e, double *x) {
-    const proper__pm_node *nd = &C->p->pool.n[e];
+static int proper__prism_eval_states(proper__prism_checker *C, int32_t e, double *x) {
+    const proper__prism_node *nd = &C->p->pool.n[e];
     size_t s, n = C->d->n_states;
-    proper__pm_val v;
+    proper__prism_val v;
     int rc;
-    if ((rc = proper__pm_load_labels(C, e)) != 0) return rc;
+    if ((rc = proper__prism_load_labels(C, e)) != 0) return rc;
     if (!(nd->flags & (PROPER__PM_F_VARS | PROPER__PM_F_LABELS))) { /* the same everywhere */
-        if ((rc = proper__pm_eval_at(C, e, 0, &v)) != 0) return rc;
-        for (s = 0; s < n; s++) x[s] = proper__pm_as_double(nd->type, v);
+        if ((rc = proper__prism_eval_at(C, e, 0, &v)) != 0) return rc;
+        for (s = 0; s < n; s++) x[s] = proper__prism_as_double(nd->type, v);
         return PROPER_OK;
     }
     for (s = 0; s < n; s++) {
-        if ((rc = proper__pm_eval_at(C, e, s, &v)) != 0) return rc;
-        x[s] = proper__pm_as_double(nd->type, v);
+        if ((rc = proper__prism_eval_at(C, e, s, &v)) != 0) return rc;
+        x[s] = proper__prism_as_double(nd->type, v);
     }
     return PROPER_OK;
 }
 
 /* The states satisfying boolean expression e, into fresh bitset *set. */
-static int proper__pm_state_set(proper__pm_checker *C, int32_t e, proper_bitset *set) {
-    const proper__pm_node *nd = &C->p->pool.n[e];
+static int proper__prism_state_set(proper__prism_checker *C, int32_t e, proper_bitset *set) {
+    const proper__prism_node *nd = &C->p->pool.n[e];
     size_t s, n = C->d->n_states;
-    proper__pm_val v;
+    proper__prism_val v;
     int rc;
-    if ((rc = proper__pm_load_labels(C, e)) != 0) return rc;
-    if (nd->kind == PROPER__PM_N_LABEL) return proper_bitset_copy(set, C->labels[nd->idx]) ? proper_error_set(C->err, PROPER_ENOMEM, NULL, 0, 0, "out of memory") : PROPER_OK;
-    if (proper_bitset_init(set, n)) return proper_error_set(C->err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    if ((rc = proper__prism_load_labels(C, e)) != 0) return rc;
+    proper_bitset_init(set);
+    if (nd->kind == PROPER__PM_N_LABEL) return proper_bitset_copy(set, C->labels[nd->idx], C->err);
+    if (proper_bitset_create(set, n, C->err)) return PROPER_ENOMEM;
     for (s = 0; s < n; s++) {
-        if ((rc = proper__pm_eval_at(C, e, s, &v)) != 0) {
+        if ((rc = proper__prism_eval_at(C, e, s, &v)) != 0) {
             proper_bitset_free(set);
             return rc;
         }
@@ -15622,22 +15562,22 @@ static int proper__pm_state_set(proper__pm_checker *C, int32_t e, proper_bitset 
 }
 
 /* Step bound k of the property (F<k means F<=k-1). */
-static int proper__pm_step_bound(proper__pm_checker *C, const proper__pm_prop *pr, unsigned long *k) {
-    const proper__pm_node *nd = &C->p->pool.n[pr->bound];
-    proper__pm_val v;
+static int proper__prism_step_bound(proper__prism_checker *C, const proper__prism_prop *pr, unsigned long *k) {
+    const proper__prism_node *nd = &C->p->pool.n[pr->bound];
+    proper__prism_val v;
     int rc;
-    if ((rc = proper__pm_eval_at(C, pr->bound, 0, &v)) != 0) return rc;
-    if (v.i < 0) return proper__pm_cerr(C, nd->line, nd->col, PROPER_ERANGE, "step bound %lld is negative", v.i);
-    if (pr->bound_strict && v.i == 0) return proper__pm_cerr(C, nd->line, nd->col, PROPER_ERANGE, "bound <0 allows no step");
+    if ((rc = proper__prism_eval_at(C, pr->bound, 0, &v)) != 0) return rc;
+    if (v.i < 0) return proper__prism_cerr(C, nd->line, nd->col, PROPER_ERANGE, "step bound %lld is negative", v.i);
+    if (pr->bound_strict && v.i == 0) return proper__prism_cerr(C, nd->line, nd->col, PROPER_ERANGE, "bound <0 allows no step");
     if (pr->bound_strict) v.i -= 1; /* F<k = F<=k-1 */
     if ((unsigned long long)v.i > (unsigned long long)C->o->max_steps)
-        return proper__pm_cerr(C, nd->line, nd->col, PROPER_ELIMIT, "step bound %lld is above the limit %lu", v.i, C->o->max_steps);
+        return proper__prism_cerr(C, nd->line, nd->col, PROPER_ELIMIT, "step bound %lld is above the limit %lu", v.i, C->o->max_steps);
     *k = (unsigned long)v.i;
     return PROPER_OK;
 }
 
 /* Probability of moving to phi in one step. */
-static void proper__pm_next(const proper_dtmc *d, const proper_bitset *phi, double *x) {
+static void proper__prism_next(const proper_dtmc *d, const proper_bitset *phi, double *x) {
     uint32_t s;
     uint64_t j;
     for (s = 0; s < d->n_states; s++) {
@@ -15648,7 +15588,7 @@ static void proper__pm_next(const proper_dtmc *d, const proper_bitset *phi, doub
     }
 }
 
-static int proper__pm_check_prob(proper__pm_checker *C, const proper__pm_prop *pr, double *x) {
+static int proper__prism_check_prob(proper__prism_checker *C, const proper__prism_prop *pr, double *x) {
     const proper_dtmc *d = C->d;
     proper_bitset phi1, phi2;
     unsigned long k = 0;
@@ -15656,12 +15596,12 @@ static int proper__pm_check_prob(proper__pm_checker *C, const proper__pm_prop *p
     size_t s;
     memset(&phi1, 0, sizeof phi1);
     memset(&phi2, 0, sizeof phi2);
-    if (bounded && (rc = proper__pm_step_bound(C, pr, &k)) != 0) return rc;
-    if (pr->phi1 >= 0 && (rc = proper__pm_state_set(C, pr->phi1, &phi1)) != 0) return rc;
-    if ((rc = proper__pm_state_set(C, pr->phi2, &phi2)) != 0) goto done;
+    if (bounded && (rc = proper__prism_step_bound(C, pr, &k)) != 0) return rc;
+    if (pr->phi1 >= 0 && (rc = proper__prism_state_set(C, pr->phi1, &phi1)) != 0) return rc;
+    if ((rc = proper__prism_state_set(C, pr->phi2, &phi2)) != 0) goto done;
     switch (pr->path) {
     case PROPER__PM_PATH_X:
-        proper__pm_next(d, &phi2, x);
+        proper__prism_next(d, &phi2, x);
         break;
     case PROPER__PM_PATH_G: /* P[G phi] = 1 - P[F !phi] */
         proper_bitset_not(&phi2);
@@ -15681,47 +15621,47 @@ done:
     return rc;
 }
 
-static int proper__pm_check_reward(proper__pm_checker *C, const proper__pm_prop *pr, double *x) {
+static int proper__prism_check_reward(proper__prism_checker *C, const proper__prism_prop *pr, double *x) {
     const proper_dtmc *d = C->d;
     long r = 0;
     unsigned long k = 0;
     int rc;
     if (pr->reward_name >= 0) {
-        r = proper_dtmc_find_reward(d, C->p->names.s[pr->reward_name]);
+        r = proper_dtmc_find_reward(d, C->p->names.names[pr->reward_name]);
         if (r < 0)
-            return proper__pm_cerr(C, pr->line, pr->col, PROPER_EUNDEFINED, "the model has no reward structure \"%s\"",
-                                   C->p->names.s[pr->reward_name]);
+            return proper__prism_cerr(C, pr->line, pr->col, PROPER_EUNDEFINED, "the model has no reward structure \"%s\"",
+                                   C->p->names.names[pr->reward_name]);
     } else if (pr->reward_index >= 0) {
-        proper__pm_val v;
-        if ((rc = proper__pm_eval_at(C, pr->reward_index, 0, &v)) != 0) return rc;
+        proper__prism_val v;
+        if ((rc = proper__prism_eval_at(C, pr->reward_index, 0, &v)) != 0) return rc;
         if (v.i < 1 || (size_t)v.i > d->n_rewards)
-            return proper__pm_cerr(C, pr->line, pr->col, PROPER_EUNDEFINED, "the model has no reward structure %lld", v.i);
+            return proper__prism_cerr(C, pr->line, pr->col, PROPER_EUNDEFINED, "the model has no reward structure %lld", v.i);
         r = (long)v.i - 1;
     } else if (d->n_rewards == 0) {
-        return proper__pm_cerr(C, pr->line, pr->col, PROPER_EUNDEFINED, "the model has no reward structure");
+        return proper__prism_cerr(C, pr->line, pr->col, PROPER_EUNDEFINED, "the model has no reward structure");
     }
     if (pr->path == PROPER__PM_PATH_F) {
         proper_bitset phi;
-        if ((rc = proper__pm_state_set(C, pr->phi2, &phi)) != 0) return rc;
+        if ((rc = proper__prism_state_set(C, pr->phi2, &phi)) != 0) return rc;
         rc = proper_dtmc_reward_reach(d, &d->rewards[r], &phi, &C->o->solve, x, NULL, C->err);
         proper_bitset_free(&phi);
         return rc;
     }
-    if ((rc = proper__pm_step_bound(C, pr, &k)) != 0) return rc;
+    if ((rc = proper__prism_step_bound(C, pr, &k)) != 0) return rc;
     if (pr->path == PROPER__PM_PATH_C) return proper_dtmc_reward_cumulative(d, &d->rewards[r], k, x, C->err);
     return proper_dtmc_reward_instant(d, &d->rewards[r], k, x, C->err);
 }
 
 /* Compare with the bound of P>=b etc.: 1 or 0 per state. */
-static int proper__pm_apply_bound(proper__pm_checker *C, const proper__pm_prop *pr, double *x) {
-    proper__pm_val v;
+static int proper__prism_apply_bound(proper__prism_checker *C, const proper__prism_prop *pr, double *x) {
+    proper__prism_val v;
     double b;
     size_t s;
     int rc;
-    if ((rc = proper__pm_eval_at(C, pr->threshold, 0, &v)) != 0) return rc;
-    b = proper__pm_as_double(C->p->pool.n[pr->threshold].type, v);
+    if ((rc = proper__prism_eval_at(C, pr->threshold, 0, &v)) != 0) return rc;
+    b = proper__prism_as_double(C->p->pool.n[pr->threshold].type, v);
     if (pr->kind != PROPER__PM_P_REWARD && !(b >= 0 && b <= 1))
-        return proper__pm_cerr(C, C->p->pool.n[pr->threshold].line, C->p->pool.n[pr->threshold].col, PROPER_ERANGE,
+        return proper__prism_cerr(C, C->p->pool.n[pr->threshold].line, C->p->pool.n[pr->threshold].col, PROPER_ERANGE,
                                "probability bound %g is not in [0, 1]", b);
     for (s = 0; s < C->d->n_states; s++) {
         double y = x[s];
@@ -15734,32 +15674,32 @@ static int proper__pm_apply_bound(proper__pm_checker *C, const proper__pm_prop *
 
 PROPER_API int proper_prism_props_check_states(const proper_prism_props *p, size_t i, const proper_dtmc *d,
                                                const proper_prism_check_opts *opts, double *x, proper_error *err) {
-    proper__pm_checker C;
+    proper__prism_checker C;
     proper_prism_check_opts defaults;
-    const proper__pm_prop *pr;
+    const proper__prism_prop *pr;
     int rc;
     if (i >= p->n_props) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no property %lu", (unsigned long)i);
     if (!opts) {
-        proper_prism_check_opts_default(&defaults);
+        defaults = proper_prism_check_opts_default();
         opts = &defaults;
     }
     pr = &p->props[i];
-    if ((rc = proper__pm_checker_init(&C, p, d, opts, err)) == 0) {
+    if ((rc = proper__prism_checker_init(&C, p, d, opts, err)) == 0) {
         switch (pr->kind) {
-        case PROPER__PM_P_EXPR: rc = proper__pm_eval_states(&C, pr->phi2, x); break;
-        case PROPER__PM_P_PROB: rc = proper__pm_check_prob(&C, pr, x); break;
-        case PROPER__PM_P_REWARD: rc = proper__pm_check_reward(&C, pr, x); break;
+        case PROPER__PM_P_EXPR: rc = proper__prism_eval_states(&C, pr->phi2, x); break;
+        case PROPER__PM_P_PROB: rc = proper__prism_check_prob(&C, pr, x); break;
+        case PROPER__PM_P_REWARD: rc = proper__prism_check_reward(&C, pr, x); break;
         default: {
             proper_bitset phi;
-            if ((rc = proper__pm_state_set(&C, pr->phi2, &phi)) == 0) {
+            if ((rc = proper__prism_state_set(&C, pr->phi2, &phi)) == 0) {
                 rc = proper_dtmc_steady(d, &phi, &opts->solve, x, err);
                 proper_bitset_free(&phi);
             }
         }
         }
-        if (rc == PROPER_OK && pr->relop >= 0) rc = proper__pm_apply_bound(&C, pr, x);
+        if (rc == PROPER_OK && pr->relop >= 0) rc = proper__prism_apply_bound(&C, pr, x);
     }
-    proper__pm_checker_free(&C);
+    proper__prism_checker_free(&C);
     return rc;
 }
 
@@ -20296,7 +20236,8 @@ PROPER_API int proper_vlmc_to_dtmc(const proper_vlmc *m, proper_dtmc *out, prope
             return rc;
         }
     if ((rc = proper_dtmc_builder_finish(&b, m->n_states, out, err))) return rc;
-    if ((rc = proper_bitset_init(&end, m->n_states))) { proper_dtmc_free(out); return proper__vlmc_oom(err); }
+    proper_bitset_init(&end);
+    if ((rc = proper_bitset_create(&end, m->n_states, NULL))) { proper_dtmc_free(out); return proper__vlmc_oom(err); }
     proper_bitset_set(&end, m->end_state);
     rc = proper_dtmc_add_label(out, "end", &end, NULL, err);
     proper_bitset_free(&end);
@@ -25251,7 +25192,7 @@ static int proper__native_check(const proper_backend *self, const proper_check_r
     int rc;
     (void)self;
     proper_dtmc_init(&d);
-    proper_prism_check_opts_default(&opts);
+    opts = proper_prism_check_opts_default();
     if (req->rel_precision > 0.0) opts.solve.rel_precision = req->rel_precision;
     rc = proper__native_load(req, &model, &props, &d, err);
     if (rc == PROPER_OK) rc = proper_prism_props_check(props, 0, &d, &opts, &value, err);
