@@ -7,9 +7,10 @@ SAN      = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omi
 OPT      = -O2
 LIBS     = -lm -lpthread
 
-# Modules in dependency order (DESIGN.md); proper.h concatenates those present.
+# Modules in dependency order (docs/architecture.md); proper.h concatenates
+# them, after the manual in src/manual.txt.
 MODULES  = core trace fft stats pmf sre dtmc prism synth estimate vlmc lp qn backend
-SRC      = $(wildcard $(MODULES:%=src/%.h))
+SRC      = $(MODULES:%=src/%.h)
 BACKENDS = $(wildcard backends/*.h)
 CLI_SRC  = $(wildcard cli/*.c)
 CLI_HDR  = $(wildcard cli/*.h)

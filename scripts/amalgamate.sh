@@ -2,17 +2,57 @@
 # Writes proper.h to stdout: the manual (src/manual.txt as a comment), then
 # each module of src/ in dependency order with its local #include lines
 # removed, then the licence. Usage: scripts/amalgamate.sh MODULE...
+#
+# The manual's line numbers are filled in here, so they are always true:
+#   @LINE:name@   the line of proper.h where module src/name.h starts;
+#   @TUNABLES@    one line per tunable (a macro defined under its own
+#                 #ifndef in a module), with its default and its line.
+# A module named on the command line that does not exist is an error.
 set -eu
 cd "$(dirname "$0")/.."
-printf '/*\n'
-sed 's/^/ * /; s/ *$//' src/manual.txt
-printf ' */\n'
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
 for m in "$@"; do
     f="src/$m.h"
-    [ -f "$f" ] || continue
+    [ -f "$f" ] || { echo "amalgamate.sh: $f: no such module" >&2; exit 1; }
     printf '\n/* ======== %s ======== */\n' "$f"
     grep -v '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f"
-done
+done > "$tmp/body"
+
+# Tunables: "#ifndef X" directly followed by "#define X value", where X is
+# neither an include guard (_H) nor an implementation guard.
+awk '/^\/\* ======== src\/.*\.h ======== \*\/$/ { mod = $3; sub(/^src\//, "", mod) }
+     prev != "" && $1 == "#define" && $2 == prev {
+         v = $0; sub(/^#define[ \t]+[A-Za-z0-9_]+[ \t]+/, "", v)
+         printf "%s\t%s\t%s\t%d\n", prev, v, mod, NR }
+     { prev = "" }
+     $1 == "#ifndef" && $2 ~ /^PROPER_/ && $2 !~ /(_H|_IMPLEMENTATION)$/ && NF == 2 { prev = $2 }' \
+    "$tmp/body" > "$tmp/tunables"
+
+# proper.h = "/*", the manual, " */", the body, the licence comment. The
+# manual grows by one line per tunable less the @TUNABLES@ line itself.
+ntun=$(wc -l < "$tmp/tunables")
+nman=$(wc -l < src/manual.txt)
+offset=$((nman + ntun + 1))
+
+awk -v off="$offset" -F'\t' '{ printf "  %-31s %-22s %s line %d\n", $1, $2, $3, $4 + off }' \
+    "$tmp/tunables" > "$tmp/tunable-lines"
+awk -v off="$offset" '/^\/\* ======== src\/.*\.h ======== \*\/$/ {
+        name = $3; sub(/^src\//, "", name); sub(/\.h$/, "", name); print name, NR + off }' \
+    "$tmp/body" > "$tmp/starts"
+
+printf '/*\n'
+awk -v tl="$tmp/tunable-lines" -v st="$tmp/starts" '
+    BEGIN { while ((getline l < st) > 0) { split(l, w, " "); start[w[1]] = w[2] } }
+    $0 == "@TUNABLES@" { while ((getline l < tl) > 0) print l; next }
+    { while (match($0, /@LINE:[a-z]+@ */)) {
+          name = substr($0, RSTART + 6); sub(/@.*/, "", name)
+          if (!(name in start)) { print "amalgamate.sh: manual names unknown module " name > "/dev/stderr"; exit 1 }
+          $0 = substr($0, 1, RSTART - 1) sprintf("line %5d  ", start[name]) substr($0, RSTART + RLENGTH) }
+      print }' src/manual.txt | sed 's/^/ * /; s/ *$//'
+printf ' */\n'
+cat "$tmp/body"
 printf '\n/*\n'
 sed 's/^/ * /; s/ *$//' LICENSE
 printf ' */\n'

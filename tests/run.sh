@@ -33,6 +33,16 @@ check() {
 
 # --- the single header ---
 check amalgamation_is_fresh make -s check-amalgamation
+check amalgamate_rejects_missing_module sh -c '! scripts/amalgamate.sh core no_such_module > /dev/null 2>&1'
+# the manual's contents and tunables point at the lines they name
+check manual_line_numbers awk '
+    FNR == NR { line[FNR] = $0; next }
+    match($0, /[a-z]+\.h +line +[0-9]+/) {
+        split(substr($0, RSTART, RLENGTH), w, " "); n = w[3]; mod = w[1]; checked++
+        if ($0 ~ /PROPER_[A-Z0-9_]+ /) { split($0, t, " "); want = "#define " t[2] }
+        else want = "/* ======== src/" mod " ======== */"
+        if (index(line[n], want) != 1) { print "line " n " is not " want; bad++ } }
+    END { if (checked < 20) { print "only " checked " line references found"; bad++ } exit bad > 0 }' proper.h proper.h
 STRICT="-Wall -Wextra -Wpedantic -Werror"
 if command -v "${CLANG:-clang}" >/dev/null 2>&1; then
     check proper_h_clang_c99 "${CLANG:-clang}" -std=c99 $STRICT -c tests/compile/use_header.c -o build/use_clang.o
