@@ -6,6 +6,7 @@
 
 #include "../src/trace.h"
 #include "cli.h"
+#include "json.h"
 
 static void trace_usage(FILE *out) {
     fprintf(out,
@@ -156,55 +157,89 @@ static int print_table(const proper_trace *t, const requests *q) {
     return 0;
 }
 
-static void json_summary(const char *key, const summary *s, int comma) {
-    printf("  \"%s\": {\"count\": %lu, \"mean_ns\": %.17g, \"sd_ns\": %.17g, \"min_ns\": %.17g, \"median_ns\": %.17g, "
-           "\"max_ns\": %.17g}%s\n",
-           key, (unsigned long)s->n, s->mean, s->sd, s->min, s->median, s->max, comma ? "," : "");
+/* {"count": N, "mean_ns": ..., ...}: a summary of nanoseconds. */
+static void json_summary(cli_json *j, const char *count_key, const char *suffix, const summary *s) {
+    char key[32];
+    static const char *const names[] = {"mean", "sd", "min", "median", "max"};
+    const double values[] = {s->mean, s->sd, s->min, s->median, s->max};
+    size_t i;
+    cli_json_object_begin(j);
+    cli_json_key_uint(j, count_key, s->n);
+    for (i = 0; i < sizeof values / sizeof values[0]; i++) {
+        snprintf(key, sizeof key, "%s%s", names[i], suffix);
+        cli_json_key_number(j, key, values[i]);
+    }
+    cli_json_object_end(j);
+}
+
+static void json_branches(cli_json *j, const proper_trace *t) {
+    size_t i, k;
+    cli_json_object_begin(j);
+    for (i = 0; i < t->nbranches; i++) {
+        const proper_trace_branch_stats *b = &t->branches[i];
+        cli_json_key(j, b->name);
+        cli_json_object_begin(j);
+        for (k = 0; k < b->nchoices; k++) cli_json_key_uint(j, b->choices[k], b->counts[k]);
+        cli_json_object_end(j);
+    }
+    cli_json_object_end(j);
+}
+
+static void json_loops(cli_json *j, const proper_trace *t) {
+    size_t i, k;
+    cli_json_object_begin(j);
+    for (i = 0; i < t->nloops; i++) {
+        const proper_trace_loop_stats *l = &t->loops[i];
+        cli_json_key(j, l->name);
+        cli_json_object_begin(j);
+        for (k = 0; k < l->len; k++)
+            if (l->counts[k]) {
+                char count[24];
+                snprintf(count, sizeof count, "%lu", (unsigned long)k);
+                cli_json_key_uint(j, count, l->counts[k]);
+            }
+        cli_json_object_end(j);
+    }
+    cli_json_object_end(j);
 }
 
 static int print_json(const proper_trace *t, const requests *q) {
-    size_t i, k;
-    printf("{\n  \"records\": %lu,\n  \"steps\": {", (unsigned long)t->nrecords);
+    cli_json j;
+    size_t i;
+    cli_json_init(&j, stdout);
+    cli_json_object_begin(&j);
+    cli_json_key_uint(&j, "records", t->nrecords);
+    cli_json_key(&j, "steps");
+    cli_json_object_begin(&j);
     for (i = 0; i < t->nsteps; i++) {
         summary s;
         if (summarise(t->steps[i].ns, t->steps[i].n, &s)) return -1;
-        printf("%s\n    \"%s\": {\"count\": %lu, \"mean_ns\": %.17g, \"sd_ns\": %.17g, \"min_ns\": %.17g, "
-               "\"median_ns\": %.17g, \"max_ns\": %.17g}",
-               i ? "," : "", t->steps[i].name, (unsigned long)s.n, s.mean, s.sd, s.min, s.median, s.max);
+        cli_json_key(&j, t->steps[i].name);
+        json_summary(&j, "count", "_ns", &s);
     }
-    printf("\n  },\n  \"branches\": {");
-    for (i = 0; i < t->nbranches; i++) {
-        const proper_trace_branch_stats *b = &t->branches[i];
-        printf("%s\n    \"%s\": {", i ? "," : "", b->name);
-        for (k = 0; k < b->nchoices; k++)
-            printf("%s\"%s\": %lu", k ? ", " : "", b->choices[k], (unsigned long)b->counts[k]);
-        printf("}");
-    }
-    printf("\n  },\n  \"loops\": {");
-    for (i = 0; i < t->nloops; i++) {
-        const proper_trace_loop_stats *l = &t->loops[i];
-        int first = 1;
-        printf("%s\n    \"%s\": {", i ? "," : "", l->name);
-        for (k = 0; k < l->len; k++)
-            if (l->counts[k]) {
-                printf("%s\"%lu\": %lu", first ? "" : ", ", (unsigned long)k, (unsigned long)l->counts[k]);
-                first = 0;
-            }
-        printf("}");
-    }
-    printf("\n  },\n  \"counters\": {");
+    cli_json_object_end(&j);
+    cli_json_key(&j, "branches");
+    json_branches(&j, t);
+    cli_json_key(&j, "loops");
+    json_loops(&j, t);
+    cli_json_key(&j, "counters");
+    cli_json_object_begin(&j);
     for (i = 0; i < t->counters.n; i++) {
         summary s;
         if (summarise_counter(t, i, &s)) return -1;
-        printf("%s\n    \"%s\": {\"records\": %lu, \"mean\": %.17g, \"sd\": %.17g, \"min\": %.17g, "
-               "\"median\": %.17g, \"max\": %.17g}",
-               i ? "," : "", t->counters.names[i], (unsigned long)s.n, s.mean, s.sd, s.min, s.median, s.max);
+        cli_json_key(&j, t->counters.names[i]);
+        json_summary(&j, "records", "", &s);
     }
-    printf("\n  },\n");
-    json_summary("service", &q->service, 1);
-    json_summary("client", &q->client, 1);
-    json_summary("service_minus_steps", &q->gap, 1);
-    printf("  \"visits\": %lu,\n  \"locations\": %lu\n}\n", (unsigned long)q->visits, (unsigned long)t->locations.n);
+    cli_json_object_end(&j);
+    cli_json_key(&j, "service");
+    json_summary(&j, "count", "_ns", &q->service);
+    cli_json_key(&j, "client");
+    json_summary(&j, "count", "_ns", &q->client);
+    cli_json_key(&j, "service_minus_steps");
+    json_summary(&j, "count", "_ns", &q->gap);
+    cli_json_key_uint(&j, "visits", q->visits);
+    cli_json_key_uint(&j, "locations", t->locations.n);
+    cli_json_object_end(&j);
     return 0;
 }
 
@@ -245,23 +280,37 @@ int cmd_trace(int argc, char **argv) {
     proper_trace t;
     proper_error err;
     requests q;
-    int i, json = 0, csv = 0, files = 0, rc;
-    for (i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) { trace_usage(stdout); return CLI_OK; }
-        if (strcmp(argv[i], "--json") == 0) json = 1;
-        else if (strcmp(argv[i], "--csv") == 0) csv = 1;
-        else if (argv[i][0] == '-' && argv[i][1]) return cli_fail("trace: unknown option '%s' (see --help)", argv[i]);
-        else files++;
+    cli_args a;
+    const char **files;
+    int json = 0, csv = 0, rc;
+    size_t i, n_files = 0;
+    cli_args_init(&a, "trace", argc, argv);
+    if (a.help) {
+        trace_usage(stdout);
+        return CLI_OK;
     }
-    if (!files || (json && csv)) { trace_usage(stderr); return CLI_BAD_INPUT; }
+    files = (const char **)PROPER_MALLOC((size_t)argc * sizeof *files);
+    if (!files) return cli_fail("out of memory");
+    while (cli_next(&a)) {
+        if (cli_flag(&a, "--json")) json = 1;
+        else if (cli_flag(&a, "--csv")) csv = 1;
+        else if (cli_positional(&a)) files[n_files++] = a.value;
+        else cli_unknown(&a);
+    }
+    if (!a.status && !n_files) cli_usage_error(&a, "expected at least one trace FILE");
+    if (!a.status && json && csv) cli_usage_error(&a, "--json and --csv exclude each other");
+    if (a.status) {
+        PROPER_FREE(files);
+        return a.status;
+    }
     proper_trace_init(&t);
-    for (i = 1; i < argc; i++) {
-        if (argv[i][0] == '-' && argv[i][1]) continue;
-        if (proper_trace_read_merge(&t, argv[i], &err)) {
+    for (i = 0; i < n_files; i++)
+        if (proper_trace_read_merge(&t, files[i], &err)) {
+            PROPER_FREE(files);
             proper_trace_free(&t);
             return cli_report(&err);
         }
-    }
+    PROPER_FREE(files);
     rc = summarise_requests(&t, &q);
     if (!rc) rc = json ? print_json(&t, &q) : csv ? print_csv(&t, &q) : print_table(&t, &q);
     proper_trace_free(&t);

@@ -2,16 +2,12 @@
 # `proper trace`: summaries of a small hand-written trace (expected numbers
 # worked out by hand below), merging of two files, and errors with
 # file:line:col and exit status 2.
-P=${PROPER:-bin/proper}
-work=$(mktemp -d "${TMPDIR:-/tmp}/proper-cli-trace.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-ok() { echo "ok $1"; }
-fail() { echo "FAIL $1: $2"; }
+. "$(dirname "$0")/cli_lib.sh"
 
 # Step a: 1000, 3000, 2000 ns -> mean 2000, sample sd 1000, median 2000.
 # Branch t: x twice, y once. Loop l: counts 2, 2, 0.
 # T: 5000, 7000 -> mean 6000; T - steps: 5000-1000-3000 = 1000, 7000-2000 = 5000 -> mean 3000.
-cat > "$work/s.trace" <<'T'
+cat > "$T/s.trace" <<'TRACE'
 proper-trace 1
 R 1
 S a 1000
@@ -28,53 +24,47 @@ L l 2
 L l 0
 T 7000
 E
-T
-printf 'proper-trace 1\nR 2\nC 9000\nE\n' > "$work/c.trace"
+TRACE
+printf 'proper-trace 1\nR 2\nC 9000\nE\n' > "$T/c.trace"
 
-out=$("$P" trace --csv "$work/s.trace" "$work/c.trace")
-if [ $? -eq 0 ] &&
-   echo "$out" | grep -qx 'step,a,,3,2000,1000,1000,2000,3000' &&
-   echo "$out" | grep -qx 'branch,t,x,2,,,,,' && echo "$out" | grep -qx 'branch,t,y,1,,,,,' &&
-   echo "$out" | grep -qx 'loop,l,2,2,,,,,' && echo "$out" | grep -qx 'loop,l,0,1,,,,,' &&
-   echo "$out" | grep -qx 'service,T,,2,6000,1414.2135623730951,5000,6000,7000' &&
-   echo "$out" | grep -qx 'client,C,,1,9000,0,9000,9000,9000' &&
-   echo "$out" | grep -qx 'service_minus_steps,T,,2,3000,2828.4271247461902,1000,3000,5000'; then
-    ok trace_csv_summary
-else
-    echo "$out"; fail trace_csv_summary "unexpected figures"
-fi
+run_proper trace --csv "$T/s.trace" "$T/c.trace"
+status_is trace_csv_summary 0 &&
+    check trace_csv_summary sh -c "grep -qx 'step,a,,3,2000,1000,1000,2000,3000' '$T/out' &&
+        grep -qx 'branch,t,x,2,,,,,' '$T/out' && grep -qx 'branch,t,y,1,,,,,' '$T/out' &&
+        grep -qx 'loop,l,2,2,,,,,' '$T/out' && grep -qx 'loop,l,0,1,,,,,' '$T/out' &&
+        grep -qx 'service,T,,2,6000,1414.2135623730951,5000,6000,7000' '$T/out' &&
+        grep -qx 'client,C,,1,9000,0,9000,9000,9000' '$T/out' &&
+        grep -qx 'service_minus_steps,T,,2,3000,2828.4271247461902,1000,3000,5000' '$T/out'"
 
 # Counter c: record 1 totals 4 + 2 = 6, record 2 has none (0): mean 3,
 # sample sd sqrt((9 + 9) / 1) = 4.2426406871192848, median 3.
-printf 'proper-trace 1\nR 1\nN c 4\nN c 2\nE\nR 2\nE\n' > "$work/n.trace"
-out=$("$P" trace --csv "$work/n.trace")
-if [ $? -eq 0 ] && echo "$out" | grep -qx 'counter,c,,2,3,4.2426406871192848,0,3,6'; then
-    ok trace_counters
-else
-    echo "$out"; fail trace_counters "unexpected figures"
-fi
+printf 'proper-trace 1\nR 1\nN c 4\nN c 2\nE\nR 2\nE\n' > "$T/n.trace"
+run_proper trace --csv "$T/n.trace"
+status_is trace_counters 0 && check trace_counters grep -qx 'counter,c,,2,3,4.2426406871192848,0,3,6' "$T/out"
 
-out=$("$P" trace "$work/s.trace")
-if [ $? -eq 0 ] && echo "$out" | grep -q '^2 record(s)' && echo "$out" | grep -q 'branch t (3):  x 2 (0.6667)  y 1 (0.3333)' &&
-   echo "$out" | grep -q 'loop l (3):  0x 1  2x 2'; then
-    ok trace_table
-else
-    echo "$out"; fail trace_table "unexpected table"
-fi
+run_proper trace "$T/s.trace"
+status_is trace_table 0 && contains trace_table_records "$T/out" "2 record(s)" &&
+    contains trace_table_branch "$T/out" "branch t (3):  x 2 (0.6667)  y 1 (0.3333)" &&
+    contains trace_table_loop "$T/out" "loop l (3):  0x 1  2x 2"
 
-if "$P" trace --json "$work/s.trace" | grep -q '"branches": {' && "$P" trace --help | grep -q 'usage: proper trace'; then
-    ok trace_json_and_help
-else
-    fail trace_json_and_help "no JSON or help"
-fi
+# the same figures as JSON (one valid document; numbers in nanoseconds, the
+# shortest decimal that reads back: sqrt(2) 1000 is 1414.213562373095)
+run_proper trace --json "$T/s.trace" "$T/c.trace"
+status_is trace_json 0 && json_valid trace_json_valid "$T/out" &&
+    check trace_json_step [ "$(json_get "$T/out" steps.a.count) $(json_get "$T/out" steps.a.mean_ns) $(json_get "$T/out" steps.a.sd_ns)" = "3 2000 1000" ] &&
+    check trace_json_branch [ "$(json_get "$T/out" branches.t.x) $(json_get "$T/out" branches.t.y)" = "2 1" ] &&
+    check trace_json_loop [ "$(json_get "$T/out" loops.l.2) $(json_get "$T/out" loops.l.0)" = "2 1" ] &&
+    check trace_json_service [ "$(json_get "$T/out" service.mean_ns) $(json_get "$T/out" service.sd_ns)" = "6000 1414.213562373095" ] &&
+    check trace_json_gap [ "$(json_get "$T/out" service_minus_steps.mean_ns) $(json_get "$T/out" client.count)" = "3000 1" ]
+run_proper trace --json "$T/n.trace"
+status_is trace_json_counters 0 && json_valid trace_json_counters_valid "$T/out" &&
+    check trace_json_counters [ "$(json_get "$T/out" counters.c.records) $(json_get "$T/out" counters.c.mean) $(json_get "$T/out" counters.c.max)" = "2 3 6" ]
 
-printf 'proper-trace 1\nR 1\nS a 5\nX 1\nE\n' > "$work/bad.trace"
-err=$("$P" trace "$work/bad.trace" 2>&1 >/dev/null); rc=$?
-if [ $rc -eq 2 ] && [ "$err" = "proper: $work/bad.trace:4:1: unknown record kind 'X'" ]; then
-    ok trace_bad_input
-else
-    fail trace_bad_input "exit $rc, stderr '$err'"
-fi
-"$P" trace --nope "$work/s.trace" 2>/dev/null; rc=$?
-"$P" trace 2>/dev/null; rc2=$?
-if [ $rc -eq 2 ] && [ $rc2 -eq 2 ]; then ok trace_usage_errors; else fail trace_usage_errors "exit $rc, $rc2"; fi
+expect_text trace_help 0 "usage: proper trace" "$PROPER" trace --help
+
+printf 'proper-trace 1\nR 1\nS a 5\nX 1\nE\n' > "$T/bad.trace"
+run_proper trace "$T/bad.trace"
+status_is trace_bad_input 2 && check trace_bad_input [ "$(cat "$T/err")" = "proper: $T/bad.trace:4:1: unknown record kind 'X'" ]
+expect_error trace_unknown_option "proper trace: unknown option '--nope' (see 'proper trace --help')" "$PROPER" trace --nope "$T/s.trace"
+expect_error trace_no_file "proper trace: expected at least one trace FILE" "$PROPER" trace
+expect_error trace_json_and_csv "--json and --csv exclude each other" "$PROPER" trace --json --csv "$T/s.trace"
