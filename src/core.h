@@ -295,8 +295,16 @@ PROPER_API void proper_alias_free(proper_alias *a);
 
 /* ---- Files and text -----------------------------------------------------*/
 
+/* Largest file proper_read_file accepts, in bytes: a larger file (or an
+ * endless one such as /dev/zero) fails with PROPER_ELIMIT after reading at
+ * most this much, instead of exhausting memory. */
+#ifndef PROPER_MAX_FILE_BYTES
+#define PROPER_MAX_FILE_BYTES ((size_t)1 << 30)
+#endif
+
 /* Read a whole file into a NUL-terminated buffer (free with PROPER_FREE).
- * `path` "-" is not special here: callers decide about stdin. */
+ * `path` "-" is not special here: callers decide about stdin. Files over
+ * PROPER_MAX_FILE_BYTES fail with PROPER_ELIMIT. */
 PROPER_API int proper_read_file(const char *path, char **data, size_t *len, proper_error *err);
 
 /* A cursor over text that tracks line and column for error messages. */
@@ -897,6 +905,11 @@ PROPER_API void proper_alias_free(proper_alias *a) {
 
 /* ---- files ---- */
 
+static void proper__core_read_abandon(FILE *f, char *buf) {
+    PROPER_FREE(buf);
+    fclose(f);
+}
+
 PROPER_API int proper_read_file(const char *path, char **data, size_t *len, proper_error *err) {
     FILE *f;
     char *buf = NULL;
@@ -906,19 +919,24 @@ PROPER_API int proper_read_file(const char *path, char **data, size_t *len, prop
     f = fopen(path, "rb");
     if (!f) return proper_error_set(err, PROPER_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
     for (;;) {
-        size_t got;
+        size_t room, got;
         if (proper_reserve(&buf, &cap, n + 65536 + 1, 1)) {
-            PROPER_FREE(buf);
-            fclose(f);
+            proper__core_read_abandon(f, buf);
             return proper_error_set(err, PROPER_ENOMEM, path, 0, 0, "out of memory reading file");
         }
-        got = fread(buf + n, 1, cap - n - 1, f);
+        room = cap - n - 1;
+        if (room > PROPER_MAX_FILE_BYTES + 1 - n) room = PROPER_MAX_FILE_BYTES + 1 - n; /* one byte past the limit */
+        got = fread(buf + n, 1, room, f);
         n += got;
+        if (n > PROPER_MAX_FILE_BYTES) {
+            proper__core_read_abandon(f, buf);
+            return proper_error_set(err, PROPER_ELIMIT, path, 0, 0, "file is larger than %zu bytes (PROPER_MAX_FILE_BYTES)",
+                                    (size_t)PROPER_MAX_FILE_BYTES);
+        }
         if (got == 0) break;
     }
     if (ferror(f)) {
-        PROPER_FREE(buf);
-        fclose(f);
+        proper__core_read_abandon(f, buf);
         return proper_error_set(err, PROPER_EIO, path, 0, 0, "read error");
     }
     fclose(f);

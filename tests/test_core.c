@@ -1,5 +1,6 @@
 /* Tests for core.h: errors, arrays, RNG, number parsing. */
 #define PROPER_IMPLEMENTATION
+#define PROPER_MAX_FILE_BYTES 4096 /* small, to test the limit */
 #include "../src/core.h"
 #include "test.h"
 
@@ -190,9 +191,37 @@ static void test_read_file_errors(void) {
     proper_error e;
     CHECK_INT(proper_read_file("/nonexistent/proper/x", &data, &len, &e), PROPER_EIO);
     CHECK_STR(e.file, "/nonexistent/proper/x");
-    CHECK_INT(proper_read_file("tests/test.h", &data, &len, &e), 0);
+    CHECK_INT(proper_read_file("LICENSE", &data, &len, &e), 0);
     CHECK(len > 100 && data[len] == '\0');
     PROPER_FREE(data);
+}
+
+/* Writes n bytes of 'x' to a temporary file and returns its path. */
+static const char *file_of_size(size_t n) {
+    static char path[] = "build/test_core_size.tmp";
+    FILE *f = fopen(path, "wb");
+    size_t i;
+    for (i = 0; f && i < n; i++) fputc('x', f);
+    if (f) fclose(f);
+    return path;
+}
+
+static void test_read_file_limit(void) {
+    char *data = NULL;
+    size_t len = 0;
+    proper_error e;
+    CHECK_INT(proper_read_file(file_of_size(4096), &data, &len, &e), 0);
+    CHECK(len == 4096 && data[4095] == 'x' && data[4096] == '\0');
+    PROPER_FREE(data);
+    CHECK_INT(proper_read_file(file_of_size(4097), &data, &len, &e), PROPER_ELIMIT);
+    CHECK(data == NULL && len == 0);
+    CHECK(strstr(e.message, "larger than 4096 bytes") != NULL);
+    /* an endless file ends with the same error, not with memory exhausted */
+    CHECK_INT(proper_read_file("/dev/zero", &data, &len, &e), PROPER_ELIMIT);
+    CHECK_INT(proper_read_file(file_of_size(0), &data, &len, &e), 0);
+    CHECK(len == 0 && data[0] == '\0');
+    PROPER_FREE(data);
+    remove(file_of_size(0));
 }
 
 static void test_strings_and_builder(void) {
@@ -359,6 +388,7 @@ int main(void) {
     RUN(test_parse_double);
     RUN(test_parse_int_and_positions);
     RUN(test_read_file_errors);
+    RUN(test_read_file_limit);
     RUN(test_strings_and_builder);
     RUN(test_format_double_shortest);
     RUN(test_intern_against_linear_search);
