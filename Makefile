@@ -30,7 +30,8 @@ bin/proper: $(CLI_SRC) $(CLI_HDR) $(SRC) $(BACKENDS)
 # The CLI built with sanitizers, for the command-line tests.
 build/proper-san: $(CLI_SRC) $(CLI_HDR) $(SRC) $(BACKENDS)
 	@mkdir -p build
-	$(CC) $(STRICT) $(SAN) -O1 -g -o $@ $(CLI_SRC) $(LIBS)
+	@echo "  build $@"
+	@$(CC) $(STRICT) $(SAN) -O1 -g -o $@ $(CLI_SRC) $(LIBS)
 
 # proper.h is generated and committed; this target always regenerates it.
 proper.h:
@@ -47,6 +48,7 @@ check-amalgamation:
 
 build/tests/%: tests/%.c tests/test.h $(SRC) $(BACKENDS)
 	@mkdir -p $(dir $@)
+	@echo "  build $@"
 	@$(CC) $(STRICT) $(SAN) -O1 -g -o $@ $< $(LIBS) 2> $@.log || { cat $@.log; rm -f $@; }
 
 # the CLI's shared pieces are tested on their own
@@ -55,9 +57,24 @@ build/tests/test_bench: bench/bench.h
 
 build/fuzz/%: tests/fuzz/%.c tests/fuzz/replay.h $(SRC) $(BACKENDS)
 	@mkdir -p $(dir $@)
+	@echo "  build $@"
 	@$(CC) $(STRICT) $(SAN) -O1 -g -o $@ $< $(LIBS) 2> $@.log || { cat $@.log; rm -f $@; }
 
-test-build: $(TEST_BINS) $(FUZZ_BINS) build/proper-san
+# The same fuzz targets under libFuzzer (clang): `make test` runs each for a
+# fixed number of inputs (tests/run.sh); scripts/fuzz.sh NAME SECONDS fuzzes
+# one for longer. Built only where clang can link libFuzzer.
+LIBFUZZ_BINS = $(patsubst tests/fuzz/%.c,build/libfuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
+build/libfuzz/%: tests/fuzz/%.c $(SRC) $(BACKENDS)
+	@mkdir -p $(dir $@)
+	@echo "  build $@"
+	@$(CLANG) -std=c99 -g -O1 -DPROPER_LIBFUZZER -fsanitize=fuzzer,address,undefined \
+	  -fno-sanitize-recover=undefined -o $@ $< $(LIBS) 2> $@.log || { cat $@.log; rm -f $@; }
+# (the probe links into build/, never to /dev/null: a linker run as root may
+# replace its output file)
+HAVE_LIBFUZZER := $(shell mkdir -p build && echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }' | \
+	$(CLANG) -x c -fsanitize=fuzzer -o build/libfuzzer-probe - 2>/dev/null && echo yes)
+
+test-build: $(TEST_BINS) $(FUZZ_BINS) build/proper-san $(if $(HAVE_LIBFUZZER),$(LIBFUZZ_BINS))
 
 test:
 	@-$(MAKE) -s -k -j2 test-build
@@ -72,15 +89,15 @@ build/bench/%: bench/%.c bench/bench.h $(SRC) $(BACKENDS)
 bench: $(BENCH_BINS)
 	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
 
-# PROPER case studies (examples/proper/)
-CASES = examples/proper/cases.c examples/proper/inputs.c examples/proper/cases.h
-build/ex/%: examples/proper/%.c $(CASES) $(SRC) cli/svg.c cli/svg.h
+# Annotated-code case studies, the PROPER method (examples/annotated/)
+CASES = examples/annotated/cases.c examples/annotated/inputs.c examples/annotated/cases.h
+build/ex/%: examples/annotated/%.c $(CASES) $(SRC) cli/svg.c cli/svg.h
 	@mkdir -p $(dir $@)
 	$(CC) $(STRICT) $(OPT) -o $@ $< $(filter %.c,$(CASES)) cli/svg.c $(LIBS)
 
-proper-results: build/ex/reproduce
-	@mkdir -p docs/proper
-	build/ex/reproduce --svg docs/proper > docs/proper-results.md
+annotated-results: build/ex/reproduce
+	@mkdir -p docs/annotated
+	build/ex/reproduce --svg docs/annotated > docs/annotated-results.md
 
 run: bin/proper
 	@sh examples/run.sh

@@ -83,6 +83,27 @@ for src in tests/fuzz/fuzz_*.c; do
     timeout "$TIMEOUT" "$bin" "$corpus" > "$out" 2>&1; tally "$name" $? "$out"
 done
 
+# --- fuzz smoke: each target under libFuzzer for a fixed number of new
+# inputs (seeded, at most 6 s each) on a scratch copy of its corpus ---
+if ls build/libfuzz/fuzz_* > /dev/null 2>&1; then
+    for src in tests/fuzz/fuzz_*.c; do
+        name=$(basename "$src" .c); bin=build/libfuzz/$name; work=build/libfuzz/work-${name#fuzz_}
+        if [ ! -x "$bin" ]; then
+            [ -f "$bin.log" ] && cat "$bin.log"
+            echo "FAIL smoke_$name: did not compile"; fail=$((fail + 1)); continue
+        fi
+        rm -rf "$work"; mkdir -p "$work"
+        if timeout 60 "$bin" -seed=1 -runs=20000 -max_total_time=6 -rss_limit_mb=2048 -timeout=10 \
+               -artifact_prefix=build/libfuzz/$name- "$work" "tests/corpus/${name#fuzz_}" > "$out" 2>&1; then
+            echo "ok smoke_$name ($(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$out") inputs)"; pass=$((pass + 1))
+        else
+            tail -40 "$out"; echo "FAIL smoke_$name: see the input written under build/libfuzz/"; fail=$((fail + 1))
+        fi
+    done
+else
+    echo "SKIP fuzz_smoke: clang with libFuzzer not installed"; skip=$((skip + 1))
+fi
+
 # --- command-line tests (sanitizer build of bin/proper) ---
 if [ -x build/proper-san ]; then
     for t in tests/cli_*.sh; do

@@ -31,11 +31,12 @@ static void round_trip(const proper_sre *s) {
     proper_strbuf a, b;
     proper_strbuf_init(&a);
     proper_strbuf_init(&b);
-    if (proper_sre_format(s, &a, &err) || !a.data) abort();
+    /* an empty model prints as nothing: the builder may then hold no buffer */
+    if (proper_sre_format(s, &a, &err)) abort();
     proper_sre_init(&t);
-    if (proper_sre_parse(&t, a.data, a.len, "printed", &err)) abort();
+    if (proper_sre_parse(&t, a.data ? a.data : "", a.len, "printed", &err)) abort();
     if (!proper_sre_equal(s, &t)) abort();
-    if (proper_sre_format(&t, &b, &err) || !b.data || strcmp(a.data, b.data) != 0) abort();
+    if (proper_sre_format(&t, &b, &err) || strcmp(a.data ? a.data : "", b.data ? b.data : "") != 0) abort();
     proper_sre_free(&t);
     proper_strbuf_free(&a);
     proper_strbuf_free(&b);
