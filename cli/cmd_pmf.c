@@ -8,14 +8,18 @@
 
 #include "../src/pmf.h"
 #include "cli.h"
+#include "json.h"
 #include "svg.h"
+
+/* Default --precision: the mass a geometric loop leaves to the tail. */
+#define PMF_DEFAULT_PRECISION 1e-12
 
 static void pmf_usage(FILE *out) {
     fprintf(out,
             "usage: proper pmf stats FILE [options]\n"
             "       proper pmf conv A B [options]\n"
             "       proper pmf loop BODY ITERS [options]\n"
-            "       proper pmf loop BODY --reenter P [--eps E] [options]\n\n"
+            "       proper pmf loop BODY --reenter P [--precision E] [options]\n\n"
             "Discrete distributions (PMFs) on a grid of values, read from CSV files of\n"
             "\"value,prob\" rows (an optional header line; '#' comments; a row \"inf,P\"\n"
             "is mass beyond the grid, the tail).\n\n"
@@ -25,8 +29,8 @@ static void pmf_usage(FILE *out) {
             "                    ITERS is a CSV of \"count,prob\" rows (count >= 0)\n"
             "  loop BODY --reenter P\n"
             "                    geometric count: P(i iterations) = (1-P) P^i; the grid\n"
-            "                    is cut where the remaining mass is below --eps (default\n"
-            "                    1e-12), which goes to the tail\n\n"
+            "                    is cut where the remaining mass is below --precision\n"
+            "                    (default %g), which goes to the tail\n\n"
             "options:\n"
             "  --width W         bin width for reading the files (default: inferred from\n"
             "                    the spacing of each file's values; files with different\n"
@@ -34,15 +38,17 @@ static void pmf_usage(FILE *out) {
             "  --truncate EPS    move trailing result bins of total mass <= EPS to the tail\n"
             "  --svg FILE        plot the PMFs (or CDFs with --cdf) as an SVG picture\n"
             "  --cdf             plot cumulative distributions instead of PMFs\n"
-            "  --json            print statistics as JSON\n"
+            "  --json            print statistics as JSON; a quantile that lies in the\n"
+            "                    tail is null there\n"
             "  --csv             print the resulting PMF as \"value,prob\" CSV\n\n"
             "Statistics describe the grid part (conditioned on it); a quantile that lies in\n"
-            "the tail prints as inf. Exit status: 0 ok, 2 bad input.\n");
+            "the tail prints as inf (null in JSON). Exit status: 0 ok, 2 bad input.\n",
+            PMF_DEFAULT_PRECISION);
 }
 
 typedef struct pmf_opts {
     const char *svg;
-    double width, truncate, reenter, eps;
+    double width, truncate, reenter, precision;
     int json, csv, cdf, has_reenter;
 } pmf_opts;
 
@@ -51,41 +57,28 @@ static const double pmf_quantiles[] = {0.5, 0.9, 0.95, 0.99};
 
 /* ---- output ---- */
 
-static void print_number_json(double v) {
-    if (isfinite(v)) printf("%.17g", v);
-    else if (isinf(v)) printf(v > 0 ? "\"inf\"" : "\"-inf\"");
-    else printf("null");
-}
-
-static void print_stats_json(const char *name, const proper_pmf *x) {
+static void print_stats_json(cli_json *j, const char *name, const proper_pmf *x) {
     size_t q;
-    printf("{\"name\": \"");
-    for (; *name; name++) {
-        if (*name == '"' || *name == '\\') putchar('\\');
-        if ((unsigned char)*name >= 0x20) putchar(*name);
-    }
-    printf("\", \"bins\": %zu, \"offset\": ", x->n);
-    print_number_json(x->offset);
-    printf(", \"width\": ");
-    print_number_json(x->width);
-    printf(", \"tail\": ");
-    print_number_json(x->tail);
-    printf(", \"mean\": ");
-    print_number_json(proper_pmf_mean(x));
-    printf(", \"std\": ");
-    print_number_json(proper_pmf_std(x));
-    printf(", \"variance\": ");
-    print_number_json(proper_pmf_variance(x));
-    printf(", \"mode\": ");
-    print_number_json(proper_pmf_mode(x));
-    printf(", \"min\": ");
-    print_number_json(proper_pmf_quantile(x, 0.0));
-    printf(", \"quantiles\": {");
+    cli_json_object_begin(j);
+    cli_json_key_string(j, "name", name);
+    cli_json_key_uint(j, "bins", x->n);
+    cli_json_key_number(j, "offset", x->offset);
+    cli_json_key_number(j, "width", x->width);
+    cli_json_key_number(j, "tail", x->tail);
+    cli_json_key_number(j, "mean", proper_pmf_mean(x));
+    cli_json_key_number(j, "std", proper_pmf_std(x));
+    cli_json_key_number(j, "variance", proper_pmf_variance(x));
+    cli_json_key_number(j, "mode", proper_pmf_mode(x));
+    cli_json_key_number(j, "min", proper_pmf_quantile(x, 0.0));
+    cli_json_key(j, "quantiles");
+    cli_json_object_begin(j);
     for (q = 0; q < PMF_N_QUANTILES; q++) {
-        printf("%s\"%g\": ", q ? ", " : "", pmf_quantiles[q]);
-        print_number_json(proper_pmf_quantile(x, pmf_quantiles[q]));
+        char key[32];
+        snprintf(key, sizeof key, "%g", pmf_quantiles[q]);
+        cli_json_key_number(j, key, proper_pmf_quantile(x, pmf_quantiles[q]));
     }
-    printf("}}");
+    cli_json_object_end(j);
+    cli_json_object_end(j);
 }
 
 static void print_table_header(int name_width) {
@@ -168,19 +161,20 @@ static int report(const pmf_opts *o, const char *title, const proper_pmf *const 
     if (o->csv) {
         if (proper_pmf_write_csv(pmfs[k - 1], stdout, &err)) return cli_report(&err);
     } else if (o->json) {
+        cli_json j;
+        cli_json_init(&j, stdout);
         if (k == 1) {
-            print_stats_json(names[0], pmfs[0]);
+            print_stats_json(&j, names[0], pmfs[0]);
         } else {
-            printf("{\"inputs\": [");
-            for (i = 0; i + 1 < k; i++) {
-                if (i) printf(", ");
-                print_stats_json(names[i], pmfs[i]);
-            }
-            printf("], \"result\": ");
-            print_stats_json(names[k - 1], pmfs[k - 1]);
-            printf("}");
+            cli_json_object_begin(&j);
+            cli_json_key(&j, "inputs");
+            cli_json_array_begin(&j);
+            for (i = 0; i + 1 < k; i++) print_stats_json(&j, names[i], pmfs[i]);
+            cli_json_array_end(&j);
+            cli_json_key(&j, "result");
+            print_stats_json(&j, names[k - 1], pmfs[k - 1]);
+            cli_json_object_end(&j);
         }
-        printf("\n");
     } else {
         int name_width = 3;
         for (i = 0; i < k; i++)
@@ -199,12 +193,11 @@ static int read_pmf(proper_pmf *x, const char *path, const pmf_opts *o) {
     return CLI_OK;
 }
 
-static int cmd_stats(const pmf_opts *o, char **files, int n_files) {
+static int cmd_stats(const pmf_opts *o, const char *const *files) {
     proper_pmf x;
     const proper_pmf *pmfs[1];
     const char *names[1];
     int rc;
-    if (n_files != 1) return cli_fail("pmf stats: expected one FILE (see 'proper pmf --help')");
     proper_pmf_init(&x);
     if ((rc = read_pmf(&x, files[0], o)) != CLI_OK) return rc;
     if (o->truncate > 0) proper_pmf_truncate(&x, o->truncate);
@@ -215,14 +208,13 @@ static int cmd_stats(const pmf_opts *o, char **files, int n_files) {
     return rc;
 }
 
-static int cmd_conv(const pmf_opts *o, char **files, int n_files) {
+static int cmd_conv(const pmf_opts *o, const char *const *files) {
     proper_pmf a, b, c;
     const proper_pmf *pmfs[3];
     const char *names[3];
     char result_name[512], title[600];
     proper_error err;
     int rc;
-    if (n_files != 2) return cli_fail("pmf conv: expected two files A B (see 'proper pmf --help')");
     proper_pmf_init(&a);
     proper_pmf_init(&b);
     proper_pmf_init(&c);
@@ -249,7 +241,7 @@ static int cmd_conv(const pmf_opts *o, char **files, int n_files) {
     return rc;
 }
 
-static int cmd_loop(const pmf_opts *o, char **files, int n_files) {
+static int cmd_loop(const pmf_opts *o, const char *const *files) {
     proper_pmf body, r;
     const proper_pmf *pmfs[2];
     const char *names[2];
@@ -258,15 +250,13 @@ static int cmd_loop(const pmf_opts *o, char **files, int n_files) {
     size_t n_iters = 0;
     proper_error err;
     int rc;
-    if (o->has_reenter ? n_files != 1 : n_files != 2)
-        return cli_fail("pmf loop: expected BODY ITERS, or BODY --reenter P (see 'proper pmf --help')");
     proper_pmf_init(&body);
     proper_pmf_init(&r);
     rc = read_pmf(&body, files[0], o);
     if (rc == CLI_OK && !o->has_reenter && proper_pmf_read_counts(files[1], &iters, &n_iters, &err))
         rc = cli_report(&err);
     if (rc == CLI_OK) {
-        int status = o->has_reenter ? proper_pmf_markov_loop(&r, &body, o->reenter, o->eps, &err)
+        int status = o->has_reenter ? proper_pmf_markov_loop(&r, &body, o->reenter, o->precision, &err)
                                     : proper_pmf_loop(&r, &body, iters, n_iters, &err);
         if (status) rc = cli_report(&err);
     }
@@ -287,64 +277,67 @@ static int cmd_loop(const pmf_opts *o, char **files, int n_files) {
     return rc;
 }
 
+/* The action's operands: how many files it takes and how they are written. */
+static int pmf_check_files(cli_args *a, const pmf_opts *o, const char *action, int n_files) {
+    int want;
+    const char *operands;
+    if (strcmp(action, "stats") == 0) want = 1, operands = "one FILE";
+    else if (strcmp(action, "conv") == 0) want = 2, operands = "two files A B";
+    else if (strcmp(action, "loop") == 0 && o->has_reenter) want = 1, operands = "BODY (with --reenter P)";
+    else if (strcmp(action, "loop") == 0) want = 2, operands = "BODY ITERS, or BODY --reenter P";
+    else return cli_usage_error(a, "unknown action '%s' (stats, conv or loop)", action);
+    if (n_files != want) return cli_usage_error(a, "%s: expected %s", action, operands);
+    return CLI_OK;
+}
+
+/* Options into o, the action and file names into files[0..*n) (files has
+ * room for argc entries). */
+static int pmf_parse_args(int argc, char **argv, pmf_opts *o, const char **files, int *n) {
+    cli_args a;
+    memset(o, 0, sizeof *o);
+    o->precision = PMF_DEFAULT_PRECISION;
+    *n = 0;
+    cli_args_init(&a, "pmf", argc, argv);
+    if (a.help) {
+        pmf_usage(stdout);
+        return -1;
+    }
+    while (cli_next(&a)) {
+        if (cli_flag(&a, "--json")) o->json = 1;
+        else if (cli_flag(&a, "--csv")) o->csv = 1;
+        else if (cli_flag(&a, "--cdf")) o->cdf = 1;
+        else if (cli_opt(&a, "--svg")) o->svg = a.value;
+        else if (cli_opt_double(&a, "--width", "(0,inf)", &o->width)) {
+        } else if (cli_opt_double(&a, "--truncate", "[0,1)", &o->truncate)) {
+        } else if (cli_opt_double(&a, "--precision", "(0,1)", &o->precision)) {
+        } else if (cli_opt_double(&a, "--reenter", NULL, &o->reenter)) {
+            o->has_reenter = 1;
+        } else if (cli_positional(&a)) {
+            files[(*n)++] = a.value;
+        } else {
+            cli_unknown(&a);
+        }
+    }
+    if (a.status) return a.status;
+    if (*n == 0) return cli_usage_error(&a, "expected an action: stats, conv or loop");
+    if (o->json && o->csv) return cli_usage_error(&a, "--json and --csv exclude each other");
+    return pmf_check_files(&a, o, files[0], *n - 1);
+}
+
 int cmd_pmf(int argc, char **argv) {
     pmf_opts o;
-    proper_error err;
-    char **files;
-    int i, n_files = 0, rc;
-    const char *action;
-    memset(&o, 0, sizeof o);
-    o.eps = 1e-12;
-    if (argc < 2 || cli_is_help(argv[1])) {
-        pmf_usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? CLI_BAD_INPUT : CLI_OK;
+    const char **args;
+    int n_args, rc;
+    args = (const char **)PROPER_MALLOC((size_t)argc * sizeof *args);
+    if (!args) return cli_fail("out of memory");
+    rc = pmf_parse_args(argc, argv, &o, args, &n_args);
+    if (rc) {
+        PROPER_FREE(args);
+        return rc < 0 ? CLI_OK : rc;
     }
-    action = argv[1];
-    files = (char **)calloc((size_t)argc, sizeof *files);
-    if (!files) return cli_fail("out of memory");
-    for (i = 2; i < argc; i++) {
-        const char *v;
-        int missing = 0;
-        double *target = NULL;
-        const char *what = NULL;
-        if (cli_is_help(argv[i])) {
-            pmf_usage(stdout);
-            free(files);
-            return CLI_OK;
-        }
-        if ((v = cli_option(argc, argv, &i, "--svg", &missing))) o.svg = v;
-        else if (!missing && (v = cli_option(argc, argv, &i, "--width", &missing))) { target = &o.width; what = "--width"; }
-        else if (!missing && (v = cli_option(argc, argv, &i, "--truncate", &missing))) { target = &o.truncate; what = "--truncate"; }
-        else if (!missing && (v = cli_option(argc, argv, &i, "--reenter", &missing))) { target = &o.reenter; what = "--reenter"; o.has_reenter = 1; }
-        else if (!missing && (v = cli_option(argc, argv, &i, "--eps", &missing))) { target = &o.eps; what = "--eps"; }
-        if (missing) {
-            free(files);
-            return cli_fail("%s needs a value", argv[i]);
-        }
-        if (target && proper_parse_double_str(v, target, what, &err)) {
-            free(files);
-            return cli_report(&err);
-        }
-        if (target == &o.width && !(o.width > 0 && !isinf(o.width))) {
-            free(files);
-            return cli_fail("--width must be finite and > 0, got '%s'", v);
-        }
-        if (v) continue;
-        if (strcmp(argv[i], "--json") == 0) o.json = 1;
-        else if (strcmp(argv[i], "--csv") == 0) o.csv = 1;
-        else if (strcmp(argv[i], "--cdf") == 0) o.cdf = 1;
-        else if (argv[i][0] == '-' && argv[i][1]) {
-            free(files);
-            return cli_fail("pmf: unknown option '%s' (see 'proper pmf --help')", argv[i]);
-        } else files[n_files++] = argv[i];
-    }
-    if (o.json && o.csv) rc = cli_fail("pmf: --json and --csv exclude each other");
-    else if (o.width < 0 || (o.width > 0 && isinf(o.width))) rc = cli_fail("--width must be finite and > 0, got %g", o.width);
-    else if (!(o.truncate >= 0 && o.truncate < 1)) rc = cli_fail("--truncate must lie in [0, 1), got %g", o.truncate);
-    else if (strcmp(action, "stats") == 0) rc = cmd_stats(&o, files, n_files);
-    else if (strcmp(action, "conv") == 0) rc = cmd_conv(&o, files, n_files);
-    else if (strcmp(action, "loop") == 0) rc = cmd_loop(&o, files, n_files);
-    else rc = cli_fail("pmf: unknown action '%s' (stats, conv or loop; see 'proper pmf --help')", action);
-    free(files);
+    if (strcmp(args[0], "stats") == 0) rc = cmd_stats(&o, args + 1);
+    else if (strcmp(args[0], "conv") == 0) rc = cmd_conv(&o, args + 1);
+    else rc = cmd_loop(&o, args + 1);
+    PROPER_FREE(args);
     return rc;
 }
