@@ -115,5 +115,6 @@ else
     echo "FAIL cli: build/proper-san did not compile"; fail=$((fail + 1))
 fi
 
+[ -n "${PROPER_TEST_START:-}" ] && echo "make test took $(( $(date +%s) - PROPER_TEST_START )) s (building included)"
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
