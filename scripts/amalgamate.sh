@@ -14,11 +14,36 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 for m in "$@"; do
-    f="src/$m.h"
-    [ -f "$f" ] || { echo "amalgamate.sh: $f: no such module" >&2; exit 1; }
-    printf '\n/* ======== %s ======== */\n' "$f"
-    grep -v '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f"
-done > "$tmp/body"
+    [ -f "src/$m.h" ] || { echo "amalgamate.sh: src/$m.h: no such module" >&2; exit 1; }
+done
+upper() { echo "$1" | tr a-z A-Z; }
+deps() { sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([a-z_]*\)\.h".*/\1/p' "src/$1.h" | sort -u; }
+
+# Module selection: PROPER_ONLY_<MODULE> (any number of them) keeps those
+# modules and what they include; with none defined every module is kept.
+# Walking the modules last to first closes the set over their #includes.
+selection() {
+    printf '\n/* ======== module selection (PROPER_ONLY_<MODULE>) ======== */\n#if'
+    sep=''
+    for m in "$@"; do printf '%s defined(PROPER_ONLY_%s)' "$sep" "$(upper "$m")"; sep=' ||'; done
+    printf '\n#define PROPER__SELECTED 1\n#endif\n'
+    for m in $(printf '%s\n' "$@" | sed -n '1!G;h;$p'); do
+        M=$(upper "$m")
+        printf '#if !defined(PROPER__SELECTED) || defined(PROPER_ONLY_%s) || defined(PROPER__WANT_%s)\n' "$M" "$M"
+        printf '#define PROPER__WANT_%s 1\n' "$M"
+        for d in $(deps "$m"); do printf '#define PROPER__WANT_%s 1\n' "$(upper "$d")"; done
+        printf '#endif\n'
+    done
+}
+
+{
+    selection "$@"
+    for m in "$@"; do
+        printf '\n/* ======== src/%s.h ======== */\n#ifdef PROPER__WANT_%s\n' "$m" "$(upper "$m")"
+        grep -v '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "src/$m.h"
+        printf '#endif /* PROPER__WANT_%s */\n' "$(upper "$m")"
+    done
+} > "$tmp/body"
 
 # Tunables: "#ifndef X" directly followed by "#define X value", where X is
 # neither an include guard (_H) nor an implementation guard.

@@ -57,9 +57,20 @@ else
     echo "SKIP proper_h_cxx: g++ not installed"; skip=$((skip + 1))
 fi
 
+# PROPER_ONLY_<MODULE>: each module alone (with what it needs) compiles cleanly
+only_each_module() {
+    for m in $(sed -n 's/^MODULES *= *//p' Makefile); do
+        M=$(echo "$m" | tr a-z A-Z)
+        printf '#define PROPER_IMPLEMENTATION\n#define PROPER_ONLY_%s\n#include "proper.h"\nint main(void) { return 0; }\n' "$M" > build/only.c
+        ${CC:-cc} -std=c99 $STRICT -O0 -I. build/only.c -o build/only -lm -lpthread || { echo "PROPER_ONLY_$M does not compile"; return 1; }
+    done
+}
+check proper_only_each_module only_each_module
+
 # the drop-in example of README.md compiles against proper.h and runs
 awk '/^```c$/{f=1;next}/^```$/{f=0}f' README.md > build/readme_example.c
 check readme_example sh -c "${CC:-cc} -std=c99 $STRICT -I. build/readme_example.c -o build/readme_example -lm && build/readme_example"
+check readme_example_only_pmf sh -c "${CC:-cc} -std=c99 $STRICT -DPROPER_ONLY_PMF -I. build/readme_example.c -o build/readme_example -lm && build/readme_example"
 
 # --- unit, property and differential tests ---
 for src in tests/test_*.c; do
