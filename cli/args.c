@@ -145,6 +145,17 @@ int cli_opt(cli_args *a, const char *spec) {
     return 1;
 }
 
+int cli_opt_next(cli_args *a) {
+    if (a->status) return 0;
+    if (a->i + 1 >= a->argc) {
+        cli_usage_error(a, "option '%s' needs 2 values", a->name);
+        return 0;
+    }
+    a->i++;
+    a->value = a->argv[a->i];
+    return 1;
+}
+
 int cli_opt_uint(cli_args *a, const char *spec, unsigned long long min, unsigned long long max,
                  unsigned long long *out) {
     if (!cli_opt(a, spec)) return 0;

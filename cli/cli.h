@@ -74,6 +74,10 @@ int cli_flag(cli_args *a, const char *spec);
 /* 1 when the current argument is the option `spec`; its value is a->value
  * (0 with an error reported when the value is missing). */
 int cli_opt(cli_args *a, const char *spec);
+/* The argument after the option just matched, as its next value (for
+ * options of two values: "--measured TRACE STEP"): 1 with a->value set, or
+ * 0 with "option '--x' needs 2 values" reported. */
+int cli_opt_next(cli_args *a);
 /* cli_opt, then the value parsed by cli_parse_uint / cli_parse_double; 1
  * when the option matched (whether or not its value was good). */
 int cli_opt_uint(cli_args *a, const char *spec, unsigned long long min, unsigned long long max,

@@ -9,6 +9,7 @@
 #include "../src/sre.h"
 #include "../src/stats.h"
 #include "cli.h"
+#include "json.h"
 #include "svg.h"
 
 #define SRE_MAX_EVALS 8
@@ -47,7 +48,8 @@ static void sre_usage(FILE *out) {
             "  --truncate EPS       tail mass cut after each operation (default 1e-12)\n"
             "  --title TEXT         name of the scenario in tables and plots\n"
             "  --svg FILE           plot the predicted (and measured) PMFs\n"
-            "  --json               print the results as JSON\n"
+            "  --json               print the results as JSON; a figure that is not a\n"
+            "                       finite number (a deviation from a measured 0) is null\n"
             "  --csv                print the (first) predicted PMF as \"value,prob\" CSV\n"
             "  --print              print the model (after --set) and exit\n"
             "  --from-automaton EDGES\n"
@@ -95,53 +97,43 @@ static double sre_dev(double predicted, double measured) { return 100.0 * (predi
 /* ---- arguments ---- */
 
 static int sre_parse_args(int argc, char **argv, sre_opts *o) {
-    int i, missing;
-    const char *v;
+    cli_args a;
     memset(o, 0, sizeof *o);
     o->width = 1.0;
     o->truncate = PROPER_SRE_DEFAULT_TRUNCATE_EPS;
-    for (i = 1; i < argc; i++) {
-        proper_error err;
-        const char *a = argv[i];
-        if (strcmp(a, "--json") == 0) o->json = 1;
-        else if (strcmp(a, "--csv") == 0) o->csv = 1;
-        else if (strcmp(a, "--print") == 0) o->print = 1;
-        else if (strcmp(a, "--measured") == 0) {
-            if (i + 2 >= argc) return cli_fail("--measured needs TRACE and STEP");
-            o->trace = argv[++i];
-            o->step = argv[++i];
-        } else if ((v = cli_option(argc, argv, &i, "--eval", &missing)) != NULL) {
-            if (o->n_evals == SRE_MAX_EVALS) return cli_fail("at most %d --eval", SRE_MAX_EVALS);
-            o->evals[o->n_evals++] = v;
-        } else if (!missing && (v = cli_option(argc, argv, &i, "--set", &missing)) != NULL) {
-            if (o->n_sets == SRE_MAX_SETS) return cli_fail("at most %d --set", SRE_MAX_SETS);
-            o->sets[o->n_sets++] = v;
-        } else if (!missing && (v = cli_option(argc, argv, &i, "--width", &missing)) != NULL) {
-            if (proper_parse_double_str(v, &o->width, "--width", &err)) return cli_report(&err);
-            if (!(o->width > 0.0) || isinf(o->width)) return cli_fail("--width must be positive, got %s", v);
-        } else if (!missing && (v = cli_option(argc, argv, &i, "--truncate", &missing)) != NULL) {
-            if (proper_parse_double_str(v, &o->truncate, "--truncate", &err)) return cli_report(&err);
-        } else if (!missing && (v = cli_option(argc, argv, &i, "--max-mean-dev", &missing)) != NULL) {
-            if (proper_parse_double_str(v, &o->max_mean_dev, "--max-mean-dev", &err)) return cli_report(&err);
-            o->has_max = 1;
-        } else if (!missing && (v = cli_option(argc, argv, &i, "--svg", &missing)) != NULL) {
-            o->svg = v;
-        } else if (!missing && (v = cli_option(argc, argv, &i, "--title", &missing)) != NULL) {
-            o->title = v;
-        } else if (!missing && (v = cli_option(argc, argv, &i, "--from-automaton", &missing)) != NULL) {
-            o->automaton = v;
-        } else if (missing) {
-            return cli_fail("%s needs a value", a);
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return cli_fail("unknown option '%s' (try 'proper sre --help')", a);
-        } else if (!o->file) {
-            o->file = a;
-        } else {
-            return cli_fail("more than one model file ('%s' and '%s')", o->file, a);
-        }
+    cli_args_init(&a, "sre", argc, argv);
+    if (a.help) {
+        sre_usage(stdout);
+        return -1;
     }
-    if (!o->file && !o->automaton) return cli_fail("no model file (try 'proper sre --help')");
-    if (o->file && o->automaton) return cli_fail("give a model file or --from-automaton, not both");
+    while (cli_next(&a)) {
+        if (cli_flag(&a, "--json")) o->json = 1;
+        else if (cli_flag(&a, "--csv")) o->csv = 1;
+        else if (cli_flag(&a, "--print")) o->print = 1;
+        else if (cli_opt(&a, "--measured")) {
+            o->trace = a.value;
+            if (cli_opt_next(&a)) o->step = a.value;
+        } else if (cli_opt(&a, "--eval")) {
+            if (o->n_evals == SRE_MAX_EVALS) return cli_usage_error(&a, "at most %d --eval", SRE_MAX_EVALS);
+            o->evals[o->n_evals++] = a.value;
+        } else if (cli_opt(&a, "--set")) {
+            if (o->n_sets == SRE_MAX_SETS) return cli_usage_error(&a, "at most %d --set", SRE_MAX_SETS);
+            o->sets[o->n_sets++] = a.value;
+        } else if (cli_opt_double(&a, "--width", "(0,inf)", &o->width)) {
+        } else if (cli_opt_double(&a, "--truncate", "[0,1)", &o->truncate)) {
+        } else if (cli_opt_double(&a, "--max-mean-dev", "[0,inf)", &o->max_mean_dev)) {
+            o->has_max = 1;
+        } else if (cli_opt(&a, "--svg")) o->svg = a.value;
+        else if (cli_opt(&a, "--title")) o->title = a.value;
+        else if (cli_opt(&a, "--from-automaton")) o->automaton = a.value;
+        else if (cli_positional(&a) && !o->file) o->file = a.value;
+        else if (cli_positional(&a)) return cli_usage_error(&a, "more than one model file ('%s' and '%s')", o->file, a.value);
+        else cli_unknown(&a);
+    }
+    if (a.status) return a.status;
+    if (!o->file && !o->automaton) return cli_usage_error(&a, "no model file");
+    if (o->file && o->automaton) return cli_usage_error(&a, "give a model file or --from-automaton, not both");
+    if (o->json && o->csv) return cli_usage_error(&a, "--json and --csv exclude each other");
     if (!o->title) o->title = o->file;
     return CLI_OK;
 }
@@ -228,80 +220,63 @@ static int sre_compare(sre_result *r, const sre_measured *m) {
 
 /* ---- output ---- */
 
-static void sre_json_string(const char *s) {
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\') putchar('\\');
-        if ((unsigned char)*s >= 0x20) putchar(*s);
-    }
-    putchar('"');
+static void sre_json_measured(cli_json *j, const sre_opts *o, const sre_measured *m) {
+    cli_json_object_begin(j);
+    cli_json_key_string(j, "trace", o->trace);
+    cli_json_key_string(j, "step", o->step);
+    cli_json_key_uint(j, "n", m->n);
+    cli_json_key_number(j, "mean", m->mean);
+    cli_json_key_number(j, "std", m->std);
+    cli_json_key_number(j, "mode", m->mode);
+    cli_json_object_end(j);
 }
 
-static void sre_json_number(double v) {
-    if (isfinite(v)) printf("%.17g", v);
-    else printf("null");
+static void sre_json_comparison(cli_json *j, const sre_result *r) {
+    cli_json_key_number(j, "dev_mean_pct", r->dev_mean);
+    cli_json_key_number(j, "dev_std_pct", r->dev_std);
+    cli_json_key_number(j, "dev_mode_pct", r->dev_mode);
+    cli_json_key_number(j, "ks", r->ks);
+    if (!r->chi2_ok) return;
+    cli_json_key(j, "chi2");
+    cli_json_object_begin(j);
+    cli_json_key_number(j, "statistic", r->chi2.statistic);
+    cli_json_key_number(j, "df", r->chi2.df);
+    cli_json_key_number(j, "p_value", r->chi2.p_value);
+    cli_json_key_uint(j, "bins", r->chi2.bins);
+    cli_json_object_end(j);
+}
+
+static void sre_json_prediction(cli_json *j, const sre_result *r, int measured) {
+    cli_json_object_begin(j);
+    cli_json_key_string(j, "name", r->name);
+    cli_json_key_uint(j, "bins", r->pmf.n);
+    cli_json_key_number(j, "tail", r->pmf.tail);
+    cli_json_key_number(j, "mean", r->mean);
+    cli_json_key_number(j, "std", r->std);
+    cli_json_key_number(j, "mode", r->mode);
+    cli_json_key_number(j, "p50", proper_pmf_quantile(&r->pmf, 0.5));
+    cli_json_key_number(j, "p99", proper_pmf_quantile(&r->pmf, 0.99));
+    if (measured) sre_json_comparison(j, r);
+    cli_json_object_end(j);
 }
 
 static void sre_print_json(const sre_opts *o, const sre_result *rs, size_t k, const sre_measured *m) {
+    cli_json j;
     size_t i;
-    printf("{\"model\": ");
-    sre_json_string(o->file);
-    printf(", \"title\": ");
-    sre_json_string(o->title);
-    printf(", \"width\": ");
-    sre_json_number(o->width);
+    cli_json_init(&j, stdout);
+    cli_json_object_begin(&j);
+    cli_json_key_string(&j, "model", o->file);
+    cli_json_key_string(&j, "title", o->title);
+    cli_json_key_number(&j, "width", o->width);
     if (m->n) {
-        printf(", \"measured\": {\"trace\": ");
-        sre_json_string(o->trace);
-        printf(", \"step\": ");
-        sre_json_string(o->step);
-        printf(", \"n\": %lu, \"mean\": ", (unsigned long)m->n);
-        sre_json_number(m->mean);
-        printf(", \"std\": ");
-        sre_json_number(m->std);
-        printf(", \"mode\": ");
-        sre_json_number(m->mode);
-        printf("}");
+        cli_json_key(&j, "measured");
+        sre_json_measured(&j, o, m);
     }
-    printf(", \"predictions\": [");
-    for (i = 0; i < k; i++) {
-        const sre_result *r = &rs[i];
-        printf("%s{\"name\": ", i ? ", " : "");
-        sre_json_string(r->name);
-        printf(", \"bins\": %lu, \"tail\": ", (unsigned long)r->pmf.n);
-        sre_json_number(r->pmf.tail);
-        printf(", \"mean\": ");
-        sre_json_number(r->mean);
-        printf(", \"std\": ");
-        sre_json_number(r->std);
-        printf(", \"mode\": ");
-        sre_json_number(r->mode);
-        printf(", \"p50\": ");
-        sre_json_number(proper_pmf_quantile(&r->pmf, 0.5));
-        printf(", \"p99\": ");
-        sre_json_number(proper_pmf_quantile(&r->pmf, 0.99));
-        if (m->n) {
-            printf(", \"dev_mean_pct\": ");
-            sre_json_number(r->dev_mean);
-            printf(", \"dev_std_pct\": ");
-            sre_json_number(r->dev_std);
-            printf(", \"dev_mode_pct\": ");
-            sre_json_number(r->dev_mode);
-            printf(", \"ks\": ");
-            sre_json_number(r->ks);
-            if (r->chi2_ok) {
-                printf(", \"chi2\": {\"statistic\": ");
-                sre_json_number(r->chi2.statistic);
-                printf(", \"df\": ");
-                sre_json_number(r->chi2.df);
-                printf(", \"p_value\": ");
-                sre_json_number(r->chi2.p_value);
-                printf(", \"bins\": %lu}", (unsigned long)r->chi2.bins);
-            }
-        }
-        printf("}");
-    }
-    printf("]}\n");
+    cli_json_key(&j, "predictions");
+    cli_json_array_begin(&j);
+    for (i = 0; i < k; i++) sre_json_prediction(&j, &rs[i], m->n > 0);
+    cli_json_array_end(&j);
+    cli_json_object_end(&j);
 }
 
 static void sre_print_table(const sre_opts *o, const sre_result *rs, size_t k, const sre_measured *m) {
@@ -496,8 +471,7 @@ int cmd_sre(int argc, char **argv) {
     proper_error err;
     size_t i;
     int rc;
-    if (argc >= 2 && cli_is_help(argv[1])) { sre_usage(stdout); return CLI_OK; }
-    if ((rc = sre_parse_args(argc, argv, &o))) return rc;
+    if ((rc = sre_parse_args(argc, argv, &o))) return rc < 0 ? CLI_OK : rc;
     if (o.automaton) return sre_from_automaton(&o);
     proper_sre_init(&s);
     if (proper_sre_read(&s, o.file, &err)) return cli_report(&err);

@@ -255,6 +255,35 @@ static void test_args_parse(void) {
     CHECK_STR(pos[3], "--json");
 }
 
+/* An option of two values: "--pair A B" and "--pair=A B". */
+static void test_args_two_values(void) {
+    char *argv[] = {"cmd", "--pair", "a", "b", "x", "--pair=c", "d"}, *short_argv[] = {"cmd", "--pair", "a"};
+    const char *first[2] = {NULL, NULL}, *second[2] = {NULL, NULL}, *pos = NULL;
+    int n = 0;
+    cli_args a;
+    cli_args_init(&a, "cmd", 7, argv);
+    while (cli_next(&a)) {
+        if (cli_opt(&a, "--pair")) {
+            first[n] = a.value;
+            if (cli_opt_next(&a)) second[n] = a.value;
+            n++;
+        } else if (cli_positional(&a)) pos = a.value;
+        else cli_unknown(&a);
+    }
+    CHECK_INT(a.status, CLI_OK);
+    CHECK_INT(n, 2);
+    CHECK_STR(first[0], "a");
+    CHECK_STR(second[0], "b");
+    CHECK_STR(first[1], "c");
+    CHECK_STR(second[1], "d");
+    CHECK_STR(pos, "x");
+    stderr_begin();
+    cli_args_init(&a, "cmd", 3, short_argv);
+    CHECK(cli_next(&a) && cli_opt(&a, "--pair") && !cli_opt_next(&a));
+    CHECK_STR(stderr_text(), "proper cmd: option '--pair' needs 2 values (see 'proper cmd --help')\n");
+    CHECK_INT(a.status, CLI_BAD_INPUT);
+}
+
 /* Runs the standard loop on argv and returns what it printed on stderr. */
 static const char *args_error(int argc, char **argv, int *status, int *help) {
     cli_args a;
@@ -314,6 +343,7 @@ int main(void) {
     RUN(test_parse_int);
     RUN(test_parse_double);
     RUN(test_args_parse);
+    RUN(test_args_two_values);
     RUN(test_args_errors);
     RUN(test_now);
     return test_summary();
