@@ -6,13 +6,14 @@
 
 #include "../src/estimate.h"
 #include "cli.h"
+#include "json.h"
 #include "svg.h"
 
 static void analyze_usage(FILE *out) {
     fprintf(out,
             "usage: proper analyze FILE --function NAME (--log LOG.csv | --artifact MAP)\n"
-            "                      [--confidence 0.95] [--wilson] [--bound REWARD<=X]\n"
-            "                      [--svg OUT.svg] [--json]\n\n"
+            "                      [--confidence 0.95] [--method normal|wilson]\n"
+            "                      [--bound REWARD<=X] [--svg OUT.svg] [--json]\n\n"
             "Synthesises the parametric DTMC of NAME (see 'proper synth'), estimates its\n"
             "parameters from the count log, and prints each expected reward as a point\n"
             "estimate and a confidence interval (exact extremes over the box of\n"
@@ -26,11 +27,14 @@ static void analyze_usage(FILE *out) {
             "                    construct; ':pK' pairs a nested loop with its parent)\n"
             "  --confidence C    overall confidence level (default 0.95); each of the m\n"
             "                    parameter intervals uses C^(1/m)\n"
-            "  --wilson          Wilson score intervals for conditionals (default: normal)\n"
+            "  --method M        parameter intervals: normal (default; eqs. 6-8) or wilson\n"
+            "                    (Wilson score intervals for conditionals, normal for loops)\n"
             "  --bound R<=X      check that reward R stays <= X (or R>=X); exit 1 unless\n"
             "                    the whole interval satisfies it\n"
             "  --svg FILE        plot the property interval against confidence 0.90..0.99\n"
-            "  --json            machine-readable output\n");
+            "  --json            machine-readable output; an interval end that is not a\n"
+            "                    finite number (an expected reward that is infinite\n"
+            "                    somewhere in the box: a loop that may never end) is null\n");
 }
 
 typedef struct analyze_opts {
@@ -63,10 +67,11 @@ static int estimate(const analyze_opts *o, const proper_synth_model *m, proper_e
                     double confidence) {
     int rc;
     if (o->log) {
-        proper_counts log;
-        if ((rc = proper_counts_read(&log, o->log, err))) return rc;
+        proper_estimate_counts log;
+        proper_estimate_counts_init(&log);
+        if ((rc = proper_estimate_counts_read(&log, o->log, err))) return rc;
         rc = proper_estimate_from_counts(est, m, &log, confidence, o->method, err);
-        proper_counts_free(&log);
+        proper_estimate_counts_free(&log);
         return rc;
     } else {
         const char **files = (const char **)calloc(m->n_params + 1, sizeof *files);
@@ -76,6 +81,7 @@ static int estimate(const analyze_opts *o, const proper_synth_model *m, proper_e
         if (!files || !parent || !map) { free(files); free(parent); free(map); return PROPER_ENOMEM; }
         strcpy(map, o->artifact);
         for (i = 0; i < m->n_params; i++) parent[i] = -1;
+        proper_error_clear(err);
         rc = parse_artifact_map(map, m, files, parent) ? PROPER_EINVAL
              : proper_estimate_from_artifact(est, m, files, parent, confidence, o->method, err);
         if (rc == PROPER_EINVAL && !err->message[0]) proper_error_set(err, rc, NULL, 0, 0, "bad --artifact map");
@@ -96,6 +102,7 @@ static int write_level_plot(const analyze_opts *o, const proper_synth_model *m, 
     int k;
     for (k = 0; k < LEVELS; k++) {
         proper_estimate est;
+        proper_estimate_init(&est);
         level[k] = 0.90 + 0.01 * k;
         bound[k] = limit;
         if (estimate(o, m, &est, &err, level[k])) return cli_report(&err);
@@ -148,7 +155,7 @@ static void print_human(const analyze_opts *o, const proper_synth_model *m, cons
     size_t i;
     printf("%s in %s: %u parameter(s), %.0f%% confidence (%.4f%% per parameter, %s intervals)\n\n",
            m->function, o->file, (unsigned)m->n_params, 100 * est->confidence, 100 * est->per_param_confidence,
-           est->method == PROPER_CI_WILSON ? "Wilson for conditionals, normal for loops" : "normal");
+           est->method == PROPER_ESTIMATE_WILSON ? "Wilson for conditionals, normal for loops" : "normal");
     printf("%-6s %-5s %-8s %10s %10s %12s  %-27s\n", "param", "line", "kind", "taken", "reached", "estimate", "interval");
     for (i = 0; i < m->n_params; i++)
         printf("%-6s %-5d %-8s %10.0f %10.0f %12.6g  [%.6g, %.6g]\n", m->params[i].name, m->params[i].line,
@@ -158,21 +165,85 @@ static void print_human(const analyze_opts *o, const proper_synth_model *m, cons
         printf("%-10s %16.10g  [%.10g, %.10g]\n", m->reward_names[i], point[i], lo[i], hi[i]);
 }
 
-static void print_json(const proper_synth_model *m, const proper_estimate *est, const double *point,
-                       const double *lo, const double *hi) {
+static void print_json(const analyze_opts *o, const proper_synth_model *m, const proper_estimate *est,
+                       const double *point, const double *lo, const double *hi, const char *bound_verdict) {
     size_t i;
-    printf("{\"function\": \"%s\", \"confidence\": %.17g, \"per_parameter_confidence\": %.17g,\n \"parameters\": [",
-           m->function, est->confidence, est->per_param_confidence);
-    for (i = 0; i < m->n_params; i++)
-        printf("%s\n  {\"name\": \"%s\", \"line\": %d, \"loop\": %s, \"taken\": %.17g, \"reached\": %.17g, "
-               "\"estimate\": %.17g, \"lo\": %.17g, \"hi\": %.17g}",
-               i ? "," : "", m->params[i].name, m->params[i].line, m->params[i].is_loop ? "true" : "false",
-               est->taken[i], est->reached[i], est->p[i], est->lo[i], est->hi[i]);
-    printf("],\n \"rewards\": [");
-    for (i = 0; i < m->n_rewards; i++)
-        printf("%s\n  {\"name\": \"%s\", \"estimate\": %.17g, \"lo\": %.17g, \"hi\": %.17g}", i ? "," : "",
-               m->reward_names[i], point[i], lo[i], hi[i]);
-    printf("]");
+    cli_json j;
+    cli_json_init(&j, stdout);
+    cli_json_object_begin(&j);
+    cli_json_key_string(&j, "function", m->function);
+    cli_json_key_number(&j, "confidence", est->confidence);
+    cli_json_key_number(&j, "per_parameter_confidence", est->per_param_confidence);
+    cli_json_key_string(&j, "method", est->method == PROPER_ESTIMATE_WILSON ? "wilson" : "normal");
+    cli_json_key(&j, "parameters");
+    cli_json_array_begin(&j);
+    for (i = 0; i < m->n_params; i++) {
+        cli_json_object_begin(&j);
+        cli_json_key_string(&j, "name", m->params[i].name);
+        cli_json_key_int(&j, "line", m->params[i].line);
+        cli_json_key_bool(&j, "loop", m->params[i].is_loop);
+        cli_json_key_number(&j, "taken", est->taken[i]);
+        cli_json_key_number(&j, "reached", est->reached[i]);
+        cli_json_key_number(&j, "estimate", est->p[i]);
+        cli_json_key_number(&j, "lo", est->lo[i]);
+        cli_json_key_number(&j, "hi", est->hi[i]);
+        cli_json_object_end(&j);
+    }
+    cli_json_array_end(&j);
+    cli_json_key(&j, "rewards");
+    cli_json_array_begin(&j);
+    for (i = 0; i < m->n_rewards; i++) {
+        cli_json_object_begin(&j);
+        cli_json_key_string(&j, "name", m->reward_names[i]);
+        cli_json_key_number(&j, "estimate", point[i]);
+        cli_json_key_number(&j, "lo", lo[i]);
+        cli_json_key_number(&j, "hi", hi[i]);
+        cli_json_object_end(&j);
+    }
+    cli_json_array_end(&j);
+    if (bound_verdict) {
+        cli_json_key(&j, "bound");
+        cli_json_object_begin(&j);
+        cli_json_key_string(&j, "text", o->bound);
+        cli_json_key_string(&j, "verdict", bound_verdict);
+        cli_json_object_end(&j);
+    }
+    cli_json_object_end(&j);
+}
+
+/* CLI_OK to go on, -1 after --help (usage printed), or CLI_BAD_INPUT. */
+static int analyze_parse_args(int argc, char **argv, analyze_opts *o) {
+    cli_args a;
+    memset(o, 0, sizeof *o);
+    o->confidence = 0.95;
+    o->method = PROPER_ESTIMATE_NORMAL;
+    cli_args_init(&a, "analyze", argc, argv);
+    if (a.help) {
+        analyze_usage(stdout);
+        return -1;
+    }
+    while (cli_next(&a)) {
+        if (cli_flag(&a, "--json")) o->json = 1;
+        else if (cli_opt(&a, "--function")) o->function = a.value;
+        else if (cli_opt(&a, "--log")) o->log = a.value;
+        else if (cli_opt(&a, "--artifact")) o->artifact = a.value;
+        else if (cli_opt(&a, "--bound")) o->bound = a.value;
+        else if (cli_opt(&a, "--svg")) o->svg = a.value;
+        else if (cli_opt_double(&a, "--confidence", "(0,1)", &o->confidence)) {
+        } else if (cli_opt(&a, "--method")) {
+            if (a.value && strcmp(a.value, "normal") == 0) o->method = PROPER_ESTIMATE_NORMAL;
+            else if (a.value && strcmp(a.value, "wilson") == 0) o->method = PROPER_ESTIMATE_WILSON;
+            else if (a.value) return cli_fail("--method: expected normal or wilson, got '%s'", a.value);
+        } else if (cli_positional(&a)) {
+            if (o->file) return cli_usage_error(&a, "unexpected argument '%s'", a.value);
+            o->file = a.value;
+        } else cli_unknown(&a);
+    }
+    if (a.status) return a.status;
+    if (!o->file) return cli_usage_error(&a, "no source FILE");
+    if (!o->function) return cli_usage_error(&a, "--function NAME is required");
+    if (!o->log == !o->artifact) return cli_usage_error(&a, "give one of --log and --artifact");
+    return CLI_OK;
 }
 
 int cmd_analyze(int argc, char **argv) {
@@ -181,55 +252,37 @@ int cmd_analyze(int argc, char **argv) {
     proper_estimate est;
     proper_error err;
     double *point = NULL, *lo = NULL, *hi = NULL, limit = 0;
-    int i, missing, status = CLI_OK, bound_reward = -1, upper = 1;
+    int status, bound_reward = -1, upper = 1;
+    const char *bound_verdict = NULL;
     size_t r;
-    memset(&o, 0, sizeof o);
-    o.confidence = 0.95;
-    for (i = 1; i < argc; i++) {
-        const char *v;
-        if (cli_is_help(argv[i])) { analyze_usage(stdout); return CLI_OK; }
-        if ((v = cli_option(argc, argv, &i, "--function", &missing))) o.function = v;
-        else if ((v = cli_option(argc, argv, &i, "--log", &missing))) o.log = v;
-        else if ((v = cli_option(argc, argv, &i, "--artifact", &missing))) o.artifact = v;
-        else if ((v = cli_option(argc, argv, &i, "--bound", &missing))) o.bound = v;
-        else if ((v = cli_option(argc, argv, &i, "--svg", &missing))) o.svg = v;
-        else if ((v = cli_option(argc, argv, &i, "--confidence", &missing))) {
-            if (proper_parse_double_str(v, &o.confidence, "--confidence", &err)) return cli_report(&err);
-        } else if (missing) return cli_fail("%s needs a value", argv[i]);
-        else if (strcmp(argv[i], "--wilson") == 0) o.method = PROPER_CI_WILSON;
-        else if (strcmp(argv[i], "--json") == 0) o.json = 1;
-        else if (argv[i][0] == '-' && argv[i][1]) return cli_fail("analyze: unknown option '%s' (see --help)", argv[i]);
-        else if (!o.file) o.file = argv[i];
-        else return cli_fail("analyze: unexpected argument '%s'", argv[i]);
-    }
-    if (!o.file || !o.function || (!o.log == !o.artifact)) { analyze_usage(stderr); return CLI_BAD_INPUT; }
-    if (!(o.confidence > 0 && o.confidence < 1)) return cli_fail("--confidence must lie in (0, 1), got %g", o.confidence);
-    if (proper_synth_from_file(&m, o.file, o.function, &err)) return cli_report(&err);
+    if ((status = analyze_parse_args(argc, argv, &o)) != CLI_OK) return status < 0 ? CLI_OK : status;
+    proper_synth_init(&m);
+    proper_estimate_init(&est);
+    if (proper_synth_read(&m, o.file, o.function, &err)) return cli_report(&err);
     if (m.n_rewards == 0) { proper_synth_free(&m); return cli_fail("%s: %s has no @reward annotations", o.file, o.function); }
     if (o.bound && (status = parse_bound(o.bound, &m, &bound_reward, &upper, &limit))) { proper_synth_free(&m); return status; }
     if (estimate(&o, &m, &est, &err, o.confidence)) { proper_synth_free(&m); return cli_report(&err); }
-    point = (double *)calloc(m.n_rewards, sizeof *point);
-    lo = (double *)calloc(m.n_rewards, sizeof *lo);
-    hi = (double *)calloc(m.n_rewards, sizeof *hi);
+    point = (double *)proper_calloc(m.n_rewards, sizeof *point);
+    lo = (double *)proper_calloc(m.n_rewards, sizeof *lo);
+    hi = (double *)proper_calloc(m.n_rewards, sizeof *hi);
     for (r = 0; point && lo && hi && r < m.n_rewards; r++)
         if (proper_estimate_property(&m, (int)r, &est, &point[r], &lo[r], &hi[r], &err)) { status = cli_report(&err); break; }
     if (!point || !lo || !hi) status = cli_fail("out of memory");
     if (status == CLI_OK) {
-        if (o.json) print_json(&m, &est, point, lo, hi);
-        else print_human(&o, &m, &est, point, lo, hi);
         if (bound_reward >= 0) {
-            const char *v = verdict(upper, limit, lo[bound_reward], hi[bound_reward]);
-            if (o.json) printf(",\n \"bound\": {\"text\": \"%s\", \"verdict\": \"%s\"}", o.bound, v);
-            else printf("\nbound %s: %s (interval [%.10g, %.10g])\n", o.bound, v, lo[bound_reward], hi[bound_reward]);
-            if (strcmp(v, "satisfied") != 0) status = CLI_CHECK_FAILED;
+            bound_verdict = verdict(upper, limit, lo[bound_reward], hi[bound_reward]);
+            if (strcmp(bound_verdict, "satisfied") != 0) status = CLI_CHECK_FAILED;
         }
-        if (o.json) printf("}\n");
+        if (o.json) print_json(&o, &m, &est, point, lo, hi, bound_verdict);
+        else print_human(&o, &m, &est, point, lo, hi);
+        if (bound_verdict && !o.json)
+            printf("\nbound %s: %s (interval [%.10g, %.10g])\n", o.bound, bound_verdict, lo[bound_reward], hi[bound_reward]);
         if (o.svg) {
             int plot_status = write_level_plot(&o, &m, bound_reward >= 0 ? bound_reward : 0, limit, bound_reward >= 0);
             if (plot_status) status = plot_status;
         }
     }
-    free(point); free(lo); free(hi);
+    PROPER_FREE(point); PROPER_FREE(lo); PROPER_FREE(hi);
     proper_estimate_free(&est);
     proper_synth_free(&m);
     return status;

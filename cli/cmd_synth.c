@@ -14,34 +14,53 @@ static void synth_usage(FILE *out) {
             "(// @time=0.01, //@cost=0.25,@time=0.03, /* @energy=60 */).\n\n"
             "  --function NAME  the function to model (required)\n"
             "  --table          print the table state -> line -> statement -> parameter\n"
-            "  -o FILE          write the PRISM model to FILE instead of stdout\n");
+            "  -o, --output FILE  write to FILE instead of stdout\n");
+}
+
+typedef struct synth_opts {
+    const char *file, *function, *output;
+    int table;
+} synth_opts;
+
+/* CLI_OK to go on, -1 after --help (usage printed), or CLI_BAD_INPUT. */
+static int synth_parse_args(int argc, char **argv, synth_opts *o) {
+    cli_args a;
+    memset(o, 0, sizeof *o);
+    cli_args_init(&a, "synth", argc, argv);
+    if (a.help) {
+        synth_usage(stdout);
+        return -1;
+    }
+    while (cli_next(&a)) {
+        if (cli_flag(&a, "--table")) o->table = 1;
+        else if (cli_opt(&a, "--function")) o->function = a.value;
+        else if (cli_opt(&a, "-o|--output")) o->output = a.value;
+        else if (cli_positional(&a)) {
+            if (o->file) return cli_usage_error(&a, "unexpected argument '%s'", a.value);
+            o->file = a.value;
+        } else cli_unknown(&a);
+    }
+    if (a.status) return a.status;
+    if (!o->file) return cli_usage_error(&a, "no source FILE");
+    if (!o->function) return cli_usage_error(&a, "--function NAME is required");
+    return CLI_OK;
 }
 
 int cmd_synth(int argc, char **argv) {
-    const char *file = NULL, *function = NULL, *out_path = NULL;
-    int i, table = 0, rc, missing;
+    synth_opts o;
     proper_synth_model m;
     proper_error err;
     FILE *out = stdout;
-    for (i = 1; i < argc; i++) {
-        const char *v;
-        if (cli_is_help(argv[i])) { synth_usage(stdout); return CLI_OK; }
-        if ((v = cli_option(argc, argv, &i, "--function", &missing))) function = v;
-        else if ((v = cli_option(argc, argv, &i, "-o", &missing))) out_path = v;
-        else if (missing) return cli_fail("%s needs a value", argv[i]);
-        else if (strcmp(argv[i], "--table") == 0) table = 1;
-        else if (argv[i][0] == '-' && argv[i][1]) return cli_fail("synth: unknown option '%s' (see --help)", argv[i]);
-        else if (!file) file = argv[i];
-        else return cli_fail("synth: unexpected argument '%s'", argv[i]);
-    }
-    if (!file || !function) { synth_usage(stderr); return CLI_BAD_INPUT; }
-    if (proper_synth_from_file(&m, file, function, &err)) return cli_report(&err);
-    if (out_path && !(out = fopen(out_path, "w"))) {
+    int rc;
+    if ((rc = synth_parse_args(argc, argv, &o)) != CLI_OK) return rc < 0 ? CLI_OK : rc;
+    proper_synth_init(&m);
+    if (proper_synth_read(&m, o.file, o.function, &err)) return cli_report(&err);
+    if (o.output && !(out = fopen(o.output, "w"))) {
         proper_synth_free(&m);
-        return cli_fail("%s: cannot write", out_path);
+        return cli_fail("%s: cannot write", o.output);
     }
-    rc = table ? proper_synth_write_table(&m, out) : proper_synth_write_prism(&m, out);
-    if (out != stdout) fclose(out);
+    rc = o.table ? proper_synth_write_table(&m, out, &err) : proper_synth_write_prism(&m, out, &err);
+    if (out != stdout && fclose(out) != 0 && !rc) rc = proper_error_set(&err, PROPER_EIO, o.output, 0, 0, "write error");
     proper_synth_free(&m);
-    return rc ? cli_fail("write failed") : CLI_OK;
+    return rc ? cli_report(&err) : CLI_OK;
 }

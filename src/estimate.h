@@ -14,8 +14,9 @@
  *
  *   The same log can come as a trace (trace.h format): one record per
  *   execution, `N pK count` counter lines (counters of one name add up
- *   within a record; an absent counter counts 0). proper_counts_from_trace
- *   and proper_counts_read detect which of the two a file is.
+ *   within a record; an absent counter counts 0).
+ *   proper_estimate_counts_parse (text) and proper_estimate_counts_read (a
+ *   path) tell the two apart by the first line ("proper-trace").
  *
  * ARTIFACT LOGS
  *   The PROPER artifact's own logs: one file per construct, one integer per
@@ -57,6 +58,15 @@
  *   proper_estimate_property gives the expected reward at the point estimate
  *   and its exact minimum and maximum over the box of parameter intervals
  *   (synth.h's proper_synth_reward_range: each parameter sits at one state).
+ *
+ * OUTPUT RULE
+ *   The readers (proper_estimate_counts_parse/read) and the estimators
+ *   (proper_estimate_from_counts/from_artifact) write into an object the
+ *   caller initialised (_init) or that holds an earlier result: it is
+ *   replaced on success and left unchanged on failure; nothing leaks.
+ *
+ * CONFIGURATION
+ *   PROPER_ESTIMATE_NAME_MAX  longest count-log column name, in bytes (31)
  */
 #ifndef PROPER_ESTIMATE_H
 #define PROPER_ESTIMATE_H
@@ -66,30 +76,35 @@
 #include "stats.h"
 #include "synth.h"
 
+#ifndef PROPER_ESTIMATE_NAME_MAX
+#define PROPER_ESTIMATE_NAME_MAX 31
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef struct proper_counts {
+/* A per-run count log. */
+typedef struct proper_estimate_counts {
     size_t n_runs, n_cols;
-    char (*names)[32]; /* column names */
+    char (*names)[PROPER_ESTIMATE_NAME_MAX + 1]; /* column names */
     double *values;    /* n_runs x n_cols, row-major */
     int *lines;        /* source line of each run (for errors) */
-    char file[256];
-} proper_counts;
+    char file[PROPER_ERROR_FILE_MAX];
+} proper_estimate_counts;
 
-PROPER_API int proper_counts_parse_csv(proper_counts *c, const char *text, size_t len,
-                                       const char *file, proper_error *err);
-PROPER_API int proper_counts_read_csv(proper_counts *c, const char *path, proper_error *err);
-PROPER_API void proper_counts_free(proper_counts *c);
-/* Counts from a trace: columns are its counters, rows its records. */
-PROPER_API int proper_counts_from_trace(proper_counts *c, const proper_trace *t, const char *file,
-                                        proper_error *err);
-/* Reads a count log that is either CSV or a trace (first line
- * "proper-trace"). */
-PROPER_API int proper_counts_read(proper_counts *c, const char *path, proper_error *err);
+/* The empty log; allocates nothing. */
+PROPER_API void proper_estimate_counts_init(proper_estimate_counts *c);
+/* Release; leaves c as after _init. */
+PROPER_API void proper_estimate_counts_free(proper_estimate_counts *c);
+/* A count log from text: a trace (first line "proper-trace": columns are
+ * its counters, rows its records) or CSV. `file` names it in errors. */
+PROPER_API int proper_estimate_counts_parse(proper_estimate_counts *c, const char *text, size_t len,
+                                            const char *file, proper_error *err);
+/* proper_estimate_counts_parse of the file at `path`. */
+PROPER_API int proper_estimate_counts_read(proper_estimate_counts *c, const char *path, proper_error *err);
 
-enum proper_ci_method { PROPER_CI_NORMAL = 0, PROPER_CI_WILSON = 1 };
+enum proper_estimate_method { PROPER_ESTIMATE_NORMAL = 0, PROPER_ESTIMATE_WILSON = 1 };
 
 typedef struct proper_estimate {
     size_t n_params;
@@ -99,21 +114,25 @@ typedef struct proper_estimate {
     double *taken, *reached;/* N_i and V_i, totals over the log */
     double confidence;      /* overall level c */
     double per_param_confidence; /* c^(1/m) */
-    int method;             /* enum proper_ci_method */
+    int method;             /* enum proper_estimate_method */
 } proper_estimate;
+
+/* The empty estimate (no parameters); allocates nothing. */
+PROPER_API void proper_estimate_init(proper_estimate *est);
 
 /* Estimates and intervals from a per-run count log. */
 PROPER_API int proper_estimate_from_counts(proper_estimate *est, const proper_synth_model *m,
-                                           const proper_counts *log, double confidence,
+                                           const proper_estimate_counts *log, double confidence,
                                            int method, proper_error *err);
 
 /* Estimates from artifact logs: files[i] is parameter i's file (NULL is an
  * error naming the parameter), parent[i] the index of the enclosing loop
  * whose file pairs line by line with a nested loop's per-run totals, or -1. */
-PROPER_API int proper_estimate_from_artifact(proper_estimate *est, const proper_synth_model *m,
+PROPER_API int proper_estimate_from_artifact(proper_estimate *out, const proper_synth_model *m,
                                              const char *const *files, const int *parent,
                                              double confidence, int method, proper_error *err);
 
+/* Release; leaves est as after _init. */
 PROPER_API void proper_estimate_free(proper_estimate *est);
 
 /* Expected reward at the point estimate and its exact range over the box of
@@ -138,15 +157,17 @@ PROPER_API int proper_estimate_property(const proper_synth_model *m, int reward,
 
 /* ---- the count log ---- */
 
-PROPER_API void proper_counts_free(proper_counts *c) {
+PROPER_API void proper_estimate_counts_init(proper_estimate_counts *c) { memset(c, 0, sizeof *c); }
+
+PROPER_API void proper_estimate_counts_free(proper_estimate_counts *c) {
     PROPER_FREE(c->names);
     PROPER_FREE(c->values);
     PROPER_FREE(c->lines);
-    memset(c, 0, sizeof *c);
+    proper_estimate_counts_init(c);
 }
 
 /* Reads one CSV field's raw extent at the cursor (up to ',' or end of line). */
-static void proper__est_csv_field(proper_cursor *c, const char **s, size_t *n) {
+static void proper__estimate_csv_field(proper_cursor *c, const char **s, size_t *n) {
     const char *start;
     proper_cursor_skip_blanks(c);
     start = c->p;
@@ -156,128 +177,124 @@ static void proper__est_csv_field(proper_cursor *c, const char **s, size_t *n) {
     while (*n > 0 && (start[*n - 1] == ' ' || start[*n - 1] == '\t' || start[*n - 1] == '\r')) (*n)--;
 }
 
-static int proper__est_counts_header(proper_counts *c, proper_cursor *cur, proper_error *err) {
+static int proper__estimate_counts_header(proper_estimate_counts *c, proper_cursor *cur, proper_error *err) {
     size_t cap = 0;
     for (;;) {
         const char *s;
         size_t n;
-        char name[32];
         proper_cursor at = *cur;
-        proper__est_csv_field(cur, &s, &n);
+        proper__estimate_csv_field(cur, &s, &n);
         if (n == 0) return proper_cursor_error(&at, err, PROPER_EPARSE, "empty column name in header");
-        if (n >= sizeof name) return proper_cursor_error(&at, err, PROPER_EPARSE, "column name too long");
-        memset(name, 0, sizeof name);
-        memcpy(name, s, n);
+        if (n > PROPER_ESTIMATE_NAME_MAX) return proper_cursor_error(&at, err, PROPER_EPARSE, "column name too long");
         if (proper_reserve(&c->names, &cap, c->n_cols + 1, sizeof *c->names))
             return proper_cursor_error(&at, err, PROPER_ENOMEM, "out of memory");
-        memcpy(c->names[c->n_cols++], name, sizeof name);
+        memset(c->names[c->n_cols], 0, sizeof *c->names);
+        memcpy(c->names[c->n_cols++], s, n);
         if (cur->p < cur->end && *cur->p == ',') { proper_cursor_advance(cur); continue; }
         if (cur->p < cur->end) proper_cursor_advance(cur); /* newline */
         return PROPER_OK;
     }
 }
 
-PROPER_API int proper_counts_parse_csv(proper_counts *c, const char *text, size_t len, const char *file,
+/* One row of counts (n_cols fields) at the cursor into row `r`. */
+static int proper__estimate_counts_row(proper_estimate_counts *c, proper_cursor *cur, size_t r, proper_error *err) {
+    size_t col;
+    for (col = 0; col < c->n_cols; col++) {
+        long long v;
+        proper_cursor at;
+        int rc;
+        proper_cursor_skip_blanks(cur);
+        at = *cur;
+        if ((rc = proper_parse_int(cur, &v, err))) return rc;
+        if (v < 0) return proper_cursor_error(&at, err, PROPER_ERANGE, "negative count %lld in column '%s'", v, c->names[col]);
+        c->values[r * c->n_cols + col] = (double)v;
+        proper_cursor_skip_blanks(cur);
+        if (col + 1 < c->n_cols) {
+            if (cur->p >= cur->end || *cur->p != ',')
+                return proper_cursor_error(cur, err, PROPER_EPARSE, "expected ',' and %u more column(s) (header has %u)",
+                                           (unsigned)(c->n_cols - col - 1), (unsigned)c->n_cols);
+            proper_cursor_advance(cur);
+        }
+    }
+    if (cur->p < cur->end && *cur->p != '\n')
+        return proper_cursor_error(cur, err, PROPER_EPARSE, "more fields than the header's %u columns", (unsigned)c->n_cols);
+    if (cur->p < cur->end) proper_cursor_advance(cur);
+    return PROPER_OK;
+}
+
+/* CSV text into the empty log c (left partly filled on failure). */
+static int proper__estimate_counts_csv(proper_estimate_counts *c, const char *text, size_t len, const char *file,
                                        proper_error *err) {
     proper_cursor cur;
     size_t cap_values = 0, cap_lines = 0;
     int rc;
-    memset(c, 0, sizeof *c);
-    if (file) strncpy(c->file, file, sizeof c->file - 1);
     proper_cursor_init(&cur, text, len, file);
     while (cur.p < cur.end && (*cur.p == '\n' || *cur.p == '\r')) proper_cursor_advance(&cur);
     if (cur.p >= cur.end) return proper_cursor_error(&cur, err, PROPER_EPARSE, "empty log: expected a header row");
-    if ((rc = proper__est_counts_header(c, &cur, err))) goto fail;
+    if ((rc = proper__estimate_counts_header(c, &cur, err))) return rc;
     while (cur.p < cur.end) {
-        size_t col;
         int line = cur.line;
         proper_cursor_skip_blanks(&cur);
         if (cur.p < cur.end && *cur.p == '\n') { proper_cursor_advance(&cur); continue; } /* blank line */
         if (proper_reserve(&c->values, &cap_values, (c->n_runs + 1) * c->n_cols, sizeof *c->values) ||
-            proper_reserve(&c->lines, &cap_lines, c->n_runs + 1, sizeof *c->lines)) {
-            rc = proper_cursor_error(&cur, err, PROPER_ENOMEM, "out of memory");
-            goto fail;
-        }
-        for (col = 0; col < c->n_cols; col++) {
-            long long v;
-            proper_cursor at;
-            proper_cursor_skip_blanks(&cur);
-            at = cur;
-            if ((rc = proper_parse_int(&cur, &v, err))) goto fail;
-            if (v < 0) { rc = proper_cursor_error(&at, err, PROPER_ERANGE, "negative count %lld in column '%s'", v, c->names[col]); goto fail; }
-            c->values[c->n_runs * c->n_cols + col] = (double)v;
-            proper_cursor_skip_blanks(&cur);
-            if (col + 1 < c->n_cols) {
-                if (cur.p >= cur.end || *cur.p != ',') {
-                    rc = proper_cursor_error(&cur, err, PROPER_EPARSE, "expected ',' and %u more column(s) (header has %u)",
-                                             (unsigned)(c->n_cols - col - 1), (unsigned)c->n_cols);
-                    goto fail;
-                }
-                proper_cursor_advance(&cur);
-            }
-        }
-        if (cur.p < cur.end && *cur.p != '\n') {
-            rc = proper_cursor_error(&cur, err, PROPER_EPARSE, "more fields than the header's %u columns", (unsigned)c->n_cols);
-            goto fail;
-        }
-        if (cur.p < cur.end) proper_cursor_advance(&cur);
+            proper_reserve(&c->lines, &cap_lines, c->n_runs + 1, sizeof *c->lines))
+            return proper_cursor_error(&cur, err, PROPER_ENOMEM, "out of memory");
+        if ((rc = proper__estimate_counts_row(c, &cur, c->n_runs, err))) return rc;
         c->lines[c->n_runs++] = line;
     }
-    if (c->n_runs == 0) { rc = proper_cursor_error(&cur, err, PROPER_EPARSE, "log has no executions (only a header)"); goto fail; }
+    if (c->n_runs == 0) return proper_cursor_error(&cur, err, PROPER_EPARSE, "log has no executions (only a header)");
     return PROPER_OK;
-fail:
-    proper_counts_free(c);
-    return rc;
 }
 
-PROPER_API int proper_counts_read_csv(proper_counts *c, const char *path, proper_error *err) {
-    char *text;
-    size_t len;
-    int rc = proper_read_file(path, &text, &len, err);
-    if (rc) { memset(c, 0, sizeof *c); return rc; }
-    rc = proper_counts_parse_csv(c, text, len, path, err);
-    PROPER_FREE(text);
-    return rc;
-}
-
-PROPER_API int proper_counts_from_trace(proper_counts *c, const proper_trace *t, const char *file,
-                                        proper_error *err) {
+/* A trace's counters into the empty log c: one column per counter name,
+ * one row per record. */
+static int proper__estimate_counts_trace(proper_estimate_counts *c, const char *text, size_t len, const char *file,
+                                         proper_error *err) {
+    proper_trace t;
     size_t r, k;
-    memset(c, 0, sizeof *c);
-    if (file) strncpy(c->file, file, sizeof c->file - 1);
-    if (t->nrecords == 0) return proper_error_set(err, PROPER_EPARSE, file, 0, 0, "trace has no records");
-    c->n_runs = t->nrecords;
-    c->n_cols = t->counters.n;
-    c->names = (char (*)[32])proper_calloc(c->n_cols + 1, sizeof *c->names);
+    int rc;
+    proper_trace_init(&t);
+    if ((rc = proper_trace_parse(&t, text, len, file, err))) goto done;
+    if (t.nrecords == 0) { rc = proper_error_set(err, PROPER_EPARSE, file, 0, 0, "trace has no records"); goto done; }
+    c->n_runs = t.nrecords;
+    c->n_cols = t.counters.n;
+    c->names = (char (*)[PROPER_ESTIMATE_NAME_MAX + 1])proper_calloc(c->n_cols + 1, sizeof *c->names);
     c->values = (double *)proper_calloc(c->n_runs * c->n_cols + 1, sizeof *c->values);
     c->lines = (int *)proper_calloc(c->n_runs, sizeof *c->lines);
-    if (!c->names || !c->values || !c->lines) {
-        proper_counts_free(c);
-        return proper_error_set(err, PROPER_ENOMEM, file, 0, 0, "out of memory");
-    }
-    for (k = 0; k < c->n_cols; k++) strncpy(c->names[k], t->counters.names[k], sizeof c->names[k] - 1);
+    if (!c->names || !c->values || !c->lines) { rc = proper_error_set(err, PROPER_ENOMEM, file, 0, 0, "out of memory"); goto done; }
+    for (k = 0; k < c->n_cols; k++) strncpy(c->names[k], t.counters.names[k], PROPER_ESTIMATE_NAME_MAX);
     for (r = 0; r < c->n_runs; r++) {
-        c->lines[r] = t->records[r].line;
-        for (k = 0; k < c->n_cols; k++) c->values[r * c->n_cols + k] = proper_trace_record_counter(&t->records[r], k);
+        c->lines[r] = t.records[r].line;
+        for (k = 0; k < c->n_cols; k++) c->values[r * c->n_cols + k] = proper_trace_record_counter(&t.records[r], k);
     }
+done:
+    proper_trace_free(&t);
+    return rc;
+}
+
+PROPER_API int proper_estimate_counts_parse(proper_estimate_counts *out, const char *text, size_t len, const char *file,
+                                            proper_error *err) {
+    proper_estimate_counts c;
+    int rc;
+    proper_estimate_counts_init(&c);
+    if (file) strncpy(c.file, file, sizeof c.file - 1);
+    if (len >= 12 && memcmp(text, "proper-trace", 12) == 0) rc = proper__estimate_counts_trace(&c, text, len, file, err);
+    else rc = proper__estimate_counts_csv(&c, text, len, file, err);
+    if (rc) {
+        proper_estimate_counts_free(&c);
+        return rc;
+    }
+    proper_estimate_counts_free(out);
+    *out = c;
     return PROPER_OK;
 }
 
-PROPER_API int proper_counts_read(proper_counts *c, const char *path, proper_error *err) {
+PROPER_API int proper_estimate_counts_read(proper_estimate_counts *c, const char *path, proper_error *err) {
     char *text;
     size_t len;
     int rc = proper_read_file(path, &text, &len, err);
-    memset(c, 0, sizeof *c);
     if (rc) return rc;
-    if (len >= 12 && memcmp(text, "proper-trace", 12) == 0) {
-        proper_trace t;
-        proper_trace_init(&t);
-        rc = proper_trace_parse(&t, text, len, path, err);
-        if (!rc) rc = proper_counts_from_trace(c, &t, path, err);
-        proper_trace_free(&t);
-    } else {
-        rc = proper_counts_parse_csv(c, text, len, path, err);
-    }
+    rc = proper_estimate_counts_parse(c, text, len, path, err);
     PROPER_FREE(text);
     return rc;
 }
@@ -286,14 +303,14 @@ PROPER_API int proper_counts_read(proper_counts *c, const char *path, proper_err
  * A linear form over the variables x_0 = 1 (one per execution) and
  * x_{1+j} = mean count of construct j: coefficients, length m + 1. */
 
-typedef struct proper__est_flows {
+typedef struct proper__estimate_flows {
     size_t m;       /* parameters */
     double *tau;    /* n_params x (m+1): taken flow of each construct */
     double *not_taken; /* n_params x (m+1): not-taken flow */
     double *entries;   /* n_params x (m+1): loops: entries from outside the loop */
-} proper__est_flows;
+} proper__estimate_flows;
 
-static void proper__est_flows_free(proper__est_flows *f) {
+static void proper__estimate_flows_free(proper__estimate_flows *f) {
     PROPER_FREE(f->tau);
     PROPER_FREE(f->not_taken);
     PROPER_FREE(f->entries);
@@ -302,7 +319,7 @@ static void proper__est_flows_free(proper__est_flows *f) {
 /* Depth-first ordering of states so that each comes after the states its
  * visits depend on (see the header: plain and not-taken edges, and a do
  * loop's `do` state for its back edge). */
-static int proper__est_flow_order(const proper_synth_model *m, size_t *order, proper_error *err) {
+static int proper__estimate_flow_order(const proper_synth_model *m, size_t *order, proper_error *err) {
     size_t n = m->n_states, i, k, n_out = 0;
     unsigned char *mark = (unsigned char *)proper_calloc(n, 1); /* 0 new, 1 open, 2 done */
     size_t *preds = NULL, *start = (size_t *)proper_calloc(n + 1, sizeof *start), *fill = NULL;
@@ -355,7 +372,7 @@ done:
 
 /* Taken flow of construct p: N_p, minus the loop entries (visits of the
  * `do` state) for a do loop's back edge. Needs the `do` state's visits. */
-static void proper__est_taken_form(const proper_synth_model *m, size_t p, const double *visits, double *tau) {
+static void proper__estimate_taken_form(const proper_synth_model *m, size_t p, const double *visits, double *tau) {
     size_t j, w = m->n_params + 1;
     for (j = 0; j < w; j++) tau[j] = 0.0;
     tau[1 + p] = 1.0;
@@ -365,7 +382,7 @@ static void proper__est_taken_form(const proper_synth_model *m, size_t p, const 
 
 /* Entries of loop p from outside: visits of its `do` state, or the flows
  * into its condition state from states outside its body. */
-static void proper__est_entry_form(const proper_synth_model *m, const proper__est_flows *f, size_t p,
+static void proper__estimate_entry_form(const proper_synth_model *m, const proper__estimate_flows *f, size_t p,
                                    const double *visits, double *entry) {
     const proper_synth_param *lp = &m->params[p];
     size_t j, u, w = m->n_params + 1;
@@ -391,7 +408,7 @@ static void proper__est_entry_form(const proper_synth_model *m, const proper__es
  * pulled in dependency order: each state sums the flows of its incoming
  * edges (plain: the source's visits; taken: the construct's taken flow;
  * not taken: the source's visits minus its taken flow). */
-static int proper__est_flows_build(const proper_synth_model *m, proper__est_flows *f, proper_error *err) {
+static int proper__estimate_flows_build(const proper_synth_model *m, proper__estimate_flows *f, proper_error *err) {
     size_t n = m->n_states, w = m->n_params + 1, i, k, j;
     size_t *order = (size_t *)proper_calloc(n, sizeof *order);
     double *visits = (double *)proper_calloc(n * w, sizeof *visits);
@@ -404,7 +421,7 @@ static int proper__est_flows_build(const proper_synth_model *m, proper__est_flow
         rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
         goto done;
     }
-    if ((rc = proper__est_flow_order(m, order, err))) goto done;
+    if ((rc = proper__estimate_flow_order(m, order, err))) goto done;
     for (k = 0; k < n; k++) {
         size_t s = order[k];
         double *vs = visits + s * w;
@@ -414,7 +431,7 @@ static int proper__est_flows_build(const proper_synth_model *m, proper__est_flow
             if (i == m->end) continue;
             if (st->param >= 0) {
                 double *tau = f->tau + (size_t)st->param * w;
-                if (st->taken == s || st->next == s) proper__est_taken_form(m, (size_t)st->param, visits, tau);
+                if (st->taken == s || st->next == s) proper__estimate_taken_form(m, (size_t)st->param, visits, tau);
                 if (st->taken == s) for (j = 0; j < w; j++) vs[j] += tau[j];
                 if (st->next == s) for (j = 0; j < w; j++) vs[j] += visits[i * w + j] - tau[j];
             } else if (st->next == s) {
@@ -424,19 +441,19 @@ static int proper__est_flows_build(const proper_synth_model *m, proper__est_flow
     }
     for (i = 0; i < m->n_params; i++) {
         size_t st = m->params[i].state;
-        proper__est_taken_form(m, i, visits, f->tau + i * w);
+        proper__estimate_taken_form(m, i, visits, f->tau + i * w);
         for (j = 0; j < w; j++) f->not_taken[i * w + j] = visits[st * w + j] - f->tau[i * w + j];
     }
     for (i = 0; i < m->n_params; i++)
-        if (m->params[i].is_loop) proper__est_entry_form(m, f, i, visits, f->entries + i * w);
+        if (m->params[i].is_loop) proper__estimate_entry_form(m, f, i, visits, f->entries + i * w);
 done:
     PROPER_FREE(order);
     PROPER_FREE(visits);
-    if (rc) proper__est_flows_free(f);
+    if (rc) proper__estimate_flows_free(f);
     return rc;
 }
 
-static double proper__est_form_at(const double *form, const double *x, size_t w) {
+static double proper__estimate_form_at(const double *form, const double *x, size_t w) {
     double s = 0.0;
     size_t j;
     for (j = 0; j < w; j++) s += form[j] * x[j];
@@ -444,7 +461,7 @@ static double proper__est_form_at(const double *form, const double *x, size_t w)
 }
 
 /* Interval of a linear form over boxes [lo_j, hi_j] (interval arithmetic). */
-static void proper__est_form_range(const double *form, const double *lo, const double *hi, size_t w,
+static void proper__estimate_form_range(const double *form, const double *lo, const double *hi, size_t w,
                                double *out_lo, double *out_hi) {
     double a = 0.0, b = 0.0;
     size_t j;
@@ -456,27 +473,41 @@ static void proper__est_form_range(const double *form, const double *lo, const d
     *out_hi = b;
 }
 
-static double proper__est_clamp01(double x) { return x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x; }
+static double proper__estimate_clamp01(double x) { return x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x; }
 
 /* p = τ/(τ+U) rises with τ and falls with U. */
-static void proper__est_ratio_interval(double tau_lo, double tau_hi, double u_lo, double u_hi, double *lo, double *hi) {
+static void proper__estimate_ratio_interval(double tau_lo, double tau_hi, double u_lo, double u_hi, double *lo, double *hi) {
     if (tau_lo < 0.0) tau_lo = 0.0;
     if (u_lo < 0.0) u_lo = 0.0;
-    *lo = tau_lo + u_hi > 0.0 ? proper__est_clamp01(tau_lo / (tau_lo + u_hi)) : 0.0;
-    *hi = tau_hi + u_lo > 0.0 ? proper__est_clamp01(tau_hi / (tau_hi + u_lo)) : 1.0;
+    *lo = tau_lo + u_hi > 0.0 ? proper__estimate_clamp01(tau_lo / (tau_lo + u_hi)) : 0.0;
+    *hi = tau_hi + u_lo > 0.0 ? proper__estimate_clamp01(tau_hi / (tau_hi + u_lo)) : 1.0;
 }
+
+PROPER_API void proper_estimate_init(proper_estimate *est) { memset(est, 0, sizeof *est); }
 
 PROPER_API void proper_estimate_free(proper_estimate *est) {
     PROPER_FREE(est->p); PROPER_FREE(est->lo); PROPER_FREE(est->hi);
     PROPER_FREE(est->samples); PROPER_FREE(est->taken); PROPER_FREE(est->reached);
-    memset(est, 0, sizeof *est);
+    proper_estimate_init(est);
 }
 
-static int proper__est_estimate_alloc(proper_estimate *est, size_t m, double confidence, int method, proper_error *err) {
-    memset(est, 0, sizeof *est);
+/* On success replace *out by the new estimate *est, else release *est. */
+static int proper__estimate_deliver(proper_estimate *out, proper_estimate *est, int rc) {
+    if (rc) {
+        proper_estimate_free(est);
+        return rc;
+    }
+    proper_estimate_free(out);
+    *out = *est;
+    return PROPER_OK;
+}
+
+/* Allocates the empty estimate est for m parameters. */
+static int proper__estimate_alloc(proper_estimate *est, size_t m, double confidence, int method, proper_error *err) {
+    proper_estimate_init(est);
     if (!(confidence > 0.0 && confidence < 1.0))
         return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "confidence %g is not in (0, 1)", confidence);
-    if (method != PROPER_CI_NORMAL && method != PROPER_CI_WILSON)
+    if (method != PROPER_ESTIMATE_NORMAL && method != PROPER_ESTIMATE_WILSON)
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "unknown interval method %d", method);
     est->n_params = m;
     est->confidence = confidence;
@@ -498,13 +529,13 @@ static int proper__est_estimate_alloc(proper_estimate *est, size_t m, double con
 /* Given per-variable means and intervals (index 0 is the constant 1) and
  * the flow forms, fill point estimates and intervals. `n_samples[i]` is
  * the sample size behind construct i's count. */
-static int proper__est_estimate_finish(proper_estimate *est, const proper_synth_model *m, const proper__est_flows *f,
+static int proper__estimate_finish(proper_estimate *est, const proper_synth_model *m, const proper__estimate_flows *f,
                                    const double *mean, const double *lo, const double *hi,
                                    const double *n_samples, proper_error *err) {
     size_t i, w = m->n_params + 1;
     for (i = 0; i < m->n_params; i++) {
         const double *tau = f->tau + i * w, *nt = f->not_taken + i * w;
-        double t = proper__est_form_at(tau, mean, w), u = proper__est_form_at(nt, mean, w);
+        double t = proper__estimate_form_at(tau, mean, w), u = proper__estimate_form_at(nt, mean, w);
         double tl, th, ul, uh;
         est->samples[i] = n_samples[i];
         /* totals of integer counts with integer coefficients: whole numbers */
@@ -514,8 +545,8 @@ static int proper__est_estimate_finish(proper_estimate *est, const proper_synth_
             est->p[i] = 0.0; est->lo[i] = 0.0; est->hi[i] = 1.0;
             continue;
         }
-        est->p[i] = proper__est_clamp01(t / (t + u));
-        if (est->method == PROPER_CI_WILSON && !m->params[i].is_loop) {
+        est->p[i] = proper__estimate_clamp01(t / (t + u));
+        if (est->method == PROPER_ESTIMATE_WILSON && !m->params[i].is_loop) {
             proper_interval ci;
             int rc = proper_stats_wilson_interval(est->taken[i], est->reached[i], est->per_param_confidence, 0, &ci, err);
             if (rc) return rc;
@@ -523,15 +554,15 @@ static int proper__est_estimate_finish(proper_estimate *est, const proper_synth_
             est->hi[i] = ci.hi;
             continue;
         }
-        proper__est_form_range(tau, lo, hi, w, &tl, &th);
-        proper__est_form_range(nt, lo, hi, w, &ul, &uh);
-        proper__est_ratio_interval(tl, th, ul, uh, &est->lo[i], &est->hi[i]);
+        proper__estimate_form_range(tau, lo, hi, w, &tl, &th);
+        proper__estimate_form_range(nt, lo, hi, w, &ul, &uh);
+        proper__estimate_ratio_interval(tl, th, ul, uh, &est->lo[i], &est->hi[i]);
     }
     return PROPER_OK;
 }
 
 /* Normal interval of a mean count: mean ± z·sd/√n (eqs. 6-7). */
-static void proper__est_mean_interval(const double *x, size_t stride, size_t n, double z, double *mean,
+static void proper__estimate_mean_interval(const double *x, size_t stride, size_t n, double z, double *mean,
                                   double *lo, double *hi) {
     double s = 0.0, ss = 0.0, mu, sd;
     size_t r;
@@ -545,7 +576,7 @@ static void proper__est_mean_interval(const double *x, size_t stride, size_t n, 
 }
 
 /* Column of parameter i: named pK or nK with K = i + 1. */
-static int proper__est_counts_column(const proper_counts *log, size_t i) {
+static int proper__estimate_counts_column(const proper_estimate_counts *log, size_t i) {
     size_t c;
     for (c = 0; c < log->n_cols; c++) {
         const char *nm = log->names[c];
@@ -560,7 +591,7 @@ static int proper__est_counts_column(const proper_counts *log, size_t i) {
 
 /* Every run must be consistent with the code: no construct taken more
  * often than its statement was reached. */
-static int proper__est_check_runs(const proper_synth_model *m, const proper__est_flows *f, const proper_counts *log,
+static int proper__estimate_check_runs(const proper_synth_model *m, const proper__estimate_flows *f, const proper_estimate_counts *log,
                               const int *col, proper_error *err) {
     size_t r, i, w = m->n_params + 1;
     double *x = (double *)proper_calloc(w, sizeof *x);
@@ -569,8 +600,8 @@ static int proper__est_check_runs(const proper_synth_model *m, const proper__est
         x[0] = 1.0;
         for (i = 0; i < m->n_params; i++) x[1 + i] = log->values[r * log->n_cols + (size_t)col[i]];
         for (i = 0; i < m->n_params; i++) {
-            double t = proper__est_form_at(f->tau + i * w, x, w), u = proper__est_form_at(f->not_taken + i * w, x, w);
-            if (m->params[i].is_loop && x[1 + i] > 0.0 && proper__est_form_at(f->entries + i * w, x, w) < 0.5) {
+            double t = proper__estimate_form_at(f->tau + i * w, x, w), u = proper__estimate_form_at(f->not_taken + i * w, x, w);
+            if (m->params[i].is_loop && x[1 + i] > 0.0 && proper__estimate_form_at(f->entries + i * w, x, w) < 0.5) {
                 int line = log->lines[r];
                 double ran = x[1 + i];
                 PROPER_FREE(x);
@@ -593,15 +624,16 @@ static int proper__est_check_runs(const proper_synth_model *m, const proper__est
     return PROPER_OK;
 }
 
-PROPER_API int proper_estimate_from_counts(proper_estimate *est, const proper_synth_model *m,
-                                           const proper_counts *log, double confidence, int method,
+PROPER_API int proper_estimate_from_counts(proper_estimate *out, const proper_synth_model *m,
+                                           const proper_estimate_counts *log, double confidence, int method,
                                            proper_error *err) {
+    proper_estimate est;
     size_t i, w = m->n_params + 1;
     int *col = NULL, rc;
     double *mean = NULL, *lo = NULL, *hi = NULL, *ns = NULL, z;
-    proper__est_flows f;
+    proper__estimate_flows f;
     memset(&f, 0, sizeof f);
-    if ((rc = proper__est_estimate_alloc(est, m->n_params, confidence, method, err))) return rc;
+    if ((rc = proper__estimate_alloc(&est, m->n_params, confidence, method, err))) return rc;
     if (log->n_runs < 2) {
         rc = proper_error_set(err, PROPER_EINVAL, log->file, 0, 0, "log has %u execution(s); intervals need at least 2",
                               (unsigned)log->n_runs);
@@ -614,7 +646,7 @@ PROPER_API int proper_estimate_from_counts(proper_estimate *est, const proper_sy
     ns = (double *)proper_calloc(w, sizeof *ns);
     if (!col || !mean || !lo || !hi || !ns) { rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory"); goto done; }
     for (i = 0; i < m->n_params; i++) {
-        col[i] = proper__est_counts_column(log, i);
+        col[i] = proper__estimate_counts_column(log, i);
         if (col[i] < 0) {
             rc = proper_error_set(err, PROPER_EUNDEFINED, log->file, 1, 0,
                                   "log has no column %s (or n%u) for the %s at source line %d", m->params[i].name,
@@ -622,23 +654,22 @@ PROPER_API int proper_estimate_from_counts(proper_estimate *est, const proper_sy
             goto done;
         }
     }
-    if ((rc = proper__est_flows_build(m, &f, err)) || (rc = proper__est_check_runs(m, &f, log, col, err))) goto done;
-    z = proper_stats_normal_quantile(0.5 + est->per_param_confidence / 2.0);
+    if ((rc = proper__estimate_flows_build(m, &f, err)) || (rc = proper__estimate_check_runs(m, &f, log, col, err))) goto done;
+    z = proper_stats_normal_quantile(0.5 + est.per_param_confidence / 2.0);
     mean[0] = lo[0] = hi[0] = 1.0; /* one execution per run, exactly */
     for (i = 0; i < m->n_params; i++) {
-        proper__est_mean_interval(log->values + col[i], log->n_cols, log->n_runs, z, &mean[1 + i], &lo[1 + i], &hi[1 + i]);
+        proper__estimate_mean_interval(log->values + col[i], log->n_cols, log->n_runs, z, &mean[1 + i], &lo[1 + i], &hi[1 + i]);
         ns[i] = (double)log->n_runs;
     }
-    rc = proper__est_estimate_finish(est, m, &f, mean, lo, hi, ns, err);
+    rc = proper__estimate_finish(&est, m, &f, mean, lo, hi, ns, err);
 done:
-    proper__est_flows_free(&f);
+    proper__estimate_flows_free(&f);
     PROPER_FREE(col); PROPER_FREE(mean); PROPER_FREE(lo); PROPER_FREE(hi); PROPER_FREE(ns);
-    if (rc) proper_estimate_free(est);
-    return rc;
+    return proper__estimate_deliver(out, &est, rc);
 }
 
 /* Reads one artifact file: one non-negative integer per line. */
-static int proper__est_read_column(const char *path, double **xs, size_t *n, proper_error *err) {
+static int proper__estimate_read_column(const char *path, double **xs, size_t *n, proper_error *err) {
     char *text;
     size_t len, cap = 0;
     proper_cursor c;
@@ -670,16 +701,17 @@ static int proper__est_read_column(const char *path, double **xs, size_t *n, pro
 /* Artifact logs: variable j is construct j's mean count per sample line.
  * Branch: τ = x_i, U = 1 - x_i; loop: τ = x_i, U = 1 (one exit per entry);
  * nested loop paired with parent q: τ = x_i, U = x_q. */
-PROPER_API int proper_estimate_from_artifact(proper_estimate *est, const proper_synth_model *m,
+PROPER_API int proper_estimate_from_artifact(proper_estimate *out, const proper_synth_model *m,
                                              const char *const *files, const int *parent, double confidence,
                                              int method, proper_error *err) {
+    proper_estimate est;
     size_t i, w = m->n_params + 1;
     double **cols = NULL, *mean = NULL, *lo = NULL, *hi = NULL, *ns = NULL, z;
     size_t *lens = NULL;
-    proper__est_flows f;
+    proper__estimate_flows f;
     int rc;
     memset(&f, 0, sizeof f);
-    if ((rc = proper__est_estimate_alloc(est, m->n_params, confidence, method, err))) return rc;
+    if ((rc = proper__estimate_alloc(&est, m->n_params, confidence, method, err))) return rc;
     cols = (double **)proper_calloc(w, sizeof *cols);
     lens = (size_t *)proper_calloc(w, sizeof *lens);
     mean = (double *)proper_calloc(w, sizeof *mean);
@@ -692,7 +724,7 @@ PROPER_API int proper_estimate_from_artifact(proper_estimate *est, const proper_
         rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
         goto done;
     }
-    z = proper_stats_normal_quantile(0.5 + est->per_param_confidence / 2.0);
+    z = proper_stats_normal_quantile(0.5 + est.per_param_confidence / 2.0);
     mean[0] = lo[0] = hi[0] = 1.0;
     for (i = 0; i < m->n_params; i++) {
         if (!files[i]) {
@@ -700,8 +732,8 @@ PROPER_API int proper_estimate_from_artifact(proper_estimate *est, const proper_
                                   m->params[i].name, m->params[i].is_loop ? "loop" : "conditional", m->params[i].line);
             goto done;
         }
-        if ((rc = proper__est_read_column(files[i], &cols[i], &lens[i], err))) goto done;
-        proper__est_mean_interval(cols[i], 1, lens[i], z, &mean[1 + i], &lo[1 + i], &hi[1 + i]);
+        if ((rc = proper__estimate_read_column(files[i], &cols[i], &lens[i], err))) goto done;
+        proper__estimate_mean_interval(cols[i], 1, lens[i], z, &mean[1 + i], &lo[1 + i], &hi[1 + i]);
         ns[i] = (double)lens[i];
         if (!m->params[i].is_loop && mean[1 + i] > 1.0) {
             rc = proper_error_set(err, PROPER_ERANGE, files[i], 0, 0, "%s is a conditional: counts must be 0 or 1",
@@ -722,13 +754,12 @@ PROPER_API int proper_estimate_from_artifact(proper_estimate *est, const proper_
             goto done;
         } else nt[1 + (size_t)q] = 1.0;
     }
-    rc = proper__est_estimate_finish(est, m, &f, mean, lo, hi, ns, err);
+    rc = proper__estimate_finish(&est, m, &f, mean, lo, hi, ns, err);
 done:
     for (i = 0; cols && i < w; i++) PROPER_FREE(cols[i]);
     PROPER_FREE(cols); PROPER_FREE(lens); PROPER_FREE(mean); PROPER_FREE(lo); PROPER_FREE(hi); PROPER_FREE(ns);
-    proper__est_flows_free(&f);
-    if (rc) proper_estimate_free(est);
-    return rc;
+    proper__estimate_flows_free(&f);
+    return proper__estimate_deliver(out, &est, rc);
 }
 
 PROPER_API int proper_estimate_property(const proper_synth_model *m, int reward, const proper_estimate *est,

@@ -46,12 +46,32 @@
  *   proper_synth_model (states, successors, parameters, rewards, line table),
  *   proper_synth_write_prism (PRISM language in the shape of the paper's
  *   Fig. 5, with `// line:N` comments) and, through dtmc.h users, any solver.
+ *   proper_synth_parse and proper_synth_read follow the output rule: the
+ *   model is initialised (proper_synth_init) or holds an earlier model, which
+ *   is replaced on success; on failure it is left unchanged.
+ *
+ * CONFIGURATION (define before including to override)
+ *   PROPER_SYNTH_MAX_DEPTH     statement nesting limit (512): deeper input is
+ *                              rejected with PROPER_ELIMIT, not a stack overflow
+ *   PROPER_SYNTH_MAX_BRACKETS  bracket nesting limit inside one expression (4096)
+ *   PROPER_SYNTH_TIE           relative difference below which policy iteration
+ *                              counts two corners as equally good (1e-12)
  */
 #ifndef PROPER_SYNTH_H
 #define PROPER_SYNTH_H
 
 #include "core.h"
 #include <stdio.h>
+
+#ifndef PROPER_SYNTH_MAX_DEPTH
+#define PROPER_SYNTH_MAX_DEPTH 512
+#endif
+#ifndef PROPER_SYNTH_MAX_BRACKETS
+#define PROPER_SYNTH_MAX_BRACKETS 4096
+#endif
+#ifndef PROPER_SYNTH_TIE
+#define PROPER_SYNTH_TIE 1e-12
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -97,13 +117,17 @@ typedef struct proper_synth_model {
     double *rewards;            /* n_rewards x n_states, row-major */
 } proper_synth_model;
 
+/* The empty model (no states); allocates nothing. */
+PROPER_API void proper_synth_init(proper_synth_model *m);
 /* Parse `text` (C or Java), find function `function` (its definition: a
  * name followed by a parameter list and a body) and synthesise its model.
- * `file` names the source in errors. */
+ * `file` names the source in errors. Output rule: see the manual. */
 PROPER_API int proper_synth_parse(proper_synth_model *m, const char *text, size_t len,
                                   const char *file, const char *function, proper_error *err);
-PROPER_API int proper_synth_from_file(proper_synth_model *m, const char *path,
-                                      const char *function, proper_error *err);
+/* proper_synth_parse of the file at `path`. */
+PROPER_API int proper_synth_read(proper_synth_model *m, const char *path,
+                                 const char *function, proper_error *err);
+/* Release; leaves m as after proper_synth_init. */
 PROPER_API void proper_synth_free(proper_synth_model *m);
 
 /* Index of a reward structure by name, or -1. */
@@ -112,10 +136,10 @@ PROPER_API int proper_synth_reward_index(const proper_synth_model *m, const char
 /* Write the model in the PRISM language: undefined constants p1..pn, one
  * module with variable s, one command per state with a `// line:N` comment,
  * label "end", one rewards block per annotation. */
-PROPER_API int proper_synth_write_prism(const proper_synth_model *m, FILE *out);
+PROPER_API int proper_synth_write_prism(const proper_synth_model *m, FILE *out, proper_error *err);
 
 /* Write the table state -> line -> statement -> parameter. */
-PROPER_API int proper_synth_write_table(const proper_synth_model *m, FILE *out);
+PROPER_API int proper_synth_write_table(const proper_synth_model *m, FILE *out, proper_error *err);
 
 /* Expected total reward `reward` accumulated until `end` from the initial
  * state, for parameter values `p` (n_params of them, each in [0,1]). Exact
@@ -354,10 +378,8 @@ static int proper__synth_expect(proper__synth_parser *ps, const char *punct) {
 
 /* Bracket matching shared by the two skips below: tracks the open
  * brackets on a stack so that `(` closed by `}` is reported at the `(`. */
-#define PROPER__SYNTH_MAX_BRACKETS 4096
-
 typedef struct proper__synth_brackets {
-    const proper__synth_tok *open[PROPER__SYNTH_MAX_BRACKETS];
+    const proper__synth_tok *open[PROPER_SYNTH_MAX_BRACKETS];
     int depth;
 } proper__synth_brackets;
 
@@ -368,7 +390,7 @@ static char proper__synth_closer_of(const proper__synth_tok *t) {
 /* Feed one token; returns an error status on a mismatch. */
 static int proper__synth_bracket_step(proper__synth_parser *ps, proper__synth_brackets *br, const proper__synth_tok *t) {
     if (proper__synth_tok_is(t, "(") || proper__synth_tok_is(t, "[") || proper__synth_tok_is(t, "{")) {
-        if (br->depth >= PROPER__SYNTH_MAX_BRACKETS)
+        if (br->depth >= PROPER_SYNTH_MAX_BRACKETS)
             return proper_error_set(ps->err, PROPER_ELIMIT, ps->file, t->line, t->col, "brackets nested too deeply");
         br->open[br->depth++] = t;
     } else if (proper__synth_tok_is(t, ")") || proper__synth_tok_is(t, "]") || proper__synth_tok_is(t, "}")) {
@@ -440,8 +462,6 @@ static int proper__synth_add_kid(proper__synth_parser *ps, proper__synth_stmt *p
 }
 
 static int proper__synth_parse_stmt(proper__synth_parser *ps, proper__synth_stmt **out, int depth);
-
-#define PROPER__SYNTH_MAX_DEPTH 512 /* nesting limit: deeper input is rejected, not a stack overflow */
 
 static int proper__synth_parse_block(proper__synth_parser *ps, proper__synth_stmt **out, int depth) {
     proper__synth_tok *open = proper__synth_peek(ps);
@@ -520,7 +540,7 @@ static int proper__synth_parse_stmt(proper__synth_parser *ps, proper__synth_stmt
     proper__synth_stmt *s = NULL;
     int rc;
     *out = NULL;
-    if (depth > PROPER__SYNTH_MAX_DEPTH)
+    if (depth > PROPER_SYNTH_MAX_DEPTH)
         return proper_error_set(ps->err, PROPER_ELIMIT, ps->file, t->line, t->col, "statements nested too deeply");
     if (proper__synth_tok_is(t, "{")) return proper__synth_parse_block(ps, out, depth);
     if (proper__synth_tok_is(t, ";")) {
@@ -913,12 +933,14 @@ PROPER_API int proper_synth_reward_index(const proper_synth_model *m, const char
     return -1;
 }
 
+PROPER_API void proper_synth_init(proper_synth_model *m) { memset(m, 0, sizeof *m); }
+
 PROPER_API void proper_synth_free(proper_synth_model *m) {
     PROPER_FREE(m->states);
     PROPER_FREE(m->params);
     PROPER_FREE(m->reward_names);
     PROPER_FREE(m->rewards);
-    memset(m, 0, sizeof *m);
+    proper_synth_init(m);
 }
 
 static int proper__synth_build(proper__synth_parser *ps, proper_synth_model *m, proper__synth_stmt *body,
@@ -943,12 +965,13 @@ static int proper__synth_build(proper__synth_parser *ps, proper_synth_model *m, 
     return proper__synth_attach_rewards(&b, ps, body_line, close_line);
 }
 
-PROPER_API int proper_synth_parse(proper_synth_model *m, const char *text, size_t len, const char *file,
+PROPER_API int proper_synth_parse(proper_synth_model *out, const char *text, size_t len, const char *file,
                                   const char *function, proper_error *err) {
     proper__synth_parser ps;
     proper__synth_stmt *body = NULL;
+    proper_synth_model model, *m = &model;
     int rc, open_line;
-    memset(m, 0, sizeof *m);
+    proper_synth_init(m);
     memset(&ps, 0, sizeof ps);
     ps.file = file;
     ps.err = err;
@@ -968,16 +991,20 @@ done:
     PROPER_FREE(ps.toks);
     PROPER_FREE(ps.annots);
     PROPER_FREE(ps.unmodelled);
-    if (rc) proper_synth_free(m);
-    return rc;
+    if (rc) {
+        proper_synth_free(m);
+        return rc;
+    }
+    proper_synth_free(out);
+    *out = model;
+    return PROPER_OK;
 }
 
-PROPER_API int proper_synth_from_file(proper_synth_model *m, const char *path, const char *function,
-                                      proper_error *err) {
+PROPER_API int proper_synth_read(proper_synth_model *m, const char *path, const char *function, proper_error *err) {
     char *text;
     size_t len;
     int rc = proper_read_file(path, &text, &len, err);
-    if (rc) { memset(m, 0, sizeof *m); return rc; }
+    if (rc) return rc;
     rc = proper_synth_parse(m, text, len, path, function, err);
     PROPER_FREE(text);
     return rc;
@@ -985,16 +1012,12 @@ PROPER_API int proper_synth_from_file(proper_synth_model *m, const char *path, c
 
 /* ---- output ---- */
 
-/* Shortest of %.15g..%.17g that reads back as the same double. */
-static void proper__synth_fmt_double(char *buf, size_t size, double v) {
-    int prec;
-    for (prec = 15; prec <= 17; prec++) {
-        snprintf(buf, size, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v) return;
-    }
+static int proper__synth_write_status(FILE *out, proper_error *err) {
+    if (ferror(out)) return proper_error_set(err, PROPER_EIO, NULL, 0, 0, "write error");
+    return PROPER_OK;
 }
 
-PROPER_API int proper_synth_write_prism(const proper_synth_model *m, FILE *out) {
+PROPER_API int proper_synth_write_prism(const proper_synth_model *m, FILE *out, proper_error *err) {
     size_t i, r;
     fprintf(out, "// parametric DTMC of %s, synthesised by proper\ndtmc\n\n", m->function);
     for (i = 0; i < m->n_params; i++)
@@ -1018,17 +1041,17 @@ PROPER_API int proper_synth_write_prism(const proper_synth_model *m, FILE *out) 
         fprintf(out, "\nrewards \"%s\"\n", m->reward_names[r]);
         for (i = 0; i < m->n_states; i++) {
             double v = m->rewards[r * m->n_states + i];
-            char num[32];
+            char num[PROPER_DOUBLE_CHARS];
             if (v == 0.0) continue;
-            proper__synth_fmt_double(num, sizeof num, v);
+            proper_format_double(num, v);
             fprintf(out, "  s=%u : %s; // line:%d\n", (unsigned)i, num, m->states[i].line);
         }
         fprintf(out, "endrewards\n");
     }
-    return ferror(out) ? PROPER_EIO : PROPER_OK;
+    return proper__synth_write_status(out, err);
 }
 
-PROPER_API int proper_synth_write_table(const proper_synth_model *m, FILE *out) {
+PROPER_API int proper_synth_write_table(const proper_synth_model *m, FILE *out, proper_error *err) {
     size_t i, r;
     fprintf(out, "%-6s %-6s %-9s %-6s", "state", "line", "statement", "param");
     for (r = 0; r < m->n_rewards; r++) fprintf(out, " %10s", m->reward_names[r]);
@@ -1040,7 +1063,7 @@ PROPER_API int proper_synth_write_table(const proper_synth_model *m, FILE *out) 
         for (r = 0; r < m->n_rewards; r++) fprintf(out, " %10g", m->rewards[r * m->n_states + i]);
         fputc('\n', out);
     }
-    return ferror(out) ? PROPER_EIO : PROPER_OK;
+    return proper__synth_write_status(out, err);
 }
 
 /* ---- solving ---- */
@@ -1086,56 +1109,41 @@ static int proper__synth_prob1(const proper_synth_model *m, const double *p, uns
     return PROPER_OK;
 }
 
-/* Solve x = r + P x on the states marked ok (x[end] = 0), dense Gaussian
- * elimination with partial pivoting; other states get +infinity. */
+/* Solve x = r + P x on the states marked ok (x[end] = 0) with a dense LU
+ * (core.h); other states get +infinity. The restricted matrix I - P is
+ * nonsingular (every state marked ok reaches `end` with probability 1). */
 static int proper__synth_solve_rewards(const proper_synth_model *m, const double *r, const double *p, double *x) {
-    size_t n = m->n_states, i, k, c, nk = 0;
+    size_t n = m->n_states, i, k, nk = 0;
     unsigned char *ok = (unsigned char *)proper_calloc(n, 1);
     size_t *idx = (size_t *)proper_calloc(n, sizeof *idx), *back = (size_t *)proper_calloc(n, sizeof *back);
-    double *a = NULL;
+    size_t *piv = (size_t *)proper_calloc(n, sizeof *piv);
+    double *a = NULL, *b = NULL;
     int rc = PROPER_OK;
-    if (!ok || !idx || !back || proper__synth_prob1(m, p, ok)) { rc = PROPER_ENOMEM; goto done; }
+    if (!ok || !idx || !back || !piv || proper__synth_prob1(m, p, ok)) { rc = PROPER_ENOMEM; goto done; }
     for (i = 0; i < n; i++) {
         back[i] = PROPER__SYNTH_NONE;
         if (ok[i] && i != m->end) { back[i] = nk; idx[nk++] = i; }
     }
-    a = (double *)proper_calloc(nk * (nk + 1) + 1, sizeof *a);
-    if (!a) { rc = PROPER_ENOMEM; goto done; }
-    /* row k: x_k - q x_taken - (1-q) x_next = r_k  (augmented column nk) */
+    a = (double *)proper_calloc(nk * nk + 1, sizeof *a);
+    b = (double *)proper_calloc(nk + 1, sizeof *b);
+    if (!a || !b) { rc = PROPER_ENOMEM; goto done; }
+    /* row k: x_k - q x_taken - (1-q) x_next = r_k */
     for (k = 0; k < nk; k++) {
         const proper_synth_state *st = &m->states[idx[k]];
         double q = proper__synth_taken_prob(m, idx[k], p);
-        double *row = a + k * (nk + 1);
+        double *row = a + k * nk;
         row[k] += 1.0;
         if (q < 1.0 && back[st->next] != PROPER__SYNTH_NONE) row[back[st->next]] -= 1.0 - q;
         if (q > 0.0 && back[st->taken] != PROPER__SYNTH_NONE) row[back[st->taken]] -= q;
-        row[nk] = r[idx[k]];
+        b[k] = r[idx[k]];
     }
-    for (c = 0; c < nk; c++) {
-        size_t piv = c;
-        for (k = c + 1; k < nk; k++)
-            if (fabs(a[k * (nk + 1) + c]) > fabs(a[piv * (nk + 1) + c])) piv = k;
-        if (piv != c)
-            for (i = 0; i <= nk; i++) {
-                double t = a[c * (nk + 1) + i];
-                a[c * (nk + 1) + i] = a[piv * (nk + 1) + i];
-                a[piv * (nk + 1) + i] = t;
-            }
-        for (k = c + 1; k < nk; k++) {
-            double f = a[k * (nk + 1) + c] / a[c * (nk + 1) + c];
-            if (f == 0.0) continue;
-            for (i = c; i <= nk; i++) a[k * (nk + 1) + i] -= f * a[c * (nk + 1) + i];
-        }
-    }
-    for (k = nk; k-- > 0;) {
-        double s = a[k * (nk + 1) + nk];
-        for (i = k + 1; i < nk; i++) s -= a[k * (nk + 1) + i] * x[idx[i]];
-        x[idx[k]] = s / a[k * (nk + 1) + k];
-    }
+    if (proper_lu_factor(a, nk, piv, 0.0) == PROPER_OK) proper_lu_solve(a, nk, piv, b);
+    else for (k = 0; k < nk; k++) b[k] = NAN; /* not reached: see above */
+    for (k = 0; k < nk; k++) x[idx[k]] = b[k];
     for (i = 0; i < n; i++) if (!ok[i]) x[i] = INFINITY;
     x[m->end] = 0.0;
 done:
-    PROPER_FREE(ok); PROPER_FREE(idx); PROPER_FREE(back); PROPER_FREE(a);
+    PROPER_FREE(ok); PROPER_FREE(idx); PROPER_FREE(back); PROPER_FREE(piv); PROPER_FREE(a); PROPER_FREE(b);
     return rc;
 }
 
@@ -1206,9 +1214,6 @@ static int proper__synth_box_can_trap(const proper_synth_model *m, const double 
     return PROPER_OK;
 }
 
-/* Relative difference below which two actions count as equally good. */
-#define PROPER__SYNTH_TIE 1e-12
-
 /* Policy iteration over the corners of the box (sign = +1 max, -1 min). */
 static int proper__synth_policy_iteration(const proper_synth_model *m, const double *r, const double *lo,
                                     const double *hi, int sign, double *p, double *value) {
@@ -1229,8 +1234,8 @@ static int proper__synth_policy_iteration(const proper_synth_model *m, const dou
             if (isnan(gain)) continue;
             /* raising p_i moves weight from `next` to `taken`: worth it iff
              * sign * gain > 0; ties (within round-off) keep the policy */
-            if (sign * gain > PROPER__SYNTH_TIE * (fabs(x[st->taken]) + fabs(x[st->next]))) best = hi[i];
-            else if (sign * gain < -PROPER__SYNTH_TIE * (fabs(x[st->taken]) + fabs(x[st->next]))) best = lo[i];
+            if (sign * gain > PROPER_SYNTH_TIE * (fabs(x[st->taken]) + fabs(x[st->next]))) best = hi[i];
+            else if (sign * gain < -PROPER_SYNTH_TIE * (fabs(x[st->taken]) + fabs(x[st->next]))) best = lo[i];
             if (best != p[i]) { p[i] = best; improved = 1; }
         }
         if (!improved) break;

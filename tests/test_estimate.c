@@ -40,7 +40,7 @@ static void simulate_f(proper_rng *rng, const double *q, double *n) {
     }
 }
 
-static int build_log(proper_counts *log, proper_rng *rng, const double *q, int runs, double *totals) {
+static int build_log(proper_estimate_counts *log, proper_rng *rng, const double *q, int runs, double *totals) {
     char *text = (char *)malloc((size_t)runs * 80 + 64);
     size_t k = 0;
     int r, i, rc;
@@ -53,7 +53,7 @@ static int build_log(proper_counts *log, proper_rng *rng, const double *q, int r
         for (i = 0; i < 5; i++) totals[i] += n[i];
         k += (size_t)sprintf(text + k, "%d,%g,%g,%g,%g,%g\n", r, n[0], n[1], n[2], n[3], n[4]);
     }
-    rc = proper_counts_parse_csv(log, text, k, "log.csv", &e);
+    rc = proper_estimate_counts_parse(log, text, k, "log.csv", &e);
     free(text);
     return rc;
 }
@@ -63,8 +63,11 @@ static int build_log(proper_counts *log, proper_rng *rng, const double *q, int r
  * iterations that did not break), p5 = N5/N4. */
 static void test_point_estimates_eq2(void) {
     proper_synth_model m;
-    proper_counts log;
+    proper_synth_init(&m);
+    proper_estimate_counts log;
+    proper_estimate_counts_init(&log);
     proper_estimate est;
+    proper_estimate_init(&est);
     proper_error e;
     proper_rng rng;
     double q[5] = {0.4, 0.7, 0.3, 1.0, 0.2}, N[5], R = 5000;
@@ -72,7 +75,7 @@ static void test_point_estimates_eq2(void) {
     CHECK_INT(proper_synth_parse(&m, nested_src, strlen(nested_src), "f.c", "f", &e), 0);
     CHECK_INT(m.n_params, 5);
     CHECK_INT(build_log(&log, &rng, q, (int)R, N), 0);
-    CHECK_INT(proper_estimate_from_counts(&est, &m, &log, 0.95, PROPER_CI_NORMAL, &e), 0);
+    CHECK_INT(proper_estimate_from_counts(&est, &m, &log, 0.95, PROPER_ESTIMATE_NORMAL, &e), 0);
     CHECK_REL(est.p[0], N[0] / R, 1e-14);
     CHECK_REL(est.p[1], N[1] / (N[0] + N[1]), 1e-14);
     CHECK_REL(est.p[2], N[2] / N[1], 1e-14);
@@ -82,7 +85,7 @@ static void test_point_estimates_eq2(void) {
     CHECK_REL(est.reached[2], N[1], 1e-12);
     CHECK_REL(est.per_param_confidence, pow(0.95, 1.0 / 5), 1e-14);
     proper_estimate_free(&est);
-    proper_counts_free(&log);
+    proper_estimate_counts_free(&log);
     proper_synth_free(&m);
 }
 
@@ -93,24 +96,27 @@ static void test_intervals_closed_form(void) {
     const char *src = "void g() {\n  if (c()) x(); // @time=1\n}\n";
     const char *csv = "p1\n1\n0\n1\n1\n0\n1\n1\n1\n0\n1\n";
     proper_synth_model m;
-    proper_counts log;
+    proper_synth_init(&m);
+    proper_estimate_counts log;
+    proper_estimate_counts_init(&log);
     proper_estimate est;
+    proper_estimate_init(&est);
     proper_error e;
     double n = 10, k = 7, mean = k / n, sd = sqrt((k * (1 - mean) * (1 - mean) + (n - k) * mean * mean) / (n - 1));
     double z = 1.959963984540054, z2 = z * z;
     double center = (k + z2 / 2) / (n + z2), half = z / (n + z2) * sqrt(k * (n - k) / n + z2 / 4);
     CHECK_INT(proper_synth_parse(&m, src, strlen(src), "g.c", "g", &e), 0);
-    CHECK_INT(proper_counts_parse_csv(&log, csv, strlen(csv), "g.csv", &e), 0);
-    CHECK_INT(proper_estimate_from_counts(&est, &m, &log, 0.95, PROPER_CI_NORMAL, &e), 0);
+    CHECK_INT(proper_estimate_counts_parse(&log, csv, strlen(csv), "g.csv", &e), 0);
+    CHECK_INT(proper_estimate_from_counts(&est, &m, &log, 0.95, PROPER_ESTIMATE_NORMAL, &e), 0);
     CHECK_REL(est.p[0], 0.7, 1e-15);
     CHECK_REL(est.lo[0], mean - z * sd / sqrt(n), 1e-12);
     CHECK_REL(est.hi[0], fmin(1.0, mean + z * sd / sqrt(n)), 1e-12);
     proper_estimate_free(&est);
-    CHECK_INT(proper_estimate_from_counts(&est, &m, &log, 0.95, PROPER_CI_WILSON, &e), 0);
+    CHECK_INT(proper_estimate_from_counts(&est, &m, &log, 0.95, PROPER_ESTIMATE_WILSON, &e), 0);
     CHECK_REL(est.lo[0], center - half, 1e-12);
     CHECK_REL(est.hi[0], center + half, 1e-12);
     proper_estimate_free(&est);
-    proper_counts_free(&log);
+    proper_estimate_counts_free(&log);
     proper_synth_free(&m);
 }
 
@@ -119,6 +125,7 @@ static void test_intervals_closed_form(void) {
  * least 95% of logs (it is conservative: interval arithmetic on a box). */
 static void test_property_interval_coverage(void) {
     proper_synth_model m;
+    proper_synth_init(&m);
     proper_error e;
     proper_rng rng;
     double q[5] = {0.4, 0.7, 0.3, 1.0, 0.2}, truth, N[5];
@@ -129,16 +136,18 @@ static void test_property_interval_coverage(void) {
     /* closed form: 1 + 0.4*(2/(1-0.7) + 3*0.7/(1-0.7)) + 0.6*(4+5)/0.2 */
     CHECK_REL(truth, 1 + 0.4 * (2 / 0.3 + 3 * 0.7 / 0.3) + 0.6 * 9 / 0.2, 1e-13);
     for (rep = 0; rep < reps; rep++) {
-        proper_counts log;
+        proper_estimate_counts log;
+        proper_estimate_counts_init(&log);
         proper_estimate est;
+        proper_estimate_init(&est);
         double point, lo, hi;
         if (build_log(&log, &rng, q, 400, N)) { CHECK(0); break; }
-        if (proper_estimate_from_counts(&est, &m, &log, 0.95, PROPER_CI_NORMAL, &e) ||
-            proper_estimate_property(&m, 0, &est, &point, &lo, &hi, &e)) { CHECK(0); proper_counts_free(&log); break; }
+        if (proper_estimate_from_counts(&est, &m, &log, 0.95, PROPER_ESTIMATE_NORMAL, &e) ||
+            proper_estimate_property(&m, 0, &est, &point, &lo, &hi, &e)) { CHECK(0); proper_estimate_counts_free(&log); break; }
         CHECK(lo <= point && point <= hi);
         if (lo <= truth && truth <= hi) covered++;
         proper_estimate_free(&est);
-        proper_counts_free(&log);
+        proper_estimate_counts_free(&log);
     }
     printf("  coverage %d/%d\n", covered, reps);
     CHECK(covered >= (int)(0.95 * reps));
@@ -146,10 +155,11 @@ static void test_property_interval_coverage(void) {
 }
 
 static void expect_log_error(const char *csv, int code, int line, int col, const char *msg) {
-    proper_counts log;
+    proper_estimate_counts log;
+    proper_estimate_counts_init(&log);
     proper_error e;
     proper_error_clear(&e);
-    CHECK_INT(proper_counts_parse_csv(&log, csv, strlen(csv), "bad.csv", &e), code);
+    CHECK_INT(proper_estimate_counts_parse(&log, csv, strlen(csv), "bad.csv", &e), code);
     CHECK_INT(e.line, line);
     CHECK_INT(e.col, col);
     CHECK_CONTAINS(e.message, msg);
@@ -157,8 +167,11 @@ static void expect_log_error(const char *csv, int code, int line, int col, const
 
 static void test_log_errors(void) {
     proper_synth_model m;
-    proper_counts log;
+    proper_synth_init(&m);
+    proper_estimate_counts log;
+    proper_estimate_counts_init(&log);
     proper_estimate est;
+    proper_estimate_init(&est);
     proper_error e;
     const char *inconsistent = "p1,p2,p3,p4,p5\n1,2,3,0,0\n0,0,0,1,1\n";
     const char *never_entered = "p1,p2,p3,p4,p5\n1,2,1,0,0\n0,2,0,1,1\n";
@@ -170,24 +183,24 @@ static void test_log_errors(void) {
     expect_log_error("p1,p2\n1,x\n", PROPER_EPARSE, 2, 3, "integer");
     expect_log_error("p1,p2\n1,2.5\n", PROPER_EPARSE, 2, 4, "integer");
     CHECK_INT(proper_synth_parse(&m, nested_src, strlen(nested_src), "f.c", "f", &e), 0);
-    CHECK_INT(proper_counts_parse_csv(&log, "p1,p2\n1,2\n0,0\n", 14, "two.csv", &e), 0);
-    CHECK_INT(proper_estimate_from_counts(&est, &m, &log, 0.95, PROPER_CI_NORMAL, &e), PROPER_EUNDEFINED);
+    CHECK_INT(proper_estimate_counts_parse(&log, "p1,p2\n1,2\n0,0\n", 14, "two.csv", &e), 0);
+    CHECK_INT(proper_estimate_from_counts(&est, &m, &log, 0.95, PROPER_ESTIMATE_NORMAL, &e), PROPER_EUNDEFINED);
     CHECK_CONTAINS(e.message, "p3");
-    proper_counts_free(&log);
+    proper_estimate_counts_free(&log);
     /* run 1 takes the inner if 3 times in 2 loop iterations */
-    CHECK_INT(proper_counts_parse_csv(&log, inconsistent, strlen(inconsistent), "inc.csv", &e), 0);
-    CHECK_INT(proper_estimate_from_counts(&est, &m, &log, 0.95, PROPER_CI_NORMAL, &e), PROPER_ERANGE);
+    CHECK_INT(proper_estimate_counts_parse(&log, inconsistent, strlen(inconsistent), "inc.csv", &e), 0);
+    CHECK_INT(proper_estimate_from_counts(&est, &m, &log, 0.95, PROPER_ESTIMATE_NORMAL, &e), PROPER_ERANGE);
     CHECK_INT(e.line, 2);
     CHECK_CONTAINS(e.message, "p3");
-    CHECK_INT(proper_estimate_from_counts(&est, &m, &log, 1.5, PROPER_CI_NORMAL, &e), PROPER_ERANGE);
-    proper_counts_free(&log);
+    CHECK_INT(proper_estimate_from_counts(&est, &m, &log, 1.5, PROPER_ESTIMATE_NORMAL, &e), PROPER_ERANGE);
+    proper_estimate_counts_free(&log);
     /* run 2 took the else branch (p1 = 0) yet its while loop in the
      * then-branch ran twice: a loop that was never entered cannot iterate */
-    CHECK_INT(proper_counts_parse_csv(&log, never_entered, strlen(never_entered), "ent.csv", &e), 0);
-    CHECK_INT(proper_estimate_from_counts(&est, &m, &log, 0.95, PROPER_CI_NORMAL, &e), PROPER_ERANGE);
+    CHECK_INT(proper_estimate_counts_parse(&log, never_entered, strlen(never_entered), "ent.csv", &e), 0);
+    CHECK_INT(proper_estimate_from_counts(&est, &m, &log, 0.95, PROPER_ESTIMATE_NORMAL, &e), PROPER_ERANGE);
     CHECK_INT(e.line, 3);
     CHECK_CONTAINS(e.message, "never entered");
-    proper_counts_free(&log);
+    proper_estimate_counts_free(&log);
     proper_synth_free(&m);
 }
 
@@ -199,13 +212,15 @@ static void test_artifact_logs(void) {
     const char *files[2];
     FILE *fp;
     proper_synth_model m;
+    proper_synth_init(&m);
     proper_estimate est;
+    proper_estimate_init(&est);
     proper_error e;
     files[0] = f1; files[1] = f2;
     fp = fopen(f1, "w"); fputs("1\n0\n1\n1\n", fp); fclose(fp);
     fp = fopen(f2, "w"); fputs("3\n0\n5\n4\n0\n", fp); fclose(fp);
     CHECK_INT(proper_synth_parse(&m, src, strlen(src), "h.c", "h", &e), 0);
-    CHECK_INT(proper_estimate_from_artifact(&est, &m, files, NULL, 0.9, PROPER_CI_NORMAL, &e), 0);
+    CHECK_INT(proper_estimate_from_artifact(&est, &m, files, NULL, 0.9, PROPER_ESTIMATE_NORMAL, &e), 0);
     CHECK_REL(est.p[0], 0.75, 1e-15);
     CHECK_REL(est.p[1], 12.0 / (5 + 12), 1e-15);
     CHECK_REL(est.samples[0], 4, 0);
@@ -213,11 +228,66 @@ static void test_artifact_logs(void) {
     CHECK(est.lo[1] < est.p[1] && est.p[1] < est.hi[1] && est.hi[1] < 1);
     proper_estimate_free(&est);
     fp = fopen(f1, "w"); fputs("1\n2\n", fp); fclose(fp);
-    CHECK_INT(proper_estimate_from_artifact(&est, &m, files, NULL, 0.9, PROPER_CI_NORMAL, &e), PROPER_ERANGE);
+    CHECK_INT(proper_estimate_from_artifact(&est, &m, files, NULL, 0.9, PROPER_ESTIMATE_NORMAL, &e), PROPER_ERANGE);
     fp = fopen(f1, "w"); fputs("1\n-1\n", fp); fclose(fp);
-    CHECK_INT(proper_estimate_from_artifact(&est, &m, files, NULL, 0.9, PROPER_CI_NORMAL, &e), PROPER_ERANGE);
+    CHECK_INT(proper_estimate_from_artifact(&est, &m, files, NULL, 0.9, PROPER_ESTIMATE_NORMAL, &e), PROPER_ERANGE);
     CHECK_INT(e.line, 2);
     remove(f1); remove(f2);
+    proper_synth_free(&m);
+}
+
+/* A count log given as a trace: counters are the columns (summed within a
+ * record; absent ones count 0), records the rows, lines the records' lines. */
+static void test_counts_from_trace(void) {
+    const char *text = "proper-trace 1\nR 1\nN p1 2\nN p2 1\nN p1 1\nE\nR 2\nN p2 4\nE\n";
+    proper_estimate_counts log;
+    proper_error e;
+    size_t c1, c2;
+    proper_estimate_counts_init(&log);
+    CHECK_INT(proper_estimate_counts_parse(&log, text, strlen(text), "t.trace", &e), 0);
+    CHECK_INT(log.n_runs, 2);
+    CHECK_INT(log.n_cols, 2);
+    c1 = strcmp(log.names[0], "p1") == 0 ? 0 : 1;
+    c2 = 1 - c1;
+    CHECK_STR(log.names[c1], "p1");
+    CHECK_STR(log.names[c2], "p2");
+    CHECK_REL(log.values[c1], 3, 0);
+    CHECK_REL(log.values[c2], 1, 0);
+    CHECK_REL(log.values[2 + c1], 0, 0);
+    CHECK_REL(log.values[2 + c2], 4, 0);
+    CHECK_INT(log.lines[1], 7);
+    CHECK_STR(log.file, "t.trace");
+    proper_estimate_counts_free(&log);
+}
+
+/* Readers and estimators leave their output unchanged on failure and
+ * replace it on success. */
+static void test_output_rule(void) {
+    const char *src = "void g() {\n  if (c()) x(); // @time=1\n}\n";
+    proper_synth_model m;
+    proper_estimate_counts log;
+    proper_estimate est;
+    proper_error e;
+    proper_synth_init(&m);
+    proper_estimate_counts_init(&log);
+    proper_estimate_init(&est);
+    CHECK_INT(proper_synth_parse(&m, src, strlen(src), "g.c", "g", &e), 0);
+    CHECK_INT(proper_estimate_counts_parse(&log, "p1\n1\n0\n1\n1\n", 11, "a.csv", &e), 0);
+    CHECK_INT(proper_estimate_counts_parse(&log, "p1\n1\n-1\n", 8, "b.csv", &e), PROPER_ERANGE);
+    CHECK_INT(proper_estimate_counts_read(&log, "build/tests/no/such/log.csv", &e), PROPER_EIO);
+    CHECK_INT(log.n_runs, 4);
+    CHECK_STR(log.file, "a.csv");
+    CHECK_INT(proper_estimate_from_counts(&est, &m, &log, 0.95, PROPER_ESTIMATE_NORMAL, &e), 0);
+    CHECK_REL(est.p[0], 0.75, 1e-15);
+    CHECK_INT(proper_estimate_from_counts(&est, &m, &log, 1.5, PROPER_ESTIMATE_NORMAL, &e), PROPER_ERANGE);
+    CHECK_INT(proper_estimate_from_counts(&est, &m, &log, 0.95, 7, &e), PROPER_EINVAL);
+    CHECK_INT(est.n_params, 1);
+    CHECK_REL(est.p[0], 0.75, 1e-15);
+    CHECK_INT(proper_estimate_counts_parse(&log, "p1\n0\n0\n0\n1\n", 11, "c.csv", &e), 0);
+    CHECK_INT(proper_estimate_from_counts(&est, &m, &log, 0.95, PROPER_ESTIMATE_NORMAL, &e), 0);
+    CHECK_REL(est.p[0], 0.25, 1e-15);
+    proper_estimate_free(&est);
+    proper_estimate_counts_free(&log);
     proper_synth_free(&m);
 }
 
@@ -227,5 +297,7 @@ int main(void) {
     RUN(test_property_interval_coverage);
     RUN(test_log_errors);
     RUN(test_artifact_logs);
+    RUN(test_counts_from_trace);
+    RUN(test_output_rule);
     return test_summary();
 }

@@ -29,6 +29,7 @@ static void test_while_closed_form(void) {
         "  return s;         // @time=4\n"
         "}\n";
     proper_synth_model m;
+    proper_synth_init(&m);
     proper_error e;
     double p = 0.75;
     CHECK_INT(synth(&m, src, "f", &e), 0);
@@ -54,6 +55,7 @@ static void test_if_chain_closed_form(void) {
         "  }\n"
         "}\n";
     proper_synth_model m;
+    proper_synth_init(&m);
     proper_error e;
     double p[2] = {0.3, 0.6};
     CHECK_INT(synth(&m, src, "g", &e), 0);
@@ -78,6 +80,7 @@ static void test_break_and_infinite_loop(void) {
         "  return 0;             // @time=7\n"
         "}\n";
     proper_synth_model m;
+    proper_synth_init(&m);
     proper_error e;
     double p[2] = {1.0, 0.25};
     CHECK_INT(synth(&m, src, "h", &e), 0);
@@ -110,6 +113,7 @@ static void test_continue(void) {
         "  }\n"
         "}\n";
     proper_synth_model m;
+    proper_synth_init(&m);
     proper_error e;
     double p[2] = {0.9, 0.4};
     CHECK_INT(synth(&m, src, "k", &e), 0);
@@ -129,6 +133,7 @@ static void test_do_while(void) {
         "  } while (c());  // @time=1\n"
         "}\n";
     proper_synth_model m;
+    proper_synth_init(&m);
     proper_error e;
     double p = 0.6;
     CHECK_INT(synth(&m, src, "d", &e), 0);
@@ -156,6 +161,7 @@ static void test_switch_fallthrough(void) {
         "  }\n"
         "}\n";
     proper_synth_model m;
+    proper_synth_init(&m);
     proper_error e;
     double p[2] = {0.2, 0.7}, a = 0.2, b = 0.7;
     CHECK_INT(synth(&m, src, "s", &e), 0);
@@ -189,6 +195,7 @@ static void test_java_skipping(void) {
         "  }\n"
         "}\n";
     proper_synth_model m;
+    proper_synth_init(&m);
     proper_error e;
     CHECK_INT(synth(&m, src, "run", &e), 0);
     CHECK_INT(m.n_params, 0);
@@ -201,6 +208,7 @@ static void test_java_skipping(void) {
 
 static void expect_error(const char *src, const char *fn, int code, int line, const char *msg) {
     proper_synth_model m;
+    proper_synth_init(&m);
     proper_error e;
     proper_error_clear(&e);
     CHECK_INT(synth(&m, src, fn, &e), code);
@@ -238,6 +246,7 @@ static void test_range_vs_grid(void) {
         "  return n;                 // @time=1\n"
         "}\n";
     proper_synth_model m;
+    proper_synth_init(&m);
     proper_error e;
     double lo[4] = {0.2, 0.5, 0.1, 0}, hi[4] = {0.9, 0.8, 0.7, 0}, mn, mx, amin[4], amax[4];
     double gmin = INFINITY, gmax = -INFINITY, p[3];
@@ -270,6 +279,69 @@ static void test_range_vs_grid(void) {
     proper_synth_free(&m);
 }
 
+/* The PRISM text of a small model: parameters, one command per state with
+ * its line, rewards as the shortest decimals that read back exactly. */
+static void test_write_prism(void) {
+    const char *src = "void g() {\n  if (c()) x(); // @time=0.1\n  y();          // @time=3\n}\n";
+    const char *want =
+        "// parametric DTMC of g, synthesised by proper\ndtmc\n\n"
+        "const double p1; // line:2 conditional\n\n"
+        "module g\n  s : [0..3] init 0;\n\n"
+        "  [] s=0 -> p1:(s'=1) + (1-p1):(s'=2); // line:2 if\n"
+        "  [] s=1 -> 1:(s'=2); // line:2 stmt\n"
+        "  [] s=2 -> 1:(s'=3); // line:3 stmt\n"
+        "  [] s=3 -> 1:(s'=3); // line:4 end\n"
+        "endmodule\n\nlabel \"end\" = s=3;\n\n"
+        "rewards \"time\"\n  s=0 : 0.1; // line:2\n  s=2 : 3; // line:3\nendrewards\n";
+    const char *path = "build/tests/synth_prism.pm";
+    proper_synth_model m;
+    proper_error e;
+    FILE *f;
+    char *text = NULL;
+    size_t len = 0;
+    proper_synth_init(&m);
+    CHECK_INT(synth(&m, src, "g", &e), 0);
+    f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f) return;
+    CHECK_INT(proper_synth_write_prism(&m, f, &e), 0);
+    fclose(f);
+    CHECK_INT(proper_read_file(path, &text, &len, &e), 0);
+    if (text) CHECK_STR(text, want);
+    PROPER_FREE(text);
+    /* a stream that cannot be written: PROPER_EIO with a message */
+    f = fopen(path, "r");
+    proper_error_clear(&e);
+    CHECK_INT(proper_synth_write_prism(&m, f, &e), PROPER_EIO);
+    CHECK_INT(e.code, PROPER_EIO);
+    CHECK_INT(proper_synth_write_table(&m, f, &e), PROPER_EIO);
+    fclose(f);
+    remove(path);
+    proper_synth_free(&m);
+}
+
+/* parse and read leave the model unchanged on failure and replace it on
+ * success. */
+static void test_output_rule(void) {
+    const char *one = "void f() {\n  if (a()) b(); // @time=1\n}\n";
+    const char *two = "void f() {\n  while (a()) b(); // @time=1\n  if (c()) d();\n}\n";
+    proper_synth_model m;
+    proper_error e;
+    proper_synth_init(&m);
+    CHECK_INT(synth(&m, one, "f", &e), 0);
+    CHECK_INT(m.n_params, 1);
+    CHECK_INT(synth(&m, "void f() { if (", "f", &e), PROPER_EPARSE);
+    CHECK_INT(synth(&m, one, "nothere", &e), PROPER_EUNDEFINED);
+    CHECK_INT(proper_synth_read(&m, "build/tests/no/such/file.c", "f", &e), PROPER_EIO);
+    CHECK_INT(m.n_params, 1);
+    CHECK_INT(m.params[0].is_loop, 0);
+    CHECK_INT(synth(&m, two, "f", &e), 0);
+    CHECK_INT(m.n_params, 2);
+    CHECK_INT(m.params[0].is_loop, 1);
+    proper_synth_free(&m);
+    CHECK_INT(m.n_states, 0);
+}
+
 int main(void) {
     RUN(test_while_closed_form);
     RUN(test_if_chain_closed_form);
@@ -280,5 +352,7 @@ int main(void) {
     RUN(test_java_skipping);
     RUN(test_errors);
     RUN(test_range_vs_grid);
+    RUN(test_write_prism);
+    RUN(test_output_rule);
     return test_summary();
 }

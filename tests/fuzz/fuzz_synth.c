@@ -31,18 +31,22 @@ static void check_model(const proper_synth_model *m) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     proper_synth_model m;
-    proper_counts log;
+    proper_estimate_counts log;
     proper_error err;
+    int is_trace = size >= 12 && memcmp(data, "proper-trace", 12) == 0;
+    proper_synth_init(&m);
+    proper_estimate_counts_init(&log);
     if (proper_synth_parse(&m, (const char *)data, size, "fuzz.c", "f", &err) == PROPER_OK) {
         check_model(&m);
         proper_synth_free(&m);
     } else if (err.message[0] == '\0') {
         abort();
     }
-    if (proper_counts_parse_csv(&log, (const char *)data, size, "fuzz.csv", &err) == PROPER_OK) {
-        if (log.n_runs == 0 || log.n_cols == 0) abort();
-        proper_counts_free(&log);
-    } else if (err.line < 1) {
+    /* a CSV log has a column and a row at least; its errors have a line */
+    if (proper_estimate_counts_parse(&log, (const char *)data, size, "fuzz.csv", &err) == PROPER_OK) {
+        if (log.n_runs == 0 || (!is_trace && log.n_cols == 0)) abort();
+        proper_estimate_counts_free(&log);
+    } else if (err.message[0] == '\0' || (!is_trace && err.line < 1)) {
         abort();
     }
     return 0;

@@ -1,6 +1,6 @@
 /* The PROPER case studies: synth on the C re-implementations
- * (examples/proper/cases.c) and on the Java originals' control structure
- * (examples/proper/java/) must give equivalent models — the same parameters
+ * (examples/annotated/cases.c) and on the Java originals' control structure
+ * (examples/annotated/java/) must give equivalent models — the same parameters
  * in the same order and the same expected rewards at any parameter values —
  * and the case-study logs must reproduce the instrumented counts. */
 #define PROPER_IMPLEMENTATION
@@ -9,13 +9,15 @@
 
 static void check_pair(const char *java, const char *fn) {
     proper_synth_model c, j;
+    proper_synth_init(&c);
+    proper_synth_init(&j);
     proper_error e;
     proper_rng rng;
     size_t i, r;
     int k;
     char msg[800];
-    if (proper_synth_from_file(&c, "examples/proper/cases.c", fn, &e) ||
-        proper_synth_from_file(&j, java, fn, &e)) {
+    if (proper_synth_read(&c, "examples/annotated/cases.c", fn, &e) ||
+        proper_synth_read(&j, java, fn, &e)) {
         printf("  %s\n", proper_error_format(&e, msg, sizeof msg));
         CHECK(0);
         return;
@@ -39,19 +41,20 @@ static void check_pair(const char *java, const char *fn) {
     proper_synth_free(&j);
 }
 
-static void test_distance1(void) { check_pair("examples/proper/java/Distance.java", "distance1"); }
-static void test_devPerf(void) { check_pair("examples/proper/java/SharedConfig.java", "devPerf"); }
-static void test_fst(void) { check_pair("examples/proper/java/Search.java", "fst"); }
-static void test_binarySearch(void) { check_pair("examples/proper/java/Search.java", "binarySearch"); }
-static void test_knapsackDP(void) { check_pair("examples/proper/java/Dynamic.java", "knapsackDP"); }
-static void test_minPathSum(void) { check_pair("examples/proper/java/Dynamic.java", "minPathSum"); }
+static void test_distance1(void) { check_pair("examples/annotated/java/Distance.java", "distance1"); }
+static void test_devPerf(void) { check_pair("examples/annotated/java/SharedConfig.java", "devPerf"); }
+static void test_fst(void) { check_pair("examples/annotated/java/Search.java", "fst"); }
+static void test_binarySearch(void) { check_pair("examples/annotated/java/Search.java", "binarySearch"); }
+static void test_knapsackDP(void) { check_pair("examples/annotated/java/Dynamic.java", "knapsackDP"); }
+static void test_minPathSum(void) { check_pair("examples/annotated/java/Dynamic.java", "minPathSum"); }
 
 /* minPathSum's parameters in source order: the early return, the two edge
  * loops, the outer and the inner loop of the fill. */
 static void test_minPathSum_parameters(void) {
     proper_synth_model m;
+    proper_synth_init(&m);
     proper_error e;
-    CHECK_INT(proper_synth_from_file(&m, "examples/proper/cases.c", "minPathSum", &e), 0);
+    CHECK_INT(proper_synth_read(&m, "examples/annotated/cases.c", "minPathSum", &e), 0);
     CHECK_INT(m.n_params, 5);
     CHECK_INT(m.params[0].is_loop, 0);
     CHECK_INT(m.params[1].is_loop, 1);
@@ -67,13 +70,14 @@ static void test_minPathSum_parameters(void) {
  * of the paper's model; tests/test_prism.c derives them independently from
  * tests/models/minpathsum.pm). */
 static void test_minPathSum_paper_values(void) {
-    const char *files[2] = {"examples/proper/cases.c", "examples/proper/java/Dynamic.java"};
+    const char *files[2] = {"examples/annotated/cases.c", "examples/annotated/java/Dynamic.java"};
     double p[5] = {0.0912, 0.8181, 0.8, 0.8181, 0.8181}, time, cost;
     proper_synth_model m;
+    proper_synth_init(&m);
     proper_error e;
     int k;
     for (k = 0; k < 2; k++) {
-        CHECK_INT(proper_synth_from_file(&m, files[k], "minPathSum", &e), 0);
+        CHECK_INT(proper_synth_read(&m, files[k], "minPathSum", &e), 0);
         CHECK_INT(proper_synth_expected_reward(&m, proper_synth_reward_index(&m, "time"), p, &time, &e), 0);
         CHECK_INT(proper_synth_expected_reward(&m, proper_synth_reward_index(&m, "cost"), p, &cost, &e), 0);
         CHECK_REL(time, 32504164372.0 / 51699390625.0, 1e-13);

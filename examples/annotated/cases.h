@@ -41,8 +41,8 @@ const case_study *case_find(const char *name);
 void case_run(const case_study *c, proper_rng *rng, long *counts);
 
 /* A count log (estimate.h) of `runs` fresh executions, built in memory;
- * columns p1..pn. Returns 0 or PROPER_ENOMEM; free with proper_counts_free. */
-struct proper_counts;
-int case_make_log(const case_study *c, proper_rng *rng, long runs, struct proper_counts *log);
+ * columns p1..pn. Returns 0 or PROPER_ENOMEM; free with proper_estimate_counts_free. */
+struct proper_estimate_counts;
+int case_make_log(const case_study *c, proper_rng *rng, long runs, struct proper_estimate_counts *log);
 
 #endif

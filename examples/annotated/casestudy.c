@@ -3,7 +3,7 @@
  * trace.h's recorder.
  *
  *   casestudy NAME RUNS [SEED] > NAME.trace
- *   proper analyze examples/proper/cases.c --function NAME --log NAME.trace
+ *   proper analyze examples/annotated/cases.c --function NAME --log NAME.trace
  */
 #define PROPER_IMPLEMENTATION
 #include "../../src/trace.h"

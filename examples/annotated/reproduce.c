@@ -9,8 +9,8 @@
  * intervals against the log size with the ground truth (as Figs. 7-11).
  * (That equals the program's true expected reward up to that log's
  * sampling error: the DTMC reproduces the mean visit counts exactly, see
- * estimate.h.) Prints Markdown; `make proper-results` stores it in
- * docs/proper-results.md.
+ * estimate.h.) Prints Markdown; `make annotated-results` stores it in
+ * docs/annotated-results.md.
  *
  *   reproduce [--quick] [--svg DIR]  (--quick: 10^5-run truth, 200 coverage logs)
  */
@@ -25,13 +25,14 @@
 #include "cases.h"
 
 /* Point estimate and interval of every reward from one log. */
-static int analyse(const proper_synth_model *m, const proper_counts *log, double level, double *point, double *lo,
+static int analyse(const proper_synth_model *m, const proper_estimate_counts *log, double level, double *point, double *lo,
                    double *hi) {
     proper_estimate est;
     proper_error err;
     size_t r;
     char msg[800];
-    if (proper_estimate_from_counts(&est, m, log, level, PROPER_CI_NORMAL, &err)) {
+    proper_estimate_init(&est);
+    if (proper_estimate_from_counts(&est, m, log, level, PROPER_ESTIMATE_NORMAL, &err)) {
         fprintf(stderr, "reproduce: %s\n", proper_error_format(&err, msg, sizeof msg));
         return 1;
     }
@@ -88,17 +89,18 @@ static int write_figure(const char *dir, const char *name, const char *reward, d
 static int study(const case_study *c, const char *source, long truth_runs, proper_rng *rng, double *truth_out,
                  const char *svg_dir) {
     proper_synth_model m;
-    proper_counts log;
+    proper_estimate_counts log;
     proper_error err;
     double truth[8], lo[8], hi[8], fig_lo[N_SIZES][N_LEVELS], fig_hi[N_SIZES][N_LEVELS], fig_point[N_SIZES];
     size_t s, l, r;
     char msg[800];
-    if (proper_synth_from_file(&m, source, c->name, &err)) {
+    proper_synth_init(&m);
+    if (proper_synth_read(&m, source, c->name, &err)) {
         fprintf(stderr, "reproduce: %s\n", proper_error_format(&err, msg, sizeof msg));
         return 1;
     }
     if (case_make_log(c, rng, truth_runs, &log) || analyse(&m, &log, 0.95, truth, lo, hi)) return 1;
-    proper_counts_free(&log);
+    proper_estimate_counts_free(&log);
     printf("\n### %s\n\nInputs: %s. %u parameters; ground truth from %ld runs:", c->name, c->input,
            (unsigned)m.n_params, truth_runs);
     for (r = 0; r < m.n_rewards; r++) printf(" %s = %.6g%s", m.reward_names[r], truth[r], r + 1 < m.n_rewards ? "," : ".");
@@ -116,7 +118,7 @@ static int study(const case_study *c, const char *source, long truth_runs, prope
             fig_hi[s][l] = ihi[l][0];
         }
         fig_point[s] = est_point[0];
-        proper_counts_free(&log);
+        proper_estimate_counts_free(&log);
         for (r = 0; r < m.n_rewards; r++) {
             printf("| %ld | %s | %.6g | %.2f |", sizes[s], m.reward_names[r], est_point[r],
                    100 * (est_point[r] - truth[r]) / truth[r]);
@@ -135,14 +137,15 @@ static int study(const case_study *c, const char *source, long truth_runs, prope
 static int coverage(const char *source, int logs, long runs, double truth, proper_rng *rng) {
     const case_study *c = case_find("minPathSum");
     proper_synth_model m;
-    proper_counts log;
+    proper_estimate_counts log;
     proper_error err;
     double point[8], lo[8], hi[8];
     int i, inside = 0;
-    if (proper_synth_from_file(&m, source, c->name, &err)) return 1;
+    proper_synth_init(&m);
+    if (proper_synth_read(&m, source, c->name, &err)) return 1;
     for (i = 0; i < logs; i++) {
         if (case_make_log(c, rng, runs, &log) || analyse(&m, &log, 0.95, point, lo, hi)) return 1;
-        proper_counts_free(&log);
+        proper_estimate_counts_free(&log);
         if (lo[0] <= truth && truth <= hi[0]) inside++;
     }
     printf("\n## Coverage\n\nminPathSum, %d independent logs of %ld runs: %d of %d 95%% intervals of `%s` contain "
@@ -153,7 +156,7 @@ static int coverage(const char *source, int logs, long runs, double truth, prope
 }
 
 int main(int argc, char **argv) {
-    const char *source = "examples/proper/cases.c", *svg_dir = NULL;
+    const char *source = "examples/annotated/cases.c", *svg_dir = NULL;
     int quick = 0, i;
     long truth_runs;
     double truth = 0, mps_truth = 0;
@@ -169,10 +172,10 @@ int main(int argc, char **argv) {
     truth_runs = quick ? 100000 : 1000000;
     proper_rng_seed(&rng, 2023);
     printf("# PROPER case studies: estimates and intervals\n\n"
-           "Produced by `build/ex/reproduce%s` (examples/proper/reproduce.c): proper's own C\n"
-           "re-implementations of the paper's six methods (examples/proper/cases.c), normal\n"
+           "Produced by `build/ex/reproduce%s` (examples/annotated/reproduce.c): proper's own C\n"
+           "re-implementations of the paper's six methods (examples/annotated/cases.c), normal\n"
            "intervals at simultaneous level c^(1/m), property interval = exact extremes\n"
-           "over the parameter box. Figures (as the paper's Figs. 7-11): docs/proper/*.svg.\n",
+           "over the parameter box. Figures (as the paper's Figs. 7-11): docs/annotated/*.svg.\n",
            quick ? " --quick" : "");
     for (i = 0; i < n_case_studies; i++) {
         if (study(&case_studies[i], source, truth_runs, &rng, &truth, svg_dir)) return 1;

@@ -14,7 +14,7 @@
  * each edge loop's body, time 0.03 and cost 0.25 in the inner loop's body),
  * so at the paper's parameters p1=0.0912, p2=0.8181, p3=0.8, p4=p5=0.8181
  * its expected time is the paper's 32504164372/51699390625 = 0.62871...
- * (tests/test_proper_cases.c). The other methods' reward values are this
+ * (tests/test_annotated_cases.c). The other methods' reward values are this
  * file's own (time in ms, cost and energy in abstract units): the paper's
  * annotation values for them were not available to us.
  * The input generators draw inputs uniformly as described next to each.

@@ -79,13 +79,13 @@ void case_run(const case_study *c, proper_rng *rng, long *counts) {
     memcpy(counts, case_counts, sizeof case_counts);
 }
 
-int case_make_log(const case_study *c, proper_rng *rng, long runs, proper_counts *log) {
+int case_make_log(const case_study *c, proper_rng *rng, long runs, proper_estimate_counts *log) {
     long r, counts[CASE_MAX_PARAMS + 1];
     int k;
     memset(log, 0, sizeof *log);
     log->n_runs = (size_t)runs;
     log->n_cols = (size_t)c->n_params;
-    log->names = (char (*)[32])proper_calloc((size_t)c->n_params, sizeof *log->names);
+    log->names = (char (*)[PROPER_ESTIMATE_NAME_MAX + 1])proper_calloc((size_t)c->n_params, sizeof *log->names);
     log->values = (double *)proper_calloc((size_t)runs * (size_t)c->n_params, sizeof *log->values);
     log->lines = (int *)proper_calloc((size_t)runs, sizeof *log->lines);
     if (!log->names || !log->values || !log->lines) {
