@@ -44,10 +44,17 @@ static void usage(FILE *out) {
 
 int main(int argc, char **argv) {
     size_t i;
-    if (argc < 2) { usage(stderr); return CLI_BAD_INPUT; }
-    if (cli_is_help(argv[1])) { usage(stdout); return CLI_OK; }
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_BAD_INPUT;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(stdout);
+        return CLI_OK;
+    }
     if (strcmp(argv[1], "--version") == 0) return cmd_version(argc - 1, argv + 1);
     for (i = 0; i < N_COMMANDS; i++)
         if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
-    return cli_fail("unknown command '%s' (try 'proper --help')", argv[1]);
+    if (argv[1][0] == '-') return cli_fail("unknown option '%s' (see 'proper --help')", argv[1]);
+    return cli_fail("unknown command '%s' (see 'proper --help')", argv[1]);
 }
