@@ -5,17 +5,10 @@
 # follow from the scenario definitions in loadgen.c and the document root
 # of mkdocroot.sh). Also the error page path and a merge of a broken trace.
 # SKIPs when loopback sockets are unavailable.
-cd "$(dirname "$0")/.." || exit 2
-work=$(mktemp -d "${TMPDIR:-/tmp}/proper-cli-webserver.XXXXXX")
+. "$(dirname "$0")/cli_lib.sh"
+work=$T
 server_pid=
-cleanup() {
-    if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null; fi
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-ok() { echo "ok $1"; }
-fail() { echo "FAIL $1: $2"; }
+at_exit 'if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null; fi'
 
 CFLAGS="-std=c99 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined -Wall -Wextra -Wpedantic -Werror"
 export CFLAGS
@@ -35,7 +28,7 @@ while [ ! -s "$work/port" ] && [ $tries -lt 50 ] && kill -0 "$server_pid" 2>/dev
     sleep 0.1; tries=$((tries + 1))
 done
 if [ ! -s "$work/port" ]; then
-    echo "SKIP webserver: cannot listen on 127.0.0.1 ($(tail -1 "$work/server.log"))"
+    skip webserver "cannot listen on 127.0.0.1 ($(tail -1 "$work/server.log"))"
     exit 0
 fi
 
