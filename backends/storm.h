@@ -1,8 +1,10 @@
 /* backends/storm.h — the Storm adapter: hands a DTMC to the Storm model
  * checker (https://www.stormchecker.org) and reads its answers.
  *
- * Storm is optional: proper never needs it. It shares the answer types,
- * argv arrays and options of the PRISM adapter (backends/prism.h).
+ * Storm is optional: proper never needs it. This header holds Storm's part
+ * of backends/tool.h's machinery (answers, argv arrays, options, runs), as
+ * backends/prism.h holds PRISM's. Outputs follow tool.h's rule: initialised
+ * by the caller, replaced on success, unchanged on failure.
  *
  * ---- Command lines (Storm documentation, "Running Storm"; option names as
  * defined in Storm 1.9's IOSettings and GeneralSettings) ---------------------
@@ -40,7 +42,7 @@
 #ifndef PROPER_BACKEND_STORM_H
 #define PROPER_BACKEND_STORM_H
 
-#include "prism.h"
+#include "tool.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -48,7 +50,8 @@ extern "C" {
 
 /* The Storm command line: argv[0] = storm (the binary's path), then the
  * model (--prism FILE, or --explicit-drn DRN), --prop PROPS_FILE,
- * constants and options (max_iters and java_max_mem do not apply). */
+ * constants and options (NULL = proper_tool_opts_default(); max_iters and
+ * java_max_mem do not apply). */
 PROPER_API int proper_stormtool_argv(const char *storm, const proper_tool_model *model, const char *props_file,
                                      const char *consts, const proper_tool_opts *opts, proper_tool_argv *out,
                                      proper_error *err);
@@ -99,18 +102,14 @@ PROPER_API int proper_stormtool_digits(const proper_tool_opts *opts) {
     return digits;
 }
 
-PROPER_API int proper_stormtool_argv(const char *storm, const proper_tool_model *model, const char *props_file,
+static int proper__stormtool_argv_into(const char *storm, const proper_tool_model *model, const char *props_file,
                                      const char *consts, const proper_tool_opts *opts, proper_tool_argv *out,
                                      proper_error *err) {
-    proper_tool_opts def;
+    proper_tool_opts def = proper_tool_opts_default();
     char num[40];
     size_t i;
     int rc = PROPER_OK;
-    proper_tool_argv_init(out);
-    if (!opts) {
-        proper_tool_opts_default(&def);
-        opts = &def;
-    }
+    if (!opts) opts = &def;
     if (!opts->exact && !(opts->epsilon > 0.0 && opts->epsilon < 1.0))
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "storm: precision %g must lie in (0, 1)", opts->epsilon);
     if (!model->language_file && !model->drn)
@@ -135,7 +134,7 @@ PROPER_API int proper_stormtool_argv(const char *storm, const proper_tool_model 
     if (opts->exact) {
         PROPER__PUSH("--exact");
     } else {
-        proper__tool_format_double(num, sizeof num, opts->epsilon);
+        proper_format_double(num, opts->epsilon);
         PROPER__PUSH("--precision");
         PROPER__PUSH(num);
     }
@@ -149,69 +148,69 @@ fail:
 
 PROPER_API char *proper_stormtool_version(const char *text, size_t len) {
     const char *p = text, *end = text + len;
-    proper__tline l;
-    while (proper__tool_next_line(&p, end, &l)) {
+    proper_tool_line l;
+    while (proper_tool_line_next(&p, end, &l)) {
         const char *v = NULL;
         size_t n = 0;
-        if (proper__tool_starts(&l, "Storm ") && l.n > 6 && l.s[6] >= '0' && l.s[6] <= '9') v = l.s + 6;
-        else if (proper__tool_starts(&l, "Version ") && l.n > 8 && l.s[8] >= '0' && l.s[8] <= '9') v = l.s + 8;
+        if (proper_tool_line_starts(&l, "Storm ") && l.n > 6 && l.s[6] >= '0' && l.s[6] <= '9') v = l.s + 6;
+        else if (proper_tool_line_starts(&l, "Version ") && l.n > 8 && l.s[8] >= '0' && l.s[8] <= '9') v = l.s + 8;
         if (!v) continue;
         while (v + n < l.s + l.n && v[n] != ' ') n++;
-        return proper__tool_strndup(v, n);
+        return proper_strndup(v, n);
     }
     return NULL;
 }
 
 /* Half a unit in the last of `digits` significant digits of v. */
-static double proper__storm_print_error(double v, int digits) {
+static double proper__stormtool_print_error(double v, int digits) {
     if (digits <= 0 || v == 0.0 || isinf(v) || v != v) return 0.0;
     return 0.5 * pow(10.0, floor(log10(fabs(v))) - (digits - 1));
 }
 
 /* The value after "Result (for initial states): ": 0, 1 when it is not
  * one value, PROPER_ENOMEM. */
-static int proper__storm_result(proper_tool_answer *a, const char *s, size_t n, int digits) {
+static int proper__stormtool_result(proper_tool_answer *a, const char *s, size_t n, int digits) {
     const char *approx;
-    proper__tool_trim(&s, &n);
+    proper_tool_trim(&s, &n);
     a->accuracy = PROPER_TOOL_ACC_NONE;
     a->error = 0.0;
     if (n == 0 || s[0] == '{' || s[0] == '[') return 1; /* several initial states */
     if (n == 4 && memcmp(s, "true", 4) == 0) { a->is_bool = 1; a->value = 1.0; a->accuracy = PROPER_TOOL_ACC_EXACT; }
     else if (n == 5 && memcmp(s, "false", 5) == 0) { a->is_bool = 1; a->value = 0.0; a->accuracy = PROPER_TOOL_ACC_EXACT; }
-    else if ((approx = proper__tool_find(s, n, " (approx. ")) != NULL) {
+    else if ((approx = proper_tool_find(s, n, " (approx. ")) != NULL) {
         int exact_div;
         size_t vn = (size_t)(approx - s);
         if (vn == 3 && memcmp(s, "inf", 3) == 0) {
             a->value = INFINITY;
         } else {
-            if (proper__tool_rational(s, vn, &a->value, &exact_div)) return 1;
+            if (proper_tool_rational(s, vn, &a->value, &exact_div)) return 1;
             if (!exact_div) a->error = fabs(a->value) * 4.0 * 2.220446049250313e-16;
-            a->exact = proper__tool_strndup(s, vn);
+            a->exact = proper_strndup(s, vn);
             if (!a->exact) return PROPER_ENOMEM;
         }
         a->accuracy = PROPER_TOOL_ACC_EXACT;
     } else {
         /* C++ prints -nan for a NaN with the sign bit set */
         if (n == 4 && memcmp(s, "-nan", 4) == 0) a->value = NAN;
-        else if (proper__tool_number(s, n, &a->value)) return 1;
-        a->error = proper__storm_print_error(a->value, digits);
+        else if (proper_tool_number(s, n, &a->value)) return 1;
+        a->error = proper__stormtool_print_error(a->value, digits);
     }
     a->ok = 1;
     return 0;
 }
 
 /* "Parsing error at L:C:" or "Parsing error in line L of file F." */
-static void proper__storm_position(const char *s, size_t n, int *line, int *col, const char **file, size_t *file_n) {
+static void proper__stormtool_position(const char *s, size_t n, int *line, int *col, const char **file, size_t *file_n) {
     const char *p, *end = s + n;
     long l = 0, c = 0;
     *line = *col = 0;
     *file = NULL;
     *file_n = 0;
-    if ((p = proper__tool_find(s, n, "Parsing error at ")) != NULL) {
-        p = proper__tool_digits(p + 17, end, &l);
-        if (p < end && *p == ':') proper__tool_digits(p + 1, end, &c);
-    } else if ((p = proper__tool_find(s, n, "Parsing error in line ")) != NULL) {
-        p = proper__tool_digits(p + 22, end, &l);
+    if ((p = proper_tool_find(s, n, "Parsing error at ")) != NULL) {
+        p = proper_tool_digits(p + 17, end, &l);
+        if (p < end && *p == ':') proper_tool_digits(p + 1, end, &c);
+    } else if ((p = proper_tool_find(s, n, "Parsing error in line ")) != NULL) {
+        p = proper_tool_digits(p + 22, end, &l);
         if (p + 9 <= end && memcmp(p, " of file ", 9) == 0) {
             const char *f = p + 9, *fe = end;
             while (fe > f && (fe[-1] == '.' || fe[-1] == ' ')) fe--;
@@ -226,32 +225,32 @@ static void proper__storm_position(const char *s, size_t n, int *line, int *col,
 }
 
 /* The message of a log line "LEVEL (file:line): message", or NULL. */
-static const char *proper__storm_log(const proper__tline *l, const char *level, size_t *n) {
+static const char *proper__stormtool_log(const proper_tool_line *l, const char *level, size_t *n) {
     const char *close;
-    if (!proper__tool_starts(l, level)) return NULL;
-    close = proper__tool_find(l->s, l->n, "): ");
+    if (!proper_tool_line_starts(l, level)) return NULL;
+    close = proper_tool_find(l->s, l->n, "): ");
     if (!close || memchr(l->s, '(', (size_t)(close - l->s)) == NULL) return NULL;
     *n = (size_t)(l->s + l->n - close - 3);
     return close + 3;
 }
 
-static const char proper__storm_terminate[] = "The message of the exception is: ";
+static const char proper__stormtool_terminate[] = "The message of the exception is: ";
 
 /* A fatal error: the exception's message up to the end of its first line
  * (a parse error's excerpt and caret follow on the next lines). */
-static int proper__storm_fatal(proper_error *err, const char *msg, size_t n) {
-    const char *m = proper__tool_find(msg, n, proper__storm_terminate), *file;
+static int proper__stormtool_fatal(proper_error *err, const char *msg, size_t n) {
+    const char *m = proper_tool_find(msg, n, proper__stormtool_terminate), *file;
     char fname[PROPER_ERROR_FILE_MAX];
     size_t file_n;
     int line, col;
     if (m) {
-        n -= (size_t)(m + sizeof proper__storm_terminate - 1 - msg);
-        msg = m + sizeof proper__storm_terminate - 1;
+        n -= (size_t)(m + sizeof proper__stormtool_terminate - 1 - msg);
+        msg = m + sizeof proper__stormtool_terminate - 1;
     }
-    proper__tool_trim(&msg, &n);
+    proper_tool_trim(&msg, &n);
     if (n >= 7 && memcmp(msg + n - 7, ", here:", 7) == 0) n -= 7; /* the excerpt follows */
     while (n && msg[n - 1] == '.') n--;
-    proper__storm_position(msg, n, &line, &col, &file, &file_n);
+    proper__stormtool_position(msg, n, &line, &col, &file, &file_n);
     if (file_n >= sizeof fname) file_n = sizeof fname - 1;
     if (file) {
         memcpy(fname, file, file_n);
@@ -261,55 +260,55 @@ static int proper__storm_fatal(proper_error *err, const char *msg, size_t n) {
     return proper_error_set(err, PROPER_EBACKEND, file ? fname : NULL, line, line ? col : 0, "storm: %.*s", (int)n, msg);
 }
 
-PROPER_API int proper_stormtool_parse(const char *text, size_t len, int exit_status, int digits,
-                                      proper_tool_output *out, proper_error *err) {
+/* Read Storm's output into *out (empty); freed on error. */
+static int proper__stormtool_read(const char *text, size_t len, int exit_status, int digits,
+                                  proper_tool_output *out, proper_error *err) {
     const char *p = text, *end = text + len;
     const char *fatal = NULL, *warn = NULL, *last = NULL;
     size_t fatal_n = 0, warn_n = 0, last_n = 0;
     proper_tool_answer *cur = NULL;
-    proper__tline l;
+    proper_tool_line l;
     size_t i;
     int rc;
-    proper_tool_output_init(out);
     out->version = proper_stormtool_version(text, len);
-    while (proper__tool_next_line(&p, end, &l)) {
+    while (proper_tool_line_next(&p, end, &l)) {
         const char *s;
         size_t n;
         if (l.n) { last = l.s; last_n = l.n; }
-        if (proper__tool_starts(&l, "Model checking property ")) {
-            const char *colon = proper__tool_find(l.s, l.n, "\": ");
+        if (proper_tool_line_starts(&l, "Model checking property ")) {
+            const char *colon = proper_tool_find(l.s, l.n, "\": ");
             s = colon ? colon + 3 : l.s + 24;
             n = (size_t)(l.s + l.n - s);
             if (n >= 4 && memcmp(s + n - 4, " ...", 4) == 0) n -= 4;
-            cur = proper__tool_add_answer(out, s, n);
+            cur = proper_tool_output_add(out, s, n);
             if (!cur) goto nomem;
             warn = NULL;
-        } else if (proper__tool_starts(&l, "Result (for initial states): ") ||
-                   proper__tool_starts(&l, "Result till abort (for initial states): ")) {
+        } else if (proper_tool_line_starts(&l, "Result (for initial states): ") ||
+                   proper_tool_line_starts(&l, "Result till abort (for initial states): ")) {
             const char *colon = (const char *)memchr(l.s, ':', l.n);
             if (!cur || cur->ok || cur->message) continue;
             s = colon + 1;
             n = (size_t)(l.s + l.n - s);
-            proper__tool_trim(&s, &n);
-            rc = proper__storm_result(cur, s, n, digits);
+            proper_tool_trim(&s, &n);
+            rc = proper__stormtool_result(cur, s, n, digits);
             if (rc == PROPER_ENOMEM) goto nomem;
             if (rc) {
                 char msg[PROPER_ERROR_MESSAGE_MAX];
                 snprintf(msg, sizeof msg, "not one value for the initial state: '%.*s'", (int)(n > 200 ? 200 : n), s);
-                if (proper__tool_set_message(cur, msg, strlen(msg))) goto nomem;
-            } else if (proper__tool_starts(&l, "Result till abort")) {
+                if (proper_tool_answer_fail(cur, msg, strlen(msg))) goto nomem;
+            } else if (proper_tool_line_starts(&l, "Result till abort")) {
                 cur->ok = 0;
-                if (proper__tool_set_message(cur, "aborted before a result", 23)) goto nomem;
+                if (proper_tool_answer_fail(cur, "aborted before a result", 23)) goto nomem;
             }
-        } else if (proper__tool_starts(&l, "Time for model checking: ") && cur) {
+        } else if (proper_tool_line_starts(&l, "Time for model checking: ") && cur) {
             double t;
             s = l.s + 25;
             n = l.n - 25;
-            if (n > 2 && memcmp(s + n - 2, "s.", 2) == 0 && proper__tool_number(s, n - 2, &t) == 0) cur->seconds = t;
-        } else if ((s = proper__storm_log(&l, "WARN", &n)) != NULL) {
+            if (n > 2 && memcmp(s + n - 2, "s.", 2) == 0 && proper_tool_number(s, n - 2, &t) == 0) cur->seconds = t;
+        } else if ((s = proper__stormtool_log(&l, "WARN", &n)) != NULL) {
             warn = s; warn_n = n;
-        } else if ((s = proper__storm_log(&l, "ERROR", &n)) != NULL) {
-            if (proper__tool_find(s, n, proper__storm_terminate) || !fatal) {
+        } else if ((s = proper__stormtool_log(&l, "ERROR", &n)) != NULL) {
+            if (proper_tool_find(s, n, proper__stormtool_terminate) || !fatal) {
                 /* the exception's message may go on over the next lines */
                 fatal = s;
                 fatal_n = (size_t)(end - s);
@@ -320,25 +319,25 @@ PROPER_API int proper_stormtool_parse(const char *text, size_t len, int exit_sta
             }
             if (cur && !cur->ok && !cur->message) {
                 /* "Cannot handle property: <why>" says more than the ERROR line after it */
-                if (warn && proper__tool_find(warn, warn_n, "Cannot handle property")) { s = warn; n = warn_n; }
-                if (proper__tool_set_message(cur, s, n)) goto nomem;
+                if (warn && proper_tool_find(warn, warn_n, "Cannot handle property")) { s = warn; n = warn_n; }
+                if (proper_tool_answer_fail(cur, s, n)) goto nomem;
             }
         }
     }
     if (exit_status != 0) {
         proper_tool_output_free(out);
-        if (fatal) return proper__storm_fatal(err, fatal, fatal_n);
+        if (fatal) return proper__stormtool_fatal(err, fatal, fatal_n);
         return proper_error_set(err, PROPER_EBACKEND, NULL, 0, 0, "storm %s %d%s%.*s",
                                 exit_status < 0 ? "did not exit normally, status" : "exited with status", exit_status,
                                 last ? "; last output: " : "", (int)(last_n > 300 ? 300 : last_n), last ? last : "");
     }
     for (i = 0; i < out->n_answers; i++) {
         proper_tool_answer *a = &out->answers[i];
-        if (!a->ok && !a->message && proper__tool_set_message(a, "Storm printed no result", 23)) goto nomem;
+        if (!a->ok && !a->message && proper_tool_answer_fail(a, "Storm printed no result", 23)) goto nomem;
     }
     if (out->n_answers == 0 && fatal) {
         proper_tool_output_free(out);
-        return proper__storm_fatal(err, fatal, fatal_n);
+        return proper__stormtool_fatal(err, fatal, fatal_n);
     }
     return PROPER_OK;
 nomem:
@@ -346,31 +345,60 @@ nomem:
     return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory reading Storm's output");
 }
 
+/* ---- the public entry points ---- */
+
+PROPER_API int proper_stormtool_argv(const char *storm, const proper_tool_model *model, const char *props_file,
+                                     const char *consts, const proper_tool_opts *opts, proper_tool_argv *out,
+                                     proper_error *err) {
+    proper_tool_argv av;
+    int rc;
+    proper_tool_argv_init(&av);
+    if ((rc = proper__stormtool_argv_into(storm, model, props_file, consts, opts, &av, err))) {
+        proper_tool_argv_free(&av);
+        return rc;
+    }
+    proper_tool_argv_free(out);
+    *out = av;
+    return PROPER_OK;
+}
+
+PROPER_API int proper_stormtool_parse(const char *text, size_t len, int exit_status, int digits,
+                                      proper_tool_output *out, proper_error *err) {
+    proper_tool_output o;
+    int rc;
+    proper_tool_output_init(&o);
+    if ((rc = proper__stormtool_read(text, len, exit_status, digits, &o, err))) return rc;
+    proper_tool_output_free(out);
+    *out = o;
+    return PROPER_OK;
+}
+
 /* ---- the Storm backend ---- */
 
-static const proper__tool_kind proper__storm_kind = {"storm", "PROPER_STORM", "storm", 1, proper_stormtool_argv,
-                                                     proper_stormtool_parse, proper_stormtool_digits};
+static const proper_tool_kind proper__stormtool_kind = {
+    "storm", "PROPER_STORM", "storm", "--version", "Storm", proper_stormtool_version,
+    1, proper_stormtool_argv, proper_stormtool_parse, proper_stormtool_digits};
 
 PROPER_API int proper_stormtool_check(const char *binary, const proper_tool_input *in, const proper_tool_opts *opts,
                                       proper_tool_output *out, proper_error *err) {
-    return proper__tool_check(&proper__storm_kind, binary, in, opts, out, err);
+    return proper_tool_check(&proper__stormtool_kind, binary, in, opts, out, err);
 }
 
-static int proper__storm_probe(const proper_backend *self, proper_backend_info *info, proper_error *err) {
+static int proper__stormtool_probe(const proper_backend *self, proper_backend_info *info, proper_error *err) {
     (void)self;
-    return proper__tool_probe(&proper__storm_kind, "--version", proper_stormtool_version, "Storm", info, err);
+    return proper_tool_probe(&proper__stormtool_kind, info, err);
 }
 
-static int proper__storm_check(const proper_backend *self, const proper_check_request *req, proper_check_result *out,
-                               proper_error *err) {
+static int proper__stormtool_check(const proper_backend *self, const proper_backend_check_request *req,
+                                   proper_backend_check_result *out, proper_error *err) {
     (void)self;
-    return proper__tool_check_one(&proper__storm_kind, req, out, err);
+    return proper_tool_check_request(&proper__stormtool_kind, req, out, err);
 }
 
-static const proper_backend proper__storm_backend = {
-    "storm", "Storm model checker (PROPER_STORM or storm in PATH)", proper__storm_probe, proper__storm_check, NULL, NULL};
+static const proper_backend proper__stormtool_backend = {
+    "storm", "Storm model checker (PROPER_STORM or storm in PATH)", proper__stormtool_probe, proper__stormtool_check, NULL, NULL};
 
-PROPER_API const proper_backend *proper_backend_storm(void) { return &proper__storm_backend; }
+PROPER_API const proper_backend *proper_backend_storm(void) { return &proper__stormtool_backend; }
 
 #endif /* PROPER_BACKEND_STORM_IMPLEMENTATION */
 #endif /* PROPER_IMPLEMENTATION */

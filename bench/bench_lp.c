@@ -63,7 +63,7 @@ int main(int argc, char **argv) {
     unsigned long long seed = 2024;
     const char *keep = NULL;
     char glpsol[PROPER_BACKEND_PATH_MAX];
-    proper_tmpdir dir;
+    proper_backend_tmpdir dir;
     proper_error err;
     int have_glpsol, a;
     for (a = 1; a < argc; a++) {
@@ -124,9 +124,10 @@ int main(int argc, char **argv) {
             proper_lp_solution_free(&sol);
             if (rep == 2 && have_glpsol) {
                 const char *gargv[6];
-                proper_run_result res;
+                proper_backend_run_result res;
                 double cc0 = cpu_children();
                 int undefined;
+                proper_backend_run_result_init(&res);
                 snprintf(solpath, sizeof solpath, "%.4000s.sol", path);
                 gargv[0] = glpsol; gargv[1] = "--lp"; gargv[2] = path; gargv[3] = "-w"; gargv[4] = solpath; gargv[5] = NULL;
                 if (proper_backend_run(gargv, NULL, &res, &err) == 0 && res.exited && res.exit_code == 0) {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../src/backend_native.h"
 #include "../backends/prism.h"
 #include "../backends/storm.h"
 #include "cli.h"
@@ -240,12 +241,12 @@ static int check_with_tool(const check_opts *o, const proper_backend *b, const p
     if (!o->json) printf("model: %s, backend: %s (%s, %s)\n", o->model, b->name, info.version, info.path);
     else printf("{\"model\": \"%s\", \"backend\": \"%s\", \"version\": \"%s\", \"properties\": [", o->model, b->name, info.version);
     for (i = 0; i < n; i++) {
-        proper_check_request req;
-        proper_check_result res;
+        proper_backend_check_request req;
+        proper_backend_check_result res;
         int type = proper_prism_props_type(p, i);
         char value[64];
-        proper_backend_check_request_init(&req);
-        req.model_kind = o->explicit_files ? PROPER_MODEL_EXPLICIT : PROPER_MODEL_PRISM;
+        req = proper_backend_check_request_default();
+        req.model_kind = o->explicit_files ? PROPER_BACKEND_MODEL_EXPLICIT : PROPER_BACKEND_MODEL_PRISM;
         req.model_path = o->model;
         req.labels_path = o->lab;
         req.state_rewards_path = o->srew;
@@ -290,7 +291,8 @@ int cmd_check(int argc, char **argv) {
         }
     if ((rc = parse_args(argc, argv, &o)) != CLI_OK) return rc;
     proper_backend_registry_init(&reg);
-    if (proper_backend_register(&reg, proper_backend_prism(), &err) ||
+    if (proper_backend_register(&reg, proper_backend_native(), &err) ||
+        proper_backend_register(&reg, proper_backend_prism(), &err) ||
         proper_backend_register(&reg, proper_backend_storm(), &err) ||
         proper_backend_select(&reg, o.backend, &backend, &err))
         return cli_report(&err);

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../backends/prism.h"
 #include "../backends/storm.h"
+#include "../src/prism.h"
 #include "cli.h"
 #include "json.h"
 
@@ -50,7 +52,7 @@ static void crosscheck_usage(FILE *out) {
             "Exit status: 0 every value agrees, or no external model checker is\n"
             "installed (then only the native column is printed, with a note saying so);\n"
             "1 a value differs, or a tool failed or timed out; 2 bad input.\n",
-            CROSSCHECK_TOLERANCE, PROPER_PRISMTOOL_EPSILON, CROSSCHECK_TIMEOUT);
+            CROSSCHECK_TOLERANCE, PROPER_TOOL_EPSILON, CROSSCHECK_TIMEOUT);
 }
 
 typedef struct xc_opts {
@@ -81,7 +83,7 @@ static int parse_args(int argc, char **argv, xc_opts *o) {
     const char *pos[3] = {NULL, NULL, NULL};
     memset(o, 0, sizeof *o);
     o->tolerance = CROSSCHECK_TOLERANCE;
-    o->precision = PROPER_PRISMTOOL_EPSILON;
+    o->precision = PROPER_TOOL_EPSILON;
     o->timeout = CROSSCHECK_TIMEOUT;
     cli_args_init(&a, "crosscheck", argc, argv);
     if (a.help) {
@@ -185,7 +187,7 @@ static void run_tool(const xc_opts *o, xc_tool *t, const char *props_text, const
     proper_error err;
     int rc;
     proper_tool_input_init(&in);
-    proper_tool_opts_default(&to);
+    to = proper_tool_opts_default();
     to.epsilon = o->precision;
     to.exact = o->exact;
     if (o->explicit_files) {

@@ -18,8 +18,8 @@ typedef struct qn_solver {
 
 /* Solve through a backend of backend.h (ctx is the proper_backend). */
 static int qn_backend_solve(void *ctx, const proper_lp *lp, proper_lp_solution *sol, proper_error *err) {
-    proper_lp_request req;
-    proper_backend_lp_request_init(&req, lp);
+    proper_backend_lp_request req = proper_backend_lp_request_default();
+    req.lp = lp;
     return proper_backend_solve_lp((const proper_backend *)ctx, &req, sol, err);
 }
 

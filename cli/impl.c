@@ -14,5 +14,7 @@
 #include "../src/lp.h"
 #include "../src/qn.h"
 #include "../src/backend.h"
+#include "../src/backend_native.h"
+#include "../backends/prism.h"
 #include "../backends/storm.h"
 #include "../backends/glpk.h"

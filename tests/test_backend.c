@@ -8,7 +8,7 @@
  * (always as an explicit program with its own argv, to produce exit codes,
  * signals and process trees), printf, cat, head, sleep. */
 #define PROPER_IMPLEMENTATION
-#include "../src/backend.h"
+#include "../src/backend_native.h"
 #include "test.h"
 
 #include <errno.h>
@@ -26,8 +26,9 @@ static void test_exit_status(void) {
     static const char *const ok_argv[] = {"/bin/sh", "-c", "exit 0", NULL};
     static const char *const three_argv[] = {"/bin/sh", "-c", "echo to-err >&2; exit 3", NULL};
     static const char *const false_argv[] = {"false", NULL}; /* found through PATH */
-    proper_run_result r;
+    proper_backend_run_result r;
     proper_error err;
+    proper_backend_run_result_init(&r);
     CHECK_INT(proper_backend_run(ok_argv, NULL, &r, &err), 0);
     CHECK(r.exited && r.exit_code == 0 && !r.signaled && !r.timed_out);
     CHECK_INT(r.out_len, 0);
@@ -49,18 +50,22 @@ static void test_signal_and_missing_program(void) {
     static const char *const missing_argv[] = {"/nonexistent/proper-tool", "x", NULL};
     static const char *const missing_path_argv[] = {"proper-no-such-tool-xyz", NULL};
     static const char *const empty_argv[] = {NULL};
-    proper_run_result r;
+    proper_backend_run_result r;
     proper_error err;
+    proper_backend_run_result_init(&r);
     CHECK_INT(proper_backend_run(term_argv, NULL, &r, &err), 0);
     CHECK(r.signaled && !r.exited);
     CHECK_INT(r.signal, SIGTERM);
-    proper_backend_run_result_free(&r);
+    /* a run that cannot start leaves the earlier result as it was */
     CHECK_INT(proper_backend_run(missing_argv, NULL, &r, &err), PROPER_EBACKEND);
     CHECK_CONTAINS(err.message, "/nonexistent/proper-tool");
-    CHECK(r.out == NULL && r.err == NULL);
+    CHECK(r.signaled && r.signal == SIGTERM && r.out != NULL);
+    proper_backend_run_result_free(&r);
+    CHECK(r.out == NULL && r.err == NULL && r.exit_code == -1);
     CHECK_INT(proper_backend_run(missing_path_argv, NULL, &r, &err), PROPER_EBACKEND);
     CHECK_CONTAINS(err.message, "not found in PATH");
     CHECK_INT(proper_backend_run(empty_argv, NULL, &r, &err), PROPER_EINVAL);
+    CHECK(r.out == NULL);
 }
 
 /* argv reaches the program byte for byte: spaces, quotes, shell syntax. */
@@ -69,8 +74,9 @@ static void test_argv_verbatim(void) {
                                        "*", "back\\slash", "", NULL};
     static const char *const sh_argv[] = {"/bin/sh", "-c", "printf '%s|' \"$@\"", "sh", "two  spaces", "'single'",
                                           "tab\there", NULL};
-    proper_run_result r;
+    proper_backend_run_result r;
     proper_error err;
+    proper_backend_run_result_init(&r);
     CHECK_INT(proper_backend_run(argv, NULL, &r, &err), 0);
     CHECK_STR(r.out, "[a b][it's][\"q\"][$(touch x)][; rm -rf /tmp/x][*][back\\slash][]");
     proper_backend_run_result_free(&r);
@@ -87,11 +93,12 @@ static double now_s(void) {
 
 static void test_timeout_kills(void) {
     static const char *const sleep_argv[] = {"sleep", "30", NULL};
-    proper_run_opts o;
-    proper_run_result r;
+    proper_backend_run_opts o;
+    proper_backend_run_result r;
     proper_error err;
     double t0 = now_s();
-    proper_backend_run_opts_init(&o);
+    o = proper_backend_run_opts_default();
+    proper_backend_run_result_init(&r);
     o.timeout = 0.3;
     CHECK_INT(proper_backend_run(sleep_argv, &o, &r, &err), PROPER_ETIMEOUT);
     CHECK(r.timed_out && r.signaled);
@@ -137,11 +144,12 @@ static int process_gone(long pid) {
  * the background (same process group), whose pid it prints first. */
 static void test_timeout_kills_group(void) {
     static const char *const argv[] = {"/bin/sh", "-c", "sleep 30 & echo $!; wait", NULL};
-    proper_run_opts o;
-    proper_run_result r;
+    proper_backend_run_opts o;
+    proper_backend_run_result r;
     proper_error err;
     long child;
-    proper_backend_run_opts_init(&o);
+    o = proper_backend_run_opts_default();
+    proper_backend_run_result_init(&r);
     o.timeout = 0.5;
     CHECK_INT(proper_backend_run(argv, &o, &r, &err), PROPER_ETIMEOUT);
     child = r.out ? strtol(r.out, NULL, 10) : 0;
@@ -154,10 +162,11 @@ static void test_timeout_kills_group(void) {
  * the pipes open): the call returns promptly and the leftover is killed. */
 static void test_leftover_process_killed(void) {
     static const char *const argv[] = {"/bin/sh", "-c", "sleep 30 & echo $!", NULL};
-    proper_run_result r;
+    proper_backend_run_result r;
     proper_error err;
     long child;
     double t0 = now_s();
+    proper_backend_run_result_init(&r);
     CHECK_INT(proper_backend_run(argv, NULL, &r, &err), 0);
     CHECK(now_s() - t0 < 5.0);
     CHECK(r.exited && r.exit_code == 0);
@@ -173,11 +182,12 @@ static void test_huge_output_both_streams(void) {
     static const char *const argv[] = {"/bin/sh", "-c",
                                        "head -c 31457280 /dev/zero >&2 & head -c 52428800 /dev/zero; wait", NULL};
     static const char *const capped_argv[] = {"head", "-c", "52428800", "/dev/zero", NULL};
-    proper_run_opts o;
-    proper_run_result r;
+    proper_backend_run_opts o;
+    proper_backend_run_result r;
     proper_error err;
     size_t i, nonzero = 0;
-    proper_backend_run_opts_init(&o);
+    o = proper_backend_run_opts_default();
+    proper_backend_run_result_init(&r);
     o.timeout = 120.0; /* a deadlock would show as a timeout, not a hang */
     CHECK_INT(proper_backend_run(argv, &o, &r, &err), 0);
     CHECK(r.exited && r.exit_code == 0);
@@ -199,17 +209,18 @@ static void test_huge_output_both_streams(void) {
 static void test_tmpdir_and_stdin(void) {
     static const char *const env_argv[] = {"/bin/sh", "-c", "printf '%s' \"$TMPDIR\"", NULL};
     static const char *const cat_argv[] = {"cat", NULL};
-    proper_tmpdir d;
-    proper_run_opts o;
-    proper_run_result r;
+    proper_backend_tmpdir d;
+    proper_backend_run_opts o;
+    proper_backend_run_result r;
     proper_error err;
     char file[PROPER_BACKEND_PATH_MAX];
+    proper_backend_run_result_init(&r);
     CHECK_INT(proper_backend_tmpdir_create(&d, &err), 0);
     CHECK(path_exists(d.path));
     CHECK_CONTAINS(d.path, "/proper-");
     CHECK_INT(proper_backend_tmpdir_write(&d, "in.txt", "line 1\nline 2\n", 14, &err), 0);
     CHECK_INT(proper_backend_tmpdir_file(&d, "in.txt", file, sizeof file, &err), 0);
-    proper_backend_run_opts_init(&o);
+    o = proper_backend_run_opts_default();
     o.tmpdir = d.path;
     CHECK_INT(proper_backend_run(env_argv, &o, &r, &err), 0);
     CHECK_STR(r.out, d.path);
@@ -234,18 +245,19 @@ static void test_tmpdir_cleanup(void) {
         "cd \"$TMPDIR\" && mkdir -p a/b/c && echo x > a/b/c/f && echo y > a/top && "
         "mkdir locked && echo z > locked/g && chmod 500 locked && chmod 000 a/b/c && "
         "ln -s \"$1\" outside && ln -s /nonexistent dangling && mkfifo fifo";
-    proper_tmpdir d, keep;
-    proper_run_opts o;
-    proper_run_result r;
+    proper_backend_tmpdir d, keep;
+    proper_backend_run_opts o;
+    proper_backend_run_result r;
     proper_error err;
     char kept_file[PROPER_BACKEND_PATH_MAX], saved[PROPER_BACKEND_PATH_MAX];
     const char *argv[6];
+    proper_backend_run_result_init(&r);
     CHECK_INT(proper_backend_tmpdir_create(&d, &err), 0);
     CHECK_INT(proper_backend_tmpdir_create(&keep, &err), 0);
     CHECK_INT(proper_backend_tmpdir_write(&keep, "precious", "keep me", 7, &err), 0);
     CHECK_INT(proper_backend_tmpdir_file(&keep, "precious", kept_file, sizeof kept_file, &err), 0);
     argv[0] = "/bin/sh"; argv[1] = "-c"; argv[2] = script; argv[3] = "sh"; argv[4] = keep.path; argv[5] = NULL;
-    proper_backend_run_opts_init(&o);
+    o = proper_backend_run_opts_default();
     o.tmpdir = d.path;
     CHECK_INT(proper_backend_run(argv, &o, &r, &err), 0);
     CHECK(r.exited && r.exit_code == 0);
@@ -297,14 +309,21 @@ static void test_registry_and_selection(void) {
     proper_backend_registry reg;
     const proper_backend *b;
     proper_backend_info info;
-    proper_check_request req;
-    proper_check_result res;
-    proper_lp_request lreq;
+    proper_backend_check_request req;
+    proper_backend_check_result res;
+    proper_backend_lp_request lreq;
     proper_lp_solution sol;
     proper_error err;
     proper_backend_registry_init(&reg);
-    CHECK_INT(reg.count, 1);
+    CHECK_INT(reg.count, 0);
     unsetenv("PROPER_BACKEND");
+    /* the default is "native", which must be registered; a failed
+     * selection leaves the output as it was */
+    b = &fake;
+    CHECK_INT(proper_backend_select(&reg, NULL, &b, &err), PROPER_EUNDEFINED);
+    CHECK_CONTAINS(err.message, "'native' (default)");
+    CHECK(b == &fake);
+    CHECK_INT(proper_backend_register(&reg, proper_backend_native(), &err), 0);
     CHECK_INT(proper_backend_select(&reg, NULL, &b, &err), 0);
     CHECK(b == proper_backend_native());
     CHECK_INT(proper_backend_register(&reg, &fake, &err), 0);
@@ -327,12 +346,15 @@ static void test_registry_and_selection(void) {
     /* missing operations are reported, not called */
     CHECK_INT(proper_backend_probe(&fake, &info, &err), 0);
     CHECK(!info.installed);
-    proper_backend_check_request_init(&req);
+    req = proper_backend_check_request_default();
     req.model_path = "m.pm";
     req.property = "P=? [ F \"end\" ]";
+    res.value = 42.0;
     CHECK_INT(proper_backend_check_dtmc(&fake, &req, &res, &err), PROPER_EUNSUPPORTED);
     CHECK_CONTAINS(err.message, "fake");
-    proper_backend_lp_request_init(&lreq, NULL);
+    CHECK(res.value == 42.0); /* unchanged on failure */
+    lreq = proper_backend_lp_request_default();
+    CHECK(lreq.lp == NULL && lreq.options == NULL && lreq.timeout == 0.0);
     CHECK_INT(proper_backend_solve_lp(&fake, &lreq, &sol, &err), PROPER_EUNSUPPORTED);
     CHECK_INT(proper_backend_probe(proper_backend_native(), &info, &err), 0);
     CHECK(info.installed);
@@ -355,16 +377,16 @@ static void test_native_check(void) {
         "endmodule\n"
         "label \"goal\" = s=1;\n"
         "rewards \"steps\" s=0 : 1; endrewards\n";
-    proper_tmpdir d;
-    proper_check_request req;
-    proper_check_result res;
+    proper_backend_tmpdir d;
+    proper_backend_check_request req;
+    proper_backend_check_result res;
     proper_error err;
     char path[PROPER_BACKEND_PATH_MAX];
     const proper_backend *native = proper_backend_native();
     CHECK_INT(proper_backend_tmpdir_create(&d, &err), 0);
     CHECK_INT(proper_backend_tmpdir_write(&d, "m.pm", model, strlen(model), &err), 0);
     CHECK_INT(proper_backend_tmpdir_file(&d, "m.pm", path, sizeof path, &err), 0);
-    proper_backend_check_request_init(&req);
+    req = proper_backend_check_request_default();
     req.model_path = path;
     req.property = "P=? [ F \"goal\" ]";
     req.constants = "p=0.3";
@@ -377,6 +399,7 @@ static void test_native_check(void) {
     /* the tool's errors come back with their position */
     req.constants = NULL; /* p has no value */
     CHECK(proper_backend_check_dtmc(native, &req, &res, &err) != 0);
+    CHECK_REL(res.value, 1.0 / 0.5, 1e-12); /* the last result, unchanged */
     req.constants = "p=0.3";
     req.property = "P=? [ F \"nope\" ]";
     CHECK(proper_backend_check_dtmc(native, &req, &res, &err) != 0);
@@ -390,9 +413,9 @@ static void test_native_check(void) {
 static void test_native_check_explicit(void) {
     static const char *tra = "3 5\n0 0 0.5\n0 1 0.3\n0 2 0.2\n1 1 1\n2 2 1\n";
     static const char *lab = "0=\"init\" 1=\"deadlock\" 2=\"goal\"\n0: 0\n1: 2\n";
-    proper_tmpdir d;
-    proper_check_request req;
-    proper_check_result res;
+    proper_backend_tmpdir d;
+    proper_backend_check_request req;
+    proper_backend_check_result res;
     proper_error err;
     char tra_path[PROPER_BACKEND_PATH_MAX], lab_path[PROPER_BACKEND_PATH_MAX];
     CHECK_INT(proper_backend_tmpdir_create(&d, &err), 0);
@@ -400,8 +423,8 @@ static void test_native_check_explicit(void) {
     CHECK_INT(proper_backend_tmpdir_write(&d, "m.lab", lab, strlen(lab), &err), 0);
     proper_backend_tmpdir_file(&d, "m.tra", tra_path, sizeof tra_path, &err);
     proper_backend_tmpdir_file(&d, "m.lab", lab_path, sizeof lab_path, &err);
-    proper_backend_check_request_init(&req);
-    req.model_kind = PROPER_MODEL_EXPLICIT;
+    req = proper_backend_check_request_default();
+    req.model_kind = PROPER_BACKEND_MODEL_EXPLICIT;
     req.model_path = tra_path;
     req.property = "P=? [ F \"goal\" ]";
     CHECK_INT(proper_backend_check_dtmc(proper_backend_native(), &req, &res, &err), PROPER_EINVAL);
@@ -414,17 +437,19 @@ static void test_native_check_explicit(void) {
 /* min x + y s.t. x + 2y >= 2, 3x + y >= 3: the vertex (4/5, 3/5), value 7/5. */
 static void test_native_lp(void) {
     proper_lp lp;
-    proper_lp_request req;
+    proper_backend_lp_request req;
     proper_lp_solution sol;
     proper_error err;
     size_t cols[2] = {0, 1};
     double r1[2] = {1, 2}, r2[2] = {3, 1};
     proper_lp_init(&lp);
+    proper_lp_solution_init(&sol);
     CHECK_INT(proper_lp_add_col(&lp, 1.0, 0.0, PROPER_LP_INF, "x", NULL, &err), 0);
     CHECK_INT(proper_lp_add_col(&lp, 1.0, 0.0, PROPER_LP_INF, "y", NULL, &err), 0);
     CHECK_INT(proper_lp_add_row(&lp, 2, cols, r1, 2.0, PROPER_LP_INF, "a", &err), 0);
     CHECK_INT(proper_lp_add_row(&lp, 2, cols, r2, 3.0, PROPER_LP_INF, "b", &err), 0);
-    proper_backend_lp_request_init(&req, &lp);
+    req = proper_backend_lp_request_default();
+    req.lp = &lp;
     CHECK_INT(proper_backend_solve_lp(proper_backend_native(), &req, &sol, &err), 0);
     CHECK_REL(sol.objective, 1.4, 1e-12);
     CHECK_REL(sol.x[0], 0.8, 1e-12);

@@ -11,7 +11,9 @@
  * the transcripts, which the parser must return unchanged.
  */
 #define PROPER_IMPLEMENTATION
+#include "../backends/prism.h"
 #include "../backends/storm.h"
+#include "../src/prism.h"
 #include "test.h"
 
 #include <dirent.h>
@@ -247,6 +249,7 @@ static void test_prism_odd_output(void) {
     const char *garbled = "Model checking: P=? [ F x=1 ]\n\nResult: [0.25,0.5]\n\nModel checking: P=? [ F x=2 ]\n";
     const char *big = "Model checking: P=? [ F x=1 ]\nResult: 123456789012345678901/3 (exact) (~4.115226300411523E19)\n";
     const char *crlf = "Model checking: P=? [ F x=1 ]\r\nResult: 0.25 (+/- 1.0E-15; rel err 4.0E-15)\r\n";
+    proper_tool_output_init(&o);
     CHECK_INT(proper_prismtool_parse("", 0, 0, &o, &err), 0);
     CHECK_INT(o.n_answers, 0);
     proper_tool_output_free(&o);
@@ -255,6 +258,9 @@ static void test_prism_odd_output(void) {
     CHECK_INT(proper_prismtool_parse("", 0, -9, &o, &err), PROPER_EBACKEND);
     CHECK_STR(err.message, "prism did not exit normally");
     CHECK_INT(proper_prismtool_parse(garbled, strlen(garbled), 0, &o, &err), 0);
+    CHECK_INT(o.n_answers, 2);
+    /* a failed read leaves the earlier answers as they were */
+    CHECK_INT(proper_prismtool_parse("", 0, -9, &o, &err), PROPER_EBACKEND);
     CHECK_INT(o.n_answers, 2);
     if (o.n_answers == 2) {
         CHECK(!o.answers[0].ok);
@@ -346,6 +352,7 @@ static void test_storm_odd_output(void) {
                           "Model checking property \"3\": P=? [F \"c\"] ...\nResult (for initial states): false\n";
     const char *file_line = "ERROR (storm-cli.cpp:63): An exception caused Storm to terminate. The message of the "
                             "exception is: Parsing error in line 7 of file /tmp/x/m.pm.\n";
+    proper_tool_output_init(&o);
     CHECK_INT(proper_stormtool_parse(several, strlen(several), 0, 10, &o, &err), 0);
     CHECK_INT(o.n_answers, 3);
     if (o.n_answers == 3) {
@@ -398,10 +405,11 @@ static void test_prism_argv(void) {
                                        "-dtmc", "/tmp/d/props.pctl", "-epsilon", "2.5e-10", NULL};
     memset(&m, 0, sizeof m);
     m.language_file = "my model.pm"; /* one argument, spaces and all: no shell in between */
+    proper_tool_argv_init(&a);
     CHECK_INT(proper_prismtool_argv("/opt/prism/bin/prism", &m, "/tmp/d/props.pctl", "p1=0.0912,p2=0.8181", NULL, &a, &err), 0);
     check_argv(&a, lang);
     proper_tool_argv_free(&a);
-    proper_tool_opts_default(&o);
+    o = proper_tool_opts_default();
     o.exact = 1;
     o.max_iters = 100000;
     o.java_max_mem = "4g";
@@ -410,7 +418,7 @@ static void test_prism_argv(void) {
     CHECK_INT(proper_prismtool_argv("prism", &m, "p.pctl", "", &o, &a, &err), 0);
     check_argv(&a, exact);
     proper_tool_argv_free(&a);
-    proper_tool_opts_default(&o);
+    o = proper_tool_opts_default();
     o.epsilon = 2.5e-10;
     m.language_file = NULL;
     m.tra = "/tmp/d/model.tra";
@@ -421,10 +429,11 @@ static void test_prism_argv(void) {
     m.n_rewards = 2;
     CHECK_INT(proper_prismtool_argv("prism", &m, "/tmp/d/props.pctl", NULL, &o, &a, &err), 0);
     check_argv(&a, expl);
-    proper_tool_argv_free(&a);
     o.epsilon = 0.0;
     CHECK_INT(proper_prismtool_argv("prism", &m, "p", NULL, &o, &a, &err), PROPER_EINVAL);
     CHECK_CONTAINS(err.message, "precision 0 must lie in (0, 1)");
+    check_argv(&a, expl); /* unchanged on failure */
+    proper_tool_argv_free(&a);
     CHECK_INT(a.argc, 0);
 }
 
@@ -438,10 +447,11 @@ static void test_storm_argv(void) {
     static const char *const drn[] = {"storm", "--explicit-drn", "/tmp/d/model.drn", "--prop", "p.pctl", "--exact", NULL};
     memset(&m, 0, sizeof m);
     m.language_file = "m.pm";
+    proper_tool_argv_init(&a);
     CHECK_INT(proper_stormtool_argv("storm", &m, "p.pctl", "p=0.5", NULL, &a, &err), 0);
     check_argv(&a, lang);
     proper_tool_argv_free(&a);
-    proper_tool_opts_default(&o);
+    o = proper_tool_opts_default();
     o.exact = 1;
     m.language_file = NULL;
     m.drn = "/tmp/d/model.drn";
@@ -561,6 +571,7 @@ static void test_fake_prism_language_model(void) {
     in.props = props;
     in.props_name = "tests/models/minpathsum.pctl";
     in.consts = MPS_CONSTS;
+    proper_tool_output_init(&o);
     CHECK_INT(proper_prismtool_check(NULL, &in, NULL, &o, &err), 0);
     CHECK_INT(o.n_answers, 3);
     if (o.n_answers == 3) CHECK(o.answers[0].value == 0.6287146517400535);
@@ -591,8 +602,8 @@ static void test_fake_prism_language_model(void) {
 static void test_fake_prism_backend_interface(void) {
     char fake[700];
     proper_backend_info info;
-    proper_check_request req;
-    proper_check_result res;
+    proper_backend_check_request req;
+    proper_backend_check_result res;
     proper_error err;
     CHECK_INT(write_replay("prism-inf", "prism_gambler_infinity.txt", fake, sizeof fake), 0);
     setenv("PROPER_PRISM", fake, 1);
@@ -600,7 +611,7 @@ static void test_fake_prism_backend_interface(void) {
     CHECK_INT(info.installed, 1);
     CHECK_STR(info.version, "PRISM 4.9");
     CHECK_STR(info.path, fake);
-    proper_backend_check_request_init(&req);
+    req = proper_backend_check_request_default();
     req.model_path = "tests/models/gambler.pm";
     req.property = "R=? [ F \"win\" ]";
     req.constants = "p=0.5";
@@ -627,6 +638,7 @@ static void test_fake_prism_errors(void) {
     in.props = "P=? [ F x=2 ]";
     /* a syntax error in the model: PRISM's message, file, line and column */
     CHECK_INT(write_replay("prism-syntax", "prism_syntax_error.txt", fake, sizeof fake), 0);
+    proper_tool_output_init(&o);
     CHECK_INT(proper_prismtool_check(fake, &in, NULL, &o, &err), PROPER_EBACKEND);
     CHECK_STR(err.message, "prism: Syntax error (\"(\", line 5, column 32)");
     CHECK_STR(err.file, "tests/transcripts/inputs/syntax_error.pm");
@@ -669,6 +681,7 @@ static void test_fake_prism_hangs(void) {
     in.model_file = "tests/models/die.pm";
     in.props = "P=? [ F d=1 ]";
     in.timeout = 1.0;
+    proper_tool_output_init(&o);
     CHECK_INT(proper_prismtool_check(fake, &in, NULL, &o, &err), PROPER_ETIMEOUT);
     CHECK_STR(err.message, "prism: timed out after 1 s (killed)");
     CHECK(time(NULL) - start < 30);
@@ -700,6 +713,7 @@ static void test_fake_prism_exported_dtmc(void) {
     proper_tool_input_init(&in);
     in.dtmc = &d;
     in.props = "R{\"time\"}=? [ F \"end\" ]";
+    proper_tool_output_init(&o);
     CHECK_INT(proper_prismtool_check(fake, &in, NULL, &o, &err), 0);
     proper_tool_output_free(&o);
     log = read_work_file("args.log");
@@ -742,6 +756,7 @@ static void test_fake_storm(void) {
     proper_tool_input_init(&in);
     in.dtmc = &d;
     in.props = "R{\"time\"}=? [ F \"end\" ]\nR{\"cost\"}=? [ F \"end\" ]\nP=? [ F \"end\" ]\n";
+    proper_tool_output_init(&o);
     CHECK_INT(proper_stormtool_check(NULL, &in, NULL, &o, &err), 0);
     CHECK_INT(o.n_answers, 3);
     if (o.n_answers == 3) {
@@ -831,6 +846,7 @@ static void real_crosscheck(const char *tool, int (*check)(const char *, const p
         in.props_name = cases[c][1];
         in.consts = cases[c][2];
         in.timeout = 300.0;
+        proper_tool_output_init(&o);
         CHECK_INT(check(tool, &in, NULL, &o, &err), 0);
         CHECK_INT(o.n_answers, n);
         for (i = 0; i < o.n_answers && i < n; i++) {
@@ -852,6 +868,7 @@ static void real_crosscheck(const char *tool, int (*check)(const char *, const p
         in.model_file = "tests/transcripts/inputs/syntax_error.pm";
         in.props = "P=? [ F x=2 ]";
         in.timeout = 300.0;
+        proper_tool_output_init(&o);
         CHECK_INT(check(tool, &in, NULL, &o, &err), PROPER_EBACKEND);
         CHECK_INT(err.line, 5);
     }

@@ -7,6 +7,7 @@
  * replays directory argv[1] (seeded with the transcripts of
  * tests/transcripts/, header lines included, and malformed variants). */
 #define PROPER_IMPLEMENTATION
+#include "../../backends/prism.h"
 #include "../../backends/storm.h"
 
 #include <stdlib.h>
@@ -17,7 +18,7 @@ static void check_output(int rc, const proper_tool_output *o, const proper_error
     if (rc == PROPER_ENOMEM) return;
     if (rc != PROPER_OK) {
         if (rc != PROPER_EBACKEND || err->message[0] == '\0' || err->line < 0 || err->col < 0) abort();
-        if (o->n_answers != 0 || o->answers || o->version) abort();
+        if (o->n_answers != 0 || o->answers || o->version) abort(); /* left as it was: empty */
         return;
     }
     for (i = 0; i < o->n_answers; i++) {
@@ -40,6 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     text = (const char *)data + 1;
     size--;
     proper_error_clear(&err);
+    proper_tool_output_init(&o);
     if (storm) rc = proper_stormtool_parse(text, size, status, 18, &o, &err);
     else rc = proper_prismtool_parse(text, size, status, &o, &err);
     check_output(rc, &o, &err);
