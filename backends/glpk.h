@@ -40,7 +40,8 @@
 #ifndef PROPER_BACKEND_GLPK_H
 #define PROPER_BACKEND_GLPK_H
 
-#include "../src/backend.h"
+#include "../src/lp.h"
+#include "tool.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -193,13 +194,13 @@ static void proper__glpk_tail(const char *s, size_t n, char *buf, size_t size) {
 }
 
 /* One glpsol run in directory d; parse the solution. */
-static int proper__glpk_run(const char *binary, const proper_tmpdir *d, const proper_lp *lp, int presolve,
+static int proper__glpk_run(const char *binary, const proper_backend_tmpdir *d, const proper_lp *lp, int presolve,
                             double timeout, proper_lp_solution *sol, int *undefined, double *seconds,
                             proper_error *err) {
     char lp_path[PROPER_BACKEND_PATH_MAX], sol_path[PROPER_BACKEND_PATH_MAX], tail[400];
     const char *argv[8];
-    proper_run_opts opts;
-    proper_run_result res;
+    proper_backend_run_opts opts = proper_backend_run_opts_default();
+    proper_backend_run_result res;
     char *text = NULL;
     size_t len, n = 0;
     int rc;
@@ -213,9 +214,9 @@ static int proper__glpk_run(const char *binary, const proper_tmpdir *d, const pr
     argv[n++] = "-w";
     argv[n++] = sol_path;
     argv[n] = NULL;
-    proper_backend_run_opts_init(&opts);
     opts.timeout = timeout;
     opts.tmpdir = d->path;
+    proper_backend_run_result_init(&res);
     rc = proper_backend_run(argv, &opts, &res, err);
     if (seconds) *seconds += res.seconds;
     if (rc == PROPER_ETIMEOUT) {
@@ -239,7 +240,7 @@ static int proper__glpk_run(const char *binary, const proper_tmpdir *d, const pr
 
 PROPER_API int proper_glpsol_solve(const char *binary, const proper_lp *lp, double timeout, proper_lp_solution *sol,
                                    double *seconds, proper_error *err) {
-    proper_tmpdir d;
+    proper_backend_tmpdir d;
     proper_error ignored;
     char *text = NULL;
     size_t len;
@@ -265,37 +266,25 @@ PROPER_API int proper_glpsol_solve(const char *binary, const proper_lp *lp, doub
     return PROPER_OK;
 }
 
-static int proper__glpk_probe(const proper_backend *self, proper_backend_info *info, proper_error *err) {
-    const char *argv[3];
-    proper_run_result res;
-    proper_run_opts opts;
-    (void)self;
-    memset(info, 0, sizeof *info);
-    if (proper_backend_find_binary("PROPER_GLPSOL", "glpsol", info->path, sizeof info->path, err)) {
-        info->path[0] = '\0';
-        return PROPER_OK;
-    }
-    argv[0] = info->path;
-    argv[1] = "--version";
-    argv[2] = NULL;
-    proper_backend_run_opts_init(&opts);
-    opts.timeout = 30;
-    if (proper_backend_run(argv, &opts, &res, err) == PROPER_OK && res.exited && res.exit_code == 0) {
-        /* "GLPSOL--GLPK LP/MIP Solver 5.0" */
-        const char *v = strstr(res.out, "Solver ");
-        size_t n = 0;
-        if (v) {
-            v += 7;
-            while (v[n] && v[n] != '\n' && v[n] != '\r') n++;
-            snprintf(info->version, sizeof info->version, "GLPK %.*s", (int)n, v);
-        }
-        info->installed = 1;
-    }
-    proper_backend_run_result_free(&res);
-    return PROPER_OK;
+/* The version in `glpsol --version` ("GLPSOL--GLPK LP/MIP Solver 5.0"). */
+static char *proper__glpk_version(const char *text, size_t len) {
+    const char *v = proper_tool_find(text, len, "Solver "), *end = text + len;
+    size_t n = 0;
+    if (!v) return NULL;
+    v += 7;
+    while (v + n < end && v[n] != '\n' && v[n] != '\r') n++;
+    return proper_strndup(v, n);
 }
 
-static int proper__glpk_solve_lp(const proper_backend *self, const proper_lp_request *req, proper_lp_solution *sol,
+static const proper_tool_kind proper__glpk_kind = {
+    "glpsol", "PROPER_GLPSOL", "glpsol", "--version", "GLPK", proper__glpk_version, 0, NULL, NULL, NULL};
+
+static int proper__glpk_probe(const proper_backend *self, proper_backend_info *info, proper_error *err) {
+    (void)self;
+    return proper_tool_probe(&proper__glpk_kind, info, err);
+}
+
+static int proper__glpk_solve_lp(const proper_backend *self, const proper_backend_lp_request *req, proper_lp_solution *sol,
                                  proper_error *err) {
     char path[PROPER_BACKEND_PATH_MAX];
     int rc;

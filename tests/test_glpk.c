@@ -216,8 +216,8 @@ static void test_qn_lps_vs_glpsol(void) {
 
 /* The estimator through the backend interface, as the CLI calls it. */
 static int backend_solver(void *ctx, const proper_lp *lp, proper_lp_solution *sol, proper_error *err) {
-    proper_lp_request req;
-    proper_backend_lp_request_init(&req, lp);
+    proper_backend_lp_request req = proper_backend_lp_request_default();
+    req.lp = lp;
     return proper_backend_solve_lp((const proper_backend *)ctx, &req, sol, err);
 }
 
