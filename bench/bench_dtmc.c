@@ -1,6 +1,6 @@
 /* bench_dtmc.c — load + solve R{"time"}=? [ F "end" ] on generated DTMCs in
  * PRISM explicit files, 10^3 .. 10^6 states (10^7 with --max-exp 7), for
- * the two model families of bench/gen_dtmc.c (random sparse; nested-loop
+ * the two model families of bench/gen_dtmc.h (random sparse; nested-loop
  * blocks in series).
  *
  * Each measurement runs in its own child process, so that its peak resident
@@ -21,15 +21,14 @@
  *   bench_dtmc [--max-exp E] [--dir DIR] [--depth D] [--keep]
  *   bench_dtmc gen random|nested STATES SEED PREFIX [DEPTH]   (the generator)
  */
+#include "bench.h"
 #define PROPER_IMPLEMENTATION
 #include "../src/dtmc.h"
-#define GEN_DTMC_NO_MAIN
-#include "gen_dtmc.c"
+#include "gen_dtmc.h"
 
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #define BASELINE_MAX_ITERS 10000
@@ -51,18 +50,6 @@ typedef struct result {
     double reference;
     int reference_ok;
 } result;
-
-static double wall_now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static double cpu_now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static long peak_kb(void) {
     struct rusage ru;
@@ -100,13 +87,13 @@ static void run_proper(const char *prefix, result *r) {
     proper_error err;
     proper_bitset end;
     proper_dtmc_solve_stats st;
-    double w0 = wall_now(), c0 = cpu_now(), *x;
+    double w0 = bench_now(BENCH_WALL), c0 = bench_now(BENCH_PROCESS_CPU), *x;
     long rw;
     if (load(prefix, &m, r)) return;
-    r->load_wall = wall_now() - w0;
-    r->load_cpu = cpu_now() - c0;
-    w0 = wall_now();
-    c0 = cpu_now();
+    r->load_wall = bench_now(BENCH_WALL) - w0;
+    r->load_cpu = bench_now(BENCH_PROCESS_CPU) - c0;
+    w0 = bench_now(BENCH_WALL);
+    c0 = bench_now(BENCH_PROCESS_CPU);
     rw = proper_dtmc_find_reward(&m, "time");
     x = (double *)malloc(m.n_states * sizeof *x);
     proper_bitset_init(&end);
@@ -115,8 +102,8 @@ static void run_proper(const char *prefix, result *r) {
         return;
     }
     if (proper_dtmc_reward_reach(&m, &m.rewards[rw], &end, NULL, x, &st, &err)) { fail(r, &err); return; }
-    r->solve_wall = wall_now() - w0;
-    r->solve_cpu = cpu_now() - c0;
+    r->solve_wall = bench_now(BENCH_WALL) - w0;
+    r->solve_cpu = bench_now(BENCH_PROCESS_CPU) - c0;
     r->value = proper_dtmc_value_at_init(&m, x);
     r->sweeps = st.sweeps;
     r->comps = st.n_components;
@@ -154,11 +141,11 @@ static double jacobi_sweep(const proper_dtmc *m, const double *rew, const proper
  * graph precomputation or components), until the changes reach the rounding
  * floor or the tail estimate is below 1e-15. */
 static int reference_gs(const proper_dtmc *m, const double *rew, const proper_bitset *end, double *x, double *out) {
-    double hist[3] = {1, 1, 1}, prev = 0.0, best = INFINITY, w0 = wall_now();
+    double hist[3] = {1, 1, 1}, prev = 0.0, best = INFINITY, w0 = bench_now(BENCH_WALL);
     unsigned long it, since_best = 0;
     uint32_t s;
     for (s = 0; s < m->n_states; s++) x[s] = 0.0;
-    for (it = 1; it <= REFERENCE_MAX_ITERS && wall_now() - w0 < REFERENCE_MAX_SECONDS; it++) {
+    for (it = 1; it <= REFERENCE_MAX_ITERS && bench_now(BENCH_WALL) - w0 < REFERENCE_MAX_SECONDS; it++) {
         double maxdiff = 0.0, maxabs = 0.0, rel, rho;
         for (s = 0; s < m->n_states; s++) {
             double v = 0.0, self = 0.0;
@@ -208,8 +195,8 @@ static void run_baseline(const char *prefix, result *r, int want_reference) {
         snprintf(r->msg, sizeof r->msg, "baseline: cannot set up");
         return;
     }
-    w0 = wall_now();
-    c0 = cpu_now();
+    w0 = bench_now(BENCH_WALL);
+    c0 = bench_now(BENCH_PROCESS_CPU);
     for (it = 1;; it++) {
         double rel = jacobi_sweep(&m, m.rewards[rw].state, &end, x, xn), *t = x;
         int done;
@@ -224,9 +211,9 @@ static void run_baseline(const char *prefix, result *r, int want_reference) {
         /* the solver's rules, rounding floor included */
         done = (it >= 4 && rho < 1.0 && rel * rho / (1.0 - rho) <= 1e-12) || rel == 0.0 ||
                (since_best >= 10 && clean >= 0.0 && best * clean / (1.0 - clean) <= 1e-12);
-        if (done || it >= BASELINE_MAX_ITERS || wall_now() - w0 > BASELINE_MAX_SECONDS) {
-            r->solve_wall = wall_now() - w0;
-            r->solve_cpu = cpu_now() - c0;
+        if (done || it >= BASELINE_MAX_ITERS || bench_now(BENCH_WALL) - w0 > BASELINE_MAX_SECONDS) {
+            r->solve_wall = bench_now(BENCH_WALL) - w0;
+            r->solve_cpu = bench_now(BENCH_PROCESS_CPU) - c0;
             r->iters = it;
             r->converged = done;
             r->value = x[m.init];
@@ -309,14 +296,14 @@ static int bench_one(const char *dir, const char *kind, uint64_t n, unsigned dep
     char prefix[4096];
     uint64_t states = n, trans;
     long double closed = 0.0L;
-    double gw = wall_now(), ref, err_rel, base_err;
+    double gw = bench_now(BENCH_WALL), ref, err_rel, base_err;
     result p, b;
     const char *ref_kind;
     snprintf(prefix, sizeof prefix, "%s/%s_%llu", dir, kind, (unsigned long long)n);
     if (strcmp(kind, "random") == 0) trans = gen_random(n, 42, prefix);
     else trans = gen_nested(n, 42, depth, prefix, &states, &closed);
     if (!trans) { printf("%-7s %9llu  generation failed\n", kind, (unsigned long long)n); return -1; }
-    gw = wall_now() - gw;
+    gw = bench_now(BENCH_WALL) - gw;
     p = in_child(run_proper_flag, prefix, 0);
     b = in_child(run_baseline, prefix, strcmp(kind, "random") == 0);
     if (!p.ok) { printf("%-7s %9llu  proper failed: %s\n", kind, (unsigned long long)states, p.msg); return -1; }

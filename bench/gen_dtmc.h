@@ -1,10 +1,11 @@
-/* gen_dtmc.c — generator of benchmark DTMCs in PRISM's explicit format
+/* gen_dtmc.h — generator of benchmark DTMCs in PRISM's explicit format
  * (PREFIX.tra, PREFIX.lab with label "end", PREFIX.srew with reward
  * structure "time"), so that proper, PRISM (-importmodel PREFIX.tra,lab,srew)
  * and Storm (--explicit) read the very same files.
  *
- *   gen_dtmc random N SEED PREFIX     random sparse DTMC, N states
- *   gen_dtmc nested N SEED PREFIX [D] chain of nested-loop blocks of depth D
+ *   gen_random(N, SEED, PREFIX)        random sparse DTMC, N states
+ *   gen_nested(N, SEED, D, PREFIX, ...) chain of nested-loop blocks of depth D
+ * (from the command line: bench_dtmc gen random|nested STATES SEED PREFIX [D])
  *
  * Probabilities are multiples of 1/1024 (exact in binary and in short
  * decimals): every row sums to exactly 1 in double arithmetic, and what a
@@ -28,9 +29,10 @@
  *   C_{D-1} = (a_{D-1} + p_{D-1} (r_b + q r_then + (1-q) r_else)) / (1 - p_{D-1}),
  *   C_k     = (a_k + p_k (C_{k+1} + r_{l_k})) / (1 - p_k),   total = sum of C_0,
  * written (long double) to PREFIX.ref.
- *
- * Include with GEN_DTMC_NO_MAIN defined to use the functions only.
  */
+#ifndef PROPER_BENCH_GEN_DTMC_H
+#define PROPER_BENCH_GEN_DTMC_H
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -269,24 +271,4 @@ static uint64_t gen_nested(uint64_t n_wanted, uint64_t seed, unsigned depth, con
     return trans;
 }
 
-#ifndef GEN_DTMC_NO_MAIN
-int main(int argc, char **argv) {
-    uint64_t n, seed, trans, states;
-    long double expect;
-    if (argc < 5 || (strcmp(argv[1], "random") != 0 && strcmp(argv[1], "nested") != 0)) {
-        fprintf(stderr, "usage: gen_dtmc random|nested STATES SEED PREFIX [DEPTH]\n");
-        return 2;
-    }
-    n = strtoull(argv[2], NULL, 10);
-    seed = strtoull(argv[3], NULL, 10);
-    if (strcmp(argv[1], "random") == 0) {
-        trans = gen_random(n, seed, argv[4]);
-        states = n;
-    } else {
-        trans = gen_nested(n, seed, argc > 5 ? (unsigned)atoi(argv[5]) : 3, argv[4], &states, &expect);
-    }
-    if (!trans) { fprintf(stderr, "gen_dtmc: failed\n"); return 1; }
-    printf("%llu states, %llu transitions\n", (unsigned long long)states, (unsigned long long)trans);
-    return 0;
-}
 #endif
