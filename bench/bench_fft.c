@@ -2,10 +2,10 @@
  * summation, and FFTW3's r2c/c2r (FFTW_ESTIMATE) when available; plus loops
  * over a 4096-bin body and the direct/FFT crossover of proper_pmf_convolve.
  *
- * Every figure is the best of several timed batches of CPU time of this
- * thread (CLOCK_THREAD_CPUTIME_ID: the development machine is shared by
- * several busy processes, which makes wall-clock figures swing by 2-3x), in
- * nanoseconds per convolution. Columns:
+ * Every figure is the best of several timed batches (bench/bench.h's
+ * bench_run) of CPU time of this thread (BENCH_CPU: the development machine
+ * is shared by several busy processes, which makes wall-clock figures swing
+ * by 2-3x), in nanoseconds per convolution. Columns:
  *   ours(kernel)  prebuilt plan and buffers: 2 forward + multiply + inverse,
  *                 the same work as the FFTW column;
  *   ours(call)    proper_pmf_convolve_fft, including plan creation,
@@ -15,23 +15,17 @@
  *                 every call, the counterpart of ours(call);
  *   direct        proper_pmf_convolve_direct (only while it takes < ~1 s).
  */
+#include "bench.h"
 #define PROPER_IMPLEMENTATION
 #include "../src/pmf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #ifdef HAVE_FFTW3
 #include <fftw3.h>
 #endif
-
-static double now_ns(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
 
 static void random_pmf(proper_pmf *x, proper_rng *rng, size_t n) {
     double s = 0.0;
@@ -45,7 +39,7 @@ static void random_pmf(proper_pmf *x, proper_rng *rng, size_t n) {
 }
 
 /* The benchmarked operations, each run `reps` times per batch. */
-typedef struct bench_ctx {
+typedef struct fft_ctx {
     proper_pmf a, b, c;
     size_t n, n_fft;
     proper_fft_plan plan;
@@ -55,9 +49,10 @@ typedef struct bench_ctx {
     fftw_complex *fa, *fb;
     fftw_plan r2c, c2r;
 #endif
-} bench_ctx;
+} fft_ctx;
 
-static void run_kernel(bench_ctx *k) {
+static void run_kernel(void *p) {
+    fft_ctx *k = (fft_ctx *)p;
     size_t h = k->n_fft / 2 + 1;
     memcpy(k->x, k->a.p, k->n * sizeof(double));
     memset(k->x + k->n, 0, (k->n_fft - k->n) * sizeof(double));
@@ -70,11 +65,18 @@ static void run_kernel(bench_ctx *k) {
     (void)h;
 }
 
-static void run_call(bench_ctx *k) { proper_pmf_convolve_fft(&k->c, &k->a, &k->b, NULL); }
-static void run_direct(bench_ctx *k) { proper_pmf_convolve_direct(&k->c, &k->a, &k->b, NULL); }
+static void run_call(void *p) {
+    fft_ctx *k = (fft_ctx *)p;
+    proper_pmf_convolve_fft(&k->c, &k->a, &k->b, NULL);
+}
+static void run_direct(void *p) {
+    fft_ctx *k = (fft_ctx *)p;
+    proper_pmf_convolve_direct(&k->c, &k->a, &k->b, NULL);
+}
 
 #ifdef HAVE_FFTW3
-static void run_fftw_call(bench_ctx *k) {
+static void run_fftw_call(void *p) {
+    fft_ctx *k = (fft_ctx *)p;
     size_t h = k->n_fft / 2 + 1, i;
     double scale = 1.0 / (double)k->n_fft, *x = fftw_alloc_real(k->n_fft), *out;
     fftw_complex *fa = fftw_alloc_complex(h), *fb = fftw_alloc_complex(h);
@@ -103,7 +105,8 @@ static void run_fftw_call(bench_ctx *k) {
     fftw_free(fb);
 }
 
-static void run_fftw(bench_ctx *k) {
+static void run_fftw(void *p) {
+    fft_ctx *k = (fft_ctx *)p;
     size_t h = k->n_fft / 2 + 1, i;
     double scale = 1.0 / (double)k->n_fft;
     memcpy(k->fx, k->a.p, k->n * sizeof(double));
@@ -122,25 +125,13 @@ static void run_fftw(bench_ctx *k) {
 }
 #endif
 
-/* Best-of-batches time per call in ns; batches sized to ~budget_ns each. */
-static double time_op(void (*op)(bench_ctx *), bench_ctx *k, double budget_ns, int batches) {
-    double t0 = now_ns(), one, best = 1e300;
-    long reps, r;
-    int b;
-    op(k); /* warm up, and estimate */
-    one = now_ns() - t0;
-    reps = (long)(budget_ns / (one > 1.0 ? one : 1.0));
-    if (reps < 1) reps = 1;
-    for (b = 0; b < batches; b++) {
-        t0 = now_ns();
-        for (r = 0; r < reps; r++) op(k);
-        one = (now_ns() - t0) / (double)reps;
-        if (one < best) best = one;
-    }
-    return best;
+/* Best time per call in ns, on this thread's CPU clock, of `batches`
+ * batches of ~budget_ns each. */
+static double time_op(bench_fn op, fft_ctx *k, double budget_ns, int batches) {
+    return 1e9 * bench_run(op, k, BENCH_CPU, batches, 1e-9 * budget_ns).best;
 }
 
-static void ctx_init(bench_ctx *k, proper_rng *rng, size_t n) {
+static void ctx_init(fft_ctx *k, proper_rng *rng, size_t n) {
     memset(k, 0, sizeof *k);
     proper_pmf_init(&k->a);
     proper_pmf_init(&k->b);
@@ -164,7 +155,7 @@ static void ctx_init(bench_ctx *k, proper_rng *rng, size_t n) {
 #endif
 }
 
-static void ctx_free(bench_ctx *k) {
+static void ctx_free(fft_ctx *k) {
     proper_pmf_free(&k->a);
     proper_pmf_free(&k->b);
     proper_pmf_free(&k->c);
@@ -187,7 +178,7 @@ static void convolution_table(proper_rng *rng) {
     printf("%8s %13s %13s %13s %13s %13s %11s %11s %11s\n", "N", "ours(kernel)", "ours(call)", "fftw", "fftw(call)",
            "direct", "kernel/fftw", "call/call", "direct/call");
     for (lg = 10; lg <= 20; lg++) {
-        bench_ctx k;
+        fft_ctx k;
         size_t n = (size_t)1 << lg;
         double t_kernel, t_call, t_fftw = 0.0, t_fftw_call = 0.0, t_direct = 0.0;
         ctx_init(&k, rng, n);
@@ -223,7 +214,7 @@ static void crossover_table(proper_rng *rng) {
         sizes[0] = n;
         sizes[1] = n + n / 2;
         for (t = 0; t < 2; t++) {
-            bench_ctx k;
+            fft_ctx k;
             double td, tf;
             size_t m = sizes[t], N = proper_fft_next_pow2(2 * m - 1), lg = 0, q;
             memset(&k, 0, sizeof k);
@@ -246,41 +237,38 @@ static void crossover_table(proper_rng *rng) {
 
 static proper_pmf loop_body, loop_out;
 static double loop_iters[101];
-static void run_loop(bench_ctx *k) { (void)k; proper_pmf_loop(&loop_out, &loop_body, loop_iters, 101, NULL); }
-static void run_fixed(bench_ctx *k) { (void)k; proper_pmf_power(&loop_out, &loop_body, 100, NULL); }
-static void run_markov(bench_ctx *k) { (void)k; proper_pmf_markov_loop(&loop_out, &loop_body, 0.99, 1e-12, NULL); }
+static void run_loop(void *p) { (void)p; proper_pmf_loop(&loop_out, &loop_body, loop_iters, 101, NULL); }
+static void run_fixed(void *p) { (void)p; proper_pmf_power(&loop_out, &loop_body, 100, NULL); }
+static void run_markov(void *p) { (void)p; proper_pmf_markov_loop(&loop_out, &loop_body, 0.99, 1e-12, NULL); }
 
 /* Baseline: 100 sequential FFT convolutions (what one convolution per
  * iteration would cost), i.e. X^{*i} for i = 1..100 by repeated convolution. */
-static void run_naive_loop(bench_ctx *k) {
+static void run_naive_loop(void *p) {
     int i;
-    (void)k;
+    (void)p;
     proper_pmf_copy(&loop_out, &loop_body, NULL);
     for (i = 1; i < 100; i++) proper_pmf_convolve(&loop_out, &loop_out, &loop_body, NULL);
 }
 
 static void loop_table(proper_rng *rng) {
-    bench_ctx dummy;
-    double t_loop, t_fixed, t_markov, t_naive;
-    size_t markov_bins;
+    bench_result loop, fixed, markov, naive;
+    char label[64];
     int i;
-    memset(&dummy, 0, sizeof dummy);
     proper_pmf_init(&loop_body);
     proper_pmf_init(&loop_out);
     random_pmf(&loop_body, rng, 4096);
     for (i = 0; i <= 100; i++) loop_iters[i] = 1.0 / 101.0;
-    t_loop = time_op(run_loop, &dummy, 1e8, 7);
-    t_fixed = time_op(run_fixed, &dummy, 1e8, 7);
-    t_markov = time_op(run_markov, &dummy, 2e8, 3);
-    markov_bins = loop_out.n;
-    t_naive = time_op(run_naive_loop, &dummy, 1e9, 1);
-    printf("\nloops over a 4096-bin body (target: 100 iterations < 5 ms)\n");
-    printf("  loop, iteration count uniform on 0..100 : %8.2f ms (result %zu bins)\n", t_loop / 1e6,
-           (size_t)(100 * 4095 + 1));
-    printf("  exactly 100 iterations (power)          : %8.2f ms\n", t_fixed / 1e6);
-    printf("  Markovian loop p = 0.99, eps = 1e-12    : %8.2f ms (result %zu bins)\n", t_markov / 1e6, markov_bins);
-    printf("  baseline: 99 sequential convolutions    : %8.2f ms  (uniform loop is %.1fx faster)\n", t_naive / 1e6,
-           t_naive / t_loop);
+    loop = bench_run(run_loop, NULL, BENCH_CPU, 7, 0.1);
+    fixed = bench_run(run_fixed, NULL, BENCH_CPU, 7, 0.1);
+    markov = bench_run(run_markov, NULL, BENCH_CPU, 3, 0.2);
+    snprintf(label, sizeof label, "Markov p=0.99 (%zu bins)", loop_out.n);
+    naive = bench_run(run_naive_loop, NULL, BENCH_CPU, 1, 1.0);
+    printf("\nloops over a 4096-bin body, CPU time per call (target: 100 iterations < 5 ms);\n"
+           "baseline: 99 sequential convolutions\n");
+    bench_print(stdout, "baseline: 99 convolutions", &naive, NULL);
+    bench_print(stdout, "loop, count uniform on 0..100", &loop, &naive);
+    bench_print(stdout, "exactly 100 iterations (power)", &fixed, &naive);
+    bench_print(stdout, label, &markov, &naive);
     proper_pmf_free(&loop_body);
     proper_pmf_free(&loop_out);
 }
