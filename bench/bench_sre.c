@@ -14,28 +14,18 @@
  * the paper's widths our PMFs have few bins; the table also times the widths
  * that fit our data (10 ns = the traces' clock step, up to 500 ns) and prints
  * each result's number of bins so the sizes can be compared. Target (issue
- * 3): the finest width under 50 ms. */
+ * 3): the finest width under 50 ms. Clock (wall) and medians come from
+ * bench/bench.h. */
+#include "bench.h"
 #define PROPER_IMPLEMENTATION
 #include "../src/sre.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #define REPEATS 5          /* median of, for the fast evaluator */
 #define NAIVE_BUDGET_S 2.0 /* skip the naive evaluator where one run would exceed this */
 #define NAIVE_REPEATS 3    /* median of, where a run is cheap */
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 /* ---- the naive evaluator ---- */
 
@@ -165,13 +155,12 @@ static double time_sre(proper_sre *model, double w, proper_pmf *out) {
     int r;
     opt.width = w;
     for (r = 0; r < REPEATS; r++) {
-        double t0 = now_s();
+        double t0 = bench_now(BENCH_WALL);
         if (r) proper_pmf_free(out);
         if (proper_sre_eval(model, "handle", &opt, out, &err)) die(&err);
-        t[r] = now_s() - t0;
+        t[r] = bench_now(BENCH_WALL) - t0;
     }
-    qsort(t, REPEATS, sizeof t[0], cmp_double);
-    return t[REPEATS / 2];
+    return bench_summarize(t, REPEATS, 1).median;
 }
 
 int main(void) {
@@ -212,13 +201,12 @@ int main(void) {
                 double t[NAIVE_REPEATS];
                 int runs = 0;
                 do { /* median of up to NAIVE_REPEATS runs, while they are cheap */
-                    double t0 = now_s();
+                    double t0 = bench_now(BENCH_WALL);
                     if (runs) proper_pmf_free(&slow);
                     naive(&sc, w, &slow);
-                    t[runs++] = now_s() - t0;
+                    t[runs++] = bench_now(BENCH_WALL) - t0;
                 } while (runs < NAIVE_REPEATS && t[runs - 1] * NAIVE_REPEATS < NAIVE_BUDGET_S / 4);
-                qsort(t, (size_t)runs, sizeof t[0], cmp_double);
-                tn = t[runs / 2];
+                tn = bench_summarize(t, runs, 1).median;
                 dmean = fabs(proper_pmf_mean(&slow) - proper_pmf_mean(&fast));
                 naive_prev = tn;
                 w_prev = w;
