@@ -9,6 +9,12 @@
 #include "../backends/prism.h"
 #include "../backends/storm.h"
 #include "cli.h"
+#include "json.h"
+
+/* Default relative precision asked of an external tool (the CLI's one default). */
+#define CHECK_PRECISION 1e-12
+/* Default seconds an external tool may run per property. */
+#define CHECK_TIMEOUT 600.0
 
 static void check_usage(FILE *out) {
     fprintf(out,
@@ -29,7 +35,10 @@ static void check_usage(FILE *out) {
             "  --fixdl            give states without any enabled command a self-loop (as\n"
             "                     PRISM's -fixdl) instead of failing\n"
             "  --max-states N     stop with an error beyond N reachable states (default %u)\n"
-            "  --json             print the results as JSON\n"
+            "  --json             print the results as JSON; a value that is not a finite\n"
+            "                     number is null there, with \"value_text\" saying which\n"
+            "                     (\"Infinity\", \"-Infinity\", \"NaN\"); a tool's\n"
+            "                     \"tool_error\" is null when it states none\n"
             "  --export-explicit PREFIX   write PREFIX.tra .lab .sta .srew .trew (PRISM\n"
             "                     explicit format; states numbered as PRISM numbers them;\n"
             "                     several reward structures: PREFIX1.srew, PREFIX2.srew, ...)\n"
@@ -40,12 +49,12 @@ static void check_usage(FILE *out) {
             "  --backend NAME     check with NAME: native (default), prism or storm (tools\n"
             "                     from PROPER_PRISM / PROPER_STORM or PATH); the default\n"
             "                     comes from PROPER_BACKEND when set\n"
-            "  --precision R      relative precision asked of an external tool (default 1e-12)\n"
+            "  --precision R      relative precision asked of an external tool (default %g)\n"
             "  --exact            ask an external tool for exact (rational) arithmetic\n"
-            "  --timeout S        seconds an external tool may run per property (default 600)\n\n"
+            "  --timeout S        seconds an external tool may run per property (default %g)\n\n"
             "Exit status: 0 ok, 1 a boolean property (e.g. P>=0.9 [...]) is false,\n"
             "2 bad input (errors as file:line:col: message).\n",
-            (unsigned)PROPER_PRISM_MAX_STATES);
+            (unsigned)PROPER_PRISM_MAX_STATES, CHECK_PRECISION, CHECK_TIMEOUT);
 }
 
 typedef struct check_opts {
@@ -68,86 +77,91 @@ static int props_is_text(const char *s) {
     return strchr(s, '[') || strchr(s, '"') || strchr(s, '=') || strchr(s, '<') || strchr(s, '>');
 }
 
-static void print_json_string(const char *s) {
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\') printf("\\%c", ch);
-        else if (ch < 0x20) printf("\\u%04x", ch);
-        else putchar(ch);
-    }
-    putchar('"');
-}
-
 /* Value text: %.15g, Infinity, NaN, true/false. */
-static void format_value(char *buf, size_t size, double v, int type, int json) {
+static void format_value(char *buf, size_t size, double v, int type) {
     if (type == PROPER_PRISM_BOOL) snprintf(buf, size, "%s", v != 0 ? "true" : "false");
-    else if (isinf(v)) snprintf(buf, size, json ? "\"%sInfinity\"" : "%sInfinity", v < 0 ? "-" : "");
-    else if (v != v) snprintf(buf, size, json ? "\"NaN\"" : "NaN");
-    else snprintf(buf, size, json ? "%.17g" : "%.15g", v);
+    else if (isinf(v)) snprintf(buf, size, "%sInfinity", v < 0 ? "-" : "");
+    else if (v != v) snprintf(buf, size, "NaN");
+    else snprintf(buf, size, "%.15g", v);
 }
 
-static int parse_args(int argc, char **argv, check_opts *o) {
-    int i, missing, positional = 0;
-    const char *pos[3] = {NULL, NULL, NULL};
-    proper_error err;
-    memset(o, 0, sizeof *o);
-    o->max_states = PROPER_PRISM_MAX_STATES;
-    o->precision = 1e-12;
-    o->timeout = 600;
-    for (i = 1; i < argc; i++) {
-        const char *v;
-        if (strcmp(argv[i], "--explicit") == 0) { o->explicit_files = 1; continue; }
-        if (strcmp(argv[i], "--exact") == 0) { o->exact = 1; continue; }
-        if ((v = cli_option(argc, argv, &i, "--backend", &missing)) != NULL) { o->backend = v; continue; }
-        if ((v = cli_option(argc, argv, &i, "--precision", &missing)) != NULL) {
-            if (proper_parse_double_str(v, &o->precision, "--precision", &err)) return cli_report(&err);
-            if (!(o->precision > 0 && o->precision < 1)) return cli_fail("--precision must lie in (0, 1), got '%s'", v);
-            continue;
+/* "value" (a number, a boolean, or null when not finite) and, for
+ * non-finite numbers, "value_text" ("Infinity", "-Infinity", "NaN"). */
+static void json_value(cli_json *j, double v, int type) {
+    if (type == PROPER_PRISM_BOOL) {
+        cli_json_key_bool(j, "value", v != 0);
+    } else {
+        cli_json_key_number(j, "value", v);
+        if (!isfinite(v)) {
+            char text[32];
+            format_value(text, sizeof text, v, type);
+            cli_json_key_string(j, "value_text", text);
         }
-        if ((v = cli_option(argc, argv, &i, "--timeout", &missing)) != NULL) {
-            if (proper_parse_double_str(v, &o->timeout, "--timeout", &err)) return cli_report(&err);
-            if (!(o->timeout > 0) || isinf(o->timeout)) return cli_fail("--timeout must be a positive number of seconds, got '%s'", v);
-            continue;
-        }
-        if (strcmp(argv[i], "--json") == 0) { o->json = 1; continue; }
-        if (strcmp(argv[i], "--fixdl") == 0) { o->fixdl = 1; continue; }
-        if ((v = cli_option(argc, argv, &i, "--const", &missing)) != NULL) {
-            o->consts = v;
-            continue;
-        }
-        if ((v = cli_option(argc, argv, &i, "--max-states", &missing)) != NULL) {
-            char *end;
-            unsigned long n = strtoul(v, &end, 10);
-            if (*v < '0' || *v > '9' || *end || n == 0 || n > 0xFFFFFFF0ul)
-                return cli_fail("--max-states: expected a positive integer, got '%s'", v);
-            o->max_states = (uint32_t)n;
-            continue;
-        }
-        if ((v = cli_option(argc, argv, &i, "--export-explicit", &missing)) != NULL) { o->export_explicit = v; continue; }
-        if ((v = cli_option(argc, argv, &i, "--export-drn", &missing)) != NULL) { o->export_drn = v; continue; }
-        if ((v = cli_option(argc, argv, &i, "--export-prism", &missing)) != NULL) { o->export_prism = v; continue; }
-        if ((v = cli_option(argc, argv, &i, "--dot", &missing)) != NULL) { o->dot = v; continue; }
-        if ((v = cli_option(argc, argv, &i, "--srew", &missing)) != NULL) { o->srew = v; continue; }
-        if ((v = cli_option(argc, argv, &i, "--trew", &missing)) != NULL) { o->trew = v; continue; }
-        if (missing) return cli_fail("%s needs a value", argv[i]);
-        if (argv[i][0] == '-' && argv[i][1] == '-') return cli_fail("unknown option '%s' (try 'proper check --help')", argv[i]);
-        if (positional >= 3) return cli_fail("too many arguments ('%s'); see 'proper check --help'", argv[i]);
-        pos[positional++] = argv[i];
     }
+}
+
+static const char *type_name(int type) {
+    return type == PROPER_PRISM_BOOL ? "bool" : type == PROPER_PRISM_INT ? "int" : "double";
+}
+
+/* The positional arguments: MODEL.pm [PROPS], or with --explicit
+ * MODEL.tra MODEL.lab [PROPS]. */
+static int take_positionals(cli_args *a, check_opts *o, const char **pos, int n) {
     if (o->explicit_files) {
-        if (positional < 2) return cli_fail("--explicit needs MODEL.tra and MODEL.lab");
+        if (n < 2) return cli_usage_error(a, "--explicit needs MODEL.tra and MODEL.lab");
         o->model = pos[0];
         o->lab = pos[1];
         o->props = pos[2];
-    } else {
-        if (positional < 1) return cli_fail("missing MODEL.pm (see 'proper check --help')");
-        if (positional > 2) return cli_fail("too many arguments ('%s'); see 'proper check --help'", pos[2]);
-        if (o->srew || o->trew) return cli_fail("--srew/--trew need --explicit");
-        o->model = pos[0];
-        o->props = pos[1];
+        return CLI_OK;
     }
+    if (n < 1) return cli_usage_error(a, "missing MODEL.pm");
+    if (n > 2) return cli_usage_error(a, "unexpected argument '%s'", pos[2]);
+    if (o->srew || o->trew) return cli_usage_error(a, "--srew/--trew need --explicit");
+    o->model = pos[0];
+    o->props = pos[1];
     return CLI_OK;
+}
+
+/* Options into *o; -1 after printing the usage for --help. */
+static int parse_args(int argc, char **argv, check_opts *o) {
+    cli_args a;
+    int n = 0;
+    const char *pos[3] = {NULL, NULL, NULL};
+    unsigned long long max_states = PROPER_PRISM_MAX_STATES;
+    memset(o, 0, sizeof *o);
+    o->precision = CHECK_PRECISION;
+    o->timeout = CHECK_TIMEOUT;
+    cli_args_init(&a, "check", argc, argv);
+    if (a.help) {
+        check_usage(stdout);
+        return -1;
+    }
+    while (cli_next(&a)) {
+        if (cli_flag(&a, "--explicit")) o->explicit_files = 1;
+        else if (cli_flag(&a, "--exact")) o->exact = 1;
+        else if (cli_flag(&a, "--json")) o->json = 1;
+        else if (cli_flag(&a, "--fixdl")) o->fixdl = 1;
+        else if (cli_opt(&a, "--backend")) o->backend = a.value;
+        else if (cli_opt(&a, "--const")) o->consts = a.value;
+        else if (cli_opt(&a, "--export-explicit")) o->export_explicit = a.value;
+        else if (cli_opt(&a, "--export-drn")) o->export_drn = a.value;
+        else if (cli_opt(&a, "--export-prism")) o->export_prism = a.value;
+        else if (cli_opt(&a, "--dot")) o->dot = a.value;
+        else if (cli_opt(&a, "--srew")) o->srew = a.value;
+        else if (cli_opt(&a, "--trew")) o->trew = a.value;
+        else if (cli_opt_double(&a, "--precision", "(0,1)", &o->precision)) {
+        } else if (cli_opt_double(&a, "--timeout", "(0,inf)", &o->timeout)) {
+        } else if (cli_opt_uint(&a, "--max-states", 1, 0xFFFFFFF0ull, &max_states)) {
+        } else if (cli_positional(&a)) {
+            if (n == 3) return cli_usage_error(&a, "unexpected argument '%s'", a.value);
+            pos[n++] = a.value;
+        } else {
+            cli_unknown(&a);
+        }
+    }
+    if (a.status) return a.status;
+    o->max_states = (uint32_t)max_states;
+    return take_positionals(&a, o, pos, n);
 }
 
 /* Build from the PRISM language, or read the explicit files. */
@@ -177,54 +191,107 @@ static int export_model(const check_opts *o, const proper_dtmc *d, proper_error 
     return CLI_OK;
 }
 
-/* Check every property; print a table or JSON. Returns the exit status. */
-static int check_properties(const check_opts *o, const proper_prism_props *p, const proper_dtmc *d) {
-    size_t i, n = p ? proper_prism_props_count(p) : 0, width = 8;
-    int status = CLI_OK;
-    proper_error err;
+/* Width of the property column of the table. */
+static size_t label_width(const proper_prism_props *p, size_t n) {
+    size_t i, width = 8;
     for (i = 0; i < n; i++) {
         size_t w = strlen(proper_prism_props_text(p, i)) +
                    (proper_prism_props_name(p, i) ? strlen(proper_prism_props_name(p, i)) + 4 : 0);
         if (w > width && w <= 70) width = w;
     }
+    return width;
+}
+
+/* One row of the table: "name": text, or text, then the value. */
+static void table_row(const proper_prism_props *p, size_t i, size_t width, double v) {
+    const char *name = proper_prism_props_name(p, i), *text = proper_prism_props_text(p, i);
+    char value[64], label[600];
+    format_value(value, sizeof value, v, proper_prism_props_type(p, i));
+    if (name) snprintf(label, sizeof label, "\"%s\": %s", name, text);
+    else snprintf(label, sizeof label, "%s", text);
+    printf("%-*s  %s\n", (int)width, label, value);
+}
+
+/* One property of the JSON output. */
+static void json_property(cli_json *j, const proper_prism_props *p, size_t i, double v) {
+    int type = proper_prism_props_type(p, i);
+    cli_json_object_begin(j);
+    cli_json_key_string(j, "name", proper_prism_props_name(p, i));
+    cli_json_key_string(j, "property", proper_prism_props_text(p, i));
+    cli_json_key_string(j, "type", type_name(type));
+    json_value(j, v, type);
+    cli_json_object_end(j);
+}
+
+/* Check every property; print a table or JSON. Returns the exit status. */
+static int check_properties(const check_opts *o, const proper_prism_props *p, const proper_dtmc *d) {
+    size_t i, n = p ? proper_prism_props_count(p) : 0, width = label_width(p, n);
+    double *v = (double *)proper_calloc(n + 1, sizeof *v);
+    int status = CLI_OK;
+    proper_error err;
+    cli_json j;
+    if (!v) return cli_fail("out of memory");
+    for (i = 0; i < n; i++) {
+        if (proper_prism_props_check(p, i, d, NULL, &v[i], &err)) {
+            PROPER_FREE(v);
+            return cli_report(&err);
+        }
+        if (proper_prism_props_type(p, i) == PROPER_PRISM_BOOL && v[i] == 0) status = CLI_CHECK_FAILED;
+    }
     if (o->json) {
-        printf("{\"model\": ");
-        print_json_string(o->model);
-        printf(", \"states\": %lu, \"transitions\": %llu, \"properties\": [", (unsigned long)d->n_states,
-               (unsigned long long)d->n_trans);
+        cli_json_init(&j, stdout);
+        cli_json_object_begin(&j);
+        cli_json_key_string(&j, "model", o->model);
+        cli_json_key_uint(&j, "states", (unsigned long long)d->n_states);
+        cli_json_key_uint(&j, "transitions", (unsigned long long)d->n_trans);
+        cli_json_key(&j, "properties");
+        cli_json_array_begin(&j);
+        for (i = 0; i < n; i++) json_property(&j, p, i, v[i]);
+        cli_json_array_end(&j);
+        cli_json_object_end(&j);
     } else {
         printf("model: %s (%lu states, %llu transitions)\n", o->model, (unsigned long)d->n_states,
                (unsigned long long)d->n_trans);
         if (n) printf("%-*s  %s\n", (int)width, "property", "value");
+        for (i = 0; i < n; i++) table_row(p, i, width, v[i]);
     }
-    for (i = 0; i < n; i++) {
-        const char *name = proper_prism_props_name(p, i), *text = proper_prism_props_text(p, i);
-        int type = proper_prism_props_type(p, i);
-        char value[64], label[600];
-        double v;
-        if (proper_prism_props_check(p, i, d, NULL, &v, &err)) {
-            if (o->json) printf("]}\n");
-            fflush(stdout);
-            return cli_report(&err);
-        }
-        if (type == PROPER_PRISM_BOOL && v == 0) status = CLI_CHECK_FAILED;
-        format_value(value, sizeof value, v, type, o->json);
-        if (o->json) {
-            printf("%s{\"name\": ", i ? ", " : "");
-            if (name) print_json_string(name);
-            else printf("null");
-            printf(", \"property\": ");
-            print_json_string(text);
-            printf(", \"type\": \"%s\", \"value\": %s}",
-                   type == PROPER_PRISM_BOOL ? "bool" : type == PROPER_PRISM_INT ? "int" : "double", value);
-        } else {
-            if (name) snprintf(label, sizeof label, "\"%s\": %s", name, text);
-            else snprintf(label, sizeof label, "%s", text);
-            printf("%-*s  %s\n", (int)width, label, value);
-        }
-    }
-    if (o->json) printf("]}\n");
+    PROPER_FREE(v);
     return status;
+}
+
+/* The request for property i of an external tool. */
+static proper_backend_check_request tool_request(const check_opts *o, const proper_prism_props *p, size_t i) {
+    proper_backend_check_request req = proper_backend_check_request_default();
+    req.model_kind = o->explicit_files ? PROPER_BACKEND_MODEL_EXPLICIT : PROPER_BACKEND_MODEL_PRISM;
+    req.model_path = o->model;
+    req.labels_path = o->lab;
+    req.state_rewards_path = o->srew;
+    req.trans_rewards_path = o->trew;
+    req.constants = o->consts;
+    req.property = proper_prism_props_text(p, i);
+    req.rel_precision = o->precision;
+    req.exact = o->exact;
+    req.timeout = o->timeout;
+    return req;
+}
+
+/* One property's answer from a tool: a JSON object or a line. */
+static void print_tool_answer(const check_opts *o, cli_json *j, const proper_backend *b, const char *property, int type,
+                              const proper_backend_check_result *res) {
+    char value[64];
+    int stated = res->error_estimate == res->error_estimate;
+    if (o->json) {
+        cli_json_object_begin(j);
+        cli_json_key_string(j, "property", property);
+        json_value(j, res->value, type);
+        cli_json_key_number(j, "tool_error", stated ? res->error_estimate : NAN);
+        cli_json_key_number(j, "seconds", res->seconds);
+        cli_json_object_end(j);
+        return;
+    }
+    format_value(value, sizeof value, res->value, type);
+    if (stated && res->error_estimate > 0) printf("%s  %s  (+/- %.3g stated by %s)\n", property, value, res->error_estimate, b->name);
+    else printf("%s  %s%s\n", property, value, res->exact[0] ? "  (exact)" : "");
 }
 
 /* Check every property with an external tool (PRISM or Storm), handing it
@@ -234,44 +301,42 @@ static int check_with_tool(const check_opts *o, const proper_backend *b, const p
     proper_error err;
     size_t i, n = p ? proper_prism_props_count(p) : 0;
     int status = CLI_OK;
+    cli_json j;
+    proper_error_clear(&err);
     if (proper_backend_probe(b, &info, &err)) return cli_report(&err);
     if (!info.installed)
         return cli_fail("backend %s is not installed (set PROPER_%s or put it in PATH)%s%s", b->name,
                         strcmp(b->name, "prism") == 0 ? "PRISM" : "STORM", err.message[0] ? ": " : "", err.message);
-    if (!o->json) printf("model: %s, backend: %s (%s, %s)\n", o->model, b->name, info.version, info.path);
-    else printf("{\"model\": \"%s\", \"backend\": \"%s\", \"version\": \"%s\", \"properties\": [", o->model, b->name, info.version);
+    cli_json_init(&j, stdout);
+    if (o->json) {
+        cli_json_object_begin(&j);
+        cli_json_key_string(&j, "model", o->model);
+        cli_json_key_string(&j, "backend", b->name);
+        cli_json_key_string(&j, "version", info.version);
+        cli_json_key(&j, "properties");
+        cli_json_array_begin(&j);
+    } else {
+        printf("model: %s, backend: %s (%s, %s)\n", o->model, b->name, info.version, info.path);
+    }
     for (i = 0; i < n; i++) {
-        proper_backend_check_request req;
+        proper_backend_check_request req = tool_request(o, p, i);
         proper_backend_check_result res;
         int type = proper_prism_props_type(p, i);
-        char value[64];
-        req = proper_backend_check_request_default();
-        req.model_kind = o->explicit_files ? PROPER_BACKEND_MODEL_EXPLICIT : PROPER_BACKEND_MODEL_PRISM;
-        req.model_path = o->model;
-        req.labels_path = o->lab;
-        req.state_rewards_path = o->srew;
-        req.trans_rewards_path = o->trew;
-        req.constants = o->consts;
-        req.property = proper_prism_props_text(p, i);
-        req.rel_precision = o->precision;
-        req.exact = o->exact;
-        req.timeout = o->timeout;
         if (proper_backend_check_dtmc(b, &req, &res, &err)) {
-            if (o->json) printf("]}\n");
+            if (o->json) {
+                cli_json_array_end(&j);
+                cli_json_object_end(&j);
+            }
             fflush(stdout);
             return cli_report(&err);
         }
         if (type == PROPER_PRISM_BOOL && res.value == 0) status = CLI_CHECK_FAILED;
-        format_value(value, sizeof value, res.value, type, o->json);
-        if (o->json)
-            printf("%s{\"property\": \"%s\", \"value\": %s, \"tool_error\": %.17g, \"seconds\": %.6f}", i ? ", " : "",
-                   req.property, value, res.error_estimate == res.error_estimate ? res.error_estimate : -1.0, res.seconds);
-        else if (res.error_estimate == res.error_estimate && res.error_estimate > 0)
-            printf("%s  %s  (+/- %.3g stated by %s)\n", req.property, value, res.error_estimate, b->name);
-        else
-            printf("%s  %s%s\n", req.property, value, res.exact[0] ? "  (exact)" : "");
+        print_tool_answer(o, &j, b, req.property, type, &res);
     }
-    if (o->json) printf("]}\n");
+    if (o->json) {
+        cli_json_array_end(&j);
+        cli_json_object_end(&j);
+    }
     return status;
 }
 
@@ -283,13 +348,8 @@ int cmd_check(int argc, char **argv) {
     proper_error err;
     proper_backend_registry reg;
     const proper_backend *backend;
-    int rc, i;
-    for (i = 1; i < argc; i++)
-        if (cli_is_help(argv[i])) {
-            check_usage(stdout);
-            return CLI_OK;
-        }
-    if ((rc = parse_args(argc, argv, &o)) != CLI_OK) return rc;
+    int rc;
+    if ((rc = parse_args(argc, argv, &o)) != CLI_OK) return rc < 0 ? CLI_OK : rc;
     proper_backend_registry_init(&reg);
     if (proper_backend_register(&reg, proper_backend_native(), &err) ||
         proper_backend_register(&reg, proper_backend_prism(), &err) ||

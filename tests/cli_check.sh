@@ -2,105 +2,135 @@
 # Command-line tests for `proper check`. Expected values: minPathSum by exact
 # rational arithmetic (time = 32504164372/51699390625, cost =
 # 9503884062/2067975625, see tests/test_prism.c); Knuth-Yao die 1/6 per face
-# and 11/3 flips; exports must give the same answers when read back.
-PROPER=${PROPER:-bin/proper}
-cd "$(dirname "$0")/.." || exit 2
-T=$(mktemp -d) || exit 2
-trap 'rm -rf "$T"' EXIT
+# and 11/3 flips; exports must give the same answers when read back. The
+# external backends are stood in for by shell scripts (PROPER_PRISM), as in
+# tests/cli_crosscheck.sh.
+. "$(dirname "$0")/cli_lib.sh"
 M=tests/models
 PARAMS=p1=0.0912,p2=0.8181,p3=0.8,p4=0.8181,p5=0.8181
-
-ok() { echo "ok $1"; }
-fail() { echo "FAIL $1: $2"; }
-
-# rel_near A B TOL: |A - B| <= TOL |B|
-rel_near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b; exit !(a != "" && d <= t * m) }'; }
-
-# json_value FILE N: the "value" of the N-th property (1-based)
-json_value() { tr '{' '\n' < "$1" | grep '"value"' | sed -n "$2p" | sed 's/.*"value": *//; s/[},].*//'; }
-
-# expect_status NAME STATUS MESSAGE ARGS...: exit status and a message on stderr
-expect_status() {
-    name=$1; want=$2; msg=$3; shift 3
-    "$PROPER" check "$@" > "$T/out" 2> "$T/err"; status=$?
-    if [ "$status" -ne "$want" ]; then fail "$name" "exit status $status, expected $want; stderr: $(cat "$T/err")"
-    elif [ -n "$msg" ] && ! grep -qF -- "$msg" "$T/err"; then fail "$name" "stderr '$(cat "$T/err")' lacks '$msg'"
-    else ok "$name"; fi
-}
+# chk ARGS...: proper check ARGS...
+chk() { "$PROPER" check "$@"; }
 
 # --- help ---
-if "$PROPER" check --help > "$T/out" 2>&1 && grep -q "proper check MODEL.pm" "$T/out"; then ok check_help
-else fail check_help "no usage text"; fi
+expect_text check_help 0 "proper check MODEL.pm" chk --help
+expect_text check_help_after_error 0 "proper check MODEL.pm" chk --bogus --help
 
 # --- minPathSum (PROPER, IST 2023 Fig. 5): exact expected time and cost ---
-if "$PROPER" check $M/minpathsum.pm $M/minpathsum.pctl --const $PARAMS --json > "$T/m.json" &&
-   rel_near "$(json_value "$T/m.json" 1)" 0.62871465174063650 1e-12 &&
-   rel_near "$(json_value "$T/m.json" 2)" 4.5957427868619100 1e-12 &&
-   grep -q '"states": 22, "transitions": 27' "$T/m.json" && grep -q '"name": "time"' "$T/m.json"; then ok check_minpathsum_json
-else fail check_minpathsum_json "$(cat "$T/m.json")"; fi
+run chk $M/minpathsum.pm $M/minpathsum.pctl --const $PARAMS --json
+status_is check_minpathsum_json 0 && json_valid check_minpathsum_json_valid "$T/out" &&
+    check check_minpathsum_time rel_near "$(json_get "$T/out" properties.0.value)" 0.62871465174063650 1e-12 &&
+    check check_minpathsum_cost rel_near "$(json_get "$T/out" properties.1.value)" 4.5957427868619100 1e-12 &&
+    check check_minpathsum_size [ "$(json_get "$T/out" states) $(json_get "$T/out" transitions)" = "22 27" ] &&
+    check check_minpathsum_name [ "$(json_get "$T/out" properties.0.name)" = time ]
 
 # the table prints 15 significant digits
-if "$PROPER" check $M/minpathsum.pm $M/minpathsum.pctl --const $PARAMS > "$T/m.txt" &&
-   grep -q '"cost": R{"cost"}=? \[ F "end" \]  *4.59574278686191$' "$T/m.txt"; then ok check_minpathsum_table
-else fail check_minpathsum_table "$(cat "$T/m.txt")"; fi
+run chk $M/minpathsum.pm $M/minpathsum.pctl --const $PARAMS
+status_is check_minpathsum_table 0 &&
+    matches check_minpathsum_table "$T/out" '^"cost": R\{"cost"\}=\? \[ F "end" \]  *4\.59574278686191$'
 
 # --- a property given as text ---
-if "$PROPER" check $M/die.pm 'R{"coin_flips"}=? [ F s=7 ]' > "$T/d.txt" && grep -q ' 3.66666666666667$' "$T/d.txt"; then
-    ok check_property_string
-else fail check_property_string "$(cat "$T/d.txt")"; fi
+run chk $M/die.pm 'R{"coin_flips"}=? [ F s=7 ]'
+status_is check_property_string 0 && matches check_property_string "$T/out" ' 3\.66666666666667$'
 
-if "$PROPER" check $M/die.pm $M/die.pctl --json > "$T/d.json" &&
-   rel_near "$(json_value "$T/d.json" 3)" 0.16666666666666667 1e-12 &&
-   rel_near "$(json_value "$T/d.json" 7)" 3.6666666666666667 1e-12; then ok check_die_file
-else fail check_die_file "$(cat "$T/d.json")"; fi
+run chk $M/die.pm $M/die.pctl --json
+status_is check_die_file 0 &&
+    check check_die_face rel_near "$(json_get "$T/out" properties.2.value)" 0.16666666666666667 1e-12 &&
+    check check_die_flips rel_near "$(json_get "$T/out" properties.6.value)" 3.6666666666666667 1e-12
 
-# infinite expected reward prints as Infinity
-if "$PROPER" check $M/gambler.pm 'R=? [ F "win" ]' --const p=0.5 > "$T/g.txt" && grep -q ' Infinity$' "$T/g.txt"; then
-    ok check_infinity
-else fail check_infinity "$(cat "$T/g.txt")"; fi
+# infinite expected reward prints as Infinity in the table ...
+run chk $M/gambler.pm 'R=? [ F "win" ]' --const p=0.5
+status_is check_infinity 0 && matches check_infinity "$T/out" ' Infinity$'
+# ... and as null with value_text in JSON (was the string "Infinity" where a number belongs)
+run chk $M/gambler.pm 'R=? [ F "win" ]' --const p=0.5 --json
+status_is check_infinity_json 0 && json_valid check_infinity_json_valid "$T/out" &&
+    check check_infinity_json_null [ "$(json_get "$T/out" properties.0.value) $(json_get "$T/out" properties.0.value_text)" = "null Infinity" ]
+
+# names are escaped in JSON
+printf '"a\\\\b": P=? [ F d=1 ]\n' > "$T/named.pctl"
+run chk $M/die.pm "$T/named.pctl" --json
+status_is check_json_escaped 0 && json_valid check_json_escaped_valid "$T/out" &&
+    check check_json_escaped_name [ "$(json_get "$T/out" properties.0.name)" = 'a\\b' ] &&
+    check check_json_escaped_type [ "$(json_get "$T/out" properties.0.type)" = double ]
 
 # --- boolean properties: exit 1 when one is false ---
-expect_status check_bound_true 0 "" $M/die.pm 'P>=0.16 [ F d=1 ]'
-expect_status check_bound_false 1 "" $M/die.pm 'P>0.2 [ F d=1 ]'
+expect check_bound_true 0 chk $M/die.pm 'P>=0.16 [ F d=1 ]'
+expect check_bound_false 1 chk $M/die.pm 'P>0.2 [ F d=1 ]'
+run chk $M/die.pm 'P>0.2 [ F d=1 ]' --json
+status_is check_bound_json 1 && check check_bound_json [ "$(json_get "$T/out" properties.0.value) $(json_get "$T/out" properties.0.type)" = "false bool" ]
 
 # --- exports read back give the same values ---
-if "$PROPER" check $M/minpathsum.pm --const $PARAMS --export-explicit "$T/mps" --export-drn "$T/mps.drn" \
-       --export-prism "$T/flat.pm" --dot "$T/mps.dot" > "$T/out" 2>&1 &&
-   [ "$(head -n 1 "$T/mps.tra")" = "22 27" ] && [ "$(head -n 1 "$T/mps.sta")" = "(s)" ] &&
+run chk $M/minpathsum.pm --const $PARAMS --export-explicit "$T/mps" --export-drn "$T/mps.drn" \
+    --export-prism "$T/flat.pm" --dot "$T/mps.dot"
+if [ "$status" -eq 0 ] && [ "$(head -n 1 "$T/mps.tra")" = "22 27" ] && [ "$(head -n 1 "$T/mps.sta")" = "(s)" ] &&
    [ -s "$T/mps1.srew" ] && [ -s "$T/mps2.srew" ] && [ -s "$T/mps.drn" ] && grep -q digraph "$T/mps.dot"; then
     ok check_exports
-else fail check_exports "$(cat "$T/out"; ls "$T")"; fi
+else fail check_exports "$(last_output); $(ls "$T")"; fi
 
-if "$PROPER" check --explicit "$T/mps.tra" "$T/mps.lab" --srew "$T/mps2.srew" 'R=? [ F "end" ]' --json > "$T/e.json" &&
-   rel_near "$(json_value "$T/e.json" 1)" 4.5957427868619100 1e-12; then ok check_explicit_roundtrip
-else fail check_explicit_roundtrip "$(cat "$T/e.json")"; fi
+run chk --explicit "$T/mps.tra" "$T/mps.lab" --srew "$T/mps2.srew" 'R=? [ F "end" ]' --json
+status_is check_explicit_roundtrip 0 &&
+    check check_explicit_roundtrip rel_near "$(json_get "$T/out" properties.0.value)" 4.5957427868619100 1e-12
 
-if "$PROPER" check "$T/flat.pm" 'R{"time"}=? [ F "end" ]' --json > "$T/f.json" &&
-   rel_near "$(json_value "$T/f.json" 1)" 0.62871465174063650 1e-12; then ok check_flat_prism_roundtrip
-else fail check_flat_prism_roundtrip "$(cat "$T/f.json")"; fi
+run chk "$T/flat.pm" 'R{"time"}=? [ F "end" ]' --json
+status_is check_flat_prism_roundtrip 0 &&
+    check check_flat_prism_roundtrip rel_near "$(json_get "$T/out" properties.0.value)" 0.62871465174063650 1e-12
 
 # .sta lists states in PRISM's order (sorted valuations), here (s,d) of the die
-if "$PROPER" check $M/die.pm --export-explicit "$T/die" > /dev/null 2>&1 &&
-   [ "$(sed -n '1p;2p;14p' "$T/die.sta" | tr '\n' ' ')" = "(s,d) 0:(0,0) 12:(7,6) " ]; then ok check_state_order
-else fail check_state_order "$(cat "$T/die.sta")"; fi
+run chk $M/die.pm --export-explicit "$T/die"
+check check_state_order [ "$(sed -n '1p;2p;14p' "$T/die.sta" | tr '\n' ' ')" = "(s,d) 0:(0,0) 12:(7,6) " ]
+
+# --- an external backend (a stand-in for PRISM that logs its arguments) ---
+cat > "$T/prism" <<EOS
+#!/bin/sh
+case "\$1" in -version) echo "PRISM version 4.9"; exit 0 ;; esac
+printf '%s\n' "\$@" > '$T/args.log'
+printf 'Model checking: R{"time"}=? [ F "end" ]\n\nResult: 0.6287146517400535 (+/- 6.217248937900938E-14 estimated; rel err 9.9E-14)\n'
+EOS
+chmod +x "$T/prism"
+# the property text has quotes: the JSON stays valid (it was printed raw)
+PROPER_PRISM=$T/prism run chk $M/minpathsum.pm 'R{"time"}=? [ F "end" ]' --const $PARAMS --backend prism --json
+status_is check_tool_json 0 && json_valid check_tool_json_valid "$T/out" &&
+    check check_tool_json_property [ "$(json_get "$T/out" properties.0.property)" = 'R{"time"}=? [ F "end" ]' ] &&
+    check check_tool_json_value [ "$(json_get "$T/out" properties.0.value)" = 0.6287146517400535 ] &&
+    check check_tool_json_error [ "$(json_get "$T/out" properties.0.tool_error)" = 6.217248937900938e-14 ]
+# the one default precision of the CLI, 1e-12, goes to the tool
+check check_tool_default_precision [ "$(grep -A1 -- -epsilon "$T/args.log" | tail -n 1)" = 1e-12 ]
+PROPER_PRISM=$T/prism run chk $M/minpathsum.pm 'R{"time"}=? [ F "end" ]' --const $PARAMS --backend prism --precision 1e-9
+status_is check_tool_precision 0 && check check_tool_precision [ "$(grep -A1 -- -epsilon "$T/args.log" | tail -n 1)" = 1e-09 ]
+# a tool that states no error: tool_error is null (was -1)
+cat > "$T/prism-plain" <<EOS
+#!/bin/sh
+case "\$1" in -version) echo "PRISM version 4.9"; exit 0 ;; esac
+printf 'Model checking: P=? [ F d=1 ]\n\nResult: 0.16666666666666666\n'
+EOS
+chmod +x "$T/prism-plain"
+PROPER_PRISM=$T/prism-plain run chk $M/die.pm 'P=? [ F d=1 ]' --backend prism --json
+status_is check_tool_no_error 0 && json_valid check_tool_no_error_valid "$T/out" &&
+    check check_tool_no_error [ "$(json_get "$T/out" properties.0.tool_error)" = null ]
 
 # --- bad input: exit 2 with file:line:col ---
 printf 'dtmc\nmodule M\n  x : [0..2] init 0;\n  [] y=0 -> (x'"'"'=1);\nendmodule\n' > "$T/bad.pm"
-expect_status check_unknown_identifier 2 "proper: $T/bad.pm:4:6: unknown identifier 'y'" "$T/bad.pm"
+expect_error check_unknown_identifier "proper: $T/bad.pm:4:6: unknown identifier 'y'" chk "$T/bad.pm"
 
 printf 'dtmc\nmodule M\n  x : [0..2] init 0;\n  [] x<2 -> 0.5:(x'"'"'=x+1) + 0.4:(x'"'"'=x);\nendmodule\n' > "$T/sum.pm"
-expect_status check_prob_sum 2 "$T/sum.pm:4:3: probabilities of the command sum to 0.9" "$T/sum.pm"
+expect_error check_prob_sum "$T/sum.pm:4:3: probabilities of the command sum to 0.9" chk "$T/sum.pm"
 
 printf 'dtmc\nmodule M\n  x : [0..2] init 0;\n  [] x<2 -> (x'"'"'=x+1);\nendmodule\n' > "$T/dl.pm"
-expect_status check_deadlock 2 "deadlock: no command is enabled in state (x=2)" "$T/dl.pm"
-expect_status check_fixdl 0 "" "$T/dl.pm" 'P=? [ F "deadlock" ]' --fixdl
+expect_error check_deadlock "deadlock: no command is enabled in state (x=2)" chk "$T/dl.pm"
+expect check_fixdl 0 chk "$T/dl.pm" 'P=? [ F "deadlock" ]' --fixdl
 
-expect_status check_missing_const 2 "constant 'p1' has no value" $M/minpathsum.pm $M/minpathsum.pctl
-expect_status check_unknown_const 2 "unknown constant 'zz'" $M/die.pm --const zz=1
-expect_status check_state_limit 2 "more than 5 reachable states" $M/die.pm --max-states 5
-expect_status check_bad_property 2 "proper: (property):1:9: unknown label \"nolabel\"" $M/die.pm 'P=? [ F "nolabel" ]'
+expect_error check_missing_const "constant 'p1' has no value" chk $M/minpathsum.pm $M/minpathsum.pctl
+expect_error check_unknown_const "unknown constant 'zz'" chk $M/die.pm --const zz=1
+expect_error check_state_limit "more than 5 reachable states" chk $M/die.pm --max-states 5
+expect_error check_bad_max_states "--max-states" chk $M/die.pm --max-states 0
+expect_error check_bad_property "proper: (property):1:9: unknown label \"nolabel\"" chk $M/die.pm 'P=? [ F "nolabel" ]'
 printf 'P=? [ F d=1 ]\nP=? [ F d=\n' > "$T/bad.pctl"
-expect_status check_props_file_error 2 "$T/bad.pctl:3:1: expected an expression" $M/die.pm "$T/bad.pctl"
-expect_status check_missing_props_file 2 "cannot open" $M/die.pm "$T/nosuch.pctl"
-expect_status check_unknown_option 2 "unknown option '--frobnicate'" $M/die.pm --frobnicate
-expect_status check_missing_model 2 "cannot open" "$T/nosuch.pm"
+expect_error check_props_file_error "$T/bad.pctl:3:1: expected an expression" chk $M/die.pm "$T/bad.pctl"
+expect_error check_missing_props_file "cannot open" chk $M/die.pm "$T/nosuch.pctl"
+expect_error check_missing_model "cannot open" chk "$T/nosuch.pm"
+# the CLI's one wording for usage errors
+expect_error check_unknown_option "proper check: unknown option '--frobnicate' (see 'proper check --help')" chk $M/die.pm --frobnicate
+expect_error check_missing_value "proper check: option '--const' needs a value" chk $M/die.pm --const
+expect_error check_bad_precision "--precision: expected a number in (0,1), got '2'" chk $M/die.pm --precision 2
+expect_error check_no_model "proper check: missing MODEL.pm" chk
+expect_error check_too_many "unexpected argument 'extra'" chk $M/die.pm 'P=? [ F d=1 ]' extra
+expect_error check_srew_needs_explicit "--srew/--trew need --explicit" chk $M/die.pm --srew x.srew

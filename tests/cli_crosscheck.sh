@@ -123,6 +123,8 @@ PROPER_PRISM=$T/prism-args expect_text crosscheck_via_explicit 0 "all values agr
     $M/minpathsum.pm 'R{"time"}=? [ F "end" ]' --const $MPS --via-explicit
 if grep -q '/model.tra$' "$T/args.log" && grep -q '/model2.trew$' "$T/args.log" && grep -q '/model.sta$' "$T/args.log"
 then ok crosscheck_via_explicit_args; else fail crosscheck_via_explicit_args "$(cat "$T/args.log")"; fi
+# the tools are asked for the CLI's one default precision, 1e-12 (was 1e-14 here)
+check crosscheck_default_precision [ "$(grep -A1 -- -epsilon "$T/args.log" | tail -n 1)" = 1e-12 ]
 
 # --- bad input: exit 2 ---
 expect_error crosscheck_bad_tolerance "--tolerance" xc $M/die.pm 'P=? [ F d=1 ]' --tolerance abc
