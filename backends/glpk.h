@@ -47,17 +47,19 @@
 extern "C" {
 #endif
 
-/* Parse a glpsol -w solution of `lp` into sol (allocated here as
- * proper_lp_solve does; free with proper_lp_solution_free). *undefined is
- * set when glpsol left the status undefined (presolver on, no optimum).
- * `file` names the text in errors. */
+/* Parse a glpsol -w solution of `lp`. Like proper_lp_solve: an optimum
+ * replaces the initialised `sol` and returns 0; an infeasible or unbounded
+ * problem returns PROPER_EINFEASIBLE or PROPER_EUNBOUNDED, and a malformed
+ * solution PROPER_EBACKEND, leaving sol unchanged. When glpsol left the
+ * status undefined (presolver on, no optimum) *undefined is set, 0 is
+ * returned and sol is unchanged. `file` names the text in errors. */
 PROPER_API int proper_glpsol_parse_solution(const char *text, size_t len, const char *file, const proper_lp *lp,
                                             proper_lp_solution *sol, int *undefined, proper_error *err);
 
 /* Solve lp with the glpsol binary at `binary` (timeout in seconds, <= 0 for
- * none). Returns like proper_lp_solve: 0 at an optimum, PROPER_EINFEASIBLE
- * or PROPER_EUNBOUNDED (sol->status says so too), PROPER_EBACKEND or
- * PROPER_ETIMEOUT when glpsol fails. *seconds (may be NULL) receives the
+ * none). Returns like proper_lp_solve (sol initialised, replaced at an
+ * optimum, else unchanged): 0 at an optimum, PROPER_EINFEASIBLE or
+ * PROPER_EUNBOUNDED, PROPER_EBACKEND or PROPER_ETIMEOUT when glpsol fails. *seconds (may be NULL) receives the
  * time glpsol ran (both runs when it ran twice). */
 PROPER_API int proper_glpsol_solve(const char *binary, const proper_lp *lp, double timeout, proper_lp_solution *sol,
                                    double *seconds, proper_error *err);
@@ -105,66 +107,85 @@ static void proper__glpk_skip_line(proper_cursor *c) {
     if (c->p < c->end) proper_cursor_advance(c);
 }
 
-PROPER_API int proper_glpsol_parse_solution(const char *text, size_t len, const char *file, const proper_lp *lp,
-                                            proper_lp_solution *sol, int *undefined, proper_error *err) {
-    proper_cursor c;
+/* The "s bas ROWS COLS PST DST OBJ" line, after its 's'. */
+static int proper__glpk_s_line(proper_cursor *c, const proper_lp *lp, size_t *rows, size_t *cols, char *pst, char *dst,
+                               double *obj, proper_error *err) {
+    int rc;
+    proper__glpk_blanks(c);
+    if ((size_t)(c->end - c->p) < 3 || memcmp(c->p, "bas", 3) != 0)
+        return proper_cursor_error(c, err, PROPER_EBACKEND, "expected 's bas' (a basic solution)");
+    proper_cursor_advance(c); proper_cursor_advance(c); proper_cursor_advance(c);
+    if ((rc = proper__glpk_size(c, rows, err)) || (rc = proper__glpk_size(c, cols, err)) ||
+        (rc = proper__glpk_letter(c, pst, err)) || (rc = proper__glpk_letter(c, dst, err)) ||
+        (rc = proper_parse_double(c, obj, err)))
+        return rc;
+    if (*rows != lp->nrows || *cols < lp->ncols)
+        return proper_cursor_error(c, err, PROPER_EBACKEND, "glpsol solved %zu rows and %zu columns; the LP has %zu and %zu",
+                                   *rows, *cols, lp->nrows, lp->ncols);
+    return PROPER_OK;
+}
+
+/* An "i ROW ST PRIM DUAL" or "j COL ST PRIM DUAL" line, after its letter. */
+static int proper__glpk_ij_line(proper_cursor *c, char kind, size_t rows, size_t cols, const proper_lp *lp,
+                                proper_lp_solution *sol, proper_error *err) {
+    size_t idx = 0;
+    char st = 0;
+    double prim = 0, dual = 0;
+    int rc;
+    if ((rc = proper__glpk_size(c, &idx, err)) || (rc = proper__glpk_letter(c, &st, err)) ||
+        (rc = proper_parse_double(c, &prim, err)) || (rc = proper_parse_double(c, &dual, err)))
+        return rc;
+    if (idx < 1 || idx > (kind == 'i' ? rows : cols))
+        return proper_cursor_error(c, err, PROPER_EBACKEND, "index %zu out of range", idx);
+    if (kind == 'i') sol->row_dual[idx - 1] = dual;
+    else if (idx <= lp->ncols) {
+        sol->x[idx - 1] = prim;
+        sol->col_dual[idx - 1] = dual;
+    }
+    return PROPER_OK;
+}
+
+/* The outcome of statuses PST and DST: 0 (optimal, or *undefined set) or
+ * an error. */
+static int proper__glpk_outcome(char pst, char dst, const char *file, int *undefined, proper_error *err) {
+    if (pst == 'f' && dst == 'f') return PROPER_OK;
+    if (pst == 'n')
+        return proper_error_set(err, PROPER_EINFEASIBLE, NULL, 0, 0, "glpsol: the LP is infeasible (no primal feasible solution)");
+    if (pst == 'f' && dst == 'n') return proper_error_set(err, PROPER_EUNBOUNDED, NULL, 0, 0, "glpsol: the LP is unbounded");
+    if (pst == 'u' || dst == 'u') {
+        *undefined = 1;
+        return PROPER_OK;
+    }
+    return proper_error_set(err, PROPER_EBACKEND, file, 0, 0, "glpsol ended without an optimum (status %c %c)", pst, dst);
+}
+
+static int proper__glpk_parse(proper_cursor *c, const proper_lp *lp, proper_lp_solution *sol, char *pst, char *dst,
+                              proper_error *err) {
     size_t rows = 0, cols = 0, i, k, seen_rows = 0, seen_cols = 0;
-    char pst = 0, dst = 0;
     double obj = 0;
     int rc, have_s = 0, have_end = 0;
-    memset(sol, 0, sizeof *sol);
-    *undefined = 0;
-    sol->ncols = lp->ncols;
-    sol->nrows = lp->nrows;
-    sol->x = (double *)proper_calloc(lp->ncols ? lp->ncols : 1, sizeof *sol->x);
-    sol->col_dual = (double *)proper_calloc(lp->ncols ? lp->ncols : 1, sizeof *sol->col_dual);
-    sol->row_activity = (double *)proper_calloc(lp->nrows ? lp->nrows : 1, sizeof *sol->row_activity);
-    sol->row_dual = (double *)proper_calloc(lp->nrows ? lp->nrows : 1, sizeof *sol->row_dual);
-    if (!sol->x || !sol->col_dual || !sol->row_activity || !sol->row_dual)
-        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory reading a glpsol solution");
-    proper_cursor_init(&c, text, len, file);
-    while (c.p < c.end && !have_end) {
-        char kind = *c.p;
-        if (kind == 'c' || kind == '\n') { proper__glpk_skip_line(&c); continue; }
-        proper_cursor_advance(&c);
+    while (c->p < c->end && !have_end) {
+        char kind = *c->p;
+        if (kind == 'c' || kind == '\n') { proper__glpk_skip_line(c); continue; }
+        proper_cursor_advance(c);
         if (kind == 's') {
-            proper__glpk_blanks(&c);
-            if ((size_t)(c.end - c.p) < 3 || memcmp(c.p, "bas", 3) != 0)
-                return proper_cursor_error(&c, err, PROPER_EBACKEND, "expected 's bas' (a basic solution)");
-            proper_cursor_advance(&c); proper_cursor_advance(&c); proper_cursor_advance(&c);
-            if ((rc = proper__glpk_size(&c, &rows, err)) || (rc = proper__glpk_size(&c, &cols, err)) ||
-                (rc = proper__glpk_letter(&c, &pst, err)) || (rc = proper__glpk_letter(&c, &dst, err)) ||
-                (rc = proper_parse_double(&c, &obj, err)))
-                return rc;
-            if (rows != lp->nrows || cols < lp->ncols)
-                return proper_cursor_error(&c, err, PROPER_EBACKEND,
-                                           "glpsol solved %zu rows and %zu columns; the LP has %zu and %zu",
-                                           rows, cols, lp->nrows, lp->ncols);
+            if ((rc = proper__glpk_s_line(c, lp, &rows, &cols, pst, dst, &obj, err))) return rc;
             have_s = 1;
         } else if (kind == 'i' || kind == 'j') {
-            size_t idx = 0;
-            char st = 0;
-            double prim = 0, dual = 0;
-            if (!have_s) return proper_cursor_error(&c, err, PROPER_EBACKEND, "row or column before the 's' line");
-            if ((rc = proper__glpk_size(&c, &idx, err)) || (rc = proper__glpk_letter(&c, &st, err)) ||
-                (rc = proper_parse_double(&c, &prim, err)) || (rc = proper_parse_double(&c, &dual, err)))
-                return rc;
-            if (idx < 1 || idx > (kind == 'i' ? rows : cols))
-                return proper_cursor_error(&c, err, PROPER_EBACKEND, "index %zu out of range", idx);
-            if (kind == 'i') { sol->row_dual[idx - 1] = dual; seen_rows++; }
-            else {
-                if (idx <= lp->ncols) { sol->x[idx - 1] = prim; sol->col_dual[idx - 1] = dual; }
-                seen_cols++;
-            }
+            if (!have_s) return proper_cursor_error(c, err, PROPER_EBACKEND, "row or column before the 's' line");
+            if ((rc = proper__glpk_ij_line(c, kind, rows, cols, lp, sol, err))) return rc;
+            if (kind == 'i') seen_rows++;
+            else seen_cols++;
         } else if (kind == 'e') {
             have_end = 1;
         } else
-            return proper_cursor_error(&c, err, PROPER_EBACKEND, "unexpected line in a glpsol solution");
-        proper__glpk_skip_line(&c);
+            return proper_cursor_error(c, err, PROPER_EBACKEND, "unexpected line in a glpsol solution");
+        proper__glpk_skip_line(c);
     }
     if (!have_s || !have_end || seen_rows != rows || seen_cols != cols)
-        return proper_error_set(err, PROPER_EBACKEND, file, 0, 0, "incomplete glpsol solution (%zu of %zu rows, %zu of %zu columns)",
-                                seen_rows, rows, seen_cols, cols);
+        return proper_error_set(err, PROPER_EBACKEND, c->file, 0, 0,
+                                "incomplete glpsol solution (%zu of %zu rows, %zu of %zu columns)", seen_rows, rows,
+                                seen_cols, cols);
     /* activities in proper's terms (a ranged row's glpsol activity is 0) */
     for (i = 0; i < lp->nrows; i++) {
         double act = 0;
@@ -172,13 +193,27 @@ PROPER_API int proper_glpsol_parse_solution(const char *text, size_t len, const 
         sol->row_activity[i] = act;
     }
     sol->objective = obj + lp->obj_const;
-    if (pst == 'f' && dst == 'f') sol->status = PROPER_LP_OPTIMAL;
-    else if (pst == 'n') sol->status = PROPER_LP_INFEASIBLE;
-    else if (pst == 'f' && dst == 'n') sol->status = PROPER_LP_UNBOUNDED;
-    else if (pst == 'u' || dst == 'u') *undefined = 1;
-    else
-        return proper_error_set(err, PROPER_EBACKEND, file, 0, 0, "glpsol ended without an optimum (status %c %c)", pst, dst);
     return PROPER_OK;
+}
+
+PROPER_API int proper_glpsol_parse_solution(const char *text, size_t len, const char *file, const proper_lp *lp,
+                                            proper_lp_solution *sol, int *undefined, proper_error *err) {
+    proper_cursor c;
+    proper_lp_solution s;
+    char pst = 0, dst = 0;
+    int rc;
+    *undefined = 0;
+    proper_lp_solution_init(&s);
+    if ((rc = proper_lp_solution_create(&s, lp->ncols, lp->nrows, err))) return rc;
+    proper_cursor_init(&c, text, len, file);
+    if (!(rc = proper__glpk_parse(&c, lp, &s, &pst, &dst, err)) &&
+        !(rc = proper__glpk_outcome(pst, dst, file, undefined, err)) && !*undefined) {
+        proper_lp_solution_free(sol);
+        *sol = s;
+        return PROPER_OK;
+    }
+    proper_lp_solution_free(&s);
+    return rc;
 }
 
 /* The last few lines of a tool's output, for error messages. */
@@ -242,28 +277,21 @@ PROPER_API int proper_glpsol_solve(const char *binary, const proper_lp *lp, doub
                                    double *seconds, proper_error *err) {
     proper_backend_tmpdir d;
     proper_error ignored;
-    char *text = NULL;
-    size_t len;
+    proper_strbuf text;
     int rc, undefined = 0;
-    memset(sol, 0, sizeof *sol);
     if (seconds) *seconds = 0;
-    if ((rc = proper_lp_write_cplex(lp, &text, &len, err))) return rc;
-    if ((rc = proper_backend_tmpdir_create(&d, err))) { PROPER_FREE(text); return rc; }
-    rc = proper_backend_tmpdir_write(&d, "problem.lp", text, len, err);
-    PROPER_FREE(text);
+    proper_strbuf_init(&text);
+    if ((rc = proper_lp_format_cplex(lp, &text, err))) return rc;
+    if ((rc = proper_backend_tmpdir_create(&d, err))) { proper_strbuf_free(&text); return rc; }
+    rc = proper_backend_tmpdir_write(&d, "problem.lp", text.data, text.len, err);
+    proper_strbuf_free(&text);
     if (!rc) rc = proper__glpk_run(binary, &d, lp, 1, timeout, sol, &undefined, seconds, err);
     if (!rc && undefined) {
-        proper_lp_solution_free(sol);
         rc = proper__glpk_run(binary, &d, lp, 0, timeout, sol, &undefined, seconds, err);
         if (!rc && undefined) rc = proper_error_set(err, PROPER_EBACKEND, NULL, 0, 0, "glpsol left the status undefined");
     }
     proper_backend_tmpdir_remove(&d, &ignored);
-    if (rc) return rc;
-    if (sol->status == PROPER_LP_INFEASIBLE)
-        return proper_error_set(err, PROPER_EINFEASIBLE, NULL, 0, 0, "glpsol: the LP is infeasible (no primal feasible solution)");
-    if (sol->status == PROPER_LP_UNBOUNDED)
-        return proper_error_set(err, PROPER_EUNBOUNDED, NULL, 0, 0, "glpsol: the LP is unbounded");
-    return PROPER_OK;
+    return rc;
 }
 
 /* The version in `glpsol --version` ("GLPSOL--GLPK LP/MIP Solver 5.0"). */
@@ -289,7 +317,6 @@ static int proper__glpk_solve_lp(const proper_backend *self, const proper_backen
     char path[PROPER_BACKEND_PATH_MAX];
     int rc;
     (void)self;
-    memset(sol, 0, sizeof *sol);
     if ((rc = proper_backend_find_binary("PROPER_GLPSOL", "glpsol", path, sizeof path, err))) return rc;
     return proper_glpsol_solve(path, req->lp, req->timeout, sol, NULL, err);
 }

@@ -16,25 +16,16 @@
  * --traces T stacks T traces per LP (default 1); --keep writes the LP files
  * into DIR and leaves them there.
  */
+#include "bench.h"
 #define PROPER_IMPLEMENTATION
 #include "../src/qn.h"
 #include "../src/backend.h"
 #include "../backends/glpk.h"
 
 #include <sys/resource.h>
-#include <time.h>
 
-static double wall(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static double cpu_self(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+static double wall(void) { return bench_now(BENCH_WALL); }
+static double cpu_self(void) { return bench_now(BENCH_PROCESS_CPU); }
 
 static double cpu_children(void) {
     struct rusage ru;
@@ -43,11 +34,21 @@ static double cpu_children(void) {
            1e-6 * (double)ru.ru_stime.tv_usec;
 }
 
+static int write_lp(const proper_lp *lp, const char *path, proper_error *err) {
+    FILE *f = fopen(path, "wb");
+    int rc;
+    if (!f) return proper_error_set(err, PROPER_EIO, path, 0, 0, "cannot open for writing");
+    rc = proper_lp_write_cplex(lp, f, err);
+    if (fclose(f) != 0 && !rc) rc = proper_error_set(err, PROPER_EIO, path, 0, 0, "write failed");
+    return rc;
+}
+
 /* Rates in [1, 100], servers in [1, 64], station 1 a delay, dense routing
  * without self-loops (the thesis's random networks). */
 static void random_network(proper_qn *q, size_t M, proper_rng *rng) {
     size_t i, j;
-    proper_qn_init(q, M, NULL);
+    proper_qn_init(q);
+    proper_qn_create(q, M, NULL);
     for (i = 0; i < M; i++) {
         double s = 0;
         q->rates[i] = 1 + 99 * proper_rng_uniform(rng);
@@ -89,6 +90,7 @@ int main(int argc, char **argv) {
         double gwall = NAN, gcpu = NAN;
         size_t iters = 0, rows, cols;
         int rep;
+        proper_lp_init(&lp);
         proper_rng_seed(&rng, seed + M);
         random_network(&q, M, &rng);
         for (t = 0; t < traces; t++) {
@@ -101,7 +103,7 @@ int main(int argc, char **argv) {
         cols = lp.ncols;
         if (keep) snprintf(path, sizeof path, "%s/qn_M%zu.lp", keep, M);
         else proper_backend_tmpdir_file(&dir, "qn.lp", path, sizeof path, &err);
-        if (proper_lp_write_cplex_file(&lp, path, &err)) { fprintf(stderr, "%s\n", err.message); return 1; }
+        if (write_lp(&lp, path, &err)) { fprintf(stderr, "%s\n", err.message); return 1; }
         proper_lp_free(&lp);
         for (rep = 0; rep < 3; rep++) {
             double w0 = wall(), c0 = cpu_self(), w1;
@@ -109,11 +111,12 @@ int main(int argc, char **argv) {
             size_t len;
             proper_lp_solution sol;
             proper_lp back;
-            if (proper_read_file(path, &text, &len, &err) || proper_lp_read_cplex(&back, text, len, path, &err)) {
+            proper_lp_solution_init(&sol);
+            proper_lp_init(&back);
+            if (proper_lp_read_cplex(&back, path, &err)) {
                 fprintf(stderr, "%s\n", err.message);
                 return 1;
             }
-            free(text);
             w1 = wall();
             if (proper_lp_solve(&back, NULL, &sol, &err)) { fprintf(stderr, "native: %s\n", err.message); return 1; }
             if (wall() - w1 < best_solve) best_solve = wall() - w1;

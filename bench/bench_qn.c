@@ -8,16 +8,11 @@
  *
  *   bench_qn [--seed S]
  */
+#include "bench.h"
 #define PROPER_IMPLEMENTATION
 #include "../src/qn.h"
 
-#include <time.h>
-
-static double cpu(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+static double cpu(void) { return bench_now(BENCH_PROCESS_CPU); }
 
 /* The baseline: direct method over M*M channels; returns the event count
  * and leaves the final mean queue length of station 0 in *x0_end. */
@@ -64,6 +59,8 @@ static void run_case(const char *name, const proper_qn *q, const unsigned long *
     unsigned long long ev = 0, ev_naive;
     double c0, t_ours, t_naive, t_ode, naive_end, *xd;
     size_t i;
+    proper_qn_trace_init(&tr);
+    proper_qn_trace_init(&ode);
     proper_rng_seed(&rng, seed);
     c0 = cpu();
     if (proper_qn_simulate(q, x0, dt, K, runs, &rng, &tr, &ev, &err)) { fprintf(stderr, "%s\n", err.message); exit(1); }
@@ -92,12 +89,14 @@ int main(int argc, char **argv) {
     unsigned long x_lb[3] = {5500, 0, 0}, x_rnd[20];
     size_t i, j, M = 20;
     if (argc == 3 && strcmp(argv[1], "--seed") == 0) seed = strtoull(argv[2], NULL, 10);
-    proper_qn_init(&lb, 3, NULL);
+    proper_qn_init(&lb);
+    proper_qn_init(&rnd);
+    proper_qn_create(&lb, 3, NULL);
     lb.servers[0] = INFINITY; lb.servers[1] = lb.servers[2] = 20;
     lb.rates[0] = 1.0; lb.rates[1] = 68.97; lb.rates[2] = 73.80;
     lb.routing[1] = lb.routing[2] = 0.5; lb.routing[3] = lb.routing[6] = 1;
     proper_rng_seed(&rng, seed);
-    proper_qn_init(&rnd, M, NULL);
+    proper_qn_create(&rnd, M, NULL);
     for (i = 0; i < M; i++) {
         double s = 0;
         rnd.rates[i] = 1 + 99 * proper_rng_uniform(&rng);

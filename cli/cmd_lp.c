@@ -1,14 +1,12 @@
 /* proper lp — solve a linear program given in CPLEX LP format with the
  * native simplex (lp.h) or with glpsol (backends/glpk.h). */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "../src/lp.h"
 #include "../backends/glpk.h"
 #include "cli.h"
+#include "json.h"
 
 static void lp_usage(FILE *out) {
     fprintf(out,
@@ -20,106 +18,132 @@ static void lp_usage(FILE *out) {
             "  --backend native|glpsol  the solver (default native: lp.h's simplex)\n"
             "  --method auto|primal|dual  native only: solve the primal problem, its dual,\n"
             "                       or the smaller of the two (default auto)\n"
-            "  --json               one JSON object instead of the table\n\n"
+            "  --json               one JSON object instead of the table; \"values\" maps\n"
+            "                       each variable's name to its value\n\n"
             "Exit status: 0 optimal, 2 bad input, an infeasible or unbounded LP, or a\n"
             "solver failure.\n");
 }
 
-static double lp_now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+typedef struct lp_args {
+    const char *path, *backend;
+    int method, json, values;
+} lp_args;
+
+static int lp_method(cli_args *a, const char *name, int *method) {
+    if (strcmp(name, "auto") == 0) *method = PROPER_LP_AUTO;
+    else if (strcmp(name, "primal") == 0) *method = PROPER_LP_PRIMAL;
+    else if (strcmp(name, "dual") == 0) *method = PROPER_LP_DUAL;
+    else return cli_usage_error(a, "--method must be auto, primal or dual (got '%s')", name);
+    return CLI_OK;
 }
 
-static void print_name(const proper_lp *lp, size_t j, char *buf, size_t size) {
-    if (lp->col_name && lp->col_name[j]) snprintf(buf, size, "%s", lp->col_name[j]);
-    else snprintf(buf, size, "x%zu", j + 1);
+/* Returns CLI_OK, CLI_BAD_INPUT, or -1 after printing the usage. */
+static int lp_parse(int argc, char **argv, lp_args *o) {
+    cli_args a;
+    memset(o, 0, sizeof *o);
+    o->method = PROPER_LP_AUTO;
+    cli_args_init(&a, "lp", argc, argv);
+    if (a.help) {
+        lp_usage(stdout);
+        return -1;
+    }
+    if (argc < 2 || strcmp(argv[1], "solve") != 0)
+        return cli_usage_error(&a, "expected 'solve' (got '%s')", argc < 2 ? "" : argv[1]);
+    a.i = 1; /* past "solve" */
+    while (cli_next(&a)) {
+        if (cli_flag(&a, "--json")) o->json = 1;
+        else if (cli_flag(&a, "--values")) o->values = 1;
+        else if (cli_opt(&a, "--backend")) {
+            if (a.value && strcmp(a.value, "native") != 0 && strcmp(a.value, "glpsol") != 0)
+                return cli_usage_error(&a, "--backend must be native or glpsol (got '%s')", a.value);
+            o->backend = a.value;
+        } else if (cli_opt(&a, "--method")) {
+            if (a.value && lp_method(&a, a.value, &o->method)) return CLI_BAD_INPUT;
+        } else if (cli_positional(&a) && !o->path) {
+            o->path = a.value;
+        } else {
+            cli_unknown(&a);
+        }
+    }
+    if (a.status) return a.status;
+    if (!o->path) return cli_usage_error(&a, "lp solve needs FILE.lp");
+    return CLI_OK;
+}
+
+static int lp_glpsol(const proper_lp *lp, proper_lp_solution *sol, proper_error *err) {
+    char bin[PROPER_BACKEND_PATH_MAX];
+    int rc = proper_backend_find_binary("PROPER_GLPSOL", "glpsol", bin, sizeof bin, err);
+    return rc ? rc : proper_glpsol_solve(bin, lp, 0, sol, NULL, err);
+}
+
+static const char *lp_col_name(const proper_lp *lp, size_t j, char *buf, size_t size) {
+    if (lp->col_name && lp->col_name[j]) return lp->col_name[j];
+    snprintf(buf, size, "x%zu", j + 1);
+    return buf;
+}
+
+static void lp_print_json(const lp_args *o, const proper_lp *lp, const proper_lp_solution *sol, double seconds) {
+    cli_json j;
+    size_t c;
+    char buf[32];
+    cli_json_init(&j, stdout);
+    cli_json_object_begin(&j);
+    cli_json_key_string(&j, "status", "optimal");
+    cli_json_key_number(&j, "objective", sol->objective);
+    cli_json_key_uint(&j, "iterations", sol->iterations);
+    cli_json_key_uint(&j, "rows", lp->nrows);
+    cli_json_key_uint(&j, "columns", lp->ncols);
+    cli_json_key_number(&j, "seconds", seconds);
+    cli_json_key_bool(&j, "solved_dual", sol->solved_dual);
+    if (o->values) {
+        cli_json_key(&j, "values");
+        cli_json_object_begin(&j);
+        for (c = 0; c < lp->ncols; c++) cli_json_key_number(&j, lp_col_name(lp, c, buf, sizeof buf), sol->x[c]);
+        cli_json_object_end(&j);
+    }
+    cli_json_object_end(&j);
+}
+
+static void lp_print_table(const lp_args *o, const proper_lp *lp, const proper_lp_solution *sol, double seconds) {
+    size_t c;
+    char buf[32];
+    printf("status      optimal\nobjective   %.15g\nrows        %zu\ncolumns     %zu\n", sol->objective, lp->nrows,
+           lp->ncols);
+    if (!o->backend || strcmp(o->backend, "glpsol") != 0)
+        printf("iterations  %zu (%s problem)\n", sol->iterations, sol->solved_dual ? "dual" : "primal");
+    printf("time        %.3f s\n", seconds);
+    if (o->values)
+        for (c = 0; c < lp->ncols; c++) printf("%-20s %.15g\n", lp_col_name(lp, c, buf, sizeof buf), sol->x[c]);
 }
 
 int cmd_lp(int argc, char **argv) {
-    const char *path = NULL, *backend = NULL, *method = NULL;
-    int i, missing, json = 0, values = 0, rc;
+    lp_args o;
     proper_lp lp;
     proper_lp_solution sol;
-    proper_lp_options opt;
+    proper_lp_opts opt = proper_lp_opts_default();
     proper_error err;
-    char *text;
-    size_t len, j;
     double t0, seconds;
-    if (argc < 2) { lp_usage(stderr); return CLI_BAD_INPUT; }
-    for (i = 1; i < argc; i++)
-        if (cli_is_help(argv[i])) { lp_usage(stdout); return CLI_OK; }
-    if (strcmp(argv[1], "solve") != 0) return cli_fail("unknown lp command '%s' (solve)", argv[1]);
-    for (i = 2; i < argc; i++) {
-        const char *v;
-        if ((v = cli_option(argc, argv, &i, "--backend", &missing))) backend = v;
-        else if ((v = cli_option(argc, argv, &i, "--method", &missing))) method = v;
-        else if (missing) return cli_fail("%s needs a value", argv[i]);
-        else if (strcmp(argv[i], "--json") == 0) json = 1;
-        else if (strcmp(argv[i], "--values") == 0) values = 1;
-        else if (argv[i][0] == '-' && argv[i][1]) return cli_fail("unknown option '%s' (try 'proper lp --help')", argv[i]);
-        else if (path) return cli_fail("one LP file at a time ('%s' and '%s')", path, argv[i]);
-        else path = argv[i];
-    }
-    if (!path) return cli_fail("lp solve needs FILE.lp");
-    proper_lp_options_default(&opt);
-    if (method) {
-        if (strcmp(method, "auto") == 0) opt.method = PROPER_LP_AUTO;
-        else if (strcmp(method, "primal") == 0) opt.method = PROPER_LP_PRIMAL;
-        else if (strcmp(method, "dual") == 0) opt.method = PROPER_LP_DUAL;
-        else return cli_fail("--method must be auto, primal or dual (got '%s')", method);
-    }
-    if (backend && strcmp(backend, "native") != 0 && strcmp(backend, "glpsol") != 0)
-        return cli_fail("--backend must be native or glpsol (got '%s')", backend);
-    if (proper_read_file(path, &text, &len, &err)) return cli_report(&err);
-    rc = proper_lp_read_cplex(&lp, text, len, path, &err);
-    PROPER_FREE(text);
-    if (rc) { proper_lp_free(&lp); return cli_report(&err); }
-    t0 = lp_now();
-    if (backend && strcmp(backend, "glpsol") == 0) {
-        char bin[PROPER_BACKEND_PATH_MAX];
-        if ((rc = proper_backend_find_binary("PROPER_GLPSOL", "glpsol", bin, sizeof bin, &err)) == 0)
-            rc = proper_glpsol_solve(bin, &lp, 0, &sol, NULL, &err);
-        else
-            memset(&sol, 0, sizeof sol);
-    } else
-        rc = proper_lp_solve(&lp, &opt, &sol, &err);
-    seconds = lp_now() - t0; /* wall clock, including writing and reading files for glpsol */
+    int rc = lp_parse(argc, argv, &o);
+    if (rc) return rc < 0 ? CLI_OK : rc;
+    proper_lp_init(&lp);
+    proper_lp_solution_init(&sol);
+    if (proper_lp_read_cplex(&lp, o.path, &err)) return cli_report(&err);
+    opt.method = o.method;
+    t0 = cli_now();
+    if (o.backend && strcmp(o.backend, "glpsol") == 0) rc = lp_glpsol(&lp, &sol, &err);
+    else rc = proper_lp_solve(&lp, &opt, &sol, &err);
+    seconds = cli_now() - t0; /* wall clock, including writing and reading files for glpsol */
     if (rc) {
         char msg[PROPER_ERROR_MESSAGE_MAX];
         snprintf(msg, sizeof msg, "%s", err.message);
-        proper_error_set(&err, err.code, path, 0, 0, "%s", msg);
-        proper_lp_solution_free(&sol);
-        proper_lp_free(&lp);
-        return cli_report(&err);
-    }
-    if (json) {
-        printf("{\"status\": \"optimal\", \"objective\": %.17g, \"iterations\": %zu, \"rows\": %zu, \"columns\": %zu, "
-               "\"seconds\": %.6f, \"solved_dual\": %s",
-               sol.objective, sol.iterations, lp.nrows, lp.ncols, seconds, sol.solved_dual ? "true" : "false");
-        if (values) {
-            printf(", \"values\": {");
-            for (j = 0; j < lp.ncols; j++) {
-                char name[300];
-                print_name(&lp, j, name, sizeof name);
-                printf("%s\"%s\": %.17g", j ? ", " : "", name, sol.x[j]);
-            }
-            printf("}");
-        }
-        printf("}\n");
+        proper_error_set(&err, err.code, o.path, 0, 0, "%s", msg);
+        rc = cli_report(&err);
+    } else if (o.json) {
+        lp_print_json(&o, &lp, &sol, seconds);
     } else {
-        printf("status      optimal\nobjective   %.15g\nrows        %zu\ncolumns     %zu\n", sol.objective, lp.nrows, lp.ncols);
-        if (!backend || strcmp(backend, "glpsol") != 0)
-            printf("iterations  %zu (%s problem)\n", sol.iterations, sol.solved_dual ? "dual" : "primal");
-        printf("time        %.3f s\n", seconds);
-        if (values)
-            for (j = 0; j < lp.ncols; j++) {
-                char name[300];
-                print_name(&lp, j, name, sizeof name);
-                printf("%-20s %.15g\n", name, sol.x[j]);
-            }
+        lp_print_table(&o, &lp, &sol, seconds);
     }
     proper_lp_solution_free(&sol);
     proper_lp_free(&lp);
-    return CLI_OK;
+    return rc;
 }

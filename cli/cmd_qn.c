@@ -1,6 +1,7 @@
 /* proper qn — closed queueing networks: simulate them, learn rates and
  * routing from queue-length traces (LP, QP, moving horizon), and predict
  * what-if scenarios with the learned model. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,12 @@
 #include "../src/qn.h"
 #include "../backends/glpk.h"
 #include "cli.h"
+
+/* Defaults of --dt, --steps, --runs, --seed. */
+#define QN_DT 0.01
+#define QN_STEPS 200
+#define QN_RUNS 100
+#define QN_SEED 1
 
 /* The LP solver chosen by --backend: NULL function = native simplex. */
 typedef struct qn_solver {
@@ -56,7 +63,7 @@ static void qn_usage(FILE *out) {
             "  --servers S1,...     override the network's server counts\n"
             "  --dt DT --steps K    sampling interval and number of steps (0.01, 200)\n"
             "  --runs R --seed S    SSA runs to average (100) and RNG seed (1)\n"
-            "  -o FILE              output file (default stdout)\n\n"
+            "  -o, --output FILE    output file (default stdout)\n\n"
             "fit: writes the learned network CSV (or, with --horizon, one row of rates\n"
             "per window); a summary goes to stderr, with a warning when two or more\n"
             "stations had all servers busy in nearly every sample (the LP cannot tell\n"
@@ -74,7 +81,7 @@ static void qn_usage(FILE *out) {
             "  --known 1,0,...      (qp) keep the rates of stations marked 1 from --network\n"
             "  --horizon H [--stride S]  (qp) moving-horizon estimation over windows of H\n"
             "                       steps every S steps (default S = H)\n"
-            "  -o FILE              output file (default stdout)\n\n"
+            "  -o, --output FILE    output file (default stdout)\n\n"
             "whatif: simulates the true and the learned network from --population (with\n"
             "--servers if given, for both; the same random numbers for both) and prints\n"
             "the error of eq. 4.9:\n"
@@ -118,45 +125,39 @@ static int parse_list(const char *s, const char *what, double **out, size_t *n) 
     return CLI_OK;
 }
 
-static int parse_size(const char *s, const char *what, size_t *out) {
-    char *end;
-    unsigned long long v;
-    if (!*s || *s == '-') return cli_fail("%s: expected a positive integer, got '%s'", what, s);
-    v = strtoull(s, &end, 10);
-    if (*end || v == 0) return cli_fail("%s: expected a positive integer, got '%s'", what, s);
-    *out = (size_t)v;
-    return CLI_OK;
+/* Open -o/--output FILE, or stdout without one (or with "-"). */
+static int open_output(const char *path, FILE **f) {
+    *f = path && strcmp(path, "-") != 0 ? fopen(path, "wb") : stdout;
+    return *f ? CLI_OK : cli_fail("%s: cannot open for writing", path);
 }
 
-static int load_network(const char *path, proper_qn *qn) {
-    char *text;
-    size_t len;
+static int close_output(const char *path, FILE *f) {
+    if (f == stdout) return fflush(stdout) == 0 ? CLI_OK : cli_fail("stdout: write failed");
+    return fclose(f) == 0 ? CLI_OK : cli_fail("%s: write failed", path);
+}
+
+/* Write a network, trace or LP (writer(obj, FILE*, err)) to the file `path`
+ * (stdout when NULL or "-"). */
+static int write_output(const char *path, int (*writer)(const void *, FILE *, proper_error *), const void *obj) {
+    FILE *f;
     proper_error err;
     int rc;
-    if (proper_read_file(path, &text, &len, &err)) return cli_report(&err);
-    rc = proper_qn_read_network_csv(qn, text, len, path, &err);
-    PROPER_FREE(text);
-    return rc ? cli_report(&err) : CLI_OK;
+    if ((rc = open_output(path, &f))) return rc;
+    rc = writer(obj, f, &err) ? cli_report(&err) : CLI_OK;
+    if (close_output(path, f) && rc == CLI_OK) rc = CLI_BAD_INPUT;
+    return rc;
 }
 
-static int load_trace(const char *path, proper_qn_trace *tr) {
-    char *text;
-    size_t len;
-    proper_error err;
-    int rc;
-    if (proper_read_file(path, &text, &len, &err)) return cli_report(&err);
-    rc = proper_qn_read_trace_csv(tr, text, len, path, &err);
-    PROPER_FREE(text);
-    return rc ? cli_report(&err) : CLI_OK;
+static int network_writer(const void *qn, FILE *f, proper_error *err) {
+    return proper_qn_write_network_csv((const proper_qn *)qn, f, err);
 }
 
-static int write_text(const char *path, const char *text, size_t len) {
-    FILE *f = path && strcmp(path, "-") != 0 ? fopen(path, "wb") : stdout;
-    if (!f) return cli_fail("%s: cannot open for writing", path);
-    if (fwrite(text, 1, len, f) != len || (f != stdout && fclose(f) != 0))
-        return cli_fail("%s: write failed", path ? path : "stdout");
-    if (f == stdout) fflush(stdout);
-    return CLI_OK;
+static int trace_writer(const void *tr, FILE *f, proper_error *err) {
+    return proper_qn_write_trace_csv((const proper_qn_trace *)tr, f, err);
+}
+
+static int lp_writer(const void *lp, FILE *f, proper_error *err) {
+    return proper_lp_write_cplex((const proper_lp *)lp, f, err);
 }
 
 typedef struct qn_args {
@@ -164,8 +165,7 @@ typedef struct qn_args {
     double *population, *servers, *known;
     size_t n_population, n_servers, n_known;
     double dt, max_error;
-    size_t steps, runs, horizon, stride;
-    unsigned long long seed;
+    unsigned long long steps, runs, horizon, stride, seed;
     int csv, have_max_error;
     const char **inputs;
     size_t n_inputs;
@@ -178,56 +178,55 @@ static void qn_args_free(qn_args *a) {
     PROPER_FREE(a->inputs);
 }
 
+/* A comma-separated list option; 1 when `o` matched. */
+static int qn_list(cli_args *o, const char *spec, double **out, size_t *n) {
+    if (!cli_opt(o, spec)) return 0;
+    if (o->value && parse_list(o->value, spec, out, n)) o->status = CLI_BAD_INPUT;
+    return 1;
+}
+
+/* One option of qn_parse; 1 when `o` matched. */
+static int qn_option(cli_args *o, qn_args *a) {
+    if (cli_opt(o, "--network")) a->network = o->value;
+    else if (cli_opt(o, "--learned")) a->learned = o->value;
+    else if (cli_opt(o, "-o|--output")) a->out = o->value;
+    else if (cli_opt(o, "--write-lp")) a->write_lp = o->value;
+    else if (cli_opt(o, "--backend")) a->backend = o->value;
+    else if (cli_opt(o, "--method")) a->method = o->value;
+    else if (cli_opt(o, "--scheme")) a->scheme = o->value;
+    else if (cli_opt(o, "--predict")) a->predict = o->value;
+    else if (qn_list(o, "--population", &a->population, &a->n_population)) {}
+    else if (qn_list(o, "--servers", &a->servers, &a->n_servers)) {}
+    else if (qn_list(o, "--known", &a->known, &a->n_known)) {}
+    else if (cli_opt_double(o, "--dt", "(0,inf)", &a->dt)) {}
+    else if (cli_opt_double(o, "--max-error", NULL, &a->max_error)) a->have_max_error = 1;
+    else if (cli_opt_uint(o, "--steps", 1, ULLONG_MAX, &a->steps)) {}
+    else if (cli_opt_uint(o, "--runs", 1, ULLONG_MAX, &a->runs)) {}
+    else if (cli_opt_uint(o, "--horizon", 1, ULLONG_MAX, &a->horizon)) {}
+    else if (cli_opt_uint(o, "--stride", 1, ULLONG_MAX, &a->stride)) {}
+    else if (cli_opt_uint(o, "--seed", 0, ULLONG_MAX, &a->seed)) {}
+    else if (cli_flag(o, "--csv")) a->csv = 1;
+    else return 0;
+    return 1;
+}
+
 static int qn_parse(int argc, char **argv, qn_args *a) {
-    int i, missing;
+    cli_args o;
     size_t cap = 0;
-    proper_error err;
     memset(a, 0, sizeof *a);
-    a->dt = 0.01;
-    a->steps = 200;
-    a->runs = 100;
-    a->seed = 1;
-    for (i = 2; i < argc; i++) {
-        const char *v;
-        int rc = CLI_OK;
-        if ((v = cli_option(argc, argv, &i, "--network", &missing))) a->network = v;
-        else if ((v = cli_option(argc, argv, &i, "--learned", &missing))) a->learned = v;
-        else if ((v = cli_option(argc, argv, &i, "-o", &missing))) a->out = v;
-        else if ((v = cli_option(argc, argv, &i, "--write-lp", &missing))) a->write_lp = v;
-        else if ((v = cli_option(argc, argv, &i, "--backend", &missing))) a->backend = v;
-        else if ((v = cli_option(argc, argv, &i, "--method", &missing))) a->method = v;
-        else if ((v = cli_option(argc, argv, &i, "--scheme", &missing))) a->scheme = v;
-        else if ((v = cli_option(argc, argv, &i, "--predict", &missing))) a->predict = v;
-        else if ((v = cli_option(argc, argv, &i, "--population", &missing))) rc = parse_list(v, "--population", &a->population, &a->n_population);
-        else if ((v = cli_option(argc, argv, &i, "--servers", &missing))) rc = parse_list(v, "--servers", &a->servers, &a->n_servers);
-        else if ((v = cli_option(argc, argv, &i, "--known", &missing))) rc = parse_list(v, "--known", &a->known, &a->n_known);
-        else if ((v = cli_option(argc, argv, &i, "--dt", &missing))) {
-            if (proper_parse_double_str(v, &a->dt, "--dt", &err)) rc = cli_report(&err);
-            else if (!(a->dt > 0) || !isfinite(a->dt)) rc = cli_fail("--dt must be > 0");
-        } else if ((v = cli_option(argc, argv, &i, "--max-error", &missing))) {
-            if (proper_parse_double_str(v, &a->max_error, "--max-error", &err)) rc = cli_report(&err);
-            a->have_max_error = 1;
-        } else if ((v = cli_option(argc, argv, &i, "--steps", &missing))) rc = parse_size(v, "--steps", &a->steps);
-        else if ((v = cli_option(argc, argv, &i, "--runs", &missing))) rc = parse_size(v, "--runs", &a->runs);
-        else if ((v = cli_option(argc, argv, &i, "--horizon", &missing))) rc = parse_size(v, "--horizon", &a->horizon);
-        else if ((v = cli_option(argc, argv, &i, "--stride", &missing))) rc = parse_size(v, "--stride", &a->stride);
-        else if ((v = cli_option(argc, argv, &i, "--seed", &missing))) {
-            size_t s;
-            rc = parse_size(v, "--seed", &s);
-            a->seed = s;
-        } else if (missing)
-            rc = cli_fail("%s needs a value", argv[i]);
-        else if (strcmp(argv[i], "--csv") == 0)
-            a->csv = 1;
-        else if (argv[i][0] == '-' && argv[i][1] != '\0')
-            rc = cli_fail("unknown option '%s' (try 'proper qn --help')", argv[i]);
-        else if (proper_reserve(&a->inputs, &cap, a->n_inputs + 1, sizeof *a->inputs))
-            rc = cli_fail("out of memory");
-        else
-            a->inputs[a->n_inputs++] = argv[i];
-        if (rc) return rc;
+    a->dt = QN_DT;
+    a->steps = QN_STEPS;
+    a->runs = QN_RUNS;
+    a->seed = QN_SEED;
+    cli_args_init(&o, "qn", argc, argv);
+    o.i = 1; /* past the subcommand */
+    while (cli_next(&o)) {
+        if (qn_option(&o, a)) continue;
+        if (!cli_positional(&o)) cli_unknown(&o);
+        else if (proper_reserve(&a->inputs, &cap, a->n_inputs + 1, sizeof *a->inputs)) return cli_fail("out of memory");
+        else a->inputs[a->n_inputs++] = o.value;
     }
-    return CLI_OK;
+    return o.status;
 }
 
 /* Integer job counts from a --population list. */
@@ -274,60 +273,73 @@ static int run_model(const qn_args *a, const proper_qn *qn, const unsigned long 
     return rc ? cli_report(&err) : CLI_OK;
 }
 
+/* Read a network CSV into qn (initialised). */
+static int load_network(const char *path, proper_qn *qn) {
+    proper_error err;
+    return proper_qn_read_network_csv(qn, path, &err) ? cli_report(&err) : CLI_OK;
+}
+
 static int qn_simulate(const qn_args *a) {
     proper_qn qn;
     proper_qn_trace tr;
     proper_rng rng;
-    proper_error err;
     unsigned long *x0 = NULL;
-    char *text = NULL;
-    size_t len;
     int rc;
     if (!a->network) return cli_fail("simulate needs --network NET.csv");
     if (!a->population) return cli_fail("simulate needs --population N1,...,NM");
+    proper_qn_init(&qn);
+    proper_qn_trace_init(&tr);
     if ((rc = load_network(a->network, &qn))) return rc;
-    memset(&tr, 0, sizeof tr);
     x0 = (unsigned long *)proper_calloc(qn.M, sizeof *x0);
     if (!x0) { rc = cli_fail("out of memory"); goto out; }
     if ((rc = apply_servers(a, &qn)) || (rc = population_counts(a, qn.M, x0))) goto out;
     proper_rng_seed(&rng, a->seed);
     if ((rc = run_model(a, &qn, x0, a->method, &rng, &tr))) goto out;
-    if (proper_qn_write_trace_csv(&tr, &text, &len, &err)) { rc = cli_report(&err); goto out; }
-    rc = write_text(a->out, text, len);
+    rc = write_output(a->out, trace_writer, &tr);
 out:
-    PROPER_FREE(text);
     PROPER_FREE(x0);
     proper_qn_trace_free(&tr);
     proper_qn_free(&qn);
     return rc;
 }
 
+/* The windows' rates as CSV: t_end,mu1,...,muM. */
+static void format_mhe(proper_strbuf *b, const double *rates, const double *ends, size_t nwin, size_t M) {
+    size_t w, i;
+    proper_strbuf_puts(b, "t_end");
+    for (i = 0; i < M; i++) proper_strbuf_printf(b, ",mu%zu", i + 1);
+    proper_strbuf_puts(b, "\n");
+    for (w = 0; w < nwin; w++) {
+        proper_strbuf_printf(b, "%.10g", ends[w]);
+        for (i = 0; i < M; i++) {
+            proper_strbuf_puts(b, ",");
+            proper_strbuf_double(b, rates[w * M + i]);
+        }
+        proper_strbuf_puts(b, "\n");
+    }
+}
+
+static int text_writer(const void *text, FILE *f, proper_error *err) {
+    const proper_strbuf *b = (const proper_strbuf *)text;
+    if (b->failed) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    if (b->len && fwrite(b->data, 1, b->len, f) != b->len)
+        return proper_error_set(err, PROPER_EIO, NULL, 0, 0, "write error");
+    return PROPER_OK;
+}
+
 static int fit_mhe(const qn_args *a, const proper_qn *known_net, const unsigned char *known, const proper_qn_trace *tr) {
     double *rates = NULL, *ends = NULL;
-    size_t nwin, w, i, M = known_net->M;
+    size_t nwin;
     proper_error err;
+    proper_strbuf text;
     int rc;
-    char *text = NULL;
-    size_t len = 0, cap = 0;
     if (proper_qn_mhe(tr, known_net, known, a->horizon, a->stride ? a->stride : a->horizon, &rates, &ends, &nwin, &err))
         return cli_report(&err);
-    rc = CLI_OK;
-    for (w = 0; w <= nwin && rc == CLI_OK; w++) {
-        char line[64];
-        for (i = 0; i <= M; i++) {
-            int n;
-            if (w == 0) n = i == 0 ? snprintf(line, sizeof line, "t_end") : snprintf(line, sizeof line, ",mu%zu", i);
-            else n = i == 0 ? snprintf(line, sizeof line, "%.10g", ends[w - 1])
-                            : snprintf(line, sizeof line, ",%.17g", rates[(w - 1) * M + i - 1]);
-            if (proper_reserve(&text, &cap, len + (size_t)n + 2, 1)) { rc = cli_fail("out of memory"); break; }
-            memcpy(text + len, line, (size_t)n);
-            len += (size_t)n;
-        }
-        if (rc == CLI_OK) text[len++] = '\n';
-    }
-    if (rc == CLI_OK) rc = write_text(a->out, text, len);
-    if (rc == CLI_OK) fprintf(stderr, "proper qn fit: %zu windows of %zu steps\n", nwin, a->horizon);
-    PROPER_FREE(text);
+    proper_strbuf_init(&text);
+    format_mhe(&text, rates, ends, nwin, known_net->M);
+    rc = write_output(a->out, text_writer, &text);
+    if (rc == CLI_OK) fprintf(stderr, "proper qn fit: %zu windows of %llu steps\n", nwin, a->horizon);
+    proper_strbuf_free(&text);
     PROPER_FREE(rates);
     PROPER_FREE(ends);
     return rc;
@@ -366,10 +378,9 @@ static int qn_fit(const qn_args *a) {
     proper_qn net, fit;
     proper_error err;
     size_t t, i, M;
-    int rc = CLI_OK, have_net = 0, qp = a->method && strcmp(a->method, "qp") == 0, scheme = PROPER_QN_EULER;
-    char *text = NULL;
-    size_t len;
-    memset(&fit, 0, sizeof fit);
+    int rc = CLI_OK, qp = a->method && strcmp(a->method, "qp") == 0, scheme = PROPER_QN_EULER;
+    proper_qn_init(&net);
+    proper_qn_init(&fit);
     if (a->method && !qp && strcmp(a->method, "lp") != 0) return cli_fail("--method must be lp or qp (got '%s')", a->method);
     if (a->scheme && strcmp(a->scheme, "trapezoid") == 0) scheme = PROPER_QN_TRAPEZOID;
     else if (a->scheme && strcmp(a->scheme, "exact") == 0) scheme = PROPER_QN_EXACT;
@@ -382,19 +393,17 @@ static int qn_fit(const qn_args *a) {
     traces = (proper_qn_trace *)proper_calloc(a->n_inputs, sizeof *traces);
     if (!traces) return cli_fail("out of memory");
     for (t = 0; t < a->n_inputs; t++)
-        if ((rc = load_trace(a->inputs[t], &traces[t]))) goto out;
+        if (proper_qn_read_trace_csv(&traces[t], a->inputs[t], &err)) { rc = cli_report(&err); goto out; }
     M = traces[0].M;
     for (t = 1; t < a->n_inputs; t++)
         if (traces[t].M != M) { rc = cli_fail("%s: %zu stations, %s has %zu", a->inputs[t], traces[t].M, a->inputs[0], M); goto out; }
     if (a->network) {
         if ((rc = load_network(a->network, &net))) goto out;
-        have_net = 1;
         if (net.M != M) { rc = cli_fail("%s: %zu stations, the traces have %zu", a->network, net.M, M); goto out; }
-    } else if (proper_qn_init(&net, M, &err)) {
+    } else if (proper_qn_create(&net, M, &err)) {
         rc = cli_report(&err);
         goto out;
-    } else
-        have_net = 1;
+    }
     if (a->servers) {
         if (a->n_servers != M) { rc = cli_fail("--servers has %zu entries, the traces have %zu stations", a->n_servers, M); goto out; }
         for (i = 0; i < M; i++) net.servers[i] = a->servers[i];
@@ -429,14 +438,11 @@ static int qn_fit(const qn_args *a) {
         if ((rc = qn_solver_open(&solver, a->backend))) goto out;
         if (a->write_lp) {
             proper_lp lp;
-            if (proper_qn_build_lp(traces, a->n_inputs, net.servers, scheme, &lp, &err) ||
-                proper_lp_write_cplex_file(&lp, a->write_lp, &err)) {
-                proper_lp_free(&lp);
-                qn_solver_close(&solver);
-                rc = cli_report(&err);
-                goto out;
-            }
+            proper_lp_init(&lp);
+            if (proper_qn_build_lp(traces, a->n_inputs, net.servers, scheme, &lp, &err)) rc = cli_report(&err);
+            else rc = write_output(a->write_lp, lp_writer, &lp);
             proper_lp_free(&lp);
+            if (rc) { qn_solver_close(&solver); goto out; }
         }
         rc = proper_qn_fit_lp(traces, a->n_inputs, net.servers, scheme, solver.fn, solver.ctx, &fit, &res, &err);
         qn_solver_close(&solver);
@@ -451,12 +457,10 @@ static int qn_fit(const qn_args *a) {
         fprintf(stderr, ")\n");
         if ((rc = warn_saturated(traces, a->n_inputs, net.servers))) goto out;
     }
-    if (proper_qn_write_network_csv(&fit, &text, &len, &err)) { rc = cli_report(&err); goto out; }
-    rc = write_text(a->out, text, len);
+    rc = write_output(a->out, network_writer, &fit);
 out:
-    PROPER_FREE(text);
     proper_qn_free(&fit);
-    if (have_net) proper_qn_free(&net);
+    proper_qn_free(&net);
     for (t = 0; traces && t < a->n_inputs; t++) proper_qn_trace_free(&traces[t]);
     PROPER_FREE(traces);
     return rc;
@@ -473,10 +477,12 @@ static int qn_whatif(const qn_args *a) {
     const char *method = a->method ? a->method : "ssa", *predict = a->predict ? a->predict : method;
     if (!a->network || !a->learned) return cli_fail("whatif needs --network TRUE.csv and --learned FIT.csv");
     if (!a->population) return cli_fail("whatif needs --population N1,...,NM");
+    proper_qn_init(&truth);
+    proper_qn_init(&learned);
+    proper_qn_trace_init(&tt);
+    proper_qn_trace_init(&tl);
     if ((rc = load_network(a->network, &truth))) return rc;
     if ((rc = load_network(a->learned, &learned))) { proper_qn_free(&truth); return rc; }
-    memset(&tt, 0, sizeof tt);
-    memset(&tl, 0, sizeof tl);
     if (learned.M != truth.M) { rc = cli_fail("%s has %zu stations, %s has %zu", a->learned, learned.M, a->network, truth.M); goto out; }
     x0 = (unsigned long *)proper_calloc(truth.M, sizeof *x0);
     if (!x0) { rc = cli_fail("out of memory"); goto out; }
@@ -503,16 +509,17 @@ out:
 
 int cmd_qn(int argc, char **argv) {
     qn_args a;
-    int rc, i;
+    cli_args help;
+    int rc;
+    cli_args_init(&help, "qn", argc, argv);
+    if (help.help) {
+        qn_usage(stdout);
+        return CLI_OK;
+    }
     if (argc < 2) {
         qn_usage(stderr);
         return CLI_BAD_INPUT;
     }
-    for (i = 1; i < argc; i++)
-        if (cli_is_help(argv[i])) {
-            qn_usage(stdout);
-            return CLI_OK;
-        }
     if ((rc = qn_parse(argc, argv, &a))) { qn_args_free(&a); return rc; }
     if (strcmp(argv[1], "simulate") == 0) rc = qn_simulate(&a);
     else if (strcmp(argv[1], "fit") == 0) rc = qn_fit(&a);

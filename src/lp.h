@@ -61,9 +61,10 @@
  *   Optimality and infeasibility are declared only on a fresh factorisation.
  *
  * RESULTS
- *   proper_lp_solve returns 0 on an optimum, PROPER_EINFEASIBLE or
- *   PROPER_EUNBOUNDED (sol->status says the same, err says why), or
- *   PROPER_ENOCONV when the iteration limit is hit. Duals follow GLPK's
+ *   The return code is the outcome: proper_lp_solve returns 0 on an
+ *   optimum (and only then fills the solution), PROPER_EINFEASIBLE or
+ *   PROPER_EUNBOUNDED (err says why), or PROPER_ENOCONV when the iteration
+ *   limit is hit; proper_result_string names each. Duals follow GLPK's
  *   convention: row_dual[i] = d objective / d (bound of row i), and
  *   col_dual[j] = c_j - sum_i a_ij row_dual[i] (reduced cost).
  *
@@ -76,10 +77,12 @@
  *   "\* constant term = c *\" (GLPK's convention; glpsol ignores it). The
  *   reader accepts that subset plus ordinary CPLEX LP: comments, "<" "=<"
  *   etc., constants in the objective, bounds in any of the usual forms.
- *   Integer sections are rejected (this is an LP toolkit).
+ *   Integer sections are rejected (this is an LP toolkit). Numbers are
+ *   written as the shortest decimal that reads back as the same double
+ *   (proper_format_double).
  *
  * WARM START
- *   With options.basis set, a solve saves its final basis there and the
+ *   With opts.basis set, a solve saves its final basis there and the
  *   next solve of an LP of the same shape starts from it (qn.h re-solves
  *   one LP with new right-hand sides in its EXACT rounds). A changed
  *   right-hand side of the primal is a changed cost of the dual the engine
@@ -93,10 +96,22 @@
  *   iterations for a round that stays warm.
  *
  * BOX QP
- *   proper_qp_box_solve minimises 1/2 x'Qx + q'x over lo <= x <= hi for a
+ *   proper_lp_qp_box_solve minimises 1/2 x'Qx + q'x over lo <= x <= hi for a
  *   symmetric positive definite Q by a primal active-set method (exact
  *   Newton steps on the free variables, the most violated multiplier
- *   released first); finite for strictly convex problems.
+ *   released first); finite for strictly convex problems. Each step solves
+ *   the free variables' system by Cholesky (proper__lp_chol), not core.h's
+ *   LU: the factorisation is what detects a Q that is not positive definite
+ *   on the free variables (reported as PROPER_EINVAL), and it halves the work.
+ *
+ * OUTPUTS AND TUNABLES
+ *   Outputs (a parsed LP, a solution) follow the library's rule: the caller
+ *   initialises them; they are replaced on success and left unchanged on
+ *   failure. Tunables (define before including to override):
+ *   PROPER_LP_PERTURB, PROPER_LP_PRIMAL_TOL, PROPER_LP_DUAL_TOL,
+ *   PROPER_LP_PIVOT_TOL, PROPER_LP_SING_TOL, PROPER_LP_DEGENERATE_RUN,
+ *   PROPER_LP_REFACTOR_EVERY, PROPER_LP_RECOVER_TOL, PROPER_LP_SCALE_PASSES,
+ *   PROPER_LP_QP_KKT_TOL (each explained where it is defined).
  */
 #ifndef PROPER_LP_H
 #define PROPER_LP_H
@@ -109,6 +124,56 @@ extern "C" {
 
 /* Bounds with |value| >= PROPER_LP_INF mean "no bound" (CPLEX's convention). */
 #define PROPER_LP_INF 1e30
+
+/* Tunables (define before including to override). */
+/* Relative size of the bound perturbation applied against stalling. */
+#ifndef PROPER_LP_PERTURB
+#define PROPER_LP_PERTURB 1e-6
+#endif
+
+/* Tolerances of the simplex engine (on the scaled problem).
+ * PRIMAL_TOL: a basic variable within this (times 1 + |bound|) of its bound
+ *   is feasible.
+ * DUAL_TOL: reduced costs below this (costs are scaled to max |c| = 1) do
+ *   not improve the objective.
+ * PIVOT_TOL: ratio-test entries smaller than this are treated as zero.
+ * SING_TOL: an LU pivot below this times the column's largest entry marks a
+ *   dependent basis column (it is replaced by a logical).
+ * DEGENERATE_RUN: consecutive zero-length pivots before the bounds are
+ *   perturbed (first time) or Bland's rule is used (afterwards).
+ * REFACTOR_EVERY: eta vectors kept before a fresh factorisation. */
+#ifndef PROPER_LP_PRIMAL_TOL
+#define PROPER_LP_PRIMAL_TOL 1e-9
+#endif
+#ifndef PROPER_LP_DUAL_TOL
+#define PROPER_LP_DUAL_TOL 1e-9
+#endif
+#ifndef PROPER_LP_PIVOT_TOL
+#define PROPER_LP_PIVOT_TOL 1e-9
+#endif
+#ifndef PROPER_LP_SING_TOL
+#define PROPER_LP_SING_TOL 1e-11
+#endif
+#ifndef PROPER_LP_DEGENERATE_RUN
+#define PROPER_LP_DEGENERATE_RUN 20
+#endif
+#ifndef PROPER_LP_REFACTOR_EVERY
+#define PROPER_LP_REFACTOR_EVERY 64
+#endif
+/* Relative duality gap and primal violation accepted when recovering the
+ * primal solution from the dual problem. */
+#ifndef PROPER_LP_RECOVER_TOL
+#define PROPER_LP_RECOVER_TOL 1e-8
+#endif
+/* Geometric scaling passes over rows and columns. */
+#ifndef PROPER_LP_SCALE_PASSES
+#define PROPER_LP_SCALE_PASSES 6
+#endif
+/* Box QP: multipliers within this (relative to the problem's scale) of zero
+ * count as having the right sign. */
+#ifndef PROPER_LP_QP_KKT_TOL
+#define PROPER_LP_QP_KKT_TOL 1e-12
+#endif
 
 typedef struct proper_lp {
     size_t ncols, nrows, nnz;
@@ -139,24 +204,16 @@ PROPER_API int proper_lp_add_row(proper_lp *lp, size_t count, const size_t *cols
                                  const double *vals, double lo, double hi,
                                  const char *name, proper_error *err);
 
-/* The problem in CPLEX LP format, as a NUL-terminated string (free with
- * PROPER_FREE), or written to a file. */
-PROPER_API int proper_lp_write_cplex(const proper_lp *lp, char **text, size_t *len,
+/* The problem in CPLEX LP format, appended to a string builder or written
+ * to a stream. */
+PROPER_API int proper_lp_format_cplex(const proper_lp *lp, proper_strbuf *b, proper_error *err);
+PROPER_API int proper_lp_write_cplex(const proper_lp *lp, FILE *f, proper_error *err);
+/* CPLEX LP text (`name` names it in error positions; may be NULL), or the
+ * file at `path`, into `out` (initialised; replaced on success, unchanged
+ * on failure). */
+PROPER_API int proper_lp_parse_cplex(proper_lp *out, const char *text, size_t len, const char *name,
                                      proper_error *err);
-PROPER_API int proper_lp_write_cplex_file(const proper_lp *lp, const char *path,
-                                          proper_error *err);
-/* Parse CPLEX LP text into a fresh lp (initialised here; free it even on
- * error). `file` names the input in error messages (may be NULL). */
-PROPER_API int proper_lp_read_cplex(proper_lp *lp, const char *text, size_t len,
-                                    const char *file, proper_error *err);
-
-enum proper_lp_status {
-    PROPER_LP_OPTIMAL = 0,
-    PROPER_LP_INFEASIBLE = 1,
-    PROPER_LP_UNBOUNDED = 2,
-    PROPER_LP_ITERATION_LIMIT = 3
-};
-PROPER_API const char *proper_lp_status_name(int status);
+PROPER_API int proper_lp_read_cplex(proper_lp *out, const char *path, proper_error *err);
 
 enum proper_lp_method {
     PROPER_LP_AUTO = 0,   /* the smaller of primal and dual (see above) */
@@ -166,7 +223,7 @@ enum proper_lp_method {
 
 /* A simplex basis carried from one solve to the next (warm start). It fits
  * any LP with the same columns, rows and nonzero pattern; costs, bounds and
- * right-hand sides may differ. Start from an empty one ({0}) and free it
+ * right-hand sides may differ. Start from proper_lp_basis_init and free it
  * with proper_lp_basis_free. A basis that does not fit, or is singular, is
  * ignored or repaired, never trusted blindly. */
 typedef struct proper_lp_basis {
@@ -176,19 +233,21 @@ typedef struct proper_lp_basis {
     unsigned char *upper;   /* [nt] 1: nonbasic at its upper bound */
 } proper_lp_basis;
 
+PROPER_API void proper_lp_basis_init(proper_lp_basis *basis);
 PROPER_API void proper_lp_basis_free(proper_lp_basis *basis);
 
-typedef struct proper_lp_options {
+typedef struct proper_lp_opts {
     int method;             /* enum proper_lp_method */
     size_t max_iterations;  /* 0: 20 (rows + columns) + 10000 */
     proper_lp_basis *basis; /* NULL, or in: the start basis when it fits;
                                out: the final basis */
-} proper_lp_options;
+} proper_lp_opts;
 
-PROPER_API void proper_lp_options_default(proper_lp_options *opt);
+/* Method AUTO, the default iteration limit, no warm start. */
+PROPER_API proper_lp_opts proper_lp_opts_default(void);
 
+/* An optimal solution. */
 typedef struct proper_lp_solution {
-    int status;             /* enum proper_lp_status */
     double objective;       /* including obj_const */
     double *x;              /* [ncols] */
     double *row_activity;   /* [nrows] a_i'x */
@@ -199,21 +258,26 @@ typedef struct proper_lp_solution {
     int solved_dual;        /* 1 when the dual problem was solved */
 } proper_lp_solution;
 
-/* Solve with the native simplex. `opt` may be NULL (defaults). The solution
- * arrays are allocated here; free with proper_lp_solution_free (also after
- * an error). */
-PROPER_API int proper_lp_solve(const proper_lp *lp, const proper_lp_options *opt,
-                               proper_lp_solution *sol, proper_error *err);
+PROPER_API void proper_lp_solution_init(proper_lp_solution *sol);
+/* A zero solution of the given shape (for solvers outside lp.h); sol is
+ * replaced on success, unchanged on failure. */
+PROPER_API int proper_lp_solution_create(proper_lp_solution *sol, size_t ncols, size_t nrows, proper_error *err);
 PROPER_API void proper_lp_solution_free(proper_lp_solution *sol);
+
+/* Solve with the native simplex. `opt` may be NULL (defaults). `sol` is
+ * initialised; on an optimum it is replaced, otherwise left unchanged and
+ * the return code says what happened (see RESULTS above). */
+PROPER_API int proper_lp_solve(const proper_lp *lp, const proper_lp_opts *opt,
+                               proper_lp_solution *sol, proper_error *err);
 
 /* Minimise 1/2 x'Qx + q'x subject to lo <= x <= hi (entries may be
  * -/+PROPER_LP_INF). Q is n x n, row-major, symmetric positive definite.
  * x receives the minimiser. *iterations (may be NULL) counts active-set
  * steps. Returns PROPER_EINVAL when Q is not symmetric or not positive
  * definite on the free variables, or a bound pair is crossed. */
-PROPER_API int proper_qp_box_solve(size_t n, const double *Q, const double *q,
-                                   const double *lo, const double *hi, double *x,
-                                   size_t *iterations, proper_error *err);
+PROPER_API int proper_lp_qp_box_solve(size_t n, const double *Q, const double *q,
+                                      const double *lo, const double *hi, double *x,
+                                      size_t *iterations, proper_error *err);
 
 #ifdef __cplusplus
 }
@@ -230,41 +294,8 @@ PROPER_API int proper_qp_box_solve(size_t n, const double *Q, const double *q,
 #include <stdio.h>
 #include <string.h>
 
-/* Relative size of the bound perturbation applied against stalling. */
-#define PROPER_LP_PERTURB 1e-6
-
-/* Tolerances of the simplex engine (on the scaled problem).
- * PRIMAL_TOL: a basic variable within this (times 1 + |bound|) of its bound
- *   is feasible.
- * DUAL_TOL: reduced costs below this (costs are scaled to max |c| = 1) do
- *   not improve the objective.
- * PIVOT_TOL: ratio-test entries smaller than this are treated as zero.
- * SING_TOL: an LU pivot below this times the column's largest entry marks a
- *   dependent basis column (it is replaced by a logical).
- * DEGENERATE_RUN: consecutive zero-length pivots before the bounds are
- *   perturbed (first time) or Bland's rule is used (afterwards).
- * REFACTOR_EVERY: eta vectors kept before a fresh factorisation. */
-#define PROPER_LP_PRIMAL_TOL 1e-9
-#define PROPER_LP_DUAL_TOL 1e-9
-#define PROPER_LP_PIVOT_TOL 1e-9
-#define PROPER_LP_SING_TOL 1e-11
-#define PROPER_LP_DEGENERATE_RUN 20
-#define PROPER_LP_REFACTOR_EVERY 64
-/* Relative duality gap and primal violation accepted when recovering the
- * primal solution from the dual problem. */
-#define PROPER_LP_RECOVER_TOL 1e-8
 
 static int proper__lp_isinf(double v) { return v >= PROPER_LP_INF || v <= -PROPER_LP_INF; }
-
-PROPER_API const char *proper_lp_status_name(int status) {
-    switch (status) {
-    case PROPER_LP_OPTIMAL: return "optimal";
-    case PROPER_LP_INFEASIBLE: return "infeasible";
-    case PROPER_LP_UNBOUNDED: return "unbounded";
-    case PROPER_LP_ITERATION_LIMIT: return "iteration limit";
-    default: return "unknown";
-    }
-}
 
 /* ---- representation ---------------------------------------------------- */
 
@@ -322,14 +353,6 @@ static int proper__lp_check_name(const char *name, const char *what, proper_erro
     return PROPER_OK;
 }
 
-static char *proper__lp_strdup(const char *s, size_t n) {
-    char *d = (char *)PROPER_MALLOC(n + 1);
-    if (!d) return NULL;
-    memcpy(d, s, n);
-    d[n] = '\0';
-    return d;
-}
-
 static int proper__lp_bounds_ok(double lo, double hi, const char *what, proper_error *err) {
     if (isnan(lo) || isnan(hi))
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "%s bound is NaN", what);
@@ -352,7 +375,7 @@ PROPER_API int proper_lp_add_col(proper_lp *lp, double cost, double lo, double h
     if ((rc = proper__lp_bounds_ok(lo, hi, "column", err))) return rc;
     if (name) {
         if ((rc = proper__lp_check_name(name, "column", err))) return rc;
-        if (!(copy = proper__lp_strdup(name, strlen(name)))) goto nomem;
+        if (!(copy = proper_strdup(name))) goto nomem;
     }
     if (j + 1 > cap) {
         size_t c1 = cap, c2 = cap, c3 = cap, c4 = cap;
@@ -407,7 +430,7 @@ PROPER_API int proper_lp_add_row(proper_lp *lp, size_t count, const size_t *cols
     }
     if (name) {
         if ((rc = proper__lp_check_name(name, "row", err))) return rc;
-        if (!(copy = proper__lp_strdup(name, strlen(name)))) goto nomem;
+        if (!(copy = proper_strdup(name))) goto nomem;
     }
     if (i + 1 > lp->row_cap) {
         size_t c1 = lp->row_cap, c2 = lp->row_cap, c3 = lp->row_cap, c4 = lp->row_cap + 1;
@@ -446,254 +469,173 @@ nomem:
     return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory adding an LP row");
 }
 
-/* ---- name table (open addressing, FNV-1a) -------------------------------- */
-
-typedef struct proper__lp_names {
-    size_t cap;        /* power of two */
-    size_t *slot;      /* index + 1, 0 = empty */
-} proper__lp_names;
-
-static uint64_t proper__lp_hash(const char *s, size_t n) {
-    uint64_t h = 1469598103934665603ULL;
-    size_t i;
-    for (i = 0; i < n; i++) { h ^= (unsigned char)s[i]; h *= 1099511628211ULL; }
-    return h;
-}
-
-static int proper__lp_names_init(proper__lp_names *t, size_t expect) {
-    t->cap = 16;
-    while (t->cap < 2 * expect + 16) t->cap *= 2;
-    t->slot = (size_t *)proper_calloc(t->cap, sizeof *t->slot);
-    return t->slot ? PROPER_OK : PROPER_ENOMEM;
-}
-
-static void proper__lp_names_free(proper__lp_names *t) { PROPER_FREE(t->slot); t->slot = NULL; }
-
-/* Look up name (s, n) among names[]; returns index or (size_t)-1, and the
- * empty slot where it would go in *where. */
-static size_t proper__lp_names_find(const proper__lp_names *t, char *const *names, const char *s, size_t n,
-                                    size_t *where) {
-    size_t mask = t->cap - 1, h = (size_t)proper__lp_hash(s, n) & mask;
-    for (;;) {
-        size_t v = t->slot[h];
-        if (v == 0) { *where = h; return (size_t)-1; }
-        if (strlen(names[v - 1]) == n && memcmp(names[v - 1], s, n) == 0) { *where = h; return v - 1; }
-        h = (h + 1) & mask;
-    }
-}
-
-static int proper__lp_names_grow(proper__lp_names *t, char *const *names, size_t count) {
-    proper__lp_names bigger;
-    size_t i, where;
-    bigger.cap = t->cap * 2;
-    bigger.slot = (size_t *)proper_calloc(bigger.cap, sizeof *bigger.slot);
-    if (!bigger.slot) return PROPER_ENOMEM;
-    for (i = 0; i < count; i++) {
-        proper__lp_names_find(&bigger, names, names[i], strlen(names[i]), &where);
-        bigger.slot[where] = i + 1;
-    }
-    PROPER_FREE(t->slot);
-    *t = bigger;
-    return PROPER_OK;
-}
-
 /* ---- writer ------------------------------------------------------------ */
 
-typedef struct proper__lp_buf {
-    char *data;
-    size_t len, cap;
-    int failed;
-} proper__lp_buf;
-
-static void proper__lp_put(proper__lp_buf *b, const char *fmt, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-static void proper__lp_put(proper__lp_buf *b, const char *fmt, ...) {
-    va_list ap;
-    int n;
-    if (b->failed) return;
-    if (proper_reserve(&b->data, &b->cap, b->len + 128, 1)) { b->failed = 1; return; }
-    va_start(ap, fmt);
-    n = vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
-    va_end(ap);
-    if (n < 0) { b->failed = 1; return; }
-    if ((size_t)n >= b->cap - b->len) {
-        if (proper_reserve(&b->data, &b->cap, b->len + (size_t)n + 1, 1)) { b->failed = 1; return; }
-        va_start(ap, fmt);
-        vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
-        va_end(ap);
-    }
-    b->len += (size_t)n;
-}
-
-static void proper__lp_put_name(proper__lp_buf *b, char *const *names, size_t i, char prefix) {
-    if (names && names[i]) proper__lp_put(b, "%s", names[i]);
-    else proper__lp_put(b, "%c%zu", prefix, i + 1);
+static void proper__lp_put_name(proper_strbuf *b, char *const *names, size_t i, char prefix) {
+    if (names && names[i]) proper_strbuf_puts(b, names[i]);
+    else proper_strbuf_printf(b, "%c%zu", prefix, i + 1);
 }
 
 /* " + 3 x1" / " - 2.5 x2"; coefficient 1 is written out (GLPK reads both). */
-static void proper__lp_put_term(proper__lp_buf *b, double v, char *const *names, size_t j) {
-    proper__lp_put(b, " %c %.17g ", v < 0 || (v == 0 && signbit(v)) ? '-' : '+', fabs(v));
+static void proper__lp_put_term(proper_strbuf *b, double v, char *const *names, size_t j) {
+    proper_strbuf_printf(b, " %c ", v < 0 || (v == 0 && signbit(v)) ? '-' : '+');
+    proper_strbuf_double(b, fabs(v));
+    proper_strbuf_puts(b, " ");
     proper__lp_put_name(b, names, j, 'x');
 }
 
-/* Every name explicit or default must be distinct: a default "x3" could clash
- * with a user's "x3". */
+/* " <= 3\n": a relation and a number. */
+static void proper__lp_put_rel(proper_strbuf *b, const char *rel, double v) {
+    proper_strbuf_printf(b, " %s ", rel);
+    proper_strbuf_double(b, v);
+    proper_strbuf_puts(b, "\n");
+}
+
 /* A row written as "expr - ~rN = 0" with the range on column ~rN. */
 static int proper__lp_aux_row(const proper_lp *lp, size_t i) {
     double lo = lp->row_lo[i], hi = lp->row_hi[i];
     return lo != hi && proper__lp_isinf(lo) == proper__lp_isinf(hi);
 }
 
+/* The i-th name the writer emits: columns, then rows, then the auxiliary
+ * columns "~rN" of ranged rows (NULL for a row that has none). */
+static const char *proper__lp_emitted_name(const proper_lp *lp, size_t i, char *buf, size_t size) {
+    if (i < lp->ncols) {
+        if (lp->col_name && lp->col_name[i]) return lp->col_name[i];
+        snprintf(buf, size, "x%zu", i + 1);
+    } else if (i < lp->ncols + lp->nrows) {
+        size_t k = i - lp->ncols;
+        if (lp->row_name && lp->row_name[k]) return lp->row_name[k];
+        snprintf(buf, size, "r%zu", k + 1);
+    } else {
+        size_t k = i - lp->ncols - lp->nrows;
+        if (!proper__lp_aux_row(lp, k)) return NULL;
+        snprintf(buf, size, "~r%zu", k + 1);
+    }
+    return buf;
+}
+
 /* Every name the writer emits (explicit, default "x3"/"r2", auxiliary
- * "~r4") must be distinct: a default name could clash with a user's. */
+ * "~r4") must be distinct: a default name could clash with a user's. Rows
+ * and columns live in separate name spaces in CPLEX LP, but a shared check
+ * is simpler and costs users nothing. */
 static int proper__lp_unique_names(const proper_lp *lp, proper_error *err) {
-    size_t total = lp->ncols + 2 * lp->nrows, i, where, count = 0;
-    char **names = (char **)proper_calloc(total ? total : 1, sizeof *names);
+    size_t total = lp->ncols + 2 * lp->nrows, i, index;
+    proper_intern seen;
     char buf[32];
-    proper__lp_names t;
-    int rc = PROPER_OK;
-    if (!names || proper__lp_names_init(&t, total)) {
-        PROPER_FREE(names);
-        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory checking LP names");
-    }
+    int rc = PROPER_OK, added;
+    proper_intern_init(&seen);
     for (i = 0; i < total && !rc; i++) {
-        const char *nm;
-        if (i < lp->ncols) {
-            nm = lp->col_name ? lp->col_name[i] : NULL;
-            if (!nm) snprintf(buf, sizeof buf, "x%zu", i + 1), nm = buf;
-        } else if (i < lp->ncols + lp->nrows) {
-            size_t k = i - lp->ncols;
-            nm = lp->row_name ? lp->row_name[k] : NULL;
-            if (!nm) snprintf(buf, sizeof buf, "r%zu", k + 1), nm = buf;
-        } else {
-            size_t k = i - lp->ncols - lp->nrows;
-            if (!proper__lp_aux_row(lp, k)) continue;
-            snprintf(buf, sizeof buf, "~r%zu", k + 1);
-            nm = buf;
-        }
-        if (!(names[count] = proper__lp_strdup(nm, strlen(nm)))) { rc = PROPER_ENOMEM; break; }
-        /* rows and columns live in separate name spaces in CPLEX LP, but a
-         * shared check is simpler and costs users nothing */
-        if (proper__lp_names_find(&t, names, names[count], strlen(names[count]), &where) != (size_t)-1) {
-            rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "LP name '%s' is used twice", names[count]);
-            count++;
-            break;
-        }
-        t.slot[where] = count + 1;
-        count++;
-        if (2 * count + 2 > t.cap && proper__lp_names_grow(&t, names, count)) { rc = PROPER_ENOMEM; break; }
+        const char *nm = proper__lp_emitted_name(lp, i, buf, sizeof buf);
+        if (!nm) continue;
+        if (proper_intern_add(&seen, nm, strlen(nm), &index, &added))
+            rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory checking LP names");
+        else if (!added)
+            rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "LP name '%s' is used twice", nm);
     }
-    if (rc == PROPER_ENOMEM) proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory checking LP names");
-    for (i = 0; i < count; i++) PROPER_FREE(names[i]);
-    PROPER_FREE(names);
-    proper__lp_names_free(&t);
+    proper_intern_free(&seen);
     return rc;
 }
 
-PROPER_API int proper_lp_write_cplex(const proper_lp *lp, char **text, size_t *len, proper_error *err) {
-    proper__lp_buf b;
-    size_t i, j, k, nrange = 0;
-    int rc;
-    *text = NULL;
-    if (len) *len = 0;
-    if (lp->ncols == 0)
-        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "an LP needs at least one column to be written");
-    if ((rc = proper__lp_unique_names(lp, err))) return rc;
-    memset(&b, 0, sizeof b);
-    proper__lp_put(&b, "\\* written by proper %s: %zu columns, %zu rows *\\\n\n%s\n obj:",
-                   PROPER_VERSION_STRING, lp->ncols, lp->nrows, lp->maximize ? "Maximize" : "Minimize");
-    for (j = 0; j < lp->ncols; j++) {
-        if (j > 0 && j % 8 == 0) proper__lp_put(&b, "\n     ");
-        proper__lp_put_term(&b, lp->obj[j], lp->col_name, j);
-    }
-    proper__lp_put(&b, "\n");
-    if (lp->obj_const != 0) proper__lp_put(&b, "\\* constant term = %.17g *\\\n", lp->obj_const);
-    proper__lp_put(&b, "\nSubject To\n");
+static void proper__lp_put_rows(const proper_lp *lp, proper_strbuf *b) {
+    size_t i, k;
+    proper_strbuf_puts(b, "\nSubject To\n");
     for (i = 0; i < lp->nrows; i++) {
         double lo = lp->row_lo[i], hi = lp->row_hi[i];
-        int ranged = proper__lp_aux_row(lp, i);
-        proper__lp_put(&b, " ");
-        proper__lp_put_name(&b, lp->row_name, i, 'r');
-        proper__lp_put(&b, ":");
-        if (lp->row_start[i] == lp->row_start[i + 1]) proper__lp_put_term(&b, 0.0, lp->col_name, 0);
+        proper_strbuf_puts(b, " ");
+        proper__lp_put_name(b, lp->row_name, i, 'r');
+        proper_strbuf_puts(b, ":");
+        if (lp->row_start[i] == lp->row_start[i + 1]) proper__lp_put_term(b, 0.0, lp->col_name, 0);
         for (k = lp->row_start[i]; k < lp->row_start[i + 1]; k++) {
-            if (k > lp->row_start[i] && (k - lp->row_start[i]) % 8 == 0) proper__lp_put(&b, "\n     ");
-            proper__lp_put_term(&b, lp->val[k], lp->col_name, lp->col_idx[k]);
+            if (k > lp->row_start[i] && (k - lp->row_start[i]) % 8 == 0) proper_strbuf_puts(b, "\n     ");
+            proper__lp_put_term(b, lp->val[k], lp->col_name, lp->col_idx[k]);
         }
-        if (ranged) proper__lp_put(&b, " - ~r%zu = 0\n", i + 1), nrange++;
-        else if (lo == hi) proper__lp_put(&b, " = %.17g\n", lo);
-        else if (!proper__lp_isinf(lo)) proper__lp_put(&b, " >= %.17g\n", lo);
-        else proper__lp_put(&b, " <= %.17g\n", hi);
+        if (proper__lp_aux_row(lp, i)) proper_strbuf_printf(b, " - ~r%zu = 0\n", i + 1);
+        else if (lo == hi) proper__lp_put_rel(b, "=", lo);
+        else if (!proper__lp_isinf(lo)) proper__lp_put_rel(b, ">=", lo);
+        else proper__lp_put_rel(b, "<=", hi);
     }
-    proper__lp_put(&b, "\nBounds\n");
+}
+
+static void proper__lp_put_bounds(const proper_lp *lp, proper_strbuf *b) {
+    size_t i, j;
+    proper_strbuf_puts(b, "\nBounds\n");
     for (j = 0; j < lp->ncols; j++) {
         double lo = lp->col_lo[j], hi = lp->col_hi[j];
         if (lo == 0 && proper__lp_isinf(hi)) continue; /* the default */
-        proper__lp_put(&b, " ");
+        proper_strbuf_puts(b, " ");
         if (proper__lp_isinf(lo) && proper__lp_isinf(hi)) {
-            proper__lp_put_name(&b, lp->col_name, j, 'x');
-            proper__lp_put(&b, " free\n");
-        } else if (lo == hi) {
-            proper__lp_put_name(&b, lp->col_name, j, 'x');
-            proper__lp_put(&b, " = %.17g\n", lo);
-        } else if (proper__lp_isinf(hi)) {
-            proper__lp_put_name(&b, lp->col_name, j, 'x');
-            proper__lp_put(&b, " >= %.17g\n", lo);
+            proper__lp_put_name(b, lp->col_name, j, 'x');
+            proper_strbuf_puts(b, " free\n");
+        } else if (lo == hi || proper__lp_isinf(hi)) {
+            proper__lp_put_name(b, lp->col_name, j, 'x');
+            proper__lp_put_rel(b, lo == hi ? "=" : ">=", lo);
         } else {
-            if (proper__lp_isinf(lo)) proper__lp_put(&b, "-inf <= ");
-            else proper__lp_put(&b, "%.17g <= ", lo);
-            proper__lp_put_name(&b, lp->col_name, j, 'x');
-            proper__lp_put(&b, " <= %.17g\n", hi);
+            if (proper__lp_isinf(lo)) proper_strbuf_puts(b, "-inf");
+            else proper_strbuf_double(b, lo);
+            proper_strbuf_puts(b, " <= ");
+            proper__lp_put_name(b, lp->col_name, j, 'x');
+            proper__lp_put_rel(b, "<=", hi);
         }
     }
-    for (i = 0; i < lp->nrows && nrange; i++) {
-        double lo = lp->row_lo[i], hi = lp->row_hi[i];
+    for (i = 0; i < lp->nrows; i++) {
         if (!proper__lp_aux_row(lp, i)) continue;
-        if (proper__lp_isinf(lo)) proper__lp_put(&b, " ~r%zu free\n", i + 1);
-        else proper__lp_put(&b, " %.17g <= ~r%zu <= %.17g\n", lo, i + 1, hi);
+        if (proper__lp_isinf(lp->row_lo[i])) {
+            proper_strbuf_printf(b, " ~r%zu free\n", i + 1);
+            continue;
+        }
+        proper_strbuf_puts(b, " ");
+        proper_strbuf_double(b, lp->row_lo[i]);
+        proper_strbuf_printf(b, " <= ~r%zu", i + 1);
+        proper__lp_put_rel(b, "<=", lp->row_hi[i]);
     }
-    proper__lp_put(&b, "\nEnd\n");
-    if (b.failed) {
-        PROPER_FREE(b.data);
-        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory writing an LP");
-    }
-    *text = b.data;
-    if (len) *len = b.len;
-    return PROPER_OK;
 }
 
-PROPER_API int proper_lp_write_cplex_file(const proper_lp *lp, const char *path, proper_error *err) {
-    char *text;
-    size_t len;
-    FILE *f;
-    int rc = proper_lp_write_cplex(lp, &text, &len, err);
-    if (rc) return rc;
-    f = fopen(path, "wb");
-    if (!f) {
-        PROPER_FREE(text);
-        return proper_error_set(err, PROPER_EIO, path, 0, 0, "cannot open for writing");
+PROPER_API int proper_lp_format_cplex(const proper_lp *lp, proper_strbuf *b, proper_error *err) {
+    size_t j;
+    int rc;
+    if (lp->ncols == 0)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "an LP needs at least one column to be written");
+    if ((rc = proper__lp_unique_names(lp, err))) return rc;
+    proper_strbuf_printf(b, "\\* written by proper %s: %zu columns, %zu rows *\\\n\n%s\n obj:", PROPER_VERSION_STRING,
+                         lp->ncols, lp->nrows, lp->maximize ? "Maximize" : "Minimize");
+    for (j = 0; j < lp->ncols; j++) {
+        if (j > 0 && j % 8 == 0) proper_strbuf_puts(b, "\n     ");
+        proper__lp_put_term(b, lp->obj[j], lp->col_name, j);
     }
-    if (fwrite(text, 1, len, f) != len) rc = PROPER_EIO;
-    if (fclose(f) != 0) rc = PROPER_EIO;
-    PROPER_FREE(text);
-    if (rc) return proper_error_set(err, rc, path, 0, 0, "write failed");
-    return PROPER_OK;
+    proper_strbuf_puts(b, "\n");
+    if (lp->obj_const != 0) {
+        proper_strbuf_puts(b, "\\* constant term = ");
+        proper_strbuf_double(b, lp->obj_const);
+        proper_strbuf_puts(b, " *\\\n");
+    }
+    proper__lp_put_rows(lp, b);
+    proper__lp_put_bounds(lp, b);
+    proper_strbuf_puts(b, "\nEnd\n");
+    return b->failed ? proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory writing an LP") : PROPER_OK;
+}
+
+PROPER_API int proper_lp_write_cplex(const proper_lp *lp, FILE *f, proper_error *err) {
+    proper_strbuf b;
+    int rc;
+    proper_strbuf_init(&b);
+    rc = proper_lp_format_cplex(lp, &b, err);
+    if (rc == PROPER_OK && b.len && fwrite(b.data, 1, b.len, f) != b.len)
+        rc = proper_error_set(err, PROPER_EIO, NULL, 0, 0, "write error");
+    proper_strbuf_free(&b);
+    return rc;
 }
 
 /* ---- reader ------------------------------------------------------------ */
 
 enum {
-    PROPER__TK_END, PROPER__TK_NAME, PROPER__TK_NUM, PROPER__TK_PLUS, PROPER__TK_MINUS,
-    PROPER__TK_COLON, PROPER__TK_LE, PROPER__TK_GE, PROPER__TK_EQ
+    PROPER__LP_TK_END, PROPER__LP_TK_NAME, PROPER__LP_TK_NUM, PROPER__LP_TK_PLUS, PROPER__LP_TK_MINUS,
+    PROPER__LP_TK_COLON, PROPER__LP_TK_LE, PROPER__LP_TK_GE, PROPER__LP_TK_EQ
 };
 
 enum {
-    PROPER__SEC_NONE, PROPER__SEC_MIN, PROPER__SEC_MAX, PROPER__SEC_ROWS, PROPER__SEC_ROWS2,
-    PROPER__SEC_BOUNDS, PROPER__SEC_INT, PROPER__SEC_END
+    PROPER__LP_SEC_NONE, PROPER__LP_SEC_MIN, PROPER__LP_SEC_MAX, PROPER__LP_SEC_ROWS, PROPER__LP_SEC_ROWS2,
+    PROPER__LP_SEC_BOUNDS, PROPER__LP_SEC_INT, PROPER__LP_SEC_END
 };
 
 typedef struct proper__lp_tok {
@@ -710,7 +652,7 @@ typedef struct proper__lp_reader {
     proper__lp_tok tok;
     int have_bol;    /* a newline was passed since the last token */
     proper_lp *lp;
-    proper__lp_names cols, rows;
+    proper_intern cols, rows; /* column names (index = column); named rows */
     proper_error *err;
     size_t *tcol; double *tval; size_t tlen, tcap, tvcap; /* the expression being read */
     size_t *where_in_expr; size_t where_cap;  /* per column: index in tcol + 1, 0 if absent */
@@ -755,10 +697,10 @@ static int proper__lp_next(proper__lp_reader *r) {
     t->col = c->col;
     t->at_bol = r->have_bol && c->col == 1;
     r->have_bol = 0;
-    if (c->p >= c->end) { t->kind = PROPER__TK_END; return PROPER_OK; }
+    if (c->p >= c->end) { t->kind = PROPER__LP_TK_END; return PROPER_OK; }
     ch = *c->p;
     if (ch == '+' || ch == '-' || ch == ':') {
-        t->kind = ch == '+' ? PROPER__TK_PLUS : ch == '-' ? PROPER__TK_MINUS : PROPER__TK_COLON;
+        t->kind = ch == '+' ? PROPER__LP_TK_PLUS : ch == '-' ? PROPER__LP_TK_MINUS : PROPER__LP_TK_COLON;
         proper_cursor_advance(c);
         return PROPER_OK;
     }
@@ -766,7 +708,7 @@ static int proper__lp_next(proper__lp_reader *r) {
         proper_cursor_advance(c);
         if (ch == '=' && c->p < c->end && (*c->p == '<' || *c->p == '>')) ch = *c->p, proper_cursor_advance(c);
         else if (ch != '=' && c->p < c->end && *c->p == '=') proper_cursor_advance(c);
-        t->kind = ch == '<' ? PROPER__TK_LE : ch == '>' ? PROPER__TK_GE : PROPER__TK_EQ;
+        t->kind = ch == '<' ? PROPER__LP_TK_LE : ch == '>' ? PROPER__LP_TK_GE : PROPER__LP_TK_EQ;
         return PROPER_OK;
     }
     if ((ch >= '0' && ch <= '9') || ch == '.') {
@@ -789,7 +731,7 @@ static int proper__lp_next(proper__lp_reader *r) {
         if (!digits || endp != buf + n) return proper_cursor_error(c, r->err, PROPER_EPARSE, "malformed number '%s'", buf);
         if (!isfinite(t->num)) return proper_cursor_error(c, r->err, PROPER_ERANGE, "number '%s' is too large", buf);
         while (n--) proper_cursor_advance(c);
-        t->kind = PROPER__TK_NUM;
+        t->kind = PROPER__LP_TK_NUM;
         return PROPER_OK;
     }
     if (proper__lp_name_char(ch, 1)) {
@@ -797,46 +739,45 @@ static int proper__lp_next(proper__lp_reader *r) {
         t->n = 0;
         while (c->p < c->end && proper__lp_name_char(*c->p, 0)) { proper_cursor_advance(c); t->n++; }
         if (t->n > 255) return proper__lp_tok_error(r, PROPER_EPARSE, "name longer than 255 characters");
-        t->kind = PROPER__TK_NAME;
+        t->kind = PROPER__LP_TK_NAME;
         return PROPER_OK;
     }
     return proper_cursor_error(c, r->err, PROPER_EPARSE, "unexpected character '%c'", ch);
 }
 
-/* A section keyword starts a line; returns PROPER__SEC_NONE otherwise.
- * "subject" and "such" need a second word (PROPER__SEC_ROWS2). */
+/* A section keyword starts a line; returns PROPER__LP_SEC_NONE otherwise.
+ * "subject" and "such" need a second word (PROPER__LP_SEC_ROWS2). */
 static int proper__lp_keyword(const proper__lp_tok *t) {
     static const struct { const char *word; int sec; } words[] = {
-        {"minimize", PROPER__SEC_MIN}, {"minimise", PROPER__SEC_MIN}, {"minimum", PROPER__SEC_MIN},
-        {"min", PROPER__SEC_MIN}, {"maximize", PROPER__SEC_MAX}, {"maximise", PROPER__SEC_MAX},
-        {"maximum", PROPER__SEC_MAX}, {"max", PROPER__SEC_MAX}, {"st", PROPER__SEC_ROWS},
-        {"s.t.", PROPER__SEC_ROWS}, {"st.", PROPER__SEC_ROWS}, {"subject", PROPER__SEC_ROWS2},
-        {"such", PROPER__SEC_ROWS2}, {"bounds", PROPER__SEC_BOUNDS}, {"bound", PROPER__SEC_BOUNDS},
-        {"general", PROPER__SEC_INT}, {"generals", PROPER__SEC_INT}, {"gen", PROPER__SEC_INT},
-        {"integer", PROPER__SEC_INT}, {"integers", PROPER__SEC_INT}, {"binary", PROPER__SEC_INT},
-        {"binaries", PROPER__SEC_INT}, {"bin", PROPER__SEC_INT}, {"end", PROPER__SEC_END}};
+        {"minimize", PROPER__LP_SEC_MIN}, {"minimise", PROPER__LP_SEC_MIN}, {"minimum", PROPER__LP_SEC_MIN},
+        {"min", PROPER__LP_SEC_MIN}, {"maximize", PROPER__LP_SEC_MAX}, {"maximise", PROPER__LP_SEC_MAX},
+        {"maximum", PROPER__LP_SEC_MAX}, {"max", PROPER__LP_SEC_MAX}, {"st", PROPER__LP_SEC_ROWS},
+        {"s.t.", PROPER__LP_SEC_ROWS}, {"st.", PROPER__LP_SEC_ROWS}, {"subject", PROPER__LP_SEC_ROWS2},
+        {"such", PROPER__LP_SEC_ROWS2}, {"bounds", PROPER__LP_SEC_BOUNDS}, {"bound", PROPER__LP_SEC_BOUNDS},
+        {"general", PROPER__LP_SEC_INT}, {"generals", PROPER__LP_SEC_INT}, {"gen", PROPER__LP_SEC_INT},
+        {"integer", PROPER__LP_SEC_INT}, {"integers", PROPER__LP_SEC_INT}, {"binary", PROPER__LP_SEC_INT},
+        {"binaries", PROPER__LP_SEC_INT}, {"bin", PROPER__LP_SEC_INT}, {"end", PROPER__LP_SEC_END}};
     size_t i;
-    if (t->kind != PROPER__TK_NAME || !t->at_bol) return PROPER__SEC_NONE;
+    if (t->kind != PROPER__LP_TK_NAME || !t->at_bol) return PROPER__LP_SEC_NONE;
     for (i = 0; i < sizeof words / sizeof words[0]; i++)
         if (proper__lp_lower_eq(t->s, t->n, words[i].word)) return words[i].sec;
-    return PROPER__SEC_NONE;
+    return PROPER__LP_SEC_NONE;
 }
 
 /* Column index of a name, creating a column with default bounds if new. */
 static int proper__lp_col(proper__lp_reader *r, size_t *j) {
     proper_lp *lp = r->lp;
-    size_t where, idx;
+    size_t idx;
     char tmp[256];
     const proper__lp_tok *t = &r->tok;
-    idx = proper__lp_names_find(&r->cols, lp->col_name, t->s, t->n, &where);
-    if (idx != (size_t)-1) { *j = idx; return PROPER_OK; }
+    idx = proper_intern_find(&r->cols, t->s, t->n);
+    if (idx != PROPER_INTERN_NONE) { *j = idx; return PROPER_OK; }
     memcpy(tmp, t->s, t->n);
     tmp[t->n] = '\0';
     if (proper__lp_reserved(t->s, t->n)) return proper__lp_tok_error(r, PROPER_EPARSE, "expected a variable name");
     if (proper_lp_add_col(lp, 0.0, 0.0, PROPER_LP_INF, tmp, j, r->err))
         return proper__lp_tok_error(r, r->err->code, r->err->message);
-    r->cols.slot[where] = *j + 1;
-    if (2 * lp->ncols + 2 > r->cols.cap && proper__lp_names_grow(&r->cols, lp->col_name, lp->ncols))
+    if (proper_intern_add(&r->cols, t->s, t->n, &idx, NULL))
         return proper__lp_tok_error(r, PROPER_ENOMEM, "out of memory");
     return PROPER_OK;
 }
@@ -873,21 +814,21 @@ static int proper__lp_expr(proper__lp_reader *r, double *constant, int allow_con
         proper__lp_tok *t = &r->tok;
         double sign = 1;
         int have_sign = 0;
-        if (t->kind == PROPER__TK_END || t->kind == PROPER__TK_LE || t->kind == PROPER__TK_GE ||
-            t->kind == PROPER__TK_EQ || proper__lp_keyword(t) != PROPER__SEC_NONE)
+        if (t->kind == PROPER__LP_TK_END || t->kind == PROPER__LP_TK_LE || t->kind == PROPER__LP_TK_GE ||
+            t->kind == PROPER__LP_TK_EQ || proper__lp_keyword(t) != PROPER__LP_SEC_NONE)
             break;
-        while (t->kind == PROPER__TK_PLUS || t->kind == PROPER__TK_MINUS) {
-            if (t->kind == PROPER__TK_MINUS) sign = -sign;
+        while (t->kind == PROPER__LP_TK_PLUS || t->kind == PROPER__LP_TK_MINUS) {
+            if (t->kind == PROPER__LP_TK_MINUS) sign = -sign;
             have_sign = 1;
             if ((rc = proper__lp_next(r))) goto out;
         }
         if (!first && !have_sign) { rc = proper__lp_tok_error(r, PROPER_EPARSE, "expected '+' or '-' between terms"); goto out; }
         first = 0;
-        if (t->kind == PROPER__TK_NUM) {
+        if (t->kind == PROPER__LP_TK_NUM) {
             double coef = t->num;
             proper__lp_tok num_tok = *t;
             if ((rc = proper__lp_next(r))) goto out;
-            if (t->kind == PROPER__TK_NAME && proper__lp_keyword(t) == PROPER__SEC_NONE) {
+            if (t->kind == PROPER__LP_TK_NAME && proper__lp_keyword(t) == PROPER__LP_SEC_NONE) {
                 size_t j;
                 if ((rc = proper__lp_col(r, &j)) || (rc = proper__lp_expr_add(r, j, sign * coef))) goto out;
                 if ((rc = proper__lp_next(r))) goto out;
@@ -898,7 +839,7 @@ static int proper__lp_expr(proper__lp_reader *r, double *constant, int allow_con
                 rc = proper__lp_tok_error(r, PROPER_EPARSE, "constant term in a constraint (move it to the right-hand side)");
                 goto out;
             }
-        } else if (t->kind == PROPER__TK_NAME && proper__lp_keyword(t) == PROPER__SEC_NONE) {
+        } else if (t->kind == PROPER__LP_TK_NAME && proper__lp_keyword(t) == PROPER__LP_SEC_NONE) {
             size_t j;
             if ((rc = proper__lp_col(r, &j)) || (rc = proper__lp_expr_add(r, j, sign))) goto out;
             if ((rc = proper__lp_next(r))) goto out;
@@ -915,13 +856,13 @@ out:
 static int proper__lp_signed_number(proper__lp_reader *r, double *v, int allow_inf) {
     double sign = 1;
     int rc;
-    while (r->tok.kind == PROPER__TK_PLUS || r->tok.kind == PROPER__TK_MINUS) {
-        if (r->tok.kind == PROPER__TK_MINUS) sign = -sign;
+    while (r->tok.kind == PROPER__LP_TK_PLUS || r->tok.kind == PROPER__LP_TK_MINUS) {
+        if (r->tok.kind == PROPER__LP_TK_MINUS) sign = -sign;
         if ((rc = proper__lp_next(r))) return rc;
     }
-    if (r->tok.kind == PROPER__TK_NUM)
+    if (r->tok.kind == PROPER__LP_TK_NUM)
         *v = sign * r->tok.num;
-    else if (allow_inf && r->tok.kind == PROPER__TK_NAME &&
+    else if (allow_inf && r->tok.kind == PROPER__LP_TK_NAME &&
              (proper__lp_lower_eq(r->tok.s, r->tok.n, "inf") || proper__lp_lower_eq(r->tok.s, r->tok.n, "infinity")))
         *v = sign * PROPER_LP_INF;
     else
@@ -937,9 +878,9 @@ static int proper__lp_label(proper__lp_reader *r, char *name, int *has) {
     proper__lp_tok savet = r->tok;
     int save_bol = r->have_bol, rc;
     *has = 0;
-    if (r->tok.kind != PROPER__TK_NAME || proper__lp_keyword(&r->tok) != PROPER__SEC_NONE) return PROPER_OK;
+    if (r->tok.kind != PROPER__LP_TK_NAME || proper__lp_keyword(&r->tok) != PROPER__LP_SEC_NONE) return PROPER_OK;
     if ((rc = proper__lp_next(r))) return rc;
-    if (r->tok.kind == PROPER__TK_COLON) {
+    if (r->tok.kind == PROPER__LP_TK_COLON) {
         memcpy(name, savet.s, savet.n);
         name[savet.n] = '\0';
         *has = 1;
@@ -954,51 +895,34 @@ static int proper__lp_label(proper__lp_reader *r, char *name, int *has) {
 static int proper__lp_read_row(proper__lp_reader *r) {
     proper_lp *lp = r->lp;
     char name[256];
-    size_t where;
+    size_t index;
     int has_name, rc, op;
     double constant, rhs = 0;
     proper__lp_tok at = r->tok;
     if ((rc = proper__lp_label(r, name, &has_name))) return rc;
     if (has_name && (proper__lp_check_name(name, "row", r->err) ||
-                     proper__lp_names_find(&r->rows, lp->row_name, name, strlen(name), &where) != (size_t)-1)) {
+                     proper_intern_find(&r->rows, name, strlen(name)) != PROPER_INTERN_NONE)) {
         r->tok = at;
         return proper__lp_tok_error(r, PROPER_EPARSE, "invalid or repeated constraint name");
     }
     if ((rc = proper__lp_expr(r, &constant, 0))) return rc;
     if (r->tlen == 0) return proper__lp_tok_error(r, PROPER_EPARSE, "constraint without variables");
     op = r->tok.kind;
-    if (op != PROPER__TK_LE && op != PROPER__TK_GE && op != PROPER__TK_EQ)
+    if (op != PROPER__LP_TK_LE && op != PROPER__LP_TK_GE && op != PROPER__LP_TK_EQ)
         return proper__lp_tok_error(r, PROPER_EPARSE, "expected '<=', '>=' or '=' in a constraint");
     if ((rc = proper__lp_next(r)) || (rc = proper__lp_signed_number(r, &rhs, 0))) return rc;
-    if (proper_lp_add_row(lp, r->tlen, r->tcol, r->tval, op == PROPER__TK_LE ? -PROPER_LP_INF : rhs,
-                          op == PROPER__TK_GE ? PROPER_LP_INF : rhs, has_name ? name : NULL, r->err)) {
+    if (proper_lp_add_row(lp, r->tlen, r->tcol, r->tval, op == PROPER__LP_TK_LE ? -PROPER_LP_INF : rhs,
+                          op == PROPER__LP_TK_GE ? PROPER_LP_INF : rhs, has_name ? name : NULL, r->err)) {
         r->tok = at;
         return proper__lp_tok_error(r, r->err->code, r->err->message);
     }
-    if (has_name) {
-        proper__lp_names_find(&r->rows, lp->row_name, name, strlen(name), &where);
-        r->rows.slot[where] = lp->nrows;
-        if (2 * lp->nrows + 2 > r->rows.cap) {
-            /* unnamed rows have NULL names: the table holds named rows only */
-            proper__lp_names bigger;
-            size_t i, w;
-            bigger.cap = r->rows.cap * 2;
-            bigger.slot = (size_t *)proper_calloc(bigger.cap, sizeof *bigger.slot);
-            if (!bigger.slot) return proper__lp_tok_error(r, PROPER_ENOMEM, "out of memory");
-            for (i = 0; i < lp->nrows; i++) {
-                if (!lp->row_name[i]) continue;
-                proper__lp_names_find(&bigger, lp->row_name, lp->row_name[i], strlen(lp->row_name[i]), &w);
-                bigger.slot[w] = i + 1;
-            }
-            PROPER_FREE(r->rows.slot);
-            r->rows = bigger;
-        }
-    }
+    if (has_name && proper_intern_add(&r->rows, name, strlen(name), &index, NULL))
+        return proper__lp_tok_error(r, PROPER_ENOMEM, "out of memory");
     return PROPER_OK;
 }
 
 static int proper__lp_is_rel(int kind) {
-    return kind == PROPER__TK_LE || kind == PROPER__TK_GE || kind == PROPER__TK_EQ;
+    return kind == PROPER__LP_TK_LE || kind == PROPER__LP_TK_GE || kind == PROPER__LP_TK_EQ;
 }
 
 /* One bound: "x free", "x op v", "v op x", "v op x op w" (same op twice). */
@@ -1008,9 +932,9 @@ static int proper__lp_read_bound(proper__lp_reader *r) {
     size_t j;
     int rc, op;
     double v, w;
-    if (r->tok.kind == PROPER__TK_NAME && !proper__lp_reserved(r->tok.s, r->tok.n)) {
+    if (r->tok.kind == PROPER__LP_TK_NAME && !proper__lp_reserved(r->tok.s, r->tok.n)) {
         if ((rc = proper__lp_col(r, &j)) || (rc = proper__lp_next(r))) return rc;
-        if (r->tok.kind == PROPER__TK_NAME && proper__lp_lower_eq(r->tok.s, r->tok.n, "free")) {
+        if (r->tok.kind == PROPER__LP_TK_NAME && proper__lp_lower_eq(r->tok.s, r->tok.n, "free")) {
             lp->col_lo[j] = -PROPER_LP_INF;
             lp->col_hi[j] = PROPER_LP_INF;
             return proper__lp_next(r);
@@ -1018,25 +942,25 @@ static int proper__lp_read_bound(proper__lp_reader *r) {
         op = r->tok.kind;
         if (!proper__lp_is_rel(op)) return proper__lp_tok_error(r, PROPER_EPARSE, "expected '<=', '>=', '=' or 'free' in a bound");
         if ((rc = proper__lp_next(r)) || (rc = proper__lp_signed_number(r, &v, 1))) return rc;
-        if (op == PROPER__TK_LE) lp->col_hi[j] = v;
-        else if (op == PROPER__TK_GE) lp->col_lo[j] = v;
+        if (op == PROPER__LP_TK_LE) lp->col_hi[j] = v;
+        else if (op == PROPER__LP_TK_GE) lp->col_lo[j] = v;
         else lp->col_lo[j] = lp->col_hi[j] = v;
     } else {
         if ((rc = proper__lp_signed_number(r, &v, 1))) return rc;
         op = r->tok.kind;
         if (!proper__lp_is_rel(op)) return proper__lp_tok_error(r, PROPER_EPARSE, "expected '<=', '>=' or '=' in a bound");
         if ((rc = proper__lp_next(r))) return rc;
-        if (r->tok.kind != PROPER__TK_NAME || proper__lp_reserved(r->tok.s, r->tok.n) ||
-            proper__lp_keyword(&r->tok) != PROPER__SEC_NONE)
+        if (r->tok.kind != PROPER__LP_TK_NAME || proper__lp_reserved(r->tok.s, r->tok.n) ||
+            proper__lp_keyword(&r->tok) != PROPER__LP_SEC_NONE)
             return proper__lp_tok_error(r, PROPER_EPARSE, "expected a variable name in a bound");
         if ((rc = proper__lp_col(r, &j)) || (rc = proper__lp_next(r))) return rc;
-        if (op == PROPER__TK_LE) lp->col_lo[j] = v;
-        else if (op == PROPER__TK_GE) lp->col_hi[j] = v;
+        if (op == PROPER__LP_TK_LE) lp->col_lo[j] = v;
+        else if (op == PROPER__LP_TK_GE) lp->col_hi[j] = v;
         else lp->col_lo[j] = lp->col_hi[j] = v;
-        if (op != PROPER__TK_EQ && proper__lp_is_rel(r->tok.kind)) {
+        if (op != PROPER__LP_TK_EQ && proper__lp_is_rel(r->tok.kind)) {
             if (r->tok.kind != op) return proper__lp_tok_error(r, PROPER_EPARSE, "a double bound needs the same relation twice");
             if ((rc = proper__lp_next(r)) || (rc = proper__lp_signed_number(r, &w, 1))) return rc;
-            if (op == PROPER__TK_LE) lp->col_hi[j] = w;
+            if (op == PROPER__LP_TK_LE) lp->col_hi[j] = w;
             else lp->col_lo[j] = w;
         }
     }
@@ -1047,83 +971,102 @@ static int proper__lp_read_bound(proper__lp_reader *r) {
     return PROPER_OK;
 }
 
-PROPER_API int proper_lp_read_cplex(proper_lp *lp, const char *text, size_t len, const char *file,
-                                    proper_error *err) {
-    proper__lp_reader r;
-    proper_error local;
-    int rc, sec = PROPER__SEC_NONE, seen_obj = 0;
-    proper_lp_init(lp);
-    memset(&r, 0, sizeof r);
-    r.lp = lp;
-    r.err = err ? err : &local;
-    r.have_bol = 1;
-    proper_cursor_init(&r.c, text, len, file);
-    if (proper__lp_names_init(&r.cols, 64) || proper__lp_names_init(&r.rows, 64)) {
-        rc = proper_error_set(r.err, PROPER_ENOMEM, file, 0, 0, "out of memory");
-        goto done;
-    }
-    if ((rc = proper__lp_next(&r))) goto done;
-    while (r.tok.kind != PROPER__TK_END) {
-        int kw = proper__lp_keyword(&r.tok);
-        proper__lp_tok kw_tok = r.tok;
-        if (kw != PROPER__SEC_NONE) {
-            if (kw == PROPER__SEC_INT) {
-                rc = proper__lp_tok_error(&r, PROPER_EUNSUPPORTED, "integer variables are not supported (LP only)");
-                goto done;
+/* The objective after its keyword: "[name:] expression". */
+static int proper__lp_read_objective(proper__lp_reader *r, int maximize) {
+    char name[256];
+    int has_name, rc;
+    double constant;
+    size_t k;
+    if ((rc = proper__lp_label(r, name, &has_name))) return rc;
+    if ((rc = proper__lp_expr(r, &constant, 1))) return rc;
+    if (proper__lp_keyword(&r->tok) == PROPER__LP_SEC_NONE && r->tok.kind != PROPER__LP_TK_END)
+        return proper__lp_tok_error(r, PROPER_EPARSE, "unexpected relation in the objective");
+    for (k = 0; k < r->tlen; k++) r->lp->obj[r->tcol[k]] += r->tval[k];
+    r->lp->obj_const = constant;
+    r->lp->maximize = maximize;
+    return PROPER_OK;
+}
+
+/* The whole text, section by section, into r->lp. */
+static int proper__lp_read_sections(proper__lp_reader *r) {
+    int rc, sec = PROPER__LP_SEC_NONE, seen_obj = 0;
+    if ((rc = proper__lp_next(r))) return rc;
+    while (r->tok.kind != PROPER__LP_TK_END) {
+        int kw = proper__lp_keyword(&r->tok);
+        proper__lp_tok kw_tok = r->tok;
+        if (kw != PROPER__LP_SEC_NONE) {
+            if (kw == PROPER__LP_SEC_INT)
+                return proper__lp_tok_error(r, PROPER_EUNSUPPORTED, "integer variables are not supported (LP only)");
+            if (kw == PROPER__LP_SEC_ROWS2) {
+                const char *second = proper__lp_lower_eq(r->tok.s, r->tok.n, "subject") ? "to" : "that";
+                if ((rc = proper__lp_next(r))) return rc;
+                if (r->tok.kind != PROPER__LP_TK_NAME || !proper__lp_lower_eq(r->tok.s, r->tok.n, second))
+                    return proper__lp_tok_error(r, PROPER_EPARSE, "expected 'subject to' or 'such that'");
+                kw = PROPER__LP_SEC_ROWS;
             }
-            if (kw == PROPER__SEC_ROWS2) {
-                const char *second = proper__lp_lower_eq(r.tok.s, r.tok.n, "subject") ? "to" : "that";
-                if ((rc = proper__lp_next(&r))) goto done;
-                if (r.tok.kind != PROPER__TK_NAME || !proper__lp_lower_eq(r.tok.s, r.tok.n, second)) {
-                    rc = proper__lp_tok_error(&r, PROPER_EPARSE, "expected 'subject to' or 'such that'");
-                    goto done;
-                }
-                kw = PROPER__SEC_ROWS;
+            if ((kw == PROPER__LP_SEC_MIN || kw == PROPER__LP_SEC_MAX) && seen_obj) {
+                r->tok = kw_tok;
+                return proper__lp_tok_error(r, PROPER_EPARSE, "a second objective");
             }
-            if ((kw == PROPER__SEC_MIN || kw == PROPER__SEC_MAX) && seen_obj) {
-                r.tok = kw_tok;
-                rc = proper__lp_tok_error(&r, PROPER_EPARSE, "a second objective");
-                goto done;
-            }
-            if (kw != PROPER__SEC_MIN && kw != PROPER__SEC_MAX && !seen_obj) {
-                r.tok = kw_tok;
-                rc = proper__lp_tok_error(&r, PROPER_EPARSE, "expected 'Minimize' or 'Maximize' first");
-                goto done;
+            if (kw != PROPER__LP_SEC_MIN && kw != PROPER__LP_SEC_MAX && !seen_obj) {
+                r->tok = kw_tok;
+                return proper__lp_tok_error(r, PROPER_EPARSE, "expected 'Minimize' or 'Maximize' first");
             }
             sec = kw;
-            if ((rc = proper__lp_next(&r))) goto done;
-            if (sec == PROPER__SEC_END) break;
-            if (sec == PROPER__SEC_MIN || sec == PROPER__SEC_MAX) {
-                char name[256];
-                int has_name;
-                double constant;
-                size_t k;
-                if ((rc = proper__lp_label(&r, name, &has_name))) goto done;
-                if ((rc = proper__lp_expr(&r, &constant, 1))) goto done;
-                if (proper__lp_keyword(&r.tok) == PROPER__SEC_NONE && r.tok.kind != PROPER__TK_END) {
-                    rc = proper__lp_tok_error(&r, PROPER_EPARSE, "unexpected relation in the objective");
-                    goto done;
-                }
-                for (k = 0; k < r.tlen; k++) lp->obj[r.tcol[k]] += r.tval[k];
-                lp->obj_const = constant;
-                lp->maximize = sec == PROPER__SEC_MAX;
+            if ((rc = proper__lp_next(r))) return rc;
+            if (sec == PROPER__LP_SEC_END) break;
+            if (sec == PROPER__LP_SEC_MIN || sec == PROPER__LP_SEC_MAX) {
+                if ((rc = proper__lp_read_objective(r, sec == PROPER__LP_SEC_MAX))) return rc;
                 seen_obj = 1;
             }
             continue;
         }
-        if (sec == PROPER__SEC_ROWS) rc = proper__lp_read_row(&r);
-        else if (sec == PROPER__SEC_BOUNDS) rc = proper__lp_read_bound(&r);
-        else rc = proper__lp_tok_error(&r, PROPER_EPARSE, "expected 'Minimize' or 'Maximize'");
-        if (rc) goto done;
+        if (sec == PROPER__LP_SEC_ROWS) rc = proper__lp_read_row(r);
+        else if (sec == PROPER__LP_SEC_BOUNDS) rc = proper__lp_read_bound(r);
+        else rc = proper__lp_tok_error(r, PROPER_EPARSE, "expected 'Minimize' or 'Maximize'");
+        if (rc) return rc;
     }
-    if (sec != PROPER__SEC_END) rc = proper__lp_tok_error(&r, PROPER_EPARSE, "missing 'End'");
-    else if (lp->ncols == 0) rc = proper__lp_tok_error(&r, PROPER_EPARSE, "the problem has no variables");
-done:
-    proper__lp_names_free(&r.cols);
-    proper__lp_names_free(&r.rows);
+    if (sec != PROPER__LP_SEC_END) return proper__lp_tok_error(r, PROPER_EPARSE, "missing 'End'");
+    if (r->lp->ncols == 0) return proper__lp_tok_error(r, PROPER_EPARSE, "the problem has no variables");
+    return PROPER_OK;
+}
+
+PROPER_API int proper_lp_parse_cplex(proper_lp *out, const char *text, size_t len, const char *name,
+                                     proper_error *err) {
+    proper__lp_reader r;
+    proper_error local;
+    proper_lp lp;
+    int rc;
+    proper_lp_init(&lp);
+    memset(&r, 0, sizeof r);
+    r.lp = &lp;
+    r.err = err ? err : &local;
+    r.have_bol = 1;
+    proper_cursor_init(&r.c, text, len, name);
+    proper_intern_init(&r.cols);
+    proper_intern_init(&r.rows);
+    rc = proper__lp_read_sections(&r);
+    proper_intern_free(&r.cols);
+    proper_intern_free(&r.rows);
     PROPER_FREE(r.tcol);
     PROPER_FREE(r.tval);
     PROPER_FREE(r.where_in_expr);
+    if (rc) {
+        proper_lp_free(&lp);
+        return rc;
+    }
+    proper_lp_free(out);
+    *out = lp;
+    return PROPER_OK;
+}
+
+PROPER_API int proper_lp_read_cplex(proper_lp *out, const char *path, proper_error *err) {
+    char *text;
+    size_t len;
+    int rc;
+    if ((rc = proper_read_file(path, &text, &len, err))) return rc;
+    rc = proper_lp_parse_cplex(out, text, len, path, err);
+    PROPER_FREE(text);
     return rc;
 }
 
@@ -1132,12 +1075,10 @@ done:
  * structural columns (CSC) and m logicals w (column -e_i). Infinite bounds
  * are IEEE infinities here. */
 
-enum { PROPER__SPX_OPTIMAL, PROPER__SPX_INFEASIBLE, PROPER__SPX_UNBOUNDED, PROPER__SPX_LIMIT };
+enum { PROPER__LP_SPX_OPTIMAL, PROPER__LP_SPX_INFEASIBLE, PROPER__LP_SPX_UNBOUNDED, PROPER__LP_SPX_LIMIT };
 
-/* Geometric scaling passes over rows and columns. */
-#define PROPER__SPX_SCALE_PASSES 6
 
-typedef struct proper__spx {
+typedef struct proper__lp_spx {
     size_t m, n, nt;
     size_t *cs, *ci;        /* CSC of A (scaled copy) */
     double *cv;
@@ -1164,9 +1105,9 @@ typedef struct proper__spx {
     int perturbed;          /* 0 never, 1 now, 2 done and removed */
     int warm;               /* 1: started from a saved basis */
     size_t iters, max_iters;
-} proper__spx;
+} proper__lp_spx;
 
-static void proper__spx_free(proper__spx *S) {
+static void proper__lp_spx_free(proper__lp_spx *S) {
     PROPER_FREE(S->cs); PROPER_FREE(S->ci); PROPER_FREE(S->cv);
     PROPER_FREE(S->lb); PROPER_FREE(S->ub); PROPER_FREE(S->cost); PROPER_FREE(S->x);
     PROPER_FREE(S->rscale); PROPER_FREE(S->cscale); PROPER_FREE(S->head); PROPER_FREE(S->pos);
@@ -1178,7 +1119,7 @@ static void proper__spx_free(proper__spx *S) {
     memset(S, 0, sizeof *S);
 }
 
-static double proper__pow2(double v) {
+static double proper__lp_pow2(double v) {
     int e;
     if (!(v > 0) || !isfinite(v)) return 1.0;
     frexp(v, &e);
@@ -1187,7 +1128,7 @@ static double proper__pow2(double v) {
 
 /* The starting basis: boxed columns at the bound their cost prefers,
  * others at their finite bound (or 0 when free); all logicals basic. */
-static void proper__spx_cold_start(proper__spx *S) {
+static void proper__lp_spx_cold_start(proper__lp_spx *S) {
     size_t i, j;
     for (j = 0; j < S->nt; j++) {
         S->pos[j] = -1;
@@ -1203,7 +1144,7 @@ static void proper__spx_cold_start(proper__spx *S) {
 /* Copy the problem in (bounds with |b| >= PROPER_LP_INF become infinite),
  * scale it, and put every structural at a bound and every logical in the
  * basis. */
-static int proper__spx_setup(proper__spx *S, size_t m, size_t n, const size_t *cs, const size_t *ci,
+static int proper__lp_spx_setup(proper__lp_spx *S, size_t m, size_t n, const size_t *cs, const size_t *ci,
                              const double *cv, const double *lb, const double *ub, const double *cost) {
     size_t nt = n + m, nnz = cs[n], i, j, k, pass;
     double *rmin, *rmax, cmax_cost = 0;
@@ -1241,7 +1182,7 @@ static int proper__spx_setup(proper__spx *S, size_t m, size_t n, const size_t *c
         !S->head || !S->pos || !S->cover || !S->rowk || !S->krow || !S->kpos || !S->kvar || !S->perm || !S->wa || !S->wb ||
         !S->alpha || !S->y || !S->cb || !S->kw || !S->eta_p || !S->eta_beg || !S->eta_piv || !rmin || !rmax) {
         PROPER_FREE(rmin); PROPER_FREE(rmax);
-        proper__spx_free(S);
+        proper__lp_spx_free(S);
         return PROPER_ENOMEM;
     }
     memcpy(S->cs, cs, (n + 1) * sizeof *cs);
@@ -1251,7 +1192,7 @@ static int proper__spx_setup(proper__spx *S, size_t m, size_t n, const size_t *c
     for (j = 0; j < n; j++) S->cscale[j] = 1;
     /* geometric scaling: each row, then each column, divided by the
      * geometric mean of its smallest and largest magnitude */
-    for (pass = 0; pass < PROPER__SPX_SCALE_PASSES && nnz; pass++) {
+    for (pass = 0; pass < PROPER_LP_SCALE_PASSES && nnz; pass++) {
         for (i = 0; i < m; i++) { rmin[i] = INFINITY; rmax[i] = 0; }
         for (j = 0; j < n; j++)
             for (k = cs[j]; k < cs[j + 1]; k++) {
@@ -1261,7 +1202,7 @@ static int proper__spx_setup(proper__spx *S, size_t m, size_t n, const size_t *c
                 if (a > rmax[ci[k]]) rmax[ci[k]] = a;
             }
         for (i = 0; i < m; i++)
-            if (rmax[i] > 0) S->rscale[i] = proper__pow2(1.0 / sqrt(rmin[i] * rmax[i]));
+            if (rmax[i] > 0) S->rscale[i] = proper__lp_pow2(1.0 / sqrt(rmin[i] * rmax[i]));
         for (j = 0; j < n; j++) {
             double lo = INFINITY, hi = 0;
             for (k = cs[j]; k < cs[j + 1]; k++) {
@@ -1270,7 +1211,7 @@ static int proper__spx_setup(proper__spx *S, size_t m, size_t n, const size_t *c
                 if (a < lo) lo = a;
                 if (a > hi) hi = a;
             }
-            if (hi > 0) S->cscale[j] = proper__pow2(1.0 / sqrt(lo * hi));
+            if (hi > 0) S->cscale[j] = proper__lp_pow2(1.0 / sqrt(lo * hi));
         }
     }
     PROPER_FREE(rmin);
@@ -1288,15 +1229,15 @@ static int proper__spx_setup(proper__spx *S, size_t m, size_t n, const size_t *c
     }
     S->objscale = cmax_cost > 0 ? 1.0 / cmax_cost : 1.0;
     for (j = 0; j < n; j++) S->cost[j] *= S->objscale;
-    proper__spx_cold_start(S);
+    proper__lp_spx_cold_start(S);
     return PROPER_OK;
 }
 
-static int proper__spx_boxed(const proper__spx *S, size_t j) { return isfinite(S->lb[j]) && isfinite(S->ub[j]); }
+static int proper__lp_spx_boxed(const proper__lp_spx *S, size_t j) { return isfinite(S->lb[j]) && isfinite(S->ub[j]); }
 
 /* Start from a saved basis when it belongs to a problem of this shape:
  * its basic variables, and every nonbasic one at the bound it held. */
-static void proper__spx_install(proper__spx *S, const proper_lp_basis *B, int dual) {
+static void proper__lp_spx_install(proper__lp_spx *S, const proper_lp_basis *B, int dual) {
     size_t p, j;
     if (!B || !B->head || B->m != S->m || B->nt != S->nt || B->dual != dual) return;
     for (p = 0; p < S->m; p++)
@@ -1317,10 +1258,10 @@ static void proper__spx_install(proper__spx *S, const proper_lp_basis *B, int du
     S->warm = 1;
     return;
 reset:
-    proper__spx_cold_start(S);
+    proper__lp_spx_cold_start(S);
 }
 
-static int proper__spx_save(const proper__spx *S, proper_lp_basis *B, int dual) {
+static int proper__lp_spx_save(const proper__lp_spx *S, proper_lp_basis *B, int dual) {
     size_t j;
     if (!B) return PROPER_OK;
     if (B->m != S->m || B->nt != S->nt || !B->head) {
@@ -1338,11 +1279,11 @@ static int proper__spx_save(const proper__spx *S, proper_lp_basis *B, int dual) 
     return PROPER_OK;
 }
 
-static double proper__spx_tol(double bound) { return PROPER_LP_PRIMAL_TOL * (1.0 + fabs(bound)); }
+static double proper__lp_spx_tol(double bound) { return PROPER_LP_PRIMAL_TOL * (1.0 + fabs(bound)); }
 
 /* Move a variable that leaves the basis outside a pivot to its nearest
  * bound (free variables keep their value). */
-static void proper__spx_to_bound(proper__spx *S, size_t v) {
+static void proper__lp_spx_to_bound(proper__lp_spx *S, size_t v) {
     double lo = S->lb[v], hi = S->ub[v], xv = S->x[v];
     if (isfinite(lo) && (!isfinite(hi) || fabs(xv - lo) <= fabs(hi - xv))) S->x[v] = lo;
     else if (isfinite(hi)) S->x[v] = hi;
@@ -1350,7 +1291,7 @@ static void proper__spx_to_bound(proper__spx *S, size_t v) {
 
 /* LU of the k x k kernel with partial pivoting. Returns the kernel column
  * that has no acceptable pivot, or k when the factorisation succeeded. */
-static size_t proper__spx_lu(proper__spx *S) {
+static size_t proper__lp_spx_lu(proper__lp_spx *S) {
     size_t k = S->k, t, i, j;
     double *a = S->lu;
     for (i = 0; i < k; i++) S->perm[i] = i;
@@ -1383,7 +1324,7 @@ static size_t proper__spx_lu(proper__spx *S) {
 
 /* Refactorise the current basis; dependent structural columns are swapped
  * for logicals of uncovered rows (the basis stays square and regular). */
-static int proper__spx_factor(proper__spx *S) {
+static int proper__lp_spx_factor(proper__lp_spx *S) {
     size_t m = S->m, n = S->n, i, p, b, tries;
     for (tries = 0; tries <= m; tries++) {
         size_t k = 0, nr = 0, bad;
@@ -1407,7 +1348,7 @@ static int proper__spx_factor(proper__spx *S) {
             for (q = S->cs[j]; q < S->cs[j + 1]; q++)
                 if (S->rowk[S->ci[q]] >= 0) S->lu[(size_t)S->rowk[S->ci[q]] + b * k] = S->cv[q];
         }
-        bad = proper__spx_lu(S);
+        bad = proper__lp_spx_lu(S);
         S->neta = 0;
         S->etanz = 0;
         if (bad == k) return PROPER_OK;
@@ -1415,7 +1356,7 @@ static int proper__spx_factor(proper__spx *S) {
             /* the unpivoted kernel row perm[bad] gets its logical back */
             size_t row = S->krow[S->perm[bad]], posn = S->kpos[bad], leaving = S->head[posn];
             S->pos[leaving] = -1;
-            proper__spx_to_bound(S, leaving);
+            proper__lp_spx_to_bound(S, leaving);
             S->head[posn] = n + row;
             S->pos[n + row] = (ptrdiff_t)posn;
         }
@@ -1424,7 +1365,7 @@ static int proper__spx_factor(proper__spx *S) {
 }
 
 /* z = B0^{-1} rhs (rhs by row, destroyed; z by basis position). */
-static void proper__spx_ftran_base(proper__spx *S, double *rhs, double *z) {
+static void proper__lp_spx_ftran_base(proper__lp_spx *S, double *rhs, double *z) {
     size_t k = S->k, a, b, t, i;
     double *u = S->kw, *lu = S->lu;
     for (a = 0; a < k; a++) u[a] = rhs[S->krow[S->perm[a]]];
@@ -1449,9 +1390,9 @@ static void proper__spx_ftran_base(proper__spx *S, double *rhs, double *z) {
         if (S->cover[i] >= 0) z[S->cover[i]] = -rhs[i];
 }
 
-static void proper__spx_ftran(proper__spx *S, double *rhs, double *z) {
+static void proper__lp_spx_ftran(proper__lp_spx *S, double *rhs, double *z) {
     size_t e, q;
-    proper__spx_ftran_base(S, rhs, z);
+    proper__lp_spx_ftran_base(S, rhs, z);
     for (e = 0; e < S->neta; e++) {
         size_t p = S->eta_p[e];
         double zp = z[p] / S->eta_piv[e];
@@ -1462,7 +1403,7 @@ static void proper__spx_ftran(proper__spx *S, double *rhs, double *z) {
 }
 
 /* y = B^{-T} cb (cb by basis position, destroyed; y by row). */
-static void proper__spx_btran(proper__spx *S, double *cb, double *y) {
+static void proper__lp_spx_btran(proper__lp_spx *S, double *cb, double *y) {
     size_t k = S->k, e, q, a, b, t, i;
     double *v = S->kw, *lu = S->lu;
     for (e = S->neta; e-- > 0;) {
@@ -1496,7 +1437,7 @@ static void proper__spx_btran(proper__spx *S, double *cb, double *y) {
     for (a = 0; a < k; a++) y[S->krow[S->perm[a]]] = v[a];
 }
 
-static void proper__spx_recompute_xb(proper__spx *S) {
+static void proper__lp_spx_recompute_xb(proper__lp_spx *S) {
     size_t i, j, q, p;
     double *rhs = S->wa, *z = S->wb;
     for (i = 0; i < S->m; i++) rhs[i] = 0;
@@ -1505,13 +1446,13 @@ static void proper__spx_recompute_xb(proper__spx *S) {
             for (q = S->cs[j]; q < S->cs[j + 1]; q++) rhs[S->ci[q]] -= S->cv[q] * S->x[j];
     for (i = 0; i < S->m; i++)
         if (S->pos[S->n + i] < 0) rhs[i] += S->x[S->n + i];
-    proper__spx_ftran_base(S, rhs, z);
+    proper__lp_spx_ftran_base(S, rhs, z);
     for (p = 0; p < S->m; p++) S->x[S->head[p]] = z[p];
 }
 
 /* Append the eta vector of a pivot at position r (alpha = B^{-1} a_q). At
  * most PROPER_LP_REFACTOR_EVERY etas exist between factorisations. */
-static int proper__spx_push_eta(proper__spx *S, size_t r) {
+static int proper__lp_spx_push_eta(proper__lp_spx *S, size_t r) {
     size_t i, cnt = 0;
     for (i = 0; i < S->m; i++)
         if (i != r && fabs(S->alpha[i]) > 1e-14) cnt++;
@@ -1537,15 +1478,15 @@ static int proper__spx_push_eta(proper__spx *S, size_t r) {
 
 /* Bounds a basic variable must respect in the ratio test: in phase 1 an
  * infeasible variable may move only up to the bound it violates. */
-static void proper__spx_eff_bounds(const proper__spx *S, size_t v, int phase1, double *lo, double *hi) {
+static void proper__lp_spx_eff_bounds(const proper__lp_spx *S, size_t v, int phase1, double *lo, double *hi) {
     *lo = S->lb[v];
     *hi = S->ub[v];
     if (!phase1) return;
-    if (S->x[v] < S->lb[v] - proper__spx_tol(S->lb[v])) { *lo = -INFINITY; *hi = S->lb[v]; }
-    else if (S->x[v] > S->ub[v] + proper__spx_tol(S->ub[v])) { *lo = S->ub[v]; *hi = INFINITY; }
+    if (S->x[v] < S->lb[v] - proper__lp_spx_tol(S->lb[v])) { *lo = -INFINITY; *hi = S->lb[v]; }
+    else if (S->x[v] > S->ub[v] + proper__lp_spx_tol(S->ub[v])) { *lo = S->ub[v]; *hi = INFINITY; }
 }
 
-static double proper__spx_col_dot(const proper__spx *S, size_t j, const double *y) {
+static double proper__lp_spx_col_dot(const proper__lp_spx *S, size_t j, const double *y) {
     size_t q;
     double s = 0;
     if (j >= S->n) return -y[j - S->n];
@@ -1554,7 +1495,7 @@ static double proper__spx_col_dot(const proper__spx *S, size_t j, const double *
 }
 
 /* A deterministic value in [0, 1) for variable j (no shared RNG state). */
-static double proper__spx_jitter(size_t j, unsigned salt) {
+static double proper__lp_spx_jitter(size_t j, unsigned salt) {
     uint64_t z = (uint64_t)j * 0x9E3779B97F4A7C15ULL + salt;
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
@@ -1565,7 +1506,7 @@ static double proper__spx_jitter(size_t j, unsigned salt) {
 /* Against a run of degenerate pivots: widen every finite bound by a small
  * random amount (so ties between blocking variables disappear), moving the
  * nonbasic variables with their bound. Returns ENOMEM or 0. */
-static int proper__spx_perturb(proper__spx *S) {
+static int proper__lp_spx_perturb(proper__lp_spx *S) {
     size_t j, nt = S->nt;
     S->lb0 = (double *)proper_calloc(nt, sizeof *S->lb0);
     S->ub0 = (double *)proper_calloc(nt, sizeof *S->ub0);
@@ -1575,8 +1516,8 @@ static int proper__spx_perturb(proper__spx *S) {
     for (j = 0; j < nt; j++) {
         int at_lb = S->pos[j] < 0 && S->x[j] == S->lb[j], at_ub = S->pos[j] < 0 && S->x[j] == S->ub[j];
         if (S->lb[j] == S->ub[j]) continue; /* fixed variables stay fixed */
-        if (isfinite(S->lb[j])) S->lb[j] -= PROPER_LP_PERTURB * (1 + fabs(S->lb[j])) * (1 + proper__spx_jitter(j, 1));
-        if (isfinite(S->ub[j])) S->ub[j] += PROPER_LP_PERTURB * (1 + fabs(S->ub[j])) * (1 + proper__spx_jitter(j, 2));
+        if (isfinite(S->lb[j])) S->lb[j] -= PROPER_LP_PERTURB * (1 + fabs(S->lb[j])) * (1 + proper__lp_spx_jitter(j, 1));
+        if (isfinite(S->ub[j])) S->ub[j] += PROPER_LP_PERTURB * (1 + fabs(S->ub[j])) * (1 + proper__lp_spx_jitter(j, 2));
         if (at_lb) S->x[j] = S->lb[j];
         else if (at_ub) S->x[j] = S->ub[j];
     }
@@ -1585,7 +1526,7 @@ static int proper__spx_perturb(proper__spx *S) {
 }
 
 /* Back to the true bounds: nonbasic variables move to their true bound. */
-static void proper__spx_unperturb(proper__spx *S) {
+static void proper__lp_spx_unperturb(proper__lp_spx *S) {
     size_t j;
     for (j = 0; j < S->nt; j++) {
         if (S->pos[j] < 0) {
@@ -1609,25 +1550,25 @@ static void proper__spx_unperturb(proper__spx *S) {
  * residual sign changes. The primal simplex then verifies optimality (and
  * takes over if dual feasibility is lost). */
 
-enum { PROPER__SPX_DUAL_FALLBACK = 10 };
+enum { PROPER__LP_SPX_DUAL_FALLBACK = 10 };
 
-typedef struct proper__spx_cand {
+typedef struct proper__lp_spx_cand {
     double t, a;  /* ratio, |alpha_rj| */
     size_t j;
-} proper__spx_cand;
+} proper__lp_spx_cand;
 
-static int proper__spx_cand_less(const proper__spx_cand *a, const proper__spx_cand *b) {
+static int proper__lp_spx_cand_less(const proper__lp_spx_cand *a, const proper__lp_spx_cand *b) {
     return a->t < b->t || (a->t == b->t && a->j < b->j);
 }
 
 /* Min-heap of candidates by ratio: the long step usually passes a few
  * breakpoints out of thousands, so only those are extracted. */
-static void proper__spx_sift(proper__spx_cand *h, size_t n, size_t i) {
+static void proper__lp_spx_sift(proper__lp_spx_cand *h, size_t n, size_t i) {
     for (;;) {
         size_t l = 2 * i + 1, small = i;
-        proper__spx_cand t;
-        if (l < n && proper__spx_cand_less(&h[l], &h[small])) small = l;
-        if (l + 1 < n && proper__spx_cand_less(&h[l + 1], &h[small])) small = l + 1;
+        proper__lp_spx_cand t;
+        if (l < n && proper__lp_spx_cand_less(&h[l], &h[small])) small = l;
+        if (l + 1 < n && proper__lp_spx_cand_less(&h[l + 1], &h[small])) small = l + 1;
         if (small == i) return;
         t = h[i]; h[i] = h[small]; h[small] = t;
         i = small;
@@ -1635,10 +1576,10 @@ static void proper__spx_sift(proper__spx_cand *h, size_t n, size_t i) {
 }
 
 /* Remove the smallest candidate of the heap h[0..*n) and return it. */
-static proper__spx_cand proper__spx_pop(proper__spx_cand *h, size_t *n) {
-    proper__spx_cand top = h[0];
+static proper__lp_spx_cand proper__lp_spx_pop(proper__lp_spx_cand *h, size_t *n) {
+    proper__lp_spx_cand top = h[0];
     h[0] = h[--*n];
-    proper__spx_sift(h, *n, 0);
+    proper__lp_spx_sift(h, *n, 0);
     return top;
 }
 
@@ -1648,16 +1589,16 @@ static proper__spx_cand proper__spx_pop(proper__spx_cand *h, size_t *n) {
  * shift_costs is set (a warm start: the caller restores the true costs and
  * the primal simplex finishes); otherwise the basis is not dual feasible
  * and the result is 1. */
-static int proper__spx_dual_prepare(proper__spx *S, double *d, int *flipped, int shift_costs) {
+static int proper__lp_spx_dual_prepare(proper__lp_spx *S, double *d, int *flipped, int shift_costs) {
     size_t p, j;
     *flipped = 0;
     for (p = 0; p < S->m; p++) S->cb[p] = S->cost[S->head[p]];
-    proper__spx_btran(S, S->cb, S->y);
+    proper__lp_spx_btran(S, S->cb, S->y);
     for (j = 0; j < S->nt; j++) {
         if (S->pos[j] >= 0) { d[j] = 0; continue; }
-        d[j] = S->cost[j] - proper__spx_col_dot(S, j, S->y);
+        d[j] = S->cost[j] - proper__lp_spx_col_dot(S, j, S->y);
         if (S->lb[j] == S->ub[j]) continue;
-        if (proper__spx_boxed(S, j)) {
+        if (proper__lp_spx_boxed(S, j)) {
             if (d[j] < -PROPER_LP_DUAL_TOL && S->x[j] != S->ub[j]) { S->x[j] = S->ub[j]; *flipped = 1; }
             else if (d[j] > PROPER_LP_DUAL_TOL && S->x[j] != S->lb[j]) { S->x[j] = S->lb[j]; *flipped = 1; }
         } else if ((d[j] < -PROPER_LP_DUAL_TOL && S->x[j] < S->ub[j]) || (d[j] > PROPER_LP_DUAL_TOL && S->x[j] > S->lb[j])) {
@@ -1674,12 +1615,12 @@ static int proper__spx_dual_prepare(proper__spx *S, double *d, int *flipped, int
  * random amount in the direction that keeps it dual feasible at its bound.
  * The true costs come back when the dual phase ends; the primal simplex then
  * repairs any reduced cost of the wrong sign. */
-static void proper__spx_perturb_costs(proper__spx *S) {
+static void proper__lp_spx_perturb_costs(proper__lp_spx *S) {
     size_t j;
     for (j = 0; j < S->nt; j++) {
         double xi;
         if (S->pos[j] >= 0 || S->lb[j] == S->ub[j]) continue;
-        xi = PROPER_LP_PERTURB * (1 + fabs(S->cost[j])) * (1 + proper__spx_jitter(j, 3));
+        xi = PROPER_LP_PERTURB * (1 + fabs(S->cost[j])) * (1 + proper__lp_spx_jitter(j, 3));
         if (S->x[j] == S->lb[j] && isfinite(S->lb[j])) S->cost[j] += xi;
         else if (S->x[j] == S->ub[j] && isfinite(S->ub[j])) S->cost[j] -= xi;
     }
@@ -1687,27 +1628,27 @@ static void proper__spx_perturb_costs(proper__spx *S) {
 
 /* Exact dual steepest-edge weights beta_r = ||e_r' B^{-1}||^2 of the
  * current (freshly factorised) basis: one BTRAN per row. */
-static void proper__spx_edge_weights(proper__spx *S, double *beta) {
+static void proper__lp_spx_edge_weights(proper__lp_spx *S, double *beta) {
     size_t r, p;
     for (r = 0; r < S->m; r++) {
         double w = 0;
         for (p = 0; p < S->m; p++) S->cb[p] = p == r;
-        proper__spx_btran(S, S->cb, S->wb);
+        proper__lp_spx_btran(S, S->cb, S->wb);
         for (p = 0; p < S->m; p++) w += S->wb[p] * S->wb[p];
         beta[r] = w > 1e-12 ? w : 1e-12;
     }
 }
 
-static int proper__spx_dual(proper__spx *S) {
+static int proper__lp_spx_dual(proper__lp_spx *S) {
     size_t m = S->m, nt = S->nt, p, j, ncand, limit = 5 * (S->m + S->nt) + 1000;
     double *d = NULL, *arow = NULL, *cost0 = NULL, *beta = NULL, *tau = NULL;
     size_t *flip = NULL;
-    proper__spx_cand *cand = NULL;
+    proper__lp_spx_cand *cand = NULL;
     int need_factor = 1, rc = PROPER_OK, perturbed = 0;
     d = (double *)proper_calloc(nt, sizeof *d);
     arow = (double *)proper_calloc(nt, sizeof *arow);
     flip = (size_t *)proper_calloc(nt, sizeof *flip);
-    cand = (proper__spx_cand *)proper_calloc(nt, sizeof *cand);
+    cand = (proper__lp_spx_cand *)proper_calloc(nt, sizeof *cand);
     cost0 = (double *)proper_calloc(nt, sizeof *cost0);
     beta = (double *)proper_calloc(m + 1, sizeof *beta);
     tau = (double *)proper_calloc(m + 1, sizeof *tau);
@@ -1723,23 +1664,23 @@ static int proper__spx_dual(proper__spx *S) {
         int fresh;
         if (need_factor) {
             int flipped;
-            if ((rc = proper__spx_factor(S))) goto out;
-            proper__spx_recompute_xb(S);
-            if (proper__spx_dual_prepare(S, d, &flipped, S->warm && perturbed < 2)) {
-                rc = PROPER__SPX_DUAL_FALLBACK;
+            if ((rc = proper__lp_spx_factor(S))) goto out;
+            proper__lp_spx_recompute_xb(S);
+            if (proper__lp_spx_dual_prepare(S, d, &flipped, S->warm && perturbed < 2)) {
+                rc = PROPER__LP_SPX_DUAL_FALLBACK;
                 goto out;
             }
             if (perturbed == 0) {
                 /* first factorisation: boxed columns now sit at the bound
                  * their reduced cost asks for; perturb and price again */
-                proper__spx_perturb_costs(S);
+                proper__lp_spx_perturb_costs(S);
                 perturbed = 1;
-                if (proper__spx_dual_prepare(S, d, &flipped, S->warm)) { rc = PROPER__SPX_DUAL_FALLBACK; goto out; }
+                if (proper__lp_spx_dual_prepare(S, d, &flipped, S->warm)) { rc = PROPER__LP_SPX_DUAL_FALLBACK; goto out; }
                 flipped = 1;
             }
-            if (flipped) proper__spx_recompute_xb(S);
+            if (flipped) proper__lp_spx_recompute_xb(S);
             if (S->warm == 1) {
-                proper__spx_edge_weights(S, beta);
+                proper__lp_spx_edge_weights(S, beta);
                 S->warm = 2;
             }
             need_factor = 0;
@@ -1749,8 +1690,8 @@ static int proper__spx_dual(proper__spx *S) {
         for (p = 0; p < m; p++) {
             size_t v = S->head[p];
             double viol = 0;
-            if (S->x[v] < S->lb[v] - proper__spx_tol(S->lb[v])) viol = S->lb[v] - S->x[v];
-            else if (S->x[v] > S->ub[v] + proper__spx_tol(S->ub[v])) viol = S->x[v] - S->ub[v];
+            if (S->x[v] < S->lb[v] - proper__lp_spx_tol(S->lb[v])) viol = S->lb[v] - S->x[v];
+            else if (S->x[v] > S->ub[v] + proper__lp_spx_tol(S->ub[v])) viol = S->x[v] - S->ub[v];
             if (viol > 0 && viol * viol / beta[p] > worst) { worst = viol * viol / beta[p]; r = p; }
         }
         if (r == m) {
@@ -1764,7 +1705,7 @@ static int proper__spx_dual(proper__spx *S) {
                 need_factor = 1;
                 continue;
             }
-            rc = PROPER__SPX_OPTIMAL;
+            rc = PROPER__LP_SPX_OPTIMAL;
             goto out;
         }
         leave = S->head[r];
@@ -1772,12 +1713,12 @@ static int proper__spx_dual(proper__spx *S) {
         delta = S->x[leave] - bound;
         /* pivot row alpha_r = e_r' B^{-1} A_N */
         for (p = 0; p < m; p++) S->cb[p] = p == r;
-        proper__spx_btran(S, S->cb, S->wb);
+        proper__lp_spx_btran(S, S->cb, S->wb);
         ncand = 0;
         for (j = 0; j < nt; j++) {
             double a, at;
             if (S->pos[j] >= 0 || S->lb[j] == S->ub[j]) continue;
-            a = proper__spx_col_dot(S, j, S->wb);
+            a = proper__lp_spx_col_dot(S, j, S->wb);
             arow[j] = a;
             at = delta > 0 ? a : -a;
             if (fabs(a) < PROPER_LP_PIVOT_TOL) continue;
@@ -1793,13 +1734,13 @@ static int proper__spx_dual(proper__spx *S) {
         }
         /* long step: pass breakpoints while the dual objective still rises;
          * passed columns collect in flip[0..k) */
-        for (k = ncand / 2; k-- > 0;) proper__spx_sift(cand, ncand, k);
+        for (k = ncand / 2; k-- > 0;) proper__lp_spx_sift(cand, ncand, k);
         slope = fabs(delta);
         k = 0;
         while (ncand > 0) {
-            proper__spx_cand c = proper__spx_pop(cand, &ncand);
+            proper__lp_spx_cand c = proper__lp_spx_pop(cand, &ncand);
             j = c.j;
-            if (proper__spx_boxed(S, j) && slope - c.a * (S->ub[j] - S->lb[j]) > 0) {
+            if (proper__lp_spx_boxed(S, j) && slope - c.a * (S->ub[j] - S->lb[j]) > 0) {
                 slope -= c.a * (S->ub[j] - S->lb[j]);
                 flip[k++] = j;
                 continue;
@@ -1807,14 +1748,14 @@ static int proper__spx_dual(proper__spx *S) {
             /* among the ties of this ratio, the largest |alpha| enters */
             q = j;
             while (ncand > 0 && cand[0].t <= c.t + PROPER_LP_DUAL_TOL / cand[0].a) {
-                proper__spx_cand o = proper__spx_pop(cand, &ncand);
+                proper__lp_spx_cand o = proper__lp_spx_pop(cand, &ncand);
                 if (o.a > c.a) { c = o; q = o.j; }
             }
             break;
         }
         if (q == nt) {
             if (!fresh) { need_factor = 1; continue; }
-            rc = PROPER__SPX_INFEASIBLE;
+            rc = PROPER__LP_SPX_INFEASIBLE;
             goto out;
         }
         /* flip the passed boxed columns: x_B -= B^{-1} sum a_j dx_j */
@@ -1833,7 +1774,7 @@ static int proper__spx_dual(proper__spx *S) {
                 } else
                     S->wa[j - S->n] -= dx;
             }
-            proper__spx_ftran(S, S->wa, S->alpha);
+            proper__lp_spx_ftran(S, S->wa, S->alpha);
             for (p = 0; p < m; p++) S->x[S->head[p]] -= S->alpha[p];
         }
         theta_d = d[q] / arow[q];
@@ -1848,7 +1789,7 @@ static int proper__spx_dual(proper__spx *S) {
             for (z = S->cs[q]; z < S->cs[q + 1]; z++) S->wa[S->ci[z]] = S->cv[z];
         } else
             S->wa[q - S->n] = -1;
-        proper__spx_ftran(S, S->wa, S->alpha);
+        proper__lp_spx_ftran(S, S->wa, S->alpha);
         aq = S->alpha[r];
         if (fabs(aq) < PROPER_LP_PIVOT_TOL) { need_factor = 1; continue; } /* FTRAN disagrees with the row: refactor */
         {
@@ -1857,7 +1798,7 @@ static int proper__spx_dual(proper__spx *S) {
              * beta_i += -2 (a_i/a_r) tau_i + (a_i/a_r)^2 beta_r, beta_r /= a_r^2 */
             double br = 0;
             for (p = 0; p < m; p++) { br += S->wb[p] * S->wb[p]; S->wa[p] = S->wb[p]; }
-            proper__spx_ftran(S, S->wa, tau);
+            proper__lp_spx_ftran(S, S->wa, tau);
             for (p = 0; p < m; p++) {
                 double ratio;
                 if (p == r || S->alpha[p] == 0) continue;
@@ -1876,9 +1817,9 @@ static int proper__spx_dual(proper__spx *S) {
         S->head[r] = q;
         S->pos[q] = (ptrdiff_t)r;
         S->pos[leave] = -1;
-        if ((rc = proper__spx_push_eta(S, r))) goto out;
-        if (++S->iters >= S->max_iters) { rc = PROPER__SPX_LIMIT; goto out; }
-        if (S->iters >= limit) { rc = PROPER__SPX_DUAL_FALLBACK; goto out; }
+        if ((rc = proper__lp_spx_push_eta(S, r))) goto out;
+        if (++S->iters >= S->max_iters) { rc = PROPER__LP_SPX_LIMIT; goto out; }
+        if (S->iters >= limit) { rc = PROPER__LP_SPX_DUAL_FALLBACK; goto out; }
         if (S->neta >= PROPER_LP_REFACTOR_EVERY) need_factor = 1;
     }
 out:
@@ -1893,43 +1834,43 @@ out:
     return rc;
 }
 
-static int proper__spx_run(proper__spx *S) {
+static int proper__lp_spx_run(proper__lp_spx *S) {
     size_t m = S->m, nt = S->nt, p, j, degenerate = 0;
     int need_factor = 1, bland = 0, rc;
     S->iters = 0;
-    rc = proper__spx_dual(S);
-    if (rc == PROPER__SPX_DUAL_FALLBACK && S->warm) {
+    rc = proper__lp_spx_dual(S);
+    if (rc == PROPER__LP_SPX_DUAL_FALLBACK && S->warm) {
         /* the warm basis ended dual infeasible: the primal simplex from
          * there can take far longer than the dual from the logical basis */
         S->warm = 0;
-        proper__spx_cold_start(S);
-        rc = proper__spx_dual(S);
+        proper__lp_spx_cold_start(S);
+        rc = proper__lp_spx_dual(S);
     }
-    if (rc < 0 || rc == PROPER__SPX_INFEASIBLE || rc == PROPER__SPX_LIMIT) return rc;
+    if (rc < 0 || rc == PROPER__LP_SPX_INFEASIBLE || rc == PROPER__LP_SPX_LIMIT) return rc;
     for (;;) {
         int phase1 = 0, fresh, dir = 0;
         size_t q = nt, r = m;
         double best = 0, step, range, theta_max, leave_bound = 0;
         if (need_factor) {
-            if ((rc = proper__spx_factor(S))) return rc;
-            proper__spx_recompute_xb(S);
+            if ((rc = proper__lp_spx_factor(S))) return rc;
+            proper__lp_spx_recompute_xb(S);
             need_factor = 0;
         }
         fresh = S->neta == 0;
         for (p = 0; p < m; p++) {
             size_t v = S->head[p];
             S->cb[p] = 0;
-            if (S->x[v] < S->lb[v] - proper__spx_tol(S->lb[v])) S->cb[p] = -1, phase1 = 1;
-            else if (S->x[v] > S->ub[v] + proper__spx_tol(S->ub[v])) S->cb[p] = 1, phase1 = 1;
+            if (S->x[v] < S->lb[v] - proper__lp_spx_tol(S->lb[v])) S->cb[p] = -1, phase1 = 1;
+            else if (S->x[v] > S->ub[v] + proper__lp_spx_tol(S->ub[v])) S->cb[p] = 1, phase1 = 1;
         }
         if (!phase1)
             for (p = 0; p < m; p++) S->cb[p] = S->cost[S->head[p]];
-        proper__spx_btran(S, S->cb, S->y);
+        proper__lp_spx_btran(S, S->cb, S->y);
         /* pricing: Dantzig, or the first eligible index under Bland's rule */
         for (j = 0; j < nt; j++) {
             double d;
             if (S->pos[j] >= 0) continue;
-            d = (phase1 ? 0.0 : S->cost[j]) - proper__spx_col_dot(S, j, S->y);
+            d = (phase1 ? 0.0 : S->cost[j]) - proper__lp_spx_col_dot(S, j, S->y);
             if (d < -PROPER_LP_DUAL_TOL && S->x[j] < S->ub[j]) {
                 if (-d > best) { best = -d; q = j; dir = 1; }
             } else if (d > PROPER_LP_DUAL_TOL && S->x[j] > S->lb[j]) {
@@ -1941,15 +1882,15 @@ static int proper__spx_run(proper__spx *S) {
         if (q == nt) {
             if (!fresh) { need_factor = 1; continue; }
             /* infeasible with widened bounds is infeasible with the true ones */
-            if (phase1) return PROPER__SPX_INFEASIBLE;
+            if (phase1) return PROPER__LP_SPX_INFEASIBLE;
             if (S->perturbed == 1) {
-                proper__spx_unperturb(S);
+                proper__lp_spx_unperturb(S);
                 need_factor = 1;
                 bland = 0;
                 degenerate = 0;
                 continue;
             }
-            return PROPER__SPX_OPTIMAL;
+            return PROPER__LP_SPX_OPTIMAL;
         }
         /* alpha = B^{-1} a_q */
         for (p = 0; p < m; p++) S->wa[p] = 0;
@@ -1958,7 +1899,7 @@ static int proper__spx_run(proper__spx *S) {
             for (t = S->cs[q]; t < S->cs[q + 1]; t++) S->wa[S->ci[t]] = S->cv[t];
         } else
             S->wa[q - S->n] = -1;
-        proper__spx_ftran(S, S->wa, S->alpha);
+        proper__lp_spx_ftran(S, S->wa, S->alpha);
         /* ratio test: Harris' two passes, or the textbook one under Bland */
         range = S->ub[q] - S->lb[q];
         theta_max = INFINITY;
@@ -1967,9 +1908,9 @@ static int proper__spx_run(proper__spx *S) {
             size_t v = S->head[p];
             if (fabs(a) < PROPER_LP_PIVOT_TOL) continue;
             rate = -dir * a;
-            proper__spx_eff_bounds(S, v, phase1, &lo, &hi);
-            if (rate < 0 && isfinite(lo)) t = (S->x[v] - lo + (bland ? 0 : proper__spx_tol(lo))) / -rate;
-            else if (rate > 0 && isfinite(hi)) t = (hi - S->x[v] + (bland ? 0 : proper__spx_tol(hi))) / rate;
+            proper__lp_spx_eff_bounds(S, v, phase1, &lo, &hi);
+            if (rate < 0 && isfinite(lo)) t = (S->x[v] - lo + (bland ? 0 : proper__lp_spx_tol(lo))) / -rate;
+            else if (rate > 0 && isfinite(hi)) t = (hi - S->x[v] + (bland ? 0 : proper__lp_spx_tol(hi))) / rate;
             else continue;
             if (bland) {
                 if (t < 0) t = 0;
@@ -1982,13 +1923,13 @@ static int proper__spx_run(proper__spx *S) {
         }
         if (!isfinite(theta_max) && !isfinite(range)) {
             if (!fresh) { need_factor = 1; continue; }
-            if (phase1) return PROPER__SPX_INFEASIBLE; /* cannot happen in exact arithmetic */
+            if (phase1) return PROPER__LP_SPX_INFEASIBLE; /* cannot happen in exact arithmetic */
             if (S->perturbed == 1) {
-                proper__spx_unperturb(S);
+                proper__lp_spx_unperturb(S);
                 need_factor = 1;
                 continue;
             }
-            return PROPER__SPX_UNBOUNDED;
+            return PROPER__LP_SPX_UNBOUNDED;
         }
         if (range <= theta_max) {
             r = m;
@@ -2003,7 +1944,7 @@ static int proper__spx_run(proper__spx *S) {
                 size_t v = S->head[p];
                 if (fabs(a) < PROPER_LP_PIVOT_TOL) continue;
                 rate = -dir * a;
-                proper__spx_eff_bounds(S, v, phase1, &lo, &hi);
+                proper__lp_spx_eff_bounds(S, v, phase1, &lo, &hi);
                 if (rate < 0 && isfinite(lo)) t = (S->x[v] - lo) / -rate;
                 else if (rate > 0 && isfinite(hi)) t = (hi - S->x[v]) / rate;
                 else continue;
@@ -2024,12 +1965,12 @@ static int proper__spx_run(proper__spx *S) {
             S->head[r] = q;
             S->pos[q] = (ptrdiff_t)r;
             S->pos[v] = -1;
-            if ((rc = proper__spx_push_eta(S, r))) return rc;
+            if ((rc = proper__lp_spx_push_eta(S, r))) return rc;
         }
         if (step <= 1e-12 && r < m) {
             if (++degenerate >= PROPER_LP_DEGENERATE_RUN) {
                 if (S->perturbed == 0) {
-                    if ((rc = proper__spx_perturb(S))) return rc;
+                    if ((rc = proper__lp_spx_perturb(S))) return rc;
                     need_factor = 1;
                     degenerate = 0;
                 } else
@@ -2039,14 +1980,14 @@ static int proper__spx_run(proper__spx *S) {
             degenerate = 0;
             bland = 0;
         }
-        if (++S->iters >= S->max_iters) return PROPER__SPX_LIMIT;
+        if (++S->iters >= S->max_iters) return PROPER__LP_SPX_LIMIT;
         if (S->neta >= PROPER_LP_REFACTOR_EVERY) need_factor = 1;
     }
 }
 
 /* Unscaled results: x (n + m: structurals then row activities), row duals
  * y [m], reduced costs d [n] computed in the caller's space. */
-static void proper__spx_results(const proper__spx *S, double *x, double *y) {
+static void proper__lp_spx_results(const proper__lp_spx *S, double *x, double *y) {
     size_t j, i;
     for (j = 0; j < S->n; j++) x[j] = S->x[j] * S->cscale[j];
     for (i = 0; i < S->m; i++) x[S->n + i] = S->x[S->n + i] / S->rscale[i];
@@ -2085,7 +2026,7 @@ static int proper__lp_solve_primal(const proper_lp *lp, const double *cost, size
                                    double *x, double *y, size_t *iters, int *status) {
     size_t m = lp->nrows, n = lp->ncols, *cs = NULL, *ci = NULL;
     double *cv = NULL, *lb = NULL, *ub = NULL, *xw = NULL;
-    proper__spx S;
+    proper__lp_spx S;
     int rc;
     if ((rc = proper__lp_csc(m, n, lp->row_start, lp->col_idx, lp->val, &cs, &ci, &cv))) return rc;
     lb = (double *)proper_calloc(n + m, sizeof *lb);
@@ -2098,24 +2039,22 @@ static int proper__lp_solve_primal(const proper_lp *lp, const double *cost, size
         memcpy(lb + n, lp->row_lo, m * sizeof *lb);
         memcpy(ub + n, lp->row_hi, m * sizeof *ub);
     }
-    if ((rc = proper__spx_setup(&S, m, n, cs, ci, cv, lb, ub, cost))) goto out;
-    proper__spx_install(&S, basis, 0);
+    if ((rc = proper__lp_spx_setup(&S, m, n, cs, ci, cv, lb, ub, cost))) goto out;
+    proper__lp_spx_install(&S, basis, 0);
     S.max_iters = max_iters;
-    rc = proper__spx_run(&S);
+    rc = proper__lp_spx_run(&S);
     *iters += S.iters;
-    if (rc == PROPER__SPX_OPTIMAL && (rc = proper__spx_save(&S, basis, 0)) != PROPER_OK) {
-        proper__spx_free(&S);
+    if (rc == PROPER__LP_SPX_OPTIMAL && (rc = proper__lp_spx_save(&S, basis, 0)) != PROPER_OK) {
+        proper__lp_spx_free(&S);
         goto out;
     }
     if (rc >= 0) {
-        *status = rc == PROPER__SPX_OPTIMAL ? PROPER_LP_OPTIMAL
-                : rc == PROPER__SPX_INFEASIBLE ? PROPER_LP_INFEASIBLE
-                : rc == PROPER__SPX_UNBOUNDED ? PROPER_LP_UNBOUNDED : PROPER_LP_ITERATION_LIMIT;
-        proper__spx_results(&S, xw, y);
+        *status = rc;
+        proper__lp_spx_results(&S, xw, y);
         memcpy(x, xw, n * sizeof *x);
         rc = PROPER_OK;
     }
-    proper__spx_free(&S);
+    proper__lp_spx_free(&S);
 out:
     PROPER_FREE(cs); PROPER_FREE(ci); PROPER_FREE(cv); PROPER_FREE(lb); PROPER_FREE(ub); PROPER_FREE(xw);
     return rc;
@@ -2252,7 +2191,7 @@ static int proper__lp_solve_via_dual(const proper_lp *lp, const double *cost, co
     double *one_val = NULL, *ylb = NULL, *yub = NULL, *dcost = NULL, *dlb = NULL, *dub = NULL;
     size_t *ds = NULL, *di = NULL, *fill = NULL;
     double *dv = NULL, *xs = NULL, *ys = NULL, *xd = NULL, *yd = NULL;
-    proper__spx S;
+    proper__lp_spx S;
     int rc = PROPER_OK, spx_ready = 0;
     cnt = (size_t *)proper_calloc(nS + 1, sizeof *cnt);
     one_row = (size_t *)proper_calloc(nS + 1, sizeof *one_row);
@@ -2315,20 +2254,20 @@ static int proper__lp_solve_via_dual(const proper_lp *lp, const double *cost, co
             dub[mS + drow[j]] = T->c[j];
             dlb[mS + drow[j]] = T->isfree[j] ? T->c[j] : -PROPER_LP_INF;
         }
-    if ((rc = proper__spx_setup(&S, nd, mS, ds, di, dv, dlb, dub, dcost))) goto out;
+    if ((rc = proper__lp_spx_setup(&S, nd, mS, ds, di, dv, dlb, dub, dcost))) goto out;
     spx_ready = 1;
-    proper__spx_install(&S, basis, 1);
+    proper__lp_spx_install(&S, basis, 1);
     S.max_iters = max_iters;
-    rc = proper__spx_run(&S);
+    rc = proper__lp_spx_run(&S);
     *iters += S.iters;
     if (rc < 0) goto out;
-    if (rc == PROPER__SPX_LIMIT) { *status = PROPER_LP_ITERATION_LIMIT; rc = PROPER_OK; goto out; }
-    if (rc == PROPER__SPX_UNBOUNDED) { *status = PROPER_LP_INFEASIBLE; rc = PROPER_OK; goto out; }
-    if (rc == PROPER__SPX_INFEASIBLE) { rc = PROPER_ESTATE; goto out; }
+    if (rc == PROPER__LP_SPX_LIMIT) { *status = PROPER__LP_SPX_LIMIT; rc = PROPER_OK; goto out; }
+    if (rc == PROPER__LP_SPX_UNBOUNDED) { *status = PROPER__LP_SPX_INFEASIBLE; rc = PROPER_OK; goto out; }
+    if (rc == PROPER__LP_SPX_INFEASIBLE) { rc = PROPER_ESTATE; goto out; }
     xd = (double *)proper_calloc(mS + nd + 1, sizeof *xd);
     yd = (double *)proper_calloc(nd + 1, sizeof *yd);
     if (!xd || !yd) { rc = PROPER_ENOMEM; goto out; }
-    proper__spx_results(&S, xd, yd);
+    proper__lp_spx_results(&S, xd, yd);
     for (i = 0; i < mS; i++) ys[i] = xd[i];
     for (j = 0; j < nS; j++) xs[j] = cnt[j] >= 2 ? -yd[drow[j]] : 0;
     /* singleton columns from complementary slackness, row by row */
@@ -2382,10 +2321,10 @@ static int proper__lp_solve_via_dual(const proper_lp *lp, const double *cost, co
         if (fabs(primal) > scale) scale = fabs(primal);
         if (fabs(primal - dual) > PROPER_LP_RECOVER_TOL * scale) { rc = PROPER_ESTATE; goto out; }
     }
-    *status = PROPER_LP_OPTIMAL;
-    rc = proper__spx_save(&S, basis, 1);
+    *status = PROPER__LP_SPX_OPTIMAL;
+    rc = proper__lp_spx_save(&S, basis, 1);
 out:
-    if (spx_ready) proper__spx_free(&S);
+    if (spx_ready) proper__lp_spx_free(&S);
     PROPER_FREE(cnt); PROPER_FREE(one_row); PROPER_FREE(one_val); PROPER_FREE(drow); PROPER_FREE(ylb);
     PROPER_FREE(yub); PROPER_FREE(dcost); PROPER_FREE(dlb); PROPER_FREE(dub); PROPER_FREE(ds); PROPER_FREE(di);
     PROPER_FREE(fill); PROPER_FREE(dv); PROPER_FREE(xs); PROPER_FREE(ys); PROPER_FREE(xd); PROPER_FREE(yd);
@@ -2394,23 +2333,47 @@ out:
 
 /* ---- public solve --------------------------------------------------------- */
 
-PROPER_API void proper_lp_options_default(proper_lp_options *opt) {
-    opt->method = PROPER_LP_AUTO;
-    opt->max_iterations = 0;
-    opt->basis = NULL;
+PROPER_API proper_lp_opts proper_lp_opts_default(void) {
+    proper_lp_opts o;
+    o.method = PROPER_LP_AUTO;
+    o.max_iterations = 0;
+    o.basis = NULL;
+    return o;
 }
+
+PROPER_API void proper_lp_basis_init(proper_lp_basis *basis) { memset(basis, 0, sizeof *basis); }
 
 PROPER_API void proper_lp_basis_free(proper_lp_basis *basis) {
     if (!basis) return;
     PROPER_FREE(basis->head);
     PROPER_FREE(basis->upper);
-    memset(basis, 0, sizeof *basis);
+    proper_lp_basis_init(basis);
 }
+
+PROPER_API void proper_lp_solution_init(proper_lp_solution *sol) { memset(sol, 0, sizeof *sol); }
 
 PROPER_API void proper_lp_solution_free(proper_lp_solution *sol) {
     if (!sol) return;
     PROPER_FREE(sol->x); PROPER_FREE(sol->row_activity); PROPER_FREE(sol->row_dual); PROPER_FREE(sol->col_dual);
-    memset(sol, 0, sizeof *sol);
+    proper_lp_solution_init(sol);
+}
+
+PROPER_API int proper_lp_solution_create(proper_lp_solution *sol, size_t ncols, size_t nrows, proper_error *err) {
+    proper_lp_solution s;
+    proper_lp_solution_init(&s);
+    s.ncols = ncols;
+    s.nrows = nrows;
+    s.x = (double *)proper_calloc(ncols ? ncols : 1, sizeof *s.x);
+    s.col_dual = (double *)proper_calloc(ncols ? ncols : 1, sizeof *s.col_dual);
+    s.row_activity = (double *)proper_calloc(nrows ? nrows : 1, sizeof *s.row_activity);
+    s.row_dual = (double *)proper_calloc(nrows ? nrows : 1, sizeof *s.row_dual);
+    if (!s.x || !s.col_dual || !s.row_activity || !s.row_dual) {
+        proper_lp_solution_free(&s);
+        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory for an LP solution");
+    }
+    proper_lp_solution_free(sol);
+    *sol = s;
+    return PROPER_OK;
 }
 
 /* Columns of the standard form that appear in two or more rows: the number
@@ -2424,35 +2387,29 @@ static size_t proper__lp_dual_rows(const proper__lp_std *T) {
     return nd;
 }
 
-PROPER_API int proper_lp_solve(const proper_lp *lp, const proper_lp_options *opt, proper_lp_solution *sol,
-                               proper_error *err) {
-    size_t n = lp->ncols, m = lp->nrows, i, j, k, max_iters;
-    double *cost = NULL, sign = lp->maximize ? -1.0 : 1.0;
-    proper_lp_options defaults;
-    proper__lp_std T;
-    int rc = PROPER_OK, status = PROPER_LP_OPTIMAL, done = 0;
-    memset(sol, 0, sizeof *sol);
-    memset(&T, 0, sizeof T);
-    if (!opt) { proper_lp_options_default(&defaults); opt = &defaults; }
-    if (n == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "the LP has no columns");
-    for (j = 0; j < n; j++)
+static int proper__lp_check(const proper_lp *lp, proper_error *err) {
+    size_t i, j;
+    if (lp->ncols == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "the LP has no columns");
+    for (j = 0; j < lp->ncols; j++)
         if (!(lp->col_lo[j] <= lp->col_hi[j]) || !isfinite(lp->obj[j]))
             return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "column %zu: bounds [%g, %g] or cost %g invalid",
                                     j + 1, lp->col_lo[j], lp->col_hi[j], lp->obj[j]);
-    for (i = 0; i < m; i++)
+    for (i = 0; i < lp->nrows; i++)
         if (!(lp->row_lo[i] <= lp->row_hi[i]))
-            return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "row %zu: bounds [%g, %g] invalid",
-                                    i + 1, lp->row_lo[i], lp->row_hi[i]);
-    max_iters = opt->max_iterations ? opt->max_iterations : 20 * (n + m) + 10000;
-    sol->ncols = n;
-    sol->nrows = m;
-    sol->x = (double *)proper_calloc(n, sizeof *sol->x);
-    sol->col_dual = (double *)proper_calloc(n, sizeof *sol->col_dual);
-    sol->row_activity = (double *)proper_calloc(m ? m : 1, sizeof *sol->row_activity);
-    sol->row_dual = (double *)proper_calloc(m ? m : 1, sizeof *sol->row_dual);
-    cost = (double *)proper_calloc(n, sizeof *cost);
-    if (!sol->x || !sol->col_dual || !sol->row_activity || !sol->row_dual || !cost) { rc = PROPER_ENOMEM; goto out; }
-    for (j = 0; j < n; j++) cost[j] = sign * lp->obj[j];
+            return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "row %zu: bounds [%g, %g] invalid", i + 1,
+                                    lp->row_lo[i], lp->row_hi[i]);
+    return PROPER_OK;
+}
+
+/* x and row_dual of sol by the dual or the primal path (costs already
+ * signed for minimisation); *status: PROPER__LP_SPX_*. */
+static int proper__lp_run(const proper_lp *lp, const proper_lp_opts *opt, const double *cost, proper_lp_solution *sol,
+                          int *status) {
+    size_t n = lp->ncols, m = lp->nrows;
+    size_t max_iters = opt->max_iterations ? opt->max_iterations : 20 * (n + m) + 10000;
+    proper__lp_std T;
+    int rc = PROPER_OK;
+    memset(&T, 0, sizeof T);
     if (opt->method != PROPER_LP_PRIMAL) {
         size_t nd;
         if ((rc = proper__lp_standardize(lp, cost, &T))) goto out;
@@ -2460,23 +2417,28 @@ PROPER_API int proper_lp_solve(const proper_lp *lp, const proper_lp_options *opt
         if (nd == (size_t)-1) { rc = PROPER_ENOMEM; goto out; }
         if (opt->method == PROPER_LP_DUAL || nd < m) {
             rc = proper__lp_solve_via_dual(lp, cost, &T, max_iters, opt->basis, sol->x, sol->row_dual,
-                                           &sol->iterations, &status);
-            if (rc == PROPER_OK) done = 1, sol->solved_dual = 1;
-            else if (rc != PROPER_ESTATE) goto out;
-            rc = PROPER_OK;
+                                           &sol->iterations, status);
+            if (rc == PROPER_OK) { sol->solved_dual = 1; goto out; }
+            if (rc != PROPER_ESTATE) goto out;
         }
     }
-    if (!done) {
-        rc = proper__lp_solve_primal(lp, cost, max_iters, opt->basis, sol->x, sol->row_dual, &sol->iterations, &status);
-        if (rc) goto out;
-    }
-    sol->status = status;
+    rc = proper__lp_solve_primal(lp, cost, max_iters, opt->basis, sol->x, sol->row_dual, &sol->iterations, status);
+out:
+    proper__lp_std_free(&T);
+    return rc;
+}
+
+/* Objective, activities and reduced costs from x and the row duals (of the
+ * minimisation); then the duals' signs for the problem as stated. */
+static void proper__lp_finish(const proper_lp *lp, const double *cost, proper_lp_solution *sol) {
+    size_t i, j, k;
+    double sign = lp->maximize ? -1.0 : 1.0;
     sol->objective = lp->obj_const;
-    for (j = 0; j < n; j++) {
+    for (j = 0; j < lp->ncols; j++) {
         sol->objective += lp->obj[j] * sol->x[j];
         sol->col_dual[j] = cost[j];
     }
-    for (i = 0; i < m; i++) {
+    for (i = 0; i < lp->nrows; i++) {
         double act = 0;
         for (k = lp->row_start[i]; k < lp->row_start[i + 1]; k++) {
             act += lp->val[k] * sol->x[lp->col_idx[k]];
@@ -2484,36 +2446,61 @@ PROPER_API int proper_lp_solve(const proper_lp *lp, const proper_lp_options *opt
         }
         sol->row_activity[i] = act;
     }
-    for (i = 0; i < m; i++) sol->row_dual[i] *= sign;
-    for (j = 0; j < n; j++) sol->col_dual[j] *= sign;
-out:
-    PROPER_FREE(cost);
-    proper__lp_std_free(&T);
+    for (i = 0; i < lp->nrows; i++) sol->row_dual[i] *= sign;
+    for (j = 0; j < lp->ncols; j++) sol->col_dual[j] *= sign;
+}
+
+/* The error for an engine failure (rc) or an outcome other than an optimum. */
+static int proper__lp_outcome(const proper_lp *lp, int rc, int status, size_t iterations, proper_error *err) {
     if (rc == PROPER_ENOMEM) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory solving an LP");
     if (rc == PROPER_ENOCONV)
         return proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0, "LP basis could not be repaired");
     if (rc) return proper_error_set(err, rc, NULL, 0, 0, "LP solve failed");
-    if (status == PROPER_LP_INFEASIBLE)
+    if (status == PROPER__LP_SPX_INFEASIBLE)
         return proper_error_set(err, PROPER_EINFEASIBLE, NULL, 0, 0,
-                                "the LP is infeasible: no point satisfies all %zu rows and column bounds", m);
-    if (status == PROPER_LP_UNBOUNDED)
+                                "the LP is infeasible: no point satisfies all %zu rows and column bounds", lp->nrows);
+    if (status == PROPER__LP_SPX_UNBOUNDED)
         return proper_error_set(err, PROPER_EUNBOUNDED, NULL, 0, 0, "the LP is unbounded: the objective can %s without limit",
                                 lp->maximize ? "increase" : "decrease");
-    if (status == PROPER_LP_ITERATION_LIMIT)
-        return proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0, "the LP hit the iteration limit (%zu pivots)",
-                                sol->iterations);
+    if (status == PROPER__LP_SPX_LIMIT)
+        return proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0, "the LP hit the iteration limit (%zu pivots)", iterations);
+    return PROPER_OK;
+}
+
+PROPER_API int proper_lp_solve(const proper_lp *lp, const proper_lp_opts *opt, proper_lp_solution *sol,
+                               proper_error *err) {
+    proper_lp_opts defaults = proper_lp_opts_default();
+    proper_lp_solution s;
+    double *cost;
+    size_t j;
+    int rc, status = PROPER__LP_SPX_OPTIMAL;
+    if (!opt) opt = &defaults;
+    if ((rc = proper__lp_check(lp, err))) return rc;
+    proper_lp_solution_init(&s);
+    if ((rc = proper_lp_solution_create(&s, lp->ncols, lp->nrows, err))) return rc;
+    if (!(cost = (double *)proper_calloc(lp->ncols, sizeof *cost))) {
+        proper_lp_solution_free(&s);
+        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory solving an LP");
+    }
+    for (j = 0; j < lp->ncols; j++) cost[j] = (lp->maximize ? -1.0 : 1.0) * lp->obj[j];
+    rc = proper__lp_run(lp, opt, cost, &s, &status);
+    if (rc == PROPER_OK && status == PROPER__LP_SPX_OPTIMAL) proper__lp_finish(lp, cost, &s);
+    PROPER_FREE(cost);
+    if ((rc = proper__lp_outcome(lp, rc, status, s.iterations, err))) {
+        proper_lp_solution_free(&s);
+        return rc;
+    }
+    proper_lp_solution_free(sol);
+    *sol = s;
     return PROPER_OK;
 }
 
 /* ---- box-constrained convex QP ---------------------------------------------- */
 
-/* Multipliers within this (relative to the problem's scale) of zero count as
- * having the right sign. */
-#define PROPER_QP_KKT_TOL 1e-12
 
 /* Cholesky of the n x n matrix a (row-major, lower triangle used) in place;
  * 0 when not positive definite. */
-static int proper__chol(double *a, size_t n) {
+static int proper__lp_chol(double *a, size_t n) {
     size_t i, j, k;
     for (j = 0; j < n; j++) {
         double d = a[j * n + j];
@@ -2530,7 +2517,7 @@ static int proper__chol(double *a, size_t n) {
     return 1;
 }
 
-static void proper__chol_solve(const double *l, size_t n, double *b) {
+static void proper__lp_chol_solve(const double *l, size_t n, double *b) {
     size_t i, k;
     for (i = 0; i < n; i++) {
         double s = b[i];
@@ -2544,7 +2531,7 @@ static void proper__chol_solve(const double *l, size_t n, double *b) {
     }
 }
 
-PROPER_API int proper_qp_box_solve(size_t n, const double *Q, const double *q, const double *lo, const double *hi,
+PROPER_API int proper_lp_qp_box_solve(size_t n, const double *Q, const double *q, const double *lo, const double *hi,
                                    double *x, size_t *iterations, proper_error *err) {
     signed char *act = NULL;   /* -1 at lower bound, +1 at upper, 0 free */
     size_t *fr = NULL, i, j, it, limit = 20 * n + 100;
@@ -2589,11 +2576,11 @@ PROPER_API int proper_qp_box_solve(size_t n, const double *Q, const double *q, c
             z[a] = s;
             for (b = 0; b < nf; b++) L[a * nf + b] = Q[fr[a] * n + fr[b]];
         }
-        if (nf && !proper__chol(L, nf)) {
+        if (nf && !proper__lp_chol(L, nf)) {
             rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "QP matrix is not positive definite");
             goto out;
         }
-        if (nf) proper__chol_solve(L, nf, z);
+        if (nf) proper__lp_chol_solve(L, nf, z);
         for (a = 0; a < nf; a++) {
             size_t v = fr[a];
             double p = z[a] - x[v], t;
@@ -2621,7 +2608,7 @@ PROPER_API int proper_qp_box_solve(size_t n, const double *Q, const double *q, c
         for (a = 0; a < nf; a++) x[fr[a]] = z[a];
         {
             /* release the bound whose multiplier has the wrong sign the most */
-            double worst = PROPER_QP_KKT_TOL * scale * (1 + n), g;
+            double worst = PROPER_LP_QP_KKT_TOL * scale * (1 + n), g;
             size_t rel = n;
             for (i = 0; i < n; i++) {
                 if (!act[i]) continue;

@@ -55,6 +55,17 @@
  *     row. Lines starting with '#' are comments.
  *   trace: header "t,x1,...,xM" or "t,x1,...,xM,b1,...,bM", then one row
  *     per sample; times must start at 0 and be equally spaced.
+ *
+ * OUTPUTS AND TUNABLES
+ *   Every function that produces a network, a trace or an LP (create, copy,
+ *   simulate, the ODEs, build_lp, fit_lp, the CSV readers) writes it through
+ *   an output the caller has initialised (proper_qn_init,
+ *   proper_qn_trace_init, proper_lp_init): replaced on success, unchanged
+ *   on failure. proper_qn_mhe allocates its arrays (free with PROPER_FREE).
+ *   Tunables (define before including to override): PROPER_QN_PROB_TOL,
+ *   PROPER_QN_MIN_RATE, PROPER_QN_TIME_TOL, PROPER_QN_RESUM_EVERY,
+ *   PROPER_QN_EXACT_TOL, PROPER_QN_EXACT_ROUNDS, PROPER_QN_EXACT_H_MU,
+ *   PROPER_QN_SATURATED_TOL.
  */
 #ifndef PROPER_QN_H
 #define PROPER_QN_H
@@ -73,12 +84,31 @@ typedef struct proper_qn {
     double *routing;   /* [M*M] row-major P[i*M + j] */
 } proper_qn;
 
+/* Tunables (define before including to override). */
 /* Routing rows must sum to 1 within this; each entry must be >= 0. */
+#ifndef PROPER_QN_PROB_TOL
 #define PROPER_QN_PROB_TOL 1e-9
+#endif
+/* A fitted rate below this counts as "station never seen serving". */
+#ifndef PROPER_QN_MIN_RATE
+#define PROPER_QN_MIN_RATE 1e-9
+#endif
+/* Relative tolerance for equally spaced trace times. */
+#ifndef PROPER_QN_TIME_TOL
+#define PROPER_QN_TIME_TOL 1e-6
+#endif
+/* The simulator refreshes its summed rate from scratch this often (events),
+ * so that the incremental updates cannot drift. */
+#ifndef PROPER_QN_RESUM_EVERY
+#define PROPER_QN_RESUM_EVERY 256
+#endif
 
-/* Allocate a network of M stations (all single-server, rate 1, routing 0). */
-PROPER_API int proper_qn_init(proper_qn *qn, size_t M, proper_error *err);
+/* The empty network (M = 0); allocates nothing. */
+PROPER_API void proper_qn_init(proper_qn *qn);
+/* A network of M stations (all single-server, rate 1, routing 0). */
+PROPER_API int proper_qn_create(proper_qn *qn, size_t M, proper_error *err);
 PROPER_API void proper_qn_free(proper_qn *qn);
+/* dst = src (dst may be src). */
 PROPER_API int proper_qn_copy(proper_qn *dst, const proper_qn *src, proper_error *err);
 /* Rates finite and > 0, servers integers >= 1 or infinite, routing rows
  * non-negative and summing to 1. */
@@ -91,8 +121,12 @@ typedef struct proper_qn_trace {
     double *busy;      /* [K*M] E[min(s_i, X_i)], or NULL */
 } proper_qn_trace;
 
-PROPER_API int proper_qn_trace_init(proper_qn_trace *tr, size_t M, size_t K, double dt, int with_busy,
-                                    proper_error *err);
+/* The empty trace (M = K = 0); allocates nothing. */
+PROPER_API void proper_qn_trace_init(proper_qn_trace *tr);
+/* A zero trace of K samples of M stations at interval dt, with busy
+ * columns when with_busy. */
+PROPER_API int proper_qn_trace_create(proper_qn_trace *tr, size_t M, size_t K, double dt, int with_busy,
+                                      proper_error *err);
 PROPER_API void proper_qn_trace_free(proper_qn_trace *tr);
 
 /* Exact stochastic simulation (Gillespie) of the network's CTMC from the
@@ -119,7 +153,9 @@ PROPER_API void proper_qn_drift(const proper_qn *qn, const double *x, double *dx
  * Load-dependent MVA (Reiser & Lavenberg 1980) for multi-server stations. */
 PROPER_API int proper_qn_mva(const proper_qn *qn, unsigned long N, double *q, double *tput, proper_error *err);
 
-/* External LP solver hook (backends/glpk.h provides one); NULL = native. */
+/* External LP solver hook (backends/glpk.h provides one); NULL = native.
+ * It follows proper_lp_solve's contract: sol is initialised, replaced at an
+ * optimum, unchanged otherwise. */
 typedef int (*proper_qn_lp_solver)(void *ctx, const proper_lp *lp, proper_lp_solution *sol, proper_error *err);
 
 /* How (4.7) approximates the integral of b over one sampling step.
@@ -149,9 +185,15 @@ typedef int (*proper_qn_lp_solver)(void *ctx, const proper_lp *lp, proper_lp_sol
  *   (proper_qn_saturation): where stations are saturated throughout they
  *   can drift. */
 enum proper_qn_scheme { PROPER_QN_EULER = 0, PROPER_QN_TRAPEZOID = 1, PROPER_QN_EXACT = 2 };
+#ifndef PROPER_QN_EXACT_TOL
 #define PROPER_QN_EXACT_TOL 1e-3
+#endif
+#ifndef PROPER_QN_EXACT_ROUNDS
 #define PROPER_QN_EXACT_ROUNDS 30
+#endif
+#ifndef PROPER_QN_EXACT_H_MU
 #define PROPER_QN_EXACT_H_MU 0.05
+#endif
 
 /* Build the topology LP (4.5-4.8) from traces with known server counts.
  * Columns: mu_1..mu_M, then g_ij for i != j in row-major order, then the
@@ -167,7 +209,7 @@ typedef struct proper_qn_fit_result {
     size_t rounds;         /* LP solves: 1, or the EXACT scheme's rounds */
 } proper_qn_fit_result;
 
-/* Learn rates and routing (LP). `out` is initialised here with the given
+/* Learn rates and routing (LP) into `out`, a network with the given
  * servers. solver == NULL uses the native simplex. */
 PROPER_API int proper_qn_fit_lp(const proper_qn_trace *traces, size_t ntraces, const double *servers,
                                 int scheme, proper_qn_lp_solver solver, void *solver_ctx, proper_qn *out,
@@ -183,7 +225,9 @@ PROPER_API int proper_qn_fit_lp(const proper_qn_trace *traces, size_t ntraces, c
  * delay. The remedy is traces at a load low enough to free some of those
  * servers; without them, a what-if that gives such a station more servers
  * cannot be trusted. */
+#ifndef PROPER_QN_SATURATED_TOL
 #define PROPER_QN_SATURATED_TOL 1e-3
+#endif
 PROPER_API int proper_qn_saturation(const proper_qn_trace *traces, size_t ntraces, const double *servers,
                                     double *share, proper_error *err);
 
@@ -207,13 +251,19 @@ PROPER_API int proper_qn_mhe(const proper_qn_trace *trace, const proper_qn *know
 PROPER_API int proper_qn_trace_error(const proper_qn_trace *ref, const proper_qn_trace *pred, double *max_err,
                                      double *mean_err, proper_error *err);
 
-/* CSV I/O (formats above). Readers initialise their output. */
-PROPER_API int proper_qn_read_network_csv(proper_qn *qn, const char *text, size_t len, const char *file,
-                                          proper_error *err);
-PROPER_API int proper_qn_write_network_csv(const proper_qn *qn, char **text, size_t *len, proper_error *err);
-PROPER_API int proper_qn_read_trace_csv(proper_qn_trace *tr, const char *text, size_t len, const char *file,
-                                        proper_error *err);
-PROPER_API int proper_qn_write_trace_csv(const proper_qn_trace *tr, char **text, size_t *len, proper_error *err);
+/* CSV (formats above): parse text (`name` names it in error positions),
+ * read a file, append to a string builder, write to a stream. Numbers are
+ * written as the shortest decimal that reads back as the same double. */
+PROPER_API int proper_qn_parse_network_csv(proper_qn *qn, const char *text, size_t len, const char *name,
+                                           proper_error *err);
+PROPER_API int proper_qn_read_network_csv(proper_qn *qn, const char *path, proper_error *err);
+PROPER_API int proper_qn_format_network_csv(const proper_qn *qn, proper_strbuf *b, proper_error *err);
+PROPER_API int proper_qn_write_network_csv(const proper_qn *qn, FILE *f, proper_error *err);
+PROPER_API int proper_qn_parse_trace_csv(proper_qn_trace *tr, const char *text, size_t len, const char *name,
+                                         proper_error *err);
+PROPER_API int proper_qn_read_trace_csv(proper_qn_trace *tr, const char *path, proper_error *err);
+PROPER_API int proper_qn_format_trace_csv(const proper_qn_trace *tr, proper_strbuf *b, proper_error *err);
+PROPER_API int proper_qn_write_trace_csv(const proper_qn_trace *tr, FILE *f, proper_error *err);
 
 #ifdef __cplusplus
 }
@@ -226,31 +276,30 @@ PROPER_API int proper_qn_write_trace_csv(const proper_qn_trace *tr, char **text,
 #define PROPER_QN_IMPLEMENTATION
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-/* A fitted rate below this counts as "station never seen serving". */
-#define PROPER_QN_MIN_RATE 1e-9
-/* Relative tolerance for equally spaced trace times. */
-#define PROPER_QN_TIME_TOL 1e-6
-
 /* ---- network ------------------------------------------------------------- */
 
-PROPER_API int proper_qn_init(proper_qn *qn, size_t M, proper_error *err) {
+PROPER_API void proper_qn_init(proper_qn *qn) { memset(qn, 0, sizeof *qn); }
+
+PROPER_API int proper_qn_create(proper_qn *qn, size_t M, proper_error *err) {
+    proper_qn n;
     size_t i, mm;
-    memset(qn, 0, sizeof *qn);
     if (M == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "a network needs at least one station");
     if (proper_size_mul(M, M, &mm)) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "too many stations");
-    qn->servers = (double *)proper_calloc(M, sizeof *qn->servers);
-    qn->rates = (double *)proper_calloc(M, sizeof *qn->rates);
-    qn->routing = (double *)proper_calloc(mm, sizeof *qn->routing);
-    if (!qn->servers || !qn->rates || !qn->routing) {
-        proper_qn_free(qn);
+    proper_qn_init(&n);
+    n.servers = (double *)proper_calloc(M, sizeof *n.servers);
+    n.rates = (double *)proper_calloc(M, sizeof *n.rates);
+    n.routing = (double *)proper_calloc(mm, sizeof *n.routing);
+    if (!n.servers || !n.rates || !n.routing) {
+        proper_qn_free(&n);
         return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory allocating a network");
     }
-    qn->M = M;
-    for (i = 0; i < M; i++) { qn->servers[i] = 1; qn->rates[i] = 1; }
+    n.M = M;
+    for (i = 0; i < M; i++) { n.servers[i] = 1; n.rates[i] = 1; }
+    proper_qn_free(qn);
+    *qn = n;
     return PROPER_OK;
 }
 
@@ -259,15 +308,20 @@ PROPER_API void proper_qn_free(proper_qn *qn) {
     PROPER_FREE(qn->servers);
     PROPER_FREE(qn->rates);
     PROPER_FREE(qn->routing);
-    memset(qn, 0, sizeof *qn);
+    proper_qn_init(qn);
 }
 
 PROPER_API int proper_qn_copy(proper_qn *dst, const proper_qn *src, proper_error *err) {
-    int rc = proper_qn_init(dst, src->M, err);
-    if (rc) return rc;
-    memcpy(dst->servers, src->servers, src->M * sizeof *dst->servers);
-    memcpy(dst->rates, src->rates, src->M * sizeof *dst->rates);
-    memcpy(dst->routing, src->routing, src->M * src->M * sizeof *dst->routing);
+    proper_qn n;
+    int rc;
+    if (dst == src) return PROPER_OK;
+    proper_qn_init(&n);
+    if ((rc = proper_qn_create(&n, src->M, err))) return rc;
+    memcpy(n.servers, src->servers, src->M * sizeof *n.servers);
+    memcpy(n.rates, src->rates, src->M * sizeof *n.rates);
+    memcpy(n.routing, src->routing, src->M * src->M * sizeof *n.routing);
+    proper_qn_free(dst);
+    *dst = n;
     return PROPER_OK;
 }
 
@@ -307,22 +361,27 @@ static double proper__qn_min(double s, double x) { return x < s ? x : s; }
 
 /* ---- traces ---------------------------------------------------------------- */
 
-PROPER_API int proper_qn_trace_init(proper_qn_trace *tr, size_t M, size_t K, double dt, int with_busy,
-                                    proper_error *err) {
+PROPER_API void proper_qn_trace_init(proper_qn_trace *tr) { memset(tr, 0, sizeof *tr); }
+
+PROPER_API int proper_qn_trace_create(proper_qn_trace *tr, size_t M, size_t K, double dt, int with_busy,
+                                      proper_error *err) {
+    proper_qn_trace t;
     size_t n;
-    memset(tr, 0, sizeof *tr);
     if (M == 0 || K == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "a trace needs stations and samples");
     if (!(dt > 0) || !isfinite(dt)) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "sampling interval must be > 0");
     if (proper_size_mul(M, K, &n)) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "trace too large");
-    tr->x = (double *)proper_calloc(n, sizeof *tr->x);
-    tr->busy = with_busy ? (double *)proper_calloc(n, sizeof *tr->busy) : NULL;
-    if (!tr->x || (with_busy && !tr->busy)) {
-        proper_qn_trace_free(tr);
+    proper_qn_trace_init(&t);
+    t.x = (double *)proper_calloc(n, sizeof *t.x);
+    t.busy = with_busy ? (double *)proper_calloc(n, sizeof *t.busy) : NULL;
+    if (!t.x || (with_busy && !t.busy)) {
+        proper_qn_trace_free(&t);
         return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory allocating a trace");
     }
-    tr->M = M;
-    tr->K = K;
-    tr->dt = dt;
+    t.M = M;
+    t.K = K;
+    t.dt = dt;
+    proper_qn_trace_free(tr);
+    *tr = t;
     return PROPER_OK;
 }
 
@@ -330,7 +389,14 @@ PROPER_API void proper_qn_trace_free(proper_qn_trace *tr) {
     if (!tr) return;
     PROPER_FREE(tr->x);
     PROPER_FREE(tr->busy);
-    memset(tr, 0, sizeof *tr);
+    proper_qn_trace_init(tr);
+}
+
+/* Hand a finished trace to an initialised output (replacing what it held). */
+static void proper__qn_trace_move(proper_qn_trace *out, proper_qn_trace *t) {
+    proper_qn_trace_free(out);
+    *out = *t;
+    proper_qn_trace_init(t);
 }
 
 /* b_i(k): E[min(s_i, X_i)] when recorded, else min(s_i, x_i). */
@@ -341,14 +407,11 @@ static double proper__qn_busy(const proper_qn_trace *tr, const double *servers, 
 
 /* ---- Gillespie simulation ------------------------------------------------ */
 
-/* Refresh the summed rate from scratch this often (events), so that the
- * incremental updates cannot drift. */
-#define PROPER_QN_RESUM_EVERY 256
-
 PROPER_API int proper_qn_simulate(const proper_qn *qn, const unsigned long *x0, double dt, size_t K,
-                                  size_t runs, proper_rng *rng, proper_qn_trace *tr,
+                                  size_t runs, proper_rng *rng, proper_qn_trace *out,
                                   unsigned long long *events, proper_error *err) {
     size_t M = qn->M, i, j, r, k;
+    proper_qn_trace t, *tr = &t;
     unsigned long *x = NULL;
     double *rate = NULL, *cum = NULL, *sum_x, *sum_b;
     unsigned long long nev = 0;
@@ -356,7 +419,8 @@ PROPER_API int proper_qn_simulate(const proper_qn *qn, const unsigned long *x0, 
     if (events) *events = 0;
     if ((rc = proper_qn_validate(qn, err))) return rc;
     if (runs == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "at least one simulation run is needed");
-    if ((rc = proper_qn_trace_init(tr, M, K, dt, 1, err))) return rc;
+    proper_qn_trace_init(&t);
+    if ((rc = proper_qn_trace_create(&t, M, K, dt, 1, err))) return rc;
     x = (unsigned long *)proper_calloc(M, sizeof *x);
     rate = (double *)proper_calloc(M, sizeof *rate);
     cum = (double *)proper_calloc(M * M, sizeof *cum);
@@ -431,12 +495,13 @@ PROPER_API int proper_qn_simulate(const proper_qn *qn, const unsigned long *x0, 
         sum_b[k] /= (double)runs;
     }
     if (events) *events = nev;
+    proper__qn_trace_move(out, &t);
     rc = PROPER_OK;
 out:
     PROPER_FREE(cum);
     PROPER_FREE(x);
     PROPER_FREE(rate);
-    if (rc) proper_qn_trace_free(tr);
+    proper_qn_trace_free(&t);
     return rc;
 }
 
@@ -468,7 +533,7 @@ static int proper__qn_ode_start(const proper_qn *qn, const double *x0, double dt
     for (i = 0; i < qn->M; i++)
         if (!(x0[i] >= 0) || !isfinite(x0[i]))
             return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "initial population of station %zu is %g", i + 1, x0[i]);
-    return proper_qn_trace_init(tr, qn->M, K, dt, 1, err);
+    return proper_qn_trace_create(tr, qn->M, K, dt, 1, err);
 }
 
 static void proper__qn_record(const proper_qn *qn, proper_qn_trace *tr, size_t k, const double *x) {
@@ -480,13 +545,15 @@ static void proper__qn_record(const proper_qn *qn, proper_qn_trace *tr, size_t k
 }
 
 PROPER_API int proper_qn_ode_euler(const proper_qn *qn, const double *x0, double dt, size_t K,
-                                   proper_qn_trace *tr, proper_error *err) {
+                                   proper_qn_trace *out, proper_error *err) {
     size_t M = qn->M, i, k;
+    proper_qn_trace t, *tr = &t;
     double *x, *dx;
-    int rc = proper__qn_ode_start(qn, x0, dt, K, tr, err);
-    if (rc) return rc;
+    int rc;
+    proper_qn_trace_init(&t);
+    if ((rc = proper__qn_ode_start(qn, x0, dt, K, &t, err))) return rc;
     x = (double *)proper_calloc(2 * M, sizeof *x);
-    if (!x) { proper_qn_trace_free(tr); return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory"); }
+    if (!x) { proper_qn_trace_free(&t); return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory"); }
     dx = x + M;
     memcpy(x, x0, M * sizeof *x);
     for (k = 0; k < K; k++) {
@@ -495,18 +562,21 @@ PROPER_API int proper_qn_ode_euler(const proper_qn *qn, const double *x0, double
         for (i = 0; i < M; i++) x[i] += dt * dx[i];
     }
     PROPER_FREE(x);
+    proper__qn_trace_move(out, &t);
     return PROPER_OK;
 }
 
 PROPER_API int proper_qn_ode_rk4(const proper_qn *qn, const double *x0, double dt, size_t K, size_t substeps,
-                                 proper_qn_trace *tr, proper_error *err) {
+                                 proper_qn_trace *out, proper_error *err) {
     size_t M = qn->M, i, k, s;
+    proper_qn_trace t, *tr = &t;
     double *x, *k1, *k2, *k3, *k4, *tmp, h;
     int rc;
     if (substeps == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "RK4 needs at least one step per sample");
-    if ((rc = proper__qn_ode_start(qn, x0, dt, K, tr, err))) return rc;
+    proper_qn_trace_init(&t);
+    if ((rc = proper__qn_ode_start(qn, x0, dt, K, &t, err))) return rc;
     x = (double *)proper_calloc(6 * M, sizeof *x);
-    if (!x) { proper_qn_trace_free(tr); return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory"); }
+    if (!x) { proper_qn_trace_free(&t); return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory"); }
     k1 = x + M; k2 = x + 2 * M; k3 = x + 3 * M; k4 = x + 4 * M; tmp = x + 5 * M;
     memcpy(x, x0, M * sizeof *x);
     h = dt / (double)substeps;
@@ -524,49 +594,37 @@ PROPER_API int proper_qn_ode_rk4(const proper_qn *qn, const double *x0, double d
         }
     }
     PROPER_FREE(x);
+    proper__qn_trace_move(out, &t);
     return PROPER_OK;
 }
 
 /* ---- exact MVA ------------------------------------------------------------ */
 
-/* Visit ratios: v = v P with v_0 = 1, by Gaussian elimination on
- * (P' - I) v = 0 with the first equation replaced by v_0 = 1. */
+/* Visit ratios: v = v P with v_0 = 1, by LU (core.h) on (P' - I) v = 0
+ * with the first equation replaced by v_0 = 1. */
 static int proper__qn_visits(const proper_qn *qn, double *v, proper_error *err) {
-    size_t M = qn->M, i, j, k;
+    size_t M = qn->M, i, j, *piv;
     double *a = (double *)proper_calloc(M * M, sizeof *a);
-    if (!a) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    int rc = PROPER_OK;
+    piv = (size_t *)proper_calloc(M, sizeof *piv);
+    if (!a || !piv) {
+        PROPER_FREE(a);
+        PROPER_FREE(piv);
+        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    }
     for (i = 0; i < M; i++) {
         for (j = 0; j < M; j++) a[i * M + j] = qn->routing[j * M + i] - (i == j);
         v[i] = 0;
     }
     for (j = 0; j < M; j++) a[j] = j == 0;
     v[0] = 1;
-    for (k = 0; k < M; k++) {
-        size_t p = k;
-        for (i = k + 1; i < M; i++) if (fabs(a[i * M + k]) > fabs(a[p * M + k])) p = i;
-        if (fabs(a[p * M + k]) < 1e-12) {
-            PROPER_FREE(a);
-            return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
-                                    "routing is not irreducible: visit ratios are not unique");
-        }
-        if (p != k) {
-            for (j = 0; j < M; j++) { double t = a[k * M + j]; a[k * M + j] = a[p * M + j]; a[p * M + j] = t; }
-            { double t = v[k]; v[k] = v[p]; v[p] = t; }
-        }
-        for (i = k + 1; i < M; i++) {
-            double f = a[i * M + k] / a[k * M + k];
-            if (f == 0) continue;
-            for (j = k; j < M; j++) a[i * M + j] -= f * a[k * M + j];
-            v[i] -= f * v[k];
-        }
-    }
-    for (k = M; k-- > 0;) {
-        double s = v[k];
-        for (j = k + 1; j < M; j++) s -= a[k * M + j] * v[j];
-        v[k] = s / a[k * M + k];
-    }
+    if (proper_lu_factor(a, M, piv, 1e-12))
+        rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "routing is not irreducible: visit ratios are not unique");
+    else
+        proper_lu_solve(a, M, piv, v);
     PROPER_FREE(a);
-    return PROPER_OK;
+    PROPER_FREE(piv);
+    return rc;
 }
 
 PROPER_API int proper_qn_mva(const proper_qn *qn, unsigned long N, double *q, double *tput, proper_error *err) {
@@ -662,12 +720,13 @@ static double proper__qn_step_busy(const proper_qn_trace *tr, const double *serv
 }
 
 PROPER_API int proper_qn_build_lp(const proper_qn_trace *traces, size_t ntraces, const double *servers,
-                                  int scheme, proper_lp *lp, proper_error *err) {
+                                  int scheme, proper_lp *out, proper_error *err) {
     size_t M, i, j, t, k, *cols = NULL;
     double *vals = NULL;
     char name[96]; /* "ep" + three 20-digit numbers + separators fits */
+    proper_lp built, *lp = &built;
     int rc;
-    proper_lp_init(lp);
+    proper_lp_init(&built);
     if (ntraces == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no traces to learn from");
     M = traces[0].M;
     if ((rc = proper__qn_check_traces(traces, ntraces, M, err))) return rc;
@@ -677,16 +736,16 @@ PROPER_API int proper_qn_build_lp(const proper_qn_trace *traces, size_t ntraces,
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "unknown discretisation scheme %d", scheme);
     cols = (size_t *)proper_calloc(M + 2, sizeof *cols);
     vals = (double *)proper_calloc(M + 2, sizeof *vals);
-    if (!cols || !vals) { rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory"); goto out; }
+    if (!cols || !vals) { rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory"); goto fail; }
     for (i = 0; i < M; i++) {
         snprintf(name, sizeof name, "mu%zu", i + 1);
-        if ((rc = proper_lp_add_col(lp, 0, 0, PROPER_LP_INF, name, NULL, err))) goto out;
+        if ((rc = proper_lp_add_col(lp, 0, 0, PROPER_LP_INF, name, NULL, err))) goto fail;
     }
     for (i = 0; i < M; i++)
         for (j = 0; j < M; j++) {
             if (i == j) continue;
             snprintf(name, sizeof name, "g%zu_%zu", i + 1, j + 1);
-            if ((rc = proper_lp_add_col(lp, 0, 0, PROPER_LP_INF, name, NULL, err))) goto out;
+            if ((rc = proper_lp_add_col(lp, 0, 0, PROPER_LP_INF, name, NULL, err))) goto fail;
         }
     /* (4.6) mu_i - sum_j g_ij = 0 */
     for (i = 0; i < M; i++) {
@@ -694,7 +753,7 @@ PROPER_API int proper_qn_build_lp(const proper_qn_trace *traces, size_t ntraces,
         cols[c] = i; vals[c++] = 1;
         for (j = 0; j < M; j++) if (j != i) { cols[c] = proper__qn_gcol(M, i, j); vals[c++] = -1; }
         snprintf(name, sizeof name, "flow%zu", i + 1);
-        if ((rc = proper_lp_add_row(lp, c, cols, vals, 0, 0, name, err))) goto out;
+        if ((rc = proper_lp_add_row(lp, c, cols, vals, 0, 0, name, err))) goto fail;
     }
     /* (4.7) one row per trace, step and station */
     for (t = 0; t < ntraces; t++) {
@@ -705,9 +764,9 @@ PROPER_API int proper_qn_build_lp(const proper_qn_trace *traces, size_t ntraces,
                 size_t c = 0, ep, em;
                 double change = tr->x[(k + 1) * M + j] - tr->x[k * M + j];
                 snprintf(name, sizeof name, "ep%zu_%zu_%zu", t + 1, k + 1, j + 1);
-                if ((rc = proper_lp_add_col(lp, 1, 0, PROPER_LP_INF, name, &ep, err))) goto out;
+                if ((rc = proper_lp_add_col(lp, 1, 0, PROPER_LP_INF, name, &ep, err))) goto fail;
                 snprintf(name, sizeof name, "em%zu_%zu_%zu", t + 1, k + 1, j + 1);
-                if ((rc = proper_lp_add_col(lp, 1, 0, PROPER_LP_INF, name, &em, err))) goto out;
+                if ((rc = proper_lp_add_col(lp, 1, 0, PROPER_LP_INF, name, &em, err))) goto fail;
                 cols[c] = j; vals[c++] = -dt * proper__qn_step_busy(tr, servers, scheme, k, j);
                 for (i = 0; i < M; i++)
                     if (i != j) {
@@ -717,14 +776,17 @@ PROPER_API int proper_qn_build_lp(const proper_qn_trace *traces, size_t ntraces,
                 cols[c] = ep; vals[c++] = 1;
                 cols[c] = em; vals[c++] = -1;
                 snprintf(name, sizeof name, "d%zu_%zu_%zu", t + 1, k + 1, j + 1);
-                if ((rc = proper_lp_add_row(lp, c, cols, vals, change, change, name, err))) goto out;
+                if ((rc = proper_lp_add_row(lp, c, cols, vals, change, change, name, err))) goto fail;
             }
     }
+    proper_lp_free(out);
+    *out = built;
+    proper_lp_init(&built);
     rc = PROPER_OK;
-out:
+fail:
     PROPER_FREE(cols);
     PROPER_FREE(vals);
-    if (rc) proper_lp_free(lp);
+    proper_lp_free(&built);
     return rc;
 }
 
@@ -733,15 +795,15 @@ static int proper__qn_from_lp(const proper_lp_solution *sol, size_t M, const dou
                               proper_error *err) {
     size_t i, j;
     int rc;
-    if ((rc = proper_qn_init(out, M, err))) return rc;
+    for (i = 0; i < M; i++)
+        if (!(sol->x[i] > PROPER_QN_MIN_RATE))
+            return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
+                                    "station %zu: estimated rate is %g; the traces never show it serving", i + 1,
+                                    sol->x[i]);
+    if ((rc = proper_qn_create(out, M, err))) return rc;
     for (i = 0; i < M; i++) {
         double mu = sol->x[i], rowsum = 0;
         out->servers[i] = servers[i];
-        if (!(mu > PROPER_QN_MIN_RATE)) {
-            proper_qn_free(out);
-            return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
-                                    "station %zu: estimated rate is %g; the traces never show it serving", i + 1, mu);
-        }
         out->rates[i] = mu;
         for (j = 0; j < M; j++) {
             double g = j == i ? 0 : sol->x[proper__qn_gcol(M, i, j)];
@@ -820,31 +882,33 @@ PROPER_API int proper_qn_fit_lp(const proper_qn_trace *traces, size_t ntraces, c
                                 proper_qn_fit_result *res, proper_error *err) {
     proper_lp lp;
     proper_lp_solution sol;
-    proper_lp_options opt;
-    proper_lp_basis basis = {0, 0, 0, NULL, NULL};
-    proper_qn next;
+    proper_lp_opts opt = proper_lp_opts_default();
+    proper_lp_basis basis;
+    proper_qn fit, next;
     size_t M, rounds = 1, iterations = 0;
     int rc;
-    memset(out, 0, sizeof *out);
-    memset(&sol, 0, sizeof sol);
+    proper_lp_init(&lp);
+    proper_lp_solution_init(&sol);
+    proper_lp_basis_init(&basis);
+    proper_qn_init(&fit);
+    proper_qn_init(&next);
     if ((rc = proper_qn_build_lp(traces, ntraces, servers, scheme, &lp, err))) return rc;
     M = traces[0].M;
-    proper_lp_options_default(&opt);
     opt.basis = &basis;
     rc = solver ? solver(solver_ctx, &lp, &sol, err) : proper_lp_solve(&lp, &opt, &sol, err);
-    if (rc || (rc = proper__qn_from_lp(&sol, M, servers, out, err))) goto out;
+    if (rc || (rc = proper__qn_from_lp(&sol, M, servers, &fit, err))) goto out;
     iterations += sol.iterations;
     while (scheme == PROPER_QN_EXACT && rounds < PROPER_QN_EXACT_ROUNDS) {
         double change;
-        if ((rc = proper__qn_exact_rhs(traces, ntraces, out, &lp, err))) goto out;
-        proper_lp_solution_free(&sol);
+        if ((rc = proper__qn_exact_rhs(traces, ntraces, &fit, &lp, err))) goto out;
         rc = solver ? solver(solver_ctx, &lp, &sol, err) : proper_lp_solve(&lp, &opt, &sol, err);
         if (rc || (rc = proper__qn_from_lp(&sol, M, servers, &next, err))) goto out;
         iterations += sol.iterations;
         rounds++;
-        change = proper__qn_max_rate_change(&next, out);
-        proper_qn_free(out);
-        *out = next;
+        change = proper__qn_max_rate_change(&next, &fit);
+        proper_qn_free(&fit);
+        fit = next;
+        proper_qn_init(&next);
         if (change <= PROPER_QN_EXACT_TOL) break;
     }
     if (res) {
@@ -854,9 +918,13 @@ PROPER_API int proper_qn_fit_lp(const proper_qn_trace *traces, size_t ntraces, c
         res->cols = lp.ncols;
         res->rounds = rounds;
     }
+    proper_qn_free(out);
+    *out = fit;
+    proper_qn_init(&fit);
     rc = PROPER_OK;
 out:
-    if (rc) proper_qn_free(out);
+    proper_qn_free(&fit);
+    proper_qn_free(&next);
     proper_lp_solution_free(&sol);
     proper_lp_basis_free(&basis);
     proper_lp_free(&lp);
@@ -928,7 +996,7 @@ PROPER_API int proper_qn_fit_qp(const proper_qn_trace *traces, size_t ntraces, c
             q[i] = -known_net->rates[i];
         }
     }
-    rc = proper_qp_box_solve(M, Q, q, lo, hi, rates, NULL, err);
+    rc = proper_lp_qp_box_solve(M, Q, q, lo, hi, rates, NULL, err);
     if (rc == PROPER_EINVAL && strstr(err ? err->message : "", "positive definite"))
         rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
                               "the rates are not identifiable from this window (the QP is singular): "
@@ -1019,47 +1087,6 @@ PROPER_API int proper_qn_trace_error(const proper_qn_trace *ref, const proper_qn
 
 /* ---- CSV ---------------------------------------------------------------------- */
 
-typedef struct proper__qn_buf {
-    char *data;
-    size_t len, cap;
-    int failed;
-} proper__qn_buf;
-
-static void proper__qn_put(proper__qn_buf *b, const char *fmt, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-static void proper__qn_put(proper__qn_buf *b, const char *fmt, ...) {
-    va_list ap;
-    int n;
-    if (b->failed) return;
-    if (proper_reserve(&b->data, &b->cap, b->len + 64, 1)) { b->failed = 1; return; }
-    va_start(ap, fmt);
-    n = vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
-    va_end(ap);
-    if (n < 0) { b->failed = 1; return; }
-    if ((size_t)n >= b->cap - b->len) {
-        if (proper_reserve(&b->data, &b->cap, b->len + (size_t)n + 1, 1)) { b->failed = 1; return; }
-        va_start(ap, fmt);
-        vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
-        va_end(ap);
-    }
-    b->len += (size_t)n;
-}
-
-static int proper__qn_finish(proper__qn_buf *b, char **text, size_t *len, proper_error *err) {
-    if (b->failed || !b->data) {
-        PROPER_FREE(b->data);
-        *text = NULL;
-        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory writing CSV");
-    }
-    *text = b->data;
-    if (len) *len = b->len;
-    return PROPER_OK;
-}
-
 /* Skip blank lines and '#' comments; 0 at the end of input. */
 static int proper__qn_next_line(proper_cursor *c) {
     for (;;) {
@@ -1112,113 +1139,142 @@ static int proper__qn_header_word(proper_cursor *c, const char *prefix, size_t i
     return PROPER_OK;
 }
 
-PROPER_API int proper_qn_read_network_csv(proper_qn *qn, const char *text, size_t len, const char *file,
-                                          proper_error *err) {
-    proper_cursor c;
-    size_t M, i, j, fields;
+/* The network CSV's header; *M receives the number of stations. */
+static int proper__qn_network_header(proper_cursor *c, size_t *M, proper_error *err) {
+    size_t j, fields;
     int rc;
-    memset(qn, 0, sizeof *qn);
-    proper_cursor_init(&c, text, len, file);
-    if (!proper__qn_next_line(&c)) return proper_cursor_error(&c, err, PROPER_EPARSE, "empty network file");
-    fields = proper__qn_fields(&c);
-    if (fields < 5) return proper_cursor_error(&c, err, PROPER_EPARSE,
+    if (!proper__qn_next_line(c)) return proper_cursor_error(c, err, PROPER_EPARSE, "empty network file");
+    fields = proper__qn_fields(c);
+    if (fields < 5) return proper_cursor_error(c, err, PROPER_EPARSE,
                                                "header must be station,servers,rate,p1,...,pM with M >= 2");
-    M = fields - 3;
-    if ((rc = proper__qn_header_word(&c, "station", 0, err)) || (rc = proper__qn_sep(&c, 0, err)) ||
-        (rc = proper__qn_header_word(&c, "servers", 0, err)) || (rc = proper__qn_sep(&c, 0, err)) ||
-        (rc = proper__qn_header_word(&c, "rate", 0, err)) || (rc = proper__qn_sep(&c, 0, err)))
+    *M = fields - 3;
+    if ((rc = proper__qn_header_word(c, "station", 0, err)) || (rc = proper__qn_sep(c, 0, err)) ||
+        (rc = proper__qn_header_word(c, "servers", 0, err)) || (rc = proper__qn_sep(c, 0, err)) ||
+        (rc = proper__qn_header_word(c, "rate", 0, err)) || (rc = proper__qn_sep(c, 0, err)))
         return rc;
-    for (j = 0; j < M; j++)
-        if ((rc = proper__qn_header_word(&c, "p", j + 1, err)) || (rc = proper__qn_sep(&c, j + 1 == M, err))) return rc;
-    if ((rc = proper_qn_init(qn, M, err))) return rc;
-    for (i = 0; i < M; i++) {
-        long long idx;
-        proper_cursor at;
-        if (!proper__qn_next_line(&c)) {
-            rc = proper_cursor_error(&c, err, PROPER_EPARSE, "expected %zu station rows, found %zu", M, i);
-            goto fail;
-        }
-        at = c;
-        if ((rc = proper_parse_int(&c, &idx, err))) goto fail;
-        if (idx != (long long)i + 1) { rc = proper_cursor_error(&at, err, PROPER_EPARSE, "expected station %zu", i + 1); goto fail; }
-        if ((rc = proper__qn_sep(&c, 0, err))) goto fail;
-        at = c;
-        if ((rc = proper_parse_double(&c, &qn->servers[i], err))) goto fail;
-        if ((rc = proper__qn_check_servers(qn->servers[i], i, err))) {
-            rc = proper_cursor_error(&at, err, rc, "%s", err ? err->message : "bad servers");
-            goto fail;
-        }
-        if ((rc = proper__qn_sep(&c, 0, err))) goto fail;
-        at = c;
-        if ((rc = proper_parse_double(&c, &qn->rates[i], err))) goto fail;
-        if (!(qn->rates[i] > 0) || !isfinite(qn->rates[i])) {
-            rc = proper_cursor_error(&at, err, PROPER_ERANGE, "station %zu: rate must be finite and > 0", i + 1);
-            goto fail;
-        }
-        if ((rc = proper__qn_sep(&c, 0, err))) goto fail;
-        for (j = 0; j < M; j++) {
-            at = c;
-            if ((rc = proper_parse_double(&c, &qn->routing[i * M + j], err))) goto fail;
-            if (!(qn->routing[i * M + j] >= 0) || !isfinite(qn->routing[i * M + j])) {
-                rc = proper_cursor_error(&at, err, PROPER_EPROB, "routing probability must be in [0, 1]");
-                goto fail;
-            }
-            if ((rc = proper__qn_sep(&c, j + 1 == M, err))) goto fail;
-        }
-        {
-            double sum = 0;
-            for (j = 0; j < M; j++) sum += qn->routing[i * M + j];
-            if (fabs(sum - 1) > PROPER_QN_PROB_TOL) {
-                rc = proper_error_set(err, PROPER_EPROB, file, at.line, 0, "routing row of station %zu sums to %.12g, not 1",
-                                      i + 1, sum);
-                goto fail;
-            }
-        }
+    for (j = 0; j < *M; j++)
+        if ((rc = proper__qn_header_word(c, "p", j + 1, err)) || (rc = proper__qn_sep(c, j + 1 == *M, err))) return rc;
+    return PROPER_OK;
+}
+
+/* Station i's row: index, servers, rate, routing row (summing to 1). */
+static int proper__qn_network_row(proper_cursor *c, proper_qn *qn, size_t i, proper_error *err) {
+    size_t j, M = qn->M;
+    long long idx;
+    proper_cursor at;
+    double sum = 0;
+    int rc;
+    if (!proper__qn_next_line(c))
+        return proper_cursor_error(c, err, PROPER_EPARSE, "expected %zu station rows, found %zu", M, i);
+    at = *c;
+    if ((rc = proper_parse_int(c, &idx, err))) return rc;
+    if (idx != (long long)i + 1) return proper_cursor_error(&at, err, PROPER_EPARSE, "expected station %zu", i + 1);
+    if ((rc = proper__qn_sep(c, 0, err))) return rc;
+    at = *c;
+    if ((rc = proper_parse_double(c, &qn->servers[i], err))) return rc;
+    if ((rc = proper__qn_check_servers(qn->servers[i], i, err)))
+        return proper_cursor_error(&at, err, rc, "%s", err ? err->message : "bad servers");
+    if ((rc = proper__qn_sep(c, 0, err))) return rc;
+    at = *c;
+    if ((rc = proper_parse_double(c, &qn->rates[i], err))) return rc;
+    if (!(qn->rates[i] > 0) || !isfinite(qn->rates[i]))
+        return proper_cursor_error(&at, err, PROPER_ERANGE, "station %zu: rate must be finite and > 0", i + 1);
+    if ((rc = proper__qn_sep(c, 0, err))) return rc;
+    for (j = 0; j < M; j++) {
+        at = *c;
+        if ((rc = proper_parse_double(c, &qn->routing[i * M + j], err))) return rc;
+        if (!(qn->routing[i * M + j] >= 0) || !isfinite(qn->routing[i * M + j]))
+            return proper_cursor_error(&at, err, PROPER_EPROB, "routing probability must be in [0, 1]");
+        if ((rc = proper__qn_sep(c, j + 1 == M, err))) return rc;
+        sum += qn->routing[i * M + j];
     }
+    if (fabs(sum - 1) > PROPER_QN_PROB_TOL)
+        return proper_error_set(err, PROPER_EPROB, c->file, at.line, 0, "routing row of station %zu sums to %.12g, not 1",
+                                i + 1, sum);
+    return PROPER_OK;
+}
+
+PROPER_API int proper_qn_parse_network_csv(proper_qn *out, const char *text, size_t len, const char *name,
+                                           proper_error *err) {
+    proper_cursor c;
+    proper_qn qn;
+    size_t M = 0, i;
+    int rc;
+    proper_qn_init(&qn);
+    proper_cursor_init(&c, text, len, name);
+    if ((rc = proper__qn_network_header(&c, &M, err)) || (rc = proper_qn_create(&qn, M, err))) return rc;
+    for (i = 0; i < M; i++)
+        if ((rc = proper__qn_network_row(&c, &qn, i, err))) goto fail;
     if (proper__qn_next_line(&c)) {
         rc = proper_cursor_error(&c, err, PROPER_EPARSE, "more rows than the %zu stations of the header", M);
         goto fail;
     }
+    proper_qn_free(out);
+    *out = qn;
     return PROPER_OK;
 fail:
-    proper_qn_free(qn);
+    proper_qn_free(&qn);
     return rc;
 }
 
-static void proper__qn_put_num(proper__qn_buf *b, double v) {
-    if (isinf(v)) proper__qn_put(b, v > 0 ? "inf" : "-inf");
-    else proper__qn_put(b, "%.17g", v);
+PROPER_API int proper_qn_read_network_csv(proper_qn *out, const char *path, proper_error *err) {
+    char *text;
+    size_t len;
+    int rc;
+    if ((rc = proper_read_file(path, &text, &len, err))) return rc;
+    rc = proper_qn_parse_network_csv(out, text, len, path, err);
+    PROPER_FREE(text);
+    return rc;
 }
 
-PROPER_API int proper_qn_write_network_csv(const proper_qn *qn, char **text, size_t *len, proper_error *err) {
-    proper__qn_buf b;
+static int proper__qn_write(const proper_strbuf *b, FILE *f, proper_error *err) {
+    if (b->len && fwrite(b->data, 1, b->len, f) != b->len)
+        return proper_error_set(err, PROPER_EIO, NULL, 0, 0, "write error");
+    return PROPER_OK;
+}
+
+static int proper__qn_format_done(const proper_strbuf *b, proper_error *err) {
+    return b->failed ? proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory writing CSV") : PROPER_OK;
+}
+
+PROPER_API int proper_qn_format_network_csv(const proper_qn *qn, proper_strbuf *b, proper_error *err) {
     size_t i, j, M = qn->M;
-    memset(&b, 0, sizeof b);
-    proper__qn_put(&b, "station,servers,rate");
-    for (j = 0; j < M; j++) proper__qn_put(&b, ",p%zu", j + 1);
-    proper__qn_put(&b, "\n");
+    proper_strbuf_puts(b, "station,servers,rate");
+    for (j = 0; j < M; j++) proper_strbuf_printf(b, ",p%zu", j + 1);
+    proper_strbuf_puts(b, "\n");
     for (i = 0; i < M; i++) {
-        proper__qn_put(&b, "%zu,", i + 1);
-        proper__qn_put_num(&b, qn->servers[i]);
-        proper__qn_put(&b, ",");
-        proper__qn_put_num(&b, qn->rates[i]);
+        proper_strbuf_printf(b, "%zu,", i + 1);
+        proper_strbuf_double(b, qn->servers[i]);
+        proper_strbuf_puts(b, ",");
+        proper_strbuf_double(b, qn->rates[i]);
         for (j = 0; j < M; j++) {
-            proper__qn_put(&b, ",");
-            proper__qn_put_num(&b, qn->routing[i * M + j]);
+            proper_strbuf_puts(b, ",");
+            proper_strbuf_double(b, qn->routing[i * M + j]);
         }
-        proper__qn_put(&b, "\n");
+        proper_strbuf_puts(b, "\n");
     }
-    return proper__qn_finish(&b, text, len, err);
+    return proper__qn_format_done(b, err);
 }
 
-PROPER_API int proper_qn_read_trace_csv(proper_qn_trace *tr, const char *text, size_t len, const char *file,
-                                        proper_error *err) {
+PROPER_API int proper_qn_write_network_csv(const proper_qn *qn, FILE *f, proper_error *err) {
+    proper_strbuf b;
+    int rc;
+    proper_strbuf_init(&b);
+    if (!(rc = proper_qn_format_network_csv(qn, &b, err))) rc = proper__qn_write(&b, f, err);
+    proper_strbuf_free(&b);
+    return rc;
+}
+
+PROPER_API int proper_qn_parse_trace_csv(proper_qn_trace *out, const char *text, size_t len, const char *name,
+                                         proper_error *err) {
     proper_cursor c;
     size_t fields, M, j, k = 0, cap = 0, ncol;
     int with_busy, rc;
     double *vals = NULL, t0 = 0, dt = 0, prev_t = 0;
-    memset(tr, 0, sizeof *tr);
-    proper_cursor_init(&c, text, len, file);
+    const char *file = name;
+    proper_qn_trace t, *tr = &t;
+    proper_qn_trace_init(&t);
+    proper_cursor_init(&c, text, len, name);
     if (!proper__qn_next_line(&c)) return proper_cursor_error(&c, err, PROPER_EPARSE, "empty trace file");
     fields = proper__qn_fields(&c);
     if (fields < 2) return proper_cursor_error(&c, err, PROPER_EPARSE, "header must be t,x1,...,xM[,b1,...,bM]");
@@ -1284,7 +1340,7 @@ PROPER_API int proper_qn_read_trace_csv(proper_qn_trace *tr, const char *text, s
         k++;
     }
     if (k < 2) { rc = proper_cursor_error(&c, err, PROPER_EPARSE, "a trace needs at least two samples"); goto fail; }
-    if ((rc = proper_qn_trace_init(tr, M, k, dt, with_busy, err))) goto fail;
+    if ((rc = proper_qn_trace_create(&t, M, k, dt, with_busy, err))) goto fail;
     {
         size_t s;
         for (s = 0; s < k; s++)
@@ -1294,27 +1350,51 @@ PROPER_API int proper_qn_read_trace_csv(proper_qn_trace *tr, const char *text, s
             }
     }
     PROPER_FREE(vals);
+    proper__qn_trace_move(out, &t);
     return PROPER_OK;
 fail:
     PROPER_FREE(vals);
     return rc;
 }
 
-PROPER_API int proper_qn_write_trace_csv(const proper_qn_trace *tr, char **text, size_t *len, proper_error *err) {
-    proper__qn_buf b;
+PROPER_API int proper_qn_read_trace_csv(proper_qn_trace *out, const char *path, proper_error *err) {
+    char *text;
+    size_t len;
+    int rc;
+    if ((rc = proper_read_file(path, &text, &len, err))) return rc;
+    rc = proper_qn_parse_trace_csv(out, text, len, path, err);
+    PROPER_FREE(text);
+    return rc;
+}
+
+PROPER_API int proper_qn_format_trace_csv(const proper_qn_trace *tr, proper_strbuf *b, proper_error *err) {
     size_t k, j, M = tr->M;
-    memset(&b, 0, sizeof b);
-    proper__qn_put(&b, "t");
-    for (j = 0; j < M; j++) proper__qn_put(&b, ",x%zu", j + 1);
-    for (j = 0; tr->busy && j < M; j++) proper__qn_put(&b, ",b%zu", j + 1);
-    proper__qn_put(&b, "\n");
+    proper_strbuf_puts(b, "t");
+    for (j = 0; j < M; j++) proper_strbuf_printf(b, ",x%zu", j + 1);
+    for (j = 0; tr->busy && j < M; j++) proper_strbuf_printf(b, ",b%zu", j + 1);
+    proper_strbuf_puts(b, "\n");
     for (k = 0; k < tr->K; k++) {
-        proper__qn_put(&b, "%.10g", (double)k * tr->dt);
-        for (j = 0; j < M; j++) proper__qn_put(&b, ",%.17g", tr->x[k * M + j]);
-        for (j = 0; tr->busy && j < M; j++) proper__qn_put(&b, ",%.17g", tr->busy[k * M + j]);
-        proper__qn_put(&b, "\n");
+        proper_strbuf_printf(b, "%.10g", (double)k * tr->dt);
+        for (j = 0; j < M; j++) {
+            proper_strbuf_puts(b, ",");
+            proper_strbuf_double(b, tr->x[k * M + j]);
+        }
+        for (j = 0; tr->busy && j < M; j++) {
+            proper_strbuf_puts(b, ",");
+            proper_strbuf_double(b, tr->busy[k * M + j]);
+        }
+        proper_strbuf_puts(b, "\n");
     }
-    return proper__qn_finish(&b, text, len, err);
+    return proper__qn_format_done(b, err);
+}
+
+PROPER_API int proper_qn_write_trace_csv(const proper_qn_trace *tr, FILE *f, proper_error *err) {
+    proper_strbuf b;
+    int rc;
+    proper_strbuf_init(&b);
+    if (!(rc = proper_qn_format_trace_csv(tr, &b, err))) rc = proper__qn_write(&b, f, err);
+    proper_strbuf_free(&b);
+    return rc;
 }
 
 #endif /* PROPER_QN_IMPLEMENTATION */

@@ -9,8 +9,7 @@
 static const int methods[3] = {PROPER_LP_AUTO, PROPER_LP_PRIMAL, PROPER_LP_DUAL};
 
 static int solve_with(const proper_lp *lp, int method, proper_lp_solution *sol, proper_error *err) {
-    proper_lp_options o;
-    proper_lp_options_default(&o);
+    proper_lp_opts o = proper_lp_opts_default();
     o.method = method;
     return proper_lp_solve(lp, &o, sol, err);
 }
@@ -32,6 +31,7 @@ static void test_chvatal(void) {
         proper_lp_solution s;
         size_t j;
         proper_lp_init(&lp);
+        proper_lp_solution_init(&s);
         lp.maximize = 1;
         for (j = 0; j < 3; j++) proper_lp_add_col(&lp, c[j], 0, PROPER_LP_INF, NULL, NULL, NULL);
         add_row2(&lp, 3, r1, -PROPER_LP_INF, 5);
@@ -63,6 +63,7 @@ static void test_beale_cycling(void) {
         proper_lp_solution s;
         size_t j;
         proper_lp_init(&lp);
+        proper_lp_solution_init(&s);
         for (j = 0; j < 4; j++) proper_lp_add_col(&lp, c[j], 0, PROPER_LP_INF, NULL, NULL, NULL);
         add_row2(&lp, 4, r1, -PROPER_LP_INF, 0);
         add_row2(&lp, 4, r2, -PROPER_LP_INF, 0);
@@ -87,6 +88,7 @@ static void test_klee_minty(void) {
         proper_lp_solution s;
         size_t j;
         proper_lp_init(&lp);
+        proper_lp_solution_init(&s);
         lp.maximize = 1;
         for (j = 0; j < 3; j++) proper_lp_add_col(&lp, c[j], 0, PROPER_LP_INF, NULL, NULL, NULL);
         add_row2(&lp, 3, r1, -PROPER_LP_INF, 1);
@@ -115,6 +117,7 @@ static void test_mixed_bounds(void) {
         proper_lp_add_col(&lp, -3, 0, 3, NULL, NULL, NULL);
         proper_lp_add_col(&lp, -2, 0, PROPER_LP_INF, NULL, NULL, NULL);
         proper_lp_add_col(&lp, 0, -PROPER_LP_INF, 5, NULL, NULL, NULL);
+        proper_lp_solution_init(&s);
         lp.obj_const = 7;
         proper_lp_add_row(&lp, 2, c, v1, -PROPER_LP_INF, 4, "c1", NULL);
         proper_lp_add_row(&lp, 2, c, v2, -PROPER_LP_INF, 6, "c2", NULL);
@@ -145,9 +148,10 @@ static void test_infeasible_unbounded(void) {
         proper_lp_add_col(&lp, 1, 0, PROPER_LP_INF, NULL, NULL, NULL);
         proper_lp_add_col(&lp, 1, 0, PROPER_LP_INF, NULL, NULL, NULL);
         proper_lp_add_row(&lp, 2, c, v, -PROPER_LP_INF, -1, NULL, NULL);
+        proper_lp_solution_init(&s);
         CHECK_INT(solve_with(&lp, methods[mi], &s, &e), PROPER_EINFEASIBLE);
-        CHECK_INT(s.status, PROPER_LP_INFEASIBLE);
         CHECK_CONTAINS(e.message, "infeasible");
+        CHECK(s.x == NULL); /* a failed solve leaves the solution unchanged */
         proper_lp_solution_free(&s);
         proper_lp_free(&lp);
 
@@ -156,8 +160,8 @@ static void test_infeasible_unbounded(void) {
         proper_lp_add_col(&lp, 1, 0, PROPER_LP_INF, NULL, NULL, NULL);
         proper_lp_add_row(&lp, 2, c, w, -1, PROPER_LP_INF, NULL, NULL);
         CHECK_INT(solve_with(&lp, methods[mi], &s, &e), PROPER_EUNBOUNDED);
-        CHECK_INT(s.status, PROPER_LP_UNBOUNDED);
         CHECK_CONTAINS(e.message, "unbounded");
+        CHECK(s.x == NULL);
         proper_lp_solution_free(&s);
         proper_lp_free(&lp);
     }
@@ -271,6 +275,7 @@ static void test_random_vs_vertices(void) {
             proper_lp_solution s;
             int rc;
             proper_lp_init(&lp);
+            proper_lp_solution_init(&s);
             for (j = 0; j < n; j++) proper_lp_add_col(&lp, c[j], 0, u[j], NULL, NULL, NULL);
             for (i = 0; i < m; i++) add_row2(&lp, n, A + i * n, lo[i], hi[i]);
             rc = solve_with(&lp, methods[mi], &s, NULL);
@@ -326,6 +331,7 @@ static void test_lad_weighted_median(void) {
             double obj = 0;
             proper_lp_init(&lp);
             proper_lp_add_col(&lp, 0, -PROPER_LP_INF, PROPER_LP_INF, "t", NULL, NULL);
+            proper_lp_solution_init(&s);
             for (i = 0; i < n; i++) {
                 size_t cols[3];
                 double vals[3];
@@ -385,11 +391,14 @@ static void test_warm_start(void) {
     for (mi = 0; mi < 2; mi++) {
         proper_lp lp, small;
         proper_lp_solution cold, warm, first;
-        proper_lp_options o;
-        proper_lp_basis basis = {0, 0, 0, NULL, NULL};
+        proper_lp_opts o = proper_lp_opts_default();
+        proper_lp_basis basis;
         double one = 1;
         size_t col = 0;
-        proper_lp_options_default(&o);
+        proper_lp_basis_init(&basis);
+        proper_lp_solution_init(&cold);
+        proper_lp_solution_init(&warm);
+        proper_lp_solution_init(&first);
         o.method = mi ? PROPER_LP_PRIMAL : PROPER_LP_AUTO;
         o.basis = &basis;
         /* a basis of another shape first: ignored, then replaced */
@@ -424,24 +433,28 @@ static void test_write_read_roundtrip(void) {
     proper_lp lp, back;
     proper_lp_solution s1, s2;
     proper_error e;
-    char *text = NULL;
-    size_t len, c[3] = {0, 1, 2};
+    proper_strbuf b;
+    size_t c[3] = {0, 1, 2};
     double v[3] = {1, -2.5, 1e-3};
     proper_lp_init(&lp);
+    proper_lp_init(&back);
+    proper_strbuf_init(&b);
     proper_lp_add_col(&lp, 1, -1, 4, "mu1", NULL, NULL);
     proper_lp_add_col(&lp, -2, -PROPER_LP_INF, PROPER_LP_INF, "g1_2", NULL, NULL);
     proper_lp_add_col(&lp, 0.5, 2, 2, "fixed", NULL, NULL);
     proper_lp_add_row(&lp, 3, c, v, -3, 7, "range", NULL);
     proper_lp_add_row(&lp, 2, c, v, -PROPER_LP_INF, 5, NULL, NULL);
     proper_lp_add_row(&lp, 2, c + 1, v, -10, PROPER_LP_INF, NULL, NULL);
-    CHECK_INT(proper_lp_write_cplex(&lp, &text, &len, &e), 0);
-    CHECK_CONTAINS(text, "Minimize");
-    CHECK_CONTAINS(text, " range: + 1 mu1 - 2.5 g1_2 + 0.001 fixed - ~r1 = 0");
-    CHECK_CONTAINS(text, " -3 <= ~r1 <= 7");
-    CHECK_CONTAINS(text, " g1_2 free");
-    CHECK_CONTAINS(text, " fixed = 2");
-    CHECK_CONTAINS(text, " -1 <= mu1 <= 4");
-    CHECK_INT(proper_lp_read_cplex(&back, text, len, "rt.lp", &e), 0);
+    proper_lp_solution_init(&s1);
+    proper_lp_solution_init(&s2);
+    CHECK_INT(proper_lp_format_cplex(&lp, &b, &e), 0);
+    CHECK_CONTAINS(b.data, "Minimize");
+    CHECK_CONTAINS(b.data, " range: + 1 mu1 - 2.5 g1_2 + 0.001 fixed - ~r1 = 0");
+    CHECK_CONTAINS(b.data, " -3 <= ~r1 <= 7");
+    CHECK_CONTAINS(b.data, " g1_2 free");
+    CHECK_CONTAINS(b.data, " fixed = 2");
+    CHECK_CONTAINS(b.data, " -1 <= mu1 <= 4");
+    CHECK_INT(proper_lp_parse_cplex(&back, b.data, b.len, "rt.lp", &e), 0);
     /* the reader sees the range column ~r1 as a fourth variable */
     CHECK_INT(back.ncols, 4);
     CHECK_INT(back.nrows, 3);
@@ -455,7 +468,7 @@ static void test_write_read_roundtrip(void) {
     CHECK_REL(s2.objective, -1.6016, 1e-12);
     proper_lp_solution_free(&s1);
     proper_lp_solution_free(&s2);
-    PROPER_FREE(text);
+    proper_strbuf_free(&b);
     proper_lp_free(&back);
     proper_lp_free(&lp);
 }
@@ -476,7 +489,9 @@ static void test_reader_forms(void) {
     proper_lp lp;
     proper_lp_solution s;
     proper_error e;
-    CHECK_INT(proper_lp_read_cplex(&lp, src, strlen(src), "f.lp", &e), 0);
+    proper_lp_init(&lp);
+    proper_lp_solution_init(&s);
+    CHECK_INT(proper_lp_parse_cplex(&lp, src, strlen(src), "f.lp", &e), 0);
     CHECK_INT(lp.ncols, 3);
     CHECK_INT(lp.nrows, 3);
     CHECK_INT(lp.maximize, 1);
@@ -488,6 +503,95 @@ static void test_reader_forms(void) {
      * LP is small enough to confirm by hand. */
     CHECK_INT(proper_lp_solve(&lp, NULL, &s, &e), 0);
     CHECK_REL(s.objective, 16, 1e-12);
+    proper_lp_solution_free(&s);
+    proper_lp_free(&lp);
+}
+
+/* Numbers are written as the shortest decimal that reads back exactly. */
+static void test_writer_shortest_numbers(void) {
+    proper_lp lp, back;
+    proper_strbuf b;
+    proper_error e;
+    size_t c[2] = {0, 1}, j, k;
+    double v[2] = {0.1, 1.0 / 3};
+    proper_lp_init(&lp);
+    proper_lp_init(&back);
+    proper_strbuf_init(&b);
+    proper_lp_add_col(&lp, 0.1, 0, 1e-300, "a", NULL, NULL);
+    proper_lp_add_col(&lp, 2.0 / 3, 0, PROPER_LP_INF, "b", NULL, NULL);
+    proper_lp_add_row(&lp, 2, c, v, 0.7, 0.7, "r", NULL);
+    CHECK_INT(proper_lp_format_cplex(&lp, &b, &e), 0);
+    CHECK_CONTAINS(b.data, " obj: + 0.1 a + 0.6666666666666666 b");
+    CHECK_CONTAINS(b.data, " r: + 0.1 a + 0.3333333333333333 b = 0.7");
+    CHECK_CONTAINS(b.data, " 0 <= a <= 1e-300");
+    CHECK_INT(proper_lp_parse_cplex(&back, b.data, b.len, "s.lp", &e), 0);
+    for (j = 0; j < 2; j++) {
+        CHECK(back.obj[j] == lp.obj[j]);
+        CHECK(back.col_hi[j] == lp.col_hi[j]);
+    }
+    for (k = 0; k < 2; k++) CHECK(back.val[k] == lp.val[k]);
+    CHECK(back.row_lo[0] == 0.7);
+    proper_strbuf_free(&b);
+    proper_lp_free(&back);
+    proper_lp_free(&lp);
+}
+
+/* write_cplex (a stream) and read_cplex (a path) agree with format/parse;
+ * parsing into an LP that holds one replaces it, and a failed parse leaves
+ * it as it was. */
+static void test_write_read_file(void) {
+    static const char *good = "Minimize\n obj: u + v\nEnd\n", *bad = "Minimize\n obj: x +\nEnd\n";
+    char path[] = "/tmp/proper-test-lp-XXXXXX";
+    proper_lp lp, back;
+    proper_error e;
+    FILE *f;
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    f = fdopen(fd, "w");
+    proper_lp_init(&lp);
+    proper_lp_init(&back);
+    proper_lp_add_col(&lp, 3, 0, 5, "y", NULL, NULL);
+    lp.maximize = 1;
+    CHECK_INT(proper_lp_write_cplex(&lp, f, &e), 0);
+    fclose(f);
+    CHECK_INT(proper_lp_parse_cplex(&back, good, strlen(good), "old.lp", &e), 0);
+    CHECK_INT(back.ncols, 2);
+    CHECK_INT(proper_lp_read_cplex(&back, path, &e), 0);
+    CHECK_INT(back.ncols, 1);
+    CHECK_STR(back.col_name[0], "y");
+    CHECK_INT(back.maximize, 1);
+    CHECK_ABS(back.col_hi[0], 5, 0);
+    CHECK_INT(proper_lp_parse_cplex(&back, bad, strlen(bad), "bad.lp", &e), PROPER_EPARSE);
+    CHECK_INT(back.ncols, 1);
+    CHECK_STR(back.col_name[0], "y");
+    remove(path);
+    CHECK(proper_lp_read_cplex(&back, path, &e) != 0);
+    CHECK_INT(back.ncols, 1);
+    proper_lp_free(&back);
+    proper_lp_free(&lp);
+}
+
+/* A solve replaces an earlier solution; a failed one leaves it alone. */
+static void test_solution_output_rule(void) {
+    proper_lp lp;
+    proper_lp_solution s;
+    proper_error e;
+    size_t c = 0;
+    double one = 1;
+    double *x;
+    proper_lp_init(&lp);
+    proper_lp_solution_init(&s);
+    proper_lp_add_col(&lp, 1, 0, 10, NULL, NULL, NULL);
+    proper_lp_add_row(&lp, 1, &c, &one, 2, PROPER_LP_INF, NULL, NULL);
+    CHECK_INT(proper_lp_solve(&lp, NULL, &s, &e), 0);
+    CHECK_ABS(s.objective, 2, 1e-12);
+    CHECK_INT(proper_lp_solve(&lp, NULL, &s, &e), 0); /* replaced, nothing leaks */
+    x = s.x;
+    lp.row_lo[0] = 20; /* x >= 20 with x <= 10: infeasible */
+    CHECK_INT(proper_lp_solve(&lp, NULL, &s, &e), PROPER_EINFEASIBLE);
+    CHECK(s.x == x);
+    CHECK_ABS(s.objective, 2, 1e-12);
+    CHECK_ABS(s.x[0], 2, 1e-12);
     proper_lp_solution_free(&s);
     proper_lp_free(&lp);
 }
@@ -510,8 +614,11 @@ static void test_reader_errors(void) {
         proper_lp lp;
         proper_error e;
         char buf[700];
-        int rc = proper_lp_read_cplex(&lp, bad[i].src, strlen(bad[i].src), "e.lp", &e);
+        int rc;
+        proper_lp_init(&lp);
+        rc = proper_lp_parse_cplex(&lp, bad[i].src, strlen(bad[i].src), "e.lp", &e);
         CHECK(rc != 0);
+        CHECK_INT(lp.ncols, 0); /* unchanged on failure */
         proper_error_format(&e, buf, sizeof buf);
         CHECK_CONTAINS(buf, bad[i].where);
         CHECK_CONTAINS(buf, bad[i].what);
@@ -541,12 +648,13 @@ static void test_bad_construction(void) {
     proper_lp_add_col(&lp, 1, 0, 1, NULL, NULL, NULL); /* default name "x2"... */
     proper_lp_add_col(&lp, 1, 0, 1, NULL, NULL, NULL); /* ...and "x3" */
     {
-        char *text = NULL;
-        size_t len;
-        CHECK_INT(proper_lp_write_cplex(&lp, &text, &len, &e), 0);
-        PROPER_FREE(text);
+        proper_strbuf b;
+        proper_strbuf_init(&b);
+        CHECK_INT(proper_lp_format_cplex(&lp, &b, &e), 0);
+        proper_strbuf_free(&b);
         proper_lp_add_col(&lp, 1, 0, 1, "x3", NULL, NULL); /* clashes with the default name of column 3 */
-        CHECK_INT(proper_lp_write_cplex(&lp, &text, &len, &e), PROPER_EINVAL);
+        CHECK_INT(proper_lp_format_cplex(&lp, &b, &e), PROPER_EINVAL);
+        proper_strbuf_free(&b);
         CHECK_CONTAINS(e.message, "'x3'");
     }
     proper_lp_free(&lp);
@@ -569,7 +677,7 @@ static void check_kkt(size_t n, const double *Q, const double *q, const double *
 static void test_qp_diagonal_closed_form(void) {
     /* separable: x_i = clamp(-q_i / Q_ii, lo_i, hi_i) */
     double Q[9] = {2, 0, 0, 0, 4, 0, 0, 0, 1}, q[3] = {-6, 2, -0.5}, lo[3] = {0, 0, -1}, hi[3] = {2, 5, 1}, x[3];
-    CHECK_INT(proper_qp_box_solve(3, Q, q, lo, hi, x, NULL, NULL), 0);
+    CHECK_INT(proper_lp_qp_box_solve(3, Q, q, lo, hi, x, NULL, NULL), 0);
     CHECK_ABS(x[0], 2, 1e-15);
     CHECK_ABS(x[1], 0, 1e-15);
     CHECK_ABS(x[2], 0.5, 1e-15);
@@ -595,7 +703,7 @@ static void test_qp_random_kkt(void) {
             lo[i] = proper_rng_uniform(&rng) < 0.2 ? -PROPER_LP_INF : -proper_rng_uniform(&rng);
             hi[i] = proper_rng_uniform(&rng) < 0.2 ? PROPER_LP_INF : proper_rng_uniform(&rng);
         }
-        CHECK_INT(proper_qp_box_solve(n, Q, q, lo, hi, x, NULL, NULL), 0);
+        CHECK_INT(proper_lp_qp_box_solve(n, Q, q, lo, hi, x, NULL, NULL), 0);
         check_kkt(n, Q, q, lo, hi, x);
     }
 }
@@ -604,10 +712,10 @@ static void test_qp_bad_input(void) {
     double Q[4] = {1, 2, 0, 1}, P[4] = {1, 2, 2, 1}, q[2] = {0, 0}, lo[2] = {0, 0}, hi[2] = {1, -1}, x[2];
     double hi_ok[2] = {1, 1}, lo_free[2] = {-PROPER_LP_INF, -PROPER_LP_INF}, hi_free[2] = {PROPER_LP_INF, PROPER_LP_INF};
     proper_error e;
-    CHECK_INT(proper_qp_box_solve(2, Q, q, lo, hi_ok, x, NULL, &e), PROPER_EINVAL); /* not symmetric */
-    CHECK_INT(proper_qp_box_solve(2, P, q, lo, hi, x, NULL, &e), PROPER_EINVAL);    /* crossed bounds */
+    CHECK_INT(proper_lp_qp_box_solve(2, Q, q, lo, hi_ok, x, NULL, &e), PROPER_EINVAL); /* not symmetric */
+    CHECK_INT(proper_lp_qp_box_solve(2, P, q, lo, hi, x, NULL, &e), PROPER_EINVAL);    /* crossed bounds */
     q[0] = 1;
-    CHECK_INT(proper_qp_box_solve(2, P, q, lo_free, hi_free, x, NULL, &e), PROPER_EINVAL); /* indefinite */
+    CHECK_INT(proper_lp_qp_box_solve(2, P, q, lo_free, hi_free, x, NULL, &e), PROPER_EINVAL); /* indefinite */
     CHECK_CONTAINS(e.message, "positive definite");
 }
 
@@ -623,6 +731,9 @@ int main(void) {
     RUN(test_write_read_roundtrip);
     RUN(test_reader_forms);
     RUN(test_reader_errors);
+    RUN(test_writer_shortest_numbers);
+    RUN(test_write_read_file);
+    RUN(test_solution_output_rule);
     RUN(test_bad_construction);
     RUN(test_qp_diagonal_closed_form);
     RUN(test_qp_random_kkt);

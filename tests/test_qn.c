@@ -11,7 +11,8 @@
  * an independent two-state chain, so X_1(t) ~ Binomial(N, p(t)) with
  * p(t) = 3/5 + (p(0) - 3/5) exp(-5 t): E[X_1] is also the ODE solution. */
 static void make_pair(proper_qn *q) {
-    proper_qn_init(q, 2, NULL);
+    proper_qn_init(q);
+    proper_qn_create(q, 2, NULL);
     q->servers[0] = q->servers[1] = INFINITY;
     q->rates[0] = 2;
     q->rates[1] = 3;
@@ -25,6 +26,10 @@ static void test_ode_two_station_exact(void) {
     proper_qn_trace rk, eu, eu2;
     double x0[2] = {10, 0}, worst_rk = 0, err1, err2;
     size_t k;
+    proper_qn_init(&q);
+    proper_qn_trace_init(&rk);
+    proper_qn_trace_init(&eu);
+    proper_qn_trace_init(&eu2);
     make_pair(&q);
     CHECK_INT(proper_qn_ode_rk4(&q, x0, 0.01, 101, 10, &rk, NULL), 0);
     for (k = 0; k < 101; k++) {
@@ -52,6 +57,8 @@ static void test_simulate_binomial_mean(void) {
     proper_qn q;
     proper_qn_trace tr;
     proper_rng rng;
+    proper_qn_init(&q);
+    proper_qn_trace_init(&tr);
     unsigned long x0[2] = {10, 0};
     unsigned long long events = 0;
     size_t k;
@@ -74,7 +81,8 @@ static void test_simulate_binomial_mean(void) {
 /* A product-form network: delay -> {q2 (1 server), q3 (2 servers)} ->
  * q4 (3 servers) -> delay. */
 static void make_bcmp(proper_qn *q) {
-    proper_qn_init(q, 4, NULL);
+    proper_qn_init(q);
+    proper_qn_create(q, 4, NULL);
     q->servers[0] = INFINITY; q->servers[1] = 1; q->servers[2] = 2; q->servers[3] = 3;
     q->rates[0] = 0.5; q->rates[1] = 2; q->rates[2] = 1.5; q->rates[3] = 1;
     q->routing[0 * 4 + 1] = 0.3; q->routing[0 * 4 + 2] = 0.7;
@@ -106,6 +114,7 @@ static void product_form(const proper_qn *q, const double *v, unsigned N, double
 
 static void test_mva_vs_product_form(void) {
     proper_qn q;
+    proper_qn_init(&q);
     /* visit ratios by hand: v1 = 1, v2 = 0.3, v3 = 0.7, v4 = v2 + v3/2 = 0.65,
      * and v1 = v3/2 + v4 = 1 checks */
     double v[4] = {1, 0.3, 0.7, 0.65}, mean[4], mq[4], tput[4];
@@ -128,6 +137,8 @@ static void test_mva_vs_gillespie(void) {
     proper_qn q;
     proper_qn_trace tr;
     proper_rng rng;
+    proper_qn_init(&q);
+    proper_qn_trace_init(&tr);
     unsigned long x0[4] = {8, 0, 0, 0};
     double mq[4], tput[4], avg[4] = {0, 0, 0, 0};
     size_t k, i, K = 40001, burn = 200;
@@ -149,7 +160,8 @@ static void test_mva_vs_gillespie(void) {
  * N = 2000: the averaged CTMC approaches the mean-field ODE (Kurtz), within
  * O(1/sqrt(N)) of N. */
 static void make_balancer(proper_qn *q, double s, double mu2, double mu3) {
-    proper_qn_init(q, 3, NULL);
+    proper_qn_init(q);
+    proper_qn_create(q, 3, NULL);
     q->servers[0] = INFINITY; q->servers[1] = s; q->servers[2] = s;
     q->rates[0] = 1; q->rates[1] = mu2; q->rates[2] = mu3;
     q->routing[1] = q->routing[2] = 0.5;
@@ -160,6 +172,9 @@ static void test_mean_field_large_n(void) {
     proper_qn q;
     proper_qn_trace sim, ode;
     proper_rng rng;
+    proper_qn_init(&q);
+    proper_qn_trace_init(&sim);
+    proper_qn_trace_init(&ode);
     unsigned long x0[3] = {2000, 0, 0};
     double x0d[3] = {2000, 0, 0}, worst = 0;
     size_t k, i;
@@ -184,7 +199,8 @@ static void test_mean_field_large_n(void) {
 
 static void make_four(proper_qn *q) {
     static const double P[16] = {0, 0.5, 0.3, 0.2, 0.6, 0, 0.4, 0, 0.1, 0.2, 0, 0.7, 1, 0, 0, 0};
-    proper_qn_init(q, 4, NULL);
+    proper_qn_init(q);
+    proper_qn_create(q, 4, NULL);
     q->servers[0] = INFINITY; q->servers[1] = 4; q->servers[2] = 1; q->servers[3] = 8;
     q->rates[0] = 3; q->rates[1] = 17; q->rates[2] = 55; q->rates[3] = 9.5;
     memcpy(q->routing, P, sizeof P);
@@ -198,6 +214,9 @@ static void test_lp_recovers_euler(void) {
     proper_qn_trace tr[4];
     proper_qn_fit_result res;
     size_t t, i, j;
+    proper_qn_init(&q);
+    proper_qn_init(&fit);
+    for (t = 0; t < 4; t++) proper_qn_trace_init(&tr[t]);
     make_four(&q);
     for (t = 0; t < 4; t++) CHECK_INT(proper_qn_ode_euler(&q, starts[t], 0.01, 61, &tr[t], NULL), 0);
     CHECK_INT(proper_qn_fit_lp(tr, 4, q.servers, PROPER_QN_EULER, NULL, NULL, &fit, &res, NULL), 0);
@@ -222,6 +241,10 @@ static void test_lp_exact_recovers_fluid(void) {
     proper_qn_trace tr[4];
     size_t t, i, j;
     double euler_err = 0;
+    proper_qn_init(&q);
+    proper_qn_init(&euler);
+    proper_qn_init(&exact);
+    for (t = 0; t < 4; t++) proper_qn_trace_init(&tr[t]);
     make_four(&q);
     for (t = 0; t < 4; t++) CHECK_INT(proper_qn_ode_rk4(&q, starts[t], 0.01, 61, 40, &tr[t], NULL), 0);
     CHECK_INT(proper_qn_fit_lp(tr, 4, q.servers, PROPER_QN_EULER, NULL, NULL, &euler, NULL, NULL), 0);
@@ -251,7 +274,8 @@ static void test_lp_scheme_bias_closed_form(void) {
     proper_qn_trace tr[2];
     size_t t, k, scheme;
     for (t = 0; t < 2; t++) {
-        CHECK_INT(proper_qn_trace_init(&tr[t], 2, 31, dt, 0, NULL), 0);
+        proper_qn_trace_init(&tr[t]);
+        CHECK_INT(proper_qn_trace_create(&tr[t], 2, 31, dt, 0, NULL), 0);
         for (k = 0; k < 31; k++) {
             double n = starts[t][0] + starts[t][1], x1_inf = n * mu2 / lambda;
             double x1 = x1_inf + (starts[t][0] - x1_inf) * exp(-lambda * dt * (double)k);
@@ -262,6 +286,7 @@ static void test_lp_scheme_bias_closed_form(void) {
     for (scheme = 0; scheme < 2; scheme++) {
         proper_qn fit;
         proper_qn_fit_result res;
+        proper_qn_init(&fit);
         CHECK_INT(proper_qn_fit_lp(tr, 2, servers, (int)scheme, NULL, NULL, &fit, &res, NULL), 0);
         CHECK_ABS(res.objective, 0, 1e-9);
         CHECK_REL(fit.rates[0], mu1 * factor[scheme], 1e-9);
@@ -274,6 +299,7 @@ static void test_lp_scheme_bias_closed_form(void) {
          * left is at most that times c / (1 - c) */
         proper_qn fit;
         proper_qn_fit_result res;
+        proper_qn_init(&fit);
         const double c = 1 - exp(-u), bound = PROPER_QN_EXACT_TOL * c / (1 - c);
         CHECK_INT(proper_qn_fit_lp(tr, 2, servers, PROPER_QN_EXACT, NULL, NULL, &fit, &res, NULL), 0);
         CHECK_REL(fit.rates[0], mu1, bound);
@@ -284,6 +310,7 @@ static void test_lp_scheme_bias_closed_form(void) {
     {
         proper_qn fit;
         proper_error e;
+        proper_qn_init(&fit);
         CHECK_INT(proper_qn_fit_lp(tr, 2, servers, 7, NULL, NULL, &fit, NULL, &e), PROPER_EINVAL);
         CHECK(strstr(e.message, "scheme") != NULL);
     }
@@ -298,14 +325,18 @@ static void test_lp_paths_agree_on_noisy_traces(void) {
     proper_rng rng;
     proper_lp lp;
     proper_lp_solution a, b;
-    proper_lp_options o;
+    proper_lp_opts o = proper_lp_opts_default();
     unsigned long x0[2][4] = {{30, 0, 0, 0}, {0, 10, 10, 10}};
     size_t t;
+    proper_qn_init(&q);
+    proper_lp_init(&lp);
+    proper_lp_solution_init(&a);
+    proper_lp_solution_init(&b);
+    for (t = 0; t < 2; t++) proper_qn_trace_init(&tr[t]);
     make_four(&q);
     proper_rng_seed(&rng, 17);
     for (t = 0; t < 2; t++) CHECK_INT(proper_qn_simulate(&q, x0[t], 0.01, 41, 5, &rng, &tr[t], NULL, NULL), 0);
     CHECK_INT(proper_qn_build_lp(tr, 2, q.servers, PROPER_QN_EULER, &lp, NULL), 0);
-    proper_lp_options_default(&o);
     o.method = PROPER_LP_PRIMAL;
     CHECK_INT(proper_lp_solve(&lp, &o, &a, NULL), 0);
     o.method = PROPER_LP_DUAL;
@@ -324,6 +355,8 @@ static void test_qp_recovers_euler(void) {
     proper_qn q;
     proper_qn_trace tr;
     double x0[3] = {500, 0, 0}, mu[3];
+    proper_qn_init(&q);
+    proper_qn_trace_init(&tr);
     unsigned char known[3] = {1, 0, 0};
     double *rates, *ends;
     size_t nwin, w;
@@ -358,6 +391,8 @@ static void test_qp_closed_form_one_unknown(void) {
     proper_qn q;
     proper_qn_trace tr;
     proper_rng rng;
+    proper_qn_init(&q);
+    proper_qn_trace_init(&tr);
     unsigned long x0[3] = {300, 0, 0};
     unsigned char known[3] = {1, 0, 1};
     double mu[3], num = 0, den = 0;
@@ -390,8 +425,10 @@ static void test_qp_closed_form_one_unknown(void) {
 static void test_trace_error_metric(void) {
     proper_qn_trace a, b;
     double mx, mean;
-    proper_qn_trace_init(&a, 2, 2, 1, 0, NULL);
-    proper_qn_trace_init(&b, 2, 2, 1, 0, NULL);
+    proper_qn_trace_init(&a);
+    proper_qn_trace_init(&b);
+    proper_qn_trace_create(&a, 2, 2, 1, 0, NULL);
+    proper_qn_trace_create(&b, 2, 2, 1, 0, NULL);
     a.x[0] = 10; a.x[1] = 0; a.x[2] = 5; a.x[3] = 5;
     b.x[0] = 9; b.x[1] = 1; b.x[2] = 5; b.x[3] = 5;
     /* sample 0: (1 + 1) / (2 * 10) = 10%; sample 1: 0% */
@@ -406,24 +443,29 @@ static void test_csv_roundtrip(void) {
     proper_qn q, back;
     proper_qn_trace tr, tb;
     double x0[4] = {5, 6, 7, 8};
-    char *text;
-    size_t len, i;
+    proper_strbuf text;
+    size_t i;
+    proper_qn_init(&q);
+    proper_qn_init(&back);
+    proper_qn_trace_init(&tr);
+    proper_qn_trace_init(&tb);
+    proper_strbuf_init(&text);
     make_four(&q);
-    CHECK_INT(proper_qn_write_network_csv(&q, &text, &len, NULL), 0);
-    CHECK_CONTAINS(text, "station,servers,rate,p1,p2,p3,p4\n1,inf,3,0,0.5,");
-    CHECK_INT(proper_qn_read_network_csv(&back, text, len, "n.csv", NULL), 0);
+    CHECK_INT(proper_qn_format_network_csv(&q, &text, NULL), 0);
+    CHECK_CONTAINS(text.data, "station,servers,rate,p1,p2,p3,p4\n1,inf,3,0,0.5,");
+    CHECK_INT(proper_qn_parse_network_csv(&back, text.data, text.len, "n.csv", NULL), 0);
     CHECK_INT(back.M, 4);
     for (i = 0; i < 16; i++) CHECK(back.routing[i] == q.routing[i]);
     for (i = 0; i < 4; i++) CHECK(back.rates[i] == q.rates[i] && back.servers[i] == q.servers[i]);
-    PROPER_FREE(text);
+    proper_strbuf_free(&text);
     CHECK_INT(proper_qn_ode_euler(&q, x0, 0.01, 5, &tr, NULL), 0);
-    CHECK_INT(proper_qn_write_trace_csv(&tr, &text, &len, NULL), 0);
-    CHECK_CONTAINS(text, "t,x1,x2,x3,x4,b1,b2,b3,b4\n0,5,6,7,8,5,4,1,8\n0.01,");
-    CHECK_INT(proper_qn_read_trace_csv(&tb, text, len, "t.csv", NULL), 0);
+    CHECK_INT(proper_qn_format_trace_csv(&tr, &text, NULL), 0);
+    CHECK_CONTAINS(text.data, "t,x1,x2,x3,x4,b1,b2,b3,b4\n0,5,6,7,8,5,4,1,8\n0.01,");
+    CHECK_INT(proper_qn_parse_trace_csv(&tb, text.data, text.len, "t.csv", NULL), 0);
     CHECK_INT(tb.K, 5);
     CHECK_ABS(tb.dt, 0.01, 1e-15);
     for (i = 0; i < 20; i++) CHECK(tb.x[i] == tr.x[i] && tb.busy[i] == tr.busy[i]);
-    PROPER_FREE(text);
+    proper_strbuf_free(&text);
     proper_qn_trace_free(&tr);
     proper_qn_trace_free(&tb);
     proper_qn_free(&back);
@@ -434,6 +476,7 @@ static void test_bad_network(void) {
     proper_qn q;
     proper_error e;
     char buf[700];
+    proper_qn_init(&q);
     make_four(&q);
     q.routing[1] = 0.4; /* row 1 sums to 0.9 */
     CHECK_INT(proper_qn_validate(&q, &e), PROPER_EPROB);
@@ -452,12 +495,12 @@ static void test_bad_network(void) {
         static const char *bad_rows = "station,servers,rate,p1,p2\n1,inf,1,0,1\n2,3,2,0.5,0.4\n";
         static const char *neg_rate = "station,servers,rate,p1,p2\n1,inf,-1,0,1\n2,3,2,1,0\n";
         static const char *bad_header = "station,servers,mu,p1,p2\n";
-        CHECK_INT(proper_qn_read_network_csv(&q, bad_rows, strlen(bad_rows), "n.csv", &e), PROPER_EPROB);
+        CHECK_INT(proper_qn_parse_network_csv(&q, bad_rows, strlen(bad_rows), "n.csv", &e), PROPER_EPROB);
         CHECK_CONTAINS(proper_error_format(&e, buf, sizeof buf), "n.csv:3:");
         CHECK_CONTAINS(buf, "sums to 0.9");
-        CHECK_INT(proper_qn_read_network_csv(&q, neg_rate, strlen(neg_rate), "n.csv", &e), PROPER_ERANGE);
+        CHECK_INT(proper_qn_parse_network_csv(&q, neg_rate, strlen(neg_rate), "n.csv", &e), PROPER_ERANGE);
         CHECK_CONTAINS(proper_error_format(&e, buf, sizeof buf), "n.csv:2:7:");
-        CHECK_INT(proper_qn_read_network_csv(&q, bad_header, strlen(bad_header), "n.csv", &e), PROPER_EPARSE);
+        CHECK_INT(proper_qn_parse_network_csv(&q, bad_header, strlen(bad_header), "n.csv", &e), PROPER_EPARSE);
         CHECK_CONTAINS(proper_error_format(&e, buf, sizeof buf), "n.csv:1:17: expected header field 'rate'");
     }
 }
@@ -470,7 +513,8 @@ static void test_bad_network(void) {
  * difference (g21, g23, g31, g32) += (0, 1, 0, 1) lies in the null space of
  * the three constants. proper_qn_saturation flags both stations. */
 static void make_saturated_pair(proper_qn *q, double mu2, double p23, double mu3, double p32) {
-    proper_qn_init(q, 3, NULL);
+    proper_qn_init(q);
+    proper_qn_create(q, 3, NULL);
     q->servers[0] = INFINITY; q->servers[1] = 1; q->servers[2] = 1;
     q->rates[0] = 1.5; q->rates[1] = mu2; q->rates[2] = mu3;
     q->routing[0 * 3 + 1] = 0.4; q->routing[0 * 3 + 2] = 0.6;
@@ -483,6 +527,10 @@ static void test_saturated_stations_not_identifiable(void) {
     proper_qn_trace ta, tb;
     double x0[3] = {10, 50, 50}, share[3], gap = 0;
     size_t k;
+    proper_qn_init(&a);
+    proper_qn_init(&b);
+    proper_qn_trace_init(&ta);
+    proper_qn_trace_init(&tb);
     make_saturated_pair(&a, 2, 0, 3, 0);
     make_saturated_pair(&b, 3, 1.0 / 3, 4, 0.25);
     CHECK_INT(proper_qn_validate(&b, NULL), 0);
@@ -509,8 +557,10 @@ static void test_saturation_share_counts(void) {
     static const double busy0[12] = {9, 2, 1, 9, 1.9985, 1, 9, 1.99, 1, 9, 2, 1};
     static const double busy1[6] = {9, 0, 1, 9, 0, 0.9};
     proper_error e;
-    CHECK_INT(proper_qn_trace_init(&t[0], 3, 4, 0.1, 1, NULL), 0);
-    CHECK_INT(proper_qn_trace_init(&t[1], 3, 2, 0.1, 1, NULL), 0);
+    proper_qn_trace_init(&t[0]);
+    proper_qn_trace_init(&t[1]);
+    CHECK_INT(proper_qn_trace_create(&t[0], 3, 4, 0.1, 1, NULL), 0);
+    CHECK_INT(proper_qn_trace_create(&t[1], 3, 2, 0.1, 1, NULL), 0);
     memcpy(t[0].busy, busy0, sizeof busy0);
     memcpy(t[0].x, busy0, sizeof busy0);
     memcpy(t[1].busy, busy1, sizeof busy1);
@@ -536,13 +586,18 @@ static void test_bad_traces(void) {
     proper_error e;
     char buf[700];
     double x0[3] = {5, 0, 0}, x1[4] = {5, 0, 0, 0};
-    CHECK_INT(proper_qn_read_trace_csv(&tr, missing, strlen(missing), "t.csv", &e), PROPER_EPARSE);
+    proper_qn_init(&q);
+    proper_qn_init(&fit);
+    proper_qn_trace_init(&tr);
+    proper_qn_trace_init(&a);
+    proper_qn_trace_init(&b);
+    CHECK_INT(proper_qn_parse_trace_csv(&tr, missing, strlen(missing), "t.csv", &e), PROPER_EPARSE);
     CHECK_CONTAINS(proper_error_format(&e, buf, sizeof buf), "t.csv:4:1: sample missing");
-    CHECK_INT(proper_qn_read_trace_csv(&tr, short_row, strlen(short_row), "t.csv", &e), PROPER_EPARSE);
+    CHECK_INT(proper_qn_parse_trace_csv(&tr, short_row, strlen(short_row), "t.csv", &e), PROPER_EPARSE);
     CHECK_CONTAINS(proper_error_format(&e, buf, sizeof buf), "t.csv:3:1: row has 2 columns, the header has 3");
-    CHECK_INT(proper_qn_read_trace_csv(&tr, negative, strlen(negative), "t.csv", &e), PROPER_ERANGE);
+    CHECK_INT(proper_qn_parse_trace_csv(&tr, negative, strlen(negative), "t.csv", &e), PROPER_ERANGE);
     CHECK_CONTAINS(proper_error_format(&e, buf, sizeof buf), "t.csv:3:7:");
-    CHECK_INT(proper_qn_read_trace_csv(&tr, late, strlen(late), "t.csv", &e), PROPER_EPARSE);
+    CHECK_INT(proper_qn_parse_trace_csv(&tr, late, strlen(late), "t.csv", &e), PROPER_EPARSE);
     /* traces of different networks cannot be fitted together */
     make_balancer(&q, 2, 3, 4);
     CHECK_INT(proper_qn_ode_euler(&q, x0, 0.01, 10, &a, NULL), 0);
@@ -560,6 +615,7 @@ static void test_bad_traces(void) {
     {
         double idle[4] = {5, 0, 0, 0};
         proper_qn_trace c;
+        proper_qn_trace_init(&c);
         q.routing[0 * 4 + 1] = 0; q.routing[0 * 4 + 2] = 0; q.routing[0 * 4 + 3] = 1;
         CHECK_INT(proper_qn_ode_euler(&q, idle, 0.01, 3, &c, NULL), 0);
         CHECK_INT(proper_qn_fit_qp(&c, 1, &q, NULL, 0, 2, x1, &e), PROPER_EINVAL);

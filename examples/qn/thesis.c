@@ -61,7 +61,8 @@ static void die(const proper_error *e) {
 
 static void make_lb(proper_qn *q) {
     proper_error e;
-    if (proper_qn_init(q, 3, &e)) die(&e);
+    proper_qn_init(q);
+    if (proper_qn_create(q, 3, &e)) die(&e);
     q->servers[0] = INFINITY; q->servers[1] = 20; q->servers[2] = 20;
     q->rates[0] = 1.0; q->rates[1] = 68.97; q->rates[2] = 73.80;
     q->routing[0 * 3 + 1] = q->routing[0 * 3 + 2] = 0.5;
@@ -101,6 +102,7 @@ static void load_balancer(const settings *s) {
     size_t r, runs[2];
     runs[0] = s->lb_runs;
     runs[1] = 10 * s->lb_runs;
+    proper_qn_trace_init(&tr);
     make_lb(&q);
     printf("## 1. Load balancer (thesis Table 1)\n\n");
     printf("N = 5500 jobs start at the delay station; mu = (1.0, 68.97, 73.80), s = (inf, 20, 20), p = 0.5.\n");
@@ -134,7 +136,8 @@ static void load_balancer(const settings *s) {
 static void random_network(proper_qn *q, size_t M, proper_rng *rng) {
     size_t i, j;
     proper_error e;
-    if (proper_qn_init(q, M, &e)) die(&e);
+    proper_qn_init(q);
+    if (proper_qn_create(q, M, &e)) die(&e);
     for (i = 0; i < M; i++) {
         double sum = 0;
         q->rates[i] = 1 + 99 * proper_rng_uniform(rng);
@@ -206,6 +209,10 @@ static void whatif(const proper_qn *truth, const proper_qn *learned, const doubl
     proper_rng rng;
     proper_error e;
     size_t i;
+    proper_qn_init(&a);
+    proper_qn_init(&b);
+    proper_qn_trace_init(&ta);
+    proper_qn_trace_init(&tb);
     if (proper_qn_copy(&a, truth, &e) || proper_qn_copy(&b, learned, &e)) die(&e);
     memcpy(a.servers, servers, truth->M * sizeof *servers);
     memcpy(b.servers, servers, truth->M * sizeof *servers);
@@ -277,6 +284,7 @@ static void random_networks(const settings *s) {
             unsigned long x0[64];
             double t0 = now(), *servers = (double *)calloc(M, sizeof *servers);
             proper_rng_seed(&rng, s->seed + 1000 * M + net);
+            proper_qn_init(&fit);
             random_network(&q, M, &rng);
             for (p = 0; p < s->train; p++) {
                 if (p < s->light) light_population(&q, &rng, x0);
