@@ -72,6 +72,7 @@ static void fit_child(const char *path, const char *cfg_text, int naive, unsigne
     proper_vlmc_counts c;
     proper_vlmc_cfg g;
     proper_vlmc m;
+    proper_vlmc_init(&m);
     proper_vlmc_opts o;
     proper_error err;
     double t0 = now();
@@ -100,11 +101,11 @@ static void fit_child(const char *path, const char *cfg_text, int naive, unsigne
         rc = proper_vlmc_counts_parse_runs(&c, buf, len, path, &err);
         free(buf);
     } else {
-        rc = proper_vlmc_counts_load(&c, path, &err);
+        rc = proper_vlmc_counts_read(&c, path, &err);
     }
     proper_vlmc_cfg_init(&g);
     if (rc == PROPER_OK) rc = proper_vlmc_cfg_parse(&g, cfg_text, strlen(cfg_text), "cfg", &err);
-    proper_vlmc_opts_default(&o);
+    o = proper_vlmc_opts_default();
     if (rc == PROPER_OK) rc = proper_vlmc_fit(&m, &c, &g, &o, &err);
     r->seconds = now() - t0;
     if (rc) {

@@ -2,15 +2,15 @@
  * location traces (ProgramToVLMC), count and merge trace shards, predict
  * the distribution of steps to termination, sample runs. */
 #define _POSIX_C_SOURCE 200809L /* isatty, fileno: progress only on a terminal */
-#include <math.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "../src/vlmc.h"
 #include "cli.h"
+#include "json.h"
 
 static void vlmc_usage(FILE *out) {
     fprintf(out,
@@ -19,8 +19,8 @@ static void vlmc_usage(FILE *out) {
             "                          [--export-drn FILE] [--json]\n"
             "       proper vlmc steps  TRACE... [fit options] [--eps E] [--csv | --json]\n"
             "       proper vlmc sample TRACE... [fit options] [-n N] [--seed S]\n"
-            "       proper vlmc count  TRACE... -o COUNTS\n"
-            "       proper vlmc merge  COUNTS... -o COUNTS\n\n"
+            "       proper vlmc count  TRACE... -o|--output COUNTS\n"
+            "       proper vlmc merge  COUNTS... -o|--output COUNTS\n\n"
             "Learns a variable-length Markov chain (probabilistic suffix tree) of a\n"
             "program from traces of the locations its runs visit (ProgramToVLMC,\n"
             "Napolitano 2022): one location-PST per location, grown backwards along\n"
@@ -47,7 +47,8 @@ static void vlmc_usage(FILE *out) {
             "PRISM-language model; --export-drn FILE in Storm's DRN format.\n"
             "steps: P(run visits k locations), empirical and from the hull DTMC (forward\n"
             "iteration until the remaining mass is below --eps, default %g), with\n"
-            "KL(E||V) and log-likelihoods.\n"
+            "KL(E||V) and log-likelihoods (--json: a value that is not a finite number,\n"
+            "such as KL = +inf when the model misses a length the runs have, is null).\n"
             "count: writes the distinct runs with multiplicities (proper-vlmc-counts 1);\n"
             "merge adds counts files exactly; fitting the merge equals fitting all runs.\n\n"
             "Exit status: 0 ok, 2 bad input (errors as file:line:col: message).\n",
@@ -65,79 +66,40 @@ typedef struct vlmc_args {
     unsigned long long seed;
 } vlmc_args;
 
-static int parse_count(const char *s, const char *what, unsigned long long *out) {
-    char *end;
-    unsigned long long v;
-    if (!*s || *s == '-') return cli_fail("%s: expected a non-negative integer, got '%s'", what, s);
-    v = strtoull(s, &end, 10);
-    if (*end) return cli_fail("%s: expected a non-negative integer, got '%s'", what, s);
-    *out = v;
-    return CLI_OK;
-}
-
+/* CLI_OK to go on, or CLI_BAD_INPUT (reported). argv[0] is the subcommand. */
 static int vlmc_parse(int argc, char **argv, vlmc_args *a) {
-    int i, missing;
-    proper_error err;
+    cli_args ca;
+    unsigned long long u;
     memset(a, 0, sizeof *a);
-    proper_vlmc_opts_default(&a->opts);
+    a->opts = proper_vlmc_opts_default();
     a->n_samples = 10;
     a->seed = 1;
-    a->inputs = (const char **)calloc((size_t)argc + 1, sizeof *a->inputs);
+    a->inputs = (const char **)proper_calloc((size_t)argc + 1, sizeof *a->inputs);
     if (!a->inputs) return cli_fail("out of memory");
-    for (i = 1; i < argc; i++) {
-        const char *v;
-        unsigned long long u;
-        if ((v = cli_option(argc, argv, &i, "--alpha", &missing))) {
-            if (proper_parse_double_str(v, &a->opts.alpha, "--alpha", &err)) return cli_report(&err);
-        } else if ((v = cli_option(argc, argv, &i, "--nmin", &missing))) {
-            if (parse_count(v, "--nmin", &u)) return CLI_BAD_INPUT;
-            a->opts.n_min = u;
-        } else if ((v = cli_option(argc, argv, &i, "--max-order", &missing))) {
-            if (parse_count(v, "--max-order", &u) || u > 0xFFFFFFFFu) return CLI_BAD_INPUT;
-            a->opts.max_order = (unsigned)u;
-        } else if ((v = cli_option(argc, argv, &i, "--cfg", &missing))) {
-            a->cfg = v;
-        } else if ((v = cli_option(argc, argv, &i, "--pst", &missing))) {
-            a->pst = v;
-        } else if ((v = cli_option(argc, argv, &i, "--dot", &missing))) {
-            a->dot = v;
-        } else if ((v = cli_option(argc, argv, &i, "--export-explicit", &missing))) {
-            a->export_explicit = v;
-        } else if ((v = cli_option(argc, argv, &i, "--export-prism", &missing))) {
-            a->export_prism = v;
-        } else if ((v = cli_option(argc, argv, &i, "--export-drn", &missing))) {
-            a->export_drn = v;
-        } else if ((v = cli_option(argc, argv, &i, "-o", &missing)) || (v = cli_option(argc, argv, &i, "--output", &missing))) {
-            a->out = v;
-        } else if ((v = cli_option(argc, argv, &i, "--eps", &missing))) {
-            if (proper_parse_double_str(v, &a->eps, "--eps", &err)) return cli_report(&err);
-            if (!(a->eps > 0.0 && a->eps < 1.0)) return cli_fail("--eps must be in (0, 1), got %s", v);
-        } else if ((v = cli_option(argc, argv, &i, "-n", &missing))) {
-            if (parse_count(v, "-n", &u)) return CLI_BAD_INPUT;
-            a->n_samples = (unsigned long)u;
-        } else if ((v = cli_option(argc, argv, &i, "--seed", &missing))) {
-            if (parse_count(v, "--seed", &u)) return CLI_BAD_INPUT;
-            a->seed = u;
-        } else if (missing) {
-            return cli_fail("%s needs a value", argv[i]);
-        } else if (strcmp(argv[i], "--general") == 0) {
-            a->opts.general = 1;
-        } else if (strcmp(argv[i], "--extend-cfg") == 0) {
-            a->opts.extend_cfg = 1;
-        } else if (strcmp(argv[i], "--json") == 0) {
-            a->json = 1;
-        } else if (strcmp(argv[i], "--csv") == 0) {
-            a->csv = 1;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_fail("vlmc %s: unknown option '%s' (try 'proper vlmc --help')", argv[0], argv[i]);
-        } else {
-            a->inputs[a->n_inputs++] = argv[i];
-        }
+    cli_args_init(&ca, "vlmc", argc, argv);
+    while (cli_next(&ca)) {
+        if (cli_flag(&ca, "--general")) a->opts.general = 1;
+        else if (cli_flag(&ca, "--extend-cfg")) a->opts.extend_cfg = 1;
+        else if (cli_flag(&ca, "--json")) a->json = 1;
+        else if (cli_flag(&ca, "--csv")) a->csv = 1;
+        else if (cli_opt_double(&ca, "--alpha", "(0,1]", &a->opts.alpha)) {
+        } else if (cli_opt_uint(&ca, "--nmin", 1, ULLONG_MAX, &u)) a->opts.n_min = u;
+        else if (cli_opt_uint(&ca, "--max-order", 0, 0xFFFFFFFFu, &u)) a->opts.max_order = (unsigned)u;
+        else if (cli_opt_double(&ca, "--eps", "(0,1)", &a->eps)) {
+        } else if (cli_opt_uint(&ca, "-n", 0, ULONG_MAX, &u)) a->n_samples = (unsigned long)u;
+        else if (cli_opt_uint(&ca, "--seed", 0, ULLONG_MAX, &a->seed)) {
+        } else if (cli_opt(&ca, "--cfg")) a->cfg = ca.value;
+        else if (cli_opt(&ca, "--pst")) a->pst = ca.value;
+        else if (cli_opt(&ca, "--dot")) a->dot = ca.value;
+        else if (cli_opt(&ca, "--export-explicit")) a->export_explicit = ca.value;
+        else if (cli_opt(&ca, "--export-prism")) a->export_prism = ca.value;
+        else if (cli_opt(&ca, "--export-drn")) a->export_drn = ca.value;
+        else if (cli_opt(&ca, "-o|--output")) a->out = ca.value;
+        else if (cli_positional(&ca)) a->inputs[a->n_inputs++] = ca.value;
+        else cli_unknown(&ca);
     }
-    if (!a->n_inputs) return cli_fail("vlmc %s: no input files (try 'proper vlmc --help')", argv[0]);
-    if (!(a->opts.alpha > 0.0 && a->opts.alpha <= 1.0))
-        return cli_fail("--alpha %g is outside (0, 1]", a->opts.alpha);
-    if (a->opts.n_min < 1) return cli_fail("--nmin must be at least 1");
+    if (ca.status) return ca.status;
+    if (!a->n_inputs) return cli_usage_error(&ca, "%s: no input files", argv[0]);
     if (a->opts.general && a->cfg) return cli_fail("--general does not use a CFG (drop --cfg)");
     return CLI_OK;
 }
@@ -171,7 +133,7 @@ static int vlmc_load(const vlmc_args *a, proper_vlmc_counts *c, vlmc_progress *p
             fflush(stderr);
             pr->shown = 1;
         }
-        if (proper_vlmc_counts_load(c, a->inputs[i], &err)) {
+        if (proper_vlmc_counts_read(c, a->inputs[i], &err)) {
             vlmc_progress_done(pr);
             proper_vlmc_counts_free(c);
             return cli_report(&err);
@@ -184,10 +146,12 @@ static int vlmc_learn(vlmc_args *a, proper_vlmc_counts *c, proper_vlmc *m, vlmc_
     proper_vlmc_cfg g;
     proper_error err;
     int rc;
+    proper_vlmc_init(m);
     if ((rc = vlmc_load(a, c, pr))) return rc;
     proper_vlmc_cfg_init(&g);
-    if (a->cfg && proper_vlmc_cfg_load(&g, a->cfg, &err)) {
+    if (a->cfg && proper_vlmc_cfg_read(&g, a->cfg, &err)) {
         vlmc_progress_done(pr);
+        proper_vlmc_cfg_free(&g);
         proper_vlmc_counts_free(c);
         return cli_report(&err);
     }
@@ -227,24 +191,19 @@ static int vlmc_write_with(const char *path, int (*writer)(const proper_vlmc *, 
     return vlmc_close_out(f, path);
 }
 
-static double vlmc_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static int vlmc_fit_cmd(vlmc_args *a, vlmc_progress *pr) {
     proper_vlmc_counts c;
     proper_vlmc m;
     proper_error err;
-    double t0 = vlmc_now(), secs;
+    double t0 = cli_now(), secs;
     int rc;
     if ((rc = vlmc_learn(a, &c, &m, pr))) return rc;
-    secs = vlmc_now() - t0;
+    secs = cli_now() - t0;
     if (a->pst && (rc = vlmc_write_with(a->pst, proper_vlmc_write_pst, &m))) goto done;
     if (a->dot && (rc = vlmc_write_with(a->dot, proper_vlmc_write_dot, &m))) goto done;
     if (a->export_explicit || a->export_prism || a->export_drn) {
         proper_dtmc d;
+        proper_dtmc_init(&d);
         if (proper_vlmc_hull(&m, 0, &err) || proper_vlmc_to_dtmc(&m, &d, &err)) {
             rc = cli_report(&err);
             goto done;
@@ -258,16 +217,25 @@ static int vlmc_fit_cmd(vlmc_args *a, vlmc_progress *pr) {
     }
     if (a->pst && strcmp(a->pst, "-") == 0) goto done; /* stdout carries the tree */
     if (a->json) {
-        printf("{\"runs\": %llu, \"distinct_runs\": %lu, \"locations\": %lu, \"steps\": %llu, \"mode\": \"%s\", "
-               "\"alpha\": %.17g, \"nmin\": %llu, \"nodes\": %lu, \"order\": %u, \"loglik\": %.17g",
-               (unsigned long long)c.total_runs, (unsigned long)c.n_runs, (unsigned long)c.n_names,
-               (unsigned long long)c.total_steps, m.general ? "general" : "cfg", m.alpha,
-               (unsigned long long)m.n_min, (unsigned long)m.n_contexts, m.order, m.loglik);
-        if (m.row) printf(", \"hull_states\": %u", m.n_states);
-        printf(", \"seconds\": %.6f}\n", secs);
+        cli_json j;
+        cli_json_init(&j, stdout);
+        cli_json_object_begin(&j);
+        cli_json_key_uint(&j, "runs", c.total_runs);
+        cli_json_key_uint(&j, "distinct_runs", c.n_runs);
+        cli_json_key_uint(&j, "locations", c.locations.len);
+        cli_json_key_uint(&j, "steps", c.total_steps);
+        cli_json_key_string(&j, "mode", m.general ? "general" : "cfg");
+        cli_json_key_number(&j, "alpha", m.alpha);
+        cli_json_key_uint(&j, "nmin", m.n_min);
+        cli_json_key_uint(&j, "nodes", m.n_contexts);
+        cli_json_key_uint(&j, "order", m.order);
+        cli_json_key_number(&j, "loglik", m.loglik);
+        if (m.row) cli_json_key_uint(&j, "hull_states", m.n_states);
+        cli_json_key_number(&j, "seconds", secs);
+        cli_json_object_end(&j);
     } else {
         printf("runs           %llu (%lu distinct, %lu locations, %llu steps)\n", (unsigned long long)c.total_runs,
-               (unsigned long)c.n_runs, (unsigned long)c.n_names, (unsigned long long)c.total_steps);
+               (unsigned long)c.n_runs, (unsigned long)c.locations.len, (unsigned long long)c.total_steps);
         printf("mode           %s, alpha %g, nmin %llu%s\n", m.general ? "general" : "cfg", m.alpha,
                (unsigned long long)m.n_min, a->cfg ? ", CFG given" : "");
         printf("nodes          %lu\n", (unsigned long)m.n_contexts);
@@ -299,12 +267,25 @@ static int vlmc_steps_cmd(vlmc_args *a, vlmc_progress *pr) {
     }
     n = ne > nv ? ne : nv;
     if (a->json) {
-        printf("{\"kl\": %.17g, \"loglik_model\": %.17g, \"loglik_empirical\": %.17g, \"tail\": %.17g, "
-               "\"hull_states\": %u, \"pmf\": [",
-               kl, ll_v, ll_e, tail, m.n_states);
-        for (k = 0; k < n; k++)
-            printf("%s[%lu, %.17g, %.17g]", k ? ", " : "", (unsigned long)k, k < ne ? e[k] : 0.0, k < nv ? v[k] : 0.0);
-        printf("]}\n");
+        cli_json j;
+        cli_json_init(&j, stdout);
+        cli_json_object_begin(&j);
+        cli_json_key_number(&j, "kl", kl);
+        cli_json_key_number(&j, "loglik_model", ll_v);
+        cli_json_key_number(&j, "loglik_empirical", ll_e);
+        cli_json_key_number(&j, "tail", tail);
+        cli_json_key_uint(&j, "hull_states", m.n_states);
+        cli_json_key(&j, "pmf");
+        cli_json_array_begin(&j);
+        for (k = 0; k < n; k++) {
+            cli_json_array_begin(&j);
+            cli_json_uint(&j, k);
+            cli_json_number(&j, k < ne ? e[k] : 0.0);
+            cli_json_number(&j, k < nv ? v[k] : 0.0);
+            cli_json_array_end(&j);
+        }
+        cli_json_array_end(&j);
+        cli_json_object_end(&j);
     } else if (a->csv) {
         printf("steps,empirical,model\n");
         for (k = 0; k < n; k++) printf("%lu,%.17g,%.17g\n", (unsigned long)k, k < ne ? e[k] : 0.0, k < nv ? v[k] : 0.0);
@@ -320,8 +301,8 @@ static int vlmc_steps_cmd(vlmc_args *a, vlmc_progress *pr) {
         }
     }
 done:
-    free(v);
-    free(e);
+    PROPER_FREE(v);
+    PROPER_FREE(e);
     proper_vlmc_free(&m);
     proper_vlmc_counts_free(&c);
     return rc;
@@ -352,7 +333,7 @@ static int vlmc_sample_cmd(vlmc_args *a, vlmc_progress *pr) {
     }
     if (fflush(stdout) != 0) rc = cli_fail("write error");
 done:
-    free(run);
+    PROPER_FREE(run);
     proper_vlmc_free(&m);
     proper_vlmc_counts_free(&c);
     return rc;
@@ -363,7 +344,7 @@ static int vlmc_count_cmd(vlmc_args *a, vlmc_progress *pr, int merge) {
     proper_error err;
     FILE *f;
     int rc;
-    if (!a->out) return cli_fail("vlmc %s: -o COUNTS is required ('-' for stdout)", merge ? "merge" : "count");
+    if (!a->out) return cli_fail("vlmc %s: -o/--output COUNTS is required ('-' for stdout)", merge ? "merge" : "count");
     if (merge) {
         size_t i;
         for (i = 0; i < a->n_inputs; i++) {
@@ -391,7 +372,7 @@ static int vlmc_count_cmd(vlmc_args *a, vlmc_progress *pr, int merge) {
     else if (f != stdout) fclose(f);
     if (rc == CLI_OK && f != stdout)
         fprintf(stderr, "proper vlmc: %s: %llu runs, %lu distinct, %lu locations\n", a->out,
-                (unsigned long long)c.total_runs, (unsigned long)c.n_runs, (unsigned long)c.n_names);
+                (unsigned long long)c.total_runs, (unsigned long)c.n_runs, (unsigned long)c.locations.len);
     proper_vlmc_counts_free(&c);
     return rc;
 }
@@ -399,23 +380,20 @@ static int vlmc_count_cmd(vlmc_args *a, vlmc_progress *pr, int merge) {
 int cmd_vlmc(int argc, char **argv) {
     vlmc_args a;
     vlmc_progress pr;
+    cli_args help;
     const char *sub;
-    int rc, i;
-    if (argc < 2 || cli_is_help(argv[1])) {
-        vlmc_usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? CLI_BAD_INPUT : CLI_OK;
+    int rc;
+    cli_args_init(&help, "vlmc", argc, argv);
+    if (help.help || argc < 2) {
+        vlmc_usage(help.help ? stdout : stderr);
+        return help.help ? CLI_OK : CLI_BAD_INPUT;
     }
-    for (i = 2; i < argc; i++)
-        if (cli_is_help(argv[i])) {
-            vlmc_usage(stdout);
-            return CLI_OK;
-        }
     sub = argv[1];
     if (strcmp(sub, "fit") != 0 && strcmp(sub, "steps") != 0 && strcmp(sub, "sample") != 0 &&
         strcmp(sub, "count") != 0 && strcmp(sub, "merge") != 0)
         return cli_fail("vlmc: unknown subcommand '%s' (fit, steps, sample, count, merge)", sub);
     if ((rc = vlmc_parse(argc - 1, argv + 1, &a))) {
-        free(a.inputs);
+        PROPER_FREE(a.inputs);
         return rc;
     }
     pr.tty = isatty(fileno(stderr));
@@ -424,6 +402,6 @@ int cmd_vlmc(int argc, char **argv) {
     else if (strcmp(sub, "steps") == 0) rc = vlmc_steps_cmd(&a, &pr);
     else if (strcmp(sub, "sample") == 0) rc = vlmc_sample_cmd(&a, &pr);
     else rc = vlmc_count_cmd(&a, &pr, strcmp(sub, "merge") == 0);
-    free(a.inputs);
+    PROPER_FREE(a.inputs);
     return rc;
 }

@@ -32,7 +32,7 @@
  *     s h1 b1 h1 h2 b2 h2 b2 h2 x
  *
  * Runs can also come from trace.h files (one run per record, the record's
- * V lines) and from counts files (below). proper_vlmc_counts_load detects
+ * V lines) and from counts files (below). proper_vlmc_counts_read detects
  * the format from the first line ("proper-trace", "proper-vlmc-counts", or
  * anything else for runs text).
  *
@@ -120,6 +120,23 @@
  *
  * Sizes: positions (all locations of distinct runs plus one ^ per distinct
  * run) must stay below 2^32 - 1; so must the number of tree nodes.
+ *
+ * ==== Objects and outputs ================================================
+ * Every type has _init (empty, allocates nothing) and _free. Counts and
+ * CFGs are accumulators: proper_vlmc_counts_add_*, _parse_runs,
+ * _parse_counts, _read and _merge, and proper_vlmc_cfg_add_edge, _parse and
+ * _read add to what the object holds (several files are one data set); on
+ * failure the object keeps what was added before the error and the caller
+ * discards it. proper_vlmc_index_build, proper_vlmc_fit and
+ * proper_vlmc_to_dtmc follow the output rule: the output is initialised or
+ * holds an earlier result, which is replaced on success; on failure it is
+ * left unchanged.
+ *
+ * ==== Configuration (define before including to override) ================
+ *   PROPER_VLMC_NAME_MAX    longest location name, in bytes (255)
+ *   PROPER_VLMC_STEPS_EPS   default stopping mass of proper_vlmc_steps_pmf (1e-12)
+ *   PROPER_VLMC_MAX_STEPS   default cap on the steps iteration and on the
+ *                           length of a sampled run (10^8)
  */
 #ifndef PROPER_VLMC_H
 #define PROPER_VLMC_H
@@ -135,7 +152,9 @@ extern "C" {
 #endif
 
 /* Longest location name, in bytes. */
+#ifndef PROPER_VLMC_NAME_MAX
 #define PROPER_VLMC_NAME_MAX 255
+#endif
 /* Default stopping mass for proper_vlmc_steps_pmf: iteration stops once the
  * probability of not having ended yet is below this. */
 #ifndef PROPER_VLMC_STEPS_EPS
@@ -166,8 +185,8 @@ typedef struct proper_vlmc_line_slot {
 } proper_vlmc_line_slot;
 
 typedef struct proper_vlmc_counts {
-    size_t n_names;       /* locations, ids 0.. in order of first appearance */
-    char **names;
+    proper_intern locations; /* location names: id i is locations.names[i],
+                              * ids 0.. in order of first appearance */
     size_t n_runs;        /* distinct runs */
     proper_vlmc_run *runs;
     uint32_t *sym;        /* all location ids of the distinct runs */
@@ -180,9 +199,8 @@ typedef struct proper_vlmc_counts {
      * 1, no hashing): the naive baseline of the benchmark. */
     int keep_duplicates;
     /* private */
-    size_t names_cap, runs_cap, files_cap;
+    size_t runs_cap, files_cap;
     size_t sym_cap;
-    uint32_t *name_slots; size_t name_slots_cap;
     uint32_t *run_slots; size_t run_slots_cap;
     proper_vlmc_line_slot *line_slots; size_t line_slots_cap, line_slots_used;
     char *line_pool; size_t line_pool_len, line_pool_cap;
@@ -195,7 +213,7 @@ PROPER_API void proper_vlmc_counts_free(proper_vlmc_counts *c);
  * empty name, blanks inside, or a name longer than PROPER_VLMC_NAME_MAX). */
 PROPER_API int proper_vlmc_counts_location(proper_vlmc_counts *c, const char *name, size_t len,
                                            uint32_t *id, proper_error *err);
-/* Add `mult` copies of a run given as location ids (< n_names), n >= 1.
+/* Add `mult` copies of a run given as location ids (< locations.len), n >= 1.
  * `file` names its source in later error messages (NULL: "(api)"). */
 PROPER_API int proper_vlmc_counts_add_ids(proper_vlmc_counts *c, const uint32_t *ids, size_t n, uint64_t mult,
                                           const char *file, uint64_t line, uint64_t ordinal, proper_error *err);
@@ -212,20 +230,17 @@ PROPER_API int proper_vlmc_counts_parse_counts(proper_vlmc_counts *c, const char
  * a record without locations is an empty run (PROPER_EPARSE). */
 PROPER_API int proper_vlmc_counts_add_trace(proper_vlmc_counts *c, const proper_trace *t, const char *file,
                                             proper_error *err);
-/* Read a file of any of the three formats (runs text is streamed: memory
- * grows with the distinct runs, not with the file). */
-PROPER_API int proper_vlmc_counts_load(proper_vlmc_counts *c, const char *path, proper_error *err);
+/* Add the runs of the file at `path`, in any of the three formats (runs
+ * text is streamed: memory grows with the distinct runs, not the file). */
+PROPER_API int proper_vlmc_counts_read(proper_vlmc_counts *c, const char *path, proper_error *err);
 /* dst += src (locations matched by name). */
 PROPER_API int proper_vlmc_counts_merge(proper_vlmc_counts *dst, const proper_vlmc_counts *src,
                                         proper_error *err);
-/* Write / save in the counts-file format (canonical order). */
+/* Write in the counts-file format (canonical order). */
 PROPER_API int proper_vlmc_counts_write(const proper_vlmc_counts *c, FILE *f, proper_error *err);
-PROPER_API int proper_vlmc_counts_save(const proper_vlmc_counts *c, const char *path, proper_error *err);
 /* Empirical distribution of the number of locations per run: pmf[m] for
  * m < *len (fresh array, free with PROPER_FREE). */
 PROPER_API int proper_vlmc_counts_steps(const proper_vlmc_counts *c, double **pmf, size_t *len, proper_error *err);
-/* Bytes held. */
-PROPER_API size_t proper_vlmc_counts_memory(const proper_vlmc_counts *c);
 
 /* Canonical order of location names: numeric names (digits only) by value,
  * before other names, which compare bytewise. Returns <0, 0, >0. */
@@ -250,7 +265,8 @@ PROPER_API void proper_vlmc_cfg_free(proper_vlmc_cfg *g);
 PROPER_API int proper_vlmc_cfg_add_edge(proper_vlmc_cfg *g, const char *from, const char *to, proper_error *err);
 PROPER_API int proper_vlmc_cfg_parse(proper_vlmc_cfg *g, const char *text, size_t len, const char *file,
                                      proper_error *err);
-PROPER_API int proper_vlmc_cfg_load(proper_vlmc_cfg *g, const char *path, proper_error *err);
+/* proper_vlmc_cfg_parse of the file at `path`. */
+PROPER_API int proper_vlmc_cfg_read(proper_vlmc_cfg *g, const char *path, proper_error *err);
 
 /* ---- Context index ---------------------------------------------------------
  * Suffix array over the reversed distinct runs (each ending in ^), built once
@@ -277,15 +293,17 @@ typedef struct proper_vlmc_index {
     uint32_t *ids;       /* canonical id -> counts id */
 } proper_vlmc_index;
 
+/* The empty index; allocates nothing. */
+PROPER_API void proper_vlmc_index_init(proper_vlmc_index *ix);
+/* The index of the runs of c (output rule: see the manual). */
 PROPER_API int proper_vlmc_index_build(proper_vlmc_index *ix, const proper_vlmc_counts *c, proper_error *err);
 PROPER_API void proper_vlmc_index_free(proper_vlmc_index *ix);
-/* N(w) into *n and N(w x) into next[0 .. n_names] (x a counts id, n_names
- * for $) for the context w = ctx[0..len-1] (counts ids, oldest first),
+/* N(w) into *n and N(w x) into next[0 .. L] (x a counts id, L =
+ * locations.len for $) for the context w = ctx[0..len-1] (counts ids, oldest first),
  * preceded by ^ when `anchored`. len = 0 and anchored: the context "^";
  * len = 0 otherwise: the empty context (every position). next may be NULL. */
 PROPER_API int proper_vlmc_index_count(const proper_vlmc_index *ix, const uint32_t *ctx, size_t len,
                                        int anchored, uint64_t *n, uint64_t *next, proper_error *err);
-PROPER_API size_t proper_vlmc_index_memory(const proper_vlmc_index *ix);
 
 /* ---- Fitting ----------------------------------------------------------------*/
 
@@ -302,7 +320,8 @@ typedef struct proper_vlmc_opts {
     void *progress_user;
 } proper_vlmc_opts;
 
-PROPER_API void proper_vlmc_opts_default(proper_vlmc_opts *o);
+/* The defaults: alpha 1, n_min 1, CFG mode, no limits, no progress. */
+PROPER_API proper_vlmc_opts proper_vlmc_opts_default(void);
 
 typedef struct proper_vlmc_node {
     uint32_t parent, child, sibling; /* PROPER_VLMC_NONE when absent */
@@ -345,11 +364,13 @@ typedef struct proper_vlmc {
     uint32_t *state_depth; /* length of the state's context */
 } proper_vlmc;
 
-/* Learn the PST from counts (cfg may be NULL; must be NULL in general mode). */
+/* The empty model; allocates nothing. */
+PROPER_API void proper_vlmc_init(proper_vlmc *m);
+/* Learn the PST from counts (cfg may be NULL; must be NULL in general mode;
+ * opts NULL: the defaults). Output rule: see the manual. */
 PROPER_API int proper_vlmc_fit(proper_vlmc *m, const proper_vlmc_counts *c, const proper_vlmc_cfg *cfg,
                                const proper_vlmc_opts *opts, proper_error *err);
 PROPER_API void proper_vlmc_free(proper_vlmc *m);
-PROPER_API size_t proper_vlmc_memory(const proper_vlmc *m);
 /* Context of a node as text ("^ a b", oldest first; "" for the root). */
 PROPER_API int proper_vlmc_context_string(const proper_vlmc *m, uint32_t node, char *buf, size_t size);
 /* P̂(x | node) for a predicted symbol x (canonical id, n_loc for $). */
@@ -363,7 +384,7 @@ PROPER_API int proper_vlmc_write_dot(const proper_vlmc *m, FILE *f, proper_error
 /* Build the Markov hull and its chain (idempotent). max_nodes bounds the
  * automaton's size (0 = 2^32 - 2; PROPER_ELIMIT beyond). */
 PROPER_API int proper_vlmc_hull(proper_vlmc *m, size_t max_nodes, proper_error *err);
-/* The hull chain as a dtmc.h model. */
+/* The hull chain as a dtmc.h model (output rule: see the manual). */
 PROPER_API int proper_vlmc_to_dtmc(const proper_vlmc *m, proper_dtmc *out, proper_error *err);
 /* Steps to termination: pmf[k] = P(the run visits exactly k locations), for
  * k < *len, iterating until the mass not yet ended is < eps (<= 0: default)
@@ -442,14 +463,6 @@ static uint64_t proper__vlmc_hash_ids(const uint32_t *ids, size_t n) {
 
 static int proper__vlmc_oom(proper_error *err) {
     return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
-}
-
-static char *proper__vlmc_strndup(const char *s, size_t n) {
-    char *d = (char *)PROPER_MALLOC(n + 1);
-    if (!d) return NULL;
-    memcpy(d, s, n);
-    d[n] = '\0';
-    return d;
 }
 
 static int proper__vlmc_is_blank(char ch) { return ch == ' ' || ch == '\t' || ch == '\r'; }
@@ -531,13 +544,11 @@ PROPER_API void proper_vlmc_counts_init(proper_vlmc_counts *c) { memset(c, 0, si
 
 PROPER_API void proper_vlmc_counts_free(proper_vlmc_counts *c) {
     size_t i;
-    for (i = 0; i < c->n_names; i++) PROPER_FREE(c->names[i]);
+    proper_intern_free(&c->locations);
     for (i = 0; i < c->n_files; i++) PROPER_FREE(c->files[i]);
-    PROPER_FREE(c->names);
     PROPER_FREE(c->files);
     PROPER_FREE(c->runs);
     PROPER_FREE(c->sym);
-    PROPER_FREE(c->name_slots);
     PROPER_FREE(c->run_slots);
     PROPER_FREE(c->line_slots);
     PROPER_FREE(c->line_pool);
@@ -545,21 +556,11 @@ PROPER_API void proper_vlmc_counts_free(proper_vlmc_counts *c) {
     proper_vlmc_counts_init(c);
 }
 
-PROPER_API size_t proper_vlmc_counts_memory(const proper_vlmc_counts *c) {
-    size_t b = c->names_cap * sizeof(char *) + c->runs_cap * sizeof(proper_vlmc_run) +
-               c->sym_cap * sizeof(uint32_t) + c->name_slots_cap * sizeof(uint32_t) +
-               c->run_slots_cap * sizeof(uint32_t) + c->line_slots_cap * sizeof(proper_vlmc_line_slot) +
-               c->line_pool_cap + c->tok_cap * sizeof(uint32_t);
-    size_t i;
-    for (i = 0; i < c->n_names; i++) b += strlen(c->names[i]) + 1;
-    return b;
-}
-
 /* Checks a location name; 0 when valid. */
 static int proper__vlmc_check_name(const char *s, size_t n, const char **why) {
     size_t i;
     if (n == 0) { *why = "empty location name"; return 1; }
-    if (n > PROPER_VLMC_NAME_MAX) { *why = "location name longer than 255 bytes"; return 1; }
+    if (n > PROPER_VLMC_NAME_MAX) { *why = "location name too long"; return 1; }
     if (n == 1 && (s[0] == '^' || s[0] == '$')) { *why = "'^' and '$' are reserved (run start and end)"; return 1; }
     for (i = 0; i < n; i++)
         if (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n' || s[i] == '\0') {
@@ -569,52 +570,16 @@ static int proper__vlmc_check_name(const char *s, size_t n, const char **why) {
     return 0;
 }
 
-static uint32_t proper__vlmc_find_name(const proper_vlmc_counts *c, const char *s, size_t n) {
-    size_t mask, i;
-    if (!c->name_slots_cap) return PROPER_VLMC_NONE;
-    mask = c->name_slots_cap - 1;
-    for (i = (size_t)proper__vlmc_hash_bytes(s, n) & mask;; i = (i + 1) & mask) {
-        uint32_t v = c->name_slots[i];
-        if (!v) return PROPER_VLMC_NONE;
-        if (strlen(c->names[v - 1]) == n && memcmp(c->names[v - 1], s, n) == 0) return v - 1;
-    }
-}
-
-static int proper__vlmc_name_table_grow(proper_vlmc_counts *c) {
-    size_t cap = c->name_slots_cap ? c->name_slots_cap * 2 : 64, i;
-    uint32_t *slots = (uint32_t *)proper_calloc(cap, sizeof *slots);
-    if (!slots) return PROPER_ENOMEM;
-    for (i = 0; i < c->n_names; i++) {
-        size_t j = (size_t)proper__vlmc_hash_bytes(c->names[i], strlen(c->names[i])) & (cap - 1);
-        while (slots[j]) j = (j + 1) & (cap - 1);
-        slots[j] = (uint32_t)(i + 1);
-    }
-    PROPER_FREE(c->name_slots);
-    c->name_slots = slots;
-    c->name_slots_cap = cap;
-    return PROPER_OK;
-}
-
 PROPER_API int proper_vlmc_counts_location(proper_vlmc_counts *c, const char *name, size_t len, uint32_t *id,
                                            proper_error *err) {
     const char *why;
-    uint32_t found;
-    size_t j;
+    size_t index;
     if (proper__vlmc_check_name(name, len, &why))
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "%s", why);
-    found = proper__vlmc_find_name(c, name, len);
-    if (found != PROPER_VLMC_NONE) { *id = found; return PROPER_OK; }
-    if (c->n_names >= 0x7FFFFFF0u)
+    if (c->locations.len >= 0x7FFFFFF0u && proper_intern_find(&c->locations, name, len) == PROPER_INTERN_NONE)
         return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0, "more than 2^31 - 16 locations");
-    if ((c->n_names + 1) * 2 > c->name_slots_cap && proper__vlmc_name_table_grow(c)) return proper__vlmc_oom(err);
-    if (proper_reserve(&c->names, &c->names_cap, c->n_names + 1, sizeof *c->names)) return proper__vlmc_oom(err);
-    c->names[c->n_names] = proper__vlmc_strndup(name, len);
-    if (!c->names[c->n_names]) return proper__vlmc_oom(err);
-    for (j = (size_t)proper__vlmc_hash_bytes(name, len) & (c->name_slots_cap - 1); c->name_slots[j];
-         j = (j + 1) & (c->name_slots_cap - 1)) {
-    }
-    c->name_slots[j] = (uint32_t)(c->n_names + 1);
-    *id = (uint32_t)c->n_names++;
+    if (proper_intern_add(&c->locations, name, len, &index, NULL)) return proper__vlmc_oom(err);
+    *id = (uint32_t)index;
     return PROPER_OK;
 }
 
@@ -624,7 +589,7 @@ static int proper__vlmc_file_index(proper_vlmc_counts *c, const char *file, uint
     for (i = c->n_files; i-- > 0;)
         if (strcmp(c->files[i], file) == 0) { *out = (uint32_t)i; return PROPER_OK; }
     if (proper_reserve(&c->files, &c->files_cap, c->n_files + 1, sizeof *c->files)) return PROPER_ENOMEM;
-    c->files[c->n_files] = proper__vlmc_strndup(file, strlen(file));
+    c->files[c->n_files] = proper_strndup(file, strlen(file));
     if (!c->files[c->n_files]) return PROPER_ENOMEM;
     *out = (uint32_t)c->n_files++;
     return PROPER_OK;
@@ -711,9 +676,9 @@ PROPER_API int proper_vlmc_counts_add_ids(proper_vlmc_counts *c, const uint32_t 
     uint32_t f;
     size_t i;
     for (i = 0; i < n; i++)
-        if (ids[i] >= c->n_names)
+        if (ids[i] >= c->locations.len)
             return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "location id %lu at position %lu is not below %lu",
-                                    (unsigned long)ids[i], (unsigned long)(i + 1), (unsigned long)c->n_names);
+                                    (unsigned long)ids[i], (unsigned long)(i + 1), (unsigned long)c->locations.len);
     if (proper__vlmc_file_index(c, file, &f)) return proper__vlmc_oom(err);
     return proper__vlmc_add_run(c, ids, n, mult, f, line, ordinal, NULL, err);
 }
@@ -1040,7 +1005,7 @@ static int proper__vlmc_stream_runs(proper_vlmc_counts *c, FILE *fp, const char 
     }
 }
 
-PROPER_API int proper_vlmc_counts_load(proper_vlmc_counts *c, const char *path, proper_error *err) {
+PROPER_API int proper_vlmc_counts_read(proper_vlmc_counts *c, const char *path, proper_error *err) {
     FILE *fp;
     char *buf;
     size_t cap = (size_t)1 << 20, have;
@@ -1085,11 +1050,11 @@ PROPER_API int proper_vlmc_counts_merge(proper_vlmc_counts *dst, const proper_vl
     uint32_t *map, *fmap, *ids = NULL;
     size_t i, ids_cap = 0;
     int rc = PROPER_OK;
-    map = (uint32_t *)proper_calloc(src->n_names + 1, sizeof *map);
+    map = (uint32_t *)proper_calloc(src->locations.len + 1, sizeof *map);
     fmap = (uint32_t *)proper_calloc(src->n_files + 1, sizeof *fmap);
     if (!map || !fmap) { PROPER_FREE(map); PROPER_FREE(fmap); return proper__vlmc_oom(err); }
-    for (i = 0; i < src->n_names && rc == PROPER_OK; i++)
-        rc = proper_vlmc_counts_location(dst, src->names[i], strlen(src->names[i]), &map[i], err);
+    for (i = 0; i < src->locations.len && rc == PROPER_OK; i++)
+        rc = proper_vlmc_counts_location(dst, src->locations.names[i], strlen(src->locations.names[i]), &map[i], err);
     for (i = 0; i < src->n_files && rc == PROPER_OK; i++)
         if (proper__vlmc_file_index(dst, src->files[i], &fmap[i])) rc = proper__vlmc_oom(err);
     for (i = 0; i < src->n_runs && rc == PROPER_OK; i++) {
@@ -1123,13 +1088,13 @@ static int proper__vlmc_run_cmp(const void *ctx, uint32_t a, uint32_t b) {
 
 /* ids[k] = the location of rank k; rank[id] = its rank. */
 static int proper__vlmc_canonical(const proper_vlmc_counts *c, uint32_t **ids_out, uint32_t **rank_out) {
-    uint32_t *ids = (uint32_t *)proper_calloc(c->n_names + 1, sizeof *ids);
-    uint32_t *rank = (uint32_t *)proper_calloc(c->n_names + 1, sizeof *rank);
+    uint32_t *ids = (uint32_t *)proper_calloc(c->locations.len + 1, sizeof *ids);
+    uint32_t *rank = (uint32_t *)proper_calloc(c->locations.len + 1, sizeof *rank);
     size_t i;
     if (!ids || !rank) goto fail;
-    for (i = 0; i < c->n_names; i++) ids[i] = (uint32_t)i;
-    if (proper__vlmc_sort_idx(ids, c->n_names, proper__vlmc_name_idx_cmp, c->names)) goto fail;
-    for (i = 0; i < c->n_names; i++) rank[ids[i]] = (uint32_t)i;
+    for (i = 0; i < c->locations.len; i++) ids[i] = (uint32_t)i;
+    if (proper__vlmc_sort_idx(ids, c->locations.len, proper__vlmc_name_idx_cmp, c->locations.names)) goto fail;
+    for (i = 0; i < c->locations.len; i++) rank[ids[i]] = (uint32_t)i;
     *ids_out = ids;
     *rank_out = rank;
     return PROPER_OK;
@@ -1157,7 +1122,7 @@ PROPER_API int proper_vlmc_counts_write(const proper_vlmc_counts *c, FILE *f, pr
     bad |= fprintf(f, "proper-vlmc-counts 1\n# %llu runs, %llu distinct, %llu locations visited in all\n",
                    (unsigned long long)c->total_runs, (unsigned long long)c->n_runs,
                    (unsigned long long)c->total_steps) < 0;
-    for (i = 0; i < c->n_names; i++) bad |= fprintf(f, "location %s\n", c->names[ids[i]]) < 0;
+    for (i = 0; i < c->locations.len; i++) bad |= fprintf(f, "location %s\n", c->locations.names[ids[i]]) < 0;
     for (i = 0; i < c->n_runs && !bad; i++) {
         const proper_vlmc_run *r = &c->runs[order[i]];
         uint32_t k;
@@ -1170,16 +1135,6 @@ PROPER_API int proper_vlmc_counts_write(const proper_vlmc_counts *c, FILE *f, pr
     PROPER_FREE(order);
     if (bad || ferror(f)) return proper_error_set(err, PROPER_EIO, NULL, 0, 0, "write error");
     return PROPER_OK;
-}
-
-PROPER_API int proper_vlmc_counts_save(const proper_vlmc_counts *c, const char *path, proper_error *err) {
-    FILE *f = fopen(path, "wb");
-    int rc;
-    if (!f) return proper_error_set(err, PROPER_EIO, path, 0, 0, "cannot open for writing");
-    rc = proper_vlmc_counts_write(c, f, err);
-    if (fclose(f) != 0 && rc == PROPER_OK) rc = proper_error_set(err, PROPER_EIO, path, 0, 0, "write error");
-    if (rc) proper__vlmc_locate(err, rc, path, 0);
-    return rc;
 }
 
 PROPER_API int proper_vlmc_counts_steps(const proper_vlmc_counts *c, double **pmf, size_t *len, proper_error *err) {
@@ -1218,8 +1173,8 @@ static int proper__vlmc_cfg_push(proper_vlmc_cfg *g, const char *from, size_t nf
     proper_vlmc_cfg_edge *e;
     if (proper_reserve(&g->edges, &g->cap, g->n_edges + 1, sizeof *g->edges)) return proper__vlmc_oom(err);
     e = &g->edges[g->n_edges];
-    e->from = proper__vlmc_strndup(from, nf);
-    e->to = proper__vlmc_strndup(to, nt);
+    e->from = proper_strndup(from, nf);
+    e->to = proper_strndup(to, nt);
     if (!e->from || !e->to) {
         PROPER_FREE(e->from);
         PROPER_FREE(e->to);
@@ -1288,7 +1243,7 @@ PROPER_API int proper_vlmc_cfg_parse(proper_vlmc_cfg *g, const char *text, size_
     return PROPER_OK;
 }
 
-PROPER_API int proper_vlmc_cfg_load(proper_vlmc_cfg *g, const char *path, proper_error *err) {
+PROPER_API int proper_vlmc_cfg_read(proper_vlmc_cfg *g, const char *path, proper_error *err) {
     char *text;
     size_t len;
     int rc;
@@ -1362,6 +1317,8 @@ static int proper__vlmc_suffix_sort(const uint32_t *text, const uint32_t *left, 
     return PROPER_OK;
 }
 
+PROPER_API void proper_vlmc_index_init(proper_vlmc_index *ix) { memset(ix, 0, sizeof *ix); }
+
 PROPER_API void proper_vlmc_index_free(proper_vlmc_index *ix) {
     PROPER_FREE(ix->text);
     PROPER_FREE(ix->sa);
@@ -1374,18 +1331,7 @@ PROPER_API void proper_vlmc_index_free(proper_vlmc_index *ix) {
     PROPER_FREE(ix->marginal);
     PROPER_FREE(ix->canon);
     PROPER_FREE(ix->ids);
-    memset(ix, 0, sizeof *ix);
-}
-
-PROPER_API size_t proper_vlmc_index_memory(const proper_vlmc_index *ix) {
-    size_t L = ix->n_loc, csum = 0, h;
-    if (!ix->text) return 0;
-    for (h = 0; h <= L; h++) {
-        size_t k = ix->succ_off[h + 1] - ix->succ_off[h], b = ix->block[h + 1] - ix->block[h];
-        if (k >= 2) csum += (k - 1) * (b + 1);
-    }
-    return (size_t)ix->n * 8 + ((size_t)ix->n + 1) * 8 + (L + 2) * 12 + ix->succ_off[L + 1] * 4 + (L + 1) * 24 +
-           (L + 1) * 8 + csum * 8;
+    proper_vlmc_index_init(ix);
 }
 
 /* The predicted symbol after position p: the previous text symbol of its
@@ -1399,7 +1345,8 @@ static int proper__vlmc_u32_cmp(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-PROPER_API int proper_vlmc_index_build(proper_vlmc_index *ix, const proper_vlmc_counts *c, proper_error *err) {
+/* Builds the index of c into the empty index ix (released on failure). */
+static int proper__vlmc_index_new(proper_vlmc_index *ix, const proper_vlmc_counts *c, proper_error *err) {
     uint32_t L, n, pos, i, h;
     uint64_t n64, total_csum = 0;
     uint32_t *left = NULL, *stamp = NULL, *slot = NULL;
@@ -1408,11 +1355,11 @@ PROPER_API int proper_vlmc_index_build(proper_vlmc_index *ix, const proper_vlmc_
     memset(ix, 0, sizeof *ix);
     if (c->n_runs == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no runs to index");
     n64 = c->n_sym + c->n_runs;
-    if (n64 >= 0xFFFFFFF0u || c->n_names >= 0x7FFFFFF0u)
+    if (n64 >= 0xFFFFFFF0u || c->locations.len >= 0x7FFFFFF0u)
         return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
                                 "%llu positions: the index holds at most 2^32 - 16 (distinct runs' locations plus one per run)",
                                 (unsigned long long)n64);
-    L = (uint32_t)c->n_names;
+    L = (uint32_t)c->locations.len;
     n = (uint32_t)n64;
     ix->n_loc = L;
     ix->n = n;
@@ -1515,6 +1462,15 @@ oom:
     return proper__vlmc_oom(err);
 }
 
+PROPER_API int proper_vlmc_index_build(proper_vlmc_index *out, const proper_vlmc_counts *c, proper_error *err) {
+    proper_vlmc_index ix;
+    int rc = proper__vlmc_index_new(&ix, c, err);
+    if (rc) return rc;
+    proper_vlmc_index_free(out);
+    *out = ix;
+    return PROPER_OK;
+}
+
 /* Counts of the k observed successors of history symbol h over the SA
  * interval [lo, hi) inside h's block; returns N. */
 static uint64_t proper__vlmc_counts_at(const proper_vlmc_index *ix, uint32_t h, uint32_t lo, uint32_t hi, uint64_t *out) {
@@ -1613,11 +1569,15 @@ static int proper__vlmc_products_equal(uint64_t a, uint64_t b, uint64_t c, uint6
 
 /* ---- fitting ---- */
 
-PROPER_API void proper_vlmc_opts_default(proper_vlmc_opts *o) {
-    memset(o, 0, sizeof *o);
-    o->alpha = 1.0;
-    o->n_min = 1;
+PROPER_API proper_vlmc_opts proper_vlmc_opts_default(void) {
+    proper_vlmc_opts o;
+    memset(&o, 0, sizeof o);
+    o.alpha = 1.0;
+    o.n_min = 1;
+    return o;
 }
+
+PROPER_API void proper_vlmc_init(proper_vlmc *m) { memset(m, 0, sizeof *m); }
 
 static void proper__vlmc_free_chain(proper_vlmc *m) {
     PROPER_FREE(m->row);
@@ -1650,16 +1610,7 @@ PROPER_API void proper_vlmc_free(proper_vlmc *m) {
     PROPER_FREE(m->nodes);
     PROPER_FREE(m->next_counts);
     proper__vlmc_free_chain(m);
-    memset(m, 0, sizeof *m);
-}
-
-PROPER_API size_t proper_vlmc_memory(const proper_vlmc *m) {
-    size_t b = m->n_nodes * sizeof *m->nodes + (m->n_loc + 2) * (8 + 4 + 4 + 8), i, pool = 0;
-    for (i = 0; i < m->n_nodes; i++)
-        pool += m->nodes[i].depth ? m->succ_off[m->nodes[i].loc + 1] - m->succ_off[m->nodes[i].loc] : m->n_loc + 1;
-    b += pool * 8 + (m->succ_off ? m->succ_off[m->n_loc + 1] * 4 : 0);
-    if (m->row) b += ((size_t)m->n_states + 2) * 8 + (size_t)m->row[m->n_states] * 16 + (size_t)m->n_states * 12;
-    return b;
+    proper_vlmc_init(m);
 }
 
 /* A set of (history symbol, predicted symbol) edges. */
@@ -1706,8 +1657,8 @@ static int proper__vlmc_edges_add(proper__vlmc_edges *e, uint64_t key, int *adde
 /* Canonical id of a CFG name, or an error at the edge's position. */
 static int proper__vlmc_cfg_resolve(const proper_vlmc_counts *c, const proper_vlmc_index *ix, const proper_vlmc_cfg *g,
                                     const char *name, int line, int col, uint32_t *out, proper_error *err) {
-    uint32_t id = proper__vlmc_find_name(c, name, strlen(name));
-    if (id == PROPER_VLMC_NONE)
+    size_t id = proper_intern_find(&c->locations, name, strlen(name));
+    if (id == PROPER_INTERN_NONE)
         return proper_error_set(err, PROPER_EUNDEFINED, g->file[0] ? g->file : NULL, line, col,
                                 "unknown location '%s' in the CFG: no run visits it", name);
     *out = ix->canon[id];
@@ -2050,16 +2001,18 @@ oom:
     return proper__vlmc_oom(err);
 }
 
-PROPER_API int proper_vlmc_fit(proper_vlmc *m, const proper_vlmc_counts *c, const proper_vlmc_cfg *cfg,
-                               const proper_vlmc_opts *opts, proper_error *err) {
+/* Learns into the empty model m (released on failure). */
+static int proper__vlmc_fit_new(proper_vlmc *m, const proper_vlmc_counts *c, const proper_vlmc_cfg *cfg,
+                                const proper_vlmc_opts *opts, proper_error *err) {
     proper_vlmc_opts def;
     proper_vlmc_index ix;
     proper__vlmc_grow G;
     uint32_t L, h;
     int rc;
-    memset(m, 0, sizeof *m);
+    proper_vlmc_init(m);
+    proper_vlmc_index_init(&ix);
     if (!opts) {
-        proper_vlmc_opts_default(&def);
+        def = proper_vlmc_opts_default();
         opts = &def;
     }
     if (!(opts->alpha > 0.0 && opts->alpha <= 1.0))
@@ -2087,8 +2040,8 @@ PROPER_API int proper_vlmc_fit(proper_vlmc *m, const proper_vlmc_counts *c, cons
     G.cb = (uint64_t *)proper_calloc((size_t)L + 2, sizeof *G.cb);
     if (!m->names || !m->succ_off || !m->succ || !m->cutoff || !G.ca || !G.cb) { rc = proper__vlmc_oom(err); goto done; }
     for (h = 0; h < L; h++) {
-        const char *nm = c->names[ix.ids[h]];
-        m->names[h] = proper__vlmc_strndup(nm, strlen(nm));
+        const char *nm = c->locations.names[ix.ids[h]];
+        m->names[h] = proper_strndup(nm, strlen(nm));
         if (!m->names[h]) { rc = proper__vlmc_oom(err); goto done; }
     }
     memcpy(m->succ_off, ix.succ_off, ((size_t)L + 2) * sizeof *m->succ_off);
@@ -2117,6 +2070,16 @@ done:
     proper_vlmc_index_free(&ix);
     if (rc) proper_vlmc_free(m);
     return rc;
+}
+
+PROPER_API int proper_vlmc_fit(proper_vlmc *out, const proper_vlmc_counts *c, const proper_vlmc_cfg *cfg,
+                               const proper_vlmc_opts *opts, proper_error *err) {
+    proper_vlmc m;
+    int rc = proper__vlmc_fit_new(&m, c, cfg, opts, err);
+    if (rc) return rc;
+    proper_vlmc_free(out);
+    *out = m;
+    return PROPER_OK;
 }
 
 /* ---- output ---- */
@@ -2480,7 +2443,8 @@ done:
     return rc;
 }
 
-PROPER_API int proper_vlmc_to_dtmc(const proper_vlmc *m, proper_dtmc *out, proper_error *err) {
+/* The hull chain into the empty model out (released on failure). */
+static int proper__vlmc_dtmc_new(const proper_vlmc *m, proper_dtmc *out, proper_error *err) {
     proper_dtmc_builder b;
     proper_bitset end;
     int32_t *vals = NULL;
@@ -2525,6 +2489,16 @@ PROPER_API int proper_vlmc_to_dtmc(const proper_vlmc *m, proper_dtmc *out, prope
     PROPER_FREE(vals);
     if (rc) proper_dtmc_free(out);
     return rc;
+}
+
+PROPER_API int proper_vlmc_to_dtmc(const proper_vlmc *m, proper_dtmc *out, proper_error *err) {
+    proper_dtmc d;
+    int rc;
+    proper_dtmc_init(&d);
+    if ((rc = proper__vlmc_dtmc_new(m, &d, err))) return rc;
+    proper_dtmc_free(out);
+    *out = d;
+    return PROPER_OK;
 }
 
 PROPER_API int proper_vlmc_steps_pmf(const proper_vlmc *m, double eps, size_t min_len, size_t max_steps,

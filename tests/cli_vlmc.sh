@@ -4,27 +4,7 @@
 # have empirical probabilities 1/2, 1/4, 1/4; the alpha = 1 model reproduces
 # them, so its log-likelihood is 2 ln(1/2) + 2 ln(1/4) = -4.1588830833596715,
 # P(steps = 3, 5, 7) = 1/4, 1/4, 1/2 and the expected steps are 5.5.
-PROPER=${PROPER:-bin/proper}
-cd "$(dirname "$0")/.." || exit 2
-T=$(mktemp -d) || exit 2
-trap 'rm -rf "$T"' EXIT
-
-ok() { echo "ok $1"; }
-fail() { echo "FAIL $1: $2"; }
-
-# rel_near A B TOL: |A - B| <= TOL |B|
-rel_near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b; exit !(a != "" && d <= t * m) }'; }
-# json FILE KEY: a number from a one-line JSON object
-json() { tr ',{}' '\n\n\n' < "$1" | grep "\"$2\"" | head -1 | sed 's/.*: *//'; }
-
-# expect_status NAME STATUS MESSAGE ARGS...: exit status and a message on stderr
-expect_status() {
-    name=$1; want=$2; msg=$3; shift 3
-    "$PROPER" vlmc "$@" > "$T/out" 2> "$T/err"; status=$?
-    if [ "$status" -ne "$want" ]; then fail "$name" "exit status $status, expected $want; stderr: $(cat "$T/err")"
-    elif [ -n "$msg" ] && ! grep -qF -- "$msg" "$T/err"; then fail "$name" "stderr '$(cat "$T/err")' lacks '$msg'"
-    else ok "$name"; fi
-}
+. "$(dirname "$0")/cli_lib.sh"
 
 printf 's h b h b h x\n# a comment\ns h x\ns h b h b h x\ns h b h x\n' > "$T/runs.txt"
 printf '^ s\ns h\nh b x\nb h\nx $\n' > "$T/loop.cfg"
@@ -38,9 +18,9 @@ else fail vlmc_fit_help "no usage text"; fi
 
 # --- fit: nodes, order, log-likelihood ---
 if "$PROPER" vlmc fit "$T/runs.txt" --cfg "$T/loop.cfg" --json > "$T/fit.json" &&
-   rel_near "$(json "$T/fit.json" loglik)" -4.1588830833596715 1e-12 &&
-   [ "$(json "$T/fit.json" runs)" = 4 ] && [ "$(json "$T/fit.json" distinct_runs)" = 3 ] &&
-   [ "$(json "$T/fit.json" order)" = 4 ]; then ok vlmc_fit_json
+   rel_near "$(json_get "$T/fit.json" loglik)" -4.1588830833596715 1e-12 &&
+   [ "$(json_get "$T/fit.json" runs)" = 4 ] && [ "$(json_get "$T/fit.json" distinct_runs)" = 3 ] &&
+   [ "$(json_get "$T/fit.json" order)" = 4 ]; then ok vlmc_fit_json
 else fail vlmc_fit_json "$(cat "$T/fit.json")"; fi
 
 if "$PROPER" vlmc fit "$T/runs.txt" > "$T/fit.txt" && grep -q "^log-likelihood -4.158883083" "$T/fit.txt" &&
@@ -59,8 +39,8 @@ else fail vlmc_dot "$(cat "$T/pst.dot")"; fi
 if "$PROPER" vlmc steps "$T/runs.txt" --csv > "$T/steps.csv" && grep -q "^3,0.25,0.25" "$T/steps.csv" &&
    grep -q "^5,0.25,0.25" "$T/steps.csv" && grep -q "^7,0.5,0.5" "$T/steps.csv"; then ok vlmc_steps_csv
 else fail vlmc_steps_csv "$(cat "$T/steps.csv")"; fi
-if "$PROPER" vlmc steps "$T/runs.txt" --json > "$T/steps.json" && rel_near "$(json "$T/steps.json" kl)" 0 1 &&
-   rel_near "$(json "$T/steps.json" loglik_model)" -4.1588830833596715 1e-12; then ok vlmc_steps_json
+if "$PROPER" vlmc steps "$T/runs.txt" --json > "$T/steps.json" && rel_near "$(json_get "$T/steps.json" kl)" 0 1 &&
+   rel_near "$(json_get "$T/steps.json" loglik_model)" -4.1588830833596715 1e-12; then ok vlmc_steps_json
 else fail vlmc_steps_json "$(cat "$T/steps.json")"; fi
 
 # --- the hull as PRISM explicit files, checked by `proper check` ---
@@ -69,7 +49,7 @@ if "$PROPER" vlmc fit "$T/runs.txt" --export-explicit "$T/hull" > /dev/null && [
     ok vlmc_export_explicit
     if "$PROPER" check --help > /dev/null 2>&1; then
         if "$PROPER" check --explicit "$T/hull.tra" "$T/hull.lab" 'R=? [ F "end" ]' --srew "$T/hull.srew" --json \
-               > "$T/chk.json" 2>&1 && rel_near "$(json "$T/chk.json" value)" 5.5 1e-9; then ok vlmc_export_checked
+               > "$T/chk.json" 2>&1 && rel_near "$(json_get "$T/chk.json" properties.0.value)" 5.5 1e-9; then ok vlmc_export_checked
         else fail vlmc_export_checked "$(cat "$T/chk.json")"; fi
     else echo "SKIP vlmc_export_checked: proper check not available"; fi
 else fail vlmc_export_explicit "files missing"; fi
@@ -79,7 +59,7 @@ if "$PROPER" vlmc fit "$T/runs.txt" --export-prism "$T/hull.pm" --export-drn "$T
    [ -s "$T/hull.drn" ] && grep -q "^dtmc" "$T/hull.pm"; then
     if "$PROPER" check --help > /dev/null 2>&1; then
         if "$PROPER" check "$T/hull.pm" 'R{"steps"}=? [ F "end" ]' --json > "$T/pm.json" 2>&1 &&
-           rel_near "$(json "$T/pm.json" value)" 5.5 1e-9; then ok vlmc_export_prism
+           rel_near "$(json_get "$T/pm.json" properties.0.value)" 5.5 1e-9; then ok vlmc_export_prism
         else fail vlmc_export_prism "$(cat "$T/pm.json")"; fi
     else echo "SKIP vlmc_export_prism: proper check not available"; fi
 else fail vlmc_export_prism "no PRISM/DRN files"; fi
@@ -103,31 +83,45 @@ else fail vlmc_count_merge "$(cat "$T/all.counts")"; fi
 "$PROPER" vlmc fit "$T/runs.txt" --pst "$T/pst_direct.txt" > /dev/null 2>&1
 if cmp -s "$T/pst_merged.txt" "$T/pst_direct.txt" && [ -s "$T/pst_direct.txt" ]; then ok vlmc_merged_fit_equal
 else fail vlmc_merged_fit_equal "PSTs differ"; fi
-expect_status vlmc_merge_needs_counts 2 "not a counts file" merge "$T/runs.txt" -o "$T/x.counts"
+expect_error vlmc_merge_needs_counts "not a counts file" "$PROPER" vlmc merge "$T/runs.txt" -o "$T/x.counts"
 
 # --- trace.h input: one run per record ---
 printf 'proper-trace 1\nR 1\nV s h b\nV h b h x\nE\nR 2\nV s h x\nE\nR 3\nV s h b h b h x\nE\nR 4\nV s h b h x\nE\n' > "$T/runs.trace"
 if "$PROPER" vlmc fit "$T/runs.trace" --json > "$T/tr.json" &&
-   rel_near "$(json "$T/tr.json" loglik)" -4.1588830833596715 1e-12; then ok vlmc_trace_format
+   rel_near "$(json_get "$T/tr.json" loglik)" -4.1588830833596715 1e-12; then ok vlmc_trace_format
 else fail vlmc_trace_format "$(cat "$T/tr.json")"; fi
 
 # --- bad input ---
 printf '^ s\ns h\nh b x\nb hh\nx $\n' > "$T/bad1.cfg"
-expect_status vlmc_cfg_unknown_location 2 "bad1.cfg:4:3: unknown location 'hh'" fit "$T/runs.txt" --cfg "$T/bad1.cfg"
+expect_error vlmc_cfg_unknown_location "bad1.cfg:4:3: unknown location 'hh'" "$PROPER" vlmc fit "$T/runs.txt" --cfg "$T/bad1.cfg"
 printf '^ s\ns h\nh b\nb h\nx $\n' > "$T/bad2.cfg"
-expect_status vlmc_not_a_cfg_edge 2 "runs.txt:1: run 1, position 7: transition 'h' -> 'x'" fit "$T/runs.txt" --cfg "$T/bad2.cfg"
+expect_error vlmc_not_a_cfg_edge "runs.txt:1: run 1, position 7: transition 'h' -> 'x'" "$PROPER" vlmc fit "$T/runs.txt" --cfg "$T/bad2.cfg"
 if "$PROPER" vlmc fit "$T/runs.txt" --cfg "$T/bad2.cfg" --extend-cfg > /dev/null 2>&1; then ok vlmc_extend_cfg
 else fail vlmc_extend_cfg "--extend-cfg did not accept the runs"; fi
 printf 's h x\n\ns h x\n' > "$T/empty.txt"
-expect_status vlmc_empty_run 2 "empty.txt:2:1: run 2 is empty" fit "$T/empty.txt"
-expect_status vlmc_alpha_zero 2 "--alpha 0 is outside (0, 1]" fit "$T/runs.txt" --alpha 0
-expect_status vlmc_alpha_big 2 "outside (0, 1]" fit "$T/runs.txt" --alpha 1.5
-expect_status vlmc_alpha_text 2 "--alpha" fit "$T/runs.txt" --alpha abc
-expect_status vlmc_nmin_zero 2 "--nmin must be at least 1" fit "$T/runs.txt" --nmin 0
-expect_status vlmc_general_cfg 2 "--general does not use a CFG" fit "$T/runs.txt" --general --cfg "$T/loop.cfg"
-expect_status vlmc_missing_file 2 "cannot open" fit "$T/nope.txt"
-expect_status vlmc_unknown_sub 2 "unknown subcommand" frobnicate "$T/runs.txt"
-expect_status vlmc_count_needs_out 2 "-o COUNTS is required" count "$T/runs.txt"
+expect_error vlmc_empty_run "empty.txt:2:1: run 2 is empty" "$PROPER" vlmc fit "$T/empty.txt"
+expect_error vlmc_alpha_zero "--alpha: expected a number in (0,1], got '0'" "$PROPER" vlmc fit "$T/runs.txt" --alpha 0
+expect_error vlmc_alpha_big "--alpha: expected a number in (0,1], got '1.5'" "$PROPER" vlmc fit "$T/runs.txt" --alpha 1.5
+expect_error vlmc_alpha_text "--alpha" "$PROPER" vlmc fit "$T/runs.txt" --alpha abc
+expect_error vlmc_nmin_zero "--nmin: '0' is out of range; expected a whole number of at least 1" "$PROPER" vlmc fit "$T/runs.txt" --nmin 0
+expect_error vlmc_general_cfg "--general does not use a CFG" "$PROPER" vlmc fit "$T/runs.txt" --general --cfg "$T/loop.cfg"
+expect_error vlmc_missing_file "cannot open" "$PROPER" vlmc fit "$T/nope.txt"
+expect_error vlmc_unknown_sub "unknown subcommand" "$PROPER" vlmc frobnicate "$T/runs.txt"
+expect_error vlmc_count_needs_out "-o/--output COUNTS is required" "$PROPER" vlmc count "$T/runs.txt"
 printf 'proper-vlmc-counts 1\nlocation a\nrun 2 0 3\n' > "$T/bad.counts"
-expect_status vlmc_bad_counts 2 "bad.counts:3:9:" fit "$T/bad.counts"
-exit 0
+expect_error vlmc_bad_counts "bad.counts:3:9:" "$PROPER" vlmc fit "$T/bad.counts"
+expect_error vlmc_unknown_option "proper vlmc: unknown option '--alpah' (see 'proper vlmc --help')" \
+    "$PROPER" vlmc fit "$T/runs.txt" --alpah 0.5
+
+# --- flags: -o and --output are one option; JSON is valid whatever the names ---
+expect vlmc_count_long_output 0 "$PROPER" vlmc count "$T/runs.txt" --output "$T/long.counts"
+check vlmc_count_long_output_same cmp -s "$T/long.counts" "$T/direct.counts"
+printf '%s\n' 'a"1 b\2 c' > "$T/odd.txt"
+run_proper vlmc fit "$T/odd.txt" --json
+status_is vlmc_odd_names_fit 0 && json_valid vlmc_odd_names_fit_json "$T/out" &&
+    check vlmc_odd_names_fit_values [ "$(json_get "$T/out" locations) $(json_get "$T/out" runs)" = "3 1" ]
+run_proper vlmc steps "$T/odd.txt" --json
+status_is vlmc_odd_names_steps 0 && json_valid vlmc_odd_names_steps_json "$T/out" &&
+    check vlmc_odd_names_steps_pmf [ "$(json_get "$T/out" pmf.3.1) $(json_get "$T/out" pmf.3.2)" = "1 1" ]
+run_proper vlmc sample "$T/odd.txt" -n 1
+status_is vlmc_odd_names_sample 0 && check vlmc_odd_names_sample cmp -s "$T/out" "$T/odd.txt"

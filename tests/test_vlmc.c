@@ -99,6 +99,7 @@ static void test_index_counts_match_brute_force(void) {
     test_runs r;
     proper_vlmc_counts c;
     proper_vlmc_index ix;
+    proper_vlmc_index_init(&ix);
     proper_error err;
     uint32_t alphabet = 4, ctx[3], map[5];
     uint64_t nb[6], ni[6];
@@ -162,7 +163,7 @@ static void test_runs_text_and_counts_file(void) {
     CHECK_INT(c.total_runs, 4);
     CHECK_INT(c.n_runs, 2);
     CHECK_INT(c.total_steps, 5 * 3 + 3);
-    CHECK_INT(c.n_names, 4);
+    CHECK_INT(c.locations.len, 4);
     f = tmpfile();
     CHECK(f != NULL);
     if (f) {
@@ -259,9 +260,10 @@ static void test_pruning_hand_computed(void) {
     double dp = 6 * log((6.0 / 8) / (7.0 / 12)) + 2 * log((2.0 / 8) / (5.0 / 12));
     double dq = 1 * log((1.0 / 4) / (7.0 / 12)) + 3 * log((3.0 / 4) / (5.0 / 12));
     proper_vlmc m;
+    proper_vlmc_init(&m);
     proper_vlmc_opts o;
     uint32_t u;
-    proper_vlmc_opts_default(&o);
+    o = proper_vlmc_opts_default();
     o.alpha = 0.5;
     CHECK_INT(fit_text(&m, text, &o, NULL), 0);
     CHECK(find_context(&m, "p x") != PROPER_VLMC_NONE);
@@ -304,6 +306,7 @@ static void test_fixed_loop_steps(void) {
     const int I = 4;
     char text[256];
     proper_vlmc m;
+    proper_vlmc_init(&m);
     proper_vlmc_opts o;
     proper_error err;
     double *pmf, tail, p = (double)I / (I + 1);
@@ -316,7 +319,7 @@ static void test_fixed_loop_steps(void) {
         for (i = 0; i < I; i++) strcat(text, " b h");
         strcat(text, " x\n");
     }
-    proper_vlmc_opts_default(&o);
+    o = proper_vlmc_opts_default();
     CHECK_INT(fit_text(&m, text, &o, NULL), 0);
     CHECK_INT(proper_vlmc_hull(&m, 0, &err), 0);
     CHECK_INT(proper_vlmc_steps_pmf(&m, 0, 0, 0, &pmf, &len, &tail, &err), 0);
@@ -348,6 +351,7 @@ static void test_truncated_loop_matches_empirical(void) {
     const int K = 6;
     proper_vlmc_counts c;
     proper_vlmc m;
+    proper_vlmc_init(&m);
     proper_error err;
     double *pmf, *e, tail, kl, ll;
     size_t len, ne, k;
@@ -445,11 +449,12 @@ static void check_order2(const proper_vlmc *m) {
 static void test_order2_source_recovered(void) {
     proper_vlmc_counts c;
     proper_vlmc m;
+    proper_vlmc_init(&m);
     proper_vlmc_opts o;
     proper_error err;
     proper_vlmc_counts_init(&c);
     make_order2_counts(&c, 2024, 20000);
-    proper_vlmc_opts_default(&o);
+    o = proper_vlmc_opts_default();
     o.alpha = 0.001;
     o.n_min = 200;
     CHECK_INT(proper_vlmc_fit(&m, &c, NULL, &o, &err), 0);
@@ -501,6 +506,8 @@ static void test_merge_equivalence(void) {
     test_runs r;
     proper_vlmc_counts all, shard[3], merged, reread;
     proper_vlmc m1, m2;
+    proper_vlmc_init(&m1);
+    proper_vlmc_init(&m2);
     proper_vlmc_opts o;
     proper_error err;
     size_t i, k;
@@ -530,7 +537,7 @@ static void test_merge_equivalence(void) {
     c1 = counts_text(&all);
     c2 = counts_text(&merged);
     CHECK(c1 && c2 && strcmp(c1, c2) == 0);
-    proper_vlmc_opts_default(&o);
+    o = proper_vlmc_opts_default();
     o.alpha = 0.9;
     o.n_min = 3;
     CHECK_INT(proper_vlmc_fit(&m1, &all, NULL, &o, &err), 0);
@@ -560,6 +567,8 @@ static void test_distinct_runs_exact(void) {
     test_runs r;
     proper_vlmc_counts a, b;
     proper_vlmc ma, mb;
+    proper_vlmc_init(&ma);
+    proper_vlmc_init(&mb);
     proper_vlmc_opts o;
     proper_error err;
     char *ta, *tb;
@@ -571,7 +580,7 @@ static void test_distinct_runs_exact(void) {
     CHECK(load_runs(&b, &r, test_names) == 0);
     CHECK(a.n_runs < b.n_runs);
     CHECK_INT(b.n_runs, 800);
-    proper_vlmc_opts_default(&o);
+    o = proper_vlmc_opts_default();
     o.alpha = 0.8;
     o.n_min = 2;
     CHECK_INT(proper_vlmc_fit(&ma, &a, NULL, &o, &err), 0);
@@ -595,6 +604,7 @@ static void test_distinct_runs_exact(void) {
 static void test_sampler_frequencies(void) {
     proper_vlmc_counts c;
     proper_vlmc m;
+    proper_vlmc_init(&m);
     proper_vlmc_opts o;
     proper_error err;
     proper_rng rng;
@@ -604,7 +614,7 @@ static void test_sampler_frequencies(void) {
     proper_chi2_test chi;
     proper_vlmc_counts_init(&c);
     make_order2_counts(&c, 5, 300);
-    proper_vlmc_opts_default(&o);
+    o = proper_vlmc_opts_default();
     o.alpha = 0.05;
     o.max_order = 3;
     CHECK_INT(proper_vlmc_fit(&m, &c, NULL, &o, &err), 0);
@@ -637,14 +647,16 @@ static void test_sampler_frequencies(void) {
  * steps PMF, and P=? [F "end"] is 1. */
 static void test_hull_dtmc(void) {
     proper_vlmc m;
+    proper_vlmc_init(&m);
     proper_vlmc_opts o;
     proper_dtmc d;
+    proper_dtmc_init(&d);
     proper_bitset end;
     proper_error err;
     double *x, *pmf, tail, mean = 0.0;
     size_t len, i;
     long r;
-    proper_vlmc_opts_default(&o);
+    o = proper_vlmc_opts_default();
     o.alpha = 0.5;
     CHECK_INT(fit_text(&m, "s h b h b h x\ns h b h b h x\ns h x\ns h b h x\ns h b h b h b h x\n", &o, NULL), 0);
     CHECK_INT(proper_vlmc_hull(&m, 0, &err), 0);
@@ -675,12 +687,13 @@ static void test_cfg_and_bad_input(void) {
     proper_vlmc_counts c;
     proper_vlmc_cfg g;
     proper_vlmc m;
+    proper_vlmc_init(&m);
     proper_vlmc_opts o;
     proper_error err;
     const char *good = "# loop\n^ s\ns h\nh b x\nb h\nx $\n";
     proper_vlmc_counts_init(&c);
     CHECK_INT(proper_vlmc_counts_parse_runs(&c, runs, strlen(runs), "runs.txt", &err), 0);
-    proper_vlmc_opts_default(&o);
+    o = proper_vlmc_opts_default();
     /* a correct CFG */
     proper_vlmc_cfg_init(&g);
     CHECK_INT(proper_vlmc_cfg_parse(&g, good, strlen(good), "g.cfg", &err), 0);
@@ -774,7 +787,61 @@ static void test_trace_format_runs(void) {
     proper_vlmc_counts_free(&b);
 }
 
+/* fit, index_build and to_dtmc replace their output on success and leave it
+ * unchanged on failure; the defaults come by value. */
+static void test_output_rule(void) {
+    const char *text = "s a x\ns b x\ns a x\n";
+    proper_vlmc_counts c, none;
+    proper_vlmc_index ix;
+    proper_vlmc m;
+    proper_vlmc_opts o = proper_vlmc_opts_default(), bad;
+    proper_dtmc d;
+    proper_error err;
+    uint32_t n_states;
+    size_t n_contexts;
+    CHECK_REL(o.alpha, 1.0, 0);
+    CHECK_INT(o.n_min, 1);
+    CHECK_INT(o.general, 0);
+    CHECK_INT(o.max_order, 0);
+    proper_vlmc_counts_init(&c);
+    proper_vlmc_counts_init(&none);
+    proper_vlmc_index_init(&ix);
+    proper_vlmc_init(&m);
+    proper_dtmc_init(&d);
+    CHECK_INT(proper_vlmc_counts_parse_runs(&c, text, strlen(text), "t", &err), 0);
+    CHECK_INT(c.locations.len, 4);
+    CHECK_STR(c.locations.names[1], "a");
+    CHECK_INT(proper_vlmc_index_build(&ix, &c, &err), 0);
+    CHECK_INT(ix.n, 8); /* 6 locations of 2 distinct runs, one ^ each */
+    CHECK_INT(proper_vlmc_index_build(&ix, &none, &err), PROPER_EINVAL);
+    CHECK_INT(ix.n, 8);
+    CHECK_INT(proper_vlmc_index_build(&ix, &c, &err), 0); /* replaces: no leak */
+    CHECK_INT(proper_vlmc_fit(&m, &c, NULL, &o, &err), 0);
+    n_contexts = m.n_contexts;
+    CHECK_INT(m.n_loc, 4);
+    bad = o;
+    bad.alpha = 2.0;
+    CHECK_INT(proper_vlmc_fit(&m, &c, NULL, &bad, &err), PROPER_EINVAL);
+    CHECK_INT(proper_vlmc_fit(&m, &none, NULL, &o, &err), PROPER_EINVAL);
+    CHECK_INT(m.n_loc, 4);
+    CHECK_INT(m.n_contexts, n_contexts);
+    CHECK_INT(proper_vlmc_to_dtmc(&m, &d, &err), PROPER_ESTATE); /* no hull yet */
+    CHECK_INT(d.n_states, 0);
+    CHECK_INT(proper_vlmc_hull(&m, 0, &err), 0);
+    CHECK_INT(proper_vlmc_to_dtmc(&m, &d, &err), 0);
+    n_states = m.n_states;
+    CHECK_INT(d.n_states, n_states);
+    CHECK_INT(proper_vlmc_fit(&m, &c, NULL, &o, &err), 0); /* refit: the hull is gone */
+    CHECK_INT(proper_vlmc_to_dtmc(&m, &d, &err), PROPER_ESTATE);
+    CHECK_INT(d.n_states, n_states);
+    proper_dtmc_free(&d);
+    proper_vlmc_free(&m);
+    proper_vlmc_index_free(&ix);
+    proper_vlmc_counts_free(&c);
+}
+
 int main(void) {
+    RUN(test_output_rule);
     RUN(test_index_counts_match_brute_force);
     RUN(test_runs_text_and_counts_file);
     RUN(test_bad_runs_input);

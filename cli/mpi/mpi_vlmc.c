@@ -49,7 +49,7 @@ static int vlmc_count_arg(const char *s, const char *what, unsigned long long *o
 static int vlmc_parse(mpi_ctx *m, int fit, int argc, char **argv, vlmc_args *a) {
     int i, missing;
     proper_error err;
-    proper_vlmc_opts_default(&a->opts);
+    a->opts = proper_vlmc_opts_default();
     for (i = 1; i < argc; i++) {
         const char *v;
         unsigned long long u;
@@ -111,7 +111,7 @@ static int vlmc_splittable(const char *head, size_t n) {
 }
 
 static int vlmc_add_file(void *acc, const char *path, proper_error *err) {
-    return proper_vlmc_counts_load((proper_vlmc_counts *)acc, path, err);
+    return proper_vlmc_counts_read((proper_vlmc_counts *)acc, path, err);
 }
 
 static int vlmc_add_lines(void *acc, const char *path, const char *text, size_t len, proper_error *err) {
@@ -161,14 +161,14 @@ static void vlmc_summary(const vlmc_args *a, const proper_vlmc_counts *c, const 
     if (a->json) {
         printf("{\"runs\": %llu, \"distinct_runs\": %lu, \"locations\": %lu, \"steps\": %llu, \"mode\": \"%s\", "
                "\"alpha\": %.17g, \"nmin\": %llu, \"nodes\": %lu, \"order\": %u, \"loglik\": %.17g, \"seconds\": %.6f}\n",
-               (unsigned long long)c->total_runs, (unsigned long)c->n_runs, (unsigned long)c->n_names,
+               (unsigned long long)c->total_runs, (unsigned long)c->n_runs, (unsigned long)c->locations.len,
                (unsigned long long)c->total_steps, v->general ? "general" : "cfg", v->alpha,
                (unsigned long long)v->n_min, (unsigned long)v->n_contexts, v->order,
                v->loglik, secs);
         return;
     }
     printf("runs           %llu (%lu distinct, %lu locations, %llu steps)\n", (unsigned long long)c->total_runs,
-           (unsigned long)c->n_runs, (unsigned long)c->n_names, (unsigned long long)c->total_steps);
+           (unsigned long)c->n_runs, (unsigned long)c->locations.len, (unsigned long long)c->total_steps);
     printf("mode           %s, alpha %g, nmin %llu%s\n", v->general ? "general" : "cfg", v->alpha,
            (unsigned long long)v->n_min, a->cfg ? ", CFG given" : "");
     printf("nodes          %lu\n", (unsigned long)v->n_contexts);
@@ -183,12 +183,13 @@ static int vlmc_fit_text(mpi_ctx *m, vlmc_args *a, const char *text, size_t len)
     proper_vlmc_counts c;
     proper_vlmc_cfg g;
     proper_vlmc v;
+    proper_vlmc_init(&v);
     proper_error err;
     int rc = MPI_OK;
     proper_vlmc_counts_init(&c);
     proper_vlmc_cfg_init(&g);
     if (proper_vlmc_counts_parse_counts(&c, text, len, a->out && strcmp(a->out, "-") ? a->out : "(counts)", &err) ||
-        (a->cfg && proper_vlmc_cfg_load(&g, a->cfg, &err))) {
+        (a->cfg && proper_vlmc_cfg_read(&g, a->cfg, &err))) {
         rc = mpi_report(&err);
     } else if (proper_vlmc_fit(&v, &c, a->cfg ? &g : NULL, &a->opts, &err)) {
         rc = mpi_report(&err);
@@ -241,7 +242,7 @@ int mpi_cmd_vlmc(mpi_ctx *m, int argc, char **argv) {
         if (rc == MPI_OK && fit) rc = vlmc_fit_text(m, &a, text, len);
         else if (rc == MPI_OK && strcmp(a.out, "-") != 0)
             fprintf(stderr, "proper-mpi vlmc: %s: %llu runs, %lu distinct, %lu locations\n", a.out,
-                    (unsigned long long)c.total_runs, (unsigned long)c.n_runs, (unsigned long)c.n_names);
+                    (unsigned long long)c.total_runs, (unsigned long)c.n_runs, (unsigned long)c.locations.len);
     }
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     mpi_print_stats(m);

@@ -68,12 +68,13 @@ typedef struct fit_result {
 static int fit_one(const proper_vlmc_counts *c, const proper_vlmc_cfg *g, double alpha, uint64_t n_min, int general,
                    const double *e, size_t ne, fit_result *out) {
     proper_vlmc m;
+    proper_vlmc_init(&m);
     proper_vlmc_opts o;
     proper_error err;
     double *v, tail, t0 = now();
     size_t nv;
     char buf[600];
-    proper_vlmc_opts_default(&o);
+    o = proper_vlmc_opts_default();
     o.alpha = alpha;
     o.n_min = n_min;
     o.general = general;

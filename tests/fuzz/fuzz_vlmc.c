@@ -103,6 +103,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     proper_vlmc_cfg g;
     proper_vlmc_opts o;
     proper_vlmc m;
+    proper_vlmc_init(&m);
     proper_error err;
     unsigned char knob = size ? data[0] : 0;
     int rc, have_cfg = 0;
@@ -128,6 +129,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     round_trip(&c);
     {
         proper_vlmc_index ix;
+        proper_vlmc_index_init(&ix);
         uint64_t n;
         if (proper_vlmc_index_build(&ix, &c, &err) == 0) {
             if (proper_vlmc_index_count(&ix, NULL, 0, 0, &n, NULL, &err) || n != c.total_steps + c.total_runs) abort();
@@ -140,7 +142,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (proper_vlmc_cfg_parse(&g, cfg_text, cfg_len, "cfg", &err)) check_error(&err, cfg_text, cfg_len);
         else have_cfg = 1;
     }
-    proper_vlmc_opts_default(&o);
+    o = proper_vlmc_opts_default();
     o.alpha = (knob & 3) == 0 ? 1.0 : (knob & 3) == 1 ? 0.9 : (knob & 3) == 2 ? 0.5 : 0.05;
     o.n_min = (knob >> 2) & 1 ? 3 : 1;
     o.general = !have_cfg && ((knob >> 3) & 1);
