@@ -1,0 +1,2654 @@
+/* sim.h — simulation models of multithreaded programs (Tarvo & Reiss,
+ * "Automated Analysis of Multithreaded Programs for Performance Modeling",
+ * ASE 2014).
+ *
+ * WHAT IT DOES
+ *   A discrete-event simulator of a program's threads with the paper's three
+ *   tiers (§3):
+ *   - upper tier: task queues (FIFO, bounded or unbounded) fed by an open
+ *     workload (a source with an inter-arrival distribution) or a closed one
+ *     (N clients, each issuing one task, waiting for it to be done, thinking);
+ *     thread pools are the service nodes;
+ *   - middle tier: each pool's threads walk a probabilistic call graph (PCG)
+ *     of code fragments (CFs): computation (cpu), disk I/O (io), pure delay,
+ *     synchronisation, queue get/put (the paper's c_in/c_out) and done (the
+ *     task leaves the program). After a CF the next one is drawn with the
+ *     edge probabilities delta (§3, eq. 1);
+ *   - lower tier: CPU cores under an OS-scheduler model (round robin with a
+ *     time slice and one run queue, run-to-completion FIFO, or processor
+ *     sharing), a disk with FIFO service and several servers, and locks with
+ *     their semantics: mutex, read-write lock (FIFO, readers share), counting
+ *     semaphore, condition variable (wait releases and re-acquires its
+ *     mutex, signal/broadcast; a signal with no waiter is lost) and cyclic
+ *     barrier. get, lock, rlock, wlock, wait and cwait take a timeout with an
+ *     `else` node: the paper's c_in^fetch / c_in^nofetch split (§4.3.1).
+ *   An io CF issues k disk requests, k drawn from its count distribution:
+ *   k = 0 is a page-cache hit (§3, the paper's k); each request is served
+ *   FIFO by the disk with the CF's service-time distribution.
+ *
+ * THE MODEL FILE (one statement per line; '#' starts a comment; names are
+ * [A-Za-z_][A-Za-z0-9_.-]*; times in seconds; every number is a decimal)
+ *   model    := 'proper-sim' '1' NL  stmt*
+ *   stmt     := 'cpu' 'cores' INT ('quantum' NUM | 'ps' | 'fifo')
+ *             | 'disk' 'servers' INT
+ *             | 'queue' NAME ['capacity' INT]                (0 = unbounded)
+ *             | 'lock' NAME ('mutex' | 'rwlock' | 'cond' | 'semaphore' INT
+ *                            | 'barrier' INT | 'barrier' 'pool' NAME)
+ *             | 'source' NAME 'open' QUEUE 'interarrival' DIST ['count' INT]
+ *             | 'source' NAME 'closed' QUEUE 'clients' INT 'think' DIST
+ *             | 'pool' NAME 'threads' INT NL node+ 'end'
+ *   node     := NAME ':' op [timeout] ['->' NAME [NUM] (',' NAME NUM)*]
+ *   op       := 'cpu' DIST | 'delay' DIST | 'io' DIST ['k' DIST] | 'nop'
+ *             | 'get' QUEUE | 'put' QUEUE | 'done'
+ *             | 'lock' L | 'unlock' L | 'rlock' L | 'wlock' L
+ *             | 'wait' SEM | 'post' SEM | 'await' BARRIER
+ *             | 'cwait' COND MUTEX | 'signal' COND | 'broadcast' COND
+ *   timeout  := 'timeout' NUM 'else' NAME     (get, lock, rlock, wlock, wait,
+ *                                              cwait only)
+ *   DIST     := 'const(' V ')' | 'exp(' MEAN ')' | 'uniform(' A ',' B ')'
+ *             | 'erlang(' K ',' MEAN ')' | 'empirical(' V ':' W (',' V ':' W)* ')'
+ *   The first node of a pool is where its threads start. A node without
+ *   '->' ends the thread. One successor may omit its probability (1); with
+ *   several, the probabilities must sum to 1. Every name is declared before
+ *   use except node names, which may be used before their line in the same
+ *   pool. A barrier of 'pool P' has as many parties as pool P has threads.
+ *   The printer writes the same grammar; parse(format(m)) == m exactly.
+ *
+ * SEMANTICS
+ *   A task is created by a source (or by a `put` of a thread that holds
+ *   none, e.g. a producer filling a queue) and carries its creation time. A
+ *   thread holds at most one task: `get` takes one (dropping one it still
+ *   held), `put` hands it on, `done` completes it and records its response
+ *   time (now - creation); a `done` without a task counts a completion with
+ *   no response time (a round of a barrier loop). A closed client thinks
+ *   after its task is done and then issues the next; tasks that find their
+ *   queue full are dropped (counted). Waiters are served FIFO; a released
+ *   mutex is handed to its first waiter. A thread that unlocks a lock it
+ *   does not hold, or posts nothing, is a model error reported by the run.
+ *   A thread may take at most PROPER_SIM_MAX_INSTANT zero-time steps in a
+ *   row (a PCG cycle without a timed CF is reported, never spun forever).
+ *
+ * OUTPUTS AND STATISTICS
+ *   Each replication runs for `horizon` simulated seconds from an empty
+ *   system with its own random stream (the seed's stream jumped 2^128 draws
+ *   per replication: proper_rng_jump), so runs are deterministic for a seed.
+ *   Measurements start after a warm-up, the same for every replication: a
+ *   fixed time rounded up to a multiple of horizon / PROPER_SIM_BUCKETS,
+ *   or (warmup < 0) the MSER truncation point (White 1997) of the series
+ *   of mean response times per bucket (completions per bucket for a model
+ *   without response times) summed over all replications. That takes a
+ *   first pass over the replications, whose streams are then replayed to
+ *   measure: twice the work, but one noisy replication cannot choose its
+ *   own cut (MSER on single short replications of M/M/1 cut high
+ *   excursions and biased the mean response time low by about 2%, outside
+ *   the 99% intervals, in this module's tests). Per replication: throughput (completions per
+ *   second), mean and p-quantile response time, CPU utilisation (busy cores
+ *   / cores), disk utilisation (busy servers / servers), per lock the mean
+ *   number of holders (mutex, rwlock, semaphore) or waiters (cond,
+ *   barrier), per queue the mean length. Every output is reported with a
+ *   Student-t confidence interval over the replications (stats.h), at the
+ *   level asked for; with one replication the interval is NaN.
+ *
+ * LIMITS
+ *   No network model, no memory model (memory work is CPU time, as in the
+ *   paper §6); one run queue shared by all cores (no affinity); the lock
+ *   models are exact semantics, not statistical approximations of them.
+ *   Building a model from a trace (§4.3) is not part of this module yet.
+ *
+ * Tunables: PROPER_SIM_BUCKETS, PROPER_SIM_MAX_INSTANT, PROPER_SIM_PROB_TOL,
+ * PROPER_SIM_MAX_THREADS, PROPER_SIM_MAX_CLIENTS.
+ */
+#ifndef PROPER_SIM_H
+#define PROPER_SIM_H
+
+#include "core.h"
+#include "stats.h"
+
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Warm-up and utilisation integrals are kept at this many equally spaced
+ * instants per replication (the warm-up is rounded up to one of them). */
+#ifndef PROPER_SIM_BUCKETS
+#define PROPER_SIM_BUCKETS 200
+#endif
+/* Most zero-time steps one thread may take in a row before the run reports
+ * a zero-time cycle. */
+#ifndef PROPER_SIM_MAX_INSTANT
+#define PROPER_SIM_MAX_INSTANT 1000000
+#endif
+/* Successor probabilities of a node must sum to 1 within this. */
+#ifndef PROPER_SIM_PROB_TOL
+#define PROPER_SIM_PROB_TOL 1e-6
+#endif
+/* Most threads (summed over pools) a model may ask for. */
+#ifndef PROPER_SIM_MAX_THREADS
+#define PROPER_SIM_MAX_THREADS 100000
+#endif
+/* Most closed clients (summed over sources) a model may ask for. */
+#ifndef PROPER_SIM_MAX_CLIENTS
+#define PROPER_SIM_MAX_CLIENTS 10000000
+#endif
+
+#define PROPER_SIM_NONE ((size_t)-1)
+
+/* ---- Distributions ------------------------------------------------------- */
+
+typedef enum proper_sim_dist_kind {
+    PROPER_SIM_CONST,     /* a = the value */
+    PROPER_SIM_EXP,       /* a = the mean */
+    PROPER_SIM_UNIFORM,   /* [a, b) */
+    PROPER_SIM_ERLANG,    /* k = round(b) phases, a = the mean */
+    PROPER_SIM_EMPIRICAL  /* values[i] with weight weights[i] */
+} proper_sim_dist_kind;
+
+typedef struct proper_sim_dist {
+    proper_sim_dist_kind kind;
+    double a, b;
+    size_t n;
+    double *values, *weights;
+} proper_sim_dist;
+
+PROPER_API void proper_sim_dist_init(proper_sim_dist *d); /* const(0) */
+PROPER_API void proper_sim_dist_free(proper_sim_dist *d);
+PROPER_API int proper_sim_dist_copy(proper_sim_dist *out, const proper_sim_dist *d, proper_error *err);
+/* The mean of the distribution (NaN for an empty empirical one). */
+PROPER_API double proper_sim_dist_mean(const proper_sim_dist *d);
+/* Multiply every value by f > 0 (the mean scales by f). */
+PROPER_API void proper_sim_dist_scale(proper_sim_dist *d, double f);
+
+/* ---- The model ------------------------------------------------------------ */
+
+typedef enum proper_sim_op {
+    PROPER_SIM_OP_NOP, PROPER_SIM_OP_CPU, PROPER_SIM_OP_DELAY, PROPER_SIM_OP_IO,
+    PROPER_SIM_OP_GET, PROPER_SIM_OP_PUT, PROPER_SIM_OP_DONE,
+    PROPER_SIM_OP_LOCK, PROPER_SIM_OP_UNLOCK, PROPER_SIM_OP_RLOCK, PROPER_SIM_OP_WLOCK,
+    PROPER_SIM_OP_WAIT, PROPER_SIM_OP_POST, PROPER_SIM_OP_AWAIT,
+    PROPER_SIM_OP_CWAIT, PROPER_SIM_OP_SIGNAL, PROPER_SIM_OP_BROADCAST
+} proper_sim_op;
+
+typedef struct proper_sim_node {
+    char *name;
+    proper_sim_op op;
+    proper_sim_dist dist;   /* cpu, delay: the time; io: each request's service time */
+    proper_sim_dist count;  /* io: the number k of disk requests (rounded) */
+    int has_count;          /* io: count given (else k = 1) */
+    size_t obj;             /* queue or lock index */
+    size_t obj2;            /* cwait: the mutex */
+    double timeout;         /* INFINITY: none */
+    size_t on_timeout;      /* node taken after a timeout */
+    size_t n_next;
+    size_t *next;           /* successor nodes */
+    double *prob;           /* their probabilities */
+} proper_sim_node;
+
+typedef struct proper_sim_pool {
+    char *name;
+    size_t threads;
+    size_t n_nodes;
+    proper_sim_node *nodes; /* nodes[0] is where threads start */
+} proper_sim_pool;
+
+typedef enum proper_sim_lock_kind {
+    PROPER_SIM_MUTEX, PROPER_SIM_RWLOCK, PROPER_SIM_SEMAPHORE, PROPER_SIM_COND, PROPER_SIM_BARRIER
+} proper_sim_lock_kind;
+
+typedef struct proper_sim_lock {
+    char *name;
+    proper_sim_lock_kind kind;
+    size_t count;  /* semaphore: initial permits; barrier: parties */
+    size_t pool;   /* barrier: parties = this pool's threads (NONE: count) */
+} proper_sim_lock;
+
+typedef struct proper_sim_queue {
+    char *name;
+    size_t capacity; /* 0: unbounded */
+} proper_sim_queue;
+
+typedef struct proper_sim_source {
+    char *name;
+    int closed;           /* 0: open, 1: closed */
+    size_t queue;
+    proper_sim_dist dist; /* open: inter-arrival time; closed: think time */
+    size_t count;         /* open: most arrivals (0: no limit); closed: clients */
+} proper_sim_source;
+
+typedef struct proper_sim_model {
+    size_t cores;
+    double quantum;      /* time slice; 0: processor sharing; INFINITY: FIFO */
+    size_t disks;        /* disk servers (0: no disk) */
+    size_t n_queues, n_locks, n_pools, n_sources;
+    proper_sim_queue *queues;
+    proper_sim_lock *locks;
+    proper_sim_pool *pools;
+    proper_sim_source *sources;
+} proper_sim_model;
+
+/* The empty model: one core, time slice PROPER_SIM_DEFAULT_QUANTUM, one
+ * disk, nothing else. Allocates nothing. */
+#ifndef PROPER_SIM_DEFAULT_QUANTUM
+#define PROPER_SIM_DEFAULT_QUANTUM 0.004
+#endif
+PROPER_API void proper_sim_init(proper_sim_model *m);
+PROPER_API void proper_sim_free(proper_sim_model *m);
+PROPER_API int proper_sim_copy(proper_sim_model *out, const proper_sim_model *m, proper_error *err);
+/* 1 when the two models are the same (names, numbers bit for bit). */
+PROPER_API int proper_sim_equal(const proper_sim_model *a, const proper_sim_model *b);
+/* Check indices, counts, probabilities and distributions. */
+PROPER_API int proper_sim_validate(const proper_sim_model *m, proper_error *err);
+
+/* Model file (grammar above). */
+PROPER_API int proper_sim_parse(proper_sim_model *out, const char *text, size_t len, const char *name,
+                                proper_error *err);
+PROPER_API int proper_sim_read(proper_sim_model *out, const char *path, proper_error *err);
+PROPER_API int proper_sim_format(const proper_sim_model *m, proper_strbuf *b, proper_error *err);
+PROPER_API int proper_sim_write(const proper_sim_model *m, FILE *f, proper_error *err);
+
+/* What-if: set one configuration parameter, "key=value":
+ *   cores=N  quantum=T|ps|fifo  disks=N
+ *   threads.POOL=N  (or POOL=N)   capacity.QUEUE=N   permits.LOCK=N
+ *   rate.SOURCE=R (or rate=R: every open source) sets the arrival rate
+ *     (scales the inter-arrival distribution to mean 1/R)
+ *   clients.SOURCE=N (or clients=N)   think.SOURCE=T (or think=T): mean
+ *   workers=N: threads of every pool that gets from a queue fed by a source */
+PROPER_API int proper_sim_set(proper_sim_model *m, const char *assignment, proper_error *err);
+
+/* ---- Running ---------------------------------------------------------------- */
+
+typedef struct proper_sim_opts {
+    double horizon;           /* simulated seconds per replication */
+    double warmup;            /* seconds; < 0: MSER over the replications */
+    size_t replications;      /* >= 1 */
+    double level;             /* confidence level of every interval */
+    double quantile;          /* the response-time quantile reported */
+    uint64_t seed;
+    unsigned long long max_events; /* per replication (0: no limit) */
+} proper_sim_opts;
+
+/* horizon 1000, warmup -1 (MSER), 10 replications, level 0.95,
+ * quantile 0.95, seed 1, max_events 0. */
+PROPER_API proper_sim_opts proper_sim_opts_default(void);
+
+typedef struct proper_sim_result {
+    size_t replications;
+    proper_interval throughput;   /* completions per second */
+    proper_interval response;     /* mean response time */
+    proper_interval response_q;   /* the opts.quantile of the response time */
+    proper_interval cpu_util;     /* busy cores / cores */
+    proper_interval disk_util;    /* busy disk servers / servers */
+    size_t n_locks, n_queues;
+    proper_interval *lock_util;   /* [n_locks] mean holders (waiters for cond, barrier) */
+    proper_interval *queue_len;   /* [n_queues] mean length */
+    double warmup;                /* mean warm-up used, seconds */
+    double completed;             /* completions measured, summed over replications */
+    double dropped;               /* tasks dropped (full queue or a second get) */
+    unsigned long long events;    /* events simulated, summed over replications */
+} proper_sim_result;
+
+PROPER_API void proper_sim_result_init(proper_sim_result *r);
+PROPER_API void proper_sim_result_free(proper_sim_result *r);
+
+/* Simulate `opts->replications` replications of the model (opts NULL:
+ * defaults) into an initialised result. */
+PROPER_API int proper_sim_run(const proper_sim_model *m, const proper_sim_opts *opts, proper_sim_result *out,
+                              proper_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* ========================================================================= */
+#ifdef PROPER_IMPLEMENTATION
+#ifndef PROPER_SIM_IMPLEMENTATION
+#define PROPER_SIM_IMPLEMENTATION
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- distributions ---- */
+
+PROPER_API void proper_sim_dist_init(proper_sim_dist *d) { memset(d, 0, sizeof *d); d->kind = PROPER_SIM_CONST; }
+
+PROPER_API void proper_sim_dist_free(proper_sim_dist *d) {
+    PROPER_FREE(d->values);
+    PROPER_FREE(d->weights);
+    proper_sim_dist_init(d);
+}
+
+PROPER_API int proper_sim_dist_copy(proper_sim_dist *out, const proper_sim_dist *d, proper_error *err) {
+    proper_sim_dist t = *d;
+    t.values = t.weights = NULL;
+    if (d->n) {
+        t.values = (double *)proper_calloc(d->n, sizeof(double));
+        t.weights = (double *)proper_calloc(d->n, sizeof(double));
+        if (!t.values || !t.weights) {
+            PROPER_FREE(t.values);
+            PROPER_FREE(t.weights);
+            return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+        }
+        memcpy(t.values, d->values, d->n * sizeof(double));
+        memcpy(t.weights, d->weights, d->n * sizeof(double));
+    }
+    if (out != d) proper_sim_dist_free(out);
+    *out = t;
+    return PROPER_OK;
+}
+
+PROPER_API double proper_sim_dist_mean(const proper_sim_dist *d) {
+    size_t i;
+    double s = 0, w = 0;
+    switch (d->kind) {
+    case PROPER_SIM_CONST: case PROPER_SIM_EXP: case PROPER_SIM_ERLANG: return d->a;
+    case PROPER_SIM_UNIFORM: return 0.5 * (d->a + d->b);
+    case PROPER_SIM_EMPIRICAL:
+        for (i = 0; i < d->n; i++) { s += d->values[i] * d->weights[i]; w += d->weights[i]; }
+        return w > 0 ? s / w : NAN;
+    }
+    return NAN;
+}
+
+PROPER_API void proper_sim_dist_scale(proper_sim_dist *d, double f) {
+    size_t i;
+    if (d->kind == PROPER_SIM_ERLANG) { d->a *= f; return; }
+    d->a *= f;
+    if (d->kind == PROPER_SIM_UNIFORM) d->b *= f;
+    for (i = 0; i < d->n; i++) d->values[i] *= f;
+}
+
+static int proper__sim_dist_check(const proper_sim_dist *d, const char *what, proper_error *err) {
+    size_t i;
+    double w = 0;
+    switch (d->kind) {
+    case PROPER_SIM_CONST: case PROPER_SIM_EXP:
+        if (!(d->a >= 0) || isinf(d->a)) return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "%s: the value must be finite and >= 0", what);
+        return PROPER_OK;
+    case PROPER_SIM_UNIFORM:
+        if (!(d->a >= 0) || !(d->b >= d->a) || isinf(d->b))
+            return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "%s: uniform(a, b) needs 0 <= a <= b < inf", what);
+        return PROPER_OK;
+    case PROPER_SIM_ERLANG:
+        if (!(d->b >= 1 && d->b <= 1000 && d->b == floor(d->b)) || !(d->a >= 0) || isinf(d->a))
+            return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "%s: erlang(k, mean) needs an integer 1 <= k <= 1000 and a finite mean >= 0", what);
+        return PROPER_OK;
+    case PROPER_SIM_EMPIRICAL:
+        if (d->n == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "%s: empirical() needs at least one value", what);
+        for (i = 0; i < d->n; i++) {
+            if (!(d->values[i] >= 0) || isinf(d->values[i]))
+                return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "%s: empirical values must be finite and >= 0", what);
+            if (!(d->weights[i] >= 0) || isinf(d->weights[i]))
+                return proper_error_set(err, PROPER_EPROB, NULL, 0, 0, "%s: empirical weights must be finite and >= 0", what);
+            w += d->weights[i];
+        }
+        if (!(w > 0) || isinf(w)) return proper_error_set(err, PROPER_EPROB, NULL, 0, 0, "%s: empirical weights must have a positive finite sum", what);
+        return PROPER_OK;
+    }
+    return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "%s: unknown distribution", what);
+}
+
+static int proper__sim_dist_equal(const proper_sim_dist *a, const proper_sim_dist *b) {
+    if (a->kind != b->kind || a->n != b->n) return 0;
+    if (memcmp(&a->a, &b->a, sizeof(double)) || memcmp(&a->b, &b->b, sizeof(double))) return 0;
+    if (a->n && (memcmp(a->values, b->values, a->n * sizeof(double)) ||
+                 memcmp(a->weights, b->weights, a->n * sizeof(double))))
+        return 0;
+    return 1;
+}
+
+/* ---- model lifetime ---- */
+
+PROPER_API void proper_sim_init(proper_sim_model *m) {
+    memset(m, 0, sizeof *m);
+    m->cores = 1;
+    m->quantum = PROPER_SIM_DEFAULT_QUANTUM;
+    m->disks = 1;
+}
+
+static void proper__sim_node_free(proper_sim_node *n) {
+    PROPER_FREE(n->name);
+    proper_sim_dist_free(&n->dist);
+    proper_sim_dist_free(&n->count);
+    PROPER_FREE(n->next);
+    PROPER_FREE(n->prob);
+}
+
+static void proper__sim_pool_free(proper_sim_pool *p) {
+    size_t i;
+    for (i = 0; i < p->n_nodes; i++) proper__sim_node_free(&p->nodes[i]);
+    PROPER_FREE(p->nodes);
+    PROPER_FREE(p->name);
+}
+
+PROPER_API void proper_sim_free(proper_sim_model *m) {
+    size_t i;
+    for (i = 0; i < m->n_queues; i++) PROPER_FREE(m->queues[i].name);
+    for (i = 0; i < m->n_locks; i++) PROPER_FREE(m->locks[i].name);
+    for (i = 0; i < m->n_pools; i++) proper__sim_pool_free(&m->pools[i]);
+    for (i = 0; i < m->n_sources; i++) {
+        PROPER_FREE(m->sources[i].name);
+        proper_sim_dist_free(&m->sources[i].dist);
+    }
+    PROPER_FREE(m->queues);
+    PROPER_FREE(m->locks);
+    PROPER_FREE(m->pools);
+    PROPER_FREE(m->sources);
+    proper_sim_init(m);
+}
+
+static char *proper__sim_dupname(const char *s) { return s ? proper_strdup(s) : NULL; }
+
+static int proper__sim_node_copy(proper_sim_node *o, const proper_sim_node *n) {
+    memset(o, 0, sizeof *o);
+    *o = *n;
+    o->name = NULL;
+    o->next = NULL;
+    o->prob = NULL;
+    proper_sim_dist_init(&o->dist);
+    proper_sim_dist_init(&o->count);
+    if (n->name && !(o->name = proper_strdup(n->name))) return PROPER_ENOMEM;
+    if (proper_sim_dist_copy(&o->dist, &n->dist, NULL)) return PROPER_ENOMEM;
+    if (proper_sim_dist_copy(&o->count, &n->count, NULL)) return PROPER_ENOMEM;
+    if (n->n_next) {
+        o->next = (size_t *)proper_calloc(n->n_next, sizeof(size_t));
+        o->prob = (double *)proper_calloc(n->n_next, sizeof(double));
+        if (!o->next || !o->prob) return PROPER_ENOMEM;
+        memcpy(o->next, n->next, n->n_next * sizeof(size_t));
+        memcpy(o->prob, n->prob, n->n_next * sizeof(double));
+    }
+    return PROPER_OK;
+}
+
+PROPER_API int proper_sim_copy(proper_sim_model *out, const proper_sim_model *m, proper_error *err) {
+    proper_sim_model t;
+    size_t i, j;
+    int bad = 0;
+    proper_sim_init(&t);
+    t.cores = m->cores;
+    t.quantum = m->quantum;
+    t.disks = m->disks;
+    if ((m->n_queues && !(t.queues = (proper_sim_queue *)proper_calloc(m->n_queues, sizeof *t.queues))) ||
+        (m->n_locks && !(t.locks = (proper_sim_lock *)proper_calloc(m->n_locks, sizeof *t.locks))) ||
+        (m->n_pools && !(t.pools = (proper_sim_pool *)proper_calloc(m->n_pools, sizeof *t.pools))) ||
+        (m->n_sources && !(t.sources = (proper_sim_source *)proper_calloc(m->n_sources, sizeof *t.sources))))
+        bad = 1;
+    for (i = 0; !bad && i < m->n_queues; i++) {
+        t.queues[i] = m->queues[i];
+        t.queues[i].name = proper__sim_dupname(m->queues[i].name);
+        t.n_queues++;
+        bad = m->queues[i].name && !t.queues[i].name;
+    }
+    for (i = 0; !bad && i < m->n_locks; i++) {
+        t.locks[i] = m->locks[i];
+        t.locks[i].name = proper__sim_dupname(m->locks[i].name);
+        t.n_locks++;
+        bad = m->locks[i].name && !t.locks[i].name;
+    }
+    for (i = 0; !bad && i < m->n_sources; i++) {
+        t.sources[i] = m->sources[i];
+        t.sources[i].name = proper__sim_dupname(m->sources[i].name);
+        proper_sim_dist_init(&t.sources[i].dist);
+        t.n_sources++;
+        bad = (m->sources[i].name && !t.sources[i].name) ||
+              proper_sim_dist_copy(&t.sources[i].dist, &m->sources[i].dist, NULL) != 0;
+    }
+    for (i = 0; !bad && i < m->n_pools; i++) {
+        const proper_sim_pool *p = &m->pools[i];
+        proper_sim_pool *q = &t.pools[i];
+        t.n_pools++;
+        q->threads = p->threads;
+        q->name = proper__sim_dupname(p->name);
+        bad = p->name && !q->name;
+        if (!bad && p->n_nodes && !(q->nodes = (proper_sim_node *)proper_calloc(p->n_nodes, sizeof *q->nodes))) bad = 1;
+        for (j = 0; !bad && j < p->n_nodes; j++) {
+            q->n_nodes++;
+            bad = proper__sim_node_copy(&q->nodes[j], &p->nodes[j]) != 0;
+        }
+    }
+    if (bad) {
+        proper_sim_free(&t);
+        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    proper_sim_free(out); /* t is a full copy, so out may be m */
+    *out = t;
+    return PROPER_OK;
+}
+
+static int proper__sim_streq(const char *a, const char *b) {
+    if (!a || !b) return a == b;
+    return strcmp(a, b) == 0;
+}
+
+PROPER_API int proper_sim_equal(const proper_sim_model *a, const proper_sim_model *b) {
+    size_t i, j;
+    if (a->cores != b->cores || memcmp(&a->quantum, &b->quantum, sizeof(double)) || a->disks != b->disks ||
+        a->n_queues != b->n_queues || a->n_locks != b->n_locks || a->n_pools != b->n_pools ||
+        a->n_sources != b->n_sources)
+        return 0;
+    for (i = 0; i < a->n_queues; i++)
+        if (!proper__sim_streq(a->queues[i].name, b->queues[i].name) || a->queues[i].capacity != b->queues[i].capacity)
+            return 0;
+    for (i = 0; i < a->n_locks; i++) {
+        const proper_sim_lock *x = &a->locks[i], *y = &b->locks[i];
+        if (!proper__sim_streq(x->name, y->name) || x->kind != y->kind || x->count != y->count || x->pool != y->pool)
+            return 0;
+    }
+    for (i = 0; i < a->n_sources; i++) {
+        const proper_sim_source *x = &a->sources[i], *y = &b->sources[i];
+        if (!proper__sim_streq(x->name, y->name) || x->closed != y->closed || x->queue != y->queue ||
+            x->count != y->count || !proper__sim_dist_equal(&x->dist, &y->dist))
+            return 0;
+    }
+    for (i = 0; i < a->n_pools; i++) {
+        const proper_sim_pool *p = &a->pools[i], *q = &b->pools[i];
+        if (!proper__sim_streq(p->name, q->name) || p->threads != q->threads || p->n_nodes != q->n_nodes) return 0;
+        for (j = 0; j < p->n_nodes; j++) {
+            const proper_sim_node *x = &p->nodes[j], *y = &q->nodes[j];
+            if (!proper__sim_streq(x->name, y->name) || x->op != y->op || x->has_count != y->has_count ||
+                x->obj != y->obj || x->obj2 != y->obj2 || memcmp(&x->timeout, &y->timeout, sizeof(double)) ||
+                x->on_timeout != y->on_timeout || x->n_next != y->n_next ||
+                !proper__sim_dist_equal(&x->dist, &y->dist) || !proper__sim_dist_equal(&x->count, &y->count))
+                return 0;
+            if (x->n_next && (memcmp(x->next, y->next, x->n_next * sizeof(size_t)) ||
+                              memcmp(x->prob, y->prob, x->n_next * sizeof(double))))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* What each op needs: 0 nothing, 'Q' a queue, 'L' a lock, 'D' a distribution. */
+static const char *proper__sim_op_name(proper_sim_op op) {
+    static const char *names[] = {"nop", "cpu", "delay", "io", "get", "put", "done", "lock", "unlock",
+                                  "rlock", "wlock", "wait", "post", "await", "cwait", "signal", "broadcast"};
+    return (unsigned)op < sizeof names / sizeof names[0] ? names[op] : "?";
+}
+
+static int proper__sim_op_has_dist(proper_sim_op op) {
+    return op == PROPER_SIM_OP_CPU || op == PROPER_SIM_OP_DELAY || op == PROPER_SIM_OP_IO;
+}
+static int proper__sim_op_has_queue(proper_sim_op op) { return op == PROPER_SIM_OP_GET || op == PROPER_SIM_OP_PUT; }
+static int proper__sim_op_has_lock(proper_sim_op op) { return op >= PROPER_SIM_OP_LOCK; }
+static int proper__sim_op_has_timeout(proper_sim_op op) {
+    return op == PROPER_SIM_OP_GET || op == PROPER_SIM_OP_LOCK || op == PROPER_SIM_OP_RLOCK ||
+           op == PROPER_SIM_OP_WLOCK || op == PROPER_SIM_OP_WAIT || op == PROPER_SIM_OP_CWAIT;
+}
+/* The lock kind an op needs. */
+static int proper__sim_op_lock_ok(proper_sim_op op, proper_sim_lock_kind k) {
+    switch (op) {
+    case PROPER_SIM_OP_LOCK: return k == PROPER_SIM_MUTEX;
+    case PROPER_SIM_OP_UNLOCK: return k == PROPER_SIM_MUTEX || k == PROPER_SIM_RWLOCK;
+    case PROPER_SIM_OP_RLOCK: case PROPER_SIM_OP_WLOCK: return k == PROPER_SIM_RWLOCK;
+    case PROPER_SIM_OP_WAIT: case PROPER_SIM_OP_POST: return k == PROPER_SIM_SEMAPHORE;
+    case PROPER_SIM_OP_AWAIT: return k == PROPER_SIM_BARRIER;
+    case PROPER_SIM_OP_CWAIT: case PROPER_SIM_OP_SIGNAL: case PROPER_SIM_OP_BROADCAST: return k == PROPER_SIM_COND;
+    default: return 0;
+    }
+}
+
+PROPER_API int proper_sim_validate(const proper_sim_model *m, proper_error *err) {
+    size_t i, j, k, threads = 0, clients = 0;
+    if (m->cores < 1 || m->cores > PROPER_SIM_MAX_THREADS)
+        return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "cores must be between 1 and %d", PROPER_SIM_MAX_THREADS);
+    if (!(m->quantum >= 0)) return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "the time slice must be >= 0");
+    if (m->disks > PROPER_SIM_MAX_THREADS) return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "too many disk servers");
+    for (i = 0; i < m->n_locks; i++) {
+        const proper_sim_lock *l = &m->locks[i];
+        if ((unsigned)l->kind > PROPER_SIM_BARRIER) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "lock %s: unknown kind", l->name);
+        if (l->kind == PROPER_SIM_BARRIER) {
+            if (l->pool != PROPER_SIM_NONE && l->pool >= m->n_pools)
+                return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "lock %s: no such pool", l->name);
+            if (l->pool == PROPER_SIM_NONE && l->count < 1)
+                return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "barrier %s needs at least one party", l->name);
+        }
+        if (l->count > PROPER_SIM_MAX_CLIENTS) return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "lock %s: count too large", l->name);
+    }
+    for (i = 0; i < m->n_sources; i++) {
+        const proper_sim_source *s = &m->sources[i];
+        if (s->queue >= m->n_queues) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "source %s: no such queue", s->name);
+        if (proper__sim_dist_check(&s->dist, s->name ? s->name : "source", err)) return err ? err->code : PROPER_ERANGE;
+        if (s->closed) {
+            clients += s->count;
+            if (s->count > PROPER_SIM_MAX_CLIENTS || clients > PROPER_SIM_MAX_CLIENTS)
+                return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0, "more than %d clients", PROPER_SIM_MAX_CLIENTS);
+        }
+    }
+    for (i = 0; i < m->n_pools; i++) {
+        const proper_sim_pool *p = &m->pools[i];
+        threads += p->threads;
+        if (p->threads > PROPER_SIM_MAX_THREADS || threads > PROPER_SIM_MAX_THREADS)
+            return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0, "more than %d threads", PROPER_SIM_MAX_THREADS);
+        if (p->n_nodes == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "pool %s has no nodes", p->name);
+        for (j = 0; j < p->n_nodes; j++) {
+            const proper_sim_node *n = &p->nodes[j];
+            double sum = 0;
+            if ((unsigned)n->op > PROPER_SIM_OP_BROADCAST)
+                return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "pool %s node %s: unknown op", p->name, n->name);
+            if (proper__sim_op_has_dist(n->op) && proper__sim_dist_check(&n->dist, n->name ? n->name : "node", err))
+                return err ? err->code : PROPER_ERANGE;
+            if (n->op == PROPER_SIM_OP_IO && n->has_count && proper__sim_dist_check(&n->count, n->name ? n->name : "node", err))
+                return err ? err->code : PROPER_ERANGE;
+            if (n->op == PROPER_SIM_OP_IO && m->disks == 0)
+                return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "pool %s node %s does I/O but the model has no disk", p->name, n->name);
+            if (proper__sim_op_has_queue(n->op) && n->obj >= m->n_queues)
+                return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "pool %s node %s: no such queue", p->name, n->name);
+            if (proper__sim_op_has_lock(n->op)) {
+                if (n->obj >= m->n_locks || !proper__sim_op_lock_ok(n->op, m->locks[n->obj].kind))
+                    return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "pool %s node %s: %s needs a lock of another kind", p->name, n->name, proper__sim_op_name(n->op));
+                if (n->op == PROPER_SIM_OP_CWAIT && (n->obj2 >= m->n_locks || m->locks[n->obj2].kind != PROPER_SIM_MUTEX))
+                    return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "pool %s node %s: cwait needs a mutex", p->name, n->name);
+            }
+            if (!(n->timeout >= 0)) return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "pool %s node %s: timeout must be >= 0", p->name, n->name);
+            if (!isinf(n->timeout) && (!proper__sim_op_has_timeout(n->op) || n->on_timeout >= p->n_nodes))
+                return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "pool %s node %s: bad timeout", p->name, n->name);
+            for (k = 0; k < n->n_next; k++) {
+                if (n->next[k] >= p->n_nodes) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "pool %s node %s: successor out of range", p->name, n->name);
+                if (!(n->prob[k] >= 0 && n->prob[k] <= 1))
+                    return proper_error_set(err, PROPER_EPROB, NULL, 0, 0, "pool %s node %s: probabilities must be in [0, 1]", p->name, n->name);
+                sum += n->prob[k];
+            }
+            if (n->n_next && fabs(sum - 1) > PROPER_SIM_PROB_TOL)
+                return proper_error_set(err, PROPER_EPROB, NULL, 0, 0, "pool %s node %s: successor probabilities sum to %g, not 1", p->name, n->name, sum);
+        }
+    }
+    return PROPER_OK;
+}
+
+/* ---- the engine ------------------------------------------------------------ */
+
+/* A ring buffer of indices (threads or tasks), FIFO. */
+typedef struct proper__sim_fifo {
+    size_t *d;
+    size_t head, len, cap;
+} proper__sim_fifo;
+
+static int proper__sim_fifo_push(proper__sim_fifo *f, size_t x) {
+    if (f->len == f->cap) {
+        size_t ncap = f->cap ? 2 * f->cap : 8, i;
+        size_t *nd = (size_t *)proper_calloc(ncap, sizeof(size_t));
+        if (!nd) return PROPER_ENOMEM;
+        for (i = 0; i < f->len; i++) nd[i] = f->d[(f->head + i) % f->cap];
+        PROPER_FREE(f->d);
+        f->d = nd;
+        f->cap = ncap;
+        f->head = 0;
+    }
+    f->d[(f->head + f->len) % f->cap] = x;
+    f->len++;
+    return PROPER_OK;
+}
+
+static size_t proper__sim_fifo_pop(proper__sim_fifo *f) {
+    size_t x;
+    if (f->len == 0) return PROPER_SIM_NONE;
+    x = f->d[f->head];
+    f->head = (f->head + 1) % f->cap;
+    f->len--;
+    return x;
+}
+
+static size_t proper__sim_fifo_peek(const proper__sim_fifo *f) { return f->len ? f->d[f->head] : PROPER_SIM_NONE; }
+
+/* Remove the first x; 1 when found. */
+static int proper__sim_fifo_remove(proper__sim_fifo *f, size_t x) {
+    size_t i, j;
+    for (i = 0; i < f->len; i++)
+        if (f->d[(f->head + i) % f->cap] == x) break;
+    if (i == f->len) return 0;
+    for (j = i; j + 1 < f->len; j++) f->d[(f->head + j) % f->cap] = f->d[(f->head + j + 1) % f->cap];
+    f->len--;
+    return 1;
+}
+
+enum {
+    PROPER__SIM_EV_ARRIVAL, PROPER__SIM_EV_ISSUE, PROPER__SIM_EV_CPU, PROPER__SIM_EV_PS, PROPER__SIM_EV_DISK,
+    PROPER__SIM_EV_DELAY, PROPER__SIM_EV_TIMEOUT, PROPER__SIM_EV_SNAP
+};
+
+typedef struct proper__sim_ev {
+    double t;
+    uint64_t seq, gen;
+    size_t id;
+    int kind;
+} proper__sim_ev;
+
+/* Where a blocked thread waits (for timeouts). */
+enum { PROPER__SIM_W_NONE, PROPER__SIM_W_GET, PROPER__SIM_W_PUT, PROPER__SIM_W_LOCK, PROPER__SIM_W_COND };
+
+typedef struct proper__sim_thread {
+    size_t pool, node, task;
+    double work, slice;
+    uint64_t gen;
+    long long k;      /* disk requests left */
+    int write;        /* rwlock/mutex waiter wants exclusive access */
+    int resume;       /* 1: draw the next node when run; 0: node already set */
+    int wait_kind;
+    size_t wait_obj;
+    int dead;
+} proper__sim_thread;
+
+typedef struct proper__sim_lockrt {
+    size_t owner;     /* mutex holder or rwlock writer */
+    size_t readers;
+    size_t count;     /* semaphore permits; barrier arrivals */
+    size_t parties;
+    proper__sim_fifo waiters;
+} proper__sim_lockrt;
+
+typedef struct proper__sim_queuert {
+    proper__sim_fifo tasks, getters, putters;
+} proper__sim_queuert;
+
+typedef struct proper__sim {
+    const proper_sim_model *m;
+    proper_rng rng;
+    double now, horizon;
+    proper__sim_ev *heap;
+    size_t n_heap, cap_heap;
+    uint64_t seq;
+    proper__sim_thread *th;
+    size_t n_th;
+    /* tasks */
+    double *t_created;
+    size_t *t_client;  /* doubles as the free list's link */
+    size_t n_tasks, cap_tasks, free_task;
+    proper__sim_queuert *q;
+    proper__sim_lockrt *l;
+    /* CPU */
+    size_t free_cores;
+    proper__sim_fifo runq;
+    size_t *ps;        /* processor sharing: the active threads */
+    size_t n_ps;
+    double ps_last;
+    uint64_t ps_gen;
+    /* disk */
+    size_t free_disks;
+    proper__sim_fifo diskq;
+    proper__sim_fifo ready;
+    /* closed clients */
+    size_t *client_src;
+    size_t n_clients;
+    size_t *arrived;   /* per source */
+    /* sampling tables: per pool a base into the node arrays */
+    size_t *node_base;
+    proper_alias *al_dist, *al_count, *al_src;
+    /* time integrals: cpu, disk, locks, queues */
+    size_t n_acc;
+    double *acc_value, *acc_last, *acc_area, *snap;
+    /* completions */
+    double *c_time, *c_resp;
+    size_t n_comp, cap_comp;
+    double dropped;
+    unsigned long long events, max_events;
+    int status;
+    proper_error *err;
+} proper__sim;
+
+static int proper__sim_fail(proper__sim *s, int code, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static int proper__sim_fail(proper__sim *s, int code, const char *fmt, ...) {
+    va_list ap;
+    if (s->status) return s->status;
+    va_start(ap, fmt);
+    proper_error_setv(s->err, code, NULL, 0, 0, fmt, ap);
+    va_end(ap);
+    s->status = code;
+    return code;
+}
+
+static int proper__sim_ev_less(const proper__sim_ev *a, const proper__sim_ev *b) {
+    return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+}
+
+static void proper__sim_schedule(proper__sim *s, double t, int kind, size_t id, uint64_t gen) {
+    proper__sim_ev e;
+    size_t i;
+    if (s->status) return;
+    if (s->n_heap == s->cap_heap && proper_reserve(&s->heap, &s->cap_heap, s->n_heap + 1, sizeof *s->heap)) {
+        proper__sim_fail(s, PROPER_ENOMEM, "out of memory");
+        return;
+    }
+    e.t = t;
+    e.seq = s->seq++;
+    e.gen = gen;
+    e.id = id;
+    e.kind = kind;
+    i = s->n_heap++;
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (!proper__sim_ev_less(&e, &s->heap[p])) break;
+        s->heap[i] = s->heap[p];
+        i = p;
+    }
+    s->heap[i] = e;
+}
+
+static proper__sim_ev proper__sim_pop(proper__sim *s) {
+    proper__sim_ev top = s->heap[0], last = s->heap[--s->n_heap];
+    size_t i = 0, n = s->n_heap;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && proper__sim_ev_less(&s->heap[c + 1], &s->heap[c])) c++;
+        if (!proper__sim_ev_less(&s->heap[c], &last)) break;
+        s->heap[i] = s->heap[c];
+        i = c;
+    }
+    if (n) s->heap[i] = last;
+    return top;
+}
+
+static double proper__sim_sample(proper__sim *s, const proper_sim_dist *d, const proper_alias *al) {
+    long long k, i;
+    double x = 0;
+    switch (d->kind) {
+    case PROPER_SIM_CONST: return d->a;
+    case PROPER_SIM_EXP: return d->a > 0 ? proper_rng_exponential(&s->rng, 1.0 / d->a) : 0.0;
+    case PROPER_SIM_UNIFORM: return d->a + (d->b - d->a) * proper_rng_uniform(&s->rng);
+    case PROPER_SIM_ERLANG:
+        k = (long long)d->b;
+        if (!(d->a > 0)) return 0.0;
+        for (i = 0; i < k; i++) x += proper_rng_exponential(&s->rng, (double)k / d->a);
+        return x;
+    case PROPER_SIM_EMPIRICAL: return d->values[al->n ? proper_alias_sample(al, &s->rng) : 0];
+    }
+    return 0.0;
+}
+
+/* ---- time integrals ---- */
+
+static void proper__sim_acc_set(proper__sim *s, size_t a, double v) {
+    s->acc_area[a] += s->acc_value[a] * (s->now - s->acc_last[a]);
+    s->acc_last[a] = s->now;
+    s->acc_value[a] = v;
+}
+
+static size_t proper__sim_acc_lock(const proper__sim *s, size_t l) { (void)s; return 2 + l; }
+static size_t proper__sim_acc_queue(const proper__sim *s, size_t q) { return 2 + s->m->n_locks + q; }
+
+static void proper__sim_lock_acc(proper__sim *s, size_t li) {
+    const proper_sim_lock *L = &s->m->locks[li];
+    proper__sim_lockrt *l = &s->l[li];
+    double v = 0;
+    switch (L->kind) {
+    case PROPER_SIM_MUTEX: v = l->owner != PROPER_SIM_NONE; break;
+    case PROPER_SIM_RWLOCK: v = (double)l->readers + (l->owner != PROPER_SIM_NONE); break;
+    case PROPER_SIM_SEMAPHORE: v = L->count > l->count ? (double)(L->count - l->count) : 0.0; break;
+    case PROPER_SIM_COND: case PROPER_SIM_BARRIER: v = (double)l->waiters.len; break;
+    }
+    proper__sim_acc_set(s, proper__sim_acc_lock(s, li), v);
+}
+
+static void proper__sim_queue_acc(proper__sim *s, size_t qi) {
+    proper__sim_acc_set(s, proper__sim_acc_queue(s, qi), (double)s->q[qi].tasks.len);
+}
+
+/* ---- tasks ---- */
+
+static size_t proper__sim_task_new(proper__sim *s, size_t client) {
+    size_t t;
+    if (s->free_task != PROPER_SIM_NONE) {
+        t = s->free_task;
+        s->free_task = s->t_client[t];
+    } else {
+        size_t cap = s->cap_tasks;
+        if (s->n_tasks == s->cap_tasks) {
+            if (proper_reserve(&s->t_created, &cap, s->n_tasks + 1, sizeof(double))) {
+                proper__sim_fail(s, PROPER_ENOMEM, "out of memory");
+                return PROPER_SIM_NONE;
+            }
+            cap = s->cap_tasks;
+            if (proper_reserve(&s->t_client, &cap, s->n_tasks + 1, sizeof(size_t))) {
+                proper__sim_fail(s, PROPER_ENOMEM, "out of memory");
+                return PROPER_SIM_NONE;
+            }
+            /* both arrays now hold at least n_tasks + 1; keep the smaller capacity */
+            s->cap_tasks = cap;
+        }
+        t = s->n_tasks++;
+    }
+    s->t_created[t] = s->now;
+    s->t_client[t] = client;
+    return t;
+}
+
+static void proper__sim_task_release(proper__sim *s, size_t t) {
+    s->t_client[t] = s->free_task;
+    s->free_task = t;
+}
+
+static void proper__sim_client_next(proper__sim *s, size_t client) {
+    const proper_sim_source *src = &s->m->sources[s->client_src[client]];
+    proper__sim_schedule(s, s->now + proper__sim_sample(s, &src->dist, &s->al_src[s->client_src[client]]),
+                         PROPER__SIM_EV_ISSUE, client, 0);
+}
+
+static void proper__sim_drop(proper__sim *s, size_t t) {
+    size_t c = s->t_client[t];
+    s->dropped += 1;
+    if (c != PROPER_SIM_NONE) proper__sim_client_next(s, c);
+    proper__sim_task_release(s, t);
+}
+
+static void proper__sim_complete(proper__sim *s, size_t t) {
+    if (s->n_comp == s->cap_comp) {
+        size_t cap = s->cap_comp;
+        if (proper_reserve(&s->c_time, &cap, s->n_comp + 1, sizeof(double)) ||
+            proper_reserve(&s->c_resp, &s->cap_comp, s->n_comp + 1, sizeof(double))) {
+            proper__sim_fail(s, PROPER_ENOMEM, "out of memory");
+            return;
+        }
+        if (cap < s->cap_comp) s->cap_comp = cap;
+    }
+    s->c_time[s->n_comp] = s->now;
+    s->c_resp[s->n_comp] = t == PROPER_SIM_NONE ? NAN : s->now - s->t_created[t];
+    s->n_comp++;
+    if (t != PROPER_SIM_NONE) {
+        size_t c = s->t_client[t];
+        if (c != PROPER_SIM_NONE) proper__sim_client_next(s, c);
+        proper__sim_task_release(s, t);
+    }
+}
+
+/* ---- thread state ---- */
+
+static void proper__sim_ready(proper__sim *s, size_t th) {
+    s->th[th].gen++;
+    s->th[th].wait_kind = PROPER__SIM_W_NONE;
+    if (proper__sim_fifo_push(&s->ready, th)) proper__sim_fail(s, PROPER_ENOMEM, "out of memory");
+}
+
+static void proper__sim_block(proper__sim *s, size_t th, proper__sim_fifo *f, int kind, size_t obj) {
+    proper__sim_thread *t = &s->th[th];
+    const proper_sim_node *n = &s->m->pools[t->pool].nodes[t->node];
+    if (proper__sim_fifo_push(f, th)) { proper__sim_fail(s, PROPER_ENOMEM, "out of memory"); return; }
+    t->resume = 1;
+    t->wait_kind = kind;
+    t->wait_obj = obj;
+    if (!isinf(n->timeout) && kind != PROPER__SIM_W_PUT)
+        proper__sim_schedule(s, s->now + n->timeout, PROPER__SIM_EV_TIMEOUT, th, t->gen);
+}
+
+/* Hand a task to a thread waiting in get. */
+static void proper__sim_give(proper__sim *s, size_t th, size_t task) {
+    if (s->th[th].task != PROPER_SIM_NONE) proper__sim_drop(s, s->th[th].task);
+    s->th[th].task = task;
+    proper__sim_ready(s, th);
+}
+
+/* A source's or a client's task enters queue qi (dropped when full). */
+static void proper__sim_offer(proper__sim *s, size_t qi, size_t task) {
+    proper__sim_queuert *q = &s->q[qi];
+    size_t cap = s->m->queues[qi].capacity;
+    if (q->getters.len) {
+        proper__sim_give(s, proper__sim_fifo_pop(&q->getters), task);
+    } else if (cap == 0 || q->tasks.len < cap) {
+        if (proper__sim_fifo_push(&q->tasks, task)) { proper__sim_fail(s, PROPER_ENOMEM, "out of memory"); return; }
+        proper__sim_queue_acc(s, qi);
+    } else {
+        proper__sim_drop(s, task);
+    }
+}
+
+static void proper__sim_grant(proper__sim *s, size_t li) {
+    proper__sim_lockrt *l = &s->l[li];
+    if (s->m->locks[li].kind == PROPER_SIM_MUTEX) {
+        if (l->owner == PROPER_SIM_NONE && l->waiters.len) {
+            l->owner = proper__sim_fifo_pop(&l->waiters);
+            proper__sim_ready(s, l->owner);
+        }
+    } else if (s->m->locks[li].kind == PROPER_SIM_RWLOCK) {
+        while (l->waiters.len && l->owner == PROPER_SIM_NONE) {
+            size_t h = proper__sim_fifo_peek(&l->waiters);
+            if (s->th[h].write) {
+                if (l->readers) break;
+                l->owner = proper__sim_fifo_pop(&l->waiters);
+                proper__sim_ready(s, h);
+                break;
+            }
+            proper__sim_fifo_pop(&l->waiters);
+            l->readers++;
+            proper__sim_ready(s, h);
+        }
+    }
+    proper__sim_lock_acc(s, li);
+}
+
+/* After a signal or a cwait timeout: take the cwait's mutex back. */
+static void proper__sim_reacquire(proper__sim *s, size_t th) {
+    proper__sim_thread *t = &s->th[th];
+    size_t mi = s->m->pools[t->pool].nodes[t->node].obj2;
+    proper__sim_lockrt *l = &s->l[mi];
+    t->gen++; /* the cwait timeout no longer applies */
+    if (l->owner == PROPER_SIM_NONE && l->waiters.len == 0) {
+        l->owner = th;
+        proper__sim_lock_acc(s, mi);
+        proper__sim_ready(s, th);
+    } else {
+        t->write = 1;
+        if (proper__sim_fifo_push(&l->waiters, th)) proper__sim_fail(s, PROPER_ENOMEM, "out of memory");
+        t->wait_kind = PROPER__SIM_W_NONE; /* no timeout while re-acquiring */
+    }
+}
+
+/* ---- CPU and disk ---- */
+
+static void proper__sim_slice(proper__sim *s, size_t th) {
+    proper__sim_thread *t = &s->th[th];
+    t->slice = t->work < s->m->quantum ? t->work : s->m->quantum;
+    proper__sim_schedule(s, s->now + t->slice, PROPER__SIM_EV_CPU, th, t->gen);
+}
+
+static void proper__sim_ps_update(proper__sim *s) {
+    size_t i;
+    double r, dt = s->now - s->ps_last;
+    if (s->n_ps && dt > 0) {
+        r = s->n_ps <= s->m->cores ? 1.0 : (double)s->m->cores / (double)s->n_ps;
+        for (i = 0; i < s->n_ps; i++) s->th[s->ps[i]].work -= r * dt;
+    }
+    s->ps_last = s->now;
+}
+
+static void proper__sim_ps_resched(proper__sim *s) {
+    size_t i, best = 0;
+    double r;
+    s->ps_gen++;
+    proper__sim_acc_set(s, 0, (double)(s->n_ps < s->m->cores ? s->n_ps : s->m->cores));
+    if (!s->n_ps) return;
+    r = s->n_ps <= s->m->cores ? 1.0 : (double)s->m->cores / (double)s->n_ps;
+    for (i = 1; i < s->n_ps; i++)
+        if (s->th[s->ps[i]].work < s->th[s->ps[best]].work) best = i;
+    proper__sim_schedule(s, s->now + (s->th[s->ps[best]].work > 0 ? s->th[s->ps[best]].work / r : 0),
+                         PROPER__SIM_EV_PS, s->ps[best], s->ps_gen);
+}
+
+static void proper__sim_cpu(proper__sim *s, size_t th, double w) {
+    s->th[th].work = w;
+    if (s->m->quantum == 0) {
+        proper__sim_ps_update(s);
+        s->ps[s->n_ps++] = th;
+        proper__sim_ps_resched(s);
+    } else if (s->free_cores) {
+        s->free_cores--;
+        proper__sim_acc_set(s, 0, (double)(s->m->cores - s->free_cores));
+        proper__sim_slice(s, th);
+    } else if (proper__sim_fifo_push(&s->runq, th)) {
+        proper__sim_fail(s, PROPER_ENOMEM, "out of memory");
+    }
+}
+
+static void proper__sim_cpu_end(proper__sim *s, size_t th) {
+    proper__sim_thread *t = &s->th[th];
+    int done = t->slice >= t->work;
+    t->work -= t->slice;
+    if (done) {
+        if (s->runq.len) proper__sim_slice(s, proper__sim_fifo_pop(&s->runq));
+        else {
+            s->free_cores++;
+            proper__sim_acc_set(s, 0, (double)(s->m->cores - s->free_cores));
+        }
+        t->resume = 1;
+        proper__sim_ready(s, th);
+    } else if (s->runq.len) {
+        if (proper__sim_fifo_push(&s->runq, th)) { proper__sim_fail(s, PROPER_ENOMEM, "out of memory"); return; }
+        proper__sim_slice(s, proper__sim_fifo_pop(&s->runq));
+    } else {
+        proper__sim_slice(s, th);
+    }
+}
+
+static void proper__sim_ps_end(proper__sim *s, size_t th) {
+    size_t i = 0;
+    proper__sim_ps_update(s);
+    while (i < s->n_ps) {
+        size_t x = s->ps[i];
+        /* the thread the event was for leaves even if round-off left it a
+         * sliver of work; others leave when their work is gone */
+        if (x == th || s->th[x].work <= 1e-12 * (1 + s->now)) {
+            s->ps[i] = s->ps[--s->n_ps];
+            s->th[x].resume = 1;
+            proper__sim_ready(s, x);
+        } else {
+            i++;
+        }
+    }
+    proper__sim_ps_resched(s);
+}
+
+static void proper__sim_disk(proper__sim *s, size_t th) {
+    proper__sim_thread *t = &s->th[th];
+    const proper_sim_pool *p = &s->m->pools[t->pool];
+    t->work = proper__sim_sample(s, &p->nodes[t->node].dist, &s->al_dist[s->node_base[t->pool] + t->node]);
+    if (s->free_disks) {
+        s->free_disks--;
+        proper__sim_acc_set(s, 1, (double)(s->m->disks - s->free_disks));
+        proper__sim_schedule(s, s->now + t->work, PROPER__SIM_EV_DISK, th, 0);
+    } else if (proper__sim_fifo_push(&s->diskq, th)) {
+        proper__sim_fail(s, PROPER_ENOMEM, "out of memory");
+    }
+}
+
+static void proper__sim_disk_end(proper__sim *s, size_t th) {
+    proper__sim_thread *t = &s->th[th];
+    if (s->diskq.len) {
+        size_t nx = proper__sim_fifo_pop(&s->diskq);
+        proper__sim_schedule(s, s->now + s->th[nx].work, PROPER__SIM_EV_DISK, nx, 0);
+    } else {
+        s->free_disks++;
+        proper__sim_acc_set(s, 1, (double)(s->m->disks - s->free_disks));
+    }
+    if (--t->k > 0) {
+        proper__sim_disk(s, th);
+    } else {
+        t->resume = 1;
+        proper__sim_ready(s, th);
+    }
+}
+
+/* ---- the PCG walk ---- */
+
+static size_t proper__sim_pick(proper__sim *s, const proper_sim_node *n) {
+    size_t i;
+    double u, c = 0;
+    if (n->n_next == 0) return PROPER_SIM_NONE;
+    if (n->n_next == 1) return n->next[0];
+    u = proper_rng_uniform(&s->rng);
+    for (i = 0; i + 1 < n->n_next; i++) {
+        c += n->prob[i];
+        if (u < c) return n->next[i];
+    }
+    return n->next[n->n_next - 1];
+}
+
+static int proper__sim_node_error(proper__sim *s, size_t th, const char *what) {
+    const proper__sim_thread *t = &s->th[th];
+    const proper_sim_pool *p = &s->m->pools[t->pool];
+    return proper__sim_fail(s, PROPER_ESTATE, "pool %s node %s at t=%g: %s", p->name ? p->name : "?",
+                            p->nodes[t->node].name ? p->nodes[t->node].name : "?", s->now, what);
+}
+
+/* Run thread th until it waits for time or for another thread. */
+static void proper__sim_run_thread(proper__sim *s, size_t th) {
+    proper__sim_thread *t = &s->th[th];
+    const proper_sim_pool *p = &s->m->pools[t->pool];
+    long steps = 0;
+    if (t->resume) {
+        size_t nx = proper__sim_pick(s, &p->nodes[t->node]);
+        t->resume = 0;
+        if (nx == PROPER_SIM_NONE) goto end;
+        t->node = nx;
+    }
+    for (;;) {
+        const proper_sim_node *n = &p->nodes[t->node];
+        size_t base = s->node_base[t->pool] + t->node, nx;
+        if (s->status) return;
+        if (++steps > PROPER_SIM_MAX_INSTANT) {
+            proper__sim_node_error(s, th, "a cycle of the PCG takes no time (a thread would spin forever)");
+            return;
+        }
+        switch (n->op) {
+        case PROPER_SIM_OP_NOP: break;
+        case PROPER_SIM_OP_CPU: {
+            double w = proper__sim_sample(s, &n->dist, &s->al_dist[base]);
+            if (w > 0) { proper__sim_cpu(s, th, w); return; }
+            break;
+        }
+        case PROPER_SIM_OP_DELAY: {
+            double w = proper__sim_sample(s, &n->dist, &s->al_dist[base]);
+            if (w > 0) {
+                t->resume = 1;
+                proper__sim_schedule(s, s->now + w, PROPER__SIM_EV_DELAY, th, t->gen);
+                return;
+            }
+            break;
+        }
+        case PROPER_SIM_OP_IO: {
+            double k = n->has_count ? floor(proper__sim_sample(s, &n->count, &s->al_count[base]) + 0.5) : 1.0;
+            if (k >= 1) {
+                t->k = k > 1e9 ? 1000000000LL : (long long)k;
+                proper__sim_disk(s, th);
+                return;
+            }
+            break;
+        }
+        case PROPER_SIM_OP_GET: {
+            proper__sim_queuert *q = &s->q[n->obj];
+            if (q->tasks.len) {
+                if (t->task != PROPER_SIM_NONE) proper__sim_drop(s, t->task);
+                t->task = proper__sim_fifo_pop(&q->tasks);
+                if (q->putters.len) {
+                    size_t w = proper__sim_fifo_pop(&q->putters);
+                    if (proper__sim_fifo_push(&q->tasks, s->th[w].task)) { proper__sim_fail(s, PROPER_ENOMEM, "out of memory"); return; }
+                    s->th[w].task = PROPER_SIM_NONE;
+                    proper__sim_ready(s, w);
+                }
+                proper__sim_queue_acc(s, n->obj);
+                break;
+            }
+            proper__sim_block(s, th, &q->getters, PROPER__SIM_W_GET, n->obj);
+            return;
+        }
+        case PROPER_SIM_OP_PUT: {
+            proper__sim_queuert *q = &s->q[n->obj];
+            size_t cap = s->m->queues[n->obj].capacity;
+            size_t task = t->task;
+            if (task == PROPER_SIM_NONE && (task = proper__sim_task_new(s, PROPER_SIM_NONE)) == PROPER_SIM_NONE) return;
+            t->task = PROPER_SIM_NONE;
+            if (q->getters.len) {
+                proper__sim_give(s, proper__sim_fifo_pop(&q->getters), task);
+            } else if (cap == 0 || q->tasks.len < cap) {
+                if (proper__sim_fifo_push(&q->tasks, task)) { proper__sim_fail(s, PROPER_ENOMEM, "out of memory"); return; }
+                proper__sim_queue_acc(s, n->obj);
+            } else {
+                t->task = task;
+                proper__sim_block(s, th, &q->putters, PROPER__SIM_W_PUT, n->obj);
+                return;
+            }
+            break;
+        }
+        case PROPER_SIM_OP_DONE:
+            proper__sim_complete(s, t->task);
+            t->task = PROPER_SIM_NONE;
+            break;
+        case PROPER_SIM_OP_LOCK: case PROPER_SIM_OP_WLOCK: {
+            proper__sim_lockrt *l = &s->l[n->obj];
+            if (l->owner == PROPER_SIM_NONE && l->readers == 0 && l->waiters.len == 0) {
+                l->owner = th;
+                proper__sim_lock_acc(s, n->obj);
+                break;
+            }
+            if (l->owner == th) { proper__sim_node_error(s, th, "the thread already holds this lock (self-deadlock)"); return; }
+            t->write = 1;
+            proper__sim_block(s, th, &l->waiters, PROPER__SIM_W_LOCK, n->obj);
+            return;
+        }
+        case PROPER_SIM_OP_RLOCK: {
+            proper__sim_lockrt *l = &s->l[n->obj];
+            if (l->owner == PROPER_SIM_NONE && l->waiters.len == 0) {
+                l->readers++;
+                proper__sim_lock_acc(s, n->obj);
+                break;
+            }
+            t->write = 0;
+            proper__sim_block(s, th, &l->waiters, PROPER__SIM_W_LOCK, n->obj);
+            return;
+        }
+        case PROPER_SIM_OP_UNLOCK: {
+            proper__sim_lockrt *l = &s->l[n->obj];
+            if (l->owner == th) l->owner = PROPER_SIM_NONE;
+            else if (s->m->locks[n->obj].kind == PROPER_SIM_RWLOCK && l->readers > 0) l->readers--;
+            else { proper__sim_node_error(s, th, "unlock of a lock the thread does not hold"); return; }
+            proper__sim_grant(s, n->obj);
+            break;
+        }
+        case PROPER_SIM_OP_WAIT: {
+            proper__sim_lockrt *l = &s->l[n->obj];
+            if (l->count > 0 && l->waiters.len == 0) {
+                l->count--;
+                proper__sim_lock_acc(s, n->obj);
+                break;
+            }
+            proper__sim_block(s, th, &l->waiters, PROPER__SIM_W_LOCK, n->obj);
+            return;
+        }
+        case PROPER_SIM_OP_POST: {
+            proper__sim_lockrt *l = &s->l[n->obj];
+            if (l->waiters.len) proper__sim_ready(s, proper__sim_fifo_pop(&l->waiters));
+            else l->count++;
+            proper__sim_lock_acc(s, n->obj);
+            break;
+        }
+        case PROPER_SIM_OP_AWAIT: {
+            proper__sim_lockrt *l = &s->l[n->obj];
+            if (++l->count >= l->parties) {
+                l->count = 0;
+                while (l->waiters.len) proper__sim_ready(s, proper__sim_fifo_pop(&l->waiters));
+                proper__sim_lock_acc(s, n->obj);
+                break;
+            }
+            proper__sim_block(s, th, &l->waiters, PROPER__SIM_W_LOCK, n->obj);
+            proper__sim_lock_acc(s, n->obj);
+            return;
+        }
+        case PROPER_SIM_OP_CWAIT: {
+            proper__sim_lockrt *mx = &s->l[n->obj2];
+            if (mx->owner != th) { proper__sim_node_error(s, th, "cwait without holding its mutex"); return; }
+            mx->owner = PROPER_SIM_NONE;
+            proper__sim_grant(s, n->obj2);
+            proper__sim_block(s, th, &s->l[n->obj].waiters, PROPER__SIM_W_COND, n->obj);
+            proper__sim_lock_acc(s, n->obj);
+            return;
+        }
+        case PROPER_SIM_OP_SIGNAL: case PROPER_SIM_OP_BROADCAST: {
+            proper__sim_lockrt *l = &s->l[n->obj];
+            do {
+                size_t w = proper__sim_fifo_pop(&l->waiters);
+                if (w == PROPER_SIM_NONE) break;
+                s->th[w].resume = 1;
+                proper__sim_reacquire(s, w);
+            } while (n->op == PROPER_SIM_OP_BROADCAST);
+            proper__sim_lock_acc(s, n->obj);
+            break;
+        }
+        }
+        nx = proper__sim_pick(s, n);
+        if (nx == PROPER_SIM_NONE) goto end;
+        t->node = nx;
+    }
+end:
+    t->dead = 1;
+    if (t->task != PROPER_SIM_NONE) {
+        proper__sim_drop(s, t->task);
+        t->task = PROPER_SIM_NONE;
+    }
+}
+
+static void proper__sim_timeout(proper__sim *s, size_t th) {
+    proper__sim_thread *t = &s->th[th];
+    const proper_sim_node *n = &s->m->pools[t->pool].nodes[t->node];
+    int kind = t->wait_kind;
+    size_t obj = t->wait_obj;
+    if (kind == PROPER__SIM_W_GET) proper__sim_fifo_remove(&s->q[obj].getters, th);
+    else if (kind == PROPER__SIM_W_LOCK || kind == PROPER__SIM_W_COND) proper__sim_fifo_remove(&s->l[obj].waiters, th);
+    else return;
+    t->wait_kind = PROPER__SIM_W_NONE;
+    if (kind == PROPER__SIM_W_COND) {
+        proper__sim_lock_acc(s, obj);
+        proper__sim_reacquire(s, th);
+        t->node = n->on_timeout;
+        t->resume = 0;
+        return;
+    }
+    if (kind == PROPER__SIM_W_LOCK) proper__sim_grant(s, obj);
+    t->node = n->on_timeout;
+    t->resume = 0;
+    proper__sim_ready(s, th);
+}
+
+static void proper__sim_drain(proper__sim *s) {
+    while (s->ready.len && !s->status) proper__sim_run_thread(s, proper__sim_fifo_pop(&s->ready));
+}
+
+/* ---- one replication ---- */
+
+static void proper__sim_free_rt(proper__sim *s) {
+    size_t i;
+    if (s->q)
+        for (i = 0; i < s->m->n_queues; i++) {
+            PROPER_FREE(s->q[i].tasks.d);
+            PROPER_FREE(s->q[i].getters.d);
+            PROPER_FREE(s->q[i].putters.d);
+        }
+    if (s->l)
+        for (i = 0; i < s->m->n_locks; i++) PROPER_FREE(s->l[i].waiters.d);
+    PROPER_FREE(s->q);
+    PROPER_FREE(s->l);
+    PROPER_FREE(s->heap);
+    PROPER_FREE(s->th);
+    PROPER_FREE(s->t_created);
+    PROPER_FREE(s->t_client);
+    PROPER_FREE(s->runq.d);
+    PROPER_FREE(s->ps);
+    PROPER_FREE(s->diskq.d);
+    PROPER_FREE(s->ready.d);
+    PROPER_FREE(s->client_src);
+    PROPER_FREE(s->arrived);
+    PROPER_FREE(s->acc_value);
+    PROPER_FREE(s->acc_last);
+    PROPER_FREE(s->acc_area);
+    PROPER_FREE(s->snap);
+    PROPER_FREE(s->c_time);
+    PROPER_FREE(s->c_resp);
+    s->q = NULL;
+    s->l = NULL;
+    s->heap = NULL;
+    s->th = NULL;
+    s->t_created = NULL;
+    s->t_client = NULL;
+    s->ps = NULL;
+    s->client_src = s->arrived = NULL;
+    s->acc_value = s->acc_last = s->acc_area = s->snap = NULL;
+    s->c_time = s->c_resp = NULL;
+    memset(&s->runq, 0, sizeof s->runq);
+    memset(&s->diskq, 0, sizeof s->diskq);
+    memset(&s->ready, 0, sizeof s->ready);
+}
+
+/* Set up the state of one replication at t = 0. */
+static int proper__sim_setup(proper__sim *s) {
+    const proper_sim_model *m = s->m;
+    size_t i, j, k, B = PROPER_SIM_BUCKETS;
+    s->now = 0;
+    s->n_heap = 0;
+    s->cap_heap = 0;
+    s->seq = 0;
+    s->n_tasks = s->cap_tasks = 0;
+    s->free_task = PROPER_SIM_NONE;
+    s->n_ps = 0;
+    s->ps_last = 0;
+    s->ps_gen = 0;
+    s->n_comp = s->cap_comp = 0;
+    s->dropped = 0;
+    s->events = 0;
+    s->n_th = 0;
+    for (i = 0; i < m->n_pools; i++) s->n_th += m->pools[i].threads;
+    s->n_clients = 0;
+    for (i = 0; i < m->n_sources; i++)
+        if (m->sources[i].closed) s->n_clients += m->sources[i].count;
+    s->n_acc = 2 + m->n_locks + m->n_queues;
+    s->th = (proper__sim_thread *)proper_calloc(s->n_th ? s->n_th : 1, sizeof *s->th);
+    s->ps = (size_t *)proper_calloc(s->n_th ? s->n_th : 1, sizeof(size_t));
+    s->q = (proper__sim_queuert *)proper_calloc(m->n_queues ? m->n_queues : 1, sizeof *s->q);
+    s->l = (proper__sim_lockrt *)proper_calloc(m->n_locks ? m->n_locks : 1, sizeof *s->l);
+    s->client_src = (size_t *)proper_calloc(s->n_clients ? s->n_clients : 1, sizeof(size_t));
+    s->arrived = (size_t *)proper_calloc(m->n_sources ? m->n_sources : 1, sizeof(size_t));
+    s->acc_value = (double *)proper_calloc(s->n_acc, sizeof(double));
+    s->acc_last = (double *)proper_calloc(s->n_acc, sizeof(double));
+    s->acc_area = (double *)proper_calloc(s->n_acc, sizeof(double));
+    s->snap = (double *)proper_calloc((B + 1) * s->n_acc, sizeof(double));
+    if (!s->th || !s->ps || !s->q || !s->l || !s->client_src || !s->arrived || !s->acc_value || !s->acc_last ||
+        !s->acc_area || !s->snap)
+        return proper__sim_fail(s, PROPER_ENOMEM, "out of memory");
+    s->free_cores = m->cores;
+    s->free_disks = m->disks;
+    for (i = 0; i < m->n_locks; i++) {
+        s->l[i].owner = PROPER_SIM_NONE;
+        s->l[i].count = m->locks[i].kind == PROPER_SIM_SEMAPHORE ? m->locks[i].count : 0;
+        s->l[i].parties = m->locks[i].kind != PROPER_SIM_BARRIER ? 0
+                          : m->locks[i].pool != PROPER_SIM_NONE ? m->pools[m->locks[i].pool].threads
+                                                                : m->locks[i].count;
+    }
+    for (i = 1; i <= B; i++) proper__sim_schedule(s, s->horizon * (double)i / (double)B, PROPER__SIM_EV_SNAP, i, 0);
+    for (i = 0, k = 0; i < m->n_sources; i++) {
+        const proper_sim_source *src = &m->sources[i];
+        if (!src->closed) {
+            proper__sim_schedule(s, proper__sim_sample(s, &src->dist, &s->al_src[i]), PROPER__SIM_EV_ARRIVAL, i, 0);
+        } else {
+            for (j = 0; j < src->count; j++, k++) {
+                s->client_src[k] = i;
+                proper__sim_client_next(s, k);
+            }
+        }
+    }
+    for (i = 0, k = 0; i < m->n_pools; i++)
+        for (j = 0; j < m->pools[i].threads; j++, k++) {
+            s->th[k].pool = i;
+            s->th[k].node = 0;
+            s->th[k].task = PROPER_SIM_NONE;
+            s->th[k].resume = 0;
+            if (proper__sim_fifo_push(&s->ready, k)) return proper__sim_fail(s, PROPER_ENOMEM, "out of memory");
+        }
+    return s->status;
+}
+
+static void proper__sim_event(proper__sim *s, const proper__sim_ev *e) {
+    size_t i;
+    switch (e->kind) {
+    case PROPER__SIM_EV_ARRIVAL: {
+        const proper_sim_source *src = &s->m->sources[e->id];
+        size_t t = proper__sim_task_new(s, PROPER_SIM_NONE);
+        if (t == PROPER_SIM_NONE) return;
+        proper__sim_offer(s, src->queue, t);
+        s->arrived[e->id]++;
+        if (src->count == 0 || s->arrived[e->id] < src->count)
+            proper__sim_schedule(s, s->now + proper__sim_sample(s, &src->dist, &s->al_src[e->id]),
+                                 PROPER__SIM_EV_ARRIVAL, e->id, 0);
+        break;
+    }
+    case PROPER__SIM_EV_ISSUE: {
+        size_t t = proper__sim_task_new(s, e->id);
+        if (t == PROPER_SIM_NONE) return;
+        proper__sim_offer(s, s->m->sources[s->client_src[e->id]].queue, t);
+        break;
+    }
+    case PROPER__SIM_EV_CPU: proper__sim_cpu_end(s, e->id); break;
+    case PROPER__SIM_EV_PS:
+        if (e->gen == s->ps_gen) proper__sim_ps_end(s, e->id);
+        break;
+    case PROPER__SIM_EV_DISK: proper__sim_disk_end(s, e->id); break;
+    case PROPER__SIM_EV_DELAY: proper__sim_ready(s, e->id); break;
+    case PROPER__SIM_EV_TIMEOUT:
+        if (e->gen == s->th[e->id].gen) proper__sim_timeout(s, e->id);
+        break;
+    case PROPER__SIM_EV_SNAP:
+        for (i = 0; i < s->n_acc; i++) {
+            proper__sim_acc_set(s, i, s->acc_value[i]);
+            s->snap[e->id * s->n_acc + i] = s->acc_area[i];
+        }
+        break;
+    }
+}
+
+static int proper__sim_dcmp(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* MSER (White 1997) on a series of batch means: the number of leading
+ * points to discard, at most half of them, minimising the squared standard
+ * error of the mean of the rest. */
+static size_t proper__sim_mser(const double *z, size_t m) {
+    size_t d, best = 0, i;
+    double s1 = 0, s2 = 0, bestv = INFINITY;
+    if (m < 4) return 0;
+    for (i = 0; i < m; i++) { s1 += z[i]; s2 += z[i] * z[i]; }
+    for (d = 0; d <= m / 2; d++) {
+        double k = (double)(m - d), v = (s2 - s1 * s1 / k) / (k * k);
+        if (v < bestv) { bestv = v; best = d; }
+        s1 -= z[d];
+        s2 -= z[d] * z[d];
+    }
+    return best;
+}
+
+/* Add one replication's response times (sum and count per bucket) and
+ * completions per bucket to the warm-up series. */
+static void proper__sim_series(const proper__sim *s, double *rsum, double *rcnt, double *comp) {
+    size_t i, B = PROPER_SIM_BUCKETS;
+    for (i = 0; i < s->n_comp; i++) {
+        size_t b = (size_t)(s->c_time[i] / s->horizon * (double)B);
+        if (b >= B) b = B - 1;
+        comp[b] += 1;
+        if (!isnan(s->c_resp[i])) { rsum[b] += s->c_resp[i]; rcnt[b] += 1; }
+    }
+}
+
+/* The warm-up from the series summed over replications: MSER on the mean
+ * response time per bucket (completions per bucket when no completion has a
+ * response time), buckets without completions left out. */
+static double proper__sim_warmup(const proper__sim *s, const double *rsum, const double *rcnt, const double *comp) {
+    size_t B = PROPER_SIM_BUCKETS, i, n = 0, d, total = 0;
+    double z[PROPER_SIM_BUCKETS];
+    size_t at[PROPER_SIM_BUCKETS];
+    for (i = 0; i < B; i++) total += rcnt[i] > 0;
+    for (i = 0; i < B; i++) {
+        if (total ? rcnt[i] > 0 : 1) {
+            z[n] = total ? rsum[i] / rcnt[i] : comp[i];
+            at[n++] = i;
+        }
+    }
+    d = proper__sim_mser(z, n);
+    return d ? s->horizon * (double)at[d] / (double)B : 0.0;
+}
+
+/* Outputs of one replication measured from the warm-up tw (rounded up to
+ * a bucket boundary): out[0..4] throughput, mean response, response
+ * quantile, cpu, disk; then locks, queues; *warm the warm-up used. */
+static int proper__sim_measure(proper__sim *s, const proper_sim_opts *o, double tw, double *out, double *warm,
+                               double *completed) {
+    size_t B = PROPER_SIM_BUCKETS, b, i, nr = 0, first = 0;
+    double H = s->horizon, span, sum = 0;
+    double *r = (double *)proper_calloc(s->n_comp ? s->n_comp : 1, sizeof(double));
+    if (!r) return proper__sim_fail(s, PROPER_ENOMEM, "out of memory");
+    b = (size_t)ceil(tw / (H / (double)B) - 1e-9);
+    if (tw <= 0) b = 0;
+    if (b >= B) b = B - 1;
+    tw = H * (double)b / (double)B;
+    span = H - tw;
+    *warm = tw;
+    while (first < s->n_comp && s->c_time[first] < tw) first++;
+    for (i = first; i < s->n_comp; i++)
+        if (!isnan(s->c_resp[i])) { r[nr++] = s->c_resp[i]; sum += s->c_resp[i]; }
+    *completed = (double)(s->n_comp - first);
+    out[0] = (double)(s->n_comp - first) / span;
+    out[1] = nr ? sum / (double)nr : NAN;
+    if (nr) {
+        double h = o->quantile * (double)(nr - 1);
+        size_t lo = (size_t)floor(h);
+        qsort(r, nr, sizeof(double), proper__sim_dcmp);
+        out[2] = lo + 1 < nr ? r[lo] + (h - (double)lo) * (r[lo + 1] - r[lo]) : r[nr - 1];
+    } else {
+        out[2] = NAN;
+    }
+    for (i = 0; i < s->n_acc; i++) {
+        double a = (s->snap[B * s->n_acc + i] - s->snap[b * s->n_acc + i]) / span;
+        if (i == 0) a /= (double)s->m->cores;
+        if (i == 1) a = s->m->disks ? a / (double)s->m->disks : 0.0;
+        out[3 + i] = a;
+    }
+    PROPER_FREE(r);
+    return PROPER_OK;
+}
+
+/* ---- results ---- */
+
+PROPER_API proper_sim_opts proper_sim_opts_default(void) {
+    proper_sim_opts o;
+    o.horizon = 1000;
+    o.warmup = -1;
+    o.replications = 10;
+    o.level = 0.95;
+    o.quantile = 0.95;
+    o.seed = 1;
+    o.max_events = 0;
+    return o;
+}
+
+PROPER_API void proper_sim_result_init(proper_sim_result *r) { memset(r, 0, sizeof *r); }
+
+PROPER_API void proper_sim_result_free(proper_sim_result *r) {
+    PROPER_FREE(r->lock_util);
+    PROPER_FREE(r->queue_len);
+    proper_sim_result_init(r);
+}
+
+/* The interval of the finite values x[0], x[stride], ... (n of them). */
+static void proper__sim_interval(const double *x, size_t n, size_t stride, double level, proper_interval *out) {
+    size_t i, k = 0;
+    double mean = 0, m2 = 0;
+    for (i = 0; i < n; i++) {
+        double v = x[i * stride];
+        if (isnan(v)) continue;
+        k++;
+        m2 += (v - mean) * (v - mean) * (double)(k - 1) / (double)k;
+        mean += (v - mean) / (double)k;
+    }
+    out->estimate = k ? mean : NAN;
+    out->lo = out->hi = NAN;
+    if (k >= 2) {
+        double sd = sqrt(m2 / (double)(k - 1));
+        if (proper_stats_t_interval(mean, sd, k, level, out, NULL)) out->lo = out->hi = NAN;
+        out->estimate = mean;
+    }
+}
+
+static int proper__sim_tables(proper__sim *s, int build) {
+    const proper_sim_model *m = s->m;
+    size_t i, j, total = 0;
+    if (!build) {
+        if (s->node_base) {
+            for (i = 0; i < m->n_pools; i++) total += m->pools[i].n_nodes;
+            for (i = 0; i < total; i++) {
+                proper_alias_free(&s->al_dist[i]);
+                proper_alias_free(&s->al_count[i]);
+            }
+            for (i = 0; i < m->n_sources; i++) proper_alias_free(&s->al_src[i]);
+        }
+        PROPER_FREE(s->node_base);
+        PROPER_FREE(s->al_dist);
+        PROPER_FREE(s->al_count);
+        PROPER_FREE(s->al_src);
+        s->node_base = NULL;
+        s->al_dist = s->al_count = s->al_src = NULL;
+        return PROPER_OK;
+    }
+    s->node_base = (size_t *)proper_calloc(m->n_pools + 1, sizeof(size_t));
+    if (!s->node_base) return proper__sim_fail(s, PROPER_ENOMEM, "out of memory");
+    for (i = 0; i < m->n_pools; i++) {
+        s->node_base[i] = total;
+        total += m->pools[i].n_nodes;
+    }
+    s->node_base[m->n_pools] = total;
+    s->al_dist = (proper_alias *)proper_calloc(total + 1, sizeof(proper_alias));
+    s->al_count = (proper_alias *)proper_calloc(total + 1, sizeof(proper_alias));
+    s->al_src = (proper_alias *)proper_calloc(m->n_sources + 1, sizeof(proper_alias));
+    if (!s->al_dist || !s->al_count || !s->al_src) return proper__sim_fail(s, PROPER_ENOMEM, "out of memory");
+    for (i = 0; i < m->n_pools; i++)
+        for (j = 0; j < m->pools[i].n_nodes; j++) {
+            const proper_sim_node *n = &m->pools[i].nodes[j];
+            if (n->dist.kind == PROPER_SIM_EMPIRICAL &&
+                proper_alias_create(&s->al_dist[s->node_base[i] + j], n->dist.weights, n->dist.n, s->err))
+                return s->status = s->err ? s->err->code : PROPER_EINVAL;
+            if (n->has_count && n->count.kind == PROPER_SIM_EMPIRICAL &&
+                proper_alias_create(&s->al_count[s->node_base[i] + j], n->count.weights, n->count.n, s->err))
+                return s->status = s->err ? s->err->code : PROPER_EINVAL;
+        }
+    for (i = 0; i < m->n_sources; i++)
+        if (m->sources[i].dist.kind == PROPER_SIM_EMPIRICAL &&
+            proper_alias_create(&s->al_src[i], m->sources[i].dist.weights, m->sources[i].dist.n, s->err))
+            return s->status = s->err ? s->err->code : PROPER_EINVAL;
+    return PROPER_OK;
+}
+
+/* One replication from t = 0 to the horizon on s->rng. */
+static int proper__sim_replicate(proper__sim *s) {
+    if (proper__sim_setup(s) != PROPER_OK) return s->status;
+    proper__sim_drain(s);
+    while (s->n_heap && !s->status) {
+        proper__sim_ev e = proper__sim_pop(s);
+        if (e.t > s->horizon) break;
+        s->now = e.t;
+        if (++s->events > s->max_events && s->max_events) {
+            proper__sim_fail(s, PROPER_ELIMIT,
+                             "a replication needed more than %llu events (raise the limit or shorten the horizon)",
+                             s->max_events);
+            break;
+        }
+        proper__sim_event(s, &e);
+        proper__sim_drain(s);
+        if (e.kind == PROPER__SIM_EV_SNAP && e.id == PROPER_SIM_BUCKETS) break;
+    }
+    return s->status;
+}
+
+PROPER_API int proper_sim_run(const proper_sim_model *m, const proper_sim_opts *opts, proper_sim_result *out,
+                              proper_error *err) {
+    proper_sim_opts o = opts ? *opts : proper_sim_opts_default();
+    proper__sim s;
+    proper_sim_result res;
+    size_t R, r, k, nout = 5 + m->n_locks + m->n_queues;
+    double *vals = NULL, *warm = NULL, tw;
+    int rc;
+    if ((rc = proper_sim_validate(m, err))) return rc;
+    if (!(o.horizon > 0) || isinf(o.horizon)) return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "the horizon must be finite and > 0");
+    if (o.replications < 1 || o.replications > 1000000)
+        return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "replications must be between 1 and 1000000");
+    if (!(o.level > 0 && o.level < 1)) return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "the level must be in (0, 1)");
+    if (!(o.quantile >= 0 && o.quantile <= 1)) return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "the quantile must be in [0, 1]");
+    if (isnan(o.warmup) || (o.warmup >= 0 && !(o.warmup < o.horizon)))
+        return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "the warm-up must be shorter than the horizon");
+    R = o.replications;
+    memset(&s, 0, sizeof s);
+    s.m = m;
+    s.err = err;
+    s.horizon = o.horizon;
+    s.max_events = o.max_events;
+    proper_sim_result_init(&res);
+    vals = (double *)proper_calloc(R * nout, sizeof(double));
+    warm = (double *)proper_calloc(R, sizeof(double));
+    res.lock_util = (proper_interval *)proper_calloc(m->n_locks ? m->n_locks : 1, sizeof(proper_interval));
+    res.queue_len = (proper_interval *)proper_calloc(m->n_queues ? m->n_queues : 1, sizeof(proper_interval));
+    if (!vals || !warm || !res.lock_util || !res.queue_len) {
+        rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+        goto done;
+    }
+    res.n_locks = m->n_locks;
+    res.n_queues = m->n_queues;
+    res.replications = R;
+    proper_rng_seed(&s.rng, o.seed);
+    if ((rc = proper__sim_tables(&s, 1))) goto done;
+    tw = o.warmup;
+    if (tw < 0) {
+        /* pass 1: the warm-up from the series over all replications (the
+         * same streams are replayed in pass 2) */
+        proper_rng keep = s.rng;
+        double *series = (double *)proper_calloc(3 * PROPER_SIM_BUCKETS, sizeof(double));
+        if (!series) { rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory"); goto done; }
+        for (r = 0; r < R && !s.status; r++) {
+            proper_rng next = s.rng;
+            proper_rng_jump(&next);
+            if (proper__sim_replicate(&s) == PROPER_OK)
+                proper__sim_series(&s, series, series + PROPER_SIM_BUCKETS, series + 2 * PROPER_SIM_BUCKETS);
+            res.events += s.events;
+            proper__sim_free_rt(&s);
+            s.rng = next;
+        }
+        if (!s.status) tw = proper__sim_warmup(&s, series, series + PROPER_SIM_BUCKETS, series + 2 * PROPER_SIM_BUCKETS);
+        PROPER_FREE(series);
+        if (s.status) { rc = s.status; goto done; }
+        s.rng = keep;
+    }
+    for (r = 0; r < R; r++) {
+        proper_rng next = s.rng;
+        double completed = 0;
+        proper_rng_jump(&next); /* the next replication's stream */
+        if (proper__sim_replicate(&s) == PROPER_OK)
+            proper__sim_measure(&s, &o, tw, vals + r * nout, &warm[r], &completed);
+        res.events += s.events;
+        res.dropped += s.dropped;
+        res.completed += completed;
+        proper__sim_free_rt(&s);
+        s.rng = next;
+        if (s.status) { rc = s.status; goto done; }
+    }
+    proper__sim_interval(vals + 0, R, nout, o.level, &res.throughput);
+    proper__sim_interval(vals + 1, R, nout, o.level, &res.response);
+    proper__sim_interval(vals + 2, R, nout, o.level, &res.response_q);
+    proper__sim_interval(vals + 3, R, nout, o.level, &res.cpu_util);
+    proper__sim_interval(vals + 4, R, nout, o.level, &res.disk_util);
+    for (k = 0; k < m->n_locks; k++) proper__sim_interval(vals + 5 + k, R, nout, o.level, &res.lock_util[k]);
+    for (k = 0; k < m->n_queues; k++) proper__sim_interval(vals + 5 + m->n_locks + k, R, nout, o.level, &res.queue_len[k]);
+    res.warmup = 0;
+    for (r = 0; r < R; r++) res.warmup += warm[r] / (double)R;
+    proper_sim_result_free(out);
+    *out = res;
+    res.lock_util = res.queue_len = NULL;
+    rc = PROPER_OK;
+done:
+    proper__sim_tables(&s, 0);
+    proper__sim_free_rt(&s);
+    PROPER_FREE(vals);
+    PROPER_FREE(warm);
+    PROPER_FREE(res.lock_util);
+    PROPER_FREE(res.queue_len);
+    return rc;
+}
+
+/* ---- the model file ---------------------------------------------------------- */
+
+typedef struct proper__sim_ref {
+    size_t pool, node, slot; /* slot n_next: the timeout's else node; pool NONE: a barrier's pool */
+    char *name;
+    int line, col;
+} proper__sim_ref;
+
+typedef struct proper__sim_parser {
+    proper_cursor c;
+    proper_error *err;
+    proper_sim_model m;
+    proper__sim_ref *refs;
+    size_t n_refs, cap_refs;
+    size_t threads, clients;
+} proper__sim_parser;
+
+static int proper__sim_err(proper__sim_parser *P, int code, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static int proper__sim_err(proper__sim_parser *P, int code, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    proper_error_setv(P->err, code, P->c.file, P->c.line, P->c.col, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+static void proper__sim_ws(proper__sim_parser *P) {
+    proper_cursor_skip_blanks(&P->c);
+    if (P->c.p < P->c.end && *P->c.p == '#')
+        while (P->c.p < P->c.end && *P->c.p != '\n') proper_cursor_advance(&P->c);
+}
+
+static int proper__sim_eol(proper__sim_parser *P) {
+    proper__sim_ws(P);
+    return P->c.p >= P->c.end || *P->c.p == '\n';
+}
+
+static int proper__sim_name_start(char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_'; }
+static int proper__sim_name_char(const char *p, const char *end) {
+    char ch = *p;
+    if (proper__sim_name_start(ch) || (ch >= '0' && ch <= '9') || ch == '.') return 1;
+    return ch == '-' && !(p + 1 < end && p[1] == '>');
+}
+
+/* A name at the cursor: its start and length (0 when there is none). */
+static size_t proper__sim_word(proper__sim_parser *P, const char **s) {
+    const char *p;
+    proper__sim_ws(P);
+    p = P->c.p;
+    *s = p;
+    if (p >= P->c.end || !proper__sim_name_start(*p)) return 0;
+    while (p < P->c.end && proper__sim_name_char(p, P->c.end)) p++;
+    return (size_t)(p - *s);
+}
+
+static void proper__sim_skip(proper__sim_parser *P, size_t n) {
+    while (n--) proper_cursor_advance(&P->c);
+}
+
+/* 1 (and consume it) when the next word is kw. */
+static int proper__sim_kw(proper__sim_parser *P, const char *kw) {
+    const char *s;
+    size_t n = proper__sim_word(P, &s);
+    if (n == strlen(kw) && memcmp(s, kw, n) == 0) {
+        proper__sim_skip(P, n);
+        return 1;
+    }
+    return 0;
+}
+
+static int proper__sim_expect_kw(proper__sim_parser *P, const char *kw) {
+    if (proper__sim_kw(P, kw)) return PROPER_OK;
+    return proper__sim_err(P, PROPER_EPARSE, "expected '%s'", kw);
+}
+
+static int proper__sim_punct(proper__sim_parser *P, const char *tok) {
+    size_t n = strlen(tok);
+    proper__sim_ws(P);
+    if ((size_t)(P->c.end - P->c.p) >= n && memcmp(P->c.p, tok, n) == 0) {
+        proper__sim_skip(P, n);
+        return 1;
+    }
+    return 0;
+}
+
+static int proper__sim_expect_punct(proper__sim_parser *P, const char *tok) {
+    if (proper__sim_punct(P, tok)) return PROPER_OK;
+    return proper__sim_err(P, PROPER_EPARSE, "expected '%s'", tok);
+}
+
+/* A new name (owned by the caller). */
+static int proper__sim_name(proper__sim_parser *P, char **out, const char *what) {
+    const char *s;
+    size_t n = proper__sim_word(P, &s);
+    if (n == 0) return proper__sim_err(P, PROPER_EPARSE, "expected %s", what);
+    if (!(*out = proper_strndup(s, n))) return proper__sim_err(P, PROPER_ENOMEM, "out of memory");
+    proper__sim_skip(P, n);
+    return PROPER_OK;
+}
+
+static int proper__sim_number(proper__sim_parser *P, double *v) {
+    proper__sim_ws(P);
+    return proper_parse_double(&P->c, v, P->err);
+}
+
+static int proper__sim_count(proper__sim_parser *P, size_t *v, size_t max, const char *what) {
+    long long x;
+    proper_cursor at;
+    int rc;
+    proper__sim_ws(P);
+    at = P->c;
+    if ((rc = proper_parse_int(&P->c, &x, P->err))) return rc;
+    if (x < 0 || (unsigned long long)x > (unsigned long long)max)
+        return proper_cursor_error(&at, P->err, PROPER_ERANGE, "%s must be between 0 and %llu", what,
+                                   (unsigned long long)max);
+    *v = (size_t)x;
+    return PROPER_OK;
+}
+
+static int proper__sim_expect_eol(proper__sim_parser *P) {
+    if (proper__sim_eol(P)) return PROPER_OK;
+    return proper__sim_err(P, PROPER_EPARSE, "expected the end of the line");
+}
+
+static int proper__sim_dist(proper__sim_parser *P, proper_sim_dist *d) {
+    proper_cursor at;
+    proper_error e;
+    const char *s;
+    size_t n, cap = 0;
+    int rc;
+    proper_sim_dist t;
+    proper__sim_ws(P);
+    at = P->c;
+    n = proper__sim_word(P, &s);
+    proper_sim_dist_init(&t);
+    if (n == 5 && !memcmp(s, "const", 5)) t.kind = PROPER_SIM_CONST;
+    else if (n == 3 && !memcmp(s, "exp", 3)) t.kind = PROPER_SIM_EXP;
+    else if (n == 7 && !memcmp(s, "uniform", 7)) t.kind = PROPER_SIM_UNIFORM;
+    else if (n == 6 && !memcmp(s, "erlang", 6)) t.kind = PROPER_SIM_ERLANG;
+    else if (n == 9 && !memcmp(s, "empirical", 9)) t.kind = PROPER_SIM_EMPIRICAL;
+    else return proper__sim_err(P, PROPER_EPARSE, "expected a distribution: const, exp, uniform, erlang or empirical");
+    proper__sim_skip(P, n);
+    if ((rc = proper__sim_expect_punct(P, "("))) return rc;
+    if (t.kind == PROPER_SIM_EMPIRICAL) {
+        do {
+            double v, w;
+            if ((rc = proper__sim_number(P, &v)) || (rc = proper__sim_expect_punct(P, ":")) ||
+                (rc = proper__sim_number(P, &w)))
+                goto fail;
+            if (t.n == cap) {
+                size_t c2 = cap;
+                if (proper_reserve(&t.values, &c2, t.n + 1, sizeof(double)) ||
+                    proper_reserve(&t.weights, &cap, t.n + 1, sizeof(double))) {
+                    rc = proper__sim_err(P, PROPER_ENOMEM, "out of memory");
+                    goto fail;
+                }
+                if (c2 < cap) cap = c2;
+            }
+            t.values[t.n] = v;
+            t.weights[t.n++] = w;
+        } while (proper__sim_punct(P, ","));
+    } else {
+        if ((rc = proper__sim_number(P, t.kind == PROPER_SIM_ERLANG ? &t.b : &t.a))) goto fail;
+        if (t.kind == PROPER_SIM_UNIFORM || t.kind == PROPER_SIM_ERLANG) {
+            if ((rc = proper__sim_expect_punct(P, ",")) || (rc = proper__sim_number(P, t.kind == PROPER_SIM_ERLANG ? &t.a : &t.b)))
+                goto fail;
+        }
+    }
+    if ((rc = proper__sim_expect_punct(P, ")"))) goto fail;
+    if (proper__sim_dist_check(&t, "distribution", &e)) {
+        rc = proper_cursor_error(&at, P->err, e.code, "%s", e.message);
+        goto fail;
+    }
+    proper_sim_dist_free(d);
+    *d = t;
+    return PROPER_OK;
+fail:
+    proper_sim_dist_free(&t);
+    return rc;
+}
+
+/* Index of a declared object of the model named s[0..n), or NONE. */
+static size_t proper__sim_find(const proper_sim_model *m, int what, const char *s, size_t n) {
+    size_t i;
+#define PROPER__SIM_FIND(arr, cnt)                                                                   \
+    for (i = 0; i < (cnt); i++)                                                                      \
+        if ((arr)[i].name && strlen((arr)[i].name) == n && memcmp((arr)[i].name, s, n) == 0) return i;
+    if (what == 'q') { PROPER__SIM_FIND(m->queues, m->n_queues) }
+    if (what == 'l') { PROPER__SIM_FIND(m->locks, m->n_locks) }
+    if (what == 'p') { PROPER__SIM_FIND(m->pools, m->n_pools) }
+    if (what == 's') { PROPER__SIM_FIND(m->sources, m->n_sources) }
+#undef PROPER__SIM_FIND
+    return PROPER_SIM_NONE;
+}
+
+static int proper__sim_new_name(proper__sim_parser *P, char **out, const char *what) {
+    const char *s;
+    size_t n = proper__sim_word(P, &s);
+    if (n && (proper__sim_find(&P->m, 'q', s, n) != PROPER_SIM_NONE || proper__sim_find(&P->m, 'l', s, n) != PROPER_SIM_NONE ||
+              proper__sim_find(&P->m, 'p', s, n) != PROPER_SIM_NONE || proper__sim_find(&P->m, 's', s, n) != PROPER_SIM_NONE))
+        return proper__sim_err(P, PROPER_EINVAL, "'%.*s' is already declared", (int)n, s);
+    return proper__sim_name(P, out, what);
+}
+
+/* A reference to a declared queue ('q') or lock ('l'). */
+static int proper__sim_use(proper__sim_parser *P, int what, size_t *idx) {
+    const char *s;
+    size_t n = proper__sim_word(P, &s);
+    if (n == 0) return proper__sim_err(P, PROPER_EPARSE, "expected a %s name", what == 'q' ? "queue" : "lock");
+    *idx = proper__sim_find(&P->m, what, s, n);
+    if (*idx == PROPER_SIM_NONE)
+        return proper__sim_err(P, PROPER_EUNDEFINED, "unknown %s '%.*s'", what == 'q' ? "queue" : "lock", (int)n, s);
+    proper__sim_skip(P, n);
+    return PROPER_OK;
+}
+
+static int proper__sim_add_ref(proper__sim_parser *P, size_t pool, size_t node, size_t slot) {
+    proper__sim_ref r;
+    int rc;
+    proper__sim_ws(P);
+    r.pool = pool;
+    r.node = node;
+    r.slot = slot;
+    r.line = P->c.line;
+    r.col = P->c.col;
+    if ((rc = proper__sim_name(P, &r.name, "a node name"))) return rc;
+    if (proper_reserve(&P->refs, &P->cap_refs, P->n_refs + 1, sizeof r)) {
+        PROPER_FREE(r.name);
+        return proper__sim_err(P, PROPER_ENOMEM, "out of memory");
+    }
+    P->refs[P->n_refs++] = r;
+    return PROPER_OK;
+}
+
+static const char *proper__sim_ops[] = {"nop", "cpu", "delay", "io", "get", "put", "done", "lock", "unlock",
+                                        "rlock", "wlock", "wait", "post", "await", "cwait", "signal", "broadcast"};
+
+/* One node line of pool pi (the cursor at its name). */
+static int proper__sim_node_line(proper__sim_parser *P, size_t pi) {
+    proper_sim_pool *p = &P->m.pools[pi];
+    proper_sim_node *n;
+    proper_cursor at;
+    const char *s;
+    size_t w, i, k, ni;
+    int rc, op = -1;
+    double sum = 0;
+    size_t cap_next = 0;
+    {
+        size_t cap = p->n_nodes;
+        if (proper_reserve(&p->nodes, &cap, p->n_nodes + 1, sizeof *p->nodes))
+            return proper__sim_err(P, PROPER_ENOMEM, "out of memory");
+    }
+    ni = p->n_nodes;
+    n = &p->nodes[ni];
+    memset(n, 0, sizeof *n);
+    proper_sim_dist_init(&n->dist);
+    proper_sim_dist_init(&n->count);
+    n->timeout = INFINITY;
+    n->obj = n->obj2 = n->on_timeout = PROPER_SIM_NONE;
+    p->n_nodes++;
+    proper__sim_ws(P);
+    at = P->c;
+    w = proper__sim_word(P, &s);
+    for (i = 0; w && i < ni; i++)
+        if (strlen(p->nodes[i].name) == w && memcmp(p->nodes[i].name, s, w) == 0)
+            return proper__sim_err(P, PROPER_EINVAL, "node '%.*s' is already in pool %s", (int)w, s, p->name);
+    if ((rc = proper__sim_name(P, &n->name, "a node name"))) return rc;
+    if ((rc = proper__sim_expect_punct(P, ":"))) return rc;
+    w = proper__sim_word(P, &s);
+    for (i = 0; i < sizeof proper__sim_ops / sizeof proper__sim_ops[0]; i++)
+        if (strlen(proper__sim_ops[i]) == w && memcmp(proper__sim_ops[i], s, w) == 0) op = (int)i;
+    if (op < 0) return proper__sim_err(P, PROPER_EPARSE, "expected an operation (cpu, io, delay, get, put, done, lock, ...)");
+    proper__sim_skip(P, w);
+    n->op = (proper_sim_op)op;
+    if (proper__sim_op_has_dist(n->op) && (rc = proper__sim_dist(P, &n->dist))) return rc;
+    if (n->op == PROPER_SIM_OP_IO && proper__sim_kw(P, "k")) {
+        n->has_count = 1;
+        if ((rc = proper__sim_dist(P, &n->count))) return rc;
+    }
+    if (proper__sim_op_has_queue(n->op) && (rc = proper__sim_use(P, 'q', &n->obj))) return rc;
+    if (proper__sim_op_has_lock(n->op)) {
+        proper__sim_ws(P);
+        at = P->c;
+        if ((rc = proper__sim_use(P, 'l', &n->obj))) return rc;
+        if (!proper__sim_op_lock_ok(n->op, P->m.locks[n->obj].kind))
+            return proper_cursor_error(&at, P->err, PROPER_EINVAL, "%s cannot be applied to lock %s",
+                                       proper__sim_ops[op], P->m.locks[n->obj].name);
+        if (n->op == PROPER_SIM_OP_CWAIT) {
+            proper__sim_ws(P);
+            at = P->c;
+            if ((rc = proper__sim_use(P, 'l', &n->obj2))) return rc;
+            if (P->m.locks[n->obj2].kind != PROPER_SIM_MUTEX)
+                return proper_cursor_error(&at, P->err, PROPER_EINVAL, "cwait needs a mutex after its condition");
+        }
+    }
+    proper__sim_ws(P);
+    at = P->c;
+    if (proper__sim_kw(P, "timeout")) {
+        if (!proper__sim_op_has_timeout(n->op))
+            return proper_cursor_error(&at, P->err, PROPER_EINVAL, "%s takes no timeout", proper__sim_ops[op]);
+        proper__sim_ws(P);
+        at = P->c;
+        if ((rc = proper__sim_number(P, &n->timeout))) return rc;
+        if (!(n->timeout >= 0)) return proper_cursor_error(&at, P->err, PROPER_ERANGE, "a timeout must be >= 0");
+        if ((rc = proper__sim_expect_kw(P, "else"))) return rc;
+        if ((rc = proper__sim_add_ref(P, pi, ni, PROPER_SIM_NONE))) return rc;
+    }
+    proper__sim_ws(P);
+    at = P->c;
+    if (proper__sim_punct(P, "->")) {
+        do {
+            double pr = 1;
+            proper_cursor pat;
+            size_t c2 = cap_next;
+            n = &p->nodes[ni];
+            if (proper_reserve(&n->next, &c2, n->n_next + 1, sizeof(size_t)) ||
+                proper_reserve(&n->prob, &cap_next, n->n_next + 1, sizeof(double)))
+                return proper__sim_err(P, PROPER_ENOMEM, "out of memory");
+            if (c2 < cap_next) cap_next = c2;
+            n->next[n->n_next] = PROPER_SIM_NONE;
+            n->prob[n->n_next] = 1;
+            k = n->n_next++;
+            if ((rc = proper__sim_add_ref(P, pi, ni, k))) return rc;
+            proper__sim_ws(P);
+            pat = P->c;
+            if (P->c.p < P->c.end && ((*P->c.p >= '0' && *P->c.p <= '9') || *P->c.p == '.' || *P->c.p == '-' || *P->c.p == '+')) {
+                if ((rc = proper__sim_number(P, &pr))) return rc;
+                if (!(pr >= 0 && pr <= 1)) return proper_cursor_error(&pat, P->err, PROPER_EPROB, "a probability must be in [0, 1]");
+            }
+            n->prob[k] = pr;
+            sum += pr;
+        } while (proper__sim_punct(P, ","));
+        if (fabs(sum - 1) > PROPER_SIM_PROB_TOL)
+            return proper_cursor_error(&at, P->err, PROPER_EPROB, "the successor probabilities sum to %.17g, not 1", sum);
+    }
+    return proper__sim_expect_eol(P);
+}
+
+/* Resolve the node names of pool pi (refs from `from` on). */
+static int proper__sim_resolve(proper__sim_parser *P, size_t pi, size_t from) {
+    size_t i, j;
+    proper_sim_pool *p = &P->m.pools[pi];
+    for (i = from; i < P->n_refs; i++) {
+        proper__sim_ref *r = &P->refs[i];
+        size_t found = PROPER_SIM_NONE;
+        for (j = 0; j < p->n_nodes; j++)
+            if (strcmp(p->nodes[j].name, r->name) == 0) { found = j; break; }
+        if (found == PROPER_SIM_NONE)
+            return proper_error_set(P->err, PROPER_EUNDEFINED, P->c.file, r->line, r->col, "no node '%s' in pool %s", r->name, p->name);
+        if (r->slot == PROPER_SIM_NONE) p->nodes[r->node].on_timeout = found;
+        else p->nodes[r->node].next[r->slot] = found;
+    }
+    return PROPER_OK;
+}
+
+static int proper__sim_pool_block(proper__sim_parser *P) {
+    proper_sim_pool *p;
+    proper_cursor at;
+    size_t from = P->n_refs, pi;
+    int rc;
+    {
+        size_t cap = P->m.n_pools;
+        if (proper_reserve(&P->m.pools, &cap, P->m.n_pools + 1, sizeof *P->m.pools))
+            return proper__sim_err(P, PROPER_ENOMEM, "out of memory");
+    }
+    pi = P->m.n_pools;
+    p = &P->m.pools[pi];
+    memset(p, 0, sizeof *p);
+    if ((rc = proper__sim_new_name(P, &p->name, "a pool name"))) return rc;
+    P->m.n_pools++;
+    if ((rc = proper__sim_expect_kw(P, "threads"))) return rc;
+    proper__sim_ws(P);
+    at = P->c;
+    if ((rc = proper__sim_count(P, &p->threads, PROPER_SIM_MAX_THREADS, "threads"))) return rc;
+    P->threads += p->threads;
+    if (P->threads > PROPER_SIM_MAX_THREADS)
+        return proper_cursor_error(&at, P->err, PROPER_ELIMIT, "more than %d threads in the model", PROPER_SIM_MAX_THREADS);
+    if ((rc = proper__sim_expect_eol(P))) return rc;
+    for (;;) {
+        if (P->c.p >= P->c.end) return proper__sim_err(P, PROPER_EPARSE, "pool %s: expected 'end'", p->name);
+        proper_cursor_advance(&P->c); /* the newline */
+        if (proper__sim_eol(P)) continue;
+        if (proper__sim_kw(P, "end")) break;
+        if ((rc = proper__sim_node_line(P, pi))) return rc;
+        p = &P->m.pools[pi];
+    }
+    if (p->n_nodes == 0) return proper__sim_err(P, PROPER_EINVAL, "pool %s has no nodes", p->name);
+    if ((rc = proper__sim_resolve(P, pi, from))) return rc;
+    while (P->n_refs > from) PROPER_FREE(P->refs[--P->n_refs].name);
+    return proper__sim_expect_eol(P);
+}
+
+static int proper__sim_statement(proper__sim_parser *P) {
+    proper_sim_model *m = &P->m;
+    proper_cursor at;
+    int rc;
+    if (proper__sim_kw(P, "cpu")) {
+        if ((rc = proper__sim_expect_kw(P, "cores"))) return rc;
+        proper__sim_ws(P);
+        at = P->c;
+        if ((rc = proper__sim_count(P, &m->cores, PROPER_SIM_MAX_THREADS, "cores"))) return rc;
+        if (m->cores < 1) return proper_cursor_error(&at, P->err, PROPER_ERANGE, "at least one core");
+        proper__sim_ws(P);
+        at = P->c;
+        if (proper__sim_kw(P, "ps")) m->quantum = 0;
+        else if (proper__sim_kw(P, "fifo")) m->quantum = INFINITY;
+        else if (proper__sim_kw(P, "quantum")) {
+            proper__sim_ws(P);
+            at = P->c;
+            if ((rc = proper__sim_number(P, &m->quantum))) return rc;
+            if (!(m->quantum > 0) || isinf(m->quantum))
+                return proper_cursor_error(&at, P->err, PROPER_ERANGE, "the time slice must be finite and > 0 (or say ps or fifo)");
+        } else return proper__sim_err(P, PROPER_EPARSE, "expected 'quantum', 'ps' or 'fifo'");
+    } else if (proper__sim_kw(P, "disk")) {
+        if ((rc = proper__sim_expect_kw(P, "servers"))) return rc;
+        if ((rc = proper__sim_count(P, &m->disks, PROPER_SIM_MAX_THREADS, "disk servers"))) return rc;
+    } else if (proper__sim_kw(P, "queue")) {
+        proper_sim_queue q;
+        size_t cap = m->n_queues;
+        memset(&q, 0, sizeof q);
+        if ((rc = proper__sim_new_name(P, &q.name, "a queue name"))) return rc;
+        if (proper__sim_kw(P, "capacity") && (rc = proper__sim_count(P, &q.capacity, (size_t)1 << 40, "capacity"))) {
+            PROPER_FREE(q.name);
+            return rc;
+        }
+        if (proper_reserve(&m->queues, &cap, m->n_queues + 1, sizeof q)) {
+            PROPER_FREE(q.name);
+            return proper__sim_err(P, PROPER_ENOMEM, "out of memory");
+        }
+        m->queues[m->n_queues++] = q;
+    } else if (proper__sim_kw(P, "lock")) {
+        proper_sim_lock l;
+        size_t cap = m->n_locks;
+        memset(&l, 0, sizeof l);
+        l.pool = PROPER_SIM_NONE;
+        if ((rc = proper__sim_new_name(P, &l.name, "a lock name"))) return rc;
+        if (proper_reserve(&m->locks, &cap, m->n_locks + 1, sizeof l)) {
+            PROPER_FREE(l.name);
+            return proper__sim_err(P, PROPER_ENOMEM, "out of memory");
+        }
+        m->locks[m->n_locks++] = l;
+        if (proper__sim_kw(P, "mutex")) l.kind = PROPER_SIM_MUTEX;
+        else if (proper__sim_kw(P, "rwlock")) l.kind = PROPER_SIM_RWLOCK;
+        else if (proper__sim_kw(P, "cond")) l.kind = PROPER_SIM_COND;
+        else if (proper__sim_kw(P, "semaphore")) {
+            l.kind = PROPER_SIM_SEMAPHORE;
+            if ((rc = proper__sim_count(P, &l.count, PROPER_SIM_MAX_CLIENTS, "permits"))) return rc;
+        } else if (proper__sim_kw(P, "barrier")) {
+            l.kind = PROPER_SIM_BARRIER;
+            if (proper__sim_kw(P, "pool")) {
+                if ((rc = proper__sim_add_ref(P, PROPER_SIM_NONE, m->n_locks - 1, 0))) return rc;
+            } else {
+                proper__sim_ws(P);
+                at = P->c;
+                if ((rc = proper__sim_count(P, &l.count, PROPER_SIM_MAX_CLIENTS, "parties"))) return rc;
+                if (l.count < 1) return proper_cursor_error(&at, P->err, PROPER_ERANGE, "a barrier needs at least one party");
+            }
+        } else return proper__sim_err(P, PROPER_EPARSE, "expected mutex, rwlock, cond, semaphore or barrier");
+        m->locks[m->n_locks - 1].kind = l.kind;
+        m->locks[m->n_locks - 1].count = l.count;
+    } else if (proper__sim_kw(P, "source")) {
+        proper_sim_source *src;
+        size_t cap = m->n_sources;
+        if (proper_reserve(&m->sources, &cap, m->n_sources + 1, sizeof *src)) return proper__sim_err(P, PROPER_ENOMEM, "out of memory");
+        src = &m->sources[m->n_sources];
+        memset(src, 0, sizeof *src);
+        proper_sim_dist_init(&src->dist);
+        if ((rc = proper__sim_new_name(P, &src->name, "a source name"))) return rc;
+        m->n_sources++;
+        if (proper__sim_kw(P, "open")) {
+            proper_cursor dat;
+            if ((rc = proper__sim_use(P, 'q', &src->queue)) || (rc = proper__sim_expect_kw(P, "interarrival"))) return rc;
+            proper__sim_ws(P);
+            dat = P->c;
+            if ((rc = proper__sim_dist(P, &src->dist))) return rc;
+            if (!(proper_sim_dist_mean(&src->dist) > 0))
+                return proper_cursor_error(&dat, P->err, PROPER_ERANGE, "the mean inter-arrival time must be > 0");
+            proper__sim_ws(P);
+            at = P->c;
+            if (proper__sim_kw(P, "count")) {
+                proper__sim_ws(P);
+                at = P->c;
+                if ((rc = proper__sim_count(P, &src->count, (size_t)1 << 50, "count"))) return rc;
+                if (src->count == 0) return proper_cursor_error(&at, P->err, PROPER_ERANGE, "count must be >= 1 (leave it out for no limit)");
+            }
+        } else if (proper__sim_kw(P, "closed")) {
+            if ((rc = proper__sim_use(P, 'q', &src->queue)) || (rc = proper__sim_expect_kw(P, "clients"))) return rc;
+            proper__sim_ws(P);
+            at = P->c;
+            src->closed = 1;
+            if ((rc = proper__sim_count(P, &src->count, PROPER_SIM_MAX_CLIENTS, "clients"))) return rc;
+            P->clients += src->count;
+            if (P->clients > PROPER_SIM_MAX_CLIENTS)
+                return proper_cursor_error(&at, P->err, PROPER_ELIMIT, "more than %d clients", PROPER_SIM_MAX_CLIENTS);
+            if ((rc = proper__sim_expect_kw(P, "think")) || (rc = proper__sim_dist(P, &src->dist))) return rc;
+        } else return proper__sim_err(P, PROPER_EPARSE, "expected 'open' or 'closed'");
+    } else if (proper__sim_kw(P, "pool")) {
+        return proper__sim_pool_block(P);
+    } else {
+        return proper__sim_err(P, PROPER_EPARSE, "expected cpu, disk, queue, lock, source or pool");
+    }
+    return proper__sim_expect_eol(P);
+}
+
+PROPER_API int proper_sim_parse(proper_sim_model *out, const char *text, size_t len, const char *name,
+                                proper_error *err) {
+    proper__sim_parser P;
+    size_t i;
+    int rc = PROPER_OK;
+    memset(&P, 0, sizeof P);
+    proper_cursor_init(&P.c, text, len, name);
+    P.err = err;
+    proper_sim_init(&P.m);
+    /* the header */
+    while (proper__sim_eol(&P) && P.c.p < P.c.end) proper_cursor_advance(&P.c);
+    if (!proper__sim_kw(&P, "proper-sim")) { rc = proper__sim_err(&P, PROPER_EPARSE, "expected the header 'proper-sim 1'"); goto done; }
+    {
+        proper_cursor at;
+        double v;
+        proper__sim_ws(&P);
+        at = P.c;
+        if ((rc = proper__sim_number(&P, &v))) goto done;
+        if (v != 1) { rc = proper_cursor_error(&at, err, PROPER_EUNSUPPORTED, "unsupported model version (this reader knows 1)"); goto done; }
+        if ((rc = proper__sim_expect_eol(&P))) goto done;
+    }
+    while (P.c.p < P.c.end) {
+        proper_cursor_advance(&P.c); /* the newline */
+        if (proper__sim_eol(&P)) continue;
+        if ((rc = proper__sim_statement(&P))) goto done;
+    }
+    /* barriers sized by a pool */
+    for (i = 0; i < P.n_refs; i++) {
+        proper__sim_ref *r = &P.refs[i];
+        size_t pi = proper__sim_find(&P.m, 'p', r->name, strlen(r->name));
+        if (pi == PROPER_SIM_NONE) {
+            rc = proper_error_set(err, PROPER_EUNDEFINED, name, r->line, r->col, "unknown pool '%s'", r->name);
+            goto done;
+        }
+        P.m.locks[r->node].pool = pi;
+    }
+    if ((rc = proper_sim_validate(&P.m, err))) {
+        if (err) {
+            char msg[PROPER_ERROR_MESSAGE_MAX];
+            memcpy(msg, err->message, sizeof msg);
+            msg[sizeof msg - 1] = '\0';
+            proper_error_set(err, rc, name, P.c.line, P.c.col, "%s", msg);
+        }
+        goto done;
+    }
+    proper_sim_free(out);
+    *out = P.m;
+    proper_sim_init(&P.m);
+done:
+    for (i = 0; i < P.n_refs; i++) PROPER_FREE(P.refs[i].name);
+    PROPER_FREE(P.refs);
+    proper_sim_free(&P.m);
+    return rc;
+}
+
+PROPER_API int proper_sim_read(proper_sim_model *out, const char *path, proper_error *err) {
+    char *text;
+    size_t len;
+    int rc = proper_read_file(path, &text, &len, err);
+    if (rc) return rc;
+    rc = proper_sim_parse(out, text, len, path, err);
+    PROPER_FREE(text);
+    return rc;
+}
+
+/* ---- printing ---- */
+
+static int proper__sim_valid_name(const char *s) {
+    const char *e;
+    if (!s || !proper__sim_name_start(*s)) return 0;
+    e = s + strlen(s);
+    for (; *s; s++)
+        if (!proper__sim_name_char(s, e)) return 0;
+    return 1;
+}
+
+static void proper__sim_put_num(proper_strbuf *b, double v) {
+    char buf[PROPER_DOUBLE_CHARS];
+    proper_strbuf_puts(b, proper_format_double(buf, v));
+}
+
+static void proper__sim_put_dist(proper_strbuf *b, const proper_sim_dist *d) {
+    size_t i;
+    switch (d->kind) {
+    case PROPER_SIM_CONST: proper_strbuf_puts(b, "const("); proper__sim_put_num(b, d->a); break;
+    case PROPER_SIM_EXP: proper_strbuf_puts(b, "exp("); proper__sim_put_num(b, d->a); break;
+    case PROPER_SIM_UNIFORM:
+        proper_strbuf_puts(b, "uniform(");
+        proper__sim_put_num(b, d->a);
+        proper_strbuf_puts(b, ", ");
+        proper__sim_put_num(b, d->b);
+        break;
+    case PROPER_SIM_ERLANG:
+        proper_strbuf_puts(b, "erlang(");
+        proper__sim_put_num(b, d->b);
+        proper_strbuf_puts(b, ", ");
+        proper__sim_put_num(b, d->a);
+        break;
+    case PROPER_SIM_EMPIRICAL:
+        proper_strbuf_puts(b, "empirical(");
+        for (i = 0; i < d->n; i++) {
+            if (i) proper_strbuf_puts(b, ", ");
+            proper__sim_put_num(b, d->values[i]);
+            proper_strbuf_puts(b, ":");
+            proper__sim_put_num(b, d->weights[i]);
+        }
+        break;
+    }
+    proper_strbuf_puts(b, ")");
+}
+
+PROPER_API int proper_sim_format(const proper_sim_model *m, proper_strbuf *b, proper_error *err) {
+    size_t i, j, k;
+    int rc;
+    static const char *kinds[] = {"mutex", "rwlock", "semaphore", "cond", "barrier"};
+    if ((rc = proper_sim_validate(m, err))) return rc;
+#define PROPER__SIM_NAMECHECK(x, what)                                                                       \
+    if (!proper__sim_valid_name(x)) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "%s has no valid name", what);
+    for (i = 0; i < m->n_queues; i++) { PROPER__SIM_NAMECHECK(m->queues[i].name, "a queue") }
+    for (i = 0; i < m->n_locks; i++) { PROPER__SIM_NAMECHECK(m->locks[i].name, "a lock") }
+    for (i = 0; i < m->n_sources; i++) { PROPER__SIM_NAMECHECK(m->sources[i].name, "a source") }
+    for (i = 0; i < m->n_pools; i++) {
+        PROPER__SIM_NAMECHECK(m->pools[i].name, "a pool")
+        for (j = 0; j < m->pools[i].n_nodes; j++) { PROPER__SIM_NAMECHECK(m->pools[i].nodes[j].name, "a node") }
+    }
+#undef PROPER__SIM_NAMECHECK
+    proper_strbuf_puts(b, "proper-sim 1\n");
+    proper_strbuf_printf(b, "cpu cores %lu ", (unsigned long)m->cores);
+    if (m->quantum == 0) proper_strbuf_puts(b, "ps\n");
+    else if (isinf(m->quantum)) proper_strbuf_puts(b, "fifo\n");
+    else {
+        proper_strbuf_puts(b, "quantum ");
+        proper__sim_put_num(b, m->quantum);
+        proper_strbuf_puts(b, "\n");
+    }
+    proper_strbuf_printf(b, "disk servers %lu\n", (unsigned long)m->disks);
+    for (i = 0; i < m->n_queues; i++) {
+        proper_strbuf_printf(b, "queue %s", m->queues[i].name);
+        if (m->queues[i].capacity) proper_strbuf_printf(b, " capacity %llu", (unsigned long long)m->queues[i].capacity);
+        proper_strbuf_puts(b, "\n");
+    }
+    for (i = 0; i < m->n_locks; i++) {
+        const proper_sim_lock *l = &m->locks[i];
+        proper_strbuf_printf(b, "lock %s %s", l->name, kinds[l->kind]);
+        if (l->kind == PROPER_SIM_SEMAPHORE || (l->kind == PROPER_SIM_BARRIER && l->pool == PROPER_SIM_NONE))
+            proper_strbuf_printf(b, " %llu", (unsigned long long)l->count);
+        else if (l->kind == PROPER_SIM_BARRIER)
+            proper_strbuf_printf(b, " pool %s", m->pools[l->pool].name);
+        proper_strbuf_puts(b, "\n");
+    }
+    for (i = 0; i < m->n_sources; i++) {
+        const proper_sim_source *s = &m->sources[i];
+        if (s->closed) {
+            proper_strbuf_printf(b, "source %s closed %s clients %llu think ", s->name, m->queues[s->queue].name,
+                                 (unsigned long long)s->count);
+            proper__sim_put_dist(b, &s->dist);
+        } else {
+            proper_strbuf_printf(b, "source %s open %s interarrival ", s->name, m->queues[s->queue].name);
+            proper__sim_put_dist(b, &s->dist);
+            if (s->count) proper_strbuf_printf(b, " count %llu", (unsigned long long)s->count);
+        }
+        proper_strbuf_puts(b, "\n");
+    }
+    for (i = 0; i < m->n_pools; i++) {
+        const proper_sim_pool *p = &m->pools[i];
+        proper_strbuf_printf(b, "pool %s threads %llu\n", p->name, (unsigned long long)p->threads);
+        for (j = 0; j < p->n_nodes; j++) {
+            const proper_sim_node *n = &p->nodes[j];
+            proper_strbuf_printf(b, "  %s: %s", n->name, proper__sim_op_name(n->op));
+            if (proper__sim_op_has_dist(n->op)) {
+                proper_strbuf_puts(b, " ");
+                proper__sim_put_dist(b, &n->dist);
+            }
+            if (n->op == PROPER_SIM_OP_IO && n->has_count) {
+                proper_strbuf_puts(b, " k ");
+                proper__sim_put_dist(b, &n->count);
+            }
+            if (proper__sim_op_has_queue(n->op)) proper_strbuf_printf(b, " %s", m->queues[n->obj].name);
+            if (proper__sim_op_has_lock(n->op)) proper_strbuf_printf(b, " %s", m->locks[n->obj].name);
+            if (n->op == PROPER_SIM_OP_CWAIT) proper_strbuf_printf(b, " %s", m->locks[n->obj2].name);
+            if (!isinf(n->timeout)) {
+                proper_strbuf_puts(b, " timeout ");
+                proper__sim_put_num(b, n->timeout);
+                proper_strbuf_printf(b, " else %s", p->nodes[n->on_timeout].name);
+            }
+            for (k = 0; k < n->n_next; k++) {
+                proper_strbuf_printf(b, "%s%s", k ? ", " : " -> ", p->nodes[n->next[k]].name);
+                if (!(n->n_next == 1 && n->prob[k] == 1)) {
+                    proper_strbuf_puts(b, " ");
+                    proper__sim_put_num(b, n->prob[k]);
+                }
+            }
+            proper_strbuf_puts(b, "\n");
+        }
+        proper_strbuf_puts(b, "end\n");
+    }
+    return PROPER_OK;
+}
+
+PROPER_API int proper_sim_write(const proper_sim_model *m, FILE *f, proper_error *err) {
+    proper_strbuf b;
+    int rc;
+    proper_strbuf_init(&b);
+    if ((rc = proper_sim_format(m, &b, err)) == PROPER_OK && b.len && fwrite(b.data, 1, b.len, f) != b.len)
+        rc = proper_error_set(err, PROPER_EIO, NULL, 0, 0, "write error");
+    proper_strbuf_free(&b);
+    return rc;
+}
+
+/* ---- what-if ---- */
+
+PROPER_API int proper_sim_set(proper_sim_model *m, const char *assignment, proper_error *err) {
+    const char *eq = strchr(assignment, '=');
+    char key[256];
+    const char *dot, *obj = NULL, *val;
+    double v;
+    size_t klen, i = PROPER_SIM_NONE, hit = 0;
+    int rc;
+    if (!eq || eq == assignment || (size_t)(eq - assignment) >= sizeof key)
+        return proper_error_set(err, PROPER_EPARSE, NULL, 0, 0, "expected key=value, got '%s'", assignment);
+    klen = (size_t)(eq - assignment);
+    memcpy(key, assignment, klen);
+    key[klen] = '\0';
+    val = eq + 1;
+    dot = strchr(key, '.');
+    if (dot) {
+        key[dot - key] = '\0';
+        obj = dot + 1;
+    }
+    if (strcmp(key, "quantum") == 0 && !obj && (strcmp(val, "ps") == 0 || strcmp(val, "fifo") == 0)) {
+        m->quantum = val[0] == 'p' ? 0 : INFINITY;
+        return PROPER_OK;
+    }
+    if ((rc = proper_parse_double_str(val, &v, key, err))) return rc;
+    if (!(v >= 0) || isinf(v)) return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "%s: the value must be finite and >= 0", key);
+#define PROPER__SIM_INT(x)                                                                                      \
+    if (v != floor(v) || v > (double)PROPER_SIM_MAX_CLIENTS)                                                     \
+        return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "%s: expected a whole number up to %d", key, PROPER_SIM_MAX_CLIENTS);
+    if (!obj && strcmp(key, "cores") == 0) {
+        PROPER__SIM_INT(v)
+        if (v < 1) return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "cores: at least 1");
+        m->cores = (size_t)v;
+        return PROPER_OK;
+    }
+    if (!obj && strcmp(key, "disks") == 0) { PROPER__SIM_INT(v) m->disks = (size_t)v; return PROPER_OK; }
+    if (!obj && strcmp(key, "quantum") == 0) {
+        if (!(v > 0)) return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "quantum: > 0 (or ps, fifo)");
+        m->quantum = v;
+        return PROPER_OK;
+    }
+    if (strcmp(key, "threads") == 0 || (!obj && (i = proper__sim_find(m, 'p', key, klen)) != PROPER_SIM_NONE) ||
+        (!obj && strcmp(key, "workers") == 0)) {
+        PROPER__SIM_INT(v)
+        if (strcmp(key, "workers") == 0) {
+            /* every pool that takes tasks from a queue a source feeds */
+            size_t p, j, s;
+            for (p = 0; p < m->n_pools; p++)
+                for (j = 0; j < m->pools[p].n_nodes; j++) {
+                    const proper_sim_node *n = &m->pools[p].nodes[j];
+                    int fed = 0;
+                    if (n->op != PROPER_SIM_OP_GET) continue;
+                    for (s = 0; s < m->n_sources; s++) fed |= m->sources[s].queue == n->obj;
+                    if (fed) { m->pools[p].threads = (size_t)v; hit++; break; }
+                }
+            if (!hit) return proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0, "workers: no pool gets tasks from a source's queue");
+            return PROPER_OK;
+        }
+        if (obj) i = proper__sim_find(m, 'p', obj, strlen(obj));
+        if (i == PROPER_SIM_NONE) return proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0, "no pool '%s'", obj);
+        m->pools[i].threads = (size_t)v;
+        return PROPER_OK;
+    }
+    if (strcmp(key, "capacity") == 0 && obj) {
+        PROPER__SIM_INT(v)
+        if ((i = proper__sim_find(m, 'q', obj, strlen(obj))) == PROPER_SIM_NONE)
+            return proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0, "no queue '%s'", obj);
+        m->queues[i].capacity = (size_t)v;
+        return PROPER_OK;
+    }
+    if (strcmp(key, "permits") == 0 && obj) {
+        PROPER__SIM_INT(v)
+        if ((i = proper__sim_find(m, 'l', obj, strlen(obj))) == PROPER_SIM_NONE ||
+            (m->locks[i].kind != PROPER_SIM_SEMAPHORE && m->locks[i].kind != PROPER_SIM_BARRIER))
+            return proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0, "no semaphore or barrier '%s'", obj);
+        if (m->locks[i].kind == PROPER_SIM_BARRIER && v < 1) return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "a barrier needs a party");
+        m->locks[i].count = (size_t)v;
+        m->locks[i].pool = PROPER_SIM_NONE;
+        return PROPER_OK;
+    }
+    if (strcmp(key, "rate") == 0 || strcmp(key, "clients") == 0 || strcmp(key, "think") == 0) {
+        size_t s;
+        int closed = key[0] != 'r';
+        if (key[0] == 'r' && !(v > 0)) return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "rate: > 0");
+        if (key[0] == 'c') { PROPER__SIM_INT(v) }
+        for (s = 0; s < m->n_sources; s++) {
+            proper_sim_source *src = &m->sources[s];
+            double mean;
+            if (src->closed != closed || (obj && strcmp(src->name, obj) != 0)) continue;
+            hit++;
+            if (key[0] == 'c') { src->count = (size_t)v; continue; }
+            mean = proper_sim_dist_mean(&src->dist);
+            if (key[0] == 't' && v == 0) {
+                proper_sim_dist_free(&src->dist);
+                continue; /* const(0) */
+            }
+            if (!(mean > 0)) {
+                /* no scale to multiply: an exponential of the asked mean */
+                proper_sim_dist_free(&src->dist);
+                src->dist.kind = PROPER_SIM_EXP;
+                src->dist.a = key[0] == 'r' ? 1.0 / v : v;
+                continue;
+            }
+            proper_sim_dist_scale(&src->dist, (key[0] == 'r' ? 1.0 / v : v) / mean);
+        }
+#undef PROPER__SIM_INT
+        if (!hit) return proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0, "%s: no such %s source", key, closed ? "closed" : "open");
+        return PROPER_OK;
+    }
+    return proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0,
+                            "unknown parameter '%s' (cores, quantum, disks, threads.POOL, workers, capacity.QUEUE, permits.LOCK, rate, clients, think)", key);
+}
+
+#endif /* PROPER_SIM_IMPLEMENTATION */
+#endif /* PROPER_IMPLEMENTATION */
+#endif /* PROPER_SIM_H */

@@ -1,0 +1,456 @@
+/* Tests for sim.h: the simulator against closed forms (M/M/1, M/M/c with
+ * Erlang C, M/D/1 with Pollaczek-Khinchine, a closed network against qn.h's
+ * exact MVA), each exact value inside the simulator's own confidence
+ * interval; the lock semantics on deterministic models whose throughput is
+ * known exactly; determinism for a seed; the model file (round trip,
+ * errors with line:col) and the what-if assignments.
+ *
+ * Stochastic checks use fixed seeds and 99% intervals over 20 replications
+ * (t quantile with 19 degrees of freedom): the check "exact value inside
+ * the interval" is deterministic for the seed and would fail for a correct
+ * simulator on about 1 seed in 100 per check. */
+#define PROPER_IMPLEMENTATION
+#include "../src/qn.h"
+#include "../src/sim.h"
+#include "test.h"
+
+static int parse(proper_sim_model *m, const char *text) {
+    proper_error e;
+    int rc;
+    proper_sim_init(m);
+    rc = proper_sim_parse(m, text, strlen(text), "t.sim", &e);
+    if (rc) printf("  parse: %s:%d:%d: %s\n", e.file, e.line, e.col, e.message);
+    return rc;
+}
+
+static int run(const proper_sim_model *m, double horizon, size_t reps, proper_sim_result *r) {
+    proper_sim_opts o = proper_sim_opts_default();
+    proper_error e;
+    int rc;
+    o.horizon = horizon;
+    o.replications = reps;
+    o.level = 0.99;
+    o.seed = 12345;
+    proper_sim_result_init(r);
+    rc = proper_sim_run(m, &o, r, &e);
+    if (rc) printf("  run: %s\n", e.message);
+    return rc;
+}
+
+static void check_in(const char *what, proper_interval iv, double exact) {
+    printf("  %-22s %.5f  99%% CI [%.5f, %.5f]  exact %.5f\n", what, iv.estimate, iv.lo, iv.hi, exact);
+    CHECK(iv.lo <= exact && exact <= iv.hi);
+}
+
+static const char *mm1_text =
+    "proper-sim 1\n"
+    "cpu cores 1 fifo\n"
+    "queue q\n"
+    "source arrivals open q interarrival exp(2)   # lambda = 0.5\n"
+    "pool server threads 1\n"
+    "  take: get q -> serve\n"
+    "  serve: cpu exp(1) -> out                  # mu = 1\n"
+    "  out: done -> take\n"
+    "end\n";
+
+static void test_mm1(void) {
+    proper_sim_model m;
+    proper_sim_result r;
+    CHECK_INT(parse(&m, mm1_text), 0);
+    CHECK_INT(run(&m, 4000, 20, &r), 0);
+    /* rho = 0.5: W = 1/(mu - lambda) = 2, Lq = rho^2/(1 - rho) = 0.5, the
+     * response time is exponential with rate mu - lambda: q95 = ln(20)/0.5 */
+    check_in("throughput", r.throughput, 0.5);
+    check_in("mean response", r.response, 2.0);
+    check_in("p95 response", r.response_q, log(20.0) / 0.5);
+    check_in("utilisation", r.cpu_util, 0.5);
+    check_in("queue length", r.queue_len[0], 0.5);
+    proper_sim_result_free(&r);
+    proper_sim_free(&m);
+}
+
+/* Erlang C: probability of waiting in M/M/c with offered load a = lambda/mu. */
+static double erlang_c(int c, double a) {
+    double term = 1, sum = 1, rho = a / c, top;
+    int k;
+    for (k = 1; k < c; k++) {
+        term *= a / k;
+        sum += term;
+    }
+    top = term * a / c / (1 - rho);
+    return top / (sum + top);
+}
+
+static void test_mmc(void) {
+    proper_sim_model m;
+    proper_sim_result r;
+    const char *text =
+        "proper-sim 1\n"
+        "cpu cores 3 quantum 0.004\n"
+        "queue q\n"
+        "source arrivals open q interarrival exp(0.5)   # lambda = 2\n"
+        "pool server threads 3\n"
+        "  take: get q -> serve\n"
+        "  serve: cpu exp(1) -> out\n"
+        "  out: done -> take\n"
+        "end\n";
+    double C = erlang_c(3, 2.0), W = C / (3 * 1.0 - 2.0) + 1.0;
+    CHECK_INT(parse(&m, text), 0);
+    CHECK_INT(run(&m, 2000, 20, &r), 0);
+    check_in("throughput", r.throughput, 2.0);
+    check_in("mean response (C)", r.response, W);
+    check_in("utilisation", r.cpu_util, 2.0 / 3.0);
+    check_in("queue length", r.queue_len[0], C * (2.0 / 3.0) / (1 - 2.0 / 3.0));
+    proper_sim_result_free(&r);
+    proper_sim_free(&m);
+}
+
+static void test_md1(void) {
+    proper_sim_model m;
+    proper_sim_result r;
+    const char *text =
+        "proper-sim 1\n"
+        "cpu cores 1 fifo\n"
+        "queue q\n"
+        "source arrivals open q interarrival exp(1.25)   # lambda = 0.8\n"
+        "pool server threads 1\n"
+        "  take: get q -> serve\n"
+        "  serve: cpu const(1) -> out\n"
+        "  out: done -> take\n"
+        "end\n";
+    /* Pollaczek-Khinchine: Wq = lambda E[S^2] / (2 (1 - rho)) = 0.8/(2*0.2) = 2 */
+    CHECK_INT(parse(&m, text), 0);
+    CHECK_INT(run(&m, 10000, 20, &r), 0);
+    check_in("throughput", r.throughput, 0.8);
+    check_in("mean response (P-K)", r.response, 3.0);
+    check_in("queue length", r.queue_len[0], 0.8 * 2.0);
+    proper_sim_result_free(&r);
+    proper_sim_free(&m);
+}
+
+/* N clients think (delay), then use the CPU (one core, processor sharing or
+ * round robin) and the disk (FIFO): a product-form closed network whose
+ * exact throughput comes from qn.h's MVA. */
+static void closed_case(const char *sched, unsigned long N) {
+    proper_sim_model m;
+    proper_sim_result r;
+    proper_qn q;
+    double ql[3], tput[3], R;
+    char text[1024];
+    snprintf(text, sizeof text,
+             "proper-sim 1\n"
+             "cpu cores 1 %s\n"
+             "disk servers 1\n"
+             "queue q\n"
+             "source users closed q clients %lu think exp(2)\n"
+             "pool worker threads %lu\n"
+             "  take: get q -> compute\n"
+             "  compute: cpu exp(0.5) -> read\n"
+             "  read: io exp(0.4) -> out\n"
+             "  out: done -> take\n"
+             "end\n",
+             sched, N, N);
+    proper_qn_init(&q);
+    CHECK_INT(proper_qn_create(&q, 3, NULL), 0);
+    q.servers[0] = INFINITY;
+    q.rates[0] = 0.5;
+    q.rates[1] = 2.0;
+    q.rates[2] = 2.5;
+    q.routing[0 * 3 + 1] = q.routing[1 * 3 + 2] = q.routing[2 * 3 + 0] = 1;
+    CHECK_INT(proper_qn_mva(&q, N, ql, tput, NULL), 0);
+    R = (double)N / tput[0] - 2.0; /* response time law */
+    CHECK_INT(parse(&m, text), 0);
+    CHECK_INT(run(&m, 3000, 20, &r), 0);
+    printf("  closed network, %s, N = %lu:\n", sched, N);
+    check_in("throughput (MVA)", r.throughput, tput[0]);
+    check_in("mean response (MVA)", r.response, R);
+    check_in("cpu utilisation", r.cpu_util, tput[1] / 2.0);
+    check_in("disk utilisation", r.disk_util, tput[2] / 2.5);
+    proper_sim_result_free(&r);
+    proper_sim_free(&m);
+    proper_qn_free(&q);
+}
+
+static void test_closed_vs_mva(void) {
+    closed_case("ps", 5);
+    closed_case("quantum 0.01", 3);
+}
+
+/* Deterministic models: the throughput is known exactly. */
+static double det_throughput(const char *text, double horizon) {
+    proper_sim_model m;
+    proper_sim_result r;
+    proper_sim_opts o = proper_sim_opts_default();
+    proper_error e;
+    double x = NAN;
+    o.horizon = horizon;
+    o.warmup = 0;
+    o.replications = 2;
+    if (parse(&m, text) == 0) {
+        proper_sim_result_init(&r);
+        if (proper_sim_run(&m, &o, &r, &e) == 0) x = r.throughput.estimate;
+        else printf("  run: %s\n", e.message);
+        proper_sim_result_free(&r);
+    }
+    proper_sim_free(&m);
+    return x;
+}
+
+static void test_locks(void) {
+    /* a mutex serialises: one critical section of 1 s at a time */
+    CHECK_ABS(det_throughput("proper-sim 1\ncpu cores 2 fifo\nlock m mutex\npool p threads 2\n"
+                             "  a: lock m -> b\n  b: cpu const(1) -> c\n  c: unlock m -> d\n  d: done -> a\nend\n",
+                             100),
+              1.0, 0.011);
+    /* readers share a rwlock, writers do not */
+    CHECK_ABS(det_throughput("proper-sim 1\ncpu cores 4 fifo\nlock l rwlock\npool p threads 4\n"
+                             "  a: rlock l -> b\n  b: cpu const(1) -> c\n  c: unlock l -> d\n  d: done -> a\nend\n",
+                             100),
+              4.0, 0.041);
+    CHECK_ABS(det_throughput("proper-sim 1\ncpu cores 4 fifo\nlock l rwlock\npool p threads 4\n"
+                             "  a: wlock l -> b\n  b: cpu const(1) -> c\n  c: unlock l -> d\n  d: done -> a\nend\n",
+                             100),
+              1.0, 0.011);
+    /* a semaphore of 2 permits */
+    CHECK_ABS(det_throughput("proper-sim 1\ncpu cores 4 fifo\nlock s semaphore 2\npool p threads 4\n"
+                             "  a: wait s -> b\n  b: cpu const(1) -> c\n  c: post s -> d\n  d: done -> a\nend\n",
+                             100),
+              2.0, 0.021);
+    /* 4 threads of 1 s on 2 cores meet at a barrier: a round every 2 s,
+     * 4 completions per round, under FIFO and under round robin */
+    CHECK_ABS(det_throughput("proper-sim 1\ncpu cores 2 fifo\nlock b barrier pool p\npool p threads 4\n"
+                             "  a: cpu const(1) -> b\n  b: await b -> c\n  c: done -> a\nend\n",
+                             100),
+              2.0, 0.041);
+    CHECK_ABS(det_throughput("proper-sim 1\ncpu cores 2 quantum 0.01\nlock b barrier 4\npool p threads 4\n"
+                             "  a: cpu const(1) -> b\n  b: await b -> c\n  c: done -> a\nend\n",
+                             100),
+              2.0, 0.041);
+    /* a condition variable: one waiter, signalled once a second */
+    CHECK_ABS(det_throughput("proper-sim 1\nlock m mutex\nlock c cond\n"
+                             "pool waiter threads 1\n  a: lock m -> b\n  b: cwait c m -> u\n  u: unlock m -> d\n  d: done -> a\nend\n"
+                             "pool signaller threads 1\n  s: delay const(1) -> l\n  l: lock m -> g\n  g: signal c -> v\n  v: unlock m -> s\nend\n",
+                             100),
+              1.0, 0.011);
+    /* a get that times out after 0.5 s (the c_in^nofetch branch) */
+    CHECK_ABS(det_throughput("proper-sim 1\nqueue q\npool p threads 1\n"
+                             "  g: get q timeout 0.5 else n -> g\n  n: done -> g\nend\n",
+                             100),
+              2.0, 0.021);
+    /* a lock timeout of 0.3 s against a holder of 1 s: the waiter gives up
+     * three times a second, then gets the lock handed over; the two threads
+     * take turns, so three give-ups a second in all */
+    CHECK_ABS(det_throughput("proper-sim 1\ncpu cores 2 fifo\nlock m mutex\npool p threads 2\n"
+                             "  a: lock m timeout 0.3 else gaveup -> b\n  b: cpu const(1) -> c\n  c: unlock m -> a\n"
+                             "  gaveup: done -> a\nend\n",
+                             100),
+              3.0, 0.05);
+}
+
+static void test_page_cache_and_disk(void) {
+    /* io with k = 0 (a cache hit) half the time: one disk, service 1 s,
+     * a closed loop of one thread: mean cycle 0.5 s */
+    CHECK_ABS(det_throughput("proper-sim 1\ndisk servers 1\npool p threads 1\n"
+                             "  r: io const(1) k empirical(0:1, 1:1) -> d\n  d: done -> r\nend\n",
+                             4000),
+              2.0, 0.06);
+    /* two disk servers, four threads, 1 s each: 2 per second */
+    CHECK_ABS(det_throughput("proper-sim 1\ndisk servers 2\npool p threads 4\n"
+                             "  r: io const(1) -> d\n  d: done -> r\nend\n",
+                             100),
+              2.0, 0.021);
+}
+
+static void test_deterministic_for_seed(void) {
+    proper_sim_model m;
+    proper_sim_result a, b, c;
+    proper_sim_opts o = proper_sim_opts_default();
+    CHECK_INT(parse(&m, mm1_text), 0);
+    o.horizon = 500;
+    o.replications = 3;
+    proper_sim_result_init(&a);
+    proper_sim_result_init(&b);
+    proper_sim_result_init(&c);
+    CHECK_INT(proper_sim_run(&m, &o, &a, NULL), 0);
+    CHECK_INT(proper_sim_run(&m, &o, &b, NULL), 0);
+    o.seed = 2;
+    CHECK_INT(proper_sim_run(&m, &o, &c, NULL), 0);
+    CHECK(a.response.estimate == b.response.estimate && a.events == b.events);
+    CHECK(a.response.estimate != c.response.estimate);
+    proper_sim_result_free(&a);
+    proper_sim_result_free(&b);
+    proper_sim_result_free(&c);
+    proper_sim_free(&m);
+}
+
+static const char *full_text =
+    "proper-sim 1\n"
+    "# every construct of the grammar\n"
+    "cpu cores 2 quantum 0.004\n"
+    "disk servers 1\n"
+    "queue incoming\n"
+    "queue conn capacity 64\n"
+    "lock cache mutex\n"
+    "lock index rwlock\n"
+    "lock slots semaphore 3\n"
+    "lock ready cond\n"
+    "lock round barrier pool worker\n"
+    "lock round2 barrier 2\n"
+    "source net open incoming interarrival empirical(0.001:2, 0.0025:1) count 100000\n"
+    "source users closed conn clients 10 think erlang(2, 0.5)\n"
+    "pool acceptor threads 1\n"
+    "  accept: get incoming -> parse\n"
+    "  parse: cpu uniform(1e-05, 3e-05) -> hand\n"
+    "  hand: put conn -> accept\n"
+    "end\n"
+    "pool worker threads 4\n"
+    "  take: get conn timeout 0.5 else idle -> look\n"
+    "  idle: nop -> take\n"
+    "  look: rlock index -> lookup\n"
+    "  lookup: cpu exp(0.0002) -> unl\n"
+    "  unl: unlock index -> hit 0.25, miss 0.75\n"
+    "  hit: lock cache -> served\n"
+    "  served: unlock cache -> reply\n"
+    "  miss: io exp(0.004) k empirical(0:1, 1:3) -> reply\n"
+    "  reply: delay const(0.0001) -> out\n"
+    "  out: done -> take\n"
+    "end\n";
+
+static void test_round_trip(void) {
+    proper_sim_model m, n;
+    proper_strbuf a, b;
+    proper_error e;
+    CHECK_INT(parse(&m, full_text), 0);
+    proper_strbuf_init(&a);
+    proper_strbuf_init(&b);
+    CHECK_INT(proper_sim_format(&m, &a, &e), 0);
+    proper_sim_init(&n);
+    CHECK_INT(proper_sim_parse(&n, a.data, a.len, "printed", &e), 0);
+    CHECK(proper_sim_equal(&m, &n));
+    CHECK_INT(proper_sim_format(&n, &b, &e), 0);
+    CHECK_STR(a.data, b.data);
+    /* copy, and the what-if assignments */
+    CHECK_INT(proper_sim_copy(&n, &m, &e), 0);
+    CHECK(proper_sim_equal(&m, &n));
+    CHECK_INT(proper_sim_set(&n, "workers=16", &e), 0);
+    CHECK_INT(n.pools[1].threads, 16);
+    CHECK_INT(n.pools[0].threads, 16); /* the acceptor gets from 'incoming', fed by a source too */
+    CHECK_INT(proper_sim_set(&n, "threads.acceptor=2", &e), 0);
+    CHECK_INT(n.pools[0].threads, 2);
+    CHECK_INT(proper_sim_set(&n, "cores=8", &e), 0);
+    CHECK_INT(n.cores, 8);
+    CHECK_INT(proper_sim_set(&n, "rate=2000", &e), 0);
+    CHECK_REL(proper_sim_dist_mean(&n.sources[0].dist), 1.0 / 2000, 1e-12);
+    CHECK_INT(proper_sim_set(&n, "clients=3", &e), 0);
+    CHECK_INT(n.sources[1].count, 3);
+    CHECK_INT(proper_sim_set(&n, "quantum=ps", &e), 0);
+    CHECK(n.quantum == 0);
+    CHECK_INT(proper_sim_set(&n, "capacity.conn=8", &e), 0);
+    CHECK_INT(n.queues[1].capacity, 8);
+    CHECK(proper_sim_set(&n, "bogus=1", &e) == PROPER_EUNDEFINED);
+    CHECK(proper_sim_set(&n, "cores=0", &e) == PROPER_ERANGE);
+    CHECK(proper_sim_set(&n, "cores=x", &e) != 0);
+    CHECK(!proper_sim_equal(&m, &n));
+    /* the full model runs */
+    {
+        proper_sim_result r;
+        proper_sim_opts o = proper_sim_opts_default();
+        o.horizon = 20;
+        o.replications = 2;
+        proper_sim_result_init(&r);
+        CHECK_INT(proper_sim_run(&m, &o, &r, &e), 0);
+        CHECK(r.throughput.estimate > 0);
+        CHECK_INT(r.n_locks, 6);
+        proper_sim_result_free(&r);
+    }
+    proper_strbuf_free(&a);
+    proper_strbuf_free(&b);
+    proper_sim_free(&m);
+    proper_sim_free(&n);
+}
+
+static void bad(const char *text, int line, int col, const char *needle) {
+    proper_sim_model m;
+    proper_error e;
+    int rc;
+    proper_sim_init(&m);
+    memset(&e, 0, sizeof e);
+    rc = proper_sim_parse(&m, text, strlen(text), "bad.sim", &e);
+    CHECK(rc != 0);
+    if (rc == 0) { proper_sim_free(&m); return; }
+    if (e.line != line || e.col != col || !strstr(e.message, needle))
+        printf("  got %s:%d:%d: %s (wanted %d:%d, '%s')\n", e.file, e.line, e.col, e.message, line, col, needle);
+    CHECK_INT(e.line, line);
+    CHECK_INT(e.col, col);
+    CHECK(strstr(e.message, needle) != NULL);
+    CHECK_STR(e.file, "bad.sim");
+    CHECK_INT(m.n_pools, 0); /* the output is unchanged */
+}
+
+static void test_parse_errors(void) {
+    bad("", 1, 1, "header");
+    bad("proper-sim 2\n", 1, 12, "version");
+    bad("proper-sim 1\nqueue q\nqueue q\n", 3, 7, "already declared");
+    bad("proper-sim 1\npool p threads 1\n  a: get q -> a\nend\n", 3, 10, "unknown queue 'q'");
+    bad("proper-sim 1\npool p threads 1\n  a: cpu exp(1) -> b\nend\n", 3, 20, "no node 'b'");
+    bad("proper-sim 1\npool p threads 1\n  a: cpu exp(1) -> a 0.5, a 0.4\nend\n", 3, 17, "sum to");
+    bad("proper-sim 1\npool p threads 1\n  a: cpu exp(-1) -> a\nend\n", 3, 10, ">= 0");
+    bad("proper-sim 1\npool p threads 1\n  a: cpu exp(1) -> a\n", 4, 1, "expected 'end'");
+    bad("proper-sim 1\nlock m mutex\npool p threads 1\n  a: wait m -> a\nend\n", 4, 11, "cannot be applied");
+    bad("proper-sim 1\nlock m mutex\npool p threads 1\n  a: unlock m timeout 1 else a -> a\nend\n", 4, 15, "takes no timeout");
+    bad("proper-sim 1\ncpu cores 0 ps\n", 2, 11, "at least one core");
+    bad("proper-sim 1\nlock b barrier pool nope\n", 2, 21, "unknown pool");
+    bad("proper-sim 1\nqueue q\nsource s open q interarrival const(0)\n", 3, 30, "inter-arrival");
+    bad("proper-sim 1\nfrobnicate\n", 2, 1, "expected cpu");
+    bad("proper-sim 1\npool p threads 1\n  a: cpu empirical() -> a\nend\n", 3, 20, "expected a number");
+}
+
+static void test_run_errors(void) {
+    proper_sim_model m;
+    proper_sim_result r;
+    proper_sim_opts o = proper_sim_opts_default();
+    proper_error e;
+    o.horizon = 10;
+    o.replications = 1;
+    /* a PCG cycle that takes no time */
+    CHECK_INT(parse(&m, "proper-sim 1\npool p threads 1\n  a: nop -> b\n  b: done -> a\nend\n"), 0);
+    proper_sim_result_init(&r);
+    CHECK(proper_sim_run(&m, &o, &r, &e) == PROPER_ESTATE);
+    CHECK(strstr(e.message, "no time") != NULL);
+    CHECK_INT(r.replications, 0); /* unchanged */
+    proper_sim_free(&m);
+    /* unlocking a mutex the thread does not hold */
+    CHECK_INT(parse(&m, "proper-sim 1\nlock m mutex\npool p threads 1\n  a: cpu const(1) -> b\n  b: unlock m -> a\nend\n"), 0);
+    CHECK(proper_sim_run(&m, &o, &r, &e) == PROPER_ESTATE);
+    CHECK(strstr(e.message, "does not hold") != NULL);
+    proper_sim_free(&m);
+    /* the event limit */
+    CHECK_INT(parse(&m, mm1_text), 0);
+    o.max_events = 100;
+    CHECK(proper_sim_run(&m, &o, &r, &e) == PROPER_ELIMIT);
+    o.max_events = 0;
+    o.warmup = 10;
+    CHECK(proper_sim_run(&m, &o, &r, &e) == PROPER_ERANGE);
+    proper_sim_free(&m);
+    /* a thread that stops holding a lock: the other one waits to the end, no error */
+    CHECK_INT(parse(&m, "proper-sim 1\nlock m mutex\npool p threads 2\n  a: lock m -> b\n  b: cpu const(1)\nend\n"), 0);
+    o.warmup = 0;
+    CHECK_INT(proper_sim_run(&m, &o, &r, &e), 0);
+    CHECK_ABS(r.lock_util[0].estimate, 1.0, 1e-12);
+    proper_sim_result_free(&r);
+    proper_sim_free(&m);
+}
+
+int main(void) {
+    RUN(test_mm1);
+    RUN(test_mmc);
+    RUN(test_md1);
+    RUN(test_closed_vs_mva);
+    RUN(test_locks);
+    RUN(test_page_cache_and_disk);
+    RUN(test_deterministic_for_seed);
+    RUN(test_round_trip);
+    RUN(test_parse_errors);
+    RUN(test_run_errors);
+    return test_summary();
+}
