@@ -1,0 +1,3450 @@
+/* annot.h — probabilistic performance annotations (Rogora, Carzaniga, Diwan,
+ * Hauswirth, Soulé: "Analyzing System Performance with Probabilistic
+ * Performance Annotations", EuroSys 2020; the tool there is called Freud).
+ *
+ * An annotation says how a metric of a function (running time, CPU time, heap
+ * bytes, lock wait, ...) is distributed as a function of features of its input:
+ *
+ *     sort.time(s) {
+ *       [s <= 1450341] Norm(53350.31 - 2.1*s + 0.12*s*log(s), 12463.88);
+ *       [s > 1450341] { {0.2} Norm(9e7 + 63.11*s, 899547); {0.8} Exp(3e8); }
+ *     }
+ *
+ * This module reads measurement logs, fits annotations to them (the paper's
+ * §3.2 and Algorithms 1-2), prints and parses the annotation language, and
+ * checks new measurements against an annotation.
+ *
+ * ==== Logs =================================================================
+ *
+ * Two formats, told apart by the first line.
+ *
+ * 1. The paper's record format (§3.1), `id, y1..ym, x1..xn, b11, b12, .., #,
+ *    b21, .., #, ...`, with a header line and one schema line per function
+ *    that names its metrics and features (the paper's records do not say how
+ *    many of the numbers are metrics, so the schema line does):
+ *
+ *     proper-annot-log 1
+ *     # comment
+ *     function sort metrics time heap features s depth
+ *     sort, 53350, 0, 49584, 3, 1, 0, #, 1, #
+ *
+ *     log     = header , { empty | comment | schema | record } ;
+ *     header  = "proper-annot-log" , blank , "1" , eol ;
+ *     schema  = "function" , blank , name , blank , "metrics" , { blank , column } ,
+ *               blank , "features" , { blank , column } , eol ;
+ *     record  = name , { sep , number } , { sep , outcome } , eol ;
+ *     outcome = "0" | "1" | "#" ;     (* after the m + n numbers: branch outcomes,
+ *                                        each branch's list closed by "#" *)
+ *     sep     = [ blanks ] , "," , [ blanks ] ;
+ *     name    = any characters but blanks, ",", "#" and control characters ;
+ *     column  = letter or "_" , { letter | digit | "_" | "." } ;
+ *
+ *    A record has exactly m + n numbers (its function's schema). The first
+ *    outcome of branch j in a record is what the condition `branch(j)` reads
+ *    (j counted from 1); a branch the record never executed reads as NaN.
+ *
+ * 2. Plain CSV: a header row of column names, then rows of numbers; a column
+ *    named `function` (or `id`) holds the function name (else every row
+ *    belongs to function "f"). All other columns are numbers; which one is
+ *    the metric is chosen when fitting, the others are features. No quoting.
+ *
+ * Numbers must be finite (NaN and inf are errors at file:line:col); metrics
+ * may be negative (an exponential is then never fitted). Every error names
+ * file:line:col.
+ *
+ * ==== The annotation language ============================================
+ *
+ *     annotations = { function } ;
+ *     function    = fname , "." , metric , "(" , [ ident , { "," , ident } ] , ")" ,
+ *                   "{" , { decl } , body , "}" ;
+ *     decl        = ident , ident , [ "=" , text ] , ";" ;    (* uint s = *(this->n); *)
+ *     body        = item , { item } ;
+ *     item        = [ "[" , expr , "]" | "{" , number , "}" ] ,
+ *                   ( dist , ";" | "{" , body , "}" ) ;
+ *     dist        = "Norm" , "(" , expr , "," , expr , ")"     (* mean, sd      *)
+ *                 | "Exp" , "(" , expr , ")"                   (* mean          *)
+ *                 | "Binom" , "(" , expr , "," , expr , ")" ;  (* trials, p     *)
+ *     expr        = and , { "||" , and } ;
+ *     and         = cmp , { "&&" , cmp } ;
+ *     cmp         = sum , [ ( "<" | "<=" | ">" | ">=" | "==" | "!=" ) , sum ] ;
+ *     sum         = prod , { ( "+" | "-" ) , prod } ;
+ *     prod        = unary , { ( "*" | "/" ) , unary } ;
+ *     unary       = ( "-" | "!" ) , unary | primary ;
+ *     primary     = number | ident | ident , "(" , expr , { "," , expr } , ")" |
+ *                   "(" , expr , ")" ;
+ *     ident       = ( letter | "_" ) , { letter | digit | "_" | "." } ;
+ *     fname       = any characters but blanks, "(", ")", "{", "}", "[", "]", ";",
+ *                   ",", "#" (the metric is what follows its last ".") ;
+ *     text        = any characters but ";" and newlines ;
+ *     comment     = "#" , { any character but newline } ;
+ *
+ * Functions: log, exp, sqrt, abs, pow(a, b), min(a, b), max(a, b) and
+ * branch(j) (the first outcome of branch j, see above). `[C] e` holds when C
+ * is true (non-zero); siblings `[C1] ..; [C2] ..` should be exclusive: the
+ * first true one applies. `{p} e` items are a mixture; their p must sum to 1
+ * (within 1e-6). Exp takes its mean (rate 1/mean), Binom(n, p) its trials and
+ * probability. In evaluation 0 times anything is 0, so s*log(s) is 0 at s = 0
+ * (its limit); a comparison with NaN is false. Numbers are printed in the
+ * shortest form that reads back exactly, so printing and parsing round-trip.
+ *
+ * ==== The analysis (paper §3.2) ==========================================
+ *
+ * Feature clean-up: features constant over the records are dropped (the paper
+ * drops those that are zero everywhere; a constant is as uninformative);
+ * features whose Pearson correlation with an earlier kept one is at least
+ * PROPER_ANNOT_CORR in magnitude join its group, and each group is
+ * represented by the member most correlated with the metric. Pairs of
+ * features named P begin/end, first/last, start/stop (or finish) give a
+ * derived feature P span = end - begin (§3.1).
+ *
+ * Regression classes (§3.2, "Model Formulation"), on the kept features f, g:
+ *     constant   y = c0
+ *     linear     y = c0 + Σ cf·xf
+ *     x·log x    y = c0 + Σ cf·xf + Σ df·xf·log xf      (features >= 0)
+ *     quadratic  y = c0 + Σ cf·xf + Σ df·xf² + Σ e·xf·xg (products among the
+ *                PROPER_ANNOT_PRODUCTS features most correlated with y)
+ * Least squares by Householder QR of [X | y] (never the normal equations),
+ * accumulated block by block so memory is O(p²) however many records; every
+ * column is scaled by its largest magnitude first. Coefficient t statistic
+ * t = b/se(b), se from σ²·diag((RᵀR)⁻¹), σ² = RSS/(n - p); two-sided p-value
+ * 2·P(T_{n-p} > |t|). Backward elimination: drop the term with the largest
+ * p-value while it exceeds alpha (the intercept stays). R² = 1 - RSS/TSS.
+ * BIC = n·ln(RSS/n) + (k + 1)·ln n with k coefficients. Among the classes
+ * whose R² >= r2 the lowest BIC wins; a higher class must beat a lower one
+ * by PROPER_ANNOT_BIC_MARGIN (strong evidence on Kass and Raftery's scale),
+ * so a linear function is not called quadratic for a negligible x².
+ * The class search runs on at most PROPER_ANNOT_SAMPLE records drawn
+ * uniformly (seeded); the chosen model is refitted on all of them.
+ *
+ * Algorithm 1 (regression tree): a set of records with a good model (R² >=
+ * r2) is a leaf. Otherwise it is split, first on a branch outcome (a branch
+ * whose first outcome differs across records), then on a feature threshold
+ * (cut points at PROPER_ANNOT_CUTS quantiles, scored by the residual sum of
+ * squares of a quadratic fit on each side); a split is taken only if the BIC
+ * of the two sides' best models plus ln n for the split is lower than the
+ * whole's by PROPER_ANNOT_BIC_MARGIN, and each side has min_leaf records. A
+ * branch split is printed as a feature threshold when one feature separates
+ * the two sides exactly, else as branch(j) == 1. Sets that can be neither
+ * modelled nor split go to Algorithm 2.
+ *
+ * Algorithm 2 (clustering on the metric, §4.3): a variable-bandwidth kernel
+ * density estimate of y (Abramson's square-root law on a Gaussian pilot with
+ * Silverman's bandwidth, binned on PROPER_ANNOT_KDE_GRID points); its local
+ * minima are cluster boundaries, maxima centroids. A valley higher than
+ * PROPER_ANNOT_KDE_VALLEY times the lower of its two peaks, or a cluster with
+ * fewer than max(min_leaf, PROPER_ANNOT_MIN_CLUSTER·n) records, is merged
+ * away. Each cluster with a good model and a defining condition (a feature
+ * range holding all its records and none of the other clusters') becomes a
+ * scope; if no cluster does, the result is a mixture {|Ri|/|R|} with a good
+ * regression per cluster where there is one, else an input-independent
+ * distribution: Norm(mean, sd), Exp(mean) (y >= 0) or Binom(n, p)
+ * (non-negative integers with variance < mean), the one with the smallest
+ * Kolmogorov-Smirnov distance.
+ *
+ * The two data heuristics (§3.2 "Further Refinements") are available as
+ * filters: the lower envelope (for each value of a feature keep the smallest
+ * metric: removes additive positive noise) and the dominant cluster (for each
+ * feature value keep the records of the largest metric cluster).
+ *
+ * Checking: each new record goes to the scope its features select; per scope
+ * the probability integral transform u = F(y | x) (randomised for Binom) is
+ * compared with Uniform(0, 1) by the Kolmogorov-Smirnov test; with m scopes
+ * tested each uses level alpha/m (Bonferroni), so the family-wise error is at
+ * most alpha. A scope whose p-value is below that is a violation.
+ *
+ * Limits: at most PROPER_ANNOT_MAX_FEATURES features after clean-up (extra
+ * ones, least correlated with the metric, are left out and reported), tree
+ * depth opts.max_depth, names up to PROPER_ANNOT_NAME_MAX characters.
+ */
+#ifndef PROPER_ANNOT_H
+#define PROPER_ANNOT_H
+
+#include "core.h"
+#include "stats.h"
+
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Features whose |Pearson r| is at least this are one group (§3.2). */
+#ifndef PROPER_ANNOT_CORR
+#define PROPER_ANNOT_CORR 0.99
+#endif
+/* A model is good when its R² is at least this (opts.r2's default). */
+#ifndef PROPER_ANNOT_R2
+#define PROPER_ANNOT_R2 0.9
+#endif
+/* Backward elimination keeps a term whose p-value is at most this. */
+#ifndef PROPER_ANNOT_ALPHA
+#define PROPER_ANNOT_ALPHA 0.001
+#endif
+/* A more complex class (or a split) must lower the BIC by this much. */
+#ifndef PROPER_ANNOT_BIC_MARGIN
+#define PROPER_ANNOT_BIC_MARGIN 10.0
+#endif
+/* Most features kept after clean-up. */
+#ifndef PROPER_ANNOT_MAX_FEATURES
+#define PROPER_ANNOT_MAX_FEATURES 16
+#endif
+/* Pairwise products enter the quadratic class among this many features. */
+#ifndef PROPER_ANNOT_PRODUCTS
+#define PROPER_ANNOT_PRODUCTS 3
+#endif
+/* Most terms of one regression (the union of the classes' terms). */
+#define PROPER_ANNOT_MAX_TERMS (1 + 3 * PROPER_ANNOT_MAX_FEATURES + PROPER_ANNOT_PRODUCTS * (PROPER_ANNOT_PRODUCTS - 1) / 2)
+/* The class search uses at most this many records (uniform sample). */
+#ifndef PROPER_ANNOT_SAMPLE
+#define PROPER_ANNOT_SAMPLE 200000
+#endif
+/* Candidate thresholds per feature in Algorithm 1. */
+#ifndef PROPER_ANNOT_CUTS
+#define PROPER_ANNOT_CUTS 32
+#endif
+/* Smallest set of records a leaf or split side may hold (opts.min_leaf). */
+#ifndef PROPER_ANNOT_MIN_LEAF
+#define PROPER_ANNOT_MIN_LEAF 30
+#endif
+/* Deepest regression tree (opts.max_depth). */
+#ifndef PROPER_ANNOT_MAX_DEPTH
+#define PROPER_ANNOT_MAX_DEPTH 6
+#endif
+/* Grid points of the kernel density estimate. */
+#ifndef PROPER_ANNOT_KDE_GRID
+#define PROPER_ANNOT_KDE_GRID 2048
+#endif
+/* A density valley above this fraction of its lower neighbouring peak does
+ * not separate clusters. */
+#ifndef PROPER_ANNOT_KDE_VALLEY
+#define PROPER_ANNOT_KDE_VALLEY 0.5
+#endif
+/* Smallest cluster as a fraction of the records clustered. */
+#ifndef PROPER_ANNOT_MIN_CLUSTER
+#define PROPER_ANNOT_MIN_CLUSTER 0.02
+#endif
+/* The density is estimated on at most this many values (uniform sample). */
+#ifndef PROPER_ANNOT_KDE_SAMPLE
+#define PROPER_ANNOT_KDE_SAMPLE 100000
+#endif
+/* Longest function, metric, column or variable name. */
+#ifndef PROPER_ANNOT_NAME_MAX
+#define PROPER_ANNOT_NAME_MAX 255
+#endif
+/* Deepest nesting of expressions and groups the parser accepts. */
+#ifndef PROPER_ANNOT_NEST_MAX
+#define PROPER_ANNOT_NEST_MAX 200
+#endif
+
+/* ---- Logs ------------------------------------------------------------------ */
+
+/* The records of one function: a row of ncol numbers per record, and its
+ * branch outcomes (0, 1, or 2 for a closing "#"). */
+typedef struct proper_annot_table {
+    char *name;               /* the function */
+    size_t ncol;              /* columns */
+    char **cols;              /* column names */
+    unsigned char *is_metric; /* 1 for a declared metric (record format) */
+    size_t n, cap;            /* records */
+    double *v;                /* n * ncol numbers, row-major */
+    unsigned char *br;        /* all records' outcomes */
+    size_t nbr, brcap;
+    size_t *br_off;           /* record i: br[br_off[i] .. br_off[i + 1]); n + 1 entries */
+    size_t offcap;
+} proper_annot_table;
+
+typedef struct proper_annot_log {
+    size_t n;                 /* functions */
+    proper_annot_table *t;
+} proper_annot_log;
+
+PROPER_API void proper_annot_log_init(proper_annot_log *log);
+PROPER_API void proper_annot_log_free(proper_annot_log *log);
+/* Read either format from memory / a file (output rule: see the architecture). */
+PROPER_API int proper_annot_log_parse(proper_annot_log *out, const char *text, size_t len, const char *name,
+                                      proper_error *err);
+PROPER_API int proper_annot_log_read(proper_annot_log *out, const char *path, proper_error *err);
+/* Write the record format (it reads back to an equal log). */
+PROPER_API int proper_annot_log_format(const proper_annot_log *log, proper_strbuf *b, proper_error *err);
+PROPER_API int proper_annot_log_write(const proper_annot_log *log, FILE *f, proper_error *err);
+/* The table of a function, or NULL. */
+PROPER_API const proper_annot_table *proper_annot_log_find(const proper_annot_log *log, const char *function);
+/* Column index of a name in a table, or (size_t)-1. */
+PROPER_API size_t proper_annot_table_column(const proper_annot_table *t, const char *name);
+/* First outcome of branch j (from 0) in record i: 0, 1, or NaN if not executed. */
+PROPER_API double proper_annot_table_branch(const proper_annot_table *t, size_t i, size_t j);
+
+/* ---- Least squares ------------------------------------------------------------ */
+
+typedef struct proper_annot_lsq {
+    size_t n, p;     /* records, coefficients */
+    double coef[PROPER_ANNOT_MAX_TERMS];
+    double se[PROPER_ANNOT_MAX_TERMS];   /* standard errors */
+    double tstat[PROPER_ANNOT_MAX_TERMS];
+    double pval[PROPER_ANNOT_MAX_TERMS]; /* two-sided, Student-t with n - p df */
+    double rss, tss, r2, sigma, bic;     /* tss about the mean; sigma² = rss/(n - p) */
+} proper_annot_lsq;
+
+/* Ordinary least squares of y on the n x p row-major design X (include a
+ * column of ones for an intercept; r2 and tss assume there is one). Needs
+ * n > p and full column rank (PROPER_ERANGE otherwise); p <= PROPER_ANNOT_MAX_TERMS. */
+PROPER_API int proper_annot_lsq_fit(proper_annot_lsq *out, const double *X, const double *y, size_t n, size_t p,
+                                    proper_error *err);
+
+/* ---- Clustering and data heuristics ------------------------------------------- */
+
+/* Cluster boundaries of y[0..n) by the variable-bandwidth KDE (Algorithm 2):
+ * writes the sorted cut points (a value v belongs to cluster k when
+ * cuts[k-1] < v <= cuts[k]) into *cuts (allocated; free with PROPER_FREE) and
+ * their count into *ncuts (0: one cluster). min_size: smallest cluster. */
+PROPER_API int proper_annot_kde_cuts(const double *y, size_t n, size_t min_size, uint64_t seed, double **cuts,
+                                     size_t *ncuts, proper_error *err);
+/* Lower envelope: keep[i] = 1 for the records whose y is the smallest among
+ * those with the same x (ties all kept). */
+PROPER_API int proper_annot_lower_envelope(const double *x, const double *y, size_t n, unsigned char *keep,
+                                           proper_error *err);
+/* Dominant cluster: per distinct x, cluster its y values (KDE) and keep the
+ * records of the largest cluster. */
+PROPER_API int proper_annot_dominant(const double *x, const double *y, size_t n, unsigned char *keep,
+                                     proper_error *err);
+
+/* ---- Annotations ------------------------------------------------------------- */
+
+enum proper_annot_expr_kind {
+    PROPER_ANNOT_NUM, PROPER_ANNOT_VAR, PROPER_ANNOT_NEG, PROPER_ANNOT_NOT,
+    PROPER_ANNOT_ADD, PROPER_ANNOT_SUB, PROPER_ANNOT_MUL, PROPER_ANNOT_DIV,
+    PROPER_ANNOT_LT, PROPER_ANNOT_LE, PROPER_ANNOT_GT, PROPER_ANNOT_GE, PROPER_ANNOT_EQ, PROPER_ANNOT_NE,
+    PROPER_ANNOT_AND, PROPER_ANNOT_OR, PROPER_ANNOT_CALL
+};
+enum proper_annot_fn_kind {
+    PROPER_ANNOT_F_LOG, PROPER_ANNOT_F_EXP, PROPER_ANNOT_F_SQRT, PROPER_ANNOT_F_ABS, PROPER_ANNOT_F_POW,
+    PROPER_ANNOT_F_MIN, PROPER_ANNOT_F_MAX, PROPER_ANNOT_F_BRANCH
+};
+enum proper_annot_dist_kind { PROPER_ANNOT_GROUP, PROPER_ANNOT_NORM, PROPER_ANNOT_EXP, PROPER_ANNOT_BINOM };
+enum proper_annot_guard_kind { PROPER_ANNOT_NONE, PROPER_ANNOT_COND, PROPER_ANNOT_PROB };
+enum proper_annot_class {
+    PROPER_ANNOT_CONSTANT, PROPER_ANNOT_LINEAR, PROPER_ANNOT_NLOGN, PROPER_ANNOT_QUADRATIC,
+    PROPER_ANNOT_DISTRIBUTION /* input-independent */
+};
+
+/* An expression node; a, b are node indices (-1: none). */
+typedef struct proper_annot_expr {
+    int kind;
+    double value; /* NUM */
+    size_t var;   /* VAR: index into proper_annot.names */
+    int fn;       /* CALL */
+    int a, b;
+} proper_annot_expr;
+
+/* One item of a body: an optional guard, then a distribution or a group. */
+typedef struct proper_annot_item {
+    int guard;    /* PROPER_ANNOT_NONE / COND / PROB */
+    int cond;     /* COND: expression */
+    double prob;  /* PROB */
+    int dist;     /* PROPER_ANNOT_GROUP or a distribution */
+    int arg[2];   /* the distribution's arguments (expressions) */
+    int child;    /* GROUP: first item of its body */
+    int next;     /* next sibling, -1 at the end */
+    /* from a fit, not printed (0 after parsing): */
+    size_t n_obs; /* records the item was fitted on */
+    double r2;    /* its regression's R² (NaN for a distribution) */
+    int cls;      /* enum proper_annot_class */
+} proper_annot_item;
+
+typedef struct proper_annot_decl {
+    char *type, *name, *text; /* text is NULL without "=" */
+} proper_annot_decl;
+
+typedef struct proper_annot_fn {
+    char *name, *metric;
+    size_t n_params;
+    char **params;
+    size_t n_decls;
+    proper_annot_decl *decls;
+    int body; /* first item */
+} proper_annot_fn;
+
+typedef struct proper_annot {
+    size_t n_fns, cap_fns;
+    proper_annot_fn *fns;
+    size_t n_ex, cap_ex;
+    proper_annot_expr *ex;
+    size_t n_it, cap_it;
+    proper_annot_item *it;
+    proper_intern names; /* variable names */
+} proper_annot;
+
+PROPER_API void proper_annot_init(proper_annot *a);
+PROPER_API void proper_annot_free(proper_annot *a);
+PROPER_API int proper_annot_parse(proper_annot *out, const char *text, size_t len, const char *name,
+                                  proper_error *err);
+PROPER_API int proper_annot_read(proper_annot *out, const char *path, proper_error *err);
+PROPER_API int proper_annot_format(const proper_annot *a, proper_strbuf *b, proper_error *err);
+PROPER_API int proper_annot_write(const proper_annot *a, FILE *f, proper_error *err);
+/* 1 when a and b have the same functions, structure, names and numbers. */
+PROPER_API int proper_annot_equal(const proper_annot *a, const proper_annot *b);
+/* The function of that name and metric (metric NULL: any), or NULL. */
+PROPER_API const proper_annot_fn *proper_annot_find(const proper_annot *a, const char *function, const char *metric);
+
+/* Value of expression e; vars[k] is the value of names.names[k] (NaN if
+ * unknown), branch[j] the first outcome of branch j (NaN if not executed). */
+PROPER_API double proper_annot_eval(const proper_annot *a, int e, const double *vars, const double *branch,
+                                    size_t n_branch);
+
+/* ---- Fitting --------------------------------------------------------------------- */
+
+typedef struct proper_annot_opts {
+    double r2;         /* good-model threshold, PROPER_ANNOT_R2 */
+    double alpha;      /* elimination p-value, PROPER_ANNOT_ALPHA */
+    double corr;       /* feature grouping, PROPER_ANNOT_CORR */
+    size_t min_leaf;   /* PROPER_ANNOT_MIN_LEAF */
+    int max_depth;     /* PROPER_ANNOT_MAX_DEPTH */
+    int use_branches;  /* split on branch outcomes (1) */
+    int envelope;      /* fit the lower envelope on the first feature (0) */
+    int dominant;      /* fit the dominant cluster per value of the first feature (0) */
+    uint64_t seed;     /* sampling */
+} proper_annot_opts;
+
+PROPER_API proper_annot_opts proper_annot_opts_default(void);
+
+/* Fit the annotation of `metric` for one table and append it (as function
+ * t->name) to *out; on failure *out is unchanged. Features: every column but
+ * the metric and the declared metrics. */
+PROPER_API int proper_annot_fit(proper_annot *out, const proper_annot_table *t, const char *metric,
+                                const proper_annot_opts *opts, proper_error *err);
+
+/* ---- Checking --------------------------------------------------------------------- */
+
+typedef struct proper_annot_scope_check {
+    int item;        /* the scope's item (a distribution or a mixture group) */
+    size_t n;        /* records that fell in it */
+    double ks;       /* KS distance of the PIT values from Uniform(0,1) */
+    double p_value;  /* its asymptotic p-value */
+    int violated;    /* p_value < alpha / tested */
+} proper_annot_scope_check;
+
+typedef struct proper_annot_check {
+    size_t n_scopes;
+    proper_annot_scope_check *scopes;
+    size_t uncovered;   /* records no scope holds */
+    size_t tested;      /* scopes with at least PROPER_ANNOT_CHECK_MIN records */
+    size_t violations;
+    double level;       /* per-scope level alpha / tested */
+} proper_annot_check;
+
+/* Scopes with fewer records are reported but not tested. */
+#ifndef PROPER_ANNOT_CHECK_MIN
+#define PROPER_ANNOT_CHECK_MIN 5
+#endif
+
+PROPER_API void proper_annot_check_init(proper_annot_check *c);
+PROPER_API void proper_annot_check_free(proper_annot_check *c);
+/* Check table t against function fn of annotation a at family-wise level alpha. */
+PROPER_API int proper_annot_check_table(proper_annot_check *out, const proper_annot *a, const proper_annot_fn *fn,
+                                        const proper_annot_table *t, double alpha, uint64_t seed,
+                                        proper_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PROPER_ANNOT_H */
+
+/* ======================================================================== */
+#ifdef PROPER_IMPLEMENTATION
+#ifndef PROPER_ANNOT_IMPLEMENTATION
+#define PROPER_ANNOT_IMPLEMENTATION
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- Logs: the table ---------------------------------------------------- */
+
+static void proper__annot_table_free(proper_annot_table *t) {
+    size_t i;
+    PROPER_FREE(t->name);
+    for (i = 0; i < t->ncol; i++) PROPER_FREE(t->cols[i]);
+    PROPER_FREE(t->cols);
+    PROPER_FREE(t->is_metric);
+    PROPER_FREE(t->v);
+    PROPER_FREE(t->br);
+    PROPER_FREE(t->br_off);
+    memset(t, 0, sizeof *t);
+}
+
+PROPER_API void proper_annot_log_init(proper_annot_log *log) { memset(log, 0, sizeof *log); }
+
+PROPER_API void proper_annot_log_free(proper_annot_log *log) {
+    size_t i;
+    for (i = 0; i < log->n; i++) proper__annot_table_free(&log->t[i]);
+    PROPER_FREE(log->t);
+    memset(log, 0, sizeof *log);
+}
+
+PROPER_API const proper_annot_table *proper_annot_log_find(const proper_annot_log *log, const char *function) {
+    size_t i;
+    for (i = 0; i < log->n; i++)
+        if (strcmp(log->t[i].name, function) == 0) return &log->t[i];
+    return NULL;
+}
+
+PROPER_API size_t proper_annot_table_column(const proper_annot_table *t, const char *name) {
+    size_t i;
+    for (i = 0; i < t->ncol; i++)
+        if (strcmp(t->cols[i], name) == 0) return i;
+    return (size_t)-1;
+}
+
+PROPER_API double proper_annot_table_branch(const proper_annot_table *t, size_t i, size_t j) {
+    size_t k = t->br_off[i], end = t->br_off[i + 1], g = 0;
+    int first = 1;
+    for (; k < end; k++) {
+        if (t->br[k] == 2) { g++; first = 1; continue; }
+        if (g == j && first) return (double)t->br[k];
+        first = 0;
+        if (g > j) break;
+    }
+    return NAN;
+}
+
+/* A new table with ncol columns (names copied); returns its index or -1. */
+static int proper__annot_log_add_table(proper_annot_log *L, size_t *cap, const char *name, size_t nlen,
+                                       char **cols, const unsigned char *is_metric, size_t ncol) {
+    proper_annot_table t;
+    size_t i;
+    memset(&t, 0, sizeof t);
+    if (proper_reserve(&L->t, cap, L->n + 1, sizeof *L->t)) return -1;
+    t.name = proper_strndup(name, nlen);
+    t.cols = (char **)proper_calloc(ncol ? ncol : 1, sizeof *t.cols);
+    t.is_metric = (unsigned char *)proper_calloc(ncol ? ncol : 1, 1);
+    t.br_off = (size_t *)PROPER_MALLOC(sizeof *t.br_off * 8);
+    t.offcap = 8;
+    if (!t.name || !t.cols || !t.is_metric || !t.br_off) goto fail;
+    t.br_off[0] = 0;
+    t.ncol = ncol;
+    for (i = 0; i < ncol; i++) {
+        if (!(t.cols[i] = proper_strdup(cols[i]))) goto fail;
+        t.is_metric[i] = is_metric[i];
+    }
+    L->t[L->n++] = t;
+    return (int)(L->n - 1);
+fail:
+    proper__annot_table_free(&t);
+    return -1;
+}
+
+/* Make room for one more record; returns its row. */
+static double *proper__annot_table_row(proper_annot_table *t) {
+    size_t need;
+    if (proper_size_mul(t->n + 1, t->ncol ? t->ncol : 1, &need)) return NULL;
+    if (proper_reserve(&t->v, &t->cap, need, sizeof *t->v)) return NULL;
+    if (proper_reserve(&t->br_off, &t->offcap, t->n + 2, sizeof *t->br_off)) return NULL;
+    return t->v + t->n * t->ncol;
+}
+
+/* ---- Logs: reading ------------------------------------------------------- */
+
+static int proper__annot_eol(const proper_cursor *c) {
+    return c->p >= c->end || *c->p == '\n' || (*c->p == '\r' && c->p + 1 < c->end && c->p[1] == '\n') ||
+           (*c->p == '\r' && c->p + 1 == c->end);
+}
+
+static void proper__annot_next_line(proper_cursor *c) {
+    while (c->p < c->end && *c->p != '\n') proper_cursor_advance(c);
+    if (c->p < c->end) proper_cursor_advance(c);
+}
+
+static int proper__annot_name_char(int ch) {
+    return ch > ' ' && ch != ',' && ch != '#' && ch != 0x7f;
+}
+
+static int proper__annot_ident_start(int ch) {
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_';
+}
+static int proper__annot_ident_char(int ch) {
+    return proper__annot_ident_start(ch) || (ch >= '0' && ch <= '9') || ch == '.';
+}
+
+/* Read a log name (function) at the cursor; len 0 when there is none. */
+static size_t proper__annot_take_name(proper_cursor *c, const char **start) {
+    size_t n = 0;
+    *start = c->p;
+    while (c->p < c->end && proper__annot_name_char((unsigned char)*c->p)) { proper_cursor_advance(c); n++; }
+    return n;
+}
+
+/* Read a column name; returns its length or sets err. */
+static int proper__annot_take_column(proper_cursor *c, const char **start, size_t *len, proper_error *err) {
+    proper_cursor at = *c;
+    *start = c->p;
+    *len = 0;
+    if (c->p >= c->end || !proper__annot_ident_start((unsigned char)*c->p))
+        return proper_cursor_error(&at, err, PROPER_EPARSE, "expected a column name (a letter or '_' first)");
+    while (c->p < c->end && proper__annot_ident_char((unsigned char)*c->p)) { proper_cursor_advance(c); (*len)++; }
+    if (*len > PROPER_ANNOT_NAME_MAX)
+        return proper_cursor_error(&at, err, PROPER_ELIMIT, "name longer than %d characters", PROPER_ANNOT_NAME_MAX);
+    return 0;
+}
+
+static int proper__annot_check_name(const proper_cursor *at, size_t n, proper_error *err) {
+    if (n == 0) return proper_cursor_error(at, err, PROPER_EPARSE, "expected a function name");
+    if (n > PROPER_ANNOT_NAME_MAX)
+        return proper_cursor_error(at, err, PROPER_ELIMIT, "name longer than %d characters", PROPER_ANNOT_NAME_MAX);
+    return 0;
+}
+
+/* Expect a "," (with blanks around); 1 if found. */
+static int proper__annot_sep(proper_cursor *c) {
+    proper_cursor_skip_blanks(c);
+    if (c->p < c->end && *c->p == ',') {
+        proper_cursor_advance(c);
+        proper_cursor_skip_blanks(c);
+        return 1;
+    }
+    return 0;
+}
+
+static int proper__annot_number(proper_cursor *c, double *v, proper_error *err) {
+    proper_cursor at = *c;
+    int rc = proper_parse_double(c, v, err);
+    if (rc) return rc;
+    if (!isfinite(*v)) {
+        *c = at;
+        return proper_cursor_error(&at, err, PROPER_ERANGE, "number is not finite");
+    }
+    return 0;
+}
+
+typedef struct proper__annot_names {
+    char **s;
+    unsigned char *metric;
+    size_t n, cap, mcap;
+} proper__annot_names;
+
+static void proper__annot_names_free(proper__annot_names *v) {
+    size_t i;
+    for (i = 0; i < v->n; i++) PROPER_FREE(v->s[i]);
+    PROPER_FREE(v->s);
+    PROPER_FREE(v->metric);
+    memset(v, 0, sizeof *v);
+}
+
+static int proper__annot_names_add(proper__annot_names *v, const char *s, size_t n, int metric,
+                                   const proper_cursor *at, proper_error *err) {
+    size_t i;
+    char *copy;
+    for (i = 0; i < v->n; i++)
+        if (strlen(v->s[i]) == n && memcmp(v->s[i], s, n) == 0)
+            return proper_cursor_error(at, err, PROPER_EPARSE, "duplicate column '%.*s'", (int)n, s);
+    if (proper_reserve(&v->s, &v->cap, v->n + 1, sizeof *v->s) ||
+        proper_reserve(&v->metric, &v->mcap, v->n + 1, 1) || !(copy = proper_strndup(s, n)))
+        return proper_error_set(err, PROPER_ENOMEM, at->file, at->line, at->col, "out of memory");
+    v->metric[v->n] = (unsigned char)metric;
+    v->s[v->n++] = copy;
+    return 0;
+}
+
+static int proper__annot_oom(const proper_cursor *c, proper_error *err) {
+    return proper_cursor_error(c, err, PROPER_ENOMEM, "out of memory");
+}
+
+/* The record format, after its header line. */
+static int proper__annot_read_records(proper_annot_log *L, proper_cursor *c, proper_error *err) {
+    proper_intern ix;
+    size_t cap = 0;
+    int rc = 0;
+    proper_intern_init(&ix);
+    while (c->p < c->end && !rc) {
+        const char *name;
+        size_t n, k, idx;
+        proper_cursor at;
+        proper_annot_table *t;
+        double *row;
+        proper_cursor_skip_blanks(c);
+        if (proper__annot_eol(c) || *c->p == '#') { proper__annot_next_line(c); continue; }
+        at = *c;
+        n = proper__annot_take_name(c, &name);
+        if ((rc = proper__annot_check_name(&at, n, err))) break;
+        if (n == 8 && memcmp(name, "function", 8) == 0 && c->p < c->end && (*c->p == ' ' || *c->p == '\t')) {
+            proper_cursor save = *c;
+            proper_cursor_skip_blanks(c);
+            if (c->p < c->end && *c->p != ',') {
+                /* a schema line */
+                proper__annot_names cols;
+                const char *fname, *w;
+                size_t fn, wn;
+                int added, part = 0;
+                proper_cursor fat = *c;
+                memset(&cols, 0, sizeof cols);
+                fn = proper__annot_take_name(c, &fname);
+                if ((rc = proper__annot_check_name(&fat, fn, err))) break;
+                for (;;) {
+                    proper_cursor wat;
+                    proper_cursor_skip_blanks(c);
+                    if (proper__annot_eol(c)) break;
+                    wat = *c;
+                    if ((rc = proper__annot_take_column(c, &w, &wn, err))) break;
+                    if (c->p < c->end && !(*c->p == ' ' || *c->p == '\t' || proper__annot_eol(c))) {
+                        rc = proper_cursor_error(c, err, PROPER_EPARSE, "unexpected '%c' in a column name", *c->p);
+                        break;
+                    }
+                    if (part == 0) {
+                        if (wn != 7 || memcmp(w, "metrics", 7) != 0) {
+                            rc = proper_cursor_error(&wat, err, PROPER_EPARSE, "expected 'metrics'");
+                            break;
+                        }
+                        part = 1;
+                    } else if (part == 1 && wn == 8 && memcmp(w, "features", 8) == 0) {
+                        part = 2;
+                    } else if ((rc = proper__annot_names_add(&cols, w, wn, part == 1, &wat, err))) {
+                        break;
+                    }
+                }
+                if (!rc && part != 2) rc = proper_cursor_error(c, err, PROPER_EPARSE, "expected 'features'");
+                if (!rc && proper_intern_find(&ix, fname, fn) != PROPER_INTERN_NONE)
+                    rc = proper_cursor_error(&fat, err, PROPER_EPARSE, "function '%.*s' declared twice", (int)fn, fname);
+                if (!rc) {
+                    if (proper_intern_add(&ix, fname, fn, &idx, &added) ||
+                        proper__annot_log_add_table(L, &cap, fname, fn, cols.s, cols.metric, cols.n) < 0)
+                        rc = proper__annot_oom(&fat, err);
+                }
+                proper__annot_names_free(&cols);
+                if (!rc) proper__annot_next_line(c);
+                continue;
+            }
+            *c = save;
+        }
+        idx = proper_intern_find(&ix, name, n);
+        if (idx == PROPER_INTERN_NONE) {
+            rc = proper_cursor_error(&at, err, PROPER_EUNDEFINED, "function '%.*s' has no 'function' line before it",
+                                     (int)n, name);
+            break;
+        }
+        t = &L->t[idx];
+        if (!(row = proper__annot_table_row(t))) { rc = proper__annot_oom(&at, err); break; }
+        for (k = 0; k < t->ncol && !rc; k++) {
+            if (!proper__annot_sep(c)) {
+                rc = proper_cursor_error(c, err, PROPER_EPARSE, "expected ',' and %zu more number(s) for '%s'",
+                                         t->ncol - k, t->name);
+                break;
+            }
+            rc = proper__annot_number(c, &row[k], err);
+        }
+        if (rc) break;
+        {
+            size_t start = t->nbr;
+            int open = 0;
+            while (proper__annot_sep(c)) {
+                int ch = c->p < c->end ? *c->p : 0;
+                if (ch != '0' && ch != '1' && ch != '#') {
+                    rc = proper_cursor_error(c, err, PROPER_EPARSE,
+                                             c->p < c->end && (unsigned char)ch > ' '
+                                                 ? "expected a branch outcome 0, 1 or '#' (too many numbers?)"
+                                                 : "expected a branch outcome 0, 1 or '#'");
+                    break;
+                }
+                if (PROPER_PUSH(t->br, t->nbr, t->brcap, (unsigned char)(ch == '#' ? 2 : ch - '0'))) {
+                    rc = proper__annot_oom(c, err);
+                    break;
+                }
+                open = ch != '#';
+                proper_cursor_advance(c);
+                if (c->p < c->end && proper__annot_name_char((unsigned char)*c->p)) {
+                    rc = proper_cursor_error(c, err, PROPER_EPARSE, "unexpected '%c' after a branch outcome", *c->p);
+                    break;
+                }
+            }
+            if (rc) { t->nbr = start; break; }
+            if (open) {
+                t->nbr = start;
+                rc = proper_cursor_error(c, err, PROPER_EPARSE, "branch outcomes must end with '#'");
+                break;
+            }
+            proper_cursor_skip_blanks(c);
+            if (!proper__annot_eol(c)) {
+                t->nbr = start;
+                rc = proper_cursor_error(c, err, PROPER_EPARSE, "unexpected '%c' at the end of a record", *c->p);
+                break;
+            }
+            t->br_off[t->n + 1] = t->nbr;
+            t->n++;
+        }
+        proper__annot_next_line(c);
+    }
+    proper_intern_free(&ix);
+    return rc;
+}
+
+/* Plain CSV. */
+static int proper__annot_read_csv(proper_annot_log *L, proper_cursor *c, proper_error *err) {
+    proper__annot_names cols;
+    proper_intern ix;
+    size_t fcol = (size_t)-1, nfield = 0, cap = 0, k;
+    int rc = 0;
+    char **data_cols = NULL;
+    size_t nd = 0;
+    memset(&cols, 0, sizeof cols);
+    proper_intern_init(&ix);
+    /* header: skip empty and comment lines before it */
+    for (;;) {
+        proper_cursor_skip_blanks(c);
+        if (c->p >= c->end) return proper_cursor_error(c, err, PROPER_EPARSE, "empty log: expected a CSV header");
+        if (proper__annot_eol(c) || *c->p == '#') { proper__annot_next_line(c); continue; }
+        break;
+    }
+    do {
+        const char *w;
+        size_t wn;
+        proper_cursor at = *c;
+        if ((rc = proper__annot_take_column(c, &w, &wn, err))) goto done;
+        if (fcol == (size_t)-1 && ((wn == 8 && memcmp(w, "function", 8) == 0) || (wn == 2 && memcmp(w, "id", 2) == 0)))
+            fcol = nfield;
+        if ((rc = proper__annot_names_add(&cols, w, wn, 0, &at, err))) goto done;
+        nfield++;
+        proper_cursor_skip_blanks(c);
+        if (!proper__annot_eol(c) && *c->p != ',') {
+            rc = proper_cursor_error(c, err, PROPER_EPARSE, "unexpected '%c' in the CSV header", *c->p);
+            goto done;
+        }
+    } while (proper__annot_sep(c));
+    if (nfield == (fcol == (size_t)-1 ? 0u : 1u)) {
+        rc = proper_cursor_error(c, err, PROPER_EPARSE, "the CSV header names no numeric column");
+        goto done;
+    }
+    data_cols = (char **)proper_calloc(nfield, sizeof *data_cols);
+    if (!data_cols) { rc = proper__annot_oom(c, err); goto done; }
+    for (k = 0; k < nfield; k++)
+        if (k != fcol) data_cols[nd++] = cols.s[k];
+    proper__annot_next_line(c);
+    while (c->p < c->end) {
+        const char *fname = "f";
+        size_t fn = 1, idx, col = 0;
+        int added;
+        proper_cursor at;
+        double *row;
+        proper_annot_table *t;
+        proper_cursor_skip_blanks(c);
+        if (proper__annot_eol(c) || *c->p == '#') { proper__annot_next_line(c); continue; }
+        at = *c;
+        /* find the function field first: it decides the table */
+        if (fcol != (size_t)-1) {
+            proper_cursor s = *c;
+            for (k = 0; k < fcol; k++) {
+                while (s.p < s.end && *s.p != ',' && *s.p != '\n') proper_cursor_advance(&s);
+                if (s.p < s.end && *s.p == ',') proper_cursor_advance(&s);
+            }
+            proper_cursor_skip_blanks(&s);
+            at = s;
+            fn = proper__annot_take_name(&s, &fname);
+            if ((rc = proper__annot_check_name(&at, fn, err))) goto done;
+            at = *c;
+        }
+        idx = proper_intern_find(&ix, fname, fn);
+        if (idx == PROPER_INTERN_NONE) {
+            unsigned char *zeros = (unsigned char *)proper_calloc(nd ? nd : 1, 1);
+            int ti = zeros ? proper__annot_log_add_table(L, &cap, fname, fn, data_cols, zeros, nd) : -1;
+            PROPER_FREE(zeros);
+            if (ti < 0 || proper_intern_add(&ix, fname, fn, &idx, &added)) { rc = proper__annot_oom(&at, err); goto done; }
+        }
+        t = &L->t[idx];
+        if (!(row = proper__annot_table_row(t))) { rc = proper__annot_oom(&at, err); goto done; }
+        for (k = 0; k < nfield; k++) {
+            if (k > 0 && !proper__annot_sep(c)) {
+                rc = proper_cursor_error(c, err, PROPER_EPARSE, "expected ',' and %zu more field(s)", nfield - k);
+                goto done;
+            }
+            proper_cursor_skip_blanks(c);
+            if (k == fcol) {
+                const char *s;
+                proper__annot_take_name(c, &s);
+            } else if ((rc = proper__annot_number(c, &row[col++], err))) {
+                goto done;
+            }
+        }
+        proper_cursor_skip_blanks(c);
+        if (!proper__annot_eol(c)) {
+            rc = proper_cursor_error(c, err, PROPER_EPARSE,
+                                     *c->p == ',' ? "more fields than the header has" : "unexpected '%c' after a field",
+                                     *c->p);
+            goto done;
+        }
+        t->br_off[t->n + 1] = t->nbr;
+        t->n++;
+        proper__annot_next_line(c);
+    }
+done:
+    PROPER_FREE(data_cols);
+    proper__annot_names_free(&cols);
+    proper_intern_free(&ix);
+    return rc;
+}
+
+PROPER_API int proper_annot_log_parse(proper_annot_log *out, const char *text, size_t len, const char *name,
+                                      proper_error *err) {
+    proper_annot_log L;
+    proper_cursor c;
+    int rc;
+    static const char magic[] = "proper-annot-log";
+    proper_annot_log_init(&L);
+    proper_cursor_init(&c, text, len, name);
+    if (len >= sizeof magic - 1 && memcmp(text, magic, sizeof magic - 1) == 0) {
+        size_t i;
+        for (i = 0; i < sizeof magic - 1; i++) proper_cursor_advance(&c);
+        if (c.p >= c.end || (*c.p != ' ' && *c.p != '\t'))
+            return proper_cursor_error(&c, err, PROPER_EPARSE, "expected ' 1' after 'proper-annot-log'");
+        proper_cursor_skip_blanks(&c);
+        if (c.p >= c.end || *c.p != '1')
+            return proper_cursor_error(&c, err, PROPER_EPARSE, "unsupported log version (this reader knows 1)");
+        proper_cursor_advance(&c);
+        proper_cursor_skip_blanks(&c);
+        if (!proper__annot_eol(&c))
+            return proper_cursor_error(&c, err, PROPER_EPARSE, "unexpected '%c' after the header", *c.p);
+        proper__annot_next_line(&c);
+        rc = proper__annot_read_records(&L, &c, err);
+    } else {
+        rc = proper__annot_read_csv(&L, &c, err);
+    }
+    if (rc) {
+        proper_annot_log_free(&L);
+        return rc;
+    }
+    proper_annot_log_free(out);
+    *out = L;
+    return 0;
+}
+
+PROPER_API int proper_annot_log_read(proper_annot_log *out, const char *path, proper_error *err) {
+    char *data;
+    size_t len;
+    int rc = proper_read_file(path, &data, &len, err);
+    if (rc) return rc;
+    rc = proper_annot_log_parse(out, data, len, path, err);
+    PROPER_FREE(data);
+    return rc;
+}
+
+PROPER_API int proper_annot_log_format(const proper_annot_log *log, proper_strbuf *b, proper_error *err) {
+    size_t i, r, k;
+    proper_strbuf_puts(b, "proper-annot-log 1\n");
+    for (i = 0; i < log->n; i++) {
+        const proper_annot_table *t = &log->t[i];
+        proper_strbuf_printf(b, "function %s metrics", t->name);
+        for (k = 0; k < t->ncol; k++)
+            if (t->is_metric[k]) proper_strbuf_printf(b, " %s", t->cols[k]);
+        proper_strbuf_puts(b, " features");
+        for (k = 0; k < t->ncol; k++)
+            if (!t->is_metric[k]) proper_strbuf_printf(b, " %s", t->cols[k]);
+        proper_strbuf_puts(b, "\n");
+    }
+    for (i = 0; i < log->n; i++) {
+        const proper_annot_table *t = &log->t[i];
+        for (r = 0; r < t->n; r++) {
+            proper_strbuf_puts(b, t->name);
+            /* metrics first, then features: the schema's order */
+            for (k = 0; k < t->ncol; k++)
+                if (t->is_metric[k]) { proper_strbuf_puts(b, ", "); proper_strbuf_double(b, t->v[r * t->ncol + k]); }
+            for (k = 0; k < t->ncol; k++)
+                if (!t->is_metric[k]) { proper_strbuf_puts(b, ", "); proper_strbuf_double(b, t->v[r * t->ncol + k]); }
+            for (k = t->br_off[r]; k < t->br_off[r + 1]; k++)
+                proper_strbuf_puts(b, t->br[k] == 2 ? ", #" : t->br[k] ? ", 1" : ", 0");
+            proper_strbuf_puts(b, "\n");
+        }
+    }
+    if (b->failed) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    return 0;
+}
+
+PROPER_API int proper_annot_log_write(const proper_annot_log *log, FILE *f, proper_error *err) {
+    proper_strbuf b;
+    int rc;
+    proper_strbuf_init(&b);
+    rc = proper_annot_log_format(log, &b, err);
+    if (!rc && b.len && fwrite(b.data, 1, b.len, f) != b.len)
+        rc = proper_error_set(err, PROPER_EIO, NULL, 0, 0, "write failed");
+    proper_strbuf_free(&b);
+    return rc;
+}
+
+/* ---- Least squares: Householder QR accumulated block by block ---------------
+ * R is a q x q upper triangle (row-major) such that RᵀR = AᵀA for every row
+ * of A added so far. Adding B more rows (held column-major in blk: column j
+ * at blk + j*B) applies, for each column k, the Householder reflection that
+ * zeroes column k of the block against R's diagonal entry: the reflection's
+ * vector is non-zero only at R's row k and the block's rows. */
+static void proper__annot_tri_add(double *R, size_t q, double *blk, size_t B) {
+    size_t k, j, i;
+    for (k = 0; k < q; k++) {
+        double *v = blk + k * B, alpha = R[k * q + k], sig = 0, norm, beta, u0, utu;
+        for (i = 0; i < B; i++) sig += v[i] * v[i];
+        if (sig == 0) continue;
+        norm = sqrt(alpha * alpha + sig);
+        beta = alpha <= 0 ? norm : -norm;
+        u0 = alpha - beta;
+        utu = u0 * u0 + sig;
+        R[k * q + k] = beta;
+        for (j = k + 1; j < q; j++) {
+            double *w = blk + j * B, d = u0 * R[k * q + j], f;
+            for (i = 0; i < B; i++) d += v[i] * w[i];
+            f = 2 * d / utu;
+            R[k * q + j] -= f * u0;
+            for (i = 0; i < B; i++) w[i] -= f * v[i];
+        }
+    }
+}
+
+/* Solve the sub-problem on columns cols[0..s) of the triangle R (q x q)
+ * with the response in column ycol, n records. Fills coef, se, tstat, pval,
+ * rss (scaled units). Returns 0, or j + 1 when column j is (numerically)
+ * dependent on the earlier ones. */
+static size_t proper__annot_tri_solve(const double *R, size_t q, const size_t *cols, size_t s, size_t ycol, size_t n,
+                                      proper_annot_lsq *out) {
+    double M[(PROPER_ANNOT_MAX_TERMS + 1) * (PROPER_ANNOT_MAX_TERMS + 2)];
+    double T[(PROPER_ANNOT_MAX_TERMS + 1) * (PROPER_ANNOT_MAX_TERMS + 1)];
+    double Ri[PROPER_ANNOT_MAX_TERMS * PROPER_ANNOT_MAX_TERMS];
+    double cn[PROPER_ANNOT_MAX_TERMS + 1];
+    size_t m = s + 1, i, j, k;
+    double df, sigma;
+    /* M: q rows, m columns, column-major */
+    for (j = 0; j < m; j++) {
+        size_t col = j < s ? cols[j] : ycol;
+        cn[j] = 0;
+        for (i = 0; i < q; i++) {
+            M[j * q + i] = i <= col ? R[i * q + col] : 0.0;
+            cn[j] += M[j * q + i] * M[j * q + i];
+        }
+        cn[j] = sqrt(cn[j]);
+    }
+    for (k = 0; k < m && k < q; k++) {
+        double *v = M + k * q, sig = 0, alpha, norm, beta, u0, utu;
+        for (i = k + 1; i < q; i++) sig += v[i] * v[i];
+        alpha = v[k];
+        if (sig > 0) {
+            norm = sqrt(alpha * alpha + sig);
+            beta = alpha <= 0 ? norm : -norm;
+            u0 = alpha - beta;
+            utu = u0 * u0 + sig;
+            v[k] = beta;
+            for (j = k + 1; j < m; j++) {
+                double *w = M + j * q, d = u0 * w[k], f;
+                for (i = k + 1; i < q; i++) d += v[i] * w[i];
+                f = 2 * d / utu;
+                w[k] -= f * u0;
+                for (i = k + 1; i < q; i++) w[i] -= f * v[i];
+            }
+            for (i = k + 1; i < q; i++) v[i] = 0;
+        }
+        if (k < s && !(fabs(v[k]) > 1e-10 * cn[k])) return k + 1;
+    }
+    for (i = 0; i < m; i++)
+        for (j = 0; j < m; j++) T[i * m + j] = (j >= i && i < q) ? M[j * q + i] : 0.0;
+    /* back substitution */
+    for (i = s; i-- > 0;) {
+        double acc = T[i * m + s];
+        for (j = i + 1; j < s; j++) acc -= T[i * m + j] * out->coef[j];
+        out->coef[i] = acc / T[i * m + i];
+    }
+    out->rss = s < q ? T[s * m + s] * T[s * m + s] : 0.0;
+    /* inverse of the s x s triangle, column by column */
+    for (j = 0; j < s; j++) {
+        for (i = s; i-- > 0;) {
+            double acc = i == j ? 1.0 : 0.0;
+            if (i > j) { Ri[i * s + j] = 0; continue; }
+            for (k = i + 1; k <= j; k++) acc -= T[i * m + k] * Ri[k * s + j];
+            Ri[i * s + j] = acc / T[i * m + i];
+        }
+    }
+    df = (double)n - (double)s;
+    sigma = df > 0 ? sqrt(out->rss / df) : NAN;
+    out->sigma = sigma;
+    out->n = n;
+    out->p = s;
+    for (i = 0; i < s; i++) {
+        double acc = 0, t;
+        for (j = i; j < s; j++) acc += Ri[i * s + j] * Ri[i * s + j];
+        out->se[i] = sigma * sqrt(acc);
+        if (out->se[i] > 0) {
+            t = out->coef[i] / out->se[i];
+            out->tstat[i] = t;
+            out->pval[i] = 2 * proper_stats_t_cdf(-fabs(t), df);
+        } else {
+            out->tstat[i] = out->coef[i] == 0 ? 0 : (out->coef[i] > 0 ? INFINITY : -INFINITY);
+            out->pval[i] = out->coef[i] == 0 ? 1.0 : 0.0;
+        }
+    }
+    return 0;
+}
+
+/* BIC with the residual variance floored so that exact fits compare by size. */
+static double proper__annot_bic(double rss, size_t n, size_t k, double yscale) {
+    double floor_v = 1e-24 * yscale * yscale;
+    double v = rss / (double)n;
+    if (!(v > floor_v)) v = floor_v > 0 ? floor_v : DBL_MIN;
+    return (double)n * log(v) + (double)(k + 1) * log((double)n);
+}
+
+#define PROPER__ANNOT_BLOCK 128
+
+PROPER_API int proper_annot_lsq_fit(proper_annot_lsq *out, const double *X, const double *y, size_t n, size_t p,
+                                    proper_error *err) {
+    double *R, *blk, scale[PROPER_ANNOT_MAX_TERMS + 1], mean = 0, tss = 0;
+    size_t cols[PROPER_ANNOT_MAX_TERMS], q = p + 1, i, j, r, bad;
+    proper_annot_lsq res;
+    if (p == 0 || p > PROPER_ANNOT_MAX_TERMS)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "least squares: %zu coefficients (1 to %d)", p,
+                                PROPER_ANNOT_MAX_TERMS);
+    if (n <= p)
+        return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "least squares: %zu records for %zu coefficients", n, p);
+    for (j = 0; j < q; j++) scale[j] = 0;
+    for (r = 0; r < n; r++) {
+        for (j = 0; j < q; j++) {
+            double v = j < p ? X[r * p + j] : y[r];
+            if (!isfinite(v)) return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "least squares: non-finite value in record %zu", r + 1);
+            if (fabs(v) > scale[j]) scale[j] = fabs(v);
+        }
+    }
+    for (j = 0; j < q; j++)
+        if (scale[j] == 0) scale[j] = 1;
+    R = (double *)proper_calloc(q * q, sizeof *R);
+    blk = (double *)proper_calloc(q * PROPER__ANNOT_BLOCK, sizeof *blk);
+    if (!R || !blk) {
+        PROPER_FREE(R);
+        PROPER_FREE(blk);
+        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    for (r = 0; r < n; r += PROPER__ANNOT_BLOCK) {
+        size_t B = n - r < PROPER__ANNOT_BLOCK ? n - r : PROPER__ANNOT_BLOCK;
+        for (i = 0; i < B; i++)
+            for (j = 0; j < q; j++) blk[j * B + i] = (j < p ? X[(r + i) * p + j] : y[r + i]) / scale[j];
+        proper__annot_tri_add(R, q, blk, B);
+    }
+    for (j = 0; j < p; j++) cols[j] = j;
+    memset(&res, 0, sizeof res);
+    bad = proper__annot_tri_solve(R, q, cols, p, p, n, &res);
+    PROPER_FREE(R);
+    PROPER_FREE(blk);
+    if (bad) return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "least squares: column %zu is linearly dependent on the others", bad);
+    for (j = 0; j < p; j++) {
+        res.coef[j] *= scale[p] / scale[j];
+        res.se[j] *= scale[p] / scale[j];
+    }
+    res.rss *= scale[p] * scale[p];
+    res.sigma *= scale[p];
+    for (r = 0; r < n; r++) mean += y[r];
+    mean /= (double)n;
+    for (r = 0; r < n; r++) tss += (y[r] - mean) * (y[r] - mean);
+    res.tss = tss;
+    res.r2 = tss > 0 ? 1 - res.rss / tss : (res.rss == 0 ? 1.0 : 0.0);
+    res.bic = proper__annot_bic(res.rss, n, p, scale[p]);
+    *out = res;
+    return 0;
+}
+
+/* ---- Annotations: the tree ------------------------------------------------- */
+
+PROPER_API void proper_annot_init(proper_annot *a) {
+    memset(a, 0, sizeof *a);
+    proper_intern_init(&a->names);
+}
+
+static void proper__annot_fn_free(proper_annot_fn *f) {
+    size_t i;
+    PROPER_FREE(f->name);
+    PROPER_FREE(f->metric);
+    for (i = 0; i < f->n_params; i++) PROPER_FREE(f->params[i]);
+    PROPER_FREE(f->params);
+    for (i = 0; i < f->n_decls; i++) {
+        PROPER_FREE(f->decls[i].type);
+        PROPER_FREE(f->decls[i].name);
+        PROPER_FREE(f->decls[i].text);
+    }
+    PROPER_FREE(f->decls);
+    memset(f, 0, sizeof *f);
+}
+
+PROPER_API void proper_annot_free(proper_annot *a) {
+    size_t i;
+    for (i = 0; i < a->n_fns; i++) proper__annot_fn_free(&a->fns[i]);
+    PROPER_FREE(a->fns);
+    PROPER_FREE(a->ex);
+    PROPER_FREE(a->it);
+    proper_intern_free(&a->names);
+    proper_annot_init(a);
+}
+
+/* New nodes; -1 when out of memory (callers check once). */
+static int proper__annot_node(proper_annot *a, int kind, int x, int y) {
+    proper_annot_expr e;
+    if (x < -1 || y < -1 || a->n_ex >= (size_t)0x7fffffff) return -2;
+    memset(&e, 0, sizeof e);
+    e.kind = kind;
+    e.a = x;
+    e.b = y;
+    if (kind == PROPER_ANNOT_ADD || kind == PROPER_ANNOT_SUB || kind == PROPER_ANNOT_MUL || kind == PROPER_ANNOT_DIV ||
+        (kind >= PROPER_ANNOT_LT && kind <= PROPER_ANNOT_OR)) {
+        if (x < 0 || y < 0) return -2;
+    }
+    if (PROPER_PUSH(a->ex, a->n_ex, a->cap_ex, e)) return -2;
+    return (int)(a->n_ex - 1);
+}
+static int proper__annot_num(proper_annot *a, double v) {
+    int e = proper__annot_node(a, PROPER_ANNOT_NUM, -1, -1);
+    if (e >= 0) a->ex[e].value = v;
+    return e;
+}
+static int proper__annot_var(proper_annot *a, const char *s, size_t n) {
+    size_t idx;
+    int e;
+    if (proper_intern_add(&a->names, s, n, &idx, NULL)) return -2;
+    e = proper__annot_node(a, PROPER_ANNOT_VAR, -1, -1);
+    if (e >= 0) a->ex[e].var = idx;
+    return e;
+}
+static int proper__annot_call(proper_annot *a, int fn, int x, int y) {
+    int e;
+    if (x < 0 || y < -1) return -2;
+    e = proper__annot_node(a, PROPER_ANNOT_CALL, x, y);
+    if (e >= 0) a->ex[e].fn = fn;
+    return e;
+}
+static int proper__annot_item(proper_annot *a) {
+    proper_annot_item it;
+    memset(&it, 0, sizeof it);
+    it.cond = it.child = it.next = -1;
+    it.arg[0] = it.arg[1] = -1;
+    it.r2 = NAN;
+    if (a->n_it >= (size_t)0x7fffffff || PROPER_PUSH(a->it, a->n_it, a->cap_it, it)) return -2;
+    return (int)(a->n_it - 1);
+}
+
+static const char *const proper__annot_fn_names[] = {"log", "exp", "sqrt", "abs", "pow", "min", "max", "branch"};
+static const int proper__annot_fn_arity[] = {1, 1, 1, 1, 2, 2, 2, 1};
+static const char *const proper__annot_dist_names[] = {"", "Norm", "Exp", "Binom"};
+static const int proper__annot_dist_arity[] = {0, 2, 1, 2};
+
+/* ---- Evaluation ------------------------------------------------------------------ */
+
+static double proper__annot_eval(const proper_annot *a, int e, const double *vars, const double *br, size_t nbr,
+                                 int depth) {
+    const proper_annot_expr *x;
+    double l, r;
+    if (e < 0 || (size_t)e >= a->n_ex || depth > 4 * PROPER_ANNOT_NEST_MAX) return NAN;
+    x = &a->ex[e];
+    switch (x->kind) {
+    case PROPER_ANNOT_NUM: return x->value;
+    case PROPER_ANNOT_VAR: return vars ? vars[x->var] : NAN;
+    case PROPER_ANNOT_NEG: return -proper__annot_eval(a, x->a, vars, br, nbr, depth + 1);
+    case PROPER_ANNOT_NOT: l = proper__annot_eval(a, x->a, vars, br, nbr, depth + 1); return isnan(l) ? NAN : (l == 0);
+    case PROPER_ANNOT_CALL:
+        l = proper__annot_eval(a, x->a, vars, br, nbr, depth + 1);
+        r = x->b >= 0 ? proper__annot_eval(a, x->b, vars, br, nbr, depth + 1) : 0;
+        switch (x->fn) {
+        case PROPER_ANNOT_F_LOG: return log(l);
+        case PROPER_ANNOT_F_EXP: return exp(l);
+        case PROPER_ANNOT_F_SQRT: return sqrt(l);
+        case PROPER_ANNOT_F_ABS: return fabs(l);
+        case PROPER_ANNOT_F_POW: return pow(l, r);
+        case PROPER_ANNOT_F_MIN: return l < r ? l : r;
+        case PROPER_ANNOT_F_MAX: return l > r ? l : r;
+        case PROPER_ANNOT_F_BRANCH: {
+            double j = l - 1;
+            if (!(j >= 0) || j != floor(j) || !br || j >= (double)nbr) return NAN;
+            return br[(size_t)j];
+        }
+        default: return NAN;
+        }
+    default: break;
+    }
+    l = proper__annot_eval(a, x->a, vars, br, nbr, depth + 1);
+    r = proper__annot_eval(a, x->b, vars, br, nbr, depth + 1);
+    switch (x->kind) {
+    case PROPER_ANNOT_ADD: return l + r;
+    case PROPER_ANNOT_SUB: return l - r;
+    case PROPER_ANNOT_MUL: return (l == 0 || r == 0) ? 0.0 : l * r;
+    case PROPER_ANNOT_DIV: return l / r;
+    case PROPER_ANNOT_LT: return l < r;
+    case PROPER_ANNOT_LE: return l <= r;
+    case PROPER_ANNOT_GT: return l > r;
+    case PROPER_ANNOT_GE: return l >= r;
+    case PROPER_ANNOT_EQ: return l == r;
+    case PROPER_ANNOT_NE: return !isnan(l) && !isnan(r) && l != r;
+    case PROPER_ANNOT_AND: return (l != 0 && !isnan(l)) && (r != 0 && !isnan(r));
+    case PROPER_ANNOT_OR: return (l != 0 && !isnan(l)) || (r != 0 && !isnan(r));
+    default: return NAN;
+    }
+}
+
+PROPER_API double proper_annot_eval(const proper_annot *a, int e, const double *vars, const double *branch,
+                                    size_t n_branch) {
+    return proper__annot_eval(a, e, vars, branch, n_branch, 0);
+}
+
+/* ---- Printing ---------------------------------------------------------------------- */
+
+static int proper__annot_prec(int kind) {
+    switch (kind) {
+    case PROPER_ANNOT_OR: return 1;
+    case PROPER_ANNOT_AND: return 2;
+    case PROPER_ANNOT_LT: case PROPER_ANNOT_LE: case PROPER_ANNOT_GT: case PROPER_ANNOT_GE:
+    case PROPER_ANNOT_EQ: case PROPER_ANNOT_NE: return 3;
+    case PROPER_ANNOT_ADD: case PROPER_ANNOT_SUB: return 4;
+    case PROPER_ANNOT_MUL: case PROPER_ANNOT_DIV: return 5;
+    case PROPER_ANNOT_NEG: case PROPER_ANNOT_NOT: return 6;
+    default: return 7;
+    }
+}
+
+static void proper__annot_print_expr(const proper_annot *a, int e, int need, proper_strbuf *b) {
+    const proper_annot_expr *x = &a->ex[e];
+    int p = proper__annot_prec(x->kind);
+    static const char *const ops[] = {"", "", "", "", " + ", " - ", "*", "/", " < ", " <= ", " > ", " >= ",
+                                      " == ", " != ", " && ", " || "};
+    /* a negative literal reads as a unary minus: bracket it where that binds */
+    if (x->kind == PROPER_ANNOT_NUM && (x->value < 0 || (x->value == 0 && signbit(x->value))) && need > 6) p = 6;
+    if (p < need) proper_strbuf_puts(b, "(");
+    switch (x->kind) {
+    case PROPER_ANNOT_NUM: proper_strbuf_double(b, x->value); break;
+    case PROPER_ANNOT_VAR: proper_strbuf_puts(b, a->names.names[x->var]); break;
+    case PROPER_ANNOT_NEG:
+        proper_strbuf_puts(b, "-");
+        proper__annot_print_expr(a, x->a, 6, b);
+        break;
+    case PROPER_ANNOT_NOT:
+        proper_strbuf_puts(b, "!");
+        proper__annot_print_expr(a, x->a, 6, b);
+        break;
+    case PROPER_ANNOT_CALL:
+        proper_strbuf_printf(b, "%s(", proper__annot_fn_names[x->fn]);
+        proper__annot_print_expr(a, x->a, 0, b);
+        if (x->b >= 0) {
+            proper_strbuf_puts(b, ", ");
+            proper__annot_print_expr(a, x->b, 0, b);
+        }
+        proper_strbuf_puts(b, ")");
+        break;
+    default:
+        /* comparisons do not chain: both sides need a tighter operator */
+        proper__annot_print_expr(a, x->a, p == 3 ? 4 : p, b);
+        proper_strbuf_puts(b, ops[x->kind]);
+        proper__annot_print_expr(a, x->b, p + 1, b);
+        break;
+    }
+    if (p < need) proper_strbuf_puts(b, ")");
+}
+
+static void proper__annot_indent(proper_strbuf *b, int depth) {
+    int i;
+    for (i = 0; i < depth; i++) proper_strbuf_puts(b, "  ");
+}
+
+static void proper__annot_print_body(const proper_annot *a, int first, int depth, proper_strbuf *b) {
+    int i;
+    for (i = first; i >= 0; i = a->it[i].next) {
+        const proper_annot_item *it = &a->it[i];
+        proper__annot_indent(b, depth);
+        if (it->guard == PROPER_ANNOT_COND) {
+            proper_strbuf_puts(b, "[");
+            proper__annot_print_expr(a, it->cond, 0, b);
+            proper_strbuf_puts(b, "] ");
+        } else if (it->guard == PROPER_ANNOT_PROB) {
+            proper_strbuf_puts(b, "{");
+            proper_strbuf_double(b, it->prob);
+            proper_strbuf_puts(b, "} ");
+        }
+        if (it->dist == PROPER_ANNOT_GROUP) {
+            proper_strbuf_puts(b, "{\n");
+            proper__annot_print_body(a, it->child, depth + 1, b);
+            proper__annot_indent(b, depth);
+            proper_strbuf_puts(b, "}\n");
+        } else {
+            proper_strbuf_printf(b, "%s(", proper__annot_dist_names[it->dist]);
+            proper__annot_print_expr(a, it->arg[0], 0, b);
+            if (proper__annot_dist_arity[it->dist] == 2) {
+                proper_strbuf_puts(b, ", ");
+                proper__annot_print_expr(a, it->arg[1], 0, b);
+            }
+            proper_strbuf_puts(b, ");\n");
+        }
+    }
+}
+
+PROPER_API int proper_annot_format(const proper_annot *a, proper_strbuf *b, proper_error *err) {
+    size_t i, k;
+    for (i = 0; i < a->n_fns; i++) {
+        const proper_annot_fn *f = &a->fns[i];
+        if (i) proper_strbuf_puts(b, "\n");
+        proper_strbuf_printf(b, "%s.%s(", f->name, f->metric);
+        for (k = 0; k < f->n_params; k++) proper_strbuf_printf(b, "%s%s", k ? ", " : "", f->params[k]);
+        proper_strbuf_puts(b, ") {\n");
+        for (k = 0; k < f->n_decls; k++) {
+            proper_strbuf_printf(b, "  %s %s", f->decls[k].type, f->decls[k].name);
+            if (f->decls[k].text) proper_strbuf_printf(b, " = %s", f->decls[k].text);
+            proper_strbuf_puts(b, ";\n");
+        }
+        proper__annot_print_body(a, f->body, 1, b);
+        proper_strbuf_puts(b, "}\n");
+    }
+    if (b->failed) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    return 0;
+}
+
+PROPER_API int proper_annot_write(const proper_annot *a, FILE *f, proper_error *err) {
+    proper_strbuf b;
+    int rc;
+    proper_strbuf_init(&b);
+    rc = proper_annot_format(a, &b, err);
+    if (!rc && b.len && fwrite(b.data, 1, b.len, f) != b.len)
+        rc = proper_error_set(err, PROPER_EIO, NULL, 0, 0, "write failed");
+    proper_strbuf_free(&b);
+    return rc;
+}
+
+/* ---- Equality ---------------------------------------------------------------------- */
+
+static int proper__annot_expr_equal(const proper_annot *a, int x, const proper_annot *b, int y) {
+    const proper_annot_expr *p, *q;
+    if (x < 0 || y < 0) return x < 0 && y < 0;
+    p = &a->ex[x];
+    q = &b->ex[y];
+    if (p->kind != q->kind) return 0;
+    switch (p->kind) {
+    case PROPER_ANNOT_NUM: return p->value == q->value;
+    case PROPER_ANNOT_VAR: return strcmp(a->names.names[p->var], b->names.names[q->var]) == 0;
+    case PROPER_ANNOT_CALL:
+        if (p->fn != q->fn) return 0;
+        break;
+    default: break;
+    }
+    return proper__annot_expr_equal(a, p->a, b, q->a) && proper__annot_expr_equal(a, p->b, b, q->b);
+}
+
+static int proper__annot_body_equal(const proper_annot *a, int x, const proper_annot *b, int y) {
+    for (; x >= 0 && y >= 0; x = a->it[x].next, y = b->it[y].next) {
+        const proper_annot_item *p = &a->it[x], *q = &b->it[y];
+        if (p->guard != q->guard || p->dist != q->dist) return 0;
+        if (p->guard == PROPER_ANNOT_COND && !proper__annot_expr_equal(a, p->cond, b, q->cond)) return 0;
+        if (p->guard == PROPER_ANNOT_PROB && p->prob != q->prob) return 0;
+        if (p->dist == PROPER_ANNOT_GROUP) {
+            if (!proper__annot_body_equal(a, p->child, b, q->child)) return 0;
+        } else if (!proper__annot_expr_equal(a, p->arg[0], b, q->arg[0]) ||
+                   !proper__annot_expr_equal(a, p->arg[1], b, q->arg[1])) {
+            return 0;
+        }
+    }
+    return x < 0 && y < 0;
+}
+
+static int proper__annot_streq(const char *x, const char *y) {
+    if (!x || !y) return !x && !y;
+    return strcmp(x, y) == 0;
+}
+
+PROPER_API int proper_annot_equal(const proper_annot *a, const proper_annot *b) {
+    size_t i, k;
+    if (a->n_fns != b->n_fns) return 0;
+    for (i = 0; i < a->n_fns; i++) {
+        const proper_annot_fn *f = &a->fns[i], *g = &b->fns[i];
+        if (strcmp(f->name, g->name) || strcmp(f->metric, g->metric) || f->n_params != g->n_params ||
+            f->n_decls != g->n_decls)
+            return 0;
+        for (k = 0; k < f->n_params; k++)
+            if (strcmp(f->params[k], g->params[k])) return 0;
+        for (k = 0; k < f->n_decls; k++)
+            if (strcmp(f->decls[k].type, g->decls[k].type) || strcmp(f->decls[k].name, g->decls[k].name) ||
+                !proper__annot_streq(f->decls[k].text, g->decls[k].text))
+                return 0;
+        if (!proper__annot_body_equal(a, f->body, b, g->body)) return 0;
+    }
+    return 1;
+}
+
+PROPER_API const proper_annot_fn *proper_annot_find(const proper_annot *a, const char *function, const char *metric) {
+    size_t i;
+    for (i = 0; i < a->n_fns; i++)
+        if (strcmp(a->fns[i].name, function) == 0 && (!metric || strcmp(a->fns[i].metric, metric) == 0))
+            return &a->fns[i];
+    return NULL;
+}
+
+/* ---- Parsing ------------------------------------------------------------------------ */
+
+typedef struct proper__annot_parser {
+    proper_cursor c;
+    proper_annot *a;
+    proper_error *err;
+    int depth;
+} proper__annot_parser;
+
+/* Skip blanks, newlines and comments. */
+static void proper__annot_ws(proper__annot_parser *P) {
+    proper_cursor *c = &P->c;
+    while (c->p < c->end) {
+        char ch = *c->p;
+        if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r') proper_cursor_advance(c);
+        else if (ch == '#') { while (c->p < c->end && *c->p != '\n') proper_cursor_advance(c); }
+        else break;
+    }
+}
+
+static int proper__annot_peek(proper__annot_parser *P) {
+    proper__annot_ws(P);
+    return P->c.p < P->c.end ? (unsigned char)*P->c.p : -1;
+}
+
+static int proper__annot_perr(proper__annot_parser *P, int code, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static int proper__annot_perr(proper__annot_parser *P, int code, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    proper_error_setv(P->err, code, P->c.file, P->c.line, P->c.col, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+static int proper__annot_expect(proper__annot_parser *P, char ch, const char *what) {
+    int got = proper__annot_peek(P);
+    if (got != (unsigned char)ch) {
+        if (got < 0) return proper__annot_perr(P, PROPER_EPARSE, "expected '%c' %s, found the end of input", ch, what);
+        return proper__annot_perr(P, PROPER_EPARSE, "expected '%c' %s, found '%c'", ch, what, got);
+    }
+    proper_cursor_advance(&P->c);
+    return 0;
+}
+
+/* An identifier at the cursor (no skipping); 0 length if none. */
+static size_t proper__annot_ident(proper__annot_parser *P, const char **s) {
+    size_t n = 0;
+    *s = P->c.p;
+    if (P->c.p >= P->c.end || !proper__annot_ident_start((unsigned char)*P->c.p)) return 0;
+    while (P->c.p < P->c.end && proper__annot_ident_char((unsigned char)*P->c.p)) { proper_cursor_advance(&P->c); n++; }
+    return n;
+}
+
+static int proper__annot_expr_p(proper__annot_parser *P, int *out);
+
+static int proper__annot_primary(proper__annot_parser *P, int *out) {
+    int ch = proper__annot_peek(P);
+    proper_annot *a = P->a;
+    if (ch == '(') {
+        int rc;
+        proper_cursor_advance(&P->c);
+        if ((rc = proper__annot_expr_p(P, out))) return rc;
+        return proper__annot_expect(P, ')', "to close '('");
+    }
+    if ((ch >= '0' && ch <= '9') || ch == '.') {
+        double v;
+        int rc = proper_parse_double(&P->c, &v, P->err);
+        if (rc) return rc;
+        if ((*out = proper__annot_num(a, v)) < 0) return proper__annot_perr(P, PROPER_ENOMEM, "out of memory");
+        return 0;
+    }
+    if (ch >= 0 && proper__annot_ident_start(ch)) {
+        proper_cursor at = P->c;
+        const char *s;
+        size_t n = proper__annot_ident(P, &s);
+        if (n > PROPER_ANNOT_NAME_MAX) {
+            P->c = at;
+            return proper__annot_perr(P, PROPER_ELIMIT, "name longer than %d characters", PROPER_ANNOT_NAME_MAX);
+        }
+        if (P->c.p < P->c.end && *P->c.p == '(') {
+            int fn, args[2] = {-1, -1}, nargs = 0, rc;
+            for (fn = 0; fn < 8; fn++)
+                if (strlen(proper__annot_fn_names[fn]) == n && memcmp(proper__annot_fn_names[fn], s, n) == 0) break;
+            if (fn == 8) {
+                P->c = at;
+                return proper__annot_perr(P, PROPER_EUNDEFINED, "unknown function '%.*s'", (int)n, s);
+            }
+            proper_cursor_advance(&P->c);
+            for (;;) {
+                int e;
+                if (nargs == 2) return proper__annot_perr(P, PROPER_EPARSE, "too many arguments to %s", proper__annot_fn_names[fn]);
+                if ((rc = proper__annot_expr_p(P, &e))) return rc;
+                args[nargs++] = e;
+                if (proper__annot_peek(P) != ',') break;
+                proper_cursor_advance(&P->c);
+            }
+            if ((rc = proper__annot_expect(P, ')', "after the arguments"))) return rc;
+            if (nargs != proper__annot_fn_arity[fn]) {
+                P->c = at;
+                return proper__annot_perr(P, PROPER_EPARSE, "%s takes %d argument(s), not %d", proper__annot_fn_names[fn],
+                                          proper__annot_fn_arity[fn], nargs);
+            }
+            if ((*out = proper__annot_call(a, fn, args[0], args[1])) < 0) return proper__annot_perr(P, PROPER_ENOMEM, "out of memory");
+            return 0;
+        }
+        if ((*out = proper__annot_var(a, s, n)) < 0) return proper__annot_perr(P, PROPER_ENOMEM, "out of memory");
+        return 0;
+    }
+    if (ch < 0) return proper__annot_perr(P, PROPER_EPARSE, "expected an expression, found the end of input");
+    return proper__annot_perr(P, PROPER_EPARSE, "expected an expression, found '%c'", ch);
+}
+
+static int proper__annot_unary(proper__annot_parser *P, int *out) {
+    int ch = proper__annot_peek(P), rc, x;
+    if (ch == '-' || ch == '!') {
+        if (++P->depth > PROPER_ANNOT_NEST_MAX) return proper__annot_perr(P, PROPER_ELIMIT, "expression nested too deeply");
+        proper_cursor_advance(&P->c);
+        rc = proper__annot_unary(P, &x);
+        P->depth--;
+        if (rc) return rc;
+        if (ch == '-' && P->a->ex[x].kind == PROPER_ANNOT_NUM) {
+            P->a->ex[x].value = -P->a->ex[x].value; /* a literal: fold the sign */
+            *out = x;
+            return 0;
+        }
+        if ((*out = proper__annot_node(P->a, ch == '-' ? PROPER_ANNOT_NEG : PROPER_ANNOT_NOT, x, -1)) < 0)
+            return proper__annot_perr(P, PROPER_ENOMEM, "out of memory");
+        return 0;
+    }
+    return proper__annot_primary(P, out);
+}
+
+/* Binary levels: 0 ||, 1 &&, 2 comparison, 3 + -, 4 * /. */
+static int proper__annot_binary(proper__annot_parser *P, int level, int *out) {
+    int rc, x, y, kind;
+    if (++P->depth > PROPER_ANNOT_NEST_MAX) return proper__annot_perr(P, PROPER_ELIMIT, "expression nested too deeply");
+    rc = level == 4 ? proper__annot_unary(P, &x) : proper__annot_binary(P, level + 1, &x);
+    if (rc) { P->depth--; return rc; }
+    for (;;) {
+        const char *p;
+        int ch = proper__annot_peek(P), len = 1;
+        p = P->c.p;
+        kind = -1;
+        if (level == 0 && ch == '|' && p + 1 < P->c.end && p[1] == '|') { kind = PROPER_ANNOT_OR; len = 2; }
+        else if (level == 1 && ch == '&' && p + 1 < P->c.end && p[1] == '&') { kind = PROPER_ANNOT_AND; len = 2; }
+        else if (level == 2 && (ch == '<' || ch == '>' || ch == '=' || ch == '!')) {
+            int eq = p + 1 < P->c.end && p[1] == '=';
+            if (ch == '<') { kind = eq ? PROPER_ANNOT_LE : PROPER_ANNOT_LT; len = eq ? 2 : 1; }
+            else if (ch == '>') { kind = eq ? PROPER_ANNOT_GE : PROPER_ANNOT_GT; len = eq ? 2 : 1; }
+            else if (eq) { kind = ch == '=' ? PROPER_ANNOT_EQ : PROPER_ANNOT_NE; len = 2; }
+        } else if (level == 3 && (ch == '+' || ch == '-')) kind = ch == '+' ? PROPER_ANNOT_ADD : PROPER_ANNOT_SUB;
+        else if (level == 4 && (ch == '*' || ch == '/')) kind = ch == '*' ? PROPER_ANNOT_MUL : PROPER_ANNOT_DIV;
+        if (kind < 0) break;
+        while (len--) proper_cursor_advance(&P->c);
+        rc = level == 4 ? proper__annot_unary(P, &y) : proper__annot_binary(P, level + 1, &y);
+        if (rc) { P->depth--; return rc; }
+        if ((x = proper__annot_node(P->a, kind, x, y)) < 0) { P->depth--; return proper__annot_perr(P, PROPER_ENOMEM, "out of memory"); }
+        if (level == 2) {
+            int ch2 = proper__annot_peek(P);
+            if (ch2 == '<' || ch2 == '>' || ((ch2 == '=' || ch2 == '!') && P->c.p + 1 < P->c.end && P->c.p[1] == '=')) {
+                P->depth--;
+                return proper__annot_perr(P, PROPER_EPARSE, "comparisons do not chain: use && (a < b && b < c)");
+            }
+            break;
+        }
+    }
+    P->depth--;
+    *out = x;
+    return 0;
+}
+
+static int proper__annot_expr_p(proper__annot_parser *P, int *out) { return proper__annot_binary(P, 0, out); }
+
+static int proper__annot_body(proper__annot_parser *P, int *first);
+
+static int proper__annot_item_p(proper__annot_parser *P, int *out) {
+    proper_annot *a = P->a;
+    int ch = proper__annot_peek(P), it, rc, guard = PROPER_ANNOT_NONE, cond = -1;
+    double prob = 0;
+    if (ch == '[') {
+        proper_cursor_advance(&P->c);
+        if ((rc = proper__annot_expr_p(P, &cond))) return rc;
+        if ((rc = proper__annot_expect(P, ']', "to close the condition"))) return rc;
+        guard = PROPER_ANNOT_COND;
+    } else if (ch == '{') {
+        proper_cursor save = P->c;
+        int ch2;
+        proper_cursor_advance(&P->c);
+        ch2 = proper__annot_peek(P);
+        if ((ch2 >= '0' && ch2 <= '9') || ch2 == '.') {
+            proper_cursor at = P->c;
+            if ((rc = proper_parse_double(&P->c, &prob, P->err))) return rc;
+            if (!(prob >= 0 && prob <= 1)) {
+                P->c = at;
+                return proper__annot_perr(P, PROPER_EPROB, "probability outside [0, 1]");
+            }
+            if ((rc = proper__annot_expect(P, '}', "after the probability"))) return rc;
+            guard = PROPER_ANNOT_PROB;
+        } else {
+            P->c = save;
+        }
+    }
+    if ((it = proper__annot_item(a)) < 0) return proper__annot_perr(P, PROPER_ENOMEM, "out of memory");
+    a->it[it].guard = guard;
+    a->it[it].cond = cond;
+    a->it[it].prob = prob;
+    ch = proper__annot_peek(P);
+    if (ch == '{') {
+        int child;
+        if (++P->depth > PROPER_ANNOT_NEST_MAX) return proper__annot_perr(P, PROPER_ELIMIT, "groups nested too deeply");
+        proper_cursor_advance(&P->c);
+        rc = proper__annot_body(P, &child);
+        P->depth--;
+        if (rc) return rc;
+        if ((rc = proper__annot_expect(P, '}', "to close the group"))) return rc;
+        a->it[it].dist = PROPER_ANNOT_GROUP;
+        a->it[it].child = child;
+        if (proper__annot_peek(P) == ';') proper_cursor_advance(&P->c);
+    } else {
+        const char *s;
+        size_t n;
+        int d, k;
+        proper_cursor at;
+        proper__annot_ws(P);
+        at = P->c;
+        n = proper__annot_ident(P, &s);
+        for (d = 1; d <= 3; d++)
+            if (strlen(proper__annot_dist_names[d]) == n && memcmp(proper__annot_dist_names[d], s, n) == 0) break;
+        if (d > 3) {
+            P->c = at;
+            if (n) return proper__annot_perr(P, PROPER_EUNDEFINED, "unknown distribution '%.*s' (Norm, Exp, Binom)", (int)n, s);
+            if (ch < 0) return proper__annot_perr(P, PROPER_EPARSE, "expected a distribution or '{', found the end of input");
+            return proper__annot_perr(P, PROPER_EPARSE, "expected a distribution (Norm, Exp, Binom) or '{', found '%c'", ch);
+        }
+        if ((rc = proper__annot_expect(P, '(', "after the distribution"))) return rc;
+        for (k = 0; k < proper__annot_dist_arity[d]; k++) {
+            int e;
+            if (k && (rc = proper__annot_expect(P, ',', "between the arguments"))) return rc;
+            if ((rc = proper__annot_expr_p(P, &e))) return rc;
+            a->it[it].arg[k] = e;
+        }
+        if ((rc = proper__annot_expect(P, ')', "after the arguments"))) return rc;
+        a->it[it].dist = d;
+        if (proper__annot_peek(P) == ';') proper_cursor_advance(&P->c);
+        else if (proper__annot_peek(P) != '}') return proper__annot_expect(P, ';', "after the distribution");
+    }
+    *out = it;
+    return 0;
+}
+
+static int proper__annot_body(proper__annot_parser *P, int *first) {
+    int last = -1, rc, nprob = 0, nother = 0;
+    double total = 0;
+    proper_cursor start;
+    proper__annot_ws(P);
+    start = P->c;
+    *first = -1;
+    while (proper__annot_peek(P) != '}' && proper__annot_peek(P) >= 0) {
+        int it;
+        if ((rc = proper__annot_item_p(P, &it))) return rc;
+        if (last < 0) *first = it;
+        else P->a->it[last].next = it;
+        last = it;
+        if (P->a->it[it].guard == PROPER_ANNOT_PROB) { nprob++; total += P->a->it[it].prob; }
+        else nother++;
+    }
+    if (*first < 0) return proper__annot_perr(P, PROPER_EPARSE, "expected at least one item ('[C] Norm(..);', '{p} ..', or a distribution)");
+    if (nprob && nother) {
+        P->c = start;
+        return proper__annot_perr(P, PROPER_EPARSE, "a body mixes {p} items with other items");
+    }
+    if (nprob && fabs(total - 1) > 1e-6) {
+        P->c = start;
+        return proper__annot_perr(P, PROPER_EPROB, "the {p} probabilities sum to %.17g, not 1", total);
+    }
+    return 0;
+}
+
+static int proper__annot_function(proper__annot_parser *P) {
+    proper_annot *a = P->a;
+    proper_annot_fn f;
+    proper_cursor at = P->c;
+    const char *s = P->c.p, *dot = NULL, *p;
+    size_t cap = 0, dcap = 0;
+    int rc, body;
+    memset(&f, 0, sizeof f);
+    while (P->c.p < P->c.end) {
+        unsigned char ch = (unsigned char)*P->c.p;
+        if (ch <= ' ' || ch == 0x7f || strchr("(){}[];,#", ch)) break;
+        if (ch == '.') dot = P->c.p;
+        proper_cursor_advance(&P->c);
+    }
+    if (P->c.p >= P->c.end || *P->c.p != '(' || !dot || dot == s || dot + 1 == P->c.p) {
+        P->c = at;
+        return proper__annot_perr(P, PROPER_EPARSE, "expected 'function.metric(' to start an annotation");
+    }
+    if ((size_t)(P->c.p - s) > PROPER_ANNOT_NAME_MAX) {
+        P->c = at;
+        return proper__annot_perr(P, PROPER_ELIMIT, "name longer than %d characters", PROPER_ANNOT_NAME_MAX);
+    }
+    for (p = dot + 1; p < P->c.p; p++)
+        if (!proper__annot_ident_char((unsigned char)*p) || *p == '.' ||
+            (p == dot + 1 && !proper__annot_ident_start((unsigned char)*p))) {
+            P->c = at;
+            return proper__annot_perr(P, PROPER_EPARSE, "the metric after the last '.' must be an identifier");
+        }
+    if (!(f.name = proper_strndup(s, (size_t)(dot - s))) || !(f.metric = proper_strndup(dot + 1, (size_t)(P->c.p - dot - 1)))) {
+        rc = proper__annot_perr(P, PROPER_ENOMEM, "out of memory");
+        goto fail;
+    }
+    proper_cursor_advance(&P->c);
+    if (proper__annot_peek(P) != ')') {
+        for (;;) {
+            const char *id;
+            size_t n;
+            char *copy;
+            proper__annot_ws(P);
+            n = proper__annot_ident(P, &id);
+            if (!n) { rc = proper__annot_perr(P, PROPER_EPARSE, "expected a parameter name"); goto fail; }
+            if (n > PROPER_ANNOT_NAME_MAX) { rc = proper__annot_perr(P, PROPER_ELIMIT, "name too long"); goto fail; }
+            if (!(copy = proper_strndup(id, n)) || PROPER_PUSH(f.params, f.n_params, cap, copy)) {
+                PROPER_FREE(copy);
+                rc = proper__annot_perr(P, PROPER_ENOMEM, "out of memory");
+                goto fail;
+            }
+            if (proper__annot_peek(P) != ',') break;
+            proper_cursor_advance(&P->c);
+        }
+    }
+    if ((rc = proper__annot_expect(P, ')', "after the parameters"))) goto fail;
+    if ((rc = proper__annot_expect(P, '{', "to open the annotation"))) goto fail;
+    /* declarations: two identifiers in a row */
+    for (;;) {
+        proper_cursor save;
+        const char *t, *nm;
+        size_t tn, nn;
+        proper_annot_decl d;
+        proper__annot_ws(P);
+        save = P->c;
+        tn = proper__annot_ident(P, &t);
+        if (!tn) break;
+        proper__annot_ws(P);
+        nn = proper__annot_ident(P, &nm);
+        if (!nn) { P->c = save; break; }
+        if (tn > PROPER_ANNOT_NAME_MAX || nn > PROPER_ANNOT_NAME_MAX) {
+            P->c = save;
+            rc = proper__annot_perr(P, PROPER_ELIMIT, "name too long");
+            goto fail;
+        }
+        memset(&d, 0, sizeof d);
+        if (proper__annot_peek(P) == '=') {
+            const char *ts, *te;
+            proper_cursor_advance(&P->c);
+            proper_cursor_skip_blanks(&P->c);
+            ts = P->c.p;
+            while (P->c.p < P->c.end && *P->c.p != ';' && *P->c.p != '\n') proper_cursor_advance(&P->c);
+            te = P->c.p;
+            while (te > ts && (te[-1] == ' ' || te[-1] == '\t' || te[-1] == '\r')) te--;
+            if (te == ts) { rc = proper__annot_perr(P, PROPER_EPARSE, "expected the feature's definition after '='"); goto fail; }
+            if (P->c.p >= P->c.end || *P->c.p != ';') { rc = proper__annot_perr(P, PROPER_EPARSE, "expected ';' to end the declaration on its line"); goto fail; }
+            d.text = proper_strndup(ts, (size_t)(te - ts));
+            if (!d.text) { rc = proper__annot_perr(P, PROPER_ENOMEM, "out of memory"); goto fail; }
+        }
+        if ((rc = proper__annot_expect(P, ';', "after the declaration"))) { PROPER_FREE(d.text); goto fail; }
+        d.type = proper_strndup(t, tn);
+        d.name = proper_strndup(nm, nn);
+        if (!d.type || !d.name || PROPER_PUSH(f.decls, f.n_decls, dcap, d)) {
+            PROPER_FREE(d.type);
+            PROPER_FREE(d.name);
+            PROPER_FREE(d.text);
+            rc = proper__annot_perr(P, PROPER_ENOMEM, "out of memory");
+            goto fail;
+        }
+    }
+    if ((rc = proper__annot_body(P, &body))) goto fail;
+    if ((rc = proper__annot_expect(P, '}', "to close the annotation"))) goto fail;
+    f.body = body;
+    {
+        size_t fcap = a->cap_fns;
+        if (proper_reserve(&a->fns, &fcap, a->n_fns + 1, sizeof *a->fns)) {
+            rc = proper__annot_perr(P, PROPER_ENOMEM, "out of memory");
+            goto fail;
+        }
+        a->cap_fns = fcap;
+        a->fns[a->n_fns++] = f;
+    }
+    return 0;
+fail:
+    proper__annot_fn_free(&f);
+    return rc;
+}
+
+PROPER_API int proper_annot_parse(proper_annot *out, const char *text, size_t len, const char *name,
+                                  proper_error *err) {
+    proper_annot a;
+    proper__annot_parser P;
+    int rc = 0;
+    proper_annot_init(&a);
+    memset(&P, 0, sizeof P);
+    proper_cursor_init(&P.c, text, len, name);
+    P.a = &a;
+    P.err = err;
+    while (proper__annot_peek(&P) >= 0)
+        if ((rc = proper__annot_function(&P))) break;
+    if (rc) {
+        proper_annot_free(&a);
+        return rc;
+    }
+    proper_annot_free(out);
+    *out = a;
+    return 0;
+}
+
+PROPER_API int proper_annot_read(proper_annot *out, const char *path, proper_error *err) {
+    char *data;
+    size_t len;
+    int rc = proper_read_file(path, &data, &len, err);
+    if (rc) return rc;
+    rc = proper_annot_parse(out, data, len, path, err);
+    PROPER_FREE(data);
+    return rc;
+}
+
+/* ---- Clustering: variable-bandwidth kernel density ---------------------------- */
+
+static int proper__annot_cmp_double(const void *x, const void *y) {
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+PROPER_API int proper_annot_kde_cuts(const double *y, size_t n, size_t min_size, uint64_t seed, double **cuts,
+                                     size_t *ncuts, proper_error *err) {
+    enum { G = PROPER_ANNOT_KDE_GRID };
+    double *s = NULL, *grid = NULL, *pilot = NULL, *dens = NULL, *lam = NULL, *out = NULL;
+    double *cnt = NULL;
+    size_t m = n, i, g, *peaks = NULL, np = 0, *vall = NULL;
+    double lo, hi, dx, h0, mean = 0, var = 0, iqr, spread, gm = 0, tot = 0;
+    int rc = 0;
+    *cuts = NULL;
+    *ncuts = 0;
+    if (n < 4) return 0;
+    if (m > PROPER_ANNOT_KDE_SAMPLE) m = PROPER_ANNOT_KDE_SAMPLE;
+    s = (double *)PROPER_MALLOC(sizeof *s * m);
+    grid = (double *)PROPER_MALLOC(sizeof *grid * G);
+    pilot = (double *)PROPER_MALLOC(sizeof *pilot * G);
+    dens = (double *)PROPER_MALLOC(sizeof *dens * G);
+    lam = (double *)PROPER_MALLOC(sizeof *lam * G);
+    cnt = (double *)PROPER_MALLOC(sizeof *cnt * G);
+    peaks = (size_t *)PROPER_MALLOC(sizeof *peaks * G);
+    vall = (size_t *)PROPER_MALLOC(sizeof *vall * G);
+    if (!s || !grid || !pilot || !dens || !lam || !cnt || !peaks || !vall) {
+        rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+        goto done;
+    }
+    if (m < n) {
+        proper_rng rng;
+        proper_rng_seed(&rng, seed);
+        for (i = 0; i < m; i++) s[i] = y[proper_rng_below(&rng, n)];
+    } else {
+        memcpy(s, y, sizeof *s * n);
+    }
+    qsort(s, m, sizeof *s, proper__annot_cmp_double);
+    for (i = 0; i < m; i++) mean += s[i];
+    mean /= (double)m;
+    for (i = 0; i < m; i++) var += (s[i] - mean) * (s[i] - mean);
+    var /= (double)(m - 1);
+    iqr = s[(3 * m) / 4] - s[m / 4];
+    spread = sqrt(var);
+    if (iqr > 0 && iqr / 1.34 < spread) spread = iqr / 1.34;
+    if (!(spread > 0)) goto done; /* (nearly) all equal: one cluster */
+    /* Silverman's rule of thumb for the pilot */
+    h0 = 0.9 * spread * pow((double)m, -0.2);
+    lo = s[0] - 3 * h0;
+    hi = s[m - 1] + 3 * h0;
+    dx = (hi - lo) / (G - 1);
+    if (!(dx > 0)) goto done;
+    for (g = 0; g < G; g++) { grid[g] = lo + dx * (double)g; cnt[g] = 0; pilot[g] = dens[g] = 0; }
+    /* linear binning */
+    for (i = 0; i < m; i++) {
+        double pos = (s[i] - lo) / dx, f;
+        size_t k = (size_t)pos;
+        if (k >= G - 1) k = G - 2;
+        f = pos - (double)k;
+        cnt[k] += 1 - f;
+        cnt[k + 1] += f;
+    }
+    /* pilot density, fixed bandwidth */
+    for (g = 0; g < G; g++) {
+        size_t w, k, a, b;
+        if (cnt[g] == 0) continue;
+        w = (size_t)(5 * h0 / dx) + 1;
+        a = g > w ? g - w : 0;
+        b = g + w < G ? g + w : G - 1;
+        for (k = a; k <= b; k++) {
+            double z = (grid[k] - grid[g]) / h0;
+            pilot[k] += cnt[g] * exp(-0.5 * z * z);
+        }
+    }
+    for (g = 0; g < G; g++) pilot[g] /= (double)m * h0 * 2.5066282746310002;
+    /* Abramson: local factor (f/geometric mean)^(-1/2), kept within [1/5, 5] */
+    for (g = 0; g < G; g++)
+        if (cnt[g] > 0 && pilot[g] > 0) { gm += cnt[g] * log(pilot[g]); tot += cnt[g]; }
+    gm = exp(gm / tot);
+    for (g = 0; g < G; g++) {
+        double l = pilot[g] > 0 ? sqrt(gm / pilot[g]) : 5.0;
+        lam[g] = l < 0.2 ? 0.2 : l > 5 ? 5 : l;
+    }
+    for (g = 0; g < G; g++) {
+        size_t w, k, a, b;
+        double h = h0 * lam[g];
+        if (cnt[g] == 0) continue;
+        w = (size_t)(5 * h / dx) + 1;
+        a = g > w ? g - w : 0;
+        b = g + w < G ? g + w : G - 1;
+        for (k = a; k <= b; k++) {
+            double z = (grid[k] - grid[g]) / h;
+            dens[k] += cnt[g] / h * exp(-0.5 * z * z);
+        }
+    }
+    /* local maxima (plateaus count once, at their middle) */
+    for (g = 1; g + 1 < G; g++) {
+        size_t e = g;
+        if (!(dens[g] > dens[g - 1])) continue;
+        while (e + 1 < G && dens[e + 1] == dens[g]) e++;
+        if (e + 1 < G && dens[e + 1] < dens[g]) peaks[np++] = (g + e) / 2;
+        g = e;
+    }
+    /* merge peaks separated by a shallow valley: drop the lower peak */
+    for (;;) {
+        size_t best = (size_t)-1, k;
+        double worst = 0;
+        for (k = 0; k + 1 < np; k++) {
+            size_t v = peaks[k], j;
+            double low = dens[peaks[k]] < dens[peaks[k + 1]] ? dens[peaks[k]] : dens[peaks[k + 1]], ratio;
+            for (j = peaks[k]; j <= peaks[k + 1]; j++)
+                if (dens[j] < dens[v]) v = j;
+            vall[k] = v;
+            ratio = dens[v] / low;
+            if (ratio > PROPER_ANNOT_KDE_VALLEY && ratio > worst) { worst = ratio; best = k; }
+        }
+        if (best == (size_t)-1) break;
+        if (dens[peaks[best]] < dens[peaks[best + 1]]) memmove(peaks + best, peaks + best + 1, sizeof *peaks * (np - best - 1));
+        else memmove(peaks + best + 1, peaks + best + 2, sizeof *peaks * (np - best - 2));
+        np--;
+    }
+    if (np < 2) goto done;
+    out = (double *)PROPER_MALLOC(sizeof *out * (np - 1));
+    if (!out) { rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory"); goto done; }
+    for (i = 0; i + 1 < np; i++) out[i] = grid[vall[i]];
+    *ncuts = np - 1;
+    /* clusters too small (counted on all n values) are merged away */
+    for (;;) {
+        size_t k, *sz = (size_t *)proper_calloc(*ncuts + 1, sizeof *sz), worst_k = (size_t)-1, worst_n = 0;
+        if (!sz) { rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory"); goto done; }
+        for (i = 0; i < n; i++) {
+            size_t a = 0, b = *ncuts;
+            while (a < b) { size_t mid = (a + b) / 2; if (y[i] <= out[mid]) b = mid; else a = mid + 1; }
+            sz[a]++;
+        }
+        for (k = 0; k <= *ncuts; k++)
+            if (sz[k] < min_size && (worst_k == (size_t)-1 || sz[k] < worst_n)) { worst_k = k; worst_n = sz[k]; }
+        PROPER_FREE(sz);
+        if (worst_k == (size_t)-1 || *ncuts == 0) break;
+        /* remove the cut on the side of the higher valley */
+        if (worst_k == 0) k = 0;
+        else if (worst_k == *ncuts) k = worst_k - 1;
+        else {
+            double dl = dens[vall[worst_k - 1]], dr = dens[vall[worst_k]];
+            k = dl > dr ? worst_k - 1 : worst_k;
+        }
+        memmove(out + k, out + k + 1, sizeof *out * (*ncuts - k - 1));
+        memmove(vall + k, vall + k + 1, sizeof *vall * (*ncuts - k - 1));
+        (*ncuts)--;
+    }
+    if (*ncuts == 0) { PROPER_FREE(out); out = NULL; }
+    *cuts = out;
+    out = NULL;
+done:
+    PROPER_FREE(out);
+    PROPER_FREE(s);
+    PROPER_FREE(grid);
+    PROPER_FREE(pilot);
+    PROPER_FREE(dens);
+    PROPER_FREE(lam);
+    PROPER_FREE(cnt);
+    PROPER_FREE(peaks);
+    PROPER_FREE(vall);
+    if (rc) *ncuts = 0;
+    return rc;
+}
+
+typedef struct proper__annot_xy { double x, y; size_t i; } proper__annot_xy;
+static int proper__annot_cmp_xy(const void *p, const void *q) {
+    const proper__annot_xy *a = (const proper__annot_xy *)p, *b = (const proper__annot_xy *)q;
+    if (a->x != b->x) return a->x < b->x ? -1 : 1;
+    if (a->y != b->y) return a->y < b->y ? -1 : 1;
+    return a->i < b->i ? -1 : a->i > b->i;
+}
+
+static proper__annot_xy *proper__annot_sorted_xy(const double *x, const double *y, size_t n) {
+    proper__annot_xy *v = (proper__annot_xy *)PROPER_MALLOC(sizeof *v * (n ? n : 1));
+    size_t i;
+    if (!v) return NULL;
+    for (i = 0; i < n; i++) { v[i].x = x[i]; v[i].y = y[i]; v[i].i = i; }
+    qsort(v, n, sizeof *v, proper__annot_cmp_xy);
+    return v;
+}
+
+PROPER_API int proper_annot_lower_envelope(const double *x, const double *y, size_t n, unsigned char *keep,
+                                           proper_error *err) {
+    proper__annot_xy *v = proper__annot_sorted_xy(x, y, n);
+    size_t i = 0, j;
+    if (!v) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    memset(keep, 0, n);
+    while (i < n) {
+        for (j = i; j < n && v[j].x == v[i].x && v[j].y == v[i].y; j++) keep[v[j].i] = 1;
+        while (j < n && v[j].x == v[i].x) j++;
+        i = j;
+    }
+    PROPER_FREE(v);
+    return 0;
+}
+
+PROPER_API int proper_annot_dominant(const double *x, const double *y, size_t n, unsigned char *keep,
+                                     proper_error *err) {
+    proper__annot_xy *v = proper__annot_sorted_xy(x, y, n);
+    double *ys = NULL;
+    size_t i = 0, j, k;
+    int rc = 0;
+    if (!v || !(ys = (double *)PROPER_MALLOC(sizeof *ys * (n ? n : 1)))) {
+        PROPER_FREE(v);
+        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    memset(keep, 0, n);
+    while (i < n && !rc) {
+        double *cuts = NULL;
+        size_t nc = 0, best = 0, bestn = 0, c;
+        for (j = i; j < n && v[j].x == v[i].x; j++) ys[j - i] = v[j].y;
+        rc = proper_annot_kde_cuts(ys, j - i, 1, 1, &cuts, &nc, err);
+        /* clusters are runs of the sorted y values between cuts */
+        for (c = 0; c <= nc && !rc; c++) {
+            size_t cnt = 0;
+            for (k = i; k < j; k++)
+                if ((c == 0 || v[k].y > cuts[c - 1]) && (c == nc || v[k].y <= cuts[c])) cnt++;
+            if (cnt > bestn) { bestn = cnt; best = c; }
+        }
+        for (k = i; k < j && !rc; k++)
+            if ((best == 0 || v[k].y > cuts[best - 1]) && (best == nc || v[k].y <= cuts[best])) keep[v[k].i] = 1;
+        PROPER_FREE(cuts);
+        i = j;
+    }
+    PROPER_FREE(v);
+    PROPER_FREE(ys);
+    return rc;
+}
+
+/* ---- Fitting ------------------------------------------------------------------------ */
+
+PROPER_API proper_annot_opts proper_annot_opts_default(void) {
+    proper_annot_opts o;
+    o.r2 = PROPER_ANNOT_R2;
+    o.alpha = PROPER_ANNOT_ALPHA;
+    o.corr = PROPER_ANNOT_CORR;
+    o.min_leaf = PROPER_ANNOT_MIN_LEAF;
+    o.max_depth = PROPER_ANNOT_MAX_DEPTH;
+    o.use_branches = 1;
+    o.envelope = 0;
+    o.dominant = 0;
+    o.seed = 1;
+    return o;
+}
+
+/* A split must also cut the residual sum of squares by this fraction. */
+#ifndef PROPER_ANNOT_SPLIT_GAIN
+#define PROPER_ANNOT_SPLIT_GAIN 0.5
+#endif
+/* Branch candidates tried per split. */
+#ifndef PROPER_ANNOT_BRANCH_TRIES
+#define PROPER_ANNOT_BRANCH_TRIES 8
+#endif
+
+enum { PROPER__ANNOT_ONE, PROPER__ANNOT_X, PROPER__ANNOT_XLOGX, PROPER__ANNOT_X2, PROPER__ANNOT_XY };
+
+typedef struct proper__annot_term { int kind, a, b; } proper__annot_term;
+
+typedef struct proper__annot_model {
+    int good, cls;
+    size_t nt, n;
+    proper__annot_term t[PROPER_ANNOT_MAX_TERMS];
+    double coef[PROPER_ANNOT_MAX_TERMS];
+    double rss, r2, bic, sigma;
+} proper__annot_model;
+
+typedef struct proper__annot_ctx {
+    const proper_annot_opts *o;
+    size_t N, nf;
+    double *X;      /* nf columns of N values */
+    double *Y;
+    size_t *row;    /* table row of record r */
+    const proper_annot_table *t;
+    char **name;    /* feature names */
+    double sx[PROPER_ANNOT_MAX_FEATURES];
+    int nonneg[PROPER_ANNOT_MAX_FEATURES];
+    int prod[PROPER_ANNOT_PRODUCTS];
+    size_t nprod;
+    proper_rng rng;
+    proper_annot *A;
+    int *tail;      /* where the next top-level item is linked */
+    proper_error *err;
+} proper__annot_ctx;
+
+static double proper__annot_tval(const proper__annot_ctx *c, const proper__annot_term *t, size_t r, double *scale) {
+    double x, z;
+    switch (t->kind) {
+    case PROPER__ANNOT_ONE: *scale = 1; return 1;
+    case PROPER__ANNOT_X: *scale = c->sx[t->a]; return c->X[t->a * c->N + r] / c->sx[t->a];
+    case PROPER__ANNOT_X2:
+        *scale = c->sx[t->a] * c->sx[t->a];
+        z = c->X[t->a * c->N + r] / c->sx[t->a];
+        return z * z;
+    case PROPER__ANNOT_XY:
+        *scale = c->sx[t->a] * c->sx[t->b];
+        return c->X[t->a * c->N + r] / c->sx[t->a] * (c->X[t->b * c->N + r] / c->sx[t->b]);
+    default:
+        x = c->X[t->a * c->N + r];
+        *scale = c->sx[t->a] * (fabs(log(c->sx[t->a])) > 1 ? fabs(log(c->sx[t->a])) : 1);
+        return x > 0 ? x / c->sx[t->a] * log(x) * (c->sx[t->a] / *scale) : 0;
+    }
+}
+
+/* Triangle of the terms and y over records idx[0..n). */
+static int proper__annot_accumulate(const proper__annot_ctx *c, const size_t *idx, size_t n, const proper__annot_term *t,
+                                    size_t nt, double yscale, double *R) {
+    size_t q = nt + 1, r, i, j;
+    double blk[(PROPER_ANNOT_MAX_TERMS + 1) * 64], sc;
+    memset(R, 0, sizeof *R * q * q);
+    for (r = 0; r < n; r += 64) {
+        size_t B = n - r < 64 ? n - r : 64;
+        for (i = 0; i < B; i++) {
+            size_t rec = idx[r + i];
+            for (j = 0; j < nt; j++) blk[j * B + i] = proper__annot_tval(c, &t[j], rec, &sc);
+            blk[nt * B + i] = c->Y[rec] / yscale;
+        }
+        proper__annot_tri_add(R, q, blk, B);
+    }
+    return 0;
+}
+
+static int proper__annot_term_class(const proper__annot_term *t, size_t nt) {
+    int cls = PROPER_ANNOT_CONSTANT;
+    size_t i;
+    for (i = 0; i < nt; i++) {
+        int k = t[i].kind == PROPER__ANNOT_X ? PROPER_ANNOT_LINEAR
+                : t[i].kind == PROPER__ANNOT_XLOGX ? PROPER_ANNOT_NLOGN
+                : (t[i].kind == PROPER__ANNOT_X2 || t[i].kind == PROPER__ANNOT_XY) ? PROPER_ANNOT_QUADRATIC
+                : PROPER_ANNOT_CONSTANT;
+        if (k > cls) cls = k;
+    }
+    return cls;
+}
+
+static double proper__annot_ymax(const proper__annot_ctx *c, const size_t *idx, size_t n) {
+    double m = 0;
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (fabs(c->Y[idx[i]]) > m) m = fabs(c->Y[idx[i]]);
+    return m > 0 ? m : 1;
+}
+
+/* Backward elimination on the triangle: cols (indices into the union's
+ * terms) shrink in place; returns the final count (0 if nothing fits). */
+static size_t proper__annot_eliminate(const double *R, size_t q, size_t *cols, size_t s, size_t n, double alpha,
+                                      proper_annot_lsq *res) {
+    for (;;) {
+        size_t bad, j, worst = 0;
+        double wp = -1;
+        if (s == 0 || n <= s + 1) return 0;
+        bad = proper__annot_tri_solve(R, q, cols, s, q - 1, n, res);
+        if (bad) {
+            if (bad == 1) return 0;
+            memmove(cols + bad - 1, cols + bad, sizeof *cols * (s - bad));
+            s--;
+            continue;
+        }
+        for (j = 1; j < s; j++)
+            if (!(res->pval[j] <= wp) || wp < 0) {
+                if (isnan(res->pval[j]) || res->pval[j] > wp) { wp = isnan(res->pval[j]) ? 2 : res->pval[j]; worst = j; }
+            }
+        if (s == 1 || wp <= alpha) return s;
+        memmove(cols + worst, cols + worst + 1, sizeof *cols * (s - worst - 1));
+        s--;
+    }
+}
+
+/* The best model on records idx[0..n) (§3.2 Model Formulation). */
+static int proper__annot_best(proper__annot_ctx *c, const size_t *idx, size_t n, proper__annot_model *m) {
+    proper__annot_term U[PROPER_ANNOT_MAX_TERMS];
+    size_t nu = 0, f, g, i, q, cls, *sidx = NULL, ns = n;
+    size_t cols[4][PROPER_ANNOT_MAX_TERMS], ncol[4];
+    double r2[4], bic[4], *R = NULL, yscale, tss;
+    const size_t *use = idx;
+    proper_annot_lsq res;
+    int best = -1, any_good = 0;
+    memset(m, 0, sizeof *m);
+    m->n = n;
+    U[nu].kind = PROPER__ANNOT_ONE; U[nu].a = U[nu].b = 0; nu++;
+    for (f = 0; f < c->nf; f++) { U[nu].kind = PROPER__ANNOT_X; U[nu].a = (int)f; U[nu].b = 0; nu++; }
+    for (f = 0; f < c->nf; f++)
+        if (c->nonneg[f]) { U[nu].kind = PROPER__ANNOT_XLOGX; U[nu].a = (int)f; U[nu].b = 0; nu++; }
+    for (f = 0; f < c->nf; f++) { U[nu].kind = PROPER__ANNOT_X2; U[nu].a = (int)f; U[nu].b = 0; nu++; }
+    for (f = 0; f < c->nprod; f++)
+        for (g = f + 1; g < c->nprod; g++) { U[nu].kind = PROPER__ANNOT_XY; U[nu].a = c->prod[f]; U[nu].b = c->prod[g]; nu++; }
+    if (n > PROPER_ANNOT_SAMPLE) {
+        ns = PROPER_ANNOT_SAMPLE;
+        if (!(sidx = (size_t *)PROPER_MALLOC(sizeof *sidx * n))) goto oom;
+        memcpy(sidx, idx, sizeof *sidx * n);
+        for (i = 0; i < ns; i++) {
+            size_t j = i + (size_t)proper_rng_below(&c->rng, n - i), tmp = sidx[i];
+            sidx[i] = sidx[j];
+            sidx[j] = tmp;
+        }
+        use = sidx;
+    }
+    q = nu + 1;
+    if (!(R = (double *)PROPER_MALLOC(sizeof *R * q * q))) goto oom;
+    yscale = proper__annot_ymax(c, use, ns);
+    proper__annot_accumulate(c, use, ns, U, nu, yscale, R);
+    {
+        size_t one = 0;
+        if (ns < 2 || proper__annot_tri_solve(R, q, &one, 1, q - 1, ns, &res)) tss = 0;
+        else tss = res.rss;
+    }
+    for (cls = 0; cls < 4; cls++) {
+        size_t s = 0, k;
+        for (k = 0; k < nu; k++) {
+            int kind = U[k].kind;
+            int ok = kind == PROPER__ANNOT_ONE || (cls >= 1 && kind == PROPER__ANNOT_X) ||
+                     (cls == 2 && kind == PROPER__ANNOT_XLOGX) ||
+                     (cls == 3 && (kind == PROPER__ANNOT_X2 || kind == PROPER__ANNOT_XY));
+            if (ok) cols[cls][s++] = k;
+        }
+        ncol[cls] = proper__annot_eliminate(R, q, cols[cls], s, ns, c->o->alpha, &res);
+        if (!ncol[cls]) { r2[cls] = NAN; bic[cls] = INFINITY; continue; }
+        r2[cls] = tss > 0 ? 1 - res.rss / tss : (res.rss <= 0 ? 1.0 : 0.0);
+        bic[cls] = proper__annot_bic(res.rss, ns, ncol[cls], 1.0);
+    }
+    for (cls = 0; cls < 4; cls++)
+        if (r2[cls] >= c->o->r2) any_good = 1;
+    for (cls = 0; cls < 4; cls++) {
+        if (!ncol[cls] || (any_good && !(r2[cls] >= c->o->r2))) continue;
+        if (best < 0 || bic[cls] < bic[best] - PROPER_ANNOT_BIC_MARGIN) best = (int)cls;
+    }
+    if (best < 0) {
+        /* not even a constant: too few records */
+        m->good = 0;
+        m->nt = 0;
+        m->bic = INFINITY;
+        m->rss = INFINITY;
+        PROPER_FREE(R);
+        PROPER_FREE(sidx);
+        return 0;
+    }
+    m->nt = ncol[best];
+    for (i = 0; i < m->nt; i++) m->t[i] = U[cols[best][i]];
+    /* refit the chosen terms on all the records */
+    {
+        size_t k, all[PROPER_ANNOT_MAX_TERMS], bad;
+        double *R2 = (double *)PROPER_MALLOC(sizeof *R2 * (m->nt + 1) * (m->nt + 1)), mean = 0, t2 = 0;
+        if (!R2) goto oom;
+        yscale = proper__annot_ymax(c, idx, n);
+        proper__annot_accumulate(c, idx, n, m->t, m->nt, yscale, R2);
+        for (k = 0; k < m->nt; k++) all[k] = k;
+        bad = proper__annot_tri_solve(R2, m->nt + 1, all, m->nt, m->nt, n, &res);
+        PROPER_FREE(R2);
+        if (bad) {
+            /* dependent on all the data but not on the sample: keep the constant */
+            m->nt = 1;
+            m->t[0].kind = PROPER__ANNOT_ONE;
+            res.coef[0] = 0;
+            for (k = 0; k < n; k++) res.coef[0] += c->Y[idx[k]] / yscale;
+            res.coef[0] /= (double)n;
+            res.rss = 0;
+            for (k = 0; k < n; k++) res.rss += (c->Y[idx[k]] / yscale - res.coef[0]) * (c->Y[idx[k]] / yscale - res.coef[0]);
+        }
+        for (k = 0; k < n; k++) mean += c->Y[idx[k]];
+        mean /= (double)n;
+        for (k = 0; k < n; k++) t2 += (c->Y[idx[k]] - mean) * (c->Y[idx[k]] - mean);
+        for (k = 0; k < m->nt; k++) {
+            double sc;
+            proper__annot_tval(c, &m->t[k], idx[0], &sc);
+            m->coef[k] = res.coef[k] * yscale / sc;
+        }
+        m->rss = res.rss * yscale * yscale;
+        m->sigma = n > m->nt ? sqrt(m->rss / (double)(n - m->nt)) : 0;
+        m->r2 = t2 > 0 ? 1 - m->rss / t2 : (m->rss <= 1e-24 * yscale * yscale ? 1.0 : 0.0);
+        if (m->r2 < 0) m->r2 = 0;
+        m->bic = proper__annot_bic(m->rss, n, m->nt, yscale);
+    }
+    m->cls = proper__annot_term_class(m->t, m->nt);
+    m->good = m->r2 >= c->o->r2;
+    PROPER_FREE(R);
+    PROPER_FREE(sidx);
+    return 0;
+oom:
+    PROPER_FREE(R);
+    PROPER_FREE(sidx);
+    return proper_error_set(c->err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+}
+
+/* ---- Building the annotation ---- */
+
+static int proper__annot_fvar(proper__annot_ctx *c, int f) {
+    return proper__annot_var(c->A, c->name[f], strlen(c->name[f]));
+}
+
+static int proper__annot_term_expr(proper__annot_ctx *c, const proper__annot_term *t, int coef) {
+    proper_annot *A = c->A;
+    switch (t->kind) {
+    case PROPER__ANNOT_X: return proper__annot_node(A, PROPER_ANNOT_MUL, coef, proper__annot_fvar(c, t->a));
+    case PROPER__ANNOT_X2:
+        return proper__annot_node(A, PROPER_ANNOT_MUL, proper__annot_node(A, PROPER_ANNOT_MUL, coef, proper__annot_fvar(c, t->a)),
+                                  proper__annot_fvar(c, t->a));
+    case PROPER__ANNOT_XY:
+        return proper__annot_node(A, PROPER_ANNOT_MUL, proper__annot_node(A, PROPER_ANNOT_MUL, coef, proper__annot_fvar(c, t->a)),
+                                  proper__annot_fvar(c, t->b));
+    default:
+        return proper__annot_node(A, PROPER_ANNOT_MUL, proper__annot_node(A, PROPER_ANNOT_MUL, coef, proper__annot_fvar(c, t->a)),
+                                  proper__annot_call(A, PROPER_ANNOT_F_LOG, proper__annot_fvar(c, t->a), -1));
+    }
+}
+
+/* c0 + c1*t1 - c2*t2 ...: the mean of a regression. */
+static int proper__annot_model_expr(proper__annot_ctx *c, const proper__annot_model *m) {
+    int e = -1;
+    size_t k;
+    for (k = 0; k < m->nt; k++)
+        if (m->t[k].kind == PROPER__ANNOT_ONE) e = proper__annot_num(c->A, m->coef[k]);
+    if (e == -1) e = proper__annot_num(c->A, 0.0);
+    for (k = 0; k < m->nt; k++) {
+        double v = m->coef[k];
+        if (m->t[k].kind == PROPER__ANNOT_ONE) continue;
+        e = proper__annot_node(c->A, v < 0 ? PROPER_ANNOT_SUB : PROPER_ANNOT_ADD, e,
+                               proper__annot_term_expr(c, &m->t[k], proper__annot_num(c->A, fabs(v))));
+    }
+    return e;
+}
+
+/* A leaf item for a regression model. */
+static int proper__annot_leaf_model(proper__annot_ctx *c, const proper__annot_model *m, int guard, int cond, double prob) {
+    int it = proper__annot_item(c->A), mean = proper__annot_model_expr(c, m), sd = proper__annot_num(c->A, m->sigma);
+    proper_annot_item *x;
+    if (it < 0 || mean < 0 || sd < 0) return -2;
+    x = &c->A->it[it];
+    x->guard = guard;
+    x->cond = cond;
+    x->prob = prob;
+    x->dist = PROPER_ANNOT_NORM;
+    x->arg[0] = mean;
+    x->arg[1] = sd;
+    x->n_obs = m->n;
+    x->r2 = m->r2;
+    x->cls = m->cls;
+    return it;
+}
+
+static double proper__annot_norm_cdf(double x, void *ctx) {
+    const double *p = (const double *)ctx;
+    return proper_stats_normal_cdf((x - p[0]) / p[1]);
+}
+static double proper__annot_exp_cdf(double x, void *ctx) {
+    const double *p = (const double *)ctx;
+    return x <= 0 ? 0 : -expm1(-x / p[0]);
+}
+static double proper__annot_binom_cdf_at(double k, double n, double p) {
+    if (k < 0) return 0;
+    if (k >= n) return 1;
+    if (p <= 0) return 1;
+    if (p >= 1) return 0;
+    return proper_stats_incbeta(n - k, k + 1, 1 - p);
+}
+static double proper__annot_binom_cdf(double x, void *ctx) {
+    const double *p = (const double *)ctx;
+    return proper__annot_binom_cdf_at(floor(x), p[0], p[1]);
+}
+
+/* An input-independent distribution for y over idx: the smallest KS distance. */
+static int proper__annot_leaf_dist(proper__annot_ctx *c, const size_t *idx, size_t n, int guard, int cond, double prob) {
+    double *y = (double *)PROPER_MALLOC(sizeof *y * (n ? n : 1)), mean = 0, var = 0, mn = INFINITY, d, bestd = INFINITY;
+    double par[2], bp[2] = {0, 0};
+    size_t i;
+    int integer = 1, bestk = PROPER_ANNOT_NORM, it, a0, a1 = -1;
+    proper_annot_item *x;
+    if (!y) return -2;
+    for (i = 0; i < n; i++) {
+        y[i] = c->Y[idx[i]];
+        mean += y[i];
+        if (y[i] < mn) mn = y[i];
+        if (y[i] != floor(y[i]) || y[i] < 0 || y[i] > 9007199254740992.0) integer = 0;
+    }
+    mean /= (double)n;
+    for (i = 0; i < n; i++) var += (y[i] - mean) * (y[i] - mean);
+    var = n > 1 ? var / (double)(n - 1) : 0;
+    bp[0] = mean;
+    bp[1] = sqrt(var);
+    if (var > 0) {
+        par[0] = mean;
+        par[1] = sqrt(var);
+        if (!proper_stats_ks_sample(y, n, proper__annot_norm_cdf, par, &d, NULL)) bestd = d;
+        if (mn >= 0 && mean > 0) {
+            par[0] = mean;
+            if (!proper_stats_ks_sample(y, n, proper__annot_exp_cdf, par, &d, NULL) && d < bestd) {
+                bestd = d;
+                bestk = PROPER_ANNOT_EXP;
+                bp[0] = mean;
+            }
+        }
+        if (integer && var < mean) {
+            double trials = floor(mean * mean / (mean - var) + 0.5), mx = 0;
+            for (i = 0; i < n; i++)
+                if (y[i] > mx) mx = y[i];
+            if (trials < mx) trials = mx;
+            par[0] = trials;
+            par[1] = mean / trials;
+            if (trials >= 1 && !proper_stats_ks_sample(y, n, proper__annot_binom_cdf, par, &d, NULL) && d < bestd) {
+                bestk = PROPER_ANNOT_BINOM;
+                bp[0] = par[0];
+                bp[1] = par[1];
+            }
+        }
+    }
+    PROPER_FREE(y);
+    it = proper__annot_item(c->A);
+    a0 = proper__annot_num(c->A, bp[0]);
+    if (bestk != PROPER_ANNOT_EXP) a1 = proper__annot_num(c->A, bp[1]);
+    if (it < 0 || a0 < 0 || (bestk != PROPER_ANNOT_EXP && a1 < 0)) return -2;
+    x = &c->A->it[it];
+    x->guard = guard;
+    x->cond = cond;
+    x->prob = prob;
+    x->dist = bestk;
+    x->arg[0] = a0;
+    x->arg[1] = a1;
+    x->n_obs = n;
+    x->r2 = NAN;
+    x->cls = PROPER_ANNOT_DISTRIBUTION;
+    return it;
+}
+
+/* ---- Algorithm 1 and 2 ---- */
+
+#define PROPER__ANNOT_PATH_MAX 64
+
+typedef struct proper__annot_path {
+    double lo[PROPER_ANNOT_MAX_FEATURES], hi[PROPER_ANNOT_MAX_FEATURES];
+    unsigned char haslo[PROPER_ANNOT_MAX_FEATURES], hashi[PROPER_ANNOT_MAX_FEATURES];
+    int br[PROPER__ANNOT_PATH_MAX];
+    double brv[PROPER__ANNOT_PATH_MAX];
+    size_t nbr;
+} proper__annot_path;
+
+static int proper__annot_and(proper_annot *A, int e, int x) {
+    if (e == -1) return x;
+    return proper__annot_node(A, PROPER_ANNOT_AND, e, x);
+}
+
+/* The conjunction of a path's conditions: -1 when there are none, -2 out of memory. */
+static int proper__annot_path_cond(proper__annot_ctx *c, const proper__annot_path *p) {
+    int e = -1;
+    size_t f, k;
+    for (f = 0; f < c->nf; f++) {
+        if (p->haslo[f])
+            e = proper__annot_and(c->A, e, proper__annot_node(c->A, PROPER_ANNOT_GT, proper__annot_fvar(c, (int)f),
+                                                             proper__annot_num(c->A, p->lo[f])));
+        if (p->hashi[f])
+            e = proper__annot_and(c->A, e, proper__annot_node(c->A, PROPER_ANNOT_LE, proper__annot_fvar(c, (int)f),
+                                                             proper__annot_num(c->A, p->hi[f])));
+    }
+    /* branch(j) == 1, or !(branch(j) == 1) for the other side (which holds
+     * the records that never executed branch j too) */
+    for (k = 0; k < p->nbr; k++) {
+        int x = proper__annot_node(c->A, PROPER_ANNOT_EQ,
+                                   proper__annot_call(c->A, PROPER_ANNOT_F_BRANCH, proper__annot_num(c->A, (double)(p->br[k] + 1)), -1),
+                                   proper__annot_num(c->A, 1.0));
+        if (p->brv[k] == 0) x = proper__annot_node(c->A, PROPER_ANNOT_NOT, x, -1);
+        e = proper__annot_and(c->A, e, x);
+    }
+    return e;
+}
+
+static void proper__annot_link(proper__annot_ctx *c, int *first, int *last, int it) {
+    if (*last < 0) *first = it;
+    else c->A->it[*last].next = it;
+    *last = it;
+}
+
+static int proper__annot_oomc(proper__annot_ctx *c) {
+    return proper_error_set(c->err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+}
+
+/* Place a list of items: at the top when unconditioned, else under [cond] { }. */
+static int proper__annot_place(proper__annot_ctx *c, int cond, int first, int last, int *top_first, int *top_last) {
+    if (cond == -1) {
+        int it;
+        for (it = first; it >= 0;) {
+            int nx = c->A->it[it].next;
+            c->A->it[it].next = -1;
+            proper__annot_link(c, top_first, top_last, it);
+            it = nx;
+        }
+        (void)last;
+        return 0;
+    } else {
+        int g = proper__annot_item(c->A);
+        if (g < 0) return proper__annot_oomc(c);
+        c->A->it[g].guard = PROPER_ANNOT_COND;
+        c->A->it[g].cond = cond;
+        c->A->it[g].dist = PROPER_ANNOT_GROUP;
+        c->A->it[g].child = first;
+        proper__annot_link(c, top_first, top_last, g);
+        return 0;
+    }
+}
+
+static int proper__annot_alg2(proper__annot_ctx *c, size_t *idx, size_t n, int cond, int *top_first, int *top_last) {
+    double *y = (double *)PROPER_MALLOC(sizeof *y * (n ? n : 1)), *cuts = NULL;
+    size_t ncuts = 0, i, k, min_size;
+    size_t *cl = NULL, *start = NULL, *tmp = NULL;
+    int rc = 0, first = -1, last = -1, scoped = 0;
+    proper__annot_model m;
+    if (!y) return proper__annot_oomc(c);
+    for (i = 0; i < n; i++) y[i] = c->Y[idx[i]];
+    min_size = (size_t)(PROPER_ANNOT_MIN_CLUSTER * (double)n);
+    if (min_size < c->o->min_leaf) min_size = c->o->min_leaf;
+    rc = proper_annot_kde_cuts(y, n, min_size, proper_rng_u64(&c->rng), &cuts, &ncuts, c->err);
+    if (rc) goto done;
+    if (ncuts == 0) {
+        int it = proper__annot_leaf_dist(c, idx, n, cond == -1 ? PROPER_ANNOT_NONE : PROPER_ANNOT_COND, cond, 0);
+        if (it < 0) { rc = proper__annot_oomc(c); goto done; }
+        proper__annot_link(c, top_first, top_last, it);
+        goto done;
+    }
+    /* order the records by cluster */
+    cl = (size_t *)PROPER_MALLOC(sizeof *cl * n);
+    start = (size_t *)proper_calloc(ncuts + 2, sizeof *start);
+    tmp = (size_t *)PROPER_MALLOC(sizeof *tmp * n);
+    if (!cl || !start || !tmp) { rc = proper__annot_oomc(c); goto done; }
+    for (i = 0; i < n; i++) {
+        size_t a = 0, b = ncuts;
+        while (a < b) { size_t mid = (a + b) / 2; if (y[i] <= cuts[mid]) b = mid; else a = mid + 1; }
+        cl[i] = a;
+        start[a + 1]++;
+    }
+    for (k = 0; k <= ncuts; k++) start[k + 1] += start[k];
+    {
+        size_t *pos = (size_t *)PROPER_MALLOC(sizeof *pos * (ncuts + 1));
+        if (!pos) { rc = proper__annot_oomc(c); goto done; }
+        memcpy(pos, start, sizeof *pos * (ncuts + 1));
+        for (i = 0; i < n; i++) tmp[pos[cl[i]]++] = idx[i];
+        PROPER_FREE(pos);
+        memcpy(idx, tmp, sizeof *idx * n);
+    }
+    /* lines 3-10: a good model and a defining condition per cluster */
+    for (k = 0; k <= ncuts; k++) {
+        size_t *ci = idx + start[k], nk = start[k + 1] - start[k], f;
+        if (nk < 3) continue;
+        if ((rc = proper__annot_best(c, ci, nk, &m))) goto done;
+        if (!m.good) continue;
+        for (f = 0; f < c->nf; f++) {
+            double lo = INFINITY, hi = -INFINITY;
+            int clean = 1;
+            for (i = 0; i < nk; i++) {
+                double v = c->X[f * c->N + ci[i]];
+                if (v < lo) lo = v;
+                if (v > hi) hi = v;
+            }
+            for (i = 0; i < n && clean; i++) {
+                double v;
+                if (i >= start[k] && i < start[k + 1]) continue;
+                v = c->X[f * c->N + idx[i]];
+                if (v >= lo && v <= hi) clean = 0;
+            }
+            if (clean) {
+                int e = proper__annot_node(c->A, PROPER_ANNOT_AND,
+                                           proper__annot_node(c->A, PROPER_ANNOT_GE, proper__annot_fvar(c, (int)f), proper__annot_num(c->A, lo)),
+                                           proper__annot_node(c->A, PROPER_ANNOT_LE, proper__annot_fvar(c, (int)f), proper__annot_num(c->A, hi)));
+                int it = proper__annot_leaf_model(c, &m, PROPER_ANNOT_COND, e, 0);
+                if (e < 0 || it < 0) { rc = proper__annot_oomc(c); goto done; }
+                proper__annot_link(c, &first, &last, it);
+                scoped++;
+                break;
+            }
+        }
+    }
+    if (!scoped) {
+        /* lines 11-21: a mixture */
+        double used = 0;
+        for (k = 0; k <= ncuts; k++) {
+            size_t *ci = idx + start[k], nk = start[k + 1] - start[k];
+            double p = k == ncuts ? 1 - used : (double)nk / (double)n;
+            int it;
+            if (p < 0) p = 0;
+            used += p;
+            if ((rc = proper__annot_best(c, ci, nk, &m))) goto done;
+            it = m.good && m.nt > 1 ? proper__annot_leaf_model(c, &m, PROPER_ANNOT_PROB, -1, p)
+                                    : proper__annot_leaf_dist(c, ci, nk, PROPER_ANNOT_PROB, -1, p);
+            if (it < 0) { rc = proper__annot_oomc(c); goto done; }
+            proper__annot_link(c, &first, &last, it);
+        }
+    }
+    rc = proper__annot_place(c, cond, first, last, top_first, top_last);
+done:
+    PROPER_FREE(y);
+    PROPER_FREE(cuts);
+    PROPER_FREE(cl);
+    PROPER_FREE(start);
+    PROPER_FREE(tmp);
+    return rc;
+}
+
+/* Residual sum of squares of the quadratic (else linear, else constant) on a 4 x 4 triangle. */
+static double proper__annot_tri_rss(const double *R, size_t rows) {
+    static const size_t cols[3] = {0, 1, 2};
+    proper_annot_lsq res;
+    size_t s;
+    for (s = 3; s >= 1; s--)
+        if (rows > s && !proper__annot_tri_solve(R, 4, cols, s, 3, rows, &res)) return res.rss;
+    return 0;
+}
+
+typedef struct proper__annot_split {
+    int kind;      /* 0 none, 1 branch, 2 feature */
+    int f, j;
+    double t;      /* feature: left is x <= t */
+    size_t nl;
+    double bic, rss;
+} proper__annot_split;
+
+/* Partition idx by pred into left (first nl) and right; returns nl. */
+static size_t proper__annot_partition(proper__annot_ctx *c, size_t *idx, size_t n, int kind, int f, double t, size_t *tmp) {
+    size_t i, nl = 0, nr = 0;
+    for (i = 0; i < n; i++) {
+        int left = kind == 1 ? proper_annot_table_branch(c->t, c->row[idx[i]], (size_t)f) == 1
+                             : c->X[(size_t)f * c->N + idx[i]] <= t;
+        if (left) idx[nl++] = idx[i];
+        else tmp[nr++] = idx[i];
+    }
+    memcpy(idx + nl, tmp, sizeof *idx * nr);
+    return nl;
+}
+
+static int proper__annot_try(proper__annot_ctx *c, size_t *idx, size_t n, int kind, int f, double t, size_t *tmp,
+                             const proper__annot_model *parent, proper__annot_split *best) {
+    proper__annot_model ml, mr;
+    size_t nl = proper__annot_partition(c, idx, n, kind, f, t, tmp);
+    double bic, rss;
+    int rc;
+    if (nl < c->o->min_leaf || n - nl < c->o->min_leaf) return 0;
+    if ((rc = proper__annot_best(c, idx, nl, &ml)) || (rc = proper__annot_best(c, idx + nl, n - nl, &mr))) return rc;
+    if (!ml.nt || !mr.nt) return 0;
+    bic = ml.bic + mr.bic + log((double)n);
+    rss = ml.rss + mr.rss;
+    if (!(bic < parent->bic - PROPER_ANNOT_BIC_MARGIN) || !(rss <= (1 - PROPER_ANNOT_SPLIT_GAIN) * parent->rss)) return 0;
+    if (best->kind && !(bic < best->bic)) return 0;
+    best->kind = kind;
+    best->f = f;
+    best->j = f;
+    best->t = t;
+    best->nl = nl;
+    best->bic = bic;
+    best->rss = rss;
+    return 0;
+}
+
+static int proper__annot_find_split(proper__annot_ctx *c, size_t *idx, size_t n, const proper__annot_model *parent,
+                                    proper__annot_split *best) {
+    size_t *tmp = (size_t *)PROPER_MALLOC(sizeof *tmp * n), i, f;
+    int rc = 0;
+    memset(best, 0, sizeof *best);
+    if (!tmp) return proper__annot_oomc(c);
+    /* branch outcomes first (exact conditions from the code) */
+    if (c->o->use_branches && c->t->nbr) {
+        size_t nb = 0, tries = 0, j;
+        for (i = 0; i < n; i++) {
+            size_t r = c->row[idx[i]], k, g = 0;
+            for (k = c->t->br_off[r]; k < c->t->br_off[r + 1]; k++) g += c->t->br[k] == 2;
+            if (g > nb) nb = g;
+        }
+        if (nb > 64) nb = 64;
+        for (j = 0; j < nb && tries < PROPER_ANNOT_BRANCH_TRIES && !rc; j++) {
+            size_t ones = 0;
+            for (i = 0; i < n; i++) ones += proper_annot_table_branch(c->t, c->row[idx[i]], j) == 1;
+            if (ones < c->o->min_leaf || n - ones < c->o->min_leaf) continue;
+            tries++;
+            rc = proper__annot_try(c, idx, n, 1, (int)j, 0, tmp, parent, best);
+        }
+    }
+    /* then feature thresholds, scored on a sample */
+    if (!rc && !best->kind && c->nf) {
+        size_t ns = n < PROPER_ANNOT_SAMPLE ? n : PROPER_ANNOT_SAMPLE, K = PROPER_ANNOT_CUTS, k;
+        proper__annot_xy *v = (proper__annot_xy *)PROPER_MALLOC(sizeof *v * ns);
+        double *T = (double *)PROPER_MALLOC(sizeof *T * 16 * (K + 1) * 2), ys = proper__annot_ymax(c, idx, n);
+        size_t b[PROPER_ANNOT_CUTS + 1], nbnd, minl = (size_t)((double)c->o->min_leaf * (double)ns / (double)n);
+        double bestscore = INFINITY, bt = 0;
+        int bf = -1;
+        if (minl < 4) minl = 4;
+        if (!v || !T) { PROPER_FREE(v); PROPER_FREE(T); PROPER_FREE(tmp); return proper__annot_oomc(c); }
+        for (f = 0; f < c->nf; f++) {
+            double xmin, xmax;
+            for (i = 0; i < ns; i++) {
+                size_t r = ns < n ? idx[proper_rng_below(&c->rng, n)] : idx[i];
+                v[i].x = c->X[f * c->N + r];
+                v[i].y = c->Y[r] / ys;
+                v[i].i = r;
+            }
+            qsort(v, ns, sizeof *v, proper__annot_cmp_xy);
+            xmin = v[0].x;
+            xmax = v[ns - 1].x;
+            if (!(xmax > xmin)) continue;
+            nbnd = 0;
+            b[nbnd++] = 0;
+            for (k = 1; k < K; k++) {
+                size_t p = k * ns / K;
+                while (p < ns && p > 0 && v[p - 1].x == v[p].x) p++;
+                if (p > b[nbnd - 1] && p < ns) b[nbnd++] = p;
+            }
+            b[nbnd++] = ns;
+            /* prefix triangles P[k] over chunks < k, suffix S[k] over chunks >= k */
+            for (k = 0; k + 1 < nbnd; k++) {
+                double *Tk = T + 16 * (2 * k + 1), blk[4 * 64];
+                size_t r;
+                memset(Tk, 0, sizeof *Tk * 16);
+                for (r = b[k]; r < b[k + 1]; r += 64) {
+                    size_t B = b[k + 1] - r < 64 ? b[k + 1] - r : 64, q2;
+                    for (q2 = 0; q2 < B; q2++) {
+                        double z = (v[r + q2].x - xmin) / (xmax - xmin);
+                        blk[q2] = 1;
+                        blk[B + q2] = z;
+                        blk[2 * B + q2] = z * z;
+                        blk[3 * B + q2] = v[r + q2].y;
+                    }
+                    proper__annot_tri_add(Tk, 4, blk, B);
+                }
+            }
+            for (k = 1; k + 1 < nbnd; k++) {
+                double L[16], Rr[16], blk[16];
+                size_t m2, a, q2;
+                if (b[k] < minl || ns - b[k] < minl) continue;
+                memset(L, 0, sizeof L);
+                memset(Rr, 0, sizeof Rr);
+                for (m2 = 0; m2 + 1 < nbnd; m2++) {
+                    double *dst = m2 < k ? L : Rr, *Tk = T + 16 * (2 * m2 + 1);
+                    for (a = 0; a < 4; a++)
+                        for (q2 = 0; q2 < 4; q2++) blk[q2 * 4 + a] = Tk[a * 4 + q2];
+                    proper__annot_tri_add(dst, 4, blk, 4);
+                }
+                {
+                    double score = proper__annot_tri_rss(L, b[k]) + proper__annot_tri_rss(Rr, ns - b[k]);
+                    if (score < bestscore) { bestscore = score; bf = (int)f; bt = v[b[k] - 1].x; }
+                }
+            }
+        }
+        PROPER_FREE(v);
+        PROPER_FREE(T);
+        if (bf >= 0) rc = proper__annot_try(c, idx, n, 2, bf, bt, tmp, parent, best);
+    }
+    if (!rc && best->kind) proper__annot_partition(c, idx, n, best->kind, best->f, best->t, tmp);
+    PROPER_FREE(tmp);
+    return rc;
+}
+
+static int proper__annot_tree(proper__annot_ctx *c, size_t *idx, size_t n, const proper__annot_path *path, int depth,
+                              int *first, int *last) {
+    proper__annot_model m;
+    proper__annot_split s;
+    int rc, cond;
+    if ((rc = proper__annot_best(c, idx, n, &m))) return rc;
+    s.kind = 0;
+    if (depth < c->o->max_depth && depth < PROPER__ANNOT_PATH_MAX && n >= 2 * c->o->min_leaf &&
+        (rc = proper__annot_find_split(c, idx, n, &m, &s)))
+        return rc;
+    if (s.kind) {
+        proper__annot_path pl = *path, pr = *path;
+        size_t f;
+        int f_sep = -1;
+        double t = 0;
+        if (s.kind == 2) { f_sep = s.f; t = s.t; }
+        else {
+            /* a branch split: name it by a feature threshold when one separates the sides */
+            for (f = 0; f < c->nf && f_sep < 0; f++) {
+                double lmax = -INFINITY, lmin = INFINITY, rmax = -INFINITY, rmin = INFINITY;
+                size_t i;
+                for (i = 0; i < n; i++) {
+                    double v = c->X[f * c->N + idx[i]];
+                    if (i < s.nl) { if (v > lmax) lmax = v; if (v < lmin) lmin = v; }
+                    else { if (v > rmax) rmax = v; if (v < rmin) rmin = v; }
+                }
+                if (lmax < rmin) { f_sep = (int)f; t = lmax; }
+                else if (rmax < lmin) {
+                    /* right side is below: swap the halves so that left is x <= t */
+                    size_t *tmp2 = (size_t *)PROPER_MALLOC(sizeof *tmp2 * n);
+                    if (!tmp2) return proper__annot_oomc(c);
+                    memcpy(tmp2, idx + s.nl, sizeof *idx * (n - s.nl));
+                    memcpy(tmp2 + (n - s.nl), idx, sizeof *idx * s.nl);
+                    memcpy(idx, tmp2, sizeof *idx * n);
+                    PROPER_FREE(tmp2);
+                    s.nl = n - s.nl;
+                    f_sep = (int)f;
+                    t = rmax;
+                }
+            }
+        }
+        if (f_sep >= 0) {
+            pl.hashi[f_sep] = 1;
+            pl.hi[f_sep] = pl.hashi[f_sep] && path->hashi[f_sep] && path->hi[f_sep] < t ? path->hi[f_sep] : t;
+            pr.haslo[f_sep] = 1;
+            pr.lo[f_sep] = path->haslo[f_sep] && path->lo[f_sep] > t ? path->lo[f_sep] : t;
+        } else {
+            pl.br[pl.nbr] = s.j; pl.brv[pl.nbr++] = 1;
+            pr.br[pr.nbr] = s.j; pr.brv[pr.nbr++] = 0;
+        }
+        if ((rc = proper__annot_tree(c, idx, s.nl, &pl, depth + 1, first, last))) return rc;
+        return proper__annot_tree(c, idx + s.nl, n - s.nl, &pr, depth + 1, first, last);
+    }
+    cond = proper__annot_path_cond(c, path);
+    if (cond == -2) return proper__annot_oomc(c);
+    if (m.good) {
+        int it = proper__annot_leaf_model(c, &m, cond == -1 ? PROPER_ANNOT_NONE : PROPER_ANNOT_COND, cond, 0);
+        if (it < 0) return proper__annot_oomc(c);
+        proper__annot_link(c, first, last, it);
+        return 0;
+    }
+    return proper__annot_alg2(c, idx, n, cond, first, last);
+}
+
+/* ---- Copying functions between annotations ---- */
+
+static int proper__annot_copy_expr(proper_annot *dst, const proper_annot *src, int e) {
+    const proper_annot_expr *x;
+    int a = -1, b = -1, r;
+    if (e < 0) return -1;
+    x = &src->ex[e];
+    if (x->a >= 0 && (a = proper__annot_copy_expr(dst, src, x->a)) < 0) return -2;
+    if (x->b >= 0 && (b = proper__annot_copy_expr(dst, src, x->b)) < 0) return -2;
+    if (x->kind == PROPER_ANNOT_VAR) {
+        const char *nm = src->names.names[x->var];
+        return proper__annot_var(dst, nm, strlen(nm));
+    }
+    r = proper__annot_node(dst, x->kind, a, b);
+    if (r >= 0) {
+        dst->ex[r].value = x->value;
+        dst->ex[r].fn = x->fn;
+    }
+    return r;
+}
+
+static int proper__annot_copy_body(proper_annot *dst, const proper_annot *src, int it) {
+    int first = -1, last = -1;
+    for (; it >= 0; it = src->it[it].next) {
+        proper_annot_item x = src->it[it];
+        int n;
+        if (x.cond >= 0 && (x.cond = proper__annot_copy_expr(dst, src, x.cond)) < 0) return -2;
+        if (x.arg[0] >= 0 && (x.arg[0] = proper__annot_copy_expr(dst, src, x.arg[0])) < 0) return -2;
+        if (x.arg[1] >= 0 && (x.arg[1] = proper__annot_copy_expr(dst, src, x.arg[1])) < 0) return -2;
+        if (x.child >= 0 && (x.child = proper__annot_copy_body(dst, src, x.child)) < 0) return -2;
+        if ((n = proper__annot_item(dst)) < 0) return -2;
+        x.next = -1;
+        dst->it[n] = x;
+        if (last < 0) first = n;
+        else dst->it[last].next = n;
+        last = n;
+    }
+    return first;
+}
+
+/* Append a copy of src's function f to dst; 0 or PROPER_ENOMEM. */
+static int proper__annot_copy_fn(proper_annot *dst, const proper_annot *src, const proper_annot_fn *f) {
+    proper_annot_fn g;
+    size_t k, cap = dst->cap_fns;
+    memset(&g, 0, sizeof g);
+    g.name = proper_strdup(f->name);
+    g.metric = proper_strdup(f->metric);
+    g.params = (char **)proper_calloc(f->n_params ? f->n_params : 1, sizeof *g.params);
+    g.decls = (proper_annot_decl *)proper_calloc(f->n_decls ? f->n_decls : 1, sizeof *g.decls);
+    if (!g.name || !g.metric || !g.params || !g.decls) goto fail;
+    for (k = 0; k < f->n_params; k++, g.n_params++)
+        if (!(g.params[k] = proper_strdup(f->params[k]))) goto fail;
+    for (k = 0; k < f->n_decls; k++, g.n_decls++) {
+        g.decls[k].type = proper_strdup(f->decls[k].type);
+        g.decls[k].name = proper_strdup(f->decls[k].name);
+        g.decls[k].text = f->decls[k].text ? proper_strdup(f->decls[k].text) : NULL;
+        if (!g.decls[k].type || !g.decls[k].name || (f->decls[k].text && !g.decls[k].text)) { g.n_decls++; goto fail; }
+    }
+    if ((g.body = proper__annot_copy_body(dst, src, f->body)) < 0) goto fail;
+    if (proper_reserve(&dst->fns, &cap, dst->n_fns + 1, sizeof *dst->fns)) goto fail;
+    dst->cap_fns = cap;
+    dst->fns[dst->n_fns++] = g;
+    return 0;
+fail:
+    proper__annot_fn_free(&g);
+    return PROPER_ENOMEM;
+}
+
+/* ---- The fit ---- */
+
+static double proper__annot_corr(const double *R, size_t q, size_t i, size_t j) {
+    double d = 0, ni = 0, nj = 0;
+    size_t r;
+    for (r = 1; r < q; r++) {
+        double a = r <= i ? R[r * q + i] : 0, b = r <= j ? R[r * q + j] : 0;
+        d += a * b;
+        ni += a * a;
+        nj += b * b;
+    }
+    return ni > 0 && nj > 0 ? d / sqrt(ni * nj) : 0;
+}
+
+static const char *const proper__annot_pairs[][2] = {
+    {"begin", "end"}, {"first", "last"}, {"start", "stop"}, {"start", "finish"}};
+
+PROPER_API int proper_annot_fit(proper_annot *out, const proper_annot_table *t, const char *metric,
+                                const proper_annot_opts *opts, proper_error *err) {
+    proper_annot_opts o = opts ? *opts : proper_annot_opts_default();
+    proper__annot_ctx c;
+    proper_annot tmp, merged;
+    size_t ycol, ncand = 0, i, j, k, N = 0, *idx = NULL, *cand_a = NULL, *cand_b = NULL;
+    char **cand_name = NULL;
+    double *cx = NULL, *R = NULL, *corr_y = NULL;
+    int *keep = NULL, rc = 0, first = -1, last = -1;
+    unsigned char *sel = NULL;
+    proper__annot_path path;
+    proper_annot_fn fn;
+    if (o.min_leaf < 4) o.min_leaf = 4;
+    if (o.max_depth < 0) o.max_depth = 0;
+    memset(&c, 0, sizeof c);
+    memset(&fn, 0, sizeof fn);
+    proper_annot_init(&tmp);
+    proper_annot_init(&merged);
+    ycol = proper_annot_table_column(t, metric);
+    if (ycol == (size_t)-1)
+        return proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0, "function '%s' has no column '%s'", t->name, metric);
+    if (t->n == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "function '%s' has no records", t->name);
+    /* candidate features: a = column, b = column to subtract (derived spans) or -1 */
+    cand_a = (size_t *)PROPER_MALLOC(sizeof *cand_a * (t->ncol * 2 + 1));
+    cand_b = (size_t *)PROPER_MALLOC(sizeof *cand_b * (t->ncol * 2 + 1));
+    cand_name = (char **)proper_calloc(t->ncol * 2 + 1, sizeof *cand_name);
+    if (!cand_a || !cand_b || !cand_name) goto oom;
+    for (i = 0; i < t->ncol; i++) {
+        if (i == ycol || t->is_metric[i]) continue;
+        cand_a[ncand] = i;
+        cand_b[ncand] = (size_t)-1;
+        if (!(cand_name[ncand] = proper_strdup(t->cols[i]))) goto oom;
+        ncand++;
+    }
+    for (i = 0; i < t->ncol; i++) {
+        for (k = 0; k < 4; k++) {
+            const char *lo = proper__annot_pairs[k][0], *hi = proper__annot_pairs[k][1];
+            size_t ln = strlen(t->cols[i]), pl;
+            if (i == ycol || t->is_metric[i] || ln < strlen(lo) || strcmp(t->cols[i] + ln - strlen(lo), lo)) continue;
+            pl = ln - strlen(lo);
+            for (j = 0; j < t->ncol; j++) {
+                char name[PROPER_ANNOT_NAME_MAX + 8];
+                if (j == ycol || t->is_metric[j] || strlen(t->cols[j]) != pl + strlen(hi) ||
+                    strncmp(t->cols[j], t->cols[i], pl) || strcmp(t->cols[j] + pl, hi))
+                    continue;
+                snprintf(name, sizeof name, "%.*sspan", (int)pl, t->cols[i]);
+                if (proper_annot_table_column(t, name) != (size_t)-1) continue;
+                cand_a[ncand] = j;
+                cand_b[ncand] = i;
+                if (!(cand_name[ncand] = proper_strdup(name))) goto oom;
+                ncand++;
+            }
+        }
+    }
+    /* records, after the optional heuristics on the first feature */
+    sel = (unsigned char *)PROPER_MALLOC(t->n);
+    if (!sel) goto oom;
+    memset(sel, 1, t->n);
+    if ((o.envelope || o.dominant) && ncand) {
+        double *xv = (double *)PROPER_MALLOC(sizeof *xv * t->n), *yv = (double *)PROPER_MALLOC(sizeof *yv * t->n);
+        if (!xv || !yv) { PROPER_FREE(xv); PROPER_FREE(yv); goto oom; }
+        for (i = 0; i < t->n; i++) {
+            xv[i] = t->v[i * t->ncol + cand_a[0]] - (cand_b[0] == (size_t)-1 ? 0 : t->v[i * t->ncol + cand_b[0]]);
+            yv[i] = t->v[i * t->ncol + ycol];
+        }
+        rc = o.envelope ? proper_annot_lower_envelope(xv, yv, t->n, sel, err) : proper_annot_dominant(xv, yv, t->n, sel, err);
+        PROPER_FREE(xv);
+        PROPER_FREE(yv);
+        if (rc) goto done;
+    }
+    for (i = 0; i < t->n; i++) N += sel[i];
+    c.o = &o;
+    c.N = N;
+    c.t = t;
+    c.err = err;
+    c.A = &tmp;
+    proper_rng_seed(&c.rng, o.seed);
+    c.row = (size_t *)PROPER_MALLOC(sizeof *c.row * N);
+    c.Y = (double *)PROPER_MALLOC(sizeof *c.Y * N);
+    cx = (double *)PROPER_MALLOC(sizeof *cx * (N * (ncand ? ncand : 1)));
+    idx = (size_t *)PROPER_MALLOC(sizeof *idx * N);
+    keep = (int *)proper_calloc(ncand + 1, sizeof *keep);
+    corr_y = (double *)proper_calloc(ncand + 1, sizeof *corr_y);
+    if (!c.row || !c.Y || !cx || !idx || !keep || !corr_y) goto oom;
+    for (i = 0, k = 0; i < t->n; i++) {
+        if (!sel[i]) continue;
+        c.row[k] = i;
+        c.Y[k] = t->v[i * t->ncol + ycol];
+        for (j = 0; j < ncand; j++) {
+            double v = t->v[i * t->ncol + cand_a[j]];
+            if (cand_b[j] != (size_t)-1) v -= t->v[i * t->ncol + cand_b[j]];
+            cx[j * N + k] = v;
+        }
+        idx[k] = k;
+        k++;
+    }
+    /* clean-up: drop constant (or non-finite) features, group correlated ones */
+    for (j = 0; j < ncand; j++) {
+        double mn = INFINITY, mx = -INFINITY;
+        keep[j] = 1;
+        for (i = 0; i < N; i++) {
+            double v = cx[j * N + i];
+            if (!isfinite(v)) { keep[j] = 0; break; }
+            if (v < mn) mn = v;
+            if (v > mx) mx = v;
+        }
+        if (!(mx > mn)) keep[j] = 0;
+    }
+    if (ncand && N >= 3) {
+        size_t q = ncand + 2, ns = N < PROPER_ANNOT_SAMPLE ? N : PROPER_ANNOT_SAMPLE;
+        double *blk = (double *)PROPER_MALLOC(sizeof *blk * q * 64), *sc = (double *)proper_calloc(q, sizeof *sc);
+        R = (double *)proper_calloc(q * q, sizeof *R);
+        if (!blk || !sc || !R) { PROPER_FREE(blk); PROPER_FREE(sc); goto oom; }
+        for (i = 0; i < N; i++) {
+            for (j = 0; j < ncand; j++)
+                if (keep[j] && fabs(cx[j * N + i]) > sc[j + 1]) sc[j + 1] = fabs(cx[j * N + i]);
+            if (fabs(c.Y[i]) > sc[q - 1]) sc[q - 1] = fabs(c.Y[i]);
+        }
+        for (j = 0; j < q; j++)
+            if (!(sc[j] > 0)) sc[j] = 1;
+        for (i = 0; i < ns; i += 64) {
+            size_t B = ns - i < 64 ? ns - i : 64, r;
+            for (r = 0; r < B; r++) {
+                size_t rec = ns < N ? (size_t)((double)(i + r) * (double)N / (double)ns) : i + r;
+                blk[r] = 1;
+                for (j = 0; j < ncand; j++) blk[(j + 1) * B + r] = keep[j] ? cx[j * N + rec] / sc[j + 1] : 0;
+                blk[(q - 1) * B + r] = c.Y[rec] / sc[q - 1];
+            }
+            proper__annot_tri_add(R, q, blk, B);
+        }
+        PROPER_FREE(blk);
+        PROPER_FREE(sc);
+        for (j = 0; j < ncand; j++) corr_y[j] = keep[j] ? fabs(proper__annot_corr(R, q, j + 1, q - 1)) : 0;
+        /* groups: each kept feature joins the first earlier leader it correlates with */
+        for (j = 0; j < ncand; j++) {
+            if (!keep[j]) continue;
+            for (k = 0; k < j; k++) {
+                if (keep[k] != 1) continue; /* leaders only */
+                if (fabs(proper__annot_corr(R, q, j + 1, k + 1)) >= o.corr) {
+                    keep[j] = -(int)k - 2; /* member of k's group */
+                    break;
+                }
+            }
+        }
+        /* the representative of a group is its member most correlated with y */
+        for (k = 0; k < ncand; k++) {
+            size_t rep = k;
+            if (keep[k] != 1) continue;
+            for (j = k + 1; j < ncand; j++)
+                if (keep[j] == -(int)k - 2 && corr_y[j] > corr_y[rep] + 1e-9) rep = j;
+            if (rep != k) { keep[rep] = 1; keep[k] = 0; }
+            for (j = k + 1; j < ncand; j++)
+                if (keep[j] == -(int)k - 2) keep[j] = 0;
+        }
+    } else {
+        for (j = 0; j < ncand; j++) keep[j] = 0;
+    }
+    /* at most PROPER_ANNOT_MAX_FEATURES, the most correlated with y */
+    c.name = (char **)proper_calloc(PROPER_ANNOT_MAX_FEATURES, sizeof *c.name);
+    c.X = (double *)PROPER_MALLOC(sizeof *c.X * (N * PROPER_ANNOT_MAX_FEATURES));
+    if (!c.name || !c.X) goto oom;
+    for (;;) {
+        size_t bj = (size_t)-1;
+        for (j = 0; j < ncand; j++)
+            if (keep[j] == 1 && (bj == (size_t)-1 || corr_y[j] > corr_y[bj])) bj = j;
+        if (bj == (size_t)-1 || c.nf == PROPER_ANNOT_MAX_FEATURES) break;
+        keep[bj] = 2;
+        c.name[c.nf] = cand_name[bj];
+        memcpy(c.X + c.nf * N, cx + bj * N, sizeof *c.X * N);
+        c.nf++;
+    }
+    /* keep the table's column order among the kept features for stable output */
+    for (i = 0; i < c.nf; i++) {
+        double mx = 0, mn = INFINITY;
+        for (k = 0; k < N; k++) {
+            double v = c.X[i * N + k];
+            if (fabs(v) > mx) mx = fabs(v);
+            if (v < mn) mn = v;
+        }
+        c.sx[i] = mx > 0 ? mx : 1;
+        c.nonneg[i] = mn >= 0;
+    }
+    c.nprod = c.nf < PROPER_ANNOT_PRODUCTS ? c.nf : PROPER_ANNOT_PRODUCTS;
+    for (i = 0; i < c.nprod; i++) c.prod[i] = (int)i; /* kept features are ordered by |r| with y */
+    /* the function */
+    fn.name = proper_strdup(t->name);
+    fn.metric = proper_strdup(metric);
+    fn.params = (char **)proper_calloc(c.nf ? c.nf : 1, sizeof *fn.params);
+    if (!fn.name || !fn.metric || !fn.params) goto oom;
+    for (i = 0; i < c.nf; i++, fn.n_params++)
+        if (!(fn.params[i] = proper_strdup(c.name[i]))) goto oom;
+    memset(&path, 0, sizeof path);
+    if (N < 3) {
+        proper__annot_model m;
+        memset(&m, 0, sizeof m);
+        m.nt = 1;
+        m.t[0].kind = PROPER__ANNOT_ONE;
+        m.n = N;
+        for (i = 0; i < N; i++) m.coef[0] += c.Y[i] / (double)N;
+        m.sigma = N == 2 ? fabs(c.Y[1] - c.Y[0]) / sqrt(2.0) : 0;
+        m.r2 = NAN;
+        first = proper__annot_leaf_model(&c, &m, PROPER_ANNOT_NONE, -1, 0);
+        if (first < 0) goto oom;
+    } else if ((rc = proper__annot_tree(&c, idx, N, &path, 0, &first, &last))) {
+        goto done;
+    }
+    fn.body = first;
+    {
+        size_t cap = 0;
+        if (proper_reserve(&tmp.fns, &cap, 1, sizeof *tmp.fns)) goto oom;
+        tmp.cap_fns = cap;
+        tmp.fns[tmp.n_fns++] = fn;
+        memset(&fn, 0, sizeof fn);
+    }
+    for (i = 0; i < out->n_fns; i++)
+        if (proper__annot_copy_fn(&merged, out, &out->fns[i])) goto oom;
+    if (proper__annot_copy_fn(&merged, &tmp, &tmp.fns[0])) goto oom;
+    proper_annot_free(out);
+    *out = merged;
+    proper_annot_init(&merged);
+    goto done;
+oom:
+    rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+done:
+    proper__annot_fn_free(&fn);
+    proper_annot_free(&tmp);
+    proper_annot_free(&merged);
+    if (cand_name)
+        for (i = 0; i < ncand; i++) PROPER_FREE(cand_name[i]);
+    PROPER_FREE(cand_name);
+    PROPER_FREE(cand_a);
+    PROPER_FREE(cand_b);
+    PROPER_FREE(sel);
+    PROPER_FREE(c.row);
+    PROPER_FREE(c.Y);
+    PROPER_FREE(c.X);
+    PROPER_FREE(c.name);
+    PROPER_FREE(cx);
+    PROPER_FREE(idx);
+    PROPER_FREE(keep);
+    PROPER_FREE(corr_y);
+    PROPER_FREE(R);
+    return rc;
+}
+
+/* ---- Checking ---------------------------------------------------------------------- */
+
+PROPER_API void proper_annot_check_init(proper_annot_check *c) { memset(c, 0, sizeof *c); }
+PROPER_API void proper_annot_check_free(proper_annot_check *c) {
+    PROPER_FREE(c->scopes);
+    memset(c, 0, sizeof *c);
+}
+
+/* The CDF of one item at y given the features: lo = F(y-), hi = F(y). */
+static void proper__annot_item_cdf(const proper_annot *a, int it, const double *vars, const double *br, size_t nbr,
+                                   double y, double *lo, double *hi, int depth);
+
+static void proper__annot_body_cdf(const proper_annot *a, int first, const double *vars, const double *br, size_t nbr,
+                                   double y, double *lo, double *hi, int depth) {
+    int i;
+    *lo = *hi = NAN;
+    if (first < 0 || depth > PROPER_ANNOT_NEST_MAX) return;
+    if (a->it[first].guard == PROPER_ANNOT_PROB) {
+        double sl = 0, sh = 0, l, h;
+        for (i = first; i >= 0; i = a->it[i].next) {
+            proper__annot_item_cdf(a, i, vars, br, nbr, y, &l, &h, depth + 1);
+            sl += a->it[i].prob * l;
+            sh += a->it[i].prob * h;
+        }
+        *lo = sl;
+        *hi = sh;
+        return;
+    }
+    for (i = first; i >= 0; i = a->it[i].next) {
+        const proper_annot_item *x = &a->it[i];
+        if (x->guard == PROPER_ANNOT_COND && !(proper__annot_eval(a, x->cond, vars, br, nbr, 0) != 0 &&
+                                               !isnan(proper__annot_eval(a, x->cond, vars, br, nbr, 0))))
+            continue;
+        proper__annot_item_cdf(a, i, vars, br, nbr, y, lo, hi, depth + 1);
+        return;
+    }
+}
+
+static void proper__annot_item_cdf(const proper_annot *a, int it, const double *vars, const double *br, size_t nbr,
+                                   double y, double *lo, double *hi, int depth) {
+    const proper_annot_item *x = &a->it[it];
+    double p0, p1;
+    *lo = *hi = NAN;
+    if (x->dist == PROPER_ANNOT_GROUP) {
+        proper__annot_body_cdf(a, x->child, vars, br, nbr, y, lo, hi, depth + 1);
+        return;
+    }
+    p0 = proper__annot_eval(a, x->arg[0], vars, br, nbr, 0);
+    p1 = x->arg[1] >= 0 ? proper__annot_eval(a, x->arg[1], vars, br, nbr, 0) : 0;
+    switch (x->dist) {
+    case PROPER_ANNOT_NORM:
+        if (!(p1 >= 0) || !isfinite(p0)) return;
+        if (p1 == 0) {
+            double tol = 1e-9 * (fabs(p0) > 1 ? fabs(p0) : 1);
+            *lo = y < p0 - tol ? 0 : y > p0 + tol ? 1 : 0;
+            *hi = y < p0 - tol ? 0 : 1;
+            return;
+        }
+        *lo = *hi = proper_stats_normal_cdf((y - p0) / p1);
+        return;
+    case PROPER_ANNOT_EXP:
+        if (!(p0 > 0)) return;
+        *lo = *hi = y <= 0 ? 0 : -expm1(-y / p0);
+        return;
+    case PROPER_ANNOT_BINOM:
+        if (!(p0 >= 0) || p0 != floor(p0) || !(p1 >= 0 && p1 <= 1)) return;
+        *hi = proper__annot_binom_cdf_at(floor(y), p0, p1);
+        *lo = y == floor(y) ? proper__annot_binom_cdf_at(y - 1, p0, p1) : *hi;
+        return;
+    default: return;
+    }
+}
+
+/* The scope of a record: the item whose distribution (or mixture) applies. */
+static int proper__annot_scope(const proper_annot *a, int first, const double *vars, const double *br, size_t nbr,
+                               int depth) {
+    int i;
+    if (first < 0 || depth > PROPER_ANNOT_NEST_MAX) return -1;
+    if (a->it[first].guard == PROPER_ANNOT_PROB) return first;
+    for (i = first; i >= 0; i = a->it[i].next) {
+        const proper_annot_item *x = &a->it[i];
+        if (x->guard == PROPER_ANNOT_COND) {
+            double v = proper__annot_eval(a, x->cond, vars, br, nbr, 0);
+            if (!(v != 0) || isnan(v)) continue;
+        }
+        if (x->dist == PROPER_ANNOT_GROUP) {
+            int s = proper__annot_scope(a, x->child, vars, br, nbr, depth + 1);
+            return s;
+        }
+        return i;
+    }
+    return -1;
+}
+
+static double proper__annot_identity_cdf(double x, void *ctx) {
+    (void)ctx;
+    return x < 0 ? 0 : x > 1 ? 1 : x;
+}
+
+PROPER_API int proper_annot_check_table(proper_annot_check *out, const proper_annot *a, const proper_annot_fn *fn,
+                                        const proper_annot_table *t, double alpha, uint64_t seed,
+                                        proper_error *err) {
+    size_t ycol, r, j, k, nv = a->names.len, nb = 0;
+    size_t *map = NULL, *cnt = NULL, *pos = NULL;
+    double *vars = NULL, *br = NULL, *u = NULL;
+    int *scope = NULL, rc = 0;
+    proper_annot_check res;
+    proper_rng rng;
+    proper_annot_check_init(&res);
+    if (!(alpha > 0 && alpha < 1)) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "alpha must be in (0, 1)");
+    ycol = proper_annot_table_column(t, fn->metric);
+    if (ycol == (size_t)-1)
+        return proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0, "function '%s' in the log has no column '%s'", t->name, fn->metric);
+    for (r = 0; r < t->n; r++) {
+        size_t g = 0;
+        for (k = t->br_off[r]; k < t->br_off[r + 1]; k++) g += t->br[k] == 2;
+        if (g > nb) nb = g;
+    }
+    proper_rng_seed(&rng, seed);
+    map = (size_t *)PROPER_MALLOC(sizeof *map * (nv ? nv : 1));
+    vars = (double *)PROPER_MALLOC(sizeof *vars * (nv ? nv : 1));
+    br = (double *)PROPER_MALLOC(sizeof *br * (nb ? nb : 1));
+    scope = (int *)PROPER_MALLOC(sizeof *scope * (t->n ? t->n : 1));
+    u = (double *)PROPER_MALLOC(sizeof *u * (t->n ? t->n : 1));
+    cnt = (size_t *)proper_calloc(a->n_it + 1, sizeof *cnt);
+    pos = (size_t *)proper_calloc(a->n_it + 1, sizeof *pos);
+    if (!map || !vars || !br || !scope || !u || !cnt || !pos) {
+        rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+        goto done;
+    }
+    /* variables by name; derived spans are computed like the fit does */
+    for (j = 0; j < nv; j++) map[j] = proper_annot_table_column(t, a->names.names[j]);
+    for (r = 0; r < t->n; r++) {
+        double lo, hi;
+        for (j = 0; j < nv; j++) {
+            if (map[j] != (size_t)-1) vars[j] = t->v[r * t->ncol + map[j]];
+            else {
+                const char *nm = a->names.names[j];
+                size_t ln = strlen(nm), pk;
+                vars[j] = NAN;
+                if (ln >= 4 && strcmp(nm + ln - 4, "span") == 0)
+                    for (pk = 0; pk < 4; pk++) {
+                        char x1[PROPER_ANNOT_NAME_MAX + 8], x2[PROPER_ANNOT_NAME_MAX + 8];
+                        size_t c1, c2;
+                        snprintf(x1, sizeof x1, "%.*s%s", (int)(ln - 4), nm, proper__annot_pairs[pk][1]);
+                        snprintf(x2, sizeof x2, "%.*s%s", (int)(ln - 4), nm, proper__annot_pairs[pk][0]);
+                        c1 = proper_annot_table_column(t, x1);
+                        c2 = proper_annot_table_column(t, x2);
+                        if (c1 != (size_t)-1 && c2 != (size_t)-1) {
+                            vars[j] = t->v[r * t->ncol + c1] - t->v[r * t->ncol + c2];
+                            break;
+                        }
+                    }
+            }
+        }
+        for (j = 0; j < nb; j++) br[j] = proper_annot_table_branch(t, r, j);
+        scope[r] = proper__annot_scope(a, fn->body, vars, br, nb, 0);
+        u[r] = NAN;
+        if (scope[r] < 0) { res.uncovered++; continue; }
+        if (a->it[scope[r]].guard == PROPER_ANNOT_PROB)
+            proper__annot_body_cdf(a, scope[r], vars, br, nb, t->v[r * t->ncol + ycol], &lo, &hi, 0);
+        else
+            proper__annot_item_cdf(a, scope[r], vars, br, nb, t->v[r * t->ncol + ycol], &lo, &hi, 0);
+        if (isnan(lo) || isnan(hi)) { scope[r] = -1; res.uncovered++; continue; }
+        u[r] = lo + (hi - lo) * proper_rng_uniform(&rng);
+        cnt[scope[r]]++;
+    }
+    for (k = 0; k < a->n_it; k++)
+        if (cnt[k]) res.n_scopes++;
+    res.scopes = (proper_annot_scope_check *)proper_calloc(res.n_scopes ? res.n_scopes : 1, sizeof *res.scopes);
+    if (!res.scopes) { rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory"); goto done; }
+    for (k = 0, j = 0; k < a->n_it; k++) {
+        if (!cnt[k]) continue;
+        res.scopes[j].item = (int)k;
+        res.scopes[j].n = cnt[k];
+        if (cnt[k] >= PROPER_ANNOT_CHECK_MIN) res.tested++;
+        pos[k] = j++;
+    }
+    res.level = res.tested ? alpha / (double)res.tested : alpha;
+    for (j = 0; j < res.n_scopes; j++) {
+        proper_annot_scope_check *s = &res.scopes[j];
+        double *v = (double *)PROPER_MALLOC(sizeof *v * s->n);
+        size_t m = 0;
+        if (!v) { rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory"); goto done; }
+        for (r = 0; r < t->n; r++)
+            if (scope[r] == s->item) v[m++] = u[r];
+        s->ks = NAN;
+        s->p_value = NAN;
+        if (s->n >= PROPER_ANNOT_CHECK_MIN && !proper_stats_ks_sample(v, m, proper__annot_identity_cdf, NULL, &s->ks, NULL)) {
+            s->p_value = proper_stats_ks_pvalue(s->ks, (double)m);
+            s->violated = s->p_value < res.level;
+            res.violations += (size_t)s->violated;
+        }
+        PROPER_FREE(v);
+    }
+done:
+    PROPER_FREE(map);
+    PROPER_FREE(vars);
+    PROPER_FREE(br);
+    PROPER_FREE(scope);
+    PROPER_FREE(u);
+    PROPER_FREE(cnt);
+    PROPER_FREE(pos);
+    if (rc) {
+        proper_annot_check_free(&res);
+        return rc;
+    }
+    proper_annot_check_free(out);
+    *out = res;
+    return 0;
+}
+
+#endif /* PROPER_ANNOT_IMPLEMENTATION */
+#endif /* PROPER_IMPLEMENTATION */

@@ -1,0 +1,617 @@
+/* Tests for annot.h.
+ *
+ * Where the numbers come from:
+ * - least squares: closed forms (simple regression slope Sxy/Sxx, its
+ *   standard error σ/√Sxx), exact recovery of planted coefficients from
+ *   noise-free data, and a design whose slope t statistic is set to the
+ *   tabulated Student-t quantile t(0.975, 2) = 4.302652729911275 (NIST
+ *   e-Handbook 1.3.6.7.2: 4.303), so its two-sided p-value must be 0.05;
+ *   t(0.995, 10) = 3.169 gives p = 0.01 with 12 records.
+ * - the annotation language: the paper's Figure 2 and §2.2 examples.
+ * - the analysis: data drawn from planted models (constant, linear, n log n,
+ *   quadratic, normal, exponential, two-regime branch) with known classes.
+ */
+#define PROPER_IMPLEMENTATION
+#include "../src/annot.h"
+#include "test.h"
+
+#include <stdlib.h>
+
+/* ---- least squares ---- */
+
+static void test_lsq_simple_regression_closed_form(void) {
+    /* x = 1..5, y hand-picked: Sxx = 10, Sxy = Σ(x-3)(y-ȳ) */
+    double X[10], y[5] = {2.1, 3.9, 6.2, 7.8, 10.1}, xs[5] = {1, 2, 3, 4, 5};
+    double ybar = (2.1 + 3.9 + 6.2 + 7.8 + 10.1) / 5, sxy = 0, sxx = 10, b, a, rss = 0, tss = 0;
+    proper_annot_lsq r;
+    proper_error err;
+    int i;
+    for (i = 0; i < 5; i++) { X[2 * i] = 1; X[2 * i + 1] = xs[i]; sxy += (xs[i] - 3) * (y[i] - ybar); }
+    b = sxy / sxx;
+    a = ybar - b * 3;
+    for (i = 0; i < 5; i++) { rss += (y[i] - a - b * xs[i]) * (y[i] - a - b * xs[i]); tss += (y[i] - ybar) * (y[i] - ybar); }
+    CHECK_INT(proper_annot_lsq_fit(&r, X, y, 5, 2, &err), 0);
+    CHECK_REL(r.coef[1], b, 1e-13);
+    CHECK_REL(r.coef[0], a, 1e-13);
+    CHECK_REL(r.rss, rss, 1e-11);
+    CHECK_REL(r.se[1], sqrt(rss / 3) / sqrt(sxx), 1e-12);
+    CHECK_REL(r.se[0], sqrt(rss / 3) * sqrt(1.0 / 5 + 9.0 / sxx), 1e-12);
+    CHECK_REL(r.r2, 1 - rss / tss, 1e-13);
+    CHECK_INT(r.n, 5);
+    CHECK_INT(r.p, 2);
+}
+
+static void test_lsq_pvalue_at_tabulated_t(void) {
+    /* x = -1, -1, 1, 1; y = x + (-d, d, -d, d): slope 1, RSS 4d², σ² = 2d²,
+     * se = σ/√4 = d/√2, t = √2/d. Choose t = t(0.975, 2). */
+    double t975 = 4.302652729911275, d = sqrt(2.0) / t975;
+    double X[8] = {1, -1, 1, -1, 1, 1, 1, 1}, y[4];
+    proper_annot_lsq r;
+    proper_error err;
+    y[0] = -1 - d; y[1] = -1 + d; y[2] = 1 - d; y[3] = 1 + d;
+    CHECK_INT(proper_annot_lsq_fit(&r, X, y, 4, 2, &err), 0);
+    CHECK_REL(r.coef[1], 1.0, 1e-14);
+    CHECK_ABS(r.coef[0], 0.0, 1e-14);
+    CHECK_REL(r.tstat[1], t975, 1e-12);
+    CHECK_REL(r.pval[1], 0.05, 1e-10);
+    /* NIST table: t(0.995, 10) = 3.169 -> p = 0.01 within the table's digits.
+     * 12 records, x = ±1 six times each, residuals ±d: se = σ/√12 with
+     * σ² = 12d²/10, t = 1/se. */
+    {
+        double X2[24], y2[12], t995 = 3.169, se, dd;
+        int i;
+        se = 1 / t995;
+        dd = se * sqrt(12.0) / sqrt(12.0 / 10.0);
+        for (i = 0; i < 12; i++) {
+            double x = i < 6 ? -1 : 1;
+            X2[2 * i] = 1;
+            X2[2 * i + 1] = x;
+            y2[i] = x + (i % 2 ? dd : -dd);
+        }
+        CHECK_INT(proper_annot_lsq_fit(&r, X2, y2, 12, 2, &err), 0);
+        CHECK_REL(r.tstat[1], t995, 1e-12);
+        CHECK_ABS(r.pval[1], 0.01, 2e-5);
+    }
+}
+
+static void test_lsq_planted_coefficients(void) {
+    /* y = 3 + 2 x1 - 0.5 x2 + 0.01 x1², no noise, x up to 1e6: exact recovery */
+    enum { N = 200 };
+    static double X[N * 4], y[N];
+    proper_annot_lsq r;
+    proper_error err;
+    proper_rng rng;
+    int i;
+    proper_rng_seed(&rng, 7);
+    for (i = 0; i < N; i++) {
+        double x1 = proper_rng_uniform(&rng) * 1e3, x2 = proper_rng_uniform(&rng) * 1e6;
+        X[4 * i] = 1; X[4 * i + 1] = x1; X[4 * i + 2] = x2; X[4 * i + 3] = x1 * x1;
+        y[i] = 3 + 2 * x1 - 0.5 * x2 + 0.01 * x1 * x1;
+    }
+    CHECK_INT(proper_annot_lsq_fit(&r, X, y, N, 4, &err), 0);
+    CHECK_REL(r.coef[0], 3, 1e-7);
+    CHECK_REL(r.coef[1], 2, 1e-10);
+    CHECK_REL(r.coef[2], -0.5, 1e-12);
+    CHECK_REL(r.coef[3], 0.01, 1e-10);
+    CHECK(r.r2 > 1 - 1e-12);
+}
+
+static void test_lsq_errors(void) {
+    double X[6] = {1, 2, 1, 2, 1, 2}, y[3] = {1, 2, 3};
+    proper_annot_lsq r;
+    proper_error err;
+    r.n = 99;
+    /* column 2 = 2 × column 1 */
+    CHECK_INT(proper_annot_lsq_fit(&r, X, y, 3, 2, &err), PROPER_ERANGE);
+    CHECK_CONTAINS(err.message, "column 2");
+    CHECK_INT(r.n, 99); /* unchanged on failure */
+    CHECK_INT(proper_annot_lsq_fit(&r, X, y, 2, 2, &err), PROPER_ERANGE);
+    y[1] = NAN;
+    X[1] = 5;
+    CHECK_INT(proper_annot_lsq_fit(&r, X, y, 3, 2, &err), PROPER_ERANGE);
+    CHECK_CONTAINS(err.message, "non-finite");
+}
+
+/* ---- the log reader ---- */
+
+static const char *const paper_log =
+    "proper-annot-log 1\n"
+    "# the paper's record format with a schema line\n"
+    "function sort metrics time heap features s depth\n"
+    "function g metrics time features\n"
+    "sort, 53350, 0, 49584, 3, 1, 0, #, 1, #\n"
+    "g, 7\r\n"
+    "sort, 1e3, 24, 10, 1\n";
+
+static void test_log_record_format(void) {
+    proper_annot_log L;
+    proper_error err;
+    const proper_annot_table *t;
+    proper_strbuf b;
+    proper_annot_log_init(&L);
+    CHECK_INT(proper_annot_log_parse(&L, paper_log, strlen(paper_log), "p.log", &err), 0);
+    CHECK_INT(L.n, 2);
+    t = proper_annot_log_find(&L, "sort");
+    CHECK(t != NULL);
+    if (!t) return;
+    CHECK_INT(t->n, 2);
+    CHECK_INT(t->ncol, 4);
+    CHECK_STR(t->cols[2], "s");
+    CHECK_INT(t->is_metric[1], 1);
+    CHECK_INT(t->is_metric[2], 0);
+    CHECK(t->v[0] == 53350 && t->v[2] == 49584 && t->v[4] == 1000 && t->v[7] == 1);
+    CHECK(proper_annot_table_branch(t, 0, 0) == 1);
+    CHECK(proper_annot_table_branch(t, 0, 1) == 1);
+    CHECK(isnan(proper_annot_table_branch(t, 0, 2)));
+    CHECK(isnan(proper_annot_table_branch(t, 1, 0)));
+    CHECK_INT(proper_annot_table_column(t, "depth"), 3);
+    CHECK_INT(proper_annot_log_find(&L, "g")->n, 1);
+    /* write and read back: equal */
+    proper_strbuf_init(&b);
+    CHECK_INT(proper_annot_log_format(&L, &b, &err), 0);
+    {
+        proper_annot_log M;
+        proper_annot_log_init(&M);
+        CHECK_INT(proper_annot_log_parse(&M, b.data, b.len, "w.log", &err), 0);
+        CHECK_INT(M.n, 2);
+        if (M.n == 2) {
+            CHECK_INT(M.t[0].n, 2);
+            CHECK(memcmp(M.t[0].v, L.t[0].v, sizeof(double) * 8) == 0);
+            CHECK_INT(M.t[0].nbr, L.t[0].nbr);
+        }
+        proper_annot_log_free(&M);
+    }
+    proper_strbuf_free(&b);
+    proper_annot_log_free(&L);
+    proper_annot_log_free(&L); /* harmless twice */
+}
+
+static void test_log_csv(void) {
+    const char *csv = "function, time, size\nf, 10, 1\ng, 20, 2\nf, 30, 3\n";
+    const char *plain = "time,n\n1,2\n3,4\n";
+    proper_annot_log L;
+    proper_error err;
+    proper_annot_log_init(&L);
+    CHECK_INT(proper_annot_log_parse(&L, csv, strlen(csv), "a.csv", &err), 0);
+    CHECK_INT(L.n, 2);
+    CHECK_INT(proper_annot_log_find(&L, "f")->n, 2);
+    CHECK(proper_annot_log_find(&L, "f")->v[2] == 30);
+    CHECK_INT(proper_annot_log_find(&L, "f")->ncol, 2);
+    CHECK_INT(proper_annot_log_parse(&L, plain, strlen(plain), "b.csv", &err), 0);
+    CHECK_INT(L.n, 1);
+    CHECK_STR(L.t[0].name, "f");
+    CHECK(L.t[0].v[3] == 4);
+    proper_annot_log_free(&L);
+}
+
+static void expect_log_error(const char *text, int code, int line, int col, const char *msg) {
+    proper_annot_log L;
+    proper_error err;
+    proper_annot_log_init(&L);
+    CHECK_INT(proper_annot_log_parse(&L, text, strlen(text), "bad.log", &err), code);
+    CHECK_STR(err.file, "bad.log");
+    CHECK_INT(err.line, line);
+    CHECK_INT(err.col, col);
+    CHECK_CONTAINS(err.message, msg);
+    CHECK_INT(L.n, 0);
+    proper_annot_log_free(&L);
+}
+
+static void test_log_errors(void) {
+    const char *h = "proper-annot-log 1\nfunction f metrics y features x\n";
+    char buf[256];
+    snprintf(buf, sizeof buf, "%sf, nan, 1\n", h);
+    expect_log_error(buf, PROPER_ERANGE, 3, 4, "not finite");
+    snprintf(buf, sizeof buf, "%sf, inf, 1\n", h);
+    expect_log_error(buf, PROPER_ERANGE, 3, 4, "not finite");
+    snprintf(buf, sizeof buf, "%sf, 1\n", h);
+    expect_log_error(buf, PROPER_EPARSE, 3, 5, "1 more number");
+    snprintf(buf, sizeof buf, "%sf, 1, 2, 1, 0\n", h);
+    expect_log_error(buf, PROPER_EPARSE, 3, 14, "must end with '#'");
+    snprintf(buf, sizeof buf, "%sf, 1, 2, 3\n", h);
+    expect_log_error(buf, PROPER_EPARSE, 3, 10, "too many numbers");
+    snprintf(buf, sizeof buf, "%sg, 1, 2\n", h);
+    expect_log_error(buf, PROPER_EUNDEFINED, 3, 1, "no 'function' line");
+    expect_log_error("proper-annot-log 2\n", PROPER_EPARSE, 1, 18, "version");
+    expect_log_error("proper-annot-log 1\nfunction f metrics y x\n", PROPER_EPARSE, 2, 23, "expected 'features'");
+    expect_log_error("proper-annot-log 1\nfunction f metrics y y features\n", PROPER_EPARSE, 2, 22, "duplicate");
+    expect_log_error("time, n\n1, 2\n3\n", PROPER_EPARSE, 3, 2, "1 more field");
+    expect_log_error("time, n\n1, 2, 5\n", PROPER_EPARSE, 2, 5, "more fields");
+    expect_log_error("time, 2n\n", PROPER_EPARSE, 1, 7, "column name");
+    expect_log_error("", PROPER_EPARSE, 1, 1, "empty log");
+}
+
+/* ---- the annotation language ---- */
+
+static const char *const figure2 =
+    "std::list<int>::sort.time(this) {\n"
+    "  uint s = *(this->_M_impl._M_node._M_storage._M_storage);\n"
+    "\n"
+    "  [s > 49584 && s < 1450341]\n"
+    "  Norm(53350.31 - 2.10*s + 0.12*s*log(s), 12463.88);\n"
+    "\n"
+    "  [s > 1589482 && s < 2085480]\n"
+    "  Norm(-90901042.29 + 63.11*s, 899547.29);\n"
+    "\n"
+    "  [s > 2098759 && s < 3415880]\n"
+    "  Norm(56712024.50 + 35.38*s, 3379580.27); }\n"
+    "f.heap(x) { [x < 3] Exp(2); [x >= 3] { {0.2} Norm(1, 2); {0.8} Binom(10, 0.5) } }\n";
+
+static void test_parse_figure2_and_round_trip(void) {
+    proper_annot a, b;
+    proper_error err;
+    proper_strbuf s1, s2;
+    const proper_annot_fn *f;
+    double vars[4];
+    size_t k;
+    proper_annot_init(&a);
+    proper_annot_init(&b);
+    CHECK_INT(proper_annot_parse(&a, figure2, strlen(figure2), "fig2", &err), 0);
+    CHECK_INT(a.n_fns, 2);
+    f = proper_annot_find(&a, "std::list<int>::sort", "time");
+    CHECK(f != NULL);
+    if (!f) return;
+    CHECK_INT(f->n_params, 1);
+    CHECK_STR(f->params[0], "this");
+    CHECK_INT(f->n_decls, 1);
+    CHECK_STR(f->decls[0].type, "uint");
+    CHECK_STR(f->decls[0].text, "*(this->_M_impl._M_node._M_storage._M_storage)");
+    /* evaluate the first scope's mean at s = 1e6: 53350.31 - 2.1e6 + 0.12e6 log 1e6 */
+    for (k = 0; k < 4; k++) vars[k] = NAN;
+    k = proper_intern_find(&a.names, "s", 1);
+    vars[k] = 1e6;
+    CHECK_REL(proper_annot_eval(&a, a.it[f->body].arg[0], vars, NULL, 0), 53350.31 - 2.10e6 + 0.12e6 * log(1e6), 1e-14);
+    CHECK(proper_annot_eval(&a, a.it[f->body].cond, vars, NULL, 0) == 1);
+    vars[k] = 1500000;
+    CHECK(proper_annot_eval(&a, a.it[f->body].cond, vars, NULL, 0) == 0);
+    proper_strbuf_init(&s1);
+    proper_strbuf_init(&s2);
+    CHECK_INT(proper_annot_format(&a, &s1, &err), 0);
+    CHECK_CONTAINS(s1.data, "[s > 49584 && s < 1450341] Norm(53350.31 - 2.1*s + 0.12*s*log(s), 12463.88);");
+    CHECK_CONTAINS(s1.data, "Norm(-90901042.29 + 63.11*s, 899547.29);");
+    CHECK_CONTAINS(s1.data, "[x >= 3] {\n    {0.2} Norm(1, 2);\n    {0.8} Binom(10, 0.5);\n  }");
+    CHECK_INT(proper_annot_parse(&b, s1.data, s1.len, "printed", &err), 0);
+    CHECK(proper_annot_equal(&a, &b));
+    CHECK_INT(proper_annot_format(&b, &s2, &err), 0);
+    CHECK_STR(s1.data, s2.data);
+    proper_strbuf_free(&s1);
+    proper_strbuf_free(&s2);
+    proper_annot_free(&a);
+    proper_annot_free(&b);
+}
+
+static void test_print_precedence(void) {
+    const char *src = "f.t(a, b) { [!(a < b) || a - (b - 1) == -a*-2 && min(a, b)/(a*b) != 1] Norm(-(a + b), --2); }\n";
+    proper_annot a, b;
+    proper_error err;
+    proper_strbuf s;
+    double v[2];
+    proper_annot_init(&a);
+    proper_annot_init(&b);
+    proper_strbuf_init(&s);
+    CHECK_INT(proper_annot_parse(&a, src, strlen(src), "p", &err), 0);
+    CHECK_INT(proper_annot_format(&a, &s, &err), 0);
+    CHECK_CONTAINS(s.data, "[!(a < b) || a - (b - 1) == -a*-2 && min(a, b)/(a*b) != 1] Norm(-(a + b), 2);");
+    CHECK_INT(proper_annot_parse(&b, s.data, s.len, "q", &err), 0);
+    CHECK(proper_annot_equal(&a, &b));
+    /* a = 1, b = 2: !(1 < 2) = 0; 1 - 1 == 2 is false -> condition false */
+    v[proper_intern_find(&a.names, "a", 1)] = 1;
+    v[proper_intern_find(&a.names, "b", 1)] = 2;
+    CHECK(proper_annot_eval(&a, a.it[a.fns[0].body].cond, v, NULL, 0) == 0);
+    v[proper_intern_find(&a.names, "b", 1)] = 0.5; /* !(1<0.5)=1 */
+    CHECK(proper_annot_eval(&a, a.it[a.fns[0].body].cond, v, NULL, 0) == 1);
+    proper_strbuf_free(&s);
+    proper_annot_free(&a);
+    proper_annot_free(&b);
+}
+
+static void expect_annot_error(const char *text, int code, int line, int col, const char *msg) {
+    proper_annot a;
+    proper_error err;
+    proper_annot_init(&a);
+    CHECK_INT(proper_annot_parse(&a, text, strlen(text), "bad.annot", &err), code);
+    CHECK_INT(err.line, line);
+    CHECK_INT(err.col, col);
+    CHECK_CONTAINS(err.message, msg);
+    CHECK_INT(a.n_fns, 0);
+    proper_annot_free(&a);
+}
+
+static void test_parse_errors(void) {
+    expect_annot_error("f.t() {\n  Norm(1, 2)\n  Exp(1);\n}\n", PROPER_EPARSE, 3, 3, "expected ';'");
+    expect_annot_error("f.t() { {0.2} Exp(1); {0.7} Exp(2); }", PROPER_EPROB, 1, 9, "sum to");
+    expect_annot_error("f.t() { {0.2} Exp(1); Exp(2); }", PROPER_EPARSE, 1, 9, "mixes");
+    expect_annot_error("f.t() { Norm(foo(1), 2); }", PROPER_EUNDEFINED, 1, 14, "unknown function 'foo'");
+    expect_annot_error("f.t() { Gamma(1); }", PROPER_EUNDEFINED, 1, 9, "unknown distribution");
+    expect_annot_error("f.t() { [1 < 2 < 3] Exp(1); }", PROPER_EPARSE, 1, 16, "do not chain");
+    expect_annot_error("f.t() { {1.5} Exp(1); }", PROPER_EPROB, 1, 10, "outside [0, 1]");
+    expect_annot_error("f.t() { Norm(log(1, 2), 1); }", PROPER_EPARSE, 1, 14, "log takes 1");
+    expect_annot_error("ft() { Exp(1); }", PROPER_EPARSE, 1, 1, "function.metric(");
+    expect_annot_error("f.t() { }", PROPER_EPARSE, 1, 9, "at least one item");
+    expect_annot_error("f.t() { Exp(1e999); }", PROPER_ERANGE, 1, 13, "too large");
+    expect_annot_error("f.t() {\n  uint s = ;\n  Exp(1); }", PROPER_EPARSE, 2, 12, "definition");
+    expect_annot_error("f.t() { Exp(1); ", PROPER_EPARSE, 1, 17, "end of input");
+}
+
+/* ---- clustering and heuristics ---- */
+
+static void test_kde_cuts(void) {
+    enum { N = 4000 };
+    static double y[N];
+    double *cuts = NULL;
+    size_t nc = 0, i;
+    proper_error err;
+    proper_rng rng;
+    proper_rng_seed(&rng, 3);
+    /* 30% N(100, 5) and 70% N(200, 10): one cut in the valley between */
+    for (i = 0; i < N; i++) y[i] = i < N * 3 / 10 ? 100 + 5 * proper_rng_normal(&rng) : 200 + 10 * proper_rng_normal(&rng);
+    CHECK_INT(proper_annot_kde_cuts(y, N, 40, 1, &cuts, &nc, &err), 0);
+    CHECK_INT(nc, 1);
+    if (nc == 1) CHECK(cuts[0] > 115 && cuts[0] < 175);
+    PROPER_FREE(cuts);
+    /* unimodal: normal, exponential */
+    for (i = 0; i < N; i++) y[i] = 50 + 3 * proper_rng_normal(&rng);
+    CHECK_INT(proper_annot_kde_cuts(y, N, 40, 1, &cuts, &nc, &err), 0);
+    CHECK_INT(nc, 0);
+    for (i = 0; i < N; i++) y[i] = proper_rng_exponential(&rng, 0.01);
+    CHECK_INT(proper_annot_kde_cuts(y, N, 40, 1, &cuts, &nc, &err), 0);
+    CHECK_INT(nc, 0);
+    /* all equal: one cluster */
+    for (i = 0; i < N; i++) y[i] = 7;
+    CHECK_INT(proper_annot_kde_cuts(y, N, 40, 1, &cuts, &nc, &err), 0);
+    CHECK_INT(nc, 0);
+}
+
+static void test_lower_envelope(void) {
+    double x[6] = {1, 1, 2, 2, 2, 3}, y[6] = {5, 3, 9, 4, 4, 1};
+    unsigned char keep[6];
+    proper_error err;
+    CHECK_INT(proper_annot_lower_envelope(x, y, 6, keep, &err), 0);
+    CHECK(!keep[0] && keep[1] && !keep[2] && keep[3] && keep[4] && keep[5]);
+}
+
+/* ---- fitting planted models ---- */
+
+typedef double (*planted_fn)(double s, proper_rng *rng);
+
+static double f_const(double s, proper_rng *r) { (void)s; return 5000 + 50 * proper_rng_normal(r); }
+static double f_linear(double s, proper_rng *r) { return 1000 + 3 * s + 20 * proper_rng_normal(r); }
+static double f_nlogn(double s, proper_rng *r) { return 500 + 2 * s * log(s) + 20 * proper_rng_normal(r); }
+static double f_quad(double s, proper_rng *r) { return 800 + 0.01 * s * s + 20 * proper_rng_normal(r); }
+static double f_exp(double s, proper_rng *r) { (void)s; return proper_rng_exponential(r, 1.0 / 3000); }
+static double f_bimodal(double s, proper_rng *r) {
+    (void)s;
+    return proper_rng_uniform(r) < 0.3 ? 1000 + 30 * proper_rng_normal(r) : 5000 + 60 * proper_rng_normal(r);
+}
+
+/* A table "f" with metric time and features s (1..max), junk (random), s2 (= 2s, correlated). */
+static void make_table(proper_annot_log *L, planted_fn fn, size_t n, double smax, uint64_t seed) {
+    proper_strbuf b;
+    proper_rng rng;
+    proper_error err;
+    size_t i;
+    proper_rng_seed(&rng, seed);
+    proper_strbuf_init(&b);
+    proper_strbuf_puts(&b, "proper-annot-log 1\nfunction f metrics time features s junk s2 konst\n");
+    for (i = 0; i < n; i++) {
+        double s = 1 + floor(proper_rng_uniform(&rng) * smax);
+        proper_strbuf_printf(&b, "f, %.17g, %.17g, %.17g, %.17g, 4\n", fn(s, &rng), s, proper_rng_uniform(&rng), 2 * s);
+    }
+    CHECK_INT(proper_annot_log_parse(L, b.data, b.len, "planted", &err), 0);
+    proper_strbuf_free(&b);
+}
+
+static int fit_class(planted_fn fn, int *dist, double *r2, proper_strbuf *text) {
+    proper_annot_log L;
+    proper_annot a;
+    proper_error err;
+    int cls = -1, rc;
+    proper_annot_log_init(&L);
+    proper_annot_init(&a);
+    make_table(&L, fn, 2000, 1000, 11);
+    rc = proper_annot_fit(&a, &L.t[0], "time", NULL, &err);
+    CHECK_INT(rc, 0);
+    if (!rc && a.n_fns == 1) {
+        const proper_annot_item *it = &a.it[a.fns[0].body];
+        cls = it->next < 0 ? it->cls : -1;
+        *dist = it->dist;
+        *r2 = it->r2;
+        proper_annot_format(&a, text, &err);
+    }
+    proper_annot_log_free(&L);
+    proper_annot_free(&a);
+    return cls;
+}
+
+static void test_fit_recovers_classes(void) {
+    static const struct { planted_fn fn; int cls, dist; const char *term; } cases[] = {
+        {f_const, PROPER_ANNOT_DISTRIBUTION, PROPER_ANNOT_NORM, "Norm(499"},
+        {f_linear, PROPER_ANNOT_LINEAR, PROPER_ANNOT_NORM, "*s, "},
+        {f_nlogn, PROPER_ANNOT_NLOGN, PROPER_ANNOT_NORM, "*s*log(s)"},
+        {f_quad, PROPER_ANNOT_QUADRATIC, PROPER_ANNOT_NORM, "*s*s"},
+        {f_exp, PROPER_ANNOT_DISTRIBUTION, PROPER_ANNOT_EXP, "Exp("},
+    };
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int dist = -1, cls;
+        double r2 = 0;
+        proper_strbuf t;
+        proper_strbuf_init(&t);
+        cls = fit_class(cases[i].fn, &dist, &r2, &t);
+        if (cls != cases[i].cls || dist != cases[i].dist) printf("  case %zu: class %d dist %d\n%s", i, cls, dist, t.data ? t.data : "");
+        CHECK_INT(cls, cases[i].cls);
+        CHECK_INT(dist, cases[i].dist);
+        CHECK_CONTAINS(t.data, cases[i].term);
+        /* the correlated twin s2 and the constant konst never appear */
+        CHECK(!t.data || !strstr(t.data, "konst"));
+        if (cls >= PROPER_ANNOT_LINEAR && cls <= PROPER_ANNOT_QUADRATIC) CHECK(r2 > 0.99);
+        proper_strbuf_free(&t);
+    }
+}
+
+static void test_fit_planted_coefficients(void) {
+    proper_annot_log L;
+    proper_annot a;
+    proper_error err;
+    double v[8];
+    size_t k;
+    proper_annot_log_init(&L);
+    proper_annot_init(&a);
+    make_table(&L, f_linear, 5000, 1000, 5);
+    CHECK_INT(proper_annot_fit(&a, &L.t[0], "time", NULL, &err), 0);
+    /* mean at s = 0 and s = 1000 within a few standard errors of 1000 and 4000
+     * (σ = 20, n = 5000: se(intercept) ≈ 0.57, se(mean at 1000) ≈ 0.57) */
+    for (k = 0; k < 8; k++) v[k] = 0;
+    k = proper_intern_find(&a.names, "s", 1);
+    if (k == PROPER_INTERN_NONE) k = proper_intern_find(&a.names, "s2", 2);
+    CHECK(k != PROPER_INTERN_NONE);
+    if (k != PROPER_INTERN_NONE && a.n_fns) {
+        double scale = strcmp(a.names.names[k], "s2") == 0 ? 2 : 1;
+        v[k] = 0;
+        CHECK_ABS(proper_annot_eval(&a, a.it[a.fns[0].body].arg[0], v, NULL, 0), 1000, 3);
+        v[k] = 1000 * scale;
+        CHECK_ABS(proper_annot_eval(&a, a.it[a.fns[0].body].arg[0], v, NULL, 0), 4000, 3);
+        CHECK_ABS(proper_annot_eval(&a, a.it[a.fns[0].body].arg[1], v, NULL, 0), 20, 1);
+    }
+    proper_annot_log_free(&L);
+    proper_annot_free(&a);
+}
+
+static void test_fit_mixture(void) {
+    int dist = -1;
+    double r2;
+    proper_strbuf t;
+    proper_annot a;
+    proper_error err;
+    proper_strbuf_init(&t);
+    fit_class(f_bimodal, &dist, &r2, &t);
+    /* two clusters, no feature explains them: {p1} Norm(~1000, ~30); {p2} Norm(~5000, ~60) */
+    proper_annot_init(&a);
+    CHECK_INT(proper_annot_parse(&a, t.data ? t.data : "", t.len, "fit", &err), 0);
+    if (a.n_fns == 1) {
+        const proper_annot_item *i1 = &a.it[a.fns[0].body];
+        CHECK_INT(i1->guard, PROPER_ANNOT_PROB);
+        CHECK(i1->next >= 0);
+        if (i1->next >= 0) {
+            const proper_annot_item *i2 = &a.it[i1->next];
+            CHECK_ABS(i1->prob, 0.3, 0.04);
+            CHECK_ABS(i2->prob, 0.7, 0.04);
+            CHECK_INT(i1->dist, PROPER_ANNOT_NORM);
+            CHECK_ABS(a.ex[i1->arg[0]].value, 1000, 5);
+            CHECK_ABS(a.ex[i2->arg[0]].value, 5000, 8);
+            CHECK_ABS(a.ex[i2->arg[1]].value, 60, 6);
+        }
+    }
+    proper_annot_free(&a);
+    proper_strbuf_free(&t);
+}
+
+static void test_fit_branch_split(void) {
+    /* two regimes decided by a branch on s < 500: 100 + 2s, else 5000 + 9s */
+    proper_strbuf b;
+    proper_annot_log L;
+    proper_annot a;
+    proper_error err;
+    proper_rng rng;
+    size_t i;
+    proper_rng_seed(&rng, 9);
+    proper_strbuf_init(&b);
+    proper_annot_log_init(&L);
+    proper_annot_init(&a);
+    proper_strbuf_puts(&b, "proper-annot-log 1\nfunction f metrics time features s\n");
+    for (i = 0; i < 1000; i++) {
+        double s = (double)(i % 1000);
+        int small = s < 500;
+        double y = small ? 100 + 2 * s : 5000 + 9 * s;
+        proper_strbuf_printf(&b, "f, %.17g, %g, %d, #\n", y + 5 * proper_rng_normal(&rng), s, small);
+    }
+    CHECK_INT(proper_annot_log_parse(&L, b.data, b.len, "br", &err), 0);
+    CHECK_INT(proper_annot_fit(&a, &L.t[0], "time", NULL, &err), 0);
+    proper_strbuf_free(&b);
+    proper_strbuf_init(&b);
+    proper_annot_format(&a, &b, &err);
+    /* the branch is named by the feature threshold that separates its sides */
+    CHECK_CONTAINS(b.data, "[s <= 499] Norm(");
+    CHECK_CONTAINS(b.data, "[s > 499] Norm(");
+    CHECK_CONTAINS(b.data, "*s, ");
+    proper_strbuf_free(&b);
+    proper_annot_log_free(&L);
+    proper_annot_free(&a);
+}
+
+/* ---- checking ---- */
+
+static void test_check_detects_shift(void) {
+    proper_annot_log L, M;
+    proper_annot a;
+    proper_annot_check c;
+    proper_error err;
+    proper_annot_log_init(&L);
+    proper_annot_log_init(&M);
+    proper_annot_init(&a);
+    proper_annot_check_init(&c);
+    make_table(&L, f_linear, 2000, 1000, 21);
+    CHECK_INT(proper_annot_fit(&a, &L.t[0], "time", NULL, &err), 0);
+    /* fresh data from the same model: no violation at 1% */
+    make_table(&M, f_linear, 2000, 1000, 22);
+    CHECK_INT(proper_annot_check_table(&c, &a, &a.fns[0], &M.t[0], 0.01, 1, &err), 0);
+    CHECK_INT(c.violations, 0);
+    CHECK_INT(c.uncovered, 0);
+    CHECK_INT(c.tested, 1);
+    /* 30 ns slower (1.5 σ): violated */
+    make_table(&M, f_nlogn, 2000, 1000, 23);
+    CHECK_INT(proper_annot_check_table(&c, &a, &a.fns[0], &M.t[0], 0.01, 1, &err), 0);
+    CHECK_INT(c.violations, 1);
+    CHECK(c.scopes[0].p_value < 1e-6);
+    proper_annot_check_free(&c);
+    proper_annot_log_free(&L);
+    proper_annot_log_free(&M);
+    proper_annot_free(&a);
+}
+
+static void test_fit_edge_cases(void) {
+    const char *one = "time,s\n5,1\n";
+    const char *flat = "time,s\n5,1\n5,2\n5,3\n5,4\n5,5\n";
+    proper_annot_log L;
+    proper_annot a;
+    proper_error err;
+    proper_strbuf b;
+    proper_annot_log_init(&L);
+    proper_annot_init(&a);
+    proper_strbuf_init(&b);
+    CHECK_INT(proper_annot_log_parse(&L, one, strlen(one), "one", &err), 0);
+    CHECK_INT(proper_annot_fit(&a, &L.t[0], "time", NULL, &err), 0);
+    CHECK_INT(proper_annot_fit(&a, &L.t[0], "nope", NULL, &err), PROPER_EUNDEFINED);
+    CHECK_INT(a.n_fns, 1); /* unchanged by the failure */
+    CHECK_INT(proper_annot_log_parse(&L, flat, strlen(flat), "flat", &err), 0);
+    CHECK_INT(proper_annot_fit(&a, &L.t[0], "time", NULL, &err), 0);
+    CHECK_INT(a.n_fns, 2);
+    proper_annot_format(&a, &b, &err);
+    CHECK_CONTAINS(b.data, "f.time(s) {\n  Norm(5, 0);\n}\n");
+    CHECK_CONTAINS(b.data, "f.time() {\n  Norm(5, 0);\n}\n");
+    proper_strbuf_free(&b);
+    proper_annot_log_free(&L);
+    proper_annot_free(&a);
+}
+
+int main(void) {
+    RUN(test_lsq_simple_regression_closed_form);
+    RUN(test_lsq_pvalue_at_tabulated_t);
+    RUN(test_lsq_planted_coefficients);
+    RUN(test_lsq_errors);
+    RUN(test_log_record_format);
+    RUN(test_log_csv);
+    RUN(test_log_errors);
+    RUN(test_parse_figure2_and_round_trip);
+    RUN(test_print_precedence);
+    RUN(test_parse_errors);
+    RUN(test_kde_cuts);
+    RUN(test_lower_envelope);
+    RUN(test_fit_recovers_classes);
+    RUN(test_fit_planted_coefficients);
+    RUN(test_fit_mixture);
+    RUN(test_fit_branch_split);
+    RUN(test_check_detects_shift);
+    RUN(test_fit_edge_cases);
+    return test_summary();
+}
