@@ -64,9 +64,11 @@
  *   after its task is done and then issues the next; tasks that find their
  *   queue full are dropped (counted). Waiters are served FIFO; a released
  *   mutex is handed to its first waiter. A thread that unlocks a lock it
- *   does not hold, or posts nothing, is a model error reported by the run.
- *   A thread may take at most PROPER_SIM_MAX_INSTANT zero-time steps in a
- *   row (a PCG cycle without a timed CF is reported, never spun forever).
+ *   does not hold (or re-locks a mutex it holds) is a model error reported
+ *   by the run. At most PROPER_SIM_MAX_INSTANT nodes are executed between
+ *   two events: a cycle without a timed CF, in one thread or through
+ *   several (a put waking a get that puts back), is reported, never spun
+ *   forever.
  *
  * OUTPUTS AND STATISTICS
  *   Each replication runs for `horizon` simulated seconds from an empty
@@ -115,8 +117,8 @@ extern "C" {
 #ifndef PROPER_SIM_BUCKETS
 #define PROPER_SIM_BUCKETS 200
 #endif
-/* Most zero-time steps one thread may take in a row before the run reports
- * a zero-time cycle. */
+/* Most zero-time steps (PCG nodes executed, over all threads) between two
+ * events before the run reports a zero-time cycle. */
 #ifndef PROPER_SIM_MAX_INSTANT
 #define PROPER_SIM_MAX_INSTANT 1000000
 #endif
@@ -782,6 +784,7 @@ typedef struct proper__sim {
     size_t n_comp, cap_comp;
     double dropped;
     unsigned long long events, max_events;
+    long instant;      /* zero-time steps since the last event */
     int status;
     proper_error *err;
 } proper__sim;
@@ -1176,7 +1179,6 @@ static int proper__sim_node_error(proper__sim *s, size_t th, const char *what) {
 static void proper__sim_run_thread(proper__sim *s, size_t th) {
     proper__sim_thread *t = &s->th[th];
     const proper_sim_pool *p = &s->m->pools[t->pool];
-    long steps = 0;
     if (t->resume) {
         size_t nx = proper__sim_pick(s, &p->nodes[t->node]);
         t->resume = 0;
@@ -1187,8 +1189,8 @@ static void proper__sim_run_thread(proper__sim *s, size_t th) {
         const proper_sim_node *n = &p->nodes[t->node];
         size_t base = s->node_base[t->pool] + t->node, nx;
         if (s->status) return;
-        if (++steps > PROPER_SIM_MAX_INSTANT) {
-            proper__sim_node_error(s, th, "a cycle of the PCG takes no time (a thread would spin forever)");
+        if (++s->instant > PROPER_SIM_MAX_INSTANT) {
+            proper__sim_node_error(s, th, "a cycle of the PCG takes no time (threads would spin forever)");
             return;
         }
         switch (n->op) {
@@ -1371,6 +1373,7 @@ static void proper__sim_timeout(proper__sim *s, size_t th) {
 }
 
 static void proper__sim_drain(proper__sim *s) {
+    s->instant = 0;
     while (s->ready.len && !s->status) proper__sim_run_thread(s, proper__sim_fifo_pop(&s->ready));
 }
 
