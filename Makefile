@@ -83,7 +83,7 @@ test:
 
 # Benchmarks: the strict flags, optimised for this machine; bench/bench.h
 # gives them their clocks, repetitions and ratio lines.
-build/bench/%: bench/%.c bench/bench.h $(SRC) $(BACKENDS)
+build/bench/%: bench/%.c bench/bench.h bench/gen_dtmc.h $(SRC) $(BACKENDS)
 	@mkdir -p $(dir $@)
 	$(CC) $(STRICT) -O3 -march=native -o $@ $< $(LIBS) $(shell sh bench/libs.sh $*)
 
