@@ -386,6 +386,9 @@ PROPER_API int proper_annot_equal(const proper_annot *a, const proper_annot *b);
 /* The function of that name and metric (metric NULL: any), or NULL. */
 PROPER_API const proper_annot_fn *proper_annot_find(const proper_annot *a, const char *function, const char *metric);
 
+/* Append the text of expression e (as the printer writes it) to b. */
+PROPER_API void proper_annot_format_expr(const proper_annot *a, int e, proper_strbuf *b);
+
 /* Value of expression e; vars[k] is the value of names.names[k] (NaN if
  * unknown), branch[j] the first outcome of branch j (NaN if not executed). */
 PROPER_API double proper_annot_eval(const proper_annot *a, int e, const double *vars, const double *branch,
@@ -443,6 +446,120 @@ PROPER_API void proper_annot_check_free(proper_annot_check *c);
 PROPER_API int proper_annot_check_table(proper_annot_check *out, const proper_annot *a, const proper_annot_fn *fn,
                                         const proper_annot_table *t, double alpha, uint64_t seed,
                                         proper_error *err);
+
+/* ---- Recording ------------------------------------------------------------------
+ * One proper_annot_writer per output log, shared by all threads; one
+ * proper_annot_recorder per thread, owned by it. Functions are registered
+ * up front with their feature names; a call is a scope:
+ *
+ *     proper_annot_writer *w;
+ *     proper_annot_recorder rec;                      (one per thread)
+ *     int f_sort;
+ *     proper_annot_writer_open(&w, "sort.log", 1000, PROPER_ANNOT_M_CPU, 1, &err);
+ *     f_sort = proper_annot_writer_function(w, "sort", "n depth", &err);
+ *     proper_annot_recorder_init(&rec, w, &err);
+ *     ...
+ *     proper_annot_begin(&rec, f_sort);
+ *     proper_annot_feature(&rec, 0, (double)n);      (feature 0 = "n")
+ *     ... the call ...   proper_annot_branch(&rec, 0, n > 64);
+ *     proper_annot_end(&rec);
+ *     ...
+ *     proper_annot_recorder_flush(&rec, &err);         (before the thread ends)
+ *     proper_annot_recorder_free(&rec);
+ *     proper_annot_writer_close(w, &err);              (writes the log)
+ *
+ * Begin and end read the monotonic clock once each and touch only the
+ * thread's own memory; nothing is formatted while recording. Each thread
+ * keeps, per function, a reservoir of `reservoir` calls (Algorithm R, the
+ * paper's §4.2): every call is kept with probability reservoir/seen, so a
+ * hot function cannot flood the log. Flushing merges a thread's reservoirs
+ * into the writer's (a uniform sample of the union: each slot drawn from a
+ * thread with probability proportional to its calls not yet sampled).
+ *
+ * Metrics (columns of the log): time (wall ns, minus the recorder's own cost
+ * measured at open: an empty scope's clock difference for every scope, plus
+ * a whole begin/end pair for every scope nested inside it); with
+ * PROPER_ANNOT_M_CPU cpu (thread CPU ns; a system call per scope end);
+ * PROPER_ANNOT_M_RUSAGE vcsw, ivcsw (voluntary and involuntary context
+ * switches of the thread, getrusage RUSAGE_THREAD, Linux); with the preload
+ * library (build/libproper-preload.so, LD_PRELOAD) loaded, heap and
+ * heap_peak (bytes allocated in the scope, and the peak of live bytes above
+ * the scope's start) and lock_wait, lock_hold (ns blocked in and holding
+ * pthread mutexes), charged to the innermost open scope of the thread.
+ * Branches: the first outcome of each of up to 32 branches per call.
+ * Scopes nest up to PROPER_ANNOT_REC_DEPTH deep (deeper ones are counted
+ * in the writer's `dropped` and not recorded).
+ */
+#ifndef PROPER_ANNOT_NO_RECORDER
+
+/* Most features of one recorded function. */
+#ifndef PROPER_ANNOT_REC_FEATURES
+#define PROPER_ANNOT_REC_FEATURES 16
+#endif
+/* Deepest nesting of open scopes in one thread. */
+#ifndef PROPER_ANNOT_REC_DEPTH
+#define PROPER_ANNOT_REC_DEPTH 64
+#endif
+/* Most metrics per call: time cpu vcsw ivcsw heap heap_peak lock_wait lock_hold. */
+#define PROPER_ANNOT_REC_METRICS 8
+
+enum { PROPER_ANNOT_M_CPU = 1, PROPER_ANNOT_M_RUSAGE = 2 };
+
+/* What the preload library counts per thread (see preload/proper_preload.c). */
+typedef struct proper_annot_preload_counters {
+    uint64_t alloc_bytes, allocs, live, peak, lock_wait_ns, lock_hold_ns, locks;
+} proper_annot_preload_counters;
+
+typedef struct proper_annot_writer proper_annot_writer;
+
+typedef struct proper_annot_frame {
+    int fn;
+    uint64_t t0, cpu0, children, alloc0, live0, peak_saved, wait0, hold0;
+    long vcsw0, ivcsw0;
+    uint32_t br_exec, br_val;
+    double feat[PROPER_ANNOT_REC_FEATURES];
+} proper_annot_frame;
+
+typedef struct proper_annot_reservoir {
+    uint64_t seen;   /* calls */
+    size_t n;        /* kept */
+    double *rows;    /* reservoir x (metrics + features) */
+    uint32_t *br_exec, *br_val;
+} proper_annot_reservoir;
+
+typedef struct proper_annot_recorder {
+    proper_annot_writer *w;
+    int depth, dropped;
+    proper_annot_frame stack[PROPER_ANNOT_REC_DEPTH];
+    proper_annot_reservoir *res; /* one per registered function, grown lazily */
+    size_t nres;
+    proper_rng rng;
+    proper_annot_preload_counters *pc; /* the preload library's counters, or NULL */
+} proper_annot_recorder;
+
+/* Open a writer for the log at path (written at close). reservoir: calls
+ * kept per function (>= 1); metrics: PROPER_ANNOT_M_* flags. */
+PROPER_API int proper_annot_writer_open(proper_annot_writer **w, const char *path, size_t reservoir, int metrics,
+                                        uint64_t seed, proper_error *err);
+/* Register a function with its feature names (space-separated, may be ""):
+ * returns its id (>= 0) or a negative PROPER_E* code. */
+PROPER_API int proper_annot_writer_function(proper_annot_writer *w, const char *name, const char *features,
+                                            proper_error *err);
+/* The cost subtracted from each scope (ns): its own, and per nested scope. */
+PROPER_API void proper_annot_writer_overhead(const proper_annot_writer *w, double *self_ns, double *pair_ns);
+/* Write the log and release the writer (also on error). */
+PROPER_API int proper_annot_writer_close(proper_annot_writer *w, proper_error *err);
+
+PROPER_API int proper_annot_recorder_init(proper_annot_recorder *r, proper_annot_writer *w, proper_error *err);
+PROPER_API void proper_annot_begin(proper_annot_recorder *r, int fn);
+PROPER_API void proper_annot_feature(proper_annot_recorder *r, int k, double value);
+PROPER_API void proper_annot_branch(proper_annot_recorder *r, int j, int taken);
+PROPER_API void proper_annot_end(proper_annot_recorder *r);
+/* Hand this thread's samples to the writer (then its reservoirs are empty). */
+PROPER_API int proper_annot_recorder_flush(proper_annot_recorder *r, proper_error *err);
+PROPER_API void proper_annot_recorder_free(proper_annot_recorder *r);
+
+#endif /* PROPER_ANNOT_NO_RECORDER */
 
 #ifdef __cplusplus
 }
@@ -1332,6 +1449,10 @@ static void proper__annot_print_expr(const proper_annot *a, int e, int need, pro
     if (p < need) proper_strbuf_puts(b, ")");
 }
 
+PROPER_API void proper_annot_format_expr(const proper_annot *a, int e, proper_strbuf *b) {
+    if (e >= 0 && (size_t)e < a->n_ex) proper__annot_print_expr(a, e, 0, b);
+}
+
 static void proper__annot_indent(proper_strbuf *b, int depth) {
     int i;
     for (i = 0; i < depth; i++) proper_strbuf_puts(b, "  ");
@@ -1825,7 +1946,14 @@ static int proper__annot_function(proper__annot_parser *P) {
             proper_cursor_advance(&P->c);
             proper_cursor_skip_blanks(&P->c);
             ts = P->c.p;
-            while (P->c.p < P->c.end && *P->c.p != ';' && *P->c.p != '\n') proper_cursor_advance(&P->c);
+            while (P->c.p < P->c.end && *P->c.p != ';' && *P->c.p != '\n') {
+                unsigned char ch = (unsigned char)*P->c.p;
+                if ((ch < ' ' && ch != '\t' && ch != '\r') || ch == 0x7f) {
+                    rc = proper__annot_perr(P, PROPER_EPARSE, "control character in a declaration");
+                    goto fail;
+                }
+                proper_cursor_advance(&P->c);
+            }
             te = P->c.p;
             while (te > ts && (te[-1] == ' ' || te[-1] == '\t' || te[-1] == '\r')) te--;
             if (te == ts) { rc = proper__annot_perr(P, PROPER_EPARSE, "expected the feature's definition after '='"); goto fail; }
@@ -3445,6 +3573,441 @@ done:
     *out = res;
     return 0;
 }
+
+/* ---- Recording ---------------------------------------------------------------------- */
+#ifndef PROPER_ANNOT_NO_RECORDER
+#include <pthread.h>
+#include <time.h>
+#if defined(__linux__)
+#include <sys/resource.h>
+#define PROPER__ANNOT_RUSAGE_THREAD 1 /* RUSAGE_THREAD (Linux) */
+#endif
+
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__linux__) && !defined(PROPER_ANNOT_NO_PRELOAD)
+/* Defined by the preload library when it is loaded; NULL otherwise. */
+#ifdef __cplusplus
+extern "C"
+#endif
+proper_annot_preload_counters *proper_preload_counters(void) __attribute__((weak));
+#define PROPER__ANNOT_PRELOAD 1
+#endif
+
+typedef struct proper__annot_wfn {
+    char *name;
+    size_t nfeat, ncol;
+    char **feat;
+    proper_annot_reservoir res; /* merged */
+} proper__annot_wfn;
+
+struct proper_annot_writer {
+    pthread_mutex_t lock;
+    char *path;
+    size_t k;                   /* reservoir size */
+    int metrics, heap, nmet;
+    size_t nfn, cap;
+    proper__annot_wfn *fn;
+    proper_rng rng;
+    double self_ns, pair_ns;
+    uint64_t dropped;
+};
+
+static uint64_t proper__annot_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+static uint64_t proper__annot_cpu(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int proper__annot_cmp_u64(const void *x, const void *y) {
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+PROPER_API int proper_annot_writer_open(proper_annot_writer **w, const char *path, size_t reservoir, int metrics,
+                                        uint64_t seed, proper_error *err) {
+    proper_annot_writer *nw;
+    if (reservoir < 1) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "reservoir must hold at least 1 call");
+    nw = (proper_annot_writer *)proper_calloc(1, sizeof *nw);
+    if (!nw || !(nw->path = proper_strdup(path))) {
+        PROPER_FREE(nw);
+        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    if (pthread_mutex_init(&nw->lock, NULL) != 0) {
+        PROPER_FREE(nw->path);
+        PROPER_FREE(nw);
+        return proper_error_set(err, PROPER_EIO, NULL, 0, 0, "cannot create a mutex");
+    }
+    nw->k = reservoir;
+    nw->metrics = metrics;
+#ifdef PROPER__ANNOT_PRELOAD
+    nw->heap = proper_preload_counters != NULL && proper_preload_counters() != NULL;
+#endif
+    nw->nmet = 1 + ((metrics & PROPER_ANNOT_M_CPU) ? 1 : 0) + ((metrics & PROPER_ANNOT_M_RUSAGE) ? 2 : 0) + (nw->heap ? 4 : 0);
+    proper_rng_seed(&nw->rng, seed);
+    /* the recorder's own cost: medians over empty scopes of a scratch recorder */
+    {
+        enum { REPS = 2001 };
+        static uint64_t self[REPS], pair[REPS], clk[REPS];
+        proper_annot_recorder r;
+        size_t i;
+        int f;
+        nw->self_ns = nw->pair_ns = 0;
+        nw->k = REPS; /* every calibration call is kept, in order */
+        if ((f = proper_annot_writer_function(nw, "proper-calibration", "", err)) < 0 ||
+            proper_annot_recorder_init(&r, nw, err)) {
+            proper_annot_writer_close(nw, NULL);
+            return err ? err->code : PROPER_ENOMEM;
+        }
+        for (i = 0; i < REPS; i++) {
+            uint64_t a = proper__annot_now(), b;
+            proper_annot_begin(&r, f);
+            proper_annot_end(&r);
+            b = proper__annot_now();
+            pair[i] = b - a;
+            self[i] = (uint64_t)r.res[f].rows[i * (size_t)nw->nmet];
+            a = proper__annot_now();
+            clk[i] = proper__annot_now() - a;
+        }
+        qsort(self, REPS, sizeof *self, proper__annot_cmp_u64);
+        qsort(pair, REPS, sizeof *pair, proper__annot_cmp_u64);
+        qsort(clk, REPS, sizeof *clk, proper__annot_cmp_u64);
+        nw->self_ns = (double)self[REPS / 2];
+        /* a whole begin/end pair, less the one clock read the measurement adds */
+        nw->pair_ns = pair[REPS / 2] > clk[REPS / 2] ? (double)(pair[REPS / 2] - clk[REPS / 2]) : 0;
+        nw->k = reservoir;
+        proper_annot_recorder_free(&r);
+        nw->nfn = 0;
+        PROPER_FREE(nw->fn[0].name);
+        PROPER_FREE(nw->fn[0].feat);
+        PROPER_FREE(nw->fn[0].res.rows);
+        PROPER_FREE(nw->fn[0].res.br_exec);
+        PROPER_FREE(nw->fn[0].res.br_val);
+        memset(&nw->fn[0], 0, sizeof nw->fn[0]);
+    }
+    *w = nw;
+    return 0;
+}
+
+PROPER_API void proper_annot_writer_overhead(const proper_annot_writer *w, double *self_ns, double *pair_ns) {
+    if (self_ns) *self_ns = w->self_ns;
+    if (pair_ns) *pair_ns = w->pair_ns;
+}
+
+PROPER_API int proper_annot_writer_function(proper_annot_writer *w, const char *name, const char *features,
+                                            proper_error *err) {
+    proper__annot_wfn f;
+    const char *p = features ? features : "";
+    int id, rc = 0;
+    size_t i;
+    memset(&f, 0, sizeof f);
+    if (!*name) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "empty function name");
+    for (i = 0; name[i]; i++)
+        if (!proper__annot_name_char((unsigned char)name[i]))
+            return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "function name '%s': no blanks, ',' or '#'", name);
+    f.feat = (char **)proper_calloc(PROPER_ANNOT_REC_FEATURES, sizeof *f.feat);
+    if (!f.feat || !(f.name = proper_strdup(name))) { rc = PROPER_ENOMEM; goto fail; }
+    for (;;) {
+        const char *q;
+        while (*p == ' ') p++;
+        if (!*p) break;
+        q = p;
+        if (!proper__annot_ident_start((unsigned char)*q)) { rc = PROPER_EINVAL; goto fail; }
+        while (*q && *q != ' ') {
+            if (!proper__annot_ident_char((unsigned char)*q)) { rc = PROPER_EINVAL; goto fail; }
+            q++;
+        }
+        if (f.nfeat == PROPER_ANNOT_REC_FEATURES) { rc = PROPER_ELIMIT; goto fail; }
+        if (!(f.feat[f.nfeat++] = proper_strndup(p, (size_t)(q - p)))) { rc = PROPER_ENOMEM; goto fail; }
+        p = q;
+    }
+    pthread_mutex_lock(&w->lock);
+    if (proper_reserve(&w->fn, &w->cap, w->nfn + 1, sizeof *w->fn)) {
+        pthread_mutex_unlock(&w->lock);
+        rc = PROPER_ENOMEM;
+        goto fail;
+    }
+    f.ncol = (size_t)w->nmet + f.nfeat;
+    w->fn[w->nfn] = f;
+    id = (int)w->nfn++;
+    pthread_mutex_unlock(&w->lock);
+    return id;
+fail:
+    for (i = 0; i < f.nfeat; i++) PROPER_FREE(f.feat[i]);
+    PROPER_FREE(f.feat);
+    PROPER_FREE(f.name);
+    if (rc == PROPER_ENOMEM) return proper_error_set(err, rc, NULL, 0, 0, "out of memory");
+    if (rc == PROPER_ELIMIT) return proper_error_set(err, rc, NULL, 0, 0, "more than %d features", PROPER_ANNOT_REC_FEATURES);
+    return proper_error_set(err, rc, NULL, 0, 0, "feature names of '%s': identifiers separated by spaces", name);
+}
+
+PROPER_API int proper_annot_recorder_init(proper_annot_recorder *r, proper_annot_writer *w, proper_error *err) {
+    uint64_t seed;
+    memset(r, 0, sizeof *r);
+    r->w = w;
+    pthread_mutex_lock(&w->lock);
+    seed = proper_rng_u64(&w->rng);
+    pthread_mutex_unlock(&w->lock);
+    proper_rng_seed(&r->rng, seed);
+#ifdef PROPER__ANNOT_PRELOAD
+    if (w->heap) r->pc = proper_preload_counters();
+#endif
+    (void)err;
+    return 0;
+}
+
+PROPER_API void proper_annot_begin(proper_annot_recorder *r, int fn) {
+    proper_annot_frame *f;
+    if (r->depth >= PROPER_ANNOT_REC_DEPTH) { r->depth++; r->dropped++; return; }
+    f = &r->stack[r->depth++];
+    f->fn = fn;
+    f->children = 0;
+    f->br_exec = f->br_val = 0;
+    if (r->pc) {
+        f->alloc0 = r->pc->alloc_bytes;
+        f->live0 = r->pc->live;
+        f->peak_saved = r->pc->peak;
+        r->pc->peak = r->pc->live;
+        f->wait0 = r->pc->lock_wait_ns;
+        f->hold0 = r->pc->lock_hold_ns;
+    }
+#ifdef PROPER__ANNOT_RUSAGE_THREAD
+    if (r->w->metrics & PROPER_ANNOT_M_RUSAGE) {
+        struct rusage ru;
+        getrusage(PROPER__ANNOT_RUSAGE_THREAD, &ru);
+        f->vcsw0 = ru.ru_nvcsw;
+        f->ivcsw0 = ru.ru_nivcsw;
+    }
+#endif
+    if (r->w->metrics & PROPER_ANNOT_M_CPU) f->cpu0 = proper__annot_cpu();
+    f->t0 = proper__annot_now();
+}
+
+PROPER_API void proper_annot_feature(proper_annot_recorder *r, int k, double value) {
+    if (r->depth < 1 || r->depth > PROPER_ANNOT_REC_DEPTH || k < 0 || k >= PROPER_ANNOT_REC_FEATURES) return;
+    r->stack[r->depth - 1].feat[k] = value;
+}
+
+PROPER_API void proper_annot_branch(proper_annot_recorder *r, int j, int taken) {
+    proper_annot_frame *f;
+    uint32_t bit;
+    if (r->depth < 1 || r->depth > PROPER_ANNOT_REC_DEPTH || j < 0 || j >= 32) return;
+    f = &r->stack[r->depth - 1];
+    bit = (uint32_t)1 << j;
+    if (f->br_exec & bit) return; /* the first outcome only */
+    f->br_exec |= bit;
+    if (taken) f->br_val |= bit;
+}
+
+/* Make room for function fn's reservoir in this recorder. */
+static proper_annot_reservoir *proper__annot_res(proper_annot_recorder *r, int fn) {
+    if ((size_t)fn >= r->nres) {
+        size_t n = r->w->nfn > (size_t)fn + 1 ? r->w->nfn : (size_t)fn + 1;
+        proper_annot_reservoir *g = (proper_annot_reservoir *)PROPER_REALLOC(r->res, sizeof *g * n);
+        if (!g) return NULL;
+        memset(g + r->nres, 0, sizeof *g * (n - r->nres));
+        r->res = g;
+        r->nres = n;
+    }
+    return &r->res[fn];
+}
+
+PROPER_API void proper_annot_end(proper_annot_recorder *r) {
+    uint64_t t1 = proper__annot_now(), cpu1 = 0;
+    proper_annot_frame *f;
+    proper_annot_reservoir *res;
+    proper_annot_writer *w = r->w;
+    size_t slot, ncol, k, m = 0;
+    double *row, wall;
+    if (r->depth < 1) return;
+    if (r->depth > PROPER_ANNOT_REC_DEPTH) { r->depth--; return; }
+    f = &r->stack[--r->depth];
+    if (w->metrics & PROPER_ANNOT_M_CPU) cpu1 = proper__annot_cpu();
+    if (r->depth > 0) r->stack[r->depth - 1].children += 1 + f->children;
+    if (f->fn < 0 || (size_t)f->fn >= w->nfn || !(res = proper__annot_res(r, f->fn))) return;
+    ncol = w->fn[f->fn].ncol;
+    res->seen++;
+    if (res->n < w->k) {
+        if (!res->rows) {
+            res->rows = (double *)PROPER_MALLOC(sizeof *res->rows * w->k * ncol);
+            res->br_exec = (uint32_t *)PROPER_MALLOC(sizeof *res->br_exec * w->k);
+            res->br_val = (uint32_t *)PROPER_MALLOC(sizeof *res->br_val * w->k);
+            if (!res->rows || !res->br_exec || !res->br_val) { res->seen--; return; }
+        }
+        slot = res->n++;
+    } else {
+        uint64_t j = proper_rng_below(&r->rng, res->seen);
+        if (j >= w->k) return;
+        slot = (size_t)j;
+    }
+    row = res->rows + slot * ncol;
+    wall = (double)(t1 - f->t0) - w->self_ns - (double)f->children * w->pair_ns;
+    row[m++] = wall > 0 ? wall : 0;
+    if (w->metrics & PROPER_ANNOT_M_CPU) row[m++] = (double)(cpu1 - f->cpu0);
+    if (w->metrics & PROPER_ANNOT_M_RUSAGE) {
+#ifdef PROPER__ANNOT_RUSAGE_THREAD
+        struct rusage ru;
+        getrusage(PROPER__ANNOT_RUSAGE_THREAD, &ru);
+        row[m++] = (double)(ru.ru_nvcsw - f->vcsw0);
+        row[m++] = (double)(ru.ru_nivcsw - f->ivcsw0);
+#else
+        row[m++] = 0;
+        row[m++] = 0;
+#endif
+    }
+    if (w->heap) {
+        if (r->pc) {
+            row[m++] = (double)(r->pc->alloc_bytes - f->alloc0);
+            row[m++] = r->pc->peak > f->live0 ? (double)(r->pc->peak - f->live0) : 0;
+            row[m++] = (double)(r->pc->lock_wait_ns - f->wait0);
+            row[m++] = (double)(r->pc->lock_hold_ns - f->hold0);
+            if (f->peak_saved > r->pc->peak) r->pc->peak = f->peak_saved;
+        } else {
+            for (k = 0; k < 4; k++) row[m++] = 0;
+        }
+    }
+    for (k = 0; k < w->fn[f->fn].nfeat; k++) row[m + k] = f->feat[k];
+    res->br_exec[slot] = f->br_exec;
+    res->br_val[slot] = f->br_val;
+    for (k = 0; k < PROPER_ANNOT_REC_FEATURES; k++) f->feat[k] = 0;
+}
+
+/* Merge reservoir b into a (both uniform samples of their calls). */
+static int proper__annot_merge(proper_annot_reservoir *a, proper_annot_reservoir *b, size_t k, size_t ncol,
+                               proper_rng *rng) {
+    proper_annot_reservoir m;
+    uint64_t na = a->seen, nb = b->seen;
+    size_t ka = a->n, kb = b->n, i;
+    memset(&m, 0, sizeof m);
+    if (b->seen == 0) return 0;
+    m.rows = (double *)PROPER_MALLOC(sizeof *m.rows * k * ncol);
+    m.br_exec = (uint32_t *)PROPER_MALLOC(sizeof *m.br_exec * k);
+    m.br_val = (uint32_t *)PROPER_MALLOC(sizeof *m.br_val * k);
+    if (!m.rows || !m.br_exec || !m.br_val) {
+        PROPER_FREE(m.rows);
+        PROPER_FREE(m.br_exec);
+        PROPER_FREE(m.br_val);
+        return PROPER_ENOMEM;
+    }
+    m.seen = na + nb;
+    for (i = 0; i < k && (ka || kb); i++) {
+        proper_annot_reservoir *src;
+        size_t *kk, j;
+        int from_a = kb == 0 || (ka > 0 && proper_rng_below(rng, na + nb) < na);
+        src = from_a ? a : b;
+        kk = from_a ? &ka : &kb;
+        if (from_a) na--; else nb--;
+        j = (size_t)proper_rng_below(rng, *kk);
+        memcpy(m.rows + i * ncol, src->rows + j * ncol, sizeof *m.rows * ncol);
+        m.br_exec[i] = src->br_exec[j];
+        m.br_val[i] = src->br_val[j];
+        /* remove j: move the last kept one into its place */
+        (*kk)--;
+        memcpy(src->rows + j * ncol, src->rows + *kk * ncol, sizeof *m.rows * ncol);
+        src->br_exec[j] = src->br_exec[*kk];
+        src->br_val[j] = src->br_val[*kk];
+    }
+    m.n = i;
+    PROPER_FREE(a->rows);
+    PROPER_FREE(a->br_exec);
+    PROPER_FREE(a->br_val);
+    PROPER_FREE(b->rows);
+    PROPER_FREE(b->br_exec);
+    PROPER_FREE(b->br_val);
+    memset(b, 0, sizeof *b);
+    *a = m;
+    return 0;
+}
+
+PROPER_API int proper_annot_recorder_flush(proper_annot_recorder *r, proper_error *err) {
+    size_t i;
+    int rc = 0;
+    pthread_mutex_lock(&r->w->lock);
+    for (i = 0; i < r->nres && !rc; i++)
+        rc = proper__annot_merge(&r->w->fn[i].res, &r->res[i], r->w->k, r->w->fn[i].ncol, &r->w->rng);
+    r->w->dropped += (uint64_t)r->dropped;
+    r->dropped = 0;
+    pthread_mutex_unlock(&r->w->lock);
+    if (rc) return proper_error_set(err, rc, NULL, 0, 0, "out of memory");
+    return 0;
+}
+
+PROPER_API void proper_annot_recorder_free(proper_annot_recorder *r) {
+    size_t i;
+    for (i = 0; i < r->nres; i++) {
+        PROPER_FREE(r->res[i].rows);
+        PROPER_FREE(r->res[i].br_exec);
+        PROPER_FREE(r->res[i].br_val);
+    }
+    PROPER_FREE(r->res);
+    memset(r, 0, sizeof *r);
+}
+
+PROPER_API int proper_annot_writer_close(proper_annot_writer *w, proper_error *err) {
+    static const char *const mnames[] = {"time", "cpu", "vcsw", "ivcsw", "heap", "heap_peak", "lock_wait", "lock_hold"};
+    FILE *f = NULL;
+    size_t i, r, k;
+    int rc = 0;
+    proper_strbuf b;
+    proper_strbuf_init(&b);
+    proper_strbuf_printf(&b, "proper-annot-log 1\n# recorder cost subtracted: %.0f ns per scope, %.0f ns per nested scope\n",
+                         w->self_ns, w->pair_ns);
+    if (w->dropped) proper_strbuf_printf(&b, "# %llu calls nested too deeply were not recorded\n", (unsigned long long)w->dropped);
+    for (i = 0; i < w->nfn; i++) {
+        proper__annot_wfn *fn = &w->fn[i];
+        proper_strbuf_printf(&b, "# %s: %llu calls, %zu kept\n", fn->name, (unsigned long long)fn->res.seen, fn->res.n);
+        proper_strbuf_printf(&b, "function %s metrics", fn->name);
+        for (k = 0; k < PROPER_ANNOT_REC_METRICS; k++) {
+            int on = k == 0 || (k == 1 && (w->metrics & PROPER_ANNOT_M_CPU)) ||
+                     ((k == 2 || k == 3) && (w->metrics & PROPER_ANNOT_M_RUSAGE)) || (k >= 4 && w->heap);
+            if (on) proper_strbuf_printf(&b, " %s", mnames[k]);
+        }
+        proper_strbuf_puts(&b, " features");
+        for (k = 0; k < fn->nfeat; k++) proper_strbuf_printf(&b, " %s", fn->feat[k]);
+        proper_strbuf_puts(&b, "\n");
+    }
+    for (i = 0; i < w->nfn; i++) {
+        proper__annot_wfn *fn = &w->fn[i];
+        for (r = 0; r < fn->res.n; r++) {
+            uint32_t ex = fn->res.br_exec[r], top = 0;
+            proper_strbuf_puts(&b, fn->name);
+            for (k = 0; k < fn->ncol; k++) {
+                proper_strbuf_puts(&b, ", ");
+                proper_strbuf_double(&b, fn->res.rows[r * fn->ncol + k]);
+            }
+            for (k = 0; k < 32; k++)
+                if (ex >> k & 1u) top = (uint32_t)k + 1;
+            for (k = 0; k < top; k++) {
+                if (ex >> k & 1u) proper_strbuf_puts(&b, (fn->res.br_val[r] >> k & 1u) ? ", 1, #" : ", 0, #");
+                else proper_strbuf_puts(&b, ", #");
+            }
+            proper_strbuf_puts(&b, "\n");
+        }
+    }
+    if (b.failed) rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    else if (w->path[0] && !(f = fopen(w->path, "wb")))
+        rc = proper_error_set(err, PROPER_EIO, w->path, 0, 0, "cannot open for writing");
+    else if (f && ((b.len && fwrite(b.data, 1, b.len, f) != b.len) | (fclose(f) != 0)))
+        rc = proper_error_set(err, PROPER_EIO, w->path, 0, 0, "write failed");
+    proper_strbuf_free(&b);
+    for (i = 0; i < w->nfn; i++) {
+        for (k = 0; k < w->fn[i].nfeat; k++) PROPER_FREE(w->fn[i].feat[k]);
+        PROPER_FREE(w->fn[i].feat);
+        PROPER_FREE(w->fn[i].name);
+        PROPER_FREE(w->fn[i].res.rows);
+        PROPER_FREE(w->fn[i].res.br_exec);
+        PROPER_FREE(w->fn[i].res.br_val);
+    }
+    PROPER_FREE(w->fn);
+    PROPER_FREE(w->path);
+    pthread_mutex_destroy(&w->lock);
+    PROPER_FREE(w);
+    return rc;
+}
+#endif /* PROPER_ANNOT_NO_RECORDER */
 
 #endif /* PROPER_ANNOT_IMPLEMENTATION */
 #endif /* PROPER_IMPLEMENTATION */

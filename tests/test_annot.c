@@ -15,6 +15,7 @@
 #include "../src/annot.h"
 #include "test.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 
 /* ---- least squares ---- */
@@ -594,6 +595,89 @@ static void test_fit_edge_cases(void) {
     proper_annot_free(&a);
 }
 
+/* ---- recording ---- */
+
+typedef struct rec_arg {
+    proper_annot_writer *w;
+    int fn, base;
+} rec_arg;
+
+static void *rec_thread(void *p) {
+    rec_arg *a = (rec_arg *)p;
+    proper_annot_recorder r;
+    proper_error err;
+    int i;
+    proper_annot_recorder_init(&r, a->w, &err);
+    for (i = 0; i < 10000; i++) {
+        proper_annot_begin(&r, a->fn);
+        proper_annot_feature(&r, 0, (double)(a->base + i));
+        proper_annot_branch(&r, 1, i % 2);
+        proper_annot_branch(&r, 1, 1); /* only the first outcome counts */
+        proper_annot_end(&r);
+    }
+    proper_annot_recorder_flush(&r, &err);
+    proper_annot_recorder_free(&r);
+    return NULL;
+}
+
+static void test_recorder_reservoir(void) {
+    /* two threads call f 10000 times each with feature i = 0..9999 and
+     * 10000..19999; the reservoir keeps 1000: a uniform sample of the 20000
+     * calls has mean 9999.5 with sd 5773.5/sqrt(1000)·sqrt(19000/19999) = 178,
+     * and about half its calls from each thread (binomial sd 15.8). */
+    proper_annot_writer *w = NULL;
+    proper_error err;
+    pthread_t th[2];
+    rec_arg args[2];
+    proper_annot_log L;
+    const proper_annot_table *t;
+    char path[] = "build/tests/annot_rec.log";
+    double self_ns, pair_ns, mean = 0;
+    size_t i, low = 0, odd = 0;
+    int f;
+    CHECK_INT(proper_annot_writer_open(&w, path, 1000, 0, 42, &err), 0);
+    if (!w) return;
+    f = proper_annot_writer_function(w, "f", "i", &err);
+    CHECK_INT(f, 0);
+    CHECK(proper_annot_writer_function(w, "bad name", "", &err) < 0);
+    CHECK(proper_annot_writer_function(w, "g", "1x", &err) < 0);
+    proper_annot_writer_overhead(w, &self_ns, &pair_ns);
+    CHECK(self_ns >= 0 && self_ns < 5000 && pair_ns >= 0 && pair_ns < 5000);
+    for (i = 0; i < 2; i++) {
+        args[i].w = w;
+        args[i].fn = f;
+        args[i].base = (int)i * 10000;
+        pthread_create(&th[i], NULL, rec_thread, &args[i]);
+    }
+    for (i = 0; i < 2; i++) pthread_join(th[i], NULL);
+    CHECK_INT(proper_annot_writer_close(w, &err), 0);
+    proper_annot_log_init(&L);
+    CHECK_INT(proper_annot_log_read(&L, path, &err), 0);
+    t = proper_annot_log_find(&L, "f");
+    CHECK(t != NULL);
+    if (t) {
+        CHECK_INT(t->n, 1000);
+        CHECK_INT(t->ncol, 2);
+        CHECK_STR(t->cols[0], "time");
+        CHECK_STR(t->cols[1], "i");
+        for (i = 0; i < t->n; i++) {
+            double v = t->v[i * 2 + 1];
+            mean += v;
+            low += v < 10000;
+            odd += (size_t)v % 2 == 1;
+            /* branch 2 (index 1) holds the first outcome: i % 2; branch 1 never ran */
+            if (proper_annot_table_branch(t, i, 1) != (double)((long)v % 2)) { CHECK(0); break; }
+            if (!isnan(proper_annot_table_branch(t, i, 0))) { CHECK(0); break; }
+        }
+        mean /= (double)t->n;
+        CHECK_ABS(mean, 9999.5, 5 * 178);
+        CHECK_ABS((double)low, 500, 5 * 15.8);
+        CHECK_ABS((double)odd, 500, 5 * 15.8);
+    }
+    proper_annot_log_free(&L);
+    remove(path);
+}
+
 int main(void) {
     RUN(test_lsq_simple_regression_closed_form);
     RUN(test_lsq_pvalue_at_tabulated_t);
@@ -613,5 +697,6 @@ int main(void) {
     RUN(test_fit_branch_split);
     RUN(test_check_detects_shift);
     RUN(test_fit_edge_cases);
+    RUN(test_recorder_reservoir);
     return test_summary();
 }
