@@ -19,7 +19,7 @@ TEST_BINS  = $(patsubst tests/%.c,build/tests/%,$(wildcard tests/test_*.c))
 FUZZ_BINS  = $(patsubst tests/fuzz/%.c,build/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 BENCH_BINS = $(patsubst bench/%.c,build/bench/%,$(wildcard bench/bench_*.c))
 
-.PHONY: all run test test-build bench clean proper.h check-amalgamation proper-results
+.PHONY: all run test test-build bench clean proper.h check-amalgamation annotated-results
 
 all: bin/proper
 

@@ -28,20 +28,6 @@ int cli_fail(const char *fmt, ...) {
     return CLI_BAD_INPUT;
 }
 
-int cli_is_help(const char *arg) { return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0; }
-
-const char *cli_option(int argc, char **argv, int *i, const char *name, int *missing) {
-    size_t n = strlen(name);
-    const char *arg = argv[*i];
-    *missing = 0;
-    if (strncmp(arg, name, n) != 0) return NULL;
-    if (arg[n] == '=') return arg + n + 1;
-    if (arg[n] != '\0') return NULL;
-    if (*i + 1 >= argc) { *missing = 1; return NULL; }
-    *i += 1;
-    return argv[*i];
-}
-
 /* ---- options ---- */
 
 void cli_args_init(cli_args *a, const char *cmd, int argc, char **argv) {
@@ -52,7 +38,7 @@ void cli_args_init(cli_args *a, const char *cmd, int argc, char **argv) {
     a->argv = argv;
     for (i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--") == 0) break;
-        if (cli_is_help(argv[i])) a->help = 1;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) a->help = 1;
     }
 }
 

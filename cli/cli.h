@@ -110,14 +110,6 @@ int cli_parse_double(const char *text, const char *range, const char *what, doub
  * wall time. */
 double cli_now(void);
 
-/* Older helpers, until every command uses cli_args: */
-/* 1 when arg is "--help" or "-h". */
-int cli_is_help(const char *arg);
-/* Value of option `name` at argv[*i]: accepts "--name VALUE" and
- * "--name=VALUE". Returns the value and advances *i past it, or NULL when
- * argv[*i] is not that option. Sets *missing when the value is absent. */
-const char *cli_option(int argc, char **argv, int *i, const char *name, int *missing);
-
 typedef int (*cli_command_fn)(int argc, char **argv);
 
 /* Subcommands (argv[0] is the subcommand's name), one per cli/cmd_NAME.c. */
