@@ -21,6 +21,7 @@
  *
  * Target: every Table 5 row under 1.5 s and 256 MB on the 2-core machine.
  */
+#include "bench.h"
 #define PROPER_IMPLEMENTATION
 #include "../src/core.h"
 #include "../src/trace.h"
@@ -34,7 +35,6 @@
 #include <string.h>
 #include <sys/types.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 typedef struct result {
@@ -46,12 +46,6 @@ typedef struct result {
     double hull_seconds; /* hull + steps PMF, when asked */
     char msg[160];
 } result;
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* Peak resident set size of this process, from /proc (MB); -1 if unknown. */
 static double peak_rss_mb(void) {
@@ -75,7 +69,7 @@ static void fit_child(const char *path, const char *cfg_text, int naive, unsigne
     proper_vlmc_init(&m);
     proper_vlmc_opts o;
     proper_error err;
-    double t0 = now();
+    double t0 = bench_now(BENCH_WALL);
     int rc;
     proper_vlmc_counts_init(&c);
     c.keep_duplicates = naive;
@@ -97,7 +91,7 @@ static void fit_child(const char *path, const char *cfg_text, int naive, unsigne
             if (ch == '\n') lines++;
         }
         fclose(f);
-        t0 = now(); /* the subset is timed from memory: reading a prefix is not the workload */
+        t0 = bench_now(BENCH_WALL); /* the subset is timed from memory: reading a prefix is not the workload */
         rc = proper_vlmc_counts_parse_runs(&c, buf, len, path, &err);
         free(buf);
     } else {
@@ -107,7 +101,7 @@ static void fit_child(const char *path, const char *cfg_text, int naive, unsigne
     if (rc == PROPER_OK) rc = proper_vlmc_cfg_parse(&g, cfg_text, strlen(cfg_text), "cfg", &err);
     o = proper_vlmc_opts_default();
     if (rc == PROPER_OK) rc = proper_vlmc_fit(&m, &c, &g, &o, &err);
-    r->seconds = now() - t0;
+    r->seconds = bench_now(BENCH_WALL) - t0;
     if (rc) {
         proper_error_format(&err, r->msg, sizeof r->msg);
     } else {
@@ -116,7 +110,7 @@ static void fit_child(const char *path, const char *cfg_text, int naive, unsigne
         r->order = m.order;
         r->distinct = (unsigned long)c.n_runs;
         if (with_hull) {
-            double *v, tail, t1 = now();
+            double *v, tail, t1 = bench_now(BENCH_WALL);
             size_t nv;
             if (proper_vlmc_hull(&m, 0, &err) || proper_vlmc_steps_pmf(&m, 0, 0, 0, &v, &nv, &tail, &err)) {
                 r->ok = 0;
@@ -125,7 +119,7 @@ static void fit_child(const char *path, const char *cfg_text, int naive, unsigne
                 r->states = m.n_states;
                 free(v);
             }
-            r->hull_seconds = now() - t1;
+            r->hull_seconds = bench_now(BENCH_WALL) - t1;
         }
         proper_vlmc_free(&m);
     }
