@@ -36,7 +36,7 @@
  *     outcome = "0" | "1" | "#" ;     (* after the m + n numbers: branch outcomes,
  *                                        each branch's list closed by "#" *)
  *     sep     = [ blanks ] , "," , [ blanks ] ;
- *     name    = any characters but blanks, ",", "#" and control characters ;
+ *     name    = any characters but blanks, control characters and , # ( ) { } [ ] ; ;
  *     column  = letter or "_" , { letter | digit | "_" | "." } ;
  *
  *    A record has exactly m + n numbers (its function's schema). The first
@@ -672,8 +672,9 @@ static void proper__annot_next_line(proper_cursor *c) {
     if (c->p < c->end) proper_cursor_advance(c);
 }
 
+/* Function names: what the annotation language accepts before ".metric(". */
 static int proper__annot_name_char(int ch) {
-    return ch > ' ' && ch != ',' && ch != '#' && ch != 0x7f;
+    return ch > ' ' && ch != 0x7f && !strchr(",#(){}[];", ch);
 }
 
 static int proper__annot_ident_start(int ch) {
@@ -3707,7 +3708,7 @@ PROPER_API int proper_annot_writer_function(proper_annot_writer *w, const char *
     if (!*name) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "empty function name");
     for (i = 0; name[i]; i++)
         if (!proper__annot_name_char((unsigned char)name[i]))
-            return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "function name '%s': no blanks, ',' or '#'", name);
+            return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "function name '%s': no blanks or any of , # ( ) { } [ ] ;", name);
     f.feat = (char **)proper_calloc(PROPER_ANNOT_REC_FEATURES, sizeof *f.feat);
     if (!f.feat || !(f.name = proper_strdup(name))) { rc = PROPER_ENOMEM; goto fail; }
     for (;;) {
