@@ -6,7 +6,7 @@
 # external backends are stood in for by shell scripts (PROPER_PRISM), as in
 # tests/cli_crosscheck.sh.
 . "$(dirname "$0")/cli_lib.sh"
-M=tests/models
+M=tests/corpus/prism P=tests/corpus/props
 PARAMS=p1=0.0912,p2=0.8181,p3=0.8,p4=0.8181,p5=0.8181
 # chk ARGS...: proper check ARGS...
 chk() { "$PROPER" check "$@"; }
@@ -16,7 +16,7 @@ expect_text check_help 0 "proper check MODEL.pm" chk --help
 expect_text check_help_after_error 0 "proper check MODEL.pm" chk --bogus --help
 
 # --- minPathSum (PROPER, IST 2023 Fig. 5): exact expected time and cost ---
-run chk $M/minpathsum.pm $M/minpathsum.pctl --const $PARAMS --json
+run chk $M/minpathsum.pm $P/minpathsum.pctl --const $PARAMS --json
 status_is check_minpathsum_json 0 && json_valid check_minpathsum_json_valid "$T/out" &&
     check check_minpathsum_time rel_near "$(json_get "$T/out" properties.0.value)" 0.62871465174063650 1e-12 &&
     check check_minpathsum_cost rel_near "$(json_get "$T/out" properties.1.value)" 4.5957427868619100 1e-12 &&
@@ -24,7 +24,7 @@ status_is check_minpathsum_json 0 && json_valid check_minpathsum_json_valid "$T/
     check check_minpathsum_name [ "$(json_get "$T/out" properties.0.name)" = time ]
 
 # the table prints 15 significant digits
-run chk $M/minpathsum.pm $M/minpathsum.pctl --const $PARAMS
+run chk $M/minpathsum.pm $P/minpathsum.pctl --const $PARAMS
 status_is check_minpathsum_table 0 &&
     matches check_minpathsum_table "$T/out" '^"cost": R\{"cost"\}=\? \[ F "end" \]  *4\.59574278686191$'
 
@@ -32,7 +32,7 @@ status_is check_minpathsum_table 0 &&
 run chk $M/die.pm 'R{"coin_flips"}=? [ F s=7 ]'
 status_is check_property_string 0 && matches check_property_string "$T/out" ' 3\.66666666666667$'
 
-run chk $M/die.pm $M/die.pctl --json
+run chk $M/die.pm $P/die.pctl --json
 status_is check_die_file 0 &&
     check check_die_face rel_near "$(json_get "$T/out" properties.2.value)" 0.16666666666666667 1e-12 &&
     check check_die_flips rel_near "$(json_get "$T/out" properties.6.value)" 3.6666666666666667 1e-12
@@ -118,7 +118,7 @@ printf 'dtmc\nmodule M\n  x : [0..2] init 0;\n  [] x<2 -> (x'"'"'=x+1);\nendmodu
 expect_error check_deadlock "deadlock: no command is enabled in state (x=2)" chk "$T/dl.pm"
 expect check_fixdl 0 chk "$T/dl.pm" 'P=? [ F "deadlock" ]' --fixdl
 
-expect_error check_missing_const "constant 'p1' has no value" chk $M/minpathsum.pm $M/minpathsum.pctl
+expect_error check_missing_const "constant 'p1' has no value" chk $M/minpathsum.pm $P/minpathsum.pctl
 expect_error check_unknown_const "unknown constant 'zz'" chk $M/die.pm --const zz=1
 expect_error check_state_limit "more than 5 reachable states" chk $M/die.pm --max-states 5
 expect_error check_bad_max_states "--max-states" chk $M/die.pm --max-states 0

@@ -68,7 +68,7 @@ static void test_minPathSum_parameters(void) {
  * p1=0.0912, p2=0.8181, p3=0.8, p4=p5=0.8181 has expected time
  * 32504164372/51699390625 and cost 9503884062/2067975625 (the exact values
  * of the paper's model; tests/test_prism.c derives them independently from
- * tests/models/minpathsum.pm). */
+ * tests/corpus/prism/minpathsum.pm). */
 static void test_minPathSum_paper_values(void) {
     const char *files[2] = {"examples/annotated/cases.c", "examples/annotated/java/Dynamic.java"};
     double p[5] = {0.0912, 0.8181, 0.8, 0.8181, 0.8181}, time, cost;

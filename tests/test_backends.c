@@ -565,11 +565,11 @@ static void test_fake_prism_language_model(void) {
     proper_error err;
     CHECK_INT(write_replay("prism-eps", "prism_minpathsum_eps.txt", fake, sizeof fake), 0);
     setenv("PROPER_PRISM", fake, 1);
-    CHECK_INT(proper_read_file("tests/models/minpathsum.pctl", &props, NULL, NULL), 0);
+    CHECK_INT(proper_read_file("tests/corpus/props/minpathsum.pctl", &props, NULL, NULL), 0);
     proper_tool_input_init(&in);
-    in.model_file = "tests/models/minpathsum.pm";
+    in.model_file = "tests/corpus/prism/minpathsum.pm";
     in.props = props;
-    in.props_name = "tests/models/minpathsum.pctl";
+    in.props_name = "tests/corpus/props/minpathsum.pctl";
     in.consts = MPS_CONSTS;
     proper_tool_output_init(&o);
     CHECK_INT(proper_prismtool_check(NULL, &in, NULL, &o, &err), 0);
@@ -583,7 +583,7 @@ static void test_fake_prism_language_model(void) {
     seen = read_work_file("props.seen");
     CHECK(log != NULL);
     if (log) {
-        CHECK_STR(logged_arg(log, 0), "tests/models/minpathsum.pm");
+        CHECK_STR(logged_arg(log, 0), "tests/corpus/prism/minpathsum.pm");
         CHECK(strncmp(logged_arg(log, 1), tool_tmp, strlen(tool_tmp)) == 0);
         CHECK_CONTAINS(logged_arg(log, 1), "/props.props");
         CHECK_STR(logged_arg(log, 2), "-const");
@@ -612,7 +612,7 @@ static void test_fake_prism_backend_interface(void) {
     CHECK_STR(info.version, "PRISM 4.9");
     CHECK_STR(info.path, fake);
     req = proper_backend_check_request_default();
-    req.model_path = "tests/models/gambler.pm";
+    req.model_path = "tests/corpus/prism/gambler.pm";
     req.property = "R=? [ F \"win\" ]";
     req.constants = "p=0.5";
     CHECK_INT(proper_backend_check_dtmc(proper_backend_prism(), &req, &res, &err), 0);
@@ -646,7 +646,7 @@ static void test_fake_prism_errors(void) {
     CHECK_INT(err.col, 32);
     /* an error in the properties: named as the caller names them */
     CHECK_INT(write_replay("prism-label", "prism_unknown_label.txt", fake, sizeof fake), 0);
-    in.model_file = "tests/models/die.pm";
+    in.model_file = "tests/corpus/prism/die.pm";
     in.props = "P=? [ F \"nolabel\" ]";
     in.props_name = "my.pctl";
     CHECK_INT(proper_prismtool_check(fake, &in, NULL, &o, &err), PROPER_EBACKEND);
@@ -678,7 +678,7 @@ static void test_fake_prism_hangs(void) {
     /* like PRISM's launcher, the script starts a child (sleep) that would outlive it */
     CHECK_INT(write_fake("prism-hang", "sleep 60\necho never", fake, sizeof fake), 0);
     proper_tool_input_init(&in);
-    in.model_file = "tests/models/die.pm";
+    in.model_file = "tests/corpus/prism/die.pm";
     in.props = "P=? [ F d=1 ]";
     in.timeout = 1.0;
     proper_tool_output_init(&o);
@@ -695,7 +695,7 @@ static int build_minpathsum(proper_dtmc *d) {
     proper_error err;
     int rc;
     proper_dtmc_init(d);
-    rc = proper_prism_read(&m, "tests/models/minpathsum.pm", &err);
+    rc = proper_prism_read(&m, "tests/corpus/prism/minpathsum.pm", &err);
     if (!rc) rc = proper_prism_set_consts(m, NULL, MPS_CONSTS, &err);
     if (!rc) rc = proper_prism_build(m, NULL, d, &err);
     proper_prism_free(m);
@@ -827,9 +827,9 @@ static void real_crosscheck(const char *tool, int (*check)(const char *, const p
                                                            const proper_tool_opts *, proper_tool_output *,
                                                            proper_error *)) {
     static const char *const cases[][3] = {
-        {"tests/models/minpathsum.pm", "tests/models/minpathsum.pctl", "p1=0.0912,p2=0.8181,p3=0.8,p4=0.8181,p5=0.8181"},
-        {"tests/models/die.pm", "tests/models/die.pctl", NULL},
-        {"tests/models/die.pm", "tests/transcripts/inputs/special.pctl", NULL}};
+        {"tests/corpus/prism/minpathsum.pm", "tests/corpus/props/minpathsum.pctl", "p1=0.0912,p2=0.8181,p3=0.8,p4=0.8181,p5=0.8181"},
+        {"tests/corpus/prism/die.pm", "tests/corpus/props/die.pctl", NULL},
+        {"tests/corpus/prism/die.pm", "tests/transcripts/inputs/special.pctl", NULL}};
     size_t c, i;
     for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         double v[16];

@@ -6,7 +6,8 @@
 #include "../src/prism.h"
 #include "test.h"
 
-#define MODELS "tests/models/"
+#define MODELS "tests/corpus/prism/"
+#define PROPS "tests/corpus/props/"
 
 static char errbuf[1024];
 static const char *fmt_err(const proper_error *e) { return proper_error_format(e, errbuf, sizeof errbuf); }
@@ -376,7 +377,7 @@ static void test_minpathsum(void) {
     CHECK_INT(d.n_trans, 27);
     CHECK_INT(d.n_params, 5);
     CHECK_REL(time_exact, 0.6287146517406365, 1e-15); /* the decimal */
-    if (proper_prism_props_read(&p, m, MODELS "minpathsum.pctl", &e) == 0) {
+    if (proper_prism_props_read(&p, m, PROPS "minpathsum.pctl", &e) == 0) {
         CHECK_INT(proper_prism_props_count(p), 3);
         CHECK_STR(proper_prism_props_name(p, 0), "time");
         CHECK_STR(proper_prism_props_text(p, 0), "R{\"time\"}=? [ F \"end\" ]");
@@ -435,7 +436,7 @@ static void test_die(void) {
     if (load_and_build(MODELS "die.pm", NULL, &m, &d)) return;
     CHECK_INT(d.n_states, 13);
     CHECK_INT(d.n_trans, 20);
-    if (proper_prism_props_read(&p, m, MODELS "die.pctl", &e)) {
+    if (proper_prism_props_read(&p, m, PROPS "die.pctl", &e)) {
         CHECK(0);
         printf("  %s\n", fmt_err(&e));
     } else {
