@@ -71,7 +71,7 @@ printf '/*\n'
 awk -v tl="$tmp/tunable-lines" -v st="$tmp/starts" '
     BEGIN { while ((getline l < st) > 0) { split(l, w, " "); start[w[1]] = w[2] } }
     $0 == "@TUNABLES@" { while ((getline l < tl) > 0) print l; next }
-    { while (match($0, /@LINE:[a-z]+@ */)) {
+    { while (match($0, /@LINE:[a-z_]+@ */)) {
           name = substr($0, RSTART + 6); sub(/@.*/, "", name)
           if (!(name in start)) { print "amalgamate.sh: manual names unknown module " name > "/dev/stderr"; exit 1 }
           $0 = substr($0, 1, RSTART - 1) sprintf("line %5d  ", start[name]) substr($0, RSTART + RLENGTH) }
