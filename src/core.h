@@ -742,30 +742,30 @@ PROPER_API void proper_bitset_not(proper_bitset *a) {
 
 /* ---- RNG ---- */
 
-static uint64_t proper__splitmix64(uint64_t *x) {
+static uint64_t proper__core_splitmix64(uint64_t *x) {
     uint64_t z = (*x += 0x9E3779B97F4A7C15ULL);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
     return z ^ (z >> 31);
 }
 
-static uint64_t proper__rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+static uint64_t proper__core_rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
 PROPER_API void proper_rng_seed(proper_rng *rng, uint64_t seed) {
     int i;
-    for (i = 0; i < 4; i++) rng->s[i] = proper__splitmix64(&seed);
+    for (i = 0; i < 4; i++) rng->s[i] = proper__core_splitmix64(&seed);
 }
 
 PROPER_API uint64_t proper_rng_u64(proper_rng *rng) {
     uint64_t *s = rng->s;
-    uint64_t result = proper__rotl(s[1] * 5, 7) * 9;
+    uint64_t result = proper__core_rotl(s[1] * 5, 7) * 9;
     uint64_t t = s[1] << 17;
     s[2] ^= s[0];
     s[3] ^= s[1];
     s[1] ^= s[2];
     s[0] ^= s[3];
     s[2] ^= t;
-    s[3] = proper__rotl(s[3], 45);
+    s[3] = proper__core_rotl(s[3], 45);
     return result;
 }
 
@@ -974,9 +974,9 @@ PROPER_API int proper_cursor_error(const proper_cursor *c, proper_error *err, in
     return code;
 }
 
-static int proper__is_digit(char ch) { return ch >= '0' && ch <= '9'; }
+static int proper__core_is_digit(char ch) { return ch >= '0' && ch <= '9'; }
 
-static int proper__lower_eq(const char *p, const char *end, const char *word) {
+static int proper__core_lower_eq(const char *p, const char *end, const char *word) {
     size_t i, n = strlen(word);
     if ((size_t)(end - p) < n) return 0;
     for (i = 0; i < n; i++) {
@@ -988,21 +988,21 @@ static int proper__lower_eq(const char *p, const char *end, const char *word) {
 }
 
 /* Length of a decimal number at p (0 if none): [+-]? (d+ (.d*)? | .d+) ([eE][+-]?d+)? */
-static size_t proper__number_span(const char *p, const char *end) {
+static size_t proper__core_number_span(const char *p, const char *end) {
     const char *q = p;
     size_t digits = 0;
     if (q < end && (*q == '+' || *q == '-')) q++;
-    while (q < end && proper__is_digit(*q)) { q++; digits++; }
+    while (q < end && proper__core_is_digit(*q)) { q++; digits++; }
     if (q < end && *q == '.') {
         q++;
-        while (q < end && proper__is_digit(*q)) { q++; digits++; }
+        while (q < end && proper__core_is_digit(*q)) { q++; digits++; }
     }
     if (digits == 0) return 0;
     if (q < end && (*q == 'e' || *q == 'E')) {
         const char *e = q + 1;
         if (e < end && (*e == '+' || *e == '-')) e++;
-        if (e < end && proper__is_digit(*e)) {
-            while (e < end && proper__is_digit(*e)) e++;
+        if (e < end && proper__core_is_digit(*e)) {
+            while (e < end && proper__core_is_digit(*e)) e++;
             q = e;
         }
     }
@@ -1017,15 +1017,15 @@ PROPER_API int proper_parse_double(proper_cursor *c, double *out, proper_error *
     proper_cursor_skip_blanks(c);
     start = *c;
     p = c->p;
-    n = proper__number_span(p, c->end);
+    n = proper__core_number_span(p, c->end);
     if (n == 0) {
         const char *q = p;
         if (q < c->end && (*q == '+' || *q == '-')) { neg = *q == '-'; q++; }
-        if (proper__lower_eq(q, c->end, "infinity")) n = (size_t)(q - p) + 8;
-        else if (proper__lower_eq(q, c->end, "inf")) n = (size_t)(q - p) + 3;
-        else if (proper__lower_eq(q, c->end, "nan")) n = (size_t)(q - p) + 3;
+        if (proper__core_lower_eq(q, c->end, "infinity")) n = (size_t)(q - p) + 8;
+        else if (proper__core_lower_eq(q, c->end, "inf")) n = (size_t)(q - p) + 3;
+        else if (proper__core_lower_eq(q, c->end, "nan")) n = (size_t)(q - p) + 3;
         if (n == 0) return proper_cursor_error(&start, err, PROPER_EPARSE, "expected a number");
-        *out = proper__lower_eq(q, c->end, "nan") ? NAN : (neg ? -INFINITY : INFINITY);
+        *out = proper__core_lower_eq(q, c->end, "nan") ? NAN : (neg ? -INFINITY : INFINITY);
     } else {
         char small[64], *buf = small;
         if (n >= sizeof small) {
@@ -1040,7 +1040,7 @@ PROPER_API int proper_parse_double(proper_cursor *c, double *out, proper_error *
     }
     while (n--) proper_cursor_advance(c);
     /* "1.5x" or "2.0.1" is not a number followed by something else. */
-    if (c->p < c->end && (proper__is_digit(*c->p) || *c->p == '.' || (*c->p >= 'a' && *c->p <= 'z') ||
+    if (c->p < c->end && (proper__core_is_digit(*c->p) || *c->p == '.' || (*c->p >= 'a' && *c->p <= 'z') ||
                           (*c->p >= 'A' && *c->p <= 'Z') || *c->p == '_')) {
         proper_cursor bad = *c;
         *c = start;
@@ -1056,7 +1056,7 @@ PROPER_API int proper_parse_int(proper_cursor *c, long long *out, proper_error *
     proper_cursor_skip_blanks(c);
     start = *c;
     if (c->p < c->end && (*c->p == '+' || *c->p == '-')) { neg = *c->p == '-'; proper_cursor_advance(c); }
-    while (c->p < c->end && proper__is_digit(*c->p)) {
+    while (c->p < c->end && proper__core_is_digit(*c->p)) {
         int d = *c->p - '0';
         if (v > (9223372036854775807LL - d) / 10) {
             proper_cursor bad = start;
