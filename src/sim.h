@@ -95,7 +95,7 @@
  *   No network model, no memory model (memory work is CPU time, as in the
  *   paper §6); one run queue shared by all cores (no affinity); the lock
  *   models are exact semantics, not statistical approximations of them.
- *   Building a model from a trace (§4.3) is not part of this module yet.
+ *   Building a model from a trace: see the section of that name below.
  *
  * Tunables: PROPER_SIM_BUCKETS, PROPER_SIM_MAX_INSTANT, PROPER_SIM_PROB_TOL,
  * PROPER_SIM_MAX_THREADS, PROPER_SIM_MAX_CLIENTS.
@@ -297,6 +297,175 @@ PROPER_API void proper_sim_result_free(proper_sim_result *r);
  * defaults) into an initialised result. */
 PROPER_API int proper_sim_run(const proper_sim_model *m, const proper_sim_opts *opts, proper_sim_result *out,
                               proper_error *err);
+
+/* ---- Thread-event traces and building a model from one run (§4.3) ----------
+ *
+ * THE TRACE (text; one event per line; '#' comments; times in ns)
+ *   trace := 'proper-threads' '1' NL (decl | event)*
+ *   decl  := 'cores' INT | 'disks' INT | 'queue' NAME ['capacity' INT]
+ *          | 'lock' NAME ('mutex' | 'rwlock' | 'cond' | 'semaphore' INT | 'barrier' INT)
+ *   event := THREAD TIME WORD [NAME [NAME]] [INT] ['@' CPU]
+ *   THREAD any integer naming the thread; TIME its monotonic clock in ns
+ *   (never decreasing within a thread); CPU, when every event of a thread
+ *   carries it, the thread's CPU time in ns (then computation CFs are
+ *   measured in CPU time, else in wall time: the paper's fallback, §4.3.2).
+ *   WORD and its arguments:
+ *     start POOL        the thread's first event: the pool it belongs to
+ *     exit              the thread ends
+ *     begin CF, end CF  a named code fragment (must match, no nesting of
+ *                       the same name)
+ *     arrive Q          a task from outside the program enters queue Q (the
+ *                       open workload: not part of any thread's PCG)
+ *     done              the thread's task is complete
+ *     get.req Q [TIMEOUT]  then  get Q  or  get.timeout Q
+ *     put Q
+ *     lock.req L  then lock L;  rlock.req L  then rlock L;  wlock.req L
+ *                 then wlock L;  unlock L
+ *     wait.req S  then wait S;  post S          (a semaphore)
+ *     await.req B then await B                  (a barrier)
+ *     cwait.req C M  then  cwait C;  signal C;  broadcast C
+ *     io.req NAME BYTES  then  io NAME BYTES    (a file operation)
+ *   Each X.req must be followed, in the same thread, by its completion.
+ *
+ * BUILDING (proper_sim_build; paper §4.3.1-4.3.2)
+ *   Each thread's events become a walk of PCG nodes: every operation is a
+ *   node named by its site (op and object: "lock cache"); the computation
+ *   between two operations is a c_cpu node named by the pair of sites
+ *   around it (the paper's pair of probes), or by the CF's name between
+ *   "begin CF" and "end CF". Nodes and transition counts of all threads of
+ *   a pool are pooled; delta(s_i, s_j) = count(i, j) / sum_l count(i, l)
+ *   (eq. 1). A get that timed out continues at a virtual "nofetch" node
+ *   (c_in^nofetch). CPU nodes whose summed time is below t of the pool's
+ *   CPU time, and io nodes below t of its bytes, are merged away (their
+ *   in-flow redistributed over their out-flow); so are markers (start,
+ *   begin/end) after the first node. Parameters: each cpu node's times as an
+ *   empirical distribution (at most `points` equally likely quantiles); an
+ *   io operation shorter than `io_hit` counts as a page-cache hit (k = 0,
+ *   its time left out), a longer one as one disk request of that duration
+ *   (the paper counts kernel block requests, which a user-level trace
+ *   cannot see); inter-arrival times of `arrive Q` give an open source.
+ *   Pools are the start events' names with their thread counts; a pool
+ *   whose threads record arrivals is the workload's and is not simulated
+ *   (its own computation is outside the model); locks and
+ *   queues come from the declarations, else from the ops used on them (a
+ *   barrier without a declaration has as many parties as the pool awaiting
+ *   it; a semaphore needs one). Not done: loops are left as PCG cycles
+ *   (§4.3.1's explicit loops are not detected), no startup/shutdown phases.
+ */
+
+typedef enum proper_sim_tev_kind {
+    PROPER_SIM_TEV_START, PROPER_SIM_TEV_EXIT, PROPER_SIM_TEV_BEGIN, PROPER_SIM_TEV_END,
+    PROPER_SIM_TEV_ARRIVE, PROPER_SIM_TEV_DONE, PROPER_SIM_TEV_GET_REQ, PROPER_SIM_TEV_GET,
+    PROPER_SIM_TEV_GET_TIMEOUT, PROPER_SIM_TEV_PUT, PROPER_SIM_TEV_LOCK_REQ, PROPER_SIM_TEV_LOCK,
+    PROPER_SIM_TEV_RLOCK_REQ, PROPER_SIM_TEV_RLOCK, PROPER_SIM_TEV_WLOCK_REQ, PROPER_SIM_TEV_WLOCK,
+    PROPER_SIM_TEV_UNLOCK, PROPER_SIM_TEV_WAIT_REQ, PROPER_SIM_TEV_WAIT, PROPER_SIM_TEV_POST,
+    PROPER_SIM_TEV_AWAIT_REQ, PROPER_SIM_TEV_AWAIT, PROPER_SIM_TEV_CWAIT_REQ, PROPER_SIM_TEV_CWAIT,
+    PROPER_SIM_TEV_SIGNAL, PROPER_SIM_TEV_BROADCAST, PROPER_SIM_TEV_IO_REQ, PROPER_SIM_TEV_IO,
+    PROPER_SIM_TEV_COUNT
+} proper_sim_tev_kind;
+
+typedef struct proper_sim_tev {
+    size_t thread;        /* index into proper_sim_trace.tids */
+    int kind;             /* proper_sim_tev_kind */
+    size_t a, b;          /* names (PROPER_SIM_NONE when absent) */
+    int64_t t, arg, cpu;  /* time ns; the integer argument (-1: none); CPU ns (-1: none) */
+    int line;
+} proper_sim_tev;
+
+typedef struct proper_sim_trace {
+    proper_intern names;
+    proper_sim_tev *ev;
+    size_t n_ev, cap_ev;
+    long long *tids;      /* thread ids in order of first appearance */
+    size_t n_threads, cap_threads;
+    proper_sim_model decl; /* the queues and locks declared */
+    size_t cores, disks;
+    int has_cores, has_disks; /* declared */
+} proper_sim_trace;
+
+PROPER_API void proper_sim_trace_init(proper_sim_trace *t);
+PROPER_API void proper_sim_trace_free(proper_sim_trace *t);
+/* Parse a thread-event trace; checks the pairing of every X.req with its
+ * completion, begin/end, lock ownership (unlock by the holder), that time
+ * never goes backwards in a thread and that every thread starts first. */
+PROPER_API int proper_sim_trace_parse(proper_sim_trace *out, const char *text, size_t len, const char *name,
+                                      proper_error *err);
+PROPER_API int proper_sim_trace_read(proper_sim_trace *out, const char *path, proper_error *err);
+
+typedef struct proper_sim_build_opts {
+    double merge;         /* t: merge CFs below this share (0.03) */
+    double io_hit;        /* seconds: shorter file operations are cache hits (5e-5) */
+    size_t points;        /* most points of an empirical distribution (32) */
+    size_t cores;         /* 0: the trace's declaration, else 1 */
+    double quantum;       /* the model's time slice (PROPER_SIM_DEFAULT_QUANTUM) */
+} proper_sim_build_opts;
+
+PROPER_API proper_sim_build_opts proper_sim_build_opts_default(void);
+
+typedef struct proper_sim_build_stats {
+    size_t nodes_before, nodes_after; /* PCG nodes over all pools, before and after merging */
+    size_t threads_running;           /* threads without an exit event */
+    double cpu_kept;                  /* share of the traced CPU time in nodes kept */
+} proper_sim_build_stats;
+
+/* Build a model from a trace (opts, stats may be NULL). */
+PROPER_API int proper_sim_build(proper_sim_model *out, const proper_sim_trace *tr, const proper_sim_build_opts *opts,
+                                proper_sim_build_stats *stats, proper_error *err);
+
+#ifndef PROPER_SIM_NO_RECORDER
+/* The recorder (POSIX: clock_gettime, a pthread mutex). One shared writer
+ * owns the FILE and the name table; each thread has its own recorder whose
+ * events go to a private buffer (one clock read per event, two with
+ * cpu_clock) and reach the file, under the writer's mutex, when the buffer
+ * is full and at proper_sim_recorder_free:
+ *
+ *     proper_sim_writer *w;
+ *     proper_sim_writer_open(&w, f, 0, &err);
+ *     int conn = proper_sim_writer_name(w, "conn", &err);
+ *     proper_sim_writer_declare(w, "queue conn", &err);
+ *     ... in each thread:
+ *     proper_sim_recorder r;
+ *     proper_sim_recorder_init(&r, w, proper_sim_writer_name(w, "worker", &err), &err);
+ *     proper_sim_record(&r, PROPER_SIM_TEV_GET_REQ, conn, -1, -1);
+ *     ...
+ *     proper_sim_recorder_free(&r, &err);    (records exit, flushes)
+ *     proper_sim_writer_close(w, &err);      (does not fclose) */
+typedef struct proper_sim_writer proper_sim_writer;
+
+typedef struct proper_sim_slot {
+    int64_t t, cpu, arg;
+    int32_t kind, a, b;
+} proper_sim_slot;
+
+typedef struct proper_sim_recorder {
+    proper_sim_writer *w;
+    long long tid;
+    proper_sim_slot *slots;
+    size_t len, cap;
+    int cpu_clock;
+    int status;
+} proper_sim_recorder;
+
+/* Most events a recorder buffers before it writes them out. */
+#ifndef PROPER_SIM_RECORDER_BUFFER
+#define PROPER_SIM_RECORDER_BUFFER 4096
+#endif
+
+PROPER_API int proper_sim_writer_open(proper_sim_writer **w, FILE *out, int cpu_clock, proper_error *err);
+/* The id of a name (pool, queue, lock, CF, file operation); thread-safe. */
+PROPER_API int proper_sim_writer_name(proper_sim_writer *w, const char *name, proper_error *err);
+/* Write a declaration line ("queue conn capacity 64", "lock m mutex",
+ * "cores 2"); thread-safe. */
+PROPER_API int proper_sim_writer_declare(proper_sim_writer *w, const char *decl, proper_error *err);
+PROPER_API int proper_sim_writer_close(proper_sim_writer *w, proper_error *err);
+/* Start recording the calling thread as a thread of pool `pool` (a name id). */
+PROPER_API int proper_sim_recorder_init(proper_sim_recorder *r, proper_sim_writer *w, int pool, proper_error *err);
+/* One event: kind, names a and b (ids, or -1), the integer argument (-1:
+ * none). The first failure sticks and is returned by _free. */
+PROPER_API int proper_sim_record(proper_sim_recorder *r, int kind, int a, int b, int64_t arg);
+/* Record the thread's exit, flush, release the buffer. */
+PROPER_API int proper_sim_recorder_free(proper_sim_recorder *r, proper_error *err);
+#endif
 
 #ifdef __cplusplus
 }
@@ -1927,8 +2096,11 @@ static int proper__sim_name(proper__sim_parser *P, char **out, const char *what)
 }
 
 static int proper__sim_number(proper__sim_parser *P, double *v) {
+    int rc;
     proper__sim_ws(P);
-    return proper_parse_double(&P->c, v, P->err);
+    rc = proper_parse_double(&P->c, v, P->err);
+    if (rc == PROPER_OK && *v == 0) *v = 0; /* -0 reads as 0: the printer writes no sign */
+    return rc;
 }
 
 static int proper__sim_count(proper__sim_parser *P, size_t *v, size_t max, const char *what) {
@@ -2651,6 +2823,1105 @@ PROPER_API int proper_sim_set(proper_sim_model *m, const char *assignment, prope
     return proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0,
                             "unknown parameter '%s' (cores, quantum, disks, threads.POOL, workers, capacity.QUEUE, permits.LOCK, rate, clients, think)", key);
 }
+
+/* ---- thread-event traces ------------------------------------------------------ */
+
+static const char *const proper__sim_tev_words[PROPER_SIM_TEV_COUNT] = {
+    "start", "exit", "begin", "end", "arrive", "done", "get.req", "get", "get.timeout", "put",
+    "lock.req", "lock", "rlock.req", "rlock", "wlock.req", "wlock", "unlock", "wait.req", "wait", "post",
+    "await.req", "await", "cwait.req", "cwait", "signal", "broadcast", "io.req", "io"};
+/* names each event takes */
+static const char proper__sim_tev_nnames[PROPER_SIM_TEV_COUNT] = {1, 0, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1,
+                                                                  1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1};
+/* the integer argument: 0 none, 1 optional, 2 required */
+static const char proper__sim_tev_int[PROPER_SIM_TEV_COUNT] = {0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0,
+                                                               0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2};
+/* the family of object an event's first name is: q queue, m mutex, r
+ * rwlock, u mutex or rwlock, s semaphore, b barrier, c cond, 0 none */
+static const char proper__sim_tev_family[PROPER_SIM_TEV_COUNT] = {0,   0,   0,   0,   'q', 0,   'q', 'q', 'q', 'q',
+                                                                  'm', 'm', 'r', 'r', 'r', 'r', 'u', 's', 's', 's',
+                                                                  'b', 'b', 'c', 'c', 'c', 'c', 0,   0};
+
+/* The completion event of a request, or -1. */
+static int proper__sim_tev_completion(int kind) {
+    switch (kind) {
+    case PROPER_SIM_TEV_GET_REQ: return PROPER_SIM_TEV_GET;
+    case PROPER_SIM_TEV_LOCK_REQ: return PROPER_SIM_TEV_LOCK;
+    case PROPER_SIM_TEV_RLOCK_REQ: return PROPER_SIM_TEV_RLOCK;
+    case PROPER_SIM_TEV_WLOCK_REQ: return PROPER_SIM_TEV_WLOCK;
+    case PROPER_SIM_TEV_WAIT_REQ: return PROPER_SIM_TEV_WAIT;
+    case PROPER_SIM_TEV_AWAIT_REQ: return PROPER_SIM_TEV_AWAIT;
+    case PROPER_SIM_TEV_CWAIT_REQ: return PROPER_SIM_TEV_CWAIT;
+    case PROPER_SIM_TEV_IO_REQ: return PROPER_SIM_TEV_IO;
+    default: return -1;
+    }
+}
+
+static int proper__sim_tev_is_completion(int kind) {
+    return kind == PROPER_SIM_TEV_GET || kind == PROPER_SIM_TEV_GET_TIMEOUT || kind == PROPER_SIM_TEV_LOCK ||
+           kind == PROPER_SIM_TEV_RLOCK || kind == PROPER_SIM_TEV_WLOCK || kind == PROPER_SIM_TEV_WAIT ||
+           kind == PROPER_SIM_TEV_AWAIT || kind == PROPER_SIM_TEV_CWAIT || kind == PROPER_SIM_TEV_IO;
+}
+
+PROPER_API void proper_sim_trace_init(proper_sim_trace *t) {
+    memset(t, 0, sizeof *t);
+    proper_intern_init(&t->names);
+    proper_sim_init(&t->decl);
+}
+
+PROPER_API void proper_sim_trace_free(proper_sim_trace *t) {
+    proper_intern_free(&t->names);
+    PROPER_FREE(t->ev);
+    PROPER_FREE(t->tids);
+    proper_sim_free(&t->decl);
+    proper_sim_trace_init(t);
+}
+
+/* Per-thread state while reading. */
+typedef struct proper__sim_tstate {
+    int64_t last_t;
+    int started, exited, has_cpu, no_cpu;
+    int pending;          /* the open request's kind, or -1 */
+    size_t pa, pb;        /* its names */
+    int64_t parg;
+    size_t *open_cf;      /* begin names without their end */
+    size_t n_cf, cap_cf;
+    size_t *held;         /* locks held (a name per hold) */
+    size_t n_held, cap_held;
+} proper__sim_tstate;
+
+static int proper__sim_hold(proper__sim_tstate *s, size_t name) {
+    if (proper_reserve(&s->held, &s->cap_held, s->n_held + 1, sizeof(size_t))) return PROPER_ENOMEM;
+    s->held[s->n_held++] = name;
+    return PROPER_OK;
+}
+
+static int proper__sim_release(proper__sim_tstate *s, size_t name) {
+    size_t i;
+    for (i = s->n_held; i-- > 0;)
+        if (s->held[i] == name) {
+            s->held[i] = s->held[--s->n_held];
+            return 1;
+        }
+    return 0;
+}
+
+PROPER_API int proper_sim_trace_parse(proper_sim_trace *out, const char *text, size_t len, const char *name,
+                                      proper_error *err) {
+    proper__sim_parser P;
+    proper_sim_trace T;
+    proper__sim_tstate *st = NULL;
+    size_t *sorted = NULL, cap_sorted = 0, cap_st = 0, cap_fam = 0, i, n_st = 0;
+    char *family = NULL;
+    int rc = PROPER_OK;
+    memset(&P, 0, sizeof P);
+    proper_cursor_init(&P.c, text, len, name);
+    P.err = err;
+    proper_sim_init(&P.m);
+    proper_sim_trace_init(&T);
+    while (proper__sim_eol(&P) && P.c.p < P.c.end) proper_cursor_advance(&P.c);
+    if (!proper__sim_kw(&P, "proper-threads")) { rc = proper__sim_err(&P, PROPER_EPARSE, "expected the header 'proper-threads 1'"); goto done; }
+    {
+        proper_cursor at;
+        double v;
+        proper__sim_ws(&P);
+        at = P.c;
+        if ((rc = proper__sim_number(&P, &v))) goto done;
+        if (v != 1) { rc = proper_cursor_error(&at, err, PROPER_EUNSUPPORTED, "unsupported trace version (this reader knows 1)"); goto done; }
+        if ((rc = proper__sim_expect_eol(&P))) goto done;
+    }
+    while (P.c.p < P.c.end) {
+        proper_cursor at;
+        const char *w;
+        size_t wn, k, lo, hi, ti;
+        long long tid, tt;
+        proper_sim_tev e;
+        proper__sim_tstate *s;
+        int kind = -1;
+        proper_cursor_advance(&P.c);
+        if (proper__sim_eol(&P)) continue;
+        proper__sim_ws(&P);
+        at = P.c;
+        if (proper__sim_name_start(*P.c.p)) {
+            /* a declaration */
+            if (proper__sim_kw(&P, "cores") || proper__sim_kw(&P, "disks")) {
+                int is_cores = at.p[0] == 'c';
+                size_t v;
+                proper__sim_ws(&P);
+                at = P.c;
+                if ((rc = proper__sim_count(&P, &v, PROPER_SIM_MAX_THREADS, is_cores ? "cores" : "disks"))) goto done;
+                if (is_cores && v < 1) { rc = proper_cursor_error(&at, err, PROPER_ERANGE, "at least one core"); goto done; }
+                if (is_cores) { T.cores = v; T.has_cores = 1; }
+                else { T.disks = v; T.has_disks = 1; }
+                if ((rc = proper__sim_expect_eol(&P))) goto done;
+                continue;
+            }
+            wn = proper__sim_word(&P, &w);
+            if (!((wn == 5 && !memcmp(w, "queue", 5)) || (wn == 4 && !memcmp(w, "lock", 4)))) {
+                rc = proper__sim_err(&P, PROPER_EPARSE, "expected a declaration (cores, disks, queue, lock) or an event");
+                goto done;
+            }
+            {
+                const char *s2;
+                size_t n2;
+                proper__sim_skip(&P, wn);
+                n2 = proper__sim_word(&P, &s2);
+                if (wn == 4) {
+                    proper_cursor save = P.c;
+                    const char *s3;
+                    size_t n3;
+                    proper__sim_skip(&P, n2);
+                    n3 = proper__sim_word(&P, &s3);
+                    if (n3 == 7 && !memcmp(s3, "barrier", 7)) {
+                        proper__sim_skip(&P, n3);
+                        proper__sim_ws(&P);
+                        if (proper__sim_kw(&P, "pool")) { rc = proper__sim_err(&P, PROPER_EUNSUPPORTED, "a traced barrier declares its parties as a number"); goto done; }
+                    }
+                    P.c = save;
+                }
+                (void)s2;
+            }
+            P.c = at;
+            if ((rc = proper__sim_statement(&P))) goto done;
+            continue;
+        }
+        /* an event */
+        memset(&e, 0, sizeof e);
+        e.a = e.b = PROPER_SIM_NONE;
+        e.arg = e.cpu = -1;
+        e.line = P.c.line;
+        if ((rc = proper_parse_int(&P.c, &tid, err))) goto done;
+        proper__sim_ws(&P);
+        at = P.c;
+        if ((rc = proper_parse_int(&P.c, &tt, err))) goto done;
+        if (tt < 0) { rc = proper_cursor_error(&at, err, PROPER_ERANGE, "a negative time"); goto done; }
+        e.t = tt;
+        proper__sim_ws(&P);
+        at = P.c;
+        wn = proper__sim_word(&P, &w);
+        for (k = 0; k < PROPER_SIM_TEV_COUNT; k++)
+            if (strlen(proper__sim_tev_words[k]) == wn && memcmp(proper__sim_tev_words[k], w, wn) == 0) kind = (int)k;
+        if (kind < 0) { rc = proper__sim_err(&P, PROPER_EPARSE, "expected an event (start, get.req, get, lock.req, ...)"); goto done; }
+        proper__sim_skip(&P, wn);
+        e.kind = kind;
+        for (k = 0; k < (size_t)proper__sim_tev_nnames[kind]; k++) {
+            const char *nm;
+            size_t nn = proper__sim_word(&P, &nm), idx;
+            if (nn == 0) { rc = proper__sim_err(&P, PROPER_EPARSE, "%s needs a name", proper__sim_tev_words[kind]); goto done; }
+            if (proper_intern_add(&T.names, nm, nn, &idx, NULL)) { rc = proper__sim_err(&P, PROPER_ENOMEM, "out of memory"); goto done; }
+            if (k == 0) e.a = idx; else e.b = idx;
+            proper__sim_skip(&P, nn);
+        }
+        proper__sim_ws(&P);
+        if (proper__sim_tev_int[kind] && P.c.p < P.c.end && ((*P.c.p >= '0' && *P.c.p <= '9') || *P.c.p == '-')) {
+            long long v;
+            at = P.c;
+            if ((rc = proper_parse_int(&P.c, &v, err))) goto done;
+            if (v < 0) { rc = proper_cursor_error(&at, err, PROPER_ERANGE, "a negative %s", kind == PROPER_SIM_TEV_GET_REQ ? "timeout" : "byte count"); goto done; }
+            e.arg = v;
+        } else if (proper__sim_tev_int[kind] == 2) {
+            rc = proper__sim_err(&P, PROPER_EPARSE, "%s needs a number", proper__sim_tev_words[kind]);
+            goto done;
+        }
+        if (proper__sim_punct(&P, "@")) {
+            long long v;
+            proper__sim_ws(&P);
+            at = P.c;
+            if ((rc = proper_parse_int(&P.c, &v, err))) goto done;
+            if (v < 0) { rc = proper_cursor_error(&at, err, PROPER_ERANGE, "a negative CPU time"); goto done; }
+            e.cpu = v;
+        }
+        if ((rc = proper__sim_expect_eol(&P))) goto done;
+        /* the thread: binary search in the sorted ids */
+        lo = 0;
+        hi = T.n_threads;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (T.tids[sorted[mid]] < tid) lo = mid + 1;
+            else hi = mid;
+        }
+        if (lo < T.n_threads && T.tids[sorted[lo]] == tid) {
+            ti = sorted[lo];
+        } else {
+            size_t c1 = T.cap_threads;
+            if (T.n_threads >= PROPER_SIM_MAX_THREADS) { rc = proper_error_set(err, PROPER_ELIMIT, name, e.line, 1, "more than %d threads", PROPER_SIM_MAX_THREADS); goto done; }
+            if (proper_reserve(&T.tids, &T.cap_threads, T.n_threads + 1, sizeof *T.tids) ||
+                proper_reserve(&sorted, &cap_sorted, T.n_threads + 1, sizeof *sorted) ||
+                proper_reserve(&st, &cap_st, T.n_threads + 1, sizeof *st)) {
+                rc = proper__sim_err(&P, PROPER_ENOMEM, "out of memory");
+                goto done;
+            }
+            (void)c1;
+            ti = T.n_threads++;
+            T.tids[ti] = tid;
+            memmove(sorted + lo + 1, sorted + lo, (T.n_threads - 1 - lo) * sizeof *sorted);
+            sorted[lo] = ti;
+            memset(&st[ti], 0, sizeof st[ti]);
+            st[ti].pending = -1;
+            n_st = T.n_threads;
+        }
+        e.thread = ti;
+        s = &st[ti];
+#define PROPER__SIM_TERR(...)                                                        \
+    do {                                                                             \
+        rc = proper_error_set(err, PROPER_EINVAL, name, e.line, 1, __VA_ARGS__);     \
+        goto done;                                                                   \
+    } while (0)
+        if (!s->started && kind != PROPER_SIM_TEV_START) PROPER__SIM_TERR("thread %lld: the first event must be 'start POOL'", tid);
+        if (s->started && kind == PROPER_SIM_TEV_START) PROPER__SIM_TERR("thread %lld starts twice", tid);
+        if (s->exited) PROPER__SIM_TERR("thread %lld has an event after its exit", tid);
+        if (s->started && e.t < s->last_t)
+            PROPER__SIM_TERR("time goes backwards in thread %lld (%lld after %lld)", tid, (long long)e.t, (long long)s->last_t);
+        if (e.cpu >= 0) s->has_cpu = 1; else s->no_cpu = 1;
+        s->started = 1;
+        s->last_t = e.t;
+        /* requests and completions pair up */
+        if (s->pending >= 0) {
+            int want = proper__sim_tev_completion(s->pending);
+            int ok = (kind == want || (s->pending == PROPER_SIM_TEV_GET_REQ && kind == PROPER_SIM_TEV_GET_TIMEOUT)) &&
+                     e.a == s->pa;
+            if (!ok)
+                PROPER__SIM_TERR("thread %lld: expected '%s %s' after '%s'", tid, proper__sim_tev_words[want],
+                                 T.names.names[s->pa], proper__sim_tev_words[s->pending]);
+            if (kind == PROPER_SIM_TEV_GET_TIMEOUT && s->parg < 0)
+                PROPER__SIM_TERR("thread %lld: get.timeout without a timeout on its get.req", tid);
+        } else if (proper__sim_tev_is_completion(kind)) {
+            PROPER__SIM_TERR("thread %lld: '%s' without its request", tid, proper__sim_tev_words[kind]);
+        }
+        if (proper__sim_tev_completion(kind) >= 0) {
+            s->pending = kind;
+            s->pa = e.a;
+            s->pb = e.b;
+            s->parg = e.arg;
+        } else {
+            s->pending = -1;
+        }
+        /* the family of the object */
+        if (proper__sim_tev_family[kind]) {
+            char f = proper__sim_tev_family[kind], *have;
+            size_t j;
+            if (cap_fam < T.names.len) {
+                size_t old = cap_fam;
+                if (proper_reserve(&family, &cap_fam, T.names.len, 1)) { rc = proper__sim_err(&P, PROPER_ENOMEM, "out of memory"); goto done; }
+                memset(family + old, 0, cap_fam - old);
+            }
+            have = &family[e.a];
+            if (*have == 0) {
+                /* a declaration fixes it */
+                size_t qi = proper__sim_find(&P.m, 'q', T.names.names[e.a], strlen(T.names.names[e.a]));
+                size_t li = proper__sim_find(&P.m, 'l', T.names.names[e.a], strlen(T.names.names[e.a]));
+                static const char kinds[] = {'m', 'r', 's', 'c', 'b'};
+                if (qi != PROPER_SIM_NONE) *have = 'q';
+                else if (li != PROPER_SIM_NONE) *have = kinds[P.m.locks[li].kind];
+            }
+            if (f == 'u') {
+                if (*have != 'm' && *have != 'r') PROPER__SIM_TERR("thread %lld: unlock of %s, which is not a mutex or rwlock in use", tid, T.names.names[e.a]);
+            } else if (*have == 0) {
+                *have = f;
+            } else if (*have != f) {
+                PROPER__SIM_TERR("thread %lld: %s is used by '%s' but is a %s", tid, T.names.names[e.a], proper__sim_tev_words[kind],
+                                 *have == 'q' ? "queue" : *have == 'm' ? "mutex" : *have == 'r' ? "rwlock" : *have == 's' ? "semaphore"
+                                 : *have == 'b' ? "barrier" : "condition variable");
+            }
+            if (kind == PROPER_SIM_TEV_CWAIT_REQ) {
+                char *hm;
+                if (cap_fam < T.names.len) {
+                    size_t old = cap_fam;
+                    if (proper_reserve(&family, &cap_fam, T.names.len, 1)) { rc = proper__sim_err(&P, PROPER_ENOMEM, "out of memory"); goto done; }
+                    memset(family + old, 0, cap_fam - old);
+                }
+                hm = &family[e.b];
+                if (*hm != 'm') PROPER__SIM_TERR("thread %lld: cwait.req needs a mutex after its condition", tid);
+            }
+            (void)j;
+        }
+        /* ownership */
+        switch (kind) {
+        case PROPER_SIM_TEV_LOCK: case PROPER_SIM_TEV_RLOCK: case PROPER_SIM_TEV_WLOCK:
+            if (proper__sim_hold(s, e.a)) { rc = proper__sim_err(&P, PROPER_ENOMEM, "out of memory"); goto done; }
+            break;
+        case PROPER_SIM_TEV_UNLOCK:
+            if (!proper__sim_release(s, e.a)) PROPER__SIM_TERR("thread %lld: unlock of %s, which it does not hold", tid, T.names.names[e.a]);
+            break;
+        case PROPER_SIM_TEV_CWAIT_REQ:
+            if (!proper__sim_release(s, e.b)) PROPER__SIM_TERR("thread %lld: cwait.req without holding %s", tid, T.names.names[e.b]);
+            break;
+        case PROPER_SIM_TEV_CWAIT:
+            if (proper__sim_hold(s, s->pb)) { rc = proper__sim_err(&P, PROPER_ENOMEM, "out of memory"); goto done; }
+            e.b = s->pb;
+            break;
+        case PROPER_SIM_TEV_BEGIN:
+            for (i = 0; i < s->n_cf; i++)
+                if (s->open_cf[i] == e.a) PROPER__SIM_TERR("thread %lld: begin %s inside itself", tid, T.names.names[e.a]);
+            if (proper_reserve(&s->open_cf, &s->cap_cf, s->n_cf + 1, sizeof(size_t))) { rc = proper__sim_err(&P, PROPER_ENOMEM, "out of memory"); goto done; }
+            s->open_cf[s->n_cf++] = e.a;
+            break;
+        case PROPER_SIM_TEV_END:
+            if (s->n_cf == 0 || s->open_cf[s->n_cf - 1] != e.a) PROPER__SIM_TERR("thread %lld: end %s without its begin", tid, T.names.names[e.a]);
+            s->n_cf--;
+            break;
+        case PROPER_SIM_TEV_EXIT:
+            s->exited = 1;
+            break;
+        default: break;
+        }
+#undef PROPER__SIM_TERR
+        if (proper_reserve(&T.ev, &T.cap_ev, T.n_ev + 1, sizeof *T.ev)) { rc = proper__sim_err(&P, PROPER_ENOMEM, "out of memory"); goto done; }
+        T.ev[T.n_ev++] = e;
+    }
+    /* CPU times count only when a thread has them on every event */
+    for (i = 0; i < T.n_ev; i++)
+        if (st[T.ev[i].thread].no_cpu) T.ev[i].cpu = -1;
+    proper_sim_free(&T.decl);
+    T.decl = P.m;
+    proper_sim_init(&P.m);
+    proper_sim_trace_free(out);
+    *out = T;
+    proper_sim_trace_init(&T);
+done:
+    for (i = 0; st && i < n_st; i++) {
+        PROPER_FREE(st[i].open_cf);
+        PROPER_FREE(st[i].held);
+    }
+    PROPER_FREE(st);
+    PROPER_FREE(sorted);
+    PROPER_FREE(family);
+    for (i = 0; i < P.n_refs; i++) PROPER_FREE(P.refs[i].name);
+    PROPER_FREE(P.refs);
+    proper_sim_free(&P.m);
+    proper_sim_trace_free(&T);
+    return rc;
+}
+
+PROPER_API int proper_sim_trace_read(proper_sim_trace *out, const char *path, proper_error *err) {
+    char *text;
+    size_t len;
+    int rc = proper_read_file(path, &text, &len, err);
+    if (rc) return rc;
+    rc = proper_sim_trace_parse(out, text, len, path, err);
+    PROPER_FREE(text);
+    return rc;
+}
+
+/* ---- building a model from a trace ---------------------------------------------- */
+
+#ifndef PROPER_SIM_BUILD_MAX_NODES
+/* Most distinct PCG nodes one pool may have before merging (the merge works
+ * on a dense count matrix of this side). */
+#define PROPER_SIM_BUILD_MAX_NODES 2048
+#endif
+
+PROPER_API proper_sim_build_opts proper_sim_build_opts_default(void) {
+    proper_sim_build_opts o;
+    o.merge = 0.03;
+    o.io_hit = 5e-5;
+    o.points = 32;
+    o.cores = 0;
+    o.quantum = PROPER_SIM_DEFAULT_QUANTUM;
+    return o;
+}
+
+typedef struct proper__sim_succ {
+    size_t to;
+    double count;
+} proper__sim_succ;
+
+typedef struct proper__sim_bnode {
+    int op;              /* proper_sim_op */
+    int marker, nofetch;
+    size_t a, b;         /* trace names */
+    double *x;           /* samples, seconds */
+    size_t n, cap;
+    double total, bytes, hits, misses, timeout;
+    size_t nofetch_node;
+    proper__sim_succ *succ;
+    size_t n_succ, cap_succ;
+} proper__sim_bnode;
+
+typedef struct proper__sim_bpool {
+    size_t name;         /* trace name of the pool */
+    size_t threads;
+    proper_intern keys;
+    proper__sim_bnode *nodes;
+    size_t n_nodes, cap_nodes;
+    size_t model_index;
+    int workload;        /* a thread of it records arrivals */
+} proper__sim_bpool;
+
+static void proper__sim_bpool_free(proper__sim_bpool *p) {
+    size_t i;
+    for (i = 0; i < p->n_nodes; i++) {
+        PROPER_FREE(p->nodes[i].x);
+        PROPER_FREE(p->nodes[i].succ);
+    }
+    PROPER_FREE(p->nodes);
+    proper_intern_free(&p->keys);
+}
+
+/* The node of `key` in pool p (created with op if new), or NONE on ENOMEM. */
+static size_t proper__sim_bnode_get(proper__sim_bpool *p, const char *key, int op, size_t a, size_t b, int marker) {
+    size_t idx;
+    int added;
+    if (proper_intern_add(&p->keys, key, strlen(key), &idx, &added)) return PROPER_SIM_NONE;
+    if (added) {
+        proper__sim_bnode *n;
+        if (proper_reserve(&p->nodes, &p->cap_nodes, p->n_nodes + 1, sizeof *p->nodes)) return PROPER_SIM_NONE;
+        n = &p->nodes[p->n_nodes++];
+        memset(n, 0, sizeof *n);
+        n->op = op;
+        n->a = a;
+        n->b = b;
+        n->marker = marker;
+        n->timeout = -1;
+        n->nofetch_node = PROPER_SIM_NONE;
+    }
+    return idx;
+}
+
+static int proper__sim_bnode_edge(proper__sim_bpool *p, size_t from, size_t to) {
+    proper__sim_bnode *n = &p->nodes[from];
+    size_t i;
+    for (i = 0; i < n->n_succ; i++)
+        if (n->succ[i].to == to) {
+            n->succ[i].count += 1;
+            return PROPER_OK;
+        }
+    if (proper_reserve(&n->succ, &n->cap_succ, n->n_succ + 1, sizeof *n->succ)) return PROPER_ENOMEM;
+    n->succ[n->n_succ].to = to;
+    n->succ[n->n_succ++].count = 1;
+    return PROPER_OK;
+}
+
+static int proper__sim_bnode_sample(proper__sim_bnode *n, double v) {
+    if (proper_reserve(&n->x, &n->cap, n->n + 1, sizeof(double))) return PROPER_ENOMEM;
+    n->x[n->n++] = v;
+    return PROPER_OK;
+}
+
+/* An empirical distribution of the samples x[0..n) (sorted in place): the
+ * distinct values with their counts, or `points` equally likely quantiles. */
+static int proper__sim_empirical(proper_sim_dist *d, double *x, size_t n, size_t points) {
+    proper_sim_dist t;
+    size_t i, cap = 0, m = n <= points ? n : points;
+    proper_sim_dist_init(&t);
+    t.kind = PROPER_SIM_EMPIRICAL;
+    if (n == 0) return PROPER_EINVAL;
+    qsort(x, n, sizeof(double), proper__sim_dcmp);
+    for (i = 0; i < m; i++) {
+        double v = n <= points ? x[i] : x[(size_t)(((double)i + 0.5) * (double)n / (double)points)];
+        if (t.n && t.values[t.n - 1] == v) {
+            t.weights[t.n - 1] += 1;
+            continue;
+        }
+        if (t.n == cap) {
+            size_t c2 = cap;
+            if (proper_reserve(&t.values, &c2, t.n + 1, sizeof(double)) ||
+                proper_reserve(&t.weights, &cap, t.n + 1, sizeof(double))) {
+                proper_sim_dist_free(&t);
+                return PROPER_ENOMEM;
+            }
+            if (c2 < cap) cap = c2;
+        }
+        t.values[t.n] = v;
+        t.weights[t.n++] = 1;
+    }
+    proper_sim_dist_free(d);
+    *d = t;
+    return PROPER_OK;
+}
+
+/* A model-file name from a site key: spaces become '.', " > " ".to.". */
+static char *proper__sim_node_name(const char *key, const proper_sim_pool *p, size_t n_done) {
+    proper_strbuf b;
+    size_t i, k;
+    char *s;
+    proper_strbuf_init(&b);
+    if (!proper__sim_name_start(key[0])) proper_strbuf_puts(&b, "n_");
+    for (i = 0; key[i]; i++) {
+        char ch = key[i];
+        if (ch == ' ' && key[i + 1] == '>' && key[i + 2] == ' ') { proper_strbuf_puts(&b, ".to."); i += 2; continue; }
+        if (!(proper__sim_name_start(ch) || (ch >= '0' && ch <= '9') || ch == '.')) ch = ch == ' ' ? '.' : '_';
+        proper_strbuf_append(&b, &ch, 1);
+    }
+    for (k = 1;; k++) {
+        int clash = 0;
+        char *cand;
+        if (k == 1) cand = proper_strdup(b.data ? b.data : "n");
+        else {
+            proper_strbuf c;
+            proper_strbuf_init(&c);
+            proper_strbuf_printf(&c, "%s_%lu", b.data ? b.data : "n", (unsigned long)k);
+            cand = proper_strbuf_take(&c);
+        }
+        if (!cand) { proper_strbuf_free(&b); return NULL; }
+        for (i = 0; i < n_done; i++)
+            if (strcmp(p->nodes[i].name, cand) == 0) clash = 1;
+        if (!clash) { s = cand; break; }
+        PROPER_FREE(cand);
+    }
+    proper_strbuf_free(&b);
+    return s;
+}
+
+typedef struct proper__sim_builder {
+    const proper_sim_trace *tr;
+    proper_sim_build_opts o;
+    proper__sim_bpool *pools;
+    size_t n_pools, cap_pools;
+    double **arrivals;   /* per trace name: arrival times (seconds) */
+    size_t *n_arr, *cap_arr;
+    proper_error *err;
+} proper__sim_builder;
+
+static int proper__sim_build_thread(proper__sim_builder *B, const size_t *evs, size_t n, size_t *running) {
+    const proper_sim_trace *tr = B->tr;
+    const proper_sim_tev *e0 = &tr->ev[evs[0]];
+    proper__sim_bpool *p = NULL;
+    size_t i, prev, pi;
+    double last_t, last_cpu, req_t = 0;
+    int64_t req_arg = -1;
+    proper_strbuf site, key;
+    int rc = PROPER_OK;
+    /* the pool */
+    for (pi = 0; pi < B->n_pools; pi++)
+        if (B->pools[pi].name == e0->a) break;
+    if (pi == B->n_pools) {
+        if (proper_reserve(&B->pools, &B->cap_pools, B->n_pools + 1, sizeof *B->pools)) return PROPER_ENOMEM;
+        memset(&B->pools[pi], 0, sizeof B->pools[pi]);
+        proper_intern_init(&B->pools[pi].keys);
+        B->pools[pi].name = e0->a;
+        B->n_pools++;
+    }
+    p = &B->pools[pi];
+    p->threads++;
+    proper_strbuf_init(&site);
+    proper_strbuf_init(&key);
+    prev = proper__sim_bnode_get(p, "start", PROPER_SIM_OP_NOP, PROPER_SIM_NONE, PROPER_SIM_NONE, 1);
+    if (prev == PROPER_SIM_NONE) { rc = PROPER_ENOMEM; goto done; }
+    proper_strbuf_puts(&site, "start");
+    last_t = (double)e0->t;
+    last_cpu = (double)e0->cpu;
+    if (n == 0 || tr->ev[evs[n - 1]].kind != PROPER_SIM_TEV_EXIT) (*running)++;
+    for (i = 1; i < n; i++) {
+        const proper_sim_tev *e = &tr->ev[evs[i]];
+        const char *an = e->a != PROPER_SIM_NONE ? tr->names.names[e->a] : "";
+        const char *word = proper__sim_tev_words[e->kind];
+        int op = -1, marker = 0, seg = 1, node = 1;
+        size_t idx;
+        /* the site this event reaches: its word without ".req", and its names */
+        proper_strbuf_free(&key);
+        proper_strbuf_init(&key);
+        switch (e->kind) {
+        case PROPER_SIM_TEV_ARRIVE: {
+            size_t *na = &B->n_arr[e->a], *ca = &B->cap_arr[e->a];
+            if (proper_reserve(&B->arrivals[e->a], ca, *na + 1, sizeof(double))) { rc = PROPER_ENOMEM; goto done; }
+            B->arrivals[e->a][(*na)++] = (double)e->t * 1e-9;
+            p->workload = 1;
+            last_t = (double)e->t;
+            last_cpu = (double)e->cpu;
+            continue;
+        }
+        case PROPER_SIM_TEV_EXIT: proper_strbuf_puts(&key, "exit"); node = 0; break;
+        case PROPER_SIM_TEV_BEGIN: case PROPER_SIM_TEV_END:
+            proper_strbuf_printf(&key, "%s %s", word, an);
+            op = PROPER_SIM_OP_NOP;
+            marker = 1;
+            break;
+        case PROPER_SIM_TEV_DONE: proper_strbuf_puts(&key, "done"); op = PROPER_SIM_OP_DONE; break;
+        case PROPER_SIM_TEV_GET_REQ: case PROPER_SIM_TEV_LOCK_REQ: case PROPER_SIM_TEV_RLOCK_REQ:
+        case PROPER_SIM_TEV_WLOCK_REQ: case PROPER_SIM_TEV_WAIT_REQ: case PROPER_SIM_TEV_AWAIT_REQ:
+        case PROPER_SIM_TEV_IO_REQ:
+            proper_strbuf_printf(&key, "%s %s", proper__sim_tev_words[proper__sim_tev_completion(e->kind)], an);
+            node = 0;
+            req_t = (double)e->t;
+            req_arg = e->arg;
+            break;
+        case PROPER_SIM_TEV_CWAIT_REQ:
+            proper_strbuf_printf(&key, "cwait %s %s", an, tr->names.names[e->b]);
+            node = 0;
+            break;
+        case PROPER_SIM_TEV_GET: case PROPER_SIM_TEV_GET_TIMEOUT:
+            proper_strbuf_printf(&key, "get %s", an);
+            op = PROPER_SIM_OP_GET;
+            seg = 0;
+            break;
+        case PROPER_SIM_TEV_LOCK: op = PROPER_SIM_OP_LOCK; seg = 0; break;
+        case PROPER_SIM_TEV_RLOCK: op = PROPER_SIM_OP_RLOCK; seg = 0; break;
+        case PROPER_SIM_TEV_WLOCK: op = PROPER_SIM_OP_WLOCK; seg = 0; break;
+        case PROPER_SIM_TEV_WAIT: op = PROPER_SIM_OP_WAIT; seg = 0; break;
+        case PROPER_SIM_TEV_AWAIT: op = PROPER_SIM_OP_AWAIT; seg = 0; break;
+        case PROPER_SIM_TEV_IO: op = PROPER_SIM_OP_IO; seg = 0; break;
+        case PROPER_SIM_TEV_CWAIT:
+            proper_strbuf_printf(&key, "cwait %s %s", an, tr->names.names[e->b]);
+            op = PROPER_SIM_OP_CWAIT;
+            seg = 0;
+            break;
+        case PROPER_SIM_TEV_PUT: op = PROPER_SIM_OP_PUT; break;
+        case PROPER_SIM_TEV_UNLOCK: op = PROPER_SIM_OP_UNLOCK; break;
+        case PROPER_SIM_TEV_POST: op = PROPER_SIM_OP_POST; break;
+        case PROPER_SIM_TEV_SIGNAL: op = PROPER_SIM_OP_SIGNAL; break;
+        case PROPER_SIM_TEV_BROADCAST: op = PROPER_SIM_OP_BROADCAST; break;
+        default: break;
+        }
+        if (key.len == 0) proper_strbuf_printf(&key, "%s %s", word, an);
+        if (seg) {
+            /* the computation since the last site: a c_cpu node */
+            double v = (e->cpu >= 0 && last_cpu >= 0 ? (double)e->cpu - last_cpu : (double)e->t - last_t) * 1e-9;
+            proper_strbuf cb;
+            const char *ls = site.data ? site.data : "";
+            proper_strbuf_init(&cb);
+            if (strncmp(ls, "begin ", 6) == 0 && strncmp(key.data, "end ", 4) == 0 && strcmp(ls + 6, key.data + 4) == 0)
+                proper_strbuf_printf(&cb, "cpu %s", ls + 6);
+            else
+                proper_strbuf_printf(&cb, "cpu %s > %s", ls, key.data);
+            idx = proper__sim_bnode_get(p, cb.data, PROPER_SIM_OP_CPU, PROPER_SIM_NONE, PROPER_SIM_NONE, 0);
+            proper_strbuf_free(&cb);
+            if (idx == PROPER_SIM_NONE || proper__sim_bnode_edge(p, prev, idx) ||
+                proper__sim_bnode_sample(&p->nodes[idx], v < 0 ? 0 : v)) { rc = PROPER_ENOMEM; goto done; }
+            p->nodes[idx].total += v < 0 ? 0 : v;
+            prev = idx;
+        }
+        if (e->kind == PROPER_SIM_TEV_EXIT) break;
+        if (node) {
+            idx = proper__sim_bnode_get(p, key.data, op, e->a, e->b, marker);
+            if (idx == PROPER_SIM_NONE || proper__sim_bnode_edge(p, prev, idx)) { rc = PROPER_ENOMEM; goto done; }
+            prev = idx;
+            if (e->kind == PROPER_SIM_TEV_IO) {
+                proper__sim_bnode *nd = &p->nodes[idx];
+                double d = ((double)e->t - req_t) * 1e-9;
+                nd->bytes += (double)(e->arg > 0 ? e->arg : 0);
+                if (d < B->o.io_hit) nd->hits += 1;
+                else {
+                    nd->misses += 1;
+                    if (proper__sim_bnode_sample(nd, d)) { rc = PROPER_ENOMEM; goto done; }
+                }
+            }
+            if ((e->kind == PROPER_SIM_TEV_GET || e->kind == PROPER_SIM_TEV_GET_TIMEOUT) && req_arg >= 0) {
+                double to = (double)req_arg * 1e-9;
+                if (to > p->nodes[idx].timeout) p->nodes[idx].timeout = to;
+            }
+            if (e->kind == PROPER_SIM_TEV_GET_TIMEOUT) {
+                size_t get = idx;
+                proper_strbuf_free(&key);
+                proper_strbuf_init(&key);
+                proper_strbuf_printf(&key, "nofetch get %s", an);
+                idx = proper__sim_bnode_get(p, key.data, PROPER_SIM_OP_NOP, PROPER_SIM_NONE, PROPER_SIM_NONE, 0);
+                if (idx == PROPER_SIM_NONE || proper__sim_bnode_edge(p, prev, idx)) { rc = PROPER_ENOMEM; goto done; }
+                p->nodes[idx].nofetch = 1;
+                p->nodes[get].nofetch_node = idx;
+                prev = idx;
+            }
+        }
+        if (node || seg == 0) {
+            proper_strbuf_free(&site);
+            proper_strbuf_init(&site);
+            proper_strbuf_puts(&site, key.data);
+            last_t = (double)e->t;
+            last_cpu = (double)e->cpu;
+        }
+    }
+done:
+    proper_strbuf_free(&site);
+    proper_strbuf_free(&key);
+    return rc;
+}
+
+/* The model index of lock/queue name `nm` of family f, added when new. */
+static int proper__sim_build_obj(proper_sim_model *m, const proper_sim_trace *tr, size_t nm, char f, size_t pool,
+                                 size_t *out, proper_error *err) {
+    const char *s = tr->names.names[nm];
+    size_t i = proper__sim_find(m, f == 'q' ? 'q' : 'l', s, strlen(s));
+    if (i == PROPER_SIM_NONE) {
+        if (f == 'q') {
+            size_t cap = m->n_queues;
+            if (proper_reserve(&m->queues, &cap, m->n_queues + 1, sizeof *m->queues)) return PROPER_ENOMEM;
+            memset(&m->queues[m->n_queues], 0, sizeof *m->queues);
+            if (!(m->queues[m->n_queues].name = proper_strdup(s))) return PROPER_ENOMEM;
+            i = m->n_queues++;
+        } else {
+            proper_sim_lock *l;
+            size_t cap = m->n_locks;
+            if (f == 's') return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "semaphore %s: declare its permits in the trace ('lock %s semaphore N')", s, s);
+            if (proper_reserve(&m->locks, &cap, m->n_locks + 1, sizeof *m->locks)) return PROPER_ENOMEM;
+            l = &m->locks[m->n_locks];
+            memset(l, 0, sizeof *l);
+            l->pool = PROPER_SIM_NONE;
+            l->kind = f == 'm' ? PROPER_SIM_MUTEX : f == 'r' ? PROPER_SIM_RWLOCK : f == 'c' ? PROPER_SIM_COND : PROPER_SIM_BARRIER;
+            if (f == 'b') l->pool = pool;
+            if (!(l->name = proper_strdup(s))) return PROPER_ENOMEM;
+            i = m->n_locks++;
+        }
+    }
+    *out = i;
+    return PROPER_OK;
+}
+
+PROPER_API int proper_sim_build(proper_sim_model *out, const proper_sim_trace *tr, const proper_sim_build_opts *opts,
+                                proper_sim_build_stats *stats, proper_error *err) {
+    proper__sim_builder B;
+    proper_sim_model m;
+    proper_sim_build_stats S;
+    size_t *order = NULL, *start = NULL, i, j, k, pi;
+    double *C = NULL, cpu_all = 0, cpu_kept = 0;
+    unsigned char *gone = NULL;
+    size_t *newidx = NULL;
+    int rc = PROPER_OK;
+    memset(&B, 0, sizeof B);
+    memset(&S, 0, sizeof S);
+    B.tr = tr;
+    B.o = opts ? *opts : proper_sim_build_opts_default();
+    B.err = err;
+    proper_sim_init(&m);
+    if (!(B.o.merge >= 0 && B.o.merge < 1) || !(B.o.io_hit >= 0) || B.o.points < 1 || !(B.o.quantum >= 0))
+        return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "build options: merge in [0, 1), io_hit >= 0, points >= 1, quantum >= 0");
+    if (tr->n_threads == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "the trace has no thread events");
+    if ((rc = proper_sim_copy(&m, &tr->decl, err))) return rc;
+    m.cores = B.o.cores ? B.o.cores : tr->has_cores ? tr->cores : 1;
+    m.disks = tr->has_disks ? tr->disks : 1;
+    m.quantum = B.o.quantum;
+    /* events grouped by thread, in order */
+    order = (size_t *)proper_calloc(tr->n_ev ? tr->n_ev : 1, sizeof(size_t));
+    start = (size_t *)proper_calloc(tr->n_threads + 1, sizeof(size_t));
+    B.arrivals = (double **)proper_calloc(tr->names.len + 1, sizeof(double *));
+    B.n_arr = (size_t *)proper_calloc(tr->names.len + 1, sizeof(size_t));
+    B.cap_arr = (size_t *)proper_calloc(tr->names.len + 1, sizeof(size_t));
+    if (!order || !start || !B.arrivals || !B.n_arr || !B.cap_arr) { rc = PROPER_ENOMEM; goto done; }
+    for (i = 0; i < tr->n_ev; i++) start[tr->ev[i].thread + 1]++;
+    for (i = 0; i < tr->n_threads; i++) start[i + 1] += start[i];
+    {
+        size_t *fill = (size_t *)proper_calloc(tr->n_threads + 1, sizeof(size_t));
+        if (!fill) { rc = PROPER_ENOMEM; goto done; }
+        for (i = 0; i < tr->n_ev; i++) order[start[tr->ev[i].thread] + fill[tr->ev[i].thread]++] = i;
+        PROPER_FREE(fill);
+    }
+    for (i = 0; i < tr->n_threads; i++)
+        if (start[i + 1] > start[i] && (rc = proper__sim_build_thread(&B, order + start[i], start[i + 1] - start[i], &S.threads_running)))
+            goto done;
+    /* per pool: merge, then emit */
+    for (pi = 0; pi < B.n_pools; pi++) {
+        proper__sim_bpool *bp = &B.pools[pi];
+        size_t N = bp->n_nodes, kept = 0;
+        double pool_cpu = 0, pool_bytes = 0;
+        proper_sim_pool *mp;
+        S.nodes_before += N;
+        if (N > PROPER_SIM_BUILD_MAX_NODES) {
+            rc = proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0, "pool %s has %lu distinct code fragments (more than %d)",
+                                  tr->names.names[bp->name], (unsigned long)N, PROPER_SIM_BUILD_MAX_NODES);
+            goto done;
+        }
+        PROPER_FREE(C);
+        PROPER_FREE(gone);
+        PROPER_FREE(newidx);
+        C = (double *)proper_calloc(N * N, sizeof(double));
+        gone = (unsigned char *)proper_calloc(N, 1);
+        newidx = (size_t *)proper_calloc(N, sizeof(size_t));
+        if (!C || !gone || !newidx) { rc = PROPER_ENOMEM; goto done; }
+        for (i = 0; i < N; i++) {
+            const proper__sim_bnode *nd = &bp->nodes[i];
+            for (k = 0; k < nd->n_succ; k++)
+                if (!(nd->nofetch_node == nd->succ[k].to)) C[i * N + nd->succ[k].to] += nd->succ[k].count;
+            if (nd->op == PROPER_SIM_OP_CPU) pool_cpu += nd->total;
+            if (nd->op == PROPER_SIM_OP_IO) pool_bytes += nd->bytes;
+        }
+        cpu_all += pool_cpu;
+        /* merge the insignificant CFs and the markers (not the start) */
+        for (i = 1; i < N; i++) {
+            const proper__sim_bnode *nd = &bp->nodes[i];
+            double outc = 0;
+            size_t p2, s2;
+            int drop = nd->marker || (nd->op == PROPER_SIM_OP_CPU && nd->total < B.o.merge * pool_cpu) ||
+                       (nd->op == PROPER_SIM_OP_IO && pool_bytes > 0 && nd->bytes < B.o.merge * pool_bytes);
+            if (!drop) continue;
+            gone[i] = 1;
+            for (s2 = 0; s2 < N; s2++)
+                if (s2 != i) outc += C[i * N + s2];
+            for (p2 = 0; p2 < N; p2++) {
+                double in = C[p2 * N + i];
+                if (p2 == i || in <= 0) continue;
+                if (outc > 0)
+                    for (s2 = 0; s2 < N; s2++)
+                        if (s2 != i) C[p2 * N + s2] += in * C[i * N + s2] / outc;
+                C[p2 * N + i] = 0;
+            }
+            for (s2 = 0; s2 < N; s2++) C[i * N + s2] = C[s2 * N + i] = 0;
+        }
+        for (i = 0; i < N; i++) {
+            if (gone[i]) continue;
+            newidx[i] = kept++;
+            if (bp->nodes[i].op == PROPER_SIM_OP_CPU) cpu_kept += bp->nodes[i].total;
+        }
+        S.nodes_after += kept;
+        /* a pool that only started threads (e.g. an acceptor that only
+         * records arrivals) has nothing to simulate */
+        if (kept <= 1 || bp->workload) { bp->model_index = PROPER_SIM_NONE; S.nodes_after -= kept; continue; }
+        {
+            size_t cap = m.n_pools;
+            if (proper_reserve(&m.pools, &cap, m.n_pools + 1, sizeof *m.pools)) { rc = PROPER_ENOMEM; goto done; }
+        }
+        bp->model_index = m.n_pools;
+        mp = &m.pools[m.n_pools];
+        memset(mp, 0, sizeof *mp);
+        m.n_pools++;
+        if (!(mp->name = proper__sim_node_name(tr->names.names[bp->name], mp, 0))) { rc = PROPER_ENOMEM; goto done; }
+        for (j = 0; j < m.n_pools - 1; j++)
+            if (strcmp(m.pools[j].name, mp->name) == 0) { rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "two pools named %s", mp->name); goto done; }
+        mp->threads = bp->threads;
+        mp->nodes = (proper_sim_node *)proper_calloc(kept, sizeof *mp->nodes);
+        if (!mp->nodes) { rc = PROPER_ENOMEM; goto done; }
+        for (i = 0; i < N; i++) {
+            proper__sim_bnode *nd = &bp->nodes[i];
+            proper_sim_node *mn;
+            double tot = 0;
+            size_t ns = 0;
+            if (gone[i]) continue;
+            mn = &mp->nodes[mp->n_nodes];
+            memset(mn, 0, sizeof *mn);
+            proper_sim_dist_init(&mn->dist);
+            proper_sim_dist_init(&mn->count);
+            mn->timeout = INFINITY;
+            mn->obj = mn->obj2 = mn->on_timeout = PROPER_SIM_NONE;
+            mp->n_nodes++;
+            if (!(mn->name = proper__sim_node_name(bp->keys.names[i], mp, mp->n_nodes - 1))) { rc = PROPER_ENOMEM; goto done; }
+            mn->op = (proper_sim_op)nd->op;
+            if (nd->op == PROPER_SIM_OP_CPU && (rc = proper__sim_empirical(&mn->dist, nd->x, nd->n, B.o.points))) goto done;
+            if (nd->op == PROPER_SIM_OP_IO) {
+                mn->has_count = 1;
+                if (nd->n && (rc = proper__sim_empirical(&mn->dist, nd->x, nd->n, B.o.points))) goto done;
+                if (nd->hits > 0 && nd->misses > 0) {
+                    double v[2] = {0, 1}, w[2];
+                    w[0] = nd->hits;
+                    w[1] = nd->misses;
+                    mn->count.kind = PROPER_SIM_EMPIRICAL;
+                    mn->count.values = (double *)proper_calloc(2, sizeof(double));
+                    mn->count.weights = (double *)proper_calloc(2, sizeof(double));
+                    if (!mn->count.values || !mn->count.weights) { rc = PROPER_ENOMEM; goto done; }
+                    memcpy(mn->count.values, v, sizeof v);
+                    memcpy(mn->count.weights, w, sizeof w);
+                    mn->count.n = 2;
+                } else {
+                    mn->count.a = nd->misses > 0 ? 1 : 0;
+                }
+            }
+            if (nd->op == PROPER_SIM_OP_GET || nd->op == PROPER_SIM_OP_PUT) {
+                if ((rc = proper__sim_build_obj(&m, tr, nd->a, 'q', bp->model_index, &mn->obj, err))) goto done;
+            } else if (nd->op >= PROPER_SIM_OP_LOCK) {
+                char f = nd->op == PROPER_SIM_OP_LOCK ? 'm' : nd->op == PROPER_SIM_OP_RLOCK || nd->op == PROPER_SIM_OP_WLOCK ? 'r'
+                       : nd->op == PROPER_SIM_OP_WAIT || nd->op == PROPER_SIM_OP_POST ? 's' : nd->op == PROPER_SIM_OP_AWAIT ? 'b'
+                       : nd->op == PROPER_SIM_OP_UNLOCK ? 'm' : 'c';
+                if (nd->op == PROPER_SIM_OP_UNLOCK) {
+                    /* a mutex unless some thread read- or write-locks it */
+                    size_t q, r2;
+                    for (q = 0; q < B.n_pools; q++)
+                        for (r2 = 0; r2 < B.pools[q].n_nodes; r2++)
+                            if (B.pools[q].nodes[r2].a == nd->a && (B.pools[q].nodes[r2].op == PROPER_SIM_OP_RLOCK ||
+                                                                    B.pools[q].nodes[r2].op == PROPER_SIM_OP_WLOCK))
+                                f = 'r';
+                }
+                if ((rc = proper__sim_build_obj(&m, tr, nd->a, f, bp->model_index, &mn->obj, err))) goto done;
+                if (nd->op == PROPER_SIM_OP_CWAIT && (rc = proper__sim_build_obj(&m, tr, nd->b, 'm', bp->model_index, &mn->obj2, err)))
+                    goto done;
+            }
+            for (k = 0; k < N; k++) tot += C[i * N + k];
+            for (k = 0; k < N; k++) ns += C[i * N + k] > 0;
+            if (ns) {
+                mn->next = (size_t *)proper_calloc(ns, sizeof(size_t));
+                mn->prob = (double *)proper_calloc(ns, sizeof(double));
+                if (!mn->next || !mn->prob) { rc = PROPER_ENOMEM; goto done; }
+                for (k = 0; k < N; k++)
+                    if (C[i * N + k] > 0) {
+                        mn->next[mn->n_next] = newidx[k];
+                        mn->prob[mn->n_next++] = C[i * N + k] / tot;
+                    }
+            }
+            if (nd->nofetch_node != PROPER_SIM_NONE && !gone[nd->nofetch_node] && nd->timeout >= 0) {
+                mn->timeout = nd->timeout;
+                mn->on_timeout = newidx[nd->nofetch_node];
+            }
+        }
+    }
+    /* barriers created here count the threads of their pool */
+    for (i = 0; i < m.n_locks; i++)
+        if (m.locks[i].kind == PROPER_SIM_BARRIER && m.locks[i].pool == PROPER_SIM_NONE && m.locks[i].count == 0)
+            m.locks[i].count = 1;
+    /* the open workload: arrivals per queue */
+    for (i = 0; i < tr->names.len; i++) {
+        proper_sim_source *src;
+        size_t q, cap = m.n_sources;
+        char *nm;
+        proper_strbuf b;
+        if (B.n_arr[i] < 2) continue;
+        qsort(B.arrivals[i], B.n_arr[i], sizeof(double), proper__sim_dcmp);
+        for (k = 0; k + 1 < B.n_arr[i]; k++) B.arrivals[i][k] = B.arrivals[i][k + 1] - B.arrivals[i][k];
+        if ((rc = proper__sim_build_obj(&m, tr, i, 'q', PROPER_SIM_NONE, &q, err))) goto done;
+        if (proper_reserve(&m.sources, &cap, m.n_sources + 1, sizeof *m.sources)) { rc = PROPER_ENOMEM; goto done; }
+        src = &m.sources[m.n_sources];
+        memset(src, 0, sizeof *src);
+        proper_sim_dist_init(&src->dist);
+        m.n_sources++;
+        proper_strbuf_init(&b);
+        proper_strbuf_printf(&b, "arrivals.%s", tr->names.names[i]);
+        nm = proper_strbuf_take(&b);
+        if (!nm) { rc = PROPER_ENOMEM; goto done; }
+        src->name = nm;
+        src->queue = q;
+        if ((rc = proper__sim_empirical(&src->dist, B.arrivals[i], B.n_arr[i] - 1, B.o.points))) goto done;
+        if (!(proper_sim_dist_mean(&src->dist) > 0)) {
+            rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "queue %s: all arrivals at the same instant", tr->names.names[i]);
+            goto done;
+        }
+    }
+    if (m.n_pools == 0) { rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no thread of the trace does anything to simulate"); goto done; }
+    if ((rc = proper_sim_validate(&m, err))) goto done;
+    S.cpu_kept = cpu_all > 0 ? cpu_kept / cpu_all : 1;
+    if (stats) *stats = S;
+    proper_sim_free(out);
+    *out = m;
+    proper_sim_init(&m);
+done:
+    if (rc == PROPER_ENOMEM) proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    for (i = 0; i < B.n_pools; i++) proper__sim_bpool_free(&B.pools[i]);
+    PROPER_FREE(B.pools);
+    if (B.arrivals)
+        for (i = 0; i < tr->names.len; i++) PROPER_FREE(B.arrivals[i]);
+    PROPER_FREE(B.arrivals);
+    PROPER_FREE(B.n_arr);
+    PROPER_FREE(B.cap_arr);
+    PROPER_FREE(order);
+    PROPER_FREE(start);
+    PROPER_FREE(C);
+    PROPER_FREE(gone);
+    PROPER_FREE(newidx);
+    proper_sim_free(&m);
+    return rc;
+}
+
+/* ---- the recorder (POSIX) ---- */
+#ifndef PROPER_SIM_NO_RECORDER
+#include <pthread.h>
+#include <time.h>
+
+struct proper_sim_writer {
+    FILE *out;
+    pthread_mutex_t lock; /* guards everything below and writes to `out` */
+    proper_intern names;
+    long long next_tid;
+    int cpu_clock;
+    int status;
+};
+
+static int64_t proper__sim_clock(clockid_t id) {
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + (int64_t)ts.tv_nsec;
+}
+
+PROPER_API int proper_sim_writer_open(proper_sim_writer **w, FILE *out, int cpu_clock, proper_error *err) {
+    proper_sim_writer *nw = (proper_sim_writer *)proper_calloc(1, sizeof *nw);
+    *w = NULL;
+    if (!nw) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    if (pthread_mutex_init(&nw->lock, NULL) != 0) {
+        PROPER_FREE(nw);
+        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "cannot create the writer's mutex");
+    }
+    nw->out = out;
+    nw->cpu_clock = cpu_clock;
+    proper_intern_init(&nw->names);
+    if (fputs("proper-threads 1\n", out) < 0) nw->status = PROPER_EIO;
+    *w = nw;
+    return PROPER_OK;
+}
+
+PROPER_API int proper_sim_writer_name(proper_sim_writer *w, const char *name, proper_error *err) {
+    size_t idx;
+    int rc;
+    if (!proper__sim_valid_name(name)) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "'%s' is not a valid name", name);
+    pthread_mutex_lock(&w->lock);
+    rc = proper_intern_add(&w->names, name, strlen(name), &idx, NULL);
+    pthread_mutex_unlock(&w->lock);
+    if (rc) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    if (idx > 0x7fffffff) return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0, "too many names");
+    return (int)idx;
+}
+
+PROPER_API int proper_sim_writer_declare(proper_sim_writer *w, const char *decl, proper_error *err) {
+    int bad;
+    if (strchr(decl, '\n')) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "a declaration is one line");
+    pthread_mutex_lock(&w->lock);
+    bad = fprintf(w->out, "%s\n", decl) < 0;
+    if (bad && !w->status) w->status = PROPER_EIO;
+    pthread_mutex_unlock(&w->lock);
+    return bad ? proper_error_set(err, PROPER_EIO, NULL, 0, 0, "write error") : PROPER_OK;
+}
+
+PROPER_API int proper_sim_writer_close(proper_sim_writer *w, proper_error *err) {
+    int st;
+    if (!w) return PROPER_OK;
+    st = w->status;
+    if (fflush(w->out) != 0) st = PROPER_EIO;
+    proper_intern_free(&w->names);
+    pthread_mutex_destroy(&w->lock);
+    PROPER_FREE(w);
+    return st ? proper_error_set(err, st, NULL, 0, 0, "error writing the thread trace") : PROPER_OK;
+}
+
+static void proper__sim_flush(proper_sim_recorder *r) {
+    proper_sim_writer *w = r->w;
+    size_t i;
+    pthread_mutex_lock(&w->lock);
+    for (i = 0; i < r->len; i++) {
+        const proper_sim_slot *s = &r->slots[i];
+        int bad = fprintf(w->out, "%lld %lld %s", r->tid, (long long)s->t, proper__sim_tev_words[s->kind]) < 0;
+        if (s->a >= 0 && (size_t)s->a < w->names.len) bad |= fprintf(w->out, " %s", w->names.names[s->a]) < 0;
+        if (s->b >= 0 && (size_t)s->b < w->names.len) bad |= fprintf(w->out, " %s", w->names.names[s->b]) < 0;
+        if (s->arg >= 0) bad |= fprintf(w->out, " %lld", (long long)s->arg) < 0;
+        if (s->cpu >= 0) bad |= fprintf(w->out, " @%lld", (long long)s->cpu) < 0;
+        bad |= fputc('\n', w->out) == EOF;
+        if (bad && !r->status) r->status = PROPER_EIO;
+    }
+    pthread_mutex_unlock(&w->lock);
+    r->len = 0;
+}
+
+PROPER_API int proper_sim_recorder_init(proper_sim_recorder *r, proper_sim_writer *w, int pool, proper_error *err) {
+    memset(r, 0, sizeof *r);
+    if (pool < 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "a pool name id is needed");
+    r->slots = (proper_sim_slot *)proper_calloc(PROPER_SIM_RECORDER_BUFFER, sizeof *r->slots);
+    if (!r->slots) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    r->w = w;
+    r->cap = PROPER_SIM_RECORDER_BUFFER;
+    r->cpu_clock = w->cpu_clock;
+    pthread_mutex_lock(&w->lock);
+    r->tid = w->next_tid++;
+    pthread_mutex_unlock(&w->lock);
+    return proper_sim_record(r, PROPER_SIM_TEV_START, pool, -1, -1);
+}
+
+PROPER_API int proper_sim_record(proper_sim_recorder *r, int kind, int a, int b, int64_t arg) {
+    proper_sim_slot *s;
+    if (r->status) return r->status;
+    if ((unsigned)kind >= PROPER_SIM_TEV_COUNT) return r->status = PROPER_EINVAL;
+    if (r->len == r->cap) proper__sim_flush(r);
+    s = &r->slots[r->len++];
+    s->t = proper__sim_clock(CLOCK_MONOTONIC);
+    s->cpu = r->cpu_clock ? proper__sim_clock(CLOCK_THREAD_CPUTIME_ID) : -1;
+    s->kind = kind;
+    s->a = a;
+    s->b = b;
+    s->arg = arg;
+    return PROPER_OK;
+}
+
+PROPER_API int proper_sim_recorder_free(proper_sim_recorder *r, proper_error *err) {
+    int st;
+    if (!r->slots) return PROPER_OK;
+    proper_sim_record(r, PROPER_SIM_TEV_EXIT, -1, -1, -1);
+    proper__sim_flush(r);
+    st = r->status;
+    PROPER_FREE(r->slots);
+    memset(r, 0, sizeof *r);
+    return st ? proper_error_set(err, st, NULL, 0, 0, "error recording thread events") : PROPER_OK;
+}
+#endif /* PROPER_SIM_NO_RECORDER */
 
 #endif /* PROPER_SIM_IMPLEMENTATION */
 #endif /* PROPER_IMPLEMENTATION */

@@ -441,6 +441,201 @@ static void test_run_errors(void) {
     proper_sim_free(&m);
 }
 
+/* A synthetic thread-event trace: an acceptor records 200 arrivals 10 us
+ * apart into conn; two workers take them, compute 1 us, lock m for 0.1 us,
+ * compute 10 ns (an insignificant CF), read file f (a 1 ms miss on every
+ * other request, a 1 us hit otherwise), compute 0.5 us and are done. */
+static char *synthetic_trace(int with_exit) {
+    proper_strbuf b;
+    long long t = 1000, w[2] = {0, 0};
+    int i;
+    proper_strbuf_init(&b);
+    proper_strbuf_puts(&b, "proper-threads 1\ncores 2\nqueue conn\nlock m mutex\n");
+    proper_strbuf_printf(&b, "7 %lld start acceptor\n", t);
+    proper_strbuf_printf(&b, "1 %lld start worker\n2 %lld start worker\n", t, t);
+    for (i = 0; i < 200; i++) {
+        long long a = t + 10000LL * (i + 1), x;
+        int k = i % 2;
+        proper_strbuf_printf(&b, "7 %lld arrive conn\n", a);
+        x = w[k] > a ? w[k] : a;
+        proper_strbuf_printf(&b, "%d %lld get.req conn\n%d %lld get conn\n", k + 1, w[k] > t ? w[k] : t, k + 1, x);
+        proper_strbuf_printf(&b, "%d %lld lock.req m\n%d %lld lock m\n", k + 1, x + 1000, k + 1, x + 1000);
+        proper_strbuf_printf(&b, "%d %lld unlock m\n", k + 1, x + 1100);
+        proper_strbuf_printf(&b, "%d %lld io.req f 4096\n", k + 1, x + 1110);
+        x += 1110 + ((i / 2) % 2 ? 1000000 : 1000);
+        proper_strbuf_printf(&b, "%d %lld io f 4096\n", k + 1, x);
+        proper_strbuf_printf(&b, "%d %lld done\n", k + 1, x + 500);
+        w[k] = x + 500;
+    }
+    if (with_exit) proper_strbuf_printf(&b, "1 %lld exit\n2 %lld exit\n7 %lld exit\n", w[0] + 1, w[1] + 1, t + 10000LL * 201);
+    return proper_strbuf_take(&b);
+}
+
+static const proper_sim_node *find_node(const proper_sim_pool *p, const char *name) {
+    size_t i;
+    for (i = 0; i < p->n_nodes; i++)
+        if (strcmp(p->nodes[i].name, name) == 0) return &p->nodes[i];
+    printf("  no node %s\n", name);
+    return NULL;
+}
+
+static void test_build_from_trace(void) {
+    proper_sim_trace tr;
+    proper_sim_model m, back;
+    proper_sim_build_stats st;
+    proper_sim_build_opts o = proper_sim_build_opts_default();
+    memset(&st, 0, sizeof st);
+    proper_error e;
+    proper_strbuf b;
+    const proper_sim_node *n;
+    char *text = synthetic_trace(1);
+    proper_sim_trace_init(&tr);
+    proper_sim_init(&m);
+    proper_sim_init(&back);
+    if (proper_sim_trace_parse(&tr, text, strlen(text), "syn.trace", &e)) printf("  %d:%d: %s\n", e.line, e.col, e.message);
+    CHECK_INT(tr.n_threads, 3);
+    CHECK_INT(proper_sim_build(&m, &tr, &o, &st, &e), 0);
+    if (m.n_pools != 1) { printf("  %s\n", e.message); CHECK_INT(m.n_pools, 1); goto out; }
+    CHECK_STR(m.pools[0].name, "worker"); /* the acceptor only records arrivals */
+    CHECK_INT(m.pools[0].threads, 2);
+    CHECK_INT(m.cores, 2);
+    CHECK_INT(st.threads_running, 0);
+    CHECK(st.nodes_after < st.nodes_before);
+    CHECK(st.cpu_kept > 0.97 && st.cpu_kept < 1);
+    /* the 10 ns CF between unlock and the read is merged away: unlock goes
+     * straight to the read */
+    if ((n = find_node(&m.pools[0], "unlock.m")) != NULL) {
+        CHECK_INT(n->n_next, 1);
+        if (n->n_next == 1) CHECK_STR(m.pools[0].nodes[n->next[0]].name, "io.f");
+    }
+    if ((n = find_node(&m.pools[0], "cpu.get.conn.to.lock.m")) != NULL) CHECK_REL(proper_sim_dist_mean(&n->dist), 1e-6, 1e-9);
+    if ((n = find_node(&m.pools[0], "io.f")) != NULL) {
+        CHECK(n->has_count);
+        CHECK_REL(proper_sim_dist_mean(&n->count), 0.5, 1e-12);      /* every other read misses */
+        CHECK_REL(proper_sim_dist_mean(&n->dist), 1e-3, 1e-9);       /* the misses' time */
+    }
+    CHECK_INT(m.n_sources, 1);
+    if (m.n_sources == 1) CHECK_REL(proper_sim_dist_mean(&m.sources[0].dist), 1e-5, 1e-9);
+    /* the model prints, reads back and runs */
+    proper_strbuf_init(&b);
+    CHECK_INT(proper_sim_format(&m, &b, &e), 0);
+    CHECK_INT(proper_sim_parse(&back, b.data, b.len, "built", &e), 0);
+    CHECK(proper_sim_equal(&m, &back));
+    proper_strbuf_free(&b);
+    {
+        proper_sim_result r;
+        proper_sim_opts ro = proper_sim_opts_default();
+        ro.horizon = 0.5;
+        ro.replications = 2;
+        proper_sim_result_init(&r);
+        CHECK_INT(proper_sim_run(&m, &ro, &r, &e), 0);
+        /* 1e5 arrivals per second against one disk that serves a 1 ms miss
+         * for every other request: saturated at 2000 requests per second */
+        if (!(r.throughput.estimate > 1900 && r.throughput.estimate < 2010)) printf("  throughput %g\n", r.throughput.estimate);
+        CHECK(r.throughput.estimate > 1900 && r.throughput.estimate < 2010);
+        CHECK(r.disk_util.estimate > 0.95);
+        proper_sim_result_free(&r);
+    }
+    /* merging nothing keeps every node but the markers */
+    o.merge = 0;
+    CHECK_INT(proper_sim_build(&m, &tr, &o, &st, &e), 0);
+    CHECK(find_node(&m.pools[0], "cpu.unlock.m.to.io.f") != NULL);
+out:
+    proper_sim_free(&m);
+    proper_sim_free(&back);
+    proper_sim_trace_free(&tr);
+    PROPER_FREE(text);
+    /* a thread that never exits is counted, not an error */
+    text = synthetic_trace(0);
+    proper_sim_trace_init(&tr);
+    proper_sim_init(&m);
+    CHECK_INT(proper_sim_trace_parse(&tr, text, strlen(text), "syn.trace", &e), 0);
+    CHECK_INT(proper_sim_build(&m, &tr, NULL, &st, &e), 0);
+    CHECK_INT(st.threads_running, 3);
+    proper_sim_free(&m);
+    proper_sim_trace_free(&tr);
+    PROPER_FREE(text);
+}
+
+static void bad_trace(const char *body, int line, const char *needle) {
+    proper_sim_trace tr;
+    proper_error e;
+    char text[2048];
+    int rc;
+    snprintf(text, sizeof text, "proper-threads 1\n%s", body);
+    proper_sim_trace_init(&tr);
+    memset(&e, 0, sizeof e);
+    rc = proper_sim_trace_parse(&tr, text, strlen(text), "bad.trace", &e);
+    CHECK(rc != 0);
+    if (e.line != line || !strstr(e.message, needle))
+        printf("  got %d:%d: %s (wanted line %d, '%s')\n", e.line, e.col, e.message, line, needle);
+    CHECK_INT(e.line, line);
+    CHECK(strstr(e.message, needle) != NULL);
+    CHECK_INT(tr.n_ev, 0);
+    proper_sim_trace_free(&tr);
+}
+
+static void test_bad_traces(void) {
+    bad_trace("1 10 get.req q\n", 2, "first event must be 'start");
+    bad_trace("1 10 start w\n1 20 end cf\n", 3, "end cf without its begin");
+    bad_trace("1 10 start w\n1 20 begin a\n1 30 begin b\n1 40 end a\n", 5, "end a without its begin");
+    bad_trace("1 10 start w\n1 20 unlock m\n", 3, "not a mutex");
+    bad_trace("1 10 start w\n1 15 lock.req m\n1 16 lock m\n1 17 unlock m\n1 18 unlock m\n", 6, "does not hold");
+    bad_trace("1 10 start w\n1 9 done\n", 3, "time goes backwards");
+    bad_trace("1 10 start w\n1 -9 done\n", 3, "negative time");
+    bad_trace("1 10 start w\n1 20 lock m\n", 3, "without its request");
+    bad_trace("1 10 start w\n1 20 lock.req m\n1 30 done\n", 4, "expected 'lock m'");
+    bad_trace("1 10 start w\n1 20 get.req q\n1 30 get.timeout q\n", 4, "without a timeout");
+    bad_trace("queue q\n1 10 start w\n1 20 lock.req q\n", 4, "is a queue");
+    bad_trace("1 10 start w\n1 20 exit\n1 30 done\n", 4, "after its exit");
+    bad_trace("1 10 start w\n1 20 io.req f\n", 3, "needs a number");
+    bad_trace("1 10 start w\n1 20 frob\n", 3, "expected an event");
+    bad_trace("lock b barrier pool w\n", 2, "as a number");
+}
+
+/* The recorder writes what the reader reads. */
+static void test_recorder(void) {
+    proper_sim_writer *w;
+    proper_sim_recorder r;
+    proper_sim_trace tr;
+    proper_error e;
+    FILE *f = tmpfile();
+    char *text;
+    long n;
+    int pool, q, l, i;
+    CHECK(f != NULL);
+    if (!f) return;
+    CHECK_INT(proper_sim_writer_open(&w, f, 1, &e), 0);
+    pool = proper_sim_writer_name(w, "worker", &e);
+    q = proper_sim_writer_name(w, "jobs", &e);
+    l = proper_sim_writer_name(w, "m", &e);
+    CHECK(pool >= 0 && q >= 0 && l >= 0);
+    CHECK(proper_sim_writer_name(w, "bad name", &e) < 0);
+    CHECK_INT(proper_sim_writer_declare(w, "lock m mutex", &e), 0);
+    CHECK_INT(proper_sim_recorder_init(&r, w, pool, &e), 0);
+    for (i = 0; i < 5000; i++) { /* more than one buffer */
+        proper_sim_record(&r, PROPER_SIM_TEV_PUT, q, -1, -1);
+        proper_sim_record(&r, PROPER_SIM_TEV_LOCK_REQ, l, -1, -1);
+        proper_sim_record(&r, PROPER_SIM_TEV_LOCK, l, -1, -1);
+        proper_sim_record(&r, PROPER_SIM_TEV_UNLOCK, l, -1, -1);
+        proper_sim_record(&r, PROPER_SIM_TEV_DONE, -1, -1, -1);
+    }
+    CHECK_INT(proper_sim_recorder_free(&r, &e), 0);
+    CHECK_INT(proper_sim_writer_close(w, &e), 0);
+    n = ftell(f);
+    rewind(f);
+    text = (char *)malloc((size_t)n + 1);
+    CHECK(fread(text, 1, (size_t)n, f) == (size_t)n);
+    text[n] = '\0';
+    fclose(f);
+    proper_sim_trace_init(&tr);
+    CHECK_INT(proper_sim_trace_parse(&tr, text, (size_t)n, "rec", &e), 0);
+    CHECK_INT(tr.n_ev, 25002);
+    CHECK(tr.n_ev > 0 && tr.ev[1].cpu >= 0); /* the CPU clock was recorded */
+    proper_sim_trace_free(&tr);
+    free(text);
+}
+
 int main(void) {
     RUN(test_mm1);
     RUN(test_mmc);
@@ -452,5 +647,8 @@ int main(void) {
     RUN(test_round_trip);
     RUN(test_parse_errors);
     RUN(test_run_errors);
+    RUN(test_build_from_trace);
+    RUN(test_bad_traces);
+    RUN(test_recorder);
     return test_summary();
 }
