@@ -3368,7 +3368,7 @@ typedef struct proper__sim_builder {
     proper_sim_build_opts o;
     proper__sim_bpool *pools;
     size_t n_pools, cap_pools;
-    double **arrivals;   /* per trace name: arrival times (seconds) */
+    double **arrivals;   /* per trace name: arrival times (ns) */
     size_t *n_arr, *cap_arr;
     proper_error *err;
 } proper__sim_builder;
@@ -3415,7 +3415,7 @@ static int proper__sim_build_thread(proper__sim_builder *B, const size_t *evs, s
         case PROPER_SIM_TEV_ARRIVE: {
             size_t *na = &B->n_arr[e->a], *ca = &B->cap_arr[e->a];
             if (proper_reserve(&B->arrivals[e->a], ca, *na + 1, sizeof(double))) { rc = PROPER_ENOMEM; goto done; }
-            B->arrivals[e->a][(*na)++] = (double)e->t * 1e-9;
+            B->arrivals[e->a][(*na)++] = (double)e->t; /* ns: differences stay exact */
             p->workload = 1;
             last_t = (double)e->t;
             last_cpu = (double)e->cpu;
@@ -3466,7 +3466,7 @@ static int proper__sim_build_thread(proper__sim_builder *B, const size_t *evs, s
         if (key.len == 0) proper_strbuf_printf(&key, "%s %s", word, an);
         if (seg) {
             /* the computation since the last site: a c_cpu node */
-            double v = (e->cpu >= 0 && last_cpu >= 0 ? (double)e->cpu - last_cpu : (double)e->t - last_t) * 1e-9;
+            double v = (e->cpu >= 0 && last_cpu >= 0 ? (double)e->cpu - last_cpu : (double)e->t - last_t) / 1e9;
             proper_strbuf cb;
             const char *ls = site.data ? site.data : "";
             proper_strbuf_init(&cb);
@@ -3488,7 +3488,7 @@ static int proper__sim_build_thread(proper__sim_builder *B, const size_t *evs, s
             prev = idx;
             if (e->kind == PROPER_SIM_TEV_IO) {
                 proper__sim_bnode *nd = &p->nodes[idx];
-                double d = ((double)e->t - req_t) * 1e-9;
+                double d = ((double)e->t - req_t) / 1e9;
                 nd->bytes += (double)(e->arg > 0 ? e->arg : 0);
                 if (d < B->o.io_hit) nd->hits += 1;
                 else {
@@ -3497,7 +3497,7 @@ static int proper__sim_build_thread(proper__sim_builder *B, const size_t *evs, s
                 }
             }
             if ((e->kind == PROPER_SIM_TEV_GET || e->kind == PROPER_SIM_TEV_GET_TIMEOUT) && req_arg >= 0) {
-                double to = (double)req_arg * 1e-9;
+                double to = (double)req_arg / 1e9;
                 if (to > p->nodes[idx].timeout) p->nodes[idx].timeout = to;
             }
             if (e->kind == PROPER_SIM_TEV_GET_TIMEOUT) {
@@ -3751,7 +3751,7 @@ PROPER_API int proper_sim_build(proper_sim_model *out, const proper_sim_trace *t
         proper_strbuf b;
         if (B.n_arr[i] < 2) continue;
         qsort(B.arrivals[i], B.n_arr[i], sizeof(double), proper__sim_dcmp);
-        for (k = 0; k + 1 < B.n_arr[i]; k++) B.arrivals[i][k] = B.arrivals[i][k + 1] - B.arrivals[i][k];
+        for (k = 0; k + 1 < B.n_arr[i]; k++) B.arrivals[i][k] = (B.arrivals[i][k + 1] - B.arrivals[i][k]) / 1e9;
         if ((rc = proper__sim_build_obj(&m, tr, i, 'q', PROPER_SIM_NONE, &q, err))) goto done;
         if (proper_reserve(&m.sources, &cap, m.n_sources + 1, sizeof *m.sources)) { rc = PROPER_ENOMEM; goto done; }
         src = &m.sources[m.n_sources];
