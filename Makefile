@@ -117,3 +117,16 @@ ifneq ($(shell command -v $(MPICC) 2>/dev/null),)
 all: bin/proper-mpi
 test-build: build/proper-mpi-san
 endif
+
+# annot (src/annot.h): the LD_PRELOAD library that gives the recorder heap
+# and lock metrics, and the validation programs of docs/annotations-results.md
+# (examples/annot/; sqlite_bench needs libsqlite3-dev, zlib_bench zlib1g-dev).
+build/libproper-preload.so: preload/proper_preload.c
+	@mkdir -p build
+	$(CC) -std=c11 -Wall -Wextra -Wpedantic -Werror -O2 -fPIC -shared -o $@ $< -ldl -lpthread
+build/examples/annot/sqlite_bench: LIBS += -lsqlite3
+build/examples/annot/zlib_bench: LIBS += -lz
+build/examples/annot/%: examples/annot/%.c $(SRC)
+	@mkdir -p $(dir $@)
+	$(CC) $(STRICT) $(OPT) -o $@ $< $(LIBS)
+annot-examples: build/libproper-preload.so $(patsubst examples/annot/%.c,build/examples/annot/%,$(wildcard examples/annot/*.c))

@@ -394,6 +394,13 @@ PROPER_API void proper_annot_format_expr(const proper_annot *a, int e, proper_st
 PROPER_API double proper_annot_eval(const proper_annot *a, int e, const double *vars, const double *branch,
                                     size_t n_branch);
 
+/* The expected value of fn's metric for a record with these variables and
+ * branch outcomes (as proper_annot_eval takes them): the mean of the scope
+ * the record falls in (Norm: its mean, Exp: its mean, Binom: n·p; a mixture:
+ * the probability-weighted means). NaN when no scope holds the record. */
+PROPER_API double proper_annot_mean(const proper_annot *a, const proper_annot_fn *fn, const double *vars,
+                                    const double *branch, size_t n_branch);
+
 /* ---- Fitting --------------------------------------------------------------------- */
 
 typedef struct proper_annot_opts {
@@ -405,6 +412,8 @@ typedef struct proper_annot_opts {
     int use_branches;  /* split on branch outcomes (1) */
     int envelope;      /* fit the lower envelope on the first feature (0) */
     int dominant;      /* fit the dominant cluster per value of the first feature (0) */
+    const char *heuristic_feature; /* the feature of envelope/dominant (NULL: the first) */
+    int heuristics;    /* fall back to the dominant cluster when nothing regresses (1) */
     uint64_t seed;     /* sampling */
 } proper_annot_opts;
 
@@ -479,7 +488,9 @@ PROPER_API int proper_annot_check_table(proper_annot_check *out, const proper_an
  * Metrics (columns of the log): time (wall ns, minus the recorder's own cost
  * measured at open: an empty scope's clock difference for every scope, plus
  * a whole begin/end pair for every scope nested inside it); with
- * PROPER_ANNOT_M_CPU cpu (thread CPU ns; a system call per scope end);
+ * PROPER_ANNOT_M_CPU cpu (thread CPU ns, the recorder's CPU cost subtracted
+ * the same way; reading the thread CPU clock is a system call, so this
+ * costs far more than the wall clock);
  * PROPER_ANNOT_M_RUSAGE vcsw, ivcsw (voluntary and involuntary context
  * switches of the thread, getrusage RUSAGE_THREAD, Linux); with the preload
  * library (build/libproper-preload.so, LD_PRELOAD) loaded, heap and
@@ -1850,7 +1861,7 @@ static int proper__annot_body(proper__annot_parser *P, int *first) {
     start = P->c;
     *first = -1;
     while (proper__annot_peek(P) != '}' && proper__annot_peek(P) >= 0) {
-        int it;
+        int it = -1;
         if ((rc = proper__annot_item_p(P, &it))) return rc;
         if (last < 0) *first = it;
         else P->a->it[last].next = it;
@@ -2267,6 +2278,8 @@ PROPER_API proper_annot_opts proper_annot_opts_default(void) {
     o.use_branches = 1;
     o.envelope = 0;
     o.dominant = 0;
+    o.heuristic_feature = NULL;
+    o.heuristics = 1;
     o.seed = 1;
     return o;
 }
@@ -2586,7 +2599,7 @@ static double proper__annot_binom_cdf(double x, void *ctx) {
 
 /* An input-independent distribution for y over idx: the smallest KS distance. */
 static int proper__annot_leaf_dist(proper__annot_ctx *c, const size_t *idx, size_t n, int guard, int cond, double prob) {
-    double *y = (double *)PROPER_MALLOC(sizeof *y * (n ? n : 1)), mean = 0, var = 0, mn = INFINITY, d, bestd = INFINITY;
+    double *y = (double *)PROPER_MALLOC(sizeof *y * (n ? n : 1)), mean = 0, var = 0, mn = INFINITY, d = INFINITY, bestd = INFINITY;
     double par[2], bp[2] = {0, 0};
     size_t i;
     int integer = 1, bestk = PROPER_ANNOT_NORM, it, a0, a1 = -1;
@@ -2872,6 +2885,47 @@ static int proper__annot_try(proper__annot_ctx *c, size_t *idx, size_t n, int ki
     return 0;
 }
 
+/* Chunks of the x-sorted sample between consecutive boundaries B[0] = 0 <
+ * .. < B[nB-1] = ns; the cut at an inner boundary k is scored by the
+ * residual sums of squares of quadratic fits on both sides (triangles of
+ * [1, z, z², y] merged chunk by chunk). Sets *best_k (0: no admissible cut). */
+static int proper__annot_best_cut(const proper__annot_xy *v, size_t ns, const size_t *B, size_t nB, size_t minl, double *T,
+                                  double *best_score, size_t *best_k) {
+    double xmin = v[0].x, xr = v[ns - 1].x - v[0].x, blk[4 * 64];
+    size_t k, m2, a, q2, r;
+    *best_k = 0;
+    for (k = 0; k + 1 < nB; k++) {
+        double *Tk = T + 16 * k;
+        memset(Tk, 0, sizeof *Tk * 16);
+        for (r = B[k]; r < B[k + 1]; r += 64) {
+            size_t Bn = B[k + 1] - r < 64 ? B[k + 1] - r : 64;
+            for (q2 = 0; q2 < Bn; q2++) {
+                double z = (v[r + q2].x - xmin) / xr;
+                blk[q2] = 1;
+                blk[Bn + q2] = z;
+                blk[2 * Bn + q2] = z * z;
+                blk[3 * Bn + q2] = v[r + q2].y;
+            }
+            proper__annot_tri_add(Tk, 4, blk, Bn);
+        }
+    }
+    for (k = 1; k + 1 < nB; k++) {
+        double L[16], Rr[16], b16[16], score;
+        if (B[k] < minl || ns - B[k] < minl) continue;
+        memset(L, 0, sizeof L);
+        memset(Rr, 0, sizeof Rr);
+        for (m2 = 0; m2 + 1 < nB; m2++) {
+            double *dst = m2 < k ? L : Rr, *Tk = T + 16 * m2;
+            for (a = 0; a < 4; a++)
+                for (q2 = 0; q2 < 4; q2++) b16[q2 * 4 + a] = Tk[a * 4 + q2];
+            proper__annot_tri_add(dst, 4, b16, 4);
+        }
+        score = proper__annot_tri_rss(L, B[k]) + proper__annot_tri_rss(Rr, ns - B[k]);
+        if (score < *best_score) { *best_score = score; *best_k = k; }
+    }
+    return 0;
+}
+
 static int proper__annot_find_split(proper__annot_ctx *c, size_t *idx, size_t n, const proper__annot_model *parent,
                                     proper__annot_split *best) {
     size_t *tmp = (size_t *)PROPER_MALLOC(sizeof *tmp * n), i, f;
@@ -2897,16 +2951,17 @@ static int proper__annot_find_split(proper__annot_ctx *c, size_t *idx, size_t n,
     }
     /* then feature thresholds, scored on a sample */
     if (!rc && !best->kind && c->nf) {
-        size_t ns = n < PROPER_ANNOT_SAMPLE ? n : PROPER_ANNOT_SAMPLE, K = PROPER_ANNOT_CUTS, k;
+        size_t ns = n < PROPER_ANNOT_SAMPLE ? n : PROPER_ANNOT_SAMPLE;
         proper__annot_xy *v = (proper__annot_xy *)PROPER_MALLOC(sizeof *v * ns);
-        double *T = (double *)PROPER_MALLOC(sizeof *T * 16 * (K + 1) * 2), ys = proper__annot_ymax(c, idx, n);
-        size_t b[PROPER_ANNOT_CUTS + 1], nbnd, minl = (size_t)((double)c->o->min_leaf * (double)ns / (double)n);
+        double *T = (double *)PROPER_MALLOC(sizeof *T * 16 * (PROPER_ANNOT_CUTS + 3)), ys = proper__annot_ymax(c, idx, n);
+        size_t minl = (size_t)((double)c->o->min_leaf * (double)ns / (double)n);
         double bestscore = INFINITY, bt = 0;
         int bf = -1;
         if (minl < 4) minl = 4;
         if (!v || !T) { PROPER_FREE(v); PROPER_FREE(T); PROPER_FREE(tmp); return proper__annot_oomc(c); }
         for (f = 0; f < c->nf; f++) {
-            double xmin, xmax;
+            size_t B[PROPER_ANNOT_CUTS + 3], nB, k, pos = 0, lo, hi, level;
+            double score = INFINITY;
             for (i = 0; i < ns; i++) {
                 size_t r = ns < n ? idx[proper_rng_below(&c->rng, n)] : idx[i];
                 v[i].x = c->X[f * c->N + r];
@@ -2914,51 +2969,30 @@ static int proper__annot_find_split(proper__annot_ctx *c, size_t *idx, size_t n,
                 v[i].i = r;
             }
             qsort(v, ns, sizeof *v, proper__annot_cmp_xy);
-            xmin = v[0].x;
-            xmax = v[ns - 1].x;
-            if (!(xmax > xmin)) continue;
-            nbnd = 0;
-            b[nbnd++] = 0;
-            for (k = 1; k < K; k++) {
-                size_t p = k * ns / K;
-                while (p < ns && p > 0 && v[p - 1].x == v[p].x) p++;
-                if (p > b[nbnd - 1] && p < ns) b[nbnd++] = p;
-            }
-            b[nbnd++] = ns;
-            /* prefix triangles P[k] over chunks < k, suffix S[k] over chunks >= k */
-            for (k = 0; k + 1 < nbnd; k++) {
-                double *Tk = T + 16 * (2 * k + 1), blk[4 * 64];
-                size_t r;
-                memset(Tk, 0, sizeof *Tk * 16);
-                for (r = b[k]; r < b[k + 1]; r += 64) {
-                    size_t B = b[k + 1] - r < 64 ? b[k + 1] - r : 64, q2;
-                    for (q2 = 0; q2 < B; q2++) {
-                        double z = (v[r + q2].x - xmin) / (xmax - xmin);
-                        blk[q2] = 1;
-                        blk[B + q2] = z;
-                        blk[2 * B + q2] = z * z;
-                        blk[3 * B + q2] = v[r + q2].y;
-                    }
-                    proper__annot_tri_add(Tk, 4, blk, B);
+            if (!(v[ns - 1].x > v[0].x)) continue;
+            /* coarse cuts at quantiles, then twice more within the best one's
+             * neighbouring chunks */
+            lo = 0;
+            hi = ns;
+            for (level = 0; level < 3; level++) {
+                size_t K = PROPER_ANNOT_CUTS, w = hi - lo;
+                nB = 0;
+                B[nB++] = 0;
+                if (lo > 0) B[nB++] = lo;
+                for (k = 1; k < K; k++) {
+                    size_t p2 = lo + k * w / K;
+                    while (p2 < hi && p2 > 0 && v[p2 - 1].x == v[p2].x) p2++;
+                    if (p2 > B[nB - 1] && p2 < ns) B[nB++] = p2;
                 }
+                if (hi < ns && hi > B[nB - 1]) B[nB++] = hi;
+                B[nB++] = ns;
+                if (proper__annot_best_cut(v, ns, B, nB, minl, T, &score, &k) || k == 0) break;
+                pos = B[k];
+                lo = B[k - 1];
+                hi = B[k + 1];
+                if (hi - lo < 2 * PROPER_ANNOT_CUTS) break;
             }
-            for (k = 1; k + 1 < nbnd; k++) {
-                double L[16], Rr[16], blk[16];
-                size_t m2, a, q2;
-                if (b[k] < minl || ns - b[k] < minl) continue;
-                memset(L, 0, sizeof L);
-                memset(Rr, 0, sizeof Rr);
-                for (m2 = 0; m2 + 1 < nbnd; m2++) {
-                    double *dst = m2 < k ? L : Rr, *Tk = T + 16 * (2 * m2 + 1);
-                    for (a = 0; a < 4; a++)
-                        for (q2 = 0; q2 < 4; q2++) blk[q2 * 4 + a] = Tk[a * 4 + q2];
-                    proper__annot_tri_add(dst, 4, blk, 4);
-                }
-                {
-                    double score = proper__annot_tri_rss(L, b[k]) + proper__annot_tri_rss(Rr, ns - b[k]);
-                    if (score < bestscore) { bestscore = score; bf = (int)f; bt = v[b[k] - 1].x; }
-                }
-            }
+            if (pos > 0 && score < bestscore) { bestscore = score; bf = (int)f; bt = v[pos - 1].x; }
         }
         PROPER_FREE(v);
         PROPER_FREE(T);
@@ -3115,6 +3149,18 @@ static double proper__annot_corr(const double *R, size_t q, size_t i, size_t j) 
     return ni > 0 && nj > 0 ? d / sqrt(ni * nj) : 0;
 }
 
+/* 1 when some distribution of the body is a regression on features. */
+static int proper__annot_has_regression(const proper_annot *a, int first) {
+    int i;
+    for (i = first; i >= 0; i = a->it[i].next) {
+        const proper_annot_item *x = &a->it[i];
+        if (x->dist == PROPER_ANNOT_GROUP ? proper__annot_has_regression(a, x->child)
+                                          : (x->cls >= PROPER_ANNOT_LINEAR && x->cls <= PROPER_ANNOT_QUADRATIC))
+            return 1;
+    }
+    return 0;
+}
+
 static const char *const proper__annot_pairs[][2] = {
     {"begin", "end"}, {"first", "last"}, {"start", "stop"}, {"start", "finish"}};
 
@@ -3178,9 +3224,20 @@ PROPER_API int proper_annot_fit(proper_annot *out, const proper_annot_table *t, 
     memset(sel, 1, t->n);
     if ((o.envelope || o.dominant) && ncand) {
         double *xv = (double *)PROPER_MALLOC(sizeof *xv * t->n), *yv = (double *)PROPER_MALLOC(sizeof *yv * t->n);
+        size_t hf = 0;
         if (!xv || !yv) { PROPER_FREE(xv); PROPER_FREE(yv); goto oom; }
+        if (o.heuristic_feature) {
+            for (hf = 0; hf < ncand && strcmp(cand_name[hf], o.heuristic_feature) != 0; hf++) {
+            }
+            if (hf == ncand) {
+                PROPER_FREE(xv);
+                PROPER_FREE(yv);
+                rc = proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0, "function '%s' has no feature '%s'", t->name, o.heuristic_feature);
+                goto done;
+            }
+        }
         for (i = 0; i < t->n; i++) {
-            xv[i] = t->v[i * t->ncol + cand_a[0]] - (cand_b[0] == (size_t)-1 ? 0 : t->v[i * t->ncol + cand_b[0]]);
+            xv[i] = t->v[i * t->ncol + cand_a[hf]] - (cand_b[hf] == (size_t)-1 ? 0 : t->v[i * t->ncol + cand_b[hf]]);
             yv[i] = t->v[i * t->ncol + ycol];
         }
         rc = o.envelope ? proper_annot_lower_envelope(xv, yv, t->n, sel, err) : proper_annot_dominant(xv, yv, t->n, sel, err);
@@ -3325,6 +3382,39 @@ PROPER_API int proper_annot_fit(proper_annot *out, const proper_annot_table *t, 
         goto done;
     }
     fn.body = first;
+    /* §3.2 "Further Refinements": when no scope is a regression, try the
+     * dominant cluster per value of each feature that repeats (at most N/4
+     * distinct values); the first that gives a regression replaces the fit */
+    if (o.heuristics && !o.envelope && !o.dominant && N >= 4 * o.min_leaf && !proper__annot_has_regression(&tmp, first)) {
+        for (i = 0; i < c.nf; i++) {
+            proper_annot_opts o2 = o;
+            proper_annot h;
+            double *xs = (double *)PROPER_MALLOC(sizeof *xs * N);
+            size_t distinct = 1;
+            if (!xs) goto oom;
+            memcpy(xs, c.X + i * N, sizeof *xs * N);
+            qsort(xs, N, sizeof *xs, proper__annot_cmp_double);
+            for (k = 1; k < N; k++) distinct += xs[k] != xs[k - 1];
+            PROPER_FREE(xs);
+            if (distinct > N / 4) continue;
+            o2.dominant = 1;
+            o2.heuristics = 0;
+            o2.heuristic_feature = c.name[i];
+            proper_annot_init(&h);
+            if ((rc = proper_annot_fit(&h, t, metric, &o2, err))) { proper_annot_free(&h); goto done; }
+            if (proper__annot_has_regression(&h, h.fns[0].body)) {
+                for (k = 0; k < out->n_fns; k++)
+                    if (proper__annot_copy_fn(&merged, out, &out->fns[k])) { proper_annot_free(&h); goto oom; }
+                if (proper__annot_copy_fn(&merged, &h, &h.fns[0])) { proper_annot_free(&h); goto oom; }
+                proper_annot_free(&h);
+                proper_annot_free(out);
+                *out = merged;
+                proper_annot_init(&merged);
+                goto done;
+            }
+            proper_annot_free(&h);
+        }
+    }
     {
         size_t cap = 0;
         if (proper_reserve(&tmp.fns, &cap, 1, sizeof *tmp.fns)) goto oom;
@@ -3455,6 +3545,45 @@ static int proper__annot_scope(const proper_annot *a, int first, const double *v
         return i;
     }
     return -1;
+}
+
+static double proper__annot_item_mean(const proper_annot *a, int it, const double *vars, const double *br, size_t nbr,
+                                      int depth);
+
+static double proper__annot_body_mean(const proper_annot *a, int first, const double *vars, const double *br, size_t nbr,
+                                      int depth) {
+    int i;
+    if (first < 0 || depth > PROPER_ANNOT_NEST_MAX) return NAN;
+    if (a->it[first].guard == PROPER_ANNOT_PROB) {
+        double m = 0;
+        for (i = first; i >= 0; i = a->it[i].next) m += a->it[i].prob * proper__annot_item_mean(a, i, vars, br, nbr, depth + 1);
+        return m;
+    }
+    for (i = first; i >= 0; i = a->it[i].next) {
+        const proper_annot_item *x = &a->it[i];
+        if (x->guard == PROPER_ANNOT_COND) {
+            double v = proper__annot_eval(a, x->cond, vars, br, nbr, 0);
+            if (!(v != 0) || isnan(v)) continue;
+        }
+        return proper__annot_item_mean(a, i, vars, br, nbr, depth + 1);
+    }
+    return NAN;
+}
+
+static double proper__annot_item_mean(const proper_annot *a, int it, const double *vars, const double *br, size_t nbr,
+                                      int depth) {
+    const proper_annot_item *x = &a->it[it];
+    switch (x->dist) {
+    case PROPER_ANNOT_GROUP: return proper__annot_body_mean(a, x->child, vars, br, nbr, depth + 1);
+    case PROPER_ANNOT_BINOM:
+        return proper__annot_eval(a, x->arg[0], vars, br, nbr, 0) * proper__annot_eval(a, x->arg[1], vars, br, nbr, 0);
+    default: return proper__annot_eval(a, x->arg[0], vars, br, nbr, 0);
+    }
+}
+
+PROPER_API double proper_annot_mean(const proper_annot *a, const proper_annot_fn *fn, const double *vars,
+                                    const double *branch, size_t n_branch) {
+    return proper__annot_body_mean(a, fn->body, vars, branch, n_branch, 0);
 }
 
 static double proper__annot_identity_cdf(double x, void *ctx) {
@@ -3608,7 +3737,7 @@ struct proper_annot_writer {
     size_t nfn, cap;
     proper__annot_wfn *fn;
     proper_rng rng;
-    double self_ns, pair_ns;
+    double self_ns, pair_ns, cpu_self_ns, cpu_pair_ns;
     uint64_t dropped;
 };
 
@@ -3652,12 +3781,12 @@ PROPER_API int proper_annot_writer_open(proper_annot_writer **w, const char *pat
     /* the recorder's own cost: medians over empty scopes of a scratch recorder */
     {
         enum { REPS = 2001 };
-        static uint64_t self[REPS], pair[REPS], clk[REPS];
+        static uint64_t self[REPS], pair[REPS], clk[REPS], cself[REPS], cpair[REPS], cclk[REPS];
         proper_annot_recorder r;
         size_t i;
         int f;
         nw->self_ns = nw->pair_ns = 0;
-        nw->k = REPS; /* every calibration call is kept, in order */
+        nw->k = 2 * REPS; /* every calibration call is kept, in order */
         if ((f = proper_annot_writer_function(nw, "proper-calibration", "", err)) < 0 ||
             proper_annot_recorder_init(&r, nw, err)) {
             proper_annot_writer_close(nw, NULL);
@@ -3669,10 +3798,28 @@ PROPER_API int proper_annot_writer_open(proper_annot_writer **w, const char *pat
             proper_annot_end(&r);
             b = proper__annot_now();
             pair[i] = b - a;
-            self[i] = (uint64_t)r.res[f].rows[i * (size_t)nw->nmet];
+            self[i] = (uint64_t)r.res[f].rows[(metrics & PROPER_ANNOT_M_CPU ? 2 * i : i) * (size_t)nw->nmet];
             a = proper__annot_now();
             clk[i] = proper__annot_now() - a;
+            if (metrics & PROPER_ANNOT_M_CPU) {
+                /* the same on the thread's CPU clock */
+                a = proper__annot_cpu();
+                proper_annot_begin(&r, f);
+                proper_annot_end(&r);
+                b = proper__annot_cpu();
+                cpair[i] = b - a;
+                cself[i] = (uint64_t)r.res[f].rows[(2 * i + 1) * (size_t)nw->nmet + 1];
+                a = proper__annot_cpu();
+                cclk[i] = proper__annot_cpu() - a;
+            } else {
+                cpair[i] = cself[i] = cclk[i] = 0;
+            }
         }
+        qsort(cself, REPS, sizeof *cself, proper__annot_cmp_u64);
+        qsort(cpair, REPS, sizeof *cpair, proper__annot_cmp_u64);
+        qsort(cclk, REPS, sizeof *cclk, proper__annot_cmp_u64);
+        nw->cpu_self_ns = (double)cself[REPS / 2];
+        nw->cpu_pair_ns = cpair[REPS / 2] > cclk[REPS / 2] ? (double)(cpair[REPS / 2] - cclk[REPS / 2]) : 0;
         qsort(self, REPS, sizeof *self, proper__annot_cmp_u64);
         qsort(pair, REPS, sizeof *pair, proper__annot_cmp_u64);
         qsort(clk, REPS, sizeof *clk, proper__annot_cmp_u64);
@@ -3823,10 +3970,19 @@ PROPER_API void proper_annot_end(proper_annot_recorder *r) {
     proper_annot_writer *w = r->w;
     size_t slot, ncol, k, m = 0;
     double *row, wall;
+    uint64_t heap = 0, peak = 0, lwait = 0, lhold = 0;
     if (r->depth < 1) return;
     if (r->depth > PROPER_ANNOT_REC_DEPTH) { r->depth--; return; }
     f = &r->stack[--r->depth];
     if (w->metrics & PROPER_ANNOT_M_CPU) cpu1 = proper__annot_cpu();
+    if (r->pc) {
+        /* read before this function allocates its reservoir */
+        heap = r->pc->alloc_bytes - f->alloc0;
+        peak = r->pc->peak > f->live0 ? r->pc->peak - f->live0 : 0;
+        lwait = r->pc->lock_wait_ns - f->wait0;
+        lhold = r->pc->lock_hold_ns - f->hold0;
+        if (f->peak_saved > r->pc->peak) r->pc->peak = f->peak_saved;
+    }
     if (r->depth > 0) r->stack[r->depth - 1].children += 1 + f->children;
     if (f->fn < 0 || (size_t)f->fn >= w->nfn || !(res = proper__annot_res(r, f->fn))) return;
     ncol = w->fn[f->fn].ncol;
@@ -3847,7 +4003,10 @@ PROPER_API void proper_annot_end(proper_annot_recorder *r) {
     row = res->rows + slot * ncol;
     wall = (double)(t1 - f->t0) - w->self_ns - (double)f->children * w->pair_ns;
     row[m++] = wall > 0 ? wall : 0;
-    if (w->metrics & PROPER_ANNOT_M_CPU) row[m++] = (double)(cpu1 - f->cpu0);
+    if (w->metrics & PROPER_ANNOT_M_CPU) {
+        double c = (double)(cpu1 - f->cpu0) - w->cpu_self_ns - (double)f->children * w->cpu_pair_ns;
+        row[m++] = c > 0 ? c : 0;
+    }
     if (w->metrics & PROPER_ANNOT_M_RUSAGE) {
 #ifdef PROPER__ANNOT_RUSAGE_THREAD
         struct rusage ru;
@@ -3860,15 +4019,10 @@ PROPER_API void proper_annot_end(proper_annot_recorder *r) {
 #endif
     }
     if (w->heap) {
-        if (r->pc) {
-            row[m++] = (double)(r->pc->alloc_bytes - f->alloc0);
-            row[m++] = r->pc->peak > f->live0 ? (double)(r->pc->peak - f->live0) : 0;
-            row[m++] = (double)(r->pc->lock_wait_ns - f->wait0);
-            row[m++] = (double)(r->pc->lock_hold_ns - f->hold0);
-            if (f->peak_saved > r->pc->peak) r->pc->peak = f->peak_saved;
-        } else {
-            for (k = 0; k < 4; k++) row[m++] = 0;
-        }
+        row[m++] = (double)heap;
+        row[m++] = (double)peak;
+        row[m++] = (double)lwait;
+        row[m++] = (double)lhold;
     }
     for (k = 0; k < w->fn[f->fn].nfeat; k++) row[m + k] = f->feat[k];
     res->br_exec[slot] = f->br_exec;
@@ -3956,6 +4110,8 @@ PROPER_API int proper_annot_writer_close(proper_annot_writer *w, proper_error *e
     proper_strbuf_init(&b);
     proper_strbuf_printf(&b, "proper-annot-log 1\n# recorder cost subtracted: %.0f ns per scope, %.0f ns per nested scope\n",
                          w->self_ns, w->pair_ns);
+    if (w->metrics & PROPER_ANNOT_M_CPU)
+        proper_strbuf_printf(&b, "# from cpu: %.0f ns per scope, %.0f ns per nested scope\n", w->cpu_self_ns, w->cpu_pair_ns);
     if (w->dropped) proper_strbuf_printf(&b, "# %llu calls nested too deeply were not recorded\n", (unsigned long long)w->dropped);
     for (i = 0; i < w->nfn; i++) {
         proper__annot_wfn *fn = &w->fn[i];
