@@ -325,7 +325,8 @@ PROPER_API int proper_sim_run(const proper_sim_model *m, const proper_sim_opts *
  *     await.req B then await B                  (a barrier)
  *     cwait.req C M  then  cwait C;  signal C;  broadcast C
  *     io.req NAME BYTES  then  io NAME BYTES    (a file operation)
- *   Each X.req must be followed, in the same thread, by its completion.
+ *   Each X.req must be followed, in the same thread, by its completion (or
+ *   by exit: a thread may end while it waits, at shutdown).
  *
  * BUILDING (proper_sim_build; paper §4.3.1-4.3.2)
  *   Each thread's events become a walk of PCG nodes: every operation is a
@@ -339,7 +340,9 @@ PROPER_API int proper_sim_run(const proper_sim_model *m, const proper_sim_opts *
  *   CPU time, and io nodes below t of its bytes, are merged away (their
  *   in-flow redistributed over their out-flow); so are markers (start,
  *   begin/end) after the first node. Parameters: each cpu node's times as an
- *   empirical distribution (at most `points` equally likely quantiles); an
+ *   empirical distribution (at most `points` equally likely values: the
+ *   means of equal-count groups of the sorted samples, so the mean is
+ *   kept); an
  *   io operation shorter than `io_hit` counts as a page-cache hit (k = 0,
  *   its time left out), a longer one as one disk request of that duration
  *   (the paper counts kernel block requests, which a user-level trace
@@ -3076,7 +3079,9 @@ PROPER_API int proper_sim_trace_parse(proper_sim_trace *out, const char *text, s
         s->started = 1;
         s->last_t = e.t;
         /* requests and completions pair up */
-        if (s->pending >= 0) {
+        if (s->pending >= 0 && kind == PROPER_SIM_TEV_EXIT) {
+            s->pending = -1; /* a thread may end while it waits (shutdown) */
+        } else if (s->pending >= 0) {
             int want = proper__sim_tev_completion(s->pending);
             int ok = (kind == want || (s->pending == PROPER_SIM_TEV_GET_REQ && kind == PROPER_SIM_TEV_GET_TIMEOUT)) &&
                      e.a == s->pa;
@@ -3299,7 +3304,8 @@ static int proper__sim_bnode_sample(proper__sim_bnode *n, double v) {
 }
 
 /* An empirical distribution of the samples x[0..n) (sorted in place): the
- * distinct values with their counts, or `points` equally likely quantiles. */
+ * distinct values with their counts, or `points` equally likely values, the
+ * means of equal-count groups of the sorted samples (the mean is kept). */
 static int proper__sim_empirical(proper_sim_dist *d, double *x, size_t n, size_t points) {
     proper_sim_dist t;
     size_t i, cap = 0, m = n <= points ? n : points;
@@ -3308,7 +3314,15 @@ static int proper__sim_empirical(proper_sim_dist *d, double *x, size_t n, size_t
     if (n == 0) return PROPER_EINVAL;
     qsort(x, n, sizeof(double), proper__sim_dcmp);
     for (i = 0; i < m; i++) {
-        double v = n <= points ? x[i] : x[(size_t)(((double)i + 0.5) * (double)n / (double)points)];
+        /* n > points: the mean of each of `points` groups of consecutive
+         * order statistics, so that the distribution keeps the sample mean */
+        double v = x[i];
+        if (n > points) {
+            size_t lo = i * n / points, hi = (i + 1) * n / points, j;
+            double sum = 0;
+            for (j = lo; j < hi; j++) sum += x[j];
+            v = sum / (double)(hi - lo);
+        }
         if (t.n && t.values[t.n - 1] == v) {
             t.weights[t.n - 1] += 1;
             continue;
