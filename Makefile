@@ -130,7 +130,6 @@ build/examples/annot/%: examples/annot/%.c $(SRC)
 	@mkdir -p $(dir $@)
 	$(CC) $(STRICT) $(OPT) -o $@ $< $(LIBS)
 annot-examples: build/libproper-preload.so $(patsubst examples/annot/%.c,build/examples/annot/%,$(wildcard examples/annot/*.c))
-annot-examples: build/libproper-preload.so $(patsubst examples/annot/%.c,build/examples/annot/%,$(wildcard examples/annot/*.c))
 
 # sim.h examples (examples/sim/): the instrumented thread-pool program of
 # docs/simulation-results.md
