@@ -3185,6 +3185,10 @@ PROPER_API int proper_annot_fit(proper_annot *out, const proper_annot_table *t, 
     ycol = proper_annot_table_column(t, metric);
     if (ycol == (size_t)-1)
         return proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0, "function '%s' has no column '%s'", t->name, metric);
+    if (strchr(metric, '.'))
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
+                                "metric '%s': an annotation's metric is what follows the last '.', so it cannot hold one",
+                                metric);
     if (t->n == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "function '%s' has no records", t->name);
     /* candidate features: a = column, b = column to subtract (derived spans) or -1 */
     cand_a = (size_t *)PROPER_MALLOC(sizeof *cand_a * (t->ncol * 2 + 1));
