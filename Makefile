@@ -136,3 +136,6 @@ annot-examples: build/libproper-preload.so $(patsubst examples/annot/%.c,build/e
 build/ex/sim-pool: examples/sim/pool.c $(SRC)
 	@mkdir -p $(dir $@)
 	$(CC) $(STRICT) $(OPT) -o $@ examples/sim/pool.c $(LIBS)
+build/ex/sim-rounds: examples/sim/rounds.c $(SRC)
+	@mkdir -p $(dir $@)
+	$(CC) $(STRICT) $(OPT) -o $@ examples/sim/rounds.c $(LIBS)

@@ -352,7 +352,8 @@ PROPER_API int proper_sim_run(const proper_sim_model *m, const proper_sim_opts *
  *   (its own computation is outside the model); locks and
  *   queues come from the declarations, else from the ops used on them (a
  *   barrier without a declaration has as many parties as the pool awaiting
- *   it; a semaphore needs one). Not done: loops are left as PCG cycles
+ *   it, and so has a declared one whose count equals that pool's threads;
+ *   a semaphore needs a declaration). Not done: loops are left as PCG cycles
  *   (§4.3.1's explicit loops are not detected), no startup/shutdown phases.
  */
 
@@ -3321,7 +3322,7 @@ static int proper__sim_empirical(proper_sim_dist *d, double *x, size_t n, size_t
             size_t lo = i * n / points, hi = (i + 1) * n / points, j;
             double sum = 0;
             for (j = lo; j < hi; j++) sum += x[j];
-            v = sum / (double)(hi - lo);
+            v = floor(sum / (double)(hi - lo) * 1e9 + 0.5) / 1e9; /* to the trace's ns */
         }
         if (t.n && t.values[t.n - 1] == v) {
             t.weights[t.n - 1] += 1;
@@ -3753,10 +3754,21 @@ PROPER_API int proper_sim_build(proper_sim_model *out, const proper_sim_trace *t
             }
         }
     }
-    /* barriers created here count the threads of their pool */
-    for (i = 0; i < m.n_locks; i++)
-        if (m.locks[i].kind == PROPER_SIM_BARRIER && m.locks[i].pool == PROPER_SIM_NONE && m.locks[i].count == 0)
-            m.locks[i].count = 1;
+    /* a declared barrier with as many parties as the one pool awaiting it
+     * has threads follows that pool's size (a what-if on the threads keeps
+     * the barrier consistent) */
+    for (i = 0; i < m.n_locks; i++) {
+        size_t user = PROPER_SIM_NONE, users = 0, q;
+        if (m.locks[i].kind != PROPER_SIM_BARRIER || m.locks[i].pool != PROPER_SIM_NONE) continue;
+        for (q = 0; q < m.n_pools; q++)
+            for (k = 0; k < m.pools[q].n_nodes; k++)
+                if (m.pools[q].nodes[k].op == PROPER_SIM_OP_AWAIT && m.pools[q].nodes[k].obj == i) {
+                    if (user != q) users++;
+                    user = q;
+                    break;
+                }
+        if (users == 1 && m.pools[user].threads == m.locks[i].count) m.locks[i].pool = user;
+    }
     /* the open workload: arrivals per queue */
     for (i = 0; i < tr->names.len; i++) {
         proper_sim_source *src;
