@@ -3767,7 +3767,10 @@ PROPER_API int proper_sim_build(proper_sim_model *out, const proper_sim_trace *t
                     user = q;
                     break;
                 }
-        if (users == 1 && m.pools[user].threads == m.locks[i].count) m.locks[i].pool = user;
+        if (users == 1 && m.pools[user].threads == m.locks[i].count) {
+            m.locks[i].pool = user;
+            m.locks[i].count = 0; /* as the model file reads "barrier pool P" */
+        }
     }
     /* the open workload: arrivals per queue */
     for (i = 0; i < tr->names.len; i++) {
