@@ -108,9 +108,10 @@ clean:
 
 # proper-mpi (cli/mpi/, docs/mpi.md): built only where mpicc exists; the
 # library and bin/proper stay MPI-free. `make test` builds it with sanitizers.
+# It parses options and writes JSON with the CLI's cli/args.c and cli/json.c.
 MPICC   ?= mpicc
-MPI_SRC  = $(wildcard cli/mpi/*.c)
-bin/proper-mpi build/proper-mpi-san: $(MPI_SRC) $(wildcard cli/mpi/*.h) $(SRC)
+MPI_SRC  = $(wildcard cli/mpi/*.c) cli/args.c cli/json.c
+bin/proper-mpi build/proper-mpi-san: $(MPI_SRC) $(wildcard cli/mpi/*.h) $(CLI_HDR) $(SRC)
 	@mkdir -p $(dir $@)
 	$(MPICC) $(STRICT) $(if $(filter build/%,$@),$(SAN) -O1 -g,$(OPT)) -o $@ $(MPI_SRC) $(LIBS)
 ifneq ($(shell command -v $(MPICC) 2>/dev/null),)

@@ -12,15 +12,25 @@
 
 #include "cli.h"
 
+/* The name messages start with, and whether they are printed (cli.h). */
+static const char *proper__cli_program = "proper";
+static int proper__cli_quiet = 0;
+
+void cli_set_program(const char *name) { proper__cli_program = name; }
+
+void cli_set_quiet(int quiet) { proper__cli_quiet = quiet; }
+
 int cli_report(const proper_error *err) {
     char buf[PROPER_ERROR_MESSAGE_MAX + PROPER_ERROR_FILE_MAX + 64];
-    fprintf(stderr, "proper: %s\n", proper_error_format(err, buf, sizeof buf));
+    if (proper__cli_quiet) return CLI_BAD_INPUT;
+    fprintf(stderr, "%s: %s\n", proper__cli_program, proper_error_format(err, buf, sizeof buf));
     return CLI_BAD_INPUT;
 }
 
 int cli_fail(const char *fmt, ...) {
     va_list ap;
-    fputs("proper: ", stderr);
+    if (proper__cli_quiet) return CLI_BAD_INPUT;
+    fprintf(stderr, "%s: ", proper__cli_program);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
@@ -169,12 +179,13 @@ void cli_unknown(cli_args *a) {
 
 int cli_usage_error(cli_args *a, const char *fmt, ...) {
     va_list ap;
-    fprintf(stderr, "proper %s: ", a->cmd);
+    a->status = CLI_BAD_INPUT;
+    if (proper__cli_quiet) return CLI_BAD_INPUT;
+    fprintf(stderr, "%s %s: ", proper__cli_program, a->cmd);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
-    fprintf(stderr, " (see 'proper %s --help')\n", a->cmd);
-    a->status = CLI_BAD_INPUT;
+    fprintf(stderr, " (see '%s %s --help')\n", proper__cli_program, a->cmd);
     return CLI_BAD_INPUT;
 }
 

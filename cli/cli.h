@@ -26,6 +26,14 @@
 int cli_report(const proper_error *err);
 /* Print "proper: <message>" to stderr; returns CLI_BAD_INPUT. */
 int cli_fail(const char *fmt, ...) CLI_PRINTF(1, 2);
+/* Another tool built on these helpers (proper-mpi, cli/mpi/) names itself:
+ * every message above and below then starts with `name` instead of
+ * "proper" ("proper-mpi: ...", "proper-mpi vlmc: ... (see 'proper-mpi vlmc
+ * --help')"), the rest of the wording unchanged. With quiet set nothing is
+ * printed and the return values are the same: proper-mpi's ranks parse the
+ * command line alike and only rank 0 says what is wrong with it. */
+void cli_set_program(const char *name);
+void cli_set_quiet(int quiet);
 
 /* ---- Options ------------------------------------------------------------------
  * One loop per command, one helper call per option:

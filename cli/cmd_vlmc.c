@@ -11,6 +11,7 @@
 #include "../src/vlmc.h"
 #include "cli.h"
 #include "json.h"
+#include "vlmc_opts.h"
 
 static void vlmc_usage(FILE *out) {
     fprintf(out,
@@ -78,18 +79,13 @@ static int vlmc_parse(int argc, char **argv, vlmc_args *a) {
     if (!a->inputs) return cli_fail("out of memory");
     cli_args_init(&ca, "vlmc", argc, argv);
     while (cli_next(&ca)) {
-        if (cli_flag(&ca, "--general")) a->opts.general = 1;
-        else if (cli_flag(&ca, "--extend-cfg")) a->opts.extend_cfg = 1;
-        else if (cli_flag(&ca, "--json")) a->json = 1;
+        if (cli_vlmc_fit_option(&ca, &a->opts, &a->cfg)) {
+        } else if (cli_flag(&ca, "--json")) a->json = 1;
         else if (cli_flag(&ca, "--csv")) a->csv = 1;
-        else if (cli_opt_double(&ca, "--alpha", "(0,1]", &a->opts.alpha)) {
-        } else if (cli_opt_uint(&ca, "--nmin", 1, ULLONG_MAX, &u)) a->opts.n_min = u;
-        else if (cli_opt_uint(&ca, "--max-order", 0, 0xFFFFFFFFu, &u)) a->opts.max_order = (unsigned)u;
         else if (cli_opt_double(&ca, "--eps", "(0,1)", &a->eps)) {
         } else if (cli_opt_uint(&ca, "-n", 0, ULONG_MAX, &u)) a->n_samples = (unsigned long)u;
         else if (cli_opt_uint(&ca, "--seed", 0, ULLONG_MAX, &a->seed)) {
-        } else if (cli_opt(&ca, "--cfg")) a->cfg = ca.value;
-        else if (cli_opt(&ca, "--pst")) a->pst = ca.value;
+        } else if (cli_opt(&ca, "--pst")) a->pst = ca.value;
         else if (cli_opt(&ca, "--dot")) a->dot = ca.value;
         else if (cli_opt(&ca, "--export-explicit")) a->export_explicit = ca.value;
         else if (cli_opt(&ca, "--export-prism")) a->export_prism = ca.value;
@@ -100,8 +96,7 @@ static int vlmc_parse(int argc, char **argv, vlmc_args *a) {
     }
     if (ca.status) return ca.status;
     if (!a->n_inputs) return cli_usage_error(&ca, "%s: no input files", argv[0]);
-    if (a->opts.general && a->cfg) return cli_fail("--general does not use a CFG (drop --cfg)");
-    return CLI_OK;
+    return cli_vlmc_fit_check(&a->opts, a->cfg);
 }
 
 /* Progress line on a terminal only. */
@@ -216,34 +211,7 @@ static int vlmc_fit_cmd(vlmc_args *a, vlmc_progress *pr) {
         if (rc) goto done;
     }
     if (a->pst && strcmp(a->pst, "-") == 0) goto done; /* stdout carries the tree */
-    if (a->json) {
-        cli_json j;
-        cli_json_init(&j, stdout);
-        cli_json_object_begin(&j);
-        cli_json_key_uint(&j, "runs", c.total_runs);
-        cli_json_key_uint(&j, "distinct_runs", c.n_runs);
-        cli_json_key_uint(&j, "locations", c.locations.len);
-        cli_json_key_uint(&j, "steps", c.total_steps);
-        cli_json_key_string(&j, "mode", m.general ? "general" : "cfg");
-        cli_json_key_number(&j, "alpha", m.alpha);
-        cli_json_key_uint(&j, "nmin", m.n_min);
-        cli_json_key_uint(&j, "nodes", m.n_contexts);
-        cli_json_key_uint(&j, "order", m.order);
-        cli_json_key_number(&j, "loglik", m.loglik);
-        if (m.row) cli_json_key_uint(&j, "hull_states", m.n_states);
-        cli_json_key_number(&j, "seconds", secs);
-        cli_json_object_end(&j);
-    } else {
-        printf("runs           %llu (%lu distinct, %lu locations, %llu steps)\n", (unsigned long long)c.total_runs,
-               (unsigned long)c.n_runs, (unsigned long)c.locations.len, (unsigned long long)c.total_steps);
-        printf("mode           %s, alpha %g, nmin %llu%s\n", m.general ? "general" : "cfg", m.alpha,
-               (unsigned long long)m.n_min, a->cfg ? ", CFG given" : "");
-        printf("nodes          %lu\n", (unsigned long)m.n_contexts);
-        printf("order          %u\n", m.order);
-        printf("log-likelihood %.10g\n", m.loglik);
-        if (m.row) printf("hull states    %u (including the end state)\n", m.n_states);
-        printf("time           %.3f s (reading and fitting)\n", secs);
-    }
+    cli_vlmc_fit_summary(a->json, &c, &m, a->cfg, secs, "reading and fitting");
 done:
     proper_vlmc_free(&m);
     proper_vlmc_counts_free(&c);

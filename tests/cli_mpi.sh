@@ -6,14 +6,8 @@
 # and commutative (any order, any grouping, the same bytes).
 # Inputs are generated here by bench/bench_mpi.awk (MINSTD, so every awk
 # writes the same files).
-PROPER=${PROPER:-bin/proper}
+. "$(dirname "$0")/cli_lib.sh"
 PROPER_MPI=${PROPER_MPI:-build/proper-mpi-san}
-cd "$(dirname "$0")/.." || exit 2
-T=$(mktemp -d) || exit 2
-trap 'rm -rf "$T"' EXIT
-
-ok() { echo "ok $1"; }
-fail() { echo "FAIL $1: $2"; }
 
 if ! command -v mpirun > /dev/null 2>&1; then
     echo "SKIP cli_mpi: mpirun not installed (Debian: apt-get install openmpi-bin libopenmpi-dev)"; exit 0
@@ -28,11 +22,11 @@ fi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export LSAN_OPTIONS="suppressions=$(pwd)/tests/mpi.supp:print_suppressions=0:fast_unwind_on_malloc=0"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-# run NP ARGS...: proper-mpi on NP ranks (stdout, stderr in $T/out, $T/err)
-run() {
+# run_mpi NP ARGS...: proper-mpi on NP ranks (stdout, stderr in $T/out, $T/err)
+run_mpi() {
     np=$1; shift
-    mpirun --oversubscribe -x LSAN_OPTIONS -x ASAN_OPTIONS -x UBSAN_OPTIONS -np "$np" "$PROPER_MPI" "$@" \
-        > "$T/out" 2> "$T/err"
+    run mpirun --oversubscribe -x LSAN_OPTIONS -x ASAN_OPTIONS -x UBSAN_OPTIONS -np "$np" "$PROPER_MPI" "$@"
+    return $status
 }
 gen() { awk -v runs="$1" -v seed="$2" -v format="${3:-runs}" -v first="${4:-1}" -f bench/bench_mpi.awk; }
 
@@ -57,31 +51,31 @@ else fail mpi_reference_count_then_fit_is_fit "fitting the counts and fitting th
 
 # --- vlmc count and fit on 1, 2, 4 ranks: the same bytes ---
 for np in 1 2 4; do
-    if run "$np" vlmc count $IN -o "$T/c$np.counts" && cmp -s "$T/c$np.counts" "$T/ref.counts"; then
+    if run_mpi "$np" vlmc count $IN -o "$T/c$np.counts" && cmp -s "$T/c$np.counts" "$T/ref.counts"; then
         ok "mpi_vlmc_count_np$np"
     else fail "mpi_vlmc_count_np$np" "$(cat "$T/err"; cmp "$T/c$np.counts" "$T/ref.counts")"; fi
-    if run "$np" vlmc fit $IN -o "$T/f$np.counts" --pst "$T/f$np.pst" --json && cmp -s "$T/f$np.pst" "$T/ref.pst" &&
+    if run_mpi "$np" vlmc fit $IN -o "$T/f$np.counts" --pst "$T/f$np.pst" --json && cmp -s "$T/f$np.pst" "$T/ref.pst" &&
        cmp -s "$T/f$np.counts" "$T/ref.counts" &&
        [ "$(sed 's/"seconds.*//' "$T/out")" = "$(sed 's/"seconds.*//' "$T/ref.json")" ]; then
         ok "mpi_vlmc_fit_np$np"
     else fail "mpi_vlmc_fit_np$np" "$(cat "$T/err" "$T/out" "$T/ref.json"; cmp "$T/f$np.pst" "$T/ref.pst")"; fi
 done
 # fit options reach the fit (general mode, alpha, nmin, max order)
-if run 4 vlmc fit $IN --general --alpha 0.05 --nmin 3 --max-order 5 --pst "$T/g4.pst" &&
+if run_mpi 4 vlmc fit $IN --general --alpha 0.05 --nmin 3 --max-order 5 --pst "$T/g4.pst" &&
    cmp -s "$T/g4.pst" "$T/ref-g.pst" && ! cmp -s "$T/g4.pst" "$T/ref.pst"; then ok mpi_vlmc_fit_options
 else fail mpi_vlmc_fit_options "$(cat "$T/err")"; fi
 
 # one file on 4 ranks: every boundary falls inside a line (the runs average
 # ~200 bytes, the ranges are ~40 KB), and on more ranks than lines
-if run 4 vlmc count "$T/b.runs" -o "$T/b4.counts" && "$PROPER" vlmc count "$T/b.runs" -o "$T/b1.counts" 2> /dev/null &&
+if run_mpi 4 vlmc count "$T/b.runs" -o "$T/b4.counts" && "$PROPER" vlmc count "$T/b.runs" -o "$T/b1.counts" 2> /dev/null &&
    cmp -s "$T/b4.counts" "$T/b1.counts"; then ok mpi_vlmc_one_file_split
 else fail mpi_vlmc_one_file_split "$(cat "$T/err")"; fi
-if run 4 vlmc count "$T/e.runs" -o "$T/e4.counts" && "$PROPER" vlmc count "$T/e.runs" -o "$T/e1.counts" 2> /dev/null &&
+if run_mpi 4 vlmc count "$T/e.runs" -o "$T/e4.counts" && "$PROPER" vlmc count "$T/e.runs" -o "$T/e1.counts" 2> /dev/null &&
    cmp -s "$T/e4.counts" "$T/e1.counts"; then ok mpi_vlmc_more_ranks_than_lines
 else fail mpi_vlmc_more_ranks_than_lines "$(cat "$T/err")"; fi
 
 # --stats: one row per rank, their events add up to the runs' locations
-if run 2 vlmc count $IN -o "$T/s.counts" --stats && [ "$(grep -c '^stats ' "$T/err")" = 2 ] &&
+if run_mpi 2 vlmc count $IN -o "$T/s.counts" --stats && [ "$(grep -c '^stats ' "$T/err")" = 2 ] &&
    [ "$(awk '/^stats /{s += $4} END {print s}' "$T/err")" = "$(sed -n 's/^# .* distinct, \([0-9]*\) locations.*/\1/p' "$T/ref.counts")" ]; then
     ok mpi_stats
 else fail mpi_stats "$(cat "$T/err")"; fi
@@ -92,16 +86,53 @@ else fail mpi_stats "$(cat "$T/err")"; fi
 single=$(sed 's/^proper: //' "$T/err1")
 # (Open MPI adds its own lines about the exit status; ours is one line, the
 # single-process message)
-if run 4 vlmc count "$T/a.runs" "$T/bad.runs" -o "$T/x.counts"; then fail mpi_error_position "exit status 0"
+if run_mpi 4 vlmc count "$T/a.runs" "$T/bad.runs" -o "$T/x.counts"; then fail mpi_error_position "exit status 0"
 elif [ -n "$single" ] && [ "$(grep -c '^proper-mpi: ' "$T/err")" = 1 ] && grep -qxF "proper-mpi: $single" "$T/err"; then
     ok mpi_error_position
 else fail mpi_error_position "'$(cat "$T/err")' lacks '$single'"; fi
-if run 2 vlmc fit "$T/a.runs" "$T/missing.runs"; then fail mpi_error_missing "exit status 0"
+if run_mpi 2 vlmc fit "$T/a.runs" "$T/missing.runs"; then fail mpi_error_missing "exit status 0"
 elif [ "$(grep -c 'missing.runs: cannot open file' "$T/err")" = 1 ]; then ok mpi_error_missing
 else fail mpi_error_missing "$(cat "$T/err")"; fi
-if run 2 vlmc fit "$T/a.runs" --alpha 2; then fail mpi_error_option "exit status 0"
-elif [ "$(grep -c 'alpha 2 is outside' "$T/err")" = 1 ]; then ok mpi_error_option
-else fail mpi_error_option "$(cat "$T/err")"; fi
+# Bad options: proper-mpi's one line is the single-process message with the
+# program named "proper-mpi" ("proper: --alpha: ..." -> "proper-mpi: --alpha:
+# ...", "proper vlmc: ... (see 'proper vlmc --help')" -> "proper-mpi vlmc:
+# ... (see 'proper-mpi vlmc --help')"), both exit 2.
+# mpi_same_error NAME ARGS...: `proper vlmc ARGS` vs proper-mpi on 2 ranks
+mpi_same_error() {
+    cl_name=$1; shift
+    run_proper vlmc "$@"
+    single_status=$status
+    single=$(sed "s/^proper/proper-mpi/; s/(see 'proper /(see 'proper-mpi /" "$T/err")
+    run_mpi 2 vlmc "$@"
+    if [ "$single_status" != 2 ] || [ "$status" != 2 ]; then
+        fail "$cl_name" "exit status $single_status (proper), $status (proper-mpi), expected 2; $(last_output)"
+    elif [ -n "$single" ] && [ "$(grep -c '^proper-mpi' "$T/err")" = 1 ] && grep -qxF -- "$single" "$T/err"; then
+        ok "$cl_name"
+    else fail "$cl_name" "'$(cat "$T/err")' lacks '$single'"; fi
+}
+mpi_same_error mpi_error_option_alpha fit "$T/e.runs" --alpha 2
+mpi_same_error mpi_error_option_alpha_count count "$T/e.runs" -o "$T/x.counts" --alpha 2
+mpi_same_error mpi_error_option_nmin fit "$T/e.runs" --nmin 0
+mpi_same_error mpi_error_option_max_order fit "$T/e.runs" --max-order=1.5
+mpi_same_error mpi_error_option_unknown fit "$T/e.runs" --bogus
+mpi_same_error mpi_error_option_needs_value fit "$T/e.runs" --pst
+mpi_same_error mpi_error_option_flag_value fit "$T/e.runs" --json=1
+mpi_same_error mpi_error_no_inputs fit --json
+mpi_same_error mpi_error_count_needs_output count "$T/e.runs"
+mpi_same_error mpi_error_general_cfg fit "$T/e.runs" --general --cfg "$T/e.runs"
+
+# --json: the single-process summary (cli/json.h; no timing), valid JSON, for
+# location names holding a quote and a backslash (the PST names them alike)
+printf 'main.c:1 "q\\x main.c:2\nmain.c:1 main.c:2\nmain.c:1 "q\\x "q\\x main.c:2\n' > "$T/q.runs"
+"$PROPER" vlmc fit "$T/q.runs" --alpha 0.05 --json --pst "$T/q1.pst" > "$T/q1.json" 2> /dev/null
+run_mpi 2 vlmc fit "$T/q.runs" --alpha 0.05 --json --pst "$T/q2.pst"
+if status_is mpi_vlmc_fit_json 0; then
+    json_valid mpi_vlmc_fit_json_valid "$T/out"
+    if grep -qF '"q\x' "$T/q2.pst" && cmp -s "$T/q1.pst" "$T/q2.pst" &&
+       [ "$(sed 's/, "seconds.*//' "$T/out")" = "$(sed 's/, "seconds.*//' "$T/q1.json")" ]; then
+        ok mpi_vlmc_fit_json_as_proper
+    else fail mpi_vlmc_fit_json_as_proper "$(last_output); proper: $(cat "$T/q1.json")"; fi
+fi
 
 # --- merging counts: associative and commutative, the same bytes ---
 gen 400 11 > "$T/m1.runs"; gen 300 12 > "$T/m2.runs"; gen 500 13 > "$T/m3.runs"; gen 200 14 > "$T/m4.runs"
@@ -124,6 +155,6 @@ for g in g1 g2 g3 g4 g5; do cmp -s "$T/$g" "$T/all.counts" || same=0; done
 if [ $same = 1 ] && cmp -s "$T/m12" "$T/m21" && cmp -s "$T/m123" "$T/m1_23"; then ok mpi_merge_associative_commutative
 else fail mpi_merge_associative_commutative "groupings/orders give different bytes"; fi
 # proper-mpi reduces counts files too (the reduce step of a map-reduce)
-if run 2 vlmc count "$M"4.counts "$M"3.counts "$M"1.counts "$M"2.counts -o "$T/r.counts" && cmp -s "$T/r.counts" "$T/all.counts"; then
+if run_mpi 2 vlmc count "$M"4.counts "$M"3.counts "$M"1.counts "$M"2.counts -o "$T/r.counts" && cmp -s "$T/r.counts" "$T/all.counts"; then
     ok mpi_reduce_counts_files
 else fail mpi_reduce_counts_files "$(cat "$T/err")"; fi

@@ -322,6 +322,34 @@ static void test_args_errors(void) {
     CHECK_INT(status, CLI_OK);
 }
 
+/* Another program's name replaces "proper" in every message, the wording
+ * otherwise the same; quiet prints nothing and keeps the statuses. */
+static void test_args_program_quiet(void) {
+    char *unknown[] = {"cmd", "--bogus"}, *bad[] = {"cmd", "--precision", "2"};
+    proper_error err;
+    int status, h;
+    cli_set_program("proper-mpi");
+    CHECK_STR(args_error(2, unknown, &status, &h),
+              "proper-mpi cmd: unknown option '--bogus' (see 'proper-mpi cmd --help')\n");
+    CHECK_STR(args_error(3, bad, &status, &h), "proper-mpi: --precision: expected a number in (0,1), got '2'\n");
+    proper_error_set(&err, PROPER_EPARSE, "f.runs", 3, 7, "bad token");
+    stderr_begin();
+    CHECK_INT(cli_report(&err), CLI_BAD_INPUT);
+    CHECK_STR(stderr_text(), "proper-mpi: f.runs:3:7: bad token\n");
+    cli_set_quiet(1);
+    CHECK_STR(args_error(2, unknown, &status, &h), "");
+    CHECK_INT(status, CLI_BAD_INPUT);
+    CHECK_STR(args_error(3, bad, &status, &h), "");
+    CHECK_INT(status, CLI_BAD_INPUT);
+    stderr_begin();
+    CHECK_INT(cli_report(&err), CLI_BAD_INPUT);
+    CHECK_INT(cli_fail("x %d", 1), CLI_BAD_INPUT);
+    CHECK_STR(stderr_text(), "");
+    cli_set_quiet(0);
+    cli_set_program("proper");
+    CHECK_STR(args_error(2, unknown, &status, &h), "proper cmd: unknown option '--bogus' (see 'proper cmd --help')\n");
+}
+
 /* ---- clock ---- */
 
 static void test_now(void) {
@@ -345,6 +373,7 @@ int main(void) {
     RUN(test_args_parse);
     RUN(test_args_two_values);
     RUN(test_args_errors);
+    RUN(test_args_program_quiet);
     RUN(test_now);
     return test_summary();
 }

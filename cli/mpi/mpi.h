@@ -12,6 +12,9 @@
  *   3. rank 0 writes the result (and fits a model from it) exactly as the
  *      single-process `proper` command would.
  * The library (src/) stays MPI-free: this directory is its only user of MPI.
+ * Options are parsed, errors printed and JSON written by the CLI's own
+ * helpers (cli/cli.h, cli/json.h), so proper-mpi reads and speaks as
+ * `proper` does; its messages start with "proper-mpi" (cli_set_program).
  */
 #ifndef PROPER_MPI_H
 #define PROPER_MPI_H
@@ -21,10 +24,7 @@
 #include <stdio.h>
 
 #include "../../src/core.h"
-
-#define MPI_OK 0
-#define MPI_CHECK_FAILED 1
-#define MPI_BAD_INPUT 2
+#include "../cli.h"
 
 /* Input is read in blocks of this many bytes (cut at the last newline). */
 #ifndef PROPER_MPI_BLOCK
@@ -71,19 +71,11 @@ typedef struct mpi_ops {
     uint64_t (*events)(const void *acc);
 } mpi_ops;
 
-/* "proper-mpi: <message>" on stderr; returns MPI_BAD_INPUT. */
-int mpi_fail(const char *fmt, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
-int mpi_report(const proper_error *err);
-
-/* Until a command's options are parsed (identically on every rank) only
- * rank 0 prints messages; after this call every rank does. */
+/* Messages: cli_fail and cli_report (exit statuses CLI_OK, CLI_BAD_INPUT).
+ * Until a command's options are parsed (identically on every rank) only
+ * rank 0 prints them (cli_set_quiet on the others); after this call every
+ * rank does. */
 void mpi_options_done(void);
-/* Option "--name VALUE" / "--name=VALUE" at argv[*i] (as cli_option). */
-const char *mpi_option(int argc, char **argv, int *i, const char *name, int *missing);
 
 /* This rank's share of the files paths[0..n): the concatenation of the
  * files is cut into P equal byte ranges; rank r gets the lines that start in
@@ -97,7 +89,7 @@ int mpi_read_share(mpi_ctx *m, const mpi_piece *pieces, size_t n, const mpi_ops 
                    proper_error *err);
 /* After each rank's local step: 0 when every rank succeeded; otherwise the
  * lowest failing rank (the first error in input order) prints its error and
- * every rank gets MPI_BAD_INPUT. */
+ * every rank gets CLI_BAD_INPUT. */
 int mpi_agree(mpi_ctx *m, int rc, const proper_error *err);
 /* Tree reduction of acc into rank 0; on rank 0, *text and *len (NULL
  * on the other ranks; free with free()) is the reduced sums written by ops->write.
@@ -105,7 +97,7 @@ int mpi_agree(mpi_ctx *m, int rc, const proper_error *err);
 int mpi_reduce(mpi_ctx *m, void *acc, const mpi_ops *ops, char **text, size_t *len);
 /* Rank 0's buffer to every rank (*text allocated on the others). */
 int mpi_bcast_text(mpi_ctx *m, char **text, size_t *len);
-/* Writes text to path ("-" = stdout); MPI_OK or MPI_BAD_INPUT. */
+/* Writes text to path ("-" = stdout); CLI_OK or CLI_BAD_INPUT. */
 int mpi_write_file(const char *path, const char *text, size_t len);
 /* Prints the per-rank --stats table (collective). */
 void mpi_print_stats(mpi_ctx *m);

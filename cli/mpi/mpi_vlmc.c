@@ -12,20 +12,23 @@
 #include <string.h>
 
 #include "../../src/vlmc.h"
+#include "../vlmc_opts.h"
 #include "mpi.h"
 
 static void vlmc_usage(FILE *out) {
     fprintf(out,
-            "usage: mpirun -np P proper-mpi vlmc count TRACE... -o COUNTS [--stats]\n"
+            "usage: mpirun -np P proper-mpi vlmc count TRACE... -o|--output COUNTS [--stats]\n"
             "       mpirun -np P proper-mpi vlmc fit   TRACE... [fit options] [--pst FILE]\n"
             "                                          [--dot FILE] [--json] [-o COUNTS] [--stats]\n\n"
             "As 'proper vlmc count' and 'proper vlmc fit' (see 'proper vlmc --help'), on P\n"
             "ranks: runs-text files are split at line starts into P byte ranges, trace and\n"
             "counts files go whole to the rank whose range they start in; the counts are\n"
             "combined by a tree reduction and rank 0 writes the counts file and fits.\n"
-            "The counts file and the PST are byte-identical to the single-process ones.\n\n"
+            "The counts file and the PST are byte-identical to the single-process ones;\n"
+            "the options, their errors and the --json summary are those of 'proper vlmc'.\n\n"
             "fit options: --alpha A, --nmin N, --cfg FILE, --extend-cfg, --general,\n"
             "             --max-order D (as 'proper vlmc fit')\n"
+            "  --json               the fit's summary as JSON (as 'proper vlmc fit --json')\n"
             "  -o, --output COUNTS  the counts file ('-' = stdout; required for count)\n"
             "  --stats              per-rank figures on stderr\n");
 }
@@ -38,63 +41,31 @@ typedef struct vlmc_args {
     int json;
 } vlmc_args;
 
-static int vlmc_count_arg(const char *s, const char *what, unsigned long long *out) {
-    char *end;
-    if (!*s || *s == '-') return mpi_fail("%s: expected a non-negative integer, got '%s'", what, s);
-    *out = strtoull(s, &end, 10);
-    if (*end) return mpi_fail("%s: expected a non-negative integer, got '%s'", what, s);
-    return MPI_OK;
-}
-
+/* As `proper vlmc`'s parser (cli/cmd_vlmc.c), with the same fit options
+ * (cli/vlmc_opts.h) and those outputs proper-mpi has: --pst, --dot, --json,
+ * -o/--output; and --stats. argv[0] is the subcommand. CLI_OK or
+ * CLI_BAD_INPUT (reported by rank 0). */
 static int vlmc_parse(mpi_ctx *m, int fit, int argc, char **argv, vlmc_args *a) {
-    int i, missing;
-    proper_error err;
+    cli_args ca;
     a->opts = proper_vlmc_opts_default();
-    for (i = 1; i < argc; i++) {
-        const char *v;
-        unsigned long long u;
-        if (fit && (v = mpi_option(argc, argv, &i, "--alpha", &missing))) {
-            if (proper_parse_double_str(v, &a->opts.alpha, "--alpha", &err)) return mpi_report(&err);
-        } else if (fit && (v = mpi_option(argc, argv, &i, "--nmin", &missing))) {
-            if (vlmc_count_arg(v, "--nmin", &u)) return MPI_BAD_INPUT;
-            a->opts.n_min = u;
-        } else if (fit && (v = mpi_option(argc, argv, &i, "--max-order", &missing))) {
-            if (vlmc_count_arg(v, "--max-order", &u)) return MPI_BAD_INPUT;
-            if (u > 0xFFFFFFFFu) return mpi_fail("--max-order %s is too large", v);
-            a->opts.max_order = (unsigned)u;
-        } else if (fit && (v = mpi_option(argc, argv, &i, "--cfg", &missing))) {
-            a->cfg = v;
-        } else if (fit && (v = mpi_option(argc, argv, &i, "--pst", &missing))) {
-            a->pst = v;
-        } else if (fit && (v = mpi_option(argc, argv, &i, "--dot", &missing))) {
-            a->dot = v;
-        } else if ((v = mpi_option(argc, argv, &i, "-o", &missing)) ||
-                   (!missing && (v = mpi_option(argc, argv, &i, "--output", &missing)))) {
-            a->out = v;
-        } else if (missing) {
-            return mpi_fail("vlmc %s: option '%s' needs a value", argv[0], argv[i]);
-        } else if (fit && strcmp(argv[i], "--general") == 0) {
-            a->opts.general = 1;
-        } else if (fit && strcmp(argv[i], "--extend-cfg") == 0) {
-            a->opts.extend_cfg = 1;
-        } else if (fit && strcmp(argv[i], "--json") == 0) {
-            a->json = 1;
-        } else if (strcmp(argv[i], "--stats") == 0) {
-            m->stats = 1;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return mpi_fail("vlmc %s: unknown option '%s' (try 'proper-mpi vlmc --help')", argv[0], argv[i]);
-        } else {
-            a->inputs[a->n_inputs++] = argv[i];
-        }
+    cli_args_init(&ca, "vlmc", argc, argv);
+    while (cli_next(&ca)) {
+        if (cli_vlmc_fit_option(&ca, &a->opts, &a->cfg)) {
+        } else if (cli_flag(&ca, "--json")) a->json = 1;
+        else if (cli_flag(&ca, "--stats")) m->stats = 1;
+        else if (cli_opt(&ca, "--pst")) a->pst = ca.value;
+        else if (cli_opt(&ca, "--dot")) a->dot = ca.value;
+        else if (cli_opt(&ca, "-o|--output")) a->out = ca.value;
+        else if (cli_positional(&ca)) a->inputs[a->n_inputs++] = ca.value;
+        else cli_unknown(&ca);
     }
-    if (!a->n_inputs) return mpi_fail("vlmc %s: no input files (try 'proper-mpi vlmc --help')", argv[0]);
-    if (!fit && !a->out) return mpi_fail("vlmc count: -o COUNTS is required ('-' for stdout)");
-    if (!(a->opts.alpha > 0.0 && a->opts.alpha <= 1.0)) return mpi_fail("--alpha %g is outside (0, 1]", a->opts.alpha);
-    if (a->opts.n_min < 1) return mpi_fail("--nmin must be at least 1");
-    if (a->opts.general && a->cfg) return mpi_fail("--general does not use a CFG (drop --cfg)");
-    if (a->out && a->pst && strcmp(a->out, "-") == 0 && strcmp(a->pst, "-") == 0)
-        return mpi_fail("vlmc fit: -o and --pst cannot both be '-'");
-    return MPI_OK;
+    if (ca.status) return ca.status;
+    if (!a->n_inputs) return cli_usage_error(&ca, "%s: no input files", argv[0]);
+    if (cli_vlmc_fit_check(&a->opts, a->cfg)) return CLI_BAD_INPUT;
+    if (!fit && !a->out) return cli_fail("vlmc count: -o/--output COUNTS is required ('-' for stdout)");
+    if (fit && a->out && a->pst && strcmp(a->out, "-") == 0 && strcmp(a->pst, "-") == 0)
+        return cli_fail("vlmc fit: -o and --pst cannot both be '-'");
+    return CLI_OK;
 }
 
 /* ---- the learner's sums ---- */
@@ -149,32 +120,16 @@ static int vlmc_write_with(const char *path, int (*writer)(const proper_vlmc *, 
     FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "wb");
     proper_error err;
     int rc;
-    if (!f) return mpi_fail("%s: cannot open for writing", path);
+    if (!f) return cli_fail("%s: cannot open for writing", path);
     rc = writer(v, f, &err);
-    if ((f == stdout ? fflush(f) : fclose(f)) != 0 && rc == PROPER_OK) return mpi_fail("%s: write error", path);
-    return rc ? mpi_report(&err) : MPI_OK;
+    if ((f == stdout ? fflush(f) : fclose(f)) != 0 && rc == PROPER_OK) return cli_fail("%s: write error", path);
+    return rc ? cli_report(&err) : CLI_OK;
 }
 
 static void vlmc_summary(const vlmc_args *a, const proper_vlmc_counts *c, const proper_vlmc *v, double secs) {
     if (a->pst && strcmp(a->pst, "-") == 0) return; /* stdout carries the tree */
     if (a->out && strcmp(a->out, "-") == 0) return;  /* ... or the counts */
-    if (a->json) {
-        printf("{\"runs\": %llu, \"distinct_runs\": %lu, \"locations\": %lu, \"steps\": %llu, \"mode\": \"%s\", "
-               "\"alpha\": %.17g, \"nmin\": %llu, \"nodes\": %lu, \"order\": %u, \"loglik\": %.17g, \"seconds\": %.6f}\n",
-               (unsigned long long)c->total_runs, (unsigned long)c->n_runs, (unsigned long)c->locations.len,
-               (unsigned long long)c->total_steps, v->general ? "general" : "cfg", v->alpha,
-               (unsigned long long)v->n_min, (unsigned long)v->n_contexts, v->order,
-               v->loglik, secs);
-        return;
-    }
-    printf("runs           %llu (%lu distinct, %lu locations, %llu steps)\n", (unsigned long long)c->total_runs,
-           (unsigned long)c->n_runs, (unsigned long)c->locations.len, (unsigned long long)c->total_steps);
-    printf("mode           %s, alpha %g, nmin %llu%s\n", v->general ? "general" : "cfg", v->alpha,
-           (unsigned long long)v->n_min, a->cfg ? ", CFG given" : "");
-    printf("nodes          %lu\n", (unsigned long)v->n_contexts);
-    printf("order          %u\n", v->order);
-    printf("log-likelihood %.10g\n", v->loglik);
-    printf("time           %.3f s (reading, reducing and fitting)\n", secs);
+    cli_vlmc_fit_summary(a->json, c, v, a->cfg, secs, "reading, reducing and fitting");
 }
 
 /* Fits the reduced counts text as `proper vlmc fit COUNTS` would (errors
@@ -185,18 +140,18 @@ static int vlmc_fit_text(mpi_ctx *m, vlmc_args *a, const char *text, size_t len)
     proper_vlmc v;
     proper_vlmc_init(&v);
     proper_error err;
-    int rc = MPI_OK;
+    int rc = CLI_OK;
     proper_vlmc_counts_init(&c);
     proper_vlmc_cfg_init(&g);
     if (proper_vlmc_counts_parse_counts(&c, text, len, a->out && strcmp(a->out, "-") ? a->out : "(counts)", &err) ||
         (a->cfg && proper_vlmc_cfg_read(&g, a->cfg, &err))) {
-        rc = mpi_report(&err);
+        rc = cli_report(&err);
     } else if (proper_vlmc_fit(&v, &c, a->cfg ? &g : NULL, &a->opts, &err)) {
-        rc = mpi_report(&err);
+        rc = cli_report(&err);
     } else {
         if (a->pst) rc = vlmc_write_with(a->pst, proper_vlmc_write_pst, &v);
-        if (rc == MPI_OK && a->dot) rc = vlmc_write_with(a->dot, proper_vlmc_write_dot, &v);
-        if (rc == MPI_OK) vlmc_summary(a, &c, &v, MPI_Wtime() - m->t_start);
+        if (rc == CLI_OK && a->dot) rc = vlmc_write_with(a->dot, proper_vlmc_write_dot, &v);
+        if (rc == CLI_OK) vlmc_summary(a, &c, &v, MPI_Wtime() - m->t_start);
         proper_vlmc_free(&v);
     }
     proper_vlmc_cfg_free(&g);
@@ -211,36 +166,33 @@ int mpi_cmd_vlmc(mpi_ctx *m, int argc, char **argv) {
     mpi_piece *pieces = NULL;
     size_t n_pieces = 0, len = 0;
     char *text = NULL;
-    int rc, fit, i;
-    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        if (m->rank == 0) vlmc_usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? MPI_BAD_INPUT : MPI_OK;
+    cli_args help;
+    int rc, fit;
+    cli_args_init(&help, "vlmc", argc, argv);
+    if (help.help || argc < 2) {
+        if (m->rank == 0) vlmc_usage(help.help ? stdout : stderr);
+        return help.help ? CLI_OK : CLI_BAD_INPUT;
     }
-    for (i = 2; i < argc; i++)
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            if (m->rank == 0) vlmc_usage(stdout);
-            return MPI_OK;
-        }
     if (strcmp(argv[1], "fit") != 0 && strcmp(argv[1], "count") != 0)
-        return mpi_fail("vlmc: unknown subcommand '%s' (count, fit)", argv[1]);
+        return cli_fail("vlmc: unknown subcommand '%s' (count, fit)", argv[1]);
     fit = strcmp(argv[1], "fit") == 0;
     memset(&a, 0, sizeof a);
-    if (!(a.inputs = (const char **)calloc((size_t)argc, sizeof *a.inputs))) return mpi_fail("out of memory");
+    if (!(a.inputs = (const char **)calloc((size_t)argc, sizeof *a.inputs))) return cli_fail("out of memory");
     rc = vlmc_parse(m, fit, argc - 1, argv + 1, &a);
     mpi_options_done();
-    if (rc == MPI_OK) rc = mpi_share(m, a.inputs, a.n_inputs, &vlmc_ops, &pieces, &n_pieces);
-    if (rc != MPI_OK) {
+    if (rc == CLI_OK) rc = mpi_share(m, a.inputs, a.n_inputs, &vlmc_ops, &pieces, &n_pieces);
+    if (rc != CLI_OK) {
         free(a.inputs);
         return rc;
     }
     proper_vlmc_counts_init(&c);
     rc = mpi_read_share(m, pieces, n_pieces, &vlmc_ops, &c, &err);
     rc = mpi_agree(m, rc, &err);
-    if (rc == MPI_OK) rc = mpi_reduce(m, &c, &vlmc_ops, &text, &len);
-    if (rc == MPI_OK && m->rank == 0) {
+    if (rc == CLI_OK) rc = mpi_reduce(m, &c, &vlmc_ops, &text, &len);
+    if (rc == CLI_OK && m->rank == 0) {
         if (a.out) rc = mpi_write_file(a.out, text, len);
-        if (rc == MPI_OK && fit) rc = vlmc_fit_text(m, &a, text, len);
-        else if (rc == MPI_OK && strcmp(a.out, "-") != 0)
+        if (rc == CLI_OK && fit) rc = vlmc_fit_text(m, &a, text, len);
+        else if (rc == CLI_OK && strcmp(a.out, "-") != 0)
             fprintf(stderr, "proper-mpi vlmc: %s: %llu runs, %lu distinct, %lu locations\n", a.out,
                     (unsigned long long)c.total_runs, (unsigned long)c.n_runs, (unsigned long)c.locations.len);
     }

@@ -2,7 +2,6 @@
  * inputs, the sums are combined by a tree reduction, rank 0 writes the
  * result byte for byte as the single-process `proper` would. See mpi.h. */
 #define _POSIX_C_SOURCE 200809L /* fseeko, fileno, open_memstream, getrusage */
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -10,10 +9,6 @@
 #include <sys/types.h>
 
 #include "mpi.h"
-
-/* Messages go out from every rank once the data phase starts; while the
- * command line is parsed (identically on every rank) only rank 0 speaks. */
-static int mpi__speak = 1;
 
 static void usage(FILE *out) {
     fprintf(out,
@@ -34,38 +29,6 @@ static void usage(FILE *out) {
             "every command: --stats prints per-rank figures (events/s, bytes, reduction\n"
             "time, peak memory) on stderr. 'proper-mpi COMMAND --help' says more.\n"
             "Exit status: 0 ok, 2 bad input (errors as file:line:col: message).\n");
-}
-
-int mpi_report(const proper_error *err) {
-    char buf[PROPER_ERROR_MESSAGE_MAX + PROPER_ERROR_FILE_MAX + 64];
-    if (mpi__speak) fprintf(stderr, "proper-mpi: %s\n", proper_error_format(err, buf, sizeof buf));
-    return MPI_BAD_INPUT;
-}
-
-int mpi_fail(const char *fmt, ...) {
-    va_list ap;
-    if (!mpi__speak) return MPI_BAD_INPUT;
-    fputs("proper-mpi: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    return MPI_BAD_INPUT;
-}
-
-const char *mpi_option(int argc, char **argv, int *i, const char *name, int *missing) {
-    size_t n = strlen(name);
-    const char *arg = argv[*i];
-    *missing = 0;
-    if (strncmp(arg, name, n) != 0) return NULL;
-    if (arg[n] == '=') return arg + n + 1;
-    if (arg[n] != '\0') return NULL;
-    if (*i + 1 >= argc) {
-        *missing = 1;
-        return NULL;
-    }
-    *i += 1;
-    return argv[*i];
 }
 
 /* ---- shares ---------------------------------------------------------------- */
@@ -99,7 +62,7 @@ int mpi_share(mpi_ctx *m, const char *const *paths, size_t n, const mpi_ops *ops
         free(split);
         free(*pieces);
         *pieces = NULL;
-        return mpi_fail("out of memory");
+        return cli_fail("out of memory");
     }
     if (m->rank == 0) /* rank 0 looks at the files once; the others are told */
         for (i = 0; i < n; i++) {
@@ -142,7 +105,7 @@ int mpi_share(mpi_ctx *m, const char *const *paths, size_t n, const mpi_ops *ops
     *n_pieces = k;
     free(size);
     free(split);
-    return MPI_OK;
+    return CLI_OK;
 }
 
 /* The first line start at or after byte `at` of f (size bytes). */
@@ -240,9 +203,9 @@ int mpi_read_share(mpi_ctx *m, const mpi_piece *pieces, size_t n, const mpi_ops 
 int mpi_agree(mpi_ctx *m, int rc, const proper_error *err) {
     int mine = rc ? m->rank : m->size, first;
     MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (first == m->size) return MPI_OK;
-    if (first == m->rank) mpi_report(err);
-    return MPI_BAD_INPUT;
+    if (first == m->size) return CLI_OK;
+    if (first == m->rank) cli_report(err);
+    return CLI_BAD_INPUT;
 }
 
 /* ---- moving text ----------------------------------------------------------- */
@@ -270,8 +233,8 @@ static void mpi__recv(char **text, uint64_t *len, int from) {
     MPI_Recv(len, 1, MPI_UINT64_T, from, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     if (*len == MPI__FAILED) return;
     if (*len + 1 == 0 || !(*text = (char *)malloc((size_t)*len + 1))) {
-        fprintf(stderr, "proper-mpi: out of memory receiving %llu bytes from rank %d\n", (unsigned long long)*len, from);
-        MPI_Abort(MPI_COMM_WORLD, MPI_BAD_INPUT);
+        cli_fail("out of memory receiving %llu bytes from rank %d", (unsigned long long)*len, from);
+        MPI_Abort(MPI_COMM_WORLD, CLI_BAD_INPUT);
     }
     for (off = 0; off < *len; off += MPI__CHUNK) {
         uint64_t n = *len - off < MPI__CHUNK ? *len - off : MPI__CHUNK;
@@ -287,17 +250,17 @@ static int mpi__serialise(const mpi_ops *ops, const void *acc, char **text, size
     int rc;
     *text = NULL;
     *len = 0;
-    if (!(f = open_memstream(text, len))) return mpi_fail("out of memory");
+    if (!(f = open_memstream(text, len))) return cli_fail("out of memory");
     rc = ops->write(acc, f, &err);
     if (fclose(f) != 0 && rc == PROPER_OK) rc = proper_error_set(&err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
-    if (rc == PROPER_OK) return MPI_OK;
+    if (rc == PROPER_OK) return CLI_OK;
     free(*text);
     *text = NULL;
-    return mpi_report(&err);
+    return cli_report(&err);
 }
 
 int mpi_reduce(mpi_ctx *m, void *acc, const mpi_ops *ops, char **text, size_t *len) {
-    int step, status = MPI_OK;
+    int step, status = CLI_OK;
     double t0 = MPI_Wtime();
     *text = NULL;
     *len = 0;
@@ -305,9 +268,9 @@ int mpi_reduce(mpi_ctx *m, void *acc, const mpi_ops *ops, char **text, size_t *l
         if (m->rank & step) { /* send to the partner below and stop */
             char *mine = NULL;
             size_t n = 0;
-            if (status == MPI_OK) status = mpi__serialise(ops, acc, &mine, &n);
-            mpi__send(mine, status == MPI_OK ? (uint64_t)n : MPI__FAILED, m->rank - step);
-            if (status == MPI_OK) m->sent += n;
+            if (status == CLI_OK) status = mpi__serialise(ops, acc, &mine, &n);
+            mpi__send(mine, status == CLI_OK ? (uint64_t)n : MPI__FAILED, m->rank - step);
+            if (status == CLI_OK) m->sent += n;
             free(mine);
             break;
         }
@@ -315,22 +278,22 @@ int mpi_reduce(mpi_ctx *m, void *acc, const mpi_ops *ops, char **text, size_t *l
             char *theirs;
             uint64_t n;
             mpi__recv(&theirs, &n, m->rank + step);
-            if (n == MPI__FAILED) status = MPI_BAD_INPUT;
+            if (n == MPI__FAILED) status = CLI_BAD_INPUT;
             else {
                 proper_error err;
                 m->received += n;
-                if (status == MPI_OK && ops->merge(acc, theirs, (size_t)n, &err) != PROPER_OK)
-                    status = mpi_report(&err);
+                if (status == CLI_OK && ops->merge(acc, theirs, (size_t)n, &err) != PROPER_OK)
+                    status = cli_report(&err);
             }
             free(theirs);
         }
     }
-    if (m->rank == 0 && status == MPI_OK) {
+    if (m->rank == 0 && status == CLI_OK) {
         status = mpi__serialise(ops, acc, text, len);
         m->result = *len;
     }
     MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (status != MPI_OK) {
+    if (status != CLI_OK) {
         free(*text);
         *text = NULL;
     }
@@ -348,22 +311,22 @@ int mpi_bcast_text(mpi_ctx *m, char **text, size_t *len) {
     }
     ok = *text != NULL;
     MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (!ok) return mpi_fail("out of memory");
+    if (!ok) return cli_fail("out of memory");
     for (off = 0; off < n; off += MPI__CHUNK) {
         uint64_t k = n - off < MPI__CHUNK ? n - off : MPI__CHUNK;
         MPI_Bcast(*text + off, (int)k, MPI_BYTE, 0, MPI_COMM_WORLD);
     }
     if (m->rank != 0) (*text)[n] = '\0';
-    return MPI_OK;
+    return CLI_OK;
 }
 
 int mpi_write_file(const char *path, const char *text, size_t len) {
     FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "wb");
     int bad;
-    if (!f) return mpi_fail("%s: cannot open for writing", path);
+    if (!f) return cli_fail("%s: cannot open for writing", path);
     bad = fwrite(text, 1, len, f) != len;
     bad |= f == stdout ? fflush(f) != 0 : fclose(f) != 0;
-    return bad ? mpi_fail("%s: write error", path) : MPI_OK;
+    return bad ? cli_fail("%s: write error", path) : CLI_OK;
 }
 
 /* ---- --stats ---------------------------------------------------------------- */
@@ -386,7 +349,7 @@ void mpi_print_stats(mpi_ctx *m) {
     mine[7] = (double)m->result;
     mine[8] = MPI_Wtime() - m->t_start;
     if (m->rank == 0 && !(all = (double *)malloc(sizeof mine * (size_t)m->size))) {
-        mpi_fail("out of memory");
+        cli_fail("out of memory");
         m->stats = 0;
     }
     MPI_Gather(mine, MPI__NSTATS, MPI_DOUBLE, all, MPI__NSTATS, MPI_DOUBLE, 0, MPI_COMM_WORLD);
@@ -410,23 +373,26 @@ int main(int argc, char **argv) {
     m.t_start = MPI_Wtime();
     MPI_Comm_rank(MPI_COMM_WORLD, &m.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &m.size);
-    mpi__speak = m.rank == 0;
+    /* while the command line is parsed (alike on every rank) only rank 0
+     * speaks; every rank does from the data phase on (mpi_options_done) */
+    cli_set_program("proper-mpi");
+    cli_set_quiet(m.rank != 0);
     if (argc < 2) {
         if (m.rank == 0) usage(stderr);
-        rc = MPI_BAD_INPUT;
+        rc = CLI_BAD_INPUT;
     } else if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         if (m.rank == 0) usage(stdout);
-        rc = MPI_OK;
+        rc = CLI_OK;
     } else if (strcmp(argv[1], "--version") == 0) {
         if (m.rank == 0) printf("proper-mpi %s\n", PROPER_VERSION_STRING);
-        rc = MPI_OK;
+        rc = CLI_OK;
     } else if (strcmp(argv[1], "vlmc") == 0) {
         rc = mpi_cmd_vlmc(&m, argc - 1, argv + 1);
     } else {
-        rc = mpi_fail("unknown command '%s' (try 'proper-mpi --help')", argv[1]);
+        rc = cli_fail("unknown %s '%s' (see 'proper-mpi --help')", argv[1][0] == '-' ? "option" : "command", argv[1]);
     }
     MPI_Finalize();
     return rc;
 }
 
-void mpi_options_done(void) { mpi__speak = 1; }
+void mpi_options_done(void) { cli_set_quiet(0); }
