@@ -299,6 +299,11 @@ PROPER_API int proper_annot_lsq_fit(proper_annot_lsq *out, const double *X, cons
  * their count into *ncuts (0: one cluster). min_size: smallest cluster. */
 PROPER_API int proper_annot_kde_cuts(const double *y, size_t n, size_t min_size, uint64_t seed, double **cuts,
                                      size_t *ncuts, proper_error *err);
+/* The variable-bandwidth density behind proper_annot_kde_cuts, on its
+ * PROPER_ANNOT_KDE_GRID points: x[k] (increasing) and f[k] (integrates to
+ * about 1), both caller arrays of that length. PROPER_ERANGE when fewer than
+ * 4 values are given or they are (nearly) all equal. */
+PROPER_API int proper_annot_kde(const double *y, size_t n, uint64_t seed, double *x, double *f, proper_error *err);
 /* Lower envelope: keep[i] = 1 for the records whose y is the smallest among
  * those with the same x (ties all kept). */
 PROPER_API int proper_annot_lower_envelope(const double *x, const double *y, size_t n, unsigned char *keep,
@@ -1899,7 +1904,7 @@ static int proper__annot_function(proper__annot_parser *P) {
         P->c = at;
         return proper__annot_perr(P, PROPER_EPARSE, "expected 'function.metric(' to start an annotation");
     }
-    if ((size_t)(P->c.p - s) > PROPER_ANNOT_NAME_MAX) {
+    if ((size_t)(dot - s) > PROPER_ANNOT_NAME_MAX || (size_t)(P->c.p - dot - 1) > PROPER_ANNOT_NAME_MAX) {
         P->c = at;
         return proper__annot_perr(P, PROPER_ELIMIT, "name longer than %d characters", PROPER_ANNOT_NAME_MAX);
     }
@@ -2040,8 +2045,28 @@ static int proper__annot_cmp_double(const void *x, const void *y) {
     return a < b ? -1 : a > b;
 }
 
+static int proper__annot_kde(const double *y, size_t n, size_t min_size, uint64_t seed, double **cuts, size_t *ncuts,
+                             double *xout, double *fout, proper_error *err);
+
 PROPER_API int proper_annot_kde_cuts(const double *y, size_t n, size_t min_size, uint64_t seed, double **cuts,
                                      size_t *ncuts, proper_error *err) {
+    return proper__annot_kde(y, n, min_size, seed, cuts, ncuts, NULL, NULL, err);
+}
+
+PROPER_API int proper_annot_kde(const double *y, size_t n, uint64_t seed, double *x, double *f, proper_error *err) {
+    double *cuts = NULL;
+    size_t nc = 0;
+    int rc;
+    x[0] = NAN;
+    rc = proper__annot_kde(y, n, 1, seed, &cuts, &nc, x, f, err);
+    PROPER_FREE(cuts);
+    if (!rc && isnan(x[0]))
+        return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "no density: fewer than 4 values, or all (nearly) equal");
+    return rc;
+}
+
+static int proper__annot_kde(const double *y, size_t n, size_t min_size, uint64_t seed, double **cuts, size_t *ncuts,
+                             double *xout, double *fout, proper_error *err) {
     enum { G = PROPER_ANNOT_KDE_GRID };
     double *s = NULL, *grid = NULL, *pilot = NULL, *dens = NULL, *lam = NULL, *out = NULL;
     double *cnt = NULL;
@@ -2127,6 +2152,12 @@ PROPER_API int proper_annot_kde_cuts(const double *y, size_t n, size_t min_size,
         for (k = a; k <= b; k++) {
             double z = (grid[k] - grid[g]) / h;
             dens[k] += cnt[g] / h * exp(-0.5 * z * z);
+        }
+    }
+    if (xout) {
+        for (g = 0; g < G; g++) {
+            xout[g] = grid[g];
+            fout[g] = dens[g] / ((double)m * 2.5066282746310002);
         }
     }
     /* local maxima (plateaus count once, at their middle) */

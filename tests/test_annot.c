@@ -354,6 +354,19 @@ static void test_kde_cuts(void) {
     for (i = 0; i < N; i++) y[i] = 50 + 3 * proper_rng_normal(&rng);
     CHECK_INT(proper_annot_kde_cuts(y, N, 40, 1, &cuts, &nc, &err), 0);
     CHECK_INT(nc, 0);
+    {
+        /* the density integrates to 1 and peaks near 1/(3 sqrt(2 pi)) = 0.133 */
+        static double gx[PROPER_ANNOT_KDE_GRID], gf[PROPER_ANNOT_KDE_GRID];
+        double area = 0, top = 0;
+        size_t g;
+        CHECK_INT(proper_annot_kde(y, N, 1, gx, gf, &err), 0);
+        for (g = 1; g < PROPER_ANNOT_KDE_GRID; g++) area += 0.5 * (gf[g] + gf[g - 1]) * (gx[g] - gx[g - 1]);
+        for (g = 0; g < PROPER_ANNOT_KDE_GRID; g++)
+            if (gf[g] > top) top = gf[g];
+        CHECK_ABS(area, 1, 0.01);
+        CHECK_ABS(top, 1 / (3 * sqrt(2 * 3.141592653589793)), 0.015);
+        CHECK_INT(proper_annot_kde(y, 3, 1, gx, gf, &err), PROPER_ERANGE);
+    }
     for (i = 0; i < N; i++) y[i] = proper_rng_exponential(&rng, 0.01);
     CHECK_INT(proper_annot_kde_cuts(y, N, 40, 1, &cuts, &nc, &err), 0);
     CHECK_INT(nc, 0);
@@ -590,6 +603,24 @@ static void test_fit_edge_cases(void) {
     proper_annot_format(&a, &b, &err);
     CHECK_CONTAINS(b.data, "f.time(s) {\n  Norm(5, 0);\n}\n");
     CHECK_CONTAINS(b.data, "f.time() {\n  Norm(5, 0);\n}\n");
+    /* all features equal: no feature survives the clean-up, the metric's
+     * distribution is fitted; a declared function without records is an error */
+    {
+        const char *same = "time,s,t\n1,7,7\n3,7,7\n2,7,7\n4,7,7\n2,7,7\n3,7,7\n";
+        const char *empty = "proper-annot-log 1\nfunction f metrics time features s\n";
+        const char *dotted = "proper-annot-log 1\nfunction f metrics a.b features s\nf, 1, 2\nf, 3, 4\n";
+        proper_strbuf_free(&b);
+        proper_strbuf_init(&b);
+        CHECK_INT(proper_annot_log_parse(&L, same, strlen(same), "same", &err), 0);
+        CHECK_INT(proper_annot_fit(&a, &L.t[0], "time", NULL, &err), 0);
+        proper_annot_format(&a, &b, &err);
+        CHECK_CONTAINS(b.data, "f.time() {\n  Norm(2.5, 1.0488088481701516);\n}\n"); /* mean 2.5, sd sqrt(5.5/5) */
+        CHECK_INT(proper_annot_log_parse(&L, empty, strlen(empty), "empty", &err), 0);
+        CHECK_INT(proper_annot_fit(&a, &L.t[0], "time", NULL, &err), PROPER_EINVAL);
+        CHECK_CONTAINS(err.message, "no records");
+        CHECK_INT(proper_annot_log_parse(&L, dotted, strlen(dotted), "dotted", &err), 0);
+        CHECK_INT(proper_annot_fit(&a, &L.t[0], "a.b", NULL, &err), PROPER_EINVAL);
+    }
     proper_strbuf_free(&b);
     proper_annot_log_free(&L);
     proper_annot_free(&a);
