@@ -2950,7 +2950,7 @@ PROPER_API int proper_sim_trace_parse(proper_sim_trace *out, const char *text, s
             /* a declaration */
             if (proper__sim_kw(&P, "cores") || proper__sim_kw(&P, "disks")) {
                 int is_cores = at.p[0] == 'c';
-                size_t v;
+                size_t v = 0;
                 proper__sim_ws(&P);
                 at = P.c;
                 if ((rc = proper__sim_count(&P, &v, PROPER_SIM_MAX_THREADS, is_cores ? "cores" : "disks"))) goto done;
@@ -3893,21 +3893,63 @@ PROPER_API int proper_sim_writer_close(proper_sim_writer *w, proper_error *err) 
     return st ? proper_error_set(err, st, NULL, 0, 0, "error writing the thread trace") : PROPER_OK;
 }
 
+/* Decimal digits of v at p; returns the end. */
+static char *proper__sim_utoa(char *p, unsigned long long v) {
+    char tmp[24];
+    int n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n) *p++ = tmp[--n];
+    return p;
+}
+
+static char *proper__sim_puts(char *p, const char *s) {
+    while (*s) *p++ = *s++;
+    return p;
+}
+
+/* Format the buffered events (names are read under the writer's lock) and
+ * write them with one fwrite per 8 KiB. */
 static void proper__sim_flush(proper_sim_recorder *r) {
     proper_sim_writer *w = r->w;
-    size_t i;
+    char buf[8192];
+    size_t i, used = 0;
+    int bad = 0;
     pthread_mutex_lock(&w->lock);
     for (i = 0; i < r->len; i++) {
         const proper_sim_slot *s = &r->slots[i];
-        int bad = fprintf(w->out, "%lld %lld %s", r->tid, (long long)s->t, proper__sim_tev_words[s->kind]) < 0;
-        if (s->a >= 0 && (size_t)s->a < w->names.len) bad |= fprintf(w->out, " %s", w->names.names[s->a]) < 0;
-        if (s->b >= 0 && (size_t)s->b < w->names.len) bad |= fprintf(w->out, " %s", w->names.names[s->b]) < 0;
-        if (s->arg >= 0) bad |= fprintf(w->out, " %lld", (long long)s->arg) < 0;
-        if (s->cpu >= 0) bad |= fprintf(w->out, " @%lld", (long long)s->cpu) < 0;
-        bad |= fputc('\n', w->out) == EOF;
-        if (bad && !r->status) r->status = PROPER_EIO;
+        const char *na = s->a >= 0 && (size_t)s->a < w->names.len ? w->names.names[s->a] : NULL;
+        const char *nb = s->b >= 0 && (size_t)s->b < w->names.len ? w->names.names[s->b] : NULL;
+        size_t need = 128 + (na ? strlen(na) : 0) + (nb ? strlen(nb) : 0);
+        char *p;
+        if (used + need > sizeof buf) {
+            bad |= fwrite(buf, 1, used, w->out) != used;
+            used = 0;
+        }
+        if (need > sizeof buf) { /* a name longer than 8 KiB: the slow path */
+            bad |= fprintf(w->out, "%lld %lld %s%s%s%s%s\n", r->tid, (long long)s->t, proper__sim_tev_words[s->kind],
+                           na ? " " : "", na ? na : "", nb ? " " : "", nb ? nb : "") < 0;
+            continue;
+        }
+        p = buf + used;
+        if (r->tid < 0) *p++ = '-';
+        p = proper__sim_utoa(p, (unsigned long long)(r->tid < 0 ? -r->tid : r->tid));
+        *p++ = ' ';
+        p = proper__sim_utoa(p, (unsigned long long)(s->t < 0 ? 0 : s->t));
+        *p++ = ' ';
+        p = proper__sim_puts(p, proper__sim_tev_words[s->kind]);
+        if (na) { *p++ = ' '; p = proper__sim_puts(p, na); }
+        if (nb) { *p++ = ' '; p = proper__sim_puts(p, nb); }
+        if (s->arg >= 0) { *p++ = ' '; p = proper__sim_utoa(p, (unsigned long long)s->arg); }
+        if (s->cpu >= 0) { *p++ = ' '; *p++ = '@'; p = proper__sim_utoa(p, (unsigned long long)s->cpu); }
+        *p++ = '\n';
+        used = (size_t)(p - buf);
     }
+    if (used) bad |= fwrite(buf, 1, used, w->out) != used;
     pthread_mutex_unlock(&w->lock);
+    if (bad && !r->status) r->status = PROPER_EIO;
     r->len = 0;
 }
 
