@@ -60,7 +60,13 @@ void cli_set_quiet(int quiet);
  * has been reported `status` is CLI_BAD_INPUT and cli_next returns 0.
  * Errors read "proper CMD: unknown option '--x' (see 'proper CMD --help')",
  * "proper CMD: option '--x' needs a value" and, for values,
- * "proper: --x: expected ..., got 'text'". */
+ * "proper: --x: expected ..., got 'text'".
+ * Subcommands ("vlmc fit", "lp solve", "qn simulate"): the command checks
+ * -h/--help on its whole argv (init never looks at argv[0], so "proper lp
+ * --help" needs this), checks the subcommand word argv[1], then parses the
+ * rest with cli_args_init(&a, "lp", argc - 1, argv + 1): argv[0] is then the
+ * subcommand, skipped as a command's name is, and messages still name the
+ * command ("proper lp: ..."). */
 typedef struct cli_args {
     const char *cmd;    /* the command's name, for messages */
     int argc;

@@ -49,7 +49,7 @@ static int lp_parse(int argc, char **argv, lp_args *o) {
     }
     if (argc < 2 || strcmp(argv[1], "solve") != 0)
         return cli_usage_error(&a, "expected 'solve' (got '%s')", argc < 2 ? "" : argv[1]);
-    a.i = 1; /* past "solve" */
+    cli_args_init(&a, "lp", argc - 1, argv + 1); /* the words after "solve" (cli.h) */
     while (cli_next(&a)) {
         if (cli_flag(&a, "--json")) o->json = 1;
         else if (cli_flag(&a, "--values")) o->values = 1;

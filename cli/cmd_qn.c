@@ -218,8 +218,7 @@ static int qn_parse(int argc, char **argv, qn_args *a) {
     a->steps = QN_STEPS;
     a->runs = QN_RUNS;
     a->seed = QN_SEED;
-    cli_args_init(&o, "qn", argc, argv);
-    o.i = 1; /* past the subcommand */
+    cli_args_init(&o, "qn", argc - 1, argv + 1); /* the words after the subcommand (cli.h) */
     while (cli_next(&o)) {
         if (qn_option(&o, a)) continue;
         if (!cli_positional(&o)) cli_unknown(&o);

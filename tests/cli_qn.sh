@@ -209,6 +209,11 @@ printf 'station,servers,rate,p1,p2\n1,inf,0.1,0,1\n2,inf,0.3,1,0\n' > "$work/ten
 run_proper qn simulate --network "$work/tenth.csv" --population 1,0 --method euler --steps 1 -o "$work/tenth_tr.csv"
 status_is qn_shortest_numbers 0 && contains qn_shortest_numbers_text "$work/tenth_tr.csv" "0.01,0.999,0.001,0.999,0.001"
 expect_error lp_unknown_option "proper lp: unknown option '--bogus'" "$P" lp solve "$work/chvatal.lp" --bogus
+# the subcommand word is skipped, not read as an operand; --help anywhere
+expect_error lp_needs_solve "proper lp: expected 'solve' (got 'frob') (see 'proper lp --help')" "$P" lp frob "$work/chvatal.lp"
+expect_error lp_one_file "proper lp: unexpected argument 'solve' (see 'proper lp --help')" "$P" lp solve "$work/chvatal.lp" solve
+expect_text lp_help 0 "usage: proper lp solve" "$P" lp --help
+expect_text qn_sub_help 0 "usage: proper qn" "$P" qn fit "$work/pt.csv" --help
 
 # Bad input: exit 2 and a located message.
 printf 'station,servers,rate,p1,p2\n1,inf,1,0,1\n2,3,2,0.5,0.4\n' > "$work/rows.csv"
