@@ -16,6 +16,11 @@
 #define CLI_CHECK_FAILED 1
 #define CLI_BAD_INPUT 2
 
+/* The default of --precision, the one of every command (check, crosscheck:
+ * relative precision asked of a model checker; pmf: tail mass a loop may
+ * leave). */
+#define CLI_DEFAULT_PRECISION 1e-12
+
 #if defined(__GNUC__) || defined(__clang__)
 #define CLI_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
 #else

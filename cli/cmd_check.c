@@ -11,8 +11,6 @@
 #include "cli.h"
 #include "json.h"
 
-/* Default relative precision asked of an external tool (the CLI's one default). */
-#define CHECK_PRECISION 1e-12
 /* Default seconds an external tool may run per property. */
 #define CHECK_TIMEOUT 600.0
 
@@ -54,7 +52,7 @@ static void check_usage(FILE *out) {
             "  --timeout S        seconds an external tool may run per property (default %g)\n\n"
             "Exit status: 0 ok, 1 a boolean property (e.g. P>=0.9 [...]) is false,\n"
             "2 bad input (errors as file:line:col: message).\n",
-            (unsigned)PROPER_PRISM_MAX_STATES, CHECK_PRECISION, CHECK_TIMEOUT);
+            (unsigned)PROPER_PRISM_MAX_STATES, CLI_DEFAULT_PRECISION, CHECK_TIMEOUT);
 }
 
 typedef struct check_opts {
@@ -129,7 +127,7 @@ static int parse_args(int argc, char **argv, check_opts *o) {
     const char *pos[3] = {NULL, NULL, NULL};
     unsigned long long max_states = PROPER_PRISM_MAX_STATES;
     memset(o, 0, sizeof *o);
-    o->precision = CHECK_PRECISION;
+    o->precision = CLI_DEFAULT_PRECISION;
     o->timeout = CHECK_TIMEOUT;
     cli_args_init(&a, "check", argc, argv);
     if (a.help) {

@@ -14,8 +14,6 @@
 
 /* Default relative tolerance of the comparison. */
 #define CROSSCHECK_TOLERANCE 1e-6
-/* Default relative precision asked of the tools (the CLI's one default). */
-#define CROSSCHECK_PRECISION 1e-12
 /* Default seconds one tool run may take. */
 #define CROSSCHECK_TIMEOUT 600.0
 
@@ -54,7 +52,7 @@ static void crosscheck_usage(FILE *out) {
             "Exit status: 0 every value agrees, or no external model checker is\n"
             "installed (then only the native column is printed, with a note saying so);\n"
             "1 a value differs, or a tool failed or timed out; 2 bad input.\n",
-            CROSSCHECK_TOLERANCE, CROSSCHECK_PRECISION, CROSSCHECK_TIMEOUT);
+            CROSSCHECK_TOLERANCE, CLI_DEFAULT_PRECISION, CROSSCHECK_TIMEOUT);
 }
 
 typedef struct xc_opts {
@@ -85,7 +83,7 @@ static int parse_args(int argc, char **argv, xc_opts *o) {
     const char *pos[3] = {NULL, NULL, NULL};
     memset(o, 0, sizeof *o);
     o->tolerance = CROSSCHECK_TOLERANCE;
-    o->precision = CROSSCHECK_PRECISION;
+    o->precision = CLI_DEFAULT_PRECISION;
     o->timeout = CROSSCHECK_TIMEOUT;
     cli_args_init(&a, "crosscheck", argc, argv);
     if (a.help) {

@@ -11,9 +11,6 @@
 #include "json.h"
 #include "svg.h"
 
-/* Default --precision: the mass a geometric loop leaves to the tail. */
-#define PMF_DEFAULT_PRECISION 1e-12
-
 static void pmf_usage(FILE *out) {
     fprintf(out,
             "usage: proper pmf stats FILE [options]\n"
@@ -43,7 +40,7 @@ static void pmf_usage(FILE *out) {
             "  --csv             print the resulting PMF as \"value,prob\" CSV\n\n"
             "Statistics describe the grid part (conditioned on it); a quantile that lies in\n"
             "the tail prints as inf (null in JSON). Exit status: 0 ok, 2 bad input.\n",
-            PMF_DEFAULT_PRECISION);
+            CLI_DEFAULT_PRECISION);
 }
 
 typedef struct pmf_opts {
@@ -295,7 +292,7 @@ static int pmf_check_files(cli_args *a, const pmf_opts *o, const char *action, i
 static int pmf_parse_args(int argc, char **argv, pmf_opts *o, const char **files, int *n) {
     cli_args a;
     memset(o, 0, sizeof *o);
-    o->precision = PMF_DEFAULT_PRECISION;
+    o->precision = CLI_DEFAULT_PRECISION;
     *n = 0;
     cli_args_init(&a, "pmf", argc, argv);
     if (a.help) {

@@ -134,3 +134,9 @@ expect_error check_bad_precision "--precision: expected a number in (0,1), got '
 expect_error check_no_model "proper check: missing MODEL.pm" chk
 expect_error check_too_many "unexpected argument 'extra'" chk $M/die.pm 'P=? [ F d=1 ]' extra
 expect_error check_srew_needs_explicit "--srew/--trew need --explicit" chk $M/die.pm --srew x.srew
+# one --precision default (CLI_DEFAULT_PRECISION) in check, crosscheck and pmf
+for c in check crosscheck pmf; do
+    run_proper $c --help
+    status_is "precision_default_$c" 0 && grep -A1 -e '--precision' "$T/out" | tr -s ' \n' ' ' > "$T/precision.txt" &&
+        contains "precision_default_$c" "$T/precision.txt" "default 1e-12"
+done
