@@ -336,7 +336,10 @@ PROPER_API int proper_sim_run(const proper_sim_model *m, const proper_sim_opts *
  *   "begin CF" and "end CF". Nodes and transition counts of all threads of
  *   a pool are pooled; delta(s_i, s_j) = count(i, j) / sum_l count(i, l)
  *   (eq. 1). A get that timed out continues at a virtual "nofetch" node
- *   (c_in^nofetch). CPU nodes whose summed time is below t of the pool's
+ *   (c_in^nofetch). A thread's exit ends its walk without an edge: the
+ *   model simulates the work phase, not the shutdown (§4.3.1; an exit edge
+ *   would let simulated threads die off). CPU nodes whose summed time is
+ *   below t of the pool's
  *   CPU time, and io nodes below t of its bytes, are merged away (their
  *   in-flow redistributed over their out-flow); so are markers (start,
  *   begin/end) after the first node. Parameters: each cpu node's times as an
@@ -3436,7 +3439,7 @@ static int proper__sim_build_thread(proper__sim_builder *B, const size_t *evs, s
             last_cpu = (double)e->cpu;
             continue;
         }
-        case PROPER_SIM_TEV_EXIT: proper_strbuf_puts(&key, "exit"); node = 0; break;
+        case PROPER_SIM_TEV_EXIT: goto done; /* shutdown is not simulated: no edge, no CF */
         case PROPER_SIM_TEV_BEGIN: case PROPER_SIM_TEV_END:
             proper_strbuf_printf(&key, "%s %s", word, an);
             op = PROPER_SIM_OP_NOP;
@@ -3496,7 +3499,6 @@ static int proper__sim_build_thread(proper__sim_builder *B, const size_t *evs, s
             p->nodes[idx].total += v < 0 ? 0 : v;
             prev = idx;
         }
-        if (e->kind == PROPER_SIM_TEV_EXIT) break;
         if (node) {
             idx = proper__sim_bnode_get(p, key.data, op, e->a, e->b, marker);
             if (idx == PROPER_SIM_NONE || proper__sim_bnode_edge(p, prev, idx)) { rc = PROPER_ENOMEM; goto done; }

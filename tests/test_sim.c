@@ -536,10 +536,22 @@ static void test_build_from_trace(void) {
         CHECK(r.disk_util.estimate > 0.95);
         proper_sim_result_free(&r);
     }
-    /* merging nothing keeps every node but the markers */
+    /* merging nothing keeps every node but the markers; the threads' exits
+     * leave no edge (a simulated worker must not die off), so the model
+     * still saturates the disk */
     o.merge = 0;
     CHECK_INT(proper_sim_build(&m, &tr, &o, &st, &e), 0);
     CHECK(find_node(&m.pools[0], "cpu.unlock.m.to.io.f") != NULL);
+    {
+        proper_sim_result r;
+        proper_sim_opts ro = proper_sim_opts_default();
+        ro.horizon = 0.5;
+        ro.replications = 2;
+        proper_sim_result_init(&r);
+        CHECK_INT(proper_sim_run(&m, &ro, &r, &e), 0);
+        CHECK(r.throughput.estimate > 1900 && r.throughput.estimate < 2010);
+        proper_sim_result_free(&r);
+    }
 out:
     proper_sim_free(&m);
     proper_sim_free(&back);
