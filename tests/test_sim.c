@@ -525,14 +525,16 @@ static void test_build_from_trace(void) {
     {
         proper_sim_result r;
         proper_sim_opts ro = proper_sim_opts_default();
-        ro.horizon = 0.5;
+        ro.horizon = 2;
         ro.replications = 2;
         proper_sim_result_init(&r);
         CHECK_INT(proper_sim_run(&m, &ro, &r, &e), 0);
         /* 1e5 arrivals per second against one disk that serves a 1 ms miss
-         * for every other request: saturated at 2000 requests per second */
-        if (!(r.throughput.estimate > 1900 && r.throughput.estimate < 2010)) printf("  throughput %g\n", r.throughput.estimate);
-        CHECK(r.throughput.estimate > 1900 && r.throughput.estimate < 2010);
+         * for every other request: saturated at about 2000 requests per
+         * second (the share of misses among ~8000 completions varies by
+         * about 1%, so the bounds are +-5%) */
+        if (!(r.throughput.estimate > 1900 && r.throughput.estimate < 2100)) printf("  throughput %g\n", r.throughput.estimate);
+        CHECK(r.throughput.estimate > 1900 && r.throughput.estimate < 2100);
         CHECK(r.disk_util.estimate > 0.95);
         proper_sim_result_free(&r);
     }
@@ -545,11 +547,12 @@ static void test_build_from_trace(void) {
     {
         proper_sim_result r;
         proper_sim_opts ro = proper_sim_opts_default();
-        ro.horizon = 0.5;
+        ro.horizon = 2;
         ro.replications = 2;
         proper_sim_result_init(&r);
         CHECK_INT(proper_sim_run(&m, &ro, &r, &e), 0);
-        CHECK(r.throughput.estimate > 1900 && r.throughput.estimate < 2010);
+        if (!(r.throughput.estimate > 1900 && r.throughput.estimate < 2100)) printf("  throughput %g\n", r.throughput.estimate);
+        CHECK(r.throughput.estimate > 1900 && r.throughput.estimate < 2100);
         proper_sim_result_free(&r);
     }
 out:
