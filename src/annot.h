@@ -553,8 +553,10 @@ typedef struct proper_annot_recorder {
     proper_annot_preload_counters *pc; /* the preload library's counters, or NULL */
 } proper_annot_recorder;
 
-/* Open a writer for the log at path (written at close). reservoir: calls
- * kept per function (>= 1); metrics: PROPER_ANNOT_M_* flags. */
+/* Open a writer for the log at path (written at close; "" writes nothing,
+ * for measurements). reservoir: calls kept per function (>= 1); metrics:
+ * PROPER_ANNOT_M_* flags. Opening calibrates the recorder's own cost (a few
+ * thousand empty scopes, well under a millisecond). */
 PROPER_API int proper_annot_writer_open(proper_annot_writer **w, const char *path, size_t reservoir, int metrics,
                                         uint64_t seed, proper_error *err);
 /* Register a function with its feature names (space-separated, may be ""):
@@ -4182,8 +4184,11 @@ PROPER_API int proper_annot_writer_close(proper_annot_writer *w, proper_error *e
     if (b.failed) rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
     else if (w->path[0] && !(f = fopen(w->path, "wb")))
         rc = proper_error_set(err, PROPER_EIO, w->path, 0, 0, "cannot open for writing");
-    else if (f && ((b.len && fwrite(b.data, 1, b.len, f) != b.len) | (fclose(f) != 0)))
-        rc = proper_error_set(err, PROPER_EIO, w->path, 0, 0, "write failed");
+    else if (f) {
+        int bad = b.len && fwrite(b.data, 1, b.len, f) != b.len;
+        if (fclose(f) != 0) bad = 1; /* closed in every case */
+        if (bad) rc = proper_error_set(err, PROPER_EIO, w->path, 0, 0, "write failed");
+    }
     proper_strbuf_free(&b);
     for (i = 0; i < w->nfn; i++) {
         for (k = 0; k < w->fn[i].nfeat; k++) PROPER_FREE(w->fn[i].feat[k]);
