@@ -3320,7 +3320,7 @@ static int proper__sim_empirical(proper_sim_dist *d, double *x, size_t n, size_t
     for (i = 0; i < m; i++) {
         /* n > points: the mean of each of `points` groups of consecutive
          * order statistics, so that the distribution keeps the sample mean */
-        double v = x[i];
+        double v = floor(x[i] * 1e9 + 0.5) / 1e9; /* to the trace's ns */
         if (n > points) {
             size_t lo = i * n / points, hi = (i + 1) * n / points, j;
             double sum = 0;
@@ -3802,6 +3802,41 @@ PROPER_API int proper_sim_build(proper_sim_model *out, const proper_sim_trace *t
         }
     }
     if (m.n_pools == 0) { rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no thread of the trace does anything to simulate"); goto done; }
+    /* one namespace in the model file: a pool or source whose name is taken
+     * (a pool named like a queue) gets a suffix */
+    for (k = 0; k < m.n_pools + m.n_sources; k++) {
+        char **nm = k < m.n_pools ? &m.pools[k].name : &m.sources[k - m.n_pools].name;
+        unsigned long suffix = 1;
+        for (;;) {
+            size_t len = strlen(*nm), q, taken = 0;
+            taken = proper__sim_find(&m, 'q', *nm, len) != PROPER_SIM_NONE || proper__sim_find(&m, 'l', *nm, len) != PROPER_SIM_NONE;
+            for (q = 0; q < k && !taken; q++) {
+                const char *other = q < m.n_pools ? m.pools[q].name : m.sources[q - m.n_pools].name;
+                taken = strcmp(other, *nm) == 0;
+            }
+            if (!taken) break;
+            {
+                proper_strbuf b;
+                char *fresh;
+                proper_strbuf_init(&b);
+                proper_strbuf_printf(&b, "%s_%lu", *nm, ++suffix);
+                if (!(fresh = proper_strbuf_take(&b))) { rc = PROPER_ENOMEM; goto done; }
+                /* strip the previous suffix we added */
+                if (suffix > 2) {
+                    char *us = strrchr(*nm, '_');
+                    if (us) {
+                        *us = '\0';
+                        PROPER_FREE(fresh);
+                        proper_strbuf_init(&b);
+                        proper_strbuf_printf(&b, "%s_%lu", *nm, suffix);
+                        if (!(fresh = proper_strbuf_take(&b))) { rc = PROPER_ENOMEM; goto done; }
+                    }
+                }
+                PROPER_FREE(*nm);
+                *nm = fresh;
+            }
+        }
+    }
     if ((rc = proper_sim_validate(&m, err))) goto done;
     S.cpu_kept = cpu_all > 0 ? cpu_kept / cpu_all : 1;
     if (stats) *stats = S;
