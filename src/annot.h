@@ -122,7 +122,11 @@
  * (cut points at PROPER_ANNOT_CUTS quantiles, scored by the residual sum of
  * squares of a quadratic fit on each side); a split is taken only if the BIC
  * of the two sides' best models plus ln n for the split is lower than the
- * whole's by PROPER_ANNOT_BIC_MARGIN, and each side has min_leaf records. A
+ * whole's by PROPER_ANNOT_BIC_MARGIN and by PROPER_ANNOT_SPLIT_GAIN per
+ * record, and each side has min_leaf records. Where the paper splits only
+ * sets without a good model, this also splits a good one when the split
+ * gains that much (a single n log n fits a list sort across cache sizes with
+ * R² 0.99, yet its regimes differ by a factor 10 per element). A
  * branch split is printed as a feature threshold when one feature separates
  * the two sides exactly, else as branch(j) == 1. Sets that can be neither
  * modelled nor split go to Algorithm 2.
@@ -2317,9 +2321,12 @@ PROPER_API proper_annot_opts proper_annot_opts_default(void) {
     return o;
 }
 
-/* A split must also cut the residual sum of squares by this fraction. */
+/* A split must also lower the BIC by this much per record: ln 2, i.e. (each
+ * side with its own variance) the residual variance halves in the
+ * likelihood's sense. Scale-free, so a million records with a slight
+ * curvature are not cut into slivers, while a regime change is. */
 #ifndef PROPER_ANNOT_SPLIT_GAIN
-#define PROPER_ANNOT_SPLIT_GAIN 0.5
+#define PROPER_ANNOT_SPLIT_GAIN 0.69314718055994531
 #endif
 /* Branch candidates tried per split. */
 #ifndef PROPER_ANNOT_BRANCH_TRIES
@@ -2906,7 +2913,8 @@ static int proper__annot_try(proper__annot_ctx *c, size_t *idx, size_t n, int ki
     if (!ml.nt || !mr.nt) return 0;
     bic = ml.bic + mr.bic + log((double)n);
     rss = ml.rss + mr.rss;
-    if (!(bic < parent->bic - PROPER_ANNOT_BIC_MARGIN) || !(rss <= (1 - PROPER_ANNOT_SPLIT_GAIN) * parent->rss)) return 0;
+    if (!(bic < parent->bic - PROPER_ANNOT_BIC_MARGIN) || !(parent->bic - bic >= PROPER_ANNOT_SPLIT_GAIN * (double)n))
+        return 0;
     if (best->kind && !(bic < best->bic)) return 0;
     best->kind = kind;
     best->f = f;
