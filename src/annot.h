@@ -1215,12 +1215,13 @@ static size_t proper__annot_tri_solve(const double *R, size_t q, const size_t *c
     return 0;
 }
 
-/* BIC with the residual variance floored so that exact fits compare by size. */
-static double proper__annot_bic(double rss, size_t n, size_t k, double yscale) {
-    double floor_v = 1e-24 * yscale * yscale;
-    double v = rss / (double)n;
-    if (!(v > floor_v)) v = floor_v > 0 ? floor_v : DBL_MIN;
-    return (double)n * log(v) + (double)(k + 1) * log((double)n);
+/* BIC from the residual sum of squares in units of yscale (rss_s = RSS /
+ * yscale², so nothing overflows however large the metric), the variance
+ * floored at 1e-24 yscale² so that exact fits compare by size. */
+static double proper__annot_bic(double rss_s, size_t n, size_t k, double yscale) {
+    double v = rss_s / (double)n;
+    if (!(v > 1e-24)) v = 1e-24;
+    return (double)n * (log(v) + 2 * log(yscale)) + (double)(k + 1) * log((double)n);
 }
 
 #define PROPER__ANNOT_BLOCK 128
@@ -1268,14 +1269,19 @@ PROPER_API int proper_annot_lsq_fit(proper_annot_lsq *out, const double *X, cons
         res.coef[j] *= scale[p] / scale[j];
         res.se[j] *= scale[p] / scale[j];
     }
-    res.rss *= scale[p] * scale[p];
-    res.sigma *= scale[p];
-    for (r = 0; r < n; r++) mean += y[r];
-    mean /= (double)n;
-    for (r = 0; r < n; r++) tss += (y[r] - mean) * (y[r] - mean);
-    res.tss = tss;
-    res.r2 = tss > 0 ? 1 - res.rss / tss : (res.rss == 0 ? 1.0 : 0.0);
     res.bic = proper__annot_bic(res.rss, n, p, scale[p]);
+    {
+        /* R² in scaled units; tss and rss themselves may overflow for huge y */
+        double rs = res.rss, ts = 0;
+        res.rss *= scale[p] * scale[p];
+        res.sigma *= scale[p];
+        for (r = 0; r < n; r++) mean += y[r] / scale[p];
+        mean /= (double)n;
+        for (r = 0; r < n; r++) ts += (y[r] / scale[p] - mean) * (y[r] / scale[p] - mean);
+        tss = ts * scale[p] * scale[p];
+        res.tss = tss;
+        res.r2 = ts > 0 ? 1 - rs / ts : (rs == 0 ? 1.0 : 0.0);
+    }
     *out = res;
     return 0;
 }
@@ -2536,19 +2542,20 @@ static int proper__annot_best(proper__annot_ctx *c, const size_t *idx, size_t n,
             res.rss = 0;
             for (k = 0; k < n; k++) res.rss += (c->Y[idx[k]] / yscale - res.coef[0]) * (c->Y[idx[k]] / yscale - res.coef[0]);
         }
-        for (k = 0; k < n; k++) mean += c->Y[idx[k]];
+        /* in units of yscale: nothing overflows */
+        for (k = 0; k < n; k++) mean += c->Y[idx[k]] / yscale;
         mean /= (double)n;
-        for (k = 0; k < n; k++) t2 += (c->Y[idx[k]] - mean) * (c->Y[idx[k]] - mean);
+        for (k = 0; k < n; k++) t2 += (c->Y[idx[k]] / yscale - mean) * (c->Y[idx[k]] / yscale - mean);
         for (k = 0; k < m->nt; k++) {
             double sc;
             proper__annot_tval(c, &m->t[k], idx[0], &sc);
             m->coef[k] = res.coef[k] * yscale / sc;
         }
         m->rss = res.rss * yscale * yscale;
-        m->sigma = n > m->nt ? sqrt(m->rss / (double)(n - m->nt)) : 0;
-        m->r2 = t2 > 0 ? 1 - m->rss / t2 : (m->rss <= 1e-24 * yscale * yscale ? 1.0 : 0.0);
+        m->sigma = n > m->nt ? sqrt(res.rss / (double)(n - m->nt)) * yscale : 0;
+        m->r2 = t2 > 0 ? 1 - res.rss / t2 : (res.rss <= 1e-24 ? 1.0 : 0.0);
         if (m->r2 < 0) m->r2 = 0;
-        m->bic = proper__annot_bic(m->rss, n, m->nt, yscale);
+        m->bic = proper__annot_bic(res.rss, n, m->nt, yscale);
     }
     m->cls = proper__annot_term_class(m->t, m->nt);
     m->good = m->r2 >= c->o->r2;
@@ -2645,17 +2652,34 @@ static int proper__annot_leaf_dist(proper__annot_ctx *c, const size_t *idx, size
     int integer = 1, bestk = PROPER_ANNOT_NORM, it, a0, a1 = -1;
     proper_annot_item *x;
     if (!y) return -2;
-    for (i = 0; i < n; i++) {
-        y[i] = c->Y[idx[i]];
-        mean += y[i];
-        if (y[i] < mn) mn = y[i];
-        if (y[i] != floor(y[i]) || y[i] < 0 || y[i] > 9007199254740992.0) integer = 0;
+    {
+        /* moments in units of the largest |y|: no overflow */
+        double sc = proper__annot_ymax(c, idx, n), ms = 0, vs = 0;
+        for (i = 0; i < n; i++) {
+            y[i] = c->Y[idx[i]];
+            ms += y[i] / sc;
+            if (y[i] < mn) mn = y[i];
+            if (y[i] != floor(y[i]) || y[i] < 0 || y[i] > 9007199254740992.0) integer = 0;
+        }
+        ms /= (double)n;
+        for (i = 0; i < n; i++) vs += (y[i] / sc - ms) * (y[i] / sc - ms);
+        vs = n > 1 ? vs / (double)(n - 1) : 0;
+        mean = ms * sc;
+        var = sqrt(vs) * sc; /* the sd for now */
+        var = isfinite(var * var) ? var * var : INFINITY;
+        if (!isfinite(var)) {
+            /* too wide for a variance: a normal with that sd still prints */
+            var = 0;
+            bp[0] = mean;
+            bp[1] = sqrt(vs) * sc;
+            integer = 0;
+            mn = -1;
+        }
     }
-    mean /= (double)n;
-    for (i = 0; i < n; i++) var += (y[i] - mean) * (y[i] - mean);
-    var = n > 1 ? var / (double)(n - 1) : 0;
-    bp[0] = mean;
-    bp[1] = sqrt(var);
+    if (var > 0 || bp[1] == 0) {
+        bp[0] = mean;
+        bp[1] = sqrt(var);
+    }
     if (var > 0) {
         par[0] = mean;
         par[1] = sqrt(var);
@@ -3427,6 +3451,13 @@ PROPER_API int proper_annot_fit(proper_annot *out, const proper_annot_table *t, 
         goto done;
     }
     fn.body = first;
+    /* never a silent wrong fit: every printed number must be finite */
+    for (k = 0; k < tmp.n_ex; k++)
+        if (tmp.ex[k].kind == PROPER_ANNOT_NUM && !isfinite(tmp.ex[k].value)) {
+            rc = proper_error_set(err, PROPER_ERANGE, NULL, 0, 0,
+                                  "function '%s': the metric's values are too large to fit (a parameter overflows)", t->name);
+            goto done;
+        }
     /* §3.2 "Further Refinements": when no scope is a regression, try the
      * dominant cluster per value of each feature that repeats (at most N/4
      * distinct values); the first that gives a regression replaces the fit */
