@@ -97,8 +97,12 @@
  *   models are exact semantics, not statistical approximations of them.
  *   Building a model from a trace: see the section of that name below.
  *
- * Tunables: PROPER_SIM_BUCKETS, PROPER_SIM_MAX_INSTANT, PROPER_SIM_PROB_TOL,
- * PROPER_SIM_MAX_THREADS, PROPER_SIM_MAX_CLIENTS.
+ * Tunables (define before including): PROPER_SIM_BUCKETS,
+ * PROPER_SIM_MAX_INSTANT, PROPER_SIM_PROB_TOL, PROPER_SIM_MAX_THREADS,
+ * PROPER_SIM_MAX_CLIENTS, PROPER_SIM_DEFAULT_QUANTUM,
+ * PROPER_SIM_RECORDER_BUFFER, PROPER_SIM_BUILD_MAX_NODES; define
+ * PROPER_SIM_NO_RECORDER to leave the recorder (POSIX clocks and threads)
+ * out.
  */
 #ifndef PROPER_SIM_H
 #define PROPER_SIM_H
@@ -229,11 +233,13 @@ typedef struct proper_sim_model {
     proper_sim_source *sources;
 } proper_sim_model;
 
-/* The empty model: one core, time slice PROPER_SIM_DEFAULT_QUANTUM, one
- * disk, nothing else. Allocates nothing. */
+/* The time slice (seconds) of a new or built model: 4 ms, a common
+ * scheduler tick. */
 #ifndef PROPER_SIM_DEFAULT_QUANTUM
 #define PROPER_SIM_DEFAULT_QUANTUM 0.004
 #endif
+/* The empty model: one core, time slice PROPER_SIM_DEFAULT_QUANTUM, one
+ * disk, nothing else. Allocates nothing. */
 PROPER_API void proper_sim_init(proper_sim_model *m);
 PROPER_API void proper_sim_free(proper_sim_model *m);
 PROPER_API int proper_sim_copy(proper_sim_model *out, const proper_sim_model *m, proper_error *err);
