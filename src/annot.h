@@ -133,7 +133,9 @@
  *
  * Algorithm 2 (clustering on the metric, §4.3): a variable-bandwidth kernel
  * density estimate of y (Abramson's square-root law on a Gaussian pilot with
- * Silverman's bandwidth, binned on PROPER_ANNOT_KDE_GRID points); its local
+ * Silverman's bandwidth, binned on PROPER_ANNOT_KDE_GRID points; on lattice
+ * data, at most a quarter as many distinct values as records, no bandwidth
+ * is below the lattice step, else each lattice point would be a mode); its local
  * minima are cluster boundaries, maxima centroids. A valley higher than
  * PROPER_ANNOT_KDE_VALLEY times the lower of its two peaks, or a cluster with
  * fewer than max(min_leaf, PROPER_ANNOT_MIN_CLUSTER·n) records, is merged
@@ -142,8 +144,10 @@
  * scope; if no cluster does, the result is a mixture {|Ri|/|R|} with a good
  * regression per cluster where there is one, else an input-independent
  * distribution: Norm(mean, sd), Exp(mean) (y >= 0) or Binom(n, p)
- * (non-negative integers with variance < mean), the one with the smallest
- * Kolmogorov-Smirnov distance.
+ * (non-negative integers with variance < mean; n = mean²/(mean - variance)
+ * rounded, p = mean/n), the one with the smallest Kolmogorov-Smirnov
+ * distance (for counts Binom against Norm on the lattice: both CDFs at each
+ * integer, the normal with the continuity correction).
  *
  * The two data heuristics (§3.2 "Further Refinements") are available as
  * filters: the lower envelope (for each value of a feature keep the smallest
@@ -2083,7 +2087,7 @@ static int proper__annot_kde(const double *y, size_t n, size_t min_size, uint64_
     double *s = NULL, *grid = NULL, *pilot = NULL, *dens = NULL, *lam = NULL, *out = NULL;
     double *cnt = NULL;
     size_t m = n, i, g, *peaks = NULL, np = 0, *vall = NULL;
-    double lo, hi, dx, h0, mean = 0, var = 0, iqr, spread, gm = 0, tot = 0;
+    double lo, hi, dx, h0, hmin = 0, mean = 0, var = 0, iqr, spread, gm = 0, tot = 0;
     int rc = 0;
     *cuts = NULL;
     *ncuts = 0;
@@ -2117,8 +2121,21 @@ static int proper__annot_kde(const double *y, size_t n, size_t min_size, uint64_
     spread = sqrt(var);
     if (iqr > 0 && iqr / 1.34 < spread) spread = iqr / 1.34;
     if (!(spread > 0)) goto done; /* (nearly) all equal: one cluster */
-    /* Silverman's rule of thumb for the pilot */
+    /* Silverman's rule of thumb for the pilot; on a lattice (few distinct
+     * values, e.g. counts) no bandwidth is below the lattice step, else
+     * every lattice point would be a peak */
     h0 = 0.9 * spread * pow((double)m, -0.2);
+    {
+        size_t distinct = 1;
+        double step = INFINITY;
+        for (i = 1; i < m; i++)
+            if (s[i] > s[i - 1]) {
+                distinct++;
+                if (s[i] - s[i - 1] < step) step = s[i] - s[i - 1];
+            }
+        hmin = distinct <= m / 4 && isfinite(step) ? step : 0;
+        if (h0 < hmin) h0 = hmin;
+    }
     lo = s[0] - 3 * h0;
     hi = s[m - 1] + 3 * h0;
     dx = (hi - lo) / (G - 1);
@@ -2156,7 +2173,7 @@ static int proper__annot_kde(const double *y, size_t n, size_t min_size, uint64_
     }
     for (g = 0; g < G; g++) {
         size_t w, k, a, b;
-        double h = h0 * lam[g];
+        double h = h0 * lam[g] > hmin ? h0 * lam[g] : hmin;
         if (cnt[g] == 0) continue;
         w = (size_t)(5 * h / dx) + 1;
         a = g > w ? g - w : 0;
@@ -2639,10 +2656,6 @@ static double proper__annot_binom_cdf_at(double k, double n, double p) {
     if (p >= 1) return 0;
     return proper_stats_incbeta(n - k, k + 1, 1 - p);
 }
-static double proper__annot_binom_cdf(double x, void *ctx) {
-    const double *p = (const double *)ctx;
-    return proper__annot_binom_cdf_at(floor(x), p[0], p[1]);
-}
 
 /* An input-independent distribution for y over idx: the smallest KS distance. */
 static int proper__annot_leaf_dist(proper__annot_ctx *c, const size_t *idx, size_t n, int guard, int cond, double prob) {
@@ -2699,10 +2712,27 @@ static int proper__annot_leaf_dist(proper__annot_ctx *c, const size_t *idx, size
             if (trials < mx) trials = mx;
             par[0] = trials;
             par[1] = mean / trials;
-            if (trials >= 1 && !proper_stats_ks_sample(y, n, proper__annot_binom_cdf, par, &d, NULL) && d < bestd) {
-                bestk = PROPER_ANNOT_BINOM;
-                bp[0] = par[0];
-                bp[1] = par[1];
+            if (trials >= 1) {
+                /* counts: compare on the lattice, both CDFs right-continuous at
+                 * each integer k (the normal with the continuity correction,
+                 * Φ((k + 1/2 - μ)/σ)), the exact sup of two step functions */
+                double dn = 0, db = 0, k;
+                size_t below = 0;
+                qsort(y, n, sizeof *y, proper__annot_cmp_double);
+                for (k = y[0]; k <= y[n - 1]; k += 1) {
+                    double fe, fb, fn;
+                    while (below < n && y[below] <= k) below++;
+                    fe = (double)below / (double)n;
+                    fb = proper__annot_binom_cdf_at(k, par[0], par[1]);
+                    fn = proper_stats_normal_cdf((k + 0.5 - bp[0]) / bp[1]);
+                    if (fabs(fe - fb) > db) db = fabs(fe - fb);
+                    if (fabs(fe - fn) > dn) dn = fabs(fe - fn);
+                }
+                if (db < dn) {
+                    bestk = PROPER_ANNOT_BINOM;
+                    bp[0] = par[0];
+                    bp[1] = par[1];
+                }
             }
         }
     }

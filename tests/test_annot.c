@@ -393,6 +393,12 @@ static double f_linear(double s, proper_rng *r) { return 1000 + 3 * s + 20 * pro
 static double f_nlogn(double s, proper_rng *r) { return 500 + 2 * s * log(s) + 20 * proper_rng_normal(r); }
 static double f_quad(double s, proper_rng *r) { return 800 + 0.01 * s * s + 20 * proper_rng_normal(r); }
 static double f_exp(double s, proper_rng *r) { (void)s; return proper_rng_exponential(r, 1.0 / 3000); }
+static double f_binom(double s, proper_rng *r) {
+    int k, c = 0;
+    (void)s;
+    for (k = 0; k < 20; k++) c += proper_rng_uniform(r) < 0.3;
+    return c;
+}
 static double f_bimodal(double s, proper_rng *r) {
     (void)s;
     return proper_rng_uniform(r) < 0.3 ? 1000 + 30 * proper_rng_normal(r) : 5000 + 60 * proper_rng_normal(r);
@@ -444,6 +450,9 @@ static void test_fit_recovers_classes(void) {
         {f_nlogn, PROPER_ANNOT_NLOGN, PROPER_ANNOT_NORM, "*s*log(s)"},
         {f_quad, PROPER_ANNOT_QUADRATIC, PROPER_ANNOT_NORM, "*s*s"},
         {f_exp, PROPER_ANNOT_DISTRIBUTION, PROPER_ANNOT_EXP, "Exp("},
+        /* Binomial(20, 0.3): chosen over Norm on the lattice; its moment
+         * estimates are checked in test_fit_binomial */
+        {f_binom, PROPER_ANNOT_DISTRIBUTION, PROPER_ANNOT_BINOM, "Binom("},
     };
     size_t i;
     for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -461,6 +470,31 @@ static void test_fit_recovers_classes(void) {
         if (cls >= PROPER_ANNOT_LINEAR && cls <= PROPER_ANNOT_QUADRATIC) CHECK(r2 > 0.99);
         proper_strbuf_free(&t);
     }
+}
+
+static void test_fit_binomial(void) {
+    /* Binomial(20, 0.3), 2000 draws: the moment estimates n = mean²/(mean -
+     * var), p = mean/n. Their sampling error: mean 6 ± 0.046 (sd sqrt(4.2/2000)),
+     * the variance 4.2 ± 0.13, so n lies within about 15..30 and n·p within
+     * 0.15 of 6 (3 standard errors). */
+    proper_annot_log L;
+    proper_annot a;
+    proper_error err;
+    proper_annot_log_init(&L);
+    proper_annot_init(&a);
+    make_table(&L, f_binom, 2000, 1000, 12);
+    CHECK_INT(proper_annot_fit(&a, &L.t[0], "time", NULL, &err), 0);
+    if (a.n_fns == 1) {
+        const proper_annot_item *it = &a.it[a.fns[0].body];
+        CHECK_INT(it->dist, PROPER_ANNOT_BINOM);
+        if (it->dist == PROPER_ANNOT_BINOM) {
+            double n = a.ex[it->arg[0]].value, p = a.ex[it->arg[1]].value;
+            CHECK(n >= 15 && n <= 30);
+            CHECK_ABS(n * p, 6, 0.15);
+        }
+    }
+    proper_annot_log_free(&L);
+    proper_annot_free(&a);
 }
 
 static void test_fit_planted_coefficients(void) {
@@ -583,6 +617,42 @@ static void test_check_detects_shift(void) {
     proper_annot_free(&a);
 }
 
+static void test_check_mixture(void) {
+    /* a mixture fitted on one sample passes on a fresh sample of the same
+     * mixture and fails when the proportions change (0.3/0.7 -> 0.6/0.4) */
+    proper_annot_log L, M;
+    proper_annot a;
+    proper_annot_check c;
+    proper_error err;
+    proper_strbuf b;
+    proper_rng rng;
+    size_t i;
+    proper_annot_log_init(&L);
+    proper_annot_log_init(&M);
+    proper_annot_init(&a);
+    proper_annot_check_init(&c);
+    make_table(&L, f_bimodal, 2000, 1000, 31);
+    CHECK_INT(proper_annot_fit(&a, &L.t[0], "time", NULL, &err), 0);
+    make_table(&M, f_bimodal, 2000, 1000, 32);
+    CHECK_INT(proper_annot_check_table(&c, &a, &a.fns[0], &M.t[0], 0.01, 1, &err), 0);
+    CHECK_INT(c.tested, 1);
+    CHECK_INT(c.violations, 0);
+    proper_strbuf_init(&b);
+    proper_rng_seed(&rng, 33);
+    proper_strbuf_puts(&b, "time,s\n");
+    for (i = 0; i < 2000; i++)
+        proper_strbuf_printf(&b, "%.17g,1\n", proper_rng_uniform(&rng) < 0.6 ? 1000 + 30 * proper_rng_normal(&rng)
+                                                                            : 5000 + 60 * proper_rng_normal(&rng));
+    CHECK_INT(proper_annot_log_parse(&M, b.data, b.len, "shifted", &err), 0);
+    CHECK_INT(proper_annot_check_table(&c, &a, &a.fns[0], &M.t[0], 0.01, 1, &err), 0);
+    CHECK_INT(c.violations, 1);
+    proper_strbuf_free(&b);
+    proper_annot_check_free(&c);
+    proper_annot_log_free(&L);
+    proper_annot_log_free(&M);
+    proper_annot_free(&a);
+}
+
 static void test_fit_edge_cases(void) {
     const char *one = "time,s\n5,1\n";
     const char *flat = "time,s\n5,1\n5,2\n5,3\n5,4\n5,5\n";
@@ -606,7 +676,7 @@ static void test_fit_edge_cases(void) {
     /* all features equal: no feature survives the clean-up, the metric's
      * distribution is fitted; a declared function without records is an error */
     {
-        const char *same = "time,s,t\n1,7,7\n3,7,7\n2,7,7\n4,7,7\n2,7,7\n3,7,7\n";
+        const char *same = "time,s,t\n1.5,7,7\n3.5,7,7\n2.5,7,7\n4.5,7,7\n2.5,7,7\n3.5,7,7\n";
         const char *empty = "proper-annot-log 1\nfunction f metrics time features s\n";
         const char *dotted = "proper-annot-log 1\nfunction f metrics a.b features s\nf, 1, 2\nf, 3, 4\n";
         proper_strbuf_free(&b);
@@ -614,7 +684,7 @@ static void test_fit_edge_cases(void) {
         CHECK_INT(proper_annot_log_parse(&L, same, strlen(same), "same", &err), 0);
         CHECK_INT(proper_annot_fit(&a, &L.t[0], "time", NULL, &err), 0);
         proper_annot_format(&a, &b, &err);
-        CHECK_CONTAINS(b.data, "f.time() {\n  Norm(2.5, 1.0488088481701516);\n}\n"); /* mean 2.5, sd sqrt(5.5/5) */
+        CHECK_CONTAINS(b.data, "f.time() {\n  Norm(3, 1.0488088481701516);\n}\n"); /* mean 3, sd sqrt(5.5/5) */
         CHECK_INT(proper_annot_log_parse(&L, empty, strlen(empty), "empty", &err), 0);
         CHECK_INT(proper_annot_fit(&a, &L.t[0], "time", NULL, &err), PROPER_EINVAL);
         CHECK_CONTAINS(err.message, "no records");
@@ -723,10 +793,12 @@ int main(void) {
     RUN(test_kde_cuts);
     RUN(test_lower_envelope);
     RUN(test_fit_recovers_classes);
+    RUN(test_fit_binomial);
     RUN(test_fit_planted_coefficients);
     RUN(test_fit_mixture);
     RUN(test_fit_branch_split);
     RUN(test_check_detects_shift);
+    RUN(test_check_mixture);
     RUN(test_fit_edge_cases);
     RUN(test_recorder_reservoir);
     return test_summary();
