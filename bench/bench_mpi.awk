@@ -12,24 +12,44 @@
 #
 # format=trace writes the trace.h format (one record per run, ids from
 # `first`, the locations on one V line); the default is runs text.
+# format=timed writes traces with timings for `proper-mpi trace`: per round
+# a step parse (kind A, ~2 us) or parse/slow (kind B, ~9 us), per run a
+# step io:read and the service time T (integer ns), and the counters p1
+# (rounds), p2 (kind B rounds) that `proper-mpi counts` sums. format=log
+# writes the same counters as a CSV count log (run,p1,p2).
 function rnd() {
     state = (state * 48271) % 2147483647
     return state / 2147483647
 }
 BEGIN {
     state = seed % 2147483646 + 1
-    if (format == "trace") print "proper-trace 1"
+    if (format == "trace" || format == "timed") print "proper-trace 1"
+    if (format == "log") print "run,p1,p2"
     for (r = 0; r < runs; r++) {
         line = "main.c:10"
         prev = "A"
+        steps = ""
+        nb = 0
+        timed = format == "timed" # timings draw numbers of their own: other formats keep their stream
+        io = timed ? 500 + int(rnd() * 400) : 0
+        total = io + 300
         for (n = 0; n < 60 && rnd() >= 0.15; n++) {
             line = line " loop.c:20"
-            if (rnd() < (prev == "A" ? 0.8 : 0.3)) { line = line " parse.c:31"; prev = "A" }
-            else { line = line " parse.c:47 42"; prev = "B" }
+            if (rnd() < (prev == "A" ? 0.8 : 0.3)) {
+                line = line " parse.c:31"; prev = "A"
+                d = timed ? 1800 + int(rnd() * 400 + rnd() * 400) : 0; steps = steps "S parse " d "\n"
+            } else {
+                line = line " parse.c:47 42"; prev = "B"; nb++
+                d = timed ? 8000 + int(rnd() * 1000 + rnd() * 1000) : 0; steps = steps "S parse/slow " d "\n"
+            }
+            total += d
             if (rnd() < 0.02) { line = line " error.c:5"; break }
         }
         line = line " main.c:99"
         if (format == "trace") { print "R " (first + r); print "V " line; print "E" }
+        else if (format == "timed")
+            printf "R %d\nS io:read %d\n%sN p1 %d\nN p2 %d\nT %d\nE\n", first + r, io, steps, n, nb, total
+        else if (format == "log") print (first + r) "," n "," nb
         else print line
     }
 }

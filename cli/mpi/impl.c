@@ -4,5 +4,6 @@
 #include "../../src/core.h"
 #include "../../src/trace.h"
 #include "../../src/pmf.h"
+#include "../../src/sre.h"
 #include "../../src/estimate.h"
 #include "../../src/vlmc.h"

@@ -24,8 +24,10 @@ static void usage(FILE *out) {
             "                                    --max-order, --pst, --dot, --json;\n"
             "                                    -o COUNTS also writes the counts)\n"
             "  trace TRACE... -o DIR [--width W] per-step PMFs for SRE models, one\n"
-            "                                    'value,prob' CSV per step\n"
-            "  counts LOG... [-o FILE]           count-log totals per column\n\n"
+            "                                    'value,prob' CSV per step, as\n"
+            "                                    'proper sre --csv' of trace(FILE, STEP)\n"
+            "  counts LOG... [-o FILE]           count-log totals per column (runs, sum,\n"
+            "                                    sum of squares; docs/mpi.md)\n\n"
             "every command: --stats prints per-rank figures (events/s, bytes, reduction\n"
             "time, peak memory) on stderr. 'proper-mpi COMMAND --help' says more.\n"
             "Exit status: 0 ok, 2 bad input (errors as file:line:col: message).\n");
@@ -388,6 +390,10 @@ int main(int argc, char **argv) {
         rc = CLI_OK;
     } else if (strcmp(argv[1], "vlmc") == 0) {
         rc = mpi_cmd_vlmc(&m, argc - 1, argv + 1);
+    } else if (strcmp(argv[1], "trace") == 0) {
+        rc = mpi_cmd_trace(&m, argc - 1, argv + 1);
+    } else if (strcmp(argv[1], "counts") == 0) {
+        rc = mpi_cmd_counts(&m, argc - 1, argv + 1);
     } else {
         rc = cli_fail("unknown %s '%s' (see 'proper-mpi --help')", argv[1][0] == '-' ? "option" : "command", argv[1]);
     }
