@@ -38,7 +38,10 @@
  *   Result: 32504164372/51699390625 (exact) (~0.6287146517406365)     (-exact)
  *   Result: Infinity (exact floating point)   Result: NaN   Result: true
  *   Error: Multi-objective model checking is not supported for DTMCs.
- * (the explicit engine may write "Result (probability): ..."). An error in a
+ * (the explicit engine may write "Result (probability): ..."). A "+/- E"
+ * whose E is not a finite number >= 0 ("+/- 1e400", "+/- -0.5") makes that
+ * property's answer an error ("the stated error is not a finite number
+ * >= 0"): such an error would let any difference pass. An error in a
  * property block with exit status 0 is that property's error; PRISM goes on
  * with the next one. Any other error is fatal, exit status 1:
  *   Error: Syntax error ("(", line 5, column 32).
@@ -179,7 +182,8 @@ fail:
 
 /* The value part of a "Result" line: VALUE [(ACCURACY)] [(~APPROX)].
  * Fills a; 0 on success, 1 when the value is not one PRISM prints for a
- * single initial state, PROPER_ENOMEM. */
+ * single initial state, 2 when a "+/- E" states an error E that is not a
+ * finite number >= 0, PROPER_ENOMEM. */
 static int proper__prismtool_result(proper_tool_answer *a, const char *s, size_t n) {
     const char *paren, *end = s + n;
     size_t vn;
@@ -218,10 +222,12 @@ static int proper__prismtool_result(proper_tool_answer *a, const char *s, size_t
             while (num < num_end && *num == ' ') num++;
             sp = (const char *)memchr(num, ' ', (size_t)(num_end - num));
             if (sp) num_end = sp;
-            if (proper_tool_number(num, (size_t)(num_end - num), &a->error) == 0) {
-                a->error = fabs(a->error);
-                a->accuracy = proper_tool_find(q, qn, "estimated") ? PROPER_TOOL_ACC_ESTIMATED : PROPER_TOOL_ACC_BOUNDED;
-            }
+            /* a stated error must be a finite number >= 0: "+/- 1e400" or
+             * "+/- -0.5" would make any difference look like agreement */
+            if (num == num_end || *num == '-' || proper_tool_number(num, (size_t)(num_end - num), &a->error) != 0 ||
+                !(a->error >= 0.0 && a->error < INFINITY))
+                return 2;
+            a->accuracy = proper_tool_find(q, qn, "estimated") ? PROPER_TOOL_ACC_ESTIMATED : PROPER_TOOL_ACC_BOUNDED;
         } else if (qn == 5 && memcmp(q, "exact", 5) == 0) {
             /* rational arithmetic (-exact): an integer result has no '/' */
             a->accuracy = PROPER_TOOL_ACC_EXACT;
@@ -314,11 +320,13 @@ static int proper__prismtool_read(const char *text, size_t len, int exit_status,
     const char *fatal_file = NULL;
     proper_tool_answer *cur = NULL;
     proper_tool_line l;
+    unsigned long line_no = 0;
     int rc;
     out->version = proper_prismtool_version(text, len);
     while (proper_tool_line_next(&p, end, &l)) {
         const char *s;
         size_t n;
+        line_no++;
         if (l.n) { last = l.s; last_n = l.n; }
         if (proper__prismtool_quoted(&l, "Parsing PRISM model file", &s, &n) ||
             proper__prismtool_quoted(&l, "Parsing properties file", &s, &n)) {
@@ -339,7 +347,17 @@ static int proper__prismtool_read(const char *text, size_t len, int exit_status,
             if (rc == PROPER_ENOMEM) goto nomem;
             if (rc) {
                 char msg[PROPER_ERROR_MESSAGE_MAX];
-                snprintf(msg, sizeof msg, "cannot read PRISM's result '%.*s'", (int)(n > 200 ? 200 : n), s);
+                cur->value = NAN; /* nothing of the unreadable result stays */
+                cur->error = 0.0;
+                cur->is_bool = 0;
+                cur->accuracy = PROPER_TOOL_ACC_NONE;
+                PROPER_FREE(cur->exact);
+                cur->exact = NULL;
+                if (rc == 2)
+                    snprintf(msg, sizeof msg, "cannot read PRISM's result '%.*s' (output line %lu): the stated error is not a finite number >= 0",
+                             (int)(n > 200 ? 200 : n), s, (unsigned long)line_no);
+                else
+                    snprintf(msg, sizeof msg, "cannot read PRISM's result '%.*s'", (int)(n > 200 ? 200 : n), s);
                 if (proper_tool_answer_fail(cur, msg, strlen(msg))) goto nomem;
             }
         } else if (proper_tool_line_starts(&l, "Time for model checking: ") && cur) {

@@ -88,6 +88,18 @@ PROPER_PRISM=$T/prism-syntax expect_text crosscheck_tool_parse_error 1 \
     'prism failed: tests/transcripts/inputs/syntax_error.pm:5:32: prism: Syntax error ("(", line 5, column 32)' \
     xc $M/die.pm 'P=? [ F d=1 ]'
 
+# --- a stated error that is not a finite number >= 0 is not agreement: the
+# die's P=? [ F d=1 ] is 1/6, and 0.9 is far from it whatever error is stated ---
+for e in 1e400 -0.5 Infinity; do
+    printf '#!/bin/sh\ncase "$1" in -version) echo "PRISM version 4.9"; exit 0 ;; esac\nprintf "Model checking: P=? [ F d=1 ]\\nResult: 0.9 (+/- %s estimated; rel err 1.0)\\n"\n' "$e" > "$T/prism-err"
+    chmod +x "$T/prism-err"
+    PROPER_PRISM=$T/prism-err expect_text "crosscheck_stated_error_$e" 1 "the stated error is not a finite number >= 0" xc \
+        $M/die.pm 'P=? [ F d=1 ]'
+done
+# a finite stated error still counts (0.2 is 0.033 from 1/6)
+printf '#!/bin/sh\ncase "$1" in -version) echo "PRISM version 4.9"; exit 0 ;; esac\nprintf "Model checking: P=? [ F d=1 ]\\nResult: 0.2 (+/- 0.04 estimated; rel err 0.2)\\n"\n' > "$T/prism-err"
+PROPER_PRISM=$T/prism-err expect_text crosscheck_stated_error_finite 0 "ok (within the stated error 0.04)" xc $M/die.pm 'P=? [ F d=1 ]'
+
 # --- a tool that hangs is killed after --timeout ---
 printf '#!/bin/sh\ncase "$1" in -version) echo "PRISM version 4.9"; exit 0 ;; esac\nsleep 60\n' > "$T/prism-hang"
 chmod +x "$T/prism-hang"

@@ -284,6 +284,37 @@ static void test_prism_odd_output(void) {
     proper_tool_output_free(&o);
 }
 
+/* A stated error that is not a finite number >= 0 fails that answer: with
+ * "+/- 1e400" any difference would pass as within the stated error. */
+static void test_prism_stated_error(void) {
+    static const char *bad[] = {"1e400", "-0.5", "-0", "NaN", "Infinity", "inf", "", "x"};
+    proper_tool_output o;
+    proper_error err;
+    char text[256];
+    size_t i;
+    for (i = 0; i < sizeof bad / sizeof *bad; i++) {
+        snprintf(text, sizeof text,
+                 "Model checking: P=? [ F x=1 ]\nResult: 0.25 (+/- %s estimated; rel err 1.0)\n"
+                 "Model checking: P=? [ F x=2 ]\nResult: 0.5 (+/- 2.5E-15 estimated; rel err 5.0E-15)\n", bad[i]);
+        proper_tool_output_init(&o);
+        CHECK_INT(proper_prismtool_parse(text, strlen(text), 0, &o, &err), 0);
+        CHECK_INT(o.n_answers, 2);
+        if (o.n_answers == 2) {
+            CHECK(!o.answers[0].ok);
+            CHECK(o.answers[0].message && strstr(o.answers[0].message, "(output line 2): the stated error is not a finite number >= 0"));
+            /* the next property is read as usual */
+            CHECK(o.answers[1].ok && o.answers[1].value == 0.5 && o.answers[1].error == 2.5e-15);
+        }
+        proper_tool_output_free(&o);
+    }
+    /* zero is a statement, not nonsense: the value is then exact */
+    snprintf(text, sizeof text, "Model checking: P=? [ F x=1 ]\nResult: 0.25 (+/- 0.0 estimated; rel err 0.0)\n");
+    proper_tool_output_init(&o);
+    CHECK_INT(proper_prismtool_parse(text, strlen(text), 0, &o, &err), 0);
+    CHECK(o.n_answers == 1 && o.answers[0].ok && o.answers[0].value == 0.25 && o.answers[0].error == 0.0);
+    proper_tool_output_free(&o);
+}
+
 /* ---- Storm output (synthetic transcripts) ---- */
 
 static void test_storm_results(void) {
@@ -910,6 +941,7 @@ int main(void) {
     RUN(test_prism_property_error);
     RUN(test_prism_version);
     RUN(test_prism_odd_output);
+    RUN(test_prism_stated_error);
     RUN(test_storm_results);
     RUN(test_storm_errors);
     RUN(test_storm_odd_output);

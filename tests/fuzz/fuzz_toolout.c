@@ -10,6 +10,7 @@
 #include "../../backends/prism.h"
 #include "../../backends/storm.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,8 @@ static void check_output(int rc, const proper_tool_output *o, const proper_error
         const proper_tool_answer *a = &o->answers[i];
         if (a->ok ? a->message != NULL : a->message == NULL || a->message[0] == '\0') abort();
         if (a->ok && !(a->error >= 0.0)) abort();
+        /* a finite value has a finite stated error ("+/- 1e400" is refused) */
+        if (a->ok && isfinite(a->value) && !(a->error < INFINITY)) abort();
         if (a->is_bool && !(a->value == 0.0 || a->value == 1.0)) abort();
     }
 }
