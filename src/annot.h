@@ -109,16 +109,18 @@
  * t = b/se(b), se from σ²·diag((RᵀR)⁻¹), σ² = RSS/(n - p); two-sided p-value
  * 2·P(T_{n-p} > |t|). Backward elimination: drop the term with the largest
  * p-value while it exceeds alpha (the intercept stays). R² = 1 - RSS/TSS.
- * BIC = n·ln(RSS/n) + (k + 1)·ln n with k coefficients. Among the classes
+ * BIC = n·ln(RSS/n) + (k + 1)·ln n with k coefficients (the Gaussian
+ * log-likelihood up to a constant; computed in units of the largest |y|, so
+ * nothing overflows). Among the classes
  * whose R² >= r2 the lowest BIC wins; a higher class must beat a lower one
  * by PROPER_ANNOT_BIC_MARGIN (strong evidence on Kass and Raftery's scale),
  * so a linear function is not called quadratic for a negligible x².
  * The class search runs on at most PROPER_ANNOT_SAMPLE records drawn
  * uniformly (seeded); the chosen model is refitted on all of them.
  *
- * Algorithm 1 (regression tree): a set of records with a good model (R² >=
- * r2) is a leaf. Otherwise it is split, first on a branch outcome (a branch
- * whose first outcome differs across records), then on a feature threshold
+ * Algorithm 1 (regression tree): a set of records is split, first on a
+ * branch outcome (a branch whose first outcome differs across records), then
+ * on a feature threshold
  * (cut points at PROPER_ANNOT_CUTS quantiles, scored by the residual sum of
  * squares of a quadratic fit on each side); a split is taken only if the BIC
  * of the two sides' best models plus ln n for the split is lower than the
@@ -129,8 +131,9 @@
  * a list sort across cache sizes with R² 0.99, yet its regimes differ by a
  * factor 10 per element). A
  * branch split is printed as a feature threshold when one feature separates
- * the two sides exactly, else as branch(j) == 1. Sets that can be neither
- * modelled nor split go to Algorithm 2.
+ * the two sides exactly, else as branch(j) == 1. A set that is not split
+ * is a leaf with its model if that is good (R² >= r2), and goes to
+ * Algorithm 2 otherwise.
  *
  * Algorithm 2 (clustering on the metric, §4.3): a variable-bandwidth kernel
  * density estimate of y (Abramson's square-root law on a Gaussian pilot with
@@ -142,7 +145,8 @@
  * fewer than max(min_leaf, PROPER_ANNOT_MIN_CLUSTER·n) records, is merged
  * away. Each cluster with a good model and a defining condition (a feature
  * range holding all its records and none of the other clusters') becomes a
- * scope; if no cluster does, the result is a mixture {|Ri|/|R|} with a good
+ * scope (the records of the other clusters are then in no scope, as the
+ * paper allows); if no cluster does, the result is a mixture {|Ri|/|R|} with a good
  * regression per cluster where there is one, else an input-independent
  * distribution: Norm(mean, sd), Exp(mean) (y >= 0) or Binom(n, p)
  * (non-negative integers with variance < mean; n = mean²/(mean - variance)
@@ -151,9 +155,14 @@
  * integer, the normal with the continuity correction).
  *
  * The two data heuristics (§3.2 "Further Refinements") are available as
- * filters: the lower envelope (for each value of a feature keep the smallest
- * metric: removes additive positive noise) and the dominant cluster (for each
- * feature value keep the records of the largest metric cluster).
+ * filters (opts.envelope, opts.dominant): the lower envelope (for each value
+ * of a feature keep the smallest metric: removes additive positive noise)
+ * and the dominant cluster (for each feature value keep the records of the
+ * largest metric cluster). With opts.heuristics (the default), when no scope
+ * of the fit is a regression, the dominant cluster is tried per feature that
+ * repeats (at most N/4 distinct values) and the first fit that has a
+ * regression replaces the input-independent one: the annotation then
+ * describes the typical behaviour, the outliers left out.
  *
  * Checking: each new record goes to the scope its features select; per scope
  * the probability integral transform u = F(y | x) (randomised for Binom) is
@@ -162,8 +171,11 @@
  * most alpha. A scope whose p-value is below that is a violation.
  *
  * Limits: at most PROPER_ANNOT_MAX_FEATURES features after clean-up (extra
- * ones, least correlated with the metric, are left out and reported), tree
- * depth opts.max_depth, names up to PROPER_ANNOT_NAME_MAX characters.
+ * ones, the least correlated with the metric, are left out), tree depth
+ * opts.max_depth, names up to PROPER_ANNOT_NAME_MAX characters; a log is read
+ * whole into memory (10⁷ records of two columns: 0.7 GB); metrics whose
+ * parameters would overflow a double fail with PROPER_ERANGE. Fewer than 3
+ * records give Norm(mean, sd) without analysis.
  */
 #ifndef PROPER_ANNOT_H
 #define PROPER_ANNOT_H
