@@ -2782,8 +2782,10 @@ PROPER_API int proper_sim_set(proper_sim_model *m, const char *assignment, prope
             if (!hit) return proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0, "workers: no pool gets tasks from a source's queue");
             return PROPER_OK;
         }
+        if (!obj && strcmp(key, "threads") == 0)
+            return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "threads: say which pool (threads.POOL=N)");
         if (obj) i = proper__sim_find(m, 'p', obj, strlen(obj));
-        if (i == PROPER_SIM_NONE) return proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0, "no pool '%s'", obj);
+        if (i == PROPER_SIM_NONE) return proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0, "no pool '%s'", obj ? obj : key);
         m->pools[i].threads = (size_t)v;
         return PROPER_OK;
     }

@@ -348,6 +348,16 @@ static void test_round_trip(void) {
     CHECK_INT(proper_sim_set(&n, "capacity.conn=8", &e), 0);
     CHECK_INT(n.queues[1].capacity, 8);
     CHECK(proper_sim_set(&n, "bogus=1", &e) == PROPER_EUNDEFINED);
+    CHECK(proper_sim_set(&n, "threads=2", &e) == PROPER_EINVAL);
+    CHECK(proper_sim_set(&n, "threads.nope=2", &e) == PROPER_EUNDEFINED);
+    CHECK(proper_sim_set(&n, "capacity.nope=2", &e) == PROPER_EUNDEFINED);
+    CHECK(proper_sim_set(&n, "permits.cache=2", &e) == PROPER_EUNDEFINED); /* a mutex has no permits */
+    CHECK_INT(proper_sim_set(&n, "permits.slots=5", &e), 0);
+    CHECK_INT(n.locks[2].count, 5);
+    CHECK(proper_sim_set(&n, "rate.users=3", &e) == PROPER_EUNDEFINED); /* users is closed */
+    CHECK_INT(proper_sim_set(&n, "think.users=2", &e), 0);
+    CHECK_REL(proper_sim_dist_mean(&n.sources[1].dist), 2, 1e-12);
+    CHECK(proper_sim_set(&n, "noequals", &e) == PROPER_EPARSE);
     CHECK(proper_sim_set(&n, "cores=0", &e) == PROPER_ERANGE);
     CHECK(proper_sim_set(&n, "cores=x", &e) != 0);
     CHECK(!proper_sim_equal(&m, &n));
