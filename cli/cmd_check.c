@@ -22,7 +22,10 @@ static void check_usage(FILE *out) {
             "modules with bounded int/bool variables, renaming, synchronising actions,\n"
             "rewards), or reads PRISM explicit files, and prints the value of each property\n"
             "in the initial state to 15 significant digits.\n\n"
-            "PROPS is a properties file, or one property as text, e.g. 'P=? [ F \"end\" ]'.\n"
+            "PROPS is a properties file when a file of that name exists, otherwise the\n"
+            "text of one or more properties, e.g. 'P=? [ F \"end\" ]' or 'N+0'; text that\n"
+            "does not parse and ends like a file name (die.pctl) is reported as a missing\n"
+            "file. PROPS must hold at least one property.\n"
             "Properties: P=? [ F phi | phi U psi | F<=k phi | G phi | X phi ],\n"
             "R{\"r\"}=? [ F phi | C<=k | I=k ] (R=? takes the first reward structure),\n"
             "S=? [ phi ], P>=0.9 [ ... ] (true/false), or any expression; labels \"name\",\n"
@@ -63,17 +66,6 @@ typedef struct check_opts {
     uint32_t max_states;
     double precision, timeout;
 } check_opts;
-
-/* PROPS names a file when one exists there; otherwise text that looks like
- * a property is the property itself. */
-static int props_is_text(const char *s) {
-    FILE *f = fopen(s, "rb");
-    if (f) {
-        fclose(f);
-        return 0;
-    }
-    return strchr(s, '[') || strchr(s, '"') || strchr(s, '=') || strchr(s, '<') || strchr(s, '>');
-}
 
 /* Value text: %.15g, Infinity, NaN, true/false. */
 static void format_value(char *buf, size_t size, double v, int type) {
@@ -356,15 +348,9 @@ int cmd_check(int argc, char **argv) {
         return cli_report(&err);
     proper_dtmc_init(&d);
     if ((rc = load_model(&o, &pm, &d, &err)) != CLI_OK) goto done;
-    if (o.props) {
-        if (props_is_text(o.props))
-            rc = proper_prism_props_parse(&props, pm, o.props, strlen(o.props), "(property)", &err);
-        else
-            rc = proper_prism_props_read(&props, pm, o.props, &err);
-        if (rc) {
-            rc = cli_report(&err);
-            goto done;
-        }
+    if (o.props && proper_prism_props_from_arg(&props, pm, o.props, NULL, NULL, &err)) {
+        rc = cli_report(&err);
+        goto done;
     }
     if (o.consts && proper_prism_set_consts(pm, props, o.consts, &err)) {
         rc = cli_report(&err);

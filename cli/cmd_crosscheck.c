@@ -21,11 +21,15 @@ static void crosscheck_usage(FILE *out) {
     fprintf(out,
             "usage: proper crosscheck MODEL.pm PROPS [options]\n"
             "       proper crosscheck --explicit MODEL.tra MODEL.lab PROPS [--srew F] [--trew F] [options]\n\n"
-            "Checks every property of PROPS (a properties file, or one property as text)\n"
-            "with proper's own engine (native) and with each installed external model\n"
-            "checker: PRISM (PROPER_PRISM, or prism in PATH) and Storm (PROPER_STORM, or\n"
-            "storm in PATH). Prints, per property and backend, the value, its absolute\n"
-            "and relative difference from native, and the time.\n\n"
+            "Checks every property of PROPS with proper's own engine (native) and with\n"
+            "each installed external model checker: PRISM (PROPER_PRISM, or prism in\n"
+            "PATH) and Storm (PROPER_STORM, or storm in PATH). Prints, per property and\n"
+            "backend, the value, its absolute and relative difference from native, and\n"
+            "the time.\n\n"
+            "PROPS is a properties file when a file of that name exists, otherwise the\n"
+            "text of one or more properties; text that does not parse and ends like a\n"
+            "file name (die.pctl) is reported as a missing file. PROPS must hold at\n"
+            "least one property.\n\n"
             "Two values agree when they are equal (Infinity, NaN, true/false included),\n"
             "or differ by at most the tolerance relative to the larger one, or by at\n"
             "most --abs-tolerance, or by at most the error the tool states for its value\n"
@@ -44,20 +48,24 @@ static void crosscheck_usage(FILE *out) {
             "                      files, Storm DRN) instead of the PRISM-language model:\n"
             "                      checks proper's model construction too\n"
             "  --backend NAME      only this external backend (prism or storm)\n"
-            "  --timeout S         seconds one tool run may take (default %g)\n"
+            "  --timeout S         seconds one tool run may take (default %g); also\n"
+            "                      bounds a tool's version probe\n"
+            "  --require           fail (exit 1) when no external model checker is\n"
+            "                      installed, instead of printing native values only\n"
             "  --json              print the results as JSON; a value that is not a finite\n"
             "                      number is null there, with \"value_text\" saying which\n"
             "                      (\"Infinity\", \"-Infinity\", \"NaN\"); \"abs_diff\" and\n"
             "                      \"rel_diff\" are null when no difference is defined\n\n"
             "Exit status: 0 every value agrees, or no external model checker is\n"
-            "installed (then only the native column is printed, with a note saying so);\n"
-            "1 a value differs, or a tool failed or timed out; 2 bad input.\n",
+            "installed and --require is not given (then only the native column is\n"
+            "printed, with a note saying so); 1 a value differs, a tool failed or timed\n"
+            "out, or --require and no external model checker is installed; 2 bad input.\n",
             CROSSCHECK_TOLERANCE, CLI_DEFAULT_PRECISION, CROSSCHECK_TIMEOUT);
 }
 
 typedef struct xc_opts {
     const char *model, *lab, *props, *consts, *srew, *trew, *only;
-    int explicit_files, json, exact, via_explicit;
+    int explicit_files, json, exact, via_explicit, props_is_file, require;
     double tolerance, abs_tolerance, precision, timeout;
 } xc_opts;
 
@@ -95,6 +103,7 @@ static int parse_args(int argc, char **argv, xc_opts *o) {
         else if (cli_flag(&a, "--json")) o->json = 1;
         else if (cli_flag(&a, "--exact")) o->exact = 1;
         else if (cli_flag(&a, "--via-explicit")) o->via_explicit = 1;
+        else if (cli_flag(&a, "--require")) o->require = 1;
         else if (cli_opt(&a, "--const")) o->consts = a.value;
         else if (cli_opt(&a, "--srew")) o->srew = a.value;
         else if (cli_opt(&a, "--trew")) o->trew = a.value;
@@ -129,19 +138,10 @@ static int parse_args(int argc, char **argv, xc_opts *o) {
     return CLI_OK;
 }
 
-/* PROPS names a file when one exists there; otherwise it is a property. */
-static int props_is_file(const char *s) {
-    FILE *f = fopen(s, "rb");
-    if (!f) return 0;
-    fclose(f);
-    return 1;
-}
-
 /* Model, properties, constants, built DTMC. */
-static int load(const xc_opts *o, proper_prism_model **pm, proper_prism_props **props, char **props_text,
+static int load(xc_opts *o, proper_prism_model **pm, proper_prism_props **props, char **props_text,
                 proper_dtmc *d) {
     proper_error err;
-    int is_file = props_is_file(o->props);
     if (o->explicit_files) {
         if (proper_dtmc_read_tra(d, o->model, NULL, &err) || proper_dtmc_read_lab(d, o->lab, &err) ||
             (o->srew && proper_dtmc_read_srew(d, o->srew, NULL, &err)) ||
@@ -150,16 +150,7 @@ static int load(const xc_opts *o, proper_prism_model **pm, proper_prism_props **
     } else if (proper_prism_read(pm, o->model, &err)) {
         return cli_report(&err);
     }
-    if (is_file) {
-        if (proper_read_file(o->props, props_text, NULL, &err)) return cli_report(&err);
-    } else {
-        size_t n = strlen(o->props);
-        *props_text = (char *)PROPER_MALLOC(n + 1);
-        if (!*props_text) return cli_fail("out of memory");
-        memcpy(*props_text, o->props, n + 1);
-    }
-    if (proper_prism_props_parse(props, *pm, *props_text, strlen(*props_text), is_file ? o->props : "(property)", &err))
-        return cli_report(&err);
+    if (proper_prism_props_from_arg(props, *pm, o->props, props_text, &o->props_is_file, &err)) return cli_report(&err);
     if (o->consts && proper_prism_set_consts(*pm, *props, o->consts, &err)) return cli_report(&err);
     if (!o->explicit_files && proper_prism_build(*pm, NULL, d, &err)) return cli_report(&err);
     return CLI_OK;
@@ -201,7 +192,7 @@ static void run_tool(const xc_opts *o, xc_tool *t, const char *props_text, const
         in.model_file = o->model;
     }
     in.props = props_text;
-    in.props_name = props_is_file(o->props) ? o->props : NULL;
+    in.props_name = o->props_is_file ? o->props : NULL;
     in.consts = o->consts;
     in.timeout = o->timeout;
     if (strcmp(t->name, "prism") == 0) rc = proper_prismtool_check(t->info.path, &in, &to, &t->out, &err);
@@ -356,7 +347,13 @@ static int report_table(const xc_opts *o, const proper_prism_props *p, const pro
                    (unsigned long)n);
         else printf("%s: %.3f s for the whole run (start-up included)\n", tools[k].name, tools[k].out.seconds);
     }
-    if (installed == 0) printf("no external model checker is installed: native values only, nothing compared\n");
+    if (installed == 0) {
+        printf("no external model checker is installed: native values only, nothing compared\n");
+        if (o->require) {
+            fprintf(stderr, "proper: crosscheck --require: no external model checker is installed (nothing compared)\n");
+            status = CLI_CHECK_FAILED;
+        }
+    }
     else if (status == CLI_OK) printf("all values agree (tolerance %g relative, %g absolute)\n", o->tolerance, o->abs_tolerance);
     else printf("cross-check FAILED\n");
     return status;
@@ -447,6 +444,10 @@ static int report_json(const xc_opts *o, const proper_prism_props *p, const prop
     cli_json_key_bool(&j, "compared", any);
     cli_json_key_bool(&j, "agree", status == CLI_OK);
     cli_json_object_end(&j);
+    if (!any && o->require) {
+        fprintf(stderr, "proper: crosscheck --require: no external model checker is installed (nothing compared)\n");
+        status = CLI_CHECK_FAILED;
+    }
     return status;
 }
 

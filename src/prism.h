@@ -191,6 +191,20 @@ PROPER_API int proper_prism_props_read(proper_prism_props **out, const proper_pr
                                        proper_error *err);
 PROPER_API void proper_prism_props_free(proper_prism_props *p);
 
+/* PROPS as a command line gives it (proper check, proper crosscheck): the
+ * properties file `arg` when a file of that name can be opened, else arg
+ * itself as the text of properties ("P=? [ F x=1 ]", "N+0"; errors name it
+ * "(property)"). When that text does not parse and ends like a file name
+ * (a '.' then a letter and letters, digits or '_': "die.pctl") and has no
+ * blank, the error is the file's: "ARG: cannot open: No such file ...".
+ * At least one property is required: an empty file, one of comments and
+ * declarations only, or empty text is PROPER_EPARSE "no property in ARG".
+ * text (may be NULL) gets, on success, a fresh copy of the properties' text
+ * (the caller frees it with PROPER_FREE); is_file (may be NULL) whether arg
+ * was read as a file. */
+PROPER_API int proper_prism_props_from_arg(proper_prism_props **out, const proper_prism_model *m, const char *arg,
+                                           char **text, int *is_file, proper_error *err);
+
 PROPER_API size_t proper_prism_props_count(const proper_prism_props *p);
 /* The property as written (blanks collapsed), and its name or NULL. */
 PROPER_API const char *proper_prism_props_text(const proper_prism_props *p, size_t i);
@@ -237,6 +251,7 @@ PROPER_API int proper_prism_props_check_states(const proper_prism_props *p, size
 #ifndef PROPER_PRISM_IMPLEMENTATION
 #define PROPER_PRISM_IMPLEMENTATION
 
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -3526,6 +3541,56 @@ PROPER_API int proper_prism_props_read(proper_prism_props **out, const proper_pr
     rc = proper_prism_props_parse(out, m, text, len, path, err);
     PROPER_FREE(text);
     return rc;
+}
+
+/* arg ends in ".ext" (a letter, then letters, digits, '_') and has no blank. */
+static int proper__prism_looks_like_file(const char *arg) {
+    const char *dot = strrchr(arg, '.'), *q;
+    if (strpbrk(arg, " \t\r\n")) return 0;
+    if (!dot || !((dot[1] >= 'a' && dot[1] <= 'z') || (dot[1] >= 'A' && dot[1] <= 'Z'))) return 0;
+    for (q = dot + 1; *q; q++)
+        if (!((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9') || *q == '_')) return 0;
+    return 1;
+}
+
+PROPER_API int proper_prism_props_from_arg(proper_prism_props **out, const proper_prism_model *m, const char *arg,
+                                           char **text, int *is_file, proper_error *err) {
+    proper_prism_props *p = NULL;
+    proper_error local;
+    char *t = NULL;
+    size_t len = 0;
+    FILE *f;
+    int file, rc;
+    if (!err) err = &local;
+    f = fopen(arg, "rb");
+    file = f != NULL;
+    if (f) fclose(f);
+    if (file) {
+        if ((rc = proper_read_file(arg, &t, &len, err)) != 0) return rc;
+        rc = proper_prism_props_parse(&p, m, t, len, arg, err);
+    } else {
+        len = strlen(arg);
+        if (!(t = proper_strdup(arg))) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+        rc = proper_prism_props_parse(&p, m, t, len, "(property)", err);
+        if (rc && rc != PROPER_ENOMEM && proper__prism_looks_like_file(arg)) {
+            PROPER_FREE(t);
+            return proper_error_set(err, PROPER_EIO, arg, 0, 0, "cannot open: %s", strerror(ENOENT));
+        }
+    }
+    if (rc == 0 && p->n_props == 0)
+        rc = file ? proper_error_set(err, PROPER_EPARSE, arg, 0, 0, "no property in %s", arg)
+                  : proper_error_set(err, PROPER_EPARSE, "(property)", 0, 0, "no property in the text '%.200s'", arg);
+    if (rc) {
+        proper_prism_props_free(p);
+        PROPER_FREE(t);
+        return rc;
+    }
+    proper_prism_props_free(*out);
+    *out = p;
+    if (text) *text = t;
+    else PROPER_FREE(t);
+    if (is_file) *is_file = file;
+    return PROPER_OK;
 }
 
 PROPER_API size_t proper_prism_props_count(const proper_prism_props *p) { return p->n_props; }

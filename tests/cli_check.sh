@@ -127,6 +127,27 @@ printf 'P=? [ F d=1 ]\nP=? [ F d=\n' > "$T/bad.pctl"
 expect_error check_props_file_error "$T/bad.pctl:3:1: expected an expression" chk $M/die.pm "$T/bad.pctl"
 expect_error check_missing_props_file "cannot open" chk $M/die.pm "$T/nosuch.pctl"
 expect_error check_missing_model "cannot open" chk "$T/nosuch.pm"
+# PROPS with no property in it is bad input, not "nothing to check, exit 0"
+: > "$T/empty.pctl"
+expect_error check_empty_props "proper: $T/empty.pctl: no property in $T/empty.pctl" chk $M/die.pm "$T/empty.pctl"
+printf '// only a comment\nconst int K = 3;\n\n' > "$T/comments.pctl"
+expect_error check_comment_only_props "no property in $T/comments.pctl" chk $M/die.pm "$T/comments.pctl"
+printf '\000\000\000' > "$T/nul.pctl"
+expect_error check_nul_props "proper: $T/nul.pctl:1:1: unexpected byte 0x00" chk $M/die.pm "$T/nul.pctl"
+expect_error check_empty_props_text "no property in the text ''" chk $M/die.pm ''
+expect_error check_blank_props_text "no property in the text '  '" chk $M/die.pm '  '
+# PROPS is a file when one exists, else property text (any expression); text
+# that does not parse and ends like a file name is a missing file
+run chk $M/gambler.pm 'N+0' --const p=0.5
+status_is check_expression_property 0 && matches check_expression_property "$T/out" '^N\+0  *10$'
+run chk $M/die.pm '1/4'
+status_is check_expression_division 0 && matches check_expression_division "$T/out" '^1/4  *0\.25$'
+expect_error check_expression_unknown "proper: (property):1:1: unknown identifier 'N'" chk $M/die.pm 'N+0'
+expect_error check_missing_props_name "proper: $T/nosuch.props: cannot open: No such file or directory" chk $M/die.pm "$T/nosuch.props"
+# a file whose name reads as a property is still the file
+case $PROPER in /*) proper_abs=$PROPER ;; *) proper_abs=$(pwd)/$PROPER ;; esac
+(cd "$T" && printf 'P=? [ F d=2 ]\n' > 'x=1' && "$proper_abs" check "$OLDPWD/$M/die.pm" 'x=1' > out2 2>&1)
+check check_file_wins grep -q '^P=? \[ F d=2 \]  *0\.166666666666667$' "$T/out2"
 # the CLI's one wording for usage errors
 expect_error check_unknown_option "proper check: unknown option '--frobnicate' (see 'proper check --help')" chk $M/die.pm --frobnicate
 expect_error check_missing_value "proper check: option '--const' needs a value" chk $M/die.pm --const

@@ -43,9 +43,23 @@ status_is crosscheck_no_tool_json 0 && json_valid crosscheck_no_tool_json_valid 
     check crosscheck_no_tool_json [ "$(json_get "$T/out" compared) $(json_get "$T/out" agree)" = "false true" ] &&
     check crosscheck_no_tool_json_backend [ "$(json_get "$T/out" backends.1.name) $(json_get "$T/out" backends.1.installed)" = "prism false" ]
 
+# --require: no external model checker is a failed check (exit 1), said on stderr
+expect_text crosscheck_require_no_tool 1 "crosscheck --require: no external model checker is installed" xc \
+    $M/die.pm 'P=? [ F d=1 ]' --require
+run xc $M/die.pm 'P=? [ F d=1 ]' --require --json
+status_is crosscheck_require_json 1 && json_valid crosscheck_require_json_valid "$T/out" &&
+    check crosscheck_require_json [ "$(json_get "$T/out" compared)" = false ]
+# PROPS with no property: exit 2 (was exit 0 with nothing checked)
+: > "$T/empty.pctl"
+expect_error crosscheck_empty_props "proper: $T/empty.pctl: no property in $T/empty.pctl" xc $M/die.pm "$T/empty.pctl"
+printf '\000' > "$T/nul.pctl"
+expect_error crosscheck_nul_props "$T/nul.pctl:1:1: unexpected byte 0x00" xc $M/die.pm "$T/nul.pctl"
+expect_error crosscheck_missing_props_file "proper: $T/nosuch.pctl: cannot open" xc $M/die.pm "$T/nosuch.pctl"
+
 # --- PRISM with -epsilon 1e-14 agrees; its default precision does not ---
 replay prism-eps prism_minpathsum_eps.txt
 PROPER_PRISM=$T/prism-eps expect_text crosscheck_prism_agrees 0 "all values agree" xc $M/minpathsum.pm $P/minpathsum.pctl --const $MPS
+PROPER_PRISM=$T/prism-eps expect_text crosscheck_require_with_tool 0 "all values agree" xc $M/minpathsum.pm $P/minpathsum.pctl --const $MPS --require
 if grep -q '^  *prism  *0.6287146517400535  *5.8e-13  *9.3e-13 .* ok$' "$T/out" &&
    grep -q 'PRISM 4.9' "$T/out"; then ok crosscheck_prism_row
 else fail crosscheck_prism_row "$(cat "$T/out")"; fi

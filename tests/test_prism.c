@@ -845,6 +845,46 @@ static void test_single_value_range(void) {
     proper_prism_free(m);
 }
 
+/* PROPS as the command line gives it: a file when one exists, else text; at
+ * least one property. */
+static void test_props_from_arg(void) {
+    proper_prism_model *m = NULL;
+    proper_prism_props *p = NULL;
+    proper_dtmc d;
+    proper_error e;
+    char *text = NULL;
+    int is_file = -1;
+    double v = NAN;
+    if (load_and_build(MODELS "gambler.pm", "p=0.5", &m, &d)) return;
+    /* any expression is a property: N+0 is the constant N = 10 */
+    CHECK_INT(proper_prism_props_from_arg(&p, m, "N+0", &text, &is_file, &e), 0);
+    CHECK_INT(is_file, 0);
+    CHECK(text && strcmp(text, "N+0") == 0);
+    if (p) {
+        CHECK_INT(proper_prism_props_check(p, 0, &d, NULL, &v, &e), 0);
+        CHECK(v == 10.0);
+    }
+    PROPER_FREE(text);
+    /* a file, named in errors by its path: the die's properties use d and s, unknown here */
+    CHECK(proper_prism_props_from_arg(&p, m, PROPS "die.pctl", NULL, &is_file, &e) != 0);
+    CHECK(strcmp(e.file, PROPS "die.pctl") == 0 && e.line > 0);
+    CHECK_INT(is_file, 0); /* unchanged on failure */
+    /* empty text, blanks only: no property (the earlier result stays) */
+    CHECK_INT(proper_prism_props_from_arg(&p, m, "", NULL, NULL, &e), PROPER_EPARSE);
+    CHECK(strstr(e.message, "no property in the text ''") != NULL);
+    CHECK_INT(proper_prism_props_from_arg(&p, m, " // c", NULL, NULL, &e), PROPER_EPARSE);
+    CHECK(p != NULL && proper_prism_props_count(p) == 1);
+    /* not a property and named like a file: the file is missing */
+    CHECK_INT(proper_prism_props_from_arg(&p, m, "tests/no/such.pctl", NULL, NULL, &e), PROPER_EIO);
+    CHECK(strcmp(e.file, "tests/no/such.pctl") == 0 && strstr(e.message, "cannot open") != NULL);
+    /* not a property, not a file name: the parse error */
+    CHECK(proper_prism_props_from_arg(&p, m, "K+0", NULL, NULL, &e) != 0);
+    CHECK(strcmp(e.file, "(property)") == 0 && e.line == 1 && e.col == 1);
+    proper_prism_props_free(p);
+    proper_dtmc_free(&d);
+    proper_prism_free(m);
+}
+
 /* The output rule: a failing parse, read or build leaves its output as it
  * was (an earlier result stays usable); a succeeding one replaces it. */
 static void test_output_contract(void) {
@@ -904,6 +944,7 @@ int main(void) {
     RUN(test_step_limit);
     RUN(test_expression_limits);
     RUN(test_single_value_range);
+    RUN(test_props_from_arg);
     RUN(test_output_contract);
     return test_summary();
 }
