@@ -86,6 +86,9 @@
  * probability. In evaluation 0 times anything is 0, so s*log(s) is 0 at s = 0
  * (its limit); a comparison with NaN is false. Numbers are printed in the
  * shortest form that reads back exactly, so printing and parsing round-trip.
+ * A fitted annotation prints, after each distribution, a comment with the
+ * records it was fitted on, its class and R² (comments are not kept when
+ * the text is parsed).
  *
  * ==== The analysis (paper §3.2) ==========================================
  *
@@ -1530,7 +1533,15 @@ static void proper__annot_print_body(const proper_annot *a, int first, int depth
                 proper_strbuf_puts(b, ", ");
                 proper__annot_print_expr(a, it->arg[1], 0, b);
             }
-            proper_strbuf_puts(b, ");\n");
+            proper_strbuf_puts(b, ");");
+            if (it->n_obs > 0) {
+                /* from a fit: how well (a comment, so the text still parses) */
+                static const char *const cls[] = {"constant", "linear", "x log x", "quadratic", "input-independent"};
+                proper_strbuf_printf(b, "  # %zu record%s, %s", it->n_obs, it->n_obs == 1 ? "" : "s",
+                                     it->cls >= 0 && it->cls <= 4 ? cls[it->cls] : "?");
+                if (!isnan(it->r2)) proper_strbuf_printf(b, ", R2 %.4f", it->r2);
+            }
+            proper_strbuf_puts(b, "\n");
         }
     }
 }

@@ -671,8 +671,9 @@ static void test_fit_edge_cases(void) {
     CHECK_INT(proper_annot_fit(&a, &L.t[0], "time", NULL, &err), 0);
     CHECK_INT(a.n_fns, 2);
     proper_annot_format(&a, &b, &err);
-    CHECK_CONTAINS(b.data, "f.time(s) {\n  Norm(5, 0);\n}\n");
-    CHECK_CONTAINS(b.data, "f.time() {\n  Norm(5, 0);\n}\n");
+    /* the fit's comment: records, class, R² (none for a single record) */
+    CHECK_CONTAINS(b.data, "f.time(s) {\n  Norm(5, 0);  # 5 records, constant, R2 1.0000\n}\n");
+    CHECK_CONTAINS(b.data, "f.time() {\n  Norm(5, 0);  # 1 record, constant\n}\n");
     /* all features equal: no feature survives the clean-up, the metric's
      * distribution is fitted; a declared function without records is an error */
     {
@@ -684,7 +685,7 @@ static void test_fit_edge_cases(void) {
         CHECK_INT(proper_annot_log_parse(&L, same, strlen(same), "same", &err), 0);
         CHECK_INT(proper_annot_fit(&a, &L.t[0], "time", NULL, &err), 0);
         proper_annot_format(&a, &b, &err);
-        CHECK_CONTAINS(b.data, "f.time() {\n  Norm(3, 1.0488088481701516);\n}\n"); /* mean 3, sd sqrt(5.5/5) */
+        CHECK_CONTAINS(b.data, "f.time() {\n  Norm(3, 1.0488088481701516);  # 6 records, input-independent\n}\n"); /* mean 3, sd sqrt(5.5/5) */
         CHECK_INT(proper_annot_log_parse(&L, empty, strlen(empty), "empty", &err), 0);
         CHECK_INT(proper_annot_fit(&a, &L.t[0], "time", NULL, &err), PROPER_EINVAL);
         CHECK_CONTAINS(err.message, "no records");
