@@ -383,6 +383,7 @@ typedef struct proper_sim_tev {
     size_t a, b;          /* names (PROPER_SIM_NONE when absent) */
     int64_t t, arg, cpu;  /* time ns; the integer argument (-1: none); CPU ns (-1: none) */
     int line;
+    size_t run;           /* which traced run (proper_sim_trace_append) */
 } proper_sim_tev;
 
 typedef struct proper_sim_trace {
@@ -404,6 +405,10 @@ PROPER_API void proper_sim_trace_free(proper_sim_trace *t);
 PROPER_API int proper_sim_trace_parse(proper_sim_trace *out, const char *text, size_t len, const char *name,
                                       proper_error *err);
 PROPER_API int proper_sim_trace_read(proper_sim_trace *out, const char *path, proper_error *err);
+/* Add another traced run of the same program to t (its threads are new
+ * threads, its times its own; queues and locks declared in both must agree,
+ * the larger core count is kept). t is unchanged on failure. */
+PROPER_API int proper_sim_trace_append(proper_sim_trace *t, const proper_sim_trace *more, proper_error *err);
 
 typedef struct proper_sim_build_opts {
     double merge;         /* t: merge CFs below this share (0.03) */
@@ -3220,6 +3225,95 @@ PROPER_API int proper_sim_trace_read(proper_sim_trace *out, const char *path, pr
     return rc;
 }
 
+PROPER_API int proper_sim_trace_append(proper_sim_trace *t, const proper_sim_trace *more, proper_error *err) {
+    proper_sim_trace T;
+    size_t i, *map = NULL, runs = 0;
+    int rc = PROPER_OK;
+    if (t == more) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "a trace cannot be appended to itself");
+    proper_sim_trace_init(&T);
+    /* T = a copy of t, then more's events with its names, threads and run
+     * numbers shifted */
+    for (i = 0; i < t->names.len; i++) {
+        size_t idx;
+        if (proper_intern_add(&T.names, t->names.names[i], strlen(t->names.names[i]), &idx, NULL)) goto nomem;
+    }
+    map = (size_t *)proper_calloc(more->names.len + 1, sizeof(size_t));
+    if (!map) goto nomem;
+    for (i = 0; i < more->names.len; i++)
+        if (proper_intern_add(&T.names, more->names.names[i], strlen(more->names.names[i]), &map[i], NULL)) goto nomem;
+    for (i = 0; i < t->n_ev; i++)
+        if (t->ev[i].run + 1 > runs) runs = t->ev[i].run + 1;
+    if (proper_reserve(&T.ev, &T.cap_ev, t->n_ev + more->n_ev + 1, sizeof *T.ev) ||
+        proper_reserve(&T.tids, &T.cap_threads, t->n_threads + more->n_threads + 1, sizeof *T.tids))
+        goto nomem;
+    if (t->n_ev) memcpy(T.ev, t->ev, t->n_ev * sizeof *T.ev);
+    for (i = 0; i < more->n_ev; i++) {
+        proper_sim_tev e = more->ev[i];
+        e.thread += t->n_threads;
+        e.run += runs;
+        if (e.a != PROPER_SIM_NONE) e.a = map[e.a];
+        if (e.b != PROPER_SIM_NONE) e.b = map[e.b];
+        T.ev[t->n_ev + i] = e;
+    }
+    T.n_ev = t->n_ev + more->n_ev;
+    if (t->n_threads) memcpy(T.tids, t->tids, t->n_threads * sizeof *T.tids);
+    if (more->n_threads) memcpy(T.tids + t->n_threads, more->tids, more->n_threads * sizeof *T.tids);
+    T.n_threads = t->n_threads + more->n_threads;
+    T.cores = t->cores > more->cores ? t->cores : more->cores;
+    T.has_cores = t->has_cores || more->has_cores;
+    T.disks = t->has_disks ? t->disks : more->disks;
+    T.has_disks = t->has_disks || more->has_disks;
+    if ((rc = proper_sim_copy(&T.decl, &t->decl, err))) goto done;
+    for (i = 0; i < more->decl.n_queues; i++) {
+        const proper_sim_queue *q = &more->decl.queues[i];
+        size_t j = proper__sim_find(&T.decl, 'q', q->name, strlen(q->name)), cap = T.decl.n_queues;
+        if (j != PROPER_SIM_NONE) {
+            if (T.decl.queues[j].capacity != q->capacity) {
+                rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "queue %s is declared with two capacities", q->name);
+                goto done;
+            }
+            continue;
+        }
+        if (proper__sim_find(&T.decl, 'l', q->name, strlen(q->name)) != PROPER_SIM_NONE) {
+            rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "%s is a queue in one trace and a lock in another", q->name);
+            goto done;
+        }
+        if (proper_reserve(&T.decl.queues, &cap, T.decl.n_queues + 1, sizeof *T.decl.queues)) goto nomem;
+        T.decl.queues[T.decl.n_queues] = *q;
+        if (!(T.decl.queues[T.decl.n_queues].name = proper_strdup(q->name))) goto nomem;
+        T.decl.n_queues++;
+    }
+    for (i = 0; i < more->decl.n_locks; i++) {
+        const proper_sim_lock *l = &more->decl.locks[i];
+        size_t j = proper__sim_find(&T.decl, 'l', l->name, strlen(l->name)), cap = T.decl.n_locks;
+        if (j != PROPER_SIM_NONE) {
+            if (T.decl.locks[j].kind != l->kind || T.decl.locks[j].count != l->count) {
+                rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "lock %s is declared differently in two traces", l->name);
+                goto done;
+            }
+            continue;
+        }
+        if (proper__sim_find(&T.decl, 'q', l->name, strlen(l->name)) != PROPER_SIM_NONE) {
+            rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "%s is a queue in one trace and a lock in another", l->name);
+            goto done;
+        }
+        if (proper_reserve(&T.decl.locks, &cap, T.decl.n_locks + 1, sizeof *T.decl.locks)) goto nomem;
+        T.decl.locks[T.decl.n_locks] = *l;
+        if (!(T.decl.locks[T.decl.n_locks].name = proper_strdup(l->name))) goto nomem;
+        T.decl.n_locks++;
+    }
+    proper_sim_trace_free(t);
+    *t = T;
+    proper_sim_trace_init(&T);
+    goto done;
+nomem:
+    rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+done:
+    PROPER_FREE(map);
+    proper_sim_trace_free(&T);
+    return rc;
+}
+
 /* ---- building a model from a trace ---------------------------------------------- */
 
 #ifndef PROPER_SIM_BUILD_MAX_NODES
@@ -3356,6 +3450,13 @@ static int proper__sim_empirical(proper_sim_dist *d, double *x, size_t n, size_t
     return PROPER_OK;
 }
 
+/* Order (run, time) pairs. */
+static int proper__sim_pcmp(const void *a, const void *b) {
+    const double *x = (const double *)a, *y = (const double *)b;
+    if (x[0] != y[0]) return x[0] < y[0] ? -1 : 1;
+    return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
 /* A model-file name from a site key: spaces become '.', " > " ".to.". */
 static char *proper__sim_node_name(const char *key, const proper_sim_pool *p, size_t n_done) {
     proper_strbuf b;
@@ -3440,8 +3541,11 @@ static int proper__sim_build_thread(proper__sim_builder *B, const size_t *evs, s
         switch (e->kind) {
         case PROPER_SIM_TEV_ARRIVE: {
             size_t *na = &B->n_arr[e->a], *ca = &B->cap_arr[e->a];
-            if (proper_reserve(&B->arrivals[e->a], ca, *na + 1, sizeof(double))) { rc = PROPER_ENOMEM; goto done; }
-            B->arrivals[e->a][(*na)++] = (double)e->t; /* ns: differences stay exact */
+            if (proper_reserve(&B->arrivals[e->a], ca, *na + 2, sizeof(double))) { rc = PROPER_ENOMEM; goto done; }
+            /* (run, time in ns) pairs: differences stay exact and never
+             * cross two runs */
+            B->arrivals[e->a][(*na)++] = (double)e->run;
+            B->arrivals[e->a][(*na)++] = (double)e->t;
             p->workload = 1;
             last_t = (double)e->t;
             last_cpu = (double)e->cpu;
@@ -3788,9 +3892,13 @@ PROPER_API int proper_sim_build(proper_sim_model *out, const proper_sim_trace *t
         size_t q, cap = m.n_sources;
         char *nm;
         proper_strbuf b;
-        if (B.n_arr[i] < 2) continue;
-        qsort(B.arrivals[i], B.n_arr[i], sizeof(double), proper__sim_dcmp);
-        for (k = 0; k + 1 < B.n_arr[i]; k++) B.arrivals[i][k] = (B.arrivals[i][k + 1] - B.arrivals[i][k]) / 1e9;
+        size_t nd = 0;
+        if (B.n_arr[i] < 4) continue;
+        qsort(B.arrivals[i], B.n_arr[i] / 2, 2 * sizeof(double), proper__sim_pcmp);
+        for (k = 0; k + 1 < B.n_arr[i] / 2; k++)
+            if (B.arrivals[i][2 * k] == B.arrivals[i][2 * k + 2])
+                B.arrivals[i][nd++] = (B.arrivals[i][2 * k + 3] - B.arrivals[i][2 * k + 1]) / 1e9;
+        if (nd == 0) continue;
         if ((rc = proper__sim_build_obj(&m, tr, i, 'q', PROPER_SIM_NONE, &q, err))) goto done;
         if (proper_reserve(&m.sources, &cap, m.n_sources + 1, sizeof *m.sources)) { rc = PROPER_ENOMEM; goto done; }
         src = &m.sources[m.n_sources];
@@ -3803,7 +3911,7 @@ PROPER_API int proper_sim_build(proper_sim_model *out, const proper_sim_trace *t
         if (!nm) { rc = PROPER_ENOMEM; goto done; }
         src->name = nm;
         src->queue = q;
-        if ((rc = proper__sim_empirical(&src->dist, B.arrivals[i], B.n_arr[i] - 1, B.o.points))) goto done;
+        if ((rc = proper__sim_empirical(&src->dist, B.arrivals[i], nd, B.o.points))) goto done;
         if (!(proper_sim_dist_mean(&src->dist) > 0)) {
             rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "queue %s: all arrivals at the same instant", tr->names.names[i]);
             goto done;

@@ -570,6 +570,32 @@ out:
     proper_sim_free(&back);
     proper_sim_trace_free(&tr);
     PROPER_FREE(text);
+    /* two traced runs of the same program: twice the threads, and the
+     * inter-arrival times never span the two runs' clocks */
+    text = synthetic_trace(1);
+    {
+        proper_sim_trace a, b2;
+        proper_sim_trace_init(&a);
+        proper_sim_trace_init(&b2);
+        proper_sim_init(&m);
+        CHECK_INT(proper_sim_trace_parse(&a, text, strlen(text), "one", &e), 0);
+        CHECK_INT(proper_sim_trace_parse(&b2, text, strlen(text), "two", &e), 0);
+        CHECK_INT(proper_sim_trace_append(&a, &b2, &e), 0);
+        CHECK_INT(a.n_threads, 6);
+        CHECK_INT(proper_sim_build(&m, &a, NULL, &st, &e), 0);
+        if (m.n_pools == 1) CHECK_INT(m.pools[0].threads, 4);
+        if (m.n_sources == 1) CHECK_REL(proper_sim_dist_mean(&m.sources[0].dist), 1e-5, 1e-9);
+        /* declarations that disagree */
+        proper_sim_trace_free(&b2);
+        proper_sim_trace_init(&b2);
+        CHECK_INT(proper_sim_trace_parse(&b2, "proper-threads 1\nqueue conn capacity 3\n", 39, "three", &e), 0);
+        CHECK(proper_sim_trace_append(&a, &b2, &e) == PROPER_EINVAL);
+        CHECK_INT(a.n_threads, 6); /* unchanged */
+        proper_sim_free(&m);
+        proper_sim_trace_free(&a);
+        proper_sim_trace_free(&b2);
+    }
+    PROPER_FREE(text);
     /* a thread that never exits is counted, not an error */
     text = synthetic_trace(0);
     proper_sim_trace_init(&tr);

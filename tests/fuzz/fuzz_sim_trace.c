@@ -2,7 +2,8 @@
  * Any input either reads or fails with an error on a line of the input;
  * whatever reads is built into a model (or refused with a message), and a
  * built model is valid, prints and reads back equal, and runs briefly under
- * an event limit. Without PROPER_LIBFUZZER, main replays every file of
+ * an event limit; the trace appended to a copy of itself (two runs) builds
+ * too. Without PROPER_LIBFUZZER, main replays every file of
  * directory argv[1]. */
 #define PROPER_SIM_MAX_INSTANT 20000
 #define PROPER_SIM_BUILD_MAX_NODES 256
@@ -52,6 +53,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
     } else if (err.message[0] == '\0') {
         abort();
+    }
+    if (tr.n_threads) {
+        /* the same run appended as a second run: twice the threads */
+        proper_sim_trace again;
+        size_t n = tr.n_threads;
+        proper_sim_trace_init(&again);
+        if (proper_sim_trace_parse(&again, (const char *)data, size, "fuzz", &err) != PROPER_OK) abort();
+        if (proper_sim_trace_append(&tr, &again, &err) != PROPER_OK || tr.n_threads != 2 * n) abort();
+        proper_sim_free(&m);
+        proper_sim_init(&m);
+        if (proper_sim_build(&m, &tr, NULL, &st, &err) == PROPER_OK && proper_sim_validate(&m, &err)) abort();
+        proper_sim_trace_free(&again);
     }
     proper_sim_free(&m);
     proper_sim_free(&back);
