@@ -423,6 +423,12 @@ PROPER_API void proper_annot_format_expr(const proper_annot *a, int e, proper_st
 PROPER_API double proper_annot_eval(const proper_annot *a, int e, const double *vars, const double *branch,
                                     size_t n_branch);
 
+/* The scope of fn that holds a record with these variables and branch
+ * outcomes: the item of its distribution, or of the first item of its
+ * mixture; -1 when no scope holds it. */
+PROPER_API int proper_annot_scope(const proper_annot *a, const proper_annot_fn *fn, const double *vars,
+                                  const double *branch, size_t n_branch);
+
 /* The expected value of fn's metric for a record with these variables and
  * branch outcomes (as proper_annot_eval takes them): the mean of the scope
  * the record falls in (Norm: its mean, Exp: its mean, Binom: n·p; a mixture:
@@ -3717,6 +3723,11 @@ static double proper__annot_item_mean(const proper_annot *a, int it, const doubl
 PROPER_API double proper_annot_mean(const proper_annot *a, const proper_annot_fn *fn, const double *vars,
                                     const double *branch, size_t n_branch) {
     return proper__annot_body_mean(a, fn->body, vars, branch, n_branch, 0);
+}
+
+PROPER_API int proper_annot_scope(const proper_annot *a, const proper_annot_fn *fn, const double *vars,
+                                  const double *branch, size_t n_branch) {
+    return proper__annot_scope(a, fn->body, vars, branch, n_branch, 0);
 }
 
 static double proper__annot_identity_cdf(double x, void *ctx) {
