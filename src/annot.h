@@ -2381,6 +2381,11 @@ PROPER_API proper_annot_opts proper_annot_opts_default(void) {
 #ifndef PROPER_ANNOT_SPLIT_GAIN
 #define PROPER_ANNOT_SPLIT_GAIN 0.69314718055994531
 #endif
+/* A feature enters a regression only on records where it takes at least
+ * this many distinct values. */
+#ifndef PROPER_ANNOT_MIN_DISTINCT
+#define PROPER_ANNOT_MIN_DISTINCT 5
+#endif
 /* Branch candidates tried per split. */
 #ifndef PROPER_ANNOT_BRANCH_TRIES
 #define PROPER_ANNOT_BRANCH_TRIES 8
@@ -2507,16 +2512,34 @@ static int proper__annot_best(proper__annot_ctx *c, const size_t *idx, size_t n,
     double r2[4], bic[4], *R = NULL, yscale, tss;
     const size_t *use = idx;
     proper_annot_lsq res;
-    int best = -1, any_good = 0;
+    int best = -1, any_good = 0, okf[PROPER_ANNOT_MAX_FEATURES];
     memset(m, 0, sizeof *m);
     m->n = n;
+    /* a feature enters only where it takes PROPER_ANNOT_MIN_DISTINCT values
+     * (a curve through two or three x values extrapolates wildly) */
+    for (f = 0; f < c->nf; f++) {
+        double seen[PROPER_ANNOT_MIN_DISTINCT];
+        size_t nseen = 0, k2;
+        for (i = 0; i < n && nseen < PROPER_ANNOT_MIN_DISTINCT; i++) {
+            double v = c->X[f * c->N + idx[i]];
+            for (k2 = 0; k2 < nseen && seen[k2] != v; k2++) {
+            }
+            if (k2 == nseen) seen[nseen++] = v;
+        }
+        okf[f] = nseen >= PROPER_ANNOT_MIN_DISTINCT;
+    }
     U[nu].kind = PROPER__ANNOT_ONE; U[nu].a = U[nu].b = 0; nu++;
-    for (f = 0; f < c->nf; f++) { U[nu].kind = PROPER__ANNOT_X; U[nu].a = (int)f; U[nu].b = 0; nu++; }
     for (f = 0; f < c->nf; f++)
-        if (c->nonneg[f]) { U[nu].kind = PROPER__ANNOT_XLOGX; U[nu].a = (int)f; U[nu].b = 0; nu++; }
-    for (f = 0; f < c->nf; f++) { U[nu].kind = PROPER__ANNOT_X2; U[nu].a = (int)f; U[nu].b = 0; nu++; }
+        if (okf[f]) { U[nu].kind = PROPER__ANNOT_X; U[nu].a = (int)f; U[nu].b = 0; nu++; }
+    for (f = 0; f < c->nf; f++)
+        if (okf[f] && c->nonneg[f]) { U[nu].kind = PROPER__ANNOT_XLOGX; U[nu].a = (int)f; U[nu].b = 0; nu++; }
+    for (f = 0; f < c->nf; f++)
+        if (okf[f]) { U[nu].kind = PROPER__ANNOT_X2; U[nu].a = (int)f; U[nu].b = 0; nu++; }
     for (f = 0; f < c->nprod; f++)
-        for (g = f + 1; g < c->nprod; g++) { U[nu].kind = PROPER__ANNOT_XY; U[nu].a = c->prod[f]; U[nu].b = c->prod[g]; nu++; }
+        for (g = f + 1; g < c->nprod; g++)
+            if (okf[c->prod[f]] && okf[c->prod[g]]) {
+                U[nu].kind = PROPER__ANNOT_XY; U[nu].a = c->prod[f]; U[nu].b = c->prod[g]; nu++;
+            }
     if (n > PROPER_ANNOT_SAMPLE) {
         ns = PROPER_ANNOT_SAMPLE;
         if (!(sidx = (size_t *)PROPER_MALLOC(sizeof *sidx * n))) goto oom;
