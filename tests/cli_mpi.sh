@@ -3,7 +3,10 @@
 # counts, the fitted PST and the other sums must be byte-identical to what
 # the single-process `proper` writes for the same inputs, and errors must
 # read as the single-process ones. Also: `proper vlmc merge` is associative
-# and commutative (any order, any grouping, the same bytes).
+# and commutative (any order, any grouping, the same bytes). proper-mpi
+# trace is checked against `proper sre --csv` of trace(FILE, STEP); proper-mpi
+# counts (a totals file proper has no single-process writer for) against
+# awk's sums of the same logs and `proper analyze`'s taken/reached totals.
 # Inputs are generated here by bench/bench_mpi.awk (MINSTD, so every awk
 # writes the same files).
 . "$(dirname "$0")/cli_lib.sh"
@@ -154,7 +157,175 @@ same=1
 for g in g1 g2 g3 g4 g5; do cmp -s "$T/$g" "$T/all.counts" || same=0; done
 if [ $same = 1 ] && cmp -s "$T/m12" "$T/m21" && cmp -s "$T/m123" "$T/m1_23"; then ok mpi_merge_associative_commutative
 else fail mpi_merge_associative_commutative "groupings/orders give different bytes"; fi
+# the recipe of docs/mpi.md for engines users already run: map = `proper
+# vlmc count` per shard, here under xargs -P (GNU parallel, Hadoop
+# streaming, Spark pipe run the same command), reduce = `proper vlmc merge`
+mkdir -p "$T/shards"; cp "$M"1.runs "$M"2.runs "$M"3.runs "$M"4.runs "$T/shards/"
+if ls "$T"/shards/*.runs | xargs -P 2 -I{} "$PROPER" vlmc count {} -o {}.counts 2> /dev/null &&
+   "$PROPER" vlmc merge "$T"/shards/*.counts -o "$T/mapreduce.counts" 2> /dev/null && cmp -s "$T/mapreduce.counts" "$T/all.counts"; then
+    ok mpi_recipe_map_reduce
+else fail mpi_recipe_map_reduce "map (count per shard) then reduce (merge) differs from one pass"; fi
 # proper-mpi reduces counts files too (the reduce step of a map-reduce)
 if run_mpi 2 vlmc count "$M"4.counts "$M"3.counts "$M"1.counts "$M"2.counts -o "$T/r.counts" && cmp -s "$T/r.counts" "$T/all.counts"; then
     ok mpi_reduce_counts_files
 else fail mpi_reduce_counts_files "$(cat "$T/err")"; fi
+
+# --- trace: per-step PMFs, each byte-identical to `proper sre --csv` of
+# trace(FILE, STEP) (several files: their concatenation) ---
+gen 2000 21 timed 1 > "$T/ta.trace"
+gen 600 22 timed 5001 > "$T/tb.trace"
+# steps whose names need care in file names: '/', a leading '.', '..'
+printf 'proper-trace 1\nR 9001\nS .. 1500\nS .hidden 7\nS x@y+z 2.5\nS .. 1499.5\nE\nR 9002\nN p1 3\nE\n' > "$T/tc.trace"
+TIN="$T/ta.trace $T/tb.trace $T/tc.trace"
+{ cat "$T/ta.trace"; tail -n +2 "$T/tb.trace"; tail -n +2 "$T/tc.trace"; } > "$T/tall.trace"
+# the single-process reference: the steps as `proper trace` lists them, each
+# one's PMF from `proper sre` (width W) into $T/tref-W/STEP.csv ('/' as %2F)
+trace_ref() {
+    mkdir -p "$T/tref-$1"
+    "$PROPER" trace "$T/tall.trace" --csv | awk -F, '$1 == "step" {print $2}' > "$T/steps"
+    while read -r step; do
+        printf 'symbol s = trace("%s", "%s");\ndef d = s;\n' "$T/tall.trace" "$step" > "$T/ref.sre"
+        "$PROPER" sre "$T/ref.sre" --csv --width "$1" > "$T/tref-$1/$(printf '%s' "$step" | sed 's,/,%2F,g').csv" ||
+            fail mpi_trace_reference "proper sre failed for step $step"
+    done < "$T/steps"
+}
+trace_ref 0.25
+trace_ref 1
+if [ "$(ls -A "$T/tref-1" | wc -l)" = 6 ] && [ -s "$T/tref-1/parse%2Fslow.csv" ] && [ -s "$T/tref-1/...csv" ]; then
+    ok mpi_trace_reference
+else fail mpi_trace_reference "$(ls "$T/tref-1")"; fi
+for np in 1 2 4; do
+    if run_mpi "$np" trace $TIN -o "$T/tr$np" --width 0.25 && diff -r "$T/tref-0.25" "$T/tr$np" > "$T/diff"; then
+        ok "mpi_trace_np$np"
+    else fail "mpi_trace_np$np" "$(cat "$T/err" "$T/diff")"; fi
+done
+# the default width is sre's (1); -o DIR exists already; --output spelled out
+mkdir -p "$T/trw"
+if run_mpi 2 trace $TIN --output "$T/trw" && diff -r "$T/tref-1" "$T/trw" > "$T/diff" &&
+   grep -qx 'proper-mpi trace: .*: 6 step(s), [0-9]* sample(s), width 1 us' "$T/err"; then ok mpi_trace_default_width
+else fail mpi_trace_default_width "$(cat "$T/err" "$T/diff")"; fi
+# more ranks than files: the idle ranks add nothing
+if run_mpi 4 trace "$T/tc.trace" -o "$T/tr1f" && [ "$(ls -A "$T/tr1f" | wc -l)" = 3 ] &&
+   cmp -s "$T/tr1f/x@y+z.csv" "$(printf 'value,prob\n0,1\n' > "$T/xyz.csv"; echo "$T/xyz.csv")"; then
+    ok mpi_trace_idle_ranks
+else fail mpi_trace_idle_ranks "$(cat "$T/err"; ls "$T/tr1f")"; fi
+# --stats: the samples add up to the steps' samples of `proper trace`
+if run_mpi 2 trace $TIN -o "$T/trs" --stats &&
+   [ "$(awk '/^stats /{s += $4} END {print s}' "$T/err")" = "$("$PROPER" trace "$T/tall.trace" --csv | awk -F, '$1 == "step" {s += $4} END {print s}')" ]; then
+    ok mpi_trace_stats
+else fail mpi_trace_stats "$(cat "$T/err")"; fi
+# errors: a malformed trace reads as the single-process reader says
+{ gen 50 23 timed 1; printf 'R 777\nS parse -3\nE\n'; } > "$T/tbad.trace"
+"$PROPER" trace "$T/tbad.trace" > /dev/null 2> "$T/err1"
+single=$(sed 's/^proper: //' "$T/err1")
+if run_mpi 4 trace "$T/ta.trace" "$T/tbad.trace" -o "$T/trx"; then fail mpi_trace_error_position "exit status 0"
+elif [ -n "$single" ] && [ "$(grep -c '^proper-mpi' "$T/err")" = 1 ] && grep -qxF "proper-mpi: $single" "$T/err"; then
+    ok mpi_trace_error_position
+else fail mpi_trace_error_position "'$(cat "$T/err")' lacks '$single'"; fi
+if run_mpi 2 trace "$T/ta.trace" "$T/missing.trace" -o "$T/trx"; then fail mpi_trace_error_missing "exit status 0"
+elif [ "$(grep -c "^proper-mpi: $T/missing.trace: cannot open" "$T/err")" = 1 ]; then ok mpi_trace_error_missing
+else fail mpi_trace_error_missing "$(cat "$T/err")"; fi
+# bad options: the wording of `proper trace` / `proper sre` (same parser)
+# mpi_same_error2 NAME 'SINGLE ARGS' 'MPI ARGS': the messages, program renamed
+mpi_same_error2() {
+    run_proper $2
+    single_status=$status
+    single=$(sed "s/^proper/proper-mpi/; s/(see 'proper /(see 'proper-mpi /" "$T/err")
+    run_mpi 2 $3
+    if [ "$single_status" != 2 ] || [ "$status" != 2 ]; then
+        fail "$1" "exit status $single_status (proper), $status (proper-mpi), expected 2; $(last_output)"
+    elif [ -n "$single" ] && [ "$(grep -c '^proper-mpi' "$T/err")" = 1 ] && grep -qxF -- "$single" "$T/err"; then
+        ok "$1"
+    else fail "$1" "'$(cat "$T/err")' lacks '$single'"; fi
+}
+printf 'symbol s = {1: 1};\ndef d = s;\n' > "$T/one.sre"
+mpi_same_error2 mpi_trace_error_width "sre $T/one.sre --width 0" "trace $T/tc.trace -o $T/trx --width 0"
+mpi_same_error2 mpi_trace_error_width_text "sre $T/one.sre --width=1x" "trace $T/tc.trace -o $T/trx --width=1x"
+mpi_same_error2 mpi_trace_error_unknown "trace $T/tc.trace --bogus" "trace $T/tc.trace -o $T/trx --bogus"
+mpi_same_error2 mpi_trace_error_no_inputs "trace" "trace -o $T/trx"
+run_mpi 2 trace "$T/tc.trace"
+if [ "$status" = 2 ] && [ "$(grep '^proper-mpi' "$T/err")" = "proper-mpi trace: -o/--output DIR is required (see 'proper-mpi trace --help')" ]; then
+    ok mpi_trace_error_needs_output
+else fail mpi_trace_error_needs_output "$(last_output)"; fi
+printf 'x\n' > "$T/notadir"
+if run_mpi 2 trace "$T/tc.trace" -o "$T/notadir"; then fail mpi_trace_error_not_a_dir "exit status 0"
+elif [ "$(grep -c "^proper-mpi: $T/notadir: cannot create directory" "$T/err")" = 1 ]; then ok mpi_trace_error_not_a_dir
+else fail mpi_trace_error_not_a_dir "$(cat "$T/err")"; fi
+
+# --- counts: count-log totals (runs, sum, sum of squares per column) ---
+gen 3000 31 log 1 > "$T/la.log"
+gen 20 32 log 1 > "$T/lb.log"
+printf 'run,p1,p3\n1,4,5\n2,0,7\n' > "$T/lc.log"
+gen 800 33 timed 1 > "$T/ld.trace"
+LIN="$T/la.log $T/lb.log $T/lc.log $T/ld.trace"
+# the reference, by awk: CSV columns, and a trace's N counters summed per
+# record (0 where a record has none); rows sorted by name
+{
+    awk -F, 'FNR == 1 {for (i = 1; i <= NF; i++) h[i] = $i; next}
+             {for (i = 1; i <= NF; i++) {r[h[i]]++; s[h[i]] += $i; q[h[i]] += $i * $i}}
+             END {for (k in r) printf "%s %d %.0f %.0f\n", k, r[k], s[k], q[k]}' "$T/la.log" "$T/lb.log" "$T/lc.log"
+    awk '/^R / {n++} /^N / {v[n, $2] += $3; names[$2] = 1}
+         END {for (k in names) {s = 0; q = 0; for (i = 1; i <= n; i++) {s += v[i, k]; q += v[i, k] ^ 2}
+                                printf "%s %d %.0f %.0f\n", k, n, s, q}}' "$T/ld.trace"
+} | awk '{r[$1] += $2; s[$1] += $3; q[$1] += $4} END {for (k in r) printf "%s,%d,%.0f,%.0f\n", k, r[k], s[k], q[k]}' |
+    LC_ALL=C sort > "$T/lrows"
+{ printf 'proper-count-totals 1\ncolumn,runs,sum,sum_sq\n'; cat "$T/lrows"; } > "$T/lref.tot"
+for np in 1 2 4; do
+    if run_mpi "$np" counts $LIN -o "$T/l$np.tot" && cmp -s "$T/l$np.tot" "$T/lref.tot"; then ok "mpi_counts_np$np"
+    else fail "mpi_counts_np$np" "$(cat "$T/err"; diff "$T/l$np.tot" "$T/lref.tot")"; fi
+done
+# the totals agree with `proper analyze`'s: for a model with one loop p1,
+# its taken total N_1 is the column's sum and reached V_1 = runs + sum
+cat > "$T/f.c" <<'SRC'
+int f(int n) {
+  int s = 0;        // @time=1
+  while (n > 0) {   // @time=2
+    s += n--;       // @time=3
+  }
+  return s;         // @time=4
+}
+SRC
+"$PROPER" analyze "$T/f.c" --function f --log "$T/la.log" --json > "$T/an.json" 2> /dev/null
+run_mpi 1 counts "$T/la.log"
+p1=$(awk -F, '$1 == "p1"' "$T/out")
+taken=$(json_get "$T/an.json" parameters.0.taken); reached=$(json_get "$T/an.json" parameters.0.reached)
+if [ -n "$p1" ] && [ "$(echo "$p1" | awk -F, '{print $3, $2 + $3}')" = "$taken $reached" ]; then ok mpi_counts_as_analyze
+else fail mpi_counts_as_analyze "totals '$p1', proper analyze taken $taken reached $reached"; fi
+# stdout by default; totals files are inputs too, in any grouping and order
+run_mpi 2 counts "$T/la.log" "$T/lc.log"; cp "$T/out" "$T/lac.tot"
+run_mpi 1 counts "$T/ld.trace" "$T/lb.log" -o "$T/ldb.tot"
+if run_mpi 2 counts "$T/ldb.tot" "$T/lac.tot" -o "$T/lg1.tot" && cmp -s "$T/lg1.tot" "$T/lref.tot" &&
+   run_mpi 4 counts "$T/lac.tot" "$T/lb.log" "$T/ld.trace" -o "$T/lg2.tot" && cmp -s "$T/lg2.tot" "$T/lref.tot"; then
+    ok mpi_counts_totals_merge
+else fail mpi_counts_totals_merge "$(cat "$T/err"; diff "$T/lg1.tot" "$T/lref.tot")"; fi
+# exact beyond 64 bits: a sum of squares above 2^64, and the 2^128 limit
+printf 'run,p1\n1,4294967296\n2,4294967296\n' > "$T/big.log"
+if run_mpi 2 counts "$T/big.log" "$T/big.log" && grep -qx 'p1,4,17179869184,73786976294838206464' "$T/out"; then
+    ok mpi_counts_128bit
+else fail mpi_counts_128bit "$(last_output)"; fi
+printf 'proper-count-totals 1\ncolumn,runs,sum,sum_sq\np1,1,340282366920938463463374607431768211455,0\n' > "$T/max.tot"
+if run_mpi 2 counts "$T/max.tot" "$T/max.tot"; then fail mpi_counts_overflow "exit status 0"
+elif grep -qxF "proper-mpi: $T/max.tot:3:1: column 'p1': sum beyond 2^128 - 1" "$T/err" ||
+     grep -qxF "proper-mpi: (totals from another rank):3:1: column 'p1': sum beyond 2^128 - 1" "$T/err"; then
+    ok mpi_counts_overflow
+else fail mpi_counts_overflow "$(cat "$T/err")"; fi
+# errors: a bad count log reads as `proper analyze --log` says
+printf 'run,p1\n1,3\n2,-1\n' > "$T/lbad.log"
+"$PROPER" analyze "$T/f.c" --function f --log "$T/lbad.log" > /dev/null 2> "$T/err1"
+single=$(sed 's/^proper: //' "$T/err1")
+if run_mpi 4 counts "$T/la.log" "$T/lbad.log"; then fail mpi_counts_error_position "exit status 0"
+elif [ -n "$single" ] && [ "$(grep -c '^proper-mpi' "$T/err")" = 1 ] && grep -qxF "proper-mpi: $single" "$T/err"; then
+    ok mpi_counts_error_position
+else fail mpi_counts_error_position "'$(cat "$T/err")' lacks '$single'"; fi
+if run_mpi 2 counts "$T/la.log" "$T/missing.log"; then fail mpi_counts_error_missing "exit status 0"
+elif [ "$(grep -c "^proper-mpi: $T/missing.log: cannot open" "$T/err")" = 1 ]; then ok mpi_counts_error_missing
+else fail mpi_counts_error_missing "$(cat "$T/err")"; fi
+run_mpi 2 counts "$T/la.log" --bogus
+if [ "$status" = 2 ] && [ "$(grep '^proper-mpi' "$T/err")" = "proper-mpi counts: unknown option '--bogus' (see 'proper-mpi counts --help')" ]; then
+    ok mpi_counts_error_unknown
+else fail mpi_counts_error_unknown "$(last_output)"; fi
+run_mpi 2 counts -o "$T/x.tot"
+if [ "$status" = 2 ] && [ "$(grep '^proper-mpi' "$T/err")" = "proper-mpi counts: expected at least one count LOG (see 'proper-mpi counts --help')" ]; then
+    ok mpi_counts_error_no_inputs
+else fail mpi_counts_error_no_inputs "$(last_output)"; fi
+expect_text mpi_usage_names_commands 0 "counts LOG..." mpirun --oversubscribe -np 1 "$PROPER_MPI" --help
