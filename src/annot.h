@@ -161,10 +161,11 @@
  * filters (opts.envelope, opts.dominant): the lower envelope (for each value
  * of a feature keep the smallest metric: removes additive positive noise)
  * and the dominant cluster (for each feature value keep the records of the
- * largest metric cluster). With opts.heuristics (the default), when no scope
- * of the fit is a regression, the dominant cluster is tried per feature that
- * repeats (at most N/4 distinct values) and the first fit that has a
- * regression replaces the input-independent one: the annotation then
+ * largest metric cluster). With opts.heuristics (the default), when
+ * regressions hold fewer than half the records, the dominant cluster is
+ * tried per feature that repeats (at most N/4 distinct values) and the first
+ * fit whose regressions hold at least half of its records replaces the
+ * first one: the annotation then
  * describes the typical behaviour, the outliers left out.
  *
  * Checking: each new record goes to the scope its features select; per scope
@@ -2381,8 +2382,8 @@ PROPER_API proper_annot_opts proper_annot_opts_default(void) {
 #ifndef PROPER_ANNOT_SPLIT_GAIN
 #define PROPER_ANNOT_SPLIT_GAIN 0.69314718055994531
 #endif
-/* A feature enters a regression only on records where it takes at least
- * this many distinct values. */
+/* A feature's x log x and x² terms enter a regression only on records where
+ * it takes at least this many distinct values. */
 #ifndef PROPER_ANNOT_MIN_DISTINCT
 #define PROPER_ANNOT_MIN_DISTINCT 5
 #endif
@@ -2515,8 +2516,10 @@ static int proper__annot_best(proper__annot_ctx *c, const size_t *idx, size_t n,
     int best = -1, any_good = 0, okf[PROPER_ANNOT_MAX_FEATURES];
     memset(m, 0, sizeof *m);
     m->n = n;
-    /* a feature enters only where it takes PROPER_ANNOT_MIN_DISTINCT values
-     * (a curve through two or three x values extrapolates wildly) */
+    /* a feature's curved terms (x log x, x²) enter only where it takes
+     * PROPER_ANNOT_MIN_DISTINCT values (a curve through three x values fits
+     * them exactly and extrapolates wildly); its linear term and products
+     * wherever it varies */
     for (f = 0; f < c->nf; f++) {
         double seen[PROPER_ANNOT_MIN_DISTINCT];
         size_t nseen = 0, k2;
@@ -2526,18 +2529,18 @@ static int proper__annot_best(proper__annot_ctx *c, const size_t *idx, size_t n,
             }
             if (k2 == nseen) seen[nseen++] = v;
         }
-        okf[f] = nseen >= PROPER_ANNOT_MIN_DISTINCT;
+        okf[f] = (int)nseen;
     }
     U[nu].kind = PROPER__ANNOT_ONE; U[nu].a = U[nu].b = 0; nu++;
     for (f = 0; f < c->nf; f++)
-        if (okf[f]) { U[nu].kind = PROPER__ANNOT_X; U[nu].a = (int)f; U[nu].b = 0; nu++; }
+        if (okf[f] >= 2) { U[nu].kind = PROPER__ANNOT_X; U[nu].a = (int)f; U[nu].b = 0; nu++; }
     for (f = 0; f < c->nf; f++)
-        if (okf[f] && c->nonneg[f]) { U[nu].kind = PROPER__ANNOT_XLOGX; U[nu].a = (int)f; U[nu].b = 0; nu++; }
+        if (okf[f] >= PROPER_ANNOT_MIN_DISTINCT && c->nonneg[f]) { U[nu].kind = PROPER__ANNOT_XLOGX; U[nu].a = (int)f; U[nu].b = 0; nu++; }
     for (f = 0; f < c->nf; f++)
-        if (okf[f]) { U[nu].kind = PROPER__ANNOT_X2; U[nu].a = (int)f; U[nu].b = 0; nu++; }
+        if (okf[f] >= PROPER_ANNOT_MIN_DISTINCT) { U[nu].kind = PROPER__ANNOT_X2; U[nu].a = (int)f; U[nu].b = 0; nu++; }
     for (f = 0; f < c->nprod; f++)
         for (g = f + 1; g < c->nprod; g++)
-            if (okf[c->prod[f]] && okf[c->prod[g]]) {
+            if (okf[c->prod[f]] >= 2 && okf[c->prod[g]] >= 2) {
                 U[nu].kind = PROPER__ANNOT_XY; U[nu].a = c->prod[f]; U[nu].b = c->prod[g]; nu++;
             }
     if (n > PROPER_ANNOT_SAMPLE) {
@@ -3300,16 +3303,26 @@ static double proper__annot_corr(const double *R, size_t q, size_t i, size_t j) 
     return ni > 0 && nj > 0 ? d / sqrt(ni * nj) : 0;
 }
 
-/* 1 when some distribution of the body is a regression on features. */
-static int proper__annot_has_regression(const proper_annot *a, int first) {
+/* Records of the body's distributions that are regressions on features
+ * (*all: records of all its distributions). */
+static size_t proper__annot_regression_records(const proper_annot *a, int first, size_t *all) {
+    size_t n = 0;
     int i;
     for (i = first; i >= 0; i = a->it[i].next) {
         const proper_annot_item *x = &a->it[i];
-        if (x->dist == PROPER_ANNOT_GROUP ? proper__annot_has_regression(a, x->child)
-                                          : (x->cls >= PROPER_ANNOT_LINEAR && x->cls <= PROPER_ANNOT_QUADRATIC))
-            return 1;
+        if (x->dist == PROPER_ANNOT_GROUP) n += proper__annot_regression_records(a, x->child, all);
+        else {
+            *all += x->n_obs;
+            if (x->cls >= PROPER_ANNOT_LINEAR && x->cls <= PROPER_ANNOT_QUADRATIC) n += x->n_obs;
+        }
     }
-    return 0;
+    return n;
+}
+
+/* 1 when regressions hold at least half of the body's records. */
+static int proper__annot_has_regression(const proper_annot *a, int first) {
+    size_t all = 0, n = proper__annot_regression_records(a, first, &all);
+    return n > 0 && 2 * n >= all;
 }
 
 static const char *const proper__annot_pairs[][2] = {
