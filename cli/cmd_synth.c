@@ -7,19 +7,37 @@
 
 static void synth_usage(FILE *out) {
     fprintf(out,
-            "usage: proper synth FILE --function NAME [--table] [-o OUT.pm]\n\n"
+            "usage: proper synth FILE --function NAME [--table] [--lenient] [-o OUT.pm]\n\n"
             "Builds the parametric DTMC of function NAME in the C or Java source FILE\n"
             "(PROPER's Algorithm 1): one state per statement, one parameter p1..pn per\n"
             "conditional and loop in source order, one reward structure per annotation\n"
-            "(// @time=0.01, //@cost=0.25,@time=0.03, /* @energy=60 */).\n\n"
+            "(// @time=0.01, //@cost=0.25,@time=0.03, /* @energy=60 */). An annotation\n"
+            "belongs to the statement it is written in, including a multi-line\n"
+            "statement's continuation lines; a comment on a line of its own annotates\n"
+            "the next statement. Inside the function every @word in a comment must be\n"
+            "NAME=NUMBER: anything else (@energy:67) is an error. A function that calls\n"
+            "itself, or is defined twice in FILE, is refused.\n\n"
             "  --function NAME  the function to model (required)\n"
             "  --table          print the table state -> line -> statement -> parameter\n"
+            "  --lenient        malformed annotations are warnings (and ignored)\n"
             "  -o, --output FILE  write to FILE instead of stdout\n");
+}
+
+/* The model's warnings (malformed annotations under --lenient), one
+ * "proper: warning: file:line:col: ..." line each on stderr. */
+static void cli_synth_warnings(const proper_synth_model *m) {
+    const char *w = m->warnings;
+    while (w && *w) {
+        const char *nl = strchr(w, '\n');
+        int n = nl ? (int)(nl - w) : (int)strlen(w);
+        fprintf(stderr, "proper: warning: %.*s\n", n, w);
+        w += n + (nl != NULL);
+    }
 }
 
 typedef struct synth_opts {
     const char *file, *function, *output;
-    int table;
+    int table, lenient;
 } synth_opts;
 
 /* CLI_OK to go on, -1 after --help (usage printed), or CLI_BAD_INPUT. */
@@ -33,6 +51,7 @@ static int synth_parse_args(int argc, char **argv, synth_opts *o) {
     }
     while (cli_next(&a)) {
         if (cli_flag(&a, "--table")) o->table = 1;
+        else if (cli_flag(&a, "--lenient")) o->lenient = 1;
         else if (cli_opt(&a, "--function")) o->function = a.value;
         else if (cli_opt(&a, "-o|--output")) o->output = a.value;
         else if (cli_positional(&a)) {
@@ -49,12 +68,15 @@ static int synth_parse_args(int argc, char **argv, synth_opts *o) {
 int cmd_synth(int argc, char **argv) {
     synth_opts o;
     proper_synth_model m;
+    proper_synth_opts so = proper_synth_opts_default();
     proper_error err;
     FILE *out = stdout;
     int rc;
     if ((rc = synth_parse_args(argc, argv, &o)) != CLI_OK) return rc < 0 ? CLI_OK : rc;
     proper_synth_init(&m);
-    if (proper_synth_read(&m, o.file, o.function, &err)) return cli_report(&err);
+    so.lenient = o.lenient;
+    if (proper_synth_read_opts(&m, o.file, o.function, so, &err)) return cli_report(&err);
+    cli_synth_warnings(&m);
     if (o.output && !(out = fopen(o.output, "w"))) {
         proper_synth_free(&m);
         return cli_fail("%s: cannot write", o.output);

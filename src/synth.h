@@ -27,6 +27,10 @@
  *               annotations on a catch block's lines are ignored.
  *   Rejected with an error naming the line: goto, labelled statements
  *   (`outer: for ...`), `break label`, `continue label`.
+ *   Rejected with an error at the call: a function that calls itself
+ *   (`f(...)` or `this.f(...)` in its body): one activation's DTMC cannot
+ *   count the calls below it. Two definitions of the function in the file
+ *   (overloads, #if alternatives) are an error naming both lines.
  *
  * STATES AND PARAMETERS
  *   if (c) A else B      state `if` --p--> A, --(1-p)--> B (or the next statement)
@@ -38,9 +42,21 @@
  *
  * ANNOTATIONS
  *   In a comment on a statement's line: `// @time=0.01`,
- *   `//@cost=0.25,@time=0.03`, a block comment holding `@energy=60`. The value is the reward of
- *   that statement's state each time it is visited. A comment on a line of
- *   its own annotates the next statement (documented extension).
+ *   `//@cost=0.25,@time=0.03`, a block comment holding `@energy=60`. The
+ *   value is the reward of that statement's state each time it is visited.
+ *   An annotation binds to the statement it is written in: the statement
+ *   that starts on its line (the first one, so `if (c) x(); // @time=1`
+ *   annotates the `if`), else the statement whose text continues onto its
+ *   line (a continuation line of a multi-line statement; a compound
+ *   statement's text is its header up to the `)`). A line that ends one
+ *   statement and starts another is ambiguous: an error. A comment on a line
+ *   with no statement text (a line of its own, or beside `}` or `else`)
+ *   annotates the next statement (documented extension).
+ *   Inside the function every `@word` in a comment must be a well-formed
+ *   annotation `@name=number`: `@energy:67`, `@time=`, `@time=1ms` are
+ *   errors at the '@' (warnings, and ignored, with opts.lenient; negative
+ *   or infinite values are always errors). `{@link x}` and `a@b` are not
+ *   @words; comments outside the function are not read.
  *
  * OUTPUT
  *   proper_synth_model (states, successors, parameters, rewards, line table),
@@ -87,6 +103,9 @@ enum proper_synth_kind {
 typedef struct proper_synth_state {
     int kind;          /* enum proper_synth_kind */
     int line;          /* source line of the statement (0 for end) */
+    int last_line;     /* last line of the statement's own text: > line for a
+                          statement continued over several lines (a compound
+                          statement's text is its header, up to its ')') */
     int param;         /* parameter index (0-based) for BRANCH/LOOP, else -1 */
     size_t next;       /* successor (prob. 1, or 1-p for BRANCH/LOOP) */
     size_t taken;      /* successor with probability p (BRANCH/LOOP only) */
@@ -115,7 +134,18 @@ typedef struct proper_synth_model {
     size_t n_rewards;
     char (*reward_names)[32];   /* n_rewards names */
     double *rewards;            /* n_rewards x n_states, row-major */
+    char *warnings;             /* NULL, or one "file:line:col: message" line per
+                                   malformed annotation ignored under opts.lenient */
 } proper_synth_model;
+
+typedef struct proper_synth_opts {
+    int lenient;  /* a malformed @annotation in the function (`@energy:67`,
+                     `@time=`) is a warning in m->warnings and ignored, instead
+                     of an error (negative or infinite values stay errors) */
+} proper_synth_opts;
+
+/* The defaults: strict (every malformed annotation is an error). */
+PROPER_API proper_synth_opts proper_synth_opts_default(void);
 
 /* The empty model (no states); allocates nothing. */
 PROPER_API void proper_synth_init(proper_synth_model *m);
@@ -127,6 +157,11 @@ PROPER_API int proper_synth_parse(proper_synth_model *m, const char *text, size_
 /* proper_synth_parse of the file at `path`. */
 PROPER_API int proper_synth_read(proper_synth_model *m, const char *path,
                                  const char *function, proper_error *err);
+/* The same with options (proper_synth_opts_default() for the plain ones). */
+PROPER_API int proper_synth_parse_opts(proper_synth_model *m, const char *text, size_t len, const char *file,
+                                       const char *function, proper_synth_opts opts, proper_error *err);
+PROPER_API int proper_synth_read_opts(proper_synth_model *m, const char *path, const char *function,
+                                      proper_synth_opts opts, proper_error *err);
 /* Release; leaves m as after proper_synth_init. */
 PROPER_API void proper_synth_free(proper_synth_model *m);
 
@@ -187,9 +222,12 @@ typedef struct proper__synth_tok {
 } proper__synth_tok;
 
 typedef struct proper__synth_annot {
-    int line;
+    int line, col;     /* position of the '@' */
     char name[32];
     double value;
+    int bad;           /* 0 well-formed; else the error code (PROPER_EPARSE: malformed,
+                          PROPER_ERANGE: a value that is not a reward) */
+    char msg[200];     /* what is wrong, when bad */
 } proper__synth_annot;
 
 typedef struct proper__synth_parser {
@@ -200,6 +238,8 @@ typedef struct proper__synth_parser {
     size_t n_annots, cap_annots;
     int (*unmodelled)[2];         /* line ranges [first, last] of catch blocks */
     size_t n_unmodelled, cap_unmodelled;
+    int lenient;                  /* malformed annotations: warnings, not errors */
+    proper_strbuf warnings;
     proper_error *err;
 } proper__synth_parser;
 
@@ -208,36 +248,58 @@ static int proper__synth_is_ident_start(char ch) {
 }
 static int proper__synth_is_ident_char(char ch) { return proper__synth_is_ident_start(ch) || (ch >= '0' && ch <= '9'); }
 
-/* Scan a comment's text for `@name=value` annotations, attributed to `line`. */
+/* Scan a comment's text [s, end), which starts at line:col, for `@word`s.
+ * Every `@word` (an '@' not inside a word, followed by a letter) is
+ * recorded: a well-formed `@name=value` with its value, anything else
+ * (`@energy:67`, `@time=`, `@time=1ms`) as bad with a message; which of
+ * them matter is decided once the function's extent is known. `{@link x}`
+ * (a documentation tag inside braces) is not an annotation. */
 static int proper__synth_scan_annotations(proper__synth_parser *ps, const char *s, const char *end, int line, int col) {
-    while (s < end) {
+    proper_cursor c;
+    proper_cursor_init(&c, s, (size_t)(end - s), ps->file);
+    c.line = line;
+    c.col = col;
+    while (c.p < c.end) {
         proper__synth_annot a;
         size_t n = 0;
-        proper_cursor c;
         proper_error e;
-        if (*s != '@' || s + 1 >= end || !proper__synth_is_ident_start(s[1])) { s++; continue; }
-        s++;
-        while (s < end && proper__synth_is_ident_char(*s)) {
-            if (n + 1 < sizeof a.name) a.name[n++] = *s;
-            s++;
+        char prev = c.p > s ? c.p[-1] : ' ';
+        if (*c.p != '@' || c.p + 1 >= c.end || !proper__synth_is_ident_start(c.p[1]) ||
+            proper__synth_is_ident_char(prev) || prev == '{' || prev == '@') {
+            proper_cursor_advance(&c);
+            continue;
+        }
+        memset(&a, 0, sizeof a);
+        a.line = c.line;
+        a.col = c.col;
+        proper_cursor_advance(&c);
+        while (c.p < c.end && proper__synth_is_ident_char(*c.p)) {
+            if (n + 1 < sizeof a.name) a.name[n++] = *c.p;
+            proper_cursor_advance(&c);
         }
         a.name[n] = '\0';
-        while (s < end && (*s == ' ' || *s == '\t')) s++;
-        if (s >= end || *s != '=') continue; /* e.g. @Override or @param: not an annotation */
-        s++;
-        proper_cursor_init(&c, s, (size_t)(end - s), ps->file);
-        c.line = line;
-        c.col = col;
-        if (proper_parse_double(&c, &a.value, &e))
-            return proper_error_set(ps->err, PROPER_EPARSE, ps->file, line, col,
-                                    "annotation @%s: expected a number after '='", a.name);
-        if (!(a.value >= 0.0) || isinf(a.value))
-            return proper_error_set(ps->err, PROPER_ERANGE, ps->file, line, col,
-                                    "annotation @%s=%g: rewards must be finite and non-negative", a.name, a.value);
-        s = c.p;
-        a.line = line;
+        proper_cursor_skip_blanks(&c);
+        if (c.p >= c.end || *c.p != '=') {
+            a.bad = PROPER_EPARSE;
+            if (c.p < c.end && *c.p != '\n' && *c.p != '\r')
+                snprintf(a.msg, sizeof a.msg, "malformed annotation @%s: expected '=' after the name, found '%c' "
+                         "(write @%s=VALUE)", a.name, *c.p, a.name);
+            else
+                snprintf(a.msg, sizeof a.msg, "malformed annotation @%s: expected '=' and a value (write @%s=VALUE)",
+                         a.name, a.name);
+        } else {
+            proper_cursor_advance(&c);
+            if (proper_parse_double(&c, &a.value, &e)) {
+                a.bad = PROPER_EPARSE;
+                snprintf(a.msg, sizeof a.msg, "malformed annotation @%s: expected a number after '='", a.name);
+            } else if (!(a.value >= 0.0) || isinf(a.value)) {
+                a.bad = PROPER_ERANGE;
+                snprintf(a.msg, sizeof a.msg, "annotation @%s=%g: rewards must be finite and non-negative", a.name,
+                         a.value);
+            }
+        }
         if (PROPER_PUSH(ps->annots, ps->n_annots, ps->cap_annots, a))
-            return proper_error_set(ps->err, PROPER_ENOMEM, ps->file, line, col, "out of memory");
+            return proper_error_set(ps->err, PROPER_ENOMEM, ps->file, a.line, a.col, "out of memory");
     }
     return PROPER_OK;
 }
@@ -291,7 +353,7 @@ static int proper__synth_tokenize(proper__synth_parser *ps, const char *text, si
             proper_cursor_advance(&c);
         } else if (ch == '/' && c.p + 1 < c.end && c.p[1] == '/') {
             while (c.p < c.end && *c.p != '\n') proper_cursor_advance(&c);
-            if ((rc = proper__synth_scan_annotations(ps, s + 2, c.p, line, col))) return rc;
+            if ((rc = proper__synth_scan_annotations(ps, s + 2, c.p, line, col + 2))) return rc;
         } else if (ch == '/' && c.p + 1 < c.end && c.p[1] == '*') {
             proper_cursor_advance(&c); proper_cursor_advance(&c);
             while (c.p < c.end && !(*c.p == '*' && c.p + 1 < c.end && c.p[1] == '/')) proper_cursor_advance(&c);
@@ -301,7 +363,7 @@ static int proper__synth_tokenize(proper__synth_parser *ps, const char *text, si
                 start.line = line; start.col = col;
                 return proper_cursor_error(&start, ps->err, PROPER_EPARSE, "unterminated comment");
             }
-            if ((rc = proper__synth_scan_annotations(ps, s + 2, c.p, line, col))) return rc;
+            if ((rc = proper__synth_scan_annotations(ps, s + 2, c.p, line, col + 2))) return rc;
             proper_cursor_advance(&c); proper_cursor_advance(&c);
         } else if (ch == '#' ) { /* C preprocessor line: skipped, with continuations */
             while (c.p < c.end && *c.p != '\n') {
@@ -337,6 +399,9 @@ typedef struct proper__synth_stmt {
     int kind;
     int line;
     int do_while_line;            /* line of `while` closing a do loop */
+    int last_line;                /* last line of the statement's own text (its header for
+                                     compound statements); continuation lines belong to it */
+    int do_while_last;            /* do loops: last line of `while (...);` */
     struct proper__synth_stmt *a, *b;   /* if: then/else; loops: body; try: block/finally */
     struct proper__synth_stmt **kids;   /* block and switch members */
     size_t n_kids, cap_kids;
@@ -449,7 +514,7 @@ static proper__synth_stmt *proper__synth_new_stmt(proper__synth_parser *ps, int 
     proper__synth_stmt *s = (proper__synth_stmt *)proper_calloc(1, sizeof *s);
     if (!s) { proper_error_set(ps->err, PROPER_ENOMEM, ps->file, line, 0, "out of memory"); return NULL; }
     s->kind = kind;
-    s->line = line;
+    s->line = s->last_line = line;
     return s;
 }
 
@@ -511,7 +576,11 @@ static int proper__synth_parse_switch_body(proper__synth_parser *ps, proper__syn
                 else if (depth_b == 0 && proper__synth_tok_is(u, "-") && proper__synth_tok_is(u + 1, ">")) {
                     proper__synth_stmt_free(kid);
                     return proper__synth_tok_error(ps, u, PROPER_EUNSUPPORTED, "arrow-form switch cases are not supported");
-                } else if (depth_b == 0 && proper__synth_tok_is(u, ":") && !proper__synth_tok_is(u + 1, ":")) { ps->pos++; break; }
+                } else if (depth_b == 0 && proper__synth_tok_is(u, ":") && !proper__synth_tok_is(u + 1, ":")) {
+                    kid->last_line = u->line;
+                    ps->pos++;
+                    break;
+                }
                 else if (depth_b == 0 && proper__synth_tok_is(u, ":")) ps->pos++; /* C++ '::' */
                 ps->pos++;
             }
@@ -531,6 +600,7 @@ static int proper__synth_parse_simple(proper__synth_parser *ps, proper__synth_st
     proper__synth_stmt *s = proper__synth_new_stmt(ps, kind, t->line);
     if (!s) return PROPER_ENOMEM;
     if ((rc = proper__synth_skip_to_semicolon(ps, t))) { proper__synth_stmt_free(s); return rc; }
+    s->last_line = ps->toks[ps->pos - 1].line;
     *out = s;
     return PROPER_OK;
 }
@@ -560,7 +630,9 @@ static int proper__synth_parse_stmt(proper__synth_parser *ps, proper__synth_stmt
     if (proper__synth_tok_is(t, "if")) {
         ps->pos++;
         if (!(s = proper__synth_new_stmt(ps, PROPER__SYNTH_ST_IF, t->line))) return PROPER_ENOMEM;
-        if ((rc = proper__synth_skip_parens(ps)) || (rc = proper__synth_parse_stmt(ps, &s->a, depth + 1))) goto fail;
+        if ((rc = proper__synth_skip_parens(ps))) goto fail;
+        s->last_line = ps->toks[ps->pos - 1].line;
+        if ((rc = proper__synth_parse_stmt(ps, &s->a, depth + 1))) goto fail;
         if (proper__synth_tok_is(proper__synth_peek(ps), "else")) {
             ps->pos++;
             if ((rc = proper__synth_parse_stmt(ps, &s->b, depth + 1))) goto fail;
@@ -569,7 +641,9 @@ static int proper__synth_parse_stmt(proper__synth_parser *ps, proper__synth_stmt
         ps->pos++;
         if (!(s = proper__synth_new_stmt(ps, proper__synth_tok_is(t, "for") ? PROPER__SYNTH_ST_FOR : PROPER__SYNTH_ST_WHILE, t->line)))
             return PROPER_ENOMEM;
-        if ((rc = proper__synth_skip_parens(ps)) || (rc = proper__synth_parse_stmt(ps, &s->a, depth + 1))) goto fail;
+        if ((rc = proper__synth_skip_parens(ps))) goto fail;
+        s->last_line = ps->toks[ps->pos - 1].line;
+        if ((rc = proper__synth_parse_stmt(ps, &s->a, depth + 1))) goto fail;
     } else if (proper__synth_tok_is(t, "do")) {
         proper__synth_tok *w;
         ps->pos++;
@@ -580,10 +654,13 @@ static int proper__synth_parse_stmt(proper__synth_parser *ps, proper__synth_stmt
         s->do_while_line = w->line;
         ps->pos++;
         if ((rc = proper__synth_skip_parens(ps)) || (rc = proper__synth_expect(ps, ";"))) goto fail;
+        s->do_while_last = ps->toks[ps->pos - 1].line;
     } else if (proper__synth_tok_is(t, "switch")) {
         ps->pos++;
         if (!(s = proper__synth_new_stmt(ps, PROPER__SYNTH_ST_SWITCH, t->line))) return PROPER_ENOMEM;
-        if ((rc = proper__synth_skip_parens(ps)) || (rc = proper__synth_parse_switch_body(ps, s, depth))) goto fail;
+        if ((rc = proper__synth_skip_parens(ps))) goto fail;
+        s->last_line = ps->toks[ps->pos - 1].line;
+        if ((rc = proper__synth_parse_switch_body(ps, s, depth))) goto fail;
     } else if (proper__synth_tok_is(t, "try")) {
         ps->pos++;
         if (!(s = proper__synth_new_stmt(ps, PROPER__SYNTH_ST_TRY, t->line))) return PROPER_ENOMEM;
@@ -621,6 +698,7 @@ static int proper__synth_parse_stmt(proper__synth_parser *ps, proper__synth_stmt
         ps->pos++;
         if (!(s = proper__synth_new_stmt(ps, proper__synth_tok_is(t, "break") ? PROPER__SYNTH_ST_BREAK : PROPER__SYNTH_ST_CONTINUE, t->line)))
             return PROPER_ENOMEM;
+        s->last_line = ps->toks[ps->pos - 1].line;
     } else if (proper__synth_tok_is(t, "else") || proper__synth_tok_is(t, "case") || proper__synth_tok_is(t, "catch")) {
         return proper__synth_tok_error(ps, t, PROPER_EPARSE, "misplaced keyword");
     } else {
@@ -633,25 +711,68 @@ fail:
     return rc;
 }
 
-/* Find `name ( ... ) [throws X, Y] {` at brace depth 0 or 1 (methods in a class). */
+/* Whether `name ( ... ) [throws X, Y] {` starts at token i: then *open is
+ * the index of its `{`. */
+static int proper__synth_definition_at(proper__synth_parser *ps, size_t i, const char *name, size_t *open) {
+    proper__synth_tok *t = &ps->toks[i];
+    proper_error scratch, *keep = ps->err;
+    int found = 0;
+    if (t->type != PROPER__SYNTH_TK_IDENT || !proper__synth_tok_is(t, name) || !proper__synth_tok_is(t + 1, "(")) return 0;
+    if (i > 0 && (proper__synth_tok_is(t - 1, "new") || proper__synth_tok_is(t - 1, "."))) return 0;
+    ps->err = &scratch; /* an unbalanced '(' here is reported by the statement parser, if it matters */
+    ps->pos = i + 1;
+    if (proper__synth_skip_parens(ps) == PROPER_OK) {
+        while (proper__synth_peek(ps)->type == PROPER__SYNTH_TK_IDENT || proper__synth_tok_is(proper__synth_peek(ps), ",") ||
+               proper__synth_tok_is(proper__synth_peek(ps), "."))
+            ps->pos++; /* throws clause, const, noexcept */
+        if (proper__synth_tok_is(proper__synth_peek(ps), "{")) { found = 1; *open = ps->pos; }
+    }
+    ps->err = keep;
+    return found;
+}
+
+/* Find the one definition `name ( ... ) [throws X, Y] {` at brace depth 0
+ * or 1 (methods in a class) and leave ps->pos at its `{`. Returns
+ * PROPER_EUNDEFINED when there is none (err not set) and an error naming
+ * both lines when there are two (overloads or alternatives: which one is
+ * meant cannot be told). */
 static int proper__synth_find_function(proper__synth_parser *ps, const char *name) {
-    size_t i;
-    int depth = 0;
+    size_t i, open = 0, first = 0, other;
+    int depth = 0, n_found = 0;
     for (i = 0; ps->toks[i].type != PROPER__SYNTH_TK_EOF; i++) {
         proper__synth_tok *t = &ps->toks[i];
         if (proper__synth_tok_is(t, "{")) depth++;
         else if (proper__synth_tok_is(t, "}")) depth--;
-        else if (depth <= 1 && t->type == PROPER__SYNTH_TK_IDENT && proper__synth_tok_is(t, name) &&
-                 proper__synth_tok_is(t + 1, "(")) {
-            ps->pos = i + 1;
-            if (proper__synth_skip_parens(ps)) return -1;
-            while (proper__synth_peek(ps)->type == PROPER__SYNTH_TK_IDENT || proper__synth_tok_is(proper__synth_peek(ps), ",") ||
-                   proper__synth_tok_is(proper__synth_peek(ps), "."))
-                ps->pos++; /* throws clause, const, noexcept */
-            if (proper__synth_tok_is(proper__synth_peek(ps), "{")) return 0;
+        else if (depth <= 1 && proper__synth_definition_at(ps, i, name, &other)) {
+            if (n_found++ == 0) { first = i; open = other; continue; }
+            return proper_error_set(ps->err, PROPER_EPARSE, ps->file, t->line, t->col,
+                                    "function '%s' is defined twice, at lines %d and %d: ambiguous (rename one, or "
+                                    "keep the one to model in a file of its own)",
+                                    name, ps->toks[first].line, t->line);
         }
     }
-    return -1;
+    if (!n_found) return PROPER_EUNDEFINED;
+    ps->pos = open;
+    return PROPER_OK;
+}
+
+/* A call of the function itself inside its body [from, to): `name(` not
+ * after a '.' (or after `this.`) and not after `new`. Recursion cannot be
+ * modelled by one activation's DTMC: refused with the call's position. */
+static int proper__synth_check_recursion(proper__synth_parser *ps, const char *name, size_t from, size_t to) {
+    size_t i;
+    for (i = from; i < to; i++) {
+        proper__synth_tok *t = &ps->toks[i];
+        int self;
+        if (t->type != PROPER__SYNTH_TK_IDENT || !proper__synth_tok_is(t, name) || !proper__synth_tok_is(t + 1, "(")) continue;
+        self = !proper__synth_tok_is(t - 1, ".") && !proper__synth_tok_is(t - 1, "new");
+        if (proper__synth_tok_is(t - 1, ".") && i >= 2 && proper__synth_tok_is(t - 2, "this")) self = 1;
+        if (self)
+            return proper_error_set(ps->err, PROPER_EUNSUPPORTED, ps->file, t->line, t->col,
+                                    "'%s' calls itself: recursive functions are not supported (one activation's "
+                                    "model cannot count the calls below it); model an iterative version", name);
+    }
+    return PROPER_OK;
 }
 
 /* ---- graph construction ---- */
@@ -665,12 +786,13 @@ typedef struct proper__synth_builder {
 
 #define PROPER__SYNTH_NONE ((size_t)-1)
 
-static int proper__synth_new_state(proper__synth_builder *b, int kind, int line, const char *what, size_t *id) {
+static int proper__synth_new_state(proper__synth_builder *b, int kind, int line, int last, const char *what, size_t *id) {
     proper_synth_state st;
     proper_synth_model *m = b->m;
     memset(&st, 0, sizeof st);
     st.kind = kind;
     st.line = line;
+    st.last_line = last > line ? last : line;
     st.param = -1;
     st.next = st.taken = PROPER__SYNTH_NONE;
     strncpy(st.what, what, sizeof st.what - 1);
@@ -723,42 +845,42 @@ static int proper__synth_create_states(proper__synth_builder *b, proper__synth_s
         if ((rc = proper__synth_create_states(b, s->a))) return rc;
         return s->b ? proper__synth_create_states(b, s->b) : PROPER_OK;
     case PROPER__SYNTH_ST_IF:
-        if ((rc = proper__synth_new_state(b, PROPER_SYNTH_BRANCH, s->line, "if", &s->state)) ||
+        if ((rc = proper__synth_new_state(b, PROPER_SYNTH_BRANCH, s->line, s->last_line, "if", &s->state)) ||
             (rc = proper__synth_new_param(b, s->state, 0)) || (rc = proper__synth_create_states(b, s->a)))
             return rc;
         return s->b ? proper__synth_create_states(b, s->b) : PROPER_OK;
     case PROPER__SYNTH_ST_WHILE:
     case PROPER__SYNTH_ST_FOR:
-        if ((rc = proper__synth_new_state(b, PROPER_SYNTH_LOOP, s->line, s->kind == PROPER__SYNTH_ST_FOR ? "for" : "while", &s->state)) ||
+        if ((rc = proper__synth_new_state(b, PROPER_SYNTH_LOOP, s->line, s->last_line, s->kind == PROPER__SYNTH_ST_FOR ? "for" : "while", &s->state)) ||
             (rc = proper__synth_new_param(b, s->state, 1)))
             return rc;
         return proper__synth_create_body(b, s->a, b->m->n_params - 1);
     case PROPER__SYNTH_ST_DO:
-        if ((rc = proper__synth_new_state(b, PROPER_SYNTH_STMT, s->line, "do", &s->state)) ||
-            (rc = proper__synth_new_state(b, PROPER_SYNTH_LOOP, s->do_while_line, "while", &s->state2)) ||
+        if ((rc = proper__synth_new_state(b, PROPER_SYNTH_STMT, s->line, s->line, "do", &s->state)) ||
+            (rc = proper__synth_new_state(b, PROPER_SYNTH_LOOP, s->do_while_line, s->do_while_last, "while", &s->state2)) ||
             (rc = proper__synth_new_param(b, s->state2, 1)))
             return rc;
         b->m->params[b->m->n_params - 1].do_state = s->state;
         return proper__synth_create_body(b, s->a, b->m->n_params - 1);
     case PROPER__SYNTH_ST_SWITCH:
-        if ((rc = proper__synth_new_state(b, PROPER_SYNTH_STMT, s->line, "switch", &s->state))) return rc;
+        if ((rc = proper__synth_new_state(b, PROPER_SYNTH_STMT, s->line, s->last_line, "switch", &s->state))) return rc;
         for (i = 0; i < s->n_kids; i++)
             if ((rc = proper__synth_create_states(b, s->kids[i]))) return rc;
         return PROPER_OK;
     case PROPER__SYNTH_ST_CASE:
         if (s->is_default) return PROPER_OK; /* the remainder of the chain: no test of its own */
-        if ((rc = proper__synth_new_state(b, PROPER_SYNTH_BRANCH, s->line, "case", &s->state))) return rc;
+        if ((rc = proper__synth_new_state(b, PROPER_SYNTH_BRANCH, s->line, s->last_line, "case", &s->state))) return rc;
         return proper__synth_new_param(b, s->state, 0);
     case PROPER__SYNTH_ST_RETURN:
-        return proper__synth_new_state(b, PROPER_SYNTH_STMT, s->line, "return", &s->state);
+        return proper__synth_new_state(b, PROPER_SYNTH_STMT, s->line, s->last_line, "return", &s->state);
     case PROPER__SYNTH_ST_THROW:
-        return proper__synth_new_state(b, PROPER_SYNTH_STMT, s->line, "throw", &s->state);
+        return proper__synth_new_state(b, PROPER_SYNTH_STMT, s->line, s->last_line, "throw", &s->state);
     case PROPER__SYNTH_ST_BREAK:
-        return proper__synth_new_state(b, PROPER_SYNTH_STMT, s->line, "break", &s->state);
+        return proper__synth_new_state(b, PROPER_SYNTH_STMT, s->line, s->last_line, "break", &s->state);
     case PROPER__SYNTH_ST_CONTINUE:
-        return proper__synth_new_state(b, PROPER_SYNTH_STMT, s->line, "continue", &s->state);
+        return proper__synth_new_state(b, PROPER_SYNTH_STMT, s->line, s->last_line, "continue", &s->state);
     default:
-        return proper__synth_new_state(b, PROPER_SYNTH_STMT, s->line, "stmt", &s->state);
+        return proper__synth_new_state(b, PROPER_SYNTH_STMT, s->line, s->last_line, "stmt", &s->state);
     }
 }
 
@@ -880,7 +1002,16 @@ static int proper__synth_wire(proper__synth_builder *b, proper__synth_stmt *s, s
 }
 
 /* Attach each annotation inside the function's lines [first, last] to the
- * first statement at or after its line. */
+ * statement it is written in:
+ *   - a statement whose text starts on the annotation's line (the first
+ *     such, so `if (c) x(); // @time=1` annotates the `if`);
+ *   - else a statement continued onto that line (a multi-line statement's
+ *     continuation line, e.g. the last line of a three-line `throw`);
+ *   - else (a comment on a line of its own, or beside only braces or
+ *     `else`) the next statement (documented extension).
+ * A line holding both the end of one statement and the start of another is
+ * ambiguous and is an error. Malformed `@word`s inside the function are
+ * errors, or warnings (and ignored) when ps->lenient. */
 static int proper__synth_in_ranges(int line, int (*ranges)[2], size_t n) {
     size_t i;
     for (i = 0; i < n; i++)
@@ -888,15 +1019,42 @@ static int proper__synth_in_ranges(int line, int (*ranges)[2], size_t n) {
     return 0;
 }
 
-static int proper__synth_attach_rewards(proper__synth_builder *b, const proper__synth_parser *ps, int first, int last) {
+static int proper__synth_attach_rewards(proper__synth_builder *b, proper__synth_parser *ps, int first, int last) {
     proper_synth_model *m = b->m;
     const proper__synth_annot *an = ps->annots;
     size_t i, k, cap_names = 0, n_an = ps->n_annots;
     for (i = 0; i < n_an; i++) {
-        int r = proper_synth_reward_index(m, an[i].name);
-        size_t best = PROPER__SYNTH_NONE;
+        int r;
+        size_t starts = PROPER__SYNTH_NONE, covers = PROPER__SYNTH_NONE, after = PROPER__SYNTH_NONE, best;
         if (an[i].line < first || an[i].line > last) continue;
         if (proper__synth_in_ranges(an[i].line, ps->unmodelled, ps->n_unmodelled)) continue; /* in a catch block */
+        if (an[i].bad) {
+            if (an[i].bad != PROPER_EPARSE || !ps->lenient)
+                return proper_error_set(b->err, an[i].bad, b->file, an[i].line, an[i].col, "%s", an[i].msg);
+            proper_strbuf_printf(&ps->warnings, "%s:%d:%d: %s; ignored (--lenient)\n", b->file ? b->file : "",
+                                 an[i].line, an[i].col, an[i].msg);
+            continue;
+        }
+        for (k = 0; k < m->n_states; k++) {
+            const proper_synth_state *st = &m->states[k];
+            if (st->kind == PROPER_SYNTH_END) continue;
+            if (st->line == an[i].line && starts == PROPER__SYNTH_NONE) starts = k;
+            else if (st->line < an[i].line && st->last_line >= an[i].line &&
+                     (covers == PROPER__SYNTH_NONE || st->line > m->states[covers].line))
+                covers = k;
+            else if (st->line > an[i].line && (after == PROPER__SYNTH_NONE || st->line < m->states[after].line))
+                after = k;
+        }
+        if (starts != PROPER__SYNTH_NONE && covers != PROPER__SYNTH_NONE)
+            return proper_error_set(b->err, PROPER_EPARSE, b->file, an[i].line, an[i].col,
+                                    "annotation @%s is ambiguous: its line holds the end of the statement that starts "
+                                    "at line %d and the start of another; put it on a line of one statement only",
+                                    an[i].name, m->states[covers].line);
+        best = starts != PROPER__SYNTH_NONE ? starts : covers != PROPER__SYNTH_NONE ? covers : after;
+        if (best == PROPER__SYNTH_NONE)
+            return proper_error_set(b->err, PROPER_EPARSE, b->file, an[i].line, an[i].col,
+                                    "annotation @%s is not on or before a statement of the function", an[i].name);
+        r = proper_synth_reward_index(m, an[i].name);
         if (r < 0) {
             char name[32];
             double *grown;
@@ -911,18 +1069,12 @@ static int proper__synth_attach_rewards(proper__synth_builder *b, const proper__
             for (k = 0; k < m->n_states; k++) m->rewards[m->n_rewards * m->n_states + k] = 0.0;
             r = (int)m->n_rewards++;
         }
-        for (k = 0; k < m->n_states; k++) {
-            if (m->states[k].kind == PROPER_SYNTH_END || m->states[k].line < an[i].line) continue;
-            if (best == PROPER__SYNTH_NONE || m->states[k].line < m->states[best].line) best = k;
-        }
-        if (best == PROPER__SYNTH_NONE)
-            return proper_error_set(b->err, PROPER_EPARSE, b->file, an[i].line, 0,
-                                    "annotation @%s is not on or before a statement of the function", an[i].name);
         if (m->rewards[(size_t)r * m->n_states + best] != 0.0)
-            return proper_error_set(b->err, PROPER_EPARSE, b->file, an[i].line, 0,
+            return proper_error_set(b->err, PROPER_EPARSE, b->file, an[i].line, an[i].col,
                                     "statement at line %d has two @%s annotations", m->states[best].line, an[i].name);
         m->rewards[(size_t)r * m->n_states + best] = an[i].value;
     }
+    if (ps->warnings.failed) return proper_error_set(b->err, PROPER_ENOMEM, b->file, 0, 0, "out of memory");
     return PROPER_OK;
 }
 
@@ -940,6 +1092,7 @@ PROPER_API void proper_synth_free(proper_synth_model *m) {
     PROPER_FREE(m->params);
     PROPER_FREE(m->reward_names);
     PROPER_FREE(m->rewards);
+    PROPER_FREE(m->warnings);
     proper_synth_init(m);
 }
 
@@ -954,8 +1107,8 @@ static int proper__synth_build(proper__synth_parser *ps, proper_synth_model *m, 
     if ((rc = proper__synth_create_states(&b, body))) return rc;
     /* a function without statements still gets one (empty) state: its entry */
     empty = m->n_states == 0;
-    if (empty && (rc = proper__synth_new_state(&b, PROPER_SYNTH_STMT, body_line, "stmt", &entry))) return rc;
-    if ((rc = proper__synth_new_state(&b, PROPER_SYNTH_END, close_line, "end", &m->end))) return rc;
+    if (empty && (rc = proper__synth_new_state(&b, PROPER_SYNTH_STMT, body_line, body_line, "stmt", &entry))) return rc;
+    if ((rc = proper__synth_new_state(&b, PROPER_SYNTH_END, close_line, close_line, "end", &m->end))) return rc;
     m->states[m->end].next = m->end;
     if (empty) m->states[entry].next = m->end;
     else if ((rc = proper__synth_wire(&b, body, m->end, none, &entry))) return rc;
@@ -965,29 +1118,43 @@ static int proper__synth_build(proper__synth_parser *ps, proper_synth_model *m, 
     return proper__synth_attach_rewards(&b, ps, body_line, close_line);
 }
 
-PROPER_API int proper_synth_parse(proper_synth_model *out, const char *text, size_t len, const char *file,
-                                  const char *function, proper_error *err) {
+PROPER_API proper_synth_opts proper_synth_opts_default(void) {
+    proper_synth_opts o;
+    memset(&o, 0, sizeof o);
+    return o;
+}
+
+PROPER_API int proper_synth_parse_opts(proper_synth_model *out, const char *text, size_t len, const char *file,
+                                       const char *function, proper_synth_opts opts, proper_error *err) {
     proper__synth_parser ps;
     proper__synth_stmt *body = NULL;
     proper_synth_model model, *m = &model;
     int rc, open_line;
+    size_t open_tok;
     proper_synth_init(m);
     memset(&ps, 0, sizeof ps);
     ps.file = file;
     ps.err = err;
+    ps.lenient = opts.lenient;
+    proper_strbuf_init(&ps.warnings);
     if (strlen(function) >= sizeof m->function)
         return proper_error_set(err, PROPER_EINVAL, file, 0, 0, "function name too long");
     strcpy(m->function, function);
     if ((rc = proper__synth_tokenize(&ps, text, len))) goto done;
-    if (proper__synth_find_function(&ps, function)) {
-        rc = proper_error_set(err, PROPER_EUNDEFINED, file, 0, 0, "no definition of function '%s' found", function);
+    if ((rc = proper__synth_find_function(&ps, function))) {
+        if (rc == PROPER_EUNDEFINED)
+            proper_error_set(err, PROPER_EUNDEFINED, file, 0, 0, "no definition of function '%s' found", function);
         goto done;
     }
+    open_tok = ps.pos;
     open_line = proper__synth_peek(&ps)->line;
     if ((rc = proper__synth_parse_block(&ps, &body, 0))) goto done;
+    if ((rc = proper__synth_check_recursion(&ps, function, open_tok + 1, ps.pos))) goto done;
     rc = proper__synth_build(&ps, m, body, open_line, ps.toks[ps.pos - 1].line);
+    if (!rc && ps.warnings.len) m->warnings = proper_strbuf_take(&ps.warnings);
 done:
     proper__synth_stmt_free(body);
+    proper_strbuf_free(&ps.warnings);
     PROPER_FREE(ps.toks);
     PROPER_FREE(ps.annots);
     PROPER_FREE(ps.unmodelled);
@@ -1000,14 +1167,24 @@ done:
     return PROPER_OK;
 }
 
-PROPER_API int proper_synth_read(proper_synth_model *m, const char *path, const char *function, proper_error *err) {
+PROPER_API int proper_synth_parse(proper_synth_model *out, const char *text, size_t len, const char *file,
+                                  const char *function, proper_error *err) {
+    return proper_synth_parse_opts(out, text, len, file, function, proper_synth_opts_default(), err);
+}
+
+PROPER_API int proper_synth_read_opts(proper_synth_model *m, const char *path, const char *function,
+                                      proper_synth_opts opts, proper_error *err) {
     char *text;
     size_t len;
     int rc = proper_read_file(path, &text, &len, err);
     if (rc) return rc;
-    rc = proper_synth_parse(m, text, len, path, function, err);
+    rc = proper_synth_parse_opts(m, text, len, path, function, opts, err);
     PROPER_FREE(text);
     return rc;
+}
+
+PROPER_API int proper_synth_read(proper_synth_model *m, const char *path, const char *function, proper_error *err) {
+    return proper_synth_read_opts(m, path, function, proper_synth_opts_default(), err);
 }
 
 /* ---- output ---- */

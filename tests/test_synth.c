@@ -342,6 +342,130 @@ static void test_output_rule(void) {
     CHECK_INT(m.n_states, 0);
 }
 
+/* Issue 17, item 1: an annotation on a continuation line of a multi-line
+ * statement belongs to that statement. The shape of the artifact's
+ * FastSineTransformer.fst: two guards whose `throw` spans three lines with
+ * `//@cost=5` on the last, then a loop. With p1, p2 the guards' probabilities
+ * the expected cost is 5 p1 + 5 (1 - p1) p2 (each throw ends the run); the
+ * old binding moved the first @cost to the second `if` (cost 5 (1 - p1) +
+ * 5 (1 - p1) p2) and the second to the `int n` line. */
+static const char *fst_shape =
+    "class T {\n"
+    "  double[] fst(double[] f) {\n"
+    "    double[] t = new double[f.length];\n"
+    "    if (!isPowerOfTwo(f.length)) {\n"
+    "      throw new IllegalArgumentException(\n"
+    "          \"not a power of two\",\n"
+    "          Integer.valueOf(f.length)); //@cost=5\n"
+    "    }\n"
+    "    if (f[0] != 0.0) {\n"
+    "      throw new IllegalArgumentException(\n"
+    "          \"first element not zero\",\n"
+    "          Double.valueOf(f[0])); //@cost=5\n"
+    "    }\n"
+    "    int n = f.length;\n"
+    "    int i = 1;\n"
+    "    while (i < (n >> 1)) {\n"
+    "      double a = Math.sin(i * Math.PI / n) * (f[i] + f[n - i]); //@time=1.5\n"
+    "      i++;\n"
+    "    }\n"
+    "    return t;\n"
+    "  }\n"
+    "}\n";
+
+static void test_continuation_line_annotation(void) {
+    proper_synth_model m;
+    proper_synth_init(&m);
+    proper_error e;
+    double p[3] = {0.31464, 0.6921 / 6.8536, 0.7}, p1 = p[0], p2 = p[1];
+    size_t k;
+    CHECK_INT(synth(&m, fst_shape, "fst", &e), 0);
+    CHECK_INT(m.n_params, 3);
+    CHECK_REL(expect(&m, "cost", p), 5 * p1 + 5 * (1 - p1) * p2, 1e-14);
+    CHECK_REL(expect(&m, "time", p), 1.5 * (1 - p1) * (1 - p2) * p[2] / (1 - p[2]), 1e-14);
+    for (k = 0; k < m.n_states; k++)
+        if (m.rewards[k] != 0.0) { /* cost is reward 0: only the two throws carry it */
+            CHECK_STR(m.states[k].what, "throw");
+            CHECK(m.states[k].line == 5 || m.states[k].line == 10);
+            CHECK(m.states[k].last_line == m.states[k].line + 2);
+        }
+    /* a comment line inside a statement's text belongs to it as well */
+    {
+        const char *src = "void f() {\n  x(a,\n    // @time=2\n    b);\n  y(); // @time=3\n}\n";
+        CHECK_INT(synth(&m, src, "f", &e), 0);
+        CHECK_REL(expect(&m, "time", NULL), 5, 1e-15);
+        CHECK_INT(m.states[0].last_line, 4);
+        CHECK_REL(m.rewards[0], 2, 0);
+    }
+    /* a line holding the end of one statement and the start of another is ambiguous */
+    expect_error("void f() {\n  x(a,\n    b); y(); // @time=1\n}\n", "f", PROPER_EPARSE, 3, "ambiguous");
+    proper_synth_free(&m);
+}
+
+/* Issue 17, item 2: every @word inside the function that is not a
+ * well-formed annotation is an error at its line:col (a warning under
+ * lenient): `//@energy:67` was ignored silently, so the model had no
+ * energy reward at all. Javadoc before the function and `{@link x}` are not
+ * annotations; an e-mail address is not a @word. */
+static void test_malformed_annotations(void) {
+    proper_synth_model m;
+    proper_synth_opts o = proper_synth_opts_default();
+    proper_error e;
+    const char *colon = "void f() {\n  display(); // @energy:67\n  g();       // @time=2\n}\n";
+    const char *doc = "/** Change @time and @cost as needed.\n * @return nothing */\n"
+                      "void f() {\n  g(); // @time=2 see {@link x} or a@b.c\n}\n";
+    proper_synth_init(&m);
+    expect_error(colon, "f", PROPER_EPARSE, 2, "@energy: expected '=' after the name, found ':'");
+    CHECK_INT(synth(&m, colon, "f", &e), PROPER_EPARSE);
+    CHECK_INT(e.col, 17);
+    expect_error("void f() {\n  g(); /* fine @time=1,\n   @cost */\n}\n", "f", PROPER_EPARSE, 3, "@cost");
+    expect_error("void f() {\n  g(); // @time=1ms\n}\n", "f", PROPER_EPARSE, 2, "@time");
+    expect_error("void f() {\n  g(); // @time 1\n}\n", "f", PROPER_EPARSE, 2, "@time");
+    expect_error("void f() {\n  g(); // @time=\n}\n", "f", PROPER_EPARSE, 2, "expected a number");
+    o.lenient = 1;
+    CHECK_INT(proper_synth_parse_opts(&m, colon, strlen(colon), "t.c", "f", o, &e), 0);
+    CHECK_INT(m.n_rewards, 1);
+    CHECK(m.warnings != NULL);
+    if (m.warnings) CHECK_CONTAINS(m.warnings, "t.c:2:17: malformed annotation @energy");
+    /* negative rewards stay errors under lenient */
+    CHECK_INT(proper_synth_parse_opts(&m, "void f() {\n  g(); // @t=-1\n}\n", 30, "t.c", "f", o, &e), PROPER_ERANGE);
+    CHECK(m.warnings != NULL); /* the earlier model is unchanged */
+    CHECK_INT(synth(&m, doc, "f", &e), 0);
+    CHECK_INT(m.n_rewards, 1);
+    CHECK(m.warnings == NULL);
+    CHECK_REL(expect(&m, "time", NULL), 2, 0);
+    proper_synth_free(&m);
+}
+
+/* Issue 17, item 5: a self-recursive function (the artifact's
+ * binarySearch) is refused at the call; a call through another object or
+ * `super.` is not recursion. Issue 14: two definitions are ambiguous. */
+static void test_recursion_and_ambiguity(void) {
+    const char *rec =
+        "class B {\n"
+        "  int search(int[] a, int key, int left, int right) {\n"
+        "    if (right < left) return -1;\n"
+        "    int median = (left + right) >>> 1;\n"
+        "    if (key == a[median]) return median; //@time=0.0238\n"
+        "    else if (key < a[median]) return search(a, key, left, median - 1);\n"
+        "    else return this.search(a, key, median + 1, right);\n"
+        "  }\n"
+        "}\n";
+    const char *other = "class L {\n  int size() {\n    return inner.size() + super.size(); // @time=1\n  }\n}\n";
+    const char *twice = "int f(int n) {\n  return n;\n}\n\nint f(double x) {\n  return 1;\n}\n";
+    proper_synth_model m;
+    proper_synth_init(&m);
+    proper_error e;
+    expect_error(rec, "search", PROPER_EUNSUPPORTED, 6, "'search' calls itself");
+    CHECK_INT(synth(&m, rec, "search", &e), PROPER_EUNSUPPORTED);
+    CHECK_INT(e.col, 38);
+    CHECK_INT(synth(&m, other, "size", &e), 0);
+    expect_error(twice, "f", PROPER_EPARSE, 5, "defined twice, at lines 1 and 5");
+    /* a declaration and a call are not definitions */
+    CHECK_INT(synth(&m, "int f(int n);\nint g() { return f(1); }\nint f(int n) {\n  return n; // @t=1\n}\n", "f", &e), 0);
+    proper_synth_free(&m);
+}
+
 int main(void) {
     RUN(test_while_closed_form);
     RUN(test_if_chain_closed_form);
@@ -354,5 +478,8 @@ int main(void) {
     RUN(test_range_vs_grid);
     RUN(test_write_prism);
     RUN(test_output_rule);
+    RUN(test_continuation_line_annotation);
+    RUN(test_malformed_annotations);
+    RUN(test_recursion_and_ambiguity);
     return test_summary();
 }
