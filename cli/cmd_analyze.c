@@ -2,6 +2,7 @@
  * property intervals and a verdict against a bound. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "../src/estimate.h"
@@ -13,7 +14,7 @@ static void analyze_usage(FILE *out) {
     fprintf(out,
             "usage: proper analyze FILE --function NAME (--log LOG.csv | --artifact MAP)\n"
             "                      [--confidence 0.95] [--method normal|wilson]\n"
-            "                      [--bound REWARD<=X] [--svg OUT.svg] [--json]\n\n"
+            "                      [--bound REWARD<=X] [--svg OUT.svg] [--json] [--lenient]\n\n"
             "Synthesises the parametric DTMC of NAME (see 'proper synth'), estimates its\n"
             "parameters from the count log, and prints each expected reward as a point\n"
             "estimate and a confidence interval (exact extremes over the box of\n"
@@ -22,25 +23,46 @@ static void analyze_usage(FILE *out) {
             "                    (or n1..nn), one row per execution with the number of\n"
             "                    times each conditional's branch was taken or loop body\n"
             "                    ran; or a trace with N pK counters, a record per run\n"
-            "  --artifact MAP    PROPER artifact logs: p1=n1.csv,p2=n2.csv,p3=n3.csv:p2\n"
+            "  --artifact MAP    PROPER artifact logs: p1=n1.csv,p2=n2.csv,p3=n3.csv\n"
             "                    (one integer per line per execution reaching the\n"
-            "                    construct; ':pK' pairs a nested loop with its parent)\n"
+            "                    construct; a nested loop's file holds the run's total\n"
+            "                    and is paired with its enclosing loop's file, which the\n"
+            "                    model knows: ':pK' may confirm it, a different K is an\n"
+            "                    error). Files that contradict the model (a conditional's\n"
+            "                    count above 1, a line count the model cannot explain)\n"
+            "                    are refused with what the model expected\n"
             "  --confidence C    overall confidence level (default 0.95); each of the m\n"
             "                    parameter intervals uses C^(1/m)\n"
             "  --method M        parameter intervals: normal (default; eqs. 6-8) or wilson\n"
-            "                    (Wilson score intervals for conditionals, normal for loops)\n"
-            "  --bound R<=X      check that reward R stays <= X (or R>=X); exit 1 unless\n"
-            "                    the whole interval satisfies it\n"
+            "                    (Wilson score intervals: taken count out of visits; not\n"
+            "                    degenerate when a construct is never or always taken).\n"
+            "                    A normal interval of zero width (every run with the same\n"
+            "                    count) is reported in a note: it claims no uncertainty\n"
+            "  --bound R<=X      check that reward R stays <= X (or R>=X), X finite; exit 1\n"
+            "                    unless the whole interval satisfies it\n"
+            "  --lenient         malformed @annotations are warnings (see 'proper synth')\n"
             "  --svg FILE        plot the property interval against confidence 0.90..0.99\n"
             "  --json            machine-readable output; an interval end that is not a\n"
             "                    finite number (an expected reward that is infinite\n"
-            "                    somewhere in the box: a loop that may never end) is null\n");
+            "                    somewhere in the box: a loop that may never end) is null;\n"
+            "                    \"notes\" explains infinite ends and zero-width intervals\n");
+}
+
+/* The model's warnings (malformed annotations under --lenient) on stderr. */
+static void analyze_warnings(const proper_synth_model *m) {
+    const char *w = m->warnings;
+    while (w && *w) {
+        const char *nl = strchr(w, '\n');
+        int n = nl ? (int)(nl - w) : (int)strlen(w);
+        fprintf(stderr, "proper: warning: %.*s\n", n, w);
+        w += n + (nl != NULL);
+    }
 }
 
 typedef struct analyze_opts {
     const char *file, *function, *log, *artifact, *bound, *svg;
     double confidence;
-    int method, json;
+    int method, json, lenient;
 } analyze_opts;
 
 /* --artifact p1=a.csv,p3=c.csv:p2 → files[] and parent[] per parameter. */
@@ -95,7 +117,7 @@ static int estimate(const analyze_opts *o, const proper_synth_model *m, proper_e
 static int write_level_plot(const analyze_opts *o, const proper_synth_model *m, int r, double limit, int has_bound) {
     enum { LEVELS = 10 };
     double level[LEVELS], lo[LEVELS], hi[LEVELS], point[LEVELS], bound[LEVELS];
-    char title[200], ylabel[64];
+    char title[400], ylabel[64];
     svg_plot plot;
     svg_series s[3];
     proper_error err;
@@ -114,6 +136,12 @@ static int write_level_plot(const analyze_opts *o, const proper_synth_model *m, 
     }
     svg_plot_init(&plot);
     snprintf(title, sizeof title, "%s: expected %s against confidence level", m->function, m->reward_names[r]);
+    for (k = 0; k < LEVELS; k++)
+        if (isinf(hi[k])) { /* the band cannot be drawn to infinity: say where it is missing */
+            snprintf(title, sizeof title, "%s: expected %s against confidence level (upper end infinite from %.2f on: "
+                     "band not drawn there)", m->function, m->reward_names[r], level[k]);
+            break;
+        }
     snprintf(ylabel, sizeof ylabel, "expected %s", m->reward_names[r]);
     plot.title = title;
     plot.xlabel = "confidence level";
@@ -142,6 +170,7 @@ static int parse_bound(const char *bound, const proper_synth_model *m, int *rewa
     if ((*reward = proper_synth_reward_index(m, name)) < 0)
         return cli_fail("--bound: no reward '%s' in the model (annotations define rewards)", name);
     if (proper_parse_double_str(op + 2, limit, "--bound", &err)) return cli_report(&err);
+    if (!isfinite(*limit)) return cli_fail("--bound: the limit must be a finite number, got '%s'", op + 2);
     return CLI_OK;
 }
 
@@ -150,12 +179,58 @@ static const char *verdict(int upper, double limit, double lo, double hi) {
     return lo >= limit ? "satisfied" : hi < limit ? "violated" : "inconclusive";
 }
 
+/* Sentences that explain what the numbers cannot say by themselves: zero-
+ * width parameter intervals and infinite ends of reward intervals. */
+static void collect_notes(const proper_synth_model *m, const proper_estimate *est, const double *lo, const double *hi,
+                          proper_strbuf *notes) {
+    size_t i, r;
+    for (i = 0; i < m->n_params; i++)
+        if (est->zero_width[i])
+            proper_strbuf_printf(notes,
+                                 "%s (the %s at line %d): every run has the same count, so its normal interval [%.6g, "
+                                 "%.6g] has zero width and claims a certainty that %.0f samples cannot give; "
+                                 "--method wilson gives an interval that is not degenerate\n",
+                                 m->params[i].name, m->params[i].is_loop ? "loop" : "conditional", m->params[i].line,
+                                 est->lo[i], est->hi[i], est->samples[i]);
+    for (r = 0; r < m->n_rewards; r++) {
+        int any = 0;
+        if (!isinf(hi[r]) && !isinf(lo[r])) continue;
+        proper_strbuf_printf(notes, "%s: the upper end is infinite: at some corner of the %.0f%% confidence box",
+                             m->reward_names[r], 100 * est->confidence);
+        for (i = 0; i < m->n_params; i++)
+            if (m->params[i].is_loop && est->hi[i] >= 1.0) {
+                proper_strbuf_printf(notes, "%s loop %s (line %d, interval [%.6g, 1])", any ? "," : "",
+                                     m->params[i].name, m->params[i].line, est->lo[i]);
+                any = 1;
+            }
+        if (any)
+            proper_strbuf_printf(notes, " repeats with probability 1 and never ends, so no finite upper bound holds at "
+                                        "this confidence; more runs that reach the loop narrow its interval\n");
+        else
+            proper_strbuf_printf(notes, " the run never reaches the end (a loop's exit has probability 0), so no "
+                                        "finite upper bound holds at this confidence; more runs narrow the intervals\n");
+        (void)lo;
+    }
+}
+
+static void print_notes(const proper_strbuf *notes) {
+    const char *w = notes->data;
+    if (!w || !*w) return;
+    printf("\n");
+    while (*w) {
+        const char *nl = strchr(w, '\n');
+        int n = nl ? (int)(nl - w) : (int)strlen(w);
+        printf("note: %.*s\n", n, w);
+        w += n + (nl != NULL);
+    }
+}
+
 static void print_human(const analyze_opts *o, const proper_synth_model *m, const proper_estimate *est,
                         const double *point, const double *lo, const double *hi) {
     size_t i;
     printf("%s in %s: %u parameter(s), %.0f%% confidence (%.4f%% per parameter, %s intervals)\n\n",
            m->function, o->file, (unsigned)m->n_params, 100 * est->confidence, 100 * est->per_param_confidence,
-           est->method == PROPER_ESTIMATE_WILSON ? "Wilson for conditionals, normal for loops" : "normal");
+           est->method == PROPER_ESTIMATE_WILSON ? "Wilson score" : "normal");
     printf("%-6s %-5s %-8s %10s %10s %12s  %-27s\n", "param", "line", "kind", "taken", "reached", "estimate", "interval");
     for (i = 0; i < m->n_params; i++)
         printf("%-6s %-5d %-8s %10.0f %10.0f %12.6g  [%.6g, %.6g]\n", m->params[i].name, m->params[i].line,
@@ -166,7 +241,8 @@ static void print_human(const analyze_opts *o, const proper_synth_model *m, cons
 }
 
 static void print_json(const analyze_opts *o, const proper_synth_model *m, const proper_estimate *est,
-                       const double *point, const double *lo, const double *hi, const char *bound_verdict) {
+                       const double *point, const double *lo, const double *hi, const char *bound_verdict,
+                       const proper_strbuf *notes) {
     size_t i;
     cli_json j;
     cli_json_init(&j, stdout);
@@ -187,6 +263,7 @@ static void print_json(const analyze_opts *o, const proper_synth_model *m, const
         cli_json_key_number(&j, "estimate", est->p[i]);
         cli_json_key_number(&j, "lo", est->lo[i]);
         cli_json_key_number(&j, "hi", est->hi[i]);
+        cli_json_key_bool(&j, "zero_width", est->zero_width[i]);
         cli_json_object_end(&j);
     }
     cli_json_array_end(&j);
@@ -199,6 +276,18 @@ static void print_json(const analyze_opts *o, const proper_synth_model *m, const
         cli_json_key_number(&j, "lo", lo[i]);
         cli_json_key_number(&j, "hi", hi[i]);
         cli_json_object_end(&j);
+    }
+    cli_json_array_end(&j);
+    cli_json_key(&j, "notes");
+    cli_json_array_begin(&j);
+    {
+        const char *w = notes->data;
+        while (w && *w) {
+            const char *nl = strchr(w, '\n');
+            size_t n = nl ? (size_t)(nl - w) : strlen(w);
+            cli_json_string_n(&j, w, n);
+            w += n + (nl != NULL);
+        }
     }
     cli_json_array_end(&j);
     if (bound_verdict) {
@@ -224,6 +313,7 @@ static int analyze_parse_args(int argc, char **argv, analyze_opts *o) {
     }
     while (cli_next(&a)) {
         if (cli_flag(&a, "--json")) o->json = 1;
+        else if (cli_flag(&a, "--lenient")) o->lenient = 1;
         else if (cli_opt(&a, "--function")) o->function = a.value;
         else if (cli_opt(&a, "--log")) o->log = a.value;
         else if (cli_opt(&a, "--artifact")) o->artifact = a.value;
@@ -249,8 +339,10 @@ static int analyze_parse_args(int argc, char **argv, analyze_opts *o) {
 int cmd_analyze(int argc, char **argv) {
     analyze_opts o;
     proper_synth_model m;
+    proper_synth_opts so = proper_synth_opts_default();
     proper_estimate est;
     proper_error err;
+    proper_strbuf notes;
     double *point = NULL, *lo = NULL, *hi = NULL, limit = 0;
     int status, bound_reward = -1, upper = 1;
     const char *bound_verdict = NULL;
@@ -258,7 +350,9 @@ int cmd_analyze(int argc, char **argv) {
     if ((status = analyze_parse_args(argc, argv, &o)) != CLI_OK) return status < 0 ? CLI_OK : status;
     proper_synth_init(&m);
     proper_estimate_init(&est);
-    if (proper_synth_read(&m, o.file, o.function, &err)) return cli_report(&err);
+    so.lenient = o.lenient;
+    if (proper_synth_read_opts(&m, o.file, o.function, so, &err)) return cli_report(&err);
+    analyze_warnings(&m);
     if (m.n_rewards == 0) { proper_synth_free(&m); return cli_fail("%s: %s has no @reward annotations", o.file, o.function); }
     if (o.bound && (status = parse_bound(o.bound, &m, &bound_reward, &upper, &limit))) { proper_synth_free(&m); return status; }
     if (estimate(&o, &m, &est, &err, o.confidence)) { proper_synth_free(&m); return cli_report(&err); }
@@ -268,21 +362,25 @@ int cmd_analyze(int argc, char **argv) {
     for (r = 0; point && lo && hi && r < m.n_rewards; r++)
         if (proper_estimate_property(&m, (int)r, &est, &point[r], &lo[r], &hi[r], &err)) { status = cli_report(&err); break; }
     if (!point || !lo || !hi) status = cli_fail("out of memory");
+    proper_strbuf_init(&notes);
     if (status == CLI_OK) {
         if (bound_reward >= 0) {
             bound_verdict = verdict(upper, limit, lo[bound_reward], hi[bound_reward]);
             if (strcmp(bound_verdict, "satisfied") != 0) status = CLI_CHECK_FAILED;
         }
-        if (o.json) print_json(&o, &m, &est, point, lo, hi, bound_verdict);
+        collect_notes(&m, &est, lo, hi, &notes);
+        if (o.json) print_json(&o, &m, &est, point, lo, hi, bound_verdict, &notes);
         else print_human(&o, &m, &est, point, lo, hi);
         if (bound_verdict && !o.json)
             printf("\nbound %s: %s (interval [%.10g, %.10g])\n", o.bound, bound_verdict, lo[bound_reward], hi[bound_reward]);
+        if (!o.json) print_notes(&notes);
         if (o.svg) {
             int plot_status = write_level_plot(&o, &m, bound_reward >= 0 ? bound_reward : 0, limit, bound_reward >= 0);
             if (plot_status) status = plot_status;
         }
     }
     PROPER_FREE(point); PROPER_FREE(lo); PROPER_FREE(hi);
+    proper_strbuf_free(&notes);
     proper_estimate_free(&est);
     proper_synth_free(&m);
     return status;

@@ -7,7 +7,9 @@
  *   synthesised model, in source order) holds, for that execution, how many
  *   times construct K's if-branch was taken (conditionals, switch cases) or
  *   its loop body ran (loops; for nested loops the total over the run).
- *   Counts are non-negative integers. Other columns (e.g. `run`) are ignored.
+ *   Counts are non-negative integers. Other columns (e.g. `run`) are ignored;
+ *   a pK column with K beyond the model's parameters, or two columns for one
+ *   parameter (p2 and n2), is an error.
  *       run,p1,p2,p3
  *       1,0,4,12
  *       2,1,0,0
@@ -23,6 +25,17 @@
  *   line for each execution that reached the construct (0/1 for a branch,
  *   body executions for a loop; for a nested loop the total inner body
  *   executions of the run, paired line by line with its parent loop's file).
+ *   The files must fit the synthesised model, or the estimate is refused with
+ *   what the model expected:
+ *     - a nested loop is paired with its innermost enclosing loop in the
+ *       model (the pairing is the model's; a caller's pairing that differs is
+ *       an error), and must be entered once per iteration of it;
+ *     - a conditional's lines are 0 or 1 (per-run totals of a conditional in
+ *       a loop are not supported yet); a do-while loop's body runs >= 1 time;
+ *     - each file has as many lines as the model says its construct is
+ *       reached (a loop outside loops: runs reaching it), given the other
+ *       files' totals and the number of runs that the first file fixes: a
+ *       file mapped to the wrong construct is caught this way.
  *
  * POINT ESTIMATES (the paper's eq. 2, generalised)
  *   p_i = N_i / V_i, where N_i is the number of times construct i's edge was
@@ -44,10 +57,14 @@
  *   mean counts), which rises with τ and falls with U, so the interval is
  *   [τ_lo/(τ_lo+U_hi), τ_hi/(τ_hi+U_lo)] with τ and U bounded by interval
  *   arithmetic — eq. 8's mapping (N_i/N_{i-1} and N_i/(N_{i-1}+N_i)).
- *   Wilson (option, conditionals only; loops keep the normal interval): the
- *   textbook Wilson score interval with N_i successes in V_i trials at the
- *   same per-construct level (note: FACT's code multiplies the square-root
+ *   Wilson (option): the textbook Wilson score interval with N_i successes in
+ *   V_i trials at the same per-construct level, for loops too (the body
+ *   runs N_i out of the V_i visits of the condition); it is not degenerate
+ *   when N_i = 0 or N_i = V_i (note: FACT's code multiplies the square-root
  *   term by z² instead of z; that is wrong and not reproduced here).
+ *   A normal interval of zero width (every run has the same count: the
+ *   standard deviation is 0) is flagged in est->zero_width: it does not
+ *   express the uncertainty of a finite log, and callers must say so.
  *   Which to prefer: Wilson for branches that are rarely or almost always
  *   taken or small logs (its coverage stays near nominal and it never leaves
  *   [0,1]); the normal intervals when counts per execution vary a lot
@@ -112,6 +129,10 @@ typedef struct proper_estimate {
     double *lo, *hi;        /* simultaneous intervals */
     double *samples;        /* sample size behind each interval */
     double *taken, *reached;/* N_i and V_i, totals over the log */
+    int *zero_width;        /* 1 where the interval has zero width although the
+                               construct was reached: every run (line) had the
+                               same count, so the normal interval's standard
+                               deviation is 0 and it expresses no uncertainty */
     double confidence;      /* overall level c */
     double per_param_confidence; /* c^(1/m) */
     int method;             /* enum proper_estimate_method */
@@ -488,6 +509,7 @@ PROPER_API void proper_estimate_init(proper_estimate *est) { memset(est, 0, size
 PROPER_API void proper_estimate_free(proper_estimate *est) {
     PROPER_FREE(est->p); PROPER_FREE(est->lo); PROPER_FREE(est->hi);
     PROPER_FREE(est->samples); PROPER_FREE(est->taken); PROPER_FREE(est->reached);
+    PROPER_FREE(est->zero_width);
     proper_estimate_init(est);
 }
 
@@ -519,7 +541,8 @@ static int proper__estimate_alloc(proper_estimate *est, size_t m, double confide
     est->samples = (double *)proper_calloc(m + 1, sizeof(double));
     est->taken = (double *)proper_calloc(m + 1, sizeof(double));
     est->reached = (double *)proper_calloc(m + 1, sizeof(double));
-    if (!est->p || !est->lo || !est->hi || !est->samples || !est->taken || !est->reached) {
+    est->zero_width = (int *)proper_calloc(m + 1, sizeof(int));
+    if (!est->p || !est->lo || !est->hi || !est->samples || !est->taken || !est->reached || !est->zero_width) {
         proper_estimate_free(est);
         return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
     }
@@ -546,17 +569,18 @@ static int proper__estimate_finish(proper_estimate *est, const proper_synth_mode
             continue;
         }
         est->p[i] = proper__estimate_clamp01(t / (t + u));
-        if (est->method == PROPER_ESTIMATE_WILSON && !m->params[i].is_loop) {
+        if (est->method == PROPER_ESTIMATE_WILSON) {
             proper_interval ci;
             int rc = proper_stats_wilson_interval(est->taken[i], est->reached[i], est->per_param_confidence, 0, &ci, err);
             if (rc) return rc;
             est->lo[i] = ci.lo;
             est->hi[i] = ci.hi;
-            continue;
+        } else {
+            proper__estimate_form_range(tau, lo, hi, w, &tl, &th);
+            proper__estimate_form_range(nt, lo, hi, w, &ul, &uh);
+            proper__estimate_ratio_interval(tl, th, ul, uh, &est->lo[i], &est->hi[i]);
         }
-        proper__estimate_form_range(tau, lo, hi, w, &tl, &th);
-        proper__estimate_form_range(nt, lo, hi, w, &ul, &uh);
-        proper__estimate_ratio_interval(tl, th, ul, uh, &est->lo[i], &est->hi[i]);
+        est->zero_width[i] = !(est->hi[i] > est->lo[i]);
     }
     return PROPER_OK;
 }
@@ -654,6 +678,30 @@ PROPER_API int proper_estimate_from_counts(proper_estimate *out, const proper_sy
             goto done;
         }
     }
+    for (i = 0; i < log->n_cols; i++) { /* every pK / nK column must name a construct of the model, once */
+        const char *nm = log->names[i];
+        size_t k;
+        if ((nm[0] == 'p' || nm[0] == 'n' || nm[0] == 'P' || nm[0] == 'N') && nm[1] >= '1' && nm[1] <= '9') {
+            char *end;
+            unsigned long kk = strtoul(nm + 1, &end, 10);
+            if (*end != '\0') continue;
+            if (kk > m->n_params) {
+                rc = proper_error_set(err, PROPER_EINVAL, log->file, 1, 0,
+                                      "column '%s', but the model of %s has %u conditional(s) and loop(s) (p1..p%u): "
+                                      "is the log from another version of the code?", nm, m->function,
+                                      (unsigned)m->n_params, (unsigned)m->n_params);
+                goto done;
+            }
+            for (k = 0; k < i; k++)
+                if (proper__estimate_counts_column(log, kk - 1) == (int)k) {
+                    rc = proper_error_set(err, PROPER_EINVAL, log->file, 1, 0,
+                                          "columns '%s' and '%s' both count %s (the %s at source line %d)",
+                                          log->names[k], nm, m->params[kk - 1].name,
+                                          m->params[kk - 1].is_loop ? "loop" : "conditional", m->params[kk - 1].line);
+                    goto done;
+                }
+        }
+    }
     if ((rc = proper__estimate_flows_build(m, &f, err)) || (rc = proper__estimate_check_runs(m, &f, log, col, err))) goto done;
     z = proper_stats_normal_quantile(0.5 + est.per_param_confidence / 2.0);
     mean[0] = lo[0] = hi[0] = 1.0; /* one execution per run, exactly */
@@ -698,31 +746,175 @@ static int proper__estimate_read_column(const char *path, double **xs, size_t *n
     return rc;
 }
 
+/* The innermost loop whose body holds parameter i's state, or -1. */
+static int proper__estimate_enclosing_loop(const proper_synth_model *m, size_t i) {
+    size_t j, s = m->params[i].state;
+    int best = -1;
+    for (j = 0; j < m->n_params; j++) {
+        const proper_synth_param *lp = &m->params[j];
+        if (j == i || !lp->is_loop || s < lp->body_first || s >= lp->body_end) continue;
+        if (best < 0 || lp->body_first >= m->params[best].body_first) best = (int)j;
+    }
+    return best;
+}
+
+/* "the loop at source line 3" / "the conditional at source line 3" */
+static const char *proper__estimate_kind(const proper_synth_model *m, size_t i) {
+    return m->params[i].is_loop ? "loop" : "conditional";
+}
+
+/* The structure of the files must be the model's: each value possible for
+ * its construct, a nested loop entered once per iteration of its parent,
+ * and each file's line count the number of times the model says its
+ * construct is reached (one line per reach; per run reaching a loop),
+ * given the other files' totals and a number of runs N0 taken from the
+ * first file that determines it. */
+static int proper__estimate_artifact_structure(const proper_synth_model *m, const char *const *files, double **cols,
+                                               const size_t *lens, const int *parent, proper_error *err) {
+    size_t i, j, r, w = m->n_params + 1;
+    proper__estimate_flows mf;
+    double *x = (double *)proper_calloc(w, sizeof *x), n0 = -1;
+    int rc = PROPER_OK, from = -1;
+    memset(&mf, 0, sizeof mf);
+    if (!x) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    for (i = 0; i < m->n_params; i++) {
+        int q = parent[i];
+        for (r = 0; r < lens[i]; r++) {
+            double v = cols[i][r];
+            if (!m->params[i].is_loop && v > 1.0) {
+                if (q >= 0 || proper__estimate_enclosing_loop(m, i) >= 0)
+                    rc = proper_error_set(err, PROPER_EUNSUPPORTED, files[i], (int)r + 1, 0,
+                                          "count %g: the model's %s is the conditional at source line %d, inside the loop "
+                                          "at source line %d; its file must have one 0/1 line per time it is reached "
+                                          "(per-run totals of a conditional in a loop are not supported)",
+                                          v, m->params[i].name, m->params[i].line,
+                                          m->params[proper__estimate_enclosing_loop(m, i)].line);
+                else
+                    rc = proper_error_set(err, PROPER_ERANGE, files[i], (int)r + 1, 0,
+                                          "count %g: the model's %s is the conditional at source line %d, so each line "
+                                          "must be 0 or 1 (one line per time it is reached); is this a loop's file?",
+                                          v, m->params[i].name, m->params[i].line);
+                goto done;
+            }
+            if (m->params[i].do_state != (size_t)-1 && q < 0 && v < 1.0) {
+                rc = proper_error_set(err, PROPER_ERANGE, files[i], (int)r + 1, 0,
+                                      "count 0: the model's %s is the do-while loop at source line %d, whose body runs at "
+                                      "least once each time it is reached", m->params[i].name, m->params[i].line);
+                goto done;
+            }
+        }
+    }
+    if ((rc = proper__estimate_flows_build(m, &mf, err))) goto done;
+    for (i = 0; i < m->n_params; i++) {
+        double t = 0.0;
+        for (r = 0; r < lens[i]; r++) t += cols[i][r];
+        x[1 + i] = t;
+    }
+    /* a nested loop's file pairs with its parent's: entered once per parent iteration */
+    for (i = 0; i < m->n_params; i++) {
+        const double *e = mf.entries + i * w;
+        int q = parent[i], ok = 1;
+        if (q < 0) continue;
+        for (j = 0; j < w; j++) ok = ok && e[j] == (j == 1 + (size_t)q ? 1.0 : 0.0);
+        if (!ok) {
+            rc = proper_error_set(err, PROPER_EUNSUPPORTED, files[i], 0, 0,
+                                  "the model's %s (the loop at source line %d) is not entered exactly once per iteration "
+                                  "of its enclosing loop %s (source line %d), so its per-run totals cannot be paired with "
+                                  "that loop's file; use a per-run count log (--log)",
+                                  m->params[i].name, m->params[i].line, m->params[q].name, m->params[q].line);
+            goto done;
+        }
+    }
+    /* reaches: conditionals their visits, loops outside loops their entries */
+    for (i = 0; i < m->n_params && from < 0; i++) {
+        const double *form = m->params[i].is_loop ? mf.entries + i * w : NULL;
+        double rest = 0.0;
+        if (parent[i] >= 0) continue;
+        for (j = 0; j < w; j++) {
+            double c = form ? form[j] : mf.tau[i * w + j] + mf.not_taken[i * w + j];
+            if (j) rest += c * x[j];
+            else if (c != 0.0) from = (int)i;
+            if (!j) x[0] = c;
+        }
+        if (from >= 0) n0 = ((double)lens[i] - rest) / x[0];
+    }
+    if (from >= 0) {
+        x[0] = n0;
+        for (i = 0; i < m->n_params; i++) {
+            const double *form = m->params[i].is_loop ? mf.entries + i * w : NULL;
+            double expect = 0.0;
+            if (parent[i] >= 0) continue;
+            for (j = 0; j < w; j++) expect += (form ? form[j] : mf.tau[i * w + j] + mf.not_taken[i * w + j]) * x[j];
+            if (fabs(expect - (double)lens[i]) > 0.5) {
+                rc = proper_error_set(err, PROPER_EINVAL, files[i], 0, 0,
+                                      "%u line(s), but the model (%s %s at source line %d) and the other files say it is "
+                                      "reached %.0f time(s) (%.0f run(s), from %s's file): each file needs one line per "
+                                      "time its construct is reached (per run, for a loop); is every file mapped to the "
+                                      "right construct, in source order?",
+                                      (unsigned)lens[i], proper__estimate_kind(m, i), m->params[i].name, m->params[i].line,
+                                      expect, n0, m->params[from].name);
+                goto done;
+            }
+        }
+    }
+done:
+    PROPER_FREE(x);
+    proper__estimate_flows_free(&mf);
+    return rc;
+}
+
 /* Artifact logs: variable j is construct j's mean count per sample line.
  * Branch: τ = x_i, U = 1 - x_i; loop: τ = x_i, U = 1 (one exit per entry);
- * nested loop paired with parent q: τ = x_i, U = x_q. */
+ * nested loop paired with parent q: τ = x_i, U = x_q. A do-while loop's
+ * condition is taken one time less than its body runs per entry:
+ * τ = x_i - 1 (nested: x_i - x_q). The parent of a nested loop is the
+ * model's innermost enclosing loop; a `parent` that says otherwise is an
+ * error. */
 PROPER_API int proper_estimate_from_artifact(proper_estimate *out, const proper_synth_model *m,
-                                             const char *const *files, const int *parent, double confidence,
+                                             const char *const *files, const int *parent_in, double confidence,
                                              int method, proper_error *err) {
     proper_estimate est;
     size_t i, w = m->n_params + 1;
     double **cols = NULL, *mean = NULL, *lo = NULL, *hi = NULL, *ns = NULL, z;
     size_t *lens = NULL;
+    int *parent = NULL;
     proper__estimate_flows f;
     int rc;
     memset(&f, 0, sizeof f);
     if ((rc = proper__estimate_alloc(&est, m->n_params, confidence, method, err))) return rc;
     cols = (double **)proper_calloc(w, sizeof *cols);
     lens = (size_t *)proper_calloc(w, sizeof *lens);
+    parent = (int *)proper_calloc(w, sizeof *parent);
     mean = (double *)proper_calloc(w, sizeof *mean);
     lo = (double *)proper_calloc(w, sizeof *lo);
     hi = (double *)proper_calloc(w, sizeof *hi);
     ns = (double *)proper_calloc(w, sizeof *ns);
     f.tau = (double *)proper_calloc(w * w, sizeof *f.tau);
     f.not_taken = (double *)proper_calloc(w * w, sizeof *f.not_taken);
-    if (!cols || !lens || !mean || !lo || !hi || !ns || !f.tau || !f.not_taken) {
+    if (!cols || !lens || !parent || !mean || !lo || !hi || !ns || !f.tau || !f.not_taken) {
         rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
         goto done;
+    }
+    for (i = 0; i < m->n_params; i++) {
+        int model_q = m->params[i].is_loop ? proper__estimate_enclosing_loop(m, i) : -1;
+        int given = parent_in ? parent_in[i] : -1;
+        if (given >= 0 && given != model_q) {
+            if (model_q < 0)
+                rc = proper_error_set(err, PROPER_EINVAL, files[i], 0, 0,
+                                      "%s is paired with %s, but in the model %s (the %s at source line %d) is not a loop "
+                                      "nested in a loop: drop the pairing",
+                                      m->params[i].name, (size_t)given < m->n_params ? m->params[given].name : "?",
+                                      m->params[i].name, proper__estimate_kind(m, i), m->params[i].line);
+            else
+                rc = proper_error_set(err, PROPER_EINVAL, files[i], 0, 0,
+                                      "%s is paired with %s, but in the model the loop %s (source line %d) is nested in "
+                                      "%s (source line %d)",
+                                      m->params[i].name, (size_t)given < m->n_params ? m->params[given].name : "?",
+                                      m->params[i].name, m->params[i].line, m->params[model_q].name,
+                                      m->params[model_q].line);
+            goto done;
+        }
+        parent[i] = model_q;
     }
     z = proper_stats_normal_quantile(0.5 + est.per_param_confidence / 2.0);
     mean[0] = lo[0] = hi[0] = 1.0;
@@ -735,29 +927,33 @@ PROPER_API int proper_estimate_from_artifact(proper_estimate *out, const proper_
         if ((rc = proper__estimate_read_column(files[i], &cols[i], &lens[i], err))) goto done;
         proper__estimate_mean_interval(cols[i], 1, lens[i], z, &mean[1 + i], &lo[1 + i], &hi[1 + i]);
         ns[i] = (double)lens[i];
-        if (!m->params[i].is_loop && mean[1 + i] > 1.0) {
-            rc = proper_error_set(err, PROPER_ERANGE, files[i], 0, 0, "%s is a conditional: counts must be 0 or 1",
-                                  m->params[i].name);
+    }
+    for (i = 0; i < m->n_params; i++) {
+        int q = parent[i];
+        if (q >= 0 && lens[q] != lens[i]) {
+            rc = proper_error_set(err, PROPER_EINVAL, files[i], 0, 0,
+                                  "%u line(s), but the model's %s (the loop at source line %d) is nested in %s (source "
+                                  "line %d), whose file %s has %u: a nested loop's file needs one line per line of its "
+                                  "parent's (the run's total inner iterations)",
+                                  (unsigned)lens[i], m->params[i].name, m->params[i].line, m->params[q].name,
+                                  m->params[q].line, files[q], (unsigned)lens[q]);
             goto done;
         }
     }
+    if ((rc = proper__estimate_artifact_structure(m, files, cols, lens, parent, err))) goto done;
     for (i = 0; i < m->n_params; i++) {
         double *tau = f.tau + i * w, *nt = f.not_taken + i * w;
-        int q = parent ? parent[i] : -1;
+        int q = parent[i], is_do = m->params[i].do_state != (size_t)-1;
         tau[1 + i] = 1.0;
         if (!m->params[i].is_loop) { nt[0] = 1.0; nt[1 + i] = -1.0; }
-        else if (q < 0) nt[0] = 1.0;
-        else if ((size_t)q >= m->n_params || lens[q] != lens[i]) {
-            rc = proper_error_set(err, PROPER_EINVAL, files[i], 0, 0,
-                                  "nested loop %s: parent file must exist and have as many lines (%u) as this one",
-                                  m->params[i].name, (unsigned)lens[i]);
-            goto done;
-        } else nt[1 + (size_t)q] = 1.0;
+        else if (q < 0) { nt[0] = 1.0; if (is_do) tau[0] = -1.0; }
+        else { nt[1 + (size_t)q] = 1.0; if (is_do) tau[1 + (size_t)q] = -1.0; }
     }
     rc = proper__estimate_finish(&est, m, &f, mean, lo, hi, ns, err);
 done:
     for (i = 0; cols && i < w; i++) PROPER_FREE(cols[i]);
-    PROPER_FREE(cols); PROPER_FREE(lens); PROPER_FREE(mean); PROPER_FREE(lo); PROPER_FREE(hi); PROPER_FREE(ns);
+    PROPER_FREE(cols); PROPER_FREE(lens); PROPER_FREE(parent); PROPER_FREE(mean); PROPER_FREE(lo); PROPER_FREE(hi);
+    PROPER_FREE(ns);
     proper__estimate_flows_free(&f);
     return proper__estimate_deliver(out, &est, rc);
 }

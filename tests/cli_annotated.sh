@@ -84,3 +84,124 @@ expect analyze_missing_log 2 "$PROPER" analyze "$T/f.c" --function f --log "$T/n
 expect_error analyze_log_or_artifact "give one of --log and --artifact" "$PROPER" analyze "$T/f.c" --function f
 expect analyze_svg 0 "$PROPER" analyze "$T/f.c" --function f --log "$T/log.csv" --svg "$T/levels.svg"
 contains analyze_svg_written "$T/levels.svg" "confidence level"
+
+# --- no silent misreading (issue 17) ---
+# The shape of the artifact's FastSineTransformer.fst: each guard's `throw`
+# spans three lines with //@cost=5 on the last. Artifact logs at the
+# artifact's sizes, scaled down 1000x: 100 runs, 31 take the first throw, 7
+# of the other 69 the second; 62 reach the loops. The expected cost is
+# 5 (31 + 7) / 100 = 1.9 (proper said 5 (0.69 + 0.62) = 6.55: the first
+# @cost went to the second `if`, the second to `int n`).
+cat > "$T/T.java" <<'SRC'
+class T {
+  double[] fst(double[] f) {
+    double[] t = new double[f.length];
+    if (!isPowerOfTwo(f.length)) {
+      throw new IllegalArgumentException(
+          "not a power of two",
+          Integer.valueOf(f.length)); //@cost=5
+    }
+    if (f[0] != 0.0) {
+      throw new IllegalArgumentException(
+          "first element not zero",
+          Double.valueOf(f[0])); //@cost=5
+    }
+    int n = f.length;
+    if (n == 1) {
+      return t;
+    }
+    int i = 1;
+    while (i < (n >> 1)) {
+      double a = Math.sin(i * Math.PI / n); //@time=1.5
+      i++;
+    }
+    return t;
+  }
+}
+SRC
+awk 'BEGIN { for (k = 0; k < 100; k++) print (k < 31 ? 1 : 0) }' > "$T/fst1.csv"
+awk 'BEGIN { for (k = 0; k < 69; k++) print (k < 7 ? 1 : 0) }' > "$T/fst2.csv"
+awk 'BEGIN { for (k = 0; k < 62; k++) print (k < 2 ? 1 : 0) }' > "$T/fst3.csv"
+awk 'BEGIN { for (k = 0; k < 60; k++) print k % 4 }' > "$T/fst4.csv"
+run_proper analyze "$T/T.java" --function fst --artifact "p1=$T/fst1.csv,p2=$T/fst2.csv,p3=$T/fst3.csv,p4=$T/fst4.csv" --json
+status_is artifact_fst_cost 0 &&
+    check artifact_fst_cost rel_near "$(json_get "$T/out" rewards.0.estimate)" 1.9 1e-12
+# two files swapped: 62 lines where the model says the second guard is reached 69 times
+expect_error artifact_wrong_file "62 line(s), but the model (conditional p2 at source line 9) and the other files say it is reached 69 time(s)" \
+    "$PROPER" analyze "$T/T.java" --function fst --artifact "p1=$T/fst1.csv,p2=$T/fst3.csv,p3=$T/fst2.csv,p4=$T/fst4.csv"
+# a loop's file given for a conditional
+expect_error artifact_loop_file_for_conditional "fst4.csv:3: count 2: the model's p3 is the conditional at source line 15, so each line must be 0 or 1" \
+    "$PROPER" analyze "$T/T.java" --function fst --artifact "p1=$T/fst1.csv,p2=$T/fst2.csv,p3=$T/fst4.csv,p4=$T/fst3.csv"
+expect_text synth_continuation_table 0 "throw  " "$PROPER" synth "$T/T.java" --function fst --table
+
+# Malformed annotations: an error with file:line:col, a warning with --lenient.
+printf 'void k() {\n  m();\n  display(); // @energy:67\n}\n' > "$T/k.c"
+expect_error synth_malformed_annotation "proper: $T/k.c:3:17: malformed annotation @energy: expected '=' after the name, found ':'" \
+    "$PROPER" synth "$T/k.c" --function k
+expect_text synth_lenient_warns 0 "proper: warning: $T/k.c:3:17: malformed annotation @energy" \
+    "$PROPER" synth "$T/k.c" --function k --lenient
+printf 'void k() {\n  m(); // @time=1\n  display(); // @energy:67\n}\nrun,p1\n' > "$T/k2.c"
+expect_error analyze_malformed_annotation "$T/k2.c:3:17: malformed annotation @energy" \
+    "$PROPER" analyze "$T/k2.c" --function k --log "$T/log.csv"
+
+# A recursive method (the artifact's binarySearch) and an ambiguous name are refused.
+cat > "$T/B.java" <<'SRC'
+class B {
+  int search(int[] a, int key, int left, int right) {
+    if (right < left) return -1;
+    int median = (left + right) >>> 1;
+    if (key == a[median]) return median; //@time=0.0238
+    if (key < a[median]) return search(a, key, left, median - 1);
+    return search(a, key, median + 1, right);
+  }
+}
+SRC
+expect_error synth_recursion "proper: $T/B.java:6:33: 'search' calls itself" "$PROPER" synth "$T/B.java" --function search
+printf 'int f(int n) {\n  return n;\n}\nint f(double x) {\n  return 1;\n}\n' > "$T/two.c"
+expect_error synth_ambiguous "function 'f' is defined twice, at lines 1 and 4" "$PROPER" synth "$T/two.c" --function f
+
+# A nested loop's file without ':pK' is paired with the enclosing loop the
+# model has; a pairing that contradicts the model is refused. Each of the
+# 3 runs has an outer loop of 2 iterations and 3 inner runs per iteration:
+# the outer header is visited 3 times (2 iterations and the exit test), the
+# body statement 6 times: the expected time is 1 * 3 + 10 * 6 = 63 per run
+# (as a plain loop, p2 = 18 / (18 + 3) gave 1 * 3 + 10 * 2 * 6 = 123).
+cat > "$T/n.c" <<'SRC'
+void n() {
+  for (int i = 0; i < 2; i++) {   // @time=1
+    for (int j = 0; j < 3; j++) { // @time=0
+      step();                     // @time=10
+    }
+  }
+}
+SRC
+printf '2\n2\n2\n' > "$T/outer.csv"
+printf '6\n6\n6\n' > "$T/inner.csv"
+run_proper analyze "$T/n.c" --function n --artifact "p1=$T/outer.csv,p2=$T/inner.csv" --json
+status_is artifact_nested_paired 0 &&
+    check artifact_nested_paired rel_near "$(json_get "$T/out" rewards.0.estimate)" 63 1e-12
+expect_error artifact_bad_pairing "p1 is paired with p2, but in the model p1 (the loop at source line 2) is not a loop nested in a loop" \
+    "$PROPER" analyze "$T/n.c" --function n --artifact "p1=$T/outer.csv:p2,p2=$T/inner.csv"
+
+# A per-run log with a column the model does not have.
+printf 'p1,p2\n1,0\n0,1\n' > "$T/extra.csv"
+expect_error analyze_extra_column "column 'p2', but the model of f has 1" "$PROPER" analyze "$T/f.c" --function f --log "$T/extra.csv"
+
+# --- issue 14: all-zero counts, infinite ends, nan bounds ---
+# Every run logs 0 loop iterations: the normal interval [7, 7] is flagged
+# in words; Wilson's is not degenerate: p1 in [0, z^2/(4 + z^2)] with
+# z = 1.959963984540054, so time in [7, 5 + (2 + 3 u)/(1 - u)] = [7, 11.8018235...].
+printf 'run,p1\n1,0\n2,0\n3,0\n4,0\n' > "$T/zero.csv"
+expect_text analyze_zero_width_note 0 "note: p1 (the loop at line 3): every run has the same count, so its normal interval [0, 0] has zero width" \
+    "$PROPER" analyze "$T/f.c" --function f --log "$T/zero.csv"
+run_proper analyze "$T/f.c" --function f --log "$T/zero.csv" --json --method wilson
+status_is analyze_zero_wilson 0 &&
+    check analyze_zero_wilson rel_near "$(json_get "$T/out" rewards.0.hi)" \
+        "$(awk 'BEGIN { z = 1.959963984540054; u = z * z / (4 + z * z); printf "%.17g", 5 + (2 + 3 * u) / (1 - u) }')" 1e-12 &&
+    check analyze_zero_wilson_not_flagged [ "$(json_get "$T/out" parameters.0.zero_width)" = false ]
+run_proper analyze "$T/f.c" --function f --log "$T/zero.csv" --json
+status_is analyze_zero_json 0 && check analyze_zero_json_flagged [ "$(json_get "$T/out" parameters.0.zero_width)" = true ]
+expect_text analyze_infinite_explained 1 "note: time: the upper end is infinite: at some corner of the 95% confidence box loop p2 (line 3" \
+    "$PROPER" analyze "$T/g.c" --function g --log "$T/g.csv" --bound 'time<=3'
+expect_error analyze_bound_nan "--bound: the limit must be a finite number, got 'nan'" \
+    "$PROPER" analyze "$T/f.c" --function f --log "$T/log.csv" --bound 'time<=nan'

@@ -217,13 +217,13 @@ static void test_artifact_logs(void) {
     proper_estimate_init(&est);
     proper_error e;
     files[0] = f1; files[1] = f2;
-    fp = fopen(f1, "w"); fputs("1\n0\n1\n1\n", fp); fclose(fp);
+    fp = fopen(f1, "w"); fputs("1\n0\n1\n1\n0\n", fp); fclose(fp);
     fp = fopen(f2, "w"); fputs("3\n0\n5\n4\n0\n", fp); fclose(fp);
     CHECK_INT(proper_synth_parse(&m, src, strlen(src), "h.c", "h", &e), 0);
     CHECK_INT(proper_estimate_from_artifact(&est, &m, files, NULL, 0.9, PROPER_ESTIMATE_NORMAL, &e), 0);
-    CHECK_REL(est.p[0], 0.75, 1e-15);
+    CHECK_REL(est.p[0], 0.6, 1e-15);
     CHECK_REL(est.p[1], 12.0 / (5 + 12), 1e-15);
-    CHECK_REL(est.samples[0], 4, 0);
+    CHECK_REL(est.samples[0], 5, 0);
     CHECK_REL(est.samples[1], 5, 0);
     CHECK(est.lo[1] < est.p[1] && est.p[1] < est.hi[1] && est.hi[1] < 1);
     proper_estimate_free(&est);
@@ -291,6 +291,297 @@ static void test_output_rule(void) {
     proper_synth_free(&m);
 }
 
+/* Writes an artifact file: for each k, reps[k] lines holding values[k],
+ * interleaved (k = 0, 1, ..., 0, 1, ...) until all are written. */
+static void write_counts(const char *path, const long *values, const long *reps, int k) {
+    long left[8], more = 1;
+    int i;
+    FILE *fp = fopen(path, "w");
+    for (i = 0; i < k; i++) left[i] = reps[i];
+    while (more) {
+        more = 0;
+        for (i = 0; i < k; i++)
+            if (left[i] > 0) { fprintf(fp, "%ld\n", values[i]); left[i]--; more = 1; }
+    }
+    fclose(fp);
+}
+
+/* The shape of the artifact's FastSineTransformer.fst: two guards whose
+ * `throw` spans three lines with `//@cost=5` on the last, an early return,
+ * two loops. */
+static const char *fst_src =
+    "class T {\n"
+    "  double[] fst(double[] f) {\n"
+    "    double[] t = new double[f.length];\n"
+    "    if (!isPowerOfTwo(f.length)) {\n"
+    "      throw new IllegalArgumentException(\n"
+    "          \"not a power of two\",\n"
+    "          Integer.valueOf(f.length)); //@cost=5\n"
+    "    }\n"
+    "    if (f[0] != 0.0) {\n"
+    "      throw new IllegalArgumentException(\n"
+    "          \"first element not zero\",\n"
+    "          Double.valueOf(f[0])); //@cost=5\n"
+    "    }\n"
+    "    int n = f.length;\n"
+    "    if (n == 1) {\n"
+    "      t[0] = 0.0;\n"
+    "      return t;\n"
+    "    }\n"
+    "    int i = 1;\n"
+    "    while (i < (n >> 1)) {\n"
+    "      double a = Math.sin(i * Math.PI / n) * (f[i] + f[n - i]); //@time=1.5\n"
+    "      i++;\n"
+    "    }\n"
+    "    int j = 1;\n"
+    "    while (j < (n >> 1)) {\n"
+    "      t[2 * j] = -y[j];\n"
+    "      j++;\n"
+    "    }\n"
+    "    return t;\n"
+    "  }\n"
+    "}\n";
+
+/* Issue 17 item 1 end to end, with the artifact's fst log sizes (100000
+ * runs; n1 31464 ones; n2 68536 lines, 6921 ones; n3 61615 lines, 4677
+ * ones; n4, n5 56938 lines). Each throw ends the run, so the expected cost
+ * is 5 (N1 + N2) / N0 = 1.91925 exactly (proper said 6.50755: the @cost of
+ * the first throw went to the second `if`, the second to `int n`), and the
+ * expected time 1.5 T4 / N0 (loop body runs per run). Swapping two files
+ * no longer passes: their line counts contradict the model. */
+static void test_artifact_fst(void) {
+    const char *fn[5] = {"build/tests/fst_n1.csv", "build/tests/fst_n2.csv", "build/tests/fst_n3.csv",
+                         "build/tests/fst_n4.csv", "build/tests/fst_n5.csv"};
+    const char *files[5];
+    long one[2] = {1, 0}, loopv[3] = {3, 0, 1};
+    long r1[2] = {31464, 68536}, r2[2] = {6921, 61615}, r3[2] = {4677, 56938}, r4[3] = {19093, 19036, 18809};
+    proper_synth_model m;
+    proper_estimate est;
+    proper_error e;
+    double cost, time, lo, hi;
+    int k;
+    proper_synth_init(&m);
+    proper_estimate_init(&est);
+    write_counts(fn[0], one, r1, 2);
+    write_counts(fn[1], one, r2, 2);
+    write_counts(fn[2], one, r3, 2);
+    write_counts(fn[3], loopv, r4, 3);
+    write_counts(fn[4], loopv, r4, 3);
+    for (k = 0; k < 5; k++) files[k] = fn[k];
+    CHECK_INT(proper_synth_parse(&m, fst_src, strlen(fst_src), "T.java", "fst", &e), 0);
+    CHECK_INT(m.n_params, 5);
+    CHECK_INT(proper_estimate_from_artifact(&est, &m, files, NULL, 0.95, PROPER_ESTIMATE_NORMAL, &e), 0);
+    CHECK_INT(proper_estimate_property(&m, proper_synth_reward_index(&m, "cost"), &est, &cost, &lo, &hi, &e), 0);
+    CHECK_REL(cost, 5.0 * (31464 + 6921) / 100000, 1e-12);
+    CHECK(lo < cost && cost < hi);
+    CHECK_INT(proper_estimate_property(&m, proper_synth_reward_index(&m, "time"), &est, &time, &lo, &hi, &e), 0);
+    CHECK_REL(time, 1.5 * (3 * 19093 + 18809) / 100000.0, 1e-12);
+    files[1] = fn[2];
+    files[2] = fn[1];
+    CHECK_INT(proper_estimate_from_artifact(&est, &m, files, NULL, 0.95, PROPER_ESTIMATE_NORMAL, &e), PROPER_EINVAL);
+    CHECK_CONTAINS(e.message, "61615 line(s), but the model (conditional p2 at source line 9)");
+    CHECK_CONTAINS(e.message, "reached 68536 time(s)");
+    proper_estimate_free(&est);
+    proper_synth_free(&m);
+    for (k = 0; k < 5; k++) remove(fn[k]);
+}
+
+/* Issue 17 item 3: minPathSum's nested loop (p5 in p4, Fig. 1 of the paper)
+ * given without a pairing is paired with its parent from the model. Runs
+ * over an m x n grid log n-1, m-1, m-1 and (m-1)(n-1) body runs; the
+ * expected time is (0.01 (T2 + T3) + 0.03 T5) / N0 and the cost
+ * 0.25 T5 / N0 (totals over the 10 runs, one of which returns early). As a
+ * plain loop, p5 = T5 / (T5 + 9) gave a different time (and so did 2.565
+ * against 0.634 on the artifact's logs). */
+static void test_artifact_nested_pairing(void) {
+    const char *src =
+        "int minPathSum(int[][] grid) {\n"
+        "  if (grid.length == 0) return 0;\n"
+        "  int m = grid.length, n = grid[0].length;\n"
+        "  int i = 0;\n"
+        "  while (i < n - 1) {\n"
+        "    dp[0][i + 1] = dp[0][i] + grid[0][i + 1]; //@time=0.01\n"
+        "    i++;\n"
+        "  }\n"
+        "  i = 0;\n"
+        "  while (i < m - 1) {\n"
+        "    dp[i + 1][0] = dp[i][0] + grid[i + 1][0]; //@time=0.01\n"
+        "    i++;\n"
+        "  }\n"
+        "  i = 1;\n"
+        "  while (i < m) {\n"
+        "    int j = 1;\n"
+        "    while (j < n) {\n"
+        "      dp[i][j] = Math.min(dp[i - 1][j], dp[i][j - 1]) + grid[i][j]; //@cost=0.25,@time=0.03\n"
+        "      j++;\n"
+        "    }\n"
+        "    i++;\n"
+        "  }\n"
+        "  return dp[m - 1][n - 1];\n"
+        "}\n";
+    int mm[9] = {2, 3, 4, 1, 5, 3, 2, 4, 3}, nn[9] = {3, 3, 2, 5, 4, 1, 2, 4, 5};
+    const char *fn[5] = {"build/tests/mps_n1.csv", "build/tests/mps_n2.csv", "build/tests/mps_n3.csv",
+                         "build/tests/mps_n4.csv", "build/tests/mps_n5.csv"};
+    const char *files[5];
+    int parent[5] = {-1, -1, -1, -1, -1};
+    double t2 = 0, t3 = 0, t5 = 0, time, cost, lo, hi;
+    proper_synth_model m;
+    proper_estimate est;
+    proper_error e;
+    FILE *fp[5];
+    int k;
+    proper_synth_init(&m);
+    proper_estimate_init(&est);
+    for (k = 0; k < 5; k++) { files[k] = fn[k]; fp[k] = fopen(fn[k], "w"); }
+    fputs("1\n", fp[0]);
+    for (k = 0; k < 9; k++) {
+        fprintf(fp[0], "0\n");
+        fprintf(fp[1], "%d\n", nn[k] - 1);
+        fprintf(fp[2], "%d\n", mm[k] - 1);
+        fprintf(fp[3], "%d\n", mm[k] - 1);
+        fprintf(fp[4], "%d\n", (mm[k] - 1) * (nn[k] - 1));
+        t2 += nn[k] - 1; t3 += mm[k] - 1; t5 += (mm[k] - 1) * (nn[k] - 1);
+    }
+    for (k = 0; k < 5; k++) fclose(fp[k]);
+    CHECK_INT(proper_synth_parse(&m, src, strlen(src), "D.java", "minPathSum", &e), 0);
+    CHECK_INT(m.n_params, 5);
+    CHECK_INT(proper_estimate_from_artifact(&est, &m, files, NULL, 0.95, PROPER_ESTIMATE_NORMAL, &e), 0);
+    CHECK_REL(est.p[4], t5 / (t5 + t3), 1e-15);
+    CHECK_INT(proper_estimate_property(&m, proper_synth_reward_index(&m, "time"), &est, &time, &lo, &hi, &e), 0);
+    CHECK_REL(time, (0.01 * (t2 + t3) + 0.03 * t5) / 10, 1e-12);
+    CHECK_INT(proper_estimate_property(&m, proper_synth_reward_index(&m, "cost"), &est, &cost, &lo, &hi, &e), 0);
+    CHECK_REL(cost, 0.25 * t5 / 10, 1e-12);
+    /* the model's pairing, given explicitly, is the same */
+    parent[4] = 3;
+    CHECK_INT(proper_estimate_from_artifact(&est, &m, files, parent, 0.95, PROPER_ESTIMATE_NORMAL, &e), 0);
+    CHECK_REL(est.p[4], t5 / (t5 + t3), 1e-15);
+    /* a pairing that contradicts the model is refused, saying what the model has */
+    parent[4] = 2;
+    CHECK_INT(proper_estimate_from_artifact(&est, &m, files, parent, 0.95, PROPER_ESTIMATE_NORMAL, &e), PROPER_EINVAL);
+    CHECK_CONTAINS(e.message, "p5 is paired with p3, but in the model the loop p5 (source line 17) is nested in p4 (source line 15)");
+    parent[4] = -1;
+    parent[2] = 1;
+    CHECK_INT(proper_estimate_from_artifact(&est, &m, files, parent, 0.95, PROPER_ESTIMATE_NORMAL, &e), PROPER_EINVAL);
+    CHECK_CONTAINS(e.message, "not a loop nested in a loop");
+    /* the previous estimate is unchanged by the failures */
+    CHECK_REL(est.p[4], t5 / (t5 + t3), 1e-15);
+    /* a nested file that does not pair line by line */
+    fp[4] = fopen(fn[4], "w"); fputs("1\n2\n", fp[4]); fclose(fp[4]);
+    CHECK_INT(proper_estimate_from_artifact(&est, &m, files, NULL, 0.95, PROPER_ESTIMATE_NORMAL, &e), PROPER_EINVAL);
+    CHECK_CONTAINS(e.message, "nested in p4");
+    proper_estimate_free(&est);
+    proper_synth_free(&m);
+    for (k = 0; k < 5; k++) remove(fn[k]);
+}
+
+/* Values impossible for the construct: a conditional's 2 (outside loops:
+ * "is this a loop's file?"; inside a loop: per-run totals, not supported),
+ * a do-while body that ran 0 times. A do-while's body runs N times per
+ * entry with the condition taken N - 1 times: p = (T - E) / T, so the
+ * expected body runs are T / E (here 10 / 4); the plain-loop formula said
+ * T / (T + E) and 3.5 runs. */
+static void test_artifact_impossible_values(void) {
+    const char *br = "void b() {\n  if (c()) x(); // @t=1\n}\n";
+    const char *inloop = "void k() {\n  while (a()) {\n    if (b()) x(); // @t=1\n  }\n}\n";
+    const char *dowhile = "void d() {\n  do {\n    x(); // @time=1\n  } while (c());\n}\n";
+    const char *f1 = "build/tests/imp_n1.csv", *f2 = "build/tests/imp_n2.csv";
+    const char *files[2];
+    proper_synth_model m;
+    proper_estimate est;
+    proper_error e;
+    FILE *fp;
+    double time, lo, hi;
+    proper_synth_init(&m);
+    proper_estimate_init(&est);
+    files[0] = f1; files[1] = f2;
+    fp = fopen(f1, "w"); fputs("1\n0\n2\n0\n", fp); fclose(fp);
+    CHECK_INT(proper_synth_parse(&m, br, strlen(br), "b.c", "b", &e), 0);
+    CHECK_INT(proper_estimate_from_artifact(&est, &m, files, NULL, 0.95, PROPER_ESTIMATE_NORMAL, &e), PROPER_ERANGE);
+    CHECK_INT(e.line, 3);
+    CHECK_CONTAINS(e.message, "is this a loop's file?");
+    fp = fopen(f1, "w"); fputs("3\n2\n", fp); fclose(fp);
+    fp = fopen(f2, "w"); fputs("2\n1\n", fp); fclose(fp);
+    CHECK_INT(proper_synth_parse(&m, inloop, strlen(inloop), "k.c", "k", &e), 0);
+    CHECK_INT(proper_estimate_from_artifact(&est, &m, files, NULL, 0.95, PROPER_ESTIMATE_NORMAL, &e), PROPER_EUNSUPPORTED);
+    CHECK_CONTAINS(e.message, "per-run totals");
+    /* one 0/1 line per reach (5 reaches: the loop's 3 + 2 body runs) is the format */
+    fp = fopen(f2, "w"); fputs("1\n0\n1\n1\n0\n", fp); fclose(fp);
+    CHECK_INT(proper_estimate_from_artifact(&est, &m, files, NULL, 0.95, PROPER_ESTIMATE_NORMAL, &e), 0);
+    CHECK_REL(est.p[1], 0.6, 1e-15);
+    fp = fopen(f1, "w"); fputs("1\n2\n3\n4\n", fp); fclose(fp);
+    CHECK_INT(proper_synth_parse(&m, dowhile, strlen(dowhile), "d.c", "d", &e), 0);
+    CHECK_INT(proper_estimate_from_artifact(&est, &m, files, NULL, 0.95, PROPER_ESTIMATE_NORMAL, &e), 0);
+    CHECK_REL(est.p[0], 0.6, 1e-15);
+    CHECK_INT(proper_estimate_property(&m, 0, &est, &time, &lo, &hi, &e), 0);
+    CHECK_REL(time, 2.5, 1e-13);
+    fp = fopen(f1, "w"); fputs("1\n0\n3\n", fp); fclose(fp);
+    CHECK_INT(proper_estimate_from_artifact(&est, &m, files, NULL, 0.95, PROPER_ESTIMATE_NORMAL, &e), PROPER_ERANGE);
+    CHECK_INT(e.line, 2);
+    CHECK_CONTAINS(e.message, "do-while");
+    proper_estimate_free(&est);
+    proper_synth_free(&m);
+    remove(f1); remove(f2);
+}
+
+/* A per-run log whose columns do not fit the model: p6 of a 1-parameter
+ * model (another version of the code), or p1 and n1 together. */
+static void test_log_columns_fit_model(void) {
+    const char *src = "void g() {\n  if (c()) x(); // @time=1\n}\n";
+    const char *extra = "p1,p6\n1,0\n0,1\n", *dup = "p1,n1\n1,1\n0,0\n";
+    proper_synth_model m;
+    proper_estimate_counts log;
+    proper_estimate est;
+    proper_error e;
+    proper_synth_init(&m);
+    proper_estimate_counts_init(&log);
+    proper_estimate_init(&est);
+    CHECK_INT(proper_synth_parse(&m, src, strlen(src), "g.c", "g", &e), 0);
+    CHECK_INT(proper_estimate_counts_parse(&log, extra, strlen(extra), "x.csv", &e), 0);
+    CHECK_INT(proper_estimate_from_counts(&est, &m, &log, 0.95, PROPER_ESTIMATE_NORMAL, &e), PROPER_EINVAL);
+    CHECK_CONTAINS(e.message, "column 'p6', but the model of g has 1");
+    CHECK_INT(proper_estimate_counts_parse(&log, dup, strlen(dup), "x.csv", &e), 0);
+    CHECK_INT(proper_estimate_from_counts(&est, &m, &log, 0.95, PROPER_ESTIMATE_NORMAL, &e), PROPER_EINVAL);
+    CHECK_CONTAINS(e.message, "columns 'p1' and 'n1' both count p1");
+    proper_estimate_counts_free(&log);
+    proper_synth_free(&m);
+}
+
+/* Issue 14: a loop that never ran in 4 runs. The normal interval of its
+ * count has zero width (sd 0): flagged, so the caller can say so. Wilson's
+ * interval, now for loops too (0 body runs in 4 condition visits), is
+ * [0, z^2/(4 + z^2)] (the score interval at k = 0), and the time interval
+ * follows from E[time](p) = 1 + 2/(1-p) + 3p/(1-p) + 4 at its ends. */
+static void test_zero_counts_not_degenerate(void) {
+    const char *src =
+        "int f(int n) {\n  int s = 0;        // @time=1\n  while (n > 0) {   // @time=2\n"
+        "    s += n--;       // @time=3\n  }\n  return s;         // @time=4\n}\n";
+    const char *zeros = "run,p1\n1,0\n2,0\n3,0\n4,0\n";
+    double z = 1.959963984540054, up = z * z / (4 + z * z), point, lo, hi;
+    proper_synth_model m;
+    proper_estimate_counts log;
+    proper_estimate est;
+    proper_error e;
+    proper_synth_init(&m);
+    proper_estimate_counts_init(&log);
+    proper_estimate_init(&est);
+    CHECK_INT(proper_synth_parse(&m, src, strlen(src), "f.c", "f", &e), 0);
+    CHECK_INT(proper_estimate_counts_parse(&log, zeros, strlen(zeros), "z.csv", &e), 0);
+    CHECK_INT(proper_estimate_from_counts(&est, &m, &log, 0.95, PROPER_ESTIMATE_NORMAL, &e), 0);
+    CHECK_INT(est.zero_width[0], 1);
+    CHECK_REL(est.hi[0], 0, 0);
+    CHECK_INT(proper_estimate_from_counts(&est, &m, &log, 0.95, PROPER_ESTIMATE_WILSON, &e), 0);
+    CHECK_INT(est.zero_width[0], 0);
+    CHECK_REL(est.lo[0], 0, 0);
+    CHECK_REL(est.hi[0], up, 1e-12);
+    CHECK_INT(proper_estimate_property(&m, 0, &est, &point, &lo, &hi, &e), 0);
+    CHECK_REL(point, 7, 1e-15);
+    CHECK_REL(lo, 7, 1e-15);
+    CHECK_REL(hi, 1 + 2 / (1 - up) + 3 * up / (1 - up) + 4, 1e-12);
+    proper_estimate_free(&est);
+    proper_estimate_counts_free(&log);
+    proper_synth_free(&m);
+}
+
 int main(void) {
     RUN(test_point_estimates_eq2);
     RUN(test_intervals_closed_form);
@@ -299,5 +590,10 @@ int main(void) {
     RUN(test_artifact_logs);
     RUN(test_counts_from_trace);
     RUN(test_output_rule);
+    RUN(test_artifact_fst);
+    RUN(test_artifact_nested_pairing);
+    RUN(test_artifact_impossible_values);
+    RUN(test_log_columns_fit_model);
+    RUN(test_zero_counts_not_degenerate);
     return test_summary();
 }
