@@ -265,6 +265,25 @@ static void test_parse_figure2_and_round_trip(void) {
     CHECK(proper_annot_eval(&a, a.it[f->body].cond, vars, NULL, 0) == 1);
     vars[k] = 1500000;
     CHECK(proper_annot_eval(&a, a.it[f->body].cond, vars, NULL, 0) == 0);
+    /* 1.5e6 is between the first two scopes: no scope, no mean */
+    CHECK_INT(proper_annot_scope(&a, f, vars, NULL, 0), -1);
+    CHECK(isnan(proper_annot_mean(&a, f, vars, NULL, 0)));
+    vars[k] = 2000000; /* the second scope: -90901042.29 + 63.11 * 2e6 */
+    CHECK_INT(proper_annot_scope(&a, f, vars, NULL, 0), a.it[f->body].next);
+    CHECK_REL(proper_annot_mean(&a, f, vars, NULL, 0), -90901042.29 + 63.11 * 2e6, 1e-14);
+    {
+        /* f.heap: x >= 3 is a mixture {0.2} Norm(1, 2); {0.8} Binom(10, 0.5): mean 0.2 + 0.8*5 = 4.2 */
+        const proper_annot_fn *g = proper_annot_find(&a, "f", "heap");
+        double v2[4] = {NAN, NAN, NAN, NAN};
+        v2[proper_intern_find(&a.names, "x", 1)] = 3;
+        CHECK(g != NULL);
+        if (g) {
+            CHECK_REL(proper_annot_mean(&a, g, v2, NULL, 0), 4.2, 1e-15);
+            CHECK_INT(a.it[proper_annot_scope(&a, g, v2, NULL, 0)].guard, PROPER_ANNOT_PROB);
+            v2[proper_intern_find(&a.names, "x", 1)] = 1;
+            CHECK_REL(proper_annot_mean(&a, g, v2, NULL, 0), 2, 1e-15); /* Exp(2) */
+        }
+    }
     proper_strbuf_init(&s1);
     proper_strbuf_init(&s2);
     CHECK_INT(proper_annot_format(&a, &s1, &err), 0);
