@@ -129,6 +129,15 @@ typedef struct proper_pmf {
  * 6 sits between the two; a choice on the wrong side near the crossover
  * costs at most about 1.3x. bench/bench_fft.c prints the crossover. Define
  * it before including to tune it for other machines or flags. */
+/* A loop whose iteration counts span more than this many values is computed
+ * by halving its count polynomial, H(X) = H_lo(X) + X^m H_hi(X), with each
+ * product an FFT convolution of only the bins it needs (about N log N log D
+ * for N result bins and D counts), instead of Horner's rule on the result's
+ * whole transform (up to N D when the body's spectrum is near 1 in
+ * magnitude, e.g. 10^6 counts took minutes). */
+#ifndef PROPER_PMF_LOOP_SPLIT
+#define PROPER_PMF_LOOP_SPLIT 64
+#endif
 #ifndef PROPER_PMF_FFT_COST
 #define PROPER_PMF_FFT_COST 6.0
 #endif
@@ -264,6 +273,33 @@ static void proper__pmf_replace(proper_pmf *out, proper_pmf *fresh) {
     proper_pmf_init(fresh);
 }
 
+PROPER_API int proper_pmf_validate(const proper_pmf *x, proper_error *err);
+
+/* Hand a freshly computed result over to *out after checking it: values
+ * finite (offset and last bin: an operation on values near the double range
+ * can overflow them) and the invariants of proper_pmf_validate. On failure the
+ * result is freed, *out is unchanged and the error names the operation. */
+static int proper__pmf_commit(proper_pmf *out, proper_pmf *r, const char *what, proper_error *err) {
+    double last = r->offset + (double)(r->n ? r->n - 1 : 0) * r->width;
+    proper_error inner;
+    if (!isfinite(r->offset) || !isfinite(last)) {
+        int rc = proper_error_set(err, PROPER_ERANGE, NULL, 0, 0,
+                                  "the %s's values would lie beyond the range of a double (%zu bins of width %g "
+                                  "from %g)",
+                                  what, r->n, r->width, r->offset);
+        proper_pmf_free(r);
+        return rc;
+    }
+    memset(&inner, 0, sizeof inner);
+    if (proper_pmf_validate(r, &inner) != PROPER_OK) {
+        int rc = proper_error_set(err, inner.code, NULL, 0, 0, "the %s is not a valid PMF: %s", what, inner.message);
+        proper_pmf_free(r);
+        return rc;
+    }
+    proper__pmf_replace(out, r);
+    return PROPER_OK;
+}
+
 static int proper__pmf_check_width(double width, proper_error *err) {
     if (!(width > 0.0) || isinf(width))
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "bin width %g must be finite and > 0", width);
@@ -311,8 +347,7 @@ PROPER_API int proper_pmf_point(proper_pmf *out, double value, double width, pro
     if ((rc = proper__pmf_check_width(width, err)) != 0) return rc;
     if ((rc = proper__pmf_alloc(&r, 1, value, width, err)) != 0) return rc;
     r.p[0] = 1.0;
-    proper__pmf_replace(out, &r);
-    return PROPER_OK;
+    return proper__pmf_commit(out, &r, "point mass", err);
 }
 
 PROPER_API double proper_pmf_value(const proper_pmf *x, size_t i) { return x->offset + (double)i * x->width; }
@@ -453,8 +488,7 @@ static int proper__pmf_build(proper_pmf *out, const double *values, const double
         r.p[(size_t)k] += probs[i] / total;
     }
     r.tail = tail / total;
-    proper__pmf_replace(out, &r);
-    return PROPER_OK;
+    return proper__pmf_commit(out, &r, "PMF read", err);
 }
 
 PROPER_API int proper_pmf_from_values(proper_pmf *out, const double *values, const double *probs, size_t n,
@@ -485,8 +519,7 @@ PROPER_API int proper_pmf_from_samples(proper_pmf *out, const double *xs, size_t
         r.p[(size_t)k] += 1.0;
     }
     for (i = 0; i < bins; i++) r.p[i] /= (double)n;
-    proper__pmf_replace(out, &r);
-    return PROPER_OK;
+    return proper__pmf_commit(out, &r, "empirical PMF", err);
 }
 
 static unsigned long long proper__pmf_gcd_u64(unsigned long long a, unsigned long long b) {
@@ -679,31 +712,52 @@ PROPER_API int proper_pmf_write_csv(const proper_pmf *x, FILE *f, proper_error *
 
 /* ---- statistics ---- */
 
-PROPER_API double proper_pmf_mean(const proper_pmf *x) {
-    double s = 0.0, m = 0.0;
+/* Moments in units of bins, about bin 0 and then about the mean, with
+ * compensated (Neumaier) sums, and only then scaled by the width: a spread
+ * of 1e-300 or a location of 1e300 stays exact instead of under- or
+ * overflowing in width^2 or in offset + value. */
+static void proper__pmf_add(double *sum, double *comp, double v) {
+    double t = *sum + v;
+    if (fabs(*sum) >= fabs(v)) *comp += (*sum - t) + v;
+    else *comp += (v - t) + *sum;
+    *sum = t;
+}
+
+static int proper__pmf_bin_moments(const proper_pmf *x, double *mean_bins, double *sd_bins) {
+    double s = 0.0, cs = 0.0, m = 0.0, cm = 0.0, v = 0.0, cv = 0.0, mu;
     size_t i;
     for (i = 0; i < x->n; i++) {
-        s += x->p[i];
-        m += x->p[i] * (double)i;
+        proper__pmf_add(&s, &cs, x->p[i]);
+        proper__pmf_add(&m, &cm, x->p[i] * (double)i);
     }
-    if (!(s > 0.0)) return NAN;
-    return x->offset + x->width * (m / s);
+    s += cs;
+    if (!(s > 0.0)) return 0;
+    mu = (m + cm) / s;
+    for (i = 0; i < x->n; i++) {
+        double d = (double)i - mu;
+        proper__pmf_add(&v, &cv, x->p[i] * d * d);
+    }
+    *mean_bins = mu;
+    *sd_bins = sqrt(fmax(0.0, (v + cv) / s));
+    return 1;
+}
+
+PROPER_API double proper_pmf_mean(const proper_pmf *x) {
+    double mu, sd;
+    if (!proper__pmf_bin_moments(x, &mu, &sd)) return NAN;
+    return x->offset + x->width * mu;
+}
+
+PROPER_API double proper_pmf_std(const proper_pmf *x) {
+    double mu, sd;
+    if (!proper__pmf_bin_moments(x, &mu, &sd)) return NAN;
+    return x->width * sd;
 }
 
 PROPER_API double proper_pmf_variance(const proper_pmf *x) {
-    double s = 0.0, m = 0.0, v = 0.0;
-    size_t i;
-    for (i = 0; i < x->n; i++) {
-        s += x->p[i];
-        m += x->p[i] * (double)i;
-    }
-    if (!(s > 0.0)) return NAN;
-    m /= s;
-    for (i = 0; i < x->n; i++) v += x->p[i] * ((double)i - m) * ((double)i - m);
-    return x->width * x->width * (v / s);
+    double sd = proper_pmf_std(x);
+    return sd * sd;
 }
-
-PROPER_API double proper_pmf_std(const proper_pmf *x) { return sqrt(proper_pmf_variance(x)); }
 
 PROPER_API double proper_pmf_mode(const proper_pmf *x) {
     size_t i, best = 0;
@@ -765,8 +819,7 @@ PROPER_API int proper_pmf_resample(proper_pmf *out, const proper_pmf *x, double 
         if (frac > 0.0) r.p[lo + 1] += x->p[i] * frac;
     }
     r.tail = x->tail;
-    proper__pmf_replace(out, &r);
-    return PROPER_OK;
+    return proper__pmf_commit(out, &r, "resampled PMF", err);
 }
 
 PROPER_API void proper_pmf_truncate(proper_pmf *x, double eps) {
@@ -827,8 +880,7 @@ PROPER_API int proper_pmf_convolve_direct(proper_pmf *out, const proper_pmf *a, 
         if (ai == 0.0) continue;
         for (j = 0; j < b->n; j++) dst[j] += ai * bp[j];
     }
-    proper__pmf_replace(out, &r);
-    return PROPER_OK;
+    return proper__pmf_commit(out, &r, "convolution", err);
 }
 
 /* FFT workspace for one transform length: the plan and two buffers. */
@@ -922,8 +974,7 @@ PROPER_API int proper_pmf_convolve_fft(proper_pmf *out, const proper_pmf *a, con
     proper_fft_inverse_unordered(&w.plan, w.spec, w.x);
     if ((rc = proper__pmf_fft_take(&w, 0, r.n, &r.p, err)) != 0) return rc;
     proper__pmf_clamp_normalise(r.p, r.n, 1.0 - r.tail);
-    proper__pmf_replace(out, &r);
-    return PROPER_OK;
+    return proper__pmf_commit(out, &r, "convolution", err);
 }
 
 /* The cost model of the header comment. */
@@ -998,8 +1049,7 @@ PROPER_API int proper_pmf_mixture(proper_pmf *out, const proper_pmf *const *xs, 
         tail += w * xs[i]->tail;
     }
     r.tail = tail;
-    proper__pmf_replace(out, &r);
-    return PROPER_OK;
+    return proper__pmf_commit(out, &r, "mixture", err);
 }
 
 /* ---- loops: polynomials in the transform ---- */
@@ -1071,6 +1121,120 @@ static size_t proper__pmf_mod(long long v, size_t n) {
     return (size_t)(r < 0 ? r + (long long)n : r);
 }
 
+/* ---- loops with many counts: halving the count polynomial ---- */
+
+/* Work arrays of the halving: proper_pmf with width 1 and a whole-number
+ * offset (in bins); n == 0 is the zero polynomial. Their masses need not be
+ * 1: out = a * b, clamped and scaled to mass(a) mass(b). */
+static int proper__pmf_conv_raw(proper_pmf *out, const proper_pmf *a, const proper_pmf *b, proper_error *err) {
+    proper_pmf r;
+    size_t i, j;
+    int rc;
+    if (a->n > PROPER_PMF_MAX_BINS || b->n > PROPER_PMF_MAX_BINS - a->n + 1)
+        return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
+                                "convolution of %zu and %zu bins exceeds PROPER_PMF_MAX_BINS", a->n, b->n);
+    if (proper__pmf_prefer_fft(a->n, b->n)) {
+        proper__pmf_fft w;
+        double mass = proper_pmf_mass(a) * proper_pmf_mass(b);
+        proper_pmf_init(&r);
+        r.n = a->n + b->n - 1;
+        r.offset = a->offset + b->offset;
+        if ((rc = proper__pmf_fft_init(&w, proper_fft_next_pow2(r.n), 1, err)) != 0) return rc;
+        proper__pmf_fft_load(&w, a->p, a->n, 0);
+        proper_fft_forward_unordered(&w.plan, w.x, w.spec);
+        proper__pmf_fft_load(&w, b->p, b->n, 0);
+        proper_fft_forward_unordered(&w.plan, w.x, w.spec2);
+        proper_fft_multiply(&w.plan, w.spec, w.spec2, w.spec);
+        proper_fft_inverse_unordered(&w.plan, w.spec, w.x);
+        if ((rc = proper__pmf_fft_take(&w, 0, r.n, &r.p, err)) != 0) return rc;
+        proper__pmf_clamp_normalise(r.p, r.n, mass);
+    } else {
+        if ((rc = proper__pmf_alloc(&r, a->n + b->n - 1, a->offset + b->offset, 1.0, err)) != 0) return rc;
+        for (i = 0; i < a->n; i++)
+            for (j = 0; j < b->n; j++) r.p[i + j] += a->p[i] * b->p[j];
+    }
+    proper__pmf_replace(out, &r);
+    return PROPER_OK;
+}
+
+/* acc += b (whole-number offsets). */
+static int proper__pmf_add_raw(proper_pmf *acc, const proper_pmf *b, proper_error *err) {
+    proper_pmf r;
+    double lo, hi;
+    size_t i, at;
+    int rc;
+    if (b->n == 0) return PROPER_OK;
+    if (acc->n == 0) return proper_pmf_copy(acc, b, err);
+    lo = fmin(acc->offset, b->offset);
+    hi = fmax(acc->offset + (double)(acc->n - 1), b->offset + (double)(b->n - 1));
+    if ((rc = proper__pmf_alloc(&r, (size_t)(hi - lo) + 1, lo, 1.0, err)) != 0) return rc;
+    at = (size_t)(acc->offset - lo);
+    for (i = 0; i < acc->n; i++) r.p[at + i] += acc->p[i];
+    at = (size_t)(b->offset - lo);
+    for (i = 0; i < b->n; i++) r.p[at + i] += b->p[i];
+    proper__pmf_replace(acc, &r);
+    return PROPER_OK;
+}
+
+/* out = sum_{j < len} c[j] X^j with c[j] = 0 for j >= n_c; len a power of
+ * two; pw[k] = X^(2^k). */
+static int proper__pmf_poly_split(proper_pmf *out, const double *c, size_t n_c, size_t len, const proper_pmf *pw,
+                                  int k, proper_error *err) {
+    proper_pmf lo, hi;
+    size_t half = len / 2, i;
+    int rc, any = 0;
+    for (i = 0; i < n_c && !any; i++) any = c[i] != 0.0;
+    proper_pmf_free(out);
+    if (!any) return PROPER_OK;
+    if (len == 1) {
+        if ((rc = proper__pmf_alloc(out, 1, 0.0, 1.0, err)) != 0) return rc;
+        out->p[0] = c[0];
+        return PROPER_OK;
+    }
+    proper_pmf_init(&lo);
+    proper_pmf_init(&hi);
+    rc = proper__pmf_poly_split(&lo, c, n_c < half ? n_c : half, half, pw, k - 1, err);
+    if (rc == PROPER_OK && n_c > half) rc = proper__pmf_poly_split(&hi, c + half, n_c - half, half, pw, k - 1, err);
+    if (rc == PROPER_OK && hi.n) rc = proper__pmf_conv_raw(&hi, &hi, &pw[k - 1], err);
+    if (rc == PROPER_OK) rc = proper__pmf_add_raw(&lo, &hi, err);
+    proper_pmf_free(&hi);
+    if (rc == PROPER_OK) proper__pmf_replace(out, &lo);
+    proper_pmf_free(&lo);
+    return rc;
+}
+
+/* sum_{i <= imax} c[i] X^{*i} on bins [lo, lo + span) of the body's grid,
+ * X's first bin at whole bin s, by proper__pmf_poly_split. */
+static int proper__pmf_poly_halving(double **out, const proper_pmf *x, long long s, const double *c, size_t imax,
+                                    long long lo, size_t span, proper_error *err) {
+    proper_pmf pw[64], h;
+    size_t len = 1, i, at;
+    int k = 0, levels, rc = PROPER_OK;
+    double *p;
+    while (len < imax + 1) { len *= 2; k++; }
+    levels = k;
+    for (i = 0; i < 64; i++) proper_pmf_init(&pw[i]);
+    proper_pmf_init(&h);
+    if ((rc = proper__pmf_alloc(&pw[0], x->n, (double)s, 1.0, err)) != 0) return rc;
+    memcpy(pw[0].p, x->p, x->n * sizeof(double));
+    for (k = 1; rc == PROPER_OK && k < levels; k++) rc = proper__pmf_conv_raw(&pw[k], &pw[k - 1], &pw[k - 1], err);
+    if (rc == PROPER_OK) rc = proper__pmf_poly_split(&h, c, imax + 1, len, pw, levels, err);
+    for (i = 0; i < 64; i++) proper_pmf_free(&pw[i]);
+    if (rc == PROPER_OK && !(p = (double *)proper_calloc(span ? span : 1, sizeof(double))))
+        rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory for a loop of %zu bins", span);
+    if (rc == PROPER_OK) {
+        /* h's bins lie inside [lo, lo + span): its support is the loop's */
+        for (i = 0; i < h.n; i++) {
+            long long b = (long long)h.offset + (long long)i - lo;
+            at = (size_t)b;
+            if (b >= 0 && at < span) p[at] += h.p[i];
+        }
+        *out = p;
+    }
+    proper_pmf_free(&h);
+    return rc;
+}
+
 /* sum_{i=imin}^{imax} c[i] X^{*i}, c[imin] and c[imax] > 0, imax >= 1;
  * `tail` is the result's tail, `mass` its grid mass. When imin == imax the
  * body's offset is free (offset imin * offset(X)); otherwise it must be a
@@ -1097,6 +1261,15 @@ static int proper__pmf_poly(proper_pmf *out, const proper_pmf *x, const double *
     lo = (long long)lo_d;
     hi = (long long)hi_d;
     span = (size_t)(hi - lo + 1);
+    if (imax - imin > PROPER_PMF_LOOP_SPLIT) {
+        if ((rc = proper__pmf_poly_halving(&r.p, x, s, c, imax, lo, span, err)) != 0) return rc;
+        r.n = span;
+        r.offset = base + (double)lo * x->width;
+        r.width = x->width;
+        proper__pmf_clamp_normalise(r.p, r.n, mass);
+        r.tail = tail;
+        return proper__pmf_commit(out, &r, "loop result", err);
+    }
     n_fft = proper_fft_next_pow2(span > x->n ? span : x->n);
     if ((rc = proper__pmf_fft_init(&w, n_fft, 0, err)) != 0) return rc;
     n_fft = w.plan.n;
@@ -1113,8 +1286,7 @@ static int proper__pmf_poly(proper_pmf *out, const proper_pmf *x, const double *
     if ((rc = proper__pmf_fft_take(&w, proper__pmf_mod(lo, n_fft), span, &r.p, err)) != 0) return rc;
     proper__pmf_clamp_normalise(r.p, r.n, mass);
     r.tail = tail;
-    proper__pmf_replace(out, &r);
-    return PROPER_OK;
+    return proper__pmf_commit(out, &r, "loop result", err);
 }
 
 PROPER_API int proper_pmf_power(proper_pmf *out, const proper_pmf *x, unsigned n, proper_error *err) {
@@ -1153,6 +1325,7 @@ PROPER_API int proper_pmf_loop(proper_pmf *out, const proper_pmf *body, const do
     /* grid mass sum_i c_i (1 - t)^i by Horner */
     keep = 1.0 - body->tail;
     for (i = imax + 1; i-- > 0;) mass = mass * keep + c[i];
+    if (mass > 1.0) mass = 1.0; /* round-off in the sum of many counts */
     rc = proper__pmf_poly(out, body, c, imin, imax, mass, 1.0 - mass, err);
     PROPER_FREE(c);
     return rc;
@@ -1252,8 +1425,7 @@ PROPER_API int proper_pmf_markov_loop(proper_pmf *out, const proper_pmf *body, d
     /* the Chernoff cut is conservative: trailing bins that together carry
      * less than what is left of eps join the tail as well */
     if (r.tail < eps) proper_pmf_truncate(&r, eps - r.tail);
-    proper__pmf_replace(out, &r);
-    return PROPER_OK;
+    return proper__pmf_commit(out, &r, "Markovian loop result", err);
 }
 
 #endif /* PROPER_PMF_IMPLEMENTATION */

@@ -7,6 +7,7 @@
 #include "test.h"
 
 #include <stdlib.h>
+#include <time.h>
 
 /* A random PMF of n bins (some bins zero) with the given offset and width. */
 static void random_pmf(proper_pmf *x, proper_rng *rng, size_t n, double offset, double width) {
@@ -603,6 +604,126 @@ static void test_parse_counts(void) {
     CHECK_CONTAINS(err.message, "negative probability");
 }
 
+/* Issue 14: an operation whose result leaves the range of doubles fails
+ * (PROPER_ERANGE) and leaves its output alone, instead of returning a PMF
+ * with offset -inf (mean -inf, NaN quantiles). */
+static void test_result_out_of_double_range_fails(void) {
+    static const char text[] = "value,prob\n0,0.5\n-1e308,0.5\n";
+    static const double twice[] = {0.0, 0.0, 1.0};
+    proper_pmf x, r;
+    proper_error err;
+    proper_pmf_init(&x);
+    proper_pmf_init(&r);
+    CHECK_INT(proper_pmf_parse_csv(&x, text, sizeof text - 1, "big.csv", 0.0, NULL), 0);
+    CHECK_REL(proper_pmf_mean(&x), -5e307, 1e-15);
+    CHECK_INT(proper_pmf_point(&r, 7.0, 1.0, NULL), 0);
+    CHECK_INT(proper_pmf_convolve(&r, &x, &x, &err), PROPER_ERANGE);
+    CHECK_CONTAINS(err.message, "range of a double");
+    CHECK_INT(r.n, 1); /* unchanged */
+    CHECK_ABS(r.offset, 7.0, 0.0);
+    CHECK_INT(proper_pmf_convolve_direct(&r, &x, &x, NULL), PROPER_ERANGE);
+    CHECK_INT(proper_pmf_convolve_fft(&r, &x, &x, NULL), PROPER_ERANGE);
+    CHECK_INT(proper_pmf_power(&r, &x, 2, NULL), PROPER_ERANGE);
+    CHECK_INT(proper_pmf_loop(&r, &x, twice, 3, NULL), PROPER_ERANGE);
+    CHECK_ABS(r.offset, 7.0, 0.0);
+    proper_pmf_free(&x);
+    proper_pmf_free(&r);
+}
+
+/* Issue 14: moments of tiny spreads and far locations, against exact
+ * values: two equal masses d apart have std d/2 (the width^2 of the old
+ * formula underflowed 1e-600 to 0); 1e15 + {0, 1, 2} with 1/4, 1/2, 1/4
+ * has mean 1e15 + 1 and variance 1/2. */
+static void test_moments_tiny_spread_exact(void) {
+    static const char tiny[] = "value,prob\n0,0.5\n1e-300,0.5\n";
+    static const double v[] = {1e15, 1e15 + 1, 1e15 + 2}, q[] = {0.25, 0.5, 0.25};
+    proper_pmf x;
+    proper_pmf_init(&x);
+    CHECK_INT(proper_pmf_parse_csv(&x, tiny, sizeof tiny - 1, "tiny.csv", 0.0, NULL), 0);
+    CHECK_REL(proper_pmf_std(&x), 5e-301, 1e-15);
+    CHECK_REL(proper_pmf_mean(&x), 5e-301, 1e-15);
+    CHECK_INT(proper_pmf_from_values(&x, v, q, 3, 1.0, NULL), 0);
+    CHECK_ABS(proper_pmf_mean(&x), 1e15 + 1, 0.0);
+    CHECK_ABS(proper_pmf_variance(&x), 0.5, 1e-15);
+    proper_pmf_free(&x);
+}
+
+/* P(sum of j copies of 1 + Bernoulli(1/2) = v) = C(j, v - j) 2^-j. */
+static double binom_half(size_t j, long long k) {
+    if (k < 0 || (size_t)k > j) return 0.0;
+    return exp(lgamma((double)j + 1) - lgamma((double)k + 1) - lgamma((double)(j - (size_t)k) + 1) - (double)j * log(2.0));
+}
+
+/* Issue 14: a loop over 10^6 iteration counts (uniform on 0..10^6-1) of the
+ * body {1: 1/2, 2: 1/2} took over 90 s (Horner's rule at every frequency);
+ * with the halving it takes about a second. Checked against closed forms:
+ * E = 1.5 E[J], Var = 0.25 E[J] + 2.25 Var[J] (Var[J] = (D^2 - 1) / 12),
+ * and bins against the binomial sum sum_j C(j, v - j) 2^-j / D. */
+static void test_loop_1e6_counts_in_seconds(void) {
+    const size_t D = 1000000;
+    double *c = (double *)proper_calloc(D, sizeof(double)), ej = (double)(D - 1) / 2.0;
+    double vj = ((double)D * (double)D - 1.0) / 12.0;
+    static const double bv[] = {1.0, 2.0}, bq[] = {0.5, 0.5};
+    static const long long probe[] = {0, 1, 3, 100, 750000, 1499997};
+    proper_pmf body, r;
+    clock_t t0;
+    size_t i, k;
+    proper_pmf_init(&body);
+    proper_pmf_init(&r);
+    for (i = 0; i < D; i++) c[i] = 1.0 / (double)D;
+    CHECK_INT(proper_pmf_from_values(&body, bv, bq, 2, 1.0, NULL), 0);
+    t0 = clock();
+    CHECK_INT(proper_pmf_loop(&r, &body, c, D, NULL), 0);
+    CHECK((double)(clock() - t0) / CLOCKS_PER_SEC < 30.0);
+    CHECK_INT(proper_pmf_validate(&r, NULL), 0);
+    CHECK_REL(proper_pmf_mean(&r), 1.5 * ej, 1e-9);
+    CHECK_REL(proper_pmf_variance(&r), 0.25 * ej + 2.25 * vj, 1e-9);
+    for (k = 0; k < sizeof probe / sizeof probe[0]; k++) {
+        long long v = probe[k];
+        double want = 0.0;
+        size_t j;
+        for (j = 0; j < D; j++) want += binom_half(j, v - (long long)j) / (double)D;
+        CHECK_ABS(proper_pmf_cdf(&r, (double)v) - proper_pmf_cdf(&r, (double)v - 1.0), want, 1e-13);
+    }
+    PROPER_FREE(c);
+    proper_pmf_free(&body);
+    proper_pmf_free(&r);
+}
+
+/* The halving path (more than PROPER_PMF_LOOP_SPLIT counts) with a body
+ * of negative offset and counts starting above 0, against the explicit
+ * sum of repeated direct convolutions. */
+static void test_loop_halving_negative_offset(void) {
+    proper_rng rng;
+    proper_pmf body, power, got;
+    double iters[300], s = 0.0, *acc, worst = 0.0, lo;
+    size_t i, k, bins;
+    proper_rng_seed(&rng, 23);
+    proper_pmf_init(&body);
+    proper_pmf_init(&power);
+    proper_pmf_init(&got);
+    random_pmf(&body, &rng, 5, -2.0, 1.0); /* values -2..2 */
+    for (i = 0; i < 300; i++) s += (iters[i] = i < 37 ? 0.0 : proper_rng_uniform(&rng));
+    for (i = 0; i < 300; i++) iters[i] /= s;
+    CHECK_INT(proper_pmf_loop(&got, &body, iters, 300, NULL), 0);
+    lo = -2.0 * 299;
+    bins = 4 * 299 + 1;
+    acc = (double *)proper_calloc(bins, sizeof(double));
+    CHECK_INT(proper_pmf_point(&power, 0.0, 1.0, NULL), 0);
+    for (i = 0; i < 300; i++) {
+        if (i > 0) CHECK_INT(proper_pmf_convolve_direct(&power, &power, &body, NULL), 0);
+        for (k = 0; k < power.n; k++) acc[(size_t)(power.offset + (double)k - lo)] += iters[i] * power.p[k];
+    }
+    CHECK_INT(got.n, bins);
+    CHECK_ABS(got.offset, lo, 0.0);
+    for (k = 0; k < bins && k < got.n; k++) worst = fmax(worst, fabs(got.p[k] - acc[k]));
+    CHECK(worst <= 1e-12);
+    PROPER_FREE(acc);
+    proper_pmf_free(&body);
+    proper_pmf_free(&power);
+    proper_pmf_free(&got);
+}
+
 int main(void) {
     RUN(test_fft_equals_direct);
     RUN(test_convolve_auto_and_alias);
@@ -622,5 +743,9 @@ int main(void) {
     RUN(test_bad_csv);
     RUN(test_bad_arguments);
     RUN(test_parse_counts);
+    RUN(test_result_out_of_double_range_fails);
+    RUN(test_moments_tiny_spread_exact);
+    RUN(test_loop_1e6_counts_in_seconds);
+    RUN(test_loop_halving_negative_offset);
     return test_summary();
 }
