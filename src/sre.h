@@ -787,6 +787,9 @@ static int proper__sre_parse_table(proper__sre_parser *p, proper_sre_table *t, i
         if (counts && !(key >= 0.0 && key <= PROPER_SRE_MAX_ITERATIONS && key == floor(key)))
             return proper__sre_error_at(p, p->tok.line, p->tok.col, PROPER_ERANGE,
                                         "iteration count %g is not an integer in 0..%d", key, PROPER_SRE_MAX_ITERATIONS);
+        if (!counts && key < 0.0)
+            return proper__sre_error_at(p, p->tok.line, p->tok.col, PROPER_ERANGE,
+                                        "duration %g is negative: a symbol's values are times (>= 0)", key);
         if ((rc = proper__sre_next(p)) || (rc = proper__sre_expect(p, ':', "between value and probability"))) return rc;
         if (p->tok.type != PROPER__SRE_T_NUMBER)
             return proper__sre_error_at(p, p->tok.line, p->tok.col, PROPER_EPARSE, "expected a probability, found %s",
@@ -1969,9 +1972,19 @@ static int proper__sre_symbol_pmf(proper_sre *s, size_t bi, double width, proper
                                 b->name);
     case PROPER_SRE_SRC_TABLE:
         return proper_pmf_from_values(out, src->table.keys, src->table.probs, src->table.n, width, err);
-    case PROPER_SRE_SRC_CSV:
+    case PROPER_SRE_SRC_CSV: {
+        proper_pmf tmp;
         if ((rc = proper__sre_loaded_file(s, src, b->line, b->col, &li, err))) return rc;
-        return proper_pmf_parse_csv(out, s->loaded[li].text, s->loaded[li].len, s->loaded[li].path, width, err);
+        proper_pmf_init(&tmp);
+        rc = proper_pmf_parse_csv(&tmp, s->loaded[li].text, s->loaded[li].len, s->loaded[li].path, width, err);
+        if (rc == PROPER_OK && tmp.n && tmp.offset < 0.0)
+            rc = proper_error_set(err, PROPER_ERANGE, s->file, b->line, b->col,
+                                  "symbol '%s': %s has the negative duration %g (a symbol's values are times, >= 0)",
+                                  b->name, s->loaded[li].path, tmp.offset);
+        if (rc == PROPER_OK) rc = proper_pmf_copy(out, &tmp, err);
+        proper_pmf_free(&tmp);
+        return rc;
+    }
     default:
         if ((rc = proper__sre_loaded_file(s, src, b->line, b->col, &li, err))) return rc;
         if ((rc = proper__sre_trace_samples(s, &s->loaded[li].trace, src, b->line, b->col, &xs, &n, err))) return rc;

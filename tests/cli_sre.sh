@@ -76,6 +76,13 @@ status_is sre_set_error 2 && check sre_set_error grep -qx 'proper: --set:1:3: ta
 printf 'proper-trace 1\nR 1\nT 8000\n' > "$T/broken.trace"
 expect_error sre_malformed_trace "proper: $T/broken.trace:2:1: record of request 1 is not closed" sre "$T/m.sre" --measured "$T/broken.trace" T
 
+# issue 14: a negative duration is an error at its position (exit 2)
+printf 'symbol a = {-5: 1};\ndef d = a;\n' > "$T/neg.sre"
+expect_error sre_negative_duration "proper: $T/neg.sre:1:13: duration -5 is negative" sre "$T/neg.sre"
+printf 'value,prob\n-2,0.5\n3,0.5\n' > "$T/neg.csv"
+printf 'symbol a = csv("neg.csv");\ndef d = a;\n' > "$T/negcsv.sre"
+expect_error sre_negative_csv_duration "proper: $T/negcsv.sre:1:8: symbol 'a': $T/neg.csv has the negative duration -2" sre "$T/negcsv.sre"
+
 # usage errors: one wording
 expect_error sre_bad_option "proper sre: unknown option '--bogus' (see 'proper sre --help')" sre "$T/m.sre" --bogus
 expect_error sre_measured_two_values "proper sre: option '--measured' needs 2 values" sre "$T/m.sre" --measured "$T/t.trace"

@@ -840,7 +840,26 @@ static void test_parse_output_contract(void) {
     proper_sre_free(&s);
 }
 
+/* Issue 14: a negative duration in a symbol's table is an error at its
+ * position (it was accepted and shifted every prediction); count tables
+ * keep their own check. */
+static void test_negative_duration_rejected(void) {
+    proper_sre s;
+    proper_error err;
+    proper_sre_init(&s);
+    CHECK_INT(proper_sre_parse(&s, "symbol a = {-5: 1};\ndef d = a;", 30, "neg.sre", &err), PROPER_ERANGE);
+    CHECK_STR(err.file, "neg.sre");
+    CHECK_INT(err.line, 1);
+    CHECK_INT(err.col, 13);
+    CHECK_CONTAINS(err.message, "duration -5 is negative");
+    CHECK_INT(proper_sre_parse(&s, "symbol a = {0: 0.5, 5: 0.5};\ndef d = a;", 39, "ok.sre", &err), 0);
+    CHECK_INT(proper_sre_set(&s, "a={3: 0.5, -1e-9: 0.5}", &err), PROPER_ERANGE);
+    CHECK_CONTAINS(err.message, "is negative");
+    proper_sre_free(&s);
+}
+
 int main(void) {
+    RUN(test_negative_duration_rejected);
     RUN(test_parse_output_contract);
     RUN(test_parse_and_print_canonical);
     RUN(test_print_parenthesises_by_context);
