@@ -115,6 +115,15 @@ extern "C" {
 #define PROPER_DTMC_MAX_SWEEPS 1000000
 #endif
 
+/* Bounded properties (F<=k, U<=k, C<=k, I=k) iterate a deterministic map
+ * k times; when an iterate repeats bit for bit after p steps (p = 1: a fixed
+ * point, the vector no longer changes; p > 1: a periodic chain), every later
+ * iterate is known and the rest of the k steps is skipped exactly. Periods
+ * up to this many steps are found. */
+#ifndef PROPER_DTMC_CYCLE_MAX
+#define PROPER_DTMC_CYCLE_MAX 256
+#endif
+
 /* Largest number of states a model (or an imported file) may declare. */
 #ifndef PROPER_DTMC_MAX_STATES
 #define PROPER_DTMC_MAX_STATES 0xFFFFFFF0u
@@ -328,7 +337,9 @@ typedef struct proper_dtmc_solve_stats {
 PROPER_API int proper_dtmc_prob_until(const proper_dtmc *m, const proper_bitset *phi1, const proper_bitset *phi2,
                                       const proper_dtmc_solve_opts *opts, double *x,
                                       proper_dtmc_solve_stats *stats, proper_error *err);
-/* P=? [ phi1 U<=k phi2 ] (phi1 NULL: F<=k), by k matrix-vector products. */
+/* P=? [ phi1 U<=k phi2 ] (phi1 NULL: F<=k), by k matrix-vector products,
+ * fewer when the iterates repeat (PROPER_DTMC_CYCLE_MAX): the result is then
+ * bit for bit the one all k products give. */
 PROPER_API int proper_dtmc_prob_bounded_until(const proper_dtmc *m, const proper_bitset *phi1,
                                               const proper_bitset *phi2, unsigned long k, double *x,
                                               proper_error *err);
@@ -339,11 +350,15 @@ PROPER_API int proper_dtmc_prob_bounded_until(const proper_dtmc *m, const proper
 PROPER_API int proper_dtmc_reward_reach(const proper_dtmc *m, const proper_dtmc_reward *r,
                                         const proper_bitset *phi, const proper_dtmc_solve_opts *opts,
                                         double *x, proper_dtmc_solve_stats *stats, proper_error *err);
-/* R{r}=? [ C<=k ]: expected reward over the first k steps. */
+/* R{r}=? [ C<=k ]: expected reward over the first k steps, as the sum of
+ * the expected step rewards d_j = P^j step (j < k); once d_j repeats after
+ * p steps (p = 1: the distribution is stationary) the remaining sum is
+ * (the number of remaining periods) x (the sum over one period) plus the
+ * rest, so a huge k costs only the steps to reach the repetition. */
 PROPER_API int proper_dtmc_reward_cumulative(const proper_dtmc *m, const proper_dtmc_reward *r, unsigned long k,
                                              double *x, proper_error *err);
 /* R{r}=? [ I=k ]: expected state reward at step k (transition rewards are
- * not used, as in PRISM). */
+ * not used, as in PRISM); repetitions are skipped as for U<=k. */
 PROPER_API int proper_dtmc_reward_instant(const proper_dtmc *m, const proper_dtmc_reward *r, unsigned long k,
                                           double *x, proper_error *err);
 /* S=? [ phi ]: long-run probability of being in phi starting from each
@@ -1835,30 +1850,121 @@ PROPER_API int proper_dtmc_prob_until(const proper_dtmc *m, const proper_bitset 
     return rc;
 }
 
+/* Finds when a deterministic iteration x_{j+1} = f(x_j) repeats: a table
+ * keeps, per hash slot, the hash and index of the latest iterate; when x_j's
+ * hash equals that of x_{j-p}, p <= PROPER_DTMC_CYCLE_MAX, x_j is kept and
+ * compared bit for bit with x_{j+p}. Equal means x_{j+p+i} = x_{j+i} for
+ * every i (f is deterministic): the period p is proven, not estimated. (A
+ * slot shared by two iterates of one cycle may hide them; another iterate
+ * of the cycle, or the next pass, is then found.) */
+#define PROPER__DTMC_CYCLE_SLOTS 1024
+typedef struct proper__dtmc_cycle {
+    uint64_t hash[PROPER__DTMC_CYCLE_SLOTS];
+    unsigned long at[PROPER__DTMC_CYCLE_SLOTS]; /* index + 1 of the iterate in the slot; 0: empty */
+    unsigned long n;        /* iterates recorded so far */
+    double *saved;          /* the candidate iterate (n_states doubles), or NULL */
+    unsigned long saved_at; /* its index */
+    unsigned long period;   /* the period being verified; 0: none */
+} proper__dtmc_cycle;
+
+#define PROPER__DTMC_CYCLE_NONE 0
+#define PROPER__DTMC_CYCLE_SAVED 1 /* x_j was kept: a period is being verified from j */
+#define PROPER__DTMC_CYCLE_FOUND 2 /* x_j equals x_{j - period} bit for bit */
+
+static void proper__dtmc_cycle_init(proper__dtmc_cycle *c) { memset(c, 0, sizeof *c); }
+static void proper__dtmc_cycle_free(proper__dtmc_cycle *c) { PROPER_FREE(c->saved); c->saved = NULL; }
+
+/* Record x_j (j = the number of iterates recorded before it); returns one of
+ * PROPER__DTMC_CYCLE_*, or PROPER_ENOMEM. */
+static int proper__dtmc_cycle_step(proper__dtmc_cycle *c, const double *x, uint32_t n) {
+    size_t bytes = (size_t)n * sizeof *x;
+    uint64_t h = proper_fnv1a(PROPER_FNV_OFFSET, x, bytes);
+    size_t slot = (size_t)((h ^ (h >> 32)) % PROPER__DTMC_CYCLE_SLOTS);
+    unsigned long j = c->n;
+    int ev = PROPER__DTMC_CYCLE_NONE;
+    if (c->period && j == c->saved_at + c->period) {
+        if (memcmp(c->saved, x, bytes) == 0) return PROPER__DTMC_CYCLE_FOUND;
+        c->period = 0; /* a hash collision: look again */
+    }
+    if (!c->period && c->at[slot] && c->hash[slot] == h && j - (c->at[slot] - 1) <= PROPER_DTMC_CYCLE_MAX) {
+        if (!c->saved && !(c->saved = (double *)PROPER_MALLOC(bytes ? bytes : 1))) return PROPER_ENOMEM;
+        memcpy(c->saved, x, bytes);
+        c->saved_at = j;
+        c->period = j - (c->at[slot] - 1);
+        ev = PROPER__DTMC_CYCLE_SAVED;
+    }
+    c->hash[slot] = h;
+    c->at[slot] = j + 1;
+    c->n++;
+    return ev;
+}
+
+/* One step of P=? [ phi1 U phi2 ]: x(s) = 1 on phi2, 0 outside phi1 (kept
+ * as they are), else sum_t P(s,t) prev(t). */
+static void proper__dtmc_until_step(const proper_dtmc *m, const proper_bitset *phi1, const proper_bitset *phi2,
+                                    const double *prev, double *x) {
+    uint32_t s;
+    for (s = 0; s < m->n_states; s++) {
+        double v = 0.0;
+        uint64_t e;
+        if (PROPER_BITSET_GET(phi2, s) || (phi1 && !PROPER_BITSET_GET(phi1, s))) continue;
+        for (e = m->row[s]; e < m->row[s + 1]; e++) v += m->prob[e] * prev[m->col[e]];
+        x[s] = v;
+    }
+}
+
+/* One step of x = P prev. */
+static void proper__dtmc_mul(const proper_dtmc *m, const double *prev, double *x) {
+    uint32_t s;
+    for (s = 0; s < m->n_states; s++) {
+        double v = 0.0;
+        uint64_t e;
+        for (e = m->row[s]; e < m->row[s + 1]; e++) v += m->prob[e] * prev[m->col[e]];
+        x[s] = v;
+    }
+}
+
+/* x_k of the iteration x_{j+1} = f(x_j) from x_0 = x (f: one step of
+ * phi1 U phi2 when phi2 is given, else x = P x), skipping the rest once the
+ * iterates repeat: x_j = x_{j-p} gives x_k = x_{j + (k - j) mod p}. */
+static int proper__dtmc_iterate(const proper_dtmc *m, const proper_bitset *phi1, const proper_bitset *phi2,
+                                unsigned long k, double *x, proper_error *err) {
+    proper__dtmc_cycle c;
+    double *prev;
+    unsigned long j;
+    int ev, skipping = 0;
+    prev = (double *)proper_calloc(m->n_states ? m->n_states : 1, sizeof *prev);
+    if (!prev) return proper__dtmc_nomem(err);
+    proper__dtmc_cycle_init(&c);
+    if (k > 0 && proper__dtmc_cycle_step(&c, x, m->n_states) < 0) goto nomem;
+    for (j = 1; j <= k; j++) {
+        memcpy(prev, x, (size_t)m->n_states * sizeof *prev);
+        if (phi2) proper__dtmc_until_step(m, phi1, phi2, prev, x);
+        else proper__dtmc_mul(m, prev, x);
+        if (skipping) continue;
+        if ((ev = proper__dtmc_cycle_step(&c, x, m->n_states)) < 0) goto nomem;
+        if (ev == PROPER__DTMC_CYCLE_FOUND) {
+            skipping = 1;
+            k = j + (k - j) % c.period;
+        }
+    }
+    proper__dtmc_cycle_free(&c);
+    PROPER_FREE(prev);
+    return PROPER_OK;
+nomem:
+    proper__dtmc_cycle_free(&c);
+    PROPER_FREE(prev);
+    return proper__dtmc_nomem(err);
+}
+
 PROPER_API int proper_dtmc_prob_bounded_until(const proper_dtmc *m, const proper_bitset *phi1,
                                               const proper_bitset *phi2, unsigned long k, double *x,
                                               proper_error *err) {
-    double *prev;
-    unsigned long step;
     uint32_t s;
     int rc;
     if ((rc = proper__dtmc_check_set(m, phi1, "phi1", err)) || (rc = proper__dtmc_check_set(m, phi2, "phi2", err))) return rc;
-    prev = (double *)proper_calloc(m->n_states, sizeof *prev);
-    if (!prev) return proper__dtmc_nomem(err);
     for (s = 0; s < m->n_states; s++) x[s] = PROPER_BITSET_GET(phi2, s) ? 1.0 : 0.0;
-    /* x_j(s) = 1 on phi2, 0 outside phi1, else sum_t P(s,t) x_{j-1}(t) */
-    for (step = 0; step < k; step++) {
-        memcpy(prev, x, (size_t)m->n_states * sizeof *prev);
-        for (s = 0; s < m->n_states; s++) {
-            double v = 0.0;
-            uint64_t e;
-            if (PROPER_BITSET_GET(phi2, s) || (phi1 && !PROPER_BITSET_GET(phi1, s))) continue;
-            for (e = m->row[s]; e < m->row[s + 1]; e++) v += m->prob[e] * prev[m->col[e]];
-            x[s] = v;
-        }
-    }
-    PROPER_FREE(prev);
-    return PROPER_OK;
+    return proper__dtmc_iterate(m, phi1, phi2, k, x, err);
 }
 
 static int proper__dtmc_check_reward(const proper_dtmc *m, const proper_dtmc_reward *r, int nonneg, proper_error *err) {
@@ -1924,52 +2030,61 @@ PROPER_API int proper_dtmc_reward_reach(const proper_dtmc *m, const proper_dtmc_
 
 PROPER_API int proper_dtmc_reward_cumulative(const proper_dtmc *m, const proper_dtmc_reward *r, unsigned long k,
                                              double *x, proper_error *err) {
-    double *prev, *step;
+    proper__dtmc_cycle c;
+    double *d, *prev, *period_sum;
     unsigned long j;
-    uint32_t s;
-    int rc;
+    uint32_t s, n = m->n_states;
+    int rc, ev;
     if ((rc = proper__dtmc_check_reward(m, r, 0, err))) return rc;
-    prev = (double *)proper_calloc(m->n_states, sizeof *prev);
-    step = (double *)proper_calloc(m->n_states, sizeof *step);
-    if (!prev || !step) { PROPER_FREE(prev); PROPER_FREE(step); return proper__dtmc_nomem(err); }
-    for (s = 0; s < m->n_states; s++) { x[s] = 0.0; step[s] = proper__dtmc_step_reward(m, r, s); }
-    /* c_j(s) = step(s) + sum_t P(s,t) c_{j-1}(t), c_0 = 0 */
+    d = (double *)proper_calloc(n ? n : 1, sizeof *d);
+    prev = (double *)proper_calloc(n ? n : 1, sizeof *prev);
+    period_sum = (double *)proper_calloc(n ? n : 1, sizeof *period_sum);
+    proper__dtmc_cycle_init(&c);
+    if (!d || !prev || !period_sum) { rc = proper__dtmc_nomem(err); goto done; }
+    /* x = sum_{j<k} d_j with d_0 = the expected reward of one step and
+     * d_{j+1} = P d_j; period_sum = the sum of the d_j since the iterate
+     * whose repetition is being verified */
+    for (s = 0; s < n; s++) { x[s] = 0.0; d[s] = proper__dtmc_step_reward(m, r, s); }
     for (j = 0; j < k; j++) {
-        memcpy(prev, x, (size_t)m->n_states * sizeof *prev);
-        for (s = 0; s < m->n_states; s++) {
-            double v = step[s];
-            uint64_t e;
-            for (e = m->row[s]; e < m->row[s + 1]; e++) v += m->prob[e] * prev[m->col[e]];
-            x[s] = v;
+        if ((ev = proper__dtmc_cycle_step(&c, d, n)) < 0) { rc = proper__dtmc_nomem(err); goto done; }
+        if (ev == PROPER__DTMC_CYCLE_FOUND) {
+            /* d_j = d_{j-p}: the k - j terms left are q whole periods, each
+             * summing to period_sum, then the first (k - j) mod p terms */
+            unsigned long left = k - j, q = left / c.period, rest = left % c.period, i;
+            for (s = 0; s < n; s++) x[s] += (double)q * period_sum[s];
+            for (i = 0; i < rest; i++) {
+                for (s = 0; s < n; s++) x[s] += d[s];
+                memcpy(prev, d, (size_t)n * sizeof *prev);
+                proper__dtmc_mul(m, prev, d);
+            }
+            break;
+        }
+        if (ev == PROPER__DTMC_CYCLE_SAVED) memset(period_sum, 0, (size_t)n * sizeof *period_sum);
+        for (s = 0; s < n; s++) {
+            x[s] += d[s];
+            period_sum[s] += d[s];
+        }
+        if (j + 1 < k) {
+            memcpy(prev, d, (size_t)n * sizeof *prev);
+            proper__dtmc_mul(m, prev, d);
         }
     }
+done:
+    proper__dtmc_cycle_free(&c);
+    PROPER_FREE(d);
     PROPER_FREE(prev);
-    PROPER_FREE(step);
-    return PROPER_OK;
+    PROPER_FREE(period_sum);
+    return rc;
 }
 
 PROPER_API int proper_dtmc_reward_instant(const proper_dtmc *m, const proper_dtmc_reward *r, unsigned long k,
                                           double *x, proper_error *err) {
-    double *prev;
-    unsigned long j;
     uint32_t s;
     int rc;
     if ((rc = proper__dtmc_check_reward(m, r, 0, err))) return rc;
-    prev = (double *)proper_calloc(m->n_states, sizeof *prev);
-    if (!prev) return proper__dtmc_nomem(err);
-    for (s = 0; s < m->n_states; s++) x[s] = r->state ? r->state[s] : 0.0;
     /* i_j = P i_{j-1}, i_0 = state rewards */
-    for (j = 0; j < k; j++) {
-        memcpy(prev, x, (size_t)m->n_states * sizeof *prev);
-        for (s = 0; s < m->n_states; s++) {
-            double v = 0.0;
-            uint64_t e;
-            for (e = m->row[s]; e < m->row[s + 1]; e++) v += m->prob[e] * prev[m->col[e]];
-            x[s] = v;
-        }
-    }
-    PROPER_FREE(prev);
-    return PROPER_OK;
+    for (s = 0; s < m->n_states; s++) x[s] = r->state ? r->state[s] : 0.0;
+    return proper__dtmc_iterate(m, NULL, NULL, k, x, err);
 }
 
 /* Stationary distribution of every bottom SCC, normalised within each:

@@ -6,6 +6,8 @@
 #include "../src/prism.h"
 #include "test.h"
 
+#include <time.h>
+
 #define MODELS "tests/corpus/prism/"
 #define PROPS "tests/corpus/props/"
 
@@ -845,6 +847,72 @@ static void test_single_value_range(void) {
     proper_prism_free(m);
 }
 
+/* Huge step bounds end as soon as the iteration repeats (issue 14: 57 s for
+ * k = 2e9 on 3 states), with the closed-form answers. */
+static void test_bounded_huge_k(void) {
+    /* x=1 and x=2 lump into one state "up": a two-state chain with
+     * a = P(0 -> up) = 0.3, b = P(up -> 0) = 0.2, lambda = 1 - a - b = 0.5.
+     * The expected reward (1 in up) of step j from 0 is pi (1 - lambda^j),
+     * pi = a / (a + b) = 0.6, so C<=k = pi (k - (1 - lambda^k) / (1 - lambda))
+     * = 0.6 (k - 2) for k = 2e9 (lambda^k = 0). */
+    const char *lumped = "dtmc\nmodule M\n x : [0..2] init 0;\n"
+                         " [] x=0 -> 0.7:(x'=0) + 0.15:(x'=1) + 0.15:(x'=2);\n"
+                         " [] x>0 -> 0.2:(x'=0) + 0.4:(x'=1) + 0.4:(x'=2);\nendmodule\n"
+                         "rewards x>0 : 1; endrewards\n";
+    /* 0 -> 1 (0.5, absorbing), 0 -> 2 (0.3, absorbing), 0 -> 0 (0.2):
+     * P(F<=k x=1) = 0.5 (1 - 0.2^k) / 0.8 = 0.625 for k = 2^31 - 1 */
+    const char *absorb = "dtmc\nmodule M\n x : [0..2] init 0;\n"
+                         " [] x=0 -> 0.2:(x'=0) + 0.5:(x'=1) + 0.3:(x'=2);\n [] x>0 -> true;\nendmodule\n";
+    /* the cycle 0 -> 1 -> 2 -> 0 (period 3) with reward x: per period 0+1+2 = 3;
+     * k = 2e9 = 3 * 666666666 + 2, so C<=k = 3 * 666666666 + 0 + 1 = 1999999999
+     * and I=k = the reward at step k, 2e9 mod 3 = 2 */
+    const char *cycle = "dtmc\nmodule M\n x : [0..2] init 0;\n [] true -> (x'=mod(x+1, 3));\nendmodule\n"
+                        "rewards true : x; endrewards\n";
+    proper_error e;
+    proper_prism_model *m;
+    proper_dtmc d;
+    double t0;
+    if ((m = parse_text(lumped, &e)) != NULL) {
+        proper_dtmc_init(&d);
+        CHECK_INT(proper_prism_build(m, NULL, &d, &e), 0);
+        t0 = (double)clock() / CLOCKS_PER_SEC;
+        CHECK_REL(check1(m, &d, "R=? [ C<=2000000000 ]"), 0.6 * (2e9 - 2.0), 1e-12);
+        /* a small k against the same closed form: k = 5, lambda^5 = 1/32 */
+        CHECK_REL(check1(m, &d, "R=? [ C<=5 ]"), 0.6 * (5.0 - (1.0 - 1.0 / 32.0) / 0.5), 1e-14);
+        /* I=k: pi (1 - lambda^k) */
+        CHECK_REL(check1(m, &d, "R=? [ I=2000000000 ]"), 0.6, 1e-14);
+        CHECK_REL(check1(m, &d, "R=? [ I=3 ]"), 0.6 * (1.0 - 0.125), 1e-14);
+        CHECK((double)clock() / CLOCKS_PER_SEC - t0 < 5.0);
+        proper_dtmc_free(&d);
+        proper_prism_free(m);
+    }
+    if ((m = parse_text(absorb, &e)) != NULL) {
+        proper_dtmc_init(&d);
+        CHECK_INT(proper_prism_build(m, NULL, &d, &e), 0);
+        t0 = (double)clock() / CLOCKS_PER_SEC;
+        CHECK_REL(check1(m, &d, "P=? [ F<=2147483647 x=1 ]"), 0.625, 1e-15);
+        CHECK_REL(check1(m, &d, "P=? [ F<=3 x=1 ]"), 0.625 * (1.0 - 0.008), 1e-15);
+        CHECK_REL(check1(m, &d, "P=? [ x=0 U<=2147483647 x=2 ]"), 0.375, 1e-15);
+        CHECK((double)clock() / CLOCKS_PER_SEC - t0 < 5.0);
+        proper_dtmc_free(&d);
+        proper_prism_free(m);
+    }
+    if ((m = parse_text(cycle, &e)) != NULL) {
+        proper_dtmc_init(&d);
+        CHECK_INT(proper_prism_build(m, NULL, &d, &e), 0);
+        t0 = (double)clock() / CLOCKS_PER_SEC;
+        CHECK(check1(m, &d, "R=? [ C<=2000000000 ]") == 1999999999.0);
+        CHECK(check1(m, &d, "R=? [ C<=2000000001 ]") == 2000000001.0); /* + the reward 2 of step 2e9 */
+        CHECK(check1(m, &d, "R=? [ I=2000000000 ]") == 2.0);
+        CHECK(check1(m, &d, "R=? [ I=2000000001 ]") == 0.0);
+        CHECK(check1(m, &d, "P=? [ x<2 U<=2147483647 x=2 ]") == 1.0);
+        CHECK(check1(m, &d, "P=? [ x=0 U<=2147483647 x=2 ]") == 0.0);
+        CHECK((double)clock() / CLOCKS_PER_SEC - t0 < 5.0);
+        proper_dtmc_free(&d);
+        proper_prism_free(m);
+    }
+}
+
 /* PROPS as the command line gives it: a file when one exists, else text; at
  * least one property. */
 static void test_props_from_arg(void) {
@@ -945,6 +1013,7 @@ int main(void) {
     RUN(test_expression_limits);
     RUN(test_single_value_range);
     RUN(test_props_from_arg);
+    RUN(test_bounded_huge_k);
     RUN(test_output_contract);
     return test_summary();
 }
