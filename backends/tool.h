@@ -35,7 +35,8 @@
  *
  * ---- Configuration (define before including) -------------------------------
  *   PROPER_TOOL_EPSILON        relative precision asked of a tool by default (1e-14)
- *   PROPER_TOOL_PROBE_TIMEOUT  seconds a version probe may take (120)
+ *   PROPER_TOOL_PROBE_TIMEOUT  seconds a version probe may take at most (30; a
+ *                              shorter timeout of the caller's wins)
  */
 #ifndef PROPER_BACKEND_TOOL_H
 #define PROPER_BACKEND_TOOL_H
@@ -50,9 +51,12 @@
 #define PROPER_TOOL_EPSILON 1e-14
 #endif
 
-/* Seconds a probe (prism -version, storm --version) may take. */
+/* Seconds a probe (prism -version, storm --version) may take at most; a
+ * caller's shorter timeout (proper_backend_probe_within) wins. A tool that
+ * does not answer in time is reported as found but not answering
+ * (info->found 1, installed 0), never as "not installed". */
 #ifndef PROPER_TOOL_PROBE_TIMEOUT
-#define PROPER_TOOL_PROBE_TIMEOUT 120.0
+#define PROPER_TOOL_PROBE_TIMEOUT 30.0
 #endif
 
 #ifdef __cplusplus
@@ -215,8 +219,11 @@ PROPER_API int proper_tool_check(const proper_tool_kind *k, const char *binary, 
                                  const proper_tool_opts *opts, proper_tool_output *out, proper_error *err);
 
 /* A backend's probe: find the binary, run it with the kind's version_arg
- * and read the version. 0 also when the tool is not installed
- * (info->installed = 0, err says why). */
+ * (waiting at most info->timeout seconds when that is > 0, and at most
+ * PROPER_TOOL_PROBE_TIMEOUT) and read the version. 0 also when the tool is
+ * not installed (info->installed = 0, err says why) and when it is found
+ * but fails or does not answer in time (info->found = 1, installed = 0,
+ * err: "PATH -version did not answer within N s (killed)"). */
 PROPER_API int proper_tool_probe(const proper_tool_kind *k, proper_backend_info *info, proper_error *err);
 
 /* A backend's check_dtmc: one property in one run (rel_precision in (0, 1)
@@ -636,20 +643,27 @@ PROPER_API int proper_tool_probe(const proper_tool_kind *k, proper_backend_info 
     proper_backend_run_opts ro = proper_backend_run_opts_default();
     proper_backend_run_result res;
     char *v;
+    double timeout = info->timeout > 0.0 && info->timeout < PROPER_TOOL_PROBE_TIMEOUT ? info->timeout
+                                                                                      : PROPER_TOOL_PROBE_TIMEOUT;
     int rc;
     memset(info, 0, sizeof *info);
+    info->timeout = timeout;
     if (proper_backend_find_binary(k->env_var, k->program, info->path, sizeof info->path, err)) {
         info->path[0] = '\0';
         return PROPER_OK; /* not installed: err says why */
     }
+    info->found = 1;
     argv[0] = info->path;
     argv[1] = k->version_arg;
     argv[2] = NULL;
-    ro.timeout = PROPER_TOOL_PROBE_TIMEOUT;
+    ro.timeout = timeout;
     proper_backend_run_result_init(&res);
     rc = proper_backend_run(argv, &ro, &res, err);
     if (rc == PROPER_ENOMEM) return rc;
-    if (rc == PROPER_OK && res.exited && res.exit_code == 0) {
+    if (rc == PROPER_ETIMEOUT) {
+        proper_error_set(err, PROPER_ETIMEOUT, NULL, 0, 0, "%s %s did not answer within %g s (killed)", info->path,
+                         k->version_arg, timeout);
+    } else if (rc == PROPER_OK && res.exited && res.exit_code == 0) {
         info->installed = 1;
         v = k->version(res.out, res.out_len);
         if (v) snprintf(info->version, sizeof info->version, "%s %s", k->version_label, v);

@@ -52,10 +52,11 @@ static void check_usage(FILE *out) {
             "                     comes from PROPER_BACKEND when set\n"
             "  --precision R      relative precision asked of an external tool (default %g)\n"
             "  --exact            ask an external tool for exact (rational) arithmetic\n"
-            "  --timeout S        seconds an external tool may run per property (default %g)\n\n"
+            "  --timeout S        seconds an external tool may run per property (default %g);\n"
+            "                     its version probe waits at most this, and at most %g s\n\n"
             "Exit status: 0 ok, 1 a boolean property (e.g. P>=0.9 [...]) is false,\n"
             "2 bad input (errors as file:line:col: message).\n",
-            (unsigned)PROPER_PRISM_MAX_STATES, CLI_DEFAULT_PRECISION, CHECK_TIMEOUT);
+            (unsigned)PROPER_PRISM_MAX_STATES, CLI_DEFAULT_PRECISION, CHECK_TIMEOUT, PROPER_TOOL_PROBE_TIMEOUT);
 }
 
 typedef struct check_opts {
@@ -293,7 +294,9 @@ static int check_with_tool(const check_opts *o, const proper_backend *b, const p
     int status = CLI_OK;
     cli_json j;
     proper_error_clear(&err);
-    if (proper_backend_probe(b, &info, &err)) return cli_report(&err);
+    if (proper_backend_probe_within(b, o->timeout, &info, &err)) return cli_report(&err);
+    if (!info.installed && info.found)
+        return cli_fail("backend %s (%s) is there but unusable: %s", b->name, info.path, err.message);
     if (!info.installed)
         return cli_fail("backend %s is not installed (set PROPER_%s or put it in PATH)%s%s", b->name,
                         strcmp(b->name, "prism") == 0 ? "PRISM" : "STORM", err.message[0] ? ": " : "", err.message);

@@ -48,8 +48,8 @@ static void crosscheck_usage(FILE *out) {
             "                      files, Storm DRN) instead of the PRISM-language model:\n"
             "                      checks proper's model construction too\n"
             "  --backend NAME      only this external backend (prism or storm)\n"
-            "  --timeout S         seconds one tool run may take (default %g); also\n"
-            "                      bounds a tool's version probe\n"
+            "  --timeout S         seconds one tool run may take (default %g); a tool's\n"
+            "                      version probe waits at most this, and at most %g s\n"
             "  --require           fail (exit 1) when no external model checker is\n"
             "                      installed, instead of printing native values only\n"
             "  --json              print the results as JSON; a value that is not a finite\n"
@@ -59,8 +59,10 @@ static void crosscheck_usage(FILE *out) {
             "Exit status: 0 every value agrees, or no external model checker is\n"
             "installed and --require is not given (then only the native column is\n"
             "printed, with a note saying so); 1 a value differs, a tool failed or timed\n"
-            "out, or --require and no external model checker is installed; 2 bad input.\n",
-            CROSSCHECK_TOLERANCE, CLI_DEFAULT_PRECISION, CROSSCHECK_TIMEOUT);
+            "out (its version probe included: a tool that is there but does not answer\n"
+            "is a failure, not a missing tool), or --require and no external model\n"
+            "checker is installed; 2 bad input.\n",
+            CROSSCHECK_TOLERANCE, CLI_DEFAULT_PRECISION, CROSSCHECK_TIMEOUT, PROPER_TOOL_PROBE_TIMEOUT);
 }
 
 typedef struct xc_opts {
@@ -274,7 +276,7 @@ static const proper_tool_answer *answer_of(const xc_tool *t, size_t i, size_t n)
 
 static int report_table(const xc_opts *o, const proper_prism_props *p, const proper_dtmc *d, const xc_native *nat,
                         xc_tool *tools, size_t n_tools) {
-    size_t i, k, n = proper_prism_props_count(p), width = 8, installed = 0;
+    size_t i, k, n = proper_prism_props_count(p), width = 8, installed = 0, broken = 0;
     int status = CLI_OK;
     printf("model: %s (%lu states, %llu transitions)%s%s\n", o->model, (unsigned long)d->n_states,
            (unsigned long long)d->n_trans, o->consts ? ", constants " : "", o->consts ? o->consts : "");
@@ -287,8 +289,16 @@ static int report_table(const xc_opts *o, const proper_prism_props *p, const pro
         }
     }
     printf("\n");
-    for (k = 0; k < n_tools; k++)
-        if (!tools[k].info.installed) printf("  %s: not installed (%s)\n", tools[k].name, tools[k].reason);
+    for (k = 0; k < n_tools; k++) {
+        if (tools[k].info.installed) continue;
+        if (tools[k].info.found) { /* there, but broken or hung: a failed check, not a missing tool */
+            printf("  %s: FAILED: %s\n", tools[k].name, tools[k].reason);
+            status = CLI_CHECK_FAILED;
+            broken++;
+        } else {
+            printf("  %s: not installed (%s)\n", tools[k].name, tools[k].reason);
+        }
+    }
     for (i = 0; i < n; i++) {
         char label[600];
         property_label(label, sizeof label, p, i);
@@ -347,7 +357,10 @@ static int report_table(const xc_opts *o, const proper_prism_props *p, const pro
                    (unsigned long)n);
         else printf("%s: %.3f s for the whole run (start-up included)\n", tools[k].name, tools[k].out.seconds);
     }
-    if (installed == 0) {
+    if (broken) {
+        printf("cross-check FAILED: %lu external model checker%s did not answer its probe\n", (unsigned long)broken,
+               broken == 1 ? "" : "s");
+    } else if (installed == 0) {
         printf("no external model checker is installed: native values only, nothing compared\n");
         if (o->require) {
             fprintf(stderr, "proper: crosscheck --require: no external model checker is installed (nothing compared)\n");
@@ -385,6 +398,8 @@ static int report_json(const xc_opts *o, const proper_prism_props *p, const prop
         cli_json_object_begin(&j);
         cli_json_key_string(&j, "name", tools[k].name);
         cli_json_key_bool(&j, "installed", tools[k].info.installed);
+        cli_json_key_bool(&j, "found", tools[k].info.found);
+        if (tools[k].info.found && !tools[k].info.installed) status = CLI_CHECK_FAILED;
         cli_json_key_string(&j, "version", tools[k].info.installed ? tools[k].info.version : NULL);
         cli_json_key_string(&j, "path", tools[k].info.installed ? tools[k].info.path : NULL);
         if (tools[k].ran && !tools[k].failed) cli_json_key_number(&j, "seconds", tools[k].out.seconds);
@@ -444,7 +459,7 @@ static int report_json(const xc_opts *o, const proper_prism_props *p, const prop
     cli_json_key_bool(&j, "compared", any);
     cli_json_key_bool(&j, "agree", status == CLI_OK);
     cli_json_object_end(&j);
-    if (!any && o->require) {
+    if (!any && o->require && status == CLI_OK) {
         fprintf(stderr, "proper: crosscheck --require: no external model checker is installed (nothing compared)\n");
         status = CLI_CHECK_FAILED;
     }
@@ -479,13 +494,13 @@ int cmd_crosscheck(int argc, char **argv) {
         proper_tool_output_init(&t->out);
         t->name = t->backend->name;
         proper_error_clear(&err);
-        if ((rc = proper_backend_probe(t->backend, &t->info, &err)) != PROPER_OK) {
+        if ((rc = proper_backend_probe_within(t->backend, o.timeout, &t->info, &err)) != PROPER_OK) {
             rc = cli_report(&err);
             goto done;
         }
         if (!t->info.installed) {
             snprintf(t->reason, sizeof t->reason, "%s", err.message[0] ? err.message : "probe failed");
-            if (o.only) {
+            if (o.only && !t->info.found) {
                 rc = cli_fail("%s is not installed: %s", t->name, t->reason);
                 goto done;
             }

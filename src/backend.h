@@ -167,8 +167,14 @@ typedef struct proper_backend proper_backend;
 /* What a probe reports. */
 typedef struct proper_backend_info {
     int installed;                         /* 1 when the backend can run */
+    int found;                             /* 1 when its binary was found: installed 0 then
+                                              means the tool is there but failed its probe
+                                              or did not answer in time (err says which) */
     char version[256];                     /* e.g. "PRISM 4.8.1"; "" if unknown */
     char path[PROPER_BACKEND_PATH_MAX];    /* binary used; "" for in-process backends */
+    double timeout;                        /* in (set by proper_backend_probe_within): seconds
+                                              the probe may wait for a tool; <= 0: the
+                                              backend's own cap */
 } proper_backend_info;
 
 /* How the DTMC of a check request is given. */
@@ -241,6 +247,11 @@ struct proper_backend {
  * proper_lp_solve does. */
 PROPER_API int proper_backend_probe(const proper_backend *b, proper_backend_info *info,
                                     proper_error *err);
+/* The same, the probe waiting at most `timeout` seconds for the tool's
+ * answer (<= 0: the backend's own cap; an adapter of backends/ never waits
+ * longer than PROPER_TOOL_PROBE_TIMEOUT either). */
+PROPER_API int proper_backend_probe_within(const proper_backend *b, double timeout, proper_backend_info *info,
+                                           proper_error *err);
 PROPER_API int proper_backend_check_dtmc(const proper_backend *b, const proper_backend_check_request *req,
                                          proper_backend_check_result *out, proper_error *err);
 PROPER_API int proper_backend_solve_lp(const proper_backend *b, const proper_backend_lp_request *req,
@@ -831,7 +842,13 @@ PROPER_API proper_backend_lp_request proper_backend_lp_request_default(void) {
 
 PROPER_API int proper_backend_probe(const proper_backend *b, proper_backend_info *info,
                                     proper_error *err) {
+    return proper_backend_probe_within(b, 0.0, info, err);
+}
+
+PROPER_API int proper_backend_probe_within(const proper_backend *b, double timeout, proper_backend_info *info,
+                                           proper_error *err) {
     memset(info, 0, sizeof *info);
+    info->timeout = timeout;
     if (!b->probe) return proper_error_set(err, PROPER_EUNSUPPORTED, NULL, 0, 0, "backend '%s' has no probe", b->name);
     return b->probe(b, info, err);
 }

@@ -107,6 +107,15 @@ PROPER_PRISM=$T/prism-plain run chk $M/die.pm 'P=? [ F d=1 ]' --backend prism --
 status_is check_tool_no_error 0 && json_valid check_tool_no_error_valid "$T/out" &&
     check check_tool_no_error [ "$(json_get "$T/out" properties.0.tool_error)" = null ]
 
+# a tool that hangs on -version: the probe obeys --timeout and says so
+printf '#!/bin/sh\nsleep 60\n' > "$T/prism-probe-hang"
+chmod +x "$T/prism-probe-hang"
+probe_start=$(date +%s)
+PROPER_PRISM=$T/prism-probe-hang expect_error check_tool_probe_hang \
+    "backend prism ($T/prism-probe-hang) is there but unusable: $T/prism-probe-hang -version did not answer within 1 s (killed)" \
+    chk $M/die.pm 'P=? [ F d=1 ]' --backend prism --timeout 1
+check check_tool_probe_hang_fast [ $(( $(date +%s) - probe_start )) -lt 20 ]
+
 # --- bad input: exit 2 with file:line:col ---
 printf 'dtmc\nmodule M\n  x : [0..2] init 0;\n  [] y=0 -> (x'"'"'=1);\nendmodule\n' > "$T/bad.pm"
 expect_error check_unknown_identifier "proper: $T/bad.pm:4:6: unknown identifier 'y'" chk "$T/bad.pm"

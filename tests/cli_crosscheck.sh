@@ -120,6 +120,21 @@ chmod +x "$T/prism-hang"
 PROPER_PRISM=$T/prism-hang expect_text crosscheck_timeout 1 "prism: timed out after 1 s (killed)" xc \
     $M/die.pm 'P=? [ F d=1 ]' --timeout 1
 
+# --- a tool that hangs on -version: the probe obeys --timeout and the tool is
+# reported as not answering (a failed check, exit 1), not as "not installed" ---
+printf '#!/bin/sh\nsleep 60\n' > "$T/prism-probe-hang"
+chmod +x "$T/prism-probe-hang"
+probe_start=$(date +%s)
+PROPER_PRISM=$T/prism-probe-hang expect_text crosscheck_probe_hang 1 "prism: FAILED: $T/prism-probe-hang -version did not answer within 1 s (killed)" xc \
+    $M/die.pm 'P=? [ F d=1 ]' --timeout 1
+check crosscheck_probe_hang_fast [ $(( $(date +%s) - probe_start )) -lt 20 ]
+lacks crosscheck_probe_hang_not_missing "$T/out" "prism: not installed"
+PROPER_PRISM=$T/prism-probe-hang expect_text crosscheck_probe_hang_backend 1 "did not answer within 1 s" xc \
+    $M/die.pm 'P=? [ F d=1 ]' --timeout 1 --backend prism
+run env PROPER_PRISM=$T/prism-probe-hang "$PROPER" crosscheck $M/die.pm 'P=? [ F d=1 ]' --timeout 1 --json
+status_is crosscheck_probe_hang_json 1 && json_valid crosscheck_probe_hang_json_valid "$T/out" &&
+    check crosscheck_probe_hang_json [ "$(json_get "$T/out" backends.1.found) $(json_get "$T/out" backends.1.installed)" = "true false" ]
+
 # --- Storm (synthetic transcript) next to PRISM ---
 replay storm-mps storm_minpathsum.txt
 PROPER_PRISM=$T/prism-eps PROPER_STORM=$T/storm-mps expect_text crosscheck_two_tools 0 "all values agree" xc \

@@ -718,6 +718,26 @@ static void test_fake_prism_hangs(void) {
     CHECK(time(NULL) - start < 30);
     CHECK_INT(o.n_answers, 0);
     CHECK(dir_is_empty(tool_tmp));
+    /* a tool that hangs on -version: the probe waits the caller's timeout,
+     * not 120 s, and says the tool is there but did not answer (it was
+     * reported as "not installed" after 120 s) */
+    {
+        proper_backend_info info;
+        char msg[800];
+        setenv("PROPER_PRISM", fake, 1);
+        start = time(NULL);
+        CHECK_INT(proper_backend_probe_within(proper_backend_prism(), 1.0, &info, &err), 0);
+        CHECK(time(NULL) - start < 10);
+        CHECK_INT(info.installed, 0);
+        CHECK_INT(info.found, 1);
+        CHECK_STR(info.path, fake);
+        snprintf(msg, sizeof msg, "%s -version did not answer within 1 s (killed)", fake);
+        CHECK_STR(err.message, msg);
+        CHECK_INT(err.code, PROPER_ETIMEOUT);
+        /* without a timeout of the caller's: the cap */
+        CHECK(PROPER_TOOL_PROBE_TIMEOUT <= 30.0);
+        setenv("PROPER_PRISM", "/nonexistent/prism", 1); /* as the tests before left it */
+    }
 }
 
 /* minPathSum built by prism.h: the DTMC goes out as explicit files / DRN. */
