@@ -585,6 +585,15 @@ static int proper__estimate_finish(proper_estimate *est, const proper_synth_mode
     return PROPER_OK;
 }
 
+/* Whether the model has a tail call (a recursive function): the state that
+ * jumps back to the entry, or (size_t)-1. */
+static size_t proper__estimate_tail_call(const proper_synth_model *m) {
+    size_t i;
+    for (i = 0; i < m->n_states; i++)
+        if (strcmp(m->states[i].what, "call") == 0) return i;
+    return (size_t)-1;
+}
+
 /* Normal interval of a mean count: mean ± z·sd/√n (eqs. 6-7). */
 static void proper__estimate_mean_interval(const double *x, size_t stride, size_t n, double z, double *mean,
                                   double *lo, double *hi) {
@@ -658,6 +667,14 @@ PROPER_API int proper_estimate_from_counts(proper_estimate *out, const proper_sy
     proper__estimate_flows f;
     memset(&f, 0, sizeof f);
     if ((rc = proper__estimate_alloc(&est, m->n_params, confidence, method, err))) return rc;
+    if (proper__estimate_tail_call(m) != (size_t)-1) {
+        rc = proper_error_set(err, PROPER_EUNSUPPORTED, log->file, 0, 0,
+                              "%s is recursive (the tail call at source line %d): a per-run count log does not say how "
+                              "many calls each run made, so its parameters cannot be estimated from it; give artifact "
+                              "logs (one line per call that reaches each construct)",
+                              m->function, m->states[proper__estimate_tail_call(m)].line);
+        goto done;
+    }
     if (log->n_runs < 2) {
         rc = proper_error_set(err, PROPER_EINVAL, log->file, 0, 0, "log has %u execution(s); intervals need at least 2",
                               (unsigned)log->n_runs);
@@ -804,6 +821,9 @@ static int proper__estimate_artifact_structure(const proper_synth_model *m, cons
             }
         }
     }
+    /* a recursive function: the runs' activations are not counted by the
+     * files, so the line counts cannot be checked against the model */
+    if (proper__estimate_tail_call(m) != (size_t)-1) goto done;
     if ((rc = proper__estimate_flows_build(m, &mf, err))) goto done;
     for (i = 0; i < m->n_params; i++) {
         double t = 0.0;

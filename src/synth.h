@@ -27,10 +27,16 @@
  *               annotations on a catch block's lines are ignored.
  *   Rejected with an error naming the line: goto, labelled statements
  *   (`outer: for ...`), `break label`, `continue label`.
- *   Rejected with an error at the call: a function that calls itself
- *   (`f(...)` or `this.f(...)` in its body): one activation's DTMC cannot
- *   count the calls below it. Two definitions of the function in the file
- *   (overloads, #if alternatives) are an error naming both lines.
+ *     tail call `return f(...);` or `return this.f(...);` of the modelled
+ *               function itself: a jump back to its first statement (the
+ *               paper's construction for binarySearch, Fig. 14: exact for
+ *               additive rewards, since nothing runs after the call returns);
+ *               state "call".
+ *   Rejected with an error at the call: any other call of the function
+ *   itself (`return f(n-1) + f(n-2)`, `x = f(n)`, `return f(f(n))`): one
+ *   activation's chain cannot model what runs after a call returns. Two
+ *   definitions of the function in the file (overloads, #if alternatives)
+ *   are an error naming both lines.
  *
  * STATES AND PARAMETERS
  *   if (c) A else B      state `if` --p--> A, --(1-p)--> B (or the next statement)
@@ -110,7 +116,8 @@ typedef struct proper_synth_state {
     size_t next;       /* successor (prob. 1, or 1-p for BRANCH/LOOP) */
     size_t taken;      /* successor with probability p (BRANCH/LOOP only) */
     char what[16];     /* statement keyword: "if", "while", "for", "do", "case",
-                          "return", "throw", "break", "continue", "stmt", "end" */
+                          "return", "throw", "break", "continue", "stmt", "end",
+                          or "call" (a tail call of the function: next is the entry) */
 } proper_synth_state;
 
 typedef struct proper_synth_param {
@@ -232,6 +239,7 @@ typedef struct proper__synth_annot {
 
 typedef struct proper__synth_parser {
     const char *file;
+    const char *function;         /* the function being modelled */
     proper__synth_tok *toks;
     size_t n_toks, cap_toks, pos;
     proper__synth_annot *annots;
@@ -406,6 +414,7 @@ typedef struct proper__synth_stmt {
     struct proper__synth_stmt **kids;   /* block and switch members */
     size_t n_kids, cap_kids;
     int is_default;               /* case label: `default` */
+    int tail_call;                /* return: `return f(...);`, a tail call of the function itself */
     size_t state, state2;         /* own state; do loops: the condition state */
 } proper__synth_stmt;
 
@@ -594,6 +603,29 @@ static int proper__synth_parse_switch_body(proper__synth_parser *ps, proper__syn
     }
 }
 
+/* Whether the `return` at token r is `return f(...);` or
+ * `return this.f(...);` with f the modelled function: a tail call, which
+ * the model turns into a jump back to the function's first statement (the
+ * paper's construction for binarySearch, Fig. 14). */
+static int proper__synth_tail_call_at(proper__synth_parser *ps, size_t r) {
+    size_t i = r + 1;
+    int depth = 0;
+    if (!ps->function) return 0;
+    if (proper__synth_tok_is(&ps->toks[i], "this") && proper__synth_tok_is(&ps->toks[i + 1], ".")) i += 2;
+    if (ps->toks[i].type != PROPER__SYNTH_TK_IDENT || !proper__synth_tok_is(&ps->toks[i], ps->function) ||
+        !proper__synth_tok_is(&ps->toks[i + 1], "("))
+        return 0;
+    for (i++; ps->toks[i].type != PROPER__SYNTH_TK_EOF; i++) {
+        const proper__synth_tok *t = &ps->toks[i];
+        if (proper__synth_tok_is(t, "(") || proper__synth_tok_is(t, "[") || proper__synth_tok_is(t, "{")) depth++;
+        else if (proper__synth_tok_is(t, ")") || proper__synth_tok_is(t, "]") || proper__synth_tok_is(t, "}")) {
+            if (--depth == 0) return proper__synth_tok_is(t + 1, ";");
+            if (depth < 0) return 0;
+        }
+    }
+    return 0;
+}
+
 /* Parses the part after a keyword that introduces a simple statement ending in ';'. */
 static int proper__synth_parse_simple(proper__synth_parser *ps, proper__synth_stmt **out, int kind, proper__synth_tok *t) {
     int rc;
@@ -689,8 +721,11 @@ static int proper__synth_parse_stmt(proper__synth_parser *ps, proper__synth_stmt
             if ((rc = proper__synth_parse_block(ps, &s->b, depth + 1))) goto fail;
         }
     } else if (proper__synth_tok_is(t, "return") || proper__synth_tok_is(t, "throw")) {
+        int tail = proper__synth_tok_is(t, "return") && proper__synth_tail_call_at(ps, ps->pos);
         ps->pos++;
-        return proper__synth_parse_simple(ps, out, proper__synth_tok_is(t, "return") ? PROPER__SYNTH_ST_RETURN : PROPER__SYNTH_ST_THROW, t);
+        rc = proper__synth_parse_simple(ps, out, proper__synth_tok_is(t, "return") ? PROPER__SYNTH_ST_RETURN : PROPER__SYNTH_ST_THROW, t);
+        if (!rc) (*out)->tail_call = tail;
+        return rc;
     } else if (proper__synth_tok_is(t, "break") || proper__synth_tok_is(t, "continue")) {
         ps->pos++;
         if (!proper__synth_tok_is(proper__synth_peek(ps), ";"))
@@ -767,10 +802,15 @@ static int proper__synth_check_recursion(proper__synth_parser *ps, const char *n
         if (t->type != PROPER__SYNTH_TK_IDENT || !proper__synth_tok_is(t, name) || !proper__synth_tok_is(t + 1, "(")) continue;
         self = !proper__synth_tok_is(t - 1, ".") && !proper__synth_tok_is(t - 1, "new");
         if (proper__synth_tok_is(t - 1, ".") && i >= 2 && proper__synth_tok_is(t - 2, "this")) self = 1;
+        if (self && proper__synth_tok_is(t - 1, "return") && proper__synth_tail_call_at(ps, i - 1)) continue;
+        if (self && i >= 3 && proper__synth_tok_is(t - 1, ".") && proper__synth_tok_is(t - 2, "this") &&
+            proper__synth_tok_is(t - 3, "return") && proper__synth_tail_call_at(ps, i - 3))
+            continue;
         if (self)
             return proper_error_set(ps->err, PROPER_EUNSUPPORTED, ps->file, t->line, t->col,
-                                    "'%s' calls itself: recursive functions are not supported (one activation's "
-                                    "model cannot count the calls below it); model an iterative version", name);
+                                    "'%s' calls itself other than as `return %s(...);`: only tail calls can be "
+                                    "modelled (a jump back to the first statement); rewrite it, or model an "
+                                    "iterative version", name, name);
     }
     return PROPER_OK;
 }
@@ -785,6 +825,7 @@ typedef struct proper__synth_builder {
 } proper__synth_builder;
 
 #define PROPER__SYNTH_NONE ((size_t)-1)
+#define PROPER__SYNTH_CALL ((size_t)-2) /* successor of a tail call until the entry is known */
 
 static int proper__synth_new_state(proper__synth_builder *b, int kind, int line, int last, const char *what, size_t *id) {
     proper_synth_state st;
@@ -872,7 +913,8 @@ static int proper__synth_create_states(proper__synth_builder *b, proper__synth_s
         if ((rc = proper__synth_new_state(b, PROPER_SYNTH_BRANCH, s->line, s->last_line, "case", &s->state))) return rc;
         return proper__synth_new_param(b, s->state, 0);
     case PROPER__SYNTH_ST_RETURN:
-        return proper__synth_new_state(b, PROPER_SYNTH_STMT, s->line, s->last_line, "return", &s->state);
+        return proper__synth_new_state(b, PROPER_SYNTH_STMT, s->line, s->last_line, s->tail_call ? "call" : "return",
+                                       &s->state);
     case PROPER__SYNTH_ST_THROW:
         return proper__synth_new_state(b, PROPER_SYNTH_STMT, s->line, s->last_line, "throw", &s->state);
     case PROPER__SYNTH_ST_BREAK:
@@ -981,7 +1023,7 @@ static int proper__synth_wire(proper__synth_builder *b, proper__synth_stmt *s, s
         break;
     case PROPER__SYNTH_ST_RETURN:
     case PROPER__SYNTH_ST_THROW:
-        st[s->state].next = b->m->end;
+        st[s->state].next = s->tail_call ? PROPER__SYNTH_CALL : b->m->end; /* a tail call: the entry, set in build */
         break;
     case PROPER__SYNTH_ST_BREAK:
     case PROPER__SYNTH_ST_CONTINUE: {
@@ -1113,8 +1155,10 @@ static int proper__synth_build(proper__synth_parser *ps, proper_synth_model *m, 
     if (empty) m->states[entry].next = m->end;
     else if ((rc = proper__synth_wire(&b, body, m->end, none, &entry))) return rc;
     m->initial = entry;
-    for (i = 0; i < m->n_states; i++)
+    for (i = 0; i < m->n_states; i++) {
+        if (m->states[i].next == PROPER__SYNTH_CALL) m->states[i].next = entry;
         PROPER_ASSERT(m->states[i].next != PROPER__SYNTH_NONE);
+    }
     return proper__synth_attach_rewards(&b, ps, body_line, close_line);
 }
 
@@ -1136,6 +1180,7 @@ PROPER_API int proper_synth_parse_opts(proper_synth_model *out, const char *text
     ps.file = file;
     ps.err = err;
     ps.lenient = opts.lenient;
+    ps.function = function;
     proper_strbuf_init(&ps.warnings);
     if (strlen(function) >= sizeof m->function)
         return proper_error_set(err, PROPER_EINVAL, file, 0, 0, "function name too long");
