@@ -130,7 +130,8 @@
  * whole's by PROPER_ANNOT_BIC_MARGIN and by PROPER_ANNOT_SPLIT_GAIN per
  * record, and each side has min_leaf records. Where the paper splits only
  * sets without a good model, this also splits a good one when the split
- * gains that much and both sides have good models too (a single n log n fits
+ * gains that much and, for a feature threshold, both sides have good models
+ * too (a single n log n fits
  * a list sort across cache sizes with R² 0.99, yet its regimes differ by a
  * factor 10 per element). A
  * branch split is printed as a feature threshold when one feature separates
@@ -3026,8 +3027,10 @@ static int proper__annot_try(proper__annot_ctx *c, size_t *idx, size_t n, int ki
     if (!(bic < parent->bic - PROPER_ANNOT_BIC_MARGIN) || !(parent->bic - bic >= PROPER_ANNOT_SPLIT_GAIN * (double)n))
         return 0;
     /* a good model is only replaced by two good ones (else noise that grows
-     * with the metric would cut a good regression into a worse pair) */
-    if (parent->good && !(ml.good && mr.good)) return 0;
+     * with the metric would cut a good regression into a worse pair); a
+     * branch outcome is an exact condition from the code and needs only the
+     * BIC's say */
+    if (kind == 2 && parent->good && !(ml.good && mr.good)) return 0;
     if (best->kind && !(bic < best->bic)) return 0;
     best->kind = kind;
     best->f = f;
