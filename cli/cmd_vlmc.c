@@ -65,6 +65,7 @@ typedef struct vlmc_args {
     double eps;
     unsigned long n_samples;
     unsigned long long seed;
+    int allow_empty; /* merge: a counts file of 0 runs adds nothing, rightly */
 } vlmc_args;
 
 /* CLI_OK to go on, or CLI_BAD_INPUT (reported). argv[0] is the subcommand. */
@@ -128,10 +129,17 @@ static int vlmc_load(const vlmc_args *a, proper_vlmc_counts *c, vlmc_progress *p
             fflush(stderr);
             pr->shown = 1;
         }
+        unsigned long long before = (unsigned long long)c->total_runs;
         if (proper_vlmc_counts_read(c, a->inputs[i], &err)) {
             vlmc_progress_done(pr);
             proper_vlmc_counts_free(c);
             return cli_report(&err);
+        }
+        if ((unsigned long long)c->total_runs == before && !a->allow_empty) {
+            /* an empty file (or only comments) would silently add nothing */
+            vlmc_progress_done(pr);
+            proper_vlmc_counts_free(c);
+            return cli_fail("%s:1:1: no runs in %s", a->inputs[i], a->inputs[i]);
         }
     }
     return CLI_OK;
@@ -328,6 +336,7 @@ static int vlmc_count_cmd(vlmc_args *a, vlmc_progress *pr, int merge) {
                                 a->inputs[i]);
         }
     }
+    a->allow_empty = merge;
     if ((rc = vlmc_load(a, &c, pr))) return rc;
     vlmc_progress_done(pr);
     f = vlmc_open_out(a->out);

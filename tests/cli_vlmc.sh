@@ -108,6 +108,18 @@ expect_error vlmc_general_cfg "--general does not use a CFG" "$PROPER" vlmc fit 
 expect_error vlmc_missing_file "cannot open" "$PROPER" vlmc fit "$T/nope.txt"
 expect_error vlmc_unknown_sub "unknown subcommand" "$PROPER" vlmc frobnicate "$T/runs.txt"
 expect_error vlmc_count_needs_out "-o/--output COUNTS is required" "$PROPER" vlmc count "$T/runs.txt"
+# issue 14: an empty input is an error naming it, not a 0-run counts file;
+# out-of-range numbers get the one wording
+: > "$T/none.txt"
+printf '# only a comment\n' > "$T/comment.txt"
+expect_error vlmc_count_empty "none.txt:1:1: no runs in $T/none.txt" "$PROPER" vlmc count "$T/none.txt" -o "$T/none.counts"
+check vlmc_count_empty_no_file [ ! -e "$T/none.counts" ]
+expect_error vlmc_count_comment_only "comment.txt:1:1: no runs in" "$PROPER" vlmc count "$T/runs.txt" "$T/comment.txt" -o "$T/none.counts"
+expect_error vlmc_fit_empty "no runs in" "$PROPER" vlmc fit "$T/none.txt"
+expect_error vlmc_nmin_huge "--nmin: '99999999999999999999' is too large; expected a whole number of at least 1" \
+    "$PROPER" vlmc fit "$T/runs.txt" --nmin 99999999999999999999
+expect_error vlmc_max_order_huge "--max-order: '5000000000' is out of range; expected a whole number from 0 to 4294967295" \
+    "$PROPER" vlmc fit "$T/runs.txt" --max-order 5000000000
 printf 'proper-vlmc-counts 1\nlocation a\nrun 2 0 3\n' > "$T/bad.counts"
 expect_error vlmc_bad_counts "bad.counts:3:9:" "$PROPER" vlmc fit "$T/bad.counts"
 expect_error vlmc_unknown_option "proper vlmc: unknown option '--alpah' (see 'proper vlmc --help')" \
