@@ -57,7 +57,10 @@
  *   statement's text is its header up to the `)`). A line that ends one
  *   statement and starts another is ambiguous: an error. A comment on a line
  *   with no statement text (a line of its own, or beside `}` or `else`)
- *   annotates the next statement (documented extension).
+ *   annotates the next statement of its block (documented extension); when
+ *   none follows in its block (an annotation on a commented-out last line of
+ *   a branch, as in the artifact's DevPerf) it is an error (with
+ *   opts.lenient a warning, and ignored), never carried into the next block.
  *   Inside the function every `@word` in a comment must be a well-formed
  *   annotation `@name=number`: `@energy:67`, `@time=`, `@time=1ms` are
  *   errors at the '@' (warnings, and ignored, with opts.lenient; negative
@@ -246,6 +249,8 @@ typedef struct proper__synth_parser {
     size_t n_annots, cap_annots;
     int (*unmodelled)[2];         /* line ranges [first, last] of catch blocks */
     size_t n_unmodelled, cap_unmodelled;
+    int (*blocks)[4];             /* braces of every block and switch body: open line, col, close line, col */
+    size_t n_blocks, cap_blocks;
     int lenient;                  /* malformed annotations: warnings, not errors */
     proper_strbuf warnings;
     proper_error *err;
@@ -537,6 +542,18 @@ static int proper__synth_add_kid(proper__synth_parser *ps, proper__synth_stmt *p
 
 static int proper__synth_parse_stmt(proper__synth_parser *ps, proper__synth_stmt **out, int depth);
 
+/* Remember a block's braces: a comment on a line of its own annotates the
+ * next statement only within its block. */
+static int proper__synth_record_block(proper__synth_parser *ps, const proper__synth_tok *open, const proper__synth_tok *close) {
+    if (proper_reserve(&ps->blocks, &ps->cap_blocks, ps->n_blocks + 1, sizeof *ps->blocks))
+        return proper_error_set(ps->err, PROPER_ENOMEM, ps->file, open->line, open->col, "out of memory");
+    ps->blocks[ps->n_blocks][0] = open->line;
+    ps->blocks[ps->n_blocks][1] = open->col;
+    ps->blocks[ps->n_blocks][2] = close->line;
+    ps->blocks[ps->n_blocks++][3] = close->col;
+    return PROPER_OK;
+}
+
 static int proper__synth_parse_block(proper__synth_parser *ps, proper__synth_stmt **out, int depth) {
     proper__synth_tok *open = proper__synth_peek(ps);
     proper__synth_stmt *blk;
@@ -555,6 +572,10 @@ static int proper__synth_parse_block(proper__synth_parser *ps, proper__synth_stm
             return rc;
         }
     }
+    if ((rc = proper__synth_record_block(ps, open, proper__synth_peek(ps)))) {
+        proper__synth_stmt_free(blk);
+        return rc;
+    }
     ps->pos++;
     *out = blk;
     return PROPER_OK;
@@ -567,7 +588,11 @@ static int proper__synth_parse_switch_body(proper__synth_parser *ps, proper__syn
     for (;;) {
         proper__synth_tok *t = proper__synth_peek(ps);
         proper__synth_stmt *kid;
-        if (proper__synth_tok_is(t, "}")) { ps->pos++; return PROPER_OK; }
+        if (proper__synth_tok_is(t, "}")) {
+            if ((rc = proper__synth_record_block(ps, open, t))) return rc;
+            ps->pos++;
+            return PROPER_OK;
+        }
         if (t->type == PROPER__SYNTH_TK_EOF)
             return proper_error_set(ps->err, PROPER_EPARSE, ps->file, open->line, open->col,
                                     "unbalanced '{' of switch: no matching '}'");
@@ -1093,6 +1118,26 @@ static int proper__synth_attach_rewards(proper__synth_builder *b, proper__synth_
                                     "at line %d and the start of another; put it on a line of one statement only",
                                     an[i].name, m->states[covers].line);
         best = starts != PROPER__SYNTH_NONE ? starts : covers != PROPER__SYNTH_NONE ? covers : after;
+        if (best == after) { /* only within the innermost block holding the comment */
+            int (*in)[4] = NULL;
+            size_t q;
+            for (q = 0; q < ps->n_blocks; q++) {
+                int (*bq)[4] = &ps->blocks[q];
+                int opened = (*bq)[0] < an[i].line || ((*bq)[0] == an[i].line && (*bq)[1] < an[i].col);
+                int open = (*bq)[2] > an[i].line || ((*bq)[2] == an[i].line && (*bq)[3] > an[i].col);
+                if (opened && open && (!in || (*bq)[0] > (*in)[0] || ((*bq)[0] == (*in)[0] && (*bq)[1] > (*in)[1])))
+                    in = bq;
+            }
+            if (in && (best == PROPER__SYNTH_NONE || m->states[best].line > (*in)[2])) {
+                char msg[200];
+                snprintf(msg, sizeof msg, "annotation @%s is on a line without a statement, and no statement follows "
+                         "it in its block (closed at line %d): is it on a commented-out line?", an[i].name, (*in)[2]);
+                if (!ps->lenient) return proper_error_set(b->err, PROPER_EPARSE, b->file, an[i].line, an[i].col, "%s", msg);
+                proper_strbuf_printf(&ps->warnings, "%s:%d:%d: %s; ignored (--lenient)\n", b->file ? b->file : "",
+                                     an[i].line, an[i].col, msg);
+                continue;
+            }
+        }
         if (best == PROPER__SYNTH_NONE)
             return proper_error_set(b->err, PROPER_EPARSE, b->file, an[i].line, an[i].col,
                                     "annotation @%s is not on or before a statement of the function", an[i].name);
@@ -1203,6 +1248,7 @@ done:
     PROPER_FREE(ps.toks);
     PROPER_FREE(ps.annots);
     PROPER_FREE(ps.unmodelled);
+    PROPER_FREE(ps.blocks);
     if (rc) {
         proper_synth_free(m);
         return rc;

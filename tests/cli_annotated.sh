@@ -215,3 +215,14 @@ expect_text analyze_infinite_explained 1 "note: time: the upper end is infinite:
     "$PROPER" analyze "$T/g.c" --function g --log "$T/g.csv" --bound 'time<=3'
 expect_error analyze_bound_nan "--bound: the limit must be a finite number, got 'nan'" \
     "$PROPER" analyze "$T/f.c" --function f --log "$T/log.csv" --bound 'time<=nan'
+
+# The artifact's DevPerf: @energy on a commented-out line at the end of a
+# branch was carried into the else branch (the next statement); now it is
+# an error naming the line, and ignored with a warning under --lenient.
+printf 'int g(int a) {\n  if (a < 21) {\n    mode = 1;\n    //Animations(mode); //@energy=28\n  } else {\n    mode = 2; // @energy=34\n  }\n  return mode;\n}\n' > "$T/dev.java"
+expect_error synth_annotation_leaves_block "proper: $T/dev.java:4:27: annotation @energy is on a line without a statement, and no statement follows it in its block (closed at line 5)" \
+    "$PROPER" synth "$T/dev.java" --function g
+run_proper synth "$T/dev.java" --function g --lenient --table
+status_is synth_annotation_leaves_block_lenient 0 &&
+    check synth_annotation_leaves_block_lenient [ "$(awk '$3 == "if" { print $5 }' "$T/out")" = 0 ] &&
+    contains synth_annotation_leaves_block_warned "$T/err" "warning: $T/dev.java:4:27: annotation @energy"

@@ -488,6 +488,46 @@ static void test_recursion_and_ambiguity(void) {
     proper_synth_free(&m);
 }
 
+/* Issue 17: the artifact's DevPerf puts each @energy on a commented-out
+ * line at the end of a branch (`//Animations(mode); //@energy=28` before
+ * `} else {`). "A comment on a line of its own annotates the next
+ * statement" carried each one into the else branch: the 28 of the first
+ * branch went to the second `if`, silently (energy 62.39 on the artifact's
+ * logs). A comment annotates the next statement only within its block:
+ * here nothing follows, so it is an error (a warning, ignored, under
+ * lenient); before a statement of its block it still annotates it. */
+static void test_own_line_annotation_stays_in_block(void) {
+    const char *src =
+        "int g(int a) {\n"
+        "  if (a < 21) {\n"
+        "    mode = 1;\n"
+        "    //Animations(mode); //@energy=28\n"
+        "  } else {\n"
+        "    if (a < 30) {\n"
+        "      mode = 2;\n"
+        "    }\n"
+        "  }\n"
+        "  return mode;\n"
+        "}\n";
+    const char *ok = "int g(int a) {\n  if (a < 21) {\n    // @energy=28\n    mode = 1;\n  } else { // @energy=5\n"
+                     "    mode = 2;\n  }\n  return mode;\n}\n";
+    proper_synth_model m;
+    proper_synth_opts o = proper_synth_opts_default();
+    proper_error e;
+    double p[2] = {0.25, 0.5};
+    proper_synth_init(&m);
+    expect_error(src, "g", PROPER_EPARSE, 4, "no statement follows it in its block (closed at line 5)");
+    CHECK_INT(synth(&m, src, "g", &e), PROPER_EPARSE);
+    CHECK_INT(e.col, 27);
+    o.lenient = 1;
+    CHECK_INT(proper_synth_parse_opts(&m, src, strlen(src), "t.c", "g", o, &e), 0);
+    CHECK_INT(m.n_rewards, 0);
+    if (m.warnings) CHECK_CONTAINS(m.warnings, "t.c:4:27: annotation @energy is on a line without a statement");
+    CHECK_INT(synth(&m, ok, "g", &e), 0);
+    CHECK_REL(expect(&m, "energy", p), 28 * 0.25 + 5 * 0.75, 1e-15);
+    proper_synth_free(&m);
+}
+
 int main(void) {
     RUN(test_while_closed_form);
     RUN(test_if_chain_closed_form);
@@ -503,5 +543,6 @@ int main(void) {
     RUN(test_continuation_line_annotation);
     RUN(test_malformed_annotations);
     RUN(test_recursion_and_ambiguity);
+    RUN(test_own_line_annotation_stays_in_block);
     return test_summary();
 }
