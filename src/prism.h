@@ -2574,6 +2574,8 @@ typedef struct proper__prism_explorer {
     double *choice_rew;                    /* n_trew rewards of the current choice */
     size_t n_choices;                      /* choices of the current state */
     size_t state_first;                    /* first transition of the current state */
+    const unsigned char *module_on;        /* NULL, or: only these modules' commands (one
+                                              independent group, counted on its own) */
 } proper__prism_explorer;
 
 /* Outcomes of one state (before merging equal successors) are capped like
@@ -2834,6 +2836,7 @@ static int proper__prism_sync_choices(proper__prism_explorer *X, size_t a) {
     size_t lo = X->action_start[a + 1], hi = X->action_start[a + 2], i, n_en = 0, groups = 0, k;
     int last_module = -1, rc;
     proper__prism_val g;
+    if (X->module_on && lo < hi && !X->module_on[m->cmds[X->by_action[lo]].module]) return PROPER_OK; /* another group's */
     for (i = lo; i < hi; i++) {
         size_t c = X->by_action[i];
         int mod = m->cmds[c].module;
@@ -2872,6 +2875,7 @@ static int proper__prism_explore_state(proper__prism_explorer *X, size_t s) {
     X->state_first = first;
     for (i = X->action_start[0]; i < X->action_start[1]; i++) {
         size_t c = X->by_action[i];
+        if (X->module_on && !X->module_on[m->cmds[c].module]) continue;
         if ((rc = proper__prism_eval(&X->cx, m->cmds[c].guard, &g)) != 0) return rc;
         if (!g.i) continue;
         if ((rc = proper__prism_start_choice(X)) != 0 || (rc = proper__prism_apply_command(X, c)) != 0 ||
@@ -2880,7 +2884,7 @@ static int proper__prism_explore_state(proper__prism_explorer *X, size_t s) {
     }
     for (a = 0; a < m->n_actions; a++)
         if ((rc = proper__prism_sync_choices(X, a)) != 0) return rc;
-    if (X->n_choices == 0 && !X->o->fix_deadlocks) {
+    if (X->n_choices == 0 && !X->o->fix_deadlocks && !X->module_on) { /* a group alone may stop */
         char st[PROPER_ERROR_MESSAGE_MAX / 2];
         proper__prism_describe_state(m, X->cur, st, sizeof st);
         return proper_error_set(X->err, PROPER_EPROB, m->file, 0, 0,
@@ -3098,6 +3102,149 @@ done:
     return rc;
 }
 
+/* ---- Refusing a state space that is too large, before exploring it -------- */
+
+static size_t proper__prism_uf_find(size_t *parent, size_t i) {
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+}
+
+static void proper__prism_uf_union(size_t *parent, size_t a, size_t b) {
+    a = proper__prism_uf_find(parent, a);
+    b = proper__prism_uf_find(parent, b);
+    if (a != b) parent[a < b ? b : a] = a < b ? a : b;
+}
+
+/* Join module `mi` with the owner of every variable expression e reads
+ * (through formulas; stamp marks the nodes seen for this module). 1 when e
+ * refers to something that is not a variable or constant (a label): then
+ * no grouping is attempted. */
+static int proper__prism_join_reads(const proper_prism_model *m, int32_t e, size_t mi, size_t *parent, size_t *stamp,
+                                    int32_t *stack) {
+    size_t top = 0;
+    if (e < 0) return 0;
+    stack[top++] = e;
+    while (top) {
+        int32_t k = stack[--top];
+        const proper__prism_node *nd;
+        if (k < 0 || (size_t)k >= m->pool.len || stamp[k] == mi + 1) continue;
+        stamp[k] = mi + 1;
+        nd = &m->pool.n[k];
+        if (nd->kind == PROPER__PM_N_VAR) {
+            if (nd->idx >= 0 && (size_t)nd->idx < m->n_vars && m->vars[nd->idx].module >= 0)
+                proper__prism_uf_union(parent, mi, (size_t)m->vars[nd->idx].module);
+            continue;
+        }
+        if (nd->kind == PROPER__PM_N_NAME || nd->kind == PROPER__PM_N_LABEL || nd->kind == PROPER__PM_N_PLABEL ||
+            nd->kind == PROPER__PM_N_MFORMULA || nd->kind == PROPER__PM_N_PCONST)
+            return 1;
+        /* each node is pushed at most once per module: the stack holds at
+         * most 3 entries per node */
+        if (nd->a >= 0) stack[top++] = nd->a;
+        if (nd->b >= 0) stack[top++] = nd->b;
+        if (nd->c >= 0) stack[top++] = nd->c;
+    }
+    return 0;
+}
+
+/* Modules that neither read each other's variables nor share an action
+ * move independently: the reachable states are exactly the product of each
+ * group's own reachable states (every combination is reached by moving one
+ * group after another, and PRISM's uniform choice gives each move a
+ * positive probability; a state is reachable only through its groups' own
+ * paths). When the variables' ranges allow more than max_states states,
+ * each group is explored on its own first (other variables at their
+ * initial values), and a product above the limit is refused at once, in
+ * the time the groups take, instead of after exploring max_states states
+ * (40 two-state modules: 52 s and 1.7 GB before). */
+static int proper__prism_refuse_early(const proper__prism_explorer *X, const int32_t *init) {
+    const proper_prism_model *m = X->m;
+    double range = 1.0, product = 1.0;
+    size_t *parent = NULL, *stamp = NULL, *group_of = NULL, i, a, g, n_groups = 0, nm = m->n_modules;
+    int32_t *stack = NULL;
+    unsigned char *on = NULL;
+    double *sizes = NULL;
+    int rc = PROPER_OK, opaque = 0;
+    for (i = 0; i < X->L.nv; i++) range *= (double)X->L.hi[i] - (double)X->L.lo[i] + 1.0;
+    if (range <= (double)X->o->max_states || nm < 2) return PROPER_OK;
+    parent = (size_t *)proper_calloc(nm, sizeof *parent);
+    group_of = (size_t *)proper_calloc(nm, sizeof *group_of);
+    stamp = (size_t *)proper_calloc(m->pool.len + 1, sizeof *stamp);
+    stack = (int32_t *)proper_calloc(3 * m->pool.len + 1, sizeof *stack);
+    on = (unsigned char *)proper_calloc(nm, 1);
+    sizes = (double *)proper_calloc(nm, sizeof *sizes);
+    if (!parent || !group_of || !stamp || !stack || !on || !sizes) {
+        rc = proper__prism_xoom((proper__prism_explorer *)X);
+        goto done;
+    }
+    for (i = 0; i < nm; i++) parent[i] = i;
+    for (i = 0; i < m->n_cmds && !opaque; i++) {
+        const proper__prism_command *c = &m->cmds[i];
+        size_t mi = (size_t)c->module, u, k;
+        if (c->module < 0 || mi >= nm) { opaque = 1; break; }
+        opaque |= proper__prism_join_reads(m, c->guard, mi, parent, stamp, stack);
+        for (u = c->first; u < c->first + c->n && !opaque; u++) {
+            const proper__prism_update *up = &m->updates[u];
+            opaque |= proper__prism_join_reads(m, up->prob, mi, parent, stamp, stack);
+            for (k = up->first; k < up->first + up->n && !opaque; k++) {
+                const proper__prism_assign *as = &m->assigns[k];
+                if (as->var < 0 || (size_t)as->var >= m->n_vars || m->vars[as->var].module != c->module) opaque = 1;
+                else opaque |= proper__prism_join_reads(m, as->expr, mi, parent, stamp, stack);
+            }
+        }
+    }
+    for (a = 0; a < m->n_actions && !opaque; a++) { /* modules sharing an action synchronise */
+        size_t first = nm;
+        for (i = 0; i < nm; i++)
+            if (m->alphabet && m->alphabet[i * m->n_actions + a]) {
+                if (first == nm) first = i;
+                else proper__prism_uf_union(parent, first, i);
+            }
+    }
+    if (opaque) goto done;
+    for (i = 0; i < nm; i++)
+        if (proper__prism_uf_find(parent, i) == i) group_of[i] = n_groups++;
+    if (n_groups < 2) goto done;
+    for (g = 0; g < n_groups && rc == PROPER_OK; g++) {
+        proper__prism_explorer Y;
+        int32_t *init_copy = (int32_t *)proper_calloc(m->n_vars + 1, sizeof *init_copy);
+        if (!init_copy) { rc = proper__prism_xoom((proper__prism_explorer *)X); break; }
+        for (i = 0; i < nm; i++) on[i] = group_of[proper__prism_uf_find(parent, i)] == g;
+        memset(&Y, 0, sizeof Y);
+        Y.m = m;
+        Y.o = X->o;
+        Y.err = X->err;
+        Y.cx = X->cx;
+        Y.module_on = on;
+        if ((rc = proper__prism_layout_init(&Y.L, m, &Y.cx, init_copy, X->err)) == PROPER_OK &&
+            (rc = proper__prism_explore(&Y, init)) == PROPER_OK) {
+            sizes[g] = (double)Y.n_states;
+            product *= (double)Y.n_states;
+        }
+        proper__prism_explorer_free(&Y);
+        PROPER_FREE(init_copy);
+    }
+    if (rc == PROPER_OK && product > (double)X->o->max_states) {
+        char list[160];
+        size_t len = 0;
+        for (g = 0; g < n_groups && len + 24 < sizeof list; g++)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%.0f", g ? " x " : "", sizes[g]);
+        if (g < n_groups) snprintf(list + len, sizeof list - len, " x ...");
+        rc = proper_error_set(X->err, PROPER_ELIMIT, m->file, 0, 0,
+                              "more than %lu reachable states (the state limit; raise it with max_states / --max-states): "
+                              "the model has %.17g, the product of its %lu independent groups of modules (%s states)",
+                              (unsigned long)X->o->max_states, product, (unsigned long)n_groups, list);
+    }
+done:
+    PROPER_FREE(parent);
+    PROPER_FREE(group_of);
+    PROPER_FREE(stamp);
+    PROPER_FREE(stack);
+    PROPER_FREE(on);
+    PROPER_FREE(sizes);
+    return rc;
+}
+
 PROPER_API proper_prism_build_opts proper_prism_build_opts_default(void) {
     proper_prism_build_opts o;
     o.max_states = PROPER_PRISM_MAX_STATES;
@@ -3139,6 +3286,7 @@ PROPER_API int proper_prism_build(const proper_prism_model *m, const proper_pris
         goto done;
     }
     if ((rc = proper__prism_layout_init(&X.L, m, &X.cx, init, err)) != 0) goto done;
+    if ((rc = proper__prism_refuse_early(&X, init)) != 0) goto done;
     if ((rc = proper__prism_explore(&X, init)) != 0) goto done;
     order = (uint32_t *)proper_calloc(X.n_states, sizeof *order);
     rank = (uint32_t *)proper_calloc(X.n_states, sizeof *rank);

@@ -131,6 +131,16 @@ expect_error check_missing_const "constant 'p1' has no value" chk $M/minpathsum.
 expect_error check_unknown_const "unknown constant 'zz'" chk $M/die.pm --const zz=1
 expect_error check_state_limit "more than 5 reachable states" chk $M/die.pm --max-states 5
 expect_error check_bad_max_states "--max-states" chk $M/die.pm --max-states 0
+# 40 independent two-state modules: refused at once with the exact count 2^40
+# (it took 52 s and 1.7 GB to reach the limit)
+i=0; echo dtmc > "$T/m40.pm"
+while [ $i -lt 40 ]; do
+    printf 'module m%d\n x%d : [0..1] init 0;\n [] true -> 0.5:(x%d'"'"'=0) + 0.5:(x%d'"'"'=1);\nendmodule\n' $i $i $i $i >> "$T/m40.pm"
+    i=$((i + 1))
+done
+probe_start=$(date +%s)
+expect_error check_state_limit_early "the model has 1099511627776, the product of its 40 independent groups of modules" chk "$T/m40.pm"
+check check_state_limit_early_fast [ $(( $(date +%s) - probe_start )) -lt 10 ]
 expect_error check_bad_property "proper: (property):1:9: unknown label \"nolabel\"" chk $M/die.pm 'P=? [ F "nolabel" ]'
 printf 'P=? [ F d=1 ]\nP=? [ F d=\n' > "$T/bad.pctl"
 expect_error check_props_file_error "$T/bad.pctl:3:1: expected an expression" chk $M/die.pm "$T/bad.pctl"
