@@ -724,7 +724,34 @@ static void test_loop_halving_negative_offset(void) {
     proper_pmf_free(&got);
 }
 
+/* Issue 14: a leading UTF-8 BOM is skipped by the CSV and counts readers;
+ * columns count from after it (1:3 is the 'x' below). */
+static void test_bom_accepted(void) {
+    static const char csv[] = "\xEF\xBB\xBFvalue,prob\n1,0.25\n3,0.75\n";
+    static const char nohead[] = "\xEF\xBB\xBF" "2,1\n";
+    static const char bad[] = "\xEF\xBB\xBF" "1,x\n";
+    static const char counts[] = "\xEF\xBB\xBF" "0,0.5\n2,0.5\n";
+    proper_pmf x;
+    proper_error err;
+    double *probs = NULL;
+    size_t n = 0;
+    proper_pmf_init(&x);
+    CHECK_INT(proper_pmf_parse_csv(&x, csv, sizeof csv - 1, "b.csv", 0.0, &err), 0);
+    CHECK_ABS(proper_pmf_mean(&x), 2.5, 1e-15);
+    CHECK_INT(proper_pmf_parse_csv(&x, nohead, sizeof nohead - 1, "b.csv", 0.0, &err), 0);
+    CHECK_ABS(proper_pmf_mean(&x), 2.0, 0.0);
+    CHECK_INT(proper_pmf_parse_csv(&x, bad, sizeof bad - 1, "b.csv", 0.0, &err), PROPER_EPARSE);
+    CHECK_INT(err.line, 1);
+    CHECK_INT(err.col, 3);
+    CHECK_INT(proper_pmf_parse_counts(counts, sizeof counts - 1, "c.csv", &probs, &n, &err), 0);
+    CHECK_INT(n, 3);
+    if (n == 3) CHECK_ABS(probs[2], 0.5, 0.0);
+    PROPER_FREE(probs);
+    proper_pmf_free(&x);
+}
+
 int main(void) {
+    RUN(test_bom_accepted);
     RUN(test_fft_equals_direct);
     RUN(test_convolve_auto_and_alias);
     RUN(test_moments_of_sums);

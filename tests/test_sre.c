@@ -858,7 +858,26 @@ static void test_negative_duration_rejected(void) {
     proper_sre_free(&s);
 }
 
+/* Issue 14: a leading UTF-8 BOM is skipped by the model and automaton
+ * readers; columns count from after it. */
+static void test_bom_accepted(void) {
+    static const char model[] = "\xEF\xBB\xBFsymbol a = {3: 1};\ndef d = a;\n";
+    static const char bad[] = "\xEF\xBB\xBF" "def d = zz;\n";
+    static const char aut[] = "\xEF\xBB\xBF" "final s1\ns0 a s1 1\n";
+    proper_sre s;
+    proper_error err;
+    proper_sre_init(&s);
+    CHECK_INT(proper_sre_parse(&s, model, sizeof model - 1, "b.sre", &err), 0);
+    CHECK_INT(proper_sre_parse(&s, bad, sizeof bad - 1, "b.sre", &err), PROPER_EUNDEFINED);
+    CHECK_INT(err.line, 1);
+    CHECK_INT(err.col, 9);
+    CHECK_INT(proper_sre_from_automaton(&s, aut, sizeof aut - 1, "b.aut", &err), 0);
+    CHECK(proper_sre_find(&s, "s0") >= 0);
+    proper_sre_free(&s);
+}
+
 int main(void) {
+    RUN(test_bom_accepted);
     RUN(test_negative_duration_rejected);
     RUN(test_parse_output_contract);
     RUN(test_parse_and_print_canonical);

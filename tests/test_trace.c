@@ -572,7 +572,22 @@ static void test_clock(void) {
     CHECK(b - a < 1000000000);
 }
 
+/* Issue 14: a leading UTF-8 BOM is skipped; columns count from after it. */
+static void test_bom_accepted(void) {
+    static const char ok_text[] = "\xEF\xBB\xBFproper-trace 1\nR 1\nT 8000\nE\n";
+    static const char bad[] = "\xEF\xBB\xBFproper-trace 1\nR 1\nT x\nE\n";
+    proper_trace t;
+    proper_error err;
+    proper_trace_init(&t);
+    CHECK_INT(proper_trace_parse(&t, ok_text, sizeof ok_text - 1, "b.trace", &err), 0);
+    CHECK_INT(t.nrecords, 1);
+    CHECK(proper_trace_parse(&t, bad, sizeof bad - 1, "b.trace", &err) != 0);
+    CHECK_INT(err.line, 3);
+    proper_trace_free(&t);
+}
+
 int main(void) {
+    RUN(test_bom_accepted);
     RUN(test_reader_counts);
     RUN(test_merge_by_id);
     RUN(test_parse_output_contract);

@@ -840,7 +840,55 @@ static void test_output_rule(void) {
     proper_vlmc_counts_free(&c);
 }
 
+/* Issue 14: a leading UTF-8 BOM is skipped by the runs, counts and CFG
+ * readers (and by proper_vlmc_counts_read on a file); columns count from
+ * after it. */
+static void test_bom_accepted(void) {
+    static const char runs[] = "\xEF\xBB\xBFs h x\ns x\n";
+    static const char counts[] = "\xEF\xBB\xBFproper-vlmc-counts 1\nlocation a\nrun 2 0 0\n";
+    static const char cfg[] = "\xEF\xBB\xBF^ s\ns x\nx $\n";
+    static const char bad_runs[] = "\xEF\xBB\xBF" "a ^ b\n";
+    proper_vlmc_counts c;
+    proper_vlmc_cfg g;
+    proper_error err;
+    FILE *f;
+    char path[] = "/tmp/proper_test_bom_XXXXXX";
+    int fd;
+    proper_vlmc_counts_init(&c);
+    proper_vlmc_cfg_init(&g);
+    CHECK_INT(proper_vlmc_counts_parse_runs(&c, runs, sizeof runs - 1, "b.runs", &err), 0);
+    CHECK_INT(c.total_runs, 2);
+    CHECK_INT(c.locations.len, 3); /* s h x: the BOM is not part of a name */
+    CHECK_INT(proper_vlmc_counts_parse_runs(&c, bad_runs, sizeof bad_runs - 1, "b.runs", &err), PROPER_EPARSE);
+    CHECK_INT(err.col, 3);
+    proper_vlmc_counts_free(&c);
+    CHECK_INT(proper_vlmc_counts_parse_counts(&c, counts, sizeof counts - 1, "b.counts", &err), 0);
+    CHECK_INT(c.total_runs, 2);
+    CHECK_INT(proper_vlmc_cfg_parse(&g, cfg, sizeof cfg - 1, "b.cfg", &err), 0);
+    CHECK_INT(g.n_edges, 3);
+    if (g.n_edges) CHECK_STR(g.edges[0].from, "^");
+    proper_vlmc_counts_free(&c);
+    fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd >= 0 && (f = fdopen(fd, "wb")) != NULL) {
+        fputs(counts, f);
+        fclose(f);
+        CHECK_INT(proper_vlmc_counts_read(&c, path, &err), 0);
+        CHECK_INT(c.total_runs, 2);
+        proper_vlmc_counts_free(&c);
+        f = fopen(path, "wb");
+        if (f) { fputs(runs, f); fclose(f); }
+        CHECK_INT(proper_vlmc_counts_read(&c, path, &err), 0);
+        CHECK_INT(c.total_runs, 2);
+        CHECK_INT(c.locations.len, 3);
+        remove(path);
+    }
+    proper_vlmc_counts_free(&c);
+    proper_vlmc_cfg_free(&g);
+}
+
 int main(void) {
+    RUN(test_bom_accepted);
     RUN(test_output_rule);
     RUN(test_index_counts_match_brute_force);
     RUN(test_runs_text_and_counts_file);
