@@ -175,7 +175,8 @@ int main(int argc, char **argv) {
            "Produced by `build/ex/reproduce%s` (examples/annotated/reproduce.c): proper's own C\n"
            "re-implementations of the paper's six methods (examples/annotated/cases.c), normal\n"
            "intervals at simultaneous level c^(1/m), property interval = exact extremes\n"
-           "over the parameter box. Figures (as the paper's Figs. 7-11): docs/annotated/*.svg.\n",
+           "over the parameter box. Figures (as the paper's Figs. 7-11): docs/annotated/*.svg.\n"
+           "The paper's artifact itself, read as shipped: docs/annotated/artifact-reading.md.\n",
            quick ? " --quick" : "");
     for (i = 0; i < n_case_studies; i++) {
         if (study(&case_studies[i], source, truth_runs, &rng, &truth, svg_dir)) return 1;
