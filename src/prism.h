@@ -2576,6 +2576,7 @@ typedef struct proper__prism_explorer {
     size_t state_first;                    /* first transition of the current state */
     const unsigned char *module_on;        /* NULL, or: only these modules' commands (one
                                               independent group, counted on its own) */
+    size_t cur_index;                      /* index of the state being explored */
 } proper__prism_explorer;
 
 /* Outcomes of one state (before merging equal successors) are capped like
@@ -2816,7 +2817,10 @@ static int proper__prism_finish_choice(proper__prism_explorer *X, int action) {
     for (o = 0; o < X->n_out; o++) {
         uint32_t dst;
         proper__prism_pack(&X->L, X->ovals + o * X->L.nv, X->key);
-        if ((rc = proper__prism_lookup(X, &dst)) != 0) return rc;
+        /* a self-loop (common: an update that leaves the state as it is)
+         * needs no hash lookup */
+        if (proper__prism_key_cmp(X->key, X->keys + X->cur_index * X->L.W, X->L.W) == 0) dst = (uint32_t)X->cur_index;
+        else if ((rc = proper__prism_lookup(X, &dst)) != 0) return rc;
         if (proper_reserve(&X->dst, &X->cap_dst, X->n_trans + 1, sizeof *X->dst) ||
             proper_reserve(&X->prob, &X->cap_prob, X->n_trans + 1, sizeof *X->prob) ||
             (nt && proper_reserve(&X->tw, &X->cap_tw, (X->n_trans + 1) * nt, sizeof *X->tw)))
@@ -2873,6 +2877,7 @@ static int proper__prism_explore_state(proper__prism_explorer *X, size_t s) {
     proper__prism_unpack(&X->L, X->keys + s * X->L.W, X->cur);
     X->n_choices = 0;
     X->state_first = first;
+    X->cur_index = s;
     for (i = X->action_start[0]; i < X->action_start[1]; i++) {
         size_t c = X->by_action[i];
         if (X->module_on && !X->module_on[m->cmds[c].module]) continue;
