@@ -1,5 +1,6 @@
 /* proper lp — solve a linear program given in CPLEX LP format with the
  * native simplex (lp.h) or with glpsol (backends/glpk.h). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,8 +21,17 @@ static void lp_usage(FILE *out) {
             "                       or the smaller of the two (default auto)\n"
             "  --json               one JSON object instead of the table; \"values\" maps\n"
             "                       each variable's name to its value\n\n"
-            "Exit status: 0 optimal, 2 bad input, an infeasible or unbounded LP, or a\n"
-            "solver failure.\n");
+            "Every optimum printed is verified on the LP as given: \"residual\" is the\n"
+            "largest relative violation of feasibility, dual feasibility or\n"
+            "complementary slackness, \"condition\" the estimated condition number of\n"
+            "the final basis (null for glpsol).\n\n"
+            "Exit status: 0 optimal; 1 the LP has no optimum to print: infeasible,\n"
+            "unbounded, or numerically unreliable (the native solver could not verify\n"
+            "any optimum: the residuals and the basis condition of each attempt are\n"
+            "printed; see VERIFICATION in src/lp.h); 2 bad input (an unreadable file, a\n"
+            "malformed LP) or a solver failure (iteration limit, glpsol failed). With\n"
+            "--json the status 1 cases print {\"status\": \"infeasible\" | \"unbounded\" |\n"
+            "\"unreliable\", \"message\": ...} on stdout as well.\n");
 }
 
 typedef struct lp_args {
@@ -82,7 +92,16 @@ static const char *lp_col_name(const proper_lp *lp, size_t j, char *buf, size_t 
     return buf;
 }
 
-static void lp_print_json(const lp_args *o, const proper_lp *lp, const proper_lp_solution *sol, double seconds) {
+/* The largest relative residual of the verification (src/lp.h). */
+static double lp_residual(const proper_lp_check *c) {
+    double r = c->primal;
+    if (!(c->dual <= r)) r = c->dual;
+    if (!(c->slack <= r)) r = c->slack;
+    return r;
+}
+
+static void lp_print_json(const lp_args *o, const proper_lp *lp, const proper_lp_solution *sol, const proper_lp_check *chk,
+                          double seconds) {
     cli_json j;
     size_t c;
     char buf[32];
@@ -95,6 +114,8 @@ static void lp_print_json(const lp_args *o, const proper_lp *lp, const proper_lp
     cli_json_key_uint(&j, "columns", lp->ncols);
     cli_json_key_number(&j, "seconds", seconds);
     cli_json_key_bool(&j, "solved_dual", sol->solved_dual);
+    cli_json_key_number(&j, "residual", lp_residual(chk));
+    cli_json_key_number(&j, "condition", chk->condition > 0 ? chk->condition : NAN); /* null: not estimated (glpsol) */
     if (o->values) {
         cli_json_key(&j, "values");
         cli_json_object_begin(&j);
@@ -104,13 +125,16 @@ static void lp_print_json(const lp_args *o, const proper_lp *lp, const proper_lp
     cli_json_object_end(&j);
 }
 
-static void lp_print_table(const lp_args *o, const proper_lp *lp, const proper_lp_solution *sol, double seconds) {
+static void lp_print_table(const lp_args *o, const proper_lp *lp, const proper_lp_solution *sol, const proper_lp_check *chk,
+                           double seconds) {
     size_t c;
     char buf[32];
     printf("status      optimal\nobjective   %.15g\nrows        %zu\ncolumns     %zu\n", sol->objective, lp->nrows,
            lp->ncols);
     if (!o->backend || strcmp(o->backend, "glpsol") != 0)
         printf("iterations  %zu (%s problem)\n", sol->iterations, sol->solved_dual ? "dual" : "primal");
+    if (chk->condition > 0) printf("verified    residual %.1g, basis condition %.1g\n", lp_residual(chk), chk->condition);
+    else printf("verified    residual %.1g\n", lp_residual(chk));
     printf("time        %.3f s\n", seconds);
     if (o->values)
         for (c = 0; c < lp->ncols; c++) printf("%-20s %.15g\n", lp_col_name(lp, c, buf, sizeof buf), sol->x[c]);
@@ -121,6 +145,7 @@ int cmd_lp(int argc, char **argv) {
     proper_lp lp;
     proper_lp_solution sol;
     proper_lp_opts opt = proper_lp_opts_default();
+    proper_lp_check chk;
     proper_error err;
     double t0, seconds;
     int rc = lp_parse(argc, argv, &o);
@@ -129,19 +154,37 @@ int cmd_lp(int argc, char **argv) {
     proper_lp_solution_init(&sol);
     if (proper_lp_read_cplex(&lp, o.path, &err)) return cli_report(&err);
     opt.method = o.method;
+    opt.check = &chk;
+    memset(&chk, 0, sizeof chk);
     t0 = cli_now();
     if (o.backend && strcmp(o.backend, "glpsol") == 0) rc = lp_glpsol(&lp, &sol, &err);
     else rc = proper_lp_solve(&lp, &opt, &sol, &err);
     seconds = cli_now() - t0; /* wall clock, including writing and reading files for glpsol */
+    if (rc == 0 && o.backend && strcmp(o.backend, "glpsol") == 0) proper_lp_verify(&lp, &sol, &chk);
     if (rc) {
+        /* no optimum: infeasible, unbounded and unreliable are answers about
+         * the LP (exit 1); anything else is bad input or a failed solver */
         char msg[PROPER_ERROR_MESSAGE_MAX];
+        const char *status = rc == PROPER_EINFEASIBLE ? "infeasible" : rc == PROPER_EUNBOUNDED ? "unbounded"
+                             : (rc == PROPER_ENOCONV && chk.verdict == PROPER_LP_UNRELIABLE) ? "unreliable" : NULL;
         snprintf(msg, sizeof msg, "%s", err.message);
         proper_error_set(&err, err.code, o.path, 0, 0, "%s", msg);
         rc = cli_report(&err);
+        if (status) {
+            rc = CLI_CHECK_FAILED;
+            if (o.json) {
+                cli_json j;
+                cli_json_init(&j, stdout);
+                cli_json_object_begin(&j);
+                cli_json_key_string(&j, "status", status);
+                cli_json_key_string(&j, "message", msg);
+                cli_json_object_end(&j);
+            }
+        }
     } else if (o.json) {
-        lp_print_json(&o, &lp, &sol, seconds);
+        lp_print_json(&o, &lp, &sol, &chk, seconds);
     } else {
-        lp_print_table(&o, &lp, &sol, seconds);
+        lp_print_table(&o, &lp, &sol, &chk, seconds);
     }
     proper_lp_solution_free(&sol);
     proper_lp_free(&lp);

@@ -238,7 +238,43 @@ expect_error qn_bad_scheme "scheme must be euler, trapezoid or exact (got 'rk4')
     "$P" qn fit "$work/pt.csv" --servers inf,inf --scheme rk4
 expect_error qn_unknown_option "unknown option '--bogus'" "$P" qn fit --bogus
 printf 'Minimize\n obj: x1 + x2\nSubject To\n c1: x1 + x2 <= -1\nEnd\n' > "$work/inf.lp"
-expect_error lp_infeasible "inf.lp: the LP is infeasible" "$P" lp solve "$work/inf.lp"
+# An LP without an optimum is an answer, not bad input: exit 1 (infeasible,
+# unbounded, numerically unreliable), with a JSON status; bad input stays 2.
+run_proper lp solve "$work/inf.lp"
+status_is lp_infeasible 1 && contains lp_infeasible_text "$T/err" "inf.lp: the LP is infeasible"
+run_proper lp solve "$work/inf.lp" --json
+status_is lp_infeasible_json 1 && check lp_infeasible_json_status [ "$(json_get "$T/out" status)" = infeasible ]
+printf 'Minimize
+ obj: - x1 + x2
+Subject To
+ c1: x1 - x2 >= -1
+End
+' > "$work/unb.lp"
+run_proper lp solve "$work/unb.lp" --json
+status_is lp_unbounded 1 && check lp_unbounded_json_status [ "$(json_get "$T/out" status)" = unbounded ] &&
+    contains lp_unbounded_text "$T/err" "the LP is unbounded"
+# Nearly dependent rows (condition 3e9): glpsol --exact's optimum is
+# 11.2492905619451 (integer data, which it keeps exact); `--method dual`
+# printed 15.0202 with exit 0. No path's optimum can be verified now: exit 1
+# with each path's objective, residual and basis condition.
+printf 'Maximize\n obj: - 6 x1 + 6 x2 - 9 x3 + 9 x4 + 2 x5\nSubject To\n'\
+' r1: - 933252466 x1 + 274287195 x2 + 117093420 x3 - 705277530 x4 + 821038387 x5 <= 1\n'\
+' r2: - 933252469 x1 + 274287194 x2 + 117093423 x3 + 103963583 x4 + 821038385 x5 = 2.875\n'\
+' r3: - 933252469 x1 + 274287194 x2 + 117093420 x3 - 493454740 x4 + 821038386 x5 - s3 = 0\n'\
+' r4: - 933252472 x1 + 940299211 x2 + 117093417 x3 - 493454742 x4 - 950569293 x5 >= 0\n'\
+' r5: - 933252473 x1 + 940299211 x2 + 117093419 x3 - 493454745 x4 - 950569294 x5 <= 53.59375\n'\
+'Bounds\n 0 <= x1 <= 7\n -inf <= x2 <= 5\n 0 <= x3 <= 6\n 0 <= x4 <= 7\n 0 <= x5 <= 7\n -7.125 <= s3 <= 8.90625\nEnd\n' > "$work/ill.lp"
+for m in auto primal dual; do
+    run_proper lp solve "$work/ill.lp" --method $m
+    if [ "$status" -eq 0 ]; then
+        check lp_ill_conditioned_$m rel_near "$(sed -n 's/^objective *//p' "$T/out")" 11.2492905619451 1e-9
+    else
+        status_is lp_ill_conditioned_$m 1 && contains lp_ill_conditioned_${m}_text "$T/err" "numerically unreliable" &&
+            contains lp_ill_conditioned_${m}_residual "$T/err" "residual"
+    fi
+done
+run_proper lp solve "$work/chvatal.lp"
+status_is lp_verified 0 && contains lp_verified_line "$T/out" "verified    residual 0, basis condition"
 printf 'Minimize\n obj: x +\nEnd\n' > "$work/bad.lp"
 expect_error lp_parse_error "bad.lp:3:1: expected a term" "$P" lp solve "$work/bad.lp"
 expect_error qn_bad_predict "method must be ssa, euler or rk4 (got 'exact')" \

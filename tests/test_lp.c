@@ -674,6 +674,142 @@ static void check_kkt(size_t n, const double *Q, const double *q, const double *
     }
 }
 
+/* ---- ill-conditioned LPs: an optimum is verified or refused ------------------
+ * Integer and dyadic data, so that `glpsol --exact` solves exactly these
+ * numbers (GLPK's exact driver replaces a non-integral double by a nearby
+ * fraction within 1e-10; integers it keeps): its objectives are the
+ * references. Nearly dependent rows of coefficients near 1e9 make the
+ * optimal bases condition 1e9-1e10. */
+
+typedef struct ill_lp {
+    int maximize;
+    size_t n, m;
+    double c[5], clo[5], chi[5];
+    double a[5][5], rlo[5], rhi[5];
+} ill_lp;
+
+static void ill_build(const ill_lp *d, proper_lp *lp) {
+    size_t j, i, cols[5] = {0, 1, 2, 3, 4};
+    proper_lp_init(lp);
+    lp->maximize = d->maximize;
+    for (j = 0; j < d->n; j++) CHECK_INT(proper_lp_add_col(lp, d->c[j], d->clo[j], d->chi[j], NULL, NULL, NULL), 0);
+    for (i = 0; i < d->m; i++) CHECK_INT(proper_lp_add_row(lp, d->n, cols, d->a[i], d->rlo[i], d->rhi[i], NULL, NULL), 0);
+}
+
+#define INF PROPER_LP_INF
+
+/* Every method returns the exact optimum or refuses with "numerically
+ * unreliable" (PROPER_ENOCONV, check verdict UNRELIABLE): the dual path
+ * alone printed -19.4085 for the first (exact -12.3423714377611) and
+ * 15.0202 for the second (exact 11.2492905619451), each with its own
+ * residuals below 1e-9. */
+static void test_ill_conditioned_never_wrong(void) {
+    static const ill_lp lps[2] = {
+        {0, 2, 4, {-3, 9}, {0, -INF}, {INF, 3},
+         {{821440314, 951288658}, {821440312, 951288660}, {821440315, 951288660}, {821440316, 951288657}},
+         {0, 0, -2.75, -INF}, {19.375, 0, 3.4375, 11.875}},
+        {1, 5, 5, {-6, 6, -9, 9, 2}, {0, -INF, 0, 0, 0}, {7, 5, 6, 7, 7},
+         {{-933252466, 274287195, 117093420, -705277530, 821038387},
+          {-933252469, 274287194, 117093423, 103963583, 821038385},
+          {-933252469, 274287194, 117093420, -493454740, 821038386},
+          {-933252472, 940299211, 117093417, -493454742, -950569293},
+          {-933252473, 940299211, 117093419, -493454745, -950569294}},
+         {-INF, 2.875, -7.125, 0, -INF}, {1, 2.875, 8.90625, INF, 53.59375}}};
+    static const double exact[2] = {-12.3423714377611, 11.2492905619451}; /* glpsol --exact */
+    int l, mi, answered = 0;
+    for (l = 0; l < 2; l++) {
+        proper_lp lp;
+        ill_build(&lps[l], &lp);
+        for (mi = 0; mi < 3; mi++) {
+            proper_lp_opts o = proper_lp_opts_default();
+            proper_lp_solution s;
+            proper_lp_check chk;
+            proper_error e;
+            int rc;
+            proper_lp_solution_init(&s);
+            o.method = methods[mi];
+            o.check = &chk;
+            rc = proper_lp_solve(&lp, &o, &s, &e);
+            if (rc == 0) {
+                answered++;
+                CHECK_REL(s.objective, exact[l], 1e-9);
+                CHECK_INT(chk.verdict, PROPER_LP_VERIFIED);
+            } else {
+                CHECK_INT(rc, PROPER_ENOCONV);
+                CHECK_CONTAINS(e.message, "numerically unreliable");
+                CHECK_INT(chk.verdict, PROPER_LP_UNRELIABLE);
+                CHECK(s.x == NULL); /* the output rule: unchanged */
+            }
+            proper_lp_solution_free(&s);
+        }
+        proper_lp_free(&lp);
+    }
+    CHECK(answered >= 0); /* both are refused today: the primal paths' right answers sit on bases of
+                             condition 2e9-5e9, which need a second path's agreement to be trusted */
+}
+
+/* The dual simplex looped forever on this LP (its pivot element from FTRAN
+ * stayed below the pivot tolerance after every refactorisation): every
+ * method now ends, unbounded, as `glpsol --exact` finds it. */
+static void test_ill_conditioned_dual_ends(void) {
+    static const ill_lp d = {
+        1, 5, 3, {-3, 6, 3, 3, 9}, {0, -INF, 0, 0, -INF}, {INF, INF, INF, 6, INF},
+        {{342610243, 254661212, -595897736, 964384638, 109374862},
+         {-351594186, 254661214, -595897733, 964384635, -639716290},
+         {-351594183, 254661215, -595897733, 964384635, 545346470}},
+        {-17.0625, 0, -0.375}, {21.328125, 13.59375, 0.46875}};
+    proper_lp lp;
+    int mi;
+    ill_build(&d, &lp);
+    for (mi = 0; mi < 3; mi++) {
+        proper_lp_solution s;
+        proper_lp_solution_init(&s);
+        CHECK_INT(solve_with(&lp, methods[mi], &s, NULL), PROPER_EUNBOUNDED);
+        proper_lp_solution_free(&s);
+    }
+    proper_lp_free(&lp);
+}
+
+/* proper_lp_verify on Chvatal's LP: the published optimum (x = (2, 0, 1),
+ * duals (1, 0, 1)) has no residual; x1 = 2.5 violates row 1 by 1 of
+ * |2*2.5| + |1| + |5| = 11 (relative 1/11; rows 2 and 3: 1/23, 1.5/17.5);
+ * a wrong-signed dual of row 1 is a dual residual. */
+static void test_verify_residuals(void) {
+    static const double c[3] = {5, 4, 3}, r1[3] = {2, 3, 1}, r2[3] = {4, 1, 2}, r3[3] = {3, 4, 2};
+    proper_lp lp;
+    proper_lp_solution s;
+    proper_lp_check chk;
+    size_t j;
+    proper_lp_init(&lp);
+    proper_lp_solution_init(&s);
+    lp.maximize = 1;
+    for (j = 0; j < 3; j++) proper_lp_add_col(&lp, c[j], 0, PROPER_LP_INF, NULL, NULL, NULL);
+    add_row2(&lp, 3, r1, -PROPER_LP_INF, 5);
+    add_row2(&lp, 3, r2, -PROPER_LP_INF, 11);
+    add_row2(&lp, 3, r3, -PROPER_LP_INF, 8);
+    CHECK_INT(proper_lp_solution_create(&s, 3, 3, NULL), 0);
+    s.x[0] = 2; s.x[2] = 1;
+    s.row_dual[0] = 1; s.row_dual[2] = 1;
+    proper_lp_verify(&lp, &s, &chk);
+    CHECK_INT(chk.verdict, PROPER_LP_VERIFIED);
+    CHECK_ABS(chk.primal, 0, 0);
+    CHECK_ABS(chk.dual, 0, 0);
+    CHECK_ABS(chk.slack, 0, 0);
+    CHECK_ABS(chk.objective, 13, 0);
+    CHECK_ABS(chk.dual_objective, 13, 0); /* 5 * 1 + 8 * 1 */
+    s.x[0] = 2.5;
+    proper_lp_verify(&lp, &s, &chk);
+    CHECK_INT(chk.verdict, PROPER_LP_UNRELIABLE);
+    CHECK_REL(chk.primal, 1.0 / 11.0, 1e-12);
+    s.x[0] = 2;
+    s.row_dual[0] = -1;
+    proper_lp_verify(&lp, &s, &chk);
+    CHECK_INT(chk.verdict, PROPER_LP_UNRELIABLE);
+    CHECK(chk.dual > 0.1);
+    proper_lp_solution_free(&s);
+    proper_lp_free(&lp);
+}
+
 static void test_qp_diagonal_closed_form(void) {
     /* separable: x_i = clamp(-q_i / Q_ii, lo_i, hi_i) */
     double Q[9] = {2, 0, 0, 0, 4, 0, 0, 0, 1}, q[3] = {-6, 2, -0.5}, lo[3] = {0, 0, -1}, hi[3] = {2, 5, 1}, x[3];
@@ -735,6 +871,9 @@ int main(void) {
     RUN(test_write_read_file);
     RUN(test_solution_output_rule);
     RUN(test_bad_construction);
+    RUN(test_ill_conditioned_never_wrong);
+    RUN(test_ill_conditioned_dual_ends);
+    RUN(test_verify_residuals);
     RUN(test_qp_diagonal_closed_form);
     RUN(test_qp_random_kkt);
     RUN(test_qp_bad_input);
