@@ -69,10 +69,12 @@ typedef struct analyze_opts {
 static int parse_artifact_map(char *map, const proper_synth_model *m, const char **files, int *parent) {
     char *item = strtok(map, ",");
     for (; item; item = strtok(NULL, ",")) {
-        char *eq = strchr(item, '='), *colon;
+        char *eq = strchr(item, '='), *colon, *end = NULL;
         unsigned long k, q;
-        if (!eq || (item[0] != 'p' && item[0] != 'n') || (k = strtoul(item + 1, NULL, 10)) < 1 || k > m->n_params)
+        if (!eq || (item[0] != 'p' && item[0] != 'n') || (k = strtoul(item + 1, &end, 10)) < 1 || k > m->n_params ||
+            end != eq)
             return cli_fail("--artifact: '%s' is not pK=FILE with K in 1..%u", item, (unsigned)m->n_params);
+        if (files[k - 1]) return cli_fail("--artifact: two files for p%lu", k);
         colon = strrchr(eq + 1, ':');
         if (colon && colon[1] == 'p') {
             q = strtoul(colon + 2, NULL, 10);

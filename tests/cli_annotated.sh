@@ -226,3 +226,7 @@ run_proper synth "$T/dev.java" --function g --lenient --table
 status_is synth_annotation_leaves_block_lenient 0 &&
     check synth_annotation_leaves_block_lenient [ "$(awk '$3 == "if" { print $5 }' "$T/out")" = 0 ] &&
     contains synth_annotation_leaves_block_warned "$T/err" "warning: $T/dev.java:4:27: annotation @energy"
+expect_error artifact_map_twice "--artifact: two files for p1" \
+    "$PROPER" analyze "$T/n.c" --function n --artifact "p1=$T/outer.csv,p1=$T/inner.csv"
+expect_error artifact_map_bad_key "--artifact: 'p1x=$T/outer.csv' is not pK=FILE with K in 1..2" \
+    "$PROPER" analyze "$T/n.c" --function n --artifact "p1x=$T/outer.csv,p2=$T/inner.csv"
