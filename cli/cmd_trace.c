@@ -10,9 +10,10 @@
 
 static void trace_usage(FILE *out) {
     fprintf(out,
-            "usage: proper trace FILE... [--json | --csv]\n\n"
+            "usage: proper trace FILE... [--merge] [--json | --csv]\n\n"
             "Summarises proper trace files (format: the EBNF at the top of src/trace.h),\n"
-            "read together (records with the same request id merge):\n"
+            "each file on its own (with --merge: read together, records with the same\n"
+            "request id merging into one):\n"
             "  per step:   samples, mean, standard deviation, min, median, max\n"
             "  per branch: how often each choice was taken, and its share\n"
             "  per loop:   the histogram of iteration counts\n"
@@ -21,9 +22,12 @@ static void trace_usage(FILE *out) {
             "              T minus the sum of the request's steps (time outside steps)\n"
             "  runs:       location visits and distinct locations\n"
             "Tables show microseconds; --json and --csv give nanoseconds.\n\n"
-            "  --json   one JSON object\n"
+            "  --merge  one summary of all the files, records merged by request id\n"
+            "  --json   one JSON object; for several files without --merge\n"
+            "           {\"files\": [{\"file\": NAME, ...one object per file...}]}\n"
             "  --csv    rows kind,name,choice,count,mean_ns,sd_ns,min_ns,median_ns,max_ns\n"
-            "           (counter rows: records and per-record totals, not ns)\n");
+            "           (counter rows: records and per-record totals, not ns); for several\n"
+            "           files without --merge each row starts with a file column\n");
 }
 
 typedef struct summary {
@@ -203,11 +207,12 @@ static void json_loops(cli_json *j, const proper_trace *t) {
     cli_json_object_end(j);
 }
 
-static int print_json(const proper_trace *t, const requests *q) {
-    cli_json j;
+/* One summary object into j; `file` (or NULL) first. */
+static int print_json_to(cli_json *jp, const proper_trace *t, const requests *q, const char *file) {
+#define j (*jp)
     size_t i;
-    cli_json_init(&j, stdout);
     cli_json_object_begin(&j);
+    if (file) cli_json_key_string(&j, "file", file);
     cli_json_key_uint(&j, "records", t->nrecords);
     cli_json_key(&j, "steps");
     cli_json_object_begin(&j);
@@ -241,16 +246,21 @@ static int print_json(const proper_trace *t, const requests *q) {
     cli_json_key_uint(&j, "locations", t->locations.n);
     cli_json_object_end(&j);
     return 0;
+#undef j
 }
+
+/* The file column of per-file CSV rows ("" when there is none). */
+static const char *csv_file = "";
 
 static void csv_row(const char *kind, const char *name, const char *choice, const summary *s) {
-    printf("%s,%s,%s,%lu,%.17g,%.17g,%.17g,%.17g,%.17g\n", kind, name, choice, (unsigned long)s->n, s->mean, s->sd,
-           s->min, s->median, s->max);
+    printf("%s%s,%s,%s,%lu,%.17g,%.17g,%.17g,%.17g,%.17g\n", csv_file, kind, name, choice, (unsigned long)s->n, s->mean,
+           s->sd, s->min, s->median, s->max);
 }
 
-static int print_csv(const proper_trace *t, const requests *q) {
+/* header: print the header line first */
+static int print_csv(const proper_trace *t, const requests *q, int header) {
     size_t i, k;
-    printf("kind,name,choice,count,mean_ns,sd_ns,min_ns,median_ns,max_ns\n");
+    if (header) printf("%skind,name,choice,count,mean_ns,sd_ns,min_ns,median_ns,max_ns\n", *csv_file ? "file," : "");
     for (i = 0; i < t->nsteps; i++) {
         summary s;
         if (summarise(t->steps[i].ns, t->steps[i].n, &s)) return -1;
@@ -258,12 +268,12 @@ static int print_csv(const proper_trace *t, const requests *q) {
     }
     for (i = 0; i < t->nbranches; i++)
         for (k = 0; k < t->branches[i].nchoices; k++)
-            printf("branch,%s,%s,%lu,,,,,\n", t->branches[i].name, t->branches[i].choices[k],
+            printf("%sbranch,%s,%s,%lu,,,,,\n", csv_file, t->branches[i].name, t->branches[i].choices[k],
                    (unsigned long)t->branches[i].counts[k]);
     for (i = 0; i < t->nloops; i++)
         for (k = 0; k < t->loops[i].len; k++)
             if (t->loops[i].counts[k])
-                printf("loop,%s,%lu,%lu,,,,,\n", t->loops[i].name, (unsigned long)k,
+                printf("%sloop,%s,%lu,%lu,,,,,\n", csv_file, t->loops[i].name, (unsigned long)k,
                        (unsigned long)t->loops[i].counts[k]);
     for (i = 0; i < t->counters.n; i++) {
         summary s;
@@ -276,14 +286,42 @@ static int print_csv(const proper_trace *t, const requests *q) {
     return 0;
 }
 
-int cmd_trace(int argc, char **argv) {
+/* Read and summarise one file (merge: all of them); `index` and `n_out`
+ * place it among the outputs. CLI_OK or an error (reported). */
+static int trace_one(const char *const *files, size_t n_files, int json, int csv, cli_json *j, size_t index,
+                     size_t n_out) {
     proper_trace t;
     proper_error err;
     requests q;
+    size_t i;
+    int rc;
+    proper_trace_init(&t);
+    for (i = 0; i < n_files; i++)
+        if (proper_trace_read_merge(&t, files[i], &err)) {
+            proper_trace_free(&t);
+            return cli_report(&err);
+        }
+    rc = summarise_requests(&t, &q);
+    if (!rc) {
+        const char *name = n_out > 1 ? files[0] : NULL;
+        if (json) rc = print_json_to(j, &t, &q, name);
+        else if (csv) rc = print_csv(&t, &q, index == 0);
+        else {
+            if (name) printf("%s== %s\n", index ? "\n" : "", name);
+            rc = print_table(&t, &q);
+        }
+    }
+    proper_trace_free(&t);
+    return rc ? cli_fail("trace: out of memory") : CLI_OK;
+}
+
+int cmd_trace(int argc, char **argv) {
     cli_args a;
+    cli_json j;
     const char **files;
-    int json = 0, csv = 0, rc;
-    size_t i, n_files = 0;
+    int json = 0, csv = 0, merge = 0, rc = CLI_OK;
+    size_t i, n_files = 0, n_out;
+    char *prefix = NULL;
     cli_args_init(&a, "trace", argc, argv);
     if (a.help) {
         trace_usage(stdout);
@@ -294,6 +332,7 @@ int cmd_trace(int argc, char **argv) {
     while (cli_next(&a)) {
         if (cli_flag(&a, "--json")) json = 1;
         else if (cli_flag(&a, "--csv")) csv = 1;
+        else if (cli_flag(&a, "--merge")) merge = 1;
         else if (cli_positional(&a)) files[n_files++] = a.value;
         else cli_unknown(&a);
     }
@@ -303,16 +342,52 @@ int cmd_trace(int argc, char **argv) {
         PROPER_FREE(files);
         return a.status;
     }
-    proper_trace_init(&t);
-    for (i = 0; i < n_files; i++)
-        if (proper_trace_read_merge(&t, files[i], &err)) {
-            PROPER_FREE(files);
+    /* every file is read (and checked) before anything is printed */
+    if (!merge && n_files > 1)
+        for (i = 0; i < n_files; i++) {
+            proper_trace t;
+            proper_error err;
+            proper_trace_init(&t);
+            rc = proper_trace_read(&t, files[i], &err) ? cli_report(&err) : CLI_OK;
             proper_trace_free(&t);
-            return cli_report(&err);
+            if (rc) {
+                PROPER_FREE(files);
+                return rc;
+            }
         }
+    n_out = merge ? 1 : n_files;
+    cli_json_init(&j, stdout);
+    if (json && n_out > 1) {
+        cli_json_object_begin(&j);
+        cli_json_key(&j, "files");
+        cli_json_array_begin(&j);
+    }
+    for (i = 0; i < n_out && rc == CLI_OK; i++) {
+        if (csv && n_out > 1) {
+            PROPER_FREE(prefix);
+            const char *f = files[i];
+            size_t k = 0;
+            int quote = strpbrk(f, ",\"\r\n") != NULL;
+            prefix = (char *)PROPER_MALLOC(2 * strlen(f) + 4);
+            if (!prefix) { rc = cli_fail("out of memory"); break; }
+            if (quote) prefix[k++] = '"';
+            for (; *f; f++) {
+                if (*f == '"') prefix[k++] = '"';
+                prefix[k++] = *f;
+            }
+            if (quote) prefix[k++] = '"';
+            prefix[k++] = ',';
+            prefix[k] = '\0';
+            csv_file = prefix;
+        }
+        rc = merge ? trace_one(files, n_files, json, csv, &j, 0, 1) : trace_one(files + i, 1, json, csv, &j, i, n_out);
+    }
+    csv_file = "";
+    PROPER_FREE(prefix);
+    if (json && n_out > 1 && rc == CLI_OK) {
+        cli_json_array_end(&j);
+        cli_json_object_end(&j);
+    }
     PROPER_FREE(files);
-    rc = summarise_requests(&t, &q);
-    if (!rc) rc = json ? print_json(&t, &q) : csv ? print_csv(&t, &q) : print_table(&t, &q);
-    proper_trace_free(&t);
-    return rc ? cli_fail("trace: out of memory") : CLI_OK;
+    return rc;
 }

@@ -27,7 +27,7 @@ E
 TRACE
 printf 'proper-trace 1\nR 2\nC 9000\nE\n' > "$T/c.trace"
 
-run_proper trace --csv "$T/s.trace" "$T/c.trace"
+run_proper trace --merge --csv "$T/s.trace" "$T/c.trace"
 status_is trace_csv_summary 0 &&
     check trace_csv_summary sh -c "grep -qx 'step,a,,3,2000,1000,1000,2000,3000' '$T/out' &&
         grep -qx 'branch,t,x,2,,,,,' '$T/out' && grep -qx 'branch,t,y,1,,,,,' '$T/out' &&
@@ -49,7 +49,7 @@ status_is trace_table 0 && contains trace_table_records "$T/out" "2 record(s)" &
 
 # the same figures as JSON (one valid document; numbers in nanoseconds, the
 # shortest decimal that reads back: sqrt(2) 1000 is 1414.213562373095)
-run_proper trace --json "$T/s.trace" "$T/c.trace"
+run_proper trace --merge --json "$T/s.trace" "$T/c.trace"
 status_is trace_json 0 && json_valid trace_json_valid "$T/out" &&
     check trace_json_step [ "$(json_get "$T/out" steps.a.count) $(json_get "$T/out" steps.a.mean_ns) $(json_get "$T/out" steps.a.sd_ns)" = "3 2000 1000" ] &&
     check trace_json_branch [ "$(json_get "$T/out" branches.t.x) $(json_get "$T/out" branches.t.y)" = "2 1" ] &&
@@ -59,6 +59,32 @@ status_is trace_json 0 && json_valid trace_json_valid "$T/out" &&
 run_proper trace --json "$T/n.trace"
 status_is trace_json_counters 0 && json_valid trace_json_counters_valid "$T/out" &&
     check trace_json_counters [ "$(json_get "$T/out" counters.c.records) $(json_get "$T/out" counters.c.mean) $(json_get "$T/out" counters.c.max)" = "2 3 6" ]
+
+# issue 14: several files are summarised one by one by default (the bundled
+# webserver traces all number their requests from 0, so merging them by id
+# failed with "second T line"); --merge keeps the merged summary.
+printf 'proper-trace 1\nR 1\nS a 4000\nT 5000\nE\n' > "$T/p1.trace"
+printf 'proper-trace 1\nR 1\nS a 6000\nS a 8000\nT 9000\nE\n' > "$T/p2.trace"
+run_proper trace --csv "$T/p1.trace" "$T/p2.trace"
+status_is trace_per_file_csv 0 &&
+    check trace_per_file_csv sh -c "head -1 '$T/out' | grep -qx 'file,kind,name,choice,count,mean_ns,sd_ns,min_ns,median_ns,max_ns' &&
+        grep -qx '$T/p1.trace,step,a,,1,4000,0,4000,4000,4000' '$T/out' &&
+        grep -qx '$T/p2.trace,step,a,,2,7000,1414.2135623730951,6000,7000,8000' '$T/out' &&
+        grep -qx '$T/p2.trace,service,T,,1,9000,0,9000,9000,9000' '$T/out'"
+run_proper trace --json "$T/p1.trace" "$T/p2.trace"
+status_is trace_per_file_json 0 && json_valid trace_per_file_json_valid "$T/out" &&
+    check trace_per_file_json [ "$(json_get "$T/out" files.0.file) $(json_get "$T/out" files.0.steps.a.mean_ns) $(json_get "$T/out" files.1.steps.a.count) $(json_get "$T/out" files.1.service.mean_ns)" = "$T/p1.trace 4000 2 9000" ]
+run_proper trace "$T/p1.trace" "$T/p2.trace"
+status_is trace_per_file_table 0 && contains trace_per_file_table_head1 "$T/out" "== $T/p1.trace" &&
+    contains trace_per_file_table_head2 "$T/out" "== $T/p2.trace" && check trace_per_file_table_records [ "$(grep -c '^1 record(s)' "$T/out")" = 2 ]
+expect_error trace_merge_conflict "p2.trace:2:1: request 1 has a T line here" "$PROPER" trace --merge "$T/p1.trace" "$T/p2.trace"
+# a bad file among several: exit 2 with its position, nothing on stdout
+run_proper trace "$T/p1.trace" "$T/bad.trace.missing"
+status_is trace_per_file_missing 2 && check trace_per_file_missing_quiet [ ! -s "$T/out" ]
+if [ -d "$(dirname "$0")/../data/webserver" ]; then
+    run_proper trace "$(dirname "$0")"/../data/webserver/*.trace --json
+    status_is trace_bundled_webserver 0 && json_valid trace_bundled_webserver_json "$T/out"
+fi
 
 expect_text trace_help 0 "usage: proper trace" "$PROPER" trace --help
 
