@@ -116,6 +116,14 @@ PROPER_PRISM=$T/prism-probe-hang expect_error check_tool_probe_hang \
     chk $M/die.pm 'P=? [ F d=1 ]' --backend prism --timeout 1
 check check_tool_probe_hang_fast [ $(( $(date +%s) - probe_start )) -lt 20 ]
 
+# a range of one value through a constant given on the command line,
+# x : [0..N] with N = 0 (shift exponent 64 in the state packing before; the
+# runner passes the sanitizer build): x is 0 in every state
+printf 'dtmc\nconst int N;\nmodule M\n x : [0..N];\n y : [0..2] init 0;\n [] y<2 -> (y'"'"'=y+1);\n [] y=2 -> true;\nendmodule\n' > "$T/n0.pm"
+run chk "$T/n0.pm" 'P=? [ F<=2 y=2 & x=0 ]' --const N=0 --export-explicit "$T/n0"
+status_is check_one_value_range 0 && matches check_one_value_range "$T/out" '^P=\? \[ F<=2 y=2 & x=0 \]  *1$' &&
+    check check_one_value_range_sta [ "$(tr '\n' ' ' < "$T/n0.sta")" = "(x,y) 0:(0,0) 1:(0,1) 2:(0,2) " ]
+
 # --- bad input: exit 2 with file:line:col ---
 printf 'dtmc\nmodule M\n  x : [0..2] init 0;\n  [] y=0 -> (x'"'"'=1);\nendmodule\n' > "$T/bad.pm"
 expect_error check_unknown_identifier "proper: $T/bad.pm:4:6: unknown identifier 'y'" chk "$T/bad.pm"
