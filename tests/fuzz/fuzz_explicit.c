@@ -9,6 +9,7 @@
 #define PROPER_IMPLEMENTATION
 #include "../../src/dtmc.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +63,66 @@ static void round_trip(const proper_dtmc *m) {
     free(text);
 }
 
+/* The bounded iterations skip the steps after a repetition (dtmc.h,
+ * PROPER_DTMC_CYCLE_MAX): on small models, k steps done one by one here
+ * must give F<=k and I=k bit for bit, and C<=k (summed by periods there)
+ * within rounding. k runs past the largest period found. */
+static void bounded_differential(const proper_dtmc *m, const proper_bitset *target) {
+    enum { K = 700 };
+    uint32_t n = m->n_states, s;
+    double *x = (double *)calloc(n, sizeof *x), *y = (double *)calloc(n, sizeof *y), *p = (double *)calloc(n, sizeof *p);
+    double *c = (double *)calloc(n, sizeof *c), *d = (double *)calloc(n, sizeof *d), scale = 0.0;
+    proper_dtmc_reward r;
+    proper_error err;
+    unsigned long j, k;
+    uint64_t e;
+    if (!x || !y || !p || !c || !d) goto done;
+    for (k = 0; k <= K; k += K / 7 + 3) {
+        for (s = 0; s < n; s++) y[s] = PROPER_BITSET_GET(target, s) ? 1.0 : 0.0;
+        for (j = 0; j < k; j++) {
+            memcpy(p, y, n * sizeof *p);
+            for (s = 0; s < n; s++) {
+                double v = 0.0;
+                if (PROPER_BITSET_GET(target, s)) continue;
+                for (e = m->row[s]; e < m->row[s + 1]; e++) v += m->prob[e] * p[m->col[e]];
+                y[s] = v;
+            }
+        }
+        if (proper_dtmc_prob_bounded_until(m, NULL, target, k, x, &err)) abort();
+        if (memcmp(x, y, n * sizeof *x) != 0) abort();
+    }
+    /* state rewards: the target's indicator plus the state's index */
+    memset(&r, 0, sizeof r);
+    r.state = c;
+    for (s = 0; s < n; s++) c[s] = (PROPER_BITSET_GET(target, s) ? 1.0 : 0.0) + (double)(s % 3);
+    for (s = 0; s < n; s++) scale = scale > c[s] ? scale : c[s];
+    for (k = 0; k <= K; k += K / 7 + 3) {
+        double *sum = y;
+        memcpy(d, c, n * sizeof *d);
+        memset(sum, 0, n * sizeof *sum);
+        for (j = 0; j < k; j++) {
+            for (s = 0; s < n; s++) sum[s] += d[s];
+            memcpy(p, d, n * sizeof *p);
+            for (s = 0; s < n; s++) {
+                double v = 0.0;
+                for (e = m->row[s]; e < m->row[s + 1]; e++) v += m->prob[e] * p[m->col[e]];
+                d[s] = v;
+            }
+        }
+        if (proper_dtmc_reward_cumulative(m, &r, k, x, &err)) abort();
+        for (s = 0; s < n; s++)
+            if (!(fabs(x[s] - sum[s]) <= 1e-9 * scale * (double)(k + 1))) abort();
+        if (proper_dtmc_reward_instant(m, &r, k, x, &err)) abort();
+        if (memcmp(x, d, n * sizeof *x) != 0) abort(); /* d = P^k c */
+    }
+done:
+    free(x);
+    free(y);
+    free(p);
+    free(c);
+    free(d);
+}
+
 static void solve(const proper_dtmc *m) {
     proper_bitset target;
     proper_error err;
@@ -83,6 +144,7 @@ static void solve(const proper_dtmc *m) {
         for (s = 0; s < m->n_states; s++)
             if (!(x[s] >= -1e-9 && x[s] <= 1.0 + 1e-9)) abort();
     proper_dtmc_prob_bounded_until(m, NULL, &target, 5, x, &err);
+    if (m->n_states <= 64) bounded_differential(m, &target);
     proper_bitset_free(&target);
     free(x);
 }
