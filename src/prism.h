@@ -92,7 +92,13 @@
  * ---- Limits -----------------------------------------------------------------
  * The number of reachable states is capped (max_states, default
  * PROPER_PRISM_MAX_STATES = 10^7): exploration stops with PROPER_ELIMIT before
- * memory runs out, whatever the declared ranges. Expressions nest at most
+ * memory runs out, whatever the declared ranges. When the ranges allow more
+ * states than the cap, independent groups of modules (no variable read
+ * across groups, no shared action) are explored on their own first: their
+ * product is the exact count, and one above the cap is refused at once.
+ * A model whose modules are all coupled is explored until the count passes
+ * the cap (at 10^7 states that takes minutes and gigabytes; lower
+ * max_states to find out sooner). Expressions nest at most
  * PROPER_PRISM_MAX_DEPTH deep and expand (through formulas) to at most
  * PROPER_PRISM_MAX_NODES nodes, so evaluation time and stack are bounded.
  */
