@@ -1874,11 +1874,25 @@ typedef struct proper__dtmc_cycle {
 static void proper__dtmc_cycle_init(proper__dtmc_cycle *c) { memset(c, 0, sizeof *c); }
 static void proper__dtmc_cycle_free(proper__dtmc_cycle *c) { PROPER_FREE(c->saved); c->saved = NULL; }
 
+/* FNV-1a over the vector's 64-bit words (not bytes: one multiply per
+ * entry keeps the hash cheaper than the step it follows), with a final
+ * shift so that the low bits mix too. */
+static uint64_t proper__dtmc_hash_vec(const double *x, uint32_t n) {
+    uint64_t h = PROPER_FNV_OFFSET, w;
+    uint32_t i;
+    for (i = 0; i < n; i++) {
+        memcpy(&w, x + i, sizeof w);
+        h = (h ^ w) * 0x100000001b3ULL;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
 /* Record x_j (j = the number of iterates recorded before it); returns one of
  * PROPER__DTMC_CYCLE_*, or PROPER_ENOMEM. */
 static int proper__dtmc_cycle_step(proper__dtmc_cycle *c, const double *x, uint32_t n) {
     size_t bytes = (size_t)n * sizeof *x;
-    uint64_t h = proper_fnv1a(PROPER_FNV_OFFSET, x, bytes);
+    uint64_t h = proper__dtmc_hash_vec(x, n);
     size_t slot = (size_t)((h ^ (h >> 32)) % PROPER__DTMC_CYCLE_SLOTS);
     unsigned long j = c->n;
     int ev = PROPER__DTMC_CYCLE_NONE;
