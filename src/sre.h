@@ -153,9 +153,12 @@
  * at most 1 for a final state (the rest is the probability of stopping).
  * Eliminating a state k rewires each path i -> k -> j into
  * R_ik (R_kk)*[w_kk] R_kj with probability w_ik w_kj / (1 - w_kk), and joins
- * parallel paths into an alternative weighted by their probabilities; states
- * are eliminated fewest (predecessors x successors) first, ties in order of
- * first appearance. The automaton above becomes
+ * parallel paths into an alternative weighted by their probabilities; the
+ * state eliminated next is the one that grows the expressions least (the
+ * size of the paths it creates minus those it removes), then fewest
+ * predecessors x successors, ties in order of first appearance. An SRE
+ * larger than PROPER_SRE_MAX_AUTOMATON_SIZE symbol occurrences is refused
+ * (PROPER_ELIMIT): state elimination can grow exponentially. The automaton above becomes
  * `(s0 a s1 b)*[0.3] s0 c s2`. The model gets one `symbol` (without source)
  * per state and label, and the result as `def service`.
  *
@@ -204,6 +207,14 @@ extern "C" {
 /* Default grid width (µs for traces) of proper_sre_opts_default. */
 #ifndef PROPER_SRE_DEFAULT_WIDTH
 #define PROPER_SRE_DEFAULT_WIDTH 1.0
+#endif
+/* proper_sre_from_automaton fails (PROPER_ELIMIT) when the SRE it builds
+ * would hold more than this many symbol occurrences as written, or when
+ * building it would take more than 16 times as many node operations: state
+ * elimination can grow exponentially with the automaton's interconnection
+ * (a random 300-state automaton ran without bound). */
+#ifndef PROPER_SRE_MAX_AUTOMATON_SIZE
+#define PROPER_SRE_MAX_AUTOMATON_SIZE 1000000
 #endif
 /* Nanoseconds (trace.h) per microsecond (trace sources' unit). */
 #define PROPER_SRE_NS_PER_UNIT 1000.0
@@ -2416,6 +2427,8 @@ typedef struct proper__sre_gnfa {
     size_t n;          /* matrix side: the states, then the new start S and final F */
     size_t *expr;      /* n x n: node of the path i -> j, or NONE */
     double *weight;    /* n x n: its probability */
+    double *size;      /* n x n: symbol occurrences of the expression as written */
+    double work;       /* node operations so far (see PROPER_SRE_MAX_AUTOMATON_SIZE) */
     size_t *sym_node;  /* per binding: the shared SYMBOL node */
 } proper__sre_gnfa;
 
@@ -2478,14 +2491,19 @@ static int proper__sre_gnfa_branches(proper_sre *s, size_t alt, size_t e, double
 
 /* Add the path i -> j with expression e and probability w, joining it with
  * an existing path into an alternative weighted by the two probabilities. */
-static int proper__sre_gnfa_add(proper__sre_gnfa *g, size_t i, size_t j, size_t e, double w) {
+static int proper__sre_gnfa_add(proper__sre_gnfa *g, size_t i, size_t j, size_t e, double w, double size) {
     size_t at = i * g->n + j, alt;
     double total;
+    g->work += 1.0;
     if (g->expr[at] == PROPER__SRE_NONE) {
         g->expr[at] = e;
         g->weight[at] = w;
+        g->size[at] = size;
         return PROPER_OK;
     }
+    g->work += (double)(g->s->nodes[g->expr[at]].kind == PROPER_SRE_ALT ? g->s->nodes[g->expr[at]].n_kids : 1) +
+               (double)(g->s->nodes[e].kind == PROPER_SRE_ALT ? g->s->nodes[e].n_kids : 1);
+    g->size[at] += size;
     total = g->weight[at] + w;
     alt = proper__sre_new_node(g->s, PROPER_SRE_ALT, 0, 0);
     if (alt == PROPER__SRE_NONE || proper__sre_gnfa_branches(g->s, alt, g->expr[at], g->weight[at] / total) ||
@@ -2520,30 +2538,48 @@ static int proper__sre_gnfa_eliminate(proper__sre_gnfa *g, size_t k, const unsig
             int rc;
             if (j == k || !alive[j] || g->expr[k * n + j] == PROPER__SRE_NONE) continue;
             if ((rc = proper__sre_gnfa_seq(g->s, g->expr[i * n + k], star, g->expr[k * n + j], &e))) return rc;
-            if ((rc = proper__sre_gnfa_add(g, i, j, e, g->weight[i * n + k] * g->weight[k * n + j] / (1.0 - stay))))
+            if ((rc = proper__sre_gnfa_add(g, i, j, e, g->weight[i * n + k] * g->weight[k * n + j] / (1.0 - stay),
+                                           g->size[i * n + k] + g->size[k * n + j] +
+                                               (star != PROPER__SRE_NONE ? g->size[k * n + k] : 0.0))))
                 return rc;
+            if (g->size[i * n + j] > (double)PROPER_SRE_MAX_AUTOMATON_SIZE ||
+                g->work > 16.0 * (double)PROPER_SRE_MAX_AUTOMATON_SIZE)
+                return PROPER_ELIMIT;
         }
     }
     for (i = 0; i < n; i++) {
         g->expr[i * n + k] = g->expr[k * n + i] = PROPER__SRE_NONE;
         g->weight[i * n + k] = g->weight[k * n + i] = 0.0;
+        g->size[i * n + k] = g->size[k * n + i] = 0.0;
     }
     return PROPER_OK;
 }
 
-/* The state to eliminate next: fewest predecessors x successors (self
- * loops not counted), ties to the first. */
+/* The state to eliminate next: the one whose elimination grows the
+ * expressions least (Delgado & Morais's weight: the size of the paths it
+ * creates, sum over i, j of |R_ik| + |R_kk| + |R_kj|, minus the size of the
+ * paths it removes), then fewest predecessors x successors (self loops not
+ * counted), ties to the first. */
 static size_t proper__sre_gnfa_pick(const proper__sre_gnfa *g, size_t n_states, const unsigned char *alive) {
     size_t best = PROPER__SRE_NONE, best_cost = 0, k, i;
+    double best_weight = 0.0;
     for (k = 0; k < n_states; k++) {
-        size_t in = 0, out = 0;
+        size_t in = 0, out = 0, cost;
+        double s_in = 0.0, s_out = 0.0, s_kk, weight;
         if (!alive[k]) continue;
         for (i = 0; i < g->n; i++) {
             if (i == k) continue;
-            if (g->expr[i * g->n + k] != PROPER__SRE_NONE) in++;
-            if (g->expr[k * g->n + i] != PROPER__SRE_NONE) out++;
+            if (g->expr[i * g->n + k] != PROPER__SRE_NONE) { in++; s_in += g->size[i * g->n + k]; }
+            if (g->expr[k * g->n + i] != PROPER__SRE_NONE) { out++; s_out += g->size[k * g->n + i]; }
         }
-        if (best == PROPER__SRE_NONE || in * out < best_cost) { best = k; best_cost = in * out; }
+        s_kk = g->expr[k * g->n + k] != PROPER__SRE_NONE ? g->size[k * g->n + k] : 0.0;
+        weight = (double)out * s_in + (double)in * s_out + (double)in * (double)out * s_kk - s_in - s_out - s_kk;
+        cost = in * out;
+        if (best == PROPER__SRE_NONE || weight < best_weight || (weight == best_weight && cost < best_cost)) {
+            best = k;
+            best_cost = cost;
+            best_weight = weight;
+        }
     }
     return best;
 }
@@ -2722,12 +2758,13 @@ static int proper__sre_gnfa_init(proper__sre_gnfa *g, const proper__sre_automato
     g->n = n + 2;
     g->expr = (size_t *)proper_calloc(g->n * g->n, sizeof *g->expr);
     g->weight = (double *)proper_calloc(g->n * g->n, sizeof *g->weight);
+    g->size = (double *)proper_calloc(g->n * g->n, sizeof *g->size);
     g->sym_node = (size_t *)proper_calloc(n + a->n_edges + 1, sizeof *g->sym_node); /* one per state and label */
-    if (!g->expr || !g->weight || !g->sym_node) return PROPER_ENOMEM;
+    if (!g->expr || !g->weight || !g->size || !g->sym_node) return PROPER_ENOMEM;
     for (i = 0; i < g->n * g->n; i++) g->expr[i] = PROPER__SRE_NONE;
     empty = proper__sre_new_node(g->s, PROPER_SRE_EMPTY, 0, 0);
     if (empty == PROPER__SRE_NONE) return PROPER_ENOMEM;
-    if ((rc = proper__sre_gnfa_add(g, S, a->start, empty, 1.0))) return rc;
+    if ((rc = proper__sre_gnfa_add(g, S, a->start, empty, 1.0, 0.0))) return rc;
     for (i = 0; i < a->n_edges; i++) {
         const proper__sre_edge *e = &a->edges[i];
         size_t from_sym, label_sym, seq;
@@ -2735,14 +2772,14 @@ static int proper__sre_gnfa_init(proper__sre_gnfa *g, const proper__sre_automato
         if ((rc = proper__sre_gnfa_symbol(g, a->states[e->from], strlen(a->states[e->from]), e->line, 1, &from_sym)) ||
             (rc = proper__sre_gnfa_symbol(g, e->label, e->label_len, e->line, 1, &label_sym)) ||
             (rc = proper__sre_gnfa_seq(g->s, from_sym, label_sym, PROPER__SRE_NONE, &seq)) ||
-            (rc = proper__sre_gnfa_add(g, e->from, e->to, seq, e->prob)))
+            (rc = proper__sre_gnfa_add(g, e->from, e->to, seq, e->prob, 2.0)))
             return rc;
     }
     for (i = 0; i < n; i++) {
         double stop = 1.0 - a->out_sum[i];
         if (!a->is_final[i] || stop <= PROPER_SRE_PROB_TOL) continue;
         if ((rc = proper__sre_gnfa_symbol(g, a->states[i], strlen(a->states[i]), 0, 0, &node)) ||
-            (rc = proper__sre_gnfa_add(g, i, F, node, stop)))
+            (rc = proper__sre_gnfa_add(g, i, F, node, stop, 1.0)))
             return rc;
     }
     return PROPER_OK;
@@ -2759,8 +2796,12 @@ static int proper__sre_gnfa_solve(proper__sre_gnfa *g, const proper__sre_automat
         if (g->expr[k * g->n + k] != PROPER__SRE_NONE && g->weight[k * g->n + k] >= 1.0 - PROPER__SRE_AUTOMATON_TOL)
             rc = proper_error_set(err, PROPER_EPROB, g->s->file, 0, 0,
                                   "state '%s' is never left (it loops with probability 1)", a->states[k]);
-        else
-            rc = proper__sre_gnfa_eliminate(g, k, alive);
+        else if ((rc = proper__sre_gnfa_eliminate(g, k, alive)) == PROPER_ELIMIT)
+            rc = proper_error_set(err, PROPER_ELIMIT, g->s->file, 0, 0,
+                                  "the automaton's SRE would be larger than %.0f symbol occurrences "
+                                  "(PROPER_SRE_MAX_AUTOMATON_SIZE; eliminating state '%s' of %lu): state "
+                                  "elimination grows exponentially with how interconnected the states are",
+                                  (double)PROPER_SRE_MAX_AUTOMATON_SIZE, a->states[k], (unsigned long)n);
         alive[k] = 0;
     }
     PROPER_FREE(alive);
@@ -2808,6 +2849,7 @@ PROPER_API int proper_sre_from_automaton(proper_sre *out, const char *text, size
     proper__sre_automaton_free(&a);
     PROPER_FREE(g.expr);
     PROPER_FREE(g.weight);
+    PROPER_FREE(g.size);
     PROPER_FREE(g.sym_node);
     return proper__sre_replace(out, s, rc);
 }

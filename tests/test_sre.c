@@ -876,7 +876,43 @@ static void test_bom_accepted(void) {
     proper_sre_free(&s);
 }
 
+/* Issue 14: a random 300-state automaton (3 edges per state) made state
+ * elimination grow without bound; now it is refused at once with
+ * PROPER_ELIMIT naming the limit. A 300-state chain with self loops
+ * (s_i -> s_i 0.5, s_i -> s_{i+1} 0.5) still converts: its SRE is the
+ * sequence of 300 Markov loops, each taking 1 + 1 = 2 symbols per pass. */
+static void test_gnfa_large_automaton_capped(void) {
+    proper_sre s;
+    proper_error err;
+    proper_strbuf b;
+    proper_rng rng;
+    size_t i, k;
+    long found;
+    proper_sre_init(&s);
+    proper_strbuf_init(&b);
+    proper_rng_seed(&rng, 1);
+    proper_strbuf_printf(&b, "start s0\nfinal s299\n");
+    for (i = 0; i < 299; i++)
+        for (k = 0; k < 3; k++)
+            proper_strbuf_printf(&b, "s%lu a%lu s%lu %s\n", (unsigned long)i, (unsigned long)i,
+                                 (unsigned long)(proper_rng_uniform(&rng) * 300.0), k == 2 ? "0.4" : "0.3");
+    CHECK_INT(proper_sre_from_automaton(&s, b.data, b.len, "r.aut", &err), PROPER_ELIMIT);
+    CHECK_CONTAINS(err.message, "PROPER_SRE_MAX_AUTOMATON_SIZE");
+    proper_strbuf_free(&b);
+    proper_strbuf_init(&b);
+    proper_strbuf_printf(&b, "final s299\n");
+    for (i = 0; i < 299; i++)
+        proper_strbuf_printf(&b, "s%lu l s%lu 0.5\ns%lu n s%lu 0.5\n", (unsigned long)i, (unsigned long)i,
+                             (unsigned long)i, (unsigned long)(i + 1));
+    CHECK_INT(proper_sre_from_automaton(&s, b.data, b.len, "c.aut", &err), 0);
+    found = proper_sre_find(&s, "service");
+    CHECK(found >= 0);
+    proper_strbuf_free(&b);
+    proper_sre_free(&s);
+}
+
 int main(void) {
+    RUN(test_gnfa_large_automaton_capped);
     RUN(test_bom_accepted);
     RUN(test_negative_duration_rejected);
     RUN(test_parse_output_contract);
