@@ -63,7 +63,12 @@ static void qn_usage(FILE *out) {
             "  --servers S1,...     override the network's server counts\n"
             "  --dt DT --steps K    sampling interval and number of steps (0.01, 200)\n"
             "  --runs R --seed S    SSA runs to average (100) and RNG seed (1)\n"
-            "  -o, --output FILE    output file (default stdout)\n\n"
+            "  -o, --output FILE    output file (default stdout)\n"
+            "  Limits (exit 2 beyond them): SSA takes at most 2e8 events in all, checked\n"
+            "  before it starts against runs x steps x dt x the total rate with every\n"
+            "  job served; the population is at most 1e15 jobs in all; euler and rk4\n"
+            "  stop when a queue length goes negative (euler: dt <= 1 / the largest\n"
+            "  rate never does).\n\n"
             "fit: writes the learned network CSV (or, with --horizon, one row of rates\n"
             "per window); a summary goes to stderr, with a warning when two or more\n"
             "stations had all servers busy in nearly every sample (the LP cannot tell\n"
@@ -229,14 +234,23 @@ static int qn_parse(int argc, char **argv, qn_args *a) {
 }
 
 /* Integer job counts from a --population list. */
+/* The largest total population: exact in a double and in an unsigned long
+ * (also where that has 32 bits). */
+#define QN_MAX_POPULATION (ULONG_MAX < 1e15 ? (double)ULONG_MAX : 1e15)
+
 static int population_counts(const qn_args *a, size_t M, unsigned long *x0) {
     size_t i;
+    double total = 0;
     if (a->n_population != M)
         return cli_fail("--population has %zu entries, the network has %zu stations", a->n_population, M);
     for (i = 0; i < M; i++) {
         double v = a->population[i];
-        if (!(v >= 0) || v != floor(v) || v > 1e15)
+        if (!(v >= 0) || v != floor(v))
             return cli_fail("--population: entry %zu must be a non-negative integer (got %g)", i + 1, v);
+        total += v;
+        if (!(total <= QN_MAX_POPULATION))
+            return cli_fail("--population: the total must be at most %.0f jobs (got %g at entry %zu)", QN_MAX_POPULATION,
+                            total, i + 1);
         x0[i] = (unsigned long)v;
     }
     return CLI_OK;

@@ -97,6 +97,13 @@ typedef struct proper_qn {
 #ifndef PROPER_QN_TIME_TOL
 #define PROPER_QN_TIME_TOL 1e-6
 #endif
+/* The most events one proper_qn_simulate call may take (all runs): a call
+ * whose bound runs x (K - 1) dt x sum_i mu_i min(s_i, N) exceeds it is
+ * refused before it starts (PROPER_ELIMIT), and a run that reaches it stops
+ * with that error. About 20-50 ns an event: 2e8 is seconds. */
+#ifndef PROPER_QN_MAX_EVENTS
+#define PROPER_QN_MAX_EVENTS 2e8
+#endif
 /* The simulator refreshes its summed rate from scratch this often (events),
  * so that the incremental updates cannot drift. */
 #ifndef PROPER_QN_RESUM_EVERY
@@ -419,6 +426,21 @@ PROPER_API int proper_qn_simulate(const proper_qn *qn, const unsigned long *x0, 
     if (events) *events = 0;
     if ((rc = proper_qn_validate(qn, err))) return rc;
     if (runs == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "at least one simulation run is needed");
+    if (!(dt > 0) || !isfinite(dt)) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "dt must be finite and > 0 (got %g)", dt);
+    {
+        /* every event needs a jump of the CTMC: at most the largest total
+         * rate sum_i mu_i min(s_i, N) times the simulated time, per run */
+        double N = 0, top = 0, bound;
+        for (i = 0; i < M; i++) N += (double)x0[i];
+        for (i = 0; i < M; i++) top += qn->rates[i] * proper__qn_min(qn->servers[i], N);
+        bound = (double)runs * (double)(K > 0 ? K - 1 : 0) * dt * top;
+        if (!(bound <= PROPER_QN_MAX_EVENTS))
+            return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
+                                    "the simulation may take up to %.3g events (%zu runs x time %g x total rate up to "
+                                    "%g with %.0f jobs), more than the limit of %g (PROPER_QN_MAX_EVENTS): use a "
+                                    "shorter time (dt, steps), fewer runs or fewer jobs",
+                                    bound, runs, (double)(K > 0 ? K - 1 : 0) * dt, top, N, PROPER_QN_MAX_EVENTS);
+    }
     proper_qn_trace_init(&t);
     if ((rc = proper_qn_trace_create(&t, M, K, dt, 1, err))) return rc;
     x = (unsigned long *)proper_calloc(M, sizeof *x);
@@ -487,7 +509,12 @@ PROPER_API int proper_qn_simulate(const proper_qn *qn, const unsigned long *x0, 
                 total += (rate[from] - old_from) + (rate[to] - old_to);
             if (total < 0) total = 0;
             t = tnext;
-            nev++;
+            if (++nev > (unsigned long long)PROPER_QN_MAX_EVENTS) {
+                rc = proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
+                                      "the simulation reached the limit of %g events (PROPER_QN_MAX_EVENTS)",
+                                      PROPER_QN_MAX_EVENTS);
+                goto out;
+            }
         }
     }
     for (k = 0; k < K * M; k++) {
@@ -536,6 +563,32 @@ static int proper__qn_ode_start(const proper_qn *qn, const double *x0, double dt
     return proper_qn_trace_create(tr, qn->M, K, dt, 1, err);
 }
 
+/* After a step of an ODE method: a queue length below zero (beyond
+ * rounding) or not finite means the step is too long for the network's
+ * rates. For Euler dt <= 1 / max_i mu_i keeps every queue non-negative: a
+ * station loses at most dt mu_i min(s_i, x_i) <= x_i per step. */
+static int proper__qn_ode_state(const proper_qn *qn, const double *x, double x0sum, double t, double dt,
+                                const char *method, size_t substeps, proper_error *err) {
+    size_t i;
+    double top = 0;
+    for (i = 0; i < qn->M; i++)
+        if (!isfinite(x[i]) || x[i] < -1e-9 * (1 + x0sum)) break;
+    if (i == qn->M) return PROPER_OK;
+    for (i = 0; i < qn->M; i++) if (qn->rates[i] > top) top = qn->rates[i];
+    for (i = 0; i < qn->M; i++)
+        if (!isfinite(x[i]) || x[i] < -1e-9 * (1 + x0sum)) break;
+    if (substeps == 0)
+        return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0,
+                                "%s is unstable at this step: the queue length of station %zu became %g at t = %g; "
+                                "use dt <= %g (1 / the largest rate %g keeps every queue non-negative; got dt = %g)",
+                                method, i + 1, x[i], t, 1.0 / top, top, dt);
+    return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0,
+                            "%s is unstable at this step: the queue length of station %zu became %g at t = %g; "
+                            "use a smaller dt (each of its %zu substeps should be well below 1 / the largest rate, "
+                            "%g; got dt = %g)",
+                            method, i + 1, x[i], t, substeps, 1.0 / top, dt);
+}
+
 static void proper__qn_record(const proper_qn *qn, proper_qn_trace *tr, size_t k, const double *x) {
     size_t i, M = qn->M;
     for (i = 0; i < M; i++) {
@@ -548,7 +601,7 @@ PROPER_API int proper_qn_ode_euler(const proper_qn *qn, const double *x0, double
                                    proper_qn_trace *out, proper_error *err) {
     size_t M = qn->M, i, k;
     proper_qn_trace t, *tr = &t;
-    double *x, *dx;
+    double *x, *dx, x0sum = 0;
     int rc;
     proper_qn_trace_init(&t);
     if ((rc = proper__qn_ode_start(qn, x0, dt, K, &t, err))) return rc;
@@ -556,10 +609,17 @@ PROPER_API int proper_qn_ode_euler(const proper_qn *qn, const double *x0, double
     if (!x) { proper_qn_trace_free(&t); return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory"); }
     dx = x + M;
     memcpy(x, x0, M * sizeof *x);
+    for (i = 0; i < M; i++) x0sum += x0[i];
     for (k = 0; k < K; k++) {
         proper__qn_record(qn, tr, k, x);
+        if (k + 1 == K) break;
         proper_qn_drift(qn, x, dx);
         for (i = 0; i < M; i++) x[i] += dt * dx[i];
+        if ((rc = proper__qn_ode_state(qn, x, x0sum, (double)(k + 1) * dt, dt, "the Euler method", 0, err))) {
+            PROPER_FREE(x);
+            proper_qn_trace_free(&t);
+            return rc;
+        }
     }
     PROPER_FREE(x);
     proper__qn_trace_move(out, &t);
@@ -570,7 +630,7 @@ PROPER_API int proper_qn_ode_rk4(const proper_qn *qn, const double *x0, double d
                                  proper_qn_trace *out, proper_error *err) {
     size_t M = qn->M, i, k, s;
     proper_qn_trace t, *tr = &t;
-    double *x, *k1, *k2, *k3, *k4, *tmp, h;
+    double *x, *k1, *k2, *k3, *k4, *tmp, h, x0sum = 0;
     int rc;
     if (substeps == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "RK4 needs at least one step per sample");
     proper_qn_trace_init(&t);
@@ -580,8 +640,10 @@ PROPER_API int proper_qn_ode_rk4(const proper_qn *qn, const double *x0, double d
     k1 = x + M; k2 = x + 2 * M; k3 = x + 3 * M; k4 = x + 4 * M; tmp = x + 5 * M;
     memcpy(x, x0, M * sizeof *x);
     h = dt / (double)substeps;
+    for (i = 0; i < M; i++) x0sum += x0[i];
     for (k = 0; k < K; k++) {
         proper__qn_record(qn, tr, k, x);
+        if (k + 1 == K) break;
         for (s = 0; s < substeps; s++) {
             proper_qn_drift(qn, x, k1);
             for (i = 0; i < M; i++) tmp[i] = x[i] + 0.5 * h * k1[i];
@@ -591,6 +653,11 @@ PROPER_API int proper_qn_ode_rk4(const proper_qn *qn, const double *x0, double d
             for (i = 0; i < M; i++) tmp[i] = x[i] + h * k3[i];
             proper_qn_drift(qn, tmp, k4);
             for (i = 0; i < M; i++) x[i] += h / 6.0 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+        }
+        if ((rc = proper__qn_ode_state(qn, x, x0sum, (double)(k + 1) * dt, dt, "RK4", substeps, err))) {
+            PROPER_FREE(x);
+            proper_qn_trace_free(&t);
+            return rc;
         }
     }
     PROPER_FREE(x);
@@ -790,16 +857,22 @@ fail:
     return rc;
 }
 
+/* An estimated rate that is not above PROPER_QN_MIN_RATE: the traces do
+ * not show the station serving (a constant trace shows no station serving),
+ * so no rate was learned. One message for the LP and the QP fits. */
+static int proper__qn_rate_seen(size_t i, double rate, proper_error *err) {
+    if (rate > PROPER_QN_MIN_RATE) return PROPER_OK;
+    return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
+                            "station %zu: estimated rate is %g; the traces never show it serving", i + 1, rate);
+}
+
 /* The network in an LP solution: mu_i, and p_ij = g_ij / sum_j g_ij. */
 static int proper__qn_from_lp(const proper_lp_solution *sol, size_t M, const double *servers, proper_qn *out,
                               proper_error *err) {
     size_t i, j;
     int rc;
     for (i = 0; i < M; i++)
-        if (!(sol->x[i] > PROPER_QN_MIN_RATE))
-            return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
-                                    "station %zu: estimated rate is %g; the traces never show it serving", i + 1,
-                                    sol->x[i]);
+        if ((rc = proper__qn_rate_seen(i, sol->x[i], err))) return rc;
     if ((rc = proper_qn_create(out, M, err))) return rc;
     for (i = 0; i < M; i++) {
         double mu = sol->x[i], rowsum = 0;
@@ -996,11 +1069,16 @@ PROPER_API int proper_qn_fit_qp(const proper_qn_trace *traces, size_t ntraces, c
             q[i] = -known_net->rates[i];
         }
     }
-    rc = proper_lp_qp_box_solve(M, Q, q, lo, hi, rates, NULL, err);
+    rc = proper_lp_qp_box_solve(M, Q, q, lo, hi, row, NULL, err);
     if (rc == PROPER_EINVAL && strstr(err ? err->message : "", "positive definite"))
         rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
                               "the rates are not identifiable from this window (the QP is singular): "
                               "use a longer window or fix known rates");
+    /* as the LP fit: a rate at 0 was not learned (an uninformative, e.g.
+     * constant, trace gave all rates 0 with no complaint) */
+    for (i = 0; i < M && rc == PROPER_OK; i++)
+        if (!(known && known[i])) rc = proper__qn_rate_seen(i, row[i], err);
+    if (rc == PROPER_OK) memcpy(rates, row, M * sizeof *rates);
 out:
     PROPER_FREE(Q); PROPER_FREE(q); PROPER_FREE(row); PROPER_FREE(lo); PROPER_FREE(hi);
     return rc;

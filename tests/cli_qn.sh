@@ -279,4 +279,26 @@ printf 'Minimize\n obj: x +\nEnd\n' > "$work/bad.lp"
 expect_error lp_parse_error "bad.lp:3:1: expected a term" "$P" lp solve "$work/bad.lp"
 expect_error qn_bad_predict "method must be ssa, euler or rk4 (got 'exact')" \
     "$P" qn whatif --network "$work/net.csv" --learned "$work/net.csv" --population 3,1,1 --predict exact
+# Runaway simulations end at once with exit 2 (both ran forever): the event
+# bound runs x time x total rate is checked before the run.
+run_proper qn simulate --network "$work/pair.csv" --population 10,0 --dt 1e300 -o "$work/never.csv"
+status_is qn_huge_dt 2 && contains qn_huge_dt_text "$T/err" "events" && check qn_huge_dt_no_output [ ! -s "$work/never.csv" ]
+run_proper qn simulate --network "$work/pair.csv" --population 2147483648,0 -o "$work/never.csv"
+status_is qn_huge_population 2 && contains qn_huge_population_text "$T/err" "2147483648 jobs"
+expect_error qn_population_too_big "--population: the total must be at most 1000000000000000 jobs" \
+    "$P" qn simulate --network "$work/pair.csv" --population 1e15,1 --method euler
+# Euler at a step too long for the rates printed negative queue lengths with
+# exit 0: now exit 2, naming the stable step (1 / the largest rate).
+printf 'station,servers,rate,p1,p2\n1,inf,3,0,1\n2,inf,1,1,0\n' > "$work/fast.csv"
+expect_error qn_euler_unstable "use dt <= 0.333333" \
+    "$P" qn simulate --network "$work/fast.csv" --population 10,0 --method euler --dt 1 --steps 5
+run_proper qn simulate --network "$work/fast.csv" --population 10,0 --method euler --dt 0.25 --steps 5 -o "$work/stable.csv"
+status_is qn_euler_stable 0 && check qn_euler_stable_nonneg awk -F, 'NR > 1 && ($2 < 0 || $3 < 0) { bad = 1 } END { exit bad }' "$work/stable.csv"
+# A constant trace: the QP fit returned all rates 0 with exit 0, the LP fit
+# refused it; both refuse it now with the same message.
+printf 't,x1,x2\n0,1,2\n0.01,1,2\n0.02,1,2\n0.03,1,2\n' > "$work/const.csv"
+expect_error qn_constant_trace_lp "station 1: estimated rate is 0; the traces never show it serving" \
+    "$P" qn fit "$work/const.csv" --servers inf,1
+expect_error qn_constant_trace_qp "station 1: estimated rate is 0; the traces never show it serving" \
+    "$P" qn fit "$work/const.csv" --servers inf,1 --method qp --network "$work/pair.csv"
 exit 0

@@ -420,6 +420,86 @@ static void test_qp_closed_form_one_unknown(void) {
     proper_qn_free(&q);
 }
 
+/* ---- the edges: runaway simulations, unstable steps, uninformative traces ---- */
+
+/* A simulation whose event bound runs x (K - 1) dt x sum_i mu_i min(s_i, N)
+ * exceeds PROPER_QN_MAX_EVENTS is refused before it starts (dt = 1e300 and
+ * N = 2^31 never ended): for make_pair with N = 2^31, 100 runs and 200
+ * steps of 0.01 the bound is 100 * 2 * (2 + 3) * 2^31 = 2.15e12. */
+static void test_simulate_event_limit(void) {
+    proper_qn q;
+    proper_qn_trace tr;
+    proper_rng rng;
+    proper_error e;
+    unsigned long x0[2] = {10, 0}, big[2] = {2147483648UL, 0};
+    make_pair(&q);
+    proper_qn_trace_init(&tr);
+    proper_rng_seed(&rng, 1);
+    CHECK_INT(proper_qn_simulate(&q, x0, 1e300, 201, 100, &rng, &tr, NULL, &e), PROPER_ELIMIT);
+    CHECK_CONTAINS(e.message, "events");
+    CHECK_INT(proper_qn_simulate(&q, big, 0.01, 201, 100, &rng, &tr, NULL, &e), PROPER_ELIMIT);
+    CHECK_CONTAINS(e.message, "up to 2.15e+12 events");
+    CHECK(tr.x == NULL); /* the output rule: unchanged */
+    CHECK_INT(proper_qn_simulate(&q, x0, 0.01, 201, 100, &rng, &tr, NULL, &e), 0); /* 2e4 events at most */
+    proper_qn_trace_free(&tr);
+    proper_qn_free(&q);
+}
+
+/* Euler on make_pair (rates 2 and 3) from (10, 0): a station loses at most
+ * dt mu_i x_i per step, so dt <= 1/3 keeps both queues non-negative; at dt
+ * = 1/3 the first step is x1 = 10 - 2/3 * 10 = 10/3 exactly (as closed form:
+ * x + dt f(x)). At dt = 1 x1 becomes 10 - 20 = -10: refused, naming dt. RK4
+ * with one substep of dt = 1 multiplies the mode exp(-5t) by 1 - 5 + 25/2 -
+ * 125/6 + 625/24 = 13.7 a step: x2 = 4 - 4 * 13.7 < 0, refused too. */
+static void test_ode_unstable_step(void) {
+    proper_qn q;
+    proper_qn_trace tr;
+    proper_error e;
+    double x0[2] = {10, 0};
+    size_t k;
+    make_pair(&q);
+    proper_qn_trace_init(&tr);
+    CHECK_INT(proper_qn_ode_euler(&q, x0, 1.0 / 3.0, 50, &tr, &e), 0);
+    CHECK_REL(tr.x[2], 10.0 / 3.0, 1e-12);
+    for (k = 0; k < 100; k++) CHECK(tr.x[k] >= 0);
+    CHECK_INT(proper_qn_ode_euler(&q, x0, 1, 50, &tr, &e), PROPER_ERANGE);
+    CHECK_CONTAINS(e.message, "station 1 became -10 at t = 1; use dt <= 0.333333");
+    CHECK_REL(tr.x[2], 10.0 / 3.0, 1e-12); /* unchanged */
+    CHECK_INT(proper_qn_ode_rk4(&q, x0, 1, 50, 1, &tr, &e), PROPER_ERANGE);
+    CHECK_CONTAINS(e.message, "RK4 is unstable");
+    proper_qn_trace_free(&tr);
+    proper_qn_free(&q);
+}
+
+/* A constant trace shows no station serving: the LP fit refused it, the QP
+ * fit returned all rates 0; both now refuse it with one message. */
+static void test_constant_trace_refused(void) {
+    proper_qn q;
+    proper_qn_trace tr;
+    proper_error e;
+    double servers[2] = {INFINITY, INFINITY}, mu[2] = {7, 7};
+    size_t k;
+    make_pair(&q);
+    proper_qn_trace_init(&tr);
+    CHECK_INT(proper_qn_trace_create(&tr, 2, 5, 0.01, 1, NULL), 0);
+    for (k = 0; k < 5; k++) {
+        tr.x[2 * k] = 6; tr.x[2 * k + 1] = 4;
+        tr.busy[2 * k] = 6; tr.busy[2 * k + 1] = 4;
+    }
+    CHECK_INT(proper_qn_fit_qp(&tr, 1, &q, NULL, 0, 4, mu, &e), PROPER_EINVAL);
+    CHECK_CONTAINS(e.message, "station 1: estimated rate is 0; the traces never show it serving");
+    CHECK_ABS(mu[0], 7, 0); /* unchanged */
+    {
+        proper_qn fit;
+        proper_qn_init(&fit);
+        CHECK_INT(proper_qn_fit_lp(&tr, 1, servers, PROPER_QN_EULER, NULL, NULL, &fit, NULL, &e), PROPER_EINVAL);
+        CHECK_CONTAINS(e.message, "station 1: estimated rate is 0; the traces never show it serving");
+        proper_qn_free(&fit);
+    }
+    proper_qn_trace_free(&tr);
+    proper_qn_free(&q);
+}
+
 /* ---- what-if error, CSV, bad input ------------------------------------------- */
 
 static void test_trace_error_metric(void) {
@@ -645,5 +725,8 @@ int main(void) {
     RUN(test_bad_traces);
     RUN(test_saturated_stations_not_identifiable);
     RUN(test_saturation_share_counts);
+    RUN(test_simulate_event_limit);
+    RUN(test_ode_unstable_step);
+    RUN(test_constant_trace_refused);
     return test_summary();
 }
