@@ -1385,6 +1385,7 @@ PROPER_API int proper_qn_parse_trace_csv(proper_qn_trace *out, const char *text,
             goto fail;
         }
         if ((rc = proper_parse_double(&c, &t, err)) || (rc = proper__qn_sep(&c, 0, err))) goto fail;
+        if (!isfinite(t)) { rc = proper_cursor_error(&at, err, PROPER_EPARSE, "times must be finite"); goto fail; }
         if (k == 0) {
             t0 = t;
             if (fabs(t0) > 1e-12) { rc = proper_cursor_error(&at, err, PROPER_EPARSE, "the first sample must be at t = 0"); goto fail; }
@@ -1452,7 +1453,11 @@ PROPER_API int proper_qn_format_trace_csv(const proper_qn_trace *tr, proper_strb
     for (j = 0; tr->busy && j < M; j++) proper_strbuf_printf(b, ",b%zu", j + 1);
     proper_strbuf_puts(b, "\n");
     for (k = 0; k < tr->K; k++) {
-        proper_strbuf_printf(b, "%.10g", (double)k * tr->dt);
+        /* t_1 as the shortest decimal of dt, so that dt reads back exactly
+         * (10 digits lost it: dt 0.123456789012 came back 0.123456789); the
+         * others with 15 digits, well inside the reader's spacing tolerance */
+        if (k == 1) proper_strbuf_double(b, tr->dt);
+        else proper_strbuf_printf(b, "%.15g", (double)k * tr->dt);
         for (j = 0; j < M; j++) {
             proper_strbuf_puts(b, ",");
             proper_strbuf_double(b, tr->x[k * M + j]);

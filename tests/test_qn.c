@@ -420,6 +420,30 @@ static void test_qp_closed_form_one_unknown(void) {
     proper_qn_free(&q);
 }
 
+/* A trace's interval reads back exactly after writing (the writer's
+ * 10-digit times returned dt = 0.123456789 for 0.123456789012; fuzz_qn
+ * finding), and a time that is not finite is refused. */
+static void test_trace_dt_roundtrip(void) {
+    static const char text[] = "t,x1\n0,1\n0.123456789012,2\n0.246913578024,3\n";
+    proper_qn_trace t, back;
+    proper_strbuf b;
+    proper_error e;
+    proper_qn_trace_init(&t);
+    proper_qn_trace_init(&back);
+    proper_strbuf_init(&b);
+    CHECK_INT(proper_qn_parse_trace_csv(&t, text, strlen(text), "t.csv", &e), 0);
+    CHECK_ABS(t.dt, 0.123456789012, 0);
+    CHECK_INT(proper_qn_format_trace_csv(&t, &b, &e), 0);
+    CHECK_INT(proper_qn_parse_trace_csv(&back, b.data, b.len, "back.csv", &e), 0);
+    CHECK_ABS(back.dt, 0.123456789012, 0);
+    CHECK_INT(proper_qn_parse_trace_csv(&back, "t,x1\n0,1\ninf,2\n", 16, "inf.csv", &e), PROPER_EPARSE);
+    CHECK_CONTAINS(e.message, "times must be finite");
+    CHECK_INT(e.line, 3);
+    proper_strbuf_free(&b);
+    proper_qn_trace_free(&t);
+    proper_qn_trace_free(&back);
+}
+
 /* ---- the edges: runaway simulations, unstable steps, uninformative traces ---- */
 
 /* A simulation whose event bound runs x (K - 1) dt x sum_i mu_i min(s_i, N)
@@ -728,5 +752,6 @@ int main(void) {
     RUN(test_simulate_event_limit);
     RUN(test_ode_unstable_step);
     RUN(test_constant_trace_refused);
+    RUN(test_trace_dt_roundtrip);
     return test_summary();
 }
