@@ -13,6 +13,7 @@
 #include "../src/vlmc.h"
 #include "../src/lp.h"
 #include "../src/qn.h"
+#include "../src/sim.h"
 #include "../src/backend.h"
 #include "../src/backend_native.h"
 #include "../backends/prism.h"

@@ -24,6 +24,7 @@ static const struct {
     {"crosscheck", cmd_crosscheck, "check properties natively and with PRISM/Storm; compare the values"},
     {"vlmc", cmd_vlmc, "learn a VLMC of a program from location traces; steps to termination"},
     {"qn", cmd_qn, "closed queueing networks: simulate, learn rates and routing (LP/QP), what-if"},
+    {"sim", cmd_sim, "simulation models of multithreaded programs: build from a trace, run, what-if"},
     {"lp", cmd_lp, "solve a linear program (CPLEX LP format): native simplex or glpsol"},
     {"version", cmd_version, "print the version"},
 };

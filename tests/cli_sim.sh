@@ -1,0 +1,83 @@
+#!/bin/sh
+# `proper sim`: print round trip, run against the M/M/1 closed form (inside
+# the printed interval), determinism for a seed, --set and the shortcuts,
+# whatif grids (table, JSON, SVG), build from a thread-event trace, and bad
+# input (file:line:col, exit 2).
+. "$(dirname "$0")/cli_lib.sh"
+P=$PROPER
+EX=examples/sim
+
+# print: the normal form is a fixed point
+run "$P" sim print $EX/server.sim -o "$T/a.sim"
+status_is sim_print 0 && run "$P" sim print "$T/a.sim" -o "$T/b.sim" && status_is sim_print_again 0 &&
+    check sim_print_round_trip cmp -s "$T/a.sim" "$T/b.sim"
+contains sim_print_header "$T/a.sim" "proper-sim 1"
+
+# run: M/M/1 with lambda = 0.5, mu = 1: W = 2, throughput 0.5
+run_proper sim run $EX/mm1.sim --horizon 2000 --replications 10 --seed 1 --json
+if status_is sim_run_json 0; then
+    json_valid sim_run_json_valid "$T/out"
+    lo=$(json_get "$T/out" response_mean.lo); hi=$(json_get "$T/out" response_mean.hi)
+    check sim_run_mm1_inside_interval awk -v lo="$lo" -v hi="$hi" 'BEGIN { exit !(lo <= 2 && 2 <= hi) }'
+    x=$(json_get "$T/out" throughput.estimate)
+    check sim_run_mm1_throughput rel_near "$x" 0.5 0.03
+    check sim_run_replications test "$(json_get "$T/out" replications)" = 10
+    check sim_run_queue_name test "$(json_get "$T/out" queues.0.name)" = q
+    cp "$T/out" "$T/first.json"
+fi
+# the same seed gives the same figures; another seed other figures
+run_proper sim run $EX/mm1.sim --horizon 2000 --replications 10 --seed 1 --json
+check sim_run_deterministic cmp -s "$T/out" "$T/first.json"
+run_proper sim run $EX/mm1.sim --horizon 2000 --replications 10 --seed 2 --json
+check sim_run_seed_matters sh -c "! cmp -s '$T/out' '$T/first.json'"
+expect_text sim_run_text 0 "response time, mean" "$P" sim run $EX/mm1.sim --horizon 100 --replications 2
+
+# --set and the shortcuts: the rounds model with 1 thread does 100 rounds/s
+run_proper sim run $EX/rounds.sim --set threads.worker=1 --cores 1 --horizon 20 --replications 2 --json
+status_is sim_set 0 && check sim_set_one_thread rel_near "$(json_get "$T/out" throughput.estimate)" 100 0.01
+run_proper sim run $EX/server.sim --workers 2 --rate 100 --horizon 50 --replications 2 --json
+status_is sim_shortcuts 0 && check sim_rate_shortcut rel_near "$(json_get "$T/out" throughput.estimate)" 100 0.05
+
+# whatif: a table row per grid point, JSON points, plots
+run_proper sim whatif $EX/server.sim --grid workers=1,2 --grid cores=1,2 --horizon 20 --replications 2
+status_is sim_whatif 0 && check sim_whatif_rows test "$(count_matches "$T/out" '^[12] +[12] ')" = 4
+run_proper sim whatif $EX/server.sim --grid workers=1,2 --grid cores=1,2 --horizon 20 --replications 2 --json \
+    --svg "$T/x.svg" --svg-response "$T/r.svg"
+if status_is sim_whatif_json 0; then
+    json_valid sim_whatif_json_valid "$T/out"
+    check sim_whatif_points test "$(json_get "$T/out" points.3.settings.cores)" = 2
+    contains sim_whatif_svg "$T/x.svg" "<svg"
+    contains sim_whatif_svg_response "$T/r.svg" "response time"
+fi
+
+# build: a model from a thread-event trace, which runs
+run_proper sim build tests/corpus/sim_trace/server.trace -o "$T/built.sim"
+if status_is sim_build 0; then
+    contains sim_build_pool "$T/built.sim" "pool worker threads 2"
+    contains sim_build_source "$T/built.sim" "source arrivals.conn open conn"
+    contains sim_build_nofetch "$T/built.sim" "timeout 0.001 else nofetch.get.conn"
+    expect sim_build_runs 0 "$P" sim run "$T/built.sim" --horizon 0.1 --replications 2
+fi
+run_proper sim build tests/corpus/sim_trace/server.trace -o "$T/built0.sim" --merge 0
+status_is sim_build_merge0 0 && check sim_build_merge_shrinks test "$(grep -c ': ' "$T/built0.sim")" -gt "$(grep -c ': ' "$T/built.sim")"
+run_proper sim build tests/corpus/sim_trace/server.trace tests/corpus/sim_trace/server.trace -o "$T/two.sim"
+status_is sim_build_two_traces 0 && contains sim_build_two_traces_threads "$T/two.sim" "pool worker threads 4"
+printf 'proper-threads 1\n1 10 start w\n1 20 end parse\n' > "$T/bad.trace"
+expect_error sim_build_bad_trace "bad.trace:3:1: thread 1: end parse without its begin" "$P" sim build "$T/bad.trace" -o "$T/x.sim"
+expect_error sim_build_needs_output "build needs -o MODEL" "$P" sim build tests/corpus/sim_trace/server.trace
+
+# bad input
+printf 'proper-sim 1\nqueue q\npool p threads 1\n  a: get r -> a\nend\n' > "$T/bad.sim"
+expect_error sim_bad_model "bad.sim:4:10: unknown queue 'r'" "$P" sim run "$T/bad.sim"
+expect_error sim_missing_file "no/such.sim" "$P" sim run no/such.sim
+expect_error sim_unknown_verb "unknown verb 'walk'" "$P" sim walk $EX/mm1.sim
+expect_error sim_bad_set "unknown parameter 'bogus'" "$P" sim run $EX/mm1.sim --set bogus=1
+expect_error sim_whatif_needs_grid "whatif needs at least one --grid" "$P" sim whatif $EX/mm1.sim
+expect_error sim_bad_grid_value "cores=0" "$P" sim whatif $EX/mm1.sim --grid cores=1,0
+expect_error sim_bad_horizon "--horizon" "$P" sim run $EX/mm1.sim --horizon -1
+printf 'proper-sim 1\nlock m mutex\npool p threads 1\n  a: cpu const(1) -> b\n  b: unlock m -> a\nend\n' > "$T/unlock.sim"
+expect_error sim_model_error_at_run "does not hold" "$P" sim run "$T/unlock.sim" --horizon 10
+expect_error sim_event_limit "more than 100 events" "$P" sim run $EX/mm1.sim --max-events 100
+run_proper --help
+status_is sim_listed 0 && matches sim_listed_in_help "$T/out" '^  sim  +[a-z]'
+expect_text sim_help 0 "usage: proper sim run" "$P" sim --help
