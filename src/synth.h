@@ -24,7 +24,8 @@
  *     try       the try block runs, then `finally`; catch blocks are the
  *               exceptional path and are not modelled (like `throw`, which
  *               ends the run: exceptions are assumed not caught inside);
- *               annotations on a catch block's lines are ignored.
+ *               annotations on a catch block's lines are ignored, each
+ *               with a warning in m->warnings.
  *   Rejected with an error naming the line: goto, labelled statements
  *   (`outer: for ...`), `break label`, `continue label`.
  *     tail call `return f(...);` or `return this.f(...);` of the modelled
@@ -145,7 +146,8 @@ typedef struct proper_synth_model {
     char (*reward_names)[32];   /* n_rewards names */
     double *rewards;            /* n_rewards x n_states, row-major */
     char *warnings;             /* NULL, or one "file:line:col: message" line per
-                                   malformed annotation ignored under opts.lenient */
+                                   annotation ignored: in a catch block, or
+                                   malformed/misplaced under opts.lenient */
 } proper_synth_model;
 
 typedef struct proper_synth_opts {
@@ -1094,7 +1096,13 @@ static int proper__synth_attach_rewards(proper__synth_builder *b, proper__synth_
         int r;
         size_t starts = PROPER__SYNTH_NONE, covers = PROPER__SYNTH_NONE, after = PROPER__SYNTH_NONE, best;
         if (an[i].line < first || an[i].line > last) continue;
-        if (proper__synth_in_ranges(an[i].line, ps->unmodelled, ps->n_unmodelled)) continue; /* in a catch block */
+        if (proper__synth_in_ranges(an[i].line, ps->unmodelled, ps->n_unmodelled)) { /* in a catch block */
+            if (!an[i].bad)
+                proper_strbuf_printf(&ps->warnings, "%s:%d:%d: annotation @%s is in a catch block, which the model "
+                                     "does not include (exceptions are assumed not caught); ignored\n",
+                                     b->file ? b->file : "", an[i].line, an[i].col, an[i].name);
+            continue;
+        }
         if (an[i].bad) {
             if (an[i].bad != PROPER_EPARSE || !ps->lenient)
                 return proper_error_set(b->err, an[i].bad, b->file, an[i].line, an[i].col, "%s", an[i].msg);

@@ -230,3 +230,8 @@ expect_error artifact_map_twice "--artifact: two files for p1" \
     "$PROPER" analyze "$T/n.c" --function n --artifact "p1=$T/outer.csv,p1=$T/inner.csv"
 expect_error artifact_map_bad_key "--artifact: 'p1x=$T/outer.csv' is not pK=FILE with K in 1..2" \
     "$PROPER" analyze "$T/n.c" --function n --artifact "p1x=$T/outer.csv,p2=$T/inner.csv"
+
+# An annotation in a catch block is not modelled: ignored with a warning, not silently.
+printf 'int c() {\n  try {\n    x(); // @time=1\n  } catch (Exception e) {\n    y(); // @time=5\n  }\n  return 0;\n}\n' > "$T/catch.java"
+expect_text synth_catch_warns 0 "proper: warning: $T/catch.java:5:13: annotation @time is in a catch block" \
+    "$PROPER" synth "$T/catch.java" --function c

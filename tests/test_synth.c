@@ -203,6 +203,12 @@ static void test_java_skipping(void) {
     CHECK_REL(expect(&m, "time", NULL), 0.03 + 1 + 2 + 4, 1e-14);
     CHECK_REL(expect(&m, "cost", NULL), 0.25, 1e-15);
     CHECK_REL(expect(&m, "energy", NULL), 60, 1e-15);
+    /* ignored, but not silently: one warning per annotation in the catch block */
+    CHECK(m.warnings != NULL);
+    if (m.warnings) {
+        CHECK_CONTAINS(m.warnings, "t.c:11:47: annotation @cost is in a catch block");
+        CHECK_CONTAINS(m.warnings, "t.c:12:47: annotation @time is in a catch block");
+    }
     proper_synth_free(&m);
 }
 

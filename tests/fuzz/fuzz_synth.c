@@ -4,7 +4,7 @@
  * out must have every successor in range, a parameter at every decision,
  * and a finite-or-infinite (never NaN) expected reward at p = 1/2. The
  * lenient parse succeeds whenever the strict one does, with the same
- * model, and its warnings are positioned lines. An input "SOURCE\n%%\nLOG"
+ * model and warnings, and its warnings are positioned lines. An input "SOURCE\n%%\nLOG"
  * is also a model and a count log: estimating from them either fails with
  * a message or gives probabilities in [0, 1] and lo <= point <= hi. */
 #define PROPER_IMPLEMENTATION
@@ -89,7 +89,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (lenient_rc == PROPER_OK) {
         const char *w = lm.warnings;
         check_model(&lm);
-        if (strict_rc == PROPER_OK && (lm.n_states != m.n_states || lm.n_params != m.n_params || lm.warnings)) abort();
+        if (strict_rc == PROPER_OK &&
+            (lm.n_states != m.n_states || lm.n_params != m.n_params || !lm.warnings != !m.warnings ||
+             (lm.warnings && strcmp(lm.warnings, m.warnings) != 0)))
+            abort();
         while (w && *w) { /* "fuzz.c:L:C: ...\n" lines */
             if (strncmp(w, "fuzz.c:", 7) != 0) abort();
             w = strchr(w, '\n');
