@@ -10,7 +10,10 @@
  *      parses them back with the public parser, adding them to its own;
  *      after ceil(log2 P) rounds rank 0 holds the total;
  *   3. rank 0 writes the result (and fits a model from it) exactly as the
- *      single-process `proper` command would.
+ *      single-process `proper` command would (vlmc: `proper vlmc count/fit`;
+ *      trace: `proper sre --csv` of each step's trace() source; counts: a
+ *      totals file, which `proper` has no writer for: docs/mpi.md).
+ * Annotation records' sufficient statistics (src/annot.h) are not here yet.
  * The library (src/) stays MPI-free: this directory is its only user of MPI.
  * Options are parsed, errors printed and JSON written by the CLI's own
  * helpers (cli/cli.h, cli/json.h), so proper-mpi reads and speaks as
@@ -37,6 +40,7 @@ typedef struct mpi_ctx {
     int stats;           /* --stats: print the per-rank table on stderr */
     double t_start;      /* MPI_Wtime() at start */
     double t_read;       /* seconds reading and summing the share */
+    double cpu_read;     /* CPU seconds (clock()) of that */
     double t_reduce;     /* seconds in the tree reduction */
     uint64_t events;     /* items summed: location visits, samples, count-log rows */
     uint64_t bytes_in;   /* input bytes this rank read */
@@ -99,7 +103,10 @@ int mpi_reduce(mpi_ctx *m, void *acc, const mpi_ops *ops, char **text, size_t *l
 int mpi_bcast_text(mpi_ctx *m, char **text, size_t *len);
 /* Writes text to path ("-" = stdout); CLI_OK or CLI_BAD_INPUT. */
 int mpi_write_file(const char *path, const char *text, size_t len);
-/* Prints the per-rank --stats table (collective). */
+/* Prints the per-rank --stats table (collective): per rank the read time,
+ * events, events/s, input bytes, reduction time, bytes sent and received,
+ * peak RSS (MB), the process's CPU seconds (user + system) and the CPU
+ * seconds of the read phase. */
 void mpi_print_stats(mpi_ctx *m);
 
 /* Subcommands. */

@@ -7,6 +7,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "mpi.h"
 
@@ -182,6 +183,7 @@ int mpi_read_share(mpi_ctx *m, const mpi_piece *pieces, size_t n, const mpi_ops 
     size_t i;
     int rc = PROPER_OK;
     double t0 = MPI_Wtime();
+    clock_t c0 = clock();
     for (i = 0; i < n && rc == PROPER_OK; i++) {
         if (pieces[i].whole) {
             rc = ops->add_file(acc, pieces[i].path, err);
@@ -199,6 +201,7 @@ int mpi_read_share(mpi_ctx *m, const mpi_piece *pieces, size_t n, const mpi_ops 
     }
     m->events = ops->events(acc);
     m->t_read = MPI_Wtime() - t0;
+    m->cpu_read = (double)(clock() - c0) / CLOCKS_PER_SEC;
     return rc;
 }
 
@@ -333,7 +336,7 @@ int mpi_write_file(const char *path, const char *text, size_t len) {
 
 /* ---- --stats ---------------------------------------------------------------- */
 
-#define MPI__NSTATS 9
+#define MPI__NSTATS 11
 
 void mpi_print_stats(mpi_ctx *m) {
     double mine[MPI__NSTATS], *all = NULL;
@@ -350,6 +353,11 @@ void mpi_print_stats(mpi_ctx *m) {
     mine[6] = (double)ru.ru_maxrss / 1024.0; /* kB -> MB */
     mine[7] = (double)m->result;
     mine[8] = MPI_Wtime() - m->t_start;
+    /* CPU seconds (user + system) of the whole process: unlike the wall
+     * times, not inflated by other processes on a shared machine */
+    mine[9] = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_sec +
+              1e-6 * (double)ru.ru_stime.tv_usec;
+    mine[10] = m->cpu_read;
     if (m->rank == 0 && !(all = (double *)malloc(sizeof mine * (size_t)m->size))) {
         cli_fail("out of memory");
         m->stats = 0;
@@ -358,11 +366,11 @@ void mpi_print_stats(mpi_ctx *m) {
     if (m->rank != 0 || !all) return;
     fprintf(stderr, "# proper-mpi --stats: %d rank(s), wall %.3f s, reduced sums %.0f bytes\n", m->size, all[8],
             all[7]);
-    fprintf(stderr, "# rank  read_s  events  events_per_s  input_bytes  reduce_s  sent_bytes  received_bytes  maxrss_mb\n");
+    fprintf(stderr, "# rank  read_s  events  events_per_s  input_bytes  reduce_s  sent_bytes  received_bytes  maxrss_mb  cpu_s  read_cpu_s\n");
     for (r = 0; r < m->size; r++) {
         const double *s = all + (size_t)r * MPI__NSTATS;
-        fprintf(stderr, "stats %d %.6f %.0f %.0f %.0f %.6f %.0f %.0f %.1f\n", r, s[0], s[1], s[0] > 0 ? s[1] / s[0] : 0.0,
-                s[2], s[3], s[4], s[5], s[6]);
+        fprintf(stderr, "stats %d %.6f %.0f %.0f %.0f %.6f %.0f %.0f %.1f %.3f %.3f\n", r, s[0], s[1], s[0] > 0 ? s[1] / s[0] : 0.0,
+                s[2], s[3], s[4], s[5], s[6], s[9], s[10]);
     }
     free(all);
 }
