@@ -142,6 +142,7 @@ int cmd_sre(int argc, char **argv);
 int cmd_qn(int argc, char **argv);
 int cmd_lp(int argc, char **argv);
 int cmd_crosscheck(int argc, char **argv);
+int cmd_annot(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 
 #endif

@@ -10,6 +10,7 @@
 #include "../src/prism.h"
 #include "../src/synth.h"
 #include "../src/estimate.h"
+#include "../src/annot.h"
 #include "../src/vlmc.h"
 #include "../src/lp.h"
 #include "../src/qn.h"

@@ -26,6 +26,7 @@ static const struct {
     {"qn", cmd_qn, "closed queueing networks: simulate, learn rates and routing (LP/QP), what-if"},
     {"sim", cmd_sim, "simulation models of multithreaded programs: build from a trace, run, what-if"},
     {"lp", cmd_lp, "solve a linear program (CPLEX LP format): native simplex or glpsol"},
+    {"annot", cmd_annot, "performance annotations (Freud): fit to a log, check a log, diff two versions"},
     {"version", cmd_version, "print the version"},
 };
 

@@ -1,0 +1,75 @@
+#!/bin/sh
+# Command-line tests for `proper annot fit|check|diff`. The logs are written
+# here with awk from planted models: time = 100 + 2 s for s < 500 (branch 1
+# taken) and 5000 + 9 s otherwise, plus normal noise of sd 3 (Box-Muller on
+# awk's seeded rand()); the fitted scopes must be split at s <= 499 with
+# slopes 2 and 9, and the log must pass the check of its own fit. The heap
+# metric comes from the preload library (build/libproper-preload.so) on
+# examples/annot/heap_lock.c: 40-byte nodes, so heap_peak = usable size x n.
+. "$(dirname "$0")/cli_lib.sh"
+an() { "$PROPER" annot "$@"; }
+
+# planted LOG SHIFT SLOPE2: the two-regime log, the second regime's slope SLOPE2
+planted() {
+    awk -v shift="$2" -v b="$3" 'BEGIN {
+        srand(7)
+        print "proper-annot-log 1"; print "function f metrics time features s"
+        for (i = 0; i < 1000; i++) { s = i % 1000; small = s < 500
+            u = rand(); if (u < 1e-12) u = 1e-12
+            noise = 3 * sqrt(-2 * log(u)) * cos(6.283185307179586 * rand())
+            y = (small ? 100 + 2 * s : 5000 + b * s) + noise + shift
+            printf "f, %g, %d, %d, #\n", y, s, small } }' > "$1"
+}
+planted "$T/a.log" 0 9
+planted "$T/shifted.log" 40 9
+planted "$T/slope.log" 0 9.5
+
+expect_text annot_help 0 "proper annot fit LOG" an --help
+expect_text annot_fit 0 "[s <= 499] Norm(" an fit "$T/a.log"
+contains annot_fit_second_scope "$T/out" "[s > 499] Norm("
+if grep -q '1.99[0-9]*\*s\|2.00[0-9]*\*s' "$T/out" && grep -q '8.99[0-9]*\*s\|9.00[0-9]*\*s' "$T/out"; then ok annot_fit_slopes
+else fail annot_fit_slopes "$(cat "$T/out")"; fi
+
+run_proper annot fit "$T/a.log" --json
+status_is annot_fit_json 0 && json_valid annot_fit_json "$T/out"
+if [ "$(json_get "$T/out" functions.0.scopes.0.class)" = linear ] &&
+   [ "$(json_get "$T/out" functions.0.scopes.1.condition)" = "s > 499" ] &&
+   [ "$(json_get "$T/out" functions.0.records)" = 1000 ]; then ok annot_fit_json_fields
+else fail annot_fit_json_fields "$(cat "$T/out")"; fi
+
+expect annot_fit_output 0 an fit "$T/a.log" -o "$T/a.annot" --svg "$T"
+contains annot_fit_output_file "$T/a.annot" "f.time(s) {"
+contains annot_svg "$T/f.time.svg" "<svg"
+
+expect_text annot_check_same 0 "0 violated" an check "$T/a.annot" "$T/a.log"
+expect_text annot_check_shifted 1 "VIOLATED" an check "$T/a.annot" "$T/shifted.log"
+run_proper annot check "$T/a.annot" "$T/shifted.log" --json
+status_is annot_check_json 1 && json_valid annot_check_json "$T/out"
+if [ "$(json_get "$T/out" violations)" = 2 ]; then ok annot_check_json_violations
+else fail annot_check_json_violations "$(cat "$T/out")"; fi
+
+expect_text annot_diff_same 0 "new log against this fit: 0 of 2" an diff "$T/a.log" "$T/a.log"
+expect_text annot_diff_slope 1 "MOVED  [s > 499] s: old 9" an diff "$T/a.log" "$T/slope.log"
+lacks annot_diff_slope_first_regime "$T/out" "MOVED  [s <= 499]"
+
+# bad input: exit 2 with the position
+printf 'proper-annot-log 1\nfunction f metrics time features s\nf, 1, x\n' > "$T/bad.log"
+expect_error annot_bad_log "bad.log:3:7:" an fit "$T/bad.log"
+printf 'f.time(s) {\n  Norm(1, 2)\n  Exp(3);\n}\n' > "$T/bad.annot"
+expect_error annot_bad_annot "bad.annot:3:3: expected ';'" an check "$T/bad.annot" "$T/a.log"
+expect_error annot_missing "cannot open" an fit "$T/none.log"
+expect_error annot_no_metric "no column 'heap'" an fit "$T/a.log" --function f --metric heap
+expect_error annot_unknown_verb "unknown subcommand 'fix'" an fix "$T/a.log"
+expect_error annot_no_file "fit needs one LOG" an fit
+
+# heap metrics through the preload library (Linux/glibc)
+if make -s build/libproper-preload.so build/examples/annot/heap_lock > "$T/make.log" 2>&1 &&
+   LD_PRELOAD="$(pwd)/build/libproper-preload.so" build/examples/annot/heap_lock "$T/heap.log" 400 2> "$T/err"; then
+    run_proper annot fit "$T/heap.log" --metric heap_peak
+    slope=$(sed -n 's/.* + \([0-9.]*\)\*n, .*/\1/p' "$T/out")
+    if status_is annot_preload_heap 0 && awk -v s="$slope" 'BEGIN { exit !(s >= 39.999 && s <= 48.001) }'; then
+        ok annot_preload_heap
+    else fail annot_preload_heap "slope '$slope'; $(cat "$T/out")"; fi
+else
+    skip annot_preload_heap "the preload library or heap_lock did not build: $(cat "$T/make.log")"
+fi
