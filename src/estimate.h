@@ -412,6 +412,7 @@ static void proper__estimate_entry_form(const proper_synth_model *m, const prope
         for (j = 0; j < w; j++) entry[j] = visits[lp->do_state * w + j];
         return;
     }
+    if (lp->state == m->initial) entry[0] = 1.0; /* the function starts with the loop: one entry per run */
     for (u = 0; u < m->n_states; u++) {
         const proper_synth_state *st = &m->states[u];
         if (u == m->end || u == lp->state || (u >= lp->body_first && u < lp->body_end)) continue;

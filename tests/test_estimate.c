@@ -677,6 +677,46 @@ static void test_recursive_search_vs_simulation(void) {
     for (k = 0; k < 3; k++) remove(fn[k]);
 }
 
+/* A function that starts with its loop: the loop is entered once per run
+ * from the function's entry, not from another statement. Every log of such
+ * a function was refused ("ran 3 times but the other counts say it was
+ * never entered"), and its artifact file would have been held to 0 lines.
+ * Runs of 3, 0, 5 and 4 iterations visit the header 16 times in 4 runs:
+ * E[time] = 4 (= mean iterations + 1). */
+static void test_loop_first_statement(void) {
+    const char *src = "void f() {\n  while (a()) x(); // @time=1\n}\n";
+    const char *csv = "p1\n3\n0\n5\n4\n";
+    const char *fn = "build/tests/first_n1.csv";
+    proper_synth_model m;
+    proper_estimate_counts log;
+    proper_estimate est;
+    proper_error e;
+    double point, lo, hi;
+    FILE *fp;
+    proper_synth_init(&m);
+    proper_estimate_counts_init(&log);
+    proper_estimate_init(&est);
+    CHECK_INT(proper_synth_parse(&m, src, strlen(src), "f.c", "f", &e), 0);
+    CHECK_INT(proper_estimate_counts_parse(&log, csv, strlen(csv), "f.csv", &e), 0);
+    CHECK_INT(proper_estimate_from_counts(&est, &m, &log, 0.95, PROPER_ESTIMATE_NORMAL, &e), 0);
+    if (est.n_params == 1) {
+        CHECK_REL(est.p[0], 12.0 / 16, 1e-15);
+        CHECK_INT(proper_estimate_property(&m, 0, &est, &point, &lo, &hi, &e), 0);
+        CHECK_REL(point, 4, 1e-14);
+    }
+    proper_estimate_free(&est);
+    fp = fopen(fn, "w"); fputs("3\n0\n5\n4\n", fp); fclose(fp);
+    CHECK_INT(proper_estimate_from_artifact(&est, &m, &fn, NULL, 0.95, PROPER_ESTIMATE_NORMAL, &e), 0);
+    if (est.n_params == 1) {
+        CHECK_INT(proper_estimate_property(&m, 0, &est, &point, &lo, &hi, &e), 0);
+        CHECK_REL(point, 4, 1e-14);
+    }
+    remove(fn);
+    proper_estimate_free(&est);
+    proper_estimate_counts_free(&log);
+    proper_synth_free(&m);
+}
+
 int main(void) {
     RUN(test_point_estimates_eq2);
     RUN(test_intervals_closed_form);
@@ -691,5 +731,6 @@ int main(void) {
     RUN(test_log_columns_fit_model);
     RUN(test_zero_counts_not_degenerate);
     RUN(test_recursive_search_vs_simulation);
+    RUN(test_loop_first_statement);
     return test_summary();
 }
