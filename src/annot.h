@@ -3964,14 +3964,25 @@ PROPER_API int proper_annot_writer_open(proper_annot_writer **w, const char *pat
     /* the recorder's own cost: medians over empty scopes of a scratch recorder */
     {
         enum { REPS = 2001 };
-        static uint64_t self[REPS], pair[REPS], clk[REPS], cself[REPS], cpair[REPS], cclk[REPS];
+        uint64_t *buf = (uint64_t *)PROPER_MALLOC(sizeof *buf * 6 * REPS), *self, *pair, *clk, *cself, *cpair, *cclk;
         proper_annot_recorder r;
         size_t i;
         int f;
+        if (!buf) {
+            proper_annot_writer_close(nw, NULL);
+            return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+        }
+        self = buf;
+        pair = buf + REPS;
+        clk = buf + 2 * REPS;
+        cself = buf + 3 * REPS;
+        cpair = buf + 4 * REPS;
+        cclk = buf + 5 * REPS;
         nw->self_ns = nw->pair_ns = 0;
         nw->k = 2 * REPS; /* every calibration call is kept, in order */
         if ((f = proper_annot_writer_function(nw, "proper-calibration", "", err)) < 0 ||
             proper_annot_recorder_init(&r, nw, err)) {
+            PROPER_FREE(buf);
             proper_annot_writer_close(nw, NULL);
             return err ? err->code : PROPER_ENOMEM;
         }
@@ -4010,6 +4021,7 @@ PROPER_API int proper_annot_writer_open(proper_annot_writer **w, const char *pat
         /* a whole begin/end pair, less the one clock read the measurement adds */
         nw->pair_ns = pair[REPS / 2] > clk[REPS / 2] ? (double)(pair[REPS / 2] - clk[REPS / 2]) : 0;
         nw->k = reservoir;
+        PROPER_FREE(buf);
         proper_annot_recorder_free(&r);
         nw->nfn = 0;
         PROPER_FREE(nw->fn[0].name);
