@@ -160,6 +160,14 @@ extern "C" {
 #ifndef PROPER_VLMC_STEPS_EPS
 #define PROPER_VLMC_STEPS_EPS 1e-12
 #endif
+/* proper_vlmc_hull refuses (PROPER_ELIMIT) a PST whose contexts have more
+ * than this many symbols in all: building the hull walks every context from
+ * its oldest symbol, so one run of 5 M steps fitted without --max-order (a
+ * PST of order 5 M, 10 M nodes) needed ~10^13 steps; about 10^8 take a
+ * second. */
+#ifndef PROPER_VLMC_MAX_HULL_WORK
+#define PROPER_VLMC_MAX_HULL_WORK 2000000000.0
+#endif
 /* Default cap on the steps iteration / the length of a sampled run. */
 #ifndef PROPER_VLMC_MAX_STEPS
 #define PROPER_VLMC_MAX_STEPS 100000000UL
@@ -2362,6 +2370,16 @@ PROPER_API int proper_vlmc_hull(proper_vlmc *m, size_t max_nodes, proper_error *
     int rc;
     if (m->row) return PROPER_OK;
     if (!m->nodes) return proper_error_set(err, PROPER_ESTATE, NULL, 0, 0, "no PST: fit first");
+    {
+        double work = 0.0;
+        for (i = 1; i < (uint32_t)m->n_nodes; i++) work += (double)m->nodes[i].depth;
+        if (work > PROPER_VLMC_MAX_HULL_WORK)
+            return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
+                                    "the Markov hull of this PST (order %u, %lu nodes) would walk %.3g context "
+                                    "symbols, more than PROPER_VLMC_MAX_HULL_WORK (%.3g): limit the context "
+                                    "length (--max-order, e.g. 1000)",
+                                    m->order, (unsigned long)m->n_nodes, work, (double)PROPER_VLMC_MAX_HULL_WORK);
+    }
     memset(&a, 0, sizeof a);
     a.limit = max_nodes ? max_nodes : (size_t)0xFFFFFFFEu;
     if ((rc = proper__vlmc_ac_build(m, &a, err))) goto done;

@@ -120,6 +120,12 @@ expect_error vlmc_nmin_huge "--nmin: '99999999999999999999' is too large; expect
     "$PROPER" vlmc fit "$T/runs.txt" --nmin 99999999999999999999
 expect_error vlmc_max_order_huge "--max-order: '5000000000' is out of range; expected a whole number from 0 to 4294967295" \
     "$PROPER" vlmc fit "$T/runs.txt" --max-order 5000000000
+# issue 14: one long run without --max-order: the hull is refused at once
+# with advice (it ran for minutes), and --max-order gives an answer
+awk 'BEGIN { printf "s"; for (i = 0; i < 70000; i++) printf " h"; print " x" }' > "$T/long.txt"
+expect_error vlmc_steps_long_run "limit the context length (--max-order" "$PROPER" vlmc steps "$T/long.txt"
+run_proper vlmc steps "$T/long.txt" --max-order 50 --json
+status_is vlmc_steps_long_run_max_order 0 && json_valid vlmc_steps_long_run_max_order_json "$T/out"
 printf 'proper-vlmc-counts 1\nlocation a\nrun 2 0 3\n' > "$T/bad.counts"
 expect_error vlmc_bad_counts "bad.counts:3:9:" "$PROPER" vlmc fit "$T/bad.counts"
 expect_error vlmc_unknown_option "proper vlmc: unknown option '--alpah' (see 'proper vlmc --help')" \

@@ -1,6 +1,9 @@
 /* Tests for vlmc.h: counting, formats, ProgramToVLMC, the Markov hull,
  * steps to termination, sampling, mergeable counts, bad input. */
 #define PROPER_IMPLEMENTATION
+/* low enough for test_hull_work_capped (one run of 20000 steps walks
+ * ~2 * 10^8 context symbols), far above every other test's PST */
+#define PROPER_VLMC_MAX_HULL_WORK 5e7
 #include "../src/core.h"
 #include "../src/trace.h"
 #include "../src/stats.h"
@@ -887,7 +890,50 @@ static void test_bom_accepted(void) {
     proper_vlmc_cfg_free(&g);
 }
 
+/* Issue 14: one long run fitted without a maximal order gives a PST whose
+ * order is the run's length; building its hull walked every context
+ * (quadratic: 5 M steps ran for minutes). Beyond PROPER_VLMC_MAX_HULL_WORK
+ * it is refused with advice; with a maximal order of 100 the same run gives
+ * a hull, whose steps PMF puts no mass below 101 steps (the first 100 steps
+ * are certain). */
+static void test_hull_work_capped(void) {
+    const size_t n = 20000;
+    char *text = (char *)malloc(2 * n + 1);
+    proper_vlmc_counts c;
+    proper_vlmc m;
+    proper_vlmc_opts o;
+    proper_error err;
+    double *v = NULL, tail = 0.0, below = 0.0;
+    size_t i, nv = 0;
+    for (i = 0; i < n; i++) {
+        text[2 * i] = i == 0 ? 's' : i + 1 == n ? 'x' : 'h';
+        text[2 * i + 1] = i + 1 == n ? '\n' : ' ';
+    }
+    proper_vlmc_counts_init(&c);
+    proper_vlmc_init(&m);
+    CHECK_INT(proper_vlmc_counts_parse_runs(&c, text, 2 * n, "long.runs", &err), 0);
+    o = proper_vlmc_opts_default();
+    CHECK_INT(proper_vlmc_fit(&m, &c, NULL, &o, &err), 0);
+    CHECK(m.order > 10000);
+    CHECK_INT(proper_vlmc_hull(&m, 0, &err), PROPER_ELIMIT);
+    CHECK_CONTAINS(err.message, "--max-order");
+    proper_vlmc_free(&m);
+    proper_vlmc_init(&m);
+    o.max_order = 100;
+    CHECK_INT(proper_vlmc_fit(&m, &c, NULL, &o, &err), 0);
+    CHECK_INT(m.order, 100);
+    CHECK_INT(proper_vlmc_hull(&m, 0, &err), 0);
+    CHECK_INT(proper_vlmc_steps_pmf(&m, 0.0, n, 0, &v, &nv, &tail, &err), 0);
+    for (i = 0; i < nv && i <= 100; i++) below += v[i];
+    CHECK_ABS(below, 0.0, 0.0);
+    PROPER_FREE(v);
+    proper_vlmc_free(&m);
+    proper_vlmc_counts_free(&c);
+    free(text);
+}
+
 int main(void) {
+    RUN(test_hull_work_capped);
     RUN(test_bom_accepted);
     RUN(test_output_rule);
     RUN(test_index_counts_match_brute_force);
