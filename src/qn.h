@@ -1250,8 +1250,13 @@ static int proper__qn_network_row(proper_cursor *c, proper_qn *qn, size_t i, pro
     if ((rc = proper__qn_sep(c, 0, err))) return rc;
     at = *c;
     if ((rc = proper_parse_double(c, &qn->servers[i], err))) return rc;
-    if ((rc = proper__qn_check_servers(qn->servers[i], i, err)))
-        return proper_cursor_error(&at, err, rc, "%s", err ? err->message : "bad servers");
+    if ((rc = proper__qn_check_servers(qn->servers[i], i, err))) {
+        /* the message is copied out first: formatting err->message into
+         * itself left it empty (servers 0 gave "net.csv:2:3: "; fuzz_qn) */
+        char msg[PROPER_ERROR_MESSAGE_MAX];
+        snprintf(msg, sizeof msg, "%s", err ? err->message : "bad servers");
+        return proper_cursor_error(&at, err, rc, "%s", msg);
+    }
     if ((rc = proper__qn_sep(c, 0, err))) return rc;
     at = *c;
     if ((rc = proper_parse_double(c, &qn->rates[i], err))) return rc;

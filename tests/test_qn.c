@@ -444,6 +444,20 @@ static void test_trace_dt_roundtrip(void) {
     proper_qn_trace_free(&back);
 }
 
+/* A bad server count is reported with its message (it was formatted into
+ * itself and came out empty: "net.csv:2:3: "; fuzz_qn finding). */
+static void test_bad_servers_message(void) {
+    static const char text[] = "station,servers,rate,p1,p2\n1,0,1,0,1\n2,1,1,1,0\n";
+    proper_qn q;
+    proper_error e;
+    proper_qn_init(&q);
+    CHECK_INT(proper_qn_parse_network_csv(&q, text, strlen(text), "net.csv", &e), PROPER_ERANGE);
+    CHECK_CONTAINS(e.message, "station 1: servers must be an integer >= 1 or inf (got 0)");
+    CHECK_INT(e.line, 2);
+    CHECK_INT(e.col, 3);
+    CHECK(q.M == 0);
+}
+
 /* ---- the edges: runaway simulations, unstable steps, uninformative traces ---- */
 
 /* A simulation whose event bound runs x (K - 1) dt x sum_i mu_i min(s_i, N)
@@ -753,5 +767,6 @@ int main(void) {
     RUN(test_ode_unstable_step);
     RUN(test_constant_trace_refused);
     RUN(test_trace_dt_roundtrip);
+    RUN(test_bad_servers_message);
     return test_summary();
 }
