@@ -33,7 +33,8 @@ static void sre_usage(FILE *out) {
             "options:\n"
             "  --eval NAME          definition to evaluate (default: the last 'def');\n"
             "                       repeat to evaluate several side by side\n"
-            "  --width W            grid width, the sampling rate (default 1)\n"
+            "  --width W            grid width, the sampling rate (default 1); values off\n"
+            "                       the grid are rounded onto it, with a warning\n"
             "  --set TARGET=VALUE   what-if override, repeatable, applied in order:\n"
             "                         SYMBOL=file.csv  SYMBOL={12: 0.5, 14: 0.5}\n"
             "                         SYMBOL=trace(\"t.trace\", \"step\")   PROB=0.3\n"
@@ -433,6 +434,12 @@ static int sre_run(const sre_opts *o, proper_sre *s) {
     opt.width = o->width;
     opt.truncate_eps = o->truncate;
     if (proper_sre_eval_many(s, names, k, &opt, outs, &info, &err)) return cli_report(&err);
+    if (info.rounded && info.rounded_binding < s->n_bindings)
+        /* values off the grid move onto it: say so, with the largest effect */
+        fprintf(stderr,
+                "proper sre: warning: %lu symbol(s) have values off the %g us grid and were rounded onto it "
+                "(the mean of '%s' moves by %.3g us); a finer --width avoids this\n",
+                (unsigned long)info.rounded, o->width, s->bindings[info.rounded_binding].name, info.rounding_shift);
     for (i = 0; i < k; i++) {
         rs[i].name = names[i];
         rs[i].pmf = outs[i];

@@ -216,6 +216,12 @@ extern "C" {
 #ifndef PROPER_SRE_MAX_AUTOMATON_SIZE
 #define PROPER_SRE_MAX_AUTOMATON_SIZE 1000000
 #endif
+/* Evaluation notes a symbol as rounded (proper_sre_eval_info.rounded; the
+ * CLI warns) when putting its values onto the grid moves its mean by more
+ * than this fraction of itself. */
+#ifndef PROPER_SRE_ROUNDING_RTOL
+#define PROPER_SRE_ROUNDING_RTOL 1e-3
+#endif
 /* Nanoseconds (trace.h) per microsecond (trace sources' unit). */
 #define PROPER_SRE_NS_PER_UNIT 1000.0
 
@@ -337,6 +343,10 @@ typedef struct proper_sre_eval_info {
     size_t reachable;    /* expression nodes reachable from the evaluated definitions */
     size_t distinct;     /* distinct sub-expressions after hash-consing */
     size_t operations;   /* PMF operations performed (convolutions, mixtures, loops, loads) */
+    size_t rounded;      /* symbols (tables, traces) whose mean moved by more than PROPER_SRE_ROUNDING_RTOL
+                          * of itself when their values were rounded onto the grid */
+    double rounding_shift; /* the largest change of such a symbol's mean by that rounding */
+    size_t rounded_binding; /* the binding index of that symbol ((size_t)-1 when none) */
 } proper_sre_eval_info;
 
 /* Width PROPER_SRE_DEFAULT_WIDTH, default tolerances. */
@@ -1980,7 +1990,35 @@ static int proper__sre_trace_samples(const proper_sre *s, const proper_trace *t,
 }
 
 /* The PMF of symbol binding bi on the grid. */
-static int proper__sre_symbol_pmf(proper_sre *s, size_t bi, double width, proper_pmf *out, proper_error *err) {
+/* Note in `info` (may be NULL) that symbol bi's values (xs, weights ws or
+ * equal weights when NULL; infinite values skipped) lie off the grid of
+ * `width` when they do, and how far its mean moved onto the grid (`x`). */
+static void proper__sre_note_rounding(proper_sre_eval_info *info, size_t bi, const double *xs, const double *ws,
+                                      size_t n, double width, const proper_pmf *x) {
+    double sum = 0.0, wsum = 0.0, shift;
+    size_t i;
+    int off = 0;
+    if (!info || n == 0) return;
+    for (i = 0; i < n; i++) {
+        double w = ws ? ws[i] : 1.0, k;
+        if (!isfinite(xs[i]) || w == 0.0) continue;
+        k = xs[i] / width;
+        if (fabs(k - floor(k + 0.5)) > PROPER_PMF_GRID_TOL) off = 1;
+        sum += w * xs[i];
+        wsum += w;
+    }
+    if (!off || !(wsum > 0.0)) return;
+    shift = fabs(proper_pmf_mean(x) - sum / wsum);
+    if (!(shift > PROPER_SRE_ROUNDING_RTOL * fabs(sum / wsum))) return;
+    if (info->rounded == 0 || shift > info->rounding_shift) {
+        info->rounding_shift = shift;
+        info->rounded_binding = bi;
+    }
+    info->rounded++;
+}
+
+static int proper__sre_symbol_pmf(proper_sre *s, size_t bi, double width, proper_pmf *out,
+                                  proper_sre_eval_info *info, proper_error *err) {
     const proper_sre_binding *b = &s->bindings[bi];
     const proper_sre_source *src = &b->source;
     size_t li, n;
@@ -1992,7 +2030,10 @@ static int proper__sre_symbol_pmf(proper_sre *s, size_t bi, double width, proper
                                 "symbol '%s' has no PMF: give it a source or bind it with --set %s=FILE.csv", b->name,
                                 b->name);
     case PROPER_SRE_SRC_TABLE:
-        return proper_pmf_from_values(out, src->table.keys, src->table.probs, src->table.n, width, err);
+        rc = proper_pmf_from_values(out, src->table.keys, src->table.probs, src->table.n, width, err);
+        if (rc == PROPER_OK)
+            proper__sre_note_rounding(info, bi, src->table.keys, src->table.probs, src->table.n, width, out);
+        return rc;
     case PROPER_SRE_SRC_CSV: {
         proper_pmf tmp;
         if ((rc = proper__sre_loaded_file(s, src, b->line, b->col, &li, err))) return rc;
@@ -2010,6 +2051,7 @@ static int proper__sre_symbol_pmf(proper_sre *s, size_t bi, double width, proper
         if ((rc = proper__sre_loaded_file(s, src, b->line, b->col, &li, err))) return rc;
         if ((rc = proper__sre_trace_samples(s, &s->loaded[li].trace, src, b->line, b->col, &xs, &n, err))) return rc;
         rc = proper_pmf_from_samples(out, xs, n, width, err);
+        if (rc == PROPER_OK) proper__sre_note_rounding(info, bi, xs, NULL, n, width, out);
         PROPER_FREE(xs);
         return rc;
     }
@@ -2319,7 +2361,7 @@ static int proper__sre_eval_node(proper__sre_eval *ev, size_t idx) {
     int rc = PROPER_OK;
     switch (nd->kind) {
     case PROPER_SRE_EMPTY: rc = proper_pmf_point(out, 0.0, width, ev->err); break;
-    case PROPER_SRE_SYMBOL: rc = proper__sre_symbol_pmf(s, nd->ref, width, out, ev->err); break;
+    case PROPER_SRE_SYMBOL: rc = proper__sre_symbol_pmf(s, nd->ref, width, out, &ev->info, ev->err); break;
     case PROPER_SRE_SEQ: rc = proper__sre_eval_seq(ev, nd, out); break;
     case PROPER_SRE_ALT: {
         const proper_pmf **parts = (const proper_pmf **)proper_calloc(nd->n_kids, sizeof *parts);
@@ -2370,6 +2412,7 @@ PROPER_API int proper_sre_eval_many(proper_sre *s, const char *const *names, siz
     for (i = 0; i < k; i++) proper_pmf_init(&outs[i]);
     if ((rc = proper__sre_check_options(s, opt, err))) return rc;
     memset(&ev, 0, sizeof ev);
+    ev.info.rounded_binding = (size_t)-1;
     ev.s = s;
     ev.opt = opt;
     ev.err = err;

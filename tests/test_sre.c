@@ -911,7 +911,35 @@ static void test_gnfa_large_automaton_capped(void) {
     proper_sre_free(&s);
 }
 
+/* Issue 14: values off the grid are rounded onto it; evaluation reports
+ * it. {0.3: 1/2, 0.4: 1/2} on the 1-wide grid becomes the point 0: its mean
+ * moves by exactly 0.35; on the 0.1 grid nothing moves; {2: 1} never. */
+static void test_eval_reports_rounding(void) {
+    proper_sre s;
+    proper_sre_opts o = proper_sre_opts_default();
+    proper_sre_eval_info info;
+    proper_error err;
+    proper_pmf x;
+    static const char text[] = "symbol a = {0.3: 0.5, 0.4: 0.5};\nsymbol b = {2: 1};\ndef d = a b;\n";
+    proper_sre_init(&s);
+    proper_pmf_init(&x);
+    CHECK_INT(proper_sre_parse(&s, text, sizeof text - 1, "r.sre", &err), 0);
+    o.width = 1.0;
+    CHECK_INT(proper_sre_eval_many(&s, NULL, 1, &o, &x, &info, &err), 0);
+    CHECK_INT(info.rounded, 1);
+    CHECK_ABS(info.rounding_shift, 0.35, 1e-15);
+    CHECK_INT(info.rounded_binding, 0);
+    proper_pmf_free(&x);
+    o.width = 0.1;
+    CHECK_INT(proper_sre_eval_many(&s, NULL, 1, &o, &x, &info, &err), 0);
+    CHECK_INT(info.rounded, 0);
+    CHECK_ABS(proper_pmf_mean(&x), 2.35, 1e-12);
+    proper_pmf_free(&x);
+    proper_sre_free(&s);
+}
+
 int main(void) {
+    RUN(test_eval_reports_rounding);
     RUN(test_gnfa_large_automaton_capped);
     RUN(test_bom_accepted);
     RUN(test_negative_duration_rejected);
