@@ -331,7 +331,7 @@ static int vlmc_count_cmd(vlmc_args *a, vlmc_progress *pr, int merge) {
             got = fread(head, 1, sizeof head - 1, in);
             fclose(in);
             head[got] = '\0';
-            if (strncmp(head, "proper-vlmc-counts", 18) != 0)
+            if (strncmp(head + (strncmp(head, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0), "proper-vlmc-counts", 18) != 0)
                 return cli_fail("%s:1:1: not a counts file (merge takes files written by 'proper vlmc count')",
                                 a->inputs[i]);
         }

@@ -120,6 +120,14 @@ expect_error vlmc_nmin_huge "--nmin: '99999999999999999999' is too large; expect
     "$PROPER" vlmc fit "$T/runs.txt" --nmin 99999999999999999999
 expect_error vlmc_max_order_huge "--max-order: '5000000000' is out of range; expected a whole number from 0 to 4294967295" \
     "$PROPER" vlmc fit "$T/runs.txt" --max-order 5000000000
+# issue 14: a UTF-8 BOM is accepted by every VLMC reader, merge included
+printf '\357\273\277' > "$T/bom.txt"; cat "$T/runs.txt" >> "$T/bom.txt"
+expect vlmc_bom_count 0 "$PROPER" vlmc count "$T/bom.txt" -o "$T/bom.counts"
+check vlmc_bom_count_same cmp -s "$T/bom.counts" "$T/direct.counts"
+printf '\357\273\277' > "$T/bom2.counts"; cat "$T/direct.counts" >> "$T/bom2.counts"
+expect vlmc_bom_merge 0 "$PROPER" vlmc merge "$T/bom2.counts" -o "$T/bom3.counts"
+check vlmc_bom_merge_same cmp -s "$T/bom3.counts" "$T/direct.counts"
+
 # issue 14: one long run without --max-order: the hull is refused at once
 # with advice (it ran for minutes), and --max-order gives an answer
 awk 'BEGIN { printf "s"; for (i = 0; i < 70000; i++) printf " h"; print " x" }' > "$T/long.txt"
