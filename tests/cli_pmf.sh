@@ -98,4 +98,15 @@ expect_error pmf_json_and_csv "--json and --csv exclude each other" pmf stats $E
 # with a common --width the mismatched files convolve: width 0.5 keeps both exact
 run pmf conv "$T/w1.csv" "$T/w05.csv" --width 0.5 --json
 status_is pmf_common_width 0 && check pmf_common_width rel_near "$(json_get "$T/out" result.mean)" 0.75 1e-12
+# issue 14: a result beyond the range of doubles is an error (it printed mean
+# -inf and NaN quantiles with exit 0); a tiny spread keeps its std (exactly
+# half the distance of two equal masses); a BOM is accepted
+printf 'value,prob\n0,0.5\n-1e308,0.5\n' > "$T/huge.csv"
+expect_error pmf_conv_overflow "proper: the convolution's values would lie beyond the range of a double" pmf conv "$T/huge.csv" "$T/huge.csv"
+printf 'value,prob\n0,0.5\n1e-300,0.5\n' > "$T/tiny.csv"
+run pmf stats "$T/tiny.csv" --json
+status_is pmf_tiny_std 0 && check pmf_tiny_std rel_near "$(json_get "$T/out" std)" 5e-301 1e-12
+printf '\357\273\2771,0.5\n3,0.5\n' > "$T/bom.csv"
+run pmf stats "$T/bom.csv" --json
+status_is pmf_bom 0 && check pmf_bom [ "$(json_get "$T/out" mean)" = 2 ]
 exit 0
