@@ -101,6 +101,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             s += probs[i];
         }
         if (fabs(s - 1.0) > 1e-12 || n == 0) abort(); /* zero-probability counts may trail */
+        /* the parsed counts as a loop over the body {1: 1/2, 2: 1/2}, whose
+         * mean is 1.5 E[J] exactly (more than PROPER_PMF_LOOP_SPLIT counts
+         * take the halving path) */
+        if (n <= 20000) {
+            static const double bv[] = {1.0, 2.0}, bq[] = {0.5, 0.5};
+            proper_pmf body, y;
+            double ej = 0.0;
+            proper_pmf_init(&body);
+            proper_pmf_init(&y);
+            for (i = 0; i < n; i++) ej += (double)i * probs[i];
+            if (proper_pmf_from_values(&body, bv, bq, 2, 1.0, &err)) abort();
+            if (proper_pmf_loop(&y, &body, probs, n, &err) == 0) {
+                check_pmf(&y);
+                if (fabs(proper_pmf_mean(&y) - 1.5 * ej) > 1e-9 * (1.0 + 1.5 * ej)) abort();
+            } else if (err.code != PROPER_ELIMIT) {
+                abort();
+            }
+            proper_pmf_free(&body);
+            proper_pmf_free(&y);
+        }
     } else {
         check_error(rc, &err, text, size);
     }
