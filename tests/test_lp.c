@@ -748,6 +748,53 @@ static void test_ill_conditioned_never_wrong(void) {
                              condition 2e9-5e9, which need a second path's agreement to be trusted */
 }
 
+/* The LP of issue 14 (a fuzz_lp finding, in the corpus): a least-absolute-
+ * deviation fit whose optimum is 0 (glpsol --exact); the primal path
+ * printed 0.0667 (so does float glpsol) and the dual path 9.3e-10 (the
+ * engine's feasibility tolerance left in the error columns). Every method
+ * now returns an optimum within 1e-12 of 0 or refuses as unreliable: the
+ * first is caught by a reduced cost of the wrong sign, the second by the
+ * duality gap (its primal objective 9.3e-10 against a dual bound of 0). */
+static void test_issue14_lad_paths_disagree(void) {
+    static const char text[] =
+        "Minimize\n"
+        " obj: + 0 mu1 + 0 mu2 + 0 mu3 + 0 g1_2 + 0 g1_3 + 0 g2_1 + 0 g2_3 + 0 g3_1\n"
+        "      + 0 g3_2 + 1 ep1_3_2 + 1 em1_3_2 + 1 ep1_3_3 + 1 em1_3_3 + 1 ep1_4_1 + 1 em1_4_1 + 1 ep1_4_2\n"
+        "      + 1 em1_4_2 + 1 ep1_4_3 + 1 em1_4_3 + 0 g3_2_3_2\n"
+        "\n"
+        "Subject To\n"
+        " flow1: + 1 mu1 - 1 g1_2 - 1 g1_3 = 0\n"
+        " flow2: + 1 mu2 - 1 g2_1 - 1 g2_3 = 0\n"
+        " flow3: + 1 mu3 - 1 g3_1 - 1 g3_2_3_2 - 1 em1_3_2 = -0.3333333333333335\n"
+        " d1_3_3: - 0.016666666666666666 mu3 + 0.21666666666666667 g1_3 + 0.016666666666666666 g2_3 + 1 ep1_3_3 - 1 em1_3_3 = -0.33333333333333304\n"
+        " d1_4_1: - 0.22333333333333333 mu1 + 0.013333333333333332 g2_1 + 0.017777777777777778 g3_1 + 1 ep1_4_1 - 1 em1_4_1 = 0.3333333333333357\n"
+        " d1_4_2: - 0.013333333333333332 mu2 + 0.22333333333333333 g1_2 + 0.013333333333333332 g3_2 + 1 ep1_4_2 - 1 em1_4_2 = 0\n"
+        " d1_4_3: - 0.013333333533333332 mu3 + 0.22333333333333333 g1_3 + 0.013333333333333332 g2_3 + 1 ep1_4_3 - 1 em1_4_3 = -0.3333333333333335\n"
+        "\n"
+        "Bounds\n"
+        "\n"
+        "End\n"
+        "\n";
+    proper_lp lp;
+    int mi;
+    proper_lp_init(&lp);
+    CHECK_INT(proper_lp_parse_cplex(&lp, text, strlen(text), "issue14.lp", NULL), 0);
+    for (mi = 0; mi < 3; mi++) {
+        proper_lp_solution s;
+        proper_error e;
+        int rc;
+        proper_lp_solution_init(&s);
+        rc = solve_with(&lp, methods[mi], &s, &e);
+        if (rc == 0) CHECK_ABS(s.objective, 0, 1e-12);
+        else {
+            CHECK_INT(rc, PROPER_ENOCONV);
+            CHECK_CONTAINS(e.message, "numerically unreliable");
+        }
+        proper_lp_solution_free(&s);
+    }
+    proper_lp_free(&lp);
+}
+
 /* The dual simplex looped forever on this LP (its pivot element from FTRAN
  * stayed below the pivot tolerance after every refactorisation): every
  * method now ends, unbounded, as `glpsol --exact` finds it. */
@@ -873,6 +920,7 @@ int main(void) {
     RUN(test_bad_construction);
     RUN(test_ill_conditioned_never_wrong);
     RUN(test_ill_conditioned_dual_ends);
+    RUN(test_issue14_lad_paths_disagree);
     RUN(test_verify_residuals);
     RUN(test_qp_diagonal_closed_form);
     RUN(test_qp_random_kkt);
