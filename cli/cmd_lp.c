@@ -23,8 +23,8 @@ static void lp_usage(FILE *out) {
             "                       each variable's name to its value\n\n"
             "Every optimum printed is verified on the LP as given: \"residual\" is the\n"
             "largest relative violation of feasibility, dual feasibility or\n"
-            "complementary slackness, \"condition\" the estimated condition number of\n"
-            "the final basis (null for glpsol).\n\n"
+            "complementary slackness, \"gap\" the relative duality gap, \"condition\"\n"
+            "the estimated condition number of the final basis (null for glpsol).\n\n"
             "Exit status: 0 optimal; 1 the LP has no optimum to print: infeasible,\n"
             "unbounded, or numerically unreliable (the native solver could not verify\n"
             "any optimum: the residuals and the basis condition of each attempt are\n"
@@ -115,6 +115,7 @@ static void lp_print_json(const lp_args *o, const proper_lp *lp, const proper_lp
     cli_json_key_number(&j, "seconds", seconds);
     cli_json_key_bool(&j, "solved_dual", sol->solved_dual);
     cli_json_key_number(&j, "residual", lp_residual(chk));
+    cli_json_key_number(&j, "gap", chk->gap);
     cli_json_key_number(&j, "condition", chk->condition > 0 ? chk->condition : NAN); /* null: not estimated (glpsol) */
     if (o->values) {
         cli_json_key(&j, "values");
@@ -133,8 +134,10 @@ static void lp_print_table(const lp_args *o, const proper_lp *lp, const proper_l
            lp->ncols);
     if (!o->backend || strcmp(o->backend, "glpsol") != 0)
         printf("iterations  %zu (%s problem)\n", sol->iterations, sol->solved_dual ? "dual" : "primal");
-    if (chk->condition > 0) printf("verified    residual %.1g, basis condition %.1g\n", lp_residual(chk), chk->condition);
-    else printf("verified    residual %.1g\n", lp_residual(chk));
+    if (chk->condition > 0)
+        printf("verified    residual %.1g, gap %.1g, basis condition %.1g\n", lp_residual(chk), chk->gap, chk->condition);
+    else
+        printf("verified    residual %.1g, gap %.1g\n", lp_residual(chk), chk->gap);
     printf("time        %.3f s\n", seconds);
     if (o->values)
         for (c = 0; c < lp->ncols; c++) printf("%-20s %.15g\n", lp_col_name(lp, c, buf, sizeof buf), sol->x[c]);

@@ -274,7 +274,7 @@ for m in auto primal dual; do
     fi
 done
 run_proper lp solve "$work/chvatal.lp"
-status_is lp_verified 0 && contains lp_verified_line "$T/out" "verified    residual 0, basis condition"
+status_is lp_verified 0 && contains lp_verified_line "$T/out" "verified    residual 0, gap 0, basis condition"
 printf 'Minimize\n obj: x +\nEnd\n' > "$work/bad.lp"
 expect_error lp_parse_error "bad.lp:3:1: expected a term" "$P" lp solve "$work/bad.lp"
 expect_error qn_bad_predict "method must be ssa, euler or rk4 (got 'exact')" \
