@@ -2171,7 +2171,8 @@ static int proper__annot_kde(const double *y, size_t n, size_t min_size, uint64_
     lo = s[0] - 3 * h0;
     hi = s[m - 1] + 3 * h0;
     dx = (hi - lo) / (G - 1);
-    if (!(dx > 0)) goto done;
+    /* a spread beyond the doubles (values near ±1e308): one cluster */
+    if (!(dx > 0) || !isfinite(hi - lo) || !isfinite(h0)) goto done;
     for (g = 0; g < G; g++) { grid[g] = lo + dx * (double)g; cnt[g] = 0; pilot[g] = dens[g] = 0; }
     /* linear binning */
     for (i = 0; i < m; i++) {

@@ -389,6 +389,11 @@ static void test_kde_cuts(void) {
     for (i = 0; i < N; i++) y[i] = proper_rng_exponential(&rng, 0.01);
     CHECK_INT(proper_annot_kde_cuts(y, N, 40, 1, &cuts, &nc, &err), 0);
     CHECK_INT(nc, 0);
+    /* a spread beyond the doubles (iqr 0, sd inf): one cluster, no NaN
+     * bandwidth (a fuzz finding) */
+    for (i = 0; i < N; i++) y[i] = i % 50 == 0 ? (i % 100 == 0 ? 1e300 : -1e300) : 5;
+    CHECK_INT(proper_annot_kde_cuts(y, N, 40, 1, &cuts, &nc, &err), 0);
+    CHECK_INT(nc, 0);
     /* all equal: one cluster */
     for (i = 0; i < N; i++) y[i] = 7;
     CHECK_INT(proper_annot_kde_cuts(y, N, 40, 1, &cuts, &nc, &err), 0);
