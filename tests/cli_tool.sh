@@ -5,7 +5,7 @@
 
 run_proper --help
 status_is tool_help 0 && contains tool_help "$T/out" "usage: proper COMMAND" &&
-    check tool_help_lists_commands sh -c "for c in synth analyze trace pmf sre check crosscheck vlmc qn lp version; do
+    check tool_help_lists_commands sh -c "for c in synth analyze trace pmf sre check crosscheck vlmc qn sim lp annot version; do
         grep -q \"^  \$c  *[a-zA-Z]\" '$T/out' || exit 1; done"
 expect_text tool_help_short 0 "usage: proper COMMAND" "$PROPER" -h
 
