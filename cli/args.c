@@ -20,6 +20,15 @@ void cli_set_program(const char *name) { proper__cli_program = name; }
 
 void cli_set_quiet(int quiet) { proper__cli_quiet = quiet; }
 
+void cli_warn_lines(const char *lines) {
+    while (lines && *lines && !proper__cli_quiet) {
+        const char *nl = strchr(lines, '\n');
+        int n = nl ? (int)(nl - lines) : (int)strlen(lines);
+        fprintf(stderr, "%s: warning: %.*s\n", proper__cli_program, n, lines);
+        lines += n + (nl != NULL);
+    }
+}
+
 int cli_report(const proper_error *err) {
     char buf[PROPER_ERROR_MESSAGE_MAX + PROPER_ERROR_FILE_MAX + 64];
     if (proper__cli_quiet) return CLI_BAD_INPUT;

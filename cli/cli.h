@@ -31,6 +31,9 @@
 int cli_report(const proper_error *err);
 /* Print "proper: <message>" to stderr; returns CLI_BAD_INPUT. */
 int cli_fail(const char *fmt, ...) CLI_PRINTF(1, 2);
+/* Print each line of `lines` (newline-separated, may be NULL) to stderr as
+ * "proper: warning: <line>". */
+void cli_warn_lines(const char *lines);
 /* Another tool built on these helpers (proper-mpi, cli/mpi/) names itself:
  * every message above and below then starts with `name` instead of
  * "proper" ("proper-mpi: ...", "proper-mpi vlmc: ... (see 'proper-mpi vlmc

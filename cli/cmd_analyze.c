@@ -48,17 +48,6 @@ static void analyze_usage(FILE *out) {
             "                    \"notes\" explains infinite ends and zero-width intervals\n");
 }
 
-/* The model's warnings (malformed annotations under --lenient) on stderr. */
-static void analyze_warnings(const proper_synth_model *m) {
-    const char *w = m->warnings;
-    while (w && *w) {
-        const char *nl = strchr(w, '\n');
-        int n = nl ? (int)(nl - w) : (int)strlen(w);
-        fprintf(stderr, "proper: warning: %.*s\n", n, w);
-        w += n + (nl != NULL);
-    }
-}
-
 typedef struct analyze_opts {
     const char *file, *function, *log, *artifact, *bound, *svg;
     double confidence;
@@ -354,7 +343,7 @@ int cmd_analyze(int argc, char **argv) {
     proper_estimate_init(&est);
     so.lenient = o.lenient;
     if (proper_synth_read_opts(&m, o.file, o.function, so, &err)) return cli_report(&err);
-    analyze_warnings(&m);
+    cli_warn_lines(m.warnings);
     if (m.n_rewards == 0) { proper_synth_free(&m); return cli_fail("%s: %s has no @reward annotations", o.file, o.function); }
     if (o.bound && (status = parse_bound(o.bound, &m, &bound_reward, &upper, &limit))) { proper_synth_free(&m); return status; }
     if (estimate(&o, &m, &est, &err, o.confidence)) { proper_synth_free(&m); return cli_report(&err); }

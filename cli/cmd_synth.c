@@ -25,18 +25,6 @@ static void synth_usage(FILE *out) {
             "  -o, --output FILE  write to FILE instead of stdout\n");
 }
 
-/* The model's warnings (malformed annotations under --lenient), one
- * "proper: warning: file:line:col: ..." line each on stderr. */
-static void cli_synth_warnings(const proper_synth_model *m) {
-    const char *w = m->warnings;
-    while (w && *w) {
-        const char *nl = strchr(w, '\n');
-        int n = nl ? (int)(nl - w) : (int)strlen(w);
-        fprintf(stderr, "proper: warning: %.*s\n", n, w);
-        w += n + (nl != NULL);
-    }
-}
-
 typedef struct synth_opts {
     const char *file, *function, *output;
     int table, lenient;
@@ -78,7 +66,7 @@ int cmd_synth(int argc, char **argv) {
     proper_synth_init(&m);
     so.lenient = o.lenient;
     if (proper_synth_read_opts(&m, o.file, o.function, so, &err)) return cli_report(&err);
-    cli_synth_warnings(&m);
+    cli_warn_lines(m.warnings);
     if (o.output && !(out = fopen(o.output, "w"))) {
         proper_synth_free(&m);
         return cli_fail("%s: cannot write", o.output);
