@@ -12,7 +12,9 @@
 #
 # Environment (defaults): REQUESTS (3000) per non-concurrent scenario,
 # CONCURRENT_REQUESTS (4000), WARMUP (200), WORKERS (4) server threads,
-# SCENARIOS ("sequence alternative loop concurrent"), CC, CFLAGS (build.sh).
+# SCENARIOS ("sequence alternative loop concurrent"), SERVER_ARGS (extra
+# server options, e.g. "--read-size 16" for the slow disk path of
+# scripts/webserver-tables.sh), CC, CFLAGS (build.sh).
 set -eu
 cd "$(dirname "$0")/../.."
 out=${1:-data/webserver}
@@ -21,6 +23,7 @@ concurrent_requests=${CONCURRENT_REQUESTS:-4000}
 warmup=${WARMUP:-200}
 workers=${WORKERS:-4}
 scenarios=${SCENARIOS:-sequence alternative loop concurrent}
+server_args=${SERVER_ARGS:-}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/proper-webserver.XXXXXX")
 server_pid=
@@ -47,7 +50,7 @@ start_server() {
     rm -f "$work/port"
     "$work/bin/server" --root "$work/root" --defaults "$work/defaults.conf" --workers "$workers" \
         --port 0 --port-file "$work/port" --log "$work/access.log" \
-        --trace "$work/$1.server.trace" --max-seconds 900 2> "$work/server.log" &
+        --trace "$work/$1.server.trace" --max-seconds 900 $server_args 2> "$work/server.log" &
     server_pid=$!
     tries=0
     while [ ! -s "$work/port" ]; do
@@ -78,7 +81,7 @@ record() {
     stop_server
     load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
     "$work/bin/loadgen" --merge "$work/$name.server.trace" "$work/$name.client.trace" \
-        --out "$out/$name.trace" --comment "scenario: $name, $n requests after $warmup untraced warm-up requests, server with $workers worker thread(s) (loadgen --help lists each scenario's paths and client threads)
+        --out "$out/$name.trace" --comment "scenario: $name, $n requests after $warmup untraced warm-up requests, server with $workers worker thread(s)${server_args:+ and options $server_args} (loadgen --help lists each scenario's paths and client threads)
 recorded: $when by examples/webserver/record.sh
 machine: $machine
 cpu: $cpu, $cores core(s); load average after the run: $load
