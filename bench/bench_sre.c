@@ -1,8 +1,10 @@
 /* bench_sre.c — time to evaluate each web-server scenario's SRE (the paper's
- * model `handle` of examples/webserver/SCENARIO.sre on the bundled traces) at
- * several grid widths, next to:
- *   - Koziolek & Firus 2007's reported times for their prediction at widths
- *     1, 5, 10 and 50 µs: 103 s, 7 s, 3 s and 2 s (as quoted in issue 3);
+ * model `handle` of examples/webserver/SCENARIO.sre) at several grid widths,
+ * next to:
+ *   - Koziolek & Firus 2007's reported computation times: 103 s, 7 s, 3 s
+ *     and 2 s for scenario 1 at sampling rates (widths) 1, 5, 10 and 50 µs
+ *     (paper, section 3.4.2), and 3 s, 7 s, 3 s for scenarios 1, 2, 3 at
+ *     width 10 µs (section 3.4.3);
  *   - a naive evaluator measured in the same run: the same expression with
  *     direct O(n·m) convolutions, every loop iteration convolved one by one,
  *     no sharing of sub-expressions.
@@ -10,11 +12,17 @@
  * once, before timing; building the step PMFs at each width is timed) and
  * truncate with the same epsilon; the bench checks that they agree.
  *
- * Our server's service takes ~15-20 µs, not the paper's milliseconds, so at
- * the paper's widths our PMFs have few bins; the table also times the widths
- * that fit our data (10 ns = the traces' clock step, up to 500 ns) and prints
- * each result's number of bins so the sizes can be compared. Target (issue
- * 3): the finest width under 50 ms. Clock (wall) and medians come from
+ *   bench_sre [--variant fast|ms] [--root DIR] [--quick]
+ *
+ * Variants: `fast` (default) is the bundled server as recorded in
+ * data/webserver/ (a ~15-20 µs service: at the paper's widths its PMFs have
+ * few bins, so it also times the widths that fit it, down to 10 ns = the
+ * traces' clock step; target: the finest under 50 ms); `ms` is the
+ * slow-disk server of data/webserver/ms/ (server --read-size 10: a ~2 ms
+ * service, the paper's range), timed at the paper's widths and 0.1 µs, the
+ * like-for-like comparison. --root: where examples/ and data/ are (default
+ * "."), e.g. a copy holding freshly recorded traces. --quick: one run each
+ * and no naive evaluator (a smoke test). Wall clock and medians from
  * bench/bench.h. */
 #include "bench.h"
 #define PROPER_IMPLEMENTATION
@@ -23,7 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define REPEATS 5          /* median of, for the fast evaluator */
+#define REPEATS 5          /* median of, for the fast evaluator (1 with --quick) */
 #define NAIVE_BUDGET_S 2.0 /* skip the naive evaluator where one run would exceed this */
 #define NAIVE_REPEATS 3    /* median of, where a run is cheap */
 
@@ -148,84 +156,135 @@ static void naive(const scenario *sc, double w, proper_pmf *out) {
 
 /* ---- timing ---- */
 
-static double time_sre(proper_sre *model, double w, proper_pmf *out) {
+static double time_sre(proper_sre *model, double w, int repeats, proper_pmf *out) {
     proper_sre_opts opt = proper_sre_opts_default();
     proper_error err;
     double t[REPEATS];
     int r;
     opt.width = w;
-    for (r = 0; r < REPEATS; r++) {
+    for (r = 0; r < repeats; r++) {
         double t0 = bench_now(BENCH_WALL);
         if (r) proper_pmf_free(out);
         if (proper_sre_eval(model, "handle", &opt, out, &err)) die(&err);
         t[r] = bench_now(BENCH_WALL) - t0;
     }
-    return bench_summarize(t, REPEATS, 1).median;
+    return bench_summarize(t, repeats, 1).median;
 }
 
-int main(void) {
-    static const char *const names[] = {"sequence", "alternative", "loop", "concurrent"};
-    /* the paper's widths (µs) with its times (s), then widths that fit our
-     * ~15 µs service (no paper figure) */
-    static const double widths[] = {50, 10, 5, 1, 0.5, 0.1, 0.05, 0.01};
-    static const double paper_s[] = {2, 3, 7, 103, 0, 0, 0, 0};
-    size_t si, wi;
+/* What one run measures. */
+typedef struct variant {
+    const char *name, *models, *traces; /* directories under the root */
+    const char *const *scenarios;
+    size_t n_scenarios;
+    const double *widths;
+    size_t n_widths;
+} variant;
+
+/* The paper's time (s) for scenario `name` at width w, 0 if it reports none:
+ * section 3.4.2 (scenario 1 at 1, 5, 10, 50 µs) and 3.4.3 (each scenario at 10 µs). */
+static double paper_seconds(const char *name, double w) {
+    if (strcmp(name, "sequence") == 0) return w == 1 ? 103 : w == 5 ? 7 : w == 10 ? 3 : w == 50 ? 2 : 0;
+    if (w != 10) return 0;
+    return strcmp(name, "alternative") == 0 ? 7 : strcmp(name, "loop") == 0 ? 3 : 0;
+}
+
+/* The naive evaluator's median time on sc at width w, with its result in
+ * *slow; -1 when skipped because direct convolution (quadratic in the bins)
+ * would take longer than NAIVE_BUDGET_S, judged from its last run at w_prev. */
+static double time_naive(const scenario *sc, double w, double *naive_prev, double *w_prev, proper_pmf *slow) {
+    double t[NAIVE_REPEATS], tn;
+    int runs = 0;
+    if (*naive_prev * (*w_prev / w) * (*w_prev / w) > NAIVE_BUDGET_S) return -1.0;
+    do { /* median of up to NAIVE_REPEATS runs, while they are cheap */
+        double t0 = bench_now(BENCH_WALL);
+        if (runs) proper_pmf_free(slow);
+        naive(sc, w, slow);
+        t[runs++] = bench_now(BENCH_WALL) - t0;
+    } while (runs < NAIVE_REPEATS && t[runs - 1] * NAIVE_REPEATS < NAIVE_BUDGET_S / 4);
+    tn = bench_summarize(t, runs, 1).median;
+    *naive_prev = tn;
+    *w_prev = w;
+    return tn;
+}
+
+/* One scenario at every width of v; returns its time at the finest width. */
+static double bench_scenario(const variant *v, const char *root, const char *name, int quick) {
+    scenario sc;
+    proper_sre model;
+    proper_error err;
+    char path[1024];
+    double naive_prev = 0.0, w_prev = 0.0, finest = 0.0;
+    size_t wi;
+    sc.name = name;
+    proper_trace_init(&sc.trace);
+    snprintf(path, sizeof path, "%s/%s/%s.trace", root, v->traces, name);
+    if (proper_trace_read(&sc.trace, path, &err)) die(&err);
+    snprintf(path, sizeof path, "%s/%s/%s.sre", root, v->models, name);
+    proper_sre_init(&model);
+    if (proper_sre_read(&model, path, &err)) die(&err);
+    for (wi = 0; wi < v->n_widths; wi++) {
+        double w = v->widths[wi], ts, tn = -1.0, dmean = NAN, paper = paper_seconds(name, w);
+        proper_pmf fast, slow;
+        proper_pmf_init(&fast);
+        proper_pmf_init(&slow);
+        ts = time_sre(&model, w, quick ? 1 : REPEATS, &fast);
+        if (!quick) tn = time_naive(&sc, w, &naive_prev, &w_prev, &slow);
+        if (tn >= 0) dmean = fabs(proper_pmf_mean(&slow) - proper_pmf_mean(&fast));
+        finest = ts;
+        printf("%-10g %-12s %8lu %12.3f ", w, name, (unsigned long)fast.n, 1e3 * ts);
+        if (tn >= 0) printf("%12.3f %10.1f", 1e3 * tn, tn / ts);
+        else printf("%12s %10s", "skipped", "");
+        if (paper > 0) printf(" %9g %12.3g", paper, paper / ts);
+        else printf(" %9s %12s", "-", "");
+        if (tn >= 0) printf(" %10.2g\n", dmean);
+        else printf(" %10s\n", "");
+        proper_pmf_free(&fast);
+        proper_pmf_free(&slow);
+    }
+    proper_sre_free(&model);
+    proper_trace_free(&sc.trace);
+    return finest;
+}
+
+static void usage_exit(void) {
+    fprintf(stderr, "usage: bench_sre [--variant fast|ms] [--root DIR] [--quick]\n");
+    exit(2);
+}
+
+int main(int argc, char **argv) {
+    static const char *const all[] = {"sequence", "alternative", "loop", "concurrent"};
+    /* the paper's widths (µs), then widths that fit the fast server's ~15 µs service */
+    static const double fast_widths[] = {50, 10, 5, 1, 0.5, 0.1, 0.05, 0.01};
+    static const double ms_widths[] = {50, 10, 5, 1, 0.1};
+    static const variant variants[] = {
+        {"fast", "examples/webserver", "data/webserver", all, 4, fast_widths, 8},
+        {"ms", "examples/webserver/ms", "data/webserver/ms", all, 3, ms_widths, 5},
+    };
+    const variant *v = &variants[0];
+    const char *root = ".";
     double finest = 0.0;
-    printf("SRE evaluation time of `handle` per scenario (median of %d; naive: direct convolution per\n"
-           "iteration, no sharing, median of up to %d, skipped where predicted above %.0f s);\n"
-           "paper: Koziolek & Firus 2007\n\n",
-           REPEATS, NAIVE_REPEATS, NAIVE_BUDGET_S);
+    int quick = 0, i;
+    size_t si;
+    for (i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--quick") == 0) quick = 1;
+        else if (strcmp(argv[i], "--root") == 0 && i + 1 < argc) root = argv[++i];
+        else if (strcmp(argv[i], "--variant") == 0 && i + 1 < argc) {
+            i++;
+            if (strcmp(argv[i], "ms") == 0) v = &variants[1];
+            else if (strcmp(argv[i], "fast") != 0) usage_exit();
+        } else usage_exit();
+    }
+    printf("SRE evaluation time of `handle` per scenario, %s server (%s); median of %d; naive: direct\n"
+           "convolution per iteration, no sharing, median of up to %d, skipped where predicted above %.0f s%s;\n"
+           "paper: Koziolek & Firus 2007, sections 3.4.2-3.4.3\n\n",
+           v->name, v->traces, quick ? 1 : REPEATS, NAIVE_REPEATS, NAIVE_BUDGET_S, quick ? " (not run: --quick)" : "");
     printf("%-10s %-12s %8s %12s %12s %10s %9s %12s %10s\n", "width(us)", "scenario", "bins", "proper(ms)", "naive(ms)",
            "naive/pr", "paper(s)", "paper/pr", "|dmean|");
-    for (si = 0; si < sizeof names / sizeof names[0]; si++) {
-        scenario sc;
-        proper_sre model;
-        proper_error err;
-        char path[256];
-        double naive_prev = 0.0, w_prev = 0.0; /* the naive evaluator's last time and width */
-        sc.name = names[si];
-        proper_trace_init(&sc.trace);
-        snprintf(path, sizeof path, "data/webserver/%s.trace", sc.name);
-        if (proper_trace_read(&sc.trace, path, &err)) die(&err);
-        snprintf(path, sizeof path, "examples/webserver/%s.sre", sc.name);
-        proper_sre_init(&model);
-        if (proper_sre_read(&model, path, &err)) die(&err);
-        for (wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
-            double w = widths[wi], ts, tn = -1.0, dmean = NAN;
-            proper_pmf fast, slow;
-            proper_pmf_init(&fast);
-            proper_pmf_init(&slow);
-            ts = time_sre(&model, w, &fast); /* the first run also loads the trace once */
-            /* direct convolution costs grow with the square of the bins */
-            if (naive_prev * (w_prev / w) * (w_prev / w) <= NAIVE_BUDGET_S) {
-                double t[NAIVE_REPEATS];
-                int runs = 0;
-                do { /* median of up to NAIVE_REPEATS runs, while they are cheap */
-                    double t0 = bench_now(BENCH_WALL);
-                    if (runs) proper_pmf_free(&slow);
-                    naive(&sc, w, &slow);
-                    t[runs++] = bench_now(BENCH_WALL) - t0;
-                } while (runs < NAIVE_REPEATS && t[runs - 1] * NAIVE_REPEATS < NAIVE_BUDGET_S / 4);
-                tn = bench_summarize(t, runs, 1).median;
-                dmean = fabs(proper_pmf_mean(&slow) - proper_pmf_mean(&fast));
-                naive_prev = tn;
-                w_prev = w;
-            }
-            if (w == 0.01 && ts > finest) finest = ts;
-            printf("%-10g %-12s %8lu %12.3f ", w, sc.name, (unsigned long)fast.n, 1e3 * ts);
-            if (tn >= 0) printf("%12.3f %10.1f", 1e3 * tn, tn / ts);
-            else printf("%12s %10s", "skipped", "");
-            if (paper_s[wi] > 0) printf(" %9g %12.3g", paper_s[wi], paper_s[wi] / ts);
-            else printf(" %9s %12s", "-", "");
-            if (tn >= 0) printf(" %10.2g\n", dmean);
-            else printf(" %10s\n", "");
-            proper_pmf_free(&fast);
-            proper_pmf_free(&slow);
-        }
-        proper_sre_free(&model);
-        proper_trace_free(&sc.trace);
+    for (si = 0; si < v->n_scenarios; si++) {
+        double t = bench_scenario(v, root, v->scenarios[si], quick);
+        if (t > finest) finest = t;
     }
-    printf("\nfinest width (0.01 us = the traces' clock step): slowest scenario %.3f ms (target: under 50 ms)\n",
-           1e3 * finest);
+    printf("\nfinest width (%g us): slowest scenario %.3f ms%s\n", v->widths[v->n_widths - 1], 1e3 * finest,
+           v == &variants[0] ? " (target: under 50 ms)" : "");
     return 0;
 }
