@@ -36,6 +36,13 @@ static void check_usage(FILE *out) {
             "  --fixdl            give states without any enabled command a self-loop (as\n"
             "                     PRISM's -fixdl) instead of failing\n"
             "  --max-states N     stop with an error beyond N reachable states (default %u)\n"
+            "  --property P       check only property P: its number (1 = the first) or\n"
+            "                     its name (as PRISM's -property)\n"
+            "  --test             PRISM's test mode: compare each result with the\n"
+            "                     \"RESULT: v\" (or \"RESULT (N=3): v\") comment above the\n"
+            "                     property; print PASS, WRONG, UNSUPPORTED, ERROR or SKIP\n"
+            "                     per property (relative tolerance 1e-5; \"Error\" expects\n"
+            "                     an error); exit 1 when one is WRONG or ERROR\n"
             "  --json             print the results as JSON; a value that is not a finite\n"
             "                     number is null there, with \"value_text\" saying which\n"
             "                     (\"Infinity\", \"-Infinity\", \"NaN\"); a tool's\n"
@@ -62,8 +69,8 @@ static void check_usage(FILE *out) {
 typedef struct check_opts {
     const char *model, *lab, *props, *consts, *srew, *trew;
     const char *export_explicit, *export_drn, *export_prism, *dot;
-    const char *backend;
-    int explicit_files, json, fixdl, exact;
+    const char *backend, *property;
+    int explicit_files, json, fixdl, exact, test;
     uint32_t max_states;
     double precision, timeout;
 } check_opts;
@@ -132,8 +139,10 @@ static int parse_args(int argc, char **argv, check_opts *o) {
         else if (cli_flag(&a, "--exact")) o->exact = 1;
         else if (cli_flag(&a, "--json")) o->json = 1;
         else if (cli_flag(&a, "--fixdl")) o->fixdl = 1;
+        else if (cli_flag(&a, "--test")) o->test = 1;
         else if (cli_opt(&a, "--backend")) o->backend = a.value;
         else if (cli_opt(&a, "--const")) o->consts = a.value;
+        else if (cli_opt(&a, "--property")) o->property = a.value;
         else if (cli_opt(&a, "--export-explicit")) o->export_explicit = a.value;
         else if (cli_opt(&a, "--export-drn")) o->export_drn = a.value;
         else if (cli_opt(&a, "--export-prism")) o->export_prism = a.value;
@@ -182,6 +191,15 @@ static int export_model(const check_opts *o, const proper_dtmc *d, proper_error 
     return CLI_OK;
 }
 
+/* Property i is checked: no --property, or it names i (1-based) or i's name. */
+static int selected(const check_opts *o, const proper_prism_props *p, size_t i) {
+    const char *name = proper_prism_props_name(p, i);
+    char num[32];
+    if (!o->property) return 1;
+    snprintf(num, sizeof num, "%lu", (unsigned long)i + 1);
+    return strcmp(o->property, num) == 0 || (name && strcmp(o->property, name) == 0);
+}
+
 /* Width of the property column of the table. */
 static size_t label_width(const proper_prism_props *p, size_t n) {
     size_t i, width = 8;
@@ -223,6 +241,7 @@ static int check_properties(const check_opts *o, const proper_prism_props *p, co
     cli_json j;
     if (!v) return cli_fail("out of memory");
     for (i = 0; i < n; i++) {
+        if (!selected(o, p, i)) continue;
         if (proper_prism_props_check(p, i, d, NULL, &v[i], &err)) {
             PROPER_FREE(v);
             return cli_report(&err);
@@ -237,16 +256,195 @@ static int check_properties(const check_opts *o, const proper_prism_props *p, co
         cli_json_key_uint(&j, "transitions", (unsigned long long)d->n_trans);
         cli_json_key(&j, "properties");
         cli_json_array_begin(&j);
-        for (i = 0; i < n; i++) json_property(&j, p, i, v[i]);
+        for (i = 0; i < n; i++)
+            if (selected(o, p, i)) json_property(&j, p, i, v[i]);
         cli_json_array_end(&j);
         cli_json_object_end(&j);
     } else {
         printf("model: %s (%lu states, %llu transitions)\n", o->model, (unsigned long)d->n_states,
                (unsigned long long)d->n_trans);
         if (n) printf("%-*s  %s\n", (int)width, "property", "value");
-        for (i = 0; i < n; i++) table_row(p, i, width, v[i]);
+        for (i = 0; i < n; i++)
+            if (selected(o, p, i)) table_row(p, i, width, v[i]);
     }
     PROPER_FREE(v);
+    return status;
+}
+
+/* ---- PRISM's test mode (--test) ---- */
+
+/* Relative tolerance of a numeric RESULT, PRISM's default testing accuracy. */
+#define TEST_RTOL 1e-5
+
+enum { TEST_PASS, TEST_WRONG, TEST_UNSUPPORTED, TEST_ERROR, TEST_SKIP };
+
+static const char *const test_verdicts[] = {"PASS", "WRONG", "UNSUPPORTED", "ERROR", "SKIP"};
+
+/* s holds a whole number (strtod accepts all of it, blanks aside). */
+static int parse_whole_double(const char *s, size_t n, double *out) {
+    char buf[128], *end;
+    while (n && (*s == ' ' || *s == '\t')) s++, n--;
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t')) n--;
+    if (n == 0 || n >= sizeof buf) return 0;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    *out = strtod(buf, &end);
+    return *end == '\0';
+}
+
+/* The value given for constant name[0..n) in consts ("N=3,p=0.5"), or NULL;
+ * *vlen gets its length. */
+static const char *given_const(const char *consts, const char *name, size_t n, size_t *vlen) {
+    const char *s = consts;
+    while (s && *s) {
+        const char *end = strchr(s, ','), *eq;
+        if (!end) end = s + strlen(s);
+        eq = (const char *)memchr(s, '=', (size_t)(end - s));
+        if (eq && (size_t)(eq - s) == n && memcmp(s, name, n) == 0) {
+            *vlen = (size_t)(end - eq - 1);
+            return eq + 1;
+        }
+        s = *end ? end + 1 : end;
+    }
+    return NULL;
+}
+
+/* "N=3,p=0.5" of a RESULT's parentheses all match the constants given
+ * (numbers numerically, anything else as text). */
+static int result_consts_match(const char *spec, size_t len, const char *consts) {
+    const char *s = spec, *stop = spec + len;
+    while (s < stop) {
+        const char *end = (const char *)memchr(s, ',', (size_t)(stop - s)), *eq, *name, *val, *given;
+        size_t nlen, vlen, glen;
+        double a, b;
+        if (!end) end = stop;
+        eq = (const char *)memchr(s, '=', (size_t)(end - s));
+        if (!eq) return 0;
+        for (name = s; name < eq && (*name == ' ' || *name == '\t'); name++) {}
+        for (nlen = (size_t)(eq - name); nlen && (name[nlen - 1] == ' ' || name[nlen - 1] == '\t'); nlen--) {}
+        for (val = eq + 1; val < end && (*val == ' ' || *val == '\t'); val++) {}
+        for (vlen = (size_t)(end - val); vlen && (val[vlen - 1] == ' ' || val[vlen - 1] == '\t'); vlen--) {}
+        if (nlen && !(given = given_const(consts, name, nlen, &glen))) return 0;
+        if (nlen && parse_whole_double(val, vlen, &a) && parse_whole_double(given, glen, &b)) {
+            if (!(fabs(a - b) <= 1e-12 * fmax(fabs(a), fabs(b)))) return 0;
+        } else if (nlen && (vlen != glen || memcmp(val, given, vlen) != 0)) {
+            return 0;
+        }
+        s = end + 1;
+    }
+    return 1;
+}
+
+/* The expected result of a property, as PRISM's test mode finds it: the
+ * first "RESULT: v" or "RESULT (N=3,p=0.5): v" in its comment whose
+ * constants match the ones given. 0 when there is none. */
+static int expected_result(const char *comment, const char *consts, char *out, size_t size) {
+    const char *s = comment;
+    while (s && (s = strstr(s, "RESULT")) != NULL) {
+        const char *q = s + 6, *spec = NULL, *v;
+        size_t spec_len = 0, n;
+        s += 6;
+        while (*q == ' ' || *q == '\t') q++;
+        if (*q == '(') {
+            const char *close = strchr(q, ')');
+            if (!close || close == q + 1) continue;
+            spec = q + 1;
+            spec_len = (size_t)(close - spec);
+            q = close + 1;
+            while (*q == ' ' || *q == '\t') q++;
+        }
+        if (*q != ':') continue;
+        q++;
+        while (*q == ' ' || *q == '\t') q++;
+        for (v = q; *q && *q != ' ' && *q != '\t' && *q != '\n' && *q != '\r'; q++) {}
+        n = (size_t)(q - v);
+        if (n == 0 || (spec && !result_consts_match(spec, spec_len, consts ? consts : ""))) continue;
+        if (n >= size) n = size - 1;
+        memcpy(out, v, n);
+        out[n] = '\0';
+        return 1;
+    }
+    return 0;
+}
+
+/* a within the relative tolerance of b (or both tiny), infinities equal. */
+static int test_close(double a, double b) {
+    if (isinf(a) || isinf(b)) return a == b;
+    return fabs(a - b) <= TEST_RTOL * fmax(fabs(a), fabs(b)) || fabs(a - b) <= 1e-12;
+}
+
+/* Value of an expected result written as an expression ("1/6", "N/2"):
+ * checked as a property of the same model (its constants as given). */
+static int expected_expression(const char *text, proper_prism_model *pm, const proper_dtmc *d, double *v) {
+    proper_prism_props *e = NULL;
+    proper_error err;
+    int rc = proper_prism_props_parse(&e, pm, text, strlen(text), "(RESULT)", &err);
+    if (rc == 0 && proper_prism_props_count(e) != 1) rc = PROPER_EPARSE;
+    if (rc == 0) rc = proper_prism_props_check(e, 0, d, NULL, v, &err);
+    proper_prism_props_free(e);
+    return rc;
+}
+
+/* Compare a result with the expected text; why gets the reason of a WRONG. */
+static int test_compare(const char *exp, double v, int type, proper_prism_model *pm, const proper_dtmc *d, char *why,
+                        size_t size) {
+    double e, lo, hi;
+    char got[64];
+    format_value(got, sizeof got, v, type);
+    if (exp[0] == '~') exp++;
+    if (strncmp(exp, "Error", 5) == 0) {
+        snprintf(why, size, "expected an error, got %s", got);
+        return TEST_WRONG;
+    }
+    if (type == PROPER_PRISM_BOOL && (strcmp(exp, "true") == 0 || strcmp(exp, "false") == 0)) {
+        if ((v != 0) == (strcmp(exp, "true") == 0)) return TEST_PASS;
+        snprintf(why, size, "expected %s, got %s", exp, got);
+        return TEST_WRONG;
+    }
+    if (strcmp(exp, "NaN") == 0) {
+        if (v != v) return TEST_PASS;
+        snprintf(why, size, "expected NaN, got %s", got);
+        return TEST_WRONG;
+    }
+    if (exp[0] == '[' && sscanf(exp, "[%lf,%lf]", &lo, &hi) == 2) {
+        if (v >= lo - TEST_RTOL * fabs(v) && v <= hi + TEST_RTOL * fabs(v)) return TEST_PASS;
+        snprintf(why, size, "expected %s, got %s", exp, got);
+        return TEST_WRONG;
+    }
+    if (strcmp(exp, "Infinity") == 0 || strcmp(exp, "-Infinity") == 0) e = exp[0] == '-' ? -INFINITY : INFINITY;
+    else if (!parse_whole_double(exp, strlen(exp), &e) && expected_expression(exp, pm, d, &e) != 0) {
+        snprintf(why, size, "cannot read the expected result '%s'", exp);
+        return TEST_ERROR;
+    }
+    if (type == PROPER_PRISM_INT ? v == e : type == PROPER_PRISM_BOOL ? (v != 0) == (e != 0) : test_close(v, e))
+        return TEST_PASS;
+    snprintf(why, size, "expected %s, got %s", exp, got);
+    return TEST_WRONG;
+}
+
+/* Test mode: every property against its RESULT. Returns the exit status. */
+static int test_properties(const check_opts *o, proper_prism_model *pm, const proper_prism_props *p,
+                           const proper_dtmc *d) {
+    size_t i, n = p ? proper_prism_props_count(p) : 0;
+    int status = CLI_OK;
+    for (i = 0; i < n; i++) {
+        char exp[256], why[PROPER_ERROR_MESSAGE_MAX + 64] = "";
+        proper_error err;
+        double v = 0;
+        int verdict, rc;
+        if (!selected(o, p, i)) continue;
+        if (!expected_result(proper_prism_props_comment(p, i), o->consts, exp, sizeof exp) || strcmp(exp, "?") == 0) {
+            verdict = TEST_SKIP;
+        } else if ((rc = proper_prism_props_check(p, i, d, NULL, &v, &err)) != 0) {
+            if (strncmp(exp, "Error", 5) == 0) verdict = TEST_PASS;
+            else verdict = rc == PROPER_EUNSUPPORTED ? TEST_UNSUPPORTED : TEST_ERROR;
+            proper_error_format(&err, why, sizeof why);
+        } else {
+            verdict = test_compare(exp, v, proper_prism_props_type(p, i), pm, d, why, sizeof why);
+        }
+        if (verdict == TEST_WRONG || verdict == TEST_ERROR) status = CLI_CHECK_FAILED;
+        printf("%s  %s%s%s\n", test_verdicts[verdict], proper_prism_props_text(p, i), why[0] ? "  -- " : "", why);
+    }
     return status;
 }
 
@@ -374,7 +572,8 @@ int cmd_check(int argc, char **argv) {
         }
     }
     if ((rc = export_model(&o, &d, &err)) != CLI_OK) goto done;
-    rc = backend != proper_backend_native() ? check_with_tool(&o, backend, props) : check_properties(&o, props, &d);
+    if (backend != proper_backend_native()) rc = check_with_tool(&o, backend, props);
+    else rc = o.test ? test_properties(&o, pm, props, &d) : check_properties(&o, props, &d);
 done:
     proper_prism_props_free(props);
     proper_prism_free(pm);

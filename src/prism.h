@@ -215,6 +215,10 @@ PROPER_API size_t proper_prism_props_count(const proper_prism_props *p);
 /* The property as written (blanks collapsed), and its name or NULL. */
 PROPER_API const char *proper_prism_props_text(const proper_prism_props *p, size_t i);
 PROPER_API const char *proper_prism_props_name(const proper_prism_props *p, size_t i);
+/* The blanks and comments written just before property i (before its name
+ * when it has one), as in the file: where PRISM's test mode finds
+ * "// RESULT: 0.5". */
+PROPER_API const char *proper_prism_props_comment(const proper_prism_props *p, size_t i);
 /* Type of the result: PROPER_PRISM_DOUBLE for P=?, R=?, S=?; PROPER_PRISM_BOOL
  * for bounded operators; the expression's type for a plain expression. */
 PROPER_API int proper_prism_props_type(const proper_prism_props *p, size_t i);
@@ -282,6 +286,7 @@ typedef struct proper__prism_tok {
     int line, col;
     const char *p; /* source text of the token (strings: without quotes) */
     size_t len;
+    const char *gap; /* start of the blanks and comments before the token */
     long long ival;
     double dval;
 } proper__prism_tok;
@@ -404,11 +409,18 @@ static int proper__prism_lex(const char *text, size_t len, const char *file, pro
     proper_cursor c;
     proper__prism_tok *toks = NULL, t;
     size_t n = 0, cap = 0;
+    const char *gap;
     int rc;
+    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) { /* a UTF-8 byte order mark is no text */
+        text += 3;
+        len -= 3;
+    }
     proper_cursor_init(&c, text, len, file);
     for (;;) {
+        gap = c.p;
         if ((rc = proper__prism_lex_skip(&c, err)) != 0) goto fail;
         memset(&t, 0, sizeof t);
+        t.gap = gap;
         t.line = c.line;
         t.col = c.col;
         if (c.p >= c.end) {
@@ -1537,6 +1549,7 @@ typedef struct proper__prism_prop {
     int32_t reward_name;  /* name id of R{"r"} or -1 */
     int32_t reward_index; /* expression of R{k} or -1 */
     char *text, *name;
+    char *comment;        /* blanks and comments just before the property */
     int type;
     int line, col;
 } proper__prism_prop;
@@ -3345,6 +3358,7 @@ PROPER_API void proper_prism_props_free(proper_prism_props *p) {
     for (i = 0; i < p->n_props; i++) {
         PROPER_FREE(p->props[i].text);
         PROPER_FREE(p->props[i].name);
+        PROPER_FREE(p->props[i].comment);
     }
     PROPER_FREE(p->props);
     PROPER_FREE(p->file);
@@ -3376,6 +3390,17 @@ static char *proper__prism_prop_text(const proper__prism_tok *t, size_t first, s
         if (i < last && t[i + 1].p - (t[i + 1].kind == PROPER__PM_TK_STRING ? 1 : 0) > end) s[k++] = ' ';
     }
     s[k] = '\0';
+    return s;
+}
+
+/* A copy of the blanks and comments before token t. */
+static char *proper__prism_gap_text(const proper__prism_tok *t) {
+    const char *end = t->p - (t->kind == PROPER__PM_TK_STRING ? 1 : 0);
+    size_t n = end > t->gap ? (size_t)(end - t->gap) : 0;
+    char *s = (char *)PROPER_MALLOC(n + 1);
+    if (!s) return NULL;
+    memcpy(s, t->gap, n);
+    s[n] = '\0';
     return s;
 }
 
@@ -3475,6 +3500,7 @@ static int proper__prism_parse_property(proper__prism_parser *ps, proper_prism_p
     memset(&pr, 0, sizeof pr);
     pr.phi1 = pr.phi2 = pr.bound = pr.threshold = pr.reward_name = pr.reward_index = -1;
     pr.relop = -1;
+    if (!(pr.comment = proper__prism_gap_text(t))) return proper__prism_oom(ps);
     if (t->kind == PROPER__PM_TK_STRING && proper__prism_peek(ps, 1)->kind == PROPER__PM_TK_COLON) {
         if (!(pr.name = (char *)PROPER_MALLOC(t->len + 1))) return proper__prism_oom(ps);
         memcpy(pr.name, t->p, t->len);
@@ -3536,6 +3562,7 @@ static int proper__prism_parse_property(proper__prism_parser *ps, proper_prism_p
 fail:
     PROPER_FREE(pr.name);
     PROPER_FREE(pr.text);
+    PROPER_FREE(pr.comment);
     return rc ? rc : PROPER_EPARSE;
 }
 
@@ -3758,6 +3785,9 @@ PROPER_API const char *proper_prism_props_text(const proper_prism_props *p, size
 }
 PROPER_API const char *proper_prism_props_name(const proper_prism_props *p, size_t i) {
     return i < p->n_props ? p->props[i].name : NULL;
+}
+PROPER_API const char *proper_prism_props_comment(const proper_prism_props *p, size_t i) {
+    return i < p->n_props ? p->props[i].comment : NULL;
 }
 PROPER_API int proper_prism_props_type(const proper_prism_props *p, size_t i) {
     return i < p->n_props ? p->props[i].type : 0;
