@@ -245,13 +245,41 @@ PROPER_API int proper_qn_fit_qp(const proper_qn_trace *traces, size_t ntraces, c
                                 const unsigned char *known, size_t k0, size_t k1, double *rates,
                                 proper_error *err);
 
+/* The thesis's QP (4.2) itself, which fits a trajectory x_bar over the
+ * window with free flows T_i(k) (T_i(k) = dt mu_i min(x_bar_i, s_i) only
+ * for the known rates), then sets mu_i = sum_k T_i(k) / (dt sum_k
+ * min(x_bar_i(k), s_i)) (eq. 4.3, with the dt that makes T a number of
+ * jobs). With one known rate in a closed network the fit is exact,
+ * x_bar = x~: per step (I - P') T(k) = x~(k) - x~(k+1), which fixes T(k)
+ * because (I - P') has rank M - 1. So only the window's sums matter:
+ *     (I - P') S = x~(k0) - x~(k1),  S_i = dt mu_i sum_k b_i(k) (known i),
+ * solved for the unknown S >= 0 by least squares (exact with one known
+ * rate; a box QP when more are known), and mu_i = S_i / (dt sum_k b_i(k)).
+ * This is a flow balance: jobs served = jobs routed in minus the growth of
+ * the queue, per busy-server time. Unlike proper_qn_fit_qp's one-step fit
+ * it has no step bias when mu dt is not small (the tandem of thesis
+ * Table 2 at dt = 0.1 has mu dt = 4.8); it needs at least one known rate
+ * (the flows fix the rates only up to a common factor). Same arguments and
+ * errors as proper_qn_fit_qp. */
+PROPER_API int proper_qn_fit_balance(const proper_qn_trace *traces, size_t ntraces, const proper_qn *known_net,
+                                     const unsigned char *known, size_t k0, size_t k1, double *rates,
+                                     proper_error *err);
+
 /* Moving-horizon estimation: the QP over windows of H one-step changes
  * starting every `stride` steps (stride H: disjoint windows). rates receives
  * [nwin*M] estimates (allocated here), window_end [nwin] the end time of
- * each window (allocated here). */
+ * each window (allocated here). proper_qn_mhe fits each window with
+ * proper_qn_fit_qp; proper_qn_mhe_with chooses the estimator. */
+enum proper_qn_estimator {
+    PROPER_QN_ONE_STEP = 0, /* proper_qn_fit_qp: one-step changes, Euler */
+    PROPER_QN_BALANCE = 1   /* proper_qn_fit_balance: the thesis's QP (4.2) */
+};
 PROPER_API int proper_qn_mhe(const proper_qn_trace *trace, const proper_qn *known_net, const unsigned char *known,
                              size_t H, size_t stride, double **rates, double **window_end, size_t *nwin,
                              proper_error *err);
+PROPER_API int proper_qn_mhe_with(const proper_qn_trace *trace, const proper_qn *known_net,
+                                  const unsigned char *known, size_t H, size_t stride, int estimator, double **rates,
+                                  double **window_end, size_t *nwin, proper_error *err);
 
 /* Eq. 4.9: percentage error of `pred` against `ref` (same M and K); N is
  * the population (sum of ref's first sample). */
@@ -1006,26 +1034,34 @@ out:
 
 /* ---- service-rate QP (4.2) and moving-horizon estimation ------------------ */
 
+/* The arguments of a rate fit with known routing: traces, servers, the
+ * routing (rates matter only where known) and a non-empty window. */
+static int proper__qn_check_rate_fit(const proper_qn_trace *traces, size_t ntraces, const proper_qn *known_net,
+                                     const unsigned char *known, size_t k0, size_t k1, proper_error *err) {
+    size_t M = known_net->M, i;
+    proper_qn probe = *known_net;
+    double *ones;
+    int rc;
+    if ((rc = proper__qn_check_traces(traces, ntraces, M, err))) return rc;
+    if ((rc = proper__qn_check_server_list(known_net->servers, M, err))) return rc;
+    ones = (double *)proper_calloc(M, sizeof *ones);
+    if (!ones) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    for (i = 0; i < M; i++) ones[i] = known && known[i] ? known_net->rates[i] : 1;
+    probe.rates = ones;
+    rc = proper_qn_validate(&probe, err);
+    PROPER_FREE(ones);
+    if (rc) return rc;
+    if (k1 <= k0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "empty estimation window");
+    return PROPER_OK;
+}
+
 PROPER_API int proper_qn_fit_qp(const proper_qn_trace *traces, size_t ntraces, const proper_qn *known_net,
                                 const unsigned char *known, size_t k0, size_t k1, double *rates,
                                 proper_error *err) {
     size_t M = known_net->M, t, k, i, j, l;
     double *Q = NULL, *q = NULL, *row = NULL, *lo = NULL, *hi = NULL;
     int rc;
-    if ((rc = proper__qn_check_traces(traces, ntraces, M, err))) return rc;
-    if ((rc = proper__qn_check_server_list(known_net->servers, M, err))) return rc;
-    {
-        /* routing must be valid; rates matter only where known */
-        proper_qn probe = *known_net;
-        double *ones = (double *)proper_calloc(M, sizeof *ones);
-        if (!ones) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
-        for (i = 0; i < M; i++) ones[i] = known && known[i] ? known_net->rates[i] : 1;
-        probe.rates = ones;
-        rc = proper_qn_validate(&probe, err);
-        PROPER_FREE(ones);
-        if (rc) return rc;
-    }
-    if (k1 <= k0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "empty estimation window");
+    if ((rc = proper__qn_check_rate_fit(traces, ntraces, known_net, known, k0, k1, err))) return rc;
     Q = (double *)proper_calloc(M * M, sizeof *Q);
     q = (double *)proper_calloc(M, sizeof *q);
     row = (double *)proper_calloc(M, sizeof *row);
@@ -1084,11 +1120,110 @@ out:
     return rc;
 }
 
+/* Busy-server time dt sum_k b_i(k) over the window [k0, k1) of every trace
+ * into busy [M], and the windows' net change x(k0) - x(end) into drop [M]. */
+static void proper__qn_window_sums(const proper_qn_trace *traces, size_t ntraces, const double *servers, size_t M,
+                                   size_t k0, size_t k1, double *busy, double *drop) {
+    size_t t, k, i;
+    for (i = 0; i < M; i++) busy[i] = drop[i] = 0;
+    for (t = 0; t < ntraces; t++) {
+        const proper_qn_trace *tr = &traces[t];
+        size_t end = k1 < tr->K - 1 ? k1 : tr->K - 1;
+        if (end <= k0) continue;
+        for (k = k0; k < end; k++)
+            for (i = 0; i < M; i++) busy[i] += tr->dt * proper__qn_busy(tr, servers, k, i);
+        for (i = 0; i < M; i++) drop[i] += tr->x[k0 * M + i] - tr->x[end * M + i];
+    }
+}
+
+PROPER_API int proper_qn_fit_balance(const proper_qn_trace *traces, size_t ntraces, const proper_qn *known_net,
+                                     const unsigned char *known, size_t k0, size_t k1, double *rates,
+                                     proper_error *err) {
+    size_t M = known_net->M, i, j, u, v, nu = 0, *unknown = NULL;
+    double *busy = NULL, *drop = NULL, *rhs = NULL, *A = NULL, *Q = NULL, *q = NULL, *lo = NULL, *hi = NULL,
+           *S = NULL;
+    const double *P = known_net->routing;
+    int rc;
+    if ((rc = proper__qn_check_rate_fit(traces, ntraces, known_net, known, k0, k1, err))) return rc;
+    unknown = (size_t *)proper_calloc(M, sizeof *unknown);
+    busy = (double *)proper_calloc(M, sizeof *busy);
+    drop = (double *)proper_calloc(M, sizeof *drop);
+    rhs = (double *)proper_calloc(M, sizeof *rhs);
+    A = (double *)proper_calloc(M * M, sizeof *A);
+    Q = (double *)proper_calloc(M * M, sizeof *Q);
+    q = (double *)proper_calloc(M, sizeof *q);
+    lo = (double *)proper_calloc(M, sizeof *lo);
+    hi = (double *)proper_calloc(M, sizeof *hi);
+    S = (double *)proper_calloc(M, sizeof *S);
+    if (!unknown || !busy || !drop || !rhs || !A || !Q || !q || !lo || !hi || !S) {
+        rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+        goto out;
+    }
+    proper__qn_window_sums(traces, ntraces, known_net->servers, M, k0, k1, busy, drop);
+    for (i = 0; i < M; i++) {
+        if (known && known[i]) continue;
+        if (!(busy[i] > 0)) {
+            rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
+                                  "station %zu is never busy in the estimation window: its rate cannot be estimated", i + 1);
+            goto out;
+        }
+        unknown[nu++] = i;
+    }
+    if (nu == M) {
+        rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
+                              "the balance estimator needs at least one known rate (flows fix the rates only up to "
+                              "a common factor)");
+        goto out;
+    }
+    /* rhs_j = drop_j - sum_{known i} (I - P')_ji S_i with S_i = mu_i busy_i */
+    for (j = 0; j < M; j++) {
+        rhs[j] = drop[j];
+        for (i = 0; i < M; i++)
+            if (known && known[i]) rhs[j] -= ((double)(i == j) - P[i * M + j]) * known_net->rates[i] * busy[i];
+    }
+    /* A = (I - P')[:, unknown]; minimise |A S - rhs|^2 over S >= 0:
+     * Q = A'A, q = -A' rhs */
+    for (j = 0; j < M; j++)
+        for (u = 0; u < nu; u++) A[j * nu + u] = (double)(unknown[u] == j) - P[unknown[u] * M + j];
+    for (u = 0; u < nu; u++) {
+        for (v = 0; v < nu; v++) {
+            double d = 0;
+            for (j = 0; j < M; j++) d += A[j * nu + u] * A[j * nu + v];
+            Q[u * nu + v] = d;
+        }
+        for (j = 0; j < M; j++) q[u] -= A[j * nu + u] * rhs[j];
+        lo[u] = 0;
+        hi[u] = PROPER_LP_INF;
+    }
+    rc = proper_lp_qp_box_solve(nu, Q, q, lo, hi, S, NULL, err);
+    if (rc == PROPER_EINVAL && strstr(err ? err->message : "", "positive definite"))
+        rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
+                              "the routing leaves the flows of the unknown stations undetermined: fix more known "
+                              "rates");
+    if (rc) goto out;
+    for (u = 0; u < nu; u++)
+        if ((rc = proper__qn_rate_seen(unknown[u], S[u] / busy[unknown[u]], err))) goto out;
+    for (i = 0; i < M; i++) rates[i] = known && known[i] ? known_net->rates[i] : 0;
+    for (u = 0; u < nu; u++) rates[unknown[u]] = S[u] / busy[unknown[u]];
+out:
+    PROPER_FREE(unknown); PROPER_FREE(busy); PROPER_FREE(drop); PROPER_FREE(rhs); PROPER_FREE(A);
+    PROPER_FREE(Q); PROPER_FREE(q); PROPER_FREE(lo); PROPER_FREE(hi); PROPER_FREE(S);
+    return rc;
+}
+
 PROPER_API int proper_qn_mhe(const proper_qn_trace *trace, const proper_qn *known_net, const unsigned char *known,
                              size_t H, size_t stride, double **rates, double **window_end, size_t *nwin,
                              proper_error *err) {
+    return proper_qn_mhe_with(trace, known_net, known, H, stride, PROPER_QN_ONE_STEP, rates, window_end, nwin, err);
+}
+
+PROPER_API int proper_qn_mhe_with(const proper_qn_trace *trace, const proper_qn *known_net,
+                                  const unsigned char *known, size_t H, size_t stride, int estimator, double **rates,
+                                  double **window_end, size_t *nwin, proper_error *err) {
     size_t M = known_net->M, w, count, steps;
     int rc;
+    if (estimator != PROPER_QN_ONE_STEP && estimator != PROPER_QN_BALANCE)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "unknown rate estimator %d", estimator);
     *rates = NULL;
     *window_end = NULL;
     *nwin = 0;
@@ -1106,7 +1241,10 @@ PROPER_API int proper_qn_mhe(const proper_qn_trace *trace, const proper_qn *know
     }
     for (w = 0; w < count; w++) {
         size_t k0 = w * stride;
-        if ((rc = proper_qn_fit_qp(trace, 1, known_net, known, k0, k0 + H, *rates + w * M, err))) goto fail;
+        rc = estimator == PROPER_QN_BALANCE
+                 ? proper_qn_fit_balance(trace, 1, known_net, known, k0, k0 + H, *rates + w * M, err)
+                 : proper_qn_fit_qp(trace, 1, known_net, known, k0, k0 + H, *rates + w * M, err);
+        if (rc) goto fail;
         (*window_end)[w] = (double)(k0 + H) * trace->dt;
     }
     *nwin = count;

@@ -384,6 +384,52 @@ static void test_qp_recovers_euler(void) {
     proper_qn_free(&q);
 }
 
+/* The balance estimator (the thesis's QP 4.2 in closed form). On an Euler
+ * trace each step's flows are exactly dt mu_i b_i(k), so any window gives
+ * the rates exactly; on a stochastic trace of the balancer with the think
+ * rate known, station 2's rate is the flow balance (jobs routed in from the
+ * delay, minus the queue's growth, per busy-server time), computed here
+ * from the trace directly. Without a known rate it refuses. */
+static void test_balance_estimator(void) {
+    proper_qn q;
+    proper_qn_trace tr;
+    proper_rng rng;
+    proper_error e;
+    double x0[3] = {500, 0, 0}, mu[3], in = 0, busy2 = 0, *rates, *ends;
+    unsigned long n0[3] = {300, 0, 0};
+    unsigned char known[3] = {1, 0, 0};
+    size_t k, nwin;
+    proper_qn_init(&q);
+    proper_qn_trace_init(&tr);
+    make_balancer(&q, 20, 68.97, 73.80);
+    CHECK_INT(proper_qn_ode_euler(&q, x0, 0.01, 301, &tr, NULL), 0);
+    CHECK_INT(proper_qn_fit_balance(&tr, 1, &q, known, 10, 60, mu, NULL), 0);
+    CHECK_REL(mu[0], 1, 1e-15);
+    CHECK_REL(mu[1], 68.97, 1e-9);
+    CHECK_REL(mu[2], 73.80, 1e-9);
+    CHECK_INT(proper_qn_mhe_with(&tr, &q, known, 100, 100, PROPER_QN_BALANCE, &rates, &ends, &nwin, NULL), 0);
+    CHECK_INT(nwin, 3);
+    CHECK_REL(rates[2 * 3 + 2], 73.80, 1e-9);
+    PROPER_FREE(rates);
+    PROPER_FREE(ends);
+    CHECK_INT(proper_qn_fit_balance(&tr, 1, &q, NULL, 0, 50, mu, &e), PROPER_EINVAL);
+    CHECK(strstr(e.message, "at least one known rate") != NULL);
+    proper_qn_trace_free(&tr);
+    proper_qn_free(&q);
+    make_balancer(&q, 5, 20, 30);
+    proper_rng_seed(&rng, 29);
+    CHECK_INT(proper_qn_simulate(&q, n0, 0.01, 201, 1, &rng, &tr, NULL, NULL), 0);
+    CHECK_INT(proper_qn_fit_balance(&tr, 1, &q, known, 0, 200, mu, NULL), 0);
+    for (k = 0; k < 200; k++) {
+        in += 0.01 * q.routing[0 * 3 + 1] * q.rates[0] * tr.busy[k * 3 + 0];
+        busy2 += 0.01 * tr.busy[k * 3 + 1];
+    }
+    CHECK_REL(mu[1], (in - (tr.x[200 * 3 + 1] - tr.x[0 * 3 + 1])) / busy2, 1e-12);
+    CHECK(fabs(mu[1] - 20) < 0.3 * 20);
+    proper_qn_trace_free(&tr);
+    proper_qn_free(&q);
+}
+
 /* With mu_1 and mu_3 known, the QP in mu_2 alone is a one-dimensional least
  * squares problem: mu_2 = max(0, sum a_k r_k / sum a_k^2), computed here
  * independently from the trace. */
@@ -757,6 +803,7 @@ int main(void) {
     RUN(test_lp_paths_agree_on_noisy_traces);
     RUN(test_qp_recovers_euler);
     RUN(test_qp_closed_form_one_unknown);
+    RUN(test_balance_estimator);
     RUN(test_trace_error_metric);
     RUN(test_csv_roundtrip);
     RUN(test_bad_network);

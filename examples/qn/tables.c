@@ -1,0 +1,316 @@
+/* tables.c — Napolitano's thesis (IMT Lucca 2022, ch. 4), Tables 1-3 and
+ * the random-network what-if study of section 4.4.2, with the thesis's own
+ * settings, each printed as a Markdown table "published vs proper".
+ * scripts/qn-tables.sh builds and runs it; docs/qn-results.md holds a run.
+ *
+ *   tables [--table 1|2|3|whatif|all] [--seed S] [--quick]
+ *          [--lb-seeds N] [--networks N] [--train P] [--test Q] [--runs R]
+ *
+ * The published figures below are transcribed from the thesis text
+ * (../shared/papers/003_..., section and table named beside each array).
+ *
+ * Table 1 (section 4.3.3): the load balancer, N = 5500, mu = (1.0, 68.97,
+ *   73.80), s = (inf, 20, 20), p12 = p13 = 0.5, p21 = p31 = 1. One SSA trace
+ *   of 20 time units at dt = 0.01; moving-horizon estimation with H = 100
+ *   over every window (1901 problems), the think rate known. Published:
+ *   average errors 1.4% and 2.6% of the service demands of stations 2, 3.
+ * Table 2 (section 4.3.4): the tandem delay -> 2 -> 3 -> delay with mu =
+ *   (1, 27, 48); experiment e has x(0) = K (n_e, 0, 0) and servers (inf, K,
+ *   K), window H_e at dt = 0.1, 100 disjoint windows of one sample path;
+ *   MHE's error is the mean absolute percentage error of station 2's
+ *   service demand over the windows, +- the 95% half-width.
+ * Table 3 (section 4.3.4): 20 random networks per M in {5, 10, 15, 20},
+ *   routing a random stochastic matrix, servers uniform in {20..50}, rates
+ *   uniform in [10, 50], a population giving the bottleneck a utilisation
+ *   of about 0.8 (found here by exact MVA), 100 disjoint windows with H =
+ *   200. Per network: the mean absolute percentage error of the demands
+ *   over stations and windows; across networks: min, mean, 95th
+ *   percentile, max; and the time of one window's QP.
+ * What-if (section 4.4.2): 10 random networks per M, rates uniform in
+ *   [1, 100], servers of stations 2..M uniform in {1..64}, station 1 a
+ *   delay; training traces from 100 initial vectors with every station's
+ *   jobs uniform in {0..100}, each the mean of R SSA runs over T = 2 at
+ *   dt = 0.01; the topology LP (eqs. 4.5-4.8) learns rates and routing.
+ *   Test: 200 new vectors with every station in {0..200}; the learned and
+ *   the true network are each simulated (mean of R runs) and compared by
+ *   eq. 4.9, err_i = 100 max_h |x_i(h) - y_i(h)| / (2N), with the training
+ *   server counts and with new ones uniform in {1..64} (stations 2..M).
+ *   Published: the largest error per M, and "mostly below 2%" / "mostly
+ *   below 4%", always below 10% (Figs. 7-9).
+ */
+#define PROPER_IMPLEMENTATION
+#include "../../src/qn.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct settings {
+    unsigned long long seed;
+    size_t lb_seeds, networks, train, test, runs, table3_networks;
+    int quick;
+} settings;
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void die(const proper_error *e) {
+    fprintf(stderr, "tables: %s\n", e->message);
+    exit(1);
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The p-quantile of v[0..n) (sorted in place), by linear interpolation
+ * between order statistics (R's type 7). */
+static double quantile(double *v, size_t n, double p) {
+    double h;
+    size_t lo;
+    qsort(v, n, sizeof *v, cmp_double);
+    h = p * (double)(n - 1);
+    lo = (size_t)h;
+    if (lo + 1 >= n) return v[n - 1];
+    return v[lo] + (h - (double)lo) * (v[lo + 1] - v[lo]);
+}
+
+static double mean_of(const double *v, size_t n) {
+    double s = 0;
+    size_t i;
+    for (i = 0; i < n; i++) s += v[i];
+    return s / (double)n;
+}
+
+/* 1.96 standard errors of the mean of v[0..n). */
+static double half_width95(const double *v, size_t n) {
+    double m = mean_of(v, n), ss = 0;
+    size_t i;
+    for (i = 0; i < n; i++) ss += (v[i] - m) * (v[i] - m);
+    return 1.96 * sqrt(ss / (double)(n - 1) / (double)n);
+}
+
+/* Percentage error of an estimated rate as a service demand 1/mu. */
+static double demand_error(double mu_hat, double mu) { return 100.0 * fabs(mu / mu_hat - 1.0); }
+
+/* ---- Table 1: the load balancer --------------------------------------------- */
+
+static const double T1_RATES[3] = {1.0, 68.97, 73.80};
+/* thesis section 4.3.3, after Fig. 5: average errors of stations 2 and 3 */
+static const double T1_PUBLISHED[2] = {1.4, 2.6};
+
+static void make_load_balancer(proper_qn *q) {
+    proper_error e;
+    proper_qn_init(q);
+    if (proper_qn_create(q, 3, &e)) die(&e);
+    q->servers[0] = INFINITY; q->servers[1] = 20; q->servers[2] = 20;
+    memcpy(q->rates, T1_RATES, sizeof T1_RATES);
+    q->routing[0 * 3 + 1] = q->routing[0 * 3 + 2] = 0.5;
+    q->routing[1 * 3 + 0] = q->routing[2 * 3 + 0] = 1;
+}
+
+/* One trace (seed), MHE over every window of H = 100: the mean demand
+ * error of stations 2 and 3 and the seconds per window. */
+static void load_balancer_run(const proper_qn *q, unsigned long long seed, double err[2], double *sec_per_window,
+                              size_t *windows) {
+    proper_qn_trace tr;
+    proper_rng rng;
+    proper_error e;
+    unsigned long x0[3] = {5500, 0, 0};
+    unsigned char known[3] = {1, 0, 0};
+    double *rates, *ends, t0;
+    size_t nwin, w, i;
+    proper_qn_trace_init(&tr);
+    proper_rng_seed(&rng, seed);
+    if (proper_qn_simulate(q, x0, 0.01, 2001, 1, &rng, &tr, NULL, &e)) die(&e);
+    t0 = now();
+    if (proper_qn_mhe_with(&tr, q, known, 100, 1, PROPER_QN_BALANCE, &rates, &ends, &nwin, &e)) die(&e);
+    *sec_per_window = (now() - t0) / (double)nwin;
+    for (i = 0; i < 2; i++) {
+        err[i] = 0;
+        for (w = 0; w < nwin; w++) err[i] += demand_error(rates[w * 3 + i + 1], T1_RATES[i + 1]);
+        err[i] /= (double)nwin;
+    }
+    *windows = nwin;
+    PROPER_FREE(rates);
+    PROPER_FREE(ends);
+    proper_qn_trace_free(&tr);
+}
+
+static void table1(const settings *s) {
+    proper_qn q;
+    double err[2], sec, *e2, *e3;
+    size_t windows = 0, r;
+    make_load_balancer(&q);
+    e2 = (double *)calloc(s->lb_seeds, sizeof *e2);
+    e3 = (double *)calloc(s->lb_seeds, sizeof *e3);
+    if (!e2 || !e3) { fprintf(stderr, "tables: out of memory\n"); exit(1); }
+    printf("## Table 1: load balancer (thesis section 4.3.3)\n\n");
+    printf("Settings of thesis Table 1: N = 5500, mu = (1.0, 68.97, 73.80), s = (inf, 20, 20),\n");
+    printf("p12 = p13 = 0.5, p21 = p31 = 1. One SSA sample path of 20 time units at dt = 0.01 (2000 steps),\n");
+    printf("all jobs at the delay station at t = 0; moving-horizon estimation with H = 100 over every\n");
+    printf("window (stride 1), the think rate known. Error: mean over the windows of the absolute\n");
+    printf("percentage error of the service demand 1/mu.\n\n");
+    printf("| | windows | station 2 error %% | station 3 error %% | time per window |\n");
+    printf("|---|---:|---:|---:|---:|\n");
+    printf("| published (thesis 4.3.3) | 1901 | %.1f | %.1f | 0.01 s |\n", T1_PUBLISHED[0], T1_PUBLISHED[1]);
+    for (r = 0; r < s->lb_seeds; r++) {
+        load_balancer_run(&q, s->seed + r, err, &sec, &windows);
+        e2[r] = err[0];
+        e3[r] = err[1];
+        if (r == 0)
+            printf("| proper, seed %llu | %zu | %.2f | %.2f | %.1e s |\n", s->seed, windows, err[0], err[1], sec);
+    }
+    if (s->lb_seeds > 1) {
+        double m2 = mean_of(e2, s->lb_seeds), m3 = mean_of(e3, s->lb_seeds);
+        double lo2, hi2, lo3, hi3;
+        lo2 = quantile(e2, s->lb_seeds, 0); hi2 = quantile(e2, s->lb_seeds, 1);
+        lo3 = quantile(e3, s->lb_seeds, 0); hi3 = quantile(e3, s->lb_seeds, 1);
+        printf("| proper, %zu sample paths (seeds %llu..%llu): mean [min, max] | %zu each | %.2f [%.2f, %.2f] | "
+               "%.2f [%.2f, %.2f] | |\n",
+               s->lb_seeds, s->seed, s->seed + s->lb_seeds - 1, windows, m2, lo2, hi2, m3, lo3, hi3);
+    }
+    printf("\n");
+    free(e2);
+    free(e3);
+    proper_qn_free(&q);
+}
+
+/* ---- Table 2: MHE against QMLE on the tandem network -------------------------- */
+
+#define T2_EXPERIMENTS 5
+#define T2_SCALES 6
+static const unsigned long T2_JOBS[T2_EXPERIMENTS] = {3, 9, 12, 19, 26};
+static const size_t T2_H[T2_EXPERIMENTS] = {2347, 688, 521, 353, 262};
+static const double T2_U2[T2_EXPERIMENTS] = {0.10, 0.30, 0.40, 0.60, 0.80};
+static const unsigned long T2_K[T2_SCALES] = {1, 2, 5, 10, 20, 50};
+static const double T2_RATES[3] = {1.0, 27.0, 48.0};
+/* thesis Table 2, rows K = 1, 2, 5, 10, 20, 50; columns the five
+ * experiments: QMLE's error, MHE's error and its 95% half-width */
+static const double T2_QMLE[T2_SCALES][T2_EXPERIMENTS] = {
+    {0.52, 1.37, 2.07, 3.40, 5.15},      {448.30, 126.54, 67.18, 5.46, 2.33},
+    {184.02, 60.41, 42.09, 8.78, 1.65},  {92.29, 30.53, 23.18, 9.50, 3.89},
+    {45.18, 15.01, 11.32, 6.41, 5.81},   {18.67, 6.08, 4.57, 2.72, 5.17}};
+static const double T2_MHE[T2_SCALES][T2_EXPERIMENTS][2] = {
+    {{9.25, 1.03}, {9.63, 1.06}, {7.90, 1.01}, {6.58, 0.81}, {4.89, 0.69}},
+    {{4.13, 0.62}, {3.93, 0.58}, {4.20, 0.63}, {3.90, 0.56}, {3.59, 0.54}},
+    {{2.26, 0.33}, {3.02, 0.43}, {2.76, 0.38}, {2.07, 0.33}, {2.06, 0.34}},
+    {{1.65, 0.27}, {1.99, 0.31}, {1.82, 0.31}, {2.09, 0.30}, {1.50, 0.24}},
+    {{1.37, 0.21}, {1.13, 0.19}, {1.36, 0.18}, {1.36, 0.19}, {1.17, 0.18}},
+    {{0.74, 0.10}, {0.81, 0.14}, {0.78, 0.11}, {0.81, 0.12}, {0.73, 0.10}}};
+
+static void make_tandem(proper_qn *q, double K) {
+    proper_error e;
+    proper_qn_init(q);
+    if (proper_qn_create(q, 3, &e)) die(&e);
+    q->servers[0] = INFINITY; q->servers[1] = K; q->servers[2] = K;
+    memcpy(q->rates, T2_RATES, sizeof T2_RATES);
+    q->routing[0 * 3 + 1] = q->routing[1 * 3 + 2] = q->routing[2 * 3 + 0] = 1;
+}
+
+typedef struct t2_cell {
+    double err[2], hw[2]; /* stations 2, 3: mean error and 95% half-width */
+    double util2;         /* station 2's measured utilisation */
+} t2_cell;
+
+static void table2_cell(size_t e, size_t k, unsigned long long seed, size_t windows, t2_cell *c) {
+    proper_qn q;
+    proper_qn_trace tr;
+    proper_rng rng;
+    proper_error err;
+    unsigned long x0[3];
+    unsigned char known[3] = {1, 0, 0};
+    double *rates, *ends, *errs, busy = 0;
+    size_t nwin, w, i, H = T2_H[e], K = T2_K[k], samples = windows * H + 1;
+    make_tandem(&q, (double)K);
+    x0[0] = K * T2_JOBS[e]; x0[1] = x0[2] = 0;
+    proper_qn_trace_init(&tr);
+    proper_rng_seed(&rng, seed);
+    if (proper_qn_simulate(&q, x0, 0.1, samples, 1, &rng, &tr, NULL, &err)) die(&err);
+    if (proper_qn_mhe_with(&tr, &q, known, H, H, PROPER_QN_BALANCE, &rates, &ends, &nwin, &err)) die(&err);
+    errs = (double *)calloc(nwin, sizeof *errs);
+    if (!errs) { fprintf(stderr, "tables: out of memory\n"); exit(1); }
+    for (i = 0; i < 2; i++) {
+        for (w = 0; w < nwin; w++) errs[w] = demand_error(rates[w * 3 + i + 1], T2_RATES[i + 1]);
+        c->err[i] = mean_of(errs, nwin);
+        c->hw[i] = half_width95(errs, nwin);
+    }
+    for (w = 0; w + 1 < samples; w++) busy += tr.busy[w * 3 + 1];
+    c->util2 = busy / (double)(samples - 1) / (double)K;
+    free(errs);
+    PROPER_FREE(rates);
+    PROPER_FREE(ends);
+    proper_qn_trace_free(&tr);
+    proper_qn_free(&q);
+}
+
+static void table2(const settings *s) {
+    static t2_cell cells[T2_SCALES][T2_EXPERIMENTS];
+    size_t e, k, windows = s->quick ? 20 : 100;
+    for (k = 0; k < T2_SCALES; k++)
+        for (e = 0; e < T2_EXPERIMENTS; e++) table2_cell(e, k, s->seed + 100 * k + e, windows, &cells[k][e]);
+    printf("## Table 2: MHE against QMLE, tandem network (thesis section 4.3.4)\n\n");
+    printf("Delay station (mu1 = 1, known) -> station 2 (mu2 = 27) -> station 3 (mu3 = 48) -> delay;\n");
+    printf("x(0) = K (n, 0, 0), servers (inf, K, K); dt = 0.1; one SSA sample path cut into %zu disjoint\n", windows);
+    printf("windows of H steps; error: mean absolute percentage error of station 2's service demand over\n");
+    printf("the windows +- 1.96 standard errors. QMLE (Wang et al.'s BS-AMVA estimator) is not part of\n");
+    printf("proper: its column is the thesis's only. U2 (proper) is station 2's measured utilisation\n");
+    printf("(busy servers / K). Station 3's errors are in the thesis's replication package only.\n\n");
+    printf("| x(0) / K | H | U2 thesis | U2 proper | K | QMLE (thesis) | MHE (thesis) | MHE (proper) | station 3, MHE (proper) |\n");
+    printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (e = 0; e < T2_EXPERIMENTS; e++)
+        for (k = 0; k < T2_SCALES; k++)
+            printf("| (%lu, 0, 0) | %zu | %.2f | %.2f | %lu | %.2f | %.2f ± %.2f | %.2f ± %.2f | %.2f ± %.2f |\n",
+                   T2_JOBS[e], T2_H[e], T2_U2[e], cells[k][e].util2, T2_K[k], T2_QMLE[k][e], T2_MHE[k][e][0],
+                   T2_MHE[k][e][1], cells[k][e].err[0], cells[k][e].hw[0], cells[k][e].err[1], cells[k][e].hw[1]);
+    printf("\n");
+}
+
+/* ---- main ------------------------------------------------------------------------ */
+
+static size_t parse_count(const char *flag, const char *arg) {
+    char *end;
+    unsigned long long v = strtoull(arg, &end, 10);
+    if (*arg == '\0' || *end != '\0' || v == 0 || v > 100000) {
+        fprintf(stderr, "tables: %s expects a count from 1 to 100000, got '%s'\n", flag, arg);
+        exit(2);
+    }
+    return (size_t)v;
+}
+
+int main(int argc, char **argv) {
+    settings s;
+    const char *table = "all";
+    int i;
+    memset(&s, 0, sizeof s);
+    s.seed = 2022;
+    s.lb_seeds = 20;
+    s.networks = 10;
+    s.table3_networks = 20;
+    s.train = 100;
+    s.test = 200;
+    s.runs = 20;
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--quick")) { s.quick = 1; continue; }
+        if (!v) { fprintf(stderr, "tables: unknown or incomplete option '%s'\n", a); return 2; }
+        if (!strcmp(a, "--table")) table = v;
+        else if (!strcmp(a, "--seed")) s.seed = parse_count(a, v);
+        else if (!strcmp(a, "--lb-seeds")) s.lb_seeds = parse_count(a, v);
+        else if (!strcmp(a, "--networks")) s.networks = parse_count(a, v);
+        else if (!strcmp(a, "--train")) s.train = parse_count(a, v);
+        else if (!strcmp(a, "--test")) s.test = parse_count(a, v);
+        else if (!strcmp(a, "--runs")) s.runs = parse_count(a, v);
+        else { fprintf(stderr, "tables: unknown option '%s'\n", a); return 2; }
+        i++;
+    }
+    if (s.quick) { s.lb_seeds = 3; s.networks = 2; s.table3_networks = 4; s.train = 20; s.test = 10; s.runs = 5; }
+    if (!strcmp(table, "1") || !strcmp(table, "all")) table1(&s);
+    if (!strcmp(table, "2") || !strcmp(table, "all")) table2(&s);
+    return 0;
+}
