@@ -2,6 +2,7 @@
  * location traces (ProgramToVLMC), count and merge trace shards, predict
  * the distribution of steps to termination, sample runs. */
 #define _POSIX_C_SOURCE 200809L /* isatty, fileno: progress only on a terminal */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "../src/vlmc.h"
 #include "cli.h"
 #include "json.h"
+#include "svg.h"
 #include "vlmc_opts.h"
 
 static void vlmc_usage(FILE *out) {
@@ -19,6 +21,7 @@ static void vlmc_usage(FILE *out) {
             "                          [--export-explicit PREFIX] [--export-prism FILE]\n"
             "                          [--export-drn FILE] [--json]\n"
             "       proper vlmc steps  TRACE... [fit options] [--eps E] [--csv | --json]\n"
+            "                          [--svg FILE]\n"
             "       proper vlmc sample TRACE... [fit options] [-n N] [--seed S]\n"
             "       proper vlmc count  TRACE... -o|--output COUNTS\n"
             "       proper vlmc merge  COUNTS... -o|--output COUNTS\n\n"
@@ -49,7 +52,8 @@ static void vlmc_usage(FILE *out) {
             "steps: P(run visits k locations), empirical and from the hull DTMC (forward\n"
             "iteration until the remaining mass is below --eps, default %g), with\n"
             "KL(E||V) and log-likelihoods (--json: a value that is not a finite number,\n"
-            "such as KL = +inf when the model misses a length the runs have, is null).\n"
+            "such as KL = +inf when the model misses a length the runs have, is null);\n"
+            "--svg FILE draws both distributions ('-' = stdout).\n"
             "count: writes the distinct runs with multiplicities (proper-vlmc-counts 1);\n"
             "merge adds counts files exactly; fitting the merge equals fitting all runs.\n\n"
             "Exit status: 0 ok, 2 bad input (errors as file:line:col: message).\n",
@@ -59,7 +63,7 @@ static void vlmc_usage(FILE *out) {
 typedef struct vlmc_args {
     const char **inputs;
     size_t n_inputs;
-    const char *cfg, *pst, *dot, *export_explicit, *export_prism, *export_drn, *out;
+    const char *cfg, *pst, *dot, *export_explicit, *export_prism, *export_drn, *out, *svg;
     proper_vlmc_opts opts;
     int json, csv;
     double eps;
@@ -88,6 +92,7 @@ static int vlmc_parse(int argc, char **argv, vlmc_args *a) {
         else if (cli_opt_uint(&ca, "--seed", 0, ULLONG_MAX, &a->seed)) {
         } else if (cli_opt(&ca, "--pst")) a->pst = ca.value;
         else if (cli_opt(&ca, "--dot")) a->dot = ca.value;
+        else if (cli_opt(&ca, "--svg")) a->svg = ca.value;
         else if (cli_opt(&ca, "--export-explicit")) a->export_explicit = ca.value;
         else if (cli_opt(&ca, "--export-prism")) a->export_prism = ca.value;
         else if (cli_opt(&ca, "--export-drn")) a->export_drn = ca.value;
@@ -226,6 +231,42 @@ done:
     return rc;
 }
 
+/* The steps-to-termination PMFs as a picture: the runs' lengths as stems,
+ * the model's as points, at the lengths either gives mass (a model mass
+ * below 1e-12, the table's threshold, is not drawn). */
+static int vlmc_steps_svg(const char *path, const double *e, size_t ne, const double *v, size_t nv, double kl) {
+    size_t n = ne > nv ? ne : nv, k, m = 0;
+    double *x = (double *)proper_calloc(n + 1, sizeof *x), *ye = (double *)proper_calloc(n + 1, sizeof *ye);
+    double *yv = (double *)proper_calloc(n + 1, sizeof *yv);
+    char title[160];
+    svg_plot plot;
+    svg_series s[2];
+    int rc = CLI_OK;
+    if (!x || !ye || !yv) rc = cli_fail("out of memory");
+    for (k = 0; rc == CLI_OK && k < n; k++) {
+        double ek = k < ne ? e[k] : 0.0, vk = k < nv ? v[k] : 0.0;
+        if (ek == 0.0 && vk < 1e-12) continue;
+        x[m] = (double)k;
+        ye[m] = ek;
+        yv[m] = vk;
+        m++;
+    }
+    if (rc == CLI_OK) {
+        snprintf(title, sizeof title, "Steps to termination (KL(E||V) = %.3g nats)", kl);
+        svg_plot_init(&plot);
+        plot.title = title;
+        plot.xlabel = "locations visited by a run";
+        plot.ylabel = "probability";
+        svg_series_init(&s[0], "runs (empirical)", x, ye, m, SVG_STEMS);
+        svg_series_init(&s[1], "VLMC (Markov hull)", x, yv, m, SVG_POINTS);
+        if (svg_write_file(path, &plot, s, 2) != 0) rc = cli_fail("%s: cannot write the SVG: %s", path, strerror(errno));
+    }
+    PROPER_FREE(x);
+    PROPER_FREE(ye);
+    PROPER_FREE(yv);
+    return rc;
+}
+
 static int vlmc_steps_cmd(vlmc_args *a, vlmc_progress *pr) {
     proper_vlmc_counts c;
     proper_vlmc m;
@@ -242,6 +283,8 @@ static int vlmc_steps_cmd(vlmc_args *a, vlmc_progress *pr) {
         goto done;
     }
     n = ne > nv ? ne : nv;
+    if (a->svg && (rc = vlmc_steps_svg(a->svg, e, ne, v, nv, kl))) goto done;
+    if (a->svg && strcmp(a->svg, "-") == 0) goto done; /* stdout carries the picture */
     if (a->json) {
         cli_json j;
         cli_json_init(&j, stdout);

@@ -151,3 +151,27 @@ status_is vlmc_odd_names_steps 0 && json_valid vlmc_odd_names_steps_json "$T/out
     check vlmc_odd_names_steps_pmf [ "$(json_get "$T/out" pmf.3.1) $(json_get "$T/out" pmf.3.2)" = "1 1" ]
 run_proper vlmc sample "$T/odd.txt" -n 1
 status_is vlmc_odd_names_sample 0 && check vlmc_odd_names_sample cmp -s "$T/out" "$T/odd.txt"
+
+# issue 14: `vlmc steps --svg` draws the two distributions; '-' puts the
+# picture on stdout alone
+run_proper vlmc steps "$T/runs.txt" --svg "$T/steps.svg"
+status_is vlmc_steps_svg 0 && contains vlmc_steps_svg_runs "$T/steps.svg" "runs (empirical)" &&
+    contains vlmc_steps_svg_model "$T/steps.svg" "VLMC (Markov hull)" &&
+    contains vlmc_steps_svg_table "$T/out" "KL(E||V)"
+if command -v python3 > /dev/null 2>&1; then
+    check vlmc_steps_svg_xml python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$T/steps.svg"
+fi
+run_proper vlmc steps "$T/runs.txt" --svg -
+status_is vlmc_steps_svg_stdout 0 && matches vlmc_steps_svg_stdout_only "$T/out" '^<\?xml' &&
+    lacks vlmc_steps_svg_stdout_no_table "$T/out" "# KL(E||V)" &&
+    check vlmc_steps_svg_three_lengths [ "$(count_matches "$T/out" '^<circle')" = 3 ]
+expect_error vlmc_steps_svg_unwritable "cannot write the SVG" "$PROPER" vlmc steps "$T/runs.txt" --svg "$T/no/such/dir.svg"
+
+# issue 14: the bundled input works as the README shows it: 2000 runs (one
+# per non-comment line), and at alpha = 1 the model gives every observed
+# run its empirical probability, so the steps PMFs agree (KL 0 to round-off)
+run_proper vlmc fit data/vlmc/nested_loop.runs --cfg data/vlmc/nested_loop.cfg --json
+status_is vlmc_bundled_fit 0 &&
+    check vlmc_bundled_runs [ "$(json_get "$T/out" runs)" = "$(grep -vc '^#' data/vlmc/nested_loop.runs)" ]
+run_proper vlmc steps data/vlmc/nested_loop.runs --cfg data/vlmc/nested_loop.cfg --json
+status_is vlmc_bundled_steps 0 && check vlmc_bundled_kl near "$(json_get "$T/out" kl)" 0 1e-12
