@@ -30,8 +30,14 @@
  *     - a nested loop is paired with its innermost enclosing loop in the
  *       model (the pairing is the model's; a caller's pairing that differs is
  *       an error), and must be entered once per iteration of it;
- *     - a conditional's lines are 0 or 1 (per-run totals of a conditional in
- *       a loop are not supported yet); a do-while loop's body runs >= 1 time;
+ *     - a conditional's lines are 0 or 1, one per reach; a conditional
+ *       reached once per iteration of its innermost loop may instead give
+ *       per-run totals (the artifact's knapsack n5: the times it was taken
+ *       in the run), one line per line of that loop's file, each at most
+ *       the loop's paired count: read as totals when the line counts agree
+ *       and a count is above 1, the lines are not the loop's total
+ *       iterations, or the caller pairs it (':pK'); p = sum T / sum K;
+ *     - a do-while loop's body runs >= 1 time;
  *     - each file has as many lines as the model says its construct is
  *       reached (a loop outside loops: runs reaching it), given the other
  *       files' totals and the number of runs that the first file fixes: a
@@ -71,10 +77,36 @@
  *   between runs (it uses the spread across runs, which Wilson's binomial
  *   model ignores when branch outcomes within a run are correlated).
  *
+ *   Per-run totals of a nested construct (a nested loop's inner iterations
+ *   or a conditional's taken count, paired with its loop's file) give
+ *   τ = x_i and U = x_q (- x_i): eq. 9's ratio of the two totals' intervals,
+ *   each from its run-level spread; conservative, as it ignores their
+ *   correlation (tests/test_estimate.c: 1000/1000 at level 0.95^(1/2)).
+ *
  * PROPERTY INTERVAL
  *   proper_estimate_property gives the expected reward at the point estimate
- *   and its exact minimum and maximum over the box of parameter intervals
- *   (synth.h's proper_synth_reward_range: each parameter sits at one state).
+ *   and its range over a box (est->box):
+ *   MEANS (default for normal intervals; the paper's Section 4.3.2 and
+ *   FACT's): the simultaneous intervals of the mean counts (variables),
+ *   each from its own sample size (a file's line count; FACT takes every
+ *   parameter's from the last file it parsed). From a per-run log every
+ *   expected reward is a linear form in the mean counts per run (sum of
+ *   reward x visits, the flow forms), so the range is exact from the signs
+ *   of its coefficients (corners where a flow would be negative are kept:
+ *   wider, never narrower). From artifact files the reward at p(x) is
+ *   evaluated at the corners of the box of the variables that matter (at
+ *   most 2^PROPER_ESTIMATE_CORNERS_MAX): exact when the reward is monotone
+ *   in each file's mean, as in structured code, where each mean enters the
+ *   probability of its own construct and of the ones paired with it.
+ *   PROBABILITIES (Wilson, or by choice): the exact minimum and maximum over
+ *   the box of parameter intervals (synth.h's proper_synth_reward_range:
+ *   each parameter sits at one state). It contains the MEANS range (the
+ *   probability intervals bound p(x) over the same box) and is looser when
+ *   a mean count enters two probabilities: a nested loop's p = mu_in /
+ *   (mu_in + mu_out) and the outer loop's both move with mu_out, but the
+ *   box lets each take its own extreme (minPathSum's time: about twice as
+ *   wide, docs/annotated-results.md). It may be infinite (a loop whose
+ *   interval reaches 1); the MEANS range of a per-run log never is.
  *
  * OUTPUT RULE
  *   The readers (proper_estimate_counts_parse/read) and the estimators
@@ -84,6 +116,9 @@
  *
  * CONFIGURATION
  *   PROPER_ESTIMATE_NAME_MAX  longest count-log column name, in bytes (31)
+ *   PROPER_ESTIMATE_CORNERS_MAX  most variables enumerated at the corners of
+ *                             the box of artifact means (16); beyond, an
+ *                             error asks for the box of probabilities
  */
 #ifndef PROPER_ESTIMATE_H
 #define PROPER_ESTIMATE_H
@@ -95,6 +130,9 @@
 
 #ifndef PROPER_ESTIMATE_NAME_MAX
 #define PROPER_ESTIMATE_NAME_MAX 31
+#endif
+#ifndef PROPER_ESTIMATE_CORNERS_MAX
+#define PROPER_ESTIMATE_CORNERS_MAX 16
 #endif
 
 #ifdef __cplusplus
@@ -123,6 +161,12 @@ PROPER_API int proper_estimate_counts_read(proper_estimate_counts *c, const char
 
 enum proper_estimate_method { PROPER_ESTIMATE_NORMAL = 0, PROPER_ESTIMATE_WILSON = 1 };
 
+/* What proper_estimate_property ranges over (see PROPERTY INTERVAL). */
+enum proper_estimate_box {
+    PROPER_ESTIMATE_BOX_MEANS = 0,        /* the box of mean-count intervals (the paper's, FACT's) */
+    PROPER_ESTIMATE_BOX_PROBABILITIES = 1 /* the box of probability intervals */
+};
+
 typedef struct proper_estimate {
     size_t n_params;
     double *p;              /* point estimates */
@@ -136,6 +180,19 @@ typedef struct proper_estimate {
     double confidence;      /* overall level c */
     double per_param_confidence; /* c^(1/m) */
     int method;             /* enum proper_estimate_method */
+    int box;                /* enum proper_estimate_box: the estimators set
+                               MEANS for normal intervals and PROBABILITIES
+                               for Wilson's (which bound probabilities only);
+                               a caller may switch a normal estimate to
+                               PROBABILITIES before proper_estimate_property */
+    int per_run;            /* 1: the variables are mean counts per run (a
+                               per-run log): every expected reward is linear
+                               in them; 0: per line of artifact files */
+    size_t n_vars;          /* n_params + 1 */
+    double *var_mean, *var_lo, *var_hi; /* variable j's mean and simultaneous
+                               interval; variable 0 is the constant 1 */
+    double *tau_form, *not_taken_form;  /* n_params x n_vars: p_i =
+                               tau_i.x / (tau_i.x + not_taken_i.x) */
 } proper_estimate;
 
 /* The empty estimate (no parameters); allocates nothing. */
@@ -329,12 +386,14 @@ typedef struct proper__estimate_flows {
     double *tau;    /* n_params x (m+1): taken flow of each construct */
     double *not_taken; /* n_params x (m+1): not-taken flow */
     double *entries;   /* n_params x (m+1): loops: entries from outside the loop */
+    double *visits;    /* n_states x (m+1): visits of each state */
 } proper__estimate_flows;
 
 static void proper__estimate_flows_free(proper__estimate_flows *f) {
     PROPER_FREE(f->tau);
     PROPER_FREE(f->not_taken);
     PROPER_FREE(f->entries);
+    PROPER_FREE(f->visits);
 }
 
 /* Depth-first ordering of states so that each comes after the states its
@@ -468,6 +527,8 @@ static int proper__estimate_flows_build(const proper_synth_model *m, proper__est
     }
     for (i = 0; i < m->n_params; i++)
         if (m->params[i].is_loop) proper__estimate_entry_form(m, f, i, visits, f->entries + i * w);
+    f->visits = visits;
+    visits = NULL;
 done:
     PROPER_FREE(order);
     PROPER_FREE(visits);
@@ -511,6 +572,8 @@ PROPER_API void proper_estimate_free(proper_estimate *est) {
     PROPER_FREE(est->p); PROPER_FREE(est->lo); PROPER_FREE(est->hi);
     PROPER_FREE(est->samples); PROPER_FREE(est->taken); PROPER_FREE(est->reached);
     PROPER_FREE(est->zero_width);
+    PROPER_FREE(est->var_mean); PROPER_FREE(est->var_lo); PROPER_FREE(est->var_hi);
+    PROPER_FREE(est->tau_form); PROPER_FREE(est->not_taken_form);
     proper_estimate_init(est);
 }
 
@@ -536,6 +599,13 @@ static int proper__estimate_alloc(proper_estimate *est, size_t m, double confide
     est->confidence = confidence;
     est->per_param_confidence = m ? proper_stats_sidak_level(confidence, m) : confidence;
     est->method = method;
+    est->box = method == PROPER_ESTIMATE_WILSON ? PROPER_ESTIMATE_BOX_PROBABILITIES : PROPER_ESTIMATE_BOX_MEANS;
+    est->n_vars = m + 1;
+    est->var_mean = (double *)proper_calloc(m + 1, sizeof(double));
+    est->var_lo = (double *)proper_calloc(m + 1, sizeof(double));
+    est->var_hi = (double *)proper_calloc(m + 1, sizeof(double));
+    est->tau_form = (double *)proper_calloc(m * (m + 1) + 1, sizeof(double));
+    est->not_taken_form = (double *)proper_calloc(m * (m + 1) + 1, sizeof(double));
     est->p = (double *)proper_calloc(m + 1, sizeof(double));
     est->lo = (double *)proper_calloc(m + 1, sizeof(double));
     est->hi = (double *)proper_calloc(m + 1, sizeof(double));
@@ -543,7 +613,8 @@ static int proper__estimate_alloc(proper_estimate *est, size_t m, double confide
     est->taken = (double *)proper_calloc(m + 1, sizeof(double));
     est->reached = (double *)proper_calloc(m + 1, sizeof(double));
     est->zero_width = (int *)proper_calloc(m + 1, sizeof(int));
-    if (!est->p || !est->lo || !est->hi || !est->samples || !est->taken || !est->reached || !est->zero_width) {
+    if (!est->p || !est->lo || !est->hi || !est->samples || !est->taken || !est->reached || !est->zero_width ||
+        !est->var_mean || !est->var_lo || !est->var_hi || !est->tau_form || !est->not_taken_form) {
         proper_estimate_free(est);
         return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
     }
@@ -557,6 +628,13 @@ static int proper__estimate_finish(proper_estimate *est, const proper_synth_mode
                                    const double *mean, const double *lo, const double *hi,
                                    const double *n_samples, proper_error *err) {
     size_t i, w = m->n_params + 1;
+    memcpy(est->var_mean, mean, w * sizeof *mean);
+    memcpy(est->var_lo, lo, w * sizeof *lo);
+    memcpy(est->var_hi, hi, w * sizeof *hi);
+    if (m->n_params) {
+        memcpy(est->tau_form, f->tau, m->n_params * w * sizeof *f->tau);
+        memcpy(est->not_taken_form, f->not_taken, m->n_params * w * sizeof *f->not_taken);
+    }
     for (i = 0; i < m->n_params; i++) {
         const double *tau = f->tau + i * w, *nt = f->not_taken + i * w;
         double t = proper__estimate_form_at(tau, mean, w), u = proper__estimate_form_at(nt, mean, w);
@@ -727,6 +805,7 @@ PROPER_API int proper_estimate_from_counts(proper_estimate *out, const proper_sy
         proper__estimate_mean_interval(log->values + col[i], log->n_cols, log->n_runs, z, &mean[1 + i], &lo[1 + i], &hi[1 + i]);
         ns[i] = (double)log->n_runs;
     }
+    est.per_run = 1;
     rc = proper__estimate_finish(&est, m, &f, mean, lo, hi, ns, err);
 done:
     proper__estimate_flows_free(&f);
@@ -799,14 +878,15 @@ static int proper__estimate_artifact_structure(const proper_synth_model *m, cons
         int q = parent[i];
         for (r = 0; r < lens[i]; r++) {
             double v = cols[i][r];
-            if (!m->params[i].is_loop && v > 1.0) {
-                if (q >= 0 || proper__estimate_enclosing_loop(m, i) >= 0)
-                    rc = proper_error_set(err, PROPER_EUNSUPPORTED, files[i], (int)r + 1, 0,
+            if (!m->params[i].is_loop && q < 0 && v > 1.0) {
+                int lq = proper__estimate_enclosing_loop(m, i);
+                if (lq >= 0)
+                    rc = proper_error_set(err, PROPER_ERANGE, files[i], (int)r + 1, 0,
                                           "count %g: the model's %s is the conditional at source line %d, inside the loop "
-                                          "at source line %d; its file must have one 0/1 line per time it is reached "
-                                          "(per-run totals of a conditional in a loop are not supported)",
-                                          v, m->params[i].name, m->params[i].line,
-                                          m->params[proper__estimate_enclosing_loop(m, i)].line);
+                                          "%s (source line %d); its file must have one 0/1 line per time it is reached, "
+                                          "or per-run totals with one line per line of %s's file (it has %u, this %u)",
+                                          v, m->params[i].name, m->params[i].line, m->params[lq].name,
+                                          m->params[lq].line, m->params[lq].name, (unsigned)lens[lq], (unsigned)lens[i]);
                 else
                     rc = proper_error_set(err, PROPER_ERANGE, files[i], (int)r + 1, 0,
                                           "count %g: the model's %s is the conditional at source line %d, so each line "
@@ -835,7 +915,7 @@ static int proper__estimate_artifact_structure(const proper_synth_model *m, cons
     for (i = 0; i < m->n_params; i++) {
         const double *e = mf.entries + i * w;
         int q = parent[i], ok = 1;
-        if (q < 0) continue;
+        if (q < 0 || !m->params[i].is_loop) continue;
         for (j = 0; j < w; j++) ok = ok && e[j] == (j == 1 + (size_t)q ? 1.0 : 0.0);
         if (!ok) {
             rc = proper_error_set(err, PROPER_EUNSUPPORTED, files[i], 0, 0,
@@ -884,13 +964,75 @@ done:
     return rc;
 }
 
-/* Artifact logs: variable j is construct j's mean count per sample line.
- * Branch: τ = x_i, U = 1 - x_i; loop: τ = x_i, U = 1 (one exit per entry);
- * nested loop paired with parent q: τ = x_i, U = x_q. A do-while loop's
- * condition is taken one time less than its body runs per entry:
- * τ = x_i - 1 (nested: x_i - x_q). The parent of a nested loop is the
- * model's innermost enclosing loop; a `parent` that says otherwise is an
+/* Whether conditional i is reached exactly once per iteration of loop q:
+ * its per-run visits are q's per-run body runs. */
+static int proper__estimate_once_per_iteration(const proper__estimate_flows *mf, size_t w, size_t i, size_t q) {
+    size_t j;
+    for (j = 0; j < w; j++)
+        if (mf->tau[i * w + j] + mf->not_taken[i * w + j] != (j == 1 + q ? 1.0 : 0.0)) return 0;
+    return 1;
+}
+
+/* The enclosing loop a file is paired with line by line, or -1. A nested
+ * loop: always the model's innermost enclosing loop. A conditional in a
+ * loop: per-run totals (paired) when its file has as many lines as the
+ * loop's and either the caller says so (':pK'), a count is above 1, or the
+ * line count is not the loop's total iterations (one 0/1 line per reach);
+ * otherwise one line per reach. A pairing the model contradicts is an
  * error. */
+static int proper__estimate_artifact_parent(const proper_synth_model *m, const proper__estimate_flows *mf,
+                                            const char *const *files, double *const *cols, const size_t *lens,
+                                            size_t i, int given, int *parent, proper_error *err) {
+    size_t r, w = m->n_params + 1;
+    int q = proper__estimate_enclosing_loop(m, i), above_one = 0;
+    double iterations = 0.0;
+    *parent = -1;
+    if (given >= 0 && given != q) {
+        if (q < 0)
+            return proper_error_set(err, PROPER_EINVAL, files[i], 0, 0,
+                                    "%s is paired with %s, but in the model %s (the %s at source line %d) is not inside "
+                                    "a loop: drop the pairing",
+                                    m->params[i].name, (size_t)given < m->n_params ? m->params[given].name : "?",
+                                    m->params[i].name, proper__estimate_kind(m, i), m->params[i].line);
+        return proper_error_set(err, PROPER_EINVAL, files[i], 0, 0,
+                                "%s is paired with %s, but in the model the %s %s (source line %d) is inside the loop "
+                                "%s (source line %d)",
+                                m->params[i].name, (size_t)given < m->n_params ? m->params[given].name : "?",
+                                proper__estimate_kind(m, i), m->params[i].name, m->params[i].line, m->params[q].name,
+                                m->params[q].line);
+    }
+    if (q < 0) return PROPER_OK;
+    if (m->params[i].is_loop) { *parent = q; return PROPER_OK; }
+    for (r = 0; r < lens[i]; r++) above_one = above_one || cols[i][r] > 1.0;
+    for (r = 0; r < lens[(size_t)q]; r++) iterations += cols[q][r];
+    if (lens[i] != lens[(size_t)q] || !(given == q || above_one || (double)lens[i] != iterations)) return PROPER_OK;
+    if (!mf->tau || !proper__estimate_once_per_iteration(mf, w, i, (size_t)q))
+        return proper_error_set(err, PROPER_EUNSUPPORTED, files[i], 0, 0,
+                                "%u line(s) like the file of the loop %s (source line %d), read as per-run totals; but the "
+                                "model's conditional %s (source line %d) is not reached exactly once per iteration of "
+                                "that loop, so its totals cannot be paired with the loop's: give one 0/1 line per time "
+                                "it is reached, or a per-run count log (--log)",
+                                (unsigned)lens[i], m->params[q].name, m->params[q].line, m->params[i].name,
+                                m->params[i].line);
+    for (r = 0; r < lens[i]; r++)
+        if (cols[i][r] > cols[q][r])
+            return proper_error_set(err, PROPER_ERANGE, files[i], (int)r + 1, 0,
+                                    "count %g, but the paired line of %s's file says its loop (source line %d) "
+                                    "iterated %g time(s): the conditional %s (source line %d), reached once per "
+                                    "iteration, is taken at most that often",
+                                    cols[i][r], m->params[q].name, m->params[q].line, cols[q][r], m->params[i].name,
+                                    m->params[i].line);
+    *parent = q;
+    return PROPER_OK;
+}
+
+/* Artifact logs: variable j is construct j's mean count per line of its
+ * file. Branch: τ = x_i, U = 1 - x_i; loop: τ = x_i, U = 1 (one exit per
+ * entry); nested loop paired with parent q: τ = x_i, U = x_q; conditional
+ * in loop q given as per-run totals (paired with q's file): τ = x_i,
+ * U = x_q - x_i, the ratio of totals with each total's run-level spread
+ * (eq. 9). A do-while loop's condition is taken one time less than its
+ * body runs per entry: τ = x_i - 1 (nested: x_i - x_q). */
 PROPER_API int proper_estimate_from_artifact(proper_estimate *out, const proper_synth_model *m,
                                              const char *const *files, const int *parent_in, double confidence,
                                              int method, proper_error *err) {
@@ -899,9 +1041,10 @@ PROPER_API int proper_estimate_from_artifact(proper_estimate *out, const proper_
     double **cols = NULL, *mean = NULL, *lo = NULL, *hi = NULL, *ns = NULL, z;
     size_t *lens = NULL;
     int *parent = NULL;
-    proper__estimate_flows f;
+    proper__estimate_flows f, mf;
     int rc;
     memset(&f, 0, sizeof f);
+    memset(&mf, 0, sizeof mf);
     if ((rc = proper__estimate_alloc(&est, m->n_params, confidence, method, err))) return rc;
     cols = (double **)proper_calloc(w, sizeof *cols);
     lens = (size_t *)proper_calloc(w, sizeof *lens);
@@ -916,27 +1059,6 @@ PROPER_API int proper_estimate_from_artifact(proper_estimate *out, const proper_
         rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
         goto done;
     }
-    for (i = 0; i < m->n_params; i++) {
-        int model_q = m->params[i].is_loop ? proper__estimate_enclosing_loop(m, i) : -1;
-        int given = parent_in ? parent_in[i] : -1;
-        if (given >= 0 && given != model_q) {
-            if (model_q < 0)
-                rc = proper_error_set(err, PROPER_EINVAL, files[i], 0, 0,
-                                      "%s is paired with %s, but in the model %s (the %s at source line %d) is not a loop "
-                                      "nested in a loop: drop the pairing",
-                                      m->params[i].name, (size_t)given < m->n_params ? m->params[given].name : "?",
-                                      m->params[i].name, proper__estimate_kind(m, i), m->params[i].line);
-            else
-                rc = proper_error_set(err, PROPER_EINVAL, files[i], 0, 0,
-                                      "%s is paired with %s, but in the model the loop %s (source line %d) is nested in "
-                                      "%s (source line %d)",
-                                      m->params[i].name, (size_t)given < m->n_params ? m->params[given].name : "?",
-                                      m->params[i].name, m->params[i].line, m->params[model_q].name,
-                                      m->params[model_q].line);
-            goto done;
-        }
-        parent[i] = model_q;
-    }
     z = proper_stats_normal_quantile(0.5 + est.per_param_confidence / 2.0);
     mean[0] = lo[0] = hi[0] = 1.0;
     for (i = 0; i < m->n_params; i++) {
@@ -949,6 +1071,14 @@ PROPER_API int proper_estimate_from_artifact(proper_estimate *out, const proper_
         proper__estimate_mean_interval(cols[i], 1, lens[i], z, &mean[1 + i], &lo[1 + i], &hi[1 + i]);
         ns[i] = (double)lens[i];
     }
+    /* the per-run flows say which conditionals are reached once per loop
+     * iteration; a recursive function has none (its runs' calls are not
+     * counted), and its conditionals are read one line per reach */
+    if (proper__estimate_tail_call(m) == (size_t)-1 && (rc = proper__estimate_flows_build(m, &mf, err))) goto done;
+    for (i = 0; i < m->n_params; i++)
+        if ((rc = proper__estimate_artifact_parent(m, &mf, files, cols, lens, i, parent_in ? parent_in[i] : -1,
+                                                   &parent[i], err)))
+            goto done;
     for (i = 0; i < m->n_params; i++) {
         int q = parent[i];
         if (q >= 0 && lens[q] != lens[i]) {
@@ -966,17 +1096,102 @@ PROPER_API int proper_estimate_from_artifact(proper_estimate *out, const proper_
         double *tau = f.tau + i * w, *nt = f.not_taken + i * w;
         int q = parent[i], is_do = m->params[i].do_state != (size_t)-1;
         tau[1 + i] = 1.0;
-        if (!m->params[i].is_loop) { nt[0] = 1.0; nt[1 + i] = -1.0; }
+        if (!m->params[i].is_loop && q < 0) { nt[0] = 1.0; nt[1 + i] = -1.0; }
+        else if (!m->params[i].is_loop) { nt[1 + (size_t)q] = 1.0; nt[1 + i] = -1.0; }
         else if (q < 0) { nt[0] = 1.0; if (is_do) tau[0] = -1.0; }
         else { nt[1 + (size_t)q] = 1.0; if (is_do) tau[1 + (size_t)q] = -1.0; }
     }
+    est.per_run = 0;
     rc = proper__estimate_finish(&est, m, &f, mean, lo, hi, ns, err);
 done:
     for (i = 0; cols && i < w; i++) PROPER_FREE(cols[i]);
     PROPER_FREE(cols); PROPER_FREE(lens); PROPER_FREE(parent); PROPER_FREE(mean); PROPER_FREE(lo); PROPER_FREE(hi);
     PROPER_FREE(ns);
     proper__estimate_flows_free(&f);
+    proper__estimate_flows_free(&mf);
     return proper__estimate_deliver(out, &est, rc);
+}
+
+/* Per-run mean counts: the expected reward is sum_s r_s visits_s(x), and
+ * every visits_s is a linear form in x (flow conservation, see POINT
+ * ESTIMATES), so its range over the box follows from the signs of the
+ * coefficients. Corners where a flow would be negative are not programs'
+ * mean counts; including them only widens the interval. Rewards are
+ * non-negative, so is the lower end. */
+static int proper__estimate_range_linear(const proper_synth_model *m, int reward, const proper_estimate *est,
+                                         double *lo, double *hi, proper_error *err) {
+    proper__estimate_flows f;
+    size_t s, j, w = est->n_vars;
+    double *c = (double *)proper_calloc(w, sizeof *c);
+    int rc;
+    memset(&f, 0, sizeof f);
+    if (!c) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    if ((rc = proper__estimate_flows_build(m, &f, err)) == PROPER_OK) {
+        const double *r = m->rewards + (size_t)reward * m->n_states;
+        for (s = 0; s < m->n_states; s++)
+            if (r[s] != 0.0)
+                for (j = 0; j < w; j++) c[j] += r[s] * f.visits[s * w + j];
+        proper__estimate_form_range(c, est->var_lo, est->var_hi, w, lo, hi);
+        if (*lo < 0.0) *lo = 0.0;
+    }
+    proper__estimate_flows_free(&f);
+    PROPER_FREE(c);
+    return rc;
+}
+
+/* The model's parameters at variables x: p_i = τ_i(x) / (τ_i(x) + U_i(x)),
+ * each flow clamped at 0 (a corner beyond what a program can log). */
+static void proper__estimate_params_at(const proper_estimate *est, const double *x, double *p) {
+    size_t i, w = est->n_vars;
+    for (i = 0; i < est->n_params; i++) {
+        double t = proper__estimate_form_at(est->tau_form + i * w, x, w);
+        double u = proper__estimate_form_at(est->not_taken_form + i * w, x, w);
+        if (t < 0.0) t = 0.0;
+        if (u < 0.0) u = 0.0;
+        p[i] = t + u > 0.0 ? proper__estimate_clamp01(t / (t + u)) : 0.0;
+    }
+}
+
+/* Artifact variables (means per file line): the reward at p(x) over the
+ * corners of the box of variables that enter some parameter and have an
+ * interval of positive width. Each variable enters the probability of its
+ * own construct (and of the constructs paired with it) as a linear-
+ * fractional term, and the reward is linear-fractional in each
+ * probability, so in the structured programs of the artifact the reward is
+ * monotone in each variable and its extremes lie at corners. */
+static int proper__estimate_range_corners(const proper_synth_model *m, int reward, const proper_estimate *est,
+                                          double *lo, double *hi, proper_error *err) {
+    size_t w = est->n_vars, j, i, n_free = 0, corner;
+    size_t *free_vars = (size_t *)proper_calloc(w, sizeof *free_vars);
+    double *x = (double *)proper_calloc(w, sizeof *x), *p = (double *)proper_calloc(w, sizeof *p);
+    int rc = PROPER_OK;
+    if (!free_vars || !x || !p) { rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory"); goto done; }
+    for (j = 1; j < w; j++) {
+        int used = 0;
+        for (i = 0; i < est->n_params; i++)
+            used = used || est->tau_form[i * w + j] != 0.0 || est->not_taken_form[i * w + j] != 0.0;
+        if (used && est->var_hi[j] > est->var_lo[j]) free_vars[n_free++] = j;
+    }
+    if (n_free > PROPER_ESTIMATE_CORNERS_MAX) {
+        rc = proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
+                              "the box of mean counts has %u free variables (2^%u corners; at most %d): use the box "
+                              "of probability intervals", (unsigned)n_free, (unsigned)n_free, PROPER_ESTIMATE_CORNERS_MAX);
+        goto done;
+    }
+    *lo = INFINITY;
+    *hi = -INFINITY;
+    for (corner = 0; corner < ((size_t)1 << n_free); corner++) {
+        double v;
+        memcpy(x, est->var_mean, w * sizeof *x);
+        for (j = 0; j < n_free; j++) x[free_vars[j]] = (corner >> j & 1) ? est->var_hi[free_vars[j]] : est->var_lo[free_vars[j]];
+        proper__estimate_params_at(est, x, p);
+        if ((rc = proper_synth_expected_reward(m, reward, p, &v, err))) goto done;
+        if (v < *lo) *lo = v;
+        if (v > *hi) *hi = v;
+    }
+done:
+    PROPER_FREE(free_vars); PROPER_FREE(x); PROPER_FREE(p);
+    return rc;
 }
 
 PROPER_API int proper_estimate_property(const proper_synth_model *m, int reward, const proper_estimate *est,
@@ -986,7 +1201,13 @@ PROPER_API int proper_estimate_property(const proper_synth_model *m, int reward,
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "estimate has %u parameters, model %u",
                                 (unsigned)est->n_params, (unsigned)m->n_params);
     if ((rc = proper_synth_expected_reward(m, reward, est->p, point, err))) return rc;
-    return proper_synth_reward_range(m, reward, est->lo, est->hi, lo, hi, NULL, NULL, err);
+    if (est->box == PROPER_ESTIMATE_BOX_PROBABILITIES)
+        return proper_synth_reward_range(m, reward, est->lo, est->hi, lo, hi, NULL, NULL, err);
+    if (est->method != PROPER_ESTIMATE_NORMAL)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
+                                "Wilson intervals bound probabilities, not mean counts: use the box of probabilities");
+    if (est->per_run) return proper__estimate_range_linear(m, reward, est, lo, hi, err);
+    return proper__estimate_range_corners(m, reward, est, lo, hi, err);
 }
 
 #endif /* PROPER_ESTIMATE_IMPLEMENTATION */
