@@ -13,8 +13,9 @@
 # Environment (defaults): REQUESTS (3000) per non-concurrent scenario,
 # CONCURRENT_REQUESTS (4000), WARMUP (200), WORKERS (4) server threads,
 # SCENARIOS ("sequence alternative loop concurrent"), SERVER_ARGS (extra
-# server options, e.g. "--read-size 16" for the slow disk path of
-# scripts/webserver-tables.sh), CC, CFLAGS (build.sh).
+# server options, e.g. "--read-size 10 --probe scan" for the slow-disk server
+# of scripts/webserver-tables.sh), DOCROOT_FILLER (0: empty files added to
+# the loop scenario's directory, mkdocroot.sh), CC, CFLAGS (build.sh).
 set -eu
 cd "$(dirname "$0")/../.."
 out=${1:-data/webserver}
@@ -35,7 +36,7 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 
 sh examples/webserver/build.sh "$work/bin"
-sh examples/webserver/mkdocroot.sh "$work/root" "$work/defaults.conf"
+sh examples/webserver/mkdocroot.sh "$work/root" "$work/defaults.conf" "${DOCROOT_FILLER:-0}"
 mkdir -p "$out"
 
 when=$(date -u +%Y-%m-%dT%H:%M:%SZ)
@@ -81,7 +82,7 @@ record() {
     stop_server
     load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
     "$work/bin/loadgen" --merge "$work/$name.server.trace" "$work/$name.client.trace" \
-        --out "$out/$name.trace" --comment "scenario: $name, $n requests after $warmup untraced warm-up requests, server with $workers worker thread(s)${server_args:+ and options $server_args} (loadgen --help lists each scenario's paths and client threads)
+        --out "$out/$name.trace" --comment "scenario: $name, $n requests after $warmup untraced warm-up requests, server with $workers worker thread(s)${server_args:+ and options $server_args}${DOCROOT_FILLER:+, $DOCROOT_FILLER filler files in /dir5/} (loadgen --help lists each scenario's paths and client threads)
 recorded: $when by examples/webserver/record.sh
 machine: $machine
 cpu: $cpu, $cores core(s); load average after the run: $load

@@ -19,12 +19,14 @@
  *   server --root DIR [--defaults FILE] [--port N] [--port-file FILE]
  *          [--workers N] [--log FILE] [--trace FILE] [--keep-alive]
  *          [--max-seconds S] [--step-clock chained|separate] [--read-size BYTES]
+ *          [--probe stat|scan]
  */
 #define _POSIX_C_SOURCE 200809L
 #define PROPER_IMPLEMENTATION
 #include "../../src/trace.h"
 
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -35,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -69,6 +72,7 @@ typedef struct server {
     int keep_alive;
     int separate_clock;          /* --step-clock separate */
     size_t read_size;            /* --read-size: file bytes per read() in sendContent */
+    int probe_scan;              /* --probe scan: find default names by scanning the directory */
     proper_trace_writer *writer; /* NULL: not tracing */
     names n;
     /* connection queue */
@@ -318,19 +322,39 @@ static int deliver(worker *w, int fd, const char *target, const char *path, int 
     return 0;
 }
 
+/* --probe scan: look `name` up in `dir` case-insensitively by reading the
+ * whole directory (as a server emulating a case-insensitive file system
+ * would): a miss reads every entry, a hit stops at the match. Returns the
+ * entry's own spelling, copied to `out`, or NULL. */
+static const char *scan_directory(const char *dir, const char *name, char out[PATH_MAX_LEN / 4]) {
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    const char *hit = NULL;
+    if (!d) return NULL;
+    while (!hit && (e = readdir(d)) != NULL)
+        if (strcasecmp(e->d_name, name) == 0 && strlen(e->d_name) < PATH_MAX_LEN / 4) {
+            strcpy(out, e->d_name);
+            hit = out;
+        }
+    closedir(d);
+    return hit;
+}
+
 /* The directory branch: readDefaults ; probeDefault^probe ; (deliver | sendError). */
 static int serve_directory(worker *w, int fd, const char *target, const char *dir, int keep) {
     const names *nm = &w->srv->n;
     char defaults[MAX_DEFAULTS][PATH_MAX_LEN / 4];
-    char candidate[PATH_MAX_LEN + PATH_MAX_LEN / 4 + 2];
+    char candidate[PATH_MAX_LEN + PATH_MAX_LEN / 4 + 2], entry[PATH_MAX_LEN / 4];
     struct stat st;
     int count, i, found = -1, rc;
     start_step(w);
     count = read_defaults(w->srv->defaults_path, defaults, MAX_DEFAULTS);
     mark_step(w, nm->read_defaults);
     for (i = 0; i < count && found < 0; i++) {
+        const char *name = defaults[i];
         start_step(w);
-        if (join_path(candidate, sizeof candidate, dir, defaults[i]) == 0 && stat(candidate, &st) == 0 &&
+        if (w->srv->probe_scan) name = scan_directory(dir, defaults[i], entry);
+        if (name && join_path(candidate, sizeof candidate, dir, name) == 0 && stat(candidate, &st) == 0 &&
             S_ISREG(st.st_mode))
             found = i;
         mark_step(w, nm->probe_default);
@@ -623,6 +647,9 @@ static void usage(FILE *out) {
             "  --read-size BYTES  file bytes per read() in sendContent (1..16384, default 16384);\n"
             "                     small reads make a slow, syscall-bound disk path (the content\n"
             "                     is still sent in pieces of up to 16384 bytes)\n"
+            "  --probe M          how probeDefault looks a default name up: stat (default), or\n"
+            "                     scan: read the directory for a case-insensitive match (a miss\n"
+            "                     costs a pass over every entry of a large directory)\n"
             "Stops on SIGTERM/SIGINT, flushing the trace.\n");
 }
 
@@ -653,6 +680,8 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--log") == 0) log_path = v;
         else if (strcmp(a, "--trace") == 0) trace_path = v;
         else if (strcmp(a, "--max-seconds") == 0) max_seconds = atof(v);
+        else if (strcmp(a, "--probe") == 0 && (strcmp(v, "stat") == 0 || strcmp(v, "scan") == 0))
+            s.probe_scan = strcmp(v, "scan") == 0;
         else if (strcmp(a, "--read-size") == 0) s.read_size = (size_t)strtoul(v, NULL, 10);
         else if (strcmp(a, "--step-clock") == 0 && (strcmp(v, "chained") == 0 || strcmp(v, "separate") == 0))
             s.separate_clock = strcmp(v, "separate") == 0;
