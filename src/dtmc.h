@@ -15,6 +15,13 @@
  * (uint32_t column + double probability), plus labels (1 bit per state per
  * label) and rewards (8 bytes per state / per transition when present).
  *
+ * Model kind: `kind` is PROPER_DTMC_KIND_DTMC (0, what proper_dtmc_init
+ * gives) or PROPER_DTMC_KIND_CTMC. In a CTMC the stored values are rates
+ * R(s,t) (finite, > 0; rows need not sum to 1) and the exit rate of s is
+ * E(s) = sum_t R(s,t), self-loops included as PRISM counts them; its
+ * embedded DTMC has P(s,t) = R(s,t) / E(s). The builder option `rates`
+ * and the import option `ctmc` make CTMCs; see "CTMCs" under Solvers.
+ *
  * Labels are named bitsets over states. Two labels are predefined as PRISM
  * defines them and are not stored in `labels`:
  *   "init"     the initial state (or the support of the initial distribution),
@@ -124,12 +131,28 @@ extern "C" {
 #define PROPER_DTMC_CYCLE_MAX 256
 #endif
 
+/* CTMC transient analysis: the Poisson probability mass that uniformisation
+ * may leave out (Fox-Glynn truncation), per time-bounded solve. */
+#ifndef PROPER_DTMC_TRANSIENT_ACCURACY
+#define PROPER_DTMC_TRANSIENT_ACCURACY 1e-12
+#endif
+
+/* Uniformisation needs about q t steps (q: the largest exit rate); beyond
+ * this many steps a time-bounded solve is refused (PROPER_ELIMIT) instead
+ * of running for hours, unless the iterates reach a fixed point first. */
+#ifndef PROPER_DTMC_MAX_POISSON_STEPS
+#define PROPER_DTMC_MAX_POISSON_STEPS 1000000000UL
+#endif
+
 /* Largest number of states a model (or an imported file) may declare. */
 #ifndef PROPER_DTMC_MAX_STATES
 #define PROPER_DTMC_MAX_STATES 0xFFFFFFF0u
 #endif
 
 /* ---- The model ---------------------------------------------------------- */
+
+#define PROPER_DTMC_KIND_DTMC 0 /* prob[] holds probabilities, rows sum to 1 */
+#define PROPER_DTMC_KIND_CTMC 1 /* prob[] holds rates */
 
 typedef struct proper_dtmc_label {
     char *name;
@@ -147,7 +170,8 @@ typedef struct proper_dtmc {
     uint64_t n_trans;
     uint64_t *row;  /* n_states + 1 offsets */
     uint32_t *col;  /* n_trans destinations */
-    double *prob;   /* n_trans probabilities */
+    double *prob;   /* n_trans probabilities (a CTMC: rates) */
+    int kind;       /* PROPER_DTMC_KIND_DTMC or PROPER_DTMC_KIND_CTMC */
 
     uint32_t init;      /* initial state */
     double *init_dist;  /* NULL, or n_states probabilities (overrides init) */
@@ -245,6 +269,10 @@ PROPER_API size_t proper_dtmc_memory(const proper_dtmc *m);
 typedef struct proper_dtmc_builder {
     double row_sum_tol; /* PROPER_DTMC_ROW_SUM_TOL after init; change before adding rows */
     int fix_deadlocks;  /* 0 after init */
+    int rates;          /* 0 after init; 1: the values are rates of a CTMC (finite,
+                         * >= 0, rows not checked against 1) and finish makes a
+                         * PROPER_DTMC_KIND_CTMC model; a fixed deadlock gets a
+                         * self-loop of rate 1 (as PRISM's -fixdl) */
     uint32_t init;      /* initial state, 0 after init */
     /* internal */
     uint32_t n_rows, max_dst;
@@ -319,6 +347,9 @@ typedef struct proper_dtmc_solve_opts {
     unsigned long max_sweeps; /* per component; PROPER_ENOCONV beyond */
     uint32_t dense_max;       /* cyclic components up to this size: dense LU */
     uint32_t band_max;        /* larger ones with band width <= this: banded elimination (0: never) */
+    /* CTMC transient analysis (uniformisation): the Poisson weights left out
+     * by the Fox-Glynn truncation sum to at most this. */
+    double transient_accuracy;
 } proper_dtmc_solve_opts;
 
 PROPER_API proper_dtmc_solve_opts proper_dtmc_solve_opts_default(void);
@@ -331,6 +362,10 @@ typedef struct proper_dtmc_solve_stats {
     unsigned long sweeps;    /* Gauss–Seidel sweeps over all components */
     uint32_t n_dense;        /* components solved by dense LU */
     uint32_t n_band;         /* components solved by banded elimination */
+    uint32_t n_iterative;    /* components solved by Gauss-Seidel */
+    /* A proven bound on the absolute error of every value solved (see
+     * "Guaranteed bounds" above): |x[s] - exact(s)| <= max_error. */
+    double max_error;
 } proper_dtmc_solve_stats;
 
 /* P=? [ phi1 U phi2 ] (phi1 NULL: P=? [ F phi2 ]). */
@@ -369,9 +404,76 @@ PROPER_API int proper_dtmc_steady(const proper_dtmc *m, const proper_bitset *phi
  * state (0 for transient states). */
 PROPER_API int proper_dtmc_steady_distribution(const proper_dtmc *m, const proper_dtmc_solve_opts *opts,
                                                double *pi, proper_error *err);
+/* R{r}=? [ S ]: long-run average reward per step (a CTMC: per time unit)
+ * starting from each state: sum over bottom SCCs B of P(reach B) times the
+ * stationary mean of the step reward (state reward plus expected transition
+ * reward; a CTMC: state reward rate plus sum_t R(s,t) transition reward). */
+PROPER_API int proper_dtmc_reward_steady(const proper_dtmc *m, const proper_dtmc_reward *r,
+                                         const proper_dtmc_solve_opts *opts, double *x, proper_error *err);
 /* Value for the initial state, or the init_dist-weighted sum (a zero weight
  * never multiplies an infinity). */
 PROPER_API double proper_dtmc_value_at_init(const proper_dtmc *m, const double *x);
+
+/* ---- CTMCs ---------------------------------------------------------------
+ * For a model of kind PROPER_DTMC_KIND_CTMC the unbounded solvers above
+ * answer the CSL property of the same shape: proper_dtmc_prob_until and
+ * proper_dtmc_reward_reach on the embedded DTMC (a state reward is a rate:
+ * it is earned for the mean sojourn 1/E(s) per visit), proper_dtmc_steady,
+ * _steady_distribution and _reward_steady on the uniformised chain, whose
+ * stationary distributions are those of the CTMC. The step-bounded solvers
+ * (prob_bounded_until, reward_cumulative, reward_instant) refuse a CTMC
+ * (PROPER_EUNSUPPORTED); time bounds are the functions below.
+ *
+ * Transient analysis is by uniformisation: with q = max_s (E(s) - R(s,s))
+ * and P = I + Q/q, the state at time t is that of P after N ~ Poisson(q t)
+ * steps; the Poisson weights come from Fox-Glynn truncation
+ * (proper_dtmc_fox_glynn) with opts->transient_accuracy. Times must be
+ * finite and >= 0 (PROPER_EINVAL otherwise). */
+
+/* Poisson(lambda) probabilities from `left` to `right`: w[i - left] is
+ * P(N = i) / total, where total (the in-window mass) is >= 1 - accuracy:
+ * the weights sum to 1 and the mass left out of [left, right] is at most
+ * accuracy (the tails are bounded by geometric series, not estimated). */
+typedef struct proper_dtmc_poisson {
+    unsigned long left, right;
+    double *w;     /* right - left + 1 weights */
+    double total;  /* in-window probability before normalisation */
+} proper_dtmc_poisson;
+
+PROPER_API void proper_dtmc_poisson_init(proper_dtmc_poisson *p);
+PROPER_API void proper_dtmc_poisson_free(proper_dtmc_poisson *p);
+/* Fox & Glynn, "Computing Poisson probabilities", CACM 31(4), 1988: weights
+ * computed outward from the mode, so that none underflows before the
+ * truncation points. lambda finite and >= 0, accuracy in (0, 0.5). `out` is
+ * an output (see "Output parameters"). */
+PROPER_API int proper_dtmc_fox_glynn(double lambda, double accuracy, proper_dtmc_poisson *out, proper_error *err);
+
+/* Exit rates E(s) of a CTMC (n_states doubles; a DTMC: all 1). */
+PROPER_API void proper_dtmc_exit_rates(const proper_dtmc *m, double *exit_rate);
+/* The embedded DTMC of a CTMC (P(s,t) = R(s,t)/E(s)), with labels,
+ * initial state/distribution, valuations and rewards copied unchanged
+ * (state rewards stay rates). `out` is an output. */
+PROPER_API int proper_dtmc_embedded(const proper_dtmc *ctmc, proper_dtmc *out, proper_error *err);
+/* The uniformised DTMC P = I + Q/q (q as above; q = 1 if every state is
+ * absorbing), with *q_out receiving q. `out` is an output. */
+PROPER_API int proper_dtmc_uniformised(const proper_dtmc *ctmc, proper_dtmc *out, double *q_out, proper_error *err);
+
+/* P=? [ phi1 U[t1,t2] phi2 ] (phi1 NULL = true: F[t1,t2]; t1 = 0: U<=t2;
+ * t2 = INFINITY: U>=t1) for every state. */
+PROPER_API int proper_dtmc_ctmc_bounded_until(const proper_dtmc *m, const proper_bitset *phi1,
+                                              const proper_bitset *phi2, double t1, double t2,
+                                              const proper_dtmc_solve_opts *opts, double *x, proper_error *err);
+/* Transient distribution at time t from the initial state/distribution (p0
+ * NULL) or from p0 (n_states probabilities): pt[s] = P(X_t = s). */
+PROPER_API int proper_dtmc_ctmc_transient(const proper_dtmc *m, double t, const double *p0,
+                                          const proper_dtmc_solve_opts *opts, double *pt, proper_error *err);
+/* R{r}=? [ C<=t ]: expected reward accumulated up to time t (state rewards
+ * as rates, transition rewards per transition taken). */
+PROPER_API int proper_dtmc_ctmc_reward_cumulative(const proper_dtmc *m, const proper_dtmc_reward *r, double t,
+                                                  const proper_dtmc_solve_opts *opts, double *x, proper_error *err);
+/* R{r}=? [ I=t ]: expected state reward at time t. */
+PROPER_API int proper_dtmc_ctmc_reward_instant(const proper_dtmc *m, const proper_dtmc_reward *r, double t,
+                                               const proper_dtmc_solve_opts *opts, double *x, proper_error *err);
 
 /* ---- PRISM explicit import ----------------------------------------------
  * .tra: first line "STATES TRANSITIONS", then one line "src dst prob" per
@@ -384,6 +486,7 @@ PROPER_API double proper_dtmc_value_at_init(const proper_dtmc *m, const double *
  * PROPER_EUNSUPPORTED); "deadlock" sets m->deadlock; others become labels. */
 typedef struct proper_dtmc_import_opts {
     double row_sum_tol;   /* PROPER_DTMC_ROW_SUM_TOL */
+    int ctmc;             /* 0; 1: the .tra holds rates (PRISM -ctmc): a CTMC */
     int fix_deadlocks;    /* 0: a state without transitions is an error */
     uint32_t max_states;  /* PROPER_DTMC_MAX_STATES: larger headers are PROPER_ELIMIT */
 } proper_dtmc_import_opts;
@@ -790,6 +893,7 @@ PROPER_API int proper_dtmc_copy(proper_dtmc *dst, const proper_dtmc *src, proper
     proper_dtmc_init(&c);
     c.n_states = src->n_states;
     c.n_trans = src->n_trans;
+    c.kind = src->kind;
     c.init = src->init;
     if (proper__dtmc_dup_array(&c.row, src->row, n + 1, sizeof *src->row) ||
         proper__dtmc_dup_array(&c.col, src->col, t, sizeof *src->col) ||
@@ -945,7 +1049,7 @@ static int proper__dtmc_builder_close_row(proper_dtmc_builder *b, uint32_t s, pr
     }
     b->n_trans = out;
     b->row[s + 1] = out;
-    if (out > start && !(fabs(sum - 1.0) <= b->row_sum_tol))
+    if (!b->rates && out > start && !(fabs(sum - 1.0) <= b->row_sum_tol))
         return proper_error_set(err, PROPER_EPROB, NULL, 0, 0,
                                 "state %u: outgoing probabilities sum to %.15g (must be 1 within %g)",
                                 (unsigned)s, sum, b->row_sum_tol);
@@ -1100,6 +1204,7 @@ PROPER_API int proper_dtmc_builder_finish(proper_dtmc_builder *b, uint32_t n_sta
     c.n_trans = b->n_trans;
     c.row = b->row;
     c.init = b->init;
+    c.kind = b->rates ? PROPER_DTMC_KIND_CTMC : PROPER_DTMC_KIND_DTMC;
     /* shrink the arrays to their final size (never fails: keep old on NULL) */
     c.col = b->col;
     c.prob = b->prob;
@@ -1435,6 +1540,7 @@ PROPER_API proper_dtmc_solve_opts proper_dtmc_solve_opts_default(void) {
     o.max_sweeps = PROPER_DTMC_MAX_SWEEPS;
     o.dense_max = PROPER_DTMC_DENSE_MAX;
     o.band_max = PROPER_DTMC_BAND_MAX;
+    o.transient_accuracy = PROPER_DTMC_TRANSIENT_ACCURACY;
     return o;
 }
 
@@ -1823,6 +1929,20 @@ static int proper__dtmc_nomem(proper_error *err) {
     return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
 }
 
+static int proper__dtmc_need_ctmc(const proper_dtmc *m, const char *what, proper_error *err) {
+    if (m->kind != PROPER_DTMC_KIND_CTMC)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "%s needs a CTMC; this model is a DTMC", what);
+    return PROPER_OK;
+}
+
+static int proper__dtmc_refuse_ctmc(const proper_dtmc *m, const char *what, proper_error *err) {
+    if (m->kind == PROPER_DTMC_KIND_CTMC)
+        return proper_error_set(err, PROPER_EUNSUPPORTED, NULL, 0, 0,
+                                "%s counts discrete steps: a CTMC takes time bounds (the proper_dtmc_ctmc_* solvers)",
+                                what);
+    return PROPER_OK;
+}
+
 PROPER_API int proper_dtmc_prob_until(const proper_dtmc *m, const proper_bitset *phi1, const proper_bitset *phi2,
                                       const proper_dtmc_solve_opts *opts, double *x,
                                       proper_dtmc_solve_stats *stats, proper_error *err) {
@@ -1832,6 +1952,14 @@ PROPER_API int proper_dtmc_prob_until(const proper_dtmc *m, const proper_bitset 
     int rc;
     if (stats) memset(stats, 0, sizeof *stats);
     if ((rc = proper__dtmc_check_set(m, phi1, "phi1", err)) || (rc = proper__dtmc_check_set(m, phi2, "phi2", err))) return rc;
+    if (m->kind == PROPER_DTMC_KIND_CTMC) { /* the embedded chain has the same path probabilities */
+        proper_dtmc e;
+        proper_dtmc_init(&e);
+        if ((rc = proper_dtmc_embedded(m, &e, err))) return rc;
+        rc = proper_dtmc_prob_until(&e, phi1, phi2, opts, x, stats, err);
+        proper_dtmc_free(&e);
+        return rc;
+    }
     proper__dtmc_csr_view(m, &g);
     if (proper__dtmc_transpose(&g, NULL, 0, &pred)) return proper__dtmc_nomem(err);
     if (proper__dtmc_prob0(&pred, phi1, phi2, &no)) { proper__dtmc_csr_free(&pred); return proper__dtmc_nomem(err); }
@@ -1976,7 +2104,9 @@ PROPER_API int proper_dtmc_prob_bounded_until(const proper_dtmc *m, const proper
                                               proper_error *err) {
     uint32_t s;
     int rc;
-    if ((rc = proper__dtmc_check_set(m, phi1, "phi1", err)) || (rc = proper__dtmc_check_set(m, phi2, "phi2", err))) return rc;
+    if ((rc = proper__dtmc_refuse_ctmc(m, "a step-bounded until", err)) ||
+        (rc = proper__dtmc_check_set(m, phi1, "phi1", err)) || (rc = proper__dtmc_check_set(m, phi2, "phi2", err)))
+        return rc;
     for (s = 0; s < m->n_states; s++) x[s] = PROPER_BITSET_GET(phi2, s) ? 1.0 : 0.0;
     return proper__dtmc_iterate(m, phi1, phi2, k, x, err);
 }
@@ -2005,6 +2135,33 @@ static double proper__dtmc_step_reward(const proper_dtmc *m, const proper_dtmc_r
     return v;
 }
 
+/* R=? [ F phi ] on a CTMC: on the embedded chain, each visit to s earns the
+ * state reward rate times the mean sojourn 1/E(s), plus the transition
+ * reward of the jump taken. */
+static int proper__dtmc_ctmc_reward_reach(const proper_dtmc *m, const proper_dtmc_reward *r, const proper_bitset *phi,
+                                          const proper_dtmc_solve_opts *opts, double *x,
+                                          proper_dtmc_solve_stats *stats, proper_error *err) {
+    proper_dtmc e;
+    proper_dtmc_reward scaled;
+    double *rate = NULL;
+    uint32_t s;
+    int rc;
+    proper_dtmc_init(&e);
+    if ((rc = proper_dtmc_embedded(m, &e, err))) return rc;
+    scaled = *r;
+    if (r->state) {
+        rate = (double *)proper_calloc(m->n_states ? m->n_states : 1, sizeof *rate);
+        if (!rate) { proper_dtmc_free(&e); return proper__dtmc_nomem(err); }
+        proper_dtmc_exit_rates(m, rate);
+        for (s = 0; s < m->n_states; s++) rate[s] = r->state[s] / rate[s];
+        scaled.state = rate;
+    }
+    rc = proper_dtmc_reward_reach(&e, &scaled, phi, opts, x, stats, err);
+    PROPER_FREE(rate);
+    proper_dtmc_free(&e);
+    return rc;
+}
+
 PROPER_API int proper_dtmc_reward_reach(const proper_dtmc *m, const proper_dtmc_reward *r,
                                         const proper_bitset *phi, const proper_dtmc_solve_opts *opts,
                                         double *x, proper_dtmc_solve_stats *stats, proper_error *err) {
@@ -2015,6 +2172,7 @@ PROPER_API int proper_dtmc_reward_reach(const proper_dtmc *m, const proper_dtmc_
     int rc;
     if (stats) memset(stats, 0, sizeof *stats);
     if ((rc = proper__dtmc_check_set(m, phi, "phi", err)) || (rc = proper__dtmc_check_reward(m, r, 1, err))) return rc;
+    if (m->kind == PROPER_DTMC_KIND_CTMC) return proper__dtmc_ctmc_reward_reach(m, r, phi, opts, x, stats, err);
     proper__dtmc_csr_view(m, &g);
     if (proper__dtmc_transpose(&g, NULL, 0, &pred)) return proper__dtmc_nomem(err);
     if (proper__dtmc_prob0(&pred, NULL, phi, &no)) { proper__dtmc_csr_free(&pred); return proper__dtmc_nomem(err); }
@@ -2049,7 +2207,9 @@ PROPER_API int proper_dtmc_reward_cumulative(const proper_dtmc *m, const proper_
     unsigned long j;
     uint32_t s, n = m->n_states;
     int rc, ev;
-    if ((rc = proper__dtmc_check_reward(m, r, 0, err))) return rc;
+    if ((rc = proper__dtmc_refuse_ctmc(m, "a step-bounded cumulative reward", err)) ||
+        (rc = proper__dtmc_check_reward(m, r, 0, err)))
+        return rc;
     d = (double *)proper_calloc(n ? n : 1, sizeof *d);
     prev = (double *)proper_calloc(n ? n : 1, sizeof *prev);
     period_sum = (double *)proper_calloc(n ? n : 1, sizeof *period_sum);
@@ -2095,7 +2255,9 @@ PROPER_API int proper_dtmc_reward_instant(const proper_dtmc *m, const proper_dtm
                                           double *x, proper_error *err) {
     uint32_t s;
     int rc;
-    if ((rc = proper__dtmc_check_reward(m, r, 0, err))) return rc;
+    if ((rc = proper__dtmc_refuse_ctmc(m, "a step-bounded instantaneous reward", err)) ||
+        (rc = proper__dtmc_check_reward(m, r, 0, err)))
+        return rc;
     /* i_j = P i_{j-1}, i_0 = state rewards */
     for (s = 0; s < m->n_states; s++) x[s] = r->state ? r->state[s] : 0.0;
     return proper__dtmc_iterate(m, NULL, NULL, k, x, err);
@@ -2154,14 +2316,16 @@ done:
     return rc;
 }
 
-PROPER_API int proper_dtmc_steady(const proper_dtmc *m, const proper_bitset *phi,
-                                  const proper_dtmc_solve_opts *opts, double *x, proper_error *err) {
+/* Long-run average of f from each state: x = sum over BSCCs B of
+ * P(reach B) * sum_{s in B} pi_B(s) f(s) (f: an indicator for S=? [phi],
+ * the step reward for R=? [S]). */
+static int proper__dtmc_steady_mean(const proper_dtmc *m, const double *f, const proper_dtmc_solve_opts *opts,
+                                    double *x, proper_error *err) {
     proper__dtmc_csr g;
     proper_bitset transient;
     double *pi, *mass;
     uint32_t *bscc, nb = 0, s;
     int rc;
-    if ((rc = proper__dtmc_check_set(m, phi, "phi", err))) return rc;
     pi = (double *)proper_calloc(m->n_states, sizeof *pi);
     bscc = (uint32_t *)proper_calloc(m->n_states, sizeof *bscc);
     if (!pi || !bscc) { PROPER_FREE(pi); PROPER_FREE(bscc); return proper__dtmc_nomem(err); }
@@ -2172,8 +2336,8 @@ PROPER_API int proper_dtmc_steady(const proper_dtmc *m, const proper_bitset *phi
     if (!rc && proper_bitset_create(&transient, m->n_states, NULL)) { PROPER_FREE(mass); mass = NULL; rc = proper__dtmc_nomem(err); }
     if (rc) { PROPER_FREE(pi); PROPER_FREE(bscc); return rc; }
     for (s = 0; s < m->n_states; s++)
-        if (bscc[s] != UINT32_MAX && PROPER_BITSET_GET(phi, s)) mass[bscc[s]] += pi[s];
-    /* x = long-run mass of phi in the BSCC, then x = P x on transient states */
+        if (bscc[s] != UINT32_MAX && pi[s] != 0.0) mass[bscc[s]] += pi[s] * f[s];
+    /* x = long-run mean of f in the BSCC, then x = P x on transient states */
     for (s = 0; s < m->n_states; s++) {
         if (bscc[s] != UINT32_MAX) {
             x[s] = mass[bscc[s]];
@@ -2191,6 +2355,49 @@ PROPER_API int proper_dtmc_steady(const proper_dtmc *m, const proper_bitset *phi
     return rc;
 }
 
+/* The CTMC's long-run questions on its uniformised chain (same stationary
+ * distributions, same BSCC reachability), with f computed on the CTMC. */
+static int proper__dtmc_ctmc_steady_mean(const proper_dtmc *m, const double *f, const proper_dtmc_solve_opts *opts,
+                                         double *x, proper_error *err) {
+    proper_dtmc u;
+    int rc;
+    proper_dtmc_init(&u);
+    if ((rc = proper_dtmc_uniformised(m, &u, NULL, err))) return rc;
+    rc = proper__dtmc_steady_mean(&u, f, opts, x, err);
+    proper_dtmc_free(&u);
+    return rc;
+}
+
+PROPER_API int proper_dtmc_steady(const proper_dtmc *m, const proper_bitset *phi,
+                                  const proper_dtmc_solve_opts *opts, double *x, proper_error *err) {
+    double *f;
+    uint32_t s;
+    int rc;
+    if ((rc = proper__dtmc_check_set(m, phi, "phi", err))) return rc;
+    f = (double *)proper_calloc(m->n_states ? m->n_states : 1, sizeof *f);
+    if (!f) return proper__dtmc_nomem(err);
+    for (s = 0; s < m->n_states; s++) f[s] = PROPER_BITSET_GET(phi, s) ? 1.0 : 0.0;
+    rc = m->kind == PROPER_DTMC_KIND_CTMC ? proper__dtmc_ctmc_steady_mean(m, f, opts, x, err)
+                                          : proper__dtmc_steady_mean(m, f, opts, x, err);
+    PROPER_FREE(f);
+    return rc;
+}
+
+PROPER_API int proper_dtmc_reward_steady(const proper_dtmc *m, const proper_dtmc_reward *r,
+                                         const proper_dtmc_solve_opts *opts, double *x, proper_error *err) {
+    double *f;
+    uint32_t s;
+    int rc;
+    if ((rc = proper__dtmc_check_reward(m, r, 0, err))) return rc;
+    f = (double *)proper_calloc(m->n_states ? m->n_states : 1, sizeof *f);
+    if (!f) return proper__dtmc_nomem(err);
+    for (s = 0; s < m->n_states; s++) f[s] = proper__dtmc_step_reward(m, r, s);
+    rc = m->kind == PROPER_DTMC_KIND_CTMC ? proper__dtmc_ctmc_steady_mean(m, f, opts, x, err)
+                                          : proper__dtmc_steady_mean(m, f, opts, x, err);
+    PROPER_FREE(f);
+    return rc;
+}
+
 PROPER_API int proper_dtmc_steady_distribution(const proper_dtmc *m, const proper_dtmc_solve_opts *opts,
                                                double *pi, proper_error *err) {
     proper__dtmc_csr g, tr;
@@ -2199,6 +2406,14 @@ PROPER_API int proper_dtmc_steady_distribution(const proper_dtmc *m, const prope
     uint32_t *bscc, nb = 0, s;
     uint64_t e;
     int rc;
+    if (m->kind == PROPER_DTMC_KIND_CTMC) { /* the uniformised chain has the CTMC's limit */
+        proper_dtmc u;
+        proper_dtmc_init(&u);
+        if ((rc = proper_dtmc_uniformised(m, &u, NULL, err))) return rc;
+        rc = proper_dtmc_steady_distribution(&u, opts, pi, err);
+        proper_dtmc_free(&u);
+        return rc;
+    }
     bscc = (uint32_t *)proper_calloc(m->n_states, sizeof *bscc);
     if (!bscc) return proper__dtmc_nomem(err);
     if ((rc = proper__dtmc_bscc_stationary(m, opts, pi, bscc, &nb, err))) { PROPER_FREE(bscc); return rc; }
@@ -2254,11 +2469,493 @@ PROPER_API double proper_dtmc_value_at_init(const proper_dtmc *m, const double *
     return v;
 }
 
+/* ---- CTMCs -------------------------------------------------------------- */
+
+PROPER_API void proper_dtmc_exit_rates(const proper_dtmc *m, double *exit_rate) {
+    uint32_t s;
+    for (s = 0; s < m->n_states; s++) {
+        double e = 0.0;
+        uint64_t k;
+        if (m->kind == PROPER_DTMC_KIND_CTMC)
+            for (k = m->row[s]; k < m->row[s + 1]; k++) e += m->prob[k];
+        else
+            e = 1.0;
+        exit_rate[s] = e;
+    }
+}
+
+PROPER_API int proper_dtmc_embedded(const proper_dtmc *ctmc, proper_dtmc *out, proper_error *err) {
+    proper_dtmc c;
+    uint32_t s;
+    int rc;
+    if ((rc = proper__dtmc_need_ctmc(ctmc, "the embedded DTMC", err))) return rc;
+    proper_dtmc_init(&c);
+    if ((rc = proper_dtmc_copy(&c, ctmc, err))) return rc;
+    for (s = 0; s < c.n_states; s++) {
+        double e = 0.0;
+        uint64_t k;
+        for (k = c.row[s]; k < c.row[s + 1]; k++) e += c.prob[k];
+        for (k = c.row[s]; k < c.row[s + 1]; k++) c.prob[k] /= e; /* e > 0: every state has a transition */
+    }
+    c.kind = PROPER_DTMC_KIND_DTMC;
+    proper_dtmc_free(out);
+    *out = c;
+    return PROPER_OK;
+}
+
+/* Uniformisation rate: the largest rate of leaving a state (self-loops do
+ * not leave) among the states not in `frozen` (NULL: none frozen). */
+static double proper__dtmc_unif_rate(const proper_dtmc *m, const proper_bitset *frozen) {
+    double q = 0.0;
+    uint32_t s;
+    for (s = 0; s < m->n_states; s++) {
+        double e = 0.0;
+        uint64_t k;
+        if (frozen && PROPER_BITSET_GET(frozen, s)) continue;
+        for (k = m->row[s]; k < m->row[s + 1]; k++)
+            if (m->col[k] != s) e += m->prob[k];
+        if (e > q) q = e;
+    }
+    return q;
+}
+
+PROPER_API int proper_dtmc_uniformised(const proper_dtmc *ctmc, proper_dtmc *out, double *q_out, proper_error *err) {
+    proper_dtmc c;
+    uint32_t s;
+    uint64_t k, n_new = 0, at = 0;
+    double q;
+    size_t i;
+    int rc;
+    if ((rc = proper__dtmc_need_ctmc(ctmc, "uniformisation", err))) return rc;
+    q = proper__dtmc_unif_rate(ctmc, NULL);
+    if (q == 0.0) q = 1.0;
+    for (s = 0; s < ctmc->n_states; s++) n_new += proper__dtmc_find_trans(ctmc, s, s) < 0;
+    proper_dtmc_init(&c);
+    c.n_states = ctmc->n_states;
+    c.n_trans = ctmc->n_trans + n_new;
+    c.init = ctmc->init;
+    c.row = (uint64_t *)proper_calloc((size_t)c.n_states + 1, sizeof *c.row);
+    c.col = (uint32_t *)proper_calloc((size_t)c.n_trans, sizeof *c.col);
+    c.prob = (double *)proper_calloc((size_t)c.n_trans, sizeof *c.prob);
+    if (!c.row || !c.col || !c.prob) goto nomem;
+    /* row s: R(s,t)/q off the diagonal, 1 - (E(s) - R(s,s))/q on it */
+    for (s = 0; s < c.n_states; s++) {
+        double leave = 0.0;
+        uint64_t diag = UINT64_MAX;
+        int placed = 0;
+        for (k = ctmc->row[s]; k < ctmc->row[s + 1]; k++)
+            if (ctmc->col[k] != s) leave += ctmc->prob[k];
+        c.row[s] = at;
+        for (k = ctmc->row[s]; k < ctmc->row[s + 1]; k++) {
+            if (!placed && ctmc->col[k] >= s) {
+                diag = at++;
+                placed = 1;
+            }
+            if (ctmc->col[k] == s) continue;
+            c.col[at] = ctmc->col[k];
+            c.prob[at++] = ctmc->prob[k] / q;
+        }
+        if (!placed) diag = at++;
+        c.col[diag] = s;
+        c.prob[diag] = 1.0 - leave / q;
+    }
+    c.row[c.n_states] = at;
+    c.n_trans = at;
+    if (ctmc->init_dist && proper_dtmc_set_init_dist(&c, ctmc->init_dist, NULL)) goto nomem;
+    c.init = ctmc->init;
+    if (proper_bitset_copy(&c.deadlock, &ctmc->deadlock, NULL)) goto nomem;
+    for (i = 0; i < ctmc->n_labels; i++)
+        if (proper_dtmc_add_label(&c, ctmc->labels[i].name, &ctmc->labels[i].states, NULL, err)) goto fail;
+    if (q_out) *q_out = q;
+    proper_dtmc_free(out);
+    *out = c;
+    return PROPER_OK;
+nomem:
+    proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory uniformising");
+fail:
+    proper_dtmc_free(&c);
+    return err ? err->code : PROPER_ENOMEM;
+}
+
+/* ---- Fox-Glynn ---- */
+
+PROPER_API void proper_dtmc_poisson_init(proper_dtmc_poisson *p) { memset(p, 0, sizeof *p); }
+
+PROPER_API void proper_dtmc_poisson_free(proper_dtmc_poisson *p) {
+    PROPER_FREE(p->w);
+    proper_dtmc_poisson_init(p);
+}
+
+/* Window [*left, *right] around the mode m of Poisson(lambda) outside of
+ * which the mass is at most acc/2 on each side, with p_m = pm. Tails are
+ * bounded by geometric series: beyond i > lambda - 1 the ratio
+ * p_{j+1}/p_j = lambda/(j+1) is at most r = lambda/(i+2) for every j > i,
+ * so sum_{j>i} p_j <= p_i r / (1 - r); below i <= lambda the ratio
+ * p_{j-1}/p_j = j/lambda is at most i/lambda for every j < i, so
+ * sum_{j<i} p_j <= p_i (i/lambda) / (1 - i/lambda). `slack` >= 1 covers
+ * the rounding of pm. */
+static void proper__dtmc_fg_window(double lambda, unsigned long m, double pm, double acc, double slack,
+                                   unsigned long *left, unsigned long *right) {
+    double p = pm, r;
+    unsigned long i = m;
+    for (;;) {
+        r = lambda / ((double)i + 2.0);
+        if (r < 1.0 && slack * p * r / (1.0 - r) <= acc / 2.0) break;
+        i++;
+        p *= lambda / (double)i;
+    }
+    *right = i;
+    p = pm;
+    i = m;
+    while (i > 0) {
+        r = (double)i / lambda;
+        if (r < 1.0 && slack * p * r / (1.0 - r) <= acc / 2.0) break;
+        p *= (double)i / lambda;
+        i--;
+    }
+    *left = i;
+}
+
+PROPER_API int proper_dtmc_fox_glynn(double lambda, double accuracy, proper_dtmc_poisson *out, proper_error *err) {
+    proper_dtmc_poisson p;
+    unsigned long m, i, n;
+    double log_pm, pm, slack, sum = 0.0;
+    if (!isfinite(lambda) || lambda < 0.0)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "Poisson rate %g must be finite and >= 0", lambda);
+    if (!(accuracy > 0.0 && accuracy < 0.5))
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "Poisson accuracy %g must be in (0, 0.5)", accuracy);
+    if (lambda > 1e11) /* the window alone would be 10^7 weights and q t steps */
+        return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0, "Poisson rate %g is too large (at most 1e11)", lambda);
+    proper_dtmc_poisson_init(&p);
+    m = (unsigned long)floor(lambda);
+    /* log p_m = -lambda + m log lambda - log m!, in long double: its
+     * rounding is at most a few units of the largest term, which `slack`
+     * covers (with the units of a double, should long double be one) */
+    if (lambda > 0.0) {
+        long double l = lambda, lm = (long double)m;
+        long double big = l + lm * fabsl(logl(l)) + lgammal(lm + 1.0L) + 1.0L;
+        log_pm = (double)(-l + lm * logl(l) - lgammal(lm + 1.0L));
+        slack = exp(8.0 * 2.220446049250313e-16 * (double)big);
+    } else {
+        log_pm = 0.0;
+        slack = 1.0;
+    }
+    pm = exp(log_pm);
+    if (lambda == 0.0) {
+        p.left = p.right = 0;
+    } else {
+        proper__dtmc_fg_window(lambda, m, pm, accuracy, slack, &p.left, &p.right);
+    }
+    n = p.right - p.left + 1;
+    p.w = (double *)proper_calloc((size_t)n, sizeof *p.w);
+    if (!p.w) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory for %lu Poisson weights", n);
+    /* weights relative to the mode (1 there), outward; the smallest is about
+     * accuracy / pm, far from underflow */
+    p.w[m - p.left] = 1.0;
+    for (i = m; i > p.left; i--) p.w[i - 1 - p.left] = p.w[i - p.left] * ((double)i / lambda);
+    for (i = m; i < p.right; i++) p.w[i + 1 - p.left] = p.w[i - p.left] * (lambda / ((double)i + 1.0));
+    /* sum from the small ends inward (less rounding) */
+    {
+        unsigned long a = 0, b = n - 1;
+        while (a <= b && b < n) {
+            if (p.w[a] <= p.w[b]) sum += p.w[a++];
+            else if (b == 0) { sum += p.w[b]; break; }
+            else sum += p.w[b--];
+        }
+    }
+    for (i = 0; i < n; i++) p.w[i] /= sum;
+    p.total = pm * sum;
+    if (p.total > 1.0) p.total = 1.0;
+    proper_dtmc_poisson_free(out);
+    *out = p;
+    return PROPER_OK;
+}
+
+/* ---- uniformisation ---- */
+
+/* One step of the uniformised chain applied to a value vector, without
+ * building it: (P v)(s) = v(s) + (1/q) sum_t R(s,t) (v(t) - v(s)); states
+ * in `frozen` keep their value (they are made absorbing). Returns whether
+ * any value changed. */
+static int proper__dtmc_unif_step(const proper_dtmc *m, const proper_bitset *frozen, double inv_q, const double *v,
+                                  double *out) {
+    uint32_t s;
+    int changed = 0;
+    for (s = 0; s < m->n_states; s++) {
+        double acc = 0.0, vs = v[s];
+        uint64_t k;
+        if (!frozen || !PROPER_BITSET_GET(frozen, s))
+            for (k = m->row[s]; k < m->row[s + 1]; k++) acc += m->prob[k] * (v[m->col[k]] - vs);
+        out[s] = vs + inv_q * acc;
+        changed |= out[s] != vs;
+    }
+    return changed;
+}
+
+/* x = sum_{i >= 0} c_i P^i v for the uniformised chain (rate q, `frozen`
+ * states absorbing). Transient values: c_i = w_i, the Poisson weights.
+ * Cumulative rewards: c_i = (1/q) (1 - F(i)) with F the (truncated)
+ * Poisson distribution function, since E[time spent in the i-th state of
+ * the uniformised chain before t] = P(N(t) > i) / q (Kwiatkowska, Norman,
+ * Parker, "Stochastic model checking", SFM 2007, eq. for C<=t). Terms past
+ * `right` are 0; below `left` c_i is 0 (transient) or 1/q (cumulative).
+ * When the iterate stops changing bit for bit, every later term is c_i
+ * times it: the remaining coefficients are added at once. */
+typedef struct proper__dtmc_series {
+    const proper_dtmc_poisson *pw;
+    double inv_q;
+    int cumulative;
+    double *coef; /* c_i for i = left..right */
+    double *tail; /* sum_{j >= i} c_j for i = left..right+1 */
+} proper__dtmc_series;
+
+static void proper__dtmc_series_free(proper__dtmc_series *se) {
+    PROPER_FREE(se->coef);
+    PROPER_FREE(se->tail);
+}
+
+static int proper__dtmc_series_init(proper__dtmc_series *se, const proper_dtmc_poisson *pw, double q, int cumulative) {
+    unsigned long n = pw->right - pw->left + 1, i;
+    double upper = 0.0;
+    se->pw = pw;
+    se->inv_q = 1.0 / q;
+    se->cumulative = cumulative;
+    se->coef = (double *)proper_calloc((size_t)n, sizeof *se->coef);
+    se->tail = (double *)proper_calloc((size_t)n + 1, sizeof *se->tail);
+    if (!se->coef || !se->tail) { proper__dtmc_series_free(se); return PROPER_ENOMEM; }
+    /* from the top: upper = sum_{j > i} w_j before w_i is added */
+    for (i = n; i-- > 0;) {
+        se->coef[i] = cumulative ? upper * se->inv_q : pw->w[i];
+        upper += pw->w[i];
+        se->tail[i] = se->tail[i + 1] + se->coef[i];
+    }
+    return PROPER_OK;
+}
+
+static double proper__dtmc_series_coef(const proper__dtmc_series *se, unsigned long i) {
+    if (i < se->pw->left) return se->cumulative ? se->inv_q : 0.0;
+    return se->coef[i - se->pw->left];
+}
+
+/* sum_{j >= i} c_j */
+static double proper__dtmc_series_tail(const proper__dtmc_series *se, unsigned long i) {
+    if (i < se->pw->left) return se->tail[0] + (se->cumulative ? (double)(se->pw->left - i) * se->inv_q : 0.0);
+    return se->tail[i - se->pw->left];
+}
+
+static int proper__dtmc_series_run(const proper_dtmc *m, const proper_bitset *frozen, const proper__dtmc_series *se,
+                                   double *v, double *x, proper_error *err) {
+    uint32_t s, n = m->n_states;
+    unsigned long i;
+    double *own = (double *)proper_calloc(n ? n : 1, sizeof *own), *next = own;
+    if (!own) return proper__dtmc_nomem(err);
+    for (s = 0; s < n; s++) x[s] = 0.0;
+    for (i = 0;; i++) {
+        double c = proper__dtmc_series_coef(se, i), *t;
+        if (c != 0.0)
+            for (s = 0; s < n; s++) x[s] += c * v[s];
+        if (i == se->pw->right) break;
+        if (i >= PROPER_DTMC_MAX_POISSON_STEPS) {
+            PROPER_FREE(own);
+            return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
+                                    "uniformisation needs %lu steps and the iterates did not settle within %lu "
+                                    "(PROPER_DTMC_MAX_POISSON_STEPS)",
+                                    se->pw->right, (unsigned long)PROPER_DTMC_MAX_POISSON_STEPS);
+        }
+        if (!proper__dtmc_unif_step(m, frozen, se->inv_q, v, next)) { /* a fixed point: later terms are c_j v */
+            double rest = proper__dtmc_series_tail(se, i + 1);
+            for (s = 0; s < n; s++) x[s] += rest * v[s];
+            break;
+        }
+        t = v; v = next; next = t;
+    }
+    PROPER_FREE(own);
+    return PROPER_OK;
+}
+
+static int proper__dtmc_check_time(double t, const char *what, proper_error *err) {
+    if (!isfinite(t) || t < 0.0)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "%s %g must be finite and >= 0", what, t);
+    return PROPER_OK;
+}
+
+static double proper__dtmc_accuracy(const proper_dtmc_solve_opts *opts) {
+    double a = opts ? opts->transient_accuracy : PROPER_DTMC_TRANSIENT_ACCURACY;
+    return a > 0.0 && a < 0.5 ? a : PROPER_DTMC_TRANSIENT_ACCURACY;
+}
+
+/* x = sum_i c_i P^i v over the uniformised chain of m with `frozen` states
+ * absorbing, for time t (transient weights or cumulative coefficients). */
+static int proper__dtmc_uniformise_apply(const proper_dtmc *m, const proper_bitset *frozen, double t, int cumulative,
+                                         const proper_dtmc_solve_opts *opts, double *v, double *x, proper_error *err) {
+    proper_dtmc_poisson pw;
+    proper__dtmc_series se;
+    double q = proper__dtmc_unif_rate(m, frozen);
+    uint32_t s;
+    int rc;
+    if (q == 0.0 || t == 0.0) { /* nothing moves: x = v (cumulative: t v) */
+        for (s = 0; s < m->n_states; s++) x[s] = cumulative ? t * v[s] : v[s];
+        return PROPER_OK;
+    }
+    proper_dtmc_poisson_init(&pw);
+    if ((rc = proper_dtmc_fox_glynn(q * t, proper__dtmc_accuracy(opts), &pw, err))) return rc;
+    if (proper__dtmc_series_init(&se, &pw, q, cumulative)) {
+        proper_dtmc_poisson_free(&pw);
+        return proper__dtmc_nomem(err);
+    }
+    rc = proper__dtmc_series_run(m, frozen, &se, v, x, err);
+    proper__dtmc_series_free(&se);
+    proper_dtmc_poisson_free(&pw);
+    return rc;
+}
+
+PROPER_API int proper_dtmc_ctmc_bounded_until(const proper_dtmc *m, const proper_bitset *phi1,
+                                              const proper_bitset *phi2, double t1, double t2,
+                                              const proper_dtmc_solve_opts *opts, double *x, proper_error *err) {
+    proper_bitset frozen;
+    double *v;
+    uint32_t s, n = m->n_states;
+    int rc;
+    if ((rc = proper__dtmc_need_ctmc(m, "a time-bounded until", err)) ||
+        (rc = proper__dtmc_check_set(m, phi1, "phi1", err)) || (rc = proper__dtmc_check_set(m, phi2, "phi2", err)) ||
+        (rc = proper__dtmc_check_time(t1, "lower time bound", err)))
+        return rc;
+    if (isnan(t2) || t2 < t1)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "time interval [%g, %g] is empty", t1, t2);
+    v = (double *)proper_calloc(n ? n : 1, sizeof *v);
+    proper_bitset_init(&frozen);
+    if (!v || proper_bitset_create(&frozen, n, NULL)) { PROPER_FREE(v); return proper__dtmc_nomem(err); }
+    /* phase 2, the window [t1, t2]: phi1 U<=(t2-t1) phi2, with phi2 and
+     * not-phi1 states absorbing (unbounded: the embedded chain) */
+    if (isinf(t2)) {
+        rc = proper_dtmc_prob_until(m, phi1, phi2, opts, x, NULL, err);
+    } else {
+        for (s = 0; s < n; s++) {
+            int goal = PROPER_BITSET_GET(phi2, s);
+            v[s] = goal ? 1.0 : 0.0;
+            if (goal || (phi1 && !PROPER_BITSET_GET(phi1, s))) proper_bitset_set(&frozen, s);
+        }
+        rc = proper__dtmc_uniformise_apply(m, &frozen, t2 - t1, 0, opts, v, x, err);
+    }
+    /* phase 1, [0, t1): the path stays in phi1; at t1 (entered earlier
+     * almost surely) it is worth the phase-2 value if in phi1, else 0 */
+    if (!rc && t1 > 0.0) {
+        for (s = 0; s < n; s++) {
+            int stay = !phi1 || PROPER_BITSET_GET(phi1, s);
+            v[s] = stay ? x[s] : 0.0;
+            if (stay) proper_bitset_clear(&frozen, s); else proper_bitset_set(&frozen, s);
+        }
+        rc = proper__dtmc_uniformise_apply(m, &frozen, t1, 0, opts, v, x, err);
+    }
+    proper_bitset_free(&frozen);
+    PROPER_FREE(v);
+    return rc;
+}
+
+PROPER_API int proper_dtmc_ctmc_transient(const proper_dtmc *m, double t, const double *p0,
+                                          const proper_dtmc_solve_opts *opts, double *pt, proper_error *err) {
+    proper_dtmc_poisson pw;
+    double *cur, *next, q;
+    uint32_t s, n = m->n_states;
+    unsigned long i;
+    int rc;
+    if ((rc = proper__dtmc_need_ctmc(m, "transient analysis", err)) ||
+        (rc = proper__dtmc_check_time(t, "time", err)))
+        return rc;
+    cur = (double *)proper_calloc(n ? n : 1, sizeof *cur);
+    next = (double *)proper_calloc(n ? n : 1, sizeof *next);
+    if (!cur || !next) { PROPER_FREE(cur); PROPER_FREE(next); return proper__dtmc_nomem(err); }
+    if (p0) memcpy(cur, p0, (size_t)n * sizeof *cur);
+    else if (m->init_dist) memcpy(cur, m->init_dist, (size_t)n * sizeof *cur);
+    else cur[m->init] = 1.0;
+    q = proper__dtmc_unif_rate(m, NULL);
+    proper_dtmc_poisson_init(&pw);
+    if (q == 0.0 || t == 0.0) {
+        memcpy(pt, cur, (size_t)n * sizeof *pt);
+        goto done;
+    }
+    if ((rc = proper_dtmc_fox_glynn(q * t, proper__dtmc_accuracy(opts), &pw, err))) goto done;
+    for (s = 0; s < n; s++) pt[s] = 0.0;
+    /* forward: p_{i+1}(t') = p_i(t') + (1/q) (sum_s p_i(s) R(s,t') - p_i(t') leave(t')) */
+    for (i = 0;; i++) {
+        double *tmp;
+        int changed = 0;
+        if (i >= pw.left)
+            for (s = 0; s < n; s++) pt[s] += pw.w[i - pw.left] * cur[s];
+        if (i == pw.right) break;
+        if (i >= PROPER_DTMC_MAX_POISSON_STEPS) {
+            rc = proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
+                                  "uniformisation needs %lu steps and the distribution did not settle within %lu "
+                                  "(PROPER_DTMC_MAX_POISSON_STEPS)", pw.right, (unsigned long)PROPER_DTMC_MAX_POISSON_STEPS);
+            goto done;
+        }
+        memcpy(next, cur, (size_t)n * sizeof *next);
+        for (s = 0; s < n; s++) {
+            uint64_t k;
+            double f = cur[s] / q;
+            if (f == 0.0) continue;
+            for (k = m->row[s]; k < m->row[s + 1]; k++) {
+                if (m->col[k] == s) continue;
+                next[m->col[k]] += f * m->prob[k];
+                next[s] -= f * m->prob[k];
+            }
+        }
+        for (s = 0; s < n && !changed; s++) changed = next[s] != cur[s];
+        tmp = cur; cur = next; next = tmp;
+        if (!changed) { /* stationary: the remaining weights all multiply cur */
+            double rest = 0.0;
+            unsigned long j;
+            for (j = pw.right; j > i && j >= pw.left; j--) rest += pw.w[j - pw.left];
+            for (s = 0; s < n; s++) pt[s] += rest * cur[s];
+            break;
+        }
+    }
+done:
+    proper_dtmc_poisson_free(&pw);
+    PROPER_FREE(cur);
+    PROPER_FREE(next);
+    return rc;
+}
+
+PROPER_API int proper_dtmc_ctmc_reward_cumulative(const proper_dtmc *m, const proper_dtmc_reward *r, double t,
+                                                  const proper_dtmc_solve_opts *opts, double *x, proper_error *err) {
+    double *v;
+    uint32_t s;
+    int rc;
+    if ((rc = proper__dtmc_need_ctmc(m, "a time-bounded cumulative reward", err)) ||
+        (rc = proper__dtmc_check_time(t, "time bound", err)) || (rc = proper__dtmc_check_reward(m, r, 0, err)))
+        return rc;
+    v = (double *)proper_calloc(m->n_states ? m->n_states : 1, sizeof *v);
+    if (!v) return proper__dtmc_nomem(err);
+    /* reward rate of each state: state reward + sum_t R(s,t) transition reward */
+    for (s = 0; s < m->n_states; s++) v[s] = proper__dtmc_step_reward(m, r, s);
+    rc = proper__dtmc_uniformise_apply(m, NULL, t, 1, opts, v, x, err);
+    PROPER_FREE(v);
+    return rc;
+}
+
+PROPER_API int proper_dtmc_ctmc_reward_instant(const proper_dtmc *m, const proper_dtmc_reward *r, double t,
+                                               const proper_dtmc_solve_opts *opts, double *x, proper_error *err) {
+    double *v;
+    uint32_t s;
+    int rc;
+    if ((rc = proper__dtmc_need_ctmc(m, "an instantaneous reward at a time", err)) ||
+        (rc = proper__dtmc_check_time(t, "time", err)) || (rc = proper__dtmc_check_reward(m, r, 0, err)))
+        return rc;
+    v = (double *)proper_calloc(m->n_states ? m->n_states : 1, sizeof *v);
+    if (!v) return proper__dtmc_nomem(err);
+    for (s = 0; s < m->n_states; s++) v[s] = r->state ? r->state[s] : 0.0;
+    rc = proper__dtmc_uniformise_apply(m, NULL, t, 0, opts, v, x, err);
+    PROPER_FREE(v);
+    return rc;
+}
+
 /* ---- PRISM explicit import ---------------------------------------------- */
 
 PROPER_API proper_dtmc_import_opts proper_dtmc_import_opts_default(void) {
     proper_dtmc_import_opts o;
     o.row_sum_tol = PROPER_DTMC_ROW_SUM_TOL;
+    o.ctmc = 0;
     o.fix_deadlocks = 0;
     o.max_states = PROPER_DTMC_MAX_STATES;
     return o;
@@ -2494,7 +3191,7 @@ static int proper__dtmc_is_ident_char(char c) { return proper__dtmc_is_ident_sta
 /* Check the probability of a transition read from a file. */
 static int proper__dtmc_check_file_prob(const proper__dtmc_reader *r, const char *at, double p, double tol, proper_error *err) {
     if (!(p >= 0.0))
-        return proper__dtmc_reader_error(r, err, at, PROPER_EPROB, "probability %g is negative", p);
+        return proper__dtmc_reader_error(r, err, at, PROPER_EPROB, "%s %g is negative", isinf(tol) ? "rate" : "probability", p);
     if (p > 1.0 + tol) return proper__dtmc_reader_error(r, err, at, PROPER_EPROB, "probability %.17g is above 1", p);
     return PROPER_OK;
 }
@@ -2615,7 +3312,9 @@ static int proper__dtmc_parse_tra(proper_dtmc *m, proper__dtmc_reader *r, uint64
     const char *p;
     int rc;
     if (opts) o = *opts; else o = proper_dtmc_import_opts_default();
+    if (o.ctmc) o.row_sum_tol = INFINITY; /* rates: no bound above, rows not summed against 1 */
     proper_dtmc_init(m);
+    m->kind = o.ctmc ? PROPER_DTMC_KIND_CTMC : PROPER_DTMC_KIND_DTMC;
     memset(&st, 0, sizeof st);
     if ((rc = proper__dtmc_next_content_line(r, err)) <= 0) {
         if (rc == 0) rc = proper_error_set(err, PROPER_EPARSE, r->name, r->line ? r->line : 1, 0,
@@ -2656,7 +3355,7 @@ static int proper__dtmc_parse_tra(proper_dtmc *m, proper__dtmc_reader *r, uint64
             (rc = proper__dtmc_read_uint(r, &p, n - 1, &dst, "target state", err)))
             goto fail;
         at_p = proper__dtmc_skip_blanks(p, r->end);
-        if ((rc = proper__dtmc_read_real(r, &p, &pr, "probability", err)) ||
+        if ((rc = proper__dtmc_read_real(r, &p, &pr, o.ctmc ? "rate" : "probability", err)) ||
             (rc = proper__dtmc_check_file_prob(r, at_p, pr, o.row_sum_tol, err)))
             goto fail;
         p = proper__dtmc_skip_blanks(p, r->end);
@@ -3356,7 +4055,7 @@ PROPER_API int proper_dtmc_write_drn(const proper_dtmc *m, FILE *f, proper_error
             fprintf(f, " %s=%s", m->param_names[i], proper_format_double(num, m->param_values[i]));
         fputc('\n', f);
     }
-    fprintf(f, "@type: DTMC\n@parameters\n\n@reward_models\n");
+    fprintf(f, "@type: %s\n@parameters\n\n@reward_models\n", m->kind == PROPER_DTMC_KIND_CTMC ? "CTMC" : "DTMC");
     for (i = 0; i < m->n_rewards; i++) {
         proper__dtmc_drn_reward_name(m, i, name, sizeof name);
         fprintf(f, "%s ", name);
@@ -3430,15 +4129,16 @@ PROPER_API int proper_dtmc_write_prism(const proper_dtmc *m, FILE *f, proper_err
     if (m->init_dist)
         return proper_error_set(err, PROPER_EUNSUPPORTED, NULL, 0, 0,
                                 "the PRISM language cannot express an initial distribution");
-    fprintf(f, "// Flat DTMC exported by proper %s: state s of the model is s=%s.\n", PROPER_VERSION_STRING,
-            "its number");
+    fprintf(f, "// Flat %s exported by proper %s: state s of the model is s=%s.\n",
+            m->kind == PROPER_DTMC_KIND_CTMC ? "CTMC" : "DTMC", PROPER_VERSION_STRING, "its number");
     if (m->n_params) {
         fputs("// Parameters instantiated:", f);
         for (i = 0; i < m->n_params; i++)
             fprintf(f, " %s=%s", m->param_names[i], proper_format_double(num, m->param_values[i]));
         fputc('\n', f);
     }
-    fprintf(f, "dtmc\n\nmodule flat\n  s : [0..%u] init %u;\n", (unsigned)(m->n_states - 1), (unsigned)m->init);
+    fprintf(f, "%s\n\nmodule flat\n  s : [0..%u] init %u;\n", m->kind == PROPER_DTMC_KIND_CTMC ? "ctmc" : "dtmc",
+            (unsigned)(m->n_states - 1), (unsigned)m->init);
     for (s = 0; s < m->n_states; s++) {
         fprintf(f, "  [] s=%u -> ", (unsigned)s);
         for (k = m->row[s]; k < m->row[s + 1]; k++)

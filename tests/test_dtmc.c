@@ -1217,6 +1217,249 @@ static void test_output_contract(void) {
     proper_dtmc_free(&m);
 }
 
+/* ---- CTMCs -------------------------------------------------------------- */
+
+/* A CTMC from a dense rate matrix (zeros skipped). */
+static int build_rates(proper_dtmc *m, const double *R, uint32_t n, uint32_t init) {
+    proper_dtmc_builder b;
+    proper_error err;
+    uint32_t s, t;
+    int rc = 0;
+    proper_dtmc_init(m);
+    proper_dtmc_builder_init(&b);
+    b.rates = 1;
+    b.fix_deadlocks = 1;
+    b.init = init;
+    for (s = 0; s < n && !rc; s++)
+        for (t = 0; t < n && !rc; t++)
+            if (R[(size_t)s * n + t] != 0.0) rc = proper_dtmc_builder_add_transition(&b, s, t, R[(size_t)s * n + t], &err);
+    if (rc) {
+        printf("  build_rates: %s\n", err.message);
+        proper_dtmc_builder_free(&b);
+        return rc;
+    }
+    rc = proper_dtmc_builder_finish(&b, n, m, &err);
+    if (rc) printf("  build_rates finish: %s\n", err.message);
+    return rc;
+}
+
+/* Poisson weights against e^-l l^i / i! in long double (small l), and the
+ * mass left out against the requested accuracy for large l (the window's
+ * mass summed in long double from lgammal). */
+static void test_fox_glynn(void) {
+    static const double small[] = {0.0, 0.25, 1.0, 3.5, 20.0, 150.0};
+    static const double large[] = {1e3, 1e5, 4e6};
+    proper_dtmc_poisson p;
+    proper_error err;
+    size_t k;
+    unsigned long i;
+    proper_dtmc_poisson_init(&p);
+    for (k = 0; k < sizeof small / sizeof *small; k++) {
+        long double l = small[k], term = expl(-l), sum = 0.0L;
+        CHECK_INT(proper_dtmc_fox_glynn(small[k], 1e-12, &p, &err), 0);
+        for (i = 0; i <= p.right; i++) {
+            if (i >= p.left) {
+                CHECK_ABS(p.w[i - p.left], (double)term, 2e-12 * (double)term + 1e-16);
+                sum += term;
+            }
+            term *= l / (long double)(i + 1);
+        }
+        CHECK(1.0L - sum <= 1e-12L);
+        CHECK_REL(p.total, (double)sum, 1e-13);
+    }
+    for (k = 0; k < sizeof large / sizeof *large; k++) {
+        long double l = large[k], sum = 0.0L;
+        CHECK_INT(proper_dtmc_fox_glynn(large[k], 1e-10, &p, &err), 0);
+        for (i = p.left; i <= p.right; i++) {
+            long double logp = -l + (long double)i * logl(l) - lgammal((long double)i + 1.0L);
+            sum += expl(logp);
+        }
+        CHECK(1.0L - sum <= 1e-10L);
+        CHECK_REL(p.total, (double)sum, 1e-11);
+        /* the window is of the order of the standard deviation, not of l */
+        CHECK((double)p.right - large[k] <= 10.0 * sqrt(large[k]));
+        CHECK(large[k] - (double)p.left <= 10.0 * sqrt(large[k]));
+    }
+    CHECK_INT(proper_dtmc_fox_glynn(-1.0, 1e-12, &p, &err), PROPER_EINVAL);
+    CHECK_INT(proper_dtmc_fox_glynn(1.0, 0.0, &p, &err), PROPER_EINVAL);
+    CHECK_INT(proper_dtmc_fox_glynn(NAN, 1e-12, &p, &err), PROPER_EINVAL);
+    proper_dtmc_poisson_free(&p);
+}
+
+/* Two states, 0 -a-> 1 -b-> 0: p_1(t) = a/(a+b) (1 - e^{-(a+b)t}) from 0;
+ * the time spent in 1 up to t is the integral, a/(a+b) (t - (1 - e^{-(a+b)t})/(a+b)). */
+static void test_ctmc_two_state(void) {
+    const double a = 2.0, b = 0.5, R[4] = {0.0, a, b, 0.0};
+    static const double times[] = {0.0, 0.01, 0.3, 1.0, 7.5, 60.0};
+    proper_dtmc m;
+    proper_dtmc_reward *r;
+    proper_bitset one;
+    proper_error err;
+    double pt[2], x[2];
+    size_t k, ri;
+    uint32_t s1 = 1;
+    if (build_rates(&m, R, 2, 0)) { CHECK(0); return; }
+    CHECK_INT(m.kind, PROPER_DTMC_KIND_CTMC);
+    set_of(&one, 2, &s1, 1);
+    CHECK_INT(proper_dtmc_add_reward(&m, "in1", 1, 0, &ri, &err), 0);
+    CHECK_INT(proper_dtmc_reward_add_state(&m, ri, 1, 1.0, &err), 0);
+    r = &m.rewards[ri];
+    for (k = 0; k < sizeof times / sizeof *times; k++) {
+        double t = times[k], p1 = a / (a + b) * (1.0 - exp(-(a + b) * t));
+        double occ = a / (a + b) * (t - (1.0 - exp(-(a + b) * t)) / (a + b));
+        CHECK_INT(proper_dtmc_ctmc_transient(&m, t, NULL, NULL, pt, &err), 0);
+        CHECK_ABS(pt[1], p1, 1e-11);
+        CHECK_ABS(pt[0] + pt[1], 1.0, 1e-11);
+        CHECK_INT(proper_dtmc_ctmc_reward_instant(&m, r, t, NULL, x, &err), 0);
+        CHECK_ABS(x[0], p1, 1e-11);
+        CHECK_INT(proper_dtmc_ctmc_reward_cumulative(&m, r, t, NULL, x, &err), 0);
+        CHECK_ABS(x[0], occ, 1e-11 * (1.0 + t));
+    }
+    /* long run: a/(a+b) in state 1 from either state */
+    CHECK_INT(proper_dtmc_steady(&m, &one, NULL, x, &err), 0);
+    CHECK_ABS(x[0], a / (a + b), 1e-14);
+    CHECK_ABS(x[1], a / (a + b), 1e-14);
+    CHECK_INT(proper_dtmc_reward_steady(&m, r, NULL, x, &err), 0);
+    CHECK_ABS(x[0], a / (a + b), 1e-14);
+    /* a step bound on a CTMC is refused */
+    CHECK_INT(proper_dtmc_prob_bounded_until(&m, NULL, &one, 3, x, &err), PROPER_EUNSUPPORTED);
+    CHECK_INT(proper_dtmc_reward_cumulative(&m, r, 3, x, &err), PROPER_EUNSUPPORTED);
+    CHECK_INT(proper_dtmc_ctmc_transient(&m, -1.0, NULL, NULL, pt, &err), PROPER_EINVAL);
+    CHECK_INT(proper_dtmc_ctmc_transient(&m, INFINITY, NULL, NULL, pt, &err), PROPER_EINVAL);
+    proper_bitset_free(&one);
+    proper_dtmc_free(&m);
+}
+
+/* 0 -l-> 1 -u-> 2 (absorbing), with a self-loop on 0 (it changes nothing
+ * but the exit rate): p_0(t) = e^{-lt}, p_1(t) = l/(u-l) (e^{-lt} - e^{-ut}).
+ * P=? [ {0,1} U[t1,t2] {1} ] = p_1(t1) + p_0(t1) (1 - e^{-l (t2-t1)});
+ * R=? [ F {2} ] with reward 1 per time unit = 1/l + 1/u; with a transition
+ * reward 3 on 1->2 it grows by 3. */
+static void test_ctmc_interval_until(void) {
+    const double l = 1.5, u = 0.4, R[9] = {5.0, l, 0.0, 0.0, 0.0, u, 0.0, 0.0, 0.0};
+    static const double t1s[] = {0.0, 0.2, 1.0, 3.0}, t2s[] = {0.0, 0.5, 2.0, 10.0};
+    proper_dtmc m;
+    proper_bitset phi1, phi2, end;
+    proper_error err;
+    double x[3];
+    size_t i, j, ri;
+    uint32_t s01[2] = {0, 1}, s1 = 1, s2 = 2;
+    if (build_rates(&m, R, 3, 0)) { CHECK(0); return; }
+    set_of(&phi1, 3, s01, 2);
+    set_of(&phi2, 3, &s1, 1);
+    set_of(&end, 3, &s2, 1);
+    CHECK(PROPER_BITSET_GET(&m.deadlock, 2)); /* absorbing state fixed with a self-loop */
+    for (i = 0; i < 4; i++)
+        for (j = 0; j < 4; j++) {
+            double t1 = t1s[i], t2 = t1 + t2s[j];
+            double p0 = exp(-l * t1), p1 = l / (u - l) * (exp(-l * t1) - exp(-u * t1));
+            CHECK_INT(proper_dtmc_ctmc_bounded_until(&m, &phi1, &phi2, t1, t2, NULL, x, &err), 0);
+            CHECK_ABS(x[0], p1 + p0 * (1.0 - exp(-l * (t2 - t1))), 1e-11);
+        }
+    /* F<=t to the absorbing end: 1 - P(still in 0 or 1) */
+    CHECK_INT(proper_dtmc_ctmc_bounded_until(&m, NULL, &end, 0.0, 2.0, NULL, x, &err), 0);
+    CHECK_ABS(x[0], 1.0 - exp(-l * 2.0) - l / (u - l) * (exp(-l * 2.0) - exp(-u * 2.0)), 1e-11);
+    CHECK_INT(proper_dtmc_ctmc_bounded_until(&m, NULL, &end, 1.0, INFINITY, NULL, x, &err), 0);
+    CHECK_ABS(x[0], 1.0, 1e-14);
+    CHECK_INT(proper_dtmc_ctmc_bounded_until(&m, NULL, &end, 2.0, 1.0, NULL, x, &err), PROPER_EINVAL);
+    CHECK_INT(proper_dtmc_add_reward(&m, "time", 1, 1, &ri, &err), 0);
+    CHECK_INT(proper_dtmc_reward_add_state(&m, ri, 0, 1.0, &err), 0);
+    CHECK_INT(proper_dtmc_reward_add_state(&m, ri, 1, 1.0, &err), 0);
+    CHECK_INT(proper_dtmc_reward_reach(&m, &m.rewards[ri], &end, NULL, x, NULL, &err), 0);
+    CHECK_ABS(x[0], 1.0 / l + 1.0 / u, 1e-13);
+    CHECK_INT(proper_dtmc_reward_add_trans(&m, ri, 1, 2, 3.0, &err), 0);
+    CHECK_INT(proper_dtmc_reward_reach(&m, &m.rewards[ri], &end, NULL, x, NULL, &err), 0);
+    CHECK_ABS(x[0], 1.0 / l + 1.0 / u + 3.0, 1e-13);
+    /* C<=t with the transition reward: its rate is 3 u p_1(s) */
+    {
+        double t = 2.5, e = exp(-l * t), f = exp(-u * t);
+        double int_p0 = (1.0 - e) / l, int_p1 = l / (u - l) * ((1.0 - e) / l - (1.0 - f) / u);
+        CHECK_INT(proper_dtmc_ctmc_reward_cumulative(&m, &m.rewards[ri], t, NULL, x, &err), 0);
+        CHECK_ABS(x[0], int_p0 + int_p1 + 3.0 * u * int_p1, 1e-11);
+    }
+    proper_bitset_free(&phi1);
+    proper_bitset_free(&phi2);
+    proper_bitset_free(&end);
+    proper_dtmc_free(&m);
+}
+
+/* M/M/1/K: arrivals l, service u, K+1 states. pi_i = rho^i (1 - rho) /
+ * (1 - rho^(K+1)); the mean queue length is sum i pi_i. A pure birth chain
+ * 0 -> 1 -> ... -> N at rate l is in state k < N at time t with probability
+ * Poisson(l t)(k). */
+static void test_ctmc_mm1k_and_birth(void) {
+    enum { K = 12 };
+    const double l = 3.0, u = 4.0, rho = l / u;
+    double R[(K + 1) * (K + 1)], x[K + 1], pi[K + 1], norm = 0.0, mean = 0.0;
+    proper_dtmc m;
+    proper_bitset full;
+    proper_error err;
+    size_t ri;
+    uint32_t i, sk = K;
+    memset(R, 0, sizeof R);
+    for (i = 0; i < K; i++) {
+        R[i * (K + 1) + i + 1] = l;
+        R[(i + 1) * (K + 1) + i] = u;
+    }
+    if (build_rates(&m, R, K + 1, 0)) { CHECK(0); return; }
+    for (i = 0; i <= K; i++) norm += pow(rho, i);
+    for (i = 0; i <= K; i++) mean += i * pow(rho, i) / norm;
+    set_of(&full, K + 1, &sk, 1);
+    CHECK_INT(proper_dtmc_steady(&m, &full, NULL, x, &err), 0);
+    CHECK_ABS(x[0], pow(rho, K) / norm, 1e-14);
+    CHECK_INT(proper_dtmc_steady_distribution(&m, NULL, pi, &err), 0);
+    for (i = 0; i <= K; i++) CHECK_ABS(pi[i], pow(rho, i) / norm, 1e-14);
+    CHECK_INT(proper_dtmc_add_reward(&m, "queue", 1, 0, &ri, &err), 0);
+    for (i = 0; i <= K; i++) CHECK_INT(proper_dtmc_reward_add_state(&m, ri, i, (double)i, &err), 0);
+    CHECK_INT(proper_dtmc_reward_steady(&m, &m.rewards[ri], NULL, x, &err), 0);
+    CHECK_ABS(x[3], mean, 1e-13);
+    /* long horizon: the transient distribution reaches pi */
+    CHECK_INT(proper_dtmc_ctmc_transient(&m, 400.0, NULL, NULL, x, &err), 0);
+    for (i = 0; i <= K; i++) CHECK_ABS(x[i], pow(rho, i) / norm, 1e-11);
+    proper_bitset_free(&full);
+    proper_dtmc_free(&m);
+    memset(R, 0, sizeof R);
+    for (i = 0; i < K; i++) R[i * (K + 1) + i + 1] = l;
+    if (build_rates(&m, R, K + 1, 0)) { CHECK(0); return; }
+    CHECK_INT(proper_dtmc_ctmc_transient(&m, 1.7, NULL, NULL, x, &err), 0);
+    {
+        double term = exp(-l * 1.7);
+        for (i = 0; i < K; i++) {
+            CHECK_ABS(x[i], term, 1e-12);
+            term *= l * 1.7 / (i + 1);
+        }
+    }
+    proper_dtmc_free(&m);
+}
+
+/* Rate files: rows need not sum to 1; a negative rate names its place. */
+static void test_ctmc_import(void) {
+    const char *tra = "3 4\n0 1 2.5\n0 2 0.5\n1 0 7\n2 2 1\n";
+    proper_dtmc_import_opts o = proper_dtmc_import_opts_default();
+    proper_dtmc m, e;
+    proper_error err;
+    double E[3];
+    proper_dtmc_init(&m);
+    proper_dtmc_init(&e);
+    CHECK_INT(proper_dtmc_parse_tra(&m, tra, strlen(tra), "r.tra", NULL, &err), PROPER_EPROB);
+    o.ctmc = 1;
+    CHECK_INT(proper_dtmc_parse_tra(&m, tra, strlen(tra), "r.tra", &o, &err), 0);
+    CHECK_INT(m.kind, PROPER_DTMC_KIND_CTMC);
+    proper_dtmc_exit_rates(&m, E);
+    CHECK_ABS(E[0], 3.0, 0.0);
+    CHECK_ABS(E[1], 7.0, 0.0);
+    CHECK_INT(proper_dtmc_embedded(&m, &e, &err), 0);
+    CHECK_INT(e.kind, PROPER_DTMC_KIND_DTMC);
+    CHECK_ABS(e.prob[0], 2.5 / 3.0, 1e-16);
+    CHECK_INT(proper_dtmc_embedded(&e, &m, &err), PROPER_EINVAL); /* not a CTMC: m unchanged */
+    CHECK_INT(m.kind, PROPER_DTMC_KIND_CTMC);
+    CHECK_INT(proper_dtmc_parse_tra(&m, "2 1\n0 1 -3\n", 11, "n.tra", &o, &err), PROPER_EPROB);
+    CHECK(strstr(err.message, "rate") != NULL);
+    CHECK_INT(err.line, 2);
+    proper_dtmc_free(&m);
+    proper_dtmc_free(&e);
+}
+
 int main(void) {
     RUN(test_output_contract);
     RUN(test_bitset);
@@ -1241,5 +1484,10 @@ int main(void) {
     RUN(test_drn_export);
     RUN(test_prism_and_dot_export);
     RUN(test_copy_and_memory);
+    RUN(test_fox_glynn);
+    RUN(test_ctmc_two_state);
+    RUN(test_ctmc_interval_until);
+    RUN(test_ctmc_mm1k_and_birth);
+    RUN(test_ctmc_import);
     return test_summary();
 }
