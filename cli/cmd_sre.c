@@ -14,13 +14,21 @@
 
 #define SRE_MAX_EVALS 8
 #define SRE_MAX_SETS 64
-/* Plots show the PMFs from the SRE_PLOT_LO_Q quantile to the SRE_PLOT_HI_Q
+/* Plots have two panels. The upper one shows the body of the PMFs on a
+ * linear axis, from the SRE_PLOT_LO_Q quantile to the SRE_PLOT_HI_Q
  * quantile plus SRE_PLOT_MARGIN of that range (the measured tails of a
- * shared machine reach far beyond the body of the distribution and would
- * squeeze it into a few pixels). */
+ * shared machine reach far beyond the body and would squeeze it into a few
+ * pixels); its axis label says where it ends. The lower one shows the same
+ * PMFs on a log probability axis up to the SRE_PLOT_TAIL_Q quantile, so the
+ * tail cut from the upper panel stays visible. */
 #define SRE_PLOT_LO_Q 0.001
 #define SRE_PLOT_HI_Q 0.95
 #define SRE_PLOT_MARGIN 0.25
+#define SRE_PLOT_TAIL_Q 0.999
+#define SRE_PLOT_LOG_FLOOR 1e-9 /* lowest probability on the tail's axis without measurements */
+/* p-values below this print as "< 1e-300": beyond it the chi-square tail
+ * is subnormal or underflows, and its digits mean nothing. */
+#define SRE_SMALLEST_P 1e-300
 
 static void sre_usage(FILE *out) {
     fprintf(out,
@@ -48,7 +56,10 @@ static void sre_usage(FILE *out) {
             "                       measured one by more than PCT percent\n"
             "  --truncate EPS       tail mass cut after each operation (default 1e-12)\n"
             "  --title TEXT         name of the scenario in tables and plots\n"
-            "  --svg FILE           plot the predicted (and measured) PMFs\n"
+            "  --svg FILE           plot the predicted (and measured) PMFs: the body on a\n"
+            "                       linear axis (to the 95%% quantile + 25%%, said on the\n"
+            "                       axis), and below it the tail to the 99.9%% quantile\n"
+            "                       on a log probability axis\n"
             "  --json               print the results as JSON; a figure that is not a\n"
             "                       finite number (a deviation from a measured 0) is null\n"
             "  --csv                print the (first) predicted PMF as \"value,prob\" CSV\n"
@@ -304,13 +315,12 @@ static void sre_print_table(const sre_opts *o, const sre_result *rs, size_t k, c
     printf("%-22s", "p99 (us)");
     if (m->n) printf(" %12.4f", proper_pmf_quantile(&m->pmf, 0.99));
     for (i = 0; i < k; i++) printf(" %14.4f", proper_pmf_quantile(&rs[i].pmf, 0.99));
-    printf("\n%-22s", "bins / tail mass");
+    printf("\n%-22s", "bins");
     if (m->n) printf(" %12lu", (unsigned long)m->pmf.n);
-    for (i = 0; i < k; i++) {
-        char cell[40];
-        snprintf(cell, sizeof cell, "%lu / %.1e", (unsigned long)rs[i].pmf.n, rs[i].pmf.tail);
-        printf(" %14s", cell);
-    }
+    for (i = 0; i < k; i++) printf(" %14lu", (unsigned long)rs[i].pmf.n);
+    printf("\n%-22s", "tail mass");
+    if (m->n) printf(" %12s", "");
+    for (i = 0; i < k; i++) printf(" %14.1e", rs[i].pmf.tail);
     printf("\n");
     if (!m->n) return;
     printf("%-22s %12s", "KS distance", "");
@@ -324,8 +334,9 @@ static void sre_print_table(const sre_opts *o, const sre_result *rs, size_t k, c
     }
     printf("\n%-22s %12s", "chi-square p-value", "");
     for (i = 0; i < k; i++) {
-        if (rs[i].chi2_ok) printf(" %14.3g", rs[i].chi2.p_value);
-        else printf(" %14s", "n/a");
+        if (!rs[i].chi2_ok) printf(" %14s", "n/a");
+        else if (rs[i].chi2.p_value < SRE_SMALLEST_P) printf(" %14s", "< 1e-300");
+        else printf(" %14.3g", rs[i].chi2.p_value);
     }
     printf("\n");
     for (i = 0; i < k; i++)
@@ -354,44 +365,87 @@ static int sre_curve(const proper_pmf *x, double lo, double hi, double **xs, dou
     return 0;
 }
 
-static int sre_write_svg(const sre_opts *o, const sre_result *rs, size_t k, const sre_measured *m) {
-    svg_plot plot;
-    svg_series series[SRE_MAX_EVALS + 1];
-    double *xs[SRE_MAX_EVALS + 1], *ys[SRE_MAX_EVALS + 1], lo = INFINITY, hi = -INFINITY;
+/* The plotted range: from the smallest SRE_PLOT_LO_Q quantile to the
+ * largest q quantile over the measured and predicted PMFs. */
+static void sre_plot_range(const sre_result *rs, size_t k, const sre_measured *m, double q, double *lo, double *hi) {
+    size_t i;
+    *lo = INFINITY;
+    *hi = -INFINITY;
+    for (i = 0; i <= k; i++) {
+        const proper_pmf *x = i < k ? &rs[i].pmf : m->n ? &m->pmf : NULL;
+        double a, b;
+        if (!x) continue;
+        a = proper_pmf_quantile(x, SRE_PLOT_LO_Q);
+        b = proper_pmf_quantile(x, q);
+        if (a < *lo) *lo = a;
+        if (isfinite(b) && b > *hi) *hi = b;
+    }
+}
+
+/* The curves of the measured and predicted PMFs within [lo, hi]; returns
+ * the number of series, or 0 when out of memory. */
+static size_t sre_series(const sre_result *rs, size_t k, const sre_measured *m, double lo, double hi, svg_series *series,
+                         double **xs, double **ys) {
     size_t i, ns = 0;
-    char title[512];
-    int rc = CLI_OK;
-    memset(xs, 0, sizeof xs);
-    memset(ys, 0, sizeof ys);
-    for (i = 0; i < k; i++) {
-        double a = proper_pmf_quantile(&rs[i].pmf, SRE_PLOT_LO_Q), b = proper_pmf_quantile(&rs[i].pmf, SRE_PLOT_HI_Q);
-        if (a < lo) lo = a;
-        if (isfinite(b) && b > hi) hi = b;
-    }
     if (m->n) {
-        double a = proper_pmf_quantile(&m->pmf, SRE_PLOT_LO_Q), b = proper_pmf_quantile(&m->pmf, SRE_PLOT_HI_Q);
-        if (a < lo) lo = a;
-        if (b > hi) hi = b;
-    }
-    if (!(hi > lo)) hi = lo + o->width;
-    hi += SRE_PLOT_MARGIN * (hi - lo);
-    svg_plot_init(&plot);
-    snprintf(title, sizeof title, "%s: predicted%s PMF (width %g us)", o->title, m->n ? " vs measured" : "", o->width);
-    plot.title = title;
-    plot.xlabel = "time (us)";
-    plot.ylabel = "probability";
-    if (m->n) {
-        if (sre_curve(&m->pmf, lo, hi, &xs[ns], &ys[ns], &series[ns].n)) rc = cli_fail("out of memory");
+        if (sre_curve(&m->pmf, lo, hi, &xs[ns], &ys[ns], &series[ns].n)) return 0;
         svg_series_init(&series[ns], "measured", xs[ns], ys[ns], series[ns].n, SVG_STEP);
         ns++;
     }
-    for (i = 0; i < k && rc == CLI_OK; i++) {
-        if (sre_curve(&rs[i].pmf, lo, hi, &xs[ns], &ys[ns], &series[ns].n)) rc = cli_fail("out of memory");
+    for (i = 0; i < k; i++) {
+        if (sre_curve(&rs[i].pmf, lo, hi, &xs[ns], &ys[ns], &series[ns].n)) return 0;
         svg_series_init(&series[ns], rs[i].name, xs[ns], ys[ns], series[ns].n, SVG_STEP);
         ns++;
     }
-    if (rc == CLI_OK && svg_write_file(o->svg, &plot, series, ns) != 0) rc = cli_fail("%s: cannot write the plot", o->svg);
-    for (i = 0; i < ns; i++) {
+    return ns;
+}
+
+static int sre_write_svg(const sre_opts *o, const sre_result *rs, size_t k, const sre_measured *m) {
+    enum { N = SRE_MAX_EVALS + 1 };
+    svg_plot body, tail;
+    svg_series body_series[N], tail_series[N];
+    svg_panel panels[2];
+    double *xs[2 * N], *ys[2 * N], lo, hi, q_hi, tail_hi;
+    size_t i, ns_body, ns_tail;
+    char title[512], body_label[256], tail_label[256];
+    int rc = CLI_OK;
+    memset(xs, 0, sizeof xs);
+    memset(ys, 0, sizeof ys);
+    sre_plot_range(rs, k, m, SRE_PLOT_HI_Q, &lo, &q_hi);
+    if (!(q_hi > lo)) q_hi = lo + o->width;
+    hi = q_hi + SRE_PLOT_MARGIN * (q_hi - lo);
+    sre_plot_range(rs, k, m, SRE_PLOT_TAIL_Q, &lo, &tail_hi);
+    if (!(tail_hi > hi)) tail_hi = hi;
+    snprintf(title, sizeof title, "%s: predicted%s PMF (width %g us)", o->title, m->n ? " vs measured" : "", o->width);
+    snprintf(body_label, sizeof body_label,
+             "time (us); axis ends at %.4g us = %g%% quantile + %g%% (tail in the lower panel)", hi,
+             100 * SRE_PLOT_HI_Q, 100 * SRE_PLOT_MARGIN);
+    snprintf(tail_label, sizeof tail_label, "time (us), to the %g%% quantile (%.4g us); log probability axis",
+             100 * SRE_PLOT_TAIL_Q, tail_hi);
+    svg_plot_init(&body);
+    body.title = title;
+    body.xlabel = body_label;
+    body.ylabel = "probability";
+    svg_plot_init(&tail);
+    tail.title = "tail";
+    tail.xlabel = tail_label;
+    tail.ylabel = "probability (log)";
+    tail.y_log = 1;
+    /* the floor: a tenth of one measured request (a prediction's far tail
+     * would otherwise stretch the axis over many empty decades) */
+    tail.ymin = m->n ? 0.1 / (double)m->n : SRE_PLOT_LOG_FLOOR;
+    tail.height = 360;
+    ns_body = sre_series(rs, k, m, lo, hi, body_series, xs, ys);
+    ns_tail = sre_series(rs, k, m, lo, tail_hi, tail_series, xs + N, ys + N);
+    if (!ns_body || !ns_tail) rc = cli_fail("out of memory");
+    panels[0].plot = &body;
+    panels[0].series = body_series;
+    panels[0].n_series = ns_body;
+    panels[1].plot = &tail;
+    panels[1].series = tail_series;
+    panels[1].n_series = ns_tail;
+    if (rc == CLI_OK && svg_write_panels_file(o->svg, panels, 2) != 0) rc = cli_fail("%s: cannot write the plot", o->svg);
+    for (i = 0; i < 2 * N; i++) {
         free(xs[i]);
         free(ys[i]);
     }

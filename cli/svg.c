@@ -36,12 +36,17 @@ void svg_series_init(svg_series *s, const char *label, const double *x, const do
 
 /* The mapping from data to pixels. */
 typedef struct svg_frame {
-    double x0, x1, y0, y1;       /* data ranges */
+    double x0, x1, y0, y1;       /* data ranges (y in decades when ylog) */
     double left, right, top, bottom; /* pixel edges of the plot area */
+    int ylog;                    /* y axis in log10: y0, y1 are exponents */
 } svg_frame;
 
 static double svg_px(const svg_frame *f, double x) { return f->left + (x - f->x0) / (f->x1 - f->x0) * (f->right - f->left); }
-static double svg_py(const svg_frame *f, double y) { return f->bottom - (y - f->y0) / (f->y1 - f->y0) * (f->bottom - f->top); }
+/* On a log axis a value <= 0 (or below the axis) sits on the bottom edge. */
+static double svg_py(const svg_frame *f, double y) {
+    if (f->ylog) y = y > 0.0 ? fmax(log10(y), f->y0) : f->y0;
+    return f->bottom - (y - f->y0) / (f->y1 - f->y0) * (f->bottom - f->top);
+}
 
 static int svg_has_upper(const svg_series *s) { return (s->style == SVG_BAND || s->style == SVG_ERRORBAR) && s->y2; }
 
@@ -66,6 +71,16 @@ static int svg_extent(const svg_series *series, size_t k, double *x0, double *x1
             }
         }
     return any;
+}
+
+/* Smallest positive y of all series (for a log axis); INFINITY if none. */
+static double svg_min_positive(const svg_series *series, size_t k) {
+    size_t s, i;
+    double m = INFINITY;
+    for (s = 0; s < k; s++)
+        for (i = 0; i < series[s].n; i++)
+            if (isfinite(series[s].x[i]) && isfinite(series[s].y[i]) && series[s].y[i] > 0.0) m = fmin(m, series[s].y[i]);
+    return m;
 }
 
 /* A "nice" tick step: 1, 2 or 5 times a power of ten, giving about 6 ticks. */
@@ -106,6 +121,15 @@ static void svg_tick_label(char *buf, size_t size, double v, double step) {
     snprintf(buf, size, "%.6g", v);
 }
 
+/* A y tick label: the value, or 10^v on a log axis. */
+static void svg_ytick_label(const svg_frame *fr, char *buf, size_t size, double v, double step) {
+    if (fr->ylog) snprintf(buf, size, "1e%d", (int)floor(v + 0.5));
+    else svg_tick_label(buf, size, v, step);
+}
+
+/* Pixel row of a y tick at v (in decades on a log axis). */
+static double svg_ytick_py(const svg_frame *fr, double v) { return fr->ylog ? svg_py(fr, pow(10.0, v)) : svg_py(fr, v); }
+
 static void svg_axes(FILE *f, const svg_plot *plot, const svg_frame *fr, double xstep, double ystep) {
     double v;
     int t;
@@ -114,7 +138,8 @@ static void svg_axes(FILE *f, const svg_plot *plot, const svg_frame *fr, double 
     for (v = svg_first_tick(fr->x0, xstep), t = 0; v <= fr->x1 + xstep * 1e-9 && t <= SVG_MAX_TICKS; v += xstep, t++)
         fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"/>\n", svg_px(fr, v), fr->top, svg_px(fr, v), fr->bottom);
     for (v = svg_first_tick(fr->y0, ystep), t = 0; v <= fr->y1 + ystep * 1e-9 && t <= SVG_MAX_TICKS; v += ystep, t++)
-        fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"/>\n", fr->left, svg_py(fr, v), fr->right, svg_py(fr, v));
+        fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"/>\n", fr->left, svg_ytick_py(fr, v), fr->right,
+                svg_ytick_py(fr, v));
     fprintf(f, "</g>\n<g stroke=\"#333\" stroke-width=\"1\" fill=\"none\">\n");
     fprintf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\"/>\n", fr->left, fr->top, fr->right - fr->left,
             fr->bottom - fr->top);
@@ -126,10 +151,11 @@ static void svg_axes(FILE *f, const svg_plot *plot, const svg_frame *fr, double 
         fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\">%s</text>\n", svg_px(fr, v), fr->bottom + 19, label);
     }
     for (v = svg_first_tick(fr->y0, ystep), t = 0; v <= fr->y1 + ystep * 1e-9 && t <= SVG_MAX_TICKS; v += ystep, t++) {
-        svg_tick_label(label, sizeof label, v, ystep);
-        fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#333\"/>", fr->left - 5, svg_py(fr, v),
-                fr->left, svg_py(fr, v));
-        fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"end\">%s</text>\n", fr->left - 8, svg_py(fr, v) + 4, label);
+        svg_ytick_label(fr, label, sizeof label, v, ystep);
+        fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#333\"/>", fr->left - 5,
+                svg_ytick_py(fr, v), fr->left, svg_ytick_py(fr, v));
+        fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"end\">%s</text>\n", fr->left - 8, svg_ytick_py(fr, v) + 4,
+                label);
     }
     if (plot->xlabel) {
         fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" font-size=\"13\">", (fr->left + fr->right) / 2,
@@ -321,15 +347,30 @@ static void svg_legend(FILE *f, const svg_frame *fr, const svg_series *series, s
     fputs("</g>\n", f);
 }
 
-int svg_write(FILE *f, const svg_plot *plot, const svg_series *series, size_t n_series) {
-    svg_frame fr;
-    double dx0, dx1, dy0, dy1, xstep, ystep;
-    size_t s;
+/* The y range of a log axis: whole decades around the positive values
+ * (ymin/ymax of the plot, when set, are values, not exponents). */
+static void svg_log_range(const svg_plot *plot, const svg_series *series, size_t n_series, double dy1, svg_frame *fr,
+                          double *ystep) {
+    double lo = isnan(plot->ymin) ? svg_min_positive(series, n_series) : plot->ymin;
+    double hi = isnan(plot->ymax) ? dy1 : plot->ymax;
+    if (!(lo > 0.0) || !isfinite(lo)) lo = 1e-6;
+    if (!(hi > lo)) hi = lo * 10.0;
+    fr->y0 = floor(log10(lo));
+    fr->y1 = ceil(log10(hi));
+    if (fr->y1 <= fr->y0) fr->y1 = fr->y0 + 1.0;
+    *ystep = ceil((fr->y1 - fr->y0) / SVG_MAX_TICKS);
+}
+
+/* Fit the frame of one plot to its series. */
+static void svg_fit(const svg_plot *plot, const svg_series *series, size_t n_series, svg_frame *fr, double *xstep,
+                    double *ystep) {
+    double dx0, dx1, dy0, dy1;
     if (!svg_extent(series, n_series, &dx0, &dx1, &dy0, &dy1)) {
         dx0 = dy0 = 0.0;
         dx1 = dy1 = 1.0;
     }
-    if (plot->y_from_zero) {
+    fr->ylog = plot->y_log;
+    if (plot->y_from_zero && !plot->y_log) {
         dy0 = fmin(dy0, 0.0);
         dy1 = fmax(dy1, 0.0);
     }
@@ -340,24 +381,32 @@ int svg_write(FILE *f, const svg_plot *plot, const svg_series *series, size_t n_
         dx0 -= pad;
         dx1 += pad;
     }
-    fr.x0 = isnan(plot->xmin) ? dx0 : plot->xmin;
-    fr.x1 = isnan(plot->xmax) ? dx1 : plot->xmax;
-    fr.y0 = isnan(plot->ymin) ? dy0 : plot->ymin;
-    fr.y1 = isnan(plot->ymax) ? dy1 : plot->ymax;
-    svg_nice_range(&fr.x0, &fr.x1, &xstep);
-    svg_nice_range(&fr.y0, &fr.y1, &ystep);
-    fr.left = SVG_LEFT;
-    fr.right = (double)plot->width - SVG_RIGHT;
-    fr.top = SVG_TOP;
-    fr.bottom = (double)plot->height - SVG_BOTTOM;
-    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n",
-            plot->width, plot->height, plot->width, plot->height);
-    fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+    fr->x0 = isnan(plot->xmin) ? dx0 : plot->xmin;
+    fr->x1 = isnan(plot->xmax) ? dx1 : plot->xmax;
+    svg_nice_range(&fr->x0, &fr->x1, xstep);
+    if (plot->y_log) {
+        svg_log_range(plot, series, n_series, dy1, fr, ystep);
+    } else {
+        fr->y0 = isnan(plot->ymin) ? dy0 : plot->ymin;
+        fr->y1 = isnan(plot->ymax) ? dy1 : plot->ymax;
+        svg_nice_range(&fr->y0, &fr->y1, ystep);
+    }
+    fr->left = SVG_LEFT;
+    fr->right = (double)plot->width - SVG_RIGHT;
+    fr->top = SVG_TOP;
+    fr->bottom = (double)plot->height - SVG_BOTTOM;
+}
+
+/* Everything of one plot inside its frame, clipped by the clip path `clip`. */
+static void svg_body(FILE *f, const svg_plot *plot, const svg_series *series, size_t n_series, const char *clip) {
+    svg_frame fr;
+    double xstep, ystep;
+    size_t s;
+    svg_fit(plot, series, n_series, &fr, &xstep, &ystep);
     svg_axes(f, plot, &fr, xstep, ystep);
-    fprintf(f, "<defs><clipPath id=\"plot-area\"><rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\"/></clipPath></defs>\n",
-            fr.left, fr.top, fr.right - fr.left, fr.bottom - fr.top);
-    fprintf(f, "<g clip-path=\"url(#plot-area)\">\n");
+    fprintf(f, "<defs><clipPath id=\"%s\"><rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\"/></clipPath></defs>\n",
+            clip, fr.left, fr.top, fr.right - fr.left, fr.bottom - fr.top);
+    fprintf(f, "<g clip-path=\"url(#%s)\">\n", clip);
     /* bands first so that lines stay visible on top */
     for (s = 0; s < n_series; s++)
         if (series[s].style == SVG_BAND)
@@ -367,8 +416,53 @@ int svg_write(FILE *f, const svg_plot *plot, const svg_series *series, size_t n_
             svg_draw_series(f, &fr, &series[s], series[s].color ? series[s].color : svg_palette[s % SVG_PALETTE_SIZE]);
     fputs("</g>\n", f);
     svg_legend(f, &fr, series, n_series);
+}
+
+static void svg_header(FILE *f, int width, int height) {
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n",
+            width, height, width, height);
+    fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+}
+
+int svg_write(FILE *f, const svg_plot *plot, const svg_series *series, size_t n_series) {
+    svg_header(f, plot->width, plot->height);
+    svg_body(f, plot, series, n_series, "plot-area");
     fputs("</svg>\n", f);
     return ferror(f) ? -1 : 0;
+}
+
+int svg_write_panels(FILE *f, const svg_panel *panels, size_t n_panels) {
+    int width = 0, height = 0;
+    size_t k;
+    char clip[32];
+    for (k = 0; k < n_panels; k++) {
+        if (panels[k].plot->width > width) width = panels[k].plot->width;
+        height += panels[k].plot->height;
+    }
+    svg_header(f, width, height);
+    for (k = 0, height = 0; k < n_panels; k++) {
+        snprintf(clip, sizeof clip, "plot-area-%lu", (unsigned long)k);
+        fprintf(f, "<g transform=\"translate(0,%d)\">\n", height);
+        svg_body(f, panels[k].plot, panels[k].series, panels[k].n_series, clip);
+        fputs("</g>\n", f);
+        height += panels[k].plot->height;
+    }
+    fputs("</svg>\n", f);
+    return ferror(f) ? -1 : 0;
+}
+
+int svg_write_panels_file(const char *path, const svg_panel *panels, size_t n_panels) {
+    FILE *f;
+    int rc, saved;
+    if (strcmp(path, "-") == 0) return svg_write_panels(stdout, panels, n_panels);
+    f = fopen(path, "w");
+    if (!f) return -1;
+    rc = svg_write_panels(f, panels, n_panels);
+    saved = errno;
+    if (fclose(f) != 0) rc = -1;
+    else errno = saved;
+    return rc;
 }
 
 int svg_write_file(const char *path, const svg_plot *plot, const svg_series *series, size_t n_series) {

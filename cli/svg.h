@@ -13,7 +13,10 @@
  * Lines and steps with more points than about four per pixel column are
  * reduced to each column's first, minimum, maximum and last values, which
  * draws the same picture with a bounded file size. Non-finite points are
- * skipped. The output is standalone SVG 1.1 that browsers render.
+ * skipped. The y axis may be logarithmic (y_log: ticks at powers of ten,
+ * values <= 0 on the bottom edge). Several plots can be stacked in one file
+ * as panels (svg_write_panels), e.g. a distribution's body and its tail.
+ * The output is standalone SVG 1.1 that browsers render.
  *
  * Usage:
  *     svg_plot plot;  svg_series s[2];
@@ -43,7 +46,15 @@ typedef struct svg_plot {
     int width, height;                   /* pixels (default 720 x 440) */
     double xmin, xmax, ymin, ymax;       /* axis ranges; NaN (default) fits the data */
     int y_from_zero;                     /* 1 (default): the fitted y range includes 0 */
+    int y_log;                           /* 1: log10 y axis (default 0) */
 } svg_plot;
+
+/* One panel of a stacked figure. */
+typedef struct svg_panel {
+    const svg_plot *plot;
+    const svg_series *series;
+    size_t n_series;
+} svg_panel;
 
 void svg_plot_init(svg_plot *plot);
 void svg_series_init(svg_series *s, const char *label, const double *x, const double *y, size_t n,
@@ -52,5 +63,8 @@ void svg_series_init(svg_series *s, const char *label, const double *x, const do
 int svg_write(FILE *f, const svg_plot *plot, const svg_series *series, size_t n_series);
 /* Write to a file ("-" is stdout); 0 on success, -1 with errno set on failure. */
 int svg_write_file(const char *path, const svg_plot *plot, const svg_series *series, size_t n_series);
+/* Panels stacked top to bottom in one SVG, each at its plot's own size. */
+int svg_write_panels(FILE *f, const svg_panel *panels, size_t n_panels);
+int svg_write_panels_file(const char *path, const svg_panel *panels, size_t n_panels);
 
 #endif
