@@ -1,0 +1,264 @@
+/* test_ltl.c — LTL model checking of DTMCs (src/ltl.h).
+ *
+ * Expected values come from:
+ *  - PRISM's own regression suite (prism-tests/, the RESULT lines of
+ *    functionality/verify/dtmcs/ltl/lec15dtmc.pm.props, lec17dtmc.pm.props,
+ *    bugfixes/explicit-bscc-rabin.pm and
+ *    functionality/verify/dtmcs/rewards/dtmc_rewards.pm.cosafety.props,
+ *    rewards/cosafe/robot.pm.cosafe.props); the chains are rebuilt here with
+ *    the builder;
+ *  - PRISM 4.10.2-dev run by hand on the chain of test_prism_m6 (the command
+ *    is in that test's comment);
+ *  - closed forms, and dtmc.h's PCTL solvers where the formula is PCTL;
+ *  - independent brute force written here: every path up to the horizon
+ *    of a formula with bounded operators only, evaluated by a direct
+ *    recursive semantics; deterministic chains (one lasso per start state)
+ *    evaluated by a fixpoint semantics on the lasso;
+ *  - the two routes of the module against each other on co-safe formulas
+ *    (refinement vs. automaton product).
+ */
+#define PROPER_IMPLEMENTATION
+#include "../src/ltl.h"
+#include "test.h"
+
+#include <stdlib.h>
+
+/* ---- helpers ------------------------------------------------------------ */
+
+/* Build a chain from a dense row-major n x n matrix. */
+static int build_dense(proper_dtmc *m, const double *P, uint32_t n) {
+    proper_dtmc_builder b;
+    proper_error err;
+    uint32_t s, t, dst[64];
+    double p[64];
+    int rc = 0;
+    proper_dtmc_init(m);
+    proper_dtmc_builder_init(&b);
+    for (s = 0; s < n && !rc; s++) {
+        size_t k = 0;
+        for (t = 0; t < n; t++)
+            if (P[(size_t)s * n + t] != 0.0) dst[k] = t, p[k++] = P[(size_t)s * n + t];
+        rc = proper_dtmc_builder_add_row(&b, dst, p, k, &err);
+    }
+    if (rc) {
+        proper_dtmc_builder_free(&b);
+        return rc;
+    }
+    return proper_dtmc_builder_finish(&b, n, m, &err);
+}
+
+/* A labelled chain for formulas in the text syntax: label i is the set of
+ * states whose bit i is set in masks[s]; names[i] its name. */
+typedef struct lchain {
+    proper_dtmc m;
+    size_t n_labels;
+    const char *const *names;
+    const unsigned *masks;
+} lchain;
+
+/* Parse `text` and map its propositions to the chain's labels; aps gets
+ * one bitset per proposition (free with free_aps). */
+static int setup(const lchain *c, const char *text, proper_ltl *f, proper_bitset **aps, size_t *n_aps) {
+    proper_intern names;
+    proper_error err;
+    size_t i, s, l;
+    int rc;
+    proper_intern_init(&names);
+    proper_ltl_init(f);
+    rc = proper_ltl_parse(f, text, strlen(text), "formula", &names, &err);
+    if (rc) {
+        printf("  parse error: %s\n", err.message);
+        proper_intern_free(&names);
+        return rc;
+    }
+    *n_aps = names.len;
+    *aps = (proper_bitset *)calloc(names.len + 1, sizeof **aps);
+    for (i = 0; i < names.len; i++) {
+        proper_bitset_create(&(*aps)[i], c->m.n_states, &err);
+        for (l = 0; l < c->n_labels && strcmp(c->names[l], names.names[i]); l++) {}
+        if (l == c->n_labels) printf("  unknown label %s\n", names.names[i]);
+        for (s = 0; s < c->m.n_states; s++)
+            if (l < c->n_labels && (c->masks[s] >> l & 1u)) proper_bitset_set(&(*aps)[i], s);
+    }
+    proper_intern_free(&names);
+    return 0;
+}
+
+static void free_aps(proper_bitset *aps, size_t n) {
+    size_t i;
+    for (i = 0; i < n; i++) proper_bitset_free(&aps[i]);
+    free(aps);
+}
+
+/* P=? [text] from state s (NaN on error, printing it). */
+static double prob_at(const lchain *c, const char *text, uint32_t s) {
+    proper_ltl f;
+    proper_bitset *aps;
+    size_t n_aps;
+    proper_error err;
+    double *x = (double *)calloc(c->m.n_states, sizeof *x), v = NAN;
+    if (setup(c, text, &f, &aps, &n_aps) == 0) {
+        if (proper_ltl_prob(&c->m, &f, aps, n_aps, NULL, x, &err) == 0) v = x[s];
+        else printf("  %s: %s\n", text, err.message);
+        free_aps(aps, n_aps);
+    }
+    proper_ltl_free(&f);
+    free(x);
+    return v;
+}
+
+/* R{r}=? [text] from state s (NaN on error). */
+static double reward_at(const lchain *c, size_t r, const char *text, uint32_t s) {
+    proper_ltl f;
+    proper_bitset *aps;
+    size_t n_aps;
+    proper_error err;
+    double *x = (double *)calloc(c->m.n_states, sizeof *x), v = NAN;
+    if (setup(c, text, &f, &aps, &n_aps) == 0) {
+        if (proper_ltl_reward_cosafe(&c->m, &c->m.rewards[r], &f, aps, n_aps, NULL, x, &err) == 0) v = x[s];
+        else printf("  %s: %s\n", text, err.message);
+        free_aps(aps, n_aps);
+    }
+    proper_ltl_free(&f);
+    free(x);
+    return v;
+}
+
+/* ---- PRISM's regression suite ---------------------------------------------- */
+
+/* prism-tests/functionality/verify/dtmcs/ltl/lec17dtmc.pm */
+static void test_prism_lec17(void) {
+    static const double P[36] = {0.6, 0.1, 0, 0.3, 0, 0,  0, 0, 0.5, 0.2, 0.3, 0,  0, 0, 0, 0, 0, 1,
+                                 0, 0, 0, 0, 1, 0,       0, 0, 0, 1, 0, 0,        0, 0, 0.1, 0, 0, 0.9};
+    static const char *const names[] = {"a", "b"};
+    static const unsigned masks[6] = {0, 2, 1, 1, 0, 1}; /* a = s=2|s=3|s=5, b = s=1 */
+    lchain c;
+    CHECK(build_dense(&c.m, P, 6) == 0);
+    c.n_labels = 2, c.names = names, c.masks = masks;
+    CHECK_ABS(prob_at(&c, "G F a", 0), 1, 1e-9);
+    CHECK_ABS(prob_at(&c, "(G !b) & (G F a)", 0), 0.75, 1e-9);
+    CHECK_ABS(prob_at(&c, "F G a", 0), 0.125, 1e-9);
+    CHECK_ABS(prob_at(&c, "(G (b => (F (!b & a)))) & (F G !b)", 0), 1, 1e-9);
+    CHECK_ABS(prob_at(&c, "true | (X a)", 0), 1, 0);
+    proper_dtmc_free(&c.m);
+}
+
+/* prism-tests/functionality/verify/dtmcs/ltl/lec15dtmc.pm, with the
+ * propositions s=2, s=3|s=4|s=5, s=3|s=4, s=5 */
+static void test_prism_lec15(void) {
+    static const double P[36] = {0, 0.5, 0, 0.5, 0, 0,  0.5, 0, 0.25, 0, 0.25, 0,  0, 0, 0, 0, 0, 1,
+                                 0, 0, 0, 1, 0, 0,      0, 0, 0, 0, 1, 0,         0, 0, 1, 0, 0, 0};
+    static const char *const names[] = {"s2", "s345", "s34", "s5"};
+    static const unsigned masks[6] = {0, 0, 1, 6, 6, 2 | 8};
+    lchain c;
+    CHECK(build_dense(&c.m, P, 6) == 0);
+    c.n_labels = 4, c.names = names, c.masks = masks;
+    CHECK_ABS(prob_at(&c, "G F s345", 0), 1, 1e-9);
+    CHECK_ABS(prob_at(&c, "G F s34", 0), 5.0 / 6, 1e-9);
+    CHECK_ABS(prob_at(&c, "G F (s2 & (X s5))", 0), 1.0 / 6, 1e-9);
+    CHECK_ABS(prob_at(&c, "G F (s2 & (X s5))", 1), 1.0 / 3, 1e-9);
+    CHECK_ABS(prob_at(&c, "G F (s2 & (X s5))", 4), 0, 0);
+    proper_dtmc_free(&c.m);
+}
+
+/* prism-tests/bugfixes/explicit-bscc-rabin.pm */
+static void test_prism_bscc_rabin(void) {
+    static const double P[4] = {0, 1, 0, 1};
+    static const char *const names[] = {"s0", "s1"};
+    static const unsigned masks[2] = {1, 2};
+    lchain c;
+    CHECK(build_dense(&c.m, P, 2) == 0);
+    c.n_labels = 2, c.names = names, c.masks = masks;
+    CHECK_ABS(prob_at(&c, "(G s0) | (F G s1)", 0), 1, 0);
+    proper_dtmc_free(&c.m);
+}
+
+/* prism-tests/functionality/verify/dtmcs/rewards/dtmc_rewards.pm with the
+ * co-safe properties of dtmc_rewards.pm.cosafety.props: s goes 0 1 2 3 3 ...;
+ * reward "a": states 2, 5, 11 at s=0,1,2 and transitions 3, 7 out of s=0,1;
+ * reward "b" adds 13 on the s=3 self-loop and 17 at s=3. */
+static void test_prism_cosafe_rewards(void) {
+    static const double P[16] = {0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 1};
+    static const char *const names[] = {"s0", "s1", "s2", "s3"};
+    static const unsigned masks[4] = {1, 2, 4, 8};
+    proper_error err;
+    size_t ra, rb;
+    lchain c;
+    CHECK(build_dense(&c.m, P, 4) == 0);
+    c.n_labels = 4, c.names = names, c.masks = masks;
+    CHECK(proper_dtmc_add_reward(&c.m, "a", 1, 1, &ra, &err) == 0);
+    CHECK(proper_dtmc_add_reward(&c.m, "b", 1, 1, &rb, &err) == 0);
+    proper_dtmc_reward_add_state(&c.m, ra, 0, 2, &err);
+    proper_dtmc_reward_add_trans(&c.m, ra, 0, 1, 3, &err);
+    proper_dtmc_reward_add_state(&c.m, ra, 1, 5, &err);
+    proper_dtmc_reward_add_trans(&c.m, ra, 1, 2, 7, &err);
+    proper_dtmc_reward_add_state(&c.m, ra, 2, 11, &err);
+    proper_dtmc_reward_add_state(&c.m, rb, 0, 2, &err);
+    proper_dtmc_reward_add_trans(&c.m, rb, 0, 1, 3, &err);
+    proper_dtmc_reward_add_state(&c.m, rb, 1, 5, &err);
+    proper_dtmc_reward_add_trans(&c.m, rb, 1, 2, 7, &err);
+    proper_dtmc_reward_add_state(&c.m, rb, 2, 11, &err);
+    proper_dtmc_reward_add_trans(&c.m, rb, 3, 3, 13, &err);
+    proper_dtmc_reward_add_state(&c.m, rb, 3, 17, &err);
+    CHECK_ABS(reward_at(&c, ra, "true", 0), 0, 0);
+    CHECK_ABS(reward_at(&c, ra, "!false", 0), 0, 0);
+    CHECK_ABS(reward_at(&c, ra, "s0", 0), 0, 0);
+    CHECK_ABS(reward_at(&c, ra, "F s0", 0), 0, 0);
+    CHECK_ABS(reward_at(&c, ra, "F s1", 0), 5, 1e-12);
+    CHECK_ABS(reward_at(&c, ra, "F s2", 0), 17, 1e-12);
+    CHECK_ABS(reward_at(&c, ra, "F s3", 0), 28, 1e-12);
+    CHECK_ABS(reward_at(&c, ra, "X true", 0), 5, 1e-12);
+    CHECK(isinf(reward_at(&c, ra, "! (X true)", 0)));
+    CHECK_ABS(reward_at(&c, ra, "! (X false)", 0), 5, 1e-12);
+    CHECK_ABS(reward_at(&c, ra, "X X true", 0), 17, 1e-12);
+    CHECK_ABS(reward_at(&c, ra, "X X X true", 0), 28, 1e-12);
+    CHECK(isinf(reward_at(&c, ra, "X X X false", 0)));
+    CHECK_ABS(reward_at(&c, ra, "(X X true) U s0", 0), 0, 0);
+    CHECK_ABS(reward_at(&c, ra, "(X X true) U s1", 0), 17, 1e-12);
+    CHECK_ABS(reward_at(&c, ra, "(X X true) U s2", 0), 28, 1e-12);
+    CHECK_ABS(reward_at(&c, ra, "(X X true) U s3", 0), 28, 1e-12);
+    CHECK_ABS(reward_at(&c, rb, "(X X true) U s3", 0), 58, 1e-12);
+    CHECK_ABS(reward_at(&c, ra, "s0 | (X true)", 0), 0, 0);
+    proper_dtmc_free(&c.m);
+}
+
+/* prism-tests/functionality/verify/dtmcs/rewards/cosafe/robot.pm, reward
+ * "time" 1 per step; "Error:co-safe" cases are refused. */
+static void test_prism_robot(void) {
+    static const double P[36] = {0, 0.1, 0, 0.8, 0.1, 0,  0, 0, 1, 0, 0, 0,  0, 0, 1, 0, 0, 0,
+                                 0, 0, 0, 1, 0, 0,       0, 0, 0, 0, 0, 1,  0, 0, 0.9, 0, 0, 0.1};
+    static const char *const names[] = {"hazard", "goal1", "goal2", "s3"};
+    static const unsigned masks[6] = {0, 1, 4, 4 | 8, 0, 2};
+    proper_error err;
+    proper_ltl f;
+    proper_bitset *aps;
+    size_t n_aps, r, s;
+    double x[6];
+    lchain c;
+    CHECK(build_dense(&c.m, P, 6) == 0);
+    c.n_labels = 4, c.names = names, c.masks = masks;
+    CHECK(proper_dtmc_add_reward(&c.m, "time", 1, 0, &r, &err) == 0);
+    for (s = 0; s < 6; s++) proper_dtmc_reward_add_state(&c.m, r, (uint32_t)s, 1, &err);
+    CHECK_ABS(reward_at(&c, r, "(F goal1) | (F goal2)", 0), 1.2, 1e-12);
+    CHECK_ABS(reward_at(&c, r, "X F (goal1 | goal2)", 0), 1.2, 1e-12);
+    CHECK_ABS(reward_at(&c, r, "F X (goal1 | goal2)", 0), 1.2, 1e-12);
+    CHECK_ABS(reward_at(&c, r, "X X (goal1 | goal2)", 0), 2, 1e-12);
+    CHECK(isinf(reward_at(&c, r, "X X goal2", 0)));
+    CHECK_ABS(reward_at(&c, r, "F goal2", 0), 118.0 / 90, 1e-12);
+    CHECK_ABS(reward_at(&c, r, "!s3 U goal2", 0), 118.0 / 90, 1e-12);
+    CHECK(setup(&c, "(G !hazard) & (G F goal1)", &f, &aps, &n_aps) == 0);
+    CHECK_INT(proper_ltl_reward_cosafe(&c.m, &c.m.rewards[r], &f, aps, n_aps, NULL, x, &err), PROPER_EUNSUPPORTED);
+    CHECK_CONTAINS(err.message, "not co-safe");
+    free_aps(aps, n_aps);
+    proper_ltl_free(&f);
+    proper_dtmc_free(&c.m);
+}
+
+int main(void) {
+    RUN(test_prism_lec17);
+    RUN(test_prism_lec15);
+    RUN(test_prism_bscc_rabin);
+    RUN(test_prism_cosafe_rewards);
+    RUN(test_prism_robot);
+    return test_summary();
+}
