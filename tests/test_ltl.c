@@ -254,11 +254,92 @@ static void test_prism_robot(void) {
     proper_dtmc_free(&c.m);
 }
 
+/* A chain with three bottom components ({3,4}, {5}, {6,7}) and transient
+ * states 0-2, checked against PRISM 4.10.2-dev in every state:
+ *     prism m8.pm m8.props -ex -epsilon 1e-13 -maxiters 1000000
+ * with m8.pm the PRISM-language form of P, labels and reward below, and
+ * each property written filter(print, P=? [ ... ]) (states not printed
+ * have the value 0). */
+static const double m8_P[64] = {
+    0.1, 0.3, 0.2, 0.4, 0, 0, 0, 0,   0.4, 0, 0, 0, 0.3, 0, 0.3, 0,   0, 0, 0.5, 0, 0, 0.25, 0, 0.25,
+    0, 0, 0, 0.6, 0.4, 0, 0, 0,       0, 0, 0, 0.5, 0.5, 0, 0, 0,     0, 0, 0, 0, 0, 1, 0, 0,
+    0, 0, 0, 0, 0, 0, 0.5, 0.5,       0, 0, 0, 0, 0, 0, 1, 0};
+static const char *const m8_names[] = {"a", "b", "c"};
+static const unsigned m8_masks[8] = {1, 2, 1, 1, 2 | 4, 4, 1, 2 | 4};
+
+static const struct {
+    int reward;
+    const char *formula;
+    double x[8];
+} m8_prism[] = {
+    {0, "G F b", {0.8717948717948398, 0.9487179487179227, 0.5, 1.0, 1.0, 0, 1.0, 1.0}},
+    {0, "F G a", {0, 0, 0, 0, 0, 0, 0, 0}},
+    {0, "G (a=>(X (b U c)))", {0, 0, 0.25, 0, 0, 1.0, 0, 0}},
+    {0, "(a U b) U c", {0.8717948717948398, 0.9487179487179227, 0.5, 1.0, 1.0, 1.0, 1.0, 1.0}},
+    {0, "a W b", {0.8888888888888888, 1.0, 0.5, 1.0, 1.0, 0, 1.0, 1.0}},
+    {0, "b R a", {0, 0, 0, 0, 0, 0, 0, 0}},
+    {0, "(G F a)&(F G !c)", {0, 0, 0, 0, 0, 0, 0, 0}},
+    {0, "(X X b)|(G F c)", {1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0}},
+    {0, "G (b=>(F a))", {1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0}},
+    {0, "G (b=>(X a))", {0.3717948717948606, 0.4487179487179376, 1.0, 0, 0, 1.0, 1.0, 1.0}},
+    {0, "F G (a|c)", {1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0}},
+    {0, "(G F b)=>(G F c)", {1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0}},
+    {0, "(a U b) W c", {0.8717948717948303, 0.9487179487179065, 0.5, 1.0, 1.0, 1.0, 1.0, 1.0}},
+    {0, "G ((a&(X b))=>(X X a))", {0.3717948717948606, 0.4487179487179376, 1.0, 0, 0, 1.0, 1.0, 1.0}},
+    {0, "F (a&(X (b&(X c))))", {0.6282051282051145, 0.5512820512820324, 0, 1.0, 1.0, 0, 0, 0}},
+    {0, "!(a U c)<=>(F G b)", {0.6666666666666667, 0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0}},
+    {1, "F c", {6.705128205128123, 5.282051282051164, 6.0, 1.875, 0, 0, 2.0, 0}},
+    {1, "a U b", {INFINITY, 0, INFINITY, 1.875, 0, INFINITY, 2.0, 0}},
+    {1, "F (b&(X c))", {INFINITY, INFINITY, INFINITY, 11.749999999997755, 9.874999999998664, INFINITY, INFINITY, INFINITY}},
+    {1, "X X a", {INFINITY, INFINITY, INFINITY, INFINITY, INFINITY, INFINITY, INFINITY, INFINITY}},
+    {1, "(F b)&(F c)", {INFINITY, 5.282051282051164, INFINITY, 1.875, 0, INFINITY, 2.0, 0}},
+    {1, "F (a&(X b))", {INFINITY, INFINITY, INFINITY, 1.875, 9.875, INFINITY, 2.0, 2.0}},
+    {1, "(X a) U c", {INFINITY, INFINITY, INFINITY, INFINITY, 0, 0, INFINITY, 0}},
+    {1, "!c U (b|(X b))", {INFINITY, 0, INFINITY, 1.875, 0, INFINITY, 2.0, 0}},
+};
+
+/* m8 with reward "r": states 1, 2, 3, 0.5, 4 at s=0..4 and 1 at s=6, and
+ * 1.5 on every transition out of s=0, 0.25 out of s=3. */
+static int m8_build(lchain *c, size_t *r) {
+    static const double state_reward[8] = {1, 2, 3, 0.5, 4, 0, 1, 0};
+    proper_error err;
+    uint32_t s, t;
+    int rc = build_dense(&c->m, m8_P, 8);
+    c->n_labels = 3, c->names = m8_names, c->masks = m8_masks;
+    if (rc || (rc = proper_dtmc_add_reward(&c->m, "r", 1, 1, r, &err))) return rc;
+    for (s = 0; s < 8; s++) proper_dtmc_reward_add_state(&c->m, *r, s, state_reward[s], &err);
+    for (t = 0; t < 8; t++) {
+        if (m8_P[t] != 0) proper_dtmc_reward_add_trans(&c->m, *r, 0, t, 1.5, &err);
+        if (m8_P[3 * 8 + t] != 0) proper_dtmc_reward_add_trans(&c->m, *r, 3, t, 0.25, &err);
+    }
+    return 0;
+}
+
+static void test_prism_m8(void) {
+    lchain c;
+    size_t r, i;
+    uint32_t s;
+    CHECK(m8_build(&c, &r) == 0);
+    for (i = 0; i < sizeof m8_prism / sizeof m8_prism[0]; i++) {
+        for (s = 0; s < 8; s++) {
+            double v = m8_prism[i].reward ? reward_at(&c, r, m8_prism[i].formula, s) : prob_at(&c, m8_prism[i].formula, s);
+            if (isinf(m8_prism[i].x[s])) {
+                CHECK(isinf(v) && v > 0);
+            } else if (fabs(v - m8_prism[i].x[s]) > 1e-9 * (1 + fabs(m8_prism[i].x[s]))) {
+                printf("  %s from state %u: %.17g, PRISM %.17g\n", m8_prism[i].formula, (unsigned)s, v, m8_prism[i].x[s]);
+                CHECK(0);
+            }
+        }
+    }
+    proper_dtmc_free(&c.m);
+}
+
 int main(void) {
     RUN(test_prism_lec17);
     RUN(test_prism_lec15);
     RUN(test_prism_bscc_rabin);
     RUN(test_prism_cosafe_rewards);
     RUN(test_prism_robot);
+    RUN(test_prism_m8);
     return test_summary();
 }
