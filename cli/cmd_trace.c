@@ -7,10 +7,19 @@
 #include "../src/trace.h"
 #include "cli.h"
 #include "json.h"
+#include "svg.h"
+
+/* --svg: one histogram panel per step (and one for T), TRACE_SVG_BINS
+ * equal bins from the smallest value to the largest TRACE_SVG_HI_Q
+ * quantile of the panel's series, at most TRACE_SVG_MAX_PANELS panels. */
+#define TRACE_SVG_BINS 60
+#define TRACE_SVG_HI_Q 0.99
+#define TRACE_SVG_MAX_PANELS 32
+#define TRACE_SVG_MAX_SERIES 8
 
 static void trace_usage(FILE *out) {
     fprintf(out,
-            "usage: proper trace FILE... [--merge] [--json | --csv]\n\n"
+            "usage: proper trace FILE... [--merge] [--json | --csv] [--svg OUT.svg]\n\n"
             "Summarises proper trace files (format: the EBNF at the top of src/trace.h),\n"
             "each file on its own (with --merge: read together, records with the same\n"
             "request id merging into one):\n"
@@ -27,7 +36,10 @@ static void trace_usage(FILE *out) {
             "           {\"files\": [{\"file\": NAME, ...one object per file...}]}\n"
             "  --csv    rows kind,name,choice,count,mean_ns,sd_ns,min_ns,median_ns,max_ns\n"
             "           (counter rows: records and per-record totals, not ns); for several\n"
-            "           files without --merge each row starts with a file column\n");
+            "           files without --merge each row starts with a file column\n"
+            "  --svg OUT.svg  per-step histograms, one panel per step and one for T\n"
+            "           (share of the samples per bin, one curve per file; the x axis\n"
+            "           ends at the 99%% quantile and says how much lies beyond)\n");
 }
 
 typedef struct summary {
@@ -286,6 +298,176 @@ static int print_csv(const proper_trace *t, const requests *q, int header) {
     return 0;
 }
 
+/* ---- --svg: per-step histograms ---- */
+
+/* Durations (ns) of step `name` in t, or of T when name is NULL; *n of them. */
+static double *trace_values(const proper_trace *t, const char *name, size_t *n) {
+    size_t i;
+    double *xs;
+    *n = 0;
+    if (name) {
+        const proper_trace_step_stats *st = proper_trace_find_step(t, name);
+        if (!st || !st->n) return NULL;
+        xs = (double *)malloc(st->n * sizeof *xs);
+        if (xs) memcpy(xs, st->ns, st->n * sizeof *xs);
+        *n = xs ? st->n : 0;
+        return xs;
+    }
+    xs = (double *)malloc((t->nrecords + 1) * sizeof *xs);
+    if (!xs) return NULL;
+    for (i = 0; i < t->nrecords; i++)
+        if (t->records[i].service_ns >= 0) xs[(*n)++] = t->records[i].service_ns;
+    return xs;
+}
+
+/* One panel: a histogram series per trace holding the step. */
+typedef struct trace_panel {
+    svg_plot plot;
+    svg_series series[TRACE_SVG_MAX_SERIES];
+    double *x[TRACE_SVG_MAX_SERIES], *y[TRACE_SVG_MAX_SERIES];
+    size_t n_series;
+    char title[160], xlabel[200];
+} trace_panel;
+
+static void trace_panel_free(trace_panel *p) {
+    size_t i;
+    for (i = 0; i < p->n_series; i++) {
+        free(p->x[i]);
+        free(p->y[i]);
+    }
+}
+
+/* Fill panel p for step `name` (NULL: T) over the traces; 0 ok, -1 out of
+ * memory, 1 no trace has the step. */
+static int trace_panel_build(trace_panel *p, const proper_trace *ts, const char *const *labels, size_t n_traces,
+                             const char *name) {
+    double *vals[TRACE_SVG_MAX_SERIES], lo = INFINITY, hi = -INFINITY, width;
+    size_t nv[TRACE_SVG_MAX_SERIES], i, k, beyond = 0, total = 0;
+    memset(p, 0, sizeof *p);
+    if (n_traces > TRACE_SVG_MAX_SERIES) n_traces = TRACE_SVG_MAX_SERIES;
+    for (k = 0; k < n_traces; k++) {
+        vals[k] = trace_values(&ts[k], name, &nv[k]);
+        if (!vals[k] || !nv[k]) continue;
+        qsort(vals[k], nv[k], sizeof *vals[k], cmp_double);
+        if (vals[k][0] < lo) lo = vals[k][0];
+        if (vals[k][(size_t)(TRACE_SVG_HI_Q * (double)(nv[k] - 1))] > hi)
+            hi = vals[k][(size_t)(TRACE_SVG_HI_Q * (double)(nv[k] - 1))];
+    }
+    if (!(hi >= lo)) {
+        for (k = 0; k < n_traces; k++) free(vals[k]);
+        return 1;
+    }
+    if (hi == lo) hi = lo + 1.0;
+    width = (hi - lo) / TRACE_SVG_BINS;
+    for (k = 0; k < n_traces; k++) {
+        size_t s = p->n_series;
+        if (!vals[k] || !nv[k]) {
+            free(vals[k]);
+            continue;
+        }
+        p->x[s] = (double *)calloc(TRACE_SVG_BINS + 1, sizeof(double));
+        p->y[s] = (double *)calloc(TRACE_SVG_BINS + 1, sizeof(double));
+        p->n_series++;
+        if (!p->x[s] || !p->y[s]) {
+            for (; k < n_traces; k++) free(vals[k]);
+            return -1;
+        }
+        for (i = 0; i <= TRACE_SVG_BINS; i++) p->x[s][i] = (lo + (double)i * width) / 1e3; /* us */
+        for (i = 0; i < nv[k]; i++) {
+            size_t b = (size_t)((vals[k][i] - lo) / width);
+            if (vals[k][i] > hi) { beyond++; continue; }
+            p->y[s][b < TRACE_SVG_BINS ? b : TRACE_SVG_BINS - 1] += 1.0 / (double)nv[k];
+        }
+        p->y[s][TRACE_SVG_BINS] = p->y[s][TRACE_SVG_BINS - 1]; /* the staircase's last step */
+        total += nv[k];
+        svg_series_init(&p->series[s], labels[k], p->x[s], p->y[s], TRACE_SVG_BINS + 1, SVG_STEP);
+        free(vals[k]);
+    }
+    svg_plot_init(&p->plot);
+    p->plot.height = 300;
+    snprintf(p->title, sizeof p->title, "%s", name ? name : "T (service time)");
+    snprintf(p->xlabel, sizeof p->xlabel, "time (us); axis ends at the 99%% quantile, %.4g us (%lu of %lu samples beyond)",
+             hi / 1e3, (unsigned long)beyond, (unsigned long)total);
+    p->plot.title = p->title;
+    p->plot.xlabel = p->xlabel;
+    p->plot.ylabel = "share of samples";
+    return 0;
+}
+
+/* Step names of all traces, in order of first appearance; *n of them. */
+static const char **trace_step_names(const proper_trace *ts, size_t n_traces, size_t *n) {
+    size_t total = 0, k, i, j;
+    const char **names;
+    for (k = 0; k < n_traces; k++) total += ts[k].nsteps;
+    names = (const char **)malloc((total + 1) * sizeof *names);
+    *n = 0;
+    if (!names) return NULL;
+    for (k = 0; k < n_traces; k++)
+        for (i = 0; i < ts[k].nsteps; i++) {
+            for (j = 0; j < *n && strcmp(names[j], ts[k].steps[i].name) != 0; j++) {}
+            if (j == *n) names[(*n)++] = ts[k].steps[i].name;
+        }
+    return names;
+}
+
+/* Write the histograms of the traces (labelled) to `path`. */
+static int trace_write_svg(const char *path, const proper_trace *ts, const char *const *labels, size_t n_traces) {
+    size_t n_names, n_panels = 0, i;
+    const char **names = trace_step_names(ts, n_traces, &n_names);
+    trace_panel *panels = (trace_panel *)calloc(TRACE_SVG_MAX_PANELS, sizeof *panels);
+    svg_panel out[TRACE_SVG_MAX_PANELS];
+    int rc = CLI_OK;
+    if (!names || !panels) rc = cli_fail("out of memory");
+    if (rc == CLI_OK && n_names + 1 > TRACE_SVG_MAX_PANELS)
+        fprintf(stderr, "proper trace: warning: %lu steps; the plot shows the first %d and T\n", (unsigned long)n_names,
+                TRACE_SVG_MAX_PANELS - 1);
+    if (rc == CLI_OK && n_traces > TRACE_SVG_MAX_SERIES)
+        fprintf(stderr, "proper trace: warning: %lu files; the plot shows the first %d\n", (unsigned long)n_traces,
+                TRACE_SVG_MAX_SERIES);
+    for (i = 0; rc == CLI_OK && i <= n_names && n_panels < TRACE_SVG_MAX_PANELS; i++) {
+        /* the steps first (up to one panel short of the cap), T last */
+        const char *name = i < n_names && (n_panels + 1 < TRACE_SVG_MAX_PANELS) ? names[i] : NULL;
+        int built;
+        if (i < n_names && !name) continue;
+        built = trace_panel_build(&panels[n_panels], ts, labels, n_traces, name);
+        if (built < 0) rc = cli_fail("out of memory");
+        if (built == 0) {
+            out[n_panels].plot = &panels[n_panels].plot;
+            out[n_panels].series = panels[n_panels].series;
+            out[n_panels].n_series = panels[n_panels].n_series;
+            n_panels++;
+        } else {
+            trace_panel_free(&panels[n_panels]);
+        }
+    }
+    if (rc == CLI_OK && n_panels == 0) rc = cli_fail("%s: nothing to plot: no step durations and no T lines", labels[0]);
+    if (rc == CLI_OK && svg_write_panels_file(path, out, n_panels) != 0) rc = cli_fail("%s: cannot write the plot", path);
+    for (i = 0; panels && i < n_panels; i++) trace_panel_free(&panels[i]);
+    free(panels);
+    free(names);
+    return rc;
+}
+
+/* Read the files (each on its own, or merged) and plot them. */
+static int trace_svg(const char *path, const char *const *files, size_t n_files, int merge) {
+    size_t n_traces = merge ? 1 : n_files, i;
+    proper_trace *ts = (proper_trace *)calloc(n_traces, sizeof *ts);
+    proper_error err;
+    int rc = CLI_OK;
+    if (!ts) return cli_fail("out of memory");
+    for (i = 0; i < n_traces; i++) proper_trace_init(&ts[i]);
+    for (i = 0; i < n_files && rc == CLI_OK; i++) {
+        if (proper_trace_read_merge(&ts[merge ? 0 : i], files[i], &err)) rc = cli_report(&err);
+    }
+    if (rc == CLI_OK) {
+        const char *merged = "merged";
+        rc = trace_write_svg(path, ts, merge ? &merged : files, n_traces);
+    }
+    for (i = 0; i < n_traces; i++) proper_trace_free(&ts[i]);
+    free(ts);
+    return rc;
+}
+
 /* Read and summarise one file (merge: all of them); `index` and `n_out`
  * place it among the outputs. CLI_OK or an error (reported). */
 static int trace_one(const char *const *files, size_t n_files, int json, int csv, cli_json *j, size_t index,
@@ -321,6 +503,7 @@ int cmd_trace(int argc, char **argv) {
     const char **files;
     int json = 0, csv = 0, merge = 0, rc = CLI_OK;
     size_t i, n_files = 0, n_out;
+    const char *svg = NULL;
     char *prefix = NULL;
     cli_args_init(&a, "trace", argc, argv);
     if (a.help) {
@@ -333,6 +516,7 @@ int cmd_trace(int argc, char **argv) {
         if (cli_flag(&a, "--json")) json = 1;
         else if (cli_flag(&a, "--csv")) csv = 1;
         else if (cli_flag(&a, "--merge")) merge = 1;
+        else if (cli_opt(&a, "--svg")) svg = a.value;
         else if (cli_positional(&a)) files[n_files++] = a.value;
         else cli_unknown(&a);
     }
@@ -388,6 +572,7 @@ int cmd_trace(int argc, char **argv) {
         cli_json_array_end(&j);
         cli_json_object_end(&j);
     }
+    if (svg && rc == CLI_OK) rc = trace_svg(svg, files, n_files, merge);
     PROPER_FREE(files);
     return rc;
 }

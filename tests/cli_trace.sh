@@ -94,3 +94,18 @@ status_is trace_bad_input 2 && check trace_bad_input [ "$(cat "$T/err")" = "prop
 expect_error trace_unknown_option "proper trace: unknown option '--nope' (see 'proper trace --help')" "$PROPER" trace --nope "$T/s.trace"
 expect_error trace_no_file "proper trace: expected at least one trace FILE" "$PROPER" trace
 expect_error trace_json_and_csv "--json and --csv exclude each other" "$PROPER" trace --json --csv "$T/s.trace"
+
+# issue 14: --svg draws one histogram panel per step and one for T. Step a
+# takes 1, 2, ..., 100 us (T the same): the axis ends at the 99% quantile
+# (the 99th smallest of 100, index floor(0.99 * 99) = 98: 99 us), 1 beyond;
+# with a second file the panels hold one curve per file.
+awk 'BEGIN { print "proper-trace 1"; for (i = 1; i <= 100; i++) printf "R %d\nS a %d\nT %d\nE\n", i, 1000 * i, 1000 * i }' > "$T/h.trace"
+run_proper trace "$T/h.trace" --svg "$T/h.svg"
+status_is trace_svg 0 &&
+    check trace_svg_panels [ "$(grep -c '<g transform="translate(0,' "$T/h.svg")" -eq 2 ] &&
+    check trace_svg_axis_end [ "$(grep -c 'axis ends at the 99% quantile, 99 us (1 of 100 samples beyond)' "$T/h.svg")" -eq 2 ] &&
+    contains trace_svg_step_title "$T/h.svg" '>a</text>' && contains trace_svg_T_title "$T/h.svg" '>T (service time)</text>'
+run_proper trace "$T/h.trace" "$T/p1.trace" --svg "$T/h2.svg"
+status_is trace_svg_two_files 0 && check trace_svg_two_files_legend [ "$(grep -c "$T/h.trace</text>" "$T/h2.svg")" -ge 1 ]
+printf 'proper-trace 1\nR 1\nB x y\nE\n' > "$T/nosteps.trace"
+expect_error trace_svg_nothing "proper: $T/nosteps.trace: nothing to plot: no step durations and no T lines" "$PROPER" trace "$T/nosteps.trace" --svg "$T/n.svg"
