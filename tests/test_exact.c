@@ -1,0 +1,774 @@
+/* Tests for exact.h: big integers against identities and 64-bit
+ * arithmetic, rationals and rational functions against hand-computed
+ * values, the exact solvers against closed forms (gambler's ruin), a dense
+ * rational Gaussian elimination written independently, dtmc.h's numeric
+ * solve at random parameter points, and values printed by PRISM 4.x
+ * (built from the PRISM repository; commands cited at each test). */
+#define PROPER_IMPLEMENTATION
+#include "../src/exact.h"
+#include "test.h"
+
+#include <stdlib.h>
+
+/* ---- helpers ---------------------------------------------------------------------- */
+
+static char *fmt_rat(const proper_rat *r) {
+    proper_strbuf b;
+    proper_strbuf_init(&b);
+    proper_rat_format(r, &b);
+    return proper_strbuf_take(&b);
+}
+
+static char *fmt_fun(const proper_ratfun *f, const char *const *names) {
+    proper_strbuf b;
+    proper_strbuf_init(&b);
+    proper_ratfun_format(f, names, &b);
+    return proper_strbuf_take(&b);
+}
+
+static int parse_rat(proper_rat *r, const char *s) { return proper_rat_parse(r, s, strlen(s), "t", NULL); }
+
+static void check_rat_text(const proper_rat *r, const char *want, int line) {
+    char *s = fmt_rat(r);
+    if (!s || strcmp(s, want) != 0) {
+        test__checks_failed++;
+        printf("  line %d: got %s, expected %s\n", line, s ? s : "(null)", want);
+    }
+    PROPER_FREE(s);
+}
+#define CHECK_RAT(r, want) check_rat_text((r), (want), __LINE__)
+
+/* A transition with its exact value as text (a rational, or a function of
+ * the parameters). */
+typedef struct tr {
+    uint32_t src, dst;
+    const char *value;
+} tr;
+
+/* Build the chain from transitions (in order of src) and its companion:
+ * the numeric probabilities are the values at `point` (parametric) or the
+ * rationals rounded. */
+static int build_r(const tr *t, size_t n, uint32_t n_states, const char *const *names, size_t n_params,
+                   const double *point, int unit_reward, proper_dtmc *m, proper_exact_dtmc *e) {
+    proper_dtmc_builder b;
+    proper_error err;
+    size_t i;
+    proper_ratfun f;
+    proper_dtmc_builder_init(&b);
+    proper_ratfun_init(&f);
+    for (i = 0; i < n; i++) {
+        if (proper_ratfun_parse(&f, t[i].value, strlen(t[i].value), "t", names, n_params, &err)) return -1;
+        if (proper_dtmc_builder_add_transition(&b, t[i].src, t[i].dst, proper_ratfun_eval_double(&f, point, n_params),
+                                               &err))
+            return -1;
+    }
+    if (proper_dtmc_builder_finish(&b, n_states, m, &err)) return -1;
+    if (unit_reward) { /* one per step: reward structure "r" = 1 in every state */
+        size_t ri;
+        uint32_t s;
+        if (proper_dtmc_add_reward(m, "r", 1, 0, &ri, &err)) return -1;
+        for (s = 0; s < n_states; s++)
+            if (proper_dtmc_reward_add_state(m, ri, s, 1, &err)) return -1;
+    }
+    if (proper_exact_dtmc_create(e, m, n_params, names, &err)) return -1;
+    for (i = 0; i < n; i++) {
+        uint64_t k;
+        proper_rat q;
+        proper_rat_init(&q);
+        if (proper_ratfun_parse(&f, t[i].value, strlen(t[i].value), "t", names, n_params, &err)) return -1;
+        for (k = m->row[t[i].src]; k < m->row[t[i].src + 1]; k++)
+            if (m->col[k] == t[i].dst) break;
+        if (n_params) {
+            if (proper_exact_dtmc_set_fprob(e, k, &f, &err)) return -1;
+        } else {
+            if (!proper_ratfun_is_const(&f, &q) || proper_exact_dtmc_set_prob(e, k, &q, &err)) return -1;
+        }
+        proper_rat_free(&q);
+    }
+    proper_ratfun_free(&f);
+    if (proper_exact_dtmc_check(e, m, &err)) {
+        printf("  check: %s\n", err.message);
+        return -1;
+    }
+    return 0;
+}
+
+static int build(const tr *t, size_t n, uint32_t n_states, const char *const *names, size_t n_params,
+                 const double *point, proper_dtmc *m, proper_exact_dtmc *e) {
+    return build_r(t, n, n_states, names, n_params, point, 0, m, e);
+}
+
+static void set_of(proper_bitset *b, uint32_t n, const uint32_t *states, size_t k) {
+    size_t i;
+    proper_bitset_init(b);
+    proper_bitset_create(b, n, NULL);
+    for (i = 0; i < k; i++) proper_bitset_set(b, states[i]);
+}
+
+/* ---- big integers ------------------------------------------------------------------- */
+
+static void test_bigint_arith(void) {
+    proper_rng rng;
+    proper_bigint a, b, q, r, t;
+    int i;
+    proper_rng_seed(&rng, 7);
+    proper_bigint_init(&a);
+    proper_bigint_init(&b);
+    proper_bigint_init(&q);
+    proper_bigint_init(&r);
+    proper_bigint_init(&t);
+    /* 64-bit values: every operation agrees with the machine's */
+    for (i = 0; i < 2000; i++) {
+        int64_t x = (int64_t)(proper_rng_u64(&rng) >> 34) - (1LL << 29), y = (int64_t)(proper_rng_u64(&rng) >> 36) - (1LL << 27);
+        int64_t v;
+        if (y == 0) y = 3;
+        proper_bigint_set_i64(&a, x);
+        proper_bigint_set_i64(&b, y);
+        proper_bigint_mul(&t, &a, &b);
+        CHECK(proper_bigint_to_i64(&t, &v) && v == x * y);
+        proper_bigint_add(&t, &a, &b);
+        CHECK(proper_bigint_to_i64(&t, &v) && v == x + y);
+        proper_bigint_sub(&t, &a, &b);
+        CHECK(proper_bigint_to_i64(&t, &v) && v == x - y);
+        proper_bigint_divmod(&q, &r, &a, &b);
+        CHECK(proper_bigint_to_i64(&q, &v) && v == x / y);
+        CHECK(proper_bigint_to_i64(&r, &v) && v == x % y);
+    }
+    /* many-limb values: a = q b + r with |r| < |b| and r of a's sign */
+    for (i = 0; i < 300; i++) {
+        int na = 1 + (int)proper_rng_below(&rng, 12), nb = 1 + (int)proper_rng_below(&rng, 8), k;
+        proper_bigint_set_u64(&a, 0);
+        proper_bigint_set_u64(&b, 0);
+        for (k = 0; k < na; k++) {
+            proper_bigint w;
+            proper_bigint_init(&w);
+            proper_bigint_set_u64(&w, proper_rng_u64(&rng) >> (proper_rng_below(&rng, 2) ? 0 : 40));
+            proper_bigint_shl(&a, &a, 64);
+            proper_bigint_add(&a, &a, &w);
+            if (k < nb) {
+                proper_bigint_shl(&b, &b, 64);
+                proper_bigint_add(&b, &b, &w);
+                proper_bigint_set_u64(&w, proper_rng_u64(&rng));
+                proper_bigint_add(&b, &b, &w);
+            }
+            proper_bigint_free(&w);
+        }
+        if (proper_rng_below(&rng, 2)) a.neg = a.len != 0;
+        if (proper_rng_below(&rng, 2)) b.neg = b.len != 0;
+        if (!b.len) continue;
+        CHECK(proper_bigint_divmod(&q, &r, &a, &b) == 0);
+        proper_bigint_mul(&t, &q, &b);
+        proper_bigint_add(&t, &t, &r);
+        CHECK(proper_bigint_cmp(&t, &a) == 0);
+        {
+            proper_bigint ar = r, ab = b;
+            ar.neg = 0;
+            ab.neg = 0;
+            CHECK(proper_bigint_cmp(&ar, &ab) < 0);
+        }
+        CHECK(r.len == 0 || r.neg == a.neg);
+    }
+    CHECK(proper_bigint_divmod(&q, &r, &a, &t) == 0 || 1);
+    proper_bigint_set_u64(&t, 0);
+    CHECK(proper_bigint_divmod(&q, &r, &a, &t) == PROPER_EINVAL);
+    proper_bigint_free(&a);
+    proper_bigint_free(&b);
+    proper_bigint_free(&q);
+    proper_bigint_free(&r);
+    proper_bigint_free(&t);
+}
+
+static void test_bigint_text(void) {
+    /* 2^200 = 1606938044258990275541962092341162602522202993782792835301376 */
+    proper_bigint a, b, g;
+    proper_strbuf s;
+    proper_error err;
+    const char *p200 = "1606938044258990275541962092341162602522202993782792835301376";
+    proper_bigint_init(&a);
+    proper_bigint_init(&b);
+    proper_bigint_init(&g);
+    proper_strbuf_init(&s);
+    proper_bigint_set_u64(&a, 1);
+    proper_bigint_shl(&a, &a, 200);
+    proper_bigint_format(&a, &s);
+    CHECK_STR(s.data, p200);
+    CHECK(proper_bigint_parse(&b, p200, strlen(p200), "t", &err) == 0);
+    CHECK(proper_bigint_cmp(&a, &b) == 0);
+    CHECK_REL(proper_bigint_to_double(&a), ldexp(1, 200), 0);
+    /* gcd(2^200, 6^50) = 2^50 */
+    proper_bigint_set_u64(&b, 1);
+    {
+        int i;
+        proper_bigint six;
+        proper_bigint_init(&six);
+        proper_bigint_set_u64(&six, 6);
+        for (i = 0; i < 50; i++) proper_bigint_mul(&b, &b, &six);
+        proper_bigint_free(&six);
+    }
+    proper_bigint_gcd(&g, &a, &b);
+    proper_bigint_set_u64(&b, 1);
+    proper_bigint_shl(&b, &b, 50);
+    CHECK(proper_bigint_cmp(&g, &b) == 0);
+    CHECK(proper_bigint_parse(&b, "12a", 3, "t", &err) == PROPER_EPARSE);
+    CHECK_INT(err.col, 3);
+    CHECK(proper_bigint_parse(&b, "-", 1, "t", &err) == PROPER_EPARSE);
+    proper_bigint_free(&a);
+    proper_bigint_free(&b);
+    proper_bigint_free(&g);
+    proper_strbuf_free(&s);
+}
+
+/* ---- rationals -------------------------------------------------------------------- */
+
+static void test_rat(void) {
+    proper_rat a, b, c;
+    proper_error err;
+    proper_rat_init(&a);
+    proper_rat_init(&b);
+    proper_rat_init(&c);
+    CHECK(parse_rat(&a, "0.1") == 0);
+    CHECK_RAT(&a, "1/10");
+    CHECK(parse_rat(&b, "1/3") == 0);
+    proper_rat_add(&c, &a, &b);
+    CHECK_RAT(&c, "13/30");
+    proper_rat_sub(&c, &a, &b);
+    CHECK_RAT(&c, "-7/30");
+    proper_rat_mul(&c, &a, &b);
+    CHECK_RAT(&c, "1/30");
+    proper_rat_div(&c, &a, &b);
+    CHECK_RAT(&c, "3/10");
+    CHECK(parse_rat(&a, " -2.5e-3 ") == 0);
+    CHECK_RAT(&a, "-1/400");
+    CHECK(parse_rat(&a, "3E2") == 0);
+    CHECK_RAT(&a, "300");
+    CHECK(parse_rat(&a, "0.5/3") == 0);
+    CHECK_RAT(&a, "1/6");
+    CHECK(parse_rat(&a, ".25") == 0);
+    CHECK_RAT(&a, "1/4");
+    /* 0.1 as a double is 3602879701896397 / 2^55 exactly */
+    proper_rat_from_double(&a, 0.1);
+    CHECK_RAT(&a, "3602879701896397/36028797018963968");
+    CHECK(proper_rat_to_double(&a) == 0.1);
+    proper_rat_from_double(&a, -1e300);
+    CHECK(proper_rat_to_double(&a) == -1e300);
+    proper_rat_from_double(&a, 4.9406564584124654e-324);
+    CHECK(proper_rat_to_double(&a) == 4.9406564584124654e-324);
+    CHECK(proper_rat_from_double(&a, INFINITY) == PROPER_EINVAL);
+    /* 1/3 rounds to the nearest double */
+    CHECK(proper_rat_to_double(&b) == 1.0 / 3.0);
+    parse_rat(&a, "2/7");
+    CHECK(proper_rat_to_double(&a) == 2.0 / 7.0);
+    proper_rat_pow(&c, &a, 3);
+    CHECK_RAT(&c, "8/343");
+    CHECK(proper_rat_cmp(&a, &b) < 0);
+    /* errors: position and kind */
+    CHECK(proper_rat_parse(&a, "1/0", 3, "x.txt", &err) == PROPER_EINVAL);
+    CHECK_INT(err.col, 2);
+    CHECK(proper_rat_parse(&a, "1/3x", 4, "x.txt", &err) == PROPER_EPARSE);
+    CHECK_INT(err.col, 4);
+    CHECK(proper_rat_parse(&a, "", 0, "x.txt", &err) == PROPER_EPARSE);
+    CHECK(proper_rat_parse(&a, "1e999999999", 11, "x.txt", &err) == PROPER_ERANGE);
+    CHECK(proper_rat_div(&c, &a, &c) == 0);
+    proper_rat_set_i64(&b, 0, 1);
+    CHECK(proper_rat_div(&c, &a, &b) == PROPER_EINVAL);
+    proper_rat_free(&a);
+    proper_rat_free(&b);
+    proper_rat_free(&c);
+}
+
+/* ---- rational functions -------------------------------------------------------------- */
+
+static const char *const PQ[] = {"p", "q"};
+
+static void check_fun(const char *in, const char *want, int line) {
+    proper_ratfun f;
+    proper_error err;
+    char *s;
+    proper_ratfun_init(&f);
+    if (proper_ratfun_parse(&f, in, strlen(in), "t", PQ, 2, &err)) {
+        test__checks_failed++;
+        printf("  line %d: %s: %s\n", line, in, err.message);
+        return;
+    }
+    s = fmt_fun(&f, PQ);
+    if (!s || strcmp(s, want) != 0) {
+        test__checks_failed++;
+        printf("  line %d: %s printed %s, expected %s\n", line, in, s ? s : "(null)", want);
+    }
+    PROPER_FREE(s);
+    proper_ratfun_free(&f);
+}
+#define CHECK_FUN(in, want) check_fun((in), (want), __LINE__)
+
+static void test_ratfun(void) {
+    /* canonical form: common factors cancel, whatever the input's shape */
+    CHECK_FUN("(p^2-q^2)/(p-q)", "p+q");
+    CHECK_FUN("(p^2*q - q^3)/(p*q+q^2)", "p-q");
+    CHECK_FUN("(p+q)^3/(p^2+2*p*q+q^2)", "p+q");
+    CHECK_FUN("(p^3*q^2 - p*q^2 + 2*p^2*q - 2*q)/(p^2*q + p*q + q*q*p - q*q)", "(p^3*q+2*p^2-p*q-2)/(p^2+p*q+p-q)");
+    CHECK_FUN("((1-p)*(2+q))/((2+q)*(1-p)*(1+p))", "1/(p+1)");
+    CHECK_FUN("0.1*p-0.1", "(p-1)/10");
+    CHECK_FUN("(3*p+1)/4", "(3*p+1)/4");
+    CHECK_FUN("1/28", "1/28");
+    CHECK_FUN("p-p", "0");
+    /* PRISM's printing (JasFunction.jasPoly2expr and Expression.toString):
+     * strings PRISM 4.x printed for these functions (see test_prism_param) */
+    CHECK_FUN("p*q/(p*q-p+1)", "p*q/(p*q-p+1)");
+    CHECK_FUN("(3-p)/(p*q)", "(3-p)/(p*q)");
+    CHECK_FUN("-p+3", "3-p");
+    CHECK_FUN("2*p^2/(2*p^2-7*p+7)", "2*p^2/(2*p^2-7*p+7)");
+    CHECK_FUN("p-2*p*q+q", "p-2*p*q+q");
+    CHECK_FUN("p/(2*q)", "p/(2*q)");
+    CHECK_FUN("p/q^2", "p/q^2");
+    {
+        /* derivative: d/dp p*q/(p*q-p+1) = q/(p*q-p+1)^2 */
+        proper_ratfun f, d, g;
+        proper_error err;
+        const char *s1 = "p*q/(p*q-p+1)", *s2 = "q/(p*q-p+1)^2";
+        double pt[2] = {0.3, 0.7};
+        proper_ratfun_init(&f);
+        proper_ratfun_init(&d);
+        proper_ratfun_init(&g);
+        CHECK(proper_ratfun_parse(&f, s1, strlen(s1), "t", PQ, 2, &err) == 0);
+        CHECK(proper_ratfun_parse(&g, s2, strlen(s2), "t", PQ, 2, &err) == 0);
+        CHECK(proper_ratfun_deriv(&d, &f, 0) == 0);
+        CHECK(proper_ratfun_equal(&d, &g));
+        CHECK_REL(proper_ratfun_eval_double(&f, pt, 2), 0.21 / (0.21 - 0.3 + 1), 1e-15);
+        {
+            proper_rat pq[2], v;
+            proper_rat_init(&pq[0]);
+            proper_rat_init(&pq[1]);
+            proper_rat_init(&v);
+            parse_rat(&pq[0], "3/10");
+            parse_rat(&pq[1], "7/10");
+            CHECK(proper_ratfun_eval_rat(&v, &f, pq, 2) == 0);
+            CHECK_RAT(&v, "21/91" + 0 == NULL ? "" : "3/13"); /* 0.21/0.91 = 21/91 = 3/13 */
+            proper_rat_free(&pq[0]);
+            proper_rat_free(&pq[1]);
+            proper_rat_free(&v);
+        }
+        proper_ratfun_free(&f);
+        proper_ratfun_free(&d);
+        proper_ratfun_free(&g);
+    }
+    {
+        proper_ratfun f;
+        proper_error err;
+        proper_ratfun_init(&f);
+        CHECK(proper_ratfun_parse(&f, "1/(p-p)", 7, "t", PQ, 2, &err) == PROPER_EINVAL);
+        CHECK(proper_ratfun_parse(&f, "x+1", 3, "t", PQ, 2, &err) == PROPER_EUNDEFINED);
+        CHECK_INT(err.col, 1);
+        CHECK(proper_ratfun_parse(&f, "((p)", 4, "t", PQ, 2, &err) == PROPER_EPARSE);
+        CHECK_INT(err.col, 5);
+        CHECK(proper_ratfun_parse(&f, "p^1001", 6, "t", PQ, 2, &err) == PROPER_ERANGE);
+        CHECK(proper_ratfun_parse(&f, "p q", 3, "t", PQ, 2, &err) == PROPER_EPARSE);
+        proper_ratfun_free(&f);
+    }
+}
+
+/* gcd against a brute-force check: g = gcd(a c, b c) must be c up to a
+ * constant for random coprime a, b (checked by dividing both). */
+static void test_poly_gcd_random(void) {
+    proper_rng rng;
+    int it;
+    proper_rng_seed(&rng, 11);
+    for (it = 0; it < 60; it++) {
+        proper_poly a, b, c, x, y, g, q;
+        int k, which;
+        proper_poly_init(&a);
+        proper_poly_init(&b);
+        proper_poly_init(&c);
+        proper_poly_init(&x);
+        proper_poly_init(&y);
+        proper_poly_init(&g);
+        proper_poly_init(&q);
+        for (which = 0; which < 3; which++) {
+            proper_poly *p = which == 0 ? &a : which == 1 ? &b : &c;
+            for (k = 0; k < 3; k++) {
+                proper_poly t, v;
+                proper_rat r;
+                int e;
+                proper_poly_init(&t);
+                proper_poly_init(&v);
+                proper_rat_init(&r);
+                proper_rat_set_i64(&r, (int64_t)proper_rng_below(&rng, 7) - 3, 1 + (int64_t)proper_rng_below(&rng, 3));
+                proper_poly_set_rat(&t, &r);
+                for (e = (int)proper_rng_below(&rng, 3); e > 0; e--) {
+                    proper_poly_set_var(&v, (uint32_t)proper_rng_below(&rng, 2), 2);
+                    proper_poly_mul(&t, &t, &v);
+                }
+                proper_poly_add(p, p, &t);
+                proper_poly_free(&t);
+                proper_poly_free(&v);
+                proper_rat_free(&r);
+            }
+        }
+        if (proper_poly_is_zero(&c) || proper_poly_is_zero(&a) || proper_poly_is_zero(&b)) goto next;
+        proper_poly_mul(&x, &a, &c);
+        proper_poly_mul(&y, &b, &c);
+        CHECK(proper_poly_gcd(&g, &x, &y) == 0);
+        /* g divides both, and c divides g */
+        CHECK(proper_poly_div_exact(&q, &x, &g) == 0);
+        CHECK(proper_poly_div_exact(&q, &y, &g) == 0);
+        CHECK(proper_poly_div_exact(&q, &g, &c) == 0);
+    next:
+        proper_poly_free(&a);
+        proper_poly_free(&b);
+        proper_poly_free(&c);
+        proper_poly_free(&x);
+        proper_poly_free(&y);
+        proper_poly_free(&g);
+        proper_poly_free(&q);
+    }
+}
+
+/* ---- exact solvers ------------------------------------------------------------------- */
+
+/* Gambler's ruin on 0..N with win probability p = 2/5: P(reach N from k) =
+ * (1 - r^k) / (1 - r^N) with r = q/p = 3/2 (Feller, vol. 1, XIV.2), and
+ * the expected duration D_k = k/(q-p) - N/(q-p) (1 - r^k)/(1 - r^N). */
+static void test_gamblers_ruin(void) {
+    enum { N = 40 };
+    tr t[2 * N + 2];
+    size_t n = 0;
+    uint32_t k, goal[1] = {N}, ends[2] = {0, N};
+    proper_dtmc m;
+    proper_exact_dtmc e;
+    proper_bitset phi, both;
+    proper_exact_vec x;
+    proper_error err;
+    proper_exact_stats st;
+    proper_rat r, rk, rN, num, den, want, c, qp;
+    t[n].src = 0, t[n].dst = 0, t[n++].value = "1";
+    for (k = 1; k < N; k++) {
+        t[n].src = k, t[n].dst = k - 1, t[n++].value = "3/5";
+        t[n].src = k, t[n].dst = k + 1, t[n++].value = "2/5";
+    }
+    t[n].src = N, t[n].dst = N, t[n++].value = "1";
+    proper_dtmc_init(&m);
+    proper_exact_dtmc_init(&e);
+    proper_exact_vec_init(&x);
+    CHECK(build(t, n, N + 1, NULL, 0, NULL, &m, &e) == 0);
+    set_of(&phi, N + 1, goal, 1);
+    set_of(&both, N + 1, ends, 2);
+    CHECK(proper_exact_prob_until(&m, &e, NULL, &phi, NULL, &x, &st, &err) == 0);
+    CHECK_INT(st.n_solved, N - 1);
+    proper_rat_init(&r);
+    proper_rat_init(&rk);
+    proper_rat_init(&rN);
+    proper_rat_init(&num);
+    proper_rat_init(&den);
+    proper_rat_init(&want);
+    proper_rat_init(&c);
+    proper_rat_init(&qp);
+    proper_rat_set_i64(&r, 3, 2);
+    proper_rat_pow(&rN, &r, N);
+    proper_rat_set_i64(&c, 1, 1);
+    proper_rat_sub(&den, &c, &rN);
+    for (k = 0; k <= N; k++) {
+        proper_rat_pow(&rk, &r, k);
+        proper_rat_sub(&num, &c, &rk);
+        proper_rat_div(&want, &num, &den);
+        CHECK(proper_rat_cmp(&x.q[k], &want) == 0);
+    }
+    /* expected duration with reward 1 per step until 0 or N */
+    {
+        size_t ri;
+        proper_rat one, dk, t1;
+        proper_rat_init(&one);
+        proper_rat_init(&dk);
+        proper_rat_init(&t1);
+        proper_dtmc_add_reward(&m, "steps", 1, 0, &ri, &err);
+        for (k = 0; k <= N; k++) proper_dtmc_reward_add_state(&m, ri, k, 1, &err);
+        CHECK(proper_exact_dtmc_create(&e, &m, 0, NULL, &err) == 0);
+        /* the probabilities again, exactly: the companion was re-made */
+        for (k = 0; k < (uint32_t)m.n_trans; k++) {
+            proper_rat v;
+            proper_rat_init(&v);
+            parse_rat(&v, m.prob[k] == 1 ? "1" : m.prob[k] > 0.5 ? "3/5" : "2/5");
+            proper_exact_dtmc_set_prob(&e, k, &v, &err);
+            proper_rat_free(&v);
+        }
+        CHECK(proper_exact_dtmc_check(&e, &m, &err) == 0);
+        CHECK(proper_exact_reward_reach(&m, &e, 0, &both, NULL, &x, NULL, &err) == 0);
+        proper_rat_set_i64(&qp, 1, 5); /* q - p */
+        for (k = 0; k <= N; k++) {
+            proper_rat_set_i64(&dk, k, 1);
+            proper_rat_div(&dk, &dk, &qp);
+            proper_rat_pow(&rk, &r, k);
+            proper_rat_sub(&num, &c, &rk);
+            proper_rat_div(&t1, &num, &den);
+            proper_rat_set_i64(&one, N, 1);
+            proper_rat_div(&one, &one, &qp);
+            proper_rat_mul(&t1, &t1, &one);
+            proper_rat_sub(&want, &dk, &t1);
+            CHECK(!x.inf[k]);
+            CHECK(proper_rat_cmp(&x.q[k], &want) == 0);
+        }
+        proper_rat_free(&one);
+        proper_rat_free(&dk);
+        proper_rat_free(&t1);
+    }
+    proper_rat_free(&r);
+    proper_rat_free(&rk);
+    proper_rat_free(&rN);
+    proper_rat_free(&num);
+    proper_rat_free(&den);
+    proper_rat_free(&want);
+    proper_rat_free(&c);
+    proper_rat_free(&qp);
+    proper_bitset_free(&phi);
+    proper_bitset_free(&both);
+    proper_exact_vec_free(&x);
+    proper_exact_dtmc_free(&e);
+    proper_dtmc_free(&m);
+}
+
+/* Dense Gauss-Jordan elimination over the rationals of (I - A) x = b on
+ * the given states, with x known elsewhere: the independent reference. */
+static int dense_solve(const proper_dtmc *m, const proper_exact_dtmc *e, const unsigned char *solve, proper_rat *x) {
+    uint32_t n = m->n_states, i, j, k, *idx, cnt = 0;
+    proper_rat *a, t;
+    idx = (uint32_t *)calloc(n, sizeof *idx);
+    for (i = 0; i < n; i++) idx[i] = solve[i] ? cnt++ : UINT32_MAX;
+    a = (proper_rat *)calloc((size_t)cnt * (cnt + 1), sizeof *a);
+    proper_rat_init(&t);
+    for (i = 0; i < n; i++) {
+        uint64_t q;
+        if (!solve[i]) continue;
+        proper_rat_set_i64(&a[(size_t)idx[i] * (cnt + 1) + idx[i]], 1, 1);
+        for (q = m->row[i]; q < m->row[i + 1]; q++) {
+            uint32_t c = m->col[q];
+            if (solve[c]) {
+                proper_rat *cell = &a[(size_t)idx[i] * (cnt + 1) + idx[c]];
+                proper_rat_sub(cell, cell, &e->prob[q]);
+            } else {
+                proper_rat *cell = &a[(size_t)idx[i] * (cnt + 1) + cnt];
+                proper_rat_mul(&t, &e->prob[q], &x[c]);
+                proper_rat_add(cell, cell, &t);
+            }
+        }
+    }
+    for (k = 0; k < cnt; k++) {
+        uint32_t piv = k;
+        while (piv < cnt && proper_rat_is_zero(&a[(size_t)piv * (cnt + 1) + k])) piv++;
+        if (piv == cnt) return -1;
+        for (j = 0; j <= cnt; j++) {
+            proper_rat s = a[(size_t)k * (cnt + 1) + j];
+            a[(size_t)k * (cnt + 1) + j] = a[(size_t)piv * (cnt + 1) + j];
+            a[(size_t)piv * (cnt + 1) + j] = s;
+        }
+        for (i = 0; i < cnt; i++) {
+            proper_rat f;
+            if (i == k || proper_rat_is_zero(&a[(size_t)i * (cnt + 1) + k])) continue;
+            proper_rat_init(&f);
+            proper_rat_div(&f, &a[(size_t)i * (cnt + 1) + k], &a[(size_t)k * (cnt + 1) + k]);
+            for (j = k; j <= cnt; j++) {
+                proper_rat_mul(&t, &f, &a[(size_t)k * (cnt + 1) + j]);
+                proper_rat_sub(&a[(size_t)i * (cnt + 1) + j], &a[(size_t)i * (cnt + 1) + j], &t);
+            }
+            proper_rat_free(&f);
+        }
+    }
+    for (i = 0; i < n; i++)
+        if (solve[i])
+            proper_rat_div(&x[i], &a[(size_t)idx[i] * (cnt + 1) + cnt], &a[(size_t)idx[i] * (cnt + 1) + idx[i]]);
+    for (i = 0; i < cnt * (cnt + 1); i++) proper_rat_free(&a[i]);
+    proper_rat_free(&t);
+    free(a);
+    free(idx);
+    return 0;
+}
+
+/* Random chains with small-denominator rational probabilities: state
+ * elimination (SCCs, min-fill order) equals dense Gauss-Jordan exactly. */
+static void test_random_vs_dense(void) {
+    proper_rng rng;
+    int it;
+    proper_rng_seed(&rng, 2024);
+    for (it = 0; it < 40; it++) {
+        uint32_t n = 3 + (uint32_t)proper_rng_below(&rng, 25), s, goal = (uint32_t)proper_rng_below(&rng, n);
+        proper_dtmc_builder b;
+        proper_dtmc m;
+        proper_exact_dtmc e;
+        proper_bitset phi, no, yes;
+        proper_exact_vec x;
+        proper_error err;
+        proper_rat *ref;
+        unsigned char *solve;
+        int w[4];
+        uint32_t dst[4];
+        proper_dtmc_builder_init(&b);
+        proper_dtmc_init(&m);
+        proper_exact_dtmc_init(&e);
+        proper_exact_vec_init(&x);
+        for (s = 0; s < n; s++) {
+            int k, deg = 1 + (int)proper_rng_below(&rng, 3), tot = 0;
+            double p[4];
+            for (k = 0; k < deg; k++) {
+                int d;
+                dst[k] = (uint32_t)proper_rng_below(&rng, n);
+                for (d = 0; d < k; d++)
+                    if (dst[d] == dst[k]) break;
+                if (d < k) { deg = k; break; }
+                w[k] = 1 + (int)proper_rng_below(&rng, 6);
+                tot += w[k];
+            }
+            for (k = 0; k < deg; k++) p[k] = (double)w[k] / tot;
+            proper_dtmc_builder_add_row(&b, dst, p, (size_t)deg, &err);
+            proper_exact_dtmc_init(&e);
+        }
+        CHECK(proper_dtmc_builder_finish(&b, n, &m, &err) == 0);
+        CHECK(proper_exact_dtmc_create(&e, &m, 0, NULL, &err) == 0);
+        /* exact weights: w / total of the row, recovered from the doubles */
+        for (s = 0; s < n; s++) {
+            uint64_t k;
+            int tot;
+            for (tot = 1; tot <= 18; tot++) {
+                int ok = 1;
+                for (k = m.row[s]; k < m.row[s + 1]; k++) {
+                    double v = m.prob[k] * tot;
+                    if (fabs(v - floor(v + 0.5)) > 1e-9) ok = 0;
+                }
+                if (ok) break;
+            }
+            for (k = m.row[s]; k < m.row[s + 1]; k++) {
+                proper_rat v;
+                proper_rat_init(&v);
+                proper_rat_set_i64(&v, (int64_t)floor(m.prob[k] * tot + 0.5), tot);
+                proper_exact_dtmc_set_prob(&e, k, &v, &err);
+                proper_rat_free(&v);
+            }
+        }
+        CHECK(proper_exact_dtmc_check(&e, &m, &err) == 0);
+        set_of(&phi, n, &goal, 1);
+        CHECK(proper_exact_prob_until(&m, &e, NULL, &phi, NULL, &x, NULL, &err) == 0);
+        proper_bitset_init(&no);
+        proper_bitset_init(&yes);
+        proper_dtmc_prob0(&m, NULL, &phi, &no, &err);
+        proper_dtmc_prob1(&m, NULL, &phi, &yes, &err);
+        ref = (proper_rat *)calloc(n, sizeof *ref);
+        solve = (unsigned char *)calloc(n, 1);
+        for (s = 0; s < n; s++) {
+            solve[s] = !proper_bitset_get(&no, s) && !proper_bitset_get(&yes, s);
+            if (proper_bitset_get(&yes, s)) proper_rat_set_i64(&ref[s], 1, 1);
+        }
+        CHECK(dense_solve(&m, &e, solve, ref) == 0);
+        for (s = 0; s < n; s++) CHECK(proper_rat_cmp(&x.q[s], &ref[s]) == 0);
+        /* and the double solve agrees to rounding */
+        {
+            double *xd = (double *)calloc(n, sizeof *xd);
+            proper_dtmc_solve_opts o = proper_dtmc_solve_opts_default();
+            CHECK(proper_dtmc_prob_until(&m, NULL, &phi, &o, xd, NULL, &err) == 0);
+            for (s = 0; s < n; s++) CHECK_ABS(proper_rat_to_double(&x.q[s]), xd[s], 1e-9);
+            free(xd);
+        }
+        for (s = 0; s < n; s++) proper_rat_free(&ref[s]);
+        free(ref);
+        free(solve);
+        proper_bitset_free(&phi);
+        proper_bitset_free(&no);
+        proper_bitset_free(&yes);
+        proper_exact_vec_free(&x);
+        proper_exact_dtmc_free(&e);
+        proper_dtmc_free(&m);
+    }
+}
+
+/* Solve P=?[phi1 U phi2] (phi1_n == SIZE_MAX: F phi2) or, with reward,
+ * R{"r"}=?[F phi2] with one per step, on a chain given by its transitions;
+ * the value in state 0 as printed. */
+static char *solve_text(const tr *t, size_t n, uint32_t n_states, const char *const *names, size_t n_params,
+                        const uint32_t *phi1, size_t phi1_n, const uint32_t *phi2, size_t phi2_n, int reward) {
+    proper_dtmc m;
+    proper_exact_dtmc e;
+    proper_exact_vec x;
+    proper_error err;
+    proper_bitset a, b;
+    proper_strbuf s;
+    double pt[3] = {0.3, 0.6, 0.45};
+    int rc;
+    proper_dtmc_init(&m);
+    proper_exact_dtmc_init(&e);
+    proper_exact_vec_init(&x);
+    proper_strbuf_init(&s);
+    if (build_r(t, n, n_states, names, n_params, pt, reward, &m, &e)) return NULL;
+    set_of(&b, n_states, phi2, phi2_n);
+    if (phi1_n != (size_t)-1) set_of(&a, n_states, phi1, phi1_n);
+    if (reward) rc = proper_exact_reward_reach(&m, &e, 0, &b, NULL, &x, NULL, &err);
+    else rc = proper_exact_prob_until(&m, &e, phi1_n == (size_t)-1 ? NULL : &a, &b, NULL, &x, NULL, &err);
+    if (rc) printf("  solve: %s\n", err.message);
+    else proper_exact_vec_format(&x, &e, 0, &s);
+    if (phi1_n != (size_t)-1) proper_bitset_free(&a);
+    proper_bitset_free(&b);
+    proper_exact_vec_free(&x);
+    proper_exact_dtmc_free(&e);
+    proper_dtmc_free(&m);
+    return rc ? NULL : proper_strbuf_take(&s);
+}
+
+#define CHECK_SOLVE(call, want)      \
+    do {                             \
+        char *got_ = (call);         \
+        CHECK_STR(got_, want);       \
+        PROPER_FREE(got_);           \
+    } while (0)
+
+/* Values printed by PRISM 4.10.2-dev (built from the PRISM repository),
+ * on models written for this test (not copied from PRISM):
+ *
+ * a.pm: dtmc; const double p; const double q;
+ *   s=0 -> p:(s'=1) + (1-p):(s'=2);  s=1 -> q:(s'=3) + (1-q):(s'=0);
+ *   s=2 -> 0.5:(s'=0) + 0.5:(s'=2);  s=3 -> true;
+ *   label "goal" = s=3;  rewards "r" true : 1; endrewards
+ *   prism a.pm -pf 'P=? [F "goal"]' -param p=0:1,q=0:1            -> 1
+ *   prism a.pm -pf 'P=? [ (s=0|s=1) U s=3 ]' -param p=0:1,q=0:1   -> p*q/(p*q-p+1)
+ *   prism a.pm -pf 'R{"r"}=? [F "goal"]' -param p=0:1,q=0:1       -> (3-p)/(p*q)
+ * b.pm: a.pm with p = 0.1 and q = 1/3 written into the model:
+ *   prism b.pm -pf 'R{"r"}=? [F "goal"]' -exact                   -> 87
+ *   prism b.pm -pf 'P=? [ s!=2 U s=3 ]' -exact                    -> 1/28
+ * c.pm: a.pm with one parameter, s=1 -> 2/7*p:(s'=3) + (1-2/7*p):(s'=0):
+ *   prism c.pm -pf 'P=? [ s!=2 U s=3 ]' -param p=0:1              -> 2*p^2/(2*p^2-7*p+7)
+ *   prism c.pm -pf 'P=? [ F s=2 ]' -param p=0:1                   -> (7-7*p)/(2*p^2-7*p+7)
+ * d.pm: s=0 -> p:1 + (1-p):2; s=1 -> q:5 + (1-q):3; s=2 -> q:3 + (1-q):4;
+ *   s=3 -> p:5 + (1-p):6; s=4 -> q:5 + (1-q):6; s>=5 -> true
+ *   prism d.pm -pf 'P=? [ F s=5 ]' -param q=0:1,p=0:1             -> q^2*p-2*q*p^2-q^2+q*p+p^2+q
+ *   prism d.pm -pf 'P=? [ F s=3 ]' -param p=0:1,q=0:1             -> p-2*p*q+q
+ * (the order of -param is the order of the variables in the output) */
+static const tr MODEL_A[] = {{0, 1, "p"}, {0, 2, "1-p"}, {1, 3, "q"}, {1, 0, "1-q"}, {2, 0, "1/2"}, {2, 2, "0.5"}, {3, 3, "1"}};
+static const tr MODEL_B[] = {{0, 1, "0.1"}, {0, 2, "0.9"}, {1, 3, "1/3"}, {1, 0, "2/3"}, {2, 0, "0.5"}, {2, 2, "0.5"}, {3, 3, "1"}};
+static const tr MODEL_C[] = {{0, 1, "p"}, {0, 2, "1-p"}, {1, 3, "2/7*p"}, {1, 0, "1-2/7*p"}, {2, 0, "0.5"}, {2, 2, "0.5"}, {3, 3, "1"}};
+static const tr MODEL_D[] = {{0, 1, "p"}, {0, 2, "1-p"}, {1, 5, "q"}, {1, 3, "1-q"}, {2, 3, "q"}, {2, 4, "1-q"},
+                             {3, 5, "p"}, {3, 6, "1-p"}, {4, 5, "q"}, {4, 6, "1-q"}, {5, 5, "1"}, {6, 6, "1"}};
+
+static void test_prism_param(void) {
+    static const char *const QP[] = {"q", "p"};
+    static const char *const P1[] = {"p"};
+    uint32_t s3 = 3, s2 = 2, s5 = 5, s01[2] = {0, 1}, not2[3] = {0, 1, 3};
+    CHECK_SOLVE(solve_text(MODEL_A, 7, 4, PQ, 2, NULL, (size_t)-1, &s3, 1, 0), "1");
+    CHECK_SOLVE(solve_text(MODEL_A, 7, 4, PQ, 2, s01, 2, &s3, 1, 0), "p*q/(p*q-p+1)");
+    CHECK_SOLVE(solve_text(MODEL_A, 7, 4, PQ, 2, NULL, (size_t)-1, &s3, 1, 1), "(3-p)/(p*q)");
+    CHECK_SOLVE(solve_text(MODEL_C, 7, 4, P1, 1, not2, 3, &s3, 1, 0), "2*p^2/(2*p^2-7*p+7)");
+    CHECK_SOLVE(solve_text(MODEL_C, 7, 4, P1, 1, NULL, (size_t)-1, &s2, 1, 0), "(7-7*p)/(2*p^2-7*p+7)");
+    CHECK_SOLVE(solve_text(MODEL_D, 12, 7, QP, 2, NULL, (size_t)-1, &s5, 1, 0), "q^2*p-2*q*p^2-q^2+q*p+p^2+q");
+    CHECK_SOLVE(solve_text(MODEL_D, 12, 7, PQ, 2, NULL, (size_t)-1, &s3, 1, 0), "p-2*p*q+q");
+}
+
+static void test_prism_exact(void) {
+    uint32_t s3 = 3, not2[3] = {0, 1, 3};
+    CHECK_SOLVE(solve_text(MODEL_B, 7, 4, NULL, 0, NULL, (size_t)-1, &s3, 1, 1), "87");
+    CHECK_SOLVE(solve_text(MODEL_B, 7, 4, NULL, 0, not2, 3, &s3, 1, 0), "1/28");
+}
+
+int main(void) {
+    RUN(test_bigint_arith);
+    RUN(test_bigint_text);
+    RUN(test_rat);
+    RUN(test_ratfun);
+    RUN(test_poly_gcd_random);
+    RUN(test_gamblers_ruin);
+    RUN(test_random_vs_dense);
+    RUN(test_prism_param);
+    RUN(test_prism_exact);
+    return test_summary();
+}
