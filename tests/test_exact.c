@@ -760,6 +760,191 @@ static void test_prism_exact(void) {
     CHECK_SOLVE(solve_text(MODEL_B, 7, 4, NULL, 0, not2, 3, &s3, 1, 0), "1/28");
 }
 
+/* PROPER's minPathSum model (tests/corpus/prism/minpathsum.pm: Stefanakos,
+ * Calinescu, Gerasimou, IST 2023, Fig. 5), written here as transitions.
+ * References, PRISM 4.10.2-dev:
+ *   prism tests/corpus/prism/minpathsum.pm -pf 'R{"time"}=? [ F "end" ]' \
+ *         -const p1=0.0912,p2=0.8181,p3=0.8,p4=0.8181,p5=0.8181 -exact
+ *     -> 32504164372/51699390625   (cost: 9503884062/2067975625;
+ *        also tests/transcripts/prism_minpathsum_exact.txt, PRISM 4.9)
+ *   the same with -param p1=0:1,p2=0:1,p3=0:1,p4=0:1,p5=0:1 -> MPS_TIME, MPS_COST below. */
+static const tr MODEL_MPS[] = {
+    {0, 1, "1"},      {1, 2, "p1"},     {1, 3, "1-p1"},   {2, 21, "1"},    {3, 4, "1"},      {4, 5, "1"},
+    {5, 6, "1"},      {6, 7, "p2"},     {6, 9, "1-p2"},   {7, 8, "1"},     {8, 6, "1"},      {9, 10, "1"},
+    {10, 11, "p3"},   {10, 13, "1-p3"}, {11, 12, "1"},    {12, 10, "1"},   {13, 14, "1"},    {14, 15, "p4"},
+    {14, 20, "1-p4"}, {15, 16, "1"},    {16, 17, "p5"},   {16, 19, "1-p5"}, {17, 18, "1"},   {18, 16, "1"},
+    {19, 14, "1"},    {20, 21, "1"},    {21, 21, "1"}};
+static const char *const MPS_P[] = {"p1", "p2", "p3", "p4", "p5"};
+static const char *const MPS_TIME =
+    "(2*p1*p2*p4*p5-p1*p2*p3*p4*p5-2*p1*p2*p3*p4-2*p1*p2*p3*p5+2*p1*p3*p4*p5+p2*p3*p4*p5+2*p1*p2*p3+p1*p2*p4+"
+    "p1*p2*p5+p1*p3*p4+p1*p3*p5-3*p1*p4*p5+2*p2*p3*p4+2*p2*p3*p5-2*p2*p4*p5-2*p3*p4*p5-p1*p2-p1*p3-2*p2*p3-"
+    "p2*p4-p2*p5-p3*p4-p3*p5+3*p4*p5+p2+p3)/(100*p2*p3*p4*p5-100*p2*p3*p4-100*p2*p3*p5-100*p2*p4*p5-"
+    "100*p3*p4*p5+100*p2*p3+100*p2*p4+100*p2*p5+100*p3*p4+100*p3*p5+100*p4*p5-100*p2-100*p3-100*p4-100*p5+100)";
+static const char *const MPS_COST = "(p4*p5-p1*p4*p5)/(4*p4*p5-4*p4-4*p5+4)";
+
+/* The chain with rewards "time" (0.01 in 7 and 11, 0.03 in 18) and "cost"
+ * (0.25 in 18); n_params 0: the paper's estimates as exact decimals. */
+static int build_mps(size_t n_params, proper_dtmc *m, proper_exact_dtmc *e) {
+    static const char *const est[] = {"0.0912", "0.8181", "0.8", "0.8181", "0.8181"};
+    tr t[27];
+    size_t i, ri;
+    proper_error err;
+    double pt[5] = {0.0912, 0.8181, 0.8, 0.8181, 0.8181};
+    proper_rat v;
+    memcpy(t, MODEL_MPS, sizeof t);
+    if (!n_params) { /* substitute the estimates into the text */
+        static char buf[27][16];
+        for (i = 0; i < 27; i++) {
+            const char *x = t[i].value;
+            int neg = x[0] == '1' && x[1] == '-';
+            if (x[0] == '1' && !x[1]) continue;
+            snprintf(buf[i], sizeof buf[i], "%s%s", neg ? "1-" : "", est[x[neg ? 3 : 1] - '1']);
+            t[i].value = buf[i];
+        }
+    }
+    if (build_r(t, 27, 22, MPS_P, n_params, pt, 0, m, e)) return -1;
+    if (proper_dtmc_add_reward(m, "time", 1, 0, &ri, &err) || proper_dtmc_reward_add_state(m, ri, 7, 0.01, &err) ||
+        proper_dtmc_reward_add_state(m, ri, 11, 0.01, &err) || proper_dtmc_reward_add_state(m, ri, 18, 0.03, &err) ||
+        proper_dtmc_add_reward(m, "cost", 1, 0, &ri, &err) || proper_dtmc_reward_add_state(m, ri, 18, 0.25, &err))
+        return -1;
+    /* re-create the companion for the rewards, then the exact values again */
+    {
+        proper_exact_dtmc e2;
+        uint64_t k;
+        proper_exact_dtmc_init(&e2);
+        if (proper_exact_dtmc_create(&e2, m, n_params, MPS_P, &err)) return -1;
+        for (k = 0; k < m->n_trans; k++) {
+            if (n_params) proper_ratfun_copy(&e2.fprob[k], &e->fprob[k]);
+            else proper_rat_copy(&e2.prob[k], &e->prob[k]);
+        }
+        proper_exact_dtmc_free(e);
+        *e = e2;
+    }
+    proper_rat_init(&v);
+    parse_rat(&v, "0.01");
+    for (i = 0; i < 2; i++) {
+        proper_ratfun f;
+        proper_ratfun_init(&f);
+        proper_ratfun_set_rat(&f, &v);
+        if (n_params) {
+            proper_exact_dtmc_set_state_freward(e, 0, i ? 11 : 7, &f, &err);
+        } else {
+            proper_exact_dtmc_set_state_reward(e, 0, i ? 11 : 7, &v, &err);
+        }
+        proper_ratfun_free(&f);
+    }
+    {
+        proper_rat w;
+        proper_ratfun f;
+        proper_rat_init(&w);
+        proper_ratfun_init(&f);
+        parse_rat(&w, "0.03");
+        proper_ratfun_set_rat(&f, &w);
+        if (n_params) proper_exact_dtmc_set_state_freward(e, 0, 18, &f, &err);
+        else proper_exact_dtmc_set_state_reward(e, 0, 18, &w, &err);
+        parse_rat(&w, "1/4");
+        proper_ratfun_set_rat(&f, &w);
+        if (n_params) proper_exact_dtmc_set_state_freward(e, 1, 18, &f, &err);
+        else proper_exact_dtmc_set_state_reward(e, 1, 18, &w, &err);
+        proper_rat_free(&w);
+        proper_ratfun_free(&f);
+    }
+    proper_rat_free(&v);
+    return proper_exact_dtmc_check(e, m, &err);
+}
+
+static void test_minpathsum_exact(void) {
+    proper_dtmc m;
+    proper_exact_dtmc e;
+    proper_exact_vec x;
+    proper_error err;
+    proper_bitset end;
+    uint32_t done = 21;
+    proper_dtmc_init(&m);
+    proper_exact_dtmc_init(&e);
+    proper_exact_vec_init(&x);
+    CHECK(build_mps(0, &m, &e) == 0);
+    set_of(&end, 22, &done, 1);
+    CHECK(proper_exact_reward_reach(&m, &e, 0, &end, NULL, &x, NULL, &err) == 0);
+    CHECK_RAT(&x.q[0], "32504164372/51699390625");
+    CHECK(proper_exact_reward_reach(&m, &e, 1, &end, NULL, &x, NULL, &err) == 0);
+    CHECK_RAT(&x.q[0], "9503884062/2067975625");
+    proper_bitset_free(&end);
+    proper_exact_vec_free(&x);
+    proper_exact_dtmc_free(&e);
+    proper_dtmc_free(&m);
+}
+
+/* The parametric solve: PRISM's closed forms, exact at the estimates, equal
+ * to dtmc.h's numeric solve of the instantiated chain at random points, and
+ * derivatives equal to central differences. */
+static void test_minpathsum_param(void) {
+    proper_dtmc m, mi;
+    proper_exact_dtmc e;
+    proper_exact_vec x;
+    proper_error err;
+    proper_bitset end;
+    proper_rng rng;
+    uint32_t done = 21, r;
+    int it;
+    proper_dtmc_init(&m);
+    proper_dtmc_init(&mi);
+    proper_exact_dtmc_init(&e);
+    proper_exact_vec_init(&x);
+    proper_rng_seed(&rng, 5);
+    CHECK(build_mps(5, &m, &e) == 0);
+    set_of(&end, 22, &done, 1);
+    for (r = 0; r < 2; r++) {
+        proper_strbuf s;
+        proper_rat pt[5], v;
+        const char *est[] = {"0.0912", "0.8181", "0.8", "0.8181", "0.8181"};
+        int i;
+        proper_strbuf_init(&s);
+        CHECK(proper_exact_reward_reach(&m, &e, r, &end, NULL, &x, NULL, &err) == 0);
+        proper_exact_vec_format(&x, &e, 0, &s);
+        CHECK_STR(s.data, r ? MPS_COST : MPS_TIME);
+        proper_strbuf_free(&s);
+        for (i = 0; i < 5; i++) {
+            proper_rat_init(&pt[i]);
+            parse_rat(&pt[i], est[i]);
+        }
+        proper_rat_init(&v);
+        CHECK(proper_ratfun_eval_rat(&v, &x.f[0], pt, 5) == 0);
+        CHECK_RAT(&v, r ? "9503884062/2067975625" : "32504164372/51699390625");
+        for (i = 0; i < 5; i++) proper_rat_free(&pt[i]);
+        proper_rat_free(&v);
+        for (it = 0; it < 50; it++) {
+            double p[5], *xd = (double *)calloc(22, sizeof(double)), h = 1e-6;
+            proper_dtmc_solve_opts o = proper_dtmc_solve_opts_default();
+            proper_ratfun d;
+            uint32_t k;
+            for (k = 0; k < 5; k++) p[k] = 0.05 + 0.9 * proper_rng_uniform(&rng);
+            CHECK(proper_exact_dtmc_instantiate(&e, &m, p, &mi, &err) == 0);
+            CHECK(proper_dtmc_reward_reach(&mi, &mi.rewards[r], &end, &o, xd, NULL, &err) == 0);
+            CHECK_REL(proper_ratfun_eval_double(&x.f[0], p, 5), xd[0], 1e-11);
+            proper_ratfun_init(&d);
+            k = (uint32_t)proper_rng_below(&rng, 5);
+            CHECK(proper_ratfun_deriv(&d, &x.f[0], k) == 0);
+            {
+                double pp[5], pm[5], fd;
+                memcpy(pp, p, sizeof pp);
+                memcpy(pm, p, sizeof pm);
+                pp[k] += h;
+                pm[k] -= h;
+                fd = (proper_ratfun_eval_double(&x.f[0], pp, 5) - proper_ratfun_eval_double(&x.f[0], pm, 5)) / (2 * h);
+                CHECK_ABS(proper_ratfun_eval_double(&d, p, 5), fd, 1e-5 * (1 + fabs(fd)));
+            }
+            proper_ratfun_free(&d);
+            free(xd);
+        }
+    }
+    proper_bitset_free(&end);
+    proper_exact_vec_free(&x);
+    proper_exact_dtmc_free(&e);
+    proper_dtmc_free(&m);
+    proper_dtmc_free(&mi);
+}
+
 int main(void) {
     RUN(test_bigint_arith);
     RUN(test_bigint_text);
@@ -770,5 +955,7 @@ int main(void) {
     RUN(test_random_vs_dense);
     RUN(test_prism_param);
     RUN(test_prism_exact);
+    RUN(test_minpathsum_exact);
+    RUN(test_minpathsum_param);
     return test_summary();
 }
