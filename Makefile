@@ -9,7 +9,7 @@ LIBS     = -lm -lpthread
 
 # Modules in dependency order (docs/architecture.md); proper.h concatenates
 # them, after the manual in src/manual.txt.
-MODULES  = core trace fft stats pmf sre dtmc prism synth estimate annot vlmc lp qn sim backend backend_native
+MODULES  = core trace fft stats pmf sre dtmc exact ltl prism synth estimate annot vlmc lp qn sim backend backend_native
 SRC      = $(MODULES:%=src/%.h)
 BACKENDS = $(wildcard backends/*.h)
 CLI_SRC  = $(wildcard cli/*.c)
