@@ -12,13 +12,15 @@
 
 static void analyze_usage(FILE *out) {
     fprintf(out,
-            "usage: proper analyze FILE --function NAME (--log LOG.csv | --artifact MAP)\n"
+            "usage: proper analyze FILE --function NAME (--log LOG.csv | --artifact MAP|DIR)\n"
             "                      [--confidence 0.95] [--method normal|wilson]\n"
+            "                      [--box means|probabilities]\n"
             "                      [--bound REWARD<=X] [--svg OUT.svg] [--json] [--lenient]\n\n"
             "Synthesises the parametric DTMC of NAME (see 'proper synth'), estimates its\n"
             "parameters from the count log, and prints each expected reward as a point\n"
             "estimate and a confidence interval (exact extremes over the box of\n"
-            "simultaneous parameter intervals).\n\n"
+            "simultaneous intervals: of the mean counts by default, as the paper and\n"
+            "FACT do, or of the probabilities).\n\n"
             "  --log FILE        per-run count log: CSV with a header naming columns p1..pn\n"
             "                    (or n1..nn), one row per execution with the number of\n"
             "                    times each conditional's branch was taken or loop body\n"
@@ -30,7 +32,12 @@ static void analyze_usage(FILE *out) {
             "                    model knows: ':pK' may confirm it, a different K is an\n"
             "                    error). Files that contradict the model (a conditional's\n"
             "                    count above 1, a line count the model cannot explain)\n"
-            "                    are refused with what the model expected\n"
+            "                    are refused with what the model expected. A conditional\n"
+            "                    in a loop may give one 0/1 line per reach or per-run\n"
+            "                    totals, one line per line of its loop's file.\n"
+            "                    A directory (the artifact's op_logs/<case>) stands for\n"
+            "                    p1=DIR/n1.csv,...,pn=DIR/nn.csv; a DIR/n(n+1).csv is an\n"
+            "                    error (the files are for another model)\n"
             "  --confidence C    overall confidence level (default 0.95); each of the m\n"
             "                    parameter intervals uses C^(1/m)\n"
             "  --method M        parameter intervals: normal (default; eqs. 6-8) or wilson\n"
@@ -38,6 +45,12 @@ static void analyze_usage(FILE *out) {
             "                    degenerate when a construct is never or always taken).\n"
             "                    A normal interval of zero width (every run with the same\n"
             "                    count) is reported in a note: it claims no uncertainty\n"
+            "  --box B           what the reward interval ranges over: means (default\n"
+            "                    with normal intervals: the box of mean-count intervals,\n"
+            "                    the paper's Section 4.3.2) or probabilities (the box of\n"
+            "                    parameter intervals; wider when a mean enters two\n"
+            "                    probabilities, as a nested loop's; the only one with\n"
+            "                    --method wilson)\n"
             "  --bound R<=X      check that reward R stays <= X (or R>=X), X finite; exit 1\n"
             "                    unless the whole interval satisfies it\n"
             "  --lenient         malformed @annotations are warnings (see 'proper synth')\n"
@@ -51,8 +64,11 @@ static void analyze_usage(FILE *out) {
 typedef struct analyze_opts {
     const char *file, *function, *log, *artifact, *bound, *svg;
     double confidence;
-    int method, json, lenient;
+    int method, box, json, lenient;
 } analyze_opts;
+
+/* Significant digits of every number in the human-readable output. */
+#define ANALYZE_DIGITS 8
 
 /* --artifact p1=a.csv,p3=c.csv:p2 → files[] and parent[] per parameter. */
 static int parse_artifact_map(char *map, const proper_synth_model *m, const char **files, int *parent) {
@@ -76,6 +92,40 @@ static int parse_artifact_map(char *map, const proper_synth_model *m, const char
     return CLI_OK;
 }
 
+/* --artifact DIR: "p1=DIR/n1.csv,...,pn=DIR/nn.csv" in buf; a DIR/n(n+1).csv
+ * means the files were written for a model with more constructs. */
+static int artifact_dir_map(const char *dir, const proper_synth_model *m, proper_strbuf *map, proper_error *err) {
+    char path[4096];
+    FILE *f;
+    size_t k;
+    for (k = 1; k <= m->n_params; k++) {
+        snprintf(path, sizeof path, "%s/n%u.csv", dir, (unsigned)k);
+        if (!(f = fopen(path, "r")))
+            return proper_error_set(err, PROPER_EUNDEFINED, path, 0, 0, "--artifact %s: no file n%u.csv for p%u (the %s at "
+                                    "line %d)", dir, (unsigned)k, (unsigned)k,
+                                    m->params[k - 1].is_loop ? "loop" : "conditional", m->params[k - 1].line);
+        fclose(f);
+        proper_strbuf_printf(map, "%sp%u=%s", k > 1 ? "," : "", (unsigned)k, path);
+    }
+    snprintf(path, sizeof path, "%s/n%u.csv", dir, (unsigned)k);
+    if ((f = fopen(path, "r"))) {
+        fclose(f);
+        return proper_error_set(err, PROPER_EINVAL, path, 0, 0, "--artifact %s: n%u.csv, but the model of %s has %u "
+                                "conditional(s) and loop(s): are the logs for another function or version of the code?",
+                                dir, (unsigned)k, m->function, (unsigned)m->n_params);
+    }
+    return CLI_OK;
+}
+
+static int is_directory(const char *path) {
+    char probe[4096];
+    FILE *f;
+    snprintf(probe, sizeof probe, "%s/.", path);
+    if (!(f = fopen(probe, "r"))) return 0;
+    fclose(f);
+    return 1;
+}
+
 static int estimate(const analyze_opts *o, const proper_synth_model *m, proper_estimate *est, proper_error *err,
                     double confidence) {
     int rc;
@@ -85,18 +135,28 @@ static int estimate(const analyze_opts *o, const proper_synth_model *m, proper_e
         if ((rc = proper_estimate_counts_read(&log, o->log, err))) return rc;
         rc = proper_estimate_from_counts(est, m, &log, confidence, o->method, err);
         proper_estimate_counts_free(&log);
+        if (rc == PROPER_OK) est->box = o->box;
         return rc;
     } else {
         const char **files = (const char **)calloc(m->n_params + 1, sizeof *files);
         int *parent = (int *)calloc(m->n_params + 1, sizeof *parent);
-        char *map = (char *)malloc(strlen(o->artifact) + 1);
+        proper_strbuf dir_map;
+        char *map;
         size_t i;
-        if (!files || !parent || !map) { free(files); free(parent); free(map); return PROPER_ENOMEM; }
-        strcpy(map, o->artifact);
+        proper_strbuf_init(&dir_map);
+        if (is_directory(o->artifact) && (rc = artifact_dir_map(o->artifact, m, &dir_map, err))) {
+            free(files); free(parent); proper_strbuf_free(&dir_map);
+            return rc;
+        }
+        map = (char *)malloc((dir_map.data ? strlen(dir_map.data) : strlen(o->artifact)) + 1);
+        if (!files || !parent || !map) { free(files); free(parent); free(map); proper_strbuf_free(&dir_map); return PROPER_ENOMEM; }
+        strcpy(map, dir_map.data ? dir_map.data : o->artifact);
+        proper_strbuf_free(&dir_map);
         for (i = 0; i < m->n_params; i++) parent[i] = -1;
         proper_error_clear(err);
         rc = parse_artifact_map(map, m, files, parent) ? PROPER_EINVAL
              : proper_estimate_from_artifact(est, m, files, parent, confidence, o->method, err);
+        if (rc == PROPER_OK) est->box = o->box;
         if (rc == PROPER_EINVAL && !err->message[0]) proper_error_set(err, rc, NULL, 0, 0, "bad --artifact map");
         free(files); free(parent); free(map);
         return rc;
@@ -216,19 +276,43 @@ static void print_notes(const proper_strbuf *notes) {
     }
 }
 
+static const char *box_name(int box) { return box == PROPER_ESTIMATE_BOX_MEANS ? "means" : "probabilities"; }
+
+/* "cost: line 18 (throw) 5": what the model was built with, so that a
+ * value that differs from the one meant (the artifact's Distance.java says
+ * @cost=5, its published model 7) is in plain sight. */
+static void print_annotations(const proper_synth_model *m) {
+    size_t r, s;
+    printf("\nannotations used (reward: line (statement) value)\n");
+    for (r = 0; r < m->n_rewards; r++) {
+        const char *sep = "";
+        printf("  %s:", m->reward_names[r]);
+        for (s = 0; s < m->n_states; s++) {
+            double v = m->rewards[r * m->n_states + s];
+            if (v == 0.0) continue;
+            printf("%s line %d (%s) %.*g", sep, m->states[s].line, m->states[s].what, ANALYZE_DIGITS, v);
+            sep = ",";
+        }
+        printf("\n");
+    }
+}
+
 static void print_human(const analyze_opts *o, const proper_synth_model *m, const proper_estimate *est,
                         const double *point, const double *lo, const double *hi) {
     size_t i;
-    printf("%s in %s: %u parameter(s), %.0f%% confidence (%.4f%% per parameter, %s intervals)\n\n",
+    const int d = ANALYZE_DIGITS;
+    printf("%s in %s: %u parameter(s), %.0f%% confidence (%.4f%% per parameter, %s intervals, box of %s)\n\n",
            m->function, o->file, (unsigned)m->n_params, 100 * est->confidence, 100 * est->per_param_confidence,
-           est->method == PROPER_ESTIMATE_WILSON ? "Wilson score" : "normal");
-    printf("%-6s %-5s %-8s %10s %10s %12s  %-27s\n", "param", "line", "kind", "taken", "reached", "estimate", "interval");
+           est->method == PROPER_ESTIMATE_WILSON ? "Wilson score" : "normal", box_name(est->box));
+    printf("%-6s %-5s %-8s %10s %10s %14s  %s\n", "param", "line", "kind", "taken", "reached", "estimate", "interval");
     for (i = 0; i < m->n_params; i++)
-        printf("%-6s %-5d %-8s %10.0f %10.0f %12.6g  [%.6g, %.6g]\n", m->params[i].name, m->params[i].line,
-               m->states[m->params[i].state].what, est->taken[i], est->reached[i], est->p[i], est->lo[i], est->hi[i]);
-    printf("\n%-10s %16s  %s\n", "reward", "estimate", "interval");
+        printf("%-6s %-5d %-8s %10.0f %10.0f %14.*g  [%.*g, %.*g]\n", m->params[i].name, m->params[i].line,
+               m->states[m->params[i].state].what, est->taken[i], est->reached[i], d, est->p[i], d, est->lo[i], d,
+               est->hi[i]);
+    printf("\n%-10s %14s  %s\n", "reward", "estimate", "interval");
     for (i = 0; i < m->n_rewards; i++)
-        printf("%-10s %16.10g  [%.10g, %.10g]\n", m->reward_names[i], point[i], lo[i], hi[i]);
+        printf("%-10s %14.*g  [%.*g, %.*g]\n", m->reward_names[i], d, point[i], d, lo[i], d, hi[i]);
+    print_annotations(m);
 }
 
 static void print_json(const analyze_opts *o, const proper_synth_model *m, const proper_estimate *est,
@@ -242,6 +326,7 @@ static void print_json(const analyze_opts *o, const proper_synth_model *m, const
     cli_json_key_number(&j, "confidence", est->confidence);
     cli_json_key_number(&j, "per_parameter_confidence", est->per_param_confidence);
     cli_json_key_string(&j, "method", est->method == PROPER_ESTIMATE_WILSON ? "wilson" : "normal");
+    cli_json_key_string(&j, "box", box_name(est->box));
     cli_json_key(&j, "parameters");
     cli_json_array_begin(&j);
     for (i = 0; i < m->n_params; i++) {
@@ -266,6 +351,21 @@ static void print_json(const analyze_opts *o, const proper_synth_model *m, const
         cli_json_key_number(&j, "estimate", point[i]);
         cli_json_key_number(&j, "lo", lo[i]);
         cli_json_key_number(&j, "hi", hi[i]);
+        cli_json_key(&j, "annotations");
+        cli_json_array_begin(&j);
+        {
+            size_t s;
+            for (s = 0; s < m->n_states; s++) {
+                double v = m->rewards[i * m->n_states + s];
+                if (v == 0.0) continue;
+                cli_json_object_begin(&j);
+                cli_json_key_int(&j, "line", m->states[s].line);
+                cli_json_key_string(&j, "statement", m->states[s].what);
+                cli_json_key_number(&j, "value", v);
+                cli_json_object_end(&j);
+            }
+        }
+        cli_json_array_end(&j);
         cli_json_object_end(&j);
     }
     cli_json_array_end(&j);
@@ -297,6 +397,7 @@ static int analyze_parse_args(int argc, char **argv, analyze_opts *o) {
     memset(o, 0, sizeof *o);
     o->confidence = 0.95;
     o->method = PROPER_ESTIMATE_NORMAL;
+    o->box = -1;
     cli_args_init(&a, "analyze", argc, argv);
     if (a.help) {
         analyze_usage(stdout);
@@ -315,6 +416,10 @@ static int analyze_parse_args(int argc, char **argv, analyze_opts *o) {
             if (a.value && strcmp(a.value, "normal") == 0) o->method = PROPER_ESTIMATE_NORMAL;
             else if (a.value && strcmp(a.value, "wilson") == 0) o->method = PROPER_ESTIMATE_WILSON;
             else if (a.value) return cli_fail("--method: expected normal or wilson, got '%s'", a.value);
+        } else if (cli_opt(&a, "--box")) {
+            if (a.value && strcmp(a.value, "means") == 0) o->box = PROPER_ESTIMATE_BOX_MEANS;
+            else if (a.value && strcmp(a.value, "probabilities") == 0) o->box = PROPER_ESTIMATE_BOX_PROBABILITIES;
+            else if (a.value) return cli_fail("--box: expected means or probabilities, got '%s'", a.value);
         } else if (cli_positional(&a)) {
             if (o->file) return cli_usage_error(&a, "unexpected argument '%s'", a.value);
             o->file = a.value;
@@ -324,6 +429,11 @@ static int analyze_parse_args(int argc, char **argv, analyze_opts *o) {
     if (!o->file) return cli_usage_error(&a, "no source FILE");
     if (!o->function) return cli_usage_error(&a, "--function NAME is required");
     if (!o->log == !o->artifact) return cli_usage_error(&a, "give one of --log and --artifact");
+    if (o->box == PROPER_ESTIMATE_BOX_MEANS && o->method == PROPER_ESTIMATE_WILSON)
+        return cli_usage_error(&a, "--box means needs normal intervals of the mean counts; Wilson intervals bound "
+                                   "probabilities (--box probabilities)");
+    if (o->box < 0)
+        o->box = o->method == PROPER_ESTIMATE_WILSON ? PROPER_ESTIMATE_BOX_PROBABILITIES : PROPER_ESTIMATE_BOX_MEANS;
     return CLI_OK;
 }
 
@@ -363,7 +473,8 @@ int cmd_analyze(int argc, char **argv) {
         if (o.json) print_json(&o, &m, &est, point, lo, hi, bound_verdict, &notes);
         else print_human(&o, &m, &est, point, lo, hi);
         if (bound_verdict && !o.json)
-            printf("\nbound %s: %s (interval [%.10g, %.10g])\n", o.bound, bound_verdict, lo[bound_reward], hi[bound_reward]);
+            printf("\nbound %s: %s (interval [%.*g, %.*g])\n", o.bound, bound_verdict, ANALYZE_DIGITS, lo[bound_reward],
+                   ANALYZE_DIGITS, hi[bound_reward]);
         if (!o.json) print_notes(&notes);
         if (o.svg) {
             int plot_status = write_level_plot(&o, &m, bound_reward >= 0 ? bound_reward : 0, limit, bound_reward >= 0);

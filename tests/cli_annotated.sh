@@ -190,7 +190,7 @@ printf '6\n6\n6\n' > "$T/inner.csv"
 run_proper analyze "$T/n.c" --function n --artifact "p1=$T/outer.csv,p2=$T/inner.csv" --json
 status_is artifact_nested_paired 0 &&
     check artifact_nested_paired rel_near "$(json_get "$T/out" rewards.0.estimate)" 63 1e-12
-expect_error artifact_bad_pairing "p1 is paired with p2, but in the model p1 (the loop at source line 2) is not a loop nested in a loop" \
+expect_error artifact_bad_pairing "p1 is paired with p2, but in the model p1 (the loop at source line 2) is not inside a loop: drop the pairing" \
     "$PROPER" analyze "$T/n.c" --function n --artifact "p1=$T/outer.csv:p2,p2=$T/inner.csv"
 
 # A per-run log with a column the model does not have.
@@ -235,3 +235,56 @@ expect_error artifact_map_bad_key "--artifact: 'p1x=$T/outer.csv' is not pK=FILE
 printf 'int c() {\n  try {\n    x(); // @time=1\n  } catch (Exception e) {\n    y(); // @time=5\n  }\n  return 0;\n}\n' > "$T/catch.java"
 expect_text synth_catch_warns 0 "proper: warning: $T/catch.java:5:13: annotation @time is in a catch block" \
     "$PROPER" synth "$T/catch.java" --function c
+
+# --- issue 17: the box of mean counts (default) and of probabilities ---
+# Per-run counts of a loop nested in a loop: time = 1 (mu1 + 1) + 10 mu2 is
+# linear in the mean counts, so the default interval is
+# [1 + lo1 + 10 lo2, 1 + hi1 + 10 hi2], z at 0.95^(1/2) (awk below); the box
+# of probabilities is wider (p2 = mu2/(mu2 + mu1) takes its ends at both ends of mu1).
+printf 'p1,p2\n2,5\n1,3\n3,7\n2,6\n' > "$T/nested.csv"
+run_proper analyze "$T/n.c" --function n --log "$T/nested.csv" --json
+status_is analyze_box_means 0 && check analyze_box_means_name [ "$(json_get "$T/out" box)" = means ] &&
+    check analyze_box_means_lo rel_near "$(json_get "$T/out" rewards.0.lo)" \
+        "$(awk 'BEGIN { z = 2.2414027276049469; m1 = 2; s1 = sqrt(2/3); m2 = 5.25; s2 = sqrt(8.75/3);
+                printf "%.17g", 1 + m1 - z * s1 / 2 + 10 * (m2 - z * s2 / 2) }')" 1e-9
+means_width=$(awk -v lo="$(json_get "$T/out" rewards.0.lo)" -v hi="$(json_get "$T/out" rewards.0.hi)" 'BEGIN { print hi - lo }')
+run_proper analyze "$T/n.c" --function n --log "$T/nested.csv" --json --box probabilities
+status_is analyze_box_probabilities 0 &&
+    check analyze_box_probabilities_wider awk -v lo="$(json_get "$T/out" rewards.0.lo)" -v hi="$(json_get "$T/out" rewards.0.hi)" \
+        -v w="$means_width" 'BEGIN { exit !(hi - lo > 1.5 * w) }'
+expect_error analyze_box_wilson_means "--box means needs normal intervals of the mean counts" \
+    "$PROPER" analyze "$T/n.c" --function n --log "$T/nested.csv" --method wilson --box means
+expect_error analyze_box_unknown "--box: expected means or probabilities, got 'corners'" \
+    "$PROPER" analyze "$T/n.c" --function n --log "$T/nested.csv" --box corners
+run_proper analyze "$T/n.c" --function n --log "$T/nested.csv" --json --method wilson
+status_is analyze_wilson_box 0 && check analyze_wilson_box [ "$(json_get "$T/out" box)" = probabilities ]
+
+# The artifact's layout: --artifact op_logs/<case> stands for p1=DIR/n1.csv,...
+mkdir -p "$T/op_logs/n"
+cp "$T/outer.csv" "$T/op_logs/n/n1.csv"; cp "$T/inner.csv" "$T/op_logs/n/n2.csv"
+run_proper analyze "$T/n.c" --function n --artifact "$T/op_logs/n" --json
+status_is artifact_dir 0 && check artifact_dir rel_near "$(json_get "$T/out" rewards.0.estimate)" 63 1e-12
+cp "$T/inner.csv" "$T/op_logs/n/n3.csv"
+expect_error artifact_dir_extra "n3.csv, but the model of n has 2 conditional(s) and loop(s)" \
+    "$PROPER" analyze "$T/n.c" --function n --artifact "$T/op_logs/n"
+rm "$T/op_logs/n/n2.csv" "$T/op_logs/n/n3.csv"
+expect_error artifact_dir_missing "no file n2.csv for p2 (the loop at line 3)" \
+    "$PROPER" analyze "$T/n.c" --function n --artifact "$T/op_logs/n"
+
+# The annotations the model was built with are printed (the artifact's
+# Distance.java says @cost=5 where its published model uses 7).
+expect_text analyze_annotations_listed 0 "  time: line 2 (for) 1, line 4 (stmt) 10" \
+    "$PROPER" analyze "$T/n.c" --function n --log "$T/nested.csv"
+run_proper analyze "$T/n.c" --function n --log "$T/nested.csv" --json
+status_is analyze_annotations_json 0 &&
+    check analyze_annotations_json [ "$(json_get "$T/out" rewards.0.annotations.1.value)" = 10 ]
+
+# A conditional in a loop as per-run totals, paired with the loop's file:
+# p2 = (1 + 2 + 0) / (2 + 2 + 2) = 0.5
+printf 'void c() {\n  for (int i = 0; i < k(); i++) {\n    if (b()) {\n      x(); // @time=1\n    }\n  }\n}\n' > "$T/c.c"
+printf '1\n2\n0\n' > "$T/cond.csv"
+run_proper analyze "$T/c.c" --function c --artifact "p1=$T/outer.csv,p2=$T/cond.csv" --json
+status_is artifact_conditional_totals 0 && check artifact_conditional_totals rel_near "$(json_get "$T/out" parameters.1.estimate)" 0.5 1e-15
+printf '1\n3\n0\n' > "$T/cond.csv"
+expect_error artifact_conditional_totals_above "$T/cond.csv:2: count 3, but the paired line of p1's file says its loop (source line 2) iterated 2 time(s)" \
+    "$PROPER" analyze "$T/c.c" --function c --artifact "p1=$T/outer.csv,p2=$T/cond.csv"
