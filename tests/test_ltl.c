@@ -334,6 +334,176 @@ static void test_prism_m8(void) {
     proper_dtmc_free(&c.m);
 }
 
+/* ---- random chains and formulas ---------------------------------------------- */
+
+/* A random chain of n states: each state gets 1..3 successors with random
+ * weights (deterministic = exactly one); two propositions a, b at random. */
+static void random_chain(lchain *c, uint32_t n, int deterministic, proper_rng *rng, unsigned *masks) {
+    static const char *const names[] = {"a", "b"};
+    double P[64] = {0};
+    uint32_t s;
+    for (s = 0; s < n; s++) {
+        int k = deterministic ? 1 : 1 + (int)proper_rng_below(rng, 3), j;
+        double total = 0;
+        for (j = 0; j < k; j++) {
+            uint32_t t = (uint32_t)proper_rng_below(rng, n);
+            double w = 0.1 + proper_rng_uniform(rng);
+            P[s * n + t] += w;
+        }
+        for (j = 0; j < (int)n; j++) total += P[s * n + j];
+        for (j = 0; j < (int)n; j++) P[s * n + j] /= total;
+        masks[s] = (unsigned)proper_rng_below(rng, 4);
+    }
+    build_dense(&c->m, P, n);
+    c->n_labels = 2, c->names = names, c->masks = masks;
+}
+
+/* A random formula over propositions 0 and 1 into f (root = result);
+ * bounded_only: every F G U W R gets a finite upper bound. */
+static uint32_t random_formula(proper_ltl *f, int depth, int bounded_only, proper_rng *rng) {
+    static const proper_ltl_op ops[] = {PROPER_LTL_NOT, PROPER_LTL_AND, PROPER_LTL_OR, PROPER_LTL_IMPLIES,
+                                        PROPER_LTL_IFF, PROPER_LTL_NEXT, PROPER_LTL_UNTIL, PROPER_LTL_WEAK_UNTIL,
+                                        PROPER_LTL_RELEASE, PROPER_LTL_EVENTUALLY, PROPER_LTL_ALWAYS};
+    proper_error err;
+    uint32_t l, r = PROPER_LTL_NONE, out = 0;
+    proper_ltl_op op;
+    unsigned long lo = 0, hi = PROPER_LTL_UNBOUNDED;
+    if (depth == 0 || proper_rng_below(rng, 4) == 0) {
+        uint64_t k = proper_rng_below(rng, 8);
+        if (k == 7) proper_ltl_add(f, PROPER_LTL_TRUE, PROPER_LTL_NONE, PROPER_LTL_NONE, &out, &err);
+        else proper_ltl_add_ap(f, (uint32_t)(k & 1), &out, &err);
+        return out;
+    }
+    op = ops[proper_rng_below(rng, sizeof ops / sizeof ops[0])];
+    l = random_formula(f, depth - 1, bounded_only, rng);
+    if (op != PROPER_LTL_NOT && op != PROPER_LTL_NEXT && op != PROPER_LTL_EVENTUALLY && op != PROPER_LTL_ALWAYS)
+        r = random_formula(f, depth - 1, bounded_only, rng);
+    if (op >= PROPER_LTL_UNTIL) {
+        uint64_t kind = proper_rng_below(rng, bounded_only ? 2 : 4);
+        lo = kind == 1 ? (unsigned long)proper_rng_below(rng, 3) : 0;
+        hi = kind <= 1 ? lo + (unsigned long)proper_rng_below(rng, 3) : PROPER_LTL_UNBOUNDED;
+        if (kind == 3) lo = (unsigned long)proper_rng_below(rng, 3);
+    }
+    proper_ltl_add_bounded(f, op, l, r, lo, hi, &out, &err);
+    return out;
+}
+
+/* ---- an independent semantics for deterministic chains --------------------
+ * In a chain where every state has one successor, the path from a state
+ * is determined by the state, so every formula denotes a set of states:
+ * sat[] below, computed from the definitions by fixpoints on succ. */
+static void det_eval(const proper_ltl *f, uint32_t i, const uint32_t *succ, const unsigned *masks, uint32_t n,
+                     unsigned char *sat /* n per node */) {
+    const proper_ltl_node *nd = &f->nodes[i];
+    unsigned char *out = sat + (size_t)i * n, *a = NULL, *b = NULL, *cur, *next;
+    uint32_t s;
+    unsigned long j, iter;
+    if (nd->left != PROPER_LTL_NONE) a = sat + (size_t)nd->left * n;
+    if (nd->right != PROPER_LTL_NONE) b = sat + (size_t)nd->right * n;
+    cur = (unsigned char *)calloc(n, 1);
+    next = (unsigned char *)calloc(n, 1);
+    for (s = 0; s < n; s++) {
+        switch (nd->op) {
+        case PROPER_LTL_TRUE: out[s] = 1; break;
+        case PROPER_LTL_FALSE: out[s] = 0; break;
+        case PROPER_LTL_AP: out[s] = (unsigned char)(masks[s] >> nd->ap & 1u); break;
+        case PROPER_LTL_NOT: out[s] = !a[s]; break;
+        case PROPER_LTL_AND: out[s] = a[s] && b[s]; break;
+        case PROPER_LTL_OR: out[s] = a[s] || b[s]; break;
+        case PROPER_LTL_IMPLIES: out[s] = !a[s] || b[s]; break;
+        case PROPER_LTL_IFF: out[s] = a[s] == b[s]; break;
+        case PROPER_LTL_NEXT: out[s] = a[succ[s]]; break;
+        default: break;
+        }
+    }
+    if (nd->op >= PROPER_LTL_UNTIL) {
+        /* phi = the "until" part, after the dualities of the header:
+         *   U: (a, b)   F: (true, a)   G: !(true U !a)   W: !((!b) U (!a & !b))   R: !((!a) U !b) */
+        unsigned char *ua = (unsigned char *)calloc(n, 1), *ub = (unsigned char *)calloc(n, 1);
+        int negate = nd->op == PROPER_LTL_ALWAYS || nd->op == PROPER_LTL_WEAK_UNTIL || nd->op == PROPER_LTL_RELEASE;
+        for (s = 0; s < n; s++) {
+            switch (nd->op) {
+            case PROPER_LTL_UNTIL: ua[s] = a[s], ub[s] = b[s]; break;
+            case PROPER_LTL_EVENTUALLY: ua[s] = 1, ub[s] = a[s]; break;
+            case PROPER_LTL_ALWAYS: ua[s] = 1, ub[s] = !a[s]; break;
+            case PROPER_LTL_WEAK_UNTIL: ua[s] = !b[s], ub[s] = !a[s] && !b[s]; break;
+            default: ua[s] = !a[s], ub[s] = !b[s]; break;
+            }
+        }
+        if (nd->lo > nd->hi) {
+            memset(cur, 0, n);
+        } else {
+            /* cur = ua U[0, hi-lo] ub: iterate cur = ub | (ua & X cur), hi-lo
+             * times, or n+1 times from false for the least fixpoint */
+            unsigned long width = nd->hi == PROPER_LTL_UNBOUNDED ? PROPER_LTL_UNBOUNDED : nd->hi - nd->lo;
+            memcpy(cur, ub, n);
+            iter = width == PROPER_LTL_UNBOUNDED ? n + 1 : width;
+            for (j = 0; j < iter; j++) {
+                for (s = 0; s < n; s++) next[s] = ub[s] || (ua[s] && cur[succ[s]]);
+                memcpy(cur, next, n);
+            }
+            /* then lo steps of "ua now and the rest from the next state" */
+            for (j = 0; j < nd->lo; j++) {
+                for (s = 0; s < n; s++) next[s] = ua[s] && cur[succ[s]];
+                memcpy(cur, next, n);
+            }
+        }
+        for (s = 0; s < n; s++) out[s] = negate ? !cur[s] : cur[s];
+        free(ua);
+        free(ub);
+    }
+    free(cur);
+    free(next);
+}
+
+static void test_deterministic_semantics(void) {
+    proper_rng rng;
+    int round;
+    proper_rng_seed(&rng, 15);
+    for (round = 0; round < 300; round++) {
+        lchain c;
+        unsigned masks[8];
+        uint32_t n = 2 + (uint32_t)proper_rng_below(&rng, 5), s, succ[8];
+        proper_ltl f;
+        proper_bitset aps[2];
+        proper_error err;
+        double x[8], y[8];
+        unsigned char *sat;
+        size_t i;
+        random_chain(&c, n, 1, &rng, masks);
+        for (s = 0; s < n; s++) succ[s] = c.m.col[c.m.row[s]];
+        proper_ltl_init(&f);
+        random_formula(&f, 4, 0, &rng);
+        for (i = 0; i < 2; i++) {
+            proper_bitset_init(&aps[i]);
+            proper_bitset_create(&aps[i], n, &err);
+            for (s = 0; s < n; s++)
+                if (masks[s] >> i & 1u) proper_bitset_set(&aps[i], s);
+        }
+        sat = (unsigned char *)calloc(f.len * n, 1);
+        for (i = 0; i < f.len; i++) det_eval(&f, (uint32_t)i, succ, masks, n, sat);
+        CHECK(proper_ltl_prob(&c.m, &f, aps, 2, NULL, x, &err) == 0);
+        for (s = 0; s < n; s++) CHECK_ABS(x[s], sat[(size_t)f.root * n + s], 1e-12);
+        if (proper_ltl_is_cosafe(&f)) {
+            CHECK(proper_ltl_prob_cosafe(&c.m, &f, aps, 2, NULL, y, NULL, &err) == 0);
+            for (s = 0; s < n; s++) CHECK_ABS(y[s], sat[(size_t)f.root * n + s], 1e-12);
+        }
+        if (test__checks_failed) {
+            proper_strbuf b;
+            proper_strbuf_init(&b);
+            proper_ltl_format(&f, &b, m8_names, 2, &err);
+            printf("  round %d: %s on %u states\n", round, b.data, (unsigned)n);
+            proper_strbuf_free(&b);
+            round = 1000;
+        }
+        free(sat);
+        proper_bitset_free(&aps[0]);
+        proper_bitset_free(&aps[1]);
+        proper_ltl_free(&f);
+        proper_dtmc_free(&c.m);
+    }
+}
+
 int main(void) {
     RUN(test_prism_lec17);
     RUN(test_prism_lec15);
@@ -341,5 +511,6 @@ int main(void) {
     RUN(test_prism_cosafe_rewards);
     RUN(test_prism_robot);
     RUN(test_prism_m8);
+    RUN(test_deterministic_semantics);
     return test_summary();
 }
