@@ -68,10 +68,18 @@ void g() {
 }
 SRC
 printf 'p1,p2\n1,5\n0,0\n0,0\n0,0\n' > "$T/g.csv"
-run_proper analyze "$T/g.c" --function g --log "$T/g.csv" --json
+# (The box of probabilities; the box of mean counts is finite: the time is
+# mu1 + mu2, whose upper end is 0.25 + 1.25 + z (0.5 + 2.5) / 2 with z at
+# 0.95^(1/2), and whose lower end is clamped at 0.)
+run_proper analyze "$T/g.c" --function g --log "$T/g.csv" --json --box probabilities
 status_is analyze_json_infinite 0 && json_valid analyze_json_infinite_valid "$T/out" &&
     check analyze_json_infinite_null [ "$(json_get "$T/out" rewards.0.hi) $(json_get "$T/out" parameters.1.hi)" = "null 1" ]
-expect_text analyze_infinite_text 0 "inf]" "$PROPER" analyze "$T/g.c" --function g --log "$T/g.csv"
+expect_text analyze_infinite_text 0 "inf]" "$PROPER" analyze "$T/g.c" --function g --log "$T/g.csv" --box probabilities
+run_proper analyze "$T/g.c" --function g --log "$T/g.csv" --json
+status_is analyze_means_finite 0 &&
+    check analyze_means_finite rel_near "$(json_get "$T/out" rewards.0.hi)" \
+        "$(awk 'BEGIN { printf "%.17g", 1.5 + 2.2364766445577895 * 3 / 2 }')" 1e-12 &&
+    check analyze_means_finite_lo [ "$(json_get "$T/out" rewards.0.lo)" = 0 ]
 
 printf 'run,p1\n1,0\n2,-1\n' > "$T/neg.csv"
 expect_error analyze_negative_count "proper: $T/neg.csv:3:3: negative count -1" \
@@ -212,7 +220,7 @@ status_is analyze_zero_wilson 0 &&
 run_proper analyze "$T/f.c" --function f --log "$T/zero.csv" --json
 status_is analyze_zero_json 0 && check analyze_zero_json_flagged [ "$(json_get "$T/out" parameters.0.zero_width)" = true ]
 expect_text analyze_infinite_explained 1 "note: time: the upper end is infinite: at some corner of the 95% confidence box loop p2 (line 3" \
-    "$PROPER" analyze "$T/g.c" --function g --log "$T/g.csv" --bound 'time<=3'
+    "$PROPER" analyze "$T/g.c" --function g --log "$T/g.csv" --bound 'time<=3' --box probabilities
 expect_error analyze_bound_nan "--bound: the limit must be a finite number, got 'nan'" \
     "$PROPER" analyze "$T/f.c" --function f --log "$T/log.csv" --bound 'time<=nan'
 
@@ -245,7 +253,7 @@ printf 'p1,p2\n2,5\n1,3\n3,7\n2,6\n' > "$T/nested.csv"
 run_proper analyze "$T/n.c" --function n --log "$T/nested.csv" --json
 status_is analyze_box_means 0 && check analyze_box_means_name [ "$(json_get "$T/out" box)" = means ] &&
     check analyze_box_means_lo rel_near "$(json_get "$T/out" rewards.0.lo)" \
-        "$(awk 'BEGIN { z = 2.2414027276049469; m1 = 2; s1 = sqrt(2/3); m2 = 5.25; s2 = sqrt(8.75/3);
+        "$(awk 'BEGIN { z = 2.2364766445577895; m1 = 2; s1 = sqrt(2/3); m2 = 5.25; s2 = sqrt(8.75/3);
                 printf "%.17g", 1 + m1 - z * s1 / 2 + 10 * (m2 - z * s2 / 2) }')" 1e-9
 means_width=$(awk -v lo="$(json_get "$T/out" rewards.0.lo)" -v hi="$(json_get "$T/out" rewards.0.hi)" 'BEGIN { print hi - lo }')
 run_proper analyze "$T/n.c" --function n --log "$T/nested.csv" --json --box probabilities
