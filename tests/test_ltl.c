@@ -504,6 +504,221 @@ static void test_deterministic_semantics(void) {
     }
 }
 
+/* ---- bounded formulas by path enumeration ------------------------------------ */
+
+/* Steps of the path a formula with finite windows looks at beyond the
+ * current one. */
+static unsigned long horizon(const proper_ltl *f, uint32_t i) {
+    const proper_ltl_node *nd = &f->nodes[i];
+    unsigned long l = nd->left != PROPER_LTL_NONE ? horizon(f, nd->left) : 0;
+    unsigned long r = nd->right != PROPER_LTL_NONE ? horizon(f, nd->right) : 0;
+    unsigned long m = l > r ? l : r;
+    if (nd->op == PROPER_LTL_NEXT) return m + 1;
+    if (nd->op >= PROPER_LTL_UNTIL) return m + (nd->lo > nd->hi ? 0 : nd->hi);
+    return m;
+}
+
+/* Truth of node i at position pos of the finite path (long enough), from
+ * the definitions: some / every step j of the window. */
+static int path_eval(const proper_ltl *f, uint32_t i, const uint32_t *path, size_t pos, const unsigned *masks) {
+    const proper_ltl_node *nd = &f->nodes[i];
+    unsigned long j, k;
+    switch (nd->op) {
+    case PROPER_LTL_TRUE: return 1;
+    case PROPER_LTL_FALSE: return 0;
+    case PROPER_LTL_AP: return (int)(masks[path[pos]] >> nd->ap & 1u);
+    case PROPER_LTL_NOT: return !path_eval(f, nd->left, path, pos, masks);
+    case PROPER_LTL_AND: return path_eval(f, nd->left, path, pos, masks) && path_eval(f, nd->right, path, pos, masks);
+    case PROPER_LTL_OR: return path_eval(f, nd->left, path, pos, masks) || path_eval(f, nd->right, path, pos, masks);
+    case PROPER_LTL_IMPLIES: return !path_eval(f, nd->left, path, pos, masks) || path_eval(f, nd->right, path, pos, masks);
+    case PROPER_LTL_IFF: return path_eval(f, nd->left, path, pos, masks) == path_eval(f, nd->right, path, pos, masks);
+    case PROPER_LTL_NEXT: return path_eval(f, nd->left, path, pos + 1, masks);
+    case PROPER_LTL_EVENTUALLY:
+        for (j = nd->lo; j <= nd->hi; j++)
+            if (path_eval(f, nd->left, path, pos + j, masks)) return 1;
+        return 0;
+    case PROPER_LTL_ALWAYS:
+        for (j = nd->lo; j <= nd->hi; j++)
+            if (!path_eval(f, nd->left, path, pos + j, masks)) return 0;
+        return 1;
+    case PROPER_LTL_UNTIL: /* some j in the window has b, every k < j has a */
+        for (j = nd->lo; j <= nd->hi; j++) {
+            int ok = path_eval(f, nd->right, path, pos + j, masks);
+            for (k = 0; k < j && ok; k++) ok = path_eval(f, nd->left, path, pos + k, masks);
+            if (ok) return 1;
+        }
+        return 0;
+    case PROPER_LTL_WEAK_UNTIL: /* not: some j has !a & !b and every k < j has !b */
+        for (j = nd->lo; j <= nd->hi; j++) {
+            int ok = !path_eval(f, nd->left, path, pos + j, masks) && !path_eval(f, nd->right, path, pos + j, masks);
+            for (k = 0; k < j && ok; k++) ok = !path_eval(f, nd->right, path, pos + k, masks);
+            if (ok) return 0;
+        }
+        return 1;
+    default: /* RELEASE, not: some j has !b and every k < j has !a */
+        for (j = nd->lo; j <= nd->hi; j++) {
+            int ok = !path_eval(f, nd->right, path, pos + j, masks);
+            for (k = 0; k < j && ok; k++) ok = !path_eval(f, nd->left, path, pos + k, masks);
+            if (ok) return 0;
+        }
+        return 1;
+    }
+}
+
+/* Sum of the probabilities of the paths of `len` states from path[0..pos]
+ * on which the formula holds. */
+static double enumerate(const lchain *c, const proper_ltl *f, uint32_t *path, size_t pos, size_t len, double p) {
+    double sum = 0;
+    uint64_t t;
+    if (pos + 1 == len) return path_eval(f, f->root, path, 0, c->masks) ? p : 0;
+    for (t = c->m.row[path[pos]]; t < c->m.row[path[pos] + 1]; t++) {
+        path[pos + 1] = c->m.col[t];
+        sum += enumerate(c, f, path, pos + 1, len, p * c->m.prob[t]);
+    }
+    return sum;
+}
+
+static void make_aps(const lchain *c, proper_bitset *aps) {
+    proper_error err;
+    uint32_t s;
+    size_t i;
+    for (i = 0; i < 2; i++) {
+        proper_bitset_init(&aps[i]);
+        proper_bitset_create(&aps[i], c->m.n_states, &err);
+        for (s = 0; s < c->m.n_states; s++)
+            if (c->masks[s] >> i & 1u) proper_bitset_set(&aps[i], s);
+    }
+}
+
+static void print_formula(const proper_ltl *f, int round) {
+    proper_strbuf b;
+    proper_error err;
+    proper_strbuf_init(&b);
+    proper_ltl_format(f, &b, m8_names, 2, &err);
+    printf("  round %d: %s\n", round, b.data);
+    proper_strbuf_free(&b);
+}
+
+static void test_bounded_paths(void) {
+    proper_rng rng;
+    int round, checked = 0;
+    proper_rng_seed(&rng, 1995);
+    for (round = 0; round < 200 && !test__checks_failed; round++) {
+        lchain c;
+        unsigned masks[8];
+        uint32_t n = 2 + (uint32_t)proper_rng_below(&rng, 4), s, path[64];
+        proper_ltl f;
+        proper_bitset aps[2];
+        proper_error err;
+        double x[8], y[8];
+        unsigned long h;
+        random_chain(&c, n, 0, &rng, masks);
+        proper_ltl_init(&f);
+        random_formula(&f, 3, 1, &rng);
+        h = horizon(&f, f.root);
+        make_aps(&c, aps);
+        if (h <= 9) {
+            checked++;
+            CHECK(proper_ltl_prob(&c.m, &f, aps, 2, NULL, x, &err) == 0);
+            CHECK(proper_ltl_prob_cosafe(&c.m, &f, aps, 2, NULL, y, NULL, &err) == 0);
+            for (s = 0; s < n; s++) {
+                double expected;
+                path[0] = s;
+                expected = enumerate(&c, &f, path, 0, h + 1, 1);
+                CHECK_ABS(x[s], expected, 1e-12);
+                CHECK_ABS(y[s], expected, 1e-12);
+            }
+            if (test__checks_failed) print_formula(&f, round);
+        }
+        proper_bitset_free(&aps[0]);
+        proper_bitset_free(&aps[1]);
+        proper_ltl_free(&f);
+        proper_dtmc_free(&c.m);
+    }
+    CHECK(checked > 100);
+}
+
+/* ---- the two routes, complements, PCTL --------------------------------------- */
+
+/* On co-safe formulas the refinement and the automaton product agree; for
+ * every formula P(f) + P(!f) = 1. */
+static void test_routes_agree(void) {
+    proper_rng rng;
+    int round, cosafe = 0;
+    proper_rng_seed(&rng, 4242);
+    for (round = 0; round < 400 && !test__checks_failed; round++) {
+        lchain c;
+        unsigned masks[8];
+        uint32_t n = 2 + (uint32_t)proper_rng_below(&rng, 6), s, neg;
+        proper_ltl f;
+        proper_bitset aps[2];
+        proper_error err;
+        double x[8], y[8], z[8];
+        random_chain(&c, n, 0, &rng, masks);
+        proper_ltl_init(&f);
+        random_formula(&f, 4, 0, &rng);
+        make_aps(&c, aps);
+        CHECK(proper_ltl_prob(&c.m, &f, aps, 2, NULL, x, &err) == 0);
+        if (proper_ltl_is_cosafe(&f)) {
+            cosafe++;
+            CHECK(proper_ltl_prob_cosafe(&c.m, &f, aps, 2, NULL, y, NULL, &err) == 0);
+            for (s = 0; s < n; s++) CHECK_ABS(x[s], y[s], 1e-9);
+        }
+        proper_ltl_add(&f, PROPER_LTL_NOT, f.root, PROPER_LTL_NONE, &neg, &err);
+        CHECK(proper_ltl_prob(&c.m, &f, aps, 2, NULL, z, &err) == 0);
+        for (s = 0; s < n; s++) CHECK_ABS(x[s] + z[s], 1, 1e-9);
+        if (test__checks_failed) print_formula(&f, round);
+        proper_bitset_free(&aps[0]);
+        proper_bitset_free(&aps[1]);
+        proper_ltl_free(&f);
+        proper_dtmc_free(&c.m);
+    }
+    CHECK(cosafe > 50);
+}
+
+/* Formulas that are PCTL path formulas agree with dtmc.h's solvers. */
+static void test_pctl_agreement(void) {
+    lchain c;
+    size_t r;
+    proper_bitset aps[3];
+    proper_error err;
+    double y[8];
+    uint32_t s;
+    size_t i;
+    CHECK(m8_build(&c, &r) == 0);
+    for (i = 0; i < 3; i++) {
+        proper_bitset_init(&aps[i]);
+        proper_bitset_create(&aps[i], 8, &err);
+        for (s = 0; s < 8; s++)
+            if (m8_masks[s] >> i & 1u) proper_bitset_set(&aps[i], s);
+    }
+    proper_dtmc_prob_until(&c.m, &aps[0], &aps[1], NULL, y, NULL, &err);
+    for (s = 0; s < 8; s++) CHECK_ABS(prob_at(&c, "a U b", s), y[s], 1e-12);
+    proper_dtmc_prob_until(&c.m, NULL, &aps[2], NULL, y, NULL, &err);
+    for (s = 0; s < 8; s++) CHECK_ABS(prob_at(&c, "F c", s), y[s], 1e-12);
+    for (s = 0; s < 8; s++) CHECK_ABS(prob_at(&c, "G !c", s), 1 - y[s], 1e-12);
+    proper_dtmc_prob_bounded_until(&c.m, &aps[0], &aps[2], 7, y, &err);
+    for (s = 0; s < 8; s++) CHECK_ABS(prob_at(&c, "a U<=7 c", s), y[s], 1e-12);
+    /* a U>=2 b: a at steps 0 and 1, then a U b from step 2 */
+    proper_dtmc_prob_until(&c.m, &aps[0], &aps[1], NULL, y, NULL, &err);
+    for (s = 0; s < 8; s++) {
+        double expected = 0;
+        uint64_t t, u;
+        if (m8_masks[s] & 1u)
+            for (t = c.m.row[s]; t < c.m.row[s + 1]; t++) {
+                uint32_t s1 = c.m.col[t];
+                if (!(m8_masks[s1] & 1u)) continue;
+                for (u = c.m.row[s1]; u < c.m.row[s1 + 1]; u++) expected += c.m.prob[t] * c.m.prob[u] * y[c.m.col[u]];
+            }
+        CHECK_ABS(prob_at(&c, "a U>=2 b", s), expected, 1e-12);
+    }
+    /* co-safe reward of F c is R[F c] */
+    proper_dtmc_reward_reach(&c.m, &c.m.rewards[r], &aps[2], NULL, y, NULL, &err);
+    for (s = 0; s < 8; s++) CHECK_ABS(reward_at(&c, r, "F c", s), y[s], 1e-12);
+    for (i = 0; i < 3; i++) proper_bitset_free(&aps[i]);
+    proper_dtmc_free(&c.m);
+}
+
 int main(void) {
     RUN(test_prism_lec17);
     RUN(test_prism_lec15);
@@ -512,5 +727,8 @@ int main(void) {
     RUN(test_prism_robot);
     RUN(test_prism_m8);
     RUN(test_deterministic_semantics);
+    RUN(test_bounded_paths);
+    RUN(test_routes_agree);
+    RUN(test_pctl_agreement);
     return test_summary();
 }
