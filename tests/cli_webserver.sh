@@ -94,3 +94,27 @@ if [ $rc -eq 2 ] && grep -q "bad.trace:3:13: negative duration" "$work/merge.log
 else
     cat "$work/merge.log"; fail webserver_merge_rejects_bad_trace "exit $rc"
 fi
+
+# The slow-disk variant of scripts/webserver-tables.sh: the file read 10
+# bytes per read() and default names found by a case-insensitive directory
+# scan among 300 filler files. The control flow, and so every count, is the
+# loop scenario's; the content delivered is the same 51200 bytes, so a
+# sendContent of 5120 read()s takes longer than the default's 4 (compared by
+# median, robust to a few slow requests on a shared machine).
+if SERVER_ARGS="--read-size 10 --probe scan" DOCROOT_FILLER=300 REQUESTS=20 WARMUP=4 WORKERS=2 SCENARIOS=loop \
+    sh examples/webserver/record.sh "$work/slow" > "$work/slow.log" 2>&1; then
+    ok webserver_slow_disk_record
+else
+    cat "$work/slow.log"; fail webserver_slow_disk_record "record.sh failed"
+fi
+median_content() {
+    awk '$1 == "S" && $2 == "sendContent" { print $3 }' "$1" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+if [ "$(count '^L probe 5$' "$work/slow/loop.trace")" -eq 20 ] &&
+   [ "$(count '^S probeDefault' "$work/slow/loop.trace")" -eq 100 ] &&
+   grep -q 'options --read-size 10 --probe scan, 300 filler files' "$work/slow/loop.trace" &&
+   [ "$(median_content "$work/slow/loop.trace")" -gt "$(median_content "$work/out/loop.trace")" ]; then
+    ok webserver_slow_disk_trace
+else fail webserver_slow_disk_trace "wrong counts, comment or times"; fi
+"$work/bin/server" --root "$work/root" --read-size 0 > /dev/null 2>&1
+if [ $? -eq 2 ]; then ok webserver_bad_read_size; else fail webserver_bad_read_size "--read-size 0 accepted"; fi
