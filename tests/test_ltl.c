@@ -719,6 +719,183 @@ static void test_pctl_agreement(void) {
     proper_dtmc_free(&c.m);
 }
 
+/* ---- text, errors and limits ---------------------------------------------------- */
+
+static void test_format_round_trip(void) {
+    static const char *const texts[] = {
+        "G F a", "a U<=3 b", "F[2,5] (a & (X b))", "a W>=2 b", "!(a R=4 b) <=> (G<2 a)", "X X !a | b",
+        "\"x y\" U (true => false)", "F>3 G a", "a U b U c",
+    };
+    size_t i;
+    for (i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        proper_intern names;
+        proper_ltl f, g;
+        proper_strbuf b1, b2;
+        proper_error err;
+        proper_intern_init(&names);
+        proper_ltl_init(&f);
+        proper_ltl_init(&g);
+        proper_strbuf_init(&b1);
+        proper_strbuf_init(&b2);
+        CHECK(proper_ltl_parse(&f, texts[i], strlen(texts[i]), "t", &names, &err) == 0);
+        CHECK(proper_ltl_format(&f, &b1, (const char *const *)names.names, names.len, &err) == 0);
+        CHECK(proper_ltl_parse(&g, b1.data, b1.len, "t", &names, &err) == 0);
+        CHECK(proper_ltl_format(&g, &b2, (const char *const *)names.names, names.len, &err) == 0);
+        CHECK_STR(b2.data, b1.data);
+        CHECK_INT(g.len, f.len);
+        proper_strbuf_free(&b1);
+        proper_strbuf_free(&b2);
+        proper_ltl_free(&f);
+        proper_ltl_free(&g);
+        proper_intern_free(&names);
+    }
+}
+
+/* Bounds and precedence as PRISM reads them. */
+static void test_parse_meaning(void) {
+    proper_intern names;
+    proper_ltl f;
+    proper_error err;
+    proper_intern_init(&names);
+    proper_ltl_init(&f);
+    CHECK(proper_ltl_parse(&f, "F<3 a", 5, "t", &names, &err) == 0);
+    CHECK(f.nodes[f.root].lo == 0 && f.nodes[f.root].hi == 2);
+    CHECK(proper_ltl_parse(&f, "G>3 a", 5, "t", &names, &err) == 0);
+    CHECK(f.nodes[f.root].lo == 4 && f.nodes[f.root].hi == PROPER_LTL_UNBOUNDED);
+    CHECK(proper_ltl_parse(&f, "a U=2 b", 7, "t", &names, &err) == 0);
+    CHECK(f.nodes[f.root].lo == 2 && f.nodes[f.root].hi == 2);
+    CHECK(proper_ltl_parse(&f, "F<0 a", 5, "t", &names, &err) == 0);
+    CHECK(f.nodes[f.root].lo > f.nodes[f.root].hi);
+    /* G F a | b is G (F (a | b)); a U b U c is a U (b U c) */
+    CHECK(proper_ltl_parse(&f, "G F a | b", 9, "t", &names, &err) == 0);
+    CHECK(f.nodes[f.root].op == PROPER_LTL_ALWAYS && f.nodes[f.nodes[f.root].left].op == PROPER_LTL_EVENTUALLY);
+    CHECK(proper_ltl_parse(&f, "a U b U c", 9, "t", &names, &err) == 0);
+    CHECK(f.nodes[f.root].op == PROPER_LTL_UNTIL && f.nodes[f.nodes[f.root].right].op == PROPER_LTL_UNTIL);
+    CHECK(proper_ltl_is_cosafe(&f));
+    CHECK(proper_ltl_parse(&f, "!(G a) & (F<=2 G<=3 b)", 22, "t", &names, &err) == 0);
+    CHECK(proper_ltl_is_cosafe(&f));
+    CHECK(proper_ltl_parse(&f, "!(F a)", 6, "t", &names, &err) == 0);
+    CHECK(!proper_ltl_is_cosafe(&f));
+    CHECK(proper_ltl_parse(&f, "a W b", 5, "t", &names, &err) == 0);
+    CHECK(!proper_ltl_is_cosafe(&f));
+    CHECK(proper_ltl_parse(&f, "!(a W b)", 8, "t", &names, &err) == 0);
+    CHECK(proper_ltl_is_cosafe(&f));
+    proper_ltl_free(&f);
+    proper_intern_free(&names);
+}
+
+static void test_parse_errors(void) {
+    static const struct {
+        const char *text;
+        int code, line, col;
+        const char *message;
+    } cases[] = {
+        {"a U", PROPER_EPARSE, 1, 4, "expected a proposition"},
+        {"F<=x a", PROPER_EPARSE, 1, 4, "expected a step count"},
+        {"(a & b", PROPER_EPARSE, 1, 7, "expected ')'"},
+        {"a b", PROPER_EPARSE, 1, 3, "expected an operator or the end"},
+        {"F \"a", PROPER_EPARSE, 1, 5, "closing a name"},
+        {"a &\n  (F[2 b", PROPER_EPARSE, 2, 8, "','"},
+        {"a & F b", PROPER_EPARSE, 1, 5, "temporal operator F"},
+        {"F<=99999999999999999999999 a", PROPER_ERANGE, 1, 0, "too large"},
+        {"a & U", PROPER_EPARSE, 1, 5, "temporal operator U"},
+        {"", PROPER_EPARSE, 1, 1, "found the end"},
+    };
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        proper_intern names;
+        proper_ltl f;
+        proper_error err;
+        proper_intern_init(&names);
+        proper_ltl_init(&f);
+        CHECK_INT(proper_ltl_parse(&f, cases[i].text, strlen(cases[i].text), "p.ltl", &names, &err), cases[i].code);
+        CHECK_INT(err.line, cases[i].line);
+        if (cases[i].col) CHECK_INT(err.col, cases[i].col);
+        CHECK_CONTAINS(err.message, cases[i].message);
+        CHECK_STR(err.file, "p.ltl");
+        CHECK(f.len == 0 && f.root == PROPER_LTL_NONE);
+        proper_ltl_free(&f);
+        proper_intern_free(&names);
+    }
+    {
+        /* nesting beyond PROPER_LTL_MAX_DEPTH is refused, not a stack overflow */
+        size_t depth = 3 * PROPER_LTL_MAX_DEPTH, k;
+        char *text = (char *)malloc(2 * depth + 2);
+        proper_intern names;
+        proper_ltl f;
+        proper_error err;
+        for (k = 0; k < depth; k++) text[k] = '(';
+        text[depth] = 'a';
+        for (k = 0; k < depth; k++) text[depth + 1 + k] = ')';
+        text[2 * depth + 1] = '\0';
+        proper_intern_init(&names);
+        proper_ltl_init(&f);
+        CHECK_INT(proper_ltl_parse(&f, text, strlen(text), "deep", &names, &err), PROPER_ELIMIT);
+        for (k = 0; k < depth; k++) text[k] = '!';
+        text[depth] = 'a';
+        text[depth + 1] = '\0';
+        CHECK_INT(proper_ltl_parse(&f, text, strlen(text), "deep", &names, &err), PROPER_ELIMIT);
+        CHECK_CONTAINS(err.message, "PROPER_LTL_MAX_DEPTH");
+        free(text);
+        proper_ltl_free(&f);
+        proper_intern_free(&names);
+    }
+}
+
+static void test_bad_arguments_and_limits(void) {
+    lchain c;
+    size_t r, n_aps;
+    proper_ltl f;
+    proper_bitset *aps, small;
+    proper_error err;
+    proper_ltl_opts opts = proper_ltl_opts_default();
+    proper_ltl_stats stats;
+    double x[8] = {42, 42, 42, 42, 42, 42, 42, 42};
+    uint32_t idx;
+    CHECK(m8_build(&c, &r) == 0);
+    CHECK(setup(&c, "X F<=1000 c", &f, &aps, &n_aps) == 0);
+    /* a proposition without a state set */
+    CHECK_INT(proper_ltl_prob(&c.m, &f, aps, 0, NULL, x, &err), PROPER_EINVAL);
+    CHECK_CONTAINS(err.message, "proposition 0");
+    /* a state set of the wrong size */
+    proper_bitset_init(&small);
+    proper_bitset_create(&small, 3, &err);
+    CHECK_INT(proper_ltl_prob(&c.m, &f, &small, 1, NULL, x, &err), PROPER_EINVAL);
+    proper_bitset_free(&small);
+    /* the product limit: F<=1000 below X needs 1002 values per state */
+    opts.max_product_states = 1000;
+    CHECK_INT(proper_ltl_prob_ex(&c.m, &f, aps, n_aps, &opts, x, NULL, &err), PROPER_ELIMIT);
+    CHECK_CONTAINS(err.message, "PROPER_LTL_MAX_PRODUCT_STATES");
+    /* the automaton limit: X F<=1000 has over 1000 residuals */
+    opts = proper_ltl_opts_default();
+    opts.max_automaton_states = 100;
+    CHECK_INT(proper_ltl_reward_cosafe_ex(&c.m, &c.m.rewards[r], &f, aps, n_aps, &opts, x, NULL, &err), PROPER_ELIMIT);
+    CHECK_CONTAINS(err.message, "PROPER_LTL_MAX_AUTOMATON_STATES");
+    CHECK_ABS(x[0], 42, 0); /* outputs untouched on failure */
+    /* within the limits: stats say what was built */
+    opts = proper_ltl_opts_default();
+    CHECK(proper_ltl_reward_cosafe_ex(&c.m, &c.m.rewards[r], &f, aps, n_aps, &opts, x, &stats, &err) == 0);
+    CHECK(stats.automaton_states >= 1001 && stats.automaton_states <= 1005);
+    CHECK_ABS(x[5], 0, 0);        /* c holds forever: met once the second state is read */
+    CHECK(isinf(x[0]) && x[0] > 0); /* s=0 may stay in {3} for over 1000 steps */
+    free_aps(aps, n_aps);
+    proper_ltl_free(&f);
+    /* a lower bound beyond the automaton limit is refused before any work */
+    CHECK(setup(&c, "F>=100000000 c", &f, &aps, &n_aps) == 0);
+    CHECK_INT(proper_ltl_prob(&c.m, &f, aps, n_aps, NULL, x, &err), PROPER_ELIMIT);
+    free_aps(aps, n_aps);
+    proper_ltl_free(&f);
+    /* no root; an operand that does not exist */
+    proper_ltl_init(&f);
+    CHECK_INT(proper_ltl_prob(&c.m, &f, NULL, 0, NULL, x, &err), PROPER_EINVAL);
+    CHECK_INT(proper_ltl_add(&f, PROPER_LTL_NOT, 0, PROPER_LTL_NONE, &idx, &err), PROPER_EINVAL);
+    CHECK_INT(proper_ltl_add_bounded(&f, PROPER_LTL_NEXT, 0, 0, 1, 2, &idx, &err), PROPER_EINVAL);
+    CHECK(proper_ltl_add(&f, PROPER_LTL_TRUE, PROPER_LTL_NONE, PROPER_LTL_NONE, &idx, &err) == 0);
+    CHECK_INT(proper_ltl_add(&f, PROPER_LTL_AP, PROPER_LTL_NONE, PROPER_LTL_NONE, &idx, &err), PROPER_EINVAL);
+    proper_ltl_free(&f);
+    proper_dtmc_free(&c.m);
+}
+
 int main(void) {
     RUN(test_prism_lec17);
     RUN(test_prism_lec15);
@@ -730,5 +907,9 @@ int main(void) {
     RUN(test_bounded_paths);
     RUN(test_routes_agree);
     RUN(test_pctl_agreement);
+    RUN(test_format_round_trip);
+    RUN(test_parse_meaning);
+    RUN(test_parse_errors);
+    RUN(test_bad_arguments_and_limits);
     return test_summary();
 }
