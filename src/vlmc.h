@@ -90,6 +90,29 @@
  * prunable against the empty context's distribution, K = χ²_L(1 − α)/2
  * with L + 1 predicted symbols (L locations and $), optional max_order.
  *
+ * Single-sequence mode (opts.single): R's VLMC package (Mächler & Bühlmann,
+ * `vlmc()`, version 1.4-4) on one sequence: the input must be exactly one
+ * run, read as a plain sequence, with no run anchoring and no end: contexts
+ * never contain ^ (a context that would reach before the first symbol does
+ * not occur there), and the last symbol predicts nothing ($ is not a
+ * symbol). Otherwise as general mode over the L symbols, with R's cutoff
+ * K = χ²_{L−1}(1 − α)/2 (R: cutoff.prune = qchisq(alpha.c, L − 1,
+ * lower.tail = FALSE)/2, so α here is R's alpha.c) and n_min = R's
+ * threshold.gen (R's defaults: alpha.c = 0.05, threshold.gen = 2). The tree
+ * then equals R's: same contexts, same counts (R's root count is one lower
+ * after fitting: it drops the first symbol, which has no context). Runs
+ * fitted in general mode are R's input with an end symbol appended to each
+ * run and never crossed: one more symbol, so the same α gives R's cutoff
+ * with L instead of L − 1 degrees of freedom; opts.cutoff sets K for both.
+ * Single-sequence models have no end: no hull, steps or sampling.
+ *
+ * Cutoff choices: opts.cutoff >= 0 gives K directly for every location
+ * (R's cutoff.prune; α is then not used); opts.cutoff_df =
+ * PROPER_VLMC_DF_ALPHABET uses K = χ²_{L−1}(1 − α)/2 with L the number of
+ * locations for every location in CFG mode, the cutoff as the thesis's
+ * §5.1.3 writes it (χ²_{|L|−1;1−α}/2), instead of each location's own
+ * k_l − 1 degrees of freedom (PROPER_VLMC_DF_CFG, the default).
+ *
  * Counts come from the context index (below), built once per fit; the tree
  * is grown depth first and each node's leaf children are tested when the
  * node is finished, which prunes exactly as repeated bottom-up passes would
@@ -315,12 +338,19 @@ PROPER_API int proper_vlmc_index_count(const proper_vlmc_index *ix, const uint32
 
 /* ---- Fitting ----------------------------------------------------------------*/
 
+/* Degrees of freedom of the cutoff χ²_df(1 − α)/2 in CFG mode. */
+enum { PROPER_VLMC_DF_CFG = 0, PROPER_VLMC_DF_ALPHABET = 1 };
+
 typedef void (*proper_vlmc_progress_fn)(void *user, const char *phase, double fraction);
 
 typedef struct proper_vlmc_opts {
     double alpha;        /* in (0, 1]; 1 after opts_default (thesis Figure 16) */
     uint64_t n_min;      /* >= 1; 1 after opts_default */
     int general;         /* 1: classical context algorithm (no CFG) */
+    int single;          /* 1: one plain sequence, R's vlmc() (no CFG; see above) */
+    double cutoff;       /* K for every location when >= 0 (R's cutoff.prune);
+                          * negative (-1 after opts_default): from alpha */
+    int cutoff_df;       /* PROPER_VLMC_DF_CFG (default) or PROPER_VLMC_DF_ALPHABET */
     unsigned max_order;  /* longest context; 0 = unlimited */
     int extend_cfg;      /* 1: add a run's transitions missing from the CFG */
     size_t max_nodes;    /* tree + hull node limit (PROPER_ELIMIT beyond); 0 = 2^32 - 2 */
@@ -328,7 +358,8 @@ typedef struct proper_vlmc_opts {
     void *progress_user;
 } proper_vlmc_opts;
 
-/* The defaults: alpha 1, n_min 1, CFG mode, no limits, no progress. */
+/* The defaults: alpha 1, n_min 1, CFG mode, cutoff from alpha with each
+ * location's own degrees of freedom, no limits, no progress. */
 PROPER_API proper_vlmc_opts proper_vlmc_opts_default(void);
 
 typedef struct proper_vlmc_node {
@@ -346,6 +377,7 @@ typedef struct proper_vlmc {
     size_t n_loc;         /* locations, canonical order */
     char **names;
     int general;
+    int single;           /* fitted in single-sequence mode */
     double alpha;
     uint64_t n_min;
     unsigned max_order;
@@ -1598,6 +1630,7 @@ PROPER_API proper_vlmc_opts proper_vlmc_opts_default(void) {
     memset(&o, 0, sizeof o);
     o.alpha = 1.0;
     o.n_min = 1;
+    o.cutoff = -1.0;
     return o;
 }
 
@@ -1766,6 +1799,8 @@ typedef struct proper__vlmc_grow {
     size_t n_stack, cap_stack;
     uint64_t *ca, *cb; /* scratch count vectors */
     double k_general;
+    uint32_t end_rank; /* single-sequence mode: suffix-array rank of the position
+                        * predicting $ (no prediction there); else NONE */
 } proper__vlmc_grow;
 
 static int proper__vlmc_gnew(proper__vlmc_grow *G, uint32_t *out, proper_error *err) {
@@ -1790,9 +1825,36 @@ static uint32_t proper__vlmc_gloc(const proper__vlmc_grow *G, uint32_t u) {
     return G->ix->text[G->ix->sa[G->g[u].lo]];
 }
 
-/* Counts of node u over its location's observed successors; returns N. */
+/* Whether the suffix-array interval [lo, hi) holds the single sequence's
+ * last position, whose "prediction" $ is no prediction in that mode. */
+static int proper__vlmc_holds_end(const proper__vlmc_grow *G, uint32_t lo, uint32_t hi) {
+    return G->end_rank != PROPER_VLMC_NONE && lo <= G->end_rank && G->end_rank < hi;
+}
+
+/* Counts of node u over its location's observed successors; returns N. In
+ * single-sequence mode the last position is left out (its $ count is 0). */
 static uint64_t proper__vlmc_gcounts(const proper__vlmc_grow *G, uint32_t u, uint64_t *out) {
-    return proper__vlmc_counts_at(G->ix, proper__vlmc_gloc(G, u), G->g[u].lo, G->g[u].hi, out);
+    uint32_t h = proper__vlmc_gloc(G, u), k = G->ix->succ_off[h + 1] - G->ix->succ_off[h];
+    uint64_t n = proper__vlmc_counts_at(G->ix, h, G->g[u].lo, G->g[u].hi, out);
+    if (proper__vlmc_holds_end(G, G->g[u].lo, G->g[u].hi)) {
+        out[k - 1]--; /* $ sorts last among the successors */
+        n--;
+    }
+    return n;
+}
+
+/* The empty context's N and N(x) over the symbols list[0..k-1] (counts ids,
+ * L for $). */
+static uint64_t proper__vlmc_root_counts(const proper__vlmc_grow *G, const uint32_t *list, uint32_t k, uint64_t *out) {
+    const proper_vlmc_index *ix = G->ix;
+    uint64_t n = ix->wsum[ix->n];
+    uint32_t j;
+    for (j = 0; j < k; j++) {
+        uint32_t x = list ? list[j] : j;
+        out[j] = ix->marginal[x];
+        if (x == ix->n_loc && G->end_rank != PROPER_VLMC_NONE) out[j]--;
+    }
+    return G->end_rank != PROPER_VLMC_NONE ? n - 1 : n;
 }
 
 /* Δ of node c against its parent p (context algorithm statistic), with the
@@ -1805,9 +1867,8 @@ static int proper__vlmc_delta(const proper__vlmc_grow *G, uint32_t c, uint32_t p
     int proportional = 1;
     nc = proper__vlmc_gcounts(G, c, cc);
     if (G->g[p].depth == 0) {
-        if (!G->o->general) { *delta = NAN; return 0; }
-        np = ix->wsum[ix->n];
-        for (j = 0; j < k; j++) pc[j] = ix->marginal[ix->succ[ix->succ_off[h] + j]];
+        if (!G->o->general && !G->o->single) { *delta = NAN; return 0; }
+        np = proper__vlmc_root_counts(G, ix->succ + ix->succ_off[h], k, pc);
         cutoff = G->k_general;
     } else {
         np = proper__vlmc_gcounts(G, p, pc);
@@ -1845,8 +1906,9 @@ static int proper__vlmc_expand(proper__vlmc_grow *G, uint32_t u, proper_error *e
     size_t first = G->n_stack;
     while (i < hi) {
         uint32_t s = ix->text[ix->sa[i] + d], j = proper__vlmc_bound(ix, i, hi, d, s, 1), c;
-        uint64_t w = ix->wsum[j] - ix->wsum[i];
-        int keep = (d == 0 && !G->o->general) ? 1 : w >= G->o->n_min;
+        uint64_t w = ix->wsum[j] - ix->wsum[i] - (uint64_t)proper__vlmc_holds_end(G, i, j);
+        int keep = (d == 0 && !G->o->general && !G->o->single) ? 1 : w >= G->o->n_min;
+        if (s == 0 && G->o->single) keep = 0; /* a plain sequence has no ^ */
         if (keep) {
             int rc = proper__vlmc_gnew(G, &c, err);
             if (rc) return rc;
@@ -1983,8 +2045,7 @@ static int proper__vlmc_compact(proper__vlmc_grow *G, proper_error *err) {
         proper_vlmc_node *n = &m->nodes[i];
         uint64_t *cnt = m->next_counts + n->next;
         if (n->depth == 0) {
-            memcpy(cnt, ix->marginal, ((size_t)L + 1) * sizeof *cnt);
-            n->count = ix->wsum[ix->n];
+            n->count = proper__vlmc_root_counts(G, NULL, L + 1, cnt);
             n->delta = NAN;
         } else {
             n->count = proper__vlmc_gcounts(G, order[i], cnt);
@@ -2013,7 +2074,7 @@ static int proper__vlmc_compact(proper__vlmc_grow *G, proper_error *err) {
         }
         m->loglik = ll;
     }
-    m->n_contexts = m->general ? n_order : n_order - 1;
+    m->n_contexts = m->general || m->single ? n_order : n_order - 1;
     PROPER_FREE(map);
     PROPER_FREE(order);
     PROPER_FREE(st);
@@ -2023,6 +2084,11 @@ oom:
     PROPER_FREE(order);
     PROPER_FREE(st);
     return proper__vlmc_oom(err);
+}
+
+/* K = χ²_df(1 − α)/2, 0 without degrees of freedom. */
+static double proper__vlmc_chi2_cutoff(double alpha, double df) {
+    return df >= 1.0 ? proper_stats_chi2_quantile(1.0 - alpha, df) / 2.0 : 0.0;
 }
 
 /* Learns into the empty model m (released on failure). */
@@ -2044,12 +2110,25 @@ static int proper__vlmc_fit_new(proper_vlmc *m, const proper_vlmc_counts *c, con
     if (opts->n_min < 1) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "n_min must be at least 1");
     if (opts->general && cfg)
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "the general-purpose mode does not use a CFG");
+    if (opts->single && (cfg || opts->general))
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
+                                "the single-sequence mode is a general-purpose mode of its own: no CFG, not general");
+    if (!(opts->cutoff < 0.0 || (opts->cutoff >= 0.0 && opts->cutoff < INFINITY)))
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "cutoff %g is not a finite number >= 0", opts->cutoff);
+    if (opts->cutoff_df != PROPER_VLMC_DF_CFG && opts->cutoff_df != PROPER_VLMC_DF_ALPHABET)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "unknown cutoff_df %d", opts->cutoff_df);
     if (c->n_runs == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no runs to learn from");
+    if (opts->single && c->total_runs != 1)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
+                                "the single-sequence mode reads one sequence, but there are %llu runs "
+                                "(join them into one line, or fit them as runs)",
+                                (unsigned long long)c->total_runs);
     if (opts->progress) opts->progress(opts->progress_user, "indexing", 0.0);
     if ((rc = proper_vlmc_index_build(&ix, c, err))) return rc;
     L = ix.n_loc;
     m->n_loc = L;
     m->general = opts->general;
+    m->single = opts->single;
     m->alpha = opts->alpha;
     m->n_min = opts->n_min;
     m->max_order = opts->max_order;
@@ -2072,12 +2151,22 @@ static int proper__vlmc_fit_new(proper_vlmc *m, const proper_vlmc_counts *c, con
     memcpy(m->succ, ix.succ, (size_t)ix.succ_off[L + 1] * sizeof *m->succ);
     if ((rc = proper__vlmc_apply_cfg(m, &ix, c, cfg, opts->extend_cfg, err))) goto done;
     /* cutoffs K = χ²_{df}(1 − α) / 2 (K = 0 without degrees of freedom) */
-    G.k_general = proper_stats_chi2_quantile(1.0 - opts->alpha, (double)L) / 2.0;
+    G.k_general = proper__vlmc_chi2_cutoff(opts->alpha, opts->single ? (double)L - 1.0 : (double)L);
     for (h = 0; h <= L; h++) {
         uint32_t k = m->cfg_k[h];
-        if (opts->general) m->cutoff[h] = G.k_general;
-        else m->cutoff[h] = k >= 2 ? proper_stats_chi2_quantile(1.0 - opts->alpha, (double)(k - 1)) / 2.0 : 0.0;
+        if (opts->general || opts->single) m->cutoff[h] = G.k_general;
+        else if (opts->cutoff_df == PROPER_VLMC_DF_ALPHABET)
+            m->cutoff[h] = proper__vlmc_chi2_cutoff(opts->alpha, (double)L - 1.0);
+        else m->cutoff[h] = proper__vlmc_chi2_cutoff(opts->alpha, (double)k - 1.0);
     }
+    if (opts->cutoff >= 0.0) {
+        G.k_general = opts->cutoff;
+        for (h = 0; h <= L; h++) m->cutoff[h] = opts->cutoff;
+    }
+    G.end_rank = PROPER_VLMC_NONE;
+    if (opts->single) /* the one run's last location is text position 0 */
+        for (h = 0; h < ix.n && G.end_rank == PROPER_VLMC_NONE; h++)
+            if (ix.sa[h] == 0) G.end_rank = h;
     G.ix = &ix;
     G.m = m;
     G.o = opts;
@@ -2176,7 +2265,8 @@ PROPER_API int proper_vlmc_write_pst(const proper_vlmc *m, FILE *f, proper_error
                    "# proper vlmc PST: mode %s, alpha %.17g, n_min %llu, max_order %u\n"
                    "# nodes %lu, order %u, log-likelihood %.17g, runs %llu, steps %llu\n"
                    "# depth\tcount\tdelta\tcontext\tnext (symbol:probability(count))\n",
-                   m->general ? "general" : "cfg", m->alpha, (unsigned long long)m->n_min, m->max_order,
+                   m->single ? "single" : m->general ? "general" : "cfg", m->alpha, (unsigned long long)m->n_min,
+                   m->max_order,
                    (unsigned long)m->n_contexts, m->order, m->loglik, (unsigned long long)m->total_runs,
                    (unsigned long long)m->total_steps) < 0;
     for (i = 0; i < m->n_nodes && !bad; i++) {
@@ -2185,7 +2275,7 @@ PROPER_API int proper_vlmc_write_pst(const proper_vlmc *m, FILE *f, proper_error
         const uint64_t *cnt;
         uint64_t total;
         size_t k, j, printed;
-        if (n->depth == 0 && !m->general) continue;
+        if (n->depth == 0 && !m->general && !m->single) continue;
         if (proper__vlmc_context_dyn(m, (uint32_t)i, &ctx, &cap)) { PROPER_FREE(ctx); return proper__vlmc_oom(err); }
         if (n->depth == 0) {
             k = m->n_loc + 1;
@@ -2231,7 +2321,7 @@ PROPER_API int proper_vlmc_write_dot(const proper_vlmc *m, FILE *f, proper_error
         const uint64_t *cnt = m->next_counts + n->next;
         size_t k = n->depth ? m->succ_off[n->loc + 1] - m->succ_off[n->loc] : m->n_loc + 1, j;
         uint32_t u;
-        if (n->depth == 0 && !m->general) continue;
+        if (n->depth == 0 && !m->general && !m->single) continue;
         bad |= fprintf(f, "  n%lu [label=\"", (unsigned long)i) < 0;
         if (n->depth == 0) bad |= fputs("(empty)", f) == EOF;
         for (u = (uint32_t)i; u != PROPER_VLMC_NONE && m->nodes[u].depth > 0; u = m->nodes[u].parent) {
@@ -2247,7 +2337,7 @@ PROPER_API int proper_vlmc_write_dot(const proper_vlmc *m, FILE *f, proper_error
             bad |= fprintf(f, " %.4g", (double)cnt[j] / (double)n->count) < 0;
         }
         bad |= fprintf(f, "\"];\n") < 0;
-        if (n->parent != PROPER_VLMC_NONE && (m->general || m->nodes[n->parent].depth > 0)) {
+        if (n->parent != PROPER_VLMC_NONE && (m->general || m->single || m->nodes[n->parent].depth > 0)) {
             bad |= fprintf(f, "  n%lu -> n%lu [label=\"", (unsigned long)n->parent, (unsigned long)i) < 0;
             bad |= proper__vlmc_dot_name(f, proper__vlmc_hist_name(m, n->sym));
             bad |= fprintf(f, "\"];\n") < 0;
@@ -2370,6 +2460,10 @@ PROPER_API int proper_vlmc_hull(proper_vlmc *m, size_t max_nodes, proper_error *
     int rc;
     if (m->row) return PROPER_OK;
     if (!m->nodes) return proper_error_set(err, PROPER_ESTATE, NULL, 0, 0, "no PST: fit first");
+    if (m->single)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
+                                "a single-sequence model has no end: no Markov hull, steps or samples "
+                                "(fit the runs instead)");
     {
         double work = 0.0;
         for (i = 1; i < (uint32_t)m->n_nodes; i++) work += (double)m->nodes[i].depth;

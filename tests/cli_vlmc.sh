@@ -175,3 +175,27 @@ status_is vlmc_bundled_fit 0 &&
     check vlmc_bundled_runs [ "$(json_get "$T/out" runs)" = "$(grep -vc '^#' data/vlmc/nested_loop.runs)" ]
 run_proper vlmc steps data/vlmc/nested_loop.runs --cfg data/vlmc/nested_loop.cfg --json
 status_is vlmc_bundled_steps 0 && check vlmc_bundled_kl near "$(json_get "$T/out" kl)" 0 1e-12
+
+# issue 20: options for R's VLMC users. --single on one sequence gives R's
+# tree (R 4.2.2, VLMC 1.4-4: vlmc(y, cutoff.prune = 0.5, threshold.gen = 2)
+# for y = a b a a b c a b a b b a c a a b a b c has ord.MC 3 and contexts
+# a, b, c, a a, b a, c a, a b, a b a, b a b: 9 besides the root)
+printf 'a b a a b c a b a b b a c a a b a b c\n' > "$T/seq.txt"
+run_proper vlmc fit "$T/seq.txt" --single --cutoff 0.5 --nmin 2 --json
+status_is vlmc_single 0 && check vlmc_single_tree \
+    [ "$(json_get "$T/out" mode) $(json_get "$T/out" order) $(json_get "$T/out" nodes)" = "single 3 10" ]
+run_proper vlmc fit "$T/seq.txt" --single --cutoff 0.5 --nmin 2 --pst -
+status_is vlmc_single_pst 0 && matches vlmc_single_pst_context "$T/out" '^3	3	[0-9.]+	a b a	a:0.333333\(1\) b:0.666667\(2\)$'
+expect_error vlmc_single_two_runs "one sequence, but there are 4 runs" "$PROPER" vlmc fit "$T/runs.txt" --single
+expect_error vlmc_single_cfg "--single takes no --cfg" "$PROPER" vlmc fit "$T/seq.txt" --single --cfg "$T/loop.cfg"
+expect_error vlmc_single_steps "no end" "$PROPER" vlmc steps "$T/seq.txt" --single
+expect_error vlmc_cutoff_negative "--cutoff: expected a non-negative number, got '-1'" \
+    "$PROPER" vlmc fit "$T/runs.txt" --cutoff -1
+expect_error vlmc_cutoff_df_bad "--cutoff-df: expected cfg or alphabet, got 'all'" \
+    "$PROPER" vlmc fit "$T/runs.txt" --cutoff-df all
+# a cutoff above every Δ (the runs have 4 positions at h: Δ <= 4 ln 4)
+# prunes every context longer than one location: order 1
+run_proper vlmc fit "$T/runs.txt" --cfg "$T/loop.cfg" --cutoff 1e9 --json
+status_is vlmc_cutoff_huge 0 && check vlmc_cutoff_huge_order [ "$(json_get "$T/out" order)" = 1 ]
+run_proper vlmc fit "$T/runs.txt" --cfg "$T/loop.cfg" --cutoff-df alphabet --alpha 0.5 --json
+status_is vlmc_cutoff_df_alphabet 0 && json_valid vlmc_cutoff_df_alphabet_json "$T/out"

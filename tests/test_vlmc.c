@@ -301,6 +301,212 @@ static void test_pruning_hand_computed(void) {
     proper_vlmc_free(&m);
 }
 
+/* ---- single-sequence mode against R's VLMC package ----
+ * Expected trees printed by R 4.2.2 with VLMC 1.4-4 (CRAN), installed from
+ * its sources: for x the sequence below as a character vector,
+ *     library(VLMC); draw(vlmc(x)); draw(vlmc(x, cutoff.prune = 1, threshold.gen = 3))
+ * and for "a b a a b c a b a b b a c a a b a b c"
+ *     draw(vlmc(y, cutoff.prune = 0.5, threshold.gen = 2))
+ * transcribed in preorder as "context (oldest first): counts of the next
+ * symbol a,b,c,d". R prints the root's counts after removing the first
+ * symbol (which has no context); its tree was grown and pruned with it, so
+ * the root below has one more count for the first symbol than R shows. */
+static const char test_r_seq[] =
+    "abcdcdcdcdbbaacadcbbcaaaaacdcaacaacdcdbacabcbbaacdcbbacdbacdadbaaacdbabbcddabcddcdcadbcddcddcdacddcb"
+    "bcaaacdabbacdacddcdcbbcdbcdbbcadcdcacbbcdbbcadcbddcdcbaacacdcdcbdbacbcbacadbdaaacbaacdcdbdbaaaaacddc"
+    "bdbcddcdadcdadbcddcdcddcdacdbcddacddcddacabcbbcbdcdcddcbadbdbabbcdaacdbbaacdcdcdcdabcddcbabcdcabbadb";
+
+static const char test_r_default[] =
+    ".:68,62,84,86\n"
+    "a:22,10,26,10\n"
+    "a a:9,0,13,0\n"
+    "b:18,15,21,7\n"
+    "a b:0,4,6,0\n"
+    "b b:6,0,9,0\n"
+    "c b:5,7,1,4\n"
+    "c:14,17,0,53\n"
+    "d:13,20,37,16\n"
+    "a d:0,6,4,0\n"
+    "d d:3,0,13,0\n";
+
+static const char test_r_cutoff1[] =
+    ".:68,62,84,86\n"
+    "a:22,10,26,10\n"
+    "a a:9,0,13,0\n"
+    "b a a:2,0,5,0\n"
+    "b b a a:0,0,3,0\n"
+    "b a:7,3,6,2\n"
+    "b b a:3,0,2,1\n"
+    "d b a:2,2,3,0\n"
+    "c d b a:0,1,2,0\n"
+    "c a:4,3,2,5\n"
+    "a c a:1,2,1,2\n"
+    "a a c a:1,0,1,1\n"
+    "b c a:2,0,0,2\n"
+    "d a:2,3,5,3\n"
+    "d d a:0,1,2,0\n"
+    "b:18,15,21,7\n"
+    "a b:0,4,6,0\n"
+    "b b:6,0,9,0\n"
+    "c b:5,7,1,4\n"
+    "a c b:1,1,1,0\n"
+    "d b:7,4,5,3\n"
+    "a d b:1,0,2,2\n"
+    "b d b:3,0,1,0\n"
+    "c d b:3,4,2,1\n"
+    "b c d b:0,2,1,0\n"
+    "d c d b:1,1,0,1\n"
+    "c:14,17,0,53\n"
+    "a c:6,3,0,17\n"
+    "a a c:3,1,0,9\n"
+    "a a a c:0,1,0,4\n"
+    "b c:4,4,0,13\n"
+    "a b c:0,2,0,4\n"
+    "b b c:4,1,0,4\n"
+    "d b c:0,0,0,5\n"
+    "d c:4,10,0,23\n"
+    "c d c:4,4,0,11\n"
+    "d c d c:2,3,0,6\n"
+    "c d c d c:0,1,0,4\n"
+    "d d c:0,4,0,9\n"
+    "d:13,20,37,16\n"
+    "a d:0,6,4,0\n"
+    "b d:1,4,1,1\n"
+    "d b d:1,2,0,0\n"
+    "c d:9,10,19,15\n"
+    "a c d:3,4,6,4\n"
+    "a a c d:1,2,5,1\n"
+    "b a a c d:0,0,3,0\n"
+    "b a c d:2,1,0,0\n"
+    "d a c d:0,1,0,3\n"
+    "b c d:1,3,2,7\n"
+    "a b c d:0,0,2,2\n"
+    "b b c d:1,2,0,1\n"
+    "d b c d:0,1,0,4\n"
+    "d c d:5,3,11,4\n"
+    "c d c d:1,3,5,2\n"
+    "a c d c d:0,2,2,0\n"
+    "d c d c d:1,1,2,2\n"
+    "c d c d c d:1,1,2,0\n"
+    "d d c d:3,0,4,2\n"
+    "d d:3,0,13,0\n";
+
+static const char test_r_short[] =
+    ".:9,7,3\n"
+    "a:2,6,1\n"
+    "a a:0,2,0\n"
+    "b a:1,2,1\n"
+    "a b a:1,2,0\n"
+    "c a:1,1,0\n"
+    "b:4,1,2\n"
+    "a b:3,1,2\n"
+    "b a b:0,1,1\n"
+    "c:2,0,0\n";
+
+/* The tree as "context:counts of each symbol" lines in preorder (the root's
+ * context is "."). */
+static char *tree_lines(const proper_vlmc *m) {
+    size_t i, cap = 64 * (m->n_nodes + 1), k = 0;
+    char *out = (char *)malloc(cap), ctx[512];
+    out[0] = '\0';
+    for (i = 0; i < m->n_nodes; i++) {
+        uint32_t x;
+        proper_vlmc_context_string(m, (uint32_t)i, ctx, sizeof ctx);
+        k += (size_t)snprintf(out + k, cap - k, "%s:", m->nodes[i].depth ? ctx : ".");
+        for (x = 0; x < m->n_loc; x++)
+            k += (size_t)snprintf(out + k, cap - k, "%s%.0f", x ? "," : "",
+                                  proper_vlmc_prob(m, (uint32_t)i, x) * (double)m->nodes[i].count);
+        k += (size_t)snprintf(out + k, cap - k, "\n");
+    }
+    return out;
+}
+
+/* One line of space-separated symbols from a string of one-letter symbols. */
+static char *spaced(const char *letters) {
+    size_t n = strlen(letters), i;
+    char *out = (char *)malloc(2 * n + 2);
+    for (i = 0; i < n; i++) {
+        out[2 * i] = letters[i];
+        out[2 * i + 1] = ' ';
+    }
+    out[2 * n] = '\n';
+    out[2 * n + 1] = '\0';
+    return out;
+}
+
+static void check_single_tree(const char *letters, double alpha, double cutoff, uint64_t n_min, const char *want) {
+    proper_vlmc m;
+    proper_vlmc_opts o = proper_vlmc_opts_default();
+    char *text = spaced(letters), *got;
+    proper_vlmc_init(&m);
+    o.single = 1;
+    o.alpha = alpha;
+    o.cutoff = cutoff;
+    o.n_min = n_min;
+    CHECK_INT(fit_text(&m, text, &o, NULL), 0);
+    got = tree_lines(&m);
+    CHECK_STR(got, want);
+    free(got);
+    free(text);
+    proper_vlmc_free(&m);
+}
+
+static void test_single_sequence_equals_r(void) {
+    proper_vlmc m;
+    proper_vlmc_opts o = proper_vlmc_opts_default();
+    proper_error err;
+    char *text = spaced(test_r_seq);
+    /* R's defaults: alpha.c = 0.05 (K = qchisq(0.95, 3)/2), threshold.gen = 2 */
+    check_single_tree(test_r_seq, 0.05, -1.0, 2, test_r_default);
+    check_single_tree(test_r_seq, 1.0, 1.0, 3, test_r_cutoff1);
+    check_single_tree("abaabcababbacaababc", 1.0, 0.5, 2, test_r_short);
+    proper_vlmc_init(&m);
+    o.single = 1;
+    o.alpha = 0.05;
+    o.n_min = 2;
+    CHECK_INT(fit_text(&m, text, &o, NULL), 0);
+    CHECK_REL(m.cutoff[1], 7.8147279032511801 / 2, 1e-9); /* R: qchisq(0.05, 3, lower.tail = FALSE) */
+    CHECK_INT(m.order, 2);                                  /* R: ord.MC 2 */
+    /* a sequence has no end: no hull; and it is one run */
+    CHECK_INT(proper_vlmc_hull(&m, 0, &err), PROPER_EINVAL);
+    proper_vlmc_free(&m);
+    CHECK_INT(fit_text(&m, "a b\na b\n", &o, NULL), PROPER_EINVAL);
+    o.general = 1;
+    CHECK_INT(fit_text(&m, "a b a\n", &o, NULL), PROPER_EINVAL);
+    free(text);
+}
+
+/* The cutoff given directly, and with the alphabet's degrees of freedom
+ * (L = 5 locations p q x y z: χ²_4(0.75) = 5.3852690577793911, R's
+ * qchisq(0.75, 4)); pruning follows K as the α test does. */
+static void test_cutoff_choices(void) {
+    const char *text = "p x y\np x y\np x y\np x y\np x y\np x y\np x z\np x z\nq x y\nq x z\nq x z\nq x z\n";
+    double dq = 1 * log((1.0 / 4) / (7.0 / 12)) + 3 * log((3.0 / 4) / (5.0 / 12));
+    proper_vlmc m;
+    proper_vlmc_opts o = proper_vlmc_opts_default();
+    proper_vlmc_init(&m);
+    o.cutoff_df = PROPER_VLMC_DF_ALPHABET;
+    o.alpha = 0.25;
+    CHECK_INT(fit_text(&m, text, &o, NULL), 0);
+    CHECK_REL(m.cutoff[1 + loc_id(&m, "x")], 5.3852690577793911 / 2, 1e-9);
+    CHECK(find_context(&m, "q x") == PROPER_VLMC_NONE); /* Δ(q x) = 0.85 < 2.69 */
+    proper_vlmc_free(&m);
+    o = proper_vlmc_opts_default();
+    o.cutoff = dq * 0.999;
+    CHECK_INT(fit_text(&m, text, &o, NULL), 0);
+    CHECK(find_context(&m, "q x") != PROPER_VLMC_NONE);
+    proper_vlmc_free(&m);
+    o.cutoff = dq * 1.001;
+    CHECK_INT(fit_text(&m, text, &o, NULL), 0);
+    CHECK(find_context(&m, "q x") == PROPER_VLMC_NONE);
+    proper_vlmc_free(&m);
+    o.cutoff = INFINITY;
+    CHECK_INT(fit_text(&m, text, &o, NULL), PROPER_EINVAL);
+    o.cutoff = -1.0;
+    o.cutoff_df = 7;
+    CHECK_INT(fit_text(&m, text, &o, NULL), PROPER_EINVAL);
+}
+
 /* A loop that always runs I times: the full model (α = 1) remembers the
  * count, so the steps PMF is a point mass at 2I + 3 (s, h, I times b h, x).
  * A first-order chain (max_order 1) sees h -> b with p = I/(I+1): steps
@@ -940,6 +1146,8 @@ int main(void) {
     RUN(test_runs_text_and_counts_file);
     RUN(test_bad_runs_input);
     RUN(test_pruning_hand_computed);
+    RUN(test_single_sequence_equals_r);
+    RUN(test_cutoff_choices);
     RUN(test_fixed_loop_steps);
     RUN(test_truncated_loop_matches_empirical);
     RUN(test_order2_source_recovered);
