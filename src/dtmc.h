@@ -66,6 +66,22 @@
  * The components a component depends on are solved before it, so each is
  * solved once, and a chain of loops never needs global iteration.
  *
+ * Guaranteed bounds: every solved value carries a proven bound on its
+ * error, reported as proper_dtmc_solve_stats.max_error (the largest over the
+ * states solved). For a component with M = I - A (A: its transitions
+ * inside), values y, residual r of the model's own equations (accumulated
+ * in long double, its rounding added) and inherited errors e_out of the
+ * values it leaves to, any w with M w > 0 gives
+ *   |exact - y| <= w * max_i (|r_i| + (A_out e_out)_i) / (M w)_i
+ * because M^{-1} >= 0. For Gauss–Seidel w is swept alongside (M w = 1:
+ * the expected steps before leaving), and the sweeps stop when this bound,
+ * not an estimate, is within rel_precision; for dense and banded
+ * components w = M^{-1} 1 from the factors, so their bound shows the
+ * rounding of the direct solve; a single state's bound is the rounding of
+ * its one division plus what it inherits. The bounds are of the linear
+ * systems built from the stored model: a CTMC's embedded or uniformised
+ * chain is itself rounded once from the rates.
+ *
  * ---- Output parameters -------------------------------------------------------
  * This module follows the project's contract: a function that produces a
  * model or a bit set (proper_dtmc_builder_finish, _read_tra, _parse_tra,
@@ -97,11 +113,11 @@ extern "C" {
 #endif
 
 /* Relative precision of the iterative solver for large cyclic components:
- * the estimated distance to the exact solution of the component's linear
- * system, relative to the component's largest value (see
- * proper_dtmc_solve_opts for the stopping rule and what it assumes). */
+ * a proven bound on the distance to the exact solution of the component's
+ * linear system, relative to the component's largest value (see
+ * "Guaranteed bounds" and proper_dtmc_solve_opts). */
 #ifndef PROPER_DTMC_REL_PRECISION
-#define PROPER_DTMC_REL_PRECISION 1e-12
+#define PROPER_DTMC_REL_PRECISION 1e-10
 #endif
 
 /* Cyclic components with at most this many states are solved by dense LU. */
@@ -334,17 +350,23 @@ PROPER_API int proper_dtmc_bscc(const proper_dtmc *m, uint32_t *bscc, uint32_t *
 /* ---- Solvers -------------------------------------------------------------*/
 
 typedef struct proper_dtmc_solve_opts {
-    /* Precision target for components solved by Gauss–Seidel. With d_k
-     * the largest change of sweep k divided by the largest value of the
-     * component, and r the largest ratio d_j / d_{j-1} over the last three
-     * sweeps, the iteration stops when d_k * r / (1 - r) <= rel_precision:
-     * the remaining error of a tail contracting by r per sweep. r is
-     * measured, not proven, so this is an estimate (as in every
-     * value-iteration tool); sweeps whose changes reach the rounding floor
-     * (100 times below rel_precision, no new low for 50 sweeps) also stop.
-     * The test suite checks the results against a dense solve to 1e-10. */
+    /* Precision of components solved by Gauss–Seidel: sweeps go on until
+     * a certificate (see "Guaranteed bounds") proves every value of the
+     * component within rel_precision times the component's largest value.
+     * The sweeps are paced by an estimate (with d_k the largest change of
+     * sweep k relative to the largest value and r the largest ratio
+     * d_j / d_{j-1} over the last three sweeps, the tail d_k r / (1 - r));
+     * the certificate, not the estimate, decides when to stop. When the
+     * changes reach the rounding floor of doubles before the bound does
+     * (expected times to leave the component near 1 / (1e-16 rel_precision)),
+     * the solve fails with PROPER_ENOCONV naming the bound it could prove:
+     * a coarser rel_precision then succeeds. */
     double rel_precision;
     unsigned long max_sweeps; /* per component; PROPER_ENOCONV beyond */
+    /* 1 (default): Gauss–Seidel stops on the certificate. 0: on the
+     * estimate alone, as value-iteration tools do by default (faster when
+     * the estimate is right; such components report max_error INFINITY). */
+    int sound;
     uint32_t dense_max;       /* cyclic components up to this size: dense LU */
     uint32_t band_max;        /* larger ones with band width <= this: banded elimination (0: never) */
     /* CTMC transient analysis (uniformisation): the Poisson weights left out
@@ -565,6 +587,7 @@ PROPER_API int proper_dtmc_write_file(const proper_dtmc *m, proper_dtmc_writer *
 #define PROPER_DTMC_IMPLEMENTATION
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
@@ -1538,6 +1561,7 @@ PROPER_API proper_dtmc_solve_opts proper_dtmc_solve_opts_default(void) {
     proper_dtmc_solve_opts o;
     o.rel_precision = PROPER_DTMC_REL_PRECISION;
     o.max_sweeps = PROPER_DTMC_MAX_SWEEPS;
+    o.sound = 1;
     o.dense_max = PROPER_DTMC_DENSE_MAX;
     o.band_max = PROPER_DTMC_BAND_MAX;
     o.transient_accuracy = PROPER_DTMC_TRANSIENT_ACCURACY;
@@ -1558,17 +1582,21 @@ typedef struct proper__dtmc_lin {
     uint64_t *lrow;
     uint32_t *lcol;
     double *lval, *c, *d, *y, *r;
+    double *w, *wc;   /* certificate: w ~ expected steps before leaving the component, wc = 1/d */
+    double *ein, *mag; /* per local state: inherited error sum_out a(s,t) errb[t], sum_out |a(s,t) x[t]| */
     size_t cap_states, cap_nnz;
     double *mat;
     size_t cap_mat;
     size_t *piv;
+    double *errb;     /* n states: proven bound on |x[s] - exact(s)| (0 outside the mask) */
 } proper__dtmc_lin;
 
 static void proper__dtmc_lin_free(proper__dtmc_lin *L) {
     proper__dtmc_sccs_free(&L->sccs);
     PROPER_FREE(L->loc); PROPER_FREE(L->lrow); PROPER_FREE(L->lcol); PROPER_FREE(L->lval);
     PROPER_FREE(L->c); PROPER_FREE(L->d); PROPER_FREE(L->y); PROPER_FREE(L->r);
-    PROPER_FREE(L->mat); PROPER_FREE(L->piv);
+    PROPER_FREE(L->w); PROPER_FREE(L->wc); PROPER_FREE(L->ein); PROPER_FREE(L->mag);
+    PROPER_FREE(L->mat); PROPER_FREE(L->piv); PROPER_FREE(L->errb);
 }
 
 static int proper__dtmc_lin_reserve_states(proper__dtmc_lin *L, size_t k) {
@@ -1583,6 +1611,10 @@ static int proper__dtmc_lin_reserve_states(proper__dtmc_lin *L, size_t k) {
     PROPER__GROW(L->d)
     PROPER__GROW(L->y)
     PROPER__GROW(L->r)
+    PROPER__GROW(L->w)
+    PROPER__GROW(L->wc)
+    PROPER__GROW(L->ein)
+    PROPER__GROW(L->mag)
     PROPER__GROW(L->piv)
 #undef PROPER__GROW
     L->cap_states = cap;
@@ -1598,7 +1630,7 @@ static int proper__dtmc_lin_local(proper__dtmc_lin *L, uint32_t k, uint32_t *siz
     for (i = 0; i < sz; i++) L->loc[L->sccs.order[first + i]] = i;
     for (i = 0; i < sz; i++) {
         uint32_t s = L->sccs.order[first + i];
-        double ci = L->b ? L->b[s] : 0.0, di = 1.0;
+        double ci = L->b ? L->b[s] : 0.0, di = 1.0, ein = 0.0, mag = fabs(ci);
         L->lrow[i] = nnz;
         for (e = g->row[s]; e < g->row[s + 1]; e++) {
             uint32_t t = g->col[e];
@@ -1618,10 +1650,14 @@ static int proper__dtmc_lin_local(proper__dtmc_lin *L, uint32_t k, uint32_t *siz
                 nnz++;
             } else {
                 ci += a * L->x[t];
+                mag += fabs(a * L->x[t]);
+                ein += a * L->errb[t];
             }
         }
         L->c[i] = ci;
         L->d[i] = di;
+        L->ein[i] = ein;
+        L->mag[i] = mag;
     }
     L->lrow[sz] = nnz;
     *size = sz;
@@ -1761,48 +1797,48 @@ static int proper__dtmc_slow_mode_settled(const double *h) {
     return lo >= 0.9 && hi < 0.9999 && hi - lo <= 1e-4 * hi;
 }
 
-/* Gauss–Seidel on the local system.
+/* Gauss–Seidel sweeps on the local system (rows already divided by their
+ * diagonal) from the current y, until the estimated error is below
+ * `target` relative to the largest |y|.
  *
- * Stopping rule: with delta_k the largest change of sweep k relative to the
+ * Estimate: with delta_k the largest change of sweep k relative to the
  * largest |y|, and rho the largest ratio delta_j / delta_{j-1} over the last
  * three sweeps (an estimate of the contraction factor), the remaining error
- * of a geometric tail is at most delta_k * rho / (1 - rho); stop when that
- * is at most rel_precision.
+ * of a geometric tail is about delta_k * rho / (1 - rho). This only decides
+ * when to try a certificate (proper__dtmc_lin_certify), which decides
+ * whether to stop.
  *
  * Rounding floor: near the solution the changes become rounding noise and
  * their ratios scatter around 1. When no sweep has set a new smallest
  * change for 10 sweeps, the tail is measured with the smallest change and
  * the last rate seen while the changes still contracted cleanly (three
- * ratios below 1); 500 sweeps without a new low is stagnation.
+ * ratios below 1); *floor is set, as after 500 sweeps without a new low
+ * (stagnation: the certificate then proves what was reached).
  *
  * Slow modes: when the error is one isolated slow mode (five successive
  * ratios equal to 0.01%, lambda >= 0.9), successive changes satisfy
  * dy_{k+1} = lambda dy_k and the limit is y_k + dy_k lambda / (1 - lambda)
  * (Lyusternik's extrapolation, Aitken's delta-squared on vectors). At most 4
  * jumps, and none once a jump has not cut the changes tenfold by the time
- * the next one is due. After a jump rho is never taken below lambda, so
- * whatever remains of that mode still counts at its own rate in the
- * stopping rule. */
-static int proper__dtmc_lin_gauss_seidel(proper__dtmc_lin *L, uint32_t sz, unsigned long *sweeps_out) {
-    double hist[5] = {0.0, 0.0, 0.0, 0.0, 0.0}, prev = 0.0, eps = L->o.rel_precision, best = INFINITY;
+ * the next one is due; none at all when `jumps` is 0 (a run continued
+ * after a certificate: the changes are then too small to measure a mode).
+ * After a jump rho is never taken below lambda, so whatever remains of that
+ * mode still counts at its own rate. */
+static int proper__dtmc_gs_run(proper__dtmc_lin *L, uint32_t sz, double eps, int jumps, unsigned long *sweeps,
+                               int *floor) {
+    double hist[5] = {0.0, 0.0, 0.0, 0.0, 0.0}, prev = 0.0, best = INFINITY;
     double clean = -1.0, slow = 0.0, rel_at_jump = INFINITY;
     unsigned long sweep, since_best = 0, since_jump = 0;
-    int n_jumps = 0, pending = 0, j;
+    int n_jumps = jumps ? 0 : 4, pending = 0, j;
     uint32_t i;
-    uint64_t e;
-    for (i = 0; i < sz; i++) { /* divide each row by its diagonal once */
-        double f = 1.0 / L->d[i];
-        L->c[i] *= f;
-        for (e = L->lrow[i]; e < L->lrow[i + 1]; e++) L->lval[e] *= f;
-        L->y[i] = L->c[i];
-    }
-    for (sweep = 1; sweep <= L->o.max_sweeps; sweep++) {
+    *floor = 0;
+    for (sweep = 1; *sweeps < L->o.max_sweeps; sweep++) {
         double maxabs, rel, rho;
         double maxdiff = proper__dtmc_gs_sweep(L->lrow, L->lcol, L->lval, L->c, L->y, sz, &maxabs);
-        *sweeps_out = sweep;
-        if (maxdiff == 0.0) return PROPER_OK;
+        ++*sweeps;
+        if (maxdiff == 0.0) { *floor = 1; return PROPER_OK; }
         rel = maxdiff / maxabs;
-        if (rel <= 2.0 * 2.220446049250313e-16) return PROPER_OK; /* changes at rounding level */
+        if (rel <= 2.0 * DBL_EPSILON) { *floor = 1; return PROPER_OK; } /* changes at rounding level */
         for (j = 0; j < 4; j++) hist[j] = hist[j + 1];
         hist[4] = prev > 0.0 ? rel / prev : 1.0;
         prev = rel;
@@ -1827,8 +1863,10 @@ static int proper__dtmc_lin_gauss_seidel(proper__dtmc_lin *L, uint32_t sz, unsig
             if (rel * rho / (1.0 - rho) <= eps) return PROPER_OK;
             if (since_best == 0) clean = rho;
         }
-        if (since_best >= 10 && clean >= 0.0 && best * clean / (1.0 - clean) <= eps) return PROPER_OK;
-        if (since_best >= 500) return PROPER_ENOCONV; /* stagnation above the precision */
+        if ((since_best >= 10 && clean >= 0.0 && best * clean / (1.0 - clean) <= eps) || since_best >= 500) {
+            *floor = 1; /* the certificate says what this precision is worth */
+            return PROPER_OK;
+        }
         if (n_jumps < 4 && since_jump >= 6 && proper__dtmc_slow_mode_settled(hist)) {
             if (rel > 0.1 * rel_at_jump) {
                 n_jumps = 4; /* the last jump did not pay: plain sweeps from here */
@@ -1842,12 +1880,158 @@ static int proper__dtmc_lin_gauss_seidel(proper__dtmc_lin *L, uint32_t sz, unsig
     return PROPER_ENOCONV;
 }
 
-/* Solve component k; results go to x. */
-static int proper__dtmc_lin_component(proper__dtmc_lin *L, uint32_t k, proper_error *err) {
-    uint32_t sz, i, bl = 0, bu = 0;
-    uint64_t nnz, e;
+/* A proven bound on the error of the values y of component k (local
+ * numbering), written to errb for its states.
+ *
+ * With M = I - A restricted to the component (a non-singular M-matrix:
+ * the callers' graph precomputation makes every state leave it with
+ * positive probability, so M^{-1} >= 0), the error e = exact - y solves
+ * M e = r + A_out e_out: r is the residual of the original equations
+ * x_s = b_s + sum_t a(s,t) x_t, e_out the errors of the values outside,
+ * at most E_out each. Two vectors bound the two parts (monotonicity of
+ * M-matrices: M z >= v >= 0 implies z >= M^{-1} v; Berman & Plemmons,
+ * Nonnegative Matrices in the Mathematical Sciences, ch. 6):
+ *  - the residual: for w with M w > 0 and v >= |r|, lambda = max_i v_i /
+ *    (M w)_i gives M (lambda w) >= v, so that part is at most lambda w;
+ *    w is close to the expected number of steps before leaving (M w = 1);
+ *  - the inheritance: M 1 = A_out 1 + delta with delta_i = 1 - (row sum
+ *    of i), so z = 1 + mu w with mu = max(0, max_i -delta_i / (M w)_i)
+ *    has M z >= A_out 1: that part is at most E_out z (E_out z = E_out for
+ *    rows summing to at most 1: errors do not grow along the chain).
+ * r, M w and delta are accumulated in long double from the model's own
+ * coefficients; their rounding (at most (k + 3) u |terms| for a row of k
+ * terms, u the long double unit roundoff) is added against the bound.
+ * *own receives lambda max w (this component's own part), *min_mw the
+ * smallest (M w)_i. Returns -1 when some (M w)_i is not proven positive. */
+static int proper__dtmc_lin_certify(proper__dtmc_lin *L, uint32_t k, uint32_t sz, const double *w, double *own,
+                                    double *min_mw) {
+    const proper__dtmc_csr *g = L->g;
+    const double u = LDBL_EPSILON / 2.0, ud = DBL_EPSILON;
+    uint32_t first = L->sccs.start[k], i;
+    double lam = 0.0, mu = 0.0, e_out = 0.0, wmax = 0.0, low = INFINITY;
+    for (i = 0; i < sz; i++) {
+        uint32_t s = L->sccs.order[first + i];
+        long double r = L->b ? L->b[s] : 0.0, mw = w[i], delta = 1.0L, rmag, wmag = fabs(w[i]), dmag = 1.0L;
+        double vr, vm, vd;
+        uint64_t e, terms = g->row[s + 1] - g->row[s] + 3;
+        rmag = fabsl(r) + fabs(L->y[i]);
+        for (e = g->row[s]; e < g->row[s + 1]; e++) {
+            uint32_t t = g->col[e];
+            long double a = g->val[e];
+            delta -= a;
+            dmag += fabsl(a);
+            if (L->sccs.comp[t] == k) {
+                uint32_t j = L->loc[t];
+                r += a * L->y[j];
+                rmag += fabsl(a * L->y[j]);
+                mw -= a * w[j];
+                wmag += fabsl(a * w[j]);
+            } else {
+                r += a * L->x[t];
+                rmag += fabsl(a * L->x[t]);
+                if (L->errb[t] > e_out) e_out = L->errb[t];
+            }
+        }
+        r -= L->y[i];
+        /* rounded against the bound: v up, M w and delta down (the
+         * conversions to double and this arithmetic: 2 ud relative) */
+        vr = (fabs((double)r) + (double)((long double)terms * u * rmag)) * (1.0 + 2.0 * ud);
+        vm = ((double)mw - (double)((long double)terms * u * wmag)) * (1.0 - 2.0 * ud);
+        vd = (double)delta - (double)((long double)terms * u * dmag) - 2.0 * ud * fabs((double)delta);
+        if (!(vm > 0.0)) return -1;
+        if (vm < low) low = vm;
+        if (vr / vm > lam) lam = vr / vm;
+        if (vd < 0.0 && -vd / vm > mu) mu = -vd / vm;
+        if (w[i] > wmax) wmax = w[i];
+    }
+    lam *= 1.0 + 4.0 * ud;
+    mu *= 1.0 + 4.0 * ud;
+    for (i = 0; i < sz; i++)
+        L->errb[L->sccs.order[first + i]] = (lam * w[i] + e_out * (1.0 + mu * w[i])) * (1.0 + 6.0 * ud);
+    *own = lam * wmax * (1.0 + 2.0 * ud);
+    *min_mw = low;
+    return 0;
+}
+
+/* Sweep w = wc + A w (wc = 1/d: the expected steps before leaving) from
+ * its current value until the certificate's M w is at least 1/2 in every
+ * state, doubling the sweeps between checks; then certify y. Returns 0 with
+ * *own set, or -1 if no usable w was found within the sweep budget. */
+static int proper__dtmc_lin_certify_gs(proper__dtmc_lin *L, uint32_t k, uint32_t sz, int *have_w,
+                                       unsigned long *sweeps, double *own) {
+    unsigned long batch = 4, b;
+    double maxabs, min_mw;
     int rc;
+    for (;;) {
+        if (!*have_w)
+            for (b = 0; b < batch && *sweeps < L->o.max_sweeps; b++, ++*sweeps)
+                proper__dtmc_gs_sweep(L->lrow, L->lcol, L->lval, L->wc, L->w, sz, &maxabs);
+        rc = proper__dtmc_lin_certify(L, k, sz, L->w, own, &min_mw);
+        if (rc == 0 && min_mw >= 0.5) { *have_w = 1; return 0; }
+        if (*have_w && rc == 0) return 0; /* a usable w already: y is what failed */
+        *have_w = 0;
+        if (*sweeps >= L->o.max_sweeps) return -1;
+        batch *= 2;
+    }
+}
+
+/* Gauss–Seidel on the local system, stopped by a certificate: sweep to an
+ * estimated precision, certify, and if the proven bound is not yet within
+ * rel_precision of the largest |y|, sweep on to a tighter estimate.
+ * PROPER_ERANGE when no certificate reaches the precision (*bound: the best
+ * relative bound proven, INFINITY if none). */
+static int proper__dtmc_lin_gauss_seidel(proper__dtmc_lin *L, uint32_t k, uint32_t sz, unsigned long *sweeps_out,
+                                         double *bound) {
+    double eps = L->o.rel_precision, target = eps, own = INFINITY, ymax;
+    int have_w = 0, floor = 0, round, rc;
+    uint32_t i;
+    uint64_t e;
+    for (i = 0; i < sz; i++) { /* divide each row by its diagonal once */
+        double f = 1.0 / L->d[i];
+        L->c[i] *= f;
+        for (e = L->lrow[i]; e < L->lrow[i + 1]; e++) L->lval[e] *= f;
+        L->y[i] = L->c[i];
+        L->wc[i] = f;
+        L->w[i] = f;
+    }
+    *sweeps_out = 0;
+    if (!L->o.sound) {
+        rc = proper__dtmc_gs_run(L, sz, target, 1, sweeps_out, &floor);
+        for (i = 0; i < sz; i++) L->errb[L->sccs.order[L->sccs.start[k] + i]] = INFINITY;
+        return rc;
+    }
+    for (round = 0;; round++) {
+        if ((rc = proper__dtmc_gs_run(L, sz, target, round == 0, sweeps_out, &floor))) return rc;
+        if (proper__dtmc_lin_certify_gs(L, k, sz, &have_w, sweeps_out, &own)) return PROPER_ERANGE;
+        ymax = 0.0;
+        for (i = 0; i < sz; i++) ymax = fabs(L->y[i]) > ymax ? fabs(L->y[i]) : ymax;
+        if (own <= eps * ymax) return PROPER_OK;
+        *bound = ymax > 0.0 ? own / ymax : own;
+        if (floor || round == 11) return PROPER_ERANGE; /* the rounding floor is above the precision */
+        target *= fmax(1e-4, 0.2 * eps * ymax / own);
+    }
+}
+
+/* Error bound of a directly solved component: w = M^{-1} 1 from the
+ * factorisation in L->mat, then the certificate; INFINITY in errb when it
+ * cannot be proven (a badly conditioned component). */
+static void proper__dtmc_lin_certify_direct(proper__dtmc_lin *L, uint32_t k, uint32_t sz, int band, uint32_t bl,
+                                            uint32_t bu) {
+    double own, min_mw;
+    uint32_t i;
+    for (i = 0; i < sz; i++) L->w[i] = 1.0;
+    if (band) proper__dtmc_band_solve(L, sz, bl, bu, L->w); else proper_lu_solve(L->mat, sz, L->piv, L->w);
+    if (proper__dtmc_lin_certify(L, k, sz, L->w, &own, &min_mw))
+        for (i = 0; i < sz; i++) L->errb[L->sccs.order[L->sccs.start[k] + i]] = INFINITY;
+}
+
+/* Solve component k; results go to x, error bounds to errb. */
+static int proper__dtmc_lin_component(proper__dtmc_lin *L, uint32_t k, proper_error *err) {
+    uint32_t sz, i, bl = 0, bu = 0, first = L->sccs.start[k];
+    uint64_t nnz, e;
+    int rc, band = 0;
     unsigned long sweeps = 0;
+    double bound = INFINITY;
     proper_dtmc_solve_stats *st = L->st;
     if (proper__dtmc_lin_local(L, k, &sz, &nnz)) goto nomem;
     if (st) {
@@ -1856,12 +2040,18 @@ static int proper__dtmc_lin_component(proper__dtmc_lin *L, uint32_t k, proper_er
     }
     for (i = 0; i < sz; i++)
         if (!(L->d[i] > 0.0)) {
-            uint32_t s = L->sccs.order[L->sccs.start[k] + i];
+            uint32_t s = L->sccs.order[first + i];
             return proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0,
                                     "state %u can never leave its self-loop: the system is singular", (unsigned)s);
         }
     if (sz == 1 && nnz == 0) {
-        L->x[L->sccs.order[L->sccs.start[k]]] = L->c[0] / L->d[0];
+        /* one division: the inherited error scaled by 1/d, the rounding of
+         * c (at most (k + 2) u |terms|), of d = 1 - a_ss and of the quotient */
+        uint32_t s = L->sccs.order[first];
+        uint64_t terms = L->g->row[s + 1] - L->g->row[s] + 2;
+        double v = L->c[0] / L->d[0], ud = DBL_EPSILON / 2.0;
+        L->x[s] = v;
+        L->errb[s] = ((L->ein[0] + (double)terms * ud * L->mag[0]) / L->d[0] + 3.0 * ud * fabs(v)) * (1.0 + 4.0 * ud);
         if (st && L->d[0] != 1.0) st->n_cyclic++;
         return PROPER_OK;
     }
@@ -1877,21 +2067,32 @@ static int proper__dtmc_lin_component(proper__dtmc_lin *L, uint32_t k, proper_er
         if (st && !rc) st->n_dense++;
     } else if (bl + bu <= L->o.band_max && (double)sz * (bl + bu + 1) <= 4.0 * (double)(nnz + sz) + 4096.0 &&
                (double)sz * bl * bu <= 256.0 * (double)(nnz + sz)) {
+        band = 1;
         rc = proper__dtmc_lin_direct(L, sz, 1, bl, bu);
         if (st && !rc) st->n_band++;
     } else {
-        rc = proper__dtmc_lin_gauss_seidel(L, sz, &sweeps);
-        if (st) st->sweeps += sweeps;
+        rc = proper__dtmc_lin_gauss_seidel(L, k, sz, &sweeps, &bound);
+        if (st) {
+            st->sweeps += sweeps;
+            st->n_iterative++;
+        }
         if (rc == PROPER_ENOCONV)
             return proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0,
                                     "Gauss-Seidel did not reach relative precision %g in %lu sweeps "
-                                    "(component of %u states)", L->o.rel_precision, L->o.max_sweeps, (unsigned)sz);
+                                    "(component of %u states)", L->o.rel_precision, sweeps, (unsigned)sz);
+        if (rc == PROPER_ERANGE)
+            return proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0,
+                                    "Gauss-Seidel could not prove relative precision %g for a component of %u "
+                                    "states: the best proven bound is %.3g after %lu sweeps (the rounding of "
+                                    "doubles limits it; ask for a coarser precision)",
+                                    L->o.rel_precision, (unsigned)sz, bound, sweeps);
     }
     if (rc == PROPER_ENOMEM) goto nomem;
     if (rc)
         return proper_error_set(err, rc, NULL, 0, 0, "singular linear system in a component of %u states",
                                 (unsigned)sz);
-    for (i = 0; i < sz; i++) L->x[L->sccs.order[L->sccs.start[k] + i]] = L->y[i];
+    if (sz <= L->o.dense_max || band) proper__dtmc_lin_certify_direct(L, k, sz, band, bl, bu);
+    for (i = 0; i < sz; i++) L->x[L->sccs.order[first + i]] = L->y[i];
     return PROPER_OK;
 nomem:
     return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory solving a component");
@@ -1913,9 +2114,15 @@ static int proper__dtmc_solve_linear(const proper__dtmc_csr *g, const proper_bit
     if (!(L.o.rel_precision > 0.0)) L.o.rel_precision = PROPER_DTMC_REL_PRECISION;
     if (proper__dtmc_tarjan(g, mask, &L.sccs)) goto nomem;
     L.loc = (uint32_t *)proper_calloc(g->n ? g->n : 1, sizeof *L.loc);
-    if (!L.loc) goto nomem;
+    L.errb = (double *)proper_calloc(g->n ? g->n : 1, sizeof *L.errb);
+    if (!L.loc || !L.errb) goto nomem;
     proper__dtmc_sccs_sort_members(&L.sccs, g->n, L.loc);
     for (k = 0; k < L.sccs.n_comp && !rc; k++) rc = proper__dtmc_lin_component(&L, k, err);
+    if (!rc && st) {
+        uint32_t s;
+        for (s = 0; s < g->n; s++)
+            if (L.errb[s] > st->max_error || isnan(L.errb[s])) st->max_error = L.errb[s];
+    }
     proper__dtmc_lin_free(&L);
     return rc;
 nomem:
