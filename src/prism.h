@@ -240,8 +240,25 @@ typedef struct proper_prism_check_opts {
 
 PROPER_API proper_prism_check_opts proper_prism_check_opts_default(void);
 
+/* The result of a property as PRISM reports it. */
+typedef struct proper_prism_result {
+    int type;     /* PROPER_PRISM_INT, _DOUBLE or _BOOL (0 or 1) */
+    double value; /* the value (infinity is INFINITY); for a range, its low end */
+    double hi;    /* a range's high end (several initial states, filter(range, ...)); = value otherwise */
+} proper_prism_result;
+
+/* Property i on d, with PRISM's default filter: a filter that gives one
+ * value (filter(min, ...), filter(count, ...), ...) gives it; otherwise a
+ * boolean is true when it holds in every initial state, and a number is
+ * its value in the initial state, or the range [value, hi] of its values
+ * over several initial states. */
+PROPER_API int proper_prism_props_result(const proper_prism_props *p, size_t i, const proper_dtmc *d,
+                                         const proper_prism_check_opts *opts, proper_prism_result *res,
+                                         proper_error *err);
+
 /* Value of property i in the initial state of d (a boolean is 0 or 1;
- * infinity is INFINITY). d must be built from the model the properties were
+ * infinity is INFINITY); a range over several initial states whose ends
+ * differ is PROPER_EINVAL (use proper_prism_props_result). d must be built from the model the properties were
  * parsed with, or (for properties of a NULL model) be any DTMC. opts NULL =
  * defaults. */
 PROPER_API int proper_prism_props_check(const proper_prism_props *p, size_t i, const proper_dtmc *d,
@@ -502,7 +519,35 @@ enum {
     PROPER__PM_N_MFORMULA, /* (properties) model formula: a = body in the model's pool */
     PROPER__PM_N_LABEL,    /* label "sym" resolved against the DTMC when checked */
     PROPER__PM_N_PLABEL,   /* (properties) the file's own label: a = body */
-    PROPER__PM_N_NEG, PROPER__PM_N_NOT, PROPER__PM_N_BIN, PROPER__PM_N_ITE, PROPER__PM_N_FUNC
+    PROPER__PM_N_NEG, PROPER__PM_N_NOT, PROPER__PM_N_BIN, PROPER__PM_N_ITE, PROPER__PM_N_FUNC,
+    /* properties only; op is the relation of a bound (PROPER__PM_OP_LT..GE) or PROPER__PM_QUERY */
+    PROPER__PM_N_PROB,    /* P: a = path formula, b = bound or -1 */
+    PROPER__PM_N_REWARD,  /* R: a = reward formula (a PATH node), b = bound, c = index expression; idx = name id */
+    PROPER__PM_N_STEADY,  /* S: a = state formula, b = bound */
+    PROPER__PM_N_EXISTS,  /* CTL E[a] */
+    PROPER__PM_N_FORALL,  /* CTL A[a] */
+    PROPER__PM_N_FILTER,  /* filter(op, a, b): op a PROPER__PM_FL_*, b = states or -1 (all) */
+    PROPER__PM_N_PROPREF, /* "name" of a property: idx = its index */
+    PROPER__PM_N_PATH     /* temporal operator op (PROPER__PM_T_*): a, b operands (a -1 for unary ones),
+                             c = upper step bound, idx = lower step bound (-1 none), ival: 1 upper strict, 2 lower strict */
+};
+
+#define PROPER__PM_QUERY 31 /* "=?" (also min=?, max=?: one choice in a DTMC) */
+
+/* Temporal operators of paths, and the formulas of R[...]. */
+enum {
+    PROPER__PM_T_X, PROPER__PM_T_F, PROPER__PM_T_G, PROPER__PM_T_U, PROPER__PM_T_W, PROPER__PM_T_R,
+    PROPER__PM_T_C,     /* C<=k: c = k */
+    PROPER__PM_T_TOTAL, /* C: total reward */
+    PROPER__PM_T_I,     /* I=k: c = k */
+    PROPER__PM_T_LRA    /* S: long-run average reward */
+};
+
+/* Filter operators, in the order of PRISM's names (proper__prism_filter_names). */
+enum {
+    PROPER__PM_FL_MIN, PROPER__PM_FL_MAX, PROPER__PM_FL_ARGMIN, PROPER__PM_FL_ARGMAX, PROPER__PM_FL_COUNT,
+    PROPER__PM_FL_SUM, PROPER__PM_FL_AVG, PROPER__PM_FL_FIRST, PROPER__PM_FL_RANGE, PROPER__PM_FL_FORALL,
+    PROPER__PM_FL_EXISTS, PROPER__PM_FL_PRINT, PROPER__PM_FL_PRINTALL, PROPER__PM_FL_STATE, PROPER__PM_FL_N
 };
 
 enum {
@@ -521,6 +566,9 @@ enum {
 #define PROPER__PM_F_LABELS 2u /* refers to a label */
 #define PROPER__PM_F_DONE 4u   /* resolved and typed */
 #define PROPER__PM_F_BUSY 8u   /* being resolved (formula cycles) */
+#define PROPER__PM_F_OPS 16u   /* contains a P, R, S, E, A operator, a filter or a property reference */
+#define PROPER__PM_F_PATH 32u  /* contains a temporal operator (inside P, E, A, R) */
+#define PROPER__PM_F_STATE (PROPER__PM_F_VARS | PROPER__PM_F_LABELS | PROPER__PM_F_OPS) /* may differ by state */
 
 typedef struct proper__prism_node {
     unsigned char kind, op, type, flags;
@@ -656,7 +704,8 @@ typedef struct proper__prism_parser {
     proper__prism_pool *pool;
     proper_intern *names;
     int depth;
-    int props; /* properties: strings in expressions are labels */
+    int props; /* properties: strings in expressions are labels, P/R/S/E/A/filter operators */
+    int path;  /* inside P[...], E[...], A[...] or R[...]: temporal operators allowed */
 } proper__prism_parser;
 
 static const proper__prism_tok *proper__prism_peek(const proper__prism_parser *ps, size_t ahead) {
@@ -835,6 +884,314 @@ static int32_t proper__prism_parse_args(proper__prism_parser *ps, int fn, const 
     return proper__prism_node_new(ps, PROPER__PM_N_FUNC, fn, args[0], want_max == 2 ? args[1] : -1, -1, name);
 }
 
+/* ---- Property operators (properties files only) ------------------------------*/
+
+static int32_t proper__prism_parse_plusminus(proper__prism_parser *ps);
+static int32_t proper__prism_parse_temporal(proper__prism_parser *ps);
+static int proper__prism_enter(proper__prism_parser *ps);
+
+static const char *const proper__prism_filter_names[PROPER__PM_FL_N] = {
+    "min", "max", "argmin", "argmax", "count", "sum", "avg", "first", "range", "forall", "exists", "print",
+    "printall", "state"};
+
+/* A temporal operator word at t: X F G (unary) or U W R (binary), or -1. */
+static int proper__prism_temporal_op(const proper__prism_tok *t, int binary) {
+    if (binary)
+        return proper__prism_tok_is(t, "U") ? PROPER__PM_T_U : proper__prism_tok_is(t, "W") ? PROPER__PM_T_W :
+               proper__prism_tok_is(t, "R") ? PROPER__PM_T_R : -1;
+    return proper__prism_tok_is(t, "X") ? PROPER__PM_T_X : proper__prism_tok_is(t, "F") ? PROPER__PM_T_F :
+           proper__prism_tok_is(t, "G") ? PROPER__PM_T_G : -1;
+}
+
+/* A path node: operator op over a (-1 for unary) and b, step bounds lo..hi
+ * (-1 none), strict: 1 upper, 2 lower. */
+static int32_t proper__prism_path_node(proper__prism_parser *ps, int op, int32_t a, int32_t b, int32_t lo, int32_t hi,
+                                       int strict, const proper__prism_tok *at) {
+    int32_t id = proper__prism_node_new(ps, PROPER__PM_N_PATH, op, a, b, hi, at);
+    if (id >= 0) {
+        ps->pool->n[id].idx = lo;
+        ps->pool->n[id].ival = strict;
+    }
+    return id;
+}
+
+/* One bound expression (a constant; parsed outside path mode). */
+static int32_t proper__prism_parse_bound_expr(proper__prism_parser *ps, int whole) {
+    int saved = ps->path;
+    int32_t e;
+    ps->path = 0;
+    e = whole ? proper__prism_parse_expr(ps) : proper__prism_parse_plusminus(ps);
+    ps->path = saved;
+    return e;
+}
+
+/* Optional step bound of a temporal operator: <=k <k >=k >k =k [a,b]. */
+static int proper__prism_parse_time_bound(proper__prism_parser *ps, int32_t *lo, int32_t *hi, int *strict) {
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
+    *lo = *hi = -1;
+    *strict = 0;
+    switch (t->kind) {
+    case PROPER__PM_TK_LE: case PROPER__PM_TK_LT:
+        ps->i++;
+        if (t->kind == PROPER__PM_TK_LT) *strict = 1;
+        return (*hi = proper__prism_parse_bound_expr(ps, 0)) < 0 ? PROPER_EPARSE : PROPER_OK;
+    case PROPER__PM_TK_GE: case PROPER__PM_TK_GT:
+        ps->i++;
+        if (t->kind == PROPER__PM_TK_GT) *strict = 2;
+        return (*lo = proper__prism_parse_bound_expr(ps, 0)) < 0 ? PROPER_EPARSE : PROPER_OK;
+    case PROPER__PM_TK_EQ:
+        ps->i++;
+        *lo = *hi = proper__prism_parse_bound_expr(ps, 0);
+        return *lo < 0 ? PROPER_EPARSE : PROPER_OK;
+    case PROPER__PM_TK_LBRACK:
+        ps->i++;
+        if ((*lo = proper__prism_parse_bound_expr(ps, 1)) < 0 ||
+            proper__prism_expect(ps, PROPER__PM_TK_COMMA, "between the bounds of '[a,b]'") ||
+            (*hi = proper__prism_parse_bound_expr(ps, 1)) < 0 ||
+            proper__prism_expect(ps, PROPER__PM_TK_RBRACK, "to close the bounds '[a,b]'"))
+            return PROPER_EPARSE;
+        return PROPER_OK;
+    default: return PROPER_OK;
+    }
+}
+
+/* X, F, G [bound] operand (right-recursive), or an expression. */
+static int32_t proper__prism_parse_temporal_unary(proper__prism_parser *ps) {
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
+    int op = ps->path ? proper__prism_temporal_op(t, 0) : -1, strict;
+    int32_t lo, hi, e;
+    if (op < 0) return proper__prism_parse_expr(ps);
+    ps->i++;
+    if (proper__prism_enter(ps)) return -1;
+    if (proper__prism_parse_time_bound(ps, &lo, &hi, &strict)) {
+        ps->depth--;
+        return -1;
+    }
+    e = proper__prism_parse_temporal_unary(ps);
+    ps->depth--;
+    return e < 0 ? -1 : proper__prism_path_node(ps, op, -1, e, lo, hi, strict, t);
+}
+
+/* a (U|W|R) [bound] b, or one unary level (PRISM's precedence: temporal
+ * operators bind loosest). */
+static int32_t proper__prism_parse_temporal(proper__prism_parser *ps) {
+    int32_t l = proper__prism_parse_temporal_unary(ps), r, lo, hi;
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
+    int op = ps->path && l >= 0 ? proper__prism_temporal_op(t, 1) : -1, strict;
+    if (op < 0) return l;
+    ps->i++;
+    if (proper__prism_parse_time_bound(ps, &lo, &hi, &strict)) return -1;
+    if ((r = proper__prism_parse_temporal_unary(ps)) < 0) return -1;
+    return proper__prism_path_node(ps, op, l, r, lo, hi, strict, t);
+}
+
+/* The contents of [ ... ] in path mode (or not), ended by ']' or an old-style filter '{'. */
+static int32_t proper__prism_parse_bracketed(proper__prism_parser *ps, int path) {
+    int saved = ps->path;
+    int32_t e;
+    ps->path = path;
+    e = proper__prism_parse_temporal(ps);
+    ps->path = saved;
+    return e;
+}
+
+/* "=?", "min=?", "max=?" (*op = PROPER__PM_QUERY) or a bound "op expr" after P, R{..} or S. */
+static int proper__prism_parse_query(proper__prism_parser *ps, int minmax_done, int *op, int32_t *bound) {
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
+    *bound = -1;
+    if (!minmax_done && (proper__prism_tok_is(t, "min") || proper__prism_tok_is(t, "max"))) {
+        ps->i++;
+        t = proper__prism_peek(ps, 0);
+        minmax_done = 1;
+    }
+    if (t->kind == PROPER__PM_TK_EQ) {
+        ps->i++;
+        *op = PROPER__PM_QUERY;
+        return proper__prism_expect(ps, PROPER__PM_TK_QMARK, "in '=?'");
+    }
+    if (!minmax_done && (t->kind == PROPER__PM_TK_LT || t->kind == PROPER__PM_TK_LE || t->kind == PROPER__PM_TK_GT ||
+                         t->kind == PROPER__PM_TK_GE)) {
+        *op = t->kind == PROPER__PM_TK_LT ? PROPER__PM_OP_LT : t->kind == PROPER__PM_TK_LE ? PROPER__PM_OP_LE :
+              t->kind == PROPER__PM_TK_GT ? PROPER__PM_OP_GT : PROPER__PM_OP_GE;
+        ps->i++;
+        return (*bound = proper__prism_parse_bound_expr(ps, 0)) < 0 ? PROPER_EPARSE : PROPER_OK;
+    }
+    return proper__prism_expect(ps, PROPER__PM_TK_EQ, "('=?' or a bound such as '>=0.5')");
+}
+
+/* An old-style filter "{states}{min}{max}" before the ']' of P, R or S:
+ * wraps operator node e as PRISM does (a bound: forall; min and max: range;
+ * min: min; max: max; neither: the value in the one state). */
+static int32_t proper__prism_parse_old_filter(proper__prism_parser *ps, int32_t e, int bounded) {
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
+    int32_t states;
+    int want_min = 0, want_max = 0, op;
+    if (t->kind != PROPER__PM_TK_LBRACE) return e;
+    ps->i++;
+    if ((states = proper__prism_parse_bracketed(ps, 0)) < 0 ||
+        proper__prism_expect(ps, PROPER__PM_TK_RBRACE, "to close the filter '{...}'"))
+        return -1;
+    while (proper__prism_at(ps, PROPER__PM_TK_LBRACE)) {
+        const proper__prism_tok *w = proper__prism_peek(ps, 1);
+        if (!proper__prism_tok_is(w, "min") && !proper__prism_tok_is(w, "max")) {
+            proper__prism_expected(ps, "'min' or 'max' in a filter '{min}'");
+            return -1;
+        }
+        if (proper__prism_tok_is(w, "min")) want_min = 1;
+        else want_max = 1;
+        ps->i += 2;
+        if (proper__prism_expect(ps, PROPER__PM_TK_RBRACE, "after '{min' or '{max'")) return -1;
+    }
+    op = bounded ? PROPER__PM_FL_FORALL : want_min && want_max ? PROPER__PM_FL_RANGE : want_min ? PROPER__PM_FL_MIN :
+         want_max ? PROPER__PM_FL_MAX : PROPER__PM_FL_STATE;
+    return proper__prism_node_new(ps, PROPER__PM_N_FILTER, op, e, states, -1, t);
+}
+
+/* P|Pmin|Pmax query [ path {filter} ] */
+static int32_t proper__prism_parse_prob(proper__prism_parser *ps) {
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
+    int op, minmax = !proper__prism_tok_is(t, "P");
+    int32_t bound, path, e;
+    ps->i++;
+    if (proper__prism_parse_query(ps, minmax, &op, &bound) ||
+        proper__prism_expect(ps, PROPER__PM_TK_LBRACK, "to open the path formula") ||
+        (path = proper__prism_parse_bracketed(ps, 1)) < 0)
+        return -1;
+    if ((e = proper__prism_node_new(ps, PROPER__PM_N_PROB, op, path, bound, -1, t)) < 0) return -1;
+    if ((e = proper__prism_parse_old_filter(ps, e, bound >= 0)) < 0) return -1;
+    return proper__prism_expect(ps, PROPER__PM_TK_RBRACK, "to close the path formula") ? -1 : e;
+}
+
+/* S query [ state formula {filter} ] */
+static int32_t proper__prism_parse_steady(proper__prism_parser *ps) {
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
+    int op;
+    int32_t bound, phi, e;
+    ps->i++;
+    if (proper__prism_parse_query(ps, 0, &op, &bound) ||
+        proper__prism_expect(ps, PROPER__PM_TK_LBRACK, "to open the state formula") ||
+        (phi = proper__prism_parse_bracketed(ps, 0)) < 0)
+        return -1;
+    if ((e = proper__prism_node_new(ps, PROPER__PM_N_STEADY, op, phi, bound, -1, t)) < 0) return -1;
+    if ((e = proper__prism_parse_old_filter(ps, e, bound >= 0)) < 0) return -1;
+    return proper__prism_expect(ps, PROPER__PM_TK_RBRACK, "to close the state formula") ? -1 : e;
+}
+
+/* The formula of R[...]: S, C<=k, C, I=k, or a path formula (F phi). */
+static int32_t proper__prism_parse_reward_formula(proper__prism_parser *ps) {
+    const proper__prism_tok *t = proper__prism_peek(ps, 0), *next = proper__prism_peek(ps, 1);
+    int end = next->kind == PROPER__PM_TK_RBRACK || next->kind == PROPER__PM_TK_LBRACE;
+    int32_t k;
+    if (proper__prism_tok_is(t, "S") && end) {
+        ps->i++;
+        return proper__prism_path_node(ps, PROPER__PM_T_LRA, -1, -1, -1, -1, 0, t);
+    }
+    if (proper__prism_tok_is(t, "C") && end) {
+        ps->i++;
+        return proper__prism_path_node(ps, PROPER__PM_T_TOTAL, -1, -1, -1, -1, 0, t);
+    }
+    if ((proper__prism_tok_is(t, "C") && next->kind == PROPER__PM_TK_LE) ||
+        (proper__prism_tok_is(t, "I") && next->kind == PROPER__PM_TK_EQ)) {
+        ps->i += 2;
+        if ((k = proper__prism_parse_bound_expr(ps, 0)) < 0) return -1;
+        return proper__prism_path_node(ps, proper__prism_tok_is(t, "C") ? PROPER__PM_T_C : PROPER__PM_T_I, -1, -1, -1, k, 0,
+                                       t);
+    }
+    return proper__prism_parse_bracketed(ps, 1);
+}
+
+/* R|Rmin|Rmax [{"name"} | {index}] query [ formula {filter} ] */
+static int32_t proper__prism_parse_reward(proper__prism_parser *ps) {
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
+    int op, minmax = !proper__prism_tok_is(t, "R");
+    int32_t bound, index = -1, name = -1, formula, e;
+    ps->i++;
+    if (!minmax && proper__prism_at(ps, PROPER__PM_TK_LBRACE)) {
+        const proper__prism_tok *nt = proper__prism_peek(ps, 1);
+        ps->i++;
+        if (nt->kind == PROPER__PM_TK_STRING) {
+            ps->i++;
+            if (proper__prism_names_intern(ps->names, nt->p, nt->len, &name)) {
+                proper__prism_perr(ps, nt, PROPER_ENOMEM, "out of memory");
+                return -1;
+            }
+        } else if ((index = proper__prism_parse_bound_expr(ps, 1)) < 0) {
+            return -1;
+        }
+        if (proper__prism_expect(ps, PROPER__PM_TK_RBRACE, "after the reward structure")) return -1;
+        if (proper__prism_at(ps, PROPER__PM_TK_SLASH)) {
+            proper__prism_perr(ps, proper__prism_peek(ps, 0), PROPER_EUNSUPPORTED,
+                               "ratio rewards R{..}/{..} are not supported");
+            return -1;
+        }
+    }
+    if (proper__prism_parse_query(ps, minmax, &op, &bound) ||
+        proper__prism_expect(ps, PROPER__PM_TK_LBRACK, "to open the reward formula") ||
+        (formula = proper__prism_parse_reward_formula(ps)) < 0)
+        return -1;
+    if ((e = proper__prism_node_new(ps, PROPER__PM_N_REWARD, op, formula, bound, index, t)) < 0) return -1;
+    ps->pool->n[e].idx = name;
+    if ((e = proper__prism_parse_old_filter(ps, e, bound >= 0)) < 0) return -1;
+    return proper__prism_expect(ps, PROPER__PM_TK_RBRACK, "to close the reward formula") ? -1 : e;
+}
+
+/* E [ path ] or A [ path ] (CTL). */
+static int32_t proper__prism_parse_ctl(proper__prism_parser *ps) {
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
+    int32_t path;
+    ps->i += 2;
+    if ((path = proper__prism_parse_bracketed(ps, 1)) < 0 ||
+        proper__prism_expect(ps, PROPER__PM_TK_RBRACK, "to close the path formula"))
+        return -1;
+    return proper__prism_node_new(ps, proper__prism_tok_is(t, "E") ? PROPER__PM_N_EXISTS : PROPER__PM_N_FORALL, 0, path,
+                                  -1, -1, t);
+}
+
+/* filter(op, expression [, states]); op one of PRISM's names, or + & |. */
+static int32_t proper__prism_parse_filter(proper__prism_parser *ps) {
+    const proper__prism_tok *t = proper__prism_peek(ps, 0), *w;
+    int op = -1, k;
+    int32_t a, b = -1;
+    ps->i += 2;
+    w = proper__prism_peek(ps, 0);
+    if (w->kind == PROPER__PM_TK_PLUS) op = PROPER__PM_FL_SUM;
+    else if (w->kind == PROPER__PM_TK_AND) op = PROPER__PM_FL_FORALL;
+    else if (w->kind == PROPER__PM_TK_OR) op = PROPER__PM_FL_EXISTS;
+    for (k = 0; op < 0 && k < PROPER__PM_FL_N; k++)
+        if (proper__prism_tok_is(w, proper__prism_filter_names[k])) op = k;
+    if (op < 0) {
+        proper__prism_expected(ps, "a filter operator (min, max, argmin, argmax, count, sum, avg, first, range, "
+                                   "forall, exists, print, printall, state)");
+        return -1;
+    }
+    ps->i++;
+    if (proper__prism_expect(ps, PROPER__PM_TK_COMMA, "after the filter operator") ||
+        (a = proper__prism_parse_temporal(ps)) < 0)
+        return -1;
+    if (proper__prism_at(ps, PROPER__PM_TK_COMMA)) {
+        ps->i++;
+        if ((b = proper__prism_parse_temporal(ps)) < 0) return -1;
+    }
+    if (proper__prism_expect(ps, PROPER__PM_TK_RPAREN, "to close 'filter('")) return -1;
+    return proper__prism_node_new(ps, PROPER__PM_N_FILTER, op, a, b, -1, t);
+}
+
+/* A property operator starts at the next token (properties only). */
+static int32_t proper__prism_parse_operator(proper__prism_parser *ps, int *found) {
+    const proper__prism_tok *t = proper__prism_peek(ps, 0), *next = proper__prism_peek(ps, 1);
+    *found = 1;
+    if (proper__prism_tok_is(t, "P") || proper__prism_tok_is(t, "Pmin") || proper__prism_tok_is(t, "Pmax"))
+        return proper__prism_parse_prob(ps);
+    if (proper__prism_tok_is(t, "R") || proper__prism_tok_is(t, "Rmin") || proper__prism_tok_is(t, "Rmax"))
+        return proper__prism_parse_reward(ps);
+    if (proper__prism_tok_is(t, "S")) return proper__prism_parse_steady(ps);
+    if ((proper__prism_tok_is(t, "E") || proper__prism_tok_is(t, "A")) && next->kind == PROPER__PM_TK_LBRACK)
+        return proper__prism_parse_ctl(ps);
+    if (proper__prism_tok_is(t, "filter") && next->kind == PROPER__PM_TK_LPAREN) return proper__prism_parse_filter(ps);
+    *found = 0;
+    return -1;
+}
+
 static int32_t proper__prism_parse_primary(proper__prism_parser *ps) {
     const proper__prism_tok *t = proper__prism_peek(ps, 0);
     int32_t id, e;
@@ -852,7 +1209,7 @@ static int32_t proper__prism_parse_primary(proper__prism_parser *ps) {
         return id;
     case PROPER__PM_TK_LPAREN:
         ps->i++;
-        e = proper__prism_parse_expr(ps);
+        e = ps->path ? proper__prism_parse_temporal(ps) : proper__prism_parse_expr(ps);
         if (e < 0 || proper__prism_expect(ps, PROPER__PM_TK_RPAREN, "to close '('")) return -1;
         return e;
     case PROPER__PM_TK_STRING:
@@ -877,11 +1234,15 @@ static int32_t proper__prism_parse_primary(proper__prism_parser *ps) {
         }
         if (proper__prism_function_code(t) >= 0 && proper__prism_peek(ps, 1)->kind == PROPER__PM_TK_LPAREN)
             return proper__prism_parse_args(ps, proper__prism_function_code(t), t);
+        if (ps->props) {
+            int found;
+            if (proper__prism_enter(ps)) return -1;
+            e = proper__prism_parse_operator(ps, &found);
+            ps->depth--;
+            if (found) return e;
+        }
         if (proper__prism_is_reserved(t->p, t->len)) {
-            if (ps->props && t->len == 1 && (t->p[0] == 'P' || t->p[0] == 'R' || t->p[0] == 'S'))
-                proper__prism_perr(ps, t, PROPER_EUNSUPPORTED, "nested %c operators are not supported", t->p[0]);
-            else
-                proper__prism_perr(ps, t, PROPER_EPARSE, "unexpected '%.*s' in expression", (int)t->len, t->p);
+            proper__prism_perr(ps, t, PROPER_EPARSE, "unexpected '%.*s' in expression", (int)t->len, t->p);
             return -1;
         }
         ps->i++;
@@ -1536,20 +1897,10 @@ static int proper__prism_parse_model_file(proper__prism_mparser *mp) {
 
 /* ---- Properties declarations ----------------------------------------------*/
 
-enum { PROPER__PM_P_EXPR, PROPER__PM_P_PROB, PROPER__PM_P_REWARD, PROPER__PM_P_STEADY };
-enum { PROPER__PM_PATH_F, PROPER__PM_PATH_U, PROPER__PM_PATH_G, PROPER__PM_PATH_X, PROPER__PM_PATH_C, PROPER__PM_PATH_I };
-
 typedef struct proper__prism_prop {
-    int kind, path;
-    int32_t phi1, phi2;   /* state formulas (phi1 only for U) */
-    int32_t bound;        /* step bound k (expression) or -1 */
-    int bound_strict;     /* F<k rather than F<=k */
-    int relop;            /* -1 for "=?", else PROPER__PM_OP_LT..GE of a bound */
-    int32_t threshold;    /* expression of the bound */
-    int32_t reward_name;  /* name id of R{"r"} or -1 */
-    int32_t reward_index; /* expression of R{k} or -1 */
+    int32_t expr;  /* the property: an expression of the properties pool */
     char *text, *name;
-    char *comment;        /* blanks and comments just before the property */
+    char *comment; /* blanks and comments just before the property */
     int type;
     int line, col;
 } proper__prism_prop;
@@ -1744,12 +2095,147 @@ static int proper__prism_resolve_children(proper__prism_resolver *r, int32_t e) 
         ch = &r->pool->n[kids[k]];
         if (ch->depth + 1 > depth) depth = ch->depth + 1;
         size += ch->size;
-        flags |= ch->flags & (PROPER__PM_F_VARS | PROPER__PM_F_LABELS);
+        flags |= ch->flags & (PROPER__PM_F_STATE | PROPER__PM_F_PATH);
     }
     nd = &r->pool->n[e];
     nd->depth = depth;
     nd->size = size;
     nd->flags |= (unsigned char)flags;
+    return PROPER_OK;
+}
+
+static int proper__prism_resolve_as(proper__prism_resolver *r, int32_t e, int want, int constant, const char *what);
+
+/* Resolve child e of an operator node and check it is bool (a state or path formula). */
+static int proper__prism_resolve_formula(proper__prism_resolver *r, int32_t e, const char *what) {
+    const proper__prism_node *nd;
+    int rc;
+    if (e < 0) return PROPER_OK;
+    if ((rc = proper__prism_resolve(r, e)) != 0) return rc;
+    nd = &r->pool->n[e];
+    if (nd->type != PROPER_PRISM_BOOL)
+        return proper__prism_rerr(r, nd, PROPER_EPARSE, "type error: %s must be bool, not %s", what,
+                                  proper__prism_type_name(nd->type));
+    return PROPER_OK;
+}
+
+/* Depth, size and state flags of node e from its children a, b, c. */
+static void proper__prism_absorb(proper__prism_resolver *r, int32_t e) {
+    proper__prism_node *nd = &r->pool->n[e];
+    int32_t kids[3];
+    int k;
+    kids[0] = nd->a;
+    kids[1] = nd->b;
+    kids[2] = nd->c;
+    nd->depth = 1;
+    nd->size = 1;
+    for (k = 0; k < 3; k++) {
+        const proper__prism_node *ch;
+        if (kids[k] < 0) continue;
+        ch = &r->pool->n[kids[k]];
+        if (ch->depth + 1 > nd->depth) nd->depth = ch->depth + 1;
+        nd->size += ch->size;
+        nd->flags |= ch->flags & (PROPER__PM_F_STATE | PROPER__PM_F_PATH);
+    }
+}
+
+/* Type of filter(op, operand): PRISM's rules (count: int; argmin, argmax,
+ * forall, exists: bool; avg: double; the others the operand's). */
+static int proper__prism_type_filter(proper__prism_resolver *r, proper__prism_node *nd, int ta) {
+    int op = nd->op, want_bool = op == PROPER__PM_FL_COUNT || op == PROPER__PM_FL_FORALL || op == PROPER__PM_FL_EXISTS;
+    int want_num = op == PROPER__PM_FL_MIN || op == PROPER__PM_FL_MAX || op == PROPER__PM_FL_ARGMIN ||
+                   op == PROPER__PM_FL_ARGMAX || op == PROPER__PM_FL_SUM || op == PROPER__PM_FL_AVG || op == PROPER__PM_FL_RANGE;
+    if ((want_bool && ta != PROPER_PRISM_BOOL) || (want_num && !proper__prism_is_num(ta)))
+        return proper__prism_rerr(r, nd, PROPER_EPARSE, "type error: filter %s needs %s, not %s",
+                                  proper__prism_filter_names[op], want_bool ? "bool" : "a number", proper__prism_type_name(ta));
+    nd->type = (unsigned char)(op == PROPER__PM_FL_COUNT ? PROPER_PRISM_INT : op == PROPER__PM_FL_AVG ? PROPER_PRISM_DOUBLE :
+                               op == PROPER__PM_FL_ARGMIN || op == PROPER__PM_FL_ARGMAX || want_bool ? PROPER_PRISM_BOOL : ta);
+    return PROPER_OK;
+}
+
+/* P, R, S, E, A, filter and temporal operators. */
+static int proper__prism_resolve_operator(proper__prism_resolver *r, int32_t e) {
+    proper__prism_node *nd = &r->pool->n[e];
+    int rc, kind = nd->kind, op = nd->op;
+    int32_t a = nd->a, b = nd->b, c = nd->c, lo = nd->idx;
+    switch (kind) {
+    case PROPER__PM_N_PATH:
+        if ((rc = proper__prism_resolve_formula(r, a, "an operand of a temporal operator")) != 0 ||
+            (rc = proper__prism_resolve_formula(r, b, "an operand of a temporal operator")) != 0)
+            return rc;
+        if (c >= 0 && (rc = proper__prism_resolve_as(r, c, PROPER_PRISM_INT, 1, "a step bound")) != 0) return rc;
+        if (lo >= 0 && (rc = proper__prism_resolve_as(r, lo, PROPER_PRISM_INT, 1, "a step bound")) != 0) return rc;
+        nd = &r->pool->n[e];
+        nd->type = PROPER_PRISM_BOOL;
+        if (op <= PROPER__PM_T_R) nd->flags |= PROPER__PM_F_PATH;
+        break;
+    case PROPER__PM_N_PROB: case PROPER__PM_N_EXISTS: case PROPER__PM_N_FORALL: case PROPER__PM_N_STEADY:
+        if ((rc = proper__prism_resolve_formula(r, a, kind == PROPER__PM_N_STEADY ? "the formula of S" : "a path formula")) != 0)
+            return rc;
+        break;
+    case PROPER__PM_N_REWARD:
+        if ((rc = proper__prism_resolve_formula(r, a, "a reward formula")) != 0) return rc;
+        if (c >= 0 && (rc = proper__prism_resolve_as(r, c, PROPER_PRISM_INT, 1, "a reward structure index")) != 0) return rc;
+        break;
+    default: /* filter */
+        if ((rc = proper__prism_resolve(r, a)) != 0 || (rc = proper__prism_resolve_formula(r, b, "a filter's states")) != 0)
+            return rc;
+        nd = &r->pool->n[e];
+        if ((rc = proper__prism_type_filter(r, nd, r->pool->n[a].type)) != 0) return rc;
+        break;
+    }
+    if (kind != PROPER__PM_N_PATH && kind != PROPER__PM_N_FILTER && b >= 0 &&
+        (rc = proper__prism_resolve_as(r, b, PROPER_PRISM_DOUBLE, 1, "a bound")) != 0)
+        return rc;
+    nd = &r->pool->n[e];
+    if (kind != PROPER__PM_N_PATH && kind != PROPER__PM_N_FILTER)
+        nd->type = (unsigned char)(kind == PROPER__PM_N_EXISTS || kind == PROPER__PM_N_FORALL || op != PROPER__PM_QUERY
+                                       ? PROPER_PRISM_BOOL : PROPER_PRISM_DOUBLE);
+    proper__prism_absorb(r, e);
+    nd = &r->pool->n[e];
+    if (kind != PROPER__PM_N_PATH) { /* an operator's value differs by state; its inside is its own */
+        nd->flags &= (unsigned char)~PROPER__PM_F_PATH;
+        nd->flags |= PROPER__PM_F_OPS;
+    }
+    return PROPER_OK;
+}
+
+/* "name" refers to a property (not a label) when no label has that name
+ * and a property of the file does (PRISM's rule: labels first). */
+static int proper__prism_is_propref(const proper__prism_resolver *r, const proper__prism_node *nd) {
+    const proper_prism_props *p = r->p;
+    const char *name = r->names->names[nd->idx];
+    size_t i;
+    if (p->sym_label[nd->idx] >= 0 || strcmp(name, "init") == 0 || strcmp(name, "deadlock") == 0) return 0;
+    for (i = 0; r->m && i < r->m->n_labels; i++)
+        if (strcmp(r->m->names.names[r->m->labels[i].name], name) == 0) return 0;
+    for (i = 0; i < p->n_props; i++)
+        if (p->props[i].name && strcmp(p->props[i].name, name) == 0) return 1;
+    return 0;
+}
+
+/* A reference to a named property: its type and flags; cycles are errors. */
+static int proper__prism_resolve_propref(proper__prism_resolver *r, int32_t e) {
+    proper__prism_node *nd = &r->pool->n[e];
+    const proper_prism_props *p = r->p;
+    const char *name = r->names->names[nd->idx];
+    size_t i;
+    int rc;
+    for (i = 0; i < p->n_props; i++)
+        if (p->props[i].name && strcmp(p->props[i].name, name) == 0) break;
+    if (r->nesting >= PROPER__PM_MAX_FORWARD)
+        return proper__prism_rerr(r, nd, PROPER_ELIMIT, "property references nested more than %d deep", PROPER__PM_MAX_FORWARD);
+    nd->kind = PROPER__PM_N_PROPREF;
+    nd->idx = (int32_t)i;
+    nd->flags |= PROPER__PM_F_BUSY;
+    r->nesting++;
+    rc = proper__prism_resolve(r, p->props[i].expr);
+    r->nesting--;
+    nd = &r->pool->n[e];
+    nd->flags &= (unsigned char)~PROPER__PM_F_BUSY;
+    if (rc) return rc;
+    nd->type = r->pool->n[p->props[i].expr].type;
+    nd->flags |= PROPER__PM_F_OPS;
     return PROPER_OK;
 }
 
@@ -1766,6 +2252,10 @@ static int proper__prism_resolve(proper__prism_resolver *r, int32_t e) {
     case PROPER__PM_N_BOOL: nd->type = PROPER_PRISM_BOOL; break;
     case PROPER__PM_N_VAR: case PROPER__PM_N_CONST: case PROPER__PM_N_PCONST: break;
     case PROPER__PM_N_LABEL:
+        if (r->p && proper__prism_is_propref(r, nd)) {
+            if ((rc = proper__prism_resolve_propref(r, e)) != 0) return rc;
+            break;
+        }
         if (r->p && r->p->sym_label[nd->idx] >= 0) {
             nd->kind = PROPER__PM_N_PLABEL;
             nd->a = r->p->labels[r->p->sym_label[nd->idx]].expr;
@@ -1792,11 +2282,16 @@ static int proper__prism_resolve(proper__prism_resolver *r, int32_t e) {
         nd->type = body->type;
         nd->depth = body->depth + 1;
         nd->size = body->size;
-        nd->flags |= body->flags & (PROPER__PM_F_VARS | PROPER__PM_F_LABELS);
+        nd->flags |= body->flags & (PROPER__PM_F_STATE | PROPER__PM_F_PATH);
         if (nd->kind == PROPER__PM_N_PLABEL && nd->type != PROPER_PRISM_BOOL)
             return proper__prism_rerr(r, nd, PROPER_EPARSE, "label is %s, not bool", proper__prism_type_name(nd->type));
         break;
     }
+    case PROPER__PM_N_PROB: case PROPER__PM_N_REWARD: case PROPER__PM_N_STEADY: case PROPER__PM_N_EXISTS:
+    case PROPER__PM_N_FORALL: case PROPER__PM_N_FILTER: case PROPER__PM_N_PATH:
+        if ((rc = proper__prism_resolve_operator(r, e)) != 0) return rc;
+        nd = &r->pool->n[e];
+        break;
     default:
         if ((rc = proper__prism_resolve_children(r, e)) != 0) return rc;
         nd = &r->pool->n[e];
@@ -1854,6 +2349,8 @@ static int proper__prism_resolve_as(proper__prism_resolver *r, int32_t e, int wa
         return proper__prism_rerr(r, nd, PROPER_EPARSE, "%s must be constant (it refers to a variable)", what);
     if (nd->flags & PROPER__PM_F_LABELS)
         return proper__prism_rerr(r, nd, PROPER_EPARSE, "%s cannot refer to a label", what);
+    if (constant && (nd->flags & PROPER__PM_F_OPS))
+        return proper__prism_rerr(r, nd, PROPER_EPARSE, "%s must be constant (it holds a property operator)", what);
     return PROPER_OK;
 }
 
@@ -2039,6 +2536,7 @@ typedef struct proper__prism_ectx {
     const proper_prism_props *props; /* ... and their declarations */
     const int32_t *vals;          /* the state's variable values, or NULL */
     proper_bitset *const *labels; /* properties: label sets by name id */
+    double *const *opvals;        /* properties: values of operator nodes in every state, by node id */
     size_t state;                 /* state index for labels */
     int *cstate;                  /* constants being evaluated: 0 todo, 1 busy, 2 done (or NULL) */
     proper__prism_val *cvals;           /* ... and their values */
@@ -2258,6 +2756,15 @@ static int proper__prism_eval(const proper__prism_ectx *cx, int32_t e, proper__p
     }
     case PROPER__PM_N_BIN: return proper__prism_eval_binary(cx, nd, out);
     case PROPER__PM_N_FUNC: return proper__prism_eval_func(cx, nd, out);
+    case PROPER__PM_N_PROB: case PROPER__PM_N_REWARD: case PROPER__PM_N_STEADY: case PROPER__PM_N_EXISTS:
+    case PROPER__PM_N_FORALL: case PROPER__PM_N_FILTER: case PROPER__PM_N_PROPREF: {
+        double x;
+        if (!cx->opvals || !cx->opvals[e]) return proper__prism_eval_fail(cx, nd, PROPER_EINVAL, "operators cannot be used here");
+        x = cx->opvals[e][cx->state];
+        if (nd->type == PROPER_PRISM_DOUBLE) out->d = x;
+        else out->i = (long long)x;
+        return PROPER_OK;
+    }
     default: return proper__prism_eval_fail(cx, nd, PROPER_EINVAL, "unresolved name");
     }
 }
@@ -3404,105 +3911,16 @@ static char *proper__prism_gap_text(const proper__prism_tok *t) {
     return s;
 }
 
-static int proper__prism_at_relop(const proper__prism_parser *ps) {
-    int k = proper__prism_peek(ps, 0)->kind;
-    return k == PROPER__PM_TK_LT || k == PROPER__PM_TK_LE || k == PROPER__PM_TK_GT || k == PROPER__PM_TK_GE;
-}
-
-static int proper__prism_relop_of(int kind) {
-    return kind == PROPER__PM_TK_LT ? PROPER__PM_OP_LT : kind == PROPER__PM_TK_LE ? PROPER__PM_OP_LE :
-           kind == PROPER__PM_TK_GT ? PROPER__PM_OP_GT : PROPER__PM_OP_GE;
-}
-
-/* "=?" or a bound "op expr" after P, R{..} or S. */
-static int proper__prism_parse_query(proper__prism_parser *ps, proper__prism_prop *pr) {
-    if (proper__prism_at(ps, PROPER__PM_TK_EQ)) {
-        ps->i++;
-        return proper__prism_expect(ps, PROPER__PM_TK_QMARK, "in '=?'");
-    }
-    if (proper__prism_at_relop(ps)) {
-        pr->relop = proper__prism_relop_of(proper__prism_peek(ps, 0)->kind);
-        ps->i++;
-        return (pr->threshold = proper__prism_parse_plusminus(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
-    }
-    return proper__prism_expect(ps, PROPER__PM_TK_EQ, "('=?' or a bound such as '>=0.5')");
-}
-
-/* Optional step bound "<=k" or "<k" after F, G or U. */
-static int proper__prism_parse_step_bound(proper__prism_parser *ps, proper__prism_prop *pr) {
-    const proper__prism_tok *t = proper__prism_peek(ps, 0);
-    if (t->kind == PROPER__PM_TK_LE || t->kind == PROPER__PM_TK_LT) {
-        pr->bound_strict = t->kind == PROPER__PM_TK_LT;
-        ps->i++;
-        return (pr->bound = proper__prism_parse_plusminus(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
-    }
-    if (t->kind == PROPER__PM_TK_GE || t->kind == PROPER__PM_TK_GT || t->kind == PROPER__PM_TK_LBRACK ||
-        t->kind == PROPER__PM_TK_EQ)
-        return proper__prism_perr(ps, t, PROPER_EUNSUPPORTED, "only upper step bounds (<=k, <k) are supported");
-    return PROPER_OK;
-}
-
-/* Path formula of P: F, G, X, U (with optional bounds). */
-static int proper__prism_parse_path(proper__prism_parser *ps, proper__prism_prop *pr) {
-    if (proper__prism_at_word(ps, "F") || proper__prism_at_word(ps, "G")) {
-        pr->path = proper__prism_at_word(ps, "F") ? PROPER__PM_PATH_F : PROPER__PM_PATH_G;
-        ps->i++;
-        if (proper__prism_parse_step_bound(ps, pr)) return PROPER_EPARSE;
-        return (pr->phi2 = proper__prism_parse_expr(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
-    }
-    if (proper__prism_at_word(ps, "X")) {
-        pr->path = PROPER__PM_PATH_X;
-        ps->i++;
-        return (pr->phi2 = proper__prism_parse_expr(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
-    }
-    if (proper__prism_at_word(ps, "W") || proper__prism_at_word(ps, "R"))
-        return proper__prism_perr(ps, proper__prism_peek(ps, 0), PROPER_EUNSUPPORTED, "this path operator is not supported");
-    pr->path = PROPER__PM_PATH_U;
-    if ((pr->phi1 = proper__prism_parse_expr(ps)) < 0) return PROPER_EPARSE;
-    if (proper__prism_expect_word(ps, "U", "(a path formula: F phi, G phi, X phi or phi1 U phi2)")) return PROPER_EPARSE;
-    if (proper__prism_parse_step_bound(ps, pr)) return PROPER_EPARSE;
-    return (pr->phi2 = proper__prism_parse_expr(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
-}
-
-/* Path of R: F phi, C<=k, I=k. */
-static int proper__prism_parse_reward_path(proper__prism_parser *ps, proper__prism_prop *pr) {
-    const proper__prism_tok *t = proper__prism_peek(ps, 0);
-    if (proper__prism_tok_is(t, "F")) {
-        pr->path = PROPER__PM_PATH_F;
-        ps->i++;
-        return (pr->phi2 = proper__prism_parse_expr(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
-    }
-    if (proper__prism_tok_is(t, "C")) {
-        pr->path = PROPER__PM_PATH_C;
-        ps->i++;
-        if (!proper__prism_at(ps, PROPER__PM_TK_LE))
-            return proper__prism_perr(ps, proper__prism_peek(ps, 0), PROPER_EUNSUPPORTED,
-                                   "only bounded cumulative rewards C<=k are supported");
-        ps->i++;
-        return (pr->bound = proper__prism_parse_plusminus(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
-    }
-    if (proper__prism_tok_is(t, "I")) {
-        pr->path = PROPER__PM_PATH_I;
-        ps->i++;
-        if (proper__prism_expect(ps, PROPER__PM_TK_EQ, "after 'I'")) return PROPER_EPARSE;
-        return (pr->bound = proper__prism_parse_plusminus(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
-    }
-    if (proper__prism_tok_is(t, "S"))
-        return proper__prism_perr(ps, t, PROPER_EUNSUPPORTED, "long-run average rewards R=? [ S ] are not supported");
-    return proper__prism_perr(ps, t, PROPER_EPARSE, "expected 'F', 'C<=' or 'I=' in a reward property");
-}
-
+/* One property: ["name":] expression. */
 static int proper__prism_parse_property(proper__prism_parser *ps, proper_prism_props *p) {
     proper__prism_prop pr;
     size_t first;
     const proper__prism_tok *t = proper__prism_peek(ps, 0);
-    int rc = PROPER_OK;
+    int rc = PROPER_EPARSE;
     memset(&pr, 0, sizeof pr);
-    pr.phi1 = pr.phi2 = pr.bound = pr.threshold = pr.reward_name = pr.reward_index = -1;
-    pr.relop = -1;
     if (!(pr.comment = proper__prism_gap_text(t))) return proper__prism_oom(ps);
     if (t->kind == PROPER__PM_TK_STRING && proper__prism_peek(ps, 1)->kind == PROPER__PM_TK_COLON) {
-        if (!(pr.name = (char *)PROPER_MALLOC(t->len + 1))) return proper__prism_oom(ps);
+        if (!(pr.name = (char *)PROPER_MALLOC(t->len + 1))) goto oom;
         memcpy(pr.name, t->p, t->len);
         pr.name[t->len] = '\0';
         ps->i += 2;
@@ -3511,59 +3929,17 @@ static int proper__prism_parse_property(proper__prism_parser *ps, proper_prism_p
     first = ps->i;
     pr.line = t->line;
     pr.col = t->col;
-    if ((proper__prism_tok_is(t, "P") || proper__prism_tok_is(t, "S")) && proper__prism_peek(ps, 1)->kind != PROPER__PM_TK_LBRACK) {
-        int is_p = proper__prism_tok_is(t, "P");
-        pr.kind = is_p ? PROPER__PM_P_PROB : PROPER__PM_P_STEADY;
-        ps->i++;
-        if ((rc = proper__prism_parse_query(ps, &pr)) != 0) goto fail;
-        if ((rc = proper__prism_expect(ps, PROPER__PM_TK_LBRACK, "to open the path formula")) != 0) goto fail;
-        if (is_p) rc = proper__prism_parse_path(ps, &pr);
-        else rc = (pr.phi2 = proper__prism_parse_expr(ps)) < 0 ? PROPER_EPARSE : PROPER_OK;
-        if (rc || (rc = proper__prism_expect(ps, PROPER__PM_TK_RBRACK, "to close the path formula")) != 0) goto fail;
-    } else if (proper__prism_tok_is(t, "R")) {
-        pr.kind = PROPER__PM_P_REWARD;
-        ps->i++;
-        if (proper__prism_at(ps, PROPER__PM_TK_LBRACE)) {
-            const proper__prism_tok *nt;
-            ps->i++;
-            nt = proper__prism_peek(ps, 0);
-            if (nt->kind == PROPER__PM_TK_STRING) {
-                ps->i++;
-                if (proper__prism_names_intern(ps->names, nt->p, nt->len, &pr.reward_name)) {
-                    rc = proper__prism_oom(ps);
-                    goto fail;
-                }
-            } else if ((pr.reward_index = proper__prism_parse_expr(ps)) < 0) {
-                rc = PROPER_EPARSE;
-                goto fail;
-            }
-            if ((rc = proper__prism_expect(ps, PROPER__PM_TK_RBRACE, "after the reward structure")) != 0) goto fail;
-        }
-        if ((rc = proper__prism_parse_query(ps, &pr)) != 0) goto fail;
-        if ((rc = proper__prism_expect(ps, PROPER__PM_TK_LBRACK, "to open the reward formula")) != 0) goto fail;
-        if ((rc = proper__prism_parse_reward_path(ps, &pr)) != 0) goto fail;
-        if ((rc = proper__prism_expect(ps, PROPER__PM_TK_RBRACK, "to close the reward formula")) != 0) goto fail;
-    } else {
-        pr.kind = PROPER__PM_P_EXPR;
-        if ((pr.phi2 = proper__prism_parse_expr(ps)) < 0) {
-            rc = PROPER_EPARSE;
-            goto fail;
-        }
-    }
-    if (!(pr.text = proper__prism_prop_text(ps->t, first, ps->i - 1))) {
-        rc = proper__prism_oom(ps);
-        goto fail;
-    }
-    if (PROPER_PUSH(p->props, p->n_props, p->cap_props, pr)) {
-        rc = proper__prism_oom(ps);
-        goto fail;
-    }
+    if ((pr.expr = proper__prism_parse_expr(ps)) < 0) goto fail;
+    if (!(pr.text = proper__prism_prop_text(ps->t, first, ps->i - 1))) goto oom;
+    if (PROPER_PUSH(p->props, p->n_props, p->cap_props, pr)) goto oom;
     return PROPER_OK;
+oom:
+    rc = proper__prism_oom(ps);
 fail:
     PROPER_FREE(pr.name);
     PROPER_FREE(pr.text);
     PROPER_FREE(pr.comment);
-    return rc ? rc : PROPER_EPARSE;
+    return rc;
 }
 
 static int proper__prism_parse_props_file(proper__prism_parser *ps, proper_prism_props *p) {
@@ -3657,24 +4033,15 @@ static int proper__prism_resolve_props(proper_prism_props *p, proper_error *err)
     }
     for (i = 0; i < p->n_props; i++) {
         proper__prism_prop *pr = &p->props[i];
-        const proper__prism_node *nd;
-        if (pr->phi1 >= 0 && (rc = proper__prism_resolve(&r, pr->phi1)) != 0) return rc;
-        if (pr->phi2 >= 0 && (rc = proper__prism_resolve(&r, pr->phi2)) != 0) return rc;
-        nd = pr->phi2 >= 0 ? &p->pool.n[pr->phi2] : NULL;
-        if (nd && (pr->kind != PROPER__PM_P_EXPR || pr->phi1 >= 0)) {
-            const proper__prism_node *n1 = pr->phi1 >= 0 ? &p->pool.n[pr->phi1] : nd;
-            if (n1->type != PROPER_PRISM_BOOL || nd->type != PROPER_PRISM_BOOL)
-                return proper__prism_rerr(&r, n1->type != PROPER_PRISM_BOOL ? n1 : nd, PROPER_EPARSE,
-                                       "type error: a state formula must be bool, not %s",
-                                       proper__prism_type_name(n1->type != PROPER_PRISM_BOOL ? n1->type : nd->type));
-        }
-        if (pr->bound >= 0 && (rc = proper__prism_resolve_as(&r, pr->bound, PROPER_PRISM_INT, 1, "a step bound")) != 0) return rc;
-        if (pr->threshold >= 0 && (rc = proper__prism_resolve_as(&r, pr->threshold, PROPER_PRISM_DOUBLE, 1, "a bound")) != 0)
-            return rc;
-        if (pr->reward_index >= 0 &&
-            (rc = proper__prism_resolve_as(&r, pr->reward_index, PROPER_PRISM_INT, 1, "a reward structure index")) != 0)
-            return rc;
-        pr->type = pr->kind == PROPER__PM_P_EXPR ? nd->type : pr->relop >= 0 ? PROPER_PRISM_BOOL : PROPER_PRISM_DOUBLE;
+        size_t j;
+        for (j = 0; pr->name && j < i; j++)
+            if (p->props[j].name && strcmp(p->props[j].name, pr->name) == 0)
+                return proper_error_set(err, PROPER_EPARSE, r.file, pr->line, pr->col, "a property named \"%s\" is already defined",
+                                        pr->name);
+    }
+    for (i = 0; i < p->n_props; i++) {
+        if ((rc = proper__prism_resolve(&r, p->props[i].expr)) != 0) return rc;
+        p->props[i].type = p->pool.n[p->props[i].expr].type;
     }
     return PROPER_OK;
 }
@@ -3855,6 +4222,9 @@ typedef struct proper__prism_checker {
     proper__prism_val *cv, *pcv;
     unsigned char *pmiss;   /* properties constants without a value */
     proper_bitset **labels; /* by properties name id */
+    double **opvals;        /* by properties node id: an operator's value in every state, once computed */
+    unsigned char *busy;    /* properties being computed (references) */
+    double range_lo, range_hi; /* the last range filter's result */
     proper_error *err;
 } proper__prism_checker;
 
@@ -3868,11 +4238,21 @@ static void proper__prism_checker_free(proper__prism_checker *C) {
             }
         PROPER_FREE(C->labels);
     }
+    if (C->opvals) {
+        for (i = 0; i < C->p->pool.len; i++) PROPER_FREE(C->opvals[i]);
+        PROPER_FREE(C->opvals);
+    }
+    PROPER_FREE(C->busy);
     PROPER_FREE(C->cv);
     PROPER_FREE(C->pcv);
     PROPER_FREE(C->pmiss);
 }
 
+static int proper__prism_cerr(const proper__prism_checker *C, int line, int col, int code, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
 static int proper__prism_cerr(const proper__prism_checker *C, int line, int col, int code, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 5, 6)))
@@ -3929,13 +4309,16 @@ static int proper__prism_checker_init(proper__prism_checker *C, const proper_pri
     C->pcv = (proper__prism_val *)proper_calloc(p->n_consts, sizeof *C->pcv);
     C->pmiss = (unsigned char *)proper_calloc(p->n_consts, 1);
     C->labels = (proper_bitset **)proper_calloc(p->names.len, sizeof *C->labels);
-    if (!C->pcv || !C->pmiss || !C->labels) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    C->opvals = (double **)proper_calloc(p->pool.len + 1, sizeof *C->opvals);
+    C->busy = (unsigned char *)proper_calloc(p->n_props + 1, 1);
+    if (!C->pcv || !C->pmiss || !C->labels || !C->opvals || !C->busy) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
     C->cx.m = m;
     C->cx.pool = &p->pool;
     C->cx.file = p->file[0] ? p->file : NULL;
     C->cx.cv = C->cv;
     C->cx.pcv = C->pcv;
     C->cx.labels = C->labels;
+    C->cx.opvals = C->opvals;
     C->cx.err = err;
     C->cx.pmiss = C->pmiss;
     C->cx.props = p;
@@ -3982,14 +4365,17 @@ static int proper__prism_eval_at(proper__prism_checker *C, int32_t e, size_t s, 
     return proper__prism_eval(&C->cx, e, v);
 }
 
-/* Values of expression e in every state (as doubles; bools 0/1). */
+static int proper__prism_vec(proper__prism_checker *C, int32_t e, double *x);
+
+/* Values of expression e in every state (as doubles; bools 0/1), its
+ * operators already computed. */
 static int proper__prism_eval_states(proper__prism_checker *C, int32_t e, double *x) {
     const proper__prism_node *nd = &C->p->pool.n[e];
     size_t s, n = C->d->n_states;
     proper__prism_val v;
     int rc;
     if ((rc = proper__prism_load_labels(C, e)) != 0) return rc;
-    if (!(nd->flags & (PROPER__PM_F_VARS | PROPER__PM_F_LABELS))) { /* the same everywhere */
+    if (!(nd->flags & PROPER__PM_F_STATE)) { /* the same everywhere */
         if ((rc = proper__prism_eval_at(C, e, 0, &v)) != 0) return rc;
         for (s = 0; s < n; s++) x[s] = proper__prism_as_double(nd->type, v);
         return PROPER_OK;
@@ -4001,38 +4387,158 @@ static int proper__prism_eval_states(proper__prism_checker *C, int32_t e, double
     return PROPER_OK;
 }
 
+/* A fresh vector of n_states doubles (zero). */
+static double *proper__prism_vec_new(proper__prism_checker *C) {
+    double *x = (double *)proper_calloc(C->d->n_states + 1, sizeof *x);
+    if (!x) proper_error_set(C->err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    return x;
+}
+
 /* The states satisfying boolean expression e, into fresh bitset *set. */
 static int proper__prism_state_set(proper__prism_checker *C, int32_t e, proper_bitset *set) {
     const proper__prism_node *nd = &C->p->pool.n[e];
     size_t s, n = C->d->n_states;
-    proper__prism_val v;
+    double *x;
     int rc;
-    if ((rc = proper__prism_load_labels(C, e)) != 0) return rc;
     proper_bitset_init(set);
-    if (nd->kind == PROPER__PM_N_LABEL) return proper_bitset_copy(set, C->labels[nd->idx], C->err);
-    if (proper_bitset_create(set, n, C->err)) return PROPER_ENOMEM;
-    for (s = 0; s < n; s++) {
-        if ((rc = proper__prism_eval_at(C, e, s, &v)) != 0) {
-            proper_bitset_free(set);
-            return rc;
-        }
-        if (v.i) proper_bitset_set(set, s);
+    if (nd->kind == PROPER__PM_N_LABEL) {
+        if ((rc = proper__prism_load_labels(C, e)) != 0) return rc;
+        return proper_bitset_copy(set, C->labels[nd->idx], C->err);
     }
+    if (!(x = proper__prism_vec_new(C))) return PROPER_ENOMEM;
+    if ((rc = proper__prism_vec(C, e, x)) == 0 && (rc = proper_bitset_create(set, n, C->err)) == 0)
+        for (s = 0; s < n; s++)
+            if (x[s] != 0) proper_bitset_set(set, s);
+    PROPER_FREE(x);
+    return rc;
+}
+
+/* A constant int expression (a step bound, a reward index). */
+static int proper__prism_const_int(proper__prism_checker *C, int32_t e, long long *out) {
+    proper__prism_val v;
+    int rc = proper__prism_eval_at(C, e, 0, &v);
+    if (rc == 0) *out = v.i;
+    return rc;
+}
+
+/* ---- Probabilities of path formulas ---- */
+
+/* A path formula in PRISM's until form (Expression.convertSimplePathFormulaToCanonicalForm):
+ * P[path] = neg ? 1 - P[phi1 U[lo,hi] phi2] : P[phi1 U[lo,hi] phi2], or X phi2. */
+typedef struct proper__prism_until {
+    int neg, next;
+    proper_bitset phi1, phi2;
+    long long lo, hi; /* step bounds, -1: none */
+} proper__prism_until;
+
+static void proper__prism_until_free(proper__prism_until *u) {
+    proper_bitset_free(&u->phi1);
+    proper_bitset_free(&u->phi2);
+}
+
+/* The step bounds of path node nd: >k means >=k+1, <k means <=k-1; negative
+ * or empty bounds are errors (as in PRISM). */
+static int proper__prism_step_bounds(proper__prism_checker *C, const proper__prism_node *nd, long long *lo, long long *hi) {
+    int rc;
+    *lo = *hi = -1;
+    if (nd->idx >= 0) {
+        if ((rc = proper__prism_const_int(C, nd->idx, lo)) != 0) return rc;
+        if (nd->ival & 2) *lo += 1;
+    }
+    if (nd->c >= 0) {
+        if ((rc = proper__prism_const_int(C, nd->c, hi)) != 0) return rc;
+        if (nd->ival & 1) *hi -= 1;
+    }
+    if ((nd->idx >= 0 && *lo < 0) || (nd->c >= 0 && *hi < 0))
+        return proper__prism_cerr(C, nd->line, nd->col, PROPER_ERANGE, "negative step bound");
+    if (nd->idx >= 0 && nd->c >= 0 && *lo > *hi)
+        return proper__prism_cerr(C, nd->line, nd->col, PROPER_ERANGE, "empty step bound (%lld > %lld)", *lo, *hi);
+    if ((*lo >= 0 && (unsigned long long)*lo > C->o->max_steps) || (*hi >= 0 && (unsigned long long)*hi > C->o->max_steps))
+        return proper__prism_cerr(C, nd->line, nd->col, PROPER_ELIMIT, "step bound above the limit %lu", C->o->max_steps);
     return PROPER_OK;
 }
 
-/* Step bound k of the property (F<k means F<=k-1). */
-static int proper__prism_step_bound(proper__prism_checker *C, const proper__prism_prop *pr, unsigned long *k) {
-    const proper__prism_node *nd = &C->p->pool.n[pr->bound];
-    proper__prism_val v;
-    int rc;
-    if ((rc = proper__prism_eval_at(C, pr->bound, 0, &v)) != 0) return rc;
-    if (v.i < 0) return proper__prism_cerr(C, nd->line, nd->col, PROPER_ERANGE, "step bound %lld is negative", v.i);
-    if (pr->bound_strict && v.i == 0) return proper__prism_cerr(C, nd->line, nd->col, PROPER_ERANGE, "bound <0 allows no step");
-    if (pr->bound_strict) v.i -= 1; /* F<k = F<=k-1 */
-    if ((unsigned long long)v.i > (unsigned long long)C->o->max_steps)
-        return proper__prism_cerr(C, nd->line, nd->col, PROPER_ELIMIT, "step bound %lld is above the limit %lu", v.i, C->o->max_steps);
-    *k = (unsigned long)v.i;
+/* Path formula e (one temporal operator over state formulas, possibly
+ * negated) in until form; EUNSUPPORTED for LTL. */
+static int proper__prism_until_form(proper__prism_checker *C, int32_t e, proper__prism_until *u) {
+    const proper__prism_pool *pool = &C->p->pool;
+    const proper__prism_node *nd = &pool->n[e];
+    proper_bitset A, B;
+    int rc, op;
+    memset(u, 0, sizeof *u);
+    while (nd->kind == PROPER__PM_N_NOT || nd->kind == PROPER__PM_N_FORMULA || nd->kind == PROPER__PM_N_PLABEL) {
+        if (nd->kind == PROPER__PM_N_NOT) u->neg ^= 1;
+        nd = &pool->n[nd->a];
+    }
+    if (nd->kind != PROPER__PM_N_PATH || (nd->a >= 0 && (pool->n[nd->a].flags & PROPER__PM_F_PATH)) ||
+        (pool->n[nd->b].flags & PROPER__PM_F_PATH))
+        return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED,
+                                  "LTL path formulas (temporal operators nested or combined with & | ! =>) are not supported");
+    op = nd->op;
+    if ((rc = proper__prism_step_bounds(C, nd, &u->lo, &u->hi)) != 0) return rc;
+    proper_bitset_init(&A);
+    if (nd->a >= 0) {
+        if ((rc = proper__prism_state_set(C, nd->a, &A)) != 0) return rc;
+    } else if ((rc = proper_bitset_create(&A, C->d->n_states, C->err)) == 0) {
+        proper_bitset_not(&A); /* true */
+    } else {
+        return rc;
+    }
+    if ((rc = proper__prism_state_set(C, nd->b, &B)) != 0) {
+        proper_bitset_free(&A);
+        return rc;
+    }
+    if (op == PROPER__PM_T_X) {
+        if (u->lo >= 0 || u->hi >= 0) rc = proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED, "X takes no step bound");
+        u->next = 1;
+        u->phi2 = B;
+        proper_bitset_free(&A);
+        return rc;
+    }
+    if (op == PROPER__PM_T_G || op == PROPER__PM_T_R) { /* G b = !(true U !b); a R b = !(!a U !b) */
+        proper_bitset_not(&B);
+        if (op == PROPER__PM_T_R) proper_bitset_not(&A);
+        u->neg ^= 1;
+    } else if (op == PROPER__PM_T_W) { /* a W b = !((a & !b) U (!a & !b)) */
+        proper_bitset nb;
+        proper_bitset_init(&nb);
+        if ((rc = proper_bitset_copy(&nb, &B, C->err)) != 0) {
+            proper_bitset_free(&A);
+            proper_bitset_free(&B);
+            return rc;
+        }
+        proper_bitset_not(&nb);
+        proper_bitset_and(&A, &nb); /* A = a & !b */
+        proper_bitset_or(&B, &A);
+        proper_bitset_not(&B);      /* B = !(b | (a & !b)) = !a & !b */
+        proper_bitset_free(&nb);
+        u->neg ^= 1;
+    }
+    u->phi1 = A;
+    u->phi2 = B;
+    return PROPER_OK;
+}
+
+/* y[s] = phi1(s) ? sum_t P(s,t) y[t] : 0, k times (the steps before a
+ * lower bound; PRISM's computeRestrictedNext). Stops early at a fixed point. */
+static int proper__prism_restricted_next(proper__prism_checker *C, const proper_bitset *phi1, long long k, double *y) {
+    const proper_dtmc *d = C->d;
+    double *z = proper__prism_vec_new(C);
+    long long i;
+    if (!z) return PROPER_ENOMEM;
+    for (i = 0; i < k; i++) {
+        uint32_t s;
+        uint64_t j;
+        for (s = 0; s < d->n_states; s++) {
+            double sum = 0;
+            if (PROPER_BITSET_GET(phi1, s))
+                for (j = d->row[s]; j < d->row[s + 1]; j++) sum += d->prob[j] * y[d->col[j]];
+            z[s] = sum;
+        }
+        if (memcmp(z, y, d->n_states * sizeof *y) == 0) break;
+        memcpy(y, z, d->n_states * sizeof *y);
+    }
+    PROPER_FREE(z);
     return PROPER_OK;
 }
 
@@ -4048,130 +4554,527 @@ static void proper__prism_next(const proper_dtmc *d, const proper_bitset *phi, d
     }
 }
 
-static int proper__prism_check_prob(proper__prism_checker *C, const proper__prism_prop *pr, double *x) {
+/* P=? [ path ] in every state. A state formula as the path is its value in
+ * the first state (an LTL formula without temporal operators). */
+static int proper__prism_prob_path(proper__prism_checker *C, int32_t e, double *x) {
     const proper_dtmc *d = C->d;
-    proper_bitset phi1, phi2;
-    unsigned long k = 0;
-    int rc, bounded = pr->bound >= 0;
+    proper__prism_until u;
     size_t s;
-    memset(&phi1, 0, sizeof phi1);
-    memset(&phi2, 0, sizeof phi2);
-    if (bounded && (rc = proper__prism_step_bound(C, pr, &k)) != 0) return rc;
-    if (pr->phi1 >= 0 && (rc = proper__prism_state_set(C, pr->phi1, &phi1)) != 0) return rc;
-    if ((rc = proper__prism_state_set(C, pr->phi2, &phi2)) != 0) goto done;
-    switch (pr->path) {
-    case PROPER__PM_PATH_X:
-        proper__prism_next(d, &phi2, x);
-        break;
-    case PROPER__PM_PATH_G: /* P[G phi] = 1 - P[F !phi] */
-        proper_bitset_not(&phi2);
-        rc = bounded ? proper_dtmc_prob_bounded_until(d, NULL, &phi2, k, x, C->err)
-                     : proper_dtmc_prob_until(d, NULL, &phi2, &C->o->solve, x, NULL, C->err);
-        if (rc == PROPER_OK)
-            for (s = 0; s < d->n_states; s++) x[s] = 1 - x[s];
-        break;
-    default: /* F, U */
-        rc = bounded ? proper_dtmc_prob_bounded_until(d, pr->phi1 >= 0 ? &phi1 : NULL, &phi2, k, x, C->err)
-                     : proper_dtmc_prob_until(d, pr->phi1 >= 0 ? &phi1 : NULL, &phi2, &C->o->solve, x, NULL, C->err);
-        break;
+    int rc;
+    if (!(C->p->pool.n[e].flags & PROPER__PM_F_PATH)) return proper__prism_vec(C, e, x);
+    if ((rc = proper__prism_until_form(C, e, &u)) != 0) return rc;
+    if (u.next) {
+        proper__prism_next(d, &u.phi2, x);
+    } else if (u.hi < 0) { /* no upper bound: unbounded until from the lower bound on */
+        rc = proper_dtmc_prob_until(d, &u.phi1, &u.phi2, &C->o->solve, x, NULL, C->err);
+    } else if (u.hi - (u.lo > 0 ? u.lo : 0) == 0) { /* a window of 0 steps: phi2 now */
+        for (s = 0; s < d->n_states; s++) x[s] = PROPER_BITSET_GET(&u.phi2, s);
+    } else {
+        rc = proper_dtmc_prob_bounded_until(d, &u.phi1, &u.phi2, (unsigned long)(u.hi - (u.lo > 0 ? u.lo : 0)), x, C->err);
     }
-done:
-    proper_bitset_free(&phi1);
-    proper_bitset_free(&phi2);
+    if (rc == 0 && u.lo > 0) rc = proper__prism_restricted_next(C, &u.phi1, u.lo, x);
+    if (rc == 0 && u.neg)
+        for (s = 0; s < d->n_states; s++) x[s] = 1 - x[s];
+    proper__prism_until_free(&u);
     return rc;
 }
 
-static int proper__prism_check_reward(proper__prism_checker *C, const proper__prism_prop *pr, double *x) {
+/* ---- CTL (E, A) on the graph, as PRISM's NonProbModelChecker ---- */
+
+/* E[ a R b ]: a path with G b, or b U (a & b): the greatest set Z within b
+ * whose states satisfy a or have a successor in Z. */
+static int proper__prism_exists_release(proper__prism_checker *C, const proper_bitset *a, const proper_bitset *b, double *x) {
     const proper_dtmc *d = C->d;
-    long r = 0;
-    unsigned long k = 0;
-    int rc;
-    if (pr->reward_name >= 0) {
-        r = proper_dtmc_find_reward(d, C->p->names.names[pr->reward_name]);
-        if (r < 0)
-            return proper__prism_cerr(C, pr->line, pr->col, PROPER_EUNDEFINED, "the model has no reward structure \"%s\"",
-                                   C->p->names.names[pr->reward_name]);
-    } else if (pr->reward_index >= 0) {
-        proper__prism_val v;
-        if ((rc = proper__prism_eval_at(C, pr->reward_index, 0, &v)) != 0) return rc;
-        if (v.i < 1 || (size_t)v.i > d->n_rewards)
-            return proper__prism_cerr(C, pr->line, pr->col, PROPER_EUNDEFINED, "the model has no reward structure %lld", v.i);
-        r = (long)v.i - 1;
-    } else if (d->n_rewards == 0) {
-        return proper__prism_cerr(C, pr->line, pr->col, PROPER_EUNDEFINED, "the model has no reward structure");
+    uint32_t n = d->n_states, s, *cnt, *pred_row, *pred, *queue, head = 0, tail = 0;
+    uint64_t j;
+    pred_row = (uint32_t *)proper_calloc((size_t)n + 1, sizeof *pred_row);
+    pred = (uint32_t *)proper_calloc((size_t)d->n_trans + 1, sizeof *pred);
+    cnt = (uint32_t *)proper_calloc((size_t)n + 1, sizeof *cnt);
+    queue = (uint32_t *)proper_calloc((size_t)n + 1, sizeof *queue);
+    if (!pred_row || !pred || !cnt || !queue) {
+        PROPER_FREE(pred_row);
+        PROPER_FREE(pred);
+        PROPER_FREE(cnt);
+        PROPER_FREE(queue);
+        return proper_error_set(C->err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
     }
-    if (pr->path == PROPER__PM_PATH_F) {
-        proper_bitset phi;
-        if ((rc = proper__prism_state_set(C, pr->phi2, &phi)) != 0) return rc;
-        rc = proper_dtmc_reward_reach(d, &d->rewards[r], &phi, &C->o->solve, x, NULL, C->err);
-        proper_bitset_free(&phi);
-        return rc;
+    for (j = 0; j < d->n_trans; j++) pred_row[d->col[j] + 1]++;
+    for (s = 0; s < n; s++) pred_row[s + 1] += pred_row[s];
+    for (s = 0; s < n; s++)
+        for (j = d->row[s]; j < d->row[s + 1]; j++) pred[pred_row[d->col[j]] + cnt[d->col[j]]++] = s;
+    for (s = 0; s < n; s++) {
+        x[s] = PROPER_BITSET_GET(b, s);
+        cnt[s] = 0;
     }
-    if ((rc = proper__prism_step_bound(C, pr, &k)) != 0) return rc;
-    if (pr->path == PROPER__PM_PATH_C) return proper_dtmc_reward_cumulative(d, &d->rewards[r], k, x, C->err);
-    return proper_dtmc_reward_instant(d, &d->rewards[r], k, x, C->err);
+    for (s = 0; s < n; s++)
+        for (j = d->row[s]; j < d->row[s + 1]; j++)
+            if (x[d->col[j]] != 0) cnt[s]++;
+    for (s = 0; s < n; s++)
+        if (x[s] != 0 && !PROPER_BITSET_GET(a, s) && cnt[s] == 0) queue[tail++] = s;
+    while (head < tail) {
+        uint32_t t = queue[head++];
+        x[t] = 0;
+        for (j = pred_row[t]; j < pred_row[t + 1]; j++) {
+            uint32_t q = pred[j];
+            if (x[q] != 0 && --cnt[q] == 0 && !PROPER_BITSET_GET(a, q)) queue[tail++] = q;
+        }
+    }
+    PROPER_FREE(pred_row);
+    PROPER_FREE(pred);
+    PROPER_FREE(cnt);
+    PROPER_FREE(queue);
+    return PROPER_OK;
 }
 
-/* Compare with the bound of P>=b etc.: 1 or 0 per state. */
-static int proper__prism_apply_bound(proper__prism_checker *C, const proper__prism_prop *pr, double *x) {
+/* E[path] (forall = 0) or A[path] = !E[!path] (forall = 1), 1 or 0 per state. */
+static int proper__prism_ctl(proper__prism_checker *C, const proper__prism_node *nd, int forall, double *x) {
+    const proper_dtmc *d = C->d;
+    proper__prism_until u;
+    proper_bitset z;
+    uint32_t s;
+    uint64_t j;
+    int rc;
+    if ((rc = proper__prism_until_form(C, nd->a, &u)) != 0) return rc;
+    if (u.lo >= 0 || u.hi >= 0) {
+        proper__prism_until_free(&u);
+        return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED, "bounded CTL operators are not supported");
+    }
+    u.neg ^= forall;
+    if (u.next) { /* E[X b]; E[!X b] = E[X !b] */
+        if (u.neg) proper_bitset_not(&u.phi2);
+        for (s = 0; s < d->n_states; s++) {
+            x[s] = 0;
+            for (j = d->row[s]; j < d->row[s + 1]; j++)
+                if (PROPER_BITSET_GET(&u.phi2, d->col[j])) x[s] = 1;
+        }
+    } else if (!u.neg) { /* E[a U b]: b reachable through a */
+        proper_bitset_init(&z);
+        if ((rc = proper_dtmc_prob0(d, &u.phi1, &u.phi2, &z, C->err)) == 0)
+            for (s = 0; s < d->n_states; s++) x[s] = !PROPER_BITSET_GET(&z, s);
+        proper_bitset_free(&z);
+    } else { /* E[!(a U b)] = E[!a R !b] */
+        proper_bitset_not(&u.phi1);
+        proper_bitset_not(&u.phi2);
+        rc = proper__prism_exists_release(C, &u.phi1, &u.phi2, x);
+    }
+    if (rc == 0 && forall)
+        for (s = 0; s < d->n_states; s++) x[s] = x[s] == 0;
+    proper__prism_until_free(&u);
+    return rc;
+}
+
+/* ---- Rewards ---- */
+
+/* Most distinct reward values a long-run average reward is computed for
+ * (one steady-state solve each). */
+#define PROPER__PM_LRA_MAX_VALUES 64
+
+/* The reward structure of R{"name"}, R{k} or R (the first). */
+static int proper__prism_reward_of(proper__prism_checker *C, const proper__prism_node *nd, const proper_dtmc_reward **rew) {
+    const proper_dtmc *d = C->d;
+    long r = 0;
+    int rc;
+    if (nd->idx >= 0) {
+        r = proper_dtmc_find_reward(d, C->p->names.names[nd->idx]);
+        if (r < 0)
+            return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNDEFINED, "the model has no reward structure \"%s\"",
+                                      C->p->names.names[nd->idx]);
+    } else if (nd->c >= 0) {
+        long long k;
+        if ((rc = proper__prism_const_int(C, nd->c, &k)) != 0) return rc;
+        if (k < 1 || (size_t)k > d->n_rewards)
+            return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNDEFINED, "the model has no reward structure %lld", k);
+        r = (long)k - 1;
+    } else if (d->n_rewards == 0) {
+        return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNDEFINED, "the model has no reward structure");
+    }
+    *rew = &d->rewards[r];
+    return PROPER_OK;
+}
+
+/* Expected reward of one step from each state: its state reward plus the
+ * probability-weighted transition rewards. */
+static void proper__prism_step_reward(const proper_dtmc *d, const proper_dtmc_reward *rew, double *r) {
+    uint32_t s;
+    uint64_t j;
+    for (s = 0; s < d->n_states; s++) {
+        r[s] = rew->state ? rew->state[s] : 0;
+        if (rew->trans)
+            for (j = d->row[s]; j < d->row[s + 1]; j++) r[s] += d->prob[j] * rew->trans[j];
+    }
+}
+
+/* R=? [ C ]: the reward until a bottom component is entered, infinite from
+ * states that reach (with positive probability) a bottom component where
+ * some step earns a positive reward. */
+static int proper__prism_total_reward(proper__prism_checker *C, const proper_dtmc_reward *rew, double *x) {
+    const proper_dtmc *d = C->d;
+    uint32_t n = d->n_states, nb = 0, s, *bscc = (uint32_t *)proper_calloc((size_t)n + 1, sizeof *bscc);
+    unsigned char *pos = NULL;
+    double *r = proper__prism_vec_new(C);
+    proper_bitset bottom, positive, zero;
+    int rc;
+    proper_bitset_init(&bottom);
+    proper_bitset_init(&positive);
+    proper_bitset_init(&zero);
+    if (!bscc || !r) {
+        rc = proper_error_set(C->err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+        goto done;
+    }
+    proper__prism_step_reward(d, rew, r);
+    if ((rc = proper_dtmc_bscc(d, bscc, &nb, C->err)) != 0) goto done;
+    if (!(pos = (unsigned char *)proper_calloc((size_t)nb + 1, 1))) {
+        rc = proper_error_set(C->err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+        goto done;
+    }
+    for (s = 0; s < n; s++)
+        if (bscc[s] != UINT32_MAX && r[s] > 0) pos[bscc[s]] = 1;
+    if ((rc = proper_bitset_create(&bottom, n, C->err)) != 0 || (rc = proper_bitset_create(&positive, n, C->err)) != 0) goto done;
+    for (s = 0; s < n; s++)
+        if (bscc[s] != UINT32_MAX) {
+            proper_bitset_set(&bottom, s);
+            if (pos[bscc[s]]) proper_bitset_set(&positive, s);
+        }
+    if ((rc = proper_dtmc_prob0(d, NULL, &positive, &zero, C->err)) != 0) goto done;
+    if ((rc = proper_dtmc_reward_reach(d, rew, &bottom, &C->o->solve, x, NULL, C->err)) != 0) goto done;
+    for (s = 0; s < n; s++)
+        if (!PROPER_BITSET_GET(&zero, s)) x[s] = INFINITY;
+done:
+    proper_bitset_free(&bottom);
+    proper_bitset_free(&positive);
+    proper_bitset_free(&zero);
+    PROPER_FREE(bscc);
+    PROPER_FREE(pos);
+    PROPER_FREE(r);
+    return rc;
+}
+
+static int proper__prism_cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* R=? [ S ]: sum over the distinct step-reward values v of v times the
+ * long-run fraction of time in the states earning v (S=? of that set). */
+static int proper__prism_lra_reward(proper__prism_checker *C, const proper_dtmc_reward *rew, const proper__prism_node *nd,
+                                    double *x) {
+    const proper_dtmc *d = C->d;
+    uint32_t n = d->n_states, s;
+    double *r = proper__prism_vec_new(C), *vals = proper__prism_vec_new(C), *z = proper__prism_vec_new(C);
+    size_t nv = 0, k;
+    proper_bitset phi;
+    int rc = PROPER_OK;
+    proper_bitset_init(&phi);
+    if (!r || !vals || !z) {
+        rc = PROPER_ENOMEM;
+        goto done;
+    }
+    proper__prism_step_reward(d, rew, r);
+    for (s = 0; s < n; s++) {
+        x[s] = 0;
+        if (r[s] != 0) vals[nv++] = r[s];
+    }
+    qsort(vals, nv, sizeof *vals, proper__prism_cmp_double);
+    for (k = 0; k < nv; k++) /* distinct values */
+        if (k == 0 || vals[k] != vals[k - 1]) {
+            size_t m = 0;
+            for (s = 0; s < k; s++) m += vals[s] != vals[s + 1];
+            if (m >= PROPER__PM_LRA_MAX_VALUES) {
+                rc = proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED,
+                                        "long-run average of more than %d distinct step rewards", PROPER__PM_LRA_MAX_VALUES);
+                goto done;
+            }
+            if ((rc = proper_bitset_create(&phi, n, C->err)) != 0) goto done;
+            for (s = 0; s < n; s++)
+                if (r[s] == vals[k]) proper_bitset_set(&phi, s);
+            if ((rc = proper_dtmc_steady(d, &phi, &C->o->solve, z, C->err)) != 0) goto done;
+            proper_bitset_free(&phi);
+            for (s = 0; s < n; s++) x[s] += vals[k] * z[s];
+        }
+done:
+    proper_bitset_free(&phi);
+    PROPER_FREE(r);
+    PROPER_FREE(vals);
+    PROPER_FREE(z);
+    return rc;
+}
+
+static int proper__prism_reward(proper__prism_checker *C, const proper__prism_node *nd, double *x) {
+    const proper_dtmc *d = C->d;
+    const proper__prism_node *f = &C->p->pool.n[nd->a];
+    const proper_dtmc_reward *rew = NULL;
+    long long k = 0;
+    proper_bitset phi;
+    int rc;
+    if ((rc = proper__prism_reward_of(C, nd, &rew)) != 0) return rc;
+    if (f->kind != PROPER__PM_N_PATH || (f->op != PROPER__PM_T_F && f->op < PROPER__PM_T_C) ||
+        (f->op == PROPER__PM_T_F && (f->c >= 0 || f->idx >= 0 || (C->p->pool.n[f->b].flags & PROPER__PM_F_PATH))))
+        return proper__prism_cerr(C, f->line, f->col, PROPER_EUNSUPPORTED,
+                                  "this reward formula is not supported (R[ F phi ], R[ C<=k ], R[ C ], R[ I=k ], R[ S ] are)");
+    switch (f->op) {
+    case PROPER__PM_T_F:
+        if ((rc = proper__prism_state_set(C, f->b, &phi)) != 0) return rc;
+        rc = proper_dtmc_reward_reach(d, rew, &phi, &C->o->solve, x, NULL, C->err);
+        proper_bitset_free(&phi);
+        return rc;
+    case PROPER__PM_T_TOTAL: return proper__prism_total_reward(C, rew, x);
+    case PROPER__PM_T_LRA: return proper__prism_lra_reward(C, rew, f, x);
+    default:
+        if ((rc = proper__prism_const_int(C, f->c, &k)) != 0) return rc;
+        if (k < 0) return proper__prism_cerr(C, f->line, f->col, PROPER_ERANGE, "negative step bound %lld", k);
+        if ((unsigned long long)k > C->o->max_steps)
+            return proper__prism_cerr(C, f->line, f->col, PROPER_ELIMIT, "step bound %lld is above the limit %lu", k,
+                                      C->o->max_steps);
+        if (f->op == PROPER__PM_T_C) return proper_dtmc_reward_cumulative(d, rew, (unsigned long)k, x, C->err);
+        return proper_dtmc_reward_instant(d, rew, (unsigned long)k, x, C->err);
+    }
+}
+
+/* Compare with the bound of P>=b and the like: 1 or 0 per state. */
+static int proper__prism_apply_bound(proper__prism_checker *C, const proper__prism_node *nd, double *x) {
+    const proper__prism_node *bn = &C->p->pool.n[nd->b];
     proper__prism_val v;
     double b;
     size_t s;
     int rc;
-    if ((rc = proper__prism_eval_at(C, pr->threshold, 0, &v)) != 0) return rc;
-    b = proper__prism_as_double(C->p->pool.n[pr->threshold].type, v);
-    if (pr->kind != PROPER__PM_P_REWARD && !(b >= 0 && b <= 1))
-        return proper__prism_cerr(C, C->p->pool.n[pr->threshold].line, C->p->pool.n[pr->threshold].col, PROPER_ERANGE,
-                               "probability bound %g is not in [0, 1]", b);
+    if ((rc = proper__prism_eval_at(C, nd->b, 0, &v)) != 0) return rc;
+    b = proper__prism_as_double(bn->type, v);
+    if (nd->kind != PROPER__PM_N_REWARD && !(b >= 0 && b <= 1))
+        return proper__prism_cerr(C, bn->line, bn->col, PROPER_ERANGE, "probability bound %g is not in [0, 1]", b);
     for (s = 0; s < C->d->n_states; s++) {
         double y = x[s];
-        int ok = pr->relop == PROPER__PM_OP_LT ? y < b : pr->relop == PROPER__PM_OP_LE ? y <= b :
-                 pr->relop == PROPER__PM_OP_GT ? y > b : y >= b;
-        x[s] = ok;
+        x[s] = nd->op == PROPER__PM_OP_LT ? y < b : nd->op == PROPER__PM_OP_LE ? y <= b : nd->op == PROPER__PM_OP_GT ? y > b : y >= b;
     }
     return PROPER_OK;
 }
 
-PROPER_API int proper_prism_props_check_states(const proper_prism_props *p, size_t i, const proper_dtmc *d,
-                                               const proper_prism_check_opts *opts, double *x, proper_error *err) {
+/* ---- Filters ---- */
+
+/* filter(op, a, states): PRISM's StateModelChecker.checkExpressionFilter.
+ * Single-valued operators fill x with their value; argmin/argmax give the
+ * states attaining it; print, printall and range leave the operand's values
+ * (a range's ends go to C->range_lo/hi). */
+static int proper__prism_filter(proper__prism_checker *C, const proper__prism_node *nd, double *x) {
+    const proper_dtmc *d = C->d;
+    uint32_t n = d->n_states, s, first = UINT32_MAX, count = 0;
+    double *in = proper__prism_vec_new(C), lo = INFINITY, hi = -INFINITY, sum = 0, value = 0;
+    size_t truths = 0;
+    int rc, op = nd->op;
+    if (!in) return PROPER_ENOMEM;
+    if (nd->b >= 0) rc = proper__prism_vec(C, nd->b, in);
+    else {
+        for (s = 0; s < n; s++) in[s] = 1;
+        rc = PROPER_OK;
+    }
+    if (rc == 0) rc = proper__prism_vec(C, nd->a, x);
+    if (rc) {
+        PROPER_FREE(in);
+        return rc;
+    }
+    for (s = 0; s < n; s++) {
+        if (in[s] == 0) continue;
+        if (first == UINT32_MAX) first = s;
+        count++;
+        if (x[s] < lo) lo = x[s];
+        if (x[s] > hi) hi = x[s];
+        sum += x[s];
+        truths += x[s] != 0;
+    }
+    if (count == 0) {
+        PROPER_FREE(in);
+        return proper__prism_cerr(C, nd->line, nd->col, PROPER_EINVAL, "filter satisfies no states");
+    }
+    if (op == PROPER__PM_FL_STATE && count != 1) {
+        PROPER_FREE(in);
+        return proper__prism_cerr(C, nd->line, nd->col, PROPER_EINVAL,
+                                  "filter should be satisfied in exactly 1 state (it is in %lu)", (unsigned long)count);
+    }
+    switch (op) {
+    case PROPER__PM_FL_MIN: value = lo; break;
+    case PROPER__PM_FL_MAX: value = hi; break;
+    case PROPER__PM_FL_COUNT: value = (double)truths; break;
+    case PROPER__PM_FL_SUM: value = sum; break;
+    case PROPER__PM_FL_AVG: value = sum / count; break;
+    case PROPER__PM_FL_FIRST: case PROPER__PM_FL_STATE: value = x[first]; break;
+    case PROPER__PM_FL_FORALL: value = truths == count; break;
+    case PROPER__PM_FL_EXISTS: value = truths > 0; break;
+    case PROPER__PM_FL_ARGMIN: case PROPER__PM_FL_ARGMAX: {
+        double m = op == PROPER__PM_FL_ARGMIN ? lo : hi;
+        for (s = 0; s < n; s++) x[s] = in[s] != 0 && x[s] == m;
+        break;
+    }
+    case PROPER__PM_FL_RANGE:
+        C->range_lo = lo;
+        C->range_hi = hi;
+        break;
+    default: break; /* print, printall: the values themselves */
+    }
+    if (op != PROPER__PM_FL_ARGMIN && op != PROPER__PM_FL_ARGMAX && op != PROPER__PM_FL_RANGE && op != PROPER__PM_FL_PRINT &&
+        op != PROPER__PM_FL_PRINTALL)
+        for (s = 0; s < n; s++) x[s] = value;
+    PROPER_FREE(in);
+    return PROPER_OK;
+}
+
+/* ---- Operators and expressions ---- */
+
+static int proper__prism_is_operator(int kind) {
+    return kind == PROPER__PM_N_PROB || kind == PROPER__PM_N_REWARD || kind == PROPER__PM_N_STEADY ||
+           kind == PROPER__PM_N_EXISTS || kind == PROPER__PM_N_FORALL || kind == PROPER__PM_N_FILTER ||
+           kind == PROPER__PM_N_PROPREF;
+}
+
+/* The value of operator node e in every state. */
+static int proper__prism_operator(proper__prism_checker *C, int32_t e, double *x) {
+    const proper__prism_node *nd = &C->p->pool.n[e];
+    proper_bitset phi;
+    int rc;
+    switch (nd->kind) {
+    case PROPER__PM_N_PROB: rc = proper__prism_prob_path(C, nd->a, x); break;
+    case PROPER__PM_N_REWARD: rc = proper__prism_reward(C, nd, x); break;
+    case PROPER__PM_N_STEADY:
+        if ((rc = proper__prism_state_set(C, nd->a, &phi)) != 0) return rc;
+        rc = proper_dtmc_steady(C->d, &phi, &C->o->solve, x, C->err);
+        proper_bitset_free(&phi);
+        break;
+    case PROPER__PM_N_EXISTS: case PROPER__PM_N_FORALL:
+        return proper__prism_ctl(C, nd, nd->kind == PROPER__PM_N_FORALL, x);
+    case PROPER__PM_N_FILTER: return proper__prism_filter(C, nd, x);
+    default: /* a property reference */
+        if (C->busy[nd->idx])
+            return proper__prism_cerr(C, nd->line, nd->col, PROPER_EINVAL, "property \"%s\" refers to itself",
+                                      C->p->props[nd->idx].name);
+        C->busy[nd->idx] = 1;
+        rc = proper__prism_vec(C, C->p->props[nd->idx].expr, x);
+        C->busy[nd->idx] = 0;
+        return rc;
+    }
+    if (rc == 0 && nd->b >= 0) rc = proper__prism_apply_bound(C, nd, x);
+    return rc;
+}
+
+/* Compute (once) every operator inside expression e. */
+static int proper__prism_prepare(proper__prism_checker *C, int32_t e) {
+    const proper__prism_node *nd;
+    double *x;
+    int rc;
+    if (e < 0) return PROPER_OK;
+    nd = &C->p->pool.n[e];
+    if (!(nd->flags & PROPER__PM_F_OPS)) return PROPER_OK;
+    if (proper__prism_is_operator(nd->kind)) {
+        if (C->opvals[e]) return PROPER_OK;
+        if (!(x = proper__prism_vec_new(C))) return PROPER_ENOMEM;
+        if ((rc = proper__prism_operator(C, e, x)) != 0) {
+            PROPER_FREE(x);
+            return rc;
+        }
+        C->opvals[e] = x;
+        return PROPER_OK;
+    }
+    if (nd->kind == PROPER__PM_N_FORMULA || nd->kind == PROPER__PM_N_PLABEL) return proper__prism_prepare(C, nd->a);
+    if ((rc = proper__prism_prepare(C, nd->a)) != 0 || (rc = proper__prism_prepare(C, nd->b)) != 0) return rc;
+    return proper__prism_prepare(C, nd->c);
+}
+
+/* Value of expression e (with operators) in every state. */
+static int proper__prism_vec(proper__prism_checker *C, int32_t e, double *x) {
+    int rc = proper__prism_prepare(C, e);
+    if (rc) return rc;
+    if (C->opvals[e]) {
+        memcpy(x, C->opvals[e], C->d->n_states * sizeof *x);
+        return PROPER_OK;
+    }
+    return proper__prism_eval_states(C, e, x);
+}
+
+/* The result of property pr, as PRISM reports it: a filter that gives one
+ * value gives it; otherwise (PRISM's default filter) a boolean must hold in
+ * every initial state, and a number is its value in the initial state, or
+ * the range of its values over several initial states. */
+static int proper__prism_result(proper__prism_checker *C, const proper__prism_prop *pr, double *x, proper_prism_result *res) {
+    const proper__prism_node *nd = &C->p->pool.n[pr->expr];
+    const proper_dtmc *d = C->d;
+    proper_bitset init;
+    size_t s, k = 0;
+    int rc;
+    if ((rc = proper__prism_vec(C, pr->expr, x)) != 0) return rc;
+    res->type = pr->type;
+    if (nd->kind == PROPER__PM_N_FILTER && nd->op == PROPER__PM_FL_RANGE) {
+        res->value = C->range_lo;
+        res->hi = C->range_hi;
+        return PROPER_OK;
+    }
+    if (!(nd->flags & PROPER__PM_F_STATE) ||
+        (nd->kind == PROPER__PM_N_FILTER && nd->op != PROPER__PM_FL_ARGMIN && nd->op != PROPER__PM_FL_ARGMAX &&
+         nd->op != PROPER__PM_FL_PRINT && nd->op != PROPER__PM_FL_PRINTALL)) {
+        res->value = res->hi = x[0];
+        return PROPER_OK;
+    }
+    proper_bitset_init(&init);
+    if ((rc = proper_dtmc_label_get(d, "init", &init, C->err)) != 0) return rc;
+    res->value = pr->type == PROPER_PRISM_BOOL ? 1 : INFINITY;
+    res->hi = -INFINITY;
+    for (s = 0; s < d->n_states; s++) {
+        if (!PROPER_BITSET_GET(&init, s)) continue;
+        k++;
+        if (pr->type == PROPER_PRISM_BOOL) {
+            if (x[s] == 0) res->value = 0;
+        } else {
+            if (x[s] < res->value || k == 1) res->value = x[s];
+            if (x[s] > res->hi || k == 1) res->hi = x[s];
+        }
+    }
+    proper_bitset_free(&init);
+    if (pr->type == PROPER_PRISM_BOOL || k == 0) res->hi = res->value;
+    if (k == 0) return proper_error_set(C->err, PROPER_EINVAL, NULL, 0, 0, "the model has no initial state");
+    return PROPER_OK;
+}
+
+/* Check property i; x (n_states values) gets its values in every state. */
+static int proper__prism_check(const proper_prism_props *p, size_t i, const proper_dtmc *d,
+                               const proper_prism_check_opts *opts, double *x, proper_prism_result *res, proper_error *err) {
     proper__prism_checker C;
     proper_prism_check_opts defaults;
-    const proper__prism_prop *pr;
+    proper_prism_result local;
     int rc;
     if (i >= p->n_props) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no property %lu", (unsigned long)i);
+    if (d->n_states == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "the model has no states");
     if (!opts) {
         defaults = proper_prism_check_opts_default();
         opts = &defaults;
     }
-    pr = &p->props[i];
-    if ((rc = proper__prism_checker_init(&C, p, d, opts, err)) == 0) {
-        switch (pr->kind) {
-        case PROPER__PM_P_EXPR: rc = proper__prism_eval_states(&C, pr->phi2, x); break;
-        case PROPER__PM_P_PROB: rc = proper__prism_check_prob(&C, pr, x); break;
-        case PROPER__PM_P_REWARD: rc = proper__prism_check_reward(&C, pr, x); break;
-        default: {
-            proper_bitset phi;
-            if ((rc = proper__prism_state_set(&C, pr->phi2, &phi)) == 0) {
-                rc = proper_dtmc_steady(d, &phi, &opts->solve, x, err);
-                proper_bitset_free(&phi);
-            }
-        }
-        }
-        if (rc == PROPER_OK && pr->relop >= 0) rc = proper__prism_apply_bound(&C, pr, x);
-    }
+    if ((rc = proper__prism_checker_init(&C, p, d, opts, err)) == 0)
+        rc = proper__prism_result(&C, &p->props[i], x, res ? res : &local);
     proper__prism_checker_free(&C);
+    return rc;
+}
+
+PROPER_API int proper_prism_props_check_states(const proper_prism_props *p, size_t i, const proper_dtmc *d,
+                                               const proper_prism_check_opts *opts, double *x, proper_error *err) {
+    return proper__prism_check(p, i, d, opts, x, NULL, err);
+}
+
+PROPER_API int proper_prism_props_result(const proper_prism_props *p, size_t i, const proper_dtmc *d,
+                                         const proper_prism_check_opts *opts, proper_prism_result *res, proper_error *err) {
+    double *x = (double *)proper_calloc((size_t)d->n_states + 1, sizeof *x);
+    int rc;
+    if (!x) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    rc = proper__prism_check(p, i, d, opts, x, res, err);
+    PROPER_FREE(x);
     return rc;
 }
 
 PROPER_API int proper_prism_props_check(const proper_prism_props *p, size_t i, const proper_dtmc *d,
                                         const proper_prism_check_opts *opts, double *value, proper_error *err) {
-    double *x = (double *)proper_calloc(d->n_states, sizeof *x);
-    int rc;
-    if (!x) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
-    rc = proper_prism_props_check_states(p, i, d, opts, x, err);
-    if (rc == PROPER_OK) *value = proper_dtmc_value_at_init(d, x);
-    PROPER_FREE(x);
-    return rc;
+    proper_prism_result res;
+    int rc = proper_prism_props_result(p, i, d, opts, &res, err);
+    if (rc) return rc;
+    if (!(res.value == res.hi) && !(res.value != res.value))
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
+                                "property %lu has a range of values [%.17g, %.17g] (several initial states): read it "
+                                "with proper_prism_props_result", (unsigned long)i + 1, res.value, res.hi);
+    *value = res.value;
+    return PROPER_OK;
 }
 #endif /* PROPER_PRISM_IMPLEMENTATION */
 #endif /* PROPER_IMPLEMENTATION */

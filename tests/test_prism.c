@@ -695,11 +695,14 @@ static void test_props_file(void) {
 static void test_props_errors(void) {
     struct { const char *prop; int parse_code, line, col; const char *msg; } cases[] = {
         {"P=? [ F zz=1 ]", PROPER_EUNDEFINED, 1, 9, "unknown identifier 'zz'"},
-        {"P=? [ F s+1 ]", PROPER_EPARSE, 1, 9, "state formula must be bool"},
+        {"P=? [ F s+1 ]", PROPER_EPARSE, 1, 9, "must be bool, not int"},
         {"P=? [ F s=1", PROPER_EPARSE, 1, 12, "expected ']'"},
-        {"P=? [ F>=3 s=1 ]", PROPER_EUNSUPPORTED, 1, 8, "upper step bounds"},
-        {"P=? [ F P=? [F s=1] ]", PROPER_EUNSUPPORTED, 1, 9, "nested P"},
-        {"R{\"x\"}=? [ S ]", PROPER_EUNSUPPORTED, 1, 12, "long-run average"},
+        {"P=? [ F P=? [F s=1] ]", PROPER_EPARSE, 1, 9, "must be bool, not double"},
+        {"filter(bogus, s=1)", PROPER_EPARSE, 1, 8, "a filter operator"},
+        {"filter(count, s)", PROPER_EPARSE, 1, 1, "filter count needs bool"},
+        {"\"a\": P=? [ F s=1 ];\n\"a\": s=2", PROPER_EPARSE, 2, 6, "already defined"},
+        {"\"a\": P>0.5 [ F \"a\" ]", PROPER_EPARSE, 1, 16, "refers to itself"},
+        {"P=? [ F s=1 ] + R{\"x\"}/{\"y\"}=? [ F s=7 ]", PROPER_EUNSUPPORTED, 1, 23, "ratio rewards"},
         {"P=? [ F<=s s=1 ]", PROPER_EPARSE, 1, 10, "must be constant"},
         {"const int k = j; const int j = 1; P=? [ F<=k s=1 ]", PROPER_EPARSE, 1, 15, "before its definition"},
     };
