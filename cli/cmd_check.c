@@ -57,7 +57,9 @@ static void check_usage(FILE *out) {
             "  --backend NAME     check with NAME: native (default), prism or storm (tools\n"
             "                     from PROPER_PRISM / PROPER_STORM or PATH); the default\n"
             "                     comes from PROPER_BACKEND when set\n"
-            "  --precision R      relative precision asked of an external tool (default %g)\n"
+            "  --precision R      relative precision of the iterative solver, and asked of\n"
+            "                     an external tool (default %g); a bound P>=b whose value\n"
+            "                     lies within it of b is refused as undecidable\n"
             "  --exact            ask an external tool for exact (rational) arithmetic\n"
             "  --timeout S        seconds an external tool may run per property (default %g);\n"
             "                     its version probe waits at most this, and at most %g s\n\n"
@@ -191,6 +193,13 @@ static int export_model(const check_opts *o, const proper_dtmc *d, proper_error 
     return CLI_OK;
 }
 
+/* Options of the native checker: --precision is the solver's. */
+static proper_prism_check_opts native_opts(const check_opts *o) {
+    proper_prism_check_opts co = proper_prism_check_opts_default();
+    co.solve.rel_precision = o->precision;
+    return co;
+}
+
 /* Property i is checked: no --property, or it names i (1-based) or i's name. */
 static int selected(const check_opts *o, const proper_prism_props *p, size_t i) {
     const char *name = proper_prism_props_name(p, i);
@@ -212,41 +221,61 @@ static size_t label_width(const proper_prism_props *p, size_t n) {
 }
 
 /* One row of the table: "name": text, or text, then the value. */
-static void table_row(const proper_prism_props *p, size_t i, size_t width, double v) {
+/* A result: its value, or "[lo, hi]" for a range (as PRISM prints one). */
+static void format_result(char *buf, size_t size, const proper_prism_result *r) {
+    char lo[64], hi[64];
+    format_value(lo, sizeof lo, r->value, r->type);
+    if (r->type == PROPER_PRISM_BOOL || r->value == r->hi || r->value != r->value) {
+        snprintf(buf, size, "%s", lo);
+        return;
+    }
+    format_value(hi, sizeof hi, r->hi, r->type);
+    snprintf(buf, size, "[%s, %s]", lo, hi);
+}
+
+static void table_row(const proper_prism_props *p, size_t i, size_t width, const proper_prism_result *r) {
     const char *name = proper_prism_props_name(p, i), *text = proper_prism_props_text(p, i);
-    char value[64], label[600];
-    format_value(value, sizeof value, v, proper_prism_props_type(p, i));
+    char value[140], label[600];
+    format_result(value, sizeof value, r);
     if (name) snprintf(label, sizeof label, "\"%s\": %s", name, text);
     else snprintf(label, sizeof label, "%s", text);
     printf("%-*s  %s\n", (int)width, label, value);
 }
 
 /* One property of the JSON output. */
-static void json_property(cli_json *j, const proper_prism_props *p, size_t i, double v) {
+static void json_property(cli_json *j, const proper_prism_props *p, size_t i, const proper_prism_result *r) {
     int type = proper_prism_props_type(p, i);
     cli_json_object_begin(j);
     cli_json_key_string(j, "name", proper_prism_props_name(p, i));
     cli_json_key_string(j, "property", proper_prism_props_text(p, i));
     cli_json_key_string(j, "type", type_name(type));
-    json_value(j, v, type);
+    json_value(j, r->value, type);
+    if (type != PROPER_PRISM_BOOL && r->value != r->hi && r->value == r->value) { /* a range over initial states */
+        cli_json_key(j, "range");
+        cli_json_array_begin(j);
+        cli_json_number(j, r->value);
+        cli_json_number(j, r->hi);
+        cli_json_array_end(j);
+    }
     cli_json_object_end(j);
 }
 
 /* Check every property; print a table or JSON. Returns the exit status. */
 static int check_properties(const check_opts *o, const proper_prism_props *p, const proper_dtmc *d) {
     size_t i, n = p ? proper_prism_props_count(p) : 0, width = label_width(p, n);
-    double *v = (double *)proper_calloc(n + 1, sizeof *v);
+    proper_prism_result *v = (proper_prism_result *)proper_calloc(n + 1, sizeof *v);
+    proper_prism_check_opts co = native_opts(o);
     int status = CLI_OK;
     proper_error err;
     cli_json j;
     if (!v) return cli_fail("out of memory");
     for (i = 0; i < n; i++) {
         if (!selected(o, p, i)) continue;
-        if (proper_prism_props_check(p, i, d, NULL, &v[i], &err)) {
+        if (proper_prism_props_result(p, i, d, &co, &v[i], &err)) {
             PROPER_FREE(v);
             return cli_report(&err);
         }
-        if (proper_prism_props_type(p, i) == PROPER_PRISM_BOOL && v[i] == 0) status = CLI_CHECK_FAILED;
+        if (proper_prism_props_type(p, i) == PROPER_PRISM_BOOL && v[i].value == 0) status = CLI_CHECK_FAILED;
     }
     if (o->json) {
         cli_json_init(&j, stdout);
@@ -257,7 +286,7 @@ static int check_properties(const check_opts *o, const proper_prism_props *p, co
         cli_json_key(&j, "properties");
         cli_json_array_begin(&j);
         for (i = 0; i < n; i++)
-            if (selected(o, p, i)) json_property(&j, p, i, v[i]);
+            if (selected(o, p, i)) json_property(&j, p, i, &v[i]);
         cli_json_array_end(&j);
         cli_json_object_end(&j);
     } else {
@@ -265,7 +294,7 @@ static int check_properties(const check_opts *o, const proper_prism_props *p, co
                (unsigned long long)d->n_trans);
         if (n) printf("%-*s  %s\n", (int)width, "property", "value");
         for (i = 0; i < n; i++)
-            if (selected(o, p, i)) table_row(p, i, width, v[i]);
+            if (selected(o, p, i)) table_row(p, i, width, &v[i]);
     }
     PROPER_FREE(v);
     return status;
@@ -386,11 +415,12 @@ static int expected_expression(const char *text, proper_prism_model *pm, const p
 }
 
 /* Compare a result with the expected text; why gets the reason of a WRONG. */
-static int test_compare(const char *exp, double v, int type, proper_prism_model *pm, const proper_dtmc *d, char *why,
-                        size_t size) {
-    double e, lo, hi;
-    char got[64];
-    format_value(got, sizeof got, v, type);
+static int test_compare(const char *exp, const proper_prism_result *r, proper_prism_model *pm, const proper_dtmc *d,
+                        char *why, size_t size) {
+    double e, lo, hi, v = r->value;
+    int type = r->type;
+    char got[140];
+    format_result(got, sizeof got, r);
     if (exp[0] == '~') exp++;
     if (strncmp(exp, "Error", 5) == 0) {
         snprintf(why, size, "expected an error, got %s", got);
@@ -406,8 +436,8 @@ static int test_compare(const char *exp, double v, int type, proper_prism_model 
         snprintf(why, size, "expected NaN, got %s", got);
         return TEST_WRONG;
     }
-    if (exp[0] == '[' && sscanf(exp, "[%lf,%lf]", &lo, &hi) == 2) {
-        if (v >= lo - TEST_RTOL * fabs(v) && v <= hi + TEST_RTOL * fabs(v)) return TEST_PASS;
+    if (exp[0] == '[' && sscanf(exp, "[%lf,%lf]", &lo, &hi) == 2) { /* the result (a range or a value) meets it */
+        if (r->hi >= lo - TEST_RTOL * fabs(r->hi) && v <= hi + TEST_RTOL * fabs(v)) return TEST_PASS;
         snprintf(why, size, "expected %s, got %s", exp, got);
         return TEST_WRONG;
     }
@@ -416,7 +446,8 @@ static int test_compare(const char *exp, double v, int type, proper_prism_model 
         snprintf(why, size, "cannot read the expected result '%s'", exp);
         return TEST_ERROR;
     }
-    if (type == PROPER_PRISM_INT ? v == e : type == PROPER_PRISM_BOOL ? (v != 0) == (e != 0) : test_close(v, e))
+    if (type == PROPER_PRISM_INT ? v == e && r->hi == e
+        : type == PROPER_PRISM_BOOL ? (v != 0) == (e != 0) : test_close(v, e) && test_close(r->hi, e))
         return TEST_PASS;
     snprintf(why, size, "expected %s, got %s", exp, got);
     return TEST_WRONG;
@@ -426,21 +457,22 @@ static int test_compare(const char *exp, double v, int type, proper_prism_model 
 static int test_properties(const check_opts *o, proper_prism_model *pm, const proper_prism_props *p,
                            const proper_dtmc *d) {
     size_t i, n = p ? proper_prism_props_count(p) : 0;
+    proper_prism_check_opts co = native_opts(o);
     int status = CLI_OK;
     for (i = 0; i < n; i++) {
         char exp[256], why[PROPER_ERROR_MESSAGE_MAX + 64] = "";
         proper_error err;
-        double v = 0;
+        proper_prism_result r;
         int verdict, rc;
         if (!selected(o, p, i)) continue;
         if (!expected_result(proper_prism_props_comment(p, i), o->consts, exp, sizeof exp) || strcmp(exp, "?") == 0) {
             verdict = TEST_SKIP;
-        } else if ((rc = proper_prism_props_check(p, i, d, NULL, &v, &err)) != 0) {
+        } else if ((rc = proper_prism_props_result(p, i, d, &co, &r, &err)) != 0) {
             if (strncmp(exp, "Error", 5) == 0) verdict = TEST_PASS;
             else verdict = rc == PROPER_EUNSUPPORTED ? TEST_UNSUPPORTED : TEST_ERROR;
             proper_error_format(&err, why, sizeof why);
         } else {
-            verdict = test_compare(exp, v, proper_prism_props_type(p, i), pm, d, why, sizeof why);
+            verdict = test_compare(exp, &r, pm, d, why, sizeof why);
         }
         if (verdict == TEST_WRONG || verdict == TEST_ERROR) status = CLI_CHECK_FAILED;
         printf("%s  %s%s%s\n", test_verdicts[verdict], proper_prism_props_text(p, i), why[0] ? "  -- " : "", why);

@@ -4843,6 +4843,12 @@ static int proper__prism_apply_bound(proper__prism_checker *C, const proper__pri
         return proper__prism_cerr(C, bn->line, bn->col, PROPER_ERANGE, "probability bound %g is not in [0, 1]", b);
     for (s = 0; s < C->d->n_states; s++) {
         double y = x[s];
+        /* A value within the solver's relative precision of the bound cannot
+         * decide it (0 and 1 are exact: the graph precomputation sets them). */
+        if (fabs(y - b) <= C->o->solve.rel_precision * fabs(b) && !(y == b && (b == 0 || b == 1)))
+            return proper__prism_cerr(C, nd->line, nd->col, PROPER_ENOCONV,
+                                      "cannot decide the bound %g: the value %.17g is within the accuracy (relative %g) "
+                                      "of it", b, y, C->o->solve.rel_precision);
         x[s] = nd->op == PROPER__PM_OP_LT ? y < b : nd->op == PROPER__PM_OP_LE ? y <= b : nd->op == PROPER__PM_OP_GT ? y > b : y >= b;
     }
     return PROPER_OK;

@@ -16,7 +16,7 @@
 # counted on a line of their own (proper does not build them from the
 # language); other model types (MDP, PTA, ...) are out of scope and only
 # counted. Options of the args files: -const (ranges too) and -fixdl are
-# passed on; -prop selects a property; engine and solver switches
+# passed on; -e/-epsilon becomes --precision; -prop selects a property; engine and solver switches
 # (-ex, -s, -m, -h, -gs, -epsilon, ...) and -export* do not change a result
 # and are dropped, and runs that then coincide are run once; -exact,
 # -param, -noprobchecks and -importmodel runs are counted UNSUPPORTED
@@ -89,13 +89,14 @@ options() {
         case "$1" in
         -const) consts="${consts:+$consts,}$2"; shift ;;
         -fixdl) out="$out --fixdl" ;;
+        -e | -epsilon) out="$out --precision $2"; shift ;;
         -prop | -property) out="$out --property $2"; shift ;;
         -exact) echo "UNSUPPORTED exact arithmetic (-exact)"; return ;;
         -ctmc | -mdp) echo "OTHER ${1#-}"; return ;;
         -param) echo "UNSUPPORTED parametric model checking (-param)"; return ;;
         -noprobchecks) echo "UNSUPPORTED probabilities not summing to 1 (-noprobchecks)"; return ;;
         -importmodel | -importtrans | -importresults) echo "UNSUPPORTED $1"; return ;;
-        -export* | -epsilon | -maxiters | -transientmethod | -gridresolution | -cuddepsilon | -paretoepsilon | \
+        -export* | -maxiters | -transientmethod | -gridresolution | -cuddepsilon | -paretoepsilon | \
             -ptamethod | -simsamples | -simconf | -simwidth | -simpathlen | -exportstrat | -exporttarget)
             shift ;;
         esac
