@@ -90,7 +90,7 @@ extern "C" {
 
 /* Largest number of terms of one polynomial (PROPER_ELIMIT beyond). */
 #ifndef PROPER_EXACT_MAX_TERMS
-#define PROPER_EXACT_MAX_TERMS 1000000
+#define PROPER_EXACT_MAX_TERMS 100000
 #endif
 
 /* Default limit on the states an exact or parametric solve takes on. */
@@ -702,8 +702,31 @@ static uint64_t proper__exact_gcd_u64(uint64_t a, uint64_t b) {
     return a;
 }
 
+/* Bits s .. s+63 of |a| (a >> s, truncated to 64 bits). */
+static uint64_t proper__exact_bits_at(const proper_bigint *a, uint64_t s) {
+    uint64_t v = 0;
+    uint32_t w = (uint32_t)(s / 32), b = (uint32_t)(s % 32), i;
+    for (i = 0; i < 3 && w + i < a->len; i++) {
+        uint64_t limb = a->limb[w + i];
+        if (i == 0) v |= limb >> b;
+        else if (32 * i - b < 64) v |= limb << (32 * i - b);
+    }
+    return v;
+}
+
+/* out = A x + B y for small signed cofactors (the result is known to be >= 0). */
+static int proper__exact_lincomb(proper_bigint *out, int64_t A, const proper_bigint *x, int64_t B,
+                                 const proper_bigint *y, proper_bigint *t1, proper_bigint *t2) {
+    int rc;
+    if ((rc = proper_bigint_set_i64(t1, A)) || (rc = proper_bigint_mul(t1, t1, x))) return rc;
+    if ((rc = proper_bigint_set_i64(t2, B)) || (rc = proper_bigint_mul(t2, t2, y))) return rc;
+    return proper_bigint_add(out, t1, t2);
+}
+
+static uint64_t proper__exact_bitlen(const proper_bigint *a);
+
 PROPER_API int proper_bigint_gcd(proper_bigint *out, const proper_bigint *a, const proper_bigint *b) {
-    proper_bigint x, y, r;
+    proper_bigint x, y, r, t1, t2;
     int rc = PROPER_OK;
     if (a->len <= 2 && b->len <= 2) {
         uint64_t ua = a->len == 0 ? 0 : a->len == 1 ? a->limb[0] : ((uint64_t)a->limb[1] << 32) | a->limb[0];
@@ -713,12 +736,41 @@ PROPER_API int proper_bigint_gcd(proper_bigint *out, const proper_bigint *a, con
     proper_bigint_init(&x);
     proper_bigint_init(&y);
     proper_bigint_init(&r);
+    proper_bigint_init(&t1);
+    proper_bigint_init(&t2);
     if ((rc = proper_bigint_copy(&x, a)) || (rc = proper_bigint_copy(&y, b))) goto done;
     x.neg = y.neg = 0;
-    while (y.len > 2) { /* Euclid while big, then the 64-bit loop */
-        if ((rc = proper_bigint_divmod(NULL, &r, &x, &y))) goto done;
-        proper__exact_move(&x, &y);
-        proper__exact_move(&y, &r);
+    if (proper__exact_mag_cmp(x.limb, x.len, y.limb, y.len) < 0) {
+        proper_bigint z = x;
+        x = y;
+        y = z;
+    }
+    /* Lehmer's algorithm (Knuth, TAOCP vol. 2, 4.5.2, algorithm L): run
+     * Euclid on the leading 32 bits of x and the same bits of y while the
+     * quotients are certain, then apply the accumulated cofactors to the
+     * full numbers at once; a plain division step when no quotient is. */
+    while (y.len > 2) {
+        uint64_t sh = proper__exact_bitlen(&x) - 32;
+        int64_t xh = (int64_t)(proper__exact_bits_at(&x, sh) & 0xFFFFFFFFu);
+        int64_t yh = (int64_t)(proper__exact_bits_at(&y, sh) & 0xFFFFFFFFu);
+        int64_t A = 1, B = 0, C = 0, D = 1;
+        while (yh + C != 0 && yh + D != 0) {
+            int64_t q = (xh + A) / (yh + C), q2 = (xh + B) / (yh + D), T;
+            if (q != q2) break;
+            T = A - q * C; A = C; C = T;
+            T = B - q * D; B = D; D = T;
+            T = xh - q * yh; xh = yh; yh = T;
+        }
+        if (B == 0) {
+            if ((rc = proper_bigint_divmod(NULL, &r, &x, &y))) goto done;
+            proper__exact_move(&x, &y);
+            proper__exact_move(&y, &r);
+        } else {
+            if ((rc = proper__exact_lincomb(&r, A, &x, B, &y, &t1, &t2)) ||
+                (rc = proper__exact_lincomb(&y, C, &x, D, &y, &t1, &t2)))
+                goto done;
+            proper__exact_move(&x, &r);
+        }
     }
     if (y.len == 0) {
         proper__exact_move(out, &x);
@@ -734,6 +786,8 @@ done:
     proper_bigint_free(&x);
     proper_bigint_free(&y);
     proper_bigint_free(&r);
+    proper_bigint_free(&t1);
+    proper_bigint_free(&t2);
     return rc;
 }
 
