@@ -17,8 +17,16 @@
  *   The same log can come as a trace (trace.h format): one record per
  *   execution, `N pK count` counter lines (counters of one name add up
  *   within a record; an absent counter counts 0).
+ *   Or as the totals that `proper-mpi counts` writes (docs/mpi.md): the line
+ *   `proper-count-totals 1`, the header `column,runs,sum,sum_sq`, one row
+ *   per column with whole numbers below 2^53: the sufficient statistics of
+ *   the normal intervals, which then equal those of the rows they came from
+ *   bit for bit. The run-by-run consistency check needs the rows (it stays
+ *   with the map step); from totals, every column must count the same runs
+ *   and the mean counts must be possible.
  *   proper_estimate_counts_parse (text) and proper_estimate_counts_read (a
- *   path) tell the two apart by the first line ("proper-trace").
+ *   path) tell the three apart by the first line ("proper-trace",
+ *   "proper-count-totals 1").
  *
  * ARTIFACT LOGS
  *   The PROPER artifact's own logs: one file per construct, one integer per
@@ -143,8 +151,10 @@ extern "C" {
 typedef struct proper_estimate_counts {
     size_t n_runs, n_cols;
     char (*names)[PROPER_ESTIMATE_NAME_MAX + 1]; /* column names */
-    double *values;    /* n_runs x n_cols, row-major */
+    double *values;    /* n_runs x n_cols, row-major (NULL for totals) */
     int *lines;        /* source line of each run (for errors) */
+    int is_totals;     /* 1: a totals file (no rows; n_runs is 0) */
+    double *col_runs, *col_sum, *col_sum_sq; /* totals files: per column */
     char file[PROPER_ERROR_FILE_MAX];
 } proper_estimate_counts;
 
@@ -241,7 +251,76 @@ PROPER_API void proper_estimate_counts_free(proper_estimate_counts *c) {
     PROPER_FREE(c->names);
     PROPER_FREE(c->values);
     PROPER_FREE(c->lines);
+    PROPER_FREE(c->col_runs); PROPER_FREE(c->col_sum); PROPER_FREE(c->col_sum_sq);
     proper_estimate_counts_init(c);
+}
+
+static void proper__estimate_csv_field(proper_cursor *c, const char **s, size_t *n);
+
+#define PROPER__ESTIMATE_TOTALS_MAGIC "proper-count-totals 1"
+#define PROPER__ESTIMATE_EXACT 9007199254740992.0 /* 2^53 */
+
+/* One field of a totals row: a whole number below 2^53 (read exactly). */
+static int proper__estimate_totals_number(proper_cursor *cur, const char *name, double *out, proper_error *err) {
+    proper_cursor at = *cur;
+    long long v;
+    int rc = proper_parse_int(cur, &v, err);
+    if (rc) return rc;
+    if (v < 0 || (double)v >= PROPER__ESTIMATE_EXACT)
+        return proper_cursor_error(&at, err, PROPER_ERANGE, "%s %lld is not in 0..2^53-1 (read exactly as a double)",
+                                   name, v);
+    *out = (double)v;
+    return PROPER_OK;
+}
+
+/* A totals file (proper-mpi counts): the magic line, the header
+ * `column,runs,sum,sum_sq`, one row per column. */
+static int proper__estimate_counts_totals(proper_estimate_counts *c, const char *text, size_t len, const char *file,
+                                          proper_error *err) {
+    static const char header[] = "column,runs,sum,sum_sq";
+    proper_cursor cur;
+    size_t cap_names = 0, cap_r = 0, cap_s = 0, cap_q = 0;
+    proper_cursor_init(&cur, text, len, file);
+    c->is_totals = 1;
+    while (cur.p < cur.end && *cur.p != '\n') proper_cursor_advance(&cur);
+    if (cur.p < cur.end) proper_cursor_advance(&cur);
+    if ((size_t)(cur.end - cur.p) < sizeof header - 1 || memcmp(cur.p, header, sizeof header - 1) != 0)
+        return proper_cursor_error(&cur, err, PROPER_EPARSE, "expected the header '%s'", header);
+    while (cur.p < cur.end && *cur.p != '\n') proper_cursor_advance(&cur);
+    if (cur.p < cur.end) proper_cursor_advance(&cur);
+    while (cur.p < cur.end) {
+        const char *name;
+        size_t n = c->n_cols, len_name;
+        proper_cursor at = cur;
+        int rc;
+        proper__estimate_csv_field(&cur, &name, &len_name);
+        if (len_name == 0 && cur.p < cur.end && *cur.p == '\n') { proper_cursor_advance(&cur); continue; }
+        if (len_name == 0 || len_name > PROPER_ESTIMATE_NAME_MAX)
+            return proper_cursor_error(&at, err, PROPER_EPARSE, "expected a column name of 1..%d bytes",
+                                       PROPER_ESTIMATE_NAME_MAX);
+        if (proper_reserve(&c->names, &cap_names, n + 1, sizeof *c->names) ||
+            proper_reserve(&c->col_runs, &cap_r, n + 1, sizeof *c->col_runs) ||
+            proper_reserve(&c->col_sum, &cap_s, n + 1, sizeof *c->col_sum) ||
+            proper_reserve(&c->col_sum_sq, &cap_q, n + 1, sizeof *c->col_sum_sq))
+            return proper_cursor_error(&at, err, PROPER_ENOMEM, "out of memory");
+        memset(c->names[n], 0, sizeof *c->names);
+        memcpy(c->names[n], name, len_name);
+        if (cur.p >= cur.end || *cur.p != ',') return proper_cursor_error(&cur, err, PROPER_EPARSE, "expected ',' and runs");
+        proper_cursor_advance(&cur);
+        if ((rc = proper__estimate_totals_number(&cur, "runs", &c->col_runs[n], err))) return rc;
+        if (cur.p >= cur.end || *cur.p != ',') return proper_cursor_error(&cur, err, PROPER_EPARSE, "expected ',' and sum");
+        proper_cursor_advance(&cur);
+        if ((rc = proper__estimate_totals_number(&cur, "sum", &c->col_sum[n], err))) return rc;
+        if (cur.p >= cur.end || *cur.p != ',') return proper_cursor_error(&cur, err, PROPER_EPARSE, "expected ',' and sum_sq");
+        proper_cursor_advance(&cur);
+        if ((rc = proper__estimate_totals_number(&cur, "sum_sq", &c->col_sum_sq[n], err))) return rc;
+        proper_cursor_skip_blanks(&cur);
+        if (cur.p < cur.end && *cur.p != '\n') return proper_cursor_error(&cur, err, PROPER_EPARSE, "expected the end of the row");
+        if (cur.p < cur.end) proper_cursor_advance(&cur);
+        c->n_cols = n + 1;
+    }
+    if (c->n_cols == 0) return proper_cursor_error(&cur, err, PROPER_EPARSE, "totals file has no columns");
+    return PROPER_OK;
 }
 
 /* Reads one CSV field's raw extent at the cursor (up to ',' or end of line). */
@@ -357,6 +436,9 @@ PROPER_API int proper_estimate_counts_parse(proper_estimate_counts *out, const c
     proper_estimate_counts_init(&c);
     if (file) strncpy(c.file, file, sizeof c.file - 1);
     if (len >= 12 && memcmp(text, "proper-trace", 12) == 0) rc = proper__estimate_counts_trace(&c, text, len, file, err);
+    else if (len >= sizeof PROPER__ESTIMATE_TOTALS_MAGIC - 1 &&
+             memcmp(text, PROPER__ESTIMATE_TOTALS_MAGIC, sizeof PROPER__ESTIMATE_TOTALS_MAGIC - 1) == 0)
+        rc = proper__estimate_counts_totals(&c, text, len, file, err);
     else rc = proper__estimate_counts_csv(&c, text, len, file, err);
     if (rc) {
         proper_estimate_counts_free(&c);
@@ -673,18 +755,28 @@ static size_t proper__estimate_tail_call(const proper_synth_model *m) {
     return (size_t)-1;
 }
 
-/* Normal interval of a mean count: mean ± z·sd/√n (eqs. 6-7). */
+/* Normal interval of a mean count from n, the sum and the sum of squares
+ * (eqs. 6-7): mean ± z·sd/√n with sd² = (n Σx² − (Σx)²) / (n (n − 1));
+ * the two products carry their rounding errors (fma), so the difference
+ * is accurate even when the spread is small against the mean. A totals
+ * file (exact sums) and the rows it came from give the same bits while
+ * the sums stay below 2^53. */
+static void proper__estimate_sums_interval(double n, double sum, double sum_sq, double z, double *mean, double *lo,
+                                           double *hi) {
+    double p = n * sum_sq, q = sum * sum, e = fma(n, sum_sq, -p) - fma(sum, sum, -q);
+    double var = n > 1.0 ? ((p - q) + e) / (n * (n - 1.0)) : 0.0, sd = var > 0.0 ? sqrt(var) : 0.0;
+    *mean = sum / n;
+    *lo = *mean - z * sd / sqrt(n);
+    *hi = *mean + z * sd / sqrt(n);
+}
+
+/* The same from the counts themselves. */
 static void proper__estimate_mean_interval(const double *x, size_t stride, size_t n, double z, double *mean,
                                   double *lo, double *hi) {
-    double s = 0.0, ss = 0.0, mu, sd;
+    double s = 0.0, ss = 0.0;
     size_t r;
-    for (r = 0; r < n; r++) s += x[r * stride];
-    mu = s / (double)n;
-    for (r = 0; r < n; r++) { double d = x[r * stride] - mu; ss += d * d; }
-    sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0.0;
-    *mean = mu;
-    *lo = mu - z * sd / sqrt((double)n);
-    *hi = mu + z * sd / sqrt((double)n);
+    for (r = 0; r < n; r++) { s += x[r * stride]; ss += x[r * stride] * x[r * stride]; }
+    proper__estimate_sums_interval((double)n, s, ss, z, mean, lo, hi);
 }
 
 /* Column of parameter i: named pK or nK with K = i + 1. */
@@ -736,6 +828,41 @@ static int proper__estimate_check_runs(const proper_synth_model *m, const proper
     return PROPER_OK;
 }
 
+static const char *proper__estimate_kind(const proper_synth_model *m, size_t i);
+
+/* A totals file has no rows to check run by run (that stays with the map
+ * step, which reads every row): every column of the model must count the
+ * same runs (at least 2), and the mean counts must be possible: no
+ * construct taken more often than reached on average. */
+static int proper__estimate_check_totals(const proper_synth_model *m, const proper__estimate_flows *f,
+                                         const proper_estimate_counts *log, const int *col, proper_error *err) {
+    size_t i, w = m->n_params + 1;
+    double *x = (double *)proper_calloc(w, sizeof *x), runs = m->n_params ? log->col_runs[col[0]] : 0.0;
+    int rc = PROPER_OK;
+    if (!x) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    x[0] = 1.0;
+    for (i = 0; i < m->n_params && !rc; i++) {
+        double r = log->col_runs[col[i]];
+        if (r != runs)
+            rc = proper_error_set(err, PROPER_EINVAL, log->file, 0, 0,
+                                  "column %s counts %.0f run(s), %s %.0f: every run must log every construct (were "
+                                  "logs with different columns added?)", log->names[col[i]], r, log->names[col[0]], runs);
+        else if (r < 2)
+            rc = proper_error_set(err, PROPER_EINVAL, log->file, 0, 0, "totals of %.0f run(s); intervals need at least 2", r);
+        else x[1 + i] = log->col_sum[col[i]] / r;
+    }
+    for (i = 0; i < m->n_params && !rc; i++) {
+        double t = proper__estimate_form_at(f->tau + i * w, x, w), u = proper__estimate_form_at(f->not_taken + i * w, x, w);
+        if (t < -1e-9 * (1.0 + fabs(x[1 + i])) || u < -1e-9 * (1.0 + fabs(x[1 + i])))
+            rc = proper_error_set(err, PROPER_ERANGE, log->file, 0, 0,
+                                  "the mean counts are inconsistent: %s (%s at source line %d) is reached %g times per "
+                                  "run on average but taken %g times", m->params[i].name, proper__estimate_kind(m, i),
+                                  m->params[i].line, t + u, t);
+    }
+    PROPER_FREE(x);
+    return rc;
+}
+
 PROPER_API int proper_estimate_from_counts(proper_estimate *out, const proper_synth_model *m,
                                            const proper_estimate_counts *log, double confidence, int method,
                                            proper_error *err) {
@@ -754,7 +881,7 @@ PROPER_API int proper_estimate_from_counts(proper_estimate *out, const proper_sy
                               m->function, m->states[proper__estimate_tail_call(m)].line);
         goto done;
     }
-    if (log->n_runs < 2) {
+    if (!log->is_totals && log->n_runs < 2) {
         rc = proper_error_set(err, PROPER_EINVAL, log->file, 0, 0, "log has %u execution(s); intervals need at least 2",
                               (unsigned)log->n_runs);
         goto done;
@@ -798,12 +925,22 @@ PROPER_API int proper_estimate_from_counts(proper_estimate *out, const proper_sy
                 }
         }
     }
-    if ((rc = proper__estimate_flows_build(m, &f, err)) || (rc = proper__estimate_check_runs(m, &f, log, col, err))) goto done;
+    if ((rc = proper__estimate_flows_build(m, &f, err))) goto done;
+    if (!log->is_totals && (rc = proper__estimate_check_runs(m, &f, log, col, err))) goto done;
+    if (log->is_totals && (rc = proper__estimate_check_totals(m, &f, log, col, err))) goto done;
     z = proper_stats_normal_quantile(0.5 + est.per_param_confidence / 2.0);
     mean[0] = lo[0] = hi[0] = 1.0; /* one execution per run, exactly */
     for (i = 0; i < m->n_params; i++) {
-        proper__estimate_mean_interval(log->values + col[i], log->n_cols, log->n_runs, z, &mean[1 + i], &lo[1 + i], &hi[1 + i]);
-        ns[i] = (double)log->n_runs;
+        if (log->is_totals) {
+            size_t c = (size_t)col[i];
+            proper__estimate_sums_interval(log->col_runs[c], log->col_sum[c], log->col_sum_sq[c], z, &mean[1 + i],
+                                           &lo[1 + i], &hi[1 + i]);
+            ns[i] = log->col_runs[c];
+        } else {
+            proper__estimate_mean_interval(log->values + col[i], log->n_cols, log->n_runs, z, &mean[1 + i], &lo[1 + i],
+                                           &hi[1 + i]);
+            ns[i] = (double)log->n_runs;
+        }
     }
     est.per_run = 1;
     rc = proper__estimate_finish(&est, m, &f, mean, lo, hi, ns, err);

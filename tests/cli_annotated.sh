@@ -296,3 +296,13 @@ status_is artifact_conditional_totals 0 && check artifact_conditional_totals rel
 printf '1\n3\n0\n' > "$T/cond.csv"
 expect_error artifact_conditional_totals_above "$T/cond.csv:2: count 3, but the paired line of p1's file says its loop (source line 2) iterated 2 time(s)" \
     "$PROPER" analyze "$T/c.c" --function c --artifact "p1=$T/outer.csv,p2=$T/cond.csv"
+
+# --- issue 21: the totals that proper-mpi counts writes, read by analyze --log ---
+# (written here from log.csv's rows: 4 runs, sum 6, sum of squares 14)
+printf 'proper-count-totals 1\ncolumn,runs,sum,sum_sq\np1,4,6,14\n' > "$T/log.totals"
+run_proper analyze "$T/f.c" --function f --log "$T/log.csv" --json
+cp "$T/out" "$T/from_rows.json"
+run_proper analyze "$T/f.c" --function f --log "$T/log.totals" --json
+status_is analyze_totals 0 && check analyze_totals_same_as_rows cmp -s "$T/out" "$T/from_rows.json"
+printf 'proper-count-totals 1\ncolumn,runs,sum,sum_sq\np1,4,x,14\n' > "$T/bad.totals"
+expect_error analyze_totals_bad "proper: $T/bad.totals:3:6:" "$PROPER" analyze "$T/f.c" --function f --log "$T/bad.totals"

@@ -840,6 +840,64 @@ static void test_means_box_closed_form(void) {
     proper_synth_free(&m);
 }
 
+/* The totals that proper-mpi counts writes (per column: runs, sum, sum of
+ * squares), here written from the log's rows by the test: the same
+ * estimates and intervals, bit for bit; columns with different run counts
+ * and impossible means are refused. */
+static void test_totals_file_equals_rows(void) {
+    const char *text = "run,p1,p2,p3,p4,p5\n1,1,3,2,0,0\n2,0,0,0,4,1\n3,1,5,4,0,0\n4,0,0,0,2,1\n5,1,1,0,0,0\n6,0,0,0,1,1\n";
+    proper_synth_model m;
+    proper_estimate_counts log, tot;
+    proper_estimate a, b;
+    proper_error e;
+    proper_strbuf t;
+    size_t k, r;
+    double pa, la, ha, pb, lb, hb;
+    proper_synth_init(&m);
+    proper_estimate_counts_init(&log);
+    proper_estimate_counts_init(&tot);
+    proper_estimate_init(&a);
+    proper_estimate_init(&b);
+    proper_strbuf_init(&t);
+    CHECK_INT(proper_synth_parse(&m, nested_src, strlen(nested_src), "f.c", "f", &e), 0);
+    CHECK_INT(proper_estimate_counts_parse(&log, text, strlen(text), "f.csv", &e), 0);
+    proper_strbuf_printf(&t, "proper-count-totals 1\ncolumn,runs,sum,sum_sq\n");
+    for (k = 1; k < log.n_cols; k++) {
+        double s = 0, q = 0;
+        for (r = 0; r < log.n_runs; r++) { double x = log.values[r * log.n_cols + k]; s += x; q += x * x; }
+        proper_strbuf_printf(&t, "%s,%u,%.0f,%.0f\n", log.names[k], (unsigned)log.n_runs, s, q);
+    }
+    CHECK_INT(proper_estimate_counts_parse(&tot, t.data, strlen(t.data), "f.totals", &e), 0);
+    CHECK_INT(tot.is_totals, 1);
+    CHECK_INT(proper_estimate_from_counts(&a, &m, &log, 0.95, PROPER_ESTIMATE_NORMAL, &e), 0);
+    CHECK_INT(proper_estimate_from_counts(&b, &m, &tot, 0.95, PROPER_ESTIMATE_NORMAL, &e), 0);
+    CHECK(memcmp(a.p, b.p, 5 * sizeof *a.p) == 0 && memcmp(a.lo, b.lo, 5 * sizeof *a.lo) == 0 &&
+          memcmp(a.hi, b.hi, 5 * sizeof *a.hi) == 0 && memcmp(a.taken, b.taken, 5 * sizeof *a.taken) == 0 &&
+          memcmp(a.reached, b.reached, 5 * sizeof *a.reached) == 0);
+    CHECK_INT(proper_estimate_property(&m, 0, &a, &pa, &la, &ha, &e), 0);
+    CHECK_INT(proper_estimate_property(&m, 0, &b, &pb, &lb, &hb, &e), 0);
+    CHECK(pa == pb && la == lb && ha == hb);
+    /* a column counted over fewer runs: logs with different columns were added */
+    CHECK_INT(proper_estimate_counts_parse(&tot, "proper-count-totals 1\ncolumn,runs,sum,sum_sq\np1,6,3,3\np2,5,9,35\n"
+                                           "p3,6,6,20\np4,6,7,21\np5,6,3,3\n", 93, "g.totals", &e), 0);
+    CHECK_INT(proper_estimate_from_counts(&b, &m, &tot, 0.95, PROPER_ESTIMATE_NORMAL, &e), PROPER_EINVAL);
+    CHECK_CONTAINS(e.message, "column p2 counts 5 run(s), p1 6");
+    /* taken more often than reached: p3 (in p2's loop body) taken 20 times in 9 iterations */
+    CHECK_INT(proper_estimate_counts_parse(&tot, "proper-count-totals 1\ncolumn,runs,sum,sum_sq\np1,6,3,3\np2,6,9,35\n"
+                                           "p3,6,20,80\np4,6,7,21\np5,6,3,3\n", 94, "h.totals", &e), 0);
+    CHECK_INT(proper_estimate_from_counts(&b, &m, &tot, 0.95, PROPER_ESTIMATE_NORMAL, &e), PROPER_ERANGE);
+    CHECK_CONTAINS(e.message, "the mean counts are inconsistent: p3");
+    CHECK_INT(proper_estimate_counts_parse(&tot, "proper-count-totals 1\ncolumn,runs,sum,sum_sq\np1,6,3,99999999999999999\n",
+                                           70, "i.totals", &e), PROPER_ERANGE);
+    CHECK_INT(proper_estimate_counts_parse(&tot, "proper-count-totals 1\ncolumn,runs\n", 34, "j.totals", &e), PROPER_EPARSE);
+    proper_strbuf_free(&t);
+    proper_estimate_free(&a);
+    proper_estimate_free(&b);
+    proper_estimate_counts_free(&log);
+    proper_estimate_counts_free(&tot);
+    proper_synth_free(&m);
+}
+
 int main(void) {
     RUN(test_point_estimates_eq2);
     RUN(test_intervals_closed_form);
@@ -857,5 +915,6 @@ int main(void) {
     RUN(test_loop_first_statement);
     RUN(test_totals_in_loop_coverage);
     RUN(test_means_box_closed_form);
+    RUN(test_totals_file_equals_rows);
     return test_summary();
 }

@@ -17,8 +17,10 @@
  * (a column's mean is sum/runs, its variance (runs*sum_sq - sum^2) /
  * (runs*(runs-1))) and of the taken/reached totals (linear in the sums);
  * `proper` has no single-process command that writes them, so the totals
- * file is defined here. A totals file is also accepted as input (the
- * reduce step of a map-reduce: proper-mpi counts on totals files).
+ * file is defined here; `proper analyze --log` reads it (estimate.h), with
+ * the same results as from the logs' rows. A totals file is also accepted
+ * as input (the reduce step of a map-reduce: proper-mpi counts on totals
+ * files).
  *
  * Files go whole to a rank (each read with proper_estimate_counts_read, so
  * errors are the single-process reader's); the tree reduction moves the

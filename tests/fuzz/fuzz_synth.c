@@ -102,9 +102,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     } else if (strict_rc == PROPER_OK || err.message[0] == '\0') {
         abort();
     }
-    /* a CSV log has a column and a row at least; its errors have a line */
+    /* a CSV log has a column and a row at least, a totals file a column and
+     * no rows; their errors have a line */
     if (proper_estimate_counts_parse(&log, (const char *)data, size, "fuzz.csv", &err) == PROPER_OK) {
-        if (log.n_runs == 0 || (!is_trace && log.n_cols == 0)) abort();
+        if (log.is_totals ? log.n_cols == 0 || log.n_runs != 0 : log.n_runs == 0 || (!is_trace && log.n_cols == 0)) abort();
         proper_estimate_counts_free(&log);
     } else if (err.message[0] == '\0' || (!is_trace && err.line < 1)) {
         abort();
