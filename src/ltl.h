@@ -852,17 +852,19 @@ static uint32_t proper__ltl_junction(proper__ltl_store *st, int is_and, uint32_t
 }
 
 /* Kernel a U[lo,hi] b (section "Step bounds" of the header): an empty
- * window is false; a lower bound lo > 0 becomes
+ * window is false; at the root (keep_lower) a lower bound stays in the node;
+ * elsewhere a lower bound lo > 0 becomes
  *     G[0,lo-1] a  &  X^lo (a U[0,hi-lo] b),   G[0,j] a = !(true U[0,j] !a),
  * since a must hold at steps 0..lo-1 and from step lo on the rest is an
  * until with the window shifted. `x_max` bounds lo (each X is one
  * refinement of the chain). */
 static uint32_t proper__ltl_kernel_until(proper__ltl_store *st, uint32_t a, uint32_t b, unsigned long lo,
-                                         unsigned long hi, size_t x_max) {
+                                         unsigned long hi, size_t x_max, int keep_lower) {
     uint32_t head, tail;
     unsigned long i;
     if (a == PROPER_LTL_NONE || b == PROPER_LTL_NONE) return PROPER_LTL_NONE;
     if (lo > hi) return proper__ltl_const(st, 0);
+    if (keep_lower && lo > 0 && lo <= x_max) return proper__ltl_node(st, PROPER__LTL_K_U, a, b, lo, hi);
     if (lo == 0) {
         if (PROPER__LTL_OP(st, b) == PROPER__LTL_K_TRUE || PROPER__LTL_OP(st, b) == PROPER__LTL_K_FALSE ||
             PROPER__LTL_OP(st, a) == PROPER__LTL_K_FALSE || hi == 0)
@@ -874,8 +876,8 @@ static uint32_t proper__ltl_kernel_until(proper__ltl_store *st, uint32_t a, uint
         return PROPER_LTL_NONE;
     }
     head = proper__ltl_not(st, proper__ltl_kernel_until(st, proper__ltl_const(st, 1), proper__ltl_not(st, a), 0,
-                                                        lo - 1, x_max));
-    tail = proper__ltl_kernel_until(st, a, b, 0, hi == PROPER_LTL_UNBOUNDED ? hi : hi - lo, x_max);
+                                                        lo - 1, x_max, 0));
+    tail = proper__ltl_kernel_until(st, a, b, 0, hi == PROPER_LTL_UNBOUNDED ? hi : hi - lo, x_max, 0);
     for (i = 0; i < lo && tail != PROPER_LTL_NONE; i++) {
         int op = PROPER__LTL_OP(st, tail);
         if (op != PROPER__LTL_K_TRUE && op != PROPER__LTL_K_FALSE)
@@ -887,12 +889,14 @@ static uint32_t proper__ltl_kernel_until(proper__ltl_store *st, uint32_t a, uint
 /* The kernel of every node of f (kernel[i] for node i), in index order. */
 static int proper__ltl_kernel(const proper_ltl *f, size_t n_aps, size_t x_max, proper__ltl_store *st,
                               uint32_t *kernel, proper_error *err) {
-    size_t i;
+    size_t i, top = f->root;
+    while (f->nodes[top].op == PROPER_LTL_NOT || f->nodes[top].op == PROPER_LTL_NEXT) top = f->nodes[top].left;
     for (i = 0; i < f->len; i++) {
         const proper_ltl_node *nd = &f->nodes[i];
         uint32_t l = nd->left != PROPER_LTL_NONE ? kernel[nd->left] : PROPER_LTL_NONE;
         uint32_t r = nd->right != PROPER_LTL_NONE ? kernel[nd->right] : PROPER_LTL_NONE;
         uint32_t t = proper__ltl_const(st, 1), k;
+        int keep = i == top; /* the root keeps a lower bound: proper__ltl_root computes it directly */
         switch (nd->op) {
         case PROPER_LTL_TRUE: k = t; break;
         case PROPER_LTL_FALSE: k = proper__ltl_const(st, 0); break;
@@ -915,20 +919,20 @@ static int proper__ltl_kernel(const proper_ltl *f, size_t n_aps, size_t x_max, p
             k = l == PROPER_LTL_NONE || PROPER__LTL_OP(st, l) <= PROPER__LTL_K_FALSE ? l
                 : proper__ltl_node(st, PROPER__LTL_K_X, l, 0, 0, 0);
             break;
-        case PROPER_LTL_UNTIL: k = proper__ltl_kernel_until(st, l, r, nd->lo, nd->hi, x_max); break;
-        case PROPER_LTL_EVENTUALLY: k = proper__ltl_kernel_until(st, t, l, nd->lo, nd->hi, x_max); break;
+        case PROPER_LTL_UNTIL: k = proper__ltl_kernel_until(st, l, r, nd->lo, nd->hi, x_max, keep); break;
+        case PROPER_LTL_EVENTUALLY: k = proper__ltl_kernel_until(st, t, l, nd->lo, nd->hi, x_max, keep); break;
         case PROPER_LTL_ALWAYS:
-            k = proper__ltl_not(st, proper__ltl_kernel_until(st, t, proper__ltl_not(st, l), nd->lo, nd->hi, x_max));
+            k = proper__ltl_not(st, proper__ltl_kernel_until(st, t, proper__ltl_not(st, l), nd->lo, nd->hi, x_max, keep));
             break;
         case PROPER_LTL_WEAK_UNTIL: /* a W b = !((!b) U (!a & !b)) */
             k = proper__ltl_not(st, proper__ltl_kernel_until(
                                         st, proper__ltl_not(st, r),
                                         proper__ltl_junction(st, 1, proper__ltl_not(st, l), proper__ltl_not(st, r)),
-                                        nd->lo, nd->hi, x_max));
+                                        nd->lo, nd->hi, x_max, keep));
             break;
         default: /* RELEASE: a R b = !((!a) U (!b)) */
             k = proper__ltl_not(st, proper__ltl_kernel_until(st, proper__ltl_not(st, l), proper__ltl_not(st, r),
-                                                             nd->lo, nd->hi, x_max));
+                                                             nd->lo, nd->hi, x_max, keep));
             break;
         }
         if (k == PROPER_LTL_NONE) {
@@ -1301,30 +1305,76 @@ static int proper__ltl_boolean(proper__ltl_cy *cy, uint32_t i) {
     }
 }
 
-/* The root: y[u] = Pr_u(root) on the current chain, then
- * x[s] = sum over the copies u of s of w[u] y[u]. */
-static int proper__ltl_root(proper__ltl_cy *cy, uint32_t root, size_t n_orig, double *x) {
-    const proper__ltl_k *k = &cy->st->n[root];
+/* a U[lo,hi] b with lo > 0 from the operands' sets: y = Pr(a U[0,hi-lo] b),
+ * then lo times y(u) = [a](u) sum_v P(u,v) y(v) (a holds now and the rest
+ * of the window starts one step later). */
+static int proper__ltl_lower_bounded(proper__ltl_cy *cy, const proper__ltl_k *k, double *y) {
+    const proper_dtmc *m = cy->cur;
+    const proper_bitset *a = &cy->val[k->a], *b = &cy->val[k->b];
+    unsigned long width = k->hi == PROPER_LTL_UNBOUNDED ? k->hi : k->hi - k->lo, j;
+    double *z = (double *)proper_calloc(m->n_states ? m->n_states : 1, sizeof *z);
+    int rc;
+    if (!z) return proper__ltl_oom(cy->err);
+    rc = width == PROPER_LTL_UNBOUNDED ? proper_dtmc_prob_until(m, a, b, &cy->opts->solve, y, NULL, cy->err)
+                                       : proper_dtmc_prob_bounded_until(m, a, b, width, y, cy->err);
+    for (j = 0; j < k->lo && !rc; j++) {
+        uint32_t u;
+        for (u = 0; u < m->n_states; u++) {
+            double sum = 0;
+            uint64_t t;
+            if (PROPER_BITSET_GET(a, u))
+                for (t = m->row[u]; t < m->row[u + 1]; t++) sum += m->prob[t] * y[m->col[t]];
+            z[u] = sum;
+        }
+        memcpy(y, z, m->n_states * sizeof *y);
+    }
+    PROPER_FREE(z);
+    return rc;
+}
+
+/* y = P y, `times` times: the probability of "X ... X phi" from that of phi. */
+static int proper__ltl_next_steps(const proper_dtmc *m, size_t times, double *y, proper_error *err) {
+    double *z = (double *)proper_calloc(m->n_states ? m->n_states : 1, sizeof *z);
+    size_t j;
+    uint32_t u;
+    if (!z) return proper__ltl_oom(err);
+    for (j = 0; j < times; j++) {
+        for (u = 0; u < m->n_states; u++) {
+            double sum = 0;
+            uint64_t t;
+            for (t = m->row[u]; t < m->row[u + 1]; t++) sum += m->prob[t] * y[m->col[t]];
+            z[u] = sum;
+        }
+        memcpy(y, z, m->n_states * sizeof *y);
+    }
+    PROPER_FREE(z);
+    return 0;
+}
+
+/* The root is `core` (an until or a boolean node) under n_next X and
+ * `negate` negations: y[u] = Pr_u(core) on the current chain, then
+ * n_next steps back (y = P y), then x[s] = sum over the copies u of s of
+ * w[u] y[u], or of w[u] (1 - y[u]). */
+static int proper__ltl_root(proper__ltl_cy *cy, uint32_t core, int negate, size_t n_next, size_t n_orig,
+                            double *x) {
+    const proper__ltl_k *k = &cy->st->n[core];
     size_t n = cy->cur->n_states, u;
     double *y = (double *)proper_calloc(n ? n : 1, sizeof *y);
     int rc = 0;
     if (!y) return proper__ltl_oom(cy->err);
-    if (k->op == PROPER__LTL_K_X) {
-        proper__ltl_values v;
-        if (!(rc = proper__ltl_values_make(cy, root, &v))) {
-            memcpy(y, v.q + n, n * sizeof *y);
-            proper__ltl_values_free(&v);
-        }
+    if (k->op == PROPER__LTL_K_U && k->lo > 0) {
+        rc = proper__ltl_lower_bounded(cy, k, y);
     } else if (k->op == PROPER__LTL_K_U && k->hi == PROPER_LTL_UNBOUNDED) {
         rc = proper_dtmc_prob_until(cy->cur, &cy->val[k->a], &cy->val[k->b], &cy->opts->solve, y, NULL, cy->err);
     } else if (k->op == PROPER__LTL_K_U) {
         rc = proper_dtmc_prob_bounded_until(cy->cur, &cy->val[k->a], &cy->val[k->b], k->hi, y, cy->err);
     } else {
-        for (u = 0; u < n; u++) y[u] = PROPER_BITSET_GET(&cy->val[root], u);
+        for (u = 0; u < n; u++) y[u] = PROPER_BITSET_GET(&cy->val[core], u);
     }
+    if (!rc) rc = proper__ltl_next_steps(cy->cur, n_next, y, cy->err);
     if (!rc) {
         for (u = 0; u < n_orig; u++) x[u] = 0;
-        for (u = 0; u < n; u++) x[cy->orig[u]] += cy->w[u] * y[u];
+        for (u = 0; u < n; u++) x[cy->orig[u]] += cy->w[u] * (negate ? 1 - y[u] : y[u]);
         for (u = 0; u < n_orig; u++) x[u] = x[u] < 0 ? 0 : x[u] > 1 ? 1 : x[u];
     }
     PROPER_FREE(y);
@@ -1386,8 +1436,8 @@ PROPER_API int proper_ltl_prob_ex(const proper_dtmc *m, const proper_ltl *f, con
     proper__ltl_cy cy;
     uint32_t *kernel = NULL, root, i;
     unsigned char *needed = NULL;
-    size_t n = m->n_states, u;
-    int rc;
+    size_t n = m->n_states, u, n_next = 0;
+    int rc, negate = 0;
     if ((rc = proper__ltl_check_args(m, f, aps, n_aps, 0, err))) return rc;
     if (stats) memset(stats, 0, sizeof *stats);
     memset(&st, 0, sizeof st);
@@ -1417,6 +1467,13 @@ PROPER_API int proper_ltl_prob_ex(const proper_dtmc *m, const proper_ltl *f, con
         rc = proper__ltl_oom(err);
         goto done;
     }
+    /* negations and X at the top are applied to the probabilities of
+     * what is below them (X commutes with negation), not refined */
+    while (st.n[root].op == PROPER__LTL_K_NOT || st.n[root].op == PROPER__LTL_K_X) {
+        if (st.n[root].op == PROPER__LTL_K_NOT) negate = !negate;
+        else n_next++;
+        root = st.n[root].a;
+    }
     proper__ltl_count_uses(&st, root, needed, cy.uses);
     for (i = 0; i < root && !rc; i++) {
         int op = st.n[i].op;
@@ -1431,9 +1488,8 @@ PROPER_API int proper_ltl_prob_ex(const proper_dtmc *m, const proper_ltl *f, con
         }
         if (!rc) proper__ltl_release(&cy, i);
     }
-    if (!rc && st.n[root].op != PROPER__LTL_K_X && st.n[root].op != PROPER__LTL_K_U)
-        rc = proper__ltl_boolean(&cy, root);
-    if (!rc) rc = proper__ltl_root(&cy, root, n, x);
+    if (!rc && st.n[root].op != PROPER__LTL_K_U) rc = proper__ltl_boolean(&cy, root);
+    if (!rc) rc = proper__ltl_root(&cy, root, negate, n_next, n, x);
 done:
     if (cy.val)
         for (u = 0; u < st.len; u++) proper_bitset_free(&cy.val[u]);

@@ -853,7 +853,7 @@ static void test_bad_arguments_and_limits(void) {
     double x[8] = {42, 42, 42, 42, 42, 42, 42, 42};
     uint32_t idx;
     CHECK(m8_build(&c, &r) == 0);
-    CHECK(setup(&c, "X F<=1000 c", &f, &aps, &n_aps) == 0);
+    CHECK(setup(&c, "(F<=1000 c) | a", &f, &aps, &n_aps) == 0);
     /* a proposition without a state set */
     CHECK_INT(proper_ltl_prob(&c.m, &f, aps, 0, NULL, x, &err), PROPER_EINVAL);
     CHECK_CONTAINS(err.message, "proposition 0");
@@ -862,11 +862,11 @@ static void test_bad_arguments_and_limits(void) {
     proper_bitset_create(&small, 3, &err);
     CHECK_INT(proper_ltl_prob(&c.m, &f, &small, 1, NULL, x, &err), PROPER_EINVAL);
     proper_bitset_free(&small);
-    /* the product limit: F<=1000 below X needs 1002 values per state */
+    /* the product limit: F<=1000 below | needs 1002 values per state */
     opts.max_product_states = 1000;
     CHECK_INT(proper_ltl_prob_ex(&c.m, &f, aps, n_aps, &opts, x, NULL, &err), PROPER_ELIMIT);
     CHECK_CONTAINS(err.message, "PROPER_LTL_MAX_PRODUCT_STATES");
-    /* the automaton limit: X F<=1000 has over 1000 residuals */
+    /* the automaton limit: F<=1000 has over 1000 residuals */
     opts = proper_ltl_opts_default();
     opts.max_automaton_states = 100;
     CHECK_INT(proper_ltl_reward_cosafe_ex(&c.m, &c.m.rewards[r], &f, aps, n_aps, &opts, x, NULL, &err), PROPER_ELIMIT);
@@ -876,8 +876,8 @@ static void test_bad_arguments_and_limits(void) {
     opts = proper_ltl_opts_default();
     CHECK(proper_ltl_reward_cosafe_ex(&c.m, &c.m.rewards[r], &f, aps, n_aps, &opts, x, &stats, &err) == 0);
     CHECK(stats.automaton_states >= 1001 && stats.automaton_states <= 1005);
-    CHECK_ABS(x[5], 0, 0);        /* c holds forever: met once the second state is read */
-    CHECK(isinf(x[0]) && x[0] > 0); /* s=0 may stay in {3} for over 1000 steps */
+    CHECK_ABS(x[0], 0, 0);          /* a holds at s=0 */
+    CHECK(isinf(x[1]) && x[1] > 0); /* from s=1 the chain may stay in {3} for over 1000 steps */
     free_aps(aps, n_aps);
     proper_ltl_free(&f);
     /* a lower bound beyond the automaton limit is refused before any work */
