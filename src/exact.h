@@ -1116,25 +1116,51 @@ PROPER_API int proper_rat_cmp(const proper_rat *a, const proper_rat *b) {
     return c;
 }
 
+/* out = a +- b by Henrici's method (Knuth, TAOCP vol. 2, 4.5.1): with
+ * g = gcd(da, db), t = na (db/g) +- nb (da/g) and h = gcd(t, g), the sum in
+ * lowest terms is (t/h) / ((da/g) (db/h)); the gcds are of the
+ * denominators and of t with the small g, never of the full products. */
 static int proper__exact_rat_addsub(proper_rat *out, const proper_rat *a, const proper_rat *b, int negate) {
     proper_rat t;
-    proper_bigint x, o1, o2;
+    proper_bigint g, h, x, y, o1, o2;
     uint32_t w1, w2;
     const proper_bigint *da = proper__exact_den(a, &o1, &w1), *db = proper__exact_den(b, &o2, &w2);
     int rc;
     proper_rat_init(&t);
+    proper_bigint_init(&g);
+    proper_bigint_init(&h);
     proper_bigint_init(&x);
-    if (proper_bigint_cmp(da, db) == 0) { /* same denominator: one add, one gcd */
-        rc = negate ? proper_bigint_sub(&t.num, &a->num, &b->num) : proper_bigint_add(&t.num, &a->num, &b->num);
-        if (!rc) rc = proper_bigint_copy(&t.den, da);
-    } else {
-        rc = proper_bigint_mul(&t.num, &a->num, db);
-        if (!rc) rc = proper_bigint_mul(&x, &b->num, da);
-        if (!rc) rc = negate ? proper_bigint_sub(&t.num, &t.num, &x) : proper_bigint_add(&t.num, &t.num, &x);
+    proper_bigint_init(&y);
+    if ((rc = proper_bigint_gcd(&g, da, db))) goto done;
+    if (g.len == 1 && g.limb[0] == 1) { /* coprime denominators: no gcd of the result needed */
+        if ((rc = proper_bigint_mul(&x, &a->num, db)) || (rc = proper_bigint_mul(&y, &b->num, da))) goto done;
+        rc = negate ? proper_bigint_sub(&t.num, &x, &y) : proper_bigint_add(&t.num, &x, &y);
         if (!rc) rc = proper_bigint_mul(&t.den, da, db);
+        if (!rc && !t.num.len) rc = proper_bigint_set_u64(&t.den, 1);
+        goto done;
     }
-    if (!rc) rc = proper__exact_rat_normalise(&t);
+    /* x = db / g, y = da / g */
+    if ((rc = proper_bigint_divmod(&x, NULL, db, &g)) || (rc = proper_bigint_divmod(&y, NULL, da, &g))) goto done;
+    if ((rc = proper_bigint_mul(&t.num, &a->num, &x)) || (rc = proper_bigint_mul(&h, &b->num, &y))) goto done;
+    if ((rc = negate ? proper_bigint_sub(&t.num, &t.num, &h) : proper_bigint_add(&t.num, &t.num, &h))) goto done;
+    if (!t.num.len) {
+        rc = proper_bigint_set_u64(&t.den, 1);
+        goto done;
+    }
+    if ((rc = proper_bigint_gcd(&h, &t.num, &g))) goto done;
+    if (!(h.len == 1 && h.limb[0] == 1)) {
+        if ((rc = proper_bigint_divmod(&t.num, NULL, &t.num, &h)) || (rc = proper_bigint_divmod(&x, NULL, db, &h)))
+            goto done;
+    } else {
+        rc = proper_bigint_copy(&x, db);
+        if (rc) goto done;
+    }
+    rc = proper_bigint_mul(&t.den, &y, &x); /* (da/g) (db/h) */
+done:
+    proper_bigint_free(&g);
+    proper_bigint_free(&h);
     proper_bigint_free(&x);
+    proper_bigint_free(&y);
     if (rc) { proper_rat_free(&t); return rc; }
     proper__exact_rat_move(out, &t);
     return PROPER_OK;

@@ -178,6 +178,60 @@ static void test_bigint_arith(void) {
     proper_bigint_free(&t);
 }
 
+/* Lehmer's gcd against Euclid's algorithm written with divmod, on random
+ * numbers of up to 20 limbs sharing a random common factor. */
+static void test_bigint_gcd(void) {
+    proper_rng rng;
+    int it;
+    proper_rng_seed(&rng, 99);
+    for (it = 0; it < 300; it++) {
+        proper_bigint a, b, c, g, x, y, r;
+        int k, na = 1 + (int)proper_rng_below(&rng, 10), nb = 1 + (int)proper_rng_below(&rng, 10), nc = (int)proper_rng_below(&rng, 5);
+        proper_bigint_init(&a);
+        proper_bigint_init(&b);
+        proper_bigint_init(&c);
+        proper_bigint_init(&g);
+        proper_bigint_init(&x);
+        proper_bigint_init(&y);
+        proper_bigint_init(&r);
+        proper_bigint_set_u64(&a, 1 + proper_rng_u64(&rng));
+        proper_bigint_set_u64(&b, 1 + proper_rng_u64(&rng));
+        proper_bigint_set_u64(&c, 1 + (proper_rng_u64(&rng) >> 3));
+        for (k = 0; k < na; k++) {
+            proper_bigint_set_u64(&x, proper_rng_u64(&rng));
+            proper_bigint_shl(&a, &a, 64);
+            proper_bigint_add(&a, &a, &x);
+        }
+        for (k = 0; k < nb; k++) {
+            proper_bigint_set_u64(&x, proper_rng_u64(&rng));
+            proper_bigint_shl(&b, &b, 64);
+            proper_bigint_add(&b, &b, &x);
+        }
+        for (k = 0; k < nc; k++) {
+            proper_bigint_set_u64(&x, proper_rng_u64(&rng) | 1);
+            proper_bigint_mul(&c, &c, &x);
+        }
+        proper_bigint_mul(&a, &a, &c);
+        proper_bigint_mul(&b, &b, &c);
+        CHECK(proper_bigint_gcd(&g, &a, &b) == 0);
+        proper_bigint_copy(&x, &a);
+        proper_bigint_copy(&y, &b);
+        while (y.len) {
+            proper_bigint_divmod(NULL, &r, &x, &y);
+            proper_bigint_copy(&x, &y);
+            proper_bigint_copy(&y, &r);
+        }
+        CHECK(proper_bigint_cmp(&g, &x) == 0);
+        proper_bigint_free(&a);
+        proper_bigint_free(&b);
+        proper_bigint_free(&c);
+        proper_bigint_free(&g);
+        proper_bigint_free(&x);
+        proper_bigint_free(&y);
+        proper_bigint_free(&r);
+    }
+}
+
 static void test_bigint_text(void) {
     /* 2^200 = 1606938044258990275541962092341162602522202993782792835301376 */
     proper_bigint a, b, g;
@@ -947,6 +1001,7 @@ static void test_minpathsum_param(void) {
 
 int main(void) {
     RUN(test_bigint_arith);
+    RUN(test_bigint_gcd);
     RUN(test_bigint_text);
     RUN(test_rat);
     RUN(test_ratfun);
