@@ -1,7 +1,7 @@
 /* bench_dtmc.c — load + solve R{"time"}=? [ F "end" ] on generated DTMCs in
  * PRISM explicit files, 10^3 .. 10^6 states (10^7 with --max-exp 7), for
- * the two model families of bench/gen_dtmc.h (random sparse; nested-loop
- * blocks in series).
+ * the three model families of bench/gen_dtmc.h (random sparse with local
+ * successors; spread: successors anywhere; nested-loop blocks in series).
  *
  * Each measurement runs in its own child process, so that its peak resident
  * memory (getrusage ru_maxrss) is its own. Reported per model: load time
@@ -17,8 +17,13 @@
  * the same stopping rule (relative change * rho / (1 - rho) <= 1e-12), capped
  * at 10,000 iterations (PRISM's default maximum) or 30 s; printed as the
  * ratio baseline time / proper's solve time.
+ * Also in the same child: the solve as proper did it before its answers
+ * carried proven bounds ("estimate": Gauss–Seidel stopped when the
+ * estimated tail is below 1e-12, solve option sound = 0), printed as the
+ * cost ratio of the certified solve (default, 1e-10 proven) to it, and the
+ * proven bound (max_error) relative to the value.
  *
- *   bench_dtmc [--max-exp E] [--dir DIR] [--depth D] [--keep]
+ *   bench_dtmc [--max-exp E] [--min-exp E] [--only random|spread|nested] [--dir DIR] [--depth D] [--keep]
  *   bench_dtmc gen random|nested STATES SEED PREFIX [DEPTH]   (the generator)
  */
 #include "bench.h"
@@ -44,6 +49,7 @@ typedef struct result {
     uint64_t states, trans;
     unsigned long sweeps;
     uint32_t comps, largest;
+    double max_error, est_wall, est_cpu, est_value;
     /* baseline child */
     int converged;
     unsigned long iters;
@@ -108,7 +114,19 @@ static void run_proper(const char *prefix, result *r) {
     r->sweeps = st.sweeps;
     r->comps = st.n_components;
     r->largest = st.largest;
+    r->max_error = st.max_error;
     r->peak_kb = peak_kb();
+    {
+        proper_dtmc_solve_opts o = proper_dtmc_solve_opts_default();
+        o.sound = 0;
+        o.rel_precision = 1e-12;
+        w0 = bench_now(BENCH_WALL);
+        c0 = bench_now(BENCH_PROCESS_CPU);
+        if (proper_dtmc_reward_reach(&m, &m.rewards[rw], &end, &o, x, NULL, &err)) { fail(r, &err); return; }
+        r->est_wall = bench_now(BENCH_WALL) - w0;
+        r->est_cpu = bench_now(BENCH_PROCESS_CPU) - c0;
+        r->est_value = proper_dtmc_value_at_init(&m, x);
+    }
     r->ok = 1;
     proper_bitset_free(&end);
     free(x);
@@ -299,15 +317,17 @@ static int bench_one(const char *dir, const char *kind, uint64_t n, unsigned dep
     double gw = bench_now(BENCH_WALL), ref, err_rel, base_err;
     result p, b;
     const char *ref_kind;
+    int iterative = strcmp(kind, "nested") != 0;
     snprintf(prefix, sizeof prefix, "%s/%s_%llu", dir, kind, (unsigned long long)n);
     if (strcmp(kind, "random") == 0) trans = gen_random(n, 42, prefix);
+    else if (strcmp(kind, "spread") == 0) trans = gen_spread(n, 42, prefix);
     else trans = gen_nested(n, 42, depth, prefix, &states, &closed);
     if (!trans) { printf("%-7s %9llu  generation failed\n", kind, (unsigned long long)n); return -1; }
     gw = bench_now(BENCH_WALL) - gw;
     p = in_child(run_proper_flag, prefix, 0);
-    b = in_child(run_baseline, prefix, strcmp(kind, "random") == 0);
+    b = in_child(run_baseline, prefix, iterative);
     if (!p.ok) { printf("%-7s %9llu  proper failed: %s\n", kind, (unsigned long long)states, p.msg); return -1; }
-    if (strcmp(kind, "random") == 0) {
+    if (iterative) {
         ref = b.reference_ok ? b.reference : NAN;
         ref_kind = "GS-asc 1e-15";
     } else {
@@ -316,10 +336,11 @@ static int bench_one(const char *dir, const char *kind, uint64_t n, unsigned dep
     }
     err_rel = fabs(p.value - ref) / fabs(ref);
     base_err = b.ok ? fabs(b.value - ref) / fabs(ref) : NAN;
-    printf("%-7s %9llu %9llu %7.3f %7.3f %7.3f %7.3f %7.3f %7.1f %6.1f %6lu %22.17g %9.2e %-12s", kind,
-           (unsigned long long)p.states, (unsigned long long)p.trans, p.load_wall, p.solve_wall,
+    printf("%-7s %9llu %9llu %7.3f %7.3f %7.3f %7.3f %7.3f %7.1f %6.1f %6lu %22.17g %9.2e %9.2e %-12s %7.3f %6.2fx",
+           kind, (unsigned long long)p.states, (unsigned long long)p.trans, p.load_wall, p.solve_wall,
            p.load_wall + p.solve_wall, p.load_cpu + p.solve_cpu, gw, p.peak_kb / 1024.0,
-           p.peak_kb * 1024.0 / (double)p.trans, p.sweeps, p.value, err_rel, ref_kind);
+           p.peak_kb * 1024.0 / (double)p.trans, p.sweeps, p.value, err_rel, p.max_error / fabs(p.value), ref_kind,
+           p.est_cpu, p.solve_cpu / p.est_cpu);
     if (b.ok)
         printf(" | %8.3f %6lu %-5s %8.1fx %8.1fx %9.2e\n", b.solve_wall, b.iters, b.converged ? "conv" : "CAP",
                b.solve_wall / p.solve_wall, b.solve_cpu / p.solve_cpu, base_err);
@@ -327,21 +348,31 @@ static int bench_one(const char *dir, const char *kind, uint64_t n, unsigned dep
         printf(" | baseline failed: %s\n", b.msg);
     fflush(stdout);
     if (!keep) remove_files(prefix);
-    return isnan(err_rel) || err_rel <= 1e-10 ? 0 : 1; /* no reference in time (10^7): nothing to check */
+    /* no reference in time (10^7): nothing to check; the proven bound must hold */
+    if (!isnan(err_rel) && fabs(p.value - ref) > p.max_error + 1e-15 * fabs(ref)) {
+        printf("  the proven bound %.3g does not contain the reference (error %.3g)\n", p.max_error,
+               fabs(p.value - ref));
+        return 1;
+    }
+    return isnan(err_rel) || err_rel <= 1e-10 ? 0 : 1;
 }
 
 int main(int argc, char **argv) {
-    int max_exp = 6, keep = 0, i, bad = 0, e;
+    int max_exp = 6, min_exp = 3, keep = 0, i, bad = 0, e;
+    const char *only = NULL;
     unsigned depth = 3;
     const char *dir = "/tmp/proper_bench_dtmc";
-    const char *kinds[2] = {"random", "nested"};
+    const char *kinds[3] = {"random", "spread", "nested"};
     if (argc > 1 && strcmp(argv[1], "gen") == 0) {
         uint64_t states, trans;
         long double expect;
-        if (argc < 6) { fprintf(stderr, "usage: bench_dtmc gen random|nested STATES SEED PREFIX [DEPTH]\n"); return 2; }
-        if (strcmp(argv[2], "random") == 0) {
+        if (argc < 6) {
+            fprintf(stderr, "usage: bench_dtmc gen random|spread|nested STATES SEED PREFIX [DEPTH]\n");
+            return 2;
+        }
+        if (strcmp(argv[2], "random") == 0 || strcmp(argv[2], "spread") == 0) {
             states = strtoull(argv[3], NULL, 10);
-            trans = gen_random(states, strtoull(argv[4], NULL, 10), argv[5]);
+            trans = (argv[2][0] == 'r' ? gen_random : gen_spread)(states, strtoull(argv[4], NULL, 10), argv[5]);
         } else {
             trans = gen_nested(strtoull(argv[3], NULL, 10), strtoull(argv[4], NULL, 10),
                                argc > 6 ? (unsigned)atoi(argv[6]) : 3, argv[5], &states, &expect);
@@ -352,10 +383,16 @@ int main(int argc, char **argv) {
     }
     for (i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--max-exp") == 0 && i + 1 < argc) max_exp = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--min-exp") == 0 && i + 1 < argc) min_exp = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = argv[++i];
         else if (strcmp(argv[i], "--dir") == 0 && i + 1 < argc) dir = argv[++i];
         else if (strcmp(argv[i], "--depth") == 0 && i + 1 < argc) depth = (unsigned)atoi(argv[++i]);
         else if (strcmp(argv[i], "--keep") == 0) keep = 1;
-        else { fprintf(stderr, "usage: bench_dtmc [--max-exp E] [--dir DIR] [--depth D] [--keep]\n"); return 2; }
+        else {
+            fprintf(stderr, "usage: bench_dtmc [--max-exp E] [--min-exp E] [--only random|spread|nested] [--dir DIR] "
+                            "[--depth D] [--keep]\n");
+            return 2;
+        }
     }
     mkdir(dir, 0777);
     {
@@ -365,13 +402,17 @@ int main(int argc, char **argv) {
         printf("bench_dtmc: R{\"time\"}=? [ F \"end\" ] from PRISM explicit files; load average %s", load);
     }
     printf("times in seconds (wall unless marked cpu); baseline = Jacobi on the whole matrix, same stopping rule\n");
-    printf("%-7s %9s %9s %7s %7s %7s %7s %7s %7s %6s %6s %22s %9s %-12s | %8s %6s %-5s %9s %9s %9s\n", "model",
-           "states", "trans", "load", "solve", "total", "cpu", "gen", "peakMB", "B/tr", "sweeps", "value", "rel.err",
-           "reference", "base", "iters", "state", "ratio", "cpu.ratio", "base.err");
-    for (e = 3; e <= max_exp; e++)
-        for (i = 0; i < 2; i++) {
+    printf("solve: certified (proven 1e-10, default); bound = proven max_error / value; estimate = the solve "
+           "stopped on the estimated tail at 1e-12 (cpu s), cost = certified cpu / estimate cpu\n");
+    printf("%-7s %9s %9s %7s %7s %7s %7s %7s %7s %6s %6s %22s %9s %9s %-12s %7s %7s | %8s %6s %-5s %9s %9s %9s\n",
+           "model", "states", "trans", "load", "solve", "total", "cpu", "gen", "peakMB", "B/tr", "sweeps", "value",
+           "rel.err", "bound", "reference", "estim.", "cost", "base", "iters", "state", "ratio", "cpu.ratio",
+           "base.err");
+    for (e = min_exp; e <= max_exp; e++)
+        for (i = 0; i < 3; i++) {
             uint64_t n = 1;
             int k;
+            if (only && strcmp(only, kinds[i]) != 0) continue;
             for (k = 0; k < e; k++) n *= 10;
             bad |= bench_one(dir, kinds[i], n, depth, keep) != 0;
         }

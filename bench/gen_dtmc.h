@@ -4,8 +4,9 @@
  * and Storm (--explicit) read the very same files.
  *
  *   gen_random(N, SEED, PREFIX)        random sparse DTMC, N states
+ *   gen_spread(N, SEED, PREFIX)        the same with successors anywhere
  *   gen_nested(N, SEED, D, PREFIX, ...) chain of nested-loop blocks of depth D
- * (from the command line: bench_dtmc gen random|nested STATES SEED PREFIX [D])
+ * (from the command line: bench_dtmc gen random|spread|nested STATES SEED PREFIX [D])
  *
  * Probabilities are multiples of 1/1024 (exact in binary and in short
  * decimals): every row sums to exactly 1 in double arithmetic, and what a
@@ -18,6 +19,10 @@
  * uniformly from a window of +-1000 states around s (forward and backward
  * jumps, as in a program's control flow); nearly all states form one large
  * strongly connected component left through the end edges.
+ *
+ * spread: as random, but the other successors are drawn uniformly from the
+ * whole state space: one giant strongly connected component without any
+ * locality (every sweep touches the value vector at random).
  *
  * nested: blocks in series, each like the loop nest of PROPER's minPathSum
  * (Stefanakos et al. 2023, Fig. 5): D nested loops (headers h_0..h_{D-1},
@@ -147,14 +152,16 @@ static void gen__split(uint64_t *rng, unsigned k, unsigned *part) {
 
 #define GEN_WINDOW 1000
 
-/* Targets and probabilities (multiples of 1/1024) of state s; returns k. */
-static unsigned gen__random_row(uint64_t *rng, uint64_t s, uint64_t end, uint64_t *t, unsigned *part) {
+/* Targets and probabilities (multiples of 1/1024) of state s; returns k.
+ * Successors other than s+1 and end lie within +-window of s. */
+static unsigned gen__random_row(uint64_t *rng, uint64_t s, uint64_t end, uint64_t window, uint64_t *t,
+                                unsigned *part) {
     unsigned k = 2 + (unsigned)gen__below(rng, 3), i, j;
     t[0] = s + 1;
     i = 1;
     if (t[0] != end && gen__below(rng, 4) == 0) t[i++] = end;
     while (i < k) {
-        uint64_t lo = s > GEN_WINDOW ? s - GEN_WINDOW : 0, hi = s + GEN_WINDOW < end - 1 ? s + GEN_WINDOW : end - 1;
+        uint64_t lo = s > window ? s - window : 0, hi = window < end - 1 - s ? s + window : end - 1;
         uint64_t c = lo + gen__below(rng, hi - lo + 1);
         for (j = 0; j < i && t[j] != c; j++) continue;
         if (j == i) t[i++] = c;
@@ -168,7 +175,7 @@ static unsigned gen__random_row(uint64_t *rng, uint64_t s, uint64_t end, uint64_
 }
 
 /* Returns the number of transitions written, 0 on error. */
-static uint64_t gen_random(uint64_t n, uint64_t seed, const char *prefix) {
+static uint64_t gen__random_family(uint64_t n, uint64_t seed, uint64_t window, const char *prefix) {
     gen_out tra, rew;
     uint64_t rng0 = seed * 0x2545F4914F6CDD1DULL + 1, rng, s, trans = 1, end = n - 1, t[4];
     unsigned part[4], i, k;
@@ -176,7 +183,7 @@ static uint64_t gen_random(uint64_t n, uint64_t seed, const char *prefix) {
     /* first pass: count the transitions for the header */
     rng = rng0;
     for (s = 0; s < end; s++) {
-        trans += gen__random_row(&rng, s, end, t, part);
+        trans += gen__random_row(&rng, s, end, window, t, part);
         gen__below(&rng, 999999); /* the reward draw */
     }
     if (gen__open(&tra, prefix, ".tra")) return 0;
@@ -186,7 +193,7 @@ static uint64_t gen_random(uint64_t n, uint64_t seed, const char *prefix) {
     gen__u64(&rew, n); gen__str(&rew, " "); gen__u64(&rew, n - 1); gen__str(&rew, "\n");
     rng = rng0;
     for (s = 0; s < end; s++) {
-        k = gen__random_row(&rng, s, end, t, part);
+        k = gen__random_row(&rng, s, end, window, t, part);
         for (i = 0; i < k; i++) {
             gen__u64(&tra, s); gen__str(&tra, " ");
             gen__u64(&tra, t[i]); gen__str(&tra, " ");
@@ -200,6 +207,14 @@ static uint64_t gen_random(uint64_t n, uint64_t seed, const char *prefix) {
     gen__u64(&tra, end); gen__str(&tra, " "); gen__u64(&tra, end); gen__str(&tra, " 1\n");
     if (gen__close(&tra) || gen__close(&rew) || gen__labels(prefix, n)) return 0;
     return trans;
+}
+
+static uint64_t gen_random(uint64_t n, uint64_t seed, const char *prefix) {
+    return gen__random_family(n, seed, GEN_WINDOW, prefix);
+}
+
+static uint64_t gen_spread(uint64_t n, uint64_t seed, const char *prefix) {
+    return gen__random_family(n, seed, n, prefix);
 }
 
 /* Blocks of 2D+2 states; returns transitions written (0 on error) and the

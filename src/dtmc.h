@@ -1786,7 +1786,8 @@ static double proper__dtmc_gs_sweep(const uint64_t *row, const uint32_t *col, co
     return maxdiff;
 }
 
-/* The last five rate estimates agree to 0.01% and show a slow mode. */
+/* The last five rate estimates agree to 0.1% and show a slow mode (at
+ * least 0.5 per sweep: a faster one is not worth a jump). */
 static int proper__dtmc_slow_mode_settled(const double *h) {
     double lo = h[0], hi = h[0];
     int j;
@@ -1794,7 +1795,7 @@ static int proper__dtmc_slow_mode_settled(const double *h) {
         lo = h[j] < lo ? h[j] : lo;
         hi = h[j] > hi ? h[j] : hi;
     }
-    return lo >= 0.9 && hi < 0.9999 && hi - lo <= 1e-4 * hi;
+    return lo >= 0.5 && hi < 0.9999 && hi - lo <= 1e-3 * hi;
 }
 
 /* Gauss–Seidel sweeps on the local system (rows already divided by their
@@ -1816,7 +1817,7 @@ static int proper__dtmc_slow_mode_settled(const double *h) {
  * (stagnation: the certificate then proves what was reached).
  *
  * Slow modes: when the error is one isolated slow mode (five successive
- * ratios equal to 0.01%, lambda >= 0.9), successive changes satisfy
+ * ratios equal to 0.1%, lambda >= 0.5), successive changes satisfy
  * dy_{k+1} = lambda dy_k and the limit is y_k + dy_k lambda / (1 - lambda)
  * (Lyusternik's extrapolation, Aitken's delta-squared on vectors). At most 4
  * jumps, and none once a jump has not cut the changes tenfold by the time
@@ -1955,17 +1956,19 @@ static int proper__dtmc_lin_certify(proper__dtmc_lin *L, uint32_t k, uint32_t sz
 
 /* Sweep w = wc + A w (wc = 1/d: the expected steps before leaving) from
  * its current value until the certificate's M w is at least 1/2 in every
- * state, doubling the sweeps between checks; then certify y. Returns 0 with
- * *own set, or -1 if no usable w was found within the sweep budget. */
+ * state; then certify y. The first check waits until a sweep changes w by
+ * less than 5% (a certificate pass costs about two sweeps), later ones
+ * double the sweeps between checks. Returns 0 with *own set, or -1 if no
+ * usable w was found within the sweep budget. */
 static int proper__dtmc_lin_certify_gs(proper__dtmc_lin *L, uint32_t k, uint32_t sz, int *have_w,
                                        unsigned long *sweeps, double *own) {
     unsigned long batch = 4, b;
-    double maxabs, min_mw;
+    double maxabs, min_mw, change = INFINITY;
     int rc;
     for (;;) {
         if (!*have_w)
-            for (b = 0; b < batch && *sweeps < L->o.max_sweeps; b++, ++*sweeps)
-                proper__dtmc_gs_sweep(L->lrow, L->lcol, L->lval, L->wc, L->w, sz, &maxabs);
+            for (b = 0; (b < batch || change > 0.05) && *sweeps < L->o.max_sweeps; b++, ++*sweeps)
+                change = proper__dtmc_gs_sweep(L->lrow, L->lcol, L->lval, L->wc, L->w, sz, &maxabs) / maxabs;
         rc = proper__dtmc_lin_certify(L, k, sz, L->w, own, &min_mw);
         if (rc == 0 && min_mw >= 0.5) { *have_w = 1; return 0; }
         if (*have_w && rc == 0) return 0; /* a usable w already: y is what failed */
