@@ -3,7 +3,7 @@
  * Expected values come from:
  *  - PRISM's own regression suite (prism-tests/, the RESULT lines of
  *    functionality/verify/dtmcs/ltl/lec15dtmc.pm.props, lec17dtmc.pm.props,
- *    bugfixes/explicit-bscc-rabin.pm and
+ *    jaeger.prism.props, bugfixes/explicit-bscc-rabin.pm and
  *    functionality/verify/dtmcs/rewards/dtmc_rewards.pm.cosafety.props,
  *    rewards/cosafe/robot.pm.cosafe.props); the chains are rebuilt here with
  *    the builder;
@@ -158,6 +158,34 @@ static void test_prism_lec15(void) {
     CHECK_ABS(prob_at(&c, "G F (s2 & (X s5))", 0), 1.0 / 6, 1e-9);
     CHECK_ABS(prob_at(&c, "G F (s2 & (X s5))", 1), 1.0 / 3, 1e-9);
     CHECK_ABS(prob_at(&c, "G F (s2 & (X s5))", 4), 0, 0);
+    proper_dtmc_free(&c.m);
+}
+
+/* prism-tests/functionality/verify/dtmcs/ltl/jaeger.prism (states 1..13
+ * as 0..12); the RESULT lines give the products of the branch
+ * probabilities. */
+static void test_prism_jaeger(void) {
+    static const char *const names[] = {"o_110", "o_Pr0"};
+    static const unsigned masks[13] = {0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 0, 2};
+    static const struct { uint32_t from, to1, to2; double p1, p2; } rows[5] = {
+        {0, 3, 4, 968.0 / 3276, 2308.0 / 3276}, {1, 5, 6, 122.0 / 261, 139.0 / 261},
+        {3, 7, 8, 123.0 / 239, 116.0 / 239},    {5, 9, 10, 14.0 / 35, 21.0 / 35},
+        {7, 11, 12, 14.0 / 32, 18.0 / 32}};
+    double P[169] = {0};
+    uint32_t s;
+    int i;
+    lchain c;
+    for (s = 0; s < 13; s++) P[s * 13 + s] = 1;
+    for (i = 0; i < 5; i++) {
+        P[rows[i].from * 13 + rows[i].from] = 0;
+        P[rows[i].from * 13 + rows[i].to1] = rows[i].p1;
+        P[rows[i].from * 13 + rows[i].to2] = rows[i].p2;
+    }
+    CHECK(build_dense(&c.m, P, 13) == 0);
+    c.n_labels = 2, c.names = names, c.masks = masks;
+    CHECK_ABS(prob_at(&c, "( (X ( X  ( \"o_110\"))) &  (X ( X  ( X ( \"o_Pr0\"))))) ", 0), 2143152.0 / 25054848, 1e-12);
+    CHECK_ABS(prob_at(&c, "(X ( X  ( \"o_110\")))", 0), 119064.0 / 782964, 1e-12);
+    CHECK_ABS(prob_at(&c, "(X ( X  ( X ( \"o_Pr0\"))))", 0), 2143152.0 / 25054848, 1e-12);
     proper_dtmc_free(&c.m);
 }
 
@@ -899,6 +927,7 @@ static void test_bad_arguments_and_limits(void) {
 int main(void) {
     RUN(test_prism_lec17);
     RUN(test_prism_lec15);
+    RUN(test_prism_jaeger);
     RUN(test_prism_bscc_rabin);
     RUN(test_prism_cosafe_rewards);
     RUN(test_prism_robot);
