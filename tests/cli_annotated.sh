@@ -306,3 +306,9 @@ run_proper analyze "$T/f.c" --function f --log "$T/log.totals" --json
 status_is analyze_totals 0 && check analyze_totals_same_as_rows cmp -s "$T/out" "$T/from_rows.json"
 printf 'proper-count-totals 1\ncolumn,runs,sum,sum_sq\np1,4,x,14\n' > "$T/bad.totals"
 expect_error analyze_totals_bad "proper: $T/bad.totals:3:6:" "$PROPER" analyze "$T/f.c" --function f --log "$T/bad.totals"
+
+# --- issue 14: the README's bundled example (data/annotated/minPathSum.trace,
+# 300 runs of the minPathSum case study): time in [0.49939741, 0.70193593]
+# straddles 0.7, so the bound is inconclusive (exit 1)
+expect_text analyze_readme_example 1 "bound time<=0.7: inconclusive (interval [0.49939741, 0.70193593])" \
+    "$PROPER" analyze examples/annotated/cases.c --function minPathSum --log data/annotated/minPathSum.trace --bound 'time<=0.7'
