@@ -714,13 +714,46 @@ static uint64_t proper__exact_bits_at(const proper_bigint *a, uint64_t s) {
     return v;
 }
 
-/* out = A x + B y for small signed cofactors (the result is known to be >= 0). */
+/* |m| times a magnitude into t (t != a). */
+static int proper__exact_mul_word(proper_bigint *t, const proper_bigint *a, uint32_t m) {
+    uint32_t carry;
+    int rc = proper__exact_reserve(t, a->len + 1);
+    if (rc) return rc;
+    if (a->len) memcpy(t->limb, a->limb, (size_t)a->len * sizeof *a->limb);
+    carry = proper__exact_mag_mul_small(t->limb, a->len, m, 0);
+    t->len = a->len;
+    if (carry) t->limb[t->len++] = carry;
+    t->neg = 0;
+    proper__exact_trim(t);
+    return PROPER_OK;
+}
+
+/* out = A x + B y for Lehmer's cofactors: |A|, |B| < 2^32, of opposite
+ * signs (or one zero), and a result known to be >= 0. One pass each, no
+ * allocation once t1 and t2 have grown. */
 static int proper__exact_lincomb(proper_bigint *out, int64_t A, const proper_bigint *x, int64_t B,
                                  const proper_bigint *y, proper_bigint *t1, proper_bigint *t2) {
     int rc;
-    if ((rc = proper_bigint_set_i64(t1, A)) || (rc = proper_bigint_mul(t1, t1, x))) return rc;
-    if ((rc = proper_bigint_set_i64(t2, B)) || (rc = proper_bigint_mul(t2, t2, y))) return rc;
-    return proper_bigint_add(out, t1, t2);
+    proper_bigint swap;
+    if ((rc = proper__exact_mul_word(t1, x, (uint32_t)(A < 0 ? -A : A))) ||
+        (rc = proper__exact_mul_word(t2, y, (uint32_t)(B < 0 ? -B : B))))
+        return rc;
+    if (A >= 0 && B >= 0) {
+        if ((rc = proper__exact_reserve(t1, (t1->len > t2->len ? t1->len : t2->len) + 1))) return rc;
+        t1->len = proper__exact_mag_add(t1->limb, t1->limb, t1->len, t2->limb, t2->len);
+    } else if (A >= 0) {
+        t1->len = proper__exact_mag_sub(t1->limb, t1->limb, t1->len, t2->limb, t2->len);
+    } else {
+        t2->len = proper__exact_mag_sub(t2->limb, t2->limb, t2->len, t1->limb, t1->len);
+        swap = *t1;
+        *t1 = *t2;
+        *t2 = swap;
+    }
+    proper__exact_trim(t1);
+    swap = *out;
+    *out = *t1;
+    *t1 = swap;
+    return PROPER_OK;
 }
 
 static uint64_t proper__exact_bitlen(const proper_bigint *a);
