@@ -53,6 +53,11 @@ extern "C" {
 #define PROPER_STATS_ROOT_MAX_ITER 400
 #endif
 /* Tolerance on probability totals (KS on PMFs: each total must be <= 1 + this). */
+/* Below this a p-value is printed as "< 1e-300" (proper_stats_format_pvalue). */
+#ifndef PROPER_STATS_PVALUE_FLOOR
+#define PROPER_STATS_PVALUE_FLOOR 1e-300
+#endif
+
 #ifndef PROPER_STATS_PROB_TOL
 #define PROPER_STATS_PROB_TOL 1e-9
 #endif
@@ -201,6 +206,13 @@ PROPER_API int proper_stats_ks_sample(const double *x, size_t n, proper_cdf_fn c
  * λ = (√n + 0.12 + 0.11/√n)·d (Stephens 1970; Numerical Recipes §14.3).
  * NaN when d is NaN or n <= 0. */
 PROPER_API double proper_stats_ks_pvalue(double d, double n);
+
+/* A p-value as text for reports: `digits` significant digits (1..17), or
+ * "< 1e-300" below PROPER_STATS_PVALUE_FLOOR, where the tail functions no
+ * longer hold their relative accuracy and a printed 3.29e-312 would claim
+ * digits it does not have; "nan" for NaN (no test). Writes at most `size`
+ * bytes into buf and returns buf. */
+PROPER_API char *proper_stats_format_pvalue(double p, int digits, char *buf, size_t size);
 
 #ifdef __cplusplus
 }
@@ -1025,6 +1037,15 @@ PROPER_API int proper_stats_ks_sample(const double *x, size_t n, proper_cdf_fn c
     PROPER_FREE(s);
     *out = d;
     return PROPER_OK;
+}
+
+PROPER_API char *proper_stats_format_pvalue(double p, int digits, char *buf, size_t size) {
+    if (digits < 1) digits = 1;
+    if (digits > 17) digits = 17;
+    if (isnan(p)) snprintf(buf, size, "nan");
+    else if (p < PROPER_STATS_PVALUE_FLOOR) snprintf(buf, size, "< %.0e", PROPER_STATS_PVALUE_FLOOR);
+    else snprintf(buf, size, "%.*g", digits, p);
+    return buf;
 }
 
 PROPER_API double proper_stats_ks_pvalue(double d, double n) {

@@ -516,6 +516,19 @@ static void test_ks_sample(void) {
     CHECK(proper_stats_ks_pvalue(0.0, 10) == 1.0);
 }
 
+/* Issue 14: p-values below 1e-300 print as "< 1e-300" (3.29e-312 claimed
+ * digits the tails do not have); at and above it, the digits asked for. */
+static void test_format_pvalue(void) {
+    char b[32];
+    CHECK_STR(proper_stats_format_pvalue(3.29e-312, 3, b, sizeof b), "< 1e-300");
+    CHECK_STR(proper_stats_format_pvalue(0.0, 3, b, sizeof b), "< 1e-300");
+    CHECK_STR(proper_stats_format_pvalue(1e-300, 3, b, sizeof b), "1e-300");
+    CHECK_STR(proper_stats_format_pvalue(0.04567, 3, b, sizeof b), "0.0457");
+    CHECK_STR(proper_stats_format_pvalue(1.0, 4, b, sizeof b), "1");
+    CHECK_STR(proper_stats_format_pvalue(NAN, 3, b, sizeof b), "nan");
+    CHECK_STR(proper_stats_format_pvalue(proper_stats_chi2_sf(1500.0, 1.0), 3, b, sizeof b), "< 1e-300");
+}
+
 int main(void) {
     RUN(test_normal_quantile_published);
     RUN(test_normal_quantile_tails_and_centre);
@@ -537,5 +550,6 @@ int main(void) {
     RUN(test_chi2_two_sample);
     RUN(test_ks);
     RUN(test_ks_sample);
+    RUN(test_format_pvalue);
     return test_summary();
 }
