@@ -1,0 +1,210 @@
+/* thesis.c — the experiments of Napolitano's thesis §5.2 on the programs of
+ * unrolled.h, printing tab-separated rows that scripts/vlmc-tables.sh puts
+ * beside the published values.
+ *
+ *   vlmc-thesis fig16  PROGRAM RUNS SEED   Figure 16 row
+ *   vlmc-thesis table4 PROGRAM RUNS SEED   Table 4's seven rows
+ *   vlmc-thesis runs   PROGRAM RUNS SEED [PARAM] [--joined]
+ *                                          the runs as text (one per line, or
+ *                                          all on one line with --joined)
+ *
+ * fig16: fits alpha = 1, n_min = 1 on RUNS training runs and prints
+ *   program runs distinct locations nodes order kl_fresh kl_train
+ * where kl_fresh = KL(E||V) with E the steps PMF of RUNS further runs (the
+ * thesis's ground truth is a separate simulation of as many runs) and V the
+ * model's exact steps PMF (forward iteration on its Markov hull to 1e-12),
+ * kl_train the same with E = the training runs.
+ * table4: for (n_min, alpha) in (1,1) (1,.9) (1,.8) (1,.7) (10,1) (100,1)
+ * (1000,1), the cutoff with |L| - 1 degrees of freedom as §5.1.3 writes it:
+ *   program n_min alpha order loglik nodes runs steps
+ * (loglik: natural log of the probability of all training runs).
+ */
+#define PROPER_IMPLEMENTATION
+#include "../../src/core.h"
+#include "../../src/trace.h"
+#include "../../src/stats.h"
+#include "../../src/dtmc.h"
+#include "../../src/vlmc.h"
+#include "unrolled.h"
+
+#include <stdio.h>
+
+/* Location codes -> counts ids, by open addressing. */
+typedef struct code_map {
+    uint32_t *key, *val;
+    size_t cap, n;
+} code_map;
+
+static int code_map_get(code_map *m, proper_vlmc_counts *c, uint32_t code, uint32_t *id, proper_error *err) {
+    size_t i;
+    if (2 * (m->n + 1) > m->cap) {
+        code_map bigger;
+        bigger.cap = m->cap ? 2 * m->cap : 1024;
+        bigger.n = 0;
+        bigger.key = (uint32_t *)calloc(bigger.cap, sizeof *bigger.key);
+        bigger.val = (uint32_t *)calloc(bigger.cap, sizeof *bigger.val);
+        if (!bigger.key || !bigger.val) return PROPER_ENOMEM;
+        for (i = 0; i < m->cap; i++)
+            if (m->key[i]) {
+                size_t j = (m->key[i] * 2654435761u) & (bigger.cap - 1);
+                while (bigger.key[j]) j = (j + 1) & (bigger.cap - 1);
+                bigger.key[j] = m->key[i];
+                bigger.val[j] = m->val[i];
+                bigger.n++;
+            }
+        free(m->key);
+        free(m->val);
+        *m = bigger;
+    }
+    i = (code * 2654435761u) & (m->cap - 1);
+    while (m->key[i] && m->key[i] != code) i = (i + 1) & (m->cap - 1);
+    if (!m->key[i]) {
+        char name[32];
+        int rc;
+        ur_name(code, name, sizeof name);
+        if ((rc = proper_vlmc_counts_location(c, name, strlen(name), &m->val[i], err))) return rc;
+        m->key[i] = code;
+        m->n++;
+    }
+    *id = m->val[i];
+    return PROPER_OK;
+}
+
+/* RUNS runs of p into c (seeded with seed). */
+static int collect(const ur_program *p, int param, unsigned long runs, uint64_t seed, proper_vlmc_counts *c) {
+    proper_rng rng;
+    proper_error err;
+    ur_run run;
+    code_map map;
+    uint32_t *ids = NULL;
+    size_t cap = 0, k;
+    unsigned long r;
+    int rc = 0;
+    memset(&run, 0, sizeof run);
+    memset(&map, 0, sizeof map);
+    proper_rng_seed(&rng, seed);
+    for (r = 0; r < runs && rc == 0; r++) {
+        run.len = 0;
+        p->run(&run, &rng, param);
+        if (run.failed || proper_reserve(&ids, &cap, run.len + 1, sizeof *ids)) { rc = 1; break; }
+        for (k = 0; k < run.len && rc == 0; k++) rc = code_map_get(&map, c, run.code[k], &ids[k], &err);
+        if (rc == 0) rc = proper_vlmc_counts_add_ids(c, ids, run.len, 1, p->name, 0, r + 1, &err);
+    }
+    if (rc) fprintf(stderr, "vlmc-thesis: %s: cannot collect the runs\n", p->name);
+    free(run.code);
+    free(ids);
+    free(map.key);
+    free(map.val);
+    return rc;
+}
+
+static int fail(proper_error *err) {
+    char buf[600];
+    fprintf(stderr, "vlmc-thesis: %s\n", proper_error_format(err, buf, sizeof buf));
+    return 1;
+}
+
+static int fig16(const ur_program *p, unsigned long runs, uint64_t seed) {
+    proper_vlmc_counts train, fresh;
+    proper_vlmc m;
+    proper_error err;
+    double *e = NULL, *f = NULL, *v = NULL, tail, kl_fresh, kl_train;
+    size_t ne, nf, nv;
+    int rc = 1;
+    proper_vlmc_counts_init(&train);
+    proper_vlmc_counts_init(&fresh);
+    proper_vlmc_init(&m);
+    if (collect(p, p->param, runs, seed, &train) || collect(p, p->param, runs, seed ^ 0x5DEECE66DULL, &fresh)) goto done;
+    if (proper_vlmc_fit(&m, &train, NULL, NULL, &err) || proper_vlmc_hull(&m, 0, &err) ||
+        proper_vlmc_counts_steps(&train, &e, &ne, &err) || proper_vlmc_counts_steps(&fresh, &f, &nf, &err) ||
+        proper_vlmc_steps_pmf(&m, 1e-12, ne > nf ? ne : nf, 0, &v, &nv, &tail, &err) ||
+        proper_vlmc_compare_steps(f, nf, v, nv, tail, fresh.total_runs, &kl_fresh, NULL, &err) ||
+        proper_vlmc_compare_steps(e, ne, v, nv, tail, train.total_runs, &kl_train, NULL, &err)) {
+        fail(&err);
+        goto done;
+    }
+    printf("%s\t%lu\t%lu\t%lu\t%lu\t%u\t%.3g\t%.3g\n", p->name, runs, (unsigned long)train.n_runs,
+           (unsigned long)train.locations.len, (unsigned long)m.n_contexts, m.order, kl_fresh, kl_train);
+    rc = 0;
+done:
+    free(e);
+    free(f);
+    free(v);
+    proper_vlmc_free(&m);
+    proper_vlmc_counts_free(&train);
+    proper_vlmc_counts_free(&fresh);
+    return rc;
+}
+
+static int table4(const ur_program *p, unsigned long runs, uint64_t seed) {
+    static const uint64_t nmin[7] = {1, 1, 1, 1, 10, 100, 1000};
+    static const double alpha[7] = {1.0, 0.9, 0.8, 0.7, 1.0, 1.0, 1.0};
+    proper_vlmc_counts c;
+    proper_error err;
+    int i, rc = 0;
+    proper_vlmc_counts_init(&c);
+    if (collect(p, p->param, runs, seed, &c)) return 1;
+    for (i = 0; i < 7 && rc == 0; i++) {
+        proper_vlmc m;
+        proper_vlmc_opts o = proper_vlmc_opts_default();
+        proper_vlmc_init(&m);
+        o.alpha = alpha[i];
+        o.n_min = nmin[i];
+        o.cutoff_df = PROPER_VLMC_DF_ALPHABET;
+        if (proper_vlmc_fit(&m, &c, NULL, &o, &err)) {
+            rc = fail(&err);
+            break;
+        }
+        printf("%s\t%llu\t%.1f\t%u\t%.6f\t%lu\t%lu\t%llu\n", p->name, (unsigned long long)nmin[i], alpha[i], m.order,
+               m.loglik, (unsigned long)m.n_contexts, runs, (unsigned long long)c.total_steps);
+        fflush(stdout);
+        proper_vlmc_free(&m);
+    }
+    proper_vlmc_counts_free(&c);
+    return rc;
+}
+
+static int write_runs(const ur_program *p, int param, unsigned long runs, uint64_t seed, int joined) {
+    proper_rng rng;
+    ur_run run;
+    unsigned long r;
+    size_t k;
+    char name[32];
+    memset(&run, 0, sizeof run);
+    proper_rng_seed(&rng, seed);
+    for (r = 0; r < runs; r++) {
+        run.len = 0;
+        p->run(&run, &rng, param);
+        if (run.failed) return 1;
+        for (k = 0; k < run.len; k++) {
+            ur_name(run.code[k], name, sizeof name);
+            printf("%s%s", (k || (joined && r)) ? " " : "", name);
+        }
+        if (!joined) putchar('\n');
+    }
+    if (joined) putchar('\n');
+    free(run.code);
+    return fflush(stdout) != 0;
+}
+
+int main(int argc, char **argv) {
+    const ur_program *p;
+    unsigned long runs;
+    uint64_t seed;
+    if (argc < 5 || !(p = ur_find(argv[2]))) {
+        fprintf(stderr, "usage: vlmc-thesis fig16|table4|runs PROGRAM RUNS SEED [PARAM] [--joined]\n");
+        return 2;
+    }
+    runs = strtoul(argv[3], NULL, 10);
+    seed = strtoull(argv[4], NULL, 10);
+    if (strcmp(argv[1], "fig16") == 0) return fig16(p, runs, seed);
+    if (strcmp(argv[1], "table4") == 0) return table4(p, runs, seed);
+    if (strcmp(argv[1], "runs") == 0) {
+        int param = argc > 5 && argv[5][0] != '-' ? atoi(argv[5]) : p->param;
+        int joined = strcmp(argv[argc - 1], "--joined") == 0;
+        if (param < 1) return 2;
+        return write_runs(p, param, runs, seed, joined);
+    }
+    fprintf(stderr, "vlmc-thesis: unknown experiment '%s'\n", argv[1]);
+    return 2;
+}

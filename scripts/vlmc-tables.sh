@@ -1,0 +1,155 @@
+#!/bin/sh
+# The VLMC experiments of Napolitano's thesis (§5.2: Figure 16, Tables 4
+# and 5) with proper, printed as markdown tables with the published values
+# (examples/vlmc/thesis-published.tsv, transcribed from the thesis) beside
+# proper's. Run from a clean clone:
+#
+#   sh scripts/vlmc-tables.sh [--scale S] [--r-runs N] [--no-r] > tables.md
+#
+# --scale S   the three sorting programs use S times the thesis's number of
+#             runs (default 0.1: at full scale their alpha = 1 trees need
+#             several GB and hours on a 2-core machine); the other six
+#             programs and Table 5 always use the thesis's numbers of runs.
+# --r-runs N  runs per Table 5 program for the comparison with R's VLMC
+#             package on identical work (default 5000); needs Rscript and
+#             the VLMC package (R_LIBS may point at it); --no-r skips it.
+# Work files go to build/vlmc-tables/. Programs: examples/vlmc/unrolled.h.
+set -e
+cd "$(dirname "$0")/.."
+SCALE=0.1
+R_RUNS=5000
+WITH_R=1
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --scale) SCALE=$2; shift 2 ;;
+    --r-runs) R_RUNS=$2; shift 2 ;;
+    --no-r) WITH_R=0; shift ;;
+    *) echo "usage: sh scripts/vlmc-tables.sh [--scale S] [--r-runs N] [--no-r]" >&2; exit 2 ;;
+    esac
+done
+OUT=build/vlmc-tables
+PUB=examples/vlmc/thesis-published.tsv
+SEED=20220101
+mkdir -p "$OUT"
+make -s bin/proper >&2
+${CC:-cc} -std=c99 -Wall -Wextra -O2 -o "$OUT/vlmc-thesis" examples/vlmc/thesis.c -lm -lpthread
+GEN="$OUT/vlmc-thesis"
+
+# runs for a program: the thesis's, scaled for the sorts
+runs_for() {
+    n=$(awk -v p="$1" '$1 == "fig16" && $2 == p { print $5 }' "$PUB")
+    case "$1" in
+    *_sort) awk -v n="$n" -v s="$SCALE" 'BEGIN { printf "%d\n", n * s + 0.5 }' ;;
+    *) echo "$n" ;;
+    esac
+}
+
+# /usr/bin/time's "seconds peak-KB" of a command (its output to $OUT/cmd.out)
+timed() {
+    /usr/bin/time -f "%e %M" -o "$OUT/time.txt" "$@" > "$OUT/cmd.out"
+    cat "$OUT/time.txt"
+}
+
+echo "## Figure 16: accuracy of the steps to termination (alpha = 1, n_min = 1)"
+echo
+echo "Scale of the sorting programs: $SCALE x the thesis's runs; the others at the thesis's runs. Seed $SEED."
+echo "KL(E||V) in nats: E = the steps PMF of as many fresh runs (the thesis's ground truth), V = the model's"
+echo "exact PMF; KL(train||V) uses the training runs as E."
+echo
+echo "| program | runs (thesis) | runs (proper) | locations | KL thesis | KL proper | KL(train\\|\\|V) | order thesis | order proper | nodes proper |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+for p in double_loop nested_loop bubble_sort insertion_sort quick_sort binary_search newton_sqrt euclid_gcd miller_rabin; do
+    n=$(runs_for $p)
+    "$GEN" fig16 $p "$n" $SEED > "$OUT/fig16.$p"
+    awk -F'\t' -v p=$p 'NR == FNR { if ($1 == "fig16" && $2 == p) { kl = $3; ord = $4; runs = $5 }; next }
+        { printf "| %s | %d | %d | %d | %s | %s | %s | %d | %d | %d |\n", p, runs, $2, $4, kl, $7, $8, ord, $6, $5 - 1 }' \
+        "$PUB" "$OUT/fig16.$p"
+done
+
+echo
+echo "## Table 4: order, log-likelihood and nodes"
+echo
+echo "Cutoff K = chi2_{|L|-1}(1 - alpha)/2 with |L| the number of locations (the thesis's §5.1.3;"
+echo "proper's --cutoff-df alphabet). Nodes: the location-PSTs' nodes without proper's start context ^."
+echo "L (thesis) has no stated normalisation; proper's column is -log-likelihood per run, in nats."
+for p in double_loop nested_loop bubble_sort insertion_sort quick_sort; do
+    n=$(runs_for $p)
+    "$GEN" table4 $p "$n" $SEED > "$OUT/table4.$p"
+    echo
+    echo "### $p ($n runs)"
+    echo
+    echo "| n_min | alpha | order thesis | order proper | L thesis | -loglik/run proper | nodes thesis | nodes proper |"
+    echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
+    awk -F'\t' -v p=$p 'NR == FNR { if ($1 == "table4" && $2 == p) { k = $3 "/" $4; o[k] = $5; l[k] = $6; nd[k] = $7 }; next }
+        { k = $2 "/" $3; printf "| %s | %s | %s | %d | %s | %.4f | %s | %d |\n", $2, $3, o[k], $4, l[k], -$5 / $7, nd[k], $6 - 1 }' \
+        "$PUB" "$OUT/table4.$p"
+done
+
+echo
+echo "## Table 5: time and peak memory (alpha = 1, n_min = 1)"
+echo
+echo "proper: \`bin/proper vlmc fit RUNS-FILE\` in a fresh process (reading the text file and fitting),"
+echo "wall time and peak resident memory from /usr/bin/time; the thesis's runs (10^6 Double Loop,"
+echo "6 x 10^5 Nested Loop). Thesis: its Java ProgramToVLMC on a 48-core machine."
+echo
+echo "| program | #I | runs | nodes | order | T thesis (s) | T proper (s) | M thesis (GB) | M proper (GB) |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+for row in "double_loop 10" "double_loop 15" "double_loop 20" "double_loop 30" \
+           "nested_loop 4" "nested_loop 5" "nested_loop 6" "nested_loop 8"; do
+    set -- $row
+    n=$(runs_for $1)
+    "$GEN" runs $1 "$n" $SEED $2 > "$OUT/t5.runs"
+    tm=$(timed bin/proper vlmc fit "$OUT/t5.runs" --json)
+    nodes=$(sed 's/.*"nodes": \([0-9]*\).*/\1/' "$OUT/cmd.out")
+    order=$(sed 's/.*"order": \([0-9]*\).*/\1/' "$OUT/cmd.out")
+    awk -v p=$1 -v I=$2 -v n="$n" -v nodes="$nodes" -v order="$order" -v tm="$tm" \
+        '$1 == "table5" && $2 == p && $3 == I { split(tm, t, " ");
+            printf "| %s | %d | %d | %d | %d | %s | %.2f | %s | %.3f |\n", p, I, n, nodes - 1, order, $4, t[1], $5, t[2] / 1048576 }' "$PUB"
+done
+rm -f "$OUT/t5.runs"
+
+[ "$WITH_R" = 1 ] || exit 0
+if ! command -v Rscript > /dev/null 2>&1 || ! Rscript -e 'suppressMessages(library(VLMC))' > /dev/null 2>&1; then
+    echo
+    echo "(R's VLMC package not found: the comparison with R was skipped.)"
+    exit 0
+fi
+RVER=$(Rscript -e 'cat(R.version$major, ".", R.version$minor, " VLMC ", as.character(packageVersion("VLMC")), sep = "")')
+cat > "$OUT/fit.R" <<'EOF'
+suppressMessages(library(VLMC))
+t0 <- proc.time()[["elapsed"]]
+x <- scan(commandArgs(TRUE)[1], what = "", quiet = TRUE)
+f <- suppressWarnings(vlmc(x, quiet = TRUE)) # names longer than one letter are recoded
+el <- proc.time()[["elapsed"]] - t0
+cat(length(capture.output(draw(f))), f$size[["ord.MC"]], el, "\n")
+EOF
+echo
+echo "### Against R's VLMC package on identical work"
+echo
+echo "R $RVER: \`vlmc(x)\` with its defaults (alpha.c = 0.05, threshold.gen = 2) on the runs joined into"
+echo "one sequence (what a general-purpose learner is given: contexts cross run boundaries), against"
+echo "\`proper vlmc fit FILE --single --alpha 0.05 --nmin 2\` on the same file, which builds the same tree"
+echo "(nodes and order compared below); $R_RUNS runs per row. Time: reading the file and fitting, measured"
+echo "inside each process (R: proc.time around scan() and vlmc(); proper: its reported seconds); memory:"
+echo "each process's peak resident size (/usr/bin/time; R's includes the interpreter, about 60 MB)."
+echo
+echo "| program | #I | symbols | nodes R | nodes proper | order R | order proper | T R (s) | T proper (s) | M R (MB) | M proper (MB) | R/proper time | R/proper memory |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+for row in "double_loop 10" "double_loop 15" "double_loop 20" "double_loop 30" \
+           "nested_loop 4" "nested_loop 5" "nested_loop 6" "nested_loop 8"; do
+    set -- $row
+    "$GEN" runs $1 "$R_RUNS" $SEED $2 --joined > "$OUT/r.seq"
+    syms=$(wc -w < "$OUT/r.seq")
+    tr=$(timed Rscript "$OUT/fit.R" "$OUT/r.seq")
+    rres=$(cat "$OUT/cmd.out")
+    tp=$(timed bin/proper vlmc fit "$OUT/r.seq" --single --alpha 0.05 --nmin 2 --json)
+    pnodes=$(sed 's/.*"nodes": \([0-9]*\).*/\1/' "$OUT/cmd.out")
+    porder=$(sed 's/.*"order": \([0-9]*\).*/\1/' "$OUT/cmd.out")
+    psecs=$(sed 's/.*"seconds": \([0-9.e-]*\).*/\1/' "$OUT/cmd.out")
+    # fields: 1 program 2 I 3 symbols 4 R nodes 5 R order 6 R secs 7 proper nodes 8 proper order
+    #         9 proper secs 10 R wall 11 R KB 12 proper wall 13 proper KB
+    echo "$1 $2 $syms $rres $pnodes $porder $psecs $tr $tp" | awk '{
+        printf "| %s | %d | %d | %d | %d | %d | %d | %.3f | %.4f | %.0f | %.1f | %.0fx | %.0fx |\n",
+            $1, $2, $3, $4, $7, $5, $8, $6, $9, $11 / 1024, $13 / 1024, $6 / $9, $11 / $13 }'
+done
+rm -f "$OUT/r.seq"
