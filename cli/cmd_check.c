@@ -32,9 +32,13 @@ static void check_usage(FILE *out) {
             "\"init\", \"deadlock\".\n\n"
             "options:\n"
             "  --const A=1,B=0.5  values of constants declared without one (model or\n"
-            "                     properties); true/false for bools\n"
-            "  --fixdl            give states without any enabled command a self-loop (as\n"
-            "                     PRISM's -fixdl) instead of failing\n"
+            "                     properties): numbers, true/false, or expressions (p=1/3);\n"
+            "                     ranges N=1:5 or p=0:0.1:1 run every combination (as\n"
+            "                     PRISM's -const); a name declared nowhere is ignored\n"
+            "                     with a warning, as PRISM ignores it\n"
+            "  --fixdl            (the default) give states without any enabled command a\n"
+            "                     self-loop, as PRISM does, with a warning\n"
+            "  --nofixdl          refuse a model with deadlock states instead\n"
             "  --max-states N     stop with an error beyond N reachable states (default %u)\n"
             "  --property P       check only property P: its number (1 = the first) or\n"
             "                     its name (as PRISM's -property)\n"
@@ -72,7 +76,8 @@ typedef struct check_opts {
     const char *model, *lab, *props, *consts, *srew, *trew;
     const char *export_explicit, *export_drn, *export_prism, *dot;
     const char *backend, *property;
-    int explicit_files, json, fixdl, exact, test;
+    const char *run_consts; /* the constants of this run (one combination of --const ranges) */
+    int explicit_files, json, fixdl, nofixdl, exact, test;
     uint32_t max_states;
     double precision, timeout;
 } check_opts;
@@ -141,6 +146,7 @@ static int parse_args(int argc, char **argv, check_opts *o) {
         else if (cli_flag(&a, "--exact")) o->exact = 1;
         else if (cli_flag(&a, "--json")) o->json = 1;
         else if (cli_flag(&a, "--fixdl")) o->fixdl = 1;
+        else if (cli_flag(&a, "--nofixdl")) o->nofixdl = 1;
         else if (cli_flag(&a, "--test")) o->test = 1;
         else if (cli_opt(&a, "--backend")) o->backend = a.value;
         else if (cli_opt(&a, "--const")) o->consts = a.value;
@@ -261,7 +267,7 @@ static void json_property(cli_json *j, const proper_prism_props *p, size_t i, co
 }
 
 /* Check every property; print a table or JSON. Returns the exit status. */
-static int check_properties(const check_opts *o, const proper_prism_props *p, const proper_dtmc *d) {
+static int check_properties(const check_opts *o, const proper_prism_props *p, const proper_dtmc *d, cli_json *runs) {
     size_t i, n = p ? proper_prism_props_count(p) : 0, width = label_width(p, n);
     proper_prism_result *v = (proper_prism_result *)proper_calloc(n + 1, sizeof *v);
     proper_prism_check_opts co = native_opts(o);
@@ -278,17 +284,19 @@ static int check_properties(const check_opts *o, const proper_prism_props *p, co
         if (proper_prism_props_type(p, i) == PROPER_PRISM_BOOL && v[i].value == 0) status = CLI_CHECK_FAILED;
     }
     if (o->json) {
-        cli_json_init(&j, stdout);
-        cli_json_object_begin(&j);
-        cli_json_key_string(&j, "model", o->model);
-        cli_json_key_uint(&j, "states", (unsigned long long)d->n_states);
-        cli_json_key_uint(&j, "transitions", (unsigned long long)d->n_trans);
-        cli_json_key(&j, "properties");
-        cli_json_array_begin(&j);
+        cli_json *jj = runs ? runs : &j;
+        if (!runs) cli_json_init(&j, stdout);
+        cli_json_object_begin(jj);
+        if (runs) cli_json_key_string(jj, "constants", o->run_consts);
+        cli_json_key_string(jj, "model", o->model);
+        cli_json_key_uint(jj, "states", (unsigned long long)d->n_states);
+        cli_json_key_uint(jj, "transitions", (unsigned long long)d->n_trans);
+        cli_json_key(jj, "properties");
+        cli_json_array_begin(jj);
         for (i = 0; i < n; i++)
-            if (selected(o, p, i)) json_property(&j, p, i, &v[i]);
-        cli_json_array_end(&j);
-        cli_json_object_end(&j);
+            if (selected(o, p, i)) json_property(jj, p, i, &v[i]);
+        cli_json_array_end(jj);
+        cli_json_object_end(jj);
     } else {
         printf("model: %s (%lu states, %llu transitions)\n", o->model, (unsigned long)d->n_states,
                (unsigned long long)d->n_trans);
@@ -465,7 +473,7 @@ static int test_properties(const check_opts *o, proper_prism_model *pm, const pr
         proper_prism_result r;
         int verdict, rc;
         if (!selected(o, p, i)) continue;
-        if (!expected_result(proper_prism_props_comment(p, i), o->consts, exp, sizeof exp) || strcmp(exp, "?") == 0) {
+        if (!expected_result(proper_prism_props_comment(p, i), o->run_consts, exp, sizeof exp) || strcmp(exp, "?") == 0) {
             verdict = TEST_SKIP;
         } else if ((rc = proper_prism_props_result(p, i, d, &co, &r, &err)) != 0) {
             if (strncmp(exp, "Error", 5) == 0) verdict = TEST_PASS;
@@ -488,7 +496,7 @@ static proper_backend_check_request tool_request(const check_opts *o, const prop
     req.labels_path = o->lab;
     req.state_rewards_path = o->srew;
     req.trans_rewards_path = o->trew;
-    req.constants = o->consts;
+    req.constants = o->run_consts;
     req.property = proper_prism_props_text(p, i);
     req.rel_precision = o->precision;
     req.exact = o->exact;
@@ -563,6 +571,157 @@ static int check_with_tool(const check_opts *o, const proper_backend *b, const p
     return status;
 }
 
+/* ---- --const ranges ---- */
+
+/* Most combinations of --const ranges one run may take. */
+#define CHECK_MAX_RUNS 100000
+
+/* One --const item: name=value, or name=lo:hi / name=lo:step:hi. */
+typedef struct const_item {
+    char text[256]; /* "name=value" (no range), or the name */
+    int is_range;
+    double lo, step;
+    unsigned long count, at;
+} const_item;
+
+/* The value of one part of a range. */
+static int range_part(const char *name, const char *text, size_t n, double *v) {
+    char buf[256];
+    proper_error err;
+    if (n >= sizeof buf) return cli_fail("constant %s: range too long", name);
+    memcpy(buf, text, n);
+    buf[n] = '\0';
+    if (proper_prism_eval_constant(buf, v, &err)) return cli_fail("constant %s: bad range value '%s': %s", name, buf, err.message);
+    return CLI_OK;
+}
+
+/* Parse "name=lo:hi" or "name=lo:step:hi" into it (PRISM's -const ranges:
+ * lo, lo+step, ... up to hi, within 1e-10 relative). */
+static int parse_range(const_item *it, const char *name, const char *value) {
+    const char *c1 = strchr(value, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+    double hi, span;
+    int rc;
+    snprintf(it->text, sizeof it->text, "%s", name);
+    it->is_range = 1;
+    it->step = 1;
+    if ((rc = range_part(name, value, (size_t)(c1 - value), &it->lo)) != CLI_OK) return rc;
+    if (c2) {
+        if ((rc = range_part(name, c1 + 1, (size_t)(c2 - c1 - 1), &it->step)) != CLI_OK) return rc;
+        if ((rc = range_part(name, c2 + 1, strlen(c2 + 1), &hi)) != CLI_OK) return rc;
+    } else if ((rc = range_part(name, c1 + 1, strlen(c1 + 1), &hi)) != CLI_OK) {
+        return rc;
+    }
+    span = (hi - it->lo) / it->step;
+    if (!(it->step != 0) || !(span >= -1e-10) || !(span < CHECK_MAX_RUNS))
+        return cli_fail("constant %s: the range %s is empty, or longer than %d values", name, value, CHECK_MAX_RUNS);
+    it->count = (unsigned long)floor(span + 1e-10) + 1;
+    return CLI_OK;
+}
+
+/* Split --const into items; *runs gets the number of combinations. */
+static int parse_const_items(const char *spec, const_item **items, size_t *n, unsigned long *runs) {
+    const char *s = spec;
+    *items = NULL;
+    *n = 0;
+    *runs = 1;
+    while (s && *s) {
+        const char *end = strchr(s, ','), *eq;
+        char name[256];
+        const_item it, *grown;
+        size_t len;
+        int rc;
+        if (!end) end = s + strlen(s);
+        len = (size_t)(end - s);
+        memset(&it, 0, sizeof it);
+        eq = (const char *)memchr(s, '=', len);
+        if (len >= sizeof it.text) return cli_fail("constants: '%.*s' is too long", (int)len, s);
+        if (eq && memchr(eq, ':', (size_t)(end - eq))) {
+            char value[256];
+            snprintf(name, sizeof name, "%.*s", (int)(eq - s), s);
+            snprintf(value, sizeof value, "%.*s", (int)(end - eq - 1), eq + 1);
+            if ((rc = parse_range(&it, name, value)) != CLI_OK) return rc;
+            if (*runs * it.count > CHECK_MAX_RUNS) return cli_fail("--const ranges give more than %d combinations", CHECK_MAX_RUNS);
+            *runs *= it.count;
+        } else {
+            memcpy(it.text, s, len);
+            it.text[len] = '\0';
+        }
+        if (!(grown = (const_item *)PROPER_REALLOC(*items, (*n + 1) * sizeof *grown))) return cli_fail("out of memory");
+        *items = grown;
+        (*items)[(*n)++] = it;
+        s = *end ? end + 1 : end;
+    }
+    return CLI_OK;
+}
+
+/* The constants of the current combination, "N=3,p=0.1"; then step to the
+ * next (the last range varies fastest). */
+static void const_combination(const_item *items, size_t n, char *buf, size_t size) {
+    size_t i, k = 0;
+    buf[0] = '\0';
+    for (i = 0; i < n && k < size; i++) {
+        if (items[i].is_range)
+            k += (size_t)snprintf(buf + k, size - k, "%s%s=%.15g", k ? "," : "", items[i].text,
+                                  items[i].lo + (double)items[i].at * items[i].step);
+        else
+            k += (size_t)snprintf(buf + k, size - k, "%s%s", k ? "," : "", items[i].text);
+    }
+    for (i = n; i-- > 0;)
+        if (items[i].is_range) {
+            if (++items[i].at < items[i].count) break;
+            items[i].at = 0;
+        }
+}
+
+/* Warn (once) about --const names declared nowhere. */
+static void warn_unknown(const char *unknown, int *warned) {
+    char line[700];
+    if (*warned || !unknown[0]) return;
+    *warned = 1;
+    snprintf(line, sizeof line, "constants not declared in the model or the properties, ignored (as PRISM does): %s", unknown);
+    cli_warn_lines(line);
+}
+
+/* Warn when deadlock states were given self-loops. */
+static void warn_deadlocks(const proper_dtmc *d) {
+    proper_bitset dl;
+    proper_error err;
+    size_t n;
+    char line[200];
+    proper_bitset_init(&dl);
+    if (proper_dtmc_label_get(d, "deadlock", &dl, &err)) return;
+    n = proper_bitset_count(&dl);
+    proper_bitset_free(&dl);
+    if (!n) return;
+    snprintf(line, sizeof line, "%lu deadlock state%s given a self-loop, as PRISM does (--nofixdl refuses them)",
+             (unsigned long)n, n == 1 ? "" : "s");
+    cli_warn_lines(line);
+}
+
+/* One run: the constants of o->run_consts, build, export, check. */
+static int check_run(check_opts *o, const proper_backend *backend, proper_prism_model *pm, proper_prism_props *props,
+                     proper_dtmc *d, cli_json *runs, int first, int *warned) {
+    proper_error err;
+    char unknown[512];
+    int rc;
+    if (o->run_consts[0] && proper_prism_set_consts_lenient(pm, props, o->run_consts, unknown, sizeof unknown, &err))
+        return cli_report(&err);
+    if (o->run_consts[0]) warn_unknown(unknown, warned);
+    if (backend != proper_backend_native() && !o->export_explicit && !o->export_drn && !o->export_prism && !o->dot)
+        return check_with_tool(o, backend, props);
+    if (!o->explicit_files) {
+        proper_prism_build_opts bo;
+        bo = proper_prism_build_opts_default();
+        bo.fix_deadlocks = !o->nofixdl;
+        bo.max_states = o->max_states;
+        if (proper_prism_build(pm, &bo, d, &err)) return cli_report(&err);
+        if (first) warn_deadlocks(d);
+    }
+    if ((rc = export_model(o, d, &err)) != CLI_OK) return rc;
+    if (backend != proper_backend_native()) return check_with_tool(o, backend, props);
+    return o->test ? test_properties(o, pm, props, d) : check_properties(o, props, d, runs);
+}
+
 int cmd_check(int argc, char **argv) {
     check_opts o;
     proper_prism_model *pm = NULL;
@@ -571,8 +730,14 @@ int cmd_check(int argc, char **argv) {
     proper_error err;
     proper_backend_registry reg;
     const proper_backend *backend;
-    int rc;
+    const_item *items = NULL;
+    size_t n_items = 0;
+    unsigned long runs = 1, r;
+    char combo[4096];
+    int rc, status = CLI_OK, warned = 0;
+    cli_json j;
     if ((rc = parse_args(argc, argv, &o)) != CLI_OK) return rc < 0 ? CLI_OK : rc;
+    if (o.fixdl && o.nofixdl) return cli_fail("check: --fixdl and --nofixdl contradict each other");
     proper_backend_registry_init(&reg);
     if (proper_backend_register(&reg, proper_backend_native(), &err) ||
         proper_backend_register(&reg, proper_backend_prism(), &err) ||
@@ -580,33 +745,38 @@ int cmd_check(int argc, char **argv) {
         proper_backend_select(&reg, o.backend, &backend, &err))
         return cli_report(&err);
     proper_dtmc_init(&d);
+    if ((rc = parse_const_items(o.consts, &items, &n_items, &runs)) != CLI_OK) goto done;
+    if (runs > 1 && (o.export_explicit || o.export_drn || o.export_prism || o.dot)) {
+        rc = cli_fail("check: exports need one value per constant (no --const ranges)");
+        goto done;
+    }
     if ((rc = load_model(&o, &pm, &d, &err)) != CLI_OK) goto done;
     if (o.props && proper_prism_props_from_arg(&props, pm, o.props, NULL, NULL, &err)) {
         rc = cli_report(&err);
         goto done;
     }
-    if (o.consts && proper_prism_set_consts(pm, props, o.consts, &err)) {
-        rc = cli_report(&err);
-        goto done;
+    if (runs > 1 && o.json) {
+        cli_json_init(&j, stdout);
+        cli_json_object_begin(&j);
+        cli_json_key(&j, "runs");
+        cli_json_array_begin(&j);
     }
-    if (backend != proper_backend_native() && !o.export_explicit && !o.export_drn && !o.export_prism && !o.dot) {
-        rc = check_with_tool(&o, backend, props);
-        goto done;
+    o.run_consts = combo;
+    for (r = 0; r < runs; r++) {
+        const_combination(items, n_items, combo, sizeof combo);
+        if (runs > 1 && !o.json) printf("%sconstants: %s\n", r ? "\n" : "", combo);
+        rc = check_run(&o, backend, pm, props, &d, runs > 1 && o.json ? &j : NULL, r == 0, &warned);
+        if (rc == CLI_BAD_INPUT) break;
+        if (rc == CLI_CHECK_FAILED) status = rc;
+        fflush(stdout);
     }
-    if (!o.explicit_files) {
-        proper_prism_build_opts bo;
-        bo = proper_prism_build_opts_default();
-        bo.fix_deadlocks = o.fixdl;
-        bo.max_states = o.max_states;
-        if (proper_prism_build(pm, &bo, &d, &err)) {
-            rc = cli_report(&err);
-            goto done;
-        }
+    if (runs > 1 && o.json && rc != CLI_BAD_INPUT) {
+        cli_json_array_end(&j);
+        cli_json_object_end(&j);
     }
-    if ((rc = export_model(&o, &d, &err)) != CLI_OK) goto done;
-    if (backend != proper_backend_native()) rc = check_with_tool(&o, backend, props);
-    else rc = o.test ? test_properties(&o, pm, props, &d) : check_properties(&o, props, &d);
+    if (rc != CLI_BAD_INPUT) rc = status;
 done:
+    PROPER_FREE(items);
     proper_prism_props_free(props);
     proper_prism_free(pm);
     proper_dtmc_free(&d);

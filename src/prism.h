@@ -227,11 +227,22 @@ PROPER_API int proper_prism_props_type(const proper_prism_props *p, size_t i);
 PROPER_API int proper_prism_props_set_const(proper_prism_props *p, const char *name, double value,
                                             proper_error *err);
 
-/* Apply "a=1,b=0.25,c=true" to the model's constants and (when a name is not
- * the model's) the properties' constants; either may be NULL. Values are
- * numbers or true/false. An unknown name is PROPER_EUNDEFINED. */
+/* Apply "a=1,b=0.25,c=true,d=1/3" to the model's constants and (when a
+ * name is not the model's) the properties' constants; either may be NULL.
+ * Values are numbers, true/false, or constant expressions over literals
+ * (proper_prism_eval_constant). An unknown name is PROPER_EUNDEFINED. */
 PROPER_API int proper_prism_set_consts(proper_prism_model *m, proper_prism_props *p, const char *spec,
                                        proper_error *err);
+/* The same, except that a name neither declares is skipped, as PRISM skips
+ * it; unknown (may be NULL) gets those names, comma-separated (truncated to
+ * size). */
+PROPER_API int proper_prism_set_consts_lenient(proper_prism_model *m, proper_prism_props *p, const char *spec,
+                                               char *unknown, size_t size, proper_error *err);
+
+/* The value of a constant written as text: a number, true/false (1/0), or
+ * an expression over literals with PRISM's operators and functions
+ * ("1/3", "2^10", "max(1,2)*0.5"). */
+PROPER_API int proper_prism_eval_constant(const char *text, double *value, proper_error *err);
 
 typedef struct proper_prism_check_opts {
     proper_dtmc_solve_opts solve;
@@ -4167,9 +4178,69 @@ PROPER_API int proper_prism_props_set_const(proper_prism_props *p, const char *n
     return proper__prism_give_const(&p->consts[p->sym_const[sym]], name, value, err);
 }
 
-PROPER_API int proper_prism_set_consts(proper_prism_model *m, proper_prism_props *p, const char *spec,
-                                       proper_error *err) {
+PROPER_API int proper_prism_eval_constant(const char *text, double *value, proper_error *err) {
+    proper__prism_parser ps;
+    proper__prism_resolver r;
+    proper__prism_ectx cx;
+    proper__prism_pool pool;
+    proper_intern names;
+    proper__prism_tok *toks = NULL;
+    proper__prism_val v;
+    size_t n = 0;
+    int32_t e;
+    int rc;
+    memset(&pool, 0, sizeof pool);
+    memset(&names, 0, sizeof names);
+    if ((rc = proper__prism_lex(text, strlen(text), NULL, &toks, &n, err)) != 0) return rc;
+    memset(&ps, 0, sizeof ps);
+    ps.t = toks;
+    ps.n = n;
+    ps.err = err;
+    ps.pool = &pool;
+    ps.names = &names;
+    if ((e = proper__prism_parse_expr(&ps)) < 0) {
+        rc = err->code ? err->code : PROPER_EPARSE;
+    } else if (!proper__prism_at(&ps, PROPER__PM_TK_EOF)) {
+        rc = proper__prism_expected(&ps, "the end of the value");
+    } else {
+        memset(&r, 0, sizeof r);
+        r.pool = &pool;
+        r.names = &names;
+        r.err = err;
+        memset(&cx, 0, sizeof cx);
+        cx.pool = &pool;
+        cx.err = err;
+        if ((rc = proper__prism_resolve(&r, e)) == 0 && (rc = proper__prism_eval(&cx, e, &v)) == 0)
+            *value = proper__prism_as_double(pool.n[e].type, v);
+    }
+    PROPER_FREE(toks);
+    PROPER_FREE(pool.n);
+    proper_intern_free(&names);
+    return rc;
+}
+
+/* Whether `name` is a constant of the model / of the properties. */
+static int proper__prism_model_has_const(const proper_prism_model *m, const char *name) {
+    int32_t sym = m ? proper__prism_names_find(&m->names, name, strlen(name)) : -1;
+    return sym >= 0 && m->sym_const[sym] >= 0;
+}
+static int proper__prism_props_has_const(const proper_prism_props *p, const char *name) {
+    int32_t sym = p ? proper__prism_names_find(&p->names, name, strlen(name)) : -1;
+    return sym >= 0 && p->sym_const[sym] >= 0;
+}
+
+/* Append name to the comma-separated list buf (size bytes, truncated). */
+static void proper__prism_list_add(char *buf, size_t size, const char *name) {
+    size_t k;
+    if (!buf || size == 0) return;
+    k = strlen(buf);
+    if (k + 1 < size) snprintf(buf + k, size - k, "%s%s", k ? "," : "", name);
+}
+
+static int proper__prism_set_consts(proper_prism_model *m, proper_prism_props *p, const char *spec, int strict,
+                                    char *unknown, size_t size, proper_error *err) {
     const char *s = spec;
+    if (unknown && size) unknown[0] = '\0';
     while (*s) {
         const char *eq, *end = strchr(s, ',');
         char name[256], value[256];
@@ -4189,20 +4260,34 @@ PROPER_API int proper_prism_set_consts(proper_prism_model *m, proper_prism_props
         name[nlen] = '\0';
         memcpy(value, eq + 1, vlen);
         value[vlen] = '\0';
-        if (strcmp(value, "true") == 0) v = 1;
-        else if (strcmp(value, "false") == 0) v = 0;
-        else if ((rc = proper_parse_double_str(value, &v, name, err)) != 0) return rc;
-        if (m && proper__prism_names_find(&m->names, name, nlen) >= 0 && m->sym_const[proper__prism_names_find(&m->names, name, nlen)] >= 0)
-            rc = proper_prism_set_const(m, name, v, err);
-        else if (p && proper__prism_names_find(&p->names, name, nlen) >= 0 && p->sym_const[proper__prism_names_find(&p->names, name, nlen)] >= 0)
-            rc = proper_prism_props_set_const(p, name, v, err);
-        else
-            rc = proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0, "unknown constant '%s' (not declared in the model%s)",
-                                  name, p ? " or the properties" : "");
-        if (rc) return rc;
         s = *end ? end + 1 : end;
+        if (!proper__prism_model_has_const(m, name) && !proper__prism_props_has_const(p, name)) {
+            if (strict)
+                return proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0,
+                                        "unknown constant '%s' (not declared in the model%s)", name, p ? " or the properties" : "");
+            proper__prism_list_add(unknown, size, name);
+            continue;
+        }
+        if ((rc = proper_prism_eval_constant(value, &v, err)) != 0) {
+            char msg[PROPER_ERROR_MESSAGE_MAX];
+            snprintf(msg, sizeof msg, "%s", err->message);
+            return proper_error_set(err, rc, NULL, 0, 0, "constant %s: value '%s': %s", name, value, msg);
+        }
+        rc = proper__prism_model_has_const(m, name) ? proper_prism_set_const(m, name, v, err)
+                                                   : proper_prism_props_set_const(p, name, v, err);
+        if (rc) return rc;
     }
     return PROPER_OK;
+}
+
+PROPER_API int proper_prism_set_consts(proper_prism_model *m, proper_prism_props *p, const char *spec,
+                                       proper_error *err) {
+    return proper__prism_set_consts(m, p, spec, 1, NULL, 0, err);
+}
+
+PROPER_API int proper_prism_set_consts_lenient(proper_prism_model *m, proper_prism_props *p, const char *spec,
+                                               char *unknown, size_t size, proper_error *err) {
+    return proper__prism_set_consts(m, p, spec, 0, unknown, size, err);
 }
 
 /* ---- Properties: checking ----------------------------------------------------------*/
