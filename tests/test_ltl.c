@@ -130,16 +130,26 @@ static double reward_at(const lchain *c, size_t r, const char *text, uint32_t s)
 static void test_prism_lec17(void) {
     static const double P[36] = {0.6, 0.1, 0, 0.3, 0, 0,  0, 0, 0.5, 0.2, 0.3, 0,  0, 0, 0, 0, 0, 1,
                                  0, 0, 0, 0, 1, 0,       0, 0, 0, 1, 0, 0,        0, 0, 0.1, 0, 0, 0.9};
-    static const char *const names[] = {"a", "b"};
-    static const unsigned masks[6] = {0, 2, 1, 1, 0, 1}; /* a = s=2|s=3|s=5, b = s=1 */
+    /* a = s=2|s=3|s=5, b = s=1, then s=0, s=4, s=5, s<4 */
+    static const char *const names[] = {"a", "b", "s0", "s4", "s5", "s_lt4"};
+    static const unsigned masks[6] = {4 | 32, 2 | 32, 1 | 32, 1 | 32, 8, 1 | 16};
     lchain c;
     CHECK(build_dense(&c.m, P, 6) == 0);
-    c.n_labels = 2, c.names = names, c.masks = masks;
+    c.n_labels = 6, c.names = names, c.masks = masks;
     CHECK_ABS(prob_at(&c, "G F a", 0), 1, 1e-9);
     CHECK_ABS(prob_at(&c, "(G !b) & (G F a)", 0), 0.75, 1e-9);
     CHECK_ABS(prob_at(&c, "F G a", 0), 0.125, 1e-9);
     CHECK_ABS(prob_at(&c, "(G (b => (F (!b & a)))) & (F G !b)", 0), 1, 1e-9);
     CHECK_ABS(prob_at(&c, "true | (X a)", 0), 1, 0);
+    /* P<=0 [ (s<4 U s=4) & (s=0 U s=4) ] is true */
+    CHECK_ABS(prob_at(&c, "(s_lt4 U s4) & (s0 U s4)", 0), 0, 0);
+    /* the probabilistic readings of lec17dtmc.pm.nonprob.props: A[...] true
+     * means probability 1, E[...] false probability 0 */
+    CHECK_ABS(prob_at(&c, "(G F (s0 => !s0)) => (F (s4 | s5))", 0), 1, 1e-12);
+    CHECK_ABS(prob_at(&c, "(G F (s0 => !s0)) => ((F s4) | (F s5))", 0), 1, 1e-12);
+    CHECK(prob_at(&c, "(G F (s0 => !s0)) => ((F s4) & (F s5))", 0) < 1 - 1e-6);
+    CHECK_ABS(prob_at(&c, "(F s4) & (F s5)", 0), 0, 0);
+    CHECK(prob_at(&c, "F (s4 | s5)", 0) < 1 - 1e-6);
     proper_dtmc_free(&c.m);
 }
 
