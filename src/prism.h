@@ -2092,7 +2092,7 @@ static const proper__prism_node *proper__prism_body(const proper__prism_resolver
 static int proper__prism_resolve_children(proper__prism_resolver *r, int32_t e) {
     proper__prism_node *nd = &r->pool->n[e];
     int32_t kids[3];
-    int k;
+    int k, rc;
     double size = 1;
     int depth = 1;
     unsigned flags = 0;
@@ -2102,7 +2102,7 @@ static int proper__prism_resolve_children(proper__prism_resolver *r, int32_t e) 
     for (k = 0; k < 3; k++) {
         const proper__prism_node *ch;
         if (kids[k] < 0) continue;
-        if (proper__prism_resolve(r, kids[k])) return PROPER_EPARSE;
+        if ((rc = proper__prism_resolve(r, kids[k])) != 0) return rc;
         ch = &r->pool->n[kids[k]];
         if (ch->depth + 1 > depth) depth = ch->depth + 1;
         size += ch->size;

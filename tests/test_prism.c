@@ -1046,8 +1046,186 @@ static void test_output_contract(void) {
     proper_prism_free(m2);
 }
 
+/* ---- The property language: closed forms on a climbing walk ----
+ * x climbs 0 -> 3, moving up with probability 1/2 per step; 3 is absorbing.
+ * The time T to reach 3 is negative binomial: P(T = t) = C(t-1, 2) / 2^t
+ * (t >= 3), so P(T <= 3) = 1/8, P(T <= 4) = 5/16, P(T = 5) = 3/16. From
+ * x = 1 (two steps up): P(T' <= 4) = 1/4 + 2/8 + 3/16 = 11/16. */
+static const char *const walk_model =
+    "dtmc\nmodule walk\n x : [0..3] init 0;\n [] x<3 -> 0.5:(x'=x+1) + 0.5:(x'=x);\n [] x=3 -> true;\nendmodule\n"
+    "rewards \"steps\" x<3 : 1; endrewards\nrewards \"at3\" x=3 : 2; endrewards\n";
+
+/* Result of property text `prop` on the walk (after `decls`). */
+static int walk_result(const char *prop, proper_prism_result *r, proper_error *e) {
+    static proper_prism_model *m = NULL;
+    static proper_dtmc d;
+    proper_prism_props *p = NULL;
+    int rc;
+    if (!m) {
+        proper_dtmc_init(&d);
+        if (proper_prism_parse(&m, walk_model, strlen(walk_model), "walk.pm", e) || proper_prism_build(m, NULL, &d, e))
+            return e->code;
+    }
+    if (!prop) { /* release */
+        proper_dtmc_free(&d);
+        proper_prism_free(m);
+        m = NULL;
+        return 0;
+    }
+    if ((rc = proper_prism_props_parse(&p, m, prop, strlen(prop), "w.props", e)) != 0) return rc;
+    rc = proper_prism_props_result(p, proper_prism_props_count(p) - 1, &d, NULL, r, e);
+    proper_prism_props_free(p);
+    return rc;
+}
+
+static void test_path_bounds(void) {
+    static const struct { const char *prop; double want; } cases[] = {
+        {"P=? [ F<=4 x=3 ]", 5.0 / 16},
+        {"P=? [ F=4 x=3 ]", 5.0 / 16},           /* absorbing: at 3 at step 4 iff T <= 4 */
+        {"P=? [ F>=4 x=3 ]", 1},
+        {"P=? [ x<3 U>=4 x=3 ]", 7.0 / 8},       /* T >= 4 */
+        {"P=? [ x<3 U>4 x=3 ]", 11.0 / 16},      /* T >= 5 */
+        {"P=? [ x<3 U[4,5] x=3 ]", 3.0 / 8},     /* P(T = 4) + P(T = 5) */
+        {"P=? [ G>=2 x>=1 ]", 3.0 / 4},          /* one step up within the first two */
+        {"P=? [ G<=3 x<3 ]", 7.0 / 8},
+        {"P=? [ G<4 x<3 ]", 7.0 / 8},
+        {"P=? [ X x=1 ]", 0.5},
+        {"P=? [ !(F<=4 x=3) ]", 11.0 / 16},
+        {"P=? [ x<2 W x=3 ]", 0},                /* x passes 2 first */
+        {"P=? [ x=0 W x=1 ]", 1},
+        {"P=? [ x=0 W<=2 x=2 ]", 0.25},          /* G<=2 x=0 */
+        {"P=? [ x=3 R x<3 ]", 0},
+        {"P=? [ x=1 R x<=1 ]", 1},
+        {"P=? [ x=0 ]", 1},                      /* a state formula as the path */
+    };
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        proper_prism_result r;
+        proper_error e;
+        if (walk_result(cases[i].prop, &r, &e)) {
+            printf("  %s: %s\n", cases[i].prop, fmt_err(&e));
+            CHECK(0);
+            continue;
+        }
+        CHECK_ABS(r.value, cases[i].want, 1e-14);
+    }
+}
+
+static void test_ctl_filters_nesting(void) {
+    static const struct { const char *prop; double want; int type; } cases[] = {
+        {"E [ F x=3 ]", 1, PROPER_PRISM_BOOL},
+        {"A [ F x=3 ]", 0, PROPER_PRISM_BOOL}, /* x may stay 0 forever */
+        {"A [ G x<=3 ]", 1, PROPER_PRISM_BOOL},
+        {"E [ G x=0 ]", 1, PROPER_PRISM_BOOL},
+        {"A [ X x<=1 ]", 1, PROPER_PRISM_BOOL},
+        {"A [ X x=1 ]", 0, PROPER_PRISM_BOOL},
+        {"A [ x<=1 U x=1 ]", 0, PROPER_PRISM_BOOL},
+        {"A [ x=1 R x<=1 ]", 1, PROPER_PRISM_BOOL},
+        {"filter(count, x<2)", 2, PROPER_PRISM_INT},
+        {"filter(sum, x)", 6, PROPER_PRISM_INT},
+        {"filter(avg, x)", 1.5, PROPER_PRISM_DOUBLE},
+        {"filter(min, P=? [ F<=4 x=3 ])", 5.0 / 16, PROPER_PRISM_DOUBLE},
+        {"filter(max, P=? [ F<=4 x=3 ], x<3)", 15.0 / 16, PROPER_PRISM_DOUBLE},
+        {"filter(first, x, x>1)", 2, PROPER_PRISM_INT},
+        {"filter(state, x, x=2)", 2, PROPER_PRISM_INT},
+        {"filter(forall, x<=3)", 1, PROPER_PRISM_BOOL},
+        {"filter(exists, x=4)", 0, PROPER_PRISM_BOOL},
+        {"filter(argmax, x)", 0, PROPER_PRISM_BOOL}, /* the initial state is not the argmax */
+        {"filter(print, x+1)", 1, PROPER_PRISM_INT},
+        {"P=? [ F<=4 x=3 {x=1} ]", 11.0 / 16, PROPER_PRISM_DOUBLE},
+        {"P=? [ F<=4 x=3 {x>=1}{min} ]", 11.0 / 16, PROPER_PRISM_DOUBLE},
+        {"P=? [ F<=4 x=3 {x<=1}{max} ]", 11.0 / 16, PROPER_PRISM_DOUBLE},
+        {"P=? [ F<=4 x=3 ] + 1", 21.0 / 16, PROPER_PRISM_DOUBLE},
+        {"P=? [ F<=2 P>0.4 [ X x>=2 ] ]", 0.75, PROPER_PRISM_DOUBLE}, /* the inner set is x>=1 */
+        {"!(P>=0.5 [ F<=4 x=3 ])", 1, PROPER_PRISM_BOOL},
+        {"\"p4\": P=? [ F<=4 x=3 ];\n\"p4\" * 16", 5, PROPER_PRISM_DOUBLE},
+        {"R{\"steps\"}=? [ F x=3 ]", 6, PROPER_PRISM_DOUBLE},   /* three geometric(1/2) waits */
+        {"R{\"steps\"}=? [ C ]", 6, PROPER_PRISM_DOUBLE},
+        {"R{\"at3\"}=? [ C ]", INFINITY, PROPER_PRISM_DOUBLE}, /* reward 2 forever once absorbed */
+        {"R{\"at3\"}=? [ S ]", 2, PROPER_PRISM_DOUBLE},
+        {"R{\"steps\"}=? [ S ]", 0, PROPER_PRISM_DOUBLE},
+        {"R{\"at3\"}=? [ I=4 ]", 2 * 5.0 / 16, PROPER_PRISM_DOUBLE},
+        {"S=? [ x=3 ]", 1, PROPER_PRISM_DOUBLE},
+    };
+    size_t i;
+    proper_prism_result r;
+    proper_error e;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (walk_result(cases[i].prop, &r, &e)) {
+            printf("  %s: %s\n", cases[i].prop, fmt_err(&e));
+            CHECK(0);
+            continue;
+        }
+        CHECK_INT(r.type, cases[i].type);
+        if (isinf(cases[i].want)) CHECK(isinf(r.value) && r.value > 0);
+        else CHECK_ABS(r.value, cases[i].want, 1e-14);
+    }
+    /* a range: filter(range, ...) and {min}{max} */
+    CHECK_INT(walk_result("filter(range, x)", &r, &e), 0);
+    CHECK(r.value == 0 && r.hi == 3);
+    CHECK_INT(walk_result("P=? [ F<=4 x=3 {true}{min}{max} ]", &r, &e), 0);
+    CHECK_ABS(r.value, 5.0 / 16, 1e-15);
+    CHECK_ABS(r.hi, 1, 0);
+    /* errors at check time */
+    CHECK_INT(walk_result("filter(state, x, x>=2)", &r, &e), PROPER_EINVAL);
+    CHECK_CONTAINS(e.message, "exactly 1 state");
+    CHECK_INT(walk_result("filter(min, x, x>5)", &r, &e), PROPER_EINVAL);
+    CHECK_CONTAINS(e.message, "no states");
+    CHECK_INT(walk_result("P=? [ F<=-1 x=3 ]", &r, &e), PROPER_ERANGE);
+    CHECK_INT(walk_result("P=? [ x<3 U[5,4] x=3 ]", &r, &e), PROPER_ERANGE);
+    CHECK_CONTAINS(e.message, "empty step bound");
+    CHECK_INT(walk_result("P=? [ F G x=3 ]", &r, &e), PROPER_EUNSUPPORTED);
+    CHECK_CONTAINS(e.message, "LTL");
+    CHECK_INT(walk_result("E [ F<=2 x=3 ]", &r, &e), PROPER_EUNSUPPORTED);
+    CHECK_INT(walk_result("P>=0.3125 [ F<=4 x=3 ]", &r, &e), PROPER_ENOCONV); /* the value is the bound */
+    CHECK_CONTAINS(e.message, "cannot decide");
+    walk_result(NULL, &r, &e);
+}
+
+/* --const values: numbers, booleans, expressions over literals. */
+static void test_eval_constant(void) {
+    double v = 0;
+    proper_error e;
+    CHECK_INT(proper_prism_eval_constant("1/3", &v, &e), 0);
+    CHECK(v == 1.0 / 3);
+    CHECK_INT(proper_prism_eval_constant("2^10 + max(1, 2)*0.5", &v, &e), 0);
+    CHECK(v == 1025);
+    CHECK_INT(proper_prism_eval_constant("true", &v, &e), 0);
+    CHECK(v == 1);
+    CHECK_INT(proper_prism_eval_constant("1/", &v, &e), PROPER_EPARSE);
+    CHECK_INT(proper_prism_eval_constant("N+1", &v, &e), PROPER_EUNDEFINED);
+    CHECK_INT(proper_prism_eval_constant("1 2", &v, &e), PROPER_EPARSE);
+}
+
+/* A UTF-8 byte order mark before a model or properties file is no text. */
+static void test_bom(void) {
+    static const char model[] = "\xEF\xBB\xBF" "dtmc\nmodule M\n x : [0..1] init 0;\n [] true -> 0.5:(x'=0) + 0.5:(x'=1);\nendmodule\n";
+    static const char props[] = "\xEF\xBB\xBF" "// RESULT: 0.5\nP=? [ X x=1 ]\n";
+    proper_prism_model *m = NULL;
+    proper_prism_props *p = NULL;
+    proper_dtmc d;
+    proper_error e;
+    double v = 0;
+    proper_dtmc_init(&d);
+    CHECK_INT(proper_prism_parse(&m, model, strlen(model), "bom.pm", &e), 0);
+    CHECK_INT(proper_prism_build(m, NULL, &d, &e), 0);
+    CHECK_INT(proper_prism_props_parse(&p, m, props, strlen(props), "bom.props", &e), 0);
+    if (p) {
+        CHECK_INT(proper_prism_props_check(p, 0, &d, NULL, &v, &e), 0);
+        CHECK_ABS(v, 0.5, 0);
+        CHECK_CONTAINS(proper_prism_props_comment(p, 0), "RESULT: 0.5");
+    }
+    proper_prism_props_free(p);
+    proper_dtmc_free(&d);
+    proper_prism_free(m);
+}
+
 int main(void) {
     RUN(test_expression_semantics);
+    RUN(test_path_bounds);
+    RUN(test_ctl_filters_nesting);
+    RUN(test_eval_constant);
+    RUN(test_bom);
     RUN(test_expression_errors);
     RUN(test_parse_errors);
     RUN(test_build_errors);
