@@ -54,15 +54,17 @@ echo "## Figure 16: accuracy of the steps to termination (alpha = 1, n_min = 1)"
 echo
 echo "Scale of the sorting programs: $SCALE x the thesis's runs; the others at the thesis's runs. Seed $SEED."
 echo "KL(E||V) in nats: E = the steps PMF of as many fresh runs (the thesis's ground truth), V = the model's"
-echo "exact PMF; KL(train||V) uses the training runs as E."
+echo "exact PMF (+inf when a fresh run has a length no training run had: the next column sums KL's terms"
+echo "over the lengths V gives mass, the one after is the fresh runs' mass outside them); KL(train||V)"
+echo "uses the training runs as E."
 echo
-echo "| program | runs (thesis) | runs (proper) | locations | KL thesis | KL proper | KL(train\\|\\|V) | order thesis | order proper | nodes proper |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| program | runs (thesis) | runs (proper) | locations | KL thesis | KL proper | KL on V's support | E mass outside | KL(train\\|\\|V) | order thesis | order proper | nodes proper |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for p in double_loop nested_loop bubble_sort insertion_sort quick_sort binary_search newton_sqrt euclid_gcd miller_rabin; do
     n=$(runs_for $p)
     "$GEN" fig16 $p "$n" $SEED > "$OUT/fig16.$p"
     awk -F'\t' -v p=$p 'NR == FNR { if ($1 == "fig16" && $2 == p) { kl = $3; ord = $4; runs = $5 }; next }
-        { printf "| %s | %d | %d | %d | %s | %s | %s | %d | %d | %d |\n", p, runs, $2, $4, kl, $7, $8, ord, $6, $5 - 1 }' \
+        { printf "| %s | %d | %d | %d | %s | %s | %s | %s | %s | %d | %d | %d |\n", p, runs, $2, $4, kl, $7, $9, $10, $8, ord, $6, $5 - 1 }' \
         "$PUB" "$OUT/fig16.$p"
 done
 
