@@ -5,9 +5,11 @@
  * Method: Napolitano, "Automated Learning of Quantitative Software Models
  * from System Traces", PhD thesis, IMT Lucca 2022, ch. 3.4 and 5; Incerto,
  * Napolitano & Tribastone, "Statistical Learning of Markov Chains of
- * Programs", MASCOTS 2020. The thesis text was not available to us; this
- * module follows the algorithm as the issue describes it, with the choices
- * below stated where the description leaves room.
+ * Programs", MASCOTS 2020: Algorithms 1 and 2 of the thesis's §5.1.3, with
+ * the choices below stated where the thesis leaves room. With its traces
+ * (one location per condition of the unrolled program, see
+ * examples/vlmc/unrolled.h) and --cutoff-df alphabet, the trees have the
+ * thesis's node counts and orders (docs/vlmc-results.md).
  *
  * ==== Runs ===============================================================
  * A run is the sequence of program locations one execution visited. Runs
