@@ -160,6 +160,14 @@ extern "C" {
 #define PROPER_DTMC_MAX_POISSON_STEPS 1000000000UL
 #endif
 
+/* Bounded iterations that have not repeated after this many steps, with
+ * at least as many steps still to go, start checking (at intervals growing
+ * by 1/16, so the O(n) checks cost a small fraction of the steps) whether a proven bound already pins the result within
+ * PROPER_DTMC_REL_PRECISION; see proper_dtmc_prob_bounded_until. */
+#ifndef PROPER_DTMC_BOUND_CHECK_FROM
+#define PROPER_DTMC_BOUND_CHECK_FROM 4096UL
+#endif
+
 /* Largest number of states a model (or an imported file) may declare. */
 #ifndef PROPER_DTMC_MAX_STATES
 #define PROPER_DTMC_MAX_STATES 0xFFFFFFF0u
@@ -396,7 +404,14 @@ PROPER_API int proper_dtmc_prob_until(const proper_dtmc *m, const proper_bitset 
                                       proper_dtmc_solve_stats *stats, proper_error *err);
 /* P=? [ phi1 U<=k phi2 ] (phi1 NULL: F<=k), by k matrix-vector products,
  * fewer when the iterates repeat (PROPER_DTMC_CYCLE_MAX): the result is then
- * bit for bit the one all k products give. */
+ * bit for bit the one all k products give. A long run that does not repeat
+ * (past PROPER_DTMC_BOUND_CHECK_FROM steps, half of k or less done) stops
+ * when a proven bound pins the rest: x_j <= x_k <= the unbounded until
+ * plus its proven error; once those are within 2 PROPER_DTMC_REL_PRECISION
+ * relative in every state, the midpoint is returned (within the precision
+ * of the exact x_k). I=k and C<=k stop the same way when the step values
+ * P^j r lie within a range that narrow (each later one lies in the range of
+ * the current one, P being stochastic). */
 PROPER_API int proper_dtmc_prob_bounded_until(const proper_dtmc *m, const proper_bitset *phi1,
                                               const proper_bitset *phi2, unsigned long k, double *x,
                                               proper_error *err);
@@ -2276,15 +2291,65 @@ static void proper__dtmc_mul(const proper_dtmc *m, const double *prev, double *x
     }
 }
 
+/* Smallest and largest entry of v. */
+static void proper__dtmc_range(const double *v, uint32_t n, double *lo, double *hi) {
+    uint32_t s;
+    *lo = INFINITY;
+    *hi = -INFINITY;
+    for (s = 0; s < n; s++) {
+        if (v[s] < *lo) *lo = v[s];
+        if (v[s] > *hi) *hi = v[s];
+    }
+}
+
+/* Early stop of x_k = P^(k-j) x_j (I=k) when every later iterate is
+ * pinned: P is stochastic, so each entry of P v lies between the smallest
+ * and the largest entry of v, and so does every entry of x_k. When that
+ * range is within 2 rel_precision of its magnitude, x_k is its midpoint
+ * to within rel_precision. Returns 1 (x set) or 0. */
+static int proper__dtmc_pinned_power(double *x, uint32_t n) {
+    double lo, hi, mid;
+    uint32_t s;
+    proper__dtmc_range(x, n, &lo, &hi);
+    mid = lo + (hi - lo) / 2.0;
+    if (!(hi - lo <= 2.0 * PROPER_DTMC_REL_PRECISION * fmax(fabs(lo), fabs(hi)))) return 0;
+    for (s = 0; s < n; s++) x[s] = mid;
+    return 1;
+}
+
+/* Early stop of phi1 U<=k phi2 at step j: x_j <= x_k <= x_inf, where x_inf
+ * (the unbounded until) comes with a proven bound; when upper - x_j is
+ * within 2 rel_precision of x_j in every state, x_k is the midpoint to
+ * within rel_precision. `upper` is x_inf + its bound, computed on first
+ * use (NULL until then). Returns 1 (x set), 0, or a negative error. */
+static int proper__dtmc_pinned_until(const proper_dtmc *m, const proper_bitset *phi1, const proper_bitset *phi2,
+                                     double **upper, double *x, proper_error *err) {
+    uint32_t s, n = m->n_states;
+    if (!*upper) {
+        proper_dtmc_solve_stats st;
+        int rc;
+        *upper = (double *)proper_calloc(n ? n : 1, sizeof **upper);
+        if (!*upper) return proper__dtmc_nomem(err);
+        if ((rc = proper_dtmc_prob_until(m, phi1, phi2, NULL, *upper, &st, err))) return rc;
+        for (s = 0; s < n; s++) /* 0: reaching phi2 is impossible (prob0), exactly */
+            if ((*upper)[s] > 0.0) (*upper)[s] = fmin(1.0, (*upper)[s] + st.max_error);
+    }
+    for (s = 0; s < n; s++)
+        if (!((*upper)[s] - x[s] <= 2.0 * PROPER_DTMC_REL_PRECISION * x[s]) && (*upper)[s] != x[s]) return 0;
+    for (s = 0; s < n; s++) x[s] += ((*upper)[s] - x[s]) / 2.0;
+    return 1;
+}
+
 /* x_k of the iteration x_{j+1} = f(x_j) from x_0 = x (f: one step of
  * phi1 U phi2 when phi2 is given, else x = P x), skipping the rest once the
- * iterates repeat: x_j = x_{j-p} gives x_k = x_{j + (k - j) mod p}. */
+ * iterates repeat: x_j = x_{j-p} gives x_k = x_{j + (k - j) mod p}; or, for
+ * long runs that do not repeat, once a proven bound pins x_k (above). */
 static int proper__dtmc_iterate(const proper_dtmc *m, const proper_bitset *phi1, const proper_bitset *phi2,
                                 unsigned long k, double *x, proper_error *err) {
     proper__dtmc_cycle c;
-    double *prev;
-    unsigned long j;
-    int ev, skipping = 0;
+    double *prev, *upper = NULL;
+    unsigned long j, next_check = PROPER_DTMC_BOUND_CHECK_FROM;
+    int ev, skipping = 0, rc = PROPER_OK;
     prev = (double *)proper_calloc(m->n_states ? m->n_states : 1, sizeof *prev);
     if (!prev) return proper__dtmc_nomem(err);
     proper__dtmc_cycle_init(&c);
@@ -2298,14 +2363,23 @@ static int proper__dtmc_iterate(const proper_dtmc *m, const proper_bitset *phi1,
         if (ev == PROPER__DTMC_CYCLE_FOUND) {
             skipping = 1;
             k = j + (k - j) % c.period;
+            continue;
+        }
+        if (j == next_check && k - j >= j) {
+            next_check += next_check / 16;
+            rc = phi2 ? proper__dtmc_pinned_until(m, phi1, phi2, &upper, x, err)
+                      : proper__dtmc_pinned_power(x, m->n_states);
+            if (rc) break;
         }
     }
     proper__dtmc_cycle_free(&c);
     PROPER_FREE(prev);
-    return PROPER_OK;
+    PROPER_FREE(upper);
+    return rc < 0 ? rc : PROPER_OK;
 nomem:
     proper__dtmc_cycle_free(&c);
     PROPER_FREE(prev);
+    PROPER_FREE(upper);
     return proper__dtmc_nomem(err);
 }
 
@@ -2414,7 +2488,7 @@ PROPER_API int proper_dtmc_reward_cumulative(const proper_dtmc *m, const proper_
                                              double *x, proper_error *err) {
     proper__dtmc_cycle c;
     double *d, *prev, *period_sum;
-    unsigned long j;
+    unsigned long j, next_check = PROPER_DTMC_BOUND_CHECK_FROM;
     uint32_t s, n = m->n_states;
     int rc, ev;
     if ((rc = proper__dtmc_refuse_ctmc(m, "a step-bounded cumulative reward", err)) ||
@@ -2444,6 +2518,20 @@ PROPER_API int proper_dtmc_reward_cumulative(const proper_dtmc *m, const proper_
             break;
         }
         if (ev == PROPER__DTMC_CYCLE_SAVED) memset(period_sum, 0, (size_t)n * sizeof *period_sum);
+        if (j == next_check && k - j >= j) {
+            /* every later d_i lies between the smallest and largest entry of
+             * d_j (P is stochastic): the k - j terms left add (k - j) times
+             * a value in [lo, hi]; stop when that pins x within
+             * rel_precision, with the midpoint */
+            double lo, hi, rest = (double)(k - j), least = INFINITY;
+            next_check += next_check / 16;
+            proper__dtmc_range(d, n, &lo, &hi);
+            for (s = 0; s < n; s++) least = fmin(least, fabs(x[s] + rest * (lo + (hi - lo) / 2.0)));
+            if (rest * (hi - lo) <= 2.0 * PROPER_DTMC_REL_PRECISION * least) {
+                for (s = 0; s < n; s++) x[s] += rest * (lo + (hi - lo) / 2.0);
+                break;
+            }
+        }
         for (s = 0; s < n; s++) {
             x[s] += d[s];
             period_sum[s] += d[s];

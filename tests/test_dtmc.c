@@ -1221,6 +1221,43 @@ static void test_output_contract(void) {
     proper_dtmc_free(&m);
 }
 
+
+/* Huge step bounds on chains that converge too slowly to repeat bit for
+ * bit early: the proven-bound stop gives the closed forms. From 0 (self-loop
+ * 1 - p, to the goal 1 with 0.6 p, to the trap 2 with 0.4 p):
+ * P(F<=k goal) = 0.6 (1 - (1-p)^k). The two-state flip 0 <-> 1 (prob q
+ * each way) from 0 with reward 1 in 0: I=k = 1/2 + (1-2q)^k / 2 and
+ * C<=k = k/2 + (1 - (1-2q)^k) / (4q). */
+static void test_bounded_slow_huge_k(void) {
+    const double p = 1.5e-5, q = 1.5e-5;
+    const double A[9] = {1.0 - p, 0.6 * p, 0.4 * p, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0};
+    const double F[4] = {1.0 - q, q, q, 1.0 - q};
+    const unsigned long k = 2147483647UL;
+    proper_dtmc m;
+    proper_bitset goal;
+    proper_error err;
+    proper_dtmc_reward r;
+    double x[3], rew[2] = {1.0, 0.0};
+    uint32_t g = 1;
+    CHECK_INT(build_dense(&m, A, 3, 0), 0);
+    set_of(&goal, 3, &g, 1);
+    CHECK_INT(proper_dtmc_prob_bounded_until(&m, NULL, &goal, k, x, &err), 0);
+    CHECK_REL(x[0], 0.6, 1e-10);
+    CHECK_INT(proper_dtmc_prob_bounded_until(&m, NULL, &goal, 100000, x, &err), 0);
+    CHECK_REL(x[0], 0.6 * (1.0 - pow(1.0 - p, 100000.0)), 1e-12);
+    proper_bitset_free(&goal);
+    proper_dtmc_free(&m);
+    CHECK_INT(build_dense(&m, F, 2, 0), 0);
+    r.name = (char *)"r"; r.state = rew; r.trans = NULL;
+    CHECK_INT(proper_dtmc_reward_instant(&m, &r, k, x, &err), 0);
+    CHECK_REL(x[0], 0.5, 1e-10);
+    CHECK_REL(x[1], 0.5, 1e-10);
+    CHECK_INT(proper_dtmc_reward_cumulative(&m, &r, k, x, &err), 0);
+    CHECK_REL(x[0], (double)k / 2.0 + 1.0 / (4.0 * q), 1e-10);
+    CHECK_REL(x[1], (double)k / 2.0 - 1.0 / (4.0 * q), 1e-10);
+    proper_dtmc_free(&m);
+}
+
 /* ---- proven error bounds ---------------------------------------------------- */
 
 /* Reference in long double: x = b + P x on the states `unk`, x fixed
@@ -1635,6 +1672,7 @@ int main(void) {
     RUN(test_drn_export);
     RUN(test_prism_and_dot_export);
     RUN(test_copy_and_memory);
+    RUN(test_bounded_slow_huge_k);
     RUN(test_sound_bounds);
     RUN(test_fox_glynn);
     RUN(test_ctmc_two_state);
