@@ -93,6 +93,13 @@ extern "C" {
 #define PROPER_LTL_MAX_PRODUCT_STATES 10000000
 #endif
 
+/* Most refinements of the chain for one formula: temporal subformulas
+ * below the root, each step of a lower step bound below the root counting
+ * as one X; also the largest lower step bound at the root. */
+#ifndef PROPER_LTL_MAX_REFINEMENTS
+#define PROPER_LTL_MAX_REFINEMENTS 4096
+#endif
+
 /* Largest number of clauses in one residual formula. */
 #ifndef PROPER_LTL_MAX_CLAUSES
 #define PROPER_LTL_MAX_CLAUSES 4096
@@ -178,6 +185,7 @@ typedef struct proper_ltl_opts {
     proper_dtmc_solve_opts solve;   /* for every linear system solved */
     size_t max_automaton_states;    /* PROPER_LTL_MAX_AUTOMATON_STATES */
     size_t max_product_states;      /* PROPER_LTL_MAX_PRODUCT_STATES */
+    size_t max_refinements;         /* PROPER_LTL_MAX_REFINEMENTS */
 } proper_ltl_opts;
 
 PROPER_API proper_ltl_opts proper_ltl_opts_default(void);
@@ -938,8 +946,8 @@ static int proper__ltl_kernel(const proper_ltl *f, size_t n_aps, size_t x_max, p
         if (k == PROPER_LTL_NONE) {
             if (st->failed == PROPER_ELIMIT)
                 return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
-                                        "LTL formula: a lower step bound above %lu (the automaton limit) or "
-                                        "more than %lu internal nodes",
+                                        "LTL formula: a lower step bound above %lu (PROPER_LTL_MAX_REFINEMENTS) "
+                                        "or more than %lu internal nodes",
                                         (unsigned long)x_max, (unsigned long)PROPER__LTL_STORE_MAX);
             return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
         }
@@ -1411,6 +1419,7 @@ PROPER_API proper_ltl_opts proper_ltl_opts_default(void) {
     o.solve = proper_dtmc_solve_opts_default();
     o.max_automaton_states = PROPER_LTL_MAX_AUTOMATON_STATES;
     o.max_product_states = PROPER_LTL_MAX_PRODUCT_STATES;
+    o.max_refinements = PROPER_LTL_MAX_REFINEMENTS;
     return o;
 }
 
@@ -1456,7 +1465,7 @@ PROPER_API int proper_ltl_prob_ex(const proper_dtmc *m, const proper_ltl *f, con
         rc = proper__ltl_oom(err);
         goto done;
     }
-    if ((rc = proper__ltl_kernel(f, n_aps, cy.opts->max_automaton_states, &st, kernel, err))) goto done;
+    if ((rc = proper__ltl_kernel(f, n_aps, cy.opts->max_refinements, &st, kernel, err))) goto done;
     root = kernel[f->root];
     for (u = 0; u < n; u++) cy.orig[u] = (uint32_t)u, cy.w[u] = 1;
     if (stats) stats->product_states = n, stats->product_trans = m->n_trans;
@@ -1475,6 +1484,13 @@ PROPER_API int proper_ltl_prob_ex(const proper_dtmc *m, const proper_ltl *f, con
         root = st.n[root].a;
     }
     proper__ltl_count_uses(&st, root, needed, cy.uses);
+    for (i = 0, u = 0; i < root; i++) u += needed[i] && (st.n[i].op == PROPER__LTL_K_X || st.n[i].op == PROPER__LTL_K_U);
+    if (u > cy.opts->max_refinements) {
+        rc = proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
+                              "LTL formula needs %lu refinements of the chain, more than %lu "
+                              "(PROPER_LTL_MAX_REFINEMENTS)", (unsigned long)u, (unsigned long)cy.opts->max_refinements);
+        goto done;
+    }
     for (i = 0; i < root && !rc; i++) {
         int op = st.n[i].op;
         if (!needed[i]) continue;
@@ -1683,7 +1699,7 @@ static int proper__ltl_dnf_normalise(proper__ltl_dnf *d, proper_error *err) {
         pos += 1 + d->data[pos];
     }
     proper__ltl_sort_clauses(d->data, off, tmp, d->n);
-    for (i = 0; i < d->n; i++) {
+    for (i = 0; i < d->n && n_kept <= PROPER_LTL_MAX_CLAUSES; i++) {
         int absorbed = 0;
         for (j = 0; j < n_kept && !absorbed; j++) absorbed = proper__ltl_clause_subset(d->data, kept[j], off[i]);
         if (!absorbed) kept[n_kept++] = off[i];

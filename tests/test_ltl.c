@@ -925,6 +925,22 @@ static void test_bad_arguments_and_limits(void) {
     CHECK_INT(proper_ltl_prob(&c.m, &f, aps, n_aps, NULL, x, &err), PROPER_ELIMIT);
     free_aps(aps, n_aps);
     proper_ltl_free(&f);
+    /* the refinement limit: each step of a nested lower bound is one */
+    CHECK(setup(&c, "(F>=5000 c) & a", &f, &aps, &n_aps) == 0);
+    CHECK_INT(proper_ltl_prob(&c.m, &f, aps, n_aps, NULL, x, &err), PROPER_ELIMIT);
+    CHECK_CONTAINS(err.message, "PROPER_LTL_MAX_REFINEMENTS");
+    free_aps(aps, n_aps);
+    proper_ltl_free(&f);
+    CHECK(setup(&c, "G F (a & (X b))", &f, &aps, &n_aps) == 0);
+    opts = proper_ltl_opts_default();
+    opts.max_refinements = 1; /* X b and F (a & X b) are refined, G F is computed */
+    CHECK_INT(proper_ltl_prob_ex(&c.m, &f, aps, n_aps, &opts, x, NULL, &err), PROPER_ELIMIT);
+    CHECK_CONTAINS(err.message, "needs 2 refinements");
+    opts.max_refinements = 2;
+    CHECK(proper_ltl_prob_ex(&c.m, &f, aps, n_aps, &opts, x, &stats, &err) == 0);
+    CHECK_INT(stats.refinements, 2);
+    free_aps(aps, n_aps);
+    proper_ltl_free(&f);
     /* no root; an operand that does not exist */
     proper_ltl_init(&f);
     CHECK_INT(proper_ltl_prob(&c.m, &f, NULL, 0, NULL, x, &err), PROPER_EINVAL);
