@@ -16,7 +16,10 @@
  * Per function and schedule it prints
  *   - the paper's criterion: R² of the normal log's annotation on the double
  *     log (inner and outer records together, as one doubly instrumented log
- *     holds them) and of the double log's annotation on the normal log;
+ *     holds them) and of the double log's annotation on the normal log,
+ *     next to each log's own annotation on it (the paper asks that the other
+ *     configuration's model predict a log "with the same high accuracy" as
+ *     the log's own: the own R² is what the log's noise allows);
  *   - the residual standard deviation of the normal, inner and outer records
  *     about the normal log's annotation;
  *   - outer - inner of the same call: its mean is what the subtraction of
@@ -24,7 +27,9 @@
  *     standard deviation how much the inner scope's cost varies;
  *   - inner - normal of the same call: the difference between two
  *     executions of the same work a moment apart (its SD / √2 is the
- *     machine's noise per call); its mean a bias between configurations.
+ *     machine's noise per call; also robustly, 1.4826 MAD / √2, which
+ *     ignores the few calls hit by a long interruption); its mean a bias
+ *     between configurations.
  * So a wrong pair cost shows as a non-zero outer - inner mean, a varying
  * inner scope cost (caches) as a large outer - inner SD, and load that
  * changes between the configurations' minutes as a sequential R² below the
@@ -176,13 +181,25 @@ static double resid_sd(const proper_annot *a, const proper_annot_table *t) {
     return sqrt((1 - r2) * sst / (double)t->n);
 }
 
-/* The paired differences x[call] - y[call] of the metric. */
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The paired differences x[call] - y[call] of the metric: mean, standard
+ * deviation and 1.4826 times the median absolute deviation (the SD of a
+ * normal distribution, unmoved by a few outliers). */
 static void paired(const proper_annot_table *x, const size_t *bx, const proper_annot_table *y, const size_t *by,
-                   size_t calls, double *mean, double *sd) {
-    double *d = (double *)malloc(sizeof *d * calls);
+                   size_t calls, double *mean, double *sd, double *robust_sd) {
+    double *d = (double *)malloc(sizeof *d * calls), med;
     size_t i, c = proper_annot_table_column(x, metric);
     for (i = 0; i < calls; i++) d[i] = x->v[bx[i] * x->ncol + c] - y->v[by[i] * y->ncol + c];
     mean_sd(d, calls, mean, sd);
+    qsort(d, calls, sizeof *d, cmp_double);
+    med = d[calls / 2];
+    for (i = 0; i < calls; i++) d[i] = fabs(d[i] - med);
+    qsort(d, calls, sizeof *d, cmp_double);
+    *robust_sd = 1.4826 * d[calls / 2];
     free(d);
 }
 
@@ -204,7 +221,7 @@ static int analyse(const char *path, const char *schedule, size_t calls, double 
         proper_annot_table *t[3], D;
         proper_annot a, d;
         proper_annot_opts o = proper_annot_opts_default();
-        double nd, dn, io_m, io_sd, in_m, in_sd;
+        double nd, dn, nn, dd, io_m, io_sd, io_rsd, in_m, in_sd, in_rsd;
         size_t *all;
         t[NORMAL] = table(&L, f, "", b[NORMAL], calls);
         t[INNER] = table(&L, f, "_inner", b[INNER], calls);
@@ -224,13 +241,15 @@ static int analyse(const char *path, const char *schedule, size_t calls, double 
         for (i = 0; (size_t)i < D.n; i++) all[i] = (size_t)i;
         nd = r2_on(&a, &D, all, D.n);
         dn = r2_on(&d, t[NORMAL], all, calls);
+        nn = r2_on(&a, t[NORMAL], all, calls);
+        dd = r2_on(&d, &D, all, D.n);
         if (nd < *min_r2) *min_r2 = nd;
         if (dn < *min_r2) *min_r2 = dn;
-        paired(t[OUTER], b[OUTER], t[INNER], b[INNER], calls, &io_m, &io_sd);
-        paired(t[INNER], b[INNER], t[NORMAL], b[NORMAL], calls, &in_m, &in_sd);
-        printf("%-11s %-9s %7.4f %7.4f %8.0f %8.0f %8.0f %8.0f %8.0f %8.0f %8.0f\n", schedule, f, nd, dn,
-               resid_sd(&a, t[NORMAL]), resid_sd(&a, t[INNER]), resid_sd(&a, t[OUTER]), io_m, io_sd, in_m,
-               in_sd / sqrt(2));
+        paired(t[OUTER], b[OUTER], t[INNER], b[INNER], calls, &io_m, &io_sd, &io_rsd);
+        paired(t[INNER], b[INNER], t[NORMAL], b[NORMAL], calls, &in_m, &in_sd, &in_rsd);
+        printf("%-11s %-9s %7.4f %7.4f %7.4f %7.4f %8.0f %8.0f %8.0f %7.0f %7.0f %7.0f %8.0f %8.0f %8.0f\n", schedule,
+               f, nd, dd, dn, nn, resid_sd(&a, t[NORMAL]), resid_sd(&a, t[INNER]), resid_sd(&a, t[OUTER]), io_m, io_sd,
+               io_rsd, in_m, in_sd / sqrt(2), in_rsd / sqrt(2));
         free(all);
         sub_free(&D);
         proper_annot_free(&a);
@@ -273,8 +292,10 @@ int main(int argc, char **argv) {
     }
     print_overhead(pi);
     printf("metric %s, %zu calls per configuration; SDs and differences in ns\n", metric, calls);
-    printf("%-11s %-9s %7s %7s %8s %8s %8s %8s %8s %8s %8s\n", "schedule", "function", "R2 n>d", "R2 d>n", "sd norm",
-           "sd inner", "sd outer", "o-i mean", "o-i sd", "i-n mean", "i-n sd/r2");
+    printf("%-11s %-9s %7s %7s %7s %7s %8s %8s %8s %7s %7s %7s %8s %8s %8s\n", "schedule", "function", "R2 n>d",
+           "R2 d>d", "R2 d>n", "R2 n>n", "sd norm", "sd inner", "sd outer", "o-i", "o-i sd", "o-i rsd", "i-n",
+           "i-n sd", "i-n rsd");
+    printf("(R2 x>y: the annotation of log x on log y; n normal, d double; i-n sd and rsd divided by sqrt 2)\n");
     if ((rc = analyse(ps, "sequential", calls, &min_seq)) || (rc = analyse(pi, "interleaved", calls, &min_int)))
         return rc;
     printf("summary: min R2 across normal/double: sequential %.4f, interleaved %.4f\n", min_seq, min_int);
