@@ -7,7 +7,10 @@
  *   - a fit has log-likelihood <= 0 and order <= longest run + 1; the hull's
  *     steps PMF plus its tail sums to 1; with alpha = 1, n_min = 1 and no
  *     order limit the model reproduces the empirical steps PMF (KL ~ 0);
- *   - sampled runs use known locations.
+ *   - sampled runs use known locations;
+ *   - one run fitted in single-sequence mode (knob bit 6) has no context
+ *     with ^, a root counting every location (the last predicts nothing),
+ *     nodes seen at least n_min times, log-likelihood <= 0, and no hull.
  * Without PROPER_LIBFUZZER, main replays every file of directory argv[1]. */
 #define PROPER_IMPLEMENTATION
 #include "../../src/core.h"
@@ -95,6 +98,16 @@ static void check_model(const proper_vlmc_counts *c, proper_vlmc *m, int full) {
     free(run);
 }
 
+/* The invariants of a single-sequence model (see the header). */
+static void check_single(const proper_vlmc_counts *c, proper_vlmc *m) {
+    proper_error err;
+    size_t i;
+    if (m->nodes[0].count != c->total_steps || !(m->loglik <= 1e-9)) abort();
+    for (i = 1; i < m->n_nodes; i++)
+        if (m->nodes[i].sym == 0 || m->nodes[i].count < m->n_min) abort();
+    if (proper_vlmc_hull(m, 0, &err) != PROPER_EINVAL) abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const char *text = (const char *)data, *cfg_text = NULL;
@@ -148,10 +161,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     o.general = !have_cfg && ((knob >> 3) & 1);
     o.max_order = (knob >> 4) & 1 ? 2 : 0;
     o.extend_cfg = (knob >> 5) & 1;
+    o.single = !have_cfg && !o.general && c.total_runs == 1 && ((knob >> 6) & 1);
+    o.cutoff_df = (knob >> 7) & 1 ? PROPER_VLMC_DF_ALPHABET : PROPER_VLMC_DF_CFG;
     o.max_nodes = 200000;
     rc = proper_vlmc_fit(&m, &c, have_cfg ? &g : NULL, &o, &err);
     if (rc) {
         if (err.code >= 0 || err.message[0] == '\0') abort();
+    } else if (o.single) {
+        check_single(&c, &m);
+        proper_vlmc_free(&m);
     } else {
         check_model(&c, &m, o.alpha == 1.0 && o.n_min == 1 && o.max_order == 0 && !o.general);
         proper_vlmc_free(&m);
