@@ -132,11 +132,47 @@ printf 'dtmc\nmodule M\n  x : [0..2] init 0;\n  [] x<2 -> 0.5:(x'"'"'=x+1) + 0.4
 expect_error check_prob_sum "$T/sum.pm:4:3: probabilities of the command sum to 0.9" chk "$T/sum.pm"
 
 printf 'dtmc\nmodule M\n  x : [0..2] init 0;\n  [] x<2 -> (x'"'"'=x+1);\nendmodule\n' > "$T/dl.pm"
-expect_error check_deadlock "deadlock: no command is enabled in state (x=2)" chk "$T/dl.pm"
+# deadlocks get a self-loop by default, with a warning, as PRISM does; --nofixdl refuses them
+run chk "$T/dl.pm" 'P=? [ F "deadlock" ]'
+status_is check_deadlock_default 0 && matches check_deadlock_default "$T/out" ' 1$' &&
+    contains check_deadlock_warning "$T/err" "warning: 1 deadlock state given a self-loop"
+expect_error check_nofixdl "deadlock: no command is enabled in state (x=2)" chk "$T/dl.pm" --nofixdl
 expect check_fixdl 0 chk "$T/dl.pm" 'P=? [ F "deadlock" ]' --fixdl
+expect_error check_fixdl_nofixdl "contradict" chk "$T/dl.pm" --fixdl --nofixdl
 
 expect_error check_missing_const "constant 'p1' has no value" chk $M/minpathsum.pm $P/minpathsum.pctl
-expect_error check_unknown_const "unknown constant 'zz'" chk $M/die.pm --const zz=1
+# a --const name declared nowhere is ignored with a warning, as PRISM ignores it
+run chk $M/die.pm 'P=? [ F d=1 ]' --const zz=1
+status_is check_unknown_const 0 && matches check_unknown_const "$T/out" ' 0\.166666666666667$' &&
+    contains check_unknown_const_warning "$T/err" "ignored (as PRISM does): zz"
+# --const values are expressions: p=1/3 is the double nearest 1/3
+run chk $M/gambler.pm 'P=? [ F "win" ]' --const p=1/3 --json
+v1=$(json_get "$T/out" properties.0.value)
+run chk $M/gambler.pm 'P=? [ F "win" ]' --const p=0.3333333333333333 --json
+check check_const_expression [ "$v1" = "$(json_get "$T/out" properties.0.value)" ]
+expect_error check_const_bad_expression "constant p: value '1/': expected an expression" chk $M/gambler.pm --const p=1/
+# ranges: one run per combination (PRISM's -const N=1:6), each the die's 1/6
+printf 'const int x;\nP=? [ F s=7 & d=x ]\n' > "$T/face.pctl"
+run chk $M/die.pm "$T/face.pctl" --const x=1:6
+status_is check_const_range 0 &&
+    check check_const_range_runs [ "$(count_matches "$T/out" '^constants: x=[1-6]$')" = 6 ] &&
+    check check_const_range_values [ "$(count_matches "$T/out" ' 0\.166666666666667$')" = 6 ]
+run chk $M/gambler.pm 'P=? [ F "win" ]' --const p=0:0.5:1 --json
+status_is check_const_range_json 0 && json_valid check_const_range_json_valid "$T/out" &&
+    check check_const_range_json_runs [ "$(json_get "$T/out" runs.2.constants)" = "p=1" ] &&
+    check check_const_range_json_p0 [ "$(json_get "$T/out" runs.0.properties.0.value)" = 0 ]
+expect_error check_const_range_empty "is empty" chk $M/gambler.pm --const p=1:0.5:0
+expect_error check_const_range_export "no --const ranges" chk $M/gambler.pm --const p=0:0.5:1 --export-drn "$T/g.drn"
+# PRISM's test mode: RESULT comments above the properties
+printf '// RESULT: 1/6\nP=? [ F d=1 ]\n// RESULT: 0.5\nP=? [ F d=2 ]\n// RESULT: ?\nP=? [ F d=3 ]\n// RESULT (x=2): 1/6\n// RESULT (x=1): 0\nP=? [ F d=x+1 ]\n// RESULT: Error\nP=? [ F "nolabel" ]\n' > "$T/t.pctl"
+printf 'const int x;\n' | cat - "$T/t.pctl" > "$T/tx.pctl"
+run chk $M/die.pm "$T/tx.pctl" --test --const x=2
+status_is check_test_mode 1 &&
+    check check_test_pass [ "$(count_matches "$T/out" '^PASS  ')" = 3 ] &&
+    matches check_test_wrong "$T/out" '^WRONG  P=\? \[ F d=2 \]  -- expected 0\.5, got 0\.166666666666667$' &&
+    matches check_test_skip "$T/out" '^SKIP  P=\? \[ F d=3 \]$'
+run chk $M/die.pm "$T/tx.pctl" --test --const x=1 --property 4
+status_is check_test_property 1 && matches check_test_property "$T/out" '^WRONG  P=\? \[ F d=x\+1 \]  -- expected 0, got'
 expect_error check_state_limit "more than 5 reachable states" chk $M/die.pm --max-states 5
 expect_error check_bad_max_states "--max-states" chk $M/die.pm --max-states 0
 # 40 independent two-state modules: refused at once with the exact count 2^40
