@@ -518,7 +518,8 @@ PROPER_API int proper_dtmc_ctmc_reward_instant(const proper_dtmc *m, const prope
  * `0="init" 1="deadlock" 2="name" ...`, then lines "state: id id ...".
  * .srew: "STATES NONZERO" then "state reward". .trew: "STATES TRANSITIONS"
  * then "src dst reward". Lines starting with '#' (comments PRISM writes in
- * reward files) and blank lines are skipped. Errors give file:line:col.
+ * reward files) and blank lines are skipped, as is a UTF-8 byte order mark
+ * at the start of a file. Errors give file:line:col.
  * The "init" label of a .lab sets m->init (more than one initial state is
  * PROPER_EUNSUPPORTED); "deadlock" sets m->deadlock; others become labels. */
 typedef struct proper_dtmc_import_opts {
@@ -1087,6 +1088,9 @@ static int proper__dtmc_builder_close_row(proper_dtmc_builder *b, uint32_t s, pr
     }
     b->n_trans = out;
     b->row[s + 1] = out;
+    if (b->rates && !isfinite(sum))
+        return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "state %u: outgoing rates sum to %g (the exit rate "
+                                "must be finite)", (unsigned)s, sum);
     if (!b->rates && out > start && !(fabs(sum - 1.0) <= b->row_sum_tol))
         return proper_error_set(err, PROPER_EPROB, NULL, 0, 0,
                                 "state %u: outgoing probabilities sum to %.15g (must be 1 within %g)",
@@ -3328,6 +3332,8 @@ static int proper__dtmc_reader_next(proper__dtmc_reader *r) {
         r->pos = (size_t)((nl ? nl + 1 : r->buf + r->len) - r->buf);
     }
     if (r->end > r->text && r->end[-1] == '\r') r->end--;
+    if (r->line == 0 && r->end - r->text >= 3 && memcmp(r->text, "\xEF\xBB\xBF", 3) == 0)
+        r->text += 3; /* a UTF-8 byte order mark, as some editors write: not content */
     r->line++;
     return 1;
 }
@@ -3496,6 +3502,9 @@ static int proper__dtmc_check_file_prob(const proper__dtmc_reader *r, const char
 
 static int proper__dtmc_row_sum_error(const proper__dtmc_reader *r, int line, uint32_t s, double sum, double tol,
                                  proper_error *err) {
+    if (isinf(tol)) /* rates */
+        return proper_error_set(err, PROPER_ERANGE, r->name, line, line ? 1 : 0,
+                                "state %u: outgoing rates sum to %g (the exit rate must be finite)", (unsigned)s, sum);
     return proper_error_set(err, PROPER_EPROB, r->name, line, line ? 1 : 0,
                             "state %u: outgoing probabilities sum to %.15g (must be 1 within %g)", (unsigned)s, sum,
                             tol);
@@ -3548,7 +3557,7 @@ static int proper__dtmc_tra_sort(proper_dtmc *m, const proper__dtmc_reader *r, u
             if (m->col[k] == m->col[k - 1])
                 return proper_error_set(err, PROPER_EPARSE, r->name, 0, 0, "transition %u -> %u is listed twice",
                                         (unsigned)s, (unsigned)m->col[k]);
-        if (b > a && !(fabs(sum - 1.0) <= tol)) return proper__dtmc_row_sum_error(r, 0, s, sum, tol, err);
+        if (b > a && (!(fabs(sum - 1.0) <= tol) || !isfinite(sum))) return proper__dtmc_row_sum_error(r, 0, s, sum, tol, err);
     }
     return PROPER_OK;
 }
@@ -3582,7 +3591,7 @@ static int proper__dtmc_tra_grow(proper_dtmc *m, proper__dtmc_tra_state *st, uin
 /* Close rows st->cur .. upto-1 (the current row is checked). */
 static int proper__dtmc_tra_close_rows(proper_dtmc *m, proper__dtmc_tra_state *st, const proper__dtmc_reader *r, uint32_t upto,
                                   double tol, proper_error *err) {
-    if (m->n_trans > m->row[st->cur] && !(fabs(st->sum - 1.0) <= tol))
+    if (m->n_trans > m->row[st->cur] && (!(fabs(st->sum - 1.0) <= tol) || !isfinite(st->sum)))
         return proper__dtmc_row_sum_error(r, st->first_line, st->cur, st->sum, tol, err);
     while (st->cur < upto) m->row[++st->cur] = m->n_trans;
     st->sum = 0.0;

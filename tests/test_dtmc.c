@@ -1258,6 +1258,50 @@ static void test_bounded_slow_huge_k(void) {
     proper_dtmc_free(&m);
 }
 
+
+/* A UTF-8 byte order mark at the start of each explicit file is skipped
+ * (memory and file readers); one inside a file is an error. */
+static void test_explicit_bom(void) {
+    const char *tra = "\xEF\xBB\xBF" "2 3\n0 0 0.5\n0 1 0.5\n1 1 1\n";
+    const char *lab = "\xEF\xBB\xBF" "0=\"init\" 1=\"deadlock\" 2=\"goal\"\n0: 0\n1: 2\n";
+    const char *srew = "\xEF\xBB\xBF" "2 1\n0 2.5\n";
+    const char *trew = "\xEF\xBB\xBF" "2 1\n0 1 4\n";
+    const char *path = "/tmp/proper_test_dtmc_bom.tra";
+    proper_dtmc m;
+    proper_error err;
+    proper_bitset goal;
+    double x[2];
+    FILE *f;
+    proper_dtmc_init(&m);
+    CHECK_INT(proper_dtmc_parse_tra(&m, tra, strlen(tra), "b.tra", NULL, &err), 0);
+    CHECK_INT(m.n_states, 2);
+    CHECK_INT(m.n_trans, 3);
+    CHECK_INT(proper_dtmc_parse_lab(&m, lab, strlen(lab), "b.lab", &err), 0);
+    CHECK_INT(proper_dtmc_label_get(&m, "goal", &goal, &err), 0);
+    CHECK(PROPER_BITSET_GET(&goal, 1));
+    CHECK_INT(proper_dtmc_parse_srew(&m, srew, strlen(srew), "b.srew", "r", &err), 0);
+    CHECK_INT(proper_dtmc_parse_trew(&m, trew, strlen(trew), "b.trew", "r", &err), 0);
+    CHECK_INT(proper_dtmc_reward_reach(&m, &m.rewards[0], &goal, NULL, x, NULL, &err), 0);
+    CHECK_ABS(x[0], 2.0 * (2.5 + 0.5 * 4.0), 1e-14); /* two steps on average, 2.5 + 0.5 x 4 each */
+    proper_bitset_free(&goal);
+    f = fopen(path, "wb");
+    if (f) {
+        fputs(tra, f);
+        fclose(f);
+        CHECK_INT(proper_dtmc_read_tra(&m, path, NULL, &err), 0);
+        CHECK_INT(m.n_trans, 3);
+        remove(path);
+    }
+    /* a mark on the second line is not skipped: an error at its line */
+    CHECK_INT(proper_dtmc_parse_tra(&m, "2 3\n\xEF\xBB\xBF" "0 0 0.5\n", 14, "c.tra", NULL, &err), PROPER_EPARSE);
+    CHECK_INT(err.line, 2);
+    /* columns after a leading mark count from the first character shown */
+    CHECK_INT(proper_dtmc_parse_tra(&m, "\xEF\xBB\xBF" "2 x\n", 7, "d.tra", NULL, &err), PROPER_EPARSE);
+    CHECK_INT(err.line, 1);
+    CHECK_INT(err.col, 3);
+    proper_dtmc_free(&m);
+}
+
 /* ---- proven error bounds ---------------------------------------------------- */
 
 /* Reference in long double: x = b + P x on the states `unk`, x fixed
@@ -1644,6 +1688,8 @@ static void test_ctmc_import(void) {
     CHECK_INT(proper_dtmc_parse_tra(&m, "2 1\n0 1 -3\n", 11, "n.tra", &o, &err), PROPER_EPROB);
     CHECK(strstr(err.message, "rate") != NULL);
     CHECK_INT(err.line, 2);
+    CHECK_INT(proper_dtmc_parse_tra(&m, "2 2\n0 0 1e308\n0 1 1e308\n", 24, "o.tra", &o, &err), PROPER_ERANGE);
+    CHECK(strstr(err.message, "exit rate must be finite") != NULL);
     proper_dtmc_free(&m);
     proper_dtmc_free(&e);
 }
@@ -1674,6 +1720,7 @@ int main(void) {
     RUN(test_copy_and_memory);
     RUN(test_bounded_slow_huge_k);
     RUN(test_sound_bounds);
+    RUN(test_explicit_bom);
     RUN(test_fox_glynn);
     RUN(test_ctmc_two_state);
     RUN(test_ctmc_interval_until);

@@ -4,8 +4,12 @@
  * fails with an error naming a line of that part. A model that parses must
  * keep the CSR invariants (rows sorted, no repeats, rows summing to 1), print
  * to a .tra that reads back to the same numbers, and survive the solvers
- * (small models only, to keep each input fast). Without PROPER_LIBFUZZER,
- * main replays every file of directory argv[1]. */
+ * (small models only, to keep each input fast), whose proven error bound
+ * must be a number >= 0. A .tra part whose first line is the comment
+ * "#ctmc" is read as a rate file (a CTMC: rates > 0, rows not summed) and
+ * goes through the CSL solvers, whose results must be probabilities
+ * (transient distributions summing to 1) and non-negative rewards. Without
+ * PROPER_LIBFUZZER, main replays every file of directory argv[1]. */
 #define PROPER_IMPLEMENTATION
 #include "../../src/dtmc.h"
 
@@ -32,12 +36,54 @@ static void check_invariants(const proper_dtmc *m) {
         double sum = 0.0;
         if (m->row[s + 1] <= m->row[s]) abort(); /* every state has a transition */
         for (k = m->row[s]; k < m->row[s + 1]; k++) {
-            if (m->col[k] >= m->n_states || !(m->prob[k] > 0.0)) abort();
+            if (m->col[k] >= m->n_states || !(m->prob[k] > 0.0) || !isfinite(m->prob[k])) abort();
             if (k > m->row[s] && m->col[k] <= m->col[k - 1]) abort();
             sum += m->prob[k];
         }
-        if (!(fabs(sum - 1.0) <= PROPER_DTMC_ROW_SUM_TOL * 1.0000001)) abort();
+        if (m->kind == PROPER_DTMC_KIND_DTMC && !(fabs(sum - 1.0) <= PROPER_DTMC_ROW_SUM_TOL * 1.0000001)) abort();
     }
+}
+
+static void check_probabilities(const double *x, uint32_t n) {
+    uint32_t s;
+    for (s = 0; s < n; s++)
+        if (!(x[s] >= -1e-9 && x[s] <= 1.0 + 1e-9)) abort();
+}
+
+/* The CSL solvers on a small CTMC, with times short enough that
+ * uniformisation takes at most a few hundred steps. */
+static void solve_ctmc(const proper_dtmc *m, const proper_bitset *target) {
+    uint32_t n = m->n_states, s;
+    double *x = (double *)malloc(n * sizeof *x), q = 0.0, t, sum = 0.0;
+    proper_error err;
+    proper_dtmc_reward r;
+    if (!x) return;
+    proper_dtmc_exit_rates(m, x);
+    for (s = 0; s < n; s++) q = q > x[s] ? q : x[s];
+    t = q > 0.0 ? 30.0 / q : 1.0;
+    if (proper_dtmc_ctmc_transient(m, t, NULL, NULL, x, &err) == 0) {
+        check_probabilities(x, n);
+        for (s = 0; s < n; s++) sum += x[s];
+        if (!(fabs(sum - 1.0) <= 1e-9)) abort();
+    }
+    if (proper_dtmc_ctmc_bounded_until(m, NULL, target, 0.0, t, NULL, x, &err) == 0) check_probabilities(x, n);
+    if (proper_dtmc_ctmc_bounded_until(m, NULL, target, t / 3.0, t, NULL, x, &err) == 0) check_probabilities(x, n);
+    if (proper_dtmc_steady(m, target, NULL, x, &err) == 0) check_probabilities(x, n);
+    if (m->n_rewards) {
+        r = m->rewards[0];
+        if (proper_dtmc_ctmc_reward_cumulative(m, &r, t, NULL, x, &err) == 0 && !r.trans && r.state)
+            for (s = 0; s < n; s++) {
+                uint32_t i;
+                double lo = 0.0, hi = 0.0; /* between t times the smallest and the largest rate of reward */
+                for (i = 0; i < n; i++) {
+                    lo = fmin(lo, r.state[i]);
+                    hi = fmax(hi, r.state[i]);
+                }
+                if (!(x[s] >= t * lo * (1.0 + 1e-9) - 1e-9 && x[s] <= t * hi * (1.0 + 1e-9) + 1e-9)) abort();
+            }
+        proper_dtmc_reward_steady(m, &r, NULL, x, &err);
+    }
+    free(x);
 }
 
 static void round_trip(const proper_dtmc *m) {
@@ -126,6 +172,7 @@ done:
 static void solve(const proper_dtmc *m) {
     proper_bitset target;
     proper_error err;
+    proper_dtmc_solve_stats st;
     double *x = (double *)malloc(m->n_states * sizeof *x);
     uint32_t s;
     if (!x) return;
@@ -136,10 +183,20 @@ static void solve(const proper_dtmc *m) {
         if (proper_bitset_create(&target, m->n_states, NULL)) { free(x); return; }
         proper_bitset_set(&target, m->n_states - 1);
     }
-    if (proper_dtmc_prob_until(m, NULL, &target, NULL, x, NULL, &err) == 0)
+    if (m->kind == PROPER_DTMC_KIND_CTMC) {
+        solve_ctmc(m, &target);
+        proper_bitset_free(&target);
+        free(x);
+        return;
+    }
+    if (proper_dtmc_prob_until(m, NULL, &target, NULL, x, &st, &err) == 0) {
+        if (!(st.max_error >= 0.0)) abort();
         for (s = 0; s < m->n_states; s++)
-            if (!(x[s] >= -1e-9 && x[s] <= 1.0 + 1e-9)) abort();
-    if (m->n_rewards) proper_dtmc_reward_reach(m, &m->rewards[0], &target, NULL, x, NULL, &err);
+            if (!(x[s] >= -1e-9 - st.max_error && x[s] <= 1.0 + 1e-9 + st.max_error)) abort();
+    }
+    if (m->n_rewards && proper_dtmc_reward_reach(m, &m->rewards[0], &target, NULL, x, &st, &err) == 0 &&
+        !(st.max_error >= 0.0))
+        abort();
     if (proper_dtmc_steady(m, &target, NULL, x, &err) == 0)
         for (s = 0; s < m->n_states; s++)
             if (!(x[s] >= -1e-9 && x[s] <= 1.0 + 1e-9)) abort();
@@ -179,6 +236,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     o = proper_dtmc_import_opts_default();
     o.max_states = FUZZ_MAX_STATES;
     o.fix_deadlocks = size & 1;
+    o.ctmc = len[0] >= 6 && memcmp(part[0], "#ctmc\n", 6) == 0;
     proper_dtmc_init(&m);
     rc = proper_dtmc_parse_tra(&m, part[0], len[0], "f.tra", &o, &err);
     if (rc) {
@@ -193,7 +251,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (rc) check_error(&err, part[i], len[i]);
     }
     check_invariants(&m);
-    round_trip(&m);
+    if (m.kind == PROPER_DTMC_KIND_DTMC) round_trip(&m);
     if (m.n_states <= FUZZ_SOLVE_STATES) solve(&m);
     proper_dtmc_free(&m);
     return 0;
