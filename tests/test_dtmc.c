@@ -1694,6 +1694,87 @@ static void test_ctmc_import(void) {
     proper_dtmc_free(&e);
 }
 
+/* A tandem of two queues of capacity 3 (arrivals 2, service 3 then 1.5:
+ * state (a, b) is 4a + b) against PRISM 4.10.2-dev (built from its
+ * repository), `prism tandem.sm tandem.csl -explicit -epsilon E` with the
+ * model
+ *   ctmc  module q1 a : [0..3] init 0; [] a<3 -> 2 : (a'=a+1);
+ *         [move] a>0 -> 3 : (a'=a-1); endmodule
+ *   module q2 b : [0..3] init 0; [move] b<3 -> 1 : (b'=b+1);
+ *         [serve] b>0 -> 1.5 : (b'=b-1); endmodule
+ *   rewards "q" true : a + b; endrewards  rewards "time" true : 1; endrewards
+ *   rewards "served" [serve] true : 1; endrewards
+ * Time-bounded results at E = 1e-8 (PRISM's own error is then about 1e-8,
+ * its Fox-Glynn refuses smaller), the others at E = 1e-12. */
+static void test_ctmc_tandem_vs_prism(void) {
+    enum { N = 16 };
+    proper_dtmc_builder b;
+    proper_dtmc m;
+    proper_error err;
+    proper_bitset b3, lt3, b2, a3, full;
+    size_t rq, rt, rs;
+    double x[N];
+    uint32_t a, c;
+    proper_dtmc_builder_init(&b);
+    b.rates = 1;
+    for (a = 0; a < 4; a++)
+        for (c = 0; c < 4; c++) {
+            uint32_t s = 4 * a + c;
+            if (a < 3) CHECK_INT(proper_dtmc_builder_add_transition(&b, s, s + 4, 2.0, &err), 0);
+            if (a > 0 && c < 3) CHECK_INT(proper_dtmc_builder_add_transition(&b, s, s - 4 + 1, 3.0, &err), 0);
+            if (c > 0) CHECK_INT(proper_dtmc_builder_add_transition(&b, s, s - 1, 1.5, &err), 0);
+        }
+    proper_dtmc_init(&m);
+    CHECK_INT(proper_dtmc_builder_finish(&b, N, &m, &err), 0);
+    CHECK_INT(m.n_trans, 33); /* PRISM: 16 states, 33 transitions */
+    proper_bitset_init(&b3); proper_bitset_create(&b3, N, NULL);
+    proper_bitset_init(&lt3); proper_bitset_create(&lt3, N, NULL);
+    proper_bitset_init(&b2); proper_bitset_create(&b2, N, NULL);
+    proper_bitset_init(&a3); proper_bitset_create(&a3, N, NULL);
+    proper_bitset_init(&full); proper_bitset_create(&full, N, NULL);
+    CHECK_INT(proper_dtmc_add_reward(&m, "q", 1, 0, &rq, &err), 0);
+    CHECK_INT(proper_dtmc_add_reward(&m, "time", 1, 0, &rt, &err), 0);
+    CHECK_INT(proper_dtmc_add_reward(&m, "served", 0, 1, &rs, &err), 0);
+    for (a = 0; a < 4; a++)
+        for (c = 0; c < 4; c++) {
+            uint32_t s = 4 * a + c;
+            if (c == 3) proper_bitset_set(&b3, s);
+            if (a < 3) proper_bitset_set(&lt3, s);
+            if (c == 2) proper_bitset_set(&b2, s);
+            if (a == 3) proper_bitset_set(&a3, s);
+            if (a == 3 && c == 3) proper_bitset_set(&full, s);
+            CHECK_INT(proper_dtmc_reward_add_state(&m, rq, s, (double)(a + c), &err), 0);
+            CHECK_INT(proper_dtmc_reward_add_state(&m, rt, s, 1.0, &err), 0);
+            if (c > 0) CHECK_INT(proper_dtmc_reward_add_trans(&m, rs, s, s - 1, 1.0, &err), 0);
+        }
+    CHECK_INT(proper_dtmc_ctmc_bounded_until(&m, NULL, &b3, 0.0, 1.5, NULL, x, &err), 0);
+    CHECK_REL(x[0], 0.16455294058651287, 1e-7);
+    CHECK_INT(proper_dtmc_ctmc_bounded_until(&m, &lt3, &b2, 0.5, 2.0, NULL, x, &err), 0);
+    CHECK_REL(x[0], 0.41979418262355617, 1e-7);
+    CHECK_INT(proper_dtmc_ctmc_bounded_until(&m, &lt3, &b2, 0.7, INFINITY, NULL, x, &err), 0);
+    CHECK_REL(x[0], 0.6006448676479804, 1e-7);
+    CHECK_INT(proper_dtmc_ctmc_reward_cumulative(&m, &m.rewards[rq], 2.0, NULL, x, &err), 0);
+    CHECK_REL(x[0], 2.86262676716642, 1e-7);
+    CHECK_INT(proper_dtmc_ctmc_reward_instant(&m, &m.rewards[rq], 1.2, NULL, x, &err), 0);
+    CHECK_REL(x[0], 1.7514601546072361, 1e-7);
+    CHECK_INT(proper_dtmc_ctmc_reward_cumulative(&m, &m.rewards[rs], 2.0, NULL, x, &err), 0);
+    CHECK_REL(x[0], 1.312464281798135, 1e-7);
+    CHECK_INT(proper_dtmc_steady(&m, &a3, NULL, x, &err), 0);
+    CHECK_REL(x[0], 0.34228304955082756, 1e-10);
+    CHECK_INT(proper_dtmc_reward_steady(&m, &m.rewards[rq], NULL, x, &err), 0);
+    CHECK_REL(x[0], 3.7700994242274133, 1e-10);
+    CHECK_INT(proper_dtmc_reward_reach(&m, &m.rewards[rt], &full, NULL, x, NULL, &err), 0);
+    CHECK_REL(x[0], 7.849041690432765, 1e-10);
+    CHECK_INT(proper_dtmc_reward_reach(&m, &m.rewards[rs], &full, NULL, x, NULL, &err), 0);
+    CHECK_REL(x[0], 8.094994953438574, 1e-10);
+    proper_bitset_free(&b3);
+    proper_bitset_free(&lt3);
+    proper_bitset_free(&b2);
+    proper_bitset_free(&a3);
+    proper_bitset_free(&full);
+    proper_dtmc_free(&m);
+}
+
 int main(void) {
     RUN(test_output_contract);
     RUN(test_bitset);
@@ -1726,5 +1807,6 @@ int main(void) {
     RUN(test_ctmc_interval_until);
     RUN(test_ctmc_mm1k_and_birth);
     RUN(test_ctmc_import);
+    RUN(test_ctmc_tandem_vs_prism);
     return test_summary();
 }
