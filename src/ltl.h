@@ -36,8 +36,10 @@
  * over the successor values b' consistent with b, so the subformula becomes
  * an atomic proposition of the refined chain while the law of the paths is
  * unchanged. Which product states exist (Pr > 0) is decided by graph
- * analysis, not by rounding. docs/ltl.md has the details and the reasons
- * for this choice over a Rabin automaton.
+ * analysis, not by rounding. The root itself (under any negations and X)
+ * is not refined: its probabilities are computed on the last chain.
+ * docs/ltl.md has the details and the reasons for this choice over a
+ * Rabin automaton.
  *
  * ---- Rewards: proper_ltl_reward_cosafe -----------------------------------
  * For a syntactically co-safe formula (in negation normal form, only X, U,
@@ -54,8 +56,8 @@
  * propositions.
  *
  * ---- Limits ------------------------------------------------------------------
- * Automaton states, product states and residual formulas are bounded by
- * tunables (below, and per call in proper_ltl_opts); beyond them the call
+ * Automaton states, product states, refinements and residual formulas are
+ * bounded by tunables (below, and per call in proper_ltl_opts); beyond them the call
  * fails with PROPER_ELIMIT and a message naming the limit, before the memory
  * is used.
  *
