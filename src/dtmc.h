@@ -120,6 +120,14 @@ extern "C" {
 #define PROPER_DTMC_REL_PRECISION 1e-10
 #endif
 
+/* When Gauss–Seidel reaches the rounding floor of doubles before its
+ * certificate reaches rel_precision, a proven bound within this factor of
+ * rel_precision is accepted (and reported in max_error); a larger one
+ * fails the solve (PROPER_ENOCONV, naming the bound proven). */
+#ifndef PROPER_DTMC_FLOOR_FACTOR
+#define PROPER_DTMC_FLOOR_FACTOR 100.0
+#endif
+
 /* Cyclic components with at most this many states are solved by dense LU. */
 #ifndef PROPER_DTMC_DENSE_MAX
 #define PROPER_DTMC_DENSE_MAX 256
@@ -367,8 +375,9 @@ typedef struct proper_dtmc_solve_opts {
      * the certificate, not the estimate, decides when to stop. When the
      * changes reach the rounding floor of doubles before the bound does
      * (expected times to leave the component near 1 / (1e-16 rel_precision)),
-     * the solve fails with PROPER_ENOCONV naming the bound it could prove:
-     * a coarser rel_precision then succeeds. */
+     * a bound up to PROPER_DTMC_FLOOR_FACTOR times rel_precision is
+     * accepted and reported in max_error; beyond that the solve fails with
+     * PROPER_ENOCONV naming the bound it could prove. */
     double rel_precision;
     unsigned long max_sweeps; /* per component; PROPER_ENOCONV beyond */
     /* 1 (default): Gauss–Seidel stops on the certificate. 0: on the
@@ -2029,7 +2038,8 @@ static int proper__dtmc_lin_gauss_seidel(proper__dtmc_lin *L, uint32_t k, uint32
         for (i = 0; i < sz; i++) ymax = fabs(L->y[i]) > ymax ? fabs(L->y[i]) : ymax;
         if (own <= eps * ymax) return PROPER_OK;
         *bound = ymax > 0.0 ? own / ymax : own;
-        if (floor || round == 11) return PROPER_ERANGE; /* the rounding floor is above the precision */
+        if (floor || round == 11) /* the rounding floor: accept what it allows, within reason */
+            return own <= PROPER_DTMC_FLOOR_FACTOR * eps * ymax ? PROPER_OK : PROPER_ERANGE;
         target *= fmax(1e-4, 0.2 * eps * ymax / own);
     }
 }
