@@ -66,21 +66,27 @@
  * The components a component depends on are solved before it, so each is
  * solved once, and a chain of loops never needs global iteration.
  *
- * Guaranteed bounds: every solved value carries a proven bound on its
- * error, reported as proper_dtmc_solve_stats.max_error (the largest over the
- * states solved). For a component with M = I - A (A: its transitions
- * inside), values y, residual r of the model's own equations (accumulated
- * in long double, its rounding added) and inherited errors e_out of the
- * values it leaves to, any w with M w > 0 gives
- *   |exact - y| <= w * max_i (|r_i| + (A_out e_out)_i) / (M w)_i
- * because M^{-1} >= 0. For Gauss–Seidel w is swept alongside (M w = 1:
- * the expected steps before leaving), and the sweeps stop when this bound,
- * not an estimate, is within rel_precision; for dense and banded
- * components w = M^{-1} 1 from the factors, so their bound shows the
- * rounding of the direct solve; a single state's bound is the rounding of
- * its one division plus what it inherits. The bounds are of the linear
- * systems built from the stored model: a CTMC's embedded or uniformised
- * chain is itself rounded once from the rates.
+ * Guaranteed bounds: every value solved by prob_until and reward_reach
+ * carries a proven bound on its error, reported as
+ * proper_dtmc_solve_stats.max_error (the largest over the states solved).
+ * For a component with M = I - A (A: its transitions inside), values y,
+ * residual r of the model's own equations (accumulated in long double, its
+ * rounding added) and inherited errors of at most E_out in the values it
+ * leaves to: any w with M w > 0 gives
+ *   |exact - y| <= w max_i |r_i| / (M w)_i  +  E_out (1 + mu w)
+ * because M^{-1} >= 0 (mu >= 0 covers rows summing to more than 1 by
+ * rounding; it is 0 for rows summing to at most 1, and then an inherited
+ * error never grows). For Gauss–Seidel w is swept alongside (M w = 1: the
+ * expected steps before leaving), and the sweeps stop when the first term,
+ * not an estimate, is within rel_precision of the component's largest
+ * value; for dense and banded components w = M^{-1} 1 from the factors,
+ * so their bound shows the rounding of the direct solve; a single state's
+ * bound is the rounding of its one division plus what it inherits. Along a
+ * chain of components the bounds add up (a long chain of loops can end
+ * with a bound above rel_precision even though each loop is within it:
+ * max_error says so). The bounds are of the linear systems built from the
+ * stored model: a CTMC's embedded chain is itself rounded once from the
+ * rates.
  *
  * ---- Output parameters -------------------------------------------------------
  * This module follows the project's contract: a function that produces a
@@ -398,7 +404,7 @@ typedef struct proper_dtmc_solve_stats {
     uint32_t n_components;   /* SCCs of the states solved */
     uint32_t n_cyclic;       /* of which cyclic */
     uint32_t largest;        /* states in the largest component */
-    unsigned long sweeps;    /* Gauss–Seidel sweeps over all components */
+    unsigned long sweeps;    /* Gauss–Seidel sweeps over all components (the certificate's included) */
     uint32_t n_dense;        /* components solved by dense LU */
     uint32_t n_band;         /* components solved by banded elimination */
     uint32_t n_iterative;    /* components solved by Gauss-Seidel */
