@@ -6,7 +6,8 @@
 # and commutative (any order, any grouping, the same bytes). proper-mpi
 # trace is checked against `proper sre --csv` of trace(FILE, STEP); proper-mpi
 # counts (a totals file proper has no single-process writer for) against
-# awk's sums of the same logs and `proper analyze`'s taken/reached totals.
+# awk's sums of the same logs and `proper analyze`'s taken/reached totals,
+# and `proper analyze --log TOTALS` against `proper analyze --log` of the rows.
 # Inputs are generated here by bench/bench_mpi.awk (MINSTD, so every awk
 # writes the same files).
 . "$(dirname "$0")/cli_lib.sh"
@@ -291,6 +292,16 @@ p1=$(awk -F, '$1 == "p1"' "$T/out")
 taken=$(json_get "$T/an.json" parameters.0.taken); reached=$(json_get "$T/an.json" parameters.0.reached)
 if [ -n "$p1" ] && [ "$(echo "$p1" | awk -F, '{print $3, $2 + $3}')" = "$taken $reached" ]; then ok mpi_counts_as_analyze
 else fail mpi_counts_as_analyze "totals '$p1', proper analyze taken $taken reached $reached"; fi
+# the reduce feeds the estimator: `proper analyze --log` of the totals of
+# three shards of la1.log, reduced on 1, 2 and 4 ranks, prints the same JSON
+# (estimates, intervals, taken/reached) byte for byte as of la1.log itself
+for k in 0 1 2; do awk -F, -v k=$k 'NR == 1 || (NR - 2) % 3 == k' "$T/la1.log" > "$T/shard$k.log"; done
+for np in 1 2 4; do
+    if run_mpi "$np" counts "$T/shard0.log" "$T/shard1.log" "$T/shard2.log" -o "$T/shards$np.tot" &&
+       "$PROPER" analyze "$T/f.c" --function f --log "$T/shards$np.tot" --json > "$T/an$np.json" 2> "$T/err" &&
+       cmp -s "$T/an$np.json" "$T/an.json"; then ok "mpi_counts_feed_analyze_np$np"
+    else fail "mpi_counts_feed_analyze_np$np" "$(cat "$T/err"; diff "$T/an$np.json" "$T/an.json")"; fi
+done
 # stdout by default; totals files are inputs too, in any grouping and order
 run_mpi 2 counts "$T/la.log" "$T/lc.log"; cp "$T/out" "$T/lac.tot"
 run_mpi 1 counts "$T/ld.trace" "$T/lb.log" -o "$T/ldb.tot"
