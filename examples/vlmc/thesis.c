@@ -4,6 +4,8 @@
  *
  *   vlmc-thesis fig16  PROGRAM RUNS SEED   Figure 16 row
  *   vlmc-thesis table4 PROGRAM RUNS SEED   Table 4's seven rows
+ *   vlmc-thesis stop   PROGRAM BATCH SEED  runs the thesis's stopping rule
+ *                                          gives (batches of BATCH runs)
  *   vlmc-thesis runs   PROGRAM RUNS SEED [PARAM] [--joined]
  *                                          the runs as text (one per line, or
  *                                          all on one line with --joined)
@@ -22,6 +24,12 @@
  * (1000,1), the cutoff with |L| - 1 degrees of freedom as §5.1.3 writes it:
  *   program n_min alpha order loglik nodes runs steps
  * (loglik: natural log of the probability of all training runs).
+ * stop: the thesis's stopping rule (§5.2: collect runs "until the KL
+ * divergence of two successive distributions" of the steps is below 1e-5),
+ * read as: after each batch, KL(P_new || P_old) of the steps PMFs of all
+ * runs so far with and without the batch; prints
+ *   program batch runs_at_stop kl_at_stop
+ * (at most 10^7 runs; the batch size is not in the thesis).
  */
 #define PROPER_IMPLEMENTATION
 #include "../../src/core.h"
@@ -182,6 +190,47 @@ static int table4(const ur_program *p, unsigned long runs, uint64_t seed) {
     return rc;
 }
 
+/* The steps PMF of the runs so far, from the histogram h[0..n-1]. */
+static double kl_hist(const uint64_t *now, const uint64_t *before, size_t n, uint64_t total_now, uint64_t total_before) {
+    double kl = 0.0;
+    size_t k;
+    for (k = 0; k < n; k++) {
+        double p, q;
+        if (!now[k]) continue;
+        if (!before[k]) return INFINITY;
+        p = (double)now[k] / (double)total_now;
+        q = (double)before[k] / (double)total_before;
+        kl += p * log(p / q);
+    }
+    return kl;
+}
+
+static int stopping_rule(const ur_program *p, unsigned long batch, uint64_t seed) {
+    enum { MAX_LEN = 1 << 16 };
+    static uint64_t now[MAX_LEN], before[MAX_LEN];
+    proper_rng rng;
+    ur_run run;
+    uint64_t total = 0;
+    unsigned long r;
+    double kl = INFINITY;
+    memset(&run, 0, sizeof run);
+    proper_rng_seed(&rng, seed);
+    while (total < 10000000ULL) {
+        memcpy(before, now, sizeof now);
+        for (r = 0; r < batch; r++) {
+            run.len = 0;
+            p->run(&run, &rng, p->param);
+            if (run.failed || run.len >= MAX_LEN) { free(run.code); return 1; }
+            now[run.len]++;
+        }
+        total += batch;
+        if (total > batch && (kl = kl_hist(now, before, MAX_LEN, total, total - batch)) < 1e-5) break;
+    }
+    free(run.code);
+    printf("%s\t%lu\t%llu\t%.3g\n", p->name, batch, (unsigned long long)total, kl);
+    return 0;
+}
+
 static int write_runs(const ur_program *p, int param, unsigned long runs, uint64_t seed, int joined) {
     proper_rng rng;
     ur_run run;
@@ -217,6 +266,7 @@ int main(int argc, char **argv) {
     seed = strtoull(argv[4], NULL, 10);
     if (strcmp(argv[1], "fig16") == 0) return fig16(p, runs, seed);
     if (strcmp(argv[1], "table4") == 0) return table4(p, runs, seed);
+    if (strcmp(argv[1], "stop") == 0) return runs ? stopping_rule(p, runs, seed) : 2;
     if (strcmp(argv[1], "runs") == 0) {
         int param = argc > 5 && argv[5][0] != '-' ? atoi(argv[5]) : p->param;
         int joined = strcmp(argv[argc - 1], "--joined") == 0;
