@@ -44,9 +44,10 @@ static void check_usage(FILE *out) {
             "                     its name (as PRISM's -property)\n"
             "  --test             PRISM's test mode: compare each result with the\n"
             "                     \"RESULT: v\" (or \"RESULT (N=3): v\") comment above the\n"
-            "                     property; print PASS, WRONG, UNSUPPORTED, ERROR or SKIP\n"
-            "                     per property (relative tolerance 1e-5; \"Error\" expects\n"
-            "                     an error); exit 1 when one is WRONG or ERROR\n"
+            "                     property; print PASS, WRONG, UNSUPPORTED, ERROR, SKIP or\n"
+            "                     BEYOND (PRISM expects its own 'not supported' error and\n"
+            "                     proper answers) per property (relative tolerance 1e-5;\n"
+            "                     \"Error\" expects an error); exit 1 when one is WRONG or ERROR\n"
             "  --json             print the results as JSON; a value that is not a finite\n"
             "                     number is null there, with \"value_text\" saying which\n"
             "                     (\"Infinity\", \"-Infinity\", \"NaN\"); a tool's\n"
@@ -313,9 +314,11 @@ static int check_properties(const check_opts *o, const proper_prism_props *p, co
 /* Relative tolerance of a numeric RESULT, PRISM's default testing accuracy. */
 #define TEST_RTOL 1e-5
 
-enum { TEST_PASS, TEST_WRONG, TEST_UNSUPPORTED, TEST_ERROR, TEST_SKIP };
+/* BEYOND: the RESULT expects PRISM's own "not supported" error, and proper
+ * answers (a feature PRISM lacks; not a pass, not a wrong value). */
+enum { TEST_PASS, TEST_WRONG, TEST_UNSUPPORTED, TEST_ERROR, TEST_SKIP, TEST_BEYOND };
 
-static const char *const test_verdicts[] = {"PASS", "WRONG", "UNSUPPORTED", "ERROR", "SKIP"};
+static const char *const test_verdicts[] = {"PASS", "WRONG", "UNSUPPORTED", "ERROR", "SKIP", "BEYOND"};
 
 /* s holds a whole number (strtod accepts all of it, blanks aside). */
 static int parse_whole_double(const char *s, size_t n, double *out) {
@@ -432,7 +435,7 @@ static int test_compare(const char *exp, const proper_prism_result *r, proper_pr
     if (exp[0] == '~') exp++;
     if (strncmp(exp, "Error", 5) == 0) {
         snprintf(why, size, "expected an error, got %s", got);
-        return TEST_WRONG;
+        return strstr(exp, "supported") ? TEST_BEYOND : TEST_WRONG;
     }
     if (type == PROPER_PRISM_BOOL && (strcmp(exp, "true") == 0 || strcmp(exp, "false") == 0)) {
         if ((v != 0) == (strcmp(exp, "true") == 0)) return TEST_PASS;

@@ -106,6 +106,7 @@
 #define PROPER_PRISM_H
 
 #include "dtmc.h"
+#include "ltl.h"
 
 /* Probabilities of one command's updates must sum to 1 within this
  * (absolute), PRISM's default prism.sumRoundOff. */
@@ -4639,6 +4640,126 @@ static void proper__prism_next(const proper_dtmc *d, const proper_bitset *phi, d
     }
 }
 
+/* ---- LTL: path formulas beyond one temporal operator, through ltl.h ---- */
+
+/* A path formula being translated: the formula and one state set per
+ * atomic proposition (each maximal state subformula). */
+typedef struct proper__prism_ltl {
+    proper_ltl f;
+    proper_bitset *aps;
+    size_t n_aps, cap_aps;
+} proper__prism_ltl;
+
+static void proper__prism_ltl_free(proper__prism_ltl *L) {
+    size_t i;
+    for (i = 0; i < L->n_aps; i++) proper_bitset_free(&L->aps[i]);
+    PROPER_FREE(L->aps);
+    proper_ltl_free(&L->f);
+}
+
+/* Node e of a path formula as an LTL node (*out). */
+static int proper__prism_to_ltl(proper__prism_checker *C, proper__prism_ltl *L, int32_t e, uint32_t *out) {
+    const proper__prism_node *nd = &C->p->pool.n[e];
+    uint32_t a = PROPER_LTL_NONE, b = PROPER_LTL_NONE;
+    int rc;
+    while (nd->kind == PROPER__PM_N_FORMULA || nd->kind == PROPER__PM_N_PLABEL) {
+        e = nd->a;
+        nd = &C->p->pool.n[e];
+    }
+    if (!(nd->flags & PROPER__PM_F_PATH)) { /* a maximal state subformula: a proposition */
+        proper_bitset set;
+        if ((rc = proper__prism_state_set(C, e, &set)) != 0) return rc;
+        if (PROPER_PUSH(L->aps, L->n_aps, L->cap_aps, set)) {
+            proper_bitset_free(&set);
+            return proper_error_set(C->err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+        }
+        return proper_ltl_add_ap(&L->f, (uint32_t)(L->n_aps - 1), out, C->err);
+    }
+    if (nd->kind == PROPER__PM_N_NOT) {
+        if ((rc = proper__prism_to_ltl(C, L, nd->a, &a)) != 0) return rc;
+        return proper_ltl_add(&L->f, PROPER_LTL_NOT, a, PROPER_LTL_NONE, out, C->err);
+    }
+    if (nd->kind == PROPER__PM_N_BIN && nd->op >= PROPER__PM_OP_AND) {
+        static const proper_ltl_op ops[] = {PROPER_LTL_AND, PROPER_LTL_OR, PROPER_LTL_IMPLIES, PROPER_LTL_IFF};
+        if ((rc = proper__prism_to_ltl(C, L, nd->a, &a)) != 0 || (rc = proper__prism_to_ltl(C, L, nd->b, &b)) != 0) return rc;
+        return proper_ltl_add(&L->f, ops[nd->op - PROPER__PM_OP_AND], a, b, out, C->err);
+    }
+    if (nd->kind == PROPER__PM_N_PATH && nd->op <= PROPER__PM_T_R) {
+        static const proper_ltl_op ops[] = {PROPER_LTL_NEXT, PROPER_LTL_EVENTUALLY, PROPER_LTL_ALWAYS, PROPER_LTL_UNTIL,
+                                            PROPER_LTL_WEAK_UNTIL, PROPER_LTL_RELEASE};
+        long long lo, hi;
+        if ((rc = proper__prism_step_bounds(C, nd, &lo, &hi)) != 0) return rc;
+        if (nd->a >= 0 && (rc = proper__prism_to_ltl(C, L, nd->a, &a)) != 0) return rc;
+        if ((rc = proper__prism_to_ltl(C, L, nd->b, &b)) != 0) return rc;
+        if (nd->op == PROPER__PM_T_X) {
+            if (lo >= 0 || hi >= 0) return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED, "X takes no step bound");
+            return proper_ltl_add(&L->f, PROPER_LTL_NEXT, b, PROPER_LTL_NONE, out, C->err);
+        }
+        if (nd->a < 0) { /* F, G: the operand is ltl.h's left */
+            a = b;
+            b = PROPER_LTL_NONE;
+        }
+        return proper_ltl_add_bounded(&L->f, ops[nd->op], a, b, lo < 0 ? 0 : (unsigned long)lo,
+                                      hi < 0 ? PROPER_LTL_UNBOUNDED : (unsigned long)hi, out, C->err);
+    }
+    return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED, "this operator is not supported in an LTL formula");
+}
+
+/* The LTL options of the checker's solver options. */
+static proper_ltl_opts proper__prism_ltl_opts(const proper__prism_checker *C) {
+    proper_ltl_opts o = proper_ltl_opts_default();
+    o.solve = C->o->solve;
+    return o;
+}
+
+/* P=? [ ltl ] in every state (proper_ltl_prob). */
+static int proper__prism_prob_ltl(proper__prism_checker *C, int32_t e, double *x) {
+    proper__prism_ltl L;
+    proper_ltl_opts o = proper__prism_ltl_opts(C);
+    uint32_t root;
+    int rc;
+    memset(&L, 0, sizeof L);
+    proper_ltl_init(&L.f);
+    if ((rc = proper__prism_to_ltl(C, &L, e, &root)) == 0) {
+        L.f.root = root;
+        rc = proper_ltl_prob_ex(C->d, &L.f, L.aps, L.n_aps, &o, x, NULL, C->err);
+    }
+    proper__prism_ltl_free(&L);
+    return rc;
+}
+
+/* R=? [ co-safe ltl ] in every state (proper_ltl_reward_cosafe). */
+static int proper__prism_reward_ltl(proper__prism_checker *C, const proper_dtmc_reward *rew, int32_t e, double *x) {
+    proper__prism_ltl L;
+    proper_ltl_opts o = proper__prism_ltl_opts(C);
+    const proper__prism_node *nd = &C->p->pool.n[e];
+    uint32_t root;
+    int rc;
+    memset(&L, 0, sizeof L);
+    proper_ltl_init(&L.f);
+    if ((rc = proper__prism_to_ltl(C, &L, e, &root)) == 0) {
+        L.f.root = root;
+        if (!proper_ltl_is_cosafe(&L.f))
+            rc = proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED,
+                                    "a reward of an LTL formula needs a co-safe formula (X, U, F; G, W, R bounded)");
+        else
+            rc = proper_ltl_reward_cosafe_ex(C->d, rew, &L.f, L.aps, L.n_aps, &o, x, NULL, C->err);
+    }
+    proper__prism_ltl_free(&L);
+    return rc;
+}
+
+/* The path formula at e has one temporal operator over state formulas
+ * (possibly negated): PRISM's "simple" path formulas. */
+static int proper__prism_is_simple_path(const proper__prism_checker *C, int32_t e) {
+    const proper__prism_pool *pool = &C->p->pool;
+    const proper__prism_node *nd = &pool->n[e];
+    while (nd->kind == PROPER__PM_N_NOT || nd->kind == PROPER__PM_N_FORMULA || nd->kind == PROPER__PM_N_PLABEL)
+        nd = &pool->n[nd->a];
+    return nd->kind == PROPER__PM_N_PATH && nd->op <= PROPER__PM_T_R &&
+           !(nd->a >= 0 && (pool->n[nd->a].flags & PROPER__PM_F_PATH)) && !(pool->n[nd->b].flags & PROPER__PM_F_PATH);
+}
+
 /* P=? [ path ] in every state. A state formula as the path is its value in
  * the first state (an LTL formula without temporal operators). */
 static int proper__prism_prob_path(proper__prism_checker *C, int32_t e, double *x) {
@@ -4647,6 +4768,7 @@ static int proper__prism_prob_path(proper__prism_checker *C, int32_t e, double *
     size_t s;
     int rc;
     if (!(C->p->pool.n[e].flags & PROPER__PM_F_PATH)) return proper__prism_vec(C, e, x);
+    if (!proper__prism_is_simple_path(C, e)) return proper__prism_prob_ltl(C, e, x);
     if ((rc = proper__prism_until_form(C, e, &u)) != 0) return rc;
     if (u.next) {
         proper__prism_next(d, &u.phi2, x);
@@ -4894,8 +5016,7 @@ static int proper__prism_reward(proper__prism_checker *C, const proper__prism_no
     if ((rc = proper__prism_reward_of(C, nd, &rew)) != 0) return rc;
     if (f->kind != PROPER__PM_N_PATH || (f->op != PROPER__PM_T_F && f->op < PROPER__PM_T_C) ||
         (f->op == PROPER__PM_T_F && (f->c >= 0 || f->idx >= 0 || (C->p->pool.n[f->b].flags & PROPER__PM_F_PATH))))
-        return proper__prism_cerr(C, f->line, f->col, PROPER_EUNSUPPORTED,
-                                  "this reward formula is not supported (R[ F phi ], R[ C<=k ], R[ C ], R[ I=k ], R[ S ] are)");
+        return proper__prism_reward_ltl(C, rew, nd->a, x); /* co-safe LTL */
     switch (f->op) {
     case PROPER__PM_T_F:
         if ((rc = proper__prism_state_set(C, f->b, &phi)) != 0) return rc;

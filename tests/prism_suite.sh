@@ -24,7 +24,8 @@
 #
 # Verdicts: PASS, WRONG (a value outside PRISM's test tolerance, relative
 # 1e-5), UNSUPPORTED (proper refuses the feature), ERROR (any other
-# failure: an error message, a crash, a timeout). A run that fails as a
+# failure: an error message, a crash, a timeout), BEYOND (the RESULT
+# expects PRISM's own "not supported" error and proper answers). A run that fails as a
 # whole with a syntax error in PRISM's own files (which PRISM reads) counts
 # its cases UNSUPPORTED: syntax proper does not read. Each non-PASS case is listed,
 # then the counts. Not run by `make test`: it needs PRISM's sources.
@@ -125,8 +126,8 @@ run_case() {
     # shellcheck disable=SC2086
     timeout "$TIMEOUT" "$PROPER" check "$model" "$props" --test $opts > "$WORK/out" 2> "$WORK/err" < /dev/null
     rc=$?
-    if grep -q -E '^(PASS|WRONG|UNSUPPORTED|ERROR)  ' "$WORK/out"; then
-        grep -E '^(PASS|WRONG|UNSUPPORTED|ERROR)  ' "$WORK/out" |
+    if grep -q -E '^(PASS|WRONG|UNSUPPORTED|ERROR|BEYOND)  ' "$WORK/out"; then
+        grep -E '^(PASS|WRONG|UNSUPPORTED|ERROR|BEYOND)  ' "$WORK/out" |
             awk -v w="$where" '{ v = $1; sub(/^[A-Z]+  /, ""); printf "%s\t%s\t%s\n", v, w, $0 }' >> "$WORK/cases"
         [ "$rc" -ge 124 ] && printf 'ERROR\t%s\tcrash or timeout (exit %d) after some properties\n' "$where" "$rc" >> "$WORK/cases"
         return
@@ -179,5 +180,5 @@ while IFS= read -r m; do run_model "$m"; done < "$WORK/models"
 grep -v '^PASS' "$WORK/cases" | LC_ALL=C sort | awk -F '\t' '{ printf "%-11s %s  %s\n", $1, $2, $3 }'
 echo
 awk -F '\t' '{ n[$1]++; t++ } END {
-    printf "DTMC cases: %d   PASS %d   WRONG %d   UNSUPPORTED %d   ERROR %d\n", t, n["PASS"], n["WRONG"], n["UNSUPPORTED"], n["ERROR"] }' "$WORK/cases"
+    printf "DTMC cases: %d   PASS %d   WRONG %d   UNSUPPORTED %d   ERROR %d   BEYOND %d\n", t, n["PASS"], n["WRONG"], n["UNSUPPORTED"], n["ERROR"], n["BEYOND"] }' "$WORK/cases"
 sort "$WORK/other" | uniq -c | awk '{ printf "not run (model type %s): %d cases\n", $2, $1 }'

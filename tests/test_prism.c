@@ -1146,6 +1146,13 @@ static void test_ctl_filters_nesting(void) {
         {"R{\"steps\"}=? [ S ]", 0, PROPER_PRISM_DOUBLE},
         {"R{\"at3\"}=? [ I=4 ]", 2 * 5.0 / 16, PROPER_PRISM_DOUBLE},
         {"S=? [ x=3 ]", 1, PROPER_PRISM_DOUBLE},
+        /* LTL (ltl.h) */
+        {"P=? [ F G x=3 ]", 1, PROPER_PRISM_DOUBLE},
+        {"P=? [ G F x=0 ]", 0, PROPER_PRISM_DOUBLE},
+        {"P=? [ X X x=0 ]", 0.25, PROPER_PRISM_DOUBLE},
+        {"P=? [ (X x=1) & (F<=2 x=2) ]", 0.25, PROPER_PRISM_DOUBLE}, /* up, then up again */
+        {"R{\"steps\"}=? [ x<=1 U x=2 ]", 4, PROPER_PRISM_DOUBLE},    /* two geometric(1/2) waits */
+        {"R{\"steps\"}=? [ (F x=1) & (F x=3) ]", 6, PROPER_PRISM_DOUBLE},
     };
     size_t i;
     proper_prism_result r;
@@ -1174,8 +1181,8 @@ static void test_ctl_filters_nesting(void) {
     CHECK_INT(walk_result("P=? [ F<=-1 x=3 ]", &r, &e), PROPER_ERANGE);
     CHECK_INT(walk_result("P=? [ x<3 U[5,4] x=3 ]", &r, &e), PROPER_ERANGE);
     CHECK_CONTAINS(e.message, "empty step bound");
-    CHECK_INT(walk_result("P=? [ F G x=3 ]", &r, &e), PROPER_EUNSUPPORTED);
-    CHECK_CONTAINS(e.message, "LTL");
+    CHECK_INT(walk_result("R{\"steps\"}=? [ G x<3 ]", &r, &e), PROPER_EUNSUPPORTED);
+    CHECK_CONTAINS(e.message, "co-safe");
     CHECK_INT(walk_result("E [ F<=2 x=3 ]", &r, &e), PROPER_EUNSUPPORTED);
     CHECK_INT(walk_result("P>=0.3125 [ F<=4 x=3 ]", &r, &e), PROPER_ENOCONV); /* the value is the bound */
     CHECK_CONTAINS(e.message, "cannot decide");
