@@ -133,7 +133,11 @@
  * gains that much and, for a feature threshold, both sides have good models
  * too (a single n log n fits
  * a list sort across cache sizes with R² 0.99, yet its regimes differ by a
- * factor 10 per element). A
+ * factor 10 per element). A feature threshold between two sides that both
+ * lack a good model must also separate metric distributions that differ
+ * (two-sample Kolmogorov-Smirnov p-value at most opts.alpha): with a heavy
+ * tail (a few calls slowed a hundredfold), a side holding one extreme value
+ * gains BIC by chance, and the split would print one distribution twice. A
  * branch split is printed as a feature threshold when one feature separates
  * the two sides exactly, else as branch(j) == 1. A set that is not split
  * is a leaf with its model if that is good (R² >= r2), and goes to
@@ -3014,6 +3018,28 @@ static size_t proper__annot_partition(proper__annot_ctx *c, size_t *idx, size_t 
     return nl;
 }
 
+/* Two-sample Kolmogorov-Smirnov p-value of the metric on records idx[0..nl)
+ * against idx[nl..n) (asymptotic, n1·n2/(n1 + n2) effective records);
+ * -1 when out of memory. */
+static double proper__annot_ks2_pvalue(const proper__annot_ctx *c, const size_t *idx, size_t nl, size_t n) {
+    double *a = (double *)PROPER_MALLOC(sizeof *a * n), *b = a + nl, d = 0;
+    size_t i, j = 0, nr = n - nl;
+    if (!a) return -1;
+    for (i = 0; i < n; i++) a[i] = c->Y[idx[i]];
+    qsort(a, nl, sizeof *a, proper__annot_cmp_double);
+    qsort(b, nr, sizeof *b, proper__annot_cmp_double);
+    for (i = 0; i < nl || j < nr;) {
+        /* step both empirical CDFs past the next value */
+        double v = j >= nr || (i < nl && a[i] <= b[j]) ? a[i] : b[j], gap;
+        while (i < nl && a[i] <= v) i++;
+        while (j < nr && b[j] <= v) j++;
+        gap = fabs((double)i / (double)nl - (double)j / (double)nr);
+        if (gap > d) d = gap;
+    }
+    PROPER_FREE(a);
+    return proper_stats_ks_pvalue(d, (double)nl * (double)nr / (double)n);
+}
+
 static int proper__annot_try(proper__annot_ctx *c, size_t *idx, size_t n, int kind, int f, double t, size_t *tmp,
                              const proper__annot_model *parent, proper__annot_split *best) {
     proper__annot_model ml, mr;
@@ -3032,6 +3058,15 @@ static int proper__annot_try(proper__annot_ctx *c, size_t *idx, size_t n, int ki
      * branch outcome is an exact condition from the code and needs only the
      * BIC's say */
     if (kind == 2 && parent->good && !(ml.good && mr.good)) return 0;
+    /* a threshold between two sides without a good model must separate
+     * metric distributions that differ (two-sample KS at level alpha): on
+     * input-independent data with heavy tails the sides' BIC gain can be
+     * chance, and the split would only print the same distribution twice */
+    if (kind == 2 && !ml.good && !mr.good) {
+        double p = proper__annot_ks2_pvalue(c, idx, nl, n);
+        if (p < 0) return proper__annot_oomc(c);
+        if (p > c->o->alpha) return 0;
+    }
     if (best->kind && !(bic < best->bic)) return 0;
     best->kind = kind;
     best->f = f;
