@@ -898,6 +898,86 @@ static void test_totals_file_equals_rows(void) {
     proper_synth_free(&m);
 }
 
+/* The box of mean counts from artifact files is ranged over its corners;
+ * that is exact when the reward is monotone in each file's mean. Checked
+ * on the artifact's knapsackDP shape (a loop, a loop nested in a loop, a
+ * conditional in the inner loop given as per-run totals) against a grid
+ * of 7^5 points of the box, with the parameters computed here from the
+ * published model's formulas (p1 = n1, p2 = n2/(1 + n2), p3 = n3/(1 + n3),
+ * p4 = n4/(n4 + n3), p5 = n5/n4): no grid point leaves the corners' range,
+ * and the range lies inside the box of probabilities'. */
+static void test_artifact_corners_vs_grid(void) {
+    const char *src =
+        "int k(int n, int W) {\n"
+        "  if (n <= 0) {\n    return 0;\n  }\n"
+        "  int j = 0;\n"
+        "  while (j <= W) {\n    x();  // @time=1\n    j++;\n  }\n"
+        "  int i = 1;\n"
+        "  while (i <= n) {\n"
+        "    int c = 1;\n"
+        "    while (c <= W) {\n"
+        "      if (w() > c) {\n        a();  // @time=2\n      } else {\n        b();  // @time=3\n      }\n"
+        "      c++;\n"
+        "    }\n"
+        "    i++;\n"
+        "  }\n"
+        "  return 0;\n"
+        "}\n";
+    const char *fn[5] = {"build/tests/grid_n1.csv", "build/tests/grid_n2.csv", "build/tests/grid_n3.csv",
+                         "build/tests/grid_n4.csv", "build/tests/grid_n5.csv"};
+    FILE *fp[5];
+    proper_synth_model m;
+    proper_estimate est;
+    proper_error e;
+    proper_rng rng;
+    double point, lo, hi, plo, phi, gmin = INFINITY, gmax = -INFINITY;
+    int r, k, idx[5];
+    proper_synth_init(&m);
+    proper_estimate_init(&est);
+    proper_rng_seed(&rng, 5);
+    for (k = 0; k < 5; k++) fp[k] = fopen(fn[k], "w");
+    for (r = 0; r < 60; r++) {
+        int n = (int)proper_rng_below(&rng, 4), W = (int)proper_rng_below(&rng, 4), it, c, taken = 0;
+        fprintf(fp[0], "%d\n", n <= 0);
+        if (n <= 0) continue;
+        fprintf(fp[1], "%d\n", W + 1);
+        fprintf(fp[2], "%d\n", n);
+        for (it = 0; it < n; it++)
+            for (c = 1; c <= W; c++) taken += proper_rng_uniform(&rng) < 0.4;
+        fprintf(fp[3], "%d\n", n * W);
+        fprintf(fp[4], "%d\n", taken);
+    }
+    for (k = 0; k < 5; k++) fclose(fp[k]);
+    CHECK_INT(proper_synth_parse(&m, src, strlen(src), "k.c", "k", &e), 0);
+    CHECK_INT(m.n_params, 5);
+    CHECK_INT(proper_estimate_from_artifact(&est, &m, fn, NULL, 0.95, PROPER_ESTIMATE_NORMAL, &e), 0);
+    CHECK_INT(proper_estimate_property(&m, 0, &est, &point, &lo, &hi, &e), 0);
+    for (idx[0] = 0; idx[0] < 7; idx[0]++)
+        for (idx[1] = 0; idx[1] < 7; idx[1]++)
+            for (idx[2] = 0; idx[2] < 7; idx[2]++)
+                for (idx[3] = 0; idx[3] < 7; idx[3]++)
+                    for (idx[4] = 0; idx[4] < 7; idx[4]++) {
+                        double x[5], p[5], v;
+                        for (k = 0; k < 5; k++) x[k] = est.var_lo[1 + k] + (est.var_hi[1 + k] - est.var_lo[1 + k]) * idx[k] / 6.0;
+                        p[0] = x[0]; p[1] = x[1] / (1 + x[1]); p[2] = x[2] / (1 + x[2]);
+                        p[3] = x[3] / (x[3] + x[2]); p[4] = x[4] / x[3];
+                        for (k = 0; k < 5; k++) p[k] = p[k] < 0 ? 0 : p[k] > 1 ? 1 : p[k];
+                        if (proper_synth_expected_reward(&m, 0, p, &v, &e)) continue;
+                        if (v < gmin) gmin = v;
+                        if (v > gmax) gmax = v;
+                    }
+    printf("  corners [%.10g, %.10g], grid [%.10g, %.10g]\n", lo, hi, gmin, gmax);
+    CHECK(gmin >= lo * (1 - 1e-12) && gmax <= hi * (1 + 1e-12));
+    CHECK_REL(gmin, lo, 1e-12); /* the corners are grid points */
+    CHECK_REL(gmax, hi, 1e-12);
+    est.box = PROPER_ESTIMATE_BOX_PROBABILITIES;
+    CHECK_INT(proper_estimate_property(&m, 0, &est, &point, &plo, &phi, &e), 0);
+    CHECK(plo <= lo && phi >= hi && phi - plo > 1.05 * (hi - lo));
+    proper_estimate_free(&est);
+    proper_synth_free(&m);
+    for (k = 0; k < 5; k++) remove(fn[k]);
+}
+
 int main(void) {
     RUN(test_point_estimates_eq2);
     RUN(test_intervals_closed_form);
@@ -916,5 +996,6 @@ int main(void) {
     RUN(test_totals_in_loop_coverage);
     RUN(test_means_box_closed_form);
     RUN(test_totals_file_equals_rows);
+    RUN(test_artifact_corners_vs_grid);
     return test_summary();
 }
