@@ -105,16 +105,19 @@
  *   evaluated at the corners of the box of the variables that matter (at
  *   most 2^PROPER_ESTIMATE_CORNERS_MAX): exact when the reward is monotone
  *   in each file's mean, as in structured code, where each mean enters the
- *   probability of its own construct and of the ones paired with it.
+ *   probability of its own construct and of the ones paired with it
+ *   (tests/test_estimate.c checks the corners against a grid of the box).
  *   PROBABILITIES (Wilson, or by choice): the exact minimum and maximum over
  *   the box of parameter intervals (synth.h's proper_synth_reward_range:
- *   each parameter sits at one state). It contains the MEANS range (the
- *   probability intervals bound p(x) over the same box) and is looser when
- *   a mean count enters two probabilities: a nested loop's p = mu_in /
- *   (mu_in + mu_out) and the outer loop's both move with mu_out, but the
- *   box lets each take its own extreme (minPathSum's time: about twice as
- *   wide, docs/annotated-results.md). It may be infinite (a loop whose
- *   interval reaches 1); the MEANS range of a per-run log never is.
+ *   each parameter sits at one state). From artifact files it contains the
+ *   MEANS range (the probability intervals bound p(x) over the same box);
+ *   it is looser when a mean count enters two probabilities: a nested
+ *   loop's p = mu_in / (mu_in + mu_out) and the outer loop's both move with
+ *   mu_out, but the box lets each take its own extreme (the artifact's
+ *   minPathSum time: 1.89-2.08x as wide, docs/annotated/artifact-results.md;
+ *   coverage and width of both: docs/annotated-results.md). It may be
+ *   infinite (a loop whose interval reaches 1); the MEANS range of a per-run
+ *   log never is.
  *
  * OUTPUT RULE
  *   The readers (proper_estimate_counts_parse/read) and the estimators
