@@ -82,9 +82,13 @@
  * value; for dense and banded components w = M^{-1} 1 from the factors,
  * so their bound shows the rounding of the direct solve; a single state's
  * bound is the rounding of its one division plus what it inherits. Along a
- * chain of components the bounds add up (a long chain of loops can end
- * with a bound above rel_precision even though each loop is within it:
- * max_error says so). The bounds are of the linear systems built from the
+ * chain of components the bounds add up, and a value can be small beside
+ * its component's largest: the bound at the initial state is reported
+ * (init_error) and, when it is above rel_precision of the value there, the
+ * solve is repeated once with rel_precision tightened by the missing
+ * factor; what the rounding of doubles still leaves above it (tiny values
+ * in components of long expected stays) stands in init_error, never hidden.
+ * The bounds are of the linear systems built from the
  * stored model: a CTMC's embedded chain is itself rounded once from the
  * rates.
  *
@@ -409,8 +413,10 @@ typedef struct proper_dtmc_solve_stats {
     uint32_t n_band;         /* components solved by banded elimination */
     uint32_t n_iterative;    /* components solved by Gauss-Seidel */
     /* A proven bound on the absolute error of every value solved (see
-     * "Guaranteed bounds" above): |x[s] - exact(s)| <= max_error. */
+     * "Guaranteed bounds" above): |x[s] - exact(s)| <= max_error; and the
+     * bound at the initial state (the init_dist-weighted bound). */
     double max_error;
+    double init_error;
 } proper_dtmc_solve_stats;
 
 /* P=? [ phi1 U phi2 ] (phi1 NULL: P=? [ F phi2 ]). */
@@ -2141,7 +2147,7 @@ nomem:
  * I - A restricted to the mask to be non-singular (guaranteed by the graph
  * precomputation of each caller). */
 static int proper__dtmc_solve_linear(const proper__dtmc_csr *g, const proper_bitset *mask, const double *b, double *x,
-                                const proper_dtmc_solve_opts *opts, proper_dtmc_solve_stats *st,
+                                const proper_dtmc_solve_opts *opts, proper_dtmc_solve_stats *st, double **errb_out,
                                 proper_error *err) {
     proper__dtmc_lin L;
     uint32_t k;
@@ -2161,11 +2167,49 @@ static int proper__dtmc_solve_linear(const proper__dtmc_csr *g, const proper_bit
         for (s = 0; s < g->n; s++)
             if (L.errb[s] > st->max_error || isnan(L.errb[s])) st->max_error = L.errb[s];
     }
+    if (!rc && errb_out) { /* hand the bounds over */
+        *errb_out = L.errb;
+        L.errb = NULL;
+    }
     proper__dtmc_lin_free(&L);
     return rc;
 nomem:
     proper__dtmc_lin_free(&L);
     return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory solving a linear system");
+}
+
+/* The linear solve of an answer read at the initial state: its proven
+ * bound there (init_error) goes to the stats, and when it is above
+ * rel_precision of the value there (bounds that added up along a chain of
+ * components, or a value small beside its component's largest), the solve
+ * is repeated once with the precision tightened by the missing factor. */
+static int proper__dtmc_solve_linear_at_init(const proper_dtmc *m, const proper__dtmc_csr *g, const proper_bitset *mask,
+                                             const double *b, double *x, const proper_dtmc_solve_opts *opts,
+                                             proper_dtmc_solve_stats *st, proper_error *err) {
+    proper_dtmc_solve_opts o = opts ? *opts : proper_dtmc_solve_opts_default();
+    proper_dtmc_solve_stats local;
+    double *errb = NULL, *x0 = NULL, v, e;
+    uint32_t n = m->n_states;
+    int rc, pass;
+    if (!(o.rel_precision > 0.0)) o.rel_precision = PROPER_DTMC_REL_PRECISION;
+    if (!st) st = &local;
+    x0 = (double *)proper_calloc(n ? n : 1, sizeof *x0); /* the fixed values, for a second pass */
+    if (!x0) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    memcpy(x0, x, (size_t)n * sizeof *x0);
+    for (pass = 0;; pass++) {
+        memset(st, 0, sizeof *st);
+        if ((rc = proper__dtmc_solve_linear(g, mask, b, x, &o, st, &errb, err))) break;
+        v = proper_dtmc_value_at_init(m, x);
+        e = proper_dtmc_value_at_init(m, errb);
+        st->init_error = e;
+        PROPER_FREE(errb);
+        errb = NULL;
+        if (pass == 1 || !(e > o.rel_precision * fabs(v)) || !o.sound || !isfinite(e) || v == 0.0) break;
+        o.rel_precision *= fmax(1e-3, 0.5 * o.rel_precision * fabs(v) / e);
+        memcpy(x, x0, (size_t)n * sizeof *x);
+    }
+    PROPER_FREE(x0);
+    return rc;
 }
 
 /* ---- solvers ------------------------------------------------------------ */
@@ -2216,7 +2260,7 @@ PROPER_API int proper_dtmc_prob_until(const proper_dtmc *m, const proper_bitset 
     proper_bitset_or(&maybe, &yes);
     proper_bitset_not(&maybe);
     for (s = 0; s < m->n_states; s++) x[s] = PROPER_BITSET_GET(&yes, s) ? 1.0 : 0.0;
-    rc = proper__dtmc_solve_linear(&g, &maybe, NULL, x, opts, stats, err);
+    rc = proper__dtmc_solve_linear_at_init(m, &g, &maybe, NULL, x, opts, stats, err);
     proper_bitset_free(&no);
     proper_bitset_free(&yes);
     proper_bitset_free(&maybe);
@@ -2498,7 +2542,7 @@ PROPER_API int proper_dtmc_reward_reach(const proper_dtmc *m, const proper_dtmc_
             b[s] = proper__dtmc_step_reward(m, r, s);
         }
     }
-    rc = proper__dtmc_solve_linear(&g, &sure, b, x, opts, stats, err);
+    rc = proper__dtmc_solve_linear_at_init(m, &g, &sure, b, x, opts, stats, err);
     PROPER_FREE(b);
     proper_bitset_free(&sure);
     return rc;
@@ -2617,7 +2661,7 @@ static int proper__dtmc_bscc_stationary(const proper_dtmc *m, const proper_dtmc_
             pi[c.order[c.start[k]]] = 1.0;
             proper_bitset_clear(&mask, c.order[c.start[k]]);
         }
-    rc = proper__dtmc_solve_linear(&tr, &mask, NULL, pi, opts, NULL, err);
+    rc = proper__dtmc_solve_linear(&tr, &mask, NULL, pi, opts, NULL, NULL, err);
     proper__dtmc_csr_free(&tr);
     proper_bitset_free(&mask);
     if (rc) goto done;
@@ -2665,7 +2709,7 @@ static int proper__dtmc_steady_mean(const proper_dtmc *m, const double *f, const
         }
     }
     proper__dtmc_csr_view(m, &g);
-    rc = proper__dtmc_solve_linear(&g, &transient, NULL, x, opts, NULL, err);
+    rc = proper__dtmc_solve_linear(&g, &transient, NULL, x, opts, NULL, NULL, err);
     proper_bitset_free(&transient);
     PROPER_FREE(mass);
     PROPER_FREE(pi);
@@ -2753,7 +2797,7 @@ PROPER_API int proper_dtmc_steady_distribution(const proper_dtmc *m, const prope
         if (!mu0) { proper__dtmc_csr_free(&tr); rc = proper__dtmc_nomem(err); goto done; }
         if (m->init_dist) memcpy(mu0, m->init_dist, (size_t)m->n_states * sizeof *mu0);
         else mu0[m->init] = 1.0;
-        rc = proper__dtmc_solve_linear(&tr, &transient, mu0, visits, opts, NULL, err);
+        rc = proper__dtmc_solve_linear(&tr, &transient, mu0, visits, opts, NULL, NULL, err);
         proper__dtmc_csr_free(&tr);
         if (!rc) {
             /* probability of absorption in each BSCC */

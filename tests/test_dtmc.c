@@ -550,9 +550,12 @@ static void test_nested_loops_closed_form(void) {
         o.band_max = 0;
         CHECK_INT(proper_dtmc_reward_reach(&m, &m.rewards[ri], &end, &o, x, &st, &err), 0);
         /* each component is proven to 1e-10 of its values; 300 in a chain
-         * add up, and the proven bound says by how much */
-        CHECK(fabs(x[0] - expect) <= st.max_error + 1e-12 * expect);
-        CHECK_REL(x[0], expect, 300 * 1e-10);
+         * add up, so the solve is tightened until the bound at the initial
+         * state is within 1e-10 of the value there */
+        CHECK(fabs(x[0] - expect) <= st.init_error + 1e-15 * expect);
+        CHECK(st.init_error <= 1e-10 * x[0]);
+        CHECK(st.init_error <= st.max_error);
+        CHECK_REL(x[0], expect, 1e-10);
         CHECK(st.sweeps > 0);
         CHECK_INT(st.n_iterative, BLOCKS);
     }
@@ -1273,6 +1276,7 @@ static void test_explicit_bom(void) {
     double x[2];
     FILE *f;
     proper_dtmc_init(&m);
+    proper_bitset_init(&goal);
     CHECK_INT(proper_dtmc_parse_tra(&m, tra, strlen(tra), "b.tra", NULL, &err), 0);
     CHECK_INT(m.n_states, 2);
     CHECK_INT(m.n_trans, 3);
@@ -1371,7 +1375,7 @@ static void slow_model(proper_rng *rng, size_t n, double leak, double *P) {
  * the largest value. */
 static void test_sound_bounds(void) {
     proper_rng rng;
-    int it, checked = 0;
+    int it, checked = 0, n_within = 0, n_values = 0;
     proper_rng_seed(&rng, 77);
     for (it = 0; it < 320; it++) {
         size_t n = 5 + (size_t)proper_rng_below(&rng, 76), s;
@@ -1439,6 +1443,15 @@ static void test_sound_bounds(void) {
                 checked++;
             }
             CHECK(st.max_error <= 1e-8 * top + 1e-300);
+            /* at the initial state: within its own bound, which is within the precision */
+            if (isfinite(x[0])) {
+                CHECK(fabsl((long double)x[0] - ref[0]) <= (long double)st.init_error + 1e-17L * fabsl(ref[0]));
+                /* within the precision, or (the rounding floor of a value small beside
+                 * its component's largest) within PROPER_DTMC_FLOOR_FACTOR of it */
+                CHECK(st.init_error <= PROPER_DTMC_FLOOR_FACTOR * 1e-10 * fabs(x[0]));
+                n_within += st.init_error <= 1e-10 * fabs(x[0]);
+                n_values++;
+            }
         }
         proper_bitset_free(&t);
         proper_bitset_free(&no);
@@ -1447,6 +1460,7 @@ static void test_sound_bounds(void) {
         free(P); free(x); free(rew); free(ref); free(b); free(fix); free(unk);
     }
     CHECK(checked > 10000);
+    CHECK(n_within >= n_values - 5); /* 2 of 640 at this seed */
 }
 
 /* ---- CTMCs -------------------------------------------------------------- */
