@@ -2204,7 +2204,11 @@ static int proper__dtmc_solve_linear_at_init(const proper_dtmc *m, const proper_
         st->init_error = e;
         PROPER_FREE(errb);
         errb = NULL;
-        if (pass == 1 || !(e > o.rel_precision * fabs(v)) || !o.sound || !isfinite(e) || v == 0.0) break;
+        /* tightening helps only iterative components (direct ones are at
+         * their rounding already) */
+        if (pass == 1 || !(e > o.rel_precision * fabs(v)) || !o.sound || !isfinite(e) || v == 0.0 ||
+            st->n_iterative == 0)
+            break;
         o.rel_precision *= fmax(1e-3, 0.5 * o.rel_precision * fabs(v) / e);
         memcpy(x, x0, (size_t)n * sizeof *x);
     }
