@@ -27,7 +27,12 @@
  * ints, mod(i, n) takes ints and n > 0 and returns a value in [0, n),
  * pow(i, j) of ints needs j >= 0, log(x, b) = ln x / ln b.
  * Comments: // to end of line (and / * ... * /).
- * Not accepted (clear error): global variables, init...endinit, system
+ * init <predicate> endinit: every valuation of the variables (within their
+ * ranges) that satisfies it is an initial state (no variable may then have
+ * its own init); results are then taken over all of them, as PRISM takes
+ * them (see proper_prism_props_result), and the DTMC gets a uniform
+ * initial distribution over them, whose support is its "init" label.
+ * Not accepted (clear error): global variables, system
  * ...endsystem, unbounded or double variables, nondeterministic model types.
  *
  * ---- Semantics (as PRISM builds a DTMC) ---------------------------------
@@ -699,6 +704,8 @@ struct proper_prism_model {
     size_t n_rewards, cap_rewards;
     proper__prism_reward_item *items;
     size_t n_items, cap_items;
+    int32_t init_expr; /* init ... endinit: the initial states' predicate, or -1 */
+    int init_line, init_col;
     int32_t *actions; /* action index -> name id */
     size_t n_actions, cap_actions;
     unsigned char *alphabet; /* n_modules * n_actions: module uses action */
@@ -1889,7 +1896,12 @@ static int proper__prism_parse_model_file(proper__prism_mparser *mp) {
             return proper__prism_perr(ps, t, PROPER_EUNSUPPORTED,
                                 "global variables are not supported (declare the variable in a module)");
         } else if (proper__prism_tok_is(t, "init")) {
-            return proper__prism_perr(ps, t, PROPER_EUNSUPPORTED, "'init ... endinit' blocks are not supported");
+            if (m->init_expr >= 0) return proper__prism_perr(ps, t, PROPER_EPARSE, "a second 'init ... endinit' block");
+            ps->i++;
+            m->init_line = t->line;
+            m->init_col = t->col;
+            if ((m->init_expr = proper__prism_parse_expr(ps)) < 0) return PROPER_EPARSE;
+            rc = proper__prism_expect_word(ps, "endinit", "to close 'init'");
         } else if (proper__prism_tok_is(t, "system")) {
             return proper__prism_perr(ps, t, PROPER_EUNSUPPORTED,
                                 "'system ... endsystem' is not supported (modules are composed in parallel)");
@@ -2519,6 +2531,14 @@ static int proper__prism_resolve_model(proper_prism_model *m, proper_error *err)
                                                      "a variable's initial value")) != 0)
             return rc;
     }
+    if (m->init_expr >= 0) {
+        if ((rc = proper__prism_resolve_as(&r, m->init_expr, PROPER_PRISM_BOOL, 0, "'init ... endinit'")) != 0) return rc;
+        for (i = 0; i < m->n_vars; i++)
+            if (m->vars[i].init >= 0)
+                return proper_error_set(err, PROPER_EPARSE, m->file, m->vars[i].line, m->vars[i].col,
+                                        "variable '%s' has an initial value although the model has 'init ... endinit'",
+                                        m->names.names[m->vars[i].sym]);
+    }
     if ((rc = proper__prism_resolve_commands(&r, m)) != 0) return rc;
     for (i = 0; i < m->n_items; i++) {
         const proper__prism_reward_item *it = &m->items[i];
@@ -2887,6 +2907,7 @@ PROPER_API int proper_prism_parse(proper_prism_model **out, const char *text, si
         PROPER_FREE(m);
         return proper_error_set(err, PROPER_ENOMEM, file, 0, 0, "out of memory");
     }
+    m->init_expr = -1;
     if ((rc = proper__prism_lex(text, len, m->file[0] ? m->file : NULL, &toks, &n, err)) != 0) goto fail;
     memset(&mp, 0, sizeof mp);
     mp.m = m;
@@ -3090,6 +3111,7 @@ typedef struct proper__prism_explorer {
     /* states */
     uint64_t *keys;
     size_t n_states, cap_keys;
+    size_t n_init;   /* the initial states are the first n_init explored */
     uint32_t *slots; /* state + 1, 0 = empty */
     size_t nslots;
     /* transitions of the explored states, in exploration order */
@@ -3442,6 +3464,48 @@ static int proper__prism_explore_state(proper__prism_explorer *X, size_t s) {
     return PROPER_OK;
 }
 
+/* Most valuations 'init ... endinit' is evaluated on. */
+#ifndef PROPER_PRISM_MAX_INIT_VALUATIONS
+#define PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0
+#endif
+
+/* The initial states of 'init ... endinit': every valuation of the
+ * variables within their ranges that satisfies the predicate, added in
+ * lexicographic order (PRISM's). */
+static int proper__prism_init_states(proper__prism_explorer *X) {
+    const proper_prism_model *m = X->m;
+    size_t nv = X->L.nv, i;
+    double count = 1;
+    uint32_t idx;
+    int rc;
+    for (i = 0; i < nv; i++) count *= (double)X->L.hi[i] - (double)X->L.lo[i] + 1;
+    if (count > PROPER_PRISM_MAX_INIT_VALUATIONS)
+        return proper_error_set(X->err, PROPER_ELIMIT, m->file, m->init_line, m->init_col,
+                                "'init ... endinit' would be evaluated on %.0f valuations (at most %.0f)", count,
+                                PROPER_PRISM_MAX_INIT_VALUATIONS);
+    for (i = 0; i < nv; i++) X->cur[i] = X->L.lo[i];
+    for (;;) {
+        proper__prism_val v;
+        if ((rc = proper__prism_eval(&X->cx, m->init_expr, &v)) != 0) return rc;
+        if (v.i) {
+            proper__prism_pack(&X->L, X->cur, X->key);
+            if ((rc = proper__prism_lookup(X, &idx)) != 0) return rc;
+        }
+        for (i = nv; i-- > 0;) { /* the last variable fastest */
+            if (X->cur[i] < X->L.hi[i]) {
+                X->cur[i]++;
+                break;
+            }
+            X->cur[i] = X->L.lo[i];
+        }
+        if (i == (size_t)-1) break;
+    }
+    if (X->n_states == 0)
+        return proper_error_set(X->err, PROPER_EINVAL, m->file, m->init_line, m->init_col,
+                                "'init ... endinit' holds in no state");
+    return PROPER_OK;
+}
+
 static int proper__prism_explore(proper__prism_explorer *X, const int32_t *init_vals) {
     const proper_prism_model *m = X->m;
     size_t s, r, nv = X->L.nv;
@@ -3460,10 +3524,15 @@ static int proper__prism_explore(proper__prism_explorer *X, const int32_t *init_
     if ((rc = proper__prism_group_commands(X)) != 0) return rc;
     if (proper_reserve(&X->row, &X->cap_row, 1, sizeof *X->row)) return proper__prism_xoom(X);
     X->row[0] = 0;
-    if (nv) memcpy(X->cur, init_vals, nv * sizeof *X->cur);
     X->cx.vals = X->cur;
-    proper__prism_pack(&X->L, X->cur, X->key);
-    if ((rc = proper__prism_lookup(X, &init)) != 0) return rc;
+    if (m->init_expr >= 0) {
+        if ((rc = proper__prism_init_states(X)) != 0) return rc;
+    } else {
+        if (nv) memcpy(X->cur, init_vals, nv * sizeof *X->cur);
+        proper__prism_pack(&X->L, X->cur, X->key);
+        if ((rc = proper__prism_lookup(X, &init)) != 0) return rc;
+    }
+    X->n_init = X->n_states;
     for (s = 0; s < X->n_states; s++) /* breadth-first: states are appended as found */
         if ((rc = proper__prism_explore_state(X, s)) != 0) return rc;
     return PROPER_OK;
@@ -3642,6 +3711,20 @@ done:
     PROPER_FREE(vals);
     PROPER_FREE(names);
     PROPER_FREE(pvals);
+    return rc;
+}
+
+/* Several initial states: a uniform initial distribution over them, whose
+ * support is the "init" label the results are taken over (PRISM's
+ * semantics: a range over the initial states, or forall). */
+static int proper__prism_init_dist(proper__prism_explorer *X, const uint32_t *rank, proper_dtmc *d) {
+    double *dist = (double *)proper_calloc(X->n_states, sizeof *dist);
+    size_t i;
+    int rc;
+    if (!dist) return proper__prism_xoom(X);
+    for (i = 0; i < X->n_init; i++) dist[rank[i]] = 1.0 / (double)X->n_init;
+    rc = proper_dtmc_set_init_dist(d, dist, X->err);
+    PROPER_FREE(dist);
     return rc;
 }
 
@@ -3829,7 +3912,7 @@ PROPER_API int proper_prism_build(const proper_prism_model *m, const proper_pris
         goto done;
     }
     if ((rc = proper__prism_layout_init(&X.L, m, &X.cx, init, err)) != 0) goto done;
-    if ((rc = proper__prism_refuse_early(&X, init)) != 0) goto done;
+    if (m->init_expr < 0 && (rc = proper__prism_refuse_early(&X, init)) != 0) goto done;
     if ((rc = proper__prism_explore(&X, init)) != 0) goto done;
     order = (uint32_t *)proper_calloc(X.n_states, sizeof *order);
     rank = (uint32_t *)proper_calloc(X.n_states, sizeof *rank);
@@ -3853,6 +3936,7 @@ PROPER_API int proper_prism_build(const proper_prism_model *m, const proper_pris
     X.slots = NULL;
     have_builder = 0;
     if ((rc = proper_dtmc_builder_finish(&b, (uint32_t)X.n_states, &d, err)) != 0) goto done;
+    if (X.n_init > 1 && (rc = proper__prism_init_dist(&X, rank, &d)) != 0) goto done;
     if ((rc = proper__prism_decorate(&X, order, trews, n_trews, &d)) != 0) goto done;
     proper_dtmc_free(out);
     *out = d;

@@ -1227,12 +1227,51 @@ static void test_bom(void) {
     proper_prism_free(m);
 }
 
+/* init ... endinit: x = 0 and x = 1 start; results over both, as PRISM. */
+static void test_init_block(void) {
+    static const char model[] =
+        "dtmc\nmodule walk\n x : [0..3];\n [] x<3 -> 0.5:(x'=x+1) + 0.5:(x'=x);\n [] x=3 -> true;\nendmodule\n"
+        "init x<=1 endinit\n";
+    static const char props[] = "P=? [ F<=4 x=3 ]\nP>0.5 [ F<=4 x=3 ]\nfilter(count, \"init\")\nP>0.25 [ F<=4 x=3 ]\n";
+    static const char both[] = "dtmc\nmodule M\n x : [0..3] init 0;\n [] true -> true;\nendmodule\ninit x=0 endinit\n";
+    proper_prism_model *m = NULL;
+    proper_prism_props *p = NULL;
+    proper_prism_result r;
+    proper_dtmc d;
+    proper_error e;
+    double v;
+    proper_dtmc_init(&d);
+    CHECK_INT(proper_prism_parse(&m, model, strlen(model), "init.pm", &e), 0);
+    CHECK_INT(proper_prism_build(m, NULL, &d, &e), 0);
+    CHECK_INT(proper_prism_props_parse(&p, m, props, strlen(props), "init.props", &e), 0);
+    if (p) {
+        CHECK_INT(proper_prism_props_result(p, 0, &d, NULL, &r, &e), 0);
+        CHECK_ABS(r.value, 5.0 / 16, 1e-15); /* from x = 0 */
+        CHECK_ABS(r.hi, 11.0 / 16, 1e-15);   /* from x = 1 (closed forms of test_path_bounds) */
+        CHECK_INT(proper_prism_props_check(p, 0, &d, NULL, &v, &e), PROPER_EINVAL);
+        CHECK_CONTAINS(e.message, "range");
+        CHECK_INT(proper_prism_props_result(p, 1, &d, NULL, &r, &e), 0);
+        CHECK(r.value == 0); /* not in x = 0 */
+        CHECK_INT(proper_prism_props_result(p, 2, &d, NULL, &r, &e), 0);
+        CHECK(r.value == 2);
+        CHECK_INT(proper_prism_props_result(p, 3, &d, NULL, &r, &e), 0);
+        CHECK(r.value == 1); /* in both */
+    }
+    proper_prism_props_free(p);
+    proper_dtmc_free(&d);
+    proper_prism_free(m);
+    m = NULL;
+    CHECK_INT(proper_prism_parse(&m, both, strlen(both), "both.pm", &e), PROPER_EPARSE);
+    CHECK_CONTAINS(e.message, "initial value although");
+}
+
 int main(void) {
     RUN(test_expression_semantics);
     RUN(test_path_bounds);
     RUN(test_ctl_filters_nesting);
     RUN(test_eval_constant);
     RUN(test_bom);
+    RUN(test_init_block);
     RUN(test_expression_errors);
     RUN(test_parse_errors);
     RUN(test_build_errors);
