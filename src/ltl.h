@@ -231,6 +231,25 @@ PROPER_API int proper_ltl_prob_cosafe(const proper_dtmc *m, const proper_ltl *f,
                                       size_t n_aps, const proper_ltl_opts *opts, double *x,
                                       proper_ltl_stats *stats, proper_error *err);
 
+/* Path quantifiers, as PRISM's non-probabilistic E[ ltl ] on a DTMC: out
+ * (an output bitset of m->n_states bits: initialised or holding an earlier
+ * set, replaced on success, unchanged on failure) receives the states from
+ * which SOME path of the chain's graph (transitions of positive
+ * probability, whatever their probability) satisfies f. A[ f ] is the
+ * complement of E[ !f ]. This is not P>0: from a state with a self-loop
+ * of probability 1/2, E[ G stay ] holds while P[ G stay ] = 0. Method: the
+ * tableau product (Vardi–Wolper) of the graph with the values of the
+ * temporal subformulas, and a reachable fair strongly connected component
+ * (docs/ltl.md); step bounds are expanded into X. Formulas with more than
+ * PROPER_LTL_MAX_TABLEAU temporal subformulas after expansion are refused
+ * (PROPER_ELIMIT), as are products beyond max_product_states. */
+#ifndef PROPER_LTL_MAX_TABLEAU
+#define PROPER_LTL_MAX_TABLEAU 20
+#endif
+PROPER_API int proper_ltl_exists(const proper_dtmc *m, const proper_ltl *f, const proper_bitset *aps, size_t n_aps,
+                                 const proper_ltl_opts *opts, proper_bitset *out, proper_ltl_stats *stats,
+                                 proper_error *err);
+
 #ifdef __cplusplus
 }
 #endif
@@ -897,7 +916,7 @@ static uint32_t proper__ltl_kernel_until(proper__ltl_store *st, uint32_t a, uint
 }
 
 /* The kernel of every node of f (kernel[i] for node i), in index order. */
-static int proper__ltl_kernel(const proper_ltl *f, size_t n_aps, size_t x_max, proper__ltl_store *st,
+static int proper__ltl_kernel(const proper_ltl *f, size_t n_aps, size_t x_max, int keep_root, proper__ltl_store *st,
                               uint32_t *kernel, proper_error *err) {
     size_t i, top = f->root;
     while (f->nodes[top].op == PROPER_LTL_NOT || f->nodes[top].op == PROPER_LTL_NEXT) top = f->nodes[top].left;
@@ -906,7 +925,7 @@ static int proper__ltl_kernel(const proper_ltl *f, size_t n_aps, size_t x_max, p
         uint32_t l = nd->left != PROPER_LTL_NONE ? kernel[nd->left] : PROPER_LTL_NONE;
         uint32_t r = nd->right != PROPER_LTL_NONE ? kernel[nd->right] : PROPER_LTL_NONE;
         uint32_t t = proper__ltl_const(st, 1), k;
-        int keep = i == top; /* the root keeps a lower bound: proper__ltl_root computes it directly */
+        int keep = keep_root && i == top; /* the root keeps a lower bound: proper__ltl_root computes it */
         switch (nd->op) {
         case PROPER_LTL_TRUE: k = t; break;
         case PROPER_LTL_FALSE: k = proper__ltl_const(st, 0); break;
@@ -1467,7 +1486,7 @@ PROPER_API int proper_ltl_prob_ex(const proper_dtmc *m, const proper_ltl *f, con
         rc = proper__ltl_oom(err);
         goto done;
     }
-    if ((rc = proper__ltl_kernel(f, n_aps, cy.opts->max_refinements, &st, kernel, err))) goto done;
+    if ((rc = proper__ltl_kernel(f, n_aps, cy.opts->max_refinements, 1, &st, kernel, err))) goto done;
     root = kernel[f->root];
     for (u = 0; u < n; u++) cy.orig[u] = (uint32_t)u, cy.w[u] = 1;
     if (stats) stats->product_states = n, stats->product_trans = m->n_trans;
@@ -2258,6 +2277,323 @@ PROPER_API int proper_ltl_reward_cosafe(const proper_dtmc *m, const proper_dtmc_
     proper_ltl_opts o = proper_ltl_opts_default();
     if (opts) o.solve = *opts;
     return proper_ltl_reward_cosafe_ex(m, r, f, aps, n_aps, &o, x, NULL, err);
+}
+
+/* ---- E[ f ]: the tableau product -------------------------------------------
+ * The kernel (boolean operators, X, U) with every bounded until expanded,
+ *     a U[0,0] b = b,   a U[0,k] b = b | (a & X (a U[0,k-1] b)),
+ * has m temporal subformulas t_0..t_{m-1} (X and unbounded U). A node of
+ * the product is a state s with a value for each of them (a bit mask A)
+ * that is locally consistent: an until is true where its right operand
+ * holds and false where neither operand holds. (s,A) -> (t,B) when s -> t
+ * has positive probability, every X psi of A has the value of psi at
+ * (t,B), and every until whose value A leaves to the next state (left
+ * operand true, right false) has the same value in B. A path of the
+ * graph satisfies f exactly when it lifts to a path of nodes, starting
+ * where f is true, that fulfils every until it promises: it ends in a
+ * strongly connected component with an internal edge that contains, for
+ * each until, a node where it is false or its right operand holds
+ * (Vardi and Wolper 1986; Lichtenstein and Pnueli 1985). */
+
+typedef struct proper__ltl_tnode {
+    uint32_t s;      /* model state */
+    uint32_t mask;   /* values of the temporal subformulas */
+    uint32_t xarg;   /* bit k: the operand of X node k holds here */
+    uint32_t ustep;  /* bit k: until k passes its value to the next node */
+    uint32_t ufair;  /* bit k: until k is false or fulfilled here */
+    unsigned char root;
+} proper__ltl_tnode;
+
+typedef struct proper__ltl_tab {
+    const proper_dtmc *m;
+    const proper_bitset *aps;
+    proper__ltl_store *st;
+    uint32_t root;
+    unsigned char *needed, *val;
+    uint32_t temporal[PROPER_LTL_MAX_TABLEAU];
+    size_t n_temporal;
+    uint32_t x_mask, u_mask;
+    proper__ltl_tnode *nodes;
+    size_t n_nodes, cap_nodes, max_nodes;
+    proper_error *err;
+} proper__ltl_tab;
+
+/* The kernel of `from` with bounded untils expanded, into `to`; map[i] is
+ * the node of kernel node i. */
+static int proper__ltl_expand_bounded(const proper__ltl_store *from, proper__ltl_store *to, uint32_t *map, size_t x_max,
+                                      proper_error *err) {
+    size_t i;
+    for (i = 0; i < from->len; i++) {
+        const proper__ltl_k *k = &from->n[i];
+        uint32_t a = k->op >= PROPER__LTL_K_NOT && k->op <= PROPER__LTL_K_U ? map[k->a] : 0;
+        uint32_t b = k->op >= PROPER__LTL_K_AND && k->op <= PROPER__LTL_K_U && k->op != PROPER__LTL_K_X ? map[k->b] : 0;
+        uint32_t r;
+        unsigned long j;
+        switch (k->op) {
+        case PROPER__LTL_K_TRUE: case PROPER__LTL_K_FALSE: r = proper__ltl_const(to, k->op == PROPER__LTL_K_TRUE); break;
+        case PROPER__LTL_K_AP: r = proper__ltl_node(to, PROPER__LTL_K_AP, k->a, 0, 0, 0); break;
+        case PROPER__LTL_K_NOT: r = proper__ltl_not(to, a); break;
+        case PROPER__LTL_K_AND: case PROPER__LTL_K_OR: r = proper__ltl_junction(to, k->op == PROPER__LTL_K_AND, a, b); break;
+        case PROPER__LTL_K_IFF: r = proper__ltl_node(to, PROPER__LTL_K_IFF, a, b, 0, 0); break;
+        case PROPER__LTL_K_X: r = proper__ltl_node(to, PROPER__LTL_K_X, a, 0, 0, 0); break;
+        default: /* U */
+            if (k->hi == PROPER_LTL_UNBOUNDED) {
+                r = proper__ltl_node(to, PROPER__LTL_K_U, a, b, 0, k->hi);
+                break;
+            }
+            if (k->hi > x_max)
+                return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
+                                        "LTL path quantifier: a step bound above %lu (PROPER_LTL_MAX_REFINEMENTS)",
+                                        (unsigned long)x_max);
+            for (r = b, j = 0; j < k->hi && r != PROPER_LTL_NONE; j++)
+                r = proper__ltl_junction(to, 0, b, proper__ltl_junction(to, 1, a, proper__ltl_node(to, PROPER__LTL_K_X, r, 0, 0, 0)));
+            break;
+        }
+        if (r == PROPER_LTL_NONE)
+            return to->failed == PROPER_ELIMIT ? proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
+                                                                  "LTL formula: more than %lu internal nodes",
+                                                                  (unsigned long)PROPER__LTL_STORE_MAX)
+                                               : proper__ltl_oom(err);
+        map[i] = r;
+    }
+    return 0;
+}
+
+/* Values of the non-temporal needed nodes with index in [lo, hi) at state s. */
+static void proper__ltl_tab_eval(proper__ltl_tab *T, uint32_t s, size_t lo, size_t hi) {
+    size_t i;
+    for (i = lo; i < hi; i++) {
+        const proper__ltl_k *k = &T->st->n[i];
+        if (!T->needed[i]) continue;
+        switch (k->op) {
+        case PROPER__LTL_K_TRUE: T->val[i] = 1; break;
+        case PROPER__LTL_K_FALSE: T->val[i] = 0; break;
+        case PROPER__LTL_K_AP: T->val[i] = (unsigned char)PROPER_BITSET_GET(&T->aps[k->a], s); break;
+        case PROPER__LTL_K_NOT: T->val[i] = !T->val[k->a]; break;
+        case PROPER__LTL_K_AND: T->val[i] = T->val[k->a] && T->val[k->b]; break;
+        case PROPER__LTL_K_OR: T->val[i] = T->val[k->a] || T->val[k->b]; break;
+        case PROPER__LTL_K_IFF: T->val[i] = T->val[k->a] == T->val[k->b]; break;
+        default: break; /* temporal: set by the enumeration */
+        }
+    }
+}
+
+/* Every consistent value mask at state s, from temporal subformula j on. */
+static int proper__ltl_tab_enumerate(proper__ltl_tab *T, uint32_t s, size_t j, uint32_t mask) {
+    size_t start = j == 0 ? 0 : T->temporal[j - 1] + 1, end = j < T->n_temporal ? T->temporal[j] : T->root + 1;
+    const proper__ltl_k *k;
+    int lo = 0, hi = 1, v, rc;
+    proper__ltl_tab_eval(T, s, start, end);
+    if (j == T->n_temporal) {
+        proper__ltl_tnode nd;
+        size_t q;
+        if (T->n_nodes >= T->max_nodes)
+            return proper_error_set(T->err, PROPER_ELIMIT, NULL, 0, 0,
+                                    "LTL tableau product needs more than %lu states (PROPER_LTL_MAX_PRODUCT_STATES)",
+                                    (unsigned long)T->max_nodes);
+        memset(&nd, 0, sizeof nd);
+        nd.s = s;
+        nd.mask = mask;
+        for (q = 0; q < T->n_temporal; q++) {
+            const proper__ltl_k *t = &T->st->n[T->temporal[q]];
+            if (t->op == PROPER__LTL_K_X) {
+                if (T->val[t->a]) nd.xarg |= (uint32_t)1 << q;
+            } else {
+                if (T->val[t->a] && !T->val[t->b]) nd.ustep |= (uint32_t)1 << q;
+                if (!(mask >> q & 1u) || T->val[t->b]) nd.ufair |= (uint32_t)1 << q;
+            }
+        }
+        nd.root = T->val[T->root];
+        return PROPER_PUSH(T->nodes, T->n_nodes, T->cap_nodes, nd) ? proper__ltl_oom(T->err) : 0;
+    }
+    k = &T->st->n[T->temporal[j]];
+    if (k->op == PROPER__LTL_K_U) {
+        if (T->val[k->b]) lo = 1;       /* fulfilled now */
+        else if (!T->val[k->a]) hi = 0; /* broken now */
+    }
+    for (v = lo; v <= hi; v++) {
+        T->val[T->temporal[j]] = (unsigned char)v;
+        if ((rc = proper__ltl_tab_enumerate(T, s, j + 1, mask | (uint32_t)v << j))) return rc;
+    }
+    return 0;
+}
+
+/* The product as a chain (uniform probabilities: only its graph is used),
+ * rows in node order; node_start[s] is the first node of state s. */
+static int proper__ltl_tab_graph(proper__ltl_tab *T, const size_t *node_start, size_t max_pairs, proper_dtmc *out) {
+    const proper_dtmc *m = T->m;
+    proper_dtmc_builder b;
+    uint32_t *dst = NULL;
+    double *p = NULL;
+    size_t cap_d = 0, cap_p = 0, i, pairs = 0;
+    int rc = 0;
+    proper_dtmc_builder_init(&b);
+    b.fix_deadlocks = 1; /* a node without consistent successor: marked, never fair */
+    for (i = 0; i < T->n_nodes && !rc; i++) {
+        const proper__ltl_tnode *a = &T->nodes[i];
+        size_t len = 0, k;
+        uint64_t t;
+        for (t = m->row[a->s]; t < m->row[a->s + 1] && !rc; t++) {
+            uint32_t v = m->col[t];
+            size_t q;
+            pairs += node_start[v + 1] - node_start[v];
+            if (pairs > max_pairs) {
+                rc = proper_error_set(T->err, PROPER_ELIMIT, NULL, 0, 0,
+                                      "LTL tableau product has more than %lu candidate edges", (unsigned long)max_pairs);
+                break;
+            }
+            for (q = node_start[v]; q < node_start[v + 1]; q++) {
+                const proper__ltl_tnode *c = &T->nodes[q];
+                if ((a->mask & T->x_mask) != c->xarg || ((a->mask ^ c->mask) & a->ustep)) continue;
+                if (proper_reserve(&dst, &cap_d, len + 1, sizeof *dst) || proper_reserve(&p, &cap_p, len + 1, sizeof *p)) {
+                    rc = proper__ltl_oom(T->err);
+                    break;
+                }
+                dst[len++] = (uint32_t)q;
+            }
+        }
+        for (k = 0; k < len; k++) p[k] = 1.0 / (double)len;
+        if (!rc) rc = proper_dtmc_builder_add_row(&b, dst, p, len, T->err);
+    }
+    if (!rc) rc = proper_dtmc_builder_finish(&b, (uint32_t)T->n_nodes, out, T->err);
+    else proper_dtmc_builder_free(&b);
+    PROPER_FREE(dst);
+    PROPER_FREE(p);
+    return rc;
+}
+
+/* The nodes of fair components: with an internal edge (not a deadlock's
+ * added self-loop) and, for each until, a node where it is false or
+ * fulfilled. */
+static int proper__ltl_tab_fair(const proper__ltl_tab *T, const proper_dtmc *g, proper_bitset *fair, proper_error *err) {
+    uint32_t *comp = NULL, n_comp = 0, *size = NULL, *acc = NULL;
+    unsigned char *edge = NULL;
+    size_t i;
+    int rc;
+    comp = (uint32_t *)proper_calloc(T->n_nodes + 1, sizeof *comp);
+    if (!comp) return proper__ltl_oom(err);
+    if ((rc = proper_dtmc_scc(g, NULL, comp, &n_comp, err))) goto done;
+    size = (uint32_t *)proper_calloc((size_t)n_comp + 1, sizeof *size);
+    acc = (uint32_t *)proper_calloc((size_t)n_comp + 1, sizeof *acc);
+    edge = (unsigned char *)proper_calloc((size_t)n_comp + 1, 1);
+    if (!size || !acc || !edge || (rc = proper_bitset_create(fair, T->n_nodes, err))) {
+        rc = rc ? rc : proper__ltl_oom(err);
+        goto done;
+    }
+    for (i = 0; i < T->n_nodes; i++) {
+        uint64_t t;
+        size[comp[i]]++;
+        acc[comp[i]] |= T->nodes[i].ufair;
+        if (g->deadlock.n && PROPER_BITSET_GET(&g->deadlock, i)) continue;
+        for (t = g->row[i]; t < g->row[i + 1]; t++)
+            if (comp[g->col[t]] == comp[i]) edge[comp[i]] = 1;
+    }
+    for (i = 0; i < T->n_nodes; i++)
+        if (edge[comp[i]] && (acc[comp[i]] & T->u_mask) == T->u_mask) proper_bitset_set(fair, i);
+done:
+    PROPER_FREE(comp);
+    PROPER_FREE(size);
+    PROPER_FREE(acc);
+    PROPER_FREE(edge);
+    return rc;
+}
+
+PROPER_API int proper_ltl_exists(const proper_dtmc *m, const proper_ltl *f, const proper_bitset *aps, size_t n_aps,
+                                 const proper_ltl_opts *opts, proper_bitset *out, proper_ltl_stats *stats,
+                                 proper_error *err) {
+    proper_ltl_opts defaults = proper_ltl_opts_default();
+    proper__ltl_store st, ex;
+    proper__ltl_tab T;
+    proper_dtmc g;
+    proper_bitset fair, stuck, result;
+    uint32_t *kernel = NULL, *map = NULL, *uses = NULL;
+    size_t *node_start = NULL, i;
+    uint32_t s;
+    int rc;
+    if ((rc = proper__ltl_check_args(m, f, aps, n_aps, 0, err))) return rc;
+    if (!opts) opts = &defaults;
+    if (stats) memset(stats, 0, sizeof *stats);
+    memset(&st, 0, sizeof st);
+    memset(&ex, 0, sizeof ex);
+    memset(&T, 0, sizeof T);
+    proper_dtmc_init(&g);
+    proper_bitset_init(&fair);
+    proper_bitset_init(&stuck);
+    proper_bitset_init(&result);
+    kernel = (uint32_t *)proper_calloc(f->len, sizeof *kernel);
+    node_start = (size_t *)proper_calloc((size_t)m->n_states + 1, sizeof *node_start);
+    if (!kernel || !node_start) {
+        rc = proper__ltl_oom(err);
+        goto done;
+    }
+    if ((rc = proper__ltl_kernel(f, n_aps, opts->max_refinements, 0, &st, kernel, err))) goto done;
+    map = (uint32_t *)proper_calloc(st.len + 1, sizeof *map);
+    if (!map) {
+        rc = proper__ltl_oom(err);
+        goto done;
+    }
+    if ((rc = proper__ltl_expand_bounded(&st, &ex, map, opts->max_refinements, err))) goto done;
+    T.m = m;
+    T.aps = aps;
+    T.st = &ex;
+    T.root = map[kernel[f->root]];
+    T.err = err;
+    T.max_nodes = opts->max_product_states;
+    T.needed = (unsigned char *)proper_calloc(ex.len, 1);
+    T.val = (unsigned char *)proper_calloc(ex.len, 1);
+    uses = (uint32_t *)proper_calloc(ex.len, sizeof *uses);
+    if (!T.needed || !T.val || !uses) {
+        rc = proper__ltl_oom(err);
+        goto done;
+    }
+    proper__ltl_count_uses(&ex, T.root, T.needed, uses);
+    for (i = 0; i <= T.root; i++) {
+        int op = ex.n[i].op;
+        if (!T.needed[i] || (op != PROPER__LTL_K_X && op != PROPER__LTL_K_U)) continue;
+        if (T.n_temporal == PROPER_LTL_MAX_TABLEAU) {
+            rc = proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
+                                  "LTL path quantifier over more than %d temporal subformulas (PROPER_LTL_MAX_TABLEAU; "
+                                  "step bounds count one per step)", PROPER_LTL_MAX_TABLEAU);
+            goto done;
+        }
+        if (op == PROPER__LTL_K_X) T.x_mask |= (uint32_t)1 << T.n_temporal;
+        else T.u_mask |= (uint32_t)1 << T.n_temporal;
+        T.temporal[T.n_temporal++] = (uint32_t)i;
+    }
+    for (s = 0; s < m->n_states && !rc; s++) {
+        node_start[s] = T.n_nodes;
+        rc = proper__ltl_tab_enumerate(&T, s, 0, 0);
+    }
+    if (rc) goto done;
+    node_start[m->n_states] = T.n_nodes;
+    if ((rc = proper__ltl_tab_graph(&T, node_start, 16 * opts->max_product_states, &g)) ||
+        (rc = proper__ltl_tab_fair(&T, &g, &fair, err)) || (rc = proper_dtmc_prob0(&g, NULL, &fair, &stuck, err)) ||
+        (rc = proper_bitset_create(&result, m->n_states, err)))
+        goto done;
+    for (i = 0; i < T.n_nodes; i++)
+        if (T.nodes[i].root && !PROPER_BITSET_GET(&stuck, i)) proper_bitset_set(&result, T.nodes[i].s);
+    proper_bitset_free(out);
+    *out = result;
+    proper_bitset_init(&result);
+    if (stats) {
+        stats->product_states = T.n_nodes;
+        stats->product_trans = g.n_trans;
+    }
+done:
+    proper_dtmc_free(&g);
+    proper_bitset_free(&fair);
+    proper_bitset_free(&stuck);
+    proper_bitset_free(&result);
+    PROPER_FREE(T.nodes);
+    PROPER_FREE(T.needed);
+    PROPER_FREE(T.val);
+    PROPER_FREE(uses);
+    PROPER_FREE(kernel);
+    PROPER_FREE(map);
+    PROPER_FREE(node_start);
+    proper__ltl_store_free(&st);
+    proper__ltl_store_free(&ex);
+    return rc;
 }
 
 #endif /* PROPER_LTL_IMPLEMENTATION */

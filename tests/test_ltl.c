@@ -528,6 +528,14 @@ static void test_deterministic_semantics(void) {
             CHECK(proper_ltl_prob_cosafe(&c.m, &f, aps, 2, NULL, y, NULL, &err) == 0);
             for (s = 0; s < n; s++) CHECK_ABS(y[s], sat[(size_t)f.root * n + s], 1e-12);
         }
+        {
+            proper_bitset out;
+            proper_bitset_init(&out);
+            int rc = proper_ltl_exists(&c.m, &f, aps, 2, NULL, &out, NULL, &err);
+            CHECK(rc == 0 || rc == PROPER_ELIMIT); /* a tableau of up to 2^20 value masks per state may not fit */
+            for (s = 0; s < n && out.n; s++) CHECK_INT(PROPER_BITSET_GET(&out, s), sat[(size_t)f.root * n + s]);
+            proper_bitset_free(&out);
+        }
         if (test__checks_failed) {
             proper_strbuf b;
             proper_strbuf_init(&b);
@@ -952,6 +960,151 @@ static void test_bad_arguments_and_limits(void) {
     proper_dtmc_free(&c.m);
 }
 
+/* ---- path quantifiers: E[ f ] ------------------------------------------------- */
+
+/* E[text] at state s (-1 on error). */
+static int exists_at(const lchain *c, const char *text, uint32_t s) {
+    proper_ltl f;
+    proper_bitset *aps, out;
+    size_t n_aps;
+    proper_error err;
+    int v = -1;
+    proper_bitset_init(&out);
+    if (setup(c, text, &f, &aps, &n_aps) == 0) {
+        if (proper_ltl_exists(&c->m, &f, aps, n_aps, NULL, &out, NULL, &err) == 0) v = PROPER_BITSET_GET(&out, s);
+        else printf("  %s: %s\n", text, err.message);
+        free_aps(aps, n_aps);
+    }
+    proper_bitset_free(&out);
+    proper_ltl_free(&f);
+    return v;
+}
+
+/* prism-tests/functionality/verify/dtmcs/ltl/lec17dtmc.pm.nonprob.props:
+ * E[...] and A[...] = !E[!...] from the initial state s=0. */
+static void test_prism_lec17_nonprob(void) {
+    static const double P[36] = {0.6, 0.1, 0, 0.3, 0, 0,  0, 0, 0.5, 0.2, 0.3, 0,  0, 0, 0, 0, 0, 1,
+                                 0, 0, 0, 0, 1, 0,       0, 0, 0, 1, 0, 0,        0, 0, 0.1, 0, 0, 0.9};
+    /* a, b, s=0, s=4, s=5, s<4, s=2|s=4, s=1, s=2, s=3 */
+    static const char *const names[] = {"a", "b", "s0", "s4", "s5", "s_lt4", "s24", "s1", "s2", "s3"};
+    static const unsigned masks[6] = {4 | 32, 2 | 32 | 128, 1 | 32 | 64 | 256, 1 | 32 | 512, 8 | 64, 1 | 16};
+    static const struct { const char *formula; int e, a; } cases[] = {
+        {"G F a", 1, 0},
+        {"(G !b) & (G F a)", 1, 0},
+        {"F G a", 1, 0},
+        {"(G (b => (F (!b & a)))) & (F G !b)", 1, 1},
+        {"F (s4 | s5)", 1, 0},
+        {"(F s4) & (F s5)", 0, 0},
+        {"(G F (s0 => !s0)) => (F (s4 | s5))", -1, 1},
+        {"(G F (s0 => !s0)) => ((F s4) | (F s5))", -1, 1},
+        {"(G F (s0 => !s0)) => ((F s4) & (F s5))", -1, 0},
+        {"true | (X s0)", 1, -1},
+        {"(s_lt4 U s4) & (s0 U s4)", 0, -1},
+        {"true", 1, 1},
+        {"false", 0, 0},
+        {"G F true", 1, 1},
+        {"G F false", 0, 0},
+        {"(X s0) | (X s1) | (X s3)", -1, 1},
+    };
+    char text[256];
+    size_t i;
+    uint32_t s;
+    lchain c;
+    CHECK(build_dense(&c.m, P, 6) == 0);
+    c.n_labels = 10, c.names = names, c.masks = masks;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (cases[i].e >= 0 && exists_at(&c, cases[i].formula, 0) != cases[i].e) {
+            printf("  E[ %s ] is not %d\n", cases[i].formula, cases[i].e);
+            CHECK(0);
+        }
+        snprintf(text, sizeof text, "!(%s)", cases[i].formula);
+        if (cases[i].a >= 0 && exists_at(&c, text, 0) != !cases[i].a) {
+            printf("  A[ %s ] is not %d\n", cases[i].formula, cases[i].a);
+            CHECK(0);
+        }
+    }
+    /* filter(forall, E[ X (s=2 | s=4 | (X (s=2 | s=4))) ], true): true;
+     * the same with A: false; filter(exists, E[ F G s=0 ], true): true,
+     * filter(exists, A[ F G s=0 ], true): false */
+    {
+        int all_e = 1, all_a = 1, any_e = 0, any_a = 0;
+        for (s = 0; s < 6; s++) {
+            all_e &= exists_at(&c, "X (s24 | (X s24))", s) == 1;
+            all_a &= exists_at(&c, "!(X (s24 | (X s24)))", s) == 0;
+            any_e |= exists_at(&c, "F G s0", s) == 1;
+            any_a |= exists_at(&c, "!(F G s0)", s) == 0;
+        }
+        CHECK(all_e && !all_a && any_e && !any_a);
+    }
+    proper_dtmc_free(&c.m);
+}
+
+/* Does some lasso of at most max_len states from `start` satisfy f?
+ * path[0..k) with the last state's successor path[loop]. */
+static int lasso_search(const lchain *c, const proper_ltl *f, uint32_t *path, size_t k, size_t max_len) {
+    uint32_t u = path[k - 1], succ[16];
+    unsigned pmask[16];
+    uint64_t t;
+    size_t loop, i;
+    for (t = c->m.row[u]; t < c->m.row[u + 1]; t++) {
+        uint32_t v = c->m.col[t];
+        for (loop = 0; loop < k; loop++) {
+            unsigned char *sat;
+            int ok;
+            if (path[loop] != v) continue;
+            /* the lasso as a deterministic chain of k positions */
+            for (i = 0; i < k; i++) succ[i] = i + 1 < k ? (uint32_t)(i + 1) : (uint32_t)loop, pmask[i] = c->masks[path[i]];
+            sat = (unsigned char *)calloc(f->len * k, 1);
+            for (i = 0; i < f->len; i++) det_eval(f, (uint32_t)i, succ, pmask, (uint32_t)k, sat);
+            ok = sat[(size_t)f->root * k];
+            free(sat);
+            if (ok) return 1;
+        }
+        if (k < max_len) {
+            path[k] = v;
+            if (lasso_search(c, f, path, k + 1, max_len)) return 1;
+        }
+    }
+    return 0;
+}
+
+static void test_exists_lassos(void) {
+    proper_rng rng;
+    int round, found = 0;
+    proper_rng_seed(&rng, 1986);
+    for (round = 0; round < 150 && !test__checks_failed; round++) {
+        lchain c;
+        unsigned masks[8];
+        uint32_t n = 2 + (uint32_t)proper_rng_below(&rng, 2), s, path[16];
+        proper_ltl f;
+        proper_bitset aps[2], out;
+        proper_error err;
+        random_chain(&c, n, 0, &rng, masks);
+        proper_ltl_init(&f);
+        random_formula(&f, 3, 0, &rng);
+        make_aps(&c, aps);
+        proper_bitset_init(&out);
+        CHECK(proper_ltl_exists(&c.m, &f, aps, 2, NULL, &out, NULL, &err) == 0);
+        for (s = 0; s < n && out.n; s++) {
+            int brute;
+            path[0] = s;
+            brute = lasso_search(&c, &f, path, 1, 7);
+            found += brute;
+            if (brute != PROPER_BITSET_GET(&out, s)) {
+                printf("  state %u: E %d, lasso search %d\n", (unsigned)s, PROPER_BITSET_GET(&out, s), brute);
+                CHECK(0);
+            }
+        }
+        if (test__checks_failed) print_formula(&f, round);
+        proper_bitset_free(&out);
+        proper_bitset_free(&aps[0]);
+        proper_bitset_free(&aps[1]);
+        proper_ltl_free(&f);
+        proper_dtmc_free(&c.m);
+    }
+    CHECK(found > 50);
+}
+
 int main(void) {
     RUN(test_prism_lec17);
     RUN(test_prism_lec15);
@@ -964,6 +1117,8 @@ int main(void) {
     RUN(test_bounded_paths);
     RUN(test_routes_agree);
     RUN(test_pctl_agreement);
+    RUN(test_prism_lec17_nonprob);
+    RUN(test_exists_lassos);
     RUN(test_format_round_trip);
     RUN(test_parse_meaning);
     RUN(test_parse_errors);

@@ -5,7 +5,9 @@
  * then its formatted text parses back to the same text, and P(f) is a
  * probability with P(f) + P(!f) = 1. For a co-safe f the automaton route
  * gives the same probabilities, and the reward is finite only where that
- * route's P(f) is exactly 1, and infinite where P(f) is clearly below 1. Limits are small so every input runs fast; a limit error is
+ * route's P(f) is exactly 1, and infinite where P(f) is clearly below 1.
+ * The path quantifier E[f] holds wherever P(f) > 0, and A[f] only where
+ * P(f) = 1. Limits are small so every input runs fast; a limit error is
  * a clean answer. Without PROPER_LIBFUZZER, main replays directory argv[1]. */
 #define PROPER_IMPLEMENTATION
 #include "../../src/ltl.h"
@@ -73,6 +75,28 @@ static void check_round_trip(const proper_ltl *f, proper_intern *names) {
     proper_ltl_free(&g);
 }
 
+/* E[f] holds wherever P(f) > 0; with f = !g (negated: x is P(g)),
+ * A[g] = !E[!g] holding forces P(g) = 1. */
+static void check_exists(const proper_ltl *f, const proper_dtmc *m, const proper_bitset *aps, size_t n_aps,
+                         const double *x, int negated) {
+    proper_ltl_opts o = proper_ltl_opts_default();
+    proper_bitset e;
+    proper_error err;
+    int rc, s;
+    o.max_product_states = 20000;
+    proper_bitset_init(&e);
+    rc = proper_ltl_exists(m, f, aps, n_aps, &o, &e, NULL, &err);
+    if (rc) {
+        check_refusal(rc);
+        return;
+    }
+    for (s = 0; s < N; s++) {
+        if (!negated && x[s] > 1e-9 && !PROPER_BITSET_GET(&e, s)) abort();
+        if (negated && !PROPER_BITSET_GET(&e, s) && x[s] < 1 - 1e-9) abort();
+    }
+    proper_bitset_free(&e);
+}
+
 static void check_model(proper_ltl *f, const proper_dtmc *m, const proper_bitset *aps, size_t n_aps) {
     proper_ltl_opts o = proper_ltl_opts_default();
     proper_error err;
@@ -106,12 +130,14 @@ static void check_model(proper_ltl *f, const proper_dtmc *m, const proper_bitset
     } else if (proper_ltl_reward_cosafe_ex(m, &m->rewards[0], f, aps, n_aps, &o, z, NULL, &err) != PROPER_EUNSUPPORTED) {
         abort();
     }
+    check_exists(f, m, aps, n_aps, x, 0);
     if (proper_ltl_add(f, PROPER_LTL_NOT, f->root, PROPER_LTL_NONE, &neg, &err)) return;
     rc = proper_ltl_prob_ex(m, f, aps, n_aps, &o, y, NULL, &err);
     if (rc) check_refusal(rc);
     else
         for (s = 0; s < N; s++)
             if (fabs(x[s] + y[s] - 1) > 1e-9) abort();
+    check_exists(f, m, aps, n_aps, x, 1);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
