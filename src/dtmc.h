@@ -1942,14 +1942,19 @@ static int proper__dtmc_gs_run(proper__dtmc_lin *L, uint32_t sz, double eps, int
  * r, M w and delta are accumulated in long double from the model's own
  * coefficients; their rounding (at most (k + 3) u |terms| for a row of k
  * terms, u the long double unit roundoff) is added against the bound.
- * *own receives lambda max w (this component's own part), *min_mw the
- * smallest (M w)_i. Returns -1 when some (M w)_i is not proven positive. */
-static int proper__dtmc_lin_certify(proper__dtmc_lin *L, uint32_t k, uint32_t sz, const double *w, double *own,
-                                    double *min_mw) {
+ * With a correction delta ~ M^{-1} r (a direct solve's refinement step,
+ * not applied), e = delta + M^{-1} (r - M delta): the bound becomes
+ * |delta| + lambda' w with lambda' from the far smaller r - M delta, which
+ * removes the factor w from the rounding of y (delta NULL: no correction).
+ * *own receives the component's own part (max over its states), *min_mw
+ * the smallest (M w)_i. Returns -1 when some (M w)_i is not proven
+ * positive. */
+static int proper__dtmc_lin_certify(proper__dtmc_lin *L, uint32_t k, uint32_t sz, const double *w,
+                                    const double *delta_corr, double *own, double *min_mw) {
     const proper__dtmc_csr *g = L->g;
     const double u = LDBL_EPSILON / 2.0, ud = DBL_EPSILON;
     uint32_t first = L->sccs.start[k], i;
-    double lam = 0.0, mu = 0.0, e_out = 0.0, wmax = 0.0, low = INFINITY;
+    double lam = 0.0, mu = 0.0, e_out = 0.0, wmax = 0.0, low = INFINITY, dmax = 0.0;
     for (i = 0; i < sz; i++) {
         uint32_t s = L->sccs.order[first + i];
         long double r = L->b ? L->b[s] : 0.0, mw = w[i], delta = 1.0L, rmag, wmag = fabs(w[i]), dmag = 1.0L;
@@ -1965,6 +1970,10 @@ static int proper__dtmc_lin_certify(proper__dtmc_lin *L, uint32_t k, uint32_t sz
                 uint32_t j = L->loc[t];
                 r += a * L->y[j];
                 rmag += fabsl(a * L->y[j]);
+                if (delta_corr) { /* r - M delta: + a delta_j */
+                    r += a * delta_corr[j];
+                    rmag += fabsl(a * delta_corr[j]);
+                }
                 mw -= a * w[j];
                 wmag += fabsl(a * w[j]);
             } else {
@@ -1974,6 +1983,10 @@ static int proper__dtmc_lin_certify(proper__dtmc_lin *L, uint32_t k, uint32_t sz
             }
         }
         r -= L->y[i];
+        if (delta_corr) {
+            r -= delta_corr[i];
+            rmag += fabs(delta_corr[i]);
+        }
         /* rounded against the bound: v up, M w and delta down (the
          * conversions to double and this arithmetic: 2 ud relative) */
         vr = (fabs((double)r) + (double)((long double)terms * u * rmag)) * (1.0 + 2.0 * ud);
@@ -1984,12 +1997,14 @@ static int proper__dtmc_lin_certify(proper__dtmc_lin *L, uint32_t k, uint32_t sz
         if (vr / vm > lam) lam = vr / vm;
         if (vd < 0.0 && -vd / vm > mu) mu = -vd / vm;
         if (w[i] > wmax) wmax = w[i];
+        if (delta_corr && fabs(delta_corr[i]) > dmax) dmax = fabs(delta_corr[i]);
     }
     lam *= 1.0 + 4.0 * ud;
     mu *= 1.0 + 4.0 * ud;
     for (i = 0; i < sz; i++)
-        L->errb[L->sccs.order[first + i]] = (lam * w[i] + e_out * (1.0 + mu * w[i])) * (1.0 + 6.0 * ud);
-    *own = lam * wmax * (1.0 + 2.0 * ud);
+        L->errb[L->sccs.order[first + i]] =
+            ((delta_corr ? fabs(delta_corr[i]) : 0.0) + lam * w[i] + e_out * (1.0 + mu * w[i])) * (1.0 + 6.0 * ud);
+    *own = (dmax + lam * wmax) * (1.0 + 4.0 * ud);
     *min_mw = low;
     return 0;
 }
@@ -2009,7 +2024,7 @@ static int proper__dtmc_lin_certify_gs(proper__dtmc_lin *L, uint32_t k, uint32_t
         if (!*have_w)
             for (b = 0; (b < batch || change > 0.05) && *sweeps < L->o.max_sweeps; b++, ++*sweeps)
                 change = proper__dtmc_gs_sweep(L->lrow, L->lcol, L->lval, L->wc, L->w, sz, &maxabs) / maxabs;
-        rc = proper__dtmc_lin_certify(L, k, sz, L->w, own, &min_mw);
+        rc = proper__dtmc_lin_certify(L, k, sz, L->w, NULL, own, &min_mw);
         if (rc == 0 && min_mw >= 0.5) { *have_w = 1; return 0; }
         if (*have_w && rc == 0) return 0; /* a usable w already: y is what failed */
         *have_w = 0;
@@ -2056,16 +2071,20 @@ static int proper__dtmc_lin_gauss_seidel(proper__dtmc_lin *L, uint32_t k, uint32
     }
 }
 
-/* Error bound of a directly solved component: w = M^{-1} 1 from the
- * factorisation in L->mat, then the certificate; INFINITY in errb when it
- * cannot be proven (a badly conditioned component). */
+/* Error bound of a directly solved component: w = M^{-1} 1 and the
+ * correction delta = M^{-1} r from the factorisation in L->mat (r the
+ * residual of the local system in long double), then the certificate;
+ * INFINITY in errb when it cannot be proven (a badly conditioned
+ * component). */
 static void proper__dtmc_lin_certify_direct(proper__dtmc_lin *L, uint32_t k, uint32_t sz, int band, uint32_t bl,
                                             uint32_t bu) {
     double own, min_mw;
     uint32_t i;
     for (i = 0; i < sz; i++) L->w[i] = 1.0;
     if (band) proper__dtmc_band_solve(L, sz, bl, bu, L->w); else proper_lu_solve(L->mat, sz, L->piv, L->w);
-    if (proper__dtmc_lin_certify(L, k, sz, L->w, &own, &min_mw))
+    proper__dtmc_lin_residual(L, sz, L->y, L->r);
+    if (band) proper__dtmc_band_solve(L, sz, bl, bu, L->r); else proper_lu_solve(L->mat, sz, L->piv, L->r);
+    if (proper__dtmc_lin_certify(L, k, sz, L->w, L->r, &own, &min_mw))
         for (i = 0; i < sz; i++) L->errb[L->sccs.order[L->sccs.start[k] + i]] = INFINITY;
 }
 
