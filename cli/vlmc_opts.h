@@ -63,8 +63,8 @@ static inline int cli_vlmc_fit_check(const proper_vlmc_opts *o, const char *cfg)
 }
 
 /* The summary of a fit to stdout: with json one object {runs, distinct_runs,
- * locations, steps, mode, alpha, nmin, nodes, order, loglik, hull_states
- * (when the hull was built), seconds}, else text lines; `cfg` is the --cfg
+ * locations, steps, mode, alpha, cutoff (when given), nmin, nodes, order,
+ * loglik, hull_states (when the hull was built), seconds}, else text lines; `cfg` is the --cfg
  * file or NULL, `timed` what the seconds cover ("reading and fitting"). */
 static inline void cli_vlmc_fit_summary(int json, const proper_vlmc_counts *c, const proper_vlmc *m, const char *cfg,
                                         double secs, const char *timed) {
@@ -78,6 +78,7 @@ static inline void cli_vlmc_fit_summary(int json, const proper_vlmc_counts *c, c
         cli_json_key_uint(&j, "steps", c->total_steps);
         cli_json_key_string(&j, "mode", m->single ? "single" : m->general ? "general" : "cfg");
         cli_json_key_number(&j, "alpha", m->alpha);
+        if (m->cutoff_given >= 0.0) cli_json_key_number(&j, "cutoff", m->cutoff_given);
         cli_json_key_uint(&j, "nmin", m->n_min);
         cli_json_key_uint(&j, "nodes", m->n_contexts);
         cli_json_key_uint(&j, "order", m->order);
@@ -89,8 +90,10 @@ static inline void cli_vlmc_fit_summary(int json, const proper_vlmc_counts *c, c
     }
     printf("runs           %llu (%lu distinct, %lu locations, %llu steps)\n", (unsigned long long)c->total_runs,
            (unsigned long)c->n_runs, (unsigned long)c->locations.len, (unsigned long long)c->total_steps);
-    printf("mode           %s, alpha %g, nmin %llu%s\n", m->single ? "single" : m->general ? "general" : "cfg", m->alpha,
-           (unsigned long long)m->n_min, cfg ? ", CFG given" : "");
+    printf("mode           %s, ", m->single ? "single" : m->general ? "general" : "cfg");
+    if (m->cutoff_given >= 0.0) printf("cutoff %g", m->cutoff_given);
+    else printf("alpha %g", m->alpha);
+    printf(", nmin %llu%s\n", (unsigned long long)m->n_min, cfg ? ", CFG given" : "");
     printf("nodes          %lu\n", (unsigned long)m->n_contexts);
     printf("order          %u\n", m->order);
     printf("log-likelihood %.10g\n", m->loglik);

@@ -381,6 +381,7 @@ typedef struct proper_vlmc {
     int general;
     int single;           /* fitted in single-sequence mode */
     double alpha;
+    double cutoff_given;  /* opts.cutoff: K given directly (>= 0), else -1 */
     uint64_t n_min;
     unsigned max_order;
     uint32_t *succ_off, *succ; /* observed successors per history symbol (as in the index) */
@@ -2132,6 +2133,7 @@ static int proper__vlmc_fit_new(proper_vlmc *m, const proper_vlmc_counts *c, con
     m->general = opts->general;
     m->single = opts->single;
     m->alpha = opts->alpha;
+    m->cutoff_given = opts->cutoff >= 0.0 ? opts->cutoff : -1.0;
     m->n_min = opts->n_min;
     m->max_order = opts->max_order;
     m->total_runs = c->total_runs;

@@ -183,7 +183,8 @@ status_is vlmc_bundled_steps 0 && check vlmc_bundled_kl near "$(json_get "$T/out
 printf 'a b a a b c a b a b b a c a a b a b c\n' > "$T/seq.txt"
 run_proper vlmc fit "$T/seq.txt" --single --cutoff 0.5 --nmin 2 --json
 status_is vlmc_single 0 && check vlmc_single_tree \
-    [ "$(json_get "$T/out" mode) $(json_get "$T/out" order) $(json_get "$T/out" nodes)" = "single 3 10" ]
+    [ "$(json_get "$T/out" mode) $(json_get "$T/out" order) $(json_get "$T/out" nodes) $(json_get "$T/out" cutoff)" = "single 3 10 0.5" ]
+expect_text vlmc_single_summary 0 "mode           single, cutoff 0.5, nmin 2" "$PROPER" vlmc fit "$T/seq.txt" --single --cutoff 0.5 --nmin 2
 run_proper vlmc fit "$T/seq.txt" --single --cutoff 0.5 --nmin 2 --pst -
 status_is vlmc_single_pst 0 && matches vlmc_single_pst_context "$T/out" '^3	3	[0-9.]+	a b a	a:0.333333\(1\) b:0.666667\(2\)$'
 expect_error vlmc_single_two_runs "one sequence, but there are 4 runs" "$PROPER" vlmc fit "$T/runs.txt" --single
