@@ -2566,7 +2566,7 @@ PROPER_API int proper_ltl_exists(const proper_dtmc *m, const proper_ltl *f, cons
     }
     if (rc) goto done;
     node_start[m->n_states] = T.n_nodes;
-    if ((rc = proper__ltl_tab_graph(&T, node_start, 16 * opts->max_product_states, &g)) ||
+    if ((rc = proper__ltl_tab_graph(&T, node_start, 64 * opts->max_product_states, &g)) ||
         (rc = proper__ltl_tab_fair(&T, &g, &fair, err)) || (rc = proper_dtmc_prob0(&g, NULL, &fair, &stuck, err)) ||
         (rc = proper_bitset_create(&result, m->n_states, err)))
         goto done;
