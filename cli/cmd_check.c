@@ -425,6 +425,29 @@ static int expected_expression(const char *text, proper_prism_model *pm, const p
     return rc;
 }
 
+/* An exact result written as a fraction of integers of any length
+ * ("-1503982516387544510687823213516750681753609533738014/...") as a double:
+ * the leading 17 digits of each and the difference of their lengths. */
+static int big_fraction(const char *s, double *v) {
+    const char *num = s + (*s == '-'), *slash = strchr(num, '/'), *q;
+    double a = 0, b = 0;
+    long da = 0, db = 0;
+    if (!slash || slash == num || !slash[1]) return 0;
+    for (q = num; q < slash; q++) {
+        if (*q < '0' || *q > '9') return 0;
+        if (q - num < 17) a = a * 10 + (*q - '0');
+        else da++;
+    }
+    for (q = slash + 1; *q; q++) {
+        if (*q < '0' || *q > '9') return 0;
+        if (q - slash - 1 < 17) b = b * 10 + (*q - '0');
+        else db++;
+    }
+    if (b == 0) return 0;
+    *v = (*s == '-' ? -1 : 1) * a / b * pow(10.0, (double)(da - db));
+    return 1;
+}
+
 /* Compare a result with the expected text; why gets the reason of a WRONG. */
 static int test_compare(const char *exp, const proper_prism_result *r, proper_prism_model *pm, const proper_dtmc *d,
                         char *why, size_t size) {
@@ -439,7 +462,7 @@ static int test_compare(const char *exp, const proper_prism_result *r, proper_pr
     }
     if (type == PROPER_PRISM_BOOL && (strcmp(exp, "true") == 0 || strcmp(exp, "false") == 0)) {
         if ((v != 0) == (strcmp(exp, "true") == 0)) return TEST_PASS;
-        snprintf(why, size, "expected %s, got %s", exp, got);
+        snprintf(why, size, "expected %.200s, got %s", exp, got);
         return TEST_WRONG;
     }
     if (strcmp(exp, "NaN") == 0) {
@@ -449,18 +472,19 @@ static int test_compare(const char *exp, const proper_prism_result *r, proper_pr
     }
     if (exp[0] == '[' && sscanf(exp, "[%lf,%lf]", &lo, &hi) == 2) { /* the result (a range or a value) meets it */
         if (r->hi >= lo - TEST_RTOL * fabs(r->hi) && v <= hi + TEST_RTOL * fabs(v)) return TEST_PASS;
-        snprintf(why, size, "expected %s, got %s", exp, got);
+        snprintf(why, size, "expected %.200s, got %s", exp, got);
         return TEST_WRONG;
     }
     if (strcmp(exp, "Infinity") == 0 || strcmp(exp, "-Infinity") == 0) e = exp[0] == '-' ? -INFINITY : INFINITY;
-    else if (!parse_whole_double(exp, strlen(exp), &e) && expected_expression(exp, pm, d, &e) != 0) {
-        snprintf(why, size, "cannot read the expected result '%s'", exp);
+    else if (!big_fraction(exp, &e) && !parse_whole_double(exp, strlen(exp), &e) &&
+             expected_expression(exp, pm, d, &e) != 0) {
+        snprintf(why, size, "cannot read the expected result '%.200s'", exp);
         return TEST_ERROR;
     }
     if (type == PROPER_PRISM_INT ? v == e && r->hi == e
         : type == PROPER_PRISM_BOOL ? (v != 0) == (e != 0) : test_close(v, e) && test_close(r->hi, e))
         return TEST_PASS;
-    snprintf(why, size, "expected %s, got %s", exp, got);
+    snprintf(why, size, "expected %.200s, got %s", exp, got);
     return TEST_WRONG;
 }
 
@@ -471,7 +495,7 @@ static int test_properties(const check_opts *o, proper_prism_model *pm, const pr
     proper_prism_check_opts co = native_opts(o);
     int status = CLI_OK;
     for (i = 0; i < n; i++) {
-        char exp[256], why[PROPER_ERROR_MESSAGE_MAX + 64] = "";
+        char exp[4096], why[PROPER_ERROR_MESSAGE_MAX + 64] = "";
         proper_error err;
         proper_prism_result r;
         int verdict, rc;

@@ -1607,6 +1607,9 @@ static int proper__prism_parse_command(proper__prism_mparser *mp, int module) {
         u.col = ut->col;
         u.prob = -1;
         if (!proper__prism_update_starts_here(ps)) {
+            if (ut->kind == PROPER__PM_TK_LBRACK)
+                return proper__prism_perr(ps, ut, PROPER_EUNSUPPORTED,
+                                          "interval probabilities [a,b] (interval DTMCs) are not supported");
             if ((u.prob = proper__prism_parse_expr(ps)) < 0) return PROPER_EPARSE;
             if (proper__prism_expect(ps, PROPER__PM_TK_COLON, "after an update's probability")) return PROPER_EPARSE;
         }

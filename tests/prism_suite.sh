@@ -87,6 +87,7 @@ count_results() {
 options() {
     consts="" out=""
     while [ $# -gt 0 ]; do
+        case "$1" in --*) a=${1#-}; shift; set -- "$a" "$@" ;; esac # PRISM accepts --switch too
         case "$1" in
         -const) consts="${consts:+$consts,}$2"; shift ;;
         -fixdl) out="$out --fixdl" ;;
