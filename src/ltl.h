@@ -2466,23 +2466,21 @@ static int proper__ltl_tab_graph(proper__ltl_tab *T, const size_t *node_start, s
  * added self-loop) and, for each until, a node where it is false or
  * fulfilled. */
 static int proper__ltl_tab_fair(const proper__ltl_tab *T, const proper_dtmc *g, proper_bitset *fair, proper_error *err) {
-    uint32_t *comp = NULL, n_comp = 0, *size = NULL, *acc = NULL;
+    uint32_t *comp = NULL, n_comp = 0, *acc = NULL;
     unsigned char *edge = NULL;
     size_t i;
     int rc;
     comp = (uint32_t *)proper_calloc(T->n_nodes + 1, sizeof *comp);
     if (!comp) return proper__ltl_oom(err);
     if ((rc = proper_dtmc_scc(g, NULL, comp, &n_comp, err))) goto done;
-    size = (uint32_t *)proper_calloc((size_t)n_comp + 1, sizeof *size);
     acc = (uint32_t *)proper_calloc((size_t)n_comp + 1, sizeof *acc);
     edge = (unsigned char *)proper_calloc((size_t)n_comp + 1, 1);
-    if (!size || !acc || !edge || (rc = proper_bitset_create(fair, T->n_nodes, err))) {
+    if (!acc || !edge || (rc = proper_bitset_create(fair, T->n_nodes, err))) {
         rc = rc ? rc : proper__ltl_oom(err);
         goto done;
     }
     for (i = 0; i < T->n_nodes; i++) {
         uint64_t t;
-        size[comp[i]]++;
         acc[comp[i]] |= T->nodes[i].ufair;
         if (g->deadlock.n && PROPER_BITSET_GET(&g->deadlock, i)) continue;
         for (t = g->row[i]; t < g->row[i + 1]; t++)
@@ -2492,7 +2490,6 @@ static int proper__ltl_tab_fair(const proper__ltl_tab *T, const proper_dtmc *g, 
         if (edge[comp[i]] && (acc[comp[i]] & T->u_mask) == T->u_mask) proper_bitset_set(fair, i);
 done:
     PROPER_FREE(comp);
-    PROPER_FREE(size);
     PROPER_FREE(acc);
     PROPER_FREE(edge);
     return rc;
