@@ -83,6 +83,14 @@ extern "C" {
 #define PROPER_EXACT_MAX_EXP10 100000
 #endif
 
+/* Largest step bound (U<=k, C<=k, I=k) solved exactly: exact iterates of
+ * a chain with a cycle never repeat, and their numbers grow with every
+ * step, so larger bounds fail with PROPER_ELIMIT instead of running for
+ * hours (the double solvers of dtmc.h take them). */
+#ifndef PROPER_EXACT_MAX_STEPS
+#define PROPER_EXACT_MAX_STEPS 1000ul
+#endif
+
 /* Largest power accepted by the rational-function parser (x^k). */
 #ifndef PROPER_EXACT_MAX_POWER
 #define PROPER_EXACT_MAX_POWER 1000
@@ -370,6 +378,28 @@ PROPER_API int proper_exact_prob_until(const proper_dtmc *m, const proper_exact_
 PROPER_API int proper_exact_reward_reach(const proper_dtmc *m, const proper_exact_dtmc *e, size_t r,
                                          const proper_bitset *phi, const proper_exact_opts *opts,
                                          proper_exact_vec *x, proper_exact_stats *stats, proper_error *err);
+/* P=? [ X phi ]: x_s = sum of P(s,t) over t in phi. */
+PROPER_API int proper_exact_prob_next(const proper_dtmc *m, const proper_exact_dtmc *e, const proper_bitset *phi,
+                                      proper_exact_vec *x, proper_error *err);
+/* P=? [ phi1 U<=k phi2 ] (phi1 NULL: F<=k) by k exact steps; an iterate
+ * equal to the one before is a fixed point and ends the iteration early
+ * (an acyclic chain reaches one; a chain with a cycle never does, and
+ * k > PROPER_EXACT_MAX_STEPS is then refused with PROPER_ELIMIT). */
+PROPER_API int proper_exact_prob_bounded_until(const proper_dtmc *m, const proper_exact_dtmc *e,
+                                               const proper_bitset *phi1, const proper_bitset *phi2, unsigned long k,
+                                               proper_exact_vec *x, proper_error *err);
+/* R{r}=? [ C<=k ] (state reward of each state left plus transition rewards
+ * taken, over k steps) and R{r}=? [ I=k ] (state reward at step k). */
+PROPER_API int proper_exact_reward_cumulative(const proper_dtmc *m, const proper_exact_dtmc *e, size_t r,
+                                              unsigned long k, proper_exact_vec *x, proper_error *err);
+PROPER_API int proper_exact_reward_instant(const proper_dtmc *m, const proper_exact_dtmc *e, size_t r,
+                                           unsigned long k, proper_exact_vec *x, proper_error *err);
+/* S=? [ phi ] from each state: the stationary mass of phi in each bottom
+ * SCC (balance equations solved by the same elimination, on the transposed
+ * component), weighted by the probability of reaching that BSCC. */
+PROPER_API int proper_exact_steady(const proper_dtmc *m, const proper_exact_dtmc *e, const proper_bitset *phi,
+                                   const proper_exact_opts *opts, proper_exact_vec *x, proper_exact_stats *stats,
+                                   proper_error *err);
 /* Append the value of state s as PRISM prints it: "p/q" (rational) or the
  * function as proper_ratfun_format writes it (parametric), "Infinity" for
  * an infinite value. */
@@ -3512,6 +3542,346 @@ PROPER_API void proper_exact_vec_format(const proper_exact_vec *x, const proper_
     if (x->inf[s]) proper_strbuf_puts(b, "Infinity");
     else if (x->q) proper_rat_format(&x->q[s], b);
     else proper_ratfun_format(&x->f[s], (const char *const *)e->param_names, b);
+}
+
+/* ---- next, bounded and long-run operators ---------------------------------------------- */
+
+/* y = P x on every state (y != x). */
+static int proper__exact_step(const proper_dtmc *m, const proper__exact_field *F, const void *prob, const void *x,
+                              void *y, void *t) {
+    uint32_t s;
+    int rc = PROPER_OK;
+    for (s = 0; s < m->n_states && !rc; s++) {
+        uint64_t k;
+        void *ys = PROPER__EXACT_AT(F, y, s);
+        rc = F->set_int(ys, 0);
+        for (k = m->row[s]; k < m->row[s + 1] && !rc; k++)
+            rc = proper__exact_fma(F, ys, PROPER__EXACT_AT(F, prob, k), PROPER__EXACT_AT(F, x, m->col[k]), t);
+    }
+    return rc;
+}
+
+static int proper__exact_equal(const proper__exact_field *F, const void *a, const void *b, uint32_t n) {
+    uint32_t s;
+    for (s = 0; s < n; s++) {
+        const void *x = PROPER__EXACT_AT(F, a, s), *y = PROPER__EXACT_AT(F, b, s);
+        if (F == &proper__exact_rat_field ? proper_rat_cmp((const proper_rat *)x, (const proper_rat *)y) != 0
+                                          : !proper_ratfun_equal((const proper_ratfun *)x, (const proper_ratfun *)y))
+            return 0;
+    }
+    return 1;
+}
+
+static void *proper__exact_vec_data(proper_exact_vec *v) { return v->n_params ? (void *)v->f : (void *)v->q; }
+
+/* The value of every state after k steps of
+ *   x_{i+1} = b + P x_i, then x_{i+1}[s] = fix[s] where fix_mask has s,
+ * from x_0 = init (NULL: 0). An iterate equal to the previous one is a
+ * fixed point: the remaining steps are skipped (exactly). */
+static int proper__exact_iterate(const proper_dtmc *m, const proper_exact_dtmc *e, const void *init, const void *b,
+                                 const proper_bitset *fix_mask, const void *fix, unsigned long k, proper_exact_vec *x,
+                                 proper_error *err) {
+    const proper__exact_field *F = proper__exact_field_of(e->n_params);
+    const void *prob = e->n_params ? (const void *)e->fprob : (const void *)e->prob;
+    proper_exact_vec u, w;
+    void *t = NULL;
+    uint32_t s;
+    unsigned long i;
+    int rc;
+    proper_exact_vec_init(&u);
+    proper_exact_vec_init(&w);
+    if ((rc = proper__exact_vec_alloc(&u, m->n_states, e->n_params)) ||
+        (rc = proper__exact_vec_alloc(&w, m->n_states, e->n_params)) || !(t = proper__exact_alloc_elems(F, 1))) {
+        rc = PROPER_ENOMEM;
+        goto done;
+    }
+    for (s = 0; init && s < m->n_states && !rc; s++)
+        rc = F->copy(PROPER__EXACT_AT(F, proper__exact_vec_data(&u), s), PROPER__EXACT_AT(F, init, s));
+    for (i = 0; i < k && !rc; i++) {
+        void *xu = proper__exact_vec_data(&u), *xw = proper__exact_vec_data(&w);
+        if (i == PROPER_EXACT_MAX_STEPS) {
+            rc = proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
+                                  "a step bound of %lu is beyond the %lu steps solved exactly (the iterates have "
+                                  "not reached a fixed point)", k, (unsigned long)PROPER_EXACT_MAX_STEPS);
+            goto done;
+        }
+        proper_exact_vec swap;
+        if ((rc = proper__exact_step(m, F, prob, xu, xw, t))) break;
+        for (s = 0; s < m->n_states && !rc; s++) {
+            void *ws = PROPER__EXACT_AT(F, xw, s);
+            if (fix_mask && PROPER_BITSET_GET(fix_mask, s)) rc = F->copy(ws, PROPER__EXACT_AT(F, fix, s));
+            else if (b) rc = F->add(ws, ws, PROPER__EXACT_AT(F, b, s));
+        }
+        if (rc) break;
+        swap = u;
+        u = w;
+        w = swap;
+        if (proper__exact_equal(F, proper__exact_vec_data(&u), proper__exact_vec_data(&w), m->n_states)) break;
+    }
+    if (!rc) {
+        proper_exact_vec_free(x);
+        *x = u;
+        proper_exact_vec_init(&u);
+    }
+done:
+    proper_exact_vec_free(&u);
+    proper_exact_vec_free(&w);
+    proper__exact_free_elems(F, t, t ? 1 : 0);
+    if (rc == PROPER_ELIMIT && (!err || err->code != rc))
+        return proper_error_set(err, rc, NULL, 0, 0, "a number beyond %lu limbs", (unsigned long)PROPER_EXACT_MAX_LIMBS);
+    if (rc == PROPER_ELIMIT) return rc;
+    if (rc) return proper_error_set(err, rc, NULL, 0, 0, "out of memory");
+    return PROPER_OK;
+}
+
+/* n values: 1 on the states of `set`, 0 elsewhere. */
+static int proper__exact_indicator(const proper__exact_field *F, const proper_bitset *set, uint32_t n, void **out) {
+    uint32_t s;
+    int rc = PROPER_OK;
+    void *a = proper__exact_alloc_elems(F, n);
+    if (!a) return PROPER_ENOMEM;
+    for (s = 0; s < n && !rc; s++)
+        if (PROPER_BITSET_GET(set, s)) rc = F->set_int(PROPER__EXACT_AT(F, a, s), 1);
+    if (rc) { proper__exact_free_elems(F, a, n); return rc; }
+    *out = a;
+    return PROPER_OK;
+}
+
+static int proper__exact_sets_fit(const proper_dtmc *m, const proper_bitset *a, const proper_bitset *b, proper_error *err) {
+    if ((a && a->n != m->n_states) || (b && b->n != m->n_states))
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "state sets do not match the model");
+    return PROPER_OK;
+}
+
+PROPER_API int proper_exact_prob_next(const proper_dtmc *m, const proper_exact_dtmc *e, const proper_bitset *phi,
+                                      proper_exact_vec *x, proper_error *err) {
+    const proper__exact_field *F = proper__exact_field_of(e->n_params);
+    void *ind = NULL;
+    int rc;
+    if ((rc = proper__exact_fits(e, m, err)) || (rc = proper__exact_sets_fit(m, phi, NULL, err))) return rc;
+    if (proper__exact_indicator(F, phi, m->n_states, &ind)) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    rc = proper__exact_iterate(m, e, ind, NULL, NULL, NULL, 1, x, err);
+    proper__exact_free_elems(F, ind, m->n_states);
+    return rc;
+}
+
+PROPER_API int proper_exact_prob_bounded_until(const proper_dtmc *m, const proper_exact_dtmc *e,
+                                               const proper_bitset *phi1, const proper_bitset *phi2, unsigned long k,
+                                               proper_exact_vec *x, proper_error *err) {
+    const proper__exact_field *F = proper__exact_field_of(e->n_params);
+    proper_bitset fixed;
+    void *ind = NULL;
+    int rc;
+    if ((rc = proper__exact_fits(e, m, err)) || (rc = proper__exact_sets_fit(m, phi1, phi2, err))) return rc;
+    /* states in phi2 keep 1, states in neither phi1 nor phi2 keep 0 */
+    proper_bitset_init(&fixed);
+    if (phi1) {
+        if ((rc = proper_bitset_copy(&fixed, phi1, err))) return rc;
+        proper_bitset_not(&fixed);
+        proper_bitset_or(&fixed, phi2);
+    } else if ((rc = proper_bitset_copy(&fixed, phi2, err))) {
+        return rc;
+    }
+    if (proper__exact_indicator(F, phi2, m->n_states, &ind)) {
+        proper_bitset_free(&fixed);
+        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    rc = proper__exact_iterate(m, e, ind, NULL, &fixed, ind, k, x, err);
+    proper__exact_free_elems(F, ind, m->n_states);
+    proper_bitset_free(&fixed);
+    return rc;
+}
+
+/* The expected reward of one step from each state: state reward plus the
+ * transition rewards weighted by the probabilities. */
+static int proper__exact_step_reward(const proper_dtmc *m, const proper_exact_dtmc *e, size_t r, void **out) {
+    const proper__exact_field *F = proper__exact_field_of(e->n_params);
+    const void *prob = e->n_params ? (const void *)e->fprob : (const void *)e->prob;
+    const proper_exact_reward *rw = &e->rewards[r];
+    const void *st = e->n_params ? (const void *)rw->fstate : (const void *)rw->state;
+    const void *tr = e->n_params ? (const void *)rw->ftrans : (const void *)rw->trans;
+    void *b = proper__exact_alloc_elems(F, m->n_states), *t = proper__exact_alloc_elems(F, 1);
+    uint32_t s;
+    int rc = b && t ? PROPER_OK : PROPER_ENOMEM;
+    for (s = 0; s < m->n_states && !rc; s++) {
+        uint64_t k;
+        void *bs = PROPER__EXACT_AT(F, b, s);
+        if (st) rc = F->copy(bs, PROPER__EXACT_AT(F, st, s));
+        for (k = m->row[s]; tr && k < m->row[s + 1] && !rc; k++)
+            rc = proper__exact_fma(F, bs, PROPER__EXACT_AT(F, prob, k), PROPER__EXACT_AT(F, tr, k), t);
+    }
+    proper__exact_free_elems(F, t, t ? 1 : 0);
+    if (rc) { proper__exact_free_elems(F, b, b ? m->n_states : 0); return rc; }
+    *out = b;
+    return PROPER_OK;
+}
+
+PROPER_API int proper_exact_reward_cumulative(const proper_dtmc *m, const proper_exact_dtmc *e, size_t r,
+                                              unsigned long k, proper_exact_vec *x, proper_error *err) {
+    const proper__exact_field *F = proper__exact_field_of(e->n_params);
+    void *b = NULL;
+    int rc;
+    if ((rc = proper__exact_fits(e, m, err))) return rc;
+    if (r >= e->n_rewards) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no reward structure %lu", (unsigned long)r);
+    if (proper__exact_step_reward(m, e, r, &b)) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    rc = proper__exact_iterate(m, e, NULL, b, NULL, NULL, k, x, err);
+    proper__exact_free_elems(F, b, m->n_states);
+    return rc;
+}
+
+PROPER_API int proper_exact_reward_instant(const proper_dtmc *m, const proper_exact_dtmc *e, size_t r,
+                                           unsigned long k, proper_exact_vec *x, proper_error *err) {
+    const proper__exact_field *F = proper__exact_field_of(e->n_params);
+    const proper_exact_reward *rw;
+    const void *st;
+    void *zero = NULL;
+    int rc;
+    if ((rc = proper__exact_fits(e, m, err))) return rc;
+    if (r >= e->n_rewards) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no reward structure %lu", (unsigned long)r);
+    rw = &e->rewards[r];
+    st = e->n_params ? (const void *)rw->fstate : (const void *)rw->state;
+    if (!st && !(zero = proper__exact_alloc_elems(F, m->n_states)))
+        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    rc = proper__exact_iterate(m, e, st ? st : zero, NULL, NULL, NULL, k, x, err);
+    proper__exact_free_elems(F, zero, zero ? m->n_states : 0);
+    return rc;
+}
+
+/* Stationary mass of phi in one bottom SCC B: with pi_r = 1 for the first
+ * state r of B, the other states satisfy pi_j = P(r,j) + sum_{i != r}
+ * pi_i P(i,j) (the balance equations without r's), solved by the same
+ * elimination on the transposed chain; then mass = sum_{phi} pi / sum pi. */
+static int proper__exact_bscc_mass(const proper_dtmc *m, const proper__exact_field *F, const void *prob,
+                                   const uint32_t *members, uint32_t n, const proper_bitset *phi,
+                                   const proper_exact_opts *opts, proper_exact_stats *stats, void *mass,
+                                   proper_error *err) {
+    proper_dtmc tm;
+    uint32_t *local = NULL, i, r = members[0];
+    uint64_t *cnt = NULL, k, nt = 0;
+    void *tp = NULL, *b = NULL, *xs = NULL, *t = NULL, *tot = NULL;
+    proper_bitset solve;
+    int rc = PROPER_OK;
+    proper_dtmc_init(&tm);
+    proper_bitset_init(&solve);
+    if (!(local = (uint32_t *)PROPER_MALLOC((size_t)m->n_states * sizeof *local)) ||
+        !(cnt = (uint64_t *)proper_calloc((size_t)n + 1, sizeof *cnt)) || !(b = proper__exact_alloc_elems(F, n)) ||
+        !(xs = proper__exact_alloc_elems(F, n)) || !(t = proper__exact_alloc_elems(F, 1)) ||
+        !(tot = proper__exact_alloc_elems(F, 1))) {
+        rc = PROPER_ENOMEM;
+        goto done;
+    }
+    for (i = 0; i < m->n_states; i++) local[i] = UINT32_MAX;
+    for (i = 0; i < n; i++) local[members[i]] = i;
+    /* transposed edges i -> j become j <- i: count per destination row */
+    for (i = 0; i < n; i++)
+        for (k = m->row[members[i]]; k < m->row[members[i] + 1]; k++) {
+            uint32_t j = local[m->col[k]];
+            if (j == 0) { if (i) continue; } /* r's balance equation is dropped */
+            if (i == 0) {
+                if ((rc = F->copy(PROPER__EXACT_AT(F, b, j), PROPER__EXACT_AT(F, prob, k)))) goto done;
+                continue;
+            }
+            cnt[j + 1]++;
+            nt++;
+        }
+    tm.n_states = n;
+    tm.n_trans = nt;
+    if (!(tm.row = (uint64_t *)proper_calloc((size_t)n + 1, sizeof *tm.row)) ||
+        !(tm.col = (uint32_t *)proper_calloc(nt ? nt : 1, sizeof *tm.col)) || !(tp = proper__exact_alloc_elems(F, nt))) {
+        rc = PROPER_ENOMEM;
+        goto done;
+    }
+    for (i = 0; i < n; i++) cnt[i + 1] += cnt[i];
+    for (i = 0; i <= n; i++) tm.row[i] = cnt[i];
+    for (i = 1; i < n; i++)
+        for (k = m->row[members[i]]; k < m->row[members[i] + 1]; k++) {
+            uint32_t j = local[m->col[k]];
+            if (j == 0) continue;
+            tm.col[cnt[j]] = i;
+            if ((rc = F->copy(PROPER__EXACT_AT(F, tp, cnt[j]), PROPER__EXACT_AT(F, prob, k)))) goto done;
+            cnt[j]++;
+        }
+    if ((rc = proper_bitset_create(&solve, n, err))) goto done;
+    for (i = 1; i < n; i++) proper_bitset_set(&solve, i);
+    if ((rc = F->set_int(PROPER__EXACT_AT(F, xs, 0), 1))) goto done;
+    if ((rc = proper__exact_solve(&tm, F, tp, b, &solve, xs, opts, stats, err))) goto done;
+    if ((rc = F->set_int(tot, 0)) || (rc = F->set_int(mass, 0))) goto done;
+    for (i = 0; i < n && !rc; i++) {
+        rc = F->add(tot, tot, PROPER__EXACT_AT(F, xs, i));
+        if (!rc && PROPER_BITSET_GET(phi, members[i])) rc = F->add(mass, mass, PROPER__EXACT_AT(F, xs, i));
+    }
+    if (!rc) rc = F->div(mass, mass, tot);
+done:
+    (void)r;
+    if (rc && (!err || err->code != rc)) proper_error_set(err, rc, NULL, 0, 0, rc == PROPER_ENOMEM ? "out of memory" : "steady-state solve failed");
+    proper__exact_free_elems(F, tp, tp ? nt : 0);
+    PROPER_FREE(tm.row);
+    PROPER_FREE(tm.col);
+    PROPER_FREE(local);
+    PROPER_FREE(cnt);
+    proper__exact_free_elems(F, b, b ? n : 0);
+    proper__exact_free_elems(F, xs, xs ? n : 0);
+    proper__exact_free_elems(F, t, t ? 1 : 0);
+    proper__exact_free_elems(F, tot, tot ? 1 : 0);
+    proper_bitset_free(&solve);
+    return rc;
+}
+
+PROPER_API int proper_exact_steady(const proper_dtmc *m, const proper_exact_dtmc *e, const proper_bitset *phi,
+                                   const proper_exact_opts *opts, proper_exact_vec *x, proper_exact_stats *stats,
+                                   proper_error *err) {
+    const proper__exact_field *F = proper__exact_field_of(e->n_params);
+    const void *prob = e->n_params ? (const void *)e->fprob : (const void *)e->prob;
+    proper_exact_opts o = opts ? *opts : proper_exact_opts_default();
+    uint32_t *bscc = NULL, *members = NULL, *start = NULL, nb = 0, s, c;
+    proper_bitset transient;
+    proper_exact_vec v;
+    void *mass = NULL;
+    int rc;
+    if ((rc = proper__exact_fits(e, m, err)) || (rc = proper__exact_sets_fit(m, phi, NULL, err))) return rc;
+    proper__exact_stats_start(stats);
+    proper_bitset_init(&transient);
+    proper_exact_vec_init(&v);
+    if (!(bscc = (uint32_t *)PROPER_MALLOC(((size_t)m->n_states + 1) * sizeof *bscc)) ||
+        !(members = (uint32_t *)PROPER_MALLOC(((size_t)m->n_states + 1) * sizeof *members))) {
+        rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+        goto done;
+    }
+    if ((rc = proper_dtmc_bscc(m, bscc, &nb, err))) goto done;
+    if (!(start = (uint32_t *)proper_calloc((size_t)nb + 2, sizeof *start)) || !(mass = proper__exact_alloc_elems(F, nb)) ||
+        proper__exact_vec_alloc(&v, m->n_states, e->n_params) || proper_bitset_create(&transient, m->n_states, err)) {
+        rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+        goto done;
+    }
+    for (s = 0; s < m->n_states; s++) {
+        if (bscc[s] == UINT32_MAX) proper_bitset_set(&transient, s);
+        else start[bscc[s] + 1]++;
+    }
+    for (c = 0; c < nb; c++) start[c + 1] += start[c];
+    for (s = 0; s < m->n_states; s++)
+        if (bscc[s] != UINT32_MAX) members[start[bscc[s]]++] = s;
+    for (c = nb; c > 0; c--) start[c] = start[c - 1];
+    start[0] = 0;
+    for (c = 0; c < nb && !rc; c++)
+        rc = proper__exact_bscc_mass(m, F, prob, members + start[c], start[c + 1] - start[c], phi, &o, NULL,
+                                     PROPER__EXACT_AT(F, mass, c), err);
+    for (s = 0; s < m->n_states && !rc; s++)
+        if (bscc[s] != UINT32_MAX) rc = F->copy(PROPER__EXACT_AT(F, proper__exact_vec_data(&v), s), PROPER__EXACT_AT(F, mass, bscc[s]));
+    if (rc) goto done;
+    /* transient states: the BSCC masses weighted by the probabilities of reaching them */
+    if ((rc = proper__exact_solve(m, F, prob, NULL, &transient, proper__exact_vec_data(&v), &o, stats, err))) goto done;
+    proper__exact_vec_stats(&v, stats);
+    proper_exact_vec_free(x);
+    *x = v;
+    proper_exact_vec_init(&v);
+done:
+    PROPER_FREE(bscc);
+    PROPER_FREE(members);
+    PROPER_FREE(start);
+    proper__exact_free_elems(F, mass, mass ? nb : 0);
+    proper_bitset_free(&transient);
+    proper_exact_vec_free(&v);
+    return rc;
 }
 
 #endif /* PROPER_EXACT_IMPLEMENTATION */

@@ -5,6 +5,7 @@
  * solve at random parameter points, and values printed by PRISM 4.x
  * (built from the PRISM repository; commands cited at each test). */
 #define PROPER_IMPLEMENTATION
+#define PROPER_EXACT_MAX_STEPS 200ul
 #include "../src/exact.h"
 #include "test.h"
 
@@ -63,12 +64,12 @@ static int build_r(const tr *t, size_t n, uint32_t n_states, const char *const *
             return -1;
     }
     if (proper_dtmc_builder_finish(&b, n_states, m, &err)) return -1;
-    if (unit_reward) { /* one per step: reward structure "r" = 1 in every state */
+    if (unit_reward) { /* reward structure "r": 1 in every state (unit_reward 1) or s (2) */
         size_t ri;
         uint32_t s;
         if (proper_dtmc_add_reward(m, "r", 1, 0, &ri, &err)) return -1;
         for (s = 0; s < n_states; s++)
-            if (proper_dtmc_reward_add_state(m, ri, s, 1, &err)) return -1;
+            if ((unit_reward == 1 || s) && proper_dtmc_reward_add_state(m, ri, s, unit_reward == 1 ? 1 : s, &err)) return -1;
     }
     if (proper_exact_dtmc_create(e, m, n_params, names, &err)) return -1;
     for (i = 0; i < n; i++) {
@@ -999,6 +1000,85 @@ static void test_minpathsum_param(void) {
     proper_dtmc_free(&mi);
 }
 
+/* e.pm (written for this test): s=0 -> 1/4:0 + 1/2:1 + 1/4:4;
+ * s=1 -> 1/3:2 + 2/3:3; s=2 -> 1/2:1 + 1/2:3; s=3 -> 1/5:1 + 4/5:2;
+ * s=4 -> 0.1:4 + 0.9:5; s=5 -> 0.3:4 + 0.7:5; rewards "r" true : s.
+ * PRISM 4.10.2-dev, prism e.pm -pf PROP -exact:
+ *   S=? [ s=2 ] -> 52/207,  S=? [ s=5 ] -> 1/4,  S=? [ s=1|s=4 ] -> 71/276.
+ * PRISM's exact engine refuses X and bounded operators; its explicit engine
+ * (prism e.pm -pf PROP -ex) prints P=?[X s=1] 0.5, P=?[s<2 U<=3 s=2]
+ * 0.20833333333333331, P=?[F<=5 s=5] 0.33139687500000004, R=?[C<=4] 7.28,
+ * R=?[I=3] 2.8466666666666667: the exact values below (hand-checked:
+ * X: 1/2; U<=3: 1/2 * 1/3 + 1/4 * 1/2 * 1/3 + (1/16 * 1/2 + 1/2 * 2/3 * 1/5) * 1/3
+ * = 5/24) round to them. */
+static const tr MODEL_E[] = {{0, 0, "1/4"}, {0, 1, "1/2"}, {0, 4, "1/4"}, {1, 2, "1/3"}, {1, 3, "2/3"},
+                             {2, 1, "1/2"}, {2, 3, "1/2"}, {3, 1, "1/5"}, {3, 2, "4/5"}, {4, 4, "0.1"},
+                             {4, 5, "0.9"}, {5, 4, "0.3"}, {5, 5, "0.7"}};
+
+static void check_vec0(const proper_exact_vec *x, const proper_exact_dtmc *e, const char *want, double approx, int line) {
+    proper_strbuf s;
+    proper_strbuf_init(&s);
+    proper_exact_vec_format(x, e, 0, &s);
+    if (!s.data || strcmp(s.data, want) != 0) {
+        test__checks_failed++;
+        printf("  line %d: got %s, expected %s\n", line, s.data ? s.data : "(null)", want);
+    }
+    if (approx == approx && fabs(proper_rat_to_double(&x->q[0]) - approx) > 4e-16 * fabs(approx)) {
+        test__checks_failed++;
+        printf("  line %d: %.17g is not PRISM's %.17g\n", line, proper_rat_to_double(&x->q[0]), approx);
+    }
+    proper_strbuf_free(&s);
+}
+
+static void test_prism_steady_bounded(void) {
+    proper_dtmc m;
+    proper_exact_dtmc e;
+    proper_exact_vec x;
+    proper_error err;
+    proper_bitset a, b;
+    uint32_t s2 = 2, s5 = 5, s14[2] = {1, 4}, s1 = 1, lt2[2] = {0, 1};
+    proper_dtmc_init(&m);
+    proper_exact_dtmc_init(&e);
+    proper_exact_vec_init(&x);
+    CHECK(build_r(MODEL_E, 13, 6, NULL, 0, NULL, 2, &m, &e) == 0);
+    set_of(&a, 6, &s2, 1);
+    CHECK(proper_exact_steady(&m, &e, &a, NULL, &x, NULL, &err) == 0);
+    check_vec0(&x, &e, "52/207", NAN, __LINE__);
+    proper_bitset_free(&a);
+    set_of(&a, 6, &s5, 1);
+    CHECK(proper_exact_steady(&m, &e, &a, NULL, &x, NULL, &err) == 0);
+    check_vec0(&x, &e, "1/4", NAN, __LINE__);
+    proper_bitset_free(&a);
+    set_of(&a, 6, s14, 2);
+    CHECK(proper_exact_steady(&m, &e, &a, NULL, &x, NULL, &err) == 0);
+    check_vec0(&x, &e, "71/276", NAN, __LINE__);
+    proper_bitset_free(&a);
+    set_of(&a, 6, &s1, 1);
+    CHECK(proper_exact_prob_next(&m, &e, &a, &x, &err) == 0);
+    check_vec0(&x, &e, "1/2", 0.5, __LINE__);
+    proper_bitset_free(&a);
+    set_of(&a, 6, lt2, 2);
+    set_of(&b, 6, &s2, 1);
+    CHECK(proper_exact_prob_bounded_until(&m, &e, &a, &b, 3, &x, &err) == 0);
+    check_vec0(&x, &e, "5/24", 0.20833333333333331, __LINE__);
+    proper_bitset_free(&a);
+    proper_bitset_free(&b);
+    set_of(&b, 6, &s5, 1);
+    CHECK(proper_exact_prob_bounded_until(&m, &e, NULL, &b, 5, &x, &err) == 0);
+    CHECK_REL(proper_rat_to_double(&x.q[0]), 0.33139687500000004, 4e-16);
+    /* with a cycle the exact iterates never repeat: a huge bound is refused */
+    CHECK(proper_exact_prob_bounded_until(&m, &e, NULL, &b, 2147483647ul, &x, &err) == PROPER_ELIMIT);
+    CHECK_CONTAINS(err.message, "beyond the 200 steps");
+    proper_bitset_free(&b);
+    CHECK(proper_exact_reward_cumulative(&m, &e, 0, 4, &x, &err) == 0);
+    check_vec0(&x, &e, "182/25", 7.28, __LINE__);
+    CHECK(proper_exact_reward_instant(&m, &e, 0, 3, &x, &err) == 0);
+    check_vec0(&x, &e, "427/150", 2.8466666666666667, __LINE__);
+    proper_exact_vec_free(&x);
+    proper_exact_dtmc_free(&e);
+    proper_dtmc_free(&m);
+}
+
 int main(void) {
     RUN(test_bigint_arith);
     RUN(test_bigint_gcd);
@@ -1010,6 +1090,7 @@ int main(void) {
     RUN(test_random_vs_dense);
     RUN(test_prism_param);
     RUN(test_prism_exact);
+    RUN(test_prism_steady_bounded);
     RUN(test_minpathsum_exact);
     RUN(test_minpathsum_param);
     return test_summary();
