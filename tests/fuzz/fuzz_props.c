@@ -1,8 +1,9 @@
 /* Fuzz target for the properties parser and checker, against a fixed model
  * (Knuth-Yao's die with a state and a transition reward structure and a
  * label). Any input either fails with an error inside the text, or parses;
- * every property then either fails cleanly or gives a value, which for
- * P=? is a probability. Step bounds are capped (max_steps) so every input
+ * every property then either fails cleanly or gives a result of its type,
+ * which for a P=? operator is a probability (a range over initial states
+ * or of filter(range, ...) has low <= high). Step bounds are capped (max_steps) so every input
  * runs fast. Without PROPER_LIBFUZZER, main replays directory argv[1]. */
 #define PROPER_IMPLEMENTATION
 #include "../../src/prism.h"
@@ -27,8 +28,11 @@ static void check_error(const proper_error *err, const char *text, size_t len) {
     if (err->code >= 0 || err->message[0] == '\0' || err->line < 0 || (size_t)err->line > lines) abort();
 }
 
-/* "P=?" after an optional "name": */
-static int is_probability_query(const char *t) { return strncmp(t, "P=?", 3) == 0; }
+/* Property i is a P=? [...] operator as a whole (its value a probability). */
+static int is_probability_query(const proper_prism_props *p, size_t i) {
+    const proper__prism_node *nd = &p->pool.n[p->props[i].expr];
+    return nd->kind == PROPER__PM_N_PROB && nd->op == PROPER__PM_QUERY;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const char *text = (const char *)data;
@@ -47,15 +51,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         check_error(&err, text, size);
     } else {
         for (i = 0; i < proper_prism_props_count(p); i++) {
-            double v;
+            proper_prism_result r;
             const char *t = proper_prism_props_text(p, i);
-            if (!t) abort();
-            if (proper_prism_props_check(p, i, &d, &o, &v, &err)) {
+            if (!t || !proper_prism_props_comment(p, i)) abort();
+            if (proper_prism_props_result(p, i, &d, &o, &r, &err)) {
                 check_error(&err, text, size);
                 continue;
             }
-            if (is_probability_query(t) && !(v >= -1e-9 && v <= 1 + 1e-9)) abort();
-            if (proper_prism_props_type(p, i) == PROPER_PRISM_BOOL && v != 0 && v != 1) abort();
+            if (r.type != proper_prism_props_type(p, i)) abort();
+            if (is_probability_query(p, i) && !(r.value >= -1e-9 && r.hi <= 1 + 1e-9)) abort();
+            if (r.type == PROPER_PRISM_BOOL && r.value != 0 && r.value != 1) abort();
+            if (r.value == r.value && r.hi == r.hi && r.value > r.hi) abort(); /* a range is ordered */
         }
         proper_prism_props_free(p);
     }

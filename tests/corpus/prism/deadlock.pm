@@ -1,5 +1,5 @@
 dtmc
-module M
+module m
  x : [0..3] init 0;
- [] x<3 -> (x'=x+1);
+ [] x<2 -> (x'=x+1);
 endmodule
