@@ -87,8 +87,9 @@
  * (its limit); a comparison with NaN is false. Numbers are printed in the
  * shortest form that reads back exactly, so printing and parsing round-trip.
  * A fitted annotation prints, after each distribution, a comment with the
- * records it was fitted on, its class and R² (comments are not kept when
- * the text is parsed).
+ * records it was fitted on, its class and R², and, when a data heuristic
+ * chose the records (below), a first comment saying which and how many of
+ * the log's records it kept (comments are not kept when the text is parsed).
  *
  * ==== The analysis (paper §3.2) ==========================================
  *
@@ -397,7 +398,15 @@ typedef struct proper_annot_fn {
     size_t n_decls;
     proper_annot_decl *decls;
     int body; /* first item */
+    /* from a fit, printed as a comment (0 / NULL after parsing): the records
+     * were filtered by a data heuristic of §3.2 over feature filter_feature
+     * (PROPER_ANNOT_ENVELOPE or PROPER_ANNOT_DOMINANT), n_kept of n_log */
+    int filter;
+    char *filter_feature;
+    size_t n_kept, n_log;
 } proper_annot_fn;
+
+enum { PROPER_ANNOT_ENVELOPE = 1, PROPER_ANNOT_DOMINANT = 2 };
 
 typedef struct proper_annot {
     size_t n_fns, cap_fns;
@@ -1337,6 +1346,7 @@ static void proper__annot_fn_free(proper_annot_fn *f) {
         PROPER_FREE(f->decls[i].text);
     }
     PROPER_FREE(f->decls);
+    PROPER_FREE(f->filter_feature);
     memset(f, 0, sizeof *f);
 }
 
@@ -1571,6 +1581,10 @@ PROPER_API int proper_annot_format(const proper_annot *a, proper_strbuf *b, prop
             if (f->decls[k].text) proper_strbuf_printf(b, " = %s", f->decls[k].text);
             proper_strbuf_puts(b, ";\n");
         }
+        if (f->filter && f->filter_feature)
+            proper_strbuf_printf(b, "  # fitted on the %s %s: %zu of %zu records\n",
+                                 f->filter == PROPER_ANNOT_ENVELOPE ? "lower envelope over" : "dominant cluster per value of",
+                                 f->filter_feature, f->n_kept, f->n_log);
         proper__annot_print_body(a, f->body, 1, b);
         proper_strbuf_puts(b, "}\n");
     }
@@ -3051,7 +3065,10 @@ static int proper__annot_try(proper__annot_ctx *c, size_t *idx, size_t n, int ki
     if (!ml.nt || !mr.nt) return 0;
     bic = ml.bic + mr.bic + log((double)n);
     rss = ml.rss + mr.rss;
-    if (!(bic < parent->bic - PROPER_ANNOT_BIC_MARGIN) || !(parent->bic - bic >= PROPER_ANNOT_SPLIT_GAIN * (double)n))
+    /* a set without a good model is split when the BIC says so (the paper's
+     * Algorithm 1); a good one only for a gain of SPLIT_GAIN per record */
+    if (!(bic < parent->bic - PROPER_ANNOT_BIC_MARGIN) ||
+        (parent->good && !(parent->bic - bic >= PROPER_ANNOT_SPLIT_GAIN * (double)n)))
         return 0;
     /* a good model is only replaced by two good ones (else noise that grows
      * with the metric would cut a good regression into a worse pair); a
@@ -3318,6 +3335,10 @@ static int proper__annot_copy_fn(proper_annot *dst, const proper_annot *src, con
         g.decls[k].text = f->decls[k].text ? proper_strdup(f->decls[k].text) : NULL;
         if (!g.decls[k].type || !g.decls[k].name || (f->decls[k].text && !g.decls[k].text)) { g.n_decls++; goto fail; }
     }
+    g.filter = f->filter;
+    g.n_kept = f->n_kept;
+    g.n_log = f->n_log;
+    if (f->filter_feature && !(g.filter_feature = proper_strdup(f->filter_feature))) goto fail;
     if ((g.body = proper__annot_copy_body(dst, src, f->body)) < 0) goto fail;
     if (proper_reserve(&dst->fns, &cap, dst->n_fns + 1, sizeof *dst->fns)) goto fail;
     dst->cap_fns = cap;
@@ -3451,8 +3472,12 @@ PROPER_API int proper_annot_fit(proper_annot *out, const proper_annot_table *t, 
         PROPER_FREE(xv);
         PROPER_FREE(yv);
         if (rc) goto done;
+        fn.filter = o.envelope ? PROPER_ANNOT_ENVELOPE : PROPER_ANNOT_DOMINANT;
+        if (!(fn.filter_feature = proper_strdup(cand_name[hf]))) goto oom;
     }
     for (i = 0; i < t->n; i++) N += sel[i];
+    fn.n_kept = N;
+    fn.n_log = t->n;
     c.o = &o;
     c.N = N;
     c.t = t;

@@ -645,6 +645,46 @@ static void test_fit_no_split_without_dependence(void) {
     }
 }
 
+/* A fit on filtered records says so: the lower envelope of 2000 records of
+ * the linear model over s in 1..1000 keeps one record per distinct s (or
+ * more on ties), and the comment names the filter, the feature and both
+ * counts; the text still parses to the same annotation. */
+static void test_fit_says_filter(void) {
+    proper_annot_log L;
+    proper_annot a, b;
+    proper_error err;
+    proper_strbuf t;
+    proper_annot_opts o = proper_annot_opts_default();
+    char want[128];
+    size_t i, distinct = 0;
+    const proper_annot_table *tab;
+    unsigned char seen[1001] = {0};
+    proper_annot_log_init(&L);
+    proper_annot_init(&a);
+    proper_annot_init(&b);
+    proper_strbuf_init(&t);
+    make_table(&L, f_linear, 2000, 1000, 3);
+    tab = &L.t[0];
+    for (i = 0; i < tab->n; i++) {
+        size_t s = (size_t)tab->v[i * tab->ncol + 1];
+        distinct += !seen[s];
+        seen[s] = 1;
+    }
+    o.envelope = 1;
+    o.heuristic_feature = "s";
+    CHECK_INT(proper_annot_fit(&a, tab, "time", &o, &err), 0);
+    CHECK_INT(proper_annot_format(&a, &t, &err), 0);
+    snprintf(want, sizeof want, "  # fitted on the lower envelope over s: %zu of 2000 records\n", distinct);
+    CHECK_CONTAINS(t.data, want);
+    CHECK_INT(proper_annot_parse(&b, t.data, t.len, "text", &err), 0);
+    CHECK(proper_annot_equal(&a, &b));
+    CHECK(b.fns[0].filter == 0 && b.fns[0].filter_feature == NULL);
+    proper_strbuf_free(&t);
+    proper_annot_log_free(&L);
+    proper_annot_free(&a);
+    proper_annot_free(&b);
+}
+
 /* ---- checking ---- */
 
 static void test_check_detects_shift(void) {
@@ -857,6 +897,7 @@ int main(void) {
     RUN(test_fit_mixture);
     RUN(test_fit_branch_split);
     RUN(test_fit_no_split_without_dependence);
+    RUN(test_fit_says_filter);
     RUN(test_check_detects_shift);
     RUN(test_check_mixture);
     RUN(test_fit_edge_cases);
