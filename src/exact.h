@@ -43,6 +43,7 @@
  * exists for some parameter values has a non-zero probability.
  *
  * ---- Solvers -------------------------------------------------------------
+ * DTMCs only (a CTMC is refused with PROPER_EUNSUPPORTED).
  * P=? [ phi1 U phi2 ] and R=? [ F phi ] with PRISM's conventions: graph
  * precomputation (dtmc.h's prob0/prob1 on the structure), value 0 on prob0
  * states and 1 on prob1 states; for rewards the value is infinite where phi
@@ -3246,6 +3247,9 @@ PROPER_API int proper_exact_dtmc_set_trans_freward(proper_exact_dtmc *e, size_t 
 }
 
 static int proper__exact_fits(const proper_exact_dtmc *e, const proper_dtmc *m, proper_error *err) {
+    if (m->kind != PROPER_DTMC_KIND_DTMC)
+        return proper_error_set(err, PROPER_EUNSUPPORTED, NULL, 0, 0,
+                                "exact and parametric solving takes DTMCs only (this model is a CTMC)");
     if (e->n_states != m->n_states || e->n_trans != m->n_trans || (!e->prob && !e->fprob))
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
                                 "the exact values were made for another model (%lu states, %lu transitions)",
