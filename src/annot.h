@@ -2525,15 +2525,53 @@ static size_t proper__annot_eliminate(const double *R, size_t q, size_t *cols, s
     }
 }
 
+/* The class search of §3.2 on the triangle R (q = nu + 1) of [U | y] over
+ * ns records: per class (constant, linear, x log x, quadratic) backward
+ * elimination, then among the classes whose R² reaches opts.r2 (all, if
+ * none does) the lowest BIC, a higher class winning only by
+ * PROPER_ANNOT_BIC_MARGIN. Writes the chosen columns (indices into U) to
+ * chosen and returns their count; 0 when nothing fits (too few records). */
+static size_t proper__annot_choose(const double *R, size_t q, const proper__annot_term *U, size_t nu, size_t ns,
+                                   const proper_annot_opts *o, size_t *chosen) {
+    size_t cols[4][PROPER_ANNOT_MAX_TERMS], ncol[4], cls, one = 0;
+    double r2[4], bic[4], tss;
+    proper_annot_lsq res;
+    int best = -1, any_good = 0;
+    if (ns < 2 || proper__annot_tri_solve(R, q, &one, 1, q - 1, ns, &res)) tss = 0;
+    else tss = res.rss;
+    for (cls = 0; cls < 4; cls++) {
+        size_t s = 0, k;
+        for (k = 0; k < nu; k++) {
+            int kind = U[k].kind;
+            int ok = kind == PROPER__ANNOT_ONE || (cls >= 1 && kind == PROPER__ANNOT_X) ||
+                     (cls == 2 && kind == PROPER__ANNOT_XLOGX) ||
+                     (cls == 3 && (kind == PROPER__ANNOT_X2 || kind == PROPER__ANNOT_XY));
+            if (ok) cols[cls][s++] = k;
+        }
+        ncol[cls] = proper__annot_eliminate(R, q, cols[cls], s, ns, o->alpha, &res);
+        if (!ncol[cls]) { r2[cls] = NAN; bic[cls] = INFINITY; continue; }
+        r2[cls] = tss > 0 ? 1 - res.rss / tss : (res.rss <= 0 ? 1.0 : 0.0);
+        bic[cls] = proper__annot_bic(res.rss, ns, ncol[cls], 1.0);
+    }
+    for (cls = 0; cls < 4; cls++)
+        if (r2[cls] >= o->r2) any_good = 1;
+    for (cls = 0; cls < 4; cls++) {
+        if (!ncol[cls] || (any_good && !(r2[cls] >= o->r2))) continue;
+        if (best < 0 || bic[cls] < bic[best] - PROPER_ANNOT_BIC_MARGIN) best = (int)cls;
+    }
+    if (best < 0) return 0;
+    memcpy(chosen, cols[best], sizeof *chosen * ncol[best]);
+    return ncol[best];
+}
+
 /* The best model on records idx[0..n) (§3.2 Model Formulation). */
 static int proper__annot_best(proper__annot_ctx *c, const size_t *idx, size_t n, proper__annot_model *m) {
     proper__annot_term U[PROPER_ANNOT_MAX_TERMS];
-    size_t nu = 0, f, g, i, q, cls, *sidx = NULL, ns = n;
-    size_t cols[4][PROPER_ANNOT_MAX_TERMS], ncol[4];
-    double r2[4], bic[4], *R = NULL, yscale, tss;
+    size_t nu = 0, f, g, i, q, *sidx = NULL, ns = n, chosen[PROPER_ANNOT_MAX_TERMS];
+    double *R = NULL, yscale;
     const size_t *use = idx;
     proper_annot_lsq res;
-    int best = -1, any_good = 0, okf[PROPER_ANNOT_MAX_FEATURES];
+    int okf[PROPER_ANNOT_MAX_FEATURES];
     memset(m, 0, sizeof *m);
     m->n = n;
     /* a feature's curved terms (x log x, x²) enter only where it takes
@@ -2578,43 +2616,17 @@ static int proper__annot_best(proper__annot_ctx *c, const size_t *idx, size_t n,
     if (!(R = (double *)PROPER_MALLOC(sizeof *R * q * q))) goto oom;
     yscale = proper__annot_ymax(c, use, ns);
     proper__annot_accumulate(c, use, ns, U, nu, yscale, R);
-    {
-        size_t one = 0;
-        if (ns < 2 || proper__annot_tri_solve(R, q, &one, 1, q - 1, ns, &res)) tss = 0;
-        else tss = res.rss;
-    }
-    for (cls = 0; cls < 4; cls++) {
-        size_t s = 0, k;
-        for (k = 0; k < nu; k++) {
-            int kind = U[k].kind;
-            int ok = kind == PROPER__ANNOT_ONE || (cls >= 1 && kind == PROPER__ANNOT_X) ||
-                     (cls == 2 && kind == PROPER__ANNOT_XLOGX) ||
-                     (cls == 3 && (kind == PROPER__ANNOT_X2 || kind == PROPER__ANNOT_XY));
-            if (ok) cols[cls][s++] = k;
-        }
-        ncol[cls] = proper__annot_eliminate(R, q, cols[cls], s, ns, c->o->alpha, &res);
-        if (!ncol[cls]) { r2[cls] = NAN; bic[cls] = INFINITY; continue; }
-        r2[cls] = tss > 0 ? 1 - res.rss / tss : (res.rss <= 0 ? 1.0 : 0.0);
-        bic[cls] = proper__annot_bic(res.rss, ns, ncol[cls], 1.0);
-    }
-    for (cls = 0; cls < 4; cls++)
-        if (r2[cls] >= c->o->r2) any_good = 1;
-    for (cls = 0; cls < 4; cls++) {
-        if (!ncol[cls] || (any_good && !(r2[cls] >= c->o->r2))) continue;
-        if (best < 0 || bic[cls] < bic[best] - PROPER_ANNOT_BIC_MARGIN) best = (int)cls;
-    }
-    if (best < 0) {
+    m->nt = proper__annot_choose(R, q, U, nu, ns, c->o, chosen);
+    if (!m->nt) {
         /* not even a constant: too few records */
         m->good = 0;
-        m->nt = 0;
         m->bic = INFINITY;
         m->rss = INFINITY;
         PROPER_FREE(R);
         PROPER_FREE(sidx);
         return 0;
     }
-    m->nt = ncol[best];
-    for (i = 0; i < m->nt; i++) m->t[i] = U[cols[best][i]];
+    for (i = 0; i < m->nt; i++) m->t[i] = U[chosen[i]];
     /* refit the chosen terms on all the records */
     {
         size_t k, all[PROPER_ANNOT_MAX_TERMS], bad;
@@ -3388,6 +3400,49 @@ static int proper__annot_has_regression(const proper_annot *a, int first) {
 static const char *const proper__annot_pairs[][2] = {
     {"begin", "end"}, {"first", "last"}, {"start", "stop"}, {"start", "finish"}};
 
+/* The candidate features of table t for metric column ycol: every column
+ * but the metrics, then the derived spans (P end - P begin, ...). a[i] is
+ * the column, b[i] the column subtracted or (size_t)-1; names allocated.
+ * On failure (out of memory) whatever was allocated is in the outputs for
+ * the caller to free. */
+static int proper__annot_candidates(const proper_annot_table *t, size_t ycol, size_t **a, size_t **b, char ***names,
+                                    size_t *n) {
+    size_t i, j, k;
+    *n = 0;
+    *a = (size_t *)PROPER_MALLOC(sizeof **a * (t->ncol * 2 + 1));
+    *b = (size_t *)PROPER_MALLOC(sizeof **b * (t->ncol * 2 + 1));
+    *names = (char **)proper_calloc(t->ncol * 2 + 1, sizeof **names);
+    if (!*a || !*b || !*names) return PROPER_ENOMEM;
+    for (i = 0; i < t->ncol; i++) {
+        if (i == ycol || t->is_metric[i]) continue;
+        (*a)[*n] = i;
+        (*b)[*n] = (size_t)-1;
+        if (!((*names)[*n] = proper_strdup(t->cols[i]))) return PROPER_ENOMEM;
+        ++*n;
+    }
+    for (i = 0; i < t->ncol; i++) {
+        for (k = 0; k < 4; k++) {
+            const char *lo = proper__annot_pairs[k][0], *hi = proper__annot_pairs[k][1];
+            size_t ln = strlen(t->cols[i]), pl;
+            if (i == ycol || t->is_metric[i] || ln < strlen(lo) || strcmp(t->cols[i] + ln - strlen(lo), lo)) continue;
+            pl = ln - strlen(lo);
+            for (j = 0; j < t->ncol; j++) {
+                char name[PROPER_ANNOT_NAME_MAX + 8];
+                if (j == ycol || t->is_metric[j] || strlen(t->cols[j]) != pl + strlen(hi) ||
+                    strncmp(t->cols[j], t->cols[i], pl) || strcmp(t->cols[j] + pl, hi))
+                    continue;
+                snprintf(name, sizeof name, "%.*sspan", (int)pl, t->cols[i]);
+                if (proper_annot_table_column(t, name) != (size_t)-1) continue;
+                (*a)[*n] = j;
+                (*b)[*n] = i;
+                if (!((*names)[*n] = proper_strdup(name))) return PROPER_ENOMEM;
+                ++*n;
+            }
+        }
+    }
+    return 0;
+}
+
 PROPER_API int proper_annot_fit(proper_annot *out, const proper_annot_table *t, const char *metric,
                                 const proper_annot_opts *opts, proper_error *err) {
     proper_annot_opts o = opts ? *opts : proper_annot_opts_default();
@@ -3414,38 +3469,7 @@ PROPER_API int proper_annot_fit(proper_annot *out, const proper_annot_table *t, 
                                 "metric '%s': an annotation's metric is what follows the last '.', so it cannot hold one",
                                 metric);
     if (t->n == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "function '%s' has no records", t->name);
-    /* candidate features: a = column, b = column to subtract (derived spans) or -1 */
-    cand_a = (size_t *)PROPER_MALLOC(sizeof *cand_a * (t->ncol * 2 + 1));
-    cand_b = (size_t *)PROPER_MALLOC(sizeof *cand_b * (t->ncol * 2 + 1));
-    cand_name = (char **)proper_calloc(t->ncol * 2 + 1, sizeof *cand_name);
-    if (!cand_a || !cand_b || !cand_name) goto oom;
-    for (i = 0; i < t->ncol; i++) {
-        if (i == ycol || t->is_metric[i]) continue;
-        cand_a[ncand] = i;
-        cand_b[ncand] = (size_t)-1;
-        if (!(cand_name[ncand] = proper_strdup(t->cols[i]))) goto oom;
-        ncand++;
-    }
-    for (i = 0; i < t->ncol; i++) {
-        for (k = 0; k < 4; k++) {
-            const char *lo = proper__annot_pairs[k][0], *hi = proper__annot_pairs[k][1];
-            size_t ln = strlen(t->cols[i]), pl;
-            if (i == ycol || t->is_metric[i] || ln < strlen(lo) || strcmp(t->cols[i] + ln - strlen(lo), lo)) continue;
-            pl = ln - strlen(lo);
-            for (j = 0; j < t->ncol; j++) {
-                char name[PROPER_ANNOT_NAME_MAX + 8];
-                if (j == ycol || t->is_metric[j] || strlen(t->cols[j]) != pl + strlen(hi) ||
-                    strncmp(t->cols[j], t->cols[i], pl) || strcmp(t->cols[j] + pl, hi))
-                    continue;
-                snprintf(name, sizeof name, "%.*sspan", (int)pl, t->cols[i]);
-                if (proper_annot_table_column(t, name) != (size_t)-1) continue;
-                cand_a[ncand] = j;
-                cand_b[ncand] = i;
-                if (!(cand_name[ncand] = proper_strdup(name))) goto oom;
-                ncand++;
-            }
-        }
-    }
+    if (proper__annot_candidates(t, ycol, &cand_a, &cand_b, &cand_name, &ncand)) goto oom;
     /* records, after the optional heuristics on the first feature */
     sel = (unsigned char *)PROPER_MALLOC(t->n);
     if (!sel) goto oom;
