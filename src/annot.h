@@ -262,6 +262,11 @@ extern "C" {
 #ifndef PROPER_ANNOT_NAME_MAX
 #define PROPER_ANNOT_NAME_MAX 255
 #endif
+/* A feature's x log x and x² terms enter a regression only on records where
+ * it takes at least this many distinct values. */
+#ifndef PROPER_ANNOT_MIN_DISTINCT
+#define PROPER_ANNOT_MIN_DISTINCT 5
+#endif
 /* Deepest nesting of expressions and groups the parser accepts. */
 #ifndef PROPER_ANNOT_NEST_MAX
 #define PROPER_ANNOT_NEST_MAX 200
@@ -505,6 +510,113 @@ PROPER_API void proper_annot_check_free(proper_annot_check *c);
 PROPER_API int proper_annot_check_table(proper_annot_check *out, const proper_annot *a, const proper_annot_fn *fn,
                                         const proper_annot_table *t, double alpha, uint64_t seed,
                                         proper_error *err);
+
+/* ---- Sufficient statistics (merging fits across processes) -------------------
+ * What a regression needs from a function's records, as sums that merge
+ * exactly: for records split over many files or machines (issue 21: the map
+ * step writes statistics, the reduce step merges them), the merged
+ * statistics are byte for byte those of the concatenated log, in any order
+ * and grouping, and so is the regression fitted from them.
+ *
+ * Per function and metric y, over the candidate features x1..xk (every
+ * column but the metrics, and the derived spans, as the fit takes them;
+ * k <= PROPER_ANNOT_STATS_FEATURES), the basis of every term a fit can use:
+ *     t = (1, x1..xk, x1·log x1..xk·log xk, x1²..xk², x1·x2, x1·x3, .., x(k-1)·xk, y)
+ * (x·log x is 0 where x <= 0; products in the order (1,2), (1,3), ..,
+ * (k-1,k)), q = 3k + k(k-1)/2 + 2 terms, and the exact sums S[i][j] = Σ ti·tj
+ * for i <= j: n, X'X, X'y and y'y of every regression class at once. Each
+ * product is split exactly into two doubles (fma) and both are added to a
+ * fixed-point accumulator of 768 bits (units of 2^-384, up to 2^383), so
+ * the sums are exact and their addition associative; this needs every
+ * feature value and metric to be 0 or of magnitude 2^-64 .. 2^64 (5.4e-20 ..
+ * 1.8e19; anything else is refused, naming the record) and at most 2^63
+ * records. Kept too, and merged exactly: per feature its minimum, maximum
+ * and PROPER_ANNOT_MIN_DISTINCT (5) smallest distinct values (for the
+ * clean-up and the rule on curved terms), and the metric's minimum and
+ * maximum.
+ *
+ * The fit from statistics is the regression part of proper_annot_fit for
+ * one scope: clean-up (constant features dropped, correlated ones grouped,
+ * correlations from the sums), the classes, backward elimination, R² and
+ * BIC, on all the records (the fit of a log searches the classes on a
+ * sample of PROPER_ANNOT_SAMPLE records when it has more). Its least
+ * squares start from the sums (a Cholesky factor, in long double, of the
+ * scaled X'X rounded once from the exact sums) where proper_annot_fit
+ * takes the Householder QR of the records, so the two agree to rounding,
+ * not to the bit. What cannot come from sums: Algorithm 1's splits (the
+ * two sides of a threshold need the records), Algorithm 2's clusters and
+ * mixtures (the density of y), the distribution tests and the data
+ * heuristics; a fit from statistics is one regression scope, Norm(mean, σ).
+ * Where those are wanted, the records must meet: merge logs (or reservoir
+ * samples of them, as the recorder's writer merges threads) and fit once.
+ *
+ * Text format (canonical: equal statistics print the same bytes):
+ *
+ *     proper-annot-stats 1
+ *     function sort metric time records 3 features s
+ *     feature s min 10 max 30 distinct 10 20 30
+ *     metric min 1050 max 3190
+ *     row 0x3p0 0x3cp0 ...        (S[0][0..q-1]; then row i: S[i][i..q-1])
+ *     ...
+ *
+ *     stats    = "proper-annot-stats" , blank , "1" , eol , { comment | empty | function } ;
+ *     function = "function" , name , "metric" , column , "records" , integer ,
+ *                "features" , { column } , eol ,
+ *                { "feature" , column , "min" , number , "max" , number ,
+ *                  "distinct" , number , { number } , eol }        (one per feature, in order)
+ *                "metric" , "min" , number , "max" , number , eol ,
+ *                { "row" , sum , { sum } , eol } ;                (q rows, q - i sums in row i)
+ *     sum      = "0" | [ "-" ] , "0x" , hexdigit , { hexdigit } , "p" , [ "-" ] , digit , { digit } ;
+ *
+ * A sum 0xHpE is H·2^E (written with H odd). Functions are sorted by name,
+ * then metric. Errors name file:line:col; S[0][0] must equal the records. */
+
+/* Most candidate features of one function's statistics (the sums grow as
+ * k^4/8: 8 features, 54 terms, 1485 sums). */
+#ifndef PROPER_ANNOT_STATS_FEATURES
+#define PROPER_ANNOT_STATS_FEATURES 8
+#endif
+#define PROPER_ANNOT_XLIMBS 12
+
+/* An exact sum: a 768-bit two's complement integer in units of 2^-384. */
+typedef struct proper_annot_xsum {
+    uint64_t w[PROPER_ANNOT_XLIMBS]; /* w[0] the lowest */
+} proper_annot_xsum;
+
+typedef struct proper_annot_fstats {
+    char *function, *metric;
+    size_t nf;              /* candidate features */
+    char **feat;
+    uint64_t n;             /* records */
+    double *fmin, *fmax;    /* per feature */
+    double *distinct;       /* nf rows of PROPER_ANNOT_MIN_DISTINCT, each sorted */
+    size_t *ndistinct;
+    double ymin, ymax;
+    size_t q;               /* terms, y included */
+    proper_annot_xsum *sum; /* S[i][j] for i <= j, row by row */
+} proper_annot_fstats;
+
+typedef struct proper_annot_stats {
+    size_t n;
+    proper_annot_fstats *f; /* sorted by function, then metric */
+} proper_annot_stats;
+
+PROPER_API void proper_annot_stats_init(proper_annot_stats *s);
+PROPER_API void proper_annot_stats_free(proper_annot_stats *s);
+/* Add table t's records for the metric column (a function already present
+ * must have the same features). */
+PROPER_API int proper_annot_stats_add(proper_annot_stats *s, const proper_annot_table *t, const char *metric,
+                                      proper_error *err);
+/* a += b: exact, commutative and associative. */
+PROPER_API int proper_annot_stats_merge(proper_annot_stats *a, const proper_annot_stats *b, proper_error *err);
+PROPER_API int proper_annot_stats_format(const proper_annot_stats *s, proper_strbuf *b, proper_error *err);
+PROPER_API int proper_annot_stats_write(const proper_annot_stats *s, FILE *f, proper_error *err);
+PROPER_API int proper_annot_stats_parse(proper_annot_stats *out, const char *text, size_t len, const char *name,
+                                        proper_error *err);
+PROPER_API int proper_annot_stats_read(proper_annot_stats *out, const char *path, proper_error *err);
+/* Fit the regression of s->f[i] (see above) and append it to *out. */
+PROPER_API int proper_annot_stats_fit(proper_annot *out, const proper_annot_stats *s, size_t i,
+                                      const proper_annot_opts *opts, proper_error *err);
 
 /* ---- Recording ------------------------------------------------------------------
  * One proper_annot_writer per output log, shared by all threads; one
@@ -2402,11 +2514,6 @@ PROPER_API proper_annot_opts proper_annot_opts_default(void) {
 #ifndef PROPER_ANNOT_SPLIT_GAIN
 #define PROPER_ANNOT_SPLIT_GAIN 0.69314718055994531
 #endif
-/* A feature's x log x and x² terms enter a regression only on records where
- * it takes at least this many distinct values. */
-#ifndef PROPER_ANNOT_MIN_DISTINCT
-#define PROPER_ANNOT_MIN_DISTINCT 5
-#endif
 /* Branch candidates tried per split. */
 #ifndef PROPER_ANNOT_BRANCH_TRIES
 #define PROPER_ANNOT_BRANCH_TRIES 8
@@ -3717,6 +3824,957 @@ done:
 }
 
 /* ---- Checking ---------------------------------------------------------------------- */
+
+/* ---- Sufficient statistics ---- */
+
+/* The unit of an exact sum's lowest bit is 2^PROPER__ANNOT_XLSB. */
+#define PROPER__ANNOT_XLSB (-384)
+/* Values the exact statistics accept: 0 or of magnitude within these. */
+#define PROPER__ANNOT_XMIN 5.421010862427522e-20 /* 2^-64 */
+#define PROPER__ANNOT_XMAX 1.8446744073709552e19 /* 2^64 */
+
+/* x += d exactly. d's bits must lie within the accumulator (see the range
+ * argument in the header: products of terms have bits from 2^-360 up). */
+static void proper__annot_xadd_double(proper_annot_xsum *x, double d) {
+    uint64_t bits, m, lo, hi, carry;
+    int e, pos, limb, off;
+    if (d == 0) return;
+    memcpy(&bits, &d, sizeof bits);
+    e = (int)((bits >> 52) & 0x7ff);
+    m = bits & (((uint64_t)1 << 52) - 1);
+    if (e) m |= (uint64_t)1 << 52;
+    else e = 1;
+    pos = e - 1075 - PROPER__ANNOT_XLSB; /* d = m · 2^(e - 1075) */
+    limb = pos >> 6;
+    off = pos & 63;
+    lo = m << off;
+    hi = off ? m >> (64 - off) : 0;
+    if (!(bits >> 63)) {
+        uint64_t t = x->w[limb] + lo;
+        carry = t < lo;
+        x->w[limb] = t;
+        for (limb++; limb < PROPER_ANNOT_XLIMBS && (hi || carry); limb++) {
+            uint64_t a = x->w[limb] + hi, c1 = a < hi, b = a + carry;
+            carry = c1 | (b < a);
+            x->w[limb] = b;
+            hi = 0;
+        }
+    } else {
+        uint64_t t = x->w[limb] - lo;
+        carry = x->w[limb] < lo; /* borrow */
+        x->w[limb] = t;
+        for (limb++; limb < PROPER_ANNOT_XLIMBS && (hi || carry); limb++) {
+            uint64_t a = x->w[limb] - hi, c1 = x->w[limb] < hi, b = a - carry;
+            carry = c1 | (a < carry);
+            x->w[limb] = b;
+            hi = 0;
+        }
+    }
+}
+
+/* x += a·b exactly: the product as hi + lo (both doubles, by fma). */
+static void proper__annot_xadd_prod(proper_annot_xsum *x, double a, double b) {
+    double hi = a * b, lo;
+    if (hi == 0) return;
+    lo = fma(a, b, -hi);
+    proper__annot_xadd_double(x, hi);
+    proper__annot_xadd_double(x, lo);
+}
+
+/* x += y; returns 1 on overflow (the sign flips where it cannot). */
+static int proper__annot_xadd(proper_annot_xsum *x, const proper_annot_xsum *y) {
+    uint64_t carry = 0;
+    int k, sx = (int)(x->w[PROPER_ANNOT_XLIMBS - 1] >> 63), sy = (int)(y->w[PROPER_ANNOT_XLIMBS - 1] >> 63);
+    for (k = 0; k < PROPER_ANNOT_XLIMBS; k++) {
+        uint64_t a = x->w[k] + y->w[k], c1 = a < y->w[k], b = a + carry;
+        carry = c1 | (b < a);
+        x->w[k] = b;
+    }
+    return sx == sy && (int)(x->w[PROPER_ANNOT_XLIMBS - 1] >> 63) != sx;
+}
+
+static int proper__annot_xneg(const proper_annot_xsum *x) { return (int)(x->w[PROPER_ANNOT_XLIMBS - 1] >> 63); }
+
+/* |x| as an unsigned magnitude. */
+static void proper__annot_xabs(const proper_annot_xsum *x, uint64_t *m) {
+    int k;
+    uint64_t carry = 1;
+    if (!proper__annot_xneg(x)) {
+        memcpy(m, x->w, sizeof x->w);
+        return;
+    }
+    for (k = 0; k < PROPER_ANNOT_XLIMBS; k++) {
+        m[k] = ~x->w[k] + carry;
+        carry = carry && m[k] == 0;
+    }
+}
+
+/* The sum rounded to long double (from its three highest non-zero limbs). */
+static long double proper__annot_xld(const proper_annot_xsum *x) {
+    uint64_t m[PROPER_ANNOT_XLIMBS];
+    long double v = 0;
+    int k, top = -1;
+    proper__annot_xabs(x, m);
+    for (k = PROPER_ANNOT_XLIMBS - 1; k >= 0 && top < 0; k--)
+        if (m[k]) top = k;
+    for (k = top; k >= 0 && k > top - 3; k--) v += ldexpl((long double)m[k], 64 * k + PROPER__ANNOT_XLSB);
+    return proper__annot_xneg(x) ? -v : v;
+}
+
+/* 0 or [-]0xHpE with H odd. */
+static void proper__annot_xformat(proper_strbuf *b, const proper_annot_xsum *x) {
+    uint64_t m[PROPER_ANNOT_XLIMBS];
+    int k, low = -1, high = -1, bit, e;
+    proper__annot_xabs(x, m);
+    for (k = 0; k < PROPER_ANNOT_XLIMBS; k++)
+        if (m[k]) {
+            if (low < 0) low = k;
+            high = k;
+        }
+    if (low < 0) {
+        proper_strbuf_puts(b, "0");
+        return;
+    }
+    for (bit = 0; !(m[low] >> bit & 1); bit++) {
+    }
+    e = 64 * low + bit; /* the lowest set bit */
+    proper_strbuf_puts(b, proper__annot_xneg(x) ? "-0x" : "0x");
+    {
+        /* H = m >> e, printed from its highest nibble */
+        int top = 64 * high + 63, started = 0, pos;
+        while (!(m[top >> 6] >> (top & 63) & 1)) top--;
+        for (pos = e + ((top - e) / 4) * 4; pos >= e; pos -= 4) {
+            int nib = 0, j;
+            for (j = 3; j >= 0; j--) {
+                int p2 = pos + j;
+                nib = nib << 1 | (p2 <= top ? (int)(m[p2 >> 6] >> (p2 & 63) & 1) : 0);
+            }
+            if (nib || started) {
+                proper_strbuf_printf(b, "%x", nib);
+                started = 1;
+            }
+        }
+    }
+    proper_strbuf_printf(b, "p%d", e + PROPER__ANNOT_XLSB);
+}
+
+static int proper__annot_hexval(int ch) {
+    return ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
+}
+
+/* Parse a sum at the cursor (see the grammar). */
+static int proper__annot_xparse(proper_cursor *c, proper_annot_xsum *x, proper_error *err) {
+    proper_cursor at;
+    const char *h;
+    size_t nh = 0, i;
+    long long e;
+    int neg = 0;
+    memset(x, 0, sizeof *x);
+    proper_cursor_skip_blanks(c);
+    at = *c;
+    if (c->p < c->end && *c->p == '0' && (c->p + 1 == c->end || c->p[1] == ' ' || c->p[1] == '\t' || c->p[1] == '\r' || c->p[1] == '\n')) {
+        proper_cursor_advance(c);
+        return 0;
+    }
+    if (c->p < c->end && *c->p == '-') { neg = 1; proper_cursor_advance(c); }
+    if (c->end - c->p < 2 || c->p[0] != '0' || (c->p[1] != 'x' && c->p[1] != 'X'))
+        return proper_cursor_error(&at, err, PROPER_EPARSE, "expected a sum (0 or [-]0xHEXpEXP)");
+    proper_cursor_advance(c);
+    proper_cursor_advance(c);
+    h = c->p;
+    while (c->p < c->end && proper__annot_hexval((unsigned char)*c->p) >= 0) { proper_cursor_advance(c); nh++; }
+    if (!nh || c->p >= c->end || (*c->p != 'p' && *c->p != 'P'))
+        return proper_cursor_error(c, err, PROPER_EPARSE, "expected hexadecimal digits and 'p' in a sum");
+    proper_cursor_advance(c);
+    if (c->p >= c->end || !((*c->p >= '0' && *c->p <= '9') || *c->p == '-'))
+        return proper_cursor_error(c, err, PROPER_EPARSE, "expected the exponent of a sum");
+    if (proper_parse_int(c, &e, err)) return err ? err->code : PROPER_EPARSE;
+    while (nh > 1 && *h == '0') { h++; nh--; }
+    /* the value must fit below 2^383 with its lowest bit at or above 2^-384 */
+    if (e < PROPER__ANNOT_XLSB || e > 383 || e + 4 * (long long)nh > 383 + 4)
+        return proper_cursor_error(&at, err, PROPER_ERANGE, "sum outside the range of exact statistics (2^-384 .. 2^383)");
+    for (i = 0; i < nh; i++) {
+        int v = proper__annot_hexval((unsigned char)h[nh - 1 - i]), j;
+        for (j = 0; j < 4; j++)
+            if (v >> j & 1) {
+                long long p2 = e - PROPER__ANNOT_XLSB + 4 * (long long)i + j;
+                if (p2 >= 64 * PROPER_ANNOT_XLIMBS - 1)
+                    return proper_cursor_error(&at, err, PROPER_ERANGE, "sum outside the range of exact statistics (2^-384 .. 2^383)");
+                x->w[p2 >> 6] |= (uint64_t)1 << (p2 & 63);
+            }
+    }
+    if (neg) {
+        uint64_t carry = 1;
+        int k;
+        for (k = 0; k < PROPER_ANNOT_XLIMBS; k++) {
+            x->w[k] = ~x->w[k] + carry;
+            carry = carry && x->w[k] == 0;
+        }
+    }
+    return 0;
+}
+
+/* Index of S[i][j] (i <= j) in the row-by-row upper triangle of q terms. */
+static size_t proper__annot_tri_index(size_t q, size_t i, size_t j) { return i * q - i * (i - 1) / 2 + (j - i); }
+
+static size_t proper__annot_stats_q(size_t k) { return 3 * k + k * (k - 1) / 2 + 2; }
+
+static void proper__annot_fstats_free(proper_annot_fstats *f) {
+    size_t i;
+    PROPER_FREE(f->function);
+    PROPER_FREE(f->metric);
+    for (i = 0; i < f->nf; i++) PROPER_FREE(f->feat[i]);
+    PROPER_FREE(f->feat);
+    PROPER_FREE(f->fmin);
+    PROPER_FREE(f->fmax);
+    PROPER_FREE(f->distinct);
+    PROPER_FREE(f->ndistinct);
+    PROPER_FREE(f->sum);
+    memset(f, 0, sizeof *f);
+}
+
+PROPER_API void proper_annot_stats_init(proper_annot_stats *s) { memset(s, 0, sizeof *s); }
+
+PROPER_API void proper_annot_stats_free(proper_annot_stats *s) {
+    size_t i;
+    for (i = 0; i < s->n; i++) proper__annot_fstats_free(&s->f[i]);
+    PROPER_FREE(s->f);
+    memset(s, 0, sizeof *s);
+}
+
+/* A new, empty entry for function/metric with nf features (names copied). */
+static int proper__annot_fstats_new(proper_annot_fstats *f, const char *function, size_t flen, const char *metric,
+                                    size_t mlen, char *const *feat, size_t nf) {
+    size_t i, q = proper__annot_stats_q(nf);
+    memset(f, 0, sizeof *f);
+    f->function = proper_strndup(function, flen);
+    f->metric = proper_strndup(metric, mlen);
+    f->feat = (char **)proper_calloc(nf ? nf : 1, sizeof *f->feat);
+    f->fmin = (double *)proper_calloc(nf ? nf : 1, sizeof *f->fmin);
+    f->fmax = (double *)proper_calloc(nf ? nf : 1, sizeof *f->fmax);
+    f->distinct = (double *)proper_calloc((nf ? nf : 1) * PROPER_ANNOT_MIN_DISTINCT, sizeof *f->distinct);
+    f->ndistinct = (size_t *)proper_calloc(nf ? nf : 1, sizeof *f->ndistinct);
+    f->sum = (proper_annot_xsum *)proper_calloc(q * (q + 1) / 2, sizeof *f->sum);
+    f->q = q;
+    if (!f->function || !f->metric || !f->feat || !f->fmin || !f->fmax || !f->distinct || !f->ndistinct || !f->sum) {
+        proper__annot_fstats_free(f);
+        return PROPER_ENOMEM;
+    }
+    for (i = 0; i < nf; i++, f->nf++)
+        if (!(f->feat[i] = proper_strdup(feat[i]))) {
+            proper__annot_fstats_free(f);
+            return PROPER_ENOMEM;
+        }
+    f->ymin = INFINITY;
+    f->ymax = -INFINITY;
+    for (i = 0; i < nf; i++) {
+        f->fmin[i] = INFINITY;
+        f->fmax[i] = -INFINITY;
+    }
+    return 0;
+}
+
+static int proper__annot_fstats_cmp(const char *fa, const char *ma, const char *fb, const char *mb) {
+    int c = strcmp(fa, fb);
+    return c ? c : strcmp(ma, mb);
+}
+
+/* The entry of function/metric in s: its index, or where it goes (*found 0). */
+static size_t proper__annot_stats_find(const proper_annot_stats *s, const char *function, const char *metric, int *found) {
+    size_t lo = 0, hi = s->n;
+    *found = 0;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = proper__annot_fstats_cmp(s->f[mid].function, s->f[mid].metric, function, metric);
+        if (c == 0) {
+            *found = 1;
+            return mid;
+        }
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* Insert entry e (taken over) at position at. */
+static int proper__annot_stats_insert(proper_annot_stats *s, size_t at, proper_annot_fstats *e) {
+    proper_annot_fstats *g = (proper_annot_fstats *)PROPER_REALLOC(s->f, sizeof *g * (s->n + 1));
+    if (!g) return PROPER_ENOMEM;
+    s->f = g;
+    memmove(g + at + 1, g + at, sizeof *g * (s->n - at));
+    g[at] = *e;
+    s->n++;
+    memset(e, 0, sizeof *e);
+    return 0;
+}
+
+/* Keep the PROPER_ANNOT_MIN_DISTINCT smallest distinct values (sorted). */
+static void proper__annot_distinct_add(double *d, size_t *n, double v) {
+    size_t i, j;
+    for (i = 0; i < *n && d[i] < v; i++) {
+    }
+    if (i < *n && d[i] == v) return;
+    if (i == PROPER_ANNOT_MIN_DISTINCT) return;
+    if (*n < PROPER_ANNOT_MIN_DISTINCT) (*n)++;
+    for (j = *n - 1; j > i; j--) d[j] = d[j - 1];
+    d[i] = v;
+}
+
+static int proper__annot_same_features(const proper_annot_fstats *f, char *const *feat, size_t nf) {
+    size_t i;
+    if (f->nf != nf) return 0;
+    for (i = 0; i < nf; i++)
+        if (strcmp(f->feat[i], feat[i])) return 0;
+    return 1;
+}
+
+/* The terms of one record: 1, x, x log x, x², products, y (see the header). */
+static void proper__annot_stats_terms(const double *x, size_t k, double y, double *t) {
+    size_t i, j, p = 1 + 3 * k;
+    t[0] = 1;
+    for (i = 0; i < k; i++) {
+        t[1 + i] = x[i];
+        t[1 + k + i] = x[i] > 0 ? x[i] * log(x[i]) : 0;
+        t[1 + 2 * k + i] = x[i] * x[i];
+    }
+    for (i = 0; i < k; i++)
+        for (j = i + 1; j < k; j++) t[p++] = x[i] * x[j];
+    t[p] = y;
+}
+
+static int proper__annot_in_xrange(double v) {
+    return v == 0 || (fabs(v) >= PROPER__ANNOT_XMIN && fabs(v) <= PROPER__ANNOT_XMAX);
+}
+
+PROPER_API int proper_annot_stats_add(proper_annot_stats *s, const proper_annot_table *t, const char *metric,
+                                      proper_error *err) {
+    size_t ycol = proper_annot_table_column(t, metric), *ca = NULL, *cb = NULL, nc = 0, at, r, i, j;
+    char **cn = NULL;
+    double x[PROPER_ANNOT_STATS_FEATURES], *terms = NULL;
+    proper_annot_fstats *F;
+    int found, rc = 0;
+    if (ycol == (size_t)-1)
+        return proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0, "function '%s' has no column '%s'", t->name, metric);
+    if (strchr(metric, '.'))
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "metric '%s': an annotation's metric cannot hold a '.'", metric);
+    if (t->n == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "function '%s' has no records", t->name);
+    if (proper__annot_candidates(t, ycol, &ca, &cb, &cn, &nc)) { rc = PROPER_ENOMEM; goto done; }
+    if (nc > PROPER_ANNOT_STATS_FEATURES) {
+        rc = proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
+                              "function '%s': %zu features, statistics take at most %d (the sums grow as k^4)", t->name, nc,
+                              PROPER_ANNOT_STATS_FEATURES);
+        goto done;
+    }
+    at = proper__annot_stats_find(s, t->name, metric, &found);
+    if (!found) {
+        proper_annot_fstats e;
+        if ((rc = proper__annot_fstats_new(&e, t->name, strlen(t->name), metric, strlen(metric), cn, nc)) ||
+            (rc = proper__annot_stats_insert(s, at, &e))) {
+            proper__annot_fstats_free(&e);
+            goto done;
+        }
+    } else if (!proper__annot_same_features(&s->f[at], cn, nc)) {
+        rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "function '%s': its features differ from those already counted", t->name);
+        goto done;
+    }
+    F = &s->f[at];
+    /* validate first, so that a refused table leaves the statistics as they were */
+    for (r = 0; r < t->n; r++) {
+        const double *row = t->v + r * t->ncol;
+        for (i = 0; i < nc; i++) {
+            double v = row[ca[i]] - (cb[i] == (size_t)-1 ? 0 : row[cb[i]]);
+            if (!proper__annot_in_xrange(v)) {
+                rc = proper_error_set(err, PROPER_ERANGE, NULL, 0, 0,
+                                      "function '%s', record %zu: feature '%s' = %g is outside the range of exact statistics (0 or 2^-64 <= |v| <= 2^64)",
+                                      t->name, r + 1, cn[i], v);
+                goto done;
+            }
+        }
+        if (!proper__annot_in_xrange(row[ycol])) {
+            rc = proper_error_set(err, PROPER_ERANGE, NULL, 0, 0,
+                                  "function '%s', record %zu: metric '%s' = %g is outside the range of exact statistics (0 or 2^-64 <= |v| <= 2^64)",
+                                  t->name, r + 1, metric, row[ycol]);
+            goto done;
+        }
+    }
+    if (F->n > ((uint64_t)1 << 63) - t->n) {
+        rc = proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0, "function '%s': more than 2^63 records", t->name);
+        goto done;
+    }
+    if (!(terms = (double *)PROPER_MALLOC(sizeof *terms * F->q))) { rc = PROPER_ENOMEM; goto done; }
+    for (r = 0; r < t->n; r++) {
+        const double *row = t->v + r * t->ncol;
+        double y = row[ycol] == 0 ? 0.0 : row[ycol];
+        proper_annot_xsum *S = F->sum;
+        for (i = 0; i < nc; i++) {
+            x[i] = row[ca[i]] - (cb[i] == (size_t)-1 ? 0 : row[cb[i]]);
+            if (x[i] == 0) x[i] = 0.0; /* no -0 in the printed minimum */
+            if (x[i] < F->fmin[i]) F->fmin[i] = x[i];
+            if (x[i] > F->fmax[i]) F->fmax[i] = x[i];
+            proper__annot_distinct_add(F->distinct + i * PROPER_ANNOT_MIN_DISTINCT, &F->ndistinct[i], x[i]);
+        }
+        if (y < F->ymin) F->ymin = y;
+        if (y > F->ymax) F->ymax = y;
+        proper__annot_stats_terms(x, nc, y, terms);
+        for (i = 0; i < F->q; i++) {
+            if (terms[i] == 0) { S += F->q - i; continue; }
+            for (j = i; j < F->q; j++, S++) {
+                if (i == 0) proper__annot_xadd_double(S, terms[j]);
+                else proper__annot_xadd_prod(S, terms[i], terms[j]);
+            }
+        }
+    }
+    F->n += t->n;
+done:
+    if (rc == PROPER_ENOMEM) rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    if (cn)
+        for (i = 0; i < nc; i++) PROPER_FREE(cn[i]);
+    PROPER_FREE(cn);
+    PROPER_FREE(ca);
+    PROPER_FREE(cb);
+    PROPER_FREE(terms);
+    return rc;
+}
+
+/* a += b for one function's entries (same function, metric and features). */
+static int proper__annot_fstats_add(proper_annot_fstats *a, const proper_annot_fstats *b, proper_error *err) {
+    size_t i, k, nsum = a->q * (a->q + 1) / 2;
+    proper_annot_xsum *tmp;
+    if (a->n > ((uint64_t)1 << 63) - b->n)
+        return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0, "function '%s': more than 2^63 records", a->function);
+    /* add into a copy, so that an overflow leaves a as it was */
+    if (!(tmp = (proper_annot_xsum *)PROPER_MALLOC(sizeof *tmp * nsum)))
+        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    memcpy(tmp, a->sum, sizeof *tmp * nsum);
+    for (i = 0; i < nsum; i++)
+        if (proper__annot_xadd(&tmp[i], &b->sum[i])) {
+            PROPER_FREE(tmp);
+            return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "function '%s': a sum overflows 2^383", a->function);
+        }
+    PROPER_FREE(a->sum);
+    a->sum = tmp;
+    a->n += b->n;
+    for (i = 0; i < a->nf; i++) {
+        if (b->fmin[i] < a->fmin[i]) a->fmin[i] = b->fmin[i];
+        if (b->fmax[i] > a->fmax[i]) a->fmax[i] = b->fmax[i];
+        for (k = 0; k < b->ndistinct[i]; k++)
+            proper__annot_distinct_add(a->distinct + i * PROPER_ANNOT_MIN_DISTINCT, &a->ndistinct[i],
+                                       b->distinct[i * PROPER_ANNOT_MIN_DISTINCT + k]);
+    }
+    if (b->ymin < a->ymin) a->ymin = b->ymin;
+    if (b->ymax > a->ymax) a->ymax = b->ymax;
+    return 0;
+}
+
+PROPER_API int proper_annot_stats_merge(proper_annot_stats *a, const proper_annot_stats *b, proper_error *err) {
+    size_t i;
+    int rc;
+    for (i = 0; i < b->n; i++) {
+        const proper_annot_fstats *g = &b->f[i];
+        int found;
+        size_t at = proper__annot_stats_find(a, g->function, g->metric, &found);
+        if (found) {
+            if (!proper__annot_same_features(&a->f[at], g->feat, g->nf))
+                return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "function '%s': the two statistics have different features",
+                                        g->function);
+            if ((rc = proper__annot_fstats_add(&a->f[at], g, err))) return rc;
+        } else {
+            proper_annot_fstats e;
+            if (proper__annot_fstats_new(&e, g->function, strlen(g->function), g->metric, strlen(g->metric), g->feat, g->nf))
+                return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+            if ((rc = proper__annot_fstats_add(&e, g, err)) || proper__annot_stats_insert(a, at, &e)) {
+                proper__annot_fstats_free(&e);
+                return rc ? rc : proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+            }
+        }
+    }
+    return 0;
+}
+
+PROPER_API int proper_annot_stats_format(const proper_annot_stats *s, proper_strbuf *b, proper_error *err) {
+    size_t i, k, r, c;
+    proper_strbuf_puts(b, "proper-annot-stats 1\n");
+    for (i = 0; i < s->n; i++) {
+        const proper_annot_fstats *f = &s->f[i];
+        const proper_annot_xsum *S = f->sum;
+        proper_strbuf_printf(b, "function %s metric %s records %llu features", f->function, f->metric, (unsigned long long)f->n);
+        for (k = 0; k < f->nf; k++) proper_strbuf_printf(b, " %s", f->feat[k]);
+        proper_strbuf_puts(b, "\n");
+        for (k = 0; k < f->nf; k++) {
+            proper_strbuf_printf(b, "feature %s min ", f->feat[k]);
+            proper_strbuf_double(b, f->fmin[k]);
+            proper_strbuf_puts(b, " max ");
+            proper_strbuf_double(b, f->fmax[k]);
+            proper_strbuf_puts(b, " distinct");
+            for (r = 0; r < f->ndistinct[k]; r++) {
+                proper_strbuf_puts(b, " ");
+                proper_strbuf_double(b, f->distinct[k * PROPER_ANNOT_MIN_DISTINCT + r]);
+            }
+            proper_strbuf_puts(b, "\n");
+        }
+        proper_strbuf_puts(b, "metric min ");
+        proper_strbuf_double(b, f->ymin);
+        proper_strbuf_puts(b, " max ");
+        proper_strbuf_double(b, f->ymax);
+        proper_strbuf_puts(b, "\n");
+        for (r = 0; r < f->q; r++) {
+            proper_strbuf_puts(b, "row");
+            for (c = r; c < f->q; c++, S++) {
+                proper_strbuf_puts(b, " ");
+                proper__annot_xformat(b, S);
+            }
+            proper_strbuf_puts(b, "\n");
+        }
+    }
+    if (b->failed) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    return 0;
+}
+
+PROPER_API int proper_annot_stats_write(const proper_annot_stats *s, FILE *f, proper_error *err) {
+    proper_strbuf b;
+    int rc;
+    proper_strbuf_init(&b);
+    rc = proper_annot_stats_format(s, &b, err);
+    if (!rc && b.len && fwrite(b.data, 1, b.len, f) != b.len) rc = proper_error_set(err, PROPER_EIO, NULL, 0, 0, "write failed");
+    proper_strbuf_free(&b);
+    return rc;
+}
+
+/* Expect the word w, then a blank or the line's end. */
+static int proper__annot_word(proper_cursor *c, const char *w, proper_error *err) {
+    size_t n = strlen(w);
+    proper_cursor_skip_blanks(c);
+    if ((size_t)(c->end - c->p) < n || memcmp(c->p, w, n) ||
+        ((size_t)(c->end - c->p) > n && c->p[n] != ' ' && c->p[n] != '\t' && c->p[n] != '\r' && c->p[n] != '\n'))
+        return proper_cursor_error(c, err, PROPER_EPARSE, "expected '%s'", w);
+    while (n--) proper_cursor_advance(c);
+    return 0;
+}
+
+static int proper__annot_stats_eol(proper_cursor *c, proper_error *err) {
+    proper_cursor_skip_blanks(c);
+    if (c->p < c->end && *c->p != '\n') return proper_cursor_error(c, err, PROPER_EPARSE, "expected the end of the line");
+    if (c->p < c->end) proper_cursor_advance(c);
+    return 0;
+}
+
+/* Skip empty and comment lines. */
+static void proper__annot_skip_empty(proper_cursor *c) {
+    for (;;) {
+        proper_cursor d = *c;
+        proper_cursor_skip_blanks(&d);
+        if (d.p < d.end && (*d.p == '\n' || *d.p == '#')) {
+            *c = d;
+            proper__annot_next_line(c);
+        } else {
+            return;
+        }
+    }
+}
+
+/* One function's block; the cursor is at "function". */
+static int proper__annot_stats_block(proper_cursor *c, proper_annot_stats *s, proper_error *err) {
+    char *feat[PROPER_ANNOT_STATS_FEATURES];
+    size_t nf = 0, i, r, col, nlen, mlen, at;
+    const char *name, *mname;
+    long long records;
+    proper_cursor at_name, at_fn = *c;
+    proper_annot_fstats e;
+    proper_annot_xsum *S;
+    int rc = 0, found;
+    memset(&e, 0, sizeof e);
+    if ((rc = proper__annot_word(c, "function", err))) return rc;
+    proper_cursor_skip_blanks(c);
+    at_name = *c;
+    nlen = proper__annot_take_name(c, &name);
+    if ((rc = proper__annot_check_name(&at_name, nlen, err))) return rc;
+    if ((rc = proper__annot_word(c, "metric", err))) return rc;
+    proper_cursor_skip_blanks(c);
+    if ((rc = proper__annot_take_column(c, &mname, &mlen, err))) return rc;
+    if (memchr(mname, '.', mlen)) return proper_cursor_error(c, err, PROPER_EINVAL, "a metric name cannot hold a '.'");
+    if ((rc = proper__annot_word(c, "records", err))) return rc;
+    {
+        proper_cursor at_n = *c;
+        if ((rc = proper_parse_int(c, &records, err))) return rc;
+        if (records < 1) return proper_cursor_error(&at_n, err, PROPER_EPARSE, "expected at least 1 record");
+    }
+    if ((rc = proper__annot_word(c, "features", err))) return rc;
+    for (;;) {
+        const char *fs;
+        size_t fl;
+        proper_cursor_skip_blanks(c);
+        if (c->p >= c->end || *c->p == '\n' || *c->p == '\r') break;
+        if (nf == PROPER_ANNOT_STATS_FEATURES) {
+            rc = proper_cursor_error(c, err, PROPER_ELIMIT, "more than %d features", PROPER_ANNOT_STATS_FEATURES);
+            goto done;
+        }
+        if ((rc = proper__annot_take_column(c, &fs, &fl, err))) goto done;
+        if (!(feat[nf] = proper_strndup(fs, fl))) { rc = PROPER_ENOMEM; goto done; }
+        nf++;
+        for (i = 0; i + 1 < nf; i++)
+            if (!strcmp(feat[i], feat[nf - 1])) {
+                rc = proper_cursor_error(c, err, PROPER_EPARSE, "feature '%s' named twice", feat[i]);
+                goto done;
+            }
+    }
+    if ((rc = proper__annot_stats_eol(c, err))) goto done;
+    if ((rc = proper__annot_fstats_new(&e, name, nlen, mname, mlen, feat, nf))) goto done;
+    e.n = (uint64_t)records;
+    for (i = 0; i < nf; i++) {
+        proper_cursor at_f;
+        const char *fs;
+        size_t fl, nd = 0;
+        double *d = e.distinct + i * PROPER_ANNOT_MIN_DISTINCT;
+        proper__annot_skip_empty(c);
+        if ((rc = proper__annot_word(c, "feature", err))) goto done;
+        proper_cursor_skip_blanks(c);
+        at_f = *c;
+        if ((rc = proper__annot_take_column(c, &fs, &fl, err))) goto done;
+        if (fl != strlen(feat[i]) || memcmp(fs, feat[i], fl)) {
+            rc = proper_cursor_error(&at_f, err, PROPER_EPARSE, "expected feature '%s' (the order of the function's line)", feat[i]);
+            goto done;
+        }
+        if ((rc = proper__annot_word(c, "min", err)) || (rc = proper__annot_number(c, &e.fmin[i], err)) ||
+            (rc = proper__annot_word(c, "max", err)) || (rc = proper__annot_number(c, &e.fmax[i], err)) ||
+            (rc = proper__annot_word(c, "distinct", err)))
+            goto done;
+        for (;;) {
+            proper_cursor at_v;
+            double v;
+            proper_cursor_skip_blanks(c);
+            if (c->p >= c->end || *c->p == '\n' || *c->p == '\r') break;
+            at_v = *c;
+            if ((rc = proper__annot_number(c, &v, err))) goto done;
+            if (nd == PROPER_ANNOT_MIN_DISTINCT || (nd && !(v > d[nd - 1])) || v < e.fmin[i] || v > e.fmax[i]) {
+                rc = proper_cursor_error(&at_v, err, PROPER_EPARSE,
+                                         "expected at most %d increasing distinct values within [min, max]", PROPER_ANNOT_MIN_DISTINCT);
+                goto done;
+            }
+            d[nd++] = v == 0 ? 0.0 : v;
+        }
+        if (!nd || !(e.fmin[i] <= e.fmax[i]) || d[0] != e.fmin[i] ||
+            (nd < PROPER_ANNOT_MIN_DISTINCT && d[nd - 1] != e.fmax[i]) || (nd == 1) != (e.fmin[i] == e.fmax[i]) ||
+            !proper__annot_in_xrange(e.fmin[i]) || !proper__annot_in_xrange(e.fmax[i])) {
+            rc = proper_cursor_error(&at_f, err, PROPER_EPARSE,
+                                     "feature '%s': min <= max within the exact range, the distinct values from min (and to max when fewer than %d)",
+                                     feat[i], PROPER_ANNOT_MIN_DISTINCT);
+            goto done;
+        }
+        e.ndistinct[i] = nd;
+        if ((rc = proper__annot_stats_eol(c, err))) goto done;
+    }
+    proper__annot_skip_empty(c);
+    {
+        proper_cursor at_m = *c;
+        if ((rc = proper__annot_word(c, "metric", err)) || (rc = proper__annot_word(c, "min", err)) ||
+            (rc = proper__annot_number(c, &e.ymin, err)) || (rc = proper__annot_word(c, "max", err)) ||
+            (rc = proper__annot_number(c, &e.ymax, err)) || (rc = proper__annot_stats_eol(c, err)))
+            goto done;
+        if (!(e.ymin <= e.ymax) || !proper__annot_in_xrange(e.ymin) || !proper__annot_in_xrange(e.ymax)) {
+            rc = proper_cursor_error(&at_m, err, PROPER_EPARSE, "the metric's min <= max, within the exact range");
+            goto done;
+        }
+    }
+    S = e.sum;
+    for (r = 0; r < e.q; r++) {
+        proper__annot_skip_empty(c);
+        if ((rc = proper__annot_word(c, "row", err))) goto done;
+        for (col = r; col < e.q; col++, S++)
+            if ((rc = proper__annot_xparse(c, S, err))) goto done;
+        if ((rc = proper__annot_stats_eol(c, err))) goto done;
+    }
+    {
+        /* S[0][0] = Σ 1·1 = records */
+        proper_annot_xsum n1;
+        memset(&n1, 0, sizeof n1);
+        n1.w[-PROPER__ANNOT_XLSB / 64] = e.n;
+        if (memcmp(&n1, &e.sum[0], sizeof n1)) {
+            rc = proper_cursor_error(&at_fn, err, PROPER_EPARSE, "the first sum (of 1 over the records) differs from the records");
+            goto done;
+        }
+    }
+    at = proper__annot_stats_find(s, e.function, e.metric, &found);
+    if (found || (at > 0 && s->n == at && 0)) {
+        rc = proper_cursor_error(&at_fn, err, PROPER_EPARSE, "function '%s' metric '%s' given twice", e.function, e.metric);
+        goto done;
+    }
+    if (at != s->n) {
+        rc = proper_cursor_error(&at_fn, err, PROPER_EPARSE, "functions must be sorted by name, then metric");
+        goto done;
+    }
+    if (proper__annot_stats_insert(s, at, &e)) rc = PROPER_ENOMEM;
+done:
+    if (rc == PROPER_ENOMEM) rc = proper_cursor_error(c, err, PROPER_ENOMEM, "out of memory");
+    for (i = 0; i < nf; i++) PROPER_FREE(feat[i]);
+    proper__annot_fstats_free(&e);
+    return rc;
+}
+
+PROPER_API int proper_annot_stats_parse(proper_annot_stats *out, const char *text, size_t len, const char *name,
+                                        proper_error *err) {
+    proper_cursor c;
+    proper_annot_stats s;
+    int rc = 0;
+    static const char magic[] = "proper-annot-stats 1";
+    proper_cursor_init(&c, text, len, name);
+    proper_annot_stats_init(&s);
+    if (len < sizeof magic - 1 || memcmp(text, magic, sizeof magic - 1))
+        return proper_cursor_error(&c, err, PROPER_EPARSE, "expected the header '%s'", magic);
+    while (c.p < c.end && *c.p != '\n') proper_cursor_advance(&c);
+    {
+        proper_cursor d = c;
+        d.p = text + sizeof magic - 1;
+        d.col = (int)sizeof magic;
+        proper_cursor_skip_blanks(&d);
+        if (d.p != c.p) return proper_cursor_error(&d, err, PROPER_EPARSE, "expected the end of the header line");
+    }
+    if (c.p < c.end) proper_cursor_advance(&c);
+    for (;;) {
+        proper__annot_skip_empty(&c);
+        proper_cursor_skip_blanks(&c);
+        if (c.p >= c.end) break;
+        if ((rc = proper__annot_stats_block(&c, &s, err))) break;
+    }
+    if (rc) {
+        proper_annot_stats_free(&s);
+        return rc;
+    }
+    proper_annot_stats_free(out);
+    *out = s;
+    return 0;
+}
+
+PROPER_API int proper_annot_stats_read(proper_annot_stats *out, const char *path, proper_error *err) {
+    char *data;
+    size_t len;
+    int rc = proper_read_file(path, &data, &len, err);
+    if (rc) return rc;
+    rc = proper_annot_stats_parse(out, data, len, path, err);
+    PROPER_FREE(data);
+    return rc;
+}
+
+/* Sum S[i][j] of any i, j as a long double. */
+static long double proper__annot_sld(const proper_annot_fstats *F, size_t i, size_t j) {
+    return proper__annot_xld(&F->sum[i <= j ? proper__annot_tri_index(F->q, i, j) : proper__annot_tri_index(F->q, j, i)]);
+}
+
+/* Correlation of basis terms i and j from the sums (0 when either is constant). */
+static double proper__annot_stats_corr(const proper_annot_fstats *F, size_t i, size_t j) {
+    long double n = (long double)F->n, si = proper__annot_sld(F, 0, i), sj = proper__annot_sld(F, 0, j);
+    long double cij = n * proper__annot_sld(F, i, j) - si * sj, vi = n * proper__annot_sld(F, i, i) - si * si,
+                vj = n * proper__annot_sld(F, j, j) - sj * sj;
+    return vi > 0 && vj > 0 ? (double)(cij / sqrtl(vi * vj)) : 0;
+}
+
+/* The basis index of term u of the fit (features by candidate index cf). */
+static size_t proper__annot_basis(const proper__annot_term *u, const size_t *cf, size_t k) {
+    size_t a, b;
+    switch (u->kind) {
+    case PROPER__ANNOT_ONE: return 0;
+    case PROPER__ANNOT_X: return 1 + cf[u->a];
+    case PROPER__ANNOT_XLOGX: return 1 + k + cf[u->a];
+    case PROPER__ANNOT_X2: return 1 + 2 * k + cf[u->a];
+    default:
+        a = cf[u->a] < cf[u->b] ? cf[u->a] : cf[u->b];
+        b = cf[u->a] < cf[u->b] ? cf[u->b] : cf[u->a];
+        /* pairs before (a, .): (k-1) + (k-2) + .. + (k-a) */
+        return 1 + 3 * k + a * (2 * k - a - 1) / 2 + (b - a - 1);
+    }
+}
+
+/* A term's scale, as proper__annot_tval divides by it. */
+static double proper__annot_term_scale(const proper__annot_term *u, const double *sx) {
+    switch (u->kind) {
+    case PROPER__ANNOT_ONE: return 1;
+    case PROPER__ANNOT_X: return sx[u->a];
+    case PROPER__ANNOT_X2: return sx[u->a] * sx[u->a];
+    case PROPER__ANNOT_XY: return sx[u->a] * sx[u->b];
+    default: return sx[u->a] * (fabs(log(sx[u->a])) > 1 ? fabs(log(sx[u->a])) : 1);
+    }
+}
+
+/* R (q x q, q = nu + 1) with R'R = the scaled Gram matrix of [U | y]: a
+ * Cholesky factor in long double; a pivot that vanishes against its
+ * diagonal (a dependent column) leaves a zero row, which tri_solve reports. */
+static void proper__annot_stats_triangle(const proper_annot_fstats *F, const proper__annot_term *U, size_t nu,
+                                         const size_t *cf, const double *sx, double yscale, double *R) {
+    long double G[(PROPER_ANNOT_MAX_TERMS + 1) * (PROPER_ANNOT_MAX_TERMS + 1)], L[(PROPER_ANNOT_MAX_TERMS + 1) * (PROPER_ANNOT_MAX_TERMS + 1)];
+    size_t q = nu + 1, bi[PROPER_ANNOT_MAX_TERMS + 1], i, j, r;
+    double sc[PROPER_ANNOT_MAX_TERMS + 1];
+    for (i = 0; i < nu; i++) {
+        bi[i] = proper__annot_basis(&U[i], cf, F->nf);
+        sc[i] = proper__annot_term_scale(&U[i], sx);
+    }
+    bi[nu] = F->q - 1;
+    sc[nu] = yscale;
+    for (i = 0; i < q; i++)
+        for (j = i; j < q; j++) G[i * q + j] = proper__annot_sld(F, bi[i], bi[j]) / ((long double)sc[i] * sc[j]);
+    memset(L, 0, sizeof L);
+    for (i = 0; i < q; i++) {
+        long double d = G[i * q + i];
+        for (r = 0; r < i; r++) d -= L[r * q + i] * L[r * q + i];
+        if (!(d > G[i * q + i] * 1e-30L)) continue; /* dependent: a zero row */
+        L[i * q + i] = sqrtl(d);
+        for (j = i + 1; j < q; j++) {
+            long double v = G[i * q + j];
+            for (r = 0; r < i; r++) v -= L[r * q + i] * L[r * q + j];
+            L[i * q + j] = v / L[i * q + i];
+        }
+    }
+    for (i = 0; i < q * q; i++) R[i] = (double)L[i];
+}
+
+PROPER_API int proper_annot_stats_fit(proper_annot *out, const proper_annot_stats *s, size_t fi,
+                                      const proper_annot_opts *opts, proper_error *err) {
+    const proper_annot_fstats *F;
+    proper_annot_opts o = opts ? *opts : proper_annot_opts_default();
+    proper__annot_ctx c;
+    proper_annot tmp, merged;
+    proper_annot_fn fn;
+    proper__annot_term U[PROPER_ANNOT_MAX_TERMS];
+    proper__annot_model m;
+    proper_annot_lsq res;
+    size_t k, i, j, nu = 0, cf[PROPER_ANNOT_STATS_FEATURES], chosen[PROPER_ANNOT_MAX_TERMS], one = 0;
+    double corr_y[PROPER_ANNOT_STATS_FEATURES], sx[PROPER_ANNOT_MAX_FEATURES], yscale, n, R[(PROPER_ANNOT_MAX_TERMS + 1) * (PROPER_ANNOT_MAX_TERMS + 1)], tss;
+    int keep[PROPER_ANNOT_STATS_FEATURES], rc = 0, first;
+    if (fi >= s->n) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no statistics number %zu", fi);
+    F = &s->f[fi];
+    k = F->nf;
+    n = (double)F->n;
+    memset(&c, 0, sizeof c);
+    memset(&fn, 0, sizeof fn);
+    memset(&m, 0, sizeof m);
+    proper_annot_init(&tmp);
+    proper_annot_init(&merged);
+    c.o = &o;
+    c.A = &tmp;
+    c.err = err;
+    /* clean-up as proper_annot_fit: constant features dropped, groups of
+     * correlated ones represented by the member most correlated with y */
+    for (j = 0; j < k; j++) {
+        keep[j] = F->fmax[j] > F->fmin[j] && F->n >= 3;
+        corr_y[j] = keep[j] ? fabs(proper__annot_stats_corr(F, 1 + j, F->q - 1)) : 0;
+    }
+    for (j = 0; j < k; j++) {
+        if (!keep[j]) continue;
+        for (i = 0; i < j; i++) {
+            if (keep[i] != 1) continue;
+            if (fabs(proper__annot_stats_corr(F, 1 + j, 1 + i)) >= o.corr) {
+                keep[j] = -(int)i - 2;
+                break;
+            }
+        }
+    }
+    for (i = 0; i < k; i++) {
+        size_t rep = i;
+        if (keep[i] != 1) continue;
+        for (j = i + 1; j < k; j++)
+            if (keep[j] == -(int)i - 2 && corr_y[j] > corr_y[rep] + 1e-9) rep = j;
+        if (rep != i) { keep[rep] = 1; keep[i] = 0; }
+        for (j = i + 1; j < k; j++)
+            if (keep[j] == -(int)i - 2) keep[j] = 0;
+    }
+    c.name = (char **)proper_calloc(k ? k : 1, sizeof *c.name);
+    if (!c.name) goto oom;
+    for (;;) {
+        size_t bj = (size_t)-1;
+        for (j = 0; j < k; j++)
+            if (keep[j] == 1 && (bj == (size_t)-1 || corr_y[j] > corr_y[bj])) bj = j;
+        if (bj == (size_t)-1 || c.nf == PROPER_ANNOT_MAX_FEATURES) break;
+        keep[bj] = 2;
+        cf[c.nf] = bj;
+        c.name[c.nf] = F->feat[bj];
+        sx[c.nf] = fabs(F->fmin[bj]) > fabs(F->fmax[bj]) ? fabs(F->fmin[bj]) : fabs(F->fmax[bj]);
+        if (!(sx[c.nf] > 0)) sx[c.nf] = 1;
+        c.nonneg[c.nf] = F->fmin[bj] >= 0;
+        c.nf++;
+    }
+    c.nprod = c.nf < PROPER_ANNOT_PRODUCTS ? c.nf : PROPER_ANNOT_PRODUCTS;
+    for (i = 0; i < c.nprod; i++) c.prod[i] = (int)i;
+    fn.name = proper_strdup(F->function);
+    fn.metric = proper_strdup(F->metric);
+    fn.params = (char **)proper_calloc(c.nf ? c.nf : 1, sizeof *fn.params);
+    if (!fn.name || !fn.metric || !fn.params) goto oom;
+    for (i = 0; i < c.nf; i++, fn.n_params++)
+        if (!(fn.params[i] = proper_strdup(c.name[i]))) goto oom;
+    yscale = fabs(F->ymin) > fabs(F->ymax) ? fabs(F->ymin) : fabs(F->ymax);
+    if (!(yscale > 0)) yscale = 1;
+    m.n = (size_t)F->n;
+    if (F->n < 3) {
+        /* as proper_annot_fit: the mean, and for two records |y1 - y2|/√2 */
+        long double sy = proper__annot_sld(F, 0, F->q - 1), syy = proper__annot_sld(F, F->q - 1, F->q - 1);
+        m.nt = 1;
+        m.t[0].kind = PROPER__ANNOT_ONE;
+        m.coef[0] = (double)(sy / (long double)n);
+        m.sigma = F->n == 2 ? (double)sqrtl(fabsl(syy - sy * sy / 2)) : 0;
+        m.r2 = NAN;
+        m.cls = PROPER_ANNOT_CONSTANT;
+    } else {
+        /* the terms of proper__annot_best: curved ones where a feature takes
+         * PROPER_ANNOT_MIN_DISTINCT values */
+        U[nu].kind = PROPER__ANNOT_ONE; U[nu].a = U[nu].b = 0; nu++;
+        for (i = 0; i < c.nf; i++)
+            if (F->ndistinct[cf[i]] >= 2) { U[nu].kind = PROPER__ANNOT_X; U[nu].a = (int)i; U[nu].b = 0; nu++; }
+        for (i = 0; i < c.nf; i++)
+            if (F->ndistinct[cf[i]] >= PROPER_ANNOT_MIN_DISTINCT && c.nonneg[i]) { U[nu].kind = PROPER__ANNOT_XLOGX; U[nu].a = (int)i; U[nu].b = 0; nu++; }
+        for (i = 0; i < c.nf; i++)
+            if (F->ndistinct[cf[i]] >= PROPER_ANNOT_MIN_DISTINCT) { U[nu].kind = PROPER__ANNOT_X2; U[nu].a = (int)i; U[nu].b = 0; nu++; }
+        for (i = 0; i < c.nprod; i++)
+            for (j = i + 1; j < c.nprod; j++)
+                if (F->ndistinct[cf[c.prod[i]]] >= 2 && F->ndistinct[cf[c.prod[j]]] >= 2) {
+                    U[nu].kind = PROPER__ANNOT_XY; U[nu].a = c.prod[i]; U[nu].b = c.prod[j]; nu++;
+                }
+        proper__annot_stats_triangle(F, U, nu, cf, sx, yscale, R);
+        m.nt = proper__annot_choose(R, nu + 1, U, nu, m.n, &o, chosen);
+        if (!m.nt) {
+            m.nt = 1;
+            chosen[0] = 0;
+        }
+        for (i = 0; i < m.nt; i++) m.t[i] = U[chosen[i]];
+        if (proper__annot_tri_solve(R, nu + 1, &one, 1, nu, m.n, &res)) tss = 0;
+        else tss = res.rss;
+        if (proper__annot_tri_solve(R, nu + 1, chosen, m.nt, nu, m.n, &res))
+            return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "function '%s': the sums give no regression", F->function);
+        for (i = 0; i < m.nt; i++) m.coef[i] = res.coef[i] * yscale / proper__annot_term_scale(&m.t[i], sx);
+        m.rss = res.rss * yscale * yscale;
+        m.sigma = m.n > m.nt ? sqrt(res.rss / (double)(m.n - m.nt)) * yscale : 0;
+        m.r2 = tss > 0 ? 1 - res.rss / tss : (res.rss <= 1e-24 ? 1.0 : 0.0);
+        if (m.r2 < 0) m.r2 = 0;
+        m.bic = proper__annot_bic(res.rss, m.n, m.nt, yscale);
+        m.cls = proper__annot_term_class(m.t, m.nt);
+    }
+    first = proper__annot_leaf_model(&c, &m, PROPER_ANNOT_NONE, -1, 0);
+    if (first < 0) goto oom;
+    fn.body = first;
+    for (i = 0; i < tmp.n_ex; i++)
+        if (tmp.ex[i].kind == PROPER_ANNOT_NUM && !isfinite(tmp.ex[i].value)) {
+            rc = proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "function '%s': a parameter overflows", F->function);
+            goto done;
+        }
+    {
+        size_t cap = 0;
+        if (proper_reserve(&tmp.fns, &cap, 1, sizeof *tmp.fns)) goto oom;
+        tmp.cap_fns = cap;
+        tmp.fns[tmp.n_fns++] = fn;
+        memset(&fn, 0, sizeof fn);
+    }
+    for (i = 0; i < out->n_fns; i++)
+        if (proper__annot_copy_fn(&merged, out, &out->fns[i])) goto oom;
+    if (proper__annot_copy_fn(&merged, &tmp, &tmp.fns[0])) goto oom;
+    proper_annot_free(out);
+    *out = merged;
+    proper_annot_init(&merged);
+    goto done;
+oom:
+    rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+done:
+    PROPER_FREE(c.name);
+    proper__annot_fn_free(&fn);
+    proper_annot_free(&tmp);
+    proper_annot_free(&merged);
+    return rc;
+}
 
 PROPER_API void proper_annot_check_init(proper_annot_check *c) { memset(c, 0, sizeof *c); }
 PROPER_API void proper_annot_check_free(proper_annot_check *c) {

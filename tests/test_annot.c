@@ -685,6 +685,274 @@ static void test_fit_says_filter(void) {
     proper_annot_free(&b);
 }
 
+/* ---- sufficient statistics ---- */
+
+/* The statistics of records rows[0..n) of table t (same columns). */
+static void stats_of_rows(proper_annot_stats *s, const proper_annot_table *t, const size_t *rows, size_t n) {
+    proper_annot_table sub = *t;
+    proper_error err;
+    size_t i;
+    sub.n = n;
+    sub.v = (double *)malloc(sizeof *sub.v * n * t->ncol);
+    for (i = 0; i < n; i++) memcpy(sub.v + i * t->ncol, t->v + rows[i] * t->ncol, sizeof *sub.v * t->ncol);
+    CHECK_INT(proper_annot_stats_add(s, &sub, "time", &err), 0);
+    free(sub.v);
+}
+
+static char *stats_text(const proper_annot_stats *s) {
+    proper_strbuf b;
+    proper_error err;
+    proper_strbuf_init(&b);
+    CHECK_INT(proper_annot_stats_format(s, &b, &err), 0);
+    return b.data;
+}
+
+/* Any split of the records into parts, counted in any order and merged in
+ * any order and grouping, prints the bytes of the whole's statistics: the
+ * sums are exact. Planted quadratic data with four features (one constant,
+ * one a multiple of another), records shuffled, three parts of random
+ * sizes. */
+static void test_stats_merge_exact(void) {
+    proper_annot_log L;
+    proper_annot_stats whole, A, B, C, m1, m2, m3;
+    proper_rng rng;
+    proper_error err;
+    size_t rows[3000], i, cut1, cut2;
+    char *tw, *t1, *t2, *t3;
+    proper_annot_log_init(&L);
+    make_table(&L, f_quad, 3000, 1000, 21);
+    proper_rng_seed(&rng, 5);
+    for (i = 0; i < 3000; i++) rows[i] = i;
+    proper_annot_stats_init(&whole);
+    stats_of_rows(&whole, &L.t[0], rows, 3000);
+    for (i = 3000; i > 1; i--) {
+        size_t j = (size_t)proper_rng_below(&rng, i), x = rows[i - 1];
+        rows[i - 1] = rows[j];
+        rows[j] = x;
+    }
+    cut1 = 1 + (size_t)proper_rng_below(&rng, 1000);
+    cut2 = cut1 + 1 + (size_t)proper_rng_below(&rng, 1500);
+    proper_annot_stats_init(&A);
+    proper_annot_stats_init(&B);
+    proper_annot_stats_init(&C);
+    stats_of_rows(&A, &L.t[0], rows, cut1);
+    stats_of_rows(&B, &L.t[0], rows + cut1, cut2 - cut1);
+    stats_of_rows(&C, &L.t[0], rows + cut2, 3000 - cut2);
+    proper_annot_stats_init(&m1); /* ((A + B) + C) */
+    CHECK_INT(proper_annot_stats_merge(&m1, &A, &err), 0);
+    CHECK_INT(proper_annot_stats_merge(&m1, &B, &err), 0);
+    CHECK_INT(proper_annot_stats_merge(&m1, &C, &err), 0);
+    proper_annot_stats_init(&m2); /* (C + (B + A)) */
+    CHECK_INT(proper_annot_stats_merge(&m2, &B, &err), 0);
+    CHECK_INT(proper_annot_stats_merge(&m2, &A, &err), 0);
+    CHECK_INT(proper_annot_stats_merge(&C, &m2, &err), 0);
+    proper_annot_stats_init(&m3); /* counted straight from the shuffled records */
+    stats_of_rows(&m3, &L.t[0], rows, 3000);
+    tw = stats_text(&whole);
+    t1 = stats_text(&m1);
+    t2 = stats_text(&C);
+    t3 = stats_text(&m3);
+    CHECK_STR(t1, tw);
+    CHECK_STR(t2, tw);
+    CHECK_STR(t3, tw);
+    CHECK_CONTAINS(tw, "function f metric time records 3000 features s junk s2 konst\n");
+    CHECK_CONTAINS(tw, "\nfeature konst min 4 max 4 distinct 4\n");
+    CHECK_CONTAINS(tw, "\nrow 0x177p3 "); /* S[0][0] = 3000 = 375·2^3 */
+    free(tw);
+    free(t1);
+    free(t2);
+    free(t3);
+    proper_annot_stats_free(&whole);
+    proper_annot_stats_free(&A);
+    proper_annot_stats_free(&B);
+    proper_annot_stats_free(&C);
+    proper_annot_stats_free(&m1);
+    proper_annot_stats_free(&m2);
+    proper_annot_stats_free(&m3);
+    proper_annot_log_free(&L);
+}
+
+/* Sums that a double accumulator gets wrong in one order: 1e16 + 1 - 1e16 + 3
+ * is 4 exactly (0x1p2), and Σ y² is 2e32 + 10 exactly, in both orders. */
+static void test_stats_sums_exact(void) {
+    static const char *const logs[2] = {
+        "proper-annot-log 1\nfunction g metrics time features\ng, 1e16\ng, 1\ng, -1e16\ng, 3\n",
+        "proper-annot-log 1\nfunction g metrics time features\ng, 3\ng, -1e16\ng, 1\ng, 1e16\n"};
+    char *t[2];
+    int k;
+    for (k = 0; k < 2; k++) {
+        proper_annot_log L;
+        proper_annot_stats s;
+        proper_error err;
+        proper_annot_log_init(&L);
+        proper_annot_stats_init(&s);
+        CHECK_INT(proper_annot_log_parse(&L, logs[k], strlen(logs[k]), "exact", &err), 0);
+        CHECK_INT(proper_annot_stats_add(&s, &L.t[0], "time", &err), 0);
+        t[k] = stats_text(&s);
+        proper_annot_stats_free(&s);
+        proper_annot_log_free(&L);
+    }
+    CHECK_STR(t[0], t[1]);
+    /* q = 2 (1 and y): row 0 = n, Σy; row 1 = Σy² = 2·10^32 + 10 = 0x9dc5ada82b70b59df020000000a */
+    CHECK_CONTAINS(t[0], "row 0x1p2 0x1p2\nrow 0x4ee2d6d415b85acef8100000005p1\n");
+    free(t[0]);
+    free(t[1]);
+}
+
+/* Format, parse, format: the same bytes; the parsed statistics fit the same. */
+static void test_stats_round_trip(void) {
+    proper_annot_log L;
+    proper_annot_stats s, p;
+    proper_error err;
+    char *t1, *t2;
+    proper_annot_log_init(&L);
+    proper_annot_stats_init(&s);
+    proper_annot_stats_init(&p);
+    make_table(&L, f_nlogn, 500, 1000, 4);
+    CHECK_INT(proper_annot_stats_add(&s, &L.t[0], "time", &err), 0);
+    t1 = stats_text(&s);
+    CHECK_INT(proper_annot_stats_parse(&p, t1, strlen(t1), "rt", &err), 0);
+    t2 = stats_text(&p);
+    CHECK_STR(t2, t1);
+    free(t1);
+    free(t2);
+    proper_annot_stats_free(&s);
+    proper_annot_stats_free(&p);
+    proper_annot_log_free(&L);
+}
+
+/* The regression from statistics against proper_annot_fit on the records
+ * (one scope: planted models with no regimes, fewer records than the class
+ * search's sample): the same class and terms, coefficients and σ equal to
+ * 1e-8 relative (the Cholesky of the exact sums against the QR of the
+ * records). */
+static void test_stats_fit_matches_fit(void) {
+    static planted_fn fns[3] = {f_linear, f_nlogn, f_quad};
+    int k;
+    for (k = 0; k < 3; k++) {
+        proper_annot_log L;
+        proper_annot_stats s;
+        proper_annot a, b;
+        proper_error err;
+        const proper_annot_item *x, *y;
+        proper_annot_log_init(&L);
+        proper_annot_stats_init(&s);
+        proper_annot_init(&a);
+        proper_annot_init(&b);
+        make_table(&L, fns[k], 2000, 1000, 30 + (uint64_t)k);
+        CHECK_INT(proper_annot_fit(&a, &L.t[0], "time", NULL, &err), 0);
+        CHECK_INT(proper_annot_stats_add(&s, &L.t[0], "time", &err), 0);
+        CHECK_INT(proper_annot_stats_fit(&b, &s, 0, NULL, &err), 0);
+        x = &a.it[a.fns[0].body];
+        y = &b.it[b.fns[0].body];
+        CHECK(x->next < 0 && y->next < 0);
+        CHECK_INT(x->cls, y->cls);
+        CHECK_INT((int)x->n_obs, (int)y->n_obs);
+        CHECK_REL(x->r2, y->r2, 1e-10);
+        {
+            /* the same terms in the same order, each coefficient close */
+            proper_strbuf ta, tb;
+            proper_annot_item xa = *x, xb = *y;
+            proper_strbuf_init(&ta);
+            proper_strbuf_init(&tb);
+            proper_annot_format_expr(&a, xa.arg[0], &ta);
+            proper_annot_format_expr(&b, xb.arg[0], &tb);
+            {
+                /* compare the texts with the numbers taken out, then the numbers */
+                const char *p = ta.data, *q = tb.data;
+                while (*p && *q) {
+                    char *pe, *qe;
+                    double u = strtod(p, &pe), v = strtod(q, &qe);
+                    if (pe != p && qe != q) {
+                        CHECK_REL(u, v, 1e-8);
+                        p = pe;
+                        q = qe;
+                    } else {
+                        CHECK(*p == *q);
+                        if (*p != *q) break;
+                        p++;
+                        q++;
+                    }
+                }
+                CHECK(!*p && !*q);
+            }
+            CHECK_REL(a.ex[xa.arg[1]].value, b.ex[xb.arg[1]].value, 1e-8);
+            proper_strbuf_free(&ta);
+            proper_strbuf_free(&tb);
+        }
+        proper_annot_stats_free(&s);
+        proper_annot_free(&a);
+        proper_annot_free(&b);
+        proper_annot_log_free(&L);
+    }
+}
+
+static void expect_stats_error(const char *text, int code, int line, int col, const char *msg) {
+    proper_annot_stats s;
+    proper_error err;
+    proper_annot_stats_init(&s);
+    CHECK_INT(proper_annot_stats_parse(&s, text, strlen(text), "bad.stats", &err), code);
+    CHECK_STR(err.file, "bad.stats");
+    CHECK_INT(err.line, line);
+    CHECK_INT(err.col, col);
+    CHECK_CONTAINS(err.message, msg);
+    CHECK_INT(s.n, 0);
+    proper_annot_stats_free(&s);
+}
+
+static void test_stats_errors(void) {
+    proper_annot_log L;
+    proper_annot_stats s, t;
+    proper_error err;
+    static const char ok[] = "proper-annot-stats 1\nfunction g metric time records 2 features\nmetric min 1 max 3\n"
+                             "row 0x1p1 0x1p2\nrow 0x5p1\n";
+    static const char bad_range[] = "proper-annot-log 1\nfunction g metrics time features x\ng, 1, 1e-30\ng, 2, 3\n";
+    proper_annot_stats_init(&s);
+    CHECK_INT(proper_annot_stats_parse(&s, ok, strlen(ok), "ok", &err), 0);
+    proper_annot_stats_free(&s);
+    expect_stats_error("proper-annot-log 1\n", PROPER_EPARSE, 1, 1, "proper-annot-stats 1");
+    expect_stats_error("proper-annot-stats 1\nfunction g metric time records 2 features\nmetric min 1 max 3\n"
+                       "row 0x1p1 0x1q2\nrow 0x5p1\n",
+                       PROPER_EPARSE, 4, 14, "'p'");
+    expect_stats_error("proper-annot-stats 1\nfunction g metric time records 3 features\nmetric min 1 max 3\n"
+                       "row 0x1p1 0x1p2\nrow 0x5p1\n",
+                       PROPER_EPARSE, 2, 1, "differs from the records");
+    expect_stats_error("proper-annot-stats 1\nfunction g metric time records 2 features\nmetric min 1 max 3\n"
+                       "row 0x1p1 0x1p2\n",
+                       PROPER_EPARSE, 5, 1, "expected 'row'");
+    expect_stats_error("proper-annot-stats 1\nfunction g metric time records 2 features\nmetric min 1 max 3\n"
+                       "row 0x1p1 0x1p400\nrow 0x5p1\n",
+                       PROPER_ERANGE, 4, 11, "range of exact statistics");
+    expect_stats_error("proper-annot-stats 1\nfunction h metric time records 2 features\nmetric min 1 max 3\n"
+                       "row 0x1p1 0x1p2\nrow 0x5p1\nfunction g metric time records 2 features\nmetric min 1 max 3\n"
+                       "row 0x1p1 0x1p2\nrow 0x5p1\n",
+                       PROPER_EPARSE, 6, 1, "sorted");
+    expect_stats_error("proper-annot-stats 1\nfunction g metric time records 2 features x\nfeature x min 1 max 3 distinct 3 1\n",
+                       PROPER_EPARSE, 3, 34, "increasing");
+    /* values outside the exact range are refused, naming the record */
+    proper_annot_log_init(&L);
+    proper_annot_stats_init(&s);
+    CHECK_INT(proper_annot_log_parse(&L, bad_range, strlen(bad_range), "r", &err), 0);
+    CHECK_INT(proper_annot_stats_add(&s, &L.t[0], "time", &err), PROPER_ERANGE);
+    CHECK_CONTAINS(err.message, "record 1: feature 'x'");
+    proper_annot_log_free(&L);
+    /* the same function with other features does not merge */
+    proper_annot_stats_init(&t);
+    CHECK_INT(proper_annot_stats_parse(&s, ok, strlen(ok), "ok", &err), 0);
+    {
+        proper_annot_log M;
+        static const char with_x[] = "proper-annot-log 1\nfunction g metrics time features x\ng, 1, 1\ng, 3, 2\n";
+        proper_annot_log_init(&M);
+        CHECK_INT(proper_annot_log_parse(&M, with_x, strlen(with_x), "x", &err), 0);
+        CHECK_INT(proper_annot_stats_add(&t, &M.t[0], "time", &err), 0);
+        CHECK_INT(proper_annot_stats_merge(&s, &t, &err), PROPER_EINVAL);
+        CHECK_CONTAINS(err.message, "different features");
+        proper_annot_log_free(&M);
+    }
+    proper_annot_stats_free(&s);
+    proper_annot_stats_free(&t);
+}
+
 /* ---- checking ---- */
 
 static void test_check_detects_shift(void) {
@@ -898,6 +1166,11 @@ int main(void) {
     RUN(test_fit_branch_split);
     RUN(test_fit_no_split_without_dependence);
     RUN(test_fit_says_filter);
+    RUN(test_stats_merge_exact);
+    RUN(test_stats_sums_exact);
+    RUN(test_stats_round_trip);
+    RUN(test_stats_fit_matches_fit);
+    RUN(test_stats_errors);
     RUN(test_check_detects_shift);
     RUN(test_check_mixture);
     RUN(test_fit_edge_cases);
