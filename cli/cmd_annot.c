@@ -13,9 +13,11 @@
 
 static void annot_usage(FILE *out) {
     fprintf(out,
-            "usage: proper annot fit LOG [--function F] [--metric M] [-o FILE] [--svg DIR] [--json]\n"
+            "usage: proper annot fit LOG|STATS [--function F] [--metric M] [-o FILE] [--svg DIR] [--json]\n"
             "       proper annot check ANNOT LOG [--alpha A] [--json]\n"
-            "       proper annot diff OLD.log NEW.log [--function F] [--metric M] [--alpha A] [--json]\n\n"
+            "       proper annot diff OLD.log NEW.log [--function F] [--metric M] [--alpha A] [--json]\n"
+            "       proper annot stats LOG [--function F] [--metric M] [-o STATS]\n"
+            "       proper annot merge STATS... [-o STATS]\n\n"
             "Probabilistic performance annotations (Rogora et al., EuroSys 2020): how a\n"
             "function's metric (time, cpu, heap, lock wait, ...) is distributed as a\n"
             "function of its input features, e.g.\n"
@@ -33,7 +35,15 @@ static void annot_usage(FILE *out) {
             "diff   fits OLD, then per regression scope of OLD refits its terms on the\n"
             "       records of OLD and of NEW in that scope and says which coefficients\n"
             "       moved: z = (new - old)/sqrt(se_old² + se_new²), two-sided, each at\n"
-            "       level A/(coefficients compared); also checks NEW against OLD's fit.\n\n"
+            "       level A/(coefficients compared); also checks NEW against OLD's fit.\n"
+            "stats  writes the sufficient statistics of every function of LOG (or F) for\n"
+            "       metric M: exact sums of the products of the regression terms, so that\n"
+            "       logs counted apart merge into the statistics of their concatenation,\n"
+            "       byte for byte, in any order and grouping (src/annot.h).\n"
+            "merge  adds statistics files (of the same functions' features) into one.\n"
+            "fit STATS fits the regression part only: one scope per function (the\n"
+            "       classes, elimination, R2 and BIC from the sums); splits, clusters,\n"
+            "       mixtures, --svg and the heuristics need the records.\n\n"
             "options:\n"
             "  --function F    only this function\n"
             "  --metric M      the metric column (default time)\n"
@@ -55,8 +65,11 @@ static void annot_usage(FILE *out) {
             PROPER_ANNOT_R2, PROPER_ANNOT_MIN_LEAF);
 }
 
+/* Most files of one command line (merge). */
+#define ANNOT_MAX_FILES 1024
+
 typedef struct annot_cli {
-    const char *verb, *pos[2], *function, *metric, *output, *svg;
+    const char *verb, *pos[ANNOT_MAX_FILES], *function, *metric, *output, *svg;
     int json, npos;
     double alpha;
     proper_annot_opts o;
@@ -89,7 +102,7 @@ static int parse_args(int argc, char **argv, annot_cli *o) {
         } else if (cli_opt_uint(&a, "--seed", 0, ~0ULL, &seed)) {
         } else if (cli_positional(&a)) {
             if (!o->verb) o->verb = a.value;
-            else if (o->npos < 2) o->pos[o->npos++] = a.value;
+            else if (o->npos < ANNOT_MAX_FILES) o->pos[o->npos++] = a.value;
             else cli_usage_error(&a, "unexpected argument '%s'", a.value);
         } else {
             cli_unknown(&a);
@@ -98,14 +111,21 @@ static int parse_args(int argc, char **argv, annot_cli *o) {
     if (a.status) return a.status;
     o->o.seed = seed;
     o->o.min_leaf = (size_t)min_leaf;
-    if (!o->verb) return cli_usage_error(&a, "expected fit, check or diff");
+    if (!o->verb) return cli_usage_error(&a, "expected fit, check, diff, stats or merge");
     if (strcmp(o->verb, "fit") == 0) {
         if (o->npos != 1) return cli_usage_error(&a, "fit needs one LOG");
     } else if (strcmp(o->verb, "check") == 0 || strcmp(o->verb, "diff") == 0) {
         if (o->npos != 2) return cli_usage_error(&a, "%s needs two files", o->verb);
         if (o->svg || o->output) return cli_usage_error(&a, "--svg and --output are for fit");
+    } else if (strcmp(o->verb, "stats") == 0 || strcmp(o->verb, "merge") == 0) {
+        int stats = o->verb[0] == 's';
+        if (stats && o->npos != 1) return cli_usage_error(&a, "stats needs one LOG");
+        if (!stats && o->npos < 1) return cli_usage_error(&a, "merge needs at least one STATS file");
+        if (!stats && o->npos == ANNOT_MAX_FILES) return cli_usage_error(&a, "merge takes at most %d files at once", ANNOT_MAX_FILES - 1);
+        if (o->svg || o->json) return cli_usage_error(&a, "--svg and --json are not for %s", o->verb);
+        if (!stats && o->function) return cli_usage_error(&a, "--function is not for merge");
     } else {
-        return cli_usage_error(&a, "unknown subcommand '%s': expected fit, check or diff", o->verb);
+        return cli_usage_error(&a, "unknown subcommand '%s': expected fit, check, diff, stats or merge", o->verb);
     }
     return CLI_OK;
 }
@@ -346,16 +366,103 @@ static void json_scopes(cli_json *j, const proper_annot *a, const proper_annot_f
     proper_strbuf_free(&c);
 }
 
+/* Write annotations a as text or JSON to -o or stdout; records[i] is
+ * function i's count of records, source_key names o->pos[0] in the JSON. */
+static int write_annotations(const annot_cli *o, const proper_annot *a, const char *source_key, const uint64_t *records) {
+    proper_error err;
+    FILE *out = stdout;
+    size_t i;
+    int rc = CLI_OK;
+    if (o->output && strcmp(o->output, "-") != 0 && !(out = fopen(o->output, "w"))) return cli_fail("%s: cannot write", o->output);
+    if (o->json) {
+        cli_json j;
+        proper_strbuf s;
+        cli_json_init(&j, out);
+        cli_json_object_begin(&j);
+        cli_json_key_string(&j, source_key, o->pos[0]);
+        cli_json_key_string(&j, "metric", o->metric);
+        cli_json_key(&j, "functions");
+        cli_json_array_begin(&j);
+        for (i = 0; i < a->n_fns; i++) {
+            proper_annot one = *a;
+            one.fns = &a->fns[i];
+            one.n_fns = 1;
+            proper_strbuf_init(&s);
+            proper_annot_format(&one, &s, &err);
+            cli_json_object_begin(&j);
+            cli_json_key_string(&j, "function", a->fns[i].name);
+            cli_json_key_uint(&j, "records", (unsigned long long)records[i]);
+            cli_json_key_string(&j, "annotation", s.data);
+            json_scopes(&j, a, &a->fns[i]);
+            cli_json_object_end(&j);
+            proper_strbuf_free(&s);
+        }
+        cli_json_array_end(&j);
+        cli_json_object_end(&j);
+    } else if (proper_annot_write(a, out, &err)) {
+        rc = cli_report(&err);
+    }
+    if (out != stdout && fclose(out) != 0 && !rc) rc = cli_fail("%s: write failed", o->output);
+    return rc;
+}
+
+/* fit STATS: the regression of every function (or F) for the metric. */
+static int annot_fit_stats(const annot_cli *o, const char *text, size_t len) {
+    proper_annot_stats S;
+    proper_annot a;
+    proper_error err;
+    uint64_t *records = NULL;
+    size_t i, fitted = 0;
+    int rc = CLI_OK;
+    if (o->svg || o->o.envelope || o->o.dominant)
+        return cli_fail("%s: statistics hold sums, not records: --svg, --envelope and --dominant need the log", o->pos[0]);
+    proper_annot_stats_init(&S);
+    proper_annot_init(&a);
+    if (proper_annot_stats_parse(&S, text, len, o->pos[0], &err)) return cli_report(&err);
+    if (!(records = (uint64_t *)calloc(S.n + 1, sizeof *records))) { rc = cli_fail("out of memory"); goto done; }
+    for (i = 0; i < S.n; i++) {
+        if (o->function && strcmp(S.f[i].function, o->function) != 0) continue;
+        if (strcmp(S.f[i].metric, o->metric) != 0) continue;
+        if (proper_annot_stats_fit(&a, &S, i, &o->o, &err)) {
+            rc = cli_report(&err);
+            goto done;
+        }
+        records[fitted++] = S.f[i].n;
+    }
+    if (!fitted) {
+        rc = o->function ? cli_fail("%s: no statistics of function '%s' for metric '%s'", o->pos[0], o->function, o->metric)
+                         : cli_fail("%s: no statistics for metric '%s'", o->pos[0], o->metric);
+        goto done;
+    }
+    rc = write_annotations(o, &a, "stats", records);
+done:
+    free(records);
+    proper_annot_stats_free(&S);
+    proper_annot_free(&a);
+    return rc;
+}
+
 static int annot_fit(const annot_cli *o) {
     proper_annot_log L;
     proper_annot a;
     proper_error err;
     size_t i, fitted = 0;
     int rc = CLI_OK;
-    FILE *out = stdout;
+    uint64_t *records = NULL;
+    char *text;
+    size_t len;
+    static const char stats_magic[] = "proper-annot-stats 1";
     proper_annot_log_init(&L);
     proper_annot_init(&a);
-    if (proper_annot_log_read(&L, o->pos[0], &err)) return cli_report(&err);
+    if (proper_read_file(o->pos[0], &text, &len, &err)) return cli_report(&err);
+    if (len >= sizeof stats_magic - 1 && !memcmp(text, stats_magic, sizeof stats_magic - 1)) {
+        rc = annot_fit_stats(o, text, len);
+        PROPER_FREE(text);
+        return rc;
+    }
+    rc = proper_annot_log_parse(&L, text, len, o->pos[0], &err);
+    PROPER_FREE(text);
+    if (rc) return cli_report(&err);
     if (o->function && !proper_annot_log_find(&L, o->function)) {
         rc = cli_fail("%s: no function '%s'", o->pos[0], o->function);
         goto done;
@@ -378,42 +485,77 @@ static int annot_fit(const annot_cli *o) {
         rc = cli_fail("%s: no function has a column '%s'", o->pos[0], o->metric);
         goto done;
     }
-    if (o->output && strcmp(o->output, "-") != 0 && !(out = fopen(o->output, "w"))) {
-        rc = cli_fail("%s: cannot write", o->output);
-        goto done;
-    }
-    if (o->json) {
-        cli_json j;
-        proper_strbuf s;
-        cli_json_init(&j, out);
-        cli_json_object_begin(&j);
-        cli_json_key_string(&j, "log", o->pos[0]);
-        cli_json_key_string(&j, "metric", o->metric);
-        cli_json_key(&j, "functions");
-        cli_json_array_begin(&j);
-        for (i = 0; i < a.n_fns; i++) {
-            proper_annot one = a;
-            one.fns = &a.fns[i];
-            one.n_fns = 1;
-            proper_strbuf_init(&s);
-            proper_annot_format(&one, &s, &err);
-            cli_json_object_begin(&j);
-            cli_json_key_string(&j, "function", a.fns[i].name);
-            cli_json_key_uint(&j, "records", proper_annot_log_find(&L, a.fns[i].name)->n);
-            cli_json_key_string(&j, "annotation", s.data);
-            json_scopes(&j, &a, &a.fns[i]);
-            cli_json_object_end(&j);
-            proper_strbuf_free(&s);
-        }
-        cli_json_array_end(&j);
-        cli_json_object_end(&j);
-    } else if (proper_annot_write(&a, out, &err)) {
-        rc = cli_report(&err);
-    }
-    if (out != stdout && fclose(out) != 0 && !rc) rc = cli_fail("%s: write failed", o->output);
+    if (!(records = (uint64_t *)calloc(a.n_fns + 1, sizeof *records))) { rc = cli_fail("out of memory"); goto done; }
+    for (i = 0; i < a.n_fns; i++) records[i] = proper_annot_log_find(&L, a.fns[i].name)->n;
+    rc = write_annotations(o, &a, "log", records);
 done:
+    free(records);
     proper_annot_log_free(&L);
     proper_annot_free(&a);
+    return rc;
+}
+
+/* Write statistics to -o or stdout. */
+static int write_stats(const annot_cli *o, const proper_annot_stats *S) {
+    proper_error err;
+    FILE *out = stdout;
+    int rc = CLI_OK;
+    if (o->output && strcmp(o->output, "-") != 0 && !(out = fopen(o->output, "w"))) return cli_fail("%s: cannot write", o->output);
+    if (proper_annot_stats_write(S, out, &err)) rc = cli_report(&err);
+    if (out != stdout && fclose(out) != 0 && !rc) rc = cli_fail("%s: write failed", o->output);
+    return rc;
+}
+
+static int annot_stats(const annot_cli *o) {
+    proper_annot_log L;
+    proper_annot_stats S;
+    proper_error err;
+    size_t i, counted = 0;
+    int rc = CLI_OK;
+    proper_annot_log_init(&L);
+    proper_annot_stats_init(&S);
+    if (proper_annot_log_read(&L, o->pos[0], &err)) return cli_report(&err);
+    if (o->function && !proper_annot_log_find(&L, o->function)) {
+        rc = cli_fail("%s: no function '%s'", o->pos[0], o->function);
+        goto done;
+    }
+    for (i = 0; i < L.n; i++) {
+        const proper_annot_table *t = &L.t[i];
+        if (o->function && strcmp(t->name, o->function) != 0) continue;
+        if (proper_annot_table_column(t, o->metric) == (size_t)-1) {
+            if (o->function) { rc = cli_fail("%s: function '%s' has no column '%s'", o->pos[0], t->name, o->metric); goto done; }
+            continue;
+        }
+        if (proper_annot_stats_add(&S, t, o->metric, &err)) {
+            rc = cli_report(&err);
+            goto done;
+        }
+        counted++;
+    }
+    if (!counted) {
+        rc = cli_fail("%s: no function has a column '%s'", o->pos[0], o->metric);
+        goto done;
+    }
+    rc = write_stats(o, &S);
+done:
+    proper_annot_log_free(&L);
+    proper_annot_stats_free(&S);
+    return rc;
+}
+
+static int annot_merge(const annot_cli *o) {
+    proper_annot_stats S, one;
+    proper_error err;
+    int k, rc = CLI_OK;
+    proper_annot_stats_init(&S);
+    proper_annot_stats_init(&one);
+    for (k = 0; k < o->npos && !rc; k++) {
+        if (proper_annot_stats_read(&one, o->pos[k], &err)) rc = cli_report(&err);
+        else if (proper_annot_stats_merge(&S, &one, &err)) rc = cli_fail("%s: %s", o->pos[k], err.message);
+    }
+    if (!rc) rc = write_stats(o, &S);
+    proper_annot_stats_free(&S);
+    proper_annot_stats_free(&one);
     return rc;
 }
 
@@ -712,5 +854,7 @@ int cmd_annot(int argc, char **argv) {
     if (rc) return rc;
     if (strcmp(o.verb, "fit") == 0) return annot_fit(&o);
     if (strcmp(o.verb, "check") == 0) return annot_check(&o);
+    if (strcmp(o.verb, "stats") == 0) return annot_stats(&o);
+    if (strcmp(o.verb, "merge") == 0) return annot_merge(&o);
     return annot_diff(&o);
 }

@@ -52,6 +52,28 @@ expect_text annot_diff_same 0 "new log against this fit: 0 of 2" an diff "$T/a.l
 expect_text annot_diff_slope 1 "MOVED  [s > 499] s: old 9" an diff "$T/a.log" "$T/slope.log"
 lacks annot_diff_slope_first_regime "$T/out" "MOVED  [s <= 499]"
 
+# sufficient statistics: the halves of a log, counted apart and merged in
+# either order, give the whole log's statistics byte for byte; the fit from
+# them is one regression scope over both regimes (splits need the records)
+awk 'NR <= 2 || (NR > 2 && NR % 2 == 1)' "$T/a.log" > "$T/odd.log"
+awk 'NR <= 2 || (NR > 2 && NR % 2 == 0)' "$T/a.log" > "$T/even.log"
+expect annot_stats_whole 0 an stats "$T/a.log" -o "$T/a.stats"
+expect annot_stats_odd 0 an stats "$T/odd.log" -o "$T/odd.stats"
+expect annot_stats_even 0 an stats "$T/even.log" -o "$T/even.stats"
+expect annot_merge 0 an merge "$T/even.stats" "$T/odd.stats" -o "$T/m1.stats"
+expect annot_merge_other_order 0 an merge "$T/odd.stats" "$T/even.stats" -o "$T/m2.stats"
+if cmp -s "$T/m1.stats" "$T/a.stats" && cmp -s "$T/m2.stats" "$T/a.stats"; then ok annot_merge_bytes
+else fail annot_merge_bytes "$(diff "$T/m1.stats" "$T/a.stats" | head -5)"; fi
+contains annot_stats_header "$T/a.stats" "function f metric time records 1000 features s"
+expect_text annot_fit_stats 0 "# 1000 records" an fit "$T/a.stats"
+if [ "$(grep -c 'Norm(' "$T/out")" = 1 ]; then ok annot_fit_stats_one_scope
+else fail annot_fit_stats_one_scope "$(cat "$T/out")"; fi
+expect_error annot_fit_stats_svg "need the log" an fit "$T/a.stats" --svg "$T"
+printf 'proper-annot-stats 1\nfunction f metric time records 2 features\nmetric min 1 max 3\nrow 0x1p1 0x1p2\nrow 0x5z1\n' > "$T/bad.stats"
+expect_error annot_bad_stats "bad.stats:5:8:" an merge "$T/bad.stats"
+printf 'proper-annot-log 1\nfunction f metrics time features s\nf, 1, 1e30\n' > "$T/far.log"
+expect_error annot_stats_range "record 1: feature 's'" an stats "$T/far.log"
+
 # bad input: exit 2 with the position
 printf 'proper-annot-log 1\nfunction f metrics time features s\nf, 1, x\n' > "$T/bad.log"
 expect_error annot_bad_log "bad.log:3:7:" an fit "$T/bad.log"
