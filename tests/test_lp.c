@@ -795,6 +795,42 @@ static void test_issue14_lad_paths_disagree(void) {
     proper_lp_free(&lp);
 }
 
+/* Six LPs of test_glpk's ill-conditioned family (seed 2026, trials 129,
+ * 189, 190, 293, 319, 370) that `glpsol --exact` (GLPK 5.0, --nopresol)
+ * solves to an optimum, but on which the simplex said infeasible (five) or
+ * unbounded (trial 370) before claims needed certificates. Now every
+ * method gives a verified optimum or "numerically unreliable"; and the
+ * textbook infeasible and unbounded LPs keep their (certified) verdicts. */
+static void test_wrong_claims_need_certificates(void) {
+    static const int trials[6] = {129, 189, 190, 293, 319, 370};
+    int t, mi;
+    for (t = 0; t < 6; t++) {
+        char path[64];
+        proper_lp lp;
+        proper_error e;
+        proper_lp_init(&lp);
+        snprintf(path, sizeof path, "tests/corpus/lp/wrong_claim_%d.lp", trials[t]);
+        CHECK_INT(proper_lp_read_cplex(&lp, path, &e), 0);
+        for (mi = 0; mi < 3; mi++) {
+            proper_lp_solution s;
+            proper_lp_check chk;
+            proper_lp_opts o = proper_lp_opts_default();
+            int rc;
+            proper_lp_solution_init(&s);
+            o.method = methods[mi];
+            o.check = &chk;
+            rc = proper_lp_solve(&lp, &o, &s, &e);
+            if (rc != 0) {
+                CHECK_INT(rc, PROPER_ENOCONV);
+                CHECK_CONTAINS(e.message, "numerically unreliable");
+                CHECK_INT(chk.verdict, PROPER_LP_UNRELIABLE);
+            }
+            proper_lp_solution_free(&s);
+        }
+        proper_lp_free(&lp);
+    }
+}
+
 /* The dual simplex looped forever on this LP (its pivot element from FTRAN
  * stayed below the pivot tolerance after every refactorisation): every
  * method now ends, unbounded, as `glpsol --exact` finds it. */
@@ -921,6 +957,7 @@ int main(void) {
     RUN(test_ill_conditioned_never_wrong);
     RUN(test_ill_conditioned_dual_ends);
     RUN(test_issue14_lad_paths_disagree);
+    RUN(test_wrong_claims_need_certificates);
     RUN(test_verify_residuals);
     RUN(test_qp_diagonal_closed_form);
     RUN(test_qp_random_kkt);
