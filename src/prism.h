@@ -412,29 +412,50 @@ static int proper__prism_lex_number(proper_cursor *c, proper__prism_tok *t, prop
     return PROPER_OK;
 }
 
-/* Two- and three-character operators first (longest match). */
+/* An operator at the cursor, the longest that matches (<=> before <=
+ * before <), decided by its first character. */
 static int proper__prism_lex_operator(proper_cursor *c, proper__prism_tok *t) {
-    static const struct { const char *s; int kind; } ops[] = {
-        {"<=>", PROPER__PM_TK_IFF}, {"=>", PROPER__PM_TK_IMPLIES}, {"->", PROPER__PM_TK_ARROW}, {"<=", PROPER__PM_TK_LE},
-        {">=", PROPER__PM_TK_GE}, {"!=", PROPER__PM_TK_NE}, {"..", PROPER__PM_TK_DOTDOT}, {"[", PROPER__PM_TK_LBRACK},
-        {"]", PROPER__PM_TK_RBRACK}, {"(", PROPER__PM_TK_LPAREN}, {")", PROPER__PM_TK_RPAREN}, {"{", PROPER__PM_TK_LBRACE},
-        {"}", PROPER__PM_TK_RBRACE}, {";", PROPER__PM_TK_SEMI}, {":", PROPER__PM_TK_COLON}, {",", PROPER__PM_TK_COMMA},
-        {"'", PROPER__PM_TK_PRIME}, {"=", PROPER__PM_TK_EQ}, {"<", PROPER__PM_TK_LT}, {">", PROPER__PM_TK_GT},
-        {"+", PROPER__PM_TK_PLUS}, {"-", PROPER__PM_TK_MINUS}, {"*", PROPER__PM_TK_STAR}, {"/", PROPER__PM_TK_SLASH},
-        {"^", PROPER__PM_TK_CARET}, {"&", PROPER__PM_TK_AND}, {"|", PROPER__PM_TK_OR}, {"!", PROPER__PM_TK_NOT},
-        {"?", PROPER__PM_TK_QMARK}};
-    size_t i, k, avail = (size_t)(c->end - c->p);
-    for (i = 0; i < sizeof ops / sizeof ops[0]; i++) {
-        size_t n = strlen(ops[i].s);
-        if (n <= avail && memcmp(c->p, ops[i].s, n) == 0) {
-            t->kind = ops[i].kind;
-            t->p = c->p;
-            t->len = n;
-            for (k = 0; k < n; k++) proper_cursor_advance(c);
-            return 1;
-        }
+    size_t avail = (size_t)(c->end - c->p), n = 1, k;
+    char a = c->p[0], b = avail > 1 ? c->p[1] : '\0', d = avail > 2 ? c->p[2] : '\0';
+    int kind;
+    switch (a) {
+    case '<':
+        if (b == '=' && d == '>') kind = PROPER__PM_TK_IFF, n = 3;
+        else if (b == '=') kind = PROPER__PM_TK_LE, n = 2;
+        else kind = PROPER__PM_TK_LT;
+        break;
+    case '>': kind = b == '=' ? (n = 2, PROPER__PM_TK_GE) : PROPER__PM_TK_GT; break;
+    case '=': kind = b == '>' ? (n = 2, PROPER__PM_TK_IMPLIES) : PROPER__PM_TK_EQ; break;
+    case '-': kind = b == '>' ? (n = 2, PROPER__PM_TK_ARROW) : PROPER__PM_TK_MINUS; break;
+    case '!': kind = b == '=' ? (n = 2, PROPER__PM_TK_NE) : PROPER__PM_TK_NOT; break;
+    case '.':
+        if (b != '.') return 0;
+        kind = PROPER__PM_TK_DOTDOT, n = 2;
+        break;
+    case '[': kind = PROPER__PM_TK_LBRACK; break;
+    case ']': kind = PROPER__PM_TK_RBRACK; break;
+    case '(': kind = PROPER__PM_TK_LPAREN; break;
+    case ')': kind = PROPER__PM_TK_RPAREN; break;
+    case '{': kind = PROPER__PM_TK_LBRACE; break;
+    case '}': kind = PROPER__PM_TK_RBRACE; break;
+    case ';': kind = PROPER__PM_TK_SEMI; break;
+    case ':': kind = PROPER__PM_TK_COLON; break;
+    case ',': kind = PROPER__PM_TK_COMMA; break;
+    case '\'': kind = PROPER__PM_TK_PRIME; break;
+    case '+': kind = PROPER__PM_TK_PLUS; break;
+    case '*': kind = PROPER__PM_TK_STAR; break;
+    case '/': kind = PROPER__PM_TK_SLASH; break;
+    case '^': kind = PROPER__PM_TK_CARET; break;
+    case '&': kind = PROPER__PM_TK_AND; break;
+    case '|': kind = PROPER__PM_TK_OR; break;
+    case '?': kind = PROPER__PM_TK_QMARK; break;
+    default: return 0;
     }
-    return 0;
+    t->kind = kind;
+    t->p = c->p;
+    t->len = n;
+    for (k = 0; k < n; k++) proper_cursor_advance(c);
+    return 1;
 }
 
 /* Split text into tokens (ending with one EOF token). */
@@ -735,7 +756,7 @@ static const proper__prism_tok *proper__prism_peek(const proper__prism_parser *p
 static int proper__prism_at(const proper__prism_parser *ps, int kind) { return proper__prism_peek(ps, 0)->kind == kind; }
 
 static int proper__prism_tok_is(const proper__prism_tok *t, const char *word) {
-    return t->kind == PROPER__PM_TK_IDENT && strlen(word) == t->len && memcmp(t->p, word, t->len) == 0;
+    return t->kind == PROPER__PM_TK_IDENT && t->p[0] == word[0] && strlen(word) == t->len && memcmp(t->p, word, t->len) == 0;
 }
 
 static int proper__prism_at_word(const proper__prism_parser *ps, const char *word) {
@@ -808,7 +829,7 @@ static int proper__prism_is_reserved(const char *p, size_t n) {
         "endobservables", "invariant"};
     size_t i;
     for (i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (strlen(words[i]) == n && memcmp(words[i], p, n) == 0) return 1;
+        if (n && words[i][0] == p[0] && strlen(words[i]) == n && memcmp(words[i], p, n) == 0) return 1;
     return 0;
 }
 
@@ -3127,6 +3148,13 @@ typedef struct proper__prism_explorer {
     int *trew_slot;  /* reward structure -> slot in tw, or -1 */
     /* commands grouped by action: unlabelled first, then per action */
     size_t *by_action, *action_start; /* action_start[a+1] .. for action a (-1 = unlabelled) */
+    /* Unlabelled commands indexed by a variable value their guard pins
+     * (a conjunct v = c): only those matching the state are evaluated. */
+    size_t *free_cmds, n_free;        /* not pinned: evaluated in every state */
+    size_t *pin_start, *pin_cmds;     /* slot pin_base[v] + value - lo[v]: pin_cmds[pin_start[slot] ..] */
+    size_t *pin_base;                 /* per variable, or (size_t)-1 when no command pins it */
+    size_t *cand;                     /* the candidates of the current state */
+    int indexed;
     /* scratch */
     int32_t *cur;
     uint64_t *key;
@@ -3164,6 +3192,11 @@ static void proper__prism_explorer_free(proper__prism_explorer *X) {
     PROPER_FREE(X->trew_slot);
     PROPER_FREE(X->by_action);
     PROPER_FREE(X->action_start);
+    PROPER_FREE(X->free_cmds);
+    PROPER_FREE(X->pin_start);
+    PROPER_FREE(X->pin_cmds);
+    PROPER_FREE(X->pin_base);
+    PROPER_FREE(X->cand);
     PROPER_FREE(X->cur);
     PROPER_FREE(X->key);
     PROPER_FREE(X->ovals);
@@ -3398,6 +3431,127 @@ static int proper__prism_finish_choice(proper__prism_explorer *X, int action) {
 
 /* Choices of action a: every combination of one enabled a-command per
  * module with a in its alphabet. */
+/* Largest range (values) of a variable that commands are indexed by. */
+#define PROPER__PM_PIN_RANGE(n_cmds) (4 * (double)(n_cmds) + 1024)
+
+/* A conjunct "v = c" (or "c = v") of guard e with c constant: *var and
+ * *value; 0 when there is none. */
+static int proper__prism_pinned(proper__prism_explorer *X, int32_t e, int32_t *var, long long *value) {
+    const proper__prism_pool *pool = &X->m->pool;
+    const proper__prism_node *nd = &pool->n[e];
+    while (nd->kind == PROPER__PM_N_FORMULA) nd = &pool->n[nd->a];
+    if (nd->kind == PROPER__PM_N_BIN && nd->op == PROPER__PM_OP_AND)
+        return proper__prism_pinned(X, nd->a, var, value) || proper__prism_pinned(X, nd->b, var, value);
+    if (nd->kind == PROPER__PM_N_BIN && nd->op == PROPER__PM_OP_EQ) {
+        const proper__prism_node *l = &pool->n[nd->a], *r = &pool->n[nd->b];
+        int32_t c = -1;
+        proper__prism_val v;
+        proper_error tmp;
+        proper__prism_ectx cx = X->cx;
+        if (l->kind == PROPER__PM_N_VAR && !X->L.is_bool[l->idx] && !(r->flags & PROPER__PM_F_STATE)) {
+            *var = l->idx;
+            c = nd->b;
+        } else if (r->kind == PROPER__PM_N_VAR && !X->L.is_bool[r->idx] && !(l->flags & PROPER__PM_F_STATE)) {
+            *var = r->idx;
+            c = nd->a;
+        }
+        if (c < 0 || pool->n[c].type != PROPER_PRISM_INT) return 0;
+        cx.err = &tmp;
+        if (proper__prism_eval(&cx, c, &v) != 0) return 0; /* left to the guard's own evaluation */
+        *value = v.i;
+        return 1;
+    }
+    return 0;
+}
+
+/* Index the unlabelled commands by the variable values their guards pin,
+ * so that exploring a state costs its enabled commands, not all of them:
+ * a model with one command per state (s=17 -> ...) builds in linear time.
+ * A command whose pinned value lies outside the variable's range is never
+ * enabled. */
+static int proper__prism_index_commands(proper__prism_explorer *X) {
+    const proper_prism_model *m = X->m;
+    size_t lo = X->action_start[0], hi = X->action_start[1], nv = X->L.nv, i, slots = 0, n_pinned = 0;
+    int32_t *pin_var = (int32_t *)proper_calloc(hi - lo + 1, sizeof *pin_var);
+    long long *pin_val = (long long *)proper_calloc(hi - lo + 1, sizeof *pin_val);
+    size_t *fill = NULL;
+    int rc = PROPER_OK;
+    X->pin_base = (size_t *)proper_calloc(nv + 1, sizeof *X->pin_base);
+    X->free_cmds = (size_t *)proper_calloc(hi - lo + 1, sizeof *X->free_cmds);
+    X->cand = (size_t *)proper_calloc(hi - lo + 1, sizeof *X->cand);
+    if (!pin_var || !pin_val || !X->pin_base || !X->free_cmds || !X->cand) {
+        rc = proper__prism_xoom(X);
+        goto done;
+    }
+    for (i = 0; i < nv; i++) X->pin_base[i] = (size_t)-1;
+    for (i = lo; i < hi; i++) {
+        size_t c = X->by_action[i];
+        int32_t v;
+        long long val;
+        pin_var[i - lo] = -1;
+        if (!proper__prism_pinned(X, m->cmds[c].guard, &v, &val) ||
+            (double)X->L.hi[v] - (double)X->L.lo[v] + 1 > PROPER__PM_PIN_RANGE(m->n_cmds)) {
+            X->free_cmds[X->n_free++] = c;
+            continue;
+        }
+        pin_var[i - lo] = v;
+        pin_val[i - lo] = val;
+        n_pinned++;
+        if (X->pin_base[v] == (size_t)-1) {
+            X->pin_base[v] = slots;
+            slots += (size_t)(X->L.hi[v] - X->L.lo[v] + 1);
+        }
+    }
+    if (n_pinned == 0) goto done; /* nothing to index: the plain loop */
+    X->pin_start = (size_t *)proper_calloc(slots + 1, sizeof *X->pin_start);
+    X->pin_cmds = (size_t *)proper_calloc(n_pinned + 1, sizeof *X->pin_cmds);
+    fill = (size_t *)proper_calloc(slots + 1, sizeof *fill);
+    if (!X->pin_start || !X->pin_cmds || !fill) {
+        rc = proper__prism_xoom(X);
+        goto done;
+    }
+    for (i = 0; i < hi - lo; i++) /* count per slot (out-of-range values: never enabled) */
+        if (pin_var[i] >= 0 && pin_val[i] >= X->L.lo[pin_var[i]] && pin_val[i] <= X->L.hi[pin_var[i]])
+            X->pin_start[X->pin_base[pin_var[i]] + (size_t)(pin_val[i] - X->L.lo[pin_var[i]]) + 1]++;
+    for (i = 0; i < slots; i++) X->pin_start[i + 1] += X->pin_start[i];
+    for (i = 0; i < hi - lo; i++)
+        if (pin_var[i] >= 0 && pin_val[i] >= X->L.lo[pin_var[i]] && pin_val[i] <= X->L.hi[pin_var[i]]) {
+            size_t slot = X->pin_base[pin_var[i]] + (size_t)(pin_val[i] - X->L.lo[pin_var[i]]);
+            X->pin_cmds[X->pin_start[slot] + fill[slot]++] = X->by_action[lo + i];
+        }
+    X->indexed = 1;
+done:
+    PROPER_FREE(pin_var);
+    PROPER_FREE(pin_val);
+    PROPER_FREE(fill);
+    return rc;
+}
+
+static int proper__prism_size_cmp(const void *a, const void *b) {
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The unlabelled commands that may be enabled in the current state, in
+ * declaration order (the order of the plain loop, so that the rows sum in
+ * the same order). */
+static size_t proper__prism_candidates(proper__prism_explorer *X) {
+    size_t v, n = 0, k, sources = X->n_free > 0;
+    memcpy(X->cand, X->free_cmds, X->n_free * sizeof *X->cand);
+    n = X->n_free;
+    for (v = 0; v < X->L.nv; v++) {
+        size_t slot, b, e;
+        if (X->pin_base[v] == (size_t)-1) continue;
+        slot = X->pin_base[v] + (size_t)(X->cur[v] - X->L.lo[v]);
+        b = X->pin_start[slot];
+        e = X->pin_start[slot + 1];
+        for (k = b; k < e; k++) X->cand[n++] = X->pin_cmds[k];
+        sources += e > b;
+    }
+    if (sources > 1) qsort(X->cand, n, sizeof *X->cand, proper__prism_size_cmp);
+    return n;
+}
+
 static int proper__prism_sync_choices(proper__prism_explorer *X, size_t a) {
     const proper_prism_model *m = X->m;
     size_t lo = X->action_start[a + 1], hi = X->action_start[a + 2], i, n_en = 0, groups = 0, k;
@@ -3433,7 +3587,7 @@ static int proper__prism_sync_choices(proper__prism_explorer *X, size_t a) {
 
 static int proper__prism_explore_state(proper__prism_explorer *X, size_t s) {
     const proper_prism_model *m = X->m;
-    size_t i, a, first = X->n_trans;
+    size_t i, a, first = X->n_trans, n_cand;
     double total = 0;
     int rc;
     proper__prism_val g;
@@ -3441,8 +3595,9 @@ static int proper__prism_explore_state(proper__prism_explorer *X, size_t s) {
     X->n_choices = 0;
     X->state_first = first;
     X->cur_index = s;
-    for (i = X->action_start[0]; i < X->action_start[1]; i++) {
-        size_t c = X->by_action[i];
+    n_cand = X->indexed ? proper__prism_candidates(X) : X->action_start[1] - X->action_start[0];
+    for (i = 0; i < n_cand; i++) {
+        size_t c = X->indexed ? X->cand[i] : X->by_action[X->action_start[0] + i];
         if (X->module_on && !X->module_on[m->cmds[c].module]) continue;
         if ((rc = proper__prism_eval(&X->cx, m->cmds[c].guard, &g)) != 0) return rc;
         if (!g.i) continue;
@@ -3524,7 +3679,7 @@ static int proper__prism_explore(proper__prism_explorer *X, const int32_t *init_
     for (r = 0; r < m->n_rewards; r++) X->trew_slot[r] = m->rewards[r].has_trans ? (int)X->n_trew++ : -1;
     X->choice_rew = (double *)proper_calloc(X->n_trew, sizeof *X->choice_rew);
     if (!X->choice_rew) return proper__prism_xoom(X);
-    if ((rc = proper__prism_group_commands(X)) != 0) return rc;
+    if ((rc = proper__prism_group_commands(X)) != 0 || (rc = proper__prism_index_commands(X)) != 0) return rc;
     if (proper_reserve(&X->row, &X->cap_row, 1, sizeof *X->row)) return proper__prism_xoom(X);
     X->row[0] = 0;
     X->cx.vals = X->cur;
