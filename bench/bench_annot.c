@@ -10,6 +10,10 @@
  *    them); thread CPU seconds of proper_annot_fit. Target: under 2 s (the
  *    paper: about 1 s for one function with 10 features, sample size not
  *    stated). Also the same data with two regimes (a split is needed).
+ * 3. The sufficient statistics (issue 21): counting the exact sums of
+ *    10^5 records with 2 and with 8 features (the most statistics take),
+ *    against proper_annot_fit of the same records in the same run; merging
+ *    two such statistics, and the fit from them.
  * Usage: bench_annot [RECORDS]   (default 1000000) */
 #include "bench.h"
 #define PROPER_IMPLEMENTATION
@@ -98,6 +102,66 @@ static void fit_once(const char *label, size_t n, int regimes) {
     free_table(&t);
 }
 
+/* A table of n records: time = 1000 + 3 x0 + 0.5 x1 + noise, k features. */
+static void make_table_k(proper_annot_table *t, size_t n, size_t k) {
+    proper_rng rng;
+    size_t i, j, nc = k + 1;
+    char name[16];
+    memset(t, 0, sizeof *t);
+    t->name = proper_strdup("g");
+    t->ncol = nc;
+    t->cols = (char **)malloc(sizeof *t->cols * nc);
+    t->is_metric = (unsigned char *)calloc(nc, 1);
+    t->cols[0] = proper_strdup("time");
+    for (j = 1; j < nc; j++) {
+        snprintf(name, sizeof name, "x%zu", j - 1);
+        t->cols[j] = proper_strdup(name);
+    }
+    t->is_metric[0] = 1;
+    t->n = t->cap = n;
+    t->v = (double *)malloc(sizeof *t->v * n * nc);
+    t->br_off = (size_t *)calloc(n + 1, sizeof *t->br_off);
+    proper_rng_seed(&rng, 7);
+    for (i = 0; i < n; i++) {
+        double *r = t->v + i * nc;
+        for (j = 1; j < nc; j++) r[j] = floor(proper_rng_uniform(&rng) * 10000);
+        r[0] = 1000 + 3 * r[1] + (k > 1 ? 0.5 * r[2] : 0) + 20 * proper_rng_normal(&rng);
+    }
+}
+
+static void stats_once(size_t n, size_t k) {
+    proper_annot_table t;
+    proper_annot_stats a, b;
+    proper_annot a1, a2;
+    proper_error err;
+    double t0, t1, t2, t3, t4, t5;
+    make_table_k(&t, n, k);
+    proper_annot_stats_init(&a);
+    proper_annot_stats_init(&b);
+    proper_annot_init(&a1);
+    proper_annot_init(&a2);
+    t0 = bench_now(BENCH_CPU);
+    if (proper_annot_fit(&a1, &t, "time", NULL, &err)) exit(1);
+    t1 = bench_now(BENCH_CPU);
+    if (proper_annot_stats_add(&a, &t, "time", &err)) exit(1);
+    t2 = bench_now(BENCH_CPU);
+    if (proper_annot_stats_add(&b, &t, "time", &err)) exit(1);
+    t3 = bench_now(BENCH_CPU);
+    if (proper_annot_stats_merge(&a, &b, &err)) exit(1);
+    t4 = bench_now(BENCH_CPU);
+    if (proper_annot_stats_fit(&a2, &a, 0, NULL, &err)) exit(1);
+    t5 = bench_now(BENCH_CPU);
+    printf("statistics, %zu features (%zu sums)  count %zu records: %.3f s CPU (%.0f ns per record, %.2fx the fit's %.3f s); "
+           "merge %.1f us; fit from them %.1f us\n",
+           k, a.f[0].q * (a.f[0].q + 1) / 2, n, t2 - t1, (t2 - t1) / (double)n * 1e9, (t2 - t1) / (t1 - t0), t1 - t0,
+           (t4 - t3) * 1e6, (t5 - t4) * 1e6);
+    proper_annot_stats_free(&a);
+    proper_annot_stats_free(&b);
+    proper_annot_free(&a1);
+    proper_annot_free(&a2);
+    free_table(&t);
+}
+
 int main(int argc, char **argv) {
     size_t n = argc > 1 ? (size_t)atol(argv[1]) : 1000000;
     proper_annot_writer *w;
@@ -128,5 +192,7 @@ int main(int argc, char **argv) {
     proper_annot_writer_close(w, &err);
     fit_once("fit, one regime", n, 0);
     fit_once("fit, two regimes", n, 1);
+    stats_once(100000, 2);
+    stats_once(100000, 8);
     return 0;
 }
