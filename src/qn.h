@@ -978,6 +978,356 @@ static double proper__qn_max_rate_change(const proper_qn *a, const proper_qn *b)
     return worst;
 }
 
+/* ---- the topology LP by trust regions ---------------------------------------- */
+
+/* The LP (4.5-4.8) is a least-absolute-deviation fit: its data rows (4.7)
+ * r = M.. carry d_r - a_r'theta = e+_r - e-_r, and it minimises
+ * f(theta) = sum_r |d_r - a_r'theta|. Solved whole at M = 20 with 20
+ * traces (80k rows) the simplex needs some 65k iterations. But within a
+ * box theta0 +- w around a point near the optimum, a row with
+ * |r_r(theta0)| > sum_c |a_rc| w_c cannot change sign, so its term is the
+ * linear s_r (d_r - a_r'theta) there. So the fit
+ *   1. finds a start theta0 near the optimum by reweighted least squares
+ *      (proper__qn_lad_start);
+ *   2. chooses the box width so that about PROPER_QN_LAD_KEEP sqrt(n P)
+ *      rows (n rows, P parameters; Portnoy & Koenker's subsample size for
+ *      quantile regression, 1997) can change sign in it, and solves the
+ *      reduced LP: those rows with their error pairs, the others as linear
+ *      costs, theta boxed. Its optimum theta1 minimises f over the box
+ *      exactly;
+ *   3. stops when no box bound other than theta >= 0 is active at theta1
+ *      (theta1 is then a local, hence, f being convex, a global minimiser)
+ *      or when f did not decrease (theta0 minimised f over a neighbourhood);
+ *      otherwise recentres the box at theta1, doubles its target size, and
+ *      repeats.
+ * Fits with at most PROPER_QN_LAD_MIN_ROWS data rows are solved whole, as
+ * are fits whose boxes do not settle within PROPER__QN_LAD_ROUNDS. */
+#ifndef PROPER_QN_LAD_KEEP
+#define PROPER_QN_LAD_KEEP 2
+#endif
+#ifndef PROPER_QN_LAD_MIN_ROWS
+#define PROPER_QN_LAD_MIN_ROWS 20000
+#endif
+#ifndef PROPER_QN_LAD_TOL
+#define PROPER_QN_LAD_TOL 1e-9
+#endif
+#define PROPER__QN_LAD_ROUNDS 12
+/* Reweighted least-squares rounds of the starting point, and coordinate-
+ * descent sweeps of each. */
+#define PROPER__QN_IRLS_ROUNDS 10
+#define PROPER__QN_NNLS_SWEEPS 50
+
+typedef struct proper__qn_lad_state {
+    const proper_lp *full; /* rows [0, M): (4.6); rows [M, nrows): (4.7) */
+    size_t M, P, n;        /* stations, parameter columns, data rows */
+    double *theta;         /* [P] the box centre, then the reduced optimum */
+    double *resid;         /* [n] d_r - a_r'theta */
+    double *reach;         /* [n] sum_c |a_rc| (|theta_c| + tau): how fast r_r can move */
+    signed char *side;     /* [n] 0: kept; +1/-1: a linear term of that sign */
+    size_t iterations;     /* simplex iterations, all reduced solves */
+} proper__qn_lad_state;
+
+/* Residuals at theta, their reach, and f(theta). tau: the width given to a
+ * parameter at 0. */
+static double proper__qn_lad_residuals(proper__qn_lad_state *s, double tau) {
+    size_t r, q;
+    double total = 0;
+    for (r = 0; r < s->n; r++) {
+        size_t row = s->M + r;
+        double d = s->full->row_lo[row], reach = 0;
+        for (q = s->full->row_start[row]; q < s->full->row_start[row + 1]; q++) {
+            size_t c = s->full->col_idx[q];
+            if (c >= s->P) continue;
+            d -= s->full->val[q] * s->theta[c];
+            reach += fabs(s->full->val[q]) * (fabs(s->theta[c]) + tau);
+        }
+        s->resid[r] = d;
+        s->reach[r] = reach;
+        total += fabs(d);
+    }
+    return total;
+}
+
+static int proper__qn_cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Keep the `keep` rows whose residual is smallest against its reach (the
+ * first to change sign when theta moves); the others become linear terms
+ * with their residual's sign. */
+static int proper__qn_lad_choose(proper__qn_lad_state *s, size_t keep, proper_error *err) {
+    size_t r;
+    double limit, *ratio = (double *)proper_calloc(s->n, sizeof *ratio);
+    if (!ratio) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    for (r = 0; r < s->n; r++) ratio[r] = s->reach[r] > 0 ? fabs(s->resid[r]) / s->reach[r] : INFINITY;
+    qsort(ratio, s->n, sizeof *ratio, proper__qn_cmp_double);
+    limit = ratio[(keep < s->n ? keep : s->n) - 1];
+    PROPER_FREE(ratio);
+    for (r = 0; r < s->n; r++)
+        s->side[r] = fabs(s->resid[r]) <= limit * s->reach[r] ? 0 : s->resid[r] > 0 ? 1 : -1;
+    return PROPER_OK;
+}
+
+/* Append the data row d = a'theta + e+ - e- to red with a fresh error pair;
+ * idx and vals hold its parameter entries and have room for two more. */
+static int proper__qn_lad_row(proper_lp *red, size_t n, size_t *idx, double *vals, double d, proper_error *err) {
+    int rc;
+    if ((rc = proper_lp_add_col(red, 1, 0, PROPER_LP_INF, NULL, &idx[n], err))) return rc;
+    vals[n] = 1;
+    if ((rc = proper_lp_add_col(red, 1, 0, PROPER_LP_INF, NULL, &idx[n + 1], err))) return rc;
+    vals[n + 1] = -1;
+    return proper_lp_add_row(red, n + 2, idx, vals, d, d, NULL, err);
+}
+
+/* The reduced LP of the current sides, solved; theta receives its
+ * optimum. The linear rows of each station and sign are summed into one
+ * row: for rows of one sign sum |e_r| = |sum e_r|, and |sum e_r| <= sum
+ * |e_r| always, so the reduced objective is <= f, with equality where the
+ * signs hold. (As linear costs on theta instead, the same terms made the
+ * simplex 10x slower: its start is then far from dual feasible.) */
+static int proper__qn_lad_solve(proper__qn_lad_state *s, proper_error *err) {
+    const proper_lp *f = s->full;
+    proper_lp red;
+    proper_lp_solution sol;
+    size_t r, q, c, n, g, *idx = NULL, ng = 2 * s->M, width = s->P > s->M + 2 ? s->P : s->M + 2;
+    double *glob = NULL, *globd = NULL, *vals = NULL;
+    int rc;
+    proper_lp_init(&red);
+    proper_lp_solution_init(&sol);
+    glob = (double *)proper_calloc(ng * s->P, sizeof *glob);
+    globd = (double *)proper_calloc(ng, sizeof *globd);
+    idx = (size_t *)proper_calloc(width + 2, sizeof *idx);
+    vals = (double *)proper_calloc(width + 2, sizeof *vals);
+    if (!glob || !globd || !idx || !vals) { rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory"); goto out; }
+    for (r = 0; r < s->n; r++) {
+        size_t row = s->M + r, station = s->M;
+        if (s->side[r] == 0) continue;
+        for (q = f->row_start[row]; q < f->row_start[row + 1]; q++)
+            if (f->col_idx[q] < s->M) station = f->col_idx[q];
+        g = 2 * (station < s->M ? station : 0) + (s->side[r] < 0);
+        globd[g] += f->row_lo[row];
+        for (q = f->row_start[row]; q < f->row_start[row + 1]; q++)
+            if (f->col_idx[q] < s->P) glob[g * s->P + f->col_idx[q]] += f->val[q];
+    }
+    for (c = 0; c < s->P; c++)
+        if ((rc = proper_lp_add_col(&red, 0, f->col_lo[c], f->col_hi[c], f->col_name[c], NULL, err))) goto out;
+    for (r = 0; r < f->nrows; r++) {
+        if (r >= s->M && s->side[r - s->M] != 0) continue;
+        for (n = 0, q = f->row_start[r]; q < f->row_start[r + 1]; q++)
+            if (f->col_idx[q] < s->P) { idx[n] = f->col_idx[q]; vals[n++] = f->val[q]; }
+        rc = r < s->M ? proper_lp_add_row(&red, n, idx, vals, f->row_lo[r], f->row_hi[r], NULL, err)
+                      : proper__qn_lad_row(&red, n, idx, vals, f->row_lo[r], err);
+        if (rc) goto out;
+    }
+    for (g = 0; g < ng; g++) {
+        for (n = 0, c = 0; c < s->P; c++)
+            if (glob[g * s->P + c] != 0) { idx[n] = c; vals[n++] = glob[g * s->P + c]; }
+        if (n > 0 && (rc = proper__qn_lad_row(&red, n, idx, vals, globd[g], err))) goto out;
+    }
+    if ((rc = proper_lp_solve(&red, NULL, &sol, err))) goto out;
+    s->iterations += sol.iterations;
+    memcpy(s->theta, sol.x, s->P * sizeof *s->theta);
+out:
+    PROPER_FREE(glob); PROPER_FREE(globd); PROPER_FREE(idx); PROPER_FREE(vals);
+    proper_lp_solution_free(&sol);
+    proper_lp_free(&red);
+    return rc;
+}
+
+/* Linear rows whose residual has changed sign at theta (beyond
+ * PROPER_QN_LAD_TOL of the row's reach): kept from now on. */
+static size_t proper__qn_lad_flipped(proper__qn_lad_state *s) {
+    size_t r, flipped = 0;
+    for (r = 0; r < s->n; r++)
+        if (s->side[r] != 0 && (double)s->side[r] * s->resid[r] < -PROPER_QN_LAD_TOL * s->reach[r]) {
+            s->side[r] = 0;
+            flipped++;
+        }
+    return flipped;
+}
+
+/* Coordinate descent on min 1/2 g'Qg - rhs'g over g >= 0, from g
+ * (PROPER__QN_NNLS_SWEEPS sweeps; grad is scratch). Converges for Q
+ * positive semidefinite; only a start is needed, so a fixed number of
+ * sweeps does. */
+static void proper__qn_nnls_sweeps(const double *Q, const double *rhs, size_t np, double *g, double *grad) {
+    size_t a, b, sweep;
+    for (a = 0; a < np; a++) {
+        grad[a] = -rhs[a];
+        for (b = 0; b < np; b++) grad[a] += Q[a * np + b] * g[b];
+    }
+    for (sweep = 0; sweep < PROPER__QN_NNLS_SWEEPS; sweep++)
+        for (a = 0; a < np; a++) {
+            double next, step;
+            if (!(Q[a * np + a] > 0)) continue;
+            next = g[a] - grad[a] / Q[a * np + a];
+            if (next < 0) next = 0;
+            step = next - g[a];
+            if (step == 0) continue;
+            g[a] = next;
+            for (b = 0; b < np; b++) grad[b] += step * Q[b * np + a];
+        }
+}
+
+/* A starting theta near the optimum: iteratively reweighted least squares
+ * (weights 1 / max(|residual|, eps), whose fixed point is the least-
+ * absolute-deviation fit), on g alone (mu_i = sum_j g_ij eliminated), the
+ * sign constraints imposed by clipping after each solve. Only a start: the
+ * reduced LPs make the result exact. Row (j, k) of (4.7) is
+ * beta(k)' (g_.j) - beta_j(k) sum_l g_jl with beta = dt b(k), so the normal
+ * matrix needs only, per station j, G_j = sum_k w_jk beta(k) beta(k)' and
+ * h_j = sum_k w_jk beta(k) d_jk. */
+static int proper__qn_lad_start(proper__qn_lad_state *s, proper_error *err) {
+    const proper_lp *f = s->full;
+    size_t M = s->M, np = M * (M - 1), r, q, i, j, l, it;
+    double *G = NULL, *h = NULL, *Q = NULL, *g = NULL, *rhs = NULL, *grad = NULL, *beta = NULL, eps = 0;
+    int rc = PROPER_OK;
+    G = (double *)proper_calloc(M * M * M, sizeof *G);
+    h = (double *)proper_calloc(M * M, sizeof *h);
+    Q = (double *)proper_calloc(np * np, sizeof *Q);
+    g = (double *)proper_calloc(np, sizeof *g);
+    rhs = (double *)proper_calloc(np, sizeof *rhs);
+    grad = (double *)proper_calloc(np, sizeof *grad);
+    beta = (double *)proper_calloc(M, sizeof *beta);
+    if (!G || !h || !Q || !g || !rhs || !grad || !beta) { rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory"); goto out; }
+    for (it = 0; it < PROPER__QN_IRLS_ROUNDS; it++) {
+        memset(G, 0, M * M * M * sizeof *G);
+        memset(h, 0, M * M * sizeof *h);
+        for (r = 0; r < s->n; r++) {
+            size_t row = M + r, st = M;
+            double w = it == 0 ? 1 : 1 / (fabs(s->resid[r]) > eps ? fabs(s->resid[r]) : eps), d = f->row_lo[row];
+            double *Gj, *hj;
+            for (i = 0; i < M; i++) beta[i] = 0;
+            for (q = f->row_start[row]; q < f->row_start[row + 1]; q++) {
+                size_t c = f->col_idx[q];
+                if (c < M) { st = c; beta[c] = -f->val[q]; }
+                else if (c < s->P) beta[(c - M) / (M - 1)] = f->val[q]; /* g_ij: i = (c - M) / (M - 1) */
+            }
+            if (st == M) continue;
+            Gj = G + st * M * M;
+            hj = h + st * M;
+            for (i = 0; i < M; i++) {
+                if (beta[i] == 0) continue;
+                hj[i] += w * beta[i] * d;
+                for (l = 0; l < M; l++) Gj[i * M + l] += w * beta[i] * beta[l];
+            }
+        }
+        /* assemble: g_jl is -beta_j in rows of j and +beta_j in rows of l */
+        for (i = 0; i < M; i++)
+            for (l = 0; l < M; l++) {
+                size_t a, b, ib;
+                if (l == i) continue;
+                a = proper__qn_gcol(M, i, l) - M;
+                rhs[a] = -h[i * M + i] + h[l * M + i];
+                for (j = 0; j < M; j++)
+                    for (ib = 0; ib < M; ib++) {
+                        if (ib == j) continue;
+                        b = proper__qn_gcol(M, j, ib) - M;
+                        /* rows of i: both out of i, or g_il out and g_ji into i;
+                         * rows of l: g_il into l and g_l,ib out, or both into l */
+                        Q[a * np + b] = (i == j ? G[i * M * M + i * M + i] : 0) -
+                                        (ib == i ? G[i * M * M + i * M + j] : 0) -
+                                        (l == j ? G[l * M * M + l * M + i] : 0) +
+                                        (l == ib ? G[l * M * M + i * M + j] : 0);
+                    }
+            }
+        proper__qn_nnls_sweeps(Q, rhs, np, g, grad);
+        for (i = 0; i < M; i++) s->theta[i] = 0;
+        for (r = 0; r < np; r++) {
+            s->theta[M + r] = g[r];
+            s->theta[r / (M - 1)] += g[r];
+        }
+        eps = 1e-3 * proper__qn_lad_residuals(s, 0) / (double)s->n;
+    }
+out:
+    PROPER_FREE(G); PROPER_FREE(h); PROPER_FREE(Q); PROPER_FREE(g); PROPER_FREE(rhs); PROPER_FREE(grad);
+    PROPER_FREE(beta);
+    return rc;
+}
+
+/* The optimum of the whole LP by trust regions from theta (computed first
+ * unless have_theta). sol receives x (theta and the error pairs) and the
+ * objective f; *whole is set when the boxes did not settle and the caller
+ * must solve the whole LP. */
+static int proper__qn_lad(const proper_lp *full, size_t M, double *theta, int have_theta, proper_lp_solution *sol,
+                          size_t *iterations, int *whole, proper_error *err) {
+    proper__qn_lad_state s;
+    proper_lp_solution out;
+    size_t r, q, c, round, P = M * M, keep;
+    double tau = 0;
+    int rc = PROPER_OK;
+    memset(&s, 0, sizeof s);
+    proper_lp_solution_init(&out);
+    *whole = 0;
+    s.full = full; s.M = M; s.P = P; s.n = full->nrows - M; s.theta = theta;
+    keep = (size_t)(PROPER_QN_LAD_KEEP * sqrt((double)s.n * (double)P));
+    s.resid = (double *)proper_calloc(s.n, sizeof *s.resid);
+    s.reach = (double *)proper_calloc(s.n, sizeof *s.reach);
+    s.side = (signed char *)proper_calloc(s.n, sizeof *s.side);
+    if (!s.resid || !s.reach || !s.side) { rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory"); goto out; }
+    if (!have_theta && (rc = proper__qn_lad_start(&s, err))) goto out;
+    /* a parameter at 0 gets the reach of a typical routing flow */
+    proper__qn_lad_residuals(&s, 0);
+    for (c = 0; c < M; c++) tau += fabs(theta[c]);
+    tau = tau > 0 ? 0.1 * tau / (double)(M * M) : 1;
+    proper__qn_lad_residuals(&s, tau);
+    if ((rc = proper__qn_lad_choose(&s, keep, err))) goto out;
+    for (round = 0;; round++) {
+        size_t flipped;
+        if (round == PROPER__QN_LAD_ROUNDS) { *whole = 1; goto out; }
+        if ((rc = proper__qn_lad_solve(&s, err))) goto out;
+        proper__qn_lad_residuals(&s, tau);
+        flipped = proper__qn_lad_flipped(&s);
+        if (flipped == 0) break;
+        /* many flips: the start was poor; choose anew around theta, wider */
+        if (flipped * 10 > keep) {
+            keep *= 2;
+            if ((rc = proper__qn_lad_choose(&s, keep, err))) goto out;
+        }
+    }
+    proper__qn_lad_residuals(&s, tau);
+    if ((rc = proper_lp_solution_create(&out, full->ncols, full->nrows, err))) goto out;
+    memcpy(out.x, theta, P * sizeof *out.x);
+    for (r = 0; r < s.n; r++) {
+        size_t row = M + r;
+        for (q = full->row_start[row]; q < full->row_start[row + 1]; q++) {
+            c = full->col_idx[q];
+            if (c < P) continue;
+            /* e+ (coefficient +1) takes a positive residual, e- a negative one */
+            out.x[c] = full->val[q] > 0 ? (s.resid[r] > 0 ? s.resid[r] : 0) : (s.resid[r] < 0 ? -s.resid[r] : 0);
+        }
+        out.objective += fabs(s.resid[r]);
+    }
+    out.iterations = s.iterations;
+    proper_lp_solution_free(sol);
+    *sol = out;
+    proper_lp_solution_init(&out);
+out:
+    *iterations += s.iterations;
+    PROPER_FREE(s.resid); PROPER_FREE(s.reach); PROPER_FREE(s.side);
+    proper_lp_solution_free(&out);
+    return rc;
+}
+
+/* One solve of the topology LP: by the external solver, or natively (by
+ * row subsets when the LP is large, from theta when *have_theta). */
+static int proper__qn_solve_lp(const proper_lp *lp, size_t M, proper_qn_lp_solver solver, void *solver_ctx,
+                               const proper_lp_opts *opt, double *theta, int *have_theta, proper_lp_solution *sol,
+                               size_t *iterations, proper_error *err) {
+    int rc, whole = 1;
+    if (solver) return solver(solver_ctx, lp, sol, err);
+    if (lp->nrows - M > PROPER_QN_LAD_MIN_ROWS) {
+        rc = proper__qn_lad(lp, M, theta, *have_theta, sol, iterations, &whole, err);
+        if (rc) return rc;
+        *have_theta = !whole;
+    }
+    if (!whole) return PROPER_OK;
+    if ((rc = proper_lp_solve(lp, opt, sol, err))) return rc;
+    *iterations += sol->iterations;
+    return PROPER_OK;
+}
+
 PROPER_API int proper_qn_fit_lp(const proper_qn_trace *traces, size_t ntraces, const double *servers,
                                 int scheme, proper_qn_lp_solver solver, void *solver_ctx, proper_qn *out,
                                 proper_qn_fit_result *res, proper_error *err) {
@@ -987,7 +1337,8 @@ PROPER_API int proper_qn_fit_lp(const proper_qn_trace *traces, size_t ntraces, c
     proper_lp_basis basis;
     proper_qn fit, next;
     size_t M, rounds = 1, iterations = 0;
-    int rc;
+    double *theta = NULL;
+    int rc, have_theta = 0;
     proper_lp_init(&lp);
     proper_lp_solution_init(&sol);
     proper_lp_basis_init(&basis);
@@ -996,15 +1347,15 @@ PROPER_API int proper_qn_fit_lp(const proper_qn_trace *traces, size_t ntraces, c
     if ((rc = proper_qn_build_lp(traces, ntraces, servers, scheme, &lp, err))) return rc;
     M = traces[0].M;
     opt.basis = &basis;
-    rc = solver ? solver(solver_ctx, &lp, &sol, err) : proper_lp_solve(&lp, &opt, &sol, err);
+    theta = (double *)proper_calloc(M * M, sizeof *theta);
+    if (!theta) { rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory"); goto out; }
+    rc = proper__qn_solve_lp(&lp, M, solver, solver_ctx, &opt, theta, &have_theta, &sol, &iterations, err);
     if (rc || (rc = proper__qn_from_lp(&sol, M, servers, &fit, err))) goto out;
-    iterations += sol.iterations;
     while (scheme == PROPER_QN_EXACT && rounds < PROPER_QN_EXACT_ROUNDS) {
         double change;
         if ((rc = proper__qn_exact_rhs(traces, ntraces, &fit, &lp, err))) goto out;
-        rc = solver ? solver(solver_ctx, &lp, &sol, err) : proper_lp_solve(&lp, &opt, &sol, err);
+        rc = proper__qn_solve_lp(&lp, M, solver, solver_ctx, &opt, theta, &have_theta, &sol, &iterations, err);
         if (rc || (rc = proper__qn_from_lp(&sol, M, servers, &next, err))) goto out;
-        iterations += sol.iterations;
         rounds++;
         change = proper__qn_max_rate_change(&next, &fit);
         proper_qn_free(&fit);
@@ -1024,6 +1375,7 @@ PROPER_API int proper_qn_fit_lp(const proper_qn_trace *traces, size_t ntraces, c
     proper_qn_init(&fit);
     rc = PROPER_OK;
 out:
+    PROPER_FREE(theta);
     proper_qn_free(&fit);
     proper_qn_free(&next);
     proper_lp_solution_free(&sol);

@@ -3,6 +3,10 @@
  * large-N limit, exact MVA against the BCMP product form, the LP and QP
  * estimators on noise-free Euler trajectories (exact recovery) and on
  * noisy ones (optimality conditions), CSV I/O and bad input. */
+/* Small LPs go through the trust-region path too (qn.h: the topology LP
+ * by row subsets), not only the whole-LP solve. */
+#define PROPER_QN_LAD_MIN_ROWS 400
+#define PROPER_QN_LAD_KEEP 0.05 /* few rows kept: sign flips and re-choices happen */
 #define PROPER_IMPLEMENTATION
 #include "../src/qn.h"
 #include "test.h"
@@ -349,6 +353,54 @@ static void test_lp_paths_agree_on_noisy_traces(void) {
     proper_lp_free(&lp);
     for (t = 0; t < 2; t++) proper_qn_trace_free(&tr[t]);
     proper_qn_free(&q);
+}
+
+/* The row-subset solve of the topology LP (PROPER_QN_LAD_MIN_ROWS is 400
+ * here) reaches the optimum of the whole LP, solved directly by lp.h: on
+ * noisy traces of random networks with M = 4 and 6 (2400-4800 data rows),
+ * for the Euler and the trapezoid scheme. */
+static void test_lp_row_subsets_reach_whole_optimum(void) {
+    proper_rng rng;
+    size_t Ms[2] = {4, 6}, mi, sc;
+    proper_rng_seed(&rng, 47);
+    for (mi = 0; mi < 2; mi++)
+        for (sc = 0; sc < 2; sc++) {
+            size_t M = Ms[mi], i, j, t;
+            int scheme = sc ? PROPER_QN_TRAPEZOID : PROPER_QN_EULER;
+            proper_qn q, fit;
+            proper_qn_trace tr[3];
+            proper_qn_fit_result res;
+            proper_lp lp;
+            proper_lp_solution whole;
+            unsigned long x0[6];
+            proper_qn_init(&q);
+            proper_qn_init(&fit);
+            proper_lp_init(&lp);
+            proper_lp_solution_init(&whole);
+            proper_qn_create(&q, M, NULL);
+            for (i = 0; i < M; i++) {
+                double sum = 0;
+                q.rates[i] = 1 + 49 * proper_rng_uniform(&rng);
+                q.servers[i] = i == 0 ? INFINITY : (double)(1 + proper_rng_below(&rng, 8));
+                for (j = 0; j < M; j++) sum += q.routing[i * M + j] = i == j ? 0 : proper_rng_uniform(&rng);
+                for (j = 0; j < M; j++) q.routing[i * M + j] /= sum;
+            }
+            for (t = 0; t < 3; t++) {
+                proper_qn_trace_init(&tr[t]);
+                for (i = 0; i < M; i++) x0[i] = (unsigned long)proper_rng_below(&rng, 30);
+                CHECK_INT(proper_qn_simulate(&q, x0, 0.01, 201, 5, &rng, &tr[t], NULL, NULL), 0);
+            }
+            CHECK_INT(proper_qn_fit_lp(tr, 3, q.servers, scheme, NULL, NULL, &fit, &res, NULL), 0);
+            CHECK_INT(proper_qn_build_lp(tr, 3, q.servers, scheme, &lp, NULL), 0);
+            CHECK(lp.nrows - M > PROPER_QN_LAD_MIN_ROWS);
+            CHECK_INT(proper_lp_solve(&lp, NULL, &whole, NULL), 0);
+            CHECK_REL(res.objective, whole.objective, 1e-9);
+            proper_lp_solution_free(&whole);
+            proper_lp_free(&lp);
+            for (t = 0; t < 3; t++) proper_qn_trace_free(&tr[t]);
+            proper_qn_free(&fit);
+            proper_qn_free(&q);
+        }
 }
 
 static void test_qp_recovers_euler(void) {
@@ -801,6 +853,7 @@ int main(void) {
     RUN(test_lp_scheme_bias_closed_form);
     RUN(test_lp_exact_recovers_fluid);
     RUN(test_lp_paths_agree_on_noisy_traces);
+    RUN(test_lp_row_subsets_reach_whole_optimum);
     RUN(test_qp_recovers_euler);
     RUN(test_qp_closed_form_one_unknown);
     RUN(test_balance_estimator);
