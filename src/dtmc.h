@@ -486,7 +486,13 @@ PROPER_API double proper_dtmc_value_at_init(const proper_dtmc *m, const double *
  * and P = I + Q/q, the state at time t is that of P after N ~ Poisson(q t)
  * steps; the Poisson weights come from Fox-Glynn truncation
  * (proper_dtmc_fox_glynn) with opts->transient_accuracy. Times must be
- * finite and >= 0 (PROPER_EINVAL otherwise). */
+ * finite and >= 0 (PROPER_EINVAL otherwise). A long series (q t of
+ * millions of steps) stops early when its iterate repeats bit for bit, or
+ * when a proven bound pins the rest within PROPER_DTMC_REL_PRECISION (the
+ * until's iterates only grow towards the unbounded until plus its proven
+ * error; C<=t's and I=t's stay within the range of the current one), as
+ * the step-bounded solvers do; else it is refused past
+ * PROPER_DTMC_MAX_POISSON_STEPS. */
 
 /* Poisson(lambda) probabilities from `left` to `right`: w[i - left] is
  * P(N = i) / total, where total (the in-window mass) is >= 1 - accuracy:
@@ -3128,10 +3134,35 @@ static double proper__dtmc_series_tail(const proper__dtmc_series *se, unsigned l
     return se->tail[i - se->pw->left];
 }
 
+/* Early stop of a long series after term i, with rest = the sum of the
+ * coefficients still to come: every later P^j v lies between v and `upper`
+ * (upper non-NULL: a monotone until, upper its unbounded value plus the
+ * proven bound) or between the smallest and largest entry of v (P is
+ * stochastic); when that pins x within 2 PROPER_DTMC_REL_PRECISION
+ * relative in every state, the midpoint is added. Returns 1 (x complete)
+ * or 0. */
+static int proper__dtmc_series_pinned(const double *v, const double *upper, double rest, double *x, uint32_t n) {
+    const double eps = 2.0 * PROPER_DTMC_REL_PRECISION;
+    uint32_t s;
+    if (upper) {
+        for (s = 0; s < n; s++)
+            if (upper[s] != v[s] && !(rest * (upper[s] - v[s]) <= eps * (x[s] + rest * v[s]))) return 0;
+        for (s = 0; s < n; s++) x[s] += rest * (v[s] + (upper[s] - v[s]) / 2.0);
+    } else {
+        double lo, hi, mid;
+        proper__dtmc_range(v, n, &lo, &hi);
+        mid = lo + (hi - lo) / 2.0;
+        for (s = 0; s < n; s++)
+            if (!(rest * (hi - lo) <= eps * fabs(x[s] + rest * mid))) return 0;
+        for (s = 0; s < n; s++) x[s] += rest * mid;
+    }
+    return 1;
+}
+
 static int proper__dtmc_series_run(const proper_dtmc *m, const proper_bitset *frozen, const proper__dtmc_series *se,
-                                   double *v, double *x, proper_error *err) {
+                                   const double *upper, double *v, double *x, proper_error *err) {
     uint32_t s, n = m->n_states;
-    unsigned long i;
+    unsigned long i, next_check = PROPER_DTMC_BOUND_CHECK_FROM;
     double *own = (double *)proper_calloc(n ? n : 1, sizeof *own), *next = own;
     if (!own) return proper__dtmc_nomem(err);
     for (s = 0; s < n; s++) x[s] = 0.0;
@@ -3140,6 +3171,10 @@ static int proper__dtmc_series_run(const proper_dtmc *m, const proper_bitset *fr
         if (c != 0.0)
             for (s = 0; s < n; s++) x[s] += c * v[s];
         if (i == se->pw->right) break;
+        if (i == next_check && se->pw->right - i >= i) {
+            next_check += next_check / 16;
+            if (proper__dtmc_series_pinned(v, upper, proper__dtmc_series_tail(se, i + 1), x, n)) break;
+        }
         if (i >= PROPER_DTMC_MAX_POISSON_STEPS) {
             PROPER_FREE(own);
             return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
@@ -3172,7 +3207,8 @@ static double proper__dtmc_accuracy(const proper_dtmc_solve_opts *opts) {
 /* x = sum_i c_i P^i v over the uniformised chain of m with `frozen` states
  * absorbing, for time t (transient weights or cumulative coefficients). */
 static int proper__dtmc_uniformise_apply(const proper_dtmc *m, const proper_bitset *frozen, double t, int cumulative,
-                                         const proper_dtmc_solve_opts *opts, double *v, double *x, proper_error *err) {
+                                         const double *upper, const proper_dtmc_solve_opts *opts, double *v, double *x,
+                                         proper_error *err) {
     proper_dtmc_poisson pw;
     proper__dtmc_series se;
     double q = proper__dtmc_unif_rate(m, frozen);
@@ -3188,7 +3224,7 @@ static int proper__dtmc_uniformise_apply(const proper_dtmc *m, const proper_bits
         proper_dtmc_poisson_free(&pw);
         return proper__dtmc_nomem(err);
     }
-    rc = proper__dtmc_series_run(m, frozen, &se, v, x, err);
+    rc = proper__dtmc_series_run(m, frozen, &se, upper, v, x, err);
     proper__dtmc_series_free(&se);
     proper_dtmc_poisson_free(&pw);
     return rc;
@@ -3215,12 +3251,24 @@ PROPER_API int proper_dtmc_ctmc_bounded_until(const proper_dtmc *m, const proper
     if (isinf(t2)) {
         rc = proper_dtmc_prob_until(m, phi1, phi2, opts, x, NULL, err);
     } else {
+        double *upper = NULL;
         for (s = 0; s < n; s++) {
             int goal = PROPER_BITSET_GET(phi2, s);
             v[s] = goal ? 1.0 : 0.0;
             if (goal || (phi1 && !PROPER_BITSET_GET(phi1, s))) proper_bitset_set(&frozen, s);
         }
-        rc = proper__dtmc_uniformise_apply(m, &frozen, t2 - t1, 0, opts, v, x, err);
+        /* a long series may stop early against the unbounded until (its
+         * iterates only grow towards it) */
+        if (proper__dtmc_unif_rate(m, &frozen) * (t2 - t1) > 2.0 * (double)PROPER_DTMC_BOUND_CHECK_FROM) {
+            proper_dtmc_solve_stats st;
+            upper = (double *)proper_calloc(n ? n : 1, sizeof *upper);
+            if (!upper) rc = proper__dtmc_nomem(err);
+            else if (!(rc = proper_dtmc_prob_until(m, phi1, phi2, opts, upper, &st, err)))
+                for (s = 0; s < n; s++) /* 0: impossible (prob0), exactly */
+                    if (upper[s] > 0.0) upper[s] = fmin(1.0, upper[s] + st.max_error);
+        }
+        if (!rc) rc = proper__dtmc_uniformise_apply(m, &frozen, t2 - t1, 0, upper, opts, v, x, err);
+        PROPER_FREE(upper);
     }
     /* phase 1, [0, t1): the path stays in phi1; at t1 (entered earlier
      * almost surely) it is worth the phase-2 value if in phi1, else 0 */
@@ -3230,7 +3278,7 @@ PROPER_API int proper_dtmc_ctmc_bounded_until(const proper_dtmc *m, const proper
             v[s] = stay ? x[s] : 0.0;
             if (stay) proper_bitset_clear(&frozen, s); else proper_bitset_set(&frozen, s);
         }
-        rc = proper__dtmc_uniformise_apply(m, &frozen, t1, 0, opts, v, x, err);
+        rc = proper__dtmc_uniformise_apply(m, &frozen, t1, 0, NULL, opts, v, x, err);
     }
     proper_bitset_free(&frozen);
     PROPER_FREE(v);
@@ -3314,7 +3362,7 @@ PROPER_API int proper_dtmc_ctmc_reward_cumulative(const proper_dtmc *m, const pr
     if (!v) return proper__dtmc_nomem(err);
     /* reward rate of each state: state reward + sum_t R(s,t) transition reward */
     for (s = 0; s < m->n_states; s++) v[s] = proper__dtmc_step_reward(m, r, s);
-    rc = proper__dtmc_uniformise_apply(m, NULL, t, 1, opts, v, x, err);
+    rc = proper__dtmc_uniformise_apply(m, NULL, t, 1, NULL, opts, v, x, err);
     PROPER_FREE(v);
     return rc;
 }
@@ -3330,7 +3378,7 @@ PROPER_API int proper_dtmc_ctmc_reward_instant(const proper_dtmc *m, const prope
     v = (double *)proper_calloc(m->n_states ? m->n_states : 1, sizeof *v);
     if (!v) return proper__dtmc_nomem(err);
     for (s = 0; s < m->n_states; s++) v[s] = r->state ? r->state[s] : 0.0;
-    rc = proper__dtmc_uniformise_apply(m, NULL, t, 0, opts, v, x, err);
+    rc = proper__dtmc_uniformise_apply(m, NULL, t, 0, NULL, opts, v, x, err);
     PROPER_FREE(v);
     return rc;
 }

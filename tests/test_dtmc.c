@@ -1789,6 +1789,39 @@ static void test_ctmc_tandem_vs_prism(void) {
     proper_dtmc_free(&m);
 }
 
+/* Huge time bounds on a CTMC whose uniformised chain mixes slowly (a fast
+ * state 2 sets q = 100; 0 and 1 flip at rate 1e-3): q t = 1e9 steps would
+ * be needed, the proven-bound stop ends after about 2e6. With reward 1 in
+ * state 0, from 0: I=t = 1/2 + e^{-2e-3 t}/2, C<=t = t/2 + (1 - e^{-2e-3
+ * t})/4e-3. With 0 -> goal 1 at 6e-4 and 0 -> trap 2 at 4e-4 (and the fast
+ * state 3 -> 0): P(F<=t goal) = 0.6 (1 - e^{-1e-3 t}). */
+static void test_ctmc_huge_time(void) {
+    const double F[9] = {0.0, 1e-3, 0.0, 1e-3, 0.0, 0.0, 100.0, 0.0, 0.0};
+    const double A[16] = {0.0, 6e-4, 4e-4, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 100.0, 0.0, 0.0, 0.0};
+    const double t = 1e7;
+    proper_dtmc m;
+    proper_error err;
+    proper_bitset goal;
+    double x[4], rew[3] = {1.0, 0.0, 0.0};
+    proper_dtmc_reward r;
+    uint32_t g = 1;
+    if (build_rates(&m, F, 3, 0)) { CHECK(0); return; }
+    r.name = (char *)"r"; r.state = rew; r.trans = NULL;
+    CHECK_INT(proper_dtmc_ctmc_reward_instant(&m, &r, t, NULL, x, &err), 0);
+    CHECK_REL(x[0], 0.5, 1e-10);
+    CHECK_INT(proper_dtmc_ctmc_reward_cumulative(&m, &r, t, NULL, x, &err), 0);
+    CHECK_REL(x[0], t / 2.0 + 1.0 / 4e-3, 1e-10);
+    proper_dtmc_free(&m);
+    if (build_rates(&m, A, 4, 0)) { CHECK(0); return; }
+    set_of(&goal, 4, &g, 1);
+    CHECK_INT(proper_dtmc_ctmc_bounded_until(&m, NULL, &goal, 0.0, t, NULL, x, &err), 0);
+    CHECK_REL(x[0], 0.6, 1e-10);
+    CHECK_INT(proper_dtmc_ctmc_bounded_until(&m, NULL, &goal, 0.0, 500.0, NULL, x, &err), 0);
+    CHECK_REL(x[0], 0.6 * (1.0 - exp(-1e-3 * 500.0)), 1e-10);
+    proper_bitset_free(&goal);
+    proper_dtmc_free(&m);
+}
+
 int main(void) {
     RUN(test_output_contract);
     RUN(test_bitset);
@@ -1822,5 +1855,6 @@ int main(void) {
     RUN(test_ctmc_mm1k_and_birth);
     RUN(test_ctmc_import);
     RUN(test_ctmc_tandem_vs_prism);
+    RUN(test_ctmc_huge_time);
     return test_summary();
 }
