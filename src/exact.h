@@ -745,45 +745,45 @@ static uint64_t proper__exact_bits_at(const proper_bigint *a, uint64_t s) {
     return v;
 }
 
-/* |m| times a magnitude into t (t != a). */
-static int proper__exact_mul_word(proper_bigint *t, const proper_bigint *a, uint32_t m) {
-    uint32_t carry;
-    int rc = proper__exact_reserve(t, a->len + 1);
-    if (rc) return rc;
-    if (a->len) memcpy(t->limb, a->limb, (size_t)a->len * sizeof *a->limb);
-    carry = proper__exact_mag_mul_small(t->limb, a->len, m, 0);
-    t->len = a->len;
-    if (carry) t->limb[t->len++] = carry;
-    t->neg = 0;
-    proper__exact_trim(t);
-    return PROPER_OK;
-}
-
-/* out = A x + B y for Lehmer's cofactors: |A|, |B| < 2^32, of opposite
- * signs (or one zero), and a result known to be >= 0. One pass each, no
- * allocation once t1 and t2 have grown. */
+/* out = A x + B y for Lehmer's cofactors: |A|, |B| < 2^32, not both
+ * negative, the result known to be >= 0. One pass: both products are
+ * formed limb by limb with their own carries, then added, or subtracted
+ * with a borrow when one cofactor is negative (out must not be x or y). */
 static int proper__exact_lincomb(proper_bigint *out, int64_t A, const proper_bigint *x, int64_t B,
-                                 const proper_bigint *y, proper_bigint *t1, proper_bigint *t2) {
-    int rc;
-    proper_bigint swap;
-    if ((rc = proper__exact_mul_word(t1, x, (uint32_t)(A < 0 ? -A : A))) ||
-        (rc = proper__exact_mul_word(t2, y, (uint32_t)(B < 0 ? -B : B))))
-        return rc;
-    if (A >= 0 && B >= 0) {
-        if ((rc = proper__exact_reserve(t1, (t1->len > t2->len ? t1->len : t2->len) + 1))) return rc;
-        t1->len = proper__exact_mag_add(t1->limb, t1->limb, t1->len, t2->limb, t2->len);
-    } else if (A >= 0) {
-        t1->len = proper__exact_mag_sub(t1->limb, t1->limb, t1->len, t2->limb, t2->len);
-    } else {
-        t2->len = proper__exact_mag_sub(t2->limb, t2->limb, t2->len, t1->limb, t1->len);
-        swap = *t1;
-        *t1 = *t2;
-        *t2 = swap;
+                                 const proper_bigint *y) {
+    const proper_bigint *pa = A >= 0 ? x : y, *pb = A >= 0 ? y : x;
+    int subtract = (A < 0) != (B < 0);
+    uint32_t P = (uint32_t)(A >= 0 ? A : B), Q = (uint32_t)(A >= 0 ? (B < 0 ? -B : B) : -A);
+    uint32_t n = x->len > y->len ? x->len : y->len, i, borrow = 0;
+    uint64_t ca = 0, cb = 0, carry = 0;
+    int rc = proper__exact_reserve(out, n + 2);
+    if (rc) return rc;
+    for (i = 0; i < n; i++) {
+        uint64_t p = (uint64_t)(i < pa->len ? pa->limb[i] : 0) * P + ca; /* < 2^64 */
+        uint64_t q = (uint64_t)(i < pb->len ? pb->limb[i] : 0) * Q + cb;
+        if (subtract) {
+            uint64_t d = (uint64_t)(uint32_t)p - (uint32_t)q - borrow;
+            out->limb[i] = (uint32_t)d;
+            borrow = (uint32_t)(d >> 63);
+        } else {
+            uint64_t sum = (uint64_t)(uint32_t)p + (uint32_t)q + carry;
+            out->limb[i] = (uint32_t)sum;
+            carry = sum >> 32;
+        }
+        ca = p >> 32;
+        cb = q >> 32;
     }
-    proper__exact_trim(t1);
-    swap = *out;
-    *out = *t1;
-    *t1 = swap;
+    if (subtract) {
+        out->limb[n] = (uint32_t)(ca - cb - borrow);
+        out->len = n + 1;
+    } else {
+        uint64_t sum = ca + cb + carry;
+        out->limb[n] = (uint32_t)sum;
+        out->limb[n + 1] = (uint32_t)(sum >> 32);
+        out->len = n + 2;
+    }
+    out->neg = 0;
+    proper__exact_trim(out);
     return PROPER_OK;
 }
 
@@ -830,10 +830,11 @@ PROPER_API int proper_bigint_gcd(proper_bigint *out, const proper_bigint *a, con
             proper__exact_move(&x, &y);
             proper__exact_move(&y, &r);
         } else {
-            if ((rc = proper__exact_lincomb(&r, A, &x, B, &y, &t1, &t2)) ||
-                (rc = proper__exact_lincomb(&y, C, &x, D, &y, &t1, &t2)))
+            proper_bigint swap;
+            if ((rc = proper__exact_lincomb(&t1, A, &x, B, &y)) || (rc = proper__exact_lincomb(&t2, C, &x, D, &y)))
                 goto done;
-            proper__exact_move(&x, &r);
+            swap = x; x = t1; t1 = swap;
+            swap = y; y = t2; t2 = swap;
         }
     }
     if (y.len == 0) {
