@@ -1,5 +1,6 @@
 /* proper annot — probabilistic performance annotations (src/annot.h): fit
- * them to a log, check a log against them, compare two versions. */
+ * them to a log, check a log against them, compare two versions; count a
+ * log's sufficient statistics, merge them, fit the regression from them. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>

@@ -11,8 +11,10 @@
  *     }
  *
  * This module reads measurement logs, fits annotations to them (the paper's
- * §3.2 and Algorithms 1-2), prints and parses the annotation language, and
- * checks new measurements against an annotation.
+ * §3.2 and Algorithms 1-2), prints and parses the annotation language,
+ * checks new measurements against an annotation, and keeps sufficient
+ * statistics of a log that merge exactly across files and processes (the
+ * regression part of a fit, see "Sufficient statistics" below).
  *
  * ==== Logs =================================================================
  *
