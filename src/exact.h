@@ -810,17 +810,20 @@ PROPER_API int proper_bigint_gcd(proper_bigint *out, const proper_bigint *a, con
         y = z;
     }
     /* Lehmer's algorithm (Knuth, TAOCP vol. 2, 4.5.2, algorithm L): run
-     * Euclid on the leading 32 bits of x and the same bits of y while the
-     * quotients are certain, then apply the accumulated cofactors to the
-     * full numbers at once; a plain division step when no quotient is. */
+     * Euclid on the leading 62 bits of x and the same bits of y while the
+     * quotients are certain and the cofactors stay below 2^31 (so that the
+     * update below sees cofactors under 2^32), then apply the cofactors to
+     * the full numbers at once; a plain division step when no quotient is
+     * certain. */
     while (y.len > 2) {
-        uint64_t sh = proper__exact_bitlen(&x) - 32;
-        int64_t xh = (int64_t)(proper__exact_bits_at(&x, sh) & 0xFFFFFFFFu);
-        int64_t yh = (int64_t)(proper__exact_bits_at(&y, sh) & 0xFFFFFFFFu);
+        uint64_t sh = proper__exact_bitlen(&x) - 62;
+        int64_t xh = (int64_t)proper__exact_bits_at(&x, sh), yh = (int64_t)proper__exact_bits_at(&y, sh);
         int64_t A = 1, B = 0, C = 0, D = 1;
+        const int64_t lim = (int64_t)1 << 30;
         while (yh + C != 0 && yh + D != 0) {
             int64_t q = (xh + A) / (yh + C), q2 = (xh + B) / (yh + D), T;
             if (q != q2) break;
+            if ((C && q > lim / (C < 0 ? -C : C)) || (D && q > lim / (D < 0 ? -D : D))) break;
             T = A - q * C; A = C; C = T;
             T = B - q * D; B = D; D = T;
             T = xh - q * yh; xh = yh; yh = T;
