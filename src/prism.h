@@ -725,6 +725,7 @@ struct proper_prism_model {
     size_t n_rewards, cap_rewards;
     proper__prism_reward_item *items;
     size_t n_items, cap_items;
+    int is_ctmc;       /* ctmc/stochastic: updates carry rates */
     int32_t init_expr; /* init ... endinit: the initial states' predicate, or -1 */
     int init_line, init_col;
     int32_t *actions; /* action index -> name id */
@@ -1896,15 +1897,17 @@ static int proper__prism_parse_model_file(proper__prism_mparser *mp) {
         const proper__prism_tok *t = proper__prism_peek(ps, 0);
         int rc = PROPER_OK;
         if (t->kind == PROPER__PM_TK_EOF) break;
-        if (proper__prism_tok_is(t, "dtmc") || proper__prism_tok_is(t, "probabilistic")) {
+        if (proper__prism_tok_is(t, "dtmc") || proper__prism_tok_is(t, "probabilistic") || proper__prism_tok_is(t, "ctmc") ||
+            proper__prism_tok_is(t, "stochastic")) {
             if (seen_type) return proper__prism_perr(ps, t, PROPER_EPARSE, "the model type is given twice");
             seen_type = 1;
+            m->is_ctmc = proper__prism_tok_is(t, "ctmc") || proper__prism_tok_is(t, "stochastic");
             ps->i++;
-        } else if (proper__prism_tok_is(t, "mdp") || proper__prism_tok_is(t, "ctmc") || proper__prism_tok_is(t, "nondeterministic") ||
-                   proper__prism_tok_is(t, "stochastic") || proper__prism_tok_is(t, "pta") || proper__prism_tok_is(t, "ctmdp") ||
+        } else if (proper__prism_tok_is(t, "mdp") || proper__prism_tok_is(t, "nondeterministic") ||
+                   proper__prism_tok_is(t, "pta") || proper__prism_tok_is(t, "ctmdp") ||
                    proper__prism_tok_is(t, "pomdp") || proper__prism_tok_is(t, "popta") || proper__prism_tok_is(t, "ma") ||
                    proper__prism_tok_is(t, "lts") || proper__prism_tok_is(t, "smg")) {
-            return proper__prism_perr(ps, t, PROPER_EUNSUPPORTED, "'%.*s' models are not supported (only dtmc)",
+            return proper__prism_perr(ps, t, PROPER_EUNSUPPORTED, "'%.*s' models are not supported (only dtmc and ctmc)",
                                 (int)t->len, t->p);
         } else if (proper__prism_tok_is(t, "const")) {
             rc = proper__prism_parse_const(ps, &m->consts, &m->n_consts, &m->cap_consts);
@@ -2211,8 +2214,11 @@ static int proper__prism_resolve_operator(proper__prism_resolver *r, int32_t e) 
         if ((rc = proper__prism_resolve_formula(r, a, "an operand of a temporal operator")) != 0 ||
             (rc = proper__prism_resolve_formula(r, b, "an operand of a temporal operator")) != 0)
             return rc;
-        if (c >= 0 && (rc = proper__prism_resolve_as(r, c, PROPER_PRISM_INT, 1, "a step bound")) != 0) return rc;
-        if (lo >= 0 && (rc = proper__prism_resolve_as(r, lo, PROPER_PRISM_INT, 1, "a step bound")) != 0) return rc;
+        {   /* a CTMC's bounds are times; a model read from explicit files may be either */
+            int type = !r->m || r->m->is_ctmc ? PROPER_PRISM_DOUBLE : PROPER_PRISM_INT;
+            if (c >= 0 && (rc = proper__prism_resolve_as(r, c, type, 1, "a step bound")) != 0) return rc;
+            if (lo >= 0 && (rc = proper__prism_resolve_as(r, lo, type, 1, "a step bound")) != 0) return rc;
+        }
         nd = &r->pool->n[e];
         nd->type = PROPER_PRISM_BOOL;
         if (op <= PROPER__PM_T_R) nd->flags |= PROPER__PM_F_PATH;
@@ -3287,11 +3293,12 @@ static int proper__prism_command_probs(proper__prism_explorer *X, size_t c, doub
             p = proper__prism_as_double(m->pool.n[u->prob].type, v);
         }
         if (!(p >= 0) || isinf(p))
-            return proper__prism_eval_fail(&X->cx, &m->pool.n[u->prob], PROPER_EPROB, "probability %g is not in [0, 1]", p);
+            return proper__prism_eval_fail(&X->cx, &m->pool.n[u->prob], PROPER_EPROB,
+                                           m->is_ctmc ? "rate %g is not finite and >= 0" : "probability %g is not in [0, 1]", p);
         probs[j] = p;
         sum += p;
     }
-    if (fabs(sum - 1) > X->o->prob_tol) {
+    if (!m->is_ctmc && fabs(sum - 1) > X->o->prob_tol) {
         proper__prism_node at;
         memset(&at, 0, sizeof at);
         at.line = cmd->line;
@@ -3613,10 +3620,13 @@ static int proper__prism_explore_state(proper__prism_explorer *X, size_t s) {
         return proper_error_set(X->err, PROPER_EPROB, m->file, 0, 0,
                                 "deadlock: no command is enabled in state %s (fix deadlocks with a self-loop: --fixdl)", st);
     }
-    /* PRISM (DTMC): divide by the probability sum of all choices */
+    /* PRISM (DTMC): divide by the probability sum of all choices; a CTMC
+     * adds the choices' rates */
     for (i = first; i < X->n_trans; i++) total += X->prob[i];
-    for (i = first; i < X->n_trans; i++) X->prob[i] /= total;
-    for (i = first * X->n_trew; i < X->n_trans * X->n_trew; i++) X->tw[i] /= total;
+    if (!m->is_ctmc) {
+        for (i = first; i < X->n_trans; i++) X->prob[i] /= total;
+        for (i = first * X->n_trew; i < X->n_trans * X->n_trew; i++) X->tw[i] /= total;
+    }
     if (proper_reserve(&X->row, &X->cap_row, s + 2, sizeof *X->row)) return proper__prism_xoom(X);
     X->row[s + 1] = X->n_trans;
     return PROPER_OK;
@@ -4082,6 +4092,7 @@ PROPER_API int proper_prism_build(const proper_prism_model *m, const proper_pris
     proper_dtmc_builder_init(&b);
     have_builder = 1;
     b.fix_deadlocks = opts->fix_deadlocks;
+    b.rates = m->is_ctmc;
     b.init = rank[0];
     if ((rc = proper_dtmc_builder_reserve(&b, X.n_states, X.n_trans, err)) != 0) goto done;
     if ((rc = proper__prism_build_rows(&X, order, rank, &b, &trews, &n_trews)) != 0) goto done;
@@ -4743,10 +4754,38 @@ static int proper__prism_state_set(proper__prism_checker *C, int32_t e, proper_b
 
 /* A constant int expression (a step bound, a reward index). */
 static int proper__prism_const_int(proper__prism_checker *C, int32_t e, long long *out) {
+    const proper__prism_node *nd = &C->p->pool.n[e];
     proper__prism_val v;
     int rc = proper__prism_eval_at(C, e, 0, &v);
-    if (rc == 0) *out = v.i;
+    if (rc) return rc;
+    if (nd->type == PROPER_PRISM_DOUBLE) { /* a bound of a model read from files */
+        if (!(v.d == floor(v.d) && fabs(v.d) < 9e15))
+            return proper__prism_cerr(C, nd->line, nd->col, PROPER_EINVAL, "step bound %g of a DTMC is not an integer", v.d);
+        v.i = (long long)v.d;
+    }
+    *out = v.i;
+    return PROPER_OK;
+}
+
+/* A constant double expression (a time bound of a CTMC). */
+static int proper__prism_const_double(proper__prism_checker *C, int32_t e, double *out) {
+    proper__prism_val v;
+    int rc = proper__prism_eval_at(C, e, 0, &v);
+    if (rc == 0) *out = proper__prism_as_double(C->p->pool.n[e].type, v);
     return rc;
+}
+
+/* Time bounds [t1, t2] of path node nd of a CTMC (PRISM: < and <= alike). */
+static int proper__prism_time_bounds(proper__prism_checker *C, const proper__prism_node *nd, double *t1, double *t2) {
+    int rc;
+    *t1 = 0;
+    *t2 = INFINITY;
+    if (nd->idx >= 0 && (rc = proper__prism_const_double(C, nd->idx, t1)) != 0) return rc;
+    if (nd->c >= 0 && (rc = proper__prism_const_double(C, nd->c, t2)) != 0) return rc;
+    if (!(*t1 >= 0) || !(*t2 >= 0))
+        return proper__prism_cerr(C, nd->line, nd->col, PROPER_ERANGE, "negative time bound");
+    if (*t1 > *t2) return proper__prism_cerr(C, nd->line, nd->col, PROPER_ERANGE, "empty time bound [%g, %g]", *t1, *t2);
+    return PROPER_OK;
 }
 
 /* ---- Probabilities of path formulas ---- */
@@ -4754,6 +4793,7 @@ static int proper__prism_const_int(proper__prism_checker *C, int32_t e, long lon
 /* A path formula in PRISM's until form (Expression.convertSimplePathFormulaToCanonicalForm):
  * P[path] = neg ? 1 - P[phi1 U[lo,hi] phi2] : P[phi1 U[lo,hi] phi2], or X phi2. */
 typedef struct proper__prism_until {
+    const proper__prism_node *path; /* the temporal operator (its bounds) */
     int neg, next;
     proper_bitset phi1, phi2;
     long long lo, hi; /* step bounds, -1: none */
@@ -4803,7 +4843,9 @@ static int proper__prism_until_form(proper__prism_checker *C, int32_t e, proper_
         return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED,
                                   "LTL path formulas (temporal operators nested or combined with & | ! =>) are not supported");
     op = nd->op;
-    if ((rc = proper__prism_step_bounds(C, nd, &u->lo, &u->hi)) != 0) return rc;
+    u->path = nd;
+    u->lo = u->hi = -1;
+    if (C->d->kind != PROPER_DTMC_KIND_CTMC && (rc = proper__prism_step_bounds(C, nd, &u->lo, &u->hi)) != 0) return rc;
     proper_bitset_init(&A);
     if (nd->a >= 0) {
         if ((rc = proper__prism_state_set(C, nd->a, &A)) != 0) return rc;
@@ -4817,7 +4859,7 @@ static int proper__prism_until_form(proper__prism_checker *C, int32_t e, proper_
         return rc;
     }
     if (op == PROPER__PM_T_X) {
-        if (u->lo >= 0 || u->hi >= 0) rc = proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED, "X takes no step bound");
+        if (nd->idx >= 0 || nd->c >= 0) rc = proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED, "X takes no step bound");
         u->next = 1;
         u->phi2 = B;
         proper_bitset_free(&A);
@@ -4870,15 +4912,18 @@ static int proper__prism_restricted_next(proper__prism_checker *C, const proper_
     return PROPER_OK;
 }
 
-/* Probability of moving to phi in one step. */
+/* Probability of moving to phi in one step (a CTMC: of its embedded DTMC,
+ * each rate over the state's exit rate). */
 static void proper__prism_next(const proper_dtmc *d, const proper_bitset *phi, double *x) {
     uint32_t s;
     uint64_t j;
     for (s = 0; s < d->n_states; s++) {
-        double sum = 0;
-        for (j = d->row[s]; j < d->row[s + 1]; j++)
+        double sum = 0, exit = 0;
+        for (j = d->row[s]; j < d->row[s + 1]; j++) {
+            exit += d->prob[j];
             if (PROPER_BITSET_GET(phi, d->col[j])) sum += d->prob[j];
-        x[s] = sum;
+        }
+        x[s] = d->kind == PROPER_DTMC_KIND_CTMC ? sum / exit : sum;
     }
 }
 
@@ -4929,8 +4974,10 @@ static int proper__prism_to_ltl(proper__prism_checker *C, proper__prism_ltl *L, 
     if (nd->kind == PROPER__PM_N_PATH && nd->op <= PROPER__PM_T_R) {
         static const proper_ltl_op ops[] = {PROPER_LTL_NEXT, PROPER_LTL_EVENTUALLY, PROPER_LTL_ALWAYS, PROPER_LTL_UNTIL,
                                             PROPER_LTL_WEAK_UNTIL, PROPER_LTL_RELEASE};
-        long long lo, hi;
-        if ((rc = proper__prism_step_bounds(C, nd, &lo, &hi)) != 0) return rc;
+        long long lo = -1, hi = -1;
+        if (C->d->kind == PROPER_DTMC_KIND_CTMC && (nd->idx >= 0 || nd->c >= 0))
+            return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED, "time-bounded LTL of a CTMC is not supported");
+        if (C->d->kind != PROPER_DTMC_KIND_CTMC && (rc = proper__prism_step_bounds(C, nd, &lo, &hi)) != 0) return rc;
         if (nd->a >= 0 && (rc = proper__prism_to_ltl(C, L, nd->a, &a)) != 0) return rc;
         if ((rc = proper__prism_to_ltl(C, L, nd->b, &b)) != 0) return rc;
         if (nd->op == PROPER__PM_T_X) {
@@ -4964,7 +5011,15 @@ static int proper__prism_prob_ltl(proper__prism_checker *C, int32_t e, double *x
     proper_ltl_init(&L.f);
     if ((rc = proper__prism_to_ltl(C, &L, e, &root)) == 0) {
         L.f.root = root;
-        rc = proper_ltl_prob_ex(C->d, &L.f, L.aps, L.n_aps, &o, x, NULL, C->err);
+        if (C->d->kind == PROPER_DTMC_KIND_CTMC) { /* untimed LTL of a CTMC: its embedded DTMC's */
+            proper_dtmc emb;
+            proper_dtmc_init(&emb);
+            if ((rc = proper_dtmc_embedded(C->d, &emb, C->err)) == 0)
+                rc = proper_ltl_prob_ex(&emb, &L.f, L.aps, L.n_aps, &o, x, NULL, C->err);
+            proper_dtmc_free(&emb);
+        } else {
+            rc = proper_ltl_prob_ex(C->d, &L.f, L.aps, L.n_aps, &o, x, NULL, C->err);
+        }
     }
     proper__prism_ltl_free(&L);
     return rc;
@@ -5014,6 +5069,10 @@ static int proper__prism_prob_path(proper__prism_checker *C, int32_t e, double *
     if ((rc = proper__prism_until_form(C, e, &u)) != 0) return rc;
     if (u.next) {
         proper__prism_next(d, &u.phi2, x);
+    } else if (d->kind == PROPER_DTMC_KIND_CTMC && (u.path->idx >= 0 || u.path->c >= 0)) { /* CSL time bounds */
+        double t1, t2;
+        if ((rc = proper__prism_time_bounds(C, u.path, &t1, &t2)) == 0)
+            rc = proper_dtmc_ctmc_bounded_until(d, &u.phi1, &u.phi2, t1, t2, &C->o->solve, x, C->err);
     } else if (u.hi < 0) { /* no upper bound: unbounded until from the lower bound on */
         rc = proper_dtmc_prob_until(d, &u.phi1, &u.phi2, &C->o->solve, x, NULL, C->err);
     } else if (u.hi - (u.lo > 0 ? u.lo : 0) == 0) { /* a window of 0 steps: phi2 now */
@@ -5258,16 +5317,30 @@ static int proper__prism_reward(proper__prism_checker *C, const proper__prism_no
     if ((rc = proper__prism_reward_of(C, nd, &rew)) != 0) return rc;
     if (f->kind != PROPER__PM_N_PATH || (f->op != PROPER__PM_T_F && f->op < PROPER__PM_T_C) ||
         (f->op == PROPER__PM_T_F && (f->c >= 0 || f->idx >= 0 || (C->p->pool.n[f->b].flags & PROPER__PM_F_PATH))))
-        return proper__prism_reward_ltl(C, rew, nd->a, x); /* co-safe LTL */
+        return d->kind == PROPER_DTMC_KIND_CTMC
+                   ? proper__prism_cerr(C, f->line, f->col, PROPER_EUNSUPPORTED, "rewards of LTL formulas of a CTMC are not supported")
+                   : proper__prism_reward_ltl(C, rew, nd->a, x); /* co-safe LTL */
     switch (f->op) {
     case PROPER__PM_T_F:
         if ((rc = proper__prism_state_set(C, f->b, &phi)) != 0) return rc;
         rc = proper_dtmc_reward_reach(d, rew, &phi, &C->o->solve, x, NULL, C->err);
         proper_bitset_free(&phi);
         return rc;
-    case PROPER__PM_T_TOTAL: return proper__prism_total_reward(C, rew, x);
-    case PROPER__PM_T_LRA: return proper__prism_lra_reward(C, rew, f, x);
+    case PROPER__PM_T_TOTAL:
+        if (d->kind == PROPER_DTMC_KIND_CTMC)
+            return proper__prism_cerr(C, f->line, f->col, PROPER_EUNSUPPORTED, "total rewards R=? [ C ] of a CTMC are not supported");
+        return proper__prism_total_reward(C, rew, x);
+    case PROPER__PM_T_LRA:
+        if (d->kind == PROPER_DTMC_KIND_CTMC) return proper_dtmc_reward_steady(d, rew, &C->o->solve, x, C->err);
+        return proper__prism_lra_reward(C, rew, f, x);
     default:
+        if (d->kind == PROPER_DTMC_KIND_CTMC) {
+            double t;
+            if ((rc = proper__prism_const_double(C, f->c, &t)) != 0) return rc;
+            if (!(t >= 0)) return proper__prism_cerr(C, f->line, f->col, PROPER_ERANGE, "negative time bound %g", t);
+            if (f->op == PROPER__PM_T_C) return proper_dtmc_ctmc_reward_cumulative(d, rew, t, &C->o->solve, x, C->err);
+            return proper_dtmc_ctmc_reward_instant(d, rew, t, &C->o->solve, x, C->err);
+        }
         if ((rc = proper__prism_const_int(C, f->c, &k)) != 0) return rc;
         if (k < 0) return proper__prism_cerr(C, f->line, f->col, PROPER_ERANGE, "negative step bound %lld", k);
         if ((unsigned long long)k > C->o->max_steps)

@@ -12,10 +12,9 @@
 # each run every property with a "// RESULT: v" comment is one case.
 # SUBDIR (e.g. functionality/verify) restricts the walk.
 #
-# Only DTMC models (`dtmc` or `probabilistic`) are run. CTMC models are
-# counted on a line of their own (proper does not build them from the
-# language); other model types (MDP, PTA, ...) are out of scope and only
-# counted. Options of the args files: -const (ranges too) and -fixdl are
+# DTMC models (`dtmc`, `probabilistic`) and CTMC models (`ctmc`,
+# `stochastic`) are run, and counted on lines of their own; other model
+# types (MDP, PTA, ...) are out of scope and only counted. Options of the args files: -const (ranges too) and -fixdl are
 # passed on; -e/-epsilon becomes --precision; -prop selects a property; engine and solver switches
 # (-ex, -s, -m, -h, -gs, -epsilon, ...) and -export* do not change a result
 # and are dropped, and runs that then coincide are run once; -exact,
@@ -42,7 +41,8 @@ TESTS="$TREE/prism-tests"
 [ -x "$PROPER" ] || { echo "prism_suite: $PROPER is not built (make bin/proper)" >&2; exit 2; }
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/prism_suite.XXXXXX") || exit 2
 trap 'rm -rf "$WORK"' EXIT INT TERM
-: > "$WORK/cases"   # one line per case: VERDICT<TAB>where<TAB>detail
+: > "$WORK/cases.dtmc"   # one line per case: VERDICT<TAB>where<TAB>detail
+: > "$WORK/cases.ctmc"
 : > "$WORK/other"   # one line per case of a model type not run: TYPE
 
 # model_type FILE: the first model-type keyword outside comments.
@@ -94,7 +94,7 @@ options() {
         -e | -epsilon) out="$out --precision $2"; shift ;;
         -prop | -property) out="$out --property $2"; shift ;;
         -exact) echo "UNSUPPORTED exact arithmetic (-exact)"; return ;;
-        -ctmc | -mdp) echo "OTHER ${1#-}"; return ;;
+        -mdp) echo "OTHER mdp"; return ;;
         -param) echo "UNSUPPORTED parametric model checking (-param)"; return ;;
         -noprobchecks) echo "UNSUPPORTED probabilities not summing to 1 (-noprobchecks)"; return ;;
         -importmodel | -importtrans | -importresults) echo "UNSUPPORTED $1"; return ;;
@@ -121,7 +121,7 @@ run_case() {
         i=0; while [ "$i" -lt "$expected" ]; do echo "${opts#OTHER }"; i=$((i + 1)); done >> "$WORK/other"
         return ;;
     UNSUPPORTED*)
-        i=0; while [ "$i" -lt "$expected" ]; do printf 'UNSUPPORTED\t%s\t%s\n' "$where" "${opts#UNSUPPORTED }"; i=$((i + 1)); done >> "$WORK/cases"
+        i=0; while [ "$i" -lt "$expected" ]; do printf 'UNSUPPORTED\t%s\t%s\n' "$where" "${opts#UNSUPPORTED }"; i=$((i + 1)); done >> "$WORK/cases.$kind"
         return ;;
     esac
     # shellcheck disable=SC2086
@@ -129,8 +129,8 @@ run_case() {
     rc=$?
     if grep -q -E '^(PASS|WRONG|UNSUPPORTED|ERROR|BEYOND)  ' "$WORK/out"; then
         grep -E '^(PASS|WRONG|UNSUPPORTED|ERROR|BEYOND)  ' "$WORK/out" |
-            awk -v w="$where" '{ v = $1; sub(/^[A-Z]+  /, ""); printf "%s\t%s\t%s\n", v, w, $0 }' >> "$WORK/cases"
-        [ "$rc" -ge 124 ] && printf 'ERROR\t%s\tcrash or timeout (exit %d) after some properties\n' "$where" "$rc" >> "$WORK/cases"
+            awk -v w="$where" '{ v = $1; sub(/^[A-Z]+  /, ""); printf "%s\t%s\t%s\n", v, w, $0 }' >> "$WORK/cases.$kind"
+        [ "$rc" -ge 124 ] && printf 'ERROR\t%s\tcrash or timeout (exit %d) after some properties\n' "$where" "$rc" >> "$WORK/cases.$kind"
         return
     fi
     msg=$(head -c 300 "$WORK/err" | tr '\n' ' ')
@@ -146,7 +146,7 @@ run_case() {
         if [ "$i" -lt "$errors" ] && [ "$rc" -lt 124 ] && [ $verdict = ERROR ]; then v=PASS; else v=$verdict; fi
         printf '%s\t%s\t%s\n' "$v" "$where" "$msg"
         i=$((i + 1))
-    done >> "$WORK/cases"
+    done >> "$WORK/cases.$kind"
 }
 
 # The runs of one model: model args x matching properties files x their args.
@@ -161,7 +161,8 @@ run_model() {
         while IFS= read -r margs; do
             while IFS= read -r pargs; do
                 a=$(echo "$margs $pargs" | sed 's/^ *//; s/ *$//')
-                if [ "$type" != dtmc ] && [ "$type" != probabilistic ]; then
+                case $type in dtmc | probabilistic) kind=dtmc ;; ctmc | stochastic) kind=ctmc ;; *) kind= ;; esac
+                if [ -z "$kind" ]; then
                     set -- $(count_results "$props" "")
                     i=0; while [ "$i" -lt "$1" ]; do echo "$type"; i=$((i + 1)); done >> "$WORK/other"
                     continue
@@ -178,8 +179,10 @@ run_model() {
 find "$TESTS/$SUB" -type f \( -name '*.pm' -o -name '*.nm' -o -name '*.sm' -o -name '*.prism' \) | LC_ALL=C sort > "$WORK/models"
 while IFS= read -r m; do run_model "$m"; done < "$WORK/models"
 
-grep -v '^PASS' "$WORK/cases" | LC_ALL=C sort | awk -F '\t' '{ printf "%-11s %s  %s\n", $1, $2, $3 }'
+cat "$WORK/cases.dtmc" "$WORK/cases.ctmc" | grep -v '^PASS' | LC_ALL=C sort | awk -F '\t' '{ printf "%-11s %s  %s\n", $1, $2, $3 }'
 echo
-awk -F '\t' '{ n[$1]++; t++ } END {
-    printf "DTMC cases: %d   PASS %d   WRONG %d   UNSUPPORTED %d   ERROR %d   BEYOND %d\n", t, n["PASS"], n["WRONG"], n["UNSUPPORTED"], n["ERROR"], n["BEYOND"] }' "$WORK/cases"
+for kind in dtmc ctmc; do
+    awk -F '\t' -v k="$kind" '{ n[$1]++; t++ } END {
+        printf "%s cases: %d   PASS %d   WRONG %d   UNSUPPORTED %d   ERROR %d   BEYOND %d\n", toupper(k), t, n["PASS"], n["WRONG"], n["UNSUPPORTED"], n["ERROR"], n["BEYOND"] }' "$WORK/cases.$kind"
+done
 sort "$WORK/other" | uniq -c | awk '{ printf "not run (model type %s): %d cases\n", $2, $1 }'

@@ -1265,6 +1265,46 @@ static void test_init_block(void) {
     CHECK_CONTAINS(e.message, "initial value although");
 }
 
+/* A two-state CTMC, 0 -> 1 at rate 2 and 1 -> 0 at rate 3: closed forms
+ * P(F<=t x=1) = 1 - e^(-2t) from 0, long-run P(x=1) = 2/5, mean time to
+ * leave 0 = 1/2. */
+static void test_ctmc(void) {
+    static const char model[] =
+        "ctmc\nmodule flip\n x : [0..1] init 0;\n [] x=0 -> 2:(x'=1);\n [] x=1 -> 3:(x'=0);\nendmodule\n"
+        "rewards \"time\" x=0 : 1; endrewards\nrewards \"up\" x=1 : 5; endrewards\n";
+    static const struct { const char *prop; double want; } cases[] = {
+        {"P=? [ F<=0.5 x=1 ]", 0.63212055882855767}, /* 1 - e^-1 */
+        {"P=? [ x=0 U<=0.5 x=1 ]", 0.63212055882855767},
+        {"S=? [ x=1 ]", 0.4},
+        {"P=? [ X x=1 ]", 1},
+        {"R{\"time\"}=? [ F x=1 ]", 0.5},
+        {"R{\"up\"}=? [ S ]", 2},
+        {"P=? [ F x=1 ]", 1},
+    };
+    proper_prism_model *m = NULL;
+    proper_prism_props *p = NULL;
+    proper_dtmc d;
+    proper_error e;
+    size_t i;
+    proper_dtmc_init(&d);
+    CHECK_INT(proper_prism_parse(&m, model, strlen(model), "flip.sm", &e), 0);
+    CHECK_INT(proper_prism_build(m, NULL, &d, &e), 0);
+    CHECK_INT(d.kind, PROPER_DTMC_KIND_CTMC);
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double v = -1;
+        if (proper_prism_props_parse(&p, m, cases[i].prop, strlen(cases[i].prop), "f.csl", &e) ||
+            proper_prism_props_check(p, 0, &d, NULL, &v, &e)) {
+            printf("  %s: %s\n", cases[i].prop, fmt_err(&e));
+            CHECK(0);
+            continue;
+        }
+        CHECK_ABS(v, cases[i].want, 1e-9);
+    }
+    proper_prism_props_free(p);
+    proper_dtmc_free(&d);
+    proper_prism_free(m);
+}
+
 int main(void) {
     RUN(test_expression_semantics);
     RUN(test_path_bounds);
@@ -1272,6 +1312,7 @@ int main(void) {
     RUN(test_eval_constant);
     RUN(test_bom);
     RUN(test_init_block);
+    RUN(test_ctmc);
     RUN(test_expression_errors);
     RUN(test_parse_errors);
     RUN(test_build_errors);
