@@ -8,8 +8,11 @@
  * carries its control-flow graph over those locations as text in the
  * `proper vlmc --cfg` format ('^' = start, '$' = end).
  *
- * Inputs. The thesis text was not available to us; the issue gives the
- * sizes and ranges, the rest is our assumption (stated per program):
+ * These are the CFG-level versions (a loop's test is one location whatever
+ * the iteration), as a user instruments a program; the thesis's own traces
+ * (one location per condition of the unrolled program) and inputs are in
+ * unrolled.h, used by scripts/vlmc-tables.sh. Inputs here (smaller than
+ * the thesis's in places, stated per program):
  *   double_loop(I)   two sequential loops, counts x, y ~ U{0..I} independent
  *                    (so at most (I+1)^2 distinct runs)
  *   nested_loop(I)   an outer loop of x ~ U{0..I} iterations around an inner

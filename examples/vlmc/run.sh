@@ -1,7 +1,8 @@
 #!/bin/sh
 # Build the nine instrumented benchmark programs (examples/vlmc/programs.h),
 # write their location traces, learn VLMCs with `proper vlmc`, and (with
-# --tables) reproduce the thesis's Figure 16 and Table 4.
+# --tables) run Figure 16 and Table 4's experiments on them. These are the
+# CFG-level programs; the thesis's own tables: scripts/vlmc-tables.sh.
 #
 #   sh examples/vlmc/run.sh [--runs N] [--tables]
 #

@@ -1,5 +1,6 @@
-/* tables.c — reproduce the thesis's Figure 16 and Table 4 on the nine
- * benchmark programs of programs.h, printing markdown tables.
+/* tables.c — Figure 16 and Table 4's experiments on the CFG-level programs
+ * of programs.h (not the thesis's traces: scripts/vlmc-tables.sh reproduces
+ * the thesis's tables with unrolled.h), printing markdown tables.
  *
  *   vlmc-tables [-n RUNS] [--seed S] [--only PROGRAM]
  *
