@@ -1,9 +1,10 @@
-/* prism.h — the PRISM modelling language (a DTMC subset), reachable
+/* prism.h — the PRISM modelling language (DTMCs and CTMCs), reachable
  * state-space exploration into a proper_dtmc, and PRISM property files.
  *
  * ---- The language --------------------------------------------------------
  * Accepted (as the PRISM manual defines it, https://www.prismmodelchecker.org/manual):
- *   dtmc | probabilistic                    model type (mdp/ctmc/... rejected)
+ *   dtmc | probabilistic                    model type; ctmc | stochastic: updates
+ *                                           carry rates (mdp/pta/... rejected)
  *   const int N = 5;  const double p;       constants, with or without a value
  *   const bool b = true;  const K = 3;      (no type = int). Constants without
  *                                           a value are parameters: give them with
@@ -33,7 +34,8 @@
  * them (see proper_prism_props_result), and the DTMC gets a uniform
  * initial distribution over them, whose support is its "init" label.
  * Not accepted (clear error): global variables, system
- * ...endsystem, unbounded or double variables, nondeterministic model types.
+ * ...endsystem, unbounded or double variables, interval probabilities
+ * [a,b] (interval DTMCs), nondeterministic model types.
  *
  * ---- Semantics (as PRISM builds a DTMC) ---------------------------------
  * In every state the "choices" are: each enabled unlabelled command of each
@@ -52,6 +54,15 @@
  * The reachable states are numbered as PRISM numbers them for its explicit
  * exports: sorted lexicographically by the variable values in declaration
  * order (module by module), false < true.
+ * A CTMC (ctmc/stochastic): the same, except that updates carry rates (any
+ * finite value >= 0, no sum), the rates of all choices add (no division),
+ * synchronised commands multiply their rates, and the model is a dtmc.h
+ * model of kind PROPER_DTMC_KIND_CTMC (a fixed deadlock: rate-1 self-loop).
+ * Exploration evaluates, in each state, only the unlabelled commands that
+ * may be enabled there: commands whose guard has a conjunct `v = c` (c
+ * constant, v an int variable of range up to 4 x commands + 1024) are
+ * indexed by that value, so a model with one command per state builds in
+ * linear time (bench/bench_prism.c).
  * Rewards: a state's reward is the sum of the values of all state items
  * whose guard holds. A transition item [a] g : r applies to the choices of
  * action a (`[]` = unlabelled choices) in states satisfying g; the reward of
@@ -61,16 +72,41 @@
  * transition reward.
  *
  * ---- Properties -----------------------------------------------------------
- *   P=? [ F phi ]   P=? [ phi1 U phi2 ]   P=? [ F<=k phi ]  P=? [ phi U<=k psi ]
- *   P=? [ G phi ]   P=? [ G<=k phi ]       P=? [ X phi ]     F<k = F<=k-1
- *   R{"r"}=? [ F phi ]  R{"r"}=? [ C<=k ]  R{"r"}=? [ I=k ]  R=? (first structure)
- *   S=? [ phi ]     P>=0.9 [ ... ] and the like (a boolean), or a plain
- *   expression over constants/variables/labels (value in the initial state).
- * Labels: "name" (the model's, the file's own `label "x" = ...;`, and the
- * built-in "init" and "deadlock"). Properties files hold several
- * properties (optionally ended by `;`), `// comments`, `const`
- * declarations (with or without a value), `formula`s, `label`s and named
- * properties `"name": P=? [...]`.
+ * A property is an expression (PRISM's grammar and precedence) in which
+ * these operators may appear anywhere, nested and combined with arithmetic
+ * and logic ("P=? [ F x=1 ] + 1", "P>0.5 [ F P>=1 [ G y=0 ] ]"):
+ *   P=? [ path ]  P>=b [ path ] (also <, <=, >; Pmin=?, Pmax=? = P=? on a
+ *                 chain). Paths: X phi, F phi, G phi, phi U psi, phi W psi,
+ *                 phi R psi, with step bounds <=k <k >=k >k =k [a,b] on F G U
+ *                 W R (PRISM's semantics: the steps before a lower bound must
+ *                 satisfy the left operand, DTMCModelChecker's restricted
+ *                 next); any other path formula is LTL (ltl.h: each maximal
+ *                 state subformula an atomic proposition). CTMC: bounds are
+ *                 times (uniformisation), LTL untimed on the embedded chain.
+ *   R{"r"}=? [ F phi | C<=k | C | I=k | S | co-safe LTL ]  (R{2}: the second
+ *                 structure, R: the first). C is the total reward (infinite
+ *                 from states that may reach a bottom component earning a
+ *                 positive reward); S the long-run average per step (per
+ *                 time unit in a CTMC). Bounds R>=b [...] as for P.
+ *   S=? [ phi ]   long-run probability of phi; S>=b [ phi ].
+ *   E [ path ], A [ path ]  CTL on the graph (PRISM's NonProbModelChecker:
+ *                 exists/every path), one temporal operator, unbounded.
+ *   filter(op, e, states)  op: min max argmin argmax count sum avg first
+ *                 range forall exists print printall state (+ & |); the
+ *                 old-style P=? [ path {states}{min}{max} ] too.
+ *   "name"        a label (the model's, the file's own, "init", "deadlock"),
+ *                 or else a named property of the file ("a": P=? [...]).
+ * A bound whose value lies within the solver's relative precision of the
+ * bound (other than 0 and 1, which are exact) is refused (PROPER_ENOCONV),
+ * as PRISM refuses to decide it. The result of a property is PRISM's
+ * (proper_prism_props_result): a filter giving one value gives it; else a
+ * boolean must hold in every initial state, and a number is its value in
+ * the initial state, or the range [lo, hi] over several initial states.
+ * Properties files hold several properties (optionally ended by `;`),
+ * `// comments` (the comment above a property is kept:
+ * proper_prism_props_comment, where PRISM's test mode reads "RESULT: v"),
+ * `const` declarations (with or without a value), `formula`s, `label`s and
+ * named properties `"name": P=? [...]`.
  *
  * ---- Use -------------------------------------------------------------------
  *     proper_prism_model *m = NULL;  proper_prism_props *p = NULL;  proper_dtmc d;  double v;
