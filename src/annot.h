@@ -3138,6 +3138,7 @@ typedef struct proper__annot_split {
     double t;      /* feature: left is x <= t */
     size_t nl;
     double bic, rss;
+    proper__annot_model ml, mr; /* the two sides' best models (their subtrees start from them) */
 } proper__annot_split;
 
 /* Partition idx by pred into left (first nl) and right; returns nl. */
@@ -3213,6 +3214,8 @@ static int proper__annot_try(proper__annot_ctx *c, size_t *idx, size_t n, int ki
     best->nl = nl;
     best->bic = bic;
     best->rss = rss;
+    best->ml = ml;
+    best->mr = mr;
     return 0;
 }
 
@@ -3257,6 +3260,38 @@ static int proper__annot_best_cut(const proper__annot_xy *v, size_t ns, const si
     return 0;
 }
 
+/* Sort v[0..n) by x, stably (ties keep their order): LSD radix sort in
+ * four 16-bit passes on x's bits mapped to an unsigned key of the same
+ * order; tmp holds n elements, cnt 65536 counters. Several times faster
+ * than qsort on the 2·10^5-record samples of the threshold search. */
+static uint64_t proper__annot_xkey(double x) {
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    return b >> 63 ? ~b : b | (uint64_t)1 << 63;
+}
+
+static void proper__annot_sort_x(proper__annot_xy *v, size_t n, proper__annot_xy *tmp, size_t *cnt) {
+    int pass;
+    size_t i;
+    proper__annot_xy *src = v, *dst = tmp, *sw;
+    for (pass = 0; pass < 4; pass++) {
+        int shift = 16 * pass;
+        size_t sum = 0;
+        memset(cnt, 0, sizeof *cnt * 65536);
+        for (i = 0; i < n; i++) cnt[proper__annot_xkey(src[i].x) >> shift & 0xffff]++;
+        for (i = 0; i < 65536; i++) {
+            size_t k = cnt[i];
+            cnt[i] = sum;
+            sum += k;
+        }
+        for (i = 0; i < n; i++) dst[cnt[proper__annot_xkey(src[i].x) >> shift & 0xffff]++] = src[i];
+        sw = src;
+        src = dst;
+        dst = sw;
+    }
+    /* four passes: the result is back in v */
+}
+
 static int proper__annot_find_split(proper__annot_ctx *c, size_t *idx, size_t n, const proper__annot_model *parent,
                                     proper__annot_split *best) {
     size_t *tmp = (size_t *)PROPER_MALLOC(sizeof *tmp * n), i, f;
@@ -3284,12 +3319,17 @@ static int proper__annot_find_split(proper__annot_ctx *c, size_t *idx, size_t n,
     if (!rc && !best->kind && c->nf) {
         size_t ns = n < PROPER_ANNOT_SAMPLE ? n : PROPER_ANNOT_SAMPLE;
         proper__annot_xy *v = (proper__annot_xy *)PROPER_MALLOC(sizeof *v * ns);
+        proper__annot_xy *vt = (proper__annot_xy *)PROPER_MALLOC(sizeof *vt * ns);
+        size_t *cnt = (size_t *)PROPER_MALLOC(sizeof *cnt * 65536);
         double *T = (double *)PROPER_MALLOC(sizeof *T * 16 * (PROPER_ANNOT_CUTS + 3)), ys = proper__annot_ymax(c, idx, n);
         size_t minl = (size_t)((double)c->o->min_leaf * (double)ns / (double)n);
         double bestscore = INFINITY, bt = 0;
         int bf = -1;
         if (minl < 4) minl = 4;
-        if (!v || !T) { PROPER_FREE(v); PROPER_FREE(T); PROPER_FREE(tmp); return proper__annot_oomc(c); }
+        if (!v || !T || !vt || !cnt) {
+            PROPER_FREE(v); PROPER_FREE(vt); PROPER_FREE(cnt); PROPER_FREE(T); PROPER_FREE(tmp);
+            return proper__annot_oomc(c);
+        }
         for (f = 0; f < c->nf; f++) {
             size_t B[PROPER_ANNOT_CUTS + 3], nB, k, pos = 0, lo, hi, level;
             double score = INFINITY;
@@ -3299,7 +3339,7 @@ static int proper__annot_find_split(proper__annot_ctx *c, size_t *idx, size_t n,
                 v[i].y = c->Y[r] / ys;
                 v[i].i = r;
             }
-            qsort(v, ns, sizeof *v, proper__annot_cmp_xy);
+            proper__annot_sort_x(v, ns, vt, cnt);
             if (!(v[ns - 1].x > v[0].x)) continue;
             /* coarse cuts at quantiles, then twice more within the best one's
              * neighbouring chunks */
@@ -3326,6 +3366,8 @@ static int proper__annot_find_split(proper__annot_ctx *c, size_t *idx, size_t n,
             if (pos > 0 && score < bestscore) { bestscore = score; bf = (int)f; bt = v[pos - 1].x; }
         }
         PROPER_FREE(v);
+        PROPER_FREE(vt);
+        PROPER_FREE(cnt);
         PROPER_FREE(T);
         if (bf >= 0) rc = proper__annot_try(c, idx, n, 2, bf, bt, tmp, parent, best);
     }
@@ -3334,12 +3376,14 @@ static int proper__annot_find_split(proper__annot_ctx *c, size_t *idx, size_t n,
     return rc;
 }
 
+/* known: the best model of idx[0..n) when the split above computed it, or NULL. */
 static int proper__annot_tree(proper__annot_ctx *c, size_t *idx, size_t n, const proper__annot_path *path, int depth,
-                              int *first, int *last) {
+                              const proper__annot_model *known, int *first, int *last) {
     proper__annot_model m;
     proper__annot_split s;
     int rc, cond;
-    if ((rc = proper__annot_best(c, idx, n, &m))) return rc;
+    if (known) m = *known;
+    else if ((rc = proper__annot_best(c, idx, n, &m))) return rc;
     s.kind = 0;
     if (depth < c->o->max_depth && depth < PROPER__ANNOT_PATH_MAX && n >= 2 * c->o->min_leaf &&
         (rc = proper__annot_find_split(c, idx, n, &m, &s)))
@@ -3370,6 +3414,11 @@ static int proper__annot_tree(proper__annot_ctx *c, size_t *idx, size_t n, const
                     memcpy(idx, tmp2, sizeof *idx * n);
                     PROPER_FREE(tmp2);
                     s.nl = n - s.nl;
+                    {
+                        proper__annot_model sw = s.ml;
+                        s.ml = s.mr;
+                        s.mr = sw;
+                    }
                     f_sep = (int)f;
                     t = rmax;
                 }
@@ -3384,8 +3433,8 @@ static int proper__annot_tree(proper__annot_ctx *c, size_t *idx, size_t n, const
             pl.br[pl.nbr] = s.j; pl.brv[pl.nbr++] = 1;
             pr.br[pr.nbr] = s.j; pr.brv[pr.nbr++] = 0;
         }
-        if ((rc = proper__annot_tree(c, idx, s.nl, &pl, depth + 1, first, last))) return rc;
-        return proper__annot_tree(c, idx + s.nl, n - s.nl, &pr, depth + 1, first, last);
+        if ((rc = proper__annot_tree(c, idx, s.nl, &pl, depth + 1, &s.ml, first, last))) return rc;
+        return proper__annot_tree(c, idx + s.nl, n - s.nl, &pr, depth + 1, &s.mr, first, last);
     }
     cond = proper__annot_path_cond(c, path);
     if (cond == -2) return proper__annot_oomc(c);
@@ -3743,7 +3792,7 @@ PROPER_API int proper_annot_fit(proper_annot *out, const proper_annot_table *t, 
         m.r2 = NAN;
         first = proper__annot_leaf_model(&c, &m, PROPER_ANNOT_NONE, -1, 0);
         if (first < 0) goto oom;
-    } else if ((rc = proper__annot_tree(&c, idx, N, &path, 0, &first, &last))) {
+    } else if ((rc = proper__annot_tree(&c, idx, N, &path, 0, NULL, &first, &last))) {
         goto done;
     }
     fn.body = first;
