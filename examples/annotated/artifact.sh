@@ -54,15 +54,18 @@ row() {
             printf '| %s | all | 10^%s | refused: %s | | | | |\n' "$label" "$k" "$(tail -1 "$TMP/err" | sed 's|^proper: ||; s|'"$CLONE"'/||g; s|'"$TMP"'/||g; s/|/\\|/g')"
             continue
         fi
-        rewards "$TMP/means" | while read -r name est lo hi; do
-            plo=$(awk -v n="$name" '$1 == n { print $3, $4 }' "$(rewards "$TMP/probs" > "$TMP/pr"; echo "$TMP/pr")")
+        rewards "$TMP/means" > "$TMP/means.rewards"
+        rewards "$TMP/probs" > "$TMP/probs.rewards"
+        while read -r name est lo hi; do
+            plo=$(awk -v n="$name" '$1 == n { print $3, $4 }' "$TMP/probs.rewards")
             fact=$(published "${pub}_$name" "$k")
             ratio=$(echo "$lo $hi $fact" | tr -d '[],' | awk 'NF == 4 { printf "%.3f", ($2 - $1) / ($4 - $3) }')
             printf '| %s | %s | 10^%s | %s | %s %s | %s | %s | %s | %.2f s |\n' "$label" "$name" "$k" "$est" "$lo" "$hi" \
                 "$plo" "$fact" "$ratio" "$(echo "$start $end" | awk '{ print $2 - $1 }')"
-        done
+        done < "$TMP/means.rewards"
+        # a published reward that the source as read does not define
         for want in $(ls "$PUB"/results_10^$k/"${pub}"_*.csv 2>/dev/null | sed 's|.*/'"$pub"'_||; s|\.csv$||'); do
-            grep -q "^$want " "$TMP/means" 2>/dev/null || rewards "$TMP/means" | grep -q "^$want " ||
+            grep -q "^$want " "$TMP/means.rewards" ||
                 printf '| %s | %s | 10^%s | not annotated in the source as read (%s) | | | %s | | |\n' "$label" "$want" "$k" \
                     "$(grep -o 'warning: [^:]*:[0-9]*:[0-9]*: malformed annotation @'"$want"'[^;]*' "$TMP/err" | head -1 | sed 's|'"$CLONE"'/||g; s/|/\\|/g')" \
                     "$(published "${pub}_$want" "$k")"
