@@ -122,7 +122,9 @@
  *   nonzero objective constant is written as a comment
  *   "\* constant term = c *\" (GLPK's convention; glpsol ignores it). The
  *   reader accepts that subset plus ordinary CPLEX LP: comments, "<" "=<"
- *   etc., constants in the objective, bounds in any of the usual forms.
+ *   etc., constants in the objective, bounds in any of the usual forms. As
+ *   glpsol, it takes one sign per term ("++x" and "+ -x" are errors at the
+ *   second sign), and it skips a UTF-8 byte order mark at the start.
  *   Integer sections are rejected (this is an LP toolkit). Numbers are
  *   written as the shortest decimal that reads back as the same double
  *   (proper_format_double).
@@ -921,10 +923,16 @@ static int proper__lp_expr(proper__lp_reader *r, double *constant, int allow_con
         if (t->kind == PROPER__LP_TK_END || t->kind == PROPER__LP_TK_LE || t->kind == PROPER__LP_TK_GE ||
             t->kind == PROPER__LP_TK_EQ || proper__lp_keyword(t) != PROPER__LP_SEC_NONE)
             break;
-        while (t->kind == PROPER__LP_TK_PLUS || t->kind == PROPER__LP_TK_MINUS) {
+        if (t->kind == PROPER__LP_TK_PLUS || t->kind == PROPER__LP_TK_MINUS) {
             if (t->kind == PROPER__LP_TK_MINUS) sign = -sign;
             have_sign = 1;
             if ((rc = proper__lp_next(r))) goto out;
+            if (t->kind == PROPER__LP_TK_PLUS || t->kind == PROPER__LP_TK_MINUS) {
+                /* glpsol rejects "++x", "+ -x" and "- -3 x" too */
+                rc = proper__lp_tok_error(r, PROPER_EPARSE, "expected a number or a variable name after the sign "
+                                                            "(one sign per term)");
+                goto out;
+            }
         }
         if (!first && !have_sign) { rc = proper__lp_tok_error(r, PROPER_EPARSE, "expected '+' or '-' between terms"); goto out; }
         first = 0;
@@ -1146,6 +1154,10 @@ PROPER_API int proper_lp_parse_cplex(proper_lp *out, const char *text, size_t le
     r.lp = &lp;
     r.err = err ? err : &local;
     r.have_bol = 1;
+    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) { /* a UTF-8 byte order mark is no text */
+        text += 3;
+        len -= 3;
+    }
     proper_cursor_init(&r.c, text, len, name);
     proper_intern_init(&r.cols);
     proper_intern_init(&r.rows);

@@ -596,6 +596,28 @@ static void test_solution_output_rule(void) {
     proper_lp_free(&lp);
 }
 
+/* A UTF-8 byte order mark before "Minimize" is skipped; the problem is
+ * the one without it. */
+static void test_reader_bom(void) {
+    static const char plain[] = "Minimize\n obj: x + 2 y\nSubject To\n c: x + y >= 1\nEnd\n";
+    char bom[128];
+    proper_lp a, b;
+    proper_lp_solution s;
+    proper_lp_init(&a);
+    proper_lp_init(&b);
+    proper_lp_solution_init(&s);
+    snprintf(bom, sizeof bom, "\xEF\xBB\xBF%s", plain);
+    CHECK_INT(proper_lp_parse_cplex(&a, plain, strlen(plain), "p.lp", NULL), 0);
+    CHECK_INT(proper_lp_parse_cplex(&b, bom, strlen(bom), "b.lp", NULL), 0);
+    CHECK_INT(b.ncols, a.ncols);
+    CHECK_INT(b.nrows, a.nrows);
+    CHECK_INT(proper_lp_solve(&b, NULL, &s, NULL), 0);
+    CHECK_ABS(s.objective, 1, 1e-12);
+    proper_lp_solution_free(&s);
+    proper_lp_free(&a);
+    proper_lp_free(&b);
+}
+
 static void test_reader_errors(void) {
     static const struct { const char *src, *where, *what; } bad[] = {
         {"Minimize\n obj: x +\nEnd\n", "e.lp:3:1", "expected a term"},
@@ -608,6 +630,11 @@ static void test_reader_errors(void) {
         {"Subject To\n c: x >= 1\nEnd\n", "e.lp:1:1", "Minimize"},
         {"Minimize\n obj: x ^ y\nEnd\n", "e.lp:2:9", "unexpected character"},
         {"Minimize\n obj: x\nSubject To\n c: 2 >= 1\nEnd\n", "e.lp:4:5", "constant term"},
+        /* one sign per term, as glpsol 5.0 demands ("CPLEX LP file
+         * processing error" on each of these) */
+        {"Minimize\n obj: x ++ y\nEnd\n", "e.lp:2:10", "after the sign"},
+        {"Minimize\n obj: x\nSubject To\n c: x + -3 y >= 1\nEnd\n", "e.lp:4:9", "one sign per term"},
+        {"Minimize\n obj: - - x\nEnd\n", "e.lp:2:9", "after the sign"},
     };
     size_t i;
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -950,6 +977,7 @@ int main(void) {
     RUN(test_write_read_roundtrip);
     RUN(test_reader_forms);
     RUN(test_reader_errors);
+    RUN(test_reader_bom);
     RUN(test_writer_shortest_numbers);
     RUN(test_write_read_file);
     RUN(test_solution_output_rule);

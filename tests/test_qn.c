@@ -688,6 +688,29 @@ static void test_csv_roundtrip(void) {
     proper_qn_free(&q);
 }
 
+/* Network and trace CSV files that start with a UTF-8 byte order mark read
+ * as the same files without it; a BOM in the middle is still an error. */
+static void test_csv_bom(void) {
+    static const char net[] = "\xEF\xBB\xBFstation,servers,rate,p1,p2\n1,inf,2,0,1\n2,3,5,1,0\n";
+    static const char trace[] = "\xEF\xBB\xBFt,x1,x2\n0,4,1\n0.5,3,2\n";
+    static const char late[] = "t,x1,x2\n\xEF\xBB\xBF" "0,4,1\n";
+    proper_qn q;
+    proper_qn_trace tr;
+    proper_error e;
+    proper_qn_init(&q);
+    proper_qn_trace_init(&tr);
+    CHECK_INT(proper_qn_parse_network_csv(&q, net, strlen(net), "n.csv", NULL), 0);
+    CHECK_INT(q.M, 2);
+    CHECK(isinf(q.servers[0]) && q.servers[1] == 3 && q.rates[1] == 5);
+    CHECK_INT(proper_qn_parse_trace_csv(&tr, trace, strlen(trace), "t.csv", NULL), 0);
+    CHECK_INT(tr.K, 2);
+    CHECK(tr.x[3] == 2);
+    proper_qn_trace_free(&tr);
+    CHECK(proper_qn_parse_trace_csv(&tr, late, strlen(late), "t.csv", &e) != 0);
+    CHECK_INT(tr.K, 0);
+    proper_qn_free(&q);
+}
+
 static void test_bad_network(void) {
     proper_qn q;
     proper_error e;
@@ -859,6 +882,7 @@ int main(void) {
     RUN(test_balance_estimator);
     RUN(test_trace_error_metric);
     RUN(test_csv_roundtrip);
+    RUN(test_csv_bom);
     RUN(test_bad_network);
     RUN(test_bad_traces);
     RUN(test_saturated_stations_not_identifiable);
