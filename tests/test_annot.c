@@ -685,6 +685,30 @@ static void test_fit_says_filter(void) {
     proper_annot_free(&b);
 }
 
+/* The threshold search's radix sort: ascending x over negatives, zeros of
+ * both signs, repeats and magnitudes from 1e-300 to 1e300, and stable (equal
+ * x keep their input order). */
+static void test_sort_x(void) {
+    proper__annot_xy v[3000], tmp[3000];
+    size_t *cnt = (size_t *)malloc(sizeof *cnt * 65536), i, bad = 0;
+    proper_rng rng;
+    proper_rng_seed(&rng, 12);
+    for (i = 0; i < 3000; i++) {
+        int k = (int)proper_rng_below(&rng, 5);
+        double u = proper_rng_uniform(&rng) - 0.5;
+        v[i].x = k == 0 ? 0.0 : k == 1 ? -0.0 : k == 2 ? floor(u * 10) : ldexp(u, (int)proper_rng_below(&rng, 1990) - 995);
+        v[i].y = 0;
+        v[i].i = i;
+    }
+    proper__annot_sort_x(v, 3000, tmp, cnt);
+    for (i = 1; i < 3000; i++) {
+        if (v[i].x < v[i - 1].x) bad++;
+        if (memcmp(&v[i].x, &v[i - 1].x, sizeof v[i].x) == 0 && v[i].i < v[i - 1].i) bad++;
+    }
+    CHECK_INT((int)bad, 0);
+    free(cnt);
+}
+
 /* ---- sufficient statistics ---- */
 
 /* The statistics of records rows[0..n) of table t (same columns). */
@@ -1166,6 +1190,7 @@ int main(void) {
     RUN(test_fit_branch_split);
     RUN(test_fit_no_split_without_dependence);
     RUN(test_fit_says_filter);
+    RUN(test_sort_x);
     RUN(test_stats_merge_exact);
     RUN(test_stats_sums_exact);
     RUN(test_stats_round_trip);
