@@ -5178,8 +5178,11 @@ static int proper__prism_ctl(proper__prism_checker *C, const proper__prism_node 
     uint32_t s;
     uint64_t j;
     int rc;
+    if (!proper__prism_is_simple_path(C, nd->a))
+        return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED,
+                                  "E [ ... ] and A [ ... ] take one temporal operator (non-probabilistic LTL is not supported)");
     if ((rc = proper__prism_until_form(C, nd->a, &u)) != 0) return rc;
-    if (u.lo >= 0 || u.hi >= 0) {
+    if (u.path->idx >= 0 || u.path->c >= 0) {
         proper__prism_until_free(&u);
         return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED, "bounded CTL operators are not supported");
     }
