@@ -7,8 +7,9 @@
 #   sh scripts/vlmc-tables.sh [--scale S] [--r-runs N] [--no-r] > tables.md
 #
 # --scale S   the three sorting programs use S times the thesis's number of
-#             runs (default 0.1: at full scale their alpha = 1 trees need
-#             several GB and hours on a 2-core machine); the other six
+#             runs (default 0.1: Bubble Sort's Table 4 fits alone take
+#             ~80 s per 10^5 runs on a loaded 2-core machine, so full scale
+#             takes well over 15 minutes); the other six
 #             programs and Table 5 always use the thesis's numbers of runs.
 # --r-runs N  runs per Table 5 program for the comparison with R's VLMC
 #             package on identical work (default 5000); needs Rscript and
