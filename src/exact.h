@@ -1476,7 +1476,11 @@ static int proper__exact_poly_push(proper_poly *p, const uint32_t *e, proper_rat
     return PROPER_OK;
 }
 
-static const uint32_t *proper__exact_term(const proper_poly *p, size_t i) { return p->exp + i * p->n_vars; }
+/* The exponent vector of term i (NULL for polynomials without variables:
+ * no arithmetic on a null pointer). */
+static const uint32_t *proper__exact_term(const proper_poly *p, size_t i) {
+    return p->exp ? p->exp + i * p->n_vars : NULL;
+}
 
 /* Graded lexicographic comparison of exponent vectors: higher total degree
  * first, then the larger exponent of x0, x1, ... */
@@ -1825,7 +1829,7 @@ static int proper__exact_poly_coef(proper_poly *out, const proper_poly *a, uint3
     for (i = 0; i < a->n_terms && !rc; i++) {
         proper_rat c;
         if ((v < nv ? a->exp[i * nv + v] : 0) != k) continue;
-        memcpy(e, proper__exact_term(a, i), nv * sizeof *e);
+        if (nv) memcpy(e, proper__exact_term(a, i), nv * sizeof *e);
         if (v < nv) e[v] = 0;
         proper_rat_init(&c);
         if (!(rc = proper_rat_copy(&c, &a->coef[i]))) rc = proper__exact_poly_push(&t, e, &c);
