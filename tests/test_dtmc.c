@@ -1463,6 +1463,39 @@ static void test_sound_bounds(void) {
     CHECK(n_within >= n_values - 5); /* 2 of 640 at this seed */
 }
 
+/* sound = 0 stops Gauss–Seidel on the estimate alone: no bound is claimed
+ * (max_error INFINITY), the values agree with the certified solve. */
+static void test_estimate_only(void) {
+    enum { N = 300 };
+    proper_rng rng;
+    double *P = (double *)malloc(N * N * sizeof *P), x[N], y[N];
+    proper_dtmc m;
+    proper_error err;
+    proper_bitset t;
+    proper_dtmc_solve_opts o = proper_dtmc_solve_opts_default();
+    proper_dtmc_solve_stats st;
+    uint32_t s, last = N - 1;
+    proper_rng_seed(&rng, 5);
+    slow_model(&rng, N, 1e-2, P);
+    for (s = 0; s < N; s++) { /* absorbing target N-1 and trap 0 */
+        P[(size_t)last * N + s] = s == last;
+        P[s] = s == 0;
+    }
+    CHECK_INT(build_dense(&m, P, N, 1), 0);
+    set_of(&t, N, &last, 1);
+    o.dense_max = 0;
+    o.band_max = 0;
+    CHECK_INT(proper_dtmc_prob_until(&m, NULL, &t, &o, x, &st, &err), 0);
+    CHECK(isfinite(st.max_error) && st.n_iterative == 1);
+    o.sound = 0;
+    CHECK_INT(proper_dtmc_prob_until(&m, NULL, &t, &o, y, &st, &err), 0);
+    CHECK(isinf(st.max_error));
+    for (s = 0; s < N; s++) CHECK_ABS(y[s], x[s], 1e-9);
+    proper_bitset_free(&t);
+    proper_dtmc_free(&m);
+    free(P);
+}
+
 /* ---- CTMCs -------------------------------------------------------------- */
 
 /* A CTMC from a dense rate matrix (zeros skipped). */
@@ -1849,6 +1882,7 @@ int main(void) {
     RUN(test_bounded_slow_huge_k);
     RUN(test_sound_bounds);
     RUN(test_explicit_bom);
+    RUN(test_estimate_only);
     RUN(test_fox_glynn);
     RUN(test_ctmc_two_state);
     RUN(test_ctmc_interval_until);
