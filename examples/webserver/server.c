@@ -12,7 +12,15 @@
  * data/webserver/README.md.
  *
  * POSIX sockets, bound to 127.0.0.1 only; a pool of worker threads takes
- * accepted connections from a queue; keep-alive is optional. SIGTERM or
+ * accepted connections from a queue; keep-alive is optional.
+ *
+ * With --thread-trace FILE it also records sim.h's thread events (the
+ * monotonic and the thread CPU clock per event) for `proper sim build`: the
+ * acceptor records `arrive conn` per accepted connection; each worker
+ * records `get.req conn` / `get conn` around taking one, `io.req read N` /
+ * `io read N` around each read() of a file, and `done` when the connection
+ * is closed. Without the flag nothing of this is recorded (the measured
+ * server is the uninstrumented one). SIGTERM or
  * SIGINT (or --max-seconds) stops it: it finishes the queued connections,
  * flushes every worker's trace buffer and exits.
  *
@@ -24,6 +32,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define PROPER_IMPLEMENTATION
 #include "../../src/trace.h"
+#include "../../src/sim.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -75,6 +84,8 @@ typedef struct server {
     int probe_scan;              /* --probe scan: find default names by scanning the directory */
     proper_trace_writer *writer; /* NULL: not tracing */
     names n;
+    proper_sim_writer *threads;  /* --thread-trace: NULL when not recording thread events */
+    int tn_worker, tn_acceptor, tn_conn, tn_read;
     /* connection queue */
     pthread_mutex_t lock;
     pthread_cond_t not_empty, not_full;
@@ -95,7 +106,13 @@ typedef struct worker {
     char buf[CHUNK];
     unsigned long served;
     int failed;            /* a trace error was reported */
+    proper_sim_recorder trec; /* thread events (--thread-trace) */
 } worker;
+
+/* One thread event of a worker; a no-op without --thread-trace. */
+static void thread_event(worker *w, int kind, int name, int64_t arg) {
+    if (w->srv->threads) proper_sim_record(&w->trec, kind, name, -1, arg);
+}
 
 /* ---- tracing helpers: no-ops for untraced requests ---- */
 
@@ -213,11 +230,14 @@ static int send_header(int fd, const char *path, long long size, int keep) {
 
 /* Fill up to `size` bytes of buf from the file, `read_size` bytes per
  * read(). Returns the bytes read (0 at the end of the file), -1 on error. */
-static ssize_t read_chunk(int file, char *buf, size_t size, size_t read_size) {
+static ssize_t read_chunk(worker *w, int file, char *buf, size_t size, size_t read_size) {
     size_t got = 0;
     while (got < size) {
         size_t want = size - got < read_size ? size - got : read_size;
-        ssize_t k = read(file, buf + got, want);
+        ssize_t k;
+        thread_event(w, PROPER_SIM_TEV_IO_REQ, w->srv->tn_read, (int64_t)want);
+        k = read(file, buf + got, want);
+        thread_event(w, PROPER_SIM_TEV_IO, w->srv->tn_read, k > 0 ? (int64_t)k : 0);
         if (k < 0 && errno == EINTR) continue;
         if (k < 0) return -1;
         if (k == 0) break;
@@ -231,7 +251,7 @@ static ssize_t read_chunk(int file, char *buf, size_t size, size_t read_size) {
 static int send_content(worker *w, int fd, int file) {
     int rc = 0;
     for (;;) {
-        ssize_t k = read_chunk(file, w->buf, sizeof w->buf, w->srv->read_size);
+        ssize_t k = read_chunk(w, file, w->buf, sizeof w->buf, w->srv->read_size);
         if (k <= 0) {
             rc = (int)k;
             break;
@@ -501,8 +521,10 @@ static void serve_connection(worker *w, int fd) {
 
 /* ---- worker pool ---- */
 
-static int queue_pop(server *s) {
+static int queue_pop(worker *w) {
+    server *s = w->srv;
     int fd = -1;
+    thread_event(w, PROPER_SIM_TEV_GET_REQ, s->tn_conn, -1);
     pthread_mutex_lock(&s->lock);
     while (s->count == 0 && !s->closing) pthread_cond_wait(&s->not_empty, &s->lock);
     if (s->count > 0) {
@@ -512,6 +534,7 @@ static int queue_pop(server *s) {
         pthread_cond_signal(&s->not_full);
     }
     pthread_mutex_unlock(&s->lock);
+    if (fd >= 0) thread_event(w, PROPER_SIM_TEV_GET, s->tn_conn, -1);
     return fd;
 }
 
@@ -528,9 +551,21 @@ static void *worker_main(void *arg) {
     worker *w = (worker *)arg;
     proper_error err;
     int fd;
-    while ((fd = queue_pop(w->srv)) >= 0) {
+    if (w->srv->threads && proper_sim_recorder_init(&w->trec, w->srv->threads, w->srv->tn_worker, &err)) {
+        fprintf(stderr, "server: cannot record thread events\n");
+        w->failed = 1;
+        return NULL;
+    }
+    while ((fd = queue_pop(w)) >= 0) {
         serve_connection(w, fd);
         close(fd);
+        thread_event(w, PROPER_SIM_TEV_DONE, -1, -1);
+    }
+    /* a worker stopped in get.req (the server is closing) ends with exit */
+    if (w->srv->threads && proper_sim_recorder_free(&w->trec, &err)) {
+        char msg[800];
+        fprintf(stderr, "server: %s\n", proper_error_format(&err, msg, sizeof msg));
+        w->failed = 1;
     }
     if (w->tracing && proper_trace_recorder_free(&w->rec, &err)) {
         char msg[800];
@@ -610,8 +645,9 @@ static void configure_connection(int fd) {
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 }
 
-/* Accept until stopped by a signal or the deadline. */
-static void accept_loop(server *s, int lfd, double max_seconds) {
+/* Accept until stopped by a signal or the deadline; `arrivals` (NULL: not
+ * recording) records each accepted connection as `arrive conn`. */
+static void accept_loop(server *s, int lfd, double max_seconds, proper_sim_recorder *arrivals) {
     int64_t deadline = max_seconds > 0 ? proper_trace_now() + (int64_t)(max_seconds * 1e9) : 0;
     while (!stop_requested && (!deadline || proper_trace_now() < deadline)) {
         struct pollfd p;
@@ -622,16 +658,33 @@ static void accept_loop(server *s, int lfd, double max_seconds) {
         if (poll(&p, 1, 100) <= 0) continue;
         fd = accept(lfd, NULL, NULL);
         if (fd < 0) continue;
+        if (arrivals) proper_sim_record(arrivals, PROPER_SIM_TEV_ARRIVE, s->tn_conn, -1, -1);
         configure_connection(fd);
         queue_push(s, fd);
     }
+}
+
+/* --thread-trace: the writer (thread CPU clock on) and the names used. */
+static int open_thread_trace(server *s, const char *path, FILE **file) {
+    proper_error err;
+    *file = fopen(path, "w");
+    if (!*file || proper_sim_writer_open(&s->threads, *file, 1, &err) ||
+        (s->tn_worker = proper_sim_writer_name(s->threads, "worker", &err)) < 0 ||
+        (s->tn_acceptor = proper_sim_writer_name(s->threads, "acceptor", &err)) < 0 ||
+        (s->tn_conn = proper_sim_writer_name(s->threads, "conn", &err)) < 0 ||
+        (s->tn_read = proper_sim_writer_name(s->threads, "read", &err)) < 0 ||
+        proper_sim_writer_declare(s->threads, "queue conn", &err)) {
+        fprintf(stderr, "server: cannot write thread events to %s\n", path);
+        return -1;
+    }
+    return 0;
 }
 
 static void usage(FILE *out) {
     fprintf(out,
             "usage: server --root DIR [--defaults FILE] [--port N] [--port-file FILE] [--workers N]\n"
             "              [--log FILE] [--trace FILE] [--keep-alive] [--max-seconds S]\n"
-            "              [--step-clock chained|separate] [--read-size BYTES]\n"
+            "              [--step-clock chained|separate] [--read-size BYTES] [--thread-trace FILE]\n"
             "Static-file HTTP/1.1 server on 127.0.0.1, instrumented with trace.h.\n"
             "  --root DIR         document root (required)\n"
             "  --defaults FILE    default file names for directories, one per line (ROOT/.defaults)\n"
@@ -640,6 +693,7 @@ static void usage(FILE *out) {
             "  --workers N        worker threads (1)\n"
             "  --log FILE         access log (/dev/null)\n"
             "  --trace FILE       write a proper trace of requests carrying X-Request-Id\n"
+            "  --thread-trace FILE  write sim.h's thread events (proper sim build reads them)\n"
             "  --keep-alive       honour persistent connections (default: close after each response)\n"
             "  --max-seconds S    stop by itself after S seconds (600; 0 = never)\n"
             "  --step-clock M     chained (default): a step starts where the previous one ended;\n"
@@ -656,7 +710,9 @@ static void usage(FILE *out) {
 int main(int argc, char **argv) {
     server s;
     worker *workers;
-    const char *port_file = NULL, *log_path = "/dev/null", *trace_path = NULL;
+    const char *port_file = NULL, *log_path = "/dev/null", *trace_path = NULL, *thread_trace_path = NULL;
+    FILE *thread_trace_file = NULL;
+    proper_sim_recorder acceptor;
     char defaults_buf[PATH_MAX_LEN];
     int port = 0, nworkers = 1, lfd, i, status = 0;
     double max_seconds = 600;
@@ -679,6 +735,7 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--workers") == 0) nworkers = atoi(v);
         else if (strcmp(a, "--log") == 0) log_path = v;
         else if (strcmp(a, "--trace") == 0) trace_path = v;
+        else if (strcmp(a, "--thread-trace") == 0) thread_trace_path = v;
         else if (strcmp(a, "--max-seconds") == 0) max_seconds = atof(v);
         else if (strcmp(a, "--probe") == 0 && (strcmp(v, "stat") == 0 || strcmp(v, "scan") == 0))
             s.probe_scan = strcmp(v, "scan") == 0;
@@ -706,6 +763,7 @@ int main(int argc, char **argv) {
         }
         proper_trace_writer_comment(s.writer, "proper example web server (examples/webserver/server.c)", &err);
     }
+    if (thread_trace_path && open_thread_trace(&s, thread_trace_path, &thread_trace_file)) return 2;
     lfd = listen_loopback(port);
     if (lfd < 0) { fprintf(stderr, "server: cannot listen on 127.0.0.1:%d: %s\n", port, strerror(errno)); return 2; }
     port = bound_port(lfd);
@@ -738,7 +796,9 @@ int main(int argc, char **argv) {
     }
     fprintf(stderr, "server: listening on 127.0.0.1:%d with %d worker(s)\n", port, nworkers);
 
-    accept_loop(&s, lfd, max_seconds);
+    if (s.threads && proper_sim_recorder_init(&acceptor, s.threads, s.tn_acceptor, &err)) return 2;
+    accept_loop(&s, lfd, max_seconds, s.threads ? &acceptor : NULL);
+    if (s.threads && proper_sim_recorder_free(&acceptor, &err)) status = 1;
     close(lfd);
     pthread_mutex_lock(&s.lock);
     s.closing = 1;
@@ -751,6 +811,8 @@ int main(int argc, char **argv) {
     }
     if (s.writer && proper_trace_writer_close(s.writer, &err)) status = 1;
     if (trace_file && fclose(trace_file) != 0) status = 1;
+    if (s.threads && proper_sim_writer_close(s.threads, &err)) status = 1;
+    if (thread_trace_file && fclose(thread_trace_file) != 0) status = 1;
     close(s.log_fd);
     free(workers);
     pthread_cond_destroy(&s.not_empty);

@@ -1,0 +1,96 @@
+#!/bin/sh
+# The web-server validation of docs/simulation-results.md §4 (Tarvo & Reiss
+# §5): trace the example web server (examples/webserver/server.c) once with
+# thread events (4 workers, both cores, one rate), build its model with
+# `proper sim build`, then for workers x cores x rates measure the
+# uninstrumented server (RUNS runs of examples/sim/httpload.c, an open
+# Poisson workload) and predict with `proper sim run`. One tab-separated row
+# per configuration on stdout, with the 1-minute load average before and
+# after its measurement; the raw runs are kept in OUTDIR.
+#
+#   sh examples/sim/webserver-validate.sh [--quick] [OUTDIR]
+#
+# The request: GET /dir5/ with `--probe scan` over a directory of FILLER
+# files (the server reads the default-names file, scans the directory for
+# each name until the 5th exists, then sends the 50 KB file), so most of a
+# request is the worker's own CPU time. The server is pinned to cores
+# 0..c-1 with taskset; with one core the client runs on core 1, with two it
+# is not pinned (this machine has two cores: the client then shares them).
+# Environment: PROPER (bin/proper), RUNS (3), WORKERS ("1 2 4 8 16"),
+# CORES ("1 2"), RATES ("200 800 1600"), RUN_SECONDS per run (4), FILLER (200),
+# TRACE_RATE (450), HORIZON (30) and REPLICATIONS (5) of each prediction.
+# --quick: RUNS 1, WORKERS "1 4", CORES 2, RATES 800, RUN_SECONDS 2.
+set -eu
+cd "$(dirname "$0")/../.."
+quick=0
+if [ "${1:-}" = "--quick" ]; then quick=1; shift; fi
+out=${1:-build/sim-webserver}
+P=${PROPER:-bin/proper}
+if [ $quick = 1 ]; then
+    RUNS=${RUNS:-1}; WORKERS=${WORKERS:-"1 4"}; CORES=${CORES:-2}; RATES=${RATES:-800}; SECONDS_PER_RUN=${RUN_SECONDS:-2}
+else
+    RUNS=${RUNS:-3}; WORKERS=${WORKERS:-"1 2 4 8 16"}; CORES=${CORES:-"1 2"}; RATES=${RATES:-"200 800 1600"}
+    SECONDS_PER_RUN=${RUN_SECONDS:-4}
+fi
+FILLER=${FILLER:-200}
+TRACE_RATE=${TRACE_RATE:-450}
+HORIZON=${HORIZON:-30}
+REPLICATIONS=${REPLICATIONS:-5}
+URL=/dir5/
+mkdir -p "$out"
+[ -x "$P" ] || make -s "$P"
+CFLAGS="-std=c99 -O2" sh examples/webserver/build.sh "$out/bin" >&2
+cc -std=c99 -O2 -o "$out/bin/httpload" examples/sim/httpload.c -lpthread -lm
+[ -d "$out/root/dir5" ] || sh examples/webserver/mkdocroot.sh "$out/root" "$out/defaults" "$FILLER"
+
+load1() { cut -d' ' -f1 /proc/loadavg; }
+
+# start_server WORKERS CPUS [extra server flags]: sets $port and $server_pid
+start_server() {
+    w=$1 cpus=$2
+    shift 2
+    rm -f "$out/port"
+    taskset -c "$cpus" "$out/bin/server" --root "$out/root" --defaults "$out/defaults" --probe scan \
+        --workers "$w" --port-file "$out/port" --max-seconds 0 "$@" 2>> "$out/server.log" &
+    server_pid=$!
+    i=0
+    while [ ! -s "$out/port" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+    port=$(cat "$out/port")
+}
+
+stop_server() {
+    kill "$server_pid"
+    wait "$server_pid" || true
+}
+
+# The trace: 4 workers on both cores, one rate.
+start_server 4 0,1 --thread-trace "$out/server.trace"
+"$out/bin/httpload" --port "$port" --path $URL --rate "$TRACE_RATE" --requests $((TRACE_RATE * 4)) > "$out/traced.txt"
+stop_server
+"$P" sim build "$out/server.trace" --cores 2 -o "$out/server.sim"
+
+printf 'workers\tcores\trate\tload1_before\tload1_after\tmeasured_tput\tmeasured_resp\tmeasured_p95\tfailed\tpredicted_tput\tpredicted_resp\tpredicted_p95\n'
+for c in $CORES; do
+    cpus=$(seq -s, 0 $((c - 1)))
+    if [ "$c" = 1 ]; then client="taskset -c 1"; else client=""; fi
+    for w in $WORKERS; do
+        start_server "$w" "$cpus"
+        for r in $RATES; do
+            n=$(awk -v r="$r" -v s="$SECONDS_PER_RUN" 'BEGIN { printf "%d", r * s }')
+            before=$(load1)
+            i=0; : > "$out/m-$w-$c-$r.txt"
+            while [ $i -lt "$RUNS" ]; do
+                $client "$out/bin/httpload" --port "$port" --path $URL --rate "$r" --requests "$n" \
+                    --seed $((i + 1)) >> "$out/m-$w-$c-$r.txt"
+                i=$((i + 1))
+            done
+            after=$(load1)
+            meas=$(awk '{ t += $8; m += $10; p += $12; f += $4 } END { printf "%.6g\t%.6g\t%.6g\t%d", t / NR, m / NR, p / NR, f }' "$out/m-$w-$c-$r.txt")
+            pred=$("$P" sim run "$out/server.sim" --workers "$w" --cores "$c" --rate "$r" --horizon "$HORIZON" \
+                --replications "$REPLICATIONS" --json |
+                python3 -c 'import json,sys; d=json.load(sys.stdin); print("%.6g\t%.6g\t%.6g" % (d["throughput"]["estimate"], d["response_mean"]["estimate"], d["response_quantile"]["estimate"]))')
+            printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$w" "$c" "$r" "$before" "$after" "$meas" "$pred"
+        done
+        stop_server
+    done
+done
