@@ -5563,7 +5563,26 @@ static int proper__prism_result(proper__prism_checker *C, const proper__prism_pr
     proper_bitset init;
     size_t s, k = 0;
     int rc;
-    if ((rc = proper__prism_vec(C, pr->expr, x)) != 0) return rc;
+    proper_bitset_init(&init);
+    if (!proper__prism_is_operator(nd->kind) && (nd->flags & PROPER__PM_F_STATE)) {
+        /* an expression over the state (and operators, computed everywhere):
+         * evaluated in the initial states only, the states of interest
+         * (PRISM's ints wrap elsewhere; an overflow there is no error of the
+         * result) */
+        proper__prism_val v;
+        if ((rc = proper_dtmc_label_get(d, "init", &init, C->err)) != 0 || (rc = proper__prism_prepare(C, pr->expr)) != 0 ||
+            (rc = proper__prism_load_labels(C, pr->expr)) != 0) {
+            proper_bitset_free(&init);
+            return rc;
+        }
+        for (s = 0; s < d->n_states && rc == 0; s++)
+            if (PROPER_BITSET_GET(&init, s) && (rc = proper__prism_eval_at(C, pr->expr, s, &v)) == 0)
+                x[s] = proper__prism_as_double(nd->type, v);
+        proper_bitset_free(&init);
+    } else {
+        rc = proper__prism_vec(C, pr->expr, x);
+    }
+    if (rc) return rc;
     res->type = pr->type;
     if (nd->kind == PROPER__PM_N_FILTER && nd->op == PROPER__PM_FL_RANGE) {
         res->value = C->range_lo;
