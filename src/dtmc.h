@@ -160,7 +160,9 @@ extern "C" {
  * k times; when an iterate repeats bit for bit after p steps (p = 1: a fixed
  * point, the vector no longer changes; p > 1: a periodic chain), every later
  * iterate is known and the rest of the k steps is skipped exactly. Periods
- * up to this many steps are found. */
+ * up to this many steps are found by hashing the iterates; a longer period
+ * of C<=k and I=k (a ring of 1000 states) is taken from the graph (the
+ * lcm of the bottom SCCs' periods) and checked directly. */
 #ifndef PROPER_DTMC_CYCLE_MAX
 #define PROPER_DTMC_CYCLE_MAX 256
 #endif
@@ -2311,6 +2313,7 @@ typedef struct proper__dtmc_cycle {
     double *saved;          /* the candidate iterate (n_states doubles), or NULL */
     unsigned long saved_at; /* its index */
     unsigned long period;   /* the period being verified; 0: none */
+    unsigned long hint;     /* a period longer than PROPER_DTMC_CYCLE_MAX known from the graph; 0: none */
 } proper__dtmc_cycle;
 
 #define PROPER__DTMC_CYCLE_NONE 0
@@ -2344,9 +2347,15 @@ static int proper__dtmc_cycle_step(proper__dtmc_cycle *c, const double *x, uint3
     int ev = PROPER__DTMC_CYCLE_NONE;
     if (c->period && j == c->saved_at + c->period) {
         if (memcmp(c->saved, x, bytes) == 0) return PROPER__DTMC_CYCLE_FOUND;
-        c->period = 0; /* a hash collision: look again */
+        c->period = 0; /* a hash collision, or not yet periodic: look again */
     }
-    if (!c->period && c->at[slot] && c->hash[slot] == h && j - (c->at[slot] - 1) <= PROPER_DTMC_CYCLE_MAX) {
+    if (!c->period && c->hint && j > 0 && j % c->hint == 0) { /* verify the graph's period from here */
+        if (!c->saved && !(c->saved = (double *)PROPER_MALLOC(bytes ? bytes : 1))) return PROPER_ENOMEM;
+        memcpy(c->saved, x, bytes);
+        c->saved_at = j;
+        c->period = c->hint;
+        ev = PROPER__DTMC_CYCLE_SAVED;
+    } else if (!c->period && c->at[slot] && c->hash[slot] == h && j - (c->at[slot] - 1) <= PROPER_DTMC_CYCLE_MAX) {
         if (!c->saved && !(c->saved = (double *)PROPER_MALLOC(bytes ? bytes : 1))) return PROPER_ENOMEM;
         memcpy(c->saved, x, bytes);
         c->saved_at = j;
@@ -2357,6 +2366,66 @@ static int proper__dtmc_cycle_step(proper__dtmc_cycle *c, const double *x, uint3
     c->at[slot] = j + 1;
     c->n++;
     return ev;
+}
+
+static unsigned long proper__dtmc_gcd(unsigned long a, unsigned long b) {
+    while (b) {
+        unsigned long t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* The least common multiple of the periods of the bottom SCCs, if at most
+ * cap (else, or out of memory, 0). Every iterate P^j v becomes periodic
+ * with a divisor of it: the periodic chains whose period exceeds
+ * PROPER_DTMC_CYCLE_MAX (a ring of 1000 states) are found by comparing
+ * iterates that many steps apart. The period of a strongly connected
+ * component is the gcd over its edges u -> v of level(u) + 1 - level(v),
+ * with breadth-first levels from any of its states (Jarvis & Shier,
+ * "Graph-theoretic analysis of finite Markov chains", 1999). */
+static unsigned long proper__dtmc_bscc_period_lcm(const proper_dtmc *m, unsigned long cap) {
+    uint32_t n = m->n_states, nb, s, *bscc, *level, *queue;
+    unsigned long lcm = 1;
+    bscc = (uint32_t *)proper_calloc(n ? n : 1, sizeof *bscc);
+    level = (uint32_t *)proper_calloc(n ? n : 1, sizeof *level);
+    queue = (uint32_t *)proper_calloc(n ? n : 1, sizeof *queue);
+    if (!bscc || !level || !queue || proper_dtmc_bscc(m, bscc, &nb, NULL)) { lcm = 0; goto done; }
+    for (s = 0; s < n; s++) level[s] = UINT32_MAX;
+    for (s = 0; s < n && lcm; s++) {
+        uint32_t head = 0, tail = 0;
+        unsigned long g = 0;
+        if (bscc[s] == UINT32_MAX || level[s] != UINT32_MAX) continue;
+        level[s] = 0;
+        queue[tail++] = s;
+        while (head < tail) { /* a bottom SCC has no edge out of it */
+            uint32_t u = queue[head++];
+            uint64_t e;
+            for (e = m->row[u]; e < m->row[u + 1]; e++) {
+                uint32_t v = m->col[e];
+                if (level[v] == UINT32_MAX) {
+                    level[v] = level[u] + 1;
+                    queue[tail++] = v;
+                }
+                g = proper__dtmc_gcd(g, (unsigned long)(level[u] + 1 - level[v]));
+            }
+        }
+        lcm = lcm / proper__dtmc_gcd(lcm, g) > cap / g ? 0 : lcm / proper__dtmc_gcd(lcm, g) * g;
+    }
+done:
+    PROPER_FREE(bscc);
+    PROPER_FREE(level);
+    PROPER_FREE(queue);
+    return lcm;
+}
+
+/* The cycle finder of P^j v over k steps, told the graph's long period. */
+static void proper__dtmc_cycle_hint(proper__dtmc_cycle *c, const proper_dtmc *m, unsigned long k) {
+    unsigned long p;
+    if (k <= 2 * (unsigned long)PROPER_DTMC_CYCLE_MAX) return;
+    p = proper__dtmc_bscc_period_lcm(m, k / 2);
+    if (p > PROPER_DTMC_CYCLE_MAX) c->hint = p;
 }
 
 /* One step of P=? [ phi1 U phi2 ]: x(s) = 1 on phi2, 0 outside phi1 (kept
@@ -2446,6 +2515,7 @@ static int proper__dtmc_iterate(const proper_dtmc *m, const proper_bitset *phi1,
     prev = (double *)proper_calloc(m->n_states ? m->n_states : 1, sizeof *prev);
     if (!prev) return proper__dtmc_nomem(err);
     proper__dtmc_cycle_init(&c);
+    if (!phi2) proper__dtmc_cycle_hint(&c, m, k); /* an until's iterates only grow: no period */
     if (k > 0 && proper__dtmc_cycle_step(&c, x, m->n_states) < 0) goto nomem;
     for (j = 1; j <= k; j++) {
         memcpy(prev, x, (size_t)m->n_states * sizeof *prev);
@@ -2592,6 +2662,7 @@ PROPER_API int proper_dtmc_reward_cumulative(const proper_dtmc *m, const proper_
     period_sum = (double *)proper_calloc(n ? n : 1, sizeof *period_sum);
     proper__dtmc_cycle_init(&c);
     if (!d || !prev || !period_sum) { rc = proper__dtmc_nomem(err); goto done; }
+    proper__dtmc_cycle_hint(&c, m, k);
     /* x = sum_{j<k} d_j with d_0 = the expected reward of one step and
      * d_{j+1} = P d_j; period_sum = the sum of the d_j since the iterate
      * whose repetition is being verified */

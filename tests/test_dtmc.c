@@ -1306,6 +1306,47 @@ static void test_explicit_bom(void) {
     proper_dtmc_free(&m);
 }
 
+/* Periods longer than the hashed repetition finder looks for (256): from
+ * state 0, half to a ring of 600 states, half to a ring of 700 (the graph's
+ * period lcm(600, 700) = 4200 is compared directly), reward 1 on each
+ * ring's entry. Step j >= 1 is at ring A's entry when (j - 1) mod 600 = 0,
+ * so I=k = (1/2)[(k-1) mod 600 = 0] + (1/2)[(k-1) mod 700 = 0] and C<=k
+ * counts those j < k: (1/2)(floor((k-2)/600) + 1) + (1/2)(floor((k-2)/700) + 1). */
+static void test_bounded_long_period(void) {
+    enum { A = 600, B = 700, N = 1 + A + B };
+    static const unsigned long ks[] = {2000000003UL, 1999998001UL, 1999998601UL, 1234567UL};
+    proper_dtmc_builder b;
+    proper_dtmc m;
+    proper_error err;
+    proper_dtmc_reward r;
+    double *x = (double *)malloc(N * sizeof *x), *rew = (double *)calloc(N, sizeof *rew);
+    uint32_t s, dst[2] = {1, 1 + A};
+    double half[2] = {0.5, 0.5}, one = 1.0;
+    size_t i;
+    proper_dtmc_builder_init(&b);
+    CHECK_INT(proper_dtmc_builder_add_row(&b, dst, half, 2, &err), 0);
+    for (s = 1; s < N; s++) {
+        uint32_t next = s <= A ? (s == A ? 1 : s + 1) : (s == A + B ? 1 + A : s + 1);
+        CHECK_INT(proper_dtmc_builder_add_row(&b, &next, &one, 1, &err), 0);
+    }
+    proper_dtmc_init(&m);
+    CHECK_INT(proper_dtmc_builder_finish(&b, N, &m, &err), 0);
+    rew[1] = rew[1 + A] = 1.0;
+    r.name = (char *)"r"; r.state = rew; r.trans = NULL;
+    for (i = 0; i < sizeof ks / sizeof *ks; i++) {
+        unsigned long k = ks[i];
+        double inst = 0.5 * ((k - 1) % A == 0) + 0.5 * ((k - 1) % B == 0);
+        double cum = 0.5 * (double)((k - 2) / A + 1) + 0.5 * (double)((k - 2) / B + 1);
+        CHECK_INT(proper_dtmc_reward_instant(&m, &r, k, x, &err), 0);
+        CHECK_ABS(x[0], inst, 0.0);
+        CHECK_INT(proper_dtmc_reward_cumulative(&m, &r, k, x, &err), 0);
+        CHECK_ABS(x[0], cum, 1e-15 * cum);
+    }
+    proper_dtmc_free(&m);
+    free(x);
+    free(rew);
+}
+
 /* ---- proven error bounds ---------------------------------------------------- */
 
 /* Reference in long double: x = b + P x on the states `unk`, x fixed
@@ -1880,6 +1921,7 @@ int main(void) {
     RUN(test_prism_and_dot_export);
     RUN(test_copy_and_memory);
     RUN(test_bounded_slow_huge_k);
+    RUN(test_bounded_long_period);
     RUN(test_sound_bounds);
     RUN(test_explicit_bom);
     RUN(test_estimate_only);
