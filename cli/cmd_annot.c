@@ -428,6 +428,15 @@ static int annot_fit_stats(const annot_cli *o, const char *text, size_t len) {
             rc = cli_report(&err);
             goto done;
         }
+        {
+            /* a regression below the good-model threshold is what the sums
+             * allow; from the records the fit would go on to split or cluster */
+            const proper_annot_item *it = &a.it[a.fns[a.n_fns - 1].body];
+            if (it->r2 < o->o.r2)
+                fprintf(stderr, "proper annot: %s.%s: R2 %.4f is below %g: the records would be split or clustered, "
+                                "which sums cannot do; this regression is only the best single one\n",
+                        S.f[i].function, S.f[i].metric, it->r2, o->o.r2);
+        }
         records[fitted++] = S.f[i].n;
     }
     if (!fitted) {

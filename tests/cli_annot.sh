@@ -69,6 +69,14 @@ expect_text annot_fit_stats 0 "# 1000 records" an fit "$T/a.stats"
 if [ "$(grep -c 'Norm(' "$T/out")" = 1 ]; then ok annot_fit_stats_one_scope
 else fail annot_fit_stats_one_scope "$(cat "$T/out")"; fi
 expect_error annot_fit_stats_svg "need the log" an fit "$T/a.stats" --svg "$T"
+# a metric that does not depend on s: the single regression is weak, and said so
+awk 'BEGIN { srand(3); print "proper-annot-log 1"; print "function f metrics time features s"
+    for (i = 0; i < 200; i++) printf "f, %d, %d\n", 1000 + int(100 * rand()), i }' > "$T/flat.log"
+expect annot_stats_flat 0 an stats "$T/flat.log" -o "$T/flat.stats"
+run_proper annot fit "$T/flat.stats"
+if status_is annot_fit_stats_weak 0 && grep -q "below 0.9: the records would be split or clustered" "$T/err"; then
+    ok annot_fit_stats_says_weak
+else fail annot_fit_stats_says_weak "$(last_output)"; fi
 printf 'proper-annot-stats 1\nfunction f metric time records 2 features\nmetric min 1 max 3\nrow 0x1p1 0x1p2\nrow 0x5z1\n' > "$T/bad.stats"
 expect_error annot_bad_stats "bad.stats:5:8:" an merge "$T/bad.stats"
 printf 'proper-annot-log 1\nfunction f metrics time features s\nf, 1, 1e30\n' > "$T/far.log"
