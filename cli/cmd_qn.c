@@ -1,6 +1,7 @@
 /* proper qn — closed queueing networks: simulate them, learn rates and
  * routing from queue-length traces (LP, QP, moving horizon), and predict
  * what-if scenarios with the learned model. */
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include "../src/qn.h"
 #include "../backends/glpk.h"
 #include "cli.h"
+#include "svg.h"
 
 /* Defaults of --dt, --steps, --runs, --seed. */
 #define QN_DT 0.01
@@ -64,6 +66,7 @@ static void qn_usage(FILE *out) {
             "  --dt DT --steps K    sampling interval and number of steps (0.01, 200)\n"
             "  --runs R --seed S    SSA runs to average (100) and RNG seed (1)\n"
             "  -o, --output FILE    output file (default stdout)\n"
+            "  --svg FILE           also plot the queue lengths against time\n"
             "  Limits (exit 2 beyond them): SSA takes at most 2e8 events in all, checked\n"
             "  before it starts against runs x steps x dt x the total rate with every\n"
             "  job served; the population is at most 1e15 jobs in all; euler and rk4\n"
@@ -97,6 +100,7 @@ static void qn_usage(FILE *out) {
             "                       at --dt is the model the Euler LP fits (eq. 4.1), rk4\n"
             "                       or ssa suit a fit with --scheme exact\n"
             "  --max-error E        exit 1 when the maximum error exceeds E percent\n"
+            "  --svg FILE           plot both networks' queue lengths against time\n"
             "  --csv                one CSV line: max_error,mean_error\n\n"
             "Exit status: 0 ok, 1 --max-error exceeded, 2 bad input.\n");
 }
@@ -166,7 +170,7 @@ static int lp_writer(const void *lp, FILE *f, proper_error *err) {
 }
 
 typedef struct qn_args {
-    const char *network, *learned, *out, *write_lp, *backend, *method, *predict, *scheme;
+    const char *network, *learned, *out, *write_lp, *backend, *method, *predict, *scheme, *svg;
     double *population, *servers, *known;
     size_t n_population, n_servers, n_known;
     double dt, max_error;
@@ -200,6 +204,7 @@ static int qn_option(cli_args *o, qn_args *a) {
     else if (cli_opt(o, "--method")) a->method = o->value;
     else if (cli_opt(o, "--scheme")) a->scheme = o->value;
     else if (cli_opt(o, "--predict")) a->predict = o->value;
+    else if (cli_opt(o, "--svg")) a->svg = o->value;
     else if (qn_list(o, "--population", &a->population, &a->n_population)) {}
     else if (qn_list(o, "--servers", &a->servers, &a->n_servers)) {}
     else if (qn_list(o, "--known", &a->known, &a->n_known)) {}
@@ -292,6 +297,46 @@ static int load_network(const char *path, proper_qn *qn) {
     return proper_qn_read_network_csv(qn, path, &err) ? cli_report(&err) : CLI_OK;
 }
 
+/* Colours of the stations' curves (cycled), so that a station's true and
+ * learned curves share one. */
+static const char *const QN_COLORS[8] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
+                                         "#9467bd", "#8c564b", "#e377c2", "#17becf"};
+
+/* --svg: the queue lengths of one or two traces (a the truth or the
+ * simulation, b the learned network's prediction or NULL) against time,
+ * one colour per station; a as lines, b as dots. Stations beyond the
+ * sixth share the legend's silence. */
+static int qn_svg(const char *path, const char *title, const proper_qn_trace *a, const proper_qn_trace *b) {
+    size_t M = a->M, K = a->K, i, k, n = 0, nt = b ? 2 : 1, t;
+    double *time = (double *)proper_calloc(K, sizeof *time), *y = (double *)proper_calloc(nt * M * K, sizeof *y);
+    svg_series *series = (svg_series *)proper_calloc(nt * M, sizeof *series);
+    char (*labels)[48] = (char (*)[48])proper_calloc(nt * M, sizeof *labels);
+    svg_plot plot;
+    int rc = CLI_OK;
+    if (!time || !y || !series || !labels) { rc = cli_fail("out of memory"); goto out; }
+    for (k = 0; k < K; k++) time[k] = (double)k * a->dt;
+    for (t = 0; t < nt; t++) {
+        const proper_qn_trace *tr = t ? b : a;
+        for (i = 0; i < M; i++, n++) {
+            for (k = 0; k < K; k++) y[n * K + k] = tr->x[k * M + i];
+            if (i < 6) snprintf(labels[n], sizeof labels[n], "x%zu%s", i + 1, !b ? "" : t ? " learned" : " true");
+            svg_series_init(&series[n], labels[n], time, y + n * K, K, t ? SVG_POINTS : SVG_LINE);
+            series[n].color = QN_COLORS[i % 8];
+        }
+    }
+    svg_plot_init(&plot);
+    plot.title = title;
+    plot.xlabel = "time";
+    plot.ylabel = "mean queue length";
+    if (svg_write_file(path, &plot, series, n) != 0) rc = cli_fail("%s: cannot write the SVG: %s", path, strerror(errno));
+out:
+    PROPER_FREE(time);
+    PROPER_FREE(y);
+    PROPER_FREE(series);
+    PROPER_FREE(labels);
+    return rc;
+}
+
 static int qn_simulate(const qn_args *a) {
     proper_qn qn;
     proper_qn_trace tr;
@@ -309,6 +354,7 @@ static int qn_simulate(const qn_args *a) {
     proper_rng_seed(&rng, a->seed);
     if ((rc = run_model(a, &qn, x0, a->method, &rng, &tr))) goto out;
     rc = write_output(a->out, trace_writer, &tr);
+    if (!rc && a->svg) rc = qn_svg(a->svg, "proper qn simulate: queue lengths", &tr, NULL);
 out:
     PROPER_FREE(x0);
     proper_qn_trace_free(&tr);
@@ -507,6 +553,8 @@ static int qn_whatif(const qn_args *a) {
     proper_rng_seed(&rng, a->seed);
     if ((rc = run_model(a, &learned, x0, predict, &rng, &tl))) goto out;
     if (proper_qn_trace_error(&tt, &tl, &mx, &mean, &err)) { rc = cli_report(&err); goto out; }
+    if (a->svg && (rc = qn_svg(a->svg, "proper qn whatif: true (lines) and learned (dots) queue lengths", &tt, &tl)))
+        goto out;
     if (a->csv) printf("max_error,mean_error\n%.6g,%.6g\n", mx, mean);
     else printf("what-if error (eq. 4.9) over %zu samples: max %.4g%%, mean %.4g%%\n", tt.K, mx, mean);
     rc = a->have_max_error && mx > a->max_error ? CLI_CHECK_FAILED : CLI_OK;

@@ -301,4 +301,27 @@ expect_error qn_constant_trace_lp "station 1: estimated rate is 0; the traces ne
     "$P" qn fit "$work/const.csv" --servers inf,1
 expect_error qn_constant_trace_qp "station 1: estimated rate is 0; the traces never show it serving" \
     "$P" qn fit "$work/const.csv" --servers inf,1 --method qp --network "$work/pair.csv"
+# --svg (issue 14): simulate plots one line per station; whatif adds the
+# learned network's dots, in the same station colours.
+run_proper qn simulate --network "$work/pair.csv" --population 10,0 --runs 2 --steps 50 -o "$work/s.csv" --svg "$work/s.svg"
+status_is qn_simulate_svg 0 && contains qn_simulate_svg_legend "$work/s.svg" ">x2<" &&
+    check qn_simulate_svg_lines [ "$(grep -c '<polyline' "$work/s.svg")" -ge 2 ]
+run_proper qn whatif --network "$work/pair.csv" --learned "$work/pair.csv" --population 10,0 --runs 2 --steps 50 --svg "$work/w.svg"
+status_is qn_whatif_svg 0 && contains qn_whatif_svg_learned "$work/w.svg" "x1 learned" &&
+    check qn_whatif_svg_dots [ "$(grep -c '<circle' "$work/w.svg")" -ge 51 ]
+expect_error qn_svg_unwritable "cannot write the SVG" \
+    "$P" qn simulate --network "$work/pair.csv" --population 10,0 --runs 1 --steps 5 -o "$work/s2.csv" --svg "$work/no/such/dir.svg"
+# A UTF-8 byte order mark before an LP or a qn CSV file is skipped.
+printf '\357\273\277station,servers,rate,p1,p2\n1,inf,3,0,1\n2,inf,1,1,0\n' > "$work/bom_net.csv"
+run_proper qn simulate --network "$work/bom_net.csv" --population 10,0 --method euler --dt 0.25 --steps 5 -o "$work/bom_tr.csv"
+status_is qn_bom_network 0
+printf '\357\273\277' > "$work/bom_trace.csv" && cat "$work/stable.csv" >> "$work/bom_trace.csv"
+run_proper qn fit "$work/bom_trace.csv" --servers inf,inf -o "$work/bom_fit.csv"
+status_is qn_bom_trace 0
+printf '\357\273\277Minimize\n obj: x\nSubject To\n c: x >= 2\nEnd\n' > "$work/bom.lp"
+run_proper lp solve "$work/bom.lp"
+status_is lp_bom 0 && contains lp_bom_objective "$T/out" "objective   2"
+# One sign per term, as glpsol: "++x" is an error at the second sign.
+printf 'Minimize\n obj: x ++ y\nEnd\n' > "$work/doubled.lp"
+expect_error lp_doubled_sign "doubled.lp:2:10: expected a number or a variable name after the sign" "$P" lp solve "$work/doubled.lp"
 exit 0
