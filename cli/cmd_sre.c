@@ -26,9 +26,6 @@
 #define SRE_PLOT_MARGIN 0.25
 #define SRE_PLOT_TAIL_Q 0.999
 #define SRE_PLOT_LOG_FLOOR 1e-9 /* lowest probability on the tail's axis without measurements */
-/* p-values below this print as "< 1e-300": beyond it the chi-square tail
- * is subnormal or underflows, and its digits mean nothing. */
-#define SRE_SMALLEST_P 1e-300
 
 static void sre_usage(FILE *out) {
     fprintf(out,
@@ -334,9 +331,9 @@ static void sre_print_table(const sre_opts *o, const sre_result *rs, size_t k, c
     }
     printf("\n%-22s %12s", "chi-square p-value", "");
     for (i = 0; i < k; i++) {
+        char cell[40];
         if (!rs[i].chi2_ok) printf(" %14s", "n/a");
-        else if (rs[i].chi2.p_value < SRE_SMALLEST_P) printf(" %14s", "< 1e-300");
-        else printf(" %14.3g", rs[i].chi2.p_value);
+        else printf(" %14s", proper_stats_format_pvalue(rs[i].chi2.p_value, 3, cell, sizeof cell));
     }
     printf("\n");
     for (i = 0; i < k; i++)
