@@ -1347,6 +1347,32 @@ static void test_bounded_long_period(void) {
     free(rew);
 }
 
+/* R=? [ S ] on a DTMC: two states flipping with probabilities p (0 -> 1)
+ * and q (1 -> 0), stationary (q, p)/(p + q); state reward 1 in 0 and
+ * transition reward 5 on 1 -> 0: per step q/(p+q) + 5 q p/(p+q). A third,
+ * transient state entering the pair has the same long-run reward; an
+ * absorbing fourth state with reward 2 splits it. */
+static void test_reward_steady_dtmc(void) {
+    const double p = 0.3, q = 0.1;
+    const double P[16] = {1 - p, p, 0, 0, q, 1 - q, 0, 0, 0.25, 0.25, 0, 0.5, 0, 0, 0, 1};
+    const double pair = q / (p + q) + 5.0 * q * p / (p + q);
+    proper_dtmc m;
+    proper_error err;
+    size_t ri;
+    double x[4];
+    CHECK_INT(build_dense(&m, P, 4, 2), 0);
+    CHECK_INT(proper_dtmc_add_reward(&m, "r", 1, 1, &ri, &err), 0);
+    CHECK_INT(proper_dtmc_reward_add_state(&m, ri, 0, 1.0, &err), 0);
+    CHECK_INT(proper_dtmc_reward_add_state(&m, ri, 3, 2.0, &err), 0);
+    CHECK_INT(proper_dtmc_reward_add_trans(&m, ri, 1, 0, 5.0, &err), 0);
+    CHECK_INT(proper_dtmc_reward_steady(&m, &m.rewards[ri], NULL, x, &err), 0);
+    CHECK_ABS(x[0], pair, 1e-14);
+    CHECK_ABS(x[1], pair, 1e-14);
+    CHECK_ABS(x[3], 2.0, 0.0);
+    CHECK_ABS(x[2], 0.5 * pair + 0.5 * 2.0, 1e-14);
+    proper_dtmc_free(&m);
+}
+
 /* ---- proven error bounds ---------------------------------------------------- */
 
 /* Reference in long double: x = b + P x on the states `unk`, x fixed
@@ -1922,6 +1948,7 @@ int main(void) {
     RUN(test_copy_and_memory);
     RUN(test_bounded_slow_huge_k);
     RUN(test_bounded_long_period);
+    RUN(test_reward_steady_dtmc);
     RUN(test_sound_bounds);
     RUN(test_explicit_bom);
     RUN(test_estimate_only);
