@@ -33,7 +33,9 @@
  * its own init); results are then taken over all of them, as PRISM takes
  * them (see proper_prism_props_result), and the DTMC gets a uniform
  * initial distribution over them, whose support is its "init" label.
- * Not accepted (clear error): global variables, system
+ * global x : [0..3];  a global variable (declared before the modules; any
+ * module's command may change it).
+ * Not accepted (clear error): global variables after a module, system
  * ...endsystem, unbounded or double variables, interval probabilities
  * [a,b] (interval DTMCs), nondeterministic model types.
  *
@@ -1956,8 +1958,10 @@ static int proper__prism_parse_model_file(proper__prism_mparser *mp) {
         } else if (proper__prism_tok_is(t, "rewards")) {
             rc = proper__prism_parse_rewards(mp);
         } else if (proper__prism_tok_is(t, "global")) {
-            return proper__prism_perr(ps, t, PROPER_EUNSUPPORTED,
-                                "global variables are not supported (declare the variable in a module)");
+            if (m->n_modules) /* PRISM puts globals first in the state: so does the declaration order here */
+                return proper__prism_perr(ps, t, PROPER_EUNSUPPORTED, "declare global variables before the modules");
+            ps->i++;
+            rc = proper__prism_parse_var(mp, -1);
         } else if (proper__prism_tok_is(t, "init")) {
             if (m->init_expr >= 0) return proper__prism_perr(ps, t, PROPER_EPARSE, "a second 'init ... endinit' block");
             ps->i++;
@@ -2513,7 +2517,7 @@ static int proper__prism_resolve_commands(proper__prism_resolver *r, proper_pris
                 if (v < 0)
                     return proper_error_set(r->err, PROPER_EUNDEFINED, r->file, a->line, a->col,
                                             "unknown variable '%s' in assignment", m->names.names[a->var]);
-                if (m->vars[v].module != cmd->module)
+                if (m->vars[v].module >= 0 && m->vars[v].module != cmd->module)
                     return proper_error_set(r->err, PROPER_EPARSE, r->file, a->line, a->col,
                                             "module '%s' cannot change variable '%s' of module '%s'",
                                             m->names.names[m->modules[cmd->module].sym], m->names.names[a->var],

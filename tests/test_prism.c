@@ -209,7 +209,7 @@ static void test_parse_errors(void) {
         {"dtmc\nformula f = g; formula g = f;\nmodule M x:[0..1]; endmodule\n", PROPER_EPARSE, 2, 13, "refers to itself"},
         {"dtmc\nmodule M x:[0..1]; [] x=0 -> 0.5:(x'=1) + 0.5:(x'=0) & (x'=1); endmodule\n", PROPER_EPARSE, 2, 57,
          "assigned twice"},
-        {"dtmc\nglobal g : [0..1];\n", PROPER_EUNSUPPORTED, 2, 1, "global variables"},
+        {"dtmc\nmodule M x : [0..1]; endmodule\nglobal g : [0..1];\n", PROPER_EUNSUPPORTED, 3, 1, "global variables before the modules"},
         {"dtmc\nmodule M x : [0..1] init 0; [] x=0 -> (x'=1) ; endmodule\nlabel \"init\" = x=1;\n", PROPER_EPARSE, 3, 7,
          "built in"},
         {"dtmc\nmodule F x:[0..1]; endmodule\n", PROPER_EPARSE, 2, 8, "reserved"},
@@ -1305,6 +1305,35 @@ static void test_ctmc(void) {
     proper_prism_free(m);
 }
 
+/* A global variable changed by two modules: from g=0 both modules' commands
+ * are choices (1/2 each); a's moves g with 1/2, b's always: P(g=1 after one
+ * step) = 1/2 * 1/2 + 1/2 = 3/4. */
+static void test_global(void) {
+    static const char model[] =
+        "dtmc\nglobal g : [0..2] init 0;\nmodule a\n x : [0..1] init 0;\n"
+        " [] g<2 -> 0.5:(g'=g+1) + 0.5:(x'=1-x);\n [] g=2 -> true;\nendmodule\n"
+        "module b\n y : [0..1] init 0;\n [] g<2 -> (g'=g+1)&(y'=1);\nendmodule\n";
+    static const char late[] = "dtmc\nmodule a\n x : [0..1] init 0;\n [] true -> true;\nendmodule\nglobal g : bool;\n";
+    proper_prism_model *m = NULL;
+    proper_prism_props *p = NULL;
+    proper_dtmc d;
+    proper_error e;
+    double v = 0;
+    proper_dtmc_init(&d);
+    CHECK_INT(proper_prism_parse(&m, model, strlen(model), "g.pm", &e), 0);
+    CHECK_INT(proper_prism_build(m, NULL, &d, &e), 0);
+    CHECK_STR(proper_prism_var_name(m, 0), "g");
+    CHECK_INT(proper_prism_props_parse(&p, m, "P=? [ F<=1 g=1 ]", 16, "g.props", &e), 0);
+    if (p) CHECK_INT(proper_prism_props_check(p, 0, &d, NULL, &v, &e), 0);
+    CHECK_ABS(v, 0.75, 1e-15);
+    proper_prism_props_free(p);
+    proper_dtmc_free(&d);
+    proper_prism_free(m);
+    m = NULL;
+    CHECK_INT(proper_prism_parse(&m, late, strlen(late), "late.pm", &e), PROPER_EUNSUPPORTED);
+    CHECK_CONTAINS(e.message, "before the modules");
+}
+
 int main(void) {
     RUN(test_expression_semantics);
     RUN(test_path_bounds);
@@ -1313,6 +1342,7 @@ int main(void) {
     RUN(test_bom);
     RUN(test_init_block);
     RUN(test_ctmc);
+    RUN(test_global);
     RUN(test_expression_errors);
     RUN(test_parse_errors);
     RUN(test_build_errors);
