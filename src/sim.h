@@ -134,6 +134,10 @@ extern "C" {
 #ifndef PROPER_SIM_MAX_THREADS
 #define PROPER_SIM_MAX_THREADS 100000
 #endif
+/* Most loops a thread may be inside at once (loop nodes nested). */
+#ifndef PROPER_SIM_MAX_LOOP_DEPTH
+#define PROPER_SIM_MAX_LOOP_DEPTH 16
+#endif
 /* Most closed clients (summed over sources) a model may ask for. */
 #ifndef PROPER_SIM_MAX_CLIENTS
 #define PROPER_SIM_MAX_CLIENTS 10000000
@@ -173,19 +177,22 @@ typedef enum proper_sim_op {
     PROPER_SIM_OP_GET, PROPER_SIM_OP_PUT, PROPER_SIM_OP_DONE,
     PROPER_SIM_OP_LOCK, PROPER_SIM_OP_UNLOCK, PROPER_SIM_OP_RLOCK, PROPER_SIM_OP_WLOCK,
     PROPER_SIM_OP_WAIT, PROPER_SIM_OP_POST, PROPER_SIM_OP_AWAIT,
-    PROPER_SIM_OP_CWAIT, PROPER_SIM_OP_SIGNAL, PROPER_SIM_OP_BROADCAST
+    PROPER_SIM_OP_CWAIT, PROPER_SIM_OP_SIGNAL, PROPER_SIM_OP_BROADCAST,
+    PROPER_SIM_OP_LOOP
 } proper_sim_op;
 
 typedef struct proper_sim_node {
     char *name;
     proper_sim_op op;
-    proper_sim_dist dist;   /* cpu, delay: the time; io: each request's service time */
+    proper_sim_dist dist;   /* cpu, delay: the time; io: each request's service time;
+                               loop: the iteration count (rounded) */
     proper_sim_dist count;  /* io: the number k of disk requests (rounded) */
     int has_count;          /* io: count given (else k = 1) */
     size_t obj;             /* queue or lock index */
     size_t obj2;            /* cwait: the mutex */
     double timeout;         /* INFINITY: none */
     size_t on_timeout;      /* node taken after a timeout */
+    size_t body;            /* loop: the first node of its body (else NONE) */
     size_t n_next;
     size_t *next;           /* successor nodes */
     double *prob;           /* their probabilities */
@@ -416,12 +423,15 @@ typedef struct proper_sim_build_opts {
     size_t points;        /* most points of an empirical distribution (32) */
     size_t cores;         /* 0: the trace's declaration, else 1 */
     double quantum;       /* the model's time slice (PROPER_SIM_DEFAULT_QUANTUM) */
+    int loops;            /* make cycles explicit loops with their counts (1) */
 } proper_sim_build_opts;
 
 PROPER_API proper_sim_build_opts proper_sim_build_opts_default(void);
 
 typedef struct proper_sim_build_stats {
-    size_t nodes_before, nodes_after; /* PCG nodes over all pools, before and after merging */
+    size_t nodes_before, nodes_after; /* PCG nodes over all pools, before and after merging
+                                         (after: loop nodes included) */
+    size_t loops;                     /* cycles made explicit loops */
     size_t threads_running;           /* threads without an exit event */
     double cpu_kept;                  /* share of the traced CPU time in nodes kept */
 } proper_sim_build_stats;
@@ -737,7 +747,7 @@ PROPER_API int proper_sim_equal(const proper_sim_model *a, const proper_sim_mode
             const proper_sim_node *x = &p->nodes[j], *y = &q->nodes[j];
             if (!proper__sim_streq(x->name, y->name) || x->op != y->op || x->has_count != y->has_count ||
                 x->obj != y->obj || x->obj2 != y->obj2 || memcmp(&x->timeout, &y->timeout, sizeof(double)) ||
-                x->on_timeout != y->on_timeout || x->n_next != y->n_next ||
+                x->on_timeout != y->on_timeout || (x->op == PROPER_SIM_OP_LOOP && x->body != y->body) || x->n_next != y->n_next ||
                 !proper__sim_dist_equal(&x->dist, &y->dist) || !proper__sim_dist_equal(&x->count, &y->count))
                 return 0;
             if (x->n_next && (memcmp(x->next, y->next, x->n_next * sizeof(size_t)) ||
@@ -751,15 +761,16 @@ PROPER_API int proper_sim_equal(const proper_sim_model *a, const proper_sim_mode
 /* What each op needs: 0 nothing, 'Q' a queue, 'L' a lock, 'D' a distribution. */
 static const char *proper__sim_op_name(proper_sim_op op) {
     static const char *names[] = {"nop", "cpu", "delay", "io", "get", "put", "done", "lock", "unlock",
-                                  "rlock", "wlock", "wait", "post", "await", "cwait", "signal", "broadcast"};
+                                  "rlock", "wlock", "wait", "post", "await", "cwait", "signal", "broadcast",
+                                  "loop"};
     return (unsigned)op < sizeof names / sizeof names[0] ? names[op] : "?";
 }
 
 static int proper__sim_op_has_dist(proper_sim_op op) {
-    return op == PROPER_SIM_OP_CPU || op == PROPER_SIM_OP_DELAY || op == PROPER_SIM_OP_IO;
+    return op == PROPER_SIM_OP_CPU || op == PROPER_SIM_OP_DELAY || op == PROPER_SIM_OP_IO || op == PROPER_SIM_OP_LOOP;
 }
 static int proper__sim_op_has_queue(proper_sim_op op) { return op == PROPER_SIM_OP_GET || op == PROPER_SIM_OP_PUT; }
-static int proper__sim_op_has_lock(proper_sim_op op) { return op >= PROPER_SIM_OP_LOCK; }
+static int proper__sim_op_has_lock(proper_sim_op op) { return op >= PROPER_SIM_OP_LOCK && op <= PROPER_SIM_OP_BROADCAST; }
 static int proper__sim_op_has_timeout(proper_sim_op op) {
     return op == PROPER_SIM_OP_GET || op == PROPER_SIM_OP_LOCK || op == PROPER_SIM_OP_RLOCK ||
            op == PROPER_SIM_OP_WLOCK || op == PROPER_SIM_OP_WAIT || op == PROPER_SIM_OP_CWAIT;
@@ -813,7 +824,7 @@ PROPER_API int proper_sim_validate(const proper_sim_model *m, proper_error *err)
         for (j = 0; j < p->n_nodes; j++) {
             const proper_sim_node *n = &p->nodes[j];
             double sum = 0;
-            if ((unsigned)n->op > PROPER_SIM_OP_BROADCAST)
+            if ((unsigned)n->op > PROPER_SIM_OP_LOOP)
                 return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "pool %s node %s: unknown op", p->name, n->name);
             if (proper__sim_op_has_dist(n->op) && proper__sim_dist_check(&n->dist, n->name ? n->name : "node", err))
                 return err ? err->code : PROPER_ERANGE;
@@ -829,6 +840,8 @@ PROPER_API int proper_sim_validate(const proper_sim_model *m, proper_error *err)
                 if (n->op == PROPER_SIM_OP_CWAIT && (n->obj2 >= m->n_locks || m->locks[n->obj2].kind != PROPER_SIM_MUTEX))
                     return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "pool %s node %s: cwait needs a mutex", p->name, n->name);
             }
+            if (n->op == PROPER_SIM_OP_LOOP && n->body >= p->n_nodes)
+                return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "pool %s node %s: a loop needs its body's first node", p->name, n->name);
             if (!(n->timeout >= 0)) return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "pool %s node %s: timeout must be >= 0", p->name, n->name);
             if (!isinf(n->timeout) && (!proper__sim_op_has_timeout(n->op) || n->on_timeout >= p->n_nodes))
                 return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "pool %s node %s: bad timeout", p->name, n->name);
@@ -916,6 +929,10 @@ typedef struct proper__sim_thread {
     int wait_kind;
     size_t wait_obj;
     int dead;
+    /* the loops the thread is inside, innermost last: node, iterations left */
+    size_t loop_node[PROPER_SIM_MAX_LOOP_DEPTH];
+    long long loop_left[PROPER_SIM_MAX_LOOP_DEPTH];
+    int n_loops;
 } proper__sim_thread;
 
 typedef struct proper__sim_lockrt {
@@ -1362,6 +1379,31 @@ static int proper__sim_node_error(proper__sim *s, size_t th, const char *what) {
                             p->nodes[t->node].name ? p->nodes[t->node].name : "?", s->now, what);
 }
 
+/* Thread th reaches its current node, a loop: the loop's depth in the
+ * thread's stack of loops (-1 on a model error). If the loop is inside the
+ * stack, the loops above it were left (their bodies went back to it); if not,
+ * a new visit starts and draws its iteration count. */
+static int proper__sim_loop_enter(proper__sim *s, size_t th, size_t base) {
+    proper__sim_thread *t = &s->th[th];
+    const proper_sim_node *n = &s->m->pools[t->pool].nodes[t->node];
+    int d = t->n_loops;
+    double k;
+    while (d > 0 && t->loop_node[d - 1] != t->node) d--;
+    if (d > 0) {
+        t->n_loops = d;
+        return d - 1;
+    }
+    if (t->n_loops == PROPER_SIM_MAX_LOOP_DEPTH) {
+        proper__sim_node_error(s, th, "loops nested deeper than PROPER_SIM_MAX_LOOP_DEPTH");
+        return -1;
+    }
+    k = floor(proper__sim_sample(s, &n->dist, &s->al_dist[base]) + 0.5);
+    d = t->n_loops++;
+    t->loop_node[d] = t->node;
+    t->loop_left[d] = k > 1e18 ? (long long)1e18 : (long long)k;
+    return d;
+}
+
 /* Run thread th until it waits for time or for another thread. */
 static void proper__sim_run_thread(proper__sim *s, size_t th) {
     proper__sim_thread *t = &s->th[th];
@@ -1522,6 +1564,17 @@ static void proper__sim_run_thread(proper__sim *s, size_t th) {
                 proper__sim_reacquire(s, w);
             } while (n->op == PROPER_SIM_OP_BROADCAST);
             proper__sim_lock_acc(s, n->obj);
+            break;
+        }
+        case PROPER_SIM_OP_LOOP: {
+            int d = proper__sim_loop_enter(s, th, base);
+            if (d < 0) return;
+            if (t->loop_left[d] > 0) {
+                t->loop_left[d]--;
+                t->node = n->body;
+                continue;
+            }
+            t->n_loops = d; /* the loop is done */
             break;
         }
         }
@@ -2251,7 +2304,12 @@ static int proper__sim_add_ref(proper__sim_parser *P, size_t pool, size_t node, 
 }
 
 static const char *proper__sim_ops[] = {"nop", "cpu", "delay", "io", "get", "put", "done", "lock", "unlock",
-                                        "rlock", "wlock", "wait", "post", "await", "cwait", "signal", "broadcast"};
+                                        "rlock", "wlock", "wait", "post", "await", "cwait", "signal", "broadcast",
+                                        "loop"};
+
+/* The parser's reference slot of a loop's body (next[] slots are indices,
+ * NONE is a timeout's else node). */
+#define PROPER__SIM_REF_BODY (PROPER_SIM_NONE - 1)
 
 /* One node line of pool pi (the cursor at its name). */
 static int proper__sim_node_line(proper__sim_parser *P, size_t pi) {
@@ -2274,7 +2332,7 @@ static int proper__sim_node_line(proper__sim_parser *P, size_t pi) {
     proper_sim_dist_init(&n->dist);
     proper_sim_dist_init(&n->count);
     n->timeout = INFINITY;
-    n->obj = n->obj2 = n->on_timeout = PROPER_SIM_NONE;
+    n->obj = n->obj2 = n->on_timeout = n->body = PROPER_SIM_NONE;
     p->n_nodes++;
     proper__sim_ws(P);
     at = P->c;
@@ -2291,6 +2349,9 @@ static int proper__sim_node_line(proper__sim_parser *P, size_t pi) {
     proper__sim_skip(P, w);
     n->op = (proper_sim_op)op;
     if (proper__sim_op_has_dist(n->op) && (rc = proper__sim_dist(P, &n->dist))) return rc;
+    if (n->op == PROPER_SIM_OP_LOOP &&
+        ((rc = proper__sim_expect_kw(P, "do")) || (rc = proper__sim_add_ref(P, pi, ni, PROPER__SIM_REF_BODY))))
+        return rc;
     if (n->op == PROPER_SIM_OP_IO && proper__sim_kw(P, "k")) {
         n->has_count = 1;
         if ((rc = proper__sim_dist(P, &n->count))) return rc;
@@ -2366,6 +2427,7 @@ static int proper__sim_resolve(proper__sim_parser *P, size_t pi, size_t from) {
         if (found == PROPER_SIM_NONE)
             return proper_error_set(P->err, PROPER_EUNDEFINED, P->c.file, r->line, r->col, "no node '%s' in pool %s", r->name, p->name);
         if (r->slot == PROPER_SIM_NONE) p->nodes[r->node].on_timeout = found;
+        else if (r->slot == PROPER__SIM_REF_BODY) p->nodes[r->node].body = found;
         else p->nodes[r->node].next[r->slot] = found;
     }
     return PROPER_OK;
@@ -2693,6 +2755,7 @@ PROPER_API int proper_sim_format(const proper_sim_model *m, proper_strbuf *b, pr
                 proper_strbuf_puts(b, " ");
                 proper__sim_put_dist(b, &n->dist);
             }
+            if (n->op == PROPER_SIM_OP_LOOP) proper_strbuf_printf(b, " do %s", p->nodes[n->body].name);
             if (n->op == PROPER_SIM_OP_IO && n->has_count) {
                 proper_strbuf_puts(b, " k ");
                 proper__sim_put_dist(b, &n->count);
@@ -3329,6 +3392,7 @@ PROPER_API proper_sim_build_opts proper_sim_build_opts_default(void) {
     o.points = 32;
     o.cores = 0;
     o.quantum = PROPER_SIM_DEFAULT_QUANTUM;
+    o.loops = 1;
     return o;
 }
 
@@ -3357,6 +3421,8 @@ typedef struct proper__sim_bpool {
     size_t n_nodes, cap_nodes;
     size_t model_index;
     int workload;        /* a thread of it records arrivals */
+    size_t *walk;        /* the nodes each thread visited, threads ended by NONE */
+    size_t n_walk, cap_walk;
 } proper__sim_bpool;
 
 static void proper__sim_bpool_free(proper__sim_bpool *p) {
@@ -3366,6 +3432,7 @@ static void proper__sim_bpool_free(proper__sim_bpool *p) {
         PROPER_FREE(p->nodes[i].succ);
     }
     PROPER_FREE(p->nodes);
+    PROPER_FREE(p->walk);
     proper_intern_free(&p->keys);
 }
 
@@ -3400,6 +3467,15 @@ static int proper__sim_bnode_edge(proper__sim_bpool *p, size_t from, size_t to) 
     if (proper_reserve(&n->succ, &n->cap_succ, n->n_succ + 1, sizeof *n->succ)) return PROPER_ENOMEM;
     n->succ[n->n_succ].to = to;
     n->succ[n->n_succ++].count = 1;
+    return PROPER_OK;
+}
+
+/* The walk of a thread goes from node `from` to `to` (an edge, and a visit
+ * of `to` in the pool's walk record). */
+static int proper__sim_bnode_step(proper__sim_bpool *p, size_t from, size_t to) {
+    if (proper__sim_bnode_edge(p, from, to) || proper_reserve(&p->walk, &p->cap_walk, p->n_walk + 1, sizeof(size_t)))
+        return PROPER_ENOMEM;
+    p->walk[p->n_walk++] = to;
     return PROPER_OK;
 }
 
@@ -3524,7 +3600,11 @@ static int proper__sim_build_thread(proper__sim_builder *B, const size_t *evs, s
     proper_strbuf_init(&site);
     proper_strbuf_init(&key);
     prev = proper__sim_bnode_get(p, "start", PROPER_SIM_OP_NOP, PROPER_SIM_NONE, PROPER_SIM_NONE, 1);
-    if (prev == PROPER_SIM_NONE) { rc = PROPER_ENOMEM; goto done; }
+    if (prev == PROPER_SIM_NONE || proper_reserve(&p->walk, &p->cap_walk, p->n_walk + 1, sizeof(size_t))) {
+        rc = PROPER_ENOMEM;
+        goto done;
+    }
+    p->walk[p->n_walk++] = prev;
     proper_strbuf_puts(&site, "start");
     last_t = (double)e0->t;
     last_cpu = (double)e0->cpu;
@@ -3606,14 +3686,14 @@ static int proper__sim_build_thread(proper__sim_builder *B, const size_t *evs, s
                 proper_strbuf_printf(&cb, "cpu %s > %s", ls, key.data);
             idx = proper__sim_bnode_get(p, cb.data, PROPER_SIM_OP_CPU, PROPER_SIM_NONE, PROPER_SIM_NONE, 0);
             proper_strbuf_free(&cb);
-            if (idx == PROPER_SIM_NONE || proper__sim_bnode_edge(p, prev, idx) ||
+            if (idx == PROPER_SIM_NONE || proper__sim_bnode_step(p, prev, idx) ||
                 proper__sim_bnode_sample(&p->nodes[idx], v < 0 ? 0 : v)) { rc = PROPER_ENOMEM; goto done; }
             p->nodes[idx].total += v < 0 ? 0 : v;
             prev = idx;
         }
         if (node) {
             idx = proper__sim_bnode_get(p, key.data, op, e->a, e->b, marker);
-            if (idx == PROPER_SIM_NONE || proper__sim_bnode_edge(p, prev, idx)) { rc = PROPER_ENOMEM; goto done; }
+            if (idx == PROPER_SIM_NONE || proper__sim_bnode_step(p, prev, idx)) { rc = PROPER_ENOMEM; goto done; }
             prev = idx;
             if (e->kind == PROPER_SIM_TEV_IO) {
                 proper__sim_bnode *nd = &p->nodes[idx];
@@ -3635,7 +3715,7 @@ static int proper__sim_build_thread(proper__sim_builder *B, const size_t *evs, s
                 proper_strbuf_init(&key);
                 proper_strbuf_printf(&key, "nofetch get %s", an);
                 idx = proper__sim_bnode_get(p, key.data, PROPER_SIM_OP_NOP, PROPER_SIM_NONE, PROPER_SIM_NONE, 0);
-                if (idx == PROPER_SIM_NONE || proper__sim_bnode_edge(p, prev, idx)) { rc = PROPER_ENOMEM; goto done; }
+                if (idx == PROPER_SIM_NONE || proper__sim_bnode_step(p, prev, idx)) { rc = PROPER_ENOMEM; goto done; }
                 p->nodes[idx].nofetch = 1;
                 p->nodes[get].nofetch_node = idx;
                 prev = idx;
@@ -3650,6 +3730,8 @@ static int proper__sim_build_thread(proper__sim_builder *B, const size_t *evs, s
         }
     }
 done:
+    if (!rc && proper_reserve(&p->walk, &p->cap_walk, p->n_walk + 1, sizeof(size_t))) rc = PROPER_ENOMEM;
+    if (!rc) p->walk[p->n_walk++] = PROPER_SIM_NONE; /* the end of this thread's walk */
     proper_strbuf_free(&site);
     proper_strbuf_free(&key);
     return rc;
@@ -3685,9 +3767,168 @@ static int proper__sim_build_obj(proper_sim_model *m, const proper_sim_trace *tr
     return PROPER_OK;
 }
 
+/* A cycle of a pool's PCG made an explicit loop (§4.3.1): the walk reaches
+ * `head`, goes round head -> body -> ... -> head a counted number of times,
+ * then leaves head for `exit`. */
+typedef struct proper__sim_bloop {
+    size_t head, body, exit; /* builder node indices */
+    double *count;           /* the iterations of each visit, as observed */
+    size_t n, cap;
+} proper__sim_bloop;
+
+/* The one successor of node i in the merged counts C (N x N). */
+static size_t proper__sim_only_succ(const double *C, size_t N, size_t i) {
+    size_t k;
+    for (k = 0; k < N; k++)
+        if (C[i * N + k] > 0) return k;
+    return PROPER_SIM_NONE;
+}
+
+/* Does the chain from `x` return to `head` through nodes with exactly one
+ * successor and one predecessor each (no start, no timeout)? Such a chain
+ * is the body of a loop: once entered, it is walked to its end. */
+static int proper__sim_chain_returns(const proper__sim_bpool *bp, const double *C, size_t N, const size_t *nsucc,
+                                     const size_t *npred, size_t x, size_t head) {
+    size_t steps = 0;
+    while (x != head) {
+        if (x == 0 || nsucc[x] != 1 || npred[x] != 1 || bp->nodes[x].timeout >= 0 || ++steps > N) return 0;
+        x = proper__sim_only_succ(C, N, x);
+    }
+    return 1;
+}
+
+/* The iteration counts of loop L in the pool's walks (merged-away nodes
+ * skipped): a visit starts when the walk reaches the head other than by
+ * going round, each head -> body step is one iteration, head -> exit ends
+ * the visit. A visit cut short (the thread ended) is not counted. */
+static int proper__sim_loop_counts(const proper__sim_bpool *bp, const unsigned char *gone, proper__sim_bloop *L) {
+    size_t i, prev = PROPER_SIM_NONE;
+    int active = 0;
+    double c = 0;
+    for (i = 0; i < bp->n_walk; i++) {
+        size_t v = bp->walk[i];
+        if (v == PROPER_SIM_NONE) { active = 0; prev = v; continue; }
+        if (gone[v]) continue;
+        if (active && prev == L->head) {
+            if (v == L->body) c += 1;
+            else {
+                if (v == L->exit) {
+                    if (proper_reserve(&L->count, &L->cap, L->n + 1, sizeof(double))) return PROPER_ENOMEM;
+                    L->count[L->n++] = c;
+                }
+                active = 0;
+            }
+        }
+        if (v == L->head && !active) { active = 1; c = 0; }
+        prev = v;
+    }
+    return PROPER_OK;
+}
+
+/* The loops of a pool after merging: every node with two successors of
+ * which exactly one starts a chain back to it. */
+static int proper__sim_find_loops(const proper__sim_bpool *bp, const double *C, size_t N, const unsigned char *gone,
+                                  proper__sim_bloop **out, size_t *n_out) {
+    size_t *nsucc = (size_t *)proper_calloc(N, sizeof(size_t)), *npred = (size_t *)proper_calloc(N, sizeof(size_t));
+    size_t h, k, cap = 0;
+    int rc = PROPER_OK;
+    *out = NULL;
+    *n_out = 0;
+    if (!nsucc || !npred) { rc = PROPER_ENOMEM; goto done; }
+    for (h = 0; h < N; h++)
+        for (k = 0; k < N; k++)
+            if (C[h * N + k] > 0) { nsucc[h]++; npred[k]++; }
+    for (h = 1; h < N; h++) {
+        size_t a = PROPER_SIM_NONE, b = PROPER_SIM_NONE;
+        int ra, rb;
+        proper__sim_bloop L;
+        if (gone[h] || nsucc[h] != 2 || bp->nodes[h].timeout >= 0) continue;
+        for (k = 0; k < N; k++)
+            if (C[h * N + k] > 0) { if (a == PROPER_SIM_NONE) a = k; else b = k; }
+        ra = proper__sim_chain_returns(bp, C, N, nsucc, npred, a, h);
+        rb = proper__sim_chain_returns(bp, C, N, nsucc, npred, b, h);
+        if (ra == rb) continue;
+        memset(&L, 0, sizeof L);
+        L.head = h;
+        L.body = ra ? a : b;
+        L.exit = ra ? b : a;
+        if ((rc = proper__sim_loop_counts(bp, gone, &L))) { PROPER_FREE(L.count); goto done; }
+        if (L.n == 0) { PROPER_FREE(L.count); continue; }
+        if (proper_reserve(out, &cap, *n_out + 1, sizeof **out)) { PROPER_FREE(L.count); rc = PROPER_ENOMEM; goto done; }
+        (*out)[(*n_out)++] = L;
+    }
+done:
+    PROPER_FREE(nsucc);
+    PROPER_FREE(npred);
+    return rc;
+}
+
+static void proper__sim_free_loops(proper__sim_bloop *loops, size_t n) {
+    size_t i;
+    for (i = 0; i < n; i++) PROPER_FREE(loops[i].count);
+    PROPER_FREE(loops);
+}
+
+/* The distribution of observed iteration counts: exact (each count with its
+ * frequency) when there are at most `points` distinct counts, else the
+ * equal-count group means of proper__sim_empirical. */
+static int proper__sim_count_dist(proper_sim_dist *d, double *x, size_t n, size_t points) {
+    size_t i, distinct = 0;
+    qsort(x, n, sizeof(double), proper__sim_dcmp);
+    for (i = 0; i < n; i++) distinct += i == 0 || x[i] != x[i - 1];
+    if (distinct > points) return proper__sim_empirical(d, x, n, points);
+    proper_sim_dist_free(d);
+    d->kind = PROPER_SIM_EMPIRICAL;
+    d->values = (double *)proper_calloc(distinct, sizeof(double));
+    d->weights = (double *)proper_calloc(distinct, sizeof(double));
+    if (!d->values || !d->weights) return PROPER_ENOMEM;
+    for (i = 0; i < n; i++) {
+        if (i == 0 || x[i] != x[i - 1]) d->values[d->n++] = x[i];
+        d->weights[d->n - 1] += 1;
+    }
+    return PROPER_OK;
+}
+
+/* Add loop L to model pool mp (room for it allocated): a loop node after
+ * the head, whose body is the cycle and whose one successor is the exit; the
+ * head's only successor becomes the loop node. */
+static int proper__sim_emit_loop(proper_sim_pool *mp, const proper__sim_bpool *bp, const size_t *newidx,
+                                 proper__sim_bloop *L, size_t points) {
+    proper_sim_node *head = &mp->nodes[newidx[L->head]], *ln = &mp->nodes[mp->n_nodes];
+    proper_strbuf key;
+    int rc;
+    memset(ln, 0, sizeof *ln);
+    proper_sim_dist_init(&ln->dist);
+    proper_sim_dist_init(&ln->count);
+    ln->timeout = INFINITY;
+    ln->obj = ln->obj2 = ln->on_timeout = PROPER_SIM_NONE;
+    ln->op = PROPER_SIM_OP_LOOP;
+    ln->body = newidx[L->body];
+    mp->n_nodes++;
+    proper_strbuf_init(&key);
+    proper_strbuf_printf(&key, "loop %s", bp->keys.names[L->head]);
+    if (!key.data) return PROPER_ENOMEM;
+    ln->name = proper__sim_node_name(key.data, mp, mp->n_nodes - 1);
+    proper_strbuf_free(&key);
+    if (!ln->name) return PROPER_ENOMEM;
+    if ((rc = proper__sim_count_dist(&ln->dist, L->count, L->n, points))) return rc;
+    ln->next = (size_t *)proper_calloc(1, sizeof(size_t));
+    ln->prob = (double *)proper_calloc(1, sizeof(double));
+    if (!ln->next || !ln->prob || head->n_next < 1) return PROPER_ENOMEM;
+    ln->next[0] = newidx[L->exit];
+    ln->prob[0] = 1;
+    ln->n_next = 1;
+    head->next[0] = mp->n_nodes - 1;
+    head->prob[0] = 1;
+    head->n_next = 1;
+    return PROPER_OK;
+}
+
 PROPER_API int proper_sim_build(proper_sim_model *out, const proper_sim_trace *tr, const proper_sim_build_opts *opts,
                                 proper_sim_build_stats *stats, proper_error *err) {
     proper__sim_builder B;
+    proper__sim_bloop *loops = NULL;
+    size_t n_loops = 0;
     proper_sim_model m;
     proper_sim_build_stats S;
     size_t *order = NULL, *start = NULL, i, j, k, pi;
@@ -3780,6 +4021,10 @@ PROPER_API int proper_sim_build(proper_sim_model *out, const proper_sim_trace *t
             if (bp->nodes[i].op == PROPER_SIM_OP_CPU) cpu_kept += bp->nodes[i].total;
         }
         S.nodes_after += kept;
+        proper__sim_free_loops(loops, n_loops);
+        loops = NULL;
+        n_loops = 0;
+        if (B.o.loops && !bp->workload && (rc = proper__sim_find_loops(bp, C, N, gone, &loops, &n_loops))) goto done;
         /* a pool that only started threads (e.g. an acceptor that only
          * records arrivals) has nothing to simulate */
         if (kept <= 1 || bp->workload) { bp->model_index = PROPER_SIM_NONE; S.nodes_after -= kept; continue; }
@@ -3795,7 +4040,7 @@ PROPER_API int proper_sim_build(proper_sim_model *out, const proper_sim_trace *t
         for (j = 0; j < m.n_pools - 1; j++)
             if (strcmp(m.pools[j].name, mp->name) == 0) { rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "two pools named %s", mp->name); goto done; }
         mp->threads = bp->threads;
-        mp->nodes = (proper_sim_node *)proper_calloc(kept, sizeof *mp->nodes);
+        mp->nodes = (proper_sim_node *)proper_calloc(kept + n_loops, sizeof *mp->nodes);
         if (!mp->nodes) { rc = PROPER_ENOMEM; goto done; }
         for (i = 0; i < N; i++) {
             proper__sim_bnode *nd = &bp->nodes[i];
@@ -3808,7 +4053,7 @@ PROPER_API int proper_sim_build(proper_sim_model *out, const proper_sim_trace *t
             proper_sim_dist_init(&mn->dist);
             proper_sim_dist_init(&mn->count);
             mn->timeout = INFINITY;
-            mn->obj = mn->obj2 = mn->on_timeout = PROPER_SIM_NONE;
+            mn->obj = mn->obj2 = mn->on_timeout = mn->body = PROPER_SIM_NONE;
             mp->n_nodes++;
             if (!(mn->name = proper__sim_node_name(bp->keys.names[i], mp, mp->n_nodes - 1))) { rc = PROPER_ENOMEM; goto done; }
             mn->op = (proper_sim_op)nd->op;
@@ -3867,6 +4112,10 @@ PROPER_API int proper_sim_build(proper_sim_model *out, const proper_sim_trace *t
                 mn->on_timeout = newidx[nd->nofetch_node];
             }
         }
+        for (j = 0; j < n_loops; j++)
+            if ((rc = proper__sim_emit_loop(mp, bp, newidx, &loops[j], B.o.points))) goto done;
+        S.loops += n_loops;
+        S.nodes_after += n_loops;
     }
     /* a declared barrier with as many parties as the one pool awaiting it
      * has threads follows that pool's size (a what-if on the threads keeps
@@ -3961,6 +4210,7 @@ PROPER_API int proper_sim_build(proper_sim_model *out, const proper_sim_trace *t
     proper_sim_init(&m);
 done:
     if (rc == PROPER_ENOMEM) proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    proper__sim_free_loops(loops, n_loops);
     for (i = 0; i < B.n_pools; i++) proper__sim_bpool_free(&B.pools[i]);
     PROPER_FREE(B.pools);
     if (B.arrivals)
