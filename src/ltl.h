@@ -104,7 +104,15 @@ extern "C" {
 
 /* Largest number of clauses in one residual formula. */
 #ifndef PROPER_LTL_MAX_CLAUSES
-#define PROPER_LTL_MAX_CLAUSES 4096
+#define PROPER_LTL_MAX_CLAUSES 1024
+#endif
+
+/* Most clause comparisons (minimising residual formulas) while building
+ * one co-safe automaton: about a second of work; nested step bounds such as
+ * F<=4 F F>74 F F>74 a make residuals of hundreds of clauses at every
+ * step, which this refuses quickly instead of working for minutes. */
+#ifndef PROPER_LTL_MAX_AUTOMATON_WORK
+#define PROPER_LTL_MAX_AUTOMATON_WORK 1000000000
 #endif
 
 /* Deepest formula accepted (operators nested), by the parser, the
@@ -188,6 +196,7 @@ typedef struct proper_ltl_opts {
     size_t max_automaton_states;    /* PROPER_LTL_MAX_AUTOMATON_STATES */
     size_t max_product_states;      /* PROPER_LTL_MAX_PRODUCT_STATES */
     size_t max_refinements;         /* PROPER_LTL_MAX_REFINEMENTS */
+    size_t max_automaton_work;      /* PROPER_LTL_MAX_AUTOMATON_WORK */
 } proper_ltl_opts;
 
 PROPER_API proper_ltl_opts proper_ltl_opts_default(void);
@@ -1441,6 +1450,7 @@ PROPER_API proper_ltl_opts proper_ltl_opts_default(void) {
     o.max_automaton_states = PROPER_LTL_MAX_AUTOMATON_STATES;
     o.max_product_states = PROPER_LTL_MAX_PRODUCT_STATES;
     o.max_refinements = PROPER_LTL_MAX_REFINEMENTS;
+    o.max_automaton_work = PROPER_LTL_MAX_AUTOMATON_WORK;
     return o;
 }
 
@@ -1635,6 +1645,7 @@ typedef struct proper__ltl_da {
     proper__ltl_store *st;
     const uint32_t *slot;  /* proposition -> bit of a letter */
     size_t max_states;
+    size_t max_work, work_left; /* clause comparisons allowed, and left */
     proper_error *err;
     /* states: their DNFs, back to back, found through a hash table */
     uint32_t *words;
@@ -1704,7 +1715,8 @@ static int proper__ltl_too_many_clauses(proper_error *err) {
 
 /* Put d in canonical form: clauses sorted, no duplicates, none that
  * contains another (a | (a & b) = a). Clause atoms are already sorted. */
-static int proper__ltl_dnf_normalise(proper__ltl_dnf *d, proper_error *err) {
+static int proper__ltl_dnf_normalise(proper__ltl_dnf *d, proper__ltl_da *da) {
+    proper_error *err = da->err;
     size_t *off, *tmp, *kept, i, j, n_kept = 0, pos = 0;
     proper__ltl_dnf out;
     int rc = 0;
@@ -1722,6 +1734,13 @@ static int proper__ltl_dnf_normalise(proper__ltl_dnf *d, proper_error *err) {
     proper__ltl_sort_clauses(d->data, off, tmp, d->n);
     for (i = 0; i < d->n && n_kept <= PROPER_LTL_MAX_CLAUSES; i++) {
         int absorbed = 0;
+        if (da->work_left < n_kept + 1) {
+            rc = proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
+                                  "LTL co-safe automaton: more than %lu clause comparisons "
+                                  "(PROPER_LTL_MAX_AUTOMATON_WORK)", (unsigned long)da->max_work);
+            goto done;
+        }
+        da->work_left -= n_kept + 1;
         for (j = 0; j < n_kept && !absorbed; j++) absorbed = proper__ltl_clause_subset(d->data, kept[j], off[i]);
         if (!absorbed) kept[n_kept++] = off[i];
     }
@@ -1746,17 +1765,19 @@ done:
 }
 
 /* d = d | e (e is consumed). */
-static int proper__ltl_dnf_or(proper__ltl_dnf *d, proper__ltl_dnf *e, proper_error *err) {
+static int proper__ltl_dnf_or(proper__ltl_dnf *d, proper__ltl_dnf *e, proper__ltl_da *da) {
+    proper_error *err = da->err;
     size_t i;
     for (i = 0; i < e->len; i++)
         if (proper__ltl_dnf_push(d, e->data[i])) return proper__ltl_oom(err);
     d->n += e->n;
     proper__ltl_dnf_free(e);
-    return proper__ltl_dnf_normalise(d, err);
+    return proper__ltl_dnf_normalise(d, da);
 }
 
 /* d = d & e (e is consumed): every pair of clauses merged. */
-static int proper__ltl_dnf_and(proper__ltl_dnf *d, proper__ltl_dnf *e, proper_error *err) {
+static int proper__ltl_dnf_and(proper__ltl_dnf *d, proper__ltl_dnf *e, proper__ltl_da *da) {
+    proper_error *err = da->err;
     proper__ltl_dnf out;
     size_t i, j, pi = 0;
     int rc = 0;
@@ -1791,7 +1812,7 @@ static int proper__ltl_dnf_and(proper__ltl_dnf *d, proper__ltl_dnf *e, proper_er
     }
     proper__ltl_dnf_free(d);
     *d = out;
-    return proper__ltl_dnf_normalise(d, err);
+    return proper__ltl_dnf_normalise(d, da);
 }
 
 /* d = the single atom a. */
@@ -1815,7 +1836,7 @@ static int proper__ltl_dnf_of(proper__ltl_da *da, uint32_t i, proper__ltl_dnf *d
         proper__ltl_dnf_free(&e);
         return rc;
     }
-    return k->op == PROPER__LTL_K_AND ? proper__ltl_dnf_and(d, &e, da->err) : proper__ltl_dnf_or(d, &e, da->err);
+    return k->op == PROPER__LTL_K_AND ? proper__ltl_dnf_and(d, &e, da) : proper__ltl_dnf_or(d, &e, da);
 }
 
 static int proper__ltl_af(proper__ltl_da *da, uint32_t i, uint64_t letter, proper__ltl_dnf *d);
@@ -1838,7 +1859,7 @@ static int proper__ltl_af_step(proper__ltl_da *da, uint32_t a, uint64_t letter, 
         proper__ltl_dnf_free(&e);
         return rc;
     }
-    return is_and ? proper__ltl_dnf_and(d, &e, da->err) : proper__ltl_dnf_or(d, &e, da->err);
+    return is_and ? proper__ltl_dnf_and(d, &e, da) : proper__ltl_dnf_or(d, &e, da);
 }
 
 /* d = af(node i, letter), the progression of the header's table. */
@@ -1856,7 +1877,7 @@ static int proper__ltl_af(proper__ltl_da *da, uint32_t i, uint64_t letter, prope
                    ? proper__ltl_oom(da->err) : 0;
     case PROPER__LTL_K_AND: case PROPER__LTL_K_OR:
         if ((rc = proper__ltl_af(da, k.a, letter, d)) || (rc = proper__ltl_af(da, k.b, letter, &e))) break;
-        return k.op == PROPER__LTL_K_AND ? proper__ltl_dnf_and(d, &e, da->err) : proper__ltl_dnf_or(d, &e, da->err);
+        return k.op == PROPER__LTL_K_AND ? proper__ltl_dnf_and(d, &e, da) : proper__ltl_dnf_or(d, &e, da);
     case PROPER__LTL_K_X: {
         uint32_t pending = proper__ltl_node(da->st, PROPER__LTL_K_PENDING, k.a, 0, 0, 0);
         return pending == PROPER_LTL_NONE ? proper__ltl_store_error(da) : proper__ltl_dnf_atom(d, pending, da->err);
@@ -1872,7 +1893,7 @@ static int proper__ltl_af(proper__ltl_da *da, uint32_t i, uint64_t letter, prope
             (rc = proper__ltl_af_step(da, k.a, letter, 1,
                                       proper__ltl_window(da->st, PROPER__LTL_K_U, k.a, k.b, 0, hi1), &e)))
             break;
-        return proper__ltl_dnf_or(d, &e, da->err);
+        return proper__ltl_dnf_or(d, &e, da);
     default: /* R */
         if (k.lo > 0)
             return proper__ltl_af_step(da, k.a, letter, 0,
@@ -1882,7 +1903,7 @@ static int proper__ltl_af(proper__ltl_da *da, uint32_t i, uint64_t letter, prope
             (rc = proper__ltl_af_step(da, k.a, letter, 0,
                                       proper__ltl_window(da->st, PROPER__LTL_K_R, k.a, k.b, 0, hi1), &e)))
             break;
-        return proper__ltl_dnf_and(d, &e, da->err);
+        return proper__ltl_dnf_and(d, &e, da);
     }
     proper__ltl_dnf_free(&e);
     return rc;
@@ -1995,9 +2016,9 @@ static int proper__ltl_da_next(proper__ltl_da *da, uint32_t q, uint64_t letter, 
         uint32_t size = da->words[pos], a;
         rc = proper__ltl_dnf_set_const(&e, 1) ? proper__ltl_oom(da->err) : 0;
         for (a = 1; a <= size && !rc; a++) {
-            if (!(rc = proper__ltl_af(da, da->words[pos + a], letter, &f))) rc = proper__ltl_dnf_and(&e, &f, da->err);
+            if (!(rc = proper__ltl_af(da, da->words[pos + a], letter, &f))) rc = proper__ltl_dnf_and(&e, &f, da);
         }
-        if (!rc) rc = proper__ltl_dnf_or(&d, &e, da->err);
+        if (!rc) rc = proper__ltl_dnf_or(&d, &e, da);
         pos += 1 + size;
     }
     if (!rc) rc = proper__ltl_da_state(da, &d, next);
@@ -2149,6 +2170,7 @@ static int proper__ltl_product_build(const proper_dtmc *m, const proper_ltl *f, 
     da.st = &st;
     da.slot = slot;
     da.max_states = opts->max_automaton_states;
+    da.max_work = da.work_left = opts->max_automaton_work;
     da.err = err;
     if ((rc = proper__ltl_dnf_of(&da, nnf[2 * (size_t)f->root], &d0)) || (rc = proper__ltl_da_state(&da, &d0, &q0)))
         goto done;

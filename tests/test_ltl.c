@@ -920,6 +920,20 @@ static void test_bad_arguments_and_limits(void) {
     CHECK_INT(proper_ltl_reward_cosafe_ex(&c.m, &c.m.rewards[r], &f, aps, n_aps, &opts, x, NULL, &err), PROPER_ELIMIT);
     CHECK_CONTAINS(err.message, "PROPER_LTL_MAX_AUTOMATON_STATES");
     CHECK_ABS(x[0], 42, 0); /* outputs untouched on failure */
+    /* the automaton work limit (fuzz finding: nested lower bounds make
+     * residuals of hundreds of clauses at every step) */
+    {
+        proper_ltl g;
+        proper_bitset *gaps;
+        size_t n_gaps;
+        CHECK(setup(&c, "F<=4 F F>74 F F>74 c", &g, &gaps, &n_gaps) == 0);
+        opts = proper_ltl_opts_default();
+        opts.max_automaton_work = 1000000;
+        CHECK_INT(proper_ltl_prob_cosafe(&c.m, &g, gaps, n_gaps, &opts, x, NULL, &err), PROPER_ELIMIT);
+        CHECK_CONTAINS(err.message, "PROPER_LTL_MAX_AUTOMATON_WORK");
+        free_aps(gaps, n_gaps);
+        proper_ltl_free(&g);
+    }
     /* within the limits: stats say what was built */
     opts = proper_ltl_opts_default();
     CHECK(proper_ltl_reward_cosafe_ex(&c.m, &c.m.rewards[r], &f, aps, n_aps, &opts, x, &stats, &err) == 0);

@@ -105,6 +105,7 @@ static void check_model(proper_ltl *f, const proper_dtmc *m, const proper_bitset
     int rc, s;
     o.max_product_states = 20000;
     o.max_automaton_states = 2000;
+    o.max_automaton_work = 20000000;
     rc = proper_ltl_prob_ex(m, f, aps, n_aps, &o, x, NULL, &err);
     if (rc) {
         check_refusal(rc);
