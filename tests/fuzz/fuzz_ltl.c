@@ -8,7 +8,8 @@
  * route's P(f) is exactly 1, and infinite where P(f) is clearly below 1.
  * The path quantifier E[f] holds wherever P(f) > 0, and A[f] only where
  * P(f) = 1. Limits are small so every input runs fast; a limit error is
- * a clean answer. Without PROPER_LIBFUZZER, main replays directory argv[1]. */
+ * a clean answer (libFuzzer's timeout is wall-clock time, and the machine
+ * may be loaded). Without PROPER_LIBFUZZER, main replays directory argv[1]. */
 #define PROPER_IMPLEMENTATION
 #include "../../src/ltl.h"
 
@@ -83,7 +84,7 @@ static void check_exists(const proper_ltl *f, const proper_dtmc *m, const proper
     proper_bitset e;
     proper_error err;
     int rc, s;
-    o.max_product_states = 20000;
+    o.max_product_states = 5000;
     proper_bitset_init(&e);
     rc = proper_ltl_exists(m, f, aps, n_aps, &o, &e, NULL, &err);
     if (rc) {
@@ -103,9 +104,10 @@ static void check_model(proper_ltl *f, const proper_dtmc *m, const proper_bitset
     double x[N], y[N], z[N];
     uint32_t neg;
     int rc, s;
-    o.max_product_states = 20000;
-    o.max_automaton_states = 2000;
-    o.max_automaton_work = 20000000;
+    o.max_product_states = 5000;
+    o.max_automaton_states = 500;
+    o.max_automaton_work = 5000000;
+    o.max_refinements = 200;
     rc = proper_ltl_prob_ex(m, f, aps, n_aps, &o, x, NULL, &err);
     if (rc) {
         check_refusal(rc);
