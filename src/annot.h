@@ -130,11 +130,10 @@
  * (cut points at PROPER_ANNOT_CUTS quantiles, scored by the residual sum of
  * squares of a quadratic fit on each side); a split is taken only if the BIC
  * of the two sides' best models plus ln n for the split is lower than the
- * whole's by PROPER_ANNOT_BIC_MARGIN and by PROPER_ANNOT_SPLIT_GAIN per
- * record, and each side has min_leaf records. Where the paper splits only
- * sets without a good model, this also splits a good one when the split
- * gains that much and, for a feature threshold, both sides have good models
- * too (a single n log n fits
+ * whole's by PROPER_ANNOT_BIC_MARGIN, and each side has min_leaf records.
+ * Where the paper splits only sets without a good model, this also splits
+ * a good one when the split gains PROPER_ANNOT_SPLIT_GAIN per record and,
+ * for a feature threshold, both sides have good models too (a single n log n fits
  * a list sort across cache sizes with R² 0.99, yet its regimes differ by a
  * factor 10 per element). A feature threshold between two sides that both
  * lack a good model must also separate metric distributions that differ
