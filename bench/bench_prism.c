@@ -4,7 +4,7 @@
  * explicit .tra text, in the same run. The issue's target: 10^6 states and
  * 10^6 one-state commands built in under 2 s. When PROPER_PRISM (or prism
  * in PATH) is set, PRISM's own build time of the same file is printed too
- * (one run, wall clock, JVM start included).
+ * (explicit engine, one run, wall clock, JVM start included).
  *
  *     build/bench/bench_prism [N ...]     (default 1000 10000 100000 1000000)
  */
@@ -93,7 +93,7 @@ static double prism_build_seconds(const char *text, size_t len) {
     }
     fwrite(text, 1, len, f);
     fclose(f);
-    snprintf(cmd, sizeof cmd, "%s build/bench_prism_chain.pm > /dev/null 2>&1", prism);
+    snprintf(cmd, sizeof cmd, "%s -ex build/bench_prism_chain.pm > /dev/null 2>&1", prism);
     t0 = bench_now(BENCH_WALL);
     if (system(cmd) != 0) return -1;
     t1 = bench_now(BENCH_WALL);
