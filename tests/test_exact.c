@@ -1133,6 +1133,60 @@ static void test_errors(void) {
     proper_dtmc_free(&m);
 }
 
+/* MODEL_E with parameters: the long-run and bounded operators as rational
+ * functions equal dtmc.h's numeric solves of the instantiated chain at
+ * random points (every state, not just the initial one). */
+static void test_param_steady_bounded(void) {
+    static const tr model[] = {{0, 0, "p/2"},   {0, 1, "1-p"},   {0, 4, "p/2"},   {1, 2, "q"},     {1, 3, "1-q"},
+                               {2, 1, "1/2"},   {2, 3, "1/2"},   {3, 1, "p*q"},   {3, 2, "1-p*q"}, {4, 4, "q"},
+                               {4, 5, "1-q"},   {5, 4, "0.3"},   {5, 5, "0.7"}};
+    proper_dtmc m, mi;
+    proper_exact_dtmc e;
+    proper_exact_vec xs, xb, xc;
+    proper_error err;
+    proper_bitset phi, lt2;
+    proper_rng rng;
+    uint32_t s24[2] = {2, 4}, s01[2] = {0, 1}, s;
+    double pt[2] = {0.4, 0.55};
+    int it;
+    proper_dtmc_init(&m);
+    proper_dtmc_init(&mi);
+    proper_exact_dtmc_init(&e);
+    proper_exact_vec_init(&xs);
+    proper_exact_vec_init(&xb);
+    proper_exact_vec_init(&xc);
+    proper_rng_seed(&rng, 17);
+    CHECK(build_r(model, 13, 6, PQ, 2, pt, 2, &m, &e) == 0);
+    set_of(&phi, 6, s24, 2);
+    set_of(&lt2, 6, s01, 2);
+    CHECK(proper_exact_steady(&m, &e, &phi, NULL, &xs, NULL, &err) == 0);
+    CHECK(proper_exact_prob_bounded_until(&m, &e, &lt2, &phi, 4, &xb, &err) == 0);
+    CHECK(proper_exact_reward_cumulative(&m, &e, 0, 3, &xc, &err) == 0);
+    for (it = 0; it < 30; it++) {
+        double p[2], ys[6], yb[6], yc[6];
+        proper_dtmc_solve_opts o = proper_dtmc_solve_opts_default();
+        p[0] = 0.05 + 0.9 * proper_rng_uniform(&rng);
+        p[1] = 0.05 + 0.9 * proper_rng_uniform(&rng);
+        CHECK(proper_exact_dtmc_instantiate(&e, &m, p, &mi, &err) == 0);
+        CHECK(proper_dtmc_steady(&mi, &phi, &o, ys, &err) == 0);
+        CHECK(proper_dtmc_prob_bounded_until(&mi, &lt2, &phi, 4, yb, &err) == 0);
+        CHECK(proper_dtmc_reward_cumulative(&mi, &mi.rewards[0], 3, yc, &err) == 0);
+        for (s = 0; s < 6; s++) {
+            CHECK_ABS(proper_ratfun_eval_double(&xs.f[s], p, 2), ys[s], 1e-10);
+            CHECK_ABS(proper_ratfun_eval_double(&xb.f[s], p, 2), yb[s], 1e-12);
+            CHECK_ABS(proper_ratfun_eval_double(&xc.f[s], p, 2), yc[s], 1e-12);
+        }
+    }
+    proper_bitset_free(&phi);
+    proper_bitset_free(&lt2);
+    proper_exact_vec_free(&xs);
+    proper_exact_vec_free(&xb);
+    proper_exact_vec_free(&xc);
+    proper_exact_dtmc_free(&e);
+    proper_dtmc_free(&m);
+    proper_dtmc_free(&mi);
+}
+
 int main(void) {
     RUN(test_bigint_arith);
     RUN(test_bigint_gcd);
@@ -1145,6 +1199,7 @@ int main(void) {
     RUN(test_prism_param);
     RUN(test_prism_exact);
     RUN(test_prism_steady_bounded);
+    RUN(test_param_steady_bounded);
     RUN(test_errors);
     RUN(test_minpathsum_exact);
     RUN(test_minpathsum_param);
