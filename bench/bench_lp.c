@@ -8,13 +8,19 @@
  *           best of 3 runs;
  *   glpsol: `glpsol --lp FILE -w SOL` as a subprocess (its default options:
  *           presolver, scaling, primal simplex with steepest edge), one run.
+ *   fit:    proper_qn_fit_lp on the same traces (no file): above
+ *           PROPER_QN_LAD_MIN_ROWS data rows it solves reduced LPs of the
+ *           rows nearest a sign change (qn.h, the topology LP by row
+ *           subsets), and reaches the same optimum; one run, CPU seconds.
  * Reported: wall-clock and CPU seconds of both (glpsol's CPU from
- * RUSAGE_CHILDREN), the ratio glpsol / native (> 1: native is faster), and
- * the relative difference of the two objectives.
+ * RUSAGE_CHILDREN), the ratio glpsol / native (> 1: native is faster), the
+ * relative difference of the two objectives, and the fit's CPU time with
+ * glpsol's CPU / the fit's and its objective's difference from glpsol's.
  *
- *   bench_lp [--traces T] [--seed S] [--keep DIR]
- * --traces T stacks T traces per LP (default 1); --keep writes the LP files
- * into DIR and leaves them there.
+ *   bench_lp [--traces T] [--max-m M] [--seed S] [--keep DIR]
+ * --traces T stacks T traces per LP (default 1); --max-m stops after the
+ * networks of up to M stations; --keep writes the LP files into DIR and
+ * leaves them there.
  */
 #include "bench.h"
 #define PROPER_IMPLEMENTATION
@@ -60,7 +66,7 @@ static void random_network(proper_qn *q, size_t M, proper_rng *rng) {
 
 int main(int argc, char **argv) {
     static const size_t Ms[4] = {5, 10, 15, 20};
-    size_t traces = 1, mi, t, i;
+    size_t traces = 1, max_m = 20, mi, t, i;
     unsigned long long seed = 2024;
     const char *keep = NULL;
     char glpsol[PROPER_BACKEND_PATH_MAX];
@@ -70,16 +76,18 @@ int main(int argc, char **argv) {
     for (a = 1; a < argc; a++) {
         if (strcmp(argv[a], "--traces") == 0 && a + 1 < argc) traces = (size_t)strtoul(argv[++a], NULL, 10);
         else if (strcmp(argv[a], "--seed") == 0 && a + 1 < argc) seed = strtoull(argv[++a], NULL, 10);
+        else if (strcmp(argv[a], "--max-m") == 0 && a + 1 < argc) max_m = (size_t)strtoul(argv[++a], NULL, 10);
         else if (strcmp(argv[a], "--keep") == 0 && a + 1 < argc) keep = argv[++a];
-        else { fprintf(stderr, "usage: bench_lp [--traces T] [--seed S] [--keep DIR]\n"); return 2; }
+        else { fprintf(stderr, "usage: bench_lp [--traces T] [--max-m M] [--seed S] [--keep DIR]\n"); return 2; }
     }
     if (traces == 0) traces = 1;
     have_glpsol = proper_backend_find_binary("PROPER_GLPSOL", "glpsol", glpsol, sizeof glpsol, &err) == 0;
     if (!keep && proper_backend_tmpdir_create(&dir, &err)) { fprintf(stderr, "%s\n", err.message); return 1; }
     printf("QN topology LPs (eqs. 4.5-4.8), %zu trace(s) of H = 200 steps; native = read + solve, best of 3\n", traces);
-    printf("%4s %7s %7s %7s | %9s %9s %6s | %9s %9s | %8s %8s | %9s\n", "M", "rows", "cols", "iters", "nat wall",
-           "nat cpu", "solve", "glp wall", "glp cpu", "wall x", "cpu x", "obj diff");
-    for (mi = 0; mi < 4; mi++) {
+    printf("%4s %7s %7s %7s | %9s %9s %6s | %9s %9s | %8s %8s | %9s | %8s %8s %9s\n", "M", "rows", "cols", "iters",
+           "nat wall", "nat cpu", "solve", "glp wall", "glp cpu", "wall x", "cpu x", "obj diff", "fit cpu", "fit x",
+           "fit diff");
+    for (mi = 0; mi < 4 && Ms[mi] <= max_m; mi++) {
         size_t M = Ms[mi];
         proper_qn q;
         proper_qn_trace *tr = (proper_qn_trace *)calloc(traces, sizeof *tr);
@@ -87,7 +95,7 @@ int main(int argc, char **argv) {
         proper_lp lp;
         char path[PROPER_BACKEND_PATH_MAX], solpath[PROPER_BACKEND_PATH_MAX];
         double best_wall = INFINITY, best_cpu = INFINITY, best_solve = INFINITY, nat_obj = NAN, glp_obj = NAN;
-        double gwall = NAN, gcpu = NAN;
+        double gwall = NAN, gcpu = NAN, fit_cpu = NAN, fit_obj = NAN;
         size_t iters = 0, rows, cols;
         int rep;
         proper_lp_init(&lp);
@@ -148,16 +156,31 @@ int main(int argc, char **argv) {
             }
             proper_lp_free(&back);
         }
-        printf("%4zu %7zu %7zu %7zu | %9.3f %9.3f %6.3f | %9.3f %9.3f | %8.2f %8.2f | %9.2e\n", M, rows, cols, iters,
-               best_wall, best_cpu, best_solve, gwall, gcpu, gwall / best_wall, gcpu / best_cpu,
-               fabs(nat_obj - glp_obj) / fabs(glp_obj));
+        {
+            proper_qn fit;
+            proper_qn_fit_result res;
+            double c0 = cpu_self();
+            proper_qn_init(&fit);
+            if (proper_qn_fit_lp(tr, traces, q.servers, PROPER_QN_EULER, NULL, NULL, &fit, &res, &err)) {
+                fprintf(stderr, "fit: %s\n", err.message);
+                return 1;
+            }
+            fit_cpu = cpu_self() - c0;
+            fit_obj = res.objective;
+            proper_qn_free(&fit);
+        }
+        printf("%4zu %7zu %7zu %7zu | %9.3f %9.3f %6.3f | %9.3f %9.3f | %8.2f %8.2f | %9.2e | %8.3f %8.2f %9.2e\n", M, rows,
+               cols, iters, best_wall, best_cpu, best_solve, gwall, gcpu, gwall / best_wall, gcpu / best_cpu,
+               fabs(nat_obj - glp_obj) / fabs(glp_obj), fit_cpu, gcpu / fit_cpu, fabs(fit_obj - glp_obj) / fabs(glp_obj));
         fflush(stdout);
         for (t = 0; t < traces; t++) proper_qn_trace_free(&tr[t]);
         free(tr);
         proper_qn_free(&q);
     }
     if (!have_glpsol) printf("glpsol not found: its columns are nan (install glpk-utils or set PROPER_GLPSOL)\n");
-    printf("x = glpsol time / native time (> 1: native faster); obj diff = |native - glpsol| / |glpsol|\n");
+    printf("x = glpsol time / native time (> 1: native faster); obj diff = |native - glpsol| / |glpsol|;\n"
+           "fit: proper_qn_fit_lp's CPU seconds (row subsets above PROPER_QN_LAD_MIN_ROWS data rows), fit x =\n"
+           "glpsol CPU / fit CPU, fit diff = |fit objective - glpsol| / |glpsol|\n");
     if (!keep) proper_backend_tmpdir_remove(&dir, &err);
     return 0;
 }
