@@ -2753,6 +2753,8 @@ typedef struct proper__exact_elim {
     uint32_t *npred_len, *npred_cap;
     uint32_t *live_in;  /* live rows other than j with an entry j */
     unsigned char *done;
+    void *inv;          /* inv[p] = 1 / (1 - a_pp) of pivot p with a self-loop */
+    unsigned char *has_inv;
     uint32_t *mark;     /* position + 1 of a column in the row being updated */
     uint64_t entries, max_entries, fill;
     uint64_t *heap_cost;
@@ -2854,6 +2856,8 @@ static void proper__exact_elim_free(proper__exact_elim *E) {
     if (E->pred)
         for (i = 0; i < E->n; i++) PROPER_FREE(E->pred[i]);
     proper__exact_free_elems(E->F, E->b, E->n);
+    proper__exact_free_elems(E->F, E->inv, E->inv ? E->n : 0);
+    PROPER_FREE(E->has_inv);
     PROPER_FREE(E->row);
     PROPER_FREE(E->pred);
     PROPER_FREE(E->npred_len);
@@ -2873,9 +2877,11 @@ static void proper__exact_swap(const proper__exact_field *F, void *a, void *b) {
     memcpy(b, &buf, F->size);
 }
 
-/* Eliminate pivot p: divide its row by 1 - a_pp (dropping the self-loop)
- * and substitute it into every live row with an entry p (Gaussian
- * elimination, one column at a time). */
+/* Eliminate pivot p: x_p = inv_p (b_p + sum_j a_pj x_j) with inv_p =
+ * 1 / (1 - a_pp) (the self-loop dropped), substituted into every live row
+ * with an entry p (Gaussian elimination, one column at a time). The row of
+ * p is kept unscaled: inv_p multiplies each substituting row's a_rp once
+ * instead of every entry of row p. */
 static int proper__exact_eliminate(proper__exact_elim *E, uint32_t p, void *t, void *f) {
     const proper__exact_field *F = E->F;
     proper__exact_row *rp = &E->row[p];
@@ -2883,10 +2889,12 @@ static int proper__exact_eliminate(proper__exact_elim *E, uint32_t p, void *t, v
     int rc;
     for (k = 0; k < rp->len; k++)
         if (rp->col[k] == p) break;
-    if (k < rp->len) { /* f = 1 / (1 - a_pp), then drop the entry */
-        if ((rc = F->set_int(f, 1)) || (rc = F->sub(t, f, PROPER__EXACT_AT(F, rp->val, k)))) return rc;
+    if (k < rp->len) { /* inv_p = 1 / (1 - a_pp), then drop the entry */
+        void *inv = PROPER__EXACT_AT(F, E->inv, p);
+        if ((rc = F->set_int(inv, 1)) || (rc = F->sub(t, inv, PROPER__EXACT_AT(F, rp->val, k)))) return rc;
         if (F->is_zero(t)) return PROPER_EINVAL; /* cannot happen on a checked model: see the top */
-        if ((rc = F->div(f, f, t))) return rc;
+        if ((rc = F->div(inv, inv, t))) return rc;
+        E->has_inv[p] = 1;
         rp->len--;
         E->entries--;
         if (k != rp->len) {
@@ -2894,9 +2902,6 @@ static int proper__exact_eliminate(proper__exact_elim *E, uint32_t p, void *t, v
             proper__exact_swap(F, PROPER__EXACT_AT(F, rp->val, k), PROPER__EXACT_AT(F, rp->val, rp->len));
         }
         F->free(PROPER__EXACT_AT(F, rp->val, rp->len));
-        for (q = 0; q < rp->len; q++)
-            if ((rc = F->mul(PROPER__EXACT_AT(F, rp->val, q), PROPER__EXACT_AT(F, rp->val, q), f))) return rc;
-        if ((rc = F->mul(PROPER__EXACT_AT(F, E->b, p), PROPER__EXACT_AT(F, E->b, p), f))) return rc;
     }
     E->done[p] = 1;
     for (k = 0; k < rp->len; k++) E->live_in[rp->col[k]]--;
@@ -2910,7 +2915,9 @@ static int proper__exact_eliminate(proper__exact_elim *E, uint32_t p, void *t, v
             continue;
         }
         pos = E->mark[p] - 1;
-        if ((rc = F->copy(f, PROPER__EXACT_AT(F, rr->val, pos)))) return rc;
+        rc = E->has_inv[p] ? F->mul(f, PROPER__EXACT_AT(F, rr->val, pos), PROPER__EXACT_AT(F, E->inv, p))
+                           : F->copy(f, PROPER__EXACT_AT(F, rr->val, pos));
+        if (rc) return rc;
         /* drop entry p of row r: move the last entry into its place */
         E->mark[p] = 0;
         rr->len--;
@@ -2965,6 +2972,7 @@ static int proper__exact_solve_cyclic(const proper_dtmc *m, const proper__exact_
         !(E.npred_cap = (uint32_t *)proper_calloc(n, sizeof(uint32_t))) ||
         !(E.live_in = (uint32_t *)proper_calloc(n, sizeof(uint32_t))) ||
         !(E.done = (unsigned char *)proper_calloc(n, 1)) || !(E.mark = (uint32_t *)proper_calloc(n, sizeof(uint32_t))) ||
+        !(E.has_inv = (unsigned char *)proper_calloc(n, 1)) || !(E.inv = proper__exact_alloc_elems(F, n)) ||
         !(E.b = proper__exact_alloc_elems(F, n)) || !(order = (uint32_t *)proper_calloc(n, sizeof *order)) ||
         !(t = proper__exact_alloc_elems(F, 1)) || !(f = proper__exact_alloc_elems(F, 1))) {
         rc = PROPER_ENOMEM;
@@ -3012,6 +3020,7 @@ static int proper__exact_solve_cyclic(const proper_dtmc *m, const proper__exact_
         for (k = 0; k < E.row[p].len && !rc; k++)
             rc = proper__exact_fma(F, xp, PROPER__EXACT_AT(F, E.row[p].val, k),
                                    PROPER__EXACT_AT(F, x, members[E.row[p].col[k]]), t);
+        if (!rc && E.has_inv[p]) rc = F->mul(xp, xp, PROPER__EXACT_AT(F, E.inv, p));
     }
     if (stats) stats->fill += E.fill;
 done:
