@@ -2725,6 +2725,37 @@ PROPER_API int proper_dtmc_reward_instant(const proper_dtmc *m, const proper_dtm
     return proper__dtmc_iterate(m, NULL, NULL, k, x, err);
 }
 
+/* Reference state of each bottom SCC for the stationary solve: one of
+ * large stationary mass, so that the other values (masses relative to it)
+ * are not huge. A state of tiny mass (a rare failure state of a CTMC whose
+ * rates differ by 1e5) made them climb to 1e10 by bounded steps, a sweep
+ * at a time. The mass is guessed by PROPER__DTMC_REF_STEPS steps of
+ * pi <- pi P from the uniform distribution over the BSCC states; ref[b]
+ * receives the heaviest state of BSCC b. */
+#define PROPER__DTMC_REF_STEPS 64
+static int proper__dtmc_reference_states(const proper_dtmc *m, const uint32_t *bscc, uint32_t nb, uint32_t *ref) {
+    uint32_t n = m->n_states, s, j;
+    double *a = (double *)proper_calloc(n ? n : 1, sizeof *a), *b = (double *)proper_calloc(n ? n : 1, sizeof *b);
+    if (!a || !b) { PROPER_FREE(a); PROPER_FREE(b); return PROPER_ENOMEM; }
+    for (s = 0; s < n; s++) a[s] = bscc[s] != UINT32_MAX ? 1.0 : 0.0;
+    for (j = 0; j < PROPER__DTMC_REF_STEPS; j++) {
+        double *t;
+        memset(b, 0, (size_t)n * sizeof *b);
+        for (s = 0; s < n; s++) {
+            uint64_t e;
+            if (a[s] == 0.0) continue;
+            for (e = m->row[s]; e < m->row[s + 1]; e++) b[m->col[e]] += a[s] * m->prob[e];
+        }
+        t = a; a = b; b = t;
+    }
+    for (j = 0; j < nb; j++) ref[j] = UINT32_MAX;
+    for (s = 0; s < n; s++)
+        if (bscc[s] != UINT32_MAX && (ref[bscc[s]] == UINT32_MAX || a[s] > a[ref[bscc[s]]])) ref[bscc[s]] = s;
+    PROPER_FREE(a);
+    PROPER_FREE(b);
+    return PROPER_OK;
+}
+
 /* Stationary distribution of every bottom SCC, normalised within each:
  * pi[s] for BSCC states, bscc[s] its BSCC or UINT32_MAX. For a BSCC B with
  * a reference state r, the unnormalised pi_t (t != r, pi_r = 1) solves
@@ -2736,7 +2767,7 @@ static int proper__dtmc_bscc_stationary(const proper_dtmc *m, const proper_dtmc_
     proper__dtmc_csr g, tr;
     proper__dtmc_sccs c;
     proper_bitset in_b, mask;
-    uint32_t k, i, nb = 0;
+    uint32_t k, i, nb = 0, *ref = NULL;
     int rc = PROPER_OK;
     proper__dtmc_csr_view(m, &g);
     if (proper__dtmc_tarjan(&g, NULL, &c)) return proper__dtmc_nomem(err);
@@ -2753,14 +2784,15 @@ static int proper__dtmc_bscc_stationary(const proper_dtmc *m, const proper_dtmc_
         nb++;
     }
     /* one transposed system over all BSCC states; each BSCC's reference
-     * state (its first in order[]) is fixed to 1 */
+     * state (proper__dtmc_reference_states) is fixed to 1 */
+    ref = (uint32_t *)proper_calloc(nb ? nb : 1, sizeof *ref);
+    if (!ref || proper__dtmc_reference_states(m, bscc, nb, ref)) { rc = proper__dtmc_nomem(err); goto done; }
     if (proper__dtmc_transpose(&g, &in_b, 1, &tr)) { rc = proper__dtmc_nomem(err); goto done; }
     if (proper_bitset_copy(&mask, &in_b, NULL)) { proper__dtmc_csr_free(&tr); rc = proper__dtmc_nomem(err); goto done; }
-    for (k = 0; k < c.n_comp; k++)
-        if (bscc[c.order[c.start[k]]] != UINT32_MAX) {
-            pi[c.order[c.start[k]]] = 1.0;
-            proper_bitset_clear(&mask, c.order[c.start[k]]);
-        }
+    for (k = 0; k < nb; k++) {
+        pi[ref[k]] = 1.0;
+        proper_bitset_clear(&mask, ref[k]);
+    }
     rc = proper__dtmc_solve_linear(&tr, &mask, NULL, pi, opts, NULL, NULL, err);
     proper__dtmc_csr_free(&tr);
     proper_bitset_free(&mask);
@@ -2773,6 +2805,7 @@ static int proper__dtmc_bscc_stationary(const proper_dtmc *m, const proper_dtmc_
     }
     *n_bscc = nb;
 done:
+    PROPER_FREE(ref);
     proper_bitset_free(&in_b);
     proper__dtmc_sccs_free(&c);
     return rc;

@@ -1922,6 +1922,38 @@ static void test_ctmc_huge_time(void) {
     proper_dtmc_free(&m);
 }
 
+/* The stationary solve fixes a heavy reference state: a birth-death CTMC
+ * (rates 1 up, 2 down, 300 levels) numbered from the lightest level, so
+ * the first state is 2^-299 as likely as the last; with Gauss–Seidel
+ * forced. Level i (state 299 - i) has mass (1/2)^i / (2 - 2^-299). Before,
+ * the lightest state was the reference and the other masses had to climb
+ * towards 2^299 by bounded steps: no answer within the sweep limit. */
+static void test_steady_heavy_reference(void) {
+    enum { N = 300 };
+    proper_dtmc_builder b;
+    proper_dtmc m;
+    proper_error err;
+    proper_bitset top;
+    proper_dtmc_solve_opts o = proper_dtmc_solve_opts_default();
+    double x[N];
+    uint32_t s, heavy = N - 1;
+    proper_dtmc_builder_init(&b);
+    b.rates = 1;
+    for (s = 0; s < N; s++) { /* state s is level N-1-s */
+        if (s > 0) CHECK_INT(proper_dtmc_builder_add_transition(&b, s, s - 1, 1.0, &err), 0);   /* up a level */
+        if (s + 1 < N) CHECK_INT(proper_dtmc_builder_add_transition(&b, s, s + 1, 2.0, &err), 0); /* down */
+    }
+    proper_dtmc_init(&m);
+    CHECK_INT(proper_dtmc_builder_finish(&b, N, &m, &err), 0);
+    set_of(&top, N, &heavy, 1);
+    o.dense_max = 0;
+    o.band_max = 0;
+    CHECK_INT(proper_dtmc_steady(&m, &top, &o, x, &err), 0);
+    CHECK_REL(x[0], 1.0 / (2.0 - pow(2.0, -(N - 1))), 1e-9);
+    proper_bitset_free(&top);
+    proper_dtmc_free(&m);
+}
+
 int main(void) {
     RUN(test_output_contract);
     RUN(test_bitset);
@@ -1959,5 +1991,6 @@ int main(void) {
     RUN(test_ctmc_import);
     RUN(test_ctmc_tandem_vs_prism);
     RUN(test_ctmc_huge_time);
+    RUN(test_steady_heavy_reference);
     return test_summary();
 }
