@@ -3945,6 +3945,15 @@ static int proper__annot_xadd(proper_annot_xsum *x, const proper_annot_xsum *y) 
 
 static int proper__annot_xneg(const proper_annot_xsum *x) { return (int)(x->w[PROPER_ANNOT_XLIMBS - 1] >> 63); }
 
+/* -2^319 <= x < 2^320: the sums of at most 2^63 records lie within ±2^319
+ * (no product of two terms exceeds 2^256), so that merging valid
+ * statistics stays far inside the accumulator: the top limb holds only
+ * sign bits. */
+static int proper__annot_xsum_ok(const proper_annot_xsum *x) {
+    uint64_t top = x->w[PROPER_ANNOT_XLIMBS - 1];
+    return top == 0 || (top == ~(uint64_t)0 && (x->w[PROPER_ANNOT_XLIMBS - 2] >> 63));
+}
+
 /* |x| as an unsigned magnitude. */
 static void proper__annot_xabs(const proper_annot_xsum *x, uint64_t *m) {
     int k;
@@ -4275,6 +4284,11 @@ PROPER_API int proper_annot_stats_add(proper_annot_stats *s, const proper_annot_
         }
     }
     F->n += t->n;
+    for (i = 0; i < F->q * (F->q + 1) / 2; i++)
+        if (!proper__annot_xsum_ok(&F->sum[i]))
+            rc = proper_error_set(err, PROPER_ERANGE, NULL, 0, 0,
+                                  "function '%s': a sum reaches 2^320, more than the records can give (statistics read from a file?)",
+                                  t->name);
 done:
     if (rc == PROPER_ENOMEM) rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
     if (cn)
@@ -4297,9 +4311,10 @@ static int proper__annot_fstats_add(proper_annot_fstats *a, const proper_annot_f
         return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
     memcpy(tmp, a->sum, sizeof *tmp * nsum);
     for (i = 0; i < nsum; i++)
-        if (proper__annot_xadd(&tmp[i], &b->sum[i])) {
+        if (proper__annot_xadd(&tmp[i], &b->sum[i]) || !proper__annot_xsum_ok(&tmp[i])) {
             PROPER_FREE(tmp);
-            return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "function '%s': a sum overflows 2^383", a->function);
+            return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0,
+                                    "function '%s': a merged sum reaches 2^320, more than the records can give", a->function);
         }
     PROPER_FREE(a->sum);
     a->sum = tmp;
@@ -4543,8 +4558,13 @@ static int proper__annot_stats_block(proper_cursor *c, proper_annot_stats *s, pr
             goto done;
         }
     }
+    for (r = 0; r < e.q * (e.q + 1) / 2; r++)
+        if (!proper__annot_xsum_ok(&e.sum[r])) {
+            rc = proper_cursor_error(&at_fn, err, PROPER_ERANGE, "a sum of %llu records cannot reach 2^320", (unsigned long long)e.n);
+            goto done;
+        }
     at = proper__annot_stats_find(s, e.function, e.metric, &found);
-    if (found || (at > 0 && s->n == at && 0)) {
+    if (found) {
         rc = proper_cursor_error(&at_fn, err, PROPER_EPARSE, "function '%s' metric '%s' given twice", e.function, e.metric);
         goto done;
     }

@@ -953,6 +953,10 @@ static void test_stats_errors(void) {
                        PROPER_EPARSE, 6, 1, "sorted");
     expect_stats_error("proper-annot-stats 1\nfunction g metric time records 2 features x\nfeature x min 1 max 3 distinct 3 1\n",
                        PROPER_EPARSE, 3, 34, "increasing");
+    /* a sum no 2 records can give (2^330) */
+    expect_stats_error("proper-annot-stats 1\nfunction g metric time records 2 features\nmetric min 1 max 3\n"
+                       "row 0x1p1 0x1p330\nrow 0x5p1\n",
+                       PROPER_ERANGE, 2, 1, "cannot reach 2^320");
     /* values outside the exact range are refused, naming the record */
     proper_annot_log_init(&L);
     proper_annot_stats_init(&s);
