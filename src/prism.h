@@ -5066,7 +5066,8 @@ static int proper__prism_prob_ltl(proper__prism_checker *C, int32_t e, double *x
 }
 
 /* R=? [ co-safe ltl ] in every state (proper_ltl_reward_cosafe). */
-static int proper__prism_reward_ltl(proper__prism_checker *C, const proper_dtmc_reward *rew, int32_t e, double *x) {
+static int proper__prism_reward_ltl(proper__prism_checker *C, const proper_dtmc *d, const proper_dtmc_reward *rew, int32_t e,
+                                    double *x) {
     proper__prism_ltl L;
     proper_ltl_opts o = proper__prism_ltl_opts(C);
     const proper__prism_node *nd = &C->p->pool.n[e];
@@ -5080,7 +5081,7 @@ static int proper__prism_reward_ltl(proper__prism_checker *C, const proper_dtmc_
             rc = proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED,
                                     "a reward of an LTL formula needs a co-safe formula (X, U, F; G, W, R bounded)");
         else
-            rc = proper_ltl_reward_cosafe_ex(C->d, rew, &L.f, L.aps, L.n_aps, &o, x, NULL, C->err);
+            rc = proper_ltl_reward_cosafe_ex(d, rew, &L.f, L.aps, L.n_aps, &o, x, NULL, C->err);
     }
     proper__prism_ltl_free(&L);
     return rc;
@@ -5258,8 +5259,8 @@ static void proper__prism_step_reward(const proper_dtmc *d, const proper_dtmc_re
 /* R=? [ C ]: the reward until a bottom component is entered, infinite from
  * states that reach (with positive probability) a bottom component where
  * some step earns a positive reward. */
-static int proper__prism_total_reward(proper__prism_checker *C, const proper_dtmc_reward *rew, double *x) {
-    const proper_dtmc *d = C->d;
+static int proper__prism_total_reward(proper__prism_checker *C, const proper_dtmc *d, const proper_dtmc_reward *rew,
+                                      double *x) {
     uint32_t n = d->n_states, nb = 0, s, *bscc = (uint32_t *)proper_calloc((size_t)n + 1, sizeof *bscc);
     unsigned char *pos = NULL;
     double *r = proper__prism_vec_new(C);
@@ -5350,6 +5351,41 @@ done:
     return rc;
 }
 
+/* A CTMC's total reward (path -1) or reward of a co-safe LTL formula (path
+ * node): its embedded DTMC's, with each state reward rate earned for the
+ * mean sojourn 1/E(s) of a visit (as dtmc.h's reachability reward of a
+ * CTMC); transition rewards per transition taken. */
+static int proper__prism_ctmc_reward(proper__prism_checker *C, const proper_dtmc_reward *rew, int32_t path, double *x) {
+    const proper_dtmc *d = C->d;
+    proper_dtmc emb;
+    proper_dtmc_reward scaled;
+    double *exit = proper__prism_vec_new(C), *state = proper__prism_vec_new(C);
+    uint32_t s;
+    int rc;
+    proper_dtmc_init(&emb);
+    if (!exit || !state) {
+        PROPER_FREE(exit);
+        PROPER_FREE(state);
+        return PROPER_ENOMEM;
+    }
+    proper_dtmc_exit_rates(d, exit);
+    for (s = 0; s < d->n_states; s++) state[s] = rew->state ? rew->state[s] / exit[s] : 0;
+    scaled = *rew;
+    scaled.state = state;
+    if ((rc = proper_dtmc_embedded(d, &emb, C->err)) == 0) {
+        if (emb.n_trans != d->n_trans) /* the transitions' rewards are aligned with the CTMC's */
+            rc = proper_error_set(C->err, PROPER_EINVAL, NULL, 0, 0, "the embedded DTMC has other transitions than the CTMC");
+        else if (path < 0)
+            rc = proper__prism_total_reward(C, &emb, &scaled, x);
+        else
+            rc = proper__prism_reward_ltl(C, &emb, &scaled, path, x);
+    }
+    proper_dtmc_free(&emb);
+    PROPER_FREE(exit);
+    PROPER_FREE(state);
+    return rc;
+}
+
 static int proper__prism_reward(proper__prism_checker *C, const proper__prism_node *nd, double *x) {
     const proper_dtmc *d = C->d;
     const proper__prism_node *f = &C->p->pool.n[nd->a];
@@ -5360,9 +5396,8 @@ static int proper__prism_reward(proper__prism_checker *C, const proper__prism_no
     if ((rc = proper__prism_reward_of(C, nd, &rew)) != 0) return rc;
     if (f->kind != PROPER__PM_N_PATH || (f->op != PROPER__PM_T_F && f->op < PROPER__PM_T_C) ||
         (f->op == PROPER__PM_T_F && (f->c >= 0 || f->idx >= 0 || (C->p->pool.n[f->b].flags & PROPER__PM_F_PATH))))
-        return d->kind == PROPER_DTMC_KIND_CTMC
-                   ? proper__prism_cerr(C, f->line, f->col, PROPER_EUNSUPPORTED, "rewards of LTL formulas of a CTMC are not supported")
-                   : proper__prism_reward_ltl(C, rew, nd->a, x); /* co-safe LTL */
+        return d->kind == PROPER_DTMC_KIND_CTMC ? proper__prism_ctmc_reward(C, rew, nd->a, x)
+                                                : proper__prism_reward_ltl(C, C->d, rew, nd->a, x); /* co-safe LTL */
     switch (f->op) {
     case PROPER__PM_T_F:
         if ((rc = proper__prism_state_set(C, f->b, &phi)) != 0) return rc;
@@ -5370,9 +5405,8 @@ static int proper__prism_reward(proper__prism_checker *C, const proper__prism_no
         proper_bitset_free(&phi);
         return rc;
     case PROPER__PM_T_TOTAL:
-        if (d->kind == PROPER_DTMC_KIND_CTMC)
-            return proper__prism_cerr(C, f->line, f->col, PROPER_EUNSUPPORTED, "total rewards R=? [ C ] of a CTMC are not supported");
-        return proper__prism_total_reward(C, rew, x);
+        if (d->kind == PROPER_DTMC_KIND_CTMC) return proper__prism_ctmc_reward(C, rew, -1, x);
+        return proper__prism_total_reward(C, d, rew, x);
     case PROPER__PM_T_LRA:
         if (d->kind == PROPER_DTMC_KIND_CTMC) return proper_dtmc_reward_steady(d, rew, &C->o->solve, x, C->err);
         return proper__prism_lra_reward(C, rew, f, x);
