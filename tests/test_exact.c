@@ -1187,12 +1187,60 @@ static void test_param_steady_bounded(void) {
     proper_dtmc_free(&mi);
 }
 
+/* Random strings over the parsers' alphabet: each either parses (then it
+ * prints to text that parses back to an equal value) or fails with a
+ * position inside the text. */
+static void test_parse_random(void) {
+    static const char alphabet[] = "pq0123456789.+-*/^() e";
+    proper_rng rng;
+    int it, parsed = 0;
+    proper_rng_seed(&rng, 31);
+    for (it = 0; it < 3000; it++) {
+        char text[24];
+        size_t len = 1 + (size_t)proper_rng_below(&rng, 20), i;
+        proper_ratfun f, g;
+        proper_rat a, b;
+        proper_error err;
+        proper_strbuf sb;
+        for (i = 0; i < len; i++) text[i] = alphabet[proper_rng_below(&rng, sizeof alphabet - 1)];
+        text[len] = '\0';
+        proper_ratfun_init(&f);
+        proper_ratfun_init(&g);
+        proper_rat_init(&a);
+        proper_rat_init(&b);
+        proper_strbuf_init(&sb);
+        if (proper_ratfun_parse(&f, text, len, "t", PQ, 2, &err) == 0) {
+            parsed++;
+            proper_ratfun_format(&f, PQ, &sb);
+            CHECK(proper_ratfun_parse(&g, sb.data, sb.len, "printed", PQ, 2, &err) == 0);
+            CHECK(proper_ratfun_equal(&f, &g));
+        } else {
+            CHECK(err.line == 1 && err.col >= 1 && (size_t)err.col <= len + 1 && err.message[0]);
+        }
+        proper_strbuf_free(&sb);
+        if (proper_rat_parse(&a, text, len, "t", &err) == 0) {
+            proper_rat_format(&a, &sb);
+            CHECK(proper_rat_parse(&b, sb.data, sb.len, "printed", &err) == 0);
+            CHECK(proper_rat_cmp(&a, &b) == 0);
+        } else {
+            CHECK(err.col >= 1 && (size_t)err.col <= len + 1 && err.message[0]);
+        }
+        proper_strbuf_free(&sb);
+        proper_ratfun_free(&f);
+        proper_ratfun_free(&g);
+        proper_rat_free(&a);
+        proper_rat_free(&b);
+    }
+    CHECK(parsed > 30); /* the alphabet makes valid expressions often enough to test printing */
+}
+
 int main(void) {
     RUN(test_bigint_arith);
     RUN(test_bigint_gcd);
     RUN(test_bigint_text);
     RUN(test_rat);
     RUN(test_ratfun);
+    RUN(test_parse_random);
     RUN(test_poly_gcd_random);
     RUN(test_gamblers_ruin);
     RUN(test_random_vs_dense);
