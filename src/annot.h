@@ -531,7 +531,8 @@ PROPER_API int proper_annot_check_table(proper_annot_check *out, const proper_an
  * the sums are exact and their addition associative; this needs every
  * feature value and metric to be 0 or of magnitude 2^-64 .. 2^64 (5.4e-20 ..
  * 1.8e19; anything else is refused, naming the record) and at most 2^63
- * records. Kept too, and merged exactly: per feature its minimum, maximum
+ * records, so that every sum lies within ±2^320 (a file holding a larger
+ * one is refused). Kept too, and merged exactly: per feature its minimum, maximum
  * and PROPER_ANNOT_MIN_DISTINCT (5) smallest distinct values (for the
  * clean-up and the rule on curved terms), and the metric's minimum and
  * maximum.
