@@ -194,6 +194,15 @@ static void sim_json_result(cli_json *j, const proper_sim_model *m, const proper
     sim_json_interval(j, "response_mean", r->response);
     sim_json_interval(j, "response_quantile", r->response_q);
     sim_json_interval(j, "cpu_utilisation", r->cpu_util);
+    cli_json_key(j, "cores");
+    cli_json_array_begin(j);
+    for (i = 0; i < r->n_cores; i++) {
+        cli_json_object_begin(j);
+        cli_json_key_uint(j, "core", i);
+        sim_json_interval(j, "utilisation", r->core_util[i]);
+        cli_json_object_end(j);
+    }
+    cli_json_array_end(j);
     sim_json_interval(j, "disk_utilisation", r->disk_util);
     cli_json_key(j, "locks");
     cli_json_array_begin(j);
@@ -256,6 +265,10 @@ static int sim_run(const sim_cli *o, const proper_sim_model *m, FILE *f) {
         snprintf(what, sizeof what, "response time, q%g", 100 * o->opts.quantile);
         sim_text_line(f, what, r.response_q, "s");
         sim_text_line(f, "cpu utilisation", r.cpu_util, "");
+        for (i = 0; i < r.n_cores; i++) {
+            snprintf(what, sizeof what, "  core %lu", (unsigned long)i);
+            sim_text_line(f, what, r.core_util[i], "");
+        }
         sim_text_line(f, "disk utilisation", r.disk_util, "");
         for (i = 0; i < r.n_locks; i++) {
             snprintf(what, sizeof what, "lock %.200s", m->locks[i].name);

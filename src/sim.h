@@ -134,6 +134,10 @@ extern "C" {
 #ifndef PROPER_SIM_MAX_THREADS
 #define PROPER_SIM_MAX_THREADS 100000
 #endif
+/* Per-core utilisation is kept for models with at most this many cores. */
+#ifndef PROPER_SIM_CORE_STATS_MAX
+#define PROPER_SIM_CORE_STATS_MAX 256
+#endif
 /* Most loops a thread may be inside at once (loop nodes nested). */
 #ifndef PROPER_SIM_MAX_LOOP_DEPTH
 #define PROPER_SIM_MAX_LOOP_DEPTH 16
@@ -293,6 +297,8 @@ typedef struct proper_sim_result {
     proper_interval response;     /* mean response time */
     proper_interval response_q;   /* the opts.quantile of the response time */
     proper_interval cpu_util;     /* busy cores / cores */
+    size_t n_cores;               /* cores with a figure below (0 above PROPER_SIM_CORE_STATS_MAX) */
+    proper_interval *core_util;   /* [n_cores] each core's busy share */
     proper_interval disk_util;    /* busy disk servers / servers */
     size_t n_locks, n_queues;
     proper_interval *lock_util;   /* [n_locks] mean holders (waiters for cond, barrier) */
@@ -921,6 +927,7 @@ enum { PROPER__SIM_W_NONE, PROPER__SIM_W_GET, PROPER__SIM_W_PUT, PROPER__SIM_W_L
 
 typedef struct proper__sim_thread {
     size_t pool, node, task;
+    size_t core;      /* the core it runs on (round robin, FIFO) */
     double work, slice;
     uint64_t gen;
     long long k;      /* disk requests left */
@@ -964,6 +971,8 @@ typedef struct proper__sim {
     proper__sim_lockrt *l;
     /* CPU */
     size_t free_cores;
+    proper__sim_fifo idle_cores; /* core ids, idle longest first (per-core figures only) */
+    size_t n_core_acc;           /* cores with an integral (0 or m->cores) */
     proper__sim_fifo runq;
     size_t *ps;        /* processor sharing: the active threads */
     size_t n_ps;
@@ -1077,6 +1086,7 @@ static void proper__sim_acc_set(proper__sim *s, size_t a, double v) {
 
 static size_t proper__sim_acc_lock(const proper__sim *s, size_t l) { (void)s; return 2 + l; }
 static size_t proper__sim_acc_queue(const proper__sim *s, size_t q) { return 2 + s->m->n_locks + q; }
+static size_t proper__sim_acc_core(const proper__sim *s, size_t c) { return 2 + s->m->n_locks + s->m->n_queues + c; }
 
 static void proper__sim_lock_acc(proper__sim *s, size_t li) {
     const proper_sim_lock *L = &s->m->locks[li];
@@ -1251,6 +1261,21 @@ static void proper__sim_slice(proper__sim *s, size_t th) {
     proper__sim_schedule(s, s->now + t->slice, PROPER__SIM_EV_CPU, th, t->gen);
 }
 
+/* Per-core figures: a thread that gets a free core takes the one idle
+ * longest (as an OS spreading load would); one that leaves a core to the
+ * next thread of the run queue hands it over. */
+static void proper__sim_core_take(proper__sim *s, size_t th) {
+    if (!s->n_core_acc) return;
+    s->th[th].core = proper__sim_fifo_pop(&s->idle_cores);
+    proper__sim_acc_set(s, proper__sim_acc_core(s, s->th[th].core), 1);
+}
+
+static void proper__sim_core_give(proper__sim *s, size_t th) {
+    if (!s->n_core_acc) return;
+    proper__sim_acc_set(s, proper__sim_acc_core(s, s->th[th].core), 0);
+    if (proper__sim_fifo_push(&s->idle_cores, s->th[th].core)) proper__sim_fail(s, PROPER_ENOMEM, "out of memory");
+}
+
 static void proper__sim_ps_update(proper__sim *s) {
     size_t i;
     double r, dt = s->now - s->ps_last;
@@ -1266,6 +1291,10 @@ static void proper__sim_ps_resched(proper__sim *s) {
     double r;
     s->ps_gen++;
     proper__sim_acc_set(s, 0, (double)(s->n_ps < s->m->cores ? s->n_ps : s->m->cores));
+    /* processor sharing spreads the busy share over every core evenly */
+    for (i = 0; i < s->n_core_acc; i++)
+        proper__sim_acc_set(s, proper__sim_acc_core(s, i),
+                            (double)(s->n_ps < s->m->cores ? s->n_ps : s->m->cores) / (double)s->m->cores);
     if (!s->n_ps) return;
     r = s->n_ps <= s->m->cores ? 1.0 : (double)s->m->cores / (double)s->n_ps;
     for (i = 1; i < s->n_ps; i++)
@@ -1283,6 +1312,7 @@ static void proper__sim_cpu(proper__sim *s, size_t th, double w) {
     } else if (s->free_cores) {
         s->free_cores--;
         proper__sim_acc_set(s, 0, (double)(s->m->cores - s->free_cores));
+        proper__sim_core_take(s, th);
         proper__sim_slice(s, th);
     } else if (proper__sim_fifo_push(&s->runq, th)) {
         proper__sim_fail(s, PROPER_ENOMEM, "out of memory");
@@ -1294,16 +1324,23 @@ static void proper__sim_cpu_end(proper__sim *s, size_t th) {
     int done = t->slice >= t->work;
     t->work -= t->slice;
     if (done) {
-        if (s->runq.len) proper__sim_slice(s, proper__sim_fifo_pop(&s->runq));
-        else {
+        if (s->runq.len) {
+            size_t next = proper__sim_fifo_pop(&s->runq);
+            s->th[next].core = t->core;
+            proper__sim_slice(s, next);
+        } else {
             s->free_cores++;
             proper__sim_acc_set(s, 0, (double)(s->m->cores - s->free_cores));
+            proper__sim_core_give(s, th);
         }
         t->resume = 1;
         proper__sim_ready(s, th);
     } else if (s->runq.len) {
+        size_t next;
         if (proper__sim_fifo_push(&s->runq, th)) { proper__sim_fail(s, PROPER_ENOMEM, "out of memory"); return; }
-        proper__sim_slice(s, proper__sim_fifo_pop(&s->runq));
+        next = proper__sim_fifo_pop(&s->runq);
+        s->th[next].core = t->core;
+        proper__sim_slice(s, next);
     } else {
         proper__sim_slice(s, th);
     }
@@ -1636,6 +1673,7 @@ static void proper__sim_free_rt(proper__sim *s) {
     PROPER_FREE(s->t_created);
     PROPER_FREE(s->t_client);
     PROPER_FREE(s->runq.d);
+    PROPER_FREE(s->idle_cores.d);
     PROPER_FREE(s->ps);
     PROPER_FREE(s->diskq.d);
     PROPER_FREE(s->ready.d);
@@ -1658,6 +1696,7 @@ static void proper__sim_free_rt(proper__sim *s) {
     s->acc_value = s->acc_last = s->acc_area = s->snap = NULL;
     s->c_time = s->c_resp = NULL;
     memset(&s->runq, 0, sizeof s->runq);
+    memset(&s->idle_cores, 0, sizeof s->idle_cores);
     memset(&s->diskq, 0, sizeof s->diskq);
     memset(&s->ready, 0, sizeof s->ready);
 }
@@ -1683,7 +1722,8 @@ static int proper__sim_setup(proper__sim *s) {
     s->n_clients = 0;
     for (i = 0; i < m->n_sources; i++)
         if (m->sources[i].closed) s->n_clients += m->sources[i].count;
-    s->n_acc = 2 + m->n_locks + m->n_queues;
+    s->n_core_acc = m->cores <= PROPER_SIM_CORE_STATS_MAX ? m->cores : 0;
+    s->n_acc = 2 + m->n_locks + m->n_queues + s->n_core_acc;
     s->th = (proper__sim_thread *)proper_calloc(s->n_th ? s->n_th : 1, sizeof *s->th);
     s->ps = (size_t *)proper_calloc(s->n_th ? s->n_th : 1, sizeof(size_t));
     s->q = (proper__sim_queuert *)proper_calloc(m->n_queues ? m->n_queues : 1, sizeof *s->q);
@@ -1698,6 +1738,8 @@ static int proper__sim_setup(proper__sim *s) {
         !s->acc_area || !s->snap)
         return proper__sim_fail(s, PROPER_ENOMEM, "out of memory");
     s->free_cores = m->cores;
+    for (i = 0; i < s->n_core_acc; i++)
+        if (proper__sim_fifo_push(&s->idle_cores, i)) return proper__sim_fail(s, PROPER_ENOMEM, "out of memory");
     s->free_disks = m->disks;
     for (i = 0; i < m->n_locks; i++) {
         s->l[i].owner = PROPER_SIM_NONE;
@@ -1877,6 +1919,7 @@ PROPER_API void proper_sim_result_init(proper_sim_result *r) { memset(r, 0, size
 PROPER_API void proper_sim_result_free(proper_sim_result *r) {
     PROPER_FREE(r->lock_util);
     PROPER_FREE(r->queue_len);
+    PROPER_FREE(r->core_util);
     proper_sim_result_init(r);
 }
 
@@ -1974,7 +2017,8 @@ PROPER_API int proper_sim_run(const proper_sim_model *m, const proper_sim_opts *
     proper_sim_opts o = opts ? *opts : proper_sim_opts_default();
     proper__sim s;
     proper_sim_result res;
-    size_t R, r, k, nout = 5 + m->n_locks + m->n_queues;
+    size_t R, r, k, n_cores = m->cores <= PROPER_SIM_CORE_STATS_MAX ? m->cores : 0;
+    size_t nout = 5 + m->n_locks + m->n_queues + n_cores;
     double *vals = NULL, *warm = NULL, tw;
     int rc;
     if ((rc = proper_sim_validate(m, err))) return rc;
@@ -1996,12 +2040,14 @@ PROPER_API int proper_sim_run(const proper_sim_model *m, const proper_sim_opts *
     warm = (double *)proper_calloc(R, sizeof(double));
     res.lock_util = (proper_interval *)proper_calloc(m->n_locks ? m->n_locks : 1, sizeof(proper_interval));
     res.queue_len = (proper_interval *)proper_calloc(m->n_queues ? m->n_queues : 1, sizeof(proper_interval));
-    if (!vals || !warm || !res.lock_util || !res.queue_len) {
+    res.core_util = (proper_interval *)proper_calloc(n_cores ? n_cores : 1, sizeof(proper_interval));
+    if (!vals || !warm || !res.lock_util || !res.queue_len || !res.core_util) {
         rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
         goto done;
     }
     res.n_locks = m->n_locks;
     res.n_queues = m->n_queues;
+    res.n_cores = n_cores;
     res.replications = R;
     proper_rng_seed(&s.rng, o.seed);
     if ((rc = proper__sim_tables(&s, 1))) goto done;
@@ -2046,11 +2092,13 @@ PROPER_API int proper_sim_run(const proper_sim_model *m, const proper_sim_opts *
     proper__sim_interval(vals + 4, R, nout, o.level, &res.disk_util);
     for (k = 0; k < m->n_locks; k++) proper__sim_interval(vals + 5 + k, R, nout, o.level, &res.lock_util[k]);
     for (k = 0; k < m->n_queues; k++) proper__sim_interval(vals + 5 + m->n_locks + k, R, nout, o.level, &res.queue_len[k]);
+    for (k = 0; k < n_cores; k++)
+        proper__sim_interval(vals + 5 + m->n_locks + m->n_queues + k, R, nout, o.level, &res.core_util[k]);
     res.warmup = 0;
     for (r = 0; r < R; r++) res.warmup += warm[r] / (double)R;
     proper_sim_result_free(out);
     *out = res;
-    res.lock_util = res.queue_len = NULL;
+    res.lock_util = res.queue_len = res.core_util = NULL;
     rc = PROPER_OK;
 done:
     proper__sim_tables(&s, 0);
@@ -2059,6 +2107,7 @@ done:
     PROPER_FREE(warm);
     PROPER_FREE(res.lock_util);
     PROPER_FREE(res.queue_len);
+    PROPER_FREE(res.core_util);
     return rc;
 }
 

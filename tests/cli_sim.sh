@@ -23,6 +23,8 @@ if status_is sim_run_json 0; then
     check sim_run_mm1_throughput rel_near "$x" 0.5 0.03
     check sim_run_replications test "$(json_get "$T/out" replications)" = 10
     check sim_run_queue_name test "$(json_get "$T/out" queues.0.name)" = q
+    # one core: its share is the CPU utilisation
+    check sim_run_core_utilisation test "$(json_get "$T/out" cores.0.utilisation.estimate)" = "$(json_get "$T/out" cpu_utilisation.estimate)"
     cp "$T/out" "$T/first.json"
 fi
 # the same seed gives the same figures; another seed other figures

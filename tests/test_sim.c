@@ -610,6 +610,35 @@ out:
     PROPER_FREE(text);
 }
 
+/* Per-core utilisation: M/M/2 with rho = 0.5 under round robin. The cores
+ * are exchangeable (a thread that finds a free core takes the one idle
+ * longest), so each is busy half the time; the per-core shares add up to
+ * the busy cores in every replication; under processor sharing every core
+ * carries the same share. */
+static void test_per_core(void) {
+    proper_sim_model m;
+    proper_sim_result r;
+    proper_error e;
+    CHECK_INT(parse(&m, "proper-sim 1\ncpu cores 2 quantum 0.004\nqueue q\nsource a open q interarrival exp(1)\n"
+                        "pool s threads 4\n  t: get q -> c\n  c: cpu exp(1) -> d\n  d: done -> t\nend\n"), 0);
+    CHECK_INT(run(&m, 2000, 20, &r), 0);
+    CHECK_INT(r.n_cores, 2);
+    if (r.n_cores == 2) {
+        check_in("core 0 utilisation", r.core_util[0], 0.5);
+        check_in("core 1 utilisation", r.core_util[1], 0.5);
+        CHECK_REL(r.core_util[0].estimate + r.core_util[1].estimate, 2 * r.cpu_util.estimate, 1e-9);
+    }
+    proper_sim_result_free(&r);
+    CHECK_INT(proper_sim_set(&m, "quantum=ps", &e), 0);
+    CHECK_INT(run(&m, 200, 4, &r), 0);
+    if (r.n_cores == 2) {
+        CHECK_REL(r.core_util[0].estimate, r.cpu_util.estimate, 1e-9);
+        CHECK_REL(r.core_util[1].estimate, r.cpu_util.estimate, 1e-9);
+    }
+    proper_sim_result_free(&r);
+    proper_sim_free(&m);
+}
+
 /* Explicit loops against the Pollaczek-Khinchine formula: one server, FIFO,
  * Poisson arrivals lambda = 1, W = E[S] + lambda E[S^2] / (2 (1 - rho)).
  * The service S is a loop over a CPU step of 0.1 s:
@@ -832,6 +861,7 @@ int main(void) {
     RUN(test_parse_errors);
     RUN(test_run_errors);
     RUN(test_build_from_trace);
+    RUN(test_per_core);
     RUN(test_loops);
     RUN(test_build_loops);
     RUN(test_bad_traces);
