@@ -24,7 +24,8 @@
  *     `else` node: the paper's c_in^fetch / c_in^nofetch split (§4.3.1).
  *   An io CF issues k disk requests, k drawn from its count distribution:
  *   k = 0 is a page-cache hit (§3, the paper's k); each request is served
- *   FIFO by the disk with the CF's service-time distribution.
+ *   FIFO by the disk with the CF's service-time distribution. A loop node
+ *   (§4.3.1's explicit loops) runs its body a counted number of times.
  *
  * THE MODEL FILE (one statement per line; '#' starts a comment; names are
  * [A-Za-z_][A-Za-z0-9_.-]*; times in seconds; every number is a decimal)
@@ -43,6 +44,7 @@
  *             | 'lock' L | 'unlock' L | 'rlock' L | 'wlock' L
  *             | 'wait' SEM | 'post' SEM | 'await' BARRIER
  *             | 'cwait' COND MUTEX | 'signal' COND | 'broadcast' COND
+ *             | 'loop' DIST 'do' NAME
  *   timeout  := 'timeout' NUM 'else' NAME     (get, lock, rlock, wlock, wait,
  *                                              cwait only)
  *   DIST     := 'const(' V ')' | 'exp(' MEAN ')' | 'uniform(' A ',' B ')'
@@ -52,11 +54,19 @@
  *   several, the probabilities must sum to 1. Every name is declared before
  *   use except node names, which may be used before their line in the same
  *   pool. A barrier of 'pool P' has as many parties as pool P has threads.
+ *   A loop node's DIST is its iteration count (rounded to an integer >= 0).
  *   The printer writes the same grammar; parse(format(m)) == m exactly.
  *
  * SEMANTICS
  *   A task is created by a source (or by a `put` of a thread that holds
  *   none, e.g. a producer filling a queue) and carries its creation time. A
+ *   A thread that reaches a loop node it is not inside draws the count k
+ *   and enters the loop; each time it reaches the node with iterations
+ *   left it goes to the body (`do` NAME), whose path must lead back to the
+ *   node; with none left it leaves the loop for the node's successors. A
+ *   thread keeps a stack of the loops it is inside (at most
+ *   PROPER_SIM_MAX_LOOP_DEPTH, nested); reaching an outer loop's node
+ *   leaves the loops inside it.
  *   thread holds at most one task: `get` takes one (dropping one it still
  *   held), `put` hands it on, `done` completes it and records its response
  *   time (now - creation); a `done` without a task counts a completion with
@@ -85,7 +95,10 @@
  *   excursions and biased the mean response time low by about 2%, outside
  *   the 99% intervals, in this module's tests). Per replication: throughput (completions per
  *   second), mean and p-quantile response time, CPU utilisation (busy cores
- *   / cores), disk utilisation (busy servers / servers), per lock the mean
+ *   / cores) and each core's busy share (up to PROPER_SIM_CORE_STATS_MAX
+ *   cores; a thread that finds a free core takes the one idle longest, a
+ *   core freed for the run queue's next thread passes to it, processor
+ *   sharing spreads the busy share evenly), disk utilisation (busy servers / servers), per lock the mean
  *   number of holders (mutex, rwlock, semaphore) or waiters (cond,
  *   barrier), per queue the mean length. Every output is reported with a
  *   Student-t confidence interval over the replications (stats.h), at the
@@ -338,14 +351,16 @@ PROPER_API int proper_sim_run(const proper_sim_model *m, const proper_sim_opts *
  *     done              the thread's task is complete
  *     get.req Q [TIMEOUT]  then  get Q  or  get.timeout Q
  *     put Q
- *     lock.req L  then lock L;  rlock.req L  then rlock L;  wlock.req L
- *                 then wlock L;  unlock L
- *     wait.req S  then wait S;  post S          (a semaphore)
+ *     lock.req L [TIMEOUT]  then  lock L  or  lock.timeout L
+ *     rlock.req L  then rlock L;  wlock.req L  then wlock L;  unlock L
+ *     wait.req S [TIMEOUT]  then  wait S  or  wait.timeout S;  post S
+ *                                               (a semaphore)
  *     await.req B then await B                  (a barrier)
  *     cwait.req C M  then  cwait C;  signal C;  broadcast C
  *     io.req NAME BYTES  then  io NAME BYTES    (a file operation)
  *   Each X.req must be followed, in the same thread, by its completion (or
- *   by exit: a thread may end while it waits, at shutdown).
+ *   by exit: a thread may end while it waits, at shutdown); X.timeout only
+ *   after an X.req with a TIMEOUT (ns).
  *
  * BUILDING (proper_sim_build; paper §4.3.1-4.3.2)
  *   Each thread's events become a walk of PCG nodes: every operation is a
@@ -355,7 +370,8 @@ PROPER_API int proper_sim_run(const proper_sim_model *m, const proper_sim_opts *
  *   "begin CF" and "end CF". Nodes and transition counts of all threads of
  *   a pool are pooled; delta(s_i, s_j) = count(i, j) / sum_l count(i, l)
  *   (eq. 1). A get that timed out continues at a virtual "nofetch" node
- *   (c_in^nofetch). A thread's exit ends its walk without an edge: the
+ *   (c_in^nofetch), a lock or wait at a "timeout" node; the largest
+ *   timeout requested at a site becomes its node's. A thread's exit ends its walk without an edge: the
  *   model simulates the work phase, not the shutdown (§4.3.1; an exit edge
  *   would let simulated threads die off). CPU nodes whose summed time is
  *   below t of the pool's
@@ -375,8 +391,19 @@ PROPER_API int proper_sim_run(const proper_sim_model *m, const proper_sim_opts *
  *   queues come from the declarations, else from the ops used on them (a
  *   barrier without a declaration has as many parties as the pool awaiting
  *   it, and so has a declared one whose count equals that pool's threads;
- *   a semaphore needs a declaration). Not done: loops are left as PCG cycles
- *   (§4.3.1's explicit loops are not detected), no startup/shutdown phases.
+ *   a semaphore needs a declaration).
+ *   Loops (§4.3.1; build opts .loops): after merging, a node h with two
+ *   successors, one of which starts a chain back to h through nodes with
+ *   one successor and one predecessor each (no timeouts), is a loop head:
+ *   a loop node is put after h, with the chain as its body and h's other
+ *   successor as its exit, and its count distribution is read off the
+ *   walks (iterations per visit: exact frequencies when at most `points`
+ *   distinct counts, else group means). A cycle left as a PCG cycle would
+ *   repeat a geometric number of times with the same mean, so a fixed count
+ *   would get the variance of a geometric one. Every such cycle is made
+ *   explicit, whatever its counts: the observed distribution is exact for
+ *   fixed and variable counts alike. Cycles with branches inside their body
+ *   stay PCG cycles. Not done: startup/shutdown phases.
  */
 
 typedef enum proper_sim_tev_kind {
@@ -387,6 +414,7 @@ typedef enum proper_sim_tev_kind {
     PROPER_SIM_TEV_UNLOCK, PROPER_SIM_TEV_WAIT_REQ, PROPER_SIM_TEV_WAIT, PROPER_SIM_TEV_POST,
     PROPER_SIM_TEV_AWAIT_REQ, PROPER_SIM_TEV_AWAIT, PROPER_SIM_TEV_CWAIT_REQ, PROPER_SIM_TEV_CWAIT,
     PROPER_SIM_TEV_SIGNAL, PROPER_SIM_TEV_BROADCAST, PROPER_SIM_TEV_IO_REQ, PROPER_SIM_TEV_IO,
+    PROPER_SIM_TEV_LOCK_TIMEOUT, PROPER_SIM_TEV_WAIT_TIMEOUT,
     PROPER_SIM_TEV_COUNT
 } proper_sim_tev_kind;
 
@@ -2961,18 +2989,19 @@ PROPER_API int proper_sim_set(proper_sim_model *m, const char *assignment, prope
 static const char *const proper__sim_tev_words[PROPER_SIM_TEV_COUNT] = {
     "start", "exit", "begin", "end", "arrive", "done", "get.req", "get", "get.timeout", "put",
     "lock.req", "lock", "rlock.req", "rlock", "wlock.req", "wlock", "unlock", "wait.req", "wait", "post",
-    "await.req", "await", "cwait.req", "cwait", "signal", "broadcast", "io.req", "io"};
+    "await.req", "await", "cwait.req", "cwait", "signal", "broadcast", "io.req", "io", "lock.timeout",
+    "wait.timeout"};
 /* names each event takes */
 static const char proper__sim_tev_nnames[PROPER_SIM_TEV_COUNT] = {1, 0, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1,
-                                                                  1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1};
+                                                                  1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1};
 /* the integer argument: 0 none, 1 optional, 2 required */
-static const char proper__sim_tev_int[PROPER_SIM_TEV_COUNT] = {0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0,
-                                                               0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2};
+static const char proper__sim_tev_int[PROPER_SIM_TEV_COUNT] = {0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0,
+                                                               0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 0, 0};
 /* the family of object an event's first name is: q queue, m mutex, r
  * rwlock, u mutex or rwlock, s semaphore, b barrier, c cond, 0 none */
 static const char proper__sim_tev_family[PROPER_SIM_TEV_COUNT] = {0,   0,   0,   0,   'q', 0,   'q', 'q', 'q', 'q',
                                                                   'm', 'm', 'r', 'r', 'r', 'r', 'u', 's', 's', 's',
-                                                                  'b', 'b', 'c', 'c', 'c', 'c', 0,   0};
+                                                                  'b', 'b', 'c', 'c', 'c', 'c', 0,   0,   'm', 's'};
 
 /* The completion event of a request, or -1. */
 static int proper__sim_tev_completion(int kind) {
@@ -2989,8 +3018,19 @@ static int proper__sim_tev_completion(int kind) {
     }
 }
 
+/* The timeout event of a request that may carry a timeout, or -1. */
+static int proper__sim_tev_timeout(int kind) {
+    switch (kind) {
+    case PROPER_SIM_TEV_GET_REQ: return PROPER_SIM_TEV_GET_TIMEOUT;
+    case PROPER_SIM_TEV_LOCK_REQ: return PROPER_SIM_TEV_LOCK_TIMEOUT;
+    case PROPER_SIM_TEV_WAIT_REQ: return PROPER_SIM_TEV_WAIT_TIMEOUT;
+    default: return -1;
+    }
+}
+
 static int proper__sim_tev_is_completion(int kind) {
-    return kind == PROPER_SIM_TEV_GET || kind == PROPER_SIM_TEV_GET_TIMEOUT || kind == PROPER_SIM_TEV_LOCK ||
+    return kind == PROPER_SIM_TEV_GET || kind == PROPER_SIM_TEV_GET_TIMEOUT || kind == PROPER_SIM_TEV_LOCK_TIMEOUT ||
+           kind == PROPER_SIM_TEV_WAIT_TIMEOUT || kind == PROPER_SIM_TEV_LOCK ||
            kind == PROPER_SIM_TEV_RLOCK || kind == PROPER_SIM_TEV_WLOCK || kind == PROPER_SIM_TEV_WAIT ||
            kind == PROPER_SIM_TEV_AWAIT || kind == PROPER_SIM_TEV_CWAIT || kind == PROPER_SIM_TEV_IO;
 }
@@ -3149,7 +3189,7 @@ PROPER_API int proper_sim_trace_parse(proper_sim_trace *out, const char *text, s
             long long v;
             at = P.c;
             if ((rc = proper_parse_int(&P.c, &v, err))) goto done;
-            if (v < 0) { rc = proper_cursor_error(&at, err, PROPER_ERANGE, "a negative %s", kind == PROPER_SIM_TEV_GET_REQ ? "timeout" : "byte count"); goto done; }
+            if (v < 0) { rc = proper_cursor_error(&at, err, PROPER_ERANGE, "a negative %s", proper__sim_tev_timeout(kind) >= 0 ? "timeout" : "byte count"); goto done; }
             e.arg = v;
         } else if (proper__sim_tev_int[kind] == 2) {
             rc = proper__sim_err(&P, PROPER_EPARSE, "%s needs a number", proper__sim_tev_words[kind]);
@@ -3212,13 +3252,14 @@ PROPER_API int proper_sim_trace_parse(proper_sim_trace *out, const char *text, s
             s->pending = -1; /* a thread may end while it waits (shutdown) */
         } else if (s->pending >= 0) {
             int want = proper__sim_tev_completion(s->pending);
-            int ok = (kind == want || (s->pending == PROPER_SIM_TEV_GET_REQ && kind == PROPER_SIM_TEV_GET_TIMEOUT)) &&
-                     e.a == s->pa;
+            int timed_out = kind >= 0 && kind == proper__sim_tev_timeout(s->pending);
+            int ok = (kind == want || timed_out) && e.a == s->pa;
             if (!ok)
                 PROPER__SIM_TERR("thread %lld: expected '%s %s' after '%s'", tid, proper__sim_tev_words[want],
                                  T.names.names[s->pa], proper__sim_tev_words[s->pending]);
-            if (kind == PROPER_SIM_TEV_GET_TIMEOUT && s->parg < 0)
-                PROPER__SIM_TERR("thread %lld: get.timeout without a timeout on its get.req", tid);
+            if (timed_out && s->parg < 0)
+                PROPER__SIM_TERR("thread %lld: %s without a timeout on its %s", tid, proper__sim_tev_words[kind],
+                                 proper__sim_tev_words[s->pending]);
         } else if (proper__sim_tev_is_completion(kind)) {
             PROPER__SIM_TERR("thread %lld: '%s' without its request", tid, proper__sim_tev_words[kind]);
         }
@@ -3625,6 +3666,12 @@ typedef struct proper__sim_builder {
     proper_error *err;
 } proper__sim_builder;
 
+/* A completion of a request that may carry a timeout (get, lock, wait). */
+static int proper__sim_timed_op(int kind) {
+    return kind == PROPER_SIM_TEV_GET || kind == PROPER_SIM_TEV_GET_TIMEOUT || kind == PROPER_SIM_TEV_LOCK ||
+           kind == PROPER_SIM_TEV_LOCK_TIMEOUT || kind == PROPER_SIM_TEV_WAIT || kind == PROPER_SIM_TEV_WAIT_TIMEOUT;
+}
+
 static int proper__sim_build_thread(proper__sim_builder *B, const size_t *evs, size_t n, size_t *running) {
     const proper_sim_trace *tr = B->tr;
     const proper_sim_tev *e0 = &tr->ev[evs[0]];
@@ -3704,6 +3751,16 @@ static int proper__sim_build_thread(proper__sim_builder *B, const size_t *evs, s
             op = PROPER_SIM_OP_GET;
             seg = 0;
             break;
+        case PROPER_SIM_TEV_LOCK_TIMEOUT:
+            proper_strbuf_printf(&key, "lock %s", an);
+            op = PROPER_SIM_OP_LOCK;
+            seg = 0;
+            break;
+        case PROPER_SIM_TEV_WAIT_TIMEOUT:
+            proper_strbuf_printf(&key, "wait %s", an);
+            op = PROPER_SIM_OP_WAIT;
+            seg = 0;
+            break;
         case PROPER_SIM_TEV_LOCK: op = PROPER_SIM_OP_LOCK; seg = 0; break;
         case PROPER_SIM_TEV_RLOCK: op = PROPER_SIM_OP_RLOCK; seg = 0; break;
         case PROPER_SIM_TEV_WLOCK: op = PROPER_SIM_OP_WLOCK; seg = 0; break;
@@ -3754,15 +3811,19 @@ static int proper__sim_build_thread(proper__sim_builder *B, const size_t *evs, s
                     if (proper__sim_bnode_sample(nd, d)) { rc = PROPER_ENOMEM; goto done; }
                 }
             }
-            if ((e->kind == PROPER_SIM_TEV_GET || e->kind == PROPER_SIM_TEV_GET_TIMEOUT) && req_arg >= 0) {
+            if (proper__sim_timed_op(e->kind) && req_arg >= 0) {
                 double to = (double)req_arg / 1e9;
                 if (to > p->nodes[idx].timeout) p->nodes[idx].timeout = to;
             }
-            if (e->kind == PROPER_SIM_TEV_GET_TIMEOUT) {
+            if (e->kind == PROPER_SIM_TEV_GET_TIMEOUT || e->kind == PROPER_SIM_TEV_LOCK_TIMEOUT ||
+                e->kind == PROPER_SIM_TEV_WAIT_TIMEOUT) {
                 size_t get = idx;
                 proper_strbuf_free(&key);
                 proper_strbuf_init(&key);
-                proper_strbuf_printf(&key, "nofetch get %s", an);
+                /* where a timed-out request goes on: the paper's c_in^nofetch
+                 * for a get, "timeout lock L" / "timeout wait S" */
+                if (e->kind == PROPER_SIM_TEV_GET_TIMEOUT) proper_strbuf_printf(&key, "nofetch get %s", an);
+                else proper_strbuf_printf(&key, "timeout %s %s", e->kind == PROPER_SIM_TEV_LOCK_TIMEOUT ? "lock" : "wait", an);
                 idx = proper__sim_bnode_get(p, key.data, PROPER_SIM_OP_NOP, PROPER_SIM_NONE, PROPER_SIM_NONE, 0);
                 if (idx == PROPER_SIM_NONE || proper__sim_bnode_step(p, prev, idx)) { rc = PROPER_ENOMEM; goto done; }
                 p->nodes[idx].nofetch = 1;

@@ -770,6 +770,74 @@ static void test_build_loops(void) {
     proper_sim_free(&m);
 }
 
+/* A trace of two workers around a lock (op "lock": mutex m; op "wait":
+ * semaphore s of 1 permit) requested with a 0.3 s timeout: worker 2's
+ * request times out on every other task (then it computes 1 ms and is
+ * done without the lock). */
+static char *timeout_trace(const char *op) {
+    proper_strbuf b;
+    long long t = 1000;
+    int i, w;
+    int is_lock = strcmp(op, "lock") == 0;
+    proper_strbuf_init(&b);
+    proper_strbuf_printf(&b, "proper-threads 1\nqueue conn\n%s\n0 0 start acceptor\n1 0 start worker\n2 0 start worker\n",
+                         is_lock ? "lock m mutex" : "lock s semaphore 1");
+    for (i = 0; i < 40; i++) {
+        const char *obj = is_lock ? "m" : "s";
+        proper_strbuf_printf(&b, "0 %lld arrive conn\n0 %lld arrive conn\n", t, t + 1);
+        for (w = 1; w <= 2; w++) {
+            long long x = t + 10 * w;
+            proper_strbuf_printf(&b, "%d %lld get.req conn\n%d %lld get conn\n", w, x, w, x + 1);
+            proper_strbuf_printf(&b, "%d %lld %s.req %s 300000000\n", w, x + 1000, op, obj);
+            if (w == 2 && i % 2) {
+                proper_strbuf_printf(&b, "%d %lld %s.timeout %s\n", w, x + 300001000, op, obj);
+                proper_strbuf_printf(&b, "%d %lld done\n", w, x + 301001000);
+            } else {
+                proper_strbuf_printf(&b, "%d %lld %s %s\n", w, x + 2000, op, obj);
+                proper_strbuf_printf(&b, "%d %lld %s %s\n", w, x + 1002000, is_lock ? "unlock" : "post", obj);
+                proper_strbuf_printf(&b, "%d %lld done\n", w, x + 1003000);
+            }
+        }
+        t += 400000000;
+    }
+    return proper_strbuf_take(&b);
+}
+
+/* The builder derives lock and semaphore timeouts as it does a get's: the
+ * largest timeout requested becomes the node's, and the path after a
+ * timeout starts at a "timeout" node. */
+static void test_build_lock_timeouts(void) {
+    static const char *const ops[] = {"lock", "wait"};
+    size_t k;
+    for (k = 0; k < 2; k++) {
+        proper_sim_trace tr;
+        proper_sim_model m;
+        proper_error e;
+        const proper_sim_node *n;
+        char *text = timeout_trace(ops[k]);
+        char node[32], after[32];
+        proper_sim_trace_init(&tr);
+        proper_sim_init(&m);
+        snprintf(node, sizeof node, "%s.%s", ops[k], k == 0 ? "m" : "s");
+        snprintf(after, sizeof after, "timeout.%s.%s", ops[k], k == 0 ? "m" : "s");
+        if (proper_sim_trace_parse(&tr, text, strlen(text), "timeout.trace", &e)) printf("  %d: %s\n", e.line, e.message);
+        CHECK_INT(proper_sim_build(&m, &tr, NULL, NULL, &e), 0);
+        if (m.n_pools == 1 && (n = find_node(&m.pools[0], node)) != NULL) {
+            CHECK_REL(n->timeout, 0.3, 1e-12);
+            CHECK(n->on_timeout < m.pools[0].n_nodes && strcmp(m.pools[0].nodes[n->on_timeout].name, after) == 0);
+        }
+        {
+            proper_sim_result r;
+            CHECK_INT(run(&m, 100, 2, &r), 0);
+            CHECK(r.throughput.estimate > 0);
+            proper_sim_result_free(&r);
+        }
+        proper_sim_free(&m);
+        proper_sim_trace_free(&tr);
+        PROPER_FREE(text);
+    }
+}
+
 static void bad_trace(const char *body, int line, const char *needle) {
     proper_sim_trace tr;
     proper_error e;
@@ -799,6 +867,9 @@ static void test_bad_traces(void) {
     bad_trace("1 10 start w\n1 20 lock m\n", 3, "without its request");
     bad_trace("1 10 start w\n1 20 lock.req m\n1 30 done\n", 4, "expected 'lock m'");
     bad_trace("1 10 start w\n1 20 get.req q\n1 30 get.timeout q\n", 4, "without a timeout");
+    bad_trace("1 10 start w\n1 20 lock.req m\n1 30 lock.timeout m\n", 4, "lock.timeout without a timeout on its lock.req");
+    bad_trace("lock s semaphore 1\n1 10 start w\n1 20 wait.req s 5\n1 30 get.timeout s\n", 5, "expected 'wait s'");
+    bad_trace("1 10 start w\n1 20 lock.timeout m\n", 3, "without its request");
     bad_trace("queue q\n1 10 start w\n1 20 lock.req q\n", 4, "is a queue");
     bad_trace("1 10 start w\n1 20 exit\n1 30 done\n", 4, "after its exit");
     bad_trace("1 10 start w\n1 20 io.req f\n", 3, "needs a number");
@@ -864,6 +935,7 @@ int main(void) {
     RUN(test_per_core);
     RUN(test_loops);
     RUN(test_build_loops);
+    RUN(test_build_lock_timeouts);
     RUN(test_bad_traces);
     RUN(test_recorder);
     return test_summary();
