@@ -59,15 +59,14 @@
  *
  * SEMANTICS
  *   A task is created by a source (or by a `put` of a thread that holds
- *   none, e.g. a producer filling a queue) and carries its creation time. A
+ *   none, e.g. a producer filling a queue) and carries its creation time.
  *   A thread that reaches a loop node it is not inside draws the count k
  *   and enters the loop; each time it reaches the node with iterations
  *   left it goes to the body (`do` NAME), whose path must lead back to the
  *   node; with none left it leaves the loop for the node's successors. A
  *   thread keeps a stack of the loops it is inside (at most
  *   PROPER_SIM_MAX_LOOP_DEPTH, nested); reaching an outer loop's node
- *   leaves the loops inside it.
- *   thread holds at most one task: `get` takes one (dropping one it still
+ *   leaves the loops inside it. A thread holds at most one task: `get` takes one (dropping one it still
  *   held), `put` hands it on, `done` completes it and records its response
  *   time (now - creation); a `done` without a task counts a completion with
  *   no response time (a round of a barrier loop). A closed client thinks
@@ -112,6 +111,7 @@
  *
  * Tunables (define before including): PROPER_SIM_BUCKETS,
  * PROPER_SIM_MAX_INSTANT, PROPER_SIM_PROB_TOL, PROPER_SIM_MAX_THREADS,
+ * PROPER_SIM_CORE_STATS_MAX, PROPER_SIM_MAX_LOOP_DEPTH,
  * PROPER_SIM_MAX_CLIENTS, PROPER_SIM_DEFAULT_QUANTUM,
  * PROPER_SIM_RECORDER_BUFFER, PROPER_SIM_BUILD_MAX_NODES; define
  * PROPER_SIM_NO_RECORDER to leave the recorder (POSIX clocks and threads)
