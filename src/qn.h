@@ -1002,8 +1002,8 @@ static double proper__qn_max_rate_change(const proper_qn *a, const proper_qn *b)
  *      f(theta1) equals the reduced optimum, a lower bound of f: theta1 is
  *      optimal for the whole LP. Otherwise the rows that changed sign are
  *      kept too (when more than a tenth of the kept number changed, the
- *      kept number doubles and the rows are chosen anew around theta1), and
- *      step 3 repeats.
+ *      kept number doubles and the rows are chosen anew around the theta
+ *      with the lowest f so far), and step 3 repeats.
  * Fits with at most PROPER_QN_LAD_MIN_ROWS data rows are solved whole, as
  * are fits whose kept rows do not settle within PROPER__QN_LAD_ROUNDS
  * solves or whose reduced LP the simplex cannot verify. */
@@ -1260,7 +1260,7 @@ static int proper__qn_lad(const proper_lp *full, size_t M, double *theta, int ha
     proper__qn_lad_state s;
     proper_lp_solution out;
     size_t r, q, c, round, P = M * M, keep;
-    double tau = 0;
+    double tau = 0, f, best_f, *best = NULL;
     int rc = PROPER_OK;
     memset(&s, 0, sizeof s);
     proper_lp_solution_init(&out);
@@ -1270,13 +1270,15 @@ static int proper__qn_lad(const proper_lp *full, size_t M, double *theta, int ha
     s.resid = (double *)proper_calloc(s.n, sizeof *s.resid);
     s.reach = (double *)proper_calloc(s.n, sizeof *s.reach);
     s.side = (signed char *)proper_calloc(s.n, sizeof *s.side);
-    if (!s.resid || !s.reach || !s.side) { rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory"); goto out; }
+    best = (double *)proper_calloc(P, sizeof *best);
+    if (!s.resid || !s.reach || !s.side || !best) { rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory"); goto out; }
     if (!have_theta && (rc = proper__qn_lad_start(&s, err))) goto out;
     /* a parameter at 0 gets the reach of a typical routing flow */
     proper__qn_lad_residuals(&s, 0);
     for (c = 0; c < M; c++) tau += fabs(theta[c]);
     tau = tau > 0 ? 0.1 * tau / (double)(M * M) : 1;
-    proper__qn_lad_residuals(&s, tau);
+    best_f = proper__qn_lad_residuals(&s, tau);
+    memcpy(best, theta, P * sizeof *best);
     if ((rc = proper__qn_lad_choose(&s, keep, err))) goto out;
     for (round = 0;; round++) {
         size_t flipped;
@@ -1287,12 +1289,17 @@ static int proper__qn_lad(const proper_lp *full, size_t M, double *theta, int ha
             if (rc == PROPER_ENOCONV) { *whole = 1; rc = PROPER_OK; }
             goto out;
         }
-        proper__qn_lad_residuals(&s, tau);
+        f = proper__qn_lad_residuals(&s, tau);
         flipped = proper__qn_lad_flipped(&s);
         if (flipped == 0) break;
-        /* many flips: the start was poor; choose anew around theta, wider */
+        if (f < best_f) { best_f = f; memcpy(best, theta, P * sizeof *best); }
+        /* many flips: the kept rows were too few to hold theta near the
+         * optimum (the summed rows let it wander, to a worse f); choose
+         * anew, wider, around the best theta so far */
         if (flipped * 10 > keep) {
             keep *= 2;
+            memcpy(theta, best, P * sizeof *best);
+            proper__qn_lad_residuals(&s, tau);
             if ((rc = proper__qn_lad_choose(&s, keep, err))) goto out;
         }
     }
@@ -1315,7 +1322,7 @@ static int proper__qn_lad(const proper_lp *full, size_t M, double *theta, int ha
     proper_lp_solution_init(&out);
 out:
     *iterations += s.iterations;
-    PROPER_FREE(s.resid); PROPER_FREE(s.reach); PROPER_FREE(s.side);
+    PROPER_FREE(s.resid); PROPER_FREE(s.reach); PROPER_FREE(s.side); PROPER_FREE(best);
     proper_lp_solution_free(&out);
     return rc;
 }
