@@ -25,11 +25,13 @@ static void sim_usage(FILE *out) {
             "usage: proper sim run MODEL [--set KEY=VALUE]... [options]\n"
             "       proper sim whatif MODEL --grid KEY=V1,V2,... [--grid ...] [options]\n"
             "       proper sim print MODEL [-o FILE]\n"
-            "       proper sim build TRACE... -o MODEL [--merge T] [--io-hit S] [--points N]\n\n"
+            "       proper sim build TRACE... -o MODEL [--merge T] [--io-hit S] [--points N]\n"
+            "                        [--no-loops]\n\n"
             "Simulates a model of a multithreaded program (thread pools walking\n"
             "probabilistic call graphs over CPU cores, a disk, locks and task queues;\n"
             "the model file's grammar is in src/sim.h) and prints throughput, mean and\n"
-            "quantile response time, CPU and disk utilisation, the mean holders of each\n"
+            "quantile response time, CPU utilisation (all cores and each core), disk\n"
+            "utilisation, the mean holders of each\n"
             "lock and the mean length of each queue, each with a confidence interval over\n"
             "independent replications. 'whatif' runs the model at every point of the\n"
             "grid (the product of the --grid lists) and prints one row per point. 'print'\n"
@@ -39,8 +41,10 @@ static void sim_usage(FILE *out) {
             "T of the pool's CPU time (or bytes) merged away (--merge, default 0.03),\n"
             "file operations shorter than S seconds counted as page-cache hits\n"
             "(--io-hit, default 5e-05), at most N points per empirical distribution\n"
-            "(--points, default 32); --cores N sets the model's cores instead of the\n"
-            "trace's declaration.\n\n"
+            "(--points, default 32), cycles whose body is a straight path made explicit\n"
+            "loops with their observed iteration counts (--no-loops leaves them PCG\n"
+            "cycles, whose counts are geometric); --cores N sets the model's cores\n"
+            "instead of the trace's declaration.\n\n"
             "configuration (KEY=VALUE, for --set and --grid):\n"
             "  cores=N  quantum=T|ps|fifo  disks=N  workers=N (the pools that take tasks\n"
             "  from a source's queue)  threads.POOL=N  capacity.QUEUE=N  permits.LOCK=N\n"
@@ -113,6 +117,7 @@ static int sim_parse_args(int argc, char **argv, sim_cli *o) {
     }
     while (cli_next(&a)) {
         if (cli_flag(&a, "--json")) o->json = 1;
+        else if (cli_flag(&a, "--no-loops")) o->build.loops = 0;
         else if (cli_opt(&a, "-o|--output")) o->output = a.value;
         else if (cli_opt(&a, "--svg")) o->svg = a.value;
         else if (cli_opt(&a, "--svg-response")) o->svg_response = a.value;
@@ -514,10 +519,11 @@ static int sim_build(const sim_cli *o) {
         if (strcmp(o->output, "-") == 0) f = stdout;
         else if (!(f = fopen(o->output, "w"))) rc = cli_fail("%s: cannot open for writing", o->output);
         if (rc == CLI_OK) {
-            fprintf(f, "# built by proper sim build from %s%s: %lu threads, PCG nodes %lu -> %lu after merging below %g,\n"
-                       "# %.4g%% of the traced CPU time kept, %lu threads still running at the end of the trace\n",
+            fprintf(f, "# built by proper sim build from %s%s: %lu threads, PCG nodes %lu -> %lu after merging below %g\n"
+                       "# (%lu of them loops made explicit), %.4g%% of the traced CPU time kept, %lu threads still\n"
+                       "# running at the end of the trace\n",
                     o->model, o->n_traces > 1 ? " and more traces" : "", (unsigned long)tr.n_threads, (unsigned long)st.nodes_before, (unsigned long)st.nodes_after,
-                    o->build.merge, 100 * st.cpu_kept, (unsigned long)st.threads_running);
+                    o->build.merge, (unsigned long)st.loops, 100 * st.cpu_kept, (unsigned long)st.threads_running);
             if (proper_sim_write(&m, f, &err)) rc = cli_report(&err);
             if (f != stdout && fclose(f) != 0 && rc == CLI_OK) rc = cli_fail("%s: write error", o->output);
         }

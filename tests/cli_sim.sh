@@ -62,6 +62,15 @@ if status_is sim_build 0; then
 fi
 run_proper sim build tests/corpus/sim_trace/server.trace -o "$T/built0.sim" --merge 0
 status_is sim_build_merge0 0 && check sim_build_merge_shrinks test "$(grep -c ': ' "$T/built0.sim")" -gt "$(grep -c ': ' "$T/built.sim")"
+# two reads in a row after a lock timeout: an explicit loop of one iteration
+# (or, with --no-loops, a PCG cycle); the lock's timeout comes from the trace
+run_proper sim build tests/corpus/sim_trace/timeouts.trace -o "$T/loop.sim"
+if status_is sim_build_loops 0; then
+    contains sim_build_loop_node "$T/loop.sim" "loop.io.f: loop empirical(1:1) do cpu.io.f.to.io.f -> cpu.io.f.to.done"
+    contains sim_build_lock_timeout "$T/loop.sim" "lock.m: lock m timeout 0.3 else timeout.lock.m"
+fi
+run_proper sim build tests/corpus/sim_trace/timeouts.trace -o "$T/noloop.sim" --no-loops
+status_is sim_build_no_loops 0 && check sim_build_no_loop_node sh -c "! grep -q ': loop ' '$T/noloop.sim'"
 run_proper sim build tests/corpus/sim_trace/server.trace tests/corpus/sim_trace/server.trace -o "$T/two.sim"
 status_is sim_build_two_traces 0 && contains sim_build_two_traces_threads "$T/two.sim" "pool worker threads 4"
 printf 'proper-threads 1\n1 10 start w\n1 20 end parse\n' > "$T/bad.trace"
