@@ -924,6 +924,58 @@ static void expect_stats_error(const char *text, int code, int line, int col, co
     proper_annot_stats_free(&s);
 }
 
+/* Every prefix of a valid statistics file, and the file with any one byte
+ * replaced by each of a few characters, reads or fails with a position
+ * inside the text; whatever reads prints and reads back to the same bytes. */
+static void test_stats_damaged(void) {
+    static const char repl[] = "0-x p\n#9f";
+    proper_annot_log L;
+    proper_annot_stats S;
+    proper_error err;
+    char *text, *buf;
+    size_t len, cut, k, bad = 0;
+    static const char log[] = "proper-annot-log 1\nfunction g metrics time features s\n"
+                              "g, 1.5, 1\ng, -2, 2\ng, 7, 3\ng, 8.25, 5\ng, 0, 8\ng, 13, 13\n";
+    proper_annot_log_init(&L);
+    proper_annot_stats_init(&S);
+    CHECK_INT(proper_annot_log_parse(&L, log, strlen(log), "small", &err), 0);
+    CHECK_INT(proper_annot_stats_add(&S, &L.t[0], "time", &err), 0);
+    text = stats_text(&S);
+    len = strlen(text);
+    buf = (char *)malloc(len + 1);
+    for (cut = 0; cut <= len; cut++)
+        for (k = 0; k <= sizeof repl - 1; k++) {
+            proper_annot_stats P;
+            size_t n = k == sizeof repl - 1 ? cut : len, lines = 1, i;
+            memcpy(buf, text, len);
+            if (k < sizeof repl - 1) {
+                if (cut == len) continue;
+                buf[cut] = repl[k];
+            }
+            for (i = 0; i < n; i++) lines += buf[i] == '\n';
+            proper_annot_stats_init(&P);
+            if (proper_annot_stats_parse(&P, buf, n, "damaged", &err) == PROPER_OK) {
+                char *t1 = stats_text(&P), *t2;
+                proper_annot_stats Q;
+                proper_annot_stats_init(&Q);
+                if (proper_annot_stats_parse(&Q, t1, strlen(t1), "again", &err)) bad++;
+                t2 = stats_text(&Q);
+                if (strcmp(t1, t2)) bad++;
+                free(t1);
+                free(t2);
+                proper_annot_stats_free(&Q);
+            } else if (err.line < 1 || (size_t)err.line > lines || err.col < 1) {
+                bad++;
+            }
+            proper_annot_stats_free(&P);
+        }
+    CHECK_INT((int)bad, 0);
+    free(buf);
+    free(text);
+    proper_annot_stats_free(&S);
+    proper_annot_log_free(&L);
+}
+
 static void test_stats_errors(void) {
     proper_annot_log L;
     proper_annot_stats s, t;
@@ -1200,6 +1252,7 @@ int main(void) {
     RUN(test_stats_round_trip);
     RUN(test_stats_fit_matches_fit);
     RUN(test_stats_errors);
+    RUN(test_stats_damaged);
     RUN(test_check_detects_shift);
     RUN(test_check_mixture);
     RUN(test_fit_edge_cases);
