@@ -12,9 +12,7 @@
  *   finishes at i moves to j with probability P[i][j]. With x_i jobs at i,
  *   station i completes jobs at rate mu_i min(s_i, x_i).
  *
- * FORMULATION (stated here because the thesis equations were not available
- * to this implementation; it follows the standard fluid model of closed
- * networks and the papers' descriptions)
+ * FORMULATION (the thesis's equations; where proper differs it says so)
  *   mean-field ODE (thesis eq. 3.6):
  *       dx_j/dt = -mu_j min(s_j, x_j) + sum_i P_ij mu_i min(s_i, x_i)
  *   The same equation holds exactly for the means of the CTMC when
@@ -38,11 +36,13 @@
  *       subject to mu >= 0 (rates given as known are fixed)
  *   solved exactly by lp.h's box QP on the normal equations; moving-horizon
  *   estimation solves it over windows of H steps.
- *   What-if error (eq. 4.9, as reconstructed): for a reference trace x and a
- *   prediction y of a network with N jobs,
+ *   What-if error: the thesis's eq. 4.9 is per station,
+ *       err_i = 100 max_k |x_i(k) - y_i(k)| / (2N);
+ *   proper_qn_trace_error returns the share of misplaced jobs,
  *       err(k) = 100 * sum_i |x_i(k) - y_i(k)| / (2N)    (percent)
- *   (2N is the largest possible sum: all jobs in different places), reported
- *   as its maximum and its mean over the samples.
+ *   (2N is the largest possible sum: all jobs in different places), as its
+ *   maximum and its mean over the samples; its maximum bounds every err_i
+ *   from above. examples/qn/tables.c computes the per-station form.
  *
  * TRACES
  *   proper_qn_trace holds K samples at t = 0, dt, ..., (K-1) dt of the mean
