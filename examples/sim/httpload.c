@@ -13,9 +13,11 @@
  * left out of the figures.
  *
  * Prints one line of tab-separated fields:
- *   requests REQUESTS failed FAILED seconds S throughput X mean R p95 Q
+ *   requests REQUESTS failed FAILED seconds S throughput X mean R p95 Q offered O
  * where X is completions per second between the first measured request's
- * due time and the last measured completion, and R, Q are in seconds.
+ * due time and the last measured completion, R and Q are in seconds, and O
+ * is the rate the measured requests were due at (the sample's own rate,
+ * near R: below saturation X follows O, not the nominal rate).
  *
  *   httpload --port N [--path /file50k.html] [--rate R] [--requests K]
  *            [--clients C] [--seed S] [--warmup FRACTION]
@@ -144,9 +146,10 @@ static void report(const load *L, size_t first) {
         double seconds = (double)(last - L->due[first]) * 1e-9;
         /* p95: the order statistic at ceil(0.95 ok) */
         size_t q = ok ? (size_t)ceil(0.95 * (double)ok) - 1 : 0;
-        printf("requests\t%zu\tfailed\t%zu\tseconds\t%.6f\tthroughput\t%.6g\tmean\t%.6g\tp95\t%.6g\n", ok, failed,
-               seconds, seconds > 0 ? (double)ok / seconds : NAN, ok ? sum / (double)ok : NAN,
-               ok ? resp[q] : NAN);
+        double due_span = (double)(L->due[L->n - 1] - L->due[first]) * 1e-9;
+        printf("requests\t%zu\tfailed\t%zu\tseconds\t%.6f\tthroughput\t%.6g\tmean\t%.6g\tp95\t%.6g\toffered\t%.6g\n", ok,
+               failed, seconds, seconds > 0 ? (double)ok / seconds : NAN, ok ? sum / (double)ok : NAN,
+               ok ? resp[q] : NAN, due_span > 0 ? (double)(L->n - 1 - first) / due_span : NAN);
     }
     free(resp);
 }

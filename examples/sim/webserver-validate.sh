@@ -6,7 +6,8 @@
 # uninstrumented server (RUNS runs of examples/sim/httpload.c, an open
 # Poisson workload) and predict with `proper sim run`. One tab-separated row
 # per configuration on stdout, with the 1-minute load average before and
-# after its measurement; the raw runs are kept in OUTDIR.
+# after its measurement and the arrival rate the runs' samples actually had
+# (`offered`); the raw runs are kept in OUTDIR.
 #
 #   sh examples/sim/webserver-validate.sh [--quick] [OUTDIR]
 #
@@ -69,7 +70,7 @@ start_server 4 0,1 --thread-trace "$out/server.trace"
 stop_server
 "$P" sim build "$out/server.trace" --cores 2 -o "$out/server.sim"
 
-printf 'workers\tcores\trate\tload1_before\tload1_after\tmeasured_tput\tmeasured_resp\tmeasured_p95\tfailed\tpredicted_tput\tpredicted_resp\tpredicted_p95\n'
+printf 'workers\tcores\trate\tload1_before\tload1_after\tmeasured_tput\tmeasured_resp\tmeasured_p95\tfailed\toffered\tpredicted_tput\tpredicted_resp\tpredicted_p95\n'
 for c in $CORES; do
     cpus=$(seq -s, 0 $((c - 1)))
     if [ "$c" = 1 ]; then client="taskset -c 1"; else client=""; fi
@@ -85,7 +86,7 @@ for c in $CORES; do
                 i=$((i + 1))
             done
             after=$(load1)
-            meas=$(awk '{ t += $8; m += $10; p += $12; f += $4 } END { printf "%.6g\t%.6g\t%.6g\t%d", t / NR, m / NR, p / NR, f }' "$out/m-$w-$c-$r.txt")
+            meas=$(awk '{ t += $8; m += $10; p += $12; f += $4; o += $14 } END { printf "%.6g\t%.6g\t%.6g\t%d\t%.6g", t / NR, m / NR, p / NR, f, o / NR }' "$out/m-$w-$c-$r.txt")
             pred=$("$P" sim run "$out/server.sim" --workers "$w" --cores "$c" --rate "$r" --horizon "$HORIZON" \
                 --replications "$REPLICATIONS" --json |
                 python3 -c 'import json,sys; d=json.load(sys.stdin); print("%.6g\t%.6g\t%.6g" % (d["throughput"]["estimate"], d["response_mean"]["estimate"], d["response_quantile"]["estimate"]))')
