@@ -31,7 +31,8 @@
  *   so sum |e| is the total absolute one-step error; P = g / mu.
  *   PROPER_QN_TRAPEZOID replaces b(k) in (4.7) by (b(k) + b(k+1)) / 2 (see
  *   enum proper_qn_scheme for when each is the better choice).
- *   Service-rate QP with known routing (eq. 4.2):
+ *   Service-rate QP with known routing, one-step form of eq. 4.2 (the
+ *   thesis's trajectory QP itself is proper_qn_fit_balance, below):
  *       minimise   sum_k sum_j (x_j(k+1) - x_j(k) - dt [(P' - I) diag(b(k)) mu]_j)^2
  *       subject to mu >= 0 (rates given as known are fixed)
  *   solved exactly by lp.h's box QP on the normal equations; moving-horizon
