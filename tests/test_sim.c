@@ -415,6 +415,9 @@ static void test_parse_errors(void) {
     bad("proper-sim 1\nqueue q\nsource s open q interarrival const(0)\n", 3, 30, "inter-arrival");
     bad("proper-sim 1\nfrobnicate\n", 2, 1, "expected cpu");
     bad("proper-sim 1\npool p threads 1\n  a: cpu empirical() -> a\nend\n", 3, 20, "expected a number");
+    bad("proper-sim 1\npool p threads 1\n  a: loop const(2) -> b\n  b: cpu exp(1) -> a\nend\n", 3, 20, "expected 'do'");
+    bad("proper-sim 1\npool p threads 1\n  a: loop const(2) do c -> b\n  b: cpu exp(1) -> a\nend\n", 3, 23, "no node 'c'");
+    bad("proper-sim 1\npool p threads 1\n  a: loop const(-2) do b\n  b: cpu exp(1) -> a\nend\n", 3, 11, ">= 0");
 }
 
 static void test_run_errors(void) {
@@ -431,6 +434,20 @@ static void test_run_errors(void) {
     CHECK(strstr(e.message, "no time") != NULL);
     CHECK_INT(r.replications, 0); /* unchanged */
     proper_sim_free(&m);
+    /* loops nested one deeper than PROPER_SIM_MAX_LOOP_DEPTH */
+    {
+        proper_strbuf b;
+        int i;
+        proper_strbuf_init(&b);
+        proper_strbuf_puts(&b, "proper-sim 1\npool p threads 1\n");
+        for (i = 0; i <= PROPER_SIM_MAX_LOOP_DEPTH; i++) proper_strbuf_printf(&b, "  l%d: loop const(1) do l%d\n", i, i + 1);
+        proper_strbuf_printf(&b, "  l%d: cpu const(1) -> l0\nend\n", PROPER_SIM_MAX_LOOP_DEPTH + 1);
+        CHECK_INT(parse(&m, b.data), 0);
+        proper_strbuf_free(&b);
+        CHECK(proper_sim_run(&m, &o, &r, &e) == PROPER_ESTATE);
+        CHECK(strstr(e.message, "nested deeper") != NULL);
+        proper_sim_free(&m);
+    }
     /* unlocking a mutex the thread does not hold */
     CHECK_INT(parse(&m, "proper-sim 1\nlock m mutex\npool p threads 1\n  a: cpu const(1) -> b\n  b: unlock m -> a\nend\n"), 0);
     CHECK(proper_sim_run(&m, &o, &r, &e) == PROPER_ESTATE);
