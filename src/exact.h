@@ -57,7 +57,9 @@
  * algorithm runs over rationals (--exact) and over rational functions
  * (parametric; the result is the property as a function of the parameters,
  * valid wherever the graph is the one of the model, as for PRISM -param and
- * Storm-pars).
+ * Storm-pars). S=? [ phi ] solves each bottom SCC's balance equations with
+ * the same elimination on the transposed component; X, U<=k, C<=k and I=k
+ * take k exact steps (PROPER_EXACT_MAX_STEPS).
  */
 #ifndef PROPER_EXACT_H
 #define PROPER_EXACT_H
