@@ -92,3 +92,39 @@ expect_error sim_event_limit "more than 100 events" "$P" sim run $EX/mm1.sim --m
 run_proper --help
 status_is sim_listed 0 && matches sim_listed_in_help "$T/out" '^  sim  +[a-z]'
 expect_text sim_help 0 "usage: proper sim run" "$P" sim --help
+
+# The example web server's thread events (--thread-trace): 2 workers, 60
+# requests of examples/sim/httpload.c at 300/s, built into a model with one
+# pool of 2 workers, the open source of the arrivals and the file's reads as
+# an explicit loop (4 reads of 16 KiB, one of 2 KiB and two at the end of
+# the 50 KB file: 6 per request, so the loop body runs 5 times), then run.
+# SKIPs when loopback sockets are unavailable.
+ws=$T/ws
+mkdir -p "$ws"
+if CFLAGS="-std=c99 -O1 -Wall -Wextra -Wpedantic -Werror" sh examples/webserver/build.sh "$ws/bin" > "$ws/build.log" 2>&1 &&
+   cc -std=c99 -O1 -Wall -Wextra -Wpedantic -Werror -o "$ws/bin/httpload" examples/sim/httpload.c -lpthread -lm >> "$ws/build.log" 2>&1; then
+    ok sim_webserver_build
+    sh examples/webserver/mkdocroot.sh "$ws/root" "$ws/defaults"
+    "$ws/bin/server" --root "$ws/root" --defaults "$ws/defaults" --workers 2 --port-file "$ws/port" --max-seconds 30 \
+        --thread-trace "$ws/threads.trace" 2> "$ws/server.log" &
+    ws_pid=$!
+    tries=0
+    while [ ! -s "$ws/port" ] && [ $tries -lt 50 ] && kill -0 "$ws_pid" 2>/dev/null; do sleep 0.1; tries=$((tries + 1)); done
+    if [ ! -s "$ws/port" ]; then
+        skip sim_webserver "cannot listen on 127.0.0.1"
+    else
+        "$ws/bin/httpload" --port "$(cat "$ws/port")" --rate 300 --requests 60 --warmup 0 > "$ws/load.txt"
+        kill -TERM "$ws_pid"; wait "$ws_pid"
+        check sim_webserver_load awk '$1 == "requests" && $2 == 60 && $4 == 0 { found = 1 } END { exit !found }' "$ws/load.txt"
+        check sim_webserver_trace_done test "$(grep -c ' done' "$ws/threads.trace")" = 60
+        run_proper sim build "$ws/threads.trace" -o "$ws/server.sim" --cores 2
+        if status_is sim_webserver_build_model 0; then
+            contains sim_webserver_pool "$ws/server.sim" "pool worker threads 2"
+            contains sim_webserver_source "$ws/server.sim" "source arrivals.conn open conn"
+            matches sim_webserver_loop "$ws/server.sim" "^  loop.io.read: loop empirical\(5:60\) do "
+            expect sim_webserver_model_runs 0 "$P" sim run "$ws/server.sim" --horizon 1 --replications 2
+        fi
+    fi
+else
+    cat "$ws/build.log"; fail sim_webserver_build "server or httpload did not compile"
+fi
