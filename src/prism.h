@@ -353,14 +353,14 @@ enum {
     PROPER__PM_TK_QMARK, PROPER__PM_TK_ARROW, PROPER__PM_TK_DOTDOT
 };
 
+/* 40 bytes: a file of 10^6 commands has some 2 x 10^7 tokens. */
 typedef struct proper__prism_tok {
+    const char *p;   /* source text of the token (strings: without quotes) */
+    const char *gap; /* start of the blanks and comments before the token */
+    double num;      /* INT and DOUBLE: the value (an int fits exactly) */
+    uint32_t len;
     int kind;
     int line, col;
-    const char *p; /* source text of the token (strings: without quotes) */
-    size_t len;
-    const char *gap; /* start of the blanks and comments before the token */
-    long long ival;
-    double dval;
 } proper__prism_tok;
 
 static const char *proper__prism_tok_name(int kind) {
@@ -429,11 +429,11 @@ static int proper__prism_lex_number(proper_cursor *c, proper__prism_tok *t, prop
     memcpy(buf, p, n);
     buf[n] = '\0';
     t->p = p;
-    t->len = n;
+    t->len = (uint32_t)n;
     if (is_double) {
         t->kind = PROPER__PM_TK_DOUBLE;
-        t->dval = strtod(buf, NULL);
-        if (isinf(t->dval)) return proper_cursor_error(c, err, PROPER_ERANGE, "number too large for a double");
+        t->num = strtod(buf, NULL);
+        if (isinf(t->num)) return proper_cursor_error(c, err, PROPER_ERANGE, "number too large for a double");
     } else {
         size_t i;
         long long v = 0;
@@ -443,8 +443,7 @@ static int proper__prism_lex_number(proper_cursor *c, proper__prism_tok *t, prop
                 return proper_cursor_error(c, err, PROPER_ERANGE, "integer %s does not fit in 32 bits", buf);
         }
         t->kind = PROPER__PM_TK_INT;
-        t->ival = v;
-        t->dval = (double)v;
+        t->num = (double)v;
     }
     while (c->p < q) proper_cursor_advance(c);
     return PROPER_OK;
@@ -491,7 +490,7 @@ static int proper__prism_lex_operator(proper_cursor *c, proper__prism_tok *t) {
     }
     t->kind = kind;
     t->p = c->p;
-    t->len = n;
+    t->len = (uint32_t)n;
     for (k = 0; k < n; k++) proper_cursor_advance(c);
     return 1;
 }
@@ -523,7 +522,11 @@ static int proper__prism_lex(const char *text, size_t len, const char *file, pro
             t.kind = PROPER__PM_TK_IDENT;
             t.p = c.p;
             while (c.p < c.end && proper__prism_is_ident_char(*c.p)) proper_cursor_advance(&c);
-            t.len = (size_t)(c.p - t.p);
+            if ((size_t)(c.p - t.p) > 0xFFFFFFFFu) {
+                rc = proper_cursor_error(&c, err, PROPER_ELIMIT, "token longer than 4 GB");
+                goto fail;
+            }
+            t.len = (uint32_t)(c.p - t.p);
         } else if (proper__prism_is_dec(*c.p) || (*c.p == '.' && c.p + 1 < c.end && proper__prism_is_dec(c.p[1]))) {
             if ((rc = proper__prism_lex_number(&c, &t, err)) != 0) goto fail;
         } else if (*c.p == '"') {
@@ -540,7 +543,11 @@ static int proper__prism_lex(const char *text, size_t len, const char *file, pro
                 rc = proper_cursor_error(&start, err, PROPER_EPARSE, "unterminated string");
                 goto fail;
             }
-            t.len = (size_t)(c.p - t.p);
+            if ((size_t)(c.p - t.p) > 0xFFFFFFFFu) {
+                rc = proper_cursor_error(&c, err, PROPER_ELIMIT, "token longer than 4 GB");
+                goto fail;
+            }
+            t.len = (uint32_t)(c.p - t.p);
             proper_cursor_advance(&c);
         } else if (!proper__prism_lex_operator(&c, &t)) {
             unsigned char ch = (unsigned char)*c.p;
@@ -605,7 +612,7 @@ enum {
     PROPER__PM_N_FILTER,  /* filter(op, a, b): op a PROPER__PM_FL_*, b = states or -1 (all) */
     PROPER__PM_N_PROPREF, /* "name" of a property: idx = its index */
     PROPER__PM_N_PATH     /* temporal operator op (PROPER__PM_T_*): a, b operands (a -1 for unary ones),
-                             c = upper step bound, idx = lower step bound (-1 none), ival: 1 upper strict, 2 lower strict */
+                             c = upper step bound, idx = lower step bound (-1 none), num: 1 upper strict, 2 lower strict */
 };
 
 #define PROPER__PM_QUERY 31 /* "=?" (also min=?, max=?: one choice in a DTMC) */
@@ -652,8 +659,7 @@ typedef struct proper__prism_node {
     int32_t idx;     /* NAME/LABEL: name id; VAR/CONST/PCONST: index */
     int line, col;
     int depth;       /* nesting after formula expansion */
-    long long ival;  /* INT/BOOL literal */
-    double dval;     /* DOUBLE literal */
+    double num;      /* INT/BOOL/DOUBLE literal (an int fits exactly); PATH: strictness */
     double size;     /* nodes after formula expansion (saturating) */
 } proper__prism_node;
 
@@ -989,7 +995,7 @@ static int32_t proper__prism_path_node(proper__prism_parser *ps, int op, int32_t
     int32_t id = proper__prism_node_new(ps, PROPER__PM_N_PATH, op, a, b, hi, at);
     if (id >= 0) {
         ps->pool->n[id].idx = lo;
-        ps->pool->n[id].ival = strict;
+        ps->pool->n[id].num = strict;
     }
     return id;
 }
@@ -1279,12 +1285,12 @@ static int32_t proper__prism_parse_primary(proper__prism_parser *ps) {
     case PROPER__PM_TK_INT:
         ps->i++;
         id = proper__prism_node_new(ps, PROPER__PM_N_INT, 0, -1, -1, -1, t);
-        if (id >= 0) ps->pool->n[id].ival = t->ival;
+        if (id >= 0) ps->pool->n[id].num = t->num;
         return id;
     case PROPER__PM_TK_DOUBLE:
         ps->i++;
         id = proper__prism_node_new(ps, PROPER__PM_N_DOUBLE, 0, -1, -1, -1, t);
-        if (id >= 0) ps->pool->n[id].dval = t->dval;
+        if (id >= 0) ps->pool->n[id].num = t->num;
         return id;
     case PROPER__PM_TK_LPAREN:
         ps->i++;
@@ -1308,7 +1314,7 @@ static int32_t proper__prism_parse_primary(proper__prism_parser *ps) {
         if (proper__prism_tok_is(t, "true") || proper__prism_tok_is(t, "false")) {
             ps->i++;
             id = proper__prism_node_new(ps, PROPER__PM_N_BOOL, 0, -1, -1, -1, t);
-            if (id >= 0) ps->pool->n[id].ival = proper__prism_tok_is(t, "true");
+            if (id >= 0) ps->pool->n[id].num = proper__prism_tok_is(t, "true");
             return id;
         }
         if (proper__prism_function_code(t) >= 0 && proper__prism_peek(ps, 1)->kind == PROPER__PM_TK_LPAREN)
@@ -2805,8 +2811,8 @@ static int proper__prism_eval(const proper__prism_ectx *cx, int32_t e, proper__p
     out->i = 0;
     out->d = 0;
     switch (nd->kind) {
-    case PROPER__PM_N_INT: case PROPER__PM_N_BOOL: out->i = nd->ival; return PROPER_OK;
-    case PROPER__PM_N_DOUBLE: out->d = nd->dval; return PROPER_OK;
+    case PROPER__PM_N_INT: case PROPER__PM_N_BOOL: out->i = (long long)nd->num; return PROPER_OK;
+    case PROPER__PM_N_DOUBLE: out->d = nd->num; return PROPER_OK;
     case PROPER__PM_N_VAR:
         if (!cx->vals) return proper__prism_eval_fail(cx, nd, PROPER_EINVAL, "variables cannot be used here");
         out->i = cx->vals[nd->idx];
@@ -4851,11 +4857,11 @@ static int proper__prism_step_bounds(proper__prism_checker *C, const proper__pri
     *lo = *hi = -1;
     if (nd->idx >= 0) {
         if ((rc = proper__prism_const_int(C, nd->idx, lo)) != 0) return rc;
-        if (nd->ival & 2) *lo += 1;
+        if ((int)nd->num & 2) *lo += 1;
     }
     if (nd->c >= 0) {
         if ((rc = proper__prism_const_int(C, nd->c, hi)) != 0) return rc;
-        if (nd->ival & 1) *hi -= 1;
+        if ((int)nd->num & 1) *hi -= 1;
     }
     if ((nd->idx >= 0 && *lo < 0) || (nd->c >= 0 && *hi < 0))
         return proper__prism_cerr(C, nd->line, nd->col, PROPER_ERANGE, "negative step bound");
