@@ -4024,10 +4024,11 @@ static int proper__sim_emit_loop(proper_sim_pool *mp, const proper__sim_bpool *b
     if ((rc = proper__sim_count_dist(&ln->dist, L->count, L->n, points))) return rc;
     ln->next = (size_t *)proper_calloc(1, sizeof(size_t));
     ln->prob = (double *)proper_calloc(1, sizeof(double));
-    if (!ln->next || !ln->prob || head->n_next < 1) return PROPER_ENOMEM;
+    if (!ln->next || !ln->prob) return PROPER_ENOMEM;
     ln->next[0] = newidx[L->exit];
     ln->prob[0] = 1;
     ln->n_next = 1;
+    /* the head had two successors (body, exit): now the loop node only */
     head->next[0] = mp->n_nodes - 1;
     head->prob[0] = 1;
     head->n_next = 1;
