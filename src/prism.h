@@ -5181,6 +5181,27 @@ static int proper__prism_exists_release(proper__prism_checker *C, const proper_b
     return PROPER_OK;
 }
 
+/* E[ ltl ] and A[ ltl ] = !E[ !ltl ] on the graph (ltl.h's tableau product). */
+static int proper__prism_ctl_ltl(proper__prism_checker *C, int32_t e, int forall, double *x) {
+    proper__prism_ltl L;
+    proper_ltl_opts o = proper__prism_ltl_opts(C);
+    proper_bitset out;
+    uint32_t root, s;
+    int rc;
+    memset(&L, 0, sizeof L);
+    proper_ltl_init(&L.f);
+    proper_bitset_init(&out);
+    if ((rc = proper__prism_to_ltl(C, &L, e, &root)) == 0 &&
+        (!forall || (rc = proper_ltl_add(&L.f, PROPER_LTL_NOT, root, PROPER_LTL_NONE, &root, C->err)) == 0)) {
+        L.f.root = root;
+        if ((rc = proper_ltl_exists(C->d, &L.f, L.aps, L.n_aps, &o, &out, NULL, C->err)) == 0)
+            for (s = 0; s < C->d->n_states; s++) x[s] = PROPER_BITSET_GET(&out, s) != forall;
+    }
+    proper_bitset_free(&out);
+    proper__prism_ltl_free(&L);
+    return rc;
+}
+
 /* E[path] (forall = 0) or A[path] = !E[!path] (forall = 1), 1 or 0 per state. */
 static int proper__prism_ctl(proper__prism_checker *C, const proper__prism_node *nd, int forall, double *x) {
     const proper_dtmc *d = C->d;
@@ -5189,9 +5210,7 @@ static int proper__prism_ctl(proper__prism_checker *C, const proper__prism_node 
     uint32_t s;
     uint64_t j;
     int rc;
-    if (!proper__prism_is_simple_path(C, nd->a))
-        return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED,
-                                  "E [ ... ] and A [ ... ] take one temporal operator (non-probabilistic LTL is not supported)");
+    if (!proper__prism_is_simple_path(C, nd->a)) return proper__prism_ctl_ltl(C, nd->a, forall, x);
     if ((rc = proper__prism_until_form(C, nd->a, &u)) != 0) return rc;
     if (u.path->idx >= 0 || u.path->c >= 0) {
         proper__prism_until_free(&u);

@@ -1146,6 +1146,11 @@ static void test_ctl_filters_nesting(void) {
         {"R{\"steps\"}=? [ S ]", 0, PROPER_PRISM_DOUBLE},
         {"R{\"at3\"}=? [ I=4 ]", 2 * 5.0 / 16, PROPER_PRISM_DOUBLE},
         {"S=? [ x=3 ]", 1, PROPER_PRISM_DOUBLE},
+        /* non-probabilistic LTL (ltl.h's tableau): some/every path of the graph */
+        {"E [ (F x=1) & (G x<=1) ]", 1, PROPER_PRISM_BOOL}, /* up once, then the self-loop at 1 forever */
+        {"A [ (F x=3) | (F G x<3) ]", 1, PROPER_PRISM_BOOL}, /* a path that never reaches 3 stays below it */
+        {"E [ G F x=1 ]", 1, PROPER_PRISM_BOOL},
+        {"A [ G F x=1 ]", 0, PROPER_PRISM_BOOL},
         /* LTL (ltl.h) */
         {"P=? [ F G x=3 ]", 1, PROPER_PRISM_DOUBLE},
         {"P=? [ G F x=0 ]", 0, PROPER_PRISM_DOUBLE},
