@@ -33,7 +33,10 @@
  * So a wrong pair cost shows as a non-zero outer - inner mean, a varying
  * inner scope cost (caches) as a large outer - inner SD, and load that
  * changes between the configurations' minutes as a sequential R² below the
- * interleaved one.
+ * interleaved one. First, on a tight loop (begin; begin; spin(w); end; end,
+ * 400 calls per w from 0 to 300 us), the median and 10%/90% quantiles of
+ * outer - inner on both clocks: what the subtraction leaves as the inner
+ * call grows.
  *
  * Usage: double [CALLS [DIR [METRIC]]]   (default 2000, /tmp, cpu)
  * Exit 0 when every interleaved R² is at least 0.98, else 1. */
@@ -270,6 +273,43 @@ static void print_overhead(const char *path) {
     if (f) fclose(f);
 }
 
+/* outer - inner of tight nested scopes around w ns of work, both clocks. */
+static int nested_sweep(proper_error *err) {
+    static const double works[] = {0, 1000, 10000, 100000, 300000};
+    enum { N = 400 };
+    size_t wi, i;
+    printf("tight nested scopes, %d calls each: outer - inner (ns), median [10%%, 90%%]\n", N);
+    for (wi = 0; wi < sizeof works / sizeof works[0]; wi++) {
+        proper_annot_writer *w;
+        proper_annot_recorder r;
+        double dc[N], dw[N];
+        int fi, fo, rc;
+        if ((rc = proper_annot_writer_open(&w, "", N, PROPER_ANNOT_M_CPU, 1, err))) return rc;
+        fi = proper_annot_writer_function(w, "inner", "", err);
+        fo = proper_annot_writer_function(w, "outer", "", err);
+        proper_annot_recorder_init(&r, w, err);
+        for (i = 0; i < N; i++) {
+            proper_annot_begin(&r, fo);
+            proper_annot_begin(&r, fi);
+            spin(works[wi]);
+            proper_annot_end(&r);
+            proper_annot_end(&r);
+        }
+        /* the recorder's reservoirs hold every call in order (N fit): rows are (time, cpu) */
+        for (i = 0; i < N; i++) {
+            dw[i] = r.res[fo].rows[2 * i] - r.res[fi].rows[2 * i];
+            dc[i] = r.res[fo].rows[2 * i + 1] - r.res[fi].rows[2 * i + 1];
+        }
+        qsort(dw, N, sizeof *dw, cmp_double);
+        qsort(dc, N, sizeof *dc, cmp_double);
+        printf("  work %6.0f ns   cpu %5.0f [%5.0f, %5.0f]   wall %5.0f [%5.0f, %5.0f]\n", works[wi], dc[N / 2],
+               dc[N / 10], dc[9 * N / 10], dw[N / 2], dw[N / 10], dw[9 * N / 10]);
+        proper_annot_recorder_free(&r);
+        proper_annot_writer_close(w, err);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv) {
     size_t calls = argc > 1 ? (size_t)atol(argv[1]) : 2000;
     const char *dir = argc > 2 ? argv[2] : "/tmp";
@@ -285,7 +325,7 @@ int main(int argc, char **argv) {
     snprintf(ps, sizeof ps, "%s/annot-double-sequential.log", dir);
     snprintf(pi, sizeof pi, "%s/annot-double-interleaved.log", dir);
     calibrate();
-    if (record(ps, 0, calls, &err) || record(pi, 1, calls, &err)) {
+    if (nested_sweep(&err) || record(ps, 0, calls, &err) || record(pi, 1, calls, &err)) {
         char msg[800];
         fprintf(stderr, "double: %s\n", proper_error_format(&err, msg, sizeof msg));
         return 2;
