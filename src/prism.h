@@ -91,8 +91,9 @@
  *                 positive reward); S the long-run average per step (per
  *                 time unit in a CTMC). Bounds R>=b [...] as for P.
  *   S=? [ phi ]   long-run probability of phi; S>=b [ phi ].
- *   E [ path ], A [ path ]  CTL on the graph (PRISM's NonProbModelChecker:
- *                 exists/every path), one temporal operator, unbounded.
+ *   E [ path ], A [ path ]  on the graph (PRISM's NonProbModelChecker:
+ *                 some/every path): CTL (one unbounded temporal operator),
+ *                 or LTL through ltl.h's proper_ltl_exists (A = !E !).
  *   filter(op, e, states)  op: min max argmin argmax count sum avg first
  *                 range forall exists print printall state (+ & |); the
  *                 old-style P=? [ path {states}{min}{max} ] too.
