@@ -115,6 +115,13 @@ extern "C" {
 #define PROPER_LTL_MAX_AUTOMATON_WORK 1000000000
 #endif
 
+/* Most temporal subformulas (after step bounds are expanded into X) of a
+ * formula under a path quantifier (proper_ltl_exists): its tableau has up
+ * to 2^this value masks per state. */
+#ifndef PROPER_LTL_MAX_TABLEAU
+#define PROPER_LTL_MAX_TABLEAU 20
+#endif
+
 /* Deepest formula accepted (operators nested), by the parser, the
  * formatter and the co-safe automaton, which recurse over the formula. */
 #ifndef PROPER_LTL_MAX_DEPTH
@@ -176,8 +183,8 @@ PROPER_API int proper_ltl_add_ap(proper_ltl *f, uint32_t ap, uint32_t *index, pr
  * bound. */
 PROPER_API int proper_ltl_is_cosafe(const proper_ltl *f);
 
-/* Append the formula in the text syntax above, fully parenthesised where
- * needed; names[i] (may be NULL, or shorter than needed: n_names) is the
+/* Append the formula in the text syntax above, every operand in
+ * parentheses (so it parses back to the same formula); names[i] (may be NULL, or shorter than needed: n_names) is the
  * name of proposition i, printed quoted; others print as "ap<i>". */
 PROPER_API int proper_ltl_format(const proper_ltl *f, proper_strbuf *out, const char *const *names,
                                  size_t n_names, proper_error *err);
@@ -252,9 +259,6 @@ PROPER_API int proper_ltl_prob_cosafe(const proper_dtmc *m, const proper_ltl *f,
  * (docs/ltl.md); step bounds are expanded into X. Formulas with more than
  * PROPER_LTL_MAX_TABLEAU temporal subformulas after expansion are refused
  * (PROPER_ELIMIT), as are products beyond max_product_states. */
-#ifndef PROPER_LTL_MAX_TABLEAU
-#define PROPER_LTL_MAX_TABLEAU 20
-#endif
 PROPER_API int proper_ltl_exists(const proper_dtmc *m, const proper_ltl *f, const proper_bitset *aps, size_t n_aps,
                                  const proper_ltl_opts *opts, proper_bitset *out, proper_ltl_stats *stats,
                                  proper_error *err);
