@@ -1031,7 +1031,56 @@ typedef struct proper__qn_lad_state {
     double *reach;         /* [n] sum_c |a_rc| (|theta_c| + tau): how fast r_r can move */
     signed char *side;     /* [n] 0: kept; +1/-1: a linear term of that sign */
     size_t iterations;     /* simplex iterations, all reduced solves */
+    proper_lp_basis basis; /* the last reduced LP's final basis (of its dual) */
+    size_t *key;           /* [rows of that LP] what each row is: a flow row i,
+                              data row M + r, or summed group M + n + g */
+    size_t nkey;
 } proper__qn_lad_state;
+
+/* The last reduced LP's basis carried to the next one (rows that stay are
+ * the same rows; rows that joined start nonbasic): the dual simplex then
+ * restarts near the last optimum instead of from the logical basis. The
+ * engine solves the reduced LPs' duals, whose variables are one per row
+ * (y_i) and one logical per parameter column. keys: what each row of the
+ * new LP is; the basis is dropped when a basic row has left. */
+static void proper__qn_lad_map_basis(proper__qn_lad_state *s, const size_t *keys, size_t nrows) {
+    proper_lp_basis *B = &s->basis;
+    size_t *where = NULL, *head = NULL, p, j, span = s->M + s->n + 2 * s->M, nt = nrows + s->P;
+    unsigned char *upper = NULL;
+    int ok = B->head && B->dual && B->m == s->P && B->nt == s->nkey + s->P;
+    if (ok) {
+        where = (size_t *)proper_calloc(span, sizeof *where);
+        head = (size_t *)proper_calloc(B->m, sizeof *head);
+        upper = (unsigned char *)proper_calloc(nt, sizeof *upper);
+        ok = where && head && upper;
+    }
+    if (ok) {
+        for (j = 0; j < span; j++) where[j] = (size_t)-1;
+        for (j = 0; j < nrows; j++) where[keys[j]] = j;
+        for (j = 0; j < s->nkey; j++)
+            if (where[s->key[j]] != (size_t)-1) upper[where[s->key[j]]] = B->upper[j];
+        for (j = 0; j < s->P; j++) upper[nrows + j] = B->upper[s->nkey + j];
+        for (p = 0; p < B->m && ok; p++) {
+            size_t h = B->head[p];
+            if (h >= s->nkey) head[p] = nrows + (h - s->nkey);
+            else if (where[s->key[h]] != (size_t)-1) head[p] = where[s->key[h]];
+            else ok = 0;
+        }
+    }
+    if (ok) {
+        PROPER_FREE(B->head);
+        PROPER_FREE(B->upper);
+        B->head = head;
+        B->upper = upper;
+        B->nt = nt;
+        head = NULL;
+        upper = NULL;
+    } else
+        proper_lp_basis_free(B);
+    PROPER_FREE(where);
+    PROPER_FREE(head);
+    PROPER_FREE(upper);
+}
 
 /* Residuals at theta, their reach, and f(theta). tau: the width given to a
  * parameter at 0. */
@@ -1096,8 +1145,9 @@ static int proper__qn_lad_solve(proper__qn_lad_state *s, proper_error *err) {
     const proper_lp *f = s->full;
     proper_lp red;
     proper_lp_solution sol;
-    size_t r, q, c, n, g, *idx = NULL, ng = 2 * s->M, width = s->P > s->M + 2 ? s->P : s->M + 2;
+    size_t r, q, c, n, g, *idx = NULL, *keys = NULL, ng = 2 * s->M, width = s->P > s->M + 2 ? s->P : s->M + 2;
     double *glob = NULL, *globd = NULL, *vals = NULL;
+    proper_lp_opts opt = proper_lp_opts_default();
     int rc;
     proper_lp_init(&red);
     proper_lp_solution_init(&sol);
@@ -1118,6 +1168,8 @@ static int proper__qn_lad_solve(proper__qn_lad_state *s, proper_error *err) {
     }
     for (c = 0; c < s->P; c++)
         if ((rc = proper_lp_add_col(&red, 0, f->col_lo[c], f->col_hi[c], f->col_name[c], NULL, err))) goto out;
+    keys = (size_t *)proper_calloc(f->nrows + ng, sizeof *keys);
+    if (!keys) { rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory"); goto out; }
     for (r = 0; r < f->nrows; r++) {
         if (r >= s->M && s->side[r - s->M] != 0) continue;
         for (n = 0, q = f->row_start[r]; q < f->row_start[r + 1]; q++)
@@ -1125,17 +1177,26 @@ static int proper__qn_lad_solve(proper__qn_lad_state *s, proper_error *err) {
         rc = r < s->M ? proper_lp_add_row(&red, n, idx, vals, f->row_lo[r], f->row_hi[r], NULL, err)
                       : proper__qn_lad_row(&red, n, idx, vals, f->row_lo[r], err);
         if (rc) goto out;
+        keys[red.nrows - 1] = r;
     }
     for (g = 0; g < ng; g++) {
         for (n = 0, c = 0; c < s->P; c++)
             if (glob[g * s->P + c] != 0) { idx[n] = c; vals[n++] = glob[g * s->P + c]; }
         if (n > 0 && (rc = proper__qn_lad_row(&red, n, idx, vals, globd[g], err))) goto out;
+        if (n > 0) keys[red.nrows - 1] = s->M + s->n + g;
     }
-    if ((rc = proper_lp_solve(&red, NULL, &sol, err))) goto out;
+    proper__qn_lad_map_basis(s, keys, red.nrows);
+    opt.basis = &s->basis;
+    rc = proper_lp_solve(&red, &opt, &sol, err);
+    PROPER_FREE(s->key);
+    s->key = keys;
+    s->nkey = red.nrows;
+    keys = NULL;
+    if (rc) goto out;
     s->iterations += sol.iterations;
     memcpy(s->theta, sol.x, s->P * sizeof *s->theta);
 out:
-    PROPER_FREE(glob); PROPER_FREE(globd); PROPER_FREE(idx); PROPER_FREE(vals);
+    PROPER_FREE(glob); PROPER_FREE(globd); PROPER_FREE(idx); PROPER_FREE(vals); PROPER_FREE(keys);
     proper_lp_solution_free(&sol);
     proper_lp_free(&red);
     return rc;
@@ -1323,7 +1384,8 @@ static int proper__qn_lad(const proper_lp *full, size_t M, double *theta, int ha
     proper_lp_solution_init(&out);
 out:
     *iterations += s.iterations;
-    PROPER_FREE(s.resid); PROPER_FREE(s.reach); PROPER_FREE(s.side); PROPER_FREE(best);
+    PROPER_FREE(s.resid); PROPER_FREE(s.reach); PROPER_FREE(s.side); PROPER_FREE(best); PROPER_FREE(s.key);
+    proper_lp_basis_free(&s.basis);
     proper_lp_solution_free(&out);
     return rc;
 }
