@@ -1004,7 +1004,11 @@ static double proper__qn_max_rate_change(const proper_qn *a, const proper_qn *b)
  *      optimal for the whole LP. Otherwise the rows that changed sign are
  *      kept too (when more than a tenth of the kept number changed, the
  *      kept number doubles and the rows are chosen anew around the theta
- *      with the lowest f so far), and step 3 repeats.
+ *      with the lowest f so far), and step 3 repeats, the simplex starting
+ *      from the last reduced LP's final basis (proper__qn_lad_map_basis).
+ * Measured at M = 20 with 20 traces of 200 steps (80k rows): 8.1k simplex
+ * iterations in three reduced solves, against about 65k for the whole LP;
+ * the same optimum.
  * Fits with at most PROPER_QN_LAD_MIN_ROWS data rows are solved whole, as
  * are fits whose kept rows do not settle within PROPER__QN_LAD_ROUNDS
  * solves or whose reduced LP the simplex cannot verify. */
