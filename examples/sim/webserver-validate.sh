@@ -7,7 +7,9 @@
 # Poisson workload) and predict with `proper sim run`. One tab-separated row
 # per configuration on stdout, with the 1-minute load average before and
 # after its measurement and the arrival rate the runs' samples actually had
-# (`offered`); the raw runs are kept in OUTDIR.
+# (`offered`); the raw runs, the table (OUTDIR/table.tsv) and its plots
+# (examples/sim/webserver-plot.sh: OUTDIR/throughput-cC.svg,
+# OUTDIR/response-cC.svg) are kept in OUTDIR.
 #
 #   sh examples/sim/webserver-validate.sh [--quick] [OUTDIR]
 #
@@ -70,7 +72,7 @@ start_server 4 0,1 --thread-trace "$out/server.trace"
 stop_server
 "$P" sim build "$out/server.trace" --cores 2 -o "$out/server.sim"
 
-printf 'workers\tcores\trate\tload1_before\tload1_after\tmeasured_tput\tmeasured_resp\tmeasured_p95\tfailed\toffered\tpredicted_tput\tpredicted_resp\tpredicted_p95\n'
+printf 'workers\tcores\trate\tload1_before\tload1_after\tmeasured_tput\tmeasured_resp\tmeasured_p95\tfailed\toffered\tpredicted_tput\tpredicted_resp\tpredicted_p95\n' | tee "$out/table.tsv"
 for c in $CORES; do
     cpus=$(seq -s, 0 $((c - 1)))
     if [ "$c" = 1 ]; then client="taskset -c 1"; else client=""; fi
@@ -90,8 +92,9 @@ for c in $CORES; do
             pred=$("$P" sim run "$out/server.sim" --workers "$w" --cores "$c" --rate "$r" --horizon "$HORIZON" \
                 --replications "$REPLICATIONS" --json |
                 python3 -c 'import json,sys; d=json.load(sys.stdin); print("%.6g\t%.6g\t%.6g" % (d["throughput"]["estimate"], d["response_mean"]["estimate"], d["response_quantile"]["estimate"]))')
-            printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$w" "$c" "$r" "$before" "$after" "$meas" "$pred"
+            printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$w" "$c" "$r" "$before" "$after" "$meas" "$pred" | tee -a "$out/table.tsv"
         done
         stop_server
     done
 done
+sh examples/sim/webserver-plot.sh "$out/table.tsv" "$out"
