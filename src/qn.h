@@ -1007,8 +1007,8 @@ static double proper__qn_max_rate_change(const proper_qn *a, const proper_qn *b)
  *      with the lowest f so far), and step 3 repeats, the simplex starting
  *      from the last reduced LP's final basis (proper__qn_lad_map_basis).
  * Measured at M = 20 with 20 traces of 200 steps (80k rows): 8.1k simplex
- * iterations in three reduced solves, against 45550 for the whole LP (5.2 s and 111 s CPU);
- * the same optimum.
+ * iterations in three reduced solves, against 45550 for the whole LP (5.2 s
+ * and 111 s of CPU); the same optimum.
  * Fits with at most PROPER_QN_LAD_MIN_ROWS data rows are solved whole, as
  * are fits whose kept rows do not settle within PROPER__QN_LAD_ROUNDS
  * solves or whose reduced LP the simplex cannot verify. */
