@@ -307,6 +307,12 @@ PROPER_API void proper_alias_free(proper_alias *a);
  * PROPER_MAX_FILE_BYTES fail with PROPER_ELIMIT. */
 PROPER_API int proper_read_file(const char *path, char **data, size_t *len, proper_error *err);
 
+/* Every reader accepts a UTF-8 byte order mark at the start of its text, as
+ * some editors write one, and treats it as no text: this advances *text past
+ * it and shortens *len (columns then count from after it). Returns 1 when
+ * one was skipped, else 0. */
+PROPER_API int proper_skip_bom(const char **text, size_t *len);
+
 /* A cursor over text that tracks line and column for error messages. */
 typedef struct proper_cursor {
     const char *p;    /* current position */
@@ -904,6 +910,13 @@ PROPER_API void proper_alias_free(proper_alias *a) {
 }
 
 /* ---- files ---- */
+
+PROPER_API int proper_skip_bom(const char **text, size_t *len) {
+    if (*len < 3 || memcmp(*text, "\xEF\xBB\xBF", 3) != 0) return 0;
+    *text += 3;
+    *len -= 3;
+    return 1;
+}
 
 static void proper__core_read_abandon(FILE *f, char *buf) {
     PROPER_FREE(buf);

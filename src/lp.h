@@ -1154,10 +1154,7 @@ PROPER_API int proper_lp_parse_cplex(proper_lp *out, const char *text, size_t le
     r.lp = &lp;
     r.err = err ? err : &local;
     r.have_bol = 1;
-    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) { /* a UTF-8 byte order mark is no text */
-        text += 3;
-        len -= 3;
-    }
+    proper_skip_bom(&text, &len);
     proper_cursor_init(&r.c, text, len, name);
     proper_intern_init(&r.cols);
     proper_intern_init(&r.rows);

@@ -600,21 +600,12 @@ static void proper__pmf_rows_free(proper__pmf_rows *r) {
     PROPER_FREE(r->pos);
 }
 
-/* A leading UTF-8 byte-order mark is accepted and skipped: columns count
- * from after it. */
-static void proper__pmf_skip_bom(const char **text, size_t *len) {
-    if (*len >= 3 && memcmp(*text, "\xEF\xBB\xBF", 3) == 0) {
-        *text += 3;
-        *len -= 3;
-    }
-}
-
 static int proper__pmf_read_rows(proper__pmf_rows *rows, const char *text, size_t len, const char *name,
                                  proper_error *err) {
     proper_cursor c;
     int rc, seen_content = 0;
     memset(rows, 0, sizeof *rows);
-    proper__pmf_skip_bom(&text, &len);
+    proper_skip_bom(&text, &len);
     proper_cursor_init(&c, text, len, name);
     while (c.p < c.end) {
         double value, prob;

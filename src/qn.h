@@ -1851,14 +1851,6 @@ static int proper__qn_network_row(proper_cursor *c, proper_qn *qn, size_t i, pro
     return PROPER_OK;
 }
 
-/* A UTF-8 byte order mark at the start of a CSV file is no text. */
-static void proper__qn_skip_bom(const char **text, size_t *len) {
-    if (*len >= 3 && memcmp(*text, "\xEF\xBB\xBF", 3) == 0) {
-        *text += 3;
-        *len -= 3;
-    }
-}
-
 PROPER_API int proper_qn_parse_network_csv(proper_qn *out, const char *text, size_t len, const char *name,
                                            proper_error *err) {
     proper_cursor c;
@@ -1866,7 +1858,7 @@ PROPER_API int proper_qn_parse_network_csv(proper_qn *out, const char *text, siz
     size_t M = 0, i;
     int rc;
     proper_qn_init(&qn);
-    proper__qn_skip_bom(&text, &len);
+    proper_skip_bom(&text, &len);
     proper_cursor_init(&c, text, len, name);
     if ((rc = proper__qn_network_header(&c, &M, err)) || (rc = proper_qn_create(&qn, M, err))) return rc;
     for (i = 0; i < M; i++)
@@ -1940,7 +1932,7 @@ PROPER_API int proper_qn_parse_trace_csv(proper_qn_trace *out, const char *text,
     const char *file = name;
     proper_qn_trace t, *tr = &t;
     proper_qn_trace_init(&t);
-    proper__qn_skip_bom(&text, &len);
+    proper_skip_bom(&text, &len);
     proper_cursor_init(&c, text, len, name);
     if (!proper__qn_next_line(&c)) return proper_cursor_error(&c, err, PROPER_EPARSE, "empty trace file");
     fields = proper__qn_fields(&c);

@@ -1376,18 +1376,9 @@ static int proper__sre_set_file(proper_sre *s, const char *file) {
     return s->file && s->dir ? PROPER_OK : PROPER_ENOMEM;
 }
 
-/* A leading UTF-8 byte-order mark is accepted and skipped: columns count
- * from after it. */
-static void proper__sre_skip_bom(const char **text, size_t *len) {
-    if (*len >= 3 && memcmp(*text, "\xEF\xBB\xBF", 3) == 0) {
-        *text += 3;
-        *len -= 3;
-    }
-}
-
 static void proper__sre_parser_init(proper__sre_parser *p, proper_sre *s, const char *text, size_t len,
                                     const char *file, proper_error *err) {
-    proper__sre_skip_bom(&text, &len);
+    proper_skip_bom(&text, &len);
     memset(p, 0, sizeof *p);
     p->s = s;
     p->err = err;
@@ -2872,7 +2863,7 @@ PROPER_API int proper_sre_from_automaton(proper_sre *out, const char *text, size
     a.start = PROPER__SRE_NONE;
     g.s = s;
     rc = proper__sre_set_file(s, file);
-    proper__sre_skip_bom(&text, &len);
+    proper_skip_bom(&text, &len);
     proper_cursor_init(&c, text, len, s->file);
     if (rc == PROPER_OK) rc = proper__sre_automaton_read(&a, &c, err);
     if (rc == PROPER_OK) rc = proper__sre_gnfa_init(&g, &a);

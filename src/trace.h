@@ -904,22 +904,13 @@ static int proper__trace_header(proper__trace_parser *ps) {
 
 PROPER_API void proper_trace_init(proper_trace *t) { memset(t, 0, sizeof *t); }
 
-/* A leading UTF-8 byte-order mark is accepted and skipped: columns count
- * from after it. */
-static void proper__trace_skip_bom(const char **text, size_t *len) {
-    if (*len >= 3 && memcmp(*text, "\xEF\xBB\xBF", 3) == 0) {
-        *text += 3;
-        *len -= 3;
-    }
-}
-
 /* Parse text into t, merging records by id; on failure t holds what came
  * before the error. */
 static int proper__trace_parse_into(proper_trace *t, const char *text, size_t len, const char *file,
                                     proper_error *err) {
     proper__trace_parser ps;
     int rc;
-    proper__trace_skip_bom(&text, &len);
+    proper_skip_bom(&text, &len);
     ps.t = t;
     ps.err = err;
     ps.record = -1;
