@@ -833,22 +833,13 @@ static int proper__vlmc_runs_line(proper_vlmc_counts *c, const char *p, size_t n
     return PROPER_OK;
 }
 
-/* A leading UTF-8 byte-order mark is accepted and skipped: columns count
- * from after it. */
-static void proper__vlmc_skip_bom(const char **text, size_t *len) {
-    if (*len >= 3 && memcmp(*text, "\xEF\xBB\xBF", 3) == 0) {
-        *text += 3;
-        *len -= 3;
-    }
-}
-
 PROPER_API int proper_vlmc_counts_parse_runs(proper_vlmc_counts *c, const char *text, size_t len, const char *file,
                                              proper_error *err) {
     size_t pos = 0;
     uint64_t line = 0, ordinal = 0;
     uint32_t f;
     int rc;
-    proper__vlmc_skip_bom(&text, &len);
+    proper_skip_bom(&text, &len);
     if (proper__vlmc_file_index(c, file, &f)) return proper__vlmc_oom(err);
     while (pos < len) {
         const char *nl = (const char *)memchr(text + pos, '\n', len - pos);
@@ -899,7 +890,7 @@ PROPER_API int proper_vlmc_counts_parse_counts(proper_vlmc_counts *c, const char
     size_t n_map = 0, map_cap = 0, pos = 0;
     uint64_t line = 0, ordinal = 0;
     int rc = PROPER_OK;
-    proper__vlmc_skip_bom(&text, &len);
+    proper_skip_bom(&text, &len);
     if (proper__vlmc_file_index(c, file, &f)) return proper__vlmc_oom(err);
     while (pos < len && rc == PROPER_OK) {
         const char *nl = (const char *)memchr(text + pos, '\n', len - pos);
@@ -1074,9 +1065,9 @@ PROPER_API int proper_vlmc_counts_read(proper_vlmc_counts *c, const char *path, 
         fclose(fp);
         return proper_error_set(err, PROPER_EIO, path, 0, 0, "read error");
     }
-    if (have >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) { /* a BOM: see proper__vlmc_skip_bom */
-        memmove(buf, buf + 3, have - 3);
-        have -= 3;
+    {
+        const char *text = buf; /* a streamed file's BOM: the rule of proper_skip_bom */
+        if (proper_skip_bom(&text, &have)) memmove(buf, text, have);
     }
     if (proper__vlmc_header_is(buf, have, "proper-trace") || proper__vlmc_header_is(buf, have, "proper-vlmc-counts")) {
         /* whole-file formats (their parsers skip the BOM themselves) */
@@ -1269,7 +1260,7 @@ PROPER_API int proper_vlmc_cfg_parse(proper_vlmc_cfg *g, const char *text, size_
                                      proper_error *err) {
     size_t pos = 0;
     int line = 0, rc;
-    proper__vlmc_skip_bom(&text, &len);
+    proper_skip_bom(&text, &len);
     if (file) {
         size_t n = strlen(file);
         if (n >= sizeof g->file) n = sizeof g->file - 1;
