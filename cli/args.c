@@ -29,6 +29,14 @@ void cli_warn_lines(const char *lines) {
     }
 }
 
+void cli_warn_deadlocks(size_t n) {
+    char line[160];
+    if (!n) return;
+    snprintf(line, sizeof line, "%lu deadlock state%s given a self-loop, as PRISM does (--nofixdl refuses them)",
+             (unsigned long)n, n == 1 ? "" : "s");
+    cli_warn_lines(line);
+}
+
 int cli_report(const proper_error *err) {
     char buf[PROPER_ERROR_MESSAGE_MAX + PROPER_ERROR_FILE_MAX + 64];
     if (proper__cli_quiet) return CLI_BAD_INPUT;

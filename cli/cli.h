@@ -34,6 +34,9 @@ int cli_fail(const char *fmt, ...) CLI_PRINTF(1, 2);
 /* Print each line of `lines` (newline-separated, may be NULL) to stderr as
  * "proper: warning: <line>". */
 void cli_warn_lines(const char *lines);
+/* The warning for n deadlock states given a self-loop (nothing when n = 0),
+ * in the words every command uses. */
+void cli_warn_deadlocks(size_t n);
 /* Another tool built on these helpers (proper-mpi, cli/mpi/) names itself:
  * every message above and below then starts with `name` instead of
  * "proper" ("proper-mpi: ...", "proper-mpi vlmc: ... (see 'proper-mpi vlmc

@@ -47,6 +47,9 @@ static void crosscheck_usage(FILE *out) {
             "  --via-explicit      hand the tools the DTMC proper built (PRISM explicit\n"
             "                      files, Storm DRN) instead of the PRISM-language model:\n"
             "                      checks proper's model construction too\n"
+            "  --fixdl             (the default) give states without any enabled command a\n"
+            "                      self-loop, with a warning, as PRISM and Storm do\n"
+            "  --nofixdl           refuse a model with deadlock states instead\n"
             "  --backend NAME      only this external backend (prism or storm)\n"
             "  --timeout S         seconds one tool run may take (default %g); a tool's\n"
             "                      version probe waits at most this, and at most %g s\n"
@@ -67,7 +70,7 @@ static void crosscheck_usage(FILE *out) {
 
 typedef struct xc_opts {
     const char *model, *lab, *props, *consts, *srew, *trew, *only;
-    int explicit_files, json, exact, via_explicit, props_is_file, require;
+    int explicit_files, json, exact, via_explicit, props_is_file, require, nofixdl;
     double tolerance, abs_tolerance, precision, timeout;
 } xc_opts;
 
@@ -106,6 +109,8 @@ static int parse_args(int argc, char **argv, xc_opts *o) {
         else if (cli_flag(&a, "--exact")) o->exact = 1;
         else if (cli_flag(&a, "--via-explicit")) o->via_explicit = 1;
         else if (cli_flag(&a, "--require")) o->require = 1;
+        else if (cli_flag(&a, "--fixdl")) o->nofixdl = 0;
+        else if (cli_flag(&a, "--nofixdl")) o->nofixdl = 1;
         else if (cli_opt(&a, "--const")) o->consts = a.value;
         else if (cli_opt(&a, "--srew")) o->srew = a.value;
         else if (cli_opt(&a, "--trew")) o->trew = a.value;
@@ -154,7 +159,12 @@ static int load(xc_opts *o, proper_prism_model **pm, proper_prism_props **props,
     }
     if (proper_prism_props_from_arg(props, *pm, o->props, props_text, &o->props_is_file, &err)) return cli_report(&err);
     if (o->consts && proper_prism_set_consts(*pm, *props, o->consts, &err)) return cli_report(&err);
-    if (!o->explicit_files && proper_prism_build(*pm, NULL, d, &err)) return cli_report(&err);
+    if (!o->explicit_files) {
+        proper_prism_build_opts bo = proper_prism_build_opts_default();
+        bo.fix_deadlocks = !o->nofixdl;
+        if (proper_prism_build(*pm, &bo, d, &err)) return cli_report(&err);
+        cli_warn_deadlocks(proper_bitset_count(&d->deadlock));
+    }
     return CLI_OK;
 }
 

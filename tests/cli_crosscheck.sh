@@ -33,6 +33,12 @@ EOF
 
 expect_text crosscheck_help 0 "proper crosscheck MODEL.pm PROPS" xc --help
 
+# --- deadlocks: a self-loop and a warning by default, as check and PRISM do ---
+# (deadlock.pm: x climbs 0 -> 1 -> 2 and stops, so P[F x=2] = 1 once state 2 loops)
+expect_text crosscheck_fixdl_default 0 "1 deadlock state given a self-loop" xc $M/deadlock.pm 'P=? [ F x=2 ]'
+contains crosscheck_fixdl_value "$T/out" "P=? [ F x=2 ]  native   1 "
+expect_error crosscheck_nofixdl "deadlock" xc $M/deadlock.pm 'P=? [ F x=2 ]' --nofixdl
+
 # --- no external tool: native column only, exit 0, said so ---
 expect_text crosscheck_no_tool 0 "no external model checker is installed" xc $M/minpathsum.pm $P/minpathsum.pctl --const $MPS
 if grep -q '^"time": R{"time"}=? \[ F "end" \]  *native  *0.62871465174063' "$T/out" &&
