@@ -49,7 +49,7 @@ runs | while read -r model props consts; do
     json=$out/$i.json
     start=$(date +%s.%N)
     status=0
-    PROPER_PRISM=$prism bin/proper crosscheck "$ex/$model" "$ex/$props" --const "$consts" --backend prism \
+    PROPER_PRISM=$prism bin/proper crosscheck "$ex/$model" "$ex/$props" --const "$consts" --backend prism --timeout 300 \
         --json > "$json" 2> "$out/$i.err" || status=$?
     end=$(date +%s.%N)
     python3 - "$model" "$consts" "$json" "$out/$i.err" "$status" "$start" "$end" <<'PY'
