@@ -712,21 +712,6 @@ static void warn_unknown(const char *unknown, int *warned) {
 }
 
 /* Warn when deadlock states were given self-loops. */
-static void warn_deadlocks(const proper_dtmc *d) {
-    proper_bitset dl;
-    proper_error err;
-    size_t n;
-    char line[200];
-    proper_bitset_init(&dl);
-    if (proper_dtmc_label_get(d, "deadlock", &dl, &err)) return;
-    n = proper_bitset_count(&dl);
-    proper_bitset_free(&dl);
-    if (!n) return;
-    snprintf(line, sizeof line, "%lu deadlock state%s given a self-loop, as PRISM does (--nofixdl refuses them)",
-             (unsigned long)n, n == 1 ? "" : "s");
-    cli_warn_lines(line);
-}
-
 /* One run: the constants of o->run_consts, build, export, check. */
 static int check_run(check_opts *o, const proper_backend *backend, proper_prism_model *pm, proper_prism_props *props,
                      proper_dtmc *d, cli_json *runs, int first, int *warned) {
@@ -744,7 +729,7 @@ static int check_run(check_opts *o, const proper_backend *backend, proper_prism_
         bo.fix_deadlocks = !o->nofixdl;
         bo.max_states = o->max_states;
         if (proper_prism_build(pm, &bo, d, &err)) return cli_report(&err);
-        if (first) warn_deadlocks(d);
+        if (first) cli_warn_deadlocks(proper_bitset_count(&d->deadlock));
     }
     if ((rc = export_model(o, d, &err)) != CLI_OK) return rc;
     if (backend != proper_backend_native()) return check_with_tool(o, backend, props);

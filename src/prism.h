@@ -504,10 +504,7 @@ static int proper__prism_lex(const char *text, size_t len, const char *file, pro
     size_t n = 0, cap = 0;
     const char *gap;
     int rc;
-    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) { /* a UTF-8 byte order mark is no text */
-        text += 3;
-        len -= 3;
-    }
+    proper_skip_bom(&text, &len);
     proper_cursor_init(&c, text, len, file);
     for (;;) {
         gap = c.p;
