@@ -4903,11 +4903,14 @@ static int proper__prism_until_form(proper__prism_checker *C, int32_t e, proper_
         return rc;
     }
     if (op == PROPER__PM_T_X) {
-        if (nd->idx >= 0 || nd->c >= 0) rc = proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED, "X takes no step bound");
+        proper_bitset_free(&A);
+        if (nd->idx >= 0 || nd->c >= 0) { /* the caller keeps nothing of a failed form */
+            proper_bitset_free(&B);
+            return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED, "X takes no step bound");
+        }
         u->next = 1;
         u->phi2 = B;
-        proper_bitset_free(&A);
-        return rc;
+        return PROPER_OK;
     }
     if (op == PROPER__PM_T_G || op == PROPER__PM_T_R) { /* G b = !(true U !b); a R b = !(!a U !b) */
         proper_bitset_not(&B);
