@@ -70,26 +70,26 @@
  *                             co-safe LTL rewards by a DFA product, E/A[ltl]
  *     prism.h     line 20494  the PRISM language (DTMCs and CTMCs) and
  *                             its property language, on top of dtmc.h
- *     synth.h     line 26222  annotated C/Java source -> parametric DTMC
+ *     synth.h     line 26225  annotated C/Java source -> parametric DTMC
  *                             (the PROPER method)
- *     estimate.h  line 27782  per-run count logs -> parameter
+ *     estimate.h  line 27785  per-run count logs -> parameter
  *                             intervals -> property interval
- *     annot.h     line 29136  probabilistic performance annotations
+ *     annot.h     line 29139  probabilistic performance annotations
  *                             (Freud): how a function's time or memory
  *                             depends on its input, fitted from call logs
- *     vlmc.h      line 34720  VLMC learning from location traces, Markov
+ *     vlmc.h      line 34723  VLMC learning from location traces, Markov
  *                             hull, steps to termination
- *     lp.h        line 37459  linear programs: CPLEX LP files, a native
+ *     lp.h        line 37462  linear programs: CPLEX LP files, a native
  *                             simplex, a box-constrained QP
- *     qn.h        line 40679  closed queueing networks: simulation, mean
+ *     qn.h        line 40682  closed queueing networks: simulation, mean
  *                             field, MVA, rates and routing learned by LP/QP
- *     sim.h       line 42746  discrete-event simulation of multithreaded
+ *     sim.h       line 42749  discrete-event simulation of multithreaded
  *                             programs (Tarvo & Reiss): queues, thread pools,
  *                             CPUs, locks, I/O
- *     backend.h   line 47261  external engines behind one interface:
+ *     backend.h   line 47264  external engines behind one interface:
  *                             plugins, registry, subprocess runner
  *     backend_native.h
- *                 line 48199  proper's own engines (prism.h, dtmc.h,
+ *                 line 48202  proper's own engines (prism.h, dtmc.h,
  *                             lp.h) as the backend "native"
  *   The adapters for PRISM, Storm and glpsol are separate headers in
  *   backends/ of the source tree; they are not part of proper.h.
@@ -195,77 +195,77 @@
  *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 20661
  *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 20666
  *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 24174
- *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 26315
- *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 26318
- *   PROPER_SYNTH_TIE                1e-12                  synth.h line 26321
- *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 27922
- *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 27925
- *   PROPER_ANNOT_CORR               0.99                   annot.h line 29340
- *   PROPER_ANNOT_R2                 0.9                    annot.h line 29344
- *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 29348
- *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 29352
- *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 29356
- *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 29360
- *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 29366
- *   PROPER_ANNOT_CUTS               32                     annot.h line 29370
- *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 29374
- *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 29378
- *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 29382
- *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 29387
- *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 29391
- *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 29395
- *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 29399
- *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 29404
- *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 29408
- *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 29640
- *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 29714
- *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 29807
- *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 29811
- *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 31652
- *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 31656
- *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 34898
- *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 34903
- *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 34911
- *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 34915
- *   PROPER_LP_PERTURB               1e-6                   lp.h line 37639
- *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 37654
- *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 37657
- *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 37660
- *   PROPER_LP_SING_TOL              1e-11                  lp.h line 37663
- *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 37666
- *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 37669
- *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 37674
- *   PROPER_LP_SCALE_PASSES          6                      lp.h line 37678
- *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 37685
- *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 37690
- *   PROPER_LP_COND_TOL              1e-9                   lp.h line 37696
- *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 37701
- *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 40296
- *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 40770
- *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 40774
- *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 40778
- *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 40785
- *   PROPER_QN_RESUM_EVERY           256                    qn.h line 40790
- *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 40876
- *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 40879
- *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 40882
- *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 40916
- *   PROPER_QN_LAD_KEEP              2                      qn.h line 41694
- *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 41697
- *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 41700
- *   PROPER_SIM_BUCKETS              200                    sim.h line 42880
- *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 42885
- *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 42889
- *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 42893
- *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 42897
- *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 42901
- *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 42905
- *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 43008
- *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 43258
- *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 47339
- *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 47344
- *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 47350
- *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 47354
+ *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 26318
+ *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 26321
+ *   PROPER_SYNTH_TIE                1e-12                  synth.h line 26324
+ *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 27925
+ *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 27928
+ *   PROPER_ANNOT_CORR               0.99                   annot.h line 29343
+ *   PROPER_ANNOT_R2                 0.9                    annot.h line 29347
+ *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 29351
+ *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 29355
+ *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 29359
+ *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 29363
+ *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 29369
+ *   PROPER_ANNOT_CUTS               32                     annot.h line 29373
+ *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 29377
+ *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 29381
+ *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 29385
+ *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 29390
+ *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 29394
+ *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 29398
+ *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 29402
+ *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 29407
+ *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 29411
+ *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 29643
+ *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 29717
+ *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 29810
+ *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 29814
+ *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 31655
+ *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 31659
+ *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 34901
+ *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 34906
+ *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 34914
+ *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 34918
+ *   PROPER_LP_PERTURB               1e-6                   lp.h line 37642
+ *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 37657
+ *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 37660
+ *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 37663
+ *   PROPER_LP_SING_TOL              1e-11                  lp.h line 37666
+ *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 37669
+ *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 37672
+ *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 37677
+ *   PROPER_LP_SCALE_PASSES          6                      lp.h line 37681
+ *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 37688
+ *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 37693
+ *   PROPER_LP_COND_TOL              1e-9                   lp.h line 37699
+ *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 37704
+ *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 40299
+ *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 40773
+ *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 40777
+ *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 40781
+ *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 40788
+ *   PROPER_QN_RESUM_EVERY           256                    qn.h line 40793
+ *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 40879
+ *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 40882
+ *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 40885
+ *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 40919
+ *   PROPER_QN_LAD_KEEP              2                      qn.h line 41697
+ *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 41700
+ *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 41703
+ *   PROPER_SIM_BUCKETS              200                    sim.h line 42883
+ *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 42888
+ *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 42892
+ *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 42896
+ *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 42900
+ *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 42904
+ *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 42908
+ *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 43011
+ *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 43261
+ *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 47342
+ *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 47347
+ *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 47353
+ *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 47357
  *
  * THREAD SAFETY
  *   No global or thread-local mutable state. Objects are not locked: two
@@ -25396,11 +25396,14 @@ static int proper__prism_until_form(proper__prism_checker *C, int32_t e, proper_
         return rc;
     }
     if (op == PROPER__PM_T_X) {
-        if (nd->idx >= 0 || nd->c >= 0) rc = proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED, "X takes no step bound");
+        proper_bitset_free(&A);
+        if (nd->idx >= 0 || nd->c >= 0) { /* the caller keeps nothing of a failed form */
+            proper_bitset_free(&B);
+            return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED, "X takes no step bound");
+        }
         u->next = 1;
         u->phi2 = B;
-        proper_bitset_free(&A);
-        return rc;
+        return PROPER_OK;
     }
     if (op == PROPER__PM_T_G || op == PROPER__PM_T_R) { /* G b = !(true U !b); a R b = !(!a U !b) */
         proper_bitset_not(&B);
