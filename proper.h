@@ -44,52 +44,52 @@
  * CONTENTS
  *   This manual, then each module with its own manual at its first line
  *   (line numbers are of this file):
- *     core.h      line   512  errors with file:line:col, allocation, growable
+ *     core.h      line   516  errors with file:line:col, allocation, growable
  *                             arrays, strings and a string builder, interning,
  *                             number parsing and shortest round-trip
  *                             formatting, bit sets, dense LU, RNG, alias
  *                             tables, file reading
- *     trace.h     line  1626  the trace format, its reader and writer, the
+ *     trace.h     line  1630  the trace format, its reader and writer, the
  *                             low-overhead per-thread recorder
- *     fft.h       line  3071  real-input FFT plans for power-of-two sizes
- *     stats.h     line  3779  normal/t/chi-square distributions, normal,
+ *     fft.h       line  3075  real-input FFT plans for power-of-two sizes
+ *     stats.h     line  3783  normal/t/chi-square distributions, normal,
  *                             t and Wilson intervals, simultaneous levels, KL,
  *                             chi-square and KS tests
- *     pmf.h       line  4856  discrete PMFs on a grid: samples, moments,
+ *     pmf.h       line  4860  discrete PMFs on a grid: samples, moments,
  *                             convolution, mixture, loops
- *     sre.h       line  6291  stochastic regular expressions: language,
+ *     sre.h       line  6295  stochastic regular expressions: language,
  *                             evaluation to a PMF, automaton -> SRE
- *     dtmc.h      line  9184  the one Markov-chain model (DTMC or CTMC):
+ *     dtmc.h      line  9188  the one Markov-chain model (DTMC or CTMC):
  *                             builder, direct and iterative solvers with
  *                             proven error bounds, CSL by uniformisation,
  *                             explicit/DRN/DOT/PRISM files
- *     exact.h     line 13956  big integers, rationals, rational functions;
+ *     exact.h     line 13960  big integers, rationals, rational functions;
  *                             exact and parametric solving by state elimination
- *     ltl.h       line 17869  LTL on DTMCs: refinement of the chain per
+ *     ltl.h       line 17873  LTL on DTMCs: refinement of the chain per
  *                             temporal subformula (Courcoubetis-Yannakakis),
  *                             co-safe LTL rewards by a DFA product, E/A[ltl]
- *     prism.h     line 20494  the PRISM language (DTMCs and CTMCs) and
+ *     prism.h     line 20498  the PRISM language (DTMCs and CTMCs) and
  *                             its property language, on top of dtmc.h
- *     synth.h     line 26225  annotated C/Java source -> parametric DTMC
+ *     synth.h     line 26229  annotated C/Java source -> parametric DTMC
  *                             (the PROPER method)
- *     estimate.h  line 27785  per-run count logs -> parameter
+ *     estimate.h  line 27789  per-run count logs -> parameter
  *                             intervals -> property interval
- *     annot.h     line 29139  probabilistic performance annotations
+ *     annot.h     line 29143  probabilistic performance annotations
  *                             (Freud): how a function's time or memory
  *                             depends on its input, fitted from call logs
- *     vlmc.h      line 34723  VLMC learning from location traces, Markov
+ *     vlmc.h      line 34727  VLMC learning from location traces, Markov
  *                             hull, steps to termination
- *     lp.h        line 37462  linear programs: CPLEX LP files, a native
+ *     lp.h        line 37466  linear programs: CPLEX LP files, a native
  *                             simplex, a box-constrained QP
- *     qn.h        line 40682  closed queueing networks: simulation, mean
+ *     qn.h        line 40686  closed queueing networks: simulation, mean
  *                             field, MVA, rates and routing learned by LP/QP
- *     sim.h       line 42749  discrete-event simulation of multithreaded
+ *     sim.h       line 42753  discrete-event simulation of multithreaded
  *                             programs (Tarvo & Reiss): queues, thread pools,
  *                             CPUs, locks, I/O
- *     backend.h   line 47264  external engines behind one interface:
+ *     backend.h   line 47268  external engines behind one interface:
  *                             plugins, registry, subprocess runner
  *     backend_native.h
- *                 line 48202  proper's own engines (prism.h, dtmc.h,
+ *                 line 48206  proper's own engines (prism.h, dtmc.h,
  *                             lp.h) as the backend "native"
  *   The adapters for PRISM, Storm and glpsol are separate headers in
  *   backends/ of the source tree; they are not part of proper.h.
@@ -137,135 +137,135 @@
  *                           time of the implementation file (see README).
  *   Tunables: each is defined only if not already defined, so it can be set
  *   before the include; its meaning is the comment above it at the given line.
- *   PROPER_MAX_FILE_BYTES           ((size_t)1 << 30)      core.h line 815
- *   PROPER_TRACE_NAME_MAX           255                    trace.h line 1777
- *   PROPER_TRACE_LOOP_MAX           1048576                trace.h line 1786
- *   PROPER_FFT_BLOCK                4096                   fft.h line 3188
- *   PROPER_STATS_SERIES_EPS         1e-16                  stats.h line 3818
- *   PROPER_STATS_SERIES_MAX_ITER    1000000                stats.h line 3824
- *   PROPER_STATS_ROOT_RTOL          4e-16                  stats.h line 3829
- *   PROPER_STATS_ROOT_MAX_ITER      400                    stats.h line 3832
- *   PROPER_STATS_PVALUE_FLOOR       1e-300                 stats.h line 3837
- *   PROPER_STATS_PROB_TOL           1e-9                   stats.h line 3841
- *   PROPER_STATS_CHI2_MIN_EXPECTED  5.0                    stats.h line 3846
- *   PROPER_PMF_SUM_TOL              1e-6                   pmf.h line 4947
- *   PROPER_PMF_WIDTH_RTOL           1e-9                   pmf.h line 4951
- *   PROPER_PMF_GRID_TOL             1e-6                   pmf.h line 4955
- *   PROPER_PMF_MAX_BINS             ((size_t)1 << 27)      pmf.h line 4960
- *   PROPER_PMF_MAX_INFERRED_BINS    ((size_t)1 << 20)      pmf.h line 4965
- *   PROPER_PMF_QUANTILE_TOL         1e-12                  pmf.h line 4970
- *   PROPER_PMF_HORNER_TOL           1e-18                  pmf.h line 4975
- *   PROPER_PMF_LOOP_SPLIT           64                     pmf.h line 4994
- *   PROPER_PMF_FFT_COST             6.0                    pmf.h line 4997
- *   PROPER_SRE_PROB_TOL             1e-9                   sre.h line 6476
- *   PROPER_SRE_MAX_NESTING          200                    sre.h line 6481
- *   PROPER_SRE_MAX_ITERATIONS       100000                 sre.h line 6486
- *   PROPER_SRE_DEFAULT_TRUNCATE_EPS 1e-12                  sre.h line 6490
- *   PROPER_SRE_DEFAULT_MARKOV_EPS   1e-12                  sre.h line 6494
- *   PROPER_SRE_DEFAULT_WIDTH        1.0                    sre.h line 6498
- *   PROPER_SRE_MAX_AUTOMATON_SIZE   1000000                sre.h line 6506
- *   PROPER_SRE_ROUNDING_RTOL        1e-3                   sre.h line 6512
- *   PROPER_DTMC_ROW_SUM_TOL         1e-6                   dtmc.h line 9306
- *   PROPER_DTMC_REL_PRECISION       1e-10                  dtmc.h line 9314
- *   PROPER_DTMC_FLOOR_FACTOR        100.0                  dtmc.h line 9322
- *   PROPER_DTMC_DENSE_MAX           256                    dtmc.h line 9327
- *   PROPER_DTMC_BAND_MAX            64                     dtmc.h line 9335
- *   PROPER_DTMC_MAX_SWEEPS          1000000                dtmc.h line 9340
- *   PROPER_DTMC_CYCLE_MAX           256                    dtmc.h line 9351
- *   PROPER_DTMC_TRANSIENT_ACCURACY  1e-12                  dtmc.h line 9357
- *   PROPER_DTMC_MAX_POISSON_STEPS   1000000000UL           dtmc.h line 9364
- *   PROPER_DTMC_BOUND_CHECK_FROM    4096UL                 dtmc.h line 9372
- *   PROPER_DTMC_MAX_STATES          0xFFFFFFF0u            dtmc.h line 9377
- *   PROPER_EXACT_MAX_LIMBS          (1u << 20)             exact.h line 14035
- *   PROPER_EXACT_MAX_EXP10          100000                 exact.h line 14041
- *   PROPER_EXACT_MAX_STEPS          1000ul                 exact.h line 14049
- *   PROPER_EXACT_MAX_POWER          1000                   exact.h line 14054
- *   PROPER_EXACT_MAX_TERMS          100000                 exact.h line 14059
- *   PROPER_EXACT_MAX_STATES         1000000                exact.h line 14064
- *   PROPER_EXACT_MAX_ENTRIES        20000000u              exact.h line 14071
- *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 17957
- *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 17963
- *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 17970
- *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 17975
- *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 17983
- *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 17990
- *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 17996
- *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 20651
- *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 20656
- *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 20661
- *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 20666
- *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 24174
- *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 26318
- *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 26321
- *   PROPER_SYNTH_TIE                1e-12                  synth.h line 26324
- *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 27925
- *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 27928
- *   PROPER_ANNOT_CORR               0.99                   annot.h line 29343
- *   PROPER_ANNOT_R2                 0.9                    annot.h line 29347
- *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 29351
- *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 29355
- *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 29359
- *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 29363
- *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 29369
- *   PROPER_ANNOT_CUTS               32                     annot.h line 29373
- *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 29377
- *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 29381
- *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 29385
- *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 29390
- *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 29394
- *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 29398
- *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 29402
- *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 29407
- *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 29411
- *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 29643
- *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 29717
- *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 29810
- *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 29814
- *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 31655
- *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 31659
- *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 34901
- *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 34906
- *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 34914
- *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 34918
- *   PROPER_LP_PERTURB               1e-6                   lp.h line 37642
- *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 37657
- *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 37660
- *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 37663
- *   PROPER_LP_SING_TOL              1e-11                  lp.h line 37666
- *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 37669
- *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 37672
- *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 37677
- *   PROPER_LP_SCALE_PASSES          6                      lp.h line 37681
- *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 37688
- *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 37693
- *   PROPER_LP_COND_TOL              1e-9                   lp.h line 37699
- *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 37704
- *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 40299
- *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 40773
- *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 40777
- *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 40781
- *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 40788
- *   PROPER_QN_RESUM_EVERY           256                    qn.h line 40793
- *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 40879
- *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 40882
- *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 40885
- *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 40919
- *   PROPER_QN_LAD_KEEP              2                      qn.h line 41697
- *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 41700
- *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 41703
- *   PROPER_SIM_BUCKETS              200                    sim.h line 42883
- *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 42888
- *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 42892
- *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 42896
- *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 42900
- *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 42904
- *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 42908
- *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 43011
- *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 43261
- *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 47342
- *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 47347
- *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 47353
- *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 47357
+ *   PROPER_MAX_FILE_BYTES           ((size_t)1 << 30)      core.h line 819
+ *   PROPER_TRACE_NAME_MAX           255                    trace.h line 1781
+ *   PROPER_TRACE_LOOP_MAX           1048576                trace.h line 1790
+ *   PROPER_FFT_BLOCK                4096                   fft.h line 3192
+ *   PROPER_STATS_SERIES_EPS         1e-16                  stats.h line 3822
+ *   PROPER_STATS_SERIES_MAX_ITER    1000000                stats.h line 3828
+ *   PROPER_STATS_ROOT_RTOL          4e-16                  stats.h line 3833
+ *   PROPER_STATS_ROOT_MAX_ITER      400                    stats.h line 3836
+ *   PROPER_STATS_PVALUE_FLOOR       1e-300                 stats.h line 3841
+ *   PROPER_STATS_PROB_TOL           1e-9                   stats.h line 3845
+ *   PROPER_STATS_CHI2_MIN_EXPECTED  5.0                    stats.h line 3850
+ *   PROPER_PMF_SUM_TOL              1e-6                   pmf.h line 4951
+ *   PROPER_PMF_WIDTH_RTOL           1e-9                   pmf.h line 4955
+ *   PROPER_PMF_GRID_TOL             1e-6                   pmf.h line 4959
+ *   PROPER_PMF_MAX_BINS             ((size_t)1 << 27)      pmf.h line 4964
+ *   PROPER_PMF_MAX_INFERRED_BINS    ((size_t)1 << 20)      pmf.h line 4969
+ *   PROPER_PMF_QUANTILE_TOL         1e-12                  pmf.h line 4974
+ *   PROPER_PMF_HORNER_TOL           1e-18                  pmf.h line 4979
+ *   PROPER_PMF_LOOP_SPLIT           64                     pmf.h line 4998
+ *   PROPER_PMF_FFT_COST             6.0                    pmf.h line 5001
+ *   PROPER_SRE_PROB_TOL             1e-9                   sre.h line 6480
+ *   PROPER_SRE_MAX_NESTING          200                    sre.h line 6485
+ *   PROPER_SRE_MAX_ITERATIONS       100000                 sre.h line 6490
+ *   PROPER_SRE_DEFAULT_TRUNCATE_EPS 1e-12                  sre.h line 6494
+ *   PROPER_SRE_DEFAULT_MARKOV_EPS   1e-12                  sre.h line 6498
+ *   PROPER_SRE_DEFAULT_WIDTH        1.0                    sre.h line 6502
+ *   PROPER_SRE_MAX_AUTOMATON_SIZE   1000000                sre.h line 6510
+ *   PROPER_SRE_ROUNDING_RTOL        1e-3                   sre.h line 6516
+ *   PROPER_DTMC_ROW_SUM_TOL         1e-6                   dtmc.h line 9310
+ *   PROPER_DTMC_REL_PRECISION       1e-10                  dtmc.h line 9318
+ *   PROPER_DTMC_FLOOR_FACTOR        100.0                  dtmc.h line 9326
+ *   PROPER_DTMC_DENSE_MAX           256                    dtmc.h line 9331
+ *   PROPER_DTMC_BAND_MAX            64                     dtmc.h line 9339
+ *   PROPER_DTMC_MAX_SWEEPS          1000000                dtmc.h line 9344
+ *   PROPER_DTMC_CYCLE_MAX           256                    dtmc.h line 9355
+ *   PROPER_DTMC_TRANSIENT_ACCURACY  1e-12                  dtmc.h line 9361
+ *   PROPER_DTMC_MAX_POISSON_STEPS   1000000000UL           dtmc.h line 9368
+ *   PROPER_DTMC_BOUND_CHECK_FROM    4096UL                 dtmc.h line 9376
+ *   PROPER_DTMC_MAX_STATES          0xFFFFFFF0u            dtmc.h line 9381
+ *   PROPER_EXACT_MAX_LIMBS          (1u << 20)             exact.h line 14039
+ *   PROPER_EXACT_MAX_EXP10          100000                 exact.h line 14045
+ *   PROPER_EXACT_MAX_STEPS          1000ul                 exact.h line 14053
+ *   PROPER_EXACT_MAX_POWER          1000                   exact.h line 14058
+ *   PROPER_EXACT_MAX_TERMS          100000                 exact.h line 14063
+ *   PROPER_EXACT_MAX_STATES         1000000                exact.h line 14068
+ *   PROPER_EXACT_MAX_ENTRIES        20000000u              exact.h line 14075
+ *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 17961
+ *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 17967
+ *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 17974
+ *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 17979
+ *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 17987
+ *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 17994
+ *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 18000
+ *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 20655
+ *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 20660
+ *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 20665
+ *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 20670
+ *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 24178
+ *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 26322
+ *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 26325
+ *   PROPER_SYNTH_TIE                1e-12                  synth.h line 26328
+ *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 27929
+ *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 27932
+ *   PROPER_ANNOT_CORR               0.99                   annot.h line 29347
+ *   PROPER_ANNOT_R2                 0.9                    annot.h line 29351
+ *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 29355
+ *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 29359
+ *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 29363
+ *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 29367
+ *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 29373
+ *   PROPER_ANNOT_CUTS               32                     annot.h line 29377
+ *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 29381
+ *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 29385
+ *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 29389
+ *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 29394
+ *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 29398
+ *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 29402
+ *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 29406
+ *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 29411
+ *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 29415
+ *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 29647
+ *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 29721
+ *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 29814
+ *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 29818
+ *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 31659
+ *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 31663
+ *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 34905
+ *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 34910
+ *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 34918
+ *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 34922
+ *   PROPER_LP_PERTURB               1e-6                   lp.h line 37646
+ *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 37661
+ *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 37664
+ *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 37667
+ *   PROPER_LP_SING_TOL              1e-11                  lp.h line 37670
+ *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 37673
+ *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 37676
+ *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 37681
+ *   PROPER_LP_SCALE_PASSES          6                      lp.h line 37685
+ *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 37692
+ *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 37697
+ *   PROPER_LP_COND_TOL              1e-9                   lp.h line 37703
+ *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 37708
+ *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 40303
+ *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 40777
+ *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 40781
+ *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 40785
+ *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 40792
+ *   PROPER_QN_RESUM_EVERY           256                    qn.h line 40797
+ *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 40883
+ *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 40886
+ *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 40889
+ *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 40923
+ *   PROPER_QN_LAD_KEEP              2                      qn.h line 41701
+ *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 41704
+ *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 41707
+ *   PROPER_SIM_BUCKETS              200                    sim.h line 42887
+ *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 42892
+ *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 42896
+ *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 42900
+ *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 42904
+ *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 42908
+ *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 42912
+ *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 43015
+ *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 43265
+ *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 47346
+ *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 47351
+ *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 47357
+ *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 47361
  *
  * THREAD SAFETY
  *   No global or thread-local mutable state. Objects are not locked: two
@@ -322,6 +322,10 @@
  *     vlmc: proper_vlmc_opts.single (one plain sequence, R's vlmc()),
  *     .cutoff (R's cutoff.prune; -1 derives it from alpha), .cutoff_df
  *     (PROPER_VLMC_DF_CFG or _ALPHABET, the thesis's chi-square df).
+ *     annot: exact sufficient statistics of the regressions (n, X'X, X'y,
+ *     y'y per function and metric; proper_annot_stats_add, _merge, _fit;
+ *     CLI annot stats, annot merge, annot fit STATS), merged in any order to
+ *     the same bytes; a split needs two different distributions (KS).
  *     sim: explicit loops (loop DIST do BODY) built from traces, per-core
  *     utilisation, lock and semaphore timeouts from traces.
  *     estimate: the box of mean counts (the paper's method) is the default
