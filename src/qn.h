@@ -73,6 +73,7 @@
 #define PROPER_QN_H
 
 #include "core.h"
+#include "dtmc.h"
 #include "lp.h"
 
 #ifdef __cplusplus
@@ -161,6 +162,41 @@ PROPER_API void proper_qn_drift(const proper_qn *qn, const double *x, double *dx
  * throughputs tput [M] (completions per unit time at each station).
  * Load-dependent MVA (Reiser & Lavenberg 1980) for multi-server stations. */
 PROPER_API int proper_qn_mva(const proper_qn *qn, unsigned long N, double *q, double *tput, proper_error *err);
+
+/* ---- the network as a CTMC ------------------------------------------------
+ * The exact model behind the simulator, the ODE and MVA: with N jobs the
+ * states are the C(N+M-1, M-1) vectors x >= 0 with x_1 + ... + x_M = N,
+ * numbered in lexicographic order (x_1 varies slowest: state 0 has all jobs
+ * at station M). From x, for every i with x_i > 0 and every j != i, a job
+ * moves from i to j at rate mu_i min(s_i, x_i) P_ij (a job routed back to
+ * its own station changes no state and is left out). The CTMC is built by
+ * dtmc.h's builder (PROPER_DTMC_KIND_CTMC) with initial state x0,
+ * valuations x1..xM, and reward structures "q1".."qM" (state reward x_i,
+ * the queue length) and "tput1".."tputM" (mu_i min(s_i, x_i), station i's
+ * completion rate), so that R{"qi"}=? [ S ] is the mean queue length. A
+ * network in which no job can move (N = 0, or every routing row a
+ * self-loop) gives states without transitions: they get dtmc.h's fixed
+ * deadlock self-loop. Refused with PROPER_ELIMIT beyond
+ * PROPER_QN_CTMC_MAX_STATES states or PROPER_QN_CTMC_MAX_TRANS transitions
+ * (a bound counted before anything is allocated). */
+#ifndef PROPER_QN_CTMC_MAX_STATES
+#define PROPER_QN_CTMC_MAX_STATES 2000000
+#endif
+#ifndef PROPER_QN_CTMC_MAX_TRANS
+#define PROPER_QN_CTMC_MAX_TRANS 50000000
+#endif
+PROPER_API int proper_qn_ctmc(const proper_qn *qn, const unsigned long *x0, proper_dtmc *out, proper_error *err);
+/* Long-run mean queue lengths q [M] and throughputs tput [M] (completions
+ * per unit time) of a CTMC made by proper_qn_ctmc from `qn`, from its
+ * initial state (dtmc.h's steady-state distribution; opts NULL = defaults). */
+PROPER_API int proper_qn_ctmc_steady(const proper_qn *qn, const proper_dtmc *ctmc, const proper_dtmc_solve_opts *opts,
+                                     double *q, double *tput, proper_error *err);
+/* The same CTMC as a PRISM-language model, for PRISM (or proper check) to
+ * build on its own: "ctmc", one variable xi : [0..N] per station with
+ * init x0_i, one command per routing pair i != j with P_ij > 0,
+ *     [] xi>0 -> mu_i*min(s_i,xi)*P_ij : (xi'=xi-1) & (xj'=xj+1);
+ * (a delay station: mu_i*xi*P_ij), and the reward structures above. */
+PROPER_API int proper_qn_write_prism(const proper_qn *qn, const unsigned long *x0, FILE *f, proper_error *err);
 
 /* External LP solver hook (backends/glpk.h provides one); NULL = native.
  * It follows proper_lp_solve's contract: sol is initialised, replaced at an
@@ -772,6 +808,272 @@ PROPER_API int proper_qn_mva(const proper_qn *qn, unsigned long N, double *q, do
 out:
     PROPER_FREE(v); PROPER_FREE(R); PROPER_FREE(p); PROPER_FREE(pn);
     return rc;
+}
+
+/* ---- the network as a CTMC ----------------------------------------------- */
+
+/* Population of x0, refusing one too large for the CTMC's int32 valuations. */
+static int proper__qn_ctmc_population(const proper_qn *qn, const unsigned long *x0, unsigned long *N,
+                                      proper_error *err) {
+    size_t i;
+    unsigned long n = 0;
+    for (i = 0; i < qn->M; i++) {
+        if (x0[i] > (unsigned long)INT32_MAX - n)
+            return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0, "the CTMC needs a population below %ld jobs",
+                                    (long)INT32_MAX);
+        n += x0[i];
+    }
+    *N = n;
+    return PROPER_OK;
+}
+
+/* C(N+M-1, M-1), the number of states, or 0 when it exceeds `limit`:
+ * c_k = C(N+k, k) = c_{k-1} (N+k) / k is an integer at every k. */
+static uint64_t proper__qn_ctmc_count(size_t M, unsigned long N, uint64_t limit) {
+    uint64_t c = 1;
+    size_t k;
+    for (k = 1; k < M; k++) {
+        if ((double)c * ((double)N + (double)k) / (double)k > (double)limit) return 0;
+        c = c * ((uint64_t)N + k) / k;
+    }
+    return c;
+}
+
+/* T[m*(N+1) + n] = C(n+m, m), the number of ways to put n jobs on m+1
+ * stations, for m < M and n <= N (every entry is at most the state count). */
+static uint64_t *proper__qn_ctmc_table(size_t M, unsigned long N) {
+    uint64_t *T = (uint64_t *)proper_calloc(M * ((size_t)N + 1), sizeof *T);
+    size_t m, n, W = (size_t)N + 1;
+    if (!T) return NULL;
+    for (m = 0; m < M; m++)
+        for (n = 0; n <= N; n++) T[m * W + n] = m == 0 || n == 0 ? 1 : T[m * W + n - 1] + T[(m - 1) * W + n];
+    return T;
+}
+
+/* Lexicographic rank of x (sum N). Fixing x_1..x_{i-1}, with r jobs left,
+ * the vectors whose i-th entry is v < x_i number sum_{v < x_i} C(r-v+m, m)
+ * (m = M-i-1 stations after i take the rest) = C(r+m+1, m+1) -
+ * C(r-x_i+m+1, m+1) by the hockey-stick identity. */
+static uint64_t proper__qn_ctmc_rank(const uint64_t *T, size_t M, unsigned long N, const int32_t *x) {
+    size_t i, W = (size_t)N + 1;
+    uint64_t rank = 0;
+    unsigned long r = N;
+    for (i = 0; i + 1 < M; i++) {
+        size_t m1 = M - i - 1;
+        rank += T[m1 * W + r] - T[m1 * W + (r - (unsigned long)x[i])];
+        r -= (unsigned long)x[i];
+    }
+    return rank;
+}
+
+/* The next vector in lexicographic order (x not the last, (N, 0, ..., 0)):
+ * with t the last station holding jobs (t >= 1 there), one of its jobs
+ * moves to station t-1 and the others to station M. */
+static void proper__qn_ctmc_next(int32_t *x, size_t M) {
+    size_t t = M - 1, k;
+    int32_t rest;
+    while (x[t] == 0) t--;
+    rest = x[t] - 1;
+    x[t - 1]++;
+    for (k = t; k < M; k++) x[k] = 0;
+    x[M - 1] = rest;
+}
+
+/* The bound on transitions: every state has at most min(N, M) occupied
+ * stations, each with at most its routing row's off-diagonal entries. */
+static double proper__qn_ctmc_trans_bound(const proper_qn *qn, unsigned long N, uint64_t states) {
+    size_t i, j, M = qn->M, row_max = 0;
+    for (i = 0; i < M; i++) {
+        size_t nz = 0;
+        for (j = 0; j < M; j++) nz += j != i && qn->routing[i * M + j] > 0;
+        if (nz > row_max) row_max = nz;
+    }
+    return (double)states * (double)(N < M ? N : M) * (double)row_max;
+}
+
+/* Station i's completion rate in state x: mu_i min(s_i, x_i). */
+static double proper__qn_ctmc_service(const proper_qn *qn, size_t i, int32_t xi) {
+    return qn->rates[i] * proper__qn_min(qn->servers[i], (double)xi);
+}
+
+/* State k's row: the moves out of x (x is restored before returning). */
+static int proper__qn_ctmc_row(const proper_qn *qn, const uint64_t *T, unsigned long N, int32_t *x,
+                               proper_dtmc_builder *b, uint32_t *dst, double *rate, proper_error *err) {
+    size_t i, j, M = qn->M, n = 0;
+    for (i = 0; i < M; i++) {
+        double served;
+        if (x[i] == 0) continue;
+        served = proper__qn_ctmc_service(qn, i, x[i]);
+        for (j = 0; j < M; j++) {
+            double p = qn->routing[i * M + j];
+            if (j == i || p <= 0) continue;
+            x[i]--;
+            x[j]++;
+            dst[n] = (uint32_t)proper__qn_ctmc_rank(T, M, N, x);
+            x[i]++;
+            x[j]--;
+            rate[n++] = served * p;
+        }
+    }
+    return proper_dtmc_builder_add_row(b, dst, rate, n, err);
+}
+
+/* The reward structures "q1".."qM" and "tput1".."tputM" of the vectors in vals. */
+static int proper__qn_ctmc_rewards(const proper_qn *qn, proper_dtmc *m, const int32_t *vals, proper_error *err) {
+    size_t i, r, M = qn->M;
+    uint32_t s;
+    char name[32];
+    int rc, kind;
+    for (kind = 0; kind < 2; kind++)
+        for (i = 0; i < M; i++) {
+            snprintf(name, sizeof name, "%s%zu", kind ? "tput" : "q", i + 1);
+            if ((rc = proper_dtmc_add_reward(m, name, 1, 0, &r, err))) return rc;
+            for (s = 0; s < m->n_states; s++) {
+                int32_t xi = vals[(size_t)s * M + i];
+                m->rewards[r].state[s] = kind ? proper__qn_ctmc_service(qn, i, xi) : (double)xi;
+            }
+        }
+    return PROPER_OK;
+}
+
+/* Valuations x1..xM and the rewards, on the finished model. */
+static int proper__qn_ctmc_annotate(const proper_qn *qn, proper_dtmc *m, const int32_t *vals, proper_error *err) {
+    size_t i, M = qn->M;
+    char **names = (char **)proper_calloc(M, sizeof *names);
+    int rc = PROPER_OK;
+    if (!names) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    for (i = 0; i < M && rc == PROPER_OK; i++) {
+        names[i] = (char *)proper_calloc(32, 1);
+        if (!names[i]) rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+        else snprintf(names[i], 32, "x%zu", i + 1);
+    }
+    if (rc == PROPER_OK) rc = proper_dtmc_set_valuations(m, (const char *const *)names, NULL, M, vals, err);
+    if (rc == PROPER_OK) rc = proper__qn_ctmc_rewards(qn, m, vals, err);
+    for (i = 0; i < M; i++) PROPER_FREE(names[i]);
+    PROPER_FREE(names);
+    return rc;
+}
+
+PROPER_API int proper_qn_ctmc(const proper_qn *qn, const unsigned long *x0, proper_dtmc *out, proper_error *err) {
+    size_t M = qn->M, i;
+    unsigned long N;
+    uint64_t states, k;
+    uint64_t *T = NULL;
+    int32_t *vals = NULL, *x0v = NULL;
+    uint32_t *dst = NULL;
+    double *rate = NULL;
+    proper_dtmc_builder b;
+    proper_dtmc m;
+    int rc;
+    if ((rc = proper_qn_validate(qn, err)) || (rc = proper__qn_ctmc_population(qn, x0, &N, err))) return rc;
+    if (M == 0) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "the network has no stations");
+    states = proper__qn_ctmc_count(M, N, PROPER_QN_CTMC_MAX_STATES);
+    if (states == 0)
+        return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
+                                "%zu stations with %lu jobs have more than %lu states (PROPER_QN_CTMC_MAX_STATES)", M, N,
+                                (unsigned long)PROPER_QN_CTMC_MAX_STATES);
+    if (proper__qn_ctmc_trans_bound(qn, N, states) > PROPER_QN_CTMC_MAX_TRANS)
+        return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
+                                "%zu stations with %lu jobs may have more than %.0f transitions (PROPER_QN_CTMC_MAX_TRANS)",
+                                M, N, (double)PROPER_QN_CTMC_MAX_TRANS);
+    proper_dtmc_builder_init(&b);
+    proper_dtmc_init(&m);
+    b.rates = 1;
+    b.fix_deadlocks = 1;
+    T = proper__qn_ctmc_table(M, N);
+    vals = (int32_t *)proper_calloc((size_t)states * M, sizeof *vals);
+    x0v = (int32_t *)proper_calloc(M, sizeof *x0v);
+    dst = (uint32_t *)proper_calloc(M * M, sizeof *dst);
+    rate = (double *)proper_calloc(M * M, sizeof *rate);
+    if (!T || !vals || !x0v || !dst || !rate) { rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory"); goto out; }
+    for (i = 0; i < M; i++) x0v[i] = (int32_t)x0[i];
+    b.init = (uint32_t)proper__qn_ctmc_rank(T, M, N, x0v);
+    vals[M - 1] = (int32_t)N; /* state 0: every job at station M */
+    for (k = 0; k < states; k++) {
+        int32_t *x = vals + (size_t)k * M;
+        if (k > 0) {
+            memcpy(x, x - M, M * sizeof *x);
+            proper__qn_ctmc_next(x, M);
+        }
+        if ((rc = proper__qn_ctmc_row(qn, T, N, x, &b, dst, rate, err))) goto out;
+    }
+    if ((rc = proper_dtmc_builder_finish(&b, (uint32_t)states, &m, err)) ||
+        (rc = proper__qn_ctmc_annotate(qn, &m, vals, err)))
+        goto out;
+    proper_dtmc_free(out);
+    *out = m;
+    proper_dtmc_init(&m);
+out:
+    proper_dtmc_builder_free(&b);
+    proper_dtmc_free(&m);
+    PROPER_FREE(T);
+    PROPER_FREE(vals);
+    PROPER_FREE(x0v);
+    PROPER_FREE(dst);
+    PROPER_FREE(rate);
+    return rc;
+}
+
+PROPER_API int proper_qn_ctmc_steady(const proper_qn *qn, const proper_dtmc *ctmc, const proper_dtmc_solve_opts *opts,
+                                     double *q, double *tput, proper_error *err) {
+    size_t i, M = qn->M;
+    uint32_t s;
+    double *pi;
+    proper_dtmc_solve_opts o = opts ? *opts : proper_dtmc_solve_opts_default();
+    int rc;
+    if (ctmc->kind != PROPER_DTMC_KIND_CTMC || ctmc->n_vars != M || !ctmc->vals)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
+                                "not the CTMC of this network (proper_qn_ctmc makes one with %zu variables)", M);
+    pi = (double *)proper_calloc(ctmc->n_states, sizeof *pi);
+    if (!pi) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    if ((rc = proper_dtmc_steady_distribution(ctmc, &o, pi, err)) == PROPER_OK) {
+        for (i = 0; i < M; i++) q[i] = tput[i] = 0;
+        for (s = 0; s < ctmc->n_states; s++)
+            for (i = 0; i < M; i++) {
+                int32_t xi = ctmc->vals[(size_t)s * M + i];
+                q[i] += pi[s] * (double)xi;
+                tput[i] += pi[s] * proper__qn_ctmc_service(qn, i, xi);
+            }
+    }
+    PROPER_FREE(pi);
+    return rc;
+}
+
+/* mu_i*min(s_i,xi), or mu_i*xi for a delay station, in PRISM's syntax. */
+static void proper__qn_prism_service(const proper_qn *qn, size_t i, FILE *f) {
+    char num[PROPER_DOUBLE_CHARS];
+    fprintf(f, "%s*", proper_format_double(num, qn->rates[i]));
+    if (isinf(qn->servers[i])) fprintf(f, "x%zu", i + 1);
+    else fprintf(f, "min(%.0f,x%zu)", qn->servers[i], i + 1);
+}
+
+PROPER_API int proper_qn_write_prism(const proper_qn *qn, const unsigned long *x0, FILE *f, proper_error *err) {
+    size_t i, j, M = qn->M;
+    unsigned long N;
+    char num[PROPER_DOUBLE_CHARS];
+    int rc, kind;
+    if ((rc = proper_qn_validate(qn, err)) || (rc = proper__qn_ctmc_population(qn, x0, &N, err))) return rc;
+    fprintf(f, "// Closed queueing network of %zu stations with %lu jobs, exported by proper %s.\nctmc\n\nmodule network\n",
+            M, N, PROPER_VERSION_STRING);
+    for (i = 0; i < M; i++) fprintf(f, "  x%zu : [0..%lu] init %lu;\n", i + 1, N, x0[i]);
+    for (i = 0; i < M; i++)
+        for (j = 0; j < M; j++) {
+            double p = qn->routing[i * M + j];
+            if (j == i || p <= 0) continue;
+            fprintf(f, "  [] x%zu>0 -> ", i + 1);
+            proper__qn_prism_service(qn, i, f);
+            fprintf(f, "*%s : (x%zu'=x%zu-1) & (x%zu'=x%zu+1);\n", proper_format_double(num, p), i + 1, i + 1, j + 1,
+                    j + 1);
+        }
+    fputs("endmodule\n", f);
+    for (kind = 0; kind < 2; kind++)
+        for (i = 0; i < M; i++) {
+            fprintf(f, "\nrewards \"%s%zu\"\n  true : ", kind ? "tput" : "q", i + 1);
+            if (kind) proper__qn_prism_service(qn, i, f);
+            else fprintf(f, "x%zu", i + 1);
+            fputs(";\nendrewards\n", f);
+        }
+    return ferror(f) ? proper_error_set(err, PROPER_EIO, NULL, 0, 0, "write failed") : PROPER_OK;
 }
 
 /* ---- topology LP (4.5-4.8) ----------------------------------------------- */

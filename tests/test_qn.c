@@ -2,13 +2,15 @@
  * results, the mean-field ODE against its closed form and against the
  * large-N limit, exact MVA against the BCMP product form, the LP and QP
  * estimators on noise-free Euler trajectories (exact recovery) and on
- * noisy ones (optimality conditions), CSV I/O and bad input. */
+ * noisy ones (optimality conditions), the network's CTMC against MVA and
+ * against its PRISM-language export built by prism.h, CSV I/O and bad input. */
 /* Small LPs go through the trust-region path too (qn.h: the topology LP
  * by row subsets), not only the whole-LP solve. */
 #define PROPER_QN_LAD_MIN_ROWS 400
 #define PROPER_QN_LAD_KEEP 0.05 /* few rows kept: sign flips and re-choices happen */
 #define PROPER_IMPLEMENTATION
 #include "../src/qn.h"
+#include "../src/prism.h"
 #include "test.h"
 
 /* Two delay stations, mu = (2, 3), jobs alternate between them. Each job is
@@ -866,7 +868,162 @@ static void test_bad_traces(void) {
     proper_qn_free(&q);
 }
 
+/* ---- the network as a CTMC ---- */
+
+/* Binomial coefficient C(n, k) in doubles (small n). */
+static double binom(unsigned n, unsigned k) {
+    double c = 1;
+    unsigned i;
+    for (i = 1; i <= k; i++) c = c * (double)(n - k + i) / (double)i;
+    return c;
+}
+
+/* The CTMC's states are every vector of N jobs once, in strictly increasing
+ * lexicographic order, and its steady state has MVA's queue lengths and
+ * throughputs (exact MVA is exact for these product-form networks; the
+ * product form itself is checked against MVA above). */
+static void check_ctmc_against_mva(const proper_qn *q, unsigned long N, double tol) {
+    proper_dtmc m;
+    unsigned long x0[4] = {0, 0, 0, 0};
+    double cq[4], ct[4], mq[4], mt[4];
+    size_t M = q->M, i;
+    uint32_t s;
+    x0[0] = N;
+    proper_dtmc_init(&m);
+    CHECK_INT(proper_qn_ctmc(q, x0, &m, NULL), 0);
+    CHECK_INT(m.kind, PROPER_DTMC_KIND_CTMC);
+    CHECK_REL((double)m.n_states, binom((unsigned)(N + M - 1), (unsigned)(M - 1)), 0);
+    for (s = 0; s < m.n_states; s++) {
+        long sum = 0;
+        int later = s == 0;
+        for (i = 0; i < M; i++) sum += m.vals[(size_t)s * M + i];
+        CHECK_INT(sum, (long)N);
+        for (i = 0; s > 0 && i < M && !later; i++) {
+            int32_t a = m.vals[(size_t)(s - 1) * M + i], b = m.vals[(size_t)s * M + i];
+            if (a != b) { later = b > a; break; }
+        }
+        CHECK(later);
+    }
+    CHECK_INT(m.vals[(size_t)m.init * M], (int)N); /* x0: every job at station 1 */
+    CHECK_INT(proper_qn_ctmc_steady(q, &m, NULL, cq, ct, NULL), 0);
+    CHECK_INT(proper_qn_mva(q, N, mq, mt, NULL), 0);
+    for (i = 0; i < M; i++) {
+        CHECK_REL(cq[i], mq[i], tol);
+        CHECK_REL(ct[i], mt[i], tol);
+    }
+    proper_dtmc_free(&m);
+}
+
+static void test_ctmc_against_mva(void) {
+    proper_qn q;
+    unsigned long N;
+    make_bcmp(&q);
+    for (N = 1; N <= 10; N++) check_ctmc_against_mva(&q, N, 1e-9);
+    proper_qn_free(&q);
+    make_balancer(&q, 2, 3, 5);
+    for (N = 1; N <= 20; N += 19) check_ctmc_against_mva(&q, N, 1e-9);
+    proper_qn_free(&q);
+}
+
+/* Two delay stations: each job alternates on its own, so the CTMC is the
+ * birth-death chain with rates 2k down and 3(N-k) up from x1 = k (state k
+ * in lexicographic order), and X1 ~ Binomial(N, 3/5) in the steady state. */
+static void test_ctmc_pair_rates(void) {
+    proper_qn q;
+    proper_dtmc m;
+    unsigned long x0[2] = {2, 3};
+    double cq[2], ct[2];
+    uint32_t k;
+    make_pair(&q);
+    proper_dtmc_init(&m);
+    CHECK_INT(proper_qn_ctmc(&q, x0, &m, NULL), 0);
+    CHECK_INT((int)m.n_states, 6);
+    CHECK_INT((int)m.init, 2);
+    for (k = 0; k <= 5; k++) {
+        uint64_t t;
+        CHECK_INT(m.vals[2 * k], (int)k);
+        for (t = m.row[k]; t < m.row[k + 1]; t++) {
+            if (m.col[t] + 1 == k) CHECK_REL(m.prob[t], 2.0 * k, 1e-15);
+            else if (m.col[t] == k + 1) CHECK_REL(m.prob[t], 3.0 * (5 - k), 1e-15);
+            else CHECK(0);
+        }
+        CHECK_INT((int)(m.row[k + 1] - m.row[k]), (k > 0) + (k < 5));
+        CHECK_REL(m.rewards[0].state[k], (double)k, 0);
+        CHECK_REL(m.rewards[3].state[k], 3.0 * (5 - k), 0); /* "tput2" */
+    }
+    CHECK_STR(m.rewards[3].name, "tput2");
+    CHECK_INT(proper_qn_ctmc_steady(&q, &m, NULL, cq, ct, NULL), 0);
+    CHECK_REL(cq[0], 3.0, 1e-12);
+    CHECK_REL(ct[0], 6.0, 1e-12); /* 2 E[X1] */
+    proper_dtmc_free(&m);
+    proper_qn_free(&q);
+}
+
+/* The PRISM-language export, built by prism.h's own state exploration,
+ * is the same CTMC: same state count, same steady-state queue lengths. */
+static void test_ctmc_prism_export(void) {
+    proper_qn q;
+    proper_dtmc m, pm;
+    proper_prism_model *model = NULL;
+    unsigned long x0[4] = {3, 1, 0, 2};
+    double cq[4], ct[4], *r = NULL;
+    char *text;
+    long len;
+    size_t i;
+    FILE *f = tmpfile();
+    make_bcmp(&q);
+    proper_dtmc_init(&m);
+    proper_dtmc_init(&pm);
+    CHECK(f != NULL);
+    CHECK_INT(proper_qn_write_prism(&q, x0, f, NULL), 0);
+    len = ftell(f);
+    rewind(f);
+    text = (char *)calloc((size_t)len + 1, 1);
+    CHECK(fread(text, 1, (size_t)len, f) == (size_t)len);
+    fclose(f);
+    CHECK_CONTAINS(text, "[] x3>0 -> 1.5*min(2,x3)*0.5 : (x3'=x3-1) & (x1'=x1+1);");
+    CHECK_CONTAINS(text, "[] x1>0 -> 0.5*x1*0.3 : (x1'=x1-1) & (x2'=x2+1);");
+    CHECK_INT(proper_prism_parse(&model, text, (size_t)len, "qn.pm", NULL), 0);
+    CHECK_INT(proper_prism_build(model, NULL, &pm, NULL), 0);
+    CHECK_INT(proper_qn_ctmc(&q, x0, &m, NULL), 0);
+    CHECK_INT((int)pm.n_states, (int)m.n_states);
+    CHECK_INT((int)pm.n_trans, (int)m.n_trans);
+    CHECK_INT(proper_qn_ctmc_steady(&q, &m, NULL, cq, ct, NULL), 0);
+    r = (double *)calloc(pm.n_states, sizeof *r);
+    for (i = 0; i < 4; i++) {
+        CHECK_INT(proper_dtmc_reward_steady(&pm, &pm.rewards[i], NULL, r, NULL), 0);
+        CHECK_REL(proper_dtmc_value_at_init(&pm, r), cq[i], 1e-9);
+    }
+    free(r);
+    free(text);
+    proper_prism_free(model);
+    proper_dtmc_free(&pm);
+    proper_dtmc_free(&m);
+    proper_qn_free(&q);
+}
+
+/* Limits are checked before anything is built; no jobs is one state. */
+static void test_ctmc_limits(void) {
+    proper_qn q;
+    proper_dtmc m;
+    proper_error err;
+    unsigned long big[4] = {100000, 0, 0, 0}, none[4] = {0, 0, 0, 0};
+    make_bcmp(&q);
+    proper_dtmc_init(&m);
+    CHECK_INT(proper_qn_ctmc(&q, big, &m, &err), PROPER_ELIMIT);
+    CHECK_CONTAINS(err.message, "4 stations with 100000 jobs have more than");
+    CHECK_INT((int)m.n_states, 0);
+    CHECK_INT(proper_qn_ctmc(&q, none, &m, NULL), 0);
+    CHECK_INT((int)m.n_states, 1);
+    proper_dtmc_free(&m);
+    proper_qn_free(&q);
+}
+
 int main(void) {
+    RUN(test_ctmc_against_mva);
+    RUN(test_ctmc_pair_rates);
+    RUN(test_ctmc_prism_export);
+    RUN(test_ctmc_limits);
     RUN(test_ode_two_station_exact);
     RUN(test_simulate_binomial_mean);
     RUN(test_mva_vs_product_form);
