@@ -38,6 +38,13 @@
  * parameter to a value before it calls the builder, and records the names and
  * values used with proper_dtmc_set_params so that exports can say which
  * instantiation they show (DRN comment, PRISM-language constants).
+ * Parametric rows (proper_dtmc_set_param_rows) go one step further: row
+ * `state` of parameter k has two successors, `taken` with probability p_k
+ * and `not_taken` with 1 - p_k, and the stored numbers are one point of the
+ * parameter space. proper_dtmc_param_instantiate makes the plain chain at
+ * any other point, and proper_dtmc_param_reward_range gives the exact
+ * minimum and maximum of an expected reward over a box of parameters (see
+ * "Parametric rows" under Solvers). synth.h builds PROPER's models so.
  *
  * Variable valuations (optional): names of the model's variables and one int
  * per state and variable, used for the .sta export and DOT/flat exports.
@@ -188,6 +195,17 @@ extern "C" {
 #define PROPER_DTMC_BOUND_CHECK_FROM 4096UL
 #endif
 
+/* Policy iteration over the corners of a parameter box
+ * (proper_dtmc_param_reward_range): a row moves to its other corner only
+ * when that changes its value by more than this, relative to the values
+ * involved; and at most this many improvement rounds are run. */
+#ifndef PROPER_DTMC_PARAM_TIE
+#define PROPER_DTMC_PARAM_TIE 1e-12
+#endif
+#ifndef PROPER_DTMC_PARAM_MAX_ITER
+#define PROPER_DTMC_PARAM_MAX_ITER 10000UL
+#endif
+
 /* Largest number of states a model (or an imported file) may declare. */
 #ifndef PROPER_DTMC_MAX_STATES
 #define PROPER_DTMC_MAX_STATES 0xFFFFFFF0u
@@ -229,6 +247,11 @@ typedef struct proper_dtmc {
     size_t n_params;
     char **param_names;  /* parameters this model instantiates */
     double *param_values;
+    /* parametric rows (proper_dtmc_set_param_rows), or 0 and NULL: row k of
+     * param_rows is {state, taken, not_taken} of parameter k, whose name
+     * and recorded value are param_names[k] and param_values[k] */
+    size_t n_param_rows;
+    uint32_t (*param_rows)[3];
 
     size_t n_vars;
     char **var_names;    /* state variables, or none */
@@ -268,7 +291,9 @@ PROPER_API int proper_dtmc_reward_add_state(proper_dtmc *m, size_t r, uint32_t s
 PROPER_API int proper_dtmc_reward_add_trans(proper_dtmc *m, size_t r, uint32_t src, uint32_t dst,
                                             double value, proper_error *err);
 
-/* Parameters: record the names and values used to instantiate the model. */
+/* Parameters: record the names and values used to instantiate the model.
+ * On a model with parametric rows, n must be n_param_rows (the names and
+ * values are then those of the rows' parameters). */
 PROPER_API int proper_dtmc_set_params(proper_dtmc *m, const char *const *names, const double *values,
                                       size_t n, proper_error *err);
 /* Variable valuations: copies names, flags (NULL = all int) and
@@ -473,6 +498,69 @@ PROPER_API int proper_dtmc_reward_steady(const proper_dtmc *m, const proper_dtmc
 /* Value for the initial state, or the init_dist-weighted sum (a zero weight
  * never multiplies an infinity). */
 PROPER_API double proper_dtmc_value_at_init(const proper_dtmc *m, const double *x);
+
+/* ---- Parametric rows -----------------------------------------------------
+ * A DTMC whose rows `state[k]` (k < n) each have two successors: taken[k]
+ * with probability p_k and not_taken[k] with 1 - p_k (taken == not_taken
+ * is allowed: the row then goes there surely, whatever p_k). Each state
+ * carries at most one parameter and each parameter one row; every other
+ * row is a plain row of numbers. This is the model of PROPER (synth.h):
+ * one parameter per conditional and per loop.
+ *
+ * set_param_rows marks the rows of model m (a DTMC) as parametric: each
+ * state[k] must exist, be given once, and have no successor other than
+ * taken[k] and not_taken[k] (its stored probabilities are the point the
+ * model was built at, recorded as param_values: the probability of taken[k]
+ * in the row, 1 when taken == not_taken). Names are copied (param_names).
+ * On failure m is unchanged. */
+PROPER_API int proper_dtmc_set_param_rows(proper_dtmc *m, size_t n, const char *const *names,
+                                          const uint32_t *state, const uint32_t *taken,
+                                          const uint32_t *not_taken, proper_error *err);
+/* The plain chain at point p (n_param_rows values in [0,1]; PROPER_EPROB
+ * naming the parameter otherwise) into *out (an output: see "Output
+ * parameters"): the parametric rows hold p_k and 1 - p_k (an edge of
+ * probability 0 is left out, as the builder does), everything else is
+ * copied: labels, rewards (a transition reward on an edge that the point
+ * leaves out is dropped; an edge the stored point left out has transition
+ * reward 0), initial state or distribution, valuations. The result has no
+ * parametric rows; its parameters record the names and p. */
+PROPER_API int proper_dtmc_param_instantiate(const proper_dtmc *m, const double *p, proper_dtmc *out,
+                                             proper_error *err);
+/* Minimum and maximum, over the box lo[k] <= p_k <= hi[k], of the expected
+ * reward `reward` (an index into m->rewards) accumulated until `target` is
+ * reached from the initial state or distribution (the semantics of
+ * proper_dtmc_reward_reach: INFINITY where target is missed with positive
+ * probability).
+ *
+ * Method: the rows a box allows at state[k] are the mixtures of its two
+ * corners (p_k = lo[k] and p_k = hi[k]), so the box is the set of
+ * randomised memoryless policies of an MDP with two actions per
+ * parametric row, and the extremes are attained by deterministic ones: a
+ * corner of the box (Puterman, Markov Decision Processes, Thm 7.1.9 and
+ * Sec. 7.2 for total expected reward). Graph analysis first: the maximum is
+ * INFINITY from the states where some corner misses target with positive
+ * probability (they can reach a set of non-target states that a corner
+ * keeps the run in forever), the minimum from the states where every corner
+ * does. Policy iteration then runs from a corner that reaches target surely
+ * wherever any does (for the minimum: built from the attractor of target,
+ * so it never moves to a policy that loops forever at zero reward), each
+ * corner evaluated by proper_dtmc_reward_reach; a row changes corner only
+ * when that improves its value by more than PROPER_DTMC_PARAM_TIE relative.
+ *
+ * *min and *max (either may be NULL) are the values at the initial state;
+ * argmin and argmax (n_param_rows values, may be NULL) the corners that
+ * attain them (for an infinite maximum, a corner that misses target with
+ * positive probability). Bounds: each value is the exact expected reward of
+ * its corner within stats->init_error (the larger of the two solves'
+ * proven bounds; max_error likewise; sweeps add up; the other fields are
+ * those of the last solve); that the corner is the optimum is exact up to
+ * the tie tolerance above (policy iteration ends when no row improves by
+ * more). PROPER_ENOCONV after PROPER_DTMC_PARAM_MAX_ITER improvements. */
+PROPER_API int proper_dtmc_param_reward_range(const proper_dtmc *m, size_t reward, const proper_bitset *target,
+                                              const double *lo, const double *hi,
+                                              const proper_dtmc_solve_opts *opts, double *min, double *max,
+                                              double *argmin, double *argmax, proper_dtmc_solve_stats *stats,
+                                              proper_error *err);
 
 /* ---- CTMCs ---------------------------------------------------------------
  * For a model of kind PROPER_DTMC_KIND_CTMC the unbounded solvers above
@@ -679,6 +767,12 @@ static void proper__dtmc_free_params(proper_dtmc *m) {
     m->n_params = 0;
 }
 
+static void proper__dtmc_free_param_rows(proper_dtmc *m) {
+    PROPER_FREE(m->param_rows);
+    m->param_rows = NULL;
+    m->n_param_rows = 0;
+}
+
 static void proper__dtmc_free_valuations(proper_dtmc *m) {
     proper__dtmc_free_names(m->var_names, m->n_vars);
     PROPER_FREE(m->var_is_bool);
@@ -698,6 +792,7 @@ PROPER_API void proper_dtmc_free(proper_dtmc *m) {
     proper__dtmc_free_labels(m);
     proper__dtmc_free_rewards(m);
     proper__dtmc_free_params(m);
+    proper__dtmc_free_param_rows(m);
     proper__dtmc_free_valuations(m);
     proper_dtmc_init(m);
 }
@@ -868,8 +963,9 @@ static int proper__dtmc_copy_names(char ***dst, const char *const *src, size_t n
     return PROPER_OK;
 }
 
-PROPER_API int proper_dtmc_set_params(proper_dtmc *m, const char *const *names, const double *values,
-                                      size_t n, proper_error *err) {
+/* set_params without the parametric rows' check. */
+static int proper__dtmc_store_params(proper_dtmc *m, const char *const *names, const double *values, size_t n,
+                                     proper_error *err) {
     char **nm;
     double *v = NULL;
     if (proper__dtmc_copy_names(&nm, names, n)) goto nomem;
@@ -885,6 +981,15 @@ PROPER_API int proper_dtmc_set_params(proper_dtmc *m, const char *const *names, 
     return PROPER_OK;
 nomem:
     return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+}
+
+PROPER_API int proper_dtmc_set_params(proper_dtmc *m, const char *const *names, const double *values,
+                                      size_t n, proper_error *err) {
+    if (m->n_param_rows && n != m->n_param_rows)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
+                                "the model has %zu parametric rows: %zu parameter values do not fit",
+                                m->n_param_rows, n);
+    return proper__dtmc_store_params(m, names, values, n, err);
 }
 
 PROPER_API int proper_dtmc_set_valuations(proper_dtmc *m, const char *const *names,
@@ -979,9 +1084,12 @@ PROPER_API int proper_dtmc_copy(proper_dtmc *dst, const proper_dtmc *src, proper
             proper__dtmc_dup_array(&r->trans, src->rewards[i].trans, t, sizeof(double)))
             goto nomem;
     }
-    if ((rc = proper_dtmc_set_params(&c, (const char *const *)src->param_names, src->param_values,
-                                     src->n_params, err)))
+    if ((rc = proper__dtmc_store_params(&c, (const char *const *)src->param_names, src->param_values,
+                                        src->n_params, err)))
         goto fail;
+    if (proper__dtmc_dup_array(&c.param_rows, src->param_rows, src->n_param_rows, sizeof *src->param_rows))
+        goto nomem;
+    c.n_param_rows = src->n_param_rows;
     if (src->n_vars && (rc = proper_dtmc_set_valuations(&c, (const char *const *)src->var_names,
                                                         src->var_is_bool, src->n_vars, src->vals, err)))
         goto fail;
@@ -1006,6 +1114,7 @@ PROPER_API size_t proper_dtmc_memory(const proper_dtmc *m) {
         if (m->rewards[i].trans) bytes += t * sizeof(double);
     }
     if (m->vals) bytes += n * m->n_vars * sizeof(int32_t);
+    bytes += m->n_param_rows * sizeof *m->param_rows;
     return bytes;
 }
 
@@ -2962,6 +3071,554 @@ PROPER_API double proper_dtmc_value_at_init(const proper_dtmc *m, const double *
     for (s = 0; s < m->n_states; s++)
         if (m->init_dist[s] > 0.0) v += m->init_dist[s] * x[s];
     return v;
+}
+
+/* ---- parametric rows ------------------------------------------------------ */
+
+#define PROPER__DTMC_NO_PARAM UINT32_MAX
+
+PROPER_API int proper_dtmc_set_param_rows(proper_dtmc *m, size_t n, const char *const *names,
+                                          const uint32_t *state, const uint32_t *taken,
+                                          const uint32_t *not_taken, proper_error *err) {
+    uint32_t(*rows)[3] = NULL;
+    double *values = NULL;
+    proper_bitset seen;
+    size_t k;
+    int rc = PROPER_OK;
+    if (m->kind != PROPER_DTMC_KIND_DTMC)
+        return proper_error_set(err, PROPER_EUNSUPPORTED, NULL, 0, 0, "parametric rows need a DTMC, not a CTMC");
+    proper_bitset_init(&seen);
+    if (proper_bitset_create(&seen, m->n_states, err)) return PROPER_ENOMEM;
+    rows = (uint32_t(*)[3])proper_calloc(n ? n : 1, sizeof *rows);
+    values = (double *)proper_calloc(n ? n : 1, sizeof *values);
+    if (!rows || !values) { rc = proper__dtmc_nomem(err); goto done; }
+    for (k = 0; k < n && !rc; k++) {
+        uint32_t s = state[k], t = taken[k], u = not_taken[k];
+        uint64_t e;
+        if (!names[k] || !names[k][0]) {
+            rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "parameter %zu has no name", k);
+        } else if (s >= m->n_states || t >= m->n_states || u >= m->n_states) {
+            rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
+                                  "parameter %s: state %u, taken %u or not-taken %u is not below %u states", names[k],
+                                  (unsigned)s, (unsigned)t, (unsigned)u, (unsigned)m->n_states);
+        } else if (PROPER_BITSET_GET(&seen, s)) {
+            rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "parameter %s: state %u already has a parameter",
+                                  names[k], (unsigned)s);
+        } else {
+            proper_bitset_set(&seen, s);
+            rows[k][0] = s; rows[k][1] = t; rows[k][2] = u;
+            for (e = m->row[s]; e < m->row[s + 1] && !rc; e++) {
+                if (m->col[e] == t) values[k] += m->prob[e];
+                else if (m->col[e] != u)
+                    rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
+                                          "parameter %s: state %u has a successor %u besides %u and %u", names[k],
+                                          (unsigned)s, (unsigned)m->col[e], (unsigned)t, (unsigned)u);
+            }
+        }
+    }
+    if (rc) goto done;
+    if ((rc = proper__dtmc_store_params(m, names, values, n, err))) goto done;
+    proper__dtmc_free_param_rows(m);
+    m->param_rows = rows;
+    m->n_param_rows = n;
+    rows = NULL;
+done:
+    proper_bitset_free(&seen);
+    PROPER_FREE(rows);
+    PROPER_FREE(values);
+    return rc;
+}
+
+/* param_of[s] = the parameter at state s, or PROPER__DTMC_NO_PARAM. */
+static uint32_t *proper__dtmc_param_of(const proper_dtmc *m) {
+    uint32_t *of = (uint32_t *)proper_calloc(m->n_states ? m->n_states : 1, sizeof *of);
+    size_t k;
+    uint32_t s;
+    if (!of) return NULL;
+    for (s = 0; s < m->n_states; s++) of[s] = PROPER__DTMC_NO_PARAM;
+    for (k = 0; k < m->n_param_rows; k++) of[m->param_rows[k][0]] = (uint32_t)k;
+    return of;
+}
+
+static int proper__dtmc_check_point(const proper_dtmc *m, const double *p, proper_error *err) {
+    size_t k;
+    for (k = 0; k < m->n_param_rows; k++)
+        if (!(p[k] >= 0.0 && p[k] <= 1.0))
+            return proper_error_set(err, PROPER_EPROB, NULL, 0, 0, "parameter %s = %g is not a probability",
+                                    m->param_names[k], p[k]);
+    return PROPER_OK;
+}
+
+/* The transition reward of src -> dst in m (0 when m has no such edge). */
+static double proper__dtmc_trans_reward_of(const proper_dtmc *m, const double *trans, uint32_t src, uint32_t dst) {
+    uint64_t e;
+    for (e = m->row[src]; e < m->row[src + 1]; e++)
+        if (m->col[e] == dst) return trans[e];
+    return 0.0;
+}
+
+/* Everything of m but its rows and parameters, onto the chain c of the same
+ * states: initial state or distribution, deadlocks, labels, rewards
+ * (transition rewards looked up by edge), valuations. */
+static int proper__dtmc_copy_decorations(const proper_dtmc *m, proper_dtmc *c, proper_error *err) {
+    size_t i;
+    uint32_t s;
+    uint64_t e;
+    int rc;
+    c->init = m->init;
+    if (proper__dtmc_dup_array(&c->init_dist, m->init_dist, m->n_states, sizeof *m->init_dist) ||
+        proper_bitset_copy(&c->deadlock, &m->deadlock, NULL))
+        return proper__dtmc_nomem(err);
+    for (i = 0; i < m->n_labels; i++)
+        if ((rc = proper_dtmc_add_label(c, m->labels[i].name, &m->labels[i].states, NULL, err))) return rc;
+    for (i = 0; i < m->n_rewards; i++) {
+        const proper_dtmc_reward *r = &m->rewards[i];
+        if ((rc = proper_dtmc_add_reward(c, r->name, 0, r->trans != NULL, NULL, err))) return rc;
+        if (proper__dtmc_dup_array(&c->rewards[i].state, r->state, m->n_states, sizeof(double)))
+            return proper__dtmc_nomem(err);
+        if (r->trans)
+            for (s = 0; s < c->n_states; s++)
+                for (e = c->row[s]; e < c->row[s + 1]; e++)
+                    c->rewards[i].trans[e] = proper__dtmc_trans_reward_of(m, r->trans, s, c->col[e]);
+    }
+    if (m->n_vars)
+        return proper_dtmc_set_valuations(c, (const char *const *)m->var_names, m->var_is_bool, m->n_vars, m->vals,
+                                          err);
+    return PROPER_OK;
+}
+
+PROPER_API int proper_dtmc_param_instantiate(const proper_dtmc *m, const double *p, proper_dtmc *out,
+                                             proper_error *err) {
+    proper_dtmc_builder b;
+    proper_dtmc c;
+    uint32_t *of, s;
+    int rc;
+    if ((rc = proper__dtmc_check_point(m, p, err))) return rc;
+    if (!(of = proper__dtmc_param_of(m))) return proper__dtmc_nomem(err);
+    proper_dtmc_init(&c);
+    proper_dtmc_builder_init(&b);
+    rc = proper_dtmc_builder_reserve(&b, m->n_states, (size_t)m->n_trans + m->n_param_rows, err);
+    for (s = 0; s < m->n_states && !rc; s++) {
+        uint32_t k = of[s];
+        if (k == PROPER__DTMC_NO_PARAM) {
+            rc = proper_dtmc_builder_add_row(&b, m->col + m->row[s], m->prob + m->row[s],
+                                             (size_t)(m->row[s + 1] - m->row[s]), err);
+        } else {
+            uint32_t dst[2];
+            double pr[2];
+            dst[0] = m->param_rows[k][1]; pr[0] = p[k];
+            dst[1] = m->param_rows[k][2]; pr[1] = 1.0 - p[k];
+            rc = proper_dtmc_builder_add_row(&b, dst, pr, 2, err);
+        }
+    }
+    PROPER_FREE(of);
+    if (rc) { proper_dtmc_builder_free(&b); return rc; }
+    if ((rc = proper_dtmc_builder_finish(&b, m->n_states, &c, err))) return rc;
+    if ((rc = proper__dtmc_copy_decorations(m, &c, err)) ||
+        (rc = proper__dtmc_store_params(&c, (const char *const *)m->param_names, p, m->n_param_rows, err))) {
+        proper_dtmc_free(&c);
+        return rc;
+    }
+    proper_dtmc_free(out);
+    *out = c;
+    return PROPER_OK;
+}
+
+/* ---- the corner MDP of a parameter box ----
+ * Action 0 of parametric row k sets p_k = lo[k], action 1 sets hi[k]; a
+ * plain row has one action. pred is the transposed graph of every edge some
+ * action allows. */
+typedef struct proper__dtmc_box {
+    const proper_dtmc *m;
+    const proper_bitset *target;
+    const double *lo, *hi;
+    uint32_t *param_of;
+    proper__dtmc_csr pred;
+} proper__dtmc_box;
+
+/* The corner value p_k of action a at parametric row k. */
+static double proper__dtmc_box_corner(const proper__dtmc_box *bx, uint32_t k, int a) {
+    return a ? bx->hi[k] : bx->lo[k];
+}
+
+/* Successors of state s under action a (a parametric row: at most 2, put
+ * in buf; a plain row: its columns). */
+static size_t proper__dtmc_box_succ(const proper__dtmc_box *bx, uint32_t s, int a, uint32_t *buf,
+                                    const uint32_t **succ) {
+    uint32_t k = bx->param_of[s];
+    size_t n = 0;
+    double q;
+    if (k == PROPER__DTMC_NO_PARAM) {
+        *succ = bx->m->col + bx->m->row[s];
+        return (size_t)(bx->m->row[s + 1] - bx->m->row[s]);
+    }
+    q = proper__dtmc_box_corner(bx, k, a);
+    if (q > 0.0) buf[n++] = bx->m->param_rows[k][1];
+    if (q < 1.0 && (n == 0 || buf[0] != bx->m->param_rows[k][2])) buf[n++] = bx->m->param_rows[k][2];
+    *succ = buf;
+    return n;
+}
+
+static int proper__dtmc_box_actions(const proper__dtmc_box *bx, uint32_t s) {
+    return bx->param_of[s] == PROPER__DTMC_NO_PARAM ? 1 : 2;
+}
+
+/* The transposed union graph: u -> v whenever some action of u reaches v. */
+static int proper__dtmc_box_pred(proper__dtmc_box *bx) {
+    const proper_dtmc *m = bx->m;
+    proper__dtmc_csr *g = &bx->pred;
+    uint32_t s, buf[2], n = m->n_states;
+    const uint32_t *succ;
+    size_t i, ns;
+    uint64_t *fill;
+    int pass, a;
+    memset(g, 0, sizeof *g);
+    g->n = n;
+    g->row = (uint64_t *)proper_calloc((size_t)n + 1, sizeof *g->row);
+    fill = (uint64_t *)proper_calloc((size_t)n + 1, sizeof *fill);
+    if (!g->row || !fill) { PROPER_FREE(fill); return PROPER_ENOMEM; }
+    for (pass = 0; pass < 2; pass++) {
+        if (pass) {
+            for (s = 0; s < n; s++) g->row[s + 1] += g->row[s];
+            g->col = (uint32_t *)proper_calloc((size_t)g->row[n] + 1, sizeof *g->col);
+            if (!g->col) { PROPER_FREE(fill); return PROPER_ENOMEM; }
+        }
+        for (s = 0; s < n; s++)
+            for (a = 0; a < proper__dtmc_box_actions(bx, s); a++) {
+                ns = proper__dtmc_box_succ(bx, s, a, buf, &succ);
+                for (i = 0; i < ns; i++) {
+                    if (pass == 0) g->row[succ[i] + 1]++;
+                    else g->col[g->row[succ[i]] + fill[succ[i]]++] = s;
+                }
+            }
+    }
+    PROPER_FREE(fill);
+    return PROPER_OK;
+}
+
+/* Whether every successor of (s, a) lies in `in`; and whether one lies in `hit`. */
+static int proper__dtmc_box_inside(const proper__dtmc_box *bx, uint32_t s, int a, const unsigned char *in,
+                                   const unsigned char *hit, int *hits) {
+    uint32_t buf[2];
+    const uint32_t *succ;
+    size_t i, ns = proper__dtmc_box_succ(bx, s, a, buf, &succ);
+    *hits = 0;
+    for (i = 0; i < ns; i++) {
+        if (!in[succ[i]]) return 0;
+        if (hit && hit[succ[i]]) *hits = 1;
+    }
+    return 1;
+}
+
+/* Pushes s on the worklist unless it is there already. */
+static void proper__dtmc_box_push(uint32_t *work, uint32_t *top, unsigned char *queued, uint32_t s) {
+    if (queued[s]) return;
+    queued[s] = 1;
+    work[(*top)++] = s;
+}
+
+/* The largest set X of non-target states in which some action of every
+ * state keeps the run forever (keep[s]: that action): states whose every
+ * action leaves X are removed, their predecessors rechecked. */
+static int proper__dtmc_box_trap(const proper__dtmc_box *bx, unsigned char *x, unsigned char *keep) {
+    uint32_t n = bx->m->n_states, s, *work, top = 0;
+    unsigned char *queued;
+    uint64_t e;
+    int hits;
+    work = (uint32_t *)proper_calloc((size_t)n + 1, sizeof *work);
+    queued = (unsigned char *)proper_calloc((size_t)n + 1, 1);
+    if (!work || !queued) { PROPER_FREE(work); PROPER_FREE(queued); return PROPER_ENOMEM; }
+    for (s = 0; s < n; s++) x[s] = !PROPER_BITSET_GET(bx->target, s);
+    for (s = n; s-- > 0;)
+        if (x[s]) proper__dtmc_box_push(work, &top, queued, s);
+    while (top) {
+        int a, kept = 0;
+        s = work[--top];
+        queued[s] = 0;
+        for (a = 0; a < proper__dtmc_box_actions(bx, s) && !kept; a++)
+            if (proper__dtmc_box_inside(bx, s, a, x, NULL, &hits)) { kept = 1; keep[s] = (unsigned char)a; }
+        if (kept) continue;
+        x[s] = 0;
+        for (e = bx->pred.row[s]; e < bx->pred.row[s + 1]; e++)
+            if (x[bx->pred.col[e]]) proper__dtmc_box_push(work, &top, queued, bx->pred.col[e]);
+    }
+    PROPER_FREE(work);
+    PROPER_FREE(queued);
+    return PROPER_OK;
+}
+
+/* The action of s one of whose successors is v. */
+static int proper__dtmc_box_action_to(const proper__dtmc_box *bx, uint32_t s, uint32_t v) {
+    uint32_t buf[2];
+    const uint32_t *succ;
+    int a;
+    size_t i, ns;
+    for (a = 0; a < proper__dtmc_box_actions(bx, s); a++)
+        for (ns = proper__dtmc_box_succ(bx, s, a, buf, &succ), i = 0; i < ns; i++)
+            if (succ[i] == v) return a;
+    return 0;
+}
+
+/* States from which some corner misses target with positive probability:
+ * those that reach the trap X (given in inf) along edges of the box
+ * without passing through target; toward[s] is an action that moves
+ * towards X (breadth-first from X backwards). */
+static int proper__dtmc_box_can_miss(const proper__dtmc_box *bx, unsigned char *inf, unsigned char *toward) {
+    uint32_t n = bx->m->n_states, s, *queue, head = 0, tail = 0;
+    uint64_t e;
+    queue = (uint32_t *)proper_calloc((size_t)n + 1, sizeof *queue);
+    if (!queue) return PROPER_ENOMEM;
+    for (s = 0; s < n; s++)
+        if (inf[s]) queue[tail++] = s;
+    while (head < tail) {
+        uint32_t v = queue[head++];
+        for (e = bx->pred.row[v]; e < bx->pred.row[v + 1]; e++) {
+            uint32_t u = bx->pred.col[e];
+            if (inf[u] || PROPER_BITSET_GET(bx->target, u)) continue;
+            inf[u] = 1;
+            toward[u] = (unsigned char)proper__dtmc_box_action_to(bx, u, v);
+            queue[tail++] = u;
+        }
+    }
+    PROPER_FREE(queue);
+    return PROPER_OK;
+}
+
+/* States from which some corner reaches target surely (sure[s]), with a
+ * corner that does (act[s]): the greatest fixed point of "R := the states
+ * of R with an action staying in R that reaches target with positive
+ * probability", each round an attractor of target computed backwards. A
+ * state's action is the one it joined the last attractor with, so the run
+ * moves closer to target with positive probability at every step and
+ * never leaves R: a policy that reaches target surely from all of R. */
+static int proper__dtmc_box_sure(const proper__dtmc_box *bx, unsigned char *sure, unsigned char *act) {
+    uint32_t n = bx->m->n_states, s, *queue;
+    unsigned char *in_a;
+    int changed = 1, hits;
+    queue = (uint32_t *)proper_calloc((size_t)n + 1, sizeof *queue);
+    in_a = (unsigned char *)proper_calloc((size_t)n + 1, 1);
+    if (!queue || !in_a) { PROPER_FREE(queue); PROPER_FREE(in_a); return PROPER_ENOMEM; }
+    for (s = 0; s < n; s++) sure[s] = 1;
+    while (changed) {
+        uint32_t head = 0, tail = 0;
+        uint64_t e;
+        for (s = 0; s < n; s++) {
+            in_a[s] = (unsigned char)PROPER_BITSET_GET(bx->target, s);
+            if (in_a[s]) queue[tail++] = s;
+        }
+        while (head < tail) {
+            uint32_t v = queue[head++];
+            for (e = bx->pred.row[v]; e < bx->pred.row[v + 1]; e++) {
+                uint32_t u = bx->pred.col[e];
+                int a;
+                if (in_a[u] || !sure[u]) continue;
+                for (a = 0; a < proper__dtmc_box_actions(bx, u); a++)
+                    if (proper__dtmc_box_inside(bx, u, a, sure, in_a, &hits) && hits) {
+                        in_a[u] = 1;
+                        act[u] = (unsigned char)a;
+                        queue[tail++] = u;
+                        break;
+                    }
+            }
+        }
+        changed = 0;
+        for (s = 0; s < n; s++)
+            if (sure[s] && !in_a[s]) { sure[s] = 0; changed = 1; }
+    }
+    PROPER_FREE(queue);
+    PROPER_FREE(in_a);
+    return PROPER_OK;
+}
+
+/* Sets row k of the chain w (an instantiation of the box's model) to
+ * p_k = q in place; 1 when its edges differ (w must be instantiated anew). */
+static int proper__dtmc_box_set_row(const proper__dtmc_box *bx, proper_dtmc *w, uint32_t k, double q) {
+    uint32_t s = bx->m->param_rows[k][0], t = bx->m->param_rows[k][1], u = bx->m->param_rows[k][2], buf[2];
+    const uint32_t *succ;
+    size_t i, ns;
+    uint64_t e;
+    int a = q == bx->hi[k];
+    ns = proper__dtmc_box_succ(bx, s, a, buf, &succ);
+    if (ns != (size_t)(w->row[s + 1] - w->row[s])) return 1;
+    for (e = w->row[s]; e < w->row[s + 1]; e++) {
+        int found = 0;
+        for (i = 0; i < ns; i++) found |= succ[i] == w->col[e];
+        if (!found) return 1;
+    }
+    for (e = w->row[s]; e < w->row[s + 1]; e++)
+        w->prob[e] = t == u ? 1.0 : w->col[e] == t ? q : 1.0 - q;
+    return 0;
+}
+
+/* The chain w at the corner `policy` (p_k = lo or hi); `changed` (NULL:
+ * every row) says which rows differ from w's. */
+static int proper__dtmc_box_chain(const proper__dtmc_box *bx, const unsigned char *policy, const unsigned char *changed,
+                                  double *p, proper_dtmc *w, int fresh, proper_error *err) {
+    uint32_t k, K = (uint32_t)bx->m->n_param_rows;
+    int rebuild = fresh;
+    for (k = 0; k < K; k++) p[k] = proper__dtmc_box_corner(bx, k, policy[k]);
+    for (k = 0; k < K && !rebuild; k++)
+        if (!changed || changed[k]) rebuild = proper__dtmc_box_set_row(bx, w, k, p[k]);
+    if (rebuild) return proper_dtmc_param_instantiate(bx->m, p, w, err);
+    if (K) memcpy(w->param_values, p, K * sizeof *p);
+    return PROPER_OK;
+}
+
+/* One round of policy improvement (sign +1: maximise, -1: minimise) over the
+ * rows whose state is not frozen; changed[k] marks the rows that move. */
+static int proper__dtmc_box_improve(const proper__dtmc_box *bx, const proper_dtmc_reward *r, const double *x, int sign,
+                                    const unsigned char *frozen, unsigned char *policy, unsigned char *changed) {
+    uint32_t k, K = (uint32_t)bx->m->n_param_rows;
+    int any = 0;
+    for (k = 0; k < K; k++) {
+        uint32_t s = bx->m->param_rows[k][0], t = bx->m->param_rows[k][1], u = bx->m->param_rows[k][2];
+        double vt, vu, gain, tie;
+        int want = policy[k];
+        changed[k] = 0;
+        if (frozen[s] || PROPER_BITSET_GET(bx->target, s) || t == u || bx->lo[k] == bx->hi[k]) continue;
+        vt = x[t] + (r->trans ? proper__dtmc_trans_reward_of(bx->m, r->trans, s, t) : 0.0);
+        vu = x[u] + (r->trans ? proper__dtmc_trans_reward_of(bx->m, r->trans, s, u) : 0.0);
+        /* the row's value is r(s) + p_k vt + (1 - p_k) vu: raising p_k
+         * (action 1, hi) helps iff sign * (vt - vu) > 0 */
+        gain = sign * (vt - vu);
+        if (isnan(gain)) continue;
+        tie = isinf(gain) ? 0.0 : PROPER_DTMC_PARAM_TIE * (fabs(vt) + fabs(vu));
+        if (gain > tie) want = 1;
+        else if (gain < -tie) want = 0;
+        if (want != policy[k]) { policy[k] = (unsigned char)want; changed[k] = 1; any = 1; }
+    }
+    return any;
+}
+
+static void proper__dtmc_box_add_stats(proper_dtmc_solve_stats *total, const proper_dtmc_solve_stats *st) {
+    unsigned long sweeps = total->sweeps + st->sweeps;
+    double max_error = total->max_error > st->max_error ? total->max_error : st->max_error;
+    double init_error = total->init_error > st->init_error ? total->init_error : st->init_error;
+    *total = *st;
+    total->sweeps = sweeps;
+    total->max_error = max_error;
+    total->init_error = init_error;
+}
+
+/* Policy iteration from `policy` until no row improves: the value of the
+ * last corner at the initial state in *value, its solve's stats added. */
+static int proper__dtmc_box_optimise(const proper__dtmc_box *bx, size_t reward, int sign, const unsigned char *frozen,
+                                     unsigned char *policy, const proper_dtmc_solve_opts *opts, double *x, double *p,
+                                     proper_dtmc_solve_stats *total, double *value, proper_error *err) {
+    size_t K = bx->m->n_param_rows;
+    unsigned char *changed = (unsigned char *)proper_calloc(K + 1, 1);
+    proper_dtmc w;
+    proper_dtmc_solve_stats st;
+    unsigned long iter;
+    int rc = PROPER_OK, more = 1;
+    if (!changed) return proper__dtmc_nomem(err);
+    proper_dtmc_init(&w);
+    for (iter = 0; more && !rc; iter++) {
+        if (iter > PROPER_DTMC_PARAM_MAX_ITER) {
+            rc = proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0,
+                                  "policy iteration over the parameter box did not settle in %lu rounds",
+                                  (unsigned long)PROPER_DTMC_PARAM_MAX_ITER);
+            break;
+        }
+        if ((rc = proper__dtmc_box_chain(bx, policy, iter ? changed : NULL, p, &w, iter == 0, err))) break;
+        if ((rc = proper_dtmc_reward_reach(&w, &w.rewards[reward], bx->target, opts, x, &st, err))) break;
+        proper__dtmc_box_add_stats(total, &st);
+        more = proper__dtmc_box_improve(bx, &bx->m->rewards[reward], x, sign, frozen, policy, changed);
+    }
+    if (!rc) {
+        *value = proper_dtmc_value_at_init(&w, x);
+        for (iter = 0; iter < K; iter++) p[iter] = proper__dtmc_box_corner(bx, (uint32_t)iter, policy[iter]);
+    }
+    proper_dtmc_free(&w);
+    PROPER_FREE(changed);
+    return rc;
+}
+
+static int proper__dtmc_check_box(const proper_dtmc *m, size_t reward, const proper_bitset *target, const double *lo,
+                                  const double *hi, proper_error *err) {
+    size_t k;
+    int rc;
+    if (m->kind != PROPER_DTMC_KIND_DTMC)
+        return proper_error_set(err, PROPER_EUNSUPPORTED, NULL, 0, 0, "a parameter box needs a DTMC");
+    if (reward >= m->n_rewards)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no reward structure %zu", reward);
+    if (!target) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no target set");
+    if ((rc = proper__dtmc_check_set(m, target, "target", err)) || (rc = proper__dtmc_check_point(m, lo, err)) ||
+        (rc = proper__dtmc_check_point(m, hi, err)))
+        return rc;
+    for (k = 0; k < m->n_param_rows; k++)
+        if (lo[k] > hi[k])
+            return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "interval of %s is empty: [%g, %g]",
+                                    m->param_names[k], lo[k], hi[k]);
+    return PROPER_OK;
+}
+
+/* Whether the initial state (or a state of the initial distribution) is in set. */
+static int proper__dtmc_init_in(const proper_dtmc *m, const unsigned char *set) {
+    uint32_t s;
+    if (!m->init_dist) return set[m->init];
+    for (s = 0; s < m->n_states; s++)
+        if (m->init_dist[s] > 0.0 && set[s]) return 1;
+    return 0;
+}
+
+PROPER_API int proper_dtmc_param_reward_range(const proper_dtmc *m, size_t reward, const proper_bitset *target,
+                                              const double *lo, const double *hi,
+                                              const proper_dtmc_solve_opts *opts, double *min, double *max,
+                                              double *argmin, double *argmax, proper_dtmc_solve_stats *stats,
+                                              proper_error *err) {
+    proper__dtmc_box bx;
+    size_t n = m->n_states, K = m->n_param_rows, k;
+    unsigned char *trap, *keep, *sure, *act, *unsure, *policy;
+    double *x, *p, vmin, vmax;
+    proper_dtmc_solve_stats total;
+    int rc;
+    if ((rc = proper__dtmc_check_box(m, reward, target, lo, hi, err))) return rc;
+    memset(&total, 0, sizeof total);
+    memset(&bx, 0, sizeof bx);
+    bx.m = m; bx.target = target; bx.lo = lo; bx.hi = hi;
+    trap = (unsigned char *)proper_calloc(n + 1, 1);
+    keep = (unsigned char *)proper_calloc(n + 1, 1);
+    sure = (unsigned char *)proper_calloc(n + 1, 1);
+    act = (unsigned char *)proper_calloc(n + 1, 1);
+    unsure = (unsigned char *)proper_calloc(n + 1, 1);
+    policy = (unsigned char *)proper_calloc(K + 1, 1);
+    x = (double *)proper_calloc(n + 1, sizeof *x);
+    p = (double *)proper_calloc(K + 1, sizeof *p);
+    bx.param_of = proper__dtmc_param_of(m);
+    if (!trap || !keep || !sure || !act || !unsure || !policy || !x || !p || !bx.param_of ||
+        proper__dtmc_box_pred(&bx) || proper__dtmc_box_trap(&bx, trap, keep) || proper__dtmc_box_sure(&bx, sure, act)) {
+        rc = proper__dtmc_nomem(err);
+        goto done;
+    }
+    /* the minimum: from a corner that reaches target surely wherever one can */
+    for (k = 0; k < n; k++) unsure[k] = !sure[k];
+    for (k = 0; k < K; k++) policy[k] = act[m->param_rows[k][0]];
+    if ((rc = proper__dtmc_box_optimise(&bx, reward, -1, unsure, policy, opts, x, p, &total, &vmin, err))) goto done;
+    if (argmin) memcpy(argmin, p, K * sizeof *p);
+    /* the maximum: infinite where a corner can miss target; elsewhere every
+     * corner reaches it surely, so any start will do */
+    memcpy(unsure, trap, n);
+    if ((rc = proper__dtmc_box_can_miss(&bx, unsure, act))) { rc = proper__dtmc_nomem(err); goto done; }
+    memset(policy, 0, K);
+    if ((rc = proper__dtmc_box_optimise(&bx, reward, +1, unsure, policy, opts, x, p, &total, &vmax, err))) goto done;
+    if (proper__dtmc_init_in(m, unsure)) {
+        /* a corner that misses: stay in the trap, move towards it elsewhere */
+        vmax = INFINITY;
+        for (k = 0; k < K; k++) {
+            uint32_t s = m->param_rows[k][0];
+            p[k] = proper__dtmc_box_corner(&bx, (uint32_t)k, trap[s] ? keep[s] : unsure[s] ? act[s] : 0);
+        }
+    }
+    if (argmax) memcpy(argmax, p, K * sizeof *p);
+    if (min) *min = vmin;
+    if (max) *max = vmax;
+    if (stats) *stats = total;
+done:
+    PROPER_FREE(trap); PROPER_FREE(keep); PROPER_FREE(sure); PROPER_FREE(act); PROPER_FREE(unsure);
+    PROPER_FREE(policy); PROPER_FREE(x); PROPER_FREE(p); PROPER_FREE(bx.param_of);
+    proper__dtmc_csr_free(&bx.pred);
+    return rc;
 }
 
 /* ---- CTMCs -------------------------------------------------------------- */

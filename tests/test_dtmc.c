@@ -1954,6 +1954,220 @@ static void test_steady_heavy_reference(void) {
     proper_dtmc_free(&m);
 }
 
+
+/* ---- parametric rows: instantiation and the box range ------------------ */
+
+/* A random parametric model: a random_model() whose rows at K distinct
+ * states are replaced by p_k to taken[k], 1 - p_k to not_taken[k]. */
+typedef struct param_case {
+    size_t n, K;
+    double *P;          /* n x n at the point p0 */
+    uint32_t state[6], taken[6], not_taken[6];
+    double *rew;        /* state rewards, some zero */
+    unsigned char *tgt;
+} param_case;
+
+static void param_dense_at(const param_case *c, const double *p, double *P) {
+    size_t k, t;
+    memcpy(P, c->P, c->n * c->n * sizeof *P);
+    for (k = 0; k < c->K; k++) {
+        double *row = P + (size_t)c->state[k] * c->n;
+        for (t = 0; t < c->n; t++) row[t] = 0.0;
+        row[c->taken[k]] += p[k];
+        row[c->not_taken[k]] += 1.0 - p[k];
+    }
+}
+
+static void param_case_make(proper_rng *rng, param_case *c) {
+    size_t n = c->n, k, s;
+    double p0[6];
+    c->P = (double *)malloc(n * n * sizeof *c->P);
+    c->rew = (double *)malloc(n * sizeof *c->rew);
+    c->tgt = (unsigned char *)calloc(n, 1);
+    random_model(rng, n, c->P);
+    c->K = 1 + (size_t)proper_rng_below(rng, n < 6 ? n : 6);
+    for (k = 0; k < c->K; k++) {
+        int fresh;
+        do {
+            size_t j;
+            c->state[k] = (uint32_t)proper_rng_below(rng, n);
+            for (fresh = 1, j = 0; j < k; j++) fresh &= c->state[j] != c->state[k];
+        } while (!fresh);
+        c->taken[k] = (uint32_t)proper_rng_below(rng, n);
+        c->not_taken[k] = proper_rng_uniform(rng) < 0.1 ? c->taken[k] : (uint32_t)proper_rng_below(rng, n);
+        p0[k] = 0.5;
+    }
+    param_dense_at(c, p0, c->P);
+    for (s = 0; s < n; s++) {
+        c->rew[s] = proper_rng_uniform(rng) < 0.3 ? 0.0 : proper_rng_uniform(rng) * 3.0;
+        c->tgt[s] = proper_rng_uniform(rng) < 0.1 || s == n - 1;
+    }
+}
+
+static void param_case_free(param_case *c) { free(c->P); free(c->rew); free(c->tgt); }
+
+/* The chain of c with its reward "r", parametric rows p1..pK and label "t". */
+static int param_case_build(const param_case *c, proper_dtmc *m, proper_bitset *t) {
+    proper_error err;
+    const char *names[6] = {"p1", "p2", "p3", "p4", "p5", "p6"};
+    size_t s, r;
+    if (build_dense(m, c->P, (uint32_t)c->n, 0)) return -1;
+    proper_bitset_init(t);
+    proper_bitset_create(t, c->n, NULL);
+    for (s = 0; s < c->n; s++)
+        if (c->tgt[s]) proper_bitset_set(t, s);
+    if (proper_dtmc_add_reward(m, "r", 1, 0, &r, &err)) return -1;
+    for (s = 0; s < c->n; s++)
+        if (proper_dtmc_reward_add_state(m, r, (uint32_t)s, c->rew[s], &err)) return -1;
+    if (proper_dtmc_add_label(m, "t", t, NULL, &err)) return -1;
+    if (proper_dtmc_set_param_rows(m, c->K, names, c->state, c->taken, c->not_taken, &err)) {
+        printf("  set_param_rows: %s\n", err.message);
+        return -1;
+    }
+    return 0;
+}
+
+/* The dense reference value at the initial state 0 at point p. */
+static double param_ref(const param_case *c, const double *p) {
+    double *P = (double *)malloc(c->n * c->n * sizeof *P), *x = (double *)malloc(c->n * sizeof *x), v;
+    param_dense_at(c, p, P);
+    ref_reach_reward(P, c->n, c->tgt, c->rew, x);
+    v = x[0];
+    free(P); free(x);
+    return v;
+}
+
+static void check_same_value(double got, double want) {
+    /* the dense reference leaves round-off (1e-14) where the value is 0 */
+    if (isinf(want)) CHECK(isinf(got) && got > 0);
+    else CHECK_ABS(got, want, 1e-10 * fabs(want) + 1e-12);
+}
+
+/* Instantiation at random points against the dense chain at those points;
+ * the rest of the model (labels, rewards, parameters recorded) carried over. */
+static void test_param_instantiate(void) {
+    proper_rng rng;
+    int it;
+    proper_rng_seed(&rng, 23);
+    for (it = 0; it < 200; it++) {
+        param_case c;
+        proper_dtmc m, inst;
+        proper_bitset t;
+        proper_error err;
+        double p[6], *x;
+        size_t k;
+        c.n = 2 + (size_t)proper_rng_below(&rng, 14);
+        param_case_make(&rng, &c);
+        proper_dtmc_init(&inst);
+        if (param_case_build(&c, &m, &t)) { CHECK(0); param_case_free(&c); break; }
+        for (k = 0; k < c.K; k++) p[k] = proper_rng_uniform(&rng) < 0.2 ? (double)proper_rng_below(&rng, 2) : proper_rng_uniform(&rng);
+        CHECK_INT(proper_dtmc_param_instantiate(&m, p, &inst, &err), 0);
+        CHECK_INT(inst.n_param_rows, 0);
+        CHECK_INT(inst.n_params, c.K);
+        CHECK(inst.n_params == 0 || inst.param_values[0] == p[0]);
+        CHECK(proper_dtmc_find_label(&inst, "t") >= 0);
+        x = (double *)malloc(c.n * sizeof *x);
+        CHECK_INT(proper_dtmc_reward_reach(&inst, &inst.rewards[0], &t, NULL, x, NULL, &err), 0);
+        check_same_value(x[0], param_ref(&c, p));
+        free(x);
+        /* a point outside [0,1] names its parameter; inst is left as it was */
+        p[c.K - 1] = 1.5;
+        CHECK_INT(proper_dtmc_param_instantiate(&m, p, &inst, &err), PROPER_EPROB);
+        CHECK(strstr(err.message, c.K == 1 ? "p1" : "p") != NULL);
+        CHECK_INT(inst.n_params, c.K);
+        proper_bitset_free(&t);
+        proper_dtmc_free(&m);
+        proper_dtmc_free(&inst);
+        param_case_free(&c);
+    }
+}
+
+/* set_param_rows refuses rows it cannot describe and leaves the model as it was. */
+static void test_param_rows_errors(void) {
+    double P[9] = {0, 0.5, 0.5, 0, 0, 1, 0, 0, 1};
+    uint32_t st[2] = {0, 0}, tk[2] = {1, 2}, nt[2] = {2, 2}, bad[1] = {1};
+    const char *names[2] = {"a", "b"};
+    proper_dtmc m;
+    proper_error err;
+    double one = 0.25;
+    CHECK_INT(build_dense(&m, P, 3, 0), 0);
+    CHECK_INT(proper_dtmc_set_param_rows(&m, 2, names, st, tk, nt, &err), PROPER_EINVAL); /* state 0 twice */
+    CHECK(strstr(err.message, "already") != NULL);
+    CHECK_INT(proper_dtmc_set_param_rows(&m, 1, names, st, bad, bad, &err), PROPER_EINVAL); /* 0 -> 2 besides 1 */
+    CHECK(strstr(err.message, "successor 2") != NULL);
+    CHECK_INT(m.n_param_rows, 0);
+    CHECK_INT(proper_dtmc_set_param_rows(&m, 1, names, st, tk, nt, &err), 0);
+    CHECK_INT(m.n_param_rows, 1);
+    CHECK_REL(m.param_values[0], 0.5, 0.0); /* the point the rows were stored at */
+    CHECK_INT(proper_dtmc_set_params(&m, names, &one, 2, &err), PROPER_EINVAL);
+    CHECK_INT(proper_dtmc_set_params(&m, names, &one, 1, &err), 0);
+    {   /* a copy keeps the rows */
+        proper_dtmc c;
+        proper_dtmc_init(&c);
+        CHECK_INT(proper_dtmc_copy(&c, &m, &err), 0);
+        CHECK_INT(c.n_param_rows, 1);
+        CHECK_INT(c.param_rows[0][1], 1);
+        proper_dtmc_free(&c);
+    }
+    proper_dtmc_free(&m);
+}
+
+/* The range over a box against every corner (2^K dense solves), and random
+ * interior points inside it; argmin/argmax attain the extremes. */
+static void test_param_range_vs_corners(void) {
+    proper_rng rng;
+    int it, infinite_max = 0, infinite_min = 0, finite = 0;
+    proper_rng_seed(&rng, 29);
+    for (it = 0; it < 400; it++) {
+        param_case c;
+        proper_dtmc m;
+        proper_bitset t;
+        proper_error err;
+        proper_dtmc_solve_stats st;
+        double lo[6], hi[6], p[6], amin[6], amax[6], mn, mx, bmin = INFINITY, bmax = -INFINITY;
+        size_t k, corner;
+        c.n = 2 + (size_t)proper_rng_below(&rng, 12);
+        param_case_make(&rng, &c);
+        if (param_case_build(&c, &m, &t)) { CHECK(0); param_case_free(&c); break; }
+        for (k = 0; k < c.K; k++) {
+            double a = proper_rng_uniform(&rng), b = proper_rng_uniform(&rng), u = proper_rng_uniform(&rng);
+            lo[k] = a < b ? a : b;
+            hi[k] = a < b ? b : a;
+            if (u < 0.1) lo[k] = 0.0;
+            else if (u < 0.2) hi[k] = 1.0;
+            else if (u < 0.25) lo[k] = hi[k];
+        }
+        CHECK_INT(proper_dtmc_param_reward_range(&m, 0, &t, lo, hi, NULL, &mn, &mx, amin, amax, &st, &err), 0);
+        for (corner = 0; corner < ((size_t)1 << c.K); corner++) {
+            double v;
+            for (k = 0; k < c.K; k++) p[k] = (corner >> k) & 1 ? hi[k] : lo[k];
+            v = param_ref(&c, p);
+            if (v < bmin) bmin = v;
+            if (v > bmax) bmax = v;
+        }
+        check_same_value(mn, bmin);
+        check_same_value(mx, bmax);
+        check_same_value(param_ref(&c, amin), bmin);
+        check_same_value(param_ref(&c, amax), bmax);
+        if (isfinite(mn) && isfinite(mx)) CHECK(st.init_error <= 1e-10 * mx + 1e-300);
+        for (k = 0; k < 3; k++) { /* interior points lie inside the range */
+            size_t j;
+            double v;
+            for (j = 0; j < c.K; j++) p[j] = lo[j] + (hi[j] - lo[j]) * proper_rng_uniform(&rng);
+            v = param_ref(&c, p);
+            if (isfinite(v)) CHECK(v >= bmin * (1 - 1e-10) - 1e-300 && v <= bmax * (1 + 1e-10));
+        }
+        infinite_max += isinf(bmax);
+        infinite_min += isinf(bmin);
+        finite += isfinite(bmax);
+        proper_bitset_free(&t);
+        proper_dtmc_free(&m);
+        param_case_free(&c);
+    }
+    /* the random models exercise all three outcomes */
+    CHECK(infinite_max > 20 && infinite_min > 20 && finite > 100);
+}
+
 int main(void) {
     RUN(test_output_contract);
     RUN(test_bitset);
@@ -1992,5 +2206,8 @@ int main(void) {
     RUN(test_ctmc_tandem_vs_prism);
     RUN(test_ctmc_huge_time);
     RUN(test_steady_heavy_reference);
+    RUN(test_param_instantiate);
+    RUN(test_param_rows_errors);
+    RUN(test_param_range_vs_corners);
     return test_summary();
 }
