@@ -1,6 +1,6 @@
 /* proper qn — closed queueing networks: simulate them, learn rates and
- * routing from queue-length traces (LP, QP, moving horizon), and predict
- * what-if scenarios with the learned model. */
+ * routing from queue-length traces (LP, QP, moving horizon), predict
+ * what-if scenarios with the learned model, and build their exact CTMC. */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -51,7 +51,8 @@ static void qn_usage(FILE *out) {
     fprintf(out,
             "usage: proper qn simulate --network NET.csv --population N1,...,NM [options]\n"
             "       proper qn fit TRACE.csv... (--servers S1,...,SM | --network NET.csv) [options]\n"
-            "       proper qn whatif --network TRUE.csv --learned FIT.csv --population N1,... [options]\n\n"
+            "       proper qn whatif --network TRUE.csv --learned FIT.csv --population N1,... [options]\n"
+            "       proper qn ctmc --network NET.csv --population N1,...,NM [-o PREFIX] [--prism FILE.pm]\n\n"
             "Closed queueing networks learned from queue lengths (Napolitano 2022, ch. 4).\n\n"
             "NET.csv: header station,servers,rate,p1,...,pM; one row per station with\n"
             "its index, servers (integer or inf for a delay station), service rate per\n"
@@ -101,8 +102,17 @@ static void qn_usage(FILE *out) {
             "                       or ssa suit a fit with --scheme exact\n"
             "  --max-error E        exit 1 when the maximum error exceeds E percent\n"
             "  --svg FILE           plot both networks' queue lengths against time\n"
-            "  --csv                one CSV line: max_error,mean_error\n\n"
-            "Exit status: 0 ok, 1 --max-error exceeded, 2 bad input.\n");
+            "  --csv                one CSV line: max_error,mean_error\n\n");
+    fputs("ctmc: builds the network's exact CTMC (every placement of the N jobs is a\n"
+            "state; at most 2e6 states) and prints its steady-state mean queue length\n"
+            "and throughput per station as CSV (station,queue,throughput); the state\n"
+            "and transition counts go to stderr.\n"
+            "  -o, --output PREFIX  also write PREFIX.tra .lab .sta and the reward files\n"
+            "                       PREFIX1.srew ... (q1..qM: queue lengths, then\n"
+            "                       tput1..tputM: completion rates), PRISM's explicit format\n"
+            "  --prism FILE.pm      also write the network in the PRISM language, with\n"
+            "                       the same reward structures (for PRISM, or proper check)\n\n"
+            "Exit status: 0 ok, 1 --max-error exceeded, 2 bad input.\n", out);
 }
 
 /* Comma-separated numbers; "inf" allowed. */
@@ -170,7 +180,7 @@ static int lp_writer(const void *lp, FILE *f, proper_error *err) {
 }
 
 typedef struct qn_args {
-    const char *network, *learned, *out, *write_lp, *backend, *method, *predict, *scheme, *svg;
+    const char *network, *learned, *out, *write_lp, *backend, *method, *predict, *scheme, *svg, *prism;
     double *population, *servers, *known;
     size_t n_population, n_servers, n_known;
     double dt, max_error;
@@ -205,6 +215,7 @@ static int qn_option(cli_args *o, qn_args *a) {
     else if (cli_opt(o, "--scheme")) a->scheme = o->value;
     else if (cli_opt(o, "--predict")) a->predict = o->value;
     else if (cli_opt(o, "--svg")) a->svg = o->value;
+    else if (cli_opt(o, "--prism")) a->prism = o->value;
     else if (qn_list(o, "--population", &a->population, &a->n_population)) {}
     else if (qn_list(o, "--servers", &a->servers, &a->n_servers)) {}
     else if (qn_list(o, "--known", &a->known, &a->n_known)) {}
@@ -568,6 +579,58 @@ out:
     return rc;
 }
 
+/* The PRISM-language export to `path`. */
+static int write_qn_prism(const char *path, const proper_qn *qn, const unsigned long *x0) {
+    FILE *f = fopen(path, "wb");
+    proper_error err;
+    int rc;
+    if (!f) return cli_fail("%s: cannot open for writing", path);
+    rc = proper_qn_write_prism(qn, x0, f, &err) ? cli_report(&err) : CLI_OK;
+    if (fclose(f) != 0 && rc == CLI_OK) rc = cli_fail("%s: write failed", path);
+    return rc;
+}
+
+static int qn_ctmc(const qn_args *a) {
+    proper_qn qn;
+    proper_dtmc m;
+    proper_error err;
+    unsigned long *x0 = NULL;
+    double *q = NULL, *tput = NULL;
+    size_t i;
+    int rc;
+    if (!a->network) return cli_fail("ctmc needs --network NET.csv");
+    if (!a->population) return cli_fail("ctmc needs --population N1,...,NM");
+    proper_qn_init(&qn);
+    proper_dtmc_init(&m);
+    if ((rc = load_network(a->network, &qn))) return rc;
+    x0 = (unsigned long *)proper_calloc(qn.M, sizeof *x0);
+    q = (double *)proper_calloc(qn.M, sizeof *q);
+    tput = (double *)proper_calloc(qn.M, sizeof *tput);
+    if (!x0 || !q || !tput) { rc = cli_fail("out of memory"); goto out; }
+    if ((rc = apply_servers(a, &qn)) || (rc = population_counts(a, qn.M, x0))) goto out;
+    if (a->prism && (rc = write_qn_prism(a->prism, &qn, x0))) goto out;
+    if (proper_qn_ctmc(&qn, x0, &m, &err) || proper_qn_ctmc_steady(&qn, &m, NULL, q, tput, &err) ||
+        (a->out && proper_dtmc_write_explicit_files(&m, a->out, &err))) {
+        rc = cli_report(&err);
+        goto out;
+    }
+    fprintf(stderr, "proper qn ctmc: %lu states, %llu transitions\n", (unsigned long)m.n_states,
+            (unsigned long long)m.n_trans);
+    printf("station,queue,throughput\n");
+    for (i = 0; i < qn.M; i++) {
+        char nq[PROPER_DOUBLE_CHARS], nt[PROPER_DOUBLE_CHARS];
+        printf("%zu,%s,%s\n", i + 1, proper_format_double(nq, q[i]), proper_format_double(nt, tput[i]));
+    }
+    rc = fflush(stdout) == 0 ? CLI_OK : cli_fail("stdout: write failed");
+out:
+    PROPER_FREE(x0);
+    PROPER_FREE(q);
+    PROPER_FREE(tput);
+    proper_dtmc_free(&m);
+    proper_qn_free(&qn);
+    return rc;
+}
+
 int cmd_qn(int argc, char **argv) {
     qn_args a;
     cli_args help;
@@ -585,7 +648,8 @@ int cmd_qn(int argc, char **argv) {
     if (strcmp(argv[1], "simulate") == 0) rc = qn_simulate(&a);
     else if (strcmp(argv[1], "fit") == 0) rc = qn_fit(&a);
     else if (strcmp(argv[1], "whatif") == 0) rc = qn_whatif(&a);
-    else rc = cli_fail("unknown qn command '%s' (simulate, fit, whatif)", argv[1]);
+    else if (strcmp(argv[1], "ctmc") == 0) rc = qn_ctmc(&a);
+    else rc = cli_fail("unknown qn command '%s' (simulate, fit, whatif, ctmc)", argv[1]);
     qn_args_free(&a);
     return rc;
 }

@@ -194,8 +194,11 @@ PROPER_API int proper_qn_ctmc_steady(const proper_qn *qn, const proper_dtmc *ctm
 /* The same CTMC as a PRISM-language model, for PRISM (or proper check) to
  * build on its own: "ctmc", one variable xi : [0..N] per station with
  * init x0_i, one command per routing pair i != j with P_ij > 0,
- *     [] xi>0 -> mu_i*min(s_i,xi)*P_ij : (xi'=xi-1) & (xj'=xj+1);
- * (a delay station: mu_i*xi*P_ij), and the reward structures above. */
+ *     [] xi>0 & xj<N -> mu_i*min(s_i,xi)*P_ij : (xi'=xi-1) & (xj'=xj+1);
+ * (a delay station: mu_i*xi*P_ij), and the reward structures above. The
+ * guard xj<N holds in every reachable state; it keeps the update inside
+ * xj's range in the unreachable ones, which PRISM's symbolic engines
+ * also check. */
 PROPER_API int proper_qn_write_prism(const proper_qn *qn, const unsigned long *x0, FILE *f, proper_error *err);
 
 /* External LP solver hook (backends/glpk.h provides one); NULL = native.
@@ -956,7 +959,7 @@ static int proper__qn_ctmc_annotate(const proper_qn *qn, proper_dtmc *m, const i
 
 PROPER_API int proper_qn_ctmc(const proper_qn *qn, const unsigned long *x0, proper_dtmc *out, proper_error *err) {
     size_t M = qn->M, i;
-    unsigned long N;
+    unsigned long N = 0;
     uint64_t states, k;
     uint64_t *T = NULL;
     int32_t *vals = NULL, *x0v = NULL;
@@ -1049,7 +1052,7 @@ static void proper__qn_prism_service(const proper_qn *qn, size_t i, FILE *f) {
 
 PROPER_API int proper_qn_write_prism(const proper_qn *qn, const unsigned long *x0, FILE *f, proper_error *err) {
     size_t i, j, M = qn->M;
-    unsigned long N;
+    unsigned long N = 0;
     char num[PROPER_DOUBLE_CHARS];
     int rc, kind;
     if ((rc = proper_qn_validate(qn, err)) || (rc = proper__qn_ctmc_population(qn, x0, &N, err))) return rc;
@@ -1060,7 +1063,7 @@ PROPER_API int proper_qn_write_prism(const proper_qn *qn, const unsigned long *x
         for (j = 0; j < M; j++) {
             double p = qn->routing[i * M + j];
             if (j == i || p <= 0) continue;
-            fprintf(f, "  [] x%zu>0 -> ", i + 1);
+            fprintf(f, "  [] x%zu>0 & x%zu<%lu -> ", i + 1, j + 1, N);
             proper__qn_prism_service(qn, i, f);
             fprintf(f, "*%s : (x%zu'=x%zu-1) & (x%zu'=x%zu+1);\n", proper_format_double(num, p), i + 1, i + 1, j + 1,
                     j + 1);

@@ -2,7 +2,8 @@
 # `proper qn`: Euler simulation against its closed form, LP and QP fits that
 # recover the generating network from noise-free traces, moving horizon,
 # what-if (zero error for the true model, exit 1 over --max-error), the LP
-# file, and bad input with file:line:col errors and exit status 2.
+# file, the exact CTMC (`qn ctmc`, its exports), and bad input with
+# file:line:col errors and exit status 2.
 . "$(dirname "$0")/cli_lib.sh"
 P=$PROPER
 work=$T
@@ -324,4 +325,19 @@ status_is lp_bom 0 && contains lp_bom_objective "$T/out" "objective   2"
 # One sign per term, as glpsol: "++x" is an error at the second sign.
 printf 'Minimize\n obj: x ++ y\nEnd\n' > "$work/doubled.lp"
 expect_error lp_doubled_sign "doubled.lp:2:10: expected a number or a variable name after the sign" "$P" lp solve "$work/doubled.lp"
+# qn ctmc: the pair's CTMC with 5 jobs is a birth-death chain whose steady
+# state is X1 ~ Binomial(5, 3/5): E[X1] = 3, throughput 2 E[X1] = 6; 6 states.
+# Its explicit files and PRISM-language export hold the same chain.
+run_proper qn ctmc --network "$work/pair.csv" --population 2,3 -o "$work/pair_ctmc" --prism "$work/pair.pm"
+status_is qn_ctmc 0 && awk -F, 'NR == 2 && ($2 - 3 > 1e-12 || 3 - $2 > 1e-12 || $3 - 6 > 1e-12 || 6 - $3 > 1e-12) {bad = 1}
+     END {exit bad || NR != 3}' "$T/out" && ok qn_ctmc_binomial || fail qn_ctmc_binomial "$(cat "$T/out")"
+contains qn_ctmc_states "$T/err" "6 states, 10 transitions"
+contains qn_ctmc_tra "$work/pair_ctmc.tra" "6 10"
+contains qn_ctmc_srew "$work/pair_ctmc3.srew" 'Reward structure "tput1"'
+contains qn_ctmc_pm "$work/pair.pm" "[] x1>0 & x2<5 -> 2*x1*1 : (x1'=x1-1) & (x2'=x2+1);"
+run_proper check "$work/pair.pm" 'R{"q1"}=? [ S ]'
+status_is qn_ctmc_pm_check 0 && contains qn_ctmc_pm_value "$T/out" "3"
+expect_error qn_ctmc_too_big "more than 2000000 states" "$P" qn ctmc --network "$work/pair.csv" --population 2000000,0
+expect_error qn_ctmc_population "--population has 1 entries, the network has 2 stations" \
+    "$P" qn ctmc --network "$work/pair.csv" --population 4
 exit 0

@@ -981,8 +981,8 @@ static void test_ctmc_prism_export(void) {
     text = (char *)calloc((size_t)len + 1, 1);
     CHECK(fread(text, 1, (size_t)len, f) == (size_t)len);
     fclose(f);
-    CHECK_CONTAINS(text, "[] x3>0 -> 1.5*min(2,x3)*0.5 : (x3'=x3-1) & (x1'=x1+1);");
-    CHECK_CONTAINS(text, "[] x1>0 -> 0.5*x1*0.3 : (x1'=x1-1) & (x2'=x2+1);");
+    CHECK_CONTAINS(text, "[] x3>0 & x1<6 -> 1.5*min(2,x3)*0.5 : (x3'=x3-1) & (x1'=x1+1);");
+    CHECK_CONTAINS(text, "[] x1>0 & x2<6 -> 0.5*x1*0.3 : (x1'=x1-1) & (x2'=x2+1);");
     CHECK_INT(proper_prism_parse(&model, text, (size_t)len, "qn.pm", NULL), 0);
     CHECK_INT(proper_prism_build(model, NULL, &pm, NULL), 0);
     CHECK_INT(proper_qn_ctmc(&q, x0, &m, NULL), 0);
