@@ -5,13 +5,18 @@
 # the C compiler and runs it.
 #
 #   sh scripts/qn-tables.sh [tables options]     e.g. --table 2, --quick
+#   sh scripts/qn-tables.sh ctmc [--seed S] [--horizon T]
 #
 # Options go to examples/qn/tables.c (see its header: --table 1|2|3|whatif,
-# --seed, --networks, --train, --test, --runs, --quick).
+# --seed, --networks, --train, --test, --runs, --quick). "ctmc" runs
+# examples/qn/ctmc.c instead: mean-field, SSA and the exact CTMC on small
+# populations.
 set -e
 cd "$(dirname "$0")/.."
 CC=${CC:-cc}
 OUT=build/examples/qn
 mkdir -p "$OUT"
-$CC -std=c99 -Wall -Wextra -O2 -o "$OUT/tables" examples/qn/tables.c -lm
-"$OUT/tables" "$@"
+PROGRAM=tables
+if [ "$1" = ctmc ]; then PROGRAM=ctmc; shift; fi
+$CC -std=c99 -Wall -Wextra -O2 -o "$OUT/$PROGRAM" "examples/qn/$PROGRAM.c" -lm
+"$OUT/$PROGRAM" "$@"
