@@ -36,7 +36,9 @@
  *             | 'lock' NAME ('mutex' | 'rwlock' | 'cond' | 'semaphore' INT
  *                            | 'barrier' INT | 'barrier' 'pool' NAME)
  *             | 'source' NAME 'open' QUEUE 'interarrival' DIST ['count' INT]
+ *                 ['latency' NUM]
  *             | 'source' NAME 'closed' QUEUE 'clients' INT 'think' DIST
+ *                 ['latency' NUM]
  *             | 'pool' NAME 'threads' INT NL node+ 'end'
  *   node     := NAME ':' op [timeout] ['->' NAME [NUM] (',' NAME NUM)*]
  *   op       := 'cpu' DIST | 'delay' DIST | 'io' DIST ['k' DIST] | 'nop'
@@ -244,6 +246,9 @@ typedef struct proper_sim_source {
     size_t queue;
     proper_sim_dist dist; /* open: inter-arrival time; closed: think time */
     size_t count;         /* open: most arrivals (0: no limit); closed: clients */
+    double latency;       /* seconds each task spends outside the program (the
+                             network): added to its response time, uses no
+                             thread, core or queue (0: none) */
 } proper_sim_source;
 
 typedef struct proper_sim_model {
@@ -285,7 +290,9 @@ PROPER_API int proper_sim_write(const proper_sim_model *m, FILE *f, proper_error
  *   rate.SOURCE=R (or rate=R: every open source) sets the arrival rate
  *     (scales the inter-arrival distribution to mean 1/R)
  *   clients.SOURCE=N (or clients=N)   think.SOURCE=T (or think=T): mean
- *   workers=N: threads of every pool that gets from a queue fed by a source */
+ *   workers=N: threads of every pool that gets tasks from a queue and
+ *     completes them (has get and done nodes; an acceptor that only passes
+ *     tasks on is not a worker) */
 PROPER_API int proper_sim_set(proper_sim_model *m, const char *assignment, proper_error *err);
 
 /* ---- Running ---------------------------------------------------------------- */
@@ -336,7 +343,12 @@ PROPER_API int proper_sim_run(const proper_sim_model *m, const proper_sim_opts *
  *   trace := 'proper-threads' '1' NL (decl | event)*
  *   decl  := 'cores' INT | 'disks' INT | 'queue' NAME ['capacity' INT]
  *          | 'lock' NAME ('mutex' | 'rwlock' | 'cond' | 'semaphore' INT | 'barrier' INT)
- *   event := THREAD TIME WORD [NAME [NAME]] [INT] ['@' CPU]
+ *          | 'latency' INT
+ *   latency: ns of each task's response time spent outside the program (the
+ *   network: a client's response time minus the program's own, measured;
+ *   at most 1000 s); the built model's open sources get it.
+ *   event := THREAD TIME WORD [NAME [NAME]] [INT [INT]] ['@' CPU]
+ *   (the second INT only on io)
  *   THREAD any integer naming the thread; TIME its monotonic clock in ns
  *   (never decreasing within a thread); CPU, when every event of a thread
  *   carries it, the thread's CPU time in ns (then computation CFs are
@@ -357,7 +369,9 @@ PROPER_API int proper_sim_run(const proper_sim_model *m, const proper_sim_opts *
  *                                               (a semaphore)
  *     await.req B then await B                  (a barrier)
  *     cwait.req C M  then  cwait C;  signal C;  broadcast C
- *     io.req NAME BYTES  then  io NAME BYTES    (a file operation)
+ *     io.req NAME BYTES  then  io NAME BYTES [BLOCKS]  (a file operation;
+ *                       BLOCKS: the blocks it read from the device, e.g.
+ *                       getrusage's ru_inblock before and after)
  *   Each X.req must be followed, in the same thread, by its completion (or
  *   by exit: a thread may end while it waits, at shutdown); X.timeout only
  *   after an X.req with a TIMEOUT (ns).
@@ -367,7 +381,10 @@ PROPER_API int proper_sim_run(const proper_sim_model *m, const proper_sim_opts *
  *   node named by its site (op and object: "lock cache"); the computation
  *   between two operations is a c_cpu node named by the pair of sites
  *   around it (the paper's pair of probes), or by the CF's name between
- *   "begin CF" and "end CF". Nodes and transition counts of all threads of
+ *   "begin CF" and "end CF". With CPU times, the CPU a thread used inside a
+ *   blocking operation (X.req to X: the system call's own work, e.g. a
+ *   read() copying from the page cache) is computation: it goes to the
+ *   c_cpu node after the operation. Nodes and transition counts of all threads of
  *   a pool are pooled; delta(s_i, s_j) = count(i, j) / sum_l count(i, l)
  *   (eq. 1). A get that timed out continues at a virtual "nofetch" node
  *   (c_in^nofetch), a lock or wait at a "timeout" node; the largest
@@ -380,14 +397,18 @@ PROPER_API int proper_sim_run(const proper_sim_model *m, const proper_sim_opts *
  *   begin/end) after the first node. Parameters: each cpu node's times as an
  *   empirical distribution (at most `points` equally likely values: the
  *   means of equal-count groups of the sorted samples, so the mean is
- *   kept); an
- *   io operation shorter than `io_hit` counts as a page-cache hit (k = 0,
- *   its time left out), a longer one as one disk request of that duration
- *   (the paper counts kernel block requests, which a user-level trace
- *   cannot see); inter-arrival times of `arrive Q` give an open source.
+ *   kept). An io operation that records BLOCKS is a page-cache hit (k = 0)
+ *   when it read no block from the device, else one disk request whose
+ *   service time is its wall time less its CPU time (the paper counts
+ *   kernel block requests, §4.3.2; the thread's block-input count is the
+ *   nearest a user-level trace gets); one without BLOCKS falls back on its
+ *   duration: shorter than `io_hit` is a hit. The inter-arrival times of
+ *   `arrive Q` give an open source, with the trace's `latency`.
  *   Pools are the start events' names with their thread counts; a pool
  *   whose threads record arrivals is the workload's and is not simulated
- *   (its own computation is outside the model); locks and
+ *   (its own computation is outside the model: a program's acceptor that
+ *   is to be simulated records its arrivals through a recorder of a pool
+ *   of its own, and takes them with get.req / get); locks and
  *   queues come from the declarations, else from the ops used on them (a
  *   barrier without a declaration has as many parties as the pool awaiting
  *   it, and so has a declared one whose count equals that pool's threads;
@@ -423,6 +444,7 @@ typedef struct proper_sim_tev {
     int kind;             /* proper_sim_tev_kind */
     size_t a, b;          /* names (PROPER_SIM_NONE when absent) */
     int64_t t, arg, cpu;  /* time ns; the integer argument (-1: none); CPU ns (-1: none) */
+    int64_t blocks;       /* io: blocks read from the device during it (-1: not recorded) */
     int line;
     size_t run;           /* which traced run (proper_sim_trace_append) */
 } proper_sim_tev;
@@ -436,6 +458,7 @@ typedef struct proper_sim_trace {
     proper_sim_model decl; /* the queues and locks declared */
     size_t cores, disks;
     int has_cores, has_disks; /* declared */
+    int64_t latency;      /* ns outside the program per task (-1: not declared) */
 } proper_sim_trace;
 
 PROPER_API void proper_sim_trace_init(proper_sim_trace *t);
@@ -495,7 +518,7 @@ PROPER_API int proper_sim_build(proper_sim_model *out, const proper_sim_trace *t
 typedef struct proper_sim_writer proper_sim_writer;
 
 typedef struct proper_sim_slot {
-    int64_t t, cpu, arg;
+    int64_t t, cpu, arg, blocks;
     int32_t kind, a, b;
 } proper_sim_slot;
 
@@ -505,15 +528,24 @@ typedef struct proper_sim_recorder {
     proper_sim_slot *slots;
     size_t len, cap;
     int cpu_clock;
+    int io_blocks;       /* PROPER_SIM_REC_IO_BLOCKS */
+    int64_t inblock;     /* the block-input count at the open io.req (-1: unknown) */
     int status;
 } proper_sim_recorder;
+
+/* Writer flags: the thread CPU clock on every event; the blocks each io
+ * operation read from the device (getrusage(RUSAGE_THREAD) ru_inblock at
+ * io.req and io, Linux; a system call each, so only for io events). */
+#define PROPER_SIM_REC_CPU 1
+#define PROPER_SIM_REC_IO_BLOCKS 2
 
 /* Most events a recorder buffers before it writes them out. */
 #ifndef PROPER_SIM_RECORDER_BUFFER
 #define PROPER_SIM_RECORDER_BUFFER 4096
 #endif
 
-PROPER_API int proper_sim_writer_open(proper_sim_writer **w, FILE *out, int cpu_clock, proper_error *err);
+/* flags: PROPER_SIM_REC_CPU | PROPER_SIM_REC_IO_BLOCKS (0: the monotonic clock only). */
+PROPER_API int proper_sim_writer_open(proper_sim_writer **w, FILE *out, int flags, proper_error *err);
 /* The id of a name (pool, queue, lock, CF, file operation); thread-safe. */
 PROPER_API int proper_sim_writer_name(proper_sim_writer *w, const char *name, proper_error *err);
 /* Write a declaration line ("queue conn capacity 64", "lock m mutex",
@@ -771,7 +803,8 @@ PROPER_API int proper_sim_equal(const proper_sim_model *a, const proper_sim_mode
     for (i = 0; i < a->n_sources; i++) {
         const proper_sim_source *x = &a->sources[i], *y = &b->sources[i];
         if (!proper__sim_streq(x->name, y->name) || x->closed != y->closed || x->queue != y->queue ||
-            x->count != y->count || !proper__sim_dist_equal(&x->dist, &y->dist))
+            x->count != y->count || memcmp(&x->latency, &y->latency, sizeof(double)) ||
+            !proper__sim_dist_equal(&x->dist, &y->dist))
             return 0;
     }
     for (i = 0; i < a->n_pools; i++) {
@@ -843,6 +876,8 @@ PROPER_API int proper_sim_validate(const proper_sim_model *m, proper_error *err)
         const proper_sim_source *s = &m->sources[i];
         if (s->queue >= m->n_queues) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "source %s: no such queue", s->name);
         if (proper__sim_dist_check(&s->dist, s->name ? s->name : "source", err)) return err ? err->code : PROPER_ERANGE;
+        if (!(s->latency >= 0) || isinf(s->latency))
+            return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "source %s: the latency must be finite and >= 0", s->name);
         if (s->closed) {
             clients += s->count;
             if (s->count > PROPER_SIM_MAX_CLIENTS || clients > PROPER_SIM_MAX_CLIENTS)
@@ -1806,6 +1841,7 @@ static void proper__sim_event(proper__sim *s, const proper__sim_ev *e) {
         const proper_sim_source *src = &s->m->sources[e->id];
         size_t t = proper__sim_task_new(s, PROPER_SIM_NONE);
         if (t == PROPER_SIM_NONE) return;
+        s->t_created[t] -= src->latency; /* the task left its client that long ago */
         proper__sim_offer(s, src->queue, t);
         s->arrived[e->id]++;
         if (src->count == 0 || s->arrived[e->id] < src->count)
@@ -1814,9 +1850,11 @@ static void proper__sim_event(proper__sim *s, const proper__sim_ev *e) {
         break;
     }
     case PROPER__SIM_EV_ISSUE: {
+        const proper_sim_source *src = &s->m->sources[s->client_src[e->id]];
         size_t t = proper__sim_task_new(s, e->id);
         if (t == PROPER_SIM_NONE) return;
-        proper__sim_offer(s, s->m->sources[s->client_src[e->id]].queue, t);
+        s->t_created[t] -= src->latency;
+        proper__sim_offer(s, src->queue, t);
         break;
     }
     case PROPER__SIM_EV_CPU: proper__sim_cpu_end(s, e->id); break;
@@ -2651,6 +2689,13 @@ static int proper__sim_statement(proper__sim_parser *P) {
                 return proper_cursor_error(&at, P->err, PROPER_ELIMIT, "more than %d clients", PROPER_SIM_MAX_CLIENTS);
             if ((rc = proper__sim_expect_kw(P, "think")) || (rc = proper__sim_dist(P, &src->dist))) return rc;
         } else return proper__sim_err(P, PROPER_EPARSE, "expected 'open' or 'closed'");
+        if (proper__sim_kw(P, "latency")) {
+            proper__sim_ws(P);
+            at = P->c;
+            if ((rc = proper__sim_number(P, &src->latency))) return rc;
+            if (!(src->latency >= 0) || isinf(src->latency))
+                return proper_cursor_error(&at, P->err, PROPER_ERANGE, "the latency must be finite and >= 0");
+        }
     } else if (proper__sim_kw(P, "pool")) {
         return proper__sim_pool_block(P);
     } else {
@@ -2820,6 +2865,10 @@ PROPER_API int proper_sim_format(const proper_sim_model *m, proper_strbuf *b, pr
             proper__sim_put_dist(b, &s->dist);
             if (s->count) proper_strbuf_printf(b, " count %llu", (unsigned long long)s->count);
         }
+        if (s->latency > 0) {
+            proper_strbuf_puts(b, " latency ");
+            proper__sim_put_num(b, s->latency);
+        }
         proper_strbuf_puts(b, "\n");
     }
     for (i = 0; i < m->n_pools; i++) {
@@ -2914,17 +2963,17 @@ PROPER_API int proper_sim_set(proper_sim_model *m, const char *assignment, prope
         (!obj && strcmp(key, "workers") == 0)) {
         PROPER__SIM_INT(v)
         if (strcmp(key, "workers") == 0) {
-            /* every pool that takes tasks from a queue a source feeds */
-            size_t p, j, s;
-            for (p = 0; p < m->n_pools; p++)
+            /* every pool that takes tasks from a queue and completes them */
+            size_t p, j;
+            for (p = 0; p < m->n_pools; p++) {
+                int gets = 0, completes = 0;
                 for (j = 0; j < m->pools[p].n_nodes; j++) {
-                    const proper_sim_node *n = &m->pools[p].nodes[j];
-                    int fed = 0;
-                    if (n->op != PROPER_SIM_OP_GET) continue;
-                    for (s = 0; s < m->n_sources; s++) fed |= m->sources[s].queue == n->obj;
-                    if (fed) { m->pools[p].threads = (size_t)v; hit++; break; }
+                    gets |= m->pools[p].nodes[j].op == PROPER_SIM_OP_GET;
+                    completes |= m->pools[p].nodes[j].op == PROPER_SIM_OP_DONE;
                 }
-            if (!hit) return proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0, "workers: no pool gets tasks from a source's queue");
+                if (gets && completes) { m->pools[p].threads = (size_t)v; hit++; }
+            }
+            if (!hit) return proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0, "workers: no pool gets tasks from a queue and completes them");
             return PROPER_OK;
         }
         if (!obj && strcmp(key, "threads") == 0)
@@ -3035,8 +3084,12 @@ static int proper__sim_tev_is_completion(int kind) {
            kind == PROPER_SIM_TEV_AWAIT || kind == PROPER_SIM_TEV_CWAIT || kind == PROPER_SIM_TEV_IO;
 }
 
+/* The largest latency a trace may declare: 1000 s. */
+#define PROPER__SIM_MAX_LATENCY_NS 1000000000000LL
+
 PROPER_API void proper_sim_trace_init(proper_sim_trace *t) {
     memset(t, 0, sizeof *t);
+    t->latency = -1;
     proper_intern_init(&t->names);
     proper_sim_init(&t->decl);
 }
@@ -3128,9 +3181,22 @@ PROPER_API int proper_sim_trace_parse(proper_sim_trace *out, const char *text, s
                 if ((rc = proper__sim_expect_eol(&P))) goto done;
                 continue;
             }
+            if (proper__sim_kw(&P, "latency")) {
+                long long v;
+                proper__sim_ws(&P);
+                at = P.c;
+                if ((rc = proper_parse_int(&P.c, &v, err))) goto done;
+                if (v < 0 || v > PROPER__SIM_MAX_LATENCY_NS) {
+                    rc = proper_cursor_error(&at, err, PROPER_ERANGE, "the latency must be 0 to %lld ns", (long long)PROPER__SIM_MAX_LATENCY_NS);
+                    goto done;
+                }
+                T.latency = v;
+                if ((rc = proper__sim_expect_eol(&P))) goto done;
+                continue;
+            }
             wn = proper__sim_word(&P, &w);
             if (!((wn == 5 && !memcmp(w, "queue", 5)) || (wn == 4 && !memcmp(w, "lock", 4)))) {
-                rc = proper__sim_err(&P, PROPER_EPARSE, "expected a declaration (cores, disks, queue, lock) or an event");
+                rc = proper__sim_err(&P, PROPER_EPARSE, "expected a declaration (cores, disks, latency, queue, lock) or an event");
                 goto done;
             }
             {
@@ -3160,7 +3226,7 @@ PROPER_API int proper_sim_trace_parse(proper_sim_trace *out, const char *text, s
         /* an event */
         memset(&e, 0, sizeof e);
         e.a = e.b = PROPER_SIM_NONE;
-        e.arg = e.cpu = -1;
+        e.arg = e.cpu = e.blocks = -1;
         e.line = P.c.line;
         if ((rc = proper_parse_int(&P.c, &tid, err))) goto done;
         proper__sim_ws(&P);
@@ -3191,6 +3257,14 @@ PROPER_API int proper_sim_trace_parse(proper_sim_trace *out, const char *text, s
             if ((rc = proper_parse_int(&P.c, &v, err))) goto done;
             if (v < 0) { rc = proper_cursor_error(&at, err, PROPER_ERANGE, "a negative %s", proper__sim_tev_timeout(kind) >= 0 ? "timeout" : "byte count"); goto done; }
             e.arg = v;
+            proper__sim_ws(&P);
+            if (kind == PROPER_SIM_TEV_IO && P.c.p < P.c.end && ((*P.c.p >= '0' && *P.c.p <= '9') || *P.c.p == '-')) {
+                /* the blocks the operation read from the device */
+                at = P.c;
+                if ((rc = proper_parse_int(&P.c, &v, err))) goto done;
+                if (v < 0) { rc = proper_cursor_error(&at, err, PROPER_ERANGE, "a negative block count"); goto done; }
+                e.blocks = v;
+            }
         } else if (proper__sim_tev_int[kind] == 2) {
             rc = proper__sim_err(&P, PROPER_EPARSE, "%s needs a number", proper__sim_tev_words[kind]);
             goto done;
@@ -3415,6 +3489,7 @@ PROPER_API int proper_sim_trace_append(proper_sim_trace *t, const proper_sim_tra
     T.cores = t->cores > more->cores ? t->cores : more->cores;
     T.has_cores = t->has_cores || more->has_cores;
     T.disks = t->has_disks ? t->disks : more->disks;
+    T.latency = t->latency >= 0 ? t->latency : more->latency;
     T.has_disks = t->has_disks || more->has_disks;
     if ((rc = proper_sim_copy(&T.decl, &t->decl, err))) goto done;
     for (i = 0; i < more->decl.n_queues; i++) {
@@ -3677,7 +3752,7 @@ static int proper__sim_build_thread(proper__sim_builder *B, const size_t *evs, s
     const proper_sim_tev *e0 = &tr->ev[evs[0]];
     proper__sim_bpool *p = NULL;
     size_t i, prev, pi;
-    double last_t, last_cpu, req_t = 0;
+    double last_t, last_cpu, req_t = 0, req_cpu = -1;
     int64_t req_arg = -1;
     proper_strbuf site, key;
     int rc = PROPER_OK;
@@ -3740,11 +3815,13 @@ static int proper__sim_build_thread(proper__sim_builder *B, const size_t *evs, s
             proper_strbuf_printf(&key, "%s %s", proper__sim_tev_words[proper__sim_tev_completion(e->kind)], an);
             node = 0;
             req_t = (double)e->t;
+            req_cpu = (double)e->cpu;
             req_arg = e->arg;
             break;
         case PROPER_SIM_TEV_CWAIT_REQ:
             proper_strbuf_printf(&key, "cwait %s %s", an, tr->names.names[e->b]);
             node = 0;
+            req_cpu = (double)e->cpu;
             break;
         case PROPER_SIM_TEV_GET: case PROPER_SIM_TEV_GET_TIMEOUT:
             proper_strbuf_printf(&key, "get %s", an);
@@ -3804,11 +3881,14 @@ static int proper__sim_build_thread(proper__sim_builder *B, const size_t *evs, s
             if (e->kind == PROPER_SIM_TEV_IO) {
                 proper__sim_bnode *nd = &p->nodes[idx];
                 double d = ((double)e->t - req_t) / 1e9;
+                /* the device's share: the CPU used inside is computation */
+                double used = e->cpu >= 0 && req_cpu >= 0 ? ((double)e->cpu - req_cpu) / 1e9 : 0;
+                int hit = e->blocks >= 0 ? e->blocks == 0 : d < B->o.io_hit;
                 nd->bytes += (double)(e->arg > 0 ? e->arg : 0);
-                if (d < B->o.io_hit) nd->hits += 1;
+                if (hit) nd->hits += 1;
                 else {
                     nd->misses += 1;
-                    if (proper__sim_bnode_sample(nd, d)) { rc = PROPER_ENOMEM; goto done; }
+                    if (proper__sim_bnode_sample(nd, d - used > 0 ? d - used : 0)) { rc = PROPER_ENOMEM; goto done; }
                 }
             }
             if (proper__sim_timed_op(e->kind) && req_arg >= 0) {
@@ -3836,7 +3916,8 @@ static int proper__sim_build_thread(proper__sim_builder *B, const size_t *evs, s
             proper_strbuf_init(&site);
             proper_strbuf_puts(&site, key.data);
             last_t = (double)e->t;
-            last_cpu = (double)e->cpu;
+            /* a completion: the CPU since its request counts in the next CF */
+            last_cpu = seg == 0 && e->cpu >= 0 && req_cpu >= 0 ? req_cpu : (double)e->cpu;
         }
     }
 done:
@@ -4271,6 +4352,7 @@ PROPER_API int proper_sim_build(proper_sim_model *out, const proper_sim_trace *t
         if (!nm) { rc = PROPER_ENOMEM; goto done; }
         src->name = nm;
         src->queue = q;
+        if (tr->latency > 0) src->latency = (double)tr->latency / 1e9;
         if ((rc = proper__sim_empirical(&src->dist, B.arrivals[i], nd, B.o.points))) goto done;
         if (!(proper_sim_dist_mean(&src->dist) > 0)) {
             rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "queue %s: all arrivals at the same instant", tr->names.names[i]);
@@ -4341,6 +4423,7 @@ done:
 /* ---- the recorder (POSIX) ---- */
 #ifndef PROPER_SIM_NO_RECORDER
 #include <pthread.h>
+#include <sys/resource.h>
 #include <time.h>
 
 struct proper_sim_writer {
@@ -4348,9 +4431,26 @@ struct proper_sim_writer {
     pthread_mutex_t lock; /* guards everything below and writes to `out` */
     proper_intern names;
     long long next_tid;
-    int cpu_clock;
+    int flags;
     int status;
 };
+
+/* The calling thread's block-input count (ru_inblock), -1 where the system
+ * has no per-thread figure. */
+static int64_t proper__sim_inblock(void) {
+#if defined(__linux__)
+    struct rusage u;
+#ifdef RUSAGE_THREAD
+    int who = RUSAGE_THREAD;
+#else
+    int who = 1; /* Linux's RUSAGE_THREAD, hidden without _GNU_SOURCE */
+#endif
+    if (getrusage(who, &u) != 0) return -1;
+    return (int64_t)u.ru_inblock;
+#else
+    return -1;
+#endif
+}
 
 static int64_t proper__sim_clock(clockid_t id) {
     struct timespec ts;
@@ -4358,7 +4458,7 @@ static int64_t proper__sim_clock(clockid_t id) {
     return (int64_t)ts.tv_sec * 1000000000 + (int64_t)ts.tv_nsec;
 }
 
-PROPER_API int proper_sim_writer_open(proper_sim_writer **w, FILE *out, int cpu_clock, proper_error *err) {
+PROPER_API int proper_sim_writer_open(proper_sim_writer **w, FILE *out, int flags, proper_error *err) {
     proper_sim_writer *nw = (proper_sim_writer *)proper_calloc(1, sizeof *nw);
     *w = NULL;
     if (!nw) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
@@ -4367,7 +4467,7 @@ PROPER_API int proper_sim_writer_open(proper_sim_writer **w, FILE *out, int cpu_
         return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "cannot create the writer's mutex");
     }
     nw->out = out;
-    nw->cpu_clock = cpu_clock;
+    nw->flags = flags;
     proper_intern_init(&nw->names);
     if (fputs("proper-threads 1\n", out) < 0) nw->status = PROPER_EIO;
     *w = nw;
@@ -4457,6 +4557,7 @@ static void proper__sim_flush(proper_sim_recorder *r) {
         if (na) { *p++ = ' '; p = proper__sim_puts(p, na); }
         if (nb) { *p++ = ' '; p = proper__sim_puts(p, nb); }
         if (s->arg >= 0) { *p++ = ' '; p = proper__sim_utoa(p, (unsigned long long)s->arg); }
+        if (s->arg >= 0 && s->blocks >= 0) { *p++ = ' '; p = proper__sim_utoa(p, (unsigned long long)s->blocks); }
         if (s->cpu >= 0) { *p++ = ' '; *p++ = '@'; p = proper__sim_utoa(p, (unsigned long long)s->cpu); }
         *p++ = '\n';
         used = (size_t)(p - buf);
@@ -4474,7 +4575,9 @@ PROPER_API int proper_sim_recorder_init(proper_sim_recorder *r, proper_sim_write
     if (!r->slots) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
     r->w = w;
     r->cap = PROPER_SIM_RECORDER_BUFFER;
-    r->cpu_clock = w->cpu_clock;
+    r->cpu_clock = (w->flags & PROPER_SIM_REC_CPU) != 0;
+    r->io_blocks = (w->flags & PROPER_SIM_REC_IO_BLOCKS) != 0;
+    r->inblock = -1;
     pthread_mutex_lock(&w->lock);
     r->tid = w->next_tid++;
     pthread_mutex_unlock(&w->lock);
@@ -4493,6 +4596,12 @@ PROPER_API int proper_sim_record(proper_sim_recorder *r, int kind, int a, int b,
     s->a = a;
     s->b = b;
     s->arg = arg;
+    s->blocks = -1;
+    if (r->io_blocks && kind == PROPER_SIM_TEV_IO_REQ) r->inblock = proper__sim_inblock();
+    if (r->io_blocks && kind == PROPER_SIM_TEV_IO && arg >= 0 && r->inblock >= 0) {
+        int64_t now = proper__sim_inblock();
+        s->blocks = now >= r->inblock ? now - r->inblock : -1;
+    }
     return PROPER_OK;
 }
 

@@ -298,8 +298,8 @@ static const char *full_text =
     "lock ready cond\n"
     "lock round barrier pool worker\n"
     "lock round2 barrier 2\n"
-    "source net open incoming interarrival empirical(0.001:2, 0.0025:1) count 100000\n"
-    "source users closed conn clients 10 think erlang(2, 0.5)\n"
+    "source net open incoming interarrival empirical(0.001:2, 0.0025:1) count 100000 latency 0.0003\n"
+    "source users closed conn clients 10 think erlang(2, 0.5) latency 1e-05\n"
     "pool acceptor threads 1\n"
     "  accept: get incoming -> parse\n"
     "  parse: cpu uniform(1e-05, 3e-05) -> hand\n"
@@ -336,7 +336,7 @@ static void test_round_trip(void) {
     CHECK(proper_sim_equal(&m, &n));
     CHECK_INT(proper_sim_set(&n, "workers=16", &e), 0);
     CHECK_INT(n.pools[1].threads, 16);
-    CHECK_INT(n.pools[0].threads, 16); /* the acceptor gets from 'incoming', fed by a source too */
+    CHECK_INT(n.pools[0].threads, 1); /* the acceptor passes tasks on: not a worker */
     CHECK_INT(proper_sim_set(&n, "threads.acceptor=2", &e), 0);
     CHECK_INT(n.pools[0].threads, 2);
     CHECK_INT(proper_sim_set(&n, "cores=8", &e), 0);
@@ -418,6 +418,8 @@ static void test_parse_errors(void) {
     bad("proper-sim 1\npool p threads 1\n  a: loop const(2) -> b\n  b: cpu exp(1) -> a\nend\n", 3, 20, "expected 'do'");
     bad("proper-sim 1\npool p threads 1\n  a: loop const(2) do c -> b\n  b: cpu exp(1) -> a\nend\n", 3, 23, "no node 'c'");
     bad("proper-sim 1\npool p threads 1\n  a: loop const(-2) do b\n  b: cpu exp(1) -> a\nend\n", 3, 11, ">= 0");
+    bad("proper-sim 1\nqueue q\nsource s open q interarrival exp(1) latency -1\n", 3, 45, "latency");
+    bad("proper-sim 1\nqueue q\nsource s open q interarrival exp(1) latency\n", 3, 44, "expected a number");
 }
 
 static void test_run_errors(void) {
@@ -687,8 +689,10 @@ static void test_loops(void) {
 }
 
 /* A trace whose worker reads a file `reads(i)` times per request, with
- * 100 us of CPU before, between and after the reads (the reads hit the page
- * cache); requests arrive every 10 ms. */
+ * 100 us of CPU before, between and after the reads; each read takes 1 us,
+ * all of it CPU (a page-cache hit: the builder counts it as computation, so
+ * a request of N reads needs (N + 1) * 100 us + N us); requests arrive
+ * every 10 ms. */
 static char *loop_trace(int (*reads)(int)) {
     proper_strbuf b;
     long long c = 1000, a = 1000;
@@ -738,8 +742,8 @@ static void test_build_loops(void) {
     const proper_sim_node *n;
     double geo_ratio;
     /* a fixed count: the loop after the read runs its body 3 times (4
-     * reads); requests arrive every 10 ms and need 0.5 ms: no queueing, the
-     * response time is the service time, constant (p95 = mean = 0.5 ms) */
+     * reads); requests arrive every 10 ms and need 0.504 ms: no queueing,
+     * the response time is the service time, constant (p95 = mean) */
     build_loop_model(four_reads, 1, &m, &r);
     if (m.n_pools == 1 && (n = find_node(&m.pools[0], "loop.io.f")) != NULL) {
         CHECK_INT(n->op, PROPER_SIM_OP_LOOP);
@@ -749,12 +753,12 @@ static void test_build_loops(void) {
         CHECK_STR(m.pools[0].nodes[n->next[0]].name, "cpu.io.f.to.done");
     }
     printf("  fixed count, explicit loop: mean %.6f p95 %.6f\n", r.response.estimate, r.response_q.estimate);
-    CHECK_REL(r.response.estimate, 5e-4, 1e-6);
-    CHECK_REL(r.response_q.estimate, 5e-4, 1e-6);
+    CHECK_REL(r.response.estimate, 5.04e-4, 1e-6);
+    CHECK_REL(r.response_q.estimate, 5.04e-4, 1e-6);
     proper_sim_result_free(&r);
     proper_sim_free(&m);
     /* the same trace as a PCG cycle: the read count is geometric (mean 4),
-     * the mean is kept but the p95 is 1.2 ms (N = 11 reads: the 95th
+     * the mean is kept but the p95 is 1.211 ms (N = 11 reads: the 95th
      * percentile of a geometric count with p = 1/4 is ceil(ln 0.05 / ln 0.75)) */
     build_loop_model(four_reads, 0, &m, &r);
     if (m.n_pools == 1) {
@@ -763,14 +767,14 @@ static void test_build_loops(void) {
     }
     geo_ratio = r.response_q.estimate / r.response.estimate;
     printf("  fixed count, PCG cycle:     mean %.6f p95 %.6f\n", r.response.estimate, r.response_q.estimate);
-    CHECK_REL(r.response.estimate, 5e-4, 0.05);
-    CHECK_REL(r.response_q.estimate, 1.2e-3, 1e-6);
+    CHECK_REL(r.response.estimate, 5.04e-4, 0.05);
+    CHECK_REL(r.response_q.estimate, 1.211e-3, 1e-6);
     CHECK(geo_ratio > 2);
     proper_sim_result_free(&r);
     proper_sim_free(&m);
     /* a variable count, 1..7 reads in turn: the loop's counts 0..6, each
-     * 1/7; the response time is uniform over 0.2 .. 0.8 ms (mean 0.5 ms,
-     * p95 the largest value 0.8 ms) */
+     * 1/7; the response time is uniform over 0.201 .. 0.807 ms (mean
+     * 0.504 ms, p95 the largest value 0.807 ms) */
     build_loop_model(one_to_seven_reads, 1, &m, &r);
     if (m.n_pools == 1 && (n = find_node(&m.pools[0], "loop.io.f")) != NULL) {
         size_t i;
@@ -781,8 +785,8 @@ static void test_build_loops(void) {
         }
     }
     printf("  counts 0..6, explicit loop: mean %.6f p95 %.6f\n", r.response.estimate, r.response_q.estimate);
-    CHECK_REL(r.response.estimate, 5e-4, 0.02);
-    CHECK_REL(r.response_q.estimate, 8e-4, 1e-6);
+    CHECK_REL(r.response.estimate, 5.04e-4, 0.02);
+    CHECK_REL(r.response_q.estimate, 8.07e-4, 1e-6);
     proper_sim_result_free(&r);
     proper_sim_free(&m);
 }
@@ -892,6 +896,128 @@ static void test_bad_traces(void) {
     bad_trace("1 10 start w\n1 20 io.req f\n", 3, "needs a number");
     bad_trace("1 10 start w\n1 20 frob\n", 3, "expected an event");
     bad_trace("lock b barrier pool w\n", 2, "as a number");
+    bad_trace("latency -5\n", 2, "latency must be");
+    bad_trace("latency 2000000000000\n", 2, "latency must be");
+    bad_trace("1 10 start w\n1 20 io.req f 10\n1 30 io f 10 -1\n", 4, "negative block count");
+    bad_trace("1 10 start w\n1 20 io.req f 10\n1 30 io f 10 3 4\n", 4, "expected the end of the line");
+}
+
+/* The latency of a source is added to every response time and to nothing
+ * else: the same seed with and without it gives response times exactly
+ * 0.25 s apart and the same throughput (it draws no random number); the
+ * M/M/1 values plus 0.25 s lie in the intervals. */
+static void test_latency(void) {
+    proper_sim_model m, n;
+    proper_sim_result r, q;
+    proper_error e;
+    CHECK_INT(parse(&m, mm1_text), 0);
+    proper_sim_init(&n);
+    CHECK_INT(proper_sim_copy(&n, &m, &e), 0);
+    n.sources[0].latency = 0.25;
+    CHECK_INT(proper_sim_validate(&n, &e), 0);
+    CHECK_INT(run(&m, 4000, 20, &r), 0); /* test_mm1's runs */
+    CHECK_INT(run(&n, 4000, 20, &q), 0);
+    CHECK_REL(q.response.estimate - r.response.estimate, 0.25, 1e-9);
+    CHECK_REL(q.response_q.estimate - r.response_q.estimate, 0.25, 1e-9);
+    CHECK(q.throughput.estimate == r.throughput.estimate);
+    check_in("mean response", q.response, 2.25);
+    check_in("p95 response", q.response_q, log(20.0) / 0.5 + 0.25);
+    n.sources[0].latency = -1;
+    CHECK(proper_sim_validate(&n, &e) != 0);
+    proper_sim_result_free(&r);
+    proper_sim_result_free(&q);
+    proper_sim_free(&m);
+    proper_sim_free(&n);
+}
+
+/* A server traced the way examples/webserver/server.c is: a pseudo-thread
+ * of pool "network" records the arrivals (accept returns), the acceptor
+ * takes each from the backlog (5 us of CPU inside accept, 15 us after) and
+ * puts it in conn; the worker takes it (2 us of CPU inside the wait),
+ * computes 100 us, reads a file once, computes 50 us and is done. Every
+ * fourth read misses the page cache (8 blocks from the device: 1 ms of
+ * wall time of which 10 us CPU), the others hit but take 80 us of wall time
+ * (3 us CPU) -- a duration rule would call them misses. The trace declares
+ * a latency of 300 us. One request every 10 ms: no queueing, so the mean
+ * response time is 300 + 20 + 152 + 3/4 * 3 + 1/4 * (10 + 990) us. */
+static char *acceptor_trace(int blocks) {
+    proper_strbuf b;
+    long long a = 10000000, ca = 0, cw = 0;
+    int i;
+    proper_strbuf_init(&b);
+    proper_strbuf_puts(&b, "proper-threads 1\ncores 1\nqueue backlog\nqueue conn\nlatency 300000\n"
+                           "0 1000 start network @0\n1 1000 start acceptor @0\n2 1000 start worker @0\n");
+    for (i = 0; i < 400; i++, a += 10000000) {
+        int miss = i % 4 == 0;
+        long long t = a + 25000;
+        proper_strbuf_printf(&b, "0 %lld arrive backlog @0\n", a);
+        proper_strbuf_printf(&b, "1 %lld get.req backlog @%lld\n1 %lld get backlog @%lld\n", a - 5000000, ca, a, ca + 5000);
+        proper_strbuf_printf(&b, "1 %lld put conn @%lld\n", a + 20000, ca + 20000);
+        ca += 20000;
+        proper_strbuf_printf(&b, "2 %lld get.req conn @%lld\n2 %lld get conn @%lld\n", a - 4000000, cw, t, cw + 2000);
+        t += 100000;
+        cw += 102000;
+        proper_strbuf_printf(&b, "2 %lld io.req f 4096 @%lld\n", t, cw);
+        t += miss ? 1000000 : 80000;
+        cw += miss ? 10000 : 3000;
+        if (blocks) proper_strbuf_printf(&b, "2 %lld io f 4096 %d @%lld\n", t, miss ? 8 : 0, cw);
+        else proper_strbuf_printf(&b, "2 %lld io f 4096 @%lld\n", t, cw);
+        t += 50000;
+        cw += 50000;
+        proper_strbuf_printf(&b, "2 %lld done @%lld\n", t, cw);
+    }
+    return proper_strbuf_take(&b);
+}
+
+static void test_build_acceptor(void) {
+    proper_sim_trace tr;
+    proper_sim_model m;
+    proper_sim_result r;
+    proper_sim_build_opts o = proper_sim_build_opts_default();
+    proper_error e;
+    const proper_sim_node *n;
+    char *text = acceptor_trace(1);
+    double exact = (300 + 20 + 152 + 0.75 * 3 + 0.25 * (10 + 990)) * 1e-6;
+    o.merge = 0;
+    proper_sim_trace_init(&tr);
+    proper_sim_init(&m);
+    if (proper_sim_trace_parse(&tr, text, strlen(text), "acc.trace", &e)) printf("  %d:%d: %s\n", e.line, e.col, e.message);
+    CHECK_INT(tr.latency, 300000);
+    CHECK_INT(proper_sim_build(&m, &tr, &o, NULL, &e), 0);
+    CHECK_INT(m.n_pools, 2); /* acceptor and worker; the network pool is the workload */
+    CHECK_INT(m.n_sources, 1);
+    if (m.n_pools != 2 || m.n_sources != 1) goto out;
+    CHECK_STR(m.pools[0].name, "acceptor");
+    CHECK_REL(m.sources[0].latency, 3e-4, 1e-12);
+    if ((n = find_node(&m.pools[0], "cpu.get.backlog.to.put.conn")) != NULL)
+        CHECK_REL(proper_sim_dist_mean(&n->dist), 20e-6, 1e-9); /* 5 us inside accept + 15 us */
+    if ((n = find_node(&m.pools[1], "cpu.get.conn.to.io.f")) != NULL)
+        CHECK_REL(proper_sim_dist_mean(&n->dist), 102e-6, 1e-9);
+    CHECK((n = find_node(&m.pools[1], "io.f")) != NULL);
+    if (n) {
+        CHECK_REL(proper_sim_dist_mean(&n->count), 0.25, 1e-12); /* 100 misses of 400 */
+        CHECK_REL(proper_sim_dist_mean(&n->dist), 990e-6, 1e-9);   /* wall less CPU */
+    }
+    CHECK_INT(proper_sim_set(&m, "workers=3", &e), 0);
+    CHECK_INT(m.pools[0].threads, 1);
+    CHECK_INT(m.pools[1].threads, 3);
+    CHECK_INT(run(&m, 200, 20, &r), 0);
+    check_in("mean response", r.response, exact);
+    proper_sim_result_free(&r);
+    proper_sim_free(&m);
+    proper_sim_trace_free(&tr);
+    PROPER_FREE(text);
+    /* without block counts the 80 us hits are misses by their duration */
+    text = acceptor_trace(0);
+    proper_sim_trace_init(&tr);
+    proper_sim_init(&m);
+    CHECK_INT(proper_sim_trace_parse(&tr, text, strlen(text), "acc.trace", &e), 0);
+    CHECK_INT(proper_sim_build(&m, &tr, &o, NULL, &e), 0);
+    if (m.n_pools == 2 && (n = find_node(&m.pools[1], "io.f")) != NULL) CHECK_REL(proper_sim_dist_mean(&n->count), 1, 1e-12);
+out:
+    proper_sim_free(&m);
+    proper_sim_trace_free(&tr);
+    PROPER_FREE(text);
 }
 
 /* The recorder writes what the reader reads. */
@@ -906,7 +1032,7 @@ static void test_recorder(void) {
     int pool, q, l, i;
     CHECK(f != NULL);
     if (!f) return;
-    CHECK_INT(proper_sim_writer_open(&w, f, 1, &e), 0);
+    CHECK_INT(proper_sim_writer_open(&w, f, PROPER_SIM_REC_CPU | PROPER_SIM_REC_IO_BLOCKS, &e), 0);
     pool = proper_sim_writer_name(w, "worker", &e);
     q = proper_sim_writer_name(w, "jobs", &e);
     l = proper_sim_writer_name(w, "m", &e);
@@ -921,6 +1047,9 @@ static void test_recorder(void) {
         proper_sim_record(&r, PROPER_SIM_TEV_UNLOCK, l, -1, -1);
         proper_sim_record(&r, PROPER_SIM_TEV_DONE, -1, -1, -1);
     }
+    /* an io operation carries its block count (Linux: ru_inblock) */
+    proper_sim_record(&r, PROPER_SIM_TEV_IO_REQ, q, -1, 16);
+    proper_sim_record(&r, PROPER_SIM_TEV_IO, q, -1, 16);
     CHECK_INT(proper_sim_recorder_free(&r, &e), 0);
     CHECK_INT(proper_sim_writer_close(w, &e), 0);
     n = ftell(f);
@@ -931,8 +1060,16 @@ static void test_recorder(void) {
     fclose(f);
     proper_sim_trace_init(&tr);
     CHECK_INT(proper_sim_trace_parse(&tr, text, (size_t)n, "rec", &e), 0);
-    CHECK_INT(tr.n_ev, 25002);
+    CHECK_INT(tr.n_ev, 25004);
     CHECK(tr.n_ev > 0 && tr.ev[1].cpu >= 0); /* the CPU clock was recorded */
+    if (tr.n_ev == 25004) {
+        CHECK_INT(tr.ev[25002].kind, PROPER_SIM_TEV_IO);
+        CHECK_INT(tr.ev[25002].arg, 16);
+#ifdef __linux__
+        CHECK(tr.ev[25002].blocks >= 0);
+#endif
+        CHECK_INT(tr.ev[25000].blocks, -1); /* only io completions carry one */
+    }
     proper_sim_trace_free(&tr);
     free(text);
 }
@@ -955,5 +1092,7 @@ int main(void) {
     RUN(test_build_lock_timeouts);
     RUN(test_bad_traces);
     RUN(test_recorder);
+    RUN(test_latency);
+    RUN(test_build_acceptor);
     return test_summary();
 }
