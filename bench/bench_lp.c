@@ -17,10 +17,17 @@
  * relative difference of the two objectives, and the fit's CPU time with
  * glpsol's CPU / the fit's and its objective's difference from glpsol's.
  *
- *   bench_lp [--traces T] [--max-m M] [--seed S] [--keep DIR]
+ *   bench_lp [--traces T] [--max-m M] [--only-m M] [--reps R]
+ *            [--glpsol-limit S] [--seed S] [--keep DIR]
  * --traces T stacks T traces per LP (default 1); --max-m stops after the
- * networks of up to M stations; --keep writes the LP files into DIR and
- * leaves them there.
+ * networks of up to M stations, --only-m runs the one network of M
+ * stations; --reps R takes the native solve's best of R runs (3);
+ * --glpsol-limit S passes --tmlim S to glpsol: when glpsol stops there its
+ * objective is nan and its times (and the ratios) are lower bounds, marked
+ * ">" ; --keep writes the LP files into DIR and leaves them there.
+ *
+ * The M = 20 fit of docs/qn-results.md ("Speed of the topology LP fit"):
+ *   bench_lp --traces 20 --only-m 20 --reps 1 --glpsol-limit 1200
  */
 #include "bench.h"
 #define PROPER_IMPLEMENTATION
@@ -66,7 +73,8 @@ static void random_network(proper_qn *q, size_t M, proper_rng *rng) {
 
 int main(int argc, char **argv) {
     static const size_t Ms[4] = {5, 10, 15, 20};
-    size_t traces = 1, max_m = 20, mi, t, i;
+    size_t traces = 1, max_m = 20, only_m = 0, reps = 3, mi, t, i;
+    double glpsol_limit = 0;
     unsigned long long seed = 2024;
     const char *keep = NULL;
     char glpsol[PROPER_BACKEND_PATH_MAX];
@@ -77,13 +85,22 @@ int main(int argc, char **argv) {
         if (strcmp(argv[a], "--traces") == 0 && a + 1 < argc) traces = (size_t)strtoul(argv[++a], NULL, 10);
         else if (strcmp(argv[a], "--seed") == 0 && a + 1 < argc) seed = strtoull(argv[++a], NULL, 10);
         else if (strcmp(argv[a], "--max-m") == 0 && a + 1 < argc) max_m = (size_t)strtoul(argv[++a], NULL, 10);
+        else if (strcmp(argv[a], "--only-m") == 0 && a + 1 < argc) only_m = (size_t)strtoul(argv[++a], NULL, 10);
+        else if (strcmp(argv[a], "--reps") == 0 && a + 1 < argc) reps = (size_t)strtoul(argv[++a], NULL, 10);
+        else if (strcmp(argv[a], "--glpsol-limit") == 0 && a + 1 < argc) glpsol_limit = strtod(argv[++a], NULL);
         else if (strcmp(argv[a], "--keep") == 0 && a + 1 < argc) keep = argv[++a];
-        else { fprintf(stderr, "usage: bench_lp [--traces T] [--max-m M] [--seed S] [--keep DIR]\n"); return 2; }
+        else {
+            fprintf(stderr, "usage: bench_lp [--traces T] [--max-m M] [--only-m M] [--reps R] [--glpsol-limit S] "
+                            "[--seed S] [--keep DIR]\n");
+            return 2;
+        }
     }
     if (traces == 0) traces = 1;
+    if (reps == 0) reps = 1;
     have_glpsol = proper_backend_find_binary("PROPER_GLPSOL", "glpsol", glpsol, sizeof glpsol, &err) == 0;
     if (!keep && proper_backend_tmpdir_create(&dir, &err)) { fprintf(stderr, "%s\n", err.message); return 1; }
-    printf("QN topology LPs (eqs. 4.5-4.8), %zu trace(s) of H = 200 steps; native = read + solve, best of 3\n", traces);
+    printf("QN topology LPs (eqs. 4.5-4.8), %zu trace(s) of H = 200 steps; native = read + solve, best of %zu\n", traces,
+           reps);
     printf("%4s %7s %7s %7s | %9s %9s %6s | %9s %9s | %8s %8s | %9s | %8s %8s %9s\n", "M", "rows", "cols", "iters",
            "nat wall", "nat cpu", "solve", "glp wall", "glp cpu", "wall x", "cpu x", "obj diff", "fit cpu", "fit x",
            "fit diff");
@@ -97,7 +114,10 @@ int main(int argc, char **argv) {
         double best_wall = INFINITY, best_cpu = INFINITY, best_solve = INFINITY, nat_obj = NAN, glp_obj = NAN;
         double gwall = NAN, gcpu = NAN, fit_cpu = NAN, fit_obj = NAN;
         size_t iters = 0, rows, cols;
-        int rep;
+        int glpsol_stopped = 0;
+        size_t rep;
+        char tmlim[32];
+        if (only_m && M != only_m) continue;
         proper_lp_init(&lp);
         proper_rng_seed(&rng, seed + M);
         random_network(&q, M, &rng);
@@ -113,7 +133,7 @@ int main(int argc, char **argv) {
         else proper_backend_tmpdir_file(&dir, "qn.lp", path, sizeof path, &err);
         if (write_lp(&lp, path, &err)) { fprintf(stderr, "%s\n", err.message); return 1; }
         proper_lp_free(&lp);
-        for (rep = 0; rep < 3; rep++) {
+        for (rep = 0; rep < reps; rep++) {
             double w0 = wall(), c0 = cpu_self(), w1;
             char *text;
             size_t len;
@@ -133,18 +153,23 @@ int main(int argc, char **argv) {
             nat_obj = sol.objective;
             iters = sol.iterations;
             proper_lp_solution_free(&sol);
-            if (rep == 2 && have_glpsol) {
-                const char *gargv[6];
+            if (rep + 1 == reps && have_glpsol) {
+                const char *gargv[8];
                 proper_backend_run_result res;
                 double cc0 = cpu_children();
                 int undefined;
                 proper_backend_run_result_init(&res);
                 snprintf(solpath, sizeof solpath, "%.4000s.sol", path);
                 gargv[0] = glpsol; gargv[1] = "--lp"; gargv[2] = path; gargv[3] = "-w"; gargv[4] = solpath; gargv[5] = NULL;
+                if (glpsol_limit > 0) {
+                    snprintf(tmlim, sizeof tmlim, "%.0f", glpsol_limit);
+                    gargv[5] = "--tmlim"; gargv[6] = tmlim; gargv[7] = NULL;
+                }
                 if (proper_backend_run(gargv, NULL, &res, &err) == 0 && res.exited && res.exit_code == 0) {
                     gwall = res.seconds;
                     gcpu = cpu_children() - cc0;
-                    if (proper_read_file(solpath, &text, &len, &err) == 0) {
+                    glpsol_stopped = res.out && strstr(res.out, "TIME LIMIT EXCEEDED") != NULL;
+                    if (!glpsol_stopped && proper_read_file(solpath, &text, &len, &err) == 0) {
                         if (proper_glpsol_parse_solution(text, len, solpath, &back, &sol, &undefined, &err) == 0)
                             glp_obj = sol.objective;
                         proper_lp_solution_free(&sol);
@@ -169,9 +194,17 @@ int main(int argc, char **argv) {
             fit_obj = res.objective;
             proper_qn_free(&fit);
         }
-        printf("%4zu %7zu %7zu %7zu | %9.3f %9.3f %6.3f | %9.3f %9.3f | %8.2f %8.2f | %9.2e | %8.3f %8.2f %9.2e\n", M, rows,
-               cols, iters, best_wall, best_cpu, best_solve, gwall, gcpu, gwall / best_wall, gcpu / best_cpu,
-               fabs(nat_obj - glp_obj) / fabs(glp_obj), fit_cpu, gcpu / fit_cpu, fabs(fit_obj - glp_obj) / fabs(glp_obj));
+        {
+            const char *gt = glpsol_stopped ? ">" : " ";
+            printf("%4zu %7zu %7zu %7zu | %9.3f %9.3f %6.3f | %s%8.3f %s%8.3f | %s%7.2f %s%7.2f | %9.2e | %8.3f %s%7.2f %9.2e\n",
+                   M, rows, cols, iters, best_wall, best_cpu, best_solve, gt, gwall, gt, gcpu, gt, gwall / best_wall, gt,
+                   gcpu / best_cpu, fabs(nat_obj - glp_obj) / fabs(glp_obj), fit_cpu, gt, gcpu / fit_cpu,
+                   fabs(fit_obj - glp_obj) / fabs(glp_obj));
+            if (glpsol_stopped)
+                printf("     glpsol stopped at --tmlim %g without an optimum; native whole-LP objective %.12g, fit %.12g "
+                       "(relative difference %.1e)\n",
+                       glpsol_limit, nat_obj, fit_obj, fabs(fit_obj - nat_obj) / fabs(nat_obj));
+        }
         fflush(stdout);
         for (t = 0; t < traces; t++) proper_qn_trace_free(&tr[t]);
         free(tr);
