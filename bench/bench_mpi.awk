@@ -17,12 +17,36 @@
 # step io:read and the service time T (integer ns), and the counters p1
 # (rounds), p2 (kind B rounds) that `proper-mpi counts` sums. format=log
 # writes the same counters as a CSV count log (run,p1,p2).
+# format=annot writes `runs` records of an annotation log (src/annot.h's
+# record format) for `proper-mpi annot`: functions sort (metrics time heap,
+# features n depth; time ~ 40 n log n), lookup (time, features len; time ~
+# 300 + 5 len, a branch outcome: hit when len is even) and, unless
+# noinit=1, init (time ~ 900, no features); format=annotcsv the same
+# records of sort as CSV (function,time,n,depth).
 function rnd() {
     state = (state * 48271) % 2147483647
     return state / 2147483647
 }
+function annot_records(   r, n, t) {
+    if (format == "annot") {
+        print "proper-annot-log 1"
+        print "function sort metrics time heap features n depth"
+        print "function lookup metrics time features len"
+        if (!noinit) print "function init metrics time features"
+    } else print "function,time,n,depth"
+    for (r = 0; r < runs; r++) {
+        n = 1 + int(rnd() * 5000)
+        t = int(40 * n * log(n) + 2000 * rnd())
+        if (format == "annotcsv") { print "sort," t "," n "," int(log(n) / log(2)); continue }
+        print "sort, " t ", " 16 * n ", " n ", " int(log(n) / log(2))
+        n = 1 + int(rnd() * 200)
+        print "lookup, " int(300 + 5 * n + 50 * rnd()) ", " n ", " (n % 2 == 0) ", #"
+        if (!noinit && rnd() < 0.25) print "init, " int(900 + 100 * rnd())
+    }
+}
 BEGIN {
     state = seed % 2147483646 + 1
+    if (format == "annot" || format == "annotcsv") { annot_records(); exit }
     if (format == "trace" || format == "timed") print "proper-trace 1"
     if (format == "log") print "run,p1,p2"
     for (r = 0; r < runs; r++) {

@@ -17,7 +17,7 @@ static void annot_usage(FILE *out) {
             "usage: proper annot fit LOG|STATS [--function F] [--metric M] [-o FILE] [--svg DIR] [--json]\n"
             "       proper annot check ANNOT LOG [--alpha A] [--json]\n"
             "       proper annot diff OLD.log NEW.log [--function F] [--metric M] [--alpha A] [--json]\n"
-            "       proper annot stats LOG [--function F] [--metric M] [-o STATS]\n"
+            "       proper annot stats LOG... [--function F] [--metric M] [-o STATS]\n"
             "       proper annot merge STATS... [-o STATS]\n\n"
             "Probabilistic performance annotations (Rogora et al., EuroSys 2020): how a\n"
             "function's metric (time, cpu, heap, lock wait, ...) is distributed as a\n"
@@ -37,10 +37,11 @@ static void annot_usage(FILE *out) {
             "       records of OLD and of NEW in that scope and says which coefficients\n"
             "       moved: z = (new - old)/sqrt(se_old² + se_new²), two-sided, each at\n"
             "       level A/(coefficients compared); also checks NEW against OLD's fit.\n"
-            "stats  writes the sufficient statistics of every function of LOG (or F) for\n"
-            "       metric M: exact sums of the products of the regression terms, so that\n"
-            "       logs counted apart merge into the statistics of their concatenation,\n"
-            "       byte for byte, in any order and grouping (src/annot.h).\n"
+            "stats  writes the sufficient statistics of every function of the LOGs (or\n"
+            "       F) for metric M: exact sums of the products of the regression terms,\n"
+            "       so that logs counted apart merge into the statistics of their\n"
+            "       concatenation, byte for byte, in any order and grouping (src/annot.h;\n"
+            "       'proper-mpi annot stats' counts them on MPI ranks, docs/mpi.md).\n"
             "merge  adds statistics files (of the same functions' features) into one.\n"
             "fit STATS fits the regression part only: one scope per function (the\n"
             "       classes, elimination, R2 and BIC from the sums); splits, clusters,\n"
@@ -120,9 +121,8 @@ static int parse_args(int argc, char **argv, annot_cli *o) {
         if (o->svg || o->output) return cli_usage_error(&a, "--svg and --output are for fit");
     } else if (strcmp(o->verb, "stats") == 0 || strcmp(o->verb, "merge") == 0) {
         int stats = o->verb[0] == 's';
-        if (stats && o->npos != 1) return cli_usage_error(&a, "stats needs one LOG");
-        if (!stats && o->npos < 1) return cli_usage_error(&a, "merge needs at least one STATS file");
-        if (!stats && o->npos == ANNOT_MAX_FILES) return cli_usage_error(&a, "merge takes at most %d files at once", ANNOT_MAX_FILES - 1);
+        if (o->npos < 1) return cli_usage_error(&a, stats ? "stats needs at least one LOG" : "merge needs at least one STATS file");
+        if (o->npos == ANNOT_MAX_FILES) return cli_usage_error(&a, "%s takes at most %d files at once", o->verb, ANNOT_MAX_FILES - 1);
         if (o->svg || o->json) return cli_usage_error(&a, "--svg and --json are not for %s", o->verb);
         if (!stats && o->function) return cli_usage_error(&a, "--function is not for merge");
     } else {
@@ -421,23 +421,18 @@ static int annot_fit_stats(const annot_cli *o, const char *text, size_t len) {
     proper_annot_init(&a);
     if (proper_annot_stats_parse(&S, text, len, o->pos[0], &err)) return cli_report(&err);
     if (!(records = (uint64_t *)calloc(S.n + 1, sizeof *records))) { rc = cli_fail("out of memory"); goto done; }
-    for (i = 0; i < S.n; i++) {
-        if (o->function && strcmp(S.f[i].function, o->function) != 0) continue;
-        if (strcmp(S.f[i].metric, o->metric) != 0) continue;
-        if (proper_annot_stats_fit(&a, &S, i, &o->o, &err)) {
-            rc = cli_report(&err);
-            goto done;
-        }
-        {
-            /* a regression below the good-model threshold is what the sums
-             * allow; from the records the fit would go on to split or cluster */
-            const proper_annot_item *it = &a.it[a.fns[a.n_fns - 1].body];
-            if (it->r2 < o->o.r2)
-                fprintf(stderr, "proper annot: %s.%s: R2 %.4f is below %g: the records would be split or clustered, "
-                                "which sums cannot do; this regression is only the best single one\n",
-                        S.f[i].function, S.f[i].metric, it->r2, o->o.r2);
-        }
-        records[fitted++] = S.f[i].n;
+    if (proper_annot_stats_fit_matching(&a, &S, o->function, o->metric, &o->o, records, &fitted, &err)) {
+        rc = cli_report(&err);
+        goto done;
+    }
+    for (i = 0; i < a.n_fns; i++) {
+        /* a regression below the good-model threshold is what the sums
+         * allow; from the records the fit would go on to split or cluster */
+        const proper_annot_item *it = &a.it[a.fns[i].body];
+        if (it->r2 < o->o.r2)
+            fprintf(stderr, "proper annot: %s.%s: R2 %.4f is below %g: the records would be split or clustered, "
+                            "which sums cannot do; this regression is only the best single one\n",
+                    a.fns[i].name, a.fns[i].metric, it->r2, o->o.r2);
     }
     if (!fitted) {
         rc = o->function ? cli_fail("%s: no statistics of function '%s' for metric '%s'", o->pos[0], o->function, o->metric)
@@ -516,39 +511,26 @@ static int write_stats(const annot_cli *o, const proper_annot_stats *S) {
     return rc;
 }
 
+/* stats LOG...: the logs' statistics (those of their concatenation). */
 static int annot_stats(const annot_cli *o) {
-    proper_annot_log L;
     proper_annot_stats S;
+    proper_annot_log L;
     proper_error err;
-    size_t i, counted = 0;
-    int rc = CLI_OK;
-    proper_annot_log_init(&L);
+    size_t counted = 0;
+    int k, has_f = 0, rc = CLI_OK;
     proper_annot_stats_init(&S);
-    if (proper_annot_log_read(&L, o->pos[0], &err)) return cli_report(&err);
-    if (o->function && !proper_annot_log_find(&L, o->function)) {
-        rc = cli_fail("%s: no function '%s'", o->pos[0], o->function);
-        goto done;
-    }
-    for (i = 0; i < L.n; i++) {
-        const proper_annot_table *t = &L.t[i];
-        if (o->function && strcmp(t->name, o->function) != 0) continue;
-        if (proper_annot_table_column(t, o->metric) == (size_t)-1) {
-            if (o->function) { rc = cli_fail("%s: function '%s' has no column '%s'", o->pos[0], t->name, o->metric); goto done; }
-            continue;
-        }
-        if (proper_annot_stats_add(&S, t, o->metric, &err)) {
+    for (k = 0; k < o->npos && !rc; k++) {
+        proper_annot_log_init(&L);
+        if (proper_annot_log_read(&L, o->pos[k], &err) ||
+            proper_annot_stats_add_log(&S, &L, o->function, o->metric, &has_f, &counted, &err)) {
+            if (!err.file[0]) snprintf(err.file, sizeof err.file, "%s", o->pos[k]);
             rc = cli_report(&err);
-            goto done;
         }
-        counted++;
+        proper_annot_log_free(&L);
     }
-    if (!counted) {
-        rc = cli_fail("%s: no function has a column '%s'", o->pos[0], o->metric);
-        goto done;
-    }
-    rc = write_stats(o, &S);
-done:
-    proper_annot_log_free(&L);
+    if (!rc && proper_annot_stats_found(o->function, o->metric, has_f, counted, o->pos, (size_t)o->npos, &err))
+        rc = cli_report(&err);
+    if (!rc) rc = write_stats(o, &S);
     proper_annot_stats_free(&S);
     return rc;
 }

@@ -609,6 +609,18 @@ PROPER_API void proper_annot_stats_free(proper_annot_stats *s);
  * must have the same features). */
 PROPER_API int proper_annot_stats_add(proper_annot_stats *s, const proper_annot_table *t, const char *metric,
                                       proper_error *err);
+/* Add every function of log L (or only `function`, unless NULL) that has
+ * records and the metric column; with `function` given, that function
+ * lacking the column is an error. *has_function is set when L holds
+ * `function`; *counted grows by the functions added. (A function declared
+ * but never called adds nothing, so per-process logs merge.) */
+PROPER_API int proper_annot_stats_add_log(proper_annot_stats *s, const proper_annot_log *L, const char *function,
+                                          const char *metric, int *has_function, size_t *counted, proper_error *err);
+/* After adding n_logs logs (paths logs[]) with proper_annot_stats_add_log:
+ * 0, or the error that `function` was in none of them or that nothing was
+ * counted (named after logs[0] when there is one log). */
+PROPER_API int proper_annot_stats_found(const char *function, const char *metric, int has_function, size_t counted,
+                                        const char *const *logs, size_t n_logs, proper_error *err);
 /* a += b: exact, commutative and associative. */
 PROPER_API int proper_annot_stats_merge(proper_annot_stats *a, const proper_annot_stats *b, proper_error *err);
 PROPER_API int proper_annot_stats_format(const proper_annot_stats *s, proper_strbuf *b, proper_error *err);
@@ -619,6 +631,12 @@ PROPER_API int proper_annot_stats_read(proper_annot_stats *out, const char *path
 /* Fit the regression of s->f[i] (see above) and append it to *out. */
 PROPER_API int proper_annot_stats_fit(proper_annot *out, const proper_annot_stats *s, size_t i,
                                       const proper_annot_opts *opts, proper_error *err);
+/* Fit every entry of s for metric (and function, unless NULL), in s's
+ * order, appending each to *out; records[k] (if not NULL; s->n entries) gets
+ * the k-th fitted one's records and *fitted how many were fitted. */
+PROPER_API int proper_annot_stats_fit_matching(proper_annot *out, const proper_annot_stats *s, const char *function,
+                                               const char *metric, const proper_annot_opts *opts, uint64_t *records,
+                                               size_t *fitted, proper_error *err);
 
 /* ---- Recording ------------------------------------------------------------------
  * One proper_annot_writer per output log, shared by all threads; one
@@ -4332,6 +4350,41 @@ static int proper__annot_fstats_add(proper_annot_fstats *a, const proper_annot_f
     return 0;
 }
 
+PROPER_API int proper_annot_stats_add_log(proper_annot_stats *s, const proper_annot_log *L, const char *function,
+                                          const char *metric, int *has_function, size_t *counted, proper_error *err) {
+    size_t i;
+    int rc;
+    for (i = 0; i < L->n; i++) {
+        const proper_annot_table *t = &L->t[i];
+        if (function && strcmp(t->name, function) != 0) continue;
+        if (function) *has_function = 1;
+        if (proper_annot_table_column(t, metric) == (size_t)-1) {
+            if (function)
+                return proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0, "function '%s' has no column '%s'", t->name, metric);
+            continue;
+        }
+        if (t->n == 0) continue;
+        if ((rc = proper_annot_stats_add(s, t, metric, err))) return rc;
+        (*counted)++;
+    }
+    return 0;
+}
+
+PROPER_API int proper_annot_stats_found(const char *function, const char *metric, int has_function, size_t counted,
+                                        const char *const *logs, size_t n_logs, proper_error *err) {
+    const char *file = n_logs == 1 ? logs[0] : NULL;
+    if (function && !has_function)
+        return n_logs == 1 ? proper_error_set(err, PROPER_EUNDEFINED, file, 0, 0, "no function '%s'", function)
+                           : proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0, "no function '%s' in any of the %zu logs",
+                                              function, n_logs);
+    if (counted) return 0;
+    if (function)
+        return proper_error_set(err, PROPER_EUNDEFINED, file, 0, 0, "function '%s' has no records%s", function,
+                                n_logs == 1 ? "" : " in any log");
+    return proper_error_set(err, PROPER_EUNDEFINED, file, 0, 0, "no function with a column '%s' has records%s", metric,
+                            n_logs == 1 ? "" : " in any log");
+}
+
 PROPER_API int proper_annot_stats_merge(proper_annot_stats *a, const proper_annot_stats *b, proper_error *err) {
     size_t i;
     int rc;
@@ -4845,6 +4898,22 @@ done:
     proper_annot_free(&tmp);
     proper_annot_free(&merged);
     return rc;
+}
+
+PROPER_API int proper_annot_stats_fit_matching(proper_annot *out, const proper_annot_stats *s, const char *function,
+                                               const char *metric, const proper_annot_opts *opts, uint64_t *records,
+                                               size_t *fitted, proper_error *err) {
+    size_t i;
+    int rc;
+    *fitted = 0;
+    for (i = 0; i < s->n; i++) {
+        if (function && strcmp(s->f[i].function, function) != 0) continue;
+        if (strcmp(s->f[i].metric, metric) != 0) continue;
+        if ((rc = proper_annot_stats_fit(out, s, i, opts, err))) return rc;
+        if (records) records[*fitted] = s->f[i].n;
+        (*fitted)++;
+    }
+    return 0;
 }
 
 PROPER_API void proper_annot_check_init(proper_annot_check *c) { memset(c, 0, sizeof *c); }

@@ -64,6 +64,12 @@ expect annot_merge 0 an merge "$T/even.stats" "$T/odd.stats" -o "$T/m1.stats"
 expect annot_merge_other_order 0 an merge "$T/odd.stats" "$T/even.stats" -o "$T/m2.stats"
 if cmp -s "$T/m1.stats" "$T/a.stats" && cmp -s "$T/m2.stats" "$T/a.stats"; then ok annot_merge_bytes
 else fail annot_merge_bytes "$(diff "$T/m1.stats" "$T/a.stats" | head -5)"; fi
+# several logs at once: their concatenation's statistics, in either order
+expect annot_stats_logs 0 an stats "$T/odd.log" "$T/even.log" -o "$T/l1.stats"
+expect annot_stats_logs_other_order 0 an stats "$T/even.log" "$T/odd.log" -o "$T/l2.stats"
+if cmp -s "$T/l1.stats" "$T/a.stats" && cmp -s "$T/l2.stats" "$T/a.stats"; then ok annot_stats_logs_bytes
+else fail annot_stats_logs_bytes "$(diff "$T/l1.stats" "$T/a.stats" | head -5)"; fi
+expect_error annot_stats_logs_no_function "no function 'nope' in any of the 2 logs" an stats "$T/odd.log" "$T/even.log" --function nope
 contains annot_stats_header "$T/a.stats" "function f metric time records 1000 features s"
 expect_text annot_fit_stats 0 "# 1000 records" an fit "$T/a.stats"
 if [ "$(grep -c 'Norm(' "$T/out")" = 1 ]; then ok annot_fit_stats_one_scope

@@ -340,3 +340,94 @@ if [ "$status" = 2 ] && [ "$(grep '^proper-mpi' "$T/err")" = "proper-mpi counts:
     ok mpi_counts_error_no_inputs
 else fail mpi_counts_error_no_inputs "$(last_output)"; fi
 expect_text mpi_usage_names_commands 0 "counts LOG..." mpirun --oversubscribe -np 1 "$PROPER_MPI" --help
+
+# --- annot: annotation records' sufficient statistics (src/annot.h) ---
+# Logs of three functions (bench/bench_mpi.awk format=annot): a record log, one
+# without `init`, the CSV form of `sort`, a tiny one, so every rank count of
+# 1, 2, 4 leaves some rank several logs, one, or none.
+gena() { awk -v runs="$1" -v seed="$2" -v format="$3" -v noinit="${4:-0}" -f bench/bench_mpi.awk; }
+gena 3000 41 annot > "$T/aa.log"
+gena 800 42 annot 1 > "$T/ab.log"
+gena 1500 43 annotcsv > "$T/ac.csv"
+gena 7 44 annot > "$T/ad.log"
+AIN="$T/aa.log $T/ab.log $T/ac.csv $T/ad.log"
+"$PROPER" annot stats $AIN -o "$T/aref.stats" 2> /dev/null &&
+    "$PROPER" annot fit "$T/aref.stats" -o "$T/aref.annot" 2> /dev/null &&
+    "$PROPER" annot stats $AIN --metric heap -o "$T/aref-heap.stats" 2> /dev/null &&
+    "$PROPER" annot fit "$T/aref-heap.stats" --metric heap -o "$T/aref-heap.annot" 2> /dev/null &&
+    "$PROPER" annot fit "$T/aref.stats" --function lookup -o "$T/aref-lookup.annot" 2> /dev/null ||
+    fail mpi_annot_reference "the single-process proper failed"
+# the reference's record counts are the logs' records, counted by awk
+want=$(cat $AIN | awk -F, '$1 ~ /^(sort|lookup|init)$/ {n[$1]++} END {printf "init %d lookup %d sort %d", n["init"], n["lookup"], n["sort"]}')
+got=$(awk '/^function / {printf "%s%s %s", sep, $2, $6; sep = " "}' "$T/aref.stats")
+if [ "$got" = "$want" ]; then ok mpi_annot_reference_records
+else fail mpi_annot_reference_records "stats say '$got', the logs hold '$want'"; fi
+# ... and the statistics of all logs are the merge of each log's
+for f in $AIN; do "$PROPER" annot stats "$f" -o "$f.stats" 2> /dev/null; done
+"$PROPER" annot merge "$T/ad.log.stats" "$T/ac.csv.stats" "$T/ab.log.stats" "$T/aa.log.stats" -o "$T/aparts.stats" 2> /dev/null
+if [ -s "$T/aref.stats" ] && cmp -s "$T/aparts.stats" "$T/aref.stats"; then ok mpi_annot_reference_is_merge
+else fail mpi_annot_reference_is_merge "$(diff "$T/aparts.stats" "$T/aref.stats" | head -5)"; fi
+for np in 1 2 4; do
+    if run_mpi "$np" annot stats $AIN -o "$T/a$np.stats" && cmp -s "$T/a$np.stats" "$T/aref.stats"; then ok "mpi_annot_stats_np$np"
+    else fail "mpi_annot_stats_np$np" "$(cat "$T/err"; cmp "$T/a$np.stats" "$T/aref.stats")"; fi
+    if run_mpi "$np" annot fit $AIN -o "$T/a$np.annot" --save-stats "$T/af$np.stats" &&
+       cmp -s "$T/a$np.annot" "$T/aref.annot" && cmp -s "$T/af$np.stats" "$T/aref.stats"; then ok "mpi_annot_fit_np$np"
+    else fail "mpi_annot_fit_np$np" "$(cat "$T/err"; diff "$T/a$np.annot" "$T/aref.annot")"; fi
+done
+# --function and --metric reach the counting and the fit; stdout by default
+if run_mpi 4 annot fit $AIN --metric heap && cmp -s "$T/out" "$T/aref-heap.annot" &&
+   grep -q '^sort.heap(n, depth)' "$T/out" && run_mpi 2 annot fit $AIN --function lookup && cmp -s "$T/out" "$T/aref-lookup.annot" &&
+   [ "$(grep -c '^[a-z]*\.time(' "$T/out")" = 1 ]; then ok mpi_annot_fit_options
+else fail mpi_annot_fit_options "$(cat "$T/err"; diff "$T/out" "$T/aref-lookup.annot")"; fi
+# statistics files are not logs: the reduce of a map-reduce is `proper annot merge`
+# (tests/cli_annot.sh); one log on more ranks than logs
+if run_mpi 4 annot stats "$T/aa.log" -o "$T/aa4.stats" && cmp -s "$T/aa4.stats" "$T/aa.log.stats"; then
+    ok mpi_annot_more_ranks_than_logs
+else fail mpi_annot_more_ranks_than_logs "$(cat "$T/err")"; fi
+# --stats: one row per rank, their events add up to the records
+if run_mpi 2 annot stats $AIN -o "$T/x.stats" --stats &&
+   [ "$(awk '/^stats / {n += $4; r++} END {print r, n}' "$T/err")" = "2 $(awk '/^function / {n += $6} END {print n}' "$T/aref.stats")" ]; then
+    ok mpi_annot_stats_rows
+else fail mpi_annot_stats_rows "$(cat "$T/err")"; fi
+# errors: the single-process message (program renamed), exit status 2
+# mpi_annot_same_error NAME NP ARGS...: `proper annot ARGS` vs proper-mpi
+mpi_annot_same_error() {
+    cl_name=$1; np=$2; shift 2
+    run_proper annot "$@"
+    single_status=$status
+    single=$(sed "s/^proper/proper-mpi/; s/(see 'proper /(see 'proper-mpi /" "$T/err")
+    run_mpi "$np" annot "$@"
+    if [ "$single_status" != 2 ] || [ "$status" != 2 ]; then
+        fail "$cl_name" "exit status $single_status (proper), $status (proper-mpi), expected 2; $(last_output)"
+    elif [ -n "$single" ] && [ "$(grep -c '^proper-mpi' "$T/err")" = 1 ] && grep -qxF -- "$single" "$T/err"; then
+        ok "$cl_name"
+    else fail "$cl_name" "'$(cat "$T/err")' lacks '$single'"; fi
+}
+sed '100s/.*/sort, 12, x, 3, 4/' "$T/aa.log" > "$T/abad.log"
+mpi_annot_same_error mpi_annot_error_position 4 stats "$T/ab.log" "$T/ac.csv" "$T/abad.log" "$T/ad.log"
+mpi_annot_same_error mpi_annot_error_missing 2 stats "$T/aa.log" "$T/amissing.log"
+mpi_annot_same_error mpi_annot_error_no_function 4 stats $AIN --function nope
+mpi_annot_same_error mpi_annot_error_no_function_one 2 stats "$T/ab.log" --function init
+# a function declared but never called adds nothing (per-process logs merge)
+printf 'proper-annot-log 1\nfunction init metrics time features\nfunction lookup metrics time features len\nlookup, 400, 20, 1, #\n' > "$T/ae.log"
+mpi_annot_same_error mpi_annot_error_no_records 2 stats "$T/ab.log" "$T/ae.log" --function init
+mpi_annot_same_error mpi_annot_error_no_column 2 stats "$T/aa.log" "$T/ab.log" --function init --metric heap
+mpi_annot_same_error mpi_annot_error_no_metric 2 stats $AIN --metric nope
+mpi_annot_same_error mpi_annot_error_r2 2 fit "$T/aa.log" --r2 2
+mpi_annot_same_error mpi_annot_error_unknown 2 stats "$T/aa.log" --bogus
+# features that differ between logs: the single-process words when the two
+# logs meet on one rank, the merge's when they meet in the reduction
+printf 'function,time,heap,n,depth\nsort,1,2,3,4\n' > "$T/aconf.csv"
+if run_mpi 1 annot stats "$T/aa.log" "$T/aconf.csv"; then fail mpi_annot_error_features "exit status 0"
+elif grep -qxF "proper-mpi: $T/aconf.csv: function 'sort': its features differ from those already counted" "$T/err"; then
+    ok mpi_annot_error_features
+else fail mpi_annot_error_features "$(cat "$T/err")"; fi
+if run_mpi 2 annot stats "$T/aa.log" "$T/aconf.csv"; then fail mpi_annot_error_features_reduced "exit status 0"
+elif [ "$(grep -c "^proper-mpi: function 'sort': the two statistics have different features" "$T/err")" = 1 ]; then
+    ok mpi_annot_error_features_reduced
+else fail mpi_annot_error_features_reduced "$(cat "$T/err")"; fi
+run_mpi 2 annot stats -o "$T/x.stats"
+if [ "$status" = 2 ] && [ "$(grep '^proper-mpi' "$T/err")" = "proper-mpi annot: stats needs at least one LOG (see 'proper-mpi annot --help')" ]; then
+    ok mpi_annot_error_no_inputs
+else fail mpi_annot_error_no_inputs "$(last_output)"; fi
+expect_text mpi_usage_names_annot 0 "annot stats LOG..." mpirun --oversubscribe -np 1 "$PROPER_MPI" --help

@@ -1226,6 +1226,65 @@ static void test_recorder_reservoir(void) {
     remove(path);
 }
 
+/* stats of several logs: a declared function without records adds nothing,
+ * F missing or without records is an error naming the one log (or none of
+ * several), the counts are the records', and fit_matching fits each entry of
+ * the metric (records reported) and skips the others. */
+static void test_stats_add_logs(void) {
+    static const char one[] = "proper-annot-log 1\nfunction g metrics time features n\nfunction h metrics time heap features\n"
+                              "g, 10, 1\ng, 20, 2\ng, 31, 3\nh, 5, 7\n";
+    static const char two[] = "proper-annot-log 1\nfunction g metrics time features n\nfunction idle metrics time features\n"
+                              "g, 41, 4\ng, 50, 5\n";
+    const char *const names[2] = {"one.log", "two.log"};
+    proper_annot_log A, B;
+    proper_annot_stats S;
+    proper_annot a;
+    proper_error err;
+    uint64_t records[4];
+    size_t counted = 0, fitted = 0;
+    int has = 0;
+    proper_annot_log_init(&A);
+    proper_annot_log_init(&B);
+    proper_annot_stats_init(&S);
+    proper_annot_init(&a);
+    CHECK_INT(proper_annot_log_parse(&A, one, strlen(one), "one.log", &err), 0);
+    CHECK_INT(proper_annot_log_parse(&B, two, strlen(two), "two.log", &err), 0);
+    CHECK_INT(proper_annot_stats_add_log(&S, &A, NULL, "time", &has, &counted, &err), 0);
+    CHECK_INT(proper_annot_stats_add_log(&S, &B, NULL, "time", &has, &counted, &err), 0);
+    CHECK_INT((int)counted, 3); /* g twice, h once; idle has no records */
+    CHECK_INT((int)S.n, 2);
+    CHECK_STR(S.f[0].function, "g");
+    CHECK_INT((int)S.f[0].n, 5);
+    CHECK_INT(proper_annot_stats_found(NULL, "time", 0, counted, names, 2, &err), 0);
+    CHECK_INT(proper_annot_stats_fit_matching(&a, &S, NULL, "time", NULL, records, &fitted, &err), 0);
+    CHECK_INT((int)fitted, 2);
+    CHECK_INT((int)a.n_fns, 2);
+    CHECK_STR(a.fns[0].name, "g");
+    CHECK_STR(a.fns[1].name, "h");
+    CHECK_INT((int)records[0], 5);
+    CHECK_INT((int)records[1], 1);
+    CHECK_INT(proper_annot_stats_fit_matching(&a, &S, "h", "heap", NULL, NULL, &fitted, &err), 0);
+    CHECK_INT((int)fitted, 0);
+    /* F absent from both logs; present without records; lacking the column */
+    has = 0;
+    counted = 0;
+    CHECK_INT(proper_annot_stats_add_log(&S, &B, "nope", "time", &has, &counted, &err), 0);
+    CHECK_INT(proper_annot_stats_found("nope", "time", has, counted, names, 2, &err), PROPER_EUNDEFINED);
+    CHECK(strstr(err.message, "no function 'nope' in any of the 2 logs") != NULL);
+    CHECK_INT(proper_annot_stats_add_log(&S, &B, "idle", "time", &has, &counted, &err), 0);
+    CHECK_INT(proper_annot_stats_found("idle", "time", has, counted, names, 1, &err), PROPER_EUNDEFINED);
+    CHECK_STR(err.file, "one.log");
+    CHECK(strstr(err.message, "function 'idle' has no records") != NULL);
+    CHECK_INT(proper_annot_stats_add_log(&S, &A, "g", "heap", &has, &counted, &err), PROPER_EUNDEFINED);
+    CHECK(strstr(err.message, "function 'g' has no column 'heap'") != NULL);
+    CHECK_INT(proper_annot_stats_found(NULL, "heap", 0, 0, names, 2, &err), PROPER_EUNDEFINED);
+    CHECK(strstr(err.message, "no function with a column 'heap' has records in any log") != NULL);
+    proper_annot_free(&a);
+    proper_annot_stats_free(&S);
+    proper_annot_log_free(&A);
+    proper_annot_log_free(&B);
+}
+
 int main(void) {
     RUN(test_lsq_simple_regression_closed_form);
     RUN(test_lsq_pvalue_at_tabulated_t);
@@ -1251,6 +1310,7 @@ int main(void) {
     RUN(test_stats_sums_exact);
     RUN(test_stats_round_trip);
     RUN(test_stats_fit_matches_fit);
+    RUN(test_stats_add_logs);
     RUN(test_stats_errors);
     RUN(test_stats_damaged);
     RUN(test_check_detects_shift);

@@ -7,3 +7,4 @@
 #include "../../src/sre.h"
 #include "../../src/estimate.h"
 #include "../../src/vlmc.h"
+#include "../../src/annot.h"

@@ -1,7 +1,8 @@
 /* mpi.h — shared pieces of proper-mpi, the MPI build of proper's learners.
  *
  * Every learner here has sufficient statistics that are sums (VLMC counts:
- * a multiset of runs; step histograms; count-log totals), so the work is
+ * a multiset of runs; step histograms; count-log totals; annotation
+ * records' regression sums), so the work is
  *   1. each rank reads its share of the inputs (mpi_share, mpi_read_share)
  *      and sums what it read;
  *   2. the ranks' sums are combined by a binomial tree (mpi_reduce): in
@@ -12,8 +13,8 @@
  *   3. rank 0 writes the result (and fits a model from it) exactly as the
  *      single-process `proper` command would (vlmc: `proper vlmc count/fit`;
  *      trace: `proper sre --csv` of each step's trace() source; counts: a
- *      totals file, which `proper` has no writer for: docs/mpi.md).
- * Annotation records' sufficient statistics (src/annot.h) are not here yet.
+ *      totals file, which `proper` has no writer for: docs/mpi.md; annot:
+ *      `proper annot stats LOG...`, then `proper annot fit STATS`).
  * The library (src/) stays MPI-free: this directory is its only user of MPI.
  * Options are parsed, errors printed and JSON written by the CLI's own
  * helpers (cli/cli.h, cli/json.h), so proper-mpi reads and speaks as
@@ -113,5 +114,6 @@ void mpi_print_stats(mpi_ctx *m);
 int mpi_cmd_vlmc(mpi_ctx *m, int argc, char **argv);
 int mpi_cmd_trace(mpi_ctx *m, int argc, char **argv);
 int mpi_cmd_counts(mpi_ctx *m, int argc, char **argv);
+int mpi_cmd_annot(mpi_ctx *m, int argc, char **argv);
 
 #endif

@@ -28,7 +28,10 @@ static void usage(FILE *out) {
             "                                    'value,prob' CSV per step, as\n"
             "                                    'proper sre --csv' of trace(FILE, STEP)\n"
             "  counts LOG... [-o FILE]           count-log totals per column (runs, sum,\n"
-            "                                    sum of squares; docs/mpi.md)\n\n"
+            "                                    sum of squares; docs/mpi.md)\n"
+            "  annot stats LOG... [-o STATS]     as 'proper annot stats' (annotation\n"
+            "                                    records' sufficient statistics)\n"
+            "  annot fit LOG... [-o ANNOT]       as 'proper annot fit STATS' of those\n\n"
             "every command: --stats prints per-rank figures (events/s, bytes, reduction\n"
             "time, peak memory) on stderr. 'proper-mpi COMMAND --help' says more.\n"
             "Exit status: 0 ok, 2 bad input (errors as file:line:col: message).\n");
@@ -402,6 +405,8 @@ int main(int argc, char **argv) {
         rc = mpi_cmd_trace(&m, argc - 1, argv + 1);
     } else if (strcmp(argv[1], "counts") == 0) {
         rc = mpi_cmd_counts(&m, argc - 1, argv + 1);
+    } else if (strcmp(argv[1], "annot") == 0) {
+        rc = mpi_cmd_annot(&m, argc - 1, argv + 1);
     } else {
         rc = cli_fail("unknown %s '%s' (see 'proper-mpi --help')", argv[1][0] == '-' ? "option" : "command", argv[1]);
     }
