@@ -14,28 +14,11 @@
  * the relative error of X in percent. SSA's figures carry the 95%
  * half-width of 20 batch means of the run.
  */
-#define PROPER_IMPLEMENTATION
-#include "../../src/qn.h"
-
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
+#define EXAMPLE_NAME "ctmc"
+#include "common.h"
 
 #define MAX_M 4
 #define BATCHES 20
-
-/* Process CPU seconds. */
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static void die(const proper_error *e) {
-    fprintf(stderr, "ctmc: %s\n", e->message);
-    exit(1);
-}
 
 typedef struct network_spec {
     const char *name;
@@ -80,7 +63,7 @@ typedef struct estimate {
 static void mean_field(const proper_qn *q, const unsigned long *x0, unsigned long N, estimate *out) {
     proper_qn_trace tr;
     proper_error e;
-    double x[MAX_M], t0 = now(), moved = INFINITY;
+    double x[MAX_M], t0 = cpu_seconds(), moved = INFINITY;
     size_t i, spans = 0;
     for (i = 0; i < q->M; i++) x[i] = (double)x0[i];
     proper_qn_trace_init(&tr);
@@ -96,7 +79,7 @@ static void mean_field(const proper_qn *q, const unsigned long *x0, unsigned lon
     for (i = 0; i < q->M; i++) out->q[i] = x[i];
     out->X = q->rates[0] * fmin(q->servers[0], x[0]);
     out->q_hw = out->X_hw = 0;
-    out->seconds = now() - t0;
+    out->seconds = cpu_seconds() - t0;
     proper_qn_trace_free(&tr);
 }
 
@@ -106,7 +89,7 @@ static void mean_field(const proper_qn *q, const unsigned long *x0, unsigned lon
 static void ssa(const proper_qn *q, const unsigned long *x0, double horizon, proper_rng *rng, estimate *out) {
     proper_qn_trace tr;
     proper_error e;
-    double dt = 0.05, t0 = now(), bq[BATCHES][MAX_M], bX[BATCHES];
+    double dt = 0.05, t0 = cpu_seconds(), bq[BATCHES][MAX_M], bX[BATCHES];
     size_t K = (size_t)(horizon / dt) + 1, burn = K / 10, per = (K - burn) / BATCHES, b, k, i, M = q->M;
     proper_qn_trace_init(&tr);
     if (proper_qn_simulate(q, x0, dt, K, 1, rng, &tr, NULL, &e)) die(&e);
@@ -134,7 +117,7 @@ static void ssa(const proper_qn *q, const unsigned long *x0, double horizon, pro
         if (i < M) out->q_hw = fmax(out->q_hw, hw);
         else out->X_hw = hw;
     }
-    out->seconds = now() - t0;
+    out->seconds = cpu_seconds() - t0;
     proper_qn_trace_free(&tr);
 }
 
@@ -157,9 +140,9 @@ static void row(const network_spec *spec, unsigned long N, double horizon, prope
     make_network(spec, &q);
     x0[0] = N;
     proper_dtmc_init(&m);
-    t0 = now();
+    t0 = cpu_seconds();
     if (proper_qn_ctmc(&q, x0, &m, &e) || proper_qn_ctmc_steady(&q, &m, NULL, cq, ct, &e)) die(&e);
-    exact_s = now() - t0;
+    exact_s = cpu_seconds() - t0;
     if (proper_qn_mva(&q, N, mq, mt, &e)) die(&e);
     mva_gap = queue_error(mq, cq, q.M, N) / 100.0 * (double)N;
     mean_field(&q, x0, N, &mf);

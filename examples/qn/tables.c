@@ -3,13 +3,15 @@
  * settings, each printed as a Markdown table "published vs proper".
  * scripts/qn-tables.sh builds and runs it; docs/qn-results.md holds a run.
  *
- *   tables [--table 1|2|3|whatif|all] [--seed S] [--quick]
+ *   tables [--table 1|2|3|whatif|all] [--seed S] [--quick] [--table3-dt]
  *          [--lb-seeds N] [--networks N] [--train P] [--test Q] [--runs R]
  *          [--whatif-max-m M]
  *
  * Defaults: the thesis's settings, except the what-if study's SSA runs per
  * trace (R = 20 against the thesis's 2000: the machine's budget); every
  * difference is printed above its table. --quick: a smoke run.
+ * --table3-dt: Table 3's estimator also at dt = 0.02, 0.05 and 0.1, with
+ * the error of the window-averaged demand beside the per-window one.
  *
  * The published figures below are transcribed from the thesis text
  * (../shared/papers/003_..., section and table named beside each array).
@@ -24,10 +26,10 @@
  *   K), window H_e at dt = 0.1, 100 disjoint windows of one sample path;
  *   MHE's error is the mean absolute percentage error of station 2's
  *   service demand over the windows, +- the 95% half-width.
- * Table 3 (section 4.3.4): 20 random networks per M in {5, 10, 15, 20},
+ * Table 3 (section 4.3.4): 20 random networks per M in {5, 10, 15, 20}, dt = 0.1,
  *   routing a random stochastic matrix, servers uniform in {20..50}, rates
  *   uniform in [10, 50], a population giving the bottleneck a utilisation
- *   of about 0.8 (found here by exact MVA), 100 disjoint windows with H =
+ *   of about 0.8 (here the mean-field fixed point), 100 disjoint windows with H =
  *   200. Per network: the mean absolute percentage error of the demands
  *   over stations and windows; across networks: min, mean, 95th
  *   percentile, max; and the time of one window's QP.
@@ -43,37 +45,14 @@
  *   Published: the largest error per M, and "mostly below 2%" / "mostly
  *   below 4%", always below 10% (Figs. 7-9).
  */
-#define PROPER_IMPLEMENTATION
-#include "../../src/qn.h"
-
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
+#define EXAMPLE_NAME "tables"
+#include "common.h"
 
 typedef struct settings {
     unsigned long long seed;
     size_t lb_seeds, networks, train, test, runs, table3_networks, whatif_max_m;
-    int quick;
+    int quick, table3_dt;
 } settings;
-
-/* Process CPU seconds: the machine these tables were made on is shared,
- * and wall time there measures the other jobs. */
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static void die(const proper_error *e) {
-    fprintf(stderr, "tables: %s\n", e->message);
-    exit(1);
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 /* The p-quantile of v[0..n) (sorted in place), by linear interpolation
  * between order statistics (R's type 7). */
@@ -107,19 +86,8 @@ static double demand_error(double mu_hat, double mu) { return 100.0 * fabs(mu / 
 
 /* ---- Table 1: the load balancer --------------------------------------------- */
 
-static const double T1_RATES[3] = {1.0, 68.97, 73.80};
 /* thesis section 4.3.3, after Fig. 5: average errors of stations 2 and 3 */
 static const double T1_PUBLISHED[2] = {1.4, 2.6};
-
-static void make_load_balancer(proper_qn *q) {
-    proper_error e;
-    proper_qn_init(q);
-    if (proper_qn_create(q, 3, &e)) die(&e);
-    q->servers[0] = INFINITY; q->servers[1] = 20; q->servers[2] = 20;
-    memcpy(q->rates, T1_RATES, sizeof T1_RATES);
-    q->routing[0 * 3 + 1] = q->routing[0 * 3 + 2] = 0.5;
-    q->routing[1 * 3 + 0] = q->routing[2 * 3 + 0] = 1;
-}
 
 /* One trace (seed), MHE over every window of H = 100: the mean demand
  * error of stations 2 and 3 and the seconds per window. */
@@ -135,12 +103,12 @@ static void load_balancer_run(const proper_qn *q, unsigned long long seed, doubl
     proper_qn_trace_init(&tr);
     proper_rng_seed(&rng, seed);
     if (proper_qn_simulate(q, x0, 0.01, 2001, 1, &rng, &tr, NULL, &e)) die(&e);
-    t0 = now();
+    t0 = cpu_seconds();
     if (proper_qn_mhe_with(&tr, q, known, 100, 1, PROPER_QN_BALANCE, &rates, &ends, &nwin, &e)) die(&e);
-    *sec_per_window = (now() - t0) / (double)nwin;
+    *sec_per_window = (cpu_seconds() - t0) / (double)nwin;
     for (i = 0; i < 2; i++) {
         err[i] = 0;
-        for (w = 0; w < nwin; w++) err[i] += demand_error(rates[w * 3 + i + 1], T1_RATES[i + 1]);
+        for (w = 0; w < nwin; w++) err[i] += demand_error(rates[w * 3 + i + 1], LOAD_BALANCER_RATES[i + 1]);
         err[i] /= (double)nwin;
     }
     *windows = nwin;
@@ -281,21 +249,14 @@ static void table2(const settings *s) {
 /* ---- Table 3: scalability of MHE over random networks ---------------------------- */
 
 static const size_t T3_SIZES[4] = {5, 10, 15, 20};
+/* Table 3's sampling interval: not stated beside it; section 4.3.4's other
+ * experiment (Table 2) states dt = 0.1, and --table3-dt shows the others. */
+static const double T3_DT = 0.1;
 /* thesis Table 3: errors min, avg, 95th, max; runtimes (s) min, avg, 95th, max */
 static const double T3_PUBLISHED[4][8] = {{1.60, 2.53, 4.12, 4.50, 0.03, 0.03, 0.03, 0.04},
                                           {1.63, 2.46, 3.28, 3.56, 0.08, 0.08, 0.09, 0.09},
                                           {1.59, 2.63, 3.48, 4.56, 0.18, 0.18, 0.19, 0.19},
                                           {1.62, 2.52, 3.19, 3.82, 0.34, 0.38, 0.48, 0.52}};
-
-/* Routing rows of uniform weights without self-loops. */
-static void random_routing(proper_qn *q, proper_rng *rng) {
-    size_t M = q->M, i, j;
-    for (i = 0; i < M; i++) {
-        double sum = 0;
-        for (j = 0; j < M; j++) sum += q->routing[i * M + j] = i == j ? 0 : proper_rng_uniform(rng);
-        for (j = 0; j < M; j++) q->routing[i * M + j] /= sum;
-    }
-}
 
 /* Visit ratios v = v P, v_1 = 1, by power iteration (the routing is
  * irreducible and aperiodic-enough with positive off-diagonal rows). */
@@ -329,11 +290,81 @@ static void table3_network(proper_qn *q, size_t M, proper_rng *rng, unsigned lon
         q->servers[i] = (double)(20 + proper_rng_below(rng, 31));
         q->rates[i] = 10 + 40 * proper_rng_uniform(rng);
     }
-    random_routing(q, rng);
+    for (i = 0; i < M; i++) random_routing_row(q, i, rng);
     visit_ratios(q, v);
     for (i = 0; i < M; i++) X = fmin(X, 0.8 * q->rates[i] * q->servers[i] / v[i]);
     for (i = 0; i < M; i++) x0[i] = (unsigned long)floor(X * v[i] / q->rates[i] + 0.5);
     free(v);
+}
+
+/* One Table 3 network (number `net` of size M) simulated at interval dt:
+ * the mean absolute percentage error of the demands over the estimated
+ * stations and the 100 windows of H = 200 steps (*err), the same error of
+ * the demands averaged over the windows first (*err_of_mean), and the CPU
+ * seconds of one window's estimate (*sec). Estimator A: the balance
+ * estimator with station 1's rate known; B: the one-step QP, every rate. */
+static void table3_case(const settings *s, size_t M, size_t net, double dt, int est, double *err, double *err_of_mean,
+                        double *sec) {
+    proper_qn q;
+    proper_qn_trace tr;
+    proper_rng rng;
+    proper_error e;
+    unsigned long x0[20];
+    unsigned char known[20] = {1};
+    double *rates, *ends, total = 0, total_mean = 0, t0;
+    size_t nwin, w, i, first = est == 0 ? 1 : 0;
+    proper_rng_seed(&rng, s->seed + 1000 * M + net);
+    table3_network(&q, M, &rng, x0);
+    proper_qn_trace_init(&tr);
+    if (proper_qn_simulate(&q, x0, dt, 100 * 200 + 1, 1, &rng, &tr, NULL, &e)) die(&e);
+    t0 = cpu_seconds();
+    if (proper_qn_mhe_with(&tr, &q, est == 0 ? known : NULL, 200, 200, est == 0 ? PROPER_QN_BALANCE : PROPER_QN_ONE_STEP,
+                           &rates, &ends, &nwin, &e))
+        die(&e);
+    *sec = (cpu_seconds() - t0) / (double)nwin;
+    for (i = first; i < M; i++) {
+        double demand = 0;
+        for (w = 0; w < nwin; w++) {
+            total += demand_error(rates[w * M + i], q.rates[i]);
+            demand += 1.0 / rates[w * M + i] / (double)nwin;
+        }
+        total_mean += demand_error(1.0 / demand, q.rates[i]);
+    }
+    *err = total / (double)(nwin * (M - first));
+    *err_of_mean = total_mean / (double)(M - first);
+    PROPER_FREE(rates);
+    PROPER_FREE(ends);
+    proper_qn_trace_free(&tr);
+    proper_qn_free(&q);
+}
+
+/* Table 3's open setting dt: estimator A's mean error over the networks at
+ * several sampling intervals (windows of 200 dt), per window and of the
+ * window-averaged demand. */
+static void table3_dt(const settings *s) {
+    static const double DTS[4] = {0.01, 0.02, 0.05, 0.1};
+    size_t si, d, net, n = s->table3_networks;
+    printf("Estimator A at other sampling intervals (the thesis does not state dt; a window is 200 dt):\n");
+    printf("mean error over the %zu networks per window, and (in brackets) of the demand averaged over the\n", n);
+    printf("100 windows.\n\n| M | thesis avg |");
+    for (d = 0; d < 4; d++) printf(" dt = %g |", DTS[d]);
+    printf("\n|---:|---:|---:|---:|---:|---:|\n");
+    for (si = 0; si < 4; si++) {
+        size_t M = T3_SIZES[si];
+        printf("| %zu | %.2f |", M, T3_PUBLISHED[si][1]);
+        for (d = 0; d < 4; d++) {
+            double sum = 0, sum_mean = 0, e, em, sec;
+            for (net = 0; net < n; net++) {
+                table3_case(s, M, net, DTS[d], 0, &e, &em, &sec);
+                sum += e / (double)n;
+                sum_mean += em / (double)n;
+            }
+            printf(" %.2f [%.2f] |", sum, sum_mean);
+            fflush(stdout);
+        }
+        printf("\n");
+    }
+    printf("\n");
 }
 
 static void table3(const settings *s) {
@@ -343,8 +374,8 @@ static void table3(const settings *s) {
     printf("%zu networks per M; routing rows of uniform weights without self-loops, servers uniform in\n", n);
     printf("{20..50}, rates uniform in [10, 50]; the population and the initial state are the mean-field fixed\n");
     printf("point with the bottleneck at utilisation 0.8 (the thesis used the approximate formulas of its\n");
-    printf("ref. [78]). One SSA sample path cut into 100 disjoint windows of H = 200 steps at dt = 0.01 (the\n");
-    printf("thesis does not state dt); station 1's rate known, the others estimated by the balance\n");
+    printf("ref. [78]). One SSA sample path cut into 100 disjoint windows of H = 200 steps at dt = %g (not\n", T3_DT);
+    printf("stated beside Table 3; Table 2 in the same section uses it); station 1's rate known, the others estimated by the balance\n");
     printf("estimator (the thesis's QP 4.2). Error of a network: the mean absolute percentage error of the\n");
     printf("estimated service demands over stations and windows; time: one window's estimate.\n\n");
     printf("Rows: the thesis; proper's balance estimator with station 1's rate known (A); proper's\n");
@@ -357,32 +388,8 @@ static void table3(const settings *s) {
                T3_PUBLISHED[si][1], T3_PUBLISHED[si][2], T3_PUBLISHED[si][3], T3_PUBLISHED[si][4], T3_PUBLISHED[si][5],
                T3_PUBLISHED[si][6], T3_PUBLISHED[si][7]);
         for (est = 0; est < 2; est++) {
-            for (net = 0; net < n; net++) {
-                proper_qn q;
-                proper_qn_trace tr;
-                proper_rng rng;
-                proper_error e;
-                unsigned long x0[20];
-                unsigned char known[20] = {1};
-                double *rates, *ends, total = 0, t0;
-                size_t nwin, w, i, first = est == 0 ? 1 : 0;
-                proper_rng_seed(&rng, s->seed + 1000 * M + net);
-                table3_network(&q, M, &rng, x0);
-                proper_qn_trace_init(&tr);
-                if (proper_qn_simulate(&q, x0, 0.01, 100 * 200 + 1, 1, &rng, &tr, NULL, &e)) die(&e);
-                t0 = now();
-                if (proper_qn_mhe_with(&tr, &q, est == 0 ? known : NULL, 200, 200,
-                                       est == 0 ? PROPER_QN_BALANCE : PROPER_QN_ONE_STEP, &rates, &ends, &nwin, &e))
-                    die(&e);
-                sec[net] = (now() - t0) / (double)nwin;
-                for (w = 0; w < nwin; w++)
-                    for (i = first; i < M; i++) total += demand_error(rates[w * M + i], q.rates[i]);
-                err[net] = total / (double)(nwin * (M - first));
-                PROPER_FREE(rates);
-                PROPER_FREE(ends);
-                proper_qn_trace_free(&tr);
-                proper_qn_free(&q);
-            }
+            double unused;
+            for (net = 0; net < n; net++) table3_case(s, M, net, T3_DT, (int)est, &err[net], &unused, &sec[net]);
             printf("| %zu | proper %s | %.2f | %.2f | %.2f | %.2f | %.1e s | %.1e s | %.1e s | %.1e s |\n", M,
                    est ? "B" : "A", quantile(err, n, 0), mean_of(err, n), quantile(err, n, 0.95), quantile(err, n, 1),
                    quantile(sec, n, 0), mean_of(sec, n), quantile(sec, n, 0.95), quantile(sec, n, 1));
@@ -391,6 +398,7 @@ static void table3(const settings *s) {
     printf("\n");
     free(err);
     free(sec);
+    if (s->table3_dt) table3_dt(s);
 }
 
 /* ---- the what-if study (section 4.4.2) ------------------------------------------- */
@@ -400,18 +408,6 @@ static const double WHATIF_WORST[2][4] = {{7.46, 3.65, 9.26, 6.22}, {10.49, 5.18
 
 /* A what-if network: station 1 a delay, servers of the others in {1..64},
  * rates in [1, 100]. */
-static void whatif_network(proper_qn *q, size_t M, proper_rng *rng) {
-    proper_error e;
-    size_t i;
-    proper_qn_init(q);
-    if (proper_qn_create(q, M, &e)) die(&e);
-    for (i = 0; i < M; i++) {
-        q->servers[i] = i == 0 ? INFINITY : (double)(1 + proper_rng_below(rng, 64));
-        q->rates[i] = 1 + 99 * proper_rng_uniform(rng);
-    }
-    random_routing(q, rng);
-}
-
 /* Eq. 4.9 per station, its largest value over the stations: 100 max_h
  * |x_i(h) - y_i(h)| / (2N). */
 static double worst_station_error(const proper_qn_trace *ref, const proper_qn_trace *pred) {
@@ -491,9 +487,9 @@ static void whatif(const settings *s) {
                 for (i = 0; i < M; i++) x0[i] = (unsigned long)proper_rng_below(&rng, 101);
                 if (proper_qn_simulate(&truth, x0, 0.01, 201, s->runs, &rng, &tr[p], NULL, &e)) die(&e);
             }
-            t0 = now();
+            t0 = cpu_seconds();
             if (proper_qn_fit_lp(tr, s->train, truth.servers, PROPER_QN_EULER, NULL, NULL, &learned, &res, &e)) die(&e);
-            fit_sec += now() - t0;
+            fit_sec += cpu_seconds() - t0;
             rows = (double)res.rows;
             for (p = 0; p < s->test; p++, n++) {
                 for (i = 0; i < M; i++) x0[i] = (unsigned long)proper_rng_below(&rng, 201);
@@ -548,6 +544,7 @@ int main(int argc, char **argv) {
     for (i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--quick")) { s.quick = 1; continue; }
+        if (!strcmp(a, "--table3-dt")) { s.table3_dt = 1; continue; }
         if (!v) { fprintf(stderr, "tables: unknown or incomplete option '%s'\n", a); return 2; }
         if (!strcmp(a, "--table")) table = v;
         else if (!strcmp(a, "--seed")) s.seed = parse_count(a, v);

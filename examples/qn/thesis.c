@@ -32,13 +32,8 @@
  * and the ODE predictions by RK4 instead of Euler at dt (enum
  * proper_qn_scheme in qn.h).
  */
-#define PROPER_IMPLEMENTATION
-#include "../../src/qn.h"
-
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
+#define EXAMPLE_NAME "thesis"
+#include "common.h"
 
 typedef struct settings {
     size_t sizes[8], nsizes, networks, train, light, test, runs, lb_runs, pop_scale;
@@ -46,30 +41,8 @@ typedef struct settings {
     int skip_lb, only_lb, scheme;
 } settings;
 
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static void die(const proper_error *e) {
-    fprintf(stderr, "thesis: %s\n", e->message);
-    exit(1);
-}
-
 /* ---- 1. load balancer -------------------------------------------------------- */
 
-static void make_lb(proper_qn *q) {
-    proper_error e;
-    proper_qn_init(q);
-    if (proper_qn_create(q, 3, &e)) die(&e);
-    q->servers[0] = INFINITY; q->servers[1] = 20; q->servers[2] = 20;
-    q->rates[0] = 1.0; q->rates[1] = 68.97; q->rates[2] = 73.80;
-    q->routing[0 * 3 + 1] = q->routing[0 * 3 + 2] = 0.5;
-    q->routing[1 * 3 + 0] = q->routing[2 * 3 + 0] = 1;
-}
-
-/* windows: all disjoint windows of 100 steps, or (first_only) the first. */
 static void mhe_row(const char *label, const proper_qn_trace *tr, const proper_qn *q, const unsigned char *known,
                     int first_only) {
     double *rates, *ends, mean[3] = {0, 0, 0}, abserr[3] = {0, 0, 0};
@@ -103,7 +76,7 @@ static void load_balancer(const settings *s) {
     runs[0] = s->lb_runs;
     runs[1] = 10 * s->lb_runs;
     proper_qn_trace_init(&tr);
-    make_lb(&q);
+    make_load_balancer(&q);
     printf("## 1. Load balancer (thesis Table 1)\n\n");
     printf("N = 5500 jobs start at the delay station; mu = (1.0, 68.97, 73.80), s = (inf, 20, 20), p = 0.5.\n");
     printf("SSA trace of 20 time units at dt = 0.01 (2000 steps); moving-horizon QP (eq. 4.2) over\n");
@@ -133,20 +106,6 @@ static void load_balancer(const settings *s) {
 
 /* ---- 2. random networks ----------------------------------------------------------- */
 
-static void random_network(proper_qn *q, size_t M, proper_rng *rng) {
-    size_t i, j;
-    proper_error e;
-    proper_qn_init(q);
-    if (proper_qn_create(q, M, &e)) die(&e);
-    for (i = 0; i < M; i++) {
-        double sum = 0;
-        q->rates[i] = 1 + 99 * proper_rng_uniform(rng);
-        q->servers[i] = i == 0 ? INFINITY : (double)(1 + proper_rng_below(rng, 64));
-        for (j = 0; j < M; j++) sum += q->routing[i * M + j] = i == j ? 0 : proper_rng_uniform(rng);
-        for (j = 0; j < M; j++) q->routing[i * M + j] /= sum;
-    }
-}
-
 /* x_i uniform in {0..2 K s_i}, the delay station in {0..100 K}, with
  * K = --pop-scale, or K uniform in {1..5} per vector when it is 0 (mixed). */
 static void random_population(const proper_qn *q, size_t pop_scale, proper_rng *rng, unsigned long *x0) {
@@ -165,11 +124,6 @@ static void random_population(const proper_qn *q, size_t pop_scale, proper_rng *
 static void light_population(const proper_qn *q, proper_rng *rng, unsigned long *x0) {
     size_t i;
     for (i = 0; i < q->M; i++) x0[i] = (unsigned long)proper_rng_below(rng, isinf(q->servers[i]) ? 11 : 3);
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
 }
 
 typedef struct summary {
@@ -282,19 +236,19 @@ static void random_networks(const settings *s) {
             proper_rng rng;
             proper_error e;
             unsigned long x0[64];
-            double t0 = now(), *servers = (double *)calloc(M, sizeof *servers);
+            double t0 = wall_seconds(), *servers = (double *)calloc(M, sizeof *servers);
             proper_rng_seed(&rng, s->seed + 1000 * M + net);
             proper_qn_init(&fit);
-            random_network(&q, M, &rng);
+            whatif_network(&q, M, &rng);
             for (p = 0; p < s->train; p++) {
                 if (p < s->light) light_population(&q, &rng, x0);
                 else random_population(&q, s->pop_scale, &rng, x0);
                 if (proper_qn_simulate(&q, x0, 0.01, 201, s->runs, &rng, &tr[p], NULL, &e)) die(&e);
             }
-            sim_seconds += now() - t0;
-            t0 = now();
+            sim_seconds += wall_seconds() - t0;
+            t0 = wall_seconds();
             if (proper_qn_fit_lp(tr, s->train, q.servers, s->scheme, NULL, NULL, &fit, &res, &e)) die(&e);
-            fit_seconds += now() - t0;
+            fit_seconds += wall_seconds() - t0;
             iters += res.iterations;
             rounds += res.rounds;
             lp_rows = (double)res.rows;
@@ -372,7 +326,7 @@ static void parse_sizes(const char *arg, settings *s) {
 int main(int argc, char **argv) {
     settings s;
     int a;
-    double t0 = now();
+    double t0 = wall_seconds();
     memset(&s, 0, sizeof s);
     parse_sizes("5,10,15,20", &s);
     s.networks = 10;
@@ -418,6 +372,6 @@ int main(int argc, char **argv) {
     printf("` (seed %llu).\n\n", s.seed);
     if (!s.skip_lb) load_balancer(&s);
     if (!s.only_lb) random_networks(&s);
-    printf("\nTotal run time: %.0f s.\n", now() - t0);
+    printf("\nTotal run time: %.0f s.\n", wall_seconds() - t0);
     return 0;
 }
