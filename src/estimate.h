@@ -108,8 +108,8 @@
  *   probability of its own construct and of the ones paired with it
  *   (tests/test_estimate.c checks the corners against a grid of the box).
  *   PROBABILITIES (Wilson, or by choice): the exact minimum and maximum over
- *   the box of parameter intervals (synth.h's proper_synth_reward_range:
- *   each parameter sits at one state). From artifact files it contains the
+ *   the box of parameter intervals (dtmc.h's proper_dtmc_param_reward_range
+ *   on the model's chain: each parameter sits at one state). From artifact files it contains the
  *   MEANS range (the probability intervals bound p(x) over the same box);
  *   it is looser when a mean count enters two probabilities: a nested
  *   loop's p = mu_in / (mu_in + mu_out) and the outer loop's both move with
@@ -1334,6 +1334,22 @@ done:
     return rc;
 }
 
+/* The range over the box of probability intervals: dtmc.h's exact range
+ * over a parameter box, on the model's chain with target "end". */
+static int proper__estimate_range_box(const proper_synth_model *m, int reward, const proper_estimate *est, double *lo,
+                                      double *hi, proper_error *err) {
+    proper_bitset end;
+    int rc;
+    if (reward < 0 || (size_t)reward >= m->n_rewards)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no reward structure %d", reward);
+    proper_bitset_init(&end);
+    if (!(rc = proper_dtmc_label_get(&m->dtmc, "end", &end, err)))
+        rc = proper_dtmc_param_reward_range(&m->dtmc, (size_t)reward, &end, est->lo, est->hi, NULL, lo, hi, NULL, NULL,
+                                            NULL, err);
+    proper_bitset_free(&end);
+    return rc;
+}
+
 PROPER_API int proper_estimate_property(const proper_synth_model *m, int reward, const proper_estimate *est,
                                         double *point, double *lo, double *hi, proper_error *err) {
     int rc;
@@ -1341,8 +1357,7 @@ PROPER_API int proper_estimate_property(const proper_synth_model *m, int reward,
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "estimate has %u parameters, model %u",
                                 (unsigned)est->n_params, (unsigned)m->n_params);
     if ((rc = proper_synth_expected_reward(m, reward, est->p, point, err))) return rc;
-    if (est->box == PROPER_ESTIMATE_BOX_PROBABILITIES)
-        return proper_synth_reward_range(m, reward, est->lo, est->hi, lo, hi, NULL, NULL, err);
+    if (est->box == PROPER_ESTIMATE_BOX_PROBABILITIES) return proper__estimate_range_box(m, reward, est, lo, hi, err);
     if (est->method != PROPER_ESTIMATE_NORMAL)
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
                                 "Wilson intervals bound probabilities, not mean counts: use the box of probabilities");

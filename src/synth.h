@@ -69,9 +69,19 @@
  *   @words; comments outside the function are not read.
  *
  * OUTPUT
- *   proper_synth_model (states, successors, parameters, rewards, line table),
- *   proper_synth_write_prism (PRISM language in the shape of the paper's
- *   Fig. 5, with `// line:N` comments) and, through dtmc.h users, any solver.
+ *   proper_synth_model: the source map (states with their lines and
+ *   successors, parameters with their constructs, the annotations per
+ *   state) and the model itself, m->dtmc, a proper_dtmc built with dtmc.h's
+ *   builder: one state per statement (the same numbers), the parameters as
+ *   parametric rows (proper_dtmc_set_param_rows: state `taken` with p_k,
+ *   `next` with 1 - p_k; stored at p_k = 1/2), one reward structure per
+ *   annotation name (state rewards), label "end", initial state `initial`.
+ *   Every solver of dtmc.h applies: proper_dtmc_param_instantiate gives the
+ *   plain chain at a point (to solve, or export as DRN, PRISM explicit
+ *   files or PRISM language) and proper_dtmc_param_reward_range the exact
+ *   range of an expected reward over a box of parameters (estimate.h).
+ *   proper_synth_write_prism writes the parametric model in the PRISM
+ *   language, in the shape of the paper's Fig. 5 with `// line:N` comments.
  *   proper_synth_parse and proper_synth_read follow the output rule: the
  *   model is initialised (proper_synth_init) or holds an earlier model, which
  *   is replaced on success; on failure it is left unchanged.
@@ -80,13 +90,12 @@
  *   PROPER_SYNTH_MAX_DEPTH     statement nesting limit (512): deeper input is
  *                              rejected with PROPER_ELIMIT, not a stack overflow
  *   PROPER_SYNTH_MAX_BRACKETS  bracket nesting limit inside one expression (4096)
- *   PROPER_SYNTH_TIE           relative difference below which policy iteration
- *                              counts two corners as equally good (1e-12)
  */
 #ifndef PROPER_SYNTH_H
 #define PROPER_SYNTH_H
 
 #include "core.h"
+#include "dtmc.h"
 #include <stdio.h>
 
 #ifndef PROPER_SYNTH_MAX_DEPTH
@@ -94,9 +103,6 @@
 #endif
 #ifndef PROPER_SYNTH_MAX_BRACKETS
 #define PROPER_SYNTH_MAX_BRACKETS 4096
-#endif
-#ifndef PROPER_SYNTH_TIE
-#define PROPER_SYNTH_TIE 1e-12
 #endif
 
 #ifdef __cplusplus
@@ -148,6 +154,9 @@ typedef struct proper_synth_model {
     char *warnings;             /* NULL, or one "file:line:col: message" line per
                                    annotation ignored: in a catch block, or
                                    malformed/misplaced under opts.lenient */
+    proper_dtmc dtmc;           /* the parametric DTMC (see OUTPUT): state i of
+                                   the source map is state i; reward structure r
+                                   is reward_names[r]; parameter k is params[k] */
 } proper_synth_model;
 
 typedef struct proper_synth_opts {
@@ -189,18 +198,19 @@ PROPER_API int proper_synth_write_prism(const proper_synth_model *m, FILE *out, 
 PROPER_API int proper_synth_write_table(const proper_synth_model *m, FILE *out, proper_error *err);
 
 /* Expected total reward `reward` accumulated until `end` from the initial
- * state, for parameter values `p` (n_params of them, each in [0,1]). Exact
- * up to the round-off of one dense LU solve; +infinity when `end` is
- * reached with probability < 1. */
+ * state, for parameter values `p` (n_params of them, each in [0,1]):
+ * m->dtmc instantiated at p and solved by proper_dtmc_reward_reach (its
+ * proven error bound in *stats when stats is not NULL); +infinity when
+ * `end` is reached with probability < 1. */
 PROPER_API int proper_synth_expected_reward(const proper_synth_model *m, int reward,
                                             const double *p, double *value, proper_error *err);
+PROPER_API int proper_synth_expected_reward_stats(const proper_synth_model *m, int reward, const double *p,
+                                                  double *value, proper_dtmc_solve_stats *stats,
+                                                  proper_error *err);
 
 /* Minimum and maximum of that expected reward over the box lo[i] <= p_i <=
- * hi[i]. Each parameter sits at exactly one state, so the box is an MDP
- * with two actions per parameter state (take lo or hi: the expected reward
- * is linear in each p_i with the others fixed, so an extreme lies at a
- * corner), and memoryless policies are optimal; policy iteration gives the
- * exact extremes and the corners (argmin/argmax, may be NULL). */
+ * hi[i] (argmin/argmax, may be NULL: the corners attaining them):
+ * proper_dtmc_param_reward_range on m->dtmc with target "end". */
 PROPER_API int proper_synth_reward_range(const proper_synth_model *m, int reward,
                                          const double *lo, const double *hi, double *min_value,
                                          double *max_value, double *argmin, double *argmax,
@@ -1188,7 +1198,64 @@ PROPER_API void proper_synth_free(proper_synth_model *m) {
     PROPER_FREE(m->reward_names);
     PROPER_FREE(m->rewards);
     PROPER_FREE(m->warnings);
+    proper_dtmc_free(&m->dtmc);
     proper_synth_init(m);
+}
+
+/* The model's chain through dtmc.h's builder (see OUTPUT): a parametric
+ * state's row is stored at p = 1/2, so that both its edges are present. */
+static int proper__synth_build_chain(proper_synth_model *m, proper_error *err) {
+    proper_dtmc_builder b;
+    proper_bitset end;
+    size_t i, r;
+    uint32_t *rows = NULL;
+    const char **names = NULL;
+    int rc = PROPER_OK;
+    if (m->n_states >= PROPER_DTMC_MAX_STATES)
+        return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0, "%zu statements are too many", m->n_states);
+    proper_dtmc_builder_init(&b);
+    b.init = (uint32_t)m->initial;
+    for (i = 0; i < m->n_states && !rc; i++) {
+        const proper_synth_state *st = &m->states[i];
+        uint32_t dst[2];
+        double half[2] = {0.5, 0.5}, one = 1.0;
+        dst[0] = (uint32_t)st->taken;
+        dst[1] = (uint32_t)st->next;
+        if (st->kind == PROPER_SYNTH_BRANCH || st->kind == PROPER_SYNTH_LOOP)
+            rc = proper_dtmc_builder_add_row(&b, dst, half, 2, err);
+        else
+            rc = proper_dtmc_builder_add_row(&b, dst + 1, &one, 1, err);
+    }
+    if (rc) { proper_dtmc_builder_free(&b); return rc; }
+    if ((rc = proper_dtmc_builder_finish(&b, (uint32_t)m->n_states, &m->dtmc, err))) return rc;
+    for (r = 0; r < m->n_rewards && !rc; r++) {
+        size_t index;
+        if ((rc = proper_dtmc_add_reward(&m->dtmc, m->reward_names[r], 1, 0, &index, err))) break;
+        memcpy(m->dtmc.rewards[index].state, m->rewards + r * m->n_states, m->n_states * sizeof(double));
+    }
+    proper_bitset_init(&end);
+    if (!rc && !(rc = proper_bitset_create(&end, m->n_states, err))) {
+        proper_bitset_set(&end, m->end);
+        rc = proper_dtmc_add_label(&m->dtmc, "end", &end, NULL, err);
+    }
+    proper_bitset_free(&end);
+    if (rc) return rc;
+    rows = (uint32_t *)proper_calloc(3 * m->n_params + 1, sizeof *rows);
+    names = (const char **)proper_calloc(m->n_params + 1, sizeof *names);
+    if (!rows || !names) rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    for (i = 0; i < m->n_params && !rc; i++) {
+        const proper_synth_state *st = &m->states[m->params[i].state];
+        names[i] = m->params[i].name;
+        rows[i] = (uint32_t)m->params[i].state;
+        rows[m->n_params + i] = (uint32_t)st->taken;
+        rows[2 * m->n_params + i] = (uint32_t)st->next;
+    }
+    if (!rc)
+        rc = proper_dtmc_set_param_rows(&m->dtmc, m->n_params, names, rows, rows + m->n_params,
+                                        rows + 2 * m->n_params, err);
+    PROPER_FREE(rows);
+    PROPER_FREE(names);
+    return rc;
 }
 
 static int proper__synth_build(proper__synth_parser *ps, proper_synth_model *m, proper__synth_stmt *body,
@@ -1212,7 +1279,8 @@ static int proper__synth_build(proper__synth_parser *ps, proper_synth_model *m, 
         if (m->states[i].next == PROPER__SYNTH_CALL) m->states[i].next = entry;
         PROPER_ASSERT(m->states[i].next != PROPER__SYNTH_NONE);
     }
-    return proper__synth_attach_rewards(&b, ps, body_line, close_line);
+    if ((rc = proper__synth_attach_rewards(&b, ps, body_line, close_line))) return rc;
+    return proper__synth_build_chain(m, ps->err);
 }
 
 PROPER_API proper_synth_opts proper_synth_opts_default(void) {
@@ -1342,215 +1410,52 @@ PROPER_API int proper_synth_write_table(const proper_synth_model *m, FILE *out, 
     return proper__synth_write_status(out, err);
 }
 
-/* ---- solving ---- */
+/* ---- solving (dtmc.h) ---- */
 
-/* Probability of the `taken` edge of state i under parameter values p. */
-static double proper__synth_taken_prob(const proper_synth_model *m, size_t i, const double *p) {
-    const proper_synth_state *st = &m->states[i];
-    return (st->kind == PROPER_SYNTH_BRANCH || st->kind == PROPER_SYNTH_LOOP) ? p[st->param] : 0.0;
-}
-
-/* Marks states from which `end` is reached with probability 1 under p: a
- * state qualifies iff every state reachable from it can reach `end`
- * (finite Markov chain). */
-static int proper__synth_prob1(const proper_synth_model *m, const double *p, unsigned char *ok) {
-    size_t n = m->n_states, i;
-    unsigned char *reach_end = (unsigned char *)proper_calloc(n, 1);
-    int changed = 1;
-    if (!reach_end) return PROPER_ENOMEM;
-    /* backward closure: can reach end */
-    reach_end[m->end] = 1;
-    while (changed) {
-        changed = 0;
-        for (i = 0; i < n; i++) {
-            double q = proper__synth_taken_prob(m, i, p);
-            const proper_synth_state *st = &m->states[i];
-            if (reach_end[i]) continue;
-            if ((q < 1.0 && reach_end[st->next]) || (q > 0.0 && reach_end[st->taken])) { reach_end[i] = 1; changed = 1; }
-        }
-    }
-    /* ok = cannot reach a state that cannot reach end */
-    for (i = 0; i < n; i++) ok[i] = reach_end[i];
-    changed = 1;
-    while (changed) {
-        changed = 0;
-        for (i = 0; i < n; i++) {
-            double q = proper__synth_taken_prob(m, i, p);
-            const proper_synth_state *st = &m->states[i];
-            if (!ok[i] || i == m->end) continue;
-            if ((q < 1.0 && !ok[st->next]) || (q > 0.0 && !ok[st->taken])) { ok[i] = 0; changed = 1; }
-        }
-    }
-    PROPER_FREE(reach_end);
+static int proper__synth_check_reward(const proper_synth_model *m, int reward, proper_error *err) {
+    if (reward < 0 || (size_t)reward >= m->n_rewards)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no reward structure %d", reward);
     return PROPER_OK;
 }
 
-/* Solve x = r + P x on the states marked ok (x[end] = 0) with a dense LU
- * (core.h); other states get +infinity. The restricted matrix I - P is
- * nonsingular (every state marked ok reaches `end` with probability 1). */
-static int proper__synth_solve_rewards(const proper_synth_model *m, const double *r, const double *p, double *x) {
-    size_t n = m->n_states, i, k, nk = 0;
-    unsigned char *ok = (unsigned char *)proper_calloc(n, 1);
-    size_t *idx = (size_t *)proper_calloc(n, sizeof *idx), *back = (size_t *)proper_calloc(n, sizeof *back);
-    size_t *piv = (size_t *)proper_calloc(n, sizeof *piv);
-    double *a = NULL, *b = NULL;
-    int rc = PROPER_OK;
-    if (!ok || !idx || !back || !piv || proper__synth_prob1(m, p, ok)) { rc = PROPER_ENOMEM; goto done; }
-    for (i = 0; i < n; i++) {
-        back[i] = PROPER__SYNTH_NONE;
-        if (ok[i] && i != m->end) { back[i] = nk; idx[nk++] = i; }
-    }
-    a = (double *)proper_calloc(nk * nk + 1, sizeof *a);
-    b = (double *)proper_calloc(nk + 1, sizeof *b);
-    if (!a || !b) { rc = PROPER_ENOMEM; goto done; }
-    /* row k: x_k - q x_taken - (1-q) x_next = r_k */
-    for (k = 0; k < nk; k++) {
-        const proper_synth_state *st = &m->states[idx[k]];
-        double q = proper__synth_taken_prob(m, idx[k], p);
-        double *row = a + k * nk;
-        row[k] += 1.0;
-        if (q < 1.0 && back[st->next] != PROPER__SYNTH_NONE) row[back[st->next]] -= 1.0 - q;
-        if (q > 0.0 && back[st->taken] != PROPER__SYNTH_NONE) row[back[st->taken]] -= q;
-        b[k] = r[idx[k]];
-    }
-    if (proper_lu_factor(a, nk, piv, 0.0) == PROPER_OK) proper_lu_solve(a, nk, piv, b);
-    else for (k = 0; k < nk; k++) b[k] = NAN; /* not reached: see above */
-    for (k = 0; k < nk; k++) x[idx[k]] = b[k];
-    for (i = 0; i < n; i++) if (!ok[i]) x[i] = INFINITY;
-    x[m->end] = 0.0;
-done:
-    PROPER_FREE(ok); PROPER_FREE(idx); PROPER_FREE(back); PROPER_FREE(piv); PROPER_FREE(a); PROPER_FREE(b);
+PROPER_API int proper_synth_expected_reward_stats(const proper_synth_model *m, int reward, const double *p,
+                                                  double *value, proper_dtmc_solve_stats *stats,
+                                                  proper_error *err) {
+    proper_dtmc chain;
+    proper_bitset end;
+    double *x;
+    int rc;
+    if ((rc = proper__synth_check_reward(m, reward, err))) return rc;
+    proper_dtmc_init(&chain);
+    proper_bitset_init(&end);
+    x = (double *)proper_calloc(m->n_states + 1, sizeof *x);
+    if (!x) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    if (!(rc = proper_dtmc_param_instantiate(&m->dtmc, p, &chain, err)) &&
+        !(rc = proper_dtmc_label_get(&chain, "end", &end, err)) &&
+        !(rc = proper_dtmc_reward_reach(&chain, &chain.rewards[reward], &end, NULL, x, stats, err)))
+        *value = x[m->initial];
+    proper_bitset_free(&end);
+    proper_dtmc_free(&chain);
+    PROPER_FREE(x);
     return rc;
-}
-
-static int proper__synth_check_params(const proper_synth_model *m, const double *p, proper_error *err) {
-    size_t i;
-    for (i = 0; i < m->n_params; i++)
-        if (!(p[i] >= 0.0 && p[i] <= 1.0))
-            return proper_error_set(err, PROPER_EPROB, NULL, m->params[i].line, 0,
-                                    "parameter %s = %g is not a probability", m->params[i].name, p[i]);
-    return PROPER_OK;
 }
 
 PROPER_API int proper_synth_expected_reward(const proper_synth_model *m, int reward, const double *p,
                                             double *value, proper_error *err) {
-    double *x;
-    int rc;
-    if (reward < 0 || (size_t)reward >= m->n_rewards)
-        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no reward structure %d", reward);
-    if ((rc = proper__synth_check_params(m, p, err))) return rc;
-    x = (double *)proper_calloc(m->n_states, sizeof *x);
-    if (!x) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
-    rc = proper__synth_solve_rewards(m, m->rewards + (size_t)reward * m->n_states, p, x);
-    if (rc) proper_error_set(err, rc, NULL, 0, 0, "out of memory");
-    else *value = x[m->initial];
-    PROPER_FREE(x);
-    return rc;
-}
-
-/* Whether some corner policy of the box reaches `end` with probability < 1
- * from the initial state: there is then a set X of non-end states that a
- * policy can keep the run inside forever (every state of X has a corner
- * whose successors all lie in X), reachable from the initial state. */
-static int proper__synth_box_can_trap(const proper_synth_model *m, const double *lo, const double *hi, int *trap) {
-    size_t n = m->n_states, i;
-    unsigned char *inx = (unsigned char *)proper_calloc(n, 1), *seen = (unsigned char *)proper_calloc(n, 1);
-    size_t *stack = (size_t *)proper_calloc(n, sizeof *stack), top = 0;
-    int changed = 1;
-    if (!inx || !seen || !stack) { PROPER_FREE(inx); PROPER_FREE(seen); PROPER_FREE(stack); return PROPER_ENOMEM; }
-    for (i = 0; i < n; i++) inx[i] = i != m->end;
-    while (changed) {
-        changed = 0;
-        for (i = 0; i < n; i++) {
-            const proper_synth_state *st = &m->states[i];
-            int keeps = 0, c;
-            if (!inx[i]) continue;
-            if (st->kind != PROPER_SYNTH_BRANCH && st->kind != PROPER_SYNTH_LOOP) keeps = inx[st->next];
-            else
-                for (c = 0; c < 2 && !keeps; c++) {
-                    double q = c ? hi[st->param] : lo[st->param];
-                    keeps = (q <= 0.0 || inx[st->taken]) && (q >= 1.0 || inx[st->next]);
-                }
-            if (!keeps) { inx[i] = 0; changed = 1; }
-        }
-    }
-    /* reachability from the initial state over every edge some corner allows */
-    *trap = 0;
-    stack[top++] = m->initial;
-    seen[m->initial] = 1;
-    while (top && !*trap) {
-        const proper_synth_state *st;
-        i = stack[--top];
-        if (inx[i]) { *trap = 1; break; }
-        st = &m->states[i];
-        if (!seen[st->next] && !(st->param >= 0 && lo[st->param] >= 1.0)) { seen[st->next] = 1; stack[top++] = st->next; }
-        if (st->param >= 0 && hi[st->param] > 0.0 && !seen[st->taken]) { seen[st->taken] = 1; stack[top++] = st->taken; }
-    }
-    PROPER_FREE(inx); PROPER_FREE(seen); PROPER_FREE(stack);
-    return PROPER_OK;
-}
-
-/* Policy iteration over the corners of the box (sign = +1 max, -1 min). */
-static int proper__synth_policy_iteration(const proper_synth_model *m, const double *r, const double *lo,
-                                    const double *hi, int sign, double *p, double *value) {
-    size_t n = m->n_states, i, iter;
-    double *x = (double *)proper_calloc(n, sizeof *x);
-    int rc = PROPER_OK;
-    if (!x) return PROPER_ENOMEM;
-    /* start: move towards the loop exits / else branches (lo), which is proper
-     * whenever any corner policy is */
-    for (i = 0; i < m->n_params; i++) p[i] = lo[i];
-    for (iter = 0; iter < 10 * m->n_params + 10; iter++) {
-        int improved = 0;
-        if ((rc = proper__synth_solve_rewards(m, r, p, x))) break;
-        for (i = 0; i < m->n_params; i++) {
-            const proper_synth_state *st = &m->states[m->params[i].state];
-            double gain = x[st->taken] - x[st->next]; /* d value / d p_i at this state */
-            double best = p[i];
-            if (isnan(gain)) continue;
-            /* raising p_i moves weight from `next` to `taken`: worth it iff
-             * sign * gain > 0; ties (within round-off) keep the policy */
-            if (sign * gain > PROPER_SYNTH_TIE * (fabs(x[st->taken]) + fabs(x[st->next]))) best = hi[i];
-            else if (sign * gain < -PROPER_SYNTH_TIE * (fabs(x[st->taken]) + fabs(x[st->next]))) best = lo[i];
-            if (best != p[i]) { p[i] = best; improved = 1; }
-        }
-        if (!improved) break;
-    }
-    if (!rc) *value = x[m->initial];
-    PROPER_FREE(x);
-    return rc;
+    return proper_synth_expected_reward_stats(m, reward, p, value, NULL, err);
 }
 
 PROPER_API int proper_synth_reward_range(const proper_synth_model *m, int reward, const double *lo,
                                          const double *hi, double *min_value, double *max_value,
                                          double *argmin, double *argmax, proper_error *err) {
-    const double *r;
-    double *pmin, *pmax;
-    int rc, trap = 0;
-    size_t i;
-    if (reward < 0 || (size_t)reward >= m->n_rewards)
-        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no reward structure %d", reward);
-    if ((rc = proper__synth_check_params(m, lo, err)) || (rc = proper__synth_check_params(m, hi, err))) return rc;
-    for (i = 0; i < m->n_params; i++)
-        if (lo[i] > hi[i])
-            return proper_error_set(err, PROPER_EINVAL, NULL, m->params[i].line, 0,
-                                    "interval of %s is empty: [%g, %g]", m->params[i].name, lo[i], hi[i]);
-    r = m->rewards + (size_t)reward * m->n_states;
-    pmin = (double *)proper_calloc(m->n_params + 1, sizeof *pmin);
-    pmax = (double *)proper_calloc(m->n_params + 1, sizeof *pmax);
-    if (!pmin || !pmax) { rc = PROPER_ENOMEM; goto done; }
-    if ((rc = proper__synth_box_can_trap(m, lo, hi, &trap))) goto done;
-    if ((rc = proper__synth_policy_iteration(m, r, lo, hi, -1, pmin, min_value))) goto done;
-    if (trap) {
-        *max_value = INFINITY;
-        for (i = 0; i < m->n_params; i++) pmax[i] = hi[i];
-    } else if ((rc = proper__synth_policy_iteration(m, r, lo, hi, +1, pmax, max_value))) goto done;
-    if (argmin) memcpy(argmin, pmin, m->n_params * sizeof *pmin);
-    if (argmax) memcpy(argmax, pmax, m->n_params * sizeof *pmax);
-done:
-    if (rc) proper_error_set(err, rc, NULL, 0, 0, "out of memory");
-    PROPER_FREE(pmin);
-    PROPER_FREE(pmax);
+    proper_bitset end;
+    int rc;
+    if ((rc = proper__synth_check_reward(m, reward, err))) return rc;
+    proper_bitset_init(&end);
+    if (!(rc = proper_dtmc_label_get(&m->dtmc, "end", &end, err)))
+        rc = proper_dtmc_param_reward_range(&m->dtmc, (size_t)reward, &end, lo, hi, NULL, min_value, max_value,
+                                            argmin, argmax, NULL, err);
+    proper_bitset_free(&end);
     return rc;
 }
 #endif /* PROPER_SYNTH_IMPLEMENTATION */

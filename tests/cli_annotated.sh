@@ -32,6 +32,23 @@ expect_error synth_unknown_option "proper synth: unknown option '--tabel' (see '
     "$PROPER" synth "$T/f.c" --function f --tabel
 expect_error synth_needs_function "--function NAME is required" "$PROPER" synth "$T/f.c"
 expect_text synth_help 0 "usage: proper synth" "$PROPER" synth --help
+# the chain at a point, exported and checked like any other model: at
+# p1 = 0.6 the expected time is 14.5 (above)
+expect synth_export 0 "$PROPER" synth "$T/f.c" --function f --const p1=0.6 \
+    --export-prism "$T/f06.pm" --export-drn "$T/f06.drn" --export-explicit "$T/f06"
+contains synth_export_prism_point "$T/f06.pm" "Parameters instantiated: p1=0.6"
+contains synth_export_drn "$T/f06.drn" "@type: DTMC"
+contains synth_export_explicit_lab "$T/f06.lab" '"end"'
+printf 'R{"time"}=? [ F "end" ]\n' > "$T/f06.props"
+expect_text synth_export_checked 0 "14.5" "$PROPER" check "$T/f06.pm" "$T/f06.props"
+expect_error synth_export_missing_param "proper: --const: no value for p1 (the loop at line 3)" \
+    "$PROPER" synth "$T/f.c" --function f --export-drn "$T/x.drn"
+expect_error synth_export_not_probability "p1: expected a number in [0,1], got '1.5'" \
+    "$PROPER" synth "$T/f.c" --function f --const p1=1.5 --export-drn "$T/x.drn"
+expect_error synth_export_unknown_param "the model has no parameter 'q'" \
+    "$PROPER" synth "$T/f.c" --function f --const q=0.5 --export-drn "$T/x.drn"
+expect_error synth_const_without_export "--const is for the exports" \
+    "$PROPER" synth "$T/f.c" --function f --const p1=0.5
 
 # --- analyze ---
 expect_text analyze_point 0 "0.6" "$PROPER" analyze "$T/f.c" --function f --log "$T/log.csv"

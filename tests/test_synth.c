@@ -534,6 +534,60 @@ static void test_own_line_annotation_stays_in_block(void) {
     proper_synth_free(&m);
 }
 
+
+/* The model's chain (dtmc.h) mirrors the source map: state for state, a
+ * parametric row per parameter with the construct's two successors, the
+ * annotations as state rewards, label "end"; solved at a point through
+ * dtmc.h it gives the closed form of test_while_closed_form, with a proven
+ * bound from the solver. */
+static void test_chain_mirrors_source_map(void) {
+    const char *src =
+        "int f(int n) {\n"
+        "  int s = 0;        // @time=1\n"
+        "  while (n > 0) {   // @time=2\n"
+        "    if (n % 2)\n"
+        "      s++;          // @cost=5\n"
+        "    s += n--;       // @time=3\n"
+        "  }\n"
+        "  return s;         // @time=4\n"
+        "}\n";
+    proper_synth_model m;
+    proper_error e;
+    proper_dtmc_solve_stats st;
+    proper_bitset end;
+    size_t i, k;
+    double p[2] = {0.6, 0.25}, v;
+    proper_synth_init(&m);
+    proper_bitset_init(&end);
+    CHECK_INT(synth(&m, src, "f", &e), 0);
+    CHECK_INT(m.dtmc.n_states, m.n_states);
+    CHECK_INT(m.dtmc.init, m.initial);
+    CHECK_INT(m.dtmc.n_param_rows, m.n_params);
+    CHECK_INT(m.dtmc.n_rewards, m.n_rewards);
+    for (k = 0; k < m.n_params; k++) {
+        const proper_synth_state *st_k = &m.states[m.params[k].state];
+        CHECK_INT(m.dtmc.param_rows[k][0], m.params[k].state);
+        CHECK_INT(m.dtmc.param_rows[k][1], st_k->taken);
+        CHECK_INT(m.dtmc.param_rows[k][2], st_k->next);
+        CHECK_STR(m.dtmc.param_names[k], m.params[k].name);
+    }
+    for (i = 0; i < m.n_states; i++) {
+        CHECK_REL(m.dtmc.rewards[0].state[i], m.rewards[i], 0.0);
+        CHECK_REL(m.dtmc.rewards[1].state[i], m.rewards[m.n_states + i], 0.0);
+    }
+    CHECK_INT(proper_dtmc_label_get(&m.dtmc, "end", &end, &e), 0);
+    CHECK_INT(proper_bitset_count(&end), 1);
+    CHECK(proper_bitset_get(&end, m.end));
+    /* time: 1 + 2/(1-p) + 3p/(1-p) + 4 whatever the if does; cost: 5 per
+     * iteration taken with probability q: 5 q p/(1-p) */
+    CHECK_INT(proper_synth_expected_reward_stats(&m, proper_synth_reward_index(&m, "time"), p, &v, &st, &e), 0);
+    CHECK_REL(v, 1 + 2 / 0.4 + 3 * 0.6 / 0.4 + 4, 1e-14);
+    CHECK(st.init_error <= 1e-10 * v);
+    CHECK_REL(expect(&m, "cost", p), 5 * 0.25 * 0.6 / 0.4, 1e-14);
+    proper_bitset_free(&end);
+    proper_synth_free(&m);
+}
+
 int main(void) {
     RUN(test_while_closed_form);
     RUN(test_if_chain_closed_form);
@@ -550,5 +604,6 @@ int main(void) {
     RUN(test_malformed_annotations);
     RUN(test_recursion_and_ambiguity);
     RUN(test_own_line_annotation_stays_in_block);
+    RUN(test_chain_mirrors_source_map);
     return test_summary();
 }

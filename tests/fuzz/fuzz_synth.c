@@ -2,7 +2,8 @@
  * input either synthesises a well-formed model of function `f` or fails
  * with a positioned error; never a crash, leak or hang. A model that comes
  * out must have every successor in range, a parameter at every decision,
- * and a finite-or-infinite (never NaN) expected reward at p = 1/2. The
+ * a chain (dtmc.h) that mirrors its source map, and a finite-or-infinite
+ * (never NaN) expected reward at p = 1/2. The
  * lenient parse succeeds whenever the strict one does, with the same
  * model and warnings, and its warnings are positioned lines. An input "SOURCE\n%%\nLOG"
  * is also a model and a count log: estimating from them either fails with
@@ -24,6 +25,14 @@ static void check_model(const proper_synth_model *m) {
             (st->taken >= m->n_states || st->param < 0 || (size_t)st->param >= m->n_params))
             abort();
     }
+    /* the chain (dtmc.h) mirrors the source map */
+    if (m->dtmc.n_states != m->n_states || m->dtmc.init != m->initial || m->dtmc.n_param_rows != m->n_params ||
+        m->dtmc.n_rewards != m->n_rewards)
+        abort();
+    for (i = 0; i < m->n_params; i++)
+        if (m->dtmc.param_rows[i][0] != m->params[i].state || m->dtmc.param_rows[i][1] != m->states[m->params[i].state].taken ||
+            m->dtmc.param_rows[i][2] != m->states[m->params[i].state].next)
+            abort();
     if (m->n_params > 64) return;
     for (i = 0; i < m->n_params; i++) half[i] = 0.5;
     for (r = 0; r < m->n_rewards; r++) {
