@@ -26,7 +26,7 @@ static void sim_usage(FILE *out) {
             "       proper sim whatif MODEL --grid KEY=V1,V2,... [--grid ...] [options]\n"
             "       proper sim print MODEL [-o FILE]\n"
             "       proper sim build TRACE... -o MODEL [--merge T] [--io-hit S] [--points N]\n"
-            "                        [--no-loops]\n\n"
+            "                        [--no-loops] [--no-wakeup]\n\n"
             "Simulates a model of a multithreaded program (thread pools walking\n"
             "probabilistic call graphs over CPU cores, a disk, locks and task queues;\n"
             "the model file's grammar is in src/sim.h) and prints throughput, mean and\n"
@@ -39,15 +39,18 @@ static void sim_usage(FILE *out) {
             "thread-event traces of one or more runs of the program (the format and\n"
             "the method are in src/sim.h): a PCG per thread pool, code fragments below\n"
             "T of the pool's CPU time (or bytes) merged away (--merge, default 0.03),\n"
-            "file operations shorter than S seconds counted as page-cache hits\n"
-            "(--io-hit, default 5e-05), at most N points per empirical distribution\n"
+            "file operations that read no block from the device counted as page-cache\n"
+            "hits (traces without block counts: those shorter than S seconds,\n"
+            "--io-hit, default 5e-05), at most N points per empirical distribution\n"
             "(--points, default 32), cycles whose body is a straight path made explicit\n"
             "loops with their observed iteration counts (--no-loops leaves them PCG\n"
-            "cycles, whose counts are geometric); --cores N sets the model's cores\n"
-            "instead of the trace's declaration.\n\n"
+            "cycles, whose counts are geometric), the mean wake-up latency of the\n"
+            "traced hand-offs to waiting threads as the model's wakeup (--no-wakeup:\n"
+            "none), the trace's latency on its open sources; --cores N sets the\n"
+            "model's cores instead of the trace's declaration.\n\n"
             "configuration (KEY=VALUE, for --set and --grid):\n"
-            "  cores=N  quantum=T|ps|fifo  disks=N  workers=N (the pools that take tasks\n"
-            "  from a source's queue)  threads.POOL=N  capacity.QUEUE=N  permits.LOCK=N\n"
+            "  cores=N  quantum=T|ps|fifo  wakeup=T  disks=N  workers=N (the pools that\n"
+            "  get tasks and complete them)  threads.POOL=N  capacity.QUEUE=N  permits.LOCK=N\n"
             "  rate=R (arrivals per second of every open source; rate.SOURCE=R for one)\n"
             "  clients=N  think=T (closed sources; clients.SOURCE=, think.SOURCE=)\n"
             "  --cores N, --workers N and --rate R are short for --set cores=N etc.\n\n"
@@ -118,6 +121,7 @@ static int sim_parse_args(int argc, char **argv, sim_cli *o) {
     while (cli_next(&a)) {
         if (cli_flag(&a, "--json")) o->json = 1;
         else if (cli_flag(&a, "--no-loops")) o->build.loops = 0;
+        else if (cli_flag(&a, "--no-wakeup")) o->build.wakeup = 0;
         else if (cli_opt(&a, "-o|--output")) o->output = a.value;
         else if (cli_opt(&a, "--svg")) o->svg = a.value;
         else if (cli_opt(&a, "--svg-response")) o->svg_response = a.value;
@@ -521,9 +525,10 @@ static int sim_build(const sim_cli *o) {
         if (rc == CLI_OK) {
             fprintf(f, "# built by proper sim build from %s%s: %lu threads, PCG nodes %lu -> %lu after merging below %g\n"
                        "# (%lu of them loops made explicit), %.4g%% of the traced CPU time kept, %lu threads still\n"
-                       "# running at the end of the trace\n",
+                       "# running at the end of the trace; wake-up latency %g s (traced hand-offs), latency %g s\n",
                     o->model, o->n_traces > 1 ? " and more traces" : "", (unsigned long)tr.n_threads, (unsigned long)st.nodes_before, (unsigned long)st.nodes_after,
-                    o->build.merge, (unsigned long)st.loops, 100 * st.cpu_kept, (unsigned long)st.threads_running);
+                    o->build.merge, (unsigned long)st.loops, 100 * st.cpu_kept, (unsigned long)st.threads_running,
+                    m.wakeup, tr.latency > 0 ? (double)tr.latency / 1e9 : 0.0);
             if (proper_sim_write(&m, f, &err)) rc = cli_report(&err);
             if (f != stdout && fclose(f) != 0 && rc == CLI_OK) rc = cli_fail("%s: write error", o->output);
         }

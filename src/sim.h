@@ -30,7 +30,7 @@
  * THE MODEL FILE (one statement per line; '#' starts a comment; names are
  * [A-Za-z_][A-Za-z0-9_.-]*; times in seconds; every number is a decimal)
  *   model    := 'proper-sim' '1' NL  stmt*
- *   stmt     := 'cpu' 'cores' INT ('quantum' NUM | 'ps' | 'fifo')
+ *   stmt     := 'cpu' 'cores' INT ('quantum' NUM | 'ps' | 'fifo') ['wakeup' NUM]
  *             | 'disk' 'servers' INT
  *             | 'queue' NAME ['capacity' INT]                (0 = unbounded)
  *             | 'lock' NAME ('mutex' | 'rwlock' | 'cond' | 'semaphore' INT
@@ -62,6 +62,10 @@
  * SEMANTICS
  *   A task is created by a source (or by a `put` of a thread that holds
  *   none, e.g. a producer filling a queue) and carries its creation time.
+ *   A task that a thread puts to a thread already waiting in `get` wakes
+ *   it after the model's `wakeup` latency (a task found in the queue is
+ *   taken at once; a source's task wakes its getter at once: a program
+ *   records an arrival when its own thread has taken it).
  *   A thread that reaches a loop node it is not inside draws the count k
  *   and enters the loop; each time it reaches the node with iterations
  *   left it goes to the body (`do` NAME), whose path must lead back to the
@@ -70,7 +74,7 @@
  *   PROPER_SIM_MAX_LOOP_DEPTH, nested); reaching an outer loop's node
  *   leaves the loops inside it. A thread holds at most one task: `get` takes one (dropping one it still
  *   held), `put` hands it on, `done` completes it and records its response
- *   time (now - creation); a `done` without a task counts a completion with
+ *   time (now - creation, plus its source's latency); a `done` without a task counts a completion with
  *   no response time (a round of a barrier loop). A closed client thinks
  *   after its task is done and then issues the next; tasks that find their
  *   queue full are dropped (counted). Waiters are served FIFO; a released
@@ -254,6 +258,9 @@ typedef struct proper_sim_source {
 typedef struct proper_sim_model {
     size_t cores;
     double quantum;      /* time slice; 0: processor sharing; INFINITY: FIFO */
+    double wakeup;       /* seconds from a thread's put to a thread waiting in
+                            get until that thread is ready to run (the OS's
+                            wake-up latency; 0: at once) */
     size_t disks;        /* disk servers (0: no disk) */
     size_t n_queues, n_locks, n_pools, n_sources;
     proper_sim_queue *queues;
@@ -285,7 +292,7 @@ PROPER_API int proper_sim_format(const proper_sim_model *m, proper_strbuf *b, pr
 PROPER_API int proper_sim_write(const proper_sim_model *m, FILE *f, proper_error *err);
 
 /* What-if: set one configuration parameter, "key=value":
- *   cores=N  quantum=T|ps|fifo  disks=N
+ *   cores=N  quantum=T|ps|fifo  wakeup=T  disks=N
  *   threads.POOL=N  (or POOL=N)   capacity.QUEUE=N   permits.LOCK=N
  *   rate.SOURCE=R (or rate=R: every open source) sets the arrival rate
  *     (scales the inter-arrival distribution to mean 1/R)
@@ -404,6 +411,9 @@ PROPER_API int proper_sim_run(const proper_sim_model *m, const proper_sim_opts *
  *   nearest a user-level trace gets); one without BLOCKS falls back on its
  *   duration: shorter than `io_hit` is a hit. The inter-arrival times of
  *   `arrive Q` give an open source, with the trace's `latency`.
+ *   The model's wakeup (build opts .wakeup) is the mean wake-up latency of
+ *   the traced hand-offs: in a queue no `arrive` feeds, the k-th put goes
+ *   to the k-th get (FIFO); where the getter was already waiting, get - put.
  *   Pools are the start events' names with their thread counts; a pool
  *   whose threads record arrivals is the workload's and is not simulated
  *   (its own computation is outside the model: a program's acceptor that
@@ -481,6 +491,7 @@ typedef struct proper_sim_build_opts {
     size_t cores;         /* 0: the trace's declaration, else 1 */
     double quantum;       /* the model's time slice (PROPER_SIM_DEFAULT_QUANTUM) */
     int loops;            /* make cycles explicit loops with their counts (1) */
+    int wakeup;           /* the model's wake-up latency from the traced hand-offs (1) */
 } proper_sim_build_opts;
 
 PROPER_API proper_sim_build_opts proper_sim_build_opts_default(void);
@@ -733,6 +744,7 @@ PROPER_API int proper_sim_copy(proper_sim_model *out, const proper_sim_model *m,
     proper_sim_init(&t);
     t.cores = m->cores;
     t.quantum = m->quantum;
+    t.wakeup = m->wakeup;
     t.disks = m->disks;
     if ((m->n_queues && !(t.queues = (proper_sim_queue *)proper_calloc(m->n_queues, sizeof *t.queues))) ||
         (m->n_locks && !(t.locks = (proper_sim_lock *)proper_calloc(m->n_locks, sizeof *t.locks))) ||
@@ -788,7 +800,8 @@ static int proper__sim_streq(const char *a, const char *b) {
 
 PROPER_API int proper_sim_equal(const proper_sim_model *a, const proper_sim_model *b) {
     size_t i, j;
-    if (a->cores != b->cores || memcmp(&a->quantum, &b->quantum, sizeof(double)) || a->disks != b->disks ||
+    if (a->cores != b->cores || memcmp(&a->quantum, &b->quantum, sizeof(double)) ||
+        memcmp(&a->wakeup, &b->wakeup, sizeof(double)) || a->disks != b->disks ||
         a->n_queues != b->n_queues || a->n_locks != b->n_locks || a->n_pools != b->n_pools ||
         a->n_sources != b->n_sources)
         return 0;
@@ -860,6 +873,8 @@ PROPER_API int proper_sim_validate(const proper_sim_model *m, proper_error *err)
     if (m->cores < 1 || m->cores > PROPER_SIM_MAX_THREADS)
         return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "cores must be between 1 and %d", PROPER_SIM_MAX_THREADS);
     if (!(m->quantum >= 0)) return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "the time slice must be >= 0");
+    if (!(m->wakeup >= 0) || isinf(m->wakeup))
+        return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "the wake-up latency must be finite and >= 0");
     if (m->disks > PROPER_SIM_MAX_THREADS) return proper_error_set(err, PROPER_ERANGE, NULL, 0, 0, "too many disk servers");
     for (i = 0; i < m->n_locks; i++) {
         const proper_sim_lock *l = &m->locks[i];
@@ -1254,10 +1269,17 @@ static void proper__sim_block(proper__sim *s, size_t th, proper__sim_fifo *f, in
         proper__sim_schedule(s, s->now + n->timeout, PROPER__SIM_EV_TIMEOUT, th, t->gen);
 }
 
-/* Hand a task to a thread waiting in get. */
-static void proper__sim_give(proper__sim *s, size_t th, size_t task) {
+/* Hand a task to a thread waiting in get; one put by a thread (`woken`)
+ * runs after the model's wake-up latency. */
+static void proper__sim_give(proper__sim *s, size_t th, size_t task, int woken) {
     if (s->th[th].task != PROPER_SIM_NONE) proper__sim_drop(s, s->th[th].task);
     s->th[th].task = task;
+    if (woken && s->m->wakeup > 0) {
+        s->th[th].gen++; /* a pending timeout no longer applies */
+        s->th[th].wait_kind = PROPER__SIM_W_NONE;
+        proper__sim_schedule(s, s->now + s->m->wakeup, PROPER__SIM_EV_DELAY, th, s->th[th].gen);
+        return;
+    }
     proper__sim_ready(s, th);
 }
 
@@ -1266,7 +1288,7 @@ static void proper__sim_offer(proper__sim *s, size_t qi, size_t task) {
     proper__sim_queuert *q = &s->q[qi];
     size_t cap = s->m->queues[qi].capacity;
     if (q->getters.len) {
-        proper__sim_give(s, proper__sim_fifo_pop(&q->getters), task);
+        proper__sim_give(s, proper__sim_fifo_pop(&q->getters), task, 0);
     } else if (cap == 0 || q->tasks.len < cap) {
         if (proper__sim_fifo_push(&q->tasks, task)) { proper__sim_fail(s, PROPER_ENOMEM, "out of memory"); return; }
         proper__sim_queue_acc(s, qi);
@@ -1571,7 +1593,7 @@ static void proper__sim_run_thread(proper__sim *s, size_t th) {
             if (task == PROPER_SIM_NONE && (task = proper__sim_task_new(s, PROPER_SIM_NONE)) == PROPER_SIM_NONE) return;
             t->task = PROPER_SIM_NONE;
             if (q->getters.len) {
-                proper__sim_give(s, proper__sim_fifo_pop(&q->getters), task);
+                proper__sim_give(s, proper__sim_fifo_pop(&q->getters), task, 1);
             } else if (cap == 0 || q->tasks.len < cap) {
                 if (proper__sim_fifo_push(&q->tasks, task)) { proper__sim_fail(s, PROPER_ENOMEM, "out of memory"); return; }
                 proper__sim_queue_acc(s, n->obj);
@@ -2606,6 +2628,13 @@ static int proper__sim_statement(proper__sim_parser *P) {
             if (!(m->quantum > 0) || isinf(m->quantum))
                 return proper_cursor_error(&at, P->err, PROPER_ERANGE, "the time slice must be finite and > 0 (or say ps or fifo)");
         } else return proper__sim_err(P, PROPER_EPARSE, "expected 'quantum', 'ps' or 'fifo'");
+        if (proper__sim_kw(P, "wakeup")) {
+            proper__sim_ws(P);
+            at = P->c;
+            if ((rc = proper__sim_number(P, &m->wakeup))) return rc;
+            if (!(m->wakeup >= 0) || isinf(m->wakeup))
+                return proper_cursor_error(&at, P->err, PROPER_ERANGE, "the wake-up latency must be finite and >= 0");
+        }
     } else if (proper__sim_kw(P, "disk")) {
         if ((rc = proper__sim_expect_kw(P, "servers"))) return rc;
         if ((rc = proper__sim_count(P, &m->disks, PROPER_SIM_MAX_THREADS, "disk servers"))) return rc;
@@ -2832,13 +2861,17 @@ PROPER_API int proper_sim_format(const proper_sim_model *m, proper_strbuf *b, pr
 #undef PROPER__SIM_NAMECHECK
     proper_strbuf_puts(b, "proper-sim 1\n");
     proper_strbuf_printf(b, "cpu cores %lu ", (unsigned long)m->cores);
-    if (m->quantum == 0) proper_strbuf_puts(b, "ps\n");
-    else if (isinf(m->quantum)) proper_strbuf_puts(b, "fifo\n");
+    if (m->quantum == 0) proper_strbuf_puts(b, "ps");
+    else if (isinf(m->quantum)) proper_strbuf_puts(b, "fifo");
     else {
         proper_strbuf_puts(b, "quantum ");
         proper__sim_put_num(b, m->quantum);
-        proper_strbuf_puts(b, "\n");
     }
+    if (m->wakeup > 0) {
+        proper_strbuf_puts(b, " wakeup ");
+        proper__sim_put_num(b, m->wakeup);
+    }
+    proper_strbuf_puts(b, "\n");
     proper_strbuf_printf(b, "disk servers %lu\n", (unsigned long)m->disks);
     for (i = 0; i < m->n_queues; i++) {
         proper_strbuf_printf(b, "queue %s", m->queues[i].name);
@@ -2959,6 +2992,7 @@ PROPER_API int proper_sim_set(proper_sim_model *m, const char *assignment, prope
         m->quantum = v;
         return PROPER_OK;
     }
+    if (!obj && strcmp(key, "wakeup") == 0) { m->wakeup = v; return PROPER_OK; }
     if (strcmp(key, "threads") == 0 || (!obj && (i = proper__sim_find(m, 'p', key, klen)) != PROPER_SIM_NONE) ||
         (!obj && strcmp(key, "workers") == 0)) {
         PROPER__SIM_INT(v)
@@ -3030,7 +3064,7 @@ PROPER_API int proper_sim_set(proper_sim_model *m, const char *assignment, prope
         return PROPER_OK;
     }
     return proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0,
-                            "unknown parameter '%s' (cores, quantum, disks, threads.POOL, workers, capacity.QUEUE, permits.LOCK, rate, clients, think)", key);
+                            "unknown parameter '%s' (cores, quantum, wakeup, disks, threads.POOL, workers, capacity.QUEUE, permits.LOCK, rate, clients, think)", key);
 }
 
 /* ---- thread-event traces ------------------------------------------------------ */
@@ -3558,6 +3592,7 @@ PROPER_API proper_sim_build_opts proper_sim_build_opts_default(void) {
     o.cores = 0;
     o.quantum = PROPER_SIM_DEFAULT_QUANTUM;
     o.loops = 1;
+    o.wakeup = 1;
     return o;
 }
 
@@ -4116,6 +4151,74 @@ static int proper__sim_emit_loop(proper_sim_pool *mp, const proper__sim_bpool *b
     return PROPER_OK;
 }
 
+/* Order (run, queue, time) triples. */
+static int proper__sim_rqt_cmp(const void *a, const void *b) {
+    const double *x = (const double *)a, *y = (const double *)b;
+    int i;
+    for (i = 0; i < 3; i++)
+        if (x[i] != y[i]) return x[i] < y[i] ? -1 : 1;
+    return 0;
+}
+
+/* The mean wake-up latency of hand-offs between threads. In each run, a
+ * queue that no `arrive` feeds gives its k-th put to its k-th get (FIFO, in
+ * time order); a get whose thread was already waiting when that put came
+ * measures how long a woken thread took to run: get - put. 0 when the trace
+ * has no such hand-off. (Arrivals are left out: a program records them when
+ * its own thread has taken them.) */
+static int proper__sim_build_wakeup(const proper_sim_trace *tr, double *out) {
+    double *puts = NULL, *gets = NULL, *req = NULL, *fed = NULL, sum = 0;
+    size_t np = 0, ng = 0, nf = 0, i, a, b, hits = 0;
+    int rc = PROPER_OK;
+    *out = 0;
+    puts = (double *)proper_calloc(3 * tr->n_ev + 3, sizeof(double));
+    gets = (double *)proper_calloc(4 * tr->n_ev + 4, sizeof(double));
+    fed = (double *)proper_calloc(3 * tr->n_ev + 3, sizeof(double));
+    req = (double *)proper_calloc(tr->n_threads + 1, sizeof(double));
+    if (!puts || !gets || !fed || !req) { rc = PROPER_ENOMEM; goto done; }
+    for (i = 0; i < tr->n_ev; i++) {
+        const proper_sim_tev *e = &tr->ev[i];
+        double *row;
+        if (e->kind == PROPER_SIM_TEV_GET_REQ) req[e->thread] = (double)e->t;
+        if (e->kind == PROPER_SIM_TEV_PUT) row = &puts[3 * np++];
+        else if (e->kind == PROPER_SIM_TEV_GET) row = &gets[4 * ng++];
+        else if (e->kind == PROPER_SIM_TEV_ARRIVE) row = &fed[3 * nf++];
+        else continue;
+        row[0] = (double)e->run;
+        row[1] = (double)e->a;
+        row[2] = (double)e->t;
+        if (e->kind == PROPER_SIM_TEV_GET) row[3] = req[e->thread];
+    }
+    qsort(puts, np, 3 * sizeof(double), proper__sim_rqt_cmp);
+    qsort(gets, ng, 4 * sizeof(double), proper__sim_rqt_cmp);
+    qsort(fed, nf, 3 * sizeof(double), proper__sim_rqt_cmp);
+    /* walk the (run, queue) groups of puts and gets side by side */
+    for (a = 0, b = 0; a < np;) {
+        size_t a1 = a, k, f;
+        int arrivals = 0;
+        while (a1 < np && puts[3 * a1] == puts[3 * a] && puts[3 * a1 + 1] == puts[3 * a + 1]) a1++;
+        while (b < ng && (gets[4 * b] < puts[3 * a] || (gets[4 * b] == puts[3 * a] && gets[4 * b + 1] < puts[3 * a + 1]))) b++;
+        for (f = 0; f < nf && !arrivals; f++) arrivals = fed[3 * f] == puts[3 * a] && fed[3 * f + 1] == puts[3 * a + 1];
+        for (k = 0; !arrivals && a + k < a1 && b + k < ng && gets[4 * (b + k)] == puts[3 * a] &&
+                    gets[4 * (b + k) + 1] == puts[3 * a + 1];
+             k++) {
+            double put_t = puts[3 * (a + k) + 2], get_t = gets[4 * (b + k) + 2], req_t = gets[4 * (b + k) + 3];
+            if (req_t <= put_t && get_t >= put_t) {
+                sum += get_t - put_t;
+                hits++;
+            }
+        }
+        a = a1;
+    }
+    if (hits) *out = sum / (double)hits / 1e9;
+done:
+    PROPER_FREE(puts);
+    PROPER_FREE(gets);
+    PROPER_FREE(fed);
+    PROPER_FREE(req);
+    return rc;
+}
+
 PROPER_API int proper_sim_build(proper_sim_model *out, const proper_sim_trace *tr, const proper_sim_build_opts *opts,
                                 proper_sim_build_stats *stats, proper_error *err) {
     proper__sim_builder B;
@@ -4141,6 +4244,7 @@ PROPER_API int proper_sim_build(proper_sim_model *out, const proper_sim_trace *t
     m.cores = B.o.cores ? B.o.cores : tr->has_cores ? tr->cores : 1;
     m.disks = tr->has_disks ? tr->disks : 1;
     m.quantum = B.o.quantum;
+    if (B.o.wakeup && (rc = proper__sim_build_wakeup(tr, &m.wakeup))) goto done;
     /* events grouped by thread, in order */
     order = (size_t *)proper_calloc(tr->n_ev ? tr->n_ev : 1, sizeof(size_t));
     start = (size_t *)proper_calloc(tr->n_threads + 1, sizeof(size_t));

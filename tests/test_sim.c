@@ -288,7 +288,7 @@ static void test_deterministic_for_seed(void) {
 static const char *full_text =
     "proper-sim 1\n"
     "# every construct of the grammar\n"
-    "cpu cores 2 quantum 0.004\n"
+    "cpu cores 2 quantum 0.004 wakeup 2e-05\n"
     "disk servers 1\n"
     "queue incoming\n"
     "queue conn capacity 64\n"
@@ -930,6 +930,36 @@ static void test_latency(void) {
     proper_sim_free(&n);
 }
 
+/* The wake-up latency delays a thread that waited for a task another
+ * thread put, not one that finds it queued: a dispatcher passes each
+ * arrival on at once (its get is woken by the source: no latency), the
+ * server's service is 0.1 s. Arrivals every second find it waiting:
+ * response 0.1 + 0.05 s. Arrivals every 0.1 s: the first wakes it, every
+ * later one is queued when it finishes (it finishes at 0.15 + 0.1 k, the
+ * k-th arrives at 0.1 k), so it keeps up with 10/s; a latency on every
+ * task would cap it at 1 / 0.15 = 6.67/s. */
+static void test_wakeup(void) {
+    static const char *text =
+        "proper-sim 1\ncpu cores 1 fifo wakeup 0.05\nqueue in\nqueue q\nsource s open in interarrival const(%s)\n"
+        "pool dispatcher threads 1\n  take: get in -> pass\n  pass: put q -> take\nend\n"
+        "pool server threads 1\n  take: get q -> serve\n  serve: cpu const(0.1) -> out\n  out: done -> take\nend\n";
+    char buf[512];
+    proper_sim_model m;
+    proper_sim_result r;
+    snprintf(buf, sizeof buf, text, "1");
+    CHECK_INT(parse(&m, buf), 0);
+    CHECK_INT(run(&m, 100, 2, &r), 0);
+    CHECK_REL(r.response.estimate, 0.15, 1e-9);
+    proper_sim_result_free(&r);
+    proper_sim_free(&m);
+    snprintf(buf, sizeof buf, text, "0.1");
+    CHECK_INT(parse(&m, buf), 0);
+    CHECK_INT(run(&m, 100, 2, &r), 0);
+    CHECK_REL(r.throughput.estimate, 10, 0.02);
+    proper_sim_result_free(&r);
+    proper_sim_free(&m);
+}
+
 /* A server traced the way examples/webserver/server.c is: a pseudo-thread
  * of pool "network" records the arrivals (accept returns), the acceptor
  * takes each from the backlog (5 us of CPU inside accept, 15 us after) and
@@ -939,7 +969,9 @@ static void test_latency(void) {
  * wall time of which 10 us CPU), the others hit but take 80 us of wall time
  * (3 us CPU) -- a duration rule would call them misses. The trace declares
  * a latency of 300 us. One request every 10 ms: no queueing, so the mean
- * response time is 300 + 20 + 152 + 3/4 * 3 + 1/4 * (10 + 990) us. */
+ * response time is 300 + 20 + 5 + 152 + 3/4 * 3 + 1/4 * (10 + 990) us,
+ * where 5 us is the wake-up latency: the worker, waiting, takes each
+ * connection 5 us after the acceptor's put. */
 static char *acceptor_trace(int blocks) {
     proper_strbuf b;
     long long a = 10000000, ca = 0, cw = 0;
@@ -977,7 +1009,7 @@ static void test_build_acceptor(void) {
     proper_error e;
     const proper_sim_node *n;
     char *text = acceptor_trace(1);
-    double exact = (300 + 20 + 152 + 0.75 * 3 + 0.25 * (10 + 990)) * 1e-6;
+    double exact = (300 + 20 + 5 + 152 + 0.75 * 3 + 0.25 * (10 + 990)) * 1e-6;
     o.merge = 0;
     proper_sim_trace_init(&tr);
     proper_sim_init(&m);
@@ -989,6 +1021,7 @@ static void test_build_acceptor(void) {
     if (m.n_pools != 2 || m.n_sources != 1) goto out;
     CHECK_STR(m.pools[0].name, "acceptor");
     CHECK_REL(m.sources[0].latency, 3e-4, 1e-12);
+    CHECK_REL(m.wakeup, 5e-6, 1e-9);
     if ((n = find_node(&m.pools[0], "cpu.get.backlog.to.put.conn")) != NULL)
         CHECK_REL(proper_sim_dist_mean(&n->dist), 20e-6, 1e-9); /* 5 us inside accept + 15 us */
     if ((n = find_node(&m.pools[1], "cpu.get.conn.to.io.f")) != NULL)
@@ -1093,6 +1126,7 @@ int main(void) {
     RUN(test_bad_traces);
     RUN(test_recorder);
     RUN(test_latency);
+    RUN(test_wakeup);
     RUN(test_build_acceptor);
     return test_summary();
 }

@@ -15,11 +15,14 @@
  * accepted connections from a queue; keep-alive is optional.
  *
  * With --thread-trace FILE it also records sim.h's thread events (the
- * monotonic and the thread CPU clock per event) for `proper sim build`: the
- * acceptor records `arrive conn` per accepted connection; each worker
- * records `get.req conn` / `get conn` around taking one, `io.req read N` /
- * `io read N` around each read() of a file, and `done` when the connection
- * is closed. Without the flag nothing of this is recorded (the measured
+ * monotonic and the thread CPU clock per event) for `proper sim build`: a
+ * recorder of pool `network` records `arrive backlog` when accept() returns
+ * a connection; the acceptor records `get.req backlog` / `get backlog`
+ * around waiting for and accepting it and `put conn` when it has queued it;
+ * each worker records `get.req conn` / `get conn` around taking one,
+ * `io.req read N` / `io read N B` around each read() of a file (B: the
+ * blocks the thread read from the device meanwhile, getrusage's
+ * ru_inblock), and `done` when the connection is closed. Without the flag nothing of this is recorded (the measured
  * server is the uninstrumented one). SIGTERM or
  * SIGINT (or --max-seconds) stops it: it finishes the queued connections,
  * flushes every worker's trace buffer and exits.
@@ -85,7 +88,7 @@ typedef struct server {
     proper_trace_writer *writer; /* NULL: not tracing */
     names n;
     proper_sim_writer *threads;  /* --thread-trace: NULL when not recording thread events */
-    int tn_worker, tn_acceptor, tn_conn, tn_read;
+    int tn_worker, tn_acceptor, tn_network, tn_backlog, tn_conn, tn_read;
     /* connection queue */
     pthread_mutex_t lock;
     pthread_cond_t not_empty, not_full;
@@ -645,34 +648,50 @@ static void configure_connection(int fd) {
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 }
 
-/* Accept until stopped by a signal or the deadline; `arrivals` (NULL: not
- * recording) records each accepted connection as `arrive conn`. */
-static void accept_loop(server *s, int lfd, double max_seconds, proper_sim_recorder *arrivals) {
+/* Accept until stopped by a signal or the deadline. When recording thread
+ * events (`acceptor` and `arrivals` not NULL) the acceptor takes each
+ * connection from the backlog (get.req when it starts waiting, get when
+ * accept() returned it, the arrival recorded by the network's recorder at
+ * that instant) and puts it in conn. */
+static void accept_loop(server *s, int lfd, double max_seconds, proper_sim_recorder *acceptor,
+                        proper_sim_recorder *arrivals) {
     int64_t deadline = max_seconds > 0 ? proper_trace_now() + (int64_t)(max_seconds * 1e9) : 0;
+    int waiting = 0;
     while (!stop_requested && (!deadline || proper_trace_now() < deadline)) {
         struct pollfd p;
         int fd;
+        if (acceptor && !waiting) proper_sim_record(acceptor, PROPER_SIM_TEV_GET_REQ, s->tn_backlog, -1, -1);
+        waiting = 1;
         p.fd = lfd;
         p.events = POLLIN;
         p.revents = 0;
         if (poll(&p, 1, 100) <= 0) continue;
         fd = accept(lfd, NULL, NULL);
         if (fd < 0) continue;
-        if (arrivals) proper_sim_record(arrivals, PROPER_SIM_TEV_ARRIVE, s->tn_conn, -1, -1);
+        if (acceptor) {
+            proper_sim_record(arrivals, PROPER_SIM_TEV_ARRIVE, s->tn_backlog, -1, -1);
+            proper_sim_record(acceptor, PROPER_SIM_TEV_GET, s->tn_backlog, -1, -1);
+        }
+        waiting = 0;
         configure_connection(fd);
         queue_push(s, fd);
+        if (acceptor) proper_sim_record(acceptor, PROPER_SIM_TEV_PUT, s->tn_conn, -1, -1);
     }
 }
 
-/* --thread-trace: the writer (thread CPU clock on) and the names used. */
+/* --thread-trace: the writer (thread CPU clock and io block counts on) and
+ * the names used. */
 static int open_thread_trace(server *s, const char *path, FILE **file) {
     proper_error err;
     *file = fopen(path, "w");
-    if (!*file || proper_sim_writer_open(&s->threads, *file, 1, &err) ||
+    if (!*file || proper_sim_writer_open(&s->threads, *file, PROPER_SIM_REC_CPU | PROPER_SIM_REC_IO_BLOCKS, &err) ||
         (s->tn_worker = proper_sim_writer_name(s->threads, "worker", &err)) < 0 ||
         (s->tn_acceptor = proper_sim_writer_name(s->threads, "acceptor", &err)) < 0 ||
+        (s->tn_network = proper_sim_writer_name(s->threads, "network", &err)) < 0 ||
+        (s->tn_backlog = proper_sim_writer_name(s->threads, "backlog", &err)) < 0 ||
         (s->tn_conn = proper_sim_writer_name(s->threads, "conn", &err)) < 0 ||
         (s->tn_read = proper_sim_writer_name(s->threads, "read", &err)) < 0 ||
+        proper_sim_writer_declare(s->threads, "queue backlog", &err) ||
         proper_sim_writer_declare(s->threads, "queue conn", &err)) {
         fprintf(stderr, "server: cannot write thread events to %s\n", path);
         return -1;
@@ -712,7 +731,7 @@ int main(int argc, char **argv) {
     worker *workers;
     const char *port_file = NULL, *log_path = "/dev/null", *trace_path = NULL, *thread_trace_path = NULL;
     FILE *thread_trace_file = NULL;
-    proper_sim_recorder acceptor;
+    proper_sim_recorder acceptor, arrivals;
     char defaults_buf[PATH_MAX_LEN];
     int port = 0, nworkers = 1, lfd, i, status = 0;
     double max_seconds = 600;
@@ -796,9 +815,11 @@ int main(int argc, char **argv) {
     }
     fprintf(stderr, "server: listening on 127.0.0.1:%d with %d worker(s)\n", port, nworkers);
 
-    if (s.threads && proper_sim_recorder_init(&acceptor, s.threads, s.tn_acceptor, &err)) return 2;
-    accept_loop(&s, lfd, max_seconds, s.threads ? &acceptor : NULL);
-    if (s.threads && proper_sim_recorder_free(&acceptor, &err)) status = 1;
+    if (s.threads && (proper_sim_recorder_init(&acceptor, s.threads, s.tn_acceptor, &err) ||
+                      proper_sim_recorder_init(&arrivals, s.threads, s.tn_network, &err)))
+        return 2;
+    accept_loop(&s, lfd, max_seconds, s.threads ? &acceptor : NULL, s.threads ? &arrivals : NULL);
+    if (s.threads && (proper_sim_recorder_free(&acceptor, &err) | proper_sim_recorder_free(&arrivals, &err))) status = 1;
     close(lfd);
     pthread_mutex_lock(&s.lock);
     s.closing = 1;
