@@ -94,10 +94,12 @@ status_is sim_listed 0 && matches sim_listed_in_help "$T/out" '^  sim  +[a-z]'
 expect_text sim_help 0 "usage: proper sim run" "$P" sim --help
 
 # The example web server's thread events (--thread-trace): 2 workers, 60
-# requests of examples/sim/httpload.c at 300/s, built into a model with one
-# pool of 2 workers, the open source of the arrivals and the file's reads as
-# an explicit loop (4 reads of 16 KiB, one of 2 KiB and two at the end of
-# the 50 KB file: 6 per request, so the loop body runs 5 times), then run.
+# requests of examples/sim/httpload.c at 300/s, built into a model with
+# the acceptor as a pool of its own (from the backlog into conn), a pool of
+# 2 workers, the open source of the arrivals into the backlog and the
+# file's reads as an explicit loop (4 reads of 16 KiB, one of 2 KiB and two
+# at the end of the 50 KB file: 6 per request, so the loop body runs 5
+# times), each read with its block count, then run.
 # SKIPs when loopback sockets are unavailable.
 ws=$T/ws
 mkdir -p "$ws"
@@ -120,7 +122,9 @@ if CFLAGS="-std=c99 -O1 -Wall -Wextra -Wpedantic -Werror" sh examples/webserver/
         run_proper sim build "$ws/threads.trace" -o "$ws/server.sim" --cores 2
         if status_is sim_webserver_build_model 0; then
             contains sim_webserver_pool "$ws/server.sim" "pool worker threads 2"
-            contains sim_webserver_source "$ws/server.sim" "source arrivals.conn open conn"
+            contains sim_webserver_acceptor "$ws/server.sim" "pool acceptor threads 1"
+            contains sim_webserver_source "$ws/server.sim" "source arrivals.backlog open backlog"
+            matches sim_webserver_blocks "$ws/threads.trace" "^[0-9]+ [0-9]+ io read [0-9]+ [0-9]+ @"
             matches sim_webserver_loop "$ws/server.sim" "^  loop.io.read: loop empirical\(5:60\) do "
             expect sim_webserver_model_runs 0 "$P" sim run "$ws/server.sim" --horizon 1 --replications 2
         fi
