@@ -89,10 +89,33 @@ static double demand_error(double mu_hat, double mu) { return 100.0 * fabs(mu / 
 /* thesis section 4.3.3, after Fig. 5: average errors of stations 2 and 3 */
 static const double T1_PUBLISHED[2] = {1.4, 2.6};
 
+/* What the counts of one window allow, for station i (2 or 3) of the load
+ * balancer, from the sample path's own means over the window k0..k0+H-1:
+ * the station completes C ~ Poisson(E) jobs, E = mu_i dt sum_k b_i(k), and
+ * receives R ~ Poisson(D) from the delay station, D = p_1i mu_1 dt sum_k
+ * x_1(k). The balance estimator reads C off R - (queue growth) with R
+ * replaced by its mean D, so its relative error has variance (E + D) / E^2;
+ * an estimator that saw every completion would still have 1 / E (the
+ * Cramer-Rao bound of a Poisson rate). For a normal error the mean
+ * absolute value is sqrt(2 / pi) times the standard deviation. */
+static void window_noise(const proper_qn *q, const proper_qn_trace *tr, size_t k0, size_t H, size_t i,
+                         double *balance, double *bound) {
+    double E = 0, D = 0, c = sqrt(2.0 / acos(-1.0));
+    size_t k;
+    for (k = k0; k < k0 + H; k++) {
+        E += q->rates[i] * tr->dt * tr->busy[k * 3 + i];
+        D += q->routing[i] * q->rates[0] * tr->dt * tr->x[k * 3];
+    }
+    *balance = 100.0 * c * sqrt(E + D) / E;
+    *bound = 100.0 * c / sqrt(E);
+}
+
 /* One trace (seed), MHE over every window of H = 100: the mean demand
- * error of stations 2 and 3 and the seconds per window. */
+ * error of stations 2 and 3 and the seconds per window; noise[0..1] and
+ * bound[0..1] receive window_noise's predictions averaged over the
+ * windows. */
 static void load_balancer_run(const proper_qn *q, unsigned long long seed, double err[2], double *sec_per_window,
-                              size_t *windows) {
+                              size_t *windows, double noise[2], double bound[2]) {
     proper_qn_trace tr;
     proper_rng rng;
     proper_error e;
@@ -107,9 +130,14 @@ static void load_balancer_run(const proper_qn *q, unsigned long long seed, doubl
     if (proper_qn_mhe_with(&tr, q, known, 100, 1, PROPER_QN_BALANCE, &rates, &ends, &nwin, &e)) die(&e);
     *sec_per_window = (cpu_seconds() - t0) / (double)nwin;
     for (i = 0; i < 2; i++) {
-        err[i] = 0;
-        for (w = 0; w < nwin; w++) err[i] += demand_error(rates[w * 3 + i + 1], LOAD_BALANCER_RATES[i + 1]);
-        err[i] /= (double)nwin;
+        err[i] = noise[i] = bound[i] = 0;
+        for (w = 0; w < nwin; w++) {
+            double b, f;
+            window_noise(q, &tr, w, 100, i + 1, &b, &f);
+            err[i] += demand_error(rates[w * 3 + i + 1], LOAD_BALANCER_RATES[i + 1]) / (double)nwin;
+            noise[i] += b / (double)nwin;
+            bound[i] += f / (double)nwin;
+        }
     }
     *windows = nwin;
     PROPER_FREE(rates);
@@ -119,8 +147,8 @@ static void load_balancer_run(const proper_qn *q, unsigned long long seed, doubl
 
 static void table1(const settings *s) {
     proper_qn q;
-    double err[2], sec, *e2, *e3;
-    size_t windows = 0, r;
+    double err[2], sec, *e2, *e3, noise[2], bound[2], mean_noise[2] = {0, 0}, mean_bound[2] = {0, 0};
+    size_t windows = 0, r, i;
     make_load_balancer(&q);
     e2 = (double *)calloc(s->lb_seeds, sizeof *e2);
     e3 = (double *)calloc(s->lb_seeds, sizeof *e3);
@@ -135,9 +163,13 @@ static void table1(const settings *s) {
     printf("|---|---:|---:|---:|---:|\n");
     printf("| published (thesis 4.3.3) | 1901 | %.1f | %.1f | 0.01 s |\n", T1_PUBLISHED[0], T1_PUBLISHED[1]);
     for (r = 0; r < s->lb_seeds; r++) {
-        load_balancer_run(&q, s->seed + r, err, &sec, &windows);
+        load_balancer_run(&q, s->seed + r, err, &sec, &windows, noise, bound);
         e2[r] = err[0];
         e3[r] = err[1];
+        for (i = 0; i < 2; i++) {
+            mean_noise[i] += noise[i] / (double)s->lb_seeds;
+            mean_bound[i] += bound[i] / (double)s->lb_seeds;
+        }
         if (r == 0)
             printf("| proper, seed %llu | %zu | %.2f | %.2f | %.1e s |\n", s->seed, windows, err[0], err[1], sec);
     }
@@ -150,6 +182,14 @@ static void table1(const settings *s) {
                "%.2f [%.2f, %.2f] | |\n",
                s->lb_seeds, s->seed, s->seed + s->lb_seeds - 1, windows, m2, lo2, hi2, m3, lo3, hi3);
     }
+    printf("| predicted: count noise of the balance estimator, sqrt(2/pi) sqrt(E + D) / E | | %.2f | %.2f | |\n",
+           mean_noise[0], mean_noise[1]);
+    printf("| lower bound: every completion observed, sqrt(2/pi) / sqrt(E) | | %.2f | %.2f | |\n", mean_bound[0],
+           mean_bound[1]);
+    printf("\nE: a window's expected completions at the station, D: its expected arrivals from the delay\n");
+    printf("station (both from the sample paths' busy servers and delay queue); mean over windows and paths.\n");
+    printf("By the Cramer-Rao bound, an unbiased estimate from one window with a near-normal error has a\n");
+    printf("mean absolute error of at least this bound.\n");
     printf("\n");
     free(e2);
     free(e3);
