@@ -389,9 +389,11 @@ PROPER_API int proper_sim_run(const proper_sim_model *m, const proper_sim_opts *
  *   between two operations is a c_cpu node named by the pair of sites
  *   around it (the paper's pair of probes), or by the CF's name between
  *   "begin CF" and "end CF". With CPU times, the CPU a thread used inside a
- *   blocking operation (X.req to X: the system call's own work, e.g. a
- *   read() copying from the page cache) is computation: it goes to the
- *   c_cpu node after the operation. Nodes and transition counts of all threads of
+ *   file operation (io.req to io: the system call's own work, e.g. a read()
+ *   copying from the page cache) is computation: it goes to the c_cpu node
+ *   after the operation. The CPU used inside a wait (get, lock, ...) is not:
+ *   it is the cost of blocking and waking, which a thread pays only when it
+ *   blocks (the model's wakeup stands for that wait). Nodes and transition counts of all threads of
  *   a pool are pooled; delta(s_i, s_j) = count(i, j) / sum_l count(i, l)
  *   (eq. 1). A get that timed out continues at a virtual "nofetch" node
  *   (c_in^nofetch), a lock or wait at a "timeout" node; the largest
@@ -3951,8 +3953,8 @@ static int proper__sim_build_thread(proper__sim_builder *B, const size_t *evs, s
             proper_strbuf_init(&site);
             proper_strbuf_puts(&site, key.data);
             last_t = (double)e->t;
-            /* a completion: the CPU since its request counts in the next CF */
-            last_cpu = seg == 0 && e->cpu >= 0 && req_cpu >= 0 ? req_cpu : (double)e->cpu;
+            /* an io completion: the CPU since its request counts in the next CF */
+            last_cpu = e->kind == PROPER_SIM_TEV_IO && e->cpu >= 0 && req_cpu >= 0 ? req_cpu : (double)e->cpu;
         }
     }
 done:
