@@ -3,7 +3,8 @@
 # per rank, the scaling from 1 to 2 ranks, memory per rank, the size of the
 # input and of the reduced sums, the reduction's time and bytes.
 #
-#   sh bench/bench_mpi.sh [RUNS]      (default 200000 runs, ~45 MB of runs text)
+#   sh bench/bench_mpi.sh [RUNS] [annot]   (default 200000 runs, ~45 MB of runs
+#                                           text; `annot`: only proper-mpi annot)
 #
 # Every timing is a ratio against a baseline measured in the same run (the
 # single-process `proper vlmc count` on the same file), and the load
@@ -12,6 +13,7 @@
 # bin/proper-mpi) and mpirun. Nothing here asserts a time.
 cd "$(dirname "$0")/.." || exit 2
 RUNS=${1:-200000}
+PART=${2:-all}
 PROPER=${PROPER:-bin/proper}
 PROPER_MPI=${PROPER_MPI:-bin/proper-mpi}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -27,6 +29,47 @@ mpi() { np=$1; shift; mpirun --oversubscribe -np "$np" "$PROPER_MPI" "$@"; }
 wall_of() { sed -n 's/^# proper-mpi --stats: .* wall \([0-9.]*\) s.*/\1/p' "$1"; }
 
 echo "# proper-mpi benchmark: $RUNS runs, $(nproc) cores, load $(load) at start"
+
+# ---- annot: sufficient statistics of annotation logs, 4 logs (one per
+# recording process) of RUNS/4 iterations (~2.25 records each) ----
+annot_bench() {
+    for k in 1 2 3 4; do
+        awk -v runs="$((RUNS / 4))" -v seed="$((20 + k))" -v format=annot -f bench/bench_mpi.awk > "$T/an$k.log"
+    done
+    AL="$T/an1.log $T/an2.log $T/an3.log $T/an4.log"
+    abytes=$(cat $AL | wc -c)
+    best=
+    for k in 1 2; do
+        t0=$(now); /usr/bin/time -f '%U %S %M' -o "$T/acpu$k" "$PROPER" annot stats $AL -o "$T/abase.stats" 2> /dev/null; t1=$(now)
+        w=$(secs "$t0" "$t1")
+        if [ -z "$best" ] || awk -v a="$w" -v b="$best" 'BEGIN {exit !(a < b)}'; then best=$w; cp "$T/acpu$k" "$T/acpu"; fi
+    done
+    records=$(awk '/^function / {n += $6} END {print n}' "$T/abase.stats")
+    echo "annot stats: 4 logs, $abytes bytes, $records records; single-process proper annot stats (best of 2) $best s wall, $(awk '{printf "%.3f s CPU, %.1f MB max RSS", $1 + $2, $3 / 1024}' "$T/acpu") (load $(load))"
+    echo "np  wall_s  vs_single  records_per_rank  records_per_s_per_rank  read_cpu_s_max  records_per_cpu_s_per_rank  cpu_s_all_ranks  reduce_s  sent_bytes  maxrss_mb_per_rank  stats_bytes  load"
+    for np in 1 2; do
+        best_wall=
+        for k in 1 2; do
+            t0=$(now); mpi "$np" annot stats $AL -o "$T/a$np.stats" --stats 2> "$T/as$np.$k"; t1=$(now)
+            w=$(secs "$t0" "$t1")
+            if [ -z "$best_wall" ] || awk -v a="$w" -v b="$best_wall" 'BEGIN {exit !(a < b)}'; then
+                best_wall=$w; cp "$T/as$np.$k" "$T/as$np"
+            fi
+        done
+        cmp -s "$T/a$np.stats" "$T/abase.stats" || echo "# WARNING: statistics on $np rank(s) differ from proper annot stats"
+        awk -v np="$np" -v wall="$best_wall" -v base="$best" -v size="$(wc -c < "$T/a$np.stats")" -v load="$(load)" '
+            /^stats / {n++; ev += $4; eps += $5; if ($7 > red) red = $7; sent += $8; if ($10 > rss) rss = $10
+                       cpu += $11; if ($12 > rc) rc = $12; epc += $12 > 0 ? $4 / $12 : 0}
+            END {printf "%-3d %7.3f %10.2f %17.0f %23.0f %15.3f %27.0f %16.3f %9.4f %11.0f %19.1f %12d  %s\n",
+                        np, wall, wall / base, ev / n, eps / n, rc, epc / n, cpu, red, sent, rss, size, load}' "$T/as$np"
+        echo "$best_wall" > "$T/awall$np"
+    done
+    echo "annot scaling 1 -> 2 ranks (wall, mpirun start-up included): $(ratio "$(cat "$T/awall1")" "$(cat "$T/awall2")")x"
+    echo "annot scaling 1 -> 2 ranks (read phase, CPU seconds of the slowest rank): $(ratio "$(awk '/^stats / && $12 > m {m = $12} END {print m}' "$T/as1")" "$(awk '/^stats / && $12 > m {m = $12} END {print m}' "$T/as2")")x"
+    t0=$(now); /usr/bin/time -f '%U %S' -o "$T/cpu" "$PROPER" annot merge "$T/abase.stats" "$T/abase.stats" -o "$T/am.stats" 2> /dev/null; t1=$(now)
+    echo "proper annot merge of 2 x $(wc -c < "$T/abase.stats") bytes of statistics: $(secs "$t0" "$t1") s wall, $(awk '{printf "%.3f", $1 + $2}' "$T/cpu") s CPU (load $(load))"
+}
+if [ "$PART" = all ]; then
 awk -v runs="$RUNS" -v seed=7 -f bench/bench_mpi.awk > "$T/a.runs"
 bytes=$(wc -c < "$T/a.runs")
 
@@ -102,4 +145,6 @@ for np in 1 2; do
         END {printf "  np %d: wall %.3f s, %.0f rows/s per rank, read CPU %.3f s (slowest rank), reduce %.4f s, sent %d bytes, totals %d bytes\n",
                     np, wall, eps / n, rc, red, sent, size}' "$T/ls$np"
 done
+fi
+annot_bench
 echo "# load at end: $(load)"

@@ -84,7 +84,8 @@ void mpi_options_done(void);
 
 /* This rank's share of the files paths[0..n): the concatenation of the
  * files is cut into P equal byte ranges; rank r gets the lines that start in
- * its range and the whole files (those not splittable) that start in it. */
+ * its range and the whole files (those not splittable) whose middle byte
+ * is in it. */
 int mpi_share(mpi_ctx *m, const char *const *paths, size_t n, const mpi_ops *ops, mpi_piece **pieces,
               size_t *n_pieces);
 /* Reads the pieces into acc. On an error in a piece of a split file the file

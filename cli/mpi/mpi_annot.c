@@ -5,7 +5,8 @@
  * smallest distinct values, and the exact sums S[i][j] of the products of
  * the regression terms (X'X and X'y), all of which add exactly. Logs (the
  * record format or CSV) go whole to a rank: a record's meaning depends on
- * its function's schema line, which may be anywhere above it. The tree
+ * its function's schema line, which may be anywhere above it; a log goes to
+ * the rank whose byte range holds its middle (docs/mpi.md, "Shares"). The tree
  * reduction moves the statistics text (proper_annot_stats_format, hex sums:
  * exact) and adds it with proper_annot_stats_parse + _merge. Rank 0 writes
  * the bytes `proper annot stats LOG...` writes for the same logs, and `fit`
@@ -25,10 +26,10 @@ static void annot_usage(FILE *out) {
             "                                          [--r2 X] [-o ANNOT] [--save-stats STATS]\n"
             "                                          [--stats]\n\n"
             "As 'proper annot stats LOG...' and 'proper annot fit STATS' (see 'proper annot\n"
-            "--help'), on P ranks: the logs go whole to the rank whose byte range they\n"
-            "start in, each rank counts the sufficient statistics of its logs (exact sums\n"
-            "of the regression terms' products per function), a tree reduction adds them\n"
-            "and rank 0 writes them, byte-identical to the single-process statistics;\n"
+            "--help'), on P ranks: each log goes whole to the rank whose byte range holds\n"
+            "its middle, each rank counts the sufficient statistics of its logs (exact\n"
+            "sums of the regression terms' products per function), a tree reduction adds\n"
+            "them and rank 0 writes them, byte-identical to the single-process statistics;\n"
             "fit then fits each function's regression from them.\n\n"
             "  --function F          only this function\n"
             "  --metric M            the metric column (default time)\n"

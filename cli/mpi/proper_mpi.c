@@ -90,8 +90,8 @@ int mpi_share(mpi_ctx *m, const char *const *paths, size_t n, const mpi_ops *ops
     hi = m->rank + 1 == m->size ? total : mpi__range_start(total, m->rank + 1, m->size);
     for (i = 0, off = 0; i < n; off += size[i], i++) {
         uint64_t a, b;
-        if (!split[i]) {
-            if (mpi__owner(total, m->size, off) == m->rank) {
+        if (!split[i]) { /* whole, to the rank that holds its middle byte (equal files spread evenly) */
+            if (mpi__owner(total, m->size, off + size[i] / 2) == m->rank) {
                 (*pieces)[k].path = paths[i];
                 (*pieces)[k].whole = 1;
                 (*pieces)[k].hi = size[i];
