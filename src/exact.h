@@ -104,6 +104,16 @@ extern "C" {
 #define PROPER_EXACT_MAX_TERMS 100000
 #endif
 
+/* Largest work of one polynomial gcd, in products of terms taken by the
+ * remainder sequence, each weighted by the size of the remainder's
+ * coefficients in limbs (10^9: several seconds on one core): beyond, the gcd (and the rational-function operation
+ * that needed it) fails with PROPER_ELIMIT instead of running for minutes.
+ * Remainder sequences of polynomials with repeated factors in several
+ * variables are the expensive case. */
+#ifndef PROPER_EXACT_MAX_GCD_WORK
+#define PROPER_EXACT_MAX_GCD_WORK 1000000000ull
+#endif
+
 /* Default limit on the states an exact or parametric solve takes on. */
 #ifndef PROPER_EXACT_MAX_STATES
 #define PROPER_EXACT_MAX_STATES 1000000
@@ -1843,11 +1853,11 @@ static int proper__exact_poly_coef(proper_poly *out, const proper_poly *a, uint3
     return PROPER_OK;
 }
 
-static int proper__exact_poly_gcd_rec(proper_poly *out, const proper_poly *a, const proper_poly *b);
+static int proper__exact_poly_gcd_rec(proper_poly *out, const proper_poly *a, const proper_poly *b, uint64_t *work);
 
 /* The content of a with respect to x_v: the gcd of its coefficients as a
  * polynomial in x_v. */
-static int proper__exact_poly_content(proper_poly *out, const proper_poly *a, uint32_t v) {
+static int proper__exact_poly_content(proper_poly *out, const proper_poly *a, uint32_t v, uint64_t *work) {
     proper_poly g, c;
     uint32_t k, d = proper__exact_poly_deg(a, v);
     int rc = PROPER_OK, first = 1;
@@ -1859,7 +1869,7 @@ static int proper__exact_poly_content(proper_poly *out, const proper_poly *a, ui
             rc = proper_poly_copy(&g, &c);
             first = 0;
         } else {
-            rc = proper__exact_poly_gcd_rec(&g, &g, &c);
+            rc = proper__exact_poly_gcd_rec(&g, &g, &c, work);
         }
         if (!rc && proper_poly_is_const(&g, NULL)) break; /* a unit: the content is 1 */
     }
@@ -1871,20 +1881,29 @@ static int proper__exact_poly_content(proper_poly *out, const proper_poly *a, ui
 }
 
 /* The primitive part of a with respect to x_v, integer-primitive too. */
-static int proper__exact_poly_pp(proper_poly *out, const proper_poly *a, uint32_t v) {
+static int proper__exact_poly_pp(proper_poly *out, const proper_poly *a, uint32_t v, uint64_t *work) {
     proper_poly c;
     int rc;
     proper_poly_init(&c);
-    rc = proper__exact_poly_content(&c, a, v);
+    rc = proper__exact_poly_content(&c, a, v, work);
     if (!rc) rc = proper_poly_div_exact(out, a, &c);
     if (!rc) rc = proper__exact_poly_primitive(out);
     proper_poly_free(&c);
     return rc;
 }
 
+/* The largest numerator of a's coefficients, in limbs. */
+static size_t proper__exact_poly_limbs(const proper_poly *a) {
+    size_t i, l = 0;
+    for (i = 0; i < a->n_terms; i++)
+        if (a->coef[i].num.len > l) l = a->coef[i].num.len;
+    return l;
+}
+
 /* Pseudo-remainder of a by b in x_v (deg_v b >= 1): r = lc(b)^k a - q b
  * with deg_v r < deg_v b; scaled to integer-primitive after each step. */
-static int proper__exact_poly_prem(proper_poly *out, const proper_poly *a, const proper_poly *b, uint32_t v) {
+static int proper__exact_poly_prem(proper_poly *out, const proper_poly *a, const proper_poly *b, uint32_t v,
+                                   uint64_t *work) {
     proper_poly r, lcb, lcr, s;
     proper_rat one;
     uint32_t db = proper__exact_poly_deg(b, v), dr, *e = NULL, nv = a->n_vars;
@@ -1900,6 +1919,8 @@ static int proper__exact_poly_prem(proper_poly *out, const proper_poly *a, const
         goto done;
     while (r.n_terms && (dr = proper__exact_poly_deg(&r, v)) >= db) {
         e[v] = dr - db;
+        *work += ((uint64_t)r.n_terms * lcb.n_terms + (uint64_t)b->n_terms * r.n_terms) * (1 + proper__exact_poly_limbs(&r));
+        if (*work > PROPER_EXACT_MAX_GCD_WORK) { rc = PROPER_ELIMIT; goto done; }
         if ((rc = proper__exact_poly_coef(&lcr, &r, v, dr)) || (rc = proper_poly_mul(&r, &r, &lcb)) ||
             (rc = proper__exact_poly_mul_term(&s, b, e, &one)) || (rc = proper_poly_mul(&s, &s, &lcr)) ||
             (rc = proper_poly_sub(&r, &r, &s)) || (rc = proper__exact_poly_primitive(&r)))
@@ -1924,18 +1945,151 @@ static uint32_t proper__exact_poly_main_var(const proper_poly *a, const proper_p
     return UINT32_MAX;
 }
 
+/* gcd(m, b) for a single term m (b non-zero, same n_vars): the monomial of
+ * the smallest exponent of each variable over m and all terms of b, with
+ * coefficient 1 (no non-constant factor of a monomial is anything else). */
+static int proper__exact_poly_mono_gcd(proper_poly *out, const proper_poly *m, const proper_poly *b) {
+    proper_poly t;
+    proper_rat one;
+    uint32_t *e = NULL, u, nv = m->n_vars;
+    size_t i;
+    int rc;
+    proper_poly_init(&t);
+    proper_rat_init(&one);
+    t.n_vars = nv;
+    if (nv && !(e = (uint32_t *)PROPER_MALLOC(nv * sizeof *e))) return PROPER_ENOMEM;
+    for (u = 0; u < nv; u++) {
+        e[u] = m->exp[u];
+        for (i = 0; i < b->n_terms && e[u]; i++)
+            if (b->exp[i * nv + u] < e[u]) e[u] = b->exp[i * nv + u];
+    }
+    rc = proper_rat_set_i64(&one, 1, 1);
+    if (!rc) rc = proper__exact_poly_push(&t, e, &one);
+    PROPER_FREE(e);
+    proper_rat_free(&one);
+    if (rc) { proper_poly_free(&t); return rc; }
+    proper__exact_poly_move(out, &t);
+    return PROPER_OK;
+}
+
+/* ---- modular images for the gcd ----------------------------------------------
+ * The gcd G of two polynomials A, B primitive in x_v has integer
+ * coefficients (Gauss's lemma), and its image modulo a prime P with the
+ * other variables set to values divides the images of A and B. When the
+ * leading coefficients of A and B in x_v do not vanish there, neither does
+ * G's (it divides them), so deg_v G <= the degree of the gcd of the two
+ * univariate images. That bound proves A and B coprime when it is 0 and
+ * proves B | A worth a trial division when it is deg_v B; otherwise the
+ * remainder sequence decides. */
+#define PROPER__EXACT_P 2147483647u /* 2^31 - 1 */
+#ifndef PROPER_EXACT_MOD_MAX_DEG
+#define PROPER_EXACT_MOD_MAX_DEG 65536u /* larger degrees skip the modular bound */
+#endif
+
+static uint64_t proper__exact_mod_pow(uint64_t b, uint64_t k) {
+    uint64_t r = 1;
+    b %= PROPER__EXACT_P;
+    while (k) {
+        if (k & 1) r = r * b % PROPER__EXACT_P;
+        b = b * b % PROPER__EXACT_P;
+        k >>= 1;
+    }
+    return r;
+}
+
+static uint64_t proper__exact_mod_inv(uint64_t a) { return proper__exact_mod_pow(a, PROPER__EXACT_P - 2); }
+
+static uint64_t proper__exact_bigint_mod(const proper_bigint *a) {
+    uint64_t r = 0;
+    uint32_t i = a->len;
+    while (i--) r = ((r << 32) | a->limb[i]) % PROPER__EXACT_P;
+    return a->neg && r ? PROPER__EXACT_P - r : r;
+}
+
+/* The image of a in x_v (every other x_u at point[u]) into img[0..deg_v a];
+ * 0 when a coefficient's denominator vanishes modulo P. */
+static int proper__exact_poly_image(const proper_poly *a, uint32_t v, const uint64_t *point, uint64_t *img) {
+    uint32_t nv = a->n_vars, u, d = proper__exact_poly_deg(a, v);
+    size_t i;
+    memset(img, 0, ((size_t)d + 1) * sizeof *img);
+    for (i = 0; i < a->n_terms; i++) {
+        const uint32_t *e = a->exp + i * nv;
+        uint64_t den = proper__exact_den_is_one(&a->coef[i]) ? 1 : proper__exact_bigint_mod(&a->coef[i].den);
+        uint64_t c = proper__exact_bigint_mod(&a->coef[i].num);
+        if (!den) return 0;
+        c = c * proper__exact_mod_inv(den) % PROPER__EXACT_P;
+        for (u = 0; u < nv; u++)
+            if (u != v && e[u]) c = c * proper__exact_mod_pow(point[u], e[u]) % PROPER__EXACT_P;
+        img[e[v]] = (img[e[v]] + c) % PROPER__EXACT_P;
+    }
+    return 1;
+}
+
+/* Degree of gcd(a, b) over GF(P) for a of degree da and b of degree db
+ * (leading coefficients non-zero); a and b are overwritten. */
+static uint32_t proper__exact_mod_gcd_deg(uint64_t *a, uint32_t da, uint64_t *b, uint32_t db) {
+    for (;;) {
+        uint64_t inv;
+        uint32_t i, j;
+        if (!db) return 0; /* a non-zero constant */
+        inv = proper__exact_mod_inv(b[db]);
+        for (i = da + 1; i-- > db;) { /* a = a mod b */
+            uint64_t f = a[i] * inv % PROPER__EXACT_P;
+            if (!f) continue;
+            for (j = 0; j <= db; j++)
+                a[i - db + j] = (a[i - db + j] + PROPER__EXACT_P - f * b[j] % PROPER__EXACT_P) % PROPER__EXACT_P;
+        }
+        for (da = db; da-- > 0 && !a[da];) {}
+        if (da == UINT32_MAX) return db; /* b divides a */
+        { uint64_t *x = a; a = b; b = x; }
+        { uint32_t x = da; da = db; db = x; }
+    }
+}
+
+/* An upper bound on deg_v gcd(a, b) from one modular image, or UINT32_MAX
+ * when the image is unusable (a leading coefficient or a denominator
+ * vanishes, or the degrees are beyond PROPER_EXACT_MOD_MAX_DEG). */
+static int proper__exact_gcd_deg_bound(const proper_poly *a, const proper_poly *b, uint32_t v, uint32_t *bound) {
+    uint32_t da = proper__exact_poly_deg(a, v), db = proper__exact_poly_deg(b, v), u, nv = a->n_vars;
+    uint64_t *ia, *ib, *point, seed = 0x9e3779b97f4a7c15ull;
+    int ok;
+    *bound = UINT32_MAX;
+    if (da > PROPER_EXACT_MOD_MAX_DEG || db > PROPER_EXACT_MOD_MAX_DEG) return PROPER_OK;
+    ia = (uint64_t *)PROPER_MALLOC(((size_t)da + 1) * sizeof *ia);
+    ib = (uint64_t *)PROPER_MALLOC(((size_t)db + 1) * sizeof *ib);
+    point = (uint64_t *)PROPER_MALLOC(((size_t)nv + 1) * sizeof *point);
+    if (!ia || !ib || !point) {
+        PROPER_FREE(ia);
+        PROPER_FREE(ib);
+        PROPER_FREE(point);
+        return PROPER_ENOMEM;
+    }
+    for (u = 0; u < nv; u++) { /* fixed pseudo-random values: reproducible answers */
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        point[u] = 2 + (seed >> 33) % (PROPER__EXACT_P - 3);
+    }
+    ok = proper__exact_poly_image(a, v, point, ia) && proper__exact_poly_image(b, v, point, ib) && ia[da] && ib[db];
+    if (ok) *bound = da >= db ? proper__exact_mod_gcd_deg(ia, da, ib, db) : proper__exact_mod_gcd_deg(ib, db, ia, da);
+    PROPER_FREE(ia);
+    PROPER_FREE(ib);
+    PROPER_FREE(point);
+    return PROPER_OK;
+}
+
 /* gcd by recursion on the variables (a and b have the same n_vars): split
  * off the contents in the smallest variable x_v, whose gcd is a gcd in
  * fewer variables, and run the primitive polynomial remainder sequence on
  * the primitive parts (Knuth, TAOCP vol. 2, 4.6.1, algorithm E). */
-static int proper__exact_poly_gcd_rec(proper_poly *out, const proper_poly *a, const proper_poly *b) {
+static int proper__exact_poly_gcd_rec(proper_poly *out, const proper_poly *a, const proper_poly *b, uint64_t *work) {
     proper_poly ca, cb, pa, pb, r, c;
-    uint32_t v;
+    uint32_t v, bound;
     int rc = PROPER_OK;
     if (!a->n_terms || !b->n_terms) {
         if ((rc = proper_poly_copy(out, a->n_terms ? a : b))) return rc;
         return proper__exact_poly_primitive(out);
     }
+    if (a->n_terms == 1) return proper__exact_poly_mono_gcd(out, a, b);
+    if (b->n_terms == 1) return proper__exact_poly_mono_gcd(out, b, a);
     v = proper__exact_poly_main_var(a, b);
     if (v == UINT32_MAX) { /* two non-zero constants */
         proper_rat one;
@@ -1959,20 +2113,31 @@ static int proper__exact_poly_gcd_rec(proper_poly *out, const proper_poly *a, co
         /* one of them is free of x_v: the gcd divides the other's content */
         const proper_poly *free_of_v = proper__exact_poly_deg(a, v) ? b : a;
         const proper_poly *with_v = free_of_v == a ? b : a;
-        if (!(rc = proper__exact_poly_content(&cb, with_v, v))) rc = proper__exact_poly_gcd_rec(&c, free_of_v, &cb);
+        if (!(rc = proper__exact_poly_content(&cb, with_v, v, work)))
+            rc = proper__exact_poly_gcd_rec(&c, free_of_v, &cb, work);
         goto finish;
     }
-    if ((rc = proper__exact_poly_content(&ca, a, v)) || (rc = proper__exact_poly_content(&cb, b, v)) ||
+    if ((rc = proper__exact_poly_content(&ca, a, v, work)) || (rc = proper__exact_poly_content(&cb, b, v, work)) ||
         (rc = proper_poly_div_exact(&pa, a, &ca)) || (rc = proper_poly_div_exact(&pb, b, &cb)) ||
-        (rc = proper__exact_poly_gcd_rec(&c, &ca, &cb)))
+        (rc = proper__exact_poly_gcd_rec(&c, &ca, &cb, work)))
         goto finish;
     if (proper__exact_poly_deg(&pa, v) < proper__exact_poly_deg(&pb, v)) {
         proper_poly x = pa;
         pa = pb;
         pb = x;
     }
+    if ((rc = proper__exact_gcd_deg_bound(&pa, &pb, v, &bound))) goto finish;
+    if (bound == 0) { /* coprime primitive parts */
+        proper_poly_free(&pb);
+        goto finish_pp;
+    }
+    if (bound == proper__exact_poly_deg(&pb, v)) { /* pb may divide pa */
+        rc = proper_poly_div_exact(&r, &pa, &pb);
+        if (rc != PROPER_EINVAL) goto finish_pp;
+        rc = PROPER_OK;
+    }
     for (;;) {
-        if ((rc = proper__exact_poly_prem(&r, &pa, &pb, v))) goto finish;
+        if ((rc = proper__exact_poly_prem(&r, &pa, &pb, v, work))) goto finish;
         if (!r.n_terms) break;                        /* pb is the gcd of the primitive parts */
         if (!proper__exact_poly_deg(&r, v)) {         /* coprime primitive parts */
             proper_poly_free(&pb);
@@ -1981,10 +2146,11 @@ static int proper__exact_poly_gcd_rec(proper_poly *out, const proper_poly *a, co
         proper_poly_free(&pa);
         pa = pb;
         proper_poly_init(&pb);
-        if ((rc = proper__exact_poly_pp(&pb, &r, v))) goto finish;
+        if ((rc = proper__exact_poly_pp(&pb, &r, v, work))) goto finish;
     }
-    if (pb.n_terms) {
-        if ((rc = proper__exact_poly_pp(&pb, &pb, v)) || (rc = proper_poly_mul(&c, &c, &pb))) goto finish;
+finish_pp:
+    if (!rc && pb.n_terms) {
+        if ((rc = proper__exact_poly_pp(&pb, &pb, v, work)) || (rc = proper_poly_mul(&c, &c, &pb))) goto finish;
     }
 finish:
     if (!rc) rc = proper__exact_poly_primitive(&c);
@@ -2000,12 +2166,13 @@ finish:
 
 PROPER_API int proper_poly_gcd(proper_poly *out, const proper_poly *a0, const proper_poly *b0) {
     proper_poly wa, wb;
+    uint64_t work = 0;
     const proper_poly *a, *b;
     int rc;
     proper_poly_init(&wa);
     proper_poly_init(&wb);
     rc = proper__exact_poly_align(a0, b0, &a, &b, &wa, &wb);
-    if (!rc) rc = proper__exact_poly_gcd_rec(out, a, b);
+    if (!rc) rc = proper__exact_poly_gcd_rec(out, a, b, &work);
     proper_poly_free(&wa);
     proper_poly_free(&wb);
     return rc;
@@ -2125,8 +2292,12 @@ static int proper__exact_ratfun_den(const proper_ratfun *a, proper_poly *one, co
 }
 
 /* out = num / den in canonical form: common factors removed, den monic
- * (leading coefficient 1), a constant den folded into num (den empty). */
-static int proper__exact_ratfun_make(proper_ratfun *out, proper_poly *num, proper_poly *den) {
+ * (leading coefficient 1), a constant den folded into num (den empty).
+ * Every common factor of num and den divides *cancel (den itself when
+ * nothing better is known; NULL when num and den are known coprime), so
+ * gcd(num, *cancel) is the one to remove. */
+static int proper__exact_ratfun_make(proper_ratfun *out, proper_poly *num, proper_poly *den,
+                                     const proper_poly *cancel) {
     proper_ratfun t;
     proper_rat lc;
     proper_poly g;
@@ -2136,8 +2307,8 @@ static int proper__exact_ratfun_make(proper_ratfun *out, proper_poly *num, prope
     proper_rat_init(&lc);
     proper_poly_init(&g);
     if (!num->n_terms) goto finish;
-    if (!proper_poly_is_const(num, NULL) && !proper_poly_is_const(den, NULL)) {
-        if ((rc = proper_poly_gcd(&g, num, den))) goto finish;
+    if (cancel && !proper_poly_is_const(num, NULL) && !proper_poly_is_const(cancel, NULL)) {
+        if ((rc = proper_poly_gcd(&g, num, cancel))) goto finish;
         if (!proper_poly_is_const(&g, NULL)) {
             if ((rc = proper_poly_div_exact(num, num, &g)) || (rc = proper_poly_div_exact(den, den, &g))) goto finish;
         }
@@ -2166,7 +2337,7 @@ PROPER_API int proper_ratfun_set_polys(proper_ratfun *out, const proper_poly *nu
     proper_poly_init(&d);
     rc = proper_poly_copy(&n, num);
     if (!rc) rc = proper_poly_copy(&d, den);
-    if (!rc) rc = proper__exact_ratfun_make(out, &n, &d);
+    if (!rc) rc = proper__exact_ratfun_make(out, &n, &d, &d);
     proper_poly_free(&n);
     proper_poly_free(&d);
     return rc;
@@ -2200,31 +2371,44 @@ PROPER_API int proper_ratfun_equal(const proper_ratfun *a, const proper_ratfun *
     return proper_poly_equal(&a->num, &b->num) && proper_poly_equal(&a->den, &b->den);
 }
 
-/* out = a + sign b */
+/* out = a + sign b by Henrici's method (Knuth, TAOCP vol. 2, 4.5.1): with
+ * g = gcd(da, db), a/da + b/db = (a (db/g) + b (da/g)) / (da (db/g)), and
+ * since a, da and b, db are coprime pairs, every common factor of that
+ * numerator and denominator divides g. */
 static int proper__exact_ratfun_addsub(proper_ratfun *out, const proper_ratfun *a, const proper_ratfun *b, int sign) {
-    proper_poly n, d, x, o1, o2;
+    proper_poly n, d, x, g, ca, cb, o1, o2;
     const proper_poly *da, *db;
     int rc;
     proper_poly_init(&n);
     proper_poly_init(&d);
     proper_poly_init(&x);
+    proper_poly_init(&g);
+    proper_poly_init(&ca);
+    proper_poly_init(&cb);
     proper_poly_init(&o1);
     proper_poly_init(&o2);
     if ((rc = proper__exact_ratfun_den(a, &o1, &da)) || (rc = proper__exact_ratfun_den(b, &o2, &db))) goto done;
     if (proper_poly_equal(da, db)) { /* a common denominator: no products */
         rc = sign > 0 ? proper_poly_add(&n, &a->num, &b->num) : proper_poly_sub(&n, &a->num, &b->num);
         if (!rc) rc = proper_poly_copy(&d, da);
-    } else {
-        rc = proper_poly_mul(&n, &a->num, db);
-        if (!rc) rc = proper_poly_mul(&x, &b->num, da);
-        if (!rc) rc = sign > 0 ? proper_poly_add(&n, &n, &x) : proper_poly_sub(&n, &n, &x);
-        if (!rc) rc = proper_poly_mul(&d, da, db);
+        if (!rc) rc = proper__exact_ratfun_make(out, &n, &d, &d);
+        goto done;
     }
-    if (!rc) rc = proper__exact_ratfun_make(out, &n, &d);
+    if ((rc = proper_poly_gcd(&g, da, db)) || (rc = proper_poly_div_exact(&ca, da, &g)) ||
+        (rc = proper_poly_div_exact(&cb, db, &g)))
+        goto done;
+    rc = proper_poly_mul(&n, &a->num, &cb);
+    if (!rc) rc = proper_poly_mul(&x, &b->num, &ca);
+    if (!rc) rc = sign > 0 ? proper_poly_add(&n, &n, &x) : proper_poly_sub(&n, &n, &x);
+    if (!rc) rc = proper_poly_mul(&d, da, &cb);
+    if (!rc) rc = proper__exact_ratfun_make(out, &n, &d, &g);
 done:
     proper_poly_free(&n);
     proper_poly_free(&d);
     proper_poly_free(&x);
+    proper_poly_free(&g);
+    proper_poly_free(&ca);
+    proper_poly_free(&cb);
     proper_poly_free(&o1);
     proper_poly_free(&o2);
     return rc;
@@ -2238,19 +2422,37 @@ PROPER_API int proper_ratfun_sub(proper_ratfun *out, const proper_ratfun *a, con
     return proper__exact_ratfun_addsub(out, a, b, -1);
 }
 
-/* out = (an / ad) (bn / bd) */
+/* out = (an / ad) (bn / bd) for coprime pairs an, ad and bn, bd: the
+ * cross gcds g1 = gcd(an, bd) and g2 = gcd(bn, ad) are all the two
+ * products can have in common, and they are smaller than the gcd of the
+ * products. */
 static int proper__exact_ratfun_mul_parts(proper_ratfun *out, const proper_poly *an, const proper_poly *ad,
                                           const proper_poly *bn, const proper_poly *bd) {
-    proper_poly n, d;
+    proper_poly n, d, x, g1, g2;
     int rc;
     if (!bd->n_terms) return PROPER_EINVAL;
     proper_poly_init(&n);
     proper_poly_init(&d);
-    rc = proper_poly_mul(&n, an, bn);
-    if (!rc) rc = proper_poly_mul(&d, ad, bd);
-    if (!rc) rc = proper__exact_ratfun_make(out, &n, &d);
+    proper_poly_init(&x);
+    proper_poly_init(&g1);
+    proper_poly_init(&g2);
+    if (!an->n_terms || !bn->n_terms) { /* zero */
+        rc = proper_poly_copy(&d, bd);
+        if (!rc) rc = proper__exact_ratfun_make(out, &n, &d, NULL);
+        goto done;
+    }
+    if ((rc = proper_poly_gcd(&g1, an, bd)) || (rc = proper_poly_gcd(&g2, bn, ad)) ||
+        (rc = proper_poly_div_exact(&n, an, &g1)) || (rc = proper_poly_div_exact(&x, bn, &g2)) ||
+        (rc = proper_poly_mul(&n, &n, &x)) || (rc = proper_poly_div_exact(&d, ad, &g2)) ||
+        (rc = proper_poly_div_exact(&x, bd, &g1)) || (rc = proper_poly_mul(&d, &d, &x)))
+        goto done;
+    rc = proper__exact_ratfun_make(out, &n, &d, NULL);
+done:
     proper_poly_free(&n);
     proper_poly_free(&d);
+    proper_poly_free(&x);
+    proper_poly_free(&g1);
+    proper_poly_free(&g2);
     return rc;
 }
 
@@ -2334,7 +2536,7 @@ PROPER_API int proper_ratfun_deriv(proper_ratfun *out, const proper_ratfun *a, u
     if (!rc) rc = proper_poly_mul(&y, &a->num, &dd);
     if (!rc) rc = proper_poly_sub(&x, &x, &y);
     if (!rc) rc = proper_poly_mul(&d2, den, den);
-    if (!rc) rc = proper__exact_ratfun_make(out, &x, &d2);
+    if (!rc) rc = proper__exact_ratfun_make(out, &x, &d2, &d2);
     proper_poly_free(&dn);
     proper_poly_free(&dd);
     proper_poly_free(&x);

@@ -476,6 +476,61 @@ static void test_poly_gcd_random(void) {
     }
 }
 
+/* Three variables with repeated factors (the remainder sequence's hard
+ * case) and the shortcuts (a monomial, coprime images, one divides the
+ * other): the gcd of x = f^3 g^2 h and y = f^2 g k must be f^2 g up to a
+ * constant, checked by dividing both ways; the fuzz input that took 11.7 s
+ * in the sanitised build before the modular bound (tests/corpus/exact)
+ * equals the product written with its factors apart, at a point too. */
+static void test_poly_gcd_factors(void) {
+    static const char *const PQR[] = {"p", "q", "r"};
+    static const char *const cases[][3] = {
+        {"(p+q)^3*(p-r)^2*(q+2*r)", "(p+q)^2*(p-r)*(3*p*q+r-1)", "(p+q)^2*(p-r)"},
+        {"p^3*q*r^2", "p*q^2*r+p^2*q*r", "p*q*r"},
+        {"(p+r)^5", "(p+q+r)^5", "1"},
+        {"(p*q-r)^2*(p+1)", "(p*q-r)*(p+1)", "(p*q-r)*(p+1)"},
+    };
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        proper_ratfun x, y, want;
+        proper_poly g, q;
+        proper_error err;
+        proper_ratfun_init(&x);
+        proper_ratfun_init(&y);
+        proper_ratfun_init(&want);
+        proper_poly_init(&g);
+        proper_poly_init(&q);
+        CHECK(proper_ratfun_parse(&x, cases[i][0], strlen(cases[i][0]), "t", PQR, 3, &err) == 0);
+        CHECK(proper_ratfun_parse(&y, cases[i][1], strlen(cases[i][1]), "t", PQR, 3, &err) == 0);
+        CHECK(proper_ratfun_parse(&want, cases[i][2], strlen(cases[i][2]), "t", PQR, 3, &err) == 0);
+        CHECK(proper_poly_gcd(&g, &x.num, &y.num) == 0);
+        CHECK(proper_poly_div_exact(&q, &g, &want.num) == 0);
+        CHECK(proper_poly_is_const(&q, NULL));
+        CHECK(proper_poly_div_exact(&q, &x.num, &g) == 0);
+        CHECK(proper_poly_div_exact(&q, &y.num, &g) == 0);
+        proper_ratfun_free(&x);
+        proper_ratfun_free(&y);
+        proper_ratfun_free(&want);
+        proper_poly_free(&g);
+        proper_poly_free(&q);
+    }
+    {
+        const char *in = "(p+r)^5/(p+q+r)^5/(p/q+r)^4", *apart = "q^4*(p+r)^5/((p+q+r)^5*(p+q*r)^4)";
+        double pt[3] = {0.3, 0.7, 1.9};
+        proper_ratfun f, g;
+        proper_error err;
+        proper_ratfun_init(&f);
+        proper_ratfun_init(&g);
+        CHECK(proper_ratfun_parse(&f, in, strlen(in), "t", PQR, 3, &err) == 0);
+        CHECK(proper_ratfun_parse(&g, apart, strlen(apart), "t", PQR, 3, &err) == 0);
+        CHECK(proper_ratfun_equal(&f, &g));
+        CHECK_REL(proper_ratfun_eval_double(&f, pt, 3),
+                  pow(2.2, 5) / pow(2.9, 5) / pow(0.3 / 0.7 + 1.9, 4), 1e-13);
+        proper_ratfun_free(&f);
+        proper_ratfun_free(&g);
+    }
+}
+
 /* ---- exact solvers ------------------------------------------------------------------- */
 
 /* Gambler's ruin on 0..N with win probability p = 2/5: P(reach N from k) =
@@ -1242,6 +1297,7 @@ int main(void) {
     RUN(test_ratfun);
     RUN(test_parse_random);
     RUN(test_poly_gcd_random);
+    RUN(test_poly_gcd_factors);
     RUN(test_gamblers_ruin);
     RUN(test_random_vs_dense);
     RUN(test_prism_param);
