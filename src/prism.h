@@ -9,6 +9,12 @@
  *   const bool b = true;  const K = 3;      (no type = int). Constants without
  *                                           a value are parameters: give them with
  *                                           proper_prism_set_const(s) before building
+ *   param double p;                         a parameter (PROPER/FACT): a constant
+ *                                           without a value, open to parametric
+ *                                           checking; FACT's `param double x = 20 5 7;`
+ *                                           (outcome counts) declares x1, x2, and
+ *                                           `param double n = "f.csv";` the names n1,
+ *                                           n2, ... the model uses
  *   formula f = x + 1;                      macros, usable wherever expressions are
  *   label "end" = s = 21;                   named state sets (also used by properties)
  *   module M
@@ -682,6 +688,8 @@ typedef struct proper__prism_const_decl {
     int32_t expr;  /* -1: a parameter */
     int has_given; /* a value was given for a parameter */
     proper__prism_val given;
+    char given_text[256]; /* the value as given to proper_prism_set_consts ("" otherwise): read exactly */
+    int is_param;  /* declared with 'param' (PROPER / FACT) */
     int line, col;
 } proper__prism_const_decl;
 
@@ -1288,7 +1296,13 @@ static int32_t proper__prism_parse_primary(proper__prism_parser *ps) {
     case PROPER__PM_TK_DOUBLE:
         ps->i++;
         id = proper__prism_node_new(ps, PROPER__PM_N_DOUBLE, 0, -1, -1, -1, t);
-        if (id >= 0) ps->pool->n[id].num = t->num;
+        if (id >= 0) { /* the literal as written, for exact evaluation */
+            ps->pool->n[id].num = t->num;
+            if (proper__prism_names_intern(ps->names, t->p, t->len, &ps->pool->n[id].idx)) {
+                proper__prism_perr(ps, t, PROPER_ENOMEM, "out of memory");
+                return -1;
+            }
+        }
         return id;
     case PROPER__PM_TK_LPAREN:
         ps->i++;
@@ -1532,6 +1546,91 @@ static int proper__prism_parse_const(proper__prism_parser *ps, proper__prism_con
     }
     if (proper__prism_expect(ps, PROPER__PM_TK_SEMI, "after constant declaration")) return PROPER_EPARSE;
     return PROPER_PUSH(*arr, *len, *cap, d) ? proper__prism_oom(ps) : PROPER_OK;
+}
+
+/* A parameter named text[0..n) (with suffix k > 0 appended when k > 0). */
+static int proper__prism_push_param(proper__prism_parser *ps, const proper__prism_tok *at, const char *text, size_t n,
+                                    unsigned long k, proper__prism_const_decl **arr, size_t *len, size_t *cap) {
+    proper__prism_const_decl d;
+    char name[96];
+    int w;
+    memset(&d, 0, sizeof d);
+    d.type = PROPER_PRISM_DOUBLE;
+    d.expr = -1;
+    d.is_param = 1;
+    d.line = at->line;
+    d.col = at->col;
+    w = k ? snprintf(name, sizeof name, "%.*s%lu", (int)n, text, k) : snprintf(name, sizeof name, "%.*s", (int)n, text);
+    if (w < 0 || (size_t)w >= sizeof name) return proper__prism_perr(ps, at, PROPER_EPARSE, "parameter name too long");
+    if (proper__prism_names_intern(ps->names, name, (size_t)w, &d.sym)) return proper__prism_oom(ps);
+    return PROPER_PUSH(*arr, *len, *cap, d) ? proper__prism_oom(ps) : PROPER_OK;
+}
+
+/* Whether identifier t is base followed by decimal digits only (n1 -> n11, n12). */
+static unsigned long proper__prism_suffix_of(const proper__prism_tok *t, const proper__prism_tok *base) {
+    unsigned long k = 0;
+    size_t i;
+    if (t->kind != PROPER__PM_TK_IDENT || t->len <= base->len || t->len - base->len > 6 ||
+        memcmp(t->p, base->p, base->len) != 0)
+        return 0;
+    for (i = base->len; i < t->len; i++) {
+        if (t->p[i] < '0' || t->p[i] > '9') return 0;
+        k = k * 10 + (unsigned long)(t->p[i] - '0');
+    }
+    return k;
+}
+
+/* param [type] name [= expr] ;             a parameter (a value makes it a constant
+ *                                          with a default, still open to --param)
+ * param double x = c1 c2 ... ck ;          FACT: observed counts of k outcomes; the
+ *                                          parameters are x1 .. x(k-1)
+ * param double n = "file.csv" ;            FACT: data in a file; the parameters are
+ *                                          the names n1, n2, ... the model uses
+ * The counts and files are FACT's data for confidence intervals: here they
+ * only declare the parameters, which need values (--const) or --param. */
+static int proper__prism_parse_param(proper__prism_parser *ps, proper__prism_const_decl **arr, size_t *len, size_t *cap) {
+    const proper__prism_tok *at, *t;
+    proper__prism_const_decl d;
+    size_t i, first = *len;
+    ps->i++; /* param */
+    memset(&d, 0, sizeof d);
+    d.type = proper__prism_parse_const_type(ps);
+    d.expr = -1;
+    d.is_param = 1;
+    if (proper__prism_decl_name(ps, "parameter", &d.sym, &at)) return PROPER_EPARSE;
+    d.line = at->line;
+    d.col = at->col;
+    if (!proper__prism_at(ps, PROPER__PM_TK_EQ)) {
+        if (proper__prism_expect(ps, PROPER__PM_TK_SEMI, "after parameter declaration")) return PROPER_EPARSE;
+        return PROPER_PUSH(*arr, *len, *cap, d) ? proper__prism_oom(ps) : PROPER_OK;
+    }
+    ps->i++;
+    t = proper__prism_peek(ps, 0);
+    if (t->kind == PROPER__PM_TK_STRING) { /* FACT's data file: the names the model uses */
+        ps->i++;
+        for (i = 0; i < ps->n; i++) {
+            unsigned long k = proper__prism_suffix_of(&ps->t[i], at);
+            size_t j;
+            int seen = 0;
+            if (!k) continue;
+            for (j = first; j < *len && !seen; j++)
+                seen = strlen(ps->names->names[(*arr)[j].sym]) == ps->t[i].len &&
+                       memcmp(ps->names->names[(*arr)[j].sym], ps->t[i].p, ps->t[i].len) == 0;
+            if (!seen && proper__prism_push_param(ps, at, at->p, at->len, k, arr, len, cap)) return PROPER_EPARSE;
+        }
+    } else if ((t->kind == PROPER__PM_TK_INT || t->kind == PROPER__PM_TK_DOUBLE) &&
+               (proper__prism_peek(ps, 1)->kind == PROPER__PM_TK_INT || proper__prism_peek(ps, 1)->kind == PROPER__PM_TK_DOUBLE)) {
+        unsigned long k = 0; /* FACT's counts: one parameter per outcome but the last */
+        while (proper__prism_at(ps, PROPER__PM_TK_INT) || proper__prism_at(ps, PROPER__PM_TK_DOUBLE)) {
+            if (k && proper__prism_push_param(ps, at, at->p, at->len, k, arr, len, cap)) return PROPER_EPARSE;
+            ps->i++;
+            k++;
+        }
+    } else {
+        if ((d.expr = proper__prism_parse_expr(ps)) < 0) return PROPER_EPARSE;
+        if (PROPER_PUSH(*arr, *len, *cap, d)) return proper__prism_oom(ps);
+    }
+    return proper__prism_expect(ps, PROPER__PM_TK_SEMI, "after parameter declaration") ? PROPER_EPARSE : PROPER_OK;
 }
 
 static int proper__prism_parse_formula(proper__prism_parser *ps, proper__prism_formula_decl **arr, size_t *len, size_t *cap) {
@@ -1953,6 +2052,8 @@ static int proper__prism_parse_model_file(proper__prism_mparser *mp) {
                                 (int)t->len, t->p);
         } else if (proper__prism_tok_is(t, "const")) {
             rc = proper__prism_parse_const(ps, &m->consts, &m->n_consts, &m->cap_consts);
+        } else if (proper__prism_tok_is(t, "param")) {
+            rc = proper__prism_parse_param(ps, &m->consts, &m->n_consts, &m->cap_consts);
         } else if (proper__prism_tok_is(t, "formula")) {
             rc = proper__prism_parse_formula(ps, &m->formulas, &m->n_formulas, &m->cap_formulas);
         } else if (proper__prism_tok_is(t, "label")) {
@@ -2886,6 +2987,10 @@ static int proper__prism_eval_const(const proper__prism_ectx *cx, int32_t k) {
         return proper_error_set(cx->err, PROPER_EPARSE, cx->m->file, c->line, c->col,
                                 "constant '%s' is defined in terms of itself", cx->m->names.names[c->sym]);
     if (c->expr < 0) {
+        if (!c->has_given && c->is_param)
+            return proper_error_set(cx->err, PROPER_EUNDEFINED, cx->m->file, c->line, c->col,
+                                    "parameter '%s' has no value (give it, e.g. --const %s=..., or keep it open with --param %s)",
+                                    cx->m->names.names[c->sym], cx->m->names.names[c->sym], cx->m->names.names[c->sym]);
         if (!c->has_given)
             return proper_error_set(cx->err, PROPER_EUNDEFINED, cx->m->file, c->line, c->col,
                                     "constant '%s' has no value (give it, e.g. --const %s=...)",
@@ -3057,6 +3162,7 @@ PROPER_API int proper_prism_set_const(proper_prism_model *m, const char *name, d
     int32_t sym = proper__prism_names_find(&m->names, name, strlen(name));
     if (sym < 0 || m->sym_const[sym] < 0)
         return proper_error_set(err, PROPER_EUNDEFINED, NULL, 0, 0, "the model has no constant '%s'", name);
+    m->consts[m->sym_const[sym]].given_text[0] = '\0';
     return proper__prism_give_const(&m->consts[m->sym_const[sym]], name, value, err);
 }
 
@@ -4574,6 +4680,8 @@ static int proper__prism_set_consts(proper_prism_model *m, proper_prism_props *p
         rc = proper__prism_model_has_const(m, name) ? proper_prism_set_const(m, name, v, err)
                                                    : proper_prism_props_set_const(p, name, v, err);
         if (rc) return rc;
+        if (proper__prism_model_has_const(m, name)) /* kept for exact evaluation */
+            memcpy(m->consts[m->sym_const[proper__prism_names_find(&m->names, name, nlen)]].given_text, value, vlen + 1);
     }
     return PROPER_OK;
 }

@@ -616,6 +616,44 @@ static void test_renaming(void) {
     proper_prism_free(m);
 }
 
+/* 'param' declarations: PRISM-style and FACT's counts and data-file forms
+ * (the FACT models of the PROPER artifact: webApplication.pm,
+ * PROPER_MinPathSum.pm); a parameter without a value is an error naming it
+ * where the model is built, and --const gives it. */
+static void test_param_declarations(void) {
+    const char *text = "dtmc\nparam double p;\nparam double y = 40530 59460 10;\nparam double n1 = \"logs/n1.csv\";\n"
+                       "const double q = n12/(1+n11);\n"
+                       "module M s : [0..3] init 0;\n"
+                       "  [] s=0 -> y1:(s'=1) + y2:(s'=2) + (1-y1-y2):(s'=3);\n"
+                       "  [] s=1 -> p:(s'=0) + (1-p):(s'=3);\n"
+                       "  [] s=2 -> q:(s'=0) + (1-q):(s'=3);\n"
+                       "  [] s=3 -> true;\nendmodule\n";
+    proper_error e;
+    proper_prism_model *m = parse_text(text, &e);
+    proper_dtmc d;
+    if (!m) {
+        printf("  %s\n", fmt_err(&e));
+        CHECK(0);
+        return;
+    }
+    /* p, y1, y2, n11, n12 (in the order the model first uses them), q */
+    CHECK_INT(proper_prism_const_count(m), 6);
+    CHECK_STR(proper_prism_const_name(m, 0), "p");
+    CHECK_STR(proper_prism_const_name(m, 1), "y1");
+    CHECK_STR(proper_prism_const_name(m, 2), "y2");
+    CHECK_STR(proper_prism_const_name(m, 3), "n12");
+    CHECK_STR(proper_prism_const_name(m, 4), "n11");
+    proper_dtmc_init(&d);
+    CHECK_INT(proper_prism_build(m, NULL, &d, &e), PROPER_EUNDEFINED);
+    CHECK(strstr(e.message, "parameter 'p' has no value") != NULL);
+    CHECK_INT(e.line, 2);
+    CHECK_INT(proper_prism_set_consts(m, NULL, "p=0.5,y1=0.25,y2=0.25,n11=1,n12=0.5", &e), 0);
+    CHECK_INT(proper_prism_build(m, NULL, &d, &e), 0);
+    CHECK_INT(d.n_states, 4);
+    proper_dtmc_free(&d);
+    proper_prism_free(m);
+}
+
 /* Constants: parameters given later, types, errors. */
 static void test_constants(void) {
     const char *text = "dtmc\nconst int N;\nconst double p;\nconst bool b;\nconst K = N + 1;\n"
@@ -1376,5 +1414,6 @@ int main(void) {
     RUN(test_bounded_huge_k);
     RUN(test_refuse_early);
     RUN(test_output_contract);
+    RUN(test_param_declarations);
     return test_summary();
 }
