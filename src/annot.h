@@ -771,13 +771,34 @@ PROPER_API void proper_annot_recorder_free(proper_annot_recorder *r);
 #include <stdlib.h>
 #include <string.h>
 
+/* ---- Name arrays (a table's columns, a statistics entry's features) ---- */
+
+/* The n strings s[0..n) and their array. */
+static void proper__annot_strs_free(char **s, size_t n) {
+    size_t i;
+    if (!s) return;
+    for (i = 0; i < n; i++) PROPER_FREE(s[i]);
+    PROPER_FREE(s);
+}
+
+/* A copy of the n strings s[0..n) in an array of at least one entry; NULL
+ * (nothing left allocated) when out of memory. */
+static char **proper__annot_strs_dup(char *const *s, size_t n) {
+    char **c = (char **)proper_calloc(n ? n : 1, sizeof *c);
+    size_t i;
+    for (i = 0; c && i < n; i++)
+        if (!(c[i] = proper_strdup(s[i]))) {
+            proper__annot_strs_free(c, i);
+            return NULL;
+        }
+    return c;
+}
+
 /* ---- Logs: the table ---------------------------------------------------- */
 
 static void proper__annot_table_free(proper_annot_table *t) {
-    size_t i;
     PROPER_FREE(t->name);
-    for (i = 0; i < t->ncol; i++) PROPER_FREE(t->cols[i]);
-    PROPER_FREE(t->cols);
+    proper__annot_strs_free(t->cols, t->ncol);
     PROPER_FREE(t->is_metric);
     PROPER_FREE(t->v);
     PROPER_FREE(t->br);
@@ -828,22 +849,19 @@ static int proper__annot_log_add_table(proper_annot_log *L, size_t *cap, const c
     memset(&t, 0, sizeof t);
     if (proper_reserve(&L->t, cap, L->n + 1, sizeof *L->t)) return -1;
     t.name = proper_strndup(name, nlen);
-    t.cols = (char **)proper_calloc(ncol ? ncol : 1, sizeof *t.cols);
+    t.cols = proper__annot_strs_dup(cols, ncol);
+    t.ncol = t.cols ? ncol : 0;
     t.is_metric = (unsigned char *)proper_calloc(ncol ? ncol : 1, 1);
     t.br_off = (size_t *)PROPER_MALLOC(sizeof *t.br_off * 8);
     t.offcap = 8;
-    if (!t.name || !t.cols || !t.is_metric || !t.br_off) goto fail;
-    t.br_off[0] = 0;
-    t.ncol = ncol;
-    for (i = 0; i < ncol; i++) {
-        if (!(t.cols[i] = proper_strdup(cols[i]))) goto fail;
-        t.is_metric[i] = is_metric[i];
+    if (!t.name || !t.cols || !t.is_metric || !t.br_off) {
+        proper__annot_table_free(&t);
+        return -1;
     }
+    t.br_off[0] = 0;
+    for (i = 0; i < ncol; i++) t.is_metric[i] = is_metric[i];
     L->t[L->n++] = t;
     return (int)(L->n - 1);
-fail:
-    proper__annot_table_free(&t);
-    return -1;
 }
 
 /* Make room for one more record; returns its row. */
@@ -936,9 +954,7 @@ typedef struct proper__annot_names {
 } proper__annot_names;
 
 static void proper__annot_names_free(proper__annot_names *v) {
-    size_t i;
-    for (i = 0; i < v->n; i++) PROPER_FREE(v->s[i]);
-    PROPER_FREE(v->s);
+    proper__annot_strs_free(v->s, v->n);
     PROPER_FREE(v->metric);
     memset(v, 0, sizeof *v);
 }
@@ -1470,8 +1486,7 @@ static void proper__annot_fn_free(proper_annot_fn *f) {
     size_t i;
     PROPER_FREE(f->name);
     PROPER_FREE(f->metric);
-    for (i = 0; i < f->n_params; i++) PROPER_FREE(f->params[i]);
-    PROPER_FREE(f->params);
+    proper__annot_strs_free(f->params, f->n_params);
     for (i = 0; i < f->n_decls; i++) {
         PROPER_FREE(f->decls[i].type);
         PROPER_FREE(f->decls[i].name);
@@ -3874,9 +3889,7 @@ done:
     proper__annot_fn_free(&fn);
     proper_annot_free(&tmp);
     proper_annot_free(&merged);
-    if (cand_name)
-        for (i = 0; i < ncand; i++) PROPER_FREE(cand_name[i]);
-    PROPER_FREE(cand_name);
+    proper__annot_strs_free(cand_name, ncand);
     PROPER_FREE(cand_a);
     PROPER_FREE(cand_b);
     PROPER_FREE(sel);
@@ -4098,11 +4111,9 @@ static size_t proper__annot_tri_index(size_t q, size_t i, size_t j) { return i *
 static size_t proper__annot_stats_q(size_t k) { return 3 * k + k * (k - 1) / 2 + 2; }
 
 static void proper__annot_fstats_free(proper_annot_fstats *f) {
-    size_t i;
     PROPER_FREE(f->function);
     PROPER_FREE(f->metric);
-    for (i = 0; i < f->nf; i++) PROPER_FREE(f->feat[i]);
-    PROPER_FREE(f->feat);
+    proper__annot_strs_free(f->feat, f->nf);
     PROPER_FREE(f->fmin);
     PROPER_FREE(f->fmax);
     PROPER_FREE(f->distinct);
@@ -4127,7 +4138,8 @@ static int proper__annot_fstats_new(proper_annot_fstats *f, const char *function
     memset(f, 0, sizeof *f);
     f->function = proper_strndup(function, flen);
     f->metric = proper_strndup(metric, mlen);
-    f->feat = (char **)proper_calloc(nf ? nf : 1, sizeof *f->feat);
+    f->feat = proper__annot_strs_dup(feat, nf);
+    f->nf = f->feat ? nf : 0;
     f->fmin = (double *)proper_calloc(nf ? nf : 1, sizeof *f->fmin);
     f->fmax = (double *)proper_calloc(nf ? nf : 1, sizeof *f->fmax);
     f->distinct = (double *)proper_calloc((nf ? nf : 1) * PROPER_ANNOT_MIN_DISTINCT, sizeof *f->distinct);
@@ -4138,11 +4150,6 @@ static int proper__annot_fstats_new(proper_annot_fstats *f, const char *function
         proper__annot_fstats_free(f);
         return PROPER_ENOMEM;
     }
-    for (i = 0; i < nf; i++, f->nf++)
-        if (!(f->feat[i] = proper_strdup(feat[i]))) {
-            proper__annot_fstats_free(f);
-            return PROPER_ENOMEM;
-        }
     f->ymin = INFINITY;
     f->ymax = -INFINITY;
     for (i = 0; i < nf; i++) {
@@ -4310,9 +4317,7 @@ PROPER_API int proper_annot_stats_add(proper_annot_stats *s, const proper_annot_
                                   t->name);
 done:
     if (rc == PROPER_ENOMEM) rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
-    if (cn)
-        for (i = 0; i < nc; i++) PROPER_FREE(cn[i]);
-    PROPER_FREE(cn);
+    proper__annot_strs_free(cn, nc);
     PROPER_FREE(ca);
     PROPER_FREE(cb);
     PROPER_FREE(terms);
@@ -5362,8 +5367,7 @@ PROPER_API int proper_annot_writer_function(proper_annot_writer *w, const char *
     pthread_mutex_unlock(&w->lock);
     return id;
 fail:
-    for (i = 0; i < f.nfeat; i++) PROPER_FREE(f.feat[i]);
-    PROPER_FREE(f.feat);
+    proper__annot_strs_free(f.feat, f.nfeat);
     PROPER_FREE(f.name);
     if (rc == PROPER_ENOMEM) return proper_error_set(err, rc, NULL, 0, 0, "out of memory");
     if (rc == PROPER_ELIMIT) return proper_error_set(err, rc, NULL, 0, 0, "more than %d features", PROPER_ANNOT_REC_FEATURES);
