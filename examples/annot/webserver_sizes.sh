@@ -6,8 +6,8 @@
 #
 #   sh examples/annot/webserver_sizes.sh [OUTDIR]   (default /tmp/proper-webserver-sizes)
 #
-# Builds the server and its load generator (examples/webserver/build.sh) and
-# for each of two passes of eight sizes starts a fresh server with --trace
+# Builds the server and its load generator (examples/webserver/build.sh;
+# the start-up is examples/annot/webserver_lib.sh's) and for each of two passes of eight sizes starts a fresh server with --trace
 # on a free loopback port, sends WARMUP untraced and REQUESTS traced GETs
 # (loadgen --path, one per size, requested in rotation: request i asks for
 # the (i mod 8)-th size), stops it, and turns each traced request into
@@ -31,16 +31,8 @@ workers=${WORKERS:-4}
 proper=${PROPER:-bin/proper}
 [ -x "$proper" ] || { echo "webserver_sizes.sh: $proper not built (make bin/proper)" >&2; exit 2; }
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/proper-webserver-sizes.XXXXXX")
-server_pid=
-cleanup() {
-    if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi
-    rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
-sh examples/webserver/build.sh "$work/bin"
+. examples/annot/webserver_lib.sh
+ws_setup proper-webserver-sizes
 mkdir -p "$work/root/sizes" "$out"
 
 # The same bytes on every machine: a repeated line of HTML cut to SIZE.
@@ -57,26 +49,11 @@ serve() {
         make_file "$size"
         paths="$paths --path /sizes/f$size.html"
     done
-    rm -f "$work/port"
-    "$work/bin/server" --root "$work/root" --workers "$workers" --port 0 --port-file "$work/port" \
-        --trace "$work/$pass.trace" --max-seconds 900 2> "$work/server.log" &
-    server_pid=$!
-    tries=0
-    while [ ! -s "$work/port" ]; do
-        tries=$((tries + 1))
-        if [ $tries -gt 100 ] || ! kill -0 "$server_pid" 2>/dev/null; then
-            cat "$work/server.log" >&2
-            echo "webserver_sizes.sh: the server did not start" >&2
-            exit 1
-        fi
-        sleep 0.1
-    done
+    ws_start webserver_sizes.sh --root "$work/root" --workers "$workers" --trace "$work/$pass.trace"
     # shellcheck disable=SC2086 # $paths is a list of options
-    "$work/bin/loadgen" --port "$(cat "$work/port")" $paths --requests "$requests" --warmup "$warmup" \
+    "$work/bin/loadgen" --port "$port" $paths --requests "$requests" --warmup "$warmup" \
         --seconds 600 --threads 1
-    kill -TERM "$server_pid"
-    wait "$server_pid"
-    server_pid=
+    ws_stop
     # records of the traced requests: request i served the (i mod 8)-th size
     awk -v sizes="$*" '
         BEGIN { n = split(sizes, size, " ") }
