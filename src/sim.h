@@ -62,6 +62,11 @@
  * SEMANTICS
  *   A task is created by a source (or by a `put` of a thread that holds
  *   none, e.g. a producer filling a queue) and carries its creation time.
+ *   A thread that finishes a CPU fragment keeps its core through the
+ *   nodes that take no time and into its next CPU fragment, with what is
+ *   left of its time slice (an OS runs a thread until it waits or its slice
+ *   is over); it gives the core up when it waits (for the disk, a delay, a
+ *   lock, a task), ends, or has used its slice while others wait for a core.
  *   A task that a thread puts to a thread already waiting in `get` wakes
  *   it after the model's `wakeup` latency (a task found in the queue is
  *   taken at once; a source's task wakes its getter at once: a program
@@ -1009,6 +1014,8 @@ typedef struct proper__sim_thread {
     size_t pool, node, task;
     size_t core;      /* the core it runs on (round robin, FIFO) */
     double work, slice;
+    double budget;    /* what is left of its time slice on that core */
+    int held;         /* it finished a CPU fragment and keeps its core until it waits */
     uint64_t gen;
     long long k;      /* disk requests left */
     int write;        /* rwlock/mutex waiter wants exclusive access */
@@ -1344,7 +1351,8 @@ static void proper__sim_reacquire(proper__sim *s, size_t th) {
 
 static void proper__sim_slice(proper__sim *s, size_t th) {
     proper__sim_thread *t = &s->th[th];
-    t->slice = t->work < s->m->quantum ? t->work : s->m->quantum;
+    if (!(t->budget > 0)) t->budget = s->m->quantum;
+    t->slice = t->work < t->budget ? t->work : t->budget;
     proper__sim_schedule(s, s->now + t->slice, PROPER__SIM_EV_CPU, th, t->gen);
 }
 
@@ -1390,36 +1398,60 @@ static void proper__sim_ps_resched(proper__sim *s) {
                          PROPER__SIM_EV_PS, s->ps[best], s->ps_gen);
 }
 
+/* A thread gets a core: a new time slice. */
+static void proper__sim_core_start(proper__sim *s, size_t th) {
+    s->th[th].budget = s->m->quantum;
+    proper__sim_slice(s, th);
+}
+
+/* The core of thread th goes to the run queue's first thread, or is free. */
+static void proper__sim_core_release(proper__sim *s, size_t th) {
+    proper__sim_thread *t = &s->th[th];
+    t->held = 0;
+    if (s->runq.len) {
+        size_t next = proper__sim_fifo_pop(&s->runq);
+        s->th[next].core = t->core;
+        proper__sim_core_start(s, next);
+    } else {
+        s->free_cores++;
+        proper__sim_acc_set(s, 0, (double)(s->m->cores - s->free_cores));
+        proper__sim_core_give(s, th);
+    }
+}
+
 static void proper__sim_cpu(proper__sim *s, size_t th, double w) {
     s->th[th].work = w;
     if (s->m->quantum == 0) {
         proper__sim_ps_update(s);
         s->ps[s->n_ps++] = th;
         proper__sim_ps_resched(s);
+    } else if (s->th[th].held) {
+        /* the next fragment of a thread that kept running: the rest of its slice */
+        s->th[th].held = 0;
+        proper__sim_slice(s, th);
     } else if (s->free_cores) {
         s->free_cores--;
         proper__sim_acc_set(s, 0, (double)(s->m->cores - s->free_cores));
         proper__sim_core_take(s, th);
-        proper__sim_slice(s, th);
+        proper__sim_core_start(s, th);
     } else if (proper__sim_fifo_push(&s->runq, th)) {
         proper__sim_fail(s, PROPER_ENOMEM, "out of memory");
     }
 }
 
+/* A slice ends. A thread whose fragment is done keeps its core (an OS runs
+ * a thread until it waits or its slice is over): it goes on to its next
+ * nodes, and proper__sim_run_thread releases the core when it comes to
+ * wait; with its slice used up and threads waiting for a core, it gives the
+ * core up at once. A thread with work left is preempted when others wait. */
 static void proper__sim_cpu_end(proper__sim *s, size_t th) {
     proper__sim_thread *t = &s->th[th];
     int done = t->slice >= t->work;
     t->work -= t->slice;
+    t->budget -= t->slice;
     if (done) {
-        if (s->runq.len) {
-            size_t next = proper__sim_fifo_pop(&s->runq);
-            s->th[next].core = t->core;
-            proper__sim_slice(s, next);
-        } else {
-            s->free_cores++;
-            proper__sim_acc_set(s, 0, (double)(s->m->cores - s->free_cores));
-            proper__sim_core_give(s, th);
-        }
+        t->held = 1;
+        if (!(t->budget > 0) && s->runq.len) proper__sim_core_release(s, th);
         t->resume = 1;
         proper__sim_ready(s, th);
     } else if (s->runq.len) {
@@ -1427,9 +1459,9 @@ static void proper__sim_cpu_end(proper__sim *s, size_t th) {
         if (proper__sim_fifo_push(&s->runq, th)) { proper__sim_fail(s, PROPER_ENOMEM, "out of memory"); return; }
         next = proper__sim_fifo_pop(&s->runq);
         s->th[next].core = t->core;
-        proper__sim_slice(s, next);
+        proper__sim_core_start(s, next);
     } else {
-        proper__sim_slice(s, th);
+        proper__sim_core_start(s, th);
     }
 }
 
@@ -1529,7 +1561,16 @@ static int proper__sim_loop_enter(proper__sim *s, size_t th, size_t base) {
 }
 
 /* Run thread th until it waits for time or for another thread. */
+static void proper__sim_step_thread(proper__sim *s, size_t th);
+
+/* Run a ready thread until it waits (for a core, the disk, a delay, a lock,
+ * a task) or ends; a core it kept from its last CPU fragment then goes on. */
 static void proper__sim_run_thread(proper__sim *s, size_t th) {
+    proper__sim_step_thread(s, th);
+    if (s->th[th].held) proper__sim_core_release(s, th);
+}
+
+static void proper__sim_step_thread(proper__sim *s, size_t th) {
     proper__sim_thread *t = &s->th[th];
     const proper_sim_pool *p = &s->m->pools[t->pool];
     if (t->resume) {

@@ -960,6 +960,25 @@ static void test_wakeup(void) {
     proper_sim_free(&m);
 }
 
+/* A thread keeps its core from one CPU fragment to the next (as an OS runs
+ * a thread until it waits or its slice ends): two tasks arrive together
+ * every 10 s at two workers on one core, each task two fragments of 1 s.
+ * Run to completion: one task is done after 2 s, the other after 4 s (mean
+ * 3 s); were the core handed over between fragments, 3 s and 4 s. */
+static void test_core_kept(void) {
+    proper_sim_model m;
+    proper_sim_result r;
+    CHECK_INT(parse(&m, "proper-sim 1\ncpu cores 1 fifo\nqueue q\n"
+                        "source a open q interarrival const(10)\nsource b open q interarrival const(10)\n"
+                        "pool worker threads 2\n  take: get q -> one\n  one: cpu const(1) -> two\n"
+                        "  two: cpu const(1) -> out\n  out: done -> take\nend\n"), 0);
+    CHECK_INT(run(&m, 1000, 2, &r), 0);
+    CHECK_REL(r.response.estimate, 3, 1e-9);
+    CHECK_REL(r.throughput.estimate, 0.2, 0.02);
+    proper_sim_result_free(&r);
+    proper_sim_free(&m);
+}
+
 /* A server traced the way examples/webserver/server.c is: a pseudo-thread
  * of pool "network" records the arrivals (accept returns), the acceptor
  * takes each from the backlog (5 us of CPU inside the wait, not counted:
@@ -1127,6 +1146,7 @@ int main(void) {
     RUN(test_recorder);
     RUN(test_latency);
     RUN(test_wakeup);
+    RUN(test_core_kept);
     RUN(test_build_acceptor);
     return test_summary();
 }
