@@ -104,15 +104,16 @@ static void qn_usage(FILE *out) {
             "  --svg FILE           plot both networks' queue lengths against time\n"
             "  --csv                one CSV line: max_error,mean_error\n\n");
     fputs("ctmc: builds the network's exact CTMC (every placement of the N jobs is a\n"
-            "state; at most 2e6 states) and prints its steady-state mean queue length\n"
-            "and throughput per station as CSV (station,queue,throughput); the state\n"
-            "and transition counts go to stderr.\n"
-            "  -o, --output PREFIX  also write PREFIX.tra .lab .sta and the reward files\n"
-            "                       PREFIX1.srew ... (q1..qM: queue lengths, then\n"
-            "                       tput1..tputM: completion rates), PRISM's explicit format\n"
-            "  --prism FILE.pm      also write the network in the PRISM language, with\n"
-            "                       the same reward structures (for PRISM, or proper check)\n\n"
-            "Exit status: 0 ok, 1 --max-error exceeded, 2 bad input.\n", out);
+          "state; at most 2e6 states) and prints its steady-state mean queue length\n"
+          "and throughput per station as CSV (station,queue,throughput); the state\n"
+          "and transition counts go to stderr.\n"
+          "  --servers S1,...     override the network's server counts\n"
+          "  -o, --output PREFIX  also write PREFIX.tra .lab .sta and the reward files\n"
+          "                       PREFIX1.srew ... (q1..qM: queue lengths, then\n"
+          "                       tput1..tputM: completion rates), PRISM's explicit format\n"
+          "  --prism FILE.pm      also write the network in the PRISM language, with\n"
+          "                       the same reward structures (for PRISM, or proper check)\n\n"
+          "Exit status: 0 ok, 1 --max-error exceeded, 2 bad input.\n", out);
 }
 
 /* Comma-separated numbers; "inf" allowed. */
