@@ -6,8 +6,15 @@
  * on its input (two regimes). Each is called CALLS times with random
  * features and recorded with the annot recorder, once normally and once
  * with double instrumentation (every call inside a second scope of the same
- * name, so its instrumentation runs twice): the two configurations of each
- * call run back to back, in random order, into two logs.
+ * name, so its instrumentation runs twice), into two logs. Each call is
+ * measured REPS (3) times per configuration with the same planted work,
+ * interleaved A B A B A B (which configuration goes first drawn per pair),
+ * and a call's record is the minimum over its repetitions, per metric: the
+ * noise of a shared machine is additive and positive (other processes'
+ * interrupts, cache and clock-path disturbance), so the minimum of repeated
+ * identical executions is the lower envelope the paper's heuristic takes,
+ * taken per call (docs/annotations-results.md §1 shows why: one call slowed
+ * by 3.4 ms in 4000 took a log's R² from 0.99 to 0.93).
  *
  * Then, per function: the annotation fitted to the normal log; the class of
  * its scope(s) against the planted one; the 2-fold cross-validated R² of the
@@ -26,7 +33,12 @@
  * machine do not add their time slices to the measurements; `time` (wall)
  * is recorded too and can be chosen as the third argument.
  *
- * Usage: controlled [CALLS [DIR [METRIC]]]   (default 2000 calls, /tmp, cpu)
+ * Usage: controlled [CALLS [DIR [METRIC [REPS]]]]   (default 2000 calls, /tmp,
+ * cpu, 3 repetitions; REPS 1 measures each call once). The raw logs (every
+ * repetition, with its call number as the feature `call`) are
+ * DIR/annot-controlled-raw.log and DIR/annot-controlled-double-raw.log; the
+ * per-call minima, which are fitted, DIR/annot-controlled.log and
+ * DIR/annot-controlled-double.log.
  * Prints one line per function and a summary; exit 0 when every class is
  * right, every cross-validated R² of a regression is >= 0.98 and the double
  * instrumentation agrees, else 1. */
@@ -35,13 +47,15 @@
 #include "controlled.h"
 
 /* One call of spec s with planted time d: one scope, or (twice) a scope
- * inside a second scope of the same function. */
-static void one_call(proper_annot_recorder *r, int id, const fn_spec *s, double n, double m, double d, int twice) {
+ * inside a second scope of the same function; `call` numbers the call. */
+static void one_call(proper_annot_recorder *r, int id, const fn_spec *s, double n, double m, double call, double d,
+                     int twice) {
     int k;
     for (k = 0; k <= twice; k++) {
         proper_annot_begin(r, id);
         proper_annot_feature(r, 0, n);
         proper_annot_feature(r, 1, m);
+        proper_annot_feature(r, 2, call);
         if (s->kind == BRANCH) proper_annot_branch(r, 0, n < 500);
     }
     spin(d);
@@ -49,20 +63,22 @@ static void one_call(proper_annot_recorder *r, int id, const fn_spec *s, double 
 }
 
 /* Record the normal log (path[0]) and the doubly instrumented one (path[1])
- * in one pass: each call's two configurations run back to back, in random
- * order, with the same planted work, so that both logs see the same
- * machine (examples/annot/double.c shows that logs recorded minutes apart
- * on a shared machine differ more than the instrumentation makes them). */
-static int record(const char *const path[2], size_t calls, uint64_t seed, proper_error *err) {
+ * in one pass: each call's configurations run interleaved, reps times each
+ * (A B A B ..., which one first drawn per pair), with the same planted work,
+ * so that both logs see the same machine (examples/annot/double.c shows
+ * that logs recorded minutes apart on a shared machine differ more than the
+ * instrumentation makes them). */
+static int record(const char *const path[2], size_t calls, int reps, uint64_t seed, proper_error *err) {
     proper_annot_writer *w[2];
     proper_annot_recorder r[2];
     proper_rng rng, order;
-    int ids[2][16], rc, c;
+    int ids[2][16], rc, c, j;
     size_t i, k;
     for (c = 0; c < 2; c++) {
-        if ((rc = proper_annot_writer_open(&w[c], path[c], calls, PROPER_ANNOT_M_CPU, seed + (uint64_t)c, err))) return rc;
+        if ((rc = proper_annot_writer_open(&w[c], path[c], calls * (size_t)reps, PROPER_ANNOT_M_CPU, seed + (uint64_t)c, err)))
+            return rc;
         for (k = 0; k < 16; k++)
-            if ((ids[c][k] = proper_annot_writer_function(w[c], specs[k].name, "n m", err)) < 0) return ids[c][k];
+            if ((ids[c][k] = proper_annot_writer_function(w[c], specs[k].name, "n m call", err)) < 0) return ids[c][k];
         proper_annot_recorder_init(&r[c], w[c], err);
     }
     proper_rng_seed(&rng, seed);
@@ -71,9 +87,11 @@ static int record(const char *const path[2], size_t calls, uint64_t seed, proper
         for (k = 0; k < 16; k++) {
             double n = 25 * (1 + (double)proper_rng_below(&rng, 40)), m = 5 * (1 + (double)proper_rng_below(&rng, 20));
             double d = duration(&specs[k], n, m, &rng);
-            int first = (int)proper_rng_below(&order, 2);
-            one_call(&r[first], ids[first][k], &specs[k], n, m, d, first);
-            one_call(&r[!first], ids[!first][k], &specs[k], n, m, d, !first);
+            for (j = 0; j < reps; j++) {
+                int first = (int)proper_rng_below(&order, 2);
+                one_call(&r[first], ids[first][k], &specs[k], n, m, (double)i, d, first);
+                one_call(&r[!first], ids[!first][k], &specs[k], n, m, (double)i, d, !first);
+            }
         }
     for (c = 0; c < 2; c++) {
         if (!rc) rc = proper_annot_recorder_flush(&r[c], err);
@@ -82,6 +100,58 @@ static int record(const char *const path[2], size_t calls, uint64_t seed, proper
         else proper_annot_writer_close(w[c], NULL);
     }
     return rc;
+}
+
+/* Replace table t's records by one per call (the last column, `call`,
+ * dropped), in the order of each call's first record: each metric column
+ * the minimum over the call's repetitions, the features and branch
+ * outcomes those of its first record. */
+static int min_per_call(proper_annot_table *t, size_t calls) {
+    size_t nc = t->ncol - 1, r, k, n = 0, nbr = 0, *kept = (size_t *)malloc(sizeof *kept * (calls + 1));
+    double *v = (double *)PROPER_MALLOC(sizeof *v * (calls * nc + 1));
+    unsigned char *br = (unsigned char *)PROPER_MALLOC(t->nbr + 1);
+    size_t *off = (size_t *)PROPER_MALLOC(sizeof *off * (calls + 1));
+    if (!kept || !v || !br || !off || strcmp(t->cols[nc], "call") != 0) {
+        free(kept);
+        PROPER_FREE(v);
+        PROPER_FREE(br);
+        PROPER_FREE(off);
+        return -1;
+    }
+    for (k = 0; k < calls; k++) kept[k] = (size_t)-1;
+    off[0] = 0;
+    for (r = 0; r < t->n; r++) {
+        const double *row = t->v + r * t->ncol;
+        size_t call = (size_t)row[nc], b0 = t->br_off[r], b1 = t->br_off[r + 1];
+        double *into;
+        if (call >= calls) continue;
+        if (kept[call] == (size_t)-1) { /* the call's first record */
+            kept[call] = n;
+            memcpy(v + n * nc, row, sizeof *v * nc);
+            memcpy(br + nbr, t->br + b0, b1 - b0);
+            nbr += b1 - b0;
+            off[++n] = nbr;
+            continue;
+        }
+        into = v + kept[call] * nc;
+        for (k = 0; k < nc; k++)
+            if (t->is_metric[k] && row[k] < into[k]) into[k] = row[k];
+    }
+    free(kept);
+    PROPER_FREE(t->v);
+    PROPER_FREE(t->br);
+    PROPER_FREE(t->br_off);
+    PROPER_FREE(t->cols[nc]);
+    t->v = v;
+    t->cap = calls * nc + 1;
+    t->br = br;
+    t->nbr = nbr;
+    t->brcap = t->nbr + 1;
+    t->br_off = off;
+    t->offcap = calls + 1;
+    t->ncol = nc;
+    t->n = n;
+    return 0;
 }
 
 /* The largest-probability component of a top-level mixture, or the single
@@ -142,38 +212,59 @@ static int same_distribution(const proper_annot *a, const proper_annot *b) {
     return fabs(z) < 3 || fabs(m1 / m2 - 1) <= 0.05;
 }
 
+/* Read the raw logs raw[0..1], reduce each function to its per-call
+ * minima (min_per_call) into L[0..1], and write those to out[0..1]. */
+static int reduce_logs(const char *const raw[2], const char *const out[2], size_t calls, proper_annot_log L[2],
+                       proper_error *err) {
+    int c, rc;
+    size_t k;
+    for (c = 0; c < 2; c++) {
+        FILE *f;
+        proper_annot_log_init(&L[c]);
+        if ((rc = proper_annot_log_read(&L[c], raw[c], err))) return rc;
+        for (k = 0; k < L[c].n; k++)
+            if (min_per_call(&L[c].t[k], calls)) return proper_error_set(err, PROPER_ENOMEM, raw[c], 0, 0, "cannot reduce");
+        if (!(f = fopen(out[c], "w"))) return proper_error_set(err, PROPER_EIO, out[c], 0, 0, "cannot write");
+        rc = proper_annot_log_write(&L[c], f, err);
+        if (fclose(f) != 0 && !rc) rc = proper_error_set(err, PROPER_EIO, out[c], 0, 0, "write failed");
+        if (rc) return rc;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv) {
     size_t calls = argc > 1 ? (size_t)atol(argv[1]) : 2000, k, i;
     const char *dir = argc > 2 ? argv[2] : "/tmp";
-    char p1[4096], p2[4096];
-    const char *paths[2];
+    int reps = argc > 4 ? atoi(argv[4]) : 3;
+    char p1[4096], p2[4096], r1[4096], r2[4096];
+    const char *paths[2], *raws[2];
     proper_error err;
-    proper_annot_log L1, L2;
+    proper_annot_log L[2], *L1 = &L[0], *L2 = &L[1];
     proper_annot_opts o = proper_annot_opts_default();
     int bad = 0;
     double min_cv = 1, min_dbl = 1, max_loss = 0;
     snprintf(p1, sizeof p1, "%s/annot-controlled.log", dir);
     snprintf(p2, sizeof p2, "%s/annot-controlled-double.log", dir);
+    snprintf(r1, sizeof r1, "%s/annot-controlled-raw.log", dir);
+    snprintf(r2, sizeof r2, "%s/annot-controlled-double-raw.log", dir);
     paths[0] = p1;
     paths[1] = p2;
+    raws[0] = r1;
+    raws[1] = r2;
     calibrate();
     if (argc > 3) metric = argv[3];
-    if (record(paths, calls, 1, &err)) {
+    if (reps < 1) reps = 1;
+    if (record(raws, calls, reps, 1, &err) || reduce_logs(raws, paths, calls, L, &err)) {
         char msg[800];
         fprintf(stderr, "controlled: %s\n", proper_error_format(&err, msg, sizeof msg));
         return 2;
     }
-    proper_annot_log_init(&L1);
-    proper_annot_log_init(&L2);
-    if (proper_annot_log_read(&L1, p1, &err) || proper_annot_log_read(&L2, p2, &err)) {
-        char msg[800];
-        fprintf(stderr, "controlled: %s\n", proper_error_format(&err, msg, sizeof msg));
-        return 2;
-    }
+    printf("# %zu calls per function, each measured %d time(s) per configuration, interleaved; a record is the "
+           "minimum over its call's repetitions\n", calls, reps);
     printf("%-9s %-11s %-6s %8s %8s %8s %8s %8s  annotation (normal instrumentation)\n", "function", "planted",
            "class", "cv R2", "d->n R2", "n->n R2", "n->d R2", "d->d R2");
     for (k = 0; k < 16; k++) {
-        const proper_annot_table *t = proper_annot_log_find(&L1, specs[k].name), *u = proper_annot_log_find(&L2, specs[k].name);
+        const proper_annot_table *t = proper_annot_log_find(L1, specs[k].name), *u = proper_annot_log_find(L2, specs[k].name);
         proper_annot a, h1, h2, b;
         proper_strbuf s;
         size_t *rows = (size_t *)malloc(sizeof *rows * t->n), *all = (size_t *)malloc(sizeof *all * (t->n > u->n ? t->n : u->n));
@@ -263,7 +354,7 @@ int main(int argc, char **argv) {
            "normal/double instrumentation %.4f (regressions), at most %.4f below the log's own annotation's R2; "
            "ok+out: the planted class is the dominant component (p >= 0.9) beside outlier clusters\n",
            bad, min_cv, min_dbl, max_loss);
-    proper_annot_log_free(&L1);
-    proper_annot_log_free(&L2);
+    proper_annot_log_free(L1);
+    proper_annot_log_free(L2);
     return bad ? 1 : 0;
 }
