@@ -31,7 +31,8 @@ static void check_usage(FILE *out) {
             "I=k | S | co-safe LTL ], S=? [ phi ], bounds P>=0.9 [ ... ] (true/false),\n"
             "CTL E [ path ] and A [ path ], filter(op, prop, states) and named properties\n"
             "\"name\"; paths X, F, G, U, W, R with step bounds <=k <k >=k >k =k [a,b]\n"
-            "(CTMC: times), or LTL; labels \"name\", \"init\", \"deadlock\".\n\n"
+            "(CTMC: times), or LTL; labels \"name\", \"init\", \"deadlock\".\n\n");
+    fprintf(out,
             "options:\n"
             "  --const A=1,B=0.5  values of constants declared without one (model or\n"
             "                     properties): numbers, true/false, or expressions (p=1/3);\n"
@@ -67,7 +68,13 @@ static void check_usage(FILE *out) {
             "  --precision R      relative precision of the iterative solver, and asked of\n"
             "                     an external tool (default %g); a bound P>=b whose value\n"
             "                     lies within it of b is refused as undecidable\n"
-            "  --exact            ask an external tool for exact (rational) arithmetic\n"
+            "  --exact            exact rational answers (\"32504164372/51699390625 (exact)\",\n"
+            "                     JSON \"rational\" and \"exact\": true), as PRISM -exact prints\n"
+            "                     them: literals read as written (0.1 is 1/10), P=?, R=? [F, C<=k,\n"
+            "                     I=k] and S=? of DTMCs; with --backend, asked of the tool\n"
+            "  --param P,Q        keep the double constants P, Q (declared without a value,\n"
+            "                     or 'param') open: each property as a rational function of\n"
+            "                     them, as PRISM -param prints it (p=0:1,q=0:1 is accepted)\n"
             "  --timeout S        seconds an external tool may run per property (default %g);\n"
             "                     its version probe waits at most this, and at most %g s\n\n"
             "Exit status: 0 ok, 1 a boolean property (e.g. P>=0.9 [...]) is false,\n"
@@ -78,7 +85,7 @@ static void check_usage(FILE *out) {
 typedef struct check_opts {
     const char *model, *lab, *props, *consts, *srew, *trew;
     const char *export_explicit, *export_drn, *export_prism, *dot;
-    const char *backend, *property;
+    const char *backend, *property, *params;
     const char *run_consts; /* the constants of this run (one combination of --const ranges) */
     int explicit_files, json, fixdl, nofixdl, exact, test;
     uint32_t max_states;
@@ -154,6 +161,7 @@ static int parse_args(int argc, char **argv, check_opts *o) {
         else if (cli_opt(&a, "--backend")) o->backend = a.value;
         else if (cli_opt(&a, "--const")) o->consts = a.value;
         else if (cli_opt(&a, "--property")) o->property = a.value;
+        else if (cli_opt(&a, "--param")) o->params = a.value;
         else if (cli_opt(&a, "--export-explicit")) o->export_explicit = a.value;
         else if (cli_opt(&a, "--export-drn")) o->export_drn = a.value;
         else if (cli_opt(&a, "--export-prism")) o->export_prism = a.value;
@@ -517,6 +525,180 @@ static int test_properties(const check_opts *o, proper_prism_model *pm, const pr
     return status;
 }
 
+/* ---- Exact and parametric answers (--exact, --param) ---- */
+
+/* Most parameters --param takes. */
+#define CHECK_MAX_PARAMS 64
+
+/* --param "p,q" or PRISM's "p=0:1,q=0:1" (the ranges are PRISM's regions;
+ * the function found holds wherever the model's graph is the same): the
+ * names into names[] (storage in buf). */
+static int parse_params(const char *spec, char *buf, size_t size, const char **names, size_t *n) {
+    char *s, *tok;
+    *n = 0;
+    if (strlen(spec) >= size) return cli_fail("--param: '%s' is too long", spec);
+    memcpy(buf, spec, strlen(spec) + 1);
+    for (s = buf; (tok = s) != NULL && *tok; s = s ? s + 1 : NULL) {
+        char *eq;
+        s = strchr(tok, ',');
+        if (s) *s = '\0';
+        if ((eq = strchr(tok, '=')) != NULL) *eq = '\0';
+        if (!tok[0]) return cli_fail("--param: expected NAME or NAME=lo:hi, found an empty name in '%s'", spec);
+        if (*n == CHECK_MAX_PARAMS) return cli_fail("--param: more than %d parameters", CHECK_MAX_PARAMS);
+        names[(*n)++] = tok;
+        if (!s) break;
+    }
+    if (!*n) return cli_fail("--param: no parameter named");
+    return CLI_OK;
+}
+
+/* Property i exactly: its value text in the initial state and, for a
+ * rational, the nearest double. */
+static int exact_value(const proper_prism_props *p, size_t i, const proper_dtmc *d, const proper_exact_dtmc *e,
+                       proper_strbuf *text, double *v, proper_error *err) {
+    proper_exact_vec x;
+    int rc;
+    proper_exact_vec_init(&x);
+    text->len = 0;
+    if (text->data) text->data[0] = '\0';
+    *v = NAN;
+    if (d->init_dist) return proper_error_set(err, PROPER_EUNSUPPORTED, NULL, 0, 0, "exact: the model has several initial states");
+    if ((rc = proper_prism_props_exact(p, i, d, e, &x, err)) != 0) return rc;
+    proper_exact_vec_format(&x, e, d->init, text);
+    if (x.inf[d->init]) *v = INFINITY;
+    else if (!x.n_params) *v = proper_rat_to_double(&x.q[d->init]);
+    proper_exact_vec_free(&x);
+    if (text->failed) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    return PROPER_OK;
+}
+
+/* Test mode: the RESULT read exactly (a rational or, with parameters, a
+ * function of them) against the exact answer. */
+static int exact_test_compare(const char *exp, const char *got, const proper_exact_dtmc *e, char *why, size_t size) {
+    proper_ratfun a, b;
+    proper_error err;
+    int same = 0;
+    if (exp[0] == '~') exp++;
+    if (strcmp(exp, "Infinity") == 0 || strcmp(got, "Infinity") == 0) {
+        same = strcmp(exp, got) == 0;
+    } else {
+        proper_ratfun_init(&a);
+        proper_ratfun_init(&b);
+        if (proper_ratfun_parse(&a, exp, strlen(exp), "RESULT", (const char *const *)e->param_names, e->n_params, &err)) {
+            snprintf(why, size, "cannot read the expected result '%.200s' exactly", exp);
+            proper_ratfun_free(&a);
+            proper_ratfun_free(&b);
+            return TEST_ERROR;
+        }
+        same = proper_ratfun_parse(&b, got, strlen(got), "result", (const char *const *)e->param_names, e->n_params, &err) == 0 &&
+               proper_ratfun_equal(&a, &b);
+        proper_ratfun_free(&a);
+        proper_ratfun_free(&b);
+    }
+    if (same) return TEST_PASS;
+    snprintf(why, size, "expected %.200s, got %.200s", exp, got);
+    return TEST_WRONG;
+}
+
+/* Check (or test) every property exactly; print a table or JSON. */
+static int exact_properties(const check_opts *o, const proper_prism_props *p, const proper_dtmc *d,
+                            const proper_exact_dtmc *e, cli_json *runs) {
+    size_t i, n = p ? proper_prism_props_count(p) : 0, width = label_width(p, n);
+    proper_strbuf text;
+    proper_error err;
+    cli_json j, *jj = runs ? runs : &j;
+    int status = CLI_OK;
+    proper_strbuf_init(&text);
+    if (o->json) {
+        if (!runs) cli_json_init(&j, stdout);
+        cli_json_object_begin(jj);
+        if (runs) cli_json_key_string(jj, "constants", o->run_consts);
+        cli_json_key_string(jj, "model", o->model);
+        cli_json_key_uint(jj, "states", (unsigned long long)d->n_states);
+        cli_json_key_uint(jj, "transitions", (unsigned long long)d->n_trans);
+        cli_json_key(jj, "properties");
+        cli_json_array_begin(jj);
+    } else if (!o->test) {
+        printf("model: %s (%lu states, %llu transitions)\n", o->model, (unsigned long)d->n_states,
+               (unsigned long long)d->n_trans);
+        if (n) printf("%-*s  %s\n", (int)width, "property", "value");
+    }
+    for (i = 0; i < n; i++) {
+        const char *name = proper_prism_props_name(p, i), *prop = proper_prism_props_text(p, i);
+        char exp[4096], why[PROPER_ERROR_MESSAGE_MAX + 64] = "", label[600];
+        double v;
+        int rc;
+        if (!selected(o, p, i)) continue;
+        if (o->test && (!expected_result(proper_prism_props_comment(p, i), o->run_consts, exp, sizeof exp) || strcmp(exp, "?") == 0)) {
+            printf("%s  %s\n", test_verdicts[TEST_SKIP], prop);
+            continue;
+        }
+        rc = exact_value(p, i, d, e, &text, &v, &err);
+        if (o->test) {
+            int verdict;
+            if (rc) {
+                verdict = strncmp(exp, "Error", 5) == 0 ? TEST_PASS : rc == PROPER_EUNSUPPORTED ? TEST_UNSUPPORTED : TEST_ERROR;
+                proper_error_format(&err, why, sizeof why);
+            } else {
+                verdict = exact_test_compare(exp, text.data, e, why, sizeof why);
+            }
+            if (verdict == TEST_WRONG || verdict == TEST_ERROR) status = CLI_CHECK_FAILED;
+            printf("%s  %s%s%s\n", test_verdicts[verdict], prop, why[0] ? "  -- " : "", why);
+            continue;
+        }
+        if (rc) {
+            status = cli_report(&err);
+            break;
+        }
+        if (o->json) {
+            cli_json_object_begin(jj);
+            cli_json_key_string(jj, "name", name);
+            cli_json_key_string(jj, "property", prop);
+            cli_json_key_string(jj, "type", type_name(PROPER_PRISM_DOUBLE));
+            json_value(jj, v, PROPER_PRISM_DOUBLE);
+            cli_json_key_string(jj, e->n_params ? "function" : "rational", text.data);
+            cli_json_key_bool(jj, "exact", 1);
+            cli_json_object_end(jj);
+        } else {
+            if (name) snprintf(label, sizeof label, "\"%s\": %s", name, prop);
+            else snprintf(label, sizeof label, "%s", prop);
+            printf("%-*s  %s  (%s)\n", (int)width, label, text.data, e->n_params ? "parametric" : "exact");
+        }
+    }
+    if (o->json) {
+        cli_json_array_end(jj);
+        cli_json_object_end(jj);
+    }
+    proper_strbuf_free(&text);
+    return status;
+}
+
+/* Exact or parametric run: open the parameters, build, make the exact
+ * companion, check. */
+static int exact_run(const check_opts *o, proper_prism_model *pm, const proper_prism_props *props, proper_dtmc *d,
+                     cli_json *runs, int first) {
+    const char *names[CHECK_MAX_PARAMS];
+    char buf[4096];
+    size_t n = 0;
+    proper_prism_build_opts bo = proper_prism_build_opts_default();
+    proper_exact_dtmc e;
+    proper_error err;
+    int rc;
+    if (o->explicit_files) return cli_fail("check: --exact and --param need a PRISM-language model (not explicit files)");
+    if (o->params && (rc = parse_params(o->params, buf, sizeof buf, names, &n)) != CLI_OK) return rc;
+    if (n && proper_prism_open_params(pm, names, n, &err)) return cli_report(&err);
+    bo.fix_deadlocks = !o->nofixdl;
+    bo.max_states = o->max_states;
+    if (proper_prism_build(pm, &bo, d, &err)) return cli_report(&err);
+    if (first) cli_warn_deadlocks(proper_bitset_count(&d->deadlock));
+    if ((rc = export_model(o, d, &err)) != CLI_OK) return rc;
+    proper_exact_dtmc_init(&e);
+    if (proper_prism_build_exact(pm, d, names, n, &e, &err)) return cli_report(&err);
+    rc = exact_properties(o, props, d, &e, runs);
+    proper_exact_dtmc_free(&e);
+    return rc;
+}
+
 /* The request for property i of an external tool. */
 static proper_backend_check_request tool_request(const check_opts *o, const proper_prism_props *p, size_t i) {
     proper_backend_check_request req = proper_backend_check_request_default();
@@ -723,6 +905,7 @@ static int check_run(check_opts *o, const proper_backend *backend, proper_prism_
     if (o->run_consts[0]) warn_unknown(unknown, warned);
     if (backend != proper_backend_native() && !o->export_explicit && !o->export_drn && !o->export_prism && !o->dot)
         return check_with_tool(o, backend, props);
+    if (backend == proper_backend_native() && (o->exact || o->params)) return exact_run(o, pm, props, d, runs, first);
     if (!o->explicit_files) {
         proper_prism_build_opts bo;
         bo = proper_prism_build_opts_default();

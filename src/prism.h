@@ -156,6 +156,7 @@
 #define PROPER_PRISM_H
 
 #include "dtmc.h"
+#include "exact.h"
 #include "ltl.h"
 
 /* Probabilities of one command's updates must sum to 1 within this
@@ -329,6 +330,36 @@ PROPER_API int proper_prism_props_check(const proper_prism_props *p, size_t i, c
 PROPER_API int proper_prism_props_check_states(const proper_prism_props *p, size_t i, const proper_dtmc *d,
                                                const proper_prism_check_opts *opts, double *x,
                                                proper_error *err);
+
+/* ---- Exact and parametric results (exact.h) ----------------------------------
+ * The DTMC is built as usual; its exact companion holds every probability
+ * and reward exactly: literals as written ("0.1" is 1/10), constants as
+ * given to proper_prism_set_consts ("1/3"), int and bool expressions as
+ * usual. Parameters (constants left open, 'param' declarations) may appear
+ * in probabilities and rewards (and the constants they use), not in guards,
+ * assignments, conditions, labels or min/max. CTMCs are refused. */
+
+/* Keep the named constants open as parameters: each must be a double
+ * constant without a value; it gets a sample value (1/(n+2+i), distinct and
+ * summing to less than 1) at which the DTMC's structure is built.
+ * proper_prism_build_exact refuses a transition that vanishes there but not
+ * for every value. */
+PROPER_API int proper_prism_open_params(proper_prism_model *m, const char *const *names, size_t n, proper_error *err);
+/* The exact companion of d (built from m) into *out (an output: see
+ * exact.h): rationals when n_params == 0, else rational functions of the
+ * named parameters. Rows are checked to sum to exactly 1. */
+PROPER_API int proper_prism_build_exact(const proper_prism_model *m, const proper_dtmc *d, const char *const *params,
+                                        size_t n_params, proper_exact_dtmc *out, proper_error *err);
+/* Property i exactly in every state (x: an output vector): P=? [ X phi ],
+ * [ phi U psi ], [ F phi ], [ G phi ] and their step-bounded forms (no
+ * lower bound), R=? [ F phi ], [ C<=k ], [ I=k ], S=? [ phi ];
+ * PROPER_EUNSUPPORTED for the rest. */
+PROPER_API int proper_prism_props_exact(const proper_prism_props *p, size_t i, const proper_dtmc *d,
+                                        const proper_exact_dtmc *e, proper_exact_vec *x, proper_error *err);
+/* Its value in the initial state as PRISM -exact / -param prints it
+ * ("1/28", "p*q/(p*q-p+1)", "Infinity"), appended to text. */
+PROPER_API int proper_prism_props_exact_text(const proper_prism_props *p, size_t i, const proper_dtmc *d,
+                                             const proper_exact_dtmc *e, proper_strbuf *text, proper_error *err);
 
 #ifdef __cplusplus
 }
@@ -5832,6 +5863,734 @@ PROPER_API int proper_prism_props_check(const proper_prism_props *p, size_t i, c
                                 "with proper_prism_props_result", (unsigned long)i + 1, res.value, res.hi);
     *value = res.value;
     return PROPER_OK;
+}
+
+/* ---- Exact and parametric values (exact.h) -----------------------------------
+ * The chain is built as usual (proper_prism_build, with the parameters at
+ * sample values: proper_prism_open_params); proper_prism_build_exact then
+ * walks its states again and evaluates every update probability and reward
+ * exactly, as a rational function of the parameters (a rational when there
+ * are none): literals as written ("0.1" is 1/10), constants given to
+ * proper_prism_set_consts as written, int and bool subexpressions (guards,
+ * assignments, conditions) with the ordinary evaluator, which is exact for
+ * them. Parameters may appear only where values are numbers (probabilities,
+ * rewards and the constants they use); a guard, an assignment, a condition
+ * or min/max that depends on one is refused. */
+
+typedef struct proper__prism_xctx {
+    const proper_prism_model *m;
+    proper__prism_ectx cx;      /* the ordinary evaluator, for int and bool subexpressions */
+    size_t n_params;
+    const int32_t *param_of;    /* constant -> parameter index, or -1 */
+    proper_ratfun *cval;        /* exact constant values, cached */
+    unsigned char *cdone;
+    proper_error *err;
+} proper__prism_xctx;
+
+/* Whether expression e (of the model's pool) depends on a parameter. */
+static int proper__prism_uses_param(const proper__prism_xctx *X, int32_t e) {
+    const proper__prism_node *nd;
+    if (e < 0 || !X->n_params) return 0;
+    nd = &X->m->pool.n[e];
+    if (nd->kind == PROPER__PM_N_CONST)
+        return X->param_of[nd->idx] >= 0 || proper__prism_uses_param(X, X->m->consts[nd->idx].expr);
+    if (nd->kind == PROPER__PM_N_FORMULA) return proper__prism_uses_param(X, nd->a);
+    if (nd->kind == PROPER__PM_N_INT || nd->kind == PROPER__PM_N_DOUBLE || nd->kind == PROPER__PM_N_BOOL ||
+        nd->kind == PROPER__PM_N_VAR)
+        return 0;
+    return proper__prism_uses_param(X, nd->a) || proper__prism_uses_param(X, nd->b) || proper__prism_uses_param(X, nd->c);
+}
+
+static int proper__prism_xfail(const proper__prism_xctx *X, const proper__prism_node *nd, int code, const char *what) {
+    return proper__prism_eval_fail(&X->cx, nd, code, "%s", what);
+}
+
+/* The shortest decimal that reads back as v ("0.3", not 0.299999...). */
+static int proper__prism_rat_of_double(proper_rat *out, double v) {
+    char buf[40];
+    int prec;
+    for (prec = 1; prec <= 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v) break;
+    }
+    return proper_rat_parse(out, buf, strlen(buf), "value", NULL);
+}
+
+static int proper__prism_xeval(proper__prism_xctx *X, int32_t e, proper_ratfun *out);
+
+static int proper__prism_xconst(proper__prism_xctx *X, const proper__prism_node *nd, proper_ratfun *out) {
+    const proper__prism_const_decl *c = &X->m->consts[nd->idx];
+    proper_rat q;
+    int rc = PROPER_OK;
+    if (X->param_of[nd->idx] >= 0) return proper_ratfun_set_var(out, (uint32_t)X->param_of[nd->idx], (uint32_t)X->n_params);
+    if (X->cdone[nd->idx]) return proper_ratfun_copy(out, &X->cval[nd->idx]);
+    proper_rat_init(&q);
+    if (c->expr >= 0) {
+        rc = proper__prism_xeval(X, c->expr, &X->cval[nd->idx]);
+    } else if (c->type != PROPER_PRISM_DOUBLE) {
+        if (!(rc = proper_rat_set_i64(&q, c->given.i, 1))) rc = proper_ratfun_set_rat(&X->cval[nd->idx], &q);
+    } else if (c->given_text[0]) { /* as given: "1/3", "0.1" */
+        proper_error tmp;
+        rc = proper_ratfun_parse(&X->cval[nd->idx], c->given_text, strlen(c->given_text), "value", NULL, 0, &tmp);
+        if (rc == PROPER_EPARSE || rc == PROPER_EUNDEFINED)
+            return proper_error_set(X->err, PROPER_EUNSUPPORTED, X->m->file, c->line, c->col,
+                                    "constant '%s': the value '%s' cannot be read exactly (give a number or a fraction)",
+                                    X->m->names.names[c->sym], c->given_text);
+    } else {
+        if (!(rc = proper__prism_rat_of_double(&q, c->given.d))) rc = proper_ratfun_set_rat(&X->cval[nd->idx], &q);
+    }
+    proper_rat_free(&q);
+    if (rc) return rc == PROPER_ENOMEM ? proper_error_set(X->err, rc, NULL, 0, 0, "out of memory") : rc;
+    X->cdone[nd->idx] = 1;
+    return proper_ratfun_copy(out, &X->cval[nd->idx]);
+}
+
+/* An exact integer exponent k of a power (an int expression, or a double
+ * one whose exact value is an integer). */
+static int proper__prism_xexponent(proper__prism_xctx *X, int32_t e, long long *k) {
+    const proper__prism_node *nd = &X->m->pool.n[e];
+    proper_ratfun f;
+    proper_rat q;
+    int64_t v, den;
+    int rc;
+    proper_ratfun_init(&f);
+    proper_rat_init(&q);
+    rc = proper__prism_xeval(X, e, &f);
+    if (!rc && (!proper_ratfun_is_const(&f, &q) || !proper_bigint_to_i64(&q.den, &den) || den != 1 ||
+                !proper_bigint_to_i64(&q.num, &v) ||
+                v > PROPER_EXACT_MAX_POWER || v < -(int64_t)PROPER_EXACT_MAX_POWER))
+        rc = proper__prism_xfail(X, nd, PROPER_EUNSUPPORTED, "an exact power needs an integer exponent (at most 1000)");
+    if (!rc) *k = (long long)v;
+    proper_ratfun_free(&f);
+    proper_rat_free(&q);
+    return rc;
+}
+
+static int proper__prism_xpow(proper__prism_xctx *X, int32_t base, int32_t ex, proper_ratfun *out) {
+    long long k;
+    int rc;
+    if ((rc = proper__prism_xexponent(X, ex, &k)) || (rc = proper__prism_xeval(X, base, out))) return rc;
+    if (k < 0) {
+        proper_ratfun one;
+        proper_rat q;
+        if (proper_ratfun_is_zero(out)) return proper__prism_xfail(X, &X->m->pool.n[base], PROPER_EINVAL, "0 to a negative power");
+        proper_ratfun_init(&one);
+        proper_rat_init(&q);
+        rc = proper_rat_set_i64(&q, 1, 1);
+        if (!rc) rc = proper_ratfun_set_rat(&one, &q);
+        if (!rc) rc = proper_ratfun_div(out, &one, out);
+        proper_ratfun_free(&one);
+        proper_rat_free(&q);
+        k = -k;
+    }
+    return rc ? rc : proper_ratfun_pow(out, out, (unsigned)k);
+}
+
+static int proper__prism_xbinary(proper__prism_xctx *X, const proper__prism_node *nd, proper_ratfun *out) {
+    proper_ratfun b;
+    int rc;
+    if (nd->op == PROPER__PM_OP_POW) return proper__prism_xpow(X, nd->a, nd->b, out);
+    proper_ratfun_init(&b);
+    rc = proper__prism_xeval(X, nd->a, out);
+    if (!rc) rc = proper__prism_xeval(X, nd->b, &b);
+    if (!rc) switch (nd->op) {
+        case PROPER__PM_OP_ADD: rc = proper_ratfun_add(out, out, &b); break;
+        case PROPER__PM_OP_SUB: rc = proper_ratfun_sub(out, out, &b); break;
+        case PROPER__PM_OP_MUL: rc = proper_ratfun_mul(out, out, &b); break;
+        case PROPER__PM_OP_DIV:
+            rc = proper_ratfun_is_zero(&b) ? proper__prism_xfail(X, nd, PROPER_EINVAL, "division by zero")
+                                           : proper_ratfun_div(out, out, &b);
+            break;
+        default: rc = proper__prism_xfail(X, nd, PROPER_EUNSUPPORTED, "this operator has no exact value"); break;
+        }
+    proper_ratfun_free(&b);
+    return rc;
+}
+
+/* min/max of two exact values: rationals only (a parametric one has no
+ * single order). */
+static int proper__prism_xminmax(proper__prism_xctx *X, const proper__prism_node *nd, proper_ratfun *out) {
+    proper_ratfun b;
+    proper_rat qa, qb;
+    int rc;
+    proper_ratfun_init(&b);
+    proper_rat_init(&qa);
+    proper_rat_init(&qb);
+    rc = proper__prism_xeval(X, nd->a, out);
+    if (!rc) rc = proper__prism_xeval(X, nd->b, &b);
+    if (!rc && (!proper_ratfun_is_const(out, &qa) || !proper_ratfun_is_const(&b, &qb)))
+        rc = proper__prism_xfail(X, nd, PROPER_EUNSUPPORTED, "min/max of a parametric value");
+    if (!rc && (proper_rat_cmp(&qb, &qa) < 0) == (nd->op == PROPER__PM_FN_MIN)) rc = proper_ratfun_copy(out, &b);
+    proper_ratfun_free(&b);
+    proper_rat_free(&qa);
+    proper_rat_free(&qb);
+    return rc;
+}
+
+/* Exact value of expression e of the model's pool in the state X->cx.vals. */
+static int proper__prism_xeval(proper__prism_xctx *X, int32_t e, proper_ratfun *out) {
+    const proper__prism_node *nd = &X->m->pool.n[e];
+    proper_rat q;
+    int rc;
+    if (nd->type != PROPER_PRISM_DOUBLE) { /* ints and bools: exact in the ordinary evaluator */
+        proper__prism_val v;
+        if (proper__prism_uses_param(X, e))
+            return proper__prism_xfail(X, nd, PROPER_EUNSUPPORTED,
+                                       "a parameter may appear only in probabilities, rates and rewards, not in an int or bool expression");
+        if ((rc = proper__prism_eval(&X->cx, e, &v)) != 0) return rc;
+        proper_rat_init(&q);
+        rc = proper_rat_set_i64(&q, v.i, 1);
+        if (!rc) rc = proper_ratfun_set_rat(out, &q);
+        proper_rat_free(&q);
+        return rc;
+    }
+    switch (nd->kind) {
+    case PROPER__PM_N_DOUBLE: {
+        const char *text = X->m->names.names[nd->idx];
+        proper_rat_init(&q);
+        rc = proper_rat_parse(&q, text, strlen(text), "literal", NULL);
+        if (!rc) rc = proper_ratfun_set_rat(out, &q);
+        proper_rat_free(&q);
+        return rc;
+    }
+    case PROPER__PM_N_CONST: return proper__prism_xconst(X, nd, out);
+    case PROPER__PM_N_FORMULA: return proper__prism_xeval(X, nd->a, out);
+    case PROPER__PM_N_NEG:
+        if ((rc = proper__prism_xeval(X, nd->a, out)) != 0) return rc;
+        return proper_ratfun_neg(out, out);
+    case PROPER__PM_N_BIN: return proper__prism_xbinary(X, nd, out);
+    case PROPER__PM_N_ITE: {
+        proper__prism_val c;
+        if (proper__prism_uses_param(X, nd->a))
+            return proper__prism_xfail(X, nd, PROPER_EUNSUPPORTED, "a condition c ? a : b may not depend on a parameter");
+        if ((rc = proper__prism_eval(&X->cx, nd->a, &c)) != 0) return rc;
+        return proper__prism_xeval(X, c.i ? nd->b : nd->c, out);
+    }
+    case PROPER__PM_N_FUNC:
+        if (nd->op == PROPER__PM_FN_MIN || nd->op == PROPER__PM_FN_MAX) return proper__prism_xminmax(X, nd, out);
+        if (nd->op == PROPER__PM_FN_POW) return proper__prism_xpow(X, nd->a, nd->b, out);
+        return proper__prism_xfail(X, nd, PROPER_EUNSUPPORTED, "log has no exact value");
+    default: return proper__prism_xfail(X, nd, PROPER_EUNSUPPORTED, "this expression has no exact value");
+    }
+}
+
+/* The state of d whose valuation is vals (d's states are sorted
+ * lexicographically by valuation), or UINT32_MAX. */
+static uint32_t proper__prism_find_state(const proper_dtmc *d, const int32_t *vals) {
+    uint32_t lo = 0, hi = d->n_states;
+    size_t nv = d->n_vars;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        const int32_t *v = d->vals + (size_t)mid * nv;
+        size_t i;
+        int c = 0;
+        for (i = 0; i < nv && !c; i++) c = v[i] < vals[i] ? -1 : v[i] > vals[i];
+        if (!c) return mid;
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return UINT32_MAX;
+}
+
+/* One state's exact row while its choices are walked: per transition of
+ * d's row, the probability summed over choices and, per reward structure,
+ * the probability-weighted transition reward. */
+typedef struct proper__prism_xrow {
+    proper__prism_xctx *X;
+    const proper_dtmc *d;
+    uint32_t s;
+    proper_ratfun *prob;    /* row length */
+    proper_ratfun *trew;    /* row length * n_rewards */
+    proper_ratfun *crew;    /* n_rewards: the current choice's transition rewards */
+    int32_t *outv;          /* outcomes: valuations */
+    proper_ratfun *outp;    /* ... and probabilities */
+    size_t n_out, cap_out, n_choices;
+} proper__prism_xrow;
+
+static int proper__prism_xrow_oom(proper__prism_xrow *R) {
+    return proper_error_set(R->X->err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+}
+
+/* Multiply the outcomes so far by command c's updates. */
+static int proper__prism_xapply(proper__prism_xrow *R, size_t c) {
+    proper__prism_xctx *X = R->X;
+    const proper_prism_model *m = X->m;
+    const proper__prism_command *cmd = &m->cmds[c];
+    size_t nv = m->n_vars, n = R->n_out, o, j, k, n_new = 0;
+    proper_ratfun p;
+    int32_t *nvals;
+    proper_ratfun *np;
+    int rc = PROPER_OK;
+    nvals = (int32_t *)proper_calloc(n * cmd->n * (nv ? nv : 1) + 1, sizeof *nvals);
+    np = (proper_ratfun *)proper_calloc(n * cmd->n + 1, sizeof *np);
+    if (!nvals || !np) {
+        PROPER_FREE(nvals);
+        PROPER_FREE(np);
+        return proper__prism_xrow_oom(R);
+    }
+    proper_ratfun_init(&p);
+    for (j = 0; j < cmd->n && !rc; j++) {
+        const proper__prism_update *u = &m->updates[cmd->first + j];
+        proper_rat one;
+        proper_rat_init(&one);
+        if (u->prob >= 0) rc = proper__prism_xeval(X, u->prob, &p);
+        else if (!(rc = proper_rat_set_i64(&one, 1, 1))) rc = proper_ratfun_set_rat(&p, &one);
+        proper_rat_free(&one);
+        if (rc || proper_ratfun_is_zero(&p)) continue;
+        for (o = 0; o < n && !rc; o++) {
+            int32_t *row = nvals + n_new * nv;
+            if (nv) memcpy(row, R->outv + o * nv, nv * sizeof *row);
+            for (k = 0; k < u->n && !rc; k++) {
+                const proper__prism_assign *a = &m->assigns[u->first + k];
+                proper__prism_val v;
+                if ((rc = proper__prism_eval(&X->cx, a->expr, &v)) == 0) row[a->var] = (int32_t)v.i;
+            }
+            proper_ratfun_init(&np[n_new]);
+            if (!rc) rc = proper_ratfun_mul(&np[n_new], &R->outp[o], &p);
+            n_new++;
+        }
+    }
+    proper_ratfun_free(&p);
+    for (o = 0; o < R->n_out; o++) proper_ratfun_free(&R->outp[o]);
+    PROPER_FREE(R->outv);
+    PROPER_FREE(R->outp);
+    R->outv = nvals;
+    R->outp = np;
+    R->n_out = n_new;
+    return rc;
+}
+
+/* Transition rewards of a choice of `action` (-1 unlabelled) into R->crew. */
+static int proper__prism_xchoice_rewards(proper__prism_xrow *R, int action) {
+    proper__prism_xctx *X = R->X;
+    const proper_prism_model *m = X->m;
+    proper_ratfun v;
+    size_t r, i;
+    int rc = PROPER_OK;
+    proper_ratfun_init(&v);
+    for (r = 0; r < m->n_rewards && !rc; r++) {
+        const proper__prism_reward_decl *rd = &m->rewards[r];
+        proper_ratfun_free(&R->crew[r]);
+        for (i = rd->first; i < rd->first + rd->n && !rc; i++) {
+            const proper__prism_reward_item *it = &m->items[i];
+            proper__prism_val g;
+            if (!it->is_trans || it->action != action) continue;
+            if ((rc = proper__prism_eval(&X->cx, it->guard, &g)) != 0 || !g.i) continue;
+            if (!(rc = proper__prism_xeval(X, it->value, &v))) rc = proper_ratfun_add(&R->crew[r], &R->crew[r], &v);
+        }
+    }
+    proper_ratfun_free(&v);
+    return rc;
+}
+
+/* Add the outcomes of the current choice to the row. */
+static int proper__prism_xfinish(proper__prism_xrow *R, int action) {
+    proper__prism_xctx *X = R->X;
+    const proper_dtmc *d = R->d;
+    size_t nr = X->m->n_rewards, o, r;
+    proper_ratfun t;
+    int rc;
+    if ((rc = proper__prism_xchoice_rewards(R, action)) != 0) return rc;
+    R->n_choices++;
+    proper_ratfun_init(&t);
+    for (o = 0; o < R->n_out && !rc; o++) {
+        uint32_t dst = proper__prism_find_state(d, R->outv + o * d->n_vars);
+        uint64_t k;
+        for (k = d->row[R->s]; dst != UINT32_MAX && k < d->row[R->s + 1] && d->col[k] != dst; k++) {}
+        if (dst == UINT32_MAX || k == d->row[R->s + 1]) {
+            char st[PROPER_ERROR_MESSAGE_MAX / 2];
+            proper__prism_describe_state(X->m, R->outv + o * d->n_vars, st, sizeof st);
+            rc = proper_error_set(X->err, PROPER_EUNSUPPORTED, X->m->file, 0, 0,
+                                  "the transition from state %lu to %s has probability 0 at the values the model was "
+                                  "built with but not for every parameter value: build it at other values",
+                                  (unsigned long)R->s, st);
+            break;
+        }
+        k -= d->row[R->s];
+        rc = proper_ratfun_add(&R->prob[k], &R->prob[k], &R->outp[o]);
+        for (r = 0; r < nr && !rc; r++) {
+            if (proper_ratfun_is_zero(&R->crew[r])) continue;
+            if (!(rc = proper_ratfun_mul(&t, &R->outp[o], &R->crew[r])))
+                rc = proper_ratfun_add(&R->trew[k * nr + r], &R->trew[k * nr + r], &t);
+        }
+    }
+    proper_ratfun_free(&t);
+    return rc;
+}
+
+static int proper__prism_xstart(proper__prism_xrow *R, const int32_t *vals) {
+    size_t nv = R->d->n_vars, o;
+    proper_rat one;
+    int rc;
+    for (o = 0; o < R->n_out; o++) proper_ratfun_free(&R->outp[o]);
+    PROPER_FREE(R->outv);
+    PROPER_FREE(R->outp);
+    R->n_out = 0;
+    R->outv = (int32_t *)proper_calloc(nv ? nv : 1, sizeof *R->outv);
+    R->outp = (proper_ratfun *)proper_calloc(1, sizeof *R->outp);
+    if (!R->outv || !R->outp) return proper__prism_xrow_oom(R);
+    if (nv) memcpy(R->outv, vals, nv * sizeof *vals);
+    proper_ratfun_init(&R->outp[0]);
+    proper_rat_init(&one);
+    rc = proper_rat_set_i64(&one, 1, 1);
+    if (!rc) rc = proper_ratfun_set_rat(&R->outp[0], &one);
+    proper_rat_free(&one);
+    R->n_out = 1;
+    return rc;
+}
+
+/* Every choice of the current state, as the builder makes them: each
+ * enabled unlabelled command, and for each action every combination of one
+ * enabled command per module that has it (blocked when one has none). */
+static int proper__prism_xchoices(proper__prism_xrow *R, const int32_t *vals) {
+    proper__prism_xctx *X = R->X;
+    const proper_prism_model *m = X->m;
+    size_t c, a, nc = m->n_cmds;
+    size_t *en = (size_t *)proper_calloc(nc + 1, sizeof *en), *gs = (size_t *)proper_calloc(m->n_modules + 2, sizeof *gs),
+           *combo = (size_t *)proper_calloc(m->n_modules + 2, sizeof *combo);
+    proper__prism_val g;
+    int rc = PROPER_OK;
+    if (!en || !gs || !combo) rc = proper__prism_xrow_oom(R);
+    for (c = 0; c < nc && !rc; c++) {
+        if (m->cmds[c].action != -1) continue;
+        if ((rc = proper__prism_eval(&X->cx, m->cmds[c].guard, &g)) != 0 || !g.i) continue;
+        if (!(rc = proper__prism_xstart(R, vals)) && !(rc = proper__prism_xapply(R, c))) rc = proper__prism_xfinish(R, -1);
+    }
+    for (a = 0; a < m->n_actions && !rc; a++) {
+        size_t n_en = 0, groups = 0, k;
+        int last = -1, blocked = 0;
+        for (c = 0; c < nc && !rc && !blocked; c++) {
+            if (m->cmds[c].action != (int32_t)a) continue;
+            if (m->cmds[c].module != last) {
+                if (groups && gs[groups - 1] == n_en) blocked = 1;
+                gs[groups++] = n_en;
+                last = m->cmds[c].module;
+            }
+            if ((rc = proper__prism_eval(&X->cx, m->cmds[c].guard, &g)) == 0 && g.i) en[n_en++] = c;
+        }
+        if (rc || blocked || !groups || gs[groups - 1] == n_en) continue;
+        gs[groups] = n_en;
+        for (k = 0; k < groups; k++) combo[k] = 0;
+        for (;;) { /* odometer over the modules' enabled commands */
+            if ((rc = proper__prism_xstart(R, vals)) != 0) break;
+            for (k = 0; k < groups && !rc; k++) rc = proper__prism_xapply(R, en[gs[k] + combo[k]]);
+            if (rc || (rc = proper__prism_xfinish(R, (int)a)) != 0) break;
+            for (k = groups; k-- > 0;) {
+                if (++combo[k] < gs[k + 1] - gs[k]) break;
+                combo[k] = 0;
+            }
+            if (k == (size_t)-1) break;
+        }
+    }
+    PROPER_FREE(en);
+    PROPER_FREE(gs);
+    PROPER_FREE(combo);
+    return rc;
+}
+
+/* Store a value into the companion (a rational when there are no parameters). */
+static int proper__prism_xstore(proper_exact_dtmc *e, int what, size_t r, uint64_t k, const proper_ratfun *f,
+                                proper_error *err) {
+    proper_rat q;
+    int rc;
+    if (e->n_params) {
+        if (what == 0) return proper_exact_dtmc_set_fprob(e, k, f, err);
+        if (what == 1) return proper_exact_dtmc_set_state_freward(e, r, (uint32_t)k, f, err);
+        return proper_exact_dtmc_set_trans_freward(e, r, k, f, err);
+    }
+    proper_rat_init(&q);
+    if (!proper_ratfun_is_const(f, &q)) rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "not a number");
+    else if (what == 0) rc = proper_exact_dtmc_set_prob(e, k, &q, err);
+    else if (what == 1) rc = proper_exact_dtmc_set_state_reward(e, r, (uint32_t)k, &q, err);
+    else rc = proper_exact_dtmc_set_trans_reward(e, r, k, &q, err);
+    proper_rat_free(&q);
+    return rc;
+}
+
+/* State s's exact row and rewards into e. */
+static int proper__prism_xstate(proper__prism_xctx *X, const proper_dtmc *d, uint32_t s, proper_exact_dtmc *e) {
+    const proper_prism_model *m = X->m;
+    size_t len = (size_t)(d->row[s + 1] - d->row[s]), nr = m->n_rewards, j, r, i;
+    const int32_t *vals = d->vals + (size_t)s * d->n_vars;
+    proper__prism_xrow R;
+    proper_ratfun v, n;
+    proper_rat q;
+    int rc = PROPER_OK;
+    memset(&R, 0, sizeof R);
+    R.X = X;
+    R.d = d;
+    R.s = s;
+    R.prob = (proper_ratfun *)proper_calloc(len + 1, sizeof *R.prob);
+    R.trew = (proper_ratfun *)proper_calloc(len * nr + 1, sizeof *R.trew);
+    R.crew = (proper_ratfun *)proper_calloc(nr + 1, sizeof *R.crew);
+    proper_ratfun_init(&v);
+    proper_ratfun_init(&n);
+    proper_rat_init(&q);
+    X->cx.vals = vals;
+    if (!R.prob || !R.trew || !R.crew) rc = proper__prism_xrow_oom(&R);
+    if (!rc) rc = proper__prism_xchoices(&R, vals);
+    /* PRISM divides by the number of choices; a deadlock keeps its self-loop */
+    if (!rc && R.n_choices && !(rc = proper_rat_set_i64(&q, (int64_t)R.n_choices, 1)) &&
+        !(rc = proper_ratfun_set_rat(&n, &q)))
+        for (j = 0; j < len && !rc; j++) {
+            if (!(rc = proper_ratfun_div(&v, &R.prob[j], &n))) rc = proper__prism_xstore(e, 0, 0, d->row[s] + j, &v, X->err);
+            for (r = 0; r < nr && !rc; r++) /* the probability-weighted mean over the choices */
+                if (e->rewards[r].trans || e->rewards[r].ftrans) {
+                    if (!proper_ratfun_is_zero(&R.trew[j * nr + r]))
+                        rc = proper_ratfun_div(&v, &R.trew[j * nr + r], &R.prob[j]);
+                    else
+                        proper_ratfun_free(&v);
+                    if (!rc) rc = proper__prism_xstore(e, 2, r, d->row[s] + j, &v, X->err);
+                }
+        }
+    for (r = 0; r < nr && !rc; r++) { /* state rewards: the sum of the items that hold */
+        const proper__prism_reward_decl *rd = &m->rewards[r];
+        if (!e->rewards[r].state && !e->rewards[r].fstate) continue;
+        proper_ratfun_free(&n);
+        for (i = rd->first; i < rd->first + rd->n && !rc; i++) {
+            const proper__prism_reward_item *it = &m->items[i];
+            proper__prism_val g;
+            if (it->is_trans) continue;
+            if ((rc = proper__prism_eval(&X->cx, it->guard, &g)) != 0 || !g.i) continue;
+            if (!(rc = proper__prism_xeval(X, it->value, &v))) rc = proper_ratfun_add(&n, &n, &v);
+        }
+        if (!rc) rc = proper__prism_xstore(e, 1, r, s, &n, X->err);
+    }
+    for (j = 0; j < len; j++) proper_ratfun_free(&R.prob[j]);
+    for (j = 0; j < len * nr; j++) proper_ratfun_free(&R.trew[j]);
+    for (r = 0; r < nr; r++) proper_ratfun_free(&R.crew[r]);
+    for (j = 0; j < R.n_out; j++) proper_ratfun_free(&R.outp[j]);
+    PROPER_FREE(R.prob);
+    PROPER_FREE(R.trew);
+    PROPER_FREE(R.crew);
+    PROPER_FREE(R.outv);
+    PROPER_FREE(R.outp);
+    proper_ratfun_free(&v);
+    proper_ratfun_free(&n);
+    proper_rat_free(&q);
+    return rc;
+}
+
+/* A parameter may not decide which commands are enabled, where they go, or
+ * which reward items apply. */
+static int proper__prism_check_param_use(proper__prism_xctx *X) {
+    const proper_prism_model *m = X->m;
+    size_t c, j, k;
+    const char *msg = "a parameter may appear only in probabilities, rates and rewards";
+    for (c = 0; c < m->n_cmds; c++) {
+        if (proper__prism_uses_param(X, m->cmds[c].guard))
+            return proper__prism_xfail(X, &m->pool.n[m->cmds[c].guard], PROPER_EUNSUPPORTED, msg);
+        for (j = 0; j < m->cmds[c].n; j++) {
+            const proper__prism_update *u = &m->updates[m->cmds[c].first + j];
+            for (k = 0; k < u->n; k++)
+                if (proper__prism_uses_param(X, m->assigns[u->first + k].expr))
+                    return proper__prism_xfail(X, &m->pool.n[m->assigns[u->first + k].expr], PROPER_EUNSUPPORTED, msg);
+        }
+    }
+    for (c = 0; c < m->n_items; c++)
+        if (proper__prism_uses_param(X, m->items[c].guard))
+            return proper__prism_xfail(X, &m->pool.n[m->items[c].guard], PROPER_EUNSUPPORTED, msg);
+    for (c = 0; c < m->n_labels; c++)
+        if (proper__prism_uses_param(X, m->labels[c].expr))
+            return proper__prism_xfail(X, &m->pool.n[m->labels[c].expr], PROPER_EUNSUPPORTED, msg);
+    return PROPER_OK;
+}
+
+PROPER_API int proper_prism_open_params(proper_prism_model *m, const char *const *names, size_t n, proper_error *err) {
+    size_t i;
+    for (i = 0; i < n; i++) {
+        int32_t sym = proper__prism_names_find(&m->names, names[i], strlen(names[i]));
+        proper__prism_const_decl *c;
+        int rc;
+        if (sym < 0 || m->sym_const[sym] < 0)
+            return proper_error_set(err, PROPER_EUNDEFINED, m->file, 0, 0, "--param: the model has no constant '%s'", names[i]);
+        c = &m->consts[m->sym_const[sym]];
+        if (c->expr >= 0 || c->type != PROPER_PRISM_DOUBLE)
+            return proper_error_set(err, PROPER_EINVAL, m->file, c->line, c->col,
+                                    "--param: '%s' is %s; a parameter is a double constant without a value", names[i],
+                                    c->expr >= 0 ? "defined in the model" : "not a double");
+        /* distinct small sample values, summing to less than 1 */
+        if ((rc = proper__prism_give_const(c, names[i], 1.0 / (double)(n + 2 + i), err)) != 0) return rc;
+        c->given_text[0] = '\0';
+    }
+    return PROPER_OK;
+}
+
+PROPER_API int proper_prism_build_exact(const proper_prism_model *m, const proper_dtmc *d, const char *const *params,
+                                        size_t n_params, proper_exact_dtmc *out, proper_error *err) {
+    proper__prism_xctx X;
+    proper_exact_dtmc e;
+    proper__prism_val *cv = NULL;
+    int32_t *param_of = NULL;
+    size_t i;
+    uint32_t s;
+    int rc;
+    if (m->is_ctmc)
+        return proper_error_set(err, PROPER_EUNSUPPORTED, m->file, 0, 0,
+                                "exact and parametric checking take DTMCs; this model is a CTMC");
+    if (d->n_vars != m->n_vars || (m->n_vars && !d->vals))
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "the DTMC was not built from this model");
+    memset(&X, 0, sizeof X);
+    proper_exact_dtmc_init(&e);
+    if ((rc = proper__prism_model_consts(m, &cv, err)) != 0) return rc;
+    param_of = (int32_t *)proper_calloc(m->n_consts + 1, sizeof *param_of);
+    X.cval = (proper_ratfun *)proper_calloc(m->n_consts + 1, sizeof *X.cval);
+    X.cdone = (unsigned char *)proper_calloc(m->n_consts + 1, 1);
+    if (!param_of || !X.cval || !X.cdone) {
+        rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+        goto done;
+    }
+    for (i = 0; i < m->n_consts; i++) param_of[i] = -1;
+    for (i = 0; i < n_params; i++) {
+        int32_t sym = proper__prism_names_find(&m->names, params[i], strlen(params[i]));
+        if (sym < 0 || m->sym_const[sym] < 0 || m->consts[m->sym_const[sym]].expr >= 0) {
+            rc = proper_error_set(err, PROPER_EUNDEFINED, m->file, 0, 0, "the model has no parameter '%s'", params[i]);
+            goto done;
+        }
+        param_of[m->sym_const[sym]] = (int32_t)i;
+    }
+    X.m = m;
+    X.n_params = n_params;
+    X.param_of = param_of;
+    X.err = err;
+    X.cx.m = m;
+    X.cx.pool = &m->pool;
+    X.cx.file = m->file;
+    X.cx.cv = cv;
+    X.cx.err = err;
+    if ((rc = proper__prism_check_param_use(&X)) != 0) goto done;
+    if ((rc = proper_exact_dtmc_create(&e, d, n_params, params, err)) != 0) goto done;
+    for (s = 0; s < d->n_states && !rc; s++) rc = proper__prism_xstate(&X, d, s, &e);
+    if (!rc) rc = proper_exact_dtmc_check(&e, d, err);
+    if (!rc) {
+        proper_exact_dtmc_free(out);
+        *out = e;
+        proper_exact_dtmc_init(&e);
+    }
+done:
+    for (i = 0; X.cval && i < m->n_consts; i++) proper_ratfun_free(&X.cval[i]);
+    PROPER_FREE(X.cval);
+    PROPER_FREE(X.cdone);
+    PROPER_FREE(param_of);
+    PROPER_FREE(cv);
+    proper_exact_dtmc_free(&e);
+    return rc;
+}
+
+/* x = 1 - x in every state (a negated path formula). */
+static int proper__prism_xcomplement(proper_exact_vec *x) {
+    proper_rat one;
+    proper_ratfun fone;
+    uint32_t s;
+    int rc;
+    proper_rat_init(&one);
+    proper_ratfun_init(&fone);
+    rc = proper_rat_set_i64(&one, 1, 1);
+    if (!rc) rc = proper_ratfun_set_rat(&fone, &one);
+    for (s = 0; s < x->n && !rc; s++)
+        rc = x->n_params ? proper_ratfun_sub(&x->f[s], &fone, &x->f[s]) : proper_rat_sub(&x->q[s], &one, &x->q[s]);
+    proper_rat_free(&one);
+    proper_ratfun_free(&fone);
+    return rc;
+}
+
+static int proper__prism_xprob(proper__prism_checker *C, const proper_exact_dtmc *e, const proper__prism_node *nd,
+                               const proper_exact_opts *o, proper_exact_vec *x) {
+    proper__prism_until u;
+    int rc;
+    if ((rc = proper__prism_until_form(C, nd->a, &u)) != 0) return rc;
+    if (u.lo > 0)
+        rc = proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED, "exact: a lower step bound is not supported");
+    else if (u.next)
+        rc = proper_exact_prob_next(C->d, e, &u.phi2, x, C->err);
+    else if (u.hi >= 0)
+        rc = proper_exact_prob_bounded_until(C->d, e, &u.phi1, &u.phi2, (unsigned long)u.hi, x, C->err);
+    else
+        rc = proper_exact_prob_until(C->d, e, &u.phi1, &u.phi2, o, x, NULL, C->err);
+    if (!rc && u.neg) rc = proper__prism_xcomplement(x);
+    proper__prism_until_free(&u);
+    return rc;
+}
+
+static int proper__prism_xreward(proper__prism_checker *C, const proper_exact_dtmc *e, const proper__prism_node *nd,
+                                 const proper_exact_opts *o, proper_exact_vec *x) {
+    const proper__prism_node *f = &C->p->pool.n[nd->a];
+    const proper_dtmc_reward *rew = NULL;
+    size_t r;
+    long long k;
+    proper_bitset phi;
+    int rc;
+    if ((rc = proper__prism_reward_of(C, nd, &rew)) != 0) return rc;
+    r = (size_t)(rew - C->d->rewards);
+    if (f->kind == PROPER__PM_N_PATH && f->op == PROPER__PM_T_F && f->c < 0 && f->idx < 0 &&
+        !(C->p->pool.n[f->b].flags & PROPER__PM_F_PATH)) {
+        if ((rc = proper__prism_state_set(C, f->b, &phi)) != 0) return rc;
+        rc = proper_exact_reward_reach(C->d, e, r, &phi, o, x, NULL, C->err);
+        proper_bitset_free(&phi);
+        return rc;
+    }
+    if (f->kind == PROPER__PM_N_PATH && (f->op == PROPER__PM_T_C || f->op == PROPER__PM_T_I)) {
+        if ((rc = proper__prism_const_int(C, f->c, &k)) != 0) return rc;
+        if (k < 0) return proper__prism_cerr(C, f->line, f->col, PROPER_ERANGE, "negative step bound %lld", k);
+        return f->op == PROPER__PM_T_C ? proper_exact_reward_cumulative(C->d, e, r, (unsigned long)k, x, C->err)
+                                       : proper_exact_reward_instant(C->d, e, r, (unsigned long)k, x, C->err);
+    }
+    return proper__prism_cerr(C, f->line, f->col, PROPER_EUNSUPPORTED,
+                              "exact: the reward operators solved exactly are F, C<=k and I=k");
+}
+
+/* Property top node e exactly, in every state. */
+static int proper__prism_xproperty(proper__prism_checker *C, const proper_exact_dtmc *e, int32_t top,
+                                   proper_exact_vec *x) {
+    const proper__prism_pool *pool = &C->p->pool;
+    const proper__prism_node *nd = &pool->n[top];
+    proper_exact_opts o = proper_exact_opts_default();
+    proper_bitset phi;
+    int rc;
+    while (nd->kind == PROPER__PM_N_FORMULA || nd->kind == PROPER__PM_N_PLABEL) nd = &pool->n[nd->a];
+    if ((nd->kind == PROPER__PM_N_PROB || nd->kind == PROPER__PM_N_REWARD || nd->kind == PROPER__PM_N_STEADY) &&
+        nd->op != PROPER__PM_QUERY)
+        return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED,
+                                  "exact: only queries (P=?, R=?, S=?) are computed exactly, not bounds");
+    switch (nd->kind) {
+    case PROPER__PM_N_PROB: return proper__prism_xprob(C, e, nd, &o, x);
+    case PROPER__PM_N_REWARD: return proper__prism_xreward(C, e, nd, &o, x);
+    case PROPER__PM_N_STEADY:
+        if ((rc = proper__prism_state_set(C, nd->a, &phi)) != 0) return rc;
+        rc = proper_exact_steady(C->d, e, &phi, &o, x, NULL, C->err);
+        proper_bitset_free(&phi);
+        return rc;
+    default:
+        return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED,
+                                  "exact: the properties computed exactly are P=? [...], R=? [...] and S=? [...]");
+    }
+}
+
+PROPER_API int proper_prism_props_exact(const proper_prism_props *p, size_t i, const proper_dtmc *d,
+                                        const proper_exact_dtmc *e, proper_exact_vec *x, proper_error *err) {
+    proper__prism_checker C;
+    proper_prism_check_opts o = proper_prism_check_opts_default();
+    int rc;
+    if (i >= p->n_props) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no property %lu", (unsigned long)i);
+    if ((rc = proper__prism_checker_init(&C, p, d, &o, err)) == 0)
+        rc = proper__prism_xproperty(&C, e, p->props[i].expr, x);
+    proper__prism_checker_free(&C);
+    return rc;
+}
+
+PROPER_API int proper_prism_props_exact_text(const proper_prism_props *p, size_t i, const proper_dtmc *d,
+                                             const proper_exact_dtmc *e, proper_strbuf *text, proper_error *err) {
+    proper_exact_vec x;
+    int rc;
+    if (d->init_dist)
+        return proper_error_set(err, PROPER_EUNSUPPORTED, NULL, 0, 0,
+                                "exact: the model has several initial states (one is needed)");
+    proper_exact_vec_init(&x);
+    rc = proper_prism_props_exact(p, i, d, e, &x, err);
+    if (!rc) proper_exact_vec_format(&x, e, d->init, text);
+    if (!rc && text->failed) rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    proper_exact_vec_free(&x);
+    return rc;
 }
 #endif /* PROPER_PRISM_IMPLEMENTATION */
 #endif /* PROPER_IMPLEMENTATION */
