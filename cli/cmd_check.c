@@ -564,6 +564,12 @@ static int exact_value(const proper_prism_props *p, size_t i, const proper_dtmc 
     *v = NAN;
     if (d->init_dist) return proper_error_set(err, PROPER_EUNSUPPORTED, NULL, 0, 0, "exact: the model has several initial states");
     if ((rc = proper_prism_props_exact(p, i, d, e, &x, err)) != 0) return rc;
+    if (proper_prism_props_type(p, i) == PROPER_PRISM_BOOL) {
+        *v = proper_rat_is_one(&x.q[d->init]);
+        proper_strbuf_puts(text, *v != 0 ? "true" : "false");
+        proper_exact_vec_free(&x);
+        return text->failed ? proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory") : PROPER_OK;
+    }
     proper_exact_vec_format(&x, e, d->init, text);
     if (x.inf[d->init]) *v = INFINITY;
     else if (!x.n_params) *v = proper_rat_to_double(&x.q[d->init]);
@@ -572,19 +578,65 @@ static int exact_value(const proper_prism_props *p, size_t i, const proper_dtmc 
     return PROPER_OK;
 }
 
+/* The constants of this run ("p=0.5,N=3") as names and exact values, for
+ * a RESULT written as a function of them ("1-p"); values that are not
+ * numbers or fractions are left out. */
+static size_t run_constants(const char *consts, char *buf, size_t size, const char **names, proper_rat *vals, size_t max) {
+    char *s, *tok;
+    size_t n = 0;
+    proper_error err;
+    if (strlen(consts) >= size) return 0;
+    memcpy(buf, consts, strlen(consts) + 1);
+    for (s = buf; s && *s && n < max; s = s ? s + 1 : NULL) {
+        char *eq;
+        tok = s;
+        s = strchr(tok, ',');
+        if (s) *s = '\0';
+        if (!(eq = strchr(tok, '='))) continue;
+        *eq = '\0';
+        if (proper_rat_parse(&vals[n], eq + 1, strlen(eq + 1), "constant", &err) == PROPER_OK) names[n++] = tok;
+        if (!s) break;
+    }
+    return n;
+}
+
+/* The RESULT exactly: a rational function of the parameters (with
+ * parameters), or else a number, fraction or expression over the run's
+ * constants, evaluated exactly. */
+static int exact_expected(const char *exp, const proper_exact_dtmc *e, const char *consts, proper_ratfun *out) {
+    const char *names[CHECK_MAX_PARAMS];
+    proper_rat vals[CHECK_MAX_PARAMS], q;
+    char buf[4096];
+    proper_error err;
+    size_t n, i;
+    int rc;
+    if (e->n_params) return proper_ratfun_parse(out, exp, strlen(exp), "RESULT", (const char *const *)e->param_names, e->n_params, &err);
+    for (i = 0; i < CHECK_MAX_PARAMS; i++) proper_rat_init(&vals[i]);
+    proper_rat_init(&q);
+    n = run_constants(consts, buf, sizeof buf, names, vals, CHECK_MAX_PARAMS);
+    rc = proper_ratfun_parse(out, exp, strlen(exp), "RESULT", names, n, &err);
+    if (!rc && n) rc = proper_ratfun_eval_rat(&q, out, vals, n);
+    if (!rc && n) rc = proper_ratfun_set_rat(out, &q);
+    for (i = 0; i < CHECK_MAX_PARAMS; i++) proper_rat_free(&vals[i]);
+    proper_rat_free(&q);
+    return rc;
+}
+
 /* Test mode: the RESULT read exactly (a rational or, with parameters, a
  * function of them) against the exact answer. */
-static int exact_test_compare(const char *exp, const char *got, const proper_exact_dtmc *e, char *why, size_t size) {
+static int exact_test_compare(const char *exp, const char *got, const proper_exact_dtmc *e, const char *consts, char *why,
+                              size_t size) {
     proper_ratfun a, b;
     proper_error err;
     int same = 0;
     if (exp[0] == '~') exp++;
-    if (strcmp(exp, "Infinity") == 0 || strcmp(got, "Infinity") == 0) {
+    if (strcmp(exp, "Infinity") == 0 || strcmp(got, "Infinity") == 0 || strcmp(got, "true") == 0 ||
+        strcmp(got, "false") == 0) {
         same = strcmp(exp, got) == 0;
     } else {
         proper_ratfun_init(&a);
         proper_ratfun_init(&b);
-        if (proper_ratfun_parse(&a, exp, strlen(exp), "RESULT", (const char *const *)e->param_names, e->n_params, &err)) {
+        if (exact_expected(exp, e, consts, &a)) {
             snprintf(why, size, "cannot read the expected result '%.200s' exactly", exp);
             proper_ratfun_free(&a);
             proper_ratfun_free(&b);
@@ -640,7 +692,7 @@ static int exact_properties(const check_opts *o, const proper_prism_props *p, co
                 verdict = strncmp(exp, "Error", 5) == 0 ? TEST_PASS : rc == PROPER_EUNSUPPORTED ? TEST_UNSUPPORTED : TEST_ERROR;
                 proper_error_format(&err, why, sizeof why);
             } else {
-                verdict = exact_test_compare(exp, text.data, e, why, sizeof why);
+                verdict = exact_test_compare(exp, text.data, e, o->run_consts, why, sizeof why);
             }
             if (verdict == TEST_WRONG || verdict == TEST_ERROR) status = CLI_CHECK_FAILED;
             printf("%s  %s%s%s\n", test_verdicts[verdict], prop, why[0] ? "  -- " : "", why);
@@ -654,9 +706,10 @@ static int exact_properties(const check_opts *o, const proper_prism_props *p, co
             cli_json_object_begin(jj);
             cli_json_key_string(jj, "name", name);
             cli_json_key_string(jj, "property", prop);
-            cli_json_key_string(jj, "type", type_name(PROPER_PRISM_DOUBLE));
-            json_value(jj, v, PROPER_PRISM_DOUBLE);
-            cli_json_key_string(jj, e->n_params ? "function" : "rational", text.data);
+            cli_json_key_string(jj, "type", type_name(proper_prism_props_type(p, i)));
+            json_value(jj, v, proper_prism_props_type(p, i));
+            if (proper_prism_props_type(p, i) != PROPER_PRISM_BOOL)
+                cli_json_key_string(jj, e->n_params ? "function" : "rational", text.data);
             cli_json_key_bool(jj, "exact", 1);
             cli_json_object_end(jj);
         } else {

@@ -5918,6 +5918,78 @@ static int proper__prism_rat_of_double(proper_rat *out, double v) {
 
 static int proper__prism_xeval(proper__prism_xctx *X, int32_t e, proper_ratfun *out);
 
+static int proper__prism_is_cmp(int op) {
+    return op == PROPER__PM_OP_EQ || op == PROPER__PM_OP_NE || op == PROPER__PM_OP_LT || op == PROPER__PM_OP_LE ||
+           op == PROPER__PM_OP_GT || op == PROPER__PM_OP_GE;
+}
+
+/* A condition decided exactly: comparisons of non-integer values compare
+ * the exact values (1/3 = 0.333333333333333333 is false), the logic
+ * around them is the usual one, and anything else is the ordinary
+ * evaluator's. */
+static int proper__prism_xbool(proper__prism_xctx *X, int32_t e, int *out) {
+    const proper__prism_node *nd = &X->m->pool.n[e];
+    proper__prism_val v;
+    int a, b, rc;
+    while (nd->kind == PROPER__PM_N_FORMULA) nd = &X->m->pool.n[nd->a];
+    if (nd->kind == PROPER__PM_N_NOT) {
+        if ((rc = proper__prism_xbool(X, nd->a, &a)) != 0) return rc;
+        *out = !a;
+        return PROPER_OK;
+    }
+    if (nd->kind == PROPER__PM_N_BIN && (nd->op == PROPER__PM_OP_AND || nd->op == PROPER__PM_OP_OR ||
+                                         nd->op == PROPER__PM_OP_IMPLIES || nd->op == PROPER__PM_OP_IFF)) {
+        if ((rc = proper__prism_xbool(X, nd->a, &a)) != 0 || (rc = proper__prism_xbool(X, nd->b, &b)) != 0) return rc;
+        *out = nd->op == PROPER__PM_OP_AND ? a && b : nd->op == PROPER__PM_OP_OR ? a || b
+               : nd->op == PROPER__PM_OP_IMPLIES ? !a || b : a == b;
+        return PROPER_OK;
+    }
+    if (nd->kind == PROPER__PM_N_BIN && proper__prism_is_cmp(nd->op) &&
+        (X->m->pool.n[nd->a].type == PROPER_PRISM_DOUBLE || X->m->pool.n[nd->b].type == PROPER_PRISM_DOUBLE)) {
+        proper_ratfun fa, fb;
+        proper_rat qa, qb;
+        int c;
+        proper_ratfun_init(&fa);
+        proper_ratfun_init(&fb);
+        proper_rat_init(&qa);
+        proper_rat_init(&qb);
+        rc = proper__prism_xeval(X, nd->a, &fa);
+        if (!rc) rc = proper__prism_xeval(X, nd->b, &fb);
+        if (!rc && (!proper_ratfun_is_const(&fa, &qa) || !proper_ratfun_is_const(&fb, &qb)))
+            rc = proper__prism_xfail(X, nd, PROPER_EUNSUPPORTED, "a comparison may not depend on a parameter");
+        if (!rc) {
+            c = proper_rat_cmp(&qa, &qb);
+            *out = nd->op == PROPER__PM_OP_EQ ? c == 0 : nd->op == PROPER__PM_OP_NE ? c != 0 : nd->op == PROPER__PM_OP_LT ? c < 0
+                   : nd->op == PROPER__PM_OP_LE ? c <= 0 : nd->op == PROPER__PM_OP_GT ? c > 0 : c >= 0;
+        }
+        proper_ratfun_free(&fa);
+        proper_ratfun_free(&fb);
+        proper_rat_free(&qa);
+        proper_rat_free(&qb);
+        return rc;
+    }
+    if ((rc = proper__prism_eval(&X->cx, (int32_t)(nd - X->m->pool.n), &v)) != 0) return rc;
+    *out = v.i != 0;
+    return PROPER_OK;
+}
+
+/* Whether expression e compares non-integer values (through formulas and
+ * constants): decided in floating point when the chain is built. */
+static int proper__prism_double_cmp(const proper_prism_model *m, int32_t e, int depth) {
+    const proper__prism_node *nd;
+    if (e < 0 || depth > PROPER_PRISM_MAX_DEPTH) return 0;
+    nd = &m->pool.n[e];
+    if (nd->kind == PROPER__PM_N_BIN && proper__prism_is_cmp(nd->op) &&
+        (m->pool.n[nd->a].type == PROPER_PRISM_DOUBLE || m->pool.n[nd->b].type == PROPER_PRISM_DOUBLE))
+        return 1;
+    if (nd->kind == PROPER__PM_N_CONST) return proper__prism_double_cmp(m, m->consts[nd->idx].expr, depth + 1);
+    if (nd->kind == PROPER__PM_N_INT || nd->kind == PROPER__PM_N_DOUBLE || nd->kind == PROPER__PM_N_BOOL ||
+        nd->kind == PROPER__PM_N_VAR)
+        return 0;
+    return proper__prism_double_cmp(m, nd->a, depth + 1) || proper__prism_double_cmp(m, nd->b, depth + 1) ||
+           proper__prism_double_cmp(m, nd->c, depth + 1);
+}
+
 static int proper__prism_xconst(proper__prism_xctx *X, const proper__prism_node *nd, proper_ratfun *out) {
     const proper__prism_const_decl *c = &X->m->consts[nd->idx];
     proper_rat q;
@@ -6061,10 +6133,12 @@ static int proper__prism_xeval(proper__prism_xctx *X, int32_t e, proper_ratfun *
     case PROPER__PM_N_BIN: return proper__prism_xbinary(X, nd, out);
     case PROPER__PM_N_ITE: {
         proper__prism_val c;
+        int holds;
+        (void)c;
         if (proper__prism_uses_param(X, nd->a))
             return proper__prism_xfail(X, nd, PROPER_EUNSUPPORTED, "a condition c ? a : b may not depend on a parameter");
-        if ((rc = proper__prism_eval(&X->cx, nd->a, &c)) != 0) return rc;
-        return proper__prism_xeval(X, c.i ? nd->b : nd->c, out);
+        if ((rc = proper__prism_xbool(X, nd->a, &holds)) != 0) return rc;
+        return proper__prism_xeval(X, holds ? nd->b : nd->c, out);
     }
     case PROPER__PM_N_FUNC:
         if (nd->op == PROPER__PM_FN_MIN || nd->op == PROPER__PM_FN_MAX) return proper__prism_xminmax(X, nd, out);
@@ -6333,6 +6407,13 @@ static int proper__prism_xstate(proper__prism_xctx *X, const proper_dtmc *d, uin
     if (!rc && R.n_choices && !(rc = proper_rat_set_i64(&q, (int64_t)R.n_choices, 1)) &&
         !(rc = proper_ratfun_set_rat(&n, &q)))
         for (j = 0; j < len && !rc; j++) {
+            if (proper_ratfun_is_zero(&R.prob[j])) {
+                rc = proper_error_set(X->err, PROPER_EUNSUPPORTED, m->file, 0, 0,
+                                      "exact: the transition from state %lu to %lu has probability %g in floating point but "
+                                      "0 exactly: a chain whose graph differs in exact arithmetic is not supported",
+                                      (unsigned long)s, (unsigned long)d->col[d->row[s] + j], d->prob[d->row[s] + j]);
+                break;
+            }
             if (!(rc = proper_ratfun_div(&v, &R.prob[j], &n))) rc = proper__prism_xstore(e, 0, 0, d->row[s] + j, &v, X->err);
             for (r = 0; r < nr && !rc; r++) /* the probability-weighted mean over the choices */
                 if (e->rewards[r].trans || e->rewards[r].ftrans) {
@@ -6396,6 +6477,30 @@ static int proper__prism_check_param_use(proper__prism_xctx *X) {
     return PROPER_OK;
 }
 
+/* The chain's structure (initial states, guards, assignments) is built in
+ * floating point: a comparison of non-integer values there could decide
+ * differently in exact arithmetic, so exact checking refuses it. */
+static int proper__prism_check_structure_exact(proper__prism_xctx *X) {
+    const proper_prism_model *m = X->m;
+    size_t c, j, k;
+    int32_t bad = -1;
+    for (c = 0; c < m->n_vars && bad < 0; c++)
+        if (proper__prism_double_cmp(m, m->vars[c].init, 0)) bad = m->vars[c].init;
+    if (bad < 0 && proper__prism_double_cmp(m, m->init_expr, 0)) bad = m->init_expr;
+    for (c = 0; c < m->n_cmds && bad < 0; c++) {
+        if (proper__prism_double_cmp(m, m->cmds[c].guard, 0)) bad = m->cmds[c].guard;
+        for (j = 0; j < m->cmds[c].n && bad < 0; j++) {
+            const proper__prism_update *u = &m->updates[m->cmds[c].first + j];
+            for (k = 0; k < u->n && bad < 0; k++)
+                if (proper__prism_double_cmp(m, m->assigns[u->first + k].expr, 0)) bad = m->assigns[u->first + k].expr;
+        }
+    }
+    if (bad < 0) return PROPER_OK;
+    return proper_error_set(X->err, PROPER_EUNSUPPORTED, m->file, m->pool.n[bad].line, m->pool.n[bad].col,
+                            "exact: a comparison of non-integer values that decides the chain's states or transitions "
+                            "is not supported (it is decided in floating point)");
+}
+
 PROPER_API int proper_prism_open_params(proper_prism_model *m, const char *const *names, size_t n, proper_error *err) {
     size_t i;
     for (i = 0; i < n; i++) {
@@ -6427,7 +6532,7 @@ PROPER_API int proper_prism_build_exact(const proper_prism_model *m, const prope
     int rc;
     if (m->is_ctmc)
         return proper_error_set(err, PROPER_EUNSUPPORTED, m->file, 0, 0,
-                                "exact and parametric checking take DTMCs; this model is a CTMC");
+                                "exact and parametric checking of CTMCs is not supported (DTMCs only)");
     if (d->n_vars != m->n_vars || (m->n_vars && !d->vals))
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "the DTMC was not built from this model");
     memset(&X, 0, sizeof X);
@@ -6458,7 +6563,7 @@ PROPER_API int proper_prism_build_exact(const proper_prism_model *m, const prope
     X.cx.file = m->file;
     X.cx.cv = cv;
     X.cx.err = err;
-    if ((rc = proper__prism_check_param_use(&X)) != 0) goto done;
+    if ((rc = proper__prism_check_param_use(&X)) != 0 || (rc = proper__prism_check_structure_exact(&X)) != 0) goto done;
     if ((rc = proper_exact_dtmc_create(&e, d, n_params, params, err)) != 0) goto done;
     for (s = 0; s < d->n_states && !rc; s++) rc = proper__prism_xstate(&X, d, s, &e);
     if (!rc) rc = proper_exact_dtmc_check(&e, d, err);
@@ -6539,19 +6644,85 @@ static int proper__prism_xreward(proper__prism_checker *C, const proper_exact_dt
                               "exact: the reward operators solved exactly are F, C<=k and I=k");
 }
 
-/* Property top node e exactly, in every state. */
+/* A constant expression of the properties (a bound) exactly: numbers as
+ * written, + - * / and parentheses. */
+static int proper__prism_xbound(proper__prism_checker *C, int32_t e, proper_rat *out) {
+    const proper__prism_node *nd = &C->p->pool.n[e];
+    proper_rat b;
+    int rc;
+    switch (nd->kind) {
+    case PROPER__PM_N_INT: return proper_rat_set_i64(out, (int64_t)nd->num, 1);
+    case PROPER__PM_N_DOUBLE: {
+        const char *text = C->p->names.names[nd->idx];
+        return proper_rat_parse(out, text, strlen(text), "bound", C->err);
+    }
+    case PROPER__PM_N_FORMULA: case PROPER__PM_N_PLABEL: return proper__prism_xbound(C, nd->a, out);
+    case PROPER__PM_N_NEG:
+        if ((rc = proper__prism_xbound(C, nd->a, out)) != 0) return rc;
+        return proper_rat_neg(out, out);
+    case PROPER__PM_N_BIN:
+        if (nd->op != PROPER__PM_OP_ADD && nd->op != PROPER__PM_OP_SUB && nd->op != PROPER__PM_OP_MUL &&
+            nd->op != PROPER__PM_OP_DIV)
+            break;
+        proper_rat_init(&b);
+        rc = proper__prism_xbound(C, nd->a, out);
+        if (!rc) rc = proper__prism_xbound(C, nd->b, &b);
+        if (!rc && nd->op == PROPER__PM_OP_DIV && proper_rat_is_zero(&b))
+            rc = proper__prism_cerr(C, nd->line, nd->col, PROPER_EINVAL, "division by zero in a bound");
+        if (!rc)
+            rc = nd->op == PROPER__PM_OP_ADD ? proper_rat_add(out, out, &b) : nd->op == PROPER__PM_OP_SUB ? proper_rat_sub(out, out, &b)
+                 : nd->op == PROPER__PM_OP_MUL ? proper_rat_mul(out, out, &b) : proper_rat_div(out, out, &b);
+        proper_rat_free(&b);
+        return rc;
+    default: break;
+    }
+    return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED,
+                              "exact: a bound is read exactly when it is a number or + - * / of numbers");
+}
+
+/* P>=b [...] and the like exactly: 1 or 0 in every state (rationals only:
+ * a parametric value has no single truth value). */
+static int proper__prism_xapply_bound(proper__prism_checker *C, const proper__prism_node *nd, proper_exact_vec *x) {
+    proper_rat b;
+    uint32_t s;
+    int rc;
+    if (x->n_params)
+        return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED, "parametric: a bound has no single truth value");
+    proper_rat_init(&b);
+    rc = proper__prism_xbound(C, nd->b, &b);
+    for (s = 0; s < x->n && !rc; s++) {
+        int c = x->inf[s] ? 1 : proper_rat_cmp(&x->q[s], &b);
+        int holds = nd->op == PROPER__PM_OP_LT ? c < 0 : nd->op == PROPER__PM_OP_LE ? c <= 0 : nd->op == PROPER__PM_OP_GT ? c > 0 : c >= 0;
+        x->inf[s] = 0;
+        rc = proper_rat_set_i64(&x->q[s], holds, 1);
+    }
+    proper_rat_free(&b);
+    return rc;
+}
+
+static int proper__prism_xoperator(proper__prism_checker *C, const proper_exact_dtmc *e, const proper__prism_node *nd,
+                                   proper_exact_vec *x);
+
+/* Property top node e exactly, in every state (a bounded operator gives 1
+ * or 0). */
 static int proper__prism_xproperty(proper__prism_checker *C, const proper_exact_dtmc *e, int32_t top,
                                    proper_exact_vec *x) {
     const proper__prism_pool *pool = &C->p->pool;
     const proper__prism_node *nd = &pool->n[top];
+    int rc;
+    while (nd->kind == PROPER__PM_N_FORMULA || nd->kind == PROPER__PM_N_PLABEL) nd = &pool->n[nd->a];
+    if ((rc = proper__prism_xoperator(C, e, nd, x)) != 0) return rc;
+    if ((nd->kind == PROPER__PM_N_PROB || nd->kind == PROPER__PM_N_REWARD || nd->kind == PROPER__PM_N_STEADY) &&
+        nd->op != PROPER__PM_QUERY)
+        return proper__prism_xapply_bound(C, nd, x);
+    return PROPER_OK;
+}
+
+static int proper__prism_xoperator(proper__prism_checker *C, const proper_exact_dtmc *e, const proper__prism_node *nd,
+                                   proper_exact_vec *x) {
     proper_exact_opts o = proper_exact_opts_default();
     proper_bitset phi;
     int rc;
-    while (nd->kind == PROPER__PM_N_FORMULA || nd->kind == PROPER__PM_N_PLABEL) nd = &pool->n[nd->a];
-    if ((nd->kind == PROPER__PM_N_PROB || nd->kind == PROPER__PM_N_REWARD || nd->kind == PROPER__PM_N_STEADY) &&
-        nd->op != PROPER__PM_QUERY)
-        return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED,
-                                  "exact: only queries (P=?, R=?, S=?) are computed exactly, not bounds");
     switch (nd->kind) {
     case PROPER__PM_N_PROB: return proper__prism_xprob(C, e, nd, &o, x);
     case PROPER__PM_N_REWARD: return proper__prism_xreward(C, e, nd, &o, x);
@@ -6562,7 +6733,7 @@ static int proper__prism_xproperty(proper__prism_checker *C, const proper_exact_
         return rc;
     default:
         return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED,
-                                  "exact: the properties computed exactly are P=? [...], R=? [...] and S=? [...]");
+                                  "exact: the properties computed exactly are P, R and S operators (=? or a bound)");
     }
 }
 

@@ -17,9 +17,10 @@
 # types (MDP, PTA, ...) are out of scope and only counted. Options of the args files: -const (ranges too) and -fixdl are
 # passed on; -e/-epsilon becomes --precision; -prop selects a property; engine and solver switches
 # (-ex, -s, -m, -h, -gs, -epsilon, ...) and -export* do not change a result
-# and are dropped, and runs that then coincide are run once; -exact,
-# -param, -noprobchecks and -importmodel runs are counted UNSUPPORTED
-# without running.
+# and are dropped, and runs that then coincide are run once; -exact
+# becomes --exact and -param P becomes --param P (results compared exactly:
+# rationals, or rational functions of the parameters); -noprobchecks and
+# -importmodel runs are counted UNSUPPORTED without running.
 #
 # Verdicts: PASS, WRONG (a value outside PRISM's test tolerance, relative
 # 1e-5), UNSUPPORTED (proper refuses the feature), ERROR (any other
@@ -93,9 +94,9 @@ options() {
         -fixdl) out="$out --fixdl" ;;
         -e | -epsilon) out="$out --precision $2"; shift ;;
         -prop | -property) out="$out --property $2"; shift ;;
-        -exact) echo "UNSUPPORTED exact arithmetic (-exact)"; return ;;
+        -exact) out="$out --exact" ;;
         -mdp) echo "OTHER mdp"; return ;;
-        -param) echo "UNSUPPORTED parametric model checking (-param)"; return ;;
+        -param) out="$out --param $2"; shift ;;
         -noprobchecks) echo "UNSUPPORTED probabilities not summing to 1 (-noprobchecks)"; return ;;
         -importmodel | -importtrans | -importresults) echo "UNSUPPORTED $1"; return ;;
         -export* | -maxiters | -transientmethod | -gridresolution | -cuddepsilon | -paretoepsilon | \
