@@ -355,10 +355,13 @@ PROPER_API int proper_sim_run(const proper_sim_model *m, const proper_sim_opts *
  *   trace := 'proper-threads' '1' NL (decl | event)*
  *   decl  := 'cores' INT | 'disks' INT | 'queue' NAME ['capacity' INT]
  *          | 'lock' NAME ('mutex' | 'rwlock' | 'cond' | 'semaphore' INT | 'barrier' INT)
- *          | 'latency' INT
+ *          | 'latency' INT | 'overhead' INT [INT]
  *   latency: ns of each task's response time spent outside the program (the
  *   network: a client's response time minus the program's own, measured;
- *   at most 1000 s); the built model's open sources get it.
+ *   at most 1000 s); the built model's open sources get it. overhead: the
+ *   recorder's own CPU time in ns per event and per io block count (the
+ *   writer measures it when it opens; at most 1 ms each): the builder takes
+ *   it off the computation around each event.
  *   event := THREAD TIME WORD [NAME [NAME]] [INT [INT]] ['@' CPU]
  *   (the second INT only on io)
  *   THREAD any integer naming the thread; TIME its monotonic clock in ns
@@ -396,7 +399,9 @@ PROPER_API int proper_sim_run(const proper_sim_model *m, const proper_sim_opts *
  *   "begin CF" and "end CF". With CPU times, the CPU a thread used inside a
  *   file operation (io.req to io: the system call's own work, e.g. a read()
  *   copying from the page cache) is computation: it goes to the c_cpu node
- *   after the operation. The CPU used inside a wait (get, lock, ...) is not:
+ *   after the operation. The trace's `overhead` (the recorder's own time per
+ *   event and per block count) comes off each c_cpu sample, once for every
+ *   event recorded within it. The CPU used inside a wait (get, lock, ...) is not:
  *   it is the cost of blocking and waking, which a thread pays only when it
  *   blocks (the model's wakeup stands for that wait). Nodes and transition counts of all threads of
  *   a pool are pooled; delta(s_i, s_j) = count(i, j) / sum_l count(i, l)
@@ -476,6 +481,8 @@ typedef struct proper_sim_trace {
     size_t cores, disks;
     int has_cores, has_disks; /* declared */
     int64_t latency;      /* ns outside the program per task (-1: not declared) */
+    int64_t overhead, overhead_io; /* the recorder's own CPU ns per event and per io
+                                      block count (0: not declared) */
 } proper_sim_trace;
 
 PROPER_API void proper_sim_trace_init(proper_sim_trace *t);
@@ -516,7 +523,9 @@ PROPER_API int proper_sim_build(proper_sim_model *out, const proper_sim_trace *t
                                 proper_sim_build_stats *stats, proper_error *err);
 
 #ifndef PROPER_SIM_NO_RECORDER
-/* The recorder (POSIX: clock_gettime, a pthread mutex). One shared writer
+/* The recorder (POSIX: clock_gettime, a pthread mutex). The writer measures
+ * the recorder's own cost when it opens and declares it (`overhead`), for
+ * the builder to take off the computation it measures. One shared writer
  * owns the FILE and the name table; each thread has its own recorder whose
  * events go to a private buffer (one clock read per event, two with
  * cpu_clock) and reach the file, under the writer's mutex, when the buffer
@@ -3258,6 +3267,24 @@ PROPER_API int proper_sim_trace_parse(proper_sim_trace *out, const char *text, s
                 if ((rc = proper__sim_expect_eol(&P))) goto done;
                 continue;
             }
+            if (proper__sim_kw(&P, "overhead")) {
+                long long v;
+                int k;
+                for (k = 0; k < 2; k++) {
+                    proper__sim_ws(&P);
+                    if (k == 1 && (P.c.p >= P.c.end || !((*P.c.p >= '0' && *P.c.p <= '9') || *P.c.p == '-'))) break;
+                    at = P.c;
+                    if ((rc = proper_parse_int(&P.c, &v, err))) goto done;
+                    if (v < 0 || v > 1000000) {
+                        rc = proper_cursor_error(&at, err, PROPER_ERANGE, "an overhead must be 0 to 1000000 ns");
+                        goto done;
+                    }
+                    if (k == 0) T.overhead = v;
+                    else T.overhead_io = v;
+                }
+                if ((rc = proper__sim_expect_eol(&P))) goto done;
+                continue;
+            }
             if (proper__sim_kw(&P, "latency")) {
                 long long v;
                 proper__sim_ws(&P);
@@ -3273,7 +3300,7 @@ PROPER_API int proper_sim_trace_parse(proper_sim_trace *out, const char *text, s
             }
             wn = proper__sim_word(&P, &w);
             if (!((wn == 5 && !memcmp(w, "queue", 5)) || (wn == 4 && !memcmp(w, "lock", 4)))) {
-                rc = proper__sim_err(&P, PROPER_EPARSE, "expected a declaration (cores, disks, latency, queue, lock) or an event");
+                rc = proper__sim_err(&P, PROPER_EPARSE, "expected a declaration (cores, disks, latency, overhead, queue, lock) or an event");
                 goto done;
             }
             {
@@ -3567,6 +3594,10 @@ PROPER_API int proper_sim_trace_append(proper_sim_trace *t, const proper_sim_tra
     T.has_cores = t->has_cores || more->has_cores;
     T.disks = t->has_disks ? t->disks : more->disks;
     T.latency = t->latency >= 0 ? t->latency : more->latency;
+    /* one overhead for the events of both: the larger (runs of one program
+     * on one machine, measured the same way) */
+    T.overhead = t->overhead > more->overhead ? t->overhead : more->overhead;
+    T.overhead_io = t->overhead_io > more->overhead_io ? t->overhead_io : more->overhead_io;
     T.has_disks = t->has_disks || more->has_disks;
     if ((rc = proper_sim_copy(&T.decl, &t->decl, err))) goto done;
     for (i = 0; i < more->decl.n_queues; i++) {
@@ -3831,6 +3862,7 @@ static int proper__sim_build_thread(proper__sim_builder *B, const size_t *evs, s
     proper__sim_bpool *p = NULL;
     size_t i, prev, pi;
     double last_t, last_cpu, req_t = 0, req_cpu = -1;
+    double ovh = 0; /* the recorder's own ns since the last reading that starts a CF */
     int64_t req_arg = -1;
     proper_strbuf site, key;
     int rc = PROPER_OK;
@@ -3867,6 +3899,10 @@ static int proper__sim_build_thread(proper__sim_builder *B, const size_t *evs, s
         /* the site this event reaches: its word without ".req", and its names */
         proper_strbuf_free(&key);
         proper_strbuf_init(&key);
+        /* recording the previous event (and its block count) cost this much */
+        ovh += (double)tr->overhead;
+        if (tr->ev[evs[i - 1]].kind == PROPER_SIM_TEV_IO_REQ || tr->ev[evs[i - 1]].kind == PROPER_SIM_TEV_IO)
+            ovh += (double)tr->overhead_io;
         switch (e->kind) {
         case PROPER_SIM_TEV_ARRIVE: {
             size_t *na = &B->n_arr[e->a], *ca = &B->cap_arr[e->a];
@@ -3878,6 +3914,7 @@ static int proper__sim_build_thread(proper__sim_builder *B, const size_t *evs, s
             p->workload = 1;
             last_t = (double)e->t;
             last_cpu = (double)e->cpu;
+            ovh = 0;
             continue;
         }
         case PROPER_SIM_TEV_EXIT: goto done; /* shutdown is not simulated: no edge, no CF */
@@ -3936,8 +3973,9 @@ static int proper__sim_build_thread(proper__sim_builder *B, const size_t *evs, s
         }
         if (key.len == 0) proper_strbuf_printf(&key, "%s %s", word, an);
         if (seg) {
-            /* the computation since the last site: a c_cpu node */
-            double v = (e->cpu >= 0 && last_cpu >= 0 ? (double)e->cpu - last_cpu : (double)e->t - last_t) / 1e9;
+            /* the computation since the last site: a c_cpu node, less the
+             * recorder's own time */
+            double v = ((e->cpu >= 0 && last_cpu >= 0 ? (double)e->cpu - last_cpu : (double)e->t - last_t) - ovh) / 1e9;
             proper_strbuf cb;
             const char *ls = site.data ? site.data : "";
             proper_strbuf_init(&cb);
@@ -3947,6 +3985,7 @@ static int proper__sim_build_thread(proper__sim_builder *B, const size_t *evs, s
                 proper_strbuf_printf(&cb, "cpu %s > %s", ls, key.data);
             idx = proper__sim_bnode_get(p, cb.data, PROPER_SIM_OP_CPU, PROPER_SIM_NONE, PROPER_SIM_NONE, 0);
             proper_strbuf_free(&cb);
+            ovh = 0;
             if (idx == PROPER_SIM_NONE || proper__sim_bnode_step(p, prev, idx) ||
                 proper__sim_bnode_sample(&p->nodes[idx], v < 0 ? 0 : v)) { rc = PROPER_ENOMEM; goto done; }
             p->nodes[idx].total += v < 0 ? 0 : v;
@@ -3995,7 +4034,12 @@ static int proper__sim_build_thread(proper__sim_builder *B, const size_t *evs, s
             proper_strbuf_puts(&site, key.data);
             last_t = (double)e->t;
             /* an io completion: the CPU since its request counts in the next CF */
-            last_cpu = e->kind == PROPER_SIM_TEV_IO && e->cpu >= 0 && req_cpu >= 0 ? req_cpu : (double)e->cpu;
+            if (e->kind == PROPER_SIM_TEV_IO && e->cpu >= 0 && req_cpu >= 0) {
+                last_cpu = req_cpu;
+            } else {
+                last_cpu = (double)e->cpu;
+                ovh = 0;
+            }
         }
     }
 done:
@@ -4605,7 +4649,32 @@ static int64_t proper__sim_clock(clockid_t id) {
     return (int64_t)ts.tv_sec * 1000000000 + (int64_t)ts.tv_nsec;
 }
 
+/* The recorder's own CPU time (ns) per event (its clock readings) and per
+ * block count (two getrusage calls), measured on the calling thread. */
+static void proper__sim_calibrate(int flags, int64_t *per_event, int64_t *per_io) {
+    enum { N = 4000 };
+    volatile int64_t sink = 0;
+    int64_t c0, c1;
+    int i;
+    c0 = proper__sim_clock(CLOCK_THREAD_CPUTIME_ID);
+    for (i = 0; i < N; i++) {
+        sink += proper__sim_clock(CLOCK_MONOTONIC);
+        if (flags & PROPER_SIM_REC_CPU) sink += proper__sim_clock(CLOCK_THREAD_CPUTIME_ID);
+    }
+    c1 = proper__sim_clock(CLOCK_THREAD_CPUTIME_ID);
+    *per_event = (c1 - c0) / N;
+    *per_io = 0;
+    if (flags & PROPER_SIM_REC_IO_BLOCKS) {
+        c0 = proper__sim_clock(CLOCK_THREAD_CPUTIME_ID);
+        for (i = 0; i < N; i++) sink += proper__sim_inblock();
+        c1 = proper__sim_clock(CLOCK_THREAD_CPUTIME_ID);
+        *per_io = (c1 - c0) / N;
+    }
+    (void)sink;
+}
+
 PROPER_API int proper_sim_writer_open(proper_sim_writer **w, FILE *out, int flags, proper_error *err) {
+    int64_t per_event, per_io;
     proper_sim_writer *nw = (proper_sim_writer *)proper_calloc(1, sizeof *nw);
     *w = NULL;
     if (!nw) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
@@ -4616,7 +4685,9 @@ PROPER_API int proper_sim_writer_open(proper_sim_writer **w, FILE *out, int flag
     nw->out = out;
     nw->flags = flags;
     proper_intern_init(&nw->names);
-    if (fputs("proper-threads 1\n", out) < 0) nw->status = PROPER_EIO;
+    proper__sim_calibrate(flags, &per_event, &per_io);
+    if (fprintf(out, "proper-threads 1\noverhead %lld %lld\n", (long long)per_event, (long long)per_io) < 0)
+        nw->status = PROPER_EIO;
     *w = nw;
     return PROPER_OK;
 }

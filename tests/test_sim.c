@@ -897,6 +897,9 @@ static void test_bad_traces(void) {
     bad_trace("1 10 start w\n1 20 frob\n", 3, "expected an event");
     bad_trace("lock b barrier pool w\n", 2, "as a number");
     bad_trace("latency -5\n", 2, "latency must be");
+    bad_trace("overhead 2000000\n", 2, "overhead must be");
+    bad_trace("overhead 5 -1\n", 2, "overhead must be");
+    bad_trace("overhead 5 6 7\n", 2, "end of the line");
     bad_trace("latency 2000000000000\n", 2, "latency must be");
     bad_trace("1 10 start w\n1 20 io.req f 10\n1 30 io f 10 -1\n", 4, "negative block count");
     bad_trace("1 10 start w\n1 20 io.req f 10\n1 30 io f 10 3 4\n", 4, "expected the end of the line");
@@ -991,13 +994,14 @@ static void test_core_kept(void) {
  * response time is 300 + 15 + 5 + 150 + 3/4 * 3 + 1/4 * (10 + 990) us,
  * where 5 us is the wake-up latency: the worker, waiting, takes each
  * connection 5 us after the acceptor's put. */
-static char *acceptor_trace(int blocks) {
+static char *acceptor_trace(int blocks, const char *extra) {
     proper_strbuf b;
     long long a = 10000000, ca = 0, cw = 0;
     int i;
     proper_strbuf_init(&b);
-    proper_strbuf_puts(&b, "proper-threads 1\ncores 1\nqueue backlog\nqueue conn\nlatency 300000\n"
-                           "0 1000 start network @0\n1 1000 start acceptor @0\n2 1000 start worker @0\n");
+    proper_strbuf_puts(&b, "proper-threads 1\ncores 1\nqueue backlog\nqueue conn\nlatency 300000\n");
+    proper_strbuf_puts(&b, extra);
+    proper_strbuf_puts(&b, "0 1000 start network @0\n1 1000 start acceptor @0\n2 1000 start worker @0\n");
     for (i = 0; i < 400; i++, a += 10000000) {
         int miss = i % 4 == 0;
         long long t = a + 25000;
@@ -1027,7 +1031,7 @@ static void test_build_acceptor(void) {
     proper_sim_build_opts o = proper_sim_build_opts_default();
     proper_error e;
     const proper_sim_node *n;
-    char *text = acceptor_trace(1);
+    char *text = acceptor_trace(1, "");
     double exact = (300 + 15 + 5 + 150 + 0.75 * 3 + 0.25 * (10 + 990)) * 1e-6;
     o.merge = 0;
     proper_sim_trace_init(&tr);
@@ -1060,12 +1064,32 @@ static void test_build_acceptor(void) {
     proper_sim_trace_free(&tr);
     PROPER_FREE(text);
     /* without block counts the 80 us hits are misses by their duration */
-    text = acceptor_trace(0);
+    text = acceptor_trace(0, "");
     proper_sim_trace_init(&tr);
     proper_sim_init(&m);
     CHECK_INT(proper_sim_trace_parse(&tr, text, strlen(text), "acc.trace", &e), 0);
     CHECK_INT(proper_sim_build(&m, &tr, &o, NULL, &e), 0);
     if (m.n_pools == 2 && (n = find_node(&m.pools[1], "io.f")) != NULL) CHECK_REL(proper_sim_dist_mean(&n->count), 1, 1e-12);
+    proper_sim_free(&m);
+    proper_sim_trace_free(&tr);
+    PROPER_FREE(text);
+    /* the recorder's own cost, 1 us per event and 0.5 us per block count,
+     * comes off each CF: one event between get and io.req (1 us), two gaps
+     * from io.req over io to done, each after a block count (3 us), one
+     * between the acceptor's get and put (1 us) */
+    text = acceptor_trace(1, "overhead 1000 500\n");
+    proper_sim_trace_init(&tr);
+    proper_sim_init(&m);
+    CHECK_INT(proper_sim_trace_parse(&tr, text, strlen(text), "acc.trace", &e), 0);
+    CHECK_INT(tr.overhead, 1000);
+    CHECK_INT(tr.overhead_io, 500);
+    CHECK_INT(proper_sim_build(&m, &tr, &o, NULL, &e), 0);
+    if (m.n_pools == 2) {
+        if ((n = find_node(&m.pools[1], "cpu.get.conn.to.io.f")) != NULL) CHECK_REL(proper_sim_dist_mean(&n->dist), 99e-6, 1e-9);
+        if ((n = find_node(&m.pools[1], "cpu.io.f.to.done")) != NULL)
+            CHECK_REL(proper_sim_dist_mean(&n->dist), (50 + 0.75 * 3 + 0.25 * 10 - 3) * 1e-6, 1e-9);
+        if ((n = find_node(&m.pools[0], "cpu.get.backlog.to.put.conn")) != NULL) CHECK_REL(proper_sim_dist_mean(&n->dist), 14e-6, 1e-9);
+    }
 out:
     proper_sim_free(&m);
     proper_sim_trace_free(&tr);
