@@ -224,3 +224,43 @@ for c in check crosscheck pmf; do
     status_is "precision_default_$c" 0 && grep -A1 -e '--precision' "$T/out" | tr -s ' \n' ' ' > "$T/precision.txt" &&
         contains "precision_default_$c" "$T/precision.txt" "default 1e-12"
 done
+
+# --- exact and parametric answers: the strings PRISM 4.10.2-dev prints ---
+# (prism minpathsum.pm minpathsum.pctl -exact -const p1=0.0912,p2=0.8181,p3=0.8,p4=0.8181,p5=0.8181)
+run chk $M/minpathsum.pm $P/minpathsum.pctl --const $PARAMS --exact
+status_is check_exact_table 0 &&
+    matches check_exact_time "$T/out" '^"time": R\{"time"\}=\? \[ F "end" \]  *32504164372/51699390625  \(exact\)$' &&
+    matches check_exact_cost "$T/out" '  9503884062/2067975625  \(exact\)$' &&
+    matches check_exact_one "$T/out" '^P=\? \[ F "end" \]  *1  \(exact\)$'
+run chk $M/minpathsum.pm $P/minpathsum.pctl --const $PARAMS --exact --json
+status_is check_exact_json 0 && json_valid check_exact_json_valid "$T/out" &&
+    check check_exact_json_rational [ "$(json_get "$T/out" properties.0.rational)" = 32504164372/51699390625 ] &&
+    check check_exact_json_flag [ "$(json_get "$T/out" properties.0.exact)" = true ] &&
+    check check_exact_json_value rel_near "$(json_get "$T/out" properties.0.value)" 0.62871465174063650 1e-15
+# (prism minpathsum.pm -pf 'R{"cost"}=? [ F "end" ]' -param p1,p4,p5 -const p2=0.8181,p3=0.8)
+run chk $M/minpathsum.pm 'R{"cost"}=? [ F "end" ]' --param p1,p4,p5 --const p2=0.8181,p3=0.8
+status_is check_param_cost 0 &&
+    matches check_param_cost "$T/out" ' \(p4\*p5-p1\*p4\*p5\)/\(4\*p4\*p5-4\*p4-4\*p5\+4\)  \(parametric\)$'
+run chk $M/minpathsum.pm 'R{"cost"}=? [ F "end" ]' --param p1=0:1,p4=0:1,p5=0:1 --const p2=0.8181,p3=0.8 --json
+status_is check_param_json 0 &&
+    check check_param_json_function [ "$(json_get "$T/out" properties.0.function)" = '(p4*p5-p1*p4*p5)/(4*p4*p5-4*p4-4*p5+4)' ]
+# a bound decided exactly (prism die.pm -pf 'P>0.16 [ F s=7 & d=6 ]' -exact: true)
+run chk $M/die.pm 'P>0.16 [ F s=7 & d=6 ]' --exact
+status_is check_exact_bound 0 && matches check_exact_bound "$T/out" '  true  \(exact\)$'
+# 0.1 is read as 1/10 (as written), not as the double
+printf 'dtmc\nmodule M s:[0..2] init 0; [] s=0 -> 0.1:(s'"'"'=1) + 0.9:(s'"'"'=2); [] s>0 -> true; endmodule\n' > "$T/tenth.pm"
+run chk "$T/tenth.pm" 'P=? [ F s=1 ]' --exact
+status_is check_exact_literal 0 && matches check_exact_literal "$T/out" '  1/10  \(exact\)$'
+# FACT's param declarations: no value is an error naming the parameter; --const gives it, --param keeps it open
+expect_error check_param_missing "parameter 'p' has no value" chk $M/fact_params.pm 'P=? [ F s=3 ]'
+run chk $M/fact_params.pm 'P=? [ F s=1 ]' --param y1,y2,p,n11,n12
+# P(F s=1) = y1/(1 - y2 q) with q = n12/(1+n11), by hand
+status_is check_fact_param 0 && matches check_fact_param "$T/out" '  \(-\(y1\*n11\)-y1\)/\(y2\*n12-n11-1\)  \(parametric\)$'
+run chk $M/fact_params.pm 'P=? [ F s=1 ]' --exact --const y1=1/4,y2=1/4,p=1/2,n11=1,n12=1/2
+status_is check_fact_exact 0 && matches check_fact_exact "$T/out" '  4/15  \(exact\)$'
+# what exact checking refuses, clearly
+printf 'dtmc\nconst double p;\nmodule M s:[0..2] init 0; [] s=0 & p>0.5 -> p:(s'"'"'=1) + (1-p):(s'"'"'=2); [] s>0 -> true; endmodule\n' > "$T/guard.pm"
+expect_error check_param_in_guard "$T/guard.pm:3:30: a parameter may appear only in probabilities, rates and rewards" \
+    chk "$T/guard.pm" 'P=? [ F s=1 ]' --param p
+expect_error check_exact_unsupported_lower "exact: a lower step bound is not supported" chk $M/die.pm 'P=? [ F>=2 s=7 ]' --exact
+expect_error check_param_unknown "--param: the model has no constant 'zz'" chk $M/die.pm 'P=? [ F s=7 ]' --param zz
