@@ -4,8 +4,14 @@
  * without a value get 2 / 0.5 / true; at most FUZZ_MAX_STATES states) into a
  * DTMC with PRISM's state order (valuations strictly increasing), values in
  * their ranges and rows summing to 1; its labels and rewards are then
- * checked by a few properties. Without PROPER_LIBFUZZER, main replays every
- * file of directory argv[1]. */
+ * checked by a few properties. A small DTMC also gets its exact companion
+ * (proper_prism_build_exact): every exact probability must be the double's
+ * within 1e-6, and P=? [ F label ] exactly must agree with the numeric
+ * value; a refusal must be an error with a message. Without
+ * PROPER_LIBFUZZER, main replays every file of directory argv[1]. */
+#define PROPER_EXACT_MAX_LIMBS 4096
+#define PROPER_EXACT_MAX_TERMS 2000
+#define PROPER_EXACT_MAX_GCD_WORK 10000000ull
 #define PROPER_IMPLEMENTATION
 #include "../../src/prism.h"
 
@@ -65,6 +71,37 @@ static void check_properties(const proper_prism_model *m, const proper_dtmc *d) 
     }
 }
 
+/* The exact companion agrees with the double chain. */
+static void check_exact(const proper_prism_model *m, const proper_dtmc *d) {
+    proper_exact_dtmc e;
+    proper_error err;
+    uint64_t k;
+    if (d->n_states > 200 || d->kind == PROPER_DTMC_KIND_CTMC) return;
+    proper_exact_dtmc_init(&e);
+    if (proper_prism_build_exact(m, d, NULL, 0, &e, &err)) {
+        if (err.code >= 0 || err.message[0] == '\0') abort();
+        return;
+    }
+    for (k = 0; k < d->n_trans; k++)
+        if (!(fabs(proper_rat_to_double(&e.prob[k]) - d->prob[k]) <= 1e-6)) abort();
+    if (d->n_labels) {
+        proper_prism_props *p = NULL;
+        char text[300];
+        proper_exact_vec x;
+        double v;
+        snprintf(text, sizeof text, "P=? [ F \"%s\" ]", d->labels[0].name);
+        proper_exact_vec_init(&x);
+        if (proper_prism_props_parse(&p, m, text, strlen(text), "f.pctl", &err) == 0 &&
+            proper_prism_props_check(p, 0, d, NULL, &v, &err) == 0 && !d->init_dist &&
+            proper_prism_props_exact(p, 0, d, &e, &x, &err) == 0 &&
+            !(fabs(proper_rat_to_double(&x.q[d->init]) - v) <= 1e-6))
+            abort();
+        proper_exact_vec_free(&x);
+        proper_prism_props_free(p);
+    }
+    proper_exact_dtmc_free(&e);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const char *text = (const char *)data;
     proper_prism_model *m = NULL;
@@ -92,6 +129,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     } else {
         check_model(&d, m);
         check_properties(m, &d);
+        check_exact(m, &d);
         proper_dtmc_free(&d);
     }
     proper_prism_free(m);
