@@ -115,9 +115,11 @@
  *   level asked for; with one replication the interval is NaN.
  *
  * LIMITS
- *   No network model, no memory model (memory work is CPU time, as in the
- *   paper §6); one run queue shared by all cores (no affinity); the lock
- *   models are exact semantics, not statistical approximations of them.
+ *   No network model beyond a source's constant latency, no memory model
+ *   (memory work is CPU time, as in the paper §6); one run queue shared by
+ *   all cores (no affinity, no priorities); the wake-up latency is one
+ *   constant, for hand-offs through queues only; the lock models are exact
+ *   semantics, not statistical approximations of them.
  *   Building a model from a trace: see the section of that name below.
  *
  * Tunables (define before including): PROPER_SIM_BUCKETS,

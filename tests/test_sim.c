@@ -5,7 +5,11 @@
  * confidence interval; loops built from traces with a fixed and a variable
  * read count (the response time's spread tells them from a PCG cycle); the lock semantics on deterministic models whose throughput is
  * known exactly; determinism for a seed; the model file (round trip,
- * errors with line:col) and the what-if assignments.
+ * errors with line:col) and the what-if assignments; a source's latency,
+ * the wake-up latency and a thread keeping its core between CPU fragments
+ * on deterministic models; a model built from a hand-written acceptor and
+ * worker trace (latency, wake-up, block counts, the recorder's overhead)
+ * checked exactly; the recorder writing what the reader reads.
  *
  * Stochastic checks use fixed seeds and 99% intervals over 20 replications
  * (t quantile with 19 degrees of freedom): the check "exact value inside
