@@ -54,7 +54,9 @@ static void check_usage(FILE *out) {
             "  --json             print the results as JSON; a value that is not a finite\n"
             "                     number is null there, with \"value_text\" saying which\n"
             "                     (\"Infinity\", \"-Infinity\", \"NaN\"); a tool's\n"
-            "                     \"tool_error\" is null when it states none\n"
+            "                     \"tool_error\" is null when it states none; \"error_bound\" is\n"
+            "                     the solver's proven bound on |value - exact value| for one\n"
+            "                     P=? or R=? operator solved to a fixed point, null otherwise\n"
             "  --export-explicit PREFIX   write PREFIX.tra .lab .sta .srew .trew (PRISM\n"
             "                     explicit format; states numbered as PRISM numbers them;\n"
             "                     several reward structures: PREFIX1.srew, PREFIX2.srew, ...)\n"
@@ -267,6 +269,7 @@ static void json_property(cli_json *j, const proper_prism_props *p, size_t i, co
     cli_json_key_string(j, "property", proper_prism_props_text(p, i));
     cli_json_key_string(j, "type", type_name(type));
     json_value(j, r->value, type);
+    cli_json_key_number(j, "error_bound", r->error_bound >= 0 ? r->error_bound : NAN); /* null: none proven */
     if (type != PROPER_PRISM_BOOL && r->value != r->hi && r->value == r->value) { /* a range over initial states */
         cli_json_key(j, "range");
         cli_json_array_begin(j);

@@ -308,6 +308,12 @@ typedef struct proper_prism_result {
     int type;     /* PROPER_PRISM_INT, _DOUBLE or _BOOL (0 or 1) */
     double value; /* the value (infinity is INFINITY); for a range, its low end */
     double hi;    /* a range's high end (several initial states, filter(range, ...)); = value otherwise */
+    /* The solver's proven bound on |value - exact value| (dtmc.h's
+     * init_error; max_error over several initial states) when the property
+     * is one P=? or R=? operator solved by an unbounded until or reachability
+     * reward solve; -1 otherwise (no proven bound: bounded and steady-state
+     * operators, LTL, CTMCs, expressions over operators). */
+    double error_bound;
 } proper_prism_result;
 
 /* Property i on d, with PRISM's default filter: a filter that gives one
@@ -4747,6 +4753,8 @@ typedef struct proper__prism_checker {
     double **opvals;        /* by properties node id: an operator's value in every state, once computed */
     unsigned char *busy;    /* properties being computed (references) */
     double range_lo, range_hi; /* the last range filter's result */
+    int n_proven;              /* solves that proved an error bound, */
+    double proven;             /* ... and the largest of those bounds */
     proper_error *err;
 } proper__prism_checker;
 
@@ -4786,6 +4794,14 @@ static int proper__prism_cerr(const proper__prism_checker *C, int line, int col,
     proper_error_setv(C->err, code, C->p->file[0] ? C->p->file : NULL, line, col, fmt, ap);
     va_end(ap);
     return code;
+}
+
+/* Record a solve's proven error bound (at the initial state, or the
+ * largest over the states with several initial states). */
+static void proper__prism_proven(proper__prism_checker *C, const proper_dtmc_solve_stats *st) {
+    double b = C->d->init_dist ? st->max_error : st->init_error;
+    if (!(b >= 0)) b = INFINITY; /* NaN: nothing proven */
+    if (C->n_proven++ == 0 || b > C->proven) C->proven = b;
 }
 
 /* Fetch from the DTMC every label the expression uses (properties pool). */
@@ -5261,7 +5277,9 @@ static int proper__prism_prob_path(proper__prism_checker *C, int32_t e, double *
         if ((rc = proper__prism_time_bounds(C, u.path, &t1, &t2)) == 0)
             rc = proper_dtmc_ctmc_bounded_until(d, &u.phi1, &u.phi2, t1, t2, &C->o->solve, x, C->err);
     } else if (u.hi < 0) { /* no upper bound: unbounded until from the lower bound on */
-        rc = proper_dtmc_prob_until(d, &u.phi1, &u.phi2, &C->o->solve, x, NULL, C->err);
+        proper_dtmc_solve_stats st;
+        if ((rc = proper_dtmc_prob_until(d, &u.phi1, &u.phi2, &C->o->solve, x, &st, C->err)) == 0)
+            proper__prism_proven(C, &st);
     } else if (u.hi - (u.lo > 0 ? u.lo : 0) == 0) { /* a window of 0 steps: phi2 now */
         for (s = 0; s < d->n_states; s++) x[s] = PROPER_BITSET_GET(&u.phi2, s);
     } else {
@@ -5564,11 +5582,13 @@ static int proper__prism_reward(proper__prism_checker *C, const proper__prism_no
         return d->kind == PROPER_DTMC_KIND_CTMC ? proper__prism_ctmc_reward(C, rew, nd->a, x)
                                                 : proper__prism_reward_ltl(C, C->d, rew, nd->a, x); /* co-safe LTL */
     switch (f->op) {
-    case PROPER__PM_T_F:
+    case PROPER__PM_T_F: {
+        proper_dtmc_solve_stats st;
         if ((rc = proper__prism_state_set(C, f->b, &phi)) != 0) return rc;
-        rc = proper_dtmc_reward_reach(d, rew, &phi, &C->o->solve, x, NULL, C->err);
+        if ((rc = proper_dtmc_reward_reach(d, rew, &phi, &C->o->solve, x, &st, C->err)) == 0) proper__prism_proven(C, &st);
         proper_bitset_free(&phi);
         return rc;
+    }
     case PROPER__PM_T_TOTAL:
         if (d->kind == PROPER_DTMC_KIND_CTMC) return proper__prism_ctmc_reward(C, rew, -1, x);
         return proper__prism_total_reward(C, d, rew, x);
@@ -5787,6 +5807,14 @@ static int proper__prism_result(proper__prism_checker *C, const proper__prism_pr
     }
     if (rc) return rc;
     res->type = pr->type;
+    res->error_bound = -1;
+    { /* one P=? or R=? operator, one solve that proved its bound */
+        const proper__prism_node *top = nd;
+        while (top->kind == PROPER__PM_N_FORMULA || top->kind == PROPER__PM_N_PLABEL) top = &C->p->pool.n[top->a];
+        if ((top->kind == PROPER__PM_N_PROB || top->kind == PROPER__PM_N_REWARD) && top->op == PROPER__PM_QUERY &&
+            C->n_proven == 1 && C->proven < INFINITY)
+            res->error_bound = C->proven;
+    }
     if (nd->kind == PROPER__PM_N_FILTER && nd->op == PROPER__PM_FL_RANGE) {
         res->value = C->range_lo;
         res->hi = C->range_hi;

@@ -264,3 +264,14 @@ expect_error check_param_in_guard "$T/guard.pm:3:30: a parameter may appear only
     chk "$T/guard.pm" 'P=? [ F s=1 ]' --param p
 expect_error check_exact_unsupported_lower "exact: a lower step bound is not supported" chk $M/die.pm 'P=? [ F>=2 s=7 ]' --exact
 expect_error check_param_unknown "--param: the model has no constant 'zz'" chk $M/die.pm 'P=? [ F s=7 ]' --param zz
+
+# --json error_bound: the solver's proven bound contains the exact value
+# (minPathSum: 32504164372/51699390625 and 9503884062/2067975625, PRISM -exact above)
+run chk $M/minpathsum.pm $P/minpathsum.pctl --const $PARAMS --json
+status_is check_error_bound 0 &&
+    check check_error_bound_time awk -v v="$(json_get "$T/out" properties.0.value)" -v b="$(json_get "$T/out" properties.0.error_bound)" \
+        'BEGIN { d = v - 32504164372 / 51699390625; if (d < 0) d = -d; exit !(b != "null" && b >= 0 && b < 1e-10 && d <= b + 1e-16) }' &&
+    check check_error_bound_cost awk -v v="$(json_get "$T/out" properties.1.value)" -v b="$(json_get "$T/out" properties.1.error_bound)" \
+        'BEGIN { d = v - 9503884062 / 2067975625; if (d < 0) d = -d; exit !(b != "null" && b >= 0 && b < 1e-9 && d <= b + 1e-15) }'
+run chk $M/die.pm 'P=? [ F<=3 s=7 ]' --json
+status_is check_error_bound_none 0 && check check_error_bound_none [ "$(json_get "$T/out" properties.0.error_bound)" = null ]
