@@ -357,9 +357,11 @@ PROPER_API int proper_prism_open_params(proper_prism_model *m, const char *const
 PROPER_API int proper_prism_build_exact(const proper_prism_model *m, const proper_dtmc *d, const char *const *params,
                                         size_t n_params, proper_exact_dtmc *out, proper_error *err);
 /* Property i exactly in every state (x: an output vector): P=? [ X phi ],
- * [ phi U psi ], [ F phi ], [ G phi ] and their step-bounded forms (no
- * lower bound), R=? [ F phi ], [ C<=k ], [ I=k ], S=? [ phi ];
- * PROPER_EUNSUPPORTED for the rest. */
+ * [ phi U psi ], [ F phi ], [ G phi ] (also W, R) and their step-bounded
+ * forms (no lower bound), R=? [ F phi ], [ C<=k ], [ I=k ], S=? [ phi ];
+ * a bound (P>=b [ ... ], b a number or + - * / of numbers) gives 1 or 0 per
+ * state, decided exactly (rationals only). PROPER_EUNSUPPORTED for the
+ * rest. */
 PROPER_API int proper_prism_props_exact(const proper_prism_props *p, size_t i, const proper_dtmc *d,
                                         const proper_exact_dtmc *e, proper_exact_vec *x, proper_error *err);
 /* Its value in the initial state as PRISM -exact / -param prints it

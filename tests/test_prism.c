@@ -654,6 +654,58 @@ static void test_param_declarations(void) {
     proper_prism_free(m);
 }
 
+/* Parametric checking through the language: the function of the FACT
+ * model's five parameters equals the numeric solve of the chain built at 30
+ * random points (relative 1e-9), and its closed form is the one found by
+ * hand: P(F s=1) = y1 / (1 - y2 q) with q = n12 / (1 + n11). */
+static void test_param_function(void) {
+    static const char *const names[] = {"y1", "y2", "p", "n11", "n12"};
+    proper_prism_model *m = NULL;
+    proper_prism_props *props = NULL;
+    proper_exact_dtmc e;
+    proper_exact_vec x;
+    proper_dtmc d;
+    proper_error err;
+    proper_rng rng;
+    int it;
+    proper_dtmc_init(&d);
+    proper_exact_dtmc_init(&e);
+    proper_exact_vec_init(&x);
+    proper_rng_seed(&rng, 5);
+    CHECK_INT(proper_prism_read(&m, MODELS "fact_params.pm", &err), 0);
+    if (!m) return;
+    CHECK_INT(proper_prism_open_params(m, names, 5, &err), 0);
+    CHECK_INT(proper_prism_build(m, NULL, &d, &err), 0);
+    CHECK_INT(proper_prism_build_exact(m, &d, names, 5, &e, &err), 0);
+    CHECK_INT(proper_prism_props_parse(&props, m, "P=? [ F s=1 ]", 13, NULL, &err), 0);
+    CHECK_INT(proper_prism_props_exact(props, 0, &d, &e, &x, &err), 0);
+    CHECK(x.f != NULL && x.n_params == 5);
+    for (it = 0; it < 30 && x.f; it++) {
+        double pt[5], v, want;
+        char spec[300];
+        proper_dtmc dn;
+        pt[0] = 0.05 + 0.4 * proper_rng_uniform(&rng);
+        pt[1] = 0.05 + 0.4 * proper_rng_uniform(&rng);
+        pt[2] = 0.05 + 0.9 * proper_rng_uniform(&rng);
+        pt[3] = 0.1 + 3 * proper_rng_uniform(&rng);
+        pt[4] = (1 + pt[3]) * (0.05 + 0.9 * proper_rng_uniform(&rng)); /* q = n12/(1+n11) in (0, 1) */
+        snprintf(spec, sizeof spec, "y1=%.17g,y2=%.17g,p=%.17g,n11=%.17g,n12=%.17g", pt[0], pt[1], pt[2], pt[3], pt[4]);
+        CHECK_INT(proper_prism_set_consts(m, NULL, spec, &err), 0);
+        proper_dtmc_init(&dn);
+        CHECK_INT(proper_prism_build(m, NULL, &dn, &err), 0);
+        CHECK_INT(proper_prism_props_check(props, 0, &dn, NULL, &v, &err), 0);
+        want = pt[0] / (1 - pt[1] * pt[4] / (1 + pt[3]));
+        CHECK_REL(proper_ratfun_eval_double(&x.f[d.init], pt, 5), v, 1e-9);
+        CHECK_REL(v, want, 1e-9);
+        proper_dtmc_free(&dn);
+    }
+    proper_exact_vec_free(&x);
+    proper_exact_dtmc_free(&e);
+    proper_prism_props_free(props);
+    proper_dtmc_free(&d);
+    proper_prism_free(m);
+}
+
 /* Constants: parameters given later, types, errors. */
 static void test_constants(void) {
     const char *text = "dtmc\nconst int N;\nconst double p;\nconst bool b;\nconst K = N + 1;\n"
@@ -1415,5 +1467,6 @@ int main(void) {
     RUN(test_refuse_early);
     RUN(test_output_contract);
     RUN(test_param_declarations);
+    RUN(test_param_function);
     return test_summary();
 }
