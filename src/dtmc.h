@@ -97,7 +97,29 @@
  * in components of long expected stays) stands in init_error, never hidden.
  * The bounds are of the linear systems built from the
  * stored model: a CTMC's embedded chain is itself rounded once from the
- * rates.
+ * rates. proper_dtmc_param_reward_range reports the bounds of the solves
+ * of its two extreme corners.
+ *
+ * What the other solvers carry (they take no stats; no bound is reported):
+ *  - step-bounded (U<=k, F<=k, I=k, C<=k): k exact-in-exact-arithmetic
+ *    matrix-vector products, fewer only when an iterate repeats bit for
+ *    bit (then the skipped steps are exact) or when a proven bound pins
+ *    the rest within PROPER_DTMC_REL_PRECISION (see
+ *    proper_dtmc_prob_bounded_until). The rounding of the products is
+ *    not tracked; a priori, with d the longest row, u = 2^-53 and rows
+ *    summing to at most 1 + t (t the tolerance they were checked with),
+ *    each product adds at most d u (1 + t) max|x| and passes earlier
+ *    errors on grown by at most 1 + t, so after j products
+ *    |error| <= j d u (1 + t)^j max|x|: 1e-9 relative for d = 10 and
+ *    j = 10^6 with t = 0; C<=k adds the rounding of the sum of its k
+ *    step values.
+ *  - steady state (S=?, R=?[S], steady_distribution): each bottom SCC's
+ *    stationary system and the reachability of the BSCCs are solved by the
+ *    component solver above, each to a proven rel_precision of its
+ *    component's largest value; the normalisation and the weighting of
+ *    the two parts are not bounded: the result is within a few
+ *    rel_precision of the exact one relative to the largest value, as
+ *    the tests check against dense solves, not proven.
  *
  * ---- Output parameters -------------------------------------------------------
  * This module follows the project's contract: a function that produces a
@@ -561,6 +583,43 @@ PROPER_API int proper_dtmc_param_reward_range(const proper_dtmc *m, size_t rewar
                                               const proper_dtmc_solve_opts *opts, double *min, double *max,
                                               double *argmin, double *argmax, proper_dtmc_solve_stats *stats,
                                               proper_error *err);
+
+/* ---- Interval DTMCs ------------------------------------------------------
+ * PRISM's IDTMCs: the transitions of m (its structure: its probabilities are
+ * not used) carry probability intervals [lo[e], hi[e]], arrays aligned with
+ * m->col, with 0 <= lo <= hi <= 1, the lower ends of each row summing to at
+ * most 1 and the upper ends to at least 1 (within PROPER_DTMC_ROW_SUM_TOL;
+ * PROPER_EPROB naming the state otherwise). At every step nature picks any
+ * distribution within the current state's intervals; maximise = 1 asks for
+ * the largest probability over all such choices (Pmax), 0 for the smallest
+ * (Pmin), as PRISM's robust value iteration answers them. One step's
+ * optimum over a row is the greedy solution of its linear program: every
+ * successor gets its lower end, the mass left goes to the best successors
+ * first, each up to its upper end.
+ *
+ * interval_prob_until: P{min,max}=? [ phi1 U phi2 ] (phi1 NULL: F phi2).
+ * Graph precomputation (the states whose value is 0: for Pmax those that
+ * cannot reach phi2 along edges of positive upper end, for Pmin those in
+ * which nature can keep the run away from phi2 forever), value iteration
+ * from below, then a certificate: u = x + tau w, w the most expected steps
+ * nature can keep the run among the states still unknown, checked to
+ * satisfy T u <= u in doubles with their rounding counted against it; the
+ * value is the least fixed point of T, so x <= value <= u (Knaster-Tarski).
+ * stats->max_error (and init_error) is that proven bound (rel_precision,
+ * absolute, is asked of it), or INFINITY when no such certificate exists:
+ * Pmax over a set of states in which nature can keep the run forever while
+ * it could also leave (an end component; x is then value iteration's
+ * estimate), or opts->sound = 0.
+ * interval_prob_bounded_until: P{min,max}=? [ phi1 U<=k phi2 ], k robust
+ * steps (fewer when a step changes nothing); exact up to the rounding of
+ * the steps, as for proper_dtmc_prob_bounded_until. */
+PROPER_API int proper_dtmc_interval_prob_until(const proper_dtmc *m, const double *lo, const double *hi,
+                                               const proper_bitset *phi1, const proper_bitset *phi2, int maximise,
+                                               const proper_dtmc_solve_opts *opts, double *x,
+                                               proper_dtmc_solve_stats *stats, proper_error *err);
+PROPER_API int proper_dtmc_interval_prob_bounded_until(const proper_dtmc *m, const double *lo, const double *hi,
+                                                       const proper_bitset *phi1, const proper_bitset *phi2,
+                                                       unsigned long k, int maximise, double *x, proper_error *err);
 
 /* ---- CTMCs ---------------------------------------------------------------
  * For a model of kind PROPER_DTMC_KIND_CTMC the unbounded solvers above
@@ -3619,6 +3678,288 @@ done:
     PROPER_FREE(policy); PROPER_FREE(x); PROPER_FREE(p); PROPER_FREE(bx.param_of);
     proper__dtmc_csr_free(&bx.pred);
     return rc;
+}
+
+/* ---- interval DTMCs ---------------------------------------------------- */
+
+static int proper__dtmc_check_intervals(const proper_dtmc *m, const double *lo, const double *hi, proper_error *err) {
+    uint32_t s;
+    uint64_t e;
+    if (m->kind != PROPER_DTMC_KIND_DTMC)
+        return proper_error_set(err, PROPER_EUNSUPPORTED, NULL, 0, 0, "probability intervals need a DTMC");
+    for (s = 0; s < m->n_states; s++) {
+        double sum_lo = 0.0, sum_hi = 0.0;
+        for (e = m->row[s]; e < m->row[s + 1]; e++) {
+            if (!(lo[e] >= 0.0 && lo[e] <= hi[e] && hi[e] <= 1.0))
+                return proper_error_set(err, PROPER_EPROB, NULL, 0, 0,
+                                        "state %u: the interval [%g, %g] of its transition to %u is not within [0, 1]",
+                                        (unsigned)s, lo[e], hi[e], (unsigned)m->col[e]);
+            sum_lo += lo[e];
+            sum_hi += hi[e];
+        }
+        if (sum_lo > 1.0 + PROPER_DTMC_ROW_SUM_TOL || sum_hi < 1.0 - PROPER_DTMC_ROW_SUM_TOL)
+            return proper_error_set(err, PROPER_EPROB, NULL, 0, 0,
+                                    "state %u: no distribution fits its intervals (lower ends sum to %.17g, upper "
+                                    "ends to %.17g)", (unsigned)s, sum_lo, sum_hi);
+    }
+    return PROPER_OK;
+}
+
+/* The optimal expectation of x over the distributions a row's intervals
+ * allow (maximise or minimise): every successor gets its lower end, and
+ * the mass left goes to the successors in order of value, best first, each
+ * up to its upper end (the greedy solution of this knapsack-shaped linear
+ * program). order: scratch of the row's length. */
+static double proper__dtmc_interval_step(const proper_dtmc *m, const double *lo, const double *hi, uint32_t s,
+                                         const double *x, int maximise, uint64_t *order) {
+    uint64_t a = m->row[s], b = m->row[s + 1], n = b - a, i, j;
+    double v = 0.0, left = 1.0;
+    for (i = 0; i < n; i++) {
+        uint64_t e = a + i;
+        v += lo[e] * x[m->col[e]];
+        left -= lo[e];
+        /* insertion sort by value, best first (rows are short) */
+        for (j = i; j > 0; j--) {
+            double xp = x[m->col[order[j - 1]]], xe = x[m->col[e]];
+            if (maximise ? xp >= xe : xp <= xe) break;
+            order[j] = order[j - 1];
+        }
+        order[j] = e;
+    }
+    for (i = 0; i < n && left > 0.0; i++) {
+        uint64_t e = order[i];
+        double add = hi[e] - lo[e] < left ? hi[e] - lo[e] : left;
+        v += add * x[m->col[e]];
+        left -= add;
+    }
+    return v;
+}
+
+/* States that reach phi2 through phi1 with probability 0 under the
+ * intervals: for the maximum, those that cannot reach it along edges of
+ * positive upper end; for the minimum, the largest set X of states outside
+ * phi2 in which nature can keep the run (every edge with a positive lower
+ * end stays in X and the upper ends inside X reach 1), with the states
+ * outside phi1. no[s] = 1 for them. */
+static int proper__dtmc_interval_no(const proper_dtmc *m, const double *lo, const double *hi,
+                                    const proper_bitset *phi1, const proper_bitset *phi2, int maximise,
+                                    unsigned char *no) {
+    uint32_t n = m->n_states, s;
+    int changed = 1;
+    uint64_t e;
+    if (maximise) {
+        for (s = 0; s < n; s++) no[s] = !PROPER_BITSET_GET(phi2, s);
+        while (changed) { /* backward closure over edges of positive upper end */
+            changed = 0;
+            for (s = 0; s < n; s++) {
+                if (!no[s] || (phi1 && !PROPER_BITSET_GET(phi1, s))) continue;
+                for (e = m->row[s]; e < m->row[s + 1]; e++)
+                    if (hi[e] > 0.0 && !no[m->col[e]]) { no[s] = 0; changed = 1; break; }
+            }
+        }
+        return PROPER_OK;
+    }
+    for (s = 0; s < n; s++) no[s] = !PROPER_BITSET_GET(phi2, s);
+    while (changed) {
+        changed = 0;
+        for (s = 0; s < n; s++) {
+            double inside = 0.0;
+            int keeps = 1;
+            if (!no[s] || (phi1 && !PROPER_BITSET_GET(phi1, s))) continue;
+            for (e = m->row[s]; e < m->row[s + 1] && keeps; e++) {
+                if (no[m->col[e]]) inside += hi[e];
+                else keeps = lo[e] == 0.0;
+            }
+            if (!keeps || inside < 1.0) { no[s] = 0; changed = 1; }
+        }
+    }
+    return PROPER_OK;
+}
+
+/* Bellman sweeps (in place, in decreasing state order) over the unknown
+ * states until a sweep changes no value by more than eps; the largest
+ * change of the last sweep is returned through *change. */
+static unsigned long proper__dtmc_interval_sweeps(const proper_dtmc *m, const double *lo, const double *hi,
+                                                  const unsigned char *unknown, int maximise, double eps,
+                                                  unsigned long budget, double *x, uint64_t *order, double *change) {
+    unsigned long k;
+    uint32_t s;
+    for (k = 0; k < budget; k++) {
+        double top = 0.0;
+        for (s = m->n_states; s-- > 0;) {
+            double v;
+            if (!unknown[s]) continue;
+            v = proper__dtmc_interval_step(m, lo, hi, s, x, maximise, order);
+            if (fabs(v - x[s]) > top) top = fabs(v - x[s]);
+            x[s] = v;
+        }
+        *change = top;
+        if (top <= eps) return k + 1;
+    }
+    return budget;
+}
+
+/* The certificate's weights: w = 1 + max over the intervals of the
+ * expected w of the successors, over the unknown states (0 elsewhere):
+ * the most expected steps nature can make the run stay among them. Swept
+ * until a sweep changes w by at most 1e-3 relative; 0 when it does not
+ * settle (nature can keep the run there forever: an end component) within
+ * the budget. */
+static unsigned long proper__dtmc_interval_weights(const proper_dtmc *m, const double *lo, const double *hi,
+                                                   const unsigned char *unknown, unsigned long budget, double *w,
+                                                   uint64_t *order, int *ok) {
+    unsigned long k;
+    uint32_t s;
+    for (s = 0; s < m->n_states; s++) w[s] = unknown[s] ? 1.0 : 0.0;
+    *ok = 0;
+    for (k = 0; k < budget; k++) {
+        double top = 0.0, change = 0.0;
+        for (s = m->n_states; s-- > 0;) {
+            double v;
+            if (!unknown[s]) continue;
+            v = 1.0 + proper__dtmc_interval_step(m, lo, hi, s, w, 1, order);
+            if (fabs(v - w[s]) > change) change = fabs(v - w[s]);
+            if (v > top) top = v;
+            w[s] = v;
+        }
+        if (top > 1.0 / DBL_EPSILON) return k + 1;
+        if (change <= 1e-3 * top) { *ok = 1; return k + 1; }
+    }
+    return budget;
+}
+
+/* Whether u is a proven upper bound: T u <= u in every unknown state,
+ * with T u computed in doubles and its rounding (at most (d + 2) eps_mach
+ * of the row's largest term, d successors) counted against it. The value
+ * is the least fixed point of T, below every such u (Knaster-Tarski). */
+static int proper__dtmc_interval_inductive(const proper_dtmc *m, const double *lo, const double *hi,
+                                           const unsigned char *unknown, int maximise, const double *u,
+                                           uint64_t *order) {
+    uint32_t s;
+    for (s = 0; s < m->n_states; s++) {
+        double v, big = 0.0;
+        uint64_t e;
+        if (!unknown[s] || u[s] >= 1.0) continue; /* T u <= 1 for values <= 1 */
+        for (e = m->row[s]; e < m->row[s + 1]; e++) big = u[m->col[e]] > big ? u[m->col[e]] : big;
+        v = proper__dtmc_interval_step(m, lo, hi, s, u, maximise, order);
+        if (v + (double)(m->row[s + 1] - m->row[s] + 2) * DBL_EPSILON * big > u[s]) return 0;
+    }
+    return 1;
+}
+
+/* An upper bound u = min(1, x + tau w) from the lower iterate x and the
+ * weights w, tau twice the largest residual T x - x (at least the rounding
+ * floor); returns the bound max(u - x) when u is inductive, else INFINITY.
+ * T(x + tau w) <= T x + tau max_p sum p w <= x + tau (w - 1) + residual. */
+static double proper__dtmc_interval_upper(const proper_dtmc *m, const double *lo, const double *hi,
+                                          const unsigned char *unknown, int maximise, const double *x,
+                                          const double *w, double *u, uint64_t *order, uint32_t longest) {
+    double res = 0.0, tau, gap = 0.0;
+    uint32_t s;
+    for (s = 0; s < m->n_states; s++)
+        if (unknown[s]) {
+            double r = proper__dtmc_interval_step(m, lo, hi, s, x, maximise, order) - x[s];
+            if (r > res) res = r;
+        }
+    tau = fmax(2.0 * res, 8.0 * (double)(longest + 2) * DBL_EPSILON);
+    for (s = 0; s < m->n_states; s++) {
+        u[s] = unknown[s] ? fmin(1.0, x[s] + tau * w[s]) : x[s];
+        if (u[s] - x[s] > gap) gap = u[s] - x[s];
+    }
+    return proper__dtmc_interval_inductive(m, lo, hi, unknown, maximise, u, order) ? gap : INFINITY;
+}
+
+PROPER_API int proper_dtmc_interval_prob_until(const proper_dtmc *m, const double *lo, const double *hi,
+                                               const proper_bitset *phi1, const proper_bitset *phi2, int maximise,
+                                               const proper_dtmc_solve_opts *opts, double *x,
+                                               proper_dtmc_solve_stats *stats, proper_error *err) {
+    proper_dtmc_solve_opts o = opts ? *opts : proper_dtmc_solve_opts_default();
+    uint32_t n = m->n_states, s, longest = 1;
+    unsigned char *no, *unknown;
+    uint64_t *order;
+    double *u, *w, change = INFINITY, eps, bound = INFINITY;
+    unsigned long sweeps = 0;
+    int rc, have_w = 0, attempt;
+    if (stats) memset(stats, 0, sizeof *stats);
+    if ((rc = proper__dtmc_check_set(m, phi1, "phi1", err)) || (rc = proper__dtmc_check_set(m, phi2, "phi2", err)) ||
+        (rc = proper__dtmc_check_intervals(m, lo, hi, err)))
+        return rc;
+    if (!(o.rel_precision > 0.0)) o.rel_precision = PROPER_DTMC_REL_PRECISION;
+    for (s = 0; s < n; s++)
+        if (m->row[s + 1] - m->row[s] > longest) longest = (uint32_t)(m->row[s + 1] - m->row[s]);
+    no = (unsigned char *)proper_calloc((size_t)n + 1, 1);
+    unknown = (unsigned char *)proper_calloc((size_t)n + 1, 1);
+    order = (uint64_t *)proper_calloc(longest, sizeof *order);
+    u = (double *)proper_calloc((size_t)n + 1, sizeof *u);
+    w = (double *)proper_calloc((size_t)n + 1, sizeof *w);
+    if (!no || !unknown || !order || !u || !w) { rc = proper__dtmc_nomem(err); goto done; }
+    proper__dtmc_interval_no(m, lo, hi, phi1, phi2, maximise, no);
+    for (s = 0; s < n; s++) {
+        x[s] = PROPER_BITSET_GET(phi2, s) ? 1.0 : 0.0;
+        unknown[s] = !no[s] && !PROPER_BITSET_GET(phi2, s);
+    }
+    /* value iteration from below to an estimated precision, then a proven
+     * upper bound (the certificate); sweep on while it is too wide */
+    eps = o.rel_precision;
+    for (attempt = 0; attempt < 6 && sweeps < o.max_sweeps; attempt++, eps = fmax(eps * 0.01, 4.0 * DBL_EPSILON)) {
+        sweeps += proper__dtmc_interval_sweeps(m, lo, hi, unknown, maximise, eps, o.max_sweeps - sweeps, x, order,
+                                               &change);
+        if (!o.sound) break;
+        if (attempt == 0) /* an end component makes w grow without end: give it a budget */
+            sweeps += proper__dtmc_interval_weights(m, lo, hi, unknown, 100 + 4 * sweeps, w, order, &have_w);
+        if (!have_w) break; /* an end component: no certificate of this kind */
+        bound = proper__dtmc_interval_upper(m, lo, hi, unknown, maximise, x, w, u, order, longest);
+        if (bound <= o.rel_precision) break;
+    }
+    if (!(change <= eps)) {
+        rc = proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0, "value iteration did not converge in %lu sweeps",
+                              sweeps);
+        goto done;
+    }
+    if (stats) {
+        /* x <= value <= x + bound, x from below up to its own rounding
+         * (at most (d + 2) eps_mach per sweep, values <= 1) */
+        stats->sweeps = sweeps;
+        stats->n_iterative = 1;
+        stats->max_error = bound + (double)sweeps * (double)(longest + 2) * DBL_EPSILON;
+        stats->init_error = stats->max_error;
+    }
+done:
+    PROPER_FREE(no); PROPER_FREE(unknown); PROPER_FREE(order); PROPER_FREE(u); PROPER_FREE(w);
+    return rc;
+}
+
+PROPER_API int proper_dtmc_interval_prob_bounded_until(const proper_dtmc *m, const double *lo, const double *hi,
+                                                       const proper_bitset *phi1, const proper_bitset *phi2,
+                                                       unsigned long k, int maximise, double *x, proper_error *err) {
+    uint32_t n = m->n_states, s, longest = 1;
+    uint64_t *order;
+    double *next;
+    unsigned long j;
+    int rc;
+    if ((rc = proper__dtmc_check_set(m, phi1, "phi1", err)) || (rc = proper__dtmc_check_set(m, phi2, "phi2", err)) ||
+        (rc = proper__dtmc_check_intervals(m, lo, hi, err)))
+        return rc;
+    for (s = 0; s < n; s++)
+        if (m->row[s + 1] - m->row[s] > longest) longest = (uint32_t)(m->row[s + 1] - m->row[s]);
+    order = (uint64_t *)proper_calloc(longest, sizeof *order);
+    next = (double *)proper_calloc((size_t)n + 1, sizeof *next);
+    if (!order || !next) { PROPER_FREE(order); PROPER_FREE(next); return proper__dtmc_nomem(err); }
+    for (s = 0; s < n; s++) x[s] = PROPER_BITSET_GET(phi2, s) ? 1.0 : 0.0;
+    /* x_j = the optimal probability within j steps; a fixed point ends early */
+    for (j = 0; j < k; j++) {
+        int same = 1;
+        for (s = 0; s < n; s++) {
+            if (PROPER_BITSET_GET(phi2, s) || (phi1 && !PROPER_BITSET_GET(phi1, s))) next[s] = x[s];
+            else next[s] = proper__dtmc_interval_step(m, lo, hi, s, x, maximise, order);
+            same &= next[s] == x[s];
+        }
+        memcpy(x, next, (size_t)n * sizeof *x);
+        if (same) break;
+    }
+    PROPER_FREE(order);
+    PROPER_FREE(next);
+    return PROPER_OK;
 }
 
 /* ---- CTMCs -------------------------------------------------------------- */

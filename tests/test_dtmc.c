@@ -2168,6 +2168,184 @@ static void test_param_range_vs_corners(void) {
     CHECK(infinite_max > 20 && infinite_min > 20 && finite > 100);
 }
 
+
+/* ---- interval DTMCs ------------------------------------------------------ */
+
+/* PRISM's own IDTMC test (prism-tests/functionality/verify/idtmcs/test.prism,
+ * results in its .props): 0 -> [0.1,0.2] 1 + [0.8,0.9] 2, 1..3 absorbing. */
+static void test_interval_prism_test_model(void) {
+    double P[16] = {0, 0.15, 0.85, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    double lo[5] = {0.1, 0.8, 1, 1, 1}, hi[5] = {0.2, 0.9, 1, 1, 1}, x[4];
+    uint32_t one = 1, two = 2;
+    proper_dtmc m;
+    proper_bitset t1, t2;
+    proper_error err;
+    proper_dtmc_solve_stats st;
+    CHECK_INT(build_dense(&m, P, 4, 0), 0);
+    CHECK_INT((int)m.n_trans, 5);
+    set_of(&t1, 4, &one, 1);
+    set_of(&t2, 4, &two, 1);
+    CHECK_INT(proper_dtmc_interval_prob_until(&m, lo, hi, NULL, &t1, 0, NULL, x, &st, &err), 0);
+    CHECK_ABS(x[0], 0.1, 1e-15);
+    CHECK(st.max_error <= 1e-10);
+    CHECK_INT(proper_dtmc_interval_prob_until(&m, lo, hi, NULL, &t1, 1, NULL, x, &st, &err), 0);
+    CHECK_ABS(x[0], 0.2, 1e-15);
+    CHECK_INT(proper_dtmc_interval_prob_until(&m, lo, hi, NULL, &t2, 0, NULL, x, &st, &err), 0);
+    CHECK_ABS(x[0], 0.8, 1e-15);
+    CHECK_INT(proper_dtmc_interval_prob_until(&m, lo, hi, NULL, &t2, 1, NULL, x, &st, &err), 0);
+    CHECK_ABS(x[0], 0.9, 1e-15);
+    /* intervals no distribution fits */
+    lo[0] = 0.3;
+    CHECK_INT(proper_dtmc_interval_prob_until(&m, lo, hi, NULL, &t2, 1, NULL, x, &st, &err), PROPER_EPROB);
+    CHECK(strstr(err.message, "state 0") != NULL);
+    proper_bitset_free(&t1);
+    proper_bitset_free(&t2);
+    proper_dtmc_free(&m);
+}
+
+/* PRISM's dtmc_pctl.prism as an IDTMC of point intervals (its .props:
+ * Pmin=? [ F s=2 ] = 1/6, F s=2|s=4 = 1/3, F<=2 s=2 = 1/8, F<=10 s=2 =
+ * 0.16650390625). */
+static void test_interval_point_intervals(void) {
+    double P[36] = {0};
+    uint32_t two = 2, two_four[2] = {2, 4};
+    proper_dtmc m;
+    proper_bitset t, tt;
+    proper_error err;
+    proper_dtmc_solve_stats st;
+    double x[6];
+    P[0 * 6 + 1] = 0.5; P[0 * 6 + 3] = 0.5;
+    P[1 * 6 + 0] = 0.5; P[1 * 6 + 2] = 0.25; P[1 * 6 + 4] = 0.25;
+    P[2 * 6 + 5] = 1; P[3 * 6 + 3] = 1; P[4 * 6 + 4] = 1; P[5 * 6 + 2] = 1;
+    CHECK_INT(build_dense(&m, P, 6, 0), 0);
+    set_of(&t, 6, &two, 1);
+    set_of(&tt, 6, two_four, 2);
+    CHECK_INT(proper_dtmc_interval_prob_until(&m, m.prob, m.prob, NULL, &t, 0, NULL, x, &st, &err), 0);
+    CHECK_ABS(x[0], 1.0 / 6, 1e-10);
+    CHECK(fabs(x[0] - 1.0 / 6) <= st.max_error);
+    CHECK_INT(proper_dtmc_interval_prob_until(&m, m.prob, m.prob, NULL, &tt, 1, NULL, x, &st, &err), 0);
+    CHECK_ABS(x[0], 1.0 / 3, 1e-10);
+    CHECK_INT(proper_dtmc_interval_prob_bounded_until(&m, m.prob, m.prob, NULL, &t, 2, 0, x, &err), 0);
+    CHECK_ABS(x[0], 0.125, 0.0);
+    CHECK_INT(proper_dtmc_interval_prob_bounded_until(&m, m.prob, m.prob, NULL, &t, 10, 1, x, &err), 0);
+    CHECK_ABS(x[0], 0.16650390625, 0.0);
+    proper_bitset_free(&t);
+    proper_bitset_free(&tt);
+    proper_dtmc_free(&m);
+}
+
+/* The vertices of {lo <= p <= hi, sum p = 1} for a row of d <= 4 entries:
+ * all but one entry at an end of its interval, the last one taking the
+ * rest. Returns their number (rows of vert, d values each). */
+static int interval_vertices(const double *lo, const double *hi, int d, double (*vert)[4]) {
+    int f, mask, nv = 0, i;
+    for (f = 0; f < d; f++)
+        for (mask = 0; mask < (1 << d); mask++) {
+            double sum = 0.0, v[4];
+            if (mask & (1 << f)) continue;
+            for (i = 0; i < d; i++)
+                if (i != f) { v[i] = (mask >> i) & 1 ? hi[i] : lo[i]; sum += v[i]; }
+            v[f] = 1.0 - sum;
+            if (v[f] < lo[f] - 1e-12 || v[f] > hi[f] + 1e-12) continue;
+            for (i = 0; i < d; i++) vert[nv][i] = v[i];
+            nv++;
+        }
+    return nv;
+}
+
+/* Random IDTMCs of 2-5 states against all memoryless vertex choices
+ * (dense solves): the extremes agree, within the proven bound when there is
+ * one; bounded until against the same enumeration of step-by-step choices
+ * would be exponential, so it is checked against the unbounded value for a
+ * large k. */
+static void test_interval_vs_vertices(void) {
+    proper_rng rng;
+    int it, proven = 0, finite_cases = 0;
+    proper_rng_seed(&rng, 31);
+    for (it = 0; it < 300; it++) {
+        uint32_t n = 2 + (uint32_t)proper_rng_below(&rng, 4), s, t;
+        double P[25], lo[25], hi[25], x[5], ref[5], (*vert)[16][4], best[2] = {INFINITY, -INFINITY};
+        int nv[5], succ[5][4], d[5], choice[5], maximise;
+        unsigned char tgt[5] = {0};
+        uint32_t target = (n - 1) % 5; /* n - 1 (the modulo tells the compiler it fits tgt) */
+        long combos = 1, c;
+        proper_dtmc m;
+        proper_bitset tb;
+        proper_error err;
+        proper_dtmc_solve_stats st;
+        vert = (double (*)[16][4])calloc(5, sizeof *vert);
+        memset(P, 0, sizeof P);
+        for (s = 0; s < n; s++) { /* up to 3 successors; intervals around this point below */
+            double w[4], sum = 0.0;
+            d[s] = 1 + (int)proper_rng_below(&rng, n < 3 ? n : 3);
+            for (t = 0; t < (uint32_t)d[s]; t++) {
+                int fresh, j;
+                do {
+                    succ[s][t] = (int)proper_rng_below(&rng, n);
+                    for (fresh = 1, j = 0; j < (int)t; j++) fresh &= succ[s][j] != succ[s][t];
+                } while (!fresh);
+                w[t] = 0.1 + proper_rng_uniform(&rng);
+                sum += w[t];
+            }
+            for (t = 0; t < (uint32_t)d[s]; t++) P[s * n + (uint32_t)succ[s][t]] = w[t] / sum;
+        }
+        tgt[target] = 1;
+        if (build_dense(&m, P, n, 0)) { CHECK(0); free(vert); break; }
+        for (s = 0; s < n; s++) { /* the stored row order (by destination) */
+            uint64_t e;
+            int k = 0;
+            double l[4], h[4];
+            double slack = proper_rng_uniform(&rng) < 0.2 ? 0.0 : 0.3 * proper_rng_uniform(&rng);
+            for (e = m.row[s]; e < m.row[s + 1]; e++, k++) {
+                lo[e] = fmax(0.0, m.prob[e] - slack * proper_rng_uniform(&rng));
+                hi[e] = fmin(1.0, m.prob[e] + slack * proper_rng_uniform(&rng));
+                l[k] = lo[e]; h[k] = hi[e];
+                succ[s][k] = (int)m.col[e];
+            }
+            d[s] = k;
+            nv[s] = interval_vertices(l, h, k, vert[s]);
+            CHECK(nv[s] > 0);
+            combos *= nv[s];
+        }
+        set_of(&tb, n, &target, 1);
+        for (c = 0; c < combos; c++) { /* every memoryless vertex choice */
+            long rest = c;
+            double Q[25];
+            memset(Q, 0, sizeof Q);
+            for (s = 0; s < n; s++) {
+                int k;
+                choice[s] = (int)(rest % nv[s]);
+                rest /= nv[s];
+                for (k = 0; k < d[s]; k++) Q[s * n + (uint32_t)succ[s][k]] += vert[s][choice[s]][k];
+            }
+            ref_reach_prob(Q, n, tgt, ref);
+            if (ref[0] < best[0]) best[0] = ref[0];
+            if (ref[0] > best[1]) best[1] = ref[0];
+        }
+        for (maximise = 0; maximise < 2; maximise++) {
+            if (proper_dtmc_interval_prob_until(&m, lo, hi, NULL, &tb, maximise, NULL, x, &st, &err)) {
+                printf("  interval_prob_until: %s\n", err.message);
+                CHECK(0);
+                continue;
+            }
+            if (isfinite(st.max_error)) {
+                proven++;
+                CHECK(fabs(x[0] - best[maximise]) <= st.max_error + 1e-12);
+                CHECK(st.max_error <= 1e-9);
+            } else {
+                CHECK_ABS(x[0], best[maximise], 1e-7);
+            }
+            finite_cases++;
+            CHECK_INT(proper_dtmc_interval_prob_bounded_until(&m, lo, hi, NULL, &tb, 100000, maximise, ref, &err), 0);
+            CHECK_ABS(ref[0], best[maximise], 1e-7);
+        }
+        proper_bitset_free(&tb);
+        proper_dtmc_free(&m);
+        free(vert);
+    }
+    CHECK(proven > finite_cases / 2);
+}
+
 int main(void) {
     RUN(test_output_contract);
     RUN(test_bitset);
@@ -2209,5 +2387,8 @@ int main(void) {
     RUN(test_param_instantiate);
     RUN(test_param_rows_errors);
     RUN(test_param_range_vs_corners);
+    RUN(test_interval_prism_test_model);
+    RUN(test_interval_point_intervals);
+    RUN(test_interval_vs_vertices);
     return test_summary();
 }
