@@ -497,7 +497,8 @@ PROPER_API int proper_sim_trace_parse(proper_sim_trace *out, const char *text, s
 PROPER_API int proper_sim_trace_read(proper_sim_trace *out, const char *path, proper_error *err);
 /* Add another traced run of the same program to t (its threads are new
  * threads, its times its own; queues and locks declared in both must agree,
- * the larger core count is kept). t is unchanged on failure. */
+ * the larger core count and the larger overhead are kept, t's latency if
+ * it declares one, else more's). t is unchanged on failure. */
 PROPER_API int proper_sim_trace_append(proper_sim_trace *t, const proper_sim_trace *more, proper_error *err);
 
 typedef struct proper_sim_build_opts {
