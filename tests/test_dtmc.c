@@ -2169,6 +2169,75 @@ static void test_param_range_vs_corners(void) {
 }
 
 
+/* Transition rewards on parametric rows: the reward of a step from s is
+ * r(s) + sum_t P(s,t) R(s,t), which moves with p_k; instantiation and the
+ * range against the corners, with that step reward in the dense solve. */
+static void test_param_range_trans_rewards(void) {
+    proper_rng rng;
+    int it;
+    proper_rng_seed(&rng, 37);
+    for (it = 0; it < 150; it++) {
+        param_case c;
+        proper_dtmc m;
+        proper_bitset t;
+        proper_error err;
+        size_t n, s, k, corner, r;
+        double *R, *P, *step, *x, lo[6], hi[6], p[6], mn, mx, bmin = INFINITY, bmax = -INFINITY;
+        uint64_t e;
+        c.n = 2 + (size_t)proper_rng_below(&rng, 8);
+        n = c.n;
+        param_case_make(&rng, &c);
+        if (param_case_build(&c, &m, &t)) { CHECK(0); param_case_free(&c); break; }
+        R = (double *)calloc(n * n, sizeof *R);
+        P = (double *)malloc(n * n * sizeof *P);
+        step = (double *)malloc(n * sizeof *step);
+        x = (double *)malloc(n * sizeof *x);
+        CHECK_INT(proper_dtmc_add_reward(&m, "tr", 1, 1, &r, &err), 0);
+        for (s = 0; s < n; s++) {
+            CHECK_INT(proper_dtmc_reward_add_state(&m, r, (uint32_t)s, c.rew[s], &err), 0);
+            for (e = m.row[s]; e < m.row[s + 1]; e++) {
+                double v = proper_rng_uniform(&rng) < 0.5 ? 0.0 : 2.0 * proper_rng_uniform(&rng);
+                R[s * n + m.col[e]] = v;
+                CHECK_INT(proper_dtmc_reward_add_trans(&m, r, (uint32_t)s, m.col[e], v, &err), 0);
+            }
+        }
+        for (k = 0; k < c.K; k++) {
+            double a = proper_rng_uniform(&rng), b = proper_rng_uniform(&rng);
+            lo[k] = a < b ? a : b;
+            hi[k] = a < b ? b : a;
+        }
+        for (corner = 0; corner < ((size_t)1 << c.K); corner++) {
+            size_t j;
+            for (k = 0; k < c.K; k++) p[k] = (corner >> k) & 1 ? hi[k] : lo[k];
+            param_dense_at(&c, p, P);
+            for (s = 0; s < n; s++) {
+                step[s] = c.rew[s];
+                for (j = 0; j < n; j++) step[s] += P[s * n + j] * R[s * n + j];
+            }
+            ref_reach_reward(P, n, c.tgt, step, x);
+            if (x[0] < bmin) bmin = x[0];
+            if (x[0] > bmax) bmax = x[0];
+            if (corner == 1) { /* one instantiation, solved by the plain solver */
+                proper_dtmc inst;
+                double *y = (double *)malloc(n * sizeof *y);
+                proper_dtmc_init(&inst);
+                CHECK_INT(proper_dtmc_param_instantiate(&m, p, &inst, &err), 0);
+                CHECK_INT(proper_dtmc_reward_reach(&inst, &inst.rewards[r], &t, NULL, y, NULL, &err), 0);
+                check_same_value(y[0], x[0]);
+                proper_dtmc_free(&inst);
+                free(y);
+            }
+        }
+        CHECK_INT(proper_dtmc_param_reward_range(&m, r, &t, lo, hi, NULL, &mn, &mx, NULL, NULL, NULL, &err), 0);
+        check_same_value(mn, bmin);
+        check_same_value(mx, bmax);
+        proper_bitset_free(&t);
+        proper_dtmc_free(&m);
+        param_case_free(&c);
+        free(R); free(P); free(step); free(x);
+    }
+}
+
 /* ---- interval DTMCs ------------------------------------------------------ */
 
 /* PRISM's own IDTMC test (prism-tests/functionality/verify/idtmcs/test.prism,
@@ -2387,6 +2456,7 @@ int main(void) {
     RUN(test_param_instantiate);
     RUN(test_param_rows_errors);
     RUN(test_param_range_vs_corners);
+    RUN(test_param_range_trans_rewards);
     RUN(test_interval_prism_test_model);
     RUN(test_interval_point_intervals);
     RUN(test_interval_vs_vertices);
