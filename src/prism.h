@@ -1177,34 +1177,22 @@ static int32_t proper__prism_parse_old_filter(proper__prism_parser *ps, int32_t 
     return proper__prism_node_new(ps, PROPER__PM_N_FILTER, op, e, states, -1, t);
 }
 
-/* P|Pmin|Pmax query [ path {filter} ] */
-static int32_t proper__prism_parse_prob(proper__prism_parser *ps) {
+/* P|Pmin|Pmax query [ path {filter} ] (kind PROPER__PM_N_PROB) and
+ * S query [ state formula {filter} ] (PROPER__PM_N_STEADY): the same shape,
+ * a path formula or a state formula inside. */
+static int32_t proper__prism_parse_prob_or_steady(proper__prism_parser *ps, int kind) {
     const proper__prism_tok *t = proper__prism_peek(ps, 0);
-    int op, minmax = !proper__prism_tok_is(t, "P");
-    int32_t bound, path, e;
+    int op, path = kind == PROPER__PM_N_PROB, minmax = path && !proper__prism_tok_is(t, "P");
+    int32_t bound, inner, e;
     ps->i++;
     if (proper__prism_parse_query(ps, minmax, &op, &bound) ||
-        proper__prism_expect(ps, PROPER__PM_TK_LBRACK, "to open the path formula") ||
-        (path = proper__prism_parse_bracketed(ps, 1)) < 0)
+        proper__prism_expect(ps, PROPER__PM_TK_LBRACK, path ? "to open the path formula" : "to open the state formula") ||
+        (inner = proper__prism_parse_bracketed(ps, path)) < 0)
         return -1;
-    if ((e = proper__prism_node_new(ps, PROPER__PM_N_PROB, op, path, bound, -1, t)) < 0) return -1;
+    if ((e = proper__prism_node_new(ps, kind, op, inner, bound, -1, t)) < 0) return -1;
     if ((e = proper__prism_parse_old_filter(ps, e, bound >= 0)) < 0) return -1;
-    return proper__prism_expect(ps, PROPER__PM_TK_RBRACK, "to close the path formula") ? -1 : e;
-}
-
-/* S query [ state formula {filter} ] */
-static int32_t proper__prism_parse_steady(proper__prism_parser *ps) {
-    const proper__prism_tok *t = proper__prism_peek(ps, 0);
-    int op;
-    int32_t bound, phi, e;
-    ps->i++;
-    if (proper__prism_parse_query(ps, 0, &op, &bound) ||
-        proper__prism_expect(ps, PROPER__PM_TK_LBRACK, "to open the state formula") ||
-        (phi = proper__prism_parse_bracketed(ps, 0)) < 0)
-        return -1;
-    if ((e = proper__prism_node_new(ps, PROPER__PM_N_STEADY, op, phi, bound, -1, t)) < 0) return -1;
-    if ((e = proper__prism_parse_old_filter(ps, e, bound >= 0)) < 0) return -1;
-    return proper__prism_expect(ps, PROPER__PM_TK_RBRACK, "to close the state formula") ? -1 : e;
+    return proper__prism_expect(ps, PROPER__PM_TK_RBRACK, path ? "to close the path formula" : "to close the state formula")
+               ? -1 : e;
 }
 
 /* The formula of R[...]: S, C<=k, C, I=k, or a path formula (F phi). */
@@ -1311,10 +1299,10 @@ static int32_t proper__prism_parse_operator(proper__prism_parser *ps, int *found
     const proper__prism_tok *t = proper__prism_peek(ps, 0), *next = proper__prism_peek(ps, 1);
     *found = 1;
     if (proper__prism_tok_is(t, "P") || proper__prism_tok_is(t, "Pmin") || proper__prism_tok_is(t, "Pmax"))
-        return proper__prism_parse_prob(ps);
+        return proper__prism_parse_prob_or_steady(ps, PROPER__PM_N_PROB);
     if (proper__prism_tok_is(t, "R") || proper__prism_tok_is(t, "Rmin") || proper__prism_tok_is(t, "Rmax"))
         return proper__prism_parse_reward(ps);
-    if (proper__prism_tok_is(t, "S")) return proper__prism_parse_steady(ps);
+    if (proper__prism_tok_is(t, "S")) return proper__prism_parse_prob_or_steady(ps, PROPER__PM_N_STEADY);
     if ((proper__prism_tok_is(t, "E") || proper__prism_tok_is(t, "A")) && next->kind == PROPER__PM_TK_LBRACK)
         return proper__prism_parse_ctl(ps);
     if (proper__prism_tok_is(t, "filter") && next->kind == PROPER__PM_TK_LPAREN) return proper__prism_parse_filter(ps);
