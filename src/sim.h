@@ -4288,7 +4288,16 @@ static int proper__sim_build_wakeup(const proper_sim_trace *tr, double *out) {
         int arrivals = 0;
         while (a1 < np && puts[3 * a1] == puts[3 * a] && puts[3 * a1 + 1] == puts[3 * a + 1]) a1++;
         while (b < ng && (gets[4 * b] < puts[3 * a] || (gets[4 * b] == puts[3 * a] && gets[4 * b + 1] < puts[3 * a + 1]))) b++;
-        for (f = 0; f < nf && !arrivals; f++) arrivals = fed[3 * f] == puts[3 * a] && fed[3 * f + 1] == puts[3 * a + 1];
+        {   /* does an arrival feed this (run, queue)? fed is sorted: the first not below it */
+            size_t lo = 0, hi = nf;
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (fed[3 * mid] < puts[3 * a] || (fed[3 * mid] == puts[3 * a] && fed[3 * mid + 1] < puts[3 * a + 1])) lo = mid + 1;
+                else hi = mid;
+            }
+            f = lo;
+            arrivals = f < nf && fed[3 * f] == puts[3 * a] && fed[3 * f + 1] == puts[3 * a + 1];
+        }
         for (k = 0; !arrivals && a + k < a1 && b + k < ng && gets[4 * (b + k)] == puts[3 * a] &&
                     gets[4 * (b + k) + 1] == puts[3 * a + 1];
              k++) {
