@@ -3332,6 +3332,13 @@ static const proper__exact_field *proper__exact_field_of(size_t n_params) {
     return n_params ? &proper__exact_fun_field : &proper__exact_rat_field;
 }
 
+/* The values of a companion or a vector, of whichever kind it holds. */
+static const void *proper__exact_probs(const proper_exact_dtmc *e) {
+    return e->n_params ? (const void *)e->fprob : (const void *)e->prob;
+}
+
+static void *proper__exact_vec_data(proper_exact_vec *v) { return v->n_params ? (void *)v->f : (void *)v->q; }
+
 PROPER_API void proper_exact_dtmc_free(proper_exact_dtmc *e) {
     const proper__exact_field *F = proper__exact_field_of(e->n_params);
     size_t i;
@@ -3416,55 +3423,54 @@ fail:
     return proper_error_set(err, rc, NULL, 0, 0, rc == PROPER_ENOMEM ? "out of memory" : "a model value is not finite");
 }
 
-static int proper__exact_kind_error(proper_error *err, const char *what) {
-    return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "%s", what);
+/* One setter for all six: entry i (< limit) of array (rationals when
+ * parametric == 0, functions otherwise) becomes a copy of v; the kind of the
+ * companion must match the setter's, and the array must exist. */
+static int proper__exact_set(const proper_exact_dtmc *e, int parametric, void *array, uint64_t i, uint64_t limit,
+                             const void *v, const char *what, proper_error *err) {
+    const proper__exact_field *F = proper__exact_field_of(e->n_params);
+    if ((e->n_params != 0) != parametric || i >= limit || !array)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no such %s %s", parametric ? "parametric" : "rational", what);
+    if (F->copy(PROPER__EXACT_AT(F, array, i), v)) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    return PROPER_OK;
+}
+
+/* The reward structure r's state or transition array of the given kind, or
+ * NULL (no such structure or array). */
+static void *proper__exact_reward_array(const proper_exact_dtmc *e, size_t r, int parametric, int trans) {
+    const proper_exact_reward *w;
+    if (r >= e->n_rewards) return NULL;
+    w = &e->rewards[r];
+    return trans ? (parametric ? (void *)w->ftrans : (void *)w->trans) : (parametric ? (void *)w->fstate : (void *)w->state);
 }
 
 PROPER_API int proper_exact_dtmc_set_prob(proper_exact_dtmc *e, uint64_t k, const proper_rat *v, proper_error *err) {
-    if (e->n_params || k >= e->n_trans) return proper__exact_kind_error(err, "no such rational transition");
-    if (proper_rat_copy(&e->prob[k], v)) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
-    return PROPER_OK;
+    return proper__exact_set(e, 0, e->prob, k, e->n_trans, v, "transition", err);
 }
 
 PROPER_API int proper_exact_dtmc_set_fprob(proper_exact_dtmc *e, uint64_t k, const proper_ratfun *v,
                                            proper_error *err) {
-    if (!e->n_params || k >= e->n_trans) return proper__exact_kind_error(err, "no such parametric transition");
-    if (proper_ratfun_copy(&e->fprob[k], v)) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
-    return PROPER_OK;
+    return proper__exact_set(e, 1, e->fprob, k, e->n_trans, v, "transition", err);
 }
 
 PROPER_API int proper_exact_dtmc_set_state_reward(proper_exact_dtmc *e, size_t r, uint32_t s, const proper_rat *v,
                                                   proper_error *err) {
-    if (e->n_params || r >= e->n_rewards || s >= e->n_states || !e->rewards[r].state)
-        return proper__exact_kind_error(err, "no such rational state reward");
-    if (proper_rat_copy(&e->rewards[r].state[s], v)) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
-    return PROPER_OK;
+    return proper__exact_set(e, 0, proper__exact_reward_array(e, r, 0, 0), s, e->n_states, v, "state reward", err);
 }
 
 PROPER_API int proper_exact_dtmc_set_state_freward(proper_exact_dtmc *e, size_t r, uint32_t s,
                                                    const proper_ratfun *v, proper_error *err) {
-    if (!e->n_params || r >= e->n_rewards || s >= e->n_states || !e->rewards[r].fstate)
-        return proper__exact_kind_error(err, "no such parametric state reward");
-    if (proper_ratfun_copy(&e->rewards[r].fstate[s], v))
-        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
-    return PROPER_OK;
+    return proper__exact_set(e, 1, proper__exact_reward_array(e, r, 1, 0), s, e->n_states, v, "state reward", err);
 }
 
 PROPER_API int proper_exact_dtmc_set_trans_reward(proper_exact_dtmc *e, size_t r, uint64_t k, const proper_rat *v,
                                                   proper_error *err) {
-    if (e->n_params || r >= e->n_rewards || k >= e->n_trans || !e->rewards[r].trans)
-        return proper__exact_kind_error(err, "no such rational transition reward");
-    if (proper_rat_copy(&e->rewards[r].trans[k], v)) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
-    return PROPER_OK;
+    return proper__exact_set(e, 0, proper__exact_reward_array(e, r, 0, 1), k, e->n_trans, v, "transition reward", err);
 }
 
 PROPER_API int proper_exact_dtmc_set_trans_freward(proper_exact_dtmc *e, size_t r, uint64_t k,
                                                    const proper_ratfun *v, proper_error *err) {
-    if (!e->n_params || r >= e->n_rewards || k >= e->n_trans || !e->rewards[r].ftrans)
-        return proper__exact_kind_error(err, "no such parametric transition reward");
-    if (proper_ratfun_copy(&e->rewards[r].ftrans[k], v))
-        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
-    return PROPER_OK;
+    return proper__exact_set(e, 1, proper__exact_reward_array(e, r, 1, 1), k, e->n_trans, v, "transition reward", err);
 }
 
 static int proper__exact_fits(const proper_exact_dtmc *e, const proper_dtmc *m, proper_error *err) {
@@ -3480,7 +3486,7 @@ static int proper__exact_fits(const proper_exact_dtmc *e, const proper_dtmc *m, 
 
 PROPER_API int proper_exact_dtmc_check(const proper_exact_dtmc *e, const proper_dtmc *m, proper_error *err) {
     const proper__exact_field *F = proper__exact_field_of(e->n_params);
-    const void *prob = e->n_params ? (const void *)e->fprob : (const void *)e->prob;
+    const void *prob = proper__exact_probs(e);
     void *sum, *one;
     uint32_t s;
     size_t r;
@@ -3547,7 +3553,7 @@ static double proper__exact_value_double(const proper_exact_dtmc *e, const void 
 PROPER_API int proper_exact_dtmc_instantiate(const proper_exact_dtmc *e, const proper_dtmc *m, const double *point,
                                              proper_dtmc *out, proper_error *err) {
     const proper__exact_field *F = proper__exact_field_of(e->n_params);
-    const void *prob = e->n_params ? (const void *)e->fprob : (const void *)e->prob;
+    const void *prob = proper__exact_probs(e);
     proper_dtmc_builder b;
     proper_dtmc t;
     uint32_t s;
@@ -3569,8 +3575,8 @@ PROPER_API int proper_exact_dtmc_instantiate(const proper_exact_dtmc *e, const p
     for (i = 0; i < m->n_labels && !rc; i++) rc = proper_dtmc_add_label(&t, m->labels[i].name, &m->labels[i].states, NULL, err);
     for (i = 0; i < e->n_rewards && !rc; i++) {
         const proper_exact_reward *x = &e->rewards[i];
-        const void *st = e->n_params ? (const void *)x->fstate : (const void *)x->state;
-        const void *tr = e->n_params ? (const void *)x->ftrans : (const void *)x->trans;
+        const void *st = proper__exact_reward_array(e, i, e->n_params != 0, 0);
+        const void *tr = proper__exact_reward_array(e, i, e->n_params != 0, 1);
         size_t ri;
         if ((rc = proper_dtmc_add_reward(&t, x->name, st != NULL, tr != NULL, &ri, err))) break;
         for (s = 0; st && s < m->n_states && !rc; s++) {
@@ -3655,7 +3661,7 @@ PROPER_API int proper_exact_prob_until(const proper_dtmc *m, const proper_exact_
                                        const proper_bitset *phi2, const proper_exact_opts *opts, proper_exact_vec *x,
                                        proper_exact_stats *stats, proper_error *err) {
     const proper__exact_field *F = proper__exact_field_of(e->n_params);
-    const void *prob = e->n_params ? (const void *)e->fprob : (const void *)e->prob;
+    const void *prob = proper__exact_probs(e);
     proper_exact_opts o = opts ? *opts : proper_exact_opts_default();
     proper_bitset no, yes, maybe;
     proper_exact_vec v;
@@ -3679,9 +3685,9 @@ PROPER_API int proper_exact_prob_until(const proper_dtmc *m, const proper_exact_
         goto done;
     }
     for (s = 0; s < m->n_states && !rc; s++)
-        if (PROPER_BITSET_GET(&yes, s)) rc = F->set_int(PROPER__EXACT_AT(F, e->n_params ? (void *)v.f : (void *)v.q, s), 1);
+        if (PROPER_BITSET_GET(&yes, s)) rc = F->set_int(PROPER__EXACT_AT(F, proper__exact_vec_data(&v), s), 1);
     if (rc) { rc = proper_error_set(err, rc, NULL, 0, 0, "out of memory"); goto done; }
-    rc = proper__exact_solve(m, F, prob, NULL, &maybe, e->n_params ? (void *)v.f : (void *)v.q, &o, stats, err);
+    rc = proper__exact_solve(m, F, prob, NULL, &maybe, proper__exact_vec_data(&v), &o, stats, err);
     if (!rc) {
         proper__exact_vec_stats(&v, stats);
         proper_exact_vec_free(x);
@@ -3700,7 +3706,7 @@ PROPER_API int proper_exact_reward_reach(const proper_dtmc *m, const proper_exac
                                          const proper_bitset *phi, const proper_exact_opts *opts, proper_exact_vec *x,
                                          proper_exact_stats *stats, proper_error *err) {
     const proper__exact_field *F = proper__exact_field_of(e->n_params);
-    const void *prob = e->n_params ? (const void *)e->fprob : (const void *)e->prob;
+    const void *prob = proper__exact_probs(e);
     proper_exact_opts o = opts ? *opts : proper_exact_opts_default();
     const proper_exact_reward *rw;
     const void *st, *tr;
@@ -3713,8 +3719,8 @@ PROPER_API int proper_exact_reward_reach(const proper_dtmc *m, const proper_exac
     if (r >= e->n_rewards) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no reward structure %lu", (unsigned long)r);
     if (phi->n != m->n_states) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "state set does not match the model");
     rw = &e->rewards[r];
-    st = e->n_params ? (const void *)rw->fstate : (const void *)rw->state;
-    tr = e->n_params ? (const void *)rw->ftrans : (const void *)rw->trans;
+    st = proper__exact_reward_array(e, r, e->n_params != 0, 0);
+    tr = proper__exact_reward_array(e, r, e->n_params != 0, 1);
     proper__exact_stats_start(stats);
     proper_bitset_init(&yes);
     proper_bitset_init(&solve);
@@ -3745,7 +3751,7 @@ PROPER_API int proper_exact_reward_reach(const proper_dtmc *m, const proper_exac
         }
     }
     if (rc) { rc = proper_error_set(err, rc, NULL, 0, 0, "out of memory"); goto done; }
-    rc = proper__exact_solve(m, F, prob, b, &solve, e->n_params ? (void *)v.f : (void *)v.q, &o, stats, err);
+    rc = proper__exact_solve(m, F, prob, b, &solve, proper__exact_vec_data(&v), &o, stats, err);
     if (!rc) {
         proper__exact_vec_stats(&v, stats);
         proper_exact_vec_free(x);
@@ -3797,7 +3803,6 @@ static int proper__exact_equal(const proper__exact_field *F, const void *a, cons
     return 1;
 }
 
-static void *proper__exact_vec_data(proper_exact_vec *v) { return v->n_params ? (void *)v->f : (void *)v->q; }
 
 /* The value of every state after k steps of
  *   x_{i+1} = b + P x_i, then x_{i+1}[s] = fix[s] where fix_mask has s,
@@ -3807,7 +3812,7 @@ static int proper__exact_iterate(const proper_dtmc *m, const proper_exact_dtmc *
                                  const proper_bitset *fix_mask, const void *fix, unsigned long k, proper_exact_vec *x,
                                  proper_error *err) {
     const proper__exact_field *F = proper__exact_field_of(e->n_params);
-    const void *prob = e->n_params ? (const void *)e->fprob : (const void *)e->prob;
+    const void *prob = proper__exact_probs(e);
     proper_exact_vec u, w;
     void *t = NULL;
     uint32_t s;
@@ -3921,10 +3926,9 @@ PROPER_API int proper_exact_prob_bounded_until(const proper_dtmc *m, const prope
  * transition rewards weighted by the probabilities. */
 static int proper__exact_step_reward(const proper_dtmc *m, const proper_exact_dtmc *e, size_t r, void **out) {
     const proper__exact_field *F = proper__exact_field_of(e->n_params);
-    const void *prob = e->n_params ? (const void *)e->fprob : (const void *)e->prob;
-    const proper_exact_reward *rw = &e->rewards[r];
-    const void *st = e->n_params ? (const void *)rw->fstate : (const void *)rw->state;
-    const void *tr = e->n_params ? (const void *)rw->ftrans : (const void *)rw->trans;
+    const void *prob = proper__exact_probs(e);
+    const void *st = proper__exact_reward_array(e, r, e->n_params != 0, 0);
+    const void *tr = proper__exact_reward_array(e, r, e->n_params != 0, 1);
     void *b = proper__exact_alloc_elems(F, m->n_states), *t = proper__exact_alloc_elems(F, 1);
     uint32_t s;
     int rc = b && t ? PROPER_OK : PROPER_ENOMEM;
@@ -4056,7 +4060,7 @@ PROPER_API int proper_exact_steady(const proper_dtmc *m, const proper_exact_dtmc
                                    const proper_exact_opts *opts, proper_exact_vec *x, proper_exact_stats *stats,
                                    proper_error *err) {
     const proper__exact_field *F = proper__exact_field_of(e->n_params);
-    const void *prob = e->n_params ? (const void *)e->fprob : (const void *)e->prob;
+    const void *prob = proper__exact_probs(e);
     proper_exact_opts o = opts ? *opts : proper_exact_opts_default();
     uint32_t *bscc = NULL, *members = NULL, *start = NULL, nb = 0, s, c;
     proper_bitset transient;
