@@ -290,7 +290,7 @@ static void print_annotations(const proper_synth_model *m) {
         const char *sep = "";
         printf("  %s:", m->reward_names[r]);
         for (s = 0; s < m->n_states; s++) {
-            double v = m->rewards[r * m->n_states + s];
+            double v = proper_synth_reward_at(m, r, s);
             if (v == 0.0) continue;
             printf("%s line %d (%s) %.*g", sep, m->states[s].line, m->states[s].what, ANALYZE_DIGITS, v);
             sep = ",";
@@ -358,7 +358,7 @@ static void print_json(const analyze_opts *o, const proper_synth_model *m, const
         {
             size_t s;
             for (s = 0; s < m->n_states; s++) {
-                double v = m->rewards[i * m->n_states + s];
+                double v = proper_synth_reward_at(m, i, s);
                 if (v == 0.0) continue;
                 cli_json_object_begin(&j);
                 cli_json_key_int(&j, "line", m->states[s].line);

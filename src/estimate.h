@@ -1267,7 +1267,7 @@ static int proper__estimate_range_linear(const proper_synth_model *m, int reward
     memset(&f, 0, sizeof f);
     if (!c) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
     if ((rc = proper__estimate_flows_build(m, &f, err)) == PROPER_OK) {
-        const double *r = m->rewards + (size_t)reward * m->n_states;
+        const double *r = m->dtmc.rewards[reward].state;
         for (s = 0; s < m->n_states; s++)
             if (r[s] != 0.0)
                 for (j = 0; j < w; j++) c[j] += r[s] * f.visits[s * w + j];

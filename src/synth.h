@@ -149,8 +149,8 @@ typedef struct proper_synth_model {
     size_t n_params;
     proper_synth_param *params;
     size_t n_rewards;
-    char (*reward_names)[32];   /* n_rewards names */
-    double *rewards;            /* n_rewards x n_states, row-major */
+    char (*reward_names)[32];   /* n_rewards names; the values per state are
+                                   the chain's state rewards (proper_synth_reward_at) */
     char *warnings;             /* NULL, or one "file:line:col: message" line per
                                    annotation ignored: in a catch block, or
                                    malformed/misplaced under opts.lenient */
@@ -188,6 +188,9 @@ PROPER_API void proper_synth_free(proper_synth_model *m);
 
 /* Index of a reward structure by name, or -1. */
 PROPER_API int proper_synth_reward_index(const proper_synth_model *m, const char *name);
+/* The annotation value of reward structure r at state s (0 without one):
+ * m->dtmc.rewards[r].state[s]. */
+PROPER_API double proper_synth_reward_at(const proper_synth_model *m, size_t r, size_t s);
 
 /* Write the model in the PRISM language: undefined constants p1..pn, one
  * module with variable s, one command per state with a `// line:N` comment,
@@ -856,6 +859,7 @@ static int proper__synth_check_recursion(proper__synth_parser *ps, const char *n
 
 typedef struct proper__synth_builder {
     proper_synth_model *m;
+    double *rewards;   /* the annotations while the chain is built: n_rewards x n_states */
     size_t cap_states, cap_params;
     proper_error *err;
     const char *file;
@@ -1168,16 +1172,16 @@ static int proper__synth_attach_rewards(proper__synth_builder *b, proper__synth_
             if (proper_reserve(&m->reward_names, &cap_names, m->n_rewards + 1, sizeof *m->reward_names))
                 return proper_error_set(b->err, PROPER_ENOMEM, b->file, an[i].line, 0, "out of memory");
             memcpy(m->reward_names[m->n_rewards], name, sizeof name);
-            grown = (double *)PROPER_REALLOC(m->rewards, (m->n_rewards + 1) * m->n_states * sizeof *grown);
+            grown = (double *)PROPER_REALLOC(b->rewards, (m->n_rewards + 1) * m->n_states * sizeof *grown);
             if (!grown) return proper_error_set(b->err, PROPER_ENOMEM, b->file, an[i].line, 0, "out of memory");
-            m->rewards = grown;
-            for (k = 0; k < m->n_states; k++) m->rewards[m->n_rewards * m->n_states + k] = 0.0;
+            b->rewards = grown;
+            for (k = 0; k < m->n_states; k++) b->rewards[m->n_rewards * m->n_states + k] = 0.0;
             r = (int)m->n_rewards++;
         }
-        if (m->rewards[(size_t)r * m->n_states + best] != 0.0)
+        if (b->rewards[(size_t)r * m->n_states + best] != 0.0)
             return proper_error_set(b->err, PROPER_EPARSE, b->file, an[i].line, an[i].col,
                                     "statement at line %d has two @%s annotations", m->states[best].line, an[i].name);
-        m->rewards[(size_t)r * m->n_states + best] = an[i].value;
+        b->rewards[(size_t)r * m->n_states + best] = an[i].value;
     }
     if (ps->warnings.failed) return proper_error_set(b->err, PROPER_ENOMEM, b->file, 0, 0, "out of memory");
     return PROPER_OK;
@@ -1190,13 +1194,16 @@ PROPER_API int proper_synth_reward_index(const proper_synth_model *m, const char
     return -1;
 }
 
+PROPER_API double proper_synth_reward_at(const proper_synth_model *m, size_t r, size_t s) {
+    return m->dtmc.rewards[r].state[s];
+}
+
 PROPER_API void proper_synth_init(proper_synth_model *m) { memset(m, 0, sizeof *m); }
 
 PROPER_API void proper_synth_free(proper_synth_model *m) {
     PROPER_FREE(m->states);
     PROPER_FREE(m->params);
     PROPER_FREE(m->reward_names);
-    PROPER_FREE(m->rewards);
     PROPER_FREE(m->warnings);
     proper_dtmc_free(&m->dtmc);
     proper_synth_init(m);
@@ -1204,7 +1211,7 @@ PROPER_API void proper_synth_free(proper_synth_model *m) {
 
 /* The model's chain through dtmc.h's builder (see OUTPUT): a parametric
  * state's row is stored at p = 1/2, so that both its edges are present. */
-static int proper__synth_build_chain(proper_synth_model *m, proper_error *err) {
+static int proper__synth_build_chain(proper_synth_model *m, const double *rewards, proper_error *err) {
     proper_dtmc_builder b;
     proper_bitset end;
     size_t i, r;
@@ -1231,7 +1238,7 @@ static int proper__synth_build_chain(proper_synth_model *m, proper_error *err) {
     for (r = 0; r < m->n_rewards && !rc; r++) {
         size_t index;
         if ((rc = proper_dtmc_add_reward(&m->dtmc, m->reward_names[r], 1, 0, &index, err))) break;
-        memcpy(m->dtmc.rewards[index].state, m->rewards + r * m->n_states, m->n_states * sizeof(double));
+        memcpy(m->dtmc.rewards[index].state, rewards + r * m->n_states, m->n_states * sizeof(double));
     }
     proper_bitset_init(&end);
     if (!rc && !(rc = proper_bitset_create(&end, m->n_states, err))) {
@@ -1264,7 +1271,7 @@ static int proper__synth_build(proper__synth_parser *ps, proper_synth_model *m, 
     proper__synth_jumps none;
     size_t entry, i;
     int rc, empty;
-    b.m = m; b.cap_states = 0; b.cap_params = 0; b.err = ps->err; b.file = ps->file;
+    b.m = m; b.rewards = NULL; b.cap_states = 0; b.cap_params = 0; b.err = ps->err; b.file = ps->file;
     none.break_to = none.continue_to = PROPER__SYNTH_NONE;
     if ((rc = proper__synth_create_states(&b, body))) return rc;
     /* a function without statements still gets one (empty) state: its entry */
@@ -1279,8 +1286,10 @@ static int proper__synth_build(proper__synth_parser *ps, proper_synth_model *m, 
         if (m->states[i].next == PROPER__SYNTH_CALL) m->states[i].next = entry;
         PROPER_ASSERT(m->states[i].next != PROPER__SYNTH_NONE);
     }
-    if ((rc = proper__synth_attach_rewards(&b, ps, body_line, close_line))) return rc;
-    return proper__synth_build_chain(m, ps->err);
+    if (!(rc = proper__synth_attach_rewards(&b, ps, body_line, close_line)))
+        rc = proper__synth_build_chain(m, b.rewards, ps->err);
+    PROPER_FREE(b.rewards);
+    return rc;
 }
 
 PROPER_API proper_synth_opts proper_synth_opts_default(void) {
@@ -1384,7 +1393,7 @@ PROPER_API int proper_synth_write_prism(const proper_synth_model *m, FILE *out, 
     for (r = 0; r < m->n_rewards; r++) {
         fprintf(out, "\nrewards \"%s\"\n", m->reward_names[r]);
         for (i = 0; i < m->n_states; i++) {
-            double v = m->rewards[r * m->n_states + i];
+            double v = proper_synth_reward_at(m, r, i);
             char num[PROPER_DOUBLE_CHARS];
             if (v == 0.0) continue;
             proper_format_double(num, v);
@@ -1404,7 +1413,7 @@ PROPER_API int proper_synth_write_table(const proper_synth_model *m, FILE *out, 
         const proper_synth_state *st = &m->states[i];
         fprintf(out, "%-6u %-6d %-9s %-6s", (unsigned)i, st->line, st->what,
                 st->param >= 0 ? m->params[st->param].name : "-");
-        for (r = 0; r < m->n_rewards; r++) fprintf(out, " %10g", m->rewards[r * m->n_states + i]);
+        for (r = 0; r < m->n_rewards; r++) fprintf(out, " %10g", proper_synth_reward_at(m, r, i));
         fputc('\n', out);
     }
     return proper__synth_write_status(out, err);

@@ -390,7 +390,7 @@ static void test_continuation_line_annotation(void) {
     CHECK_REL(expect(&m, "cost", p), 5 * p1 + 5 * (1 - p1) * p2, 1e-14);
     CHECK_REL(expect(&m, "time", p), 1.5 * (1 - p1) * (1 - p2) * p[2] / (1 - p[2]), 1e-14);
     for (k = 0; k < m.n_states; k++)
-        if (m.rewards[k] != 0.0) { /* cost is reward 0: only the two throws carry it */
+        if (proper_synth_reward_at(&m, 0, k) != 0.0) { /* cost is reward 0: only the two throws carry it */
             CHECK_STR(m.states[k].what, "throw");
             CHECK(m.states[k].line == 5 || m.states[k].line == 10);
             CHECK(m.states[k].last_line == m.states[k].line + 2);
@@ -401,7 +401,7 @@ static void test_continuation_line_annotation(void) {
         CHECK_INT(synth(&m, src, "f", &e), 0);
         CHECK_REL(expect(&m, "time", NULL), 5, 1e-15);
         CHECK_INT(m.states[0].last_line, 4);
-        CHECK_REL(m.rewards[0], 2, 0);
+        CHECK_REL(proper_synth_reward_at(&m, 0, 0), 2, 0);
     }
     /* a line holding the end of one statement and the start of another is ambiguous */
     expect_error("void f() {\n  x(a,\n    b); y(); // @time=1\n}\n", "f", PROPER_EPARSE, 3, "ambiguous");
@@ -571,10 +571,10 @@ static void test_chain_mirrors_source_map(void) {
         CHECK_INT(m.dtmc.param_rows[k][2], st_k->next);
         CHECK_STR(m.dtmc.param_names[k], m.params[k].name);
     }
-    for (i = 0; i < m.n_states; i++) {
-        CHECK_REL(m.dtmc.rewards[0].state[i], m.rewards[i], 0.0);
-        CHECK_REL(m.dtmc.rewards[1].state[i], m.rewards[m.n_states + i], 0.0);
-    }
+    CHECK_STR(m.dtmc.rewards[0].name, m.reward_names[0]);
+    CHECK_STR(m.dtmc.rewards[1].name, m.reward_names[1]);
+    for (i = 0; i < m.n_states; i++) /* the annotations: time on 4 statements, cost on one */
+        CHECK_REL(proper_synth_reward_at(&m, 1, i), m.states[i].line == 5 ? 5.0 : 0.0, 0.0);
     CHECK_INT(proper_dtmc_label_get(&m.dtmc, "end", &end, &e), 0);
     CHECK_INT(proper_bitset_count(&end), 1);
     CHECK(proper_bitset_get(&end, m.end));
