@@ -6041,7 +6041,7 @@ static int proper__prism_xexponent(proper__prism_xctx *X, int32_t e, long long *
     const proper__prism_node *nd = &X->m->pool.n[e];
     proper_ratfun f;
     proper_rat q;
-    int64_t v, den;
+    int64_t v = 0, den = 0;
     int rc;
     proper_ratfun_init(&f);
     proper_rat_init(&q);
@@ -6057,7 +6057,7 @@ static int proper__prism_xexponent(proper__prism_xctx *X, int32_t e, long long *
 }
 
 static int proper__prism_xpow(proper__prism_xctx *X, int32_t base, int32_t ex, proper_ratfun *out) {
-    long long k;
+    long long k = 0; /* set by proper__prism_xexponent */
     int rc;
     if ((rc = proper__prism_xexponent(X, ex, &k)) || (rc = proper__prism_xeval(X, base, out))) return rc;
     if (k < 0) {
