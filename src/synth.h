@@ -69,13 +69,15 @@
  *   @words; comments outside the function are not read.
  *
  * OUTPUT
- *   proper_synth_model: the source map (states with their lines and
- *   successors, parameters with their constructs, the annotations per
- *   state) and the model itself, m->dtmc, a proper_dtmc built with dtmc.h's
- *   builder: one state per statement (the same numbers), the parameters as
- *   parametric rows (proper_dtmc_set_param_rows: state `taken` with p_k,
- *   `next` with 1 - p_k; stored at p_k = 1/2), one reward structure per
- *   annotation name (state rewards), label "end", initial state `initial`.
+ *   proper_synth_model: the source map (states with their lines, keywords
+ *   and successors, which estimate.h's flow forms read; parameters with
+ *   their constructs; reward names) and the model itself, m->dtmc, a
+ *   proper_dtmc built with dtmc.h's builder: one state per statement (the
+ *   same numbers), the parameters as parametric rows
+ *   (proper_dtmc_set_param_rows: state `taken` with p_k, `next` with
+ *   1 - p_k; stored at p_k = 1/2), one reward structure per annotation name
+ *   whose state rewards are the annotation values (proper_synth_reward_at),
+ *   label "end", initial state `initial`.
  *   Every solver of dtmc.h applies: proper_dtmc_param_instantiate gives the
  *   plain chain at a point (to solve, or export as DRN, PRISM explicit
  *   files or PRISM language) and proper_dtmc_param_reward_range the exact
