@@ -7,17 +7,20 @@
  * features and recorded with the annot recorder, once normally and once
  * with double instrumentation (every call inside a second scope of the same
  * name, so its instrumentation runs twice), into two logs. Each call is
- * measured REPS (3) times per configuration with the same planted work,
- * interleaved A B A B A B (which configuration goes first drawn per pair),
- * every record kept, and a call's record is the minimum over its records,
- * per metric (3 in the normal log; 6 in the double one, inner and outer
- * scopes): the noise of a shared machine is additive and positive (other
- * processes' interrupts, cache and clock-path disturbance), so the minimum
- * of repeated identical executions is the lower envelope the paper's
- * heuristic takes, taken per call (docs/annotations-results.md §1 shows
- * why: in a run with one measurement per call, one call of lin_a slowed by
- * 3.4 ms took its log's R² to 0.93, against 0.989 for the other log of the
- * same calls).
+ * measured REPS (3) times per configuration with the same planted work, in
+ * REPS passes over all calls (in each pass a call's two configurations back
+ * to back, which one first drawn per call), every record kept, and a call's
+ * record is the minimum over its records, per metric (3 in the normal log;
+ * 6 in the double one, inner and outer scopes): the noise of a shared
+ * machine is additive and positive (other processes' interrupts, cache and
+ * clock-path disturbance), so the minimum of repeated identical executions
+ * is the lower envelope the paper's heuristic takes, taken per call; the
+ * passes put a call's repetitions minutes apart, because interference comes
+ * in bursts of milliseconds that hit back-to-back repetitions together
+ * (docs/annotations-results.md §1 shows both: one call of lin_a slowed by
+ * 3.4 ms took its log's R² to 0.93 against 0.989 for the other log of the
+ * same calls, and one call of lin_b slowed by 0.5-1.1 ms in all three of
+ * its back-to-back repetitions took its log's R² to 0.988).
  *
  * Then, per function: the annotation fitted to the normal log; the class of
  * its scope(s) against the planted one; the 2-fold cross-validated R² of the
@@ -66,17 +69,21 @@ static void one_call(proper_annot_recorder *r, int id, const fn_spec *s, double 
 }
 
 /* Record the normal log (path[0]) and the doubly instrumented one (path[1])
- * in one pass: each call's configurations run interleaved, reps times each
- * (A B A B ..., which one first drawn per pair), with the same planted work,
- * so that both logs see the same machine (examples/annot/double.c shows
- * that logs recorded minutes apart on a shared machine differ more than the
- * instrumentation makes them). */
+ * in one pass per repetition: in each pass every call runs its two
+ * configurations back to back (which one first drawn per call), with the
+ * call's planted work, the same in every pass. So both logs see the same
+ * machine (examples/annot/double.c shows that logs recorded minutes apart on
+ * a shared machine differ more than the instrumentation makes them), and a
+ * call's repetitions are a pass (a minute or more) apart, so that no burst
+ * of interference meets all of them. */
 static int record(const char *const path[2], size_t calls, int reps, uint64_t seed, proper_error *err) {
     proper_annot_writer *w[2];
     proper_annot_recorder r[2];
     proper_rng rng, order;
     int ids[2][16], rc, c, j;
-    size_t i, k;
+    size_t i, k, nk = calls * 16;
+    double *plan = (double *)malloc(sizeof *plan * 3 * (nk + 1)); /* per call: n, m, planted ns */
+    if (!plan) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
     for (c = 0; c < 2; c++) {
         /* room for every record (the double log has an inner and an outer
          * one per repetition): no reservoir sampling */
@@ -91,14 +98,20 @@ static int record(const char *const path[2], size_t calls, int reps, uint64_t se
     proper_rng_seed(&order, seed + 2);
     for (i = 0; i < calls; i++)
         for (k = 0; k < 16; k++) {
-            double n = 25 * (1 + (double)proper_rng_below(&rng, 40)), m = 5 * (1 + (double)proper_rng_below(&rng, 20));
-            double d = duration(&specs[k], n, m, &rng);
-            for (j = 0; j < reps; j++) {
-                int first = (int)proper_rng_below(&order, 2);
-                one_call(&r[first], ids[first][k], &specs[k], n, m, (double)i, d, first);
-                one_call(&r[!first], ids[!first][k], &specs[k], n, m, (double)i, d, !first);
-            }
+            double *p = plan + 3 * (i * 16 + k);
+            p[0] = 25 * (1 + (double)proper_rng_below(&rng, 40));
+            p[1] = 5 * (1 + (double)proper_rng_below(&rng, 20));
+            p[2] = duration(&specs[k], p[0], p[1], &rng);
         }
+    for (j = 0; j < reps; j++)
+        for (i = 0; i < calls; i++)
+            for (k = 0; k < 16; k++) {
+                const double *p = plan + 3 * (i * 16 + k);
+                int first = (int)proper_rng_below(&order, 2);
+                one_call(&r[first], ids[first][k], &specs[k], p[0], p[1], (double)i, p[2], first);
+                one_call(&r[!first], ids[!first][k], &specs[k], p[0], p[1], (double)i, p[2], !first);
+            }
+    free(plan);
     for (c = 0; c < 2; c++) {
         if (!rc) rc = proper_annot_recorder_flush(&r[c], err);
         proper_annot_recorder_free(&r[c]);
@@ -265,7 +278,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "controlled: %s\n", proper_error_format(&err, msg, sizeof msg));
         return 2;
     }
-    printf("# %zu calls per function, each measured %d time(s) per configuration, interleaved; a record is the "
+    printf("# %zu calls per function, each measured %d time(s) per configuration in as many passes; a record is the "
            "minimum over its call's repetitions\n", calls, reps);
     printf("%-9s %-11s %-6s %8s %8s %8s %8s %8s  annotation (normal instrumentation)\n", "function", "planted",
            "class", "cv R2", "d->n R2", "n->n R2", "n->d R2", "d->d R2");
