@@ -100,7 +100,9 @@
  * rates. proper_dtmc_param_reward_range reports the bounds of the solves
  * of its two extreme corners.
  *
- * What the other solvers carry (they take no stats; no bound is reported):
+ * What the other solvers carry (they take no stats; no bound is reported,
+ * except by proper_dtmc_prob_bounded_until_stats for U<=k and F<=k, which
+ * reports the a priori bound below):
  *  - step-bounded (U<=k, F<=k, I=k, C<=k): k exact-in-exact-arithmetic
  *    matrix-vector products, fewer only when an iterate repeats bit for
  *    bit (then the skipped steps are exact) or when a proven bound pins
@@ -485,6 +487,15 @@ PROPER_API int proper_dtmc_prob_until(const proper_dtmc *m, const proper_bitset 
 PROPER_API int proper_dtmc_prob_bounded_until(const proper_dtmc *m, const proper_bitset *phi1,
                                               const proper_bitset *phi2, unsigned long k, double *x,
                                               proper_error *err);
+/* The same with a proven bound in stats->max_error (and init_error): the
+ * a priori rounding bound of the products done (all k when iterates
+ * repeat: the skipped ones are reproduced bit for bit), plus the pinned
+ * midpoint's rel_precision when the run stopped early; see "What the other
+ * solvers carry". It is loose for huge k (k = 2^31 and rows of 10: about
+ * 2e-6) and infinite when rows summing above 1 make (1 + t)^k overflow. */
+PROPER_API int proper_dtmc_prob_bounded_until_stats(const proper_dtmc *m, const proper_bitset *phi1,
+                                                    const proper_bitset *phi2, unsigned long k, double *x,
+                                                    proper_dtmc_solve_stats *stats, proper_error *err);
 /* R{r}=? [ F phi ]: expected reward accumulated until phi is first reached
  * (state reward of each state left, plus the transition reward of each
  * transition taken; 0 in phi states); INFINITY in states that reach phi with
@@ -2675,7 +2686,7 @@ static int proper__dtmc_pinned_until(const proper_dtmc *m, const proper_bitset *
  * iterates repeat: x_j = x_{j-p} gives x_k = x_{j + (k - j) mod p}; or, for
  * long runs that do not repeat, once a proven bound pins x_k (above). */
 static int proper__dtmc_iterate(const proper_dtmc *m, const proper_bitset *phi1, const proper_bitset *phi2,
-                                unsigned long k, double *x, proper_error *err) {
+                                unsigned long k, double *x, unsigned long *pinned_at, proper_error *err) {
     proper__dtmc_cycle c;
     double *prev, *upper = NULL;
     unsigned long j, next_check = PROPER_DTMC_BOUND_CHECK_FROM;
@@ -2700,7 +2711,10 @@ static int proper__dtmc_iterate(const proper_dtmc *m, const proper_bitset *phi1,
             next_check += next_check / 16;
             rc = phi2 ? proper__dtmc_pinned_until(m, phi1, phi2, &upper, x, err)
                       : proper__dtmc_pinned_power(x, m->n_states);
-            if (rc) break;
+            if (rc) {
+                if (rc > 0 && pinned_at) *pinned_at = j;
+                break;
+            }
         }
     }
     proper__dtmc_cycle_free(&c);
@@ -2723,7 +2737,50 @@ PROPER_API int proper_dtmc_prob_bounded_until(const proper_dtmc *m, const proper
         (rc = proper__dtmc_check_set(m, phi1, "phi1", err)) || (rc = proper__dtmc_check_set(m, phi2, "phi2", err)))
         return rc;
     for (s = 0; s < m->n_states; s++) x[s] = PROPER_BITSET_GET(phi2, s) ? 1.0 : 0.0;
-    return proper__dtmc_iterate(m, phi1, phi2, k, x, err);
+    return proper__dtmc_iterate(m, phi1, phi2, k, x, NULL, err);
+}
+
+/* The a priori bound of j steps of x <- P x on values of magnitude at most
+ * big: j d u (1 + t)^j big, d the longest row, u = eps_mach / 2, 1 + t the
+ * largest row sum (see "What the other solvers carry"); the dot product
+ * of a row of d terms is within gamma_d = d u / (1 - d u) of its value. */
+static double proper__dtmc_steps_bound(const proper_dtmc *m, double j, double big) {
+    uint32_t s, d = 1;
+    double t = 0.0, u = DBL_EPSILON / 2.0, gamma;
+    for (s = 0; s < m->n_states; s++) {
+        double sum = 0.0;
+        uint64_t e;
+        if (m->row[s + 1] - m->row[s] > d) d = (uint32_t)(m->row[s + 1] - m->row[s]);
+        for (e = m->row[s]; e < m->row[s + 1]; e++) sum += m->prob[e];
+        if (sum - 1.0 > t) t = (sum - 1.0) * (1.0 + 2.0 * u * d); /* the sum's own rounding, up */
+    }
+    gamma = d * u / (1.0 - d * u);
+    return j * gamma * pow(1.0 + t, j) * big * (1.0 + 4.0 * u);
+}
+
+PROPER_API int proper_dtmc_prob_bounded_until_stats(const proper_dtmc *m, const proper_bitset *phi1,
+                                                    const proper_bitset *phi2, unsigned long k, double *x,
+                                                    proper_dtmc_solve_stats *stats, proper_error *err) {
+    uint32_t s;
+    unsigned long pinned_at = 0;
+    int rc;
+    if (stats) memset(stats, 0, sizeof *stats);
+    if ((rc = proper__dtmc_refuse_ctmc(m, "a step-bounded until", err)) ||
+        (rc = proper__dtmc_check_set(m, phi1, "phi1", err)) || (rc = proper__dtmc_check_set(m, phi2, "phi2", err)))
+        return rc;
+    for (s = 0; s < m->n_states; s++) x[s] = PROPER_BITSET_GET(phi2, s) ? 1.0 : 0.0;
+    if ((rc = proper__dtmc_iterate(m, phi1, phi2, k, x, &pinned_at, err))) return rc;
+    if (stats) {
+        double top = 0.0;
+        for (s = 0; s < m->n_states; s++) top = x[s] > top ? x[s] : top;
+        if (pinned_at) /* the products up to the stop, then the midpoint of a range of 2 rel_precision */
+            stats->max_error = proper__dtmc_steps_bound(m, (double)pinned_at, 1.0) +
+                               PROPER_DTMC_REL_PRECISION * top * (1.0 + 4.0 * DBL_EPSILON);
+        else /* repeated iterates reproduce the skipped products bit for bit: k of them */
+            stats->max_error = proper__dtmc_steps_bound(m, (double)k, 1.0);
+        stats->init_error = stats->max_error;
+    }
+    return PROPER_OK;
 }
 
 static int proper__dtmc_check_reward(const proper_dtmc *m, const proper_dtmc_reward *r, int nonneg, proper_error *err) {
@@ -2890,7 +2947,7 @@ PROPER_API int proper_dtmc_reward_instant(const proper_dtmc *m, const proper_dtm
         return rc;
     /* i_j = P i_{j-1}, i_0 = state rewards */
     for (s = 0; s < m->n_states; s++) x[s] = r->state ? r->state[s] : 0.0;
-    return proper__dtmc_iterate(m, NULL, NULL, k, x, err);
+    return proper__dtmc_iterate(m, NULL, NULL, k, x, NULL, err);
 }
 
 /* Reference state of each bottom SCC for the stationary solve: one of

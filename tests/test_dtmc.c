@@ -2238,6 +2238,40 @@ static void test_param_range_trans_rewards(void) {
     }
 }
 
+/* The proven bound of a step-bounded until: P(F<=k) = 1 - (1-p)^k for a
+ * state that reaches the target with p per step (long double reference);
+ * huge k (the iterates repeat) and an early stop (pinned) carry theirs. */
+static void test_bounded_until_bound(void) {
+    double P[4] = {0.7, 0.3, 0, 1}, x[2];
+    uint32_t one = 1;
+    unsigned long ks[4] = {1, 10, 1000, 2000000000UL};
+    proper_dtmc m;
+    proper_bitset t;
+    proper_error err;
+    proper_dtmc_solve_stats st;
+    int i;
+    CHECK_INT(build_dense(&m, P, 2, 0), 0);
+    set_of(&t, 2, &one, 1);
+    for (i = 0; i < 4; i++) {
+        long double exact = 1.0L - powl(0.7L, (long double)ks[i]);
+        CHECK_INT(proper_dtmc_prob_bounded_until_stats(&m, NULL, &t, ks[i], x, &st, &err), 0);
+        CHECK(fabsl((long double)x[0] - exact) <= st.max_error);
+        CHECK(st.max_error <= 1e-15 * (double)ks[i] + 1e-300);
+        CHECK(st.max_error > 0.0);
+    }
+    proper_dtmc_free(&m);
+    /* p = 1e-4: the iterates creep up for 10^5 steps, so a long run stops
+     * when the unbounded until pins it; its bound includes the midpoint's */
+    P[0] = 1.0 - 1e-4;
+    P[1] = 1e-4;
+    CHECK_INT(build_dense(&m, P, 2, 0), 0);
+    CHECK_INT(proper_dtmc_prob_bounded_until_stats(&m, NULL, &t, 10000000UL, x, &st, &err), 0);
+    CHECK(fabsl((long double)x[0] - (1.0L - powl(1.0L - 1e-4L, 1e7L))) <= st.max_error);
+    CHECK(st.max_error >= PROPER_DTMC_REL_PRECISION * 0.5 && st.max_error <= 2.0 * PROPER_DTMC_REL_PRECISION);
+    proper_bitset_free(&t);
+    proper_dtmc_free(&m);
+}
+
 /* ---- interval DTMCs ------------------------------------------------------ */
 
 /* PRISM's own IDTMC test (prism-tests/functionality/verify/idtmcs/test.prism,
@@ -2457,6 +2491,7 @@ int main(void) {
     RUN(test_param_rows_errors);
     RUN(test_param_range_vs_corners);
     RUN(test_param_range_trans_rewards);
+    RUN(test_bounded_until_bound);
     RUN(test_interval_prism_test_model);
     RUN(test_interval_point_intervals);
     RUN(test_interval_vs_vertices);
