@@ -10,17 +10,16 @@
  * measured REPS (3) times per configuration with the same planted work, in
  * REPS passes over all calls (in each pass a call's two configurations back
  * to back, which one first drawn per call), every record kept, and a call's
- * record is the minimum over its records, per metric (3 in the normal log;
- * 6 in the double one, inner and outer scopes): the noise of a shared
- * machine is additive and positive (other processes' interrupts, cache and
- * clock-path disturbance), so the minimum of repeated identical executions
- * is the lower envelope the paper's heuristic takes, taken per call; the
- * passes put a call's repetitions minutes apart, because interference comes
- * in bursts of milliseconds that hit back-to-back repetitions together
- * (docs/annotations-results.md §1 shows both: one call of lin_a slowed by
- * 3.4 ms took its log's R² to 0.93 against 0.989 for the other log of the
- * same calls, and one call of lin_b slowed by 0.5-1.1 ms in all three of
- * its back-to-back repetitions took its log's R² to 0.988).
+ * record is the median of its records, per metric (3 in the normal log; 6
+ * in the double one, inner and outer scopes). The noise of a shared machine
+ * is heavy-tailed: a call now and then slowed by milliseconds (other
+ * processes' interrupts, cache and clock-path disturbance), in bursts that
+ * hit back-to-back repetitions together; the median of repetitions minutes
+ * apart ignores one disturbed pass. (The minimum, the lower envelope, was
+ * tried first: it takes the fastest moment of a machine whose speed varies
+ * by a few percent, more so for short calls than for long ones, which bends
+ * a planted line enough for BIC to prefer a quadratic on 2000 calls;
+ * docs/annotations-results.md §1 has the runs.)
  *
  * Then, per function: the annotation fitted to the normal log; the class of
  * its scope(s) against the planted one; the 2-fold cross-validated R² of the
@@ -43,7 +42,7 @@
  * cpu, 3 repetitions; REPS 1 measures each call once). The raw logs (every
  * repetition, with its call number as the feature `call`) are
  * DIR/annot-controlled-raw.log and DIR/annot-controlled-double-raw.log; the
- * per-call minima, which are fitted, DIR/annot-controlled.log and
+ * per-call medians, which are fitted, DIR/annot-controlled.log and
  * DIR/annot-controlled-double.log.
  * Prints one line per function and a summary; exit 0 when every class is
  * right, every cross-validated R² of a regression is >= 0.98 and the double
@@ -121,42 +120,64 @@ static int record(const char *const path[2], size_t calls, int reps, uint64_t se
     return rc;
 }
 
+static int cmp_double(const void *x, const void *y) {
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* The median of v[0..n) (n >= 1; v is sorted in place). */
+static double median(double *v, size_t n) {
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 /* Replace table t's records by one per call (the last column, `call`,
  * dropped), in the order of each call's first record: each metric column
- * the minimum over the call's repetitions, the features and branch
- * outcomes those of its first record. */
-static int min_per_call(proper_annot_table *t, size_t calls) {
-    size_t nc = t->ncol - 1, r, k, n = 0, nbr = 0, *kept = (size_t *)malloc(sizeof *kept * (calls + 1));
-    double *v = (double *)PROPER_MALLOC(sizeof *v * (calls * nc + 1));
+ * the median over the call's records, the features and branch outcomes
+ * those of its first record. */
+static int median_per_call(proper_annot_table *t, size_t calls) {
+    size_t nc = t->ncol - 1, r, k, j, n = 0, nbr = 0, most = 1;
+    size_t *kept = (size_t *)malloc(sizeof *kept * (calls + 1)), *count = (size_t *)calloc(calls + 1, sizeof *count);
+    double *v = (double *)PROPER_MALLOC(sizeof *v * (calls * nc + 1)), *all = NULL;
     unsigned char *br = (unsigned char *)PROPER_MALLOC(t->nbr + 1);
     size_t *off = (size_t *)PROPER_MALLOC(sizeof *off * (calls + 1));
-    if (!kept || !v || !br || !off || strcmp(t->cols[nc], "call") != 0) {
-        free(kept);
-        PROPER_FREE(v);
-        PROPER_FREE(br);
-        PROPER_FREE(off);
-        return -1;
-    }
+    int rc = -1;
+    if (!kept || !count || !v || !br || !off || strcmp(t->cols[nc], "call") != 0) goto done;
     for (k = 0; k < calls; k++) kept[k] = (size_t)-1;
     off[0] = 0;
-    for (r = 0; r < t->n; r++) {
+    for (r = 0; r < t->n; r++) { /* the first record of each call: features, outcomes */
         const double *row = t->v + r * t->ncol;
         size_t call = (size_t)row[nc], b0 = t->br_off[r], b1 = t->br_off[r + 1];
-        double *into;
         if (call >= calls) continue;
-        if (kept[call] == (size_t)-1) { /* the call's first record */
-            kept[call] = n;
-            memcpy(v + n * nc, row, sizeof *v * nc);
-            memcpy(br + nbr, t->br + b0, b1 - b0);
-            nbr += b1 - b0;
-            off[++n] = nbr;
-            continue;
-        }
-        into = v + kept[call] * nc;
-        for (k = 0; k < nc; k++)
-            if (t->is_metric[k] && row[k] < into[k]) into[k] = row[k];
+        if (++count[call] > most) most = count[call];
+        if (kept[call] != (size_t)-1) continue;
+        kept[call] = n;
+        memcpy(v + n * nc, row, sizeof *v * nc);
+        memcpy(br + nbr, t->br + b0, b1 - b0);
+        nbr += b1 - b0;
+        off[++n] = nbr;
     }
-    free(kept);
+    /* every record's metrics, by call: all[(kept * most + j) * nc + k] */
+    if (!(all = (double *)malloc(sizeof *all * (n * most * nc + 1)))) goto done;
+    memset(count, 0, sizeof *count * calls);
+    for (r = 0; r < t->n; r++) {
+        const double *row = t->v + r * t->ncol;
+        size_t call = (size_t)row[nc];
+        if (call >= calls) continue;
+        memcpy(all + (kept[call] * most + count[call]++) * nc, row, sizeof *row * nc);
+    }
+    for (r = 0; r < calls; r++) {
+        double *x;
+        if (kept[r] == (size_t)-1) continue;
+        x = all + kept[r] * most * nc;
+        for (k = 0; k < nc; k++) {
+            double col[64];
+            size_t m = count[r] < 64 ? count[r] : 64;
+            if (!t->is_metric[k]) continue;
+            for (j = 0; j < m; j++) col[j] = x[j * nc + k];
+            v[kept[r] * nc + k] = median(col, m);
+        }
+    }
     PROPER_FREE(t->v);
     PROPER_FREE(t->br);
     PROPER_FREE(t->br_off);
@@ -170,7 +191,18 @@ static int min_per_call(proper_annot_table *t, size_t calls) {
     t->offcap = calls + 1;
     t->ncol = nc;
     t->n = n;
-    return 0;
+    v = NULL;
+    br = NULL;
+    off = NULL;
+    rc = 0;
+done:
+    free(kept);
+    free(count);
+    free(all);
+    PROPER_FREE(v);
+    PROPER_FREE(br);
+    PROPER_FREE(off);
+    return rc;
 }
 
 /* The largest-probability component of a top-level mixture, or the single
@@ -232,7 +264,7 @@ static int same_distribution(const proper_annot *a, const proper_annot *b) {
 }
 
 /* Read the raw logs raw[0..1], reduce each function to its per-call
- * minima (min_per_call) into L[0..1], and write those to out[0..1]. */
+ * medians (median_per_call) into L[0..1], and write those to out[0..1]. */
 static int reduce_logs(const char *const raw[2], const char *const out[2], size_t calls, proper_annot_log L[2],
                        proper_error *err) {
     int c, rc;
@@ -242,7 +274,7 @@ static int reduce_logs(const char *const raw[2], const char *const out[2], size_
         proper_annot_log_init(&L[c]);
         if ((rc = proper_annot_log_read(&L[c], raw[c], err))) return rc;
         for (k = 0; k < L[c].n; k++)
-            if (min_per_call(&L[c].t[k], calls)) return proper_error_set(err, PROPER_ENOMEM, raw[c], 0, 0, "cannot reduce");
+            if (median_per_call(&L[c].t[k], calls)) return proper_error_set(err, PROPER_ENOMEM, raw[c], 0, 0, "cannot reduce");
         if (!(f = fopen(out[c], "w"))) return proper_error_set(err, PROPER_EIO, out[c], 0, 0, "cannot write");
         rc = proper_annot_log_write(&L[c], f, err);
         if (fclose(f) != 0 && !rc) rc = proper_error_set(err, PROPER_EIO, out[c], 0, 0, "write failed");
@@ -279,7 +311,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     printf("# %zu calls per function, each measured %d time(s) per configuration in as many passes; a record is the "
-           "minimum over its call's repetitions\n", calls, reps);
+           "median of its call's records\n", calls, reps);
     printf("%-9s %-11s %-6s %8s %8s %8s %8s %8s  annotation (normal instrumentation)\n", "function", "planted",
            "class", "cv R2", "d->n R2", "n->n R2", "n->d R2", "d->d R2");
     for (k = 0; k < 16; k++) {
