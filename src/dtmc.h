@@ -101,9 +101,9 @@
  * of its two extreme corners.
  *
  * What the other solvers carry (they take no stats; no bound is reported,
- * except by proper_dtmc_prob_bounded_until_stats for U<=k and F<=k, which
- * reports the a priori bound below):
- *  - step-bounded (U<=k, F<=k, I=k, C<=k): k exact-in-exact-arithmetic
+ * except by the _stats variants named below):
+ *  - step-bounded (U<=k, F<=k, I=k, C<=k; proper_dtmc_prob_bounded_until_stats
+ *    reports the a priori bound below for U<=k and F<=k): k exact-in-exact-arithmetic
  *    matrix-vector products, fewer only when an iterate repeats bit for
  *    bit (then the skipped steps are exact) or when a proven bound pins
  *    the rest within PROPER_DTMC_REL_PRECISION (see
@@ -115,13 +115,11 @@
  *    |error| <= j d u (1 + t)^j max|x|: 1e-9 relative for d = 10 and
  *    j = 10^6 with t = 0; C<=k adds the rounding of the sum of its k
  *    step values.
- *  - steady state (S=?, R=?[S], steady_distribution): each bottom SCC's
- *    stationary system and the reachability of the BSCCs are solved by the
- *    component solver above, each to a proven rel_precision of its
- *    component's largest value; the normalisation and the weighting of
- *    the two parts are not bounded: the result is within a few
- *    rel_precision of the exact one relative to the largest value, as
- *    the tests check against dense solves, not proven.
+ *  - steady state: proper_dtmc_steady_stats and _reward_steady_stats
+ *    carry the stationary solves' proven bounds through the normalisation
+ *    and the BSCC reachability (see there); steady_distribution reports
+ *    none (each part is solved to a proven rel_precision of its
+ *    component's largest value, the combination is not bounded).
  *
  * ---- Output parameters -------------------------------------------------------
  * This module follows the project's contract: a function that produces a
@@ -528,6 +526,20 @@ PROPER_API int proper_dtmc_steady_distribution(const proper_dtmc *m, const prope
  * reward; a CTMC: state reward rate plus sum_t R(s,t) transition reward). */
 PROPER_API int proper_dtmc_reward_steady(const proper_dtmc *m, const proper_dtmc_reward *r,
                                          const proper_dtmc_solve_opts *opts, double *x, proper_error *err);
+/* S=? and R=?[S] with a proven bound in stats (max_error, init_error; the
+ * other fields those of the transient solve): each BSCC's stationary
+ * solve's proven bounds, carried through the normalisation
+ * (|pi~_s / S - exact_s| <= (e_s + pi_s E) / (S - E), E the sum of the
+ * bounds and of the sum's rounding) and the weighting by f (plus its
+ * rounding), are the bounds of the values the solve of the transient
+ * states starts from; that solve's certificate carries them on. A CTMC's
+ * bound is of its uniformised chain, rounded once from the rates. */
+PROPER_API int proper_dtmc_steady_stats(const proper_dtmc *m, const proper_bitset *phi,
+                                        const proper_dtmc_solve_opts *opts, double *x,
+                                        proper_dtmc_solve_stats *stats, proper_error *err);
+PROPER_API int proper_dtmc_reward_steady_stats(const proper_dtmc *m, const proper_dtmc_reward *r,
+                                               const proper_dtmc_solve_opts *opts, double *x,
+                                               proper_dtmc_solve_stats *stats, proper_error *err);
 /* Value for the initial state, or the init_dist-weighted sum (a zero weight
  * never multiplies an infinity). */
 PROPER_API double proper_dtmc_value_at_init(const proper_dtmc *m, const double *x);
@@ -2354,7 +2366,7 @@ nomem:
  * precomputation of each caller). */
 static int proper__dtmc_solve_linear(const proper__dtmc_csr *g, const proper_bitset *mask, const double *b, double *x,
                                 const proper_dtmc_solve_opts *opts, proper_dtmc_solve_stats *st, double **errb_out,
-                                proper_error *err) {
+                                const double *errb_in, proper_error *err) {
     proper__dtmc_lin L;
     uint32_t k;
     int rc = PROPER_OK;
@@ -2366,6 +2378,7 @@ static int proper__dtmc_solve_linear(const proper__dtmc_csr *g, const proper_bit
     L.loc = (uint32_t *)proper_calloc(g->n ? g->n : 1, sizeof *L.loc);
     L.errb = (double *)proper_calloc(g->n ? g->n : 1, sizeof *L.errb);
     if (!L.loc || !L.errb) goto nomem;
+    if (errb_in) memcpy(L.errb, errb_in, (size_t)g->n * sizeof *L.errb); /* the bounds of the values given */
     proper__dtmc_sccs_sort_members(&L.sccs, g->n, L.loc);
     for (k = 0; k < L.sccs.n_comp && !rc; k++) rc = proper__dtmc_lin_component(&L, k, err);
     if (!rc && st) {
@@ -2404,7 +2417,7 @@ static int proper__dtmc_solve_linear_at_init(const proper_dtmc *m, const proper_
     memcpy(x0, x, (size_t)n * sizeof *x0);
     for (pass = 0;; pass++) {
         memset(st, 0, sizeof *st);
-        if ((rc = proper__dtmc_solve_linear(g, mask, b, x, &o, st, &errb, err))) break;
+        if ((rc = proper__dtmc_solve_linear(g, mask, b, x, &o, st, &errb, NULL, err))) break;
         v = proper_dtmc_value_at_init(m, x);
         e = proper_dtmc_value_at_init(m, errb);
         st->init_error = e;
@@ -2988,11 +3001,12 @@ static int proper__dtmc_reference_states(const proper_dtmc *m, const uint32_t *b
  * visits to r (Kemeny & Snell, Finite Markov Chains, 6.2), a transient
  * system that the component solver handles like any other. */
 static int proper__dtmc_bscc_stationary(const proper_dtmc *m, const proper_dtmc_solve_opts *opts, double *pi,
-                                   uint32_t *bscc, uint32_t *n_bscc, proper_error *err) {
+                                   double *epi, uint32_t *bscc, uint32_t *n_bscc, proper_error *err) {
     proper__dtmc_csr g, tr;
     proper__dtmc_sccs c;
     proper_bitset in_b, mask;
     uint32_t k, i, nb = 0, *ref = NULL;
+    double *eb = NULL;
     int rc = PROPER_OK;
     proper__dtmc_csr_view(m, &g);
     if (proper__dtmc_tarjan(&g, NULL, &c)) return proper__dtmc_nomem(err);
@@ -3018,19 +3032,31 @@ static int proper__dtmc_bscc_stationary(const proper_dtmc *m, const proper_dtmc_
         pi[ref[k]] = 1.0;
         proper_bitset_clear(&mask, ref[k]);
     }
-    rc = proper__dtmc_solve_linear(&tr, &mask, NULL, pi, opts, NULL, NULL, err);
+    rc = proper__dtmc_solve_linear(&tr, &mask, NULL, pi, opts, NULL, epi ? &eb : NULL, NULL, err);
     proper__dtmc_csr_free(&tr);
     proper_bitset_free(&mask);
     if (rc) goto done;
     for (k = 0; k < c.n_comp; k++) {
-        double sum = 0.0;
+        double sum = 0.0, esum = 0.0, u = DBL_EPSILON / 2.0;
+        uint32_t size = c.start[k + 1] - c.start[k];
         if (bscc[c.order[c.start[k]]] == UINT32_MAX) continue;
-        for (i = c.start[k]; i < c.start[k + 1]; i++) sum += pi[c.order[i]];
-        for (i = c.start[k]; i < c.start[k + 1]; i++) pi[c.order[i]] /= sum;
+        for (i = c.start[k]; i < c.start[k + 1]; i++) {
+            sum += pi[c.order[i]];
+            if (eb) esum += eb[c.order[i]];
+        }
+        /* normalised: with |pi~ - exact| <= e (E their sum, the rounding of
+         * the sum added), |pi~_s / S - exact_s / S*| <= (e_s + pi_s E) / (S - E) */
+        esum = (esum + (double)size * u * sum) * (1.0 + (double)size * u);
+        for (i = c.start[k]; i < c.start[k + 1]; i++) {
+            uint32_t s = c.order[i];
+            pi[s] /= sum;
+            if (epi) epi[s] = sum > esum ? (eb[s] + pi[s] * esum) / (sum - esum) * (1.0 + 8.0 * u) + u * pi[s] : INFINITY;
+        }
     }
     *n_bscc = nb;
 done:
     PROPER_FREE(ref);
+    PROPER_FREE(eb);
     proper_bitset_free(&in_b);
     proper__dtmc_sccs_free(&c);
     return rc;
@@ -3038,39 +3064,67 @@ done:
 
 /* Long-run average of f from each state: x = sum over BSCCs B of
  * P(reach B) * sum_{s in B} pi_B(s) f(s) (f: an indicator for S=? [phi],
- * the step reward for R=? [S]). */
+ * the step reward for R=? [S]). With st: the proven bounds, from those of
+ * the stationary solve (normalised), the weighting by f and its rounding,
+ * handed to the transient solve as the bounds of the values it starts
+ * from. */
 static int proper__dtmc_steady_mean(const proper_dtmc *m, const double *f, const proper_dtmc_solve_opts *opts,
-                                    double *x, proper_error *err) {
+                                    double *x, proper_dtmc_solve_stats *st, proper_error *err) {
     proper__dtmc_csr g;
     proper_bitset transient;
-    double *pi, *mass;
+    double *pi, *mass, *epi = NULL, *emass = NULL, *eb = NULL, u = DBL_EPSILON / 2.0;
     uint32_t *bscc, nb = 0, s;
     int rc;
+    proper_dtmc_solve_stats local;
     pi = (double *)proper_calloc(m->n_states, sizeof *pi);
     bscc = (uint32_t *)proper_calloc(m->n_states, sizeof *bscc);
-    if (!pi || !bscc) { PROPER_FREE(pi); PROPER_FREE(bscc); return proper__dtmc_nomem(err); }
-    rc = proper__dtmc_bscc_stationary(m, opts, pi, bscc, &nb, err);
-    mass = rc ? NULL : (double *)proper_calloc(nb ? nb : 1, sizeof *mass);
+    if (st) epi = (double *)proper_calloc(m->n_states, sizeof *epi);
+    if (!pi || !bscc || (st && !epi)) { PROPER_FREE(pi); PROPER_FREE(bscc); PROPER_FREE(epi); return proper__dtmc_nomem(err); }
+    rc = proper__dtmc_bscc_stationary(m, opts, pi, epi, bscc, &nb, err);
+    mass = rc ? NULL : (double *)proper_calloc(2 * (size_t)(nb ? nb : 1), sizeof *mass);
     if (!rc && !mass) rc = proper__dtmc_nomem(err);
     proper_bitset_init(&transient);
-    if (!rc && proper_bitset_create(&transient, m->n_states, NULL)) { PROPER_FREE(mass); mass = NULL; rc = proper__dtmc_nomem(err); }
-    if (rc) { PROPER_FREE(pi); PROPER_FREE(bscc); return rc; }
+    if (!rc && proper_bitset_create(&transient, m->n_states, NULL)) rc = proper__dtmc_nomem(err);
+    if (rc) goto done;
+    emass = mass + nb; /* the bound of each BSCC's mean */
     for (s = 0; s < m->n_states; s++)
-        if (bscc[s] != UINT32_MAX && pi[s] != 0.0) mass[bscc[s]] += pi[s] * f[s];
-    /* x = long-run mean of f in the BSCC, then x = P x on transient states */
+        if (bscc[s] != UINT32_MAX && pi[s] != 0.0) {
+            mass[bscc[s]] += pi[s] * f[s];
+            if (epi) emass[bscc[s]] += fabs(f[s]) * epi[s] + (double)m->n_states * u * fabs(pi[s] * f[s]);
+        }
+    /* x = long-run mean of f in the BSCC, then x = P x on transient states;
+     * epi becomes the bounds of the values the transient solve starts from */
     for (s = 0; s < m->n_states; s++) {
         if (bscc[s] != UINT32_MAX) {
             x[s] = mass[bscc[s]];
+            if (epi) epi[s] = emass[bscc[s]] * (1.0 + 4.0 * u);
         } else {
             x[s] = 0.0;
+            if (epi) epi[s] = 0.0;
             proper_bitset_set(&transient, s);
         }
     }
     proper__dtmc_csr_view(m, &g);
-    rc = proper__dtmc_solve_linear(&g, &transient, NULL, x, opts, NULL, NULL, err);
+    memset(&local, 0, sizeof local);
+    rc = proper__dtmc_solve_linear(&g, &transient, NULL, x, opts, st ? &local : NULL, st ? &eb : NULL, epi, err);
+    if (!rc && st) {
+        double at_init = 0.0;
+        local.max_error = 0.0;
+        for (s = 0; s < m->n_states; s++)
+            if (eb[s] > local.max_error || isnan(eb[s])) local.max_error = eb[s];
+        if (!m->init_dist) at_init = eb[m->init];
+        else
+            for (s = 0; s < m->n_states; s++)
+                if (m->init_dist[s] > 0.0) at_init += m->init_dist[s] * eb[s];
+        local.init_error = at_init;
+        *st = local;
+    }
+done:
     proper_bitset_free(&transient);
     PROPER_FREE(mass);
     PROPER_FREE(pi);
+    PROPER_FREE(epi);
+    PROPER_FREE(eb);
     PROPER_FREE(bscc);
     return rc;
 }
@@ -3078,18 +3132,24 @@ static int proper__dtmc_steady_mean(const proper_dtmc *m, const double *f, const
 /* The CTMC's long-run questions on its uniformised chain (same stationary
  * distributions, same BSCC reachability), with f computed on the CTMC. */
 static int proper__dtmc_ctmc_steady_mean(const proper_dtmc *m, const double *f, const proper_dtmc_solve_opts *opts,
-                                         double *x, proper_error *err) {
+                                         double *x, proper_dtmc_solve_stats *st, proper_error *err) {
     proper_dtmc u;
     int rc;
     proper_dtmc_init(&u);
     if ((rc = proper_dtmc_uniformised(m, &u, NULL, err))) return rc;
-    rc = proper__dtmc_steady_mean(&u, f, opts, x, err);
+    rc = proper__dtmc_steady_mean(&u, f, opts, x, st, err);
     proper_dtmc_free(&u);
     return rc;
 }
 
 PROPER_API int proper_dtmc_steady(const proper_dtmc *m, const proper_bitset *phi,
                                   const proper_dtmc_solve_opts *opts, double *x, proper_error *err) {
+    return proper_dtmc_steady_stats(m, phi, opts, x, NULL, err);
+}
+
+PROPER_API int proper_dtmc_steady_stats(const proper_dtmc *m, const proper_bitset *phi,
+                                        const proper_dtmc_solve_opts *opts, double *x,
+                                        proper_dtmc_solve_stats *stats, proper_error *err) {
     double *f;
     uint32_t s;
     int rc;
@@ -3097,14 +3157,20 @@ PROPER_API int proper_dtmc_steady(const proper_dtmc *m, const proper_bitset *phi
     f = (double *)proper_calloc(m->n_states ? m->n_states : 1, sizeof *f);
     if (!f) return proper__dtmc_nomem(err);
     for (s = 0; s < m->n_states; s++) f[s] = PROPER_BITSET_GET(phi, s) ? 1.0 : 0.0;
-    rc = m->kind == PROPER_DTMC_KIND_CTMC ? proper__dtmc_ctmc_steady_mean(m, f, opts, x, err)
-                                          : proper__dtmc_steady_mean(m, f, opts, x, err);
+    rc = m->kind == PROPER_DTMC_KIND_CTMC ? proper__dtmc_ctmc_steady_mean(m, f, opts, x, stats, err)
+                                          : proper__dtmc_steady_mean(m, f, opts, x, stats, err);
     PROPER_FREE(f);
     return rc;
 }
 
 PROPER_API int proper_dtmc_reward_steady(const proper_dtmc *m, const proper_dtmc_reward *r,
                                          const proper_dtmc_solve_opts *opts, double *x, proper_error *err) {
+    return proper_dtmc_reward_steady_stats(m, r, opts, x, NULL, err);
+}
+
+PROPER_API int proper_dtmc_reward_steady_stats(const proper_dtmc *m, const proper_dtmc_reward *r,
+                                               const proper_dtmc_solve_opts *opts, double *x,
+                                               proper_dtmc_solve_stats *stats, proper_error *err) {
     double *f;
     uint32_t s;
     int rc;
@@ -3112,8 +3178,8 @@ PROPER_API int proper_dtmc_reward_steady(const proper_dtmc *m, const proper_dtmc
     f = (double *)proper_calloc(m->n_states ? m->n_states : 1, sizeof *f);
     if (!f) return proper__dtmc_nomem(err);
     for (s = 0; s < m->n_states; s++) f[s] = proper__dtmc_step_reward(m, r, s);
-    rc = m->kind == PROPER_DTMC_KIND_CTMC ? proper__dtmc_ctmc_steady_mean(m, f, opts, x, err)
-                                          : proper__dtmc_steady_mean(m, f, opts, x, err);
+    rc = m->kind == PROPER_DTMC_KIND_CTMC ? proper__dtmc_ctmc_steady_mean(m, f, opts, x, stats, err)
+                                          : proper__dtmc_steady_mean(m, f, opts, x, stats, err);
     PROPER_FREE(f);
     return rc;
 }
@@ -3136,7 +3202,7 @@ PROPER_API int proper_dtmc_steady_distribution(const proper_dtmc *m, const prope
     }
     bscc = (uint32_t *)proper_calloc(m->n_states, sizeof *bscc);
     if (!bscc) return proper__dtmc_nomem(err);
-    if ((rc = proper__dtmc_bscc_stationary(m, opts, pi, bscc, &nb, err))) { PROPER_FREE(bscc); return rc; }
+    if ((rc = proper__dtmc_bscc_stationary(m, opts, pi, NULL, bscc, &nb, err))) { PROPER_FREE(bscc); return rc; }
     visits = (double *)proper_calloc(m->n_states, sizeof *visits);
     absorb = (double *)proper_calloc(nb ? nb : 1, sizeof *absorb);
     proper_bitset_init(&transient);
@@ -3155,7 +3221,7 @@ PROPER_API int proper_dtmc_steady_distribution(const proper_dtmc *m, const prope
         if (!mu0) { proper__dtmc_csr_free(&tr); rc = proper__dtmc_nomem(err); goto done; }
         if (m->init_dist) memcpy(mu0, m->init_dist, (size_t)m->n_states * sizeof *mu0);
         else mu0[m->init] = 1.0;
-        rc = proper__dtmc_solve_linear(&tr, &transient, mu0, visits, opts, NULL, NULL, err);
+        rc = proper__dtmc_solve_linear(&tr, &transient, mu0, visits, opts, NULL, NULL, NULL, err);
         proper__dtmc_csr_free(&tr);
         if (!rc) {
             /* probability of absorption in each BSCC */

@@ -436,6 +436,12 @@ static void test_steady_multiple_bsccs(void) {
     CHECK_REL(x[0], 0.35, 1e-15);
     CHECK_ABS(x[1], 0.0, 0.0);
     CHECK_REL(x[2], 0.5, 1e-15);
+    { /* the proven bound holds the closed forms */
+        proper_dtmc_solve_stats st;
+        CHECK_INT(proper_dtmc_steady_stats(&m, &phi, NULL, x, &st, &err), 0);
+        CHECK(fabs(x[0] - 0.35) <= st.init_error && fabs(x[2] - 0.5) <= st.max_error && x[1] == 0.0);
+        CHECK(st.max_error > 0.0 && st.max_error <= 1e-14);
+    }
     /* an initial distribution weights the per-state values */
     CHECK_INT(proper_dtmc_set_init_dist(&m, dist, &err), 0);
     CHECK_REL(proper_dtmc_value_at_init(&m, x), 0.5 * 0.35 + 0.5 * 0.5, 1e-15);
@@ -785,6 +791,20 @@ static void test_steady_vs_dense(void) {
         if (it % 2) { o.dense_max = 0; o.band_max = 0; }
         CHECK_INT(proper_dtmc_steady_distribution(&m, &o, pi, &err), 0);
         for (i = 0; i < N; i++) CHECK_REL(pi[i], c[i], 1e-10);
+        { /* S=? [ phi ] for a random phi, with its proven bound (the dense
+           * reference's own rounding, 1e-14, allowed beside it) */
+            proper_bitset phi;
+            proper_dtmc_solve_stats st;
+            double x[N], want = 0.0;
+            proper_bitset_init(&phi);
+            proper_bitset_create(&phi, N, NULL);
+            for (i = 0; i < N; i++)
+                if (proper_rng_uniform(&rng) < 0.3) { proper_bitset_set(&phi, i); want += c[i]; }
+            CHECK_INT(proper_dtmc_steady_stats(&m, &phi, &o, x, &st, &err), 0);
+            for (i = 0; i < N; i++) CHECK(fabs(x[i] - want) <= st.max_error + 1e-14);
+            CHECK(st.max_error <= 1e-9);
+            proper_bitset_free(&phi);
+        }
         proper_dtmc_free(&m);
     }
 }
