@@ -340,4 +340,11 @@ status_is qn_ctmc_pm_check 0 && contains qn_ctmc_pm_value "$T/out" "3"
 expect_error qn_ctmc_too_big "more than 2000000 states" "$P" qn ctmc --network "$work/pair.csv" --population 2000000,0
 expect_error qn_ctmc_population "--population has 1 entries, the network has 2 stations" \
     "$P" qn ctmc --network "$work/pair.csv" --population 4
+# The four-station network with 12 jobs at station 1: PRISM 4.10.2-dev on the
+# export, `prism b4.pm -pf 'R{"q2"}=? [ S ]' -epsilon 1e-12`, gives
+# 0.8140502564901078 (455 states, 2184 transitions).
+run_proper qn ctmc --network "$(dirname "$0")/../examples/qn/bcmp4.csv" --population 12,0,0,0
+status_is qn_ctmc_prism_value 0 && awk -F, 'NR == 3 { d = $2 - 0.8140502564901078; if (d < 0) d = -d; bad = d > 1e-9 }
+     END {exit bad || NR != 5}' "$T/out" && ok qn_ctmc_vs_prism || fail qn_ctmc_vs_prism "$(cat "$T/out")"
+contains qn_ctmc_prism_states "$T/err" "455 states, 2184 transitions"
 exit 0
