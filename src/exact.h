@@ -371,6 +371,9 @@ typedef struct proper_exact_vec {
 
 PROPER_API void proper_exact_vec_init(proper_exact_vec *x);
 PROPER_API void proper_exact_vec_free(proper_exact_vec *x);
+/* n zero values (rationals when n_params == 0, else functions), into x
+ * (an output: replaced on success). */
+PROPER_API int proper_exact_vec_create(proper_exact_vec *x, uint32_t n, size_t n_params);
 
 /* Statistics of the last solve, optional (pass NULL). */
 typedef struct proper_exact_stats {
@@ -3627,6 +3630,15 @@ static int proper__exact_vec_alloc(proper_exact_vec *x, uint32_t n, size_t n_par
     x->n_params = n_params;
     if (n_params) x->f = (proper_ratfun *)a;
     else x->q = (proper_rat *)a;
+    return PROPER_OK;
+}
+
+PROPER_API int proper_exact_vec_create(proper_exact_vec *x, uint32_t n, size_t n_params) {
+    proper_exact_vec t;
+    int rc = proper__exact_vec_alloc(&t, n, n_params);
+    if (rc) return rc;
+    proper_exact_vec_free(x);
+    *x = t;
     return PROPER_OK;
 }
 

@@ -5899,7 +5899,8 @@ typedef struct proper__prism_xctx {
     const proper_prism_model *m;
     proper__prism_ectx cx;      /* the ordinary evaluator, for int and bool subexpressions */
     size_t n_params;
-    const int32_t *param_of;    /* constant -> parameter index, or -1 */
+    int32_t *param_of;          /* constant -> parameter index, or -1 */
+    proper__prism_val *cv;      /* the constants' ordinary values (cx.cv) */
     proper_ratfun *cval;        /* exact constant values, cached */
     unsigned char *cdone;
     proper_error *err;
@@ -6539,13 +6540,50 @@ PROPER_API int proper_prism_open_params(proper_prism_model *m, const char *const
     return PROPER_OK;
 }
 
+/* An exact evaluation context for model m with the named parameters. */
+static int proper__prism_xctx_open(proper__prism_xctx *X, const proper_prism_model *m, const char *const *params,
+                                   size_t n_params, proper_error *err) {
+    proper__prism_val *cv = NULL;
+    int32_t *param_of;
+    size_t i;
+    int rc;
+    memset(X, 0, sizeof *X);
+    if ((rc = proper__prism_model_consts(m, &cv, err)) != 0) return rc;
+    X->m = m;
+    X->n_params = n_params;
+    X->err = err;
+    X->cx.m = m;
+    X->cx.pool = &m->pool;
+    X->cx.file = m->file;
+    X->cx.cv = X->cv = cv;
+    X->cx.err = err;
+    X->param_of = param_of = (int32_t *)proper_calloc(m->n_consts + 1, sizeof *param_of);
+    X->cval = (proper_ratfun *)proper_calloc(m->n_consts + 1, sizeof *X->cval);
+    X->cdone = (unsigned char *)proper_calloc(m->n_consts + 1, 1);
+    if (!param_of || !X->cval || !X->cdone) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    for (i = 0; i < m->n_consts; i++) param_of[i] = -1;
+    for (i = 0; i < n_params; i++) {
+        int32_t sym = proper__prism_names_find(&m->names, params[i], strlen(params[i]));
+        if (sym < 0 || m->sym_const[sym] < 0 || m->consts[m->sym_const[sym]].expr >= 0)
+            return proper_error_set(err, PROPER_EUNDEFINED, m->file, 0, 0, "the model has no parameter '%s'", params[i]);
+        param_of[m->sym_const[sym]] = (int32_t)i;
+    }
+    return PROPER_OK;
+}
+
+static void proper__prism_xctx_close(proper__prism_xctx *X) {
+    size_t i;
+    for (i = 0; X->cval && i < X->m->n_consts; i++) proper_ratfun_free(&X->cval[i]);
+    PROPER_FREE(X->cval);
+    PROPER_FREE(X->cdone);
+    PROPER_FREE(X->param_of);
+    PROPER_FREE(X->cv);
+}
+
 PROPER_API int proper_prism_build_exact(const proper_prism_model *m, const proper_dtmc *d, const char *const *params,
                                         size_t n_params, proper_exact_dtmc *out, proper_error *err) {
     proper__prism_xctx X;
     proper_exact_dtmc e;
-    proper__prism_val *cv = NULL;
-    int32_t *param_of = NULL;
-    size_t i;
     uint32_t s;
     int rc;
     if (m->is_ctmc)
@@ -6553,49 +6591,18 @@ PROPER_API int proper_prism_build_exact(const proper_prism_model *m, const prope
                                 "exact and parametric checking of CTMCs is not supported (DTMCs only)");
     if (d->n_vars != m->n_vars || (m->n_vars && !d->vals))
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "the DTMC was not built from this model");
-    memset(&X, 0, sizeof X);
     proper_exact_dtmc_init(&e);
-    if ((rc = proper__prism_model_consts(m, &cv, err)) != 0) return rc;
-    param_of = (int32_t *)proper_calloc(m->n_consts + 1, sizeof *param_of);
-    X.cval = (proper_ratfun *)proper_calloc(m->n_consts + 1, sizeof *X.cval);
-    X.cdone = (unsigned char *)proper_calloc(m->n_consts + 1, 1);
-    if (!param_of || !X.cval || !X.cdone) {
-        rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
-        goto done;
+    if ((rc = proper__prism_xctx_open(&X, m, params, n_params, err)) == 0 && (rc = proper__prism_check_param_use(&X)) == 0 &&
+        (rc = proper__prism_check_structure_exact(&X)) == 0 && (rc = proper_exact_dtmc_create(&e, d, n_params, params, err)) == 0) {
+        for (s = 0; s < d->n_states && !rc; s++) rc = proper__prism_xstate(&X, d, s, &e);
+        if (!rc) rc = proper_exact_dtmc_check(&e, d, err);
     }
-    for (i = 0; i < m->n_consts; i++) param_of[i] = -1;
-    for (i = 0; i < n_params; i++) {
-        int32_t sym = proper__prism_names_find(&m->names, params[i], strlen(params[i]));
-        if (sym < 0 || m->sym_const[sym] < 0 || m->consts[m->sym_const[sym]].expr >= 0) {
-            rc = proper_error_set(err, PROPER_EUNDEFINED, m->file, 0, 0, "the model has no parameter '%s'", params[i]);
-            goto done;
-        }
-        param_of[m->sym_const[sym]] = (int32_t)i;
-    }
-    X.m = m;
-    X.n_params = n_params;
-    X.param_of = param_of;
-    X.err = err;
-    X.cx.m = m;
-    X.cx.pool = &m->pool;
-    X.cx.file = m->file;
-    X.cx.cv = cv;
-    X.cx.err = err;
-    if ((rc = proper__prism_check_param_use(&X)) != 0 || (rc = proper__prism_check_structure_exact(&X)) != 0) goto done;
-    if ((rc = proper_exact_dtmc_create(&e, d, n_params, params, err)) != 0) goto done;
-    for (s = 0; s < d->n_states && !rc; s++) rc = proper__prism_xstate(&X, d, s, &e);
-    if (!rc) rc = proper_exact_dtmc_check(&e, d, err);
     if (!rc) {
         proper_exact_dtmc_free(out);
         *out = e;
         proper_exact_dtmc_init(&e);
     }
-done:
-    for (i = 0; X.cval && i < m->n_consts; i++) proper_ratfun_free(&X.cval[i]);
-    PROPER_FREE(X.cval);
-    PROPER_FREE(X.cdone);
-    PROPER_FREE(param_of);
-    PROPER_FREE(cv);
+    proper__prism_xctx_close(&X);
     proper_exact_dtmc_free(&e);
     return rc;
 }
@@ -6721,6 +6728,117 @@ static int proper__prism_xapply_bound(proper__prism_checker *C, const proper__pr
 static int proper__prism_xoperator(proper__prism_checker *C, const proper_exact_dtmc *e, const proper__prism_node *nd,
                                    proper_exact_vec *x);
 
+static int proper__prism_xexpr(proper__prism_checker *C, proper__prism_xctx *X, int32_t e, size_t s, proper_ratfun *out);
+
+/* a ^ b of a properties expression, b an exact integer. */
+static int proper__prism_xexpr_pow(proper__prism_checker *C, proper__prism_xctx *X, const proper__prism_node *nd, size_t s,
+                                   proper_ratfun *out) {
+    proper_ratfun k;
+    proper_rat q;
+    int64_t v = 0, den = 0;
+    int rc;
+    proper_ratfun_init(&k);
+    proper_rat_init(&q);
+    rc = proper__prism_xexpr(C, X, nd->b, s, &k);
+    if (!rc && (!proper_ratfun_is_const(&k, &q) || !proper_bigint_to_i64(&q.den, &den) || den != 1 ||
+                !proper_bigint_to_i64(&q.num, &v) || v > PROPER_EXACT_MAX_POWER || v < -(int64_t)PROPER_EXACT_MAX_POWER))
+        rc = proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED, "an exact power needs an integer exponent (at most 1000)");
+    if (!rc) rc = proper__prism_xexpr(C, X, nd->a, s, out);
+    if (!rc && v < 0) {
+        if (proper_ratfun_is_zero(out)) rc = proper__prism_cerr(C, nd->line, nd->col, PROPER_EINVAL, "0 to a negative power");
+        else if (!(rc = proper_rat_set_i64(&q, 1, 1)) && !(rc = proper_ratfun_set_rat(&k, &q))) rc = proper_ratfun_div(out, &k, out);
+        v = -v;
+    }
+    if (!rc) rc = proper_ratfun_pow(out, out, (unsigned)v);
+    proper_ratfun_free(&k);
+    proper_rat_free(&q);
+    return rc;
+}
+
+/* A properties expression without operators, exactly, in state s: int and
+ * bool parts by the ordinary evaluator, numbers as written, model
+ * constants and formulas through the model's exact evaluator. */
+static int proper__prism_xexpr(proper__prism_checker *C, proper__prism_xctx *X, int32_t e, size_t s, proper_ratfun *out) {
+    const proper__prism_node *nd = &C->p->pool.n[e];
+    proper_ratfun b;
+    proper_rat q;
+    proper__prism_val v;
+    int rc;
+    if (C->d->vals) X->cx.vals = C->d->vals + s * C->d->n_vars;
+    if (nd->type != PROPER_PRISM_DOUBLE || nd->kind == PROPER__PM_N_PCONST) {
+        if ((rc = proper__prism_eval_at(C, e, s, &v)) != 0) return rc;
+        proper_rat_init(&q);
+        rc = nd->type == PROPER_PRISM_DOUBLE ? proper__prism_rat_of_double(&q, v.d) : proper_rat_set_i64(&q, v.i, 1);
+        if (!rc) rc = proper_ratfun_set_rat(out, &q);
+        proper_rat_free(&q);
+        return rc;
+    }
+    switch (nd->kind) {
+    case PROPER__PM_N_DOUBLE: {
+        const char *text = C->p->names.names[nd->idx];
+        proper_rat_init(&q);
+        rc = proper_rat_parse(&q, text, strlen(text), "literal", C->err);
+        if (!rc) rc = proper_ratfun_set_rat(out, &q);
+        proper_rat_free(&q);
+        return rc;
+    }
+    case PROPER__PM_N_CONST: return proper__prism_xconst(X, nd, out);
+    case PROPER__PM_N_MFORMULA: return proper__prism_xeval(X, nd->a, out);
+    case PROPER__PM_N_FORMULA: case PROPER__PM_N_PLABEL: return proper__prism_xexpr(C, X, nd->a, s, out);
+    case PROPER__PM_N_NEG:
+        if ((rc = proper__prism_xexpr(C, X, nd->a, s, out)) != 0) return rc;
+        return proper_ratfun_neg(out, out);
+    case PROPER__PM_N_ITE:
+        if ((rc = proper__prism_eval_at(C, nd->a, s, &v)) != 0) return rc;
+        return proper__prism_xexpr(C, X, v.i ? nd->b : nd->c, s, out);
+    case PROPER__PM_N_FUNC:
+        if (nd->op == PROPER__PM_FN_POW) return proper__prism_xexpr_pow(C, X, nd, s, out);
+        break;
+    case PROPER__PM_N_BIN:
+        if (nd->op == PROPER__PM_OP_POW) return proper__prism_xexpr_pow(C, X, nd, s, out);
+        if (nd->op != PROPER__PM_OP_ADD && nd->op != PROPER__PM_OP_SUB && nd->op != PROPER__PM_OP_MUL && nd->op != PROPER__PM_OP_DIV)
+            break;
+        proper_ratfun_init(&b);
+        rc = proper__prism_xexpr(C, X, nd->a, s, out);
+        if (!rc) rc = proper__prism_xexpr(C, X, nd->b, s, &b);
+        if (!rc && nd->op == PROPER__PM_OP_DIV && proper_ratfun_is_zero(&b))
+            rc = proper__prism_cerr(C, nd->line, nd->col, PROPER_EINVAL, "division by zero");
+        if (!rc)
+            rc = nd->op == PROPER__PM_OP_ADD ? proper_ratfun_add(out, out, &b) : nd->op == PROPER__PM_OP_SUB ? proper_ratfun_sub(out, out, &b)
+                 : nd->op == PROPER__PM_OP_MUL ? proper_ratfun_mul(out, out, &b) : proper_ratfun_div(out, out, &b);
+        proper_ratfun_free(&b);
+        return rc;
+    default: break;
+    }
+    return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED, "exact: this expression has no exact value here");
+}
+
+/* A property without P, R or S operators, exactly in every state. */
+static int proper__prism_xplain(proper__prism_checker *C, const proper_exact_dtmc *e, int32_t top, proper_exact_vec *x) {
+    proper__prism_xctx X;
+    proper_ratfun f;
+    proper_rat q;
+    uint32_t s;
+    int rc;
+    if (!C->p->m) return proper__prism_cerr(C, 0, 0, PROPER_EUNSUPPORTED, "exact: the properties have no model");
+    proper_ratfun_init(&f);
+    proper_rat_init(&q);
+    if ((rc = proper_exact_vec_create(x, C->d->n_states, e->n_params)) != 0)
+        return proper_error_set(C->err, rc, NULL, 0, 0, "out of memory");
+    if ((rc = proper__prism_xctx_open(&X, C->p->m, (const char *const *)e->param_names, e->n_params, C->err)) == 0 &&
+        (rc = proper__prism_load_labels(C, top)) == 0)
+        for (s = 0; s < x->n && !rc; s++) {
+            if ((rc = proper__prism_xexpr(C, &X, top, s, &f)) != 0) break;
+            if (x->n_params) rc = proper_ratfun_copy(&x->f[s], &f);
+            else if (!proper_ratfun_is_const(&f, &q)) rc = proper__prism_cerr(C, 0, 0, PROPER_EINVAL, "not a number");
+            else rc = proper_rat_copy(&x->q[s], &q);
+        }
+    proper__prism_xctx_close(&X);
+    proper_ratfun_free(&f);
+    proper_rat_free(&q);
+    return rc;
+}
+
 /* Property top node e exactly, in every state (a bounded operator gives 1
  * or 0). */
 static int proper__prism_xproperty(proper__prism_checker *C, const proper_exact_dtmc *e, int32_t top,
@@ -6750,8 +6868,10 @@ static int proper__prism_xoperator(proper__prism_checker *C, const proper_exact_
         proper_bitset_free(&phi);
         return rc;
     default:
+        if (!(nd->flags & PROPER__PM_F_OPS)) return proper__prism_xplain(C, e, (int32_t)(nd - C->p->pool.n), x);
         return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED,
-                                  "exact: the properties computed exactly are P, R and S operators (=? or a bound)");
+                                  "exact: the properties computed exactly are P, R and S operators (=? or a bound) and "
+                                  "expressions without them");
     }
 }
 
