@@ -275,3 +275,8 @@ status_is check_error_bound 0 &&
         'BEGIN { d = v - 9503884062 / 2067975625; if (d < 0) d = -d; exit !(b != "null" && b >= 0 && b < 1e-9 && d <= b + 1e-15) }'
 run chk $M/die.pm 'P=? [ F<=3 s=7 ]' --json
 status_is check_error_bound_none 0 && check check_error_bound_none [ "$(json_get "$T/out" properties.0.error_bound)" = null ]
+# expressions without an operator, exactly: 0.5^2 + 1/3 = 7/12; with --param, p1*2 + done (done = 21)
+run chk $M/die.pm 'pow(0.5, 2)+1/3' --exact
+status_is check_exact_expression 0 && matches check_exact_expression "$T/out" '  7/12  \(exact\)$'
+run chk $M/minpathsum.pm 'p1*2+done' --param p1,p2,p3,p4,p5
+status_is check_param_expression 0 && matches check_param_expression "$T/out" '  2\*p1\+21  \(parametric\)$'
