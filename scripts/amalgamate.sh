@@ -50,6 +50,7 @@ selection() {
 awk '/^\/\* ======== src\/.*\.h ======== \*\/$/ { mod = $3; sub(/^src\//, "", mod) }
      prev != "" && $1 == "#define" && $2 == prev {
          v = $0; sub(/^#define[ \t]+[A-Za-z0-9_]+[ \t]+/, "", v)
+         sub(/[ \t]*\/[*].*$/, "", v) # a trailing comment would nest in the manual
          printf "%s\t%s\t%s\t%d\n", prev, v, mod, NR }
      { prev = "" }
      $1 == "#ifndef" && $2 ~ /^PROPER_/ && $2 !~ /(_H|_IMPLEMENTATION)$/ && NF == 2 { prev = $2 }' \
