@@ -538,6 +538,7 @@ static int test_properties(const check_opts *o, proper_prism_model *pm, const pr
  * names into names[] (storage in buf). */
 static int parse_params(const char *spec, char *buf, size_t size, const char **names, size_t *n) {
     char *s, *tok;
+    size_t i;
     *n = 0;
     if (strlen(spec) >= size) return cli_fail("--param: '%s' is too long", spec);
     memcpy(buf, spec, strlen(spec) + 1);
@@ -548,6 +549,8 @@ static int parse_params(const char *spec, char *buf, size_t size, const char **n
         if ((eq = strchr(tok, '=')) != NULL) *eq = '\0';
         if (!tok[0]) return cli_fail("--param: expected NAME or NAME=lo:hi, found an empty name in '%s'", spec);
         if (*n == CHECK_MAX_PARAMS) return cli_fail("--param: more than %d parameters", CHECK_MAX_PARAMS);
+        for (i = 0; i < *n; i++)
+            if (strcmp(names[i], tok) == 0) return cli_fail("--param: '%s' is named twice", tok);
         names[(*n)++] = tok;
         if (!s) break;
     }

@@ -280,3 +280,4 @@ run chk $M/die.pm 'pow(0.5, 2)+1/3' --exact
 status_is check_exact_expression 0 && matches check_exact_expression "$T/out" '  7/12  \(exact\)$'
 run chk $M/minpathsum.pm 'p1*2+done' --param p1,p2,p3,p4,p5
 status_is check_param_expression 0 && matches check_param_expression "$T/out" '  2\*p1\+21  \(parametric\)$'
+expect_error check_param_twice "--param: 'p1' is named twice" chk $M/minpathsum.pm 'P=? [ F "end" ]' --param p1,p1
