@@ -416,6 +416,12 @@ PROPER_API int proper_exact_reward_instant(const proper_dtmc *m, const proper_ex
 PROPER_API int proper_exact_steady(const proper_dtmc *m, const proper_exact_dtmc *e, const proper_bitset *phi,
                                    const proper_exact_opts *opts, proper_exact_vec *x, proper_exact_stats *stats,
                                    proper_error *err);
+/* R{r}=? [ S ]: the long-run average reward per step (state reward plus
+ * the expected transition reward of a step), the same way with the step
+ * reward as the weight of each state of a BSCC. */
+PROPER_API int proper_exact_reward_steady(const proper_dtmc *m, const proper_exact_dtmc *e, size_t r,
+                                          const proper_exact_opts *opts, proper_exact_vec *x, proper_exact_stats *stats,
+                                          proper_error *err);
 /* Append the value of state s as PRISM prints it: "p/q" (rational) or the
  * function as proper_ratfun_format writes it (parametric), "Infinity" for
  * an infinite value. */
@@ -3988,12 +3994,14 @@ PROPER_API int proper_exact_reward_instant(const proper_dtmc *m, const proper_ex
     return rc;
 }
 
-/* Stationary mass of phi in one bottom SCC B: with pi_r = 1 for the first
+/* Stationary mass of phi (or, with w, the stationary mean of the weights
+ * w, one per state of m) in one bottom SCC B: with pi_r = 1 for the first
  * state r of B, the other states satisfy pi_j = P(r,j) + sum_{i != r}
  * pi_i P(i,j) (the balance equations without r's), solved by the same
- * elimination on the transposed chain; then mass = sum_{phi} pi / sum pi. */
+ * elimination on the transposed chain; then mass = sum_{phi} pi / sum pi
+ * (sum pi w / sum pi). */
 static int proper__exact_bscc_mass(const proper_dtmc *m, const proper__exact_field *F, const void *prob,
-                                   const uint32_t *members, uint32_t n, const proper_bitset *phi,
+                                   const uint32_t *members, uint32_t n, const proper_bitset *phi, const void *w,
                                    const proper_exact_opts *opts, proper_exact_stats *stats, void *mass,
                                    proper_error *err) {
     proper_dtmc tm;
@@ -4049,7 +4057,8 @@ static int proper__exact_bscc_mass(const proper_dtmc *m, const proper__exact_fie
     if ((rc = F->set_int(tot, 0)) || (rc = F->set_int(mass, 0))) goto done;
     for (i = 0; i < n && !rc; i++) {
         rc = F->add(tot, tot, PROPER__EXACT_AT(F, xs, i));
-        if (!rc && PROPER_BITSET_GET(phi, members[i])) rc = F->add(mass, mass, PROPER__EXACT_AT(F, xs, i));
+        if (!rc && w) rc = proper__exact_fma(F, mass, PROPER__EXACT_AT(F, xs, i), PROPER__EXACT_AT(F, w, members[i]), t);
+        else if (!rc && PROPER_BITSET_GET(phi, members[i])) rc = F->add(mass, mass, PROPER__EXACT_AT(F, xs, i));
     }
     if (!rc) rc = F->div(mass, mass, tot);
 done:
@@ -4068,9 +4077,10 @@ done:
     return rc;
 }
 
-PROPER_API int proper_exact_steady(const proper_dtmc *m, const proper_exact_dtmc *e, const proper_bitset *phi,
-                                   const proper_exact_opts *opts, proper_exact_vec *x, proper_exact_stats *stats,
-                                   proper_error *err) {
+/* S=? [ phi ] (w NULL) or the long-run average of the weights w. */
+static int proper__exact_steady_weighted(const proper_dtmc *m, const proper_exact_dtmc *e, const proper_bitset *phi,
+                                         const void *w, const proper_exact_opts *opts, proper_exact_vec *x,
+                                         proper_exact_stats *stats, proper_error *err) {
     const proper__exact_field *F = proper__exact_field_of(e->n_params);
     const void *prob = proper__exact_probs(e);
     proper_exact_opts o = opts ? *opts : proper_exact_opts_default();
@@ -4079,7 +4089,7 @@ PROPER_API int proper_exact_steady(const proper_dtmc *m, const proper_exact_dtmc
     proper_exact_vec v;
     void *mass = NULL;
     int rc;
-    if ((rc = proper__exact_fits(e, m, err)) || (rc = proper__exact_sets_fit(m, phi, NULL, err))) return rc;
+    if ((rc = proper__exact_fits(e, m, err)) || (!w && (rc = proper__exact_sets_fit(m, phi, NULL, err)))) return rc;
     proper__exact_stats_start(stats);
     proper_bitset_init(&transient);
     proper_exact_vec_init(&v);
@@ -4104,7 +4114,7 @@ PROPER_API int proper_exact_steady(const proper_dtmc *m, const proper_exact_dtmc
     for (c = nb; c > 0; c--) start[c] = start[c - 1];
     start[0] = 0;
     for (c = 0; c < nb && !rc; c++)
-        rc = proper__exact_bscc_mass(m, F, prob, members + start[c], start[c + 1] - start[c], phi, &o, NULL,
+        rc = proper__exact_bscc_mass(m, F, prob, members + start[c], start[c + 1] - start[c], phi, w, &o, NULL,
                                      PROPER__EXACT_AT(F, mass, c), err);
     for (s = 0; s < m->n_states && !rc; s++)
         if (bscc[s] != UINT32_MAX) rc = F->copy(PROPER__EXACT_AT(F, proper__exact_vec_data(&v), s), PROPER__EXACT_AT(F, mass, bscc[s]));
@@ -4122,6 +4132,26 @@ done:
     proper__exact_free_elems(F, mass, mass ? nb : 0);
     proper_bitset_free(&transient);
     proper_exact_vec_free(&v);
+    return rc;
+}
+
+PROPER_API int proper_exact_steady(const proper_dtmc *m, const proper_exact_dtmc *e, const proper_bitset *phi,
+                                   const proper_exact_opts *opts, proper_exact_vec *x, proper_exact_stats *stats,
+                                   proper_error *err) {
+    return proper__exact_steady_weighted(m, e, phi, NULL, opts, x, stats, err);
+}
+
+PROPER_API int proper_exact_reward_steady(const proper_dtmc *m, const proper_exact_dtmc *e, size_t r,
+                                          const proper_exact_opts *opts, proper_exact_vec *x, proper_exact_stats *stats,
+                                          proper_error *err) {
+    const proper__exact_field *F = proper__exact_field_of(e->n_params);
+    void *w = NULL;
+    int rc;
+    if ((rc = proper__exact_fits(e, m, err))) return rc;
+    if (r >= e->n_rewards) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no reward structure %lu", (unsigned long)r);
+    if (proper__exact_step_reward(m, e, r, &w)) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    rc = proper__exact_steady_weighted(m, e, NULL, w, opts, x, stats, err);
+    proper__exact_free_elems(F, w, m->n_states);
     return rc;
 }
 

@@ -6659,6 +6659,7 @@ static int proper__prism_xreward(proper__prism_checker *C, const proper_exact_dt
         proper_bitset_free(&phi);
         return rc;
     }
+    if (f->kind == PROPER__PM_N_PATH && f->op == PROPER__PM_T_LRA) return proper_exact_reward_steady(C->d, e, r, o, x, NULL, C->err);
     if (f->kind == PROPER__PM_N_PATH && (f->op == PROPER__PM_T_C || f->op == PROPER__PM_T_I)) {
         if ((rc = proper__prism_const_int(C, f->c, &k)) != 0) return rc;
         if (k < 0) return proper__prism_cerr(C, f->line, f->col, PROPER_ERANGE, "negative step bound %lld", k);
@@ -6666,7 +6667,7 @@ static int proper__prism_xreward(proper__prism_checker *C, const proper_exact_dt
                                        : proper_exact_reward_instant(C->d, e, r, (unsigned long)k, x, C->err);
     }
     return proper__prism_cerr(C, f->line, f->col, PROPER_EUNSUPPORTED,
-                              "exact: the reward operators solved exactly are F, C<=k and I=k");
+                              "exact: the reward operators solved exactly are F, C<=k, I=k and S");
 }
 
 /* A constant expression of the properties (a bound) exactly: numbers as

@@ -281,3 +281,9 @@ status_is check_exact_expression 0 && matches check_exact_expression "$T/out" ' 
 run chk $M/minpathsum.pm 'p1*2+done' --param p1,p2,p3,p4,p5
 status_is check_param_expression 0 && matches check_param_expression "$T/out" '  2\*p1\+21  \(parametric\)$'
 expect_error check_param_twice "--param: 'p1' is named twice" chk $M/minpathsum.pm 'P=? [ F "end" ]' --param p1,p1
+# R=? [ S ] exactly: pi0 = q/(p+q), reward 1 in s=0 and 2 (per transition) in s=1; PRISM 4.10.2-dev:
+# (prism two_state.pm -pf 'R{"r"}=? [ S ]' -exact -const p=0.25,q=1/3: 10/7; -param p,q: (2*p+q)/(p+q))
+run chk $M/two_state.pm 'R{"r"}=? [ S ]' --exact --const p=0.25,q=1/3
+status_is check_exact_lra 0 && matches check_exact_lra "$T/out" '  10/7  \(exact\)$'
+run chk $M/two_state.pm 'R{"r"}=? [ S ]' --param p,q
+status_is check_param_lra 0 && matches check_param_lra "$T/out" '  \(2\*p\+q\)/\(p\+q\)  \(parametric\)$'
