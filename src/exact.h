@@ -15,7 +15,12 @@
  *                their exponent vectors, no zero coefficients.
  * proper_ratfun  a rational function num/den of two polynomials, kept in a
  *                canonical form: gcd(num, den) = 1 (multivariate gcd by the
- *                recursive primitive polynomial remainder sequence), both
+ *                recursive primitive polynomial remainder sequence, after
+ *                shortcuts: a monomial side, and a degree bound from one
+ *                modular image that proves most coprime pairs at once and
+ *                finds a divisor by trial division; sums by Henrici's
+ *                method and products by cross-cancellation, so the gcds
+ *                taken are of the smaller parts), both
  *                with integer coefficients whose common content is 1, and
  *                the leading coefficient of den positive. Equal functions
  *                therefore have equal representations, and results stay as
