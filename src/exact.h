@@ -63,7 +63,8 @@
  * (parametric; the result is the property as a function of the parameters,
  * valid wherever the graph is the one of the model, as for PRISM -param and
  * Storm-pars). S=? [ phi ] solves each bottom SCC's balance equations with
- * the same elimination on the transposed component; X, U<=k, C<=k and I=k
+ * the same elimination on the transposed component (R=? [ S ] weights its
+ * states by their expected step rewards); X, U<=k, C<=k and I=k
  * take k exact steps (PROPER_EXACT_MAX_STEPS).
  */
 #ifndef PROPER_EXACT_H
