@@ -56,7 +56,7 @@ static void check_usage(FILE *out) {
             "                     (\"Infinity\", \"-Infinity\", \"NaN\"); a tool's\n"
             "                     \"tool_error\" is null when it states none; \"error_bound\" is\n"
             "                     the solver's proven bound on |value - exact value| for one\n"
-            "                     P=? or R=? operator solved to a fixed point, null otherwise\n"
+            "                     P=?, R=? or S=? operator whose solver proves one, else null\n"
             "  --export-explicit PREFIX   write PREFIX.tra .lab .sta .srew .trew (PRISM\n"
             "                     explicit format; states numbered as PRISM numbers them;\n"
             "                     several reward structures: PREFIX1.srew, PREFIX2.srew, ...)\n"

@@ -310,9 +310,10 @@ typedef struct proper_prism_result {
     double hi;    /* a range's high end (several initial states, filter(range, ...)); = value otherwise */
     /* The solver's proven bound on |value - exact value| (dtmc.h's
      * init_error; max_error over several initial states) when the property
-     * is one P=? or R=? operator solved by an unbounded until or reachability
-     * reward solve; -1 otherwise (no proven bound: bounded and steady-state
-     * operators, LTL, CTMCs, expressions over operators). */
+     * is one P=?, R=? or S=? operator solved by one solve that proves its
+     * bound (until, bounded until without a lower bound, reachability
+     * reward, steady state, a CTMC's R=? [ S ]); -1 otherwise (LTL, lower
+     * step bounds, C<=k, I=k, CSL time bounds, expressions over operators). */
     double error_bound;
 } proper_prism_result;
 
@@ -4745,6 +4746,7 @@ typedef struct proper__prism_checker {
     double range_lo, range_hi; /* the last range filter's result */
     int n_proven;              /* solves that proved an error bound, */
     double proven;             /* ... and the largest of those bounds */
+    int unproven;              /* a step whose rounding no bound covers */
     proper_error *err;
 } proper__prism_checker;
 
@@ -5273,9 +5275,15 @@ static int proper__prism_prob_path(proper__prism_checker *C, int32_t e, double *
     } else if (u.hi - (u.lo > 0 ? u.lo : 0) == 0) { /* a window of 0 steps: phi2 now */
         for (s = 0; s < d->n_states; s++) x[s] = PROPER_BITSET_GET(&u.phi2, s);
     } else {
-        rc = proper_dtmc_prob_bounded_until(d, &u.phi1, &u.phi2, (unsigned long)(u.hi - (u.lo > 0 ? u.lo : 0)), x, C->err);
+        proper_dtmc_solve_stats st;
+        if ((rc = proper_dtmc_prob_bounded_until_stats(d, &u.phi1, &u.phi2, (unsigned long)(u.hi - (u.lo > 0 ? u.lo : 0)), x,
+                                                       &st, C->err)) == 0)
+            proper__prism_proven(C, &st);
     }
-    if (rc == 0 && u.lo > 0) rc = proper__prism_restricted_next(C, &u.phi1, u.lo, x);
+    if (rc == 0 && u.lo > 0) {
+        rc = proper__prism_restricted_next(C, &u.phi1, u.lo, x);
+        C->unproven = 1; /* the restricted steps' rounding is not bounded */
+    }
     if (rc == 0 && u.neg)
         for (s = 0; s < d->n_states; s++) x[s] = 1 - x[s];
     proper__prism_until_free(&u);
@@ -5583,7 +5591,11 @@ static int proper__prism_reward(proper__prism_checker *C, const proper__prism_no
         if (d->kind == PROPER_DTMC_KIND_CTMC) return proper__prism_ctmc_reward(C, rew, -1, x);
         return proper__prism_total_reward(C, d, rew, x);
     case PROPER__PM_T_LRA:
-        if (d->kind == PROPER_DTMC_KIND_CTMC) return proper_dtmc_reward_steady(d, rew, &C->o->solve, x, C->err);
+        if (d->kind == PROPER_DTMC_KIND_CTMC) {
+            proper_dtmc_solve_stats st;
+            if ((rc = proper_dtmc_reward_steady_stats(d, rew, &C->o->solve, x, &st, C->err)) == 0) proper__prism_proven(C, &st);
+            return rc;
+        }
         return proper__prism_lra_reward(C, rew, f, x);
     default:
         if (d->kind == PROPER_DTMC_KIND_CTMC) {
@@ -5711,11 +5723,13 @@ static int proper__prism_operator(proper__prism_checker *C, int32_t e, double *x
     switch (nd->kind) {
     case PROPER__PM_N_PROB: rc = proper__prism_prob_path(C, nd->a, x); break;
     case PROPER__PM_N_REWARD: rc = proper__prism_reward(C, nd, x); break;
-    case PROPER__PM_N_STEADY:
+    case PROPER__PM_N_STEADY: {
+        proper_dtmc_solve_stats st;
         if ((rc = proper__prism_state_set(C, nd->a, &phi)) != 0) return rc;
-        rc = proper_dtmc_steady(C->d, &phi, &C->o->solve, x, C->err);
+        if ((rc = proper_dtmc_steady_stats(C->d, &phi, &C->o->solve, x, &st, C->err)) == 0) proper__prism_proven(C, &st);
         proper_bitset_free(&phi);
         break;
+    }
     case PROPER__PM_N_EXISTS: case PROPER__PM_N_FORALL:
         return proper__prism_ctl(C, nd, nd->kind == PROPER__PM_N_FORALL, x);
     case PROPER__PM_N_FILTER: return proper__prism_filter(C, nd, x);
@@ -5801,8 +5815,8 @@ static int proper__prism_result(proper__prism_checker *C, const proper__prism_pr
     { /* one P=? or R=? operator, one solve that proved its bound */
         const proper__prism_node *top = nd;
         while (top->kind == PROPER__PM_N_FORMULA || top->kind == PROPER__PM_N_PLABEL) top = &C->p->pool.n[top->a];
-        if ((top->kind == PROPER__PM_N_PROB || top->kind == PROPER__PM_N_REWARD) && top->op == PROPER__PM_QUERY &&
-            C->n_proven == 1 && C->proven < INFINITY)
+        if ((top->kind == PROPER__PM_N_PROB || top->kind == PROPER__PM_N_REWARD || top->kind == PROPER__PM_N_STEADY) &&
+            top->op == PROPER__PM_QUERY && C->n_proven == 1 && !C->unproven && C->proven < INFINITY)
             res->error_bound = C->proven;
     }
     if (nd->kind == PROPER__PM_N_FILTER && nd->op == PROPER__PM_FL_RANGE) {

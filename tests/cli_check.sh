@@ -273,7 +273,17 @@ status_is check_error_bound 0 &&
         'BEGIN { d = v - 32504164372 / 51699390625; if (d < 0) d = -d; exit !(b != "null" && b >= 0 && b < 1e-10 && d <= b + 1e-16) }' &&
     check check_error_bound_cost awk -v v="$(json_get "$T/out" properties.1.value)" -v b="$(json_get "$T/out" properties.1.error_bound)" \
         'BEGIN { d = v - 9503884062 / 2067975625; if (d < 0) d = -d; exit !(b != "null" && b >= 0 && b < 1e-9 && d <= b + 1e-15) }'
+# bounded until and steady state carry bounds too (3/4 after 3 flips; pi0 = q/(p+q) = 4/7); a lower step
+# bound does not (its restricted steps' rounding is not bounded)
 run chk $M/die.pm 'P=? [ F<=3 s=7 ]' --json
+status_is check_error_bound_bounded 0 &&
+    check check_error_bound_bounded awk -v v="$(json_get "$T/out" properties.0.value)" -v b="$(json_get "$T/out" properties.0.error_bound)" \
+        'BEGIN { d = v - 0.75; if (d < 0) d = -d; exit !(b != "null" && b >= 0 && b < 1e-10 && d <= b) }'
+run chk $M/two_state.pm 'S=? [ s=0 ]' --const p=0.25,q=1/3 --json
+status_is check_error_bound_steady 0 &&
+    check check_error_bound_steady awk -v v="$(json_get "$T/out" properties.0.value)" -v b="$(json_get "$T/out" properties.0.error_bound)" \
+        'BEGIN { d = v - 4 / 7; if (d < 0) d = -d; exit !(b != "null" && b >= 0 && b < 1e-10 && d <= b + 1e-16) }'
+run chk $M/die.pm 'P=? [ F>=2 s=7 ]' --json
 status_is check_error_bound_none 0 && check check_error_bound_none [ "$(json_get "$T/out" properties.0.error_bound)" = null ]
 # expressions without an operator, exactly: 0.5^2 + 1/3 = 7/12; with --param, p1*2 + done (done = 21)
 run chk $M/die.pm 'pow(0.5, 2)+1/3' --exact
