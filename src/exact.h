@@ -2511,10 +2511,30 @@ PROPER_API int proper_ratfun_neg(proper_ratfun *out, const proper_ratfun *a) {
     return rc;
 }
 
+/* Whether a^k certainly holds an integer beyond PROPER_EXACT_MAX_LIMBS:
+ * the largest and the smallest monomial of a power are the powers of a's
+ * (in any monomial order), with the k-th powers of their coefficients, so
+ * those coefficients' numerators and denominators grow to at least k (b - 1)
+ * + 1 bits from b. Checked before the work that would fail anyway. */
+static int proper__exact_poly_pow_too_big(const proper_poly *a, unsigned k) {
+    const double limit = 32.0 * PROPER_EXACT_MAX_LIMBS;
+    size_t ends[2], i;
+    if (!a->n_terms || k < 2) return 0;
+    ends[0] = 0;
+    ends[1] = a->n_terms - 1;
+    for (i = 0; i < 2; i++) {
+        const proper_rat *c = &a->coef[ends[i]];
+        double bn = (double)proper__exact_bitlen(&c->num), bd = c->den.len ? (double)proper__exact_bitlen(&c->den) : 1;
+        if ((double)k * (bn - 1) + 1 > limit || (double)k * (bd - 1) + 1 > limit) return 1;
+    }
+    return 0;
+}
+
 PROPER_API int proper_ratfun_pow(proper_ratfun *out, const proper_ratfun *a, unsigned k) {
     proper_ratfun base, acc;
     proper_rat one;
     int rc;
+    if (proper__exact_poly_pow_too_big(&a->num, k) || proper__exact_poly_pow_too_big(&a->den, k)) return PROPER_ELIMIT;
     proper_ratfun_init(&base);
     proper_ratfun_init(&acc);
     proper_rat_init(&one);

@@ -531,6 +531,34 @@ static void test_poly_gcd_factors(void) {
     }
 }
 
+/* A power whose extreme coefficient must outgrow PROPER_EXACT_MAX_LIMBS is
+ * refused before the work: (p + 3^60000)^400 has the constant term
+ * 3^24000000, 38 million bits (the limit is 2^20 limbs, 33.5 million bits);
+ * its square is computed, with 3^120000 as the constant term. */
+static void test_ratfun_pow_limit(void) {
+    static const char *const P[] = {"p"};
+    proper_ratfun f, g;
+    proper_rat c, c2, got;
+    proper_error err;
+    proper_ratfun_init(&f);
+    proper_ratfun_init(&g);
+    proper_rat_init(&c);
+    proper_rat_init(&c2);
+    proper_rat_init(&got);
+    CHECK(proper_rat_set_i64(&c, 3, 1) == 0 && proper_rat_pow(&c, &c, 60000) == 0);
+    CHECK(proper_ratfun_parse(&f, "p", 1, "t", P, 1, &err) == 0);
+    CHECK(proper_ratfun_set_rat(&g, &c) == 0 && proper_ratfun_add(&f, &f, &g) == 0);
+    CHECK_INT(proper_ratfun_pow(&g, &f, 400), PROPER_ELIMIT);
+    CHECK_INT(proper_ratfun_pow(&g, &f, 2), 0);
+    CHECK(proper_rat_mul(&c2, &c, &c) == 0);
+    CHECK(g.num.n_terms == 3 && proper_rat_cmp(&g.num.coef[2], &c2) == 0);
+    proper_ratfun_free(&f);
+    proper_ratfun_free(&g);
+    proper_rat_free(&c);
+    proper_rat_free(&c2);
+    proper_rat_free(&got);
+}
+
 /* ---- exact solvers ------------------------------------------------------------------- */
 
 /* Gambler's ruin on 0..N with win probability p = 2/5: P(reach N from k) =
@@ -1298,6 +1326,7 @@ int main(void) {
     RUN(test_parse_random);
     RUN(test_poly_gcd_random);
     RUN(test_poly_gcd_factors);
+    RUN(test_ratfun_pow_limit);
     RUN(test_gamblers_ruin);
     RUN(test_random_vs_dense);
     RUN(test_prism_param);
