@@ -6186,6 +6186,7 @@ static int proper__prism_xeval(proper__prism_xctx *X, int32_t e, proper_ratfun *
 static uint32_t proper__prism_find_state(const proper_dtmc *d, const int32_t *vals) {
     uint32_t lo = 0, hi = d->n_states;
     size_t nv = d->n_vars;
+    if (nv == 0) return hi ? 0 : UINT32_MAX; /* no variables: one state */
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
         const int32_t *v = d->vals + (size_t)mid * nv;
@@ -6418,7 +6419,7 @@ static int proper__prism_xstore(proper_exact_dtmc *e, int what, size_t r, uint64
 static int proper__prism_xstate(proper__prism_xctx *X, const proper_dtmc *d, uint32_t s, proper_exact_dtmc *e) {
     const proper_prism_model *m = X->m;
     size_t len = (size_t)(d->row[s + 1] - d->row[s]), nr = m->n_rewards, j, r, i;
-    const int32_t *vals = d->vals + (size_t)s * d->n_vars;
+    const int32_t *vals = d->vals ? d->vals + (size_t)s * d->n_vars : NULL; /* NULL: no variables */
     proper__prism_xrow R;
     proper_ratfun v, n;
     proper_rat q;
