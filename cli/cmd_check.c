@@ -280,6 +280,20 @@ static void json_property(cli_json *j, const proper_prism_props *p, size_t i, co
     cli_json_object_end(j);
 }
 
+/* Opens one run's JSON object up to its "properties" array: into runs (one
+ * element per --const combination) when given, else into j on stdout. */
+static void json_run_begin(const check_opts *o, const proper_dtmc *d, cli_json *runs, cli_json *j) {
+    cli_json *jj = runs ? runs : j;
+    if (!runs) cli_json_init(j, stdout);
+    cli_json_object_begin(jj);
+    if (runs) cli_json_key_string(jj, "constants", o->run_consts);
+    cli_json_key_string(jj, "model", o->model);
+    cli_json_key_uint(jj, "states", (unsigned long long)d->n_states);
+    cli_json_key_uint(jj, "transitions", (unsigned long long)d->n_trans);
+    cli_json_key(jj, "properties");
+    cli_json_array_begin(jj);
+}
+
 /* Check every property; print a table or JSON. Returns the exit status. */
 static int check_properties(const check_opts *o, const proper_prism_props *p, const proper_dtmc *d, cli_json *runs) {
     size_t i, n = p ? proper_prism_props_count(p) : 0, width = label_width(p, n);
@@ -299,14 +313,7 @@ static int check_properties(const check_opts *o, const proper_prism_props *p, co
     }
     if (o->json) {
         cli_json *jj = runs ? runs : &j;
-        if (!runs) cli_json_init(&j, stdout);
-        cli_json_object_begin(jj);
-        if (runs) cli_json_key_string(jj, "constants", o->run_consts);
-        cli_json_key_string(jj, "model", o->model);
-        cli_json_key_uint(jj, "states", (unsigned long long)d->n_states);
-        cli_json_key_uint(jj, "transitions", (unsigned long long)d->n_trans);
-        cli_json_key(jj, "properties");
-        cli_json_array_begin(jj);
+        json_run_begin(o, d, runs, &j);
         for (i = 0; i < n; i++)
             if (selected(o, p, i)) json_property(jj, p, i, &v[i]);
         cli_json_array_end(jj);
@@ -668,14 +675,7 @@ static int exact_properties(const check_opts *o, const proper_prism_props *p, co
     int status = CLI_OK;
     proper_strbuf_init(&text);
     if (o->json) {
-        if (!runs) cli_json_init(&j, stdout);
-        cli_json_object_begin(jj);
-        if (runs) cli_json_key_string(jj, "constants", o->run_consts);
-        cli_json_key_string(jj, "model", o->model);
-        cli_json_key_uint(jj, "states", (unsigned long long)d->n_states);
-        cli_json_key_uint(jj, "transitions", (unsigned long long)d->n_trans);
-        cli_json_key(jj, "properties");
-        cli_json_array_begin(jj);
+        json_run_begin(o, d, runs, &j);
     } else if (!o->test) {
         printf("model: %s (%lu states, %llu transitions)\n", o->model, (unsigned long)d->n_states,
                (unsigned long long)d->n_trans);
