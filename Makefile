@@ -127,7 +127,7 @@ build/libproper-preload.so: preload/proper_preload.c
 	$(CC) -std=c11 -Wall -Wextra -Wpedantic -Werror -O2 -fPIC -shared -o $@ $< -ldl -lpthread
 build/examples/annot/sqlite_bench: LIBS += -lsqlite3
 build/examples/annot/zlib_bench: LIBS += -lz
-build/examples/annot/%: examples/annot/%.c $(SRC)
+build/examples/annot/%: examples/annot/%.c $(SRC) $(wildcard examples/annot/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(STRICT) $(OPT) -o $@ $< $(LIBS)
 annot-examples: build/libproper-preload.so $(patsubst examples/annot/%.c,build/examples/annot/%,$(wildcard examples/annot/*.c))
