@@ -3563,15 +3563,15 @@ PROPER_API int proper_exact_dtmc_check(const proper_exact_dtmc *e, const proper_
     for (r = 0; !rc && !e->n_params && r < e->n_rewards; r++) {
         const proper_exact_reward *x = &e->rewards[r];
         uint64_t k;
-        for (k = 0; x->state && k < e->n_states; k++)
+        for (k = 0; x->state && k < e->n_states && !rc; k++)
             if (proper_rat_sign(&x->state[k]) < 0)
-                return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "reward structure \"%s\": state %lu has a negative reward",
-                                        x->name, (unsigned long)k);
-        for (k = 0; x->trans && k < e->n_trans; k++)
+                rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "reward structure \"%s\": state %lu has a negative reward",
+                                      x->name, (unsigned long)k);
+        for (k = 0; x->trans && k < e->n_trans && !rc; k++)
             if (proper_rat_sign(&x->trans[k]) < 0)
-                return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
-                                        "reward structure \"%s\": transition %lu has a negative reward", x->name,
-                                        (unsigned long)k);
+                rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
+                                      "reward structure \"%s\": transition %lu has a negative reward", x->name,
+                                      (unsigned long)k);
     }
 done:
     if (rc == PROPER_ENOMEM) proper_error_set(err, rc, NULL, 0, 0, "out of memory");
