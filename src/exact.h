@@ -291,7 +291,7 @@ PROPER_API int proper_ratfun_eval_rat(proper_rat *out, const proper_ratfun *a, c
 PROPER_API void proper_ratfun_format(const proper_ratfun *a, const char *const *names, proper_strbuf *b);
 /* Parse an expression over numbers (exact decimals as proper_rat_parse
  * reads them), the names names[0..n_names-1] (x_i), + - * / ^ (a
- * non-negative integer power up to PROPER_EXACT_MAX_POWER) and
+ * non-negative integer power up to PROPER_EXACT_MAX_POWER, else PROPER_ELIMIT) and
  * parentheses: the whole text, blanks allowed. PROPER_EUNDEFINED names an
  * unknown identifier, PROPER_EINVAL a division by zero. */
 PROPER_API int proper_ratfun_parse(proper_ratfun *out, const char *text, size_t len, const char *name,
@@ -2795,7 +2795,7 @@ static int proper__exact_parse_power(proper__exact_parser *p, proper_ratfun *out
             if (k <= PROPER_EXACT_MAX_POWER) k = k * 10 + (unsigned long)(p->text[p->pos] - '0');
             p->pos++;
         }
-        if (k > PROPER_EXACT_MAX_POWER) return proper__exact_perr(p, PROPER_ERANGE, at, "power too large");
+        if (k > PROPER_EXACT_MAX_POWER) return proper__exact_perr(p, PROPER_ELIMIT, at, "power above PROPER_EXACT_MAX_POWER");
         if ((rc = proper_ratfun_pow(out, out, (unsigned)k))) return proper__exact_perr(p, rc, at, "result too large");
     }
     return PROPER_OK;

@@ -414,7 +414,7 @@ static void test_ratfun(void) {
         CHECK_INT(err.col, 1);
         CHECK(proper_ratfun_parse(&f, "((p)", 4, "t", PQ, 2, &err) == PROPER_EPARSE);
         CHECK_INT(err.col, 5);
-        CHECK(proper_ratfun_parse(&f, "p^1001", 6, "t", PQ, 2, &err) == PROPER_ERANGE);
+        CHECK(proper_ratfun_parse(&f, "p^1001", 6, "t", PQ, 2, &err) == PROPER_ELIMIT);
         CHECK(proper_ratfun_parse(&f, "p q", 3, "t", PQ, 2, &err) == PROPER_EPARSE);
         proper_ratfun_free(&f);
     }
