@@ -15417,7 +15417,7 @@ PROPER_API int proper_ratfun_eval_rat(proper_rat *out, const proper_ratfun *a, c
 PROPER_API void proper_ratfun_format(const proper_ratfun *a, const char *const *names, proper_strbuf *b);
 /* Parse an expression over numbers (exact decimals as proper_rat_parse
  * reads them), the names names[0..n_names-1] (x_i), + - * / ^ (a
- * non-negative integer power up to PROPER_EXACT_MAX_POWER) and
+ * non-negative integer power up to PROPER_EXACT_MAX_POWER, else PROPER_ELIMIT) and
  * parentheses: the whole text, blanks allowed. PROPER_EUNDEFINED names an
  * unknown identifier, PROPER_EINVAL a division by zero. */
 PROPER_API int proper_ratfun_parse(proper_ratfun *out, const char *text, size_t len, const char *name,
@@ -17921,7 +17921,7 @@ static int proper__exact_parse_power(proper__exact_parser *p, proper_ratfun *out
             if (k <= PROPER_EXACT_MAX_POWER) k = k * 10 + (unsigned long)(p->text[p->pos] - '0');
             p->pos++;
         }
-        if (k > PROPER_EXACT_MAX_POWER) return proper__exact_perr(p, PROPER_ERANGE, at, "power too large");
+        if (k > PROPER_EXACT_MAX_POWER) return proper__exact_perr(p, PROPER_ELIMIT, at, "power above PROPER_EXACT_MAX_POWER");
         if ((rc = proper_ratfun_pow(out, out, (unsigned)k))) return proper__exact_perr(p, rc, at, "result too large");
     }
     return PROPER_OK;
@@ -18689,15 +18689,15 @@ PROPER_API int proper_exact_dtmc_check(const proper_exact_dtmc *e, const proper_
     for (r = 0; !rc && !e->n_params && r < e->n_rewards; r++) {
         const proper_exact_reward *x = &e->rewards[r];
         uint64_t k;
-        for (k = 0; x->state && k < e->n_states; k++)
+        for (k = 0; x->state && k < e->n_states && !rc; k++)
             if (proper_rat_sign(&x->state[k]) < 0)
-                return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "reward structure \"%s\": state %lu has a negative reward",
-                                        x->name, (unsigned long)k);
-        for (k = 0; x->trans && k < e->n_trans; k++)
+                rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "reward structure \"%s\": state %lu has a negative reward",
+                                      x->name, (unsigned long)k);
+        for (k = 0; x->trans && k < e->n_trans && !rc; k++)
             if (proper_rat_sign(&x->trans[k]) < 0)
-                return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
-                                        "reward structure \"%s\": transition %lu has a negative reward", x->name,
-                                        (unsigned long)k);
+                rc = proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
+                                      "reward structure \"%s\": transition %lu has a negative reward", x->name,
+                                      (unsigned long)k);
     }
 done:
     if (rc == PROPER_ENOMEM) proper_error_set(err, rc, NULL, 0, 0, "out of memory");
