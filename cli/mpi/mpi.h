@@ -49,14 +49,6 @@ typedef struct mpi_ctx {
     uint64_t result;     /* bytes of the reduced text (rank 0) */
 } mpi_ctx;
 
-/* One piece of a rank's share: a whole file, or the lines of a file that
- * start in the byte range [lo, hi). */
-typedef struct mpi_piece {
-    const char *path;
-    int whole;
-    uint64_t lo, hi;
-} mpi_piece;
-
 /* What a learner does with its share (acc is the learner's sums). */
 typedef struct mpi_ops {
     /* 1 when a file whose first bytes are head[0..n) may be split at line
@@ -76,35 +68,21 @@ typedef struct mpi_ops {
     uint64_t (*events)(const void *acc);
 } mpi_ops;
 
-/* Messages: cli_fail and cli_report (exit statuses CLI_OK, CLI_BAD_INPUT).
- * Until a command's options are parsed (identically on every rank) only
- * rank 0 prints them (cli_set_quiet on the others); after this call every
- * rank does. */
-void mpi_options_done(void);
-
-/* This rank's share of the files paths[0..n): the concatenation of the
- * files is cut into P equal byte ranges; rank r gets the lines that start in
- * its range and the whole files (those not splittable) whose middle byte
- * is in it. */
-int mpi_share(mpi_ctx *m, const char *const *paths, size_t n, const mpi_ops *ops, mpi_piece **pieces,
-              size_t *n_pieces);
-/* Reads the pieces into acc. On an error in a piece of a split file the file
- * is read again from its start into fresh sums, so that the message (line,
- * run number) is the one a single process reports. */
-int mpi_read_share(mpi_ctx *m, const mpi_piece *pieces, size_t n, const mpi_ops *ops, void *acc,
-                   proper_error *err);
-/* After each rank's local step: 0 when every rank succeeded; otherwise the
- * lowest failing rank (the first error in input order) prints its error and
- * every rank gets CLI_BAD_INPUT. */
-int mpi_agree(mpi_ctx *m, int rc, const proper_error *err);
-/* Tree reduction of acc into rank 0; on rank 0, *text and *len (NULL
- * on the other ranks; free with free()) is the reduced sums written by ops->write.
- * Returns the same status on every rank. */
-int mpi_reduce(mpi_ctx *m, void *acc, const mpi_ops *ops, char **text, size_t *len);
-/* Rank 0's buffer to every rank (*text allocated on the others). */
-int mpi_bcast_text(mpi_ctx *m, char **text, size_t *len);
 /* Writes text to path ("-" = stdout); CLI_OK or CLI_BAD_INPUT. */
 int mpi_write_file(const char *path, const char *text, size_t len);
+/* Messages: cli_fail and cli_report (exit statuses CLI_OK, CLI_BAD_INPUT).
+ * While a command's options are parsed (identically on every rank) only
+ * rank 0 prints (cli_set_quiet on the others); from mpi_sum_inputs on every
+ * rank does. */
+
+/* Steps 1 and 2 of every command, after its options are parsed with status
+ * rc (read identically on every rank): the share of inputs[0..n), read into
+ * fresh sums *acc (ops->create; the caller releases them with ops->destroy,
+ * NULL when they could not be made), agreed on, and reduced. On CLI_OK rank 0
+ * holds the reduced text in *text and *len (free with free()). Returns the
+ * same status on every rank. */
+int mpi_sum_inputs(mpi_ctx *m, int rc, const char *const *inputs, size_t n, const mpi_ops *ops, void **acc,
+                   char **text, size_t *len);
 /* Prints the per-rank --stats table (collective): per rank the read time,
  * events, events/s, input bytes, reduction time, bytes sent and received,
  * peak RSS (MB), the process's CPU seconds (user + system) and the CPU

@@ -190,11 +190,9 @@ done:
 
 int mpi_cmd_annot(mpi_ctx *m, int argc, char **argv) {
     annot_args a;
-    annot_acc *acc = NULL;
-    proper_error err;
-    mpi_piece *pieces = NULL;
-    size_t n_pieces = 0, len = 0;
-    char *text = NULL;
+    void *acc;
+    size_t len;
+    char *text;
     cli_args help;
     int rc, fit;
     cli_args_init(&help, "annot", argc, argv);
@@ -207,19 +205,10 @@ int mpi_cmd_annot(mpi_ctx *m, int argc, char **argv) {
     fit = strcmp(argv[1], "fit") == 0;
     memset(&a, 0, sizeof a);
     if (!(a.inputs = (const char **)calloc((size_t)argc, sizeof *a.inputs))) return cli_fail("out of memory");
-    rc = annot_parse(m, fit, argc - 1, argv + 1, &a);
-    mpi_options_done();
-    if (rc == CLI_OK) rc = mpi_share(m, a.inputs, a.n_inputs, &annot_ops, &pieces, &n_pieces);
-    if (rc != CLI_OK) {
-        free(a.inputs);
-        return rc;
-    }
     annot_current = &a;
-    if (!(acc = (annot_acc *)annot_create())) rc = proper_error_set(&err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
-    else rc = mpi_read_share(m, pieces, n_pieces, &annot_ops, acc, &err);
-    rc = mpi_agree(m, rc, &err);
-    if (rc == CLI_OK) rc = annot_check_all(m, acc);
-    if (rc == CLI_OK) rc = mpi_reduce(m, acc, &annot_ops, &text, &len);
+    rc = annot_parse(m, fit, argc - 1, argv + 1, &a);
+    rc = mpi_sum_inputs(m, rc, a.inputs, a.n_inputs, &annot_ops, &acc, &text, &len);
+    if (rc == CLI_OK) rc = annot_check_all(m, (const annot_acc *)acc);
     if (rc == CLI_OK && m->rank == 0) {
         if (!fit) rc = mpi_write_file(a.out, text, len);
         else if (a.save) rc = mpi_write_file(a.save, text, len);
@@ -229,7 +218,6 @@ int mpi_cmd_annot(mpi_ctx *m, int argc, char **argv) {
     mpi_print_stats(m);
     free(text);
     if (acc) annot_destroy(acc);
-    free(pieces);
     free(a.inputs);
     return rc;
 }

@@ -280,11 +280,9 @@ static const mpi_ops counts_ops = {NULL, counts_add_file, NULL, counts_create, c
 
 int mpi_cmd_counts(mpi_ctx *m, int argc, char **argv) {
     const char **inputs, *out = "-";
-    size_t n_inputs = 0, n_pieces = 0, len = 0;
-    mpi_piece *pieces = NULL;
-    char *text = NULL;
-    proper_error err;
-    counts_acc *acc;
+    size_t n_inputs = 0, len;
+    char *text;
+    void *acc;
     cli_args a;
     int rc;
     cli_args_init(&a, "counts", argc, argv);
@@ -300,23 +298,12 @@ int mpi_cmd_counts(mpi_ctx *m, int argc, char **argv) {
         else cli_unknown(&a);
     }
     if (!a.status && !n_inputs) cli_usage_error(&a, "expected at least one count LOG");
-    rc = a.status;
-    mpi_options_done();
-    if (rc == CLI_OK) rc = mpi_share(m, inputs, n_inputs, &counts_ops, &pieces, &n_pieces);
-    if (rc != CLI_OK) {
-        free(inputs);
-        return rc;
-    }
-    if (!(acc = (counts_acc *)counts_create())) rc = proper_error_set(&err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
-    else rc = mpi_read_share(m, pieces, n_pieces, &counts_ops, acc, &err);
-    rc = mpi_agree(m, rc, &err);
-    if (rc == CLI_OK) rc = mpi_reduce(m, acc, &counts_ops, &text, &len);
+    rc = mpi_sum_inputs(m, a.status, inputs, n_inputs, &counts_ops, &acc, &text, &len);
     if (rc == CLI_OK && m->rank == 0) rc = mpi_write_file(out, text, len);
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     mpi_print_stats(m);
     free(text);
     if (acc) counts_destroy(acc);
-    free(pieces);
     free(inputs);
     return rc;
 }

@@ -321,11 +321,9 @@ static int trace_write_pmfs(const char *dir, double width, const char *text, siz
 int mpi_cmd_trace(mpi_ctx *m, int argc, char **argv) {
     const char **inputs, *dir = NULL;
     double width = 1.0;
-    size_t n_inputs = 0, n_pieces = 0, len = 0;
-    mpi_piece *pieces = NULL;
-    char *text = NULL;
-    proper_error err;
-    trace_acc *acc;
+    size_t n_inputs = 0, len;
+    char *text;
+    void *acc;
     cli_args a;
     int rc;
     cli_args_init(&a, "trace", argc, argv);
@@ -343,23 +341,12 @@ int mpi_cmd_trace(mpi_ctx *m, int argc, char **argv) {
     }
     if (!a.status && !n_inputs) cli_usage_error(&a, "expected at least one trace FILE");
     if (!a.status && !dir) cli_usage_error(&a, "-o/--output DIR is required");
-    rc = a.status;
-    mpi_options_done();
-    if (rc == CLI_OK) rc = mpi_share(m, inputs, n_inputs, &trace_ops, &pieces, &n_pieces);
-    if (rc != CLI_OK) {
-        free(inputs);
-        return rc;
-    }
-    if (!(acc = (trace_acc *)trace_create())) rc = proper_error_set(&err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
-    else rc = mpi_read_share(m, pieces, n_pieces, &trace_ops, acc, &err);
-    rc = mpi_agree(m, rc, &err);
-    if (rc == CLI_OK) rc = mpi_reduce(m, acc, &trace_ops, &text, &len);
+    rc = mpi_sum_inputs(m, a.status, inputs, n_inputs, &trace_ops, &acc, &text, &len);
     if (rc == CLI_OK && m->rank == 0) rc = trace_write_pmfs(dir, width, text, len);
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     mpi_print_stats(m);
     free(text);
     if (acc) trace_destroy(acc);
-    free(pieces);
     free(inputs);
     return rc;
 }

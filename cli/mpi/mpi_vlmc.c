@@ -161,11 +161,9 @@ static int vlmc_fit_text(mpi_ctx *m, vlmc_args *a, const char *text, size_t len)
 
 int mpi_cmd_vlmc(mpi_ctx *m, int argc, char **argv) {
     vlmc_args a;
-    proper_vlmc_counts c;
-    proper_error err;
-    mpi_piece *pieces = NULL;
-    size_t n_pieces = 0, len = 0;
-    char *text = NULL;
+    void *acc;
+    size_t len;
+    char *text;
     cli_args help;
     int rc, fit;
     cli_args_init(&help, "vlmc", argc, argv);
@@ -179,28 +177,19 @@ int mpi_cmd_vlmc(mpi_ctx *m, int argc, char **argv) {
     memset(&a, 0, sizeof a);
     if (!(a.inputs = (const char **)calloc((size_t)argc, sizeof *a.inputs))) return cli_fail("out of memory");
     rc = vlmc_parse(m, fit, argc - 1, argv + 1, &a);
-    mpi_options_done();
-    if (rc == CLI_OK) rc = mpi_share(m, a.inputs, a.n_inputs, &vlmc_ops, &pieces, &n_pieces);
-    if (rc != CLI_OK) {
-        free(a.inputs);
-        return rc;
-    }
-    proper_vlmc_counts_init(&c);
-    rc = mpi_read_share(m, pieces, n_pieces, &vlmc_ops, &c, &err);
-    rc = mpi_agree(m, rc, &err);
-    if (rc == CLI_OK) rc = mpi_reduce(m, &c, &vlmc_ops, &text, &len);
+    rc = mpi_sum_inputs(m, rc, a.inputs, a.n_inputs, &vlmc_ops, &acc, &text, &len);
     if (rc == CLI_OK && m->rank == 0) {
+        const proper_vlmc_counts *c = (const proper_vlmc_counts *)acc;
         if (a.out) rc = mpi_write_file(a.out, text, len);
         if (rc == CLI_OK && fit) rc = vlmc_fit_text(m, &a, text, len);
         else if (rc == CLI_OK && strcmp(a.out, "-") != 0)
             fprintf(stderr, "proper-mpi vlmc: %s: %llu runs, %lu distinct, %lu locations\n", a.out,
-                    (unsigned long long)c.total_runs, (unsigned long)c.n_runs, (unsigned long)c.locations.len);
+                    (unsigned long long)c->total_runs, (unsigned long)c->n_runs, (unsigned long)c->locations.len);
     }
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     mpi_print_stats(m);
     free(text);
-    proper_vlmc_counts_free(&c);
-    free(pieces);
+    if (acc) vlmc_destroy(acc);
     free(a.inputs);
     return rc;
 }

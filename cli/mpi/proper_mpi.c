@@ -39,6 +39,14 @@ static void usage(FILE *out) {
 
 /* ---- shares ---------------------------------------------------------------- */
 
+/* One piece of a rank's share: a whole file, or the lines of a file that
+ * start in the byte range [lo, hi). */
+typedef struct mpi_piece {
+    const char *path;
+    int whole;
+    uint64_t lo, hi;
+} mpi_piece;
+
 /* Start of rank r's byte range: floor(total * r / size) without overflow. */
 static uint64_t mpi__range_start(uint64_t total, int r, int size) {
     uint64_t p = (uint64_t)size, q = (uint64_t)r;
@@ -56,8 +64,12 @@ static int mpi__owner(uint64_t total, int size, uint64_t at) {
     return lo;
 }
 
-int mpi_share(mpi_ctx *m, const char *const *paths, size_t n, const mpi_ops *ops, mpi_piece **pieces,
-              size_t *n_pieces) {
+/* This rank's share of the files paths[0..n): the concatenation of the
+ * files is cut into P equal byte ranges; rank r gets the lines that start in
+ * its range and the whole files (those not splittable) whose middle byte
+ * is in it. */
+static int mpi__share(mpi_ctx *m, const char *const *paths, size_t n, const mpi_ops *ops, mpi_piece **pieces,
+                      size_t *n_pieces) {
     uint64_t *size = (uint64_t *)calloc(n + 1, sizeof *size), total = 0, lo, hi, off;
     int *split = (int *)calloc(n + 1, sizeof *split);
     size_t i, k = 0;
@@ -182,7 +194,11 @@ static int mpi__read_piece(mpi_ctx *m, const mpi_piece *p, const mpi_ops *ops, v
     return rc;
 }
 
-int mpi_read_share(mpi_ctx *m, const mpi_piece *pieces, size_t n, const mpi_ops *ops, void *acc, proper_error *err) {
+/* Reads the pieces into acc. On an error in a piece of a split file the file
+ * is read again from its start into fresh sums, so that the message (line,
+ * run number) is the one a single process reports. */
+static int mpi__read_share(mpi_ctx *m, const mpi_piece *pieces, size_t n, const mpi_ops *ops, void *acc,
+                           proper_error *err) {
     size_t i;
     int rc = PROPER_OK;
     double t0 = MPI_Wtime();
@@ -208,7 +224,10 @@ int mpi_read_share(mpi_ctx *m, const mpi_piece *pieces, size_t n, const mpi_ops 
     return rc;
 }
 
-int mpi_agree(mpi_ctx *m, int rc, const proper_error *err) {
+/* After each rank's local step: 0 when every rank succeeded; otherwise the
+ * lowest failing rank (the first error in input order) prints its error and
+ * every rank gets CLI_BAD_INPUT. */
+static int mpi__agree(mpi_ctx *m, int rc, const proper_error *err) {
     int mine = rc ? m->rank : m->size, first;
     MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (first == m->size) return CLI_OK;
@@ -267,7 +286,10 @@ static int mpi__serialise(const mpi_ops *ops, const void *acc, char **text, size
     return cli_report(&err);
 }
 
-int mpi_reduce(mpi_ctx *m, void *acc, const mpi_ops *ops, char **text, size_t *len) {
+/* Tree reduction of acc into rank 0; on rank 0, *text and *len (NULL
+ * on the other ranks; free with free()) is the reduced sums written by ops->write.
+ * Returns the same status on every rank. */
+static int mpi__reduce(mpi_ctx *m, void *acc, const mpi_ops *ops, char **text, size_t *len) {
     int step, status = CLI_OK;
     double t0 = MPI_Wtime();
     *text = NULL;
@@ -309,23 +331,26 @@ int mpi_reduce(mpi_ctx *m, void *acc, const mpi_ops *ops, char **text, size_t *l
     return status;
 }
 
-int mpi_bcast_text(mpi_ctx *m, char **text, size_t *len) {
-    uint64_t n = m->rank == 0 ? (uint64_t)*len : 0, off;
-    int ok;
-    MPI_Bcast(&n, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-    if (m->rank != 0) {
-        *text = (char *)malloc(n + 1);
-        *len = (size_t)n;
+int mpi_sum_inputs(mpi_ctx *m, int rc, const char *const *inputs, size_t n, const mpi_ops *ops, void **acc,
+                   char **text, size_t *len) {
+    mpi_piece *pieces = NULL;
+    size_t n_pieces = 0;
+    proper_error err;
+    *acc = NULL;
+    *text = NULL;
+    *len = 0;
+    cli_set_quiet(0); /* from here on every rank speaks */
+    if (rc == CLI_OK) rc = mpi__share(m, inputs, n, ops, &pieces, &n_pieces);
+    if (rc != CLI_OK) {
+        m->stats = 0; /* nothing was read: no --stats table */
+        return rc;
     }
-    ok = *text != NULL;
-    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (!ok) return cli_fail("out of memory");
-    for (off = 0; off < n; off += MPI__CHUNK) {
-        uint64_t k = n - off < MPI__CHUNK ? n - off : MPI__CHUNK;
-        MPI_Bcast(*text + off, (int)k, MPI_BYTE, 0, MPI_COMM_WORLD);
-    }
-    if (m->rank != 0) (*text)[n] = '\0';
-    return CLI_OK;
+    if (!(*acc = ops->create())) rc = proper_error_set(&err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    else rc = mpi__read_share(m, pieces, n_pieces, ops, *acc, &err);
+    free(pieces);
+    rc = mpi__agree(m, rc, &err);
+    if (rc == CLI_OK) rc = mpi__reduce(m, *acc, ops, text, len);
+    return rc;
 }
 
 int mpi_write_file(const char *path, const char *text, size_t len) {
@@ -387,7 +412,7 @@ int main(int argc, char **argv) {
     MPI_Comm_rank(MPI_COMM_WORLD, &m.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &m.size);
     /* while the command line is parsed (alike on every rank) only rank 0
-     * speaks; every rank does from the data phase on (mpi_options_done) */
+     * speaks; every rank does from the data phase on (mpi_sum_inputs) */
     cli_set_program("proper-mpi");
     cli_set_quiet(m.rank != 0);
     if (argc < 2) {
@@ -414,4 +439,3 @@ int main(int argc, char **argv) {
     return rc;
 }
 
-void mpi_options_done(void) { cli_set_quiet(0); }
