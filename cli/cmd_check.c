@@ -92,6 +92,7 @@ typedef struct check_opts {
     int explicit_files, json, fixdl, nofixdl, exact, test;
     uint32_t max_states;
     double precision, timeout;
+    const proper_prism_intervals *intervals; /* the built model's probability intervals (none: n = 0) */
 } check_opts;
 
 /* Value text: %.15g, Infinity, NaN, true/false. */
@@ -216,6 +217,7 @@ static int export_model(const check_opts *o, const proper_dtmc *d, proper_error 
 static proper_prism_check_opts native_opts(const check_opts *o) {
     proper_prism_check_opts co = proper_prism_check_opts_default();
     co.solve.rel_precision = o->precision;
+    co.intervals = o->intervals;
     return co;
 }
 
@@ -290,6 +292,7 @@ static void json_run_begin(const check_opts *o, const proper_dtmc *d, cli_json *
     cli_json_key_string(jj, "model", o->model);
     cli_json_key_uint(jj, "states", (unsigned long long)d->n_states);
     cli_json_key_uint(jj, "transitions", (unsigned long long)d->n_trans);
+    if (o->intervals && o->intervals->n) cli_json_key_bool(jj, "intervals", 1);
     cli_json_key(jj, "properties");
     cli_json_array_begin(jj);
 }
@@ -319,8 +322,8 @@ static int check_properties(const check_opts *o, const proper_prism_props *p, co
         cli_json_array_end(jj);
         cli_json_object_end(jj);
     } else {
-        printf("model: %s (%lu states, %llu transitions)\n", o->model, (unsigned long)d->n_states,
-               (unsigned long long)d->n_trans);
+        printf("model: %s (%lu states, %llu transitions%s)\n", o->model, (unsigned long)d->n_states,
+               (unsigned long long)d->n_trans, o->intervals && o->intervals->n ? ", probability intervals" : "");
         if (n) printf("%-*s  %s\n", (int)width, "property", "value");
         for (i = 0; i < n; i++)
             if (selected(o, p, i)) table_row(p, i, width, &v[i]);
@@ -744,6 +747,8 @@ static int exact_run(const check_opts *o, proper_prism_model *pm, const proper_p
     proper_error err;
     int rc;
     if (o->explicit_files) return cli_fail("check: --exact and --param need a PRISM-language model (not explicit files)");
+    if (proper_prism_has_intervals(pm))
+        return cli_fail("check: --exact and --param do not support models with probability intervals");
     if (o->params && (rc = parse_params(o->params, buf, sizeof buf, names, &n)) != CLI_OK) return rc;
     if (n && proper_prism_open_params(pm, names, n, &err)) return cli_report(&err);
     bo.fix_deadlocks = !o->nofixdl;
@@ -953,9 +958,10 @@ static void warn_unknown(const char *unknown, int *warned) {
 }
 
 /* Warn when deadlock states were given self-loops. */
-/* One run: the constants of o->run_consts, build, export, check. */
+/* One run: the constants of o->run_consts, build, export, check. An
+ * interval model's intervals go to iv (and o->intervals). */
 static int check_run(check_opts *o, const proper_backend *backend, proper_prism_model *pm, proper_prism_props *props,
-                     proper_dtmc *d, cli_json *runs, int first, int *warned) {
+                     proper_dtmc *d, proper_prism_intervals *iv, cli_json *runs, int first, int *warned) {
     proper_error err;
     char unknown[512];
     int rc;
@@ -970,9 +976,12 @@ static int check_run(check_opts *o, const proper_backend *backend, proper_prism_
         bo = proper_prism_build_opts_default();
         bo.fix_deadlocks = !o->nofixdl;
         bo.max_states = o->max_states;
-        if (proper_prism_build(pm, &bo, d, &err)) return cli_report(&err);
+        if (proper_prism_build_intervals(pm, &bo, d, iv, &err)) return cli_report(&err);
         if (first) cli_warn_deadlocks(proper_bitset_count(&d->deadlock));
+        o->intervals = iv;
     }
+    if (iv->n && (o->export_explicit || o->export_drn || o->export_prism || o->dot))
+        return cli_fail("check: exports of models with probability intervals are not supported");
     if ((rc = export_model(o, d, &err)) != CLI_OK) return rc;
     if (backend != proper_backend_native()) return check_with_tool(o, backend, props);
     return o->test ? test_properties(o, pm, props, d) : check_properties(o, props, d, runs);
@@ -983,6 +992,7 @@ int cmd_check(int argc, char **argv) {
     proper_prism_model *pm = NULL;
     proper_prism_props *props = NULL;
     proper_dtmc d;
+    proper_prism_intervals iv;
     proper_error err;
     proper_backend_registry reg;
     const proper_backend *backend;
@@ -1001,6 +1011,7 @@ int cmd_check(int argc, char **argv) {
         proper_backend_select(&reg, o.backend, &backend, &err))
         return cli_report(&err);
     proper_dtmc_init(&d);
+    proper_prism_intervals_init(&iv);
     if ((rc = parse_const_items(o.consts, &items, &n_items, &runs)) != CLI_OK) goto done;
     if (runs > 1 && (o.export_explicit || o.export_drn || o.export_prism || o.dot)) {
         rc = cli_fail("check: exports need one value per constant (no --const ranges)");
@@ -1021,7 +1032,7 @@ int cmd_check(int argc, char **argv) {
     for (r = 0; r < runs; r++) {
         const_combination(items, n_items, combo, sizeof combo);
         if (runs > 1 && !o.json) printf("%sconstants: %s\n", r ? "\n" : "", combo);
-        rc = check_run(&o, backend, pm, props, &d, runs > 1 && o.json ? &j : NULL, r == 0, &warned);
+        rc = check_run(&o, backend, pm, props, &d, &iv, runs > 1 && o.json ? &j : NULL, r == 0, &warned);
         if (rc == CLI_BAD_INPUT) break;
         if (rc == CLI_CHECK_FAILED) status = rc;
         fflush(stdout);
@@ -1036,5 +1047,6 @@ done:
     proper_prism_props_free(props);
     proper_prism_free(pm);
     proper_dtmc_free(&d);
+    proper_prism_intervals_free(&iv);
     return rc;
 }

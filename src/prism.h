@@ -235,6 +235,28 @@ PROPER_API proper_prism_build_opts proper_prism_build_opts_default(void);
 PROPER_API int proper_prism_build(const proper_prism_model *m, const proper_prism_build_opts *opts,
                                   proper_dtmc *out, proper_error *err);
 
+/* ---- Interval models (PRISM's IDTMCs) ---------------------------------------
+ * The probability intervals of a model with `[lo,hi]:update`, aligned with
+ * its DTMC's transitions (d->col): nature picks, in each state, any
+ * distribution within them (dtmc.h's "Interval DTMCs"). */
+typedef struct proper_prism_intervals {
+    uint64_t n;      /* = the DTMC's n_trans */
+    double *lo, *hi; /* n each */
+} proper_prism_intervals;
+
+PROPER_API void proper_prism_intervals_init(proper_prism_intervals *iv);
+PROPER_API void proper_prism_intervals_free(proper_prism_intervals *iv);
+/* Whether some update of m has a probability interval. */
+PROPER_API int proper_prism_has_intervals(const proper_prism_model *m);
+/* proper_prism_build for any model; for one with intervals, *iv (an output:
+ * initialised by the caller, unchanged on failure) gets them, and the DTMC
+ * holds one distribution within them (its structure: every transition that
+ * some distribution uses). A model without intervals leaves *iv empty
+ * (n = 0, NULL arrays). proper_prism_build refuses a model with intervals
+ * (PROPER_EUNSUPPORTED). */
+PROPER_API int proper_prism_build_intervals(const proper_prism_model *m, const proper_prism_build_opts *opts,
+                                            proper_dtmc *out, proper_prism_intervals *iv, proper_error *err);
+
 /* ---- Properties -----------------------------------------------------------*/
 
 typedef struct proper_prism_props proper_prism_props;
@@ -299,6 +321,9 @@ PROPER_API int proper_prism_eval_constant(const char *text, double *value, prope
 typedef struct proper_prism_check_opts {
     proper_dtmc_solve_opts solve;
     unsigned long max_steps; /* largest k in F<=k, U<=k, C<=k, I=k (PROPER_ELIMIT above); ULONG_MAX */
+    /* NULL, or the probability intervals of the DTMC checked (from
+     * proper_prism_build_intervals): see "Interval models" above */
+    const proper_prism_intervals *intervals;
 } proper_prism_check_opts;
 
 PROPER_API proper_prism_check_opts proper_prism_check_opts_default(void);
@@ -660,6 +685,11 @@ enum {
 };
 
 #define PROPER__PM_QUERY 31 /* "=?" (also min=?, max=?: one choice in a DTMC) */
+/* P, R and S nodes: num = PROPER__PM_MIN or PROPER__PM_MAX when the
+ * operator asks for one (Pmin=?, R{"r"}max=?), else 0 (an interval model's
+ * solvers need it) */
+#define PROPER__PM_MIN 1
+#define PROPER__PM_MAX 2
 
 /* Temporal operators of paths, and the formulas of R[...]. */
 enum {
@@ -758,7 +788,8 @@ typedef struct proper__prism_assign {
 } proper__prism_assign;
 
 typedef struct proper__prism_update {
-    int32_t prob; /* expression, -1 = probability 1 */
+    int32_t prob;    /* expression, -1 = probability 1; an interval's lower end */
+    int32_t prob_hi; /* an interval [prob, prob_hi]: its upper end; -1 = no interval */
     size_t first, n; /* assignments */
     int line, col;
 } proper__prism_update;
@@ -816,6 +847,8 @@ struct proper_prism_model {
     proper__prism_reward_item *items;
     size_t n_items, cap_items;
     int is_ctmc;       /* ctmc/stochastic: updates carry rates */
+    int has_intervals; /* some update has a probability interval [a,b] (PRISM's IDTMC) */
+    int interval_line, interval_col; /* where the first one is */
     int32_t init_expr; /* init ... endinit: the initial states' predicate, or -1 */
     int init_line, init_col;
     int32_t *actions; /* action index -> name id */
@@ -1127,10 +1160,15 @@ static int32_t proper__prism_parse_bracketed(proper__prism_parser *ps, int path)
 }
 
 /* "=?", "min=?", "max=?" (*op = PROPER__PM_QUERY) or a bound "op expr" after P, R{..} or S. */
-static int proper__prism_parse_query(proper__prism_parser *ps, int minmax_done, int *op, int32_t *bound) {
+/* The query of P, R or S: "=?" or a bound. *dir is the min or max given
+ * with the operator's letter (Pmin: PROPER__PM_MIN, Pmax: PROPER__PM_MAX,
+ * else 0); a following word min or max sets it (P min=?). */
+static int proper__prism_parse_query(proper__prism_parser *ps, int *dir, int *op, int32_t *bound) {
     const proper__prism_tok *t = proper__prism_peek(ps, 0);
+    int minmax_done = *dir != 0;
     *bound = -1;
     if (!minmax_done && (proper__prism_tok_is(t, "min") || proper__prism_tok_is(t, "max"))) {
+        *dir = proper__prism_tok_is(t, "min") ? PROPER__PM_MIN : PROPER__PM_MAX;
         ps->i++;
         t = proper__prism_peek(ps, 0);
         minmax_done = 1;
@@ -1183,14 +1221,16 @@ static int32_t proper__prism_parse_old_filter(proper__prism_parser *ps, int32_t 
  * a path formula or a state formula inside. */
 static int32_t proper__prism_parse_prob_or_steady(proper__prism_parser *ps, int kind) {
     const proper__prism_tok *t = proper__prism_peek(ps, 0);
-    int op, path = kind == PROPER__PM_N_PROB, minmax = path && !proper__prism_tok_is(t, "P");
+    int op, path = kind == PROPER__PM_N_PROB;
+    int dir = !path ? 0 : proper__prism_tok_is(t, "Pmin") ? PROPER__PM_MIN : proper__prism_tok_is(t, "Pmax") ? PROPER__PM_MAX : 0;
     int32_t bound, inner, e;
     ps->i++;
-    if (proper__prism_parse_query(ps, minmax, &op, &bound) ||
+    if (proper__prism_parse_query(ps, &dir, &op, &bound) ||
         proper__prism_expect(ps, PROPER__PM_TK_LBRACK, path ? "to open the path formula" : "to open the state formula") ||
         (inner = proper__prism_parse_bracketed(ps, path)) < 0)
         return -1;
     if ((e = proper__prism_node_new(ps, kind, op, inner, bound, -1, t)) < 0) return -1;
+    ps->pool->n[e].num = dir;
     if ((e = proper__prism_parse_old_filter(ps, e, bound >= 0)) < 0) return -1;
     return proper__prism_expect(ps, PROPER__PM_TK_RBRACK, path ? "to close the path formula" : "to close the state formula")
                ? -1 : e;
@@ -1222,10 +1262,10 @@ static int32_t proper__prism_parse_reward_formula(proper__prism_parser *ps) {
 /* R|Rmin|Rmax [{"name"} | {index}] query [ formula {filter} ] */
 static int32_t proper__prism_parse_reward(proper__prism_parser *ps) {
     const proper__prism_tok *t = proper__prism_peek(ps, 0);
-    int op, minmax = !proper__prism_tok_is(t, "R");
+    int op, dir = proper__prism_tok_is(t, "Rmin") ? PROPER__PM_MIN : proper__prism_tok_is(t, "Rmax") ? PROPER__PM_MAX : 0;
     int32_t bound, index = -1, name = -1, formula, e;
     ps->i++;
-    if (!minmax && proper__prism_at(ps, PROPER__PM_TK_LBRACE)) {
+    if (!dir && proper__prism_at(ps, PROPER__PM_TK_LBRACE)) {
         const proper__prism_tok *nt = proper__prism_peek(ps, 1);
         ps->i++;
         if (nt->kind == PROPER__PM_TK_STRING) {
@@ -1244,12 +1284,13 @@ static int32_t proper__prism_parse_reward(proper__prism_parser *ps) {
             return -1;
         }
     }
-    if (proper__prism_parse_query(ps, minmax, &op, &bound) ||
+    if (proper__prism_parse_query(ps, &dir, &op, &bound) ||
         proper__prism_expect(ps, PROPER__PM_TK_LBRACK, "to open the reward formula") ||
         (formula = proper__prism_parse_reward_formula(ps)) < 0)
         return -1;
     if ((e = proper__prism_node_new(ps, PROPER__PM_N_REWARD, op, formula, bound, index, t)) < 0) return -1;
     ps->pool->n[e].idx = name;
+    ps->pool->n[e].num = dir;
     if ((e = proper__prism_parse_old_filter(ps, e, bound >= 0)) < 0) return -1;
     return proper__prism_expect(ps, PROPER__PM_TK_RBRACK, "to close the reward formula") ? -1 : e;
 }
@@ -1770,7 +1811,26 @@ static int proper__prism_update_starts_here(const proper__prism_parser *ps) {
            proper__prism_peek(ps, 2)->kind == PROPER__PM_TK_PRIME;
 }
 
-/* [action] guard -> p:u + q:v ; */
+/* A probability interval [lo, hi] before an update's ':' (PRISM's IDTMCs);
+ * the model remembers where its first one is. */
+static int proper__prism_parse_interval(proper__prism_mparser *mp, proper__prism_update *u) {
+    proper__prism_parser *ps = &mp->ps;
+    const proper__prism_tok *t = proper__prism_peek(ps, 0);
+    ps->i++; /* [ */
+    if ((u->prob = proper__prism_parse_expr(ps)) < 0) return PROPER_EPARSE;
+    if (proper__prism_expect(ps, PROPER__PM_TK_COMMA, "between the ends of a probability interval [lo,hi]"))
+        return PROPER_EPARSE;
+    if ((u->prob_hi = proper__prism_parse_expr(ps)) < 0) return PROPER_EPARSE;
+    if (proper__prism_expect(ps, PROPER__PM_TK_RBRACK, "to close the probability interval [lo,hi]")) return PROPER_EPARSE;
+    if (!mp->m->has_intervals) {
+        mp->m->has_intervals = 1;
+        mp->m->interval_line = t->line;
+        mp->m->interval_col = t->col;
+    }
+    return PROPER_OK;
+}
+
+/* [action] guard -> p:u + q:v ;  (p, q: expressions or intervals [lo,hi]) */
 static int proper__prism_parse_command(proper__prism_mparser *mp, int module) {
     proper__prism_parser *ps = &mp->ps;
     proper_prism_model *m = mp->m;
@@ -1796,12 +1856,13 @@ static int proper__prism_parse_command(proper__prism_mparser *mp, int module) {
         const proper__prism_tok *ut = proper__prism_peek(ps, 0);
         u.line = ut->line;
         u.col = ut->col;
-        u.prob = -1;
+        u.prob = u.prob_hi = -1;
         if (!proper__prism_update_starts_here(ps)) {
-            if (ut->kind == PROPER__PM_TK_LBRACK)
-                return proper__prism_perr(ps, ut, PROPER_EUNSUPPORTED,
-                                          "interval probabilities [a,b] (interval DTMCs) are not supported");
-            if ((u.prob = proper__prism_parse_expr(ps)) < 0) return PROPER_EPARSE;
+            if (ut->kind == PROPER__PM_TK_LBRACK) {
+                if (proper__prism_parse_interval(mp, &u)) return PROPER_EPARSE;
+            } else if ((u.prob = proper__prism_parse_expr(ps)) < 0) {
+                return PROPER_EPARSE;
+            }
             if (proper__prism_expect(ps, PROPER__PM_TK_COLON, "after an update's probability")) return PROPER_EPARSE;
         }
         if (proper__prism_parse_update_body(mp, &u)) return PROPER_EPARSE;
@@ -1881,7 +1942,8 @@ static int proper__prism_copy_module(proper__prism_mparser *mp, int base, int mo
         for (j = 0; j < cmd.n; j++) {
             proper__prism_update u = m->updates[cmd.first + j];
             size_t first_assign = m->n_assigns;
-            if (proper__prism_copy_opt(ps, rn, u.prob, &u.prob)) return PROPER_ENOMEM;
+            if (proper__prism_copy_opt(ps, rn, u.prob, &u.prob) || proper__prism_copy_opt(ps, rn, u.prob_hi, &u.prob_hi))
+                return PROPER_ENOMEM;
             for (k = 0; k < u.n; k++) {
                 proper__prism_assign a = m->assigns[u.first + k];
                 a.var = proper__prism_rename_sym(rn, a.var);
@@ -2636,12 +2698,18 @@ oom:
 static int proper__prism_resolve_commands(proper__prism_resolver *r, proper_prism_model *m) {
     size_t i, j, k, l;
     int rc;
+    if (m->is_ctmc && m->has_intervals) /* PRISM: intervals only in DTMCs (and MDPs) */
+        return proper_error_set(r->err, PROPER_EPARSE, r->file, m->interval_line, m->interval_col,
+                                "probability intervals [lo,hi] need a dtmc (the updates of a ctmc carry rates)");
     for (i = 0; i < m->n_cmds; i++) {
         proper__prism_command *cmd = &m->cmds[i];
         if ((rc = proper__prism_resolve_as(r, cmd->guard, PROPER_PRISM_BOOL, 0, "a guard")) != 0) return rc;
         for (j = 0; j < cmd->n; j++) {
             proper__prism_update *u = &m->updates[cmd->first + j];
             if (u->prob >= 0 && (rc = proper__prism_resolve_as(r, u->prob, PROPER_PRISM_DOUBLE, 0, "a probability")) != 0)
+                return rc;
+            if (u->prob_hi >= 0 &&
+                (rc = proper__prism_resolve_as(r, u->prob_hi, PROPER_PRISM_DOUBLE, 0, "a probability")) != 0)
                 return rc;
             for (k = 0; k < u->n; k++) {
                 proper__prism_assign *a = &m->assigns[u->first + k];
@@ -3352,6 +3420,18 @@ typedef struct proper__prism_explorer {
     const unsigned char *module_on;        /* NULL, or: only these modules' commands (one
                                               independent group, counted on its own) */
     size_t cur_index;                      /* index of the state being explored */
+    /* An interval model (m->has_intervals): prob, oprob and nprob hold the
+     * lower ends of the probability intervals, thi, ohi and nhi the upper
+     * ends; tw holds a transition's reward itself (one choice per state). */
+    int interval;
+    double *thi, *ohi, *nhi;
+    size_t cap_thi, cap_ohi, cap_nhi;
+    /* the merged, delimited intervals of the rows as built: state i's are
+     * ivdst/ivlo/ivhi[ivrow[i] .. ivrow[i+1]), sorted by destination */
+    uint32_t *ivdst;
+    double *ivlo, *ivhi;
+    uint64_t *ivrow;
+    size_t n_iv, cap_ivdst, cap_ivlo, cap_ivhi;
 } proper__prism_explorer;
 
 /* Outcomes of one state (before merging equal successors) are capped like
@@ -3391,6 +3471,13 @@ static void proper__prism_explorer_free(proper__prism_explorer *X) {
     PROPER_FREE(X->enabled);
     PROPER_FREE(X->group_start);
     PROPER_FREE(X->choice_rew);
+    PROPER_FREE(X->thi);
+    PROPER_FREE(X->ohi);
+    PROPER_FREE(X->nhi);
+    PROPER_FREE(X->ivdst);
+    PROPER_FREE(X->ivlo);
+    PROPER_FREE(X->ivhi);
+    PROPER_FREE(X->ivrow);
 }
 
 static int proper__prism_xoom(proper__prism_explorer *X) {
@@ -3454,33 +3541,59 @@ static int proper__prism_group_commands(proper__prism_explorer *X) {
     return PROPER_OK;
 }
 
+/* The value of probability expression e (-1: probability 1). */
+static int proper__prism_prob_value(proper__prism_explorer *X, int32_t e, double *p) {
+    proper__prism_val v;
+    int rc;
+    *p = 1;
+    if (e < 0) return PROPER_OK;
+    if ((rc = proper__prism_eval(&X->cx, e, &v)) != 0) return rc;
+    *p = proper__prism_as_double(X->m->pool.n[e].type, v);
+    return PROPER_OK;
+}
+
 /* Evaluate the update probabilities of command c in the current state and
- * check them (>= 0, finite, summing to 1 within prob_tol). */
-static int proper__prism_command_probs(proper__prism_explorer *X, size_t c, double *probs) {
+ * check them (>= 0, finite, summing to 1 within prob_tol). In an interval
+ * model his (else NULL) gets the upper ends (a plain probability p is
+ * [p, p]); the intervals must not be empty and must admit a distribution
+ * (lower ends summing to at most 1, upper ends to at least 1, within
+ * prob_tol: PRISM's check). */
+static int proper__prism_command_probs(proper__prism_explorer *X, size_t c, double *probs, double *his) {
     const proper_prism_model *m = X->m;
     const proper__prism_command *cmd = &m->cmds[c];
-    double sum = 0;
+    double sum = 0, sum_hi = 0;
     size_t j;
     int rc;
+    proper__prism_node at;
     for (j = 0; j < cmd->n; j++) {
         const proper__prism_update *u = &m->updates[cmd->first + j];
-        proper__prism_val v;
-        double p = 1;
-        if (u->prob >= 0) {
-            if ((rc = proper__prism_eval(&X->cx, u->prob, &v)) != 0) return rc;
-            p = proper__prism_as_double(m->pool.n[u->prob].type, v);
-        }
+        double p, h;
+        if ((rc = proper__prism_prob_value(X, u->prob, &p)) != 0) return rc;
+        h = p;
+        if (u->prob_hi >= 0 && (rc = proper__prism_prob_value(X, u->prob_hi, &h)) != 0) return rc;
         if (!(p >= 0) || isinf(p))
             return proper__prism_eval_fail(&X->cx, &m->pool.n[u->prob], PROPER_EPROB,
                                            m->is_ctmc ? "rate %g is not finite and >= 0" : "probability %g is not in [0, 1]", p);
+        if (!(h >= p) || isinf(h))
+            return proper__prism_eval_fail(&X->cx, &m->pool.n[u->prob_hi], PROPER_EPROB,
+                                           "probability interval [%g, %g] is empty or not finite", p, h);
         probs[j] = p;
+        if (his) his[j] = h;
         sum += p;
+        sum_hi += h;
     }
-    if (!m->is_ctmc && fabs(sum - 1) > X->o->prob_tol) {
-        proper__prism_node at;
-        memset(&at, 0, sizeof at);
-        at.line = cmd->line;
-        at.col = cmd->col;
+    memset(&at, 0, sizeof at);
+    at.line = cmd->line;
+    at.col = cmd->col;
+    if (X->interval) { /* within the solvers' row tolerance too, when it is the smaller */
+        double tol = fmin(X->o->prob_tol, PROPER_DTMC_ROW_SUM_TOL);
+        if (sum > 1 + tol)
+            return proper__prism_eval_fail(&X->cx, &at, PROPER_EPROB,
+                                           "the lower ends of the command's probabilities sum to %.15g, above 1", sum);
+        if (sum_hi < 1 - tol)
+            return proper__prism_eval_fail(&X->cx, &at, PROPER_EPROB,
+                                           "the upper ends of the command's probabilities sum to %.15g, below 1", sum_hi);
+    } else if (!m->is_ctmc && fabs(sum - 1) > X->o->prob_tol) {
         return proper__prism_eval_fail(&X->cx, &at, PROPER_EPROB, "probabilities of the command sum to %.15g, not 1", sum);
     }
     return PROPER_OK;
@@ -3492,24 +3605,28 @@ static int proper__prism_apply_command(proper__prism_explorer *X, size_t c) {
     const proper_prism_model *m = X->m;
     const proper__prism_command *cmd = &m->cmds[c];
     size_t nv = X->L.nv, o, j, k, n_new = 0;
-    double probs_small[16], *probs = probs_small;
+    double probs_small[32], *probs = probs_small, *his = NULL;
     int rc = PROPER_OK;
-    if (cmd->n > 16 && !(probs = (double *)proper_calloc(cmd->n, sizeof *probs))) return proper__prism_xoom(X);
-    if ((rc = proper__prism_command_probs(X, c, probs)) != 0) goto done;
+    if (cmd->n > 16 && !(probs = (double *)proper_calloc(2 * cmd->n, sizeof *probs))) return proper__prism_xoom(X);
+    if (X->interval) his = probs + (cmd->n > 16 ? cmd->n : 16);
+    if ((rc = proper__prism_command_probs(X, c, probs, his)) != 0) goto done;
     for (o = 0; o < X->n_out; o++)
         for (j = 0; j < cmd->n; j++) {
             const proper__prism_update *u = &m->updates[cmd->first + j];
             int32_t *nv_row;
-            if (probs[j] == 0) continue;
+            if (probs[j] == 0 && (!his || his[j] == 0)) continue;
             if ((rc = proper__prism_too_many(X, n_new + 1)) != 0) goto done;
             if (proper_reserve(&X->nvals, &X->cap_nout, (n_new + 1) * (nv ? nv : 1), sizeof *X->nvals) ||
-                proper_reserve(&X->nprob, &X->cap_nprob, n_new + 1, sizeof *X->nprob)) {
+                proper_reserve(&X->nprob, &X->cap_nprob, n_new + 1, sizeof *X->nprob) ||
+                (his && proper_reserve(&X->nhi, &X->cap_nhi, n_new + 1, sizeof *X->nhi))) {
                 rc = proper__prism_xoom(X);
                 goto done;
             }
             nv_row = X->nvals + n_new * nv;
             if (nv) memcpy(nv_row, X->ovals + o * nv, nv * sizeof *nv_row);
+            /* synchronised intervals multiply end by end (all ends >= 0) */
             X->nprob[n_new] = X->oprob[o] * probs[j];
+            if (his) X->nhi[n_new] = X->ohi[o] * his[j];
             for (k = 0; k < u->n; k++) {
                 const proper__prism_assign *a = &m->assigns[u->first + k];
                 proper__prism_val v;
@@ -3542,6 +3659,12 @@ static int proper__prism_apply_command(proper__prism_explorer *X, size_t c) {
         X->nprob = tp;
         X->cap_oprob = X->cap_nprob;
         X->cap_nprob = tc;
+        tp = X->ohi;
+        tc = X->cap_ohi;
+        X->ohi = X->nhi;
+        X->nhi = tp;
+        X->cap_ohi = X->cap_nhi;
+        X->cap_nhi = tc;
     }
     X->n_out = n_new;
 done:
@@ -3554,8 +3677,10 @@ static int proper__prism_start_choice(proper__prism_explorer *X) {
     if (proper_reserve(&X->ovals, &X->cap_out, nv ? nv : 1, sizeof *X->ovals) ||
         proper_reserve(&X->oprob, &X->cap_oprob, 1, sizeof *X->oprob))
         return proper__prism_xoom(X);
+    if (X->interval && proper_reserve(&X->ohi, &X->cap_ohi, 1, sizeof *X->ohi)) return proper__prism_xoom(X);
     if (nv) memcpy(X->ovals, X->cur, nv * sizeof *X->cur);
     X->oprob[0] = 1;
+    if (X->interval) X->ohi[0] = 1;
     X->n_out = 1;
     return PROPER_OK;
 }
@@ -3604,11 +3729,14 @@ static int proper__prism_finish_choice(proper__prism_explorer *X, int action) {
         else if ((rc = proper__prism_lookup(X, &dst)) != 0) return rc;
         if (proper_reserve(&X->dst, &X->cap_dst, X->n_trans + 1, sizeof *X->dst) ||
             proper_reserve(&X->prob, &X->cap_prob, X->n_trans + 1, sizeof *X->prob) ||
-            (nt && proper_reserve(&X->tw, &X->cap_tw, (X->n_trans + 1) * nt, sizeof *X->tw)))
+            (nt && proper_reserve(&X->tw, &X->cap_tw, (X->n_trans + 1) * nt, sizeof *X->tw)) ||
+            (X->interval && proper_reserve(&X->thi, &X->cap_thi, X->n_trans + 1, sizeof *X->thi)))
             return proper__prism_xoom(X);
         X->dst[X->n_trans] = dst;
         X->prob[X->n_trans] = X->oprob[o];
-        for (r = 0; r < nt; r++) X->tw[X->n_trans * nt + r] = X->oprob[o] * X->choice_rew[r];
+        if (X->interval) X->thi[X->n_trans] = X->ohi[o];
+        for (r = 0; r < nt; r++)
+            X->tw[X->n_trans * nt + r] = X->interval ? X->choice_rew[r] : X->oprob[o] * X->choice_rew[r];
         X->n_trans++;
     }
     return PROPER_OK;
@@ -3770,6 +3898,32 @@ static int proper__prism_sync_choices(proper__prism_explorer *X, size_t a) {
     }
 }
 
+/* Several choices in a state of an interval model: one successor for all
+ * of them is a step to it ([1, 1], the mean of the outcomes' transition
+ * rewards);
+ * else an error (PRISM adds the choices' intervals, which seldom leaves a
+ * distribution; choosing uniformly is a DTMC's rule, not an IDTMC's). */
+static int proper__prism_interval_choices(proper__prism_explorer *X, size_t first) {
+    size_t i, r, nt = X->n_trew, n = X->n_trans - first;
+    char st[PROPER_ERROR_MESSAGE_MAX / 2];
+    for (i = first + 1; i < X->n_trans && X->dst[i] == X->dst[first]; i++) {}
+    if (i == X->n_trans) {
+        for (r = 0; r < nt; r++) {
+            double sum = 0;
+            for (i = first; i < X->n_trans; i++) sum += X->tw[i * nt + r];
+            X->tw[first * nt + r] = sum / (double)n;
+        }
+        X->prob[first] = X->thi[first] = 1;
+        X->n_trans = first + 1;
+        return PROPER_OK;
+    }
+    if (X->module_on) return PROPER_OK; /* counting one group's states: the whole model is checked when built */
+    proper__prism_describe_state(X->m, X->cur, st, sizeof st);
+    return proper_error_set(X->err, PROPER_EPROB, X->m->file, 0, 0,
+                            "%lu choices (enabled commands) in state %s of a model with probability intervals: it "
+                            "needs one, or choices that all lead to one state", (unsigned long)X->n_choices, st);
+}
+
 static int proper__prism_explore_state(proper__prism_explorer *X, size_t s) {
     const proper_prism_model *m = X->m;
     size_t i, a, first = X->n_trans, n_cand;
@@ -3798,10 +3952,11 @@ static int proper__prism_explore_state(proper__prism_explorer *X, size_t s) {
         return proper_error_set(X->err, PROPER_EPROB, m->file, 0, 0,
                                 "deadlock: no command is enabled in state %s (fix deadlocks with a self-loop: --fixdl)", st);
     }
+    if (X->interval && X->n_choices > 1 && (rc = proper__prism_interval_choices(X, first)) != 0) return rc;
     /* PRISM (DTMC): divide by the probability sum of all choices; a CTMC
-     * adds the choices' rates */
+     * adds the choices' rates; an interval model has one choice */
     for (i = first; i < X->n_trans; i++) total += X->prob[i];
-    if (!m->is_ctmc) {
+    if (!m->is_ctmc && !X->interval) {
         for (i = first; i < X->n_trans; i++) X->prob[i] /= total;
         for (i = first * X->n_trew; i < X->n_trans * X->n_trew; i++) X->tw[i] /= total;
     }
@@ -3857,6 +4012,7 @@ static int proper__prism_explore(proper__prism_explorer *X, const int32_t *init_
     size_t s, r, nv = X->L.nv;
     uint32_t init;
     int rc;
+    X->interval = m->has_intervals;
     X->trew_slot = (int *)proper_calloc(m->n_rewards, sizeof *X->trew_slot);
     X->cur = (int32_t *)proper_calloc(nv, sizeof *X->cur);
     X->key = (uint64_t *)proper_calloc(X->L.W, sizeof *X->key);
@@ -3935,18 +4091,80 @@ typedef struct proper__prism_trew {
     double v;
 } proper__prism_trew;
 
+/* Tighten the intervals [lo_j, hi_j] of one row (n entries) to the ends
+ * that some distribution within them attains: lo_j >= 1 - (sum hi - hi_j)
+ * and hi_j <= 1 - (sum lo - lo_j), from the sums before tightening (PRISM's
+ * IntervalUtils.delimit). The set of distributions is unchanged. */
+static void proper__prism_delimit(double *lo, double *hi, size_t n) {
+    double sum_lo = 0, sum_hi = 0;
+    size_t j;
+    for (j = 0; j < n; j++) {
+        sum_lo += lo[j];
+        sum_hi += hi[j];
+    }
+    for (j = 0; j < n; j++) {
+        double l = lo[j], h = hi[j];
+        if (1 - sum_hi + h > l) lo[j] = fmin(1 - sum_hi + h, h);
+        if (h > 1 - sum_lo + l) hi[j] = fmax(1 - sum_lo + l, l);
+        if (lo[j] > hi[j]) lo[j] = hi[j]; /* sums off 1 by up to prob_tol: no distribution fits exactly */
+    }
+}
+
+/* One merged row of an interval model (n entries: dst, lower ends in p,
+ * upper ends in h, n_w reward values each in w): delimited, entries [0, 0]
+ * dropped, the intervals recorded in X->iv*, and p replaced by one
+ * distribution within them that gives every kept entry a positive
+ * probability (lo + t (hi - lo), t the same for all: the DTMC's structure). */
+static int proper__prism_interval_row(proper__prism_explorer *X, uint32_t *dst, double *p, double *h, double *w,
+                                      size_t n_w, size_t *n) {
+    double sum_lo = 0, sum_hi = 0, t, total = 0;
+    size_t j, k = 0, r;
+    proper__prism_delimit(p, h, *n);
+    for (j = 0; j < *n; j++) {
+        if (h[j] <= 0) continue;
+        dst[k] = dst[j];
+        p[k] = p[j];
+        h[k] = h[j];
+        for (r = 0; r < n_w; r++) w[k * n_w + r] = w[j * n_w + r];
+        sum_lo += p[k];
+        sum_hi += h[k];
+        k++;
+    }
+    *n = k;
+    if (proper_reserve(&X->ivdst, &X->cap_ivdst, X->n_iv + k + 1, sizeof *X->ivdst) ||
+        proper_reserve(&X->ivlo, &X->cap_ivlo, X->n_iv + k + 1, sizeof *X->ivlo) ||
+        proper_reserve(&X->ivhi, &X->cap_ivhi, X->n_iv + k + 1, sizeof *X->ivhi))
+        return proper__prism_xoom(X);
+    t = sum_hi > sum_lo ? (1 - sum_lo) / (sum_hi - sum_lo) : 0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    for (j = 0; j < k; j++) {
+        X->ivdst[X->n_iv] = dst[j];
+        X->ivlo[X->n_iv] = p[j];
+        X->ivhi[X->n_iv++] = h[j];
+        p[j] += t * (h[j] - p[j]);
+        if (!(p[j] > 0)) p[j] = h[j]; /* t = 0 leaves a lower end 0 only when rounding kept its upper end */
+        total += p[j];
+    }
+    for (j = 0; j < k; j++) p[j] /= total;
+    return PROPER_OK;
+}
+
 /* Feed the rows, renumbered, to the dtmc builder; collect transition rewards. */
 static int proper__prism_build_rows(proper__prism_explorer *X, const uint32_t *order, const uint32_t *rank,
                                  proper_dtmc_builder *b, proper__prism_trew **trews, size_t *n_trews) {
     size_t i, nt = X->n_trew, cap_tr = 0, cap_e = 0, cap_d = 0, cap_p = 0, cap_w = 0;
     proper__prism_entry *e = NULL;
     uint32_t *dst = NULL;
-    double *p = NULL, *w = NULL;
+    double *p = NULL, *w = NULL, *h = NULL;
+    size_t cap_h = 0;
     int rc = PROPER_OK;
+    if (X->interval && !(X->ivrow = (uint64_t *)proper_calloc(X->n_states + 1, sizeof *X->ivrow)))
+        return proper__prism_xoom(X);
     for (i = 0; i < X->n_states && rc == PROPER_OK; i++) {
         size_t s = order[i], lo = (size_t)X->row[s], hi = (size_t)X->row[s + 1], k = hi - lo, j, n = 0, r;
         if (proper_reserve(&e, &cap_e, k + 1, sizeof *e) || proper_reserve(&dst, &cap_d, k + 1, sizeof *dst) ||
-            proper_reserve(&p, &cap_p, k + 1, sizeof *p) || proper_reserve(&w, &cap_w, (k + 1) * (nt ? nt : 1), sizeof *w)) {
+            proper_reserve(&p, &cap_p, k + 1, sizeof *p) || proper_reserve(&w, &cap_w, (k + 1) * (nt ? nt : 1), sizeof *w) ||
+            (X->interval && proper_reserve(&h, &cap_h, k + 1, sizeof *h))) {
             rc = proper__prism_xoom(X);
             break;
         }
@@ -3960,11 +4178,18 @@ static int proper__prism_build_rows(proper__prism_explorer *X, const uint32_t *o
             if (n == 0 || dst[n - 1] != e[j].dst) {
                 dst[n] = e[j].dst;
                 p[n] = 0;
+                if (h) h[n] = 0;
                 for (r = 0; r < nt; r++) w[n * nt + r] = 0;
                 n++;
             }
-            p[n - 1] += X->prob[t];
-            for (r = 0; r < nt; r++) w[(n - 1) * nt + r] += X->tw[t * nt + r];
+            p[n - 1] += X->prob[t]; /* an interval model: the ends add (PRISM's) */
+            if (h) h[n - 1] += X->thi[t];
+            for (r = 0; r < nt; r++) /* an interval model's one choice gives every outcome the same reward */
+                w[(n - 1) * nt + r] = h ? X->tw[t * nt + r] : w[(n - 1) * nt + r] + X->tw[t * nt + r];
+        }
+        if (h) {
+            if ((rc = proper__prism_interval_row(X, dst, p, h, w, nt, &n)) != 0) break;
+            X->ivrow[i + 1] = X->n_iv;
         }
         for (j = 0; j < n && rc == PROPER_OK; j++)
             for (r = 0; r < nt; r++) {
@@ -3973,7 +4198,7 @@ static int proper__prism_build_rows(proper__prism_explorer *X, const uint32_t *o
                 tr.s = (uint32_t)i;
                 tr.d = dst[j];
                 tr.slot = r;
-                tr.v = w[j * nt + r] / p[j]; /* probability-weighted mean over the choices */
+                tr.v = h ? w[j * nt + r] : w[j * nt + r] / p[j]; /* probability-weighted mean over the choices */
                 if (PROPER_PUSH(*trews, *n_trews, cap_tr, tr)) {
                     rc = proper__prism_xoom(X);
                     break;
@@ -3985,6 +4210,7 @@ static int proper__prism_build_rows(proper__prism_explorer *X, const uint32_t *o
     PROPER_FREE(dst);
     PROPER_FREE(p);
     PROPER_FREE(w);
+    PROPER_FREE(h);
     return rc;
 }
 
@@ -4158,6 +4384,7 @@ static int proper__prism_refuse_early(const proper__prism_explorer *X, const int
         for (u = c->first; u < c->first + c->n && !opaque; u++) {
             const proper__prism_update *up = &m->updates[u];
             opaque |= proper__prism_join_reads(m, up->prob, mi, parent, stamp, stack);
+            opaque |= proper__prism_join_reads(m, up->prob_hi, mi, parent, stamp, stack);
             for (k = up->first; k < up->first + up->n && !opaque; k++) {
                 const proper__prism_assign *as = &m->assigns[k];
                 if (as->var < 0 || (size_t)as->var >= m->n_vars || m->vars[as->var].module != c->module) opaque = 1;
@@ -4225,9 +4452,66 @@ PROPER_API proper_prism_build_opts proper_prism_build_opts_default(void) {
     return o;
 }
 
+/* The intervals of the built DTMC d, aligned with d->col, from the rows as
+ * fed to the builder (X->iv*): a transition the builder added is a fixed
+ * deadlock's self-loop, [1, 1]. */
+static int proper__prism_align_intervals(const proper__prism_explorer *X, const proper_dtmc *d,
+                                         proper_prism_intervals *iv) {
+    uint32_t s;
+    uint64_t e;
+    iv->lo = (double *)proper_calloc((size_t)d->n_trans + 1, sizeof *iv->lo);
+    iv->hi = (double *)proper_calloc((size_t)d->n_trans + 1, sizeof *iv->hi);
+    if (!iv->lo || !iv->hi) return proper__prism_xoom((proper__prism_explorer *)X);
+    iv->n = d->n_trans;
+    for (s = 0; s < d->n_states; s++)
+        for (e = d->row[s]; e < d->row[s + 1]; e++) {
+            uint64_t a = X->ivrow[s], b = X->ivrow[s + 1];
+            while (a < b) { /* binary search: the row is sorted by destination */
+                uint64_t mid = a + (b - a) / 2;
+                if (X->ivdst[mid] < d->col[e]) a = mid + 1;
+                else b = mid;
+            }
+            if (a < X->ivrow[s + 1] && X->ivdst[a] == d->col[e]) {
+                iv->lo[e] = X->ivlo[a];
+                iv->hi[e] = X->ivhi[a];
+            } else {
+                iv->lo[e] = iv->hi[e] = 1;
+            }
+        }
+    return PROPER_OK;
+}
+
+PROPER_API void proper_prism_intervals_init(proper_prism_intervals *iv) { memset(iv, 0, sizeof *iv); }
+
+PROPER_API void proper_prism_intervals_free(proper_prism_intervals *iv) {
+    PROPER_FREE(iv->lo);
+    PROPER_FREE(iv->hi);
+    proper_prism_intervals_init(iv);
+}
+
+PROPER_API int proper_prism_has_intervals(const proper_prism_model *m) { return m->has_intervals; }
+
+static int proper__prism_build(const proper_prism_model *m, const proper_prism_build_opts *opts, proper_dtmc *out,
+                               proper_prism_intervals *iv_out, proper_error *err);
+
 PROPER_API int proper_prism_build(const proper_prism_model *m, const proper_prism_build_opts *opts, proper_dtmc *out,
                                   proper_error *err) {
+    if (m->has_intervals)
+        return proper_error_set(err, PROPER_EUNSUPPORTED, m->file, m->interval_line, m->interval_col,
+                                "the model has probability intervals [lo,hi] (an interval DTMC): build it with its "
+                                "intervals (proper_prism_build_intervals)");
+    return proper__prism_build(m, opts, out, NULL, err);
+}
+
+PROPER_API int proper_prism_build_intervals(const proper_prism_model *m, const proper_prism_build_opts *opts,
+                                            proper_dtmc *out, proper_prism_intervals *iv, proper_error *err) {
+    return proper__prism_build(m, opts, out, iv, err);
+}
+
+static int proper__prism_build(const proper_prism_model *m, const proper_prism_build_opts *opts, proper_dtmc *out,
+                               proper_prism_intervals *iv_out, proper_error *err) {
     proper__prism_explorer X;
+    proper_prism_intervals iv;
     proper_prism_build_opts defaults;
     proper__prism_val *cv = NULL;
     int32_t *init = NULL;
@@ -4238,6 +4522,7 @@ PROPER_API int proper_prism_build(const proper_prism_model *m, const proper_pris
     proper_dtmc d;
     int rc, have_builder = 0;
     proper_dtmc_init(&d);
+    proper_prism_intervals_init(&iv);
     memset(&X, 0, sizeof X);
     if (!opts) {
         defaults = proper_prism_build_opts_default();
@@ -4285,10 +4570,17 @@ PROPER_API int proper_prism_build(const proper_prism_model *m, const proper_pris
     if ((rc = proper_dtmc_builder_finish(&b, (uint32_t)X.n_states, &d, err)) != 0) goto done;
     if (X.n_init > 1 && (rc = proper__prism_init_dist(&X, rank, &d)) != 0) goto done;
     if ((rc = proper__prism_decorate(&X, order, trews, n_trews, &d)) != 0) goto done;
+    if (X.interval && (rc = proper__prism_align_intervals(&X, &d, &iv)) != 0) goto done;
     proper_dtmc_free(out);
     *out = d;
     proper_dtmc_init(&d);
+    if (iv_out) {
+        proper_prism_intervals_free(iv_out);
+        *iv_out = iv;
+        proper_prism_intervals_init(&iv);
+    }
 done:
+    proper_prism_intervals_free(&iv);
     if (have_builder) proper_dtmc_builder_free(&b);
     proper_dtmc_free(&d);
     proper__prism_explorer_free(&X);
@@ -4730,6 +5022,7 @@ PROPER_API proper_prism_check_opts proper_prism_check_opts_default(void) {
     proper_prism_check_opts o;
     o.solve = proper_dtmc_solve_opts_default();
     o.max_steps = ULONG_MAX;
+    o.intervals = NULL;
     return o;
 }
 
@@ -4873,6 +5166,10 @@ static int proper__prism_checker_init(proper__prism_checker *C, const proper_pri
         C->cx.err = err;
         if (c->type == PROPER_PRISM_DOUBLE) C->pcv[i].d = proper__prism_as_double(p->pool.n[c->expr].type, C->pcv[i]);
     }
+    if (o->intervals && o->intervals->lo && o->intervals->n != d->n_trans)
+        return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
+                                "the probability intervals (%llu) are not those of the DTMC (%llu transitions)",
+                                (unsigned long long)o->intervals->n, (unsigned long long)d->n_trans);
     if (m && d->n_vars) {
         if (d->n_vars != m->n_vars)
             return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "the DTMC was not built from the properties' model");
@@ -5283,6 +5580,100 @@ static int proper__prism_prob_path(proper__prism_checker *C, int32_t e, double *
     if (rc == 0 && u.lo > 0) {
         rc = proper__prism_restricted_next(C, &u.phi1, u.lo, x);
         C->unproven = 1; /* the restricted steps' rounding is not bounded */
+    }
+    if (rc == 0 && u.neg)
+        for (s = 0; s < d->n_states; s++) x[s] = 1 - x[s];
+    proper__prism_until_free(&u);
+    return rc;
+}
+
+/* ---- Interval models: Pmin, Pmax (dtmc.h's interval solvers) ---- */
+
+/* The intervals of C->d, or NULL for a chain without them. */
+static const proper_prism_intervals *proper__prism_intervals(const proper__prism_checker *C) {
+    const proper_prism_intervals *iv = C->o->intervals;
+    return iv && iv->lo ? iv : NULL;
+}
+
+/* Whether operator nd (P or R) on an interval model asks for the largest
+ * value: its min or max, or, for a bound, the side that decides it for
+ * every choice of nature (as PRISM: P>=b, P>b the minimum; P<=b, P<b the
+ * maximum). P=? and R=? are refused, as PRISM refuses them. */
+static int proper__prism_interval_dir(proper__prism_checker *C, const proper__prism_node *nd, int *maximise) {
+    const char *letter = nd->kind == PROPER__PM_N_PROB ? "P" : "R";
+    int dir = (int)nd->num;
+    if (!dir && nd->b >= 0) dir = nd->op == PROPER__PM_OP_GE || nd->op == PROPER__PM_OP_GT ? PROPER__PM_MIN : PROPER__PM_MAX;
+    if (!dir)
+        return proper__prism_cerr(C, nd->line, nd->col, PROPER_EINVAL,
+                                  "%s=? on a model with probability intervals: ask for %smin=? or %smax=? (the value "
+                                  "depends on how the probabilities are chosen within their intervals)",
+                                  letter, letter, letter);
+    *maximise = dir == PROPER__PM_MAX;
+    return PROPER_OK;
+}
+
+/* The smallest value of x over the initial states of d. */
+static double proper__prism_init_min(const proper_dtmc *d, const double *x) {
+    double lo = INFINITY;
+    uint32_t s;
+    if (!d->init_dist) return x[d->init];
+    for (s = 0; s < d->n_states; s++)
+        if (d->init_dist[s] > 0 && x[s] < lo) lo = x[s];
+    return lo;
+}
+
+/* Pmin or Pmax [ phi1 U phi2 ] on an interval model. dtmc.h's solver asks
+ * its precision of the absolute error; the solve is repeated (at most
+ * PROPER__PM_INTERVAL_RETRIES times) with the precision scaled down to the
+ * value at the initial states until its proven error is within the
+ * relative precision of that value, as the other solvers give it. */
+#define PROPER__PM_INTERVAL_RETRIES 3
+static int proper__prism_interval_until(proper__prism_checker *C, const proper_prism_intervals *iv, const proper__prism_until *u,
+                                        int maximise, double *x) {
+    proper_dtmc_solve_opts so = C->o->solve;
+    proper_dtmc_solve_stats st;
+    int rc, k;
+    for (k = 0;; k++) {
+        double error, target;
+        if ((rc = proper_dtmc_interval_prob_until(C->d, iv->lo, iv->hi, &u->phi1, &u->phi2, maximise, &so, x, &st, C->err)) != 0)
+            return rc;
+        error = C->d->init_dist ? st.max_error : st.init_error;
+        target = C->o->solve.rel_precision * proper__prism_init_min(C->d, x);
+        if (k == PROPER__PM_INTERVAL_RETRIES || !(error > target) || !(target > 0) || isinf(error)) break;
+        so.rel_precision = target;
+    }
+    proper__prism_proven(C, &st);
+    return PROPER_OK;
+}
+
+/* Pmin or Pmax of path formula nd->a on an interval model, in every state:
+ * one temporal operator (X excepted), negated ones through the other
+ * extreme (Pmin [ G a ] = 1 - Pmax [ F !a ]). */
+static int proper__prism_interval_prob(proper__prism_checker *C, const proper__prism_node *nd, double *x) {
+    const proper_dtmc *d = C->d;
+    const proper_prism_intervals *iv = proper__prism_intervals(C);
+    proper__prism_until u;
+    int maximise = 0, rc;
+    size_t s;
+    if ((rc = proper__prism_interval_dir(C, nd, &maximise)) != 0) return rc;
+    if (!(C->p->pool.n[nd->a].flags & PROPER__PM_F_PATH)) return proper__prism_vec(C, nd->a, x);
+    if (!proper__prism_is_simple_path(C, nd->a))
+        return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED,
+                                  "LTL path formulas on a model with probability intervals are not supported");
+    if ((rc = proper__prism_until_form(C, nd->a, &u)) != 0) return rc;
+    if (u.neg) maximise = !maximise;
+    if (u.next) {
+        rc = proper__prism_cerr(C, u.path->line, u.path->col, PROPER_EUNSUPPORTED,
+                                "X on a model with probability intervals is not supported");
+    } else if (u.lo > 0) {
+        rc = proper__prism_cerr(C, u.path->line, u.path->col, PROPER_EUNSUPPORTED,
+                                "lower step bounds on a model with probability intervals are not supported");
+    } else if (u.hi < 0) {
+        rc = proper__prism_interval_until(C, iv, &u, maximise, x);
+    } else {
+        rc = proper_dtmc_interval_prob_bounded_until(d, iv->lo, iv->hi, &u.phi1, &u.phi2, (unsigned long)u.hi, maximise, x,
+                                                     C->err);
+        C->unproven = 1; /* the steps' rounding: no bound is reported */
     }
     if (rc == 0 && u.neg)
         for (s = 0; s < d->n_states; s++) x[s] = 1 - x[s];
@@ -5720,8 +6111,14 @@ static int proper__prism_operator(proper__prism_checker *C, int32_t e, double *x
     const proper__prism_node *nd = &C->p->pool.n[e];
     proper_bitset phi;
     int rc;
+    if (proper__prism_intervals(C) && (nd->kind == PROPER__PM_N_REWARD || nd->kind == PROPER__PM_N_STEADY))
+        return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED,
+                                  "%s on a model with probability intervals is not supported",
+                                  nd->kind == PROPER__PM_N_REWARD ? "R" : "S");
     switch (nd->kind) {
-    case PROPER__PM_N_PROB: rc = proper__prism_prob_path(C, nd->a, x); break;
+    case PROPER__PM_N_PROB:
+        rc = proper__prism_intervals(C) ? proper__prism_interval_prob(C, nd, x) : proper__prism_prob_path(C, nd->a, x);
+        break;
     case PROPER__PM_N_REWARD: rc = proper__prism_reward(C, nd, x); break;
     case PROPER__PM_N_STEADY: {
         proper_dtmc_solve_stats st;
@@ -6604,6 +7001,9 @@ PROPER_API int proper_prism_build_exact(const proper_prism_model *m, const prope
     if (m->is_ctmc)
         return proper_error_set(err, PROPER_EUNSUPPORTED, m->file, 0, 0,
                                 "exact and parametric checking of CTMCs is not supported (DTMCs only)");
+    if (m->has_intervals)
+        return proper_error_set(err, PROPER_EUNSUPPORTED, m->file, m->interval_line, m->interval_col,
+                                "exact and parametric checking of models with probability intervals is not supported");
     if (d->n_vars != m->n_vars || (m->n_vars && !d->vals))
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "the DTMC was not built from this model");
     proper_exact_dtmc_init(&e);

@@ -52,10 +52,11 @@ model_type() {
         grep -m1 -x -E 'dtmc|probabilistic|ctmc|stochastic|mdp|nondeterministic|pta|pomdp|popta|smg|csg|tsg|ipomdp|idtmc|imdp|lts|ctmdp' || echo unknown
 }
 
-# args_lines FILE: the non-blank, non-comment lines of FILE, or one empty
-# line when it does not exist (PRISM's getMatchingArgListsForFile).
+# args_lines FILE: the non-blank, non-comment lines of FILE (line ends
+# CRLF or LF), or one empty line when it does not exist (PRISM's
+# getMatchingArgListsForFile).
 args_lines() {
-    if [ -f "$1" ]; then grep -v -E '^[[:space:]]*(#|$)' "$1"; else echo; fi
+    if [ -f "$1" ]; then tr -d '\r' < "$1" | grep -v -E '^[[:space:]]*(#|$)'; else echo; fi
 }
 
 # count_results PROPS CONSTS: RESULT lines of PROPS that apply to the
