@@ -7,7 +7,10 @@
  * checked by a few properties. A small DTMC also gets its exact companion
  * (proper_prism_build_exact): every exact probability must be the double's
  * within 1e-6, and P=? [ F label ] exactly must agree with the numeric
- * value; a refusal must be an error with a message. Without
+ * value; a refusal must be an error with a message. A model with
+ * probability intervals is built with them: each transition's interval
+ * must lie in [0, 1], hold the DTMC's probability, and each row's ends must
+ * admit a distribution; Pmin <= Pmax for each label. Without
  * PROPER_LIBFUZZER, main replays every file of directory argv[1]. */
 #define PROPER_EXACT_MAX_LIMBS 4096
 #define PROPER_EXACT_MAX_TERMS 2000
@@ -71,6 +74,40 @@ static void check_properties(const proper_prism_model *m, const proper_dtmc *d) 
     }
 }
 
+/* The intervals of an interval model: aligned with d, within [0, 1],
+ * holding d's probability (one distribution within them), rows admitting a
+ * distribution; Pmin <= Pmax [ F label ] and both within [0, 1]. */
+static void check_intervals(const proper_prism_model *m, const proper_dtmc *d, const proper_prism_intervals *iv) {
+    proper_prism_check_opts co = proper_prism_check_opts_default();
+    uint32_t s;
+    uint64_t k;
+    size_t i;
+    if (iv->n != d->n_trans || !iv->lo || !iv->hi) abort();
+    for (s = 0; s < d->n_states; s++) {
+        double sum_lo = 0, sum_hi = 0;
+        for (k = d->row[s]; k < d->row[s + 1]; k++) {
+            if (!(iv->lo[k] >= 0 && iv->lo[k] <= iv->hi[k] && iv->hi[k] <= 1 && iv->hi[k] > 0)) abort();
+            if (!(d->prob[k] >= iv->lo[k] - 1e-6 && d->prob[k] <= iv->hi[k] + 1e-6)) abort();
+            sum_lo += iv->lo[k];
+            sum_hi += iv->hi[k];
+        }
+        if (!(sum_lo <= 1 + 1e-6 && sum_hi >= 1 - 1e-6)) abort();
+    }
+    co.intervals = iv;
+    for (i = 0; i < d->n_labels; i++) {
+        proper_prism_props *p = NULL;
+        proper_error err;
+        double lo, hi;
+        char text[600];
+        snprintf(text, sizeof text, "Pmin=? [ F \"%s\" ]\nPmax=? [ F \"%s\" ]", d->labels[i].name, d->labels[i].name);
+        if (proper_prism_props_parse(&p, m, text, strlen(text), "f.pctl", &err)) continue;
+        if (proper_prism_props_check(p, 0, d, &co, &lo, &err) == 0 && proper_prism_props_check(p, 1, d, &co, &hi, &err) == 0 &&
+            !(lo >= -1e-9 && lo <= hi + 1e-6 && hi <= 1 + 1e-9))
+            abort();
+        proper_prism_props_free(p);
+    }
+}
+
 /* The exact companion agrees with the double chain. */
 static void check_exact(const proper_prism_model *m, const proper_dtmc *d) {
     proper_exact_dtmc e;
@@ -107,6 +144,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     proper_prism_model *m = NULL;
     proper_prism_build_opts o;
     proper_dtmc d;
+    proper_prism_intervals iv;
     proper_error err;
     size_t i;
     if (proper_prism_parse(&m, text, size, "f.pm", &err)) {
@@ -124,14 +162,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     o.max_states = FUZZ_MAX_STATES;
     o.fix_deadlocks = (int)(size & 1);
     proper_dtmc_init(&d);
-    if (proper_prism_build(m, &o, &d, &err)) {
+    proper_prism_intervals_init(&iv);
+    if (proper_prism_has_intervals(m)) {
+        if (proper_prism_build(m, &o, &d, &err) != PROPER_EUNSUPPORTED) abort();
+        if (proper_prism_build_intervals(m, &o, &d, &iv, &err)) {
+            check_error(&err, text, size);
+        } else {
+            check_model(&d, m);
+            check_intervals(m, &d, &iv);
+        }
+    } else if (proper_prism_build(m, &o, &d, &err)) {
         check_error(&err, text, size);
     } else {
         check_model(&d, m);
         check_properties(m, &d);
         check_exact(m, &d);
-        proper_dtmc_free(&d);
     }
+    proper_dtmc_free(&d);
+    proper_prism_intervals_free(&iv);
     proper_prism_free(m);
     return 0;
 }

@@ -4,22 +4,27 @@
  * every property then either fails cleanly or gives a result of its type,
  * which for a P=? operator is a probability (a range over initial states
  * or of filter(range, ...) has low <= high). Step bounds are capped (max_steps) so every input
- * runs fast. Without PROPER_LIBFUZZER, main replays directory argv[1]. */
+ * runs fast. The properties are checked again on the die with probability
+ * intervals in its first state ([0.4,0.6] each way): the same rules, and
+ * Pmin=?/Pmax=? give probabilities. Without PROPER_LIBFUZZER, main replays
+ * directory argv[1]. */
 #define PROPER_IMPLEMENTATION
 #include "../../src/prism.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static const char *fuzz_model =
-    "dtmc\nconst int K = 7;\nformula done = s=K;\n"
-    "module die\n s : [0..7] init 0;\n d : [0..6] init 0;\n"
-    " [] s=0 -> 0.5 : (s'=1) + 0.5 : (s'=2);\n [] s=1 -> 0.5 : (s'=3) + 0.5 : (s'=4);\n"
-    " [] s=2 -> 0.5 : (s'=5) + 0.5 : (s'=6);\n [] s=3 -> 0.5 : (s'=1) + 0.5 : (s'=7) & (d'=1);\n"
-    " [] s=4 -> 0.5 : (s'=7) & (d'=2) + 0.5 : (s'=7) & (d'=3);\n"
-    " [] s=5 -> 0.5 : (s'=7) & (d'=4) + 0.5 : (s'=7) & (d'=5);\n"
-    " [] s=6 -> 0.5 : (s'=2) + 0.5 : (s'=7) & (d'=6);\n [] s=7 -> (s'=7);\nendmodule\n"
-    "label \"end\" = s=7;\nrewards \"flips\" [] s<7 : 1; endrewards\nrewards \"face\" s=7 : d; endrewards\n";
+#define FUZZ_DIE_HEAD "dtmc\nconst int K = 7;\nformula done = s=K;\nmodule die\n s : [0..7] init 0;\n d : [0..6] init 0;\n"
+#define FUZZ_DIE_REST                                                                                                  \
+    " [] s=1 -> 0.5 : (s'=3) + 0.5 : (s'=4);\n"                                                                        \
+    " [] s=2 -> 0.5 : (s'=5) + 0.5 : (s'=6);\n [] s=3 -> 0.5 : (s'=1) + 0.5 : (s'=7) & (d'=1);\n"                       \
+    " [] s=4 -> 0.5 : (s'=7) & (d'=2) + 0.5 : (s'=7) & (d'=3);\n"                                                      \
+    " [] s=5 -> 0.5 : (s'=7) & (d'=4) + 0.5 : (s'=7) & (d'=5);\n"                                                      \
+    " [] s=6 -> 0.5 : (s'=2) + 0.5 : (s'=7) & (d'=6);\n [] s=7 -> (s'=7);\nendmodule\n"                                 \
+    "label \"end\" = s=7;\nrewards \"flips\" [] s<7 : 1; endrewards\nrewards \"face\" s=7 : d; endrewards\n"
+
+static const char *fuzz_model = FUZZ_DIE_HEAD " [] s=0 -> 0.5 : (s'=1) + 0.5 : (s'=2);\n" FUZZ_DIE_REST;
+static const char *fuzz_interval_model = FUZZ_DIE_HEAD " [] s=0 -> [0.4,0.6] : (s'=1) + [0.4,0.6] : (s'=2);\n" FUZZ_DIE_REST;
 
 static void check_error(const proper_error *err, const char *text, size_t len) {
     size_t lines = 1, i;
@@ -28,25 +33,29 @@ static void check_error(const proper_error *err, const char *text, size_t len) {
     if (err->code >= 0 || err->message[0] == '\0' || err->line < 0 || (size_t)err->line > lines) abort();
 }
 
-/* Property i is a P=? [...] operator as a whole (its value a probability). */
+/* Property i is a P=? [...] operator as a whole (its value a probability;
+ * also Pmin=? and Pmax=?). */
 static int is_probability_query(const proper_prism_props *p, size_t i) {
     const proper__prism_node *nd = &p->pool.n[p->props[i].expr];
     return nd->kind == PROPER__PM_N_PROB && nd->op == PROPER__PM_QUERY;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    const char *text = (const char *)data;
+/* The properties of text on model (with its intervals, if any). */
+static void fuzz_on(const char *model, const char *text, size_t size) {
     proper_prism_model *m = NULL;
     proper_prism_props *p = NULL;
     proper_prism_check_opts o;
+    proper_prism_intervals iv;
     proper_dtmc d;
     proper_error err;
     size_t i;
-    if (proper_prism_parse(&m, fuzz_model, strlen(fuzz_model), "die.pm", &err)) abort();
+    if (proper_prism_parse(&m, model, strlen(model), "die.pm", &err)) abort();
     proper_dtmc_init(&d);
-    if (proper_prism_build(m, NULL, &d, &err)) abort();
+    proper_prism_intervals_init(&iv);
+    if (proper_prism_build_intervals(m, NULL, &d, &iv, &err)) abort();
     o = proper_prism_check_opts_default();
     o.max_steps = 1000;
+    o.intervals = &iv;
     if (proper_prism_props_parse(&p, m, text, size, "f.pctl", &err)) {
         check_error(&err, text, size);
     } else {
@@ -66,7 +75,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         proper_prism_props_free(p);
     }
     proper_dtmc_free(&d);
+    proper_prism_intervals_free(&iv);
     proper_prism_free(m);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    fuzz_on(fuzz_model, (const char *)data, size);
+    fuzz_on(fuzz_interval_model, (const char *)data, size);
     return 0;
 }
 
