@@ -3576,7 +3576,8 @@ static int proper__prism_command_probs(proper__prism_explorer *X, size_t c, doub
                                            m->is_ctmc ? "rate %g is not finite and >= 0" : "probability %g is not in [0, 1]", p);
         if (!(h >= p) || isinf(h))
             return proper__prism_eval_fail(&X->cx, &m->pool.n[u->prob_hi], PROPER_EPROB,
-                                           "probability interval [%g, %g] is empty or not finite", p, h);
+                                           "probability interval [%g, %g] is %s", p, h,
+                                           h == h && !isinf(h) ? "empty (its lower end is above its upper end)" : "not finite");
         probs[j] = p;
         if (his) his[j] = h;
         sum += p;
