@@ -31,7 +31,11 @@ static void check_usage(FILE *out) {
             "I=k | S | co-safe LTL ], S=? [ phi ], bounds P>=0.9 [ ... ] (true/false),\n"
             "CTL E [ path ] and A [ path ], filter(op, prop, states) and named properties\n"
             "\"name\"; paths X, F, G, U, W, R with step bounds <=k <k >=k >k =k [a,b]\n"
-            "(CTMC: times), or LTL; labels \"name\", \"init\", \"deadlock\".\n\n");
+            "(CTMC: times), or LTL; labels \"name\", \"init\", \"deadlock\".\n"
+            "Probability intervals ([0.1,0.2]:(x'=1), PRISM's interval DTMCs): Pmin=? and\n"
+            "Pmax=? (P>=b: the minimum, P<=b: the maximum) of F, U, G, W, R, also with\n"
+            "<=k, over every choice of distributions within the intervals; P=? is\n"
+            "refused, as PRISM refuses it; no exports, --exact or --param.\n\n");
     fprintf(out,
             "options:\n"
             "  --const A=1,B=0.5  values of constants declared without one (model or\n"

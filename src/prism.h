@@ -41,9 +41,12 @@
  * initial distribution over them, whose support is its "init" label.
  * global x : [0..3];  a global variable (declared before the modules; any
  * module's command may change it).
+ * [] x=0 -> [0.1,0.2]:(x'=1) + [0.8,0.9]:(x'=2);   probability intervals
+ * (PRISM's interval DTMCs, IDTMC): both ends are expressions; a plain
+ * probability p is [p,p]. See "Interval models" below.
  * Not accepted (clear error): global variables after a module, system
- * ...endsystem, unbounded or double variables, interval probabilities
- * [a,b] (interval DTMCs), nondeterministic model types.
+ * ...endsystem, unbounded or double variables, nondeterministic model
+ * types, probability intervals in a ctmc.
  *
  * ---- Semantics (as PRISM builds a DTMC) ---------------------------------
  * In every state the "choices" are: each enabled unlabelled command of each
@@ -79,12 +82,40 @@
  * R[F]/R[C<=k] result depends on, is exactly PRISM's. Fixed deadlocks get no
  * transition reward.
  *
+ * ---- Interval models -------------------------------------------------------
+ * A dtmc with some `[lo,hi]:update` is an interval DTMC: in every state,
+ * each step may follow any distribution within the intervals (nature's
+ * choice), and P and R ask for the least or largest value over all
+ * choices. Built as PRISM builds it (proper_prism_build_intervals):
+ * - a command's intervals must not be empty (lo <= hi), lower ends >= 0,
+ *   and admit a distribution: lower ends summing to at most 1, upper ends
+ *   to at least 1 (within the smaller of prob_tol and dtmc.h's
+ *   PROPER_DTMC_ROW_SUM_TOL); an upper end above 1 is allowed (trimmed);
+ * - synchronised commands multiply their intervals end by end;
+ * - updates reaching the same state add their intervals;
+ * - each state's intervals are then delimited as PRISM delimits them
+ *   (lo_j >= 1 - sum of the other upper ends, hi_j <= 1 - sum of the other
+ *   lower ends: the same distributions, tight ends), and [0,0] dropped;
+ * - a state must have one choice (one enabled command or synchronised
+ *   combination), or choices that all lead to one state (a step to it):
+ *   PRISM adds the intervals of several choices, which seldom leaves a
+ *   distribution, and the uniform choice of a DTMC is not an IDTMC's;
+ * - a fixed deadlock is a self-loop [1,1].
+ * Properties (proper_prism_check_opts.intervals): Pmin=? and Pmax=? of
+ * F, U, G, W, R and their upper step bounds <=k, through dtmc.h's interval
+ * solvers (the unbounded ones with a proven error bound, relative to the
+ * value at the initial state); P>=b and P>b take the minimum, P<=b and
+ * P<b the maximum (holding for every choice). P=? is refused, as PRISM
+ * refuses it. Not supported on interval models (PROPER_EUNSUPPORTED): X,
+ * lower step bounds, LTL, R, S, and exact or parametric checking. Unlike
+ * PRISM, lower ends 0 are accepted (PRISM refuses to check such a model).
+ *
  * ---- Properties -----------------------------------------------------------
  * A property is an expression (PRISM's grammar and precedence) in which
  * these operators may appear anywhere, nested and combined with arithmetic
  * and logic ("P=? [ F x=1 ] + 1", "P>0.5 [ F P>=1 [ G y=0 ] ]"):
  *   P=? [ path ]  P>=b [ path ] (also <, <=, >; Pmin=?, Pmax=? = P=? on a
- *                 chain). Paths: X phi, F phi, G phi, phi U psi, phi W psi,
+ *                 chain; on an interval model see above). Paths: X phi, F phi, G phi, phi U psi, phi W psi,
  *                 phi R psi, with step bounds <=k <k >=k >k =k [a,b] on F G U
  *                 W R (PRISM's semantics: the steps before a lower bound must
  *                 satisfy the left operand, DTMCModelChecker's restricted

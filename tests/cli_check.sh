@@ -297,3 +297,22 @@ run chk $M/two_state.pm 'R{"r"}=? [ S ]' --exact --const p=0.25,q=1/3
 status_is check_exact_lra 0 && matches check_exact_lra "$T/out" '  10/7  \(exact\)$'
 run chk $M/two_state.pm 'R{"r"}=? [ S ]' --param p,q
 status_is check_param_lra 0 && matches check_param_lra "$T/out" '  \(2\*p\+q\)/\(p\+q\)  \(parametric\)$'
+
+# --- probability intervals (PRISM's interval DTMCs) ---
+# synchronised intervals multiply end by end: the lower ends reaching s=1 are
+# 0.04 + 0.04 (Pmin 0.08), and the 0.28 left over all lower ends goes up to 0.08
+# more to each (Pmax 0.24); PRISM 4.10.2-dev agrees (prism interval_sync.pm
+# -pf 'Pmax=? [ F s=1 ]': 0.24, Pmin: 0.08000000000000002)
+run chk $M/interval_sync.pm 'Pmax=? [ F s=1 ]'
+status_is check_interval_table 0 && matches check_interval_table "$T/out" 'probability intervals\)$' &&
+    matches check_interval_value "$T/out" '^Pmax=\? \[ F s=1 \]  0\.24'
+run chk $M/interval_sync.pm 'Pmin=? [ F s=1 ]' --json
+status_is check_interval_json 0 && json_valid check_interval_json_valid "$T/out" &&
+    check check_interval_json_min rel_near "$(json_get "$T/out" properties.0.value)" 0.08 1e-9 &&
+    check check_interval_json_flag [ "$(json_get "$T/out" intervals)" = true ]
+expect check_interval_bound 0 chk $M/interval_sync.pm 'P>=0.05 [ F s=1 ]'
+expect_error check_interval_p_query "ask for Pmin=? or Pmax=?" chk $M/interval_sync.pm 'P=? [ F s=1 ]'
+expect_error check_interval_export "exports of models with probability intervals" chk $M/interval_sync.pm 'Pmax=? [ F s=1 ]' --export-drn "$T/x.drn"
+expect_error check_interval_exact "do not support models with probability intervals" chk $M/interval_sync.pm 'Pmax=? [ F s=1 ]' --exact
+expect_error check_interval_empty "interval_empty.pm:4:17: probability interval [0.3, 0.2] is empty" chk $M/interval_empty.pm 'Pmax=? [ F s=1 ]'
+expect_error check_interval_two_choices "2 choices (enabled commands) in state (s=0)" chk $M/interval_two_choices.pm 'Pmax=? [ F s=1 ]'
