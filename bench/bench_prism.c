@@ -5,6 +5,11 @@
  * 10^6 one-state commands built in under 2 s. When PROPER_PRISM (or prism
  * in PATH) is set, PRISM's own build time of the same file is printed too
  * (explicit engine, one run, wall clock, JVM start included).
+ * Then, for each size n, the refusal of a model that cannot fit: two
+ * coupled variables of 4000 values each (16 x 10^6 reachable states, no
+ * independent groups to count apart) with the state limit set to n,
+ * against the build of the n-state chain: refusing should cost about what
+ * exploring n states costs (a ratio near 1), not more.
  *
  *     build/bench/bench_prism [N ...]     (default 1000 10000 100000 1000000)
  */
@@ -69,6 +74,29 @@ static void build_model(void *p) {
     proper_prism_free(m);
 }
 
+/* 16 x 10^6 states, every variable read by the other's update. */
+static const char *coupled_text = "dtmc\nmodule m\n x : [0..3999];\n y : [0..3999];\n"
+                                  " [] true -> 0.5:(x'=mod(x+1,4000)) + 0.5:(y'=mod(y+x+1,4000));\nendmodule\n";
+
+/* Building the coupled model with the state limit c->n must fail with
+ * PROPER_ELIMIT. */
+static void refuse_coupled(void *p) {
+    ctx *c = (ctx *)p;
+    proper_prism_model *m = NULL;
+    proper_prism_build_opts o = proper_prism_build_opts_default();
+    proper_dtmc d;
+    proper_error err;
+    int rc;
+    proper_dtmc_init(&d);
+    o.max_states = (uint32_t)c->n;
+    if (proper_prism_parse(&m, c->text, c->len, "coupled.pm", &err) || (rc = proper_prism_build(m, &o, &d, &err)) != PROPER_ELIMIT) {
+        if (!c->failed) fprintf(stderr, "bench_prism: the coupled model was not refused\n");
+        c->failed = 1;
+    }
+    proper_dtmc_free(&d);
+    proper_prism_free(m);
+}
+
 static void load_tra(void *p) {
     ctx *c = (ctx *)p;
     proper_dtmc d;
@@ -105,8 +133,8 @@ int main(int argc, char **argv) {
     int i, n_sizes = argc > 1 ? argc - 1 : 4, status = 0;
     for (i = 0; i < n_sizes; i++) {
         unsigned long n = argc > 1 ? strtoul(argv[i + 1], NULL, 10) : defaults[i];
-        ctx pm, tra;
-        bench_result rb, rt;
+        ctx pm, tra, big;
+        bench_result rb, rt, rr;
         char label[64];
         double prism;
         memset(&pm, 0, sizeof pm);
@@ -121,7 +149,14 @@ int main(int argc, char **argv) {
         snprintf(label, sizeof label, "language, %lu commands", n);
         bench_print(stdout, label, &rb, &rt);
         if ((prism = prism_build_seconds(pm.text, pm.len)) >= 0) printf("  PRISM's build of the same file: %.3g s (wall)\n", prism);
-        if (pm.failed || tra.failed) status = 1;
+        memset(&big, 0, sizeof big);
+        big.n = n;
+        big.text = coupled_text;
+        big.len = strlen(coupled_text);
+        rr = bench_run(refuse_coupled, &big, BENCH_CPU, n >= 100000 ? 3 : 7, 0.05);
+        snprintf(label, sizeof label, "refusing 16e6 states at limit %lu", n);
+        bench_print(stdout, label, &rr, &rb);
+        if (pm.failed || tra.failed || big.failed) status = 1;
         PROPER_FREE((char *)pm.text);
         PROPER_FREE((char *)tra.text);
     }
