@@ -120,6 +120,18 @@ extern "C" {
 #define PROPER_EXACT_MAX_GCD_WORK 1000000000ull
 #endif
 
+/* Largest estimated work of one polynomial product, and of all the
+ * products of one power x^k, in limb products: terms(a) x terms(b) x
+ * (limbs(a) + limbs(b))^2, where limbs is the largest coefficient's
+ * numerator plus denominator (each product of coefficients and each sum
+ * into the result takes a gcd about that quadratic in the sizes). A power's
+ * work is estimated before the first product from bounds on the sizes of
+ * its partial powers, so a power that would take long is refused at once
+ * (PROPER_ELIMIT). 3*10^10 is a few seconds on one core. */
+#ifndef PROPER_EXACT_MAX_WORK
+#define PROPER_EXACT_MAX_WORK 30000000000ull
+#endif
+
 /* Default limit on the states an exact or parametric solve takes on. */
 #ifndef PROPER_EXACT_MAX_STATES
 #define PROPER_EXACT_MAX_STATES 1000000
@@ -1647,14 +1659,16 @@ PROPER_API int proper_poly_equal(const proper_poly *a, const proper_poly *b) {
 static int proper__exact_poly_addsub(proper_poly *out, const proper_poly *a0, const proper_poly *b0, int sign) {
     proper_poly t, wa, wb;
     const proper_poly *a, *b;
-    size_t i = 0, j = 0;
+    size_t i = 0, j = 0, n;
     int rc;
     proper_poly_init(&t);
     proper_poly_init(&wa);
     proper_poly_init(&wb);
     if ((rc = proper__exact_poly_align(a0, b0, &a, &b, &wa, &wb))) goto done;
     t.n_vars = a->n_vars;
-    if ((rc = proper__exact_poly_reserve(&t, a->n_terms + b->n_terms))) goto done;
+    n = a->n_terms + b->n_terms;
+    /* the sum may have fewer terms than both together: push checks the limit */
+    if ((rc = proper__exact_poly_reserve(&t, n > PROPER_EXACT_MAX_TERMS ? PROPER_EXACT_MAX_TERMS : n))) goto done;
     while (i < a->n_terms || j < b->n_terms) {
         proper_rat c;
         const uint32_t *e;
@@ -1729,11 +1743,62 @@ PROPER_API int proper_poly_scale(proper_poly *out, const proper_poly *a, const p
     return proper__exact_poly_mul_term(out, a, NULL, c);
 }
 
+/* acc += s for polynomials in the same variables, consuming s: terms move
+ * into the sum instead of being copied, so adding many partial products
+ * (proper_poly_mul) costs their sizes, not copies of the growing sum. On
+ * failure both are released. */
+static int proper__exact_poly_absorb(proper_poly *acc, proper_poly *s) {
+    proper_poly t;
+    size_t i = 0, j = 0, n = acc->n_terms + s->n_terms;
+    int rc;
+    proper_poly_init(&t);
+    t.n_vars = acc->n_vars;
+    rc = proper__exact_poly_reserve(&t, n > PROPER_EXACT_MAX_TERMS ? PROPER_EXACT_MAX_TERMS : n);
+    while (!rc && (i < acc->n_terms || j < s->n_terms)) {
+        int cmp = i == acc->n_terms ? -1 : j == s->n_terms ? 1
+                : proper__exact_mono_cmp(proper__exact_term(acc, i), proper__exact_term(s, j), t.n_vars);
+        if (cmp < 0) {
+            rc = proper__exact_poly_push(&t, proper__exact_term(s, j), &s->coef[j]);
+            j++;
+            continue;
+        }
+        if (cmp == 0) rc = proper_rat_add(&acc->coef[i], &acc->coef[i], &s->coef[j++]);
+        if (!rc) rc = proper__exact_poly_push(&t, proper__exact_term(acc, i), &acc->coef[i]);
+        i++;
+    }
+    /* moved coefficients were left zero (no limbs) by the push */
+    proper_poly_free(acc);
+    proper_poly_free(s);
+    if (rc) { proper_poly_free(&t); return rc; }
+    *acc = t;
+    return PROPER_OK;
+}
+
+/* The largest coefficient of a in limbs, numerator and denominator
+ * together (at least 1). */
+static double proper__exact_poly_coef_limbs(const proper_poly *a) {
+    size_t i, m = 1;
+    for (i = 0; i < a->n_terms; i++) {
+        size_t l = a->coef[i].num.len + a->coef[i].den.len;
+        if (l > m) m = l;
+    }
+    return (double)m;
+}
+
+/* Estimated work of a product of polynomials with na and nb terms whose
+ * coefficients have la and lb limbs (see PROPER_EXACT_MAX_WORK). */
+static double proper__exact_mul_work(double na, double nb, double la, double lb) {
+    return na * nb * (la + lb) * (la + lb);
+}
+
 PROPER_API int proper_poly_mul(proper_poly *out, const proper_poly *a0, const proper_poly *b0) {
     proper_poly t, s, wa, wb;
     const proper_poly *a, *b;
     size_t i;
     int rc;
+    if (proper__exact_mul_work((double)a0->n_terms, (double)b0->n_terms, proper__exact_poly_coef_limbs(a0),
+                               proper__exact_poly_coef_limbs(b0)) > (double)PROPER_EXACT_MAX_WORK)
+        return PROPER_ELIMIT;
     proper_poly_init(&t);
     proper_poly_init(&s);
     proper_poly_init(&wa);
@@ -1743,7 +1808,7 @@ PROPER_API int proper_poly_mul(proper_poly *out, const proper_poly *a0, const pr
     if (a->n_terms > b->n_terms) { const proper_poly *x = a; a = b; b = x; }
     for (i = 0; i < a->n_terms; i++) {
         if ((rc = proper__exact_poly_mul_term(&s, b, proper__exact_term(a, i), &a->coef[i])) ||
-            (rc = proper_poly_add(&t, &t, &s)))
+            (rc = proper__exact_poly_absorb(&t, &s)))
             goto done;
     }
     proper__exact_poly_move(out, &t);
@@ -1761,6 +1826,16 @@ PROPER_API int proper_poly_div_exact(proper_poly *q, const proper_poly *a0, cons
     uint32_t *e = NULL, k, nv;
     int rc;
     if (!b0->n_terms) return PROPER_EINVAL;
+    if (b0->n_terms == 1 && b0->n_vars <= a0->n_vars && proper_poly_is_const(b0, NULL)) {
+        /* a constant divisor (the gcd 1 of coprime parts, often): one scaling */
+        proper_rat c;
+        proper_rat_init(&c);
+        rc = proper_rat_set_i64(&c, 1, 1);
+        if (!rc) rc = proper_rat_div(&c, &c, &b0->coef[0]);
+        if (!rc) rc = proper_poly_scale(q, a0, &c);
+        proper_rat_free(&c);
+        return rc;
+    }
     proper_poly_init(&t);
     proper_poly_init(&r);
     proper_poly_init(&s);
@@ -2530,11 +2605,57 @@ static int proper__exact_poly_pow_too_big(const proper_poly *a, unsigned k) {
     return 0;
 }
 
+/* A bound on the terms of a^j: the products of j of a's n terms are at
+ * most the multisets of j terms, C(j + n - 1, j), and at most the exponent
+ * vectors with each variable's exponent up to j times its degree in a. */
+static double proper__exact_pow_terms(const proper_poly *a, double j) {
+    double n = (double)a->n_terms, lo = j < n - 1 ? j : n - 1, hi = j < n - 1 ? n - 1 : j, multisets = 1, vectors = 1, i;
+    uint32_t v;
+    size_t t;
+    for (i = 1; i <= lo && multisets < 1e30; i++) multisets = multisets * (hi + i) / i; /* C(hi + lo, lo) */
+    for (v = 0; v < a->n_vars; v++) {
+        uint32_t deg = 0;
+        for (t = 0; t < a->n_terms; t++)
+            if (a->exp[t * a->n_vars + v] > deg) deg = a->exp[t * a->n_vars + v];
+        vectors *= j * deg + 1;
+    }
+    return multisets < vectors ? multisets : vectors;
+}
+
+/* Estimated work (PROPER_EXACT_MAX_WORK) of a^k by the square-and-multiply
+ * of proper_ratfun_pow, from the bounds on the terms of each partial power
+ * a^j and the estimate j limbs(a) of its coefficients (the coefficients of
+ * a^j are products of j of a's). */
+static double proper__exact_pow_work(const proper_poly *a, unsigned k) {
+    double work = 0, la = proper__exact_poly_coef_limbs(a), jacc = 0, jbase = 1;
+    if (!a->n_terms) return 0;
+    while (k) {
+        double tb = proper__exact_pow_terms(a, jbase);
+        if (k & 1) {
+            if (jacc > 0) work += proper__exact_mul_work(proper__exact_pow_terms(a, jacc), tb, jacc * la, jbase * la);
+            jacc += jbase;
+        }
+        k >>= 1;
+        if (k) work += proper__exact_mul_work(tb, tb, jbase * la, jbase * la);
+        jbase *= 2;
+    }
+    return work;
+}
+
+/* Why a^k is refused before any product (NULL: it is not). */
+static const char *proper__exact_pow_refusal(const proper_ratfun *a, unsigned k) {
+    if (proper__exact_poly_pow_too_big(&a->num, k) || proper__exact_poly_pow_too_big(&a->den, k))
+        return "power whose coefficients must exceed PROPER_EXACT_MAX_LIMBS";
+    if (proper__exact_pow_work(&a->num, k) + proper__exact_pow_work(&a->den, k) > (double)PROPER_EXACT_MAX_WORK)
+        return "power whose estimated work exceeds PROPER_EXACT_MAX_WORK";
+    return NULL;
+}
+
 PROPER_API int proper_ratfun_pow(proper_ratfun *out, const proper_ratfun *a, unsigned k) {
     proper_ratfun base, acc;
     proper_rat one;
     int rc;
-    if (proper__exact_poly_pow_too_big(&a->num, k) || proper__exact_poly_pow_too_big(&a->den, k)) return PROPER_ELIMIT;
+    if (proper__exact_pow_refusal(a, k)) return PROPER_ELIMIT;
     proper_ratfun_init(&base);
     proper_ratfun_init(&acc);
     proper_rat_init(&one);
@@ -2786,6 +2907,7 @@ static int proper__exact_parse_power(proper__exact_parser *p, proper_ratfun *out
     if (p->pos < p->len && p->text[p->pos] == '^') {
         unsigned long k = 0;
         size_t at;
+        const char *why;
         p->pos++;
         proper__exact_pskip(p);
         at = p->pos;
@@ -2796,6 +2918,7 @@ static int proper__exact_parse_power(proper__exact_parser *p, proper_ratfun *out
             p->pos++;
         }
         if (k > PROPER_EXACT_MAX_POWER) return proper__exact_perr(p, PROPER_ELIMIT, at, "power above PROPER_EXACT_MAX_POWER");
+        if ((why = proper__exact_pow_refusal(out, (unsigned)k))) return proper__exact_perr(p, PROPER_ELIMIT, at, why);
         if ((rc = proper_ratfun_pow(out, out, (unsigned)k))) return proper__exact_perr(p, rc, at, "result too large");
     }
     return PROPER_OK;

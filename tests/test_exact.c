@@ -531,6 +531,34 @@ static void test_poly_gcd_factors(void) {
     }
 }
 
+/* The work estimate of a power: (p+q+r+1)^1000 would have C(1003, 3) =
+ * 1.7e8 terms, refused before any product and named at the power; the 20th
+ * power is computed, and its coefficients are the multinomials: 1771 =
+ * C(23, 3) terms summing to 4^20, p^5 q^5 r^5 with 20!/(5!)^4 =
+ * 11732745024. */
+static void test_ratfun_pow_work(void) {
+    static const char *const PQR[] = {"p", "q", "r"};
+    static const uint32_t e555[3] = {5, 5, 5};
+    const double one[3] = {1, 1, 1};
+    proper_ratfun f;
+    proper_error err;
+    size_t i, found = 0;
+    proper_ratfun_init(&f);
+    CHECK_INT(proper_ratfun_parse(&f, "(p+q+r+1)^1000", 14, "t", PQR, 3, &err), PROPER_ELIMIT);
+    CHECK_INT(err.col, 11);
+    CHECK_CONTAINS(err.message, "PROPER_EXACT_MAX_WORK");
+    CHECK_INT(proper_ratfun_parse(&f, "(p+q+r+1)^20", 12, "t", PQR, 3, &err), 0);
+    CHECK(f.num.n_terms == 1771 && f.den.n_terms == 0);
+    CHECK_REL(proper_poly_eval_double(&f.num, one, 3), pow(4, 20), 1e-15);
+    for (i = 0; i < f.num.n_terms; i++) {
+        if (memcmp(f.num.exp + 3 * i, e555, sizeof e555) != 0) continue;
+        CHECK(proper_rat_to_double(&f.num.coef[i]) == 11732745024.0);
+        found++;
+    }
+    CHECK_INT(found, 1);
+    proper_ratfun_free(&f);
+}
+
 /* A power whose extreme coefficient must outgrow PROPER_EXACT_MAX_LIMBS is
  * refused before the work: (p + 3^60000)^400 has the constant term
  * 3^24000000, 38 million bits (the limit is 2^20 limbs, 33.5 million bits);
@@ -1327,6 +1355,7 @@ int main(void) {
     RUN(test_poly_gcd_random);
     RUN(test_poly_gcd_factors);
     RUN(test_ratfun_pow_limit);
+    RUN(test_ratfun_pow_work);
     RUN(test_gamblers_ruin);
     RUN(test_random_vs_dense);
     RUN(test_prism_param);
