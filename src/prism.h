@@ -3455,6 +3455,7 @@ typedef struct proper__prism_explorer {
      * lower ends of the probability intervals, thi, ohi and nhi the upper
      * ends; tw holds a transition's reward itself (one choice per state). */
     int interval;
+    size_t choice_cmd[2]; /* a command of the current state's first two choices (for errors) */
     double *thi, *ohi, *nhi;
     size_t cap_thi, cap_ohi, cap_nhi;
     /* the merged, delimited intervals of the rows as built: state i's are
@@ -3921,6 +3922,7 @@ static int proper__prism_sync_choices(proper__prism_explorer *X, size_t a) {
         if ((rc = proper__prism_start_choice(X)) != 0) return rc;
         for (k = 0; k < groups; k++)
             if ((rc = proper__prism_apply_command(X, X->enabled[X->group_start[k] + X->combo[k]])) != 0) return rc;
+        if (X->n_choices < 2) X->choice_cmd[X->n_choices] = X->enabled[X->group_start[0] + X->combo[0]];
         if ((rc = proper__prism_finish_choice(X, (int)a)) != 0) return rc;
         for (k = groups; k-- > 0;) {
             if (++X->combo[k] < X->group_start[k + 1] - X->group_start[k]) break;
@@ -3937,6 +3939,7 @@ static int proper__prism_sync_choices(proper__prism_explorer *X, size_t a) {
  * distribution; choosing uniformly is a DTMC's rule, not an IDTMC's). */
 static int proper__prism_interval_choices(proper__prism_explorer *X, size_t first) {
     size_t i, r, nt = X->n_trew, n = X->n_trans - first;
+    const proper__prism_command *a = &X->m->cmds[X->choice_cmd[0]], *b = &X->m->cmds[X->choice_cmd[1]];
     char st[PROPER_ERROR_MESSAGE_MAX / 2];
     for (i = first + 1; i < X->n_trans && X->dst[i] == X->dst[first]; i++) {}
     if (i == X->n_trans) {
@@ -3951,9 +3954,10 @@ static int proper__prism_interval_choices(proper__prism_explorer *X, size_t firs
     }
     if (X->module_on) return PROPER_OK; /* counting one group's states: the whole model is checked when built */
     proper__prism_describe_state(X->m, X->cur, st, sizeof st);
-    return proper_error_set(X->err, PROPER_EPROB, X->m->file, 0, 0,
-                            "%lu choices (enabled commands) in state %s of a model with probability intervals: it "
-                            "needs one, or choices that all lead to one state", (unsigned long)X->n_choices, st);
+    return proper_error_set(X->err, PROPER_EPROB, X->m->file, b->line, b->col,
+                            "%lu choices in state %s of a model with probability intervals (this command's and line "
+                            "%d's): it needs one, or choices that all lead to one state",
+                            (unsigned long)X->n_choices, st, a->line);
 }
 
 static int proper__prism_explore_state(proper__prism_explorer *X, size_t s) {
@@ -3972,6 +3976,7 @@ static int proper__prism_explore_state(proper__prism_explorer *X, size_t s) {
         if (X->module_on && !X->module_on[m->cmds[c].module]) continue;
         if ((rc = proper__prism_eval(&X->cx, m->cmds[c].guard, &g)) != 0) return rc;
         if (!g.i) continue;
+        if (X->n_choices < 2) X->choice_cmd[X->n_choices] = c;
         if ((rc = proper__prism_start_choice(X)) != 0 || (rc = proper__prism_apply_command(X, c)) != 0 ||
             (rc = proper__prism_finish_choice(X, -1)) != 0)
             return rc;

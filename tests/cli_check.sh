@@ -315,4 +315,4 @@ expect_error check_interval_p_query "ask for Pmin=? or Pmax=?" chk $M/interval_s
 expect_error check_interval_export "exports of models with probability intervals" chk $M/interval_sync.pm 'Pmax=? [ F s=1 ]' --export-drn "$T/x.drn"
 expect_error check_interval_exact "do not support models with probability intervals" chk $M/interval_sync.pm 'Pmax=? [ F s=1 ]' --exact
 expect_error check_interval_empty "interval_empty.pm:4:17: probability interval [0.3, 0.2] is empty" chk $M/interval_empty.pm 'Pmax=? [ F s=1 ]'
-expect_error check_interval_two_choices "2 choices (enabled commands) in state (s=0)" chk $M/interval_two_choices.pm 'Pmax=? [ F s=1 ]'
+expect_error check_interval_two_choices "interval_two_choices.pm:5:2: 2 choices in state (s=0)" chk $M/interval_two_choices.pm 'Pmax=? [ F s=1 ]'

@@ -206,7 +206,7 @@ static void test_errors(void) {
         {"[] s=0 -> [0.1 0.2]:(s'=1);", PROPER_EPARSE, 4, 17, "','"},
         {"[] s=0 -> [0.1,0.2:(s'=1);", PROPER_EPARSE, 4, 20, "']'"},
         {"[] s=0 -> [0.1,true]:(s'=1);", PROPER_EPARSE, 4, 17, "probability"},
-        {"[] s=0 -> [0.2,0.5]:(s'=1) + [0.5,0.8]:(s'=2);\n [] s=0 -> (s'=2);", PROPER_EPROB, 0, 0, "2 choices"},
+        {"[] s=0 -> [0.2,0.5]:(s'=1) + [0.5,0.8]:(s'=2);\n [] s=0 -> (s'=2);", PROPER_EPROB, 5, 2, "line 4's"},
     };
     size_t i;
     for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
