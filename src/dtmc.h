@@ -635,7 +635,31 @@ PROPER_API int proper_dtmc_param_reward_range(const proper_dtmc *m, size_t rewar
  * estimate), or opts->sound = 0.
  * interval_prob_bounded_until: P{min,max}=? [ phi1 U<=k phi2 ], k robust
  * steps (fewer when a step changes nothing); exact up to the rounding of
- * the steps, as for proper_dtmc_prob_bounded_until. */
+ * the steps, as for proper_dtmc_prob_bounded_until.
+ * interval_next: P{min,max}=? [ X phi ], one robust step (exact up to its
+ * rounding).
+ * interval_reward_reach: R{min,max}=? [ F target ] with state_rewards
+ * (n_states values) and trans_rewards (aligned with m->col, NULL: none),
+ * finite and >= 0 (PROPER_ERANGE naming the state otherwise); state_rewards
+ * NULL is all zero. Nature chooses the distributions as above; the value is
+ * infinite where the optimising choice reaches target with probability
+ * < 1 (as PRISM: Rmax is infinite where Pmin [ F target ] < 1, Rmin where
+ * Pmax [ F target ] < 1, both decided on the graph: the edges nature can
+ * give positive mass to, and those it must), 0 on target. The rest is
+ * solved by value iteration from below (the least fixed point of the
+ * robust Bellman operator) and the certificate of interval_prob_until
+ * (u = x + tau w, T u <= u checked with rounding): stats->max_error is the
+ * proven absolute bound (rel_precision is asked of it relative to the
+ * largest finite value), INFINITY without a certificate (Rmin where nature
+ * can keep the run among the unknown states forever at a positive
+ * reward). Rmin where nature could keep the run forever in states and
+ * transitions of zero reward without reaching target (an end component of
+ * zero reward: the least fixed point would not be the minimum over the
+ * choices that reach target) is refused with PROPER_EUNSUPPORTED naming a
+ * state; PRISM refuses every zero lower end, which excludes it.
+ * interval_reward_cumul: R{min,max}=? [ C<=k ], k robust steps of the same
+ * operator over all states (fewer when a step changes nothing); exact up to
+ * the rounding of the steps. */
 PROPER_API int proper_dtmc_interval_prob_until(const proper_dtmc *m, const double *lo, const double *hi,
                                                const proper_bitset *phi1, const proper_bitset *phi2, int maximise,
                                                const proper_dtmc_solve_opts *opts, double *x,
@@ -643,6 +667,16 @@ PROPER_API int proper_dtmc_interval_prob_until(const proper_dtmc *m, const doubl
 PROPER_API int proper_dtmc_interval_prob_bounded_until(const proper_dtmc *m, const double *lo, const double *hi,
                                                        const proper_bitset *phi1, const proper_bitset *phi2,
                                                        unsigned long k, int maximise, double *x, proper_error *err);
+PROPER_API int proper_dtmc_interval_next(const proper_dtmc *m, const double *lo, const double *hi,
+                                         const proper_bitset *phi, int maximise, double *x, proper_error *err);
+PROPER_API int proper_dtmc_interval_reward_reach(const proper_dtmc *m, const double *lo, const double *hi,
+                                                 const double *state_rewards, const double *trans_rewards,
+                                                 const proper_bitset *target, int maximise,
+                                                 const proper_dtmc_solve_opts *opts, double *x,
+                                                 proper_dtmc_solve_stats *stats, proper_error *err);
+PROPER_API int proper_dtmc_interval_reward_cumul(const proper_dtmc *m, const double *lo, const double *hi,
+                                                 const double *state_rewards, const double *trans_rewards,
+                                                 unsigned long k, int maximise, double *x, proper_error *err);
 
 /* ---- CTMCs ---------------------------------------------------------------
  * For a model of kind PROPER_DTMC_KIND_CTMC the unbounded solvers above
@@ -3832,30 +3866,44 @@ static int proper__dtmc_check_intervals(const proper_dtmc *m, const double *lo, 
  * allow (maximise or minimise): every successor gets its lower end, and
  * the mass left goes to the successors in order of value, best first, each
  * up to its upper end (the greedy solution of this knapsack-shaped linear
- * program). order: scratch of the row's length. */
-static double proper__dtmc_interval_step(const proper_dtmc *m, const double *lo, const double *hi, uint32_t s,
-                                         const double *x, int maximise, uint64_t *order) {
-    uint64_t a = m->row[s], b = m->row[s + 1], n = b - a, i, j;
+ * program). order: scratch of the row's length. _edges: the value of edge
+ * e is trans[e] + x[col[e]] (trans NULL: x alone), and edges into states
+ * marked in skip (NULL: none) take no mass (interval_reward_reach calls it
+ * only where nature can give them none). */
+static double proper__dtmc_interval_step_edges(const proper_dtmc *m, const double *lo, const double *hi, uint32_t s,
+                                               const double *x, const double *trans, const unsigned char *skip,
+                                               int maximise, uint64_t *order) {
+    uint64_t a = m->row[s], b = m->row[s + 1], n = 0, i, j;
     double v = 0.0, left = 1.0;
-    for (i = 0; i < n; i++) {
-        uint64_t e = a + i;
-        v += lo[e] * x[m->col[e]];
-        left -= lo[e];
+#define PROPER__DTMC_EDGE_VALUE(e) (x[m->col[e]] + (trans ? trans[e] : 0.0))
+    for (i = a; i < b; i++) {
+        double xe;
+        if (skip && skip[m->col[i]]) continue;
+        xe = PROPER__DTMC_EDGE_VALUE(i);
+        v += lo[i] * xe;
+        left -= lo[i];
         /* insertion sort by value, best first (rows are short) */
-        for (j = i; j > 0; j--) {
-            double xp = x[m->col[order[j - 1]]], xe = x[m->col[e]];
+        for (j = n; j > 0; j--) {
+            double xp = PROPER__DTMC_EDGE_VALUE(order[j - 1]);
             if (maximise ? xp >= xe : xp <= xe) break;
             order[j] = order[j - 1];
         }
-        order[j] = e;
+        order[j] = i;
+        n++;
     }
     for (i = 0; i < n && left > 0.0; i++) {
         uint64_t e = order[i];
         double add = hi[e] - lo[e] < left ? hi[e] - lo[e] : left;
-        v += add * x[m->col[e]];
+        v += add * PROPER__DTMC_EDGE_VALUE(e);
         left -= add;
     }
+#undef PROPER__DTMC_EDGE_VALUE
     return v;
+}
+
+static double proper__dtmc_interval_step(const proper_dtmc *m, const double *lo, const double *hi, uint32_t s,
+                                         const double *x, int maximise, uint64_t *order) {
+    return proper__dtmc_interval_step_edges(m, lo, hi, s, x, NULL, NULL, maximise, order);
 }
 
 /* States that reach phi2 through phi1 with probability 0 under the
@@ -4075,6 +4123,319 @@ PROPER_API int proper_dtmc_interval_prob_bounded_until(const proper_dtmc *m, con
         for (s = 0; s < n; s++) {
             if (PROPER_BITSET_GET(phi2, s) || (phi1 && !PROPER_BITSET_GET(phi1, s))) next[s] = x[s];
             else next[s] = proper__dtmc_interval_step(m, lo, hi, s, x, maximise, order);
+            same &= next[s] == x[s];
+        }
+        memcpy(x, next, (size_t)n * sizeof *x);
+        if (same) break;
+    }
+    PROPER_FREE(order);
+    PROPER_FREE(next);
+    return PROPER_OK;
+}
+
+PROPER_API int proper_dtmc_interval_next(const proper_dtmc *m, const double *lo, const double *hi,
+                                         const proper_bitset *phi, int maximise, double *x, proper_error *err) {
+    uint32_t n = m->n_states, s, longest = 1;
+    uint64_t *order;
+    double *ind;
+    int rc;
+    if ((rc = proper__dtmc_check_set(m, phi, "phi", err)) || (rc = proper__dtmc_check_intervals(m, lo, hi, err)))
+        return rc;
+    for (s = 0; s < n; s++)
+        if (m->row[s + 1] - m->row[s] > longest) longest = (uint32_t)(m->row[s + 1] - m->row[s]);
+    order = (uint64_t *)proper_calloc(longest, sizeof *order);
+    ind = (double *)proper_calloc((size_t)n + 1, sizeof *ind);
+    if (!order || !ind) { PROPER_FREE(order); PROPER_FREE(ind); return proper__dtmc_nomem(err); }
+    for (s = 0; s < n; s++) ind[s] = PROPER_BITSET_GET(phi, s) ? 1.0 : 0.0;
+    for (s = 0; s < n; s++) x[s] = proper__dtmc_interval_step(m, lo, hi, s, ind, maximise, order);
+    PROPER_FREE(order);
+    PROPER_FREE(ind);
+    return PROPER_OK;
+}
+
+static int proper__dtmc_interval_check_rewards(const proper_dtmc *m, const double *state_rewards,
+                                               const double *trans_rewards, proper_error *err) {
+    proper_dtmc_reward r;
+    r.name = NULL;
+    r.state = (double *)state_rewards;
+    r.trans = (double *)trans_rewards;
+    return proper__dtmc_check_reward(m, &r, 1, err);
+}
+
+/* Whether nature can give edge e positive mass: a positive lower end, or a
+ * positive upper end with room left by the row's other lower ends (sum_lo:
+ * the row's sum of lower ends). */
+static int proper__dtmc_interval_can(const double *lo, const double *hi, uint64_t e, double sum_lo) {
+    return lo[e] > 0.0 || (hi[e] > 0.0 && sum_lo - lo[e] < 1.0);
+}
+
+static double proper__dtmc_interval_sum_lo(const proper_dtmc *m, const double *lo, uint32_t s) {
+    double sum = 0.0;
+    uint64_t e;
+    for (e = m->row[s]; e < m->row[s + 1]; e++) sum += lo[e];
+    return sum;
+}
+
+/* sure[s] = 1 where Pmin [ F target ] = 1: every choice of nature reaches
+ * target almost surely. Its complement is the states from which nature can
+ * reach, with positive probability outside target, a state where it can
+ * keep the run away from target forever (Pmin = 0; Baier and Katoen,
+ * Principles of Model Checking, 10.6.1, for MDPs). */
+static void proper__dtmc_interval_sure_all(const proper_dtmc *m, const double *lo, const double *hi,
+                                           const proper_bitset *target, unsigned char *sure) {
+    uint32_t n = m->n_states, s;
+    int changed = 1;
+    proper__dtmc_interval_no(m, lo, hi, NULL, target, 0, sure); /* sure = the Pmin = 0 states, for now */
+    while (changed) { /* backward closure over the edges nature can use */
+        changed = 0;
+        for (s = n; s-- > 0;) {
+            double sum_lo;
+            uint64_t e;
+            if (sure[s] || PROPER_BITSET_GET(target, s)) continue;
+            sum_lo = proper__dtmc_interval_sum_lo(m, lo, s);
+            for (e = m->row[s]; e < m->row[s + 1]; e++)
+                if (sure[m->col[e]] && proper__dtmc_interval_can(lo, hi, e, sum_lo)) { sure[s] = 1; changed = 1; break; }
+        }
+    }
+    for (s = 0; s < n; s++) sure[s] = !sure[s];
+}
+
+/* Whether nature can choose in s a distribution with support in u that
+ * gives v positive mass. */
+static int proper__dtmc_interval_stays_hits(const proper_dtmc *m, const double *lo, const double *hi, uint32_t s,
+                                            const unsigned char *u, const unsigned char *v) {
+    double sum_lo = 0.0, sum_hi = 0.0;
+    uint64_t e;
+    for (e = m->row[s]; e < m->row[s + 1]; e++) {
+        if (!u[m->col[e]] && lo[e] > 0.0) return 0;
+        if (u[m->col[e]]) { sum_lo += lo[e]; sum_hi += hi[e]; }
+    }
+    if (sum_hi < 1.0 - PROPER_DTMC_ROW_SUM_TOL) return 0;
+    for (e = m->row[s]; e < m->row[s + 1]; e++)
+        if (v[m->col[e]] && proper__dtmc_interval_can(lo, hi, e, sum_lo)) return 1;
+    return 0;
+}
+
+/* u[s] = 1 where Pmax [ F target ] = 1: some choice of nature reaches
+ * target almost surely. The greatest fixed point of U = the states that
+ * reach target within U by choices that never leave U (Baier and Katoen,
+ * 10.6.1, Prob1E for MDPs); v: scratch. */
+static void proper__dtmc_interval_sure_some(const proper_dtmc *m, const double *lo, const double *hi,
+                                            const proper_bitset *target, unsigned char *u, unsigned char *v) {
+    uint32_t n = m->n_states, s;
+    for (s = 0; s < n; s++) u[s] = 1;
+    for (;;) {
+        int changed = 1, shrunk = 0;
+        for (s = 0; s < n; s++) v[s] = PROPER_BITSET_GET(target, s) ? 1 : 0;
+        while (changed) {
+            changed = 0;
+            for (s = n; s-- > 0;)
+                if (u[s] && !v[s] && proper__dtmc_interval_stays_hits(m, lo, hi, s, u, v)) { v[s] = 1; changed = 1; }
+        }
+        for (s = 0; s < n; s++) {
+            shrunk |= u[s] && !v[s];
+            u[s] = v[s];
+        }
+        if (!shrunk) return;
+    }
+}
+
+/* For Rmin: a state among the unknown ones from which nature can keep the
+ * run forever in states of zero reward along transitions of zero reward
+ * (the greatest such set: every edge outside it has lower end 0 and the
+ * edges inside carry upper ends summing to 1); UINT32_MAX when none. */
+static uint32_t proper__dtmc_interval_zero_ec(const proper_dtmc *m, const double *lo, const double *hi,
+                                              const double *state_rewards, const double *trans_rewards,
+                                              const unsigned char *unknown, unsigned char *z) {
+    uint32_t n = m->n_states, s;
+    int changed = 1;
+    for (s = 0; s < n; s++) z[s] = unknown[s] && !(state_rewards && state_rewards[s] > 0.0);
+    while (changed) {
+        changed = 0;
+        for (s = n; s-- > 0;) {
+            double inside = 0.0;
+            int keeps = 1;
+            uint64_t e;
+            if (!z[s]) continue;
+            for (e = m->row[s]; e < m->row[s + 1] && keeps; e++) {
+                if (z[m->col[e]] && !(trans_rewards && trans_rewards[e] > 0.0)) inside += hi[e];
+                else keeps = lo[e] == 0.0;
+            }
+            if (!keeps || inside < 1.0 - PROPER_DTMC_ROW_SUM_TOL) { z[s] = 0; changed = 1; }
+        }
+    }
+    for (s = 0; s < n; s++)
+        if (z[s]) return s;
+    return UINT32_MAX;
+}
+
+/* One robust Bellman step of the expected reward in s: its state reward
+ * plus the optimal expectation of transition reward + value, edges into
+ * the infinite states (inf) taking no mass. */
+static double proper__dtmc_interval_reward_step(const proper_dtmc *m, const double *lo, const double *hi, uint32_t s,
+                                                const double *state_rewards, const double *trans_rewards,
+                                                const unsigned char *inf, const double *x, int maximise,
+                                                uint64_t *order) {
+    return (state_rewards ? state_rewards[s] : 0.0) +
+           proper__dtmc_interval_step_edges(m, lo, hi, s, x, trans_rewards, inf, maximise, order);
+}
+
+/* Whether u bounds the least fixed point of the reward operator from above:
+ * T u <= u in every unknown state, T u's rounding ((d + 2) eps_mach of its
+ * largest term, d successors) counted against it (Knaster-Tarski). */
+static int proper__dtmc_interval_reward_inductive(const proper_dtmc *m, const double *lo, const double *hi,
+                                                  const double *state_rewards, const double *trans_rewards,
+                                                  const unsigned char *inf, const unsigned char *unknown,
+                                                  int maximise, const double *u, uint64_t *order) {
+    uint32_t s;
+    for (s = 0; s < m->n_states; s++) {
+        double v, big = state_rewards ? state_rewards[s] : 0.0;
+        uint64_t e;
+        if (!unknown[s]) continue;
+        for (e = m->row[s]; e < m->row[s + 1]; e++)
+            if (!inf[m->col[e]]) big = fmax(big, u[m->col[e]] + (trans_rewards ? trans_rewards[e] : 0.0));
+        v = proper__dtmc_interval_reward_step(m, lo, hi, s, state_rewards, trans_rewards, inf, u, maximise, order);
+        if (v + (double)(m->row[s + 1] - m->row[s] + 2) * DBL_EPSILON * big > u[s]) return 0;
+    }
+    return 1;
+}
+
+/* Sweeps (in place, decreasing state order) of the reward operator over the
+ * unknown states until a sweep changes no value by more than eps times the
+ * largest; *change gets the last sweep's largest change, *top the largest
+ * value. */
+static unsigned long proper__dtmc_interval_reward_sweeps(const proper_dtmc *m, const double *lo, const double *hi,
+                                                         const double *state_rewards, const double *trans_rewards,
+                                                         const unsigned char *inf, const unsigned char *unknown,
+                                                         int maximise, double eps, unsigned long budget, double *x,
+                                                         uint64_t *order, double *change, double *top) {
+    unsigned long k;
+    uint32_t s;
+    for (k = 0; k < budget; k++) {
+        double d = 0.0, big = 0.0;
+        for (s = m->n_states; s-- > 0;) {
+            double v;
+            if (!unknown[s]) continue;
+            v = proper__dtmc_interval_reward_step(m, lo, hi, s, state_rewards, trans_rewards, inf, x, maximise, order);
+            if (fabs(v - x[s]) > d) d = fabs(v - x[s]);
+            if (v > big) big = v;
+            x[s] = v;
+        }
+        *change = d;
+        *top = big;
+        if (d <= eps * big) return k + 1;
+    }
+    return budget;
+}
+
+PROPER_API int proper_dtmc_interval_reward_reach(const proper_dtmc *m, const double *lo, const double *hi,
+                                                 const double *state_rewards, const double *trans_rewards,
+                                                 const proper_bitset *target, int maximise,
+                                                 const proper_dtmc_solve_opts *opts, double *x,
+                                                 proper_dtmc_solve_stats *stats, proper_error *err) {
+    proper_dtmc_solve_opts o = opts ? *opts : proper_dtmc_solve_opts_default();
+    uint32_t n = m->n_states, s, longest = 1, stuck;
+    unsigned char *inf, *unknown, *z;
+    uint64_t *order;
+    double *u, *w, change = 0.0, top = 0.0, eps, bound = INFINITY;
+    unsigned long sweeps = 0;
+    int rc, have_w = 0, attempt, any = 0;
+    if (stats) memset(stats, 0, sizeof *stats);
+    if ((rc = proper__dtmc_check_set(m, target, "target", err)) || (rc = proper__dtmc_check_intervals(m, lo, hi, err)) ||
+        (rc = proper__dtmc_interval_check_rewards(m, state_rewards, trans_rewards, err)))
+        return rc;
+    if (!(o.rel_precision > 0.0)) o.rel_precision = PROPER_DTMC_REL_PRECISION;
+    for (s = 0; s < n; s++)
+        if (m->row[s + 1] - m->row[s] > longest) longest = (uint32_t)(m->row[s + 1] - m->row[s]);
+    inf = (unsigned char *)proper_calloc((size_t)n + 1, 1);
+    unknown = (unsigned char *)proper_calloc((size_t)n + 1, 1);
+    z = (unsigned char *)proper_calloc((size_t)n + 1, 1);
+    order = (uint64_t *)proper_calloc(longest, sizeof *order);
+    u = (double *)proper_calloc((size_t)n + 1, sizeof *u);
+    w = (double *)proper_calloc((size_t)n + 1, sizeof *w);
+    if (!inf || !unknown || !z || !order || !u || !w) { rc = proper__dtmc_nomem(err); goto done; }
+    /* finite where the optimising choice can reach target surely: Rmax
+     * needs every choice to (Pmin = 1), Rmin some choice (Pmax = 1) */
+    if (maximise) proper__dtmc_interval_sure_all(m, lo, hi, target, inf);
+    else proper__dtmc_interval_sure_some(m, lo, hi, target, inf, z);
+    for (s = 0; s < n; s++) {
+        inf[s] = !inf[s];
+        unknown[s] = !inf[s] && !PROPER_BITSET_GET(target, s);
+        any |= unknown[s];
+        x[s] = inf[s] ? INFINITY : 0.0;
+    }
+    if (!maximise && (stuck = proper__dtmc_interval_zero_ec(m, lo, hi, state_rewards, trans_rewards, unknown, z)) !=
+                         UINT32_MAX) {
+        rc = proper_error_set(err, PROPER_EUNSUPPORTED, NULL, 0, 0,
+                              "state %u: nature can keep the run forever in states of zero reward without reaching "
+                              "the target (an end component; Rmin is not solved there)", (unsigned)stuck);
+        goto done;
+    }
+    eps = o.rel_precision;
+    for (attempt = 0; any && attempt < 6 && sweeps < o.max_sweeps;
+         attempt++, eps = fmax(eps * 0.01, 4.0 * DBL_EPSILON)) {
+        double res = 0.0, tau;
+        sweeps += proper__dtmc_interval_reward_sweeps(m, lo, hi, state_rewards, trans_rewards, inf, unknown, maximise,
+                                                      eps, o.max_sweeps - sweeps, x, order, &change, &top);
+        if (!o.sound) break;
+        if (attempt == 0) /* nature keeping the run among them makes w grow without end: a budget */
+            sweeps += proper__dtmc_interval_weights(m, lo, hi, unknown, 100 + 4 * sweeps, w, order, &have_w);
+        if (!have_w) break;
+        /* u = x + tau w with tau twice the residual: T u <= T x + tau (w - 1) <= u */
+        for (s = 0; s < n; s++)
+            if (unknown[s])
+                res = fmax(res, proper__dtmc_interval_reward_step(m, lo, hi, s, state_rewards, trans_rewards, inf, x,
+                                                                  maximise, order) - x[s]);
+        tau = fmax(2.0 * res, 8.0 * (double)(longest + 2) * DBL_EPSILON * top);
+        bound = 0.0;
+        for (s = 0; s < n; s++) {
+            u[s] = unknown[s] ? x[s] + tau * w[s] : x[s];
+            bound = fmax(bound, u[s] - x[s]);
+        }
+        if (!proper__dtmc_interval_reward_inductive(m, lo, hi, state_rewards, trans_rewards, inf, unknown, maximise, u,
+                                                    order))
+            bound = INFINITY;
+        if (bound <= o.rel_precision * top) break;
+    }
+    if (any && !(change <= eps * top)) {
+        rc = proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0, "value iteration did not converge in %lu sweeps",
+                              sweeps);
+        goto done;
+    }
+    if (stats) {
+        stats->sweeps = sweeps;
+        stats->n_iterative = any;
+        stats->max_error = any ? bound + (double)sweeps * (double)(longest + 2) * DBL_EPSILON * top : 0.0;
+        stats->init_error = stats->max_error;
+    }
+done:
+    PROPER_FREE(inf); PROPER_FREE(unknown); PROPER_FREE(z); PROPER_FREE(order); PROPER_FREE(u); PROPER_FREE(w);
+    return rc;
+}
+
+PROPER_API int proper_dtmc_interval_reward_cumul(const proper_dtmc *m, const double *lo, const double *hi,
+                                                 const double *state_rewards, const double *trans_rewards,
+                                                 unsigned long k, int maximise, double *x, proper_error *err) {
+    uint32_t n = m->n_states, s, longest = 1;
+    uint64_t *order;
+    double *next;
+    unsigned long j;
+    int rc;
+    if ((rc = proper__dtmc_check_intervals(m, lo, hi, err)) ||
+        (rc = proper__dtmc_interval_check_rewards(m, state_rewards, trans_rewards, err)))
+        return rc;
+    for (s = 0; s < n; s++)
+        if (m->row[s + 1] - m->row[s] > longest) longest = (uint32_t)(m->row[s + 1] - m->row[s]);
+    order = (uint64_t *)proper_calloc(longest, sizeof *order);
+    next = (double *)proper_calloc((size_t)n + 1, sizeof *next);
+    if (!order || !next) { PROPER_FREE(order); PROPER_FREE(next); return proper__dtmc_nomem(err); }
+    for (s = 0; s < n; s++) x[s] = 0.0;
+    /* x_j = the optimal reward over j steps; a fixed point ends early */
+    for (j = 0; j < k; j++) {
+        int same = 1;
+        for (s = 0; s < n; s++) {
+            next[s] = proper__dtmc_interval_reward_step(m, lo, hi, s, state_rewards, trans_rewards, NULL, x, maximise,
+                                                        order);
             same &= next[s] == x[s];
         }
         memcpy(x, next, (size_t)n * sizeof *x);
