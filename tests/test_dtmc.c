@@ -2469,6 +2469,282 @@ static void test_interval_vs_vertices(void) {
     CHECK(proven > finite_cases / 2);
 }
 
+/* A random IDTMC of 2-5 states (up to 3 successors a state, intervals of
+ * random slack around a random distribution, some of width 0) with the
+ * vertices of each row's polytope, snapped so that a mass below 1e-12 is
+ * 0 (the vertex is the exact one the rounding missed); 30% of the lower
+ * ends are 0, so that nature can often cut an edge. */
+typedef struct interval_case {
+    uint32_t n;
+    double lo[25], hi[25], rew[5], trew[25], vert[5][16][4];
+    int nv[5], d[5], succ[5][4];
+    long combos;
+    proper_dtmc m;
+} interval_case;
+
+static int interval_case_make(proper_rng *rng, interval_case *c, double zero_reward) {
+    double P[25];
+    uint32_t s, t;
+    memset(P, 0, sizeof P);
+    c->n = 2 + (uint32_t)proper_rng_below(rng, 4);
+    for (s = 0; s < c->n; s++) {
+        double w[4], sum = 0.0;
+        int d = 1 + (int)proper_rng_below(rng, c->n < 3 ? c->n : 3), j, fresh, succ[4];
+        for (t = 0; t < (uint32_t)d; t++) {
+            do {
+                succ[t] = (int)proper_rng_below(rng, c->n);
+                for (fresh = 1, j = 0; j < (int)t; j++) fresh &= succ[j] != succ[t];
+            } while (!fresh);
+            w[t] = 0.1 + proper_rng_uniform(rng);
+            sum += w[t];
+        }
+        for (t = 0; t < (uint32_t)d; t++) P[s * c->n + (uint32_t)succ[t]] = w[t] / sum;
+        c->rew[s] = proper_rng_uniform(rng) < zero_reward ? 0.0 : 1.0 + 9.0 * proper_rng_uniform(rng);
+    }
+    if (build_dense(&c->m, P, c->n, 0)) return -1;
+    c->combos = 1;
+    for (s = 0; s < c->n; s++) {
+        uint64_t e;
+        int k = 0, v, i;
+        double l[4], h[4], slack = proper_rng_uniform(rng) < 0.2 ? 0.0 : 0.3 * proper_rng_uniform(rng);
+        for (e = c->m.row[s]; e < c->m.row[s + 1]; e++, k++) {
+            c->lo[e] = proper_rng_uniform(rng) < 0.3 ? 0.0 : fmax(0.0, c->m.prob[e] - slack * proper_rng_uniform(rng));
+            c->hi[e] = fmin(1.0, c->m.prob[e] + slack * proper_rng_uniform(rng));
+            c->trew[e] = proper_rng_uniform(rng) < 0.5 ? 0.0 : 2.0 * proper_rng_uniform(rng);
+            l[k] = c->lo[e];
+            h[k] = c->hi[e];
+            c->succ[s][k] = (int)c->m.col[e];
+        }
+        c->d[s] = k;
+        c->nv[s] = interval_vertices(l, h, k, c->vert[s]);
+        for (v = 0; v < c->nv[s]; v++)
+            for (i = 0; i < k; i++)
+                if (c->vert[s][v][i] < 1e-12) c->vert[s][v][i] = 0.0;
+        if (c->nv[s] == 0) return -1;
+        c->combos *= c->nv[s];
+    }
+    return 0;
+}
+
+/* The dense matrix of memoryless vertex choice number `which`, and the
+ * expected step reward (state + transition rewards) of each state under it. */
+static void interval_case_choice(const interval_case *c, long which, double *Q, double *step) {
+    uint32_t s;
+    memset(Q, 0, 25 * sizeof *Q);
+    for (s = 0; s < c->n; s++) {
+        int k, ch = (int)(which % c->nv[s]);
+        uint64_t e = c->m.row[s];
+        which /= c->nv[s];
+        step[s] = c->rew[s];
+        for (k = 0; k < c->d[s]; k++, e++) {
+            Q[s * c->n + (uint32_t)c->succ[s][k]] += c->vert[s][ch][k];
+            step[s] += c->vert[s][ch][k] * c->trew[e];
+        }
+    }
+}
+
+/* An IDTMC with state rewards against PRISM 4.10.2-dev (explicit engine,
+ * `prism ivl.pm ivl.props -epsilon 1e-12`, the model as a PRISM file:
+ *   s=0 -> [0.2,0.5]:(s'=0) + [0.3,0.6]:(s'=1) + [0.1,0.3]:(s'=2);
+ *   s=1 -> [0.4,0.7]:(s'=0) + [0.3,0.6]:(s'=2);
+ *   s=2 -> [0.5,0.9]:(s'=3) + [0.1,0.5]:(s'=1);   s=3 absorbing;
+ *   rewards s=0 : 1; s=1 : 2.5; s=2 : 4;
+ * R{"r"}min=? [ F s=3 ] = 8.530092592586701, R{"r"}max=? [ F s=3 ] =
+ * 25.954545454366905, Pmin=? [ X s=1 ] = 0.3, Pmax=? [ X s=1 ] = 0.6;
+ * PRISM refuses C<=k and transition rewards on IDTMCs). The exact values
+ * are 3685/432 and 571/22 (the vertex choices the tests above enumerate),
+ * within proper's proven bound. Then nature cutting edges (lower ends 0):
+ * state 0 of zero reward may loop on itself forever, so Rmax is infinite
+ * (Pmin [ F target ] = 0) and Rmin is refused (a zero-reward end
+ * component), while from state 1 every choice reaches the target. */
+static void test_interval_rewards_prism(void) {
+    double P[16] = {0}, x[4], rew[4] = {1, 2.5, 4, 0};
+    double lo[8], hi[8];
+    uint32_t three = 3, one = 1;
+    proper_dtmc m;
+    proper_bitset t, t1;
+    proper_error err;
+    proper_dtmc_solve_stats st;
+    P[0] = 0.3; P[1] = 0.5; P[2] = 0.2;
+    P[4 + 0] = 0.5; P[4 + 2] = 0.5;
+    P[8 + 1] = 0.3; P[8 + 3] = 0.7;
+    P[12 + 3] = 1;
+    CHECK_INT(build_dense(&m, P, 4, 0), 0);
+    CHECK_INT((int)m.n_trans, 8);
+    {
+        const double l[8] = {0.2, 0.3, 0.1, 0.4, 0.3, 0.1, 0.5, 1}, h[8] = {0.5, 0.6, 0.3, 0.7, 0.6, 0.5, 0.9, 1};
+        memcpy(lo, l, sizeof lo);
+        memcpy(hi, h, sizeof hi);
+    }
+    set_of(&t, 4, &three, 1);
+    set_of(&t1, 4, &one, 1);
+    CHECK_INT(proper_dtmc_interval_reward_reach(&m, lo, hi, rew, NULL, &t, 0, NULL, x, &st, &err), 0);
+    CHECK(fabs(x[0] - 3685.0 / 432) <= st.max_error + 1e-14 && st.max_error <= 1e-9);
+    CHECK_REL(x[0], 8.530092592586701, 1e-11);
+    CHECK_INT(proper_dtmc_interval_reward_reach(&m, lo, hi, rew, NULL, &t, 1, NULL, x, &st, &err), 0);
+    CHECK(fabs(x[0] - 571.0 / 22) <= st.max_error + 1e-14 && st.max_error <= 1e-8);
+    CHECK_REL(x[0], 25.954545454366905, 1e-11);
+    CHECK(x[3] == 0.0);
+    CHECK_INT(proper_dtmc_interval_next(&m, lo, hi, &t1, 0, x, &err), 0);
+    CHECK_ABS(x[0], 0.3, 1e-15);
+    CHECK_INT(proper_dtmc_interval_next(&m, lo, hi, &t1, 1, x, &err), 0);
+    CHECK_ABS(x[0], 0.6, 1e-15);
+    CHECK_ABS(x[2], 0.5, 1e-15);
+    /* lower ends 0 on state 0's row, and it earns nothing: nature may stay */
+    lo[0] = 0; hi[0] = 1; lo[1] = 0; lo[2] = 0;
+    rew[0] = 0;
+    CHECK_INT(proper_dtmc_interval_reward_reach(&m, lo, hi, rew, NULL, &t, 1, NULL, x, &st, &err), 0);
+    CHECK(isinf(x[0]) && isinf(x[1]) && isinf(x[2]) && x[3] == 0.0);
+    CHECK_INT(proper_dtmc_interval_reward_reach(&m, lo, hi, rew, NULL, &t, 0, NULL, x, &st, &err), PROPER_EUNSUPPORTED);
+    CHECK(strstr(err.message, "state 0") != NULL);
+    /* with a reward, staying costs: Rmin is finite again */
+    rew[0] = 1;
+    CHECK_INT(proper_dtmc_interval_reward_reach(&m, lo, hi, rew, NULL, &t, 0, NULL, x, &st, &err), 0);
+    CHECK(isfinite(x[0]));
+    /* bad rewards */
+    rew[1] = -1;
+    CHECK_INT(proper_dtmc_interval_reward_reach(&m, lo, hi, rew, NULL, &t, 0, NULL, x, &st, &err), PROPER_ERANGE);
+    CHECK(strstr(err.message, "state 1") != NULL);
+    CHECK_INT(proper_dtmc_interval_reward_cumul(&m, lo, hi, rew, NULL, 3, 0, x, &err), PROPER_ERANGE);
+    proper_bitset_free(&t);
+    proper_bitset_free(&t1);
+    proper_dtmc_free(&m);
+}
+
+/* Whether some vertex choice keeps the run forever, from a state whose Rmin
+ * is finite, among non-target states of zero step reward: the greatest set
+ * of such states closed under the choice, for every choice. */
+static int zero_reward_end_component(const interval_case *c, const unsigned char *tgt, const double *rmin,
+                                     int use_trew) {
+    long ch;
+    for (ch = 0; ch < c->combos; ch++) {
+        double Q[25], step[5];
+        unsigned char z[5];
+        uint32_t s, t;
+        int changed = 1;
+        interval_case_choice(c, ch, Q, step);
+        for (s = 0; s < c->n; s++) z[s] = !tgt[s] && (use_trew ? step[s] : c->rew[s]) == 0.0;
+        while (changed) {
+            changed = 0;
+            for (s = 0; s < c->n; s++)
+                for (t = 0; t < c->n && z[s]; t++)
+                    if (Q[s * c->n + t] > 0.0 && !z[t]) { z[s] = 0; changed = 1; }
+        }
+        for (s = 0; s < c->n; s++)
+            if (z[s] && isfinite(rmin[s])) return 1;
+    }
+    return 0;
+}
+
+/* R{min,max}=? [ F target ] against every memoryless vertex choice (dense
+ * solves; infinity where a choice misses the target with positive
+ * probability): Rmax is the largest over the choices, Rmin the smallest,
+ * state by state, within the proven bound; Rmin over a zero-reward end
+ * component is refused, and only then. P{min,max}=? [ X phi ] against the
+ * best vertex of each row; R[C<=k] against dynamic programming over the
+ * vertices (k steps, each the best vertex), not the greedy. */
+static void test_interval_rewards_vs_vertices(void) {
+    proper_rng rng;
+    int it, proven = 0, finite = 0, infinite = 0, refused = 0;
+    proper_rng_seed(&rng, 47);
+    for (it = 0; it < 300; it++) {
+        interval_case *c = (interval_case *)calloc(1, sizeof *c);
+        double Q[25], step[5], ref[5], best[2][5], x[5], y[5], next[5], top;
+        uint32_t s, target = (uint32_t)proper_rng_below(&rng, 2);
+        unsigned char tgt[5] = {0};
+        int maximise, j, use_trew = it % 2;
+        long ch;
+        proper_bitset tb;
+        proper_error err;
+        proper_dtmc_solve_stats st;
+        if (interval_case_make(&rng, c, it % 3 ? 0.25 : 0.7)) { CHECK(0); free(c); break; }
+        tgt[target] = 1;
+        set_of(&tb, c->n, &target, 1);
+        for (s = 0; s < c->n; s++) { best[0][s] = INFINITY; best[1][s] = -INFINITY; }
+        for (ch = 0; ch < c->combos; ch++) {
+            interval_case_choice(c, ch, Q, step);
+            ref_reach_reward(Q, c->n, tgt, use_trew ? step : c->rew, ref);
+            for (s = 0; s < c->n; s++) {
+                best[0][s] = fmin(best[0][s], ref[s]);
+                best[1][s] = fmax(best[1][s], ref[s]);
+            }
+        }
+        for (maximise = 0; maximise < 2; maximise++) {
+            int rc = proper_dtmc_interval_reward_reach(&c->m, c->lo, c->hi, c->rew, use_trew ? c->trew : NULL, &tb,
+                                                       maximise, NULL, x, &st, &err);
+            if (!maximise) CHECK_INT(rc == PROPER_EUNSUPPORTED, zero_reward_end_component(c, tgt, best[0], use_trew));
+            if (rc == PROPER_EUNSUPPORTED && !maximise) {
+                refused++;
+                continue;
+            }
+            CHECK_INT(rc, 0);
+            if (rc) { printf("  %s\n", err.message); continue; }
+            for (top = 0.0, s = 0; s < c->n; s++)
+                if (isfinite(best[maximise][s])) top = fmax(top, best[maximise][s]);
+            for (s = 0; s < c->n; s++) {
+                if (isinf(best[maximise][s])) {
+                    CHECK(isinf(x[s]));
+                    infinite++;
+                    continue;
+                }
+                finite++;
+                if (isfinite(st.max_error)) {
+                    proven++;
+                    CHECK(fabs(x[s] - best[maximise][s]) <= st.max_error + 1e-9 * best[maximise][s]);
+                    CHECK(st.max_error <= 2.0 * PROPER_DTMC_REL_PRECISION * top + 1e-13);
+                } else {
+                    CHECK_REL(x[s], best[maximise][s], 1e-7);
+                }
+            }
+        }
+        /* X: the best vertex of each row */
+        for (maximise = 0; maximise < 2; maximise++) {
+            CHECK_INT(proper_dtmc_interval_next(&c->m, c->lo, c->hi, &tb, maximise, x, &err), 0);
+            for (s = 0; s < c->n; s++) {
+                double b = maximise ? -INFINITY : INFINITY;
+                int v, k;
+                for (v = 0; v < c->nv[s]; v++) {
+                    double p = 0.0;
+                    for (k = 0; k < c->d[s]; k++) p += c->succ[s][k] == (int)target ? c->vert[s][v][k] : 0.0;
+                    b = maximise ? fmax(b, p) : fmin(b, p);
+                }
+                CHECK_ABS(x[s], b, 1e-12);
+            }
+        }
+        /* C<=k by dynamic programming over the vertices */
+        for (maximise = 0; maximise < 2; maximise++) {
+            unsigned long k = 1 + (unsigned long)proper_rng_below(&rng, 12);
+            CHECK_INT(proper_dtmc_interval_reward_cumul(&c->m, c->lo, c->hi, c->rew, use_trew ? c->trew : NULL, k,
+                                                        maximise, x, &err), 0);
+            for (s = 0; s < c->n; s++) y[s] = 0.0;
+            for (j = 0; j < (int)k; j++) {
+                for (s = 0; s < c->n; s++) {
+                    double b = maximise ? -INFINITY : INFINITY;
+                    int v, q;
+                    for (v = 0; v < c->nv[s]; v++) {
+                        double val = c->rew[s];
+                        uint64_t e = c->m.row[s];
+                        for (q = 0; q < c->d[s]; q++, e++)
+                            val += c->vert[s][v][q] * ((use_trew ? c->trew[e] : 0.0) + y[c->succ[s][q]]);
+                        b = maximise ? fmax(b, val) : fmin(b, val);
+                    }
+                    next[s] = b;
+                }
+                memcpy(y, next, sizeof y);
+            }
+            for (s = 0; s < c->n; s++) CHECK_REL(x[s], y[s], 1e-12);
+        }
+        proper_bitset_free(&tb);
+        proper_dtmc_free(&c->m);
+        free(c);
+    }
+    CHECK(proven > finite / 2);
+    CHECK(infinite > 20);
+    CHECK(refused < 60);
+    printf("  R[F]: %d finite values (%d with a proven bound), %d infinite; Rmin refused on %d models\n", finite,
+           proven, infinite, refused);
+}
+
 int main(void) {
     RUN(test_output_contract);
     RUN(test_bitset);
@@ -2515,5 +2791,7 @@ int main(void) {
     RUN(test_interval_prism_test_model);
     RUN(test_interval_point_intervals);
     RUN(test_interval_vs_vertices);
+    RUN(test_interval_rewards_vs_vertices);
+    RUN(test_interval_rewards_prism);
     return test_summary();
 }
