@@ -47,6 +47,7 @@ static void check_usage(FILE *out) {
             "                     self-loop, as PRISM does, with a warning\n"
             "  --nofixdl          refuse a model with deadlock states instead\n"
             "  --max-states N     stop with an error beyond N reachable states (default %u)\n"
+            "  --max-transitions N  stop with an error beyond N transitions (default %llu)\n"
             "  --property P       check only property P: its number (1 = the first) or\n"
             "                     its name (as PRISM's -property)\n"
             "  --test             PRISM's test mode: compare each result with the\n"
@@ -85,7 +86,7 @@ static void check_usage(FILE *out) {
             "                     its version probe waits at most this, and at most %g s\n\n"
             "Exit status: 0 ok, 1 a boolean property (e.g. P>=0.9 [...]) is false,\n"
             "2 bad input (errors as file:line:col: message).\n",
-            (unsigned)PROPER_PRISM_MAX_STATES, CLI_DEFAULT_PRECISION, CHECK_TIMEOUT, PROPER_TOOL_PROBE_TIMEOUT);
+            (unsigned)PROPER_PRISM_MAX_STATES, (unsigned long long)PROPER_PRISM_MAX_TRANSITIONS, CLI_DEFAULT_PRECISION, CHECK_TIMEOUT, PROPER_TOOL_PROBE_TIMEOUT);
 }
 
 typedef struct check_opts {
@@ -95,6 +96,7 @@ typedef struct check_opts {
     const char *run_consts; /* the constants of this run (one combination of --const ranges) */
     int explicit_files, json, fixdl, nofixdl, exact, test;
     uint32_t max_states;
+    uint64_t max_transitions;
     double precision, timeout;
     const proper_prism_intervals *intervals; /* the built model's probability intervals (none: n = 0) */
 } check_opts;
@@ -149,7 +151,7 @@ static int parse_args(int argc, char **argv, check_opts *o) {
     cli_args a;
     int n = 0;
     const char *pos[3] = {NULL, NULL, NULL};
-    unsigned long long max_states = PROPER_PRISM_MAX_STATES;
+    unsigned long long max_states = PROPER_PRISM_MAX_STATES, max_transitions = PROPER_PRISM_MAX_TRANSITIONS;
     memset(o, 0, sizeof *o);
     o->precision = CLI_DEFAULT_PRECISION;
     o->timeout = CHECK_TIMEOUT;
@@ -178,6 +180,7 @@ static int parse_args(int argc, char **argv, check_opts *o) {
         else if (cli_opt_double(&a, "--precision", "(0,1)", &o->precision)) {
         } else if (cli_opt_double(&a, "--timeout", "(0,inf)", &o->timeout)) {
         } else if (cli_opt_uint(&a, "--max-states", 1, 0xFFFFFFF0ull, &max_states)) {
+        } else if (cli_opt_uint(&a, "--max-transitions", 1, ~0ull, &max_transitions)) {
         } else if (cli_positional(&a)) {
             if (n == 3) return cli_usage_error(&a, "unexpected argument '%s'", a.value);
             pos[n++] = a.value;
@@ -187,6 +190,7 @@ static int parse_args(int argc, char **argv, check_opts *o) {
     }
     if (a.status) return a.status;
     o->max_states = (uint32_t)max_states;
+    o->max_transitions = max_transitions;
     return take_positionals(&a, o, pos, n);
 }
 
@@ -757,6 +761,7 @@ static int exact_run(const check_opts *o, proper_prism_model *pm, const proper_p
     if (n && proper_prism_open_params(pm, names, n, &err)) return cli_report(&err);
     bo.fix_deadlocks = !o->nofixdl;
     bo.max_states = o->max_states;
+    bo.max_transitions = o->max_transitions;
     if (proper_prism_build(pm, &bo, d, &err)) return cli_report(&err);
     if (first) cli_warn_deadlocks(proper_bitset_count(&d->deadlock));
     if ((rc = export_model(o, d, &err)) != CLI_OK) return rc;
@@ -980,6 +985,7 @@ static int check_run(check_opts *o, const proper_backend *backend, proper_prism_
         bo = proper_prism_build_opts_default();
         bo.fix_deadlocks = !o->nofixdl;
         bo.max_states = o->max_states;
+        bo.max_transitions = o->max_transitions;
         if (proper_prism_build_intervals(pm, &bo, d, iv, &err)) return cli_report(&err);
         if (first) cli_warn_deadlocks(proper_bitset_count(&d->deadlock));
         o->intervals = iv;

@@ -178,8 +178,12 @@
  * across groups, no shared action) are explored on their own first: their
  * product is the exact count, and one above the cap is refused at once.
  * A model whose modules are all coupled is explored until the count passes
- * the cap (at 10^7 states that takes minutes and gigabytes; lower
- * max_states to find out sooner). Expressions nest at most
+ * the cap (two coupled variables of 4000 values each: refused after 4.7 s
+ * at 0.53 GB on this project's test machine; lower max_states to find out
+ * sooner; bench/bench_prism.c measures it). Transitions are capped too
+ * (max_transitions, default PROPER_PRISM_MAX_TRANSITIONS = 2 x 10^8): the
+ * exploration keeps some 12 bytes per transition, so many successors per
+ * state cannot exhaust memory below the state cap. Expressions nest at most
  * PROPER_PRISM_MAX_DEPTH deep and expand (through formulas) to at most
  * PROPER_PRISM_MAX_NODES nodes, so evaluation time and stack are bounded.
  */
@@ -199,6 +203,11 @@
 /* Default cap on reachable states. */
 #ifndef PROPER_PRISM_MAX_STATES
 #define PROPER_PRISM_MAX_STATES 10000000u
+#endif
+
+/* Default cap on the transitions of the explored states. */
+#ifndef PROPER_PRISM_MAX_TRANSITIONS
+#define PROPER_PRISM_MAX_TRANSITIONS 200000000u
 #endif
 
 /* Largest nesting of an expression (after formula expansion). */
@@ -251,6 +260,7 @@ PROPER_API const char *proper_prism_var_name(const proper_prism_model *m, size_t
 
 typedef struct proper_prism_build_opts {
     uint32_t max_states; /* PROPER_PRISM_MAX_STATES; more reachable states: PROPER_ELIMIT */
+    uint64_t max_transitions; /* PROPER_PRISM_MAX_TRANSITIONS; more transitions: PROPER_ELIMIT */
     int fix_deadlocks;   /* 0: a deadlock is an error; 1: self-loop + "deadlock" label */
     double prob_tol;     /* PROPER_PRISM_PROB_TOL */
 } proper_prism_build_opts;
@@ -3752,6 +3762,10 @@ static int proper__prism_finish_choice(proper__prism_explorer *X, int action) {
     int rc;
     if (nt && (rc = proper__prism_choice_rewards(X, action)) != 0) return rc;
     if ((rc = proper__prism_too_many(X, X->n_trans - X->state_first + X->n_out)) != 0) return rc;
+    if ((uint64_t)X->n_trans + X->n_out > X->o->max_transitions)
+        return proper_error_set(X->err, PROPER_ELIMIT, X->m->file, 0, 0,
+                                "more than %llu transitions (the transition limit; raise it with max_transitions / "
+                                "--max-transitions)", (unsigned long long)X->o->max_transitions);
     X->n_choices++;
     for (o = 0; o < X->n_out; o++) {
         uint32_t dst;
@@ -4484,6 +4498,7 @@ done:
 PROPER_API proper_prism_build_opts proper_prism_build_opts_default(void) {
     proper_prism_build_opts o;
     o.max_states = PROPER_PRISM_MAX_STATES;
+    o.max_transitions = PROPER_PRISM_MAX_TRANSITIONS;
     o.fix_deadlocks = 0;
     o.prob_tol = PROPER_PRISM_PROB_TOL;
     return o;

@@ -316,3 +316,7 @@ expect_error check_interval_export "exports of models with probability intervals
 expect_error check_interval_exact "do not support models with probability intervals" chk $M/interval_sync.pm 'Pmax=? [ F s=1 ]' --exact
 expect_error check_interval_empty "interval_empty.pm:4:17: probability interval [0.3, 0.2] is empty" chk $M/interval_empty.pm 'Pmax=? [ F s=1 ]'
 expect_error check_interval_two_choices "interval_two_choices.pm:5:2: 2 choices in state (s=0)" chk $M/interval_two_choices.pm 'Pmax=? [ F s=1 ]'
+
+# --- the transition limit (the die has 20 transitions) ---
+expect_error check_max_transitions "more than 10 transitions (the transition limit" chk $M/die.pm 'P=? [ F s=7 ]' --max-transitions 10
+expect check_max_transitions_enough 0 chk $M/die.pm 'P=? [ F s=7 ]' --max-transitions 20

@@ -307,6 +307,31 @@ static void test_state_limit(void) {
     proper_prism_free(m);
 }
 
+/* The transition limit: 1000 states of 1000 outcomes each (the model of
+ * test_outcome_limit) are 10^6 transitions. */
+static void test_transition_limit(void) {
+    const char *text = "dtmc\nmodule M\n x : [0..9] init 0;\n [a] true -> 0.1:(x'=0) + 0.1:(x'=1) + 0.1:(x'=2) + "
+                       "0.1:(x'=3) + 0.1:(x'=4) + 0.1:(x'=5) + 0.1:(x'=6) + 0.1:(x'=7) + 0.1:(x'=8) + 0.1:(x'=9);\n"
+                       "endmodule\nmodule N = M [x=y] endmodule\nmodule O = M [x=z] endmodule\n";
+    proper_error e;
+    proper_prism_model *m = parse_text(text, &e);
+    proper_prism_build_opts o;
+    proper_dtmc d;
+    if (!m) return;
+    o = proper_prism_build_opts_default();
+    CHECK_INT(o.max_transitions, PROPER_PRISM_MAX_TRANSITIONS);
+    o.max_transitions = 999999;
+    proper_dtmc_init(&d);
+    CHECK_INT(proper_prism_build(m, &o, &d, &e), PROPER_ELIMIT);
+    CHECK_CONTAINS(e.message, "more than 999999 transitions");
+    CHECK_INT(d.n_states, 0);
+    o.max_transitions = 1000000;
+    CHECK_INT(proper_prism_build(m, &o, &d, &e), 0);
+    CHECK_INT(d.n_trans, 1000000);
+    proper_dtmc_free(&d);
+    proper_prism_free(m);
+}
+
 /* Products of synchronised updates are capped too: 3 modules with 10
  * updates each give 1000 outcomes in the first state. */
 static void test_outcome_limit(void) {
@@ -1447,6 +1472,7 @@ int main(void) {
     RUN(test_fix_deadlocks);
     RUN(test_state_limit);
     RUN(test_outcome_limit);
+    RUN(test_transition_limit);
     RUN(test_state_order);
     RUN(test_minpathsum);
     RUN(test_die);
