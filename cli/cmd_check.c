@@ -331,7 +331,7 @@ static int check_properties(const check_opts *o, const proper_prism_props *p, co
         cli_json_object_end(jj);
     } else {
         printf("model: %s (%lu states, %llu transitions%s)\n", o->model, (unsigned long)d->n_states,
-               (unsigned long long)d->n_trans, o->intervals && o->intervals->n ? ", probability intervals" : "");
+               (unsigned long long)d->n_trans, o->intervals && o->intervals->n ? ", an interval DTMC" : "");
         if (n) printf("%-*s  %s\n", (int)width, "property", "value");
         for (i = 0; i < n; i++)
             if (selected(o, p, i)) table_row(p, i, width, &v[i]);

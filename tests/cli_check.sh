@@ -304,7 +304,7 @@ status_is check_param_lra 0 && matches check_param_lra "$T/out" '  \(2\*p\+q\)/\
 # more to each (Pmax 0.24); PRISM 4.10.2-dev agrees (prism interval_sync.pm
 # -pf 'Pmax=? [ F s=1 ]': 0.24, Pmin: 0.08000000000000002)
 run chk $M/interval_sync.pm 'Pmax=? [ F s=1 ]'
-status_is check_interval_table 0 && matches check_interval_table "$T/out" 'probability intervals\)$' &&
+status_is check_interval_table 0 && matches check_interval_table "$T/out" 'an interval DTMC\)$' &&
     matches check_interval_value "$T/out" '^Pmax=\? \[ F s=1 \]  0\.24'
 run chk $M/interval_sync.pm 'Pmin=? [ F s=1 ]' --json
 status_is check_interval_json 0 && json_valid check_interval_json_valid "$T/out" &&
