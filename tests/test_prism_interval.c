@@ -317,11 +317,36 @@ static double bf_reach(const int succ[3][BF_K], const double p[3][BF_K]) {
     return a[0][3] / a[0][0];
 }
 
+/* Within k steps, the optimum over step-by-step choices of vertices
+ * (nature may choose anew at every step): x_0 = [s = 3], x_{j+1}(s) = the
+ * best over the vertices v of s of sum_j v_j x_j(succ_j), the target and
+ * the trap keeping their values. */
+static double bf_bounded(const int succ[3][BF_K], const double (*vert)[BF_V][BF_K], const int *nv, int k, int maximise) {
+    double x[BF_N] = {0, 0, 0, 1, 0};
+    int step, s, v, j;
+    for (step = 0; step < k; step++) {
+        double y[BF_N];
+        memcpy(y, x, sizeof y);
+        for (s = 0; s < 3; s++) {
+            double best = maximise ? -INFINITY : INFINITY;
+            for (v = 0; v < nv[s]; v++) {
+                double sum = 0;
+                for (j = 0; j < BF_K; j++) sum += vert[s][v][j] * x[succ[s][j]];
+                best = maximise ? fmax(best, sum) : fmin(best, sum);
+            }
+            y[s] = best;
+        }
+        memcpy(x, y, sizeof x);
+    }
+    return x[0];
+}
+
 /* 200 random interval models of 3 moving states (3 successors each among
  * 0..4, 3 the target and 4 a trap, both absorbing), written in the PRISM
  * language: Pmin and Pmax [ F s=3 ] against the least and largest
  * reachability over all memoryless choices of vertices (optimal for
- * reachability in the MDP whose actions are the vertices). */
+ * reachability in the MDP whose actions are the vertices), and
+ * [ F<=4 s=3 ] against the best vertex at every step. */
 static void test_brute_force(void) {
     proper_rng rng;
     int trial, failures = 0;
@@ -375,9 +400,13 @@ static void test_brute_force(void) {
         }
         {
             double vmin = check1(m, &d, &iv, "Pmin=? [ F s=3 ]"), vmax = check1(m, &d, &iv, "Pmax=? [ F s=3 ]");
-            if (!(fabs(vmin - best_lo) <= 1e-7) || !(fabs(vmax - best_hi) <= 1e-7)) {
-                printf("  trial %d: Pmin %.17g (brute force %.17g), Pmax %.17g (%.17g)\n%s", trial, vmin, best_lo, vmax,
-                       best_hi, text);
+            double bmin = check1(m, &d, &iv, "Pmin=? [ F<=4 s=3 ]"), bmax = check1(m, &d, &iv, "Pmax=? [ F<=4 s=3 ]");
+            double wmin = bf_bounded((const int(*)[BF_K])succ, (const double(*)[BF_V][BF_K])vert, nv, 4, 0);
+            double wmax = bf_bounded((const int(*)[BF_K])succ, (const double(*)[BF_V][BF_K])vert, nv, 4, 1);
+            if (!(fabs(vmin - best_lo) <= 1e-7) || !(fabs(vmax - best_hi) <= 1e-7) || !(fabs(bmin - wmin) <= 1e-12) ||
+                !(fabs(bmax - wmax) <= 1e-12)) {
+                printf("  trial %d: Pmin %.17g (brute force %.17g), Pmax %.17g (%.17g), F<=4: %.17g (%.17g), %.17g "
+                       "(%.17g)\n%s", trial, vmin, best_lo, vmax, best_hi, bmin, wmin, bmax, wmax, text);
                 failures++;
             }
         }
