@@ -102,13 +102,16 @@
  *   distribution, and the uniform choice of a DTMC is not an IDTMC's;
  * - a fixed deadlock is a self-loop [1,1].
  * Properties (proper_prism_check_opts.intervals): Pmin=? and Pmax=? of
- * F, U, G, W, R and their upper step bounds <=k, through dtmc.h's interval
- * solvers (the unbounded ones with a proven error bound, relative to the
- * value at the initial state); P>=b and P>b take the minimum, P<=b and
- * P<b the maximum (holding for every choice). P=? is refused, as PRISM
- * refuses it. Not supported on interval models (PROPER_EUNSUPPORTED): X,
- * lower step bounds, LTL, R, S, and exact or parametric checking. Unlike
- * PRISM, lower ends 0 are accepted (PRISM refuses to check such a model).
+ * X, F, U, G, W, R and their upper step bounds <=k; Rmin=? and Rmax=? of
+ * F phi and C<=k (state and transition rewards), through dtmc.h's
+ * interval solvers (the unbounded ones with a proven error bound, relative
+ * to the value at the initial state); P>=b and P>b take the minimum, P<=b
+ * and P<b the maximum (holding for every choice), R likewise. P=? and R=?
+ * are refused, as PRISM refuses them. Not supported on interval models
+ * (PROPER_EUNSUPPORTED): lower step bounds, LTL, R of I=k, C, S and
+ * co-safe LTL, S, and exact or parametric checking. Unlike PRISM, lower
+ * ends 0 are accepted (PRISM refuses to check such a model), and so are
+ * transition rewards and C<=k (PRISM refuses both on IDTMCs).
  *
  * ---- Properties -----------------------------------------------------------
  * A property is an expression (PRISM's grammar and precedence) in which
@@ -5674,28 +5677,51 @@ static double proper__prism_init_min(const proper_dtmc *d, const double *x) {
     return lo;
 }
 
-/* Pmin or Pmax [ phi1 U phi2 ] on an interval model. dtmc.h's solver asks
- * its precision of the absolute error; the solve is repeated (at most
- * PROPER__PM_INTERVAL_RETRIES times) with the precision scaled down to the
- * value at the initial states until its proven error is within the
- * relative precision of that value, as the other solvers give it. */
+/* dtmc.h's unbounded interval solvers ask their precision of the absolute
+ * error (or of it relative to the largest value); a solve is repeated (at
+ * most PROPER__PM_INTERVAL_RETRIES times) with the precision scaled down
+ * to the value at the initial states until its proven error is within the
+ * relative precision of that value, as the other solvers give it. Whether
+ * to solve again, with so->rel_precision lowered, after attempt k. */
 #define PROPER__PM_INTERVAL_RETRIES 3
+static int proper__prism_interval_again(const proper__prism_checker *C, const proper_dtmc_solve_stats *st, const double *x,
+                                        int k, proper_dtmc_solve_opts *so) {
+    double error = C->d->init_dist ? st->max_error : st->init_error;
+    double target = C->o->solve.rel_precision * proper__prism_init_min(C->d, x);
+    if (k == PROPER__PM_INTERVAL_RETRIES || !(error > target) || !(target > 0) || isinf(error) || isinf(target)) return 0;
+    so->rel_precision = target;
+    return 1;
+}
+
+/* Pmin or Pmax [ phi1 U phi2 ] on an interval model. */
 static int proper__prism_interval_until(proper__prism_checker *C, const proper_prism_intervals *iv, const proper__prism_until *u,
                                         int maximise, double *x) {
     proper_dtmc_solve_opts so = C->o->solve;
     proper_dtmc_solve_stats st;
-    int rc, k;
-    for (k = 0;; k++) {
-        double error, target;
+    int rc, k = 0;
+    do {
         if ((rc = proper_dtmc_interval_prob_until(C->d, iv->lo, iv->hi, &u->phi1, &u->phi2, maximise, &so, x, &st, C->err)) != 0)
             return rc;
-        error = C->d->init_dist ? st.max_error : st.init_error;
-        target = C->o->solve.rel_precision * proper__prism_init_min(C->d, x);
-        if (k == PROPER__PM_INTERVAL_RETRIES || !(error > target) || !(target > 0) || isinf(error)) break;
-        so.rel_precision = target;
-    }
+    } while (proper__prism_interval_again(C, &st, x, k++, &so));
     proper__prism_proven(C, &st);
     return PROPER_OK;
+}
+
+/* Rmin or Rmax [ F phi ] on an interval model (phi: a state formula). */
+static int proper__prism_interval_reward_reach(proper__prism_checker *C, const proper_prism_intervals *iv,
+                                               const proper_dtmc_reward *rew, int32_t phi_expr, int maximise, double *x) {
+    proper_dtmc_solve_opts so = C->o->solve;
+    proper_dtmc_solve_stats st;
+    proper_bitset phi;
+    int rc, k = 0;
+    if ((rc = proper__prism_state_set(C, phi_expr, &phi)) != 0) return rc;
+    do {
+        rc = proper_dtmc_interval_reward_reach(C->d, iv->lo, iv->hi, rew->state, rew->trans, &phi, maximise, &so, x, &st,
+                                               C->err);
+    } while (rc == 0 && proper__prism_interval_again(C, &st, x, k++, &so));
+    if (rc == 0) proper__prism_proven(C, &st);
+    proper_bitset_free(&phi);
+    return rc;
 }
 
 /* Pmin or Pmax of path formula nd->a on an interval model, in every state:
@@ -5715,8 +5741,8 @@ static int proper__prism_interval_prob(proper__prism_checker *C, const proper__p
     if ((rc = proper__prism_until_form(C, nd->a, &u)) != 0) return rc;
     if (u.neg) maximise = !maximise;
     if (u.next) {
-        rc = proper__prism_cerr(C, u.path->line, u.path->col, PROPER_EUNSUPPORTED,
-                                "X on a model with probability intervals is not supported");
+        rc = proper_dtmc_interval_next(d, iv->lo, iv->hi, &u.phi2, maximise, x, C->err);
+        C->unproven = 1; /* the step's rounding: no bound is reported */
     } else if (u.lo > 0) {
         rc = proper__prism_cerr(C, u.path->line, u.path->col, PROPER_EUNSUPPORTED,
                                 "lower step bounds on a model with probability intervals are not supported");
@@ -5731,6 +5757,33 @@ static int proper__prism_interval_prob(proper__prism_checker *C, const proper__p
         for (s = 0; s < d->n_states; s++) x[s] = 1 - x[s];
     proper__prism_until_free(&u);
     return rc;
+}
+
+static int proper__prism_reward_of(proper__prism_checker *C, const proper__prism_node *nd, const proper_dtmc_reward **rew);
+
+/* Rmin or Rmax on an interval model: of F phi and C<=k. */
+static int proper__prism_interval_reward(proper__prism_checker *C, const proper__prism_node *nd, double *x) {
+    const proper_prism_intervals *iv = proper__prism_intervals(C);
+    const proper__prism_node *f = &C->p->pool.n[nd->a];
+    const proper_dtmc_reward *rew = NULL;
+    long long k;
+    int maximise = 0, rc;
+    if ((rc = proper__prism_interval_dir(C, nd, &maximise)) != 0 || (rc = proper__prism_reward_of(C, nd, &rew)) != 0)
+        return rc;
+    if (f->kind == PROPER__PM_N_PATH && f->op == PROPER__PM_T_F && f->c < 0 && f->idx < 0 &&
+        !(C->p->pool.n[f->b].flags & PROPER__PM_F_PATH))
+        return proper__prism_interval_reward_reach(C, iv, rew, f->b, maximise, x);
+    if (f->kind != PROPER__PM_N_PATH || f->op != PROPER__PM_T_C)
+        return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED,
+                                  "R on a model with probability intervals: only F phi and C<=k are supported");
+    if ((rc = proper__prism_const_int(C, f->c, &k)) != 0) return rc;
+    if (k < 0) return proper__prism_cerr(C, f->line, f->col, PROPER_ERANGE, "negative step bound %lld", k);
+    if ((unsigned long long)k > C->o->max_steps)
+        return proper__prism_cerr(C, f->line, f->col, PROPER_ELIMIT, "step bound %lld is above the limit %lu", k,
+                                  C->o->max_steps);
+    C->unproven = 1; /* the steps' rounding: no bound is reported */
+    return proper_dtmc_interval_reward_cumul(C->d, iv->lo, iv->hi, rew->state, rew->trans, (unsigned long)k, maximise, x,
+                                             C->err);
 }
 
 /* ---- CTL (E, A) on the graph, as PRISM's NonProbModelChecker ---- */
@@ -6163,15 +6216,16 @@ static int proper__prism_operator(proper__prism_checker *C, int32_t e, double *x
     const proper__prism_node *nd = &C->p->pool.n[e];
     proper_bitset phi;
     int rc;
-    if (proper__prism_intervals(C) && (nd->kind == PROPER__PM_N_REWARD || nd->kind == PROPER__PM_N_STEADY))
+    if (proper__prism_intervals(C) && nd->kind == PROPER__PM_N_STEADY)
         return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED,
-                                  "%s on a model with probability intervals is not supported",
-                                  nd->kind == PROPER__PM_N_REWARD ? "R" : "S");
+                                  "S on a model with probability intervals is not supported");
     switch (nd->kind) {
     case PROPER__PM_N_PROB:
         rc = proper__prism_intervals(C) ? proper__prism_interval_prob(C, nd, x) : proper__prism_prob_path(C, nd->a, x);
         break;
-    case PROPER__PM_N_REWARD: rc = proper__prism_reward(C, nd, x); break;
+    case PROPER__PM_N_REWARD:
+        rc = proper__prism_intervals(C) ? proper__prism_interval_reward(C, nd, x) : proper__prism_reward(C, nd, x);
+        break;
     case PROPER__PM_N_STEADY: {
         proper_dtmc_solve_stats st;
         if ((rc = proper__prism_state_set(C, nd->a, &phi)) != 0) return rc;

@@ -320,3 +320,10 @@ expect_error check_interval_two_choices "interval_two_choices.pm:5:2: 2 choices 
 # --- the transition limit (the die has 20 transitions) ---
 expect_error check_max_transitions "more than 10 transitions (the transition limit" chk $M/die.pm 'P=? [ F s=7 ]' --max-transitions 10
 expect check_max_transitions_enough 0 chk $M/die.pm 'P=? [ F s=7 ]' --max-transitions 20
+# X and R on an interval model: one step reaches s=1 with at most 0.24 (above);
+# the reward of the first step is 1 (state) + 2 (action a) whatever nature picks
+run chk $M/interval_sync.pm 'Pmax=? [ X s=1 ]'
+status_is check_interval_next 0 && matches check_interval_next "$T/out" '^Pmax=\? \[ X s=1 \]  0\.24'
+run chk $M/interval_sync.pm 'Rmin=? [ F s>0 ]'
+status_is check_interval_reward 0 && matches check_interval_reward "$T/out" '^Rmin=\? \[ F s>0 \]  3$'
+expect_error check_interval_r_query "ask for Rmin=? or Rmax=?" chk $M/interval_sync.pm 'R=? [ F s>0 ]'

@@ -191,6 +191,41 @@ static void test_die(void) {
     release(m, &d, &iv);
 }
 
+/* X and rewards on the interval die (first coin p in [0.4, 0.6]), with
+ * rewards 1 in s=1 and 2 on leaving s=0. Closed forms: s=1 is visited
+ * 4/3 times on average once reached (back from 3 with 1/4), so
+ * R [ F s=7 ] = 2 + 4p/3; R [ C<=2 ] = 2 + p; P [ X s=1 ] = p. PRISM
+ * (`prism idie.pm idie.props`, 4.10.2-dev) refuses transition rewards on
+ * IDTMCs ("Transition rewards not supported for IDTMCs") and C on them;
+ * with the state reward alone it gives Rmin/Rmax [ F s=7 ] 0.5333332,
+ * 0.7999998 (its default precision) and Pmin/Pmax [ X s=1 ] 0.4, 0.6. */
+static void test_die_rewards(void) {
+    static const char *text = "dtmc\nconst double u = 0.1;\nmodule die\n s : [0..7] init 0;\n d : [0..6] init 0;\n"
+                              " [] s=0 -> [0.5-u,0.5+u] : (s'=1) + [0.5-u,0.5+u] : (s'=2);\n"
+                              " [] s=1 -> 0.5 : (s'=3) + 0.5 : (s'=4);\n [] s=2 -> 0.5 : (s'=5) + 0.5 : (s'=6);\n"
+                              " [] s=3 -> 0.5 : (s'=1) + 0.5 : (s'=7) & (d'=1);\n"
+                              " [] s=4 -> 0.5 : (s'=7) & (d'=2) + 0.5 : (s'=7) & (d'=3);\n"
+                              " [] s=5 -> 0.5 : (s'=7) & (d'=4) + 0.5 : (s'=7) & (d'=5);\n"
+                              " [] s=6 -> 0.5 : (s'=2) + 0.5 : (s'=7) & (d'=6);\n [] s=7 -> (s'=7);\nendmodule\n"
+                              "rewards \"r\" s=1 : 1; [] s=0 : 2; endrewards\nrewards \"v\" s=1 : 1; endrewards\n";
+    proper_prism_model *m;
+    proper_dtmc d;
+    proper_prism_intervals iv;
+    if (build(text, NULL, &m, &d, &iv)) return;
+    CHECK_ABS(check1(m, &d, &iv, "Pmin=? [ X s=1 ]"), 0.4, 1e-15);
+    CHECK_ABS(check1(m, &d, &iv, "Pmax=? [ X s=1 ]"), 0.6, 1e-15);
+    CHECK_ABS(check1(m, &d, &iv, "Pmax=? [ X !(s=1) ]"), 0.6, 1e-15);
+    CHECK_REL(check1(m, &d, &iv, "Rmin=? [ F s=7 ]"), 2 + 0.4 * 4 / 3, 1e-9);
+    CHECK_REL(check1(m, &d, &iv, "Rmax=? [ F s=7 ]"), 2 + 0.6 * 4 / 3, 1e-9);
+    CHECK_REL(check1(m, &d, &iv, "R{\"v\"}min=? [ F s=7 ]"), 0.4 * 4 / 3, 1e-9);
+    CHECK_REL(check1(m, &d, &iv, "R{\"v\"}max=? [ F s=7 ]"), 0.6 * 4 / 3, 1e-9);
+    CHECK_ABS(check1(m, &d, &iv, "Rmin=? [ C<=2 ]"), 2.4, 1e-15);
+    CHECK_ABS(check1(m, &d, &iv, "Rmax=? [ C<=2 ]"), 2.6, 1e-15);
+    CHECK_ABS(check1(m, &d, &iv, "R<=2.5 [ C<=2 ]"), 0, 0); /* must hold for the maximum */
+    CHECK_ABS(check1(m, &d, &iv, "R>=2.3 [ C<=2 ]"), 1, 0);
+    release(m, &d, &iv);
+}
+
 /* Bad intervals: an error naming file:line:col (or the state) and what
  * is wrong; proper_prism_build refuses a model with intervals. */
 static void test_errors(void) {
@@ -420,6 +455,7 @@ int main(void) {
     RUN(test_delimit_and_merge);
     RUN(test_sync_product);
     RUN(test_die);
+    RUN(test_die_rewards);
     RUN(test_errors);
     RUN(test_brute_force);
     return test_summary();
