@@ -118,9 +118,10 @@
  * these operators may appear anywhere, nested and combined with arithmetic
  * and logic ("P=? [ F x=1 ] + 1", "P>0.5 [ F P>=1 [ G y=0 ] ]"):
  *   P=? [ path ]  P>=b [ path ] (also <, <=, >; Pmin=?, Pmax=? = P=? on a
- *                 chain; on an interval model see above). Paths: X phi, F phi, G phi, phi U psi, phi W psi,
- *                 phi R psi, with step bounds <=k <k >=k >k =k [a,b] on F G U
- *                 W R (PRISM's semantics: the steps before a lower bound must
+ *                 chain; on an interval model see above). Paths: X phi,
+ *                 F phi, G phi, phi U psi, phi W psi, phi R psi, with step
+ *                 bounds <=k <k >=k >k =k [a,b] on F G U W R (PRISM's
+ *                 semantics: the steps before a lower bound must
  *                 satisfy the left operand, DTMCModelChecker's restricted
  *                 next); any other path formula is LTL (ltl.h: each maximal
  *                 state subformula an atomic proposition). CTMC: bounds are
