@@ -102,16 +102,18 @@
  *   distribution, and the uniform choice of a DTMC is not an IDTMC's;
  * - a fixed deadlock is a self-loop [1,1].
  * Properties (proper_prism_check_opts.intervals): Pmin=? and Pmax=? of
- * X, F, U, G, W, R and their upper step bounds <=k; Rmin=? and Rmax=? of
- * F phi and C<=k (state and transition rewards), through dtmc.h's
- * interval solvers (the unbounded ones with a proven error bound, relative
- * to the value at the initial state); P>=b and P>b take the minimum, P<=b
- * and P<b the maximum (holding for every choice), R likewise. P=? and R=?
- * are refused, as PRISM refuses them. Not supported on interval models
- * (PROPER_EUNSUPPORTED): lower step bounds, LTL, R of I=k, C, S and
- * co-safe LTL, S, and exact or parametric checking. Unlike PRISM, lower
- * ends 0 are accepted (PRISM refuses to check such a model), and so are
- * transition rewards and C<=k (PRISM refuses both on IDTMCs).
+ * X, F, U, G, W, R and their upper step bounds <=k, and X of such a path
+ * formula (X F a, X X a: one robust step over the inner values); Rmin=?
+ * and Rmax=? of F phi, X F phi and C<=k (state and transition rewards),
+ * through dtmc.h's interval solvers (the unbounded ones with a proven
+ * error bound, relative to the value at the initial state); P>=b and P>b
+ * take the minimum, P<=b and P<b the maximum (holding for every choice),
+ * R likewise. P=? and R=? are refused, as PRISM refuses them. Not
+ * supported on interval models (PROPER_EUNSUPPORTED): lower step bounds,
+ * other LTL, R of I=k, C, S and other co-safe LTL, S, and exact or
+ * parametric checking. Unlike PRISM, lower ends 0 are accepted (PRISM
+ * refuses to check such a model), and so are transition rewards and C<=k
+ * (PRISM refuses both on IDTMCs).
  *
  * ---- Properties -----------------------------------------------------------
  * A property is an expression (PRISM's grammar and precedence) in which
@@ -5725,21 +5727,73 @@ static int proper__prism_interval_reward_reach(proper__prism_checker *C, const p
     return rc;
 }
 
-/* Pmin or Pmax of path formula nd->a on an interval model, in every state:
- * one temporal operator (X excepted), negated ones through the other
- * extreme (Pmin [ G a ] = 1 - Pmax [ F !a ]). */
-static int proper__prism_interval_prob(proper__prism_checker *C, const proper__prism_node *nd, double *x) {
+/* One robust step over the values y of the successors, in every state:
+ * the least or largest sum_t p_t (r(s,t) + y_t) + r(s) over the
+ * distributions p within the intervals, r the reward structure rew (NULL:
+ * none). It is R [ C<=1 ] with transition rewards r(s,t) + y_t, so
+ * dtmc.h's cumulative-reward step computes it; y must be finite and >= 0. */
+static int proper__prism_interval_step(proper__prism_checker *C, const double *y, const proper_dtmc_reward *rew,
+                                       int maximise, double *x) {
     const proper_dtmc *d = C->d;
     const proper_prism_intervals *iv = proper__prism_intervals(C);
-    proper__prism_until u;
-    int maximise = 0, rc;
+    double *t = (double *)proper_calloc((size_t)d->n_trans + 1, sizeof *t);
+    uint64_t e;
+    int rc;
+    if (!t) return proper_error_set(C->err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    for (e = 0; e < d->n_trans; e++) t[e] = y[d->col[e]] + (rew && rew->trans ? rew->trans[e] : 0);
+    rc = proper_dtmc_interval_reward_cumul(d, iv->lo, iv->hi, rew ? rew->state : NULL, t, 1, maximise, x, C->err);
+    C->unproven = 1; /* the step's rounding: no bound is reported */
+    PROPER_FREE(t);
+    return rc;
+}
+
+static int proper__prism_interval_path(proper__prism_checker *C, int32_t e, int maximise, double *x);
+
+/* Pmin or Pmax [ X path ] (path a formula with temporal operators): the
+ * inner optimum one robust step earlier, as nature may choose the first
+ * step knowing the rest (dynamic programming); !(X path) through the
+ * other extreme. 0 with *done = 0 when e is not of that form. */
+static int proper__prism_interval_next_path(proper__prism_checker *C, int32_t e, int maximise, double *x, int *done) {
+    const proper__prism_pool *pool = &C->p->pool;
+    const proper__prism_node *nd = &pool->n[e];
+    int neg = 0, rc;
+    double *y;
     size_t s;
-    if ((rc = proper__prism_interval_dir(C, nd, &maximise)) != 0) return rc;
-    if (!(C->p->pool.n[nd->a].flags & PROPER__PM_F_PATH)) return proper__prism_vec(C, nd->a, x);
-    if (!proper__prism_is_simple_path(C, nd->a))
+    *done = 0;
+    while (nd->kind == PROPER__PM_N_NOT || nd->kind == PROPER__PM_N_FORMULA || nd->kind == PROPER__PM_N_PLABEL) {
+        if (nd->kind == PROPER__PM_N_NOT) neg ^= 1;
+        nd = &pool->n[nd->a];
+    }
+    if (nd->kind != PROPER__PM_N_PATH || nd->op != PROPER__PM_T_X || nd->idx >= 0 || nd->c >= 0 ||
+        !(pool->n[nd->b].flags & PROPER__PM_F_PATH))
+        return PROPER_OK;
+    *done = 1;
+    if (neg) maximise = !maximise;
+    if (!(y = proper__prism_vec_new(C))) return PROPER_ENOMEM;
+    if ((rc = proper__prism_interval_path(C, nd->b, maximise, y)) == 0) rc = proper__prism_interval_step(C, y, NULL, maximise, x);
+    if (rc == 0 && neg)
+        for (s = 0; s < C->d->n_states; s++) x[s] = 1 - x[s];
+    PROPER_FREE(y);
+    return rc;
+}
+
+/* Pmin or Pmax of path formula e on an interval model, in every state: a
+ * state formula, one temporal operator (negated ones through the other
+ * extreme: Pmin [ G a ] = 1 - Pmax [ F !a ]), or X of a path formula. */
+static int proper__prism_interval_path(proper__prism_checker *C, int32_t e, int maximise, double *x) {
+    const proper_dtmc *d = C->d;
+    const proper_prism_intervals *iv = proper__prism_intervals(C);
+    const proper__prism_node *nd = &C->p->pool.n[e];
+    proper__prism_until u;
+    int rc, done;
+    size_t s;
+    if (!(nd->flags & PROPER__PM_F_PATH)) return proper__prism_vec(C, e, x);
+    if (!proper__prism_is_simple_path(C, e)) {
+        if ((rc = proper__prism_interval_next_path(C, e, maximise, x, &done)) != 0 || done) return rc;
         return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED,
                                   "LTL path formulas on a model with probability intervals are not supported");
-    if ((rc = proper__prism_until_form(C, nd->a, &u)) != 0) return rc;
+    }
+    if ((rc = proper__prism_until_form(C, e, &u)) != 0) return rc;
     if (u.neg) maximise = !maximise;
     if (u.next) {
         rc = proper_dtmc_interval_next(d, iv->lo, iv->hi, &u.phi2, maximise, x, C->err);
@@ -5760,23 +5814,58 @@ static int proper__prism_interval_prob(proper__prism_checker *C, const proper__p
     return rc;
 }
 
+/* Pmin or Pmax [ path ] (P node nd) on an interval model, in every state. */
+static int proper__prism_interval_prob(proper__prism_checker *C, const proper__prism_node *nd, double *x) {
+    int maximise = 0, rc;
+    if ((rc = proper__prism_interval_dir(C, nd, &maximise)) != 0) return rc;
+    return proper__prism_interval_path(C, nd->a, maximise, x);
+}
+
 static int proper__prism_reward_of(proper__prism_checker *C, const proper__prism_node *nd, const proper_dtmc_reward **rew);
 
-/* Rmin or Rmax on an interval model: of F phi and C<=k. */
+/* Path node f is F phi without step bounds, phi a state formula. */
+static int proper__prism_is_plain_eventually(const proper__prism_checker *C, const proper__prism_node *f) {
+    return f->kind == PROPER__PM_N_PATH && f->op == PROPER__PM_T_F && f->c < 0 && f->idx < 0 &&
+           !(C->p->pool.n[f->b].flags & PROPER__PM_F_PATH);
+}
+
+/* Rmin or Rmax [ X F phi ] (co-safe: the reward until phi holds at step 1
+ * or later): the first step's reward plus R [ F phi ] of the successor,
+ * one robust step over R [ F phi ] (finite there, else refused). */
+static int proper__prism_interval_reward_next(proper__prism_checker *C, const proper_dtmc_reward *rew, int32_t phi_expr,
+                                              int maximise, double *x) {
+    double *y = proper__prism_vec_new(C);
+    uint32_t s;
+    int rc;
+    if (!y) return PROPER_ENOMEM;
+    rc = proper__prism_interval_reward_reach(C, proper__prism_intervals(C), rew, phi_expr, maximise, y);
+    for (s = 0; s < C->d->n_states && rc == 0; s++)
+        if (isinf(y[s]))
+            rc = proper_error_set(C->err, PROPER_EUNSUPPORTED, NULL, 0, 0,
+                                  "R [ X F ... ] on a model with probability intervals where R [ F ... ] is infinite "
+                                  "(state %lu) is not supported", (unsigned long)s);
+    if (rc == 0) rc = proper__prism_interval_step(C, y, rew, maximise, x);
+    PROPER_FREE(y);
+    return rc;
+}
+
+/* Rmin or Rmax on an interval model: of F phi, X F phi and C<=k. */
 static int proper__prism_interval_reward(proper__prism_checker *C, const proper__prism_node *nd, double *x) {
     const proper_prism_intervals *iv = proper__prism_intervals(C);
-    const proper__prism_node *f = &C->p->pool.n[nd->a];
+    const proper__prism_pool *pool = &C->p->pool;
+    const proper__prism_node *f = &pool->n[nd->a];
     const proper_dtmc_reward *rew = NULL;
     long long k;
     int maximise = 0, rc;
     if ((rc = proper__prism_interval_dir(C, nd, &maximise)) != 0 || (rc = proper__prism_reward_of(C, nd, &rew)) != 0)
         return rc;
-    if (f->kind == PROPER__PM_N_PATH && f->op == PROPER__PM_T_F && f->c < 0 && f->idx < 0 &&
-        !(C->p->pool.n[f->b].flags & PROPER__PM_F_PATH))
-        return proper__prism_interval_reward_reach(C, iv, rew, f->b, maximise, x);
+    if (proper__prism_is_plain_eventually(C, f)) return proper__prism_interval_reward_reach(C, iv, rew, f->b, maximise, x);
+    if (f->kind == PROPER__PM_N_PATH && f->op == PROPER__PM_T_X && f->idx < 0 && f->c < 0 &&
+        proper__prism_is_plain_eventually(C, &pool->n[f->b]))
+        return proper__prism_interval_reward_next(C, rew, pool->n[f->b].b, maximise, x);
     if (f->kind != PROPER__PM_N_PATH || f->op != PROPER__PM_T_C)
         return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED,
-                                  "R on a model with probability intervals: only F phi and C<=k are supported");
+                                  "R on a model with probability intervals: only F phi, X F phi and C<=k are supported");
     if ((rc = proper__prism_const_int(C, f->c, &k)) != 0) return rc;
     if (k < 0) return proper__prism_cerr(C, f->line, f->col, PROPER_ERANGE, "negative step bound %lld", k);
     if ((unsigned long long)k > C->o->max_steps)

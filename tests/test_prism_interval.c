@@ -198,7 +198,11 @@ static void test_die(void) {
  * (`prism idie.pm idie.props`, 4.10.2-dev) refuses transition rewards on
  * IDTMCs ("Transition rewards not supported for IDTMCs") and C on them;
  * with the state reward alone it gives Rmin/Rmax [ F s=7 ] 0.5333332,
- * 0.7999998 (its default precision) and Pmin/Pmax [ X s=1 ] 0.4, 0.6. */
+ * 0.7999998 (its default precision) and Pmin/Pmax [ X s=1 ] 0.4, 0.6; for
+ * X of a path formula it gives Pmin/Pmax [ X F s=7 & d=1 ] 0.1333333,
+ * 0.1999999 (p/3 as in test_die), Pmax [ X X s=3 ] 0.3, Pmin [ !(X F s=7 &
+ * d=1) ] 0.7999999, Pmax [ X (s=1 U s=3) ] 0.3, and Rmin/Rmax [ X F s=7 ]
+ * as R [ F s=7 ] (s=0 is not s=7). */
 static void test_die_rewards(void) {
     static const char *text = "dtmc\nconst double u = 0.1;\nmodule die\n s : [0..7] init 0;\n d : [0..6] init 0;\n"
                               " [] s=0 -> [0.5-u,0.5+u] : (s'=1) + [0.5-u,0.5+u] : (s'=2);\n"
@@ -221,6 +225,13 @@ static void test_die_rewards(void) {
     CHECK_REL(check1(m, &d, &iv, "R{\"v\"}max=? [ F s=7 ]"), 0.6 * 4 / 3, 1e-9);
     CHECK_ABS(check1(m, &d, &iv, "Rmin=? [ C<=2 ]"), 2.4, 1e-15);
     CHECK_ABS(check1(m, &d, &iv, "Rmax=? [ C<=2 ]"), 2.6, 1e-15);
+    CHECK_REL(check1(m, &d, &iv, "Pmin=? [ X F s=7 & d=1 ]"), 0.4 / 3, 1e-9);
+    CHECK_REL(check1(m, &d, &iv, "Pmax=? [ X F s=7 & d=1 ]"), 0.6 / 3, 1e-9);
+    CHECK_ABS(check1(m, &d, &iv, "Pmax=? [ X X s=3 ]"), 0.3, 1e-15);
+    CHECK_REL(check1(m, &d, &iv, "Pmin=? [ !(X F s=7 & d=1) ]"), 1 - 0.6 / 3, 1e-9);
+    CHECK_ABS(check1(m, &d, &iv, "Pmax=? [ X (s=1 U s=3) ]"), 0.3, 1e-15);
+    CHECK_REL(check1(m, &d, &iv, "Rmin=? [ X F s=7 ]"), 2 + 0.4 * 4 / 3, 1e-9);
+    CHECK_REL(check1(m, &d, &iv, "Rmax=? [ X F s=7 ]"), 2 + 0.6 * 4 / 3, 1e-9);
     CHECK_ABS(check1(m, &d, &iv, "R<=2.5 [ C<=2 ]"), 0, 0); /* must hold for the maximum */
     CHECK_ABS(check1(m, &d, &iv, "R>=2.3 [ C<=2 ]"), 1, 0);
     release(m, &d, &iv);
