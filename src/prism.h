@@ -188,8 +188,9 @@
  * at 0.53 GB on this project's test machine; lower max_states to find out
  * sooner; bench/bench_prism.c measures it). Transitions are capped too
  * (max_transitions, default PROPER_PRISM_MAX_TRANSITIONS = 2 x 10^8): the
- * exploration keeps some 12 bytes per transition, so many successors per
- * state cannot exhaust memory below the state cap. Expressions nest at most
+ * exploration keeps some 12 bytes per transition and the DTMC is assembled
+ * beside it (as many again), so many successors per state cannot exhaust
+ * memory below the state cap. Expressions nest at most
  * PROPER_PRISM_MAX_DEPTH deep and expand (through formulas) to at most
  * PROPER_PRISM_MAX_NODES nodes, so evaluation time and stack are bounded.
  */
