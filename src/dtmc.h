@@ -103,7 +103,8 @@
  * What the other solvers carry (they take no stats; no bound is reported,
  * except by the _stats variants named below):
  *  - step-bounded (U<=k, F<=k, I=k, C<=k; proper_dtmc_prob_bounded_until_stats
- *    reports the a priori bound below for U<=k and F<=k): k exact-in-exact-arithmetic
+ *    and proper_dtmc_reward_instant_stats report the a priori bound below
+ *    for U<=k, F<=k and I=k; C<=k reports none): k exact-in-exact-arithmetic
  *    matrix-vector products, fewer only when an iterate repeats bit for
  *    bit (then the skipped steps are exact) or when a proven bound pins
  *    the rest within PROPER_DTMC_REL_PRECISION (see
@@ -512,6 +513,13 @@ PROPER_API int proper_dtmc_reward_cumulative(const proper_dtmc *m, const proper_
  * not used, as in PRISM); repetitions are skipped as for U<=k. */
 PROPER_API int proper_dtmc_reward_instant(const proper_dtmc *m, const proper_dtmc_reward *r, unsigned long k,
                                           double *x, proper_error *err);
+/* The same with a proven bound in stats->max_error (and init_error), as
+ * for proper_dtmc_prob_bounded_until_stats: the a priori rounding bound of
+ * the products done on values of magnitude max |state reward| (all k when
+ * iterates repeat), plus the pinned midpoint's rel_precision of the largest
+ * value when the run stopped early. */
+PROPER_API int proper_dtmc_reward_instant_stats(const proper_dtmc *m, const proper_dtmc_reward *r, unsigned long k,
+                                                double *x, proper_dtmc_solve_stats *stats, proper_error *err);
 /* S=? [ phi ]: long-run probability of being in phi starting from each
  * state: sum over bottom SCCs B of P(reach B) * (stationary mass of phi in B). */
 PROPER_API int proper_dtmc_steady(const proper_dtmc *m, const proper_bitset *phi,
@@ -3096,6 +3104,33 @@ PROPER_API int proper_dtmc_reward_instant(const proper_dtmc *m, const proper_dtm
     /* i_j = P i_{j-1}, i_0 = state rewards */
     for (s = 0; s < m->n_states; s++) x[s] = r->state ? r->state[s] : 0.0;
     return proper__dtmc_iterate(m, NULL, NULL, k, x, NULL, err);
+}
+
+PROPER_API int proper_dtmc_reward_instant_stats(const proper_dtmc *m, const proper_dtmc_reward *r, unsigned long k,
+                                                double *x, proper_dtmc_solve_stats *stats, proper_error *err) {
+    uint32_t s;
+    unsigned long pinned_at = 0;
+    double big = 0.0, top = 0.0;
+    int rc;
+    if (stats) memset(stats, 0, sizeof *stats);
+    if ((rc = proper__dtmc_refuse_ctmc(m, "a step-bounded instantaneous reward", err)) ||
+        (rc = proper__dtmc_check_reward(m, r, 0, err)))
+        return rc;
+    for (s = 0; s < m->n_states; s++) {
+        x[s] = r->state ? r->state[s] : 0.0;
+        big = fmax(big, fabs(x[s]));
+    }
+    if ((rc = proper__dtmc_iterate(m, NULL, NULL, k, x, &pinned_at, err))) return rc;
+    if (stats) {
+        for (s = 0; s < m->n_states; s++) top = fmax(top, fabs(x[s]));
+        if (pinned_at) /* the products up to the stop, then the midpoint of a range of 2 rel_precision */
+            stats->max_error = proper__dtmc_steps_bound(m, (double)pinned_at, big) +
+                               PROPER_DTMC_REL_PRECISION * top * (1.0 + 4.0 * DBL_EPSILON);
+        else /* repeated iterates reproduce the skipped products bit for bit: k of them */
+            stats->max_error = proper__dtmc_steps_bound(m, (double)k, big);
+        stats->init_error = stats->max_error;
+    }
+    return PROPER_OK;
 }
 
 /* Reference state of each bottom SCC for the stationary solve: one of

@@ -2292,6 +2292,35 @@ static void test_bounded_until_bound(void) {
     proper_dtmc_free(&m);
 }
 
+/* I=k with its proven bound: a two-state chain (0 -> 1 with a, 1 -> 0
+ * with b, reward 1 in state 0) has E[r(X_k) | X_0 = 0] = b/(a+b) + a/(a+b)
+ * (1-a-b)^k; long double closed form against the value, within the
+ * bound, for k from 1 to 2^31 - 1 (early stops on the pinned range); and
+ * a = b = 1 (period 2: repetition, all k products accounted for). */
+static void test_instant_bound(void) {
+    static const unsigned long ks[] = {1, 7, 100, 5000, 2147483647ul};
+    static const double ab[][2] = {{0.3, 0.1}, {1e-4, 2e-4}, {1.0, 1.0}};
+    size_t i, j;
+    for (i = 0; i < sizeof ab / sizeof ab[0]; i++)
+        for (j = 0; j < sizeof ks / sizeof ks[0]; j++) {
+            double a = ab[i][0], b = ab[i][1], P[4], x[2], rew[2] = {1.0, 0.0};
+            long double exact = (long double)b / (a + b) +
+                                (long double)a / (a + b) * powl(1.0L - (long double)a - (long double)b, (long double)ks[j]);
+            proper_dtmc m;
+            proper_dtmc_reward r;
+            proper_error err;
+            proper_dtmc_solve_stats st;
+            P[0] = 1.0 - a; P[1] = a; P[2] = b; P[3] = 1.0 - b;
+            CHECK_INT(build_dense(&m, P, 2, 0), 0);
+            r.name = NULL; r.state = rew; r.trans = NULL;
+            CHECK_INT(proper_dtmc_reward_instant_stats(&m, &r, ks[j], x, &st, &err), 0);
+            CHECK(fabsl((long double)x[0] - exact) <= st.max_error);
+            CHECK(st.max_error > 0.0 && st.max_error <= 1e-6);
+            CHECK(st.init_error == st.max_error);
+            proper_dtmc_free(&m);
+        }
+}
+
 /* ---- interval DTMCs ------------------------------------------------------ */
 
 /* PRISM's own IDTMC test (prism-tests/functionality/verify/idtmcs/test.prism,
@@ -2788,6 +2817,7 @@ int main(void) {
     RUN(test_param_range_vs_corners);
     RUN(test_param_range_trans_rewards);
     RUN(test_bounded_until_bound);
+    RUN(test_instant_bound);
     RUN(test_interval_prism_test_model);
     RUN(test_interval_point_intervals);
     RUN(test_interval_vs_vertices);
