@@ -3558,10 +3558,15 @@ static int proper__prism_lookup(proper__prism_explorer *X, uint32_t *index) {
         }
         h = (h + 1) & (X->nslots - 1);
     }
-    if (X->n_states >= X->o->max_states)
+    if (X->n_states >= X->o->max_states) {
+        double range = 1;
+        size_t v;
+        for (v = 0; v < X->L.nv; v++) range *= (double)X->L.hi[v] - (double)X->L.lo[v] + 1;
         return proper_error_set(X->err, PROPER_ELIMIT, X->m->file, 0, 0,
-                                "more than %lu reachable states (the state limit; raise it with max_states / --max-states)",
-                                (unsigned long)X->o->max_states);
+                                "more than %lu reachable states (the state limit; raise it with max_states / --max-states; "
+                                "the variables' ranges allow at most %.4g)",
+                                (unsigned long)X->o->max_states, range);
+    }
     if (proper_reserve(&X->keys, &X->cap_keys, (X->n_states + 1) * W, sizeof *X->keys)) return proper__prism_xoom(X);
     memcpy(X->keys + X->n_states * W, X->key, W * sizeof *X->key);
     X->slots[h] = (uint32_t)(X->n_states + 1);

@@ -304,6 +304,7 @@ static void test_state_limit(void) {
     proper_dtmc_init(&d);
     CHECK_INT(proper_prism_build(m, &o, &d, &e), PROPER_ELIMIT);
     CHECK_CONTAINS(e.message, "more than 1000 reachable states");
+    CHECK_CONTAINS(e.message, "the variables' ranges allow at most 2e+09"); /* 2000000001 values of x */
     proper_prism_free(m);
 }
 
