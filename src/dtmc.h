@@ -4042,97 +4042,285 @@ static double proper__dtmc_interval_step(const proper_dtmc *m, const double *lo,
     return proper__dtmc_interval_step_edges(m, lo, hi, s, x, NULL, NULL, maximise, order);
 }
 
+/* The qualitative fixed points of the interval solvers, by worklist:
+ * a state is examined once at the start and again only when one of its
+ * successors changed (predecessor lists), each change being final (the sets
+ * only grow or only shrink). Sweeps until nothing changes would add one
+ * state a sweep on a chain numbered against its edges: quadratic. */
+typedef struct proper__dtmc_ivl_graph {
+    uint64_t *prow;        /* predecessors of t: pcol[prow[t] .. prow[t+1]-1] */
+    uint32_t *pcol;
+    uint32_t *queue;       /* circular, n entries: a state is queued at most once at a time */
+    unsigned char *queued;
+} proper__dtmc_ivl_graph;
+
+static void proper__dtmc_ivl_graph_free(proper__dtmc_ivl_graph *g) {
+    PROPER_FREE(g->prow); PROPER_FREE(g->pcol); PROPER_FREE(g->queue); PROPER_FREE(g->queued);
+    memset(g, 0, sizeof *g);
+}
+
+static int proper__dtmc_ivl_graph_make(const proper_dtmc *m, proper__dtmc_ivl_graph *g) {
+    uint32_t n = m->n_states, s;
+    uint64_t e;
+    memset(g, 0, sizeof *g);
+    g->prow = (uint64_t *)proper_calloc((size_t)n + 2, sizeof *g->prow);
+    g->pcol = (uint32_t *)proper_calloc(m->n_trans ? (size_t)m->n_trans : 1, sizeof *g->pcol);
+    g->queue = (uint32_t *)proper_calloc(n ? n : 1, sizeof *g->queue);
+    g->queued = (unsigned char *)proper_calloc(n ? n : 1, 1);
+    if (!g->prow || !g->pcol || !g->queue || !g->queued) { proper__dtmc_ivl_graph_free(g); return PROPER_ENOMEM; }
+    for (e = 0; e < m->n_trans; e++) g->prow[m->col[e] + 2]++; /* counting sort by target */
+    for (s = 0; s < n; s++) g->prow[s + 2] += g->prow[s + 1];
+    for (s = 0; s < n; s++)
+        for (e = m->row[s]; e < m->row[s + 1]; e++) g->pcol[g->prow[m->col[e] + 1]++] = s;
+    return PROPER_OK;
+}
+
+enum { PROPER__IVL_NO_MAX, PROPER__IVL_NO_MIN, PROPER__IVL_REACH_AVOID, PROPER__IVL_STAYS_HITS, PROPER__IVL_ZERO_EC };
+
+/* One fixed point: the set `a` changes, state by state (a[s] 1 -> 0 for
+ * the shrinking kinds NO_MAX (no: 1 = cannot reach), NO_MIN, ZERO_EC; 0 ->
+ * 1 for REACH_AVOID and STAYS_HITS); b: the fixed outer set of STAYS_HITS. */
+typedef struct proper__dtmc_ivl_qual {
+    const proper_dtmc *m;
+    const double *lo, *hi, *state_rewards, *trans_rewards;
+    const proper_bitset *phi1, *phi2;
+    unsigned char *a;
+    const unsigned char *b;
+    int kind;
+} proper__dtmc_ivl_qual;
+
+/* Whether nature can give edge e positive mass: a positive lower end, or a
+ * positive upper end with room left by the row's other lower ends (sum_lo:
+ * the row's sum of lower ends). */
+static int proper__dtmc_interval_can(const double *lo, const double *hi, uint64_t e, double sum_lo) {
+    return lo[e] > 0.0 || (hi[e] > 0.0 && sum_lo - lo[e] < 1.0);
+}
+
+static double proper__dtmc_interval_sum_lo(const proper_dtmc *m, const double *lo, uint32_t s) {
+    double sum = 0.0;
+    uint64_t e;
+    for (e = m->row[s]; e < m->row[s + 1]; e++) sum += lo[e];
+    return sum;
+}
+
+/* Whether nature can choose in s a distribution with support in u that
+ * gives v positive mass. */
+static int proper__dtmc_interval_stays_hits(const proper_dtmc *m, const double *lo, const double *hi, uint32_t s,
+                                            const unsigned char *u, const unsigned char *v) {
+    double sum_lo = 0.0, sum_hi = 0.0;
+    uint64_t e;
+    for (e = m->row[s]; e < m->row[s + 1]; e++) {
+        if (!u[m->col[e]] && lo[e] > 0.0) return 0;
+        if (u[m->col[e]]) { sum_lo += lo[e]; sum_hi += hi[e]; }
+    }
+    if (sum_hi < 1.0 - PROPER_DTMC_ROW_SUM_TOL) return 0;
+    for (e = m->row[s]; e < m->row[s + 1]; e++)
+        if (v[m->col[e]] && proper__dtmc_interval_can(lo, hi, e, sum_lo)) return 1;
+    return 0;
+}
+
+/* Whether s changes now (and change it). */
+static int proper__dtmc_ivl_examine(const proper__dtmc_ivl_qual *q, uint32_t s) {
+    const proper_dtmc *m = q->m;
+    const double *lo = q->lo, *hi = q->hi;
+    unsigned char *a = q->a;
+    uint64_t e;
+    switch (q->kind) {
+    case PROPER__IVL_NO_MAX: /* reaches a state that can reach phi2 along an edge of positive upper end */
+        if (!a[s] || (q->phi1 && !PROPER_BITSET_GET(q->phi1, s))) return 0;
+        for (e = m->row[s]; e < m->row[s + 1]; e++)
+            if (hi[e] > 0.0 && !a[m->col[e]]) return !(a[s] = 0);
+        return 0;
+    case PROPER__IVL_NO_MIN: /* nature can no longer keep the run in the set */
+    case PROPER__IVL_ZERO_EC: {
+        double inside = 0.0;
+        int keeps = 1, zero = q->kind == PROPER__IVL_ZERO_EC;
+        if (!a[s] || (!zero && q->phi1 && !PROPER_BITSET_GET(q->phi1, s))) return 0;
+        for (e = m->row[s]; e < m->row[s + 1] && keeps; e++) {
+            if (a[m->col[e]] && !(zero && q->trans_rewards && q->trans_rewards[e] > 0.0)) inside += hi[e];
+            else keeps = lo[e] == 0.0;
+        }
+        if (keeps && inside >= (zero ? 1.0 - PROPER_DTMC_ROW_SUM_TOL : 1.0)) return 0;
+        a[s] = 0;
+        return 1;
+    }
+    case PROPER__IVL_REACH_AVOID: { /* nature can move, outside phi2, into the set */
+        double sum_lo;
+        if (a[s] || PROPER_BITSET_GET(q->phi2, s)) return 0;
+        sum_lo = proper__dtmc_interval_sum_lo(m, lo, s);
+        for (e = m->row[s]; e < m->row[s + 1]; e++)
+            if (a[m->col[e]] && proper__dtmc_interval_can(lo, hi, e, sum_lo)) return (a[s] = 1);
+        return 0;
+    }
+    default: /* PROPER__IVL_STAYS_HITS */
+        if (!q->b[s] || a[s] || !proper__dtmc_interval_stays_hits(m, lo, hi, s, q->b, a)) return 0;
+        return (a[s] = 1);
+    }
+}
+
+static void proper__dtmc_ivl_fixpoint(const proper__dtmc_ivl_qual *q, proper__dtmc_ivl_graph *g) {
+    uint32_t n = q->m->n_states, head = 0, count = n, s;
+    for (s = 0; s < n; s++) { g->queue[s] = s; g->queued[s] = 1; }
+    while (count) {
+        uint64_t e;
+        s = g->queue[head];
+        head = head + 1 == n ? 0 : head + 1;
+        count--;
+        g->queued[s] = 0;
+        if (!proper__dtmc_ivl_examine(q, s)) continue;
+        for (e = g->prow[s]; e < g->prow[s + 1]; e++) {
+            uint32_t p = g->pcol[e];
+            if (g->queued[p]) continue;
+            g->queued[p] = 1;
+            g->queue[(head + count) % n] = p;
+            count++;
+        }
+    }
+}
+
 /* States that reach phi2 through phi1 with probability 0 under the
  * intervals: for the maximum, those that cannot reach it along edges of
  * positive upper end; for the minimum, the largest set X of states outside
  * phi2 in which nature can keep the run (every edge with a positive lower
  * end stays in X and the upper ends inside X reach 1), with the states
  * outside phi1. no[s] = 1 for them. */
-static int proper__dtmc_interval_no(const proper_dtmc *m, const double *lo, const double *hi,
-                                    const proper_bitset *phi1, const proper_bitset *phi2, int maximise,
-                                    unsigned char *no) {
-    uint32_t n = m->n_states, s;
-    int changed = 1;
-    uint64_t e;
-    if (maximise) {
-        for (s = 0; s < n; s++) no[s] = !PROPER_BITSET_GET(phi2, s);
-        while (changed) { /* backward closure over edges of positive upper end */
-            changed = 0;
-            for (s = 0; s < n; s++) {
-                if (!no[s] || (phi1 && !PROPER_BITSET_GET(phi1, s))) continue;
-                for (e = m->row[s]; e < m->row[s + 1]; e++)
-                    if (hi[e] > 0.0 && !no[m->col[e]]) { no[s] = 0; changed = 1; break; }
-            }
-        }
-        return PROPER_OK;
-    }
-    for (s = 0; s < n; s++) no[s] = !PROPER_BITSET_GET(phi2, s);
-    while (changed) {
-        changed = 0;
-        for (s = 0; s < n; s++) {
-            double inside = 0.0;
-            int keeps = 1;
-            if (!no[s] || (phi1 && !PROPER_BITSET_GET(phi1, s))) continue;
-            for (e = m->row[s]; e < m->row[s + 1] && keeps; e++) {
-                if (no[m->col[e]]) inside += hi[e];
-                else keeps = lo[e] == 0.0;
-            }
-            if (!keeps || inside < 1.0) { no[s] = 0; changed = 1; }
-        }
-    }
-    return PROPER_OK;
+static void proper__dtmc_interval_no(const proper_dtmc *m, const double *lo, const double *hi,
+                                     const proper_bitset *phi1, const proper_bitset *phi2, int maximise,
+                                     unsigned char *no, proper__dtmc_ivl_graph *g) {
+    proper__dtmc_ivl_qual q;
+    uint32_t s;
+    memset(&q, 0, sizeof q);
+    q.m = m; q.lo = lo; q.hi = hi; q.phi1 = phi1; q.phi2 = phi2; q.a = no;
+    q.kind = maximise ? PROPER__IVL_NO_MAX : PROPER__IVL_NO_MIN;
+    for (s = 0; s < m->n_states; s++) no[s] = !PROPER_BITSET_GET(phi2, s);
+    proper__dtmc_ivl_fixpoint(&q, g);
 }
 
-/* Bellman sweeps (in place, in decreasing state order) over the unknown
- * states until a sweep changes no value by more than eps; the largest
- * change of the last sweep is returned through *change. */
-static unsigned long proper__dtmc_interval_sweeps(const proper_dtmc *m, const double *lo, const double *hi,
-                                                  const unsigned char *unknown, int maximise, double eps,
-                                                  unsigned long budget, double *x, uint64_t *order, double *change) {
-    unsigned long k;
-    uint32_t s;
-    for (k = 0; k < budget; k++) {
-        double top = 0.0;
-        for (s = m->n_states; s-- > 0;) {
-            double v;
-            if (!unknown[s]) continue;
-            v = proper__dtmc_interval_step(m, lo, hi, s, x, maximise, order);
-            if (fabs(v - x[s]) > top) top = fabs(v - x[s]);
-            x[s] = v;
-        }
-        *change = top;
-        if (top <= eps) return k + 1;
+/* The unknown states of an interval solve grouped by strongly connected
+ * component (of the graph of all transitions), components in reverse
+ * topological order (Tarjan's completion order): a component's values
+ * depend only on its own and on those of components listed before it, so
+ * each is swept to convergence once, in turn, and a chain of states is
+ * solved in one pass instead of one sweep per state. loop[k]: component k
+ * has a cycle (several states, or a self-loop); one update settles the
+ * others. */
+typedef struct proper__dtmc_ivl_comps {
+    proper__dtmc_sccs sccs;
+    unsigned char *loop;
+} proper__dtmc_ivl_comps;
+
+static void proper__dtmc_ivl_comps_free(proper__dtmc_ivl_comps *c) {
+    proper__dtmc_sccs_free(&c->sccs);
+    PROPER_FREE(c->loop);
+    c->loop = NULL;
+}
+
+static int proper__dtmc_ivl_comps_make(const proper_dtmc *m, const unsigned char *unknown,
+                                       proper__dtmc_ivl_comps *c) {
+    proper__dtmc_csr g;
+    proper_bitset mask;
+    uint32_t n = m->n_states, s, k, *cursor = NULL;
+    int rc = PROPER_ENOMEM;
+    memset(c, 0, sizeof *c);
+    proper_bitset_init(&mask);
+    if (proper_bitset_create(&mask, n, NULL)) return PROPER_ENOMEM;
+    for (s = 0; s < n; s++)
+        if (unknown[s]) proper_bitset_set(&mask, s);
+    proper__dtmc_csr_view(m, &g);
+    cursor = (uint32_t *)proper_calloc(n ? n : 1, sizeof *cursor);
+    if (!cursor || proper__dtmc_tarjan(&g, &mask, &c->sccs)) goto done;
+    proper__dtmc_sccs_sort_members(&c->sccs, n, cursor);
+    c->loop = (unsigned char *)proper_calloc((size_t)c->sccs.n_comp + 1, 1);
+    if (!c->loop) goto done;
+    for (k = 0; k < c->sccs.n_comp; k++) {
+        uint32_t first = c->sccs.order[c->sccs.start[k]];
+        uint64_t e;
+        c->loop[k] = c->sccs.start[k + 1] - c->sccs.start[k] > 1;
+        for (e = m->row[first]; e < m->row[first + 1] && !c->loop[k]; e++) c->loop[k] = m->col[e] == first;
     }
-    return budget;
+    rc = PROPER_OK;
+done:
+    PROPER_FREE(cursor);
+    proper_bitset_free(&mask);
+    if (rc) proper__dtmc_ivl_comps_free(c);
+    return rc;
+}
+
+/* One robust Bellman update of s: plus + its state reward + the optimal
+ * expectation of transition reward + x over its intervals, edges into the
+ * states marked in inf taking no mass (any of the arrays NULL: none). The
+ * probabilities (plus 0, no rewards), the expected rewards and the
+ * certificate's weights (plus 1, the maximum) are all such updates. */
+typedef struct proper__dtmc_ivl_op {
+    const proper_dtmc *m;
+    const double *lo, *hi, *state_rewards, *trans_rewards;
+    const unsigned char *inf;
+    int maximise;
+    double plus;
+    uint64_t *order; /* scratch of the longest row's length */
+} proper__dtmc_ivl_op;
+
+static double proper__dtmc_ivl_update(const proper__dtmc_ivl_op *op, uint32_t s, const double *x) {
+    return op->plus + (op->state_rewards ? op->state_rewards[s] : 0.0) +
+           proper__dtmc_interval_step_edges(op->m, op->lo, op->hi, s, x, op->trans_rewards, op->inf, op->maximise,
+                                            op->order);
+}
+
+/* Sweeps of each component in turn (in place, its states in decreasing
+ * order) until a sweep changes none of its values by more than eps
+ * (relative: eps times the component's largest value), at most budget
+ * sweeps a component. Returns the most sweeps a component took; *settled:
+ * every component met its tolerance; *top: the largest value. A value
+ * beyond 1 / eps_mach stops it unsettled (the weights: nature can keep the
+ * run in that component forever). */
+static unsigned long proper__dtmc_ivl_sweeps(const proper__dtmc_ivl_comps *cs, const proper__dtmc_ivl_op *op,
+                                             double eps, int relative, unsigned long budget, double *x, int *settled,
+                                             double *top) {
+    unsigned long most = 0;
+    uint32_t k;
+    *settled = 1;
+    *top = 0.0;
+    for (k = 0; k < cs->sccs.n_comp; k++) {
+        uint32_t a = cs->sccs.start[k], b = cs->sccs.start[k + 1], i;
+        unsigned long sw = 0;
+        double d, big;
+        do {
+            d = 0.0;
+            big = 0.0;
+            for (i = b; i-- > a;) {
+                uint32_t s = cs->sccs.order[i];
+                double v = proper__dtmc_ivl_update(op, s, x);
+                d = fmax(d, fabs(v - x[s]));
+                big = fmax(big, fabs(v));
+                x[s] = v;
+            }
+            sw++;
+            if (!(big <= 1.0 / DBL_EPSILON)) { *settled = 0; return sw > most ? sw : most; }
+            if (!cs->loop[k]) d = 0.0; /* one update is the value */
+        } while (!(d <= (relative ? eps * big : eps)) && sw < budget);
+        most = sw > most ? sw : most;
+        *top = fmax(*top, big);
+        if (!(d <= (relative ? eps * big : eps))) *settled = 0;
+    }
+    return most;
 }
 
 /* The certificate's weights: w = 1 + max over the intervals of the
- * expected w of the successors, over the unknown states (0 elsewhere):
- * the most expected steps nature can make the run stay among them. Swept
- * until a sweep changes w by at most 1e-3 relative; 0 when it does not
+ * expected w of the successors, over the unknown states (0 elsewhere): the
+ * most expected steps nature can make the run stay among them, swept until
+ * no sweep changes w by more than 1e-3 relative; *ok = 0 when it does not
  * settle (nature can keep the run there forever: an end component) within
  * the budget. */
-static unsigned long proper__dtmc_interval_weights(const proper_dtmc *m, const double *lo, const double *hi,
-                                                   const unsigned char *unknown, unsigned long budget, double *w,
-                                                   uint64_t *order, int *ok) {
-    unsigned long k;
+static unsigned long proper__dtmc_ivl_weights(const proper__dtmc_ivl_comps *cs, const proper__dtmc_ivl_op *op,
+                                              const unsigned char *unknown, unsigned long budget, double *w, int *ok) {
+    proper__dtmc_ivl_op wop = *op;
     uint32_t s;
-    for (s = 0; s < m->n_states; s++) w[s] = unknown[s] ? 1.0 : 0.0;
-    *ok = 0;
-    for (k = 0; k < budget; k++) {
-        double top = 0.0, change = 0.0;
-        for (s = m->n_states; s-- > 0;) {
-            double v;
-            if (!unknown[s]) continue;
-            v = 1.0 + proper__dtmc_interval_step(m, lo, hi, s, w, 1, order);
-            if (fabs(v - w[s]) > change) change = fabs(v - w[s]);
-            if (v > top) top = v;
-            w[s] = v;
-        }
-        if (top > 1.0 / DBL_EPSILON) return k + 1;
-        if (change <= 1e-3 * top) { *ok = 1; return k + 1; }
-    }
-    return budget;
+    double top;
+    wop.state_rewards = wop.trans_rewards = NULL;
+    wop.maximise = 1;
+    wop.plus = 1.0;
+    for (s = 0; s < op->m->n_states; s++) w[s] = unknown[s] ? 1.0 : 0.0;
+    return proper__dtmc_ivl_sweeps(cs, &wop, 1e-3, 1, budget, w, ok, &top);
 }
 
 /* Whether u is a proven upper bound: T u <= u in every unknown state,
@@ -4184,9 +4372,14 @@ PROPER_API int proper_dtmc_interval_prob_until(const proper_dtmc *m, const doubl
     uint32_t n = m->n_states, s, longest = 1;
     unsigned char *no, *unknown;
     uint64_t *order;
-    double *u, *w, change = INFINITY, eps, bound = INFINITY;
+    double *u, *w, top, eps, bound = INFINITY;
     unsigned long sweeps = 0;
-    int rc, have_w = 0, attempt;
+    int rc, have_w = 0, attempt, settled = 0;
+    proper__dtmc_ivl_comps cs;
+    proper__dtmc_ivl_op op;
+    proper__dtmc_ivl_graph qg;
+    memset(&cs, 0, sizeof cs);
+    memset(&qg, 0, sizeof qg);
     if (stats) memset(stats, 0, sizeof *stats);
     if ((rc = proper__dtmc_check_set(m, phi1, "phi1", err)) || (rc = proper__dtmc_check_set(m, phi2, "phi2", err)) ||
         (rc = proper__dtmc_check_intervals(m, lo, hi, err)))
@@ -4200,25 +4393,28 @@ PROPER_API int proper_dtmc_interval_prob_until(const proper_dtmc *m, const doubl
     u = (double *)proper_calloc((size_t)n + 1, sizeof *u);
     w = (double *)proper_calloc((size_t)n + 1, sizeof *w);
     if (!no || !unknown || !order || !u || !w) { rc = proper__dtmc_nomem(err); goto done; }
-    proper__dtmc_interval_no(m, lo, hi, phi1, phi2, maximise, no);
+    if (proper__dtmc_ivl_graph_make(m, &qg)) { rc = proper__dtmc_nomem(err); goto done; }
+    proper__dtmc_interval_no(m, lo, hi, phi1, phi2, maximise, no, &qg);
     for (s = 0; s < n; s++) {
         x[s] = PROPER_BITSET_GET(phi2, s) ? 1.0 : 0.0;
         unknown[s] = !no[s] && !PROPER_BITSET_GET(phi2, s);
     }
+    if ((rc = proper__dtmc_ivl_comps_make(m, unknown, &cs))) { rc = proper__dtmc_nomem(err); goto done; }
+    memset(&op, 0, sizeof op);
+    op.m = m; op.lo = lo; op.hi = hi; op.maximise = maximise; op.order = order;
     /* value iteration from below to an estimated precision, then a proven
      * upper bound (the certificate); sweep on while it is too wide */
     eps = o.rel_precision;
     for (attempt = 0; attempt < 6 && sweeps < o.max_sweeps; attempt++, eps = fmax(eps * 0.01, 4.0 * DBL_EPSILON)) {
-        sweeps += proper__dtmc_interval_sweeps(m, lo, hi, unknown, maximise, eps, o.max_sweeps - sweeps, x, order,
-                                               &change);
+        sweeps += proper__dtmc_ivl_sweeps(&cs, &op, eps, 0, o.max_sweeps - sweeps, x, &settled, &top);
         if (!o.sound) break;
         if (attempt == 0) /* an end component makes w grow without end: give it a budget */
-            sweeps += proper__dtmc_interval_weights(m, lo, hi, unknown, 100 + 4 * sweeps, w, order, &have_w);
+            sweeps += proper__dtmc_ivl_weights(&cs, &op, unknown, 100 + 4 * sweeps, w, &have_w);
         if (!have_w) break; /* an end component: no certificate of this kind */
         bound = proper__dtmc_interval_upper(m, lo, hi, unknown, maximise, x, w, u, order, longest);
         if (bound <= o.rel_precision) break;
     }
-    if (!(change <= eps)) {
+    if (!settled) {
         rc = proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0, "value iteration did not converge in %lu sweeps",
                               sweeps);
         goto done;
@@ -4232,6 +4428,8 @@ PROPER_API int proper_dtmc_interval_prob_until(const proper_dtmc *m, const doubl
         stats->init_error = stats->max_error;
     }
 done:
+    proper__dtmc_ivl_graph_free(&qg);
+    proper__dtmc_ivl_comps_free(&cs);
     PROPER_FREE(no); PROPER_FREE(unknown); PROPER_FREE(order); PROPER_FREE(u); PROPER_FREE(w);
     return rc;
 }
@@ -4298,19 +4496,6 @@ static int proper__dtmc_interval_check_rewards(const proper_dtmc *m, const doubl
     return proper__dtmc_check_reward(m, &r, 1, err);
 }
 
-/* Whether nature can give edge e positive mass: a positive lower end, or a
- * positive upper end with room left by the row's other lower ends (sum_lo:
- * the row's sum of lower ends). */
-static int proper__dtmc_interval_can(const double *lo, const double *hi, uint64_t e, double sum_lo) {
-    return lo[e] > 0.0 || (hi[e] > 0.0 && sum_lo - lo[e] < 1.0);
-}
-
-static double proper__dtmc_interval_sum_lo(const proper_dtmc *m, const double *lo, uint32_t s) {
-    double sum = 0.0;
-    uint64_t e;
-    for (e = m->row[s]; e < m->row[s + 1]; e++) sum += lo[e];
-    return sum;
-}
 
 /* sure[s] = 1 where Pmin [ F target ] = 1: every choice of nature reaches
  * target almost surely. Its complement is the states from which nature can
@@ -4318,38 +4503,15 @@ static double proper__dtmc_interval_sum_lo(const proper_dtmc *m, const double *l
  * keep the run away from target forever (Pmin = 0; Baier and Katoen,
  * Principles of Model Checking, 10.6.1, for MDPs). */
 static void proper__dtmc_interval_sure_all(const proper_dtmc *m, const double *lo, const double *hi,
-                                           const proper_bitset *target, unsigned char *sure) {
-    uint32_t n = m->n_states, s;
-    int changed = 1;
-    proper__dtmc_interval_no(m, lo, hi, NULL, target, 0, sure); /* sure = the Pmin = 0 states, for now */
-    while (changed) { /* backward closure over the edges nature can use */
-        changed = 0;
-        for (s = n; s-- > 0;) {
-            double sum_lo;
-            uint64_t e;
-            if (sure[s] || PROPER_BITSET_GET(target, s)) continue;
-            sum_lo = proper__dtmc_interval_sum_lo(m, lo, s);
-            for (e = m->row[s]; e < m->row[s + 1]; e++)
-                if (sure[m->col[e]] && proper__dtmc_interval_can(lo, hi, e, sum_lo)) { sure[s] = 1; changed = 1; break; }
-        }
-    }
-    for (s = 0; s < n; s++) sure[s] = !sure[s];
-}
-
-/* Whether nature can choose in s a distribution with support in u that
- * gives v positive mass. */
-static int proper__dtmc_interval_stays_hits(const proper_dtmc *m, const double *lo, const double *hi, uint32_t s,
-                                            const unsigned char *u, const unsigned char *v) {
-    double sum_lo = 0.0, sum_hi = 0.0;
-    uint64_t e;
-    for (e = m->row[s]; e < m->row[s + 1]; e++) {
-        if (!u[m->col[e]] && lo[e] > 0.0) return 0;
-        if (u[m->col[e]]) { sum_lo += lo[e]; sum_hi += hi[e]; }
-    }
-    if (sum_hi < 1.0 - PROPER_DTMC_ROW_SUM_TOL) return 0;
-    for (e = m->row[s]; e < m->row[s + 1]; e++)
-        if (v[m->col[e]] && proper__dtmc_interval_can(lo, hi, e, sum_lo)) return 1;
-    return 0;
+                                           const proper_bitset *target, unsigned char *sure,
+                                           proper__dtmc_ivl_graph *g) {
+    proper__dtmc_ivl_qual q;
+    uint32_t s;
+    proper__dtmc_interval_no(m, lo, hi, NULL, target, 0, sure, g); /* sure = the Pmin = 0 states, for now */
+    memset(&q, 0, sizeof q); /* then the closure over the edges nature can use */
+    q.m = m; q.lo = lo; q.hi = hi; q.phi2 = target; q.a = sure; q.kind = PROPER__IVL_REACH_AVOID;
+    proper__dtmc_ivl_fixpoint(&q, g);
+    for (s = 0; s < m->n_states; s++) sure[s] = !sure[s];
 }
 
 /* u[s] = 1 where Pmax [ F target ] = 1: some choice of nature reaches
@@ -4357,17 +4519,17 @@ static int proper__dtmc_interval_stays_hits(const proper_dtmc *m, const double *
  * reach target within U by choices that never leave U (Baier and Katoen,
  * 10.6.1, Prob1E for MDPs); v: scratch. */
 static void proper__dtmc_interval_sure_some(const proper_dtmc *m, const double *lo, const double *hi,
-                                            const proper_bitset *target, unsigned char *u, unsigned char *v) {
+                                            const proper_bitset *target, unsigned char *u, unsigned char *v,
+                                            proper__dtmc_ivl_graph *g) {
+    proper__dtmc_ivl_qual q;
     uint32_t n = m->n_states, s;
+    memset(&q, 0, sizeof q);
+    q.m = m; q.lo = lo; q.hi = hi; q.a = v; q.b = u; q.kind = PROPER__IVL_STAYS_HITS;
     for (s = 0; s < n; s++) u[s] = 1;
     for (;;) {
-        int changed = 1, shrunk = 0;
+        int shrunk = 0;
         for (s = 0; s < n; s++) v[s] = PROPER_BITSET_GET(target, s) ? 1 : 0;
-        while (changed) {
-            changed = 0;
-            for (s = n; s-- > 0;)
-                if (u[s] && !v[s] && proper__dtmc_interval_stays_hits(m, lo, hi, s, u, v)) { v[s] = 1; changed = 1; }
-        }
+        proper__dtmc_ivl_fixpoint(&q, g);
         for (s = 0; s < n; s++) {
             shrunk |= u[s] && !v[s];
             u[s] = v[s];
@@ -4382,24 +4544,15 @@ static void proper__dtmc_interval_sure_some(const proper_dtmc *m, const double *
  * edges inside carry upper ends summing to 1); UINT32_MAX when none. */
 static uint32_t proper__dtmc_interval_zero_ec(const proper_dtmc *m, const double *lo, const double *hi,
                                               const double *state_rewards, const double *trans_rewards,
-                                              const unsigned char *unknown, unsigned char *z) {
+                                              const unsigned char *unknown, unsigned char *z,
+                                              proper__dtmc_ivl_graph *g) {
+    proper__dtmc_ivl_qual q;
     uint32_t n = m->n_states, s;
-    int changed = 1;
+    memset(&q, 0, sizeof q);
+    q.m = m; q.lo = lo; q.hi = hi; q.state_rewards = state_rewards; q.trans_rewards = trans_rewards; q.a = z;
+    q.kind = PROPER__IVL_ZERO_EC;
     for (s = 0; s < n; s++) z[s] = unknown[s] && !(state_rewards && state_rewards[s] > 0.0);
-    while (changed) {
-        changed = 0;
-        for (s = n; s-- > 0;) {
-            double inside = 0.0;
-            int keeps = 1;
-            uint64_t e;
-            if (!z[s]) continue;
-            for (e = m->row[s]; e < m->row[s + 1] && keeps; e++) {
-                if (z[m->col[e]] && !(trans_rewards && trans_rewards[e] > 0.0)) inside += hi[e];
-                else keeps = lo[e] == 0.0;
-            }
-            if (!keeps || inside < 1.0 - PROPER_DTMC_ROW_SUM_TOL) { z[s] = 0; changed = 1; }
-        }
-    }
+    proper__dtmc_ivl_fixpoint(&q, g);
     for (s = 0; s < n; s++)
         if (z[s]) return s;
     return UINT32_MAX;
@@ -4436,34 +4589,6 @@ static int proper__dtmc_interval_reward_inductive(const proper_dtmc *m, const do
     return 1;
 }
 
-/* Sweeps (in place, decreasing state order) of the reward operator over the
- * unknown states until a sweep changes no value by more than eps times the
- * largest; *change gets the last sweep's largest change, *top the largest
- * value. */
-static unsigned long proper__dtmc_interval_reward_sweeps(const proper_dtmc *m, const double *lo, const double *hi,
-                                                         const double *state_rewards, const double *trans_rewards,
-                                                         const unsigned char *inf, const unsigned char *unknown,
-                                                         int maximise, double eps, unsigned long budget, double *x,
-                                                         uint64_t *order, double *change, double *top) {
-    unsigned long k;
-    uint32_t s;
-    for (k = 0; k < budget; k++) {
-        double d = 0.0, big = 0.0;
-        for (s = m->n_states; s-- > 0;) {
-            double v;
-            if (!unknown[s]) continue;
-            v = proper__dtmc_interval_reward_step(m, lo, hi, s, state_rewards, trans_rewards, inf, x, maximise, order);
-            if (fabs(v - x[s]) > d) d = fabs(v - x[s]);
-            if (v > big) big = v;
-            x[s] = v;
-        }
-        *change = d;
-        *top = big;
-        if (d <= eps * big) return k + 1;
-    }
-    return budget;
-}
-
 PROPER_API int proper_dtmc_interval_reward_reach(const proper_dtmc *m, const double *lo, const double *hi,
                                                  const double *state_rewards, const double *trans_rewards,
                                                  const proper_bitset *target, int maximise,
@@ -4473,9 +4598,14 @@ PROPER_API int proper_dtmc_interval_reward_reach(const proper_dtmc *m, const dou
     uint32_t n = m->n_states, s, longest = 1, stuck;
     unsigned char *inf, *unknown, *z;
     uint64_t *order;
-    double *u, *w, change = 0.0, top = 0.0, eps, bound = INFINITY;
+    double *u, *w, top = 0.0, eps, bound = INFINITY;
     unsigned long sweeps = 0;
-    int rc, have_w = 0, attempt, any = 0;
+    int rc, have_w = 0, attempt, any = 0, settled = 1;
+    proper__dtmc_ivl_comps cs;
+    proper__dtmc_ivl_op op;
+    proper__dtmc_ivl_graph qg;
+    memset(&cs, 0, sizeof cs);
+    memset(&qg, 0, sizeof qg);
     if (stats) memset(stats, 0, sizeof *stats);
     if ((rc = proper__dtmc_check_set(m, target, "target", err)) || (rc = proper__dtmc_check_intervals(m, lo, hi, err)) ||
         (rc = proper__dtmc_interval_check_rewards(m, state_rewards, trans_rewards, err)))
@@ -4492,30 +4622,34 @@ PROPER_API int proper_dtmc_interval_reward_reach(const proper_dtmc *m, const dou
     if (!inf || !unknown || !z || !order || !u || !w) { rc = proper__dtmc_nomem(err); goto done; }
     /* finite where the optimising choice can reach target surely: Rmax
      * needs every choice to (Pmin = 1), Rmin some choice (Pmax = 1) */
-    if (maximise) proper__dtmc_interval_sure_all(m, lo, hi, target, inf);
-    else proper__dtmc_interval_sure_some(m, lo, hi, target, inf, z);
+    if (proper__dtmc_ivl_graph_make(m, &qg)) { rc = proper__dtmc_nomem(err); goto done; }
+    if (maximise) proper__dtmc_interval_sure_all(m, lo, hi, target, inf, &qg);
+    else proper__dtmc_interval_sure_some(m, lo, hi, target, inf, z, &qg);
     for (s = 0; s < n; s++) {
         inf[s] = !inf[s];
         unknown[s] = !inf[s] && !PROPER_BITSET_GET(target, s);
         any |= unknown[s];
         x[s] = inf[s] ? INFINITY : 0.0;
     }
-    if (!maximise && (stuck = proper__dtmc_interval_zero_ec(m, lo, hi, state_rewards, trans_rewards, unknown, z)) !=
+    if (!maximise && (stuck = proper__dtmc_interval_zero_ec(m, lo, hi, state_rewards, trans_rewards, unknown, z, &qg)) !=
                          UINT32_MAX) {
         rc = proper_error_set(err, PROPER_EUNSUPPORTED, NULL, 0, 0,
                               "state %u: nature can keep the run forever in states of zero reward without reaching "
                               "the target (an end component; Rmin is not solved there)", (unsigned)stuck);
         goto done;
     }
+    if (any && proper__dtmc_ivl_comps_make(m, unknown, &cs)) { rc = proper__dtmc_nomem(err); goto done; }
+    memset(&op, 0, sizeof op);
+    op.m = m; op.lo = lo; op.hi = hi; op.maximise = maximise; op.order = order;
+    op.state_rewards = state_rewards; op.trans_rewards = trans_rewards; op.inf = inf;
     eps = o.rel_precision;
     for (attempt = 0; any && attempt < 6 && sweeps < o.max_sweeps;
          attempt++, eps = fmax(eps * 0.01, 4.0 * DBL_EPSILON)) {
         double res = 0.0, tau;
-        sweeps += proper__dtmc_interval_reward_sweeps(m, lo, hi, state_rewards, trans_rewards, inf, unknown, maximise,
-                                                      eps, o.max_sweeps - sweeps, x, order, &change, &top);
+        sweeps += proper__dtmc_ivl_sweeps(&cs, &op, eps, 1, o.max_sweeps - sweeps, x, &settled, &top);
         if (!o.sound) break;
         if (attempt == 0) /* nature keeping the run among them makes w grow without end: a budget */
-            sweeps += proper__dtmc_interval_weights(m, lo, hi, unknown, 100 + 4 * sweeps, w, order, &have_w);
+            sweeps += proper__dtmc_ivl_weights(&cs, &op, unknown, 100 + 4 * sweeps, w, &have_w);
         if (!have_w) break;
         /* u = x + tau w with tau twice the residual: T u <= T x + tau (w - 1) <= u */
         for (s = 0; s < n; s++)
@@ -4533,7 +4667,7 @@ PROPER_API int proper_dtmc_interval_reward_reach(const proper_dtmc *m, const dou
             bound = INFINITY;
         if (bound <= o.rel_precision * top) break;
     }
-    if (any && !(change <= eps * top)) {
+    if (any && !settled) {
         rc = proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0, "value iteration did not converge in %lu sweeps",
                               sweeps);
         goto done;
@@ -4545,6 +4679,8 @@ PROPER_API int proper_dtmc_interval_reward_reach(const proper_dtmc *m, const dou
         stats->init_error = stats->max_error;
     }
 done:
+    proper__dtmc_ivl_graph_free(&qg);
+    proper__dtmc_ivl_comps_free(&cs);
     PROPER_FREE(inf); PROPER_FREE(unknown); PROPER_FREE(z); PROPER_FREE(order); PROPER_FREE(u); PROPER_FREE(w);
     return rc;
 }
