@@ -434,8 +434,14 @@ PROPER_API int proper_prism_build_exact(const proper_prism_model *m, const prope
  * [ phi U psi ], [ F phi ], [ G phi ] (also W, R) and their step-bounded
  * forms (no lower bound), R=? [ F phi ], [ C<=k ], [ I=k ], S=? [ phi ];
  * a bound (P>=b [ ... ], b a number or + - * / of numbers) gives 1 or 0 per
- * state, decided exactly (rationals only). PROPER_EUNSUPPORTED for the
- * rest. */
+ * state, decided exactly (rationals only); a property reference as the
+ * property; E [ ... ] and A [ ... ] (on the graph) as 1 or 0. Any other
+ * expression has its value in the initial states (the states of interest;
+ * 0 elsewhere): + - * / and integer powers exactly, with the operators
+ * inside it exact ("P=? [ F a ] + P=? [ F b ]", 2*"name"), the int and
+ * bool parts around operators (round(1+P=? [...]), P=? [...] = 1/3) on
+ * the doubles nearest their exact values (rationals only). Filters and
+ * the rest are PROPER_EUNSUPPORTED. */
 PROPER_API int proper_prism_props_exact(const proper_prism_props *p, size_t i, const proper_dtmc *d,
                                         const proper_exact_dtmc *e, proper_exact_vec *x, proper_error *err);
 /* Its value in the initial state as PRISM -exact / -param prints it
@@ -5099,6 +5105,7 @@ typedef struct proper__prism_checker {
     unsigned char *pmiss;   /* properties constants without a value */
     proper_bitset **labels; /* by properties name id */
     double **opvals;        /* by properties node id: an operator's value in every state, once computed */
+    proper_exact_vec **xvals; /* exact checking: by node id, an operator's exact values, once computed */
     unsigned char *busy;    /* properties being computed (references) */
     double range_lo, range_hi; /* the last range filter's result */
     int n_proven;              /* solves that proved an error bound, */
@@ -5120,6 +5127,14 @@ static void proper__prism_checker_free(proper__prism_checker *C) {
     if (C->opvals) {
         for (i = 0; i < C->p->pool.len; i++) PROPER_FREE(C->opvals[i]);
         PROPER_FREE(C->opvals);
+    }
+    if (C->xvals) {
+        for (i = 0; i < C->p->pool.len; i++)
+            if (C->xvals[i]) {
+                proper_exact_vec_free(C->xvals[i]);
+                PROPER_FREE(C->xvals[i]);
+            }
+        PROPER_FREE(C->xvals);
     }
     PROPER_FREE(C->busy);
     PROPER_FREE(C->cv);
@@ -7383,6 +7398,13 @@ static int proper__prism_xexpr(proper__prism_checker *C, proper__prism_xctx *X, 
     proper__prism_val v;
     int rc;
     if (C->d->vals) X->cx.vals = C->d->vals + s * C->d->n_vars;
+    if (nd->type == PROPER_PRISM_DOUBLE && C->xvals && C->xvals[e]) { /* an operator, computed exactly */
+        const proper_exact_vec *xv = C->xvals[e];
+        if (xv->inf[s])
+            return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED, "exact: an infinite value inside an expression");
+        if (xv->n_params) return proper_ratfun_copy(out, &xv->f[s]);
+        return proper_ratfun_set_rat(out, &xv->q[s]);
+    }
     if (nd->type != PROPER_PRISM_DOUBLE || nd->kind == PROPER__PM_N_PCONST) {
         if ((rc = proper__prism_eval_at(C, e, s, &v)) != 0) return rc;
         proper_rat_init(&q);
@@ -7431,21 +7453,85 @@ static int proper__prism_xexpr(proper__prism_checker *C, proper__prism_xctx *X, 
     return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED, "exact: this expression has no exact value here");
 }
 
-/* A property without P, R or S operators, exactly in every state. */
+static int proper__prism_xproperty(proper__prism_checker *C, const proper_exact_dtmc *e, int32_t top, proper_exact_vec *x);
+
+/* The operators inside expression e, each computed once: P, R and S
+ * exactly (their exact values in C->xvals, the nearest doubles in
+ * C->opvals for the int and bool parts around them: round(1+P=?[...]),
+ * P=?[...] = 1/3), a property reference as its property, E and A on the
+ * graph (exact as they are). Filters are refused. */
+static int proper__prism_xprepare(proper__prism_checker *C, const proper_exact_dtmc *e, int32_t top) {
+    const proper__prism_node *nd;
+    proper_exact_vec *xv;
+    uint32_t s;
+    int rc;
+    if (top < 0) return PROPER_OK;
+    nd = &C->p->pool.n[top];
+    if (!(nd->flags & PROPER__PM_F_OPS)) return PROPER_OK;
+    if (!proper__prism_is_operator(nd->kind)) {
+        if (nd->kind == PROPER__PM_N_FORMULA || nd->kind == PROPER__PM_N_PLABEL) return proper__prism_xprepare(C, e, nd->a);
+        if ((rc = proper__prism_xprepare(C, e, nd->a)) != 0 || (rc = proper__prism_xprepare(C, e, nd->b)) != 0) return rc;
+        return proper__prism_xprepare(C, e, nd->c);
+    }
+    if (C->opvals[top]) return PROPER_OK;
+    if (nd->kind == PROPER__PM_N_EXISTS || nd->kind == PROPER__PM_N_FORALL) return proper__prism_prepare(C, top);
+    if (nd->kind == PROPER__PM_N_FILTER)
+        return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED, "exact: filters are not computed exactly");
+    if (!C->xvals && !(C->xvals = (proper_exact_vec **)proper_calloc(C->p->pool.len + 1, sizeof *C->xvals)))
+        return proper_error_set(C->err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    if (!(xv = (proper_exact_vec *)proper_calloc(1, sizeof *xv)) ||
+        !(C->opvals[top] = (double *)proper_calloc((size_t)C->d->n_states + 1, sizeof(double)))) {
+        PROPER_FREE(xv);
+        return proper_error_set(C->err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    proper_exact_vec_init(xv);
+    C->xvals[top] = xv;
+    if (nd->kind == PROPER__PM_N_PROPREF) {
+        if (C->busy[nd->idx])
+            return proper__prism_cerr(C, nd->line, nd->col, PROPER_EINVAL, "property \"%s\" refers to itself",
+                                      C->p->props[nd->idx].name);
+        C->busy[nd->idx] = 1;
+        rc = proper__prism_xproperty(C, e, C->p->props[nd->idx].expr, xv);
+        C->busy[nd->idx] = 0;
+    } else {
+        rc = proper__prism_xproperty(C, e, top, xv);
+    }
+    for (s = 0; s < C->d->n_states && rc == 0; s++) {
+        if (xv->inf[s]) C->opvals[top][s] = INFINITY;
+        else if (xv->n_params) /* a function of the parameters has no one double */
+            rc = proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED,
+                                    "parametric: an operator inside an int or bool expression");
+        else C->opvals[top][s] = proper_rat_to_double(&xv->q[s]);
+    }
+    return rc;
+}
+
+/* A property without P, R or S operators at its top, exactly in the
+ * initial states, the states of interest (0 elsewhere: an int expression
+ * such as 16^(d+3) may overflow in states nobody asked about), as
+ * proper__prism_result evaluates such a property; the operators inside it
+ * through proper__prism_xprepare. */
 static int proper__prism_xplain(proper__prism_checker *C, const proper_exact_dtmc *e, int32_t top, proper_exact_vec *x) {
     proper__prism_xctx X;
     proper_ratfun f;
     proper_rat q;
+    proper_bitset init;
     uint32_t s;
     int rc;
     if (!C->p->m) return proper__prism_cerr(C, 0, 0, PROPER_EUNSUPPORTED, "exact: the properties have no model");
+    if ((rc = proper__prism_xprepare(C, e, top)) != 0) return rc;
+    proper_bitset_init(&init);
+    if ((rc = proper_dtmc_label_get(C->d, "init", &init, C->err)) != 0) return rc;
     proper_ratfun_init(&f);
     proper_rat_init(&q);
-    if ((rc = proper_exact_vec_create(x, C->d->n_states, e->n_params)) != 0)
+    if ((rc = proper_exact_vec_create(x, C->d->n_states, e->n_params)) != 0) {
+        proper_bitset_free(&init);
         return proper_error_set(C->err, rc, NULL, 0, 0, "out of memory");
+    }
     if ((rc = proper__prism_xctx_open(&X, C->p->m, (const char *const *)e->param_names, e->n_params, C->err)) == 0 &&
         (rc = proper__prism_load_labels(C, top)) == 0)
         for (s = 0; s < x->n && !rc; s++) {
+            if (!PROPER_BITSET_GET(&init, s)) continue;
             if ((rc = proper__prism_xexpr(C, &X, top, s, &f)) != 0) break;
             if (x->n_params) rc = proper_ratfun_copy(&x->f[s], &f);
             else if (!proper_ratfun_is_const(&f, &q)) rc = proper__prism_cerr(C, 0, 0, PROPER_EINVAL, "not a number");
@@ -7454,6 +7540,7 @@ static int proper__prism_xplain(proper__prism_checker *C, const proper_exact_dtm
     proper__prism_xctx_close(&X);
     proper_ratfun_free(&f);
     proper_rat_free(&q);
+    proper_bitset_free(&init);
     return rc;
 }
 
@@ -7485,11 +7572,15 @@ static int proper__prism_xoperator(proper__prism_checker *C, const proper_exact_
         rc = proper_exact_steady(C->d, e, &phi, &o, x, NULL, C->err);
         proper_bitset_free(&phi);
         return rc;
-    default:
-        if (!(nd->flags & PROPER__PM_F_OPS)) return proper__prism_xplain(C, e, (int32_t)(nd - C->p->pool.n), x);
-        return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED,
-                                  "exact: the properties computed exactly are P, R and S operators (=? or a bound) and "
-                                  "expressions without them");
+    case PROPER__PM_N_PROPREF:
+        if (C->busy[nd->idx])
+            return proper__prism_cerr(C, nd->line, nd->col, PROPER_EINVAL, "property \"%s\" refers to itself",
+                                      C->p->props[nd->idx].name);
+        C->busy[nd->idx] = 1;
+        rc = proper__prism_xproperty(C, e, C->p->props[nd->idx].expr, x);
+        C->busy[nd->idx] = 0;
+        return rc;
+    default: return proper__prism_xplain(C, e, (int32_t)(nd - C->p->pool.n), x);
     }
 }
 

@@ -327,3 +327,14 @@ status_is check_interval_next 0 && matches check_interval_next "$T/out" '^Pmax=\
 run chk $M/interval_sync.pm 'Rmin=? [ F s>0 ]'
 status_is check_interval_reward 0 && matches check_interval_reward "$T/out" '^Rmin=\? \[ F s>0 \]  3$'
 expect_error check_interval_r_query "ask for Rmin=? or Rmax=?" chk $M/interval_sync.pm 'R=? [ F s>0 ]'
+
+# --- --exact over expressions with operators inside (Knuth-Yao: 1/6 per face) ---
+run chk $M/die.pm 'P=? [ F d=1 ] + P=? [ F d=2 ]' --exact
+status_is check_exact_sum_of_ops 0 && matches check_exact_sum_of_ops "$T/out" '  1/3  \(exact\)$'
+run chk $M/die.pm 'pow(2*P=? [ F d=1 ], 2)' --exact
+status_is check_exact_pow_of_op 0 && matches check_exact_pow_of_op "$T/out" '  1/9  \(exact\)$'
+printf '"six": P=? [ F d=6 ];\n2*"six"\nround(1+P=? [ F<=1 d=6 ])\nP=? [ F d=1 ] = 1/6\n' > "$T/refs.pctl"
+run chk $M/die.pm "$T/refs.pctl" --exact
+status_is check_exact_refs 0 && matches check_exact_refs "$T/out" '^2\*"six"  *1/3  \(exact\)$' &&
+    matches check_exact_round "$T/out" '^round\(1\+P=\? \[ F<=1 d=6 \]\)  *1  \(exact\)$' &&
+    matches check_exact_equal "$T/out" '^P=\? \[ F d=1 \] = 1/6  *true  \(exact\)$'
