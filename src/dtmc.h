@@ -631,16 +631,23 @@ PROPER_API int proper_dtmc_param_reward_range(const proper_dtmc *m, size_t rewar
  * interval_prob_until: P{min,max}=? [ phi1 U phi2 ] (phi1 NULL: F phi2).
  * Graph precomputation (the states whose value is 0: for Pmax those that
  * cannot reach phi2 along edges of positive upper end, for Pmin those in
- * which nature can keep the run away from phi2 forever), value iteration
- * from below, then a certificate: u = x + tau w, w the most expected steps
- * nature can keep the run among the states still unknown, checked to
- * satisfy T u <= u in doubles with their rounding counted against it; the
- * value is the least fixed point of T, so x <= value <= u (Knaster-Tarski).
+ * which nature can keep the run away from phi2 forever; worklists over
+ * predecessor lists, linear in the transitions for each fixed point),
+ * value iteration from below, each strongly connected component of the
+ * unknown states swept to convergence in turn, successors' components
+ * first (a chain is one pass), its updates rounded down so that x stays
+ * below the value in floating point, then a certificate: u = x + tau w, w
+ * the most expected steps nature can keep the run among the states still
+ * unknown, checked to satisfy T u <= u in doubles with their rounding
+ * counted against it; the value is the least fixed point of T, so
+ * x <= value <= u (Knaster-Tarski). The answer is one more update of x
+ * not rounded down (0.8 stays 0.8), within max(u - v, v - x) of the value.
  * stats->max_error (and init_error) is that proven bound (rel_precision,
  * absolute, is asked of it), or INFINITY when no such certificate exists:
  * Pmax over a set of states in which nature can keep the run forever while
  * it could also leave (an end component; x is then value iteration's
- * estimate), or opts->sound = 0.
+ * estimate), or opts->sound = 0. stats->sweeps: the most sweeps one
+ * component took, added over the rounds of the certificate.
  * interval_prob_bounded_until: P{min,max}=? [ phi1 U<=k phi2 ], k robust
  * steps (fewer when a step changes nothing); exact up to the rounding of
  * the steps, as for proper_dtmc_prob_bounded_until.
@@ -4250,20 +4257,27 @@ done:
  * expectation of transition reward + x over its intervals, edges into the
  * states marked in inf taking no mass (any of the arrays NULL: none). The
  * probabilities (plus 0, no rewards), the expected rewards and the
- * certificate's weights (plus 1, the maximum) are all such updates. */
+ * certificate's weights (plus 1, the maximum) are all such updates.
+ * down: the update is rounded down, so that iterates from below stay below
+ * the least fixed point in floating point too (every term is >= 0: the
+ * sums of a row of d successors, the masses' own rounding included, are
+ * within (2 d + 2) eps_mach of their value; one more eps_mach for the
+ * scaling itself). */
 typedef struct proper__dtmc_ivl_op {
     const proper_dtmc *m;
     const double *lo, *hi, *state_rewards, *trans_rewards;
     const unsigned char *inf;
-    int maximise;
+    int maximise, down;
     double plus;
     uint64_t *order; /* scratch of the longest row's length */
 } proper__dtmc_ivl_op;
 
 static double proper__dtmc_ivl_update(const proper__dtmc_ivl_op *op, uint32_t s, const double *x) {
-    return op->plus + (op->state_rewards ? op->state_rewards[s] : 0.0) +
-           proper__dtmc_interval_step_edges(op->m, op->lo, op->hi, s, x, op->trans_rewards, op->inf, op->maximise,
-                                            op->order);
+    double v = op->plus + (op->state_rewards ? op->state_rewards[s] : 0.0) +
+               proper__dtmc_interval_step_edges(op->m, op->lo, op->hi, s, x, op->trans_rewards, op->inf, op->maximise,
+                                                op->order);
+    if (op->down) v *= 1.0 - (double)(2 * (op->m->row[s + 1] - op->m->row[s]) + 4) * DBL_EPSILON;
+    return v;
 }
 
 /* Sweeps of each component in turn (in place, its states in decreasing
@@ -4305,6 +4319,26 @@ static unsigned long proper__dtmc_ivl_sweeps(const proper__dtmc_ivl_comps *cs, c
     return most;
 }
 
+/* The answer: one update, not rounded down, of every unknown state from
+ * the lower iterate x (the rounding down serves the bound, not the value:
+ * 0.8 stays 0.8), and the bound that still holds: with x <= value <= u,
+ * a value v is within max(u - v, v - x) of it. Returns the largest such
+ * bound (INFINITY when `bound`, the certificate's, is). */
+static double proper__dtmc_ivl_finish(const proper__dtmc_ivl_comps *cs, const proper__dtmc_ivl_op *op, double *x,
+                                      const double *u, double bound) {
+    proper__dtmc_ivl_op fop = *op;
+    uint32_t i;
+    double out = 0.0;
+    fop.down = 0;
+    for (i = 0; i < cs->sccs.start[cs->sccs.n_comp]; i++) {
+        uint32_t s = cs->sccs.order[i];
+        double v = proper__dtmc_ivl_update(&fop, s, x);
+        out = fmax(out, fmax(u[s] - v, v - x[s]));
+        x[s] = v;
+    }
+    return isfinite(bound) ? out * (1.0 + 4.0 * DBL_EPSILON) : INFINITY;
+}
+
 /* The certificate's weights: w = 1 + max over the intervals of the
  * expected w of the successors, over the unknown states (0 elsewhere): the
  * most expected steps nature can make the run stay among them, swept until
@@ -4318,6 +4352,7 @@ static unsigned long proper__dtmc_ivl_weights(const proper__dtmc_ivl_comps *cs, 
     double top;
     wop.state_rewards = wop.trans_rewards = NULL;
     wop.maximise = 1;
+    wop.down = 0;
     wop.plus = 1.0;
     for (s = 0; s < op->m->n_states; s++) w[s] = unknown[s] ? 1.0 : 0.0;
     return proper__dtmc_ivl_sweeps(cs, &wop, 1e-3, 1, budget, w, ok, &top);
@@ -4401,7 +4436,7 @@ PROPER_API int proper_dtmc_interval_prob_until(const proper_dtmc *m, const doubl
     }
     if ((rc = proper__dtmc_ivl_comps_make(m, unknown, &cs))) { rc = proper__dtmc_nomem(err); goto done; }
     memset(&op, 0, sizeof op);
-    op.m = m; op.lo = lo; op.hi = hi; op.maximise = maximise; op.order = order;
+    op.m = m; op.lo = lo; op.hi = hi; op.maximise = maximise; op.order = order; op.down = 1;
     /* value iteration from below to an estimated precision, then a proven
      * upper bound (the certificate); sweep on while it is too wide */
     eps = o.rel_precision;
@@ -4419,12 +4454,11 @@ PROPER_API int proper_dtmc_interval_prob_until(const proper_dtmc *m, const doubl
                               sweeps);
         goto done;
     }
+    bound = proper__dtmc_ivl_finish(&cs, &op, x, u, bound);
     if (stats) {
-        /* x <= value <= x + bound, x from below up to its own rounding
-         * (at most (d + 2) eps_mach per sweep, values <= 1) */
         stats->sweeps = sweeps;
         stats->n_iterative = 1;
-        stats->max_error = bound + (double)sweeps * (double)(longest + 2) * DBL_EPSILON;
+        stats->max_error = bound;
         stats->init_error = stats->max_error;
     }
 done:
@@ -4640,7 +4674,7 @@ PROPER_API int proper_dtmc_interval_reward_reach(const proper_dtmc *m, const dou
     }
     if (any && proper__dtmc_ivl_comps_make(m, unknown, &cs)) { rc = proper__dtmc_nomem(err); goto done; }
     memset(&op, 0, sizeof op);
-    op.m = m; op.lo = lo; op.hi = hi; op.maximise = maximise; op.order = order;
+    op.m = m; op.lo = lo; op.hi = hi; op.maximise = maximise; op.order = order; op.down = 1;
     op.state_rewards = state_rewards; op.trans_rewards = trans_rewards; op.inf = inf;
     eps = o.rel_precision;
     for (attempt = 0; any && attempt < 6 && sweeps < o.max_sweeps;
@@ -4672,10 +4706,11 @@ PROPER_API int proper_dtmc_interval_reward_reach(const proper_dtmc *m, const dou
                               sweeps);
         goto done;
     }
+    if (any) bound = proper__dtmc_ivl_finish(&cs, &op, x, u, bound);
     if (stats) {
         stats->sweeps = sweeps;
         stats->n_iterative = any;
-        stats->max_error = any ? bound + (double)sweeps * (double)(longest + 2) * DBL_EPSILON * top : 0.0;
+        stats->max_error = any ? bound : 0.0;
         stats->init_error = stats->max_error;
     }
 done:
