@@ -2640,6 +2640,53 @@ static void test_interval_rewards_prism(void) {
     proper_dtmc_free(&m);
 }
 
+/* A chain numbered against its edges (s -> s-1, target 0) with self-loops
+ * nature may weigh: s -> s-1 in [0.5, 1], s -> s in [0, 0.5]. Every choice
+ * reaches 0 (Pmin = Pmax = 1); the fewest expected steps are s (no self
+ * loop), the most 2s (self-loop 1/2: two steps a state). 5000 states: the
+ * component order and the worklists solve it in one pass each, where sweeps
+ * in state order needed one sweep per state (quadratic). */
+static void test_interval_chain_against_edges(void) {
+    const uint32_t n = 5000;
+    proper_dtmc_builder b;
+    proper_dtmc m;
+    proper_error err;
+    proper_bitset t;
+    proper_dtmc_solve_stats st;
+    double *x = (double *)malloc(n * sizeof *x), *rew = (double *)malloc(n * sizeof *rew), *lo, *hi;
+    uint32_t s, zero = 0;
+    uint64_t e;
+    int mx;
+    proper_dtmc_builder_init(&b);
+    proper_dtmc_builder_add_transition(&b, 0, 0, 1.0, &err);
+    for (s = 1; s < n; s++) {
+        proper_dtmc_builder_add_transition(&b, s, s - 1, 0.75, &err);
+        proper_dtmc_builder_add_transition(&b, s, s, 0.25, &err);
+    }
+    proper_dtmc_init(&m);
+    CHECK_INT(proper_dtmc_builder_finish(&b, n, &m, &err), 0);
+    lo = (double *)malloc(m.n_trans * sizeof *lo);
+    hi = (double *)malloc(m.n_trans * sizeof *hi);
+    for (e = 0; e < m.n_trans; e++) {
+        int self = m.prob[e] == 0.25;
+        lo[e] = m.prob[e] == 1.0 ? 1.0 : self ? 0.0 : 0.5;
+        hi[e] = m.prob[e] == 1.0 ? 1.0 : self ? 0.5 : 1.0;
+    }
+    for (s = 0; s < n; s++) rew[s] = 1.0;
+    set_of(&t, n, &zero, 1);
+    for (mx = 0; mx < 2; mx++) {
+        CHECK_INT(proper_dtmc_interval_prob_until(&m, lo, hi, NULL, &t, mx, NULL, x, &st, &err), 0);
+        CHECK_ABS(x[n - 1], 1.0, 1e-9);
+        CHECK(fabs(x[n - 1] - 1.0) <= st.max_error + 1e-15);
+        CHECK_INT(proper_dtmc_interval_reward_reach(&m, lo, hi, rew, NULL, &t, mx, NULL, x, &st, &err), 0);
+        for (s = 0; s < n; s += 499) CHECK_REL(x[s], (mx ? 2.0 : 1.0) * s, 1e-8);
+        CHECK(isfinite(st.max_error) && fabs(x[n - 1] - (mx ? 2.0 : 1.0) * (n - 1)) <= st.max_error);
+    }
+    proper_bitset_free(&t);
+    proper_dtmc_free(&m);
+    free(x); free(rew); free(lo); free(hi);
+}
+
 /* Whether some vertex choice keeps the run forever, from a state whose Rmin
  * is finite, among non-target states of zero step reward: the greatest set
  * of such states closed under the choice, for every choice. */
@@ -2823,5 +2870,6 @@ int main(void) {
     RUN(test_interval_vs_vertices);
     RUN(test_interval_rewards_vs_vertices);
     RUN(test_interval_rewards_prism);
+    RUN(test_interval_chain_against_edges);
     return test_summary();
 }
