@@ -32,8 +32,10 @@
  * allocating), _free releases and leaves 0, and every operation writes an
  * output that the caller initialised; outputs may alias inputs. Arithmetic
  * returns 0, PROPER_ENOMEM, PROPER_EINVAL (division by zero) or
- * PROPER_ELIMIT (a number beyond PROPER_EXACT_MAX_LIMBS limbs); on failure
- * the output keeps its old value. Parsers report file:line:col.
+ * PROPER_ELIMIT (a number beyond PROPER_EXACT_MAX_LIMBS limbs, a polynomial
+ * beyond PROPER_EXACT_MAX_TERMS terms, or a product or power whose
+ * estimated work is beyond PROPER_EXACT_MAX_WORK); on failure the output
+ * keeps its old value. Parsers report file:line:col.
  *
  * ---- Exact values over a proper_dtmc ------------------------------------------
  * The chain's structure stays THE proper_dtmc (states, CSR rows, labels,
@@ -286,6 +288,9 @@ PROPER_API int proper_ratfun_mul(proper_ratfun *out, const proper_ratfun *a, con
 /* PROPER_EINVAL when b is the zero function. */
 PROPER_API int proper_ratfun_div(proper_ratfun *out, const proper_ratfun *a, const proper_ratfun *b);
 PROPER_API int proper_ratfun_neg(proper_ratfun *out, const proper_ratfun *a);
+/* a^k by squaring; refused at once (PROPER_ELIMIT) when its extreme
+ * coefficients must outgrow PROPER_EXACT_MAX_LIMBS or the estimated work of
+ * all its products exceeds PROPER_EXACT_MAX_WORK. */
 PROPER_API int proper_ratfun_pow(proper_ratfun *out, const proper_ratfun *a, unsigned k);
 /* Partial derivative d a / d x_var (quotient rule, then canonical form). */
 PROPER_API int proper_ratfun_deriv(proper_ratfun *out, const proper_ratfun *a, uint32_t var);
