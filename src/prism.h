@@ -439,8 +439,9 @@ PROPER_API int proper_prism_build_exact(const proper_prism_model *m, const prope
  * expression has its value in the initial states (the states of interest;
  * 0 elsewhere): + - * / and integer powers exactly, with the operators
  * inside it exact ("P=? [ F a ] + P=? [ F b ]", 2*"name"), the int and
- * bool parts around operators (round(1+P=? [...]), P=? [...] = 1/3) on
- * the doubles nearest their exact values (rationals only). Filters and
+ * bool parts around operators (round(1+P=? [...]), P=? [...] = 1/2) on
+ * their doubles when a double holds the exact value (rationals only; else
+ * PROPER_EUNSUPPORTED: it would be decided in floating point). Filters and
  * the rest are PROPER_EUNSUPPORTED. */
 PROPER_API int proper_prism_props_exact(const proper_prism_props *p, size_t i, const proper_dtmc *d,
                                         const proper_exact_dtmc *e, proper_exact_vec *x, proper_error *err);
@@ -7458,20 +7459,26 @@ static int proper__prism_xproperty(proper__prism_checker *C, const proper_exact_
 /* The operators inside expression e, each computed once: P, R and S
  * exactly (their exact values in C->xvals, the nearest doubles in
  * C->opvals for the int and bool parts around them: round(1+P=?[...]),
- * P=?[...] = 1/3), a property reference as its property, E and A on the
- * graph (exact as they are). Filters are refused. */
-static int proper__prism_xprepare(proper__prism_checker *C, const proper_exact_dtmc *e, int32_t top) {
+ * P=?[...] = 1/2), a property reference as its property, E and A on the
+ * graph (exact as they are). Filters are refused, and so is a value that
+ * no double holds exactly inside an int or bool part (in_float: the
+ * ordinary evaluator computes e, in doubles). */
+static int proper__prism_xprepare(proper__prism_checker *C, const proper_exact_dtmc *e, int32_t top, int in_float) {
     const proper__prism_node *nd;
     proper_exact_vec *xv;
+    proper_rat back;
     uint32_t s;
     int rc;
     if (top < 0) return PROPER_OK;
     nd = &C->p->pool.n[top];
     if (!(nd->flags & PROPER__PM_F_OPS)) return PROPER_OK;
+    in_float |= nd->type != PROPER_PRISM_DOUBLE;
     if (!proper__prism_is_operator(nd->kind)) {
-        if (nd->kind == PROPER__PM_N_FORMULA || nd->kind == PROPER__PM_N_PLABEL) return proper__prism_xprepare(C, e, nd->a);
-        if ((rc = proper__prism_xprepare(C, e, nd->a)) != 0 || (rc = proper__prism_xprepare(C, e, nd->b)) != 0) return rc;
-        return proper__prism_xprepare(C, e, nd->c);
+        if (nd->kind == PROPER__PM_N_FORMULA || nd->kind == PROPER__PM_N_PLABEL)
+            return proper__prism_xprepare(C, e, nd->a, in_float);
+        if ((rc = proper__prism_xprepare(C, e, nd->a, in_float)) != 0 || (rc = proper__prism_xprepare(C, e, nd->b, in_float)) != 0)
+            return rc;
+        return proper__prism_xprepare(C, e, nd->c, in_float);
     }
     if (C->opvals[top]) return PROPER_OK;
     if (nd->kind == PROPER__PM_N_EXISTS || nd->kind == PROPER__PM_N_FORALL) return proper__prism_prepare(C, top);
@@ -7496,13 +7503,22 @@ static int proper__prism_xprepare(proper__prism_checker *C, const proper_exact_d
     } else {
         rc = proper__prism_xproperty(C, e, top, xv);
     }
-    for (s = 0; s < C->d->n_states && rc == 0; s++) {
-        if (xv->inf[s]) C->opvals[top][s] = INFINITY;
-        else if (xv->n_params) /* a function of the parameters has no one double */
+    proper_rat_init(&back);
+    for (s = 0; s < C->d->n_states && rc == 0 && in_float; s++) {
+        if (xv->inf[s]) {
+            C->opvals[top][s] = INFINITY;
+        } else if (xv->n_params) { /* a function of the parameters has no one double */
             rc = proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED,
                                     "parametric: an operator inside an int or bool expression");
-        else C->opvals[top][s] = proper_rat_to_double(&xv->q[s]);
+        } else {
+            C->opvals[top][s] = proper_rat_to_double(&xv->q[s]);
+            if ((rc = proper_rat_from_double(&back, C->opvals[top][s])) == 0 && proper_rat_cmp(&back, &xv->q[s]) != 0)
+                rc = proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED,
+                                        "exact: an operator's value that no double holds exactly, inside an int or "
+                                        "bool expression (it would be decided in floating point)");
+        }
     }
+    proper_rat_free(&back);
     return rc;
 }
 
@@ -7519,7 +7535,7 @@ static int proper__prism_xplain(proper__prism_checker *C, const proper_exact_dtm
     uint32_t s;
     int rc;
     if (!C->p->m) return proper__prism_cerr(C, 0, 0, PROPER_EUNSUPPORTED, "exact: the properties have no model");
-    if ((rc = proper__prism_xprepare(C, e, top)) != 0) return rc;
+    if ((rc = proper__prism_xprepare(C, e, top, 0)) != 0) return rc;
     proper_bitset_init(&init);
     if ((rc = proper_dtmc_label_get(C->d, "init", &init, C->err)) != 0) return rc;
     proper_ratfun_init(&f);

@@ -333,8 +333,10 @@ run chk $M/die.pm 'P=? [ F d=1 ] + P=? [ F d=2 ]' --exact
 status_is check_exact_sum_of_ops 0 && matches check_exact_sum_of_ops "$T/out" '  1/3  \(exact\)$'
 run chk $M/die.pm 'pow(2*P=? [ F d=1 ], 2)' --exact
 status_is check_exact_pow_of_op 0 && matches check_exact_pow_of_op "$T/out" '  1/9  \(exact\)$'
-printf '"six": P=? [ F d=6 ];\n2*"six"\nround(1+P=? [ F<=1 d=6 ])\nP=? [ F d=1 ] = 1/6\n' > "$T/refs.pctl"
+# int and bool parts take the operator's double, when one holds it exactly (1/2, 0), else refuse
+printf '"six": P=? [ F d=6 ];\n2*"six"\nround(1+P=? [ F<=1 d=6 ])\nP=? [ F<=1 s=1 ] = 1/2\n' > "$T/refs.pctl"
 run chk $M/die.pm "$T/refs.pctl" --exact
 status_is check_exact_refs 0 && matches check_exact_refs "$T/out" '^2\*"six"  *1/3  \(exact\)$' &&
     matches check_exact_round "$T/out" '^round\(1\+P=\? \[ F<=1 d=6 \]\)  *1  \(exact\)$' &&
-    matches check_exact_equal "$T/out" '^P=\? \[ F d=1 \] = 1/6  *true  \(exact\)$'
+    matches check_exact_equal "$T/out" '^P=\? \[ F<=1 s=1 \] = 1/2  *true  \(exact\)$'
+expect_error check_exact_inexact_in_bool "no double holds exactly" chk $M/die.pm 'P=? [ F d=1 ] = 1/6' --exact
