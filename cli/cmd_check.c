@@ -590,7 +590,10 @@ static int exact_value(const proper_prism_props *p, size_t i, const proper_dtmc 
     if (d->init_dist) return proper_error_set(err, PROPER_EUNSUPPORTED, NULL, 0, 0, "exact: the model has several initial states");
     if ((rc = proper_prism_props_exact(p, i, d, e, &x, err)) != 0) return rc;
     if (proper_prism_props_type(p, i) == PROPER_PRISM_BOOL) {
-        *v = proper_rat_is_one(&x.q[d->init]);
+        proper_rat q; /* 0 or 1 (a function of the parameters: constant) */
+        proper_rat_init(&q);
+        *v = x.n_params ? proper_ratfun_is_const(&x.f[d->init], &q) && proper_rat_is_one(&q) : proper_rat_is_one(&x.q[d->init]);
+        proper_rat_free(&q);
         proper_strbuf_puts(text, *v != 0 ? "true" : "false");
         proper_exact_vec_free(&x);
         return text->failed ? proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory") : PROPER_OK;
@@ -720,6 +723,7 @@ static int exact_properties(const check_opts *o, const proper_prism_props *p, co
             status = cli_report(&err);
             break;
         }
+        if (proper_prism_props_type(p, i) == PROPER_PRISM_BOOL && v == 0) status = CLI_CHECK_FAILED;
         if (o->json) {
             cli_json_object_begin(jj);
             cli_json_key_string(jj, "name", name);

@@ -7342,20 +7342,26 @@ static int proper__prism_xbound(proper__prism_checker *C, int32_t e, proper_rat 
 /* P>=b [...] and the like exactly: 1 or 0 in every state (rationals only:
  * a parametric value has no single truth value). */
 static int proper__prism_xapply_bound(proper__prism_checker *C, const proper__prism_node *nd, proper_exact_vec *x) {
-    proper_rat b;
+    proper_rat b, v;
     uint32_t s;
     int rc;
-    if (x->n_params)
-        return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED, "parametric: a bound has no single truth value");
     proper_rat_init(&b);
+    proper_rat_init(&v);
     rc = proper__prism_xbound(C, nd->b, &b);
     for (s = 0; s < x->n && !rc; s++) {
-        int c = x->inf[s] ? 1 : proper_rat_cmp(&x->q[s], &b);
-        int holds = nd->op == PROPER__PM_OP_LT ? c < 0 : nd->op == PROPER__PM_OP_LE ? c <= 0 : nd->op == PROPER__PM_OP_GT ? c > 0 : c >= 0;
+        int c, holds;
+        if (!x->inf[s] && x->n_params && !proper_ratfun_is_const(&x->f[s], &v)) { /* depends on the parameters */
+            rc = proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED, "parametric: a bound has no single truth value");
+            break;
+        }
+        c = x->inf[s] ? 1 : proper_rat_cmp(x->n_params ? &v : &x->q[s], &b);
+        holds = nd->op == PROPER__PM_OP_LT ? c < 0 : nd->op == PROPER__PM_OP_LE ? c <= 0 : nd->op == PROPER__PM_OP_GT ? c > 0 : c >= 0;
         x->inf[s] = 0;
-        rc = proper_rat_set_i64(&x->q[s], holds, 1);
+        if (!x->n_params) rc = proper_rat_set_i64(&x->q[s], holds, 1);
+        else if (!(rc = proper_rat_set_i64(&v, holds, 1))) rc = proper_ratfun_set_rat(&x->f[s], &v);
     }
     proper_rat_free(&b);
+    proper_rat_free(&v);
     return rc;
 }
 
@@ -7604,11 +7610,18 @@ PROPER_API int proper_prism_props_exact(const proper_prism_props *p, size_t i, c
                                         const proper_exact_dtmc *e, proper_exact_vec *x, proper_error *err) {
     proper__prism_checker C;
     proper_prism_check_opts o = proper_prism_check_opts_default();
+    proper_exact_vec v;
     int rc;
     if (i >= p->n_props) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no property %lu", (unsigned long)i);
-    if ((rc = proper__prism_checker_init(&C, p, d, &o, err)) == 0)
-        rc = proper__prism_xproperty(&C, e, p->props[i].expr, x);
+    proper_exact_vec_init(&v);
+    if ((rc = proper__prism_checker_init(&C, p, d, &o, err)) == 0) rc = proper__prism_xproperty(&C, e, p->props[i].expr, &v);
     proper__prism_checker_free(&C);
+    if (rc == 0) { /* x is an output: replaced on success only */
+        proper_exact_vec_free(x);
+        *x = v;
+    } else {
+        proper_exact_vec_free(&v);
+    }
     return rc;
 }
 

@@ -340,3 +340,12 @@ status_is check_exact_refs 0 && matches check_exact_refs "$T/out" '^2\*"six"  *1
     matches check_exact_round "$T/out" '^round\(1\+P=\? \[ F<=1 d=6 \]\)  *1  \(exact\)$' &&
     matches check_exact_equal "$T/out" '^P=\? \[ F<=1 s=1 \] = 1/2  *true  \(exact\)$'
 expect_error check_exact_inexact_in_bool "no double holds exactly" chk $M/die.pm 'P=? [ F d=1 ] = 1/6' --exact
+# --param: a bound decides when the value does not depend on the parameters (PRISM's
+# prism-tests/functionality/verify/exact/exact-const-2: P>1/3 false, P>=1/3 true with P = 1/3)
+printf 'dtmc\nconst double x;\nmodule M\n s : [0..2];\n [] s=0 -> 1/3:(s'"'"'=1) + 2/3:(s'"'"'=2);\n [] s>0 -> true;\nendmodule\n' > "$T/px.pm"
+run chk "$T/px.pm" 'P>1/3 [ F s=1 ]' --param x
+status_is check_param_const_bound 1 && matches check_param_const_bound "$T/out" '  false  \(parametric\)$'
+run chk "$T/px.pm" 'P>=1/3 [ F s=1 ]' --param x
+status_is check_param_const_bound_ge 0 && matches check_param_const_bound_ge "$T/out" '  true  \(parametric\)$'
+printf 'dtmc\nconst double x;\nmodule M\n s : [0..2];\n [] s=0 -> x:(s'"'"'=1) + 1-x:(s'"'"'=2);\n [] s>0 -> true;\nendmodule\n' > "$T/pv.pm"
+expect_error check_param_varying_bound "a bound has no single truth value" chk "$T/pv.pm" 'P>1/3 [ F s=1 ]' --param x
