@@ -349,3 +349,6 @@ run chk "$T/px.pm" 'P>=1/3 [ F s=1 ]' --param x
 status_is check_param_const_bound_ge 0 && matches check_param_const_bound_ge "$T/out" '  true  \(parametric\)$'
 printf 'dtmc\nconst double x;\nmodule M\n s : [0..2];\n [] s=0 -> x:(s'"'"'=1) + 1-x:(s'"'"'=2);\n [] s>0 -> true;\nendmodule\n' > "$T/pv.pm"
 expect_error check_param_varying_bound "a bound has no single truth value" chk "$T/pv.pm" 'P>1/3 [ F s=1 ]' --param x
+# a boolean expression under --param (read a rational that is not there: crashed)
+run chk $M/minpathsum.pm 'true' --param p1,p2,p3,p4,p5
+status_is check_param_bool 0 && matches check_param_bool "$T/out" '^true  *true  \(parametric\)$'
