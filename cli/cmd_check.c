@@ -764,6 +764,7 @@ static int exact_run(const check_opts *o, proper_prism_model *pm, const proper_p
         return cli_fail("check: --exact and --param do not support models with probability intervals");
     if (o->params && (rc = parse_params(o->params, buf, sizeof buf, names, &n)) != CLI_OK) return rc;
     if (n && proper_prism_open_params(pm, names, n, &err)) return cli_report(&err);
+    if (proper_prism_decide_exactly(pm, names, n, &err)) return cli_report(&err);
     bo.fix_deadlocks = !o->nofixdl;
     bo.max_states = o->max_states;
     bo.max_transitions = o->max_transitions;

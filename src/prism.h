@@ -417,7 +417,11 @@ PROPER_API int proper_prism_props_check_states(const proper_prism_props *p, size
  * given to proper_prism_set_consts ("1/3"), int and bool expressions as
  * usual. Parameters (constants left open, 'param' declarations) may appear
  * in probabilities and rewards (and the constants they use), not in guards,
- * assignments, conditions, labels or min/max. CTMCs are refused. */
+ * assignments, conditions, labels or min/max. CTMCs are refused. A
+ * comparison of non-integer values that decides the chain's states or
+ * transitions must not depend on the state or on a given constant once
+ * proper_prism_decide_exactly has decided the others exactly; the rest is
+ * refused (it would be decided in floating point). */
 
 /* Keep the named constants open as parameters: each must be a double
  * constant without a value; it gets a sample value (1/(n+2+i), distinct and
@@ -425,6 +429,16 @@ PROPER_API int proper_prism_props_check_states(const proper_prism_props *p, size
  * proper_prism_build_exact refuses a transition that vanishes there but not
  * for every value. */
 PROPER_API int proper_prism_open_params(proper_prism_model *m, const char *const *names, size_t n, proper_error *err);
+/* Decide exactly, in m, every comparison of non-integer values that
+ * depends neither on the state nor on a constant given from outside (a
+ * parameter, or one set by proper_prism_set_consts): "1/3 = 0.333333333333333333"
+ * is false, though the doubles are equal. Each becomes the literal true or
+ * false, so that a DTMC built from m next has the structure exact
+ * arithmetic gives, as PRISM's -exact and -param build it. For exact and
+ * parametric checking: after proper_prism_open_params (params as given to
+ * proper_prism_build_exact), before proper_prism_build. */
+PROPER_API int proper_prism_decide_exactly(proper_prism_model *m, const char *const *params, size_t n_params,
+                                           proper_error *err);
 /* The exact companion of d (built from m) into *out (an output: see
  * exact.h): rationals when n_params == 0, else rational functions of the
  * named parameters. Rows are checked to sum to exactly 1. */
@@ -7148,6 +7162,56 @@ static int proper__prism_check_structure_exact(proper__prism_xctx *X) {
     return proper_error_set(X->err, PROPER_EUNSUPPORTED, m->file, m->pool.n[bad].line, m->pool.n[bad].col,
                             "exact: a comparison of non-integer values that decides the chain's states or transitions "
                             "is not supported (it is decided in floating point)");
+}
+
+/* Whether expression e of the model (through formulas and constants)
+ * reads a state variable, a label, or a constant without a value of its
+ * own in the model. */
+static int proper__prism_reads_outside(const proper_prism_model *m, int32_t e, int depth) {
+    const proper__prism_node *nd;
+    if (e < 0) return 0;
+    if (depth > PROPER_PRISM_MAX_DEPTH) return 1;
+    nd = &m->pool.n[e];
+    if (nd->kind == PROPER__PM_N_VAR || nd->kind == PROPER__PM_N_LABEL || nd->kind == PROPER__PM_N_NAME) return 1;
+    if (nd->kind == PROPER__PM_N_CONST)
+        return m->consts[nd->idx].expr < 0 || proper__prism_reads_outside(m, m->consts[nd->idx].expr, depth + 1);
+    return proper__prism_reads_outside(m, nd->a, depth + 1) || proper__prism_reads_outside(m, nd->b, depth + 1) ||
+           proper__prism_reads_outside(m, nd->c, depth + 1);
+}
+
+static int proper__prism_xctx_open(proper__prism_xctx *X, const proper_prism_model *m, const char *const *params,
+                                   size_t n_params, proper_error *err);
+static void proper__prism_xctx_close(proper__prism_xctx *X);
+
+PROPER_API int proper_prism_decide_exactly(proper_prism_model *m, const char *const *params, size_t n_params,
+                                           proper_error *err) {
+    proper__prism_xctx X;
+    proper_error scratch; /* a comparison that cannot be decided here stays, and is refused where it is used */
+    size_t i;
+    int rc = PROPER_OK, opened = 0;
+    memset(&X, 0, sizeof X);
+    if (m->is_ctmc) return PROPER_OK; /* exact checking refuses CTMCs anyway */
+    for (i = 0; i < m->pool.len && rc == PROPER_OK; i++) {
+        proper__prism_node *nd = &m->pool.n[i];
+        int truth;
+        if (nd->kind != PROPER__PM_N_BIN || !proper__prism_is_cmp(nd->op) ||
+            (m->pool.n[nd->a].type != PROPER_PRISM_DOUBLE && m->pool.n[nd->b].type != PROPER_PRISM_DOUBLE) ||
+            proper__prism_reads_outside(m, (int32_t)i, 0))
+            continue;
+        if (!opened) {
+            opened = 1;
+            if ((rc = proper__prism_xctx_open(&X, m, params, n_params, &scratch)) != 0) break;
+        }
+        if ((rc = proper__prism_xbool(&X, (int32_t)i, &truth)) != 0) {
+            if (rc != PROPER_ENOMEM) rc = PROPER_OK;
+            continue;
+        }
+        nd->kind = PROPER__PM_N_BOOL; /* the node becomes the literal (its operands stay, unread) */
+        nd->num = truth;
+    }
+    if (X.m) proper__prism_xctx_close(&X);
+    if (rc == PROPER_ENOMEM) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    return PROPER_OK; /* constants without values: the build says which */
 }
 
 PROPER_API int proper_prism_open_params(proper_prism_model *m, const char *const *names, size_t n, proper_error *err) {

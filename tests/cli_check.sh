@@ -352,3 +352,13 @@ expect_error check_param_varying_bound "a bound has no single truth value" chk "
 # a boolean expression under --param (read a rational that is not there: crashed)
 run chk $M/minpathsum.pm 'true' --param p1,p2,p3,p4,p5
 status_is check_param_bool 0 && matches check_param_bool "$T/out" '^true  *true  \(parametric\)$'
+# --exact decides a comparison of non-integer values exactly where the state and the
+# given constants do not enter (PRISM's prism-tests/functionality/verify/exact/exact-eval-2:
+# 1/3 = 0.333333333333333333333333 is false, so s=1 is never reached; in doubles it is true)
+printf 'dtmc\nconst int n = (1/3 = 0.333333333333333333333333 ? 1 : 2);\nconst double y;\nmodule M\n s : [0..2];\n [] s=0 -> 1/2:(s'"'"'=n) + 1/2:(s'"'"'=2);\n [] s>0 -> true;\nendmodule\n' > "$T/ee.pm"
+run chk "$T/ee.pm" 'P=? [ F s=1 ]' --exact --const y=0
+status_is check_exact_decided_cmp 0 && matches check_exact_decided_cmp "$T/out" '  0  \(exact\)$'
+run chk "$T/ee.pm" 'P=? [ F s=1 ]' --const y=0
+status_is check_float_decided_cmp 0 && matches check_float_decided_cmp "$T/out" '  0\.5$'
+printf 'dtmc\nconst double y;\nmodule M\n s : [0..2];\n [] s=0 -> 1/2:(s'"'"'=(y = 1/3 ? 1 : 2)) + 1/2:(s'"'"'=2);\n [] s>0 -> true;\nendmodule\n' > "$T/eg.pm"
+expect_error check_exact_given_cmp "a comparison of non-integer values that decides the chain" chk "$T/eg.pm" 'P=? [ F s=1 ]' --exact --const y=1/3

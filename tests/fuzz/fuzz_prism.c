@@ -7,7 +7,10 @@
  * checked by a few properties. A small DTMC also gets its exact companion
  * (proper_prism_build_exact): every exact probability must be the double's
  * within 1e-6, and P=? [ F label ] exactly must agree with the numeric
- * value; a refusal must be an error with a message. A model with
+ * value; a refusal must be an error with a message. Every other input
+ * first has its constant comparisons of non-integer values decided
+ * exactly (proper_prism_decide_exactly, which never fails but for memory).
+ * A model with
  * probability intervals is built with them: each transition's interval
  * must lie in [0, 1], hold the DTMC's probability, and each row's ends must
  * admit a distribution; Pmin <= Pmax for each label. Without
@@ -158,6 +161,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                                        type == PROPER_PRISM_INT ? 2 : type == PROPER_PRISM_BOOL ? 1 : 0.5, &err))
                 abort();
         }
+    if (size & 2) { /* comparisons of non-integer values decided exactly first, as --exact does */
+        if (proper_prism_decide_exactly(m, NULL, 0, &err) && err.code != PROPER_ENOMEM) abort();
+    }
     o = proper_prism_build_opts_default();
     o.max_states = FUZZ_MAX_STATES;
     o.fix_deadlocks = (int)(size & 1);
