@@ -6690,9 +6690,11 @@ static int proper__prism_xexponent(proper__prism_xctx *X, int32_t e, long long *
     proper_ratfun_init(&f);
     proper_rat_init(&q);
     rc = proper__prism_xeval(X, e, &f);
-    if (!rc && (!proper_ratfun_is_const(&f, &q) || !proper_bigint_to_i64(&q.den, &den) || den != 1 ||
-                !proper_bigint_to_i64(&q.num, &v) ||
-                v > PROPER_EXACT_MAX_POWER || v < -(int64_t)PROPER_EXACT_MAX_POWER))
+    if (!rc && proper_ratfun_is_const(&f, &q) && proper_bigint_to_i64(&q.den, &den) && den != 1)
+        rc = proper__prism_xfail(X, nd, PROPER_EINVAL, "exact: a power with a fractional exponent has no exact value in general");
+    else if (!rc && (!proper_ratfun_is_const(&f, &q) || !proper_bigint_to_i64(&q.den, &den) || den != 1 ||
+                     !proper_bigint_to_i64(&q.num, &v) ||
+                     v > PROPER_EXACT_MAX_POWER || v < -(int64_t)PROPER_EXACT_MAX_POWER))
         rc = proper__prism_xfail(X, nd, PROPER_EUNSUPPORTED, "an exact power needs an integer exponent (at most 1000)");
     if (!rc) *k = (long long)v;
     proper_ratfun_free(&f);

@@ -362,3 +362,6 @@ run chk "$T/ee.pm" 'P=? [ F s=1 ]' --const y=0
 status_is check_float_decided_cmp 0 && matches check_float_decided_cmp "$T/out" '  0\.5$'
 printf 'dtmc\nconst double y;\nmodule M\n s : [0..2];\n [] s=0 -> 1/2:(s'"'"'=(y = 1/3 ? 1 : 2)) + 1/2:(s'"'"'=2);\n [] s>0 -> true;\nendmodule\n' > "$T/eg.pm"
 expect_error check_exact_given_cmp "a comparison of non-integer values that decides the chain" chk "$T/eg.pm" 'P=? [ F s=1 ]' --exact --const y=1/3
+# a fractional exponent under --exact is an error (PRISM's bugfixes/exact-pow: RESULT Error:fractional)
+printf 'dtmc\nmodule M\n s : [0..2];\n [] s=0 -> pow(1/4,1/2):(s'"'"'=1) + 1-pow(1/4,1/2):(s'"'"'=2);\n [] s>0 -> true;\nendmodule\n' > "$T/fp.pm"
+expect_error check_exact_fractional_power "fp.pm:4:20: exact: a power with a fractional exponent" chk "$T/fp.pm" 'P=? [ X s=1 ]' --exact
