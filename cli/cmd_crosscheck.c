@@ -159,6 +159,9 @@ static int load(xc_opts *o, proper_prism_model **pm, proper_prism_props **props,
     }
     if (proper_prism_props_from_arg(props, *pm, o->props, props_text, &o->props_is_file, &err)) return cli_report(&err);
     if (o->consts && proper_prism_set_consts(*pm, *props, o->consts, &err)) return cli_report(&err);
+    if (!o->explicit_files && proper_prism_has_intervals(*pm))
+        return cli_fail("%s: an interval DTMC (probabilities [lo,hi]): crosscheck compares single chains; "
+                        "check it with 'proper check' (Pmin=?, Pmax=?)", o->model);
     if (!o->explicit_files) {
         proper_prism_build_opts bo = proper_prism_build_opts_default();
         bo.fix_deadlocks = !o->nofixdl;

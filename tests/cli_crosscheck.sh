@@ -39,6 +39,11 @@ expect_text crosscheck_fixdl_default 0 "1 deadlock state given a self-loop" xc $
 contains crosscheck_fixdl_value "$T/out" "P=? [ F x=2 ]  native   1 "
 expect_error crosscheck_nofixdl "deadlock" xc $M/deadlock.pm 'P=? [ F x=2 ]' --nofixdl
 
+# --- an interval DTMC is a set of chains: refused by name, pointing at check ---
+printf 'dtmc\nmodule M\n s : [0..2];\n [] s=0 -> [0.1,0.2]:(s'"'"'=1) + [0.8,0.9]:(s'"'"'=2);\n [] s>0 -> true;\nendmodule\n' > "$T/iv.pm"
+expect_error crosscheck_interval_model "an interval DTMC (probabilities [lo,hi]): crosscheck compares single chains" \
+    xc "$T/iv.pm" 'Pmax=? [ F s=1 ]'
+
 # --- no external tool: native column only, exit 0, said so ---
 expect_text crosscheck_no_tool 0 "no external model checker is installed" xc $M/minpathsum.pm $P/minpathsum.pctl --const $MPS
 if grep -q '^"time": R{"time"}=? \[ F "end" \]  *native  *0.62871465174063' "$T/out" &&
