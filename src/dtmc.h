@@ -673,8 +673,12 @@ PROPER_API int proper_dtmc_param_reward_range(const proper_dtmc *m, size_t rewar
  * choices that reach target) is refused with PROPER_EUNSUPPORTED naming a
  * state; PRISM refuses every zero lower end, which excludes it.
  * interval_reward_cumul: R{min,max}=? [ C<=k ], k robust steps of the same
- * operator over all states (fewer when a step changes nothing); exact up to
- * the rounding of the steps. */
+ * operator over all states, fewer when a step changes nothing (exact up to
+ * the rounding of the steps) or when the increments pin the rest (from
+ * PROPER_DTMC_BOUND_CHECK_FROM steps, half of k or less done: each later
+ * increment lies in the range of the current one, the operator being
+ * monotone and commuting with constants; the midpoint is returned within
+ * PROPER_DTMC_REL_PRECISION relative), so that k = 2^31 - 1 is fast. */
 PROPER_API int proper_dtmc_interval_prob_until(const proper_dtmc *m, const double *lo, const double *hi,
                                                const proper_bitset *phi1, const proper_bitset *phi2, int maximise,
                                                const proper_dtmc_solve_opts *opts, double *x,
@@ -4720,13 +4724,31 @@ done:
     return rc;
 }
 
+/* The early stop of interval_reward_cumul after step j + 1 (next = x_{j+1},
+ * x = x_j, `left` steps to go): with d = next - x in [dlo, dhi], x_k lies
+ * in next + left [dlo, dhi]; when that is within 2 rel_precision of its
+ * magnitude in every state, next becomes the midpoint x_k. Returns 1 then. */
+static int proper__dtmc_interval_cumul_pinned(const double *x, double *next, uint32_t n, unsigned long left) {
+    double dlo = INFINITY, dhi = -INFINITY, l = (double)left, mid;
+    uint32_t s;
+    for (s = 0; s < n; s++) {
+        dlo = fmin(dlo, next[s] - x[s]);
+        dhi = fmax(dhi, next[s] - x[s]);
+    }
+    mid = dlo + (dhi - dlo) / 2.0;
+    for (s = 0; s < n; s++)
+        if (!(l * (dhi - dlo) <= 2.0 * PROPER_DTMC_REL_PRECISION * fabs(next[s] + l * mid))) return 0;
+    for (s = 0; s < n; s++) next[s] += l * mid;
+    return 1;
+}
+
 PROPER_API int proper_dtmc_interval_reward_cumul(const proper_dtmc *m, const double *lo, const double *hi,
                                                  const double *state_rewards, const double *trans_rewards,
                                                  unsigned long k, int maximise, double *x, proper_error *err) {
     uint32_t n = m->n_states, s, longest = 1;
     uint64_t *order;
     double *next;
-    unsigned long j;
+    unsigned long j, next_check = PROPER_DTMC_BOUND_CHECK_FROM;
     int rc;
     if ((rc = proper__dtmc_check_intervals(m, lo, hi, err)) ||
         (rc = proper__dtmc_interval_check_rewards(m, state_rewards, trans_rewards, err)))
@@ -4737,7 +4759,12 @@ PROPER_API int proper_dtmc_interval_reward_cumul(const proper_dtmc *m, const dou
     next = (double *)proper_calloc((size_t)n + 1, sizeof *next);
     if (!order || !next) { PROPER_FREE(order); PROPER_FREE(next); return proper__dtmc_nomem(err); }
     for (s = 0; s < n; s++) x[s] = 0.0;
-    /* x_j = the optimal reward over j steps; a fixed point ends early */
+    /* x_j = the optimal reward over j steps; a fixed point ends early, and
+     * so does a pinned rest: the operator is monotone and commutes with
+     * adding a constant, so each later increment x_{i+1} - x_i lies within
+     * the smallest and largest entry of the current one, and the k - j
+     * steps left add (k - j) times a value in that range; once that range
+     * pins x_k within rel_precision, x_k is the midpoint */
     for (j = 0; j < k; j++) {
         int same = 1;
         for (s = 0; s < n; s++) {
@@ -4745,6 +4772,11 @@ PROPER_API int proper_dtmc_interval_reward_cumul(const proper_dtmc *m, const dou
                                                         order);
             same &= next[s] == x[s];
         }
+        if (j + 1 == next_check && k - j - 1 >= j + 1 && proper__dtmc_interval_cumul_pinned(x, next, n, k - j - 1)) {
+            memcpy(x, next, (size_t)n * sizeof *x);
+            break;
+        }
+        if (j + 1 == next_check) next_check += next_check / 16;
         memcpy(x, next, (size_t)n * sizeof *x);
         if (same) break;
     }

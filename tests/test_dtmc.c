@@ -2687,6 +2687,42 @@ static void test_interval_chain_against_edges(void) {
     free(x); free(rew); free(lo); free(hi);
 }
 
+/* Interval C<=k with huge k: two states of reward 1 and 3; 0 -> 1 in
+ * [0.2, 0.6], 1 -> 0 in [0.1, 0.5] (the rest a self-loop). Nature keeps the
+ * run in state 1 as long as it can for the maximum (stationary mass 6/7:
+ * gain 19/7 a step) and as little as it can for the minimum (2/7: 11/7).
+ * k = 10000 against dynamic programming over the vertices (every step);
+ * k = 2^31 - 1 against k times the gain (the offset is below 1e-9 of it),
+ * which the early stop on pinned increments makes fast. */
+static void test_interval_cumul_huge_k(void) {
+    double P[4] = {0.6, 0.4, 0.3, 0.7}, lo[4] = {0.4, 0.2, 0.1, 0.5}, hi[4] = {0.8, 0.6, 0.5, 0.9};
+    double rew[2] = {1.0, 3.0}, x[2], y[2], nx[2];
+    proper_dtmc m;
+    proper_error err;
+    int mx;
+    unsigned long j;
+    CHECK_INT(build_dense(&m, P, 2, 0), 0);
+    for (mx = 0; mx < 2; mx++) {
+        double gain = mx ? 19.0 / 7 : 11.0 / 7;
+        CHECK_INT(proper_dtmc_interval_reward_cumul(&m, lo, hi, rew, NULL, 10000, mx, x, &err), 0);
+        y[0] = y[1] = 0.0;
+        for (j = 0; j < 10000; j++) { /* the two vertices of each row */
+            double a0 = 0.4 * y[0] + 0.6 * y[1], b0 = 0.8 * y[0] + 0.2 * y[1];
+            double a1 = 0.1 * y[0] + 0.9 * y[1], b1 = 0.5 * y[0] + 0.5 * y[1];
+            nx[0] = 1.0 + (mx ? fmax(a0, b0) : fmin(a0, b0));
+            nx[1] = 3.0 + (mx ? fmax(a1, b1) : fmin(a1, b1));
+            y[0] = nx[0];
+            y[1] = nx[1];
+        }
+        CHECK_REL(x[0], y[0], 2e-10);
+        CHECK_REL(x[1], y[1], 2e-10);
+        CHECK_INT(proper_dtmc_interval_reward_cumul(&m, lo, hi, rew, NULL, 2147483647ul, mx, x, &err), 0);
+        CHECK_REL(x[0], 2147483647.0 * gain, 1e-9);
+        CHECK_REL(x[1], 2147483647.0 * gain, 1e-9);
+    }
+    proper_dtmc_free(&m);
+}
+
 /* Whether some vertex choice keeps the run forever, from a state whose Rmin
  * is finite, among non-target states of zero step reward: the greatest set
  * of such states closed under the choice, for every choice. */
@@ -2871,5 +2907,6 @@ int main(void) {
     RUN(test_interval_rewards_vs_vertices);
     RUN(test_interval_rewards_prism);
     RUN(test_interval_chain_against_edges);
+    RUN(test_interval_cumul_huge_k);
     return test_summary();
 }
