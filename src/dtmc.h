@@ -649,8 +649,11 @@ PROPER_API int proper_dtmc_param_reward_range(const proper_dtmc *m, size_t rewar
  * estimate), or opts->sound = 0. stats->sweeps: the most sweeps one
  * component took, added over the rounds of the certificate.
  * interval_prob_bounded_until: P{min,max}=? [ phi1 U<=k phi2 ], k robust
- * steps (fewer when a step changes nothing); exact up to the rounding of
- * the steps, as for proper_dtmc_prob_bounded_until.
+ * steps, fewer when a step changes nothing (exact up to the rounding of the
+ * steps) or, as for proper_dtmc_prob_bounded_until, when the unbounded
+ * until plus its proven bound pins the rest within PROPER_DTMC_REL_PRECISION
+ * (from PROPER_DTMC_BOUND_CHECK_FROM steps, half of k or less done: the
+ * iterates only grow towards it; the midpoint is returned).
  * interval_next: P{min,max}=? [ X phi ], one robust step (exact up to its
  * rounding).
  * interval_reward_reach: R{min,max}=? [ F target ] with state_rewards
@@ -4472,14 +4475,48 @@ done:
     return rc;
 }
 
+/* The early stop of interval_prob_bounded_until at step j (x = x_j): the
+ * optimal probability within j steps only grows with j (more steps reach
+ * more, whatever nature does) and stays below the unbounded one, so
+ * x_j <= x_k <= upper, the unbounded until plus its proven bound (solved on
+ * first use, *tried then set; *upper stays NULL, and nothing stops early,
+ * when it has no bound). Once upper - x_j is within 2 rel_precision of x_j
+ * in every state, x becomes the midpoint. Returns 1 then, 0, or
+ * PROPER_ENOMEM. */
+static int proper__dtmc_interval_until_pinned(const proper_dtmc *m, const double *lo, const double *hi,
+                                              const proper_bitset *phi1, const proper_bitset *phi2, int maximise,
+                                              double **upper, int *tried, double *x) {
+    uint32_t n = m->n_states, s;
+    if (!*tried) {
+        proper_dtmc_solve_stats st;
+        proper_error e2;
+        double *u = (double *)proper_calloc((size_t)n + 1, sizeof *u);
+        int rc;
+        *tried = 1;
+        if (!u) return PROPER_ENOMEM;
+        rc = proper_dtmc_interval_prob_until(m, lo, hi, phi1, phi2, maximise, NULL, u, &st, &e2);
+        if (rc || !isfinite(st.max_error)) {
+            PROPER_FREE(u);
+            return rc == PROPER_ENOMEM ? rc : 0;
+        }
+        for (s = 0; s < n; s++) u[s] = fmin(1.0, u[s] + st.max_error);
+        *upper = u;
+    }
+    if (!*upper) return 0;
+    for (s = 0; s < n; s++)
+        if (!((*upper)[s] - x[s] <= 2.0 * PROPER_DTMC_REL_PRECISION * x[s])) return 0;
+    for (s = 0; s < n; s++) x[s] += ((*upper)[s] - x[s]) / 2.0;
+    return 1;
+}
+
 PROPER_API int proper_dtmc_interval_prob_bounded_until(const proper_dtmc *m, const double *lo, const double *hi,
                                                        const proper_bitset *phi1, const proper_bitset *phi2,
                                                        unsigned long k, int maximise, double *x, proper_error *err) {
     uint32_t n = m->n_states, s, longest = 1;
     uint64_t *order;
-    double *next;
-    unsigned long j;
-    int rc;
+    double *next, *upper = NULL;
+    unsigned long j, next_check = PROPER_DTMC_BOUND_CHECK_FROM;
+    int rc, tried = 0;
     if ((rc = proper__dtmc_check_set(m, phi1, "phi1", err)) || (rc = proper__dtmc_check_set(m, phi2, "phi2", err)) ||
         (rc = proper__dtmc_check_intervals(m, lo, hi, err)))
         return rc;
@@ -4489,7 +4526,8 @@ PROPER_API int proper_dtmc_interval_prob_bounded_until(const proper_dtmc *m, con
     next = (double *)proper_calloc((size_t)n + 1, sizeof *next);
     if (!order || !next) { PROPER_FREE(order); PROPER_FREE(next); return proper__dtmc_nomem(err); }
     for (s = 0; s < n; s++) x[s] = PROPER_BITSET_GET(phi2, s) ? 1.0 : 0.0;
-    /* x_j = the optimal probability within j steps; a fixed point ends early */
+    /* x_j = the optimal probability within j steps; a fixed point ends
+     * early, and so does a pinned rest (proper__dtmc_interval_until_pinned) */
     for (j = 0; j < k; j++) {
         int same = 1;
         for (s = 0; s < n; s++) {
@@ -4499,10 +4537,17 @@ PROPER_API int proper_dtmc_interval_prob_bounded_until(const proper_dtmc *m, con
         }
         memcpy(x, next, (size_t)n * sizeof *x);
         if (same) break;
+        if (j + 1 == next_check && k - j - 1 >= j + 1) {
+            next_check += next_check / 16;
+            if ((rc = proper__dtmc_interval_until_pinned(m, lo, hi, phi1, phi2, maximise, &upper, &tried, x)) < 0)
+                break;
+            if (rc) { rc = PROPER_OK; break; }
+        }
     }
     PROPER_FREE(order);
     PROPER_FREE(next);
-    return PROPER_OK;
+    PROPER_FREE(upper);
+    return rc < 0 ? proper__dtmc_nomem(err) : PROPER_OK;
 }
 
 PROPER_API int proper_dtmc_interval_next(const proper_dtmc *m, const double *lo, const double *hi,

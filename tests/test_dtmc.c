@@ -2723,6 +2723,38 @@ static void test_interval_cumul_huge_k(void) {
     proper_dtmc_free(&m);
 }
 
+/* Interval U<=k with huge k: state 0 goes to the target 1 with [1e-6, 2e-6]
+ * and to the sink 2 with [1e-6, 2e-6], else stays. Pmax sends 2e-6 to the
+ * target and 1e-6 to the sink: 2/3 (1 - (1 - 3e-6)^k); Pmin the other way:
+ * 1/3 (1 - (1 - 3e-6)^k). Long-double closed forms for k = 10^6 and
+ * 2^31 - 1 (there the rest is pinned by the unbounded until and its
+ * proven bound). */
+static void test_interval_bounded_huge_k(void) {
+    double P[9] = {1 - 3e-6, 1.5e-6, 1.5e-6, 0, 1, 0, 0, 0, 1}, lo[5], hi[5], x[3];
+    static const unsigned long ks[] = {1000000ul, 2147483647ul};
+    uint32_t one = 1;
+    proper_dtmc m;
+    proper_bitset t;
+    proper_error err;
+    int mx;
+    size_t i;
+    CHECK_INT(build_dense(&m, P, 3, 0), 0);
+    CHECK_INT((int)m.n_trans, 5);
+    lo[0] = 1 - 4e-6; hi[0] = 1 - 2e-6;
+    lo[1] = lo[2] = 1e-6; hi[1] = hi[2] = 2e-6;
+    lo[3] = hi[3] = lo[4] = hi[4] = 1;
+    set_of(&t, 3, &one, 1);
+    for (mx = 0; mx < 2; mx++)
+        for (i = 0; i < 2; i++) {
+            long double share = mx ? 2.0L / 3 : 1.0L / 3;
+            long double exact = share * (1.0L - powl(1.0L - 3e-6L, (long double)ks[i]));
+            CHECK_INT(proper_dtmc_interval_prob_bounded_until(&m, lo, hi, NULL, &t, ks[i], mx, x, &err), 0);
+            CHECK_REL(x[0], (double)exact, 1e-9);
+        }
+    proper_bitset_free(&t);
+    proper_dtmc_free(&m);
+}
+
 /* Whether some vertex choice keeps the run forever, from a state whose Rmin
  * is finite, among non-target states of zero step reward: the greatest set
  * of such states closed under the choice, for every choice. */
@@ -2908,5 +2940,6 @@ int main(void) {
     RUN(test_interval_rewards_prism);
     RUN(test_interval_chain_against_edges);
     RUN(test_interval_cumul_huge_k);
+    RUN(test_interval_bounded_huge_k);
     return test_summary();
 }
