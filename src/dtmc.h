@@ -4056,6 +4056,17 @@ static double proper__dtmc_interval_step(const proper_dtmc *m, const double *lo,
     return proper__dtmc_interval_step_edges(m, lo, hi, s, x, NULL, NULL, maximise, order);
 }
 
+/* Scratch for proper__dtmc_interval_step's sort of a row: as many entries
+ * as the longest row, whose length goes to *longest (NULL: not wanted);
+ * NULL when out of memory. */
+static uint64_t *proper__dtmc_interval_order_scratch(const proper_dtmc *m, uint32_t *longest) {
+    uint32_t s, most = 1;
+    for (s = 0; s < m->n_states; s++)
+        if (m->row[s + 1] - m->row[s] > most) most = (uint32_t)(m->row[s + 1] - m->row[s]);
+    if (longest) *longest = most;
+    return (uint64_t *)proper_calloc(most, sizeof(uint64_t));
+}
+
 /* The qualitative fixed points of the interval solvers, by worklist:
  * a state is examined once at the start and again only when one of its
  * successors changed (predecessor lists), each change being final (the sets
@@ -4411,7 +4422,7 @@ PROPER_API int proper_dtmc_interval_prob_until(const proper_dtmc *m, const doubl
                                                const proper_dtmc_solve_opts *opts, double *x,
                                                proper_dtmc_solve_stats *stats, proper_error *err) {
     proper_dtmc_solve_opts o = opts ? *opts : proper_dtmc_solve_opts_default();
-    uint32_t n = m->n_states, s, longest = 1;
+    uint32_t n = m->n_states, s, longest;
     unsigned char *no, *unknown;
     uint64_t *order;
     double *u, *w, top, eps, bound = INFINITY;
@@ -4427,11 +4438,9 @@ PROPER_API int proper_dtmc_interval_prob_until(const proper_dtmc *m, const doubl
         (rc = proper__dtmc_check_intervals(m, lo, hi, err)))
         return rc;
     if (!(o.rel_precision > 0.0)) o.rel_precision = PROPER_DTMC_REL_PRECISION;
-    for (s = 0; s < n; s++)
-        if (m->row[s + 1] - m->row[s] > longest) longest = (uint32_t)(m->row[s + 1] - m->row[s]);
     no = (unsigned char *)proper_calloc((size_t)n + 1, 1);
     unknown = (unsigned char *)proper_calloc((size_t)n + 1, 1);
-    order = (uint64_t *)proper_calloc(longest, sizeof *order);
+    order = proper__dtmc_interval_order_scratch(m, &longest);
     u = (double *)proper_calloc((size_t)n + 1, sizeof *u);
     w = (double *)proper_calloc((size_t)n + 1, sizeof *w);
     if (!no || !unknown || !order || !u || !w) { rc = proper__dtmc_nomem(err); goto done; }
@@ -4512,7 +4521,7 @@ static int proper__dtmc_interval_until_pinned(const proper_dtmc *m, const double
 PROPER_API int proper_dtmc_interval_prob_bounded_until(const proper_dtmc *m, const double *lo, const double *hi,
                                                        const proper_bitset *phi1, const proper_bitset *phi2,
                                                        unsigned long k, int maximise, double *x, proper_error *err) {
-    uint32_t n = m->n_states, s, longest = 1;
+    uint32_t n = m->n_states, s;
     uint64_t *order;
     double *next, *upper = NULL;
     unsigned long j, next_check = PROPER_DTMC_BOUND_CHECK_FROM;
@@ -4520,9 +4529,7 @@ PROPER_API int proper_dtmc_interval_prob_bounded_until(const proper_dtmc *m, con
     if ((rc = proper__dtmc_check_set(m, phi1, "phi1", err)) || (rc = proper__dtmc_check_set(m, phi2, "phi2", err)) ||
         (rc = proper__dtmc_check_intervals(m, lo, hi, err)))
         return rc;
-    for (s = 0; s < n; s++)
-        if (m->row[s + 1] - m->row[s] > longest) longest = (uint32_t)(m->row[s + 1] - m->row[s]);
-    order = (uint64_t *)proper_calloc(longest, sizeof *order);
+    order = proper__dtmc_interval_order_scratch(m, NULL);
     next = (double *)proper_calloc((size_t)n + 1, sizeof *next);
     if (!order || !next) { PROPER_FREE(order); PROPER_FREE(next); return proper__dtmc_nomem(err); }
     for (s = 0; s < n; s++) x[s] = PROPER_BITSET_GET(phi2, s) ? 1.0 : 0.0;
@@ -4552,15 +4559,13 @@ PROPER_API int proper_dtmc_interval_prob_bounded_until(const proper_dtmc *m, con
 
 PROPER_API int proper_dtmc_interval_next(const proper_dtmc *m, const double *lo, const double *hi,
                                          const proper_bitset *phi, int maximise, double *x, proper_error *err) {
-    uint32_t n = m->n_states, s, longest = 1;
+    uint32_t n = m->n_states, s;
     uint64_t *order;
     double *ind;
     int rc;
     if ((rc = proper__dtmc_check_set(m, phi, "phi", err)) || (rc = proper__dtmc_check_intervals(m, lo, hi, err)))
         return rc;
-    for (s = 0; s < n; s++)
-        if (m->row[s + 1] - m->row[s] > longest) longest = (uint32_t)(m->row[s + 1] - m->row[s]);
-    order = (uint64_t *)proper_calloc(longest, sizeof *order);
+    order = proper__dtmc_interval_order_scratch(m, NULL);
     ind = (double *)proper_calloc((size_t)n + 1, sizeof *ind);
     if (!order || !ind) { PROPER_FREE(order); PROPER_FREE(ind); return proper__dtmc_nomem(err); }
     for (s = 0; s < n; s++) ind[s] = PROPER_BITSET_GET(phi, s) ? 1.0 : 0.0;
@@ -4678,7 +4683,7 @@ PROPER_API int proper_dtmc_interval_reward_reach(const proper_dtmc *m, const dou
                                                  const proper_dtmc_solve_opts *opts, double *x,
                                                  proper_dtmc_solve_stats *stats, proper_error *err) {
     proper_dtmc_solve_opts o = opts ? *opts : proper_dtmc_solve_opts_default();
-    uint32_t n = m->n_states, s, longest = 1, stuck;
+    uint32_t n = m->n_states, s, stuck, longest;
     unsigned char *inf, *unknown, *z;
     uint64_t *order;
     double *u, *w, top = 0.0, eps, bound = INFINITY;
@@ -4694,12 +4699,10 @@ PROPER_API int proper_dtmc_interval_reward_reach(const proper_dtmc *m, const dou
         (rc = proper__dtmc_interval_check_rewards(m, state_rewards, trans_rewards, err)))
         return rc;
     if (!(o.rel_precision > 0.0)) o.rel_precision = PROPER_DTMC_REL_PRECISION;
-    for (s = 0; s < n; s++)
-        if (m->row[s + 1] - m->row[s] > longest) longest = (uint32_t)(m->row[s + 1] - m->row[s]);
     inf = (unsigned char *)proper_calloc((size_t)n + 1, 1);
     unknown = (unsigned char *)proper_calloc((size_t)n + 1, 1);
     z = (unsigned char *)proper_calloc((size_t)n + 1, 1);
-    order = (uint64_t *)proper_calloc(longest, sizeof *order);
+    order = proper__dtmc_interval_order_scratch(m, &longest);
     u = (double *)proper_calloc((size_t)n + 1, sizeof *u);
     w = (double *)proper_calloc((size_t)n + 1, sizeof *w);
     if (!inf || !unknown || !z || !order || !u || !w) { rc = proper__dtmc_nomem(err); goto done; }
@@ -4790,7 +4793,7 @@ static int proper__dtmc_interval_cumul_pinned(const double *x, double *next, uin
 PROPER_API int proper_dtmc_interval_reward_cumul(const proper_dtmc *m, const double *lo, const double *hi,
                                                  const double *state_rewards, const double *trans_rewards,
                                                  unsigned long k, int maximise, double *x, proper_error *err) {
-    uint32_t n = m->n_states, s, longest = 1;
+    uint32_t n = m->n_states, s;
     uint64_t *order;
     double *next;
     unsigned long j, next_check = PROPER_DTMC_BOUND_CHECK_FROM;
@@ -4798,9 +4801,7 @@ PROPER_API int proper_dtmc_interval_reward_cumul(const proper_dtmc *m, const dou
     if ((rc = proper__dtmc_check_intervals(m, lo, hi, err)) ||
         (rc = proper__dtmc_interval_check_rewards(m, state_rewards, trans_rewards, err)))
         return rc;
-    for (s = 0; s < n; s++)
-        if (m->row[s + 1] - m->row[s] > longest) longest = (uint32_t)(m->row[s + 1] - m->row[s]);
-    order = (uint64_t *)proper_calloc(longest, sizeof *order);
+    order = proper__dtmc_interval_order_scratch(m, NULL);
     next = (double *)proper_calloc((size_t)n + 1, sizeof *next);
     if (!order || !next) { PROPER_FREE(order); PROPER_FREE(next); return proper__dtmc_nomem(err); }
     for (s = 0; s < n; s++) x[s] = 0.0;

@@ -308,14 +308,17 @@ static void test_state_limit(void) {
     proper_prism_free(m);
 }
 
-/* The transition limit: 1000 states of 1000 outcomes each (the model of
- * test_outcome_limit) are 10^6 transitions. */
+/* Three synchronised modules of 10 updates each: 1000 states, each with
+ * 1000 outcomes (10^6 transitions). */
+static const char *const three_tenfold_modules =
+    "dtmc\nmodule M\n x : [0..9] init 0;\n [a] true -> 0.1:(x'=0) + 0.1:(x'=1) + 0.1:(x'=2) + "
+    "0.1:(x'=3) + 0.1:(x'=4) + 0.1:(x'=5) + 0.1:(x'=6) + 0.1:(x'=7) + 0.1:(x'=8) + 0.1:(x'=9);\n"
+    "endmodule\nmodule N = M [x=y] endmodule\nmodule O = M [x=z] endmodule\n";
+
+/* The transition limit on three_tenfold_modules. */
 static void test_transition_limit(void) {
-    const char *text = "dtmc\nmodule M\n x : [0..9] init 0;\n [a] true -> 0.1:(x'=0) + 0.1:(x'=1) + 0.1:(x'=2) + "
-                       "0.1:(x'=3) + 0.1:(x'=4) + 0.1:(x'=5) + 0.1:(x'=6) + 0.1:(x'=7) + 0.1:(x'=8) + 0.1:(x'=9);\n"
-                       "endmodule\nmodule N = M [x=y] endmodule\nmodule O = M [x=z] endmodule\n";
     proper_error e;
-    proper_prism_model *m = parse_text(text, &e);
+    proper_prism_model *m = parse_text(three_tenfold_modules, &e);
     proper_prism_build_opts o;
     proper_dtmc d;
     if (!m) return;
@@ -333,14 +336,11 @@ static void test_transition_limit(void) {
     proper_prism_free(m);
 }
 
-/* Products of synchronised updates are capped too: 3 modules with 10
- * updates each give 1000 outcomes in the first state. */
+/* Products of synchronised updates are capped too: three_tenfold_modules
+ * has 1000 outcomes in its first state. */
 static void test_outcome_limit(void) {
-    const char *text = "dtmc\nmodule M\n x : [0..9] init 0;\n [a] true -> 0.1:(x'=0) + 0.1:(x'=1) + 0.1:(x'=2) + "
-                       "0.1:(x'=3) + 0.1:(x'=4) + 0.1:(x'=5) + 0.1:(x'=6) + 0.1:(x'=7) + 0.1:(x'=8) + 0.1:(x'=9);\n"
-                       "endmodule\nmodule N = M [x=y] endmodule\nmodule O = M [x=z] endmodule\n";
     proper_error e;
-    proper_prism_model *m = parse_text(text, &e);
+    proper_prism_model *m = parse_text(three_tenfold_modules, &e);
     proper_prism_build_opts o;
     proper_dtmc d;
     if (!m) return;
