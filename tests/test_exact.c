@@ -559,6 +559,38 @@ static void test_ratfun_pow_work(void) {
     proper_ratfun_free(&f);
 }
 
+/* Long sums are added by sizes (exact.h, parse_sum): the value is the
+ * left-to-right one. (p+q+r+1)^20 printed (1771 terms) reads back equal;
+ * 1 - 2 + 3 - ... - 3000 is -1500 (pairs of -1), and
+ * sum_{k=1}^{3000} k p = 4501500 p (n(n+1)/2). */
+static void test_ratfun_long_sum(void) {
+    static const char *const PQR[] = {"p", "q", "r"};
+    proper_ratfun f, g;
+    proper_error err;
+    proper_strbuf b, t;
+    int k;
+    proper_ratfun_init(&f);
+    proper_ratfun_init(&g);
+    proper_strbuf_init(&b);
+    proper_strbuf_init(&t);
+    CHECK_INT(proper_ratfun_parse(&f, "(p+q+r+1)^20", 12, "t", PQR, 3, &err), 0);
+    proper_ratfun_format(&f, PQR, &b);
+    CHECK(!b.failed);
+    CHECK_INT(proper_ratfun_parse(&g, b.data, b.len, "printed", PQR, 3, &err), 0);
+    CHECK(proper_ratfun_equal(&f, &g));
+    for (k = 1; k <= 3000; k++) proper_strbuf_printf(&t, "%s%d", k == 1 ? "" : k % 2 ? "+" : "-", k);
+    CHECK_INT(proper_ratfun_parse(&g, t.data, t.len, "t", PQR, 3, &err), 0);
+    CHECK(g.num.n_terms == 1 && proper_rat_to_double(&g.num.coef[0]) == -1500.0);
+    t.len = 0;
+    for (k = 1; k <= 3000; k++) proper_strbuf_printf(&t, "%s%d*p", k == 1 ? "" : "+", k);
+    CHECK_INT(proper_ratfun_parse(&g, t.data, t.len, "t", PQR, 3, &err), 0);
+    CHECK(g.num.n_terms == 1 && proper_rat_to_double(&g.num.coef[0]) == 4501500.0 && g.num.exp[0] == 1);
+    proper_strbuf_free(&b);
+    proper_strbuf_free(&t);
+    proper_ratfun_free(&f);
+    proper_ratfun_free(&g);
+}
+
 /* A power whose extreme coefficient must outgrow PROPER_EXACT_MAX_LIMBS is
  * refused before the work: (p + 3^60000)^400 has the constant term
  * 3^24000000, 38 million bits (the limit is 2^20 limbs, 33.5 million bits);
@@ -1356,6 +1388,7 @@ int main(void) {
     RUN(test_poly_gcd_factors);
     RUN(test_ratfun_pow_limit);
     RUN(test_ratfun_pow_work);
+    RUN(test_ratfun_long_sum);
     RUN(test_gamblers_ruin);
     RUN(test_random_vs_dense);
     RUN(test_prism_param);
