@@ -33,7 +33,8 @@ static void check_error(const proper_error *err, const char *text, size_t len) {
     if (err->code >= 0 || err->message[0] == '\0' || err->line < 0 || (size_t)err->line > lines) abort();
 }
 
-/* Valuations strictly increasing (PRISM's order), rows stochastic. */
+/* Valuations strictly increasing (PRISM's order); a DTMC's rows
+ * stochastic, a CTMC's rates positive and finite. */
 static void check_model(const proper_dtmc *d, const proper_prism_model *m) {
     uint32_t s;
     uint64_t k;
@@ -43,10 +44,10 @@ static void check_model(const proper_dtmc *d, const proper_prism_model *m) {
     for (s = 0; s < d->n_states; s++) {
         double sum = 0;
         for (k = d->row[s]; k < d->row[s + 1]; k++) {
-            if (d->col[k] >= d->n_states || !(d->prob[k] > 0)) abort();
+            if (d->col[k] >= d->n_states || !(d->prob[k] > 0) || !isfinite(d->prob[k])) abort();
             sum += d->prob[k];
         }
-        if (!(fabs(sum - 1) <= 1e-6)) abort();
+        if (d->kind == PROPER_DTMC_KIND_DTMC && !(fabs(sum - 1) <= 1e-6)) abort();
         if (s > 0 && nv) {
             const int32_t *a = d->vals + (size_t)(s - 1) * nv, *b = d->vals + (size_t)s * nv;
             for (v = 0; v < nv && a[v] == b[v]; v++) continue;
