@@ -65,32 +65,32 @@
  *                             explicit/DRN/DOT/PRISM files
  *     exact.h     line 15891  big integers, rationals, rational functions;
  *                             exact and parametric solving by state elimination
- *     ltl.h       line 20206  LTL on DTMCs: refinement of the chain per
+ *     ltl.h       line 20249  LTL on DTMCs: refinement of the chain per
  *                             temporal subformula (Courcoubetis-Yannakakis),
  *                             co-safe LTL rewards by a DFA product, E/A[ltl]
- *     prism.h     line 22831  the PRISM language (DTMCs and CTMCs) and
+ *     prism.h     line 22874  the PRISM language (DTMCs and CTMCs) and
  *                             its property language, on top of dtmc.h
- *     synth.h     line 30541  annotated C/Java source -> parametric DTMC
+ *     synth.h     line 30584  annotated C/Java source -> parametric DTMC
  *                             (the PROPER method)
- *     estimate.h  line 32016  per-run count logs -> parameter
+ *     estimate.h  line 32059  per-run count logs -> parameter
  *                             intervals -> property interval
- *     annot.h     line 33385  probabilistic performance annotations
+ *     annot.h     line 33428  probabilistic performance annotations
  *                             (Freud): how a function's time or memory
  *                             depends on its input, fitted from call logs
- *     vlmc.h      line 39042  VLMC learning from location traces, Markov
+ *     vlmc.h      line 39085  VLMC learning from location traces, Markov
  *                             hull, steps to termination
- *     lp.h        line 41781  linear programs: CPLEX LP files, a native
+ *     lp.h        line 41824  linear programs: CPLEX LP files, a native
  *                             simplex, a box-constrained QP
- *     qn.h        line 45001  closed queueing networks: simulation, mean
+ *     qn.h        line 45044  closed queueing networks: simulation, mean
  *                             field, MVA, the exact CTMC, rates and routing
  *                             learned by LP/QP
- *     sim.h       line 47372  discrete-event simulation of multithreaded
+ *     sim.h       line 47415  discrete-event simulation of multithreaded
  *                             programs (Tarvo & Reiss): queues, thread pools,
  *                             CPUs, locks, I/O
- *     backend.h   line 52226  external engines behind one interface:
+ *     backend.h   line 52269  external engines behind one interface:
  *                             plugins, registry, subprocess runner
  *     backend_native.h
- *                 line 53164  proper's own engines (prism.h, dtmc.h,
+ *                 line 53207  proper's own engines (prism.h, dtmc.h,
  *                             lp.h) as the backend "native"
  *   The adapters for PRISM, Storm and glpsol are separate headers in
  *   backends/ of the source tree; they are not part of proper.h.
@@ -189,91 +189,91 @@
  *   PROPER_EXACT_MAX_STATES         1000000                exact.h line 16029
  *   PROPER_EXACT_MAX_ENTRIES        20000000u              exact.h line 16036
  *   PROPER_EXACT_MOD_MAX_DEG        65536u                 exact.h line 17971
- *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 20294
- *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 20300
- *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 20307
- *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 20312
- *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 20320
- *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 20327
- *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 20333
- *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 23036
- *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 23041
- *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 23046
- *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 23051
- *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 23056
- *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 26883
- *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 30644
- *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 30647
- *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 32156
- *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 32159
- *   PROPER_ANNOT_CORR               0.99                   annot.h line 33589
- *   PROPER_ANNOT_R2                 0.9                    annot.h line 33593
- *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 33597
- *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 33601
- *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 33605
- *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 33609
- *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 33615
- *   PROPER_ANNOT_CUTS               32                     annot.h line 33619
- *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 33623
- *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 33627
- *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 33631
- *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 33636
- *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 33640
- *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 33644
- *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 33648
- *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 33653
- *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 33657
- *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 33889
- *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 33963
- *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 34074
- *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 34078
- *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 35934
- *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 35938
- *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 39220
- *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 39225
- *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 39233
- *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 39237
- *   PROPER_LP_PERTURB               1e-6                   lp.h line 41961
- *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 41976
- *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 41979
- *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 41982
- *   PROPER_LP_SING_TOL              1e-11                  lp.h line 41985
- *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 41988
- *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 41991
- *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 41996
- *   PROPER_LP_SCALE_PASSES          6                      lp.h line 42000
- *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 42007
- *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 42012
- *   PROPER_LP_COND_TOL              1e-9                   lp.h line 42018
- *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 42023
- *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 44618
- *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 45092
- *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 45096
- *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 45100
- *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 45107
- *   PROPER_QN_RESUM_EVERY           256                    qn.h line 45112
- *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 45182
- *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 45185
- *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 45236
- *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 45239
- *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 45242
- *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 45276
- *   PROPER_QN_LAD_KEEP              2                      qn.h line 46320
- *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 46323
- *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 46326
- *   PROPER_SIM_BUCKETS              200                    sim.h line 47519
- *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 47524
- *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 47528
- *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 47532
- *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 47536
- *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 47540
- *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 47544
- *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 47653
- *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 47945
- *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 52304
- *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 52309
- *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 52315
- *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 52319
+ *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 20337
+ *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 20343
+ *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 20350
+ *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 20355
+ *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 20363
+ *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 20370
+ *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 20376
+ *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 23079
+ *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 23084
+ *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 23089
+ *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 23094
+ *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 23099
+ *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 26926
+ *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 30687
+ *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 30690
+ *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 32199
+ *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 32202
+ *   PROPER_ANNOT_CORR               0.99                   annot.h line 33632
+ *   PROPER_ANNOT_R2                 0.9                    annot.h line 33636
+ *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 33640
+ *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 33644
+ *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 33648
+ *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 33652
+ *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 33658
+ *   PROPER_ANNOT_CUTS               32                     annot.h line 33662
+ *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 33666
+ *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 33670
+ *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 33674
+ *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 33679
+ *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 33683
+ *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 33687
+ *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 33691
+ *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 33696
+ *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 33700
+ *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 33932
+ *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 34006
+ *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 34117
+ *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 34121
+ *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 35977
+ *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 35981
+ *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 39263
+ *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 39268
+ *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 39276
+ *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 39280
+ *   PROPER_LP_PERTURB               1e-6                   lp.h line 42004
+ *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 42019
+ *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 42022
+ *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 42025
+ *   PROPER_LP_SING_TOL              1e-11                  lp.h line 42028
+ *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 42031
+ *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 42034
+ *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 42039
+ *   PROPER_LP_SCALE_PASSES          6                      lp.h line 42043
+ *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 42050
+ *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 42055
+ *   PROPER_LP_COND_TOL              1e-9                   lp.h line 42061
+ *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 42066
+ *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 44661
+ *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 45135
+ *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 45139
+ *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 45143
+ *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 45150
+ *   PROPER_QN_RESUM_EVERY           256                    qn.h line 45155
+ *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 45225
+ *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 45228
+ *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 45279
+ *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 45282
+ *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 45285
+ *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 45319
+ *   PROPER_QN_LAD_KEEP              2                      qn.h line 46363
+ *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 46366
+ *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 46369
+ *   PROPER_SIM_BUCKETS              200                    sim.h line 47562
+ *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 47567
+ *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 47571
+ *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 47575
+ *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 47579
+ *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 47583
+ *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 47587
+ *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 47696
+ *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 47988
+ *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 52347
+ *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 52352
+ *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 52358
+ *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 52362
  *
  * THREAD SAFETY
  *   No global or thread-local mutable state. Objects are not locked: two
@@ -18860,12 +18860,42 @@ static int proper__exact_parse_product(proper__exact_parser *p, proper_ratfun *o
     return rc;
 }
 
+/* A long sum is added by sizes, as a binary counter: level k holds the sum
+ * of 2^k terms, and a new term is carried up through the occupied levels.
+ * Each term then takes part in O(log n) additions of operands of similar
+ * size, so n terms cost O(n log n) term operations instead of the O(n^2)
+ * of adding them one by one to a growing total (a printed polynomial of
+ * 1631 terms read back: 0.37 s -> 0.01 s at -O2). Levels are allocated at
+ * the second operator: a short sum, the common case, needs none. */
+#define PROPER__EXACT_SUM_LEVELS 48
+
+static int proper__exact_sum_carry(proper_ratfun *level, unsigned char *used, proper_ratfun *r) {
+    size_t k;
+    for (k = 0; k < PROPER__EXACT_SUM_LEVELS; k++) {
+        proper_ratfun swap;
+        int rc;
+        if (!used[k]) {
+            swap = level[k]; /* level[k] takes r's value; r gets the empty one */
+            level[k] = *r;
+            *r = swap;
+            used[k] = 1;
+            return PROPER_OK;
+        }
+        if ((rc = proper_ratfun_add(r, &level[k], r))) return rc;
+        used[k] = 0;
+    }
+    return PROPER_ELIMIT; /* 2^48 terms: not reachable from a text */
+}
+
 /* sum := product (('+' | '-') product)* */
 static int proper__exact_parse_sum(proper__exact_parser *p, proper_ratfun *out) {
-    proper_ratfun r;
+    proper_ratfun r, *level = NULL;
+    unsigned char used[PROPER__EXACT_SUM_LEVELS];
+    size_t k;
     int rc;
     if (++p->depth > PROPER__EXACT_MAX_DEPTH)
         return proper__exact_perr(p, PROPER_ELIMIT, p->pos, "expression nested too deeply");
+    memset(used, 0, sizeof used);
     rc = proper__exact_parse_product(p, out);
     proper_ratfun_init(&r);
     while (!rc) {
@@ -18876,9 +18906,22 @@ static int proper__exact_parse_sum(proper__exact_parser *p, proper_ratfun *out) 
         at = p->pos;
         op = p->text[p->pos++];
         if ((rc = proper__exact_parse_product(p, &r))) break;
-        rc = op == '+' ? proper_ratfun_add(out, out, &r) : proper_ratfun_sub(out, out, &r);
-        if (rc) rc = proper__exact_perr(p, rc, at, "result too large");
+        if (!level) {
+            if (!(level = (proper_ratfun *)proper_calloc(PROPER__EXACT_SUM_LEVELS, sizeof *level))) {
+                rc = proper__exact_perr(p, PROPER_ENOMEM, at, "out of memory");
+                break;
+            }
+            for (k = 0; k < PROPER__EXACT_SUM_LEVELS; k++) proper_ratfun_init(&level[k]);
+        }
+        if ((op == '-' && (rc = proper_ratfun_neg(&r, &r))) || (rc = proper__exact_sum_carry(level, used, &r)))
+            rc = proper__exact_perr(p, rc, at, "result too large");
     }
+    for (k = 0; level && k < PROPER__EXACT_SUM_LEVELS; k++) {
+        if (!rc && used[k] && (rc = proper_ratfun_add(out, out, &level[k])))
+            rc = proper__exact_perr(p, rc, p->pos, "result too large");
+        proper_ratfun_free(&level[k]);
+    }
+    PROPER_FREE(level);
     proper_ratfun_free(&r);
     p->depth--;
     return rc;
