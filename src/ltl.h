@@ -2444,6 +2444,25 @@ static int proper__ltl_tab_enumerate(proper__ltl_tab *T, uint32_t s, size_t j, u
     return 0;
 }
 
+/* The candidate edges of the product (node pairs along the chain's
+ * transitions), counted before any is examined, so that a product beyond
+ * max_pairs is refused at once rather than after max_pairs checks. */
+static int proper__ltl_tab_check_pairs(const proper__ltl_tab *T, const size_t *node_start, size_t max_pairs) {
+    const proper_dtmc *m = T->m;
+    size_t i, pairs = 0;
+    for (i = 0; i < T->n_nodes; i++) {
+        uint64_t t;
+        for (t = m->row[T->nodes[i].s]; t < m->row[T->nodes[i].s + 1]; t++) {
+            pairs += node_start[m->col[t] + 1] - node_start[m->col[t]];
+            if (pairs > max_pairs)
+                return proper_error_set(T->err, PROPER_ELIMIT, NULL, 0, 0,
+                                        "LTL tableau product has more than %lu candidate edges",
+                                        (unsigned long)max_pairs);
+        }
+    }
+    return 0;
+}
+
 /* The product as a chain (uniform probabilities: only its graph is used),
  * rows in node order; node_start[s] is the first node of state s. */
 static int proper__ltl_tab_graph(proper__ltl_tab *T, const size_t *node_start, size_t max_pairs, proper_dtmc *out) {
@@ -2451,8 +2470,9 @@ static int proper__ltl_tab_graph(proper__ltl_tab *T, const size_t *node_start, s
     proper_dtmc_builder b;
     uint32_t *dst = NULL;
     double *p = NULL;
-    size_t cap_d = 0, cap_p = 0, i, pairs = 0;
-    int rc = 0;
+    size_t cap_d = 0, cap_p = 0, i;
+    int rc;
+    if ((rc = proper__ltl_tab_check_pairs(T, node_start, max_pairs))) return rc;
     proper_dtmc_builder_init(&b);
     b.fix_deadlocks = 1; /* a node without consistent successor: marked, never fair */
     for (i = 0; i < T->n_nodes && !rc; i++) {
@@ -2462,12 +2482,6 @@ static int proper__ltl_tab_graph(proper__ltl_tab *T, const size_t *node_start, s
         for (t = m->row[a->s]; t < m->row[a->s + 1] && !rc; t++) {
             uint32_t v = m->col[t];
             size_t q;
-            pairs += node_start[v + 1] - node_start[v];
-            if (pairs > max_pairs) {
-                rc = proper_error_set(T->err, PROPER_ELIMIT, NULL, 0, 0,
-                                      "LTL tableau product has more than %lu candidate edges", (unsigned long)max_pairs);
-                break;
-            }
             for (q = node_start[v]; q < node_start[v + 1]; q++) {
                 const proper__ltl_tnode *c = &T->nodes[q];
                 if ((a->mask & T->x_mask) != c->xarg || ((a->mask ^ c->mask) & a->ustep)) continue;

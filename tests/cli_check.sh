@@ -365,3 +365,7 @@ expect_error check_exact_given_cmp "a comparison of non-integer values that deci
 # a fractional exponent under --exact is an error (PRISM's bugfixes/exact-pow: RESULT Error:fractional)
 printf 'dtmc\nmodule M\n s : [0..2];\n [] s=0 -> pow(1/4,1/2):(s'"'"'=1) + 1-pow(1/4,1/2):(s'"'"'=2);\n [] s>0 -> true;\nendmodule\n' > "$T/fp.pm"
 expect_error check_exact_fractional_power "fp.pm:4:20: exact: a power with a fractional exponent" chk "$T/fp.pm" 'P=? [ X s=1 ]' --exact
+# A CTL path quantifier whose tableau product is too large is refused before
+# its candidate edges are examined (it took 0.17 s, 6.4e8 checks, at -O2)
+expect_error check_ctl_tableau_limit "LTL tableau product has more than 640000000 candidate edges" \
+    chk $M/die.pm 'A [ (F (G<=8 s<8) | (F>=3 d=6)) | (F G d!=2) ]'
