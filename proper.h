@@ -68,29 +68,29 @@
  *     ltl.h       line 20249  LTL on DTMCs: refinement of the chain per
  *                             temporal subformula (Courcoubetis-Yannakakis),
  *                             co-safe LTL rewards by a DFA product, E/A[ltl]
- *     prism.h     line 22874  the PRISM language (DTMCs and CTMCs) and
+ *     prism.h     line 22888  the PRISM language (DTMCs and CTMCs) and
  *                             its property language, on top of dtmc.h
- *     synth.h     line 30584  annotated C/Java source -> parametric DTMC
+ *     synth.h     line 30598  annotated C/Java source -> parametric DTMC
  *                             (the PROPER method)
- *     estimate.h  line 32059  per-run count logs -> parameter
+ *     estimate.h  line 32073  per-run count logs -> parameter
  *                             intervals -> property interval
- *     annot.h     line 33428  probabilistic performance annotations
+ *     annot.h     line 33442  probabilistic performance annotations
  *                             (Freud): how a function's time or memory
  *                             depends on its input, fitted from call logs
- *     vlmc.h      line 39085  VLMC learning from location traces, Markov
+ *     vlmc.h      line 39099  VLMC learning from location traces, Markov
  *                             hull, steps to termination
- *     lp.h        line 41824  linear programs: CPLEX LP files, a native
+ *     lp.h        line 41838  linear programs: CPLEX LP files, a native
  *                             simplex, a box-constrained QP
- *     qn.h        line 45044  closed queueing networks: simulation, mean
+ *     qn.h        line 45058  closed queueing networks: simulation, mean
  *                             field, MVA, the exact CTMC, rates and routing
  *                             learned by LP/QP
- *     sim.h       line 47415  discrete-event simulation of multithreaded
+ *     sim.h       line 47429  discrete-event simulation of multithreaded
  *                             programs (Tarvo & Reiss): queues, thread pools,
  *                             CPUs, locks, I/O
- *     backend.h   line 52269  external engines behind one interface:
+ *     backend.h   line 52283  external engines behind one interface:
  *                             plugins, registry, subprocess runner
  *     backend_native.h
- *                 line 53207  proper's own engines (prism.h, dtmc.h,
+ *                 line 53221  proper's own engines (prism.h, dtmc.h,
  *                             lp.h) as the backend "native"
  *   The adapters for PRISM, Storm and glpsol are separate headers in
  *   backends/ of the source tree; they are not part of proper.h.
@@ -196,84 +196,84 @@
  *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 20363
  *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 20370
  *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 20376
- *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 23079
- *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 23084
- *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 23089
- *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 23094
- *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 23099
- *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 26926
- *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 30687
- *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 30690
- *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 32199
- *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 32202
- *   PROPER_ANNOT_CORR               0.99                   annot.h line 33632
- *   PROPER_ANNOT_R2                 0.9                    annot.h line 33636
- *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 33640
- *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 33644
- *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 33648
- *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 33652
- *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 33658
- *   PROPER_ANNOT_CUTS               32                     annot.h line 33662
- *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 33666
- *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 33670
- *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 33674
- *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 33679
- *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 33683
- *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 33687
- *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 33691
- *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 33696
- *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 33700
- *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 33932
- *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 34006
- *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 34117
- *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 34121
- *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 35977
- *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 35981
- *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 39263
- *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 39268
- *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 39276
- *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 39280
- *   PROPER_LP_PERTURB               1e-6                   lp.h line 42004
- *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 42019
- *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 42022
- *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 42025
- *   PROPER_LP_SING_TOL              1e-11                  lp.h line 42028
- *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 42031
- *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 42034
- *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 42039
- *   PROPER_LP_SCALE_PASSES          6                      lp.h line 42043
- *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 42050
- *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 42055
- *   PROPER_LP_COND_TOL              1e-9                   lp.h line 42061
- *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 42066
- *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 44661
- *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 45135
- *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 45139
- *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 45143
- *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 45150
- *   PROPER_QN_RESUM_EVERY           256                    qn.h line 45155
- *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 45225
- *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 45228
- *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 45279
- *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 45282
- *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 45285
- *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 45319
- *   PROPER_QN_LAD_KEEP              2                      qn.h line 46363
- *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 46366
- *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 46369
- *   PROPER_SIM_BUCKETS              200                    sim.h line 47562
- *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 47567
- *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 47571
- *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 47575
- *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 47579
- *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 47583
- *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 47587
- *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 47696
- *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 47988
- *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 52347
- *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 52352
- *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 52358
- *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 52362
+ *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 23093
+ *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 23098
+ *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 23103
+ *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 23108
+ *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 23113
+ *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 26940
+ *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 30701
+ *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 30704
+ *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 32213
+ *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 32216
+ *   PROPER_ANNOT_CORR               0.99                   annot.h line 33646
+ *   PROPER_ANNOT_R2                 0.9                    annot.h line 33650
+ *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 33654
+ *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 33658
+ *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 33662
+ *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 33666
+ *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 33672
+ *   PROPER_ANNOT_CUTS               32                     annot.h line 33676
+ *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 33680
+ *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 33684
+ *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 33688
+ *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 33693
+ *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 33697
+ *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 33701
+ *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 33705
+ *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 33710
+ *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 33714
+ *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 33946
+ *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 34020
+ *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 34131
+ *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 34135
+ *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 35991
+ *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 35995
+ *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 39277
+ *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 39282
+ *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 39290
+ *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 39294
+ *   PROPER_LP_PERTURB               1e-6                   lp.h line 42018
+ *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 42033
+ *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 42036
+ *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 42039
+ *   PROPER_LP_SING_TOL              1e-11                  lp.h line 42042
+ *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 42045
+ *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 42048
+ *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 42053
+ *   PROPER_LP_SCALE_PASSES          6                      lp.h line 42057
+ *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 42064
+ *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 42069
+ *   PROPER_LP_COND_TOL              1e-9                   lp.h line 42075
+ *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 42080
+ *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 44675
+ *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 45149
+ *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 45153
+ *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 45157
+ *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 45164
+ *   PROPER_QN_RESUM_EVERY           256                    qn.h line 45169
+ *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 45239
+ *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 45242
+ *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 45293
+ *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 45296
+ *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 45299
+ *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 45333
+ *   PROPER_QN_LAD_KEEP              2                      qn.h line 46377
+ *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 46380
+ *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 46383
+ *   PROPER_SIM_BUCKETS              200                    sim.h line 47576
+ *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 47581
+ *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 47585
+ *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 47589
+ *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 47593
+ *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 47597
+ *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 47601
+ *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 47710
+ *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 48002
+ *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 52361
+ *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 52366
+ *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 52372
+ *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 52376
  *
  * THREAD SAFETY
  *   No global or thread-local mutable state. Objects are not locked: two
@@ -22692,6 +22692,25 @@ static int proper__ltl_tab_enumerate(proper__ltl_tab *T, uint32_t s, size_t j, u
     return 0;
 }
 
+/* The candidate edges of the product (node pairs along the chain's
+ * transitions), counted before any is examined, so that a product beyond
+ * max_pairs is refused at once rather than after max_pairs checks. */
+static int proper__ltl_tab_check_pairs(const proper__ltl_tab *T, const size_t *node_start, size_t max_pairs) {
+    const proper_dtmc *m = T->m;
+    size_t i, pairs = 0;
+    for (i = 0; i < T->n_nodes; i++) {
+        uint64_t t;
+        for (t = m->row[T->nodes[i].s]; t < m->row[T->nodes[i].s + 1]; t++) {
+            pairs += node_start[m->col[t] + 1] - node_start[m->col[t]];
+            if (pairs > max_pairs)
+                return proper_error_set(T->err, PROPER_ELIMIT, NULL, 0, 0,
+                                        "LTL tableau product has more than %lu candidate edges",
+                                        (unsigned long)max_pairs);
+        }
+    }
+    return 0;
+}
+
 /* The product as a chain (uniform probabilities: only its graph is used),
  * rows in node order; node_start[s] is the first node of state s. */
 static int proper__ltl_tab_graph(proper__ltl_tab *T, const size_t *node_start, size_t max_pairs, proper_dtmc *out) {
@@ -22699,8 +22718,9 @@ static int proper__ltl_tab_graph(proper__ltl_tab *T, const size_t *node_start, s
     proper_dtmc_builder b;
     uint32_t *dst = NULL;
     double *p = NULL;
-    size_t cap_d = 0, cap_p = 0, i, pairs = 0;
-    int rc = 0;
+    size_t cap_d = 0, cap_p = 0, i;
+    int rc;
+    if ((rc = proper__ltl_tab_check_pairs(T, node_start, max_pairs))) return rc;
     proper_dtmc_builder_init(&b);
     b.fix_deadlocks = 1; /* a node without consistent successor: marked, never fair */
     for (i = 0; i < T->n_nodes && !rc; i++) {
@@ -22710,12 +22730,6 @@ static int proper__ltl_tab_graph(proper__ltl_tab *T, const size_t *node_start, s
         for (t = m->row[a->s]; t < m->row[a->s + 1] && !rc; t++) {
             uint32_t v = m->col[t];
             size_t q;
-            pairs += node_start[v + 1] - node_start[v];
-            if (pairs > max_pairs) {
-                rc = proper_error_set(T->err, PROPER_ELIMIT, NULL, 0, 0,
-                                      "LTL tableau product has more than %lu candidate edges", (unsigned long)max_pairs);
-                break;
-            }
             for (q = node_start[v]; q < node_start[v + 1]; q++) {
                 const proper__ltl_tnode *c = &T->nodes[q];
                 if ((a->mask & T->x_mask) != c->xarg || ((a->mask ^ c->mask) & a->ustep)) continue;
