@@ -218,6 +218,16 @@ extern "C" {
 #define PROPER_DTMC_BOUND_CHECK_FROM 4096UL
 #endif
 
+/* Step-bounded iterations (U<=k, I=k, C<=k, their interval forms, and the
+ * step windows of LTL) whose iterates neither repeat nor settle are
+ * refused (PROPER_ELIMIT) once they have spent this many multiply-adds
+ * (steps times transitions plus states), instead of running for hours:
+ * F<=1e9 of an event with probability 1e-17 per step settles only after
+ * about 1e17 steps. See proper_dtmc_max_steps. */
+#ifndef PROPER_DTMC_MAX_STEP_WORK
+#define PROPER_DTMC_MAX_STEP_WORK 1e11
+#endif
+
 /* Policy iteration over the corners of a parameter box
  * (proper_dtmc_param_reward_range): a row moves to its other corner only
  * when that changes its value by more than this, relative to the values
@@ -486,6 +496,13 @@ PROPER_API int proper_dtmc_prob_until(const proper_dtmc *m, const proper_bitset 
 PROPER_API int proper_dtmc_prob_bounded_until(const proper_dtmc *m, const proper_bitset *phi1,
                                               const proper_bitset *phi2, unsigned long k, double *x,
                                               proper_error *err);
+/* The most steps a step-bounded iteration on m may take within
+ * PROPER_DTMC_MAX_STEP_WORK; the step-bounded solvers return PROPER_ELIMIT
+ * (see proper_dtmc_steps_refused) when an iteration that has neither
+ * repeated nor settled would go past it. */
+PROPER_API unsigned long proper_dtmc_max_steps(const proper_dtmc *m);
+/* Sets err to that refusal for a bound of k steps; returns PROPER_ELIMIT. */
+PROPER_API int proper_dtmc_steps_refused(const proper_dtmc *m, unsigned long k, proper_error *err);
 /* The same with a proven bound in stats->max_error (and init_error): the
  * a priori rounding bound of the products done (all k when iterates
  * repeat: the skipped ones are reproduced bit for bit), plus the pinned
@@ -859,6 +876,7 @@ PROPER_API int proper_dtmc_write_file(const proper_dtmc *m, proper_dtmc_writer *
 
 #include <errno.h>
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
@@ -2851,6 +2869,20 @@ static int proper__dtmc_pinned_until(const proper_dtmc *m, const proper_bitset *
     return 1;
 }
 
+PROPER_API unsigned long proper_dtmc_max_steps(const proper_dtmc *m) {
+    double per_step = (double)m->row[m->n_states] + (double)m->n_states + 1.0;
+    double steps = floor(PROPER_DTMC_MAX_STEP_WORK / per_step);
+    return steps >= (double)ULONG_MAX ? ULONG_MAX : (unsigned long)steps;
+}
+
+PROPER_API int proper_dtmc_steps_refused(const proper_dtmc *m, unsigned long k, proper_error *err) {
+    return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
+                            "step bound %lu: the iterates neither repeat nor settle within %lu steps, the most "
+                            "%u states and %llu transitions allow (PROPER_DTMC_MAX_STEP_WORK = %g multiply-adds)",
+                            k, proper_dtmc_max_steps(m), (unsigned)m->n_states,
+                            (unsigned long long)m->row[m->n_states], (double)PROPER_DTMC_MAX_STEP_WORK);
+}
+
 /* x_k of the iteration x_{j+1} = f(x_j) from x_0 = x (f: one step of
  * phi1 U phi2 when phi2 is given, else x = P x), skipping the rest once the
  * iterates repeat: x_j = x_{j-p} gives x_k = x_{j + (k - j) mod p}; or, for
@@ -2859,7 +2891,7 @@ static int proper__dtmc_iterate(const proper_dtmc *m, const proper_bitset *phi1,
                                 unsigned long k, double *x, unsigned long *pinned_at, proper_error *err) {
     proper__dtmc_cycle c;
     double *prev, *upper = NULL;
-    unsigned long j, next_check = PROPER_DTMC_BOUND_CHECK_FROM;
+    unsigned long j, next_check = PROPER_DTMC_BOUND_CHECK_FROM, cap = proper_dtmc_max_steps(m);
     int ev, skipping = 0, rc = PROPER_OK;
     prev = (double *)proper_calloc(m->n_states ? m->n_states : 1, sizeof *prev);
     if (!prev) return proper__dtmc_nomem(err);
@@ -2871,6 +2903,10 @@ static int proper__dtmc_iterate(const proper_dtmc *m, const proper_bitset *phi1,
         if (phi2) proper__dtmc_until_step(m, phi1, phi2, prev, x);
         else proper__dtmc_mul(m, prev, x);
         if (skipping) continue;
+        if (j > cap) {
+            rc = proper_dtmc_steps_refused(m, k, err);
+            break;
+        }
         if ((ev = proper__dtmc_cycle_step(&c, x, m->n_states)) < 0) goto nomem;
         if (ev == PROPER__DTMC_CYCLE_FOUND) {
             skipping = 1;
@@ -3046,7 +3082,7 @@ PROPER_API int proper_dtmc_reward_cumulative(const proper_dtmc *m, const proper_
                                              double *x, proper_error *err) {
     proper__dtmc_cycle c;
     double *d, *prev, *period_sum;
-    unsigned long j, next_check = PROPER_DTMC_BOUND_CHECK_FROM;
+    unsigned long j, next_check = PROPER_DTMC_BOUND_CHECK_FROM, cap;
     uint32_t s, n = m->n_states;
     int rc, ev;
     if ((rc = proper__dtmc_refuse_ctmc(m, "a step-bounded cumulative reward", err)) ||
@@ -3058,11 +3094,13 @@ PROPER_API int proper_dtmc_reward_cumulative(const proper_dtmc *m, const proper_
     proper__dtmc_cycle_init(&c);
     if (!d || !prev || !period_sum) { rc = proper__dtmc_nomem(err); goto done; }
     proper__dtmc_cycle_hint(&c, m, k);
+    cap = proper_dtmc_max_steps(m);
     /* x = sum_{j<k} d_j with d_0 = the expected reward of one step and
      * d_{j+1} = P d_j; period_sum = the sum of the d_j since the iterate
      * whose repetition is being verified */
     for (s = 0; s < n; s++) { x[s] = 0.0; d[s] = proper__dtmc_step_reward(m, r, s); }
     for (j = 0; j < k; j++) {
+        if (j > cap) { rc = proper_dtmc_steps_refused(m, k, err); goto done; }
         if ((ev = proper__dtmc_cycle_step(&c, d, n)) < 0) { rc = proper__dtmc_nomem(err); goto done; }
         if (ev == PROPER__DTMC_CYCLE_FOUND) {
             /* d_j = d_{j-p}: the k - j terms left are q whole periods, each
@@ -4537,6 +4575,7 @@ PROPER_API int proper_dtmc_interval_prob_bounded_until(const proper_dtmc *m, con
      * early, and so does a pinned rest (proper__dtmc_interval_until_pinned) */
     for (j = 0; j < k; j++) {
         int same = 1;
+        if (j > proper_dtmc_max_steps(m)) { rc = proper_dtmc_steps_refused(m, k, err); break; }
         for (s = 0; s < n; s++) {
             if (PROPER_BITSET_GET(phi2, s) || (phi1 && !PROPER_BITSET_GET(phi1, s))) next[s] = x[s];
             else next[s] = proper__dtmc_interval_step(m, lo, hi, s, x, maximise, order);
@@ -4554,7 +4593,7 @@ PROPER_API int proper_dtmc_interval_prob_bounded_until(const proper_dtmc *m, con
     PROPER_FREE(order);
     PROPER_FREE(next);
     PROPER_FREE(upper);
-    return rc < 0 ? proper__dtmc_nomem(err) : PROPER_OK;
+    return rc == PROPER_ELIMIT ? rc : rc < 0 ? proper__dtmc_nomem(err) : PROPER_OK;
 }
 
 PROPER_API int proper_dtmc_interval_next(const proper_dtmc *m, const double *lo, const double *hi,
@@ -4813,6 +4852,7 @@ PROPER_API int proper_dtmc_interval_reward_cumul(const proper_dtmc *m, const dou
      * pins x_k within rel_precision, x_k is the midpoint */
     for (j = 0; j < k; j++) {
         int same = 1;
+        if (j > proper_dtmc_max_steps(m)) { rc = proper_dtmc_steps_refused(m, k, err); break; }
         for (s = 0; s < n; s++) {
             next[s] = proper__dtmc_interval_reward_step(m, lo, hi, s, state_rewards, trans_rewards, NULL, x, maximise,
                                                         order);
@@ -4828,7 +4868,7 @@ PROPER_API int proper_dtmc_interval_reward_cumul(const proper_dtmc *m, const dou
     }
     PROPER_FREE(order);
     PROPER_FREE(next);
-    return PROPER_OK;
+    return rc;
 }
 
 /* ---- CTMCs -------------------------------------------------------------- */

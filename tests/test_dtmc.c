@@ -1268,6 +1268,10 @@ static void test_bounded_slow_huge_k(void) {
     CHECK_REL(x[0], 0.6, 1e-10);
     CHECK_INT(proper_dtmc_prob_bounded_until(&m, NULL, &goal, 100000, x, &err), 0);
     CHECK_REL(x[0], 0.6 * (1.0 - pow(1.0 - p, 100000.0)), 1e-12);
+    /* the step cap: 10^11 multiply-adds over (5 transitions + 3 states + 1) a step */
+    CHECK(proper_dtmc_max_steps(&m) == 11111111111UL || sizeof(unsigned long) < 8);
+    CHECK_INT(proper_dtmc_steps_refused(&m, k, &err), PROPER_ELIMIT);
+    CHECK_CONTAINS(err.message, "step bound 2147483647");
     proper_bitset_free(&goal);
     proper_dtmc_free(&m);
     CHECK_INT(build_dense(&m, F, 2, 0), 0);

@@ -17,6 +17,9 @@
  *  - the two routes of the module against each other on co-safe formulas
  *    (refinement vs. automaton product).
  */
+/* Step-bounded iterations give up after 10^8 multiply-adds here (10^11 by
+ * default), so the refusal below is quick. */
+#define PROPER_DTMC_MAX_STEP_WORK 1e8
 #define PROPER_IMPLEMENTATION
 #include "../src/ltl.h"
 #include "test.h"
@@ -953,6 +956,29 @@ static void test_bad_arguments_and_limits(void) {
     CHECK_CONTAINS(err.message, "PROPER_LTL_MAX_REFINEMENTS");
     free_aps(aps, n_aps);
     proper_ltl_free(&f);
+    /* the step-work limit (fuzz finding): in the product of G<=74 a, that
+     * holds with about 1e-17 per step, so the 1555555555 steps of F<=
+     * neither repeat nor settle */
+    {
+        double settled[8], unbounded[8];
+        uint32_t s;
+        CHECK(setup(&c, "F<=1555555555 G<=74 a", &f, &aps, &n_aps) == 0);
+        CHECK_INT(proper_ltl_prob(&c.m, &f, aps, n_aps, NULL, x, &err), PROPER_ELIMIT);
+        CHECK_CONTAINS(err.message, "PROPER_DTMC_MAX_STEP_WORK");
+        free_aps(aps, n_aps);
+        proper_ltl_free(&f);
+        /* a bound as large that settles early is not refused: F c is 1 or
+         * reached with a probability that converges geometrically */
+        CHECK(setup(&c, "F<=1555555555 c", &f, &aps, &n_aps) == 0);
+        CHECK_INT(proper_ltl_prob(&c.m, &f, aps, n_aps, NULL, settled, &err), 0);
+        free_aps(aps, n_aps);
+        proper_ltl_free(&f);
+        CHECK(setup(&c, "F c", &f, &aps, &n_aps) == 0);
+        CHECK_INT(proper_ltl_prob(&c.m, &f, aps, n_aps, NULL, unbounded, &err), 0);
+        for (s = 0; s < 8; s++) CHECK_REL(settled[s], unbounded[s], 1e-9);
+        free_aps(aps, n_aps);
+        proper_ltl_free(&f);
+    }
     CHECK(setup(&c, "G F (a & (X b))", &f, &aps, &n_aps) == 0);
     opts = proper_ltl_opts_default();
     opts.max_refinements = 1; /* X b and F (a & X b) are refined, G F is computed */

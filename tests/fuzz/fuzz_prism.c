@@ -22,6 +22,7 @@
  * losses fall back to x=7 (N=518, p=1/2: absorption after ~2^511 steps)
  * cannot be settled by sweeping, and the steady-state solve refused it
  * after 10^6 sweeps, 0.87 s at -O2 but over 10 s sanitised. */
+#define PROPER_DTMC_MAX_STEP_WORK 1e8 /* as in fuzz_ltl: no 1e11-multiply-add bounded runs */
 #define PROPER_DTMC_MAX_SWEEPS 20000
 #define PROPER_IMPLEMENTATION
 #include "../../src/prism.h"

@@ -14,6 +14,7 @@
  * G<91 F<=84 s=3 ] took 7.4 s at -O2 within the default 10^9 clause
  * comparisons) and Gauss-Seidel sweeps. */
 #define PROPER_LTL_MAX_AUTOMATON_WORK 10000000
+#define PROPER_DTMC_MAX_STEP_WORK 1e8 /* as in fuzz_ltl: no 1e11-multiply-add bounded runs */
 #define PROPER_DTMC_MAX_SWEEPS 20000
 #define PROPER_IMPLEMENTATION
 #include "../../src/prism.h"
