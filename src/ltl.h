@@ -107,8 +107,9 @@ extern "C" {
 #define PROPER_LTL_MAX_CLAUSES 1024
 #endif
 
-/* Most clause comparisons (minimising residual formulas) while building
- * one co-safe automaton: about a second of work; nested step bounds such as
+/* Most atom steps of clause comparisons (minimising residual formulas:
+ * each test of a clause against a kept one walks at most its atoms) while
+ * building one co-safe automaton: about a second of work at -O2; nested step bounds such as
  * F<=4 F F>74 F F>74 a make residuals of hundreds of clauses at every
  * step, which this refuses quickly instead of working for minutes. */
 #ifndef PROPER_LTL_MAX_AUTOMATON_WORK
@@ -1649,7 +1650,7 @@ typedef struct proper__ltl_da {
     proper__ltl_store *st;
     const uint32_t *slot;  /* proposition -> bit of a letter */
     size_t max_states;
-    size_t max_work, work_left; /* clause comparisons allowed, and left */
+    size_t max_work, work_left; /* atom steps of clause comparisons allowed, and left */
     proper_error *err;
     /* states: their DNFs, back to back, found through a hash table */
     uint32_t *words;
@@ -1737,14 +1738,16 @@ static int proper__ltl_dnf_normalise(proper__ltl_dnf *d, proper__ltl_da *da) {
     }
     proper__ltl_sort_clauses(d->data, off, tmp, d->n);
     for (i = 0; i < d->n && n_kept <= PROPER_LTL_MAX_CLAUSES; i++) {
+        /* each test against a kept clause walks at most the atoms of clause i */
+        size_t cost = (n_kept + 1) * (1 + (size_t)d->data[off[i]]);
         int absorbed = 0;
-        if (da->work_left < n_kept + 1) {
+        if (da->work_left < cost) {
             rc = proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
-                                  "LTL co-safe automaton: more than %lu clause comparisons "
+                                  "LTL co-safe automaton: more than %lu atom steps comparing clauses "
                                   "(PROPER_LTL_MAX_AUTOMATON_WORK)", (unsigned long)da->max_work);
             goto done;
         }
-        da->work_left -= n_kept + 1;
+        da->work_left -= cost;
         for (j = 0; j < n_kept && !absorbed; j++) absorbed = proper__ltl_clause_subset(d->data, kept[j], off[i]);
         if (!absorbed) kept[n_kept++] = off[i];
     }
