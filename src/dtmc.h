@@ -69,7 +69,15 @@
  * narrow band in state order (chains such as birth-death or gambler's ruin)
  * by banded elimination; both direct methods refine once with a residual in
  * long double. Any other component is solved by Gauss–Seidel sweeps in
- * decreasing state order with the stopping rule of proper_dtmc_solve_opts.
+ * decreasing state order with the stopping rule of proper_dtmc_solve_opts;
+ * one of at most direct_max states that the sweeps do not settle within
+ * the work of a dense LU (sz^3 / 3 multiply-adds) is then solved by dense
+ * LU. A directly solved component is accepted when its proven bound (below)
+ * is within PROPER_DTMC_FLOOR_FACTOR x rel_precision of its largest value,
+ * as a Gauss–Seidel one is; otherwise the solve fails (PROPER_ENOCONV)
+ * naming the bound it could prove, or saying that none could be proven
+ * (expected stays far beyond 1e15 steps), rather than return a number no
+ * bound covers.
  * The components a component depends on are solved before it, so each is
  * solved once, and a chain of loops never needs global iteration.
  *
@@ -171,6 +179,16 @@ extern "C" {
 /* Cyclic components with at most this many states are solved by dense LU. */
 #ifndef PROPER_DTMC_DENSE_MAX
 #define PROPER_DTMC_DENSE_MAX 256
+#endif
+
+/* Cyclic components of at most this many states that Gauss–Seidel does
+ * not settle within about the work of a dense LU (sz^3 / 3 multiply-adds:
+ * a sweep costs its transitions) are solved by dense LU instead: a
+ * component whose expected stay is far beyond its size (a gambler's ruin
+ * whose losses fall back to the start of a long run of wins) needs more
+ * sweeps than any budget allows. 1024 states factor in about 0.4 s. */
+#ifndef PROPER_DTMC_DIRECT_MAX
+#define PROPER_DTMC_DIRECT_MAX 1024
 #endif
 
 /* Larger cyclic components whose coefficient band (in the order Tarjan
@@ -456,6 +474,8 @@ typedef struct proper_dtmc_solve_opts {
     int sound;
     uint32_t dense_max;       /* cyclic components up to this size: dense LU */
     uint32_t band_max;        /* larger ones with band width <= this: banded elimination (0: never) */
+    uint32_t direct_max;      /* Gauss-Seidel components up to this size that it does not settle within
+                               * a dense LU's work: dense LU (0: never) */
     /* CTMC transient analysis (uniformisation): the Poisson weights left out
      * by the Fox-Glynn truncation sum to at most this. */
     double transient_accuracy;
@@ -538,7 +558,9 @@ PROPER_API int proper_dtmc_reward_instant(const proper_dtmc *m, const proper_dtm
 PROPER_API int proper_dtmc_reward_instant_stats(const proper_dtmc *m, const proper_dtmc_reward *r, unsigned long k,
                                                 double *x, proper_dtmc_solve_stats *stats, proper_error *err);
 /* S=? [ phi ]: long-run probability of being in phi starting from each
- * state: sum over bottom SCCs B of P(reach B) * (stationary mass of phi in B). */
+ * state: sum over bottom SCCs B of P(reach B) * (stationary mass of phi in B).
+ * A state that can reach only one BSCC reaches it surely (graph analysis,
+ * no solve); the reachability of the others is solved linearly. */
 PROPER_API int proper_dtmc_steady(const proper_dtmc *m, const proper_bitset *phi,
                                   const proper_dtmc_solve_opts *opts, double *x, proper_error *err);
 /* Long-run distribution from the initial state/distribution: pi[s] for every
@@ -1877,6 +1899,7 @@ PROPER_API proper_dtmc_solve_opts proper_dtmc_solve_opts_default(void) {
     o.sound = 1;
     o.dense_max = PROPER_DTMC_DENSE_MAX;
     o.band_max = PROPER_DTMC_BAND_MAX;
+    o.direct_max = PROPER_DTMC_DIRECT_MAX;
     o.transient_accuracy = PROPER_DTMC_TRANSIENT_ACCURACY;
     return o;
 }
@@ -2447,28 +2470,93 @@ static int proper__dtmc_lin_gauss_seidel(proper__dtmc_lin *L, uint32_t k, uint32
 
 /* Error bound of a directly solved component: w = M^{-1} 1 and the
  * correction delta = M^{-1} r from the factorisation in L->mat (r the
- * residual of the local system in long double), then the certificate;
- * INFINITY in errb when it cannot be proven (a badly conditioned
- * component). */
-static void proper__dtmc_lin_certify_direct(proper__dtmc_lin *L, uint32_t k, uint32_t sz, int band, uint32_t bl,
-                                            uint32_t bu) {
+ * residual of the local system in long double), then the certificate.
+ * Returns the component's own part of the bound (see
+ * proper__dtmc_lin_certify), or INFINITY, with INFINITY in errb, when it
+ * cannot be proven (a badly conditioned component). */
+static double proper__dtmc_lin_certify_direct(proper__dtmc_lin *L, uint32_t k, uint32_t sz, int band, uint32_t bl,
+                                              uint32_t bu) {
     double own, min_mw;
     uint32_t i;
     for (i = 0; i < sz; i++) L->w[i] = 1.0;
     if (band) proper__dtmc_band_solve(L, sz, bl, bu, L->w); else proper_lu_solve(L->mat, sz, L->piv, L->w);
     proper__dtmc_lin_residual(L, sz, L->y, L->r);
     if (band) proper__dtmc_band_solve(L, sz, bl, bu, L->r); else proper_lu_solve(L->mat, sz, L->piv, L->r);
-    if (proper__dtmc_lin_certify(L, k, sz, L->w, L->r, &own, &min_mw))
-        for (i = 0; i < sz; i++) L->errb[L->sccs.order[L->sccs.start[k] + i]] = INFINITY;
+    if (proper__dtmc_lin_certify(L, k, sz, L->w, L->r, &own, &min_mw) == 0) return own;
+    for (i = 0; i < sz; i++) L->errb[L->sccs.order[L->sccs.start[k] + i]] = INFINITY;
+    return INFINITY;
+}
+
+/* Sweeps of Gauss-Seidel worth one dense LU of the component: sz^3 / 3
+ * multiply-adds against nnz + sz per sweep (at least 64). */
+static unsigned long proper__dtmc_direct_budget(uint32_t sz, uint64_t nnz) {
+    double b = (double)sz * (double)sz * (double)sz / (3.0 * (double)(nnz + sz));
+    return b < 64.0 ? 64UL : b > 1e15 ? 1000000000000000UL : (unsigned long)b;
+}
+
+/* Gauss-Seidel on component k; when it does not settle within a dense
+ * LU's work and the component has at most direct_max states, the local
+ * system is rebuilt (the sweeps scaled and reordered it) and solved by
+ * dense LU instead (*direct set). */
+static int proper__dtmc_lin_iterate(proper__dtmc_lin *L, uint32_t k, uint32_t *sz, uint64_t *nnz, int *direct,
+                                    proper_error *err) {
+    proper_dtmc_solve_stats *st = L->st;
+    unsigned long sweeps = 0, max_sweeps = L->o.max_sweeps;
+    double bound = INFINITY;
+    int may_fall_back = *sz <= L->o.direct_max, rc;
+    if (may_fall_back && proper__dtmc_direct_budget(*sz, *nnz) < max_sweeps)
+        L->o.max_sweeps = proper__dtmc_direct_budget(*sz, *nnz);
+    rc = proper__dtmc_lin_gauss_seidel(L, k, *sz, &sweeps, &bound);
+    L->o.max_sweeps = max_sweeps;
+    if (st) st->sweeps += sweeps;
+    if (may_fall_back && (rc == PROPER_ENOCONV || rc == PROPER_ERANGE)) {
+        L->width = 0;
+        if (proper__dtmc_lin_local(L, k, sz, nnz)) return PROPER_ENOMEM;
+        *direct = 1;
+        rc = proper__dtmc_lin_direct(L, *sz, 0, 0, 0);
+        if (st && !rc) st->n_dense++;
+        return rc;
+    }
+    if (st) st->n_iterative++;
+    if (rc == PROPER_ENOCONV)
+        return proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0,
+                                "Gauss-Seidel did not reach relative precision %g in %lu sweeps "
+                                "(component of %u states)", L->o.rel_precision, sweeps, (unsigned)*sz);
+    if (rc == PROPER_ERANGE)
+        return proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0,
+                                "Gauss-Seidel could not prove relative precision %g for a component of %u "
+                                "states: the best proven bound is %.3g after %lu sweeps (the rounding of "
+                                "doubles limits it; ask for a coarser precision)",
+                                L->o.rel_precision, (unsigned)*sz, bound, sweeps);
+    return rc;
+}
+
+/* A directly solved component is accepted, as Gauss-Seidel's are, when its
+ * proven bound `own` is within PROPER_DTMC_FLOOR_FACTOR x rel_precision of
+ * its largest value (always when the solve is not sound); otherwise the
+ * solve is refused with the bound that could be proven. */
+static int proper__dtmc_lin_accept_direct(const proper__dtmc_lin *L, uint32_t sz, double own, proper_error *err) {
+    double ymax = 0.0;
+    uint32_t i;
+    for (i = 0; i < sz; i++) ymax = fabs(L->y[i]) > ymax ? fabs(L->y[i]) : ymax;
+    if (!L->o.sound || own <= PROPER_DTMC_FLOOR_FACTOR * L->o.rel_precision * ymax) return PROPER_OK;
+    if (isfinite(own))
+        return proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0,
+                                "the direct solve of a component of %u states could not prove relative precision "
+                                "%g: the best proven bound is %.3g (its expected stays are too long for the "
+                                "rounding of doubles; ask for a coarser precision)",
+                                (unsigned)sz, L->o.rel_precision, ymax > 0.0 ? own / ymax : own);
+    return proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0,
+                            "no error bound can be proven for the direct solve of a component of %u states: its "
+                            "linear system is too badly conditioned for doubles (expected stays in it far beyond "
+                            "1e15 steps)", (unsigned)sz);
 }
 
 /* Solve component k; results go to x, error bounds to errb. */
 static int proper__dtmc_lin_component(proper__dtmc_lin *L, uint32_t k, proper_error *err) {
     uint32_t sz, i, bl = 0, bu = 0, first = L->sccs.start[k];
     uint64_t nnz, e;
-    int rc, band = 0;
-    unsigned long sweeps = 0;
-    double bound = INFINITY;
+    int rc, band = 0, direct = 0;
     proper_dtmc_solve_stats *st = L->st;
     if (proper__dtmc_lin_local(L, k, &sz, &nnz)) goto nomem;
     if (st) {
@@ -2500,35 +2588,25 @@ static int proper__dtmc_lin_component(proper__dtmc_lin *L, uint32_t k, proper_er
             if (j > i && j - i > bu) bu = j - i;
         }
     if (sz <= L->o.dense_max) {
+        direct = 1;
         rc = proper__dtmc_lin_direct(L, sz, 0, 0, 0);
         if (st && !rc) st->n_dense++;
     } else if (bl + bu <= L->o.band_max && (double)sz * (bl + bu + 1) <= 4.0 * (double)(nnz + sz) + 4096.0 &&
                (double)sz * bl * bu <= 256.0 * (double)(nnz + sz)) {
-        band = 1;
+        direct = band = 1;
         rc = proper__dtmc_lin_direct(L, sz, 1, bl, bu);
         if (st && !rc) st->n_band++;
     } else {
-        rc = proper__dtmc_lin_gauss_seidel(L, k, sz, &sweeps, &bound);
-        if (st) {
-            st->sweeps += sweeps;
-            st->n_iterative++;
-        }
-        if (rc == PROPER_ENOCONV)
-            return proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0,
-                                    "Gauss-Seidel did not reach relative precision %g in %lu sweeps "
-                                    "(component of %u states)", L->o.rel_precision, sweeps, (unsigned)sz);
-        if (rc == PROPER_ERANGE)
-            return proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0,
-                                    "Gauss-Seidel could not prove relative precision %g for a component of %u "
-                                    "states: the best proven bound is %.3g after %lu sweeps (the rounding of "
-                                    "doubles limits it; ask for a coarser precision)",
-                                    L->o.rel_precision, (unsigned)sz, bound, sweeps);
+        rc = proper__dtmc_lin_iterate(L, k, &sz, &nnz, &direct, err);
+        if (rc == PROPER_ENOCONV && !direct) return rc;
     }
     if (rc == PROPER_ENOMEM) goto nomem;
     if (rc)
         return proper_error_set(err, rc, NULL, 0, 0, "singular linear system in a component of %u states",
                                 (unsigned)sz);
-    if (sz <= L->o.dense_max || band) proper__dtmc_lin_certify_direct(L, k, sz, band, bl, bu);
+    if (direct && (rc = proper__dtmc_lin_accept_direct(L, sz, proper__dtmc_lin_certify_direct(L, k, sz, band, bl, bu),
+                                                        err)))
+        return rc;
     for (i = 0; i < sz; i++) L->x[L->sccs.order[first + i]] = L->y[i];
     return PROPER_OK;
 nomem:
@@ -3284,6 +3362,40 @@ done:
     return rc;
 }
 
+/* The one bottom SCC each state can reach: sole[s] = bscc[s] in a BSCC;
+ * for a transient state the only BSCC it can reach, which it then reaches
+ * with probability 1 (a finite chain leaves its transient states surely),
+ * or UINT32_MAX when it can reach several. Components are visited in
+ * Tarjan's reverse topological order, so successors are labelled first.
+ * Long-run values of such states need no linear solve: a gambler's ruin
+ * whose losses fall back to the start of a long run of wins reaches its
+ * goal after ~2^511 steps, a transient system no double precision solve
+ * can settle, and yet surely. */
+static int proper__dtmc_sole_bscc(const proper_dtmc *m, const uint32_t *bscc, uint32_t *sole) {
+    const uint32_t none = UINT32_MAX - 1;
+    proper__dtmc_csr g;
+    proper__dtmc_sccs c;
+    uint32_t k, i;
+    proper__dtmc_csr_view(m, &g);
+    if (proper__dtmc_tarjan(&g, NULL, &c)) return PROPER_ENOMEM;
+    for (k = 0; k < c.n_comp; k++) {
+        uint32_t tag = bscc[c.order[c.start[k]]] != UINT32_MAX ? bscc[c.order[c.start[k]]] : none;
+        for (i = c.start[k]; i < c.start[k + 1] && tag != UINT32_MAX; i++) {
+            uint32_t s = c.order[i];
+            uint64_t e;
+            for (e = m->row[s]; e < m->row[s + 1] && tag != UINT32_MAX; e++) {
+                uint32_t t = m->col[e], other;
+                if (c.comp[t] == k) continue;
+                other = sole[t];
+                tag = tag == none || tag == other ? other : UINT32_MAX;
+            }
+        }
+        for (i = c.start[k]; i < c.start[k + 1]; i++) sole[c.order[i]] = tag;
+    }
+    proper__dtmc_sccs_free(&c);
+    return PROPER_OK;
+}
+
 /* Long-run average of f from each state: x = sum over BSCCs B of
  * P(reach B) * sum_{s in B} pi_B(s) f(s) (f: an indicator for S=? [phi],
  * the step reward for R=? [S]). With st: the proven bounds, from those of
@@ -3295,11 +3407,12 @@ static int proper__dtmc_steady_mean(const proper_dtmc *m, const double *f, const
     proper__dtmc_csr g;
     proper_bitset transient;
     double *pi, *mass, *epi = NULL, *emass = NULL, *eb = NULL, u = DBL_EPSILON / 2.0;
-    uint32_t *bscc, nb = 0, s;
+    uint32_t *bscc, *sole, nb = 0, s;
     int rc;
     proper_dtmc_solve_stats local;
     pi = (double *)proper_calloc(m->n_states, sizeof *pi);
-    bscc = (uint32_t *)proper_calloc(m->n_states, sizeof *bscc);
+    bscc = (uint32_t *)proper_calloc(2 * (size_t)m->n_states, sizeof *bscc);
+    sole = bscc + m->n_states;
     if (st) epi = (double *)proper_calloc(m->n_states, sizeof *epi);
     if (!pi || !bscc || (st && !epi)) { PROPER_FREE(pi); PROPER_FREE(bscc); PROPER_FREE(epi); return proper__dtmc_nomem(err); }
     rc = proper__dtmc_bscc_stationary(m, opts, pi, epi, bscc, &nb, err);
@@ -3314,12 +3427,14 @@ static int proper__dtmc_steady_mean(const proper_dtmc *m, const double *f, const
             mass[bscc[s]] += pi[s] * f[s];
             if (epi) emass[bscc[s]] += fabs(f[s]) * epi[s] + (double)m->n_states * u * fabs(pi[s] * f[s]);
         }
-    /* x = long-run mean of f in the BSCC, then x = P x on transient states;
-     * epi becomes the bounds of the values the transient solve starts from */
+    /* x = long-run mean of f in the BSCC (also in the transient states
+     * that reach only that BSCC), then x = P x on the other transient
+     * states; epi becomes the bounds of the values the solve starts from */
+    if (proper__dtmc_sole_bscc(m, bscc, sole)) { rc = proper__dtmc_nomem(err); goto done; }
     for (s = 0; s < m->n_states; s++) {
-        if (bscc[s] != UINT32_MAX) {
-            x[s] = mass[bscc[s]];
-            if (epi) epi[s] = emass[bscc[s]] * (1.0 + 4.0 * u);
+        if (sole[s] != UINT32_MAX) {
+            x[s] = mass[sole[s]];
+            if (epi) epi[s] = emass[sole[s]] * (1.0 + 4.0 * u);
         } else {
             x[s] = 0.0;
             if (epi) epi[s] = 0.0;
@@ -3409,9 +3524,9 @@ PROPER_API int proper_dtmc_reward_steady_stats(const proper_dtmc *m, const prope
 PROPER_API int proper_dtmc_steady_distribution(const proper_dtmc *m, const proper_dtmc_solve_opts *opts,
                                                double *pi, proper_error *err) {
     proper__dtmc_csr g, tr;
-    proper_bitset transient;
-    double *visits = NULL, *absorb = NULL;
-    uint32_t *bscc, nb = 0, s;
+    proper_bitset open;
+    double *visits = NULL, *absorb = NULL, *mu0 = NULL;
+    uint32_t *bscc, *sole, nb = 0, s;
     uint64_t e;
     int rc;
     if (m->kind == PROPER_DTMC_KIND_CTMC) { /* the uniformised chain has the CTMC's limit */
@@ -3422,48 +3537,47 @@ PROPER_API int proper_dtmc_steady_distribution(const proper_dtmc *m, const prope
         proper_dtmc_free(&u);
         return rc;
     }
-    bscc = (uint32_t *)proper_calloc(m->n_states, sizeof *bscc);
+    bscc = (uint32_t *)proper_calloc(2 * (size_t)m->n_states, sizeof *bscc);
     if (!bscc) return proper__dtmc_nomem(err);
+    sole = bscc + m->n_states;
     if ((rc = proper__dtmc_bscc_stationary(m, opts, pi, NULL, bscc, &nb, err))) { PROPER_FREE(bscc); return rc; }
     visits = (double *)proper_calloc(m->n_states, sizeof *visits);
     absorb = (double *)proper_calloc(nb ? nb : 1, sizeof *absorb);
-    proper_bitset_init(&transient);
-    if (!visits || !absorb || proper_bitset_create(&transient, m->n_states, NULL)) {
-        PROPER_FREE(visits); PROPER_FREE(absorb); PROPER_FREE(bscc);
-        return proper__dtmc_nomem(err);
+    mu0 = (double *)proper_calloc(m->n_states, sizeof *mu0);
+    proper_bitset_init(&open);
+    if (!visits || !absorb || !mu0 || proper_bitset_create(&open, m->n_states, NULL) ||
+        proper__dtmc_sole_bscc(m, bscc, sole)) {
+        rc = proper__dtmc_nomem(err);
+        goto done;
     }
-    /* expected visits v to transient states from the initial distribution:
-     * v_t = mu0(t) + sum_{s transient} v_s P(s,t), a transposed system */
+    /* the mass that enters a state reaching only one BSCC ends there; for
+     * the other transient states (open), the expected visits v from the
+     * initial distribution: v_t = mu0(t) + sum_{s open} v_s P(s,t), a
+     * transposed system, and the mass they pass on */
     for (s = 0; s < m->n_states; s++)
-        if (bscc[s] == UINT32_MAX) proper_bitset_set(&transient, s);
+        if (sole[s] == UINT32_MAX) proper_bitset_set(&open, s);
+    if (m->init_dist) memcpy(mu0, m->init_dist, (size_t)m->n_states * sizeof *mu0);
+    else mu0[m->init] = 1.0;
     proper__dtmc_csr_view(m, &g);
-    if (proper__dtmc_transpose(&g, &transient, 1, &tr)) { rc = proper__dtmc_nomem(err); goto done; }
-    {
-        double *mu0 = (double *)proper_calloc(m->n_states, sizeof *mu0);
-        if (!mu0) { proper__dtmc_csr_free(&tr); rc = proper__dtmc_nomem(err); goto done; }
-        if (m->init_dist) memcpy(mu0, m->init_dist, (size_t)m->n_states * sizeof *mu0);
-        else mu0[m->init] = 1.0;
-        rc = proper__dtmc_solve_linear(&tr, &transient, mu0, visits, opts, NULL, NULL, NULL, err);
-        proper__dtmc_csr_free(&tr);
-        if (!rc) {
-            /* probability of absorption in each BSCC */
-            for (s = 0; s < m->n_states; s++) {
-                if (bscc[s] != UINT32_MAX) {
-                    absorb[bscc[s]] += mu0[s];
-                    continue;
-                }
-                if (visits[s] == 0.0) continue;
-                for (e = m->row[s]; e < m->row[s + 1]; e++)
-                    if (bscc[m->col[e]] != UINT32_MAX) absorb[bscc[m->col[e]]] += visits[s] * m->prob[e];
-            }
-            for (s = 0; s < m->n_states; s++) pi[s] = bscc[s] == UINT32_MAX ? 0.0 : pi[s] * absorb[bscc[s]];
+    if (proper__dtmc_transpose(&g, &open, 1, &tr)) { rc = proper__dtmc_nomem(err); goto done; }
+    rc = proper__dtmc_solve_linear(&tr, &open, mu0, visits, opts, NULL, NULL, NULL, err);
+    proper__dtmc_csr_free(&tr);
+    if (rc) goto done;
+    for (s = 0; s < m->n_states; s++) {
+        if (sole[s] != UINT32_MAX) {
+            absorb[sole[s]] += mu0[s];
+            continue;
         }
-        PROPER_FREE(mu0);
+        if (visits[s] == 0.0) continue;
+        for (e = m->row[s]; e < m->row[s + 1]; e++)
+            if (sole[m->col[e]] != UINT32_MAX) absorb[sole[m->col[e]]] += visits[s] * m->prob[e];
     }
+    for (s = 0; s < m->n_states; s++) pi[s] = bscc[s] == UINT32_MAX ? 0.0 : pi[s] * absorb[bscc[s]];
 done:
-    proper_bitset_free(&transient);
+    proper_bitset_free(&open);
     PROPER_FREE(visits);
     PROPER_FREE(absorb);
+    PROPER_FREE(mu0);
     PROPER_FREE(bscc);
     return rc;
 }

@@ -300,7 +300,8 @@ static void test_gamblers_ruin(void) {
     CHECK_INT(nb, 1);
     gambler(2000, 0.52, &o, &nb, &nd);
     o.dense_max = 0;
-    o.band_max = 0;                    /* force Gauss-Seidel */
+    o.band_max = 0;
+    o.direct_max = 0;                  /* force Gauss-Seidel */
     gambler(60, 0.6, &o, &nb, &nd);
     CHECK_INT(nb + nd, 0);
 }
@@ -554,6 +555,7 @@ static void test_nested_loops_closed_form(void) {
         o = proper_dtmc_solve_opts_default();
         o.dense_max = 0;
         o.band_max = 0;
+        o.direct_max = 0;
         CHECK_INT(proper_dtmc_reward_reach(&m, &m.rewards[ri], &end, &o, x, &st, &err), 0);
         /* each component is proven to 1e-10 of its values; 300 in a chain
          * add up, so the solve is tightened until the bound at the initial
@@ -622,6 +624,7 @@ static void test_random_vs_dense_gauss_seidel(void) {
     o = proper_dtmc_solve_opts_default();
     o.dense_max = 0;
     o.band_max = 0;
+    o.direct_max = 0;
     random_vs_dense(100, 400, 20, &o, 12);
 }
 
@@ -653,6 +656,7 @@ static void test_gauss_seidel_slow_modes(void) {
     o = proper_dtmc_solve_opts_default();
     o.dense_max = 0;
     o.band_max = 0;
+    o.direct_max = 0;
     proper_rng_seed(&rng, 99);
     for (shape = 0; shape < 2; shape++) {
         memset(P, 0, N * N * sizeof *P);
@@ -788,7 +792,7 @@ static void test_steady_vs_dense(void) {
         proper_dtmc_init(&m);
         CHECK_INT(build_dense(&m, P, N, 0), 0);
         o = proper_dtmc_solve_opts_default();
-        if (it % 2) { o.dense_max = 0; o.band_max = 0; }
+        if (it % 2) { o.dense_max = 0; o.band_max = 0; o.direct_max = 0; }
         CHECK_INT(proper_dtmc_steady_distribution(&m, &o, pi, &err), 0);
         for (i = 0; i < N; i++) CHECK_REL(pi[i], c[i], 1e-10);
         { /* S=? [ phi ] for a random phi, with its proven bound (the dense
@@ -1484,7 +1488,7 @@ static void test_sound_bounds(void) {
         int prop;
         if (it % 3 == 2) slow_model(&rng, n, it % 2 ? 1e-3 : 1e-2, P);
         else random_model(&rng, n, P);
-        if (it % 2) { o.dense_max = 0; o.band_max = 0; }
+        if (it % 2) { o.dense_max = 0; o.band_max = 0; o.direct_max = 0; }
         proper_bitset_init(&t);
         proper_bitset_create(&t, n, NULL);
         for (s = 0; s < n; s++) {
@@ -1576,6 +1580,7 @@ static void test_estimate_only(void) {
     set_of(&t, N, &last, 1);
     o.dense_max = 0;
     o.band_max = 0;
+    o.direct_max = 0;
     CHECK_INT(proper_dtmc_prob_until(&m, NULL, &t, &o, x, &st, &err), 0);
     CHECK(isfinite(st.max_error) && st.n_iterative == 1);
     o.sound = 0;
@@ -1972,6 +1977,7 @@ static void test_steady_heavy_reference(void) {
     set_of(&top, N, &heavy, 1);
     o.dense_max = 0;
     o.band_max = 0;
+    o.direct_max = 0;
     CHECK_INT(proper_dtmc_steady(&m, &top, &o, x, &err), 0);
     CHECK_REL(x[0], 1.0 / (2.0 - pow(2.0, -(N - 1))), 1e-9);
     proper_bitset_free(&top);
