@@ -7,8 +7,23 @@
 # tests/fuzz/ledger.tsv (date, target, commit, CPU s, wall s, executions,
 # result), so the fuzzing a target has had adds up across sessions.
 # Usage: scripts/fuzz.sh NAME [CPU_SECONDS]
+#        scripts/fuzz.sh --totals   (each target's CPU seconds, executions and
+#                                    findings in the ledger, against the hour)
 set -eu
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = --totals ]; then
+    ls tests/fuzz | sed -n 's/^fuzz_\(.*\)\.c$/\1/p' | awk -F'\t' '
+        FILENAME == "-" { cpu[$1] += 0; next }
+        /^#/ { next }
+        { cpu[$2] += $4; ex[$2] += $6; runs[$2]++; if ($7 != "clean") found[$2]++ }
+        END {
+            printf "%-12s %8s %6s %14s %8s  %s\n", "target", "CPU s", "runs", "executions", "findings", "hour"
+            for (t in cpu)
+                printf "%-12s %8d %6d %14d %8d  %s\n", t, cpu[t], runs[t], ex[t], found[t],
+                       (cpu[t] >= 3600 ? "met" : sprintf("%d s to go", 3600 - cpu[t]))
+        }' - tests/fuzz/ledger.tsv | { read -r head; echo "$head"; sort; }
+    exit 0
+fi
 [ $# -ge 1 ] || { echo "usage: scripts/fuzz.sh NAME [CPU_SECONDS]  (NAME: $(ls tests/fuzz | sed -n 's/^fuzz_\(.*\)\.c$/\1/p' | tr '\n' ' '))" >&2; exit 2; }
 name=$1; budget=${2:-600}
 [ -f "tests/fuzz/fuzz_$name.c" ] || { echo "scripts/fuzz.sh: no target tests/fuzz/fuzz_$name.c" >&2; exit 2; }
