@@ -636,65 +636,60 @@ static int proper__prism_lex_operator(proper_cursor *c, proper__prism_tok *t) {
     return 1;
 }
 
+/* The token at the cursor (EOF at the end), after the blanks and comments
+ * before it. */
+static int proper__prism_lex_next(proper_cursor *c, proper__prism_tok *t, proper_error *err) {
+    const char *gap = c->p;
+    int rc;
+    if ((rc = proper__prism_lex_skip(c, err)) != 0) return rc;
+    memset(t, 0, sizeof *t);
+    t->gap = gap;
+    t->line = c->line;
+    t->col = c->col;
+    if (c->p >= c->end) {
+        t->kind = PROPER__PM_TK_EOF;
+        t->p = c->p;
+    } else if (proper__prism_is_ident_start(*c->p)) {
+        const char *q = c->p;
+        t->kind = PROPER__PM_TK_IDENT;
+        t->p = q;
+        while (q < c->end && proper__prism_is_ident_char(*q)) q++;
+        if ((size_t)(q - t->p) > 0xFFFFFFFFu) return proper_cursor_error(c, err, PROPER_ELIMIT, "token longer than 4 GB");
+        t->len = (uint32_t)(q - t->p);
+        c->col += (int)(q - c->p); /* no newline inside an identifier */
+        c->p = q;
+    } else if (proper__prism_is_dec(*c->p) || (*c->p == '.' && c->p + 1 < c->end && proper__prism_is_dec(c->p[1]))) {
+        if ((rc = proper__prism_lex_number(c, t, err)) != 0) return rc;
+    } else if (*c->p == '"') {
+        proper_cursor start = *c;
+        proper_cursor_advance(c);
+        t->kind = PROPER__PM_TK_STRING;
+        t->p = c->p;
+        while (c->p < c->end && *c->p != '"' && *c->p != '\n' && *c->p != '\0') proper_cursor_advance(c);
+        if (c->p < c->end && *c->p == '\0') return proper_cursor_error(c, err, PROPER_EPARSE, "unexpected byte 0x00 in string");
+        if (c->p >= c->end || *c->p != '"') return proper_cursor_error(&start, err, PROPER_EPARSE, "unterminated string");
+        if ((size_t)(c->p - t->p) > 0xFFFFFFFFu) return proper_cursor_error(c, err, PROPER_ELIMIT, "token longer than 4 GB");
+        t->len = (uint32_t)(c->p - t->p);
+        proper_cursor_advance(c);
+    } else if (!proper__prism_lex_operator(c, t)) {
+        unsigned char ch = (unsigned char)*c->p;
+        if (ch >= 32 && ch < 127) return proper_cursor_error(c, err, PROPER_EPARSE, "unexpected character '%c'", (char)ch);
+        return proper_cursor_error(c, err, PROPER_EPARSE, "unexpected byte 0x%02x", ch);
+    }
+    return PROPER_OK;
+}
+
 /* Split text into tokens (ending with one EOF token). */
 static int proper__prism_lex(const char *text, size_t len, const char *file, proper__prism_tok **out, size_t *n_out,
                        proper_error *err) {
     proper_cursor c;
     proper__prism_tok *toks = NULL, t;
     size_t n = 0, cap = 0;
-    const char *gap;
     int rc;
     proper_skip_bom(&text, &len);
     proper_cursor_init(&c, text, len, file);
     for (;;) {
-        gap = c.p;
-        if ((rc = proper__prism_lex_skip(&c, err)) != 0) goto fail;
-        memset(&t, 0, sizeof t);
-        t.gap = gap;
-        t.line = c.line;
-        t.col = c.col;
-        if (c.p >= c.end) {
-            t.kind = PROPER__PM_TK_EOF;
-            t.p = c.p;
-        } else if (proper__prism_is_ident_start(*c.p)) {
-            t.kind = PROPER__PM_TK_IDENT;
-            t.p = c.p;
-            while (c.p < c.end && proper__prism_is_ident_char(*c.p)) proper_cursor_advance(&c);
-            if ((size_t)(c.p - t.p) > 0xFFFFFFFFu) {
-                rc = proper_cursor_error(&c, err, PROPER_ELIMIT, "token longer than 4 GB");
-                goto fail;
-            }
-            t.len = (uint32_t)(c.p - t.p);
-        } else if (proper__prism_is_dec(*c.p) || (*c.p == '.' && c.p + 1 < c.end && proper__prism_is_dec(c.p[1]))) {
-            if ((rc = proper__prism_lex_number(&c, &t, err)) != 0) goto fail;
-        } else if (*c.p == '"') {
-            proper_cursor start = c;
-            proper_cursor_advance(&c);
-            t.kind = PROPER__PM_TK_STRING;
-            t.p = c.p;
-            while (c.p < c.end && *c.p != '"' && *c.p != '\n' && *c.p != '\0') proper_cursor_advance(&c);
-            if (c.p < c.end && *c.p == '\0') {
-                rc = proper_cursor_error(&c, err, PROPER_EPARSE, "unexpected byte 0x00 in string");
-                goto fail;
-            }
-            if (c.p >= c.end || *c.p != '"') {
-                rc = proper_cursor_error(&start, err, PROPER_EPARSE, "unterminated string");
-                goto fail;
-            }
-            if ((size_t)(c.p - t.p) > 0xFFFFFFFFu) {
-                rc = proper_cursor_error(&c, err, PROPER_ELIMIT, "token longer than 4 GB");
-                goto fail;
-            }
-            t.len = (uint32_t)(c.p - t.p);
-            proper_cursor_advance(&c);
-        } else if (!proper__prism_lex_operator(&c, &t)) {
-            unsigned char ch = (unsigned char)*c.p;
-            if (ch >= 32 && ch < 127)
-                rc = proper_cursor_error(&c, err, PROPER_EPARSE, "unexpected character '%c'", (char)ch);
-            else
-                rc = proper_cursor_error(&c, err, PROPER_EPARSE, "unexpected byte 0x%02x", ch);
-            goto fail;
-        }
+        if ((rc = proper__prism_lex_next(&c, &t, err)) != 0) goto fail;
         if (PROPER_PUSH(toks, n, cap, t)) {
             rc = proper_error_set(err, PROPER_ENOMEM, file, 0, 0, "out of memory");
             goto fail;
@@ -707,6 +702,104 @@ static int proper__prism_lex(const char *text, size_t len, const char *file, pro
 fail:
     PROPER_FREE(toks);
     return rc;
+}
+
+/* A model file is lexed as it is parsed, in blocks of tokens that the
+ * parser gives back once it is past them (proper__prism_release): a file
+ * of 10^6 commands (2.4 x 10^7 tokens) needs a few blocks, not 1 GB.
+ * Tokens stay where they are until their block is given back. The first
+ * lexing error ends the tokens (an EOF token where it occurred) and is
+ * kept in err; the parse reports it rather than what the parser made of
+ * the shortened input. */
+#ifndef PROPER_PRISM_TOK_BLOCK
+#define PROPER_PRISM_TOK_BLOCK 4096
+#endif
+
+typedef struct proper__prism_lexer {
+    const char *text; /* the input (after a byte-order mark) */
+    size_t len;
+    proper_cursor c;
+    proper__prism_tok **blocks; /* block k: tokens k * PROPER_PRISM_TOK_BLOCK ..; NULL once given back */
+    size_t n_blocks, cap_blocks;
+    proper__prism_tok **spare; /* given-back blocks, reused */
+    size_t n_spare, cap_spare;
+    size_t n;               /* tokens lexed (the EOF token not counted) */
+    proper__prism_tok eof;  /* valid once done */
+    int done, rc;           /* rc: the lexing error (err holds it), or 0 */
+    proper_error err;
+} proper__prism_lexer;
+
+static void proper__prism_lexer_init(proper__prism_lexer *lx, const char *text, size_t len, const char *file) {
+    memset(lx, 0, sizeof *lx);
+    proper_skip_bom(&text, &len);
+    lx->text = text;
+    lx->len = len;
+    proper_cursor_init(&lx->c, text, len, file);
+}
+
+static void proper__prism_lexer_free(proper__prism_lexer *lx) {
+    size_t i;
+    for (i = 0; i < lx->n_blocks; i++) PROPER_FREE(lx->blocks[i]);
+    for (i = 0; i < lx->n_spare; i++) PROPER_FREE(lx->spare[i]);
+    PROPER_FREE(lx->blocks);
+    PROPER_FREE(lx->spare);
+    memset(lx, 0, sizeof *lx);
+}
+
+/* Lex the next block of tokens (or up to the end of the input). */
+static void proper__prism_lexer_fill(proper__prism_lexer *lx) {
+    proper__prism_tok *block, t;
+    size_t k = 0;
+    if (lx->n_spare) block = lx->spare[--lx->n_spare];
+    else block = (proper__prism_tok *)proper_calloc(PROPER_PRISM_TOK_BLOCK, sizeof *block);
+    if (!block || proper_reserve(&lx->blocks, &lx->cap_blocks, lx->n_blocks + 1, sizeof *lx->blocks)) {
+        PROPER_FREE(block);
+        lx->rc = proper_error_set(&lx->err, PROPER_ENOMEM, lx->c.file, 0, 0, "out of memory");
+    } else {
+        lx->blocks[lx->n_blocks++] = block;
+        while (k < PROPER_PRISM_TOK_BLOCK && (lx->rc = proper__prism_lex_next(&lx->c, &t, &lx->err)) == 0 &&
+               t.kind != PROPER__PM_TK_EOF)
+            block[k++] = t;
+        lx->n += k;
+        if (lx->rc == 0 && k == PROPER_PRISM_TOK_BLOCK) return;
+        if (lx->rc == 0) {
+            lx->eof = t;
+            lx->done = 1;
+            return;
+        }
+    }
+    memset(&lx->eof, 0, sizeof lx->eof); /* an error ends the tokens where it occurred */
+    lx->eof.kind = PROPER__PM_TK_EOF;
+    lx->eof.p = lx->eof.gap = lx->c.p;
+    lx->eof.line = lx->c.line;
+    lx->eof.col = lx->c.col;
+    lx->done = 1;
+}
+
+/* Token k (the EOF token at and past the end). */
+static const proper__prism_tok *proper__prism_lexer_at(proper__prism_lexer *lx, size_t k) {
+    while (k >= lx->n && !lx->done) proper__prism_lexer_fill(lx);
+    if (k >= lx->n) return &lx->eof;
+    return &lx->blocks[k / PROPER_PRISM_TOK_BLOCK][k % PROPER_PRISM_TOK_BLOCK];
+}
+
+/* Give back the blocks wholly before token k. */
+static void proper__prism_lexer_release(proper__prism_lexer *lx, size_t k) {
+    size_t b;
+    for (b = k / PROPER_PRISM_TOK_BLOCK; b-- > 0 && lx->blocks[b];) {
+        if (proper_reserve(&lx->spare, &lx->cap_spare, lx->n_spare + 1, sizeof *lx->spare)) return;
+        lx->spare[lx->n_spare++] = lx->blocks[b];
+        lx->blocks[b] = NULL;
+    }
+}
+
+/* Lex the rest of the input (after a parse error: a lexing error further
+ * on is reported first, as when the whole file was lexed before parsing). */
+static void proper__prism_lexer_drain(proper__prism_lexer *lx) {
+    while (!lx->done) {
+        proper__prism_lexer_release(lx, lx->n);
+        proper__prism_lexer_fill(lx);
+    }
 }
 
 /* ---- Interned names (identifiers and strings) ------------------------------*/
@@ -930,8 +1023,9 @@ struct proper_prism_model {
 /* ---- Parser ----------------------------------------------------------------*/
 
 typedef struct proper__prism_parser {
-    const proper__prism_tok *t;
+    const proper__prism_tok *t; /* all the tokens (properties), or NULL: lx lexes them as needed (models) */
     size_t n, i;
+    proper__prism_lexer *lx;
     const char *file;
     proper_error *err;
     proper__prism_pool *pool;
@@ -943,7 +1037,14 @@ typedef struct proper__prism_parser {
 
 static const proper__prism_tok *proper__prism_peek(const proper__prism_parser *ps, size_t ahead) {
     size_t k = ps->i + ahead;
+    if (ps->lx) return proper__prism_lexer_at(ps->lx, k);
     return &ps->t[k < ps->n ? k : ps->n - 1];
+}
+
+/* The parser is past the tokens before the current one, and holds no
+ * pointer to them: their memory may be reused. */
+static void proper__prism_release(proper__prism_parser *ps) {
+    if (ps->lx) proper__prism_lexer_release(ps->lx, ps->i);
 }
 
 static int proper__prism_at(const proper__prism_parser *ps, int kind) { return proper__prism_peek(ps, 0)->kind == kind; }
@@ -1744,18 +1845,28 @@ static int proper__prism_parse_param(proper__prism_parser *ps, proper__prism_con
     }
     ps->i++;
     t = proper__prism_peek(ps, 0);
-    if (t->kind == PROPER__PM_TK_STRING) { /* FACT's data file: the names the model uses */
+    if (t->kind == PROPER__PM_TK_STRING) { /* FACT's data file: the names the model uses, anywhere in it */
+        const proper__prism_tok *all = ps->t;
+        proper__prism_tok *own = NULL;
+        size_t n_all = ps->n;
+        proper_error ignored; /* a lexing error is the parse's own (ps->lx reports it) */
         ps->i++;
-        for (i = 0; i < ps->n; i++) {
-            unsigned long k = proper__prism_suffix_of(&ps->t[i], at);
+        if (ps->lx && proper__prism_lex(ps->lx->text, ps->lx->len, ps->file, &own, &n_all, &ignored) != 0) n_all = 0;
+        if (ps->lx) all = own;
+        for (i = 0; i < n_all; i++) {
+            unsigned long k = proper__prism_suffix_of(&all[i], at);
             size_t j;
             int seen = 0;
             if (!k) continue;
             for (j = first; j < *len && !seen; j++)
-                seen = strlen(ps->names->names[(*arr)[j].sym]) == ps->t[i].len &&
-                       memcmp(ps->names->names[(*arr)[j].sym], ps->t[i].p, ps->t[i].len) == 0;
-            if (!seen && proper__prism_push_param(ps, at, at->p, at->len, k, arr, len, cap)) return PROPER_EPARSE;
+                seen = strlen(ps->names->names[(*arr)[j].sym]) == all[i].len &&
+                       memcmp(ps->names->names[(*arr)[j].sym], all[i].p, all[i].len) == 0;
+            if (!seen && proper__prism_push_param(ps, at, at->p, at->len, k, arr, len, cap)) {
+                PROPER_FREE(own);
+                return PROPER_EPARSE;
+            }
         }
+        PROPER_FREE(own);
     } else if ((t->kind == PROPER__PM_TK_INT || t->kind == PROPER__PM_TK_DOUBLE) &&
                (proper__prism_peek(ps, 1)->kind == PROPER__PM_TK_INT || proper__prism_peek(ps, 1)->kind == PROPER__PM_TK_DOUBLE)) {
         unsigned long k = 0; /* FACT's counts: one parameter per outcome but the last */
@@ -2114,8 +2225,10 @@ static int proper__prism_parse_module(proper__prism_mparser *mp) {
         return proper__prism_parse_renamed(mp, module);
     }
     for (;;) {
-        const proper__prism_tok *t = proper__prism_peek(ps, 0);
+        const proper__prism_tok *t;
         int rc;
+        proper__prism_release(ps);
+        t = proper__prism_peek(ps, 0);
         if (proper__prism_tok_is(t, "endmodule")) {
             ps->i++;
             break;
@@ -2158,7 +2271,9 @@ static int proper__prism_parse_rewards(proper__prism_mparser *mp) {
     rd.first = m->n_items;
     for (;;) {
         proper__prism_reward_item it;
-        const proper__prism_tok *st = proper__prism_peek(ps, 0);
+        const proper__prism_tok *st;
+        proper__prism_release(ps);
+        st = proper__prism_peek(ps, 0);
         if (proper__prism_tok_is(st, "endrewards")) {
             ps->i++;
             break;
@@ -2194,8 +2309,10 @@ static int proper__prism_parse_model_file(proper__prism_mparser *mp) {
     proper_prism_model *m = mp->m;
     int seen_type = 0;
     for (;;) {
-        const proper__prism_tok *t = proper__prism_peek(ps, 0);
+        const proper__prism_tok *t;
         int rc = PROPER_OK;
+        proper__prism_release(ps);
+        t = proper__prism_peek(ps, 0);
         if (t->kind == PROPER__PM_TK_EOF) break;
         if (proper__prism_tok_is(t, "dtmc") || proper__prism_tok_is(t, "probabilistic") || proper__prism_tok_is(t, "ctmc") ||
             proper__prism_tok_is(t, "stochastic")) {
@@ -3240,9 +3357,8 @@ PROPER_API int proper_prism_parse(proper_prism_model **out, const char *text, si
                                   proper_error *err) {
     proper_prism_model *m;
     proper__prism_mparser mp;
-    proper__prism_tok *toks = NULL;
+    proper__prism_lexer lx;
     proper_error local;
-    size_t n = 0;
     int rc;
     if (!err) err = &local; /* the parser's functions report their code through err */
     proper_error_clear(err);
@@ -3252,24 +3368,27 @@ PROPER_API int proper_prism_parse(proper_prism_model **out, const char *text, si
         return proper_error_set(err, PROPER_ENOMEM, file, 0, 0, "out of memory");
     }
     m->init_expr = -1;
-    if ((rc = proper__prism_lex(text, len, m->file[0] ? m->file : NULL, &toks, &n, err)) != 0) goto fail;
+    proper__prism_lexer_init(&lx, text, len, m->file[0] ? m->file : NULL);
     memset(&mp, 0, sizeof mp);
     mp.m = m;
-    mp.ps.t = toks;
-    mp.ps.n = n;
+    mp.ps.lx = &lx;
     mp.ps.file = m->file[0] ? m->file : NULL;
     mp.ps.err = err;
     mp.ps.pool = &m->pool;
     mp.ps.names = &m->names;
-    if ((rc = proper__prism_parse_model_file(&mp)) != 0) goto fail;
-    PROPER_FREE(toks);
-    toks = NULL;
+    rc = proper__prism_parse_model_file(&mp);
+    proper__prism_lexer_drain(&lx);
+    if (lx.rc) { /* a lexing error comes first (what the parser made of the shortened input does not count) */
+        *err = lx.err;
+        rc = lx.rc;
+    }
+    proper__prism_lexer_free(&lx);
+    if (rc != 0) goto fail;
     if ((rc = proper__prism_resolve_model(m, err)) != 0) goto fail;
     proper_prism_free(*out);
     *out = m;
     return PROPER_OK;
 fail:
-    PROPER_FREE(toks);
     proper_prism_free(m);
     if (!err->code) proper_error_set(err, rc ? rc : PROPER_EPARSE, file, 0, 0, "malformed model");
     return err->code;

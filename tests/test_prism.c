@@ -1458,6 +1458,85 @@ static void test_global(void) {
     CHECK_CONTAINS(e.message, "before the modules");
 }
 
+/* A model of many commands is lexed block by block as it is parsed
+ * (blocks of PROPER_PRISM_TOK_BLOCK tokens, given back once parsed): the
+ * chain 0 -> 1 -> ... -> n-1 (n = 3000, some 27 tokens a line, about 20
+ * blocks) builds to n states and n transitions; errors far into the file
+ * keep their line and column; a lexing error after a parse error is the
+ * one reported (as when the whole file was lexed first); FACT's
+ * `param double n = "file";` finds names used anywhere, before or after it. */
+static char *chain_text(int n, int bad_line, const char *bad, const char *head, const char *tail) {
+    proper_strbuf b;
+    int k;
+    proper_strbuf_init(&b);
+    proper_strbuf_printf(&b, "dtmc\n%smodule chain\n s : [0..%d] init 0;\n", head, n - 1); /* 3 lines + head's */
+    for (k = 0; k < n; k++) {
+        if (k + 4 == bad_line) proper_strbuf_printf(&b, "%s\n", bad);
+        else proper_strbuf_printf(&b, " [] s=%d -> 0.5:(s'=%d) + 0.5:(s'=%d);\n", k, k + 1 < n ? k + 1 : k, k + 1 < n ? k + 1 : k);
+    }
+    proper_strbuf_printf(&b, "endmodule\n%s", tail);
+    return proper_strbuf_take(&b);
+}
+
+static void test_lazy_lexing(void) {
+    proper_prism_model *m = NULL;
+    proper_dtmc d;
+    proper_error e;
+    char *text = chain_text(3000, 0, "", "", "");
+    int rc;
+    proper_dtmc_init(&d);
+    CHECK_INT(proper_prism_parse(&m, text, strlen(text), "t.pm", &e), 0);
+    if (m) {
+        CHECK_INT(proper_prism_build(m, NULL, &d, &e), 0);
+        CHECK_INT(d.n_states, 3000);
+        CHECK_INT(d.n_trans, 3000); /* 0.5 + 0.5 to one successor: one transition per state */
+    }
+    proper_dtmc_free(&d);
+    PROPER_FREE(text);
+    /* a parse error on line 2804 (after some 75000 tokens) */
+    text = chain_text(3000, 2804, " [] s=7 -> 0.5:(s'=1) + 0.5 (s'=2);", "", "");
+    CHECK(proper_prism_parse(&m, text, strlen(text), "t.pm", &e) != 0);
+    CHECK_INT(e.line, 2804);
+    CHECK_INT(e.col, 29);
+    CHECK_CONTAINS(e.message, "expected ':'");
+    PROPER_FREE(text);
+    /* a parse error on line 10, a lexing error on line 3006: the lexing error */
+    text = chain_text(3000, 10, " [] s=7 -> ;", "", "label \"x\" = s=1;\nlabel \"y\" = s=2 @ s=3;\n");
+    rc = proper_prism_parse(&m, text, strlen(text), "t.pm", &e);
+    CHECK_INT(rc, PROPER_EPARSE);
+    CHECK_INT(e.line, 3006);
+    CHECK_INT(e.col, 17);
+    CHECK_CONTAINS(e.message, "unexpected character '@'");
+    PROPER_FREE(text);
+    /* a lexing error that ends the input where the parser could stop */
+    text = chain_text(3000, 0, "", "", "\x01");
+    CHECK_INT(proper_prism_parse(&m, text, strlen(text), "t.pm", &e), PROPER_EPARSE);
+    CHECK_INT(e.line, 3005);
+    CHECK_INT(e.col, 1);
+    CHECK_CONTAINS(e.message, "unexpected byte 0x01");
+    PROPER_FREE(text);
+    /* FACT's names: n1 on the last command, n2 after the module, declared first */
+    text = chain_text(3000, 3003, " [] s=2999 -> n1:(s'=2999) + (1-n1):(s'=2999);", "param double n = \"f.csv\";\n",
+                      "const double q = n2;\n");
+    CHECK_INT(proper_prism_parse(&m, text, strlen(text), "t.pm", &e), 0);
+    if (m) {
+        CHECK_INT(proper_prism_const_count(m), 3);
+        CHECK_STR(proper_prism_const_name(m, 0), "n1");
+        CHECK_STR(proper_prism_const_name(m, 1), "n2");
+        CHECK_STR(proper_prism_const_name(m, 2), "q");
+    }
+    PROPER_FREE(text);
+    /* ... and declared after the module (whose tokens were given back) */
+    text = chain_text(3000, 3003, " [] s=2999 -> n1:(s'=2999) + (1-n1):(s'=2999);", "", "param double n = \"f.csv\";\n");
+    CHECK_INT(proper_prism_parse(&m, text, strlen(text), "t.pm", &e), 0);
+    if (m) {
+        CHECK_INT(proper_prism_const_count(m), 1);
+        CHECK_STR(proper_prism_const_name(m, 0), "n1");
+    }
+    PROPER_FREE(text);
+    proper_prism_free(m);
+}
+
 int main(void) {
     RUN(test_expression_semantics);
     RUN(test_path_bounds);
@@ -1495,5 +1574,6 @@ int main(void) {
     RUN(test_output_contract);
     RUN(test_param_declarations);
     RUN(test_param_function);
+    RUN(test_lazy_lexing);
     return test_summary();
 }
