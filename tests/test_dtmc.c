@@ -306,6 +306,128 @@ static void test_gamblers_ruin(void) {
     CHECK_INT(nb + nd, 0);
 }
 
+/* A gambler who wins a unit with probability p and, on a loss, falls back
+ * to `back` (losses from below it too): states 0..N, 0 and N absorbing,
+ * reward 1 in 1..N-1. From back + j (a run of j wins, L = N - back to
+ * go) the expected steps to N solve E_j = 1 + p E_{j+1} + q E_0, E_L = 0:
+ * E_j = (p^-L - p^-j) / q (a run of L successes: E_0 - E_j = (p^-j - 1)/q);
+ * below back, E_s = 1 + p E_{s+1} + q E_back. The states back..N-1 are one
+ * component whose expected stay is E_0 ~ p^-L / q; N is reached surely
+ * from every state but 0. */
+static void gambler_back(proper_dtmc *m, uint32_t N, uint32_t back, double p, uint32_t start) {
+    proper_dtmc_builder b;
+    proper_error err;
+    size_t r;
+    uint32_t i;
+    proper_dtmc_builder_init(&b);
+    for (i = 0; i <= N; i++) {
+        if (i == 0 || i == N) {
+            proper_dtmc_builder_add_transition(&b, i, i, 1.0, &err);
+        } else {
+            uint32_t dst[2] = {i + 1, back};
+            double pr[2] = {p, 1.0 - p};
+            CHECK_INT(proper_dtmc_builder_add_row(&b, dst, pr, 2, &err), 0);
+        }
+    }
+    b.init = start;
+    proper_dtmc_init(m);
+    CHECK_INT(proper_dtmc_builder_finish(&b, 0, m, &err), 0);
+    CHECK_INT(proper_dtmc_add_reward(m, "steps", 1, 0, &r, &err), 0);
+    for (i = 1; i < N; i++) m->rewards[r].state[i] = 1.0;
+}
+
+static long double gambler_back_steps(uint32_t N, uint32_t back, double p, uint32_t s) {
+    long double q = 1.0L - p, L = N - back, e_back = (powl(p, -L) - 1.0L) / q, e;
+    uint32_t i;
+    if (s >= back) return (powl(p, -L) - powl(p, -(long double)(s - back))) / q;
+    for (e = e_back, i = back; i-- > s;) e = 1.0L + p * e + q * e_back; /* E_i from E_{i+1} */
+    return e;
+}
+
+/* A component Gauss-Seidel cannot settle (expected stay ~1e8 steps in 300
+ * states: far more sweeps than a dense LU's work) is solved by dense LU,
+ * and the proven bound holds against the closed form. (With p = 0.92 the
+ * stay is ~1e12 and the bound proven, 5e-7 relative, misses 1e-10: the
+ * residual's long-double rounding times the stay; that solve is refused.) */
+static void test_direct_fallback(void) {
+    const uint32_t back = 7, N = 307, start = 3;
+    const double p = 0.95;
+    proper_dtmc m;
+    proper_error err;
+    proper_bitset goal;
+    proper_dtmc_solve_stats st;
+    proper_dtmc_solve_opts o = proper_dtmc_solve_opts_default();
+    double *x = (double *)malloc((N + 1) * sizeof *x);
+    uint32_t s;
+    gambler_back(&m, N, back, p, start);
+    proper_bitset_init(&goal);
+    proper_bitset_create(&goal, N + 1, NULL);
+    proper_bitset_set(&goal, N);
+    CHECK_INT(proper_dtmc_reward_reach(&m, &m.rewards[0], &goal, &o, x, &st, &err), 0);
+    CHECK_INT(st.n_dense, 1);      /* the 300 states of the run */
+    CHECK_INT(st.n_iterative, 0);
+    CHECK_INT(st.largest, N - back);
+    CHECK(st.sweeps > 0 && st.sweeps <= 300UL * 300 * 300 / (3 * 900) + 100);
+    CHECK(gambler_back_steps(N, back, p, back) > 5e7L);
+    for (s = 1; s < N; s++) {
+        long double want = gambler_back_steps(N, back, p, s);
+        CHECK(fabsl(x[s] - want) <= st.max_error + 1e-15L * want);
+    }
+    CHECK(fabsl(x[start] - gambler_back_steps(N, back, p, start)) <= st.init_error + 1e-15L * x[start]);
+    CHECK(st.init_error <= 1e-10 * x[start]);
+    /* the sweeps alone (no fallback) do not get there */
+    o.direct_max = 0;
+    o.max_sweeps = 20000;
+    CHECK_INT(proper_dtmc_reward_reach(&m, &m.rewards[0], &goal, &o, x, NULL, &err), PROPER_ENOCONV);
+    proper_bitset_free(&goal);
+    proper_dtmc_free(&m);
+    free(x);
+}
+
+/* The gambler of N = 518 falling back to 7 with p = 1/2 (a fuzz input of
+ * the PRISM parser): N is reached surely, after ~2^512 steps. Long-run
+ * questions need no solve (every state reaches one BSCC only, or is 0);
+ * the expected steps cannot be proven in doubles and are refused, as is
+ * the 198-state version that dense LU used to answer 1.875 (exact ~2.5e58)
+ * with no bound. */
+static void test_steady_sole_bscc(void) {
+    const uint32_t N = 518;
+    proper_dtmc m;
+    proper_error err;
+    proper_bitset goal;
+    proper_dtmc_solve_stats st;
+    double *x = (double *)malloc((N + 1) * sizeof *x);
+    uint32_t s;
+    gambler_back(&m, N, 7, 0.5, 3);
+    proper_bitset_init(&goal);
+    proper_bitset_create(&goal, N + 1, NULL);
+    proper_bitset_set(&goal, N);
+    CHECK_INT(proper_dtmc_steady_stats(&m, &goal, NULL, x, &st, &err), 0);
+    CHECK_ABS(x[0], 0.0, 0.0);
+    for (s = 1; s <= N; s++) CHECK_ABS(x[s], 1.0, st.max_error);
+    CHECK(st.max_error <= 1e-13);
+    CHECK_INT((int)st.sweeps, 0);
+    m.rewards[0].state[N] = 3.0;   /* R=? [ S ]: 3 per step once in N */
+    CHECK_INT(proper_dtmc_reward_steady_stats(&m, &m.rewards[0], NULL, x, &st, &err), 0);
+    for (s = 1; s <= N; s++) CHECK_ABS(x[s], 3.0, st.max_error);
+    m.rewards[0].state[N] = 0.0;
+    CHECK_INT(proper_dtmc_steady_distribution(&m, NULL, x, &err), 0);
+    CHECK_ABS(x[N], 1.0, 1e-15);
+    for (s = 0; s < N; s++) CHECK_ABS(x[s], 0.0, 0.0);
+    CHECK_INT(proper_dtmc_reward_reach(&m, &m.rewards[0], &goal, NULL, x, NULL, &err), PROPER_ENOCONV);
+    CHECK_CONTAINS(err.message, "no error bound can be proven");
+    proper_bitset_free(&goal);
+    proper_dtmc_free(&m);
+    gambler_back(&m, 200, 7, 0.5, 3);
+    proper_bitset_init(&goal);
+    proper_bitset_create(&goal, 201, NULL);
+    proper_bitset_set(&goal, 200);
+    CHECK_INT(proper_dtmc_reward_reach(&m, &m.rewards[0], &goal, NULL, x, NULL, &err), PROPER_ENOCONV);
+    proper_bitset_free(&goal);
+    proper_dtmc_free(&m);
+    free(x);
+}
+
 /* A state that loops with probability q before leaving: expected steps
  * 1/(1-q) (geometric distribution); probability 1 of leaving. */
 static void test_geometric(void) {
@@ -2937,6 +3059,8 @@ int main(void) {
     RUN(test_ctmc_tandem_vs_prism);
     RUN(test_ctmc_huge_time);
     RUN(test_steady_heavy_reference);
+    RUN(test_direct_fallback);
+    RUN(test_steady_sole_bscc);
     RUN(test_param_instantiate);
     RUN(test_param_rows_errors);
     RUN(test_param_range_vs_corners);

@@ -777,6 +777,70 @@ static int dense_solve(const proper_dtmc *m, const proper_exact_dtmc *e, const u
     return 0;
 }
 
+/* A random chain of n states, each with 1 to 3 successors of weights
+ * 1..6 (probabilities w / total, small denominators), into m and its exact
+ * companion e (both initialised here); with_reward: reward structure 0
+ * with state rewards 0..3 and dyadic probabilities (totals 4, 8 or 16:
+ * the doubles are the exact values, so the double and the exact chain are
+ * the same chain). */
+static void random_rational_chain(proper_rng *rng, uint32_t n, int with_reward, proper_dtmc *m,
+                                  proper_exact_dtmc *e) {
+    proper_dtmc_builder b;
+    proper_error err;
+    uint32_t s, dst[4];
+    int w[4];
+    proper_dtmc_builder_init(&b);
+    proper_dtmc_init(m);
+    proper_exact_dtmc_init(e);
+    for (s = 0; s < n; s++) {
+        int k, deg = 1 + (int)proper_rng_below(rng, 3), tot = 0;
+        double p[4];
+        for (k = 0; k < deg; k++) {
+            int d;
+            dst[k] = (uint32_t)proper_rng_below(rng, n);
+            for (d = 0; d < k; d++)
+                if (dst[d] == dst[k]) break;
+            if (d < k) { deg = k; break; }
+            w[k] = 1 + (int)proper_rng_below(rng, 6);
+            tot += w[k];
+        }
+        if (with_reward) { /* the same successors, weights re-drawn to a power-of-two total */
+            int left;
+            tot = 4 << proper_rng_below(rng, 3);
+            for (k = 0; k < deg; k++) w[k] = 1;
+            for (left = tot - deg; left > 0; left--) w[proper_rng_below(rng, (uint64_t)deg)]++;
+        }
+        for (k = 0; k < deg; k++) p[k] = (double)w[k] / tot;
+        proper_dtmc_builder_add_row(&b, dst, p, (size_t)deg, &err);
+    }
+    CHECK(proper_dtmc_builder_finish(&b, n, m, &err) == 0);
+    if (with_reward) {
+        CHECK(proper_dtmc_add_reward(m, "r", 1, 0, NULL, &err) == 0);
+        for (s = 0; s < n; s++) m->rewards[0].state[s] = (double)proper_rng_below(rng, 4);
+    }
+    CHECK(proper_exact_dtmc_create(e, m, 0, NULL, &err) == 0);
+    /* exact weights: w / total of the row, recovered from the doubles */
+    for (s = 0; s < n; s++) {
+        uint64_t k;
+        int tot;
+        for (tot = 1; tot <= 18; tot++) {
+            int ok = 1;
+            for (k = m->row[s]; k < m->row[s + 1]; k++) {
+                double v = m->prob[k] * tot;
+                if (fabs(v - floor(v + 0.5)) > 1e-9) ok = 0;
+            }
+            if (ok) break;
+        }
+        for (k = m->row[s]; k < m->row[s + 1]; k++) {
+            proper_rat v;
+            proper_rat_init(&v);
+            proper_rat_set_i64(&v, (int64_t)floor(m->prob[k] * tot + 0.5), tot);
+            proper_exact_dtmc_set_prob(e, k, &v, &err);
+            proper_rat_free(&v);
+        }
+    }
+}
+
 /* Random chains with small-denominator rational probabilities: state
  * elimination (SCCs, min-fill order) equals dense Gauss-Jordan exactly. */
 static void test_random_vs_dense(void) {
@@ -785,7 +849,6 @@ static void test_random_vs_dense(void) {
     proper_rng_seed(&rng, 2024);
     for (it = 0; it < 40; it++) {
         uint32_t n = 3 + (uint32_t)proper_rng_below(&rng, 25), s, goal = (uint32_t)proper_rng_below(&rng, n);
-        proper_dtmc_builder b;
         proper_dtmc m;
         proper_exact_dtmc e;
         proper_bitset phi, no, yes;
@@ -793,50 +856,8 @@ static void test_random_vs_dense(void) {
         proper_error err;
         proper_rat *ref;
         unsigned char *solve;
-        int w[4];
-        uint32_t dst[4];
-        proper_dtmc_builder_init(&b);
-        proper_dtmc_init(&m);
-        proper_exact_dtmc_init(&e);
         proper_exact_vec_init(&x);
-        for (s = 0; s < n; s++) {
-            int k, deg = 1 + (int)proper_rng_below(&rng, 3), tot = 0;
-            double p[4];
-            for (k = 0; k < deg; k++) {
-                int d;
-                dst[k] = (uint32_t)proper_rng_below(&rng, n);
-                for (d = 0; d < k; d++)
-                    if (dst[d] == dst[k]) break;
-                if (d < k) { deg = k; break; }
-                w[k] = 1 + (int)proper_rng_below(&rng, 6);
-                tot += w[k];
-            }
-            for (k = 0; k < deg; k++) p[k] = (double)w[k] / tot;
-            proper_dtmc_builder_add_row(&b, dst, p, (size_t)deg, &err);
-            proper_exact_dtmc_init(&e);
-        }
-        CHECK(proper_dtmc_builder_finish(&b, n, &m, &err) == 0);
-        CHECK(proper_exact_dtmc_create(&e, &m, 0, NULL, &err) == 0);
-        /* exact weights: w / total of the row, recovered from the doubles */
-        for (s = 0; s < n; s++) {
-            uint64_t k;
-            int tot;
-            for (tot = 1; tot <= 18; tot++) {
-                int ok = 1;
-                for (k = m.row[s]; k < m.row[s + 1]; k++) {
-                    double v = m.prob[k] * tot;
-                    if (fabs(v - floor(v + 0.5)) > 1e-9) ok = 0;
-                }
-                if (ok) break;
-            }
-            for (k = m.row[s]; k < m.row[s + 1]; k++) {
-                proper_rat v;
-                proper_rat_init(&v);
-                proper_rat_set_i64(&v, (int64_t)floor(m.prob[k] * tot + 0.5), tot);
-                proper_exact_dtmc_set_prob(&e, k, &v, &err);
-                proper_rat_free(&v);
-            }
-        }
+        random_rational_chain(&rng, n, 0, &m, &e);
         CHECK(proper_exact_dtmc_check(&e, &m, &err) == 0);
         set_of(&phi, n, &goal, 1);
         CHECK(proper_exact_prob_until(&m, &e, NULL, &phi, NULL, &x, NULL, &err) == 0);
@@ -870,6 +891,85 @@ static void test_random_vs_dense(void) {
         proper_exact_dtmc_free(&e);
         proper_dtmc_free(&m);
     }
+}
+
+/* |x - exact| <= bound, decided in rationals (the double x and bound
+ * read exactly); an infinite exact value must come out infinite. */
+static int within_bound(const proper_exact_vec *ex, uint32_t s, double x, double bound) {
+    proper_rat d, b;
+    int ok;
+    if (ex->inf[s]) return isinf(x) && x > 0;
+    if (!isfinite(x) || !(bound >= 0.0)) return 0;
+    proper_rat_init(&d);
+    proper_rat_init(&b);
+    proper_rat_from_double(&d, x);
+    proper_rat_sub(&d, &d, &ex->q[s]);
+    if (proper_rat_sign(&d) < 0) proper_rat_neg(&d, &d);
+    if (isinf(bound)) ok = 1;
+    else {
+        proper_rat_from_double(&b, bound);
+        ok = proper_rat_cmp(&d, &b) <= 0;
+    }
+    proper_rat_free(&d);
+    proper_rat_free(&b);
+    return ok;
+}
+
+/* The proven bounds of dtmc.h's solves contain the exact values, on random
+ * small chains, by both direct routes: dense LU from the start, and dense
+ * LU after Gauss-Seidel gives up (a budget of one sweep). Every answer
+ * must carry a finite bound or be refused; refusals are counted. */
+static void test_direct_bounds_vs_exact(void) {
+    proper_rng rng;
+    int it, route, refused = 0, checked = 0, fell_back = 0;
+    proper_rng_seed(&rng, 1606);
+    for (it = 0; it < 150; it++) {
+        uint32_t n = 3 + (uint32_t)proper_rng_below(&rng, 40), s, goal = (uint32_t)proper_rng_below(&rng, n);
+        proper_dtmc m;
+        proper_exact_dtmc e;
+        proper_bitset phi;
+        proper_exact_vec ex;
+        proper_error err;
+        proper_dtmc_solve_stats st;
+        const size_t r = 0;
+        double *x = (double *)calloc(n, sizeof *x);
+        random_rational_chain(&rng, n, 1, &m, &e);
+        CHECK(proper_exact_dtmc_check(&e, &m, &err) == 0);
+        set_of(&phi, n, &goal, 1);
+        proper_exact_vec_init(&ex);
+        for (route = 0; route < 2; route++) {
+            proper_dtmc_solve_opts o = proper_dtmc_solve_opts_default();
+            int rc, q;
+            if (route) { o.dense_max = 0; o.band_max = 0; o.max_sweeps = 1; }
+            for (q = 0; q < 3; q++) {
+                if (q == 0) {
+                    CHECK(proper_exact_prob_until(&m, &e, NULL, &phi, NULL, &ex, NULL, &err) == 0);
+                    rc = proper_dtmc_prob_until(&m, NULL, &phi, &o, x, &st, &err);
+                } else if (q == 1) {
+                    CHECK(proper_exact_reward_reach(&m, &e, r, &phi, NULL, &ex, NULL, &err) == 0);
+                    rc = proper_dtmc_reward_reach(&m, &m.rewards[r], &phi, &o, x, &st, &err);
+                } else {
+                    CHECK(proper_exact_steady(&m, &e, &phi, NULL, &ex, NULL, &err) == 0);
+                    rc = proper_dtmc_steady_stats(&m, &phi, &o, x, &st, &err);
+                }
+                if (rc == PROPER_ENOCONV) { refused++; continue; }
+                CHECK_INT(rc, 0);
+                CHECK(isfinite(st.max_error));
+                for (s = 0; s < n; s++) CHECK(within_bound(&ex, s, x[s], st.max_error));
+                if (route && st.n_dense > 0) fell_back++;
+                checked++;
+            }
+        }
+        proper_exact_vec_free(&ex);
+        proper_bitset_free(&phi);
+        proper_exact_dtmc_free(&e);
+        proper_dtmc_free(&m);
+        free(x);
+    }
+    printf("  %d solves within their proven bounds (%d after Gauss-Seidel gave up), %d refused\n", checked,
+           fell_back, refused);
+    CHECK(checked >= 850);
+    CHECK(fell_back >= 100);
 }
 
 /* Solve P=?[phi1 U phi2] (phi1_n == SIZE_MAX: F phi2) or, with reward,
@@ -1398,5 +1498,6 @@ int main(void) {
     RUN(test_errors);
     RUN(test_minpathsum_exact);
     RUN(test_minpathsum_param);
+    RUN(test_direct_bounds_vs_exact);
     return test_summary();
 }
