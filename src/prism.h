@@ -3459,6 +3459,8 @@ PROPER_API int proper_prism_set_const(proper_prism_model *m, const char *name, d
 
 typedef struct proper__prism_layout {
     size_t nv, W;
+    unsigned bits_last;    /* bits used in the last word */
+    unsigned direct_shift; /* one word: the key >> direct_shift is below 2^bits_last */
     int32_t *lo, *hi;
     unsigned *word, *shift;
     uint64_t *mask;
@@ -3528,6 +3530,8 @@ static int proper__prism_layout_init(proper__prism_layout *L, const proper_prism
         used += bits;
     }
     L->W++;
+    L->bits_last = (unsigned)used;
+    L->direct_shift = used ? (unsigned)(64 - used) : 0;
     return PROPER_OK;
 }
 
@@ -3578,9 +3582,13 @@ typedef struct proper__prism_explorer {
     size_t n_init;   /* the initial states are the first n_init explored */
     uint32_t *slots; /* state + 1, 0 = empty */
     size_t nslots;
-    /* transitions of the explored states, in exploration order */
+    uint32_t *direct; /* keys of one word and few bits: state + 1 by key, 0 = none (else NULL: slots) */
+    /* transitions of the explored states, in exploration order: state s's
+     * are row[2s] .. row[2s+1] */
     uint64_t *row;
     size_t cap_row;
+    uint32_t *batch; /* the level being explored, in key order */
+    size_t cap_batch;
     uint32_t *dst;
     double *prob, *tw; /* tw: n_trew values per transition, probability-weighted rewards */
     size_t n_trans, cap_dst, cap_prob, cap_tw;
@@ -3638,7 +3646,9 @@ static void proper__prism_explorer_free(proper__prism_explorer *X) {
     proper__prism_layout_free(&X->L);
     PROPER_FREE(X->keys);
     PROPER_FREE(X->slots);
+    PROPER_FREE(X->direct);
     PROPER_FREE(X->row);
+    PROPER_FREE(X->batch);
     PROPER_FREE(X->dst);
     PROPER_FREE(X->prob);
     PROPER_FREE(X->tw);
@@ -3673,9 +3683,40 @@ static int proper__prism_xoom(proper__prism_explorer *X) {
     return proper_error_set(X->err, PROPER_ENOMEM, X->m->file, 0, 0, "out of memory during state exploration");
 }
 
+/* States whose keys fit in this many bits are found by key in a table of
+ * 2^bits entries (4 bytes each, 16 MB at most, pages touched only where
+ * states are) rather than by hash: successors in key order then touch the
+ * table in order. */
+#ifndef PROPER_PRISM_DIRECT_BITS
+#define PROPER_PRISM_DIRECT_BITS 22
+#endif
+
+static int proper__prism_state_limit(proper__prism_explorer *X) {
+    double range = 1;
+    size_t v;
+    for (v = 0; v < X->L.nv; v++) range *= (double)X->L.hi[v] - (double)X->L.lo[v] + 1;
+    return proper_error_set(X->err, PROPER_ELIMIT, X->m->file, 0, 0,
+                            "more than %lu reachable states (the state limit; raise it with max_states / --max-states; "
+                            "the variables' ranges allow at most %.4g)",
+                            (unsigned long)X->o->max_states, range);
+}
+
 /* Index of the state with key X->key, adding it if new. */
 static int proper__prism_lookup(proper__prism_explorer *X, uint32_t *index) {
     size_t W = X->L.W, h;
+    if (X->direct) {
+        uint32_t *at = &X->direct[X->key[0] >> X->L.direct_shift];
+        if (*at) {
+            *index = *at - 1;
+            return PROPER_OK;
+        }
+        if (X->n_states >= X->o->max_states) return proper__prism_state_limit(X);
+        if (proper_reserve(&X->keys, &X->cap_keys, X->n_states + 1, sizeof *X->keys)) return proper__prism_xoom(X);
+        X->keys[X->n_states] = X->key[0];
+        *at = (uint32_t)(X->n_states + 1);
+        *index = (uint32_t)X->n_states++;
+        return PROPER_OK;
+    }
     if ((X->n_states + 1) * 2 > X->nslots) { /* grow the table to keep it at most half full */
         size_t ns = X->nslots ? X->nslots * 2 : 1024, i;
         uint32_t *slots = (uint32_t *)proper_calloc(ns, sizeof *slots);
@@ -3698,15 +3739,7 @@ static int proper__prism_lookup(proper__prism_explorer *X, uint32_t *index) {
         }
         h = (h + 1) & (X->nslots - 1);
     }
-    if (X->n_states >= X->o->max_states) {
-        double range = 1;
-        size_t v;
-        for (v = 0; v < X->L.nv; v++) range *= (double)X->L.hi[v] - (double)X->L.lo[v] + 1;
-        return proper_error_set(X->err, PROPER_ELIMIT, X->m->file, 0, 0,
-                                "more than %lu reachable states (the state limit; raise it with max_states / --max-states; "
-                                "the variables' ranges allow at most %.4g)",
-                                (unsigned long)X->o->max_states, range);
-    }
+    if (X->n_states >= X->o->max_states) return proper__prism_state_limit(X);
     if (proper_reserve(&X->keys, &X->cap_keys, (X->n_states + 1) * W, sizeof *X->keys)) return proper__prism_xoom(X);
     memcpy(X->keys + X->n_states * W, X->key, W * sizeof *X->key);
     X->slots[h] = (uint32_t)(X->n_states + 1);
@@ -4163,8 +4196,8 @@ static int proper__prism_explore_state(proper__prism_explorer *X, size_t s) {
         for (i = first; i < X->n_trans; i++) X->prob[i] /= total;
         for (i = first * X->n_trew; i < X->n_trans * X->n_trew; i++) X->tw[i] /= total;
     }
-    if (proper_reserve(&X->row, &X->cap_row, s + 2, sizeof *X->row)) return proper__prism_xoom(X);
-    X->row[s + 1] = X->n_trans;
+    X->row[2 * s] = first;
+    X->row[2 * s + 1] = X->n_trans;
     return PROPER_OK;
 }
 
@@ -4210,9 +4243,11 @@ static int proper__prism_init_states(proper__prism_explorer *X) {
     return PROPER_OK;
 }
 
+static int proper__prism_sort_by_key(const proper__prism_explorer *X, uint32_t *idx, size_t n);
+
 static int proper__prism_explore(proper__prism_explorer *X, const int32_t *init_vals) {
     const proper_prism_model *m = X->m;
-    size_t s, r, nv = X->L.nv;
+    size_t next, r, nv = X->L.nv;
     uint32_t init;
     int rc;
     X->interval = m->has_intervals;
@@ -4227,8 +4262,9 @@ static int proper__prism_explore(proper__prism_explorer *X, const int32_t *init_
     X->choice_rew = (double *)proper_calloc(X->n_trew, sizeof *X->choice_rew);
     if (!X->choice_rew) return proper__prism_xoom(X);
     if ((rc = proper__prism_group_commands(X)) != 0 || (rc = proper__prism_index_commands(X)) != 0) return rc;
-    if (proper_reserve(&X->row, &X->cap_row, 1, sizeof *X->row)) return proper__prism_xoom(X);
-    X->row[0] = 0;
+    if (X->L.W == 1 && X->L.bits_last <= PROPER_PRISM_DIRECT_BITS &&
+        !(X->direct = (uint32_t *)proper_calloc((size_t)1 << X->L.bits_last, sizeof *X->direct)))
+        return proper__prism_xoom(X);
     X->cx.vals = X->cur;
     if (m->init_expr >= 0) {
         if ((rc = proper__prism_init_states(X)) != 0) return rc;
@@ -4238,8 +4274,22 @@ static int proper__prism_explore(proper__prism_explorer *X, const int32_t *init_
         if ((rc = proper__prism_lookup(X, &init)) != 0) return rc;
     }
     X->n_init = X->n_states;
-    for (s = 0; s < X->n_states; s++) /* breadth-first: states are appended as found */
-        if ((rc = proper__prism_explore_state(X, s)) != 0) return rc;
+    /* Breadth-first, level by level (states are appended as found); each
+     * level in the order of the state keys, so that the commands, whose
+     * guards usually follow the same order (one per state: s=0, s=1, ...),
+     * are read in order rather than at random (four times faster on 10^6
+     * one-state commands reached at random). */
+    for (next = 0; next < X->n_states;) {
+        size_t end = X->n_states, i;
+        if (proper_reserve(&X->row, &X->cap_row, 2 * end, sizeof *X->row) ||
+            proper_reserve(&X->batch, &X->cap_batch, end - next, sizeof *X->batch))
+            return proper__prism_xoom(X);
+        for (i = next; i < end; i++) X->batch[i - next] = (uint32_t)i;
+        if (proper__prism_sort_by_key(X, X->batch, end - next)) return proper__prism_xoom(X);
+        for (i = 0; i < end - next; i++)
+            if ((rc = proper__prism_explore_state(X, X->batch[i])) != 0) return rc;
+        next = end;
+    }
     return PROPER_OK;
 }
 
@@ -4247,13 +4297,19 @@ static int proper__prism_explore(proper__prism_explorer *X, const int32_t *init_
 
 /* Sort state indices by key (bottom-up merge sort; stable). */
 static int proper__prism_sort_states(const proper__prism_explorer *X, uint32_t *order) {
-    size_t n = X->n_states, W = X->L.W, width, i;
-    uint32_t *tmp, *src = order, *dst;
+    size_t i;
+    for (i = 0; i < X->n_states; i++) order[i] = (uint32_t)i;
+    return proper__prism_sort_by_key(X, order, X->n_states);
+}
+
+/* Sort the state indices idx[0..n) by key (bottom-up merge sort; stable). */
+static int proper__prism_sort_by_key(const proper__prism_explorer *X, uint32_t *idx, size_t n) {
+    size_t W = X->L.W, width, i;
+    uint32_t *tmp, *src = idx, *dst, *order = idx;
     int sorted = 1;
-    for (i = 0; i < n; i++) order[i] = (uint32_t)i;
     for (i = 1; i < n && sorted; i++)
-        if (proper__prism_key_cmp(X->keys + (i - 1) * W, X->keys + i * W, W) > 0) sorted = 0;
-    if (sorted) return PROPER_OK; /* exploration found them in order already */
+        if (proper__prism_key_cmp(X->keys + (size_t)idx[i - 1] * W, X->keys + (size_t)idx[i] * W, W) > 0) sorted = 0;
+    if (sorted) return PROPER_OK; /* found in order already */
     tmp = (uint32_t *)proper_calloc(n, sizeof *tmp);
     if (!tmp) return PROPER_ENOMEM;
     dst = tmp;
@@ -4364,7 +4420,7 @@ static int proper__prism_build_rows(proper__prism_explorer *X, const uint32_t *o
     if (X->interval && !(X->ivrow = (uint64_t *)proper_calloc(X->n_states + 1, sizeof *X->ivrow)))
         return proper__prism_xoom(X);
     for (i = 0; i < X->n_states && rc == PROPER_OK; i++) {
-        size_t s = order[i], lo = (size_t)X->row[s], hi = (size_t)X->row[s + 1], k = hi - lo, j, n = 0, r;
+        size_t s = order[i], lo = (size_t)X->row[2 * s], hi = (size_t)X->row[2 * s + 1], k = hi - lo, j, n = 0, r;
         if (proper_reserve(&e, &cap_e, k + 1, sizeof *e) || proper_reserve(&dst, &cap_d, k + 1, sizeof *dst) ||
             proper_reserve(&p, &cap_p, k + 1, sizeof *p) || proper_reserve(&w, &cap_w, (k + 1) * (nt ? nt : 1), sizeof *w) ||
             (X->interval && proper_reserve(&h, &cap_h, k + 1, sizeof *h))) {
