@@ -3602,6 +3602,7 @@ typedef struct proper__prism_explorer {
     size_t *pin_start, *pin_cmds;     /* slot pin_base[v] + value - lo[v]: pin_cmds[pin_start[slot] ..] */
     size_t *pin_base;                 /* per variable, or (size_t)-1 when no command pins it */
     size_t *cand;                     /* the candidates of the current state */
+    unsigned char *pin_whole;         /* by command: its guard is its pin (a candidate is enabled) */
     int indexed;
     /* scratch */
     int32_t *cur;
@@ -3660,6 +3661,7 @@ static void proper__prism_explorer_free(proper__prism_explorer *X) {
     PROPER_FREE(X->pin_cmds);
     PROPER_FREE(X->pin_base);
     PROPER_FREE(X->cand);
+    PROPER_FREE(X->pin_whole);
     PROPER_FREE(X->cur);
     PROPER_FREE(X->key);
     PROPER_FREE(X->ovals);
@@ -3980,13 +3982,17 @@ static int proper__prism_finish_choice(proper__prism_explorer *X, int action) {
 #define PROPER__PM_PIN_RANGE(n_cmds) (4 * (double)(n_cmds) + 1024)
 
 /* A conjunct "v = c" (or "c = v") of guard e with c constant: *var and
- * *value; 0 when there is none. */
-static int proper__prism_pinned(proper__prism_explorer *X, int32_t e, int32_t *var, long long *value) {
+ * *value; 0 when there is none. *whole: the conjunct is the whole guard. */
+static int proper__prism_pinned(proper__prism_explorer *X, int32_t e, int32_t *var, long long *value, int *whole) {
     const proper__prism_pool *pool = &X->m->pool;
     const proper__prism_node *nd = &pool->n[e];
     while (nd->kind == PROPER__PM_N_FORMULA) nd = &pool->n[nd->a];
-    if (nd->kind == PROPER__PM_N_BIN && nd->op == PROPER__PM_OP_AND)
-        return proper__prism_pinned(X, nd->a, var, value) || proper__prism_pinned(X, nd->b, var, value);
+    *whole = 1;
+    if (nd->kind == PROPER__PM_N_BIN && nd->op == PROPER__PM_OP_AND) {
+        int found = proper__prism_pinned(X, nd->a, var, value, whole) || proper__prism_pinned(X, nd->b, var, value, whole);
+        *whole = 0;
+        return found;
+    }
     if (nd->kind == PROPER__PM_N_BIN && nd->op == PROPER__PM_OP_EQ) {
         const proper__prism_node *l = &pool->n[nd->a], *r = &pool->n[nd->b];
         int32_t c = -1;
@@ -4024,7 +4030,8 @@ static int proper__prism_index_commands(proper__prism_explorer *X) {
     X->pin_base = (size_t *)proper_calloc(nv + 1, sizeof *X->pin_base);
     X->free_cmds = (size_t *)proper_calloc(hi - lo + 1, sizeof *X->free_cmds);
     X->cand = (size_t *)proper_calloc(hi - lo + 1, sizeof *X->cand);
-    if (!pin_var || !pin_val || !X->pin_base || !X->free_cmds || !X->cand) {
+    X->pin_whole = (unsigned char *)proper_calloc(m->n_cmds + 1, 1);
+    if (!pin_var || !pin_val || !X->pin_base || !X->free_cmds || !X->cand || !X->pin_whole) {
         rc = proper__prism_xoom(X);
         goto done;
     }
@@ -4033,14 +4040,16 @@ static int proper__prism_index_commands(proper__prism_explorer *X) {
         size_t c = X->by_action[i];
         int32_t v;
         long long val;
+        int whole;
         pin_var[i - lo] = -1;
-        if (!proper__prism_pinned(X, m->cmds[c].guard, &v, &val) ||
+        if (!proper__prism_pinned(X, m->cmds[c].guard, &v, &val, &whole) ||
             (double)X->L.hi[v] - (double)X->L.lo[v] + 1 > PROPER__PM_PIN_RANGE(m->n_cmds)) {
             X->free_cmds[X->n_free++] = c;
             continue;
         }
         pin_var[i - lo] = v;
         pin_val[i - lo] = val;
+        X->pin_whole[c] = (unsigned char)whole;
         n_pinned++;
         if (X->pin_base[v] == (size_t)-1) {
             X->pin_base[v] = slots;
@@ -4173,7 +4182,8 @@ static int proper__prism_explore_state(proper__prism_explorer *X, size_t s) {
     for (i = 0; i < n_cand; i++) {
         size_t c = X->indexed ? X->cand[i] : X->by_action[X->action_start[0] + i];
         if (X->module_on && !X->module_on[m->cmds[c].module]) continue;
-        if ((rc = proper__prism_eval(&X->cx, m->cmds[c].guard, &g)) != 0) return rc;
+        if (X->indexed && X->pin_whole[c]) g.i = 1; /* a candidate by its value: enabled */
+        else if ((rc = proper__prism_eval(&X->cx, m->cmds[c].guard, &g)) != 0) return rc;
         if (!g.i) continue;
         if (X->n_choices < 2) X->choice_cmd[X->n_choices] = c;
         if ((rc = proper__prism_start_choice(X)) != 0 || (rc = proper__prism_apply_command(X, c)) != 0 ||
