@@ -428,6 +428,38 @@ static void test_steady_sole_bscc(void) {
     free(x);
 }
 
+/* C<=k's proven bound on a two-state chain (0 -> 1 with a = 2^-10, 1 -> 0
+ * with b = 2^-9: dyadic, so the stored chain is the exact one) with reward
+ * 1 in state 0, against the closed form in long double: with lambda =
+ * 1 - a - b, sum_{j<k} P^j(0,0) = k b/(a+b) + a/(a+b) (1 - lambda^k)/(1 -
+ * lambda) and sum_{j<k} P^j(1,0) = k b/(a+b) - b/(a+b) (1 - lambda^k)/(1 -
+ * lambda). k = 10^9 stops early (a pinned range), k = 10^6 and 3000 run on
+ * or repeat. */
+static void test_cumulative_bound_closed_form(void) {
+    const double a = 1.0 / 1024.0, b = 1.0 / 512.0;
+    double P[4] = {1.0 - a, a, b, 1.0 - b}, x[2], one[2] = {1.0, 0.0};
+    unsigned long ks[3] = {3000UL, 1000000UL, 1000000000UL};
+    proper_dtmc m;
+    proper_dtmc_reward r;
+    proper_error err;
+    proper_dtmc_solve_stats st;
+    int i;
+    CHECK_INT(build_dense(&m, P, 2, 0), 0);
+    r.name = (char *)"";
+    r.state = one;
+    r.trans = NULL;
+    for (i = 0; i < 3; i++) {
+        long double k = (long double)ks[i], lam = 1.0L - a - b, geo = (1.0L - powl(lam, k)) / (1.0L - lam);
+        long double x0 = k * b / (a + b) + a / (a + b) * geo, x1 = k * b / (a + b) - b / (a + b) * geo;
+        CHECK_INT(proper_dtmc_reward_cumulative_stats(&m, &r, ks[i], x, &st, &err), 0);
+        CHECK(fabsl(x[0] - x0) <= st.max_error + 1e-17L * x0);
+        CHECK(fabsl(x[1] - x1) <= st.max_error + 1e-17L * x1);
+        CHECK(st.max_error <= (i == 2 ? 3e-10 : 1e-9) * x[0]); /* early stop: its rel_precision */
+        CHECK(st.init_error == st.max_error);
+    }
+    proper_dtmc_free(&m);
+}
+
 /* A state that loops with probability q before leaving: expected steps
  * 1/(1-q) (geometric distribution); probability 1 of leaving. */
 static void test_geometric(void) {
@@ -3061,6 +3093,7 @@ int main(void) {
     RUN(test_steady_heavy_reference);
     RUN(test_direct_fallback);
     RUN(test_steady_sole_bscc);
+    RUN(test_cumulative_bound_closed_form);
     RUN(test_param_instantiate);
     RUN(test_param_rows_errors);
     RUN(test_param_range_vs_corners);

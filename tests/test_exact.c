@@ -972,6 +972,47 @@ static void test_direct_bounds_vs_exact(void) {
     CHECK(fell_back >= 100);
 }
 
+/* C<=k's proven bound contains the exact expected reward (rational
+ * iteration) on random dyadic chains, for k up to 40, with transition
+ * rewards on some. */
+static void test_cumulative_bound_vs_exact(void) {
+    proper_rng rng;
+    int it, checked = 0;
+    proper_rng_seed(&rng, 4116);
+    for (it = 0; it < 120; it++) {
+        uint32_t n = 2 + (uint32_t)proper_rng_below(&rng, 20), s;
+        unsigned long k = (unsigned long)proper_rng_below(&rng, 41);
+        proper_dtmc m;
+        proper_exact_dtmc e;
+        proper_exact_vec ex;
+        proper_error err;
+        proper_dtmc_solve_stats st;
+        double *x = (double *)calloc(n, sizeof *x);
+        random_rational_chain(&rng, n, 1, &m, &e);
+        if (it % 2) { /* transition rewards 0..2 (in halves), exact in both */
+            uint64_t q;
+            proper_exact_dtmc_free(&e);
+            m.rewards[0].trans = (double *)calloc((size_t)m.n_trans, sizeof(double));
+            for (q = 0; q < m.n_trans; q++) m.rewards[0].trans[q] = 0.5 * (double)proper_rng_below(&rng, 5);
+            CHECK(proper_exact_dtmc_create(&e, &m, 0, NULL, &err) == 0);
+        }
+        CHECK(proper_exact_dtmc_check(&e, &m, &err) == 0);
+        proper_exact_vec_init(&ex);
+        CHECK(proper_exact_reward_cumulative(&m, &e, 0, k, &ex, &err) == 0);
+        CHECK_INT(proper_dtmc_reward_cumulative_stats(&m, &m.rewards[0], k, x, &st, &err), 0);
+        CHECK(st.max_error <= 1e-12 * (1.0 + (double)k * 3.0));
+        for (s = 0; s < n; s++) {
+            CHECK(within_bound(&ex, s, x[s], st.max_error));
+            checked++;
+        }
+        proper_exact_vec_free(&ex);
+        proper_exact_dtmc_free(&e);
+        proper_dtmc_free(&m);
+        free(x);
+    }
+    printf("  %d values of C<=k within their proven bounds\n", checked);
+}
+
 /* Solve P=?[phi1 U phi2] (phi1_n == SIZE_MAX: F phi2) or, with reward,
  * R{"r"}=?[F phi2] with one per step, on a chain given by its transitions;
  * the value in state 0 as printed. */
@@ -1499,5 +1540,6 @@ int main(void) {
     RUN(test_minpathsum_exact);
     RUN(test_minpathsum_param);
     RUN(test_direct_bounds_vs_exact);
+    RUN(test_cumulative_bound_vs_exact);
     return test_summary();
 }
