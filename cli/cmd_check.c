@@ -47,6 +47,9 @@ static void check_usage(FILE *out) {
             "  --fixdl            (the default) give states without any enabled command a\n"
             "                     self-loop, as PRISM does, with a warning\n"
             "  --nofixdl          refuse a model with deadlock states instead\n"
+            "  --noprobchecks     accept commands whose probabilities do not sum to 1:\n"
+            "                     each state's row is normalised, as PRISM -noprobchecks\n"
+            "                     does (not with --exact or --param)\n"
             "  --max-states N     stop with an error beyond N reachable states (default %u)\n"
             "  --max-transitions N  stop with an error beyond N transitions (default %llu)\n"
             "  --property P       check only property P: its number (1 = the first) or\n"
@@ -95,7 +98,7 @@ typedef struct check_opts {
     const char *export_explicit, *export_drn, *export_prism, *dot;
     const char *backend, *property, *params;
     const char *run_consts; /* the constants of this run (one combination of --const ranges) */
-    int explicit_files, json, fixdl, nofixdl, exact, test;
+    int explicit_files, json, fixdl, nofixdl, noprobchecks, exact, test;
     uint32_t max_states;
     uint64_t max_transitions;
     double precision, timeout;
@@ -167,6 +170,7 @@ static int parse_args(int argc, char **argv, check_opts *o) {
         else if (cli_flag(&a, "--json")) o->json = 1;
         else if (cli_flag(&a, "--fixdl")) o->fixdl = 1;
         else if (cli_flag(&a, "--nofixdl")) o->nofixdl = 1;
+        else if (cli_flag(&a, "--noprobchecks")) o->noprobchecks = 1;
         else if (cli_flag(&a, "--test")) o->test = 1;
         else if (cli_opt(&a, "--backend")) o->backend = a.value;
         else if (cli_opt(&a, "--const")) o->consts = a.value;
@@ -992,6 +996,7 @@ static int check_run(check_opts *o, const proper_backend *backend, proper_prism_
         bo.fix_deadlocks = !o->nofixdl;
         bo.max_states = o->max_states;
         bo.max_transitions = o->max_transitions;
+        if (o->noprobchecks) bo.prob_tol = INFINITY;
         if (proper_prism_build_intervals(pm, &bo, d, iv, &err)) return cli_report(&err);
         if (first) cli_warn_deadlocks(proper_bitset_count(&d->deadlock));
         o->intervals = iv;
@@ -1020,6 +1025,10 @@ int cmd_check(int argc, char **argv) {
     cli_json j;
     if ((rc = parse_args(argc, argv, &o)) != CLI_OK) return rc < 0 ? CLI_OK : rc;
     if (o.fixdl && o.nofixdl) return cli_fail("check: --fixdl and --nofixdl contradict each other");
+    if (o.noprobchecks && (o.exact || o.params))
+        return cli_fail("check: --noprobchecks is not supported with --exact or --param (rows must sum to exactly 1)");
+    if (o.noprobchecks && o.explicit_files)
+        return cli_fail("check: --noprobchecks applies to PRISM-language models (not explicit files)");
     proper_backend_registry_init(&reg);
     if (proper_backend_register(&reg, proper_backend_native(), &err) ||
         proper_backend_register(&reg, proper_backend_prism(), &err) ||

@@ -59,7 +59,10 @@
  * as each sums to 1), which also resolves a module's overlapping guards.
  * The updates of one command must have probabilities >= 0 summing to 1
  * within PROPER_PRISM_PROB_TOL (PRISM's default "sumroundoff" is 1e-5);
- * zero-probability updates are ignored. Assignments read the old state.
+ * zero-probability updates are ignored. With prob_tol = INFINITY (PRISM's
+ * -noprobchecks) any positive sum is accepted, and the division below
+ * normalises each state's row, as PRISM does (a lone command 0.2:a + 0.3:b
+ * gives 0.4 and 0.6); a sum of 0 stays an error (PRISM's explicit engine). Assignments read the old state.
  * A state with no choice is a deadlock: an error unless fix_deadlocks (then
  * a self-loop and the built-in label "deadlock", like PRISM's -fixdl).
  * The reachable states are numbered as PRISM numbers them for its explicit
@@ -269,7 +272,7 @@ typedef struct proper_prism_build_opts {
     uint32_t max_states; /* PROPER_PRISM_MAX_STATES; more reachable states: PROPER_ELIMIT */
     uint64_t max_transitions; /* PROPER_PRISM_MAX_TRANSITIONS; more transitions: PROPER_ELIMIT */
     int fix_deadlocks;   /* 0: a deadlock is an error; 1: self-loop + "deadlock" label */
-    double prob_tol;     /* PROPER_PRISM_PROB_TOL */
+    double prob_tol;     /* PROPER_PRISM_PROB_TOL; INFINITY: no check of the sums (PRISM's -noprobchecks) */
 } proper_prism_build_opts;
 
 PROPER_API proper_prism_build_opts proper_prism_build_opts_default(void);
@@ -3823,7 +3826,7 @@ static int proper__prism_command_probs(proper__prism_explorer *X, size_t c, doub
         if (sum_hi < 1 - tol)
             return proper__prism_eval_fail(&X->cx, &at, PROPER_EPROB,
                                            "the upper ends of the command's probabilities sum to %.15g, below 1", sum_hi);
-    } else if (!m->is_ctmc && fabs(sum - 1) > X->o->prob_tol) {
+    } else if (!m->is_ctmc && (fabs(sum - 1) > X->o->prob_tol || !(sum > 0))) {
         return proper__prism_eval_fail(&X->cx, &at, PROPER_EPROB, "probabilities of the command sum to %.15g, not 1", sum);
     }
     return PROPER_OK;

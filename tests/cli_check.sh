@@ -130,6 +130,19 @@ expect_error check_unknown_identifier "proper: $T/bad.pm:4:6: unknown identifier
 
 printf 'dtmc\nmodule M\n  x : [0..2] init 0;\n  [] x<2 -> 0.5:(x'"'"'=x+1) + 0.4:(x'"'"'=x);\nendmodule\n' > "$T/sum.pm"
 expect_error check_prob_sum "$T/sum.pm:4:3: probabilities of the command sum to 0.9" chk "$T/sum.pm"
+# --noprobchecks: each state's row normalised, as PRISM 4.10.2-dev does with -noprobchecks:
+# `prism np.pm -pf 'P=? [ X s=1 ]' -noprobchecks` (also -ex) prints 0.4 for a lone
+# command 0.2:(s'=1) + 0.3:(s'=2) and 0.2 when a second command 0.5:(s'=3) overlaps it;
+# a command whose probabilities sum to 0 is an error (PRISM -ex: "Probability is zero")
+printf 'dtmc\nmodule M\n  s : [0..3] init 0;\n  [] s=0 -> 0.2:(s'"'"'=1) + 0.3:(s'"'"'=2);\n  [] s>0 -> true;\nendmodule\n' > "$T/np.pm"
+run chk "$T/np.pm" 'P=? [ X s=1 ]' --noprobchecks
+status_is check_noprobchecks 0 && matches check_noprobchecks "$T/out" ' 0\.4$'
+printf 'dtmc\nmodule M\n  s : [0..3] init 0;\n  [] s=0 -> 0.2:(s'"'"'=1) + 0.3:(s'"'"'=2);\n  [] s=0 -> 0.5:(s'"'"'=3);\n  [] s>0 -> true;\nendmodule\n' > "$T/np2.pm"
+run chk "$T/np2.pm" 'P=? [ X s=1 ]' --noprobchecks
+status_is check_noprobchecks_two 0 && matches check_noprobchecks_two "$T/out" ' 0\.2$'
+printf 'dtmc\nmodule M\n  s : [0..1] init 0;\n  [] s=0 -> 0:(s'"'"'=1);\n  [] s>0 -> true;\nendmodule\n' > "$T/np0.pm"
+expect_error check_noprobchecks_zero "$T/np0.pm:4:3: probabilities of the command sum to 0, not 1" chk "$T/np0.pm" --noprobchecks
+expect_error check_noprobchecks_exact "not supported with --exact" chk "$T/np.pm" --noprobchecks --exact
 
 printf 'dtmc\nmodule M\n  x : [0..2] init 0;\n  [] x<2 -> (x'"'"'=x+1);\nendmodule\n' > "$T/dl.pm"
 # deadlocks get a self-loop by default, with a warning, as PRISM does; --nofixdl refuses them

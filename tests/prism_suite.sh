@@ -19,8 +19,8 @@
 # (-ex, -s, -m, -h, -gs, -epsilon, ...) and -export* do not change a result
 # and are dropped, and runs that then coincide are run once; -exact
 # becomes --exact and -param P becomes --param P (results compared exactly:
-# rationals, or rational functions of the parameters); -noprobchecks and
-# -importmodel runs are counted UNSUPPORTED without running.
+# rationals, or rational functions of the parameters); -noprobchecks becomes
+# --noprobchecks; -importmodel runs are counted UNSUPPORTED without running.
 #
 # Verdicts: PASS, WRONG (a value outside PRISM's test tolerance, relative
 # 1e-5), UNSUPPORTED (proper refuses the feature), ERROR (any other
@@ -101,7 +101,7 @@ options() {
         -exact) out="$out --exact" ;;
         -mdp) echo "OTHER mdp"; return ;;
         -param) out="$out --param $2"; shift ;;
-        -noprobchecks) echo "UNSUPPORTED probabilities not summing to 1 (-noprobchecks)"; return ;;
+        -noprobchecks) out="$out --noprobchecks" ;;
         -importmodel | -importtrans | -importresults) echo "UNSUPPORTED $1"; return ;;
         -export* | -maxiters | -transientmethod | -gridresolution | -cuddepsilon | -paretoepsilon | \
             -ptamethod | -simsamples | -simconf | -simwidth | -simpathlen | -exportstrat | -exporttarget)
