@@ -125,11 +125,9 @@
  *    |error| <= j d u (1 + t)^j max|x|: 1e-9 relative for d = 10 and
  *    j = 10^6 with t = 0; C<=k adds the rounding of its step rewards and
  *    of the sum of its k step values (proper__dtmc_cumul_bound).
- *  - steady state: proper_dtmc_steady_stats and _reward_steady_stats
- *    carry the stationary solves' proven bounds through the normalisation
- *    and the BSCC reachability (see there); steady_distribution reports
- *    none (each part is solved to a proven rel_precision of its
- *    component's largest value, the combination is not bounded).
+ *  - steady state: proper_dtmc_steady_stats, _reward_steady_stats and
+ *    _steady_distribution_stats carry the stationary solves' proven bounds
+ *    through the normalisation and the BSCC reachability (see there).
  *
  * ---- Output parameters -------------------------------------------------------
  * This module follows the project's contract: a function that produces a
@@ -577,9 +575,21 @@ PROPER_API int proper_dtmc_reward_instant_stats(const proper_dtmc *m, const prop
 PROPER_API int proper_dtmc_steady(const proper_dtmc *m, const proper_bitset *phi,
                                   const proper_dtmc_solve_opts *opts, double *x, proper_error *err);
 /* Long-run distribution from the initial state/distribution: pi[s] for every
- * state (0 for transient states). */
+ * state (0 for transient states): each BSCC's stationary distribution
+ * times the probability of ending in it (states that reach only one BSCC
+ * pass their mass to it; the others by their expected visits, a
+ * transposed linear solve). */
 PROPER_API int proper_dtmc_steady_distribution(const proper_dtmc *m, const proper_dtmc_solve_opts *opts,
                                                double *pi, proper_error *err);
+/* The same with a proven bound in stats->max_error (init_error: the same):
+ * |pi[s] - exact| for every state. Each BSCC's normalised stationary
+ * bounds (as for proper_dtmc_steady_stats) and the absorption
+ * probability's bound (the visits' certificate through the mass they pass
+ * on, plus the rounding of that sum) combine as |pi~ a~ - pi a| <=
+ * e_pi (a~ + e_a) + pi~ e_a. A CTMC's bound is of its uniformised chain.
+ * The other fields are zero. */
+PROPER_API int proper_dtmc_steady_distribution_stats(const proper_dtmc *m, const proper_dtmc_solve_opts *opts,
+                                                     double *pi, proper_dtmc_solve_stats *stats, proper_error *err);
 /* R{r}=? [ S ]: long-run average reward per step (a CTMC: per time unit)
  * starting from each state: sum over bottom SCCs B of P(reach B) times the
  * stationary mean of the step reward (state reward plus expected transition
@@ -3662,28 +3672,59 @@ PROPER_API int proper_dtmc_reward_steady_stats(const proper_dtmc *m, const prope
 
 PROPER_API int proper_dtmc_steady_distribution(const proper_dtmc *m, const proper_dtmc_solve_opts *opts,
                                                double *pi, proper_error *err) {
+    return proper_dtmc_steady_distribution_stats(m, opts, pi, NULL, err);
+}
+
+/* The bound of each BSCC's absorption probability a_b = sum of mu0 over the
+ * states reaching only b (exact) + sum over open states s of v_s P(s, t)
+ * (t reaching only b): the visits' proven bounds ev_s times P(s, t), plus
+ * the rounding of the products and of the sum of the c_b non-zero terms,
+ * at most (c_b + 2) u a_b (non-negative terms; Higham 4.2), rounded up. */
+static void proper__dtmc_absorb_bounds(const proper_dtmc *m, const uint32_t *sole, const double *mu0,
+                                       const double *visits, const double *ev, const double *absorb, uint32_t nb,
+                                       double *eabs) {
+    double u = DBL_EPSILON / 2.0, *count = eabs + nb; /* count: the non-zero terms added */
+    uint32_t s, b;
+    uint64_t e;
+    for (b = 0; b < nb; b++) eabs[b] = count[b] = 0.0;
+    for (s = 0; s < m->n_states; s++) {
+        if (sole[s] != UINT32_MAX) { count[sole[s]] += mu0[s] != 0.0; continue; }
+        for (e = m->row[s]; e < m->row[s + 1]; e++)
+            if (sole[m->col[e]] != UINT32_MAX) {
+                eabs[sole[m->col[e]]] += ev[s] * m->prob[e];
+                count[sole[m->col[e]]] += visits[s] != 0.0;
+            }
+    }
+    for (b = 0; b < nb; b++) eabs[b] = (eabs[b] + (count[b] + 2.0) * u * absorb[b]) * (1.0 + 4.0 * u);
+}
+
+PROPER_API int proper_dtmc_steady_distribution_stats(const proper_dtmc *m, const proper_dtmc_solve_opts *opts,
+                                                     double *pi, proper_dtmc_solve_stats *stats, proper_error *err) {
     proper__dtmc_csr g, tr;
     proper_bitset open;
-    double *visits = NULL, *absorb = NULL, *mu0 = NULL;
+    double *visits = NULL, *absorb = NULL, *mu0 = NULL, *epi = NULL, *ev = NULL, *eabs = NULL;
+    double u = DBL_EPSILON / 2.0;
     uint32_t *bscc, *sole, nb = 0, s;
     uint64_t e;
     int rc;
+    if (stats) memset(stats, 0, sizeof *stats);
+    proper_bitset_init(&open);
     if (m->kind == PROPER_DTMC_KIND_CTMC) { /* the uniformised chain has the CTMC's limit */
-        proper_dtmc u;
-        proper_dtmc_init(&u);
-        if ((rc = proper_dtmc_uniformised(m, &u, NULL, err))) return rc;
-        rc = proper_dtmc_steady_distribution(&u, opts, pi, err);
-        proper_dtmc_free(&u);
+        proper_dtmc un;
+        proper_dtmc_init(&un);
+        if ((rc = proper_dtmc_uniformised(m, &un, NULL, err))) return rc;
+        rc = proper_dtmc_steady_distribution_stats(&un, opts, pi, stats, err);
+        proper_dtmc_free(&un);
         return rc;
     }
     bscc = (uint32_t *)proper_calloc(2 * (size_t)m->n_states, sizeof *bscc);
-    if (!bscc) return proper__dtmc_nomem(err);
+    if (stats) epi = (double *)proper_calloc(m->n_states, sizeof *epi);
+    if (!bscc || (stats && !epi)) { PROPER_FREE(bscc); PROPER_FREE(epi); return proper__dtmc_nomem(err); }
     sole = bscc + m->n_states;
-    if ((rc = proper__dtmc_bscc_stationary(m, opts, pi, NULL, bscc, &nb, err))) { PROPER_FREE(bscc); return rc; }
+    if ((rc = proper__dtmc_bscc_stationary(m, opts, pi, epi, bscc, &nb, err))) goto done;
     visits = (double *)proper_calloc(m->n_states, sizeof *visits);
     absorb = (double *)proper_calloc(nb ? nb : 1, sizeof *absorb);
     mu0 = (double *)proper_calloc(m->n_states, sizeof *mu0);
-    proper_bitset_init(&open);
     if (!visits || !absorb || !mu0 || proper_bitset_create(&open, m->n_states, NULL) ||
         proper__dtmc_sole_bscc(m, bscc, sole)) {
         rc = proper__dtmc_nomem(err);
@@ -3699,7 +3740,7 @@ PROPER_API int proper_dtmc_steady_distribution(const proper_dtmc *m, const prope
     else mu0[m->init] = 1.0;
     proper__dtmc_csr_view(m, &g);
     if (proper__dtmc_transpose(&g, &open, 1, &tr)) { rc = proper__dtmc_nomem(err); goto done; }
-    rc = proper__dtmc_solve_linear(&tr, &open, mu0, visits, opts, NULL, NULL, NULL, err);
+    rc = proper__dtmc_solve_linear(&tr, &open, mu0, visits, opts, NULL, stats ? &ev : NULL, NULL, err);
     proper__dtmc_csr_free(&tr);
     if (rc) goto done;
     for (s = 0; s < m->n_states; s++) {
@@ -3711,12 +3752,33 @@ PROPER_API int proper_dtmc_steady_distribution(const proper_dtmc *m, const prope
         for (e = m->row[s]; e < m->row[s + 1]; e++)
             if (sole[m->col[e]] != UINT32_MAX) absorb[sole[m->col[e]]] += visits[s] * m->prob[e];
     }
-    for (s = 0; s < m->n_states; s++) pi[s] = bscc[s] == UINT32_MAX ? 0.0 : pi[s] * absorb[bscc[s]];
+    if (stats) {
+        if (!(eabs = (double *)proper_calloc(2 * (size_t)(nb ? nb : 1), sizeof *eabs))) {
+            rc = proper__dtmc_nomem(err);
+            goto done;
+        }
+        proper__dtmc_absorb_bounds(m, sole, mu0, visits, ev, absorb, nb, eabs);
+    }
+    for (s = 0; s < m->n_states; s++) {
+        double a, ea, bound;
+        if (bscc[s] == UINT32_MAX) { pi[s] = 0.0; continue; }
+        a = absorb[bscc[s]];
+        if (stats) { /* |pi~ a~ - pi a| <= e_pi (a~ + e_a) + pi~ e_a, plus the product's rounding */
+            ea = eabs[bscc[s]];
+            bound = (epi[s] * (a + ea) + pi[s] * ea + u * pi[s] * a) * (1.0 + 4.0 * u);
+            if (bound > stats->max_error || isnan(bound)) stats->max_error = bound;
+        }
+        pi[s] *= a;
+    }
+    if (stats) stats->init_error = stats->max_error;
 done:
     proper_bitset_free(&open);
     PROPER_FREE(visits);
     PROPER_FREE(absorb);
     PROPER_FREE(mu0);
+    PROPER_FREE(epi);
+    PROPER_FREE(ev);
+    PROPER_FREE(eabs);
     PROPER_FREE(bscc);
     return rc;
 }

@@ -1013,6 +1013,49 @@ static void test_cumulative_bound_vs_exact(void) {
     printf("  %d values of C<=k within their proven bounds\n", checked);
 }
 
+/* The steady distribution's proven bound contains the exact long-run
+ * probability of each state from the initial one (exact S=? [ s=t ]), on
+ * random dyadic chains, by dense LU and by the fallback after Gauss-Seidel
+ * gives up. */
+static void test_steady_distribution_bound_vs_exact(void) {
+    proper_rng rng;
+    int it, route, checked = 0;
+    proper_rng_seed(&rng, 5150);
+    for (it = 0; it < 60; it++) {
+        uint32_t n = 2 + (uint32_t)proper_rng_below(&rng, 14), s, t;
+        proper_dtmc m;
+        proper_exact_dtmc e;
+        proper_exact_vec ex;
+        proper_error err;
+        proper_dtmc_solve_stats st;
+        double *pi = (double *)calloc(n, sizeof *pi);
+        random_rational_chain(&rng, n, 1, &m, &e);
+        m.init = (uint32_t)proper_rng_below(&rng, n);
+        CHECK(proper_exact_dtmc_check(&e, &m, &err) == 0);
+        proper_exact_vec_init(&ex);
+        for (route = 0; route < 2; route++) {
+            proper_dtmc_solve_opts o = proper_dtmc_solve_opts_default();
+            if (route) { o.dense_max = 0; o.band_max = 0; o.max_sweeps = 1; }
+            CHECK_INT(proper_dtmc_steady_distribution_stats(&m, &o, pi, &st, &err), 0);
+            CHECK(st.max_error < 1e-12);
+            for (t = 0; t < n; t++) {
+                proper_bitset one;
+                set_of(&one, n, &t, 1);
+                CHECK(proper_exact_steady(&m, &e, &one, NULL, &ex, NULL, &err) == 0);
+                s = m.init;
+                CHECK(within_bound(&ex, s, pi[t], st.max_error));
+                proper_bitset_free(&one);
+                checked++;
+            }
+        }
+        proper_exact_vec_free(&ex);
+        proper_exact_dtmc_free(&e);
+        proper_dtmc_free(&m);
+        free(pi);
+    }
+    printf("  %d long-run probabilities within their proven bounds\n", checked);
+}
+
 /* Solve P=?[phi1 U phi2] (phi1_n == SIZE_MAX: F phi2) or, with reward,
  * R{"r"}=?[F phi2] with one per step, on a chain given by its transitions;
  * the value in state 0 as printed. */
@@ -1541,5 +1584,6 @@ int main(void) {
     RUN(test_minpathsum_param);
     RUN(test_direct_bounds_vs_exact);
     RUN(test_cumulative_bound_vs_exact);
+    RUN(test_steady_distribution_bound_vs_exact);
     return test_summary();
 }
