@@ -422,9 +422,12 @@ PROPER_API int proper_prism_props_check_states(const proper_prism_props *p, size
  * in probabilities and rewards (and the constants they use), not in guards,
  * assignments, conditions, labels or min/max. CTMCs are refused. A
  * comparison of non-integer values that decides the chain's states or
- * transitions must not depend on the state or on a given constant once
- * proper_prism_decide_exactly has decided the others exactly; the rest is
- * refused (it would be decided in floating point). */
+ * transitions is decided exactly once proper_prism_decide_exactly has run:
+ * at once when it reads neither the state nor a constant given from
+ * outside, state by state when the chain is built when it reads the state
+ * (and else only literals and constants defined in the model); one that
+ * reads a given constant or a parameter is refused (it would be decided in
+ * floating point). */
 
 /* Keep the named constants open as parameters: each must be a double
  * constant without a value; it gets a sample value (1/(n+2+i), distinct and
@@ -436,7 +439,9 @@ PROPER_API int proper_prism_open_params(proper_prism_model *m, const char *const
  * depends neither on the state nor on a constant given from outside (a
  * parameter, or one set by proper_prism_set_consts): "1/3 = 0.333333333333333333"
  * is false, though the doubles are equal. Each becomes the literal true or
- * false, so that a DTMC built from m next has the structure exact
+ * false; those that read the state (and else only literals and the
+ * model's own constants) are marked to be decided exactly in each state by
+ * every later build of m. A DTMC built from m next has the structure exact
  * arithmetic gives, as PRISM's -exact and -param build it. For exact and
  * parametric checking: after proper_prism_open_params (params as given to
  * proper_prism_build_exact), before proper_prism_build. */
@@ -845,8 +850,10 @@ enum {
     PROPER__PM_N_FORALL,  /* CTL A[a] */
     PROPER__PM_N_FILTER,  /* filter(op, a, b): op a PROPER__PM_FL_*, b = states or -1 (all) */
     PROPER__PM_N_PROPREF, /* "name" of a property: idx = its index */
-    PROPER__PM_N_PATH     /* temporal operator op (PROPER__PM_T_*): a, b operands (a -1 for unary ones),
+    PROPER__PM_N_PATH,    /* temporal operator op (PROPER__PM_T_*): a, b operands (a -1 for unary ones),
                              c = upper step bound, idx = lower step bound (-1 none), num: 1 upper strict, 2 lower strict */
+    PROPER__PM_N_XCMP     /* (models) a comparison op of non-integer values that reads the state, decided
+                             exactly where an exact context is at hand (proper_prism_decide_exactly makes them) */
 };
 
 #define PROPER__PM_QUERY 31 /* "=?" (also min=?, max=?: one choice in a DTMC) */
@@ -1019,6 +1026,7 @@ struct proper_prism_model {
     int32_t *actions; /* action index -> name id */
     size_t n_actions, cap_actions;
     unsigned char *alphabet; /* n_modules * n_actions: module uses action */
+    int exact_cmps; /* some nodes are PROPER__PM_N_XCMP: a build decides them exactly */
     /* name id -> declaration index, or -1 (sized names.len after parsing) */
     int32_t *sym_var, *sym_const, *sym_formula;
 };
@@ -3034,6 +3042,7 @@ typedef struct proper__prism_ectx {
     proper__prism_val *cvals;           /* ... and their values */
     int cnest;
     proper_error *err;
+    struct proper__prism_xctx *xc; /* NULL, or the exact context PROPER__PM_N_XCMP nodes are decided in */
 } proper__prism_ectx;
 
 /* "(x=1,b=true)" for error messages. */
@@ -3188,6 +3197,8 @@ static int proper__prism_eval_binary(const proper__prism_ectx *cx, const proper_
     }
 }
 
+static int proper__prism_eval_xcmp(const proper__prism_ectx *cx, int32_t e, proper__prism_val *out);
+
 static int proper__prism_eval(const proper__prism_ectx *cx, int32_t e, proper__prism_val *out) {
     const proper__prism_node *nd = &cx->pool->n[e];
     proper__prism_ectx sub;
@@ -3247,6 +3258,7 @@ static int proper__prism_eval(const proper__prism_ectx *cx, int32_t e, proper__p
         return PROPER_OK;
     }
     case PROPER__PM_N_BIN: return proper__prism_eval_binary(cx, nd, out);
+    case PROPER__PM_N_XCMP: return cx->xc ? proper__prism_eval_xcmp(cx, e, out) : proper__prism_eval_binary(cx, nd, out);
     case PROPER__PM_N_FUNC: return proper__prism_eval_func(cx, nd, out);
     case PROPER__PM_N_PROB: case PROPER__PM_N_REWARD: case PROPER__PM_N_STEADY: case PROPER__PM_N_EXISTS:
     case PROPER__PM_N_FORALL: case PROPER__PM_N_FILTER: case PROPER__PM_N_PROPREF: {
@@ -4781,6 +4793,9 @@ PROPER_API int proper_prism_build_intervals(const proper_prism_model *m, const p
     return proper__prism_build(m, opts, out, iv, err);
 }
 
+static int proper__prism_xcmp_open(const proper_prism_model *m, struct proper__prism_xctx **out, proper_error *err);
+static void proper__prism_xcmp_close(struct proper__prism_xctx *xc);
+
 static int proper__prism_build(const proper_prism_model *m, const proper_prism_build_opts *opts, proper_dtmc *out,
                                proper_prism_intervals *iv_out, proper_error *err) {
     proper__prism_explorer X;
@@ -4810,6 +4825,7 @@ static int proper__prism_build(const proper_prism_model *m, const proper_prism_b
     X.cx.file = m->file;
     X.cx.cv = cv;
     X.cx.err = err;
+    if (m->exact_cmps && (rc = proper__prism_xcmp_open(m, &X.cx.xc, err)) != 0) goto done;
     init = (int32_t *)proper_calloc(m->n_vars, sizeof *init);
     if (!init) {
         rc = proper__prism_xoom(&X);
@@ -4856,6 +4872,7 @@ done:
     proper_prism_intervals_free(&iv);
     if (have_builder) proper_dtmc_builder_free(&b);
     proper_dtmc_free(&d);
+    proper__prism_xcmp_close(X.cx.xc);
     proper__prism_explorer_free(&X);
     PROPER_FREE(cv);
     PROPER_FREE(init);
@@ -6794,7 +6811,7 @@ static int proper__prism_xbool(proper__prism_xctx *X, int32_t e, int *out) {
                : nd->op == PROPER__PM_OP_IMPLIES ? !a || b : a == b;
         return PROPER_OK;
     }
-    if (nd->kind == PROPER__PM_N_BIN && proper__prism_is_cmp(nd->op) &&
+    if ((nd->kind == PROPER__PM_N_BIN || nd->kind == PROPER__PM_N_XCMP) && proper__prism_is_cmp(nd->op) &&
         (X->m->pool.n[nd->a].type == PROPER_PRISM_DOUBLE || X->m->pool.n[nd->b].type == PROPER_PRISM_DOUBLE)) {
         proper_ratfun fa, fb;
         proper_rat qa, qb;
@@ -6821,6 +6838,19 @@ static int proper__prism_xbool(proper__prism_xctx *X, int32_t e, int *out) {
     if ((rc = proper__prism_eval(&X->cx, (int32_t)(nd - X->m->pool.n), &v)) != 0) return rc;
     *out = v.i != 0;
     return PROPER_OK;
+}
+
+/* A comparison that reads the state, decided exactly in the current state
+ * (the ordinary evaluator's cx->vals). */
+static int proper__prism_eval_xcmp(const proper__prism_ectx *cx, int32_t e, proper__prism_val *out) {
+    proper__prism_xctx *X = cx->xc;
+    const int32_t *saved = X->cx.vals;
+    int truth, rc;
+    X->cx.vals = cx->vals;
+    rc = proper__prism_xbool(X, e, &truth);
+    X->cx.vals = saved;
+    out->i = truth;
+    return rc;
 }
 
 /* Whether expression e compares non-integer values (through formulas and
@@ -7373,6 +7403,20 @@ static int proper__prism_xctx_open(proper__prism_xctx *X, const proper_prism_mod
                                    size_t n_params, proper_error *err);
 static void proper__prism_xctx_close(proper__prism_xctx *X);
 
+/* Whether expression e of the model reads, besides literals and constants
+ * with values in the model, only state variables. */
+static int proper__prism_reads_state_only(const proper_prism_model *m, int32_t e, int depth) {
+    const proper__prism_node *nd;
+    if (e < 0) return 1;
+    if (depth > PROPER_PRISM_MAX_DEPTH) return 0;
+    nd = &m->pool.n[e];
+    if (nd->kind == PROPER__PM_N_LABEL || nd->kind == PROPER__PM_N_NAME) return 0;
+    if (nd->kind == PROPER__PM_N_CONST)
+        return m->consts[nd->idx].expr >= 0 && proper__prism_reads_state_only(m, m->consts[nd->idx].expr, depth + 1);
+    return proper__prism_reads_state_only(m, nd->a, depth + 1) && proper__prism_reads_state_only(m, nd->b, depth + 1) &&
+           proper__prism_reads_state_only(m, nd->c, depth + 1);
+}
+
 PROPER_API int proper_prism_decide_exactly(proper_prism_model *m, const char *const *params, size_t n_params,
                                            proper_error *err) {
     proper__prism_xctx X;
@@ -7385,12 +7429,18 @@ PROPER_API int proper_prism_decide_exactly(proper_prism_model *m, const char *co
         proper__prism_node *nd = &m->pool.n[i];
         int truth;
         if (nd->kind != PROPER__PM_N_BIN || !proper__prism_is_cmp(nd->op) ||
-            (m->pool.n[nd->a].type != PROPER_PRISM_DOUBLE && m->pool.n[nd->b].type != PROPER_PRISM_DOUBLE) ||
-            proper__prism_reads_outside(m, (int32_t)i, 0))
+            (m->pool.n[nd->a].type != PROPER_PRISM_DOUBLE && m->pool.n[nd->b].type != PROPER_PRISM_DOUBLE))
             continue;
         if (!opened) {
             opened = 1;
             if ((rc = proper__prism_xctx_open(&X, m, params, n_params, &scratch)) != 0) break;
+        }
+        if (proper__prism_reads_outside(m, (int32_t)i, 0)) {
+            if (proper__prism_reads_state_only(m, (int32_t)i, 0)) {
+                nd->kind = PROPER__PM_N_XCMP; /* decided state by state when the chain is built */
+                m->exact_cmps = 1;
+            }
+            continue;
         }
         if ((rc = proper__prism_xbool(&X, (int32_t)i, &truth)) != 0) {
             if (rc != PROPER_ENOMEM) rc = PROPER_OK;
@@ -7441,6 +7491,7 @@ static int proper__prism_xctx_open(proper__prism_xctx *X, const proper_prism_mod
     X->cx.file = m->file;
     X->cx.cv = X->cv = cv;
     X->cx.err = err;
+    X->cx.xc = X;
     X->param_of = param_of = (int32_t *)proper_calloc(m->n_consts + 1, sizeof *param_of);
     X->cval = (proper_ratfun *)proper_calloc(m->n_consts + 1, sizeof *X->cval);
     X->cdone = (unsigned char *)proper_calloc(m->n_consts + 1, 1);
@@ -7453,6 +7504,27 @@ static int proper__prism_xctx_open(proper__prism_xctx *X, const proper_prism_mod
         param_of[m->sym_const[sym]] = (int32_t)i;
     }
     return PROPER_OK;
+}
+
+/* The exact context a build decides PROPER__PM_N_XCMP nodes in. */
+static int proper__prism_xcmp_open(const proper_prism_model *m, proper__prism_xctx **out, proper_error *err) {
+    proper__prism_xctx *X = (proper__prism_xctx *)proper_calloc(1, sizeof *X);
+    int rc;
+    *out = NULL;
+    if (!X) return proper_error_set(err, PROPER_ENOMEM, m->file, 0, 0, "out of memory");
+    if ((rc = proper__prism_xctx_open(X, m, NULL, 0, err)) != 0) {
+        if (X->m) proper__prism_xctx_close(X);
+        PROPER_FREE(X);
+        return rc;
+    }
+    *out = X;
+    return PROPER_OK;
+}
+
+static void proper__prism_xcmp_close(proper__prism_xctx *xc) {
+    if (!xc) return;
+    proper__prism_xctx_close(xc);
+    PROPER_FREE(xc);
 }
 
 static void proper__prism_xctx_close(proper__prism_xctx *X) {

@@ -1537,6 +1537,47 @@ static void test_lazy_lexing(void) {
     proper_prism_free(m);
 }
 
+/* Comparisons of non-integer values that read the state are decided
+ * exactly once proper_prism_decide_exactly has run (as PRISM -exact builds
+ * the chain): in exact_state_cmp.pm, 1/3 = 0.333333333333333333333333 is
+ * false exactly and true in doubles. PRISM 4.10.2-dev on its own
+ * functionality/verify/exact/exact-eval-4.prism (the first command):
+ * `prism exact-eval-4.prism -pf 'P=? [ F s=1 ]' -const x=0` gives 3 states
+ * and 0.5, with -exact 2 states and 0. Here the doubles reach s=1 and s=3
+ * (0, 1, 2, 3: 4 states, P(F s=1) = 1/2); exactly only 0 and 2. */
+static void test_exact_state_comparisons(void) {
+    proper_prism_model *m = NULL;
+    proper_prism_props *p = NULL;
+    proper_exact_dtmc e;
+    proper_exact_vec x;
+    proper_dtmc d;
+    proper_error err;
+    proper_dtmc_init(&d);
+    proper_exact_dtmc_init(&e);
+    proper_exact_vec_init(&x);
+    CHECK_INT(proper_prism_read(&m, MODELS "exact_state_cmp.pm", &err), 0);
+    if (!m) return;
+    CHECK_INT(proper_prism_build(m, NULL, &d, &err), 0);
+    CHECK_INT(d.n_states, 4);
+    CHECK_ABS(check1(m, &d, "P=? [ F s=1 ]"), 0.5, 1e-15);
+    CHECK_INT(proper_prism_decide_exactly(m, NULL, 0, &err), 0);
+    CHECK_INT(proper_prism_build(m, NULL, &d, &err), 0);
+    CHECK_INT(d.n_states, 2);
+    CHECK_ABS(check1(m, &d, "P=? [ F s=1 ]"), 0, 0);
+    CHECK_ABS(check1(m, &d, "P=? [ F s=3 ]"), 0, 0);
+    CHECK_INT(proper_prism_build_exact(m, &d, NULL, 0, &e, &err), 0);
+    CHECK_INT(proper_prism_props_parse(&p, m, "P=? [ F s=2 ]", 13, NULL, &err), 0);
+    if (p) {
+        CHECK_INT(proper_prism_props_exact(p, 0, &d, &e, &x, &err), 0);
+        CHECK(x.q && proper_rat_to_double(&x.q[d.init]) == 1);
+    }
+    proper_exact_vec_free(&x);
+    proper_exact_dtmc_free(&e);
+    proper_prism_props_free(p);
+    proper_dtmc_free(&d);
+    proper_prism_free(m);
+}
+
 int main(void) {
     RUN(test_expression_semantics);
     RUN(test_path_bounds);
@@ -1575,5 +1616,6 @@ int main(void) {
     RUN(test_param_declarations);
     RUN(test_param_function);
     RUN(test_lazy_lexing);
+    RUN(test_exact_state_comparisons);
     return test_summary();
 }
