@@ -50,7 +50,19 @@
  * exists for some parameter values has a non-zero probability.
  *
  * ---- Solvers -------------------------------------------------------------
- * DTMCs only (a CTMC is refused with PROPER_EUNSUPPORTED).
+ * CTMCs (m->kind == PROPER_DTMC_KIND_CTMC; the companion holds exact rates,
+ * checked positive, rows of any sum) are solved as PRISM's exact and
+ * parametric engines solve them (param/ValueComputer.java), on the
+ * embedded chain P(s,t) = R(s,t) / E(s), E(s) the row's sum of rates
+ * (self-loops included, as PRISM counts them): P=? [ U ] is the embedded
+ * chain's; R=? [ F ] takes state rewards (rates) per visit, r(s) / E(s),
+ * and transition rewards as they are; S=? and R=? [ S ] weigh each BSCC's
+ * embedded stationary distribution by the mean sojourns 1 / E(s) (the
+ * long-run fraction of time is sum pi tau over phi / sum pi tau; the
+ * reward per unit of time sum pi (r/E + sum_t P trans) / sum pi tau). Time
+ * bounds (X, U<=t, C<=t, I=t on a CTMC) are refused with
+ * PROPER_EUNSUPPORTED: they need exp(-q t), not a rational (PRISM's
+ * engines refuse them too).
  * P=? [ phi1 U phi2 ] and R=? [ F phi ] with PRISM's conventions: graph
  * precomputation (dtmc.h's prob0/prob1 on the structure), value 0 on prob0
  * states and 1 on prob1 states; for rewards the value is infinite where phi
@@ -361,8 +373,9 @@ PROPER_API int proper_exact_dtmc_set_trans_reward(proper_exact_dtmc *e, size_t r
 PROPER_API int proper_exact_dtmc_set_trans_freward(proper_exact_dtmc *e, size_t r, uint64_t k,
                                                    const proper_ratfun *v, proper_error *err);
 /* Check at the boundary: every row sums to exactly 1 (to the function 1 in
- * parametric mode) and, in rational mode, no probability or reward is
- * negative and every transition of m has a non-zero exact probability.
+ * parametric mode; a CTMC's rows are rates, of any sum) and, in rational
+ * mode, no probability or reward is negative and every transition of m has
+ * a non-zero exact probability (rate).
  * PROPER_EPROB names the first offending state and its sum. */
 PROPER_API int proper_exact_dtmc_check(const proper_exact_dtmc *e, const proper_dtmc *m, proper_error *err);
 /* The numeric chain at a parameter point (point[i] for parameter i): the
@@ -3680,14 +3693,22 @@ PROPER_API int proper_exact_dtmc_set_trans_freward(proper_exact_dtmc *e, size_t 
 }
 
 static int proper__exact_fits(const proper_exact_dtmc *e, const proper_dtmc *m, proper_error *err) {
-    if (m->kind != PROPER_DTMC_KIND_DTMC)
-        return proper_error_set(err, PROPER_EUNSUPPORTED, NULL, 0, 0,
-                                "exact and parametric solving takes DTMCs only (this model is a CTMC)");
     if (e->n_states != m->n_states || e->n_trans != m->n_trans || (!e->prob && !e->fprob))
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
                                 "the exact values were made for another model (%lu states, %lu transitions)",
                                 (unsigned long)e->n_states, (unsigned long)e->n_trans);
     return PROPER_OK;
+}
+
+/* The step-bounded solvers take DTMCs only: a CTMC's time bounds need
+ * exp(-qt) (uniformisation), which is not rational; PRISM's exact and
+ * parametric engines refuse them too. */
+static int proper__exact_fits_dtmc(const proper_exact_dtmc *e, const proper_dtmc *m, proper_error *err) {
+    if (m->kind != PROPER_DTMC_KIND_DTMC)
+        return proper_error_set(err, PROPER_EUNSUPPORTED, NULL, 0, 0,
+                                "exact and parametric solving of a CTMC takes unbounded properties only (P=? [ U ], "
+                                "R=? [ F ], S=?, R=? [ S ]): time bounds are not rational");
+    return proper__exact_fits(e, m, err);
 }
 
 PROPER_API int proper_exact_dtmc_check(const proper_exact_dtmc *e, const proper_dtmc *m, proper_error *err) {
@@ -3711,14 +3732,16 @@ PROPER_API int proper_exact_dtmc_check(const proper_exact_dtmc *e, const proper_
                 proper_strbuf_init(&b);
                 proper_rat_format((const proper_rat *)pk, &b);
                 rc = proper_error_set(err, PROPER_EPROB, NULL, 0, 0,
-                                      "state %lu: transition to %lu has exact probability %s (must be > 0)",
-                                      (unsigned long)s, (unsigned long)m->col[k], b.data ? b.data : "?");
+                                      "state %lu: transition to %lu has exact %s %s (must be > 0)",
+                                      (unsigned long)s, (unsigned long)m->col[k],
+                                      m->kind == PROPER_DTMC_KIND_CTMC ? "rate" : "probability", b.data ? b.data : "?");
                 proper_strbuf_free(&b);
                 goto done;
             }
             rc = F->add(sum, sum, pk);
         }
         if (rc) break;
+        if (m->kind == PROPER_DTMC_KIND_CTMC) continue; /* rates: positive, any sum */
         if (!(e->n_params ? proper_ratfun_equal((proper_ratfun *)sum, (proper_ratfun *)one)
                           : proper_rat_is_one((proper_rat *)sum))) {
             proper_strbuf b;
@@ -3769,6 +3792,7 @@ PROPER_API int proper_exact_dtmc_instantiate(const proper_exact_dtmc *e, const p
     proper_dtmc_builder_init(&b);
     proper_dtmc_init(&t);
     b.init = m->init;
+    b.rates = m->kind == PROPER_DTMC_KIND_CTMC;
     for (s = 0; s < m->n_states && !rc; s++) {
         uint64_t k;
         for (k = m->row[s]; k < m->row[s + 1] && !rc; k++) {
@@ -3872,6 +3896,67 @@ static void proper__exact_stats_start(proper_exact_stats *stats) {
     if (stats) memset(stats, 0, sizeof *stats);
 }
 
+/* A CTMC's unbounded properties on its embedded DTMC, as PRISM's exact and
+ * parametric engines solve them (param/ValueComputer.java): dm is dtmc.h's
+ * embedded chain (the same rows in the same order) and de its exact values,
+ * P(s,t) = R(s,t) / E(s) with E(s) the sum of the row's rates (self-loops
+ * included, as PRISM counts them); state rewards, which are rates, become
+ * rewards per visit r(s) / E(s) (the mean sojourn is 1 / E(s)); transition
+ * rewards stay. With `sojourn`, the n_states values 1 / E(s) too. */
+static int proper__exact_embed(const proper_dtmc *m, const proper_exact_dtmc *e, proper_dtmc *dm, proper_exact_dtmc *de,
+                               void **sojourn, proper_error *err) {
+    const proper__exact_field *F = proper__exact_field_of(e->n_params);
+    const void *rate = proper__exact_probs(e);
+    void *exit = NULL, *unit = NULL, *dprob;
+    uint32_t s;
+    uint64_t k;
+    size_t r;
+    int rc;
+    proper_dtmc_init(dm);
+    proper_exact_dtmc_init(de);
+    if ((rc = proper_dtmc_embedded(m, dm, err)) ||
+        (rc = proper_exact_dtmc_create(de, dm, e->n_params, (const char *const *)e->param_names, err)))
+        goto done;
+    if (!(exit = proper__exact_alloc_elems(F, m->n_states)) || !(unit = proper__exact_alloc_elems(F, 1)) ||
+        F->set_int(unit, 1)) {
+        rc = PROPER_ENOMEM;
+        goto done;
+    }
+    dprob = e->n_params ? (void *)de->fprob : (void *)de->prob;
+    for (s = 0; s < m->n_states && !rc; s++) {
+        void *es = PROPER__EXACT_AT(F, exit, s);
+        for (k = m->row[s]; k < m->row[s + 1] && !rc; k++) rc = F->add(es, es, PROPER__EXACT_AT(F, rate, k));
+        for (k = m->row[s]; k < m->row[s + 1] && !rc; k++)
+            rc = F->div(PROPER__EXACT_AT(F, dprob, k), PROPER__EXACT_AT(F, rate, k), es);
+        for (r = 0; r < e->n_rewards && r < de->n_rewards && !rc; r++) {
+            const void *st = proper__exact_reward_array(e, r, e->n_params != 0, 0);
+            void *dst = proper__exact_reward_array(de, r, e->n_params != 0, 0);
+            if (st && dst) rc = F->div(PROPER__EXACT_AT(F, dst, s), PROPER__EXACT_AT(F, st, s), es);
+        }
+        if (!rc) rc = F->div(es, unit, es); /* the mean sojourn 1 / E(s) */
+    }
+    for (r = 0; r < e->n_rewards && r < de->n_rewards && !rc; r++) {
+        const void *tr = proper__exact_reward_array(e, r, e->n_params != 0, 1);
+        void *dtr = proper__exact_reward_array(de, r, e->n_params != 0, 1);
+        for (k = 0; tr && dtr && k < m->n_trans && !rc; k++)
+            rc = F->copy(PROPER__EXACT_AT(F, dtr, k), PROPER__EXACT_AT(F, tr, k));
+    }
+    if (rc) proper_error_set(err, rc, NULL, 0, 0, rc == PROPER_EINVAL ? "a state of the CTMC has exit rate 0" : "out of memory");
+done:
+    proper__exact_free_elems(F, unit, unit ? 1 : 0);
+    if (!rc && sojourn) {
+        *sojourn = exit;
+        return PROPER_OK;
+    }
+    proper__exact_free_elems(F, exit, exit ? m->n_states : 0);
+    if (rc) {
+        proper_dtmc_free(dm);
+        proper_exact_dtmc_free(de);
+        if (rc == PROPER_ENOMEM) proper_error_set(err, rc, NULL, 0, 0, "out of memory");
+    }
+    return rc;
+}
+
 PROPER_API int proper_exact_prob_until(const proper_dtmc *m, const proper_exact_dtmc *e, const proper_bitset *phi1,
                                        const proper_bitset *phi2, const proper_exact_opts *opts, proper_exact_vec *x,
                                        proper_exact_stats *stats, proper_error *err) {
@@ -3885,6 +3970,15 @@ PROPER_API int proper_exact_prob_until(const proper_dtmc *m, const proper_exact_
     if ((rc = proper__exact_fits(e, m, err))) return rc;
     if (phi2->n != m->n_states || (phi1 && phi1->n != m->n_states))
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "state sets do not match the model");
+    if (m->kind == PROPER_DTMC_KIND_CTMC) { /* the embedded chain's */
+        proper_dtmc dm;
+        proper_exact_dtmc de;
+        if ((rc = proper__exact_embed(m, e, &dm, &de, NULL, err))) return rc;
+        rc = proper_exact_prob_until(&dm, &de, phi1, phi2, opts, x, stats, err);
+        proper_dtmc_free(&dm);
+        proper_exact_dtmc_free(&de);
+        return rc;
+    }
     proper__exact_stats_start(stats);
     proper_bitset_init(&no);
     proper_bitset_init(&yes);
@@ -3933,6 +4027,15 @@ PROPER_API int proper_exact_reward_reach(const proper_dtmc *m, const proper_exac
     if ((rc = proper__exact_fits(e, m, err))) return rc;
     if (r >= e->n_rewards) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no reward structure %lu", (unsigned long)r);
     if (phi->n != m->n_states) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "state set does not match the model");
+    if (m->kind == PROPER_DTMC_KIND_CTMC) { /* the embedded chain's, state rewards per visit */
+        proper_dtmc dm;
+        proper_exact_dtmc de;
+        if ((rc = proper__exact_embed(m, e, &dm, &de, NULL, err))) return rc;
+        rc = proper_exact_reward_reach(&dm, &de, r, phi, opts, x, stats, err);
+        proper_dtmc_free(&dm);
+        proper_exact_dtmc_free(&de);
+        return rc;
+    }
     rw = &e->rewards[r];
     st = proper__exact_reward_array(e, r, e->n_params != 0, 0);
     tr = proper__exact_reward_array(e, r, e->n_params != 0, 1);
@@ -4103,7 +4206,7 @@ PROPER_API int proper_exact_prob_next(const proper_dtmc *m, const proper_exact_d
     const proper__exact_field *F = proper__exact_field_of(e->n_params);
     void *ind = NULL;
     int rc;
-    if ((rc = proper__exact_fits(e, m, err)) || (rc = proper__exact_sets_fit(m, phi, NULL, err))) return rc;
+    if ((rc = proper__exact_fits_dtmc(e, m, err)) || (rc = proper__exact_sets_fit(m, phi, NULL, err))) return rc;
     if (proper__exact_indicator(F, phi, m->n_states, &ind)) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
     rc = proper__exact_iterate(m, e, ind, NULL, NULL, NULL, 1, x, err);
     proper__exact_free_elems(F, ind, m->n_states);
@@ -4117,7 +4220,7 @@ PROPER_API int proper_exact_prob_bounded_until(const proper_dtmc *m, const prope
     proper_bitset fixed;
     void *ind = NULL;
     int rc;
-    if ((rc = proper__exact_fits(e, m, err)) || (rc = proper__exact_sets_fit(m, phi1, phi2, err))) return rc;
+    if ((rc = proper__exact_fits_dtmc(e, m, err)) || (rc = proper__exact_sets_fit(m, phi1, phi2, err))) return rc;
     /* states in phi2 keep 1, states in neither phi1 nor phi2 keep 0 */
     proper_bitset_init(&fixed);
     if (phi1) {
@@ -4165,7 +4268,7 @@ PROPER_API int proper_exact_reward_cumulative(const proper_dtmc *m, const proper
     const proper__exact_field *F = proper__exact_field_of(e->n_params);
     void *b = NULL;
     int rc;
-    if ((rc = proper__exact_fits(e, m, err))) return rc;
+    if ((rc = proper__exact_fits_dtmc(e, m, err))) return rc;
     if (r >= e->n_rewards) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no reward structure %lu", (unsigned long)r);
     if (proper__exact_step_reward(m, e, r, &b)) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
     rc = proper__exact_iterate(m, e, NULL, b, NULL, NULL, k, x, err);
@@ -4180,7 +4283,7 @@ PROPER_API int proper_exact_reward_instant(const proper_dtmc *m, const proper_ex
     const void *st;
     void *zero = NULL;
     int rc;
-    if ((rc = proper__exact_fits(e, m, err))) return rc;
+    if ((rc = proper__exact_fits_dtmc(e, m, err))) return rc;
     if (r >= e->n_rewards) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no reward structure %lu", (unsigned long)r);
     rw = &e->rewards[r];
     st = e->n_params ? (const void *)rw->fstate : (const void *)rw->state;
@@ -4196,11 +4299,13 @@ PROPER_API int proper_exact_reward_instant(const proper_dtmc *m, const proper_ex
  * state r of B, the other states satisfy pi_j = P(r,j) + sum_{i != r}
  * pi_i P(i,j) (the balance equations without r's), solved by the same
  * elimination on the transposed chain; then mass = sum_{phi} pi / sum pi
- * (sum pi w / sum pi). */
+ * (sum pi w / sum pi). With tau (a CTMC's embedded chain: the mean sojourn
+ * of each state) the denominator is sum pi tau: the long-run fraction of
+ * time, a renewal-reward ratio. */
 static int proper__exact_bscc_mass(const proper_dtmc *m, const proper__exact_field *F, const void *prob,
                                    const uint32_t *members, uint32_t n, const proper_bitset *phi, const void *w,
-                                   const proper_exact_opts *opts, proper_exact_stats *stats, void *mass,
-                                   proper_error *err) {
+                                   const void *tau, const proper_exact_opts *opts, proper_exact_stats *stats,
+                                   void *mass, proper_error *err) {
     proper_dtmc tm;
     uint32_t *local = NULL, i, r = members[0];
     uint64_t *cnt = NULL, k, nt = 0;
@@ -4253,7 +4358,8 @@ static int proper__exact_bscc_mass(const proper_dtmc *m, const proper__exact_fie
     if ((rc = proper__exact_solve(&tm, F, tp, b, &solve, xs, opts, stats, err))) goto done;
     if ((rc = F->set_int(tot, 0)) || (rc = F->set_int(mass, 0))) goto done;
     for (i = 0; i < n && !rc; i++) {
-        rc = F->add(tot, tot, PROPER__EXACT_AT(F, xs, i));
+        rc = tau ? proper__exact_fma(F, tot, PROPER__EXACT_AT(F, xs, i), PROPER__EXACT_AT(F, tau, members[i]), t)
+                 : F->add(tot, tot, PROPER__EXACT_AT(F, xs, i));
         if (!rc && w) rc = proper__exact_fma(F, mass, PROPER__EXACT_AT(F, xs, i), PROPER__EXACT_AT(F, w, members[i]), t);
         else if (!rc && PROPER_BITSET_GET(phi, members[i])) rc = F->add(mass, mass, PROPER__EXACT_AT(F, xs, i));
     }
@@ -4276,8 +4382,8 @@ done:
 
 /* S=? [ phi ] (w NULL) or the long-run average of the weights w. */
 static int proper__exact_steady_weighted(const proper_dtmc *m, const proper_exact_dtmc *e, const proper_bitset *phi,
-                                         const void *w, const proper_exact_opts *opts, proper_exact_vec *x,
-                                         proper_exact_stats *stats, proper_error *err) {
+                                         const void *w, const void *tau, const proper_exact_opts *opts,
+                                         proper_exact_vec *x, proper_exact_stats *stats, proper_error *err) {
     const proper__exact_field *F = proper__exact_field_of(e->n_params);
     const void *prob = proper__exact_probs(e);
     proper_exact_opts o = opts ? *opts : proper_exact_opts_default();
@@ -4311,7 +4417,7 @@ static int proper__exact_steady_weighted(const proper_dtmc *m, const proper_exac
     for (c = nb; c > 0; c--) start[c] = start[c - 1];
     start[0] = 0;
     for (c = 0; c < nb && !rc; c++)
-        rc = proper__exact_bscc_mass(m, F, prob, members + start[c], start[c + 1] - start[c], phi, w, &o, NULL,
+        rc = proper__exact_bscc_mass(m, F, prob, members + start[c], start[c + 1] - start[c], phi, w, tau, &o, NULL,
                                      PROPER__EXACT_AT(F, mass, c), err);
     for (s = 0; s < m->n_states && !rc; s++)
         if (bscc[s] != UINT32_MAX) rc = F->copy(PROPER__EXACT_AT(F, proper__exact_vec_data(&v), s), PROPER__EXACT_AT(F, mass, bscc[s]));
@@ -4332,10 +4438,44 @@ done:
     return rc;
 }
 
+/* A CTMC's S=? (r == SIZE_MAX, phi given) or R=? [ S ] (reward r, per
+ * unit of time: the state reward rate plus the rates times the transition
+ * rewards) on its embedded chain: per BSCC, sum pi w / sum pi tau with tau
+ * the mean sojourns and w = tau on phi (S=?) or the embedded chain's step
+ * reward, r(s) / E(s) + sum_t P(s,t) trans(s,t) (R=? [ S ]). */
+static int proper__exact_ctmc_steady(const proper_dtmc *m, const proper_exact_dtmc *e, const proper_bitset *phi,
+                                     size_t r, const proper_exact_opts *opts, proper_exact_vec *x,
+                                     proper_exact_stats *stats, proper_error *err) {
+    const proper__exact_field *F = proper__exact_field_of(e->n_params);
+    proper_dtmc dm;
+    proper_exact_dtmc de;
+    void *tau = NULL, *w = NULL;
+    uint32_t s;
+    int rc;
+    if ((rc = proper__exact_embed(m, e, &dm, &de, &tau, err))) return rc;
+    if (phi) {
+        if (!(w = proper__exact_alloc_elems(F, m->n_states))) rc = PROPER_ENOMEM;
+        for (s = 0; s < m->n_states && !rc; s++)
+            if (PROPER_BITSET_GET(phi, s)) rc = F->copy(PROPER__EXACT_AT(F, w, s), PROPER__EXACT_AT(F, tau, s));
+    } else {
+        rc = proper__exact_step_reward(&dm, &de, r, &w);
+    }
+    if (rc) rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    else rc = proper__exact_steady_weighted(&dm, &de, NULL, w, tau, opts, x, stats, err);
+    proper__exact_free_elems(F, w, w ? m->n_states : 0);
+    proper__exact_free_elems(F, tau, m->n_states);
+    proper_dtmc_free(&dm);
+    proper_exact_dtmc_free(&de);
+    return rc;
+}
+
 PROPER_API int proper_exact_steady(const proper_dtmc *m, const proper_exact_dtmc *e, const proper_bitset *phi,
                                    const proper_exact_opts *opts, proper_exact_vec *x, proper_exact_stats *stats,
                                    proper_error *err) {
-    return proper__exact_steady_weighted(m, e, phi, NULL, opts, x, stats, err);
+    int rc;
+    if ((rc = proper__exact_fits(e, m, err)) || (rc = proper__exact_sets_fit(m, phi, NULL, err))) return rc;
+    if (m->kind == PROPER_DTMC_KIND_CTMC) return proper__exact_ctmc_steady(m, e, phi, (size_t)-1, opts, x, stats, err);
+    return proper__exact_steady_weighted(m, e, phi, NULL, NULL, opts, x, stats, err);
 }
 
 PROPER_API int proper_exact_reward_steady(const proper_dtmc *m, const proper_exact_dtmc *e, size_t r,
@@ -4346,8 +4486,9 @@ PROPER_API int proper_exact_reward_steady(const proper_dtmc *m, const proper_exa
     int rc;
     if ((rc = proper__exact_fits(e, m, err))) return rc;
     if (r >= e->n_rewards) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no reward structure %lu", (unsigned long)r);
+    if (m->kind == PROPER_DTMC_KIND_CTMC) return proper__exact_ctmc_steady(m, e, NULL, r, opts, x, stats, err);
     if (proper__exact_step_reward(m, e, r, &w)) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
-    rc = proper__exact_steady_weighted(m, e, NULL, w, opts, x, stats, err);
+    rc = proper__exact_steady_weighted(m, e, NULL, w, NULL, opts, x, stats, err);
     proper__exact_free_elems(F, w, m->n_states);
     return rc;
 }

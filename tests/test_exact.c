@@ -1447,9 +1447,10 @@ static void test_errors(void) {
         CHECK_CONTAINS(err.message, "more than the limit");
         proper_bitset_free(&a);
     }
-    /* a CTMC is not solved as if its rates were probabilities */
+    /* a CTMC's step bounds are not taken as time bounds */
     m.kind = PROPER_DTMC_KIND_CTMC;
-    CHECK(proper_exact_prob_until(&m, &e, NULL, &goal, NULL, &x, NULL, &err) == PROPER_EUNSUPPORTED);
+    CHECK(proper_exact_prob_bounded_until(&m, &e, NULL, &goal, 2, &x, &err) == PROPER_EUNSUPPORTED);
+    CHECK_CONTAINS(err.message, "time bounds are not rational");
     m.kind = PROPER_DTMC_KIND_DTMC;
     /* the output is left unchanged on failure */
     CHECK(x.n == 0);
@@ -1561,6 +1562,143 @@ static void test_parse_random(void) {
     CHECK(parsed > 30); /* the alphabet makes valid expressions often enough to test printing */
 }
 
+/* A CTMC from transitions with rates as text (functions of "p" when
+ * parametric, else rationals), state rewards sr and transition rewards
+ * tr_rew (per listed transition; both may be NULL) in reward structure 0,
+ * initial state init. */
+static int build_ctmc(const tr *t, size_t n, uint32_t n_states, int parametric, const double *sr,
+                      const double *tr_rew, uint32_t init, proper_dtmc *m, proper_exact_dtmc *e) {
+    static const char *const P[] = {"p"};
+    proper_dtmc_builder b;
+    proper_error err;
+    proper_ratfun f;
+    proper_rat q;
+    double pt[1] = {1.25};
+    size_t i, ri;
+    uint32_t s;
+    proper_dtmc_builder_init(&b);
+    b.rates = 1;
+    b.init = init;
+    proper_ratfun_init(&f);
+    proper_rat_init(&q);
+    for (i = 0; i < n; i++) {
+        if (proper_ratfun_parse(&f, t[i].value, strlen(t[i].value), "t", P, 1, &err) ||
+            proper_dtmc_builder_add_transition(&b, t[i].src, t[i].dst, proper_ratfun_eval_double(&f, pt, 1), &err))
+            return -1;
+    }
+    if (proper_dtmc_builder_finish(&b, n_states, m, &err)) return -1;
+    if (proper_dtmc_add_reward(m, "r", sr != NULL, tr_rew != NULL, &ri, &err)) return -1;
+    for (s = 0; sr && s < n_states; s++) m->rewards[ri].state[s] = sr[s];
+    for (i = 0; tr_rew && i < n; i++)
+        if (tr_rew[i] != 0.0 && proper_dtmc_reward_add_trans(m, ri, t[i].src, t[i].dst, tr_rew[i], &err)) return -1;
+    if (proper_exact_dtmc_create(e, m, parametric ? 1 : 0, P, &err)) return -1;
+    for (i = 0; i < n; i++) {
+        uint64_t k;
+        if (proper_ratfun_parse(&f, t[i].value, strlen(t[i].value), "t", P, 1, &err)) return -1;
+        for (k = m->row[t[i].src]; k < m->row[t[i].src + 1]; k++)
+            if (m->col[k] == t[i].dst) break;
+        if (parametric ? proper_exact_dtmc_set_fprob(e, k, &f, &err)
+                       : (!proper_ratfun_is_const(&f, &q) || proper_exact_dtmc_set_prob(e, k, &q, &err)))
+            return -1;
+    }
+    proper_ratfun_free(&f);
+    proper_rat_free(&q);
+    if (proper_exact_dtmc_check(e, m, &err)) {
+        printf("  check: %s\n", err.message);
+        return -1;
+    }
+    return 0;
+}
+
+/* The value at the initial state of S=? [ s = target ] (what 0), R=? [ S ]
+ * (1), P=? [ F s = target ] (2) or R=? [ F s = target ] (3), as printed. */
+static char *ctmc_text(const proper_dtmc *m, const proper_exact_dtmc *e, int what, uint32_t target) {
+    proper_exact_vec x;
+    proper_bitset phi;
+    proper_error err;
+    proper_strbuf b;
+    int rc;
+    proper_exact_vec_init(&x);
+    proper_strbuf_init(&b);
+    set_of(&phi, m->n_states, &target, 1);
+    rc = what == 0   ? proper_exact_steady(m, e, &phi, NULL, &x, NULL, &err)
+         : what == 1 ? proper_exact_reward_steady(m, e, 0, NULL, &x, NULL, &err)
+         : what == 2 ? proper_exact_prob_until(m, e, NULL, &phi, NULL, &x, NULL, &err)
+                     : proper_exact_reward_reach(m, e, 0, &phi, NULL, &x, NULL, &err);
+    if (rc) printf("  ctmc: %s\n", err.message);
+    else proper_exact_vec_format(&x, e, m->init, &b);
+    proper_bitset_free(&phi);
+    proper_exact_vec_free(&x);
+    return rc ? NULL : proper_strbuf_take(&b);
+}
+
+/* CTMCs exactly and parametrically, on the embedded chain with the mean
+ * sojourns as PRISM's engines do. Expected values: PRISM 4.10.2-dev (built
+ * from its repository), on models written for this test, except
+ * ctmc_rewards.prism, which is PRISM's own regression model
+ * (prism-tests/functionality/verify/param/ctmcs; its RESULT lines give
+ * 2/x, (5*x+14)/(7*x), (12*x+14)/(7*x) and 0 for R{"a"}):
+ *   cyc.sm: ctmc; const double p; s : [0..4] init 3;
+ *     s=0 -> p:(s'=1); s=1 -> 2:(s'=2); s=2 -> 3:(s'=0);
+ *     s=3 -> 1:(s'=0) + 1:(s'=4); s=4 -> 5:(s'=4);
+ *     rewards "r": s=0 : 1; [] s=2 : 4; s=4 : 2;
+ *   prism cyc.sm -pf 'S=? [ s=0 ]' -param p=1:10         -> 3/(5*p+6)
+ *   prism cyc.sm -pf 'S=? [ s=0 ]' -exact -const p=3/2    -> 2/9
+ *   prism cyc.sm -pf 'R{"r"}=? [ S ]' -param p=1:10       -> (17*p+9)/(5*p+6)
+ *   prism cyc.sm -pf 'R{"r"}=? [ S ]' -exact -const p=3/2 -> 23/9
+ *   prism cyc.sm -pf 'P=? [ F s=2 ]' -param p=1:10        -> 1/2
+ *   prism cyc.sm -pf 'R{"r"}=? [ F s=4 ]' -param p=1:10   -> Inf
+ *   prism ctmc_rewards.prism -pf 'R{"b"}=? [ F s>2 ]' -param x=1:10 -> (82*x+14)/(7*x)
+ *   prism ctmc_rewards.prism -pf 'R{"b"}=? [ S ]' -param x=1:10     -> 186
+ *   prism ctmc_rewards.prism -pf 'R{"a"}=? [ F s=2 ]' -exact -const x=5 -> 39/35 */
+static void test_ctmc_exact_param(void) {
+    static const tr CYC_P[] = {{0, 1, "p"}, {1, 2, "2"}, {2, 0, "3"}, {3, 0, "1"}, {3, 4, "1"}, {4, 4, "5"}};
+    static const tr CYC_Q[] = {{0, 1, "3/2"}, {1, 2, "2"}, {2, 0, "3"}, {3, 0, "1"}, {3, 4, "1"}, {4, 4, "5"}};
+    static const tr REW_P[] = {{0, 1, "p"}, {1, 2, "7"}, {2, 3, "11"}, {3, 3, "13"}};
+    static const tr REW_Q[] = {{0, 1, "5"}, {1, 2, "7"}, {2, 3, "11"}, {3, 3, "13"}};
+    const double cyc_sr[5] = {1, 0, 0, 0, 2}, cyc_tr[6] = {0, 0, 4, 0, 0, 0};
+    const double a_sr[4] = {2, 5, 11, 0}, b_sr[4] = {2, 5, 11, 17}, b_tr[4] = {3, 7, 0, 13};
+    proper_dtmc m;
+    proper_exact_dtmc e;
+    proper_exact_vec x;
+    proper_bitset phi;
+    proper_error err;
+    uint32_t two = 2;
+    CHECK(build_ctmc(CYC_P, 6, 5, 1, cyc_sr, cyc_tr, 3, &m, &e) == 0);
+    CHECK_SOLVE(ctmc_text(&m, &e, 0, 0), "3/(5*p+6)");
+    CHECK_SOLVE(ctmc_text(&m, &e, 1, 0), "(17*p+9)/(5*p+6)");
+    CHECK_SOLVE(ctmc_text(&m, &e, 2, 2), "1/2");
+    CHECK_SOLVE(ctmc_text(&m, &e, 3, 4), "Infinity");
+    /* time bounds are not rational: refused, as PRISM's exact engine does */
+    proper_exact_vec_init(&x);
+    set_of(&phi, 5, &two, 1);
+    CHECK_INT(proper_exact_prob_bounded_until(&m, &e, NULL, &phi, 3, &x, &err), PROPER_EUNSUPPORTED);
+    proper_bitset_free(&phi);
+    proper_exact_dtmc_free(&e);
+    proper_dtmc_free(&m);
+    CHECK(build_ctmc(CYC_Q, 6, 5, 0, cyc_sr, cyc_tr, 3, &m, &e) == 0);
+    CHECK_SOLVE(ctmc_text(&m, &e, 0, 0), "2/9");
+    CHECK_SOLVE(ctmc_text(&m, &e, 1, 0), "23/9");
+    proper_exact_dtmc_free(&e);
+    proper_dtmc_free(&m);
+    CHECK(build_ctmc(REW_P, 4, 4, 1, a_sr, NULL, 0, &m, &e) == 0);
+    CHECK_SOLVE(ctmc_text(&m, &e, 3, 1), "2/p");
+    CHECK_SOLVE(ctmc_text(&m, &e, 3, 2), "(5*p+14)/(7*p)");
+    CHECK_SOLVE(ctmc_text(&m, &e, 3, 3), "(12*p+14)/(7*p)");
+    CHECK_SOLVE(ctmc_text(&m, &e, 1, 0), "0");
+    proper_exact_dtmc_free(&e);
+    proper_dtmc_free(&m);
+    CHECK(build_ctmc(REW_P, 4, 4, 1, b_sr, b_tr, 0, &m, &e) == 0);
+    CHECK_SOLVE(ctmc_text(&m, &e, 3, 3), "(82*p+14)/(7*p)");
+    CHECK_SOLVE(ctmc_text(&m, &e, 1, 0), "186");
+    proper_exact_dtmc_free(&e);
+    proper_dtmc_free(&m);
+    CHECK(build_ctmc(REW_Q, 4, 4, 0, a_sr, NULL, 0, &m, &e) == 0);
+    CHECK_SOLVE(ctmc_text(&m, &e, 3, 2), "39/35");
+    proper_exact_dtmc_free(&e);
+    proper_dtmc_free(&m);
+}
+
 int main(void) {
     RUN(test_bigint_arith);
     RUN(test_bigint_gcd);
@@ -1585,5 +1723,6 @@ int main(void) {
     RUN(test_direct_bounds_vs_exact);
     RUN(test_cumulative_bound_vs_exact);
     RUN(test_steady_distribution_bound_vs_exact);
+    RUN(test_ctmc_exact_param);
     return test_summary();
 }
