@@ -146,8 +146,11 @@
  *   "name"        a label (the model's, the file's own, "init", "deadlock"),
  *                 or else a named property of the file ("a": P=? [...]).
  * A bound whose value lies within the solver's relative precision of the
- * bound (other than 0 and 1, which are exact) is refused (PROPER_ENOCONV),
- * as PRISM refuses to decide it. The result of a property is PRISM's
+ * bound (other than 0 and 1, which are exact) is decided exactly (exact.h,
+ * literals as written: P>0.98 of a value 98/100 is false) when the DTMC has
+ * at most PROPER_PRISM_TIE_EXACT_STATES (1000) states and was built from the
+ * properties' model (no intervals, no CTMC), and refused (PROPER_ENOCONV)
+ * otherwise, rather than decided by rounding. The result of a property is PRISM's
  * (proper_prism_props_result): a filter giving one value gives it; else a
  * boolean must hold in every initial state, and a number is its value in
  * the initial state, or the range [lo, hi] over several initial states.
@@ -6442,7 +6445,49 @@ static int proper__prism_reward(proper__prism_checker *C, const proper__prism_no
     }
 }
 
-/* Compare with the bound of P>=b and the like: 1 or 0 per state. */
+/* Most states of a model whose bound the doubles cannot decide (a value
+ * within the solver's precision of it) is decided exactly instead. */
+#ifndef PROPER_PRISM_TIE_EXACT_STATES
+#define PROPER_PRISM_TIE_EXACT_STATES 1000
+#endif
+
+static int proper__prism_xoperator(proper__prism_checker *C, const proper_exact_dtmc *e, const proper__prism_node *nd,
+                                   proper_exact_vec *x);
+static int proper__prism_xapply_bound(proper__prism_checker *C, const proper__prism_node *nd, proper_exact_vec *x);
+
+/* The bound of operator nd decided exactly in every state (x: 1 or 0),
+ * through the model's exact companion (literals as written: 0.98 is
+ * 49/50): for a small DTMC built from the properties' model whose exact
+ * companion can be built. Nonzero otherwise (x untouched, C->err as it
+ * was): the caller's refusal stands. */
+static int proper__prism_bound_exactly(proper__prism_checker *C, const proper__prism_node *nd, double *x) {
+    proper_exact_dtmc e;
+    proper_exact_vec v;
+    proper_error scratch, *saved = C->err;
+    uint32_t s;
+    int rc;
+    if (!C->p->m || C->d->n_states > PROPER_PRISM_TIE_EXACT_STATES || C->d->kind == PROPER_DTMC_KIND_CTMC ||
+        (C->o->intervals && C->o->intervals->n))
+        return PROPER_EUNSUPPORTED;
+    proper_exact_dtmc_init(&e);
+    proper_exact_vec_init(&v);
+    C->err = &scratch;
+    rc = proper_prism_build_exact(C->p->m, C->d, NULL, 0, &e, &scratch);
+    if (!rc) rc = proper__prism_xoperator(C, &e, nd, &v);
+    if (!rc) rc = proper__prism_xapply_bound(C, nd, &v);
+    if (!rc && (v.n != C->d->n_states || !v.q)) rc = PROPER_EUNSUPPORTED;
+    for (s = 0; !rc && s < C->d->n_states; s++) x[s] = proper_rat_is_zero(&v.q[s]) ? 0 : 1;
+    C->err = saved;
+    proper_exact_vec_free(&v);
+    proper_exact_dtmc_free(&e);
+    return rc;
+}
+
+/* Compare with the bound of P>=b and the like: 1 or 0 per state. A value
+ * within the solver's relative precision of the bound cannot decide it in
+ * doubles (0 and 1 are exact: the graph precomputation sets them): a small
+ * model decides it exactly (proper__prism_bound_exactly), else it is
+ * refused (PROPER_ENOCONV). */
 static int proper__prism_apply_bound(proper__prism_checker *C, const proper__prism_node *nd, double *x) {
     const proper__prism_node *bn = &C->p->pool.n[nd->b];
     proper__prism_val v;
@@ -6455,12 +6500,15 @@ static int proper__prism_apply_bound(proper__prism_checker *C, const proper__pri
         return proper__prism_cerr(C, bn->line, bn->col, PROPER_ERANGE, "probability bound %g is not in [0, 1]", b);
     for (s = 0; s < C->d->n_states; s++) {
         double y = x[s];
-        /* A value within the solver's relative precision of the bound cannot
-         * decide it (0 and 1 are exact: the graph precomputation sets them). */
-        if (fabs(y - b) <= C->o->solve.rel_precision * fabs(b) && !(y == b && (b == 0 || b == 1)))
+        if (fabs(y - b) <= C->o->solve.rel_precision * fabs(b) && !(y == b && (b == 0 || b == 1))) {
+            if (proper__prism_bound_exactly(C, nd, x) == PROPER_OK) return PROPER_OK;
             return proper__prism_cerr(C, nd->line, nd->col, PROPER_ENOCONV,
                                       "cannot decide the bound %g: the value %.17g is within the accuracy (relative %g) "
                                       "of it", b, y, C->o->solve.rel_precision);
+        }
+    }
+    for (s = 0; s < C->d->n_states; s++) {
+        double y = x[s];
         x[s] = nd->op == PROPER__PM_OP_LT ? y < b : nd->op == PROPER__PM_OP_LE ? y <= b : nd->op == PROPER__PM_OP_GT ? y > b : y >= b;
     }
     return PROPER_OK;

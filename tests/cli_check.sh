@@ -186,6 +186,14 @@ status_is check_test_mode 1 &&
     matches check_test_skip "$T/out" '^SKIP  P=\? \[ F d=3 \]$'
 run chk $M/die.pm "$T/tx.pctl" --test --const x=1 --property 4
 status_is check_test_property 1 && matches check_test_property "$T/out" '^WRONG  P=\? \[ F d=x\+1 \]  -- expected 0, got'
+# a bound at the value (1/6 exactly: the doubles cannot decide it) is decided exactly;
+# where PRISM expects its "accuracy" refusal that is BEYOND, not WRONG (PRISM's own
+# functionality/verify/close_bounds.prism: RESULT (exact=false): Error "accuracy",
+# RESULT (exact=true): true)
+printf '// RESULT: Error "accuracy"\nP>=1/6 [ F d=1 ]\n// RESULT: true\nP>=1/6 [ F d=1 ]\n// RESULT: false\nP>1/6 [ F d=1 ]\n' > "$T/tie.pctl"
+run chk $M/die.pm "$T/tie.pctl" --test
+status_is check_test_tie 0 && check check_test_tie_pass [ "$(count_matches "$T/out" '^PASS  ')" = 2 ] &&
+    matches check_test_tie_beyond "$T/out" '^BEYOND  P>=1/6 \[ F d=1 \]  -- expected an error, got true$'
 expect_error check_state_limit "more than 5 reachable states" chk $M/die.pm --max-states 5
 expect_error check_bad_max_states "--max-states" chk $M/die.pm --max-states 0
 # 40 independent two-state modules: refused at once with the exact count 2^40

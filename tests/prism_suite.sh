@@ -25,7 +25,8 @@
 # Verdicts: PASS, WRONG (a value outside PRISM's test tolerance, relative
 # 1e-5), UNSUPPORTED (proper refuses the feature), ERROR (any other
 # failure: an error message, a crash, a timeout), BEYOND (the RESULT
-# expects PRISM's own "not supported" error and proper answers). A run that fails as a
+# expects PRISM's own "not supported" error, or its "accuracy" refusal of a
+# bound it cannot decide, and proper answers). A run that fails as a
 # whole with a syntax error in PRISM's own files (which PRISM reads) counts
 # its cases UNSUPPORTED: syntax proper does not read; one that fails on
 # the model's own error (a rate or reward not finite, a parameter where
