@@ -80,7 +80,7 @@ static void check_usage(FILE *out) {
             "  --precision R      relative precision of the iterative solver, and asked of\n"
             "                     an external tool (default %g); a bound P>=b whose value\n"
             "                     lies within it of b is decided exactly on a model of at\n"
-            "                     most 1000 states, else refused as undecidable\n"
+            "                     most 200 states, else refused as undecidable\n"
             "  --exact            exact rational answers (\"32504164372/51699390625 (exact)\",\n"
             "                     JSON \"rational\" and \"exact\": true), as PRISM -exact prints\n"
             "                     them: literals read as written (0.1 is 1/10), P=?, R=? [F, C<=k,\n"

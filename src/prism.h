@@ -148,7 +148,7 @@
  * A bound whose value lies within the solver's relative precision of the
  * bound (other than 0 and 1, which are exact) is decided exactly (exact.h,
  * literals as written: P>0.98 of a value 98/100 is false) when the DTMC has
- * at most PROPER_PRISM_TIE_EXACT_STATES (1000) states and was built from the
+ * at most PROPER_PRISM_TIE_EXACT_STATES (200) states and was built from the
  * properties' model (no intervals, no CTMC), and refused (PROPER_ENOCONV)
  * otherwise, rather than decided by rounding. The result of a property is PRISM's
  * (proper_prism_props_result): a filter giving one value gives it; else a
@@ -6448,7 +6448,7 @@ static int proper__prism_reward(proper__prism_checker *C, const proper__prism_no
 /* Most states of a model whose bound the doubles cannot decide (a value
  * within the solver's precision of it) is decided exactly instead. */
 #ifndef PROPER_PRISM_TIE_EXACT_STATES
-#define PROPER_PRISM_TIE_EXACT_STATES 1000
+#define PROPER_PRISM_TIE_EXACT_STATES 200
 #endif
 
 static int proper__prism_xoperator(proper__prism_checker *C, const proper_exact_dtmc *e, const proper__prism_node *nd,
