@@ -2025,20 +2025,88 @@ static int proper__dtmc_lin_local(proper__dtmc_lin *L, uint32_t k, uint32_t *siz
     return PROPER_OK;
 }
 
-/* r = c - (D - A) y: the residual of the local system, accumulated in
- * long double. With the residual in extended precision, one refinement
- * step brings the forward error of a direct solve down to about the double
- * rounding unit instead of cond(M) times it (mixed-precision iterative
- * refinement; Higham, Accuracy and Stability, ch. 12). It matters for chains
- * of components: a large downstream value passes through every component's
- * solve. */
-static void proper__dtmc_lin_residual(const proper__dtmc_lin *L, uint32_t sz, const double *y, double *r) {
+/* Sums of products in twice the working precision, for the certificate of
+ * a direct solve: Dot2 of Ogita, Rump and Oishi, "Accurate sum and dot
+ * product", SIAM J. Sci. Comput. 26(6), 2005, Algorithm 5.3, with Dekker's
+ * error-free product (Veltkamp's split: no fused multiply-add needed) and
+ * Knuth's TwoSum. Their Proposition 5.5: the result is within
+ * u |sum| + gamma_n^2 sum |terms| of the exact sum of n products, u the
+ * unit roundoff of doubles; a residual of a solve whose error is near the
+ * rounding of doubles thus keeps its value where long double (u = 2^-64)
+ * would bury it under u |y| w, which limits a proven bound to expected
+ * stays of about 1e9 steps. The transformations are exact barring
+ * overflow and underflow: a non-finite result makes the caller fall back
+ * to long double, and a non-zero product below 2^-968 (whose low part may
+ * underflow) adds 4 DBL_MIN to the bound. */
+typedef struct proper__dtmc_dot2 {
+    double p, s, mag;
+    unsigned long n, tiny;
+} proper__dtmc_dot2;
+
+static void proper__dtmc_dot2_init(proper__dtmc_dot2 *d) {
+    d->p = d->s = d->mag = 0.0;
+    d->n = d->tiny = 0;
+}
+
+static void proper__dtmc_two_sum(double a, double b, double *sum, double *err) {
+    double s = a + b, bv = s - a;
+    *sum = s;
+    *err = (a - (s - bv)) + (b - bv);
+}
+
+/* d += a * b */
+static void proper__dtmc_dot2_add(proper__dtmc_dot2 *d, double a, double b) {
+    const double split = 134217729.0; /* 2^27 + 1 */
+    double ca = split * a, cb = split * b, ah = ca - (ca - a), al = a - ah, bh = cb - (cb - b), bl = b - bh;
+    double h = a * b, r = ((ah * bh - h) + ah * bl + al * bh) + al * bl, q;
+    proper__dtmc_two_sum(d->p, h, &d->p, &q);
+    d->s += q + r;
+    d->mag += fabs(h);
+    d->n++;
+    if (h != 0.0 && fabs(h) < DBL_MIN * 18014398509481984.0) d->tiny++; /* 2^-1022 2^54 */
+}
+
+/* An upper bound of |exact sum| (hi = 1) or a lower bound of the exact sum
+ * (hi = 0), or NAN when a step overflowed. */
+static double proper__dtmc_dot2_bound(const proper__dtmc_dot2 *d, int hi) {
+    double u = DBL_EPSILON / 2.0, n = (double)d->n + 1.0, g = n * u / (1.0 - n * u), v = d->p + d->s;
+    double slack = g * g * d->mag * (1.0 + 4.0 * u) + 4.0 * (double)d->tiny * DBL_MIN;
+    if (!isfinite(v) || !isfinite(slack)) return NAN;
+    return hi ? (fabs(v) + slack) / (1.0 - u) * (1.0 + 2.0 * u) : (v - slack) * (v - slack > 0 ? 1.0 - 2.0 * u : 1.0 + 2.0 * u);
+}
+
+/* r = b + A y - y over the component's rows as the model stores them
+ * (the values outside from x), summed by Dot2 and rounded once: the
+ * residual of a direct solve in about twice the working precision, so
+ * that refinement steps (y += M^{-1} r) bring y to the double nearest the
+ * solution as long as cond(M) u < 1, instead of cond(M) u_long_double
+ * relative (Higham, Accuracy and Stability, ch. 12: mixed-precision
+ * iterative refinement). It matters for components of long expected
+ * stays, and for chains of components: a large downstream value passes
+ * through every component's solve. A sum that overflows falls back to
+ * long double. */
+static void proper__dtmc_lin_residual(const proper__dtmc_lin *L, uint32_t k, uint32_t sz, const double *y, double *r) {
+    const proper__dtmc_csr *g = L->g;
     uint32_t i;
     for (i = 0; i < sz; i++) {
-        long double v = (long double)L->c[i] - (long double)L->d[i] * y[i];
+        uint32_t s = L->sccs.order[L->sccs.start[k] + i];
+        proper__dtmc_dot2 d;
+        long double v = L->b ? L->b[s] : 0.0;
         uint64_t e;
-        for (e = L->lrow[i]; e < L->lrow[i + 1]; e++) v += (long double)L->lval[e] * y[L->lcol[e]];
-        r[i] = (double)v;
+        proper__dtmc_dot2_init(&d);
+        proper__dtmc_dot2_add(&d, L->b ? L->b[s] : 0.0, 1.0);
+        proper__dtmc_dot2_add(&d, y[i], -1.0);
+        for (e = g->row[s]; e < g->row[s + 1]; e++) {
+            uint32_t t = g->col[e];
+            proper__dtmc_dot2_add(&d, g->val[e], L->sccs.comp[t] == k ? y[L->loc[t]] : L->x[t]);
+        }
+        r[i] = d.p + d.s;
+        if (isfinite(r[i])) continue;
+        for (e = g->row[s]; e < g->row[s + 1]; e++) {
+            uint32_t t = g->col[e];
+            v += (long double)g->val[e] * (L->sccs.comp[t] == k ? y[L->loc[t]] : L->x[t]);
+        }
+        r[i] = (double)(v - y[i]);
     }
 }
 
@@ -2110,17 +2178,28 @@ static void proper__dtmc_band_solve(const proper__dtmc_lin *L, uint32_t sz, uint
     }
 }
 
-/* Solve the local system directly (dense or banded) with one step of
- * iterative refinement against the sparse local equations. */
-static int proper__dtmc_lin_direct(proper__dtmc_lin *L, uint32_t sz, int band, uint32_t bl, uint32_t bu) {
-    uint32_t i;
+/* Solve the local system of component k directly (dense or banded), then
+ * refine against the model's own equations (proper__dtmc_lin_residual)
+ * until a correction is at the rounding of y, at most
+ * PROPER__DTMC_REFINE_STEPS times (each gains a factor cond(M) u). */
+#define PROPER__DTMC_REFINE_STEPS 4
+static int proper__dtmc_lin_direct(proper__dtmc_lin *L, uint32_t k, uint32_t sz, int band, uint32_t bl, uint32_t bu) {
+    uint32_t i, step;
     int rc = band ? proper__dtmc_band_factor(L, sz, bl, bu) : proper__dtmc_dense_factor(L, sz);
     if (rc) return rc;
     memcpy(L->y, L->c, sz * sizeof *L->y);
     if (band) proper__dtmc_band_solve(L, sz, bl, bu, L->y); else proper_lu_solve(L->mat, sz, L->piv, L->y);
-    proper__dtmc_lin_residual(L, sz, L->y, L->r);
-    if (band) proper__dtmc_band_solve(L, sz, bl, bu, L->r); else proper_lu_solve(L->mat, sz, L->piv, L->r);
-    for (i = 0; i < sz; i++) L->y[i] += L->r[i];
+    for (step = 0; step < PROPER__DTMC_REFINE_STEPS; step++) {
+        double change = 0.0, top = 0.0;
+        proper__dtmc_lin_residual(L, k, sz, L->y, L->r);
+        if (band) proper__dtmc_band_solve(L, sz, bl, bu, L->r); else proper_lu_solve(L->mat, sz, L->piv, L->r);
+        for (i = 0; i < sz; i++) {
+            L->y[i] += L->r[i];
+            change = fmax(change, fabs(L->r[i]));
+            top = fmax(top, fabs(L->y[i]));
+        }
+        if (!(change > DBL_EPSILON * top)) break;
+    }
     return PROPER_OK;
 }
 
@@ -2283,6 +2362,91 @@ static int proper__dtmc_gs_run(proper__dtmc_lin *L, uint32_t sz, double eps, int
     return PROPER_ENOCONV;
 }
 
+
+/* The certificate's three quantities of local row i (see below) in twice
+ * the working precision: *vr >= |r_i - (M delta)_i|, *vm <= (M w)_i,
+ * *vd <= 1 - (row sum); also the largest inherited error met. Returns 0,
+ * or -1 when a sum overflowed (the caller then uses long double). */
+static int proper__dtmc_certify_row_dot2(const proper__dtmc_lin *L, uint32_t k, uint32_t i, const double *w,
+                                         const double *delta_corr, double *vr, double *vm, double *vd,
+                                         double *e_out) {
+    const proper__dtmc_csr *g = L->g;
+    uint32_t s = L->sccs.order[L->sccs.start[k] + i];
+    proper__dtmc_dot2 r, mw, dl;
+    uint64_t e;
+    proper__dtmc_dot2_init(&r);
+    proper__dtmc_dot2_init(&mw);
+    proper__dtmc_dot2_init(&dl);
+    proper__dtmc_dot2_add(&r, L->b ? L->b[s] : 0.0, 1.0);
+    proper__dtmc_dot2_add(&r, L->y[i], -1.0);
+    proper__dtmc_dot2_add(&r, delta_corr[i], -1.0);
+    proper__dtmc_dot2_add(&mw, w[i], 1.0);
+    proper__dtmc_dot2_add(&dl, 1.0, 1.0);
+    for (e = g->row[s]; e < g->row[s + 1]; e++) {
+        uint32_t t = g->col[e];
+        double a = g->val[e];
+        proper__dtmc_dot2_add(&dl, a, -1.0);
+        if (L->sccs.comp[t] == k) {
+            uint32_t j = L->loc[t];
+            proper__dtmc_dot2_add(&r, a, L->y[j]);
+            proper__dtmc_dot2_add(&r, a, delta_corr[j]);
+            proper__dtmc_dot2_add(&mw, a, -w[j]);
+        } else {
+            proper__dtmc_dot2_add(&r, a, L->x[t]);
+            if (L->errb[t] > *e_out) *e_out = L->errb[t];
+        }
+    }
+    *vr = proper__dtmc_dot2_bound(&r, 1);
+    *vm = proper__dtmc_dot2_bound(&mw, 0);
+    *vd = proper__dtmc_dot2_bound(&dl, 0);
+    return isnan(*vr) || isnan(*vm) || isnan(*vd) ? -1 : 0;
+}
+
+/* The same in long double, with the rounding of its terms counted: r, M w
+ * and delta accumulated from the model's own coefficients, at most
+ * (k + 3) u |terms| off for a row of k terms (u the long double unit
+ * roundoff), then rounded against the bound: v up, M w and delta down (the
+ * conversions to double and this arithmetic: 2 ud relative). */
+static void proper__dtmc_certify_row_ld(const proper__dtmc_lin *L, uint32_t k, uint32_t i, const double *w,
+                                        const double *delta_corr, double *vr, double *vm, double *vd,
+                                        double *e_out) {
+    const proper__dtmc_csr *g = L->g;
+    const double u = LDBL_EPSILON / 2.0, ud = DBL_EPSILON;
+    uint32_t s = L->sccs.order[L->sccs.start[k] + i];
+    long double r = L->b ? L->b[s] : 0.0, mw = w[i], delta = 1.0L, rmag, wmag = fabs(w[i]), dmag = 1.0L;
+    uint64_t e, terms = g->row[s + 1] - g->row[s] + 3;
+    rmag = fabsl(r) + fabs(L->y[i]);
+    for (e = g->row[s]; e < g->row[s + 1]; e++) {
+        uint32_t t = g->col[e];
+        long double a = g->val[e];
+        delta -= a;
+        dmag += fabsl(a);
+        if (L->sccs.comp[t] == k) {
+            uint32_t j = L->loc[t];
+            r += a * L->y[j];
+            rmag += fabsl(a * L->y[j]);
+            if (delta_corr) { /* r - M delta: + a delta_j */
+                r += a * delta_corr[j];
+                rmag += fabsl(a * delta_corr[j]);
+            }
+            mw -= a * w[j];
+            wmag += fabsl(a * w[j]);
+        } else {
+            r += a * L->x[t];
+            rmag += fabsl(a * L->x[t]);
+            if (L->errb[t] > *e_out) *e_out = L->errb[t];
+        }
+    }
+    r -= L->y[i];
+    if (delta_corr) {
+        r -= delta_corr[i];
+        rmag += fabs(delta_corr[i]);
+    }
+    *vr = (fabs((double)r) + (double)((long double)terms * u * rmag)) * (1.0 + 2.0 * ud);
+    *vm = ((double)mw - (double)((long double)terms * u * wmag)) * (1.0 - 2.0 * ud);
+    *vd = (double)delta - (double)((long double)terms * u * dmag) - 2.0 * ud * fabs((double)delta);
+}
+
 /* A proven bound on the error of the values y of component k (local
  * numbering), written to errb for its states.
  *
@@ -2304,6 +2468,8 @@ static int proper__dtmc_gs_run(proper__dtmc_lin *L, uint32_t sz, double eps, int
  * r, M w and delta are accumulated in long double from the model's own
  * coefficients; their rounding (at most (k + 3) u |terms| for a row of k
  * terms, u the long double unit roundoff) is added against the bound.
+ * A direct solve's (delta given) are summed in twice the working precision
+ * instead (proper__dtmc_certify_row_dot2; long double if a sum overflows).
  * With a correction delta ~ M^{-1} r (a direct solve's refinement step,
  * not applied), e = delta + M^{-1} (r - M delta): the bound becomes
  * |delta| + lambda' w with lambda' from the far smaller r - M delta, which
@@ -2313,47 +2479,13 @@ static int proper__dtmc_gs_run(proper__dtmc_lin *L, uint32_t sz, double eps, int
  * positive. */
 static int proper__dtmc_lin_certify(proper__dtmc_lin *L, uint32_t k, uint32_t sz, const double *w,
                                     const double *delta_corr, double *own, double *min_mw) {
-    const proper__dtmc_csr *g = L->g;
-    const double u = LDBL_EPSILON / 2.0, ud = DBL_EPSILON;
+    const double ud = DBL_EPSILON;
     uint32_t first = L->sccs.start[k], i;
     double lam = 0.0, mu = 0.0, e_out = 0.0, wmax = 0.0, low = INFINITY, dmax = 0.0;
     for (i = 0; i < sz; i++) {
-        uint32_t s = L->sccs.order[first + i];
-        long double r = L->b ? L->b[s] : 0.0, mw = w[i], delta = 1.0L, rmag, wmag = fabs(w[i]), dmag = 1.0L;
         double vr, vm, vd;
-        uint64_t e, terms = g->row[s + 1] - g->row[s] + 3;
-        rmag = fabsl(r) + fabs(L->y[i]);
-        for (e = g->row[s]; e < g->row[s + 1]; e++) {
-            uint32_t t = g->col[e];
-            long double a = g->val[e];
-            delta -= a;
-            dmag += fabsl(a);
-            if (L->sccs.comp[t] == k) {
-                uint32_t j = L->loc[t];
-                r += a * L->y[j];
-                rmag += fabsl(a * L->y[j]);
-                if (delta_corr) { /* r - M delta: + a delta_j */
-                    r += a * delta_corr[j];
-                    rmag += fabsl(a * delta_corr[j]);
-                }
-                mw -= a * w[j];
-                wmag += fabsl(a * w[j]);
-            } else {
-                r += a * L->x[t];
-                rmag += fabsl(a * L->x[t]);
-                if (L->errb[t] > e_out) e_out = L->errb[t];
-            }
-        }
-        r -= L->y[i];
-        if (delta_corr) {
-            r -= delta_corr[i];
-            rmag += fabs(delta_corr[i]);
-        }
-        /* rounded against the bound: v up, M w and delta down (the
-         * conversions to double and this arithmetic: 2 ud relative) */
-        vr = (fabs((double)r) + (double)((long double)terms * u * rmag)) * (1.0 + 2.0 * ud);
-        vm = ((double)mw - (double)((long double)terms * u * wmag)) * (1.0 - 2.0 * ud);
-        vd = (double)delta - (double)((long double)terms * u * dmag) - 2.0 * ud * fabs((double)delta);
+        if (!delta_corr || proper__dtmc_certify_row_dot2(L, k, i, w, delta_corr, &vr, &vm, &vd, &e_out))
+            proper__dtmc_certify_row_ld(L, k, i, w, delta_corr, &vr, &vm, &vd, &e_out);
         if (!(vm > 0.0)) return -1;
         if (vm < low) low = vm;
         if (vr / vm > lam) lam = vr / vm;
@@ -2503,7 +2635,7 @@ static double proper__dtmc_lin_certify_direct(proper__dtmc_lin *L, uint32_t k, u
     uint32_t i;
     for (i = 0; i < sz; i++) L->w[i] = 1.0;
     if (band) proper__dtmc_band_solve(L, sz, bl, bu, L->w); else proper_lu_solve(L->mat, sz, L->piv, L->w);
-    proper__dtmc_lin_residual(L, sz, L->y, L->r);
+    proper__dtmc_lin_residual(L, k, sz, L->y, L->r);
     if (band) proper__dtmc_band_solve(L, sz, bl, bu, L->r); else proper_lu_solve(L->mat, sz, L->piv, L->r);
     if (proper__dtmc_lin_certify(L, k, sz, L->w, L->r, &own, &min_mw) == 0) return own;
     for (i = 0; i < sz; i++) L->errb[L->sccs.order[L->sccs.start[k] + i]] = INFINITY;
@@ -2536,7 +2668,7 @@ static int proper__dtmc_lin_iterate(proper__dtmc_lin *L, uint32_t k, uint32_t *s
         L->width = 0;
         if (proper__dtmc_lin_local(L, k, sz, nnz)) return PROPER_ENOMEM;
         *direct = 1;
-        rc = proper__dtmc_lin_direct(L, *sz, 0, 0, 0);
+        rc = proper__dtmc_lin_direct(L, k, *sz, 0, 0, 0);
         if (st && !rc) st->n_dense++;
         return rc;
     }
@@ -2612,12 +2744,12 @@ static int proper__dtmc_lin_component(proper__dtmc_lin *L, uint32_t k, proper_er
         }
     if (sz <= L->o.dense_max) {
         direct = 1;
-        rc = proper__dtmc_lin_direct(L, sz, 0, 0, 0);
+        rc = proper__dtmc_lin_direct(L, k, sz, 0, 0, 0);
         if (st && !rc) st->n_dense++;
     } else if (bl + bu <= L->o.band_max && (double)sz * (bl + bu + 1) <= 4.0 * (double)(nnz + sz) + 4096.0 &&
                (double)sz * bl * bu <= 256.0 * (double)(nnz + sz)) {
         direct = band = 1;
-        rc = proper__dtmc_lin_direct(L, sz, 1, bl, bu);
+        rc = proper__dtmc_lin_direct(L, k, sz, 1, bl, bu);
         if (st && !rc) st->n_band++;
     } else {
         rc = proper__dtmc_lin_iterate(L, k, &sz, &nnz, &direct, err);
