@@ -2075,38 +2075,41 @@ static double proper__dtmc_dot2_bound(const proper__dtmc_dot2 *d, int hi) {
     return hi ? (fabs(v) + slack) / (1.0 - u) * (1.0 + 2.0 * u) : (v - slack) * (v - slack > 0 ? 1.0 - 2.0 * u : 1.0 + 2.0 * u);
 }
 
-/* r = b + A y - y over the component's rows as the model stores them
- * (the values outside from x), summed by Dot2 and rounded once: the
- * residual of a direct solve in about twice the working precision, so
- * that refinement steps (y += M^{-1} r) bring y to the double nearest the
- * solution as long as cond(M) u < 1, instead of cond(M) u_long_double
- * relative (Higham, Accuracy and Stability, ch. 12: mixed-precision
- * iterative refinement). It matters for components of long expected
- * stays, and for chains of components: a large downstream value passes
- * through every component's solve. A sum that overflows falls back to
- * long double. */
-static void proper__dtmc_lin_residual(const proper__dtmc_lin *L, uint32_t k, uint32_t sz, const double *y, double *r) {
+/* r = c - (D - A) y: the residual of the local system, accumulated in
+ * long double, or (precise) r = b + A y - y over the component's rows as
+ * the model stores them (the values outside from x), summed by Dot2 and
+ * rounded once. With the residual in extended precision, refinement steps
+ * (y += M^{-1} r) bring the forward error of a direct solve down to about
+ * cond(M) times the residual's unit roundoff instead of cond(M) times the
+ * double rounding unit (mixed-precision iterative refinement; Higham,
+ * Accuracy and Stability, ch. 12). It matters for chains of components (a
+ * large downstream value passes through every component's solve) and,
+ * with Dot2, for components of long expected stays: long double leaves
+ * about cond(M) 5e-20 relative (5e-8 for a stay of 1e12 steps), Dot2 the
+ * rounding of doubles while cond(M) u < 1. A Dot2 sum that overflows falls
+ * back to long double. */
+static void proper__dtmc_lin_residual(const proper__dtmc_lin *L, uint32_t k, uint32_t sz, int precise, const double *y,
+                                      double *r) {
     const proper__dtmc_csr *g = L->g;
     uint32_t i;
     for (i = 0; i < sz; i++) {
         uint32_t s = L->sccs.order[L->sccs.start[k] + i];
-        proper__dtmc_dot2 d;
-        long double v = L->b ? L->b[s] : 0.0;
+        long double v = (long double)L->c[i] - (long double)L->d[i] * y[i];
         uint64_t e;
-        proper__dtmc_dot2_init(&d);
-        proper__dtmc_dot2_add(&d, L->b ? L->b[s] : 0.0, 1.0);
-        proper__dtmc_dot2_add(&d, y[i], -1.0);
-        for (e = g->row[s]; e < g->row[s + 1]; e++) {
-            uint32_t t = g->col[e];
-            proper__dtmc_dot2_add(&d, g->val[e], L->sccs.comp[t] == k ? y[L->loc[t]] : L->x[t]);
+        if (precise) {
+            proper__dtmc_dot2 d;
+            proper__dtmc_dot2_init(&d);
+            proper__dtmc_dot2_add(&d, L->b ? L->b[s] : 0.0, 1.0);
+            proper__dtmc_dot2_add(&d, y[i], -1.0);
+            for (e = g->row[s]; e < g->row[s + 1]; e++) {
+                uint32_t t = g->col[e];
+                proper__dtmc_dot2_add(&d, g->val[e], L->sccs.comp[t] == k ? y[L->loc[t]] : L->x[t]);
+            }
+            r[i] = d.p + d.s;
+            if (isfinite(r[i])) continue;
         }
-        r[i] = d.p + d.s;
-        if (isfinite(r[i])) continue;
-        for (e = g->row[s]; e < g->row[s + 1]; e++) {
-            uint32_t t = g->col[e];
-            v += (long double)g->val[e] * (L->sccs.comp[t] == k ? y[L->loc[t]] : L->x[t]);
-        }
-        r[i] = (double)(v - y[i]);
+        for (e = L->lrow[i]; e < L->lrow[i + 1]; e++) v += (long double)L->lval[e] * y[L->lcol[e]];
+        r[i] = (double)v;
     }
 }
 
@@ -2178,20 +2181,20 @@ static void proper__dtmc_band_solve(const proper__dtmc_lin *L, uint32_t sz, uint
     }
 }
 
-/* Solve the local system of component k directly (dense or banded), then
- * refine against the model's own equations (proper__dtmc_lin_residual)
- * until a correction is at the rounding of y, at most
- * PROPER__DTMC_REFINE_STEPS times (each gains a factor cond(M) u). */
+/* Refinement steps in twice the working precision when the certificate of
+ * a direct solve asks for them. */
 #define PROPER__DTMC_REFINE_STEPS 4
-static int proper__dtmc_lin_direct(proper__dtmc_lin *L, uint32_t k, uint32_t sz, int band, uint32_t bl, uint32_t bu) {
-    uint32_t i, step;
-    int rc = band ? proper__dtmc_band_factor(L, sz, bl, bu) : proper__dtmc_dense_factor(L, sz);
-    if (rc) return rc;
-    memcpy(L->y, L->c, sz * sizeof *L->y);
-    if (band) proper__dtmc_band_solve(L, sz, bl, bu, L->y); else proper_lu_solve(L->mat, sz, L->piv, L->y);
-    for (step = 0; step < PROPER__DTMC_REFINE_STEPS; step++) {
+
+/* Refinement of a direct solve (factors in L->mat): y += M^{-1} r until a
+ * correction is at the rounding of y, at most `steps` times (each gains a
+ * factor of about cond(M) times the residual's unit roundoff). */
+static void proper__dtmc_lin_refine(proper__dtmc_lin *L, uint32_t k, uint32_t sz, int band, uint32_t bl, uint32_t bu,
+                                    int precise, int steps) {
+    uint32_t i;
+    int step;
+    for (step = 0; step < steps; step++) {
         double change = 0.0, top = 0.0;
-        proper__dtmc_lin_residual(L, k, sz, L->y, L->r);
+        proper__dtmc_lin_residual(L, k, sz, precise, L->y, L->r);
         if (band) proper__dtmc_band_solve(L, sz, bl, bu, L->r); else proper_lu_solve(L->mat, sz, L->piv, L->r);
         for (i = 0; i < sz; i++) {
             L->y[i] += L->r[i];
@@ -2200,6 +2203,17 @@ static int proper__dtmc_lin_direct(proper__dtmc_lin *L, uint32_t k, uint32_t sz,
         }
         if (!(change > DBL_EPSILON * top)) break;
     }
+}
+
+/* Solve the local system of component k directly (dense or banded) with
+ * one step of refinement in long double (the precise steps come only when
+ * the certificate asks for them: proper__dtmc_lin_component). */
+static int proper__dtmc_lin_direct(proper__dtmc_lin *L, uint32_t k, uint32_t sz, int band, uint32_t bl, uint32_t bu) {
+    int rc = band ? proper__dtmc_band_factor(L, sz, bl, bu) : proper__dtmc_dense_factor(L, sz);
+    if (rc) return rc;
+    memcpy(L->y, L->c, sz * sizeof *L->y);
+    if (band) proper__dtmc_band_solve(L, sz, bl, bu, L->y); else proper_lu_solve(L->mat, sz, L->piv, L->y);
+    proper__dtmc_lin_refine(L, k, sz, band, bl, bu, 0, 1);
     return PROPER_OK;
 }
 
@@ -2469,7 +2483,8 @@ static void proper__dtmc_certify_row_ld(const proper__dtmc_lin *L, uint32_t k, u
  * coefficients; their rounding (at most (k + 3) u |terms| for a row of k
  * terms, u the long double unit roundoff) is added against the bound.
  * A direct solve's (delta given) are summed in twice the working precision
- * instead (proper__dtmc_certify_row_dot2; long double if a sum overflows).
+ * instead when `precise` (proper__dtmc_certify_row_dot2; long double if a
+ * sum overflows).
  * With a correction delta ~ M^{-1} r (a direct solve's refinement step,
  * not applied), e = delta + M^{-1} (r - M delta): the bound becomes
  * |delta| + lambda' w with lambda' from the far smaller r - M delta, which
@@ -2478,13 +2493,13 @@ static void proper__dtmc_certify_row_ld(const proper__dtmc_lin *L, uint32_t k, u
  * the smallest (M w)_i. Returns -1 when some (M w)_i is not proven
  * positive. */
 static int proper__dtmc_lin_certify(proper__dtmc_lin *L, uint32_t k, uint32_t sz, const double *w,
-                                    const double *delta_corr, double *own, double *min_mw) {
+                                    const double *delta_corr, int precise, double *own, double *min_mw) {
     const double ud = DBL_EPSILON;
     uint32_t first = L->sccs.start[k], i;
     double lam = 0.0, mu = 0.0, e_out = 0.0, wmax = 0.0, low = INFINITY, dmax = 0.0;
     for (i = 0; i < sz; i++) {
         double vr, vm, vd;
-        if (!delta_corr || proper__dtmc_certify_row_dot2(L, k, i, w, delta_corr, &vr, &vm, &vd, &e_out))
+        if (!precise || !delta_corr || proper__dtmc_certify_row_dot2(L, k, i, w, delta_corr, &vr, &vm, &vd, &e_out))
             proper__dtmc_certify_row_ld(L, k, i, w, delta_corr, &vr, &vm, &vd, &e_out);
         if (!(vm > 0.0)) return -1;
         if (vm < low) low = vm;
@@ -2518,7 +2533,7 @@ static int proper__dtmc_lin_certify_gs(proper__dtmc_lin *L, uint32_t k, uint32_t
         if (!*have_w)
             for (b = 0; (b < batch || change > 0.05) && *sweeps < L->o.max_sweeps; b++, ++*sweeps)
                 change = proper__dtmc_lin_sweep(L, sz, L->wc, L->w, &maxabs) / maxabs;
-        rc = proper__dtmc_lin_certify(L, k, sz, L->w, NULL, own, &min_mw);
+        rc = proper__dtmc_lin_certify(L, k, sz, L->w, NULL, 0, own, &min_mw);
         if (rc == 0 && min_mw >= 0.5) { *have_w = 1; return 0; }
         if (*have_w && rc == 0) return 0; /* a usable w already: y is what failed */
         *have_w = 0;
@@ -2630,14 +2645,14 @@ static int proper__dtmc_lin_gauss_seidel(proper__dtmc_lin *L, uint32_t k, uint32
  * proper__dtmc_lin_certify), or INFINITY, with INFINITY in errb, when it
  * cannot be proven (a badly conditioned component). */
 static double proper__dtmc_lin_certify_direct(proper__dtmc_lin *L, uint32_t k, uint32_t sz, int band, uint32_t bl,
-                                              uint32_t bu) {
+                                              uint32_t bu, int precise) {
     double own, min_mw;
     uint32_t i;
     for (i = 0; i < sz; i++) L->w[i] = 1.0;
     if (band) proper__dtmc_band_solve(L, sz, bl, bu, L->w); else proper_lu_solve(L->mat, sz, L->piv, L->w);
-    proper__dtmc_lin_residual(L, k, sz, L->y, L->r);
+    proper__dtmc_lin_residual(L, k, sz, precise, L->y, L->r);
     if (band) proper__dtmc_band_solve(L, sz, bl, bu, L->r); else proper_lu_solve(L->mat, sz, L->piv, L->r);
-    if (proper__dtmc_lin_certify(L, k, sz, L->w, L->r, &own, &min_mw) == 0) return own;
+    if (proper__dtmc_lin_certify(L, k, sz, L->w, L->r, precise, &own, &min_mw) == 0) return own;
     for (i = 0; i < sz; i++) L->errb[L->sccs.order[L->sccs.start[k] + i]] = INFINITY;
     return INFINITY;
 }
@@ -2687,14 +2702,22 @@ static int proper__dtmc_lin_iterate(proper__dtmc_lin *L, uint32_t k, uint32_t *s
 }
 
 /* A directly solved component is accepted, as Gauss-Seidel's are, when its
- * proven bound `own` is within PROPER_DTMC_FLOOR_FACTOR x rel_precision of
- * its largest value (always when the solve is not sound); otherwise the
- * solve is refused with the bound that could be proven. */
-static int proper__dtmc_lin_accept_direct(const proper__dtmc_lin *L, uint32_t sz, double own, proper_error *err) {
-    double ymax = 0.0;
+ * proven bound (the component's own part) is within
+ * PROPER_DTMC_FLOOR_FACTOR x rel_precision of its largest value (always
+ * when the solve is not sound). The cheap certificate (long double) comes
+ * first; when it misses, the solution is refined and certified in twice
+ * the working precision; when that misses too, the solve is refused with
+ * the bound that could be proven. */
+static int proper__dtmc_lin_accept_direct(proper__dtmc_lin *L, uint32_t k, uint32_t sz, int band, uint32_t bl,
+                                          uint32_t bu, proper_error *err) {
+    double ymax = 0.0, own = proper__dtmc_lin_certify_direct(L, k, sz, band, bl, bu, 0);
     uint32_t i;
     for (i = 0; i < sz; i++) ymax = fabs(L->y[i]) > ymax ? fabs(L->y[i]) : ymax;
     if (!L->o.sound || own <= PROPER_DTMC_FLOOR_FACTOR * L->o.rel_precision * ymax) return PROPER_OK;
+    proper__dtmc_lin_refine(L, k, sz, band, bl, bu, 1, PROPER__DTMC_REFINE_STEPS);
+    own = proper__dtmc_lin_certify_direct(L, k, sz, band, bl, bu, 1);
+    for (ymax = 0.0, i = 0; i < sz; i++) ymax = fabs(L->y[i]) > ymax ? fabs(L->y[i]) : ymax;
+    if (own <= PROPER_DTMC_FLOOR_FACTOR * L->o.rel_precision * ymax) return PROPER_OK;
     if (isfinite(own))
         return proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0,
                                 "the direct solve of a component of %u states could not prove relative precision "
@@ -2759,9 +2782,7 @@ static int proper__dtmc_lin_component(proper__dtmc_lin *L, uint32_t k, proper_er
     if (rc)
         return proper_error_set(err, rc, NULL, 0, 0, "singular linear system in a component of %u states",
                                 (unsigned)sz);
-    if (direct && (rc = proper__dtmc_lin_accept_direct(L, sz, proper__dtmc_lin_certify_direct(L, k, sz, band, bl, bu),
-                                                        err)))
-        return rc;
+    if (direct && (rc = proper__dtmc_lin_accept_direct(L, k, sz, band, bl, bu, err))) return rc;
     for (i = 0; i < sz; i++) L->x[L->sccs.order[first + i]] = L->y[i];
     return PROPER_OK;
 nomem:
