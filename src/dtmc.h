@@ -68,7 +68,9 @@
  * dense LU with partial pivoting; a larger one whose coefficients form a
  * narrow band in state order (chains such as birth-death or gambler's ruin)
  * by banded elimination; both direct methods refine once with a residual in
- * long double. Any other component is solved by Gauss–Seidel sweeps in
+ * long double, and when their certificate then misses the precision, up
+ * to 4 more times with a residual in twice the working precision (Dot2),
+ * certified the same way. Any other component is solved by Gauss–Seidel sweeps in
  * decreasing state order with the stopping rule of proper_dtmc_solve_opts;
  * one of at most direct_max states that the sweeps do not settle within
  * the work of a dense LU (sz^3 / 3 multiply-adds) is then solved by dense
