@@ -35,8 +35,9 @@ static void check_usage(FILE *out) {
             "Probability intervals ([0.1,0.2]:(x'=1), PRISM's interval DTMCs): Pmin=? and\n"
             "Pmax=? (P>=b: the minimum, P<=b: the maximum) of X, F, U, G, W, R, also with\n"
             "<=k or after X, and Rmin=?/Rmax=? of F phi, X F phi and C<=k, over every\n"
-            "choice of distributions within the intervals; P=? and R=? are refused, as\n"
-            "PRISM refuses them; no exports, --exact or --param.\n\n");
+            "choice of distributions within the intervals (any operator when every\n"
+            "interval is a point); P=? and R=? are refused, as PRISM refuses them; no\n"
+            "exports, --exact or --param.\n\n");
     fprintf(out,
             "options:\n"
             "  --const A=1,B=0.5  values of constants declared without one (model or\n"

@@ -114,7 +114,9 @@
  * R likewise. P=? and R=? are refused, as PRISM refuses them. Not
  * supported on interval models (PROPER_EUNSUPPORTED): lower step bounds,
  * other LTL, R of I=k, C, S and other co-safe LTL, S, and exact or
- * parametric checking. Unlike PRISM, lower ends 0 are accepted (PRISM
+ * parametric checking, except when every interval is a point (lo = hi once
+ * delimited): nature has no choice, and these take the DTMC's value as
+ * both minimum and maximum. Unlike PRISM, lower ends 0 are accepted (PRISM
  * refuses to check such a model), and so are transition rewards and C<=k
  * (PRISM refuses both on IDTMCs).
  *
@@ -5897,6 +5899,17 @@ static const proper_prism_intervals *proper__prism_intervals(const proper__prism
     return iv && iv->lo ? iv : NULL;
 }
 
+/* Whether every interval is a point (lo = hi): nature has no choice, the
+ * model is the DTMC itself, and an operator the interval solvers lack
+ * (LTL, lower step bounds, R of other forms, S) is its value on the DTMC,
+ * both the minimum and the maximum. */
+static int proper__prism_intervals_are_points(const proper_prism_intervals *iv) {
+    uint64_t k;
+    for (k = 0; k < iv->n; k++)
+        if (iv->lo[k] != iv->hi[k]) return 0;
+    return 1;
+}
+
 /* Whether operator nd (P or R) on an interval model asks for the largest
  * value: its min or max, or, for a bound, the side that decides it for
  * every choice of nature (as PRISM: P>=b, P>b the minimum; P<=b, P<b the
@@ -6034,6 +6047,7 @@ static int proper__prism_interval_path(proper__prism_checker *C, int32_t e, int 
     if (!(nd->flags & PROPER__PM_F_PATH)) return proper__prism_vec(C, e, x);
     if (!proper__prism_is_simple_path(C, e)) {
         if ((rc = proper__prism_interval_next_path(C, e, maximise, x, &done)) != 0 || done) return rc;
+        if (proper__prism_intervals_are_points(iv)) return proper__prism_prob_path(C, e, x);
         return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED,
                                   "LTL path formulas on a model with probability intervals are not supported");
     }
@@ -6042,6 +6056,9 @@ static int proper__prism_interval_path(proper__prism_checker *C, int32_t e, int 
     if (u.next) {
         rc = proper_dtmc_interval_next(d, iv->lo, iv->hi, &u.phi2, maximise, x, C->err);
         C->unproven = 1; /* the step's rounding: no bound is reported */
+    } else if (u.lo > 0 && proper__prism_intervals_are_points(iv)) {
+        proper__prism_until_free(&u);
+        return proper__prism_prob_path(C, e, x);
     } else if (u.lo > 0) {
         rc = proper__prism_cerr(C, u.path->line, u.path->col, PROPER_EUNSUPPORTED,
                                 "lower step bounds on a model with probability intervals are not supported");
@@ -6093,7 +6110,10 @@ static int proper__prism_interval_reward_next(proper__prism_checker *C, const pr
     return rc;
 }
 
-/* Rmin or Rmax on an interval model: of F phi, X F phi and C<=k. */
+static int proper__prism_reward(proper__prism_checker *C, const proper__prism_node *nd, double *x);
+
+/* Rmin or Rmax on an interval model: of F phi, X F phi and C<=k (any form
+ * when the intervals are points). */
 static int proper__prism_interval_reward(proper__prism_checker *C, const proper__prism_node *nd, double *x) {
     const proper_prism_intervals *iv = proper__prism_intervals(C);
     const proper__prism_pool *pool = &C->p->pool;
@@ -6107,6 +6127,8 @@ static int proper__prism_interval_reward(proper__prism_checker *C, const proper_
     if (f->kind == PROPER__PM_N_PATH && f->op == PROPER__PM_T_X && f->idx < 0 && f->c < 0 &&
         proper__prism_is_plain_eventually(C, &pool->n[f->b]))
         return proper__prism_interval_reward_next(C, rew, pool->n[f->b].b, maximise, x);
+    if ((f->kind != PROPER__PM_N_PATH || f->op != PROPER__PM_T_C) && proper__prism_intervals_are_points(iv))
+        return proper__prism_reward(C, nd, x);
     if (f->kind != PROPER__PM_N_PATH || f->op != PROPER__PM_T_C)
         return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED,
                                   "R on a model with probability intervals: only F phi, X F phi and C<=k are supported");
@@ -6595,7 +6617,8 @@ static int proper__prism_operator(proper__prism_checker *C, int32_t e, double *x
     const proper__prism_node *nd = &C->p->pool.n[e];
     proper_bitset phi;
     int rc;
-    if (proper__prism_intervals(C) && nd->kind == PROPER__PM_N_STEADY)
+    if (proper__prism_intervals(C) && nd->kind == PROPER__PM_N_STEADY &&
+        !proper__prism_intervals_are_points(proper__prism_intervals(C)))
         return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED,
                                   "S on a model with probability intervals is not supported");
     switch (nd->kind) {

@@ -1624,6 +1624,62 @@ static void test_bound_tie_exact(void) {
     proper_dtmc_free(&d);
 }
 
+/* An interval model whose intervals are all points is the DTMC itself:
+ * operators the interval solvers lack (S, R [ S ], LTL, lower step bounds)
+ * take the DTMC's value as both minimum and maximum. The chain (PRISM's
+ * idtmcs/dtmc_pctl.prism, RESULT 23/12 for R{"r"}min=? [ S ] and max):
+ * from s=0, {2,5} and {4} are each reached with probability 1/6 (p(0) =
+ * p(1)/2, p(1) = p(0)/2 + 1/4), {2,5} earns 17 every second step and {4}
+ * earns 3 a step: 8.5/6 + 3/6 = 23/12; G F s=5 holds with 1/6. With one
+ * interval wider than a point, S stays refused. */
+static void test_point_intervals(void) {
+    const char *head = "dtmc\nmodule M s:[0..5];\n";
+    const char *rest = " [] s=1 -> [0.5,0.5]:(s'=0) + [0.25,0.25]:(s'=2) + [0.25,0.25]:(s'=4);\n [r] s=2 -> [1,1]:(s'=5);\n"
+                       " [] s=3 -> [1,1]:(s'=3);\n [] s=4 -> [1,1]:(s'=4);\n [] s=5 -> [1,1]:(s'=2);\nendmodule\n"
+                       "rewards \"r\" s=4 : 3; [r] true : 17; endrewards\n";
+    const char *first[2] = {" [] s=0 -> [0.5,0.5]:(s'=1) + [0.5,0.5]:(s'=3);\n",
+                            " [] s=0 -> [0.4,0.6]:(s'=1) + [0.4,0.6]:(s'=3);\n"};
+    static const char *const props[] = {"R{\"r\"}min=? [ S ]", "R{\"r\"}max=? [ S ]", "Pmin=? [ G F s=5 ]",
+                                        "Pmax=? [ G F s=5 ]", "S=? [ s=4 ]", "Pmin=? [ F>=3 s=4 ]"};
+    static const double want[] = {23.0 / 12, 23.0 / 12, 1.0 / 6, 1.0 / 6, 1.0 / 6, 1.0 / 6};
+    int k;
+    size_t i;
+    for (k = 0; k < 2; k++) {
+        char text[1024];
+        proper_prism_model *m = NULL;
+        proper_dtmc d;
+        proper_prism_intervals iv;
+        proper_prism_check_opts o = proper_prism_check_opts_default();
+        proper_error e;
+        snprintf(text, sizeof text, "%s%s%s", head, first[k], rest);
+        proper_dtmc_init(&d);
+        proper_prism_intervals_init(&iv);
+        CHECK_INT(proper_prism_parse(&m, text, strlen(text), "t.pm", &e), 0);
+        if (m && proper_prism_build_intervals(m, NULL, &d, &iv, &e) == 0) {
+            o.intervals = &iv;
+            for (i = 0; i < sizeof props / sizeof props[0]; i++) {
+                proper_prism_props *p = NULL;
+                double v = NAN;
+                int rc = -1;
+                if (proper_prism_props_parse(&p, m, props[i], strlen(props[i]), "p", &e) == 0)
+                    rc = proper_prism_props_check(p, 0, &d, &o, &v, &e);
+                if (k == 0) {
+                    CHECK_INT(rc, 0);
+                    CHECK_REL(v, want[i], 1e-9);
+                } else if (i == 0 || i == 4) {
+                    CHECK_INT(rc, PROPER_EUNSUPPORTED);
+                }
+                proper_prism_props_free(p);
+            }
+        } else {
+            CHECK(0);
+        }
+        proper_prism_intervals_free(&iv);
+        proper_dtmc_free(&d);
+        proper_prism_free(m);
+    }
+}
+
 int main(void) {
     RUN(test_expression_semantics);
     RUN(test_path_bounds);
@@ -1664,5 +1720,6 @@ int main(void) {
     RUN(test_lazy_lexing);
     RUN(test_exact_state_comparisons);
     RUN(test_bound_tie_exact);
+    RUN(test_point_intervals);
     return test_summary();
 }
