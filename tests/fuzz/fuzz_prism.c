@@ -24,6 +24,9 @@
  * after 10^6 sweeps, 0.87 s at -O2 but over 10 s sanitised. */
 #define PROPER_DTMC_MAX_STEP_WORK 1e8 /* as in fuzz_ltl: no 1e11-multiply-add bounded runs */
 #define PROPER_DTMC_MAX_SWEEPS 20000
+/* Blocks of 5 tokens instead of 4096, so that inputs of fuzzing size cross
+ * the lazy lexer's block boundaries (fill, give back, reuse) many times. */
+#define PROPER_PRISM_TOK_BLOCK 5
 #define PROPER_IMPLEMENTATION
 #include "../../src/prism.h"
 
