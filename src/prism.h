@@ -425,7 +425,9 @@ PROPER_API int proper_prism_props_check_states(const proper_prism_props *p, size
  * given to proper_prism_set_consts ("1/3"), int and bool expressions as
  * usual. Parameters (constants left open, 'param' declarations) may appear
  * in probabilities and rewards (and the constants they use), not in guards,
- * assignments, conditions, labels or min/max. CTMCs are refused. A
+ * assignments, conditions, labels or min/max. A CTMC's companion holds
+ * its rates (exact.h solves its unbounded properties; time bounds are
+ * refused there). A
  * comparison of non-integer values that decides the chain's states or
  * transitions is decided exactly once proper_prism_decide_exactly has run:
  * at once when it reads neither the state nor a constant given from
@@ -454,7 +456,8 @@ PROPER_API int proper_prism_decide_exactly(proper_prism_model *m, const char *co
                                            proper_error *err);
 /* The exact companion of d (built from m) into *out (an output: see
  * exact.h): rationals when n_params == 0, else rational functions of the
- * named parameters. Rows are checked to sum to exactly 1. */
+ * named parameters. A DTMC's rows are checked to sum to exactly 1; a
+ * CTMC's hold rates. */
 PROPER_API int proper_prism_build_exact(const proper_prism_model *m, const proper_dtmc *d, const char *const *params,
                                         size_t n_params, proper_exact_dtmc *out, proper_error *err);
 /* Property i exactly in every state (x: an output vector): P=? [ X phi ],
@@ -7357,8 +7360,9 @@ static int proper__prism_xstate(proper__prism_xctx *X, const proper_dtmc *d, uin
     X->cx.vals = vals;
     if (!R.prob || !R.trew || !R.crew) rc = proper__prism_xrow_oom(&R);
     if (!rc) rc = proper__prism_xchoices(&R, vals);
-    /* PRISM divides by the number of choices; a deadlock keeps its self-loop */
-    if (!rc && R.n_choices && !(rc = proper_rat_set_i64(&q, (int64_t)R.n_choices, 1)) &&
+    /* PRISM divides a DTMC's rows by the number of choices (a CTMC's rates
+     * add); a deadlock keeps its self-loop */
+    if (!rc && R.n_choices && !(rc = proper_rat_set_i64(&q, m->is_ctmc ? 1 : (int64_t)R.n_choices, 1)) &&
         !(rc = proper_ratfun_set_rat(&n, &q)))
         for (j = 0; j < len && !rc; j++) {
             if (proper_ratfun_is_zero(&R.prob[j])) {
@@ -7495,7 +7499,6 @@ PROPER_API int proper_prism_decide_exactly(proper_prism_model *m, const char *co
     size_t i;
     int rc = PROPER_OK, opened = 0;
     memset(&X, 0, sizeof X);
-    if (m->is_ctmc) return PROPER_OK; /* exact checking refuses CTMCs anyway */
     for (i = 0; i < m->pool.len && rc == PROPER_OK; i++) {
         proper__prism_node *nd = &m->pool.n[i];
         int truth;
@@ -7613,9 +7616,6 @@ PROPER_API int proper_prism_build_exact(const proper_prism_model *m, const prope
     proper_exact_dtmc e;
     uint32_t s;
     int rc;
-    if (m->is_ctmc)
-        return proper_error_set(err, PROPER_EUNSUPPORTED, m->file, 0, 0,
-                                "exact and parametric checking of CTMCs is not supported (DTMCs only)");
     if (m->has_intervals)
         return proper_error_set(err, PROPER_EUNSUPPORTED, m->file, m->interval_line, m->interval_col,
                                 "exact and parametric checking of models with probability intervals is not supported");
@@ -7659,7 +7659,10 @@ static int proper__prism_xprob(proper__prism_checker *C, const proper_exact_dtmc
     proper__prism_until u;
     int rc;
     if ((rc = proper__prism_until_form(C, nd->a, &u)) != 0) return rc;
-    if (u.lo > 0)
+    if (C->d->kind == PROPER_DTMC_KIND_CTMC && (u.path->idx >= 0 || u.path->c >= 0)) /* until_form leaves times out */
+        rc = proper__prism_cerr(C, u.path->line, u.path->col, PROPER_EUNSUPPORTED,
+                                "exact: a CTMC's time bounds are not rational (exp(-qt))");
+    else if (u.lo > 0)
         rc = proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED, "exact: a lower step bound is not supported");
     else if (u.next)
         rc = proper_exact_prob_next(C->d, e, &u.phi2, x, C->err);

@@ -1680,6 +1680,48 @@ static void test_point_intervals(void) {
     }
 }
 
+/* A CTMC's exact companion holds its rates (exact.h solves unbounded
+ * properties on it): s=0 -x-> 1 -7-> 2 -11-> 3, state rewards 2, 5, 11 per
+ * time unit, so the reward until s=2 is 2/x + 5/7 (PRISM's
+ * param/ctmcs/ctmc_rewards.prism: RESULT (5*x+14)/(7*x)), 39/35 at x = 5;
+ * a time bound is refused (not rational). */
+static void test_ctmc_exact(void) {
+    const char *text = "ctmc\nconst double x;\nmodule M s : [0..3];\n [] s=0 -> x:(s'=1);\n [] s=1 -> 7:(s'=2);\n"
+                       " [] s=2 -> 11:(s'=3);\n [] s>2 -> 13:true;\nendmodule\nrewards \"a\" s=0:2; s=1:5; s=2:11; endrewards\n";
+    static const char *const props = "R{\"a\"}=? [ F s=2 ]\nP=? [ F s=3 ]\nP=? [ F<=1 s=3 ]\n";
+    proper_prism_model *m = NULL;
+    proper_prism_props *p = NULL;
+    proper_exact_dtmc e;
+    proper_exact_vec v;
+    proper_dtmc d;
+    proper_error err;
+    proper_rat want;
+    proper_dtmc_init(&d);
+    proper_exact_dtmc_init(&e);
+    proper_exact_vec_init(&v);
+    proper_rat_init(&want);
+    CHECK_INT(proper_prism_parse(&m, text, strlen(text), "t.sm", &err), 0);
+    if (!m) return;
+    CHECK_INT(proper_prism_set_consts(m, NULL, "x=5", &err), 0);
+    CHECK_INT(proper_prism_build(m, NULL, &d, &err), 0);
+    CHECK_INT(proper_prism_build_exact(m, &d, NULL, 0, &e, &err), 0);
+    CHECK_INT(proper_prism_props_parse(&p, m, props, strlen(props), "p", &err), 0);
+    if (p) {
+        CHECK_INT(proper_prism_props_exact(p, 0, &d, &e, &v, &err), 0);
+        CHECK_INT(proper_rat_set_i64(&want, 39, 35), 0);
+        CHECK(v.q && proper_rat_cmp(&v.q[d.init], &want) == 0);
+        CHECK_INT(proper_prism_props_exact(p, 1, &d, &e, &v, &err), 0);
+        CHECK(v.q && proper_rat_is_one(&v.q[d.init]));
+        CHECK_INT(proper_prism_props_exact(p, 2, &d, &e, &v, &err), PROPER_EUNSUPPORTED);
+    }
+    proper_rat_free(&want);
+    proper_exact_vec_free(&v);
+    proper_exact_dtmc_free(&e);
+    proper_prism_props_free(p);
+    proper_dtmc_free(&d);
+    proper_prism_free(m);
+}
+
 int main(void) {
     RUN(test_expression_semantics);
     RUN(test_path_bounds);
@@ -1721,5 +1763,6 @@ int main(void) {
     RUN(test_exact_state_comparisons);
     RUN(test_bound_tie_exact);
     RUN(test_point_intervals);
+    RUN(test_ctmc_exact);
     return test_summary();
 }
