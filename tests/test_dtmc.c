@@ -462,6 +462,61 @@ static void test_cumulative_bound_closed_form(void) {
     proper_dtmc_free(&m);
 }
 
+/* C<=k's proven bound against an independent long-double sum of the
+ * step rewards P^j d (the stored doubles read exactly; its own rounding,
+ * about k (k + d) |d| 2^-64, added) on random chains whose rows sum to 1
+ * only within rounding, with state and transition rewards, for k up to
+ * 5000. */
+static void test_cumulative_bound_long_double(void) {
+    proper_rng rng;
+    int it;
+    proper_rng_seed(&rng, 2611);
+    for (it = 0; it < 80; it++) {
+        uint32_t n = 3 + (uint32_t)proper_rng_below(&rng, 28), s;
+        unsigned long k = it % 8 == 0 ? 5000UL : 1 + (unsigned long)proper_rng_below(&rng, 300), j;
+        double *P = (double *)malloc((size_t)n * n * sizeof *P), *x = (double *)malloc(n * sizeof *x), top = 0.0;
+        long double *d = (long double *)malloc(n * sizeof *d), *nd = (long double *)malloc(n * sizeof *nd);
+        long double *ref = (long double *)calloc(n, sizeof *ref), big = 0.0L;
+        proper_dtmc m;
+        proper_dtmc_reward r;
+        proper_dtmc_solve_stats st;
+        proper_error err;
+        uint64_t e;
+        random_model(&rng, n, P);
+        CHECK_INT(build_dense(&m, P, n, 0), 0);
+        r.name = (char *)"";
+        r.state = (double *)malloc(n * sizeof(double));
+        r.trans = it % 2 ? (double *)malloc((size_t)m.n_trans * sizeof(double)) : NULL;
+        for (s = 0; s < n; s++) r.state[s] = 3.0 * proper_rng_uniform(&rng);
+        for (e = 0; r.trans && e < m.n_trans; e++) r.trans[e] = proper_rng_uniform(&rng);
+        for (s = 0; s < n; s++) {
+            d[s] = r.state[s];
+            for (e = m.row[s]; r.trans && e < m.row[s + 1]; e++) d[s] += (long double)m.prob[e] * r.trans[e];
+            big = fmaxl(big, fabsl(d[s]));
+        }
+        for (j = 0; j < k; j++) {
+            for (s = 0; s < n; s++) ref[s] += d[s];
+            for (s = 0; s < n; s++) {
+                long double v = 0.0L;
+                for (e = m.row[s]; e < m.row[s + 1]; e++) v += (long double)m.prob[e] * d[m.col[e]];
+                nd[s] = v;
+            }
+            memcpy(d, nd, n * sizeof *d);
+        }
+        CHECK_INT(proper_dtmc_reward_cumulative_stats(&m, &r, k, x, &st, &err), 0);
+        for (s = 0; s < n; s++) {
+            long double slack = (long double)k * (k + n + 4) * big * LDBL_EPSILON * 2.0L;
+            CHECK(fabsl(x[s] - ref[s]) <= st.max_error + slack);
+            top = fmax(top, fabs(x[s]));
+        }
+        CHECK(st.max_error <= 1e-10 * top + 1e-300);
+        free(r.state);
+        free(r.trans);
+        proper_dtmc_free(&m);
+        free(P); free(x); free(d); free(nd); free(ref);
+    }
+}
+
 /* A state that loops with probability q before leaving: expected steps
  * 1/(1-q) (geometric distribution); probability 1 of leaving. */
 static void test_geometric(void) {
@@ -3096,6 +3151,7 @@ int main(void) {
     RUN(test_direct_fallback);
     RUN(test_steady_sole_bscc);
     RUN(test_cumulative_bound_closed_form);
+    RUN(test_cumulative_bound_long_double);
     RUN(test_param_instantiate);
     RUN(test_param_rows_errors);
     RUN(test_param_range_vs_corners);
