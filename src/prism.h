@@ -1134,19 +1134,25 @@ static int proper__prism_expect_word(proper__prism_parser *ps, const char *word,
 }
 
 /* Words that cannot name a variable, constant, formula or module (PRISM's
- * keywords, including the property operators). */
+ * keywords, including the property operators), in byte order for a binary
+ * search (every identifier of a model is looked up). */
 static int proper__prism_is_reserved(const char *p, size_t n) {
     static const char *const words[] = {
-        "A", "bool", "clock", "const", "ctmc", "C", "double", "dtmc", "E", "endinit", "endinvariant",
-        "endmodule", "endrewards", "endsystem", "false", "formula", "filter", "func", "F", "global", "G",
-        "init", "invariant", "I", "int", "label", "max", "mdp", "min", "module", "X", "nondeterministic",
-        "Pmax", "Pmin", "P", "probabilistic", "prob", "pta", "rate", "rewards", "Rmax", "Rmin", "R", "S",
-        "stochastic", "system", "true", "U", "W", "floor", "ceil", "round", "pow", "mod", "log", "ctmdp",
-        "pomdp", "popta", "lts", "ma", "smg", "player", "endplayer", "observable", "observables",
-        "endobservables", "invariant"};
-    size_t i;
-    for (i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (n && words[i][0] == p[0] && strlen(words[i]) == n && memcmp(words[i], p, n) == 0) return 1;
+        "A", "C", "E", "F", "G", "I", "P", "Pmax", "Pmin", "R", "Rmax", "Rmin", "S", "U", "W", "X", "bool", "ceil",
+        "clock", "const", "ctmc", "ctmdp", "double", "dtmc", "endinit", "endinvariant", "endmodule", "endobservables",
+        "endplayer", "endrewards", "endsystem", "false", "filter", "floor", "formula", "func", "global", "init", "int",
+        "invariant", "label", "log", "lts", "ma", "max", "mdp", "min", "mod", "module", "nondeterministic",
+        "observable", "observables", "player", "pomdp", "popta", "pow", "prob", "probabilistic", "pta", "rate",
+        "rewards", "round", "smg", "stochastic", "system", "true"};
+    size_t lo = 0, hi = sizeof words / sizeof words[0];
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2, len = strlen(words[mid]);
+        int c = memcmp(p, words[mid], n < len ? n : len);
+        if (c == 0) c = n < len ? -1 : n > len;
+        if (c == 0) return 1;
+        if (c < 0) hi = mid;
+        else lo = mid + 1;
+    }
     return 0;
 }
 

@@ -1722,6 +1722,28 @@ static void test_ctmc_exact(void) {
     proper_prism_free(m);
 }
 
+/* PRISM's keywords cannot name a module (the binary search over them: the
+ * first, the last, words that are prefixes of others and the reverse). */
+static void test_reserved_words(void) {
+    static const char *const reserved[] = {"A", "true", "Pmax", "P", "endobservables", "ma", "max", "observable",
+                                           "observables", "prob", "probabilistic", "X", "bool", "system"};
+    static const char *const free_names[] = {"B", "truex", "Pma", "Pmaxx", "endobservable", "m", "maxi", "observ",
+                                             "probab", "Y", "a", "zz", "_"};
+    size_t i;
+    for (i = 0; i < sizeof reserved / sizeof reserved[0] + sizeof free_names / sizeof free_names[0]; i++) {
+        int is_reserved = i < sizeof reserved / sizeof reserved[0];
+        const char *w = is_reserved ? reserved[i] : free_names[i - sizeof reserved / sizeof reserved[0]];
+        char text[200];
+        proper_error e;
+        proper_prism_model *m;
+        snprintf(text, sizeof text, "dtmc\nmodule %s x : [0..1]; endmodule\n", w);
+        m = parse_text(text, &e);
+        CHECK(is_reserved ? m == NULL && strstr(e.message, "reserved") != NULL : m != NULL);
+        if (is_reserved != (m == NULL)) printf("  %s\n", w);
+        proper_prism_free(m);
+    }
+}
+
 int main(void) {
     RUN(test_expression_semantics);
     RUN(test_path_bounds);
@@ -1764,5 +1786,6 @@ int main(void) {
     RUN(test_bound_tie_exact);
     RUN(test_point_intervals);
     RUN(test_ctmc_exact);
+    RUN(test_reserved_words);
     return test_summary();
 }
