@@ -491,9 +491,10 @@ typedef struct proper_dtmc_solve_stats {
     uint32_t n_cyclic;       /* of which cyclic */
     uint32_t largest;        /* states in the largest component */
     unsigned long sweeps;    /* Gauss–Seidel sweeps over all components (the certificate's included) */
-    uint32_t n_dense;        /* components solved by dense LU */
+    uint32_t n_dense;        /* components solved by dense LU (with those Gauss-Seidel did not settle
+                              * within direct_max: their sweeps count in sweeps) */
     uint32_t n_band;         /* components solved by banded elimination */
-    uint32_t n_iterative;    /* components solved by Gauss-Seidel */
+    uint32_t n_iterative;    /* components solved by Gauss-Seidel (to the end) */
     /* A proven bound on the absolute error of every value solved (see
      * "Guaranteed bounds" above): |x[s] - exact(s)| <= max_error; and the
      * bound at the initial state (the init_dist-weighted bound). */
