@@ -2074,6 +2074,9 @@ static void proper__dtmc_dot2_add(proper__dtmc_dot2 *d, double a, double b) {
 static double proper__dtmc_dot2_bound(const proper__dtmc_dot2 *d, int hi) {
     double u = DBL_EPSILON / 2.0, n = (double)d->n + 1.0, g = n * u / (1.0 - n * u), v = d->p + d->s;
     double slack = g * g * d->mag * (1.0 + 4.0 * u) + 4.0 * (double)d->tiny * DBL_MIN;
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD != 0
+    return NAN; /* doubles evaluated in wider registers: the transformations are not exact */
+#endif
     if (!isfinite(v) || !isfinite(slack)) return NAN;
     return hi ? (fabs(v) + slack) / (1.0 - u) * (1.0 + 2.0 * u) : (v - slack) * (v - slack > 0 ? 1.0 - 2.0 * u : 1.0 + 2.0 * u);
 }
@@ -2210,7 +2213,7 @@ static void proper__dtmc_lin_refine(proper__dtmc_lin *L, uint32_t k, uint32_t sz
 
 /* Solve the local system of component k directly (dense or banded) with
  * one step of refinement in long double (the precise steps come only when
- * the certificate asks for them: proper__dtmc_lin_component). */
+ * the certificate asks for them: proper__dtmc_lin_accept_direct). */
 static int proper__dtmc_lin_direct(proper__dtmc_lin *L, uint32_t k, uint32_t sz, int band, uint32_t bl, uint32_t bu) {
     int rc = band ? proper__dtmc_band_factor(L, sz, bl, bu) : proper__dtmc_dense_factor(L, sz);
     if (rc) return rc;
