@@ -3217,11 +3217,13 @@ PROPER_API int proper_dtmc_prob_bounded_until(const proper_dtmc *m, const proper
 static void proper__dtmc_row_sum_minus_one(const double *p, uint64_t d, double *defect, double *excess) {
     double h[64], u = DBL_EPSILON / 2.0, value = 0.0, size = 0.0, plain = 0.0;
     uint64_t i;
-    int len = 1, j, k;
+    int len = 1, j, k, exact = 1;
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD != 0
+    exact = 0; /* doubles evaluated in wider registers: TwoSum is not exact, take the rounding bound */
+#endif
     h[0] = -1.0;
-    for (i = 0; i < d; i++) {
+    for (i = 0; i < d && exact; i++) {
         double q = p[i];
-        plain += p[i];
         for (j = 0, k = 0; j < len; j++) {
             double sum = q + h[j], bv = sum - q, err = (q - (sum - bv)) + (h[j] - bv);
             q = sum;
@@ -3229,11 +3231,13 @@ static void proper__dtmc_row_sum_minus_one(const double *p, uint64_t d, double *
         }
         if (q != 0.0) h[k++] = q;
         len = k;
-        if (len > 60) { /* not reached by doubles; stay sound regardless */
-            *defect = (fabs(plain - 1.0) + (double)d * u * plain) * (1.0 + 2.0 * u);
-            *excess = plain - 1.0 + *defect;
-            return;
-        }
+        if (len > 60) exact = 0; /* not reached by doubles; stay sound regardless */
+    }
+    if (!exact) {
+        for (i = 0; i < d; i++) plain += p[i];
+        *defect = (fabs(plain - 1.0) + (double)(d + 1) * u * (plain + 1.0)) * (1.0 + 2.0 * u);
+        *excess = fmax(0.0, plain - 1.0 + *defect);
+        return;
     }
     for (j = 0; j < len; j++) {
         value += h[j];
