@@ -6506,6 +6506,7 @@ static int proper__prism_bound_exactly(proper__prism_checker *C, const proper__p
         return PROPER_EUNSUPPORTED;
     proper_exact_dtmc_init(&e);
     proper_exact_vec_init(&v);
+    proper_error_clear(&scratch);
     C->err = &scratch;
     rc = proper_prism_build_exact(C->p->m, C->d, NULL, 0, &e, &scratch);
     if (!rc) rc = proper__prism_xoperator(C, &e, nd, &v);
@@ -6856,6 +6857,23 @@ static int proper__prism_xfail(const proper__prism_xctx *X, const proper__prism_
     return proper__prism_eval_fail(&X->cx, nd, code, "%s", what);
 }
 
+/* rc, described at (line, col) of file when err holds no error yet: the
+ * exact entry points clear err first, so an empty err means that exact.h's
+ * arithmetic (bigint, rat, poly, ratfun), which reports a failure by its
+ * code only, failed. what ("constant 'c': ") prefixes the message. */
+static int proper__prism_xdescribe(proper_error *err, const char *file, int line, int col, const char *what, int rc) {
+    if (!rc || !err || err->code) return rc;
+    if (rc == PROPER_ELIMIT)
+        return proper_error_set(err, rc, file, line, col,
+                                "%sexact: a number or polynomial beyond the exact limits (PROPER_EXACT_MAX_LIMBS = %lu limbs, "
+                                "PROPER_EXACT_MAX_TERMS = %lu terms, or the work limits PROPER_EXACT_MAX_WORK and "
+                                "PROPER_EXACT_MAX_GCD_WORK)",
+                                what, (unsigned long)PROPER_EXACT_MAX_LIMBS, (unsigned long)PROPER_EXACT_MAX_TERMS);
+    return proper_error_set(err, rc, file, line, col, "%s%s", what,
+                            rc == PROPER_ENOMEM ? "out of memory"
+                            : rc == PROPER_EINVAL ? "exact: division by zero" : proper_result_string(rc));
+}
+
 /* The shortest decimal that reads back as v ("0.3", not 0.299999...). */
 static int proper__prism_rat_of_double(proper_rat *out, double v) {
     char buf[40];
@@ -6981,7 +6999,11 @@ static int proper__prism_xconst(proper__prism_xctx *X, const proper__prism_node 
         if (!(rc = proper__prism_rat_of_double(&q, c->given.d))) rc = proper_ratfun_set_rat(&X->cval[nd->idx], &q);
     }
     proper_rat_free(&q);
-    if (rc) return rc == PROPER_ENOMEM ? proper_error_set(X->err, rc, NULL, 0, 0, "out of memory") : rc;
+    if (rc) {
+        char what[PROPER_ERROR_MESSAGE_MAX / 4];
+        snprintf(what, sizeof what, "constant '%s': ", X->m->names.names[c->sym]);
+        return proper__prism_xdescribe(X->err, X->m->file, c->line, c->col, what, rc);
+    }
     X->cdone[nd->idx] = 1;
     return proper_ratfun_copy(out, &X->cval[nd->idx]);
 }
@@ -7070,8 +7092,9 @@ static int proper__prism_xminmax(proper__prism_xctx *X, const proper__prism_node
     return rc;
 }
 
-/* Exact value of expression e of the model's pool in the state X->cx.vals. */
-static int proper__prism_xeval(proper__prism_xctx *X, int32_t e, proper_ratfun *out) {
+/* Exact value of expression e of the model's pool in the state X->cx.vals
+ * (proper__prism_xeval names the node where exact arithmetic failed). */
+static int proper__prism_xeval_node(proper__prism_xctx *X, int32_t e, proper_ratfun *out) {
     const proper__prism_node *nd = &X->m->pool.n[e];
     proper_rat q;
     int rc;
@@ -7117,6 +7140,11 @@ static int proper__prism_xeval(proper__prism_xctx *X, int32_t e, proper_ratfun *
         return proper__prism_xfail(X, nd, PROPER_EUNSUPPORTED, "log has no exact value");
     default: return proper__prism_xfail(X, nd, PROPER_EUNSUPPORTED, "this expression has no exact value");
     }
+}
+
+static int proper__prism_xeval(proper__prism_xctx *X, int32_t e, proper_ratfun *out) {
+    const proper__prism_node *nd = &X->m->pool.n[e];
+    return proper__prism_xdescribe(X->err, X->m->file, nd->line, nd->col, "", proper__prism_xeval_node(X, e, out));
 }
 
 /* The state of d whose valuation is vals (d's states are sorted
@@ -7203,7 +7231,7 @@ static int proper__prism_xapply(proper__prism_xrow *R, size_t c) {
     R->outv = nvals;
     R->outp = np;
     R->n_out = n_new;
-    return rc;
+    return proper__prism_xdescribe(X->err, m->file, cmd->line, cmd->col, "", rc);
 }
 
 /* Transition rewards of a choice of `action` (-1 unlabelled) into R->crew. */
@@ -7422,6 +7450,13 @@ static int proper__prism_xstate(proper__prism_xctx *X, const proper_dtmc *d, uin
     proper_ratfun_free(&v);
     proper_ratfun_free(&n);
     proper_rat_free(&q);
+    if (rc && X->err && !X->err->code) {
+        char what[PROPER_ERROR_MESSAGE_MAX / 2], st[PROPER_ERROR_MESSAGE_MAX / 4];
+        if (vals) proper__prism_describe_state(m, vals, st, sizeof st);
+        else snprintf(st, sizeof st, "%lu", (unsigned long)s);
+        snprintf(what, sizeof what, "the exact row of state %s: ", st);
+        rc = proper__prism_xdescribe(X->err, m->file, 0, 0, what, rc);
+    }
     return rc;
 }
 
@@ -7514,6 +7549,7 @@ PROPER_API int proper_prism_decide_exactly(proper_prism_model *m, const char *co
     size_t i;
     int rc = PROPER_OK, opened = 0;
     memset(&X, 0, sizeof X);
+    proper_error_clear(&scratch);
     for (i = 0; i < m->pool.len && rc == PROPER_OK; i++) {
         proper__prism_node *nd = &m->pool.n[i];
         int truth;
@@ -7636,6 +7672,7 @@ PROPER_API int proper_prism_build_exact(const proper_prism_model *m, const prope
                                 "exact and parametric checking of models with probability intervals is not supported");
     if (d->n_vars != m->n_vars || (m->n_vars && !d->vals))
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "the DTMC was not built from this model");
+    if (err) proper_error_clear(err); /* an error without a message is then exact.h's arithmetic's */
     proper_exact_dtmc_init(&e);
     if ((rc = proper__prism_xctx_open(&X, m, params, n_params, err)) == 0 && (rc = proper__prism_check_param_use(&X)) == 0 &&
         (rc = proper__prism_check_structure_exact(&X)) == 0 && (rc = proper_exact_dtmc_create(&e, d, n_params, params, err)) == 0) {
@@ -7649,7 +7686,7 @@ PROPER_API int proper_prism_build_exact(const proper_prism_model *m, const prope
     }
     proper__prism_xctx_close(&X);
     proper_exact_dtmc_free(&e);
-    return rc;
+    return proper__prism_xdescribe(err, m->file, 0, 0, "", rc);
 }
 
 /* x = 1 - x in every state (a negated path formula). */
@@ -7718,9 +7755,12 @@ static int proper__prism_xreward(proper__prism_checker *C, const proper_exact_dt
                               "exact: the reward operators solved exactly are F, C<=k, I=k and S");
 }
 
+static int proper__prism_xbound(proper__prism_checker *C, int32_t e, proper_rat *out);
+
 /* A constant expression of the properties (a bound) exactly: numbers as
- * written, + - * / and parentheses. */
-static int proper__prism_xbound(proper__prism_checker *C, int32_t e, proper_rat *out) {
+ * written, + - * / and parentheses (proper__prism_xbound names the node
+ * where exact arithmetic failed). */
+static int proper__prism_xbound_node(proper__prism_checker *C, int32_t e, proper_rat *out) {
     const proper__prism_node *nd = &C->p->pool.n[e];
     proper_rat b;
     int rc;
@@ -7752,6 +7792,12 @@ static int proper__prism_xbound(proper__prism_checker *C, int32_t e, proper_rat 
     }
     return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED,
                               "exact: a bound is read exactly when it is a number or + - * / of numbers");
+}
+
+static int proper__prism_xbound(proper__prism_checker *C, int32_t e, proper_rat *out) {
+    const proper__prism_node *nd = &C->p->pool.n[e];
+    return proper__prism_xdescribe(C->err, C->p->file[0] ? C->p->file : NULL, nd->line, nd->col, "",
+                                   proper__prism_xbound_node(C, e, out));
 }
 
 /* P>=b [...] and the like exactly: 1 or 0 in every state (rationals only:
@@ -7812,8 +7858,10 @@ static int proper__prism_xexpr_pow(proper__prism_checker *C, proper__prism_xctx 
 
 /* A properties expression without operators, exactly, in state s: int and
  * bool parts by the ordinary evaluator, numbers as written, model
- * constants and formulas through the model's exact evaluator. */
-static int proper__prism_xexpr(proper__prism_checker *C, proper__prism_xctx *X, int32_t e, size_t s, proper_ratfun *out) {
+ * constants and formulas through the model's exact evaluator
+ * (proper__prism_xexpr names the node where exact arithmetic failed). */
+static int proper__prism_xexpr_node(proper__prism_checker *C, proper__prism_xctx *X, int32_t e, size_t s,
+                                    proper_ratfun *out) {
     const proper__prism_node *nd = &C->p->pool.n[e];
     proper_ratfun b;
     proper_rat q;
@@ -7873,6 +7921,12 @@ static int proper__prism_xexpr(proper__prism_checker *C, proper__prism_xctx *X, 
     default: break;
     }
     return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED, "exact: this expression has no exact value here");
+}
+
+static int proper__prism_xexpr(proper__prism_checker *C, proper__prism_xctx *X, int32_t e, size_t s, proper_ratfun *out) {
+    const proper__prism_node *nd = &C->p->pool.n[e];
+    return proper__prism_xdescribe(C->err, C->p->file[0] ? C->p->file : NULL, nd->line, nd->col, "",
+                                   proper__prism_xexpr_node(C, X, e, s, out));
 }
 
 static int proper__prism_xproperty(proper__prism_checker *C, const proper_exact_dtmc *e, int32_t top, proper_exact_vec *x);
@@ -7989,11 +8043,11 @@ static int proper__prism_xproperty(proper__prism_checker *C, const proper_exact_
     const proper__prism_node *nd = &pool->n[top];
     int rc;
     while (nd->kind == PROPER__PM_N_FORMULA || nd->kind == PROPER__PM_N_PLABEL) nd = &pool->n[nd->a];
-    if ((rc = proper__prism_xoperator(C, e, nd, x)) != 0) return rc;
-    if ((nd->kind == PROPER__PM_N_PROB || nd->kind == PROPER__PM_N_REWARD || nd->kind == PROPER__PM_N_STEADY) &&
+    rc = proper__prism_xoperator(C, e, nd, x);
+    if (!rc && (nd->kind == PROPER__PM_N_PROB || nd->kind == PROPER__PM_N_REWARD || nd->kind == PROPER__PM_N_STEADY) &&
         nd->op != PROPER__PM_QUERY)
-        return proper__prism_xapply_bound(C, nd, x);
-    return PROPER_OK;
+        rc = proper__prism_xapply_bound(C, nd, x);
+    return proper__prism_xdescribe(C->err, C->p->file[0] ? C->p->file : NULL, nd->line, nd->col, "", rc);
 }
 
 static int proper__prism_xoperator(proper__prism_checker *C, const proper_exact_dtmc *e, const proper__prism_node *nd,
@@ -8028,6 +8082,7 @@ PROPER_API int proper_prism_props_exact(const proper_prism_props *p, size_t i, c
     proper_exact_vec v;
     int rc;
     if (i >= p->n_props) return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "no property %lu", (unsigned long)i);
+    if (err) proper_error_clear(err); /* an error without a message is then exact.h's arithmetic's */
     proper_exact_vec_init(&v);
     if ((rc = proper__prism_checker_init(&C, p, d, &o, err)) == 0) rc = proper__prism_xproperty(&C, e, p->props[i].expr, &v);
     proper__prism_checker_free(&C);
@@ -8037,7 +8092,7 @@ PROPER_API int proper_prism_props_exact(const proper_prism_props *p, size_t i, c
     } else {
         proper_exact_vec_free(&v);
     }
-    return rc;
+    return proper__prism_xdescribe(err, p->file[0] ? p->file : NULL, 0, 0, "", rc);
 }
 
 PROPER_API int proper_prism_props_exact_text(const proper_prism_props *p, size_t i, const proper_dtmc *d,

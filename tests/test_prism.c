@@ -1581,6 +1581,60 @@ static void test_exact_state_comparisons(void) {
     proper_prism_free(m);
 }
 
+/* exact.h's arithmetic reports a limit by its code only; prism.h names the
+ * limit and the construct. (1+p+q)^1000 has (1001 * 1002) / 2 = 501501
+ * terms, above PROPER_EXACT_MAX_TERMS (100000): refused in the model's
+ * reward and in a property, at the power (whose position is its first
+ * operand's: line 3, column 20 of the model; column 2 of the property). */
+static void test_exact_limit_message(void) {
+    static const char *const names[] = {"p", "q"};
+    const char *base = "dtmc\nconst double p; const double q;\n"
+                       "module M s : [0..1] init 0;\n [] s=0 -> p:(s'=1) + 1-p:(s'=0);\n [] s=1 -> true;\nendmodule\n";
+    const char *rewarded = "dtmc\nconst double p; const double q;\nrewards \"r\" s=0 : (1+p+q)^1000; endrewards\n"
+                           "module M s : [0..1] init 0;\n [] s=0 -> p:(s'=1) + 1-p:(s'=0);\n [] s=1 -> true;\nendmodule\n";
+    proper_prism_model *m;
+    proper_prism_props *props = NULL;
+    proper_exact_dtmc e;
+    proper_exact_vec x;
+    proper_dtmc d;
+    proper_error err;
+    proper_dtmc_init(&d);
+    proper_exact_dtmc_init(&e);
+    proper_exact_vec_init(&x);
+    m = parse_text(rewarded, &err);
+    CHECK(m != NULL);
+    if (m) {
+        CHECK_INT(proper_prism_open_params(m, names, 2, &err), 0);
+        CHECK_INT(proper_prism_build(m, NULL, &d, &err), 0);
+        CHECK_INT(proper_prism_build_exact(m, &d, names, 2, &e, &err), PROPER_ELIMIT);
+        CHECK(strstr(err.message, "PROPER_EXACT_MAX_TERMS") != NULL);
+        CHECK_INT(err.line, 3);
+        CHECK_INT(err.col, 20);
+        proper_prism_free(m);
+    }
+    m = parse_text(base, &err);
+    CHECK(m != NULL);
+    if (m) {
+        proper_dtmc_free(&d);
+        CHECK_INT(proper_prism_open_params(m, names, 2, &err), 0);
+        CHECK_INT(proper_prism_build(m, NULL, &d, &err), 0);
+        CHECK_INT(proper_prism_build_exact(m, &d, names, 2, &e, &err), 0);
+        CHECK_INT(proper_prism_props_parse(&props, m, "(1+p+q)^1000", 12, "t.props", &err), 0);
+        if (props) {
+            CHECK_INT(proper_prism_props_exact(props, 0, &d, &e, &x, &err), PROPER_ELIMIT);
+            CHECK(strstr(err.message, "PROPER_EXACT_MAX_TERMS") != NULL);
+            CHECK_INT(err.line, 1);
+            CHECK_INT(err.col, 2);
+            CHECK(strcmp(err.file, "t.props") == 0);
+        }
+        proper_prism_props_free(props);
+        proper_prism_free(m);
+    }
+    proper_exact_vec_free(&x);
+    proper_exact_dtmc_free(&e);
+    proper_dtmc_free(&d);
+}
+
 /* A bound the doubles cannot decide (the value within the solver's
  * precision of it) is decided exactly on a small model: from x=0 the
  * chain reaches x=3 within 2 steps with probability 1 * 98/100 exactly, so
@@ -1783,6 +1837,7 @@ int main(void) {
     RUN(test_param_function);
     RUN(test_lazy_lexing);
     RUN(test_exact_state_comparisons);
+    RUN(test_exact_limit_message);
     RUN(test_bound_tie_exact);
     RUN(test_point_intervals);
     RUN(test_ctmc_exact);
