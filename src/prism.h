@@ -397,8 +397,10 @@ typedef struct proper_prism_result {
      * init_error; max_error over several initial states) when the property
      * is one P=?, R=? or S=? operator solved by one solve that proves its
      * bound (until, bounded until without a lower bound, reachability
-     * reward, steady state, a CTMC's R=? [ S ]); -1 otherwise (LTL, lower
-     * step bounds, C<=k, I=k, CSL time bounds, expressions over operators). */
+     * reward, steady state, R=? [ S ], and a DTMC's R=? [ C<=k ] and
+     * R=? [ I=k ]); -1 otherwise (LTL, lower step bounds, CSL time bounds,
+     * a CTMC's C<=t and I=t, total rewards R=? [ C ], expressions over
+     * operators). */
     double error_bound;
 } proper_prism_result;
 
@@ -6263,10 +6265,6 @@ static int proper__prism_ctl(proper__prism_checker *C, const proper__prism_node 
 
 /* ---- Rewards ---- */
 
-/* Most distinct reward values a long-run average reward is computed for
- * (one steady-state solve each). */
-#define PROPER__PM_LRA_MAX_VALUES 64
-
 /* The reward structure of R{"name"}, R{k} or R (the first). */
 static int proper__prism_reward_of(proper__prism_checker *C, const proper__prism_node *nd, const proper_dtmc_reward **rew) {
     const proper_dtmc *d = C->d;
@@ -6347,56 +6345,6 @@ done:
     return rc;
 }
 
-static int proper__prism_cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* R=? [ S ]: sum over the distinct step-reward values v of v times the
- * long-run fraction of time in the states earning v (S=? of that set). */
-static int proper__prism_lra_reward(proper__prism_checker *C, const proper_dtmc_reward *rew, const proper__prism_node *nd,
-                                    double *x) {
-    const proper_dtmc *d = C->d;
-    uint32_t n = d->n_states, s;
-    double *r = proper__prism_vec_new(C), *vals = proper__prism_vec_new(C), *z = proper__prism_vec_new(C);
-    size_t nv = 0, k;
-    proper_bitset phi;
-    int rc = PROPER_OK;
-    proper_bitset_init(&phi);
-    if (!r || !vals || !z) {
-        rc = PROPER_ENOMEM;
-        goto done;
-    }
-    proper__prism_step_reward(d, rew, r);
-    for (s = 0; s < n; s++) {
-        x[s] = 0;
-        if (r[s] != 0) vals[nv++] = r[s];
-    }
-    qsort(vals, nv, sizeof *vals, proper__prism_cmp_double);
-    for (k = 0; k < nv; k++) /* distinct values */
-        if (k == 0 || vals[k] != vals[k - 1]) {
-            size_t m = 0;
-            for (s = 0; s < k; s++) m += vals[s] != vals[s + 1];
-            if (m >= PROPER__PM_LRA_MAX_VALUES) {
-                rc = proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED,
-                                        "long-run average of more than %d distinct step rewards", PROPER__PM_LRA_MAX_VALUES);
-                goto done;
-            }
-            if ((rc = proper_bitset_create(&phi, n, C->err)) != 0) goto done;
-            for (s = 0; s < n; s++)
-                if (r[s] == vals[k]) proper_bitset_set(&phi, s);
-            if ((rc = proper_dtmc_steady(d, &phi, &C->o->solve, z, C->err)) != 0) goto done;
-            proper_bitset_free(&phi);
-            for (s = 0; s < n; s++) x[s] += vals[k] * z[s];
-        }
-done:
-    proper_bitset_free(&phi);
-    PROPER_FREE(r);
-    PROPER_FREE(vals);
-    PROPER_FREE(z);
-    return rc;
-}
-
 /* A CTMC's total reward (path -1) or reward of a co-safe LTL formula (path
  * node): its embedded DTMC's, with each state reward rate earned for the
  * mean sojourn 1/E(s) of a visit (as dtmc.h's reachability reward of a
@@ -6438,6 +6386,7 @@ static int proper__prism_reward(proper__prism_checker *C, const proper__prism_no
     const proper_dtmc_reward *rew = NULL;
     long long k = 0;
     proper_bitset phi;
+    proper_dtmc_solve_stats st;
     int rc;
     if ((rc = proper__prism_reward_of(C, nd, &rew)) != 0) return rc;
     if (f->kind != PROPER__PM_N_PATH || (f->op != PROPER__PM_T_F && f->op < PROPER__PM_T_C) ||
@@ -6445,23 +6394,17 @@ static int proper__prism_reward(proper__prism_checker *C, const proper__prism_no
         return d->kind == PROPER_DTMC_KIND_CTMC ? proper__prism_ctmc_reward(C, rew, nd->a, x)
                                                 : proper__prism_reward_ltl(C, C->d, rew, nd->a, x); /* co-safe LTL */
     switch (f->op) {
-    case PROPER__PM_T_F: {
-        proper_dtmc_solve_stats st;
+    case PROPER__PM_T_F:
         if ((rc = proper__prism_state_set(C, f->b, &phi)) != 0) return rc;
         if ((rc = proper_dtmc_reward_reach(d, rew, &phi, &C->o->solve, x, &st, C->err)) == 0) proper__prism_proven(C, &st);
         proper_bitset_free(&phi);
         return rc;
-    }
     case PROPER__PM_T_TOTAL:
         if (d->kind == PROPER_DTMC_KIND_CTMC) return proper__prism_ctmc_reward(C, rew, -1, x);
         return proper__prism_total_reward(C, d, rew, x);
     case PROPER__PM_T_LRA:
-        if (d->kind == PROPER_DTMC_KIND_CTMC) {
-            proper_dtmc_solve_stats st;
-            if ((rc = proper_dtmc_reward_steady_stats(d, rew, &C->o->solve, x, &st, C->err)) == 0) proper__prism_proven(C, &st);
-            return rc;
-        }
-        return proper__prism_lra_reward(C, rew, f, x);
+        if ((rc = proper_dtmc_reward_steady_stats(d, rew, &C->o->solve, x, &st, C->err)) == 0) proper__prism_proven(C, &st);
+        return rc;
     default:
         if (d->kind == PROPER_DTMC_KIND_CTMC) {
             double t;
@@ -6475,8 +6418,10 @@ static int proper__prism_reward(proper__prism_checker *C, const proper__prism_no
         if ((unsigned long long)k > C->o->max_steps)
             return proper__prism_cerr(C, f->line, f->col, PROPER_ELIMIT, "step bound %lld is above the limit %lu", k,
                                       C->o->max_steps);
-        if (f->op == PROPER__PM_T_C) return proper_dtmc_reward_cumulative(d, rew, (unsigned long)k, x, C->err);
-        return proper_dtmc_reward_instant(d, rew, (unsigned long)k, x, C->err);
+        rc = f->op == PROPER__PM_T_C ? proper_dtmc_reward_cumulative_stats(d, rew, (unsigned long)k, x, &st, C->err)
+                                     : proper_dtmc_reward_instant_stats(d, rew, (unsigned long)k, x, &st, C->err);
+        if (rc == 0) proper__prism_proven(C, &st);
+        return rc;
     }
 }
 

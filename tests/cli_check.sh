@@ -304,6 +304,18 @@ run chk $M/two_state.pm 'S=? [ s=0 ]' --const p=0.25,q=1/3 --json
 status_is check_error_bound_steady 0 &&
     check check_error_bound_steady awk -v v="$(json_get "$T/out" properties.0.value)" -v b="$(json_get "$T/out" properties.0.error_bound)" \
         'BEGIN { d = v - 4 / 7; if (d < 0) d = -d; exit !(b != "null" && b >= 0 && b < 1e-10 && d <= b + 1e-16) }'
+# a DTMC's C<=k, I=k and R [ S ] too: the flip with p = q = 1/8, step reward 1 in s=0 and 2 in s=1, from s=0
+# (in s=0 after j steps with probability (1 + (3/4)^j)/2): C<=10 = 15 - 2 (1 - (3/4)^10), I=10 (state
+# rewards only) = (1 + (3/4)^10)/2, S = 3/2
+printf 'R=? [ C<=10 ]\nR=? [ I=10 ]\nR=? [ S ]\n' > "$T/flip.props"
+run chk $M/two_state.pm "$T/flip.props" --const p=0.125,q=0.125 --json
+status_is check_error_bound_rewards 0 &&
+    check check_error_bound_cumul awk -v v="$(json_get "$T/out" properties.0.value)" -v b="$(json_get "$T/out" properties.0.error_bound)" \
+        'BEGIN { d = v - (15 - 2 * (1 - 0.75 ^ 10)); if (d < 0) d = -d; exit !(b != "null" && b >= 0 && b < 1e-10 && d <= b + 1e-14) }' &&
+    check check_error_bound_instant awk -v v="$(json_get "$T/out" properties.1.value)" -v b="$(json_get "$T/out" properties.1.error_bound)" \
+        'BEGIN { d = v - (1 + 0.75 ^ 10) / 2; if (d < 0) d = -d; exit !(b != "null" && b >= 0 && b < 1e-10 && d <= b + 1e-16) }' &&
+    check check_error_bound_lra awk -v v="$(json_get "$T/out" properties.2.value)" -v b="$(json_get "$T/out" properties.2.error_bound)" \
+        'BEGIN { d = v - 1.5; if (d < 0) d = -d; exit !(b != "null" && b >= 0 && b < 1e-10 && d <= b + 1e-16) }'
 run chk $M/die.pm 'P=? [ F>=2 s=7 ]' --json
 status_is check_error_bound_none 0 && check check_error_bound_none [ "$(json_get "$T/out" properties.0.error_bound)" = null ]
 # expressions without an operator, exactly: 0.5^2 + 1/3 = 7/12; with --param, p1*2 + done (done = 21)

@@ -1581,6 +1581,54 @@ static void test_exact_state_comparisons(void) {
     proper_prism_free(m);
 }
 
+/* The proven bounds of R=? [ C<=k ], [ I=k ] and [ S ] on a DTMC. A
+ * two-state flip that leaves its state with probability q = 1/8 (exact in
+ * binary, as is 1 - 2q = 3/4), reward 1 in state 0, from state 0: P(in 0
+ * after j steps) = (1 + (3/4)^j) / 2, so I=k = (1 + (3/4)^k) / 2,
+ * C<=k = sum_{j<k} = k/2 + (1 - (3/4)^k) / (4q) and S = 1/2. Each result
+ * carries a bound that contains the closed form (up to the closed form's
+ * own rounding) and is tight (below 1e-9 of the value). */
+static void test_reward_bounds(void) {
+    const char *text = "dtmc\nmodule M s : [0..1] init 0;\n [] s=0 -> 0.125:(s'=1) + 0.875:(s'=0);\n"
+                       " [] s=1 -> 0.125:(s'=0) + 0.875:(s'=1);\nendmodule\nrewards \"r\" s=0 : 1; endrewards\n";
+    static const unsigned long ks[] = {1, 7, 1000, 1000000};
+    proper_prism_model *m;
+    proper_dtmc d;
+    proper_error err;
+    size_t i;
+    int kind;
+    proper_dtmc_init(&d);
+    m = parse_text(text, &err);
+    CHECK(m != NULL);
+    if (!m) return;
+    CHECK_INT(proper_prism_build(m, NULL, &d, &err), 0);
+    for (i = 0; i < sizeof ks / sizeof ks[0]; i++)
+        for (kind = 0; kind < 3; kind++) {
+            proper_prism_props *p = NULL;
+            proper_prism_result r;
+            char prop[80];
+            double decay = pow(0.75, (double)ks[i]), want;
+            if (kind == 0) {
+                snprintf(prop, sizeof prop, "R=? [ C<=%lu ]", ks[i]);
+                want = (double)ks[i] / 2 + (1 - decay) * 2;
+            } else if (kind == 1) {
+                snprintf(prop, sizeof prop, "R=? [ I=%lu ]", ks[i]);
+                want = (1 + decay) / 2;
+            } else {
+                snprintf(prop, sizeof prop, "R=? [ S ]");
+                want = 0.5;
+            }
+            CHECK_INT(proper_prism_props_parse(&p, m, prop, strlen(prop), NULL, &err), 0);
+            if (!p) continue;
+            CHECK_INT(proper_prism_props_result(p, 0, &d, NULL, &r, &err), 0);
+            CHECK(r.error_bound >= 0 && r.error_bound <= 1e-9 * want);
+            CHECK(fabs(r.value - want) <= r.error_bound + 4 * DBL_EPSILON * want);
+            proper_prism_props_free(p);
+        }
+    proper_dtmc_free(&d);
+    proper_prism_free(m);
+}
+
 /* exact.h's arithmetic reports a limit by its code only; prism.h names the
  * limit and the construct. (1+p+q)^1000 has (1001 * 1002) / 2 = 501501
  * terms, above PROPER_EXACT_MAX_TERMS (100000): refused in the model's
@@ -1838,6 +1886,7 @@ int main(void) {
     RUN(test_lazy_lexing);
     RUN(test_exact_state_comparisons);
     RUN(test_exact_limit_message);
+    RUN(test_reward_bounds);
     RUN(test_bound_tie_exact);
     RUN(test_point_intervals);
     RUN(test_ctmc_exact);
