@@ -285,6 +285,10 @@ expect_error check_param_in_guard "$T/guard.pm:3:30: a parameter may appear only
     chk "$T/guard.pm" 'P=? [ F s=1 ]' --param p
 expect_error check_exact_unsupported_lower "exact: a lower step bound is not supported" chk $M/die.pm 'P=? [ F>=2 s=7 ]' --exact
 expect_error check_param_unknown "--param: the model has no constant 'zz'" chk $M/die.pm 'P=? [ F s=7 ]' --param zz
+# a limit of exact arithmetic is named, at the expression: (1+p+q)^1000 has 501501 terms (more than 100000)
+printf 'dtmc\nconst double p; const double q;\nmodule M s:[0..1] init 0; [] s=0 -> p:(s'"'"'=1) + (1-p):(s'"'"'=0); [] s=1 -> true; endmodule\n' > "$T/terms.pm"
+expect_error check_param_term_limit "(property):1:2: exact: a number or polynomial beyond the exact limits" \
+    chk "$T/terms.pm" '(1+p+q)^1000' --param p,q
 
 # --json error_bound: the solver's proven bound contains the exact value
 # (minPathSum: 32504164372/51699390625 and 9503884062/2067975625, PRISM -exact above)
