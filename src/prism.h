@@ -6894,14 +6894,10 @@ static int proper__prism_eval_xcmp(const proper__prism_ectx *cx, int32_t e, prop
     const int32_t *saved = X->cx.vals;
     int truth, rc;
     X->cx.vals = cx->vals;
-    if (X->err) proper_error_clear(X->err);
+    if (X->err) proper_error_clear(X->err); /* proper__prism_xdescribe then names exact.h's limits */
     rc = proper__prism_xbool(X, e, &truth);
     X->cx.vals = saved;
-    if (rc && X->err && !X->err->code) /* exact.h's arithmetic reports its limits by code only */
-        return proper__prism_eval_fail(cx, &cx->pool->n[e], rc,
-                                       rc == PROPER_ELIMIT ? "exact: the comparison's numbers are beyond the exact limits"
-                                                           : "exact: the comparison could not be decided");
-    out->i = truth;
+    if (!rc) out->i = truth;
     return rc;
 }
 
