@@ -397,10 +397,9 @@ typedef struct proper_prism_result {
      * init_error; max_error over several initial states) when the property
      * is one P=?, R=? or S=? operator solved by one solve that proves its
      * bound (until, bounded until without a lower bound, reachability
-     * reward, steady state, R=? [ S ], and a DTMC's R=? [ C<=k ] and
-     * R=? [ I=k ]); -1 otherwise (LTL, lower step bounds, CSL time bounds,
-     * a CTMC's C<=t and I=t, total rewards R=? [ C ], expressions over
-     * operators). */
+     * reward, steady state, R=? [ S ], and a DTMC's R=? [ C<=k ], [ I=k ]
+     * and [ C ]); -1 otherwise (LTL, lower step bounds, CSL time bounds,
+     * a CTMC's C<=t, I=t and C, expressions over operators). */
     double error_bound;
 } proper_prism_result;
 
@@ -6302,9 +6301,11 @@ static void proper__prism_step_reward(const proper_dtmc *d, const proper_dtmc_re
 
 /* R=? [ C ]: the reward until a bottom component is entered, infinite from
  * states that reach (with positive probability) a bottom component where
- * some step earns a positive reward. */
+ * some step earns a positive reward (exactly so: found on the graph). st
+ * (NULL: not wanted) receives the proven bound of the reachability solve
+ * that gives the finite values. */
 static int proper__prism_total_reward(proper__prism_checker *C, const proper_dtmc *d, const proper_dtmc_reward *rew,
-                                      double *x) {
+                                      double *x, proper_dtmc_solve_stats *st) {
     uint32_t n = d->n_states, nb = 0, s, *bscc = (uint32_t *)proper_calloc((size_t)n + 1, sizeof *bscc);
     unsigned char *pos = NULL;
     double *r = proper__prism_vec_new(C);
@@ -6332,7 +6333,7 @@ static int proper__prism_total_reward(proper__prism_checker *C, const proper_dtm
             if (pos[bscc[s]]) proper_bitset_set(&positive, s);
         }
     if ((rc = proper_dtmc_prob0(d, NULL, &positive, &zero, C->err)) != 0) goto done;
-    if ((rc = proper_dtmc_reward_reach(d, rew, &bottom, &C->o->solve, x, NULL, C->err)) != 0) goto done;
+    if ((rc = proper_dtmc_reward_reach(d, rew, &bottom, &C->o->solve, x, st, C->err)) != 0) goto done;
     for (s = 0; s < n; s++)
         if (!PROPER_BITSET_GET(&zero, s)) x[s] = INFINITY;
 done:
@@ -6370,7 +6371,7 @@ static int proper__prism_ctmc_reward(proper__prism_checker *C, const proper_dtmc
         if (emb.n_trans != d->n_trans) /* the transitions' rewards are aligned with the CTMC's */
             rc = proper_error_set(C->err, PROPER_EINVAL, NULL, 0, 0, "the embedded DTMC has other transitions than the CTMC");
         else if (path < 0)
-            rc = proper__prism_total_reward(C, &emb, &scaled, x);
+            rc = proper__prism_total_reward(C, &emb, &scaled, x, NULL);
         else
             rc = proper__prism_reward_ltl(C, &emb, &scaled, path, x);
     }
@@ -6401,7 +6402,8 @@ static int proper__prism_reward(proper__prism_checker *C, const proper__prism_no
         return rc;
     case PROPER__PM_T_TOTAL:
         if (d->kind == PROPER_DTMC_KIND_CTMC) return proper__prism_ctmc_reward(C, rew, -1, x);
-        return proper__prism_total_reward(C, d, rew, x);
+        if ((rc = proper__prism_total_reward(C, d, rew, x, &st)) == 0) proper__prism_proven(C, &st);
+        return rc;
     case PROPER__PM_T_LRA:
         if ((rc = proper_dtmc_reward_steady_stats(d, rew, &C->o->solve, x, &st, C->err)) == 0) proper__prism_proven(C, &st);
         return rc;

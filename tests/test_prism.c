@@ -416,6 +416,19 @@ static void test_minpathsum(void) {
         CHECK_INT(proper_prism_props_check(p, 2, &d, NULL, &v, &e), 0);
         CHECK_REL(v, 1, 1e-12);
         proper_prism_props_free(p);
+        p = NULL;
+    } else {
+        CHECK(0);
+        printf("  %s\n", fmt_err(&e));
+    }
+    /* the total reward is the time to the absorbing end, with a proven bound that contains it (up to the
+     * rounding of the stored probabilities and of time_exact, 1e-15) */
+    if (proper_prism_props_parse(&p, m, "R{\"time\"}=? [ C ]", 17, NULL, &e) == 0) {
+        proper_prism_result r;
+        CHECK_INT(proper_prism_props_result(p, 0, &d, NULL, &r, &e), 0);
+        CHECK(r.error_bound >= 0 && r.error_bound < 1e-10);
+        CHECK(fabs(r.value - time_exact) <= r.error_bound + 1e-15);
+        proper_prism_props_free(p);
     } else {
         CHECK(0);
         printf("  %s\n", fmt_err(&e));
