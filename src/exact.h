@@ -264,7 +264,8 @@ PROPER_API int proper_poly_sub(proper_poly *out, const proper_poly *a, const pro
 PROPER_API int proper_poly_mul(proper_poly *out, const proper_poly *a, const proper_poly *b);
 PROPER_API int proper_poly_scale(proper_poly *out, const proper_poly *a, const proper_rat *c);
 /* Exact division: q = a / b when b divides a (PROPER_EINVAL otherwise or
- * when b is zero). */
+ * when b is zero; PROPER_ELIMIT when its steps, each charged as a product
+ * of b and the remainder, exceed PROPER_EXACT_MAX_WORK). */
 PROPER_API int proper_poly_div_exact(proper_poly *q, const proper_poly *a, const proper_poly *b);
 /* A greatest common divisor, normalised: integer coefficients with content
  * 1 and a positive leading coefficient (gcd(0, 0) = 0). */
@@ -1842,6 +1843,7 @@ PROPER_API int proper_poly_div_exact(proper_poly *q, const proper_poly *a0, cons
     proper_poly t, r, s, wa, wb;
     const proper_poly *a, *b;
     uint32_t *e = NULL, k, nv;
+    double work = 0.0;
     int rc;
     if (!b0->n_terms) return PROPER_EINVAL;
     if (b0->n_terms == 1 && b0->n_vars <= a0->n_vars && proper_poly_is_const(b0, NULL)) {
@@ -1866,6 +1868,11 @@ PROPER_API int proper_poly_div_exact(proper_poly *q, const proper_poly *a0, cons
     if ((rc = proper_poly_copy(&r, a))) goto done;
     while (r.n_terms) {
         proper_rat c;
+        /* each step multiplies b by a term and subtracts it from r: charged
+         * as a product of b and r's sizes, against PROPER_EXACT_MAX_WORK */
+        work += proper__exact_mul_work((double)b->n_terms + (double)r.n_terms, 1.0, proper__exact_poly_coef_limbs(b),
+                                       proper__exact_poly_coef_limbs(&r));
+        if (work > (double)PROPER_EXACT_MAX_WORK) { rc = PROPER_ELIMIT; goto done; }
         /* the leading term of r over the leading term of b */
         for (k = 0; k < nv; k++) {
             if (r.exp[k] < b->exp[k]) { rc = PROPER_EINVAL; goto done; }
