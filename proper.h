@@ -65,32 +65,32 @@
  *                             explicit/DRN/DOT/PRISM files
  *     exact.h     line 16440  big integers, rationals, rational functions;
  *                             exact and parametric solving by state elimination
- *     ltl.h       line 20939  LTL on DTMCs: refinement of the chain per
+ *     ltl.h       line 20946  LTL on DTMCs: refinement of the chain per
  *                             temporal subformula (Courcoubetis-Yannakakis),
  *                             co-safe LTL rewards by a DFA product, E/A[ltl]
- *     prism.h     line 23581  the PRISM language (DTMCs and CTMCs) and
+ *     prism.h     line 23588  the PRISM language (DTMCs and CTMCs) and
  *                             its property language, on top of dtmc.h
- *     synth.h     line 31638  annotated C/Java source -> parametric DTMC
+ *     synth.h     line 31645  annotated C/Java source -> parametric DTMC
  *                             (the PROPER method)
- *     estimate.h  line 33113  per-run count logs -> parameter
+ *     estimate.h  line 33120  per-run count logs -> parameter
  *                             intervals -> property interval
- *     annot.h     line 34482  probabilistic performance annotations
+ *     annot.h     line 34489  probabilistic performance annotations
  *                             (Freud): how a function's time or memory
  *                             depends on its input, fitted from call logs
- *     vlmc.h      line 40139  VLMC learning from location traces, Markov
+ *     vlmc.h      line 40146  VLMC learning from location traces, Markov
  *                             hull, steps to termination
- *     lp.h        line 42878  linear programs: CPLEX LP files, a native
+ *     lp.h        line 42885  linear programs: CPLEX LP files, a native
  *                             simplex, a box-constrained QP
- *     qn.h        line 46098  closed queueing networks: simulation, mean
+ *     qn.h        line 46105  closed queueing networks: simulation, mean
  *                             field, MVA, the exact CTMC, rates and routing
  *                             learned by LP/QP
- *     sim.h       line 48469  discrete-event simulation of multithreaded
+ *     sim.h       line 48476  discrete-event simulation of multithreaded
  *                             programs (Tarvo & Reiss): queues, thread pools,
  *                             CPUs, locks, I/O
- *     backend.h   line 53323  external engines behind one interface:
+ *     backend.h   line 53330  external engines behind one interface:
  *                             plugins, registry, subprocess runner
  *     backend_native.h
- *                 line 54261  proper's own engines (prism.h, dtmc.h,
+ *                 line 54268  proper's own engines (prism.h, dtmc.h,
  *                             lp.h) as the backend "native"
  *   The adapters for PRISM, Storm and glpsol are separate headers in
  *   backends/ of the source tree; they are not part of proper.h.
@@ -190,95 +190,95 @@
  *   PROPER_EXACT_MAX_WORK           30000000000ull         exact.h line 16585
  *   PROPER_EXACT_MAX_STATES         1000000                exact.h line 16590
  *   PROPER_EXACT_MAX_ENTRIES        20000000u              exact.h line 16597
- *   PROPER_EXACT_MOD_MAX_DEG        65536u                 exact.h line 18533
- *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 21027
- *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 21033
- *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 21040
- *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 21045
- *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 21054
- *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 21061
- *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 21067
- *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 23798
- *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 23803
- *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 23808
- *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 23813
- *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 23818
- *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 24315
- *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 27306
- *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 27829
- *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 30012
- *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 31741
- *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 31744
- *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 33253
- *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 33256
- *   PROPER_ANNOT_CORR               0.99                   annot.h line 34686
- *   PROPER_ANNOT_R2                 0.9                    annot.h line 34690
- *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 34694
- *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 34698
- *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 34702
- *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 34706
- *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 34712
- *   PROPER_ANNOT_CUTS               32                     annot.h line 34716
- *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 34720
- *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 34724
- *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 34728
- *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 34733
- *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 34737
- *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 34741
- *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 34745
- *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 34750
- *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 34754
- *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 34986
- *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 35060
- *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 35171
- *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 35175
- *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 37031
- *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 37035
- *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 40317
- *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 40322
- *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 40330
- *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 40334
- *   PROPER_LP_PERTURB               1e-6                   lp.h line 43058
- *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 43073
- *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 43076
- *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 43079
- *   PROPER_LP_SING_TOL              1e-11                  lp.h line 43082
- *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 43085
- *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 43088
- *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 43093
- *   PROPER_LP_SCALE_PASSES          6                      lp.h line 43097
- *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 43104
- *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 43109
- *   PROPER_LP_COND_TOL              1e-9                   lp.h line 43115
- *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 43120
- *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 45715
- *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 46189
- *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 46193
- *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 46197
- *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 46204
- *   PROPER_QN_RESUM_EVERY           256                    qn.h line 46209
- *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 46279
- *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 46282
- *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 46333
- *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 46336
- *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 46339
- *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 46373
- *   PROPER_QN_LAD_KEEP              2                      qn.h line 47417
- *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 47420
- *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 47423
- *   PROPER_SIM_BUCKETS              200                    sim.h line 48616
- *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 48621
- *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 48625
- *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 48629
- *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 48633
- *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 48637
- *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 48641
- *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 48750
- *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 49042
- *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 53401
- *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 53406
- *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 53412
- *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 53416
+ *   PROPER_EXACT_MOD_MAX_DEG        65536u                 exact.h line 18540
+ *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 21034
+ *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 21040
+ *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 21047
+ *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 21052
+ *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 21061
+ *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 21068
+ *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 21074
+ *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 23805
+ *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 23810
+ *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 23815
+ *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 23820
+ *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 23825
+ *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 24322
+ *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 27313
+ *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 27836
+ *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 30019
+ *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 31748
+ *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 31751
+ *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 33260
+ *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 33263
+ *   PROPER_ANNOT_CORR               0.99                   annot.h line 34693
+ *   PROPER_ANNOT_R2                 0.9                    annot.h line 34697
+ *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 34701
+ *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 34705
+ *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 34709
+ *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 34713
+ *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 34719
+ *   PROPER_ANNOT_CUTS               32                     annot.h line 34723
+ *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 34727
+ *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 34731
+ *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 34735
+ *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 34740
+ *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 34744
+ *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 34748
+ *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 34752
+ *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 34757
+ *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 34761
+ *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 34993
+ *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 35067
+ *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 35178
+ *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 35182
+ *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 37038
+ *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 37042
+ *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 40324
+ *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 40329
+ *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 40337
+ *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 40341
+ *   PROPER_LP_PERTURB               1e-6                   lp.h line 43065
+ *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 43080
+ *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 43083
+ *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 43086
+ *   PROPER_LP_SING_TOL              1e-11                  lp.h line 43089
+ *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 43092
+ *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 43095
+ *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 43100
+ *   PROPER_LP_SCALE_PASSES          6                      lp.h line 43104
+ *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 43111
+ *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 43116
+ *   PROPER_LP_COND_TOL              1e-9                   lp.h line 43122
+ *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 43127
+ *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 45722
+ *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 46196
+ *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 46200
+ *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 46204
+ *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 46211
+ *   PROPER_QN_RESUM_EVERY           256                    qn.h line 46216
+ *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 46286
+ *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 46289
+ *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 46340
+ *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 46343
+ *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 46346
+ *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 46380
+ *   PROPER_QN_LAD_KEEP              2                      qn.h line 47424
+ *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 47427
+ *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 47430
+ *   PROPER_SIM_BUCKETS              200                    sim.h line 48623
+ *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 48628
+ *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 48632
+ *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 48636
+ *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 48640
+ *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 48644
+ *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 48648
+ *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 48757
+ *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 49049
+ *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 53408
+ *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 53413
+ *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 53419
+ *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 53423
  *
  * THREAD SAFETY
  *   No global or thread-local mutable state. Objects are not locked: two
@@ -16703,7 +16703,8 @@ PROPER_API int proper_poly_sub(proper_poly *out, const proper_poly *a, const pro
 PROPER_API int proper_poly_mul(proper_poly *out, const proper_poly *a, const proper_poly *b);
 PROPER_API int proper_poly_scale(proper_poly *out, const proper_poly *a, const proper_rat *c);
 /* Exact division: q = a / b when b divides a (PROPER_EINVAL otherwise or
- * when b is zero). */
+ * when b is zero; PROPER_ELIMIT when its steps, each charged as a product
+ * of b and the remainder, exceed PROPER_EXACT_MAX_WORK). */
 PROPER_API int proper_poly_div_exact(proper_poly *q, const proper_poly *a, const proper_poly *b);
 /* A greatest common divisor, normalised: integer coefficients with content
  * 1 and a positive leading coefficient (gcd(0, 0) = 0). */
@@ -18281,6 +18282,7 @@ PROPER_API int proper_poly_div_exact(proper_poly *q, const proper_poly *a0, cons
     proper_poly t, r, s, wa, wb;
     const proper_poly *a, *b;
     uint32_t *e = NULL, k, nv;
+    double work = 0.0;
     int rc;
     if (!b0->n_terms) return PROPER_EINVAL;
     if (b0->n_terms == 1 && b0->n_vars <= a0->n_vars && proper_poly_is_const(b0, NULL)) {
@@ -18305,6 +18307,11 @@ PROPER_API int proper_poly_div_exact(proper_poly *q, const proper_poly *a0, cons
     if ((rc = proper_poly_copy(&r, a))) goto done;
     while (r.n_terms) {
         proper_rat c;
+        /* each step multiplies b by a term and subtracts it from r: charged
+         * as a product of b and r's sizes, against PROPER_EXACT_MAX_WORK */
+        work += proper__exact_mul_work((double)b->n_terms + (double)r.n_terms, 1.0, proper__exact_poly_coef_limbs(b),
+                                       proper__exact_poly_coef_limbs(&r));
+        if (work > (double)PROPER_EXACT_MAX_WORK) { rc = PROPER_ELIMIT; goto done; }
         /* the leading term of r over the leading term of b */
         for (k = 0; k < nv; k++) {
             if (r.exp[k] < b->exp[k]) { rc = PROPER_EINVAL; goto done; }
