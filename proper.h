@@ -68,29 +68,29 @@
  *     ltl.h       line 20946  LTL on DTMCs: refinement of the chain per
  *                             temporal subformula (Courcoubetis-Yannakakis),
  *                             co-safe LTL rewards by a DFA product, E/A[ltl]
- *     prism.h     line 23588  the PRISM language (DTMCs and CTMCs) and
+ *     prism.h     line 23593  the PRISM language (DTMCs and CTMCs) and
  *                             its property language, on top of dtmc.h
- *     synth.h     line 31645  annotated C/Java source -> parametric DTMC
+ *     synth.h     line 31650  annotated C/Java source -> parametric DTMC
  *                             (the PROPER method)
- *     estimate.h  line 33120  per-run count logs -> parameter
+ *     estimate.h  line 33125  per-run count logs -> parameter
  *                             intervals -> property interval
- *     annot.h     line 34489  probabilistic performance annotations
+ *     annot.h     line 34494  probabilistic performance annotations
  *                             (Freud): how a function's time or memory
  *                             depends on its input, fitted from call logs
- *     vlmc.h      line 40146  VLMC learning from location traces, Markov
+ *     vlmc.h      line 40151  VLMC learning from location traces, Markov
  *                             hull, steps to termination
- *     lp.h        line 42885  linear programs: CPLEX LP files, a native
+ *     lp.h        line 42890  linear programs: CPLEX LP files, a native
  *                             simplex, a box-constrained QP
- *     qn.h        line 46105  closed queueing networks: simulation, mean
+ *     qn.h        line 46110  closed queueing networks: simulation, mean
  *                             field, MVA, the exact CTMC, rates and routing
  *                             learned by LP/QP
- *     sim.h       line 48476  discrete-event simulation of multithreaded
+ *     sim.h       line 48481  discrete-event simulation of multithreaded
  *                             programs (Tarvo & Reiss): queues, thread pools,
  *                             CPUs, locks, I/O
- *     backend.h   line 53330  external engines behind one interface:
+ *     backend.h   line 53335  external engines behind one interface:
  *                             plugins, registry, subprocess runner
  *     backend_native.h
- *                 line 54268  proper's own engines (prism.h, dtmc.h,
+ *                 line 54273  proper's own engines (prism.h, dtmc.h,
  *                             lp.h) as the backend "native"
  *   The adapters for PRISM, Storm and glpsol are separate headers in
  *   backends/ of the source tree; they are not part of proper.h.
@@ -198,87 +198,87 @@
  *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 21061
  *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 21068
  *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 21074
- *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 23805
- *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 23810
- *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 23815
- *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 23820
- *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 23825
- *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 24322
- *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 27313
- *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 27836
- *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 30019
- *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 31748
- *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 31751
- *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 33260
- *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 33263
- *   PROPER_ANNOT_CORR               0.99                   annot.h line 34693
- *   PROPER_ANNOT_R2                 0.9                    annot.h line 34697
- *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 34701
- *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 34705
- *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 34709
- *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 34713
- *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 34719
- *   PROPER_ANNOT_CUTS               32                     annot.h line 34723
- *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 34727
- *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 34731
- *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 34735
- *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 34740
- *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 34744
- *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 34748
- *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 34752
- *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 34757
- *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 34761
- *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 34993
- *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 35067
- *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 35178
- *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 35182
- *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 37038
- *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 37042
- *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 40324
- *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 40329
- *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 40337
- *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 40341
- *   PROPER_LP_PERTURB               1e-6                   lp.h line 43065
- *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 43080
- *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 43083
- *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 43086
- *   PROPER_LP_SING_TOL              1e-11                  lp.h line 43089
- *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 43092
- *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 43095
- *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 43100
- *   PROPER_LP_SCALE_PASSES          6                      lp.h line 43104
- *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 43111
- *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 43116
- *   PROPER_LP_COND_TOL              1e-9                   lp.h line 43122
- *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 43127
- *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 45722
- *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 46196
- *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 46200
- *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 46204
- *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 46211
- *   PROPER_QN_RESUM_EVERY           256                    qn.h line 46216
- *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 46286
- *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 46289
- *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 46340
- *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 46343
- *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 46346
- *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 46380
- *   PROPER_QN_LAD_KEEP              2                      qn.h line 47424
- *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 47427
- *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 47430
- *   PROPER_SIM_BUCKETS              200                    sim.h line 48623
- *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 48628
- *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 48632
- *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 48636
- *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 48640
- *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 48644
- *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 48648
- *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 48757
- *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 49049
- *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 53408
- *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 53413
- *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 53419
- *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 53423
+ *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 23810
+ *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 23815
+ *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 23820
+ *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 23825
+ *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 23830
+ *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 24327
+ *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 27318
+ *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 27841
+ *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 30024
+ *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 31753
+ *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 31756
+ *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 33265
+ *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 33268
+ *   PROPER_ANNOT_CORR               0.99                   annot.h line 34698
+ *   PROPER_ANNOT_R2                 0.9                    annot.h line 34702
+ *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 34706
+ *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 34710
+ *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 34714
+ *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 34718
+ *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 34724
+ *   PROPER_ANNOT_CUTS               32                     annot.h line 34728
+ *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 34732
+ *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 34736
+ *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 34740
+ *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 34745
+ *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 34749
+ *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 34753
+ *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 34757
+ *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 34762
+ *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 34766
+ *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 34998
+ *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 35072
+ *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 35183
+ *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 35187
+ *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 37043
+ *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 37047
+ *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 40329
+ *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 40334
+ *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 40342
+ *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 40346
+ *   PROPER_LP_PERTURB               1e-6                   lp.h line 43070
+ *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 43085
+ *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 43088
+ *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 43091
+ *   PROPER_LP_SING_TOL              1e-11                  lp.h line 43094
+ *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 43097
+ *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 43100
+ *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 43105
+ *   PROPER_LP_SCALE_PASSES          6                      lp.h line 43109
+ *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 43116
+ *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 43121
+ *   PROPER_LP_COND_TOL              1e-9                   lp.h line 43127
+ *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 43132
+ *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 45727
+ *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 46201
+ *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 46205
+ *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 46209
+ *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 46216
+ *   PROPER_QN_RESUM_EVERY           256                    qn.h line 46221
+ *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 46291
+ *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 46294
+ *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 46345
+ *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 46348
+ *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 46351
+ *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 46385
+ *   PROPER_QN_LAD_KEEP              2                      qn.h line 47429
+ *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 47432
+ *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 47435
+ *   PROPER_SIM_BUCKETS              200                    sim.h line 48628
+ *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 48633
+ *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 48637
+ *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 48641
+ *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 48645
+ *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 48649
+ *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 48653
+ *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 48762
+ *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 49054
+ *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 53413
+ *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 53418
+ *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 53424
+ *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 53428
  *
  * THREAD SAFETY
  *   No global or thread-local mutable state. Objects are not locked: two
@@ -22663,6 +22663,16 @@ static int proper__ltl_too_many_clauses(proper_error *err) {
                             "(PROPER_LTL_MAX_CLAUSES)", PROPER_LTL_MAX_CLAUSES);
 }
 
+/* Charge `cost` atom steps to the automaton's work (PROPER_LTL_MAX_AUTOMATON_WORK). */
+static int proper__ltl_charge(proper__ltl_da *da, size_t cost) {
+    if (da->work_left < cost)
+        return proper_error_set(da->err, PROPER_ELIMIT, NULL, 0, 0,
+                                "LTL co-safe automaton: more than %lu atom steps comparing or merging clauses "
+                                "(PROPER_LTL_MAX_AUTOMATON_WORK)", (unsigned long)da->max_work);
+    da->work_left -= cost;
+    return 0;
+}
+
 /* Put d in canonical form: clauses sorted, no duplicates, none that
  * contains another (a | (a & b) = a). Clause atoms are already sorted. */
 static int proper__ltl_dnf_normalise(proper__ltl_dnf *d, proper__ltl_da *da) {
@@ -22686,13 +22696,7 @@ static int proper__ltl_dnf_normalise(proper__ltl_dnf *d, proper__ltl_da *da) {
         /* each test against a kept clause walks at most the atoms of clause i */
         size_t cost = (n_kept + 1) * (1 + (size_t)d->data[off[i]]);
         int absorbed = 0;
-        if (da->work_left < cost) {
-            rc = proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
-                                  "LTL co-safe automaton: more than %lu atom steps comparing clauses "
-                                  "(PROPER_LTL_MAX_AUTOMATON_WORK)", (unsigned long)da->max_work);
-            goto done;
-        }
-        da->work_left -= cost;
+        if ((rc = proper__ltl_charge(da, cost))) goto done;
         for (j = 0; j < n_kept && !absorbed; j++) absorbed = proper__ltl_clause_subset(d->data, kept[j], off[i]);
         if (!absorbed) kept[n_kept++] = off[i];
     }
@@ -22732,17 +22736,18 @@ static int proper__ltl_dnf_and(proper__ltl_dnf *d, proper__ltl_dnf *e, proper__l
     proper_error *err = da->err;
     proper__ltl_dnf out;
     size_t i, j, pi = 0;
-    int rc = 0;
+    int rc = 0, limit = 0;
     memset(&out, 0, sizeof out);
     if (d->n * e->n > 16 * (size_t)PROPER_LTL_MAX_CLAUSES) {
         proper__ltl_dnf_free(e);
         return proper__ltl_too_many_clauses(err);
     }
-    for (i = 0; i < d->n && !rc; i++) {
+    for (i = 0; i < d->n && !rc && !limit; i++) {
         size_t pj = 0;
-        for (j = 0; j < e->n && !rc; j++) {
+        for (j = 0; j < e->n && !rc && !limit; j++) {
             uint32_t a = 1, b = 1, na = d->data[pi], nb = e->data[pj];
             size_t size_at = out.len;
+            if ((limit = proper__ltl_charge(da, 1 + (size_t)na + nb))) break; /* the merge walks both clauses */
             rc = proper__ltl_dnf_push(&out, 0);
             while (!rc && (a <= na || b <= nb)) {
                 uint32_t x;
@@ -22758,9 +22763,9 @@ static int proper__ltl_dnf_and(proper__ltl_dnf *d, proper__ltl_dnf *e, proper__l
         pi += 1 + d->data[pi];
     }
     proper__ltl_dnf_free(e);
-    if (rc) {
+    if (rc || limit) {
         proper__ltl_dnf_free(&out);
-        return proper__ltl_oom(err);
+        return limit ? limit : proper__ltl_oom(err);
     }
     proper__ltl_dnf_free(d);
     *d = out;

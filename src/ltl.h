@@ -1718,6 +1718,16 @@ static int proper__ltl_too_many_clauses(proper_error *err) {
                             "(PROPER_LTL_MAX_CLAUSES)", PROPER_LTL_MAX_CLAUSES);
 }
 
+/* Charge `cost` atom steps to the automaton's work (PROPER_LTL_MAX_AUTOMATON_WORK). */
+static int proper__ltl_charge(proper__ltl_da *da, size_t cost) {
+    if (da->work_left < cost)
+        return proper_error_set(da->err, PROPER_ELIMIT, NULL, 0, 0,
+                                "LTL co-safe automaton: more than %lu atom steps comparing or merging clauses "
+                                "(PROPER_LTL_MAX_AUTOMATON_WORK)", (unsigned long)da->max_work);
+    da->work_left -= cost;
+    return 0;
+}
+
 /* Put d in canonical form: clauses sorted, no duplicates, none that
  * contains another (a | (a & b) = a). Clause atoms are already sorted. */
 static int proper__ltl_dnf_normalise(proper__ltl_dnf *d, proper__ltl_da *da) {
@@ -1741,13 +1751,7 @@ static int proper__ltl_dnf_normalise(proper__ltl_dnf *d, proper__ltl_da *da) {
         /* each test against a kept clause walks at most the atoms of clause i */
         size_t cost = (n_kept + 1) * (1 + (size_t)d->data[off[i]]);
         int absorbed = 0;
-        if (da->work_left < cost) {
-            rc = proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
-                                  "LTL co-safe automaton: more than %lu atom steps comparing clauses "
-                                  "(PROPER_LTL_MAX_AUTOMATON_WORK)", (unsigned long)da->max_work);
-            goto done;
-        }
-        da->work_left -= cost;
+        if ((rc = proper__ltl_charge(da, cost))) goto done;
         for (j = 0; j < n_kept && !absorbed; j++) absorbed = proper__ltl_clause_subset(d->data, kept[j], off[i]);
         if (!absorbed) kept[n_kept++] = off[i];
     }
@@ -1787,17 +1791,18 @@ static int proper__ltl_dnf_and(proper__ltl_dnf *d, proper__ltl_dnf *e, proper__l
     proper_error *err = da->err;
     proper__ltl_dnf out;
     size_t i, j, pi = 0;
-    int rc = 0;
+    int rc = 0, limit = 0;
     memset(&out, 0, sizeof out);
     if (d->n * e->n > 16 * (size_t)PROPER_LTL_MAX_CLAUSES) {
         proper__ltl_dnf_free(e);
         return proper__ltl_too_many_clauses(err);
     }
-    for (i = 0; i < d->n && !rc; i++) {
+    for (i = 0; i < d->n && !rc && !limit; i++) {
         size_t pj = 0;
-        for (j = 0; j < e->n && !rc; j++) {
+        for (j = 0; j < e->n && !rc && !limit; j++) {
             uint32_t a = 1, b = 1, na = d->data[pi], nb = e->data[pj];
             size_t size_at = out.len;
+            if ((limit = proper__ltl_charge(da, 1 + (size_t)na + nb))) break; /* the merge walks both clauses */
             rc = proper__ltl_dnf_push(&out, 0);
             while (!rc && (a <= na || b <= nb)) {
                 uint32_t x;
@@ -1813,9 +1818,9 @@ static int proper__ltl_dnf_and(proper__ltl_dnf *d, proper__ltl_dnf *e, proper__l
         pi += 1 + d->data[pi];
     }
     proper__ltl_dnf_free(e);
-    if (rc) {
+    if (rc || limit) {
         proper__ltl_dnf_free(&out);
-        return proper__ltl_oom(err);
+        return limit ? limit : proper__ltl_oom(err);
     }
     proper__ltl_dnf_free(d);
     *d = out;
