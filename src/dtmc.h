@@ -788,13 +788,25 @@ PROPER_API int proper_dtmc_interval_reward_cumul(const proper_dtmc *m, const dou
  * PROPER_DTMC_MAX_POISSON_STEPS. */
 
 /* Poisson(lambda) probabilities from `left` to `right`: w[i - left] is
- * P(N = i) / total, where total (the in-window mass) is >= 1 - accuracy:
+ * P(N = i) / T, where T (the in-window mass) is >= 1 - accuracy:
  * the weights sum to 1 and the mass left out of [left, right] is at most
- * accuracy (the tails are bounded by geometric series, not estimated). */
+ * accuracy (the tails are bounded by geometric series, not estimated).
+ * Proven, with rounding: the mass left out is at most out_mass (accuracy
+ * grown by the rounding of the running products that placed the window)
+ * and every computed weight is within a factor 1 +- weight_error of
+ * P(N = i) / T (gamma_{4K + n}, K the farthest weight from the mode, n the
+ * window's length: each weight is 2 |i - mode| roundings from the mode's,
+ * their sum n - 1 more, the division one; Higham, Accuracy and Stability
+ * of Numerical Algorithms, 2002, Lemmas 3.1 and 3.3). `total` estimates T
+ * from exp(log P(N = mode)), whose rounding (up to 8 u (lambda + mode
+ * |log lambda| + log mode!) relative: 5e-9 at lambda = 10^6) makes 1 - total
+ * no bound of the mass left out: the solvers use out_mass. */
 typedef struct proper_dtmc_poisson {
     unsigned long left, right;
     double *w;     /* right - left + 1 weights */
-    double total;  /* in-window probability before normalisation */
+    double total;  /* in-window probability before normalisation (an estimate, see above) */
+    double out_mass;     /* proven bound on P(N < left) + P(N > right) */
+    double weight_error; /* proven bound on |w[i - left] T / P(N = i) - 1| */
 } proper_dtmc_poisson;
 
 PROPER_API void proper_dtmc_poisson_init(proper_dtmc_poisson *p);
@@ -831,6 +843,23 @@ PROPER_API int proper_dtmc_ctmc_reward_cumulative(const proper_dtmc *m, const pr
 /* R{r}=? [ I=t ]: expected state reward at time t. */
 PROPER_API int proper_dtmc_ctmc_reward_instant(const proper_dtmc *m, const proper_dtmc_reward *r, double t,
                                                const proper_dtmc_solve_opts *opts, double *x, proper_error *err);
+/* The same four with a proven bound on the error of every value in
+ * stats->max_error (= init_error; the other fields 0): see "Error bounds of
+ * uniformisation" above. U>=t1 (t2 = INFINITY) adds proper_dtmc_prob_until's
+ * bound of the embedded chain to phase 1's. */
+PROPER_API int proper_dtmc_ctmc_bounded_until_stats(const proper_dtmc *m, const proper_bitset *phi1,
+                                                    const proper_bitset *phi2, double t1, double t2,
+                                                    const proper_dtmc_solve_opts *opts, double *x,
+                                                    proper_dtmc_solve_stats *stats, proper_error *err);
+PROPER_API int proper_dtmc_ctmc_transient_stats(const proper_dtmc *m, double t, const double *p0,
+                                                const proper_dtmc_solve_opts *opts, double *pt,
+                                                proper_dtmc_solve_stats *stats, proper_error *err);
+PROPER_API int proper_dtmc_ctmc_reward_cumulative_stats(const proper_dtmc *m, const proper_dtmc_reward *r, double t,
+                                                        const proper_dtmc_solve_opts *opts, double *x,
+                                                        proper_dtmc_solve_stats *stats, proper_error *err);
+PROPER_API int proper_dtmc_ctmc_reward_instant_stats(const proper_dtmc *m, const proper_dtmc_reward *r, double t,
+                                                     const proper_dtmc_solve_opts *opts, double *x,
+                                                     proper_dtmc_solve_stats *stats, proper_error *err);
 
 /* ---- PRISM explicit import ----------------------------------------------
  * .tra: first line "STATES TRANSITIONS", then one line "src dst prob" per
@@ -3266,16 +3295,25 @@ static void proper__dtmc_row_sums(const proper_dtmc *m, double *t, double *T, ui
     *longest = d;
 }
 
+/* gamma_k = k u / (1 - k u) (Higham, Accuracy and Stability of Numerical
+ * Algorithms, 2002, Lemma 3.1): k roundings, each a factor 1 + delta with
+ * |delta| <= u = eps_mach / 2, multiply to 1 + theta with |theta| <=
+ * gamma_k; rounded up here by a few units, INFINITY when k u >= 1/2. */
+static double proper__dtmc_gamma(double k) {
+    double u = DBL_EPSILON / 2.0;
+    if (!(k * u < 0.5)) return INFINITY;
+    return k * u / (1.0 - k * u) * (1.0 + 4.0 * u);
+}
+
 /* The a priori bound of j steps of x <- P x on values of magnitude at most
  * big: j d u (1 + t)^j big, d the longest row, u = eps_mach / 2, 1 + t the
  * largest row sum (see "What the other solvers carry"); the dot product
  * of a row of d terms is within gamma_d = d u / (1 - d u) of its value. */
 static double proper__dtmc_steps_bound(const proper_dtmc *m, double j, double big) {
     uint32_t d;
-    double t, T, u = DBL_EPSILON / 2.0, gamma;
+    double t, T, u = DBL_EPSILON / 2.0;
     proper__dtmc_row_sums(m, &t, &T, &d);
-    gamma = d * u / (1.0 - d * u);
-    return j * gamma * pow(1.0 + t, j) * big * (1.0 + 4.0 * u);
+    return j * proper__dtmc_gamma((double)d) * pow(1.0 + t, j) * big * (1.0 + 4.0 * u);
 }
 
 PROPER_API int proper_dtmc_prob_bounded_until_stats(const proper_dtmc *m, const proper_bitset *phi1,
@@ -5496,6 +5534,29 @@ static void proper__dtmc_fg_window(double lambda, unsigned long m, double pm, do
     *left = i;
 }
 
+/* out_mass and weight_error of a window around the mode m (see
+ * proper_dtmc_poisson). The window test slack p r / (1 - r) <= acc / 2 of
+ * proper__dtmc_fg_window ran on p_i reached by 2 |i - m| roundings from
+ * p_m (slack covers p_m itself), r = lambda / (i + 2) or i / lambda by one
+ * and 1 - r by one more, which is relative u / (1 - r) on 1 - r: the true
+ * tails are at most acc / 2 times (1 + gamma_{2K + 4}) (1 + 2 u / (1 - r)),
+ * r at the final window ends. */
+static void proper__dtmc_fg_rounding(proper_dtmc_poisson *p, double lambda, unsigned long m, double acc) {
+    double u = DBL_EPSILON / 2.0, K = (double)(m - p->left), n = (double)(p->right - p->left + 1), grow = 1.0;
+    if ((double)(p->right - m) > K) K = (double)(p->right - m);
+    p->weight_error = proper__dtmc_gamma(4.0 * K + n);
+    if (lambda == 0.0) { p->out_mass = 0.0; return; }
+    {
+        double r = lambda / ((double)p->right + 2.0);
+        grow = fmax(grow, 1.0 + 2.0 * u / (1.0 - r));
+        if (p->left > 0) {
+            r = (double)p->left / lambda;
+            grow = fmax(grow, 1.0 + 2.0 * u / (1.0 - r));
+        }
+    }
+    p->out_mass = acc * (1.0 + proper__dtmc_gamma(2.0 * K + 4.0)) * grow * (1.0 + 4.0 * u);
+}
+
 PROPER_API int proper_dtmc_fox_glynn(double lambda, double accuracy, proper_dtmc_poisson *out, proper_error *err) {
     proper_dtmc_poisson p;
     unsigned long m, i, n;
@@ -5546,6 +5607,7 @@ PROPER_API int proper_dtmc_fox_glynn(double lambda, double accuracy, proper_dtmc
     for (i = 0; i < n; i++) p.w[i] /= sum;
     p.total = pm * sum;
     if (p.total > 1.0) p.total = 1.0;
+    proper__dtmc_fg_rounding(&p, lambda, m, accuracy);
     proper_dtmc_poisson_free(out);
     *out = p;
     return PROPER_OK;
@@ -5623,20 +5685,34 @@ static double proper__dtmc_series_tail(const proper__dtmc_series *se, unsigned l
     return se->tail[i - se->pw->left];
 }
 
+/* What a series run did, for its error bound. */
+typedef struct proper__dtmc_series_done {
+    unsigned long steps; /* products P v the terms rest on (all `right` of them when an iterate repeated) */
+    unsigned long terms; /* terms added to x */
+    double rest;         /* an early stop: the coefficients its midpoint stands for (0: none) */
+    double half;         /* ... and the largest half-width of the range that midpoint is the middle of */
+} proper__dtmc_series_done;
+
 /* Early stop of a long series after term i, with rest = the sum of the
  * coefficients still to come: every later P^j v lies between v and `upper`
  * (upper non-NULL: a monotone until, upper its unbounded value plus the
  * proven bound) or between the smallest and largest entry of v (P is
  * stochastic); when that pins x within 2 PROPER_DTMC_REL_PRECISION
- * relative in every state, the midpoint is added. Returns 1 (x complete)
+ * relative in every state, the midpoint is added and *half receives the
+ * largest half-width of the range it stands for. Returns 1 (x complete)
  * or 0. */
-static int proper__dtmc_series_pinned(const double *v, const double *upper, double rest, double *x, uint32_t n) {
+static int proper__dtmc_series_pinned(const double *v, const double *upper, double rest, double *x, uint32_t n,
+                                      double *half) {
     const double eps = 2.0 * PROPER_DTMC_REL_PRECISION;
     uint32_t s;
+    *half = 0.0;
     if (upper) {
         for (s = 0; s < n; s++)
             if (upper[s] != v[s] && !(rest * (upper[s] - v[s]) <= eps * (x[s] + rest * v[s]))) return 0;
-        for (s = 0; s < n; s++) x[s] += rest * (v[s] + (upper[s] - v[s]) / 2.0);
+        for (s = 0; s < n; s++) {
+            x[s] += rest * (v[s] + (upper[s] - v[s]) / 2.0);
+            *half = fmax(*half, (upper[s] - v[s]) / 2.0);
+        }
     } else {
         double lo, hi, mid;
         proper__dtmc_range(v, n, &lo, &hi);
@@ -5644,25 +5720,36 @@ static int proper__dtmc_series_pinned(const double *v, const double *upper, doub
         for (s = 0; s < n; s++)
             if (!(rest * (hi - lo) <= eps * fabs(x[s] + rest * mid))) return 0;
         for (s = 0; s < n; s++) x[s] += rest * mid;
+        *half = (hi - lo) / 2.0;
     }
     return 1;
 }
 
 static int proper__dtmc_series_run(const proper_dtmc *m, const proper_bitset *frozen, const proper__dtmc_series *se,
-                                   const double *upper, double *v, double *x, proper_error *err) {
+                                   const double *upper, double *v, double *x, proper__dtmc_series_done *dn,
+                                   proper_error *err) {
     uint32_t s, n = m->n_states;
     unsigned long i, next_check = PROPER_DTMC_BOUND_CHECK_FROM;
     double *own = (double *)proper_calloc(n ? n : 1, sizeof *own), *next = own;
     if (!own) return proper__dtmc_nomem(err);
+    memset(dn, 0, sizeof *dn);
     for (s = 0; s < n; s++) x[s] = 0.0;
     for (i = 0;; i++) {
         double c = proper__dtmc_series_coef(se, i), *t;
-        if (c != 0.0)
+        if (c != 0.0) {
             for (s = 0; s < n; s++) x[s] += c * v[s];
+            dn->terms++;
+        }
+        dn->steps = i;
         if (i == se->pw->right) break;
         if (i == next_check && se->pw->right - i >= i) {
+            double rest = proper__dtmc_series_tail(se, i + 1);
             next_check += next_check / 16;
-            if (proper__dtmc_series_pinned(v, upper, proper__dtmc_series_tail(se, i + 1), x, n)) break;
+            if (proper__dtmc_series_pinned(v, upper, rest, x, n, &dn->half)) {
+                dn->rest = rest;
+                dn->terms++;
+                break;
+            }
         }
         if (i >= PROPER_DTMC_MAX_POISSON_STEPS) {
             PROPER_FREE(own);
@@ -5674,6 +5761,8 @@ static int proper__dtmc_series_run(const proper_dtmc *m, const proper_bitset *fr
         if (!proper__dtmc_unif_step(m, frozen, se->inv_q, v, next)) { /* a fixed point: later terms are c_j v */
             double rest = proper__dtmc_series_tail(se, i + 1);
             for (s = 0; s < n; s++) x[s] += rest * v[s];
+            dn->terms++;
+            dn->steps = se->pw->right; /* the same floats as all the products would give */
             break;
         }
         t = v; v = next; next = t;
@@ -5693,37 +5782,137 @@ static double proper__dtmc_accuracy(const proper_dtmc_solve_opts *opts) {
     return a > 0.0 && a < 0.5 ? a : PROPER_DTMC_TRANSIENT_ACCURACY;
 }
 
+/* The uniformisation rate of the states not frozen, with their longest row
+ * in *longest: proper__dtmc_unif_rate's largest computed exit rate, which
+ * may lie below an exact one by gamma_{d-1} (a sum of d rates), raised by
+ * gamma_{d+2} (its own rounding included) so that q >= E(s) - R(s,s)
+ * exactly and P = I + Q/q is stochastic: the bounds below rest on that.
+ * Any q >= the largest exit rate gives the same exact e^{Qt}. */
+static double proper__dtmc_series_rate(const proper_dtmc *m, const proper_bitset *frozen, uint32_t *longest) {
+    uint32_t s, d = 1;
+    for (s = 0; s < m->n_states; s++)
+        if ((!frozen || !PROPER_BITSET_GET(frozen, s)) && m->row[s + 1] - m->row[s] > d)
+            d = (uint32_t)(m->row[s + 1] - m->row[s]);
+    *longest = d;
+    return proper__dtmc_unif_rate(m, frozen) * (1.0 + proper__dtmc_gamma((double)d + 2.0));
+}
+
+/* A proven bound on |x - exact| of a backward series run, x = sum_i c_i
+ * P^i v over the uniformised chain P = I + Q/q (stochastic: see
+ * proper__dtmc_series_rate), with v within e0 of the exact vector, B =
+ * max |v|, W = max v - min v, d the longest row stepped, lambda = fl(q t).
+ * Exactly, x* = sum_i c*_i P^i v*: c*_i = p_i = P(N = i), N ~ Poisson(q t)
+ * (transient), or c*_i = P(N > i) / q (cumulative; Kwiatkowska, Norman,
+ * Parker, SFM 2007, eq. (7)). With y_i = P^i v exact, all in [min v,
+ * max v] (P stochastic), the error is the sum of:
+ *  - the truncation and the weights (transient): the exact in-window
+ *    weights renormalised, p_i / T, and the full series agree on constants,
+ *    so with y_i = c + z_i, c the middle of [min v, max v], |z_i| <= W/2:
+ *    |sum_in (p_i/T) y_i - sum_all p_i y_i| = |sum_in p_i z_i (1/T - 1) -
+ *    sum_out p_i z_i| <= (1 - T) W <= out_mass W; the computed weights are
+ *    p_i / T within 1 +- weight_error: weight_error B more;
+ *  - the coefficients (cumulative): c_i = fl(fl(1/q) U_i), U_i the sum from
+ *    the top of the weights above i, within (1 + rho) of P(N > i) plus the
+ *    mass P(N > right), rho = (1 + weight_error)(1 + gamma_{n+2}) / (1 -
+ *    out_mass) - 1; below `left`, 1/q stands for P(N > i) / q, off by at
+ *    most P(N <= i) <= out_mass; sum_i P(N > i) = E N = lambda, so these
+ *    add (B / q)(rho lambda + (right + 1)(out_mass + u)); the terms past
+ *    `right` add (B / q) sum_{i > right} P(N > i) <= (B / q) out_mass r /
+ *    (1 - r), r = lambda / (right + 2), as P(N > i + 1) <= r P(N > i)
+ *    there (p_{j+1} / p_j = lambda / (j + 1));
+ *  - the steps: one computed step fl(v_s + fl(fl(1/q) sum_k R_k fl(v_t -
+ *    v_s))) is within u |(P v)_s| + gamma_{d+3} (E(s)/q) W~ <= kappa
+ *    (B + E) of P v, kappa = gamma_{2d+10} (Higham, Lemma 3.1; W~ <= 2 (B +
+ *    E)); P does not grow errors (||P||_inf = 1), so after j steps E_j <=
+ *    B ((1 + kappa)^j - 1) <= j kappa B / (1 - j kappa); terms repeated
+ *    after a fixed point are the floats `right` steps give. Weighted by the
+ *    coefficients, S E_j with S >= sum_i c_i; e0 likewise adds S e0;
+ *  - the sum of `terms` products c_i v_i, the coefficients' sum rest
+ *    included: gamma_{terms + n + 2} S (B + E) (Higham, eq. (4.4));
+ *  - an early stop after step j: every later exact term lies in a range of
+ *    half-width `half` about the midpoint, widened by E_j (the computed
+ *    iterate's error): rest (half + E_j);
+ *  - lambda = q t (1 + delta), |delta| <= u, is the exact rate of time t' =
+ *    lambda / q: |d/dt e^{Qt} v| = |Q e^{Qt} v| <= q W (Q = q (P - I)), so
+ *    u lambda W (transient); |d/dt int_0^t e^{Qs} v ds| <= B: u t B
+ *    (cumulative). */
+static double proper__dtmc_series_bound(const proper__dtmc_series *se, double lambda, uint32_t d, double B, double W,
+                                        double e0, const proper__dtmc_series_done *dn) {
+    const proper_dtmc_poisson *pw = se->pw;
+    double u = DBL_EPSILON / 2.0, kappa = proper__dtmc_gamma(2.0 * d + 10.0), N = (double)dn->steps;
+    double n = (double)(pw->right - pw->left + 1), E, S, bound;
+    E = N * kappa < 0.5 ? N * kappa * B / (1.0 - N * kappa) : INFINITY;
+    if (!se->cumulative) {
+        S = 1.0 + pw->weight_error;
+        bound = pw->out_mass * W + pw->weight_error * B + u * lambda * W;
+    } else {
+        double r = lambda / ((double)pw->right + 2.0), inv_q = se->inv_q * (1.0 + 2.0 * u);
+        double rho = (1.0 + pw->weight_error) * (1.0 + proper__dtmc_gamma(n + 2.0)) / (1.0 - pw->out_mass) - 1.0;
+        S = proper__dtmc_series_tail(se, 0) * (1.0 + proper__dtmc_gamma((double)pw->right + 4.0));
+        bound = B * inv_q *
+                    (rho * lambda + ((double)pw->right + 1.0) * (pw->out_mass + u) + pw->out_mass * r / (1.0 - r)) +
+                u * (lambda * inv_q) * B;
+    }
+    bound += S * (E + e0) + proper__dtmc_gamma((double)dn->terms + n + 2.0) * S * (B + E) + dn->rest * (dn->half + E);
+    return bound * (1.0 + 8.0 * u);
+}
+
 /* x = sum_i c_i P^i v over the uniformised chain of m with `frozen` states
- * absorbing, for time t (transient weights or cumulative coefficients). */
+ * absorbing, for time t (transient weights or cumulative coefficients);
+ * v within e0 of its exact value; *bound receives the proven bound on
+ * |x - exact| (proper__dtmc_series_bound). */
 static int proper__dtmc_uniformise_apply(const proper_dtmc *m, const proper_bitset *frozen, double t, int cumulative,
-                                         const double *upper, const proper_dtmc_solve_opts *opts, double *v, double *x,
-                                         proper_error *err) {
+                                         const double *upper, const proper_dtmc_solve_opts *opts, double *v,
+                                         double e0, double *x, double *bound, proper_error *err) {
     proper_dtmc_poisson pw;
     proper__dtmc_series se;
-    double q = proper__dtmc_unif_rate(m, frozen);
-    uint32_t s;
+    proper__dtmc_series_done dn;
+    uint32_t s, d;
+    double q = proper__dtmc_series_rate(m, frozen, &d), lo, hi, B, lambda;
     int rc;
-    if (q == 0.0 || t == 0.0) { /* nothing moves: x = v (cumulative: t v) */
+    proper__dtmc_range(v, m->n_states, &lo, &hi);
+    B = fmax(fabs(lo), fabs(hi));
+    if (q == 0.0 || t == 0.0) { /* nothing moves: x = v (cumulative: t v, one rounding) */
         for (s = 0; s < m->n_states; s++) x[s] = cumulative ? t * v[s] : v[s];
+        *bound = cumulative ? t * (e0 + DBL_EPSILON * B) : e0;
         return PROPER_OK;
     }
+    lambda = q * t;
     proper_dtmc_poisson_init(&pw);
-    if ((rc = proper_dtmc_fox_glynn(q * t, proper__dtmc_accuracy(opts), &pw, err))) return rc;
+    if ((rc = proper_dtmc_fox_glynn(lambda, proper__dtmc_accuracy(opts), &pw, err))) return rc;
     if (proper__dtmc_series_init(&se, &pw, q, cumulative)) {
         proper_dtmc_poisson_free(&pw);
         return proper__dtmc_nomem(err);
     }
-    rc = proper__dtmc_series_run(m, frozen, &se, upper, v, x, err);
+    rc = proper__dtmc_series_run(m, frozen, &se, upper, v, x, &dn, err);
+    if (!rc) *bound = proper__dtmc_series_bound(&se, lambda, d, B, hi - lo, e0, &dn);
     proper__dtmc_series_free(&se);
     proper_dtmc_poisson_free(&pw);
     return rc;
 }
 
+static void proper__dtmc_stats_bound(proper_dtmc_solve_stats *stats, double bound) {
+    if (!stats) return;
+    memset(stats, 0, sizeof *stats);
+    stats->max_error = stats->init_error = bound;
+}
+
 PROPER_API int proper_dtmc_ctmc_bounded_until(const proper_dtmc *m, const proper_bitset *phi1,
                                               const proper_bitset *phi2, double t1, double t2,
                                               const proper_dtmc_solve_opts *opts, double *x, proper_error *err) {
+    return proper_dtmc_ctmc_bounded_until_stats(m, phi1, phi2, t1, t2, opts, x, NULL, err);
+}
+
+/* The bound of U[t1,t2] composes the two phases: phase 1's exact operator
+ * sum_i p_i P1^i is an average (weights summing to 1, P1 stochastic), so
+ * phase 2's error e2 reaches the result no larger, and phase 1's own bound
+ * is taken with e0 = e2. */
+PROPER_API int proper_dtmc_ctmc_bounded_until_stats(const proper_dtmc *m, const proper_bitset *phi1,
+                                                    const proper_bitset *phi2, double t1, double t2,
+                                                    const proper_dtmc_solve_opts *opts, double *x,
+                                                    proper_dtmc_solve_stats *stats, proper_error *err) {
     proper_bitset frozen;
-    double *v;
+    double *v, bound = 0.0;
     uint32_t s, n = m->n_states;
     int rc;
     if ((rc = proper__dtmc_need_ctmc(m, "a time-bounded until", err)) ||
@@ -5738,7 +5927,8 @@ PROPER_API int proper_dtmc_ctmc_bounded_until(const proper_dtmc *m, const proper
     /* phase 2, the window [t1, t2]: phi1 U<=(t2-t1) phi2, with phi2 and
      * not-phi1 states absorbing (unbounded: the embedded chain) */
     if (isinf(t2)) {
-        rc = proper_dtmc_prob_until(m, phi1, phi2, opts, x, NULL, err);
+        proper_dtmc_solve_stats st;
+        if (!(rc = proper_dtmc_prob_until(m, phi1, phi2, opts, x, &st, err))) bound = st.max_error;
     } else {
         double *upper = NULL;
         for (s = 0; s < n; s++) {
@@ -5756,7 +5946,7 @@ PROPER_API int proper_dtmc_ctmc_bounded_until(const proper_dtmc *m, const proper
                 for (s = 0; s < n; s++) /* 0: impossible (prob0), exactly */
                     if (upper[s] > 0.0) upper[s] = fmin(1.0, upper[s] + st.max_error);
         }
-        if (!rc) rc = proper__dtmc_uniformise_apply(m, &frozen, t2 - t1, 0, upper, opts, v, x, err);
+        if (!rc) rc = proper__dtmc_uniformise_apply(m, &frozen, t2 - t1, 0, upper, opts, v, 0.0, x, &bound, err);
         PROPER_FREE(upper);
     }
     /* phase 1, [0, t1): the path stays in phi1; at t1 (entered earlier
@@ -5767,43 +5957,101 @@ PROPER_API int proper_dtmc_ctmc_bounded_until(const proper_dtmc *m, const proper
             v[s] = stay ? x[s] : 0.0;
             if (stay) proper_bitset_clear(&frozen, s); else proper_bitset_set(&frozen, s);
         }
-        rc = proper__dtmc_uniformise_apply(m, &frozen, t1, 0, NULL, opts, v, x, err);
+        rc = proper__dtmc_uniformise_apply(m, &frozen, t1, 0, NULL, opts, v, bound, x, &bound, err);
     }
     proper_bitset_free(&frozen);
     PROPER_FREE(v);
+    if (!rc) proper__dtmc_stats_bound(stats, bound);
     return rc;
+}
+
+/* The longest in-plus-out list of a state, self-loops left out: the number
+ * of updates one forward step makes to a state's entry. */
+static uint32_t proper__dtmc_forward_degree(const proper_dtmc *m, int *nomem) {
+    uint32_t s, d = 0, *cnt = (uint32_t *)proper_calloc(m->n_states ? m->n_states : 1, sizeof *cnt);
+    uint64_t k;
+    *nomem = !cnt;
+    if (!cnt) return 0;
+    for (s = 0; s < m->n_states; s++)
+        for (k = m->row[s]; k < m->row[s + 1]; k++)
+            if (m->col[k] != s) {
+                cnt[s]++;
+                cnt[m->col[k]]++;
+            }
+    for (s = 0; s < m->n_states; s++) d = cnt[s] > d ? cnt[s] : d;
+    PROPER_FREE(cnt);
+    return d;
+}
+
+/* A proven bound on |pt(s) - exact| of the forward series, as
+ * proper__dtmc_series_bound with distributions for values: p0 of mass
+ * M = sum |p0| (each exact p0 P^i (s) in [0, M] when p0 >= 0, W = M; else
+ * in [-M, M], W = 2 M). One forward step adds to each entry t its own value
+ * and at most D (in- plus out-degree) terms fl(fl(p(s)/q) R): within
+ * gamma_{D+2} (|p(t)| + sum |terms|) of exact, and summed over t at most
+ * 3 gamma_{D+2} ||p||_1 (the terms of a row s add up to |p(s)| E(s)/q <=
+ * |p(s)| twice); P stochastic does not grow the 1-norm, so after j steps
+ * the 1-norm error, and with it every entry's, is at most j kappa M / (1 -
+ * j kappa), kappa = 3 gamma_{D+2}. The time rounding: |d/dt p0 e^{Qt}|
+ * has 1-norm at most 2 q M: 2 u lambda M. */
+static double proper__dtmc_forward_bound(const proper_dtmc_poisson *pw, double lambda, uint32_t D, double M,
+                                         double W, unsigned long steps, unsigned long terms) {
+    double u = DBL_EPSILON / 2.0, kappa = 3.0 * proper__dtmc_gamma((double)D + 2.0), N = (double)steps;
+    double n = (double)(pw->right - pw->left + 1), S = 1.0 + pw->weight_error, E, bound;
+    E = N * kappa < 0.5 ? N * kappa * M / (1.0 - N * kappa) : INFINITY;
+    bound = pw->out_mass * W + pw->weight_error * M + 2.0 * u * lambda * M + S * E +
+            proper__dtmc_gamma((double)terms + n + 2.0) * S * (M + E);
+    return bound * (1.0 + 8.0 * u);
 }
 
 PROPER_API int proper_dtmc_ctmc_transient(const proper_dtmc *m, double t, const double *p0,
                                           const proper_dtmc_solve_opts *opts, double *pt, proper_error *err) {
+    return proper_dtmc_ctmc_transient_stats(m, t, p0, opts, pt, NULL, err);
+}
+
+PROPER_API int proper_dtmc_ctmc_transient_stats(const proper_dtmc *m, double t, const double *p0,
+                                                const proper_dtmc_solve_opts *opts, double *pt,
+                                                proper_dtmc_solve_stats *stats, proper_error *err) {
     proper_dtmc_poisson pw;
-    double *cur, *next, q;
-    uint32_t s, n = m->n_states;
-    unsigned long i;
-    int rc;
+    double *cur, *next, q, M = 0.0, W, lambda;
+    uint32_t s, n = m->n_states, d, D;
+    unsigned long i, steps = 0, terms = 0;
+    int rc, nomem, negative = 0;
     if ((rc = proper__dtmc_need_ctmc(m, "transient analysis", err)) ||
         (rc = proper__dtmc_check_time(t, "time", err)))
         return rc;
+    D = proper__dtmc_forward_degree(m, &nomem);
     cur = (double *)proper_calloc(n ? n : 1, sizeof *cur);
     next = (double *)proper_calloc(n ? n : 1, sizeof *next);
-    if (!cur || !next) { PROPER_FREE(cur); PROPER_FREE(next); return proper__dtmc_nomem(err); }
+    if (!cur || !next || nomem) { PROPER_FREE(cur); PROPER_FREE(next); return proper__dtmc_nomem(err); }
     if (p0) memcpy(cur, p0, (size_t)n * sizeof *cur);
     else if (m->init_dist) memcpy(cur, m->init_dist, (size_t)n * sizeof *cur);
     else cur[m->init] = 1.0;
-    q = proper__dtmc_unif_rate(m, NULL);
+    for (s = 0; s < n; s++) {
+        M += fabs(cur[s]);
+        negative |= cur[s] < 0.0;
+    }
+    M *= 1.0 + proper__dtmc_gamma((double)n); /* its own rounding, up */
+    W = negative ? 2.0 * M : M;
+    q = proper__dtmc_series_rate(m, NULL, &d);
     proper_dtmc_poisson_init(&pw);
     if (q == 0.0 || t == 0.0) {
         memcpy(pt, cur, (size_t)n * sizeof *pt);
+        proper__dtmc_stats_bound(stats, 0.0);
         goto done;
     }
-    if ((rc = proper_dtmc_fox_glynn(q * t, proper__dtmc_accuracy(opts), &pw, err))) goto done;
+    lambda = q * t;
+    if ((rc = proper_dtmc_fox_glynn(lambda, proper__dtmc_accuracy(opts), &pw, err))) goto done;
     for (s = 0; s < n; s++) pt[s] = 0.0;
     /* forward: p_{i+1}(t') = p_i(t') + (1/q) (sum_s p_i(s) R(s,t') - p_i(t') leave(t')) */
     for (i = 0;; i++) {
         double *tmp;
         int changed = 0;
-        if (i >= pw.left)
+        if (i >= pw.left) {
             for (s = 0; s < n; s++) pt[s] += pw.w[i - pw.left] * cur[s];
+            terms++;
+        }
+        steps = i;
         if (i == pw.right) break;
         if (i >= PROPER_DTMC_MAX_POISSON_STEPS) {
             rc = proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
@@ -5829,9 +6077,12 @@ PROPER_API int proper_dtmc_ctmc_transient(const proper_dtmc *m, double t, const 
             unsigned long j;
             for (j = pw.right; j > i && j >= pw.left; j--) rest += pw.w[j - pw.left];
             for (s = 0; s < n; s++) pt[s] += rest * cur[s];
+            terms++;
+            steps = pw.right; /* the same floats as all the steps would give */
             break;
         }
     }
+    if (stats) proper__dtmc_stats_bound(stats, proper__dtmc_forward_bound(&pw, lambda, D, M, W, steps, terms));
 done:
     proper_dtmc_poisson_free(&pw);
     PROPER_FREE(cur);
@@ -5839,26 +6090,55 @@ done:
     return rc;
 }
 
+/* The reward rate of each state, v(s) = state reward + sum_t R(s,t)
+ * trans(s,t) (proper__dtmc_step_reward); returns a bound on its rounding,
+ * gamma_{d+2} max_s (|state(s)| + sum_t R(s,t) |trans(s,t)|). */
+static double proper__dtmc_rate_rewards(const proper_dtmc *m, const proper_dtmc_reward *r, double *v) {
+    double big = 0.0;
+    uint32_t s, d = 1;
+    for (s = 0; s < m->n_states; s++) {
+        double mag = r->state ? fabs(r->state[s]) : 0.0;
+        uint64_t k;
+        v[s] = proper__dtmc_step_reward(m, r, s);
+        if (r->trans)
+            for (k = m->row[s]; k < m->row[s + 1]; k++) mag += m->prob[k] * fabs(r->trans[k]);
+        if (m->row[s + 1] - m->row[s] > d) d = (uint32_t)(m->row[s + 1] - m->row[s]);
+        big = fmax(big, mag);
+    }
+    return r->trans ? proper__dtmc_gamma((double)d + 4.0) * big : 0.0;
+}
+
 PROPER_API int proper_dtmc_ctmc_reward_cumulative(const proper_dtmc *m, const proper_dtmc_reward *r, double t,
                                                   const proper_dtmc_solve_opts *opts, double *x, proper_error *err) {
-    double *v;
-    uint32_t s;
+    return proper_dtmc_ctmc_reward_cumulative_stats(m, r, t, opts, x, NULL, err);
+}
+
+PROPER_API int proper_dtmc_ctmc_reward_cumulative_stats(const proper_dtmc *m, const proper_dtmc_reward *r, double t,
+                                                        const proper_dtmc_solve_opts *opts, double *x,
+                                                        proper_dtmc_solve_stats *stats, proper_error *err) {
+    double *v, e0, bound = 0.0;
     int rc;
     if ((rc = proper__dtmc_need_ctmc(m, "a time-bounded cumulative reward", err)) ||
         (rc = proper__dtmc_check_time(t, "time bound", err)) || (rc = proper__dtmc_check_reward(m, r, 0, err)))
         return rc;
     v = (double *)proper_calloc(m->n_states ? m->n_states : 1, sizeof *v);
     if (!v) return proper__dtmc_nomem(err);
-    /* reward rate of each state: state reward + sum_t R(s,t) transition reward */
-    for (s = 0; s < m->n_states; s++) v[s] = proper__dtmc_step_reward(m, r, s);
-    rc = proper__dtmc_uniformise_apply(m, NULL, t, 1, NULL, opts, v, x, err);
+    e0 = proper__dtmc_rate_rewards(m, r, v);
+    rc = proper__dtmc_uniformise_apply(m, NULL, t, 1, NULL, opts, v, e0, x, &bound, err);
     PROPER_FREE(v);
+    if (!rc) proper__dtmc_stats_bound(stats, bound);
     return rc;
 }
 
 PROPER_API int proper_dtmc_ctmc_reward_instant(const proper_dtmc *m, const proper_dtmc_reward *r, double t,
                                                const proper_dtmc_solve_opts *opts, double *x, proper_error *err) {
-    double *v;
+    return proper_dtmc_ctmc_reward_instant_stats(m, r, t, opts, x, NULL, err);
+}
+
+PROPER_API int proper_dtmc_ctmc_reward_instant_stats(const proper_dtmc *m, const proper_dtmc_reward *r, double t,
+                                                     const proper_dtmc_solve_opts *opts, double *x,
+                                                     proper_dtmc_solve_stats *stats, proper_error *err) {
+    double *v, bound = 0.0;
     uint32_t s;
     int rc;
     if ((rc = proper__dtmc_need_ctmc(m, "an instantaneous reward at a time", err)) ||
@@ -5867,8 +6147,9 @@ PROPER_API int proper_dtmc_ctmc_reward_instant(const proper_dtmc *m, const prope
     v = (double *)proper_calloc(m->n_states ? m->n_states : 1, sizeof *v);
     if (!v) return proper__dtmc_nomem(err);
     for (s = 0; s < m->n_states; s++) v[s] = r->state ? r->state[s] : 0.0;
-    rc = proper__dtmc_uniformise_apply(m, NULL, t, 0, NULL, opts, v, x, err);
+    rc = proper__dtmc_uniformise_apply(m, NULL, t, 0, NULL, opts, v, 0.0, x, &bound, err);
     PROPER_FREE(v);
+    if (!rc) proper__dtmc_stats_bound(stats, bound);
     return rc;
 }
 
