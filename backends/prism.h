@@ -311,6 +311,20 @@ static int proper__prismtool_fatal(proper_error *err, const char *msg, size_t n,
     return proper_error_set(err, PROPER_EBACKEND, line > 0 && file ? fname : NULL, line, col, "prism: %.*s", (int)n, msg);
 }
 
+/* What a user can do about two of PRISM's per-property failures that come
+ * from the options rather than the model: its Fox-Glynn computation
+ * overflows when -epsilon is small (PRISM 4.10.2-dev at 1e-10 and 1e-12 on
+ * an M/M/1/K queue with q t = 90: tests/transcripts/prism_mm1k_foxglynn.txt),
+ * and its iterative methods stop at -maxiters (10000 by default). Returns "" when there is nothing to add. */
+static const char *proper__prismtool_hint(const char *msg, size_t n) {
+    if (proper_tool_find(msg, n, "Overflow in Fox-Glynn"))
+        return " (PRISM's Fox-Glynn fails at a small -epsilon: ask for less precision, e.g. --precision 1e-8)";
+    if (proper_tool_find(msg, n, "did not converge within"))
+        return " (raise PRISM's -maxiters or change its method: crosscheck --prism-arg -maxiters --prism-arg "
+               "100000, or --prism-arg -sor)";
+    return "";
+}
+
 /* Read PRISM's output into *out (empty); freed on error. */
 static int proper__prismtool_read(const char *text, size_t len, int exit_status, proper_tool_output *out,
                                   proper_error *err) {
@@ -372,9 +386,13 @@ static int proper__prismtool_read(const char *text, size_t len, int exit_status,
             fatal_file = file;
             fatal_file_n = file_n;
             if (cur && !cur->ok && !cur->message) {
+                char msg[PROPER_ERROR_MESSAGE_MAX];
+                const char *hint;
                 n = fatal_n;
                 while (n && fatal[n - 1] == '.') n--;
-                if (proper_tool_answer_fail(cur, fatal, n)) goto nomem;
+                hint = proper__prismtool_hint(fatal, n);
+                snprintf(msg, sizeof msg, "%.*s%s", (int)(n > 400 ? 400 : n), fatal, hint);
+                if (proper_tool_answer_fail(cur, msg, strlen(msg))) goto nomem;
             }
         }
     }

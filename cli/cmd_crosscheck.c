@@ -51,6 +51,9 @@ static void crosscheck_usage(FILE *out) {
             "                      self-loop, with a warning, as PRISM and Storm do\n"
             "  --nofixdl           refuse a model with deadlock states instead\n"
             "  --backend NAME      only this external backend (prism or storm)\n"
+            "  --prism-arg ARG     one more argument for PRISM's command line, as given\n"
+            "                      (repeatable: --prism-arg -sor --prism-arg -maxiters\n"
+            "                      --prism-arg 100000); --storm-arg ARG likewise\n"
             "  --timeout S         seconds one tool run may take (default %g); a tool's\n"
             "                      version probe waits at most this, and at most %g s\n"
             "  --require           fail (exit 1) when no external model checker is\n"
@@ -68,8 +71,13 @@ static void crosscheck_usage(FILE *out) {
             CROSSCHECK_TOLERANCE, CLI_DEFAULT_PRECISION, CROSSCHECK_TIMEOUT, PROPER_TOOL_PROBE_TIMEOUT);
 }
 
+/* Most --prism-arg (or --storm-arg) arguments one run takes. */
+#define CROSSCHECK_MAX_TOOL_ARGS 32
+
 typedef struct xc_opts {
     const char *model, *lab, *props, *consts, *srew, *trew, *only;
+    const char *prism_args[CROSSCHECK_MAX_TOOL_ARGS + 1], *storm_args[CROSSCHECK_MAX_TOOL_ARGS + 1];
+    size_t n_prism_args, n_storm_args;
     int explicit_files, json, exact, via_explicit, props_is_file, require, nofixdl;
     double tolerance, abs_tolerance, precision, timeout;
 } xc_opts;
@@ -89,6 +97,18 @@ typedef struct xc_native {
     double value, seconds, error;
     int type;
 } xc_native;
+
+/* Appends one argument to a NULL-terminated list of at most
+ * CROSSCHECK_MAX_TOOL_ARGS; 1 (with a message) when it is full. */
+static int add_tool_arg(const char **list, size_t *n, const char *flag, const char *arg) {
+    if (*n == CROSSCHECK_MAX_TOOL_ARGS) {
+        cli_fail("%s: at most %d arguments", flag, CROSSCHECK_MAX_TOOL_ARGS);
+        return 1;
+    }
+    list[(*n)++] = arg;
+    list[*n] = NULL;
+    return 0;
+}
 
 static int parse_args(int argc, char **argv, xc_opts *o) {
     cli_args a;
@@ -114,7 +134,11 @@ static int parse_args(int argc, char **argv, xc_opts *o) {
         else if (cli_opt(&a, "--const")) o->consts = a.value;
         else if (cli_opt(&a, "--srew")) o->srew = a.value;
         else if (cli_opt(&a, "--trew")) o->trew = a.value;
-        else if (cli_opt(&a, "--backend")) {
+        else if (cli_opt(&a, "--prism-arg")) {
+            if (a.value && add_tool_arg(o->prism_args, &o->n_prism_args, "--prism-arg", a.value)) return CLI_BAD_INPUT;
+        } else if (cli_opt(&a, "--storm-arg")) {
+            if (a.value && add_tool_arg(o->storm_args, &o->n_storm_args, "--storm-arg", a.value)) return CLI_BAD_INPUT;
+        } else if (cli_opt(&a, "--backend")) {
             if (a.value && strcmp(a.value, "prism") != 0 && strcmp(a.value, "storm") != 0)
                 return cli_fail("--backend: expected prism or storm, got '%s'", a.value);
             o->only = a.value;
@@ -196,6 +220,8 @@ static void run_tool(const xc_opts *o, xc_tool *t, const char *props_text, const
     to = proper_tool_opts_default();
     to.epsilon = o->precision;
     to.exact = o->exact;
+    if (strcmp(t->name, "prism") == 0 && o->n_prism_args) to.extra = o->prism_args;
+    if (strcmp(t->name, "storm") == 0 && o->n_storm_args) to.extra = o->storm_args;
     if (o->explicit_files) {
         in.tra = o->model;
         in.lab = o->lab;

@@ -84,6 +84,29 @@ PROPER_PRISM=$T/prism-default expect_text crosscheck_tolerance 0 "all values agr
 PROPER_PRISM=$T/prism-default expect_text crosscheck_abs_tolerance 0 "all values agree" xc \
     $M/minpathsum.pm $P/minpathsum.pctl --const $MPS --abs-tolerance 1e-3
 
+# --- a CTMC whose Fox-Glynn computation PRISM cannot do at the default -epsilon ---
+# (tests/transcripts/prism_mm1k_*.txt, PRISM 4.10.2-dev on an M/M/1/K queue,
+# q t = 90: at 1e-12 two properties fail with "Overflow in Fox-Glynn
+# computation"; at 1e-8 all three agree with proper; S=? [ n=0 ] is
+# (1-rho)/(1-rho^21) = 0.2018618469136... with rho = 0.8)
+IN=tests/transcripts/inputs
+replay prism-fg prism_mm1k_foxglynn.txt
+PROPER_PRISM=$T/prism-fg expect_text crosscheck_prism_foxglynn_hint 1 \
+    "FAILED: Overflow in Fox-Glynn computation (time bound too big?) (PRISM's Fox-Glynn fails at a small -epsilon: ask for less precision, e.g. --precision 1e-8)" \
+    xc $IN/mm1k.sm $IN/mm1k.csl --const T=10
+# --prism-arg: each argument reaches PRISM's command line as given, after the others
+replay prism-eps8 prism_mm1k_eps8.txt
+printf '#!/bin/sh\n[ "$1" = -version ] || echo "$*" > %s\nexec %s "$@"\n' "'$T/prism-argv'" "'$T/prism-eps8'" > "$T/prism-args"
+chmod +x "$T/prism-args"
+PROPER_PRISM=$T/prism-args expect_text crosscheck_prism_arg 0 "all values agree" \
+    xc $IN/mm1k.sm $IN/mm1k.csl --const T=10 --precision 1e-8 --prism-arg -sor --prism-arg -maxiters --prism-arg 100000
+matches crosscheck_prism_arg_argv "$T/prism-argv" ' -const T=10 -epsilon 1e-0?8 -sor -maxiters 100000$'
+matches crosscheck_prism_arg_value "$T/out" '^S=\? \[ n=0 \] +native +0\.20186184691'
+
+args=""; i=0; while [ $i -lt 33 ]; do args="$args --prism-arg -sor"; i=$((i + 1)); done
+expect_error crosscheck_prism_arg_limit "--prism-arg: at most 32 arguments" xc $IN/mm1k.sm $IN/mm1k.csl --const T=10 $args
+expect_error crosscheck_prism_arg_missing "option '--prism-arg' needs a value" xc $IN/mm1k.sm $IN/mm1k.csl --prism-arg
+
 replay prism-exact prism_minpathsum_exact.txt
 PROPER_PRISM=$T/prism-exact expect_text crosscheck_exact 0 "[exact 32504164372/51699390625]" xc \
     $M/minpathsum.pm $P/minpathsum.pctl --const $MPS --exact

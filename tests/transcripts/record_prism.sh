@@ -27,8 +27,8 @@ record() {
     "$PRISM" "$@" > "$OUT/$name.tmp" 2>&1
     status=$?
     {
-        echo "#> Real output of PRISM $version (built from the v$version tag of the public"
-        echo "#> prism-model-checker repository, OpenJDK 17, Debian 12), recorded by record_prism.sh."
+        echo "#> Real output of PRISM $version (built from the public prism-model-checker"
+        echo "#> repository, OpenJDK 17, Debian 12), recorded by record_prism.sh."
         printf '#> command: prism'
         for a in "$@"; do printf " '%s'" "$a"; done
         echo
@@ -68,3 +68,8 @@ record prism_syntax_error $IN/syntax_error.pm -pf 'P=? [ F x=2 ]' -epsilon 1e-14
 record prism_undefined_constants $M/minpathsum.pm $M/minpathsum.pctl -epsilon 1e-14
 record prism_unknown_label $M/die.pm -pf 'P=? [ F "nolabel" ]' -epsilon 1e-14
 record prism_mixed_errors $M/die.pm $IN/mixed.pctl -epsilon 1e-14
+
+# a CTMC (an M/M/1/K queue, q t = 90): PRISM's Fox-Glynn overflows at the
+# -epsilon crosscheck asks by default (1e-12) and works at 1e-8
+record prism_mm1k_foxglynn $IN/mm1k.sm $IN/mm1k.csl -const T=10 -epsilon 1e-12
+record prism_mm1k_eps8 $IN/mm1k.sm $IN/mm1k.csl -const T=10 -epsilon 1e-8
