@@ -791,9 +791,8 @@ PROPER_API int proper_dtmc_interval_reward_cumul(const proper_dtmc *m, const dou
  * P(N = i) / T, where T (the in-window mass) is >= 1 - accuracy:
  * the weights sum to 1 and the mass left out of [left, right] is at most
  * accuracy (the tails are bounded by geometric series, not estimated).
- * Proven, with rounding: the mass left out is at most out_mass (accuracy
- * grown by the rounding of the running products that placed the window)
- * and every computed weight is within a factor 1 +- weight_error of
+ * Proven, with rounding: the mass left out is at most out_mass (a bound
+ * from the end weights, about accuracy or far below) and every computed weight is within a factor 1 +- weight_error of
  * P(N = i) / T (gamma_{4K + n}, K the farthest weight from the mode, n the
  * window's length: each weight is 2 |i - mode| roundings from the mode's,
  * their sum n - 1 more, the division one; Higham, Accuracy and Stability
@@ -5508,7 +5507,8 @@ PROPER_API void proper_dtmc_poisson_free(proper_dtmc_poisson *p) {
  * which the mass is at most acc/2 on each side, with p_m = pm. Tails are
  * bounded by geometric series: beyond i > lambda - 1 the ratio
  * p_{j+1}/p_j = lambda/(j+1) is at most r = lambda/(i+2) for every j > i,
- * so sum_{j>i} p_j <= p_i r / (1 - r); below i <= lambda the ratio
+ * so sum_{j>i} p_j <= p_{i+1} / (1 - r) = p_i (lambda/(i+1)) / (1 - r)
+ * (the first ratio is lambda/(i+1), not r); below i <= lambda the ratio
  * p_{j-1}/p_j = j/lambda is at most i/lambda for every j < i, so
  * sum_{j<i} p_j <= p_i (i/lambda) / (1 - i/lambda). `slack` >= 1 covers
  * the rounding of pm. */
@@ -5518,7 +5518,7 @@ static void proper__dtmc_fg_window(double lambda, unsigned long m, double pm, do
     unsigned long i = m;
     for (;;) {
         r = lambda / ((double)i + 2.0);
-        if (r < 1.0 && slack * p * r / (1.0 - r) <= acc / 2.0) break;
+        if (r < 1.0 && slack * p * (lambda / ((double)i + 1.0)) / (1.0 - r) <= acc / 2.0) break;
         i++;
         p *= lambda / (double)i;
     }
@@ -5534,27 +5534,35 @@ static void proper__dtmc_fg_window(double lambda, unsigned long m, double pm, do
     *left = i;
 }
 
+/* A proven bound on the Poisson mass beyond a window end whose computed
+ * weight is w (w T within 1 +- eta of the exact probability, T <= 1), the
+ * next term r0 times it and each further one at most r < 1 times the one
+ * before (see proper__dtmc_fg_window): w / (1 - eta) r0 / (1 - r), its
+ * rounding added (r0, r and 1 - r: u each, relative u / (1 - r) on 1 - r,
+ * three more). */
+static double proper__dtmc_fg_tail(double w, double eta, double r0, double r) {
+    double u = DBL_EPSILON / 2.0;
+    return w / (1.0 - eta) * r0 / (1.0 - r) * (1.0 + 10.0 * u + 2.0 * u / (1.0 - r));
+}
+
 /* out_mass and weight_error of a window around the mode m (see
- * proper_dtmc_poisson). The window test slack p r / (1 - r) <= acc / 2 of
- * proper__dtmc_fg_window ran on p_i reached by 2 |i - m| roundings from
- * p_m (slack covers p_m itself), r = lambda / (i + 2) or i / lambda by one
- * and 1 - r by one more, which is relative u / (1 - r) on 1 - r: the true
- * tails are at most acc / 2 times (1 + gamma_{2K + 4}) (1 + 2 u / (1 - r)),
- * r at the final window ends. */
-static void proper__dtmc_fg_rounding(proper_dtmc_poisson *p, double lambda, unsigned long m, double acc) {
-    double u = DBL_EPSILON / 2.0, K = (double)(m - p->left), n = (double)(p->right - p->left + 1), grow = 1.0;
+ * proper_dtmc_poisson). The tails beyond the window ends are bounded by
+ * geometric series from the end weights (proper__dtmc_fg_tail): often far
+ * below accuracy (the window grows by whole terms: q t = 0.01 leaves
+ * 1e-15 out of 1e-12), else about it (the window test bounded the same
+ * series from its own running p_i). */
+static void proper__dtmc_fg_rounding(proper_dtmc_poisson *p, double lambda, unsigned long m) {
+    double K = (double)(m - p->left), n = (double)(p->right - p->left + 1);
     if ((double)(p->right - m) > K) K = (double)(p->right - m);
     p->weight_error = proper__dtmc_gamma(4.0 * K + n);
-    if (lambda == 0.0) { p->out_mass = 0.0; return; }
-    {
-        double r = lambda / ((double)p->right + 2.0);
-        grow = fmax(grow, 1.0 + 2.0 * u / (1.0 - r));
-        if (p->left > 0) {
-            r = (double)p->left / lambda;
-            grow = fmax(grow, 1.0 + 2.0 * u / (1.0 - r));
-        }
+    p->out_mass = 0.0;
+    if (lambda == 0.0) return;
+    p->out_mass = proper__dtmc_fg_tail(p->w[p->right - p->left], p->weight_error, lambda / ((double)p->right + 1.0),
+                                       lambda / ((double)p->right + 2.0));
+    if (p->left > 0) {
+        double r = (double)p->left / lambda;
+        p->out_mass += proper__dtmc_fg_tail(p->w[0], p->weight_error, r, r);
     }
-    p->out_mass = acc * (1.0 + proper__dtmc_gamma(2.0 * K + 4.0)) * grow * (1.0 + 4.0 * u);
 }
 
 PROPER_API int proper_dtmc_fox_glynn(double lambda, double accuracy, proper_dtmc_poisson *out, proper_error *err) {
@@ -5607,7 +5615,7 @@ PROPER_API int proper_dtmc_fox_glynn(double lambda, double accuracy, proper_dtmc
     for (i = 0; i < n; i++) p.w[i] /= sum;
     p.total = pm * sum;
     if (p.total > 1.0) p.total = 1.0;
-    proper__dtmc_fg_rounding(&p, lambda, m, accuracy);
+    proper__dtmc_fg_rounding(&p, lambda, m);
     proper_dtmc_poisson_free(out);
     *out = p;
     return PROPER_OK;
@@ -5697,13 +5705,14 @@ typedef struct proper__dtmc_series_done {
  * coefficients still to come: every later P^j v lies between v and `upper`
  * (upper non-NULL: a monotone until, upper its unbounded value plus the
  * proven bound) or between the smallest and largest entry of v (P is
- * stochastic); when that pins x within 2 PROPER_DTMC_REL_PRECISION
- * relative in every state, the midpoint is added and *half receives the
- * largest half-width of the range it stands for. Returns 1 (x complete)
- * or 0. */
+ * stochastic); when that pins x within PROPER_DTMC_REL_PRECISION relative
+ * in every state (a range that wide: its midpoint is within half of it,
+ * which leaves room for the rounding in the bound), the midpoint is added
+ * and *half receives the largest half-width of the range it stands for.
+ * Returns 1 (x complete) or 0. */
 static int proper__dtmc_series_pinned(const double *v, const double *upper, double rest, double *x, uint32_t n,
                                       double *half) {
-    const double eps = 2.0 * PROPER_DTMC_REL_PRECISION;
+    const double eps = PROPER_DTMC_REL_PRECISION;
     uint32_t s;
     *half = 0.0;
     if (upper) {

@@ -2162,6 +2162,228 @@ static void test_ctmc_huge_time(void) {
     proper_dtmc_free(&m);
 }
 
+/* ---- CTMC transient bounds against a long-double matrix exponential ---- */
+
+/* out = e^{A t} (n x n, row-major) by scaling and squaring a Taylor series
+ * in long double: A t / 2^s of norm <= 1/2, 30 terms (the rest below
+ * 2^-30 / 30!), then s squarings. Returns s; the result is within about
+ * 2^s (n + 30) LDBL_EPSILON of e^{At} in the infinity norm for a generator
+ * (each squaring doubles the error and adds n roundings). */
+static int lexpm(const long double *A, size_t n, long double t, long double *out) {
+    long double *X = (long double *)calloc(n * n, sizeof *X), *T = (long double *)calloc(n * n, sizeof *T);
+    long double *Y = (long double *)calloc(n * n, sizeof *Y), norm = 0.0L, scale = 1.0L;
+    size_t i, j, k, term;
+    int s = 0;
+    for (i = 0; i < n; i++) {
+        long double row = 0.0L;
+        for (j = 0; j < n; j++) row += fabsl(A[i * n + j] * t);
+        if (row > norm) norm = row;
+    }
+    while (norm * scale > 0.5L) { scale /= 2.0L; s++; }
+    for (i = 0; i < n * n; i++) X[i] = A[i] * t * scale;
+    for (i = 0; i < n * n; i++) out[i] = T[i] = (i % (n + 1) == 0) ? 1.0L : 0.0L;
+    for (term = 1; term <= 30; term++) { /* T <- T X / term; out += T */
+        for (i = 0; i < n; i++)
+            for (j = 0; j < n; j++) {
+                long double acc = 0.0L;
+                for (k = 0; k < n; k++) acc += T[i * n + k] * X[k * n + j];
+                Y[i * n + j] = acc / (long double)term;
+            }
+        for (i = 0; i < n * n; i++) { T[i] = Y[i]; out[i] += T[i]; }
+    }
+    for (k = 0; k < (size_t)s; k++) {
+        for (i = 0; i < n; i++)
+            for (j = 0; j < n; j++) {
+                long double acc = 0.0L;
+                size_t l;
+                for (l = 0; l < n; l++) acc += out[i * n + l] * out[l * n + j];
+                Y[i * n + j] = acc;
+            }
+        memcpy(out, Y, n * n * sizeof *out);
+    }
+    free(X);
+    free(T);
+    free(Y);
+    return s;
+}
+
+/* The generator of m in long double (self-loops cancel), with the rows of
+ * `frozen` states left 0 (absorbing). */
+static void generator_ld(const proper_dtmc *m, const unsigned char *frozen, long double *Q) {
+    uint32_t s, n = m->n_states;
+    uint64_t k;
+    memset(Q, 0, (size_t)n * n * sizeof *Q);
+    for (s = 0; s < n; s++)
+        if (!frozen || !frozen[s])
+            for (k = m->row[s]; k < m->row[s + 1]; k++)
+                if (m->col[k] != s) {
+                    Q[(size_t)s * n + m->col[k]] += m->prob[k];
+                    Q[(size_t)s * n + s] -= m->prob[k];
+                }
+}
+
+typedef struct bound_tally {
+    int solves, within, tight;
+    double worst_rel_bound; /* the largest bound / scale */
+    double closest;         /* the largest error / bound */
+} bound_tally;
+
+/* One solve's check: every |x - ref| <= bound + the reference's own error,
+ * and the bound at most 1e-10 of the scale (the default target). */
+static void check_bounded(bound_tally *tl, const char *what, double qt, const double *x, const long double *ref,
+                          size_t n, double bound, double ref_err, double scale) {
+    size_t s;
+    int ok = 1;
+    for (s = 0; s < n; s++) {
+        double e = (double)fabsl((long double)x[s] - ref[s]);
+        if (bound > 0.0 && e / bound > tl->closest) tl->closest = e / bound;
+        if (!(fabsl((long double)x[s] - ref[s]) <= (long double)bound + ref_err)) {
+            printf("  %s at q t = %g, state %zu: %.17g vs %.17Lg, error %.3Lg > bound %.3g + %.3g\n", what, qt, s, x[s],
+                   ref[s], fabsl((long double)x[s] - ref[s]), bound, ref_err);
+            ok = 0;
+        }
+    }
+    tl->solves++;
+    tl->within += ok;
+    if (bound <= 1e-10 * scale) tl->tight++;
+    else printf("  %s at q t = %g: bound %.3g is above 1e-10 of %.3g\n", what, qt, bound, scale);
+    if (bound / scale > tl->worst_rel_bound) tl->worst_rel_bound = bound / scale;
+}
+
+/* Random CTMCs of 2 to 6 states (rates e^U(-3,3), self-loops, some states
+ * absorbing), q t = 0.01, 1, 100, 10^4: the transient distribution, I=t
+ * and C<=t rewards, U<=t and U[t/3,t] lie within their proven bounds of
+ * the matrix exponential in long double (C<=t through Van Loan's block
+ * form exp([[Q, v], [0, 0]] t), whose top-right column is int_0^t e^{Qs} v
+ * ds), and every bound is within the default target, 1e-10 of the scale
+ * (the largest reference value, or of the data: 1 for until, t max |v|). */
+static void test_ctmc_bounds_vs_expm(void) {
+    static const double qts[] = {0.01, 1.0, 100.0, 1e4};
+    bound_tally tl = {0, 0, 0, 0.0, 0.0};
+    proper_rng rng;
+    int it;
+    proper_rng_seed(&rng, 1616);
+    for (it = 0; it < 24; it++) {
+        uint32_t n = 2 + (uint32_t)proper_rng_below(&rng, 5), s, j;
+        size_t N1 = (size_t)n + 1, qi, ri;
+        double R[36], q = 0.0, x[6], srew[6], trew[36];
+        long double Q[36], E[36], E2[36], Qa[49], Ea[49], ref[6], mid[6];
+        unsigned char fz[6], fz1[6];
+        proper_dtmc m;
+        proper_error err;
+        proper_bitset phi1, phi2;
+        proper_dtmc_reward *rw;
+        proper_dtmc_solve_stats st;
+        for (s = 0; s < n * n; s++) {
+            int self = s / n == s % n;
+            R[s] = proper_rng_uniform(&rng) < (self ? 0.2 : 0.55) ? exp(6.0 * proper_rng_uniform(&rng) - 3.0) : 0.0;
+            trew[s] = proper_rng_uniform(&rng) < 0.3 ? 4.0 * proper_rng_uniform(&rng) : 0.0;
+        }
+        if (it % 5 == 4) for (j = 0; j < n; j++) R[(n - 1) * n + j] = 0.0; /* an absorbing state */
+        if (build_rates(&m, R, n, 0)) { CHECK(0); return; }
+        CHECK_INT(proper_dtmc_add_reward(&m, "r", 1, 1, &ri, &err), 0);
+        for (s = 0; s < n; s++) {
+            srew[s] = 5.0 * proper_rng_uniform(&rng);
+            CHECK_INT(proper_dtmc_reward_add_state(&m, ri, s, srew[s], &err), 0);
+            for (j = 0; j < n; j++)
+                if (R[s * n + j] != 0.0 && trew[s * n + j] != 0.0)
+                    CHECK_INT(proper_dtmc_reward_add_trans(&m, ri, s, j, trew[s * n + j], &err), 0);
+        }
+        rw = &m.rewards[ri];
+        for (s = 0; s < n; s++) {
+            double e = 0.0;
+            uint64_t k;
+            for (k = m.row[s]; k < m.row[s + 1]; k++) if (m.col[k] != s) e += m.prob[k];
+            q = fmax(q, e);
+        }
+        if (q == 0.0) { proper_dtmc_free(&m); continue; }
+        proper_bitset_init(&phi1);
+        proper_bitset_init(&phi2);
+        proper_bitset_create(&phi1, n, NULL);
+        proper_bitset_create(&phi2, n, NULL);
+        for (s = 0; s < n; s++) {
+            int goal = s == n - 1 || proper_rng_uniform(&rng) < 0.2, stay = goal || proper_rng_uniform(&rng) < 0.8;
+            if (goal) proper_bitset_set(&phi2, s);
+            if (stay) proper_bitset_set(&phi1, s);
+            fz[s] = (unsigned char)(goal || !stay); /* phase 2: goal and leaving phi1 absorb */
+            fz1[s] = (unsigned char)!stay;          /* phase 1: only leaving phi1 */
+        }
+        for (qi = 0; qi < sizeof qts / sizeof *qts; qi++) {
+            double t = qts[qi] / q, scale;
+            int sq;
+            long double rerr;
+            /* transient from state 0 */
+            generator_ld(&m, NULL, Q);
+            sq = lexpm(Q, n, t, E);
+            rerr = ldexpl(4.0L * (n + 30) * LDBL_EPSILON, sq);
+            for (s = 0; s < n; s++) ref[s] = E[s];
+            CHECK_INT(proper_dtmc_ctmc_transient_stats(&m, t, NULL, NULL, x, &st, &err), 0);
+            check_bounded(&tl, "transient", qts[qi], x, ref, n, st.max_error, (double)rerr, 1.0);
+            /* I=t: E r */
+            scale = 0.0;
+            for (s = 0; s < n; s++) {
+                ref[s] = 0.0L;
+                for (j = 0; j < n; j++) ref[s] += E[s * n + j] * srew[j];
+                scale = fmax(scale, srew[s]);
+            }
+            CHECK_INT(proper_dtmc_ctmc_reward_instant_stats(&m, rw, t, NULL, x, &st, &err), 0);
+            check_bounded(&tl, "I=t", qts[qi], x, ref, n, st.max_error, (double)(rerr * scale), scale);
+            /* C<=t: Van Loan */
+            memset(Qa, 0, sizeof Qa);
+            scale = 0.0;
+            for (s = 0; s < n; s++) {
+                long double v = srew[s];
+                uint64_t k;
+                for (j = 0; j < n; j++) Qa[s * N1 + j] = Q[s * n + j];
+                for (k = m.row[s]; k < m.row[s + 1]; k++)
+                    if (rw->trans) v += (long double)m.prob[k] * rw->trans[k];
+                Qa[s * N1 + n] = v;
+                scale = fmax(scale, (double)v);
+            }
+            sq = lexpm(Qa, N1, t, Ea);
+            for (s = 0; s < n; s++) ref[s] = Ea[s * N1 + n];
+            scale *= t;
+            CHECK_INT(proper_dtmc_ctmc_reward_cumulative_stats(&m, rw, t, NULL, x, &st, &err), 0);
+            check_bounded(&tl, "C<=t", qts[qi], x, ref, n, st.max_error,
+                          (double)(ldexpl(4.0L * (N1 + 30) * LDBL_EPSILON, sq) * scale), scale);
+            /* U<=t: goal and non-phi1 states absorbing */
+            generator_ld(&m, fz, Q);
+            sq = lexpm(Q, n, t, E);
+            rerr = ldexpl(4.0L * (n + 30) * LDBL_EPSILON, sq);
+            for (s = 0; s < n; s++) {
+                ref[s] = 0.0L;
+                for (j = 0; j < n; j++) if (PROPER_BITSET_GET(&phi2, j)) ref[s] += E[s * n + j];
+            }
+            CHECK_INT(proper_dtmc_ctmc_bounded_until_stats(&m, &phi1, &phi2, 0.0, t, NULL, x, &st, &err), 0);
+            check_bounded(&tl, "U<=t", qts[qi], x, ref, n, st.max_error, (double)rerr, 1.0);
+            /* U[t/3, t]: phase 2 over 2t/3, then phase 1 over t/3 in phi1 */
+            sq = lexpm(Q, n, t - t / 3.0, E);
+            for (s = 0; s < n; s++) {
+                mid[s] = 0.0L;
+                if (!fz1[s]) for (j = 0; j < n; j++) if (PROPER_BITSET_GET(&phi2, j)) mid[s] += E[s * n + j];
+            }
+            generator_ld(&m, fz1, Q);
+            sq = lexpm(Q, n, t / 3.0, E2) > sq ? lexpm(Q, n, t / 3.0, E2) : sq;
+            for (s = 0; s < n; s++) {
+                ref[s] = 0.0L;
+                for (j = 0; j < n; j++) ref[s] += E2[s * n + j] * mid[j];
+            }
+            CHECK_INT(proper_dtmc_ctmc_bounded_until_stats(&m, &phi1, &phi2, t / 3.0, t, NULL, x, &st, &err), 0);
+            check_bounded(&tl, "U[t/3,t]", qts[qi], x, ref, n, st.max_error,
+                          (double)(2.0L * ldexpl(4.0L * (n + 30) * LDBL_EPSILON, sq)), 1.0);
+        }
+        proper_bitset_free(&phi1);
+        proper_bitset_free(&phi2);
+        proper_dtmc_free(&m);
+    }
+    printf("  CTMC bounds: %d solves, %d within their bound of the long-double exponential, %d bounds within 1e-10 "
+           "of the scale (largest %.2g); the largest error is %.2g of its bound\n", tl.solves, tl.within, tl.tight,
+           tl.worst_rel_bound, tl.closest);
+    CHECK(tl.solves >= 300);
+    CHECK_INT(tl.within, tl.solves);
+    CHECK_INT(tl.tight, tl.solves);
+}
+
 /* The stationary solve fixes a heavy reference state: a birth-death CTMC
  * (rates 1 up, 2 down, 300 levels) numbered from the lightest level, so
  * the first state is 2^-299 as likely as the last; with Gauss–Seidel
@@ -3147,6 +3369,7 @@ int main(void) {
     RUN(test_ctmc_import);
     RUN(test_ctmc_tandem_vs_prism);
     RUN(test_ctmc_huge_time);
+    RUN(test_ctmc_bounds_vs_expm);
     RUN(test_steady_heavy_reference);
     RUN(test_direct_fallback);
     RUN(test_steady_sole_bscc);
