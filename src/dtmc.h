@@ -5699,7 +5699,40 @@ typedef struct proper__dtmc_series_done {
     unsigned long terms; /* terms added to x */
     double rest;         /* an early stop: the coefficients its midpoint stands for (0: none) */
     double half;         /* ... and the largest half-width of the range that midpoint is the middle of */
+    int fixed;           /* the iterate after `steps` products repeated bit for bit, ... */
+    double residual;     /* ... and |P v - v| is at most this there (proper__dtmc_fixed_residual) */
 } proper__dtmc_series_done;
+
+/* gamma_k in the units of long double (see proper__dtmc_gamma), computed
+ * in doubles and rounded up by their units. */
+static double proper__dtmc_gamma_ld(double k) {
+    double u = (double)LDBL_EPSILON / 2.0;
+    if (!(k * u < 0.5)) return INFINITY;
+    return k * u / (1.0 - k * u) * (1.0 + 2.0 * DBL_EPSILON);
+}
+
+/* At a computed fixed point v (a step gives v back bit for bit), a bound
+ * on max_s |(P v)_s - v_s| = max_s |(1/q) sum_k R_k (v_t - v_s)| of the
+ * exact P, summed in long double: |acc| plus gamma_{d+3} (in long double
+ * units) of the sum of magnitudes, times inv_q (within 2 u of 1/q); 0
+ * exactly for rows on which v is constant (an absorbed value). */
+static double proper__dtmc_fixed_residual(const proper_dtmc *m, const proper_bitset *frozen, double inv_q,
+                                          const double *v) {
+    double worst = 0.0, u = DBL_EPSILON / 2.0;
+    uint32_t s;
+    for (s = 0; s < m->n_states; s++) {
+        long double acc = 0.0L, mag = 0.0L;
+        uint64_t k;
+        if (frozen && PROPER_BITSET_GET(frozen, s)) continue;
+        for (k = m->row[s]; k < m->row[s + 1]; k++) {
+            long double d = (long double)v[m->col[k]] - (long double)v[s];
+            acc += (long double)m->prob[k] * d;
+            mag += (long double)m->prob[k] * fabsl(d);
+        }
+        worst = fmax(worst, (double)(fabsl(acc) + proper__dtmc_gamma_ld((double)(m->row[s + 1] - m->row[s]) + 3.0) * mag));
+    }
+    return worst * inv_q * (1.0 + 8.0 * u);
+}
 
 /* Early stop of a long series after term i, with rest = the sum of the
  * coefficients still to come: every later P^j v lies between v and `upper`
@@ -5771,7 +5804,8 @@ static int proper__dtmc_series_run(const proper_dtmc *m, const proper_bitset *fr
             double rest = proper__dtmc_series_tail(se, i + 1);
             for (s = 0; s < n; s++) x[s] += rest * v[s];
             dn->terms++;
-            dn->steps = se->pw->right; /* the same floats as all the products would give */
+            dn->fixed = 1;
+            dn->residual = proper__dtmc_fixed_residual(m, frozen, se->inv_q, v);
             break;
         }
         t = v; v = next; next = t;
@@ -5794,23 +5828,34 @@ static double proper__dtmc_accuracy(const proper_dtmc_solve_opts *opts) {
 /* The uniformisation rate of the states not frozen, with their longest row
  * in *longest: proper__dtmc_unif_rate's largest computed exit rate, which
  * may lie below an exact one by gamma_{d-1} (a sum of d rates), raised by
- * gamma_{d+2} (its own rounding included) so that q >= E(s) - R(s,s)
- * exactly and P = I + Q/q is stochastic: the bounds below rest on that.
- * Any q >= the largest exit rate gives the same exact e^{Qt}. */
+ * gamma_{d+3} (its own rounding and the next one's included) so that the
+ * rate the bounds speak of, q = fl(q t) / t exactly (so that the Poisson
+ * weights are those of q t: the time is not rounded), is >= E(s) - R(s,s)
+ * exactly and P = I + Q/q is stochastic; fl(1/q_computed) is within 2 u
+ * of 1/q. Any q >= the largest exit rate gives the same exact e^{Qt}. */
 static double proper__dtmc_series_rate(const proper_dtmc *m, const proper_bitset *frozen, uint32_t *longest) {
     uint32_t s, d = 1;
     for (s = 0; s < m->n_states; s++)
         if ((!frozen || !PROPER_BITSET_GET(frozen, s)) && m->row[s + 1] - m->row[s] > d)
             d = (uint32_t)(m->row[s + 1] - m->row[s]);
     *longest = d;
-    return proper__dtmc_unif_rate(m, frozen) * (1.0 + proper__dtmc_gamma((double)d + 2.0));
+    return proper__dtmc_unif_rate(m, frozen) * (1.0 + proper__dtmc_gamma((double)d + 3.0));
+}
+
+/* B ((1 + kappa)^j - 1) <= j kappa B / (1 - j kappa): the rounding
+ * carried by the j-th iterate of a stochastic step adding at most kappa
+ * times the magnitude (INFINITY when j kappa >= 1/2). */
+static double proper__dtmc_unif_steps_error(double kappa, unsigned long j, double B) {
+    double jk = (double)j * kappa;
+    return jk < 0.5 ? jk * B / (1.0 - jk) * (1.0 + 4.0 * DBL_EPSILON) : INFINITY;
 }
 
 /* A proven bound on |x - exact| of a backward series run, x = sum_i c_i
  * P^i v over the uniformised chain P = I + Q/q (stochastic: see
  * proper__dtmc_series_rate), with v within e0 of the exact vector, B =
- * max |v|, W = max v - min v, d the longest row stepped, lambda = fl(q t).
- * Exactly, x* = sum_i c*_i P^i v*: c*_i = p_i = P(N = i), N ~ Poisson(q t)
+ * max |v|, W = max v - min v, d the longest row stepped, lambda = q t
+ * (q as proper__dtmc_series_rate says: lambda is the double the weights
+ * were computed for). Exactly, x* = sum_i c*_i P^i v*: c*_i = p_i = P(N = i), N ~ Poisson(q t)
  * (transient), or c*_i = P(N > i) / q (cumulative; Kwiatkowska, Norman,
  * Parker, SFM 2007, eq. (7)). With y_i = P^i v exact, all in [min v,
  * max v] (P stochastic), the error is the sum of:
@@ -5829,38 +5874,40 @@ static double proper__dtmc_series_rate(const proper_dtmc *m, const proper_bitset
  *    `right` add (B / q) sum_{i > right} P(N > i) <= (B / q) out_mass r /
  *    (1 - r), r = lambda / (right + 2), as P(N > i + 1) <= r P(N > i)
  *    there (p_{j+1} / p_j = lambda / (j + 1));
- *  - the steps: one computed step fl(v_s + fl(fl(1/q) sum_k R_k fl(v_t -
- *    v_s))) is within u |(P v)_s| + gamma_{d+3} (E(s)/q) W~ <= kappa
- *    (B + E) of P v, kappa = gamma_{2d+10} (Higham, Lemma 3.1; W~ <= 2 (B +
- *    E)); P does not grow errors (||P||_inf = 1), so after j steps E_j <=
- *    B ((1 + kappa)^j - 1) <= j kappa B / (1 - j kappa); terms repeated
- *    after a fixed point are the floats `right` steps give. Weighted by the
- *    coefficients, S E_j with S >= sum_i c_i; e0 likewise adds S e0;
+ *  - the steps: one computed step fl(v_s + fl(inv_q sum_k R_k fl(v_t -
+ *    v_s))), inv_q within 2 u of 1/q, is within u |(P v)_s| + gamma_{d+4}
+ *    (E(s)/q) W~ <= kappa (B + E) of P v, kappa = gamma_{2d+12} (Higham,
+ *    Lemma 3.1; W~ <= 2 (B + E)); P does not grow errors (||P||_inf = 1),
+ *    so after j steps E_j <= B ((1 + kappa)^j - 1) <= j kappa B / (1 - j
+ *    kappa). After a fixed point v* at step j (every later computed term
+ *    is v*), e_{i+1} = v* - P y_i = (v* - P v*) + P e_i, so E_i <= E_j +
+ *    (i - j) rho for i up to `right`, rho >= |P v* - v*|
+ *    (proper__dtmc_fixed_residual; 0 when v* is constant on every row
+ *    stepped), or the a priori E_right, whichever is smaller. Weighted by
+ *    the coefficients, S E with S >= sum_i c_i; e0 likewise adds S e0;
  *  - the sum of `terms` products c_i v_i, the coefficients' sum rest
  *    included: gamma_{terms + n + 2} S (B + E) (Higham, eq. (4.4));
  *  - an early stop after step j: every later exact term lies in a range of
  *    half-width `half` about the midpoint, widened by E_j (the computed
- *    iterate's error): rest (half + E_j);
- *  - lambda = q t (1 + delta), |delta| <= u, is the exact rate of time t' =
- *    lambda / q: |d/dt e^{Qt} v| = |Q e^{Qt} v| <= q W (Q = q (P - I)), so
- *    u lambda W (transient); |d/dt int_0^t e^{Qs} v ds| <= B: u t B
- *    (cumulative). */
+ *    iterate's error): rest (half + E_j). */
 static double proper__dtmc_series_bound(const proper__dtmc_series *se, double lambda, uint32_t d, double B, double W,
                                         double e0, const proper__dtmc_series_done *dn) {
     const proper_dtmc_poisson *pw = se->pw;
-    double u = DBL_EPSILON / 2.0, kappa = proper__dtmc_gamma(2.0 * d + 10.0), N = (double)dn->steps;
+    double u = DBL_EPSILON / 2.0, kappa = proper__dtmc_gamma(2.0 * d + 12.0);
     double n = (double)(pw->right - pw->left + 1), E, S, bound;
-    E = N * kappa < 0.5 ? N * kappa * B / (1.0 - N * kappa) : INFINITY;
+    E = proper__dtmc_unif_steps_error(kappa, dn->steps, B);
+    if (dn->fixed)
+        E = fmin(proper__dtmc_unif_steps_error(kappa, pw->right, B),
+                 E + (double)(pw->right - dn->steps) * dn->residual * (1.0 + 4.0 * u));
     if (!se->cumulative) {
         S = 1.0 + pw->weight_error;
-        bound = pw->out_mass * W + pw->weight_error * B + u * lambda * W;
+        bound = pw->out_mass * W + pw->weight_error * B;
     } else {
-        double r = lambda / ((double)pw->right + 2.0), inv_q = se->inv_q * (1.0 + 2.0 * u);
+        double r = lambda / ((double)pw->right + 2.0), inv_q = se->inv_q * (1.0 + 4.0 * u);
         double rho = (1.0 + pw->weight_error) * (1.0 + proper__dtmc_gamma(n + 2.0)) / (1.0 - pw->out_mass) - 1.0;
         S = proper__dtmc_series_tail(se, 0) * (1.0 + proper__dtmc_gamma((double)pw->right + 4.0));
         bound = B * inv_q *
-                    (rho * lambda + ((double)pw->right + 1.0) * (pw->out_mass + u) + pw->out_mass * r / (1.0 - r)) +
-                u * (lambda * inv_q) * B;
+                (rho * lambda + ((double)pw->right + 1.0) * (pw->out_mass + u) + pw->out_mass * r / (1.0 - r));
     }
     bound += S * (E + e0) + proper__dtmc_gamma((double)dn->terms + n + 2.0) * S * (B + E) + dn->rest * (dn->half + E);
     return bound * (1.0 + 8.0 * u);
@@ -5996,21 +6043,50 @@ static uint32_t proper__dtmc_forward_degree(const proper_dtmc *m, int *nomem) {
  * proper__dtmc_series_bound with distributions for values: p0 of mass
  * M = sum |p0| (each exact p0 P^i (s) in [0, M] when p0 >= 0, W = M; else
  * in [-M, M], W = 2 M). One forward step adds to each entry t its own value
- * and at most D (in- plus out-degree) terms fl(fl(p(s)/q) R): within
- * gamma_{D+2} (|p(t)| + sum |terms|) of exact, and summed over t at most
- * 3 gamma_{D+2} ||p||_1 (the terms of a row s add up to |p(s)| E(s)/q <=
+ * and at most D (in- plus out-degree) terms fl(fl(p(s) / q_computed) R),
+ * each within gamma_3 of p(s) R / q: the entry is within gamma_{D+3}
+ * (|p(t)| + sum |terms|) of exact, and summed over t at most
+ * 3 gamma_{D+3} ||p||_1 (the terms of a row s add up to |p(s)| E(s)/q <=
  * |p(s)| twice); P stochastic does not grow the 1-norm, so after j steps
  * the 1-norm error, and with it every entry's, is at most j kappa M / (1 -
- * j kappa), kappa = 3 gamma_{D+2}. The time rounding: |d/dt p0 e^{Qt}|
- * has 1-norm at most 2 q M: 2 u lambda M. */
-static double proper__dtmc_forward_bound(const proper_dtmc_poisson *pw, double lambda, uint32_t D, double M,
-                                         double W, unsigned long steps, unsigned long terms) {
-    double u = DBL_EPSILON / 2.0, kappa = 3.0 * proper__dtmc_gamma((double)D + 2.0), N = (double)steps;
+ * j kappa), kappa = 3 gamma_{D+3}; after a fixed point at step j, E_j plus
+ * (right - j) times a bound on ||p* P - p*||_1 (proper__dtmc_forward_residual),
+ * if smaller. */
+static double proper__dtmc_forward_bound(const proper_dtmc_poisson *pw, uint32_t D, double M, double W,
+                                         unsigned long steps, unsigned long terms, int fixed, double residual) {
+    double u = DBL_EPSILON / 2.0, kappa = 3.0 * proper__dtmc_gamma((double)D + 3.0);
     double n = (double)(pw->right - pw->left + 1), S = 1.0 + pw->weight_error, E, bound;
-    E = N * kappa < 0.5 ? N * kappa * M / (1.0 - N * kappa) : INFINITY;
-    bound = pw->out_mass * W + pw->weight_error * M + 2.0 * u * lambda * M + S * E +
-            proper__dtmc_gamma((double)terms + n + 2.0) * S * (M + E);
+    E = proper__dtmc_unif_steps_error(kappa, steps, M);
+    if (fixed)
+        E = fmin(proper__dtmc_unif_steps_error(kappa, pw->right, M),
+                 E + (double)(pw->right - steps) * residual * (1.0 + 4.0 * u));
+    bound = pw->out_mass * W + pw->weight_error * M + S * E + proper__dtmc_gamma((double)terms + n + 2.0) * S * (M + E);
     return bound * (1.0 + 8.0 * u);
+}
+
+/* At a computed fixed point p of the forward step, a bound on ||p P -
+ * p||_1 = (1/q) sum_t |sum_s p(s) R(s,t) - p(t) E(t)| (self-loops left
+ * out), accumulated in long double per state with the magnitudes for the
+ * rounding (gamma_{D+2} in long double units each, gamma_{n+1} for the
+ * sum over states); inv_q is within 2 u of 1/q. INFINITY without memory. */
+static double proper__dtmc_forward_residual(const proper_dtmc *m, double inv_q, const double *p, uint32_t D) {
+    uint32_t s, n = m->n_states;
+    long double *acc = (long double *)proper_calloc(2 * (size_t)(n ? n : 1), sizeof *acc), *mag = acc + n, sum = 0.0L;
+    uint64_t k;
+    if (!acc) return INFINITY;
+    for (s = 0; s < n; s++)
+        for (k = m->row[s]; k < m->row[s + 1]; k++)
+            if (m->col[k] != s) {
+                long double f = (long double)p[s] * (long double)m->prob[k];
+                acc[m->col[k]] += f;
+                acc[s] -= f;
+                mag[m->col[k]] += fabsl(f);
+                mag[s] += fabsl(f);
+            }
+    for (s = 0; s < n; s++) sum += fabsl(acc[s]) + (long double)proper__dtmc_gamma_ld((double)D + 2.0) * mag[s];
+    sum *= 1.0L + (long double)proper__dtmc_gamma_ld((double)n + 1.0);
+    PROPER_FREE(acc);
+    return (double)sum * inv_q * (1.0 + 8.0 * (DBL_EPSILON / 2.0));
 }
 
 PROPER_API int proper_dtmc_ctmc_transient(const proper_dtmc *m, double t, const double *p0,
@@ -6022,10 +6098,10 @@ PROPER_API int proper_dtmc_ctmc_transient_stats(const proper_dtmc *m, double t, 
                                                 const proper_dtmc_solve_opts *opts, double *pt,
                                                 proper_dtmc_solve_stats *stats, proper_error *err) {
     proper_dtmc_poisson pw;
-    double *cur, *next, q, M = 0.0, W, lambda;
+    double *cur, *next, q, M = 0.0, W, residual = 0.0;
     uint32_t s, n = m->n_states, d, D;
     unsigned long i, steps = 0, terms = 0;
-    int rc, nomem, negative = 0;
+    int rc, nomem, negative = 0, fixed = 0;
     if ((rc = proper__dtmc_need_ctmc(m, "transient analysis", err)) ||
         (rc = proper__dtmc_check_time(t, "time", err)))
         return rc;
@@ -6049,8 +6125,7 @@ PROPER_API int proper_dtmc_ctmc_transient_stats(const proper_dtmc *m, double t, 
         proper__dtmc_stats_bound(stats, 0.0);
         goto done;
     }
-    lambda = q * t;
-    if ((rc = proper_dtmc_fox_glynn(lambda, proper__dtmc_accuracy(opts), &pw, err))) goto done;
+    if ((rc = proper_dtmc_fox_glynn(q * t, proper__dtmc_accuracy(opts), &pw, err))) goto done;
     for (s = 0; s < n; s++) pt[s] = 0.0;
     /* forward: p_{i+1}(t') = p_i(t') + (1/q) (sum_s p_i(s) R(s,t') - p_i(t') leave(t')) */
     for (i = 0;; i++) {
@@ -6087,11 +6162,12 @@ PROPER_API int proper_dtmc_ctmc_transient_stats(const proper_dtmc *m, double t, 
             for (j = pw.right; j > i && j >= pw.left; j--) rest += pw.w[j - pw.left];
             for (s = 0; s < n; s++) pt[s] += rest * cur[s];
             terms++;
-            steps = pw.right; /* the same floats as all the steps would give */
+            fixed = 1;
+            if (stats) residual = proper__dtmc_forward_residual(m, 1.0 / q, cur, D);
             break;
         }
     }
-    if (stats) proper__dtmc_stats_bound(stats, proper__dtmc_forward_bound(&pw, lambda, D, M, W, steps, terms));
+    if (stats) proper__dtmc_stats_bound(stats, proper__dtmc_forward_bound(&pw, D, M, W, steps, terms, fixed, residual));
 done:
     proper_dtmc_poisson_free(&pw);
     PROPER_FREE(cur);

@@ -5881,8 +5881,10 @@ static int proper__prism_prob_path(proper__prism_checker *C, int32_t e, double *
         proper__prism_next(d, &u.phi2, x);
     } else if (d->kind == PROPER_DTMC_KIND_CTMC && (u.path->idx >= 0 || u.path->c >= 0)) { /* CSL time bounds */
         double t1, t2;
-        if ((rc = proper__prism_time_bounds(C, u.path, &t1, &t2)) == 0)
-            rc = proper_dtmc_ctmc_bounded_until(d, &u.phi1, &u.phi2, t1, t2, &C->o->solve, x, C->err);
+        proper_dtmc_solve_stats st;
+        if ((rc = proper__prism_time_bounds(C, u.path, &t1, &t2)) == 0 &&
+            (rc = proper_dtmc_ctmc_bounded_until_stats(d, &u.phi1, &u.phi2, t1, t2, &C->o->solve, x, &st, C->err)) == 0)
+            proper__prism_proven(C, &st);
     } else if (u.hi < 0) { /* no upper bound: unbounded until from the lower bound on */
         proper_dtmc_solve_stats st;
         if ((rc = proper_dtmc_prob_until(d, &u.phi1, &u.phi2, &C->o->solve, x, &st, C->err)) == 0)
@@ -6412,8 +6414,10 @@ static int proper__prism_reward(proper__prism_checker *C, const proper__prism_no
             double t;
             if ((rc = proper__prism_const_double(C, f->c, &t)) != 0) return rc;
             if (!(t >= 0)) return proper__prism_cerr(C, f->line, f->col, PROPER_ERANGE, "negative time bound %g", t);
-            if (f->op == PROPER__PM_T_C) return proper_dtmc_ctmc_reward_cumulative(d, rew, t, &C->o->solve, x, C->err);
-            return proper_dtmc_ctmc_reward_instant(d, rew, t, &C->o->solve, x, C->err);
+            rc = f->op == PROPER__PM_T_C ? proper_dtmc_ctmc_reward_cumulative_stats(d, rew, t, &C->o->solve, x, &st, C->err)
+                                         : proper_dtmc_ctmc_reward_instant_stats(d, rew, t, &C->o->solve, x, &st, C->err);
+            if (rc == 0) proper__prism_proven(C, &st);
+            return rc;
         }
         if ((rc = proper__prism_const_int(C, f->c, &k)) != 0) return rc;
         if (k < 0) return proper__prism_cerr(C, f->line, f->col, PROPER_ERANGE, "negative step bound %lld", k);

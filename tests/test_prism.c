@@ -1445,6 +1445,54 @@ static void test_ctmc(void) {
     proper_prism_free(m);
 }
 
+/* The same CTMC's time-bounded properties report dtmc.h's proven bounds,
+ * which hold the closed forms: from x=0, P(x=1 at t) = p1(t) = (2/5)(1 -
+ * e^{-5t}); F<=t x=1 (x=1 absorbing) is 1 - e^{-2t}; F[1,2] x=1 is p1(1) +
+ * (1 - p1(1))(1 - e^{-2}); F>=1 x=1 is 1; R{"up"} I=t is 5 p1(t); R{"time"}
+ * C<=t is t - (2/5)(t - (1 - e^{-5t})/5). Every bound is within 1e-10 of
+ * the value (or of 1). */
+static void test_ctmc_bounds(void) {
+    static const char model[] =
+        "ctmc\nmodule flip\n x : [0..1] init 0;\n [] x=0 -> 2:(x'=1);\n [] x=1 -> 3:(x'=0);\nendmodule\n"
+        "rewards \"time\" x=0 : 1; endrewards\nrewards \"up\" x=1 : 5; endrewards\n";
+    static const double times[] = {0.002, 0.5, 30.0, 4000.0};
+    proper_prism_model *m = NULL;
+    proper_dtmc d;
+    proper_error e;
+    size_t i;
+    int kind;
+    proper_dtmc_init(&d);
+    CHECK_INT(proper_prism_parse(&m, model, strlen(model), "flip.sm", &e), 0);
+    CHECK_INT(proper_prism_build(m, NULL, &d, &e), 0);
+    for (i = 0; i < sizeof times / sizeof *times; i++)
+        for (kind = 0; kind < 5; kind++) {
+            long double t = times[i], p1 = 0.4L * (1.0L - expl(-5.0L * t)), p11 = 0.4L * (1.0L - expl(-5.0L)), want;
+            proper_prism_props *p = NULL;
+            proper_prism_result r;
+            char prop[80];
+            switch (kind) {
+            case 0: snprintf(prop, sizeof prop, "P=? [ F<=%g x=1 ]", times[i]); want = 1.0L - expl(-2.0L * t); break;
+            case 1: snprintf(prop, sizeof prop, "P=? [ F[1,2] x=1 ]"); want = p11 + (1.0L - p11) * (1.0L - expl(-2.0L)); break;
+            case 2: snprintf(prop, sizeof prop, "P=? [ F>=1 x=1 ]"); want = 1.0L; break;
+            case 3: snprintf(prop, sizeof prop, "R{\"up\"}=? [ I=%g ]", times[i]); want = 5.0L * p1; break;
+            default:
+                snprintf(prop, sizeof prop, "R{\"time\"}=? [ C<=%g ]", times[i]);
+                want = t - 0.4L * (t - (1.0L - expl(-5.0L * t)) / 5.0L);
+            }
+            CHECK_INT(proper_prism_props_parse(&p, m, prop, strlen(prop), NULL, &e), 0);
+            if (!p) continue;
+            CHECK_INT(proper_prism_props_result(p, 0, &d, NULL, &r, &e), 0);
+            if (!(r.error_bound >= 0 && r.error_bound <= 1e-10 * fmax((double)want, 1.0) &&
+                  fabsl((long double)r.value - want) <= (long double)r.error_bound + 2 * DBL_EPSILON * want)) {
+                printf("  %s: %.17g vs %.17Lg, bound %g\n", prop, r.value, want, r.error_bound);
+                CHECK(0);
+            }
+            proper_prism_props_free(p);
+        }
+    proper_dtmc_free(&d);
+    proper_prism_free(m);
+}
+
 /* A global variable changed by two modules: from g=0 both modules' commands
  * are choices (1/2 each); a's moves g with 1/2, b's always: P(g=1 after one
  * step) = 1/2 * 1/2 + 1/2 = 3/4. */
@@ -1867,6 +1915,7 @@ int main(void) {
     RUN(test_bom);
     RUN(test_init_block);
     RUN(test_ctmc);
+    RUN(test_ctmc_bounds);
     RUN(test_global);
     RUN(test_expression_errors);
     RUN(test_parse_errors);
