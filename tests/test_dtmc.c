@@ -2145,21 +2145,78 @@ static void test_ctmc_huge_time(void) {
     double x[4], rew[3] = {1.0, 0.0, 0.0};
     proper_dtmc_reward r;
     uint32_t g = 1;
+    proper_dtmc_solve_stats st;
     if (build_rates(&m, F, 3, 0)) { CHECK(0); return; }
     r.name = (char *)"r"; r.state = rew; r.trans = NULL;
     CHECK_INT(proper_dtmc_ctmc_reward_instant(&m, &r, t, NULL, x, &err), 0);
     CHECK_REL(x[0], 0.5, 1e-10);
+    /* the proven bounds hold the closed forms (that of C<=t leaves out
+     * (1/4e-3) e^{-2e-3 t} < 1e-8000). q t = 10^9: the series stops early,
+     * after some 3 10^6 steps whose a priori rounding (16 u each) is about
+     * 8e-9 relative (1.4e-8 for the until), far above the error itself
+     * (1.5e-13): reported so */
+    CHECK_INT(proper_dtmc_ctmc_reward_instant_stats(&m, &r, t, NULL, x, &st, &err), 0);
+    CHECK(fabs(x[0] - 0.5) <= st.max_error && st.max_error <= 1e-8 * 0.5);
     CHECK_INT(proper_dtmc_ctmc_reward_cumulative(&m, &r, t, NULL, x, &err), 0);
     CHECK_REL(x[0], t / 2.0 + 1.0 / 4e-3, 1e-10);
+    CHECK_INT(proper_dtmc_ctmc_reward_cumulative_stats(&m, &r, t, NULL, x, &st, &err), 0);
+    CHECK(fabs(x[0] - (t / 2.0 + 1.0 / 4e-3)) <= st.max_error + DBL_EPSILON * t);
+    CHECK(st.max_error <= 1e-8 * t / 2.0);
     proper_dtmc_free(&m);
     if (build_rates(&m, A, 4, 0)) { CHECK(0); return; }
     set_of(&goal, 4, &g, 1);
     CHECK_INT(proper_dtmc_ctmc_bounded_until(&m, NULL, &goal, 0.0, t, NULL, x, &err), 0);
     CHECK_REL(x[0], 0.6, 1e-10);
+    CHECK_INT(proper_dtmc_ctmc_bounded_until_stats(&m, NULL, &goal, 0.0, t, NULL, x, &st, &err), 0);
+    CHECK(fabs(x[0] - 0.6) <= st.max_error + DBL_EPSILON && st.max_error <= 2e-8 * 0.6);
     CHECK_INT(proper_dtmc_ctmc_bounded_until(&m, NULL, &goal, 0.0, 500.0, NULL, x, &err), 0);
     CHECK_REL(x[0], 0.6 * (1.0 - exp(-1e-3 * 500.0)), 1e-10);
     proper_bitset_free(&goal);
     proper_dtmc_free(&m);
+}
+
+/* A Poisson process stopped at K: 0 -l-> 1 -l-> ... -l-> K (absorbing).
+ * From 0, P(X_t = k) = e^{-lt} (lt)^k / k! for k < K and P(F<=t K) =
+ * P(N(lt) >= K) (the Erlang distribution function), summed in long double
+ * from lgammal; the transient distribution and the until lie within their
+ * proven bounds of them, which are within 1e-10 (q t = 10, 900, 12000). */
+static void test_ctmc_poisson_process(void) {
+    static const double lts[] = {10.0, 900.0, 12000.0};
+    const double l = 2.5;
+    size_t i;
+    for (i = 0; i < sizeof lts / sizeof *lts; i++) {
+        uint32_t K = (uint32_t)(lts[i] + 8.0 * sqrt(lts[i])), k;
+        double t = lts[i] / l, *pt = (double *)malloc((K + 1) * sizeof *pt), *x = (double *)malloc((K + 1) * sizeof *x);
+        long double below = 0.0L, worst = 0.0L;
+        proper_dtmc m;
+        proper_dtmc_builder b;
+        proper_error err;
+        proper_bitset end;
+        proper_dtmc_solve_stats st;
+        proper_dtmc_init(&m);
+        proper_dtmc_builder_init(&b);
+        b.rates = 1;
+        b.fix_deadlocks = 1;
+        for (k = 0; k < K; k++) CHECK_INT(proper_dtmc_builder_add_transition(&b, k, k + 1, l, &err), 0);
+        CHECK_INT(proper_dtmc_builder_finish(&b, K + 1, &m, &err), 0);
+        CHECK_INT(proper_dtmc_ctmc_transient_stats(&m, t, NULL, NULL, pt, &st, &err), 0);
+        for (k = 0; k < K; k++) {
+            long double pk = expl(-(long double)lts[i] + k * logl(lts[i]) - lgammal((long double)k + 1.0L));
+            below += pk;
+            if (fabsl(pt[k] - pk) > worst) worst = fabsl(pt[k] - pk);
+        }
+        if (fabsl(pt[K] - (1.0L - below)) > worst) worst = fabsl(pt[K] - (1.0L - below));
+        CHECK((double)worst <= st.max_error + 1e-17);
+        CHECK(st.max_error <= 1e-10);
+        set_of(&end, K + 1, &K, 1);
+        CHECK_INT(proper_dtmc_ctmc_bounded_until_stats(&m, NULL, &end, 0.0, t, NULL, x, &st, &err), 0);
+        CHECK(fabsl(x[0] - (1.0L - below)) <= st.max_error + 1e-17);
+        CHECK(st.max_error <= 1e-10);
+        proper_bitset_free(&end);
+        proper_dtmc_free(&m);
+        free(pt);
+        free(x);
+    }
 }
 
 /* ---- CTMC transient bounds against a long-double matrix exponential ---- */
@@ -3370,6 +3427,7 @@ int main(void) {
     RUN(test_ctmc_tandem_vs_prism);
     RUN(test_ctmc_huge_time);
     RUN(test_ctmc_bounds_vs_expm);
+    RUN(test_ctmc_poisson_process);
     RUN(test_steady_heavy_reference);
     RUN(test_direct_fallback);
     RUN(test_steady_sole_bscc);
