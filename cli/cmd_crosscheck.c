@@ -202,11 +202,19 @@ static int run_native(const proper_prism_props *props, const proper_dtmc *d, xc_
     co = proper_prism_check_opts_default();
     for (i = 0; i < n; i++) {
         double start = cli_now();
-        if (proper_prism_props_check(props, i, d, &co, &nat[i].value, &err)) return cli_report(&err);
+        proper_prism_result res;
+        if (proper_prism_props_result(props, i, d, &co, &res, &err)) return cli_report(&err);
+        if (!(res.value == res.hi) && res.value == res.value)
+            return cli_fail("property %lu has a range of values [%.17g, %.17g] over several initial states: "
+                            "crosscheck compares single values", (unsigned long)i + 1, res.value, res.hi);
         nat[i].seconds = cli_now() - start;
+        nat[i].value = res.value;
         nat[i].type = proper_prism_props_type(props, i);
-        /* native's own stated error: its relative stopping target */
-        nat[i].error = isfinite(nat[i].value) ? fabs(nat[i].value) * co.solve.rel_precision : 0.0;
+        /* native's own stated error: the solver's proven bound where it has
+         * one (a transient CTMC probability of 1e-77 is only known to within
+         * its absolute truncation error), else its relative stopping target */
+        if (res.error_bound >= 0.0) nat[i].error = res.error_bound;
+        else nat[i].error = isfinite(res.value) ? fabs(res.value) * co.solve.rel_precision : 0.0;
     }
     return CLI_OK;
 }

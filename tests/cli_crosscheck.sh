@@ -44,6 +44,11 @@ printf 'dtmc\nmodule M\n s : [0..2];\n [] s=0 -> [0.1,0.2]:(s'"'"'=1) + [0.8,0.9
 expect_error crosscheck_interval_model "an interval DTMC (probabilities [lo,hi]): crosscheck compares single chains" \
     xc "$T/iv.pm" 'Pmax=? [ F s=1 ]'
 
+# --- several initial states: a range of values is refused by name (was a library message) ---
+printf 'dtmc\nmodule M\n s : [0..2];\n [] s=0 -> 0.5:(s'"'"'=1) + 0.5:(s'"'"'=2);\n [] s>0 -> true;\nendmodule\ninit s<2 endinit\n' > "$T/init2.pm"
+expect_error crosscheck_initial_range "property 1 has a range of values [0.5, 1] over several initial states: crosscheck compares single values" \
+    xc "$T/init2.pm" 'P=? [ F s=1 ]'
+
 # --- no external tool: native column only, exit 0, said so ---
 expect_text crosscheck_no_tool 0 "no external model checker is installed" xc $M/minpathsum.pm $P/minpathsum.pctl --const $MPS
 if grep -q '^"time": R{"time"}=? \[ F "end" \]  *native  *0.62871465174063' "$T/out" &&
