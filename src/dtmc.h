@@ -5842,12 +5842,13 @@ static double proper__dtmc_series_rate(const proper_dtmc *m, const proper_bitset
     return proper__dtmc_unif_rate(m, frozen) * (1.0 + proper__dtmc_gamma((double)d + 3.0));
 }
 
-/* B ((1 + kappa)^j - 1) <= j kappa B / (1 - j kappa): the rounding
- * carried by the j-th iterate of a stochastic step adding at most kappa
- * times the magnitude (INFINITY when j kappa >= 1/2). */
-static double proper__dtmc_unif_steps_error(double kappa, unsigned long j, double B) {
-    double jk = (double)j * kappa;
-    return jk < 0.5 ? jk * B / (1.0 - jk) * (1.0 + 4.0 * DBL_EPSILON) : INFINITY;
+/* The rounding carried by the j-th iterate of a step that adds at most
+ * a + b E to an error E and does not grow it otherwise (P stochastic):
+ * E_j <= (a / b) ((1 + b)^j - 1) <= j a / (1 - j b) (INFINITY when
+ * j b >= 1/2). */
+static double proper__dtmc_unif_steps_error(double a, double b, unsigned long j) {
+    double jb = (double)j * b;
+    return jb < 0.5 ? (double)j * a / (1.0 - jb) * (1.0 + 4.0 * DBL_EPSILON) : INFINITY;
 }
 
 /* A proven bound on |x - exact| of a backward series run, x = sum_i c_i
@@ -5875,12 +5876,14 @@ static double proper__dtmc_unif_steps_error(double kappa, unsigned long j, doubl
  *    (1 - r), r = lambda / (right + 2), as P(N > i + 1) <= r P(N > i)
  *    there (p_{j+1} / p_j = lambda / (j + 1));
  *  - the steps: one computed step fl(v_s + fl(inv_q sum_k R_k fl(v_t -
- *    v_s))), inv_q within 2 u of 1/q, is within u |(P v)_s| + gamma_{d+4}
- *    (E(s)/q) W~ <= kappa (B + E) of P v, kappa = gamma_{2d+12} (Higham,
- *    Lemma 3.1; W~ <= 2 (B + E)); P does not grow errors (||P||_inf = 1),
- *    so after j steps E_j <= B ((1 + kappa)^j - 1) <= j kappa B / (1 - j
- *    kappa). After a fixed point v* at step j (every later computed term
- *    is v*), e_{i+1} = v* - P y_i = (v* - P v*) + P e_i, so E_i <= E_j +
+ *    v_s))) on a computed v within E of the exact iterate, inv_q within
+ *    2 u of 1/q, is within u (B + E) + (1 + u) gamma_{d+4} (E(s)/q) (W + 2 E)
+ *    of P v (Higham, Lemma 3.1; |(P v)_s| <= B + E, the width of v at most
+ *    W + 2 E, E(s) <= q); P does not grow errors (||P||_inf = 1), so with
+ *    g = (1 + u) gamma_{d+4}, a = u B + g W and b = u + 2 g, E_j <= j a /
+ *    (1 - j b) (proper__dtmc_unif_steps_error). After a fixed point v* at
+ *    step j (every later computed term is v*), e_{i+1} = v* - P y_i =
+ *    (v* - P v*) + P e_i, so E_i <= E_j +
  *    (i - j) rho for i up to `right`, rho >= |P v* - v*|
  *    (proper__dtmc_fixed_residual; 0 when v* is constant on every row
  *    stepped), or the a priori E_right, whichever is smaller. Weighted by
@@ -5893,11 +5896,11 @@ static double proper__dtmc_unif_steps_error(double kappa, unsigned long j, doubl
 static double proper__dtmc_series_bound(const proper__dtmc_series *se, double lambda, uint32_t d, double B, double W,
                                         double e0, const proper__dtmc_series_done *dn) {
     const proper_dtmc_poisson *pw = se->pw;
-    double u = DBL_EPSILON / 2.0, kappa = proper__dtmc_gamma(2.0 * d + 12.0);
+    double u = DBL_EPSILON / 2.0, g = (1.0 + u) * proper__dtmc_gamma((double)d + 4.0), a = u * B + g * W, b = u + 2.0 * g;
     double n = (double)(pw->right - pw->left + 1), E, S, bound;
-    E = proper__dtmc_unif_steps_error(kappa, dn->steps, B);
+    E = proper__dtmc_unif_steps_error(a, b, dn->steps);
     if (dn->fixed)
-        E = fmin(proper__dtmc_unif_steps_error(kappa, pw->right, B),
+        E = fmin(proper__dtmc_unif_steps_error(a, b, pw->right),
                  E + (double)(pw->right - dn->steps) * dn->residual * (1.0 + 4.0 * u));
     if (!se->cumulative) {
         S = 1.0 + pw->weight_error;
@@ -6056,9 +6059,9 @@ static double proper__dtmc_forward_bound(const proper_dtmc_poisson *pw, uint32_t
                                          unsigned long steps, unsigned long terms, int fixed, double residual) {
     double u = DBL_EPSILON / 2.0, kappa = 3.0 * proper__dtmc_gamma((double)D + 3.0);
     double n = (double)(pw->right - pw->left + 1), S = 1.0 + pw->weight_error, E, bound;
-    E = proper__dtmc_unif_steps_error(kappa, steps, M);
+    E = proper__dtmc_unif_steps_error(kappa * M, kappa, steps);
     if (fixed)
-        E = fmin(proper__dtmc_unif_steps_error(kappa, pw->right, M),
+        E = fmin(proper__dtmc_unif_steps_error(kappa * M, kappa, pw->right),
                  E + (double)(pw->right - steps) * residual * (1.0 + 4.0 * u));
     bound = pw->out_mass * W + pw->weight_error * M + S * E + proper__dtmc_gamma((double)terms + n + 2.0) * S * (M + E);
     return bound * (1.0 + 8.0 * u);
