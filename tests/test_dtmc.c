@@ -1842,6 +1842,7 @@ static void test_fox_glynn(void) {
     proper_dtmc_poisson_init(&p);
     for (k = 0; k < sizeof small / sizeof *small; k++) {
         long double l = small[k], term = expl(-l), sum = 0.0L;
+        long double T = 0.0L, t0 = term;
         CHECK_INT(proper_dtmc_fox_glynn(small[k], 1e-12, &p, &err), 0);
         for (i = 0; i <= p.right; i++) {
             if (i >= p.left) {
@@ -1852,6 +1853,17 @@ static void test_fox_glynn(void) {
         }
         CHECK(1.0L - sum <= 1e-12L);
         CHECK_REL(p.total, (double)sum, 1e-13);
+        /* the proven bounds: the mass left out (from e^-l l^i / i! in long
+         * double, 1e-18 relative) and every weight against P(N = i) / T */
+        CHECK(1.0L - sum <= (long double)p.out_mass * (1.0L + 1e-15L));
+        CHECK(p.out_mass <= 1e-12);
+        T = sum;
+        term = t0;
+        for (i = 0; i <= p.right; i++) {
+            if (i >= p.left)
+                CHECK(fabsl(p.w[i - p.left] - term / T) <= (long double)p.weight_error * term / T * (1.0L + 1e-3L) + 1e-18L * term);
+            term *= l / (long double)(i + 1);
+        }
     }
     for (k = 0; k < sizeof large / sizeof *large; k++) {
         long double l = large[k], sum = 0.0L;
@@ -1861,6 +1873,8 @@ static void test_fox_glynn(void) {
             sum += expl(logp);
         }
         CHECK(1.0L - sum <= 1e-10L);
+        CHECK(1.0L - sum <= (long double)p.out_mass + 1e-12L); /* lgammal's rounding: about 1e-12 at 4e6 */
+        CHECK(p.out_mass <= 1.2e-10);
         CHECK_REL(p.total, (double)sum, 1e-11);
         /* the window is of the order of the standard deviation, not of l */
         CHECK((double)p.right - large[k] <= 10.0 * sqrt(large[k]));
