@@ -2073,7 +2073,15 @@ static void test_ctmc_import(void) {
  *   rewards "q" true : a + b; endrewards  rewards "time" true : 1; endrewards
  *   rewards "served" [serve] true : 1; endrewards
  * Time-bounded results at E = 1e-8 (PRISM's own error is then about 1e-8,
- * its Fox-Glynn refuses smaller), the others at E = 1e-12. */
+ * its Fox-Glynn refuses smaller), the others at E = 1e-12. The proven
+ * bounds of the time-bounded ones are within 1e-10 relative, and value +-
+ * bound meets PRISM's value +- 2e-8 (1e-8 for each of U[t1,t2]'s two
+ * phases: U>=0.7 is 6.7e-9 from PRISM's, the others 2e-9 or less). */
+static void check_vs_prism_bound(const double *x, const proper_dtmc_solve_stats *st, double prism) {
+    CHECK(st->max_error >= 0.0 && st->max_error <= 1e-10 * prism);
+    CHECK(fabs(x[0] - prism) <= st->max_error + 2e-8);
+}
+
 static void test_ctmc_tandem_vs_prism(void) {
     enum { N = 16 };
     proper_dtmc_builder b;
@@ -2127,6 +2135,21 @@ static void test_ctmc_tandem_vs_prism(void) {
     CHECK_REL(x[0], 1.7514601546072361, 1e-7);
     CHECK_INT(proper_dtmc_ctmc_reward_cumulative(&m, &m.rewards[rs], 2.0, NULL, x, &err), 0);
     CHECK_REL(x[0], 1.312464281798135, 1e-7);
+    {
+        proper_dtmc_solve_stats st;
+        CHECK_INT(proper_dtmc_ctmc_bounded_until_stats(&m, NULL, &b3, 0.0, 1.5, NULL, x, &st, &err), 0);
+        check_vs_prism_bound(x, &st, 0.16455294058651287);
+        CHECK_INT(proper_dtmc_ctmc_bounded_until_stats(&m, &lt3, &b2, 0.5, 2.0, NULL, x, &st, &err), 0);
+        check_vs_prism_bound(x, &st, 0.41979418262355617);
+        CHECK_INT(proper_dtmc_ctmc_bounded_until_stats(&m, &lt3, &b2, 0.7, INFINITY, NULL, x, &st, &err), 0);
+        check_vs_prism_bound(x, &st, 0.6006448676479804);
+        CHECK_INT(proper_dtmc_ctmc_reward_cumulative_stats(&m, &m.rewards[rq], 2.0, NULL, x, &st, &err), 0);
+        check_vs_prism_bound(x, &st, 2.86262676716642);
+        CHECK_INT(proper_dtmc_ctmc_reward_instant_stats(&m, &m.rewards[rq], 1.2, NULL, x, &st, &err), 0);
+        check_vs_prism_bound(x, &st, 1.7514601546072361);
+        CHECK_INT(proper_dtmc_ctmc_reward_cumulative_stats(&m, &m.rewards[rs], 2.0, NULL, x, &st, &err), 0);
+        check_vs_prism_bound(x, &st, 1.312464281798135);
+    }
     CHECK_INT(proper_dtmc_steady(&m, &a3, NULL, x, &err), 0);
     CHECK_REL(x[0], 0.34228304955082756, 1e-10);
     CHECK_INT(proper_dtmc_reward_steady(&m, &m.rewards[rq], NULL, x, &err), 0);
