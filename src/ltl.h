@@ -123,6 +123,13 @@ extern "C" {
 #define PROPER_LTL_MAX_TABLEAU 20
 #endif
 
+/* Interval models (proper_ltl_interval_prob): most untils promised at
+ * once in a state of the automaton's initial part, which has a jump for
+ * each set of them (2^this value). */
+#ifndef PROPER_LTL_MAX_JUMP_UNTILS
+#define PROPER_LTL_MAX_JUMP_UNTILS 12
+#endif
+
 /* Deepest formula accepted (operators nested), by the parser, the
  * formatter and the co-safe automaton, which recurse over the formula. */
 #ifndef PROPER_LTL_MAX_DEPTH
@@ -215,6 +222,8 @@ typedef struct proper_ltl_stats {
     size_t product_states;    /* largest product chain built */
     uint64_t product_trans;   /* its transitions */
     size_t refinements;       /* proper_ltl_prob: temporal subformulas eliminated */
+    double max_error;         /* proper_ltl_interval_prob: the proven bound of the
+                               * reachability solve, INFINITY when none; 0 elsewhere */
 } proper_ltl_stats;
 
 /* x[s] (n_states doubles) = probability that a path from s satisfies the
@@ -263,6 +272,31 @@ PROPER_API int proper_ltl_prob_cosafe(const proper_dtmc *m, const proper_ltl *f,
 PROPER_API int proper_ltl_exists(const proper_dtmc *m, const proper_ltl *f, const proper_bitset *aps, size_t n_aps,
                                  const proper_ltl_opts *opts, proper_bitset *out, proper_ltl_stats *stats,
                                  proper_error *err);
+
+/* Interval models (PRISM's IDTMCs): lo[e], hi[e] (aligned with m->col;
+ * m's probabilities are not used) bound the probability of transition e,
+ * and at every step nature picks any distribution within the current
+ * state's intervals, knowing the whole history. x[s] = the largest
+ * (maximise = 1) or smallest (0) probability over nature's choices that a
+ * path from s satisfies f (Pmin [ f ] = 1 - Pmax [ !f ]). The intervals
+ * must lie in [0, 1] with each row's lower ends summing to at most 1 and
+ * upper ends to at least 1 (PROPER_EPROB naming the state otherwise).
+ * Method (docs/ltl.md): f's tableau, semi-determinised (subset
+ * construction, then a jump chosen by the maximiser into a breakpoint
+ * construction: Courcoubetis and Yannakakis 1995, section 4), its product
+ * with the model as an interval MDP, its accepting maximal end components
+ * and the largest probability of reaching them
+ * (proper_dtmc_interval_prob_until). Formulas with more than
+ * PROPER_LTL_MAX_TABLEAU temporal subformulas after step bounds are
+ * expanded into X, and products beyond max_product_states states, are
+ * refused (PROPER_ELIMIT). stats->max_error: the reachability solve's
+ * proven bound, INFINITY when dtmc.h gives none (an end component outside
+ * the target from which the run could also leave: usual in these
+ * products). */
+PROPER_API int proper_ltl_interval_prob(const proper_dtmc *m, const double *lo, const double *hi, const proper_ltl *f,
+                                        const proper_bitset *aps, size_t n_aps, int maximise,
+                                        const proper_ltl_opts *opts, double *x, proper_ltl_stats *stats,
+                                        proper_error *err);
 
 #ifdef __cplusplus
 }
@@ -2543,85 +2577,114 @@ done:
     return rc;
 }
 
-PROPER_API int proper_ltl_exists(const proper_dtmc *m, const proper_ltl *f, const proper_bitset *aps, size_t n_aps,
-                                 const proper_ltl_opts *opts, proper_bitset *out, proper_ltl_stats *stats,
-                                 proper_error *err) {
-    proper_ltl_opts defaults = proper_ltl_opts_default();
+/* The tableau of a formula over a chain: the kernel with bounded untils
+ * expanded (ex), its temporal subformulas, and every consistent node of
+ * every state (node_start[s]: the first node of state s). Shared by the
+ * path quantifiers and the interval models. */
+typedef struct proper__ltl_tableau {
     proper__ltl_store st, ex;
     proper__ltl_tab T;
-    proper_dtmc g;
-    proper_bitset fair, stuck, result;
-    uint32_t *kernel = NULL, *map = NULL, *uses = NULL;
-    size_t *node_start = NULL, i;
-    uint32_t s;
+    size_t *node_start;
+} proper__ltl_tableau;
+
+static void proper__ltl_tableau_free(proper__ltl_tableau *tb) {
+    PROPER_FREE(tb->T.nodes);
+    PROPER_FREE(tb->T.needed);
+    PROPER_FREE(tb->T.val);
+    PROPER_FREE(tb->node_start);
+    proper__ltl_store_free(&tb->st);
+    proper__ltl_store_free(&tb->ex);
+    memset(tb, 0, sizeof *tb);
+}
+
+static int proper__ltl_tableau_make(const proper_dtmc *m, const proper_ltl *f, const proper_bitset *aps, size_t n_aps,
+                                    const proper_ltl_opts *opts, proper__ltl_tableau *tb, proper_error *err) {
+    proper__ltl_tab *T = &tb->T;
+    uint32_t *kernel = NULL, *map = NULL, *uses = NULL, s;
+    size_t i;
     int rc;
-    if ((rc = proper__ltl_check_args(m, f, aps, n_aps, 0, err))) return rc;
-    if (!opts) opts = &defaults;
-    if (stats) memset(stats, 0, sizeof *stats);
-    memset(&st, 0, sizeof st);
-    memset(&ex, 0, sizeof ex);
-    memset(&T, 0, sizeof T);
-    proper_dtmc_init(&g);
-    proper_bitset_init(&fair);
-    proper_bitset_init(&stuck);
-    proper_bitset_init(&result);
+    memset(tb, 0, sizeof *tb);
     kernel = (uint32_t *)proper_calloc(f->len, sizeof *kernel);
-    node_start = (size_t *)proper_calloc((size_t)m->n_states + 1, sizeof *node_start);
-    if (!kernel || !node_start) {
+    tb->node_start = (size_t *)proper_calloc((size_t)m->n_states + 1, sizeof *tb->node_start);
+    if (!kernel || !tb->node_start) {
         rc = proper__ltl_oom(err);
         goto done;
     }
-    if ((rc = proper__ltl_kernel(f, n_aps, opts->max_refinements, 0, &st, kernel, err))) goto done;
-    map = (uint32_t *)proper_calloc(st.len + 1, sizeof *map);
+    if ((rc = proper__ltl_kernel(f, n_aps, opts->max_refinements, 0, &tb->st, kernel, err))) goto done;
+    map = (uint32_t *)proper_calloc(tb->st.len + 1, sizeof *map);
     if (!map) {
         rc = proper__ltl_oom(err);
         goto done;
     }
-    if ((rc = proper__ltl_expand_bounded(&st, &ex, map, opts->max_refinements, err))) goto done;
-    T.m = m;
-    T.aps = aps;
-    T.st = &ex;
-    T.root = map[kernel[f->root]];
-    T.err = err;
-    T.max_nodes = opts->max_product_states;
-    T.needed = (unsigned char *)proper_calloc(ex.len, 1);
-    T.val = (unsigned char *)proper_calloc(ex.len, 1);
-    uses = (uint32_t *)proper_calloc(ex.len, sizeof *uses);
-    if (!T.needed || !T.val || !uses) {
+    if ((rc = proper__ltl_expand_bounded(&tb->st, &tb->ex, map, opts->max_refinements, err))) goto done;
+    T->m = m;
+    T->aps = aps;
+    T->st = &tb->ex;
+    T->root = map[kernel[f->root]];
+    T->err = err;
+    T->max_nodes = opts->max_product_states;
+    T->needed = (unsigned char *)proper_calloc(tb->ex.len, 1);
+    T->val = (unsigned char *)proper_calloc(tb->ex.len, 1);
+    uses = (uint32_t *)proper_calloc(tb->ex.len, sizeof *uses);
+    if (!T->needed || !T->val || !uses) {
         rc = proper__ltl_oom(err);
         goto done;
     }
-    proper__ltl_count_uses(&ex, T.root, T.needed, uses);
-    for (i = 0; i <= T.root; i++) {
-        int op = ex.n[i].op;
-        if (!T.needed[i] || (op != PROPER__LTL_K_X && op != PROPER__LTL_K_U)) continue;
-        if (T.n_temporal == PROPER_LTL_MAX_TABLEAU) {
+    proper__ltl_count_uses(&tb->ex, T->root, T->needed, uses);
+    for (i = 0; i <= T->root; i++) {
+        int op = tb->ex.n[i].op;
+        if (!T->needed[i] || (op != PROPER__LTL_K_X && op != PROPER__LTL_K_U)) continue;
+        if (T->n_temporal == PROPER_LTL_MAX_TABLEAU) {
             rc = proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
-                                  "LTL path quantifier over more than %d temporal subformulas (PROPER_LTL_MAX_TABLEAU; "
+                                  "LTL tableau over more than %d temporal subformulas (PROPER_LTL_MAX_TABLEAU; "
                                   "step bounds count one per step)", PROPER_LTL_MAX_TABLEAU);
             goto done;
         }
-        if (op == PROPER__LTL_K_X) T.x_mask |= (uint32_t)1 << T.n_temporal;
-        else T.u_mask |= (uint32_t)1 << T.n_temporal;
-        T.temporal[T.n_temporal++] = (uint32_t)i;
+        if (op == PROPER__LTL_K_X) T->x_mask |= (uint32_t)1 << T->n_temporal;
+        else T->u_mask |= (uint32_t)1 << T->n_temporal;
+        T->temporal[T->n_temporal++] = (uint32_t)i;
     }
     for (s = 0; s < m->n_states && !rc; s++) {
-        node_start[s] = T.n_nodes;
-        rc = proper__ltl_tab_enumerate(&T, s, 0, 0);
+        tb->node_start[s] = T->n_nodes;
+        rc = proper__ltl_tab_enumerate(T, s, 0, 0);
     }
-    if (rc) goto done;
-    node_start[m->n_states] = T.n_nodes;
-    if ((rc = proper__ltl_tab_graph(&T, node_start, 64 * opts->max_product_states, &g)) ||
-        (rc = proper__ltl_tab_fair(&T, &g, &fair, err)) || (rc = proper_dtmc_prob0(&g, NULL, &fair, &stuck, err)) ||
+    if (!rc) tb->node_start[m->n_states] = T->n_nodes;
+done:
+    PROPER_FREE(kernel);
+    PROPER_FREE(map);
+    PROPER_FREE(uses);
+    if (rc) proper__ltl_tableau_free(tb);
+    return rc;
+}
+
+PROPER_API int proper_ltl_exists(const proper_dtmc *m, const proper_ltl *f, const proper_bitset *aps, size_t n_aps,
+                                 const proper_ltl_opts *opts, proper_bitset *out, proper_ltl_stats *stats,
+                                 proper_error *err) {
+    proper_ltl_opts defaults = proper_ltl_opts_default();
+    proper__ltl_tableau tb;
+    proper_dtmc g;
+    proper_bitset fair, stuck, result;
+    size_t i;
+    int rc;
+    if ((rc = proper__ltl_check_args(m, f, aps, n_aps, 0, err))) return rc;
+    if (!opts) opts = &defaults;
+    if (stats) memset(stats, 0, sizeof *stats);
+    proper_dtmc_init(&g);
+    proper_bitset_init(&fair);
+    proper_bitset_init(&stuck);
+    proper_bitset_init(&result);
+    if ((rc = proper__ltl_tableau_make(m, f, aps, n_aps, opts, &tb, err))) return rc;
+    if ((rc = proper__ltl_tab_graph(&tb.T, tb.node_start, 64 * opts->max_product_states, &g)) ||
+        (rc = proper__ltl_tab_fair(&tb.T, &g, &fair, err)) || (rc = proper_dtmc_prob0(&g, NULL, &fair, &stuck, err)) ||
         (rc = proper_bitset_create(&result, m->n_states, err)))
         goto done;
-    for (i = 0; i < T.n_nodes; i++)
-        if (T.nodes[i].root && !PROPER_BITSET_GET(&stuck, i)) proper_bitset_set(&result, T.nodes[i].s);
+    for (i = 0; i < tb.T.n_nodes; i++)
+        if (tb.T.nodes[i].root && !PROPER_BITSET_GET(&stuck, i)) proper_bitset_set(&result, tb.T.nodes[i].s);
     proper_bitset_free(out);
     *out = result;
     proper_bitset_init(&result);
     if (stats) {
-        stats->product_states = T.n_nodes;
+        stats->product_states = tb.T.n_nodes;
         stats->product_trans = g.n_trans;
     }
 done:
@@ -2629,15 +2692,623 @@ done:
     proper_bitset_free(&fair);
     proper_bitset_free(&stuck);
     proper_bitset_free(&result);
-    PROPER_FREE(T.nodes);
-    PROPER_FREE(T.needed);
-    PROPER_FREE(T.val);
-    PROPER_FREE(uses);
-    PROPER_FREE(kernel);
-    PROPER_FREE(map);
-    PROPER_FREE(node_start);
-    proper__ltl_store_free(&st);
-    proper__ltl_store_free(&ex);
+    proper__ltl_tableau_free(&tb);
+    return rc;
+}
+
+/* ---- Interval models: a limit-deterministic automaton -----------------------
+ * PRISM's interval DTMC is an interval MDP: at each step nature picks any
+ * distribution within the intervals. Pmax [ f ] is the largest probability
+ * over nature's (history-dependent) choices, Pmin [ f ] = 1 - Pmax [ !f ].
+ * The CY refinement needs a Markov chain, so here the formula's tableau (a
+ * generalised Buchi automaton: node = state x values of the temporal
+ * subformulas, one acceptance set per until) is semi-determinised
+ * (Courcoubetis and Yannakakis, J. ACM 42(4), 1995, section 4): an initial
+ * part that follows the set of tableau nodes consistent with the path so
+ * far (the subset construction), from which the maximiser may jump, at any
+ * step, to one node M of the set; after the jump a deterministic
+ * breakpoint construction follows the nodes reachable from M (P) and those
+ * among them reached through a node of the current acceptance set since
+ * the last breakpoint (O); when O covers P the automaton visits an
+ * accepting state and moves to the next acceptance set. The product with
+ * the interval model is an interval MDP whose choices are the jumps and
+ * nature's distributions, both resolved by the maximiser; it is encoded as
+ * an interval DTMC: a subset state (s, S) has intervals [0, 1] to its step
+ * node (which carries the model's intervals) and to each jump target, so
+ * that nature's choice among them is the maximiser's. Pmax [ f ] is then
+ * the largest probability of reaching the union of the accepting maximal
+ * end components (docs/ltl.md). */
+
+enum { PROPER__LTL_I_SUB, PROPER__LTL_I_STEP, PROPER__LTL_I_BP, PROPER__LTL_I_SINK };
+
+/* Product states are interned word sequences:
+ *   SUB  (s, S):          [SUB, s, S...]        S sorted tableau nodes of s
+ *   STEP (s, S):          [STEP, s, S...]
+ *   BP   (s, P, O, k, a): [BP | a << 2 | k << 3, s, |P|, P..., O...]
+ *   SINK:                 [SINK]                 (no node left: rejecting) */
+typedef struct proper__ltl_ip {
+    const proper_dtmc *m;
+    const double *lo, *hi;
+    const proper__ltl_tab *T;
+    const size_t *node_start;
+    uint32_t n_acc;                      /* acceptance sets (untils; 1 when none) */
+    uint32_t acc_bit[PROPER_LTL_MAX_TABLEAU];
+    uint32_t *words;                     /* the keys */
+    size_t n_words, cap_words;
+    size_t *start;                       /* key of state q: words[start[q] .. start[q+1]) */
+    size_t n, cap_start, max_states, max_words, max_jump_bits;
+    uint32_t *table;                     /* open addressing: state + 1, 0 empty */
+    size_t n_table;
+    unsigned char *accepting;            /* per product state */
+    size_t cap_accepting;
+    uint32_t *key, *set, *cover, *cover_tmp; /* scratch: one key, one set, one cover */
+    size_t cap_key, cap_set, cap_cover, cap_cover_tmp;
+    struct proper__ltl_ip_req *req;      /* scratch: distinct requirements of a set */
+    size_t n_req, cap_req;
+    uint32_t *row_dst;                   /* the row being built */
+    double *row_lo, *row_hi;
+    size_t row_len, cap_row_dst, cap_row_lo, cap_row_hi;
+    double *plo, *phi;                   /* intervals of the product, aligned with its transitions */
+    size_t n_ptrans, cap_plo, cap_phi;
+    proper_error *err;
+} proper__ltl_ip;
+
+static void proper__ltl_ip_free(proper__ltl_ip *ip) {
+    PROPER_FREE(ip->words); PROPER_FREE(ip->start); PROPER_FREE(ip->table); PROPER_FREE(ip->accepting);
+    PROPER_FREE(ip->key); PROPER_FREE(ip->set); PROPER_FREE(ip->cover); PROPER_FREE(ip->cover_tmp); PROPER_FREE(ip->req);
+    PROPER_FREE(ip->row_dst); PROPER_FREE(ip->row_lo); PROPER_FREE(ip->row_hi);
+    PROPER_FREE(ip->plo); PROPER_FREE(ip->phi);
+}
+
+static int proper__ltl_ip_rehash(proper__ltl_ip *ip) {
+    size_t n_table = ip->n_table ? 2 * ip->n_table : 1024, q;
+    uint32_t *table = (uint32_t *)proper_calloc(n_table, sizeof *table);
+    if (!table) return PROPER_ENOMEM;
+    for (q = 0; q < ip->n; q++) {
+        size_t h = (size_t)proper__ltl_words_hash(ip->words + ip->start[q], ip->start[q + 1] - ip->start[q]) & (n_table - 1);
+        while (table[h]) h = (h + 1) & (n_table - 1);
+        table[h] = (uint32_t)q + 1;
+    }
+    PROPER_FREE(ip->table);
+    ip->table = table;
+    ip->n_table = n_table;
+    return 0;
+}
+
+/* The product state of key ip->key[0 .. len), added if new. */
+static int proper__ltl_ip_state(proper__ltl_ip *ip, size_t len, uint32_t *q) {
+    size_t h;
+    if (2 * (ip->n + 1) > ip->n_table && proper__ltl_ip_rehash(ip)) return proper__ltl_oom(ip->err);
+    h = (size_t)proper__ltl_words_hash(ip->key, len) & (ip->n_table - 1);
+    while (ip->table[h]) {
+        size_t o = ip->table[h] - 1;
+        if (ip->start[o + 1] - ip->start[o] == len && !memcmp(ip->words + ip->start[o], ip->key, len * sizeof *ip->key)) {
+            *q = (uint32_t)o;
+            return 0;
+        }
+        h = (h + 1) & (ip->n_table - 1);
+    }
+    if (ip->n >= ip->max_states || ip->n_words + len > ip->max_words)
+        return proper_error_set(ip->err, PROPER_ELIMIT, NULL, 0, 0,
+                                "LTL on probability intervals: the product with the automaton needs more than %lu "
+                                "states or %lu words of automaton states (PROPER_LTL_MAX_PRODUCT_STATES)",
+                                (unsigned long)ip->max_states, (unsigned long)ip->max_words);
+    if (proper_reserve(&ip->words, &ip->cap_words, ip->n_words + len, sizeof *ip->words) ||
+        proper_reserve(&ip->start, &ip->cap_start, ip->n + 2, sizeof *ip->start) ||
+        proper_reserve(&ip->accepting, &ip->cap_accepting, ip->n + 1, 1))
+        return proper__ltl_oom(ip->err);
+    memcpy(ip->words + ip->n_words, ip->key, len * sizeof *ip->key);
+    ip->start[ip->n] = ip->n_words;
+    ip->n_words += len;
+    ip->start[ip->n + 1] = ip->n_words;
+    ip->accepting[ip->n] = (ip->key[0] & 7u) == (PROPER__LTL_I_BP | 4u);
+    ip->table[h] = (uint32_t)ip->n + 1;
+    *q = (uint32_t)ip->n++;
+    return 0;
+}
+
+static int proper__ltl_ip_key_room(proper__ltl_ip *ip, size_t len) {
+    return proper_reserve(&ip->key, &ip->cap_key, len, sizeof *ip->key) ? proper__ltl_oom(ip->err) : 0;
+}
+
+/* The subset or step state (kind) of state s and nodes set[0 .. n). */
+static int proper__ltl_ip_subset(proper__ltl_ip *ip, uint32_t kind, uint32_t s, const uint32_t *set, size_t n,
+                                 uint32_t *q) {
+    int rc;
+    if ((rc = proper__ltl_ip_key_room(ip, n + 2))) return rc;
+    ip->key[0] = kind;
+    ip->key[1] = s;
+    if (n) memmove(ip->key + 2, set, n * sizeof *set);
+    return proper__ltl_ip_state(ip, n + 2, q);
+}
+
+static int proper__ltl_ip_sink(proper__ltl_ip *ip, uint32_t *q) {
+    int rc;
+    if ((rc = proper__ltl_ip_key_room(ip, 1))) return rc;
+    ip->key[0] = PROPER__LTL_I_SINK;
+    return proper__ltl_ip_state(ip, 1, q);
+}
+
+/* The breakpoint state (s, P, O, k, accepting). */
+static int proper__ltl_ip_breakpoint(proper__ltl_ip *ip, uint32_t s, const uint32_t *P, size_t np, const uint32_t *O,
+                                     size_t no, uint32_t k, int accepting, uint32_t *q) {
+    int rc;
+    if ((rc = proper__ltl_ip_key_room(ip, np + no + 3))) return rc;
+    ip->key[0] = PROPER__LTL_I_BP | (uint32_t)(accepting != 0) << 2 | k << 3;
+    ip->key[1] = s;
+    ip->key[2] = (uint32_t)np;
+    if (np) memmove(ip->key + 3, P, np * sizeof *P);
+    if (no) memmove(ip->key + 3 + np, O, no * sizeof *O);
+    return proper__ltl_ip_state(ip, np + no + 3, q);
+}
+
+/* What a node requires of its successors: their X operands (xarg) and
+ * the values of the untils it passes on (mask & ustep). Successor sets
+ * are computed against the distinct requirements of a set, far fewer
+ * than its nodes when X operands are guessed. */
+typedef struct proper__ltl_ip_req {
+    uint32_t xarg, ustep, uval;
+} proper__ltl_ip_req;
+
+static int proper__ltl_ip_req_cmp(const void *x, const void *y) {
+    const proper__ltl_ip_req *a = (const proper__ltl_ip_req *)x, *b = (const proper__ltl_ip_req *)y;
+    if (a->xarg != b->xarg) return a->xarg < b->xarg ? -1 : 1;
+    if (a->ustep != b->ustep) return a->ustep < b->ustep ? -1 : 1;
+    return a->uval < b->uval ? -1 : a->uval > b->uval;
+}
+
+/* The distinct requirements of the nodes from[0 .. n_from) into ip->req. */
+static int proper__ltl_ip_requirements(proper__ltl_ip *ip, const uint32_t *from, size_t n_from) {
+    size_t i, n = 0;
+    if (proper_reserve(&ip->req, &ip->cap_req, n_from + 1, sizeof *ip->req)) return proper__ltl_oom(ip->err);
+    for (i = 0; i < n_from; i++) {
+        const proper__ltl_tnode *a = &ip->T->nodes[from[i]];
+        ip->req[i].xarg = a->mask & ip->T->x_mask;
+        ip->req[i].ustep = a->ustep;
+        ip->req[i].uval = a->mask & a->ustep;
+    }
+    qsort(ip->req, n_from, sizeof *ip->req, proper__ltl_ip_req_cmp);
+    for (i = 0; i < n_from; i++)
+        if (n == 0 || proper__ltl_ip_req_cmp(&ip->req[n - 1], &ip->req[i])) ip->req[n++] = ip->req[i];
+    ip->n_req = n;
+    return 0;
+}
+
+/* Whether node c meets one of the requirements in ip->req (sorted by
+ * xarg first: a binary search finds those on c's X operands). */
+static int proper__ltl_ip_meets(const proper__ltl_ip *ip, uint32_t c) {
+    const proper__ltl_tnode *y = &ip->T->nodes[c];
+    size_t lo = 0, hi = ip->n_req, i;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ip->req[mid].xarg < y->xarg) lo = mid + 1;
+        else hi = mid;
+    }
+    for (i = lo; i < ip->n_req && ip->req[i].xarg == y->xarg; i++)
+        if ((y->mask & ip->req[i].ustep) == ip->req[i].uval) return 1;
+    return 0;
+}
+
+/* out (n_out) = the nodes of state v with an edge from some node of from
+ * (sorted, as the nodes of v are numbered in order). */
+static int proper__ltl_ip_successors(proper__ltl_ip *ip, const uint32_t *from, size_t n_from, uint32_t v, uint32_t **out,
+                                     size_t *cap, size_t *n_out) {
+    size_t c;
+    int rc;
+    *n_out = 0;
+    if ((rc = proper__ltl_ip_requirements(ip, from, n_from))) return rc;
+    for (c = ip->node_start[v]; c < ip->node_start[v + 1]; c++)
+        if (proper__ltl_ip_meets(ip, (uint32_t)c)) {
+            if (proper_reserve(out, cap, *n_out + 1, sizeof **out)) return proper__ltl_oom(ip->err);
+            (*out)[(*n_out)++] = (uint32_t)c;
+        }
+    return 0;
+}
+
+/* Node c is in acceptance set k: until number k is false or fulfilled
+ * there (every node, when the formula has no until). */
+static int proper__ltl_ip_in_acc(const proper__ltl_ip *ip, uint32_t c, uint32_t k) {
+    return ip->T->u_mask == 0 || (ip->T->nodes[c].ufair >> ip->acc_bit[k] & 1u);
+}
+
+static int proper__ltl_ip_row_add(proper__ltl_ip *ip, uint32_t dst, double lo, double hi) {
+    if (proper_reserve(&ip->row_dst, &ip->cap_row_dst, ip->row_len + 1, sizeof *ip->row_dst) ||
+        proper_reserve(&ip->row_lo, &ip->cap_row_lo, ip->row_len + 1, sizeof *ip->row_lo) ||
+        proper_reserve(&ip->row_hi, &ip->cap_row_hi, ip->row_len + 1, sizeof *ip->row_hi))
+        return proper__ltl_oom(ip->err);
+    ip->row_dst[ip->row_len] = dst;
+    ip->row_lo[ip->row_len] = lo;
+    ip->row_hi[ip->row_len] = hi;
+    ip->row_len++;
+    return 0;
+}
+
+/* Close the row: sort by destination (as the builder stores it), merge
+ * repeated destinations (the sink) by adding their intervals, which is
+ * exact (the mass a set of edges can take ranges over the sums of their
+ * ends), and append the intervals and the row (uniform probabilities: only
+ * the structure is used) to the product. */
+static int proper__ltl_ip_row_close(proper__ltl_ip *ip, proper_dtmc_builder *b) {
+    size_t i, j, len = 0;
+    double *p;
+    int rc;
+    for (i = 1; i < ip->row_len; i++) /* insertion sort: rows are short */
+        for (j = i; j > 0 && ip->row_dst[j - 1] > ip->row_dst[j]; j--) {
+            uint32_t d = ip->row_dst[j]; double l = ip->row_lo[j], h = ip->row_hi[j];
+            ip->row_dst[j] = ip->row_dst[j - 1]; ip->row_lo[j] = ip->row_lo[j - 1]; ip->row_hi[j] = ip->row_hi[j - 1];
+            ip->row_dst[j - 1] = d; ip->row_lo[j - 1] = l; ip->row_hi[j - 1] = h;
+        }
+    for (i = 0; i < ip->row_len; i++) {
+        if (len > 0 && ip->row_dst[len - 1] == ip->row_dst[i]) {
+            ip->row_lo[len - 1] = fmin(1.0, ip->row_lo[len - 1] + ip->row_lo[i]);
+            ip->row_hi[len - 1] = fmin(1.0, ip->row_hi[len - 1] + ip->row_hi[i]);
+            continue;
+        }
+        ip->row_dst[len] = ip->row_dst[i]; ip->row_lo[len] = ip->row_lo[i]; ip->row_hi[len] = ip->row_hi[i];
+        len++;
+    }
+    if (proper_reserve(&ip->plo, &ip->cap_plo, ip->n_ptrans + len, sizeof *ip->plo) ||
+        proper_reserve(&ip->phi, &ip->cap_phi, ip->n_ptrans + len, sizeof *ip->phi))
+        return proper__ltl_oom(ip->err);
+    p = (double *)proper_calloc(len ? len : 1, sizeof *p);
+    if (!p) return proper__ltl_oom(ip->err);
+    for (i = 0; i < len; i++) {
+        p[i] = 1.0 / (double)len;
+        ip->plo[ip->n_ptrans + i] = ip->row_lo[i];
+        ip->phi[ip->n_ptrans + i] = ip->row_hi[i];
+    }
+    ip->n_ptrans += len;
+    rc = proper_dtmc_builder_add_row(b, ip->row_dst, p, len, ip->err);
+    PROPER_FREE(p);
+    ip->row_len = 0;
+    return rc;
+}
+
+/* The row of a subset state (s, S): [0, 1] to its step state and to the
+ * jumps: for each set W of untils, the breakpoint state (P, {}) with P the
+ * nodes of S in which every until of W is false (distinct P only). A node
+ * promising an until that the path never fulfils, its left operand
+ * holding forever, would never be covered; the maximiser excludes such
+ * promises by choosing W (the untils false from here on), while the guesses
+ * of X operands and of untils the path keeps fulfilling or breaking stay
+ * in P: wrong ones die out (docs/ltl.md). */
+static int proper__ltl_ip_row_subset(proper__ltl_ip *ip, uint32_t s, size_t from, size_t n) {
+    uint32_t q, w, n_w = 0, bits[PROPER_LTL_MAX_TABLEAU];
+    size_t i, k;
+    int rc;
+    if ((rc = proper_reserve(&ip->set, &ip->cap_set, n + 1, sizeof *ip->set) ? proper__ltl_oom(ip->err) : 0)) return rc;
+    memcpy(ip->set, ip->words + from, n * sizeof *ip->set);
+    if (proper_reserve(&ip->cover_tmp, &ip->cap_cover_tmp, n + 1, sizeof *ip->cover_tmp)) return proper__ltl_oom(ip->err);
+    if ((rc = proper__ltl_ip_subset(ip, PROPER__LTL_I_STEP, s, ip->set, n, &q)) || (rc = proper__ltl_ip_row_add(ip, q, 0.0, 1.0)))
+        return rc;
+    for (w = 0; w < ip->T->n_temporal; w++) /* the untils some node of S promises */
+        for (i = 0; i < n; i++)
+            if ((ip->T->u_mask >> w & 1u) && (ip->T->nodes[ip->set[i]].mask >> w & 1u)) {
+                bits[n_w++] = w;
+                break;
+            }
+    if (n_w > ip->max_jump_bits)
+        return proper_error_set(ip->err, PROPER_ELIMIT, NULL, 0, 0,
+                                "LTL on probability intervals: more than %lu untils promised at once (2^n jumps)",
+                                (unsigned long)ip->max_jump_bits);
+    for (w = 0; w < (uint32_t)1 << n_w; w++) {
+        uint32_t forbid = 0, b;
+        for (b = 0; b < n_w; b++)
+            if (w >> b & 1u) forbid |= (uint32_t)1 << bits[b];
+        for (i = k = 0; i < n; i++)
+            if (!(ip->T->nodes[ip->set[i]].mask & forbid)) ip->cover_tmp[k++] = ip->set[i];
+        if (k == 0) continue;
+        if ((rc = proper__ltl_ip_breakpoint(ip, s, ip->cover_tmp, k, NULL, 0, 0, 0, &q)) ||
+            (rc = proper__ltl_ip_row_add(ip, q, 0.0, 1.0)))
+            return rc;
+    }
+    return 0;
+}
+
+/* The row of a step state (s, S): along each transition s -> v with its
+ * interval, to the subset state of the nodes of v reached from S. */
+static int proper__ltl_ip_row_step(proper__ltl_ip *ip, uint32_t s, size_t from, size_t n) {
+    const proper_dtmc *m = ip->m;
+    uint64_t e;
+    int rc;
+    if ((rc = proper_reserve(&ip->set, &ip->cap_set, n + 1, sizeof *ip->set) ? proper__ltl_oom(ip->err) : 0)) return rc;
+    memcpy(ip->set, ip->words + from, n * sizeof *ip->set);
+    for (e = m->row[s]; e < m->row[s + 1]; e++) {
+        size_t nn;
+        uint32_t q;
+        if ((rc = proper__ltl_ip_successors(ip, ip->set, n, m->col[e], &ip->cover, &ip->cap_cover, &nn))) return rc;
+        rc = nn ? proper__ltl_ip_subset(ip, PROPER__LTL_I_SUB, m->col[e], ip->cover, nn, &q) : proper__ltl_ip_sink(ip, &q);
+        if (rc || (rc = proper__ltl_ip_row_add(ip, q, ip->lo[e], ip->hi[e]))) return rc;
+    }
+    return 0;
+}
+
+/* The row of a breakpoint state (s, P, O, k): along s -> v, P' = the nodes
+ * of v reached from P, O' = those reached from O or in acceptance set k;
+ * O' = P' is a breakpoint: the next state is accepting, with O = {} and
+ * the next acceptance set. */
+static int proper__ltl_ip_row_breakpoint(proper__ltl_ip *ip, uint32_t s, size_t q0) {
+    const proper_dtmc *m = ip->m;
+    uint32_t head = ip->words[ip->start[q0]], k = head >> 3, *P, *O, *P2 = NULL, *O2 = NULL;
+    size_t np = ip->words[ip->start[q0] + 2], no = ip->start[q0 + 1] - ip->start[q0] - 3 - np, cap_p2 = 0, cap_o2 = 0;
+    uint64_t e;
+    int rc = 0;
+    if (proper_reserve(&ip->set, &ip->cap_set, np + no + 1, sizeof *ip->set)) return proper__ltl_oom(ip->err);
+    memcpy(ip->set, ip->words + ip->start[q0] + 3, (np + no) * sizeof *ip->set);
+    P = ip->set;
+    O = ip->set + np;
+    for (e = m->row[s]; e < m->row[s + 1] && !rc; e++) {
+        uint32_t v = m->col[e], q;
+        size_t n2, no2 = 0, i;
+        if ((rc = proper__ltl_ip_successors(ip, P, np, v, &P2, &cap_p2, &n2))) break;
+        if (n2 == 0) {
+            if (!(rc = proper__ltl_ip_sink(ip, &q))) rc = proper__ltl_ip_row_add(ip, q, ip->lo[e], ip->hi[e]);
+            continue;
+        }
+        if ((rc = proper__ltl_ip_requirements(ip, O, no))) break;
+        for (i = 0; i < n2; i++) {
+            if (!proper__ltl_ip_in_acc(ip, P2[i], k) && !proper__ltl_ip_meets(ip, P2[i])) continue;
+            if (proper_reserve(&O2, &cap_o2, no2 + 1, sizeof *O2)) { rc = proper__ltl_oom(ip->err); break; }
+            O2[no2++] = P2[i];
+        }
+        if (rc) break;
+        if (no2 == n2) rc = proper__ltl_ip_breakpoint(ip, v, P2, n2, NULL, 0, (k + 1) % ip->n_acc, 1, &q);
+        else rc = proper__ltl_ip_breakpoint(ip, v, P2, n2, O2, no2, k, 0, &q);
+        if (!rc) rc = proper__ltl_ip_row_add(ip, q, ip->lo[e], ip->hi[e]);
+    }
+    PROPER_FREE(P2);
+    PROPER_FREE(O2);
+    return rc;
+}
+
+/* Explore the product from the subset states of the initial tableau nodes
+ * (those where the formula holds) of every model state, which become
+ * product states 0 .. n_states - 1 (the sink where a state has none),
+ * rows in state order. */
+static int proper__ltl_ip_build(proper__ltl_ip *ip, proper_dtmc *out) {
+    const proper_dtmc *m = ip->m;
+    const proper__ltl_tab *T = ip->T;
+    proper_dtmc_builder b;
+    uint32_t s, q, *init = NULL;
+    size_t cap_init = 0, n_init, i, done;
+    int rc = 0;
+    proper_dtmc_builder_init(&b);
+    for (s = 0; s < m->n_states && !rc; s++) {
+        n_init = 0;
+        for (i = ip->node_start[s]; i < ip->node_start[s + 1] && !rc; i++)
+            if (T->nodes[i].root) rc = PROPER_PUSH(init, n_init, cap_init, (uint32_t)i) ? proper__ltl_oom(ip->err) : 0;
+        if (!rc) rc = proper__ltl_ip_subset(ip, PROPER__LTL_I_SUB, s, init, n_init, &q);
+    }
+    PROPER_FREE(init);
+    for (done = 0; done < ip->n && !rc; done++) {
+        size_t from = ip->start[done], len = ip->start[done + 1] - from;
+        uint32_t kind = ip->words[from] & 3u, st = len > 1 ? ip->words[from + 1] : 0;
+        if (kind == PROPER__LTL_I_SUB && len == 2) {
+            if (!(rc = proper__ltl_ip_sink(ip, &q))) rc = proper__ltl_ip_row_add(ip, q, 1.0, 1.0);
+        } else if (kind == PROPER__LTL_I_SUB) rc = proper__ltl_ip_row_subset(ip, st, from + 2, len - 2);
+        else if (kind == PROPER__LTL_I_STEP) rc = proper__ltl_ip_row_step(ip, st, from + 2, len - 2);
+        else if (kind == PROPER__LTL_I_BP) rc = proper__ltl_ip_row_breakpoint(ip, st, done);
+        else rc = proper__ltl_ip_row_add(ip, (uint32_t)done, 1.0, 1.0);
+        if (!rc) rc = proper__ltl_ip_row_close(ip, &b);
+    }
+    if (rc) {
+        proper_dtmc_builder_free(&b);
+        return rc;
+    }
+    if ((rc = proper_dtmc_builder_finish(&b, (uint32_t)ip->n, out, ip->err))) return rc;
+    if (out->n_trans != ip->n_ptrans) /* the builder keeps sorted, merged, non-zero rows: so do the intervals */
+        return proper_error_set(ip->err, PROPER_EINVAL, NULL, 0, 0, "LTL on probability intervals: product rows misaligned");
+    return 0;
+}
+
+/* The maximal end components of an interval product g (intervals lo, hi
+ * aligned with its transitions): sets C in which nature can keep the run
+ * forever (every state has a distribution within its intervals with
+ * support in C: edges leaving C have lower end 0 and the upper ends inside
+ * reach 1) and which are strongly connected along the edges it can use
+ * inside C (positive mass possible: proper__ltl_ip_can). The usual
+ * refinement: drop the states that cannot stay in their component,
+ * recompute the components on the usable edges inside the old ones,
+ * repeat until nothing changes. target receives the states of the
+ * components holding an accepting state. */
+static int proper__ltl_ip_can(const double *lo, const double *hi, uint64_t e, double sum_lo) {
+    return lo[e] > 0.0 || (hi[e] > 0.0 && sum_lo - lo[e] < 1.0);
+}
+
+static int proper__ltl_ip_stays(const proper_dtmc *g, const double *lo, const double *hi, const uint32_t *comp, uint32_t s) {
+    double inside = 0.0;
+    uint64_t e;
+    for (e = g->row[s]; e < g->row[s + 1]; e++) {
+        if (comp[g->col[e]] == comp[s]) inside += hi[e];
+        else if (lo[e] > 0.0) return 0;
+    }
+    return inside >= 1.0 - PROPER_DTMC_ROW_SUM_TOL;
+}
+
+/* The graph of the usable edges inside components (comp UINT32_MAX: not
+ * in any), uniform probabilities. */
+static int proper__ltl_ip_inner_graph(const proper_dtmc *g, const double *lo, const double *hi, const uint32_t *comp,
+                                      proper_dtmc *out, proper_error *err) {
+    proper_dtmc_builder b;
+    uint32_t s, *dst = NULL;
+    double *p = NULL;
+    int rc = 0;
+    dst = (uint32_t *)proper_calloc(g->n_trans + 1, sizeof *dst);
+    p = (double *)proper_calloc(g->n_trans + 1, sizeof *p);
+    if (!dst || !p) {
+        PROPER_FREE(dst);
+        PROPER_FREE(p);
+        return proper__ltl_oom(err);
+    }
+    proper_dtmc_builder_init(&b);
+    b.fix_deadlocks = 1; /* rows of states outside: the components ignore them */
+    for (s = 0; s < g->n_states && !rc; s++) {
+        size_t len = 0, i;
+        double sum_lo = 0.0;
+        uint64_t e;
+        for (e = g->row[s]; e < g->row[s + 1]; e++) sum_lo += lo[e];
+        if (comp[s] != UINT32_MAX)
+            for (e = g->row[s]; e < g->row[s + 1]; e++)
+                if (comp[g->col[e]] == comp[s] && proper__ltl_ip_can(lo, hi, e, sum_lo)) dst[len++] = g->col[e];
+        for (i = 0; i < len; i++) p[i] = 1.0 / (double)len;
+        rc = proper_dtmc_builder_add_row(&b, dst, p, len, err);
+    }
+    if (!rc) rc = proper_dtmc_builder_finish(&b, g->n_states, out, err);
+    else proper_dtmc_builder_free(&b);
+    PROPER_FREE(dst);
+    PROPER_FREE(p);
+    return rc;
+}
+
+static int proper__ltl_ip_accepting_mecs(const proper_dtmc *g, const double *lo, const double *hi,
+                                         const unsigned char *accepting, proper_bitset *target, proper_error *err) {
+    uint32_t n = g->n_states, s, n_comp = 1, n_new = 0, *comp = NULL, *fresh = NULL;
+    unsigned char *acc_comp = NULL;
+    proper_bitset alive;
+    int rc = 0, changed = 1;
+    proper_bitset_init(&alive);
+    comp = (uint32_t *)proper_calloc((size_t)n + 1, sizeof *comp);
+    fresh = (uint32_t *)proper_calloc((size_t)n + 1, sizeof *fresh);
+    if (!comp || !fresh) { rc = proper__ltl_oom(err); goto done; }
+    if ((rc = proper_bitset_create(&alive, n, err))) goto done;
+    for (s = 0; s < n; s++) proper_bitset_set(&alive, s);
+    while (changed) {
+        proper_dtmc inner;
+        changed = 0;
+        for (s = 0; s < n; s++)
+            if (comp[s] != UINT32_MAX && !proper__ltl_ip_stays(g, lo, hi, comp, s)) {
+                comp[s] = UINT32_MAX;
+                proper_bitset_clear(&alive, s);
+                changed = 1;
+            }
+        proper_dtmc_init(&inner);
+        rc = proper__ltl_ip_inner_graph(g, lo, hi, comp, &inner, err);
+        if (!rc) rc = proper_dtmc_scc(&inner, &alive, fresh, &n_new, err);
+        proper_dtmc_free(&inner);
+        if (rc) goto done;
+        /* the new components refine the old ones: as many means the same */
+        if (n_new != n_comp) changed = 1;
+        n_comp = n_new;
+        memcpy(comp, fresh, (size_t)n * sizeof *comp);
+    }
+    acc_comp = (unsigned char *)proper_calloc((size_t)n_comp + 1, 1);
+    if (!acc_comp) { rc = proper__ltl_oom(err); goto done; }
+    for (s = 0; s < n; s++)
+        if (comp[s] != UINT32_MAX && accepting[s]) acc_comp[comp[s]] = 1;
+    if ((rc = proper_bitset_create(target, n, err))) goto done;
+    for (s = 0; s < n; s++)
+        if (comp[s] != UINT32_MAX && acc_comp[comp[s]]) proper_bitset_set(target, s);
+done:
+    proper_bitset_free(&alive);
+    PROPER_FREE(comp);
+    PROPER_FREE(fresh);
+    PROPER_FREE(acc_comp);
+    return rc;
+}
+
+/* The model's intervals: aligned with its transitions, within [0, 1],
+ * each row's lower ends summing to at most 1 and its upper ends to at
+ * least 1 (within PROPER_DTMC_ROW_SUM_TOL). */
+static int proper__ltl_check_intervals(const proper_dtmc *m, const double *lo, const double *hi, proper_error *err) {
+    uint32_t s;
+    if (m->kind != PROPER_DTMC_KIND_DTMC)
+        return proper_error_set(err, PROPER_EUNSUPPORTED, NULL, 0, 0, "LTL: probability intervals need a DTMC");
+    for (s = 0; s < m->n_states; s++) {
+        double sum_lo = 0.0, sum_hi = 0.0;
+        uint64_t e;
+        for (e = m->row[s]; e < m->row[s + 1]; e++) {
+            if (!(lo[e] >= 0.0 && lo[e] <= hi[e] && hi[e] <= 1.0))
+                return proper_error_set(err, PROPER_EPROB, NULL, 0, 0,
+                                        "LTL: state %u: the interval [%g, %g] of its transition to %u is not within "
+                                        "[0, 1]", (unsigned)s, lo[e], hi[e], (unsigned)m->col[e]);
+            sum_lo += lo[e];
+            sum_hi += hi[e];
+        }
+        if (sum_lo > 1.0 + PROPER_DTMC_ROW_SUM_TOL || sum_hi < 1.0 - PROPER_DTMC_ROW_SUM_TOL)
+            return proper_error_set(err, PROPER_EPROB, NULL, 0, 0,
+                                    "LTL: state %u: no distribution fits its intervals (lower ends sum to %.17g, "
+                                    "upper ends to %.17g)", (unsigned)s, sum_lo, sum_hi);
+    }
+    return 0;
+}
+
+/* Pmax [ f ] in every state: the product, its accepting end components,
+ * and the largest probability of reaching them (dtmc.h). */
+static int proper__ltl_interval_max(const proper_dtmc *m, const double *lo, const double *hi, const proper_ltl *f,
+                                    const proper_bitset *aps, size_t n_aps, const proper_ltl_opts *opts, double *x,
+                                    proper_ltl_stats *stats, proper_error *err) {
+    proper__ltl_tableau tb;
+    proper__ltl_ip ip;
+    proper_dtmc g;
+    proper_bitset target;
+    proper_dtmc_solve_stats ds;
+    double *y = NULL;
+    uint32_t s, q;
+    int rc;
+    memset(&ip, 0, sizeof ip);
+    proper_dtmc_init(&g);
+    proper_bitset_init(&target);
+    if ((rc = proper__ltl_tableau_make(m, f, aps, n_aps, opts, &tb, err))) return rc;
+    ip.m = m;
+    ip.lo = lo;
+    ip.hi = hi;
+    ip.T = &tb.T;
+    ip.node_start = tb.node_start;
+    ip.err = err;
+    ip.max_states = opts->max_product_states;
+    ip.max_words = 16 * opts->max_product_states;
+    ip.max_jump_bits = PROPER_LTL_MAX_JUMP_UNTILS;
+    for (q = 0; q < tb.T.n_temporal; q++)
+        if (tb.T.u_mask >> q & 1u) ip.acc_bit[ip.n_acc++] = q;
+    if (ip.n_acc == 0) ip.n_acc = 1;
+    if ((rc = proper__ltl_ip_build(&ip, &g)) ||
+        (rc = proper__ltl_ip_accepting_mecs(&g, ip.plo, ip.phi, ip.accepting, &target, err)))
+        goto done;
+    y = (double *)proper_calloc((size_t)g.n_states + 1, sizeof *y);
+    if (!y) { rc = proper__ltl_oom(err); goto done; }
+    if ((rc = proper_dtmc_interval_prob_until(&g, ip.plo, ip.phi, NULL, &target, 1, &opts->solve, y, &ds, err))) goto done;
+    for (s = 0; s < m->n_states; s++) x[s] = y[s];
+    if (stats) {
+        stats->automaton_states = tb.T.n_nodes;
+        stats->product_states = g.n_states;
+        stats->product_trans = g.n_trans;
+        stats->max_error = ds.max_error;
+    }
+done:
+    PROPER_FREE(y);
+    proper_dtmc_free(&g);
+    proper_bitset_free(&target);
+    proper__ltl_ip_free(&ip);
+    proper__ltl_tableau_free(&tb);
+    return rc;
+}
+
+/* A copy of f with its root negated. */
+static int proper__ltl_negated(const proper_ltl *f, proper_ltl *out, proper_error *err) {
+    proper_ltl_init(out);
+    if (proper_reserve(&out->nodes, &out->cap, f->len + 1, sizeof *out->nodes)) return proper__ltl_oom(err);
+    memcpy(out->nodes, f->nodes, f->len * sizeof *f->nodes);
+    out->len = f->len;
+    return proper_ltl_add(out, PROPER_LTL_NOT, f->root, PROPER_LTL_NONE, NULL, err);
+}
+
+PROPER_API int proper_ltl_interval_prob(const proper_dtmc *m, const double *lo, const double *hi, const proper_ltl *f,
+                                        const proper_bitset *aps, size_t n_aps, int maximise,
+                                        const proper_ltl_opts *opts, double *x, proper_ltl_stats *stats,
+                                        proper_error *err) {
+    proper_ltl_opts defaults = proper_ltl_opts_default();
+    proper_ltl neg;
+    uint32_t s;
+    int rc;
+    if ((rc = proper__ltl_check_args(m, f, aps, n_aps, 0, err)) || (rc = proper__ltl_check_intervals(m, lo, hi, err)))
+        return rc;
+    if (!opts) opts = &defaults;
+    if (stats) memset(stats, 0, sizeof *stats);
+    if (maximise) return proper__ltl_interval_max(m, lo, hi, f, aps, n_aps, opts, x, stats, err);
+    if ((rc = proper__ltl_negated(f, &neg, err)) == 0 &&
+        (rc = proper__ltl_interval_max(m, lo, hi, &neg, aps, n_aps, opts, x, stats, err)) == 0)
+        for (s = 0; s < m->n_states; s++) x[s] = 1.0 - x[s];
+    proper_ltl_free(&neg);
     return rc;
 }
 

@@ -1145,6 +1145,297 @@ static void test_exists_lassos(void) {
     CHECK(found > 50);
 }
 
+/* ---- interval models: proper_ltl_interval_prob ----------------------------- */
+
+/* An interval chain: the structure of m, intervals lo/hi aligned with its
+ * transitions. */
+typedef struct ichain {
+    lchain c;
+    double lo[64], hi[64];
+} ichain;
+
+/* Pmin/Pmax=? [text] from state s on an interval chain (NaN on error). */
+static double interval_at(const ichain *ic, const char *text, int maximise, uint32_t s) {
+    proper_ltl f;
+    proper_bitset *aps;
+    size_t n_aps;
+    proper_error err;
+    double *x = (double *)calloc(ic->c.m.n_states, sizeof *x), v = NAN;
+    if (setup(&ic->c, text, &f, &aps, &n_aps) == 0) {
+        if (proper_ltl_interval_prob(&ic->c.m, ic->lo, ic->hi, &f, aps, n_aps, maximise, NULL, x, NULL, &err) == 0)
+            v = x[s];
+        else
+            printf("  %s: %s\n", text, err.message);
+        free_aps(aps, n_aps);
+    }
+    proper_ltl_free(&f);
+    free(x);
+    return v;
+}
+
+/* Give every transition of ic->c.m from states below `states` the interval
+ * [p - e, p + e] around its probability p (within [0, 1]), the others
+ * [p, p]. */
+static void intervals_around(ichain *ic, double e, uint32_t states) {
+    uint64_t t;
+    for (t = 0; t < ic->c.m.n_trans; t++) {
+        if (t >= ic->c.m.row[states]) e = 0.0;
+        double p = ic->c.m.prob[t];
+        ic->lo[t] = fmax(0.0, p - e);
+        ic->hi[t] = fmin(1.0, p + e);
+    }
+}
+
+/* prism-tests/functionality/verify/idtmcs/robot-ltl.prism with its
+ * RESULT lines for e=0.05 and e=0 (robot-ltl.prism.props, run by PRISM's
+ * test mode with -const e=0.05 and e=0): state 0 moves south with
+ * [0.8-e,0.8+e] to 3, [0.1-e,0.1+e] to 1 (hazard), [0.1-e,0.1+e] to 4;
+ * 1 -> 4, 2 with 1/2 each; 2 and 3 are stuck; 4 and 5 (goal1) alternate.
+ * By hand: P [ G F goal1 ] = p4 + p1/2 with p1 + p4 = 1 - p3 in
+ * [0.15, 0.25]. */
+static void test_interval_robot(void) {
+    static const double P[36] = {0, 0.1, 0, 0.8, 0.1, 0,  0, 0, 0.5, 0, 0.5, 0,  0, 0, 1, 0, 0, 0,
+                                 0, 0, 0, 1, 0, 0,        0, 0, 0, 0, 0, 1,      0, 0, 0, 0, 1, 0};
+    static const char *const names[] = {"hazard", "goal1", "goal2"};
+    static const unsigned masks[6] = {0, 1, 4, 4, 0, 2};
+    static const struct {
+        const char *text;
+        double min05, max05, at0;
+    } cases[] = {
+        {"G F \"goal1\"", 0.1, 0.2, 0.15},
+        {"(G !\"hazard\")&(G F \"goal1\")", 0.05, 0.15, 0.1},
+        {"!((G !\"hazard\")&(G F \"goal1\"))", 0.85, 0.95, 0.9},
+    };
+    ichain ic;
+    size_t i;
+    CHECK(build_dense(&ic.c.m, P, 6) == 0);
+    ic.c.n_labels = 3, ic.c.names = names, ic.c.masks = masks;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        intervals_around(&ic, 0.05, 1);
+        CHECK_ABS(interval_at(&ic, cases[i].text, 0, 0), cases[i].min05, 1e-6);
+        CHECK_ABS(interval_at(&ic, cases[i].text, 1, 0), cases[i].max05, 1e-6);
+        intervals_around(&ic, 0.0, 0);
+        CHECK_ABS(interval_at(&ic, cases[i].text, 0, 0), cases[i].at0, 1e-6);
+        CHECK_ABS(interval_at(&ic, cases[i].text, 1, 0), cases[i].at0, 1e-6);
+    }
+    proper_dtmc_free(&ic.c.m);
+}
+
+/* Nature's choices that need the history, by hand: from state 0 (no
+ * label) nature sends the run with any probability to 1 (a) or 2 (b),
+ * both of which return to 0. Alternating, nature makes G F a & G F b
+ * sure; always choosing 1 it makes it impossible. F G !b: the same. X a,
+ * whose step nature settles: from 0, Pmax 1 and Pmin 0. */
+static void test_interval_nature_by_hand(void) {
+    static const double P[9] = {0, 0.5, 0.5, 1, 0, 0, 1, 0, 0};
+    static const char *const names[] = {"a", "b"};
+    static const unsigned masks[3] = {0, 1, 2};
+    ichain ic;
+    CHECK(build_dense(&ic.c.m, P, 3) == 0);
+    ic.c.n_labels = 2, ic.c.names = names, ic.c.masks = masks;
+    intervals_around(&ic, 0.5, 1); /* [0, 1] on both edges of state 0 */
+    CHECK_ABS(interval_at(&ic, "(G F a) & (G F b)", 1, 0), 1.0, 1e-9);
+    CHECK_ABS(interval_at(&ic, "(G F a) & (G F b)", 0, 0), 0.0, 1e-9);
+    CHECK_ABS(interval_at(&ic, "F G !b", 1, 0), 1.0, 1e-9);
+    CHECK_ABS(interval_at(&ic, "F G !b", 0, 1), 0.0, 1e-9);
+    CHECK_ABS(interval_at(&ic, "X a", 1, 0), 1.0, 1e-9);
+    CHECK_ABS(interval_at(&ic, "X a", 0, 0), 0.0, 1e-9);
+    CHECK_ABS(interval_at(&ic, "X X a", 0, 1), 0.0, 1e-9);
+    CHECK_ABS(interval_at(&ic, "G (a => (X X a))", 1, 1), 1.0, 1e-9);
+    proper_dtmc_free(&ic.c.m);
+}
+
+/* A random interval chain: random_chain's probabilities p, each edge
+ * given [p - d1, p + d2] with d1, d2 in [0, 0.3) (clipped to [0, 1]), a
+ * quarter of them with lower end 0. */
+static void random_ichain(ichain *ic, uint32_t n, proper_rng *rng, unsigned *masks) {
+    uint64_t t;
+    random_chain(&ic->c, n, 0, rng, masks);
+    for (t = 0; t < ic->c.m.n_trans; t++) {
+        double p = ic->c.m.prob[t];
+        ic->lo[t] = proper_rng_below(rng, 4) == 0 ? 0.0 : fmax(0.0, p - 0.3 * proper_rng_uniform(rng));
+        ic->hi[t] = fmin(1.0, p + 0.3 * proper_rng_uniform(rng));
+    }
+}
+
+/* A chain inside the intervals: from the centre probabilities, random
+ * transfers of mass between two edges of a row that keep both within
+ * their intervals (so the row still sums to 1). */
+static void sample_inside(const ichain *ic, proper_rng *rng, proper_dtmc *out) {
+    proper_dtmc_builder b;
+    proper_error err;
+    uint32_t s;
+    proper_dtmc_builder_init(&b);
+    for (s = 0; s < ic->c.m.n_states; s++) {
+        uint64_t a = ic->c.m.row[s], len = ic->c.m.row[s + 1] - a, k;
+        double q[64];
+        int moves;
+        for (k = 0; k < len; k++) q[k] = ic->c.m.prob[a + k];
+        for (moves = 0; moves < 6 && len > 1; moves++) {
+            uint64_t i = proper_rng_below(rng, len), j = proper_rng_below(rng, len);
+            double room = fmin(q[i] - ic->lo[a + i], ic->hi[a + j] - q[j]);
+            double t = i == j || room <= 0 ? 0 : room * (proper_rng_below(rng, 2) ? 1.0 : proper_rng_uniform(rng));
+            q[i] -= t;
+            q[j] += t;
+        }
+        proper_dtmc_builder_add_row(&b, ic->c.m.col + a, q, len, &err);
+    }
+    proper_dtmc_builder_finish(&b, ic->c.m.n_states, out, &err);
+}
+
+/* Point intervals: the interval model is the chain, and Pmin = Pmax = the
+ * probability of the Courcoubetis-Yannakakis refinement (proper_ltl_prob),
+ * an independent construction, on random chains and formulas. */
+static void test_interval_points_agree(void) {
+    proper_rng rng;
+    int round;
+    proper_rng_seed(&rng, 2015);
+    for (round = 0; round < 300 && !test__checks_failed; round++) {
+        ichain ic;
+        unsigned masks[8];
+        uint32_t n = 2 + (uint32_t)proper_rng_below(&rng, 5), s;
+        proper_ltl f;
+        proper_bitset aps[2];
+        proper_error err;
+        double x[8], lo[8], hi[8];
+        random_chain(&ic.c, n, 0, &rng, masks);
+        intervals_around(&ic, 0.0, 0);
+        proper_ltl_init(&f);
+        random_formula(&f, 3 + (int)proper_rng_below(&rng, 2), 0, &rng);
+        make_aps(&ic.c, aps);
+        CHECK(proper_ltl_prob(&ic.c.m, &f, aps, 2, NULL, x, &err) == 0);
+        CHECK(proper_ltl_interval_prob(&ic.c.m, ic.lo, ic.hi, &f, aps, 2, 0, NULL, lo, NULL, &err) == 0);
+        CHECK(proper_ltl_interval_prob(&ic.c.m, ic.lo, ic.hi, &f, aps, 2, 1, NULL, hi, NULL, &err) == 0);
+        for (s = 0; s < n; s++) {
+            CHECK_ABS(lo[s], x[s], 1e-6);
+            CHECK_ABS(hi[s], x[s], 1e-6);
+        }
+        if (test__checks_failed) print_formula(&f, round);
+        proper_bitset_free(&aps[0]);
+        proper_bitset_free(&aps[1]);
+        proper_ltl_free(&f);
+        proper_dtmc_free(&ic.c.m);
+    }
+}
+
+/* Random interval chains and formulas: every chain inside the intervals
+ * (a few sampled) has Pmin <= P <= Pmax (P by proper_ltl_prob), and
+ * Pmax [ f ] + Pmax [ !f ] >= 1 (two different products). */
+static void test_interval_random_bounds(void) {
+    proper_rng rng;
+    int round, strict = 0;
+    proper_rng_seed(&rng, 1995);
+    for (round = 0; round < 200 && !test__checks_failed; round++) {
+        ichain ic;
+        unsigned masks[8];
+        uint32_t n = 2 + (uint32_t)proper_rng_below(&rng, 5), s, neg;
+        proper_ltl f;
+        proper_bitset aps[2];
+        proper_error err;
+        double lo[8], hi[8], hi_neg[8];
+        int k;
+        random_ichain(&ic, n, &rng, masks);
+        proper_ltl_init(&f);
+        random_formula(&f, 2 + (int)proper_rng_below(&rng, 2), 0, &rng);
+        make_aps(&ic.c, aps);
+        CHECK(proper_ltl_interval_prob(&ic.c.m, ic.lo, ic.hi, &f, aps, 2, 0, NULL, lo, NULL, &err) == 0);
+        CHECK(proper_ltl_interval_prob(&ic.c.m, ic.lo, ic.hi, &f, aps, 2, 1, NULL, hi, NULL, &err) == 0);
+        for (k = 0; k < 4; k++) {
+            proper_dtmc inside;
+            double x[8];
+            proper_dtmc_init(&inside);
+            sample_inside(&ic, &rng, &inside);
+            CHECK(proper_ltl_prob(&inside, &f, aps, 2, NULL, x, &err) == 0);
+            for (s = 0; s < n; s++) {
+                CHECK(x[s] >= lo[s] - 1e-6);
+                CHECK(x[s] <= hi[s] + 1e-6);
+            }
+            proper_dtmc_free(&inside);
+        }
+        for (s = 0; s < n; s++) strict += hi[s] - lo[s] > 1e-3;
+        proper_ltl_add(&f, PROPER_LTL_NOT, f.root, PROPER_LTL_NONE, &neg, &err);
+        CHECK(proper_ltl_interval_prob(&ic.c.m, ic.lo, ic.hi, &f, aps, 2, 1, NULL, hi_neg, NULL, &err) == 0);
+        for (s = 0; s < n; s++) CHECK(hi[s] + hi_neg[s] >= 1 - 1e-6);
+        if (test__checks_failed) print_formula(&f, round);
+        proper_bitset_free(&aps[0]);
+        proper_bitset_free(&aps[1]);
+        proper_ltl_free(&f);
+        proper_dtmc_free(&ic.c.m);
+    }
+    CHECK(strict > 20); /* the intervals mattered */
+}
+
+/* Formulas with one operator against dtmc.h's interval solver
+ * (proper_dtmc_interval_prob_until, value iteration on the model
+ * itself): Pmax/Pmin [ F a ], [ a U b ], and [ G a ] = 1 - Pmin/Pmax [ F !a ]. */
+static void test_interval_until_agree(void) {
+    proper_rng rng;
+    int round;
+    proper_rng_seed(&rng, 777);
+    for (round = 0; round < 100 && !test__checks_failed; round++) {
+        ichain ic;
+        unsigned masks[8];
+        uint32_t n = 2 + (uint32_t)proper_rng_below(&rng, 6), s;
+        proper_bitset aps[2], not_a;
+        proper_error err;
+        int maximise;
+        random_ichain(&ic, n, &rng, masks);
+        make_aps(&ic.c, aps);
+        proper_bitset_init(&not_a);
+        proper_bitset_copy(&not_a, &aps[0], &err);
+        proper_bitset_not(&not_a);
+        for (maximise = 0; maximise <= 1; maximise++) {
+            double x[8], y[8];
+            CHECK(proper_dtmc_interval_prob_until(&ic.c.m, ic.lo, ic.hi, NULL, &aps[0], maximise, NULL, y, NULL, &err) == 0);
+            for (s = 0; s < n; s++) x[s] = interval_at(&ic, "F a", maximise, s);
+            for (s = 0; s < n; s++) CHECK_ABS(x[s], y[s], 1e-6);
+            CHECK(proper_dtmc_interval_prob_until(&ic.c.m, ic.lo, ic.hi, &aps[0], &aps[1], maximise, NULL, y, NULL, &err) == 0);
+            for (s = 0; s < n; s++) x[s] = interval_at(&ic, "a U b", maximise, s);
+            for (s = 0; s < n; s++) CHECK_ABS(x[s], y[s], 1e-6);
+            CHECK(proper_dtmc_interval_prob_until(&ic.c.m, ic.lo, ic.hi, NULL, &not_a, !maximise, NULL, y, NULL, &err) == 0);
+            for (s = 0; s < n; s++) x[s] = interval_at(&ic, "G a", maximise, s);
+            for (s = 0; s < n; s++) CHECK_ABS(x[s], 1 - y[s], 1e-6);
+        }
+        if (test__checks_failed) printf("  round %d\n", round);
+        proper_bitset_free(&not_a);
+        proper_bitset_free(&aps[0]);
+        proper_bitset_free(&aps[1]);
+        proper_dtmc_free(&ic.c.m);
+    }
+}
+
+/* Bad intervals and the product limit are refused with a message. */
+static void test_interval_errors(void) {
+    static const double P[4] = {0.5, 0.5, 0, 1};
+    static const char *const names[] = {"a", "b"};
+    static const unsigned masks[2] = {1, 2};
+    ichain ic;
+    proper_ltl f;
+    proper_bitset *aps;
+    size_t n_aps;
+    proper_error err;
+    proper_ltl_opts o = proper_ltl_opts_default();
+    double x[2];
+    CHECK(build_dense(&ic.c.m, P, 2) == 0);
+    ic.c.n_labels = 2, ic.c.names = names, ic.c.masks = masks;
+    CHECK(setup(&ic.c, "G F a", &f, &aps, &n_aps) == 0);
+    intervals_around(&ic, 0.1, 2);
+    ic.hi[0] = 0.45; /* state 0: upper ends sum to 0.45 + 0.6 ... */
+    ic.hi[1] = 0.5;  /* ... now 0.95 < 1 */
+    CHECK_INT(proper_ltl_interval_prob(&ic.c.m, ic.lo, ic.hi, &f, aps, n_aps, 1, NULL, x, NULL, &err), PROPER_EPROB);
+    CHECK(strstr(err.message, "state 0") != NULL);
+    intervals_around(&ic, 0.1, 2);
+    ic.lo[0] = 0.7; /* above its upper end 0.6 */
+    CHECK_INT(proper_ltl_interval_prob(&ic.c.m, ic.lo, ic.hi, &f, aps, n_aps, 1, NULL, x, NULL, &err), PROPER_EPROB);
+    intervals_around(&ic, 0.1, 2);
+    o.max_product_states = 4;
+    CHECK_INT(proper_ltl_interval_prob(&ic.c.m, ic.lo, ic.hi, &f, aps, n_aps, 1, &o, x, NULL, &err), PROPER_ELIMIT);
+    CHECK(strstr(err.message, "PROPER_LTL_MAX_PRODUCT_STATES") != NULL);
+    free_aps(aps, n_aps);
+    proper_ltl_free(&f);
+    proper_dtmc_free(&ic.c.m);
+}
+
 int main(void) {
     RUN(test_prism_lec17);
     RUN(test_prism_lec15);
@@ -1163,5 +1454,11 @@ int main(void) {
     RUN(test_parse_meaning);
     RUN(test_parse_errors);
     RUN(test_bad_arguments_and_limits);
+    RUN(test_interval_robot);
+    RUN(test_interval_nature_by_hand);
+    RUN(test_interval_points_agree);
+    RUN(test_interval_random_bounds);
+    RUN(test_interval_until_agree);
+    RUN(test_interval_errors);
     return test_summary();
 }
