@@ -67,7 +67,15 @@ static void check_usage(FILE *out) {
             "                     (\"Infinity\", \"-Infinity\", \"NaN\"); a tool's\n"
             "                     \"tool_error\" is null when it states none; \"error_bound\" is\n"
             "                     the solver's proven bound on |value - exact value| for one\n"
-            "                     P=?, R=? or S=? operator whose solver proves one, else null\n"
+            "                     P=?, R=? or S=? operator whose solver proves one, else null;\n"
+            "                     it is the exact value of the chain as built in doubles:\n"
+            "                     the rounding of the model's probabilities and rates (a\n"
+            "                     unit in the last place each) is not in it, and its effect\n"
+            "                     grows with the expected number of steps (PRISM's poll6\n"
+            "                     example: 1.1e-14 off the model's exact value, bound\n"
+            "                     7.8e-15); --exact gives the model's exact value\n",
+            (unsigned)PROPER_PRISM_MAX_STATES, (unsigned long long)PROPER_PRISM_MAX_TRANSITIONS);
+    fprintf(out,
             "  --export-explicit PREFIX   write PREFIX.tra .lab .sta .srew .trew (PRISM\n"
             "                     explicit format; states numbered as PRISM numbers them;\n"
             "                     several reward structures: PREFIX1.srew, PREFIX2.srew, ...)\n"
@@ -95,7 +103,7 @@ static void check_usage(FILE *out) {
             "                     its version probe waits at most this, and at most %g s\n\n"
             "Exit status: 0 ok, 1 a boolean property (e.g. P>=0.9 [...]) is false,\n"
             "2 bad input (errors as file:line:col: message).\n",
-            (unsigned)PROPER_PRISM_MAX_STATES, (unsigned long long)PROPER_PRISM_MAX_TRANSITIONS, CLI_DEFAULT_PRECISION, CHECK_TIMEOUT, PROPER_TOOL_PROBE_TIMEOUT);
+            CLI_DEFAULT_PRECISION, CHECK_TIMEOUT, PROPER_TOOL_PROBE_TIMEOUT);
 }
 
 typedef struct check_opts {
