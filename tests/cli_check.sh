@@ -320,6 +320,21 @@ status_is check_error_bound_rewards 0 &&
         'BEGIN { d = v - (1 + 0.75 ^ 10) / 2; if (d < 0) d = -d; exit !(b != "null" && b >= 0 && b < 1e-10 && d <= b + 1e-16) }' &&
     check check_error_bound_lra awk -v v="$(json_get "$T/out" properties.2.value)" -v b="$(json_get "$T/out" properties.2.error_bound)" \
         'BEGIN { d = v - 1.5; if (d < 0) d = -d; exit !(b != "null" && b >= 0 && b < 1e-10 && d <= b + 1e-16) }'
+# a CTMC's time-bounded answers too (uniformisation's proven bound): the flip 0 -2-> 1 -3-> 0 from 0,
+# P(x=1 at t) = (2/5)(1 - e^{-5t}): F<=0.5 x=1 = 1 - e^{-1} (x=1 absorbing), F[1,2] x=1 =
+# p1(1) + (1 - p1(1))(1 - e^{-2}), "up" (5 in x=1) I=1 = 5 p1(1), "time" (1 in x=0) C<=2 = 2 - (2/5)(2 - (1 - e^{-10})/5)
+printf 'ctmc\nmodule flip x : [0..1] init 0; [] x=0 -> 2:(x'"'"'=1); [] x=1 -> 3:(x'"'"'=0); endmodule\nrewards "time" x=0 : 1; endrewards\nrewards "up" x=1 : 5; endrewards\n' > "$T/flip.sm"
+printf 'P=? [ F<=0.5 x=1 ]\nP=? [ F[1,2] x=1 ]\nR{"up"}=? [ I=1 ]\nR{"time"}=? [ C<=2 ]\n' > "$T/flip.csl"
+run chk "$T/flip.sm" "$T/flip.csl" --json
+status_is check_error_bound_ctmc 0 &&
+    check check_error_bound_ctmc_until awk -v v="$(json_get "$T/out" properties.0.value)" -v b="$(json_get "$T/out" properties.0.error_bound)" \
+        'BEGIN { d = v - (1 - exp(-1)); if (d < 0) d = -d; exit !(b != "null" && b >= 0 && b < 1e-10 && d <= b + 1e-15) }' &&
+    check check_error_bound_ctmc_window awk -v v="$(json_get "$T/out" properties.1.value)" -v b="$(json_get "$T/out" properties.1.error_bound)" \
+        'BEGIN { p = 0.4 * (1 - exp(-5)); d = v - (p + (1 - p) * (1 - exp(-2))); if (d < 0) d = -d; exit !(b != "null" && b >= 0 && b < 1e-10 && d <= b + 1e-15) }' &&
+    check check_error_bound_ctmc_instant awk -v v="$(json_get "$T/out" properties.2.value)" -v b="$(json_get "$T/out" properties.2.error_bound)" \
+        'BEGIN { d = v - 2 * (1 - exp(-5)); if (d < 0) d = -d; exit !(b != "null" && b >= 0 && b < 1e-10 && d <= b + 1e-15) }' &&
+    check check_error_bound_ctmc_cumul awk -v v="$(json_get "$T/out" properties.3.value)" -v b="$(json_get "$T/out" properties.3.error_bound)" \
+        'BEGIN { d = v - (2 - 0.4 * (2 - (1 - exp(-10)) / 5)); if (d < 0) d = -d; exit !(b != "null" && b >= 0 && b < 1e-10 && d <= b + 1e-15) }'
 run chk $M/die.pm 'P=? [ F>=2 s=7 ]' --json
 status_is check_error_bound_none 0 && check check_error_bound_none [ "$(json_get "$T/out" properties.0.error_bound)" = null ]
 # expressions without an operator, exactly: 0.5^2 + 1/3 = 7/12; with --param, p1*2 + done (done = 21)
