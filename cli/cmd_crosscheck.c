@@ -92,10 +92,13 @@ typedef struct xc_tool {
     proper_tool_output out;
 } xc_tool;
 
-/* Native results. */
+/* Native results; `failure` holds native's own error message when it
+ * refused or failed that property (the tools' answers to it are then not
+ * compared, and the check fails). */
 typedef struct xc_native {
     double value, seconds, error;
     int type;
+    char failure[PROPER_ERROR_MESSAGE_MAX + PROPER_ERROR_FILE_MAX + 64];
 } xc_native;
 
 /* Appends one argument to a NULL-terminated list of at most
@@ -203,13 +206,19 @@ static int run_native(const proper_prism_props *props, const proper_dtmc *d, xc_
     for (i = 0; i < n; i++) {
         double start = cli_now();
         proper_prism_result res;
-        if (proper_prism_props_result(props, i, d, &co, &res, &err)) return cli_report(&err);
+        nat[i].type = proper_prism_props_type(props, i);
+        if (proper_prism_props_result(props, i, d, &co, &res, &err)) {
+            if (err.code == PROPER_ENOMEM) return cli_report(&err);
+            proper_error_format(&err, nat[i].failure, sizeof nat[i].failure);
+            nat[i].seconds = cli_now() - start;
+            nat[i].value = NAN;
+            continue;
+        }
         if (!(res.value == res.hi) && res.value == res.value)
             return cli_fail("property %lu has a range of values [%.17g, %.17g] over several initial states: "
                             "crosscheck compares single values", (unsigned long)i + 1, res.value, res.hi);
         nat[i].seconds = cli_now() - start;
         nat[i].value = res.value;
-        nat[i].type = proper_prism_props_type(props, i);
         /* native's own stated error: the solver's proven bound where it has
          * one (a transient CTMC probability of 1e-77 is only known to within
          * its absolute truncation error), else its relative stopping target */
@@ -357,14 +366,27 @@ static int report_table(const xc_opts *o, const proper_prism_props *p, const pro
         char label[600], value[64];
         int is_bool = nat[i].type == PROPER_PRISM_BOOL;
         property_label(label, sizeof label, p, i);
-        format_value(value, sizeof value, nat[i].value, is_bool);
-        printf("%-*s  %-7s  %-24s  %-9s  %-9s  %7.3f s\n", (int)width, label, "native", value, "-", "-",
-               nat[i].seconds);
+        if (nat[i].failure[0]) {
+            status = CLI_CHECK_FAILED;
+            printf("%-*s  %-7s  %-24s  %-9s  %-9s  %7.3f s  FAILED: %s\n", (int)width, label, "native", "-", "-", "-",
+                   nat[i].seconds, nat[i].failure);
+        } else {
+            format_value(value, sizeof value, nat[i].value, is_bool);
+            printf("%-*s  %-7s  %-24s  %-9s  %-9s  %7.3f s\n", (int)width, label, "native", value, "-", "-",
+                   nat[i].seconds);
+        }
         for (k = 0; k < n_tools; k++) {
             const proper_tool_answer *a = answer_of(&tools[k], i, n);
             char ad[32] = "-", rd[32] = "-", tm[32] = "-", verdict[PROPER_ERROR_MESSAGE_MAX + 64];
             xc_cmp c;
             if (!tools[k].ran) continue;
+            if (a && a->ok && nat[i].failure[0]) {
+                format_value(value, sizeof value, a->value, a->is_bool || is_bool);
+                if (a->seconds >= 0) snprintf(tm, sizeof tm, "%7.3f s", a->seconds);
+                printf("%-*s  %-7s  %-24s  %-9s  %-9s  %-9s  not compared (native failed)\n", (int)width, "",
+                       tools[k].name, value, "-", "-", tm);
+                continue;
+            }
             if (!a) {
                 status = CLI_CHECK_FAILED;
                 printf("%-*s  %-7s  %-24s  %-9s  %-9s  %-9s  %s\n", (int)width, "", tools[k].name, "-", "-", "-", "-",
@@ -466,7 +488,9 @@ static int report_json(const xc_opts *o, const proper_prism_props *p, const prop
         cli_json_object_begin(&j);
         json_value(&j, nat[i].value, is_bool);
         cli_json_key_number(&j, "seconds", nat[i].seconds);
+        cli_json_key_string(&j, "error", nat[i].failure[0] ? nat[i].failure : NULL);
         cli_json_object_end(&j);
+        if (nat[i].failure[0]) status = CLI_CHECK_FAILED;
         cli_json_key(&j, "tools");
         cli_json_array_begin(&j);
         for (k = 0; k < n_tools; k++) {
@@ -484,6 +508,7 @@ static int report_json(const xc_opts *o, const proper_prism_props *p, const prop
                 continue;
             }
             c = compare(o, &nat[i], a);
+            if (nat[i].failure[0]) c.agree = c.within_stated = c.have_diff = 0;
             if (!c.agree) status = CLI_CHECK_FAILED;
             json_value(&j, a->value, a->is_bool || is_bool);
             cli_json_key_number(&j, "stated_error", a->error);

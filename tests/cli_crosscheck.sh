@@ -112,6 +112,17 @@ args=""; i=0; while [ $i -lt 33 ]; do args="$args --prism-arg -sor"; i=$((i + 1)
 expect_error crosscheck_prism_arg_limit "--prism-arg: at most 32 arguments" xc $IN/mm1k.sm $IN/mm1k.csl --const T=10 $args
 expect_error crosscheck_prism_arg_missing "option '--prism-arg' needs a value" xc $IN/mm1k.sm $IN/mm1k.csl --prism-arg
 
+# --- native refuses one property: that row fails, the others are still compared ---
+# (a gambler who falls back to x=7 needs about 2^512 steps to win: no bound
+# can be proven; the stand-in answers with PRISM 4.9's transcript of R=? [ F "win" ])
+replay prism-gambler prism_gambler_infinity.txt
+PROPER_PRISM=$T/prism-gambler expect_text crosscheck_native_refuses 1 "not compared (native failed)" \
+    xc $M/gambler_unsettled_steady.pm 'R=? [ F "win" ]' --const p=0.5
+matches crosscheck_native_refuses_row "$T/out" '^R=\? \[ F "win" \] +native +- .*FAILED: no error bound can be proven'
+PROPER_PRISM=$T/prism-gambler run xc $M/gambler_unsettled_steady.pm 'R=? [ F "win" ]' --const p=0.5 --json
+status_is crosscheck_native_refuses_json 1 && json_valid crosscheck_native_refuses_json_valid "$T/out" &&
+    check crosscheck_native_refuses_json_agree [ "$(json_get "$T/out" properties.0.tools.0.agree)" = false ]
+
 replay prism-exact prism_minpathsum_exact.txt
 PROPER_PRISM=$T/prism-exact expect_text crosscheck_exact 0 "[exact 32504164372/51699390625]" xc \
     $M/minpathsum.pm $P/minpathsum.pctl --const $MPS --exact
