@@ -397,9 +397,14 @@ typedef struct proper_prism_result {
      * init_error; max_error over several initial states) when the property
      * is one P=?, R=? or S=? operator solved by one solve that proves its
      * bound (until, bounded until without a lower bound, reachability
-     * reward, steady state, R=? [ S ], and a DTMC's R=? [ C<=k ], [ I=k ]
-     * and [ C ]); -1 otherwise (LTL, lower step bounds, CSL time bounds,
-     * a CTMC's C<=t, I=t and C, expressions over operators). */
+     * reward, steady state, R=? [ S ], a DTMC's R=? [ C<=k ], [ I=k ] and
+     * [ C ], and a CTMC's time bounds: P=? [ U<=t ], [ U[t1,t2] ],
+     * [ U>=t ], [ F<=t ], R=? [ C<=t ], [ I=t ]); -1 otherwise (LTL, lower
+     * step bounds, a CTMC's R=? [ C ], expressions over operators). A
+     * CTMC's bound can be wider than the solver's 1e-10 relative target
+     * when uniformisation takes millions of steps (their a priori rounding,
+     * see dtmc.h's "Error bounds of uniformisation"): it is reported as it
+     * is, not refused. */
     double error_bound;
 } proper_prism_result;
 
