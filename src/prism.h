@@ -399,8 +399,8 @@ typedef struct proper_prism_result {
      * bound (until, bounded until without a lower bound, reachability
      * reward, steady state, R=? [ S ], a DTMC's R=? [ C<=k ], [ I=k ] and
      * [ C ], and a CTMC's time bounds: P=? [ U<=t ], [ U[t1,t2] ],
-     * [ U>=t ], [ F<=t ], R=? [ C<=t ], [ I=t ]); -1 otherwise (LTL, lower
-     * step bounds, a CTMC's R=? [ C ], expressions over operators). A
+     * [ U>=t ], [ F<=t ], R=? [ C<=t ], [ I=t ] and [ C ]); -1 otherwise
+     * (LTL, lower step bounds, expressions over operators). A
      * CTMC's bound can be wider than the solver's 1e-10 relative target
      * when uniformisation takes millions of steps (their a priori rounding,
      * see dtmc.h's "Error bounds of uniformisation"): it is reported as it
@@ -6377,9 +6377,10 @@ static int proper__prism_ctmc_reward(proper__prism_checker *C, const proper_dtmc
     if ((rc = proper_dtmc_embedded(d, &emb, C->err)) == 0) {
         if (emb.n_trans != d->n_trans) /* the transitions' rewards are aligned with the CTMC's */
             rc = proper_error_set(C->err, PROPER_EINVAL, NULL, 0, 0, "the embedded DTMC has other transitions than the CTMC");
-        else if (path < 0)
-            rc = proper__prism_total_reward(C, &emb, &scaled, x, NULL);
-        else
+        else if (path < 0) {
+            proper_dtmc_solve_stats st;
+            if ((rc = proper__prism_total_reward(C, &emb, &scaled, x, &st)) == 0) proper__prism_proven(C, &st);
+        } else
             rc = proper__prism_reward_ltl(C, &emb, &scaled, path, x);
     }
     proper_dtmc_free(&emb);

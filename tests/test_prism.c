@@ -1445,6 +1445,31 @@ static void test_ctmc(void) {
     proper_prism_free(m);
 }
 
+/* A CTMC's R=? [ C ] reports the bound of its embedded chain's solve:
+ * 0 -2-> 1 -3-> 2 (absorbing: a self-loop) earns 1 per time unit until
+ * absorbed, 1/2 + 1/3 = 5/6, plus 4 for the jump 0 -> 1. */
+static void test_ctmc_total_bound(void) {
+    static const char model[] = "ctmc\nmodule m s : [0..2] init 0;\n [go] s=0 -> 2:(s'=1);\n [] s=1 -> 3:(s'=2);\n [] s=2 -> 1:(s'=2);\nendmodule\n"
+                                "rewards s<2 : 1; [go] true : 4; endrewards\n";
+    proper_prism_model *m = NULL;
+    proper_prism_props *p = NULL;
+    proper_prism_result r;
+    proper_dtmc d;
+    proper_error e;
+    proper_dtmc_init(&d);
+    CHECK_INT(proper_prism_parse(&m, model, strlen(model), "chain.sm", &e), 0);
+    CHECK_INT(proper_prism_build(m, NULL, &d, &e), 0);
+    CHECK_INT(proper_prism_props_parse(&p, m, "R=? [ C ]", 9, NULL, &e), 0);
+    if (p) {
+        CHECK_INT(proper_prism_props_result(p, 0, &d, NULL, &r, &e), 0);
+        CHECK(r.error_bound >= 0 && r.error_bound <= 1e-10 * (4 + 5.0 / 6));
+        CHECK(fabs(r.value - (4 + 5.0 / 6)) <= r.error_bound + 2 * DBL_EPSILON * 5);
+    }
+    proper_prism_props_free(p);
+    proper_dtmc_free(&d);
+    proper_prism_free(m);
+}
+
 /* The same CTMC's time-bounded properties report dtmc.h's proven bounds,
  * which hold the closed forms: from x=0, P(x=1 at t) = p1(t) = (2/5)(1 -
  * e^{-5t}); F<=t x=1 (x=1 absorbing) is 1 - e^{-2t}; F[1,2] x=1 is p1(1) +
@@ -1916,6 +1941,7 @@ int main(void) {
     RUN(test_init_block);
     RUN(test_ctmc);
     RUN(test_ctmc_bounds);
+    RUN(test_ctmc_total_bound);
     RUN(test_global);
     RUN(test_expression_errors);
     RUN(test_parse_errors);
