@@ -55,6 +55,15 @@
  * letters (sets of propositions) the chain's states carry; at most 64
  * propositions.
  *
+ * ---- Interval models: proper_ltl_interval_prob ------------------------------
+ * Pmin/Pmax of an LTL formula on a model whose transitions carry
+ * probability intervals (PRISM's IDTMCs, nature choosing a distribution
+ * within them at every step): the formula's tableau semi-determinised
+ * (subset construction, then a jump chosen by the maximiser into a
+ * breakpoint construction), its product with the model as an interval MDP,
+ * the accepting maximal end components and the largest probability of
+ * reaching them (dtmc.h's interval solver); Pmin [ f ] = 1 - Pmax [ !f ].
+ *
  * ---- Limits ------------------------------------------------------------------
  * Automaton states, product states, refinements and residual formulas are
  * bounded by tunables (below, and per call in proper_ltl_opts); beyond them the call
@@ -2706,11 +2715,12 @@ done:
  * (Courcoubetis and Yannakakis, J. ACM 42(4), 1995, section 4): an initial
  * part that follows the set of tableau nodes consistent with the path so
  * far (the subset construction), from which the maximiser may jump, at any
- * step, to one node M of the set; after the jump a deterministic
- * breakpoint construction follows the nodes reachable from M (P) and those
- * among them reached through a node of the current acceptance set since
- * the last breakpoint (O); when O covers P the automaton visits an
- * accepting state and moves to the next acceptance set. The product with
+ * step, to a part of the set (proper__ltl_ip_row_subset says which); after
+ * the jump a deterministic breakpoint construction follows the nodes
+ * reachable from that part (P) and those among them reached through a node
+ * of the current acceptance set since the last breakpoint (O); when O
+ * covers P the automaton visits an accepting state and moves to the next
+ * acceptance set. The product with
  * the interval model is an interval MDP whose choices are the jumps and
  * nature's distributions, both resolved by the maximiser; it is encoded as
  * an interval DTMC: a subset state (s, S) has intervals [0, 1] to its step
@@ -3307,7 +3317,7 @@ PROPER_API int proper_ltl_interval_prob(const proper_dtmc *m, const double *lo, 
     if (maximise) return proper__ltl_interval_max(m, lo, hi, f, aps, n_aps, opts, x, stats, err);
     if ((rc = proper__ltl_negated(f, &neg, err)) == 0 &&
         (rc = proper__ltl_interval_max(m, lo, hi, &neg, aps, n_aps, opts, x, stats, err)) == 0)
-        for (s = 0; s < m->n_states; s++) x[s] = 1.0 - x[s];
+        for (s = 0; s < m->n_states; s++) x[s] = fmax(0.0, 1.0 - x[s]); /* not -0 or -1e-16 from a value rounded above 1 */
     proper_ltl_free(&neg);
     return rc;
 }
