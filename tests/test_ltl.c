@@ -1404,6 +1404,74 @@ static void test_interval_until_agree(void) {
     }
 }
 
+/* Build an interval chain from dense n x n matrices of lower and upper
+ * ends (a transition where hi > 0). */
+static void build_intervals(ichain *ic, const double *LO, const double *HI, uint32_t n) {
+    double P[64] = {0};
+    uint32_t s, t;
+    uint64_t e;
+    for (s = 0; s < n; s++) {
+        double k = 0;
+        for (t = 0; t < n; t++) k += HI[s * n + t] > 0;
+        for (t = 0; t < n; t++) P[s * n + t] = HI[s * n + t] > 0 ? 1.0 / k : 0.0;
+    }
+    CHECK(build_dense(&ic->c.m, P, n) == 0);
+    for (s = 0; s < n; s++)
+        for (e = ic->c.m.row[s]; e < ic->c.m.row[s + 1]; e++) {
+            ic->lo[e] = LO[s * n + ic->c.m.col[e]];
+            ic->hi[e] = HI[s * n + ic->c.m.col[e]];
+        }
+}
+
+/* Two random interval chains (3 and 6 states) and 8 formulas, Pmax and
+ * Pmin from state 0, as PRISM 4.10.2-dev computes them
+ * (`prism m.prism f.props`, its explicit engine, which it switches to for
+ * interval models; default precision 1e-6 relative, hence the tolerance).
+ * The model files, m10.prism and m11.prism:
+ *   s=0 -> [0.351,0.482]:(s'=1) + [0.136,0.561]:(s'=0) + [0.161,0.301]:(s'=2);
+ *   s=1 -> [0.444,0.649]:(s'=1) + [0.195,0.364]:(s'=2) + [0.065,0.27]:(s'=0);
+ *   s=2 -> 1:(s'=2);   label "a" = s=0; label "b" = s=1;
+ * and
+ *   s=0 -> [0.186,0.285]:(s'=3) + [0.165,0.54]:(s'=4) + [0.178,0.665]:(s'=1);
+ *   s=1 -> [0.556,0.925]:(s'=4) + [0.143,0.372]:(s'=0);
+ *   s=2 -> [0.429,0.612]:(s'=4) + [0.208,0.667]:(s'=1);
+ *   s=3 -> [0.12,0.21]:(s'=2) + [0.389,0.614]:(s'=1) + [0.234,0.341]:(s'=5);
+ *   s=4 -> 1:(s'=4);   s=5 -> 1:(s'=5);
+ *   label "a" = s=1|s=3|s=5; label "b" = s=0|s=1|s=4; */
+static void test_interval_prism_random(void) {
+    static const double LO10[9] = {0.136, 0.351, 0.161, 0.065, 0.444, 0.195, 0, 0, 1};
+    static const double HI10[9] = {0.561, 0.482, 0.301, 0.27, 0.649, 0.364, 0, 0, 1};
+    static const double LO11[36] = {0, 0.178, 0, 0.186, 0.165, 0,   0.143, 0, 0, 0, 0.556, 0,   0, 0.208, 0, 0, 0.429, 0,
+                                    0, 0.389, 0.12, 0, 0, 0.234,   0, 0, 0, 0, 1, 0,           0, 0, 0, 0, 0, 1};
+    static const double HI11[36] = {0, 0.665, 0, 0.285, 0.54, 0,    0.372, 0, 0, 0, 0.925, 0,   0, 0.667, 0, 0, 0.612, 0,
+                                    0, 0.614, 0.21, 0, 0, 0.341,   0, 0, 0, 0, 1, 0,           0, 0, 0, 0, 0, 1};
+    static const char *const names[] = {"a", "b"};
+    static const unsigned masks10[3] = {1, 2, 0}, masks11[6] = {2, 3, 0, 1, 2, 1};
+    static const char *const formulas[8] = {
+        "G F a", "F G a", "(G F a) & (G F b)", "G (a => (X b))",
+        "(a U b) U (G a)", "(F G a) | (G F b)", "a U (X b)", "G (b => (F a))"};
+    static const double max10[8] = {0, 0, 0, 0.4411894299817325, 0, 0, 0.7496107880708888, 0.6715839156796131};
+    static const double min10[8] = {0, 0, 0, 0.1848712888976056, 0, 0, 0.5383433526131614, 0.2824710277366102};
+    static const double max11[8] = {0.1329496571766252, 0.1329496571766252, 0, 0.92398409295425,
+                                    0.1316413954143288, 1, 0.8140000000000001, 0.13294968820536052};
+    static const double min11[8] = {0.046112649763223365, 0.046112649763223365, 0, 0.7900029572660852,
+                                    0.04600701609804153, 1, 0.7150000000000001, 0.046112657157465244};
+    ichain a, b;
+    size_t i;
+    build_intervals(&a, LO10, HI10, 3);
+    a.c.n_labels = 2, a.c.names = names, a.c.masks = masks10;
+    build_intervals(&b, LO11, HI11, 6);
+    b.c.n_labels = 2, b.c.names = names, b.c.masks = masks11;
+    for (i = 0; i < 8; i++) {
+        CHECK_ABS(interval_at(&a, formulas[i], 1, 0), max10[i], 2e-6);
+        CHECK_ABS(interval_at(&a, formulas[i], 0, 0), min10[i], 2e-6);
+        CHECK_ABS(interval_at(&b, formulas[i], 1, 0), max11[i], 2e-6);
+        CHECK_ABS(interval_at(&b, formulas[i], 0, 0), min11[i], 2e-6);
+    }
+    proper_dtmc_free(&a.c.m);
+    proper_dtmc_free(&b.c.m);
+}
+
 /* Bad intervals and the product limit are refused with a message. */
 static void test_interval_errors(void) {
     static const double P[4] = {0.5, 0.5, 0, 1};
@@ -1456,6 +1524,7 @@ int main(void) {
     RUN(test_bad_arguments_and_limits);
     RUN(test_interval_robot);
     RUN(test_interval_nature_by_hand);
+    RUN(test_interval_prism_random);
     RUN(test_interval_points_agree);
     RUN(test_interval_random_bounds);
     RUN(test_interval_until_agree);
