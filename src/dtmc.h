@@ -5912,8 +5912,9 @@ static double proper__dtmc_unif_steps_error(double a, double b, unsigned long j)
  *    the top of the weights above i, within (1 + rho) of P(N > i) plus the
  *    mass P(N > right), rho = (1 + weight_error)(1 + gamma_{n+2}) / (1 -
  *    out_mass) - 1; below `left`, 1/q stands for P(N > i) / q, off by at
- *    most P(N <= i) <= out_mass; sum_i P(N > i) = E N = lambda, so these
- *    add (B / q)(rho lambda + (right + 1)(out_mass + u)); the terms past
+ *    most P(N <= i) <= out_mass, and inv_q is within 2 u of 1/q;
+ *    sum_i P(N > i) = E N = lambda, so these add (B / q)(rho lambda +
+ *    (right + 1)(out_mass + 2 u)); the terms past
  *    `right` add (B / q) sum_{i > right} P(N > i) <= (B / q) out_mass r /
  *    (1 - r), r = lambda / (right + 2), as P(N > i + 1) <= r P(N > i)
  *    there (p_{j+1} / p_j = lambda / (j + 1));
@@ -5952,7 +5953,7 @@ static double proper__dtmc_series_bound(const proper__dtmc_series *se, double la
         double rho = (1.0 + pw->weight_error) * (1.0 + proper__dtmc_gamma(n + 2.0)) / (1.0 - pw->out_mass) - 1.0;
         S = proper__dtmc_series_tail(se, 0) * (1.0 + proper__dtmc_gamma((double)pw->right + 4.0));
         bound = B * inv_q *
-                (rho * lambda + ((double)pw->right + 1.0) * (pw->out_mass + u) + pw->out_mass * r / (1.0 - r));
+                (rho * lambda + ((double)pw->right + 1.0) * (pw->out_mass + 2.0 * u) + pw->out_mass * r / (1.0 - r));
     }
     bound += S * (E + e0) + proper__dtmc_gamma((double)dn->terms + n + 2.0) * S * (B + E) + dn->rest * (dn->half + E);
     return bound * (1.0 + 8.0 * u);
