@@ -3216,6 +3216,75 @@ done:
     return rc;
 }
 
+/* Whether nature can choose in s a distribution with support in `in`
+ * that gives `hit` positive mass. */
+static int proper__ltl_ip_stays_hits(const proper_dtmc *g, const double *lo, const double *hi, uint32_t s,
+                                     const unsigned char *in, const unsigned char *hit) {
+    double sum_lo = 0.0, inside = 0.0;
+    uint64_t e;
+    for (e = g->row[s]; e < g->row[s + 1]; e++) {
+        sum_lo += lo[e];
+        if (in[g->col[e]]) inside += hi[e];
+        else if (lo[e] > 0.0) return 0;
+    }
+    if (inside < 1.0 - PROPER_DTMC_ROW_SUM_TOL) return 0;
+    for (e = g->row[s]; e < g->row[s + 1]; e++)
+        if (hit[g->col[e]] && proper__ltl_ip_can(lo, hi, e, sum_lo)) return 1;
+    return 0;
+}
+
+/* Add to target the states from which the maximiser reaches it with
+ * probability 1 (their value is 1: the solver then need not approach it,
+ * and the end components they form outside the target no longer stand in
+ * the way of its certificate). The classic nested fixed point: R = all
+ * states; Y = the states that reach target inside R, each step a
+ * distribution with support in R; R = Y until it no longer shrinks. The
+ * inner fixed point grows Y by a worklist over predecessors. */
+static int proper__ltl_ip_sure(const proper_dtmc *g, const double *lo, const double *hi, proper_bitset *target,
+                               proper_error *err) {
+    uint32_t n = g->n_states, s, *queue = NULL, head, tail;
+    uint64_t *prow = NULL, e;
+    uint32_t *pcol = NULL;
+    unsigned char *in = NULL, *y = NULL;
+    int rc = 0, shrunk = 1;
+    prow = (uint64_t *)proper_calloc((size_t)n + 2, sizeof *prow);
+    pcol = (uint32_t *)proper_calloc(g->n_trans + 1, sizeof *pcol);
+    queue = (uint32_t *)proper_calloc((size_t)n + 1, sizeof *queue);
+    in = (unsigned char *)proper_calloc((size_t)n + 1, 1);
+    y = (unsigned char *)proper_calloc((size_t)n + 1, 1);
+    if (!prow || !pcol || !queue || !in || !y) { rc = proper__ltl_oom(err); goto done; }
+    for (e = 0; e < g->n_trans; e++) prow[g->col[e] + 2]++; /* predecessors, by counting sort */
+    for (s = 0; s < n; s++) prow[s + 2] += prow[s + 1];
+    for (s = 0; s < n; s++)
+        for (e = g->row[s]; e < g->row[s + 1]; e++) pcol[prow[g->col[e] + 1]++] = s;
+    memset(in, 1, n);
+    while (shrunk) {
+        head = tail = 0;
+        for (s = 0; s < n; s++) {
+            y[s] = in[s] && PROPER_BITSET_GET(target, s);
+            if (y[s]) queue[tail++] = s;
+        }
+        while (head < tail) { /* each state enters y, and the queue, once */
+            uint32_t t = queue[head++];
+            for (e = prow[t]; e < prow[t + 1]; e++) {
+                uint32_t p = pcol[e];
+                if (in[p] && !y[p] && proper__ltl_ip_stays_hits(g, lo, hi, p, in, y)) {
+                    y[p] = 1;
+                    queue[tail++] = p;
+                }
+            }
+        }
+        shrunk = 0;
+        for (s = 0; s < n; s++)
+            if (in[s] && !y[s]) in[s] = 0, shrunk = 1;
+    }
+    for (s = 0; s < n; s++)
+        if (in[s]) proper_bitset_set(target, s);
+done:
+    PROPER_FREE(prow); PROPER_FREE(pcol); PROPER_FREE(queue); PROPER_FREE(in); PROPER_FREE(y);
+    return rc;
+}
+
 /* The model's intervals: aligned with its transitions, within [0, 1],
  * each row's lower ends summing to at most 1 and its upper ends to at
  * least 1 (within PROPER_DTMC_ROW_SUM_TOL). */
@@ -3272,7 +3341,8 @@ static int proper__ltl_interval_max(const proper_dtmc *m, const double *lo, cons
         if (tb.T.u_mask >> q & 1u) ip.acc_bit[ip.n_acc++] = q;
     if (ip.n_acc == 0) ip.n_acc = 1;
     if ((rc = proper__ltl_ip_build(&ip, &g)) ||
-        (rc = proper__ltl_ip_accepting_mecs(&g, ip.plo, ip.phi, ip.accepting, &target, err)))
+        (rc = proper__ltl_ip_accepting_mecs(&g, ip.plo, ip.phi, ip.accepting, &target, err)) ||
+        (rc = proper__ltl_ip_sure(&g, ip.plo, ip.phi, &target, err)))
         goto done;
     y = (double *)proper_calloc((size_t)g.n_states + 1, sizeof *y);
     if (!y) { rc = proper__ltl_oom(err); goto done; }
