@@ -5973,6 +5973,7 @@ static int proper__dtmc_uniformise_apply(const proper_dtmc *m, const proper_bits
     double q = proper__dtmc_series_rate(m, frozen, &d), lo, hi, B, lambda;
     int rc;
     proper__dtmc_range(v, m->n_states, &lo, &hi);
+    if (!m->n_states) lo = hi = 0.0;
     B = fmax(fabs(lo), fabs(hi));
     if (q == 0.0 || t == 0.0) { /* nothing moves: x = v (cumulative: t v, one rounding) */
         for (s = 0; s < m->n_states; s++) x[s] = cumulative ? t * v[s] : v[s];
