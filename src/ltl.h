@@ -298,10 +298,11 @@ PROPER_API int proper_ltl_exists(const proper_dtmc *m, const proper_ltl *f, cons
  * (proper_dtmc_interval_prob_until). Formulas with more than
  * PROPER_LTL_MAX_TABLEAU temporal subformulas after step bounds are
  * expanded into X, and products beyond max_product_states states, are
- * refused (PROPER_ELIMIT). stats->max_error: the reachability solve's
- * proven bound, INFINITY when dtmc.h gives none (an end component outside
- * the target from which the run could also leave: usual in these
- * products). */
+ * refused (PROPER_ELIMIT), as are subset states promising more than
+ * PROPER_LTL_MAX_JUMP_UNTILS untils at once. stats->max_error: the
+ * reachability solve's proven bound (absolute, every state), INFINITY when
+ * dtmc.h gives none (an end component of value below 1 outside the target,
+ * which the run could stay in or leave). */
 PROPER_API int proper_ltl_interval_prob(const proper_dtmc *m, const double *lo, const double *hi, const proper_ltl *f,
                                         const proper_bitset *aps, size_t n_aps, int maximise,
                                         const proper_ltl_opts *opts, double *x, proper_ltl_stats *stats,

@@ -1211,7 +1211,22 @@ static void test_interval_robot(void) {
     CHECK(build_dense(&ic.c.m, P, 6) == 0);
     ic.c.n_labels = 3, ic.c.names = names, ic.c.masks = masks;
     for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        proper_ltl f;
+        proper_bitset *aps;
+        size_t n_aps;
+        proper_error err;
+        proper_ltl_stats st;
+        double x[6];
         intervals_around(&ic, 0.05, 1);
+        /* the Pmax = 1 states join the target, so the reachability solve
+         * proves its bound (no end component is left among the unknown
+         * states) */
+        CHECK(setup(&ic.c, cases[i].text, &f, &aps, &n_aps) == 0);
+        CHECK(proper_ltl_interval_prob(&ic.c.m, ic.lo, ic.hi, &f, aps, n_aps, 1, NULL, x, &st, &err) == 0);
+        CHECK(st.max_error < 1e-12);
+        CHECK(st.product_states > 6);
+        free_aps(aps, n_aps);
+        proper_ltl_free(&f);
         CHECK_ABS(interval_at(&ic, cases[i].text, 0, 0), cases[i].min05, 1e-6);
         CHECK_ABS(interval_at(&ic, cases[i].text, 1, 0), cases[i].max05, 1e-6);
         intervals_around(&ic, 0.0, 0);
