@@ -130,6 +130,15 @@
  *  - steady state: proper_dtmc_steady_stats, _reward_steady_stats and
  *    _steady_distribution_stats carry the stationary solves' proven bounds
  *    through the normalisation and the BSCC reachability (see there).
+ *    A bottom SCC of up to gth_max states (PROPER_DTMC_GTH_MAX) whose a
+ *    priori GTH bound meets rel_precision, and any of up to direct_max
+ *    states that the other route cannot bound, is solved by GTH
+ *    elimination in long double, whose bound is entrywise RELATIVE
+ *    (about (4/3) n^3 u for n states, u = 2^-64: 5.9e-13 for 201 states,
+ *    7.8e-11 for 1024; "Stationary distributions by GTH" derives it):
+ *    a long-run probability of 1e-200 keeps its digits, and a birth-death
+ *    chain whose stationary probabilities span hundreds of orders of
+ *    magnitude (PRISM's cell example at N = 200) gets an answer.
  *  - CTMC time bounds (U<=t, U[t1,t2], U>=t, F<=t, C<=t, I=t, the transient
  *    distribution): proper_dtmc_ctmc_bounded_until_stats, _transient_stats,
  *    _reward_cumulative_stats and _reward_instant_stats report the proven
@@ -195,6 +204,15 @@ extern "C" {
  * (-O2, this machine). */
 #ifndef PROPER_DTMC_DIRECT_MAX
 #define PROPER_DTMC_DIRECT_MAX 1024
+#endif
+
+/* Bottom SCCs of up to this many states get their stationary distribution
+ * by GTH elimination in long double when its a priori entrywise relative
+ * bound is within rel_precision (up to about 240 states for 1e-12, 256
+ * for 1e-10); see "Stationary distributions by GTH". 256 states take about
+ * 20 ms (this machine). */
+#ifndef PROPER_DTMC_GTH_MAX
+#define PROPER_DTMC_GTH_MAX 256
 #endif
 
 /* Larger cyclic components whose coefficient band (in the order Tarjan
@@ -485,6 +503,10 @@ typedef struct proper_dtmc_solve_opts {
     /* CTMC transient analysis (uniformisation): the Poisson weights left out
      * by the Fox-Glynn truncation sum to at most this. */
     double transient_accuracy;
+    /* Steady state: bottom SCCs of 2 to gth_max states whose a priori GTH
+     * bound is within rel_precision are solved by GTH (0: only when the
+     * other route fails; see "Stationary distributions by GTH"). */
+    uint32_t gth_max;
 } proper_dtmc_solve_opts;
 
 PROPER_API proper_dtmc_solve_opts proper_dtmc_solve_opts_default(void);
@@ -1996,6 +2018,7 @@ PROPER_API proper_dtmc_solve_opts proper_dtmc_solve_opts_default(void) {
     o.dense_max = PROPER_DTMC_DENSE_MAX;
     o.band_max = PROPER_DTMC_BAND_MAX;
     o.direct_max = PROPER_DTMC_DIRECT_MAX;
+    o.gth_max = PROPER_DTMC_GTH_MAX;
     o.transient_accuracy = PROPER_DTMC_TRANSIENT_ACCURACY;
     return o;
 }
@@ -3685,26 +3708,250 @@ static int proper__dtmc_reference_states(const proper_dtmc *m, const uint32_t *b
     return PROPER_OK;
 }
 
+/* ---- Stationary distributions by GTH ----------------------------------------
+ * Grassmann, Taksar and Heyman, "Regenerative analysis and steady state
+ * distributions for Markov chains", Oper. Res. 33(5), 1985: Gaussian
+ * elimination on the off-diagonal rates (for a DTMC its off-diagonal
+ * probabilities: pi P = pi and pi (P - I) = 0 are the same equations) that
+ * never subtracts. Eliminating state k censors the chain to 0..k-1:
+ * a_ij += a_ik a_kj / s_k with s_k = sum_{j<k} a_kj (its exit rate to the
+ * states left, a sum instead of a diagonal); back substitution gives
+ * pi_0 = 1, pi_k = sum_{i<k} pi_i a_ik / s_k (balance of state k in the
+ * chain censored to 0..k). All in long double, on a dense copy of one
+ * bottom SCC: (n^3)/3 multiply-adds, n^2 long doubles.
+ *
+ * Error bound (an entrywise RELATIVE one, after O'Cinneide, "Entrywise
+ * perturbation theory and error analysis for Markov chains", Numer. Math.
+ * 65, 1993; the constant derived here for this code). u is the unit
+ * roundoff of long double, g_k = -log(1 - gamma_{k-1}) with
+ * gamma_j = j u / (1 - j u) (Higham, Accuracy and Stability, Lemma 3.1:
+ * a recursive sum of k positive terms is their exact sum with each term
+ * scaled by a factor within [1/(1+gamma_{k-1}), 1+gamma_{k-1}]).
+ *  (1) Markov chain tree theorem: pi_j is proportional to the sum over
+ *      spanning trees directed into j of the product of their rates; an
+ *      m-state chain's trees have m - 1 edges, so scaling every rate by a
+ *      factor within e^{+-b} moves every ratio pi_i / pi_0 by at most
+ *      e^{+-2 (m-1) b}; scaling only the rates out of one state k != 0,
+ *      i moves it by e^{+-2 b} (each tree into i or 0 has one edge out of k).
+ *  (2) Elimination of k: the computed s_k is the exact sum of row k
+ *      scaled entrywise within e^{+-g_k} (call that row a'); the computed
+ *      entry fl(a_ij + fl(a_ik fl(a_kj / s_k))) is the exact censoring of
+ *      the chain with row a' times a factor within e^{+-b_k},
+ *      b_k = -3 log(1 - u) + g_k (a division, a product and a sum
+ *      rounded, and a_kj = a'_kj / (1 + theta_j)); both terms are
+ *      non-negative, so the sum's factor lies between theirs. By (1) the
+ *      ratios of the exact stationary vectors of the computed chains on
+ *      0..k and on 0..k-1 differ by at most L_k = 2 g_k + 2 (k-1) b_k.
+ *  (3) Back substitution of pi_k: k products, a sum of k terms and the
+ *      quotient by the computed s_k: c_k = 2 g_k - 2 log(1 - u) against
+ *      the exact balance of the computed chain on 0..k.
+ *  With f_k the largest |log pi~_i - log rho_i| over i <= k against the
+ *  exact stationary ratios rho of the computed chain on 0..k, f_0 = 0 and
+ *  f_k <= f_{k-1} + L_k + c_k, so the unnormalised ratios are within
+ *  e^{+-E} of the exact ones of the stored chain, E = sum_{k=1}^{n-1}
+ *  (L_k + c_k) ~ (2/3) n^3 u. Normalising (a sum of n terms, a quotient)
+ *  and rounding to double: every pi~_s = pi_s e^{eps_s} with
+ *  |eps_s| <= T = 2 E + g_{n} - log(1 - u) - log(1 - u_double), hence
+ *  |pi~_s - pi_s| <= (e^T - 1) pi~_s. For n = 201 that is 5.9e-13, for
+ *  1024 states 7.8e-11 (x86 long double, u = 2^-64; where long double is
+ *  double the bound is 2048 times larger and says so). T is summed in
+ *  double: its own rounding (n terms, below 1e-12 relative) is covered
+ *  by a margin of 1e-9 relative. The analysis assumes no underflow: a
+ *  product or quotient below LDBL_MIN (or a non-finite one) makes the
+ *  solve report no bound (PROPER_ERANGE); a value below DBL_MIN is
+ *  rounded to a subnormal double or 0, and DBL_MIN is added to its bound. */
+static double proper__dtmc_gth_log_gamma(double k, double u) { return -log1p(-(k * u / (1.0 - k * u))); }
+
+static double proper__dtmc_gth_relerr(uint32_t n) {
+    double u = LDBL_EPSILON / 2.0, ud = DBL_EPSILON / 2.0, e = 0.0, t;
+    uint32_t k;
+    for (k = 1; k < n; k++) {
+        double g = proper__dtmc_gth_log_gamma((double)k - 1.0, u);
+        double b = -3.0 * log1p(-u) + g;
+        e += 2.0 * g + 2.0 * ((double)k - 1.0) * b /* L_k */ + 2.0 * g - 2.0 * log1p(-u) /* c_k */;
+    }
+    t = 2.0 * e + proper__dtmc_gth_log_gamma((double)n - 1.0, u) - log1p(-u) - log1p(-ud);
+    return expm1(t) * (1.0 + 1e-9);
+}
+
+/* Eliminates states n-1 .. 1 of the dense rates a (n x n, row-major,
+ * diagonal unused), keeping each s_k in s[k]. -1 on underflow. */
+static int proper__dtmc_gth_eliminate(long double *a, uint32_t n, long double *s) {
+    uint32_t i, j, k;
+    for (k = n; k-- > 1;) {
+        long double *rk = a + (size_t)k * n, sum = 0.0L, min_q = 1.0L, min_a = LDBL_MAX;
+        for (j = 0; j < k; j++) sum += rk[j];
+        if (!(sum >= LDBL_MIN) || !isfinite(sum)) return -1;
+        s[k] = sum;
+        for (j = 0; j < k; j++)
+            if (rk[j] != 0.0L) {
+                rk[j] /= sum;
+                if (rk[j] < min_q) min_q = rk[j];
+            }
+        for (i = 0; i < k; i++)
+            if (a[(size_t)i * n + k] != 0.0L && a[(size_t)i * n + k] < min_a) min_a = a[(size_t)i * n + k];
+        if (min_q < LDBL_MIN || (min_a < LDBL_MAX && min_a * min_q < LDBL_MIN)) return -1;
+        for (i = 0; i < k; i++) {
+            long double *ri = a + (size_t)i * n, aik = ri[k];
+            if (aik == 0.0L) continue;
+            for (j = 0; j < k; j++)
+                if (j != i) ri[j] += aik * rk[j];
+        }
+    }
+    return 0;
+}
+
+/* Back substitution and normalisation into p (long double); -1 on
+ * underflow or overflow. */
+static int proper__dtmc_gth_back(const long double *a, uint32_t n, const long double *s, long double *p) {
+    long double total = 1.0L;
+    uint32_t i, k;
+    p[0] = 1.0L;
+    for (k = 1; k < n; k++) {
+        long double sum = 0.0L;
+        for (i = 0; i < k; i++) {
+            long double t = p[i] * a[(size_t)i * n + k];
+            if (t != 0.0L && t < LDBL_MIN) return -1;
+            sum += t;
+        }
+        p[k] = sum / s[k];
+        if (!(p[k] >= LDBL_MIN) || !isfinite(p[k])) return -1;
+        total += p[k];
+    }
+    if (!isfinite(total)) return -1;
+    for (k = 0; k < n; k++) p[k] /= total;
+    return 0;
+}
+
+/* Stationary distribution of the bottom SCC `states` (n states; no
+ * transition leaves it) by GTH into pi, and when epi is not NULL the
+ * entrywise bound |pi~_s - pi_s| <= relerr pi~_s (plus DBL_MIN below
+ * DBL_MIN). loc: scratch of m->n_states. PROPER_ERANGE when an underflow
+ * voids the bound, PROPER_ENOMEM. */
+static int proper__dtmc_gth_bscc(const proper_dtmc *m, const uint32_t *states, uint32_t n, uint32_t *loc, double *pi,
+                                 double *epi, double *relerr) {
+    long double *a, *s, *p;
+    size_t cells;
+    uint32_t i;
+    uint64_t e;
+    double rel, ud = DBL_EPSILON / 2.0;
+    if (proper_size_mul(n, n, &cells) || cells > SIZE_MAX - 2 * (size_t)n) return PROPER_ENOMEM;
+    a = (long double *)proper_calloc(cells + 2 * (size_t)n, sizeof *a);
+    if (!a) return PROPER_ENOMEM;
+    s = a + cells;
+    p = s + n;
+    for (i = 0; i < n; i++) loc[states[i]] = i;
+    for (i = 0; i < n; i++)
+        for (e = m->row[states[i]]; e < m->row[states[i] + 1]; e++)
+            if (m->col[e] != states[i]) a[(size_t)i * n + loc[m->col[e]]] += m->prob[e];
+    if (proper__dtmc_gth_eliminate(a, n, s) || proper__dtmc_gth_back(a, n, s, p)) {
+        PROPER_FREE(a);
+        return PROPER_ERANGE;
+    }
+    rel = proper__dtmc_gth_relerr(n);
+    for (i = 0; i < n; i++) {
+        pi[states[i]] = (double)p[i];
+        if (epi) epi[states[i]] = rel * pi[states[i]] * (1.0 + 2.0 * ud) + (p[i] < DBL_MIN ? DBL_MIN : 0.0);
+    }
+    *relerr = rel;
+    PROPER_FREE(a);
+    return PROPER_OK;
+}
+
+/* One pass of the stationary solve (see proper__dtmc_bscc_stationary):
+ * the bottom SCCs of 2 to gth_max states whose a priori GTH bound is
+ * within gth_rel by GTH (accepted when that bound is within
+ * PROPER_DTMC_FLOOR_FACTOR x rel_precision, as a direct solve is), the
+ * others by one transposed system over their states with each reference
+ * state fixed to 1, then normalised. */
+static int proper__dtmc_stationary_pass(const proper_dtmc *m, const proper__dtmc_csr *tr, const proper__dtmc_sccs *c,
+                                        const proper_bitset *in_b, const uint32_t *ref, uint32_t nb,
+                                        const proper_dtmc_solve_opts *o, uint32_t gth_max, double gth_rel, double *pi,
+                                        double *epi, uint32_t *loc, proper_error *err) {
+    proper_bitset mask;
+    uint32_t k, i;
+    double *eb = NULL, u = DBL_EPSILON / 2.0;
+    unsigned char *by_gth = (unsigned char *)proper_calloc(c->n_comp ? c->n_comp : 1, 1);
+    int rc = PROPER_OK;
+    proper_bitset_init(&mask);
+    if (!by_gth || proper_bitset_copy(&mask, in_b, NULL)) { PROPER_FREE(by_gth); return proper__dtmc_nomem(err); }
+    for (i = 0; i < m->n_states; i++) pi[i] = 0.0;
+    for (k = 0; k < nb; k++) {
+        pi[ref[k]] = 1.0;
+        proper_bitset_clear(&mask, ref[k]);
+    }
+    for (k = 0; k < c->n_comp && !rc; k++) {
+        uint32_t size = c->start[k + 1] - c->start[k];
+        double rel;
+        if (!PROPER_BITSET_GET(in_b, c->order[c->start[k]]) || size < 2 || size > gth_max ||
+            !(proper__dtmc_gth_relerr(size) <= gth_rel))
+            continue;
+        by_gth[k] = 1;
+        for (i = c->start[k]; i < c->start[k + 1]; i++) proper_bitset_clear(&mask, c->order[i]);
+        rc = proper__dtmc_gth_bscc(m, c->order + c->start[k], size, loc, pi, epi, &rel);
+        if (rc == PROPER_ENOMEM) rc = proper__dtmc_nomem(err);
+        else if (rc)
+            rc = proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0,
+                                  "no error bound can be proven for the stationary distribution of a bottom SCC of "
+                                  "%u states: its probabilities span more than long double's range",
+                                  (unsigned)size);
+        else if (o->sound && rel > PROPER_DTMC_FLOOR_FACTOR * o->rel_precision)
+            rc = proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0,
+                                  "the stationary distribution of a bottom SCC of %u states could not be proven to "
+                                  "relative precision %g: the GTH elimination's bound is %.3g (ask for a coarser "
+                                  "precision)", (unsigned)size, o->rel_precision, rel);
+    }
+    if (!rc) rc = proper__dtmc_solve_linear(tr, &mask, NULL, pi, o, NULL, epi ? &eb : NULL, NULL, err);
+    proper_bitset_free(&mask);
+    for (k = 0; k < c->n_comp && !rc; k++) {
+        double sum = 0.0, esum = 0.0;
+        uint32_t size = c->start[k + 1] - c->start[k];
+        if (!PROPER_BITSET_GET(in_b, c->order[c->start[k]]) || by_gth[k]) continue;
+        for (i = c->start[k]; i < c->start[k + 1]; i++) {
+            sum += pi[c->order[i]];
+            if (eb) esum += eb[c->order[i]];
+        }
+        /* normalised: with |pi~ - exact| <= e (E their sum, the rounding of
+         * the sum added), |pi~_s / S - exact_s / S*| <= (e_s + pi_s E) / (S - E) */
+        esum = (esum + (double)size * u * sum) * (1.0 + (double)size * u);
+        for (i = c->start[k]; i < c->start[k + 1]; i++) {
+            uint32_t s = c->order[i];
+            pi[s] /= sum;
+            if (epi) epi[s] = sum > esum ? (eb[s] + pi[s] * esum) / (sum - esum) * (1.0 + 8.0 * u) + u * pi[s] : INFINITY;
+        }
+    }
+    PROPER_FREE(eb);
+    PROPER_FREE(by_gth);
+    return rc;
+}
+
 /* Stationary distribution of every bottom SCC, normalised within each:
  * pi[s] for BSCC states, bscc[s] its BSCC or UINT32_MAX. For a BSCC B with
  * a reference state r, the unnormalised pi_t (t != r, pi_r = 1) solves
  * pi_t = sum_{s in B} pi_s P(s,t): the expected visits to t between two
  * visits to r (Kemeny & Snell, Finite Markov Chains, 6.2), a transient
- * system that the component solver handles like any other. */
+ * system that the component solver handles like any other. A BSCC of
+ * 2 to gth_max states whose a priori GTH bound (proper__dtmc_gth_relerr)
+ * is within rel_precision is solved by GTH instead: its bound is
+ * entrywise relative, so tiny stationary probabilities keep their digits.
+ * When the first pass fails (no bound within reach: a chain whose
+ * stationary probabilities span hundreds of orders of magnitude has
+ * expected visits beyond any double precision solve), every BSCC of up to
+ * direct_max states is solved again by GTH and the others as before. */
 static int proper__dtmc_bscc_stationary(const proper_dtmc *m, const proper_dtmc_solve_opts *opts, double *pi,
                                    double *epi, uint32_t *bscc, uint32_t *n_bscc, proper_error *err) {
     proper__dtmc_csr g, tr;
     proper__dtmc_sccs c;
-    proper_bitset in_b, mask;
-    uint32_t k, i, nb = 0, *ref = NULL;
-    double *eb = NULL;
+    proper_bitset in_b;
+    proper_dtmc_solve_opts o = opts ? *opts : proper_dtmc_solve_opts_default();
+    uint32_t k, i, nb = 0, *ref = NULL, *loc = NULL;
     int rc = PROPER_OK;
+    if (!(o.rel_precision > 0.0)) o.rel_precision = PROPER_DTMC_REL_PRECISION;
     proper__dtmc_csr_view(m, &g);
     if (proper__dtmc_tarjan(&g, NULL, &c)) return proper__dtmc_nomem(err);
     proper_bitset_init(&in_b);
-    proper_bitset_init(&mask);
     if (proper_bitset_create(&in_b, m->n_states, NULL)) { proper__dtmc_sccs_free(&c); return proper__dtmc_nomem(err); }
-    for (i = 0; i < m->n_states; i++) { bscc[i] = UINT32_MAX; pi[i] = 0.0; }
+    for (i = 0; i < m->n_states; i++) bscc[i] = UINT32_MAX;
     for (k = 0; k < c.n_comp; k++) {
         if (!proper__dtmc_is_bottom(&g, &c, k)) continue;
         for (i = c.start[k]; i < c.start[k + 1]; i++) {
@@ -3713,41 +3960,20 @@ static int proper__dtmc_bscc_stationary(const proper_dtmc *m, const proper_dtmc_
         }
         nb++;
     }
-    /* one transposed system over all BSCC states; each BSCC's reference
-     * state (proper__dtmc_reference_states) is fixed to 1 */
+    /* each BSCC's reference state: proper__dtmc_reference_states */
     ref = (uint32_t *)proper_calloc(nb ? nb : 1, sizeof *ref);
-    if (!ref || proper__dtmc_reference_states(m, bscc, nb, ref)) { rc = proper__dtmc_nomem(err); goto done; }
+    loc = (uint32_t *)proper_calloc(m->n_states ? m->n_states : 1, sizeof *loc);
+    if (!ref || !loc || proper__dtmc_reference_states(m, bscc, nb, ref)) { rc = proper__dtmc_nomem(err); goto done; }
     if (proper__dtmc_transpose(&g, &in_b, 1, &tr)) { rc = proper__dtmc_nomem(err); goto done; }
-    if (proper_bitset_copy(&mask, &in_b, NULL)) { proper__dtmc_csr_free(&tr); rc = proper__dtmc_nomem(err); goto done; }
-    for (k = 0; k < nb; k++) {
-        pi[ref[k]] = 1.0;
-        proper_bitset_clear(&mask, ref[k]);
-    }
-    rc = proper__dtmc_solve_linear(&tr, &mask, NULL, pi, opts, NULL, epi ? &eb : NULL, NULL, err);
+    rc = proper__dtmc_stationary_pass(m, &tr, &c, &in_b, ref, nb, &o, o.gth_max,
+                                      o.sound ? o.rel_precision : INFINITY, pi, epi, loc, err);
+    if (rc && rc != PROPER_ENOMEM && o.direct_max >= 2)
+        rc = proper__dtmc_stationary_pass(m, &tr, &c, &in_b, ref, nb, &o, o.direct_max, INFINITY, pi, epi, loc, err);
     proper__dtmc_csr_free(&tr);
-    proper_bitset_free(&mask);
-    if (rc) goto done;
-    for (k = 0; k < c.n_comp; k++) {
-        double sum = 0.0, esum = 0.0, u = DBL_EPSILON / 2.0;
-        uint32_t size = c.start[k + 1] - c.start[k];
-        if (bscc[c.order[c.start[k]]] == UINT32_MAX) continue;
-        for (i = c.start[k]; i < c.start[k + 1]; i++) {
-            sum += pi[c.order[i]];
-            if (eb) esum += eb[c.order[i]];
-        }
-        /* normalised: with |pi~ - exact| <= e (E their sum, the rounding of
-         * the sum added), |pi~_s / S - exact_s / S*| <= (e_s + pi_s E) / (S - E) */
-        esum = (esum + (double)size * u * sum) * (1.0 + (double)size * u);
-        for (i = c.start[k]; i < c.start[k + 1]; i++) {
-            uint32_t s = c.order[i];
-            pi[s] /= sum;
-            if (epi) epi[s] = sum > esum ? (eb[s] + pi[s] * esum) / (sum - esum) * (1.0 + 8.0 * u) + u * pi[s] : INFINITY;
-        }
-    }
-    *n_bscc = nb;
+    if (!rc) *n_bscc = nb;
 done:
     PROPER_FREE(ref);
-    PROPER_FREE(eb);
+    PROPER_FREE(loc);
     proper_bitset_free(&in_b);
     proper__dtmc_sccs_free(&c);
     return rc;
