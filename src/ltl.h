@@ -118,7 +118,9 @@ extern "C" {
 
 /* Most atom steps of clause comparisons (minimising residual formulas:
  * each test of a clause against a kept one walks at most its atoms) while
- * building one co-safe automaton: about a second of work at -O2; nested step bounds such as
+ * building one co-safe automaton, and most tableau nodes visited while
+ * building the product of an interval model (successor sets and jumps):
+ * about a second of work at -O2; nested step bounds such as
  * F<=4 F F>74 F F>74 a make residuals of hundreds of clauses at every
  * step, which this refuses quickly instead of working for minutes. */
 #ifndef PROPER_LTL_MAX_AUTOMATON_WORK
@@ -2748,6 +2750,7 @@ typedef struct proper__ltl_ip {
     size_t n_words, cap_words;
     size_t *start;                       /* key of state q: words[start[q] .. start[q+1]) */
     size_t n, cap_start, max_states, max_words, max_jump_bits;
+    uint64_t work, max_work;             /* nodes examined for successors and jumps */
     uint32_t *table;                     /* open addressing: state + 1, 0 empty */
     size_t n_table;
     unsigned char *accepting;            /* per product state */
@@ -2900,6 +2903,17 @@ static int proper__ltl_ip_meets(const proper__ltl_ip *ip, uint32_t c) {
     return 0;
 }
 
+/* Count `cost` node visits against max_automaton_work: sets of thousands
+ * of tableau nodes (many X operands) make each successor set and each jump
+ * costly, whatever the number of product states. */
+static int proper__ltl_ip_charge(proper__ltl_ip *ip, uint64_t cost) {
+    ip->work += cost;
+    if (ip->work <= ip->max_work) return 0;
+    return proper_error_set(ip->err, PROPER_ELIMIT, NULL, 0, 0,
+                            "LTL on probability intervals: building the product with the automaton takes more than "
+                            "%lu node visits (PROPER_LTL_MAX_AUTOMATON_WORK)", (unsigned long)ip->max_work);
+}
+
 /* out (n_out) = the nodes of state v with an edge from some node of from
  * (sorted, as the nodes of v are numbered in order). */
 static int proper__ltl_ip_successors(proper__ltl_ip *ip, const uint32_t *from, size_t n_from, uint32_t v, uint32_t **out,
@@ -2907,7 +2921,9 @@ static int proper__ltl_ip_successors(proper__ltl_ip *ip, const uint32_t *from, s
     size_t c;
     int rc;
     *n_out = 0;
-    if ((rc = proper__ltl_ip_requirements(ip, from, n_from))) return rc;
+    if ((rc = proper__ltl_ip_charge(ip, n_from + ip->node_start[v + 1] - ip->node_start[v])) ||
+        (rc = proper__ltl_ip_requirements(ip, from, n_from)))
+        return rc;
     for (c = ip->node_start[v]; c < ip->node_start[v + 1]; c++)
         if (proper__ltl_ip_meets(ip, (uint32_t)c)) {
             if (proper_reserve(out, cap, *n_out + 1, sizeof **out)) return proper__ltl_oom(ip->err);
@@ -3002,6 +3018,7 @@ static int proper__ltl_ip_row_subset(proper__ltl_ip *ip, uint32_t s, size_t from
         return proper_error_set(ip->err, PROPER_ELIMIT, NULL, 0, 0,
                                 "LTL on probability intervals: more than %lu untils promised at once (2^n jumps)",
                                 (unsigned long)ip->max_jump_bits);
+    if ((rc = proper__ltl_ip_charge(ip, ((uint64_t)1 << n_w) * n))) return rc;
     for (w = 0; w < (uint32_t)1 << n_w; w++) {
         uint32_t forbid = 0, b;
         for (b = 0; b < n_w; b++)
@@ -3338,6 +3355,7 @@ static int proper__ltl_interval_max(const proper_dtmc *m, const double *lo, cons
     ip.max_states = opts->max_product_states;
     ip.max_words = 16 * opts->max_product_states;
     ip.max_jump_bits = PROPER_LTL_MAX_JUMP_UNTILS;
+    ip.max_work = opts->max_automaton_work;
     for (q = 0; q < tb.T.n_temporal; q++)
         if (tb.T.u_mask >> q & 1u) ip.acc_bit[ip.n_acc++] = q;
     if (ip.n_acc == 0) ip.n_acc = 1;

@@ -1514,6 +1514,12 @@ static void test_interval_errors(void) {
     o.max_product_states = 4;
     CHECK_INT(proper_ltl_interval_prob(&ic.c.m, ic.lo, ic.hi, &f, aps, n_aps, 1, &o, x, NULL, &err), PROPER_ELIMIT);
     CHECK(strstr(err.message, "PROPER_LTL_MAX_PRODUCT_STATES") != NULL);
+    o = proper_ltl_opts_default();
+    o.max_automaton_work = 10;
+    CHECK_INT(proper_ltl_interval_prob(&ic.c.m, ic.lo, ic.hi, &f, aps, n_aps, 1, &o, x, NULL, &err), PROPER_ELIMIT);
+    CHECK(strstr(err.message, "PROPER_LTL_MAX_AUTOMATON_WORK") != NULL);
+    o.max_automaton_work = 1000;
+    CHECK(proper_ltl_interval_prob(&ic.c.m, ic.lo, ic.hi, &f, aps, n_aps, 1, &o, x, NULL, &err) == 0);
     free_aps(aps, n_aps);
     proper_ltl_free(&f);
     proper_dtmc_free(&ic.c.m);
