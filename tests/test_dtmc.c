@@ -6,6 +6,7 @@
  * partial pivoting on the full matrix, dense matrix powers). */
 #define PROPER_IMPLEMENTATION
 #include "../src/dtmc.h"
+#include "../src/exact.h"
 #include "test.h"
 
 #include <stdlib.h>
@@ -1021,6 +1022,169 @@ static void test_steady_vs_dense(void) {
             proper_bitset_free(&phi);
         }
         proper_dtmc_free(&m);
+    }
+}
+
+/* ---- stationary distributions by GTH ------------------------------------ */
+
+/* A birth-death chain on 0..N from its up and down weights (a CTMC when
+ * `rates`, else a DTMC with the rest of each row on a self-loop), the
+ * closed form of its stationary distribution in long double (detailed
+ * balance: pi_{n+1} / pi_n = up_n / down_{n+1}; a product of N ratios,
+ * within N u_ld relative) into ref, and reward n per state. */
+static void birth_death(proper_dtmc *m, uint32_t N, const double *up, const double *down, int rates,
+                        long double *ref) {
+    proper_dtmc_builder b;
+    proper_error err;
+    long double sum = 1.0L;
+    uint32_t n;
+    size_t ri;
+    proper_dtmc_builder_init(&b);
+    b.rates = rates;
+    for (n = 0; n <= N; n++) {
+        uint32_t dst[3];
+        double p[3];
+        size_t k = 0;
+        if (n > 0) { dst[k] = n - 1; p[k++] = down[n]; }
+        if (!rates) { dst[k] = n; p[k++] = 1.0 - (n < N ? up[n] : 0.0) - (n > 0 ? down[n] : 0.0); }
+        if (n < N) { dst[k] = n + 1; p[k++] = up[n]; }
+        CHECK_INT(proper_dtmc_builder_add_row(&b, dst, p, k, &err), 0);
+    }
+    proper_dtmc_init(m);
+    CHECK_INT(proper_dtmc_builder_finish(&b, N + 1, m, &err), 0);
+    ref[0] = 1.0L;
+    for (n = 0; n < N; n++) sum += ref[n + 1] = ref[n] * up[n] / down[n + 1];
+    for (n = 0; n <= N; n++) ref[n] /= sum;
+    CHECK_INT(proper_dtmc_add_reward(m, "calls", 1, 0, &ri, &err), 0);
+    for (n = 0; n <= N; n++) CHECK_INT(proper_dtmc_reward_add_state(m, ri, n, (double)n, &err), 0);
+}
+
+/* S=? [ lo <= n <= hi ] against the closed form: within the proven bound
+ * (plus the reference's rounding to double) and, the bound being
+ * entrywise relative, within rel of the value itself. */
+static void check_steady_range(const proper_dtmc *m, const proper_dtmc_solve_opts *o, const long double *ref,
+                               uint32_t lo, uint32_t hi, double rel) {
+    proper_bitset phi;
+    proper_dtmc_solve_stats st;
+    proper_error err;
+    double *x = (double *)malloc(m->n_states * sizeof *x), want;
+    long double w = 0.0L;
+    uint32_t n;
+    proper_bitset_init(&phi);
+    proper_bitset_create(&phi, m->n_states, NULL);
+    for (n = lo; n <= hi; n++) { proper_bitset_set(&phi, n); w += ref[n]; }
+    want = (double)w;
+    CHECK_INT(proper_dtmc_steady_stats(m, &phi, o, x, &st, &err), 0);
+    CHECK(fabs(x[0] - want) <= st.init_error + DBL_EPSILON * want);
+    CHECK(st.init_error <= rel * want);
+    if (!(fabs(x[0] - want) <= st.init_error + DBL_EPSILON * want) || !(st.init_error <= rel * want))
+        printf("  S in [%u, %u]: %.17g want %.17g bound %.3g\n", lo, hi, x[0], want, st.init_error);
+    proper_bitset_free(&phi);
+    free(x);
+}
+
+/* PRISM's cell example (ctmcs/cell/cell.sm) at N = 200: arrivals 49 + 21
+ * below 160 calls, 21 above, departures n; its stationary probabilities
+ * run from 4e-31 (n = 0) over 0.05 (n = 70) to 6.4e-58 (n = 200). The
+ * expected-visits route cannot bound it (PRISM 4.10.2-dev -sor gives
+ * 1.0 and 70.0000005); by GTH: S=? [ n < 160 ] = 1 - 1.6e-20, the mean
+ * number of calls 70 - 7.8e-19 (exact rationals), and the tail beyond 190
+ * calls to 1e-11 relative. With gth_max = 0 the fallback takes GTH. And
+ * a DTMC on 0..250 rising tenfold per step to 50, then falling tenfold:
+ * stationary probabilities down to 1e-200 keep 1e-11 relative. */
+static void test_steady_gth_birth_death(void) {
+    enum { N = 200, K = 250 };
+    double up[K + 1], down[K + 1], x[K + 1];
+    long double ref[K + 1], mean = 0.0L;
+    proper_dtmc m;
+    proper_dtmc_solve_opts o = proper_dtmc_solve_opts_default();
+    proper_dtmc_solve_stats st;
+    proper_error err;
+    uint32_t n;
+    int pass;
+    for (n = 0; n <= N; n++) {
+        up[n] = n < 160 ? 49.0 + 21.0 : 21.0;
+        down[n] = (double)n;
+    }
+    birth_death(&m, N, up, down, 1, ref);
+    for (n = 0; n <= N; n++) mean += (long double)n * ref[n];
+    for (pass = 0; pass < 2; pass++) {
+        o.rel_precision = 1e-12;
+        o.gth_max = pass ? 0 : PROPER_DTMC_GTH_MAX;
+        check_steady_range(&m, &o, ref, 0, 159, 1e-11);
+        check_steady_range(&m, &o, ref, 190, N, 1e-11);
+        check_steady_range(&m, &o, ref, N, N, 1e-11);
+        CHECK_INT(proper_dtmc_reward_steady_stats(&m, &m.rewards[0], &o, x, &st, &err), 0);
+        CHECK(fabs(x[0] - (double)mean) <= st.init_error + DBL_EPSILON * 70.0);
+        CHECK(st.init_error <= 1e-11 * 70.0);
+    }
+    proper_dtmc_free(&m);
+    for (n = 0; n <= K; n++) {
+        up[n] = n < 50 ? 0.5 : 0.05;
+        down[n] = n <= 50 ? 0.05 : 0.5;
+    }
+    birth_death(&m, K, up, down, 0, ref);
+    CHECK(ref[K] < 1e-199L && ref[K] > 1e-201L);
+    check_steady_range(&m, NULL, ref, K, K, 1e-11);
+    check_steady_range(&m, NULL, ref, 0, 0, 1e-11);
+    check_steady_range(&m, NULL, ref, 40, 60, 1e-11);
+    proper_dtmc_free(&m);
+}
+
+/* Random irreducible DTMCs of 3 to 40 states against exact.h's rational
+ * steady state of the same stored chain: dyadic probabilities that sum to
+ * exactly 1 in every row (multiples of 2^-52), some as small as 2^-52, so
+ * that the stationary probabilities spread over many orders of magnitude. S=? of a
+ * random set must lie within the proven bound of the exact value (plus the
+ * rounding of that value to double), the bound within 1e-11 relative. */
+static void test_steady_gth_vs_exact(void) {
+    proper_rng rng;
+    int it;
+    proper_rng_seed(&rng, 1985);
+    for (it = 0; it < 30; it++) {
+        uint32_t n = 3 + (uint32_t)proper_rng_below(&rng, 38), s, t;
+        double *P = (double *)calloc((size_t)n * n, sizeof *P), *x = (double *)malloc(n * sizeof *x), want;
+        proper_dtmc m;
+        proper_exact_dtmc e;
+        proper_exact_vec ex;
+        proper_bitset phi;
+        proper_dtmc_solve_stats st;
+        proper_error err;
+        for (s = 0; s < n; s++) { /* a ring keeps it irreducible; the ring edge takes the rest */
+            double left = 1.0;
+            int j, k = (int)proper_rng_below(&rng, 4);
+            for (j = 0; j < k; j++) {
+                double p = proper_rng_uniform(&rng) < 0.3 ? ldexp(1.0, -(int)(10 + proper_rng_below(&rng, 43)))
+                                                          : ldexp((double)(1 + proper_rng_below(&rng, 255)), -10);
+                t = (uint32_t)proper_rng_below(&rng, n);
+                if (p >= left) continue;
+                P[(size_t)s * n + t] += p;
+                left -= p; /* exact: every value is a multiple of 2^-52 in [0, 1] */
+            }
+            P[(size_t)s * n + (s + 1) % n] += left;
+        }
+        CHECK_INT(build_dense(&m, P, n, 0), 0);
+        proper_exact_dtmc_init(&e);
+        proper_exact_vec_init(&ex);
+        proper_bitset_init(&phi);
+        proper_bitset_create(&phi, n, NULL);
+        for (s = 0; s < n; s++)
+            if (proper_rng_uniform(&rng) < 0.3) proper_bitset_set(&phi, s);
+        CHECK_INT(proper_exact_dtmc_create(&e, &m, 0, NULL, &err), 0);
+        CHECK_INT(proper_exact_dtmc_check(&e, &m, &err), 0);
+        CHECK_INT(proper_exact_steady(&m, &e, &phi, NULL, &ex, NULL, &err), 0);
+        CHECK_INT(proper_dtmc_steady_stats(&m, &phi, NULL, x, &st, &err), 0);
+        want = proper_rat_to_double(&ex.q[0]);
+        CHECK(fabs(x[0] - want) <= st.init_error + DBL_EPSILON * want);
+        CHECK(st.init_error <= 1e-11 * want);
+        if (!(fabs(x[0] - want) <= st.init_error + DBL_EPSILON * want) || !(st.init_error <= 1e-11 * want))
+            printf("  n=%u: %.17g exact %.17g bound %.3g\n", (unsigned)n, x[0], want, st.init_error);
+        proper_bitset_free(&phi);
+        proper_exact_vec_free(&ex);
+        proper_exact_dtmc_free(&e);
+        proper_dtmc_free(&m);
+        free(P);
+        free(x);
     }
 }
 
@@ -3444,6 +3608,8 @@ int main(void) {
     RUN(test_gauss_seidel_slow_modes);
     RUN(test_bounded_vs_matrix_powers);
     RUN(test_steady_vs_dense);
+    RUN(test_steady_gth_birth_death);
+    RUN(test_steady_gth_vs_exact);
     RUN(test_scc_and_prob01);
     RUN(test_explicit_round_trip);
     RUN(test_explicit_errors);
