@@ -1257,6 +1257,11 @@ static void test_interval_nature_by_hand(void) {
     CHECK_ABS(interval_at(&ic, "X a", 0, 0), 0.0, 1e-9);
     CHECK_ABS(interval_at(&ic, "X X a", 0, 1), 0.0, 1e-9);
     CHECK_ABS(interval_at(&ic, "G (a => (X X a))", 1, 1), 1.0, 1e-9);
+    /* a after one step and b after three: nature at state 0 must choose
+     * differently the two times (any fixed choice, even random, gets at
+     * most p (1 - p) <= 1/4); with the history it gets 1 */
+    CHECK_ABS(interval_at(&ic, "(X a) & (X X X b)", 1, 0), 1.0, 1e-9);
+    CHECK_ABS(interval_at(&ic, "(X a) & (X X X b)", 0, 0), 0.0, 1e-9);
     proper_dtmc_free(&ic.c.m);
 }
 
