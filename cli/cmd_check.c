@@ -73,7 +73,9 @@ static void check_usage(FILE *out) {
             "                     unit in the last place each) is not in it, and its effect\n"
             "                     grows with the expected number of steps (PRISM's poll6\n"
             "                     example: 1.1e-14 off the model's exact value, bound\n"
-            "                     7.8e-15); --exact gives the model's exact value\n",
+            "                     7.8e-15); --exact gives the model's exact value. The\n"
+            "                     table prints a bound beside its value when it is wider\n"
+            "                     than --precision relative to the value\n",
             (unsigned)PROPER_PRISM_MAX_STATES, (unsigned long long)PROPER_PRISM_MAX_TRANSITIONS);
     fprintf(out,
             "  --export-explicit PREFIX   write PREFIX.tra .lab .sta .srew .trew (PRISM\n"
@@ -267,7 +269,6 @@ static size_t label_width(const proper_prism_props *p, size_t n) {
     return width;
 }
 
-/* One row of the table: "name": text, or text, then the value. */
 /* A result: its value, or "[lo, hi]" for a range (as PRISM prints one). */
 static void format_result(char *buf, size_t size, const proper_prism_result *r) {
     char lo[64], hi[64];
@@ -280,13 +281,21 @@ static void format_result(char *buf, size_t size, const proper_prism_result *r) 
     snprintf(buf, size, "[%s, %s]", lo, hi);
 }
 
-static void table_row(const proper_prism_props *p, size_t i, size_t width, const proper_prism_result *r) {
+/* One row of the table. A proven bound wider than the precision asked,
+ * relative to the value (a CTMC time bound's truncation is absolute: a
+ * probability of 1e-77 is known to about 1e-12 only), is printed beside the
+ * value, whose digits say more than is known. */
+static void table_row(const proper_prism_props *p, size_t i, size_t width, const proper_prism_result *r,
+                      double precision) {
     const char *name = proper_prism_props_name(p, i), *text = proper_prism_props_text(p, i);
     char value[140], label[600];
     format_result(value, sizeof value, r);
     if (name) snprintf(label, sizeof label, "\"%s\": %s", name, text);
     else snprintf(label, sizeof label, "%s", text);
-    printf("%-*s  %s\n", (int)width, label, value);
+    if (r->error_bound > precision * fabs(r->value) && isfinite(r->value) && r->value == r->hi)
+        printf("%-*s  %s  (+/- %.2g proven)\n", (int)width, label, value, r->error_bound);
+    else
+        printf("%-*s  %s\n", (int)width, label, value);
 }
 
 /* One property of the JSON output. */
@@ -352,7 +361,7 @@ static int check_properties(const check_opts *o, const proper_prism_props *p, co
                (unsigned long long)d->n_trans, o->intervals && o->intervals->n ? ", an interval DTMC" : "");
         if (n) printf("%-*s  %s\n", (int)width, "property", "value");
         for (i = 0; i < n; i++)
-            if (selected(o, p, i)) table_row(p, i, width, &v[i]);
+            if (selected(o, p, i)) table_row(p, i, width, &v[i], o->precision);
     }
     PROPER_FREE(v);
     return status;

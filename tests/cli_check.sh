@@ -15,6 +15,16 @@ chk() { "$PROPER" check "$@"; }
 expect_text check_help 0 "proper check MODEL.pm" chk --help
 expect_text check_help_after_error 0 "proper check MODEL.pm" chk --bogus --help
 
+# --- a proven bound wider than --precision relative to the value is printed beside it ---
+# (an M/M/1/K queue from 0: reaching 12 by t = 0.5 has probability 2.3142e-7;
+# uniformisation's bound is absolute, 1.2e-13; PRISM 4.10.2-dev at -epsilon 1e-8
+# gives 2.3141994e-07)
+IN=tests/transcripts/inputs
+run chk $IN/mm1k.sm 'P=? [ F<=T n>=12 ]' --const T=0.5
+status_is check_bound_shown 0 && matches check_bound_shown_row "$T/out" '^P=\? \[ F<=T n>=12 \]  2\.314207[0-9]*e-07  \(\+/- 1\.[0-9]e-13 proven\)$'
+run chk $IN/mm1k.sm 'P=? [ F<=T n>=12 ]' --const T=0.5 --precision 1e-5
+status_is check_bound_within_precision 0 && matches check_bound_within_precision_row "$T/out" '^P=\? \[ F<=T n>=12 \]  2\.314207[0-9]*e-07$'
+
 # --- minPathSum (PROPER, IST 2023 Fig. 5): exact expected time and cost ---
 run chk $M/minpathsum.pm $P/minpathsum.pctl --const $PARAMS --json
 status_is check_minpathsum_json 0 && json_valid check_minpathsum_json_valid "$T/out" &&
