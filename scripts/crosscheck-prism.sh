@@ -2,7 +2,10 @@
 # Cross-checks proper against a real PRISM on PRISM's own example models
 # (prism-examples/ of a PRISM source tree): every property of each model's
 # properties file, with the constants PRISM's own `auto` scripts use, through
-# `proper crosscheck --backend prism`. Prints a Markdown table, one row per
+# `proper crosscheck --backend prism`: the DTMCs at crosscheck's default
+# precision, the CTMCs at -epsilon 1e-8 (PRISM's Fox-Glynn computation
+# overflows at 1e-10 and below) with the engine options of their `auto`
+# scripts (-sor, -jor, -bgs, -s) and -maxiters 100000. Prints a Markdown table, one row per
 # model and constants: states, properties compared, how many agree, the
 # largest relative difference, and the time of each engine.
 # docs/crosscheck-results.md quotes this output.
@@ -24,63 +27,94 @@ make -s bin/proper
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-# model | properties | constants (as PRISM's auto scripts give them)
+# model | properties | constants (as PRISM's auto scripts give them) |
+# PRISM's engine option for a CTMC (- for none; DTMCs: -)
 runs() {
     cat <<EOF
-simple/dice/dice.pm simple/dice/dice.pctl x=3
-simple/dice/two_dice_knuth.pm simple/dice/two_dice_knuth.pctl x=7
-dtmcs/brp/brp.pm dtmcs/brp/brp.pctl N=16,MAX=2
-dtmcs/brp/brp.pm dtmcs/brp/brp.pctl N=64,MAX=5
-dtmcs/herman/herman3.pm dtmcs/herman/herman.pctl k=1,K=10
-dtmcs/herman/herman7.pm dtmcs/herman/herman.pctl k=3,K=10
-dtmcs/herman/herman11.pm dtmcs/herman/herman.pctl k=5,K=10
-dtmcs/leader_sync/leader3_2.pm dtmcs/leader_sync/leader.pctl L=1
-dtmcs/leader_sync/leader4_4.pm dtmcs/leader_sync/leader.pctl L=1
-dtmcs/leader_sync/leader5_4.pm dtmcs/leader_sync/leader.pctl L=1
-dtmcs/leader_sync/leader6_4.pm dtmcs/leader_sync/leader.pctl L=1
+simple/dice/dice.pm simple/dice/dice.pctl x=3 -
+simple/dice/two_dice_knuth.pm simple/dice/two_dice_knuth.pctl x=7 -
+dtmcs/brp/brp.pm dtmcs/brp/brp.pctl N=16,MAX=2 -
+dtmcs/brp/brp.pm dtmcs/brp/brp.pctl N=64,MAX=5 -
+dtmcs/herman/herman3.pm dtmcs/herman/herman.pctl k=1,K=10 -
+dtmcs/herman/herman7.pm dtmcs/herman/herman.pctl k=3,K=10 -
+dtmcs/herman/herman11.pm dtmcs/herman/herman.pctl k=5,K=10 -
+dtmcs/leader_sync/leader3_2.pm dtmcs/leader_sync/leader.pctl L=1 -
+dtmcs/leader_sync/leader4_4.pm dtmcs/leader_sync/leader.pctl L=1 -
+dtmcs/leader_sync/leader5_4.pm dtmcs/leader_sync/leader.pctl L=1 -
+dtmcs/leader_sync/leader6_4.pm dtmcs/leader_sync/leader.pctl L=1 -
+ctmcs/cell/cell.sm ctmcs/cell/cell.csl N=50,T=0.5 -sor
+ctmcs/cell/cell.sm ctmcs/cell/cell.csl N=200,T=0.5 -sor
+ctmcs/cluster/cluster.sm ctmcs/cluster/cluster.csl N=4,T=10 -jor
+ctmcs/cluster/cluster.sm ctmcs/cluster/cluster.csl N=16,T=10 -jor
+ctmcs/embedded/embedded.sm ctmcs/embedded/embedded.csl MAX_COUNT=2,T=12 -s
+ctmcs/fms/fms.sm ctmcs/fms/fms.csl n=1 -bgs
+ctmcs/fms/fms.sm ctmcs/fms/fms.csl n=3 -bgs
+ctmcs/kanban/kanban.sm ctmcs/kanban/kanban.csl t=1 -jor
+ctmcs/kanban/kanban.sm ctmcs/kanban/kanban.csl t=2 -jor
+ctmcs/peer2peer/peer2peer4_4.sm ctmcs/peer2peer/peer2peer.csl T=1.1 -
+ctmcs/polling/poll2.sm ctmcs/polling/poll.csl T=50 -
+ctmcs/polling/poll6.sm ctmcs/polling/poll.csl T=50 -
+ctmcs/tandem/tandem.sm ctmcs/tandem/tandem.csl T=1,c=3 -
+ctmcs/tandem/tandem.sm ctmcs/tandem/tandem.csl T=1,c=63 -
 EOF
 }
 
-echo "| model | constants | states | properties | agree | largest rel. diff | proper (s) | PRISM (s) | note |"
-echo "|---|---|---:|---:|---:|---:|---:|---:|---|"
+echo "| model | constants | PRISM options | states | properties | agree | largest rel. diff | proper (s) | PRISM (s) | note |"
+echo "|---|---|---|---:|---:|---:|---:|---:|---:|---|"
 i=0
-runs | while read -r model props consts; do
+runs | while read -r model props consts engine; do
     i=$((i + 1))
     json=$out/$i.json
     start=$(date +%s.%N)
     status=0
+    case $model in
+        ctmcs/*) set -- --precision 1e-8 --prism-arg -maxiters --prism-arg 100000; popts="-epsilon 1e-8 -maxiters 100000" ;;
+        *) set --; popts="-epsilon 1e-12" ;;
+    esac
+    [ "$engine" = - ] || { set -- "$@" --prism-arg "$engine"; popts="$popts $engine"; }
     PROPER_PRISM=$prism bin/proper crosscheck "$ex/$model" "$ex/$props" --const "$consts" --backend prism --timeout 300 \
-        --json > "$json" 2> "$out/$i.err" || status=$?
+        "$@" --json > "$json" 2> "$out/$i.err" || status=$?
     end=$(date +%s.%N)
-    python3 - "$model" "$consts" "$json" "$out/$i.err" "$status" "$start" "$end" <<'PY'
+    python3 - "$model" "$consts" "$json" "$out/$i.err" "$status" "$start" "$end" "$popts" <<'PY'
 import json, sys
-model, consts, path, errpath, status, start, end = sys.argv[1:8]
+model, consts, path, errpath, status, start, end, opts = sys.argv[1:9]
 err = open(errpath).read().strip().splitlines()
 try:
     r = json.load(open(path))
 except Exception:
     note = (err[-1] if err else "no output").replace("|", "/")
-    print(f"| {model} | {consts} | - | - | - | - | - | - | not run: {note} |")
+    print(f"| {model} | {consts} | {opts} | - | - | - | - | - | - | not run: {note} |")
     sys.exit(0)
 props = r.get("properties", [])
 agree = diff = 0
 largest = 0.0
 native_s = prism_s = 0.0
+failed = {}  # who failed -> first message
 for p in props:
-    native_s += (p.get("native") or {}).get("seconds") or 0.0
+    native = p.get("native") or {}
+    native_s += native.get("seconds") or 0.0
+    if native.get("error"):
+        failed.setdefault("proper", native["error"])
     for t in p.get("tools", []):
         prism_s += t.get("seconds") or 0.0
         if t.get("agree"):
             agree += 1
+        elif t.get("error"):
+            failed.setdefault("PRISM", t["error"])
         else:
             diff += 1
         rd = t.get("rel_diff")
         if isinstance(rd, (int, float)):
             largest = max(largest, rd)
-note = "" if diff == 0 else f"{diff} differ"
+for b in r.get("backends", []):
+    if b.get("name") == "prism" and b.get("error"):
+        failed.setdefault("PRISM", b["error"])
+notes = [f"{diff} differ"] if diff else []
+notes += [f"{who} failed: {msg[:120]}".replace("|", "/") for who, msg in failed.items()]
+note = "; ".join(notes)
 if status not in ("0", "1"):
     note = (note + "; " if note else "") + "exit " + status
-print(f"| {model} | {consts} | {r.get('states', '-')} | {len(props)} | {agree} | {largest:.1e} | "
+print(f"| {model} | {consts} | {opts} | {r.get('states', '-')} | {len(props)} | {agree} | {largest:.1e} | "
       f"{native_s:.3f} | {prism_s:.3f} | {note} |")
 PY
 done
