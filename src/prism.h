@@ -6055,6 +6055,37 @@ static int proper__prism_interval_next_path(proper__prism_checker *C, int32_t e,
     return rc;
 }
 
+/* Pmin or Pmax [ ltl ] on an interval model, in every state
+ * (proper_ltl_interval_prob: nature's choices and the automaton's jumps
+ * in one interval MDP). Its reachability solve's bound covers every state
+ * of the product, so it is kept when proven; otherwise the result is
+ * reported without one. */
+static int proper__prism_interval_ltl(proper__prism_checker *C, const proper_prism_intervals *iv, int32_t e, int maximise,
+                                      double *x) {
+    proper__prism_ltl L;
+    proper_ltl_opts o = proper__prism_ltl_opts(C);
+    proper_ltl_stats lst;
+    uint32_t root;
+    int rc;
+    memset(&L, 0, sizeof L);
+    memset(&lst, 0, sizeof lst);
+    proper_ltl_init(&L.f);
+    if ((rc = proper__prism_to_ltl(C, &L, e, &root)) == 0) {
+        L.f.root = root;
+        rc = proper_ltl_interval_prob(C->d, iv->lo, iv->hi, &L.f, L.aps, L.n_aps, maximise, &o, x, &lst, C->err);
+    }
+    if (rc == 0 && isfinite(lst.max_error)) {
+        proper_dtmc_solve_stats st;
+        memset(&st, 0, sizeof st);
+        st.max_error = st.init_error = lst.max_error;
+        proper__prism_proven(C, &st);
+    } else if (rc == 0) {
+        C->unproven = 1; /* no certificate for the product's reachability */
+    }
+    proper__prism_ltl_free(&L);
+    return rc;
+}
+
 /* Pmin or Pmax of path formula e on an interval model, in every state: a
  * state formula, one temporal operator (negated ones through the other
  * extreme: Pmin [ G a ] = 1 - Pmax [ F !a ]), or X of a path formula. */
@@ -6069,8 +6100,7 @@ static int proper__prism_interval_path(proper__prism_checker *C, int32_t e, int 
     if (!proper__prism_is_simple_path(C, e)) {
         if ((rc = proper__prism_interval_next_path(C, e, maximise, x, &done)) != 0 || done) return rc;
         if (proper__prism_intervals_are_points(iv)) return proper__prism_prob_path(C, e, x);
-        return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED,
-                                  "LTL path formulas on a model with probability intervals are not supported");
+        return proper__prism_interval_ltl(C, iv, e, maximise, x);
     }
     if ((rc = proper__prism_until_form(C, e, &u)) != 0) return rc;
     if (u.neg) maximise = !maximise;
@@ -6080,9 +6110,10 @@ static int proper__prism_interval_path(proper__prism_checker *C, int32_t e, int 
     } else if (u.lo > 0 && proper__prism_intervals_are_points(iv)) {
         proper__prism_until_free(&u);
         return proper__prism_prob_path(C, e, x);
-    } else if (u.lo > 0) {
-        rc = proper__prism_cerr(C, u.path->line, u.path->col, PROPER_EUNSUPPORTED,
-                                "lower step bounds on a model with probability intervals are not supported");
+    } else if (u.lo > 0) { /* as LTL: the window's first steps become X */
+        int neg = u.neg;
+        proper__prism_until_free(&u);
+        return proper__prism_interval_ltl(C, iv, e, neg ? !maximise : maximise, x);
     } else if (u.hi < 0) {
         rc = proper__prism_interval_until(C, iv, &u, maximise, x);
     } else {

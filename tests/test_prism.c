@@ -1812,6 +1812,59 @@ static void test_bound_tie_exact(void) {
     proper_dtmc_free(&d);
 }
 
+/* LTL and lower step bounds on a model with real intervals, through the
+ * language. From s=0 the chain reaches {1,3} (where G F s=3 holds almost
+ * surely: 1 -> 3 has at least 0.3) or {2 -> 4} (never s=3); nature picks
+ * the split. Pmin [ G F a ] = 25/43 and Pmax = 35/43, Pmin [ (F b) & (G F a) ]
+ * = 5/387, Pmax [ !b U (G F a) ] = 35/43: PRISM 4.10.2-dev's values
+ * (0.5813953488371189, 0.8139534883719663, 0.012919896640825993,
+ * 0.8139534883720771 at -epsilon 1e-12), recognised as these fractions.
+ * F>=2 a is F a here (s=3 is at least two steps from s=0), so its Pmin is
+ * 25/43 too (PRISM refuses U>=k on interval models). Every value carries
+ * a proven bound and lies within it of the fraction. */
+static void test_interval_ltl(void) {
+    const char *text = "dtmc\nmodule M\n s : [0..4] init 0;\n"
+                       " [] s=0 -> [0.5,0.7]:(s'=1) + [0.2,0.4]:(s'=2) + [0.05,0.15]:(s'=0);\n"
+                       " [] s=1 -> [0.3,0.6]:(s'=3) + [0.4,0.7]:(s'=1);\n"
+                       " [] s=2 -> [0.1,0.2]:(s'=0) + [0.8,0.9]:(s'=4);\n"
+                       " [] s=3 -> 1:(s'=1);\n [] s=4 -> 1:(s'=4);\nendmodule\n"
+                       "label \"a\" = s=3;\nlabel \"b\" = s=2;\n";
+    static const char *const props[] = {"Pmin=? [ G F \"a\" ]", "Pmax=? [ G F \"a\" ]",
+                                        "Pmin=? [ (F \"b\") & (G F \"a\") ]", "Pmax=? [ !\"b\" U (G F \"a\") ]",
+                                        "Pmin=? [ F>=2 \"a\" ]", "Pmax=? [ !((F \"b\") & (G F \"a\")) ]"};
+    static const double want[] = {25.0 / 43, 35.0 / 43, 5.0 / 387, 35.0 / 43, 25.0 / 43, 1 - 5.0 / 387};
+    proper_prism_model *m = NULL;
+    proper_dtmc d;
+    proper_prism_intervals iv;
+    proper_prism_check_opts o = proper_prism_check_opts_default();
+    proper_error e;
+    size_t i;
+    proper_dtmc_init(&d);
+    proper_prism_intervals_init(&iv);
+    CHECK_INT(proper_prism_parse(&m, text, strlen(text), "iv.pm", &e), 0);
+    if (m && proper_prism_build_intervals(m, NULL, &d, &iv, &e) == 0) {
+        o.intervals = &iv;
+        for (i = 0; i < sizeof props / sizeof props[0]; i++) {
+            proper_prism_props *p = NULL;
+            proper_prism_result r;
+            int rc = -1;
+            if (proper_prism_props_parse(&p, m, props[i], strlen(props[i]), "p", &e) == 0)
+                rc = proper_prism_props_result(p, 0, &d, &o, &r, &e);
+            CHECK_INT(rc, 0);
+            if (rc == 0) {
+                CHECK_ABS(r.value, want[i], 1e-9); /* the default precision, 1e-10 of the complement */
+                CHECK(r.error_bound >= 0 && fabs(r.value - want[i]) <= r.error_bound + 2e-16);
+            }
+            proper_prism_props_free(p);
+        }
+    } else {
+        CHECK(0);
+    }
+    proper_prism_intervals_free(&iv);
+    proper_dtmc_free(&d);
+    proper_prism_free(m);
+}
+
 /* An interval model whose intervals are all points is the DTMC itself:
  * operators the interval solvers lack (S, R [ S ], LTL, lower step bounds)
  * take the DTMC's value as both minimum and maximum. The chain (PRISM's
@@ -1977,6 +2030,7 @@ int main(void) {
     RUN(test_reward_bounds);
     RUN(test_bound_tie_exact);
     RUN(test_point_intervals);
+    RUN(test_interval_ltl);
     RUN(test_ctmc_exact);
     RUN(test_reserved_words);
     return test_summary();

@@ -7,7 +7,9 @@
  * gives the same probabilities, and the reward is finite only where that
  * route's P(f) is exactly 1, and infinite where P(f) is clearly below 1.
  * The path quantifier E[f] holds wherever P(f) > 0, and A[f] only where
- * P(f) = 1. Limits are small so every input runs fast; a limit error is
+ * P(f) = 1. On the chain as an interval model, Pmin = Pmax = P(f) with
+ * point intervals, and Pmin <= P(f) <= Pmax with intervals 0.05 wider.
+ * Limits are small so every input runs fast; a limit error is
  * a clean answer (libFuzzer's timeout is wall-clock time, and the machine
  * may be loaded). Without PROPER_LIBFUZZER, main replays directory argv[1]. */
 /* Step-bounded iterations stop after 10^8 multiply-adds, not 10^11: F<=1555555555 G<=74 a
@@ -105,6 +107,33 @@ static void check_exists(const proper_ltl *f, const proper_dtmc *m, const proper
     proper_bitset_free(&e);
 }
 
+/* Interval models: with point intervals Pmin = Pmax = P(f); with the
+ * chain's probabilities widened by 0.05, Pmin <= P(f) <= Pmax. */
+static void check_intervals(const proper_ltl *f, const proper_dtmc *m, const proper_bitset *aps, size_t n_aps,
+                            const double *x) {
+    proper_ltl_opts o = proper_ltl_opts_default();
+    proper_error err;
+    double lo[N * N], hi[N * N], pmin[N], pmax[N];
+    uint64_t e;
+    int s, wide, rc;
+    o.max_product_states = 5000;
+    for (wide = 0; wide <= 1; wide++) {
+        for (e = 0; e < m->n_trans; e++) {
+            lo[e] = wide ? fmax(0.0, m->prob[e] - 0.05) : m->prob[e];
+            hi[e] = wide ? fmin(1.0, m->prob[e] + 0.05) : m->prob[e];
+        }
+        if ((rc = proper_ltl_interval_prob(m, lo, hi, f, aps, n_aps, 0, &o, pmin, NULL, &err)) ||
+            (rc = proper_ltl_interval_prob(m, lo, hi, f, aps, n_aps, 1, &o, pmax, NULL, &err))) {
+            check_refusal(rc);
+            return;
+        }
+        for (s = 0; s < N; s++)
+            if (!(pmin[s] >= 0 && pmax[s] <= 1 && pmin[s] <= x[s] + 1e-6 && x[s] <= pmax[s] + 1e-6) ||
+                (!wide && (fabs(pmin[s] - x[s]) > 1e-6 || fabs(pmax[s] - x[s]) > 1e-6)))
+                abort();
+    }
+}
+
 static void check_model(proper_ltl *f, const proper_dtmc *m, const proper_bitset *aps, size_t n_aps) {
     proper_ltl_opts o = proper_ltl_opts_default();
     proper_error err;
@@ -141,6 +170,7 @@ static void check_model(proper_ltl *f, const proper_dtmc *m, const proper_bitset
         abort();
     }
     check_exists(f, m, aps, n_aps, x, 0);
+    check_intervals(f, m, aps, n_aps, x);
     if (proper_ltl_add(f, PROPER_LTL_NOT, f->root, PROPER_LTL_NONE, &neg, &err)) return;
     rc = proper_ltl_prob_ex(m, f, aps, n_aps, &o, y, NULL, &err);
     if (rc) check_refusal(rc);
