@@ -33,11 +33,11 @@ static void check_usage(FILE *out) {
             "\"name\"; paths X, F, G, U, W, R with step bounds <=k <k >=k >k =k [a,b]\n"
             "(CTMC: times), or LTL; labels \"name\", \"init\", \"deadlock\".\n"
             "Probability intervals ([0.1,0.2]:(x'=1), PRISM's interval DTMCs): Pmin=? and\n"
-            "Pmax=? (P>=b: the minimum, P<=b: the maximum) of X, F, U, G, W, R, also with\n"
-            "<=k or after X, and Rmin=?/Rmax=? of F phi, X F phi and C<=k, over every\n"
-            "choice of distributions within the intervals (any operator when every\n"
-            "interval is a point); P=? and R=? are refused, as PRISM refuses them; no\n"
-            "exports, --exact or --param.\n\n");
+            "Pmax=? (P>=b: the minimum, P<=b: the maximum) of any path formula: X, F, U,\n"
+            "G, W, R with any step bounds, and LTL; Rmin=?/Rmax=? of F phi, X F phi and\n"
+            "C<=k; over every choice of distributions within the intervals, which may\n"
+            "depend on the history (any operator when every interval is a point); P=?\n"
+            "and R=? are refused, as PRISM refuses them; no exports, --exact or --param.\n\n");
     fprintf(out,
             "options:\n"
             "  --const A=1,B=0.5  values of constants declared without one (model or\n"

@@ -25,6 +25,16 @@ status_is check_bound_shown 0 && matches check_bound_shown_row "$T/out" '^P=\? \
 run chk $IN/mm1k.sm 'P=? [ F<=T n>=12 ]' --const T=0.5 --precision 1e-5
 status_is check_bound_within_precision 0 && matches check_bound_within_precision_row "$T/out" '^P=\? \[ F<=T n>=12 \]  2\.314207[0-9]*e-07$'
 
+# --- LTL on an interval model (tests/test_prism.c's model: Pmax [ G F a ] = 35/43,
+# Pmin [ F>=2 a ] = 25/43; PRISM 4.10.2-dev: 0.8139534883719663, and it refuses F>=2) ---
+printf 'dtmc\nmodule M\n s : [0..4] init 0;\n [] s=0 -> [0.5,0.7]:(s'"'"'=1) + [0.2,0.4]:(s'"'"'=2) + [0.05,0.15]:(s'"'"'=0);\n [] s=1 -> [0.3,0.6]:(s'"'"'=3) + [0.4,0.7]:(s'"'"'=1);\n [] s=2 -> [0.1,0.2]:(s'"'"'=0) + [0.8,0.9]:(s'"'"'=4);\n [] s=3 -> 1:(s'"'"'=1);\n [] s=4 -> 1:(s'"'"'=4);\nendmodule\nlabel "a" = s=3;\n' > "$T/iv.pm"
+run chk "$T/iv.pm" 'Pmax=? [ G F "a" ]' --json
+status_is check_interval_ltl 0 && rel_near "$(json_get "$T/out" properties.0.value)" 0.81395348837209302 1e-10 &&
+    ok check_interval_ltl_value || fail check_interval_ltl_value "$(cat "$T/out")"
+run chk "$T/iv.pm" 'Pmin=? [ F>=2 "a" ]' --json
+status_is check_interval_lower_bound 0 && rel_near "$(json_get "$T/out" properties.0.value)" 0.58139534883720930 1e-10 &&
+    ok check_interval_lower_bound_value || fail check_interval_lower_bound_value "$(cat "$T/out")"
+
 # --- minPathSum (PROPER, IST 2023 Fig. 5): exact expected time and cost ---
 run chk $M/minpathsum.pm $P/minpathsum.pctl --const $PARAMS --json
 status_is check_minpathsum_json 0 && json_valid check_minpathsum_json_valid "$T/out" &&
