@@ -6057,31 +6057,23 @@ static int proper__prism_interval_next_path(proper__prism_checker *C, int32_t e,
 
 /* Pmin or Pmax [ ltl ] on an interval model, in every state
  * (proper_ltl_interval_prob: nature's choices and the automaton's jumps
- * in one interval MDP). Its reachability solve's bound covers every state
- * of the product, so it is kept when proven; otherwise the result is
- * reported without one. */
+ * in one interval MDP). No bound is reported: the product solve's bound is
+ * proven, but that the automaton lets the maximiser reach the true value
+ * (completeness) rests on tests, not on a proof (docs/ltl.md), so only
+ * Pmax >= value (Pmin <= value) is certain. */
 static int proper__prism_interval_ltl(proper__prism_checker *C, const proper_prism_intervals *iv, int32_t e, int maximise,
                                       double *x) {
     proper__prism_ltl L;
     proper_ltl_opts o = proper__prism_ltl_opts(C);
-    proper_ltl_stats lst;
     uint32_t root;
     int rc;
     memset(&L, 0, sizeof L);
-    memset(&lst, 0, sizeof lst);
     proper_ltl_init(&L.f);
     if ((rc = proper__prism_to_ltl(C, &L, e, &root)) == 0) {
         L.f.root = root;
-        rc = proper_ltl_interval_prob(C->d, iv->lo, iv->hi, &L.f, L.aps, L.n_aps, maximise, &o, x, &lst, C->err);
+        rc = proper_ltl_interval_prob(C->d, iv->lo, iv->hi, &L.f, L.aps, L.n_aps, maximise, &o, x, NULL, C->err);
     }
-    if (rc == 0 && isfinite(lst.max_error)) {
-        proper_dtmc_solve_stats st;
-        memset(&st, 0, sizeof st);
-        st.max_error = st.init_error = lst.max_error;
-        proper__prism_proven(C, &st);
-    } else if (rc == 0) {
-        C->unproven = 1; /* no certificate for the product's reachability */
-    }
+    C->unproven = 1;
     proper__prism_ltl_free(&L);
     return rc;
 }
