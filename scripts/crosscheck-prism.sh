@@ -72,7 +72,7 @@ runs | while read -r model props consts engine; do
         *) set --; popts="-epsilon 1e-12" ;;
     esac
     [ "$engine" = - ] || { set -- "$@" --prism-arg "$engine"; popts="$popts $engine"; }
-    PROPER_PRISM=$prism bin/proper crosscheck "$ex/$model" "$ex/$props" --const "$consts" --backend prism --timeout 300 \
+    PROPER_PRISM=$prism bin/proper crosscheck "$ex/$model" "$ex/$props" --const "$consts" --backend prism --timeout 900 \
         "$@" --json > "$json" 2> "$out/$i.err" || status=$?
     end=$(date +%s.%N)
     python3 - "$model" "$consts" "$json" "$out/$i.err" "$status" "$start" "$end" "$popts" <<'PY'
