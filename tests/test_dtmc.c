@@ -908,6 +908,63 @@ static void test_gauss_seidel_slow_modes(void) {
     free(P);
 }
 
+/* Gauss-Seidel's plain certificate floors near u times the expected stay
+ * (the residual's rounding); refinement (a correction swept from the
+ * residual in twice the working precision) proves the actual accuracy.
+ * 60 states that each stay on a self-loop with probability 1 - 2^-30,
+ * leave for the target with 2^-33 and for random states with the rest
+ * (multiples of 2^-40, rows summing to exactly 1): every jump off the
+ * loop ends at the target with probability 1/8, so the expected steps are
+ * 8 x 2^30 = 2^33 from every state, exactly. The sweeps divide the loops
+ * out and settle in a few dozen sweeps, but the plain certificate's floor
+ * (long double's rounding of a residual of terms near 2^33, times the
+ * stay) is about 2e-9 relative, above 100 x the precision asked (1e-12):
+ * without the refinement the solve is refused. */
+static void test_gauss_seidel_refinement(void) {
+    enum { K = 60 };
+    proper_dtmc_solve_opts o = proper_dtmc_solve_opts_default();
+    proper_dtmc_solve_stats st;
+    proper_rng rng;
+    double *P = (double *)calloc((K + 1) * (K + 1), sizeof *P), x[K + 1], rew[K + 1], want = ldexp(1.0, 33);
+    uint32_t s, target = K;
+    proper_dtmc m;
+    proper_error err;
+    proper_bitset t;
+    proper_dtmc_reward r;
+    o.dense_max = 0;
+    o.band_max = 0;
+    o.direct_max = 0;
+    o.rel_precision = 1e-12;
+    proper_rng_seed(&rng, 23);
+    for (s = 0; s < K; s++) {
+        uint64_t left = (uint64_t)7 << 7; /* 7 x 2^-33 in units of 2^-40 */
+        int j;
+        for (j = 0; j < 2; j++) {
+            uint64_t units = 1 + proper_rng_below(&rng, left / 2);
+            P[s * (K + 1) + proper_rng_below(&rng, K)] += ldexp((double)units, -40);
+            left -= units;
+        }
+        P[s * (K + 1) + (s + 1) % K] += ldexp((double)left, -40);
+        P[s * (K + 1) + s] += 1.0 - ldexp(1.0, -30);
+        P[s * (K + 1) + K] = ldexp(1.0, -33);
+        rew[s] = 1.0;
+    }
+    P[K * (K + 1) + K] = 1.0;
+    rew[K] = 0.0;
+    CHECK_INT(build_dense(&m, P, K + 1, 0), 0);
+    proper_bitset_init(&t);
+    set_of(&t, K + 1, &target, 1);
+    r.name = (char *)"steps"; r.state = rew; r.trans = NULL;
+    CHECK_INT(proper_dtmc_reward_reach(&m, &r, &t, &o, x, &st, &err), 0);
+    for (s = 0; s < K; s++) CHECK(fabs(x[s] - want) <= st.max_error);
+    CHECK(st.max_error <= 1e-10 * want);
+    printf("  refinement: %lu sweeps, bound %.3g relative, error %.3g\n", st.sweeps, st.max_error / want,
+           fabs(x[0] - want) / want);
+    proper_bitset_free(&t);
+    proper_dtmc_free(&m);
+    free(P);
+}
+
 /* Bounded properties against dense matrix powers. */
 static void test_bounded_vs_matrix_powers(void) {
     enum { N = 30, K = 25 };
@@ -3606,6 +3663,7 @@ int main(void) {
     RUN(test_random_vs_dense_gauss_seidel);
     RUN(test_random_vs_dense_large_dense);
     RUN(test_gauss_seidel_slow_modes);
+    RUN(test_gauss_seidel_refinement);
     RUN(test_bounded_vs_matrix_powers);
     RUN(test_steady_vs_dense);
     RUN(test_steady_gth_birth_death);
