@@ -198,7 +198,8 @@ def property_file(files, name):
 
 def crosscheck_instance(kind, model, consts, files, props, findings):
     """proper crosscheck --backend prism. Returns (agree, compared,
-    largest rel. diff, PRISM seconds, note)."""
+    largest rel. diff, PRISM seconds, note); compared counts the properties
+    both answered."""
     argv = crosscheck_argv(kind, model, consts, props)
     status, stdout, stderr, secs, _ = run(argv + ["--json"], dict(os.environ, PROPER_PRISM=prism), timeout * (len(files) + 1))
     command = crosscheck_command(crosscheck_argv(kind, model, consts, "PROPS"))
@@ -211,6 +212,8 @@ def crosscheck_instance(kind, model, consts, files, props, findings):
     agree = compared = 0
     largest, prism_s, notes = 0.0, 0.0, []
     for p in r.get("properties", []):
+        if (p.get("native") or {}).get("error"):
+            continue  # proper's refusal is in the check columns already
         for t in p.get("tools", []):
             prism_s += t.get("seconds") or 0.0
             rd = t.get("rel_diff")
