@@ -4,7 +4,7 @@
 # prism-benchmarks, CC-BY 4.0): models nobody in this project wrote.
 #
 #   sh scripts/prism-benchmarks.sh BENCH_TREE [--max-states N] [--prism PRISM_BINARY]
-#          [--prism-max-states M] [--timeout S]
+#          [--prism-max-states M] [--timeout S] [--models F1,F2,...]
 #
 # BENCH_TREE is a checkout of the suite. Every instance that
 # models/{dtmcs,ctmcs}/models.csv lists with at most N states (default 10^6)
@@ -15,7 +15,11 @@
 # not fix get the value of time_bound() below. When the run fails, each
 # property file is checked on its own to say which property proper refuses
 # (a clear error, exit status 2) and which fails (a crash, any other exit
-# status, or no answer within S seconds, default 300).
+# status, or no answer within S seconds, default 300). Where the property
+# files carry the suite's own reference values ("// RESULT (N=16,MAX=2): v"
+# comments: brp, crowds, egl, nand, leader_sync), `proper check --test`
+# compares proper's values with them (relative tolerance 1e-5).
+# --models restricts the run to the instances of those model files (brp.pm).
 # With --prism, instances of at most M states (default 10^5) are also run
 # through `proper crosscheck --backend prism`: DTMCs at crosscheck's default
 # precision, CTMCs at --precision 1e-8 with -maxiters 100000 (PRISM's
@@ -27,7 +31,7 @@
 # copied into the project. Needs python3 and /usr/bin/time (GNU).
 set -eu
 cd "$(dirname "$0")/.."
-usage="usage: sh scripts/prism-benchmarks.sh BENCH_TREE [--max-states N] [--prism PRISM_BINARY] [--prism-max-states M] [--timeout S]"
+usage="usage: sh scripts/prism-benchmarks.sh BENCH_TREE [--max-states N] [--prism PRISM_BINARY] [--prism-max-states M] [--timeout S] [--models F1,F2,...]"
 [ $# -ge 1 ] || { echo "$usage" >&2; exit 2; }
 tree=$1
 shift
@@ -35,6 +39,7 @@ max_states=1000000
 prism=
 prism_max_states=100000
 timeout=300
+models=
 while [ $# -gt 0 ]; do
     [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
     case $1 in
@@ -42,6 +47,7 @@ while [ $# -gt 0 ]; do
         --prism) prism=$2 ;;
         --prism-max-states) prism_max_states=$2 ;;
         --timeout) timeout=$2 ;;
+        --models) models=$2 ;;
         *) echo "$usage" >&2; exit 2 ;;
     esac
     shift 2
@@ -53,10 +59,11 @@ make -s bin/proper
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-python3 - "$tree" "$max_states" "$prism" "$prism_max_states" "$timeout" "$out" <<'PY'
+python3 - "$tree" "$max_states" "$prism" "$prism_max_states" "$timeout" "$out" "$models" <<'PY'
 import csv, glob, json, os, re, subprocess, sys
 
-tree, max_states, prism, prism_max, timeout, out = sys.argv[1:7]
+tree, max_states, prism, prism_max, timeout, out, only = sys.argv[1:8]
+only = set(only.split(",")) if only else None
 max_states, prism_max, timeout = int(max_states), int(prism_max), int(timeout)
 proper = os.path.abspath("bin/proper")
 SLOW = 60.0
@@ -178,6 +185,23 @@ def check_instance(model, files, consts, props, findings):
     return counts["ok"], counts["refused"], counts["failed"], secs, mib, note
 
 
+def reference_test(model, files, consts, props, findings):
+    """The suite's RESULT comments against proper check --test: "passed / of"
+    or "-" when the files carry none."""
+    if not any("RESULT" in open(f).read() for f in files):
+        return "-"
+    status, stdout, stderr, _, _ = run([proper, "check", model, props, "--test"] + (["--const", consts] if consts else []))
+    verdicts = [l.split()[0] for l in stdout.splitlines() if l.split() and l.split()[0] in
+                ("PASS", "WRONG", "UNSUPPORTED", "ERROR", "SKIP", "BEYOND")]
+    for line in stdout.splitlines():
+        if line.split() and line.split()[0] in ("WRONG", "ERROR", "UNSUPPORTED"):
+            findings.append(f"suite's RESULT: {short(line, 300)}: `{check_command(model, 'PROPS', consts)} --test`")
+    if status == 124:
+        return "timeout"
+    counted = [v for v in verdicts if v != "SKIP"]
+    return f"{counted.count('PASS')} / {len(counted)}" if counted else "-"
+
+
 def crosscheck_argv(kind, model, consts, props):
     extra = ["--precision", "1e-8", "--prism-arg", "-maxiters", "--prism-arg", "100000"] if kind == "CTMC" else []
     argv = [proper, "crosscheck", model, props, "--backend", "prism", "--timeout", str(timeout)] + extra
@@ -242,17 +266,17 @@ def crosscheck_instance(kind, model, consts, files, props, findings):
 
 findings = []
 totals = {"instances": 0, "passed": 0, "refused": 0, "failed": 0, "disagree": 0, "prism failed": 0, "skipped": 0}
-print("| type | model | constants | states | properties | proper ok / refused / failed | agree with PRISM | "
+print("| type | model | constants | states | properties | proper ok / refused / failed | suite's RESULT | agree with PRISM | "
       "largest rel. diff | proper (s) | proper (MiB) | PRISM (s) | note |")
-print("|---|---|---|---:|---:|---|---|---:|---:|---:|---:|---|")
+print("|---|---|---|---:|---:|---|---|---|---:|---:|---:|---:|---|")
 for i, (kind, model, name, consts, states) in enumerate(instances()):
-    if states > max_states:
+    if states > max_states or (only and name not in only):
         totals["skipped"] += 1
         continue
     totals["instances"] += 1
     if model is None:
         totals["failed"] += 1
-        print(f"| {kind} | {name} | {consts} | {states} | - | - | - | - | - | - | - | the suite lists it but has no such file |")
+        print(f"| {kind} | {name} | {consts} | {states} | - | - | - | - | - | - | - | - | the suite lists it but has no such file |")
         continue
     files = property_files(os.path.dirname(model))
     if needs_time_bound(files):
@@ -263,6 +287,7 @@ for i, (kind, model, name, consts, states) in enumerate(instances()):
     if secs > SLOW:
         findings.append(f"slow ({secs:.0f} s, {mib:.0f} MiB): `{check_command(model, 'PROPS', consts)}` "
                         f"with PROPS the instance's property files together")
+    reference = reference_test(model, files, consts, props, findings)
     agree_cell, diff_cell, prism_cell = "-", "-", "-"
     if prism and states <= prism_max:
         agree, compared, largest, prism_s, xnote = crosscheck_instance(kind, model, consts, files, props, findings)
@@ -273,11 +298,11 @@ for i, (kind, model, name, consts, states) in enumerate(instances()):
     totals["passed"] += failed == 0 and refused == 0
     totals["refused"] += refused > 0
     totals["failed"] += failed > 0
-    print(f"| {kind} | {name} | {consts} | {states} | {len(files)} | {ok} / {refused} / {failed} | {agree_cell} | "
+    print(f"| {kind} | {name} | {consts} | {states} | {len(files)} | {ok} / {refused} / {failed} | {reference} | {agree_cell} | "
           f"{diff_cell} | {secs:.2f} | {mib:.0f} | {prism_cell} | {note} |", flush=True)
 
 print()
-print(f"{totals['instances']} instances of at most {max_states} states ({totals['skipped']} larger ones not run): "
+print(f"{totals['instances']} instances of at most {max_states} states ({totals['skipped']} larger or not selected ones not run): "
       f"{totals['passed']} with every property answered, {totals['refused']} with a refusal, "
       f"{totals['failed']} with a failure" +
       (f"; of those up to {prism_max} states, {totals['disagree']} with a value differing from PRISM's, "
