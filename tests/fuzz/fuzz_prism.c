@@ -19,6 +19,10 @@
 #define PROPER_EXACT_MAX_TERMS 2000
 #define PROPER_EXACT_MAX_GCD_WORK 10000000ull
 #define PROPER_DTMC_MAX_STEP_WORK 1e8 /* as in fuzz_ltl: no 1e11-multiply-add bounded runs */
+/* 10^6 uniformisation steps instead of 10^9: a CTMC with a rate of 1.7e30
+ * beside rates of 0.5 needs 5e9 steps for R=? [ C<=3 ], refused after the
+ * 10^9 allowed (8 s at -O2, a libFuzzer timeout sanitised). */
+#define PROPER_DTMC_MAX_POISSON_STEPS 1000000UL
 /* Fewer Gauss-Seidel sweeps than the default 10^6, so that a large
  * component no sweep settles is given up quickly (a gambler's ruin whose
  * losses fall back to x=7, N=518, p=1/2, took 10^6 sweeps: 0.87 s at -O2,
