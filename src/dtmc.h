@@ -115,6 +115,23 @@
  * rates. proper_dtmc_param_reward_range reports the bounds of the solves
  * of its two extreme corners.
  *
+ * The model's own rounding: a model whose exact probabilities were
+ * rounded to the stored doubles (P = R/E of a CTMC, decimal literals) can
+ * say so with opts.model_rel_error = delta, when every stored probability
+ * (self-loops included) is within delta, relative, of the exact one. The
+ * certificates then bound the error against the exact model: with
+ * dl = delta / (1 - delta), the residual grows by dl (|b| + sum |a~ y|),
+ * M w shrinks by dl sum |a~| w and 1 - (row sum) by dl sum |a~|
+ * (proper__dtmc_model_row); a single state's division charges c and
+ * d = 1 - a_ss the same; GTH's relative bound grows by 4 (n-1) delta (the
+ * tree theorem, every rate scaled within 1 +- delta); the steady
+ * distribution's absorption probabilities by dl. The bounds grow to about
+ * delta times the expected stays, so rel_precision must allow them:
+ * a finer one is refused as any unprovable precision is. For a CTMC the
+ * solvers work on its embedded or uniformised chain as stored, and delta
+ * must cover that chain's entries (its own rounding of R/E or R/q
+ * included). The step- and time-bounded solvers do not take it.
+ *
  * What the other solvers carry (they take no stats; no bound is reported,
  * except by the _stats variants named below):
  *  - step-bounded (U<=k, F<=k, I=k, C<=k; proper_dtmc_prob_bounded_until_stats,
@@ -513,6 +530,13 @@ typedef struct proper_dtmc_solve_opts {
      * bound is within rel_precision are solved by GTH (0: only when the
      * other route fails; see "Stationary distributions by GTH"). */
     uint32_t gth_max;
+    /* The model's own rounding: every stored probability (self-loops
+     * included) is within model_rel_error, relative, of the model's exact
+     * one. 0 (default): the bounds are of the chain as stored. Covered by
+     * the unbounded solves' certificates (prob_until, reward_reach, the
+     * steady-state solves: "The model's own rounding" under "Guaranteed
+     * bounds"); the step- and time-bounded solvers do not take it. */
+    double model_rel_error;
 } proper_dtmc_solve_opts;
 
 PROPER_API proper_dtmc_solve_opts proper_dtmc_solve_opts_default(void);
@@ -2025,6 +2049,7 @@ PROPER_API proper_dtmc_solve_opts proper_dtmc_solve_opts_default(void) {
     o.band_max = PROPER_DTMC_BAND_MAX;
     o.direct_max = PROPER_DTMC_DIRECT_MAX;
     o.gth_max = PROPER_DTMC_GTH_MAX;
+    o.model_rel_error = 0.0;
     o.transient_accuracy = PROPER_DTMC_TRANSIENT_ACCURACY;
     return o;
 }
@@ -2566,6 +2591,44 @@ static void proper__dtmc_certify_row_ld(const proper__dtmc_lin *L, uint32_t k, u
     *vd = (double)delta - (double)((long double)terms * u * dmag) - 2.0 * ud * fabs((double)delta);
 }
 
+/* The model's own rounding (opts.model_rel_error = delta): the exact
+ * coefficients a differ from the stored a~ by at most dl |a~|,
+ * dl = delta / (1 - delta) (proper__dtmc_model_factor, rounded up; the
+ * stored b, a sum of stored probabilities or a reward, is charged the same).
+ * Then the exact model's residual is within dl (|b| + sum |a~| (|v| +
+ * |delta_corr|)) of the stored one's, (M w)_i within dl sum |a~| w, and
+ * 1 - (row sum) within dl sum |a~|: vr grows and vm and vd shrink by
+ * those, summed in double and rounded up by (terms + 2) u. */
+static double proper__dtmc_model_factor(double delta) {
+    if (!(delta > 0.0)) return 0.0;
+    if (!(delta < 0.5)) return INFINITY;
+    return delta / (1.0 - delta) * (1.0 + 4.0 * DBL_EPSILON);
+}
+
+static void proper__dtmc_model_row(const proper__dtmc_lin *L, uint32_t k, uint32_t i, const double *w,
+                                   const double *delta_corr, double dl, double *vr, double *vm, double *vd) {
+    const proper__dtmc_csr *g = L->g;
+    uint32_t s = L->sccs.order[L->sccs.start[k] + i];
+    double mr = L->b ? fabs(L->b[s]) : 0.0, mw = 0.0, ma = 0.0, grow;
+    uint64_t e;
+    for (e = g->row[s]; e < g->row[s + 1]; e++) {
+        uint32_t t = g->col[e];
+        double a = fabs(g->val[e]);
+        ma += a;
+        if (L->sccs.comp[t] == k) {
+            uint32_t j = L->loc[t];
+            mr += a * (fabs(L->y[j]) + (delta_corr ? fabs(delta_corr[j]) : 0.0));
+            mw += a * fabs(w[j]);
+        } else {
+            mr += a * fabs(L->x[t]);
+        }
+    }
+    grow = (1.0 + (double)(g->row[s + 1] - g->row[s] + 4) * DBL_EPSILON) * dl;
+    *vr += mr * grow;
+    *vm -= mw * grow;
+    *vd -= ma * grow;
+}
+
 /* A proven bound on the error of the values y of component k (local
  * numbering), written to errb for its states.
  *
@@ -2602,10 +2665,12 @@ static int proper__dtmc_lin_certify(proper__dtmc_lin *L, uint32_t k, uint32_t sz
     const double ud = DBL_EPSILON;
     uint32_t first = L->sccs.start[k], i;
     double lam = 0.0, mu = 0.0, e_out = 0.0, wmax = 0.0, low = INFINITY, dmax = 0.0;
+    double dl = proper__dtmc_model_factor(L->o.model_rel_error);
     for (i = 0; i < sz; i++) {
         double vr, vm, vd;
         if (!precise || !delta_corr || proper__dtmc_certify_row_dot2(L, k, i, w, delta_corr, &vr, &vm, &vd, &e_out))
             proper__dtmc_certify_row_ld(L, k, i, w, delta_corr, &vr, &vm, &vd, &e_out);
+        if (dl > 0.0) proper__dtmc_model_row(L, k, i, w, delta_corr, dl, &vr, &vm, &vd);
         if (!(vm > 0.0)) return -1;
         if (vm < low) low = vm;
         if (vr / vm > lam) lam = vr / vm;
@@ -2931,9 +2996,16 @@ static int proper__dtmc_lin_component(proper__dtmc_lin *L, uint32_t k, proper_er
          * c (at most (k + 2) u |terms|), of d = 1 - a_ss and of the quotient */
         uint32_t s = L->sccs.order[first];
         uint64_t terms = L->g->row[s + 1] - L->g->row[s] + 2;
-        double v = L->c[0] / L->d[0], ud = DBL_EPSILON / 2.0;
+        double v = L->c[0] / L->d[0], ud = DBL_EPSILON / 2.0, dl = proper__dtmc_model_factor(L->o.model_rel_error);
         L->x[s] = v;
-        L->errb[s] = ((L->ein[0] + (double)terms * ud * L->mag[0]) / L->d[0] + 3.0 * ud * fabs(v)) * (1.0 + 4.0 * ud);
+        if (dl > 0.0) { /* the model's own rounding: c within dl mag, d = 1 - a_ss within dl a_ss */
+            double ds = (1.0 - L->d[0]) * dl * (1.0 + 4.0 * ud) + ud, lo = (L->d[0] - ds) * (1.0 - 2.0 * ud);
+            L->errb[s] = lo > 0.0 ? (((1.0 + dl) * L->ein[0] + ((double)terms * ud + dl) * L->mag[0] +
+                                      fabs(v) * ds) / lo + 3.0 * ud * fabs(v)) * (1.0 + 8.0 * ud)
+                                  : INFINITY;
+        } else {
+            L->errb[s] = ((L->ein[0] + (double)terms * ud * L->mag[0]) / L->d[0] + 3.0 * ud * fabs(v)) * (1.0 + 4.0 * ud);
+        }
         if (st && L->d[0] != 1.0) st->n_cyclic++;
         return PROPER_OK;
     }
@@ -3842,7 +3914,7 @@ static int proper__dtmc_reference_states(const proper_dtmc *m, const uint32_t *b
  *  rounded to a subnormal double or 0, and DBL_MIN is added to its bound. */
 static double proper__dtmc_gth_log_gamma(double k, double u) { return -log1p(-(k * u / (1.0 - k * u))); }
 
-static double proper__dtmc_gth_relerr(uint32_t n) {
+static double proper__dtmc_gth_relerr(uint32_t n, double model_rel_error) {
     double u = LDBL_EPSILON / 2.0, ud = DBL_EPSILON / 2.0, e = 0.0, t;
     uint32_t k;
     for (k = 1; k < n; k++) {
@@ -3851,6 +3923,10 @@ static double proper__dtmc_gth_relerr(uint32_t n) {
         e += 2.0 * g + 2.0 * ((double)k - 1.0) * b /* L_k */ + 2.0 * g - 2.0 * log1p(-u) /* c_k */;
     }
     t = 2.0 * e + proper__dtmc_gth_log_gamma((double)n - 1.0, u) - log1p(-u) - log1p(-ud);
+    /* the model's own rounding: every rate within e^{+-b}, b = -log(1 - delta):
+     * by (1) ratios within e^{+-2 (n-1) b}, normalised e^{+-4 (n-1) b} */
+    if (model_rel_error > 0.0)
+        t += model_rel_error < 1.0 ? -4.0 * ((double)n - 1.0) * log1p(-model_rel_error) : INFINITY;
     return expm1(t) * (1.0 + 1e-9);
 }
 
@@ -3908,8 +3984,8 @@ static int proper__dtmc_gth_back(const long double *a, uint32_t n, const long do
  * entrywise bound |pi~_s - pi_s| <= relerr pi~_s (plus DBL_MIN below
  * DBL_MIN). loc: scratch of m->n_states. PROPER_ERANGE when an underflow
  * voids the bound, PROPER_ENOMEM. */
-static int proper__dtmc_gth_bscc(const proper_dtmc *m, const uint32_t *states, uint32_t n, uint32_t *loc, double *pi,
-                                 double *epi, double *relerr) {
+static int proper__dtmc_gth_bscc(const proper_dtmc *m, const uint32_t *states, uint32_t n, double model_rel_error,
+                                 uint32_t *loc, double *pi, double *epi, double *relerr) {
     long double *a, *s, *p;
     size_t cells;
     uint32_t i;
@@ -3928,7 +4004,7 @@ static int proper__dtmc_gth_bscc(const proper_dtmc *m, const uint32_t *states, u
         PROPER_FREE(a);
         return PROPER_ERANGE;
     }
-    rel = proper__dtmc_gth_relerr(n);
+    rel = proper__dtmc_gth_relerr(n, model_rel_error);
     for (i = 0; i < n; i++) {
         pi[states[i]] = (double)p[i];
         if (epi) epi[states[i]] = rel * pi[states[i]] * (1.0 + 2.0 * ud) + (p[i] < DBL_MIN ? DBL_MIN : 0.0);
@@ -3964,11 +4040,11 @@ static int proper__dtmc_stationary_pass(const proper_dtmc *m, const proper__dtmc
         uint32_t size = c->start[k + 1] - c->start[k];
         double rel;
         if (!PROPER_BITSET_GET(in_b, c->order[c->start[k]]) || size < 2 || size > gth_max ||
-            !(proper__dtmc_gth_relerr(size) <= gth_rel))
+            !(proper__dtmc_gth_relerr(size, o->model_rel_error) <= gth_rel))
             continue;
         by_gth[k] = 1;
         for (i = c->start[k]; i < c->start[k + 1]; i++) proper_bitset_clear(&mask, c->order[i]);
-        rc = proper__dtmc_gth_bscc(m, c->order + c->start[k], size, loc, pi, epi, &rel);
+        rc = proper__dtmc_gth_bscc(m, c->order + c->start[k], size, o->model_rel_error, loc, pi, epi, &rel);
         if (rc == PROPER_ENOMEM) rc = proper__dtmc_nomem(err);
         else if (rc)
             rc = proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0,
@@ -4013,7 +4089,7 @@ static int proper__dtmc_gth_more(const proper__dtmc_sccs *c, const proper_bitset
     for (k = 0; k < c->n_comp; k++) {
         uint32_t size = c->start[k + 1] - c->start[k];
         if (!PROPER_BITSET_GET(in_b, c->order[c->start[k]]) || size < 2 || size > o->direct_max) continue;
-        if (size > o->gth_max || !(proper__dtmc_gth_relerr(size) <= gth_rel)) return 1;
+        if (size > o->gth_max || !(proper__dtmc_gth_relerr(size, o->model_rel_error) <= gth_rel)) return 1;
     }
     return 0;
 }
@@ -4244,7 +4320,7 @@ PROPER_API int proper_dtmc_steady_distribution(const proper_dtmc *m, const prope
  * at most (c_b + 2) u a_b (non-negative terms; Higham 4.2), rounded up. */
 static void proper__dtmc_absorb_bounds(const proper_dtmc *m, const uint32_t *sole, const double *mu0,
                                        const double *visits, const double *ev, const double *absorb, uint32_t nb,
-                                       double *eabs) {
+                                       double dl, double *eabs) {
     double u = DBL_EPSILON / 2.0, *count = eabs + nb; /* count: the non-zero terms added */
     uint32_t s, b;
     uint64_t e;
@@ -4257,7 +4333,8 @@ static void proper__dtmc_absorb_bounds(const proper_dtmc *m, const uint32_t *sol
                 count[sole[m->col[e]]] += visits[s] != 0.0;
             }
     }
-    for (b = 0; b < nb; b++) eabs[b] = (eabs[b] + (count[b] + 2.0) * u * absorb[b]) * (1.0 + 4.0 * u);
+    /* dl: the model's own rounding of the P(s, t) (every term within dl of itself) */
+    for (b = 0; b < nb; b++) eabs[b] = (eabs[b] + ((count[b] + 2.0) * u + dl) * absorb[b]) * (1.0 + 4.0 * u);
 }
 
 PROPER_API int proper_dtmc_steady_distribution_stats(const proper_dtmc *m, const proper_dtmc_solve_opts *opts,
@@ -4319,7 +4396,8 @@ PROPER_API int proper_dtmc_steady_distribution_stats(const proper_dtmc *m, const
             rc = proper__dtmc_nomem(err);
             goto done;
         }
-        proper__dtmc_absorb_bounds(m, sole, mu0, visits, ev, absorb, nb, eabs);
+        proper__dtmc_absorb_bounds(m, sole, mu0, visits, ev, absorb, nb,
+                                   proper__dtmc_model_factor(opts ? opts->model_rel_error : 0.0), eabs);
     }
     for (s = 0; s < m->n_states; s++) {
         double a, ea, bound;

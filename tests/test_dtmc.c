@@ -1245,6 +1245,101 @@ static void test_steady_gth_vs_exact(void) {
     }
 }
 
+/* opts.model_rel_error: chains whose stored doubles are the exact dyadic
+ * probabilities of a model (multiples of 2^-10, rows summing to 1) each
+ * multiplied by 1 + theta, |theta| <= 1e-8, solved against exact.h's
+ * rational solution of the EXACT model. With model_rel_error = 1e-8 every
+ * value lies within its proven bound; without it some do not (the bound
+ * is then of the stored chain only). P=? [ F goal ] on 20 chains with two
+ * absorbing states, S=? on 20 irreducible ones, at rel_precision 1e-6
+ * (the bounds the model's rounding leaves; a finer precision is refused). */
+static void perturbed_chain(proper_rng *rng, uint32_t n, int absorbing, double *exact, double *stored) {
+    uint32_t s, t;
+    memset(exact, 0, (size_t)n * n * sizeof *exact);
+    for (s = 0; s < n; s++) {
+        int left = 1024, j;
+        if (absorbing && s < 2) { exact[(size_t)s * n + s] = 1.0; continue; }
+        for (j = 0; j < 3; j++) {
+            int units = 1 + (int)proper_rng_below(rng, (uint64_t)left / 2);
+            exact[(size_t)s * n + proper_rng_below(rng, n)] += ldexp((double)units, -10);
+            left -= units;
+        }
+        exact[(size_t)s * n + (s + 1) % n] += ldexp((double)left, -10);
+    }
+    for (s = 0; s < n; s++)
+        for (t = 0; t < n; t++)
+            stored[(size_t)s * n + t] = exact[(size_t)s * n + t] * (1.0 + 1e-8 * (2.0 * proper_rng_uniform(rng) - 1.0));
+}
+
+static void set_exact(proper_exact_dtmc *e, const proper_dtmc *m, const double *exact) {
+    proper_error err;
+    proper_rat q;
+    uint32_t s;
+    uint64_t k;
+    proper_rat_init(&q);
+    for (s = 0; s < m->n_states; s++)
+        for (k = m->row[s]; k < m->row[s + 1]; k++) {
+            CHECK_INT(proper_rat_from_double(&q, exact[(size_t)s * m->n_states + m->col[k]]), 0);
+            CHECK_INT(proper_exact_dtmc_set_prob(e, k, &q, &err), 0);
+        }
+    proper_rat_free(&q);
+}
+
+static void test_model_rel_error(void) {
+    enum { N = 25 };
+    proper_rng rng;
+    int it, missed_without = 0;
+    double worst = 0.0, widest = 0.0;
+    proper_rng_seed(&rng, 8);
+    for (it = 0; it < 40; it++) {
+        double exact[N * N], stored[N * N], x[N], want;
+        proper_dtmc m;
+        proper_exact_dtmc e;
+        proper_exact_vec ex;
+        proper_bitset goal;
+        proper_dtmc_solve_stats st;
+        proper_dtmc_solve_opts o = proper_dtmc_solve_opts_default();
+        proper_error err;
+        uint32_t s, zero = 0;
+        int steady = it >= 20, pass;
+        perturbed_chain(&rng, N, !steady, exact, stored);
+        CHECK_INT(build_dense(&m, stored, N, 2), 0);
+        proper_exact_dtmc_init(&e);
+        proper_exact_vec_init(&ex);
+        CHECK_INT(proper_exact_dtmc_create(&e, &m, 0, NULL, &err), 0);
+        set_exact(&e, &m, exact);
+        CHECK_INT(proper_exact_dtmc_check(&e, &m, &err), 0);
+        proper_bitset_init(&goal);
+        set_of(&goal, N, &zero, 1);
+        if (steady) CHECK_INT(proper_exact_steady(&m, &e, &goal, NULL, &ex, NULL, &err), 0);
+        else CHECK_INT(proper_exact_prob_until(&m, &e, NULL, &goal, NULL, &ex, NULL, &err), 0);
+        for (pass = 0; pass < 2; pass++) {
+            o.model_rel_error = pass ? 1e-8 : 0.0;
+            o.rel_precision = pass ? 1e-6 : PROPER_DTMC_REL_PRECISION; /* what 1e-8 of the model allows */
+            if (steady) CHECK_INT(proper_dtmc_steady_stats(&m, &goal, &o, x, &st, &err), 0);
+            else CHECK_INT(proper_dtmc_prob_until(&m, NULL, &goal, &o, x, &st, &err), 0);
+            for (s = 0; s < N; s++) {
+                int inside;
+                want = proper_rat_to_double(&ex.q[s]);
+                inside = fabs(x[s] - want) <= st.max_error + DBL_EPSILON * fabs(want);
+                if (pass) CHECK(inside);
+                if (pass && st.max_error > 0.0) {
+                    worst = fmax(worst, fabs(x[s] - want) / st.max_error);
+                    widest = fmax(widest, st.max_error);
+                }
+                else missed_without += !inside;
+            }
+        }
+        proper_bitset_free(&goal);
+        proper_exact_vec_free(&ex);
+        proper_exact_dtmc_free(&e);
+        proper_dtmc_free(&m);
+    }
+    CHECK(missed_without > 0);
+    printf("  model_rel_error: %d values outside the stored chain's bound, none outside the model's (largest "
+           "error %.2g of its bound, largest bound %.2g)\n", missed_without, worst, widest);
+}
+
 /* ---- graph algorithms ------------------------------------------------------ */
 
 static void test_scc_and_prob01(void) {
@@ -3668,6 +3763,7 @@ int main(void) {
     RUN(test_steady_vs_dense);
     RUN(test_steady_gth_birth_death);
     RUN(test_steady_gth_vs_exact);
+    RUN(test_model_rel_error);
     RUN(test_scc_and_prob01);
     RUN(test_explicit_round_trip);
     RUN(test_explicit_errors);
