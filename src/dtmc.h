@@ -820,6 +820,15 @@ PROPER_API int proper_dtmc_interval_reward_reach(const proper_dtmc *m, const dou
 PROPER_API int proper_dtmc_interval_reward_cumul(const proper_dtmc *m, const double *lo, const double *hi,
                                                  const double *state_rewards, const double *trans_rewards,
                                                  unsigned long k, int maximise, double *x, proper_error *err);
+/* What nature can do in one row of an interval model (ltl.h's interval
+ * products use them too): whether edge e can get positive mass (a positive
+ * lower end, or a positive upper end with room left by the row's other
+ * lower ends; sum_lo is the row's sum of lower ends), and whether state s
+ * has a distribution within its intervals with support in the states
+ * marked in `u` that gives the states marked in `v` positive mass. */
+PROPER_API int proper_dtmc_interval_can(const double *lo, const double *hi, uint64_t e, double sum_lo);
+PROPER_API int proper_dtmc_interval_stays_hits(const proper_dtmc *m, const double *lo, const double *hi, uint32_t s,
+                                               const unsigned char *u, const unsigned char *v);
 
 /* ---- CTMCs ---------------------------------------------------------------
  * For a model of kind PROPER_DTMC_KIND_CTMC the unbounded solvers above
@@ -5107,10 +5116,7 @@ typedef struct proper__dtmc_ivl_qual {
     int kind;
 } proper__dtmc_ivl_qual;
 
-/* Whether nature can give edge e positive mass: a positive lower end, or a
- * positive upper end with room left by the row's other lower ends (sum_lo:
- * the row's sum of lower ends). */
-static int proper__dtmc_interval_can(const double *lo, const double *hi, uint64_t e, double sum_lo) {
+PROPER_API int proper_dtmc_interval_can(const double *lo, const double *hi, uint64_t e, double sum_lo) {
     return lo[e] > 0.0 || (hi[e] > 0.0 && sum_lo - lo[e] < 1.0);
 }
 
@@ -5121,10 +5127,8 @@ static double proper__dtmc_interval_sum_lo(const proper_dtmc *m, const double *l
     return sum;
 }
 
-/* Whether nature can choose in s a distribution with support in u that
- * gives v positive mass. */
-static int proper__dtmc_interval_stays_hits(const proper_dtmc *m, const double *lo, const double *hi, uint32_t s,
-                                            const unsigned char *u, const unsigned char *v) {
+PROPER_API int proper_dtmc_interval_stays_hits(const proper_dtmc *m, const double *lo, const double *hi, uint32_t s,
+                                               const unsigned char *u, const unsigned char *v) {
     double sum_lo = 0.0, sum_hi = 0.0;
     uint64_t e;
     for (e = m->row[s]; e < m->row[s + 1]; e++) {
@@ -5133,7 +5137,7 @@ static int proper__dtmc_interval_stays_hits(const proper_dtmc *m, const double *
     }
     if (sum_hi < 1.0 - PROPER_DTMC_ROW_SUM_TOL) return 0;
     for (e = m->row[s]; e < m->row[s + 1]; e++)
-        if (v[m->col[e]] && proper__dtmc_interval_can(lo, hi, e, sum_lo)) return 1;
+        if (v[m->col[e]] && proper_dtmc_interval_can(lo, hi, e, sum_lo)) return 1;
     return 0;
 }
 
@@ -5167,11 +5171,11 @@ static int proper__dtmc_ivl_examine(const proper__dtmc_ivl_qual *q, uint32_t s) 
         if (a[s] || PROPER_BITSET_GET(q->phi2, s)) return 0;
         sum_lo = proper__dtmc_interval_sum_lo(m, lo, s);
         for (e = m->row[s]; e < m->row[s + 1]; e++)
-            if (a[m->col[e]] && proper__dtmc_interval_can(lo, hi, e, sum_lo)) return (a[s] = 1);
+            if (a[m->col[e]] && proper_dtmc_interval_can(lo, hi, e, sum_lo)) return (a[s] = 1);
         return 0;
     }
     default: /* PROPER__IVL_STAYS_HITS */
-        if (!q->b[s] || a[s] || !proper__dtmc_interval_stays_hits(m, lo, hi, s, q->b, a)) return 0;
+        if (!q->b[s] || a[s] || !proper_dtmc_interval_stays_hits(m, lo, hi, s, q->b, a)) return 0;
         return (a[s] = 1);
     }
 }

@@ -3134,15 +3134,11 @@ static int proper__ltl_ip_build(proper__ltl_ip *ip, proper_dtmc *out) {
  * forever (every state has a distribution within its intervals with
  * support in C: edges leaving C have lower end 0 and the upper ends inside
  * reach 1) and which are strongly connected along the edges it can use
- * inside C (positive mass possible: proper__ltl_ip_can). The usual
+ * inside C (positive mass possible: proper_dtmc_interval_can). The usual
  * refinement: drop the states that cannot stay in their component,
  * recompute the components on the usable edges inside the old ones,
  * repeat until nothing changes. target receives the states of the
  * components holding an accepting state. */
-static int proper__ltl_ip_can(const double *lo, const double *hi, uint64_t e, double sum_lo) {
-    return lo[e] > 0.0 || (hi[e] > 0.0 && sum_lo - lo[e] < 1.0);
-}
-
 static int proper__ltl_ip_stays(const proper_dtmc *g, const double *lo, const double *hi, const uint32_t *comp, uint32_t s) {
     double inside = 0.0;
     uint64_t e;
@@ -3177,7 +3173,7 @@ static int proper__ltl_ip_inner_graph(const proper_dtmc *g, const double *lo, co
         for (e = g->row[s]; e < g->row[s + 1]; e++) sum_lo += lo[e];
         if (comp[s] != UINT32_MAX)
             for (e = g->row[s]; e < g->row[s + 1]; e++)
-                if (comp[g->col[e]] == comp[s] && proper__ltl_ip_can(lo, hi, e, sum_lo)) dst[len++] = g->col[e];
+                if (comp[g->col[e]] == comp[s] && proper_dtmc_interval_can(lo, hi, e, sum_lo)) dst[len++] = g->col[e];
         for (i = 0; i < len; i++) p[i] = 1.0 / (double)len;
         rc = proper_dtmc_builder_add_row(&b, dst, p, len, err);
     }
@@ -3234,23 +3230,6 @@ done:
     return rc;
 }
 
-/* Whether nature can choose in s a distribution with support in `in`
- * that gives `hit` positive mass. */
-static int proper__ltl_ip_stays_hits(const proper_dtmc *g, const double *lo, const double *hi, uint32_t s,
-                                     const unsigned char *in, const unsigned char *hit) {
-    double sum_lo = 0.0, inside = 0.0;
-    uint64_t e;
-    for (e = g->row[s]; e < g->row[s + 1]; e++) {
-        sum_lo += lo[e];
-        if (in[g->col[e]]) inside += hi[e];
-        else if (lo[e] > 0.0) return 0;
-    }
-    if (inside < 1.0 - PROPER_DTMC_ROW_SUM_TOL) return 0;
-    for (e = g->row[s]; e < g->row[s + 1]; e++)
-        if (hit[g->col[e]] && proper__ltl_ip_can(lo, hi, e, sum_lo)) return 1;
-    return 0;
-}
-
 /* Add to target the states from which the maximiser reaches it with
  * probability 1 (their value is 1: the solver then need not approach it,
  * and the end components they form outside the target no longer stand in
@@ -3286,7 +3265,7 @@ static int proper__ltl_ip_sure(const proper_dtmc *g, const double *lo, const dou
             uint32_t t = queue[head++];
             for (e = prow[t]; e < prow[t + 1]; e++) {
                 uint32_t p = pcol[e];
-                if (in[p] && !y[p] && proper__ltl_ip_stays_hits(g, lo, hi, p, in, y)) {
+                if (in[p] && !y[p] && proper_dtmc_interval_stays_hits(g, lo, hi, p, in, y)) {
                     y[p] = 1;
                     queue[tail++] = p;
                 }
