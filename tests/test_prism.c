@@ -1812,6 +1812,49 @@ static void test_bound_tie_exact(void) {
     proper_dtmc_free(&d);
 }
 
+/* The steady state of a birth-death CTMC whose probabilities span hundreds
+ * of orders of magnitude (PRISM's cell example at N=200: calls arrive at
+ * 49 + 21 below 160 calls, at 21 from 160 to 200, and leave at n each).
+ * Stationary pi(n) is proportional to the product of the up/down rate
+ * ratios: a Poisson(70) shape below 160, so P(n < 160) = 1 - 1.6e-20 and
+ * the mean number of calls is 70 - 7.8e-19 (summed exactly with Python's
+ * fractions). proper refused both before GTH ("too badly conditioned");
+ * each value now lies within its proven bound, itself below 1e-10
+ * relative. PRISM 4.10.2-dev (-sor) prints 1.0 and 70.00000053763426. */
+static void test_birth_death_steady(void) {
+    const char *text = "ctmc\nmodule cell\n n : [0..200];\n [] n<160 -> 49 : (n'=n+1);\n"
+                       " [] n<200 -> 21 : (n'=n+1);\n [] n>0 -> n : (n'=n-1);\nendmodule\n"
+                       "rewards \"calls\" true : n; endrewards\n";
+    static const char *const props[] = {"S=? [ n<160 ]", "R{\"calls\"}=? [ S ]"};
+    static const double want[] = {1.0, 70.0};
+    proper_prism_model *m;
+    proper_dtmc d;
+    proper_error e;
+    size_t i;
+    proper_dtmc_init(&d);
+    if ((m = parse_text(text, &e)) != NULL && proper_prism_build(m, NULL, &d, &e) == 0) {
+        CHECK_INT(d.n_states, 201);
+        for (i = 0; i < 2; i++) {
+            proper_prism_props *p = NULL;
+            proper_prism_result r;
+            int rc = -1;
+            if (proper_prism_props_parse(&p, m, props[i], strlen(props[i]), "p", &e) == 0)
+                rc = proper_prism_props_result(p, 0, &d, NULL, &r, &e);
+            CHECK_INT(rc, 0);
+            if (rc == 0) {
+                CHECK(r.error_bound >= 0 && r.error_bound <= 1e-10 * want[i]);
+                CHECK(fabs(r.value - want[i]) <= r.error_bound + 1e-19 * want[i]);
+            }
+            proper_prism_props_free(p);
+        }
+    } else {
+        printf("  %s\n", fmt_err(&e));
+        CHECK(0);
+    }
+    proper_prism_free(m);
+    proper_dtmc_free(&d);
+}
+
 /* LTL and lower step bounds on a model with real intervals, through the
  * language. From s=0 the chain reaches {1,3} (where G F s=3 holds almost
  * surely: 1 -> 3 has at least 0.3) or {2 -> 4} (never s=3); nature picks
@@ -2032,6 +2075,7 @@ int main(void) {
     RUN(test_bound_tie_exact);
     RUN(test_point_intervals);
     RUN(test_interval_ltl);
+    RUN(test_birth_death_steady);
     RUN(test_ctmc_exact);
     RUN(test_reserved_words);
     return test_summary();
