@@ -44,53 +44,54 @@
  * CONTENTS
  *   This manual, then each module with its own manual at its first line
  *   (line numbers are of this file):
- *     core.h      line   611  errors with file:line:col, allocation, growable
+ *     core.h      line   642  errors with file:line:col, allocation, growable
  *                             arrays, strings and a string builder, interning,
  *                             number parsing and shortest round-trip
  *                             formatting, bit sets, dense LU, RNG, alias
  *                             tables, file reading
- *     trace.h     line  1725  the trace format, its reader and writer, the
+ *     trace.h     line  1756  the trace format, its reader and writer, the
  *                             low-overhead per-thread recorder
- *     fft.h       line  3170  real-input FFT plans for power-of-two sizes
- *     stats.h     line  3878  normal/t/chi-square distributions, normal,
+ *     fft.h       line  3201  real-input FFT plans for power-of-two sizes
+ *     stats.h     line  3909  normal/t/chi-square distributions, normal,
  *                             t and Wilson intervals, simultaneous levels, KL,
  *                             chi-square and KS tests
- *     pmf.h       line  4955  discrete PMFs on a grid: samples, moments,
+ *     pmf.h       line  4986  discrete PMFs on a grid: samples, moments,
  *                             convolution, mixture, loops
- *     sre.h       line  6390  stochastic regular expressions: language,
+ *     sre.h       line  6421  stochastic regular expressions: language,
  *                             evaluation to a PMF, automaton -> SRE
- *     dtmc.h      line  9283  the one Markov-chain model (DTMC or CTMC):
+ *     dtmc.h      line  9314  the one Markov-chain model (DTMC or CTMC):
  *                             builder, direct and iterative solvers with
  *                             proven error bounds, CSL by uniformisation,
  *                             explicit/DRN/DOT/PRISM files
- *     exact.h     line 16440  big integers, rationals, rational functions;
+ *     exact.h     line 17286  big integers, rationals, rational functions;
  *                             exact and parametric solving by state elimination
- *     ltl.h       line 20946  LTL on DTMCs: refinement of the chain per
+ *     ltl.h       line 21792  LTL on DTMCs: refinement of the chain per
  *                             temporal subformula (Courcoubetis-Yannakakis),
- *                             co-safe LTL rewards by a DFA product, E/A[ltl]
- *     prism.h     line 23593  the PRISM language (DTMCs and CTMCs) and
+ *                             co-safe LTL rewards by a DFA product, E/A[ltl],
+ *                             Pmin/Pmax of LTL on interval models
+ *     prism.h     line 25188  the PRISM language (DTMCs and CTMCs) and
  *                             its property language, on top of dtmc.h
- *     synth.h     line 31650  annotated C/Java source -> parametric DTMC
+ *     synth.h     line 33278  annotated C/Java source -> parametric DTMC
  *                             (the PROPER method)
- *     estimate.h  line 33125  per-run count logs -> parameter
+ *     estimate.h  line 34753  per-run count logs -> parameter
  *                             intervals -> property interval
- *     annot.h     line 34494  probabilistic performance annotations
+ *     annot.h     line 36122  probabilistic performance annotations
  *                             (Freud): how a function's time or memory
  *                             depends on its input, fitted from call logs
- *     vlmc.h      line 40151  VLMC learning from location traces, Markov
+ *     vlmc.h      line 41779  VLMC learning from location traces, Markov
  *                             hull, steps to termination
- *     lp.h        line 42890  linear programs: CPLEX LP files, a native
+ *     lp.h        line 44518  linear programs: CPLEX LP files, a native
  *                             simplex, a box-constrained QP
- *     qn.h        line 46110  closed queueing networks: simulation, mean
+ *     qn.h        line 47738  closed queueing networks: simulation, mean
  *                             field, MVA, the exact CTMC, rates and routing
  *                             learned by LP/QP
- *     sim.h       line 48481  discrete-event simulation of multithreaded
+ *     sim.h       line 50109  discrete-event simulation of multithreaded
  *                             programs (Tarvo & Reiss): queues, thread pools,
  *                             CPUs, locks, I/O
- *     backend.h   line 53335  external engines behind one interface:
+ *     backend.h   line 54963  external engines behind one interface:
  *                             plugins, registry, subprocess runner
  *     backend_native.h
- *                 line 54273  proper's own engines (prism.h, dtmc.h,
+ *                 line 55901  proper's own engines (prism.h, dtmc.h,
  *                             lp.h) as the backend "native"
  *   The adapters for PRISM, Storm and glpsol are separate headers in
  *   backends/ of the source tree; they are not part of proper.h.
@@ -138,147 +139,149 @@
  *                           time of the implementation file (see README).
  *   Tunables: each is defined only if not already defined, so it can be set
  *   before the include; its meaning is the comment above it at the given line.
- *   PROPER_MAX_FILE_BYTES           ((size_t)1 << 30)      core.h line 914
- *   PROPER_TRACE_NAME_MAX           255                    trace.h line 1876
- *   PROPER_TRACE_LOOP_MAX           1048576                trace.h line 1885
- *   PROPER_FFT_BLOCK                4096                   fft.h line 3287
- *   PROPER_STATS_SERIES_EPS         1e-16                  stats.h line 3917
- *   PROPER_STATS_SERIES_MAX_ITER    1000000                stats.h line 3923
- *   PROPER_STATS_ROOT_RTOL          4e-16                  stats.h line 3928
- *   PROPER_STATS_ROOT_MAX_ITER      400                    stats.h line 3931
- *   PROPER_STATS_PVALUE_FLOOR       1e-300                 stats.h line 3936
- *   PROPER_STATS_PROB_TOL           1e-9                   stats.h line 3940
- *   PROPER_STATS_CHI2_MIN_EXPECTED  5.0                    stats.h line 3945
- *   PROPER_PMF_SUM_TOL              1e-6                   pmf.h line 5046
- *   PROPER_PMF_WIDTH_RTOL           1e-9                   pmf.h line 5050
- *   PROPER_PMF_GRID_TOL             1e-6                   pmf.h line 5054
- *   PROPER_PMF_MAX_BINS             ((size_t)1 << 27)      pmf.h line 5059
- *   PROPER_PMF_MAX_INFERRED_BINS    ((size_t)1 << 20)      pmf.h line 5064
- *   PROPER_PMF_QUANTILE_TOL         1e-12                  pmf.h line 5069
- *   PROPER_PMF_HORNER_TOL           1e-18                  pmf.h line 5074
- *   PROPER_PMF_LOOP_SPLIT           64                     pmf.h line 5093
- *   PROPER_PMF_FFT_COST             6.0                    pmf.h line 5096
- *   PROPER_SRE_PROB_TOL             1e-9                   sre.h line 6575
- *   PROPER_SRE_MAX_NESTING          200                    sre.h line 6580
- *   PROPER_SRE_MAX_ITERATIONS       100000                 sre.h line 6585
- *   PROPER_SRE_DEFAULT_TRUNCATE_EPS 1e-12                  sre.h line 6589
- *   PROPER_SRE_DEFAULT_MARKOV_EPS   1e-12                  sre.h line 6593
- *   PROPER_SRE_DEFAULT_WIDTH        1.0                    sre.h line 6597
- *   PROPER_SRE_MAX_AUTOMATON_SIZE   1000000                sre.h line 6605
- *   PROPER_SRE_ROUNDING_RTOL        1e-3                   sre.h line 6611
- *   PROPER_DTMC_ROW_SUM_TOL         1e-6                   dtmc.h line 9444
- *   PROPER_DTMC_REL_PRECISION       1e-10                  dtmc.h line 9452
- *   PROPER_DTMC_FLOOR_FACTOR        100.0                  dtmc.h line 9460
- *   PROPER_DTMC_DENSE_MAX           256                    dtmc.h line 9465
- *   PROPER_DTMC_DIRECT_MAX          1024                   dtmc.h line 9476
- *   PROPER_DTMC_BAND_MAX            64                     dtmc.h line 9484
- *   PROPER_DTMC_MAX_SWEEPS          1000000                dtmc.h line 9489
- *   PROPER_DTMC_CYCLE_MAX           256                    dtmc.h line 9500
- *   PROPER_DTMC_TRANSIENT_ACCURACY  1e-12                  dtmc.h line 9506
- *   PROPER_DTMC_MAX_POISSON_STEPS   1000000000UL           dtmc.h line 9513
- *   PROPER_DTMC_BOUND_CHECK_FROM    4096UL                 dtmc.h line 9521
- *   PROPER_DTMC_MAX_STEP_WORK       1e11                   dtmc.h line 9531
- *   PROPER_DTMC_PARAM_TIE           1e-12                  dtmc.h line 9539
- *   PROPER_DTMC_PARAM_MAX_ITER      10000UL                dtmc.h line 9542
- *   PROPER_DTMC_MAX_STATES          0xFFFFFFF0u            dtmc.h line 9547
- *   PROPER_EXACT_MAX_LIMBS          (1u << 20)             exact.h line 16539
- *   PROPER_EXACT_MAX_EXP10          100000                 exact.h line 16545
- *   PROPER_EXACT_MAX_STEPS          1000ul                 exact.h line 16553
- *   PROPER_EXACT_MAX_POWER          1000                   exact.h line 16558
- *   PROPER_EXACT_MAX_TERMS          100000                 exact.h line 16563
- *   PROPER_EXACT_MAX_GCD_WORK       1000000000ull          exact.h line 16573
- *   PROPER_EXACT_MAX_WORK           30000000000ull         exact.h line 16585
- *   PROPER_EXACT_MAX_STATES         1000000                exact.h line 16590
- *   PROPER_EXACT_MAX_ENTRIES        20000000u              exact.h line 16597
- *   PROPER_EXACT_MOD_MAX_DEG        65536u                 exact.h line 18540
- *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 21034
- *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 21040
- *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 21047
- *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 21052
- *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 21061
- *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 21068
- *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 21074
- *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 23810
- *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 23815
- *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 23820
- *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 23825
- *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 23830
- *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 24327
- *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 27318
- *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 27841
- *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 30024
- *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 31753
- *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 31756
- *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 33265
- *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 33268
- *   PROPER_ANNOT_CORR               0.99                   annot.h line 34698
- *   PROPER_ANNOT_R2                 0.9                    annot.h line 34702
- *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 34706
- *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 34710
- *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 34714
- *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 34718
- *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 34724
- *   PROPER_ANNOT_CUTS               32                     annot.h line 34728
- *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 34732
- *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 34736
- *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 34740
- *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 34745
- *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 34749
- *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 34753
- *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 34757
- *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 34762
- *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 34766
- *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 34998
- *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 35072
- *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 35183
- *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 35187
- *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 37043
- *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 37047
- *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 40329
- *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 40334
- *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 40342
- *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 40346
- *   PROPER_LP_PERTURB               1e-6                   lp.h line 43070
- *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 43085
- *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 43088
- *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 43091
- *   PROPER_LP_SING_TOL              1e-11                  lp.h line 43094
- *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 43097
- *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 43100
- *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 43105
- *   PROPER_LP_SCALE_PASSES          6                      lp.h line 43109
- *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 43116
- *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 43121
- *   PROPER_LP_COND_TOL              1e-9                   lp.h line 43127
- *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 43132
- *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 45727
- *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 46201
- *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 46205
- *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 46209
- *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 46216
- *   PROPER_QN_RESUM_EVERY           256                    qn.h line 46221
- *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 46291
- *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 46294
- *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 46345
- *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 46348
- *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 46351
- *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 46385
- *   PROPER_QN_LAD_KEEP              2                      qn.h line 47429
- *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 47432
- *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 47435
- *   PROPER_SIM_BUCKETS              200                    sim.h line 48628
- *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 48633
- *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 48637
- *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 48641
- *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 48645
- *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 48649
- *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 48653
- *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 48762
- *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 49054
- *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 53413
- *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 53418
- *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 53424
- *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 53428
+ *   PROPER_MAX_FILE_BYTES           ((size_t)1 << 30)      core.h line 945
+ *   PROPER_TRACE_NAME_MAX           255                    trace.h line 1907
+ *   PROPER_TRACE_LOOP_MAX           1048576                trace.h line 1916
+ *   PROPER_FFT_BLOCK                4096                   fft.h line 3318
+ *   PROPER_STATS_SERIES_EPS         1e-16                  stats.h line 3948
+ *   PROPER_STATS_SERIES_MAX_ITER    1000000                stats.h line 3954
+ *   PROPER_STATS_ROOT_RTOL          4e-16                  stats.h line 3959
+ *   PROPER_STATS_ROOT_MAX_ITER      400                    stats.h line 3962
+ *   PROPER_STATS_PVALUE_FLOOR       1e-300                 stats.h line 3967
+ *   PROPER_STATS_PROB_TOL           1e-9                   stats.h line 3971
+ *   PROPER_STATS_CHI2_MIN_EXPECTED  5.0                    stats.h line 3976
+ *   PROPER_PMF_SUM_TOL              1e-6                   pmf.h line 5077
+ *   PROPER_PMF_WIDTH_RTOL           1e-9                   pmf.h line 5081
+ *   PROPER_PMF_GRID_TOL             1e-6                   pmf.h line 5085
+ *   PROPER_PMF_MAX_BINS             ((size_t)1 << 27)      pmf.h line 5090
+ *   PROPER_PMF_MAX_INFERRED_BINS    ((size_t)1 << 20)      pmf.h line 5095
+ *   PROPER_PMF_QUANTILE_TOL         1e-12                  pmf.h line 5100
+ *   PROPER_PMF_HORNER_TOL           1e-18                  pmf.h line 5105
+ *   PROPER_PMF_LOOP_SPLIT           64                     pmf.h line 5124
+ *   PROPER_PMF_FFT_COST             6.0                    pmf.h line 5127
+ *   PROPER_SRE_PROB_TOL             1e-9                   sre.h line 6606
+ *   PROPER_SRE_MAX_NESTING          200                    sre.h line 6611
+ *   PROPER_SRE_MAX_ITERATIONS       100000                 sre.h line 6616
+ *   PROPER_SRE_DEFAULT_TRUNCATE_EPS 1e-12                  sre.h line 6620
+ *   PROPER_SRE_DEFAULT_MARKOV_EPS   1e-12                  sre.h line 6624
+ *   PROPER_SRE_DEFAULT_WIDTH        1.0                    sre.h line 6628
+ *   PROPER_SRE_MAX_AUTOMATON_SIZE   1000000                sre.h line 6636
+ *   PROPER_SRE_ROUNDING_RTOL        1e-3                   sre.h line 6642
+ *   PROPER_DTMC_ROW_SUM_TOL         1e-6                   dtmc.h line 9510
+ *   PROPER_DTMC_REL_PRECISION       1e-10                  dtmc.h line 9518
+ *   PROPER_DTMC_FLOOR_FACTOR        100.0                  dtmc.h line 9526
+ *   PROPER_DTMC_DENSE_MAX           256                    dtmc.h line 9531
+ *   PROPER_DTMC_DIRECT_MAX          1024                   dtmc.h line 9542
+ *   PROPER_DTMC_GTH_MAX             256                    dtmc.h line 9551
+ *   PROPER_DTMC_BAND_MAX            64                     dtmc.h line 9559
+ *   PROPER_DTMC_MAX_SWEEPS          1000000                dtmc.h line 9564
+ *   PROPER_DTMC_CYCLE_MAX           256                    dtmc.h line 9575
+ *   PROPER_DTMC_TRANSIENT_ACCURACY  1e-12                  dtmc.h line 9581
+ *   PROPER_DTMC_MAX_POISSON_STEPS   1000000000UL           dtmc.h line 9588
+ *   PROPER_DTMC_BOUND_CHECK_FROM    4096UL                 dtmc.h line 9596
+ *   PROPER_DTMC_MAX_STEP_WORK       1e11                   dtmc.h line 9606
+ *   PROPER_DTMC_PARAM_TIE           1e-12                  dtmc.h line 9614
+ *   PROPER_DTMC_PARAM_MAX_ITER      10000UL                dtmc.h line 9617
+ *   PROPER_DTMC_MAX_STATES          0xFFFFFFF0u            dtmc.h line 9622
+ *   PROPER_EXACT_MAX_LIMBS          (1u << 20)             exact.h line 17385
+ *   PROPER_EXACT_MAX_EXP10          100000                 exact.h line 17391
+ *   PROPER_EXACT_MAX_STEPS          1000ul                 exact.h line 17399
+ *   PROPER_EXACT_MAX_POWER          1000                   exact.h line 17404
+ *   PROPER_EXACT_MAX_TERMS          100000                 exact.h line 17409
+ *   PROPER_EXACT_MAX_GCD_WORK       1000000000ull          exact.h line 17419
+ *   PROPER_EXACT_MAX_WORK           30000000000ull         exact.h line 17431
+ *   PROPER_EXACT_MAX_STATES         1000000                exact.h line 17436
+ *   PROPER_EXACT_MAX_ENTRIES        20000000u              exact.h line 17443
+ *   PROPER_EXACT_MOD_MAX_DEG        65536u                 exact.h line 19386
+ *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 21889
+ *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 21895
+ *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 21902
+ *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 21907
+ *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 21918
+ *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 21925
+ *   PROPER_LTL_MAX_JUMP_UNTILS      12                     ltl.h line 21932
+ *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 21938
+ *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 25405
+ *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 25410
+ *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 25415
+ *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 25420
+ *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 25425
+ *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 25927
+ *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 28918
+ *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 29441
+ *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 31652
+ *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 33381
+ *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 33384
+ *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 34893
+ *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 34896
+ *   PROPER_ANNOT_CORR               0.99                   annot.h line 36326
+ *   PROPER_ANNOT_R2                 0.9                    annot.h line 36330
+ *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 36334
+ *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 36338
+ *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 36342
+ *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 36346
+ *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 36352
+ *   PROPER_ANNOT_CUTS               32                     annot.h line 36356
+ *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 36360
+ *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 36364
+ *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 36368
+ *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 36373
+ *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 36377
+ *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 36381
+ *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 36385
+ *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 36390
+ *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 36394
+ *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 36626
+ *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 36700
+ *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 36811
+ *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 36815
+ *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 38671
+ *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 38675
+ *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 41957
+ *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 41962
+ *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 41970
+ *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 41974
+ *   PROPER_LP_PERTURB               1e-6                   lp.h line 44698
+ *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 44713
+ *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 44716
+ *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 44719
+ *   PROPER_LP_SING_TOL              1e-11                  lp.h line 44722
+ *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 44725
+ *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 44728
+ *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 44733
+ *   PROPER_LP_SCALE_PASSES          6                      lp.h line 44737
+ *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 44744
+ *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 44749
+ *   PROPER_LP_COND_TOL              1e-9                   lp.h line 44755
+ *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 44760
+ *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 47355
+ *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 47829
+ *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 47833
+ *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 47837
+ *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 47844
+ *   PROPER_QN_RESUM_EVERY           256                    qn.h line 47849
+ *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 47919
+ *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 47922
+ *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 47973
+ *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 47976
+ *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 47979
+ *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 48013
+ *   PROPER_QN_LAD_KEEP              2                      qn.h line 49057
+ *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 49060
+ *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 49063
+ *   PROPER_SIM_BUCKETS              200                    sim.h line 50256
+ *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 50261
+ *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 50265
+ *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 50269
+ *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 50273
+ *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 50277
+ *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 50281
+ *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 50390
+ *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 50682
+ *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 55041
+ *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 55046
+ *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 55052
+ *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 55056
  *
  * THREAD SAFETY
  *   No global or thread-local mutable state. Objects are not locked: two
@@ -306,6 +309,34 @@
  *   PROPER_VERSION_STRING.
  *
  * CHANGELOG
+ *   0.7.0  dtmc: CTMC time bounds carry proven error bounds:
+ *     proper_dtmc_ctmc_bounded_until_stats, _transient_stats,
+ *     _reward_cumulative_stats and _reward_instant_stats (the old functions
+ *     wrap them); proper_dtmc_poisson gains out_mass (the proven mass outside
+ *     the Fox-Glynn window) and weight_error; the window's right tail is no
+ *     longer under-counted (by up to 7/6); the bound is absolute, about 1e-10
+ *     of the values' range, and reported as it is when wider. Stationary
+ *     distributions of bottom components of up to PROPER_DTMC_GTH_MAX states
+ *     (opts.gth_max) by GTH elimination, entrywise relative bounds (tiny
+ *     probabilities keep their digits; PRISM's cell at N=200 was refused);
+ *     Gauss-Seidel at its rounding floor refines in twice the working
+ *     precision (PRISM's fms at n=6 was refused); opts.model_rel_error makes
+ *     the proven bounds hold against a model whose probabilities the stored
+ *     doubles approximate within a stated relative error;
+ *     proper_dtmc_interval_can and proper_dtmc_interval_stays_hits are public.
+ *     prism: a CTMC's P [ U<=t ], [ U[t1,t2] ], [ U>=t ], [ F<=t ],
+ *     R [ C<=t ], [ I=t ] and [ C ] report their bounds (error_bound); LTL
+ *     and lower step bounds on interval models (Pmin/Pmax) through ltl.h.
+ *     ltl: proper_ltl_interval_prob (Pmin/Pmax of LTL on an interval model,
+ *     nature's choices history-dependent, by a limit-deterministic product
+ *     and its accepting end components), proper_ltl_stats.max_error,
+ *     PROPER_LTL_MAX_JUMP_UNTILS; PROPER_LTL_MAX_AUTOMATON_WORK also counts
+ *     product building.
+ *     cli: check prints a proven bound beside a value when it is wider than
+ *     --precision relative to the value; crosscheck --prism-arg/--storm-arg,
+ *     native's proven bound as its stated error, a property native refuses no
+ *     longer stops the others; PRISM's Fox-Glynn overflow and iteration
+ *     limit carry a hint.
  *   0.6.0  prism: the model file is lexed block by block as it is parsed
  *     (PROPER_PRISM_TOK_BLOCK), each breadth-first level explored in key
  *     order with a direct state table (PROPER_PRISM_DIRECT_BITS) and
@@ -633,9 +664,9 @@
 #include <stdint.h>
 
 #define PROPER_VERSION_MAJOR 0
-#define PROPER_VERSION_MINOR 6
+#define PROPER_VERSION_MINOR 7
 #define PROPER_VERSION_PATCH 0
-#define PROPER_VERSION_STRING "0.6.0"
+#define PROPER_VERSION_STRING "0.7.0"
 
 #ifndef PROPER_API
 #ifdef PROPER_STATIC
@@ -9380,7 +9411,12 @@ PROPER_API int proper_sre_from_automaton(proper_sre *out, const char *text, size
  * error never grows). For Gauss–Seidel w is swept alongside (M w = 1: the
  * expected steps before leaving), and the sweeps stop when the first term,
  * not an estimate, is within rel_precision of the component's largest
- * value; for dense and banded components w = M^{-1} 1 from the factors,
+ * value. That term cannot fall below the rounding of the residual times
+ * the stay (u |y| w: 8.6e-9 relative for PRISM's fms example at n = 6,
+ * whose true error was 5.5e-13), so at that floor the solution is refined:
+ * a correction delta ~ M^{-1} r swept from a residual in twice the working
+ * precision and certified as |delta| + w max_i |r - M delta|_i / (M w)_i
+ * (proper__dtmc_gs_refine); for dense and banded components w = M^{-1} 1 from the factors,
  * so their bound shows the rounding of the direct solve; a single state's
  * bound is the rounding of its one division plus what it inherits. Along a
  * chain of components the bounds add up, and a value can be small beside
@@ -9393,6 +9429,23 @@ PROPER_API int proper_sre_from_automaton(proper_sre *out, const char *text, size
  * stored model: a CTMC's embedded chain is itself rounded once from the
  * rates. proper_dtmc_param_reward_range reports the bounds of the solves
  * of its two extreme corners.
+ *
+ * The model's own rounding: a model whose exact probabilities were
+ * rounded to the stored doubles (P = R/E of a CTMC, decimal literals) can
+ * say so with opts.model_rel_error = delta, when every stored probability
+ * (self-loops included) is within delta, relative, of the exact one. The
+ * certificates then bound the error against the exact model: with
+ * dl = delta / (1 - delta), the residual grows by dl (|b| + sum |a~ y|),
+ * M w shrinks by dl sum |a~| w and 1 - (row sum) by dl sum |a~|
+ * (proper__dtmc_model_row); a single state's division charges c and
+ * d = 1 - a_ss the same; GTH's relative bound grows by 4 (n-1) delta (the
+ * tree theorem, every rate scaled within 1 +- delta); the steady
+ * distribution's absorption probabilities by dl. The bounds grow to about
+ * delta times the expected stays, so rel_precision must allow them:
+ * a finer one is refused as any unprovable precision is. For a CTMC the
+ * solvers work on its embedded or uniformised chain as stored, and delta
+ * must cover that chain's entries (its own rounding of R/E or R/q
+ * included). The step- and time-bounded solvers do not take it.
  *
  * What the other solvers carry (they take no stats; no bound is reported,
  * except by the _stats variants named below):
@@ -9414,6 +9467,19 @@ PROPER_API int proper_sre_from_automaton(proper_sre *out, const char *text, size
  *  - steady state: proper_dtmc_steady_stats, _reward_steady_stats and
  *    _steady_distribution_stats carry the stationary solves' proven bounds
  *    through the normalisation and the BSCC reachability (see there).
+ *    A bottom SCC of up to gth_max states (PROPER_DTMC_GTH_MAX) whose a
+ *    priori GTH bound meets rel_precision, and any of up to direct_max
+ *    states that the other route cannot bound, is solved by GTH
+ *    elimination in long double, whose bound is entrywise RELATIVE
+ *    (about (4/3) n^3 u for n states, u = 2^-64: 5.9e-13 for 201 states,
+ *    7.8e-11 for 1024; "Stationary distributions by GTH" derives it):
+ *    a long-run probability of 1e-200 keeps its digits, and a birth-death
+ *    chain whose stationary probabilities span hundreds of orders of
+ *    magnitude (PRISM's cell example at N = 200) gets an answer.
+ *  - CTMC time bounds (U<=t, U[t1,t2], U>=t, F<=t, C<=t, I=t, the transient
+ *    distribution): proper_dtmc_ctmc_bounded_until_stats, _transient_stats,
+ *    _reward_cumulative_stats and _reward_instant_stats report the proven
+ *    bound of "Error bounds of uniformisation" (under CTMCs).
  *
  * ---- Output parameters -------------------------------------------------------
  * This module follows the project's contract: a function that produces a
@@ -9474,6 +9540,15 @@ extern "C" {
  * (-O2, this machine). */
 #ifndef PROPER_DTMC_DIRECT_MAX
 #define PROPER_DTMC_DIRECT_MAX 1024
+#endif
+
+/* Bottom SCCs of up to this many states get their stationary distribution
+ * by GTH elimination in long double when its a priori entrywise relative
+ * bound is within rel_precision (up to about 240 states for 1e-12, 256
+ * for 1e-10); see "Stationary distributions by GTH". 256 states take about
+ * 20 ms (this machine). */
+#ifndef PROPER_DTMC_GTH_MAX
+#define PROPER_DTMC_GTH_MAX 256
 #endif
 
 /* Larger cyclic components whose coefficient band (in the order Tarjan
@@ -9748,8 +9823,9 @@ typedef struct proper_dtmc_solve_opts {
      * the certificate, not the estimate, decides when to stop. When the
      * changes reach the rounding floor of doubles before the bound does
      * (expected times to leave the component near 1 / (1e-16 rel_precision)),
-     * a bound up to PROPER_DTMC_FLOOR_FACTOR times rel_precision is
-     * accepted and reported in max_error; beyond that the solve fails with
+     * the solution is refined (see "Guaranteed bounds"), and then a bound
+     * up to PROPER_DTMC_FLOOR_FACTOR times rel_precision is accepted and
+     * reported in max_error; beyond that the solve fails with
      * PROPER_ENOCONV naming the bound it could prove. */
     double rel_precision;
     unsigned long max_sweeps; /* per component; PROPER_ENOCONV beyond */
@@ -9764,6 +9840,17 @@ typedef struct proper_dtmc_solve_opts {
     /* CTMC transient analysis (uniformisation): the Poisson weights left out
      * by the Fox-Glynn truncation sum to at most this. */
     double transient_accuracy;
+    /* Steady state: bottom SCCs of 2 to gth_max states whose a priori GTH
+     * bound is within rel_precision are solved by GTH (0: only when the
+     * other route fails; see "Stationary distributions by GTH"). */
+    uint32_t gth_max;
+    /* The model's own rounding: every stored probability (self-loops
+     * included) is within model_rel_error, relative, of the model's exact
+     * one. 0 (default): the bounds are of the chain as stored. Covered by
+     * the unbounded solves' certificates (prob_until, reward_reach, the
+     * steady-state solves: "The model's own rounding" under "Guaranteed
+     * bounds"); the step- and time-bounded solvers do not take it. */
+    double model_rel_error;
 } proper_dtmc_solve_opts;
 
 PROPER_API proper_dtmc_solve_opts proper_dtmc_solve_opts_default(void);
@@ -10047,6 +10134,15 @@ PROPER_API int proper_dtmc_interval_reward_reach(const proper_dtmc *m, const dou
 PROPER_API int proper_dtmc_interval_reward_cumul(const proper_dtmc *m, const double *lo, const double *hi,
                                                  const double *state_rewards, const double *trans_rewards,
                                                  unsigned long k, int maximise, double *x, proper_error *err);
+/* What nature can do in one row of an interval model (ltl.h's interval
+ * products use them too): whether edge e can get positive mass (a positive
+ * lower end, or a positive upper end with room left by the row's other
+ * lower ends; sum_lo is the row's sum of lower ends), and whether state s
+ * has a distribution within its intervals with support in the states
+ * marked in `u` that gives the states marked in `v` positive mass. */
+PROPER_API int proper_dtmc_interval_can(const double *lo, const double *hi, uint64_t e, double sum_lo);
+PROPER_API int proper_dtmc_interval_stays_hits(const proper_dtmc *m, const double *lo, const double *hi, uint32_t s,
+                                               const unsigned char *u, const unsigned char *v);
 
 /* ---- CTMCs ---------------------------------------------------------------
  * For a model of kind PROPER_DTMC_KIND_CTMC the unbounded solvers above
@@ -10068,16 +10164,65 @@ PROPER_API int proper_dtmc_interval_reward_cumul(const proper_dtmc *m, const dou
  * until's iterates only grow towards the unbounded until plus its proven
  * error; C<=t's and I=t's stay within the range of the current one), as
  * the step-bounded solvers do; else it is refused past
- * PROPER_DTMC_MAX_POISSON_STEPS. */
+ * PROPER_DTMC_MAX_POISSON_STEPS.
+ *
+ * Error bounds of uniformisation: the _stats variants below bound
+ * |value - exact| for every state by the sum of (derived term by term at
+ * proper__dtmc_series_bound and proper__dtmc_forward_bound):
+ *  - the Poisson mass left out of the Fox-Glynn window, a proven
+ *    out_mass (about transient_accuracy or far below: see
+ *    proper_dtmc_poisson), times the width max v - min v of the values
+ *    iterated (the weights are renormalised to sum 1, which makes the
+ *    error of a constant 0); C<=t's coefficients (1/q) P(N > i) and their
+ *    tail past the window, bounded by a geometric series;
+ *  - the weights' own rounding (weight_error, relative);
+ *  - the rounding of the steps, a priori: about u max|v| + (d + 4) u
+ *    (max v - min v) per step (d the longest row; u = 2^-53), errors not
+ *    growing since the uniformised chain is stochastic (q is raised by its
+ *    own rounding so that it is, and is taken as fl(q t) / t exactly so
+ *    that the time is not rounded); the transient distribution's forward
+ *    steps 3 (D + 3) u per step in the 1-norm, D the largest in- plus
+ *    out-degree. After an iterate repeats bit for bit, a residual |P v - v|
+ *    computed in long double (0 when v is constant along every row, as
+ *    when everything is absorbed) bounds the steps skipped;
+ *  - the rounding of the weighted sum;
+ *  - an early stop: the half-width of the range its midpoint stands for
+ *    (at most PROPER_DTMC_REL_PRECISION / 2 relative) plus the iterate's
+ *    error; U[t1,t2]: phase 2's bound passes through phase 1 unchanged (an
+ *    average of stochastic steps), phase 1's own is added; U>=t1 starts
+ *    from proper_dtmc_prob_until's bound.
+ * With the default accuracy this is at most 1e-10 relative to the
+ * largest value (or, for until, to 1) up to about q t = 10^5 (d = 4): on
+ * random CTMCs with q t up to 10^4 the bounds are at most 4.1e-11 of the
+ * scale and errors reach 0.97 of their bound (the truncation at small
+ * q t: the bound is tight there). Beyond, the a priori rounding grows with
+ * the number of steps (q t = 10^9 on a slowly mixing chain stops early
+ * after 2.5 10^6 steps: 4e-9 relative while the error is 1.5e-13): the
+ * bound is reported as it is, not refused: it says how far the value can
+ * be trusted. Not covered: the unbounded until an early stop of U<=t and
+ * U>=t1 lean on is proper_dtmc_prob_until's, of the embedded chain as
+ * stored (its probabilities are rounded once from the rates), as for every
+ * unbounded CTMC answer. */
 
 /* Poisson(lambda) probabilities from `left` to `right`: w[i - left] is
- * P(N = i) / total, where total (the in-window mass) is >= 1 - accuracy:
+ * P(N = i) / T, where T (the in-window mass) is >= 1 - accuracy:
  * the weights sum to 1 and the mass left out of [left, right] is at most
- * accuracy (the tails are bounded by geometric series, not estimated). */
+ * accuracy (the tails are bounded by geometric series, not estimated).
+ * Proven, with rounding: the mass left out is at most out_mass (a bound
+ * from the end weights, about accuracy or far below) and every computed weight is within a factor 1 +- weight_error of
+ * P(N = i) / T (gamma_{4K + n}, K the farthest weight from the mode, n the
+ * window's length: each weight is 2 |i - mode| roundings from the mode's,
+ * their sum n - 1 more, the division one; Higham, Accuracy and Stability
+ * of Numerical Algorithms, 2002, Lemmas 3.1 and 3.3). `total` estimates T
+ * from exp(log P(N = mode)), whose rounding (up to 8 u (lambda + mode
+ * |log lambda| + log mode!) relative: 5e-9 at lambda = 10^6) makes 1 - total
+ * no bound of the mass left out: the solvers use out_mass. */
 typedef struct proper_dtmc_poisson {
     unsigned long left, right;
     double *w;     /* right - left + 1 weights */
-    double total;  /* in-window probability before normalisation */
+    double total;  /* in-window probability before normalisation (an estimate, see above) */
+    double out_mass;     /* proven bound on P(N < left) + P(N > right) */
+    double weight_error; /* proven bound on |w[i - left] T / P(N = i) - 1| */
 } proper_dtmc_poisson;
 
 PROPER_API void proper_dtmc_poisson_init(proper_dtmc_poisson *p);
@@ -10114,6 +10259,23 @@ PROPER_API int proper_dtmc_ctmc_reward_cumulative(const proper_dtmc *m, const pr
 /* R{r}=? [ I=t ]: expected state reward at time t. */
 PROPER_API int proper_dtmc_ctmc_reward_instant(const proper_dtmc *m, const proper_dtmc_reward *r, double t,
                                                const proper_dtmc_solve_opts *opts, double *x, proper_error *err);
+/* The same four with a proven bound on the error of every value in
+ * stats->max_error (= init_error; the other fields 0): see "Error bounds of
+ * uniformisation" above. U>=t1 (t2 = INFINITY) adds proper_dtmc_prob_until's
+ * bound of the embedded chain to phase 1's. */
+PROPER_API int proper_dtmc_ctmc_bounded_until_stats(const proper_dtmc *m, const proper_bitset *phi1,
+                                                    const proper_bitset *phi2, double t1, double t2,
+                                                    const proper_dtmc_solve_opts *opts, double *x,
+                                                    proper_dtmc_solve_stats *stats, proper_error *err);
+PROPER_API int proper_dtmc_ctmc_transient_stats(const proper_dtmc *m, double t, const double *p0,
+                                                const proper_dtmc_solve_opts *opts, double *pt,
+                                                proper_dtmc_solve_stats *stats, proper_error *err);
+PROPER_API int proper_dtmc_ctmc_reward_cumulative_stats(const proper_dtmc *m, const proper_dtmc_reward *r, double t,
+                                                        const proper_dtmc_solve_opts *opts, double *x,
+                                                        proper_dtmc_solve_stats *stats, proper_error *err);
+PROPER_API int proper_dtmc_ctmc_reward_instant_stats(const proper_dtmc *m, const proper_dtmc_reward *r, double t,
+                                                     const proper_dtmc_solve_opts *opts, double *x,
+                                                     proper_dtmc_solve_stats *stats, proper_error *err);
 
 /* ---- PRISM explicit import ----------------------------------------------
  * .tra: first line "STATES TRANSITIONS", then one line "src dst prob" per
@@ -11209,6 +11371,8 @@ PROPER_API proper_dtmc_solve_opts proper_dtmc_solve_opts_default(void) {
     o.dense_max = PROPER_DTMC_DENSE_MAX;
     o.band_max = PROPER_DTMC_BAND_MAX;
     o.direct_max = PROPER_DTMC_DIRECT_MAX;
+    o.gth_max = PROPER_DTMC_GTH_MAX;
+    o.model_rel_error = 0.0;
     o.transient_accuracy = PROPER_DTMC_TRANSIENT_ACCURACY;
     return o;
 }
@@ -11750,6 +11914,44 @@ static void proper__dtmc_certify_row_ld(const proper__dtmc_lin *L, uint32_t k, u
     *vd = (double)delta - (double)((long double)terms * u * dmag) - 2.0 * ud * fabs((double)delta);
 }
 
+/* The model's own rounding (opts.model_rel_error = delta): the exact
+ * coefficients a differ from the stored a~ by at most dl |a~|,
+ * dl = delta / (1 - delta) (proper__dtmc_model_factor, rounded up; the
+ * stored b, a sum of stored probabilities or a reward, is charged the same).
+ * Then the exact model's residual is within dl (|b| + sum |a~| (|v| +
+ * |delta_corr|)) of the stored one's, (M w)_i within dl sum |a~| w, and
+ * 1 - (row sum) within dl sum |a~|: vr grows and vm and vd shrink by
+ * those, summed in double and rounded up by (terms + 2) u. */
+static double proper__dtmc_model_factor(double delta) {
+    if (!(delta > 0.0)) return 0.0;
+    if (!(delta < 0.5)) return INFINITY;
+    return delta / (1.0 - delta) * (1.0 + 4.0 * DBL_EPSILON);
+}
+
+static void proper__dtmc_model_row(const proper__dtmc_lin *L, uint32_t k, uint32_t i, const double *w,
+                                   const double *delta_corr, double dl, double *vr, double *vm, double *vd) {
+    const proper__dtmc_csr *g = L->g;
+    uint32_t s = L->sccs.order[L->sccs.start[k] + i];
+    double mr = L->b ? fabs(L->b[s]) : 0.0, mw = 0.0, ma = 0.0, grow;
+    uint64_t e;
+    for (e = g->row[s]; e < g->row[s + 1]; e++) {
+        uint32_t t = g->col[e];
+        double a = fabs(g->val[e]);
+        ma += a;
+        if (L->sccs.comp[t] == k) {
+            uint32_t j = L->loc[t];
+            mr += a * (fabs(L->y[j]) + (delta_corr ? fabs(delta_corr[j]) : 0.0));
+            mw += a * fabs(w[j]);
+        } else {
+            mr += a * fabs(L->x[t]);
+        }
+    }
+    grow = (1.0 + (double)(g->row[s + 1] - g->row[s] + 4) * DBL_EPSILON) * dl;
+    *vr += mr * grow;
+    *vm -= mw * grow;
+    *vd -= ma * grow;
+}
+
 /* A proven bound on the error of the values y of component k (local
  * numbering), written to errb for its states.
  *
@@ -11786,10 +11988,12 @@ static int proper__dtmc_lin_certify(proper__dtmc_lin *L, uint32_t k, uint32_t sz
     const double ud = DBL_EPSILON;
     uint32_t first = L->sccs.start[k], i;
     double lam = 0.0, mu = 0.0, e_out = 0.0, wmax = 0.0, low = INFINITY, dmax = 0.0;
+    double dl = proper__dtmc_model_factor(L->o.model_rel_error);
     for (i = 0; i < sz; i++) {
         double vr, vm, vd;
         if (!precise || !delta_corr || proper__dtmc_certify_row_dot2(L, k, i, w, delta_corr, &vr, &vm, &vd, &e_out))
             proper__dtmc_certify_row_ld(L, k, i, w, delta_corr, &vr, &vm, &vd, &e_out);
+        if (dl > 0.0) proper__dtmc_model_row(L, k, i, w, delta_corr, dl, &vr, &vm, &vd);
         if (!(vm > 0.0)) return -1;
         if (vm < low) low = vm;
         if (vr / vm > lam) lam = vr / vm;
@@ -11887,6 +12091,67 @@ static int proper__dtmc_lin_pad_rows(proper__dtmc_lin *L, uint32_t sz) {
     return PROPER_OK;
 }
 
+/* Rounds of proper__dtmc_gs_refine. */
+#define PROPER__DTMC_GS_REFINE 3
+
+/* Iterative refinement of a Gauss-Seidel solution at its rounding floor.
+ * The plain certificate bounds the error by lambda w with lambda no
+ * smaller than the residual of y as stored in doubles (about u |y| per
+ * row, even for the exact solution rounded), so it floors near u times
+ * the expected stay in the component, whatever the sweeps do: 3.4e-10 for
+ * PRISM's fms example at n = 5, 8.6e-9 at n = 6. Here the residual r of
+ * y is taken in twice the working precision (Dot2), a correction
+ * delta ~ M^{-1} r is swept (from r / d, the same sweeps on the same
+ * scaled rows) to an estimated 1e-4 relative, and the certificate of a
+ * direct solve's correction applies: |delta| + lambda' w, lambda' from
+ * r - M delta (about 1e-4 of r), so the bound follows the actual error of
+ * y instead of the rounding's worst case. A round that misses 10 eps either
+ * moves y += delta and starts again (when |delta|, y's own error, is most
+ * of the bound) or sweeps delta 100 times finer (when its residual is);
+ * PROPER__DTMC_GS_REFINE rounds at most. Returns 0 with *own the proven
+ * bound of the final y (its bounds in errb), or -1 (out of memory, sweeps
+ * exhausted, no certificate) with y and errb those of the plain
+ * certificate. */
+static int proper__dtmc_gs_refine(proper__dtmc_lin *L, uint32_t k, uint32_t sz, unsigned long *sweeps, double eps,
+                                  double *own) {
+    double *delta = (double *)proper_calloc(2 * (size_t)sz, sizeof *delta), *cd = delta + sz, *y = L->y, *c = L->c;
+    double min_mw, ymax, dmax, tol = 1e-4, got = INFINITY;
+    uint32_t i;
+    int round, floor, ok = -1, fresh = 1, moved = 0;
+    if (!delta) return -1;
+    for (round = 0; round < PROPER__DTMC_GS_REFINE; round++) {
+        if (fresh) {
+            proper__dtmc_lin_residual(L, k, sz, 1, y, L->r);
+            for (i = 0; i < sz; i++) delta[i] = cd[i] = L->r[i] * L->wc[i];
+        }
+        L->y = delta;
+        L->c = cd;
+        ok = proper__dtmc_gs_run(L, sz, tol, fresh, sweeps, &floor) ? -1 : 0;
+        L->y = y;
+        L->c = c;
+        if (ok || (ok = proper__dtmc_lin_certify(L, k, sz, L->w, delta, 1, &got, &min_mw))) break;
+        for (ymax = dmax = 0.0, i = 0; i < sz; i++) {
+            ymax = fmax(ymax, fabs(y[i]));
+            dmax = fmax(dmax, fabs(delta[i]));
+        }
+        /* within ten times eps: another round costs as many sweeps as the
+         * first (fms at n = 6: 12,769 after 7,965) for less than a digit */
+        if (got <= 10.0 * eps * ymax || round + 1 == PROPER__DTMC_GS_REFINE) break;
+        fresh = dmax >= 0.5 * got;
+        if (fresh) {
+            for (i = 0; i < sz; i++) y[i] += delta[i];
+            moved = 1;
+        } else {
+            tol *= 1e-2;
+        }
+    }
+    if (ok && moved) /* y moved: its plain certificate */
+        ok = proper__dtmc_lin_certify(L, k, sz, L->w, NULL, 0, &got, &min_mw);
+    PROPER_FREE(delta);
+    if (!ok) *own = got;
+    return ok;
+}
+
 /* Gauss–Seidel on the local system, stopped by a certificate: sweep to an
  * estimated precision, certify, and if the proven bound is not yet within
  * rel_precision of the largest |y|, sweep on to a tighter estimate.
@@ -11921,8 +12186,21 @@ static int proper__dtmc_lin_gauss_seidel(proper__dtmc_lin *L, uint32_t k, uint32
         for (i = 0; i < sz; i++) ymax = fabs(L->y[i]) > ymax ? fabs(L->y[i]) : ymax;
         if (own <= eps * ymax) return PROPER_OK;
         *bound = ymax > 0.0 ? own / ymax : own;
-        if (floor || round == 11) /* the rounding floor: accept what it allows, within reason */
+        if (floor || round == 11) { /* the rounding floor: refine, then accept what it allows, within reason */
+            double plain = own, min_mw;
+            if (proper__dtmc_gs_refine(L, k, sz, sweeps_out, eps, &own) == 0) {
+                for (ymax = 0.0, i = 0; i < sz; i++) ymax = fmax(ymax, fabs(L->y[i]));
+                *bound = ymax > 0.0 ? own / ymax : own;
+            }
+            if (own > plain && proper__dtmc_lin_certify(L, k, sz, L->w, NULL, 0, &plain, &min_mw) == 0) {
+                /* refinement did worse: the plain certificate of the same y */
+                for (ymax = 0.0, i = 0; i < sz; i++) ymax = fmax(ymax, fabs(L->y[i]));
+                own = plain;
+                *bound = ymax > 0.0 ? own / ymax : own;
+            }
+            if (own <= eps * ymax) return PROPER_OK;
             return own <= PROPER_DTMC_FLOOR_FACTOR * eps * ymax ? PROPER_OK : PROPER_ERANGE;
+        }
         target *= fmax(1e-4, 0.2 * eps * ymax / own);
     }
 }
@@ -12041,9 +12319,16 @@ static int proper__dtmc_lin_component(proper__dtmc_lin *L, uint32_t k, proper_er
          * c (at most (k + 2) u |terms|), of d = 1 - a_ss and of the quotient */
         uint32_t s = L->sccs.order[first];
         uint64_t terms = L->g->row[s + 1] - L->g->row[s] + 2;
-        double v = L->c[0] / L->d[0], ud = DBL_EPSILON / 2.0;
+        double v = L->c[0] / L->d[0], ud = DBL_EPSILON / 2.0, dl = proper__dtmc_model_factor(L->o.model_rel_error);
         L->x[s] = v;
-        L->errb[s] = ((L->ein[0] + (double)terms * ud * L->mag[0]) / L->d[0] + 3.0 * ud * fabs(v)) * (1.0 + 4.0 * ud);
+        if (dl > 0.0) { /* the model's own rounding: c within dl mag, d = 1 - a_ss within dl a_ss */
+            double ds = (1.0 - L->d[0]) * dl * (1.0 + 4.0 * ud) + ud, lo = (L->d[0] - ds) * (1.0 - 2.0 * ud);
+            L->errb[s] = lo > 0.0 ? (((1.0 + dl) * L->ein[0] + ((double)terms * ud + dl) * L->mag[0] +
+                                      fabs(v) * ds) / lo + 3.0 * ud * fabs(v)) * (1.0 + 8.0 * ud)
+                                  : INFINITY;
+        } else {
+            L->errb[s] = ((L->ein[0] + (double)terms * ud * L->mag[0]) / L->d[0] + 3.0 * ud * fabs(v)) * (1.0 + 4.0 * ud);
+        }
         if (st && L->d[0] != 1.0) st->n_cyclic++;
         return PROPER_OK;
     }
@@ -12549,16 +12834,25 @@ static void proper__dtmc_row_sums(const proper_dtmc *m, double *t, double *T, ui
     *longest = d;
 }
 
+/* gamma_k = k u / (1 - k u) (Higham, Accuracy and Stability of Numerical
+ * Algorithms, 2002, Lemma 3.1): k roundings, each a factor 1 + delta with
+ * |delta| <= u = eps_mach / 2, multiply to 1 + theta with |theta| <=
+ * gamma_k; rounded up here by a few units, INFINITY when k u >= 1/2. */
+static double proper__dtmc_gamma(double k) {
+    double u = DBL_EPSILON / 2.0;
+    if (!(k * u < 0.5)) return INFINITY;
+    return k * u / (1.0 - k * u) * (1.0 + 4.0 * u);
+}
+
 /* The a priori bound of j steps of x <- P x on values of magnitude at most
  * big: j d u (1 + t)^j big, d the longest row, u = eps_mach / 2, 1 + t the
  * largest row sum (see "What the other solvers carry"); the dot product
  * of a row of d terms is within gamma_d = d u / (1 - d u) of its value. */
 static double proper__dtmc_steps_bound(const proper_dtmc *m, double j, double big) {
     uint32_t d;
-    double t, T, u = DBL_EPSILON / 2.0, gamma;
+    double t, T, u = DBL_EPSILON / 2.0;
     proper__dtmc_row_sums(m, &t, &T, &d);
-    gamma = d * u / (1.0 - d * u);
-    return j * gamma * pow(1.0 + t, j) * big * (1.0 + 4.0 * u);
+    return j * proper__dtmc_gamma((double)d) * pow(1.0 + t, j) * big * (1.0 + 4.0 * u);
 }
 
 PROPER_API int proper_dtmc_prob_bounded_until_stats(const proper_dtmc *m, const proper_bitset *phi1,
@@ -12889,26 +13183,268 @@ static int proper__dtmc_reference_states(const proper_dtmc *m, const uint32_t *b
     return PROPER_OK;
 }
 
+/* ---- Stationary distributions by GTH ----------------------------------------
+ * Grassmann, Taksar and Heyman, "Regenerative analysis and steady state
+ * distributions for Markov chains", Oper. Res. 33(5), 1985: Gaussian
+ * elimination on the off-diagonal rates (for a DTMC its off-diagonal
+ * probabilities: pi P = pi and pi (P - I) = 0 are the same equations) that
+ * never subtracts. Eliminating state k censors the chain to 0..k-1:
+ * a_ij += a_ik a_kj / s_k with s_k = sum_{j<k} a_kj (its exit rate to the
+ * states left, a sum instead of a diagonal); back substitution gives
+ * pi_0 = 1, pi_k = sum_{i<k} pi_i a_ik / s_k (balance of state k in the
+ * chain censored to 0..k). All in long double, on a dense copy of one
+ * bottom SCC: (n^3)/3 multiply-adds, n^2 long doubles.
+ *
+ * Error bound (an entrywise RELATIVE one, after O'Cinneide, "Entrywise
+ * perturbation theory and error analysis for Markov chains", Numer. Math.
+ * 65, 1993; the constant derived here for this code). u is the unit
+ * roundoff of long double, g_k = -log(1 - gamma_{k-1}) with
+ * gamma_j = j u / (1 - j u) (Higham, Accuracy and Stability, Lemma 3.1:
+ * a recursive sum of k positive terms is their exact sum with each term
+ * scaled by a factor within [1/(1+gamma_{k-1}), 1+gamma_{k-1}]).
+ *  (1) Markov chain tree theorem: pi_j is proportional to the sum over
+ *      spanning trees directed into j of the product of their rates; an
+ *      m-state chain's trees have m - 1 edges, so scaling every rate by a
+ *      factor within e^{+-b} moves every ratio pi_i / pi_0 by at most
+ *      e^{+-2 (m-1) b}; scaling only the rates out of one state k != 0,
+ *      i moves it by e^{+-2 b} (each tree into i or 0 has one edge out of k).
+ *  (2) Elimination of k: the computed s_k is the exact sum of row k
+ *      scaled entrywise within e^{+-g_k} (call that row a'); the computed
+ *      entry fl(a_ij + fl(a_ik fl(a_kj / s_k))) is the exact censoring of
+ *      the chain with row a' times a factor within e^{+-b_k},
+ *      b_k = -3 log(1 - u) + g_k (a division, a product and a sum
+ *      rounded, and a_kj = a'_kj / (1 + theta_j)); both terms are
+ *      non-negative, so the sum's factor lies between theirs. By (1) the
+ *      ratios of the exact stationary vectors of the computed chains on
+ *      0..k and on 0..k-1 differ by at most L_k = 2 g_k + 2 (k-1) b_k.
+ *  (3) Back substitution of pi_k: k products, a sum of k terms and the
+ *      quotient by the computed s_k: c_k = 2 g_k - 2 log(1 - u) against
+ *      the exact balance of the computed chain on 0..k.
+ *  With f_k the largest |log pi~_i - log rho_i| over i <= k against the
+ *  exact stationary ratios rho of the computed chain on 0..k, f_0 = 0 and
+ *  f_k <= f_{k-1} + L_k + c_k, so the unnormalised ratios are within
+ *  e^{+-E} of the exact ones of the stored chain, E = sum_{k=1}^{n-1}
+ *  (L_k + c_k) ~ (2/3) n^3 u. Normalising (a sum of n terms, a quotient)
+ *  and rounding to double: every pi~_s = pi_s e^{eps_s} with
+ *  |eps_s| <= T = 2 E + g_{n} - log(1 - u) - log(1 - u_double), hence
+ *  |pi~_s - pi_s| <= (e^T - 1) pi~_s. For n = 201 that is 5.9e-13, for
+ *  1024 states 7.8e-11 (x86 long double, u = 2^-64; where long double is
+ *  double the bound is 2048 times larger and says so). T is summed in
+ *  double: its own rounding (n terms, below 1e-12 relative) is covered
+ *  by a margin of 1e-9 relative. The analysis assumes no underflow: a
+ *  product or quotient below LDBL_MIN (or a non-finite one) makes the
+ *  solve report no bound (PROPER_ERANGE); a value below DBL_MIN is
+ *  rounded to a subnormal double or 0, and DBL_MIN is added to its bound. */
+static double proper__dtmc_gth_log_gamma(double k, double u) { return -log1p(-(k * u / (1.0 - k * u))); }
+
+static double proper__dtmc_gth_relerr(uint32_t n, double model_rel_error) {
+    double u = LDBL_EPSILON / 2.0, ud = DBL_EPSILON / 2.0, e = 0.0, t;
+    uint32_t k;
+    for (k = 1; k < n; k++) {
+        double g = proper__dtmc_gth_log_gamma((double)k - 1.0, u);
+        double b = -3.0 * log1p(-u) + g;
+        e += 2.0 * g + 2.0 * ((double)k - 1.0) * b /* L_k */ + 2.0 * g - 2.0 * log1p(-u) /* c_k */;
+    }
+    t = 2.0 * e + proper__dtmc_gth_log_gamma((double)n - 1.0, u) - log1p(-u) - log1p(-ud);
+    /* the model's own rounding: every rate within e^{+-b}, b = -log(1 - delta):
+     * by (1) ratios within e^{+-2 (n-1) b}, normalised e^{+-4 (n-1) b} */
+    if (model_rel_error > 0.0)
+        t += model_rel_error < 1.0 ? -4.0 * ((double)n - 1.0) * log1p(-model_rel_error) : INFINITY;
+    return expm1(t) * (1.0 + 1e-9);
+}
+
+/* Eliminates states n-1 .. 1 of the dense rates a (n x n, row-major,
+ * diagonal unused), keeping each s_k in s[k]. -1 on underflow. */
+static int proper__dtmc_gth_eliminate(long double *a, uint32_t n, long double *s) {
+    uint32_t i, j, k;
+    for (k = n; k-- > 1;) {
+        long double *rk = a + (size_t)k * n, sum = 0.0L, min_q = 1.0L, min_a = LDBL_MAX;
+        for (j = 0; j < k; j++) sum += rk[j];
+        if (!(sum >= LDBL_MIN) || !isfinite(sum)) return -1;
+        s[k] = sum;
+        for (j = 0; j < k; j++)
+            if (rk[j] != 0.0L) {
+                rk[j] /= sum;
+                if (rk[j] < min_q) min_q = rk[j];
+            }
+        for (i = 0; i < k; i++)
+            if (a[(size_t)i * n + k] != 0.0L && a[(size_t)i * n + k] < min_a) min_a = a[(size_t)i * n + k];
+        if (min_q < LDBL_MIN || (min_a < LDBL_MAX && min_a * min_q < LDBL_MIN)) return -1;
+        for (i = 0; i < k; i++) {
+            long double *ri = a + (size_t)i * n, aik = ri[k];
+            if (aik == 0.0L) continue;
+            for (j = 0; j < k; j++)
+                if (j != i) ri[j] += aik * rk[j];
+        }
+    }
+    return 0;
+}
+
+/* Back substitution and normalisation into p (long double); -1 on
+ * underflow or overflow. */
+static int proper__dtmc_gth_back(const long double *a, uint32_t n, const long double *s, long double *p) {
+    long double total = 1.0L;
+    uint32_t i, k;
+    p[0] = 1.0L;
+    for (k = 1; k < n; k++) {
+        long double sum = 0.0L;
+        for (i = 0; i < k; i++) {
+            long double t = p[i] * a[(size_t)i * n + k];
+            if (t != 0.0L && t < LDBL_MIN) return -1;
+            sum += t;
+        }
+        p[k] = sum / s[k];
+        if (!(p[k] >= LDBL_MIN) || !isfinite(p[k])) return -1;
+        total += p[k];
+    }
+    if (!isfinite(total)) return -1;
+    for (k = 0; k < n; k++) p[k] /= total;
+    return 0;
+}
+
+/* Stationary distribution of the bottom SCC `states` (n states; no
+ * transition leaves it) by GTH into pi, and when epi is not NULL the
+ * entrywise bound |pi~_s - pi_s| <= relerr pi~_s (plus DBL_MIN below
+ * DBL_MIN). loc: scratch of m->n_states. PROPER_ERANGE when an underflow
+ * voids the bound, PROPER_ENOMEM. */
+static int proper__dtmc_gth_bscc(const proper_dtmc *m, const uint32_t *states, uint32_t n, double model_rel_error,
+                                 uint32_t *loc, double *pi, double *epi, double *relerr) {
+    long double *a, *s, *p;
+    size_t cells;
+    uint32_t i;
+    uint64_t e;
+    double rel, ud = DBL_EPSILON / 2.0;
+    if (proper_size_mul(n, n, &cells) || cells > SIZE_MAX - 2 * (size_t)n) return PROPER_ENOMEM;
+    a = (long double *)proper_calloc(cells + 2 * (size_t)n, sizeof *a);
+    if (!a) return PROPER_ENOMEM;
+    s = a + cells;
+    p = s + n;
+    for (i = 0; i < n; i++) loc[states[i]] = i;
+    for (i = 0; i < n; i++)
+        for (e = m->row[states[i]]; e < m->row[states[i] + 1]; e++)
+            if (m->col[e] != states[i]) a[(size_t)i * n + loc[m->col[e]]] += m->prob[e];
+    if (proper__dtmc_gth_eliminate(a, n, s) || proper__dtmc_gth_back(a, n, s, p)) {
+        PROPER_FREE(a);
+        return PROPER_ERANGE;
+    }
+    rel = proper__dtmc_gth_relerr(n, model_rel_error);
+    for (i = 0; i < n; i++) {
+        pi[states[i]] = (double)p[i];
+        if (epi) epi[states[i]] = rel * pi[states[i]] * (1.0 + 2.0 * ud) + (p[i] < DBL_MIN ? DBL_MIN : 0.0);
+    }
+    *relerr = rel;
+    PROPER_FREE(a);
+    return PROPER_OK;
+}
+
+/* One pass of the stationary solve (see proper__dtmc_bscc_stationary):
+ * the bottom SCCs of 2 to gth_max states whose a priori GTH bound is
+ * within gth_rel by GTH (accepted when that bound is within
+ * PROPER_DTMC_FLOOR_FACTOR x rel_precision, as a direct solve is), the
+ * others by one transposed system over their states with each reference
+ * state fixed to 1, then normalised. */
+static int proper__dtmc_stationary_pass(const proper_dtmc *m, const proper__dtmc_csr *tr, const proper__dtmc_sccs *c,
+                                        const proper_bitset *in_b, const uint32_t *ref, uint32_t nb,
+                                        const proper_dtmc_solve_opts *o, uint32_t gth_max, double gth_rel, double *pi,
+                                        double *epi, uint32_t *loc, proper_error *err) {
+    proper_bitset mask;
+    uint32_t k, i;
+    double *eb = NULL, u = DBL_EPSILON / 2.0;
+    unsigned char *by_gth = (unsigned char *)proper_calloc(c->n_comp ? c->n_comp : 1, 1);
+    int rc = PROPER_OK;
+    proper_bitset_init(&mask);
+    if (!by_gth || proper_bitset_copy(&mask, in_b, NULL)) { PROPER_FREE(by_gth); return proper__dtmc_nomem(err); }
+    for (i = 0; i < m->n_states; i++) pi[i] = 0.0;
+    for (k = 0; k < nb; k++) {
+        pi[ref[k]] = 1.0;
+        proper_bitset_clear(&mask, ref[k]);
+    }
+    for (k = 0; k < c->n_comp && !rc; k++) {
+        uint32_t size = c->start[k + 1] - c->start[k];
+        double rel;
+        if (!PROPER_BITSET_GET(in_b, c->order[c->start[k]]) || size < 2 || size > gth_max ||
+            !(proper__dtmc_gth_relerr(size, o->model_rel_error) <= gth_rel))
+            continue;
+        by_gth[k] = 1;
+        for (i = c->start[k]; i < c->start[k + 1]; i++) proper_bitset_clear(&mask, c->order[i]);
+        rc = proper__dtmc_gth_bscc(m, c->order + c->start[k], size, o->model_rel_error, loc, pi, epi, &rel);
+        if (rc == PROPER_ENOMEM) rc = proper__dtmc_nomem(err);
+        else if (rc)
+            rc = proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0,
+                                  "no error bound can be proven for the stationary distribution of a bottom SCC of "
+                                  "%u states: its probabilities span more than long double's range",
+                                  (unsigned)size);
+        else if (o->sound && rel > PROPER_DTMC_FLOOR_FACTOR * o->rel_precision)
+            rc = proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0,
+                                  "the stationary distribution of a bottom SCC of %u states could not be proven to "
+                                  "relative precision %g: the GTH elimination's bound is %.3g (ask for a coarser "
+                                  "precision)", (unsigned)size, o->rel_precision, rel);
+    }
+    if (!rc) rc = proper__dtmc_solve_linear(tr, &mask, NULL, pi, o, NULL, epi ? &eb : NULL, NULL, err);
+    proper_bitset_free(&mask);
+    for (k = 0; k < c->n_comp && !rc; k++) {
+        double sum = 0.0, esum = 0.0;
+        uint32_t size = c->start[k + 1] - c->start[k];
+        if (!PROPER_BITSET_GET(in_b, c->order[c->start[k]]) || by_gth[k]) continue;
+        for (i = c->start[k]; i < c->start[k + 1]; i++) {
+            sum += pi[c->order[i]];
+            if (eb) esum += eb[c->order[i]];
+        }
+        /* normalised: with |pi~ - exact| <= e (E their sum, the rounding of
+         * the sum added), |pi~_s / S - exact_s / S*| <= (e_s + pi_s E) / (S - E) */
+        esum = (esum + (double)size * u * sum) * (1.0 + (double)size * u);
+        for (i = c->start[k]; i < c->start[k + 1]; i++) {
+            uint32_t s = c->order[i];
+            pi[s] /= sum;
+            if (epi) epi[s] = sum > esum ? (eb[s] + pi[s] * esum) / (sum - esum) * (1.0 + 8.0 * u) + u * pi[s] : INFINITY;
+        }
+    }
+    PROPER_FREE(eb);
+    PROPER_FREE(by_gth);
+    return rc;
+}
+
+/* Whether a second pass would solve some bottom SCC by GTH that the
+ * first (GTH up to gth_max states within gth_rel) did not. */
+static int proper__dtmc_gth_more(const proper__dtmc_sccs *c, const proper_bitset *in_b,
+                                 const proper_dtmc_solve_opts *o, double gth_rel) {
+    uint32_t k;
+    for (k = 0; k < c->n_comp; k++) {
+        uint32_t size = c->start[k + 1] - c->start[k];
+        if (!PROPER_BITSET_GET(in_b, c->order[c->start[k]]) || size < 2 || size > o->direct_max) continue;
+        if (size > o->gth_max || !(proper__dtmc_gth_relerr(size, o->model_rel_error) <= gth_rel)) return 1;
+    }
+    return 0;
+}
+
 /* Stationary distribution of every bottom SCC, normalised within each:
  * pi[s] for BSCC states, bscc[s] its BSCC or UINT32_MAX. For a BSCC B with
  * a reference state r, the unnormalised pi_t (t != r, pi_r = 1) solves
  * pi_t = sum_{s in B} pi_s P(s,t): the expected visits to t between two
  * visits to r (Kemeny & Snell, Finite Markov Chains, 6.2), a transient
- * system that the component solver handles like any other. */
+ * system that the component solver handles like any other. A BSCC of
+ * 2 to gth_max states whose a priori GTH bound (proper__dtmc_gth_relerr)
+ * is within rel_precision is solved by GTH instead: its bound is
+ * entrywise relative, so tiny stationary probabilities keep their digits.
+ * When the first pass fails (no bound within reach: a chain whose
+ * stationary probabilities span hundreds of orders of magnitude has
+ * expected visits beyond any double precision solve), every BSCC of up to
+ * direct_max states is solved again by GTH and the others as before. */
 static int proper__dtmc_bscc_stationary(const proper_dtmc *m, const proper_dtmc_solve_opts *opts, double *pi,
                                    double *epi, uint32_t *bscc, uint32_t *n_bscc, proper_error *err) {
     proper__dtmc_csr g, tr;
     proper__dtmc_sccs c;
-    proper_bitset in_b, mask;
-    uint32_t k, i, nb = 0, *ref = NULL;
-    double *eb = NULL;
+    proper_bitset in_b;
+    proper_dtmc_solve_opts o = opts ? *opts : proper_dtmc_solve_opts_default();
+    uint32_t k, i, nb = 0, *ref = NULL, *loc = NULL;
+    double gth_rel;
     int rc = PROPER_OK;
+    if (!(o.rel_precision > 0.0)) o.rel_precision = PROPER_DTMC_REL_PRECISION;
     proper__dtmc_csr_view(m, &g);
     if (proper__dtmc_tarjan(&g, NULL, &c)) return proper__dtmc_nomem(err);
     proper_bitset_init(&in_b);
-    proper_bitset_init(&mask);
     if (proper_bitset_create(&in_b, m->n_states, NULL)) { proper__dtmc_sccs_free(&c); return proper__dtmc_nomem(err); }
-    for (i = 0; i < m->n_states; i++) { bscc[i] = UINT32_MAX; pi[i] = 0.0; }
+    for (i = 0; i < m->n_states; i++) bscc[i] = UINT32_MAX;
     for (k = 0; k < c.n_comp; k++) {
         if (!proper__dtmc_is_bottom(&g, &c, k)) continue;
         for (i = c.start[k]; i < c.start[k + 1]; i++) {
@@ -12917,41 +13453,20 @@ static int proper__dtmc_bscc_stationary(const proper_dtmc *m, const proper_dtmc_
         }
         nb++;
     }
-    /* one transposed system over all BSCC states; each BSCC's reference
-     * state (proper__dtmc_reference_states) is fixed to 1 */
+    /* each BSCC's reference state: proper__dtmc_reference_states */
     ref = (uint32_t *)proper_calloc(nb ? nb : 1, sizeof *ref);
-    if (!ref || proper__dtmc_reference_states(m, bscc, nb, ref)) { rc = proper__dtmc_nomem(err); goto done; }
+    loc = (uint32_t *)proper_calloc(m->n_states ? m->n_states : 1, sizeof *loc);
+    if (!ref || !loc || proper__dtmc_reference_states(m, bscc, nb, ref)) { rc = proper__dtmc_nomem(err); goto done; }
     if (proper__dtmc_transpose(&g, &in_b, 1, &tr)) { rc = proper__dtmc_nomem(err); goto done; }
-    if (proper_bitset_copy(&mask, &in_b, NULL)) { proper__dtmc_csr_free(&tr); rc = proper__dtmc_nomem(err); goto done; }
-    for (k = 0; k < nb; k++) {
-        pi[ref[k]] = 1.0;
-        proper_bitset_clear(&mask, ref[k]);
-    }
-    rc = proper__dtmc_solve_linear(&tr, &mask, NULL, pi, opts, NULL, epi ? &eb : NULL, NULL, err);
+    gth_rel = o.sound ? o.rel_precision : INFINITY;
+    rc = proper__dtmc_stationary_pass(m, &tr, &c, &in_b, ref, nb, &o, o.gth_max, gth_rel, pi, epi, loc, err);
+    if (rc && rc != PROPER_ENOMEM && proper__dtmc_gth_more(&c, &in_b, &o, gth_rel))
+        rc = proper__dtmc_stationary_pass(m, &tr, &c, &in_b, ref, nb, &o, o.direct_max, INFINITY, pi, epi, loc, err);
     proper__dtmc_csr_free(&tr);
-    proper_bitset_free(&mask);
-    if (rc) goto done;
-    for (k = 0; k < c.n_comp; k++) {
-        double sum = 0.0, esum = 0.0, u = DBL_EPSILON / 2.0;
-        uint32_t size = c.start[k + 1] - c.start[k];
-        if (bscc[c.order[c.start[k]]] == UINT32_MAX) continue;
-        for (i = c.start[k]; i < c.start[k + 1]; i++) {
-            sum += pi[c.order[i]];
-            if (eb) esum += eb[c.order[i]];
-        }
-        /* normalised: with |pi~ - exact| <= e (E their sum, the rounding of
-         * the sum added), |pi~_s / S - exact_s / S*| <= (e_s + pi_s E) / (S - E) */
-        esum = (esum + (double)size * u * sum) * (1.0 + (double)size * u);
-        for (i = c.start[k]; i < c.start[k + 1]; i++) {
-            uint32_t s = c.order[i];
-            pi[s] /= sum;
-            if (epi) epi[s] = sum > esum ? (eb[s] + pi[s] * esum) / (sum - esum) * (1.0 + 8.0 * u) + u * pi[s] : INFINITY;
-        }
-    }
-    *n_bscc = nb;
+    if (!rc) *n_bscc = nb;
 done:
     PROPER_FREE(ref);
-    PROPER_FREE(eb);
+    PROPER_FREE(loc);
     proper_bitset_free(&in_b);
     proper__dtmc_sccs_free(&c);
     return rc;
@@ -13128,7 +13643,7 @@ PROPER_API int proper_dtmc_steady_distribution(const proper_dtmc *m, const prope
  * at most (c_b + 2) u a_b (non-negative terms; Higham 4.2), rounded up. */
 static void proper__dtmc_absorb_bounds(const proper_dtmc *m, const uint32_t *sole, const double *mu0,
                                        const double *visits, const double *ev, const double *absorb, uint32_t nb,
-                                       double *eabs) {
+                                       double dl, double *eabs) {
     double u = DBL_EPSILON / 2.0, *count = eabs + nb; /* count: the non-zero terms added */
     uint32_t s, b;
     uint64_t e;
@@ -13141,7 +13656,8 @@ static void proper__dtmc_absorb_bounds(const proper_dtmc *m, const uint32_t *sol
                 count[sole[m->col[e]]] += visits[s] != 0.0;
             }
     }
-    for (b = 0; b < nb; b++) eabs[b] = (eabs[b] + (count[b] + 2.0) * u * absorb[b]) * (1.0 + 4.0 * u);
+    /* dl: the model's own rounding of the P(s, t) (every term within dl of itself) */
+    for (b = 0; b < nb; b++) eabs[b] = (eabs[b] + ((count[b] + 2.0) * u + dl) * absorb[b]) * (1.0 + 4.0 * u);
 }
 
 PROPER_API int proper_dtmc_steady_distribution_stats(const proper_dtmc *m, const proper_dtmc_solve_opts *opts,
@@ -13203,7 +13719,8 @@ PROPER_API int proper_dtmc_steady_distribution_stats(const proper_dtmc *m, const
             rc = proper__dtmc_nomem(err);
             goto done;
         }
-        proper__dtmc_absorb_bounds(m, sole, mu0, visits, ev, absorb, nb, eabs);
+        proper__dtmc_absorb_bounds(m, sole, mu0, visits, ev, absorb, nb,
+                                   proper__dtmc_model_factor(opts ? opts->model_rel_error : 0.0), eabs);
     }
     for (s = 0; s < m->n_states; s++) {
         double a, ea, bound;
@@ -13913,10 +14430,7 @@ typedef struct proper__dtmc_ivl_qual {
     int kind;
 } proper__dtmc_ivl_qual;
 
-/* Whether nature can give edge e positive mass: a positive lower end, or a
- * positive upper end with room left by the row's other lower ends (sum_lo:
- * the row's sum of lower ends). */
-static int proper__dtmc_interval_can(const double *lo, const double *hi, uint64_t e, double sum_lo) {
+PROPER_API int proper_dtmc_interval_can(const double *lo, const double *hi, uint64_t e, double sum_lo) {
     return lo[e] > 0.0 || (hi[e] > 0.0 && sum_lo - lo[e] < 1.0);
 }
 
@@ -13927,10 +14441,8 @@ static double proper__dtmc_interval_sum_lo(const proper_dtmc *m, const double *l
     return sum;
 }
 
-/* Whether nature can choose in s a distribution with support in u that
- * gives v positive mass. */
-static int proper__dtmc_interval_stays_hits(const proper_dtmc *m, const double *lo, const double *hi, uint32_t s,
-                                            const unsigned char *u, const unsigned char *v) {
+PROPER_API int proper_dtmc_interval_stays_hits(const proper_dtmc *m, const double *lo, const double *hi, uint32_t s,
+                                               const unsigned char *u, const unsigned char *v) {
     double sum_lo = 0.0, sum_hi = 0.0;
     uint64_t e;
     for (e = m->row[s]; e < m->row[s + 1]; e++) {
@@ -13939,7 +14451,7 @@ static int proper__dtmc_interval_stays_hits(const proper_dtmc *m, const double *
     }
     if (sum_hi < 1.0 - PROPER_DTMC_ROW_SUM_TOL) return 0;
     for (e = m->row[s]; e < m->row[s + 1]; e++)
-        if (v[m->col[e]] && proper__dtmc_interval_can(lo, hi, e, sum_lo)) return 1;
+        if (v[m->col[e]] && proper_dtmc_interval_can(lo, hi, e, sum_lo)) return 1;
     return 0;
 }
 
@@ -13973,11 +14485,11 @@ static int proper__dtmc_ivl_examine(const proper__dtmc_ivl_qual *q, uint32_t s) 
         if (a[s] || PROPER_BITSET_GET(q->phi2, s)) return 0;
         sum_lo = proper__dtmc_interval_sum_lo(m, lo, s);
         for (e = m->row[s]; e < m->row[s + 1]; e++)
-            if (a[m->col[e]] && proper__dtmc_interval_can(lo, hi, e, sum_lo)) return (a[s] = 1);
+            if (a[m->col[e]] && proper_dtmc_interval_can(lo, hi, e, sum_lo)) return (a[s] = 1);
         return 0;
     }
     default: /* PROPER__IVL_STAYS_HITS */
-        if (!q->b[s] || a[s] || !proper__dtmc_interval_stays_hits(m, lo, hi, s, q->b, a)) return 0;
+        if (!q->b[s] || a[s] || !proper_dtmc_interval_stays_hits(m, lo, hi, s, q->b, a)) return 0;
         return (a[s] = 1);
     }
 }
@@ -14753,7 +15265,8 @@ PROPER_API void proper_dtmc_poisson_free(proper_dtmc_poisson *p) {
  * which the mass is at most acc/2 on each side, with p_m = pm. Tails are
  * bounded by geometric series: beyond i > lambda - 1 the ratio
  * p_{j+1}/p_j = lambda/(j+1) is at most r = lambda/(i+2) for every j > i,
- * so sum_{j>i} p_j <= p_i r / (1 - r); below i <= lambda the ratio
+ * so sum_{j>i} p_j <= p_{i+1} / (1 - r) = p_i (lambda/(i+1)) / (1 - r)
+ * (the first ratio is lambda/(i+1), not r); below i <= lambda the ratio
  * p_{j-1}/p_j = j/lambda is at most i/lambda for every j < i, so
  * sum_{j<i} p_j <= p_i (i/lambda) / (1 - i/lambda). `slack` >= 1 covers
  * the rounding of pm. */
@@ -14763,7 +15276,7 @@ static void proper__dtmc_fg_window(double lambda, unsigned long m, double pm, do
     unsigned long i = m;
     for (;;) {
         r = lambda / ((double)i + 2.0);
-        if (r < 1.0 && slack * p * r / (1.0 - r) <= acc / 2.0) break;
+        if (r < 1.0 && slack * p * (lambda / ((double)i + 1.0)) / (1.0 - r) <= acc / 2.0) break;
         i++;
         p *= lambda / (double)i;
     }
@@ -14777,6 +15290,37 @@ static void proper__dtmc_fg_window(double lambda, unsigned long m, double pm, do
         i--;
     }
     *left = i;
+}
+
+/* A proven bound on the Poisson mass beyond a window end whose computed
+ * weight is w (w T within 1 +- eta of the exact probability, T <= 1), the
+ * next term r0 times it and each further one at most r < 1 times the one
+ * before (see proper__dtmc_fg_window): w / (1 - eta) r0 / (1 - r), its
+ * rounding added (r0, r and 1 - r: u each, relative u / (1 - r) on 1 - r,
+ * three more). */
+static double proper__dtmc_fg_tail(double w, double eta, double r0, double r) {
+    double u = DBL_EPSILON / 2.0;
+    return w / (1.0 - eta) * r0 / (1.0 - r) * (1.0 + 10.0 * u + 2.0 * u / (1.0 - r));
+}
+
+/* out_mass and weight_error of a window around the mode m (see
+ * proper_dtmc_poisson). The tails beyond the window ends are bounded by
+ * geometric series from the end weights (proper__dtmc_fg_tail): often far
+ * below accuracy (the window grows by whole terms: q t = 0.01 leaves
+ * 1e-15 out of 1e-12), else about it (the window test bounded the same
+ * series from its own running p_i). */
+static void proper__dtmc_fg_rounding(proper_dtmc_poisson *p, double lambda, unsigned long m) {
+    double K = (double)(m - p->left), n = (double)(p->right - p->left + 1);
+    if ((double)(p->right - m) > K) K = (double)(p->right - m);
+    p->weight_error = proper__dtmc_gamma(4.0 * K + n);
+    p->out_mass = 0.0;
+    if (lambda == 0.0) return;
+    p->out_mass = proper__dtmc_fg_tail(p->w[p->right - p->left], p->weight_error, lambda / ((double)p->right + 1.0),
+                                       lambda / ((double)p->right + 2.0));
+    if (p->left > 0) {
+        double r = (double)p->left / lambda;
+        p->out_mass += proper__dtmc_fg_tail(p->w[0], p->weight_error, r, r);
+    }
 }
 
 PROPER_API int proper_dtmc_fox_glynn(double lambda, double accuracy, proper_dtmc_poisson *out, proper_error *err) {
@@ -14829,6 +15373,7 @@ PROPER_API int proper_dtmc_fox_glynn(double lambda, double accuracy, proper_dtmc
     for (i = 0; i < n; i++) p.w[i] /= sum;
     p.total = pm * sum;
     if (p.total > 1.0) p.total = 1.0;
+    proper__dtmc_fg_rounding(&p, lambda, m);
     proper_dtmc_poisson_free(out);
     *out = p;
     return PROPER_OK;
@@ -14906,20 +15451,68 @@ static double proper__dtmc_series_tail(const proper__dtmc_series *se, unsigned l
     return se->tail[i - se->pw->left];
 }
 
+/* What a series run did, for its error bound. */
+typedef struct proper__dtmc_series_done {
+    unsigned long steps; /* products P v the terms rest on (all `right` of them when an iterate repeated) */
+    unsigned long terms; /* terms added to x */
+    double rest;         /* an early stop: the coefficients its midpoint stands for (0: none) */
+    double half;         /* ... and the largest half-width of the range that midpoint is the middle of */
+    int fixed;           /* the iterate after `steps` products repeated bit for bit, ... */
+    double residual;     /* ... and |P v - v| is at most this there (proper__dtmc_fixed_residual) */
+} proper__dtmc_series_done;
+
+/* gamma_k in the units of long double (see proper__dtmc_gamma), computed
+ * in doubles and rounded up by their units. */
+static double proper__dtmc_gamma_ld(double k) {
+    double u = (double)LDBL_EPSILON / 2.0;
+    if (!(k * u < 0.5)) return INFINITY;
+    return k * u / (1.0 - k * u) * (1.0 + 2.0 * DBL_EPSILON);
+}
+
+/* At a computed fixed point v (a step gives v back bit for bit), a bound
+ * on max_s |(P v)_s - v_s| = max_s |(1/q) sum_k R_k (v_t - v_s)| of the
+ * exact P, summed in long double: |acc| plus gamma_{d+3} (in long double
+ * units) of the sum of magnitudes, times inv_q (within 2 u of 1/q); 0
+ * exactly for rows on which v is constant (an absorbed value). */
+static double proper__dtmc_fixed_residual(const proper_dtmc *m, const proper_bitset *frozen, double inv_q,
+                                          const double *v) {
+    double worst = 0.0, u = DBL_EPSILON / 2.0;
+    uint32_t s;
+    for (s = 0; s < m->n_states; s++) {
+        long double acc = 0.0L, mag = 0.0L;
+        uint64_t k;
+        if (frozen && PROPER_BITSET_GET(frozen, s)) continue;
+        for (k = m->row[s]; k < m->row[s + 1]; k++) {
+            long double d = (long double)v[m->col[k]] - (long double)v[s];
+            acc += (long double)m->prob[k] * d;
+            mag += (long double)m->prob[k] * fabsl(d);
+        }
+        worst = fmax(worst, (double)(fabsl(acc) + proper__dtmc_gamma_ld((double)(m->row[s + 1] - m->row[s]) + 3.0) * mag));
+    }
+    return worst * inv_q * (1.0 + 8.0 * u);
+}
+
 /* Early stop of a long series after term i, with rest = the sum of the
  * coefficients still to come: every later P^j v lies between v and `upper`
  * (upper non-NULL: a monotone until, upper its unbounded value plus the
  * proven bound) or between the smallest and largest entry of v (P is
- * stochastic); when that pins x within 2 PROPER_DTMC_REL_PRECISION
- * relative in every state, the midpoint is added. Returns 1 (x complete)
- * or 0. */
-static int proper__dtmc_series_pinned(const double *v, const double *upper, double rest, double *x, uint32_t n) {
-    const double eps = 2.0 * PROPER_DTMC_REL_PRECISION;
+ * stochastic); when that pins x within PROPER_DTMC_REL_PRECISION relative
+ * in every state (a range that wide: its midpoint is within half of it,
+ * which leaves room for the rounding in the bound), the midpoint is added
+ * and *half receives the largest half-width of the range it stands for.
+ * Returns 1 (x complete) or 0. */
+static int proper__dtmc_series_pinned(const double *v, const double *upper, double rest, double *x, uint32_t n,
+                                      double *half) {
+    const double eps = PROPER_DTMC_REL_PRECISION;
     uint32_t s;
+    *half = 0.0;
     if (upper) {
         for (s = 0; s < n; s++)
             if (upper[s] != v[s] && !(rest * (upper[s] - v[s]) <= eps * (x[s] + rest * v[s]))) return 0;
-        for (s = 0; s < n; s++) x[s] += rest * (v[s] + (upper[s] - v[s]) / 2.0);
+        for (s = 0; s < n; s++) {
+            x[s] += rest * (v[s] + (upper[s] - v[s]) / 2.0);
+            *half = fmax(*half, (upper[s] - v[s]) / 2.0);
+        }
     } else {
         double lo, hi, mid;
         proper__dtmc_range(v, n, &lo, &hi);
@@ -14927,25 +15520,36 @@ static int proper__dtmc_series_pinned(const double *v, const double *upper, doub
         for (s = 0; s < n; s++)
             if (!(rest * (hi - lo) <= eps * fabs(x[s] + rest * mid))) return 0;
         for (s = 0; s < n; s++) x[s] += rest * mid;
+        *half = (hi - lo) / 2.0;
     }
     return 1;
 }
 
 static int proper__dtmc_series_run(const proper_dtmc *m, const proper_bitset *frozen, const proper__dtmc_series *se,
-                                   const double *upper, double *v, double *x, proper_error *err) {
+                                   const double *upper, double *v, double *x, proper__dtmc_series_done *dn,
+                                   proper_error *err) {
     uint32_t s, n = m->n_states;
     unsigned long i, next_check = PROPER_DTMC_BOUND_CHECK_FROM;
     double *own = (double *)proper_calloc(n ? n : 1, sizeof *own), *next = own;
     if (!own) return proper__dtmc_nomem(err);
+    memset(dn, 0, sizeof *dn);
     for (s = 0; s < n; s++) x[s] = 0.0;
     for (i = 0;; i++) {
         double c = proper__dtmc_series_coef(se, i), *t;
-        if (c != 0.0)
+        if (c != 0.0) {
             for (s = 0; s < n; s++) x[s] += c * v[s];
+            dn->terms++;
+        }
+        dn->steps = i;
         if (i == se->pw->right) break;
         if (i == next_check && se->pw->right - i >= i) {
+            double rest = proper__dtmc_series_tail(se, i + 1);
             next_check += next_check / 16;
-            if (proper__dtmc_series_pinned(v, upper, proper__dtmc_series_tail(se, i + 1), x, n)) break;
+            if (proper__dtmc_series_pinned(v, upper, rest, x, n, &dn->half)) {
+                dn->rest = rest;
+                dn->terms++;
+                break;
+            }
         }
         if (i >= PROPER_DTMC_MAX_POISSON_STEPS) {
             PROPER_FREE(own);
@@ -14957,6 +15561,9 @@ static int proper__dtmc_series_run(const proper_dtmc *m, const proper_bitset *fr
         if (!proper__dtmc_unif_step(m, frozen, se->inv_q, v, next)) { /* a fixed point: later terms are c_j v */
             double rest = proper__dtmc_series_tail(se, i + 1);
             for (s = 0; s < n; s++) x[s] += rest * v[s];
+            dn->terms++;
+            dn->fixed = 1;
+            dn->residual = proper__dtmc_fixed_residual(m, frozen, se->inv_q, v);
             break;
         }
         t = v; v = next; next = t;
@@ -14976,37 +15583,155 @@ static double proper__dtmc_accuracy(const proper_dtmc_solve_opts *opts) {
     return a > 0.0 && a < 0.5 ? a : PROPER_DTMC_TRANSIENT_ACCURACY;
 }
 
+/* The uniformisation rate of the states not frozen, with their longest row
+ * in *longest: proper__dtmc_unif_rate's largest computed exit rate, which
+ * may lie below an exact one by gamma_{d-1} (a sum of d rates), raised by
+ * gamma_{d+3} (its own rounding and the next one's included) so that the
+ * rate the bounds speak of, q = fl(q t) / t exactly (so that the Poisson
+ * weights are those of q t: the time is not rounded), is >= E(s) - R(s,s)
+ * exactly and P = I + Q/q is stochastic; fl(1/q_computed) is within 2 u
+ * of 1/q. Any q >= the largest exit rate gives the same exact e^{Qt}. */
+static double proper__dtmc_series_rate(const proper_dtmc *m, const proper_bitset *frozen, uint32_t *longest) {
+    uint32_t s, d = 1;
+    for (s = 0; s < m->n_states; s++)
+        if ((!frozen || !PROPER_BITSET_GET(frozen, s)) && m->row[s + 1] - m->row[s] > d)
+            d = (uint32_t)(m->row[s + 1] - m->row[s]);
+    *longest = d;
+    return proper__dtmc_unif_rate(m, frozen) * (1.0 + proper__dtmc_gamma((double)d + 3.0));
+}
+
+/* The rounding carried by the j-th iterate of a step that adds at most
+ * a + b E to an error E and does not grow it otherwise (P stochastic):
+ * E_j <= (a / b) ((1 + b)^j - 1) <= j a / (1 - j b) (INFINITY when
+ * j b >= 1/2). */
+static double proper__dtmc_unif_steps_error(double a, double b, unsigned long j) {
+    double jb = (double)j * b;
+    return jb < 0.5 ? (double)j * a / (1.0 - jb) * (1.0 + 4.0 * DBL_EPSILON) : INFINITY;
+}
+
+/* A proven bound on |x - exact| of a backward series run, x = sum_i c_i
+ * P^i v over the uniformised chain P = I + Q/q (stochastic: see
+ * proper__dtmc_series_rate), with v within e0 of the exact vector, B =
+ * max |v|, W = max v - min v, d the longest row stepped, lambda = q t
+ * (q as proper__dtmc_series_rate says: lambda is the double the weights
+ * were computed for). Exactly, x* = sum_i c*_i P^i v*: c*_i = p_i = P(N = i), N ~ Poisson(q t)
+ * (transient), or c*_i = P(N > i) / q (cumulative; Kwiatkowska, Norman,
+ * Parker, SFM 2007, eq. (7)). With y_i = P^i v exact, all in [min v,
+ * max v] (P stochastic), the error is the sum of:
+ *  - the truncation and the weights (transient): the exact in-window
+ *    weights renormalised, p_i / T, and the full series agree on constants,
+ *    so with y_i = c + z_i, c the middle of [min v, max v], |z_i| <= W/2:
+ *    |sum_in (p_i/T) y_i - sum_all p_i y_i| = |sum_in p_i z_i (1/T - 1) -
+ *    sum_out p_i z_i| <= (1 - T) W <= out_mass W; the computed weights are
+ *    p_i / T within 1 +- weight_error: weight_error B more;
+ *  - the coefficients (cumulative): c_i = fl(fl(1/q) U_i), U_i the sum from
+ *    the top of the weights above i, within (1 + rho) of P(N > i) plus the
+ *    mass P(N > right), rho = (1 + weight_error)(1 + gamma_{n+2}) / (1 -
+ *    out_mass) - 1; below `left`, 1/q stands for P(N > i) / q, off by at
+ *    most P(N <= i) <= out_mass, and inv_q is within 2 u of 1/q;
+ *    sum_i P(N > i) = E N = lambda, so these add (B / q)(rho lambda +
+ *    (right + 1)(out_mass + 2 u)); the terms past
+ *    `right` add (B / q) sum_{i > right} P(N > i) <= (B / q) out_mass r /
+ *    (1 - r), r = lambda / (right + 2), as P(N > i + 1) <= r P(N > i)
+ *    there (p_{j+1} / p_j = lambda / (j + 1));
+ *  - the steps: one computed step fl(v_s + fl(inv_q sum_k R_k fl(v_t -
+ *    v_s))) on a computed v within E of the exact iterate, inv_q within
+ *    2 u of 1/q, is within u (B + E) + (1 + u) gamma_{d+4} (E(s)/q) (W + 2 E)
+ *    of P v (Higham, Lemma 3.1; |(P v)_s| <= B + E, the width of v at most
+ *    W + 2 E, E(s) <= q); P does not grow errors (||P||_inf = 1), so with
+ *    g = (1 + u) gamma_{d+4}, a = u B + g W and b = u + 2 g, E_j <= j a /
+ *    (1 - j b) (proper__dtmc_unif_steps_error). After a fixed point v* at
+ *    step j (every later computed term is v*), e_{i+1} = v* - P y_i =
+ *    (v* - P v*) + P e_i, so E_i <= E_j +
+ *    (i - j) rho for i up to `right`, rho >= |P v* - v*|
+ *    (proper__dtmc_fixed_residual; 0 when v* is constant on every row
+ *    stepped), or the a priori E_right, whichever is smaller. Weighted by
+ *    the coefficients, S E with S >= sum_i c_i; e0 likewise adds S e0;
+ *  - the sum of `terms` products c_i v_i, the coefficients' sum rest
+ *    included: gamma_{terms + n + 2} S (B + E) (Higham, eq. (4.4));
+ *  - an early stop after step j: every later exact term lies in a range of
+ *    half-width `half` about the midpoint, widened by E_j (the computed
+ *    iterate's error): rest (half + E_j). */
+static double proper__dtmc_series_bound(const proper__dtmc_series *se, double lambda, uint32_t d, double B, double W,
+                                        double e0, const proper__dtmc_series_done *dn) {
+    const proper_dtmc_poisson *pw = se->pw;
+    double u = DBL_EPSILON / 2.0, g = (1.0 + u) * proper__dtmc_gamma((double)d + 4.0), a = u * B + g * W, b = u + 2.0 * g;
+    double n = (double)(pw->right - pw->left + 1), E, S, bound;
+    E = proper__dtmc_unif_steps_error(a, b, dn->steps);
+    if (dn->fixed)
+        E = fmin(proper__dtmc_unif_steps_error(a, b, pw->right),
+                 E + (double)(pw->right - dn->steps) * dn->residual * (1.0 + 4.0 * u));
+    if (!se->cumulative) {
+        S = 1.0 + pw->weight_error;
+        bound = pw->out_mass * W + pw->weight_error * B;
+    } else {
+        double r = lambda / ((double)pw->right + 2.0), inv_q = se->inv_q * (1.0 + 4.0 * u);
+        double rho = (1.0 + pw->weight_error) * (1.0 + proper__dtmc_gamma(n + 2.0)) / (1.0 - pw->out_mass) - 1.0;
+        S = proper__dtmc_series_tail(se, 0) * (1.0 + proper__dtmc_gamma((double)pw->right + 4.0));
+        bound = B * inv_q *
+                (rho * lambda + ((double)pw->right + 1.0) * (pw->out_mass + 2.0 * u) + pw->out_mass * r / (1.0 - r));
+    }
+    bound += S * (E + e0) + proper__dtmc_gamma((double)dn->terms + n + 2.0) * S * (B + E) + dn->rest * (dn->half + E);
+    return bound * (1.0 + 8.0 * u);
+}
+
 /* x = sum_i c_i P^i v over the uniformised chain of m with `frozen` states
- * absorbing, for time t (transient weights or cumulative coefficients). */
+ * absorbing, for time t (transient weights or cumulative coefficients);
+ * v within e0 of its exact value; *bound receives the proven bound on
+ * |x - exact| (proper__dtmc_series_bound). */
 static int proper__dtmc_uniformise_apply(const proper_dtmc *m, const proper_bitset *frozen, double t, int cumulative,
-                                         const double *upper, const proper_dtmc_solve_opts *opts, double *v, double *x,
-                                         proper_error *err) {
+                                         const double *upper, const proper_dtmc_solve_opts *opts, double *v,
+                                         double e0, double *x, double *bound, proper_error *err) {
     proper_dtmc_poisson pw;
     proper__dtmc_series se;
-    double q = proper__dtmc_unif_rate(m, frozen);
-    uint32_t s;
+    proper__dtmc_series_done dn;
+    uint32_t s, d;
+    double q = proper__dtmc_series_rate(m, frozen, &d), lo, hi, B, lambda;
     int rc;
-    if (q == 0.0 || t == 0.0) { /* nothing moves: x = v (cumulative: t v) */
+    proper__dtmc_range(v, m->n_states, &lo, &hi);
+    if (!m->n_states) lo = hi = 0.0;
+    B = fmax(fabs(lo), fabs(hi));
+    if (q == 0.0 || t == 0.0) { /* nothing moves: x = v (cumulative: t v, one rounding) */
         for (s = 0; s < m->n_states; s++) x[s] = cumulative ? t * v[s] : v[s];
+        *bound = cumulative ? t * (e0 + DBL_EPSILON * B) : e0;
         return PROPER_OK;
     }
+    lambda = q * t;
     proper_dtmc_poisson_init(&pw);
-    if ((rc = proper_dtmc_fox_glynn(q * t, proper__dtmc_accuracy(opts), &pw, err))) return rc;
+    if ((rc = proper_dtmc_fox_glynn(lambda, proper__dtmc_accuracy(opts), &pw, err))) return rc;
     if (proper__dtmc_series_init(&se, &pw, q, cumulative)) {
         proper_dtmc_poisson_free(&pw);
         return proper__dtmc_nomem(err);
     }
-    rc = proper__dtmc_series_run(m, frozen, &se, upper, v, x, err);
+    rc = proper__dtmc_series_run(m, frozen, &se, upper, v, x, &dn, err);
+    if (!rc) *bound = proper__dtmc_series_bound(&se, lambda, d, B, hi - lo, e0, &dn);
     proper__dtmc_series_free(&se);
     proper_dtmc_poisson_free(&pw);
     return rc;
 }
 
+static void proper__dtmc_stats_bound(proper_dtmc_solve_stats *stats, double bound) {
+    if (!stats) return;
+    memset(stats, 0, sizeof *stats);
+    stats->max_error = stats->init_error = bound;
+}
+
 PROPER_API int proper_dtmc_ctmc_bounded_until(const proper_dtmc *m, const proper_bitset *phi1,
                                               const proper_bitset *phi2, double t1, double t2,
                                               const proper_dtmc_solve_opts *opts, double *x, proper_error *err) {
+    return proper_dtmc_ctmc_bounded_until_stats(m, phi1, phi2, t1, t2, opts, x, NULL, err);
+}
+
+/* The bound of U[t1,t2] composes the two phases: phase 1's exact operator
+ * sum_i p_i P1^i is an average (weights summing to 1, P1 stochastic), so
+ * phase 2's error e2 reaches the result no larger, and phase 1's own bound
+ * is taken with e0 = e2. */
+PROPER_API int proper_dtmc_ctmc_bounded_until_stats(const proper_dtmc *m, const proper_bitset *phi1,
+                                                    const proper_bitset *phi2, double t1, double t2,
+                                                    const proper_dtmc_solve_opts *opts, double *x,
+                                                    proper_dtmc_solve_stats *stats, proper_error *err) {
     proper_bitset frozen;
-    double *v;
+    double *v, bound = 0.0;
     uint32_t s, n = m->n_states;
     int rc;
     if ((rc = proper__dtmc_need_ctmc(m, "a time-bounded until", err)) ||
@@ -15021,7 +15746,8 @@ PROPER_API int proper_dtmc_ctmc_bounded_until(const proper_dtmc *m, const proper
     /* phase 2, the window [t1, t2]: phi1 U<=(t2-t1) phi2, with phi2 and
      * not-phi1 states absorbing (unbounded: the embedded chain) */
     if (isinf(t2)) {
-        rc = proper_dtmc_prob_until(m, phi1, phi2, opts, x, NULL, err);
+        proper_dtmc_solve_stats st;
+        if (!(rc = proper_dtmc_prob_until(m, phi1, phi2, opts, x, &st, err))) bound = st.max_error;
     } else {
         double *upper = NULL;
         for (s = 0; s < n; s++) {
@@ -15039,7 +15765,7 @@ PROPER_API int proper_dtmc_ctmc_bounded_until(const proper_dtmc *m, const proper
                 for (s = 0; s < n; s++) /* 0: impossible (prob0), exactly */
                     if (upper[s] > 0.0) upper[s] = fmin(1.0, upper[s] + st.max_error);
         }
-        if (!rc) rc = proper__dtmc_uniformise_apply(m, &frozen, t2 - t1, 0, upper, opts, v, x, err);
+        if (!rc) rc = proper__dtmc_uniformise_apply(m, &frozen, t2 - t1, 0, upper, opts, v, 0.0, x, &bound, err);
         PROPER_FREE(upper);
     }
     /* phase 1, [0, t1): the path stays in phi1; at t1 (entered earlier
@@ -15050,33 +15776,116 @@ PROPER_API int proper_dtmc_ctmc_bounded_until(const proper_dtmc *m, const proper
             v[s] = stay ? x[s] : 0.0;
             if (stay) proper_bitset_clear(&frozen, s); else proper_bitset_set(&frozen, s);
         }
-        rc = proper__dtmc_uniformise_apply(m, &frozen, t1, 0, NULL, opts, v, x, err);
+        rc = proper__dtmc_uniformise_apply(m, &frozen, t1, 0, NULL, opts, v, bound, x, &bound, err);
     }
     proper_bitset_free(&frozen);
     PROPER_FREE(v);
+    if (!rc) proper__dtmc_stats_bound(stats, bound);
     return rc;
+}
+
+/* The longest in-plus-out list of a state, self-loops left out: the number
+ * of updates one forward step makes to a state's entry. */
+static uint32_t proper__dtmc_forward_degree(const proper_dtmc *m, int *nomem) {
+    uint32_t s, d = 0, *cnt = (uint32_t *)proper_calloc(m->n_states ? m->n_states : 1, sizeof *cnt);
+    uint64_t k;
+    *nomem = !cnt;
+    if (!cnt) return 0;
+    for (s = 0; s < m->n_states; s++)
+        for (k = m->row[s]; k < m->row[s + 1]; k++)
+            if (m->col[k] != s) {
+                cnt[s]++;
+                cnt[m->col[k]]++;
+            }
+    for (s = 0; s < m->n_states; s++) d = cnt[s] > d ? cnt[s] : d;
+    PROPER_FREE(cnt);
+    return d;
+}
+
+/* A proven bound on |pt(s) - exact| of the forward series, as
+ * proper__dtmc_series_bound with distributions for values: p0 of mass
+ * M = sum |p0| (each exact p0 P^i (s) in [0, M] when p0 >= 0, W = M; else
+ * in [-M, M], W = 2 M). One forward step adds to each entry t its own value
+ * and at most D (in- plus out-degree) terms fl(fl(p(s) / q_computed) R),
+ * each within gamma_3 of p(s) R / q: the entry is within gamma_{D+3}
+ * (|p(t)| + sum |terms|) of exact, and summed over t at most
+ * 3 gamma_{D+3} ||p||_1 (the terms of a row s add up to |p(s)| E(s)/q <=
+ * |p(s)| twice); P stochastic does not grow the 1-norm, so after j steps
+ * the 1-norm error, and with it every entry's, is at most j kappa M / (1 -
+ * j kappa), kappa = 3 gamma_{D+3}; after a fixed point at step j, E_j plus
+ * (right - j) times a bound on ||p* P - p*||_1 (proper__dtmc_forward_residual),
+ * if smaller. */
+static double proper__dtmc_forward_bound(const proper_dtmc_poisson *pw, uint32_t D, double M, double W,
+                                         unsigned long steps, unsigned long terms, int fixed, double residual) {
+    double u = DBL_EPSILON / 2.0, kappa = 3.0 * proper__dtmc_gamma((double)D + 3.0);
+    double n = (double)(pw->right - pw->left + 1), S = 1.0 + pw->weight_error, E, bound;
+    E = proper__dtmc_unif_steps_error(kappa * M, kappa, steps);
+    if (fixed)
+        E = fmin(proper__dtmc_unif_steps_error(kappa * M, kappa, pw->right),
+                 E + (double)(pw->right - steps) * residual * (1.0 + 4.0 * u));
+    bound = pw->out_mass * W + pw->weight_error * M + S * E + proper__dtmc_gamma((double)terms + n + 2.0) * S * (M + E);
+    return bound * (1.0 + 8.0 * u);
+}
+
+/* At a computed fixed point p of the forward step, a bound on ||p P -
+ * p||_1 = (1/q) sum_t |sum_s p(s) R(s,t) - p(t) E(t)| (self-loops left
+ * out), accumulated in long double per state with the magnitudes for the
+ * rounding (gamma_{D+2} in long double units each, gamma_{n+1} for the
+ * sum over states); inv_q is within 2 u of 1/q. INFINITY without memory. */
+static double proper__dtmc_forward_residual(const proper_dtmc *m, double inv_q, const double *p, uint32_t D) {
+    uint32_t s, n = m->n_states;
+    long double *acc = (long double *)proper_calloc(2 * (size_t)(n ? n : 1), sizeof *acc), *mag = acc + n, sum = 0.0L;
+    uint64_t k;
+    if (!acc) return INFINITY;
+    for (s = 0; s < n; s++)
+        for (k = m->row[s]; k < m->row[s + 1]; k++)
+            if (m->col[k] != s) {
+                long double f = (long double)p[s] * (long double)m->prob[k];
+                acc[m->col[k]] += f;
+                acc[s] -= f;
+                mag[m->col[k]] += fabsl(f);
+                mag[s] += fabsl(f);
+            }
+    for (s = 0; s < n; s++) sum += fabsl(acc[s]) + (long double)proper__dtmc_gamma_ld((double)D + 2.0) * mag[s];
+    sum *= 1.0L + (long double)proper__dtmc_gamma_ld((double)n + 1.0);
+    PROPER_FREE(acc);
+    return (double)sum * inv_q * (1.0 + 8.0 * (DBL_EPSILON / 2.0));
 }
 
 PROPER_API int proper_dtmc_ctmc_transient(const proper_dtmc *m, double t, const double *p0,
                                           const proper_dtmc_solve_opts *opts, double *pt, proper_error *err) {
+    return proper_dtmc_ctmc_transient_stats(m, t, p0, opts, pt, NULL, err);
+}
+
+PROPER_API int proper_dtmc_ctmc_transient_stats(const proper_dtmc *m, double t, const double *p0,
+                                                const proper_dtmc_solve_opts *opts, double *pt,
+                                                proper_dtmc_solve_stats *stats, proper_error *err) {
     proper_dtmc_poisson pw;
-    double *cur, *next, q;
-    uint32_t s, n = m->n_states;
-    unsigned long i;
-    int rc;
+    double *cur, *next, q, M = 0.0, W, residual = 0.0;
+    uint32_t s, n = m->n_states, d, D;
+    unsigned long i, steps = 0, terms = 0;
+    int rc, nomem, negative = 0, fixed = 0;
     if ((rc = proper__dtmc_need_ctmc(m, "transient analysis", err)) ||
         (rc = proper__dtmc_check_time(t, "time", err)))
         return rc;
+    D = proper__dtmc_forward_degree(m, &nomem);
     cur = (double *)proper_calloc(n ? n : 1, sizeof *cur);
     next = (double *)proper_calloc(n ? n : 1, sizeof *next);
-    if (!cur || !next) { PROPER_FREE(cur); PROPER_FREE(next); return proper__dtmc_nomem(err); }
+    if (!cur || !next || nomem) { PROPER_FREE(cur); PROPER_FREE(next); return proper__dtmc_nomem(err); }
     if (p0) memcpy(cur, p0, (size_t)n * sizeof *cur);
     else if (m->init_dist) memcpy(cur, m->init_dist, (size_t)n * sizeof *cur);
     else cur[m->init] = 1.0;
-    q = proper__dtmc_unif_rate(m, NULL);
+    for (s = 0; s < n; s++) {
+        M += fabs(cur[s]);
+        negative |= cur[s] < 0.0;
+    }
+    M *= 1.0 + proper__dtmc_gamma((double)n); /* its own rounding, up */
+    W = negative ? 2.0 * M : M;
+    q = proper__dtmc_series_rate(m, NULL, &d);
     proper_dtmc_poisson_init(&pw);
     if (q == 0.0 || t == 0.0) {
         memcpy(pt, cur, (size_t)n * sizeof *pt);
+        proper__dtmc_stats_bound(stats, 0.0);
         goto done;
     }
     if ((rc = proper_dtmc_fox_glynn(q * t, proper__dtmc_accuracy(opts), &pw, err))) goto done;
@@ -15085,8 +15894,11 @@ PROPER_API int proper_dtmc_ctmc_transient(const proper_dtmc *m, double t, const 
     for (i = 0;; i++) {
         double *tmp;
         int changed = 0;
-        if (i >= pw.left)
+        if (i >= pw.left) {
             for (s = 0; s < n; s++) pt[s] += pw.w[i - pw.left] * cur[s];
+            terms++;
+        }
+        steps = i;
         if (i == pw.right) break;
         if (i >= PROPER_DTMC_MAX_POISSON_STEPS) {
             rc = proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
@@ -15112,9 +15924,13 @@ PROPER_API int proper_dtmc_ctmc_transient(const proper_dtmc *m, double t, const 
             unsigned long j;
             for (j = pw.right; j > i && j >= pw.left; j--) rest += pw.w[j - pw.left];
             for (s = 0; s < n; s++) pt[s] += rest * cur[s];
+            terms++;
+            fixed = 1;
+            if (stats) residual = proper__dtmc_forward_residual(m, 1.0 / q, cur, D);
             break;
         }
     }
+    if (stats) proper__dtmc_stats_bound(stats, proper__dtmc_forward_bound(&pw, D, M, W, steps, terms, fixed, residual));
 done:
     proper_dtmc_poisson_free(&pw);
     PROPER_FREE(cur);
@@ -15122,26 +15938,55 @@ done:
     return rc;
 }
 
+/* The reward rate of each state, v(s) = state reward + sum_t R(s,t)
+ * trans(s,t) (proper__dtmc_step_reward); returns a bound on its rounding,
+ * gamma_{d+2} max_s (|state(s)| + sum_t R(s,t) |trans(s,t)|). */
+static double proper__dtmc_rate_rewards(const proper_dtmc *m, const proper_dtmc_reward *r, double *v) {
+    double big = 0.0;
+    uint32_t s, d = 1;
+    for (s = 0; s < m->n_states; s++) {
+        double mag = r->state ? fabs(r->state[s]) : 0.0;
+        uint64_t k;
+        v[s] = proper__dtmc_step_reward(m, r, s);
+        if (r->trans)
+            for (k = m->row[s]; k < m->row[s + 1]; k++) mag += m->prob[k] * fabs(r->trans[k]);
+        if (m->row[s + 1] - m->row[s] > d) d = (uint32_t)(m->row[s + 1] - m->row[s]);
+        big = fmax(big, mag);
+    }
+    return r->trans ? proper__dtmc_gamma((double)d + 4.0) * big : 0.0;
+}
+
 PROPER_API int proper_dtmc_ctmc_reward_cumulative(const proper_dtmc *m, const proper_dtmc_reward *r, double t,
                                                   const proper_dtmc_solve_opts *opts, double *x, proper_error *err) {
-    double *v;
-    uint32_t s;
+    return proper_dtmc_ctmc_reward_cumulative_stats(m, r, t, opts, x, NULL, err);
+}
+
+PROPER_API int proper_dtmc_ctmc_reward_cumulative_stats(const proper_dtmc *m, const proper_dtmc_reward *r, double t,
+                                                        const proper_dtmc_solve_opts *opts, double *x,
+                                                        proper_dtmc_solve_stats *stats, proper_error *err) {
+    double *v, e0, bound = 0.0;
     int rc;
     if ((rc = proper__dtmc_need_ctmc(m, "a time-bounded cumulative reward", err)) ||
         (rc = proper__dtmc_check_time(t, "time bound", err)) || (rc = proper__dtmc_check_reward(m, r, 0, err)))
         return rc;
     v = (double *)proper_calloc(m->n_states ? m->n_states : 1, sizeof *v);
     if (!v) return proper__dtmc_nomem(err);
-    /* reward rate of each state: state reward + sum_t R(s,t) transition reward */
-    for (s = 0; s < m->n_states; s++) v[s] = proper__dtmc_step_reward(m, r, s);
-    rc = proper__dtmc_uniformise_apply(m, NULL, t, 1, NULL, opts, v, x, err);
+    e0 = proper__dtmc_rate_rewards(m, r, v);
+    rc = proper__dtmc_uniformise_apply(m, NULL, t, 1, NULL, opts, v, e0, x, &bound, err);
     PROPER_FREE(v);
+    if (!rc) proper__dtmc_stats_bound(stats, bound);
     return rc;
 }
 
 PROPER_API int proper_dtmc_ctmc_reward_instant(const proper_dtmc *m, const proper_dtmc_reward *r, double t,
                                                const proper_dtmc_solve_opts *opts, double *x, proper_error *err) {
-    double *v;
+    return proper_dtmc_ctmc_reward_instant_stats(m, r, t, opts, x, NULL, err);
+}
+
+PROPER_API int proper_dtmc_ctmc_reward_instant_stats(const proper_dtmc *m, const proper_dtmc_reward *r, double t,
+                                                     const proper_dtmc_solve_opts *opts, double *x,
+                                                     proper_dtmc_solve_stats *stats, proper_error *err) {
+    double *v, bound = 0.0;
     uint32_t s;
     int rc;
     if ((rc = proper__dtmc_need_ctmc(m, "an instantaneous reward at a time", err)) ||
@@ -15150,8 +15995,9 @@ PROPER_API int proper_dtmc_ctmc_reward_instant(const proper_dtmc *m, const prope
     v = (double *)proper_calloc(m->n_states ? m->n_states : 1, sizeof *v);
     if (!v) return proper__dtmc_nomem(err);
     for (s = 0; s < m->n_states; s++) v[s] = r->state ? r->state[s] : 0.0;
-    rc = proper__dtmc_uniformise_apply(m, NULL, t, 0, NULL, opts, v, x, err);
+    rc = proper__dtmc_uniformise_apply(m, NULL, t, 0, NULL, opts, v, 0.0, x, &bound, err);
     PROPER_FREE(v);
+    if (!rc) proper__dtmc_stats_bound(stats, bound);
     return rc;
 }
 
@@ -21002,6 +21848,15 @@ PROPER_API int proper_exact_reward_steady(const proper_dtmc *m, const proper_exa
  * letters (sets of propositions) the chain's states carry; at most 64
  * propositions.
  *
+ * ---- Interval models: proper_ltl_interval_prob ------------------------------
+ * Pmin/Pmax of an LTL formula on a model whose transitions carry
+ * probability intervals (PRISM's IDTMCs, nature choosing a distribution
+ * within them at every step): the formula's tableau semi-determinised
+ * (subset construction, then a jump chosen by the maximiser into a
+ * breakpoint construction), its product with the model as an interval MDP,
+ * the accepting maximal end components and the largest probability of
+ * reaching them (dtmc.h's interval solver); Pmin [ f ] = 1 - Pmax [ !f ].
+ *
  * ---- Limits ------------------------------------------------------------------
  * Automaton states, product states, refinements and residual formulas are
  * bounded by tunables (below, and per call in proper_ltl_opts); beyond them the call
@@ -21054,7 +21909,9 @@ extern "C" {
 
 /* Most atom steps of clause comparisons (minimising residual formulas:
  * each test of a clause against a kept one walks at most its atoms) while
- * building one co-safe automaton: about a second of work at -O2; nested step bounds such as
+ * building one co-safe automaton, and most tableau nodes visited while
+ * building the product of an interval model (successor sets and jumps):
+ * about a second of work at -O2; nested step bounds such as
  * F<=4 F F>74 F F>74 a make residuals of hundreds of clauses at every
  * step, which this refuses quickly instead of working for minutes. */
 #ifndef PROPER_LTL_MAX_AUTOMATON_WORK
@@ -21066,6 +21923,13 @@ extern "C" {
  * to 2^this value masks per state. */
 #ifndef PROPER_LTL_MAX_TABLEAU
 #define PROPER_LTL_MAX_TABLEAU 20
+#endif
+
+/* Interval models (proper_ltl_interval_prob): most untils promised at
+ * once in a state of the automaton's initial part, which has a jump for
+ * each set of them (2^this value). */
+#ifndef PROPER_LTL_MAX_JUMP_UNTILS
+#define PROPER_LTL_MAX_JUMP_UNTILS 12
 #endif
 
 /* Deepest formula accepted (operators nested), by the parser, the
@@ -21160,6 +22024,8 @@ typedef struct proper_ltl_stats {
     size_t product_states;    /* largest product chain built */
     uint64_t product_trans;   /* its transitions */
     size_t refinements;       /* proper_ltl_prob: temporal subformulas eliminated */
+    double max_error;         /* proper_ltl_interval_prob: the proven bound of the
+                               * reachability solve, INFINITY when none; 0 elsewhere */
 } proper_ltl_stats;
 
 /* x[s] (n_states doubles) = probability that a path from s satisfies the
@@ -21208,6 +22074,32 @@ PROPER_API int proper_ltl_prob_cosafe(const proper_dtmc *m, const proper_ltl *f,
 PROPER_API int proper_ltl_exists(const proper_dtmc *m, const proper_ltl *f, const proper_bitset *aps, size_t n_aps,
                                  const proper_ltl_opts *opts, proper_bitset *out, proper_ltl_stats *stats,
                                  proper_error *err);
+
+/* Interval models (PRISM's IDTMCs): lo[e], hi[e] (aligned with m->col;
+ * m's probabilities are not used) bound the probability of transition e,
+ * and at every step nature picks any distribution within the current
+ * state's intervals, knowing the whole history. x[s] = the largest
+ * (maximise = 1) or smallest (0) probability over nature's choices that a
+ * path from s satisfies f (Pmin [ f ] = 1 - Pmax [ !f ]). The intervals
+ * must lie in [0, 1] with each row's lower ends summing to at most 1 and
+ * upper ends to at least 1 (PROPER_EPROB naming the state otherwise).
+ * Method (docs/ltl.md): f's tableau, semi-determinised (subset
+ * construction, then a jump chosen by the maximiser into a breakpoint
+ * construction: Courcoubetis and Yannakakis 1995, section 4), its product
+ * with the model as an interval MDP, its accepting maximal end components
+ * and the largest probability of reaching them
+ * (proper_dtmc_interval_prob_until). Formulas with more than
+ * PROPER_LTL_MAX_TABLEAU temporal subformulas after step bounds are
+ * expanded into X, and products beyond max_product_states states, are
+ * refused (PROPER_ELIMIT), as are subset states promising more than
+ * PROPER_LTL_MAX_JUMP_UNTILS untils at once. stats->max_error: the
+ * reachability solve's proven bound (absolute, every state), INFINITY when
+ * dtmc.h gives none (an end component of value below 1 outside the target,
+ * which the run could stay in or leave). */
+PROPER_API int proper_ltl_interval_prob(const proper_dtmc *m, const double *lo, const double *hi, const proper_ltl *f,
+                                        const proper_bitset *aps, size_t n_aps, int maximise,
+                                        const proper_ltl_opts *opts, double *x, proper_ltl_stats *stats,
+                                        proper_error *err);
 
 #ifdef __cplusplus
 }
@@ -23488,85 +24380,114 @@ done:
     return rc;
 }
 
-PROPER_API int proper_ltl_exists(const proper_dtmc *m, const proper_ltl *f, const proper_bitset *aps, size_t n_aps,
-                                 const proper_ltl_opts *opts, proper_bitset *out, proper_ltl_stats *stats,
-                                 proper_error *err) {
-    proper_ltl_opts defaults = proper_ltl_opts_default();
+/* The tableau of a formula over a chain: the kernel with bounded untils
+ * expanded (ex), its temporal subformulas, and every consistent node of
+ * every state (node_start[s]: the first node of state s). Shared by the
+ * path quantifiers and the interval models. */
+typedef struct proper__ltl_tableau {
     proper__ltl_store st, ex;
     proper__ltl_tab T;
-    proper_dtmc g;
-    proper_bitset fair, stuck, result;
-    uint32_t *kernel = NULL, *map = NULL, *uses = NULL;
-    size_t *node_start = NULL, i;
-    uint32_t s;
+    size_t *node_start;
+} proper__ltl_tableau;
+
+static void proper__ltl_tableau_free(proper__ltl_tableau *tb) {
+    PROPER_FREE(tb->T.nodes);
+    PROPER_FREE(tb->T.needed);
+    PROPER_FREE(tb->T.val);
+    PROPER_FREE(tb->node_start);
+    proper__ltl_store_free(&tb->st);
+    proper__ltl_store_free(&tb->ex);
+    memset(tb, 0, sizeof *tb);
+}
+
+static int proper__ltl_tableau_make(const proper_dtmc *m, const proper_ltl *f, const proper_bitset *aps, size_t n_aps,
+                                    const proper_ltl_opts *opts, proper__ltl_tableau *tb, proper_error *err) {
+    proper__ltl_tab *T = &tb->T;
+    uint32_t *kernel = NULL, *map = NULL, *uses = NULL, s;
+    size_t i;
     int rc;
-    if ((rc = proper__ltl_check_args(m, f, aps, n_aps, 0, err))) return rc;
-    if (!opts) opts = &defaults;
-    if (stats) memset(stats, 0, sizeof *stats);
-    memset(&st, 0, sizeof st);
-    memset(&ex, 0, sizeof ex);
-    memset(&T, 0, sizeof T);
-    proper_dtmc_init(&g);
-    proper_bitset_init(&fair);
-    proper_bitset_init(&stuck);
-    proper_bitset_init(&result);
+    memset(tb, 0, sizeof *tb);
     kernel = (uint32_t *)proper_calloc(f->len, sizeof *kernel);
-    node_start = (size_t *)proper_calloc((size_t)m->n_states + 1, sizeof *node_start);
-    if (!kernel || !node_start) {
+    tb->node_start = (size_t *)proper_calloc((size_t)m->n_states + 1, sizeof *tb->node_start);
+    if (!kernel || !tb->node_start) {
         rc = proper__ltl_oom(err);
         goto done;
     }
-    if ((rc = proper__ltl_kernel(f, n_aps, opts->max_refinements, 0, &st, kernel, err))) goto done;
-    map = (uint32_t *)proper_calloc(st.len + 1, sizeof *map);
+    if ((rc = proper__ltl_kernel(f, n_aps, opts->max_refinements, 0, &tb->st, kernel, err))) goto done;
+    map = (uint32_t *)proper_calloc(tb->st.len + 1, sizeof *map);
     if (!map) {
         rc = proper__ltl_oom(err);
         goto done;
     }
-    if ((rc = proper__ltl_expand_bounded(&st, &ex, map, opts->max_refinements, err))) goto done;
-    T.m = m;
-    T.aps = aps;
-    T.st = &ex;
-    T.root = map[kernel[f->root]];
-    T.err = err;
-    T.max_nodes = opts->max_product_states;
-    T.needed = (unsigned char *)proper_calloc(ex.len, 1);
-    T.val = (unsigned char *)proper_calloc(ex.len, 1);
-    uses = (uint32_t *)proper_calloc(ex.len, sizeof *uses);
-    if (!T.needed || !T.val || !uses) {
+    if ((rc = proper__ltl_expand_bounded(&tb->st, &tb->ex, map, opts->max_refinements, err))) goto done;
+    T->m = m;
+    T->aps = aps;
+    T->st = &tb->ex;
+    T->root = map[kernel[f->root]];
+    T->err = err;
+    T->max_nodes = opts->max_product_states;
+    T->needed = (unsigned char *)proper_calloc(tb->ex.len, 1);
+    T->val = (unsigned char *)proper_calloc(tb->ex.len, 1);
+    uses = (uint32_t *)proper_calloc(tb->ex.len, sizeof *uses);
+    if (!T->needed || !T->val || !uses) {
         rc = proper__ltl_oom(err);
         goto done;
     }
-    proper__ltl_count_uses(&ex, T.root, T.needed, uses);
-    for (i = 0; i <= T.root; i++) {
-        int op = ex.n[i].op;
-        if (!T.needed[i] || (op != PROPER__LTL_K_X && op != PROPER__LTL_K_U)) continue;
-        if (T.n_temporal == PROPER_LTL_MAX_TABLEAU) {
+    proper__ltl_count_uses(&tb->ex, T->root, T->needed, uses);
+    for (i = 0; i <= T->root; i++) {
+        int op = tb->ex.n[i].op;
+        if (!T->needed[i] || (op != PROPER__LTL_K_X && op != PROPER__LTL_K_U)) continue;
+        if (T->n_temporal == PROPER_LTL_MAX_TABLEAU) {
             rc = proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
-                                  "LTL path quantifier over more than %d temporal subformulas (PROPER_LTL_MAX_TABLEAU; "
+                                  "LTL tableau over more than %d temporal subformulas (PROPER_LTL_MAX_TABLEAU; "
                                   "step bounds count one per step)", PROPER_LTL_MAX_TABLEAU);
             goto done;
         }
-        if (op == PROPER__LTL_K_X) T.x_mask |= (uint32_t)1 << T.n_temporal;
-        else T.u_mask |= (uint32_t)1 << T.n_temporal;
-        T.temporal[T.n_temporal++] = (uint32_t)i;
+        if (op == PROPER__LTL_K_X) T->x_mask |= (uint32_t)1 << T->n_temporal;
+        else T->u_mask |= (uint32_t)1 << T->n_temporal;
+        T->temporal[T->n_temporal++] = (uint32_t)i;
     }
     for (s = 0; s < m->n_states && !rc; s++) {
-        node_start[s] = T.n_nodes;
-        rc = proper__ltl_tab_enumerate(&T, s, 0, 0);
+        tb->node_start[s] = T->n_nodes;
+        rc = proper__ltl_tab_enumerate(T, s, 0, 0);
     }
-    if (rc) goto done;
-    node_start[m->n_states] = T.n_nodes;
-    if ((rc = proper__ltl_tab_graph(&T, node_start, 64 * opts->max_product_states, &g)) ||
-        (rc = proper__ltl_tab_fair(&T, &g, &fair, err)) || (rc = proper_dtmc_prob0(&g, NULL, &fair, &stuck, err)) ||
+    if (!rc) tb->node_start[m->n_states] = T->n_nodes;
+done:
+    PROPER_FREE(kernel);
+    PROPER_FREE(map);
+    PROPER_FREE(uses);
+    if (rc) proper__ltl_tableau_free(tb);
+    return rc;
+}
+
+PROPER_API int proper_ltl_exists(const proper_dtmc *m, const proper_ltl *f, const proper_bitset *aps, size_t n_aps,
+                                 const proper_ltl_opts *opts, proper_bitset *out, proper_ltl_stats *stats,
+                                 proper_error *err) {
+    proper_ltl_opts defaults = proper_ltl_opts_default();
+    proper__ltl_tableau tb;
+    proper_dtmc g;
+    proper_bitset fair, stuck, result;
+    size_t i;
+    int rc;
+    if ((rc = proper__ltl_check_args(m, f, aps, n_aps, 0, err))) return rc;
+    if (!opts) opts = &defaults;
+    if (stats) memset(stats, 0, sizeof *stats);
+    proper_dtmc_init(&g);
+    proper_bitset_init(&fair);
+    proper_bitset_init(&stuck);
+    proper_bitset_init(&result);
+    if ((rc = proper__ltl_tableau_make(m, f, aps, n_aps, opts, &tb, err))) return rc;
+    if ((rc = proper__ltl_tab_graph(&tb.T, tb.node_start, 64 * opts->max_product_states, &g)) ||
+        (rc = proper__ltl_tab_fair(&tb.T, &g, &fair, err)) || (rc = proper_dtmc_prob0(&g, NULL, &fair, &stuck, err)) ||
         (rc = proper_bitset_create(&result, m->n_states, err)))
         goto done;
-    for (i = 0; i < T.n_nodes; i++)
-        if (T.nodes[i].root && !PROPER_BITSET_GET(&stuck, i)) proper_bitset_set(&result, T.nodes[i].s);
+    for (i = 0; i < tb.T.n_nodes; i++)
+        if (tb.T.nodes[i].root && !PROPER_BITSET_GET(&stuck, i)) proper_bitset_set(&result, tb.T.nodes[i].s);
     proper_bitset_free(out);
     *out = result;
     proper_bitset_init(&result);
     if (stats) {
-        stats->product_states = T.n_nodes;
+        stats->product_states = tb.T.n_nodes;
         stats->product_trans = g.n_trans;
     }
 done:
@@ -23574,15 +24495,689 @@ done:
     proper_bitset_free(&fair);
     proper_bitset_free(&stuck);
     proper_bitset_free(&result);
-    PROPER_FREE(T.nodes);
-    PROPER_FREE(T.needed);
-    PROPER_FREE(T.val);
-    PROPER_FREE(uses);
-    PROPER_FREE(kernel);
-    PROPER_FREE(map);
-    PROPER_FREE(node_start);
-    proper__ltl_store_free(&st);
-    proper__ltl_store_free(&ex);
+    proper__ltl_tableau_free(&tb);
+    return rc;
+}
+
+/* ---- Interval models: a limit-deterministic automaton -----------------------
+ * PRISM's interval DTMC is an interval MDP: at each step nature picks any
+ * distribution within the intervals. Pmax [ f ] is the largest probability
+ * over nature's (history-dependent) choices, Pmin [ f ] = 1 - Pmax [ !f ].
+ * The CY refinement needs a Markov chain, so here the formula's tableau (a
+ * generalised Buchi automaton: node = state x values of the temporal
+ * subformulas, one acceptance set per until) is semi-determinised
+ * (Courcoubetis and Yannakakis, J. ACM 42(4), 1995, section 4): an initial
+ * part that follows the set of tableau nodes consistent with the path so
+ * far (the subset construction), from which the maximiser may jump, at any
+ * step, to a part of the set (proper__ltl_ip_row_subset says which); after
+ * the jump a deterministic breakpoint construction follows the nodes
+ * reachable from that part (P) and those among them reached through a node
+ * of the current acceptance set since the last breakpoint (O); when O
+ * covers P the automaton visits an accepting state and moves to the next
+ * acceptance set. The product with
+ * the interval model is an interval MDP whose choices are the jumps and
+ * nature's distributions, both resolved by the maximiser; it is encoded as
+ * an interval DTMC: a subset state (s, S) has intervals [0, 1] to its step
+ * node (which carries the model's intervals) and to each jump target, so
+ * that nature's choice among them is the maximiser's. Pmax [ f ] is then
+ * the largest probability of reaching the union of the accepting maximal
+ * end components (docs/ltl.md). */
+
+enum { PROPER__LTL_I_SUB, PROPER__LTL_I_STEP, PROPER__LTL_I_BP, PROPER__LTL_I_SINK };
+
+/* Product states are interned word sequences:
+ *   SUB  (s, S):          [SUB, s, S...]        S sorted tableau nodes of s
+ *   STEP (s, S):          [STEP, s, S...]
+ *   BP   (s, P, O, k, a): [BP | a << 2 | k << 3, s, |P|, P..., O...]
+ *   SINK:                 [SINK]                 (no node left: rejecting) */
+typedef struct proper__ltl_ip {
+    const proper_dtmc *m;
+    const double *lo, *hi;
+    const proper__ltl_tab *T;
+    const size_t *node_start;
+    uint32_t n_acc;                      /* acceptance sets (untils; 1 when none) */
+    uint32_t acc_bit[PROPER_LTL_MAX_TABLEAU];
+    uint32_t *words;                     /* the keys */
+    size_t n_words, cap_words;
+    size_t *start;                       /* key of state q: words[start[q] .. start[q+1]) */
+    size_t n, cap_start, max_states, max_words, max_jump_bits;
+    uint64_t work, max_work;             /* nodes examined for successors and jumps */
+    uint32_t *table;                     /* open addressing: state + 1, 0 empty */
+    size_t n_table;
+    unsigned char *accepting;            /* per product state */
+    size_t cap_accepting;
+    uint32_t *key, *set, *cover, *cover_tmp; /* scratch: one key, one set, one cover */
+    size_t cap_key, cap_set, cap_cover, cap_cover_tmp;
+    struct proper__ltl_ip_req *req;      /* scratch: distinct requirements of a set */
+    size_t n_req, cap_req;
+    uint32_t *row_dst;                   /* the row being built */
+    double *row_lo, *row_hi;
+    size_t row_len, cap_row_dst, cap_row_lo, cap_row_hi;
+    double *plo, *phi;                   /* intervals of the product, aligned with its transitions */
+    size_t n_ptrans, cap_plo, cap_phi;
+    proper_error *err;
+} proper__ltl_ip;
+
+static void proper__ltl_ip_free(proper__ltl_ip *ip) {
+    PROPER_FREE(ip->words); PROPER_FREE(ip->start); PROPER_FREE(ip->table); PROPER_FREE(ip->accepting);
+    PROPER_FREE(ip->key); PROPER_FREE(ip->set); PROPER_FREE(ip->cover); PROPER_FREE(ip->cover_tmp); PROPER_FREE(ip->req);
+    PROPER_FREE(ip->row_dst); PROPER_FREE(ip->row_lo); PROPER_FREE(ip->row_hi);
+    PROPER_FREE(ip->plo); PROPER_FREE(ip->phi);
+}
+
+static int proper__ltl_ip_rehash(proper__ltl_ip *ip) {
+    size_t n_table = ip->n_table ? 2 * ip->n_table : 1024, q;
+    uint32_t *table = (uint32_t *)proper_calloc(n_table, sizeof *table);
+    if (!table) return PROPER_ENOMEM;
+    for (q = 0; q < ip->n; q++) {
+        size_t h = (size_t)proper__ltl_words_hash(ip->words + ip->start[q], ip->start[q + 1] - ip->start[q]) & (n_table - 1);
+        while (table[h]) h = (h + 1) & (n_table - 1);
+        table[h] = (uint32_t)q + 1;
+    }
+    PROPER_FREE(ip->table);
+    ip->table = table;
+    ip->n_table = n_table;
+    return 0;
+}
+
+/* The product state of key ip->key[0 .. len), added if new. */
+static int proper__ltl_ip_state(proper__ltl_ip *ip, size_t len, uint32_t *q) {
+    size_t h;
+    if (2 * (ip->n + 1) > ip->n_table && proper__ltl_ip_rehash(ip)) return proper__ltl_oom(ip->err);
+    h = (size_t)proper__ltl_words_hash(ip->key, len) & (ip->n_table - 1);
+    while (ip->table[h]) {
+        size_t o = ip->table[h] - 1;
+        if (ip->start[o + 1] - ip->start[o] == len && !memcmp(ip->words + ip->start[o], ip->key, len * sizeof *ip->key)) {
+            *q = (uint32_t)o;
+            return 0;
+        }
+        h = (h + 1) & (ip->n_table - 1);
+    }
+    if (ip->n >= ip->max_states || ip->n_words + len > ip->max_words)
+        return proper_error_set(ip->err, PROPER_ELIMIT, NULL, 0, 0,
+                                "LTL on probability intervals: the product with the automaton needs more than %lu "
+                                "states or %lu words of automaton states (PROPER_LTL_MAX_PRODUCT_STATES)",
+                                (unsigned long)ip->max_states, (unsigned long)ip->max_words);
+    if (proper_reserve(&ip->words, &ip->cap_words, ip->n_words + len, sizeof *ip->words) ||
+        proper_reserve(&ip->start, &ip->cap_start, ip->n + 2, sizeof *ip->start) ||
+        proper_reserve(&ip->accepting, &ip->cap_accepting, ip->n + 1, 1))
+        return proper__ltl_oom(ip->err);
+    memcpy(ip->words + ip->n_words, ip->key, len * sizeof *ip->key);
+    ip->start[ip->n] = ip->n_words;
+    ip->n_words += len;
+    ip->start[ip->n + 1] = ip->n_words;
+    ip->accepting[ip->n] = (ip->key[0] & 7u) == (PROPER__LTL_I_BP | 4u);
+    ip->table[h] = (uint32_t)ip->n + 1;
+    *q = (uint32_t)ip->n++;
+    return 0;
+}
+
+static int proper__ltl_ip_key_room(proper__ltl_ip *ip, size_t len) {
+    return proper_reserve(&ip->key, &ip->cap_key, len, sizeof *ip->key) ? proper__ltl_oom(ip->err) : 0;
+}
+
+/* The subset or step state (kind) of state s and nodes set[0 .. n). */
+static int proper__ltl_ip_subset(proper__ltl_ip *ip, uint32_t kind, uint32_t s, const uint32_t *set, size_t n,
+                                 uint32_t *q) {
+    int rc;
+    if ((rc = proper__ltl_ip_key_room(ip, n + 2))) return rc;
+    ip->key[0] = kind;
+    ip->key[1] = s;
+    if (n) memmove(ip->key + 2, set, n * sizeof *set);
+    return proper__ltl_ip_state(ip, n + 2, q);
+}
+
+static int proper__ltl_ip_sink(proper__ltl_ip *ip, uint32_t *q) {
+    int rc;
+    if ((rc = proper__ltl_ip_key_room(ip, 1))) return rc;
+    ip->key[0] = PROPER__LTL_I_SINK;
+    return proper__ltl_ip_state(ip, 1, q);
+}
+
+/* The breakpoint state (s, P, O, k, accepting). */
+static int proper__ltl_ip_breakpoint(proper__ltl_ip *ip, uint32_t s, const uint32_t *P, size_t np, const uint32_t *O,
+                                     size_t no, uint32_t k, int accepting, uint32_t *q) {
+    int rc;
+    if ((rc = proper__ltl_ip_key_room(ip, np + no + 3))) return rc;
+    ip->key[0] = PROPER__LTL_I_BP | (uint32_t)(accepting != 0) << 2 | k << 3;
+    ip->key[1] = s;
+    ip->key[2] = (uint32_t)np;
+    if (np) memmove(ip->key + 3, P, np * sizeof *P);
+    if (no) memmove(ip->key + 3 + np, O, no * sizeof *O);
+    return proper__ltl_ip_state(ip, np + no + 3, q);
+}
+
+/* What a node requires of its successors: their X operands (xarg) and
+ * the values of the untils it passes on (mask & ustep). Successor sets
+ * are computed against the distinct requirements of a set, far fewer
+ * than its nodes when X operands are guessed. */
+typedef struct proper__ltl_ip_req {
+    uint32_t xarg, ustep, uval;
+} proper__ltl_ip_req;
+
+static int proper__ltl_ip_req_cmp(const void *x, const void *y) {
+    const proper__ltl_ip_req *a = (const proper__ltl_ip_req *)x, *b = (const proper__ltl_ip_req *)y;
+    if (a->xarg != b->xarg) return a->xarg < b->xarg ? -1 : 1;
+    if (a->ustep != b->ustep) return a->ustep < b->ustep ? -1 : 1;
+    return a->uval < b->uval ? -1 : a->uval > b->uval;
+}
+
+/* The distinct requirements of the nodes from[0 .. n_from) into ip->req. */
+static int proper__ltl_ip_requirements(proper__ltl_ip *ip, const uint32_t *from, size_t n_from) {
+    size_t i, n = 0;
+    if (proper_reserve(&ip->req, &ip->cap_req, n_from + 1, sizeof *ip->req)) return proper__ltl_oom(ip->err);
+    for (i = 0; i < n_from; i++) {
+        const proper__ltl_tnode *a = &ip->T->nodes[from[i]];
+        ip->req[i].xarg = a->mask & ip->T->x_mask;
+        ip->req[i].ustep = a->ustep;
+        ip->req[i].uval = a->mask & a->ustep;
+    }
+    qsort(ip->req, n_from, sizeof *ip->req, proper__ltl_ip_req_cmp);
+    for (i = 0; i < n_from; i++)
+        if (n == 0 || proper__ltl_ip_req_cmp(&ip->req[n - 1], &ip->req[i])) ip->req[n++] = ip->req[i];
+    ip->n_req = n;
+    return 0;
+}
+
+/* Whether node c meets one of the requirements in ip->req (sorted by
+ * xarg first: a binary search finds those on c's X operands). */
+static int proper__ltl_ip_meets(const proper__ltl_ip *ip, uint32_t c) {
+    const proper__ltl_tnode *y = &ip->T->nodes[c];
+    size_t lo = 0, hi = ip->n_req, i;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ip->req[mid].xarg < y->xarg) lo = mid + 1;
+        else hi = mid;
+    }
+    for (i = lo; i < ip->n_req && ip->req[i].xarg == y->xarg; i++)
+        if ((y->mask & ip->req[i].ustep) == ip->req[i].uval) return 1;
+    return 0;
+}
+
+/* Count `cost` node visits against max_automaton_work: sets of thousands
+ * of tableau nodes (many X operands) make each successor set and each jump
+ * costly, whatever the number of product states. */
+static int proper__ltl_ip_charge(proper__ltl_ip *ip, uint64_t cost) {
+    ip->work += cost;
+    if (ip->work <= ip->max_work) return 0;
+    return proper_error_set(ip->err, PROPER_ELIMIT, NULL, 0, 0,
+                            "LTL on probability intervals: building the product with the automaton takes more than "
+                            "%lu node visits (PROPER_LTL_MAX_AUTOMATON_WORK)", (unsigned long)ip->max_work);
+}
+
+/* out (n_out) = the nodes of state v with an edge from some node of from
+ * (sorted, as the nodes of v are numbered in order). */
+static int proper__ltl_ip_successors(proper__ltl_ip *ip, const uint32_t *from, size_t n_from, uint32_t v, uint32_t **out,
+                                     size_t *cap, size_t *n_out) {
+    size_t c;
+    int rc;
+    *n_out = 0;
+    if ((rc = proper__ltl_ip_charge(ip, n_from + ip->node_start[v + 1] - ip->node_start[v])) ||
+        (rc = proper__ltl_ip_requirements(ip, from, n_from)))
+        return rc;
+    for (c = ip->node_start[v]; c < ip->node_start[v + 1]; c++)
+        if (proper__ltl_ip_meets(ip, (uint32_t)c)) {
+            if (proper_reserve(out, cap, *n_out + 1, sizeof **out)) return proper__ltl_oom(ip->err);
+            (*out)[(*n_out)++] = (uint32_t)c;
+        }
+    return 0;
+}
+
+/* Node c is in acceptance set k: until number k is false or fulfilled
+ * there (every node, when the formula has no until). */
+static int proper__ltl_ip_in_acc(const proper__ltl_ip *ip, uint32_t c, uint32_t k) {
+    return ip->T->u_mask == 0 || (ip->T->nodes[c].ufair >> ip->acc_bit[k] & 1u);
+}
+
+static int proper__ltl_ip_row_add(proper__ltl_ip *ip, uint32_t dst, double lo, double hi) {
+    if (proper_reserve(&ip->row_dst, &ip->cap_row_dst, ip->row_len + 1, sizeof *ip->row_dst) ||
+        proper_reserve(&ip->row_lo, &ip->cap_row_lo, ip->row_len + 1, sizeof *ip->row_lo) ||
+        proper_reserve(&ip->row_hi, &ip->cap_row_hi, ip->row_len + 1, sizeof *ip->row_hi))
+        return proper__ltl_oom(ip->err);
+    ip->row_dst[ip->row_len] = dst;
+    ip->row_lo[ip->row_len] = lo;
+    ip->row_hi[ip->row_len] = hi;
+    ip->row_len++;
+    return 0;
+}
+
+/* Close the row: sort by destination (as the builder stores it), merge
+ * repeated destinations (the sink) by adding their intervals, which is
+ * exact (the mass a set of edges can take ranges over the sums of their
+ * ends), and append the intervals and the row (uniform probabilities: only
+ * the structure is used) to the product. */
+static int proper__ltl_ip_row_close(proper__ltl_ip *ip, proper_dtmc_builder *b) {
+    size_t i, j, len = 0;
+    double *p;
+    int rc;
+    for (i = 1; i < ip->row_len; i++) /* insertion sort: rows are short */
+        for (j = i; j > 0 && ip->row_dst[j - 1] > ip->row_dst[j]; j--) {
+            uint32_t d = ip->row_dst[j]; double l = ip->row_lo[j], h = ip->row_hi[j];
+            ip->row_dst[j] = ip->row_dst[j - 1]; ip->row_lo[j] = ip->row_lo[j - 1]; ip->row_hi[j] = ip->row_hi[j - 1];
+            ip->row_dst[j - 1] = d; ip->row_lo[j - 1] = l; ip->row_hi[j - 1] = h;
+        }
+    for (i = 0; i < ip->row_len; i++) {
+        if (len > 0 && ip->row_dst[len - 1] == ip->row_dst[i]) {
+            ip->row_lo[len - 1] = fmin(1.0, ip->row_lo[len - 1] + ip->row_lo[i]);
+            ip->row_hi[len - 1] = fmin(1.0, ip->row_hi[len - 1] + ip->row_hi[i]);
+            continue;
+        }
+        ip->row_dst[len] = ip->row_dst[i]; ip->row_lo[len] = ip->row_lo[i]; ip->row_hi[len] = ip->row_hi[i];
+        len++;
+    }
+    if (proper_reserve(&ip->plo, &ip->cap_plo, ip->n_ptrans + len, sizeof *ip->plo) ||
+        proper_reserve(&ip->phi, &ip->cap_phi, ip->n_ptrans + len, sizeof *ip->phi))
+        return proper__ltl_oom(ip->err);
+    p = (double *)proper_calloc(len ? len : 1, sizeof *p);
+    if (!p) return proper__ltl_oom(ip->err);
+    for (i = 0; i < len; i++) {
+        p[i] = 1.0 / (double)len;
+        ip->plo[ip->n_ptrans + i] = ip->row_lo[i];
+        ip->phi[ip->n_ptrans + i] = ip->row_hi[i];
+    }
+    ip->n_ptrans += len;
+    rc = proper_dtmc_builder_add_row(b, ip->row_dst, p, len, ip->err);
+    PROPER_FREE(p);
+    ip->row_len = 0;
+    return rc;
+}
+
+/* The row of a subset state (s, S): [0, 1] to its step state and to the
+ * jumps: for each set W of untils, the breakpoint state (P, {}) with P the
+ * nodes of S in which every until of W is false (distinct P only). A node
+ * promising an until that the path never fulfils, its left operand
+ * holding forever, would never be covered; the maximiser excludes such
+ * promises by choosing W (the untils false from here on), while the guesses
+ * of X operands and of untils the path keeps fulfilling or breaking stay
+ * in P: wrong ones die out (docs/ltl.md). */
+static int proper__ltl_ip_row_subset(proper__ltl_ip *ip, uint32_t s, size_t from, size_t n) {
+    uint32_t q, w, n_w = 0, bits[PROPER_LTL_MAX_TABLEAU];
+    size_t i, k;
+    int rc;
+    if ((rc = proper_reserve(&ip->set, &ip->cap_set, n + 1, sizeof *ip->set) ? proper__ltl_oom(ip->err) : 0)) return rc;
+    memcpy(ip->set, ip->words + from, n * sizeof *ip->set);
+    if (proper_reserve(&ip->cover_tmp, &ip->cap_cover_tmp, n + 1, sizeof *ip->cover_tmp)) return proper__ltl_oom(ip->err);
+    if ((rc = proper__ltl_ip_subset(ip, PROPER__LTL_I_STEP, s, ip->set, n, &q)) || (rc = proper__ltl_ip_row_add(ip, q, 0.0, 1.0)))
+        return rc;
+    for (w = 0; w < ip->T->n_temporal; w++) /* the untils some node of S promises */
+        for (i = 0; i < n; i++)
+            if ((ip->T->u_mask >> w & 1u) && (ip->T->nodes[ip->set[i]].mask >> w & 1u)) {
+                bits[n_w++] = w;
+                break;
+            }
+    if (n_w > ip->max_jump_bits)
+        return proper_error_set(ip->err, PROPER_ELIMIT, NULL, 0, 0,
+                                "LTL on probability intervals: more than %lu untils promised at once (2^n jumps)",
+                                (unsigned long)ip->max_jump_bits);
+    if ((rc = proper__ltl_ip_charge(ip, ((uint64_t)1 << n_w) * n))) return rc;
+    for (w = 0; w < (uint32_t)1 << n_w; w++) {
+        uint32_t forbid = 0, b;
+        for (b = 0; b < n_w; b++)
+            if (w >> b & 1u) forbid |= (uint32_t)1 << bits[b];
+        for (i = k = 0; i < n; i++)
+            if (!(ip->T->nodes[ip->set[i]].mask & forbid)) ip->cover_tmp[k++] = ip->set[i];
+        if (k == 0) continue;
+        if ((rc = proper__ltl_ip_breakpoint(ip, s, ip->cover_tmp, k, NULL, 0, 0, 0, &q)) ||
+            (rc = proper__ltl_ip_row_add(ip, q, 0.0, 1.0)))
+            return rc;
+    }
+    return 0;
+}
+
+/* The row of a step state (s, S): along each transition s -> v with its
+ * interval, to the subset state of the nodes of v reached from S. */
+static int proper__ltl_ip_row_step(proper__ltl_ip *ip, uint32_t s, size_t from, size_t n) {
+    const proper_dtmc *m = ip->m;
+    uint64_t e;
+    int rc;
+    if ((rc = proper_reserve(&ip->set, &ip->cap_set, n + 1, sizeof *ip->set) ? proper__ltl_oom(ip->err) : 0)) return rc;
+    memcpy(ip->set, ip->words + from, n * sizeof *ip->set);
+    for (e = m->row[s]; e < m->row[s + 1]; e++) {
+        size_t nn;
+        uint32_t q;
+        if ((rc = proper__ltl_ip_successors(ip, ip->set, n, m->col[e], &ip->cover, &ip->cap_cover, &nn))) return rc;
+        rc = nn ? proper__ltl_ip_subset(ip, PROPER__LTL_I_SUB, m->col[e], ip->cover, nn, &q) : proper__ltl_ip_sink(ip, &q);
+        if (rc || (rc = proper__ltl_ip_row_add(ip, q, ip->lo[e], ip->hi[e]))) return rc;
+    }
+    return 0;
+}
+
+/* The row of a breakpoint state (s, P, O, k): along s -> v, P' = the nodes
+ * of v reached from P, O' = those reached from O or in acceptance set k;
+ * O' = P' is a breakpoint: the next state is accepting, with O = {} and
+ * the next acceptance set. */
+static int proper__ltl_ip_row_breakpoint(proper__ltl_ip *ip, uint32_t s, size_t q0) {
+    const proper_dtmc *m = ip->m;
+    uint32_t head = ip->words[ip->start[q0]], k = head >> 3, *P, *O, *P2 = NULL, *O2 = NULL;
+    size_t np = ip->words[ip->start[q0] + 2], no = ip->start[q0 + 1] - ip->start[q0] - 3 - np, cap_p2 = 0, cap_o2 = 0;
+    uint64_t e;
+    int rc = 0;
+    if (proper_reserve(&ip->set, &ip->cap_set, np + no + 1, sizeof *ip->set)) return proper__ltl_oom(ip->err);
+    memcpy(ip->set, ip->words + ip->start[q0] + 3, (np + no) * sizeof *ip->set);
+    P = ip->set;
+    O = ip->set + np;
+    for (e = m->row[s]; e < m->row[s + 1] && !rc; e++) {
+        uint32_t v = m->col[e], q;
+        size_t n2, no2 = 0, i;
+        if ((rc = proper__ltl_ip_successors(ip, P, np, v, &P2, &cap_p2, &n2))) break;
+        if (n2 == 0) {
+            if (!(rc = proper__ltl_ip_sink(ip, &q))) rc = proper__ltl_ip_row_add(ip, q, ip->lo[e], ip->hi[e]);
+            continue;
+        }
+        if ((rc = proper__ltl_ip_requirements(ip, O, no))) break;
+        for (i = 0; i < n2; i++) {
+            if (!proper__ltl_ip_in_acc(ip, P2[i], k) && !proper__ltl_ip_meets(ip, P2[i])) continue;
+            if (proper_reserve(&O2, &cap_o2, no2 + 1, sizeof *O2)) { rc = proper__ltl_oom(ip->err); break; }
+            O2[no2++] = P2[i];
+        }
+        if (rc) break;
+        if (no2 == n2) rc = proper__ltl_ip_breakpoint(ip, v, P2, n2, NULL, 0, (k + 1) % ip->n_acc, 1, &q);
+        else rc = proper__ltl_ip_breakpoint(ip, v, P2, n2, O2, no2, k, 0, &q);
+        if (!rc) rc = proper__ltl_ip_row_add(ip, q, ip->lo[e], ip->hi[e]);
+    }
+    PROPER_FREE(P2);
+    PROPER_FREE(O2);
+    return rc;
+}
+
+/* Explore the product from the subset states of the initial tableau nodes
+ * (those where the formula holds) of every model state, which become
+ * product states 0 .. n_states - 1 (the sink where a state has none),
+ * rows in state order. */
+static int proper__ltl_ip_build(proper__ltl_ip *ip, proper_dtmc *out) {
+    const proper_dtmc *m = ip->m;
+    const proper__ltl_tab *T = ip->T;
+    proper_dtmc_builder b;
+    uint32_t s, q, *init = NULL;
+    size_t cap_init = 0, n_init, i, done;
+    int rc = 0;
+    proper_dtmc_builder_init(&b);
+    for (s = 0; s < m->n_states && !rc; s++) {
+        n_init = 0;
+        for (i = ip->node_start[s]; i < ip->node_start[s + 1] && !rc; i++)
+            if (T->nodes[i].root) rc = PROPER_PUSH(init, n_init, cap_init, (uint32_t)i) ? proper__ltl_oom(ip->err) : 0;
+        if (!rc) rc = proper__ltl_ip_subset(ip, PROPER__LTL_I_SUB, s, init, n_init, &q);
+    }
+    PROPER_FREE(init);
+    for (done = 0; done < ip->n && !rc; done++) {
+        size_t from = ip->start[done], len = ip->start[done + 1] - from;
+        uint32_t kind = ip->words[from] & 3u, st = len > 1 ? ip->words[from + 1] : 0;
+        if (kind == PROPER__LTL_I_SUB && len == 2) {
+            if (!(rc = proper__ltl_ip_sink(ip, &q))) rc = proper__ltl_ip_row_add(ip, q, 1.0, 1.0);
+        } else if (kind == PROPER__LTL_I_SUB) rc = proper__ltl_ip_row_subset(ip, st, from + 2, len - 2);
+        else if (kind == PROPER__LTL_I_STEP) rc = proper__ltl_ip_row_step(ip, st, from + 2, len - 2);
+        else if (kind == PROPER__LTL_I_BP) rc = proper__ltl_ip_row_breakpoint(ip, st, done);
+        else rc = proper__ltl_ip_row_add(ip, (uint32_t)done, 1.0, 1.0);
+        if (!rc) rc = proper__ltl_ip_row_close(ip, &b);
+    }
+    if (rc) {
+        proper_dtmc_builder_free(&b);
+        return rc;
+    }
+    if ((rc = proper_dtmc_builder_finish(&b, (uint32_t)ip->n, out, ip->err))) return rc;
+    if (out->n_trans != ip->n_ptrans) /* the builder keeps sorted, merged, non-zero rows: so do the intervals */
+        return proper_error_set(ip->err, PROPER_EINVAL, NULL, 0, 0, "LTL on probability intervals: product rows misaligned");
+    return 0;
+}
+
+/* The maximal end components of an interval product g (intervals lo, hi
+ * aligned with its transitions): sets C in which nature can keep the run
+ * forever (every state has a distribution within its intervals with
+ * support in C: edges leaving C have lower end 0 and the upper ends inside
+ * reach 1) and which are strongly connected along the edges it can use
+ * inside C (positive mass possible: proper_dtmc_interval_can). The usual
+ * refinement: drop the states that cannot stay in their component,
+ * recompute the components on the usable edges inside the old ones,
+ * repeat until nothing changes. target receives the states of the
+ * components holding an accepting state. */
+static int proper__ltl_ip_stays(const proper_dtmc *g, const double *lo, const double *hi, const uint32_t *comp, uint32_t s) {
+    double inside = 0.0;
+    uint64_t e;
+    for (e = g->row[s]; e < g->row[s + 1]; e++) {
+        if (comp[g->col[e]] == comp[s]) inside += hi[e];
+        else if (lo[e] > 0.0) return 0;
+    }
+    return inside >= 1.0 - PROPER_DTMC_ROW_SUM_TOL;
+}
+
+/* The graph of the usable edges inside components (comp UINT32_MAX: not
+ * in any), uniform probabilities. */
+static int proper__ltl_ip_inner_graph(const proper_dtmc *g, const double *lo, const double *hi, const uint32_t *comp,
+                                      proper_dtmc *out, proper_error *err) {
+    proper_dtmc_builder b;
+    uint32_t s, *dst = NULL;
+    double *p = NULL;
+    int rc = 0;
+    dst = (uint32_t *)proper_calloc(g->n_trans + 1, sizeof *dst);
+    p = (double *)proper_calloc(g->n_trans + 1, sizeof *p);
+    if (!dst || !p) {
+        PROPER_FREE(dst);
+        PROPER_FREE(p);
+        return proper__ltl_oom(err);
+    }
+    proper_dtmc_builder_init(&b);
+    b.fix_deadlocks = 1; /* rows of states outside: the components ignore them */
+    for (s = 0; s < g->n_states && !rc; s++) {
+        size_t len = 0, i;
+        double sum_lo = 0.0;
+        uint64_t e;
+        for (e = g->row[s]; e < g->row[s + 1]; e++) sum_lo += lo[e];
+        if (comp[s] != UINT32_MAX)
+            for (e = g->row[s]; e < g->row[s + 1]; e++)
+                if (comp[g->col[e]] == comp[s] && proper_dtmc_interval_can(lo, hi, e, sum_lo)) dst[len++] = g->col[e];
+        for (i = 0; i < len; i++) p[i] = 1.0 / (double)len;
+        rc = proper_dtmc_builder_add_row(&b, dst, p, len, err);
+    }
+    if (!rc) rc = proper_dtmc_builder_finish(&b, g->n_states, out, err);
+    else proper_dtmc_builder_free(&b);
+    PROPER_FREE(dst);
+    PROPER_FREE(p);
+    return rc;
+}
+
+static int proper__ltl_ip_accepting_mecs(const proper_dtmc *g, const double *lo, const double *hi,
+                                         const unsigned char *accepting, proper_bitset *target, proper_error *err) {
+    uint32_t n = g->n_states, s, n_comp = 1, n_new = 0, *comp = NULL, *fresh = NULL;
+    unsigned char *acc_comp = NULL;
+    proper_bitset alive;
+    int rc = 0, changed = 1;
+    proper_bitset_init(&alive);
+    comp = (uint32_t *)proper_calloc((size_t)n + 1, sizeof *comp);
+    fresh = (uint32_t *)proper_calloc((size_t)n + 1, sizeof *fresh);
+    if (!comp || !fresh) { rc = proper__ltl_oom(err); goto done; }
+    if ((rc = proper_bitset_create(&alive, n, err))) goto done;
+    for (s = 0; s < n; s++) proper_bitset_set(&alive, s);
+    while (changed) {
+        proper_dtmc inner;
+        changed = 0;
+        for (s = 0; s < n; s++)
+            if (comp[s] != UINT32_MAX && !proper__ltl_ip_stays(g, lo, hi, comp, s)) {
+                comp[s] = UINT32_MAX;
+                proper_bitset_clear(&alive, s);
+                changed = 1;
+            }
+        proper_dtmc_init(&inner);
+        rc = proper__ltl_ip_inner_graph(g, lo, hi, comp, &inner, err);
+        if (!rc) rc = proper_dtmc_scc(&inner, &alive, fresh, &n_new, err);
+        proper_dtmc_free(&inner);
+        if (rc) goto done;
+        /* the new components refine the old ones: as many means the same */
+        if (n_new != n_comp) changed = 1;
+        n_comp = n_new;
+        memcpy(comp, fresh, (size_t)n * sizeof *comp);
+    }
+    acc_comp = (unsigned char *)proper_calloc((size_t)n_comp + 1, 1);
+    if (!acc_comp) { rc = proper__ltl_oom(err); goto done; }
+    for (s = 0; s < n; s++)
+        if (comp[s] != UINT32_MAX && accepting[s]) acc_comp[comp[s]] = 1;
+    if ((rc = proper_bitset_create(target, n, err))) goto done;
+    for (s = 0; s < n; s++)
+        if (comp[s] != UINT32_MAX && acc_comp[comp[s]]) proper_bitset_set(target, s);
+done:
+    proper_bitset_free(&alive);
+    PROPER_FREE(comp);
+    PROPER_FREE(fresh);
+    PROPER_FREE(acc_comp);
+    return rc;
+}
+
+/* Add to target the states from which the maximiser reaches it with
+ * probability 1 (their value is 1: the solver then need not approach it,
+ * and the end components they form outside the target no longer stand in
+ * the way of its certificate). The classic nested fixed point: R = all
+ * states; Y = the states that reach target inside R, each step a
+ * distribution with support in R; R = Y until it no longer shrinks. The
+ * inner fixed point grows Y by a worklist over predecessors. */
+static int proper__ltl_ip_sure(const proper_dtmc *g, const double *lo, const double *hi, proper_bitset *target,
+                               proper_error *err) {
+    uint32_t n = g->n_states, s, *queue = NULL, head, tail;
+    uint64_t *prow = NULL, e;
+    uint32_t *pcol = NULL;
+    unsigned char *in = NULL, *y = NULL;
+    int rc = 0, shrunk = 1;
+    prow = (uint64_t *)proper_calloc((size_t)n + 2, sizeof *prow);
+    pcol = (uint32_t *)proper_calloc(g->n_trans + 1, sizeof *pcol);
+    queue = (uint32_t *)proper_calloc((size_t)n + 1, sizeof *queue);
+    in = (unsigned char *)proper_calloc((size_t)n + 1, 1);
+    y = (unsigned char *)proper_calloc((size_t)n + 1, 1);
+    if (!prow || !pcol || !queue || !in || !y) { rc = proper__ltl_oom(err); goto done; }
+    for (e = 0; e < g->n_trans; e++) prow[g->col[e] + 2]++; /* predecessors, by counting sort */
+    for (s = 0; s < n; s++) prow[s + 2] += prow[s + 1];
+    for (s = 0; s < n; s++)
+        for (e = g->row[s]; e < g->row[s + 1]; e++) pcol[prow[g->col[e] + 1]++] = s;
+    memset(in, 1, n);
+    while (shrunk) {
+        head = tail = 0;
+        for (s = 0; s < n; s++) {
+            y[s] = in[s] && PROPER_BITSET_GET(target, s);
+            if (y[s]) queue[tail++] = s;
+        }
+        while (head < tail) { /* each state enters y, and the queue, once */
+            uint32_t t = queue[head++];
+            for (e = prow[t]; e < prow[t + 1]; e++) {
+                uint32_t p = pcol[e];
+                if (in[p] && !y[p] && proper_dtmc_interval_stays_hits(g, lo, hi, p, in, y)) {
+                    y[p] = 1;
+                    queue[tail++] = p;
+                }
+            }
+        }
+        shrunk = 0;
+        for (s = 0; s < n; s++)
+            if (in[s] && !y[s]) in[s] = 0, shrunk = 1;
+    }
+    for (s = 0; s < n; s++)
+        if (in[s]) proper_bitset_set(target, s);
+done:
+    PROPER_FREE(prow); PROPER_FREE(pcol); PROPER_FREE(queue); PROPER_FREE(in); PROPER_FREE(y);
+    return rc;
+}
+
+/* The model's intervals: aligned with its transitions, within [0, 1],
+ * each row's lower ends summing to at most 1 and its upper ends to at
+ * least 1 (within PROPER_DTMC_ROW_SUM_TOL). */
+static int proper__ltl_check_intervals(const proper_dtmc *m, const double *lo, const double *hi, proper_error *err) {
+    uint32_t s;
+    if (m->kind != PROPER_DTMC_KIND_DTMC)
+        return proper_error_set(err, PROPER_EUNSUPPORTED, NULL, 0, 0, "LTL: probability intervals need a DTMC");
+    for (s = 0; s < m->n_states; s++) {
+        double sum_lo = 0.0, sum_hi = 0.0;
+        uint64_t e;
+        for (e = m->row[s]; e < m->row[s + 1]; e++) {
+            if (!(lo[e] >= 0.0 && lo[e] <= hi[e] && hi[e] <= 1.0))
+                return proper_error_set(err, PROPER_EPROB, NULL, 0, 0,
+                                        "LTL: state %u: the interval [%g, %g] of its transition to %u is not within "
+                                        "[0, 1]", (unsigned)s, lo[e], hi[e], (unsigned)m->col[e]);
+            sum_lo += lo[e];
+            sum_hi += hi[e];
+        }
+        if (sum_lo > 1.0 + PROPER_DTMC_ROW_SUM_TOL || sum_hi < 1.0 - PROPER_DTMC_ROW_SUM_TOL)
+            return proper_error_set(err, PROPER_EPROB, NULL, 0, 0,
+                                    "LTL: state %u: no distribution fits its intervals (lower ends sum to %.17g, "
+                                    "upper ends to %.17g)", (unsigned)s, sum_lo, sum_hi);
+    }
+    return 0;
+}
+
+/* Pmax [ f ] in every state: the product, its accepting end components,
+ * and the largest probability of reaching them (dtmc.h). */
+static int proper__ltl_interval_max(const proper_dtmc *m, const double *lo, const double *hi, const proper_ltl *f,
+                                    const proper_bitset *aps, size_t n_aps, const proper_ltl_opts *opts, double *x,
+                                    proper_ltl_stats *stats, proper_error *err) {
+    proper__ltl_tableau tb;
+    proper__ltl_ip ip;
+    proper_dtmc g;
+    proper_bitset target;
+    proper_dtmc_solve_stats ds;
+    double *y = NULL;
+    uint32_t s, q;
+    int rc;
+    memset(&ip, 0, sizeof ip);
+    proper_dtmc_init(&g);
+    proper_bitset_init(&target);
+    if ((rc = proper__ltl_tableau_make(m, f, aps, n_aps, opts, &tb, err))) return rc;
+    ip.m = m;
+    ip.lo = lo;
+    ip.hi = hi;
+    ip.T = &tb.T;
+    ip.node_start = tb.node_start;
+    ip.err = err;
+    ip.max_states = opts->max_product_states;
+    ip.max_words = 16 * opts->max_product_states;
+    ip.max_jump_bits = PROPER_LTL_MAX_JUMP_UNTILS;
+    ip.max_work = opts->max_automaton_work;
+    for (q = 0; q < tb.T.n_temporal; q++)
+        if (tb.T.u_mask >> q & 1u) ip.acc_bit[ip.n_acc++] = q;
+    if (ip.n_acc == 0) ip.n_acc = 1;
+    if ((rc = proper__ltl_ip_build(&ip, &g)) ||
+        (rc = proper__ltl_ip_accepting_mecs(&g, ip.plo, ip.phi, ip.accepting, &target, err)) ||
+        (rc = proper__ltl_ip_sure(&g, ip.plo, ip.phi, &target, err)))
+        goto done;
+    y = (double *)proper_calloc((size_t)g.n_states + 1, sizeof *y);
+    if (!y) { rc = proper__ltl_oom(err); goto done; }
+    if ((rc = proper_dtmc_interval_prob_until(&g, ip.plo, ip.phi, NULL, &target, 1, &opts->solve, y, &ds, err))) goto done;
+    for (s = 0; s < m->n_states; s++) x[s] = y[s];
+    if (stats) {
+        stats->automaton_states = tb.T.n_nodes;
+        stats->product_states = g.n_states;
+        stats->product_trans = g.n_trans;
+        stats->max_error = ds.max_error;
+    }
+done:
+    PROPER_FREE(y);
+    proper_dtmc_free(&g);
+    proper_bitset_free(&target);
+    proper__ltl_ip_free(&ip);
+    proper__ltl_tableau_free(&tb);
+    return rc;
+}
+
+/* A copy of f with its root negated. */
+static int proper__ltl_negated(const proper_ltl *f, proper_ltl *out, proper_error *err) {
+    proper_ltl_init(out);
+    if (proper_reserve(&out->nodes, &out->cap, f->len + 1, sizeof *out->nodes)) return proper__ltl_oom(err);
+    memcpy(out->nodes, f->nodes, f->len * sizeof *f->nodes);
+    out->len = f->len;
+    return proper_ltl_add(out, PROPER_LTL_NOT, f->root, PROPER_LTL_NONE, NULL, err);
+}
+
+PROPER_API int proper_ltl_interval_prob(const proper_dtmc *m, const double *lo, const double *hi, const proper_ltl *f,
+                                        const proper_bitset *aps, size_t n_aps, int maximise,
+                                        const proper_ltl_opts *opts, double *x, proper_ltl_stats *stats,
+                                        proper_error *err) {
+    proper_ltl_opts defaults = proper_ltl_opts_default();
+    proper_ltl neg;
+    uint32_t s;
+    int rc;
+    if ((rc = proper__ltl_check_args(m, f, aps, n_aps, 0, err)) || (rc = proper__ltl_check_intervals(m, lo, hi, err)))
+        return rc;
+    if (!opts) opts = &defaults;
+    if (stats) memset(stats, 0, sizeof *stats);
+    if (maximise) return proper__ltl_interval_max(m, lo, hi, f, aps, n_aps, opts, x, stats, err);
+    if ((rc = proper__ltl_negated(f, &neg, err)) == 0 &&
+        (rc = proper__ltl_interval_max(m, lo, hi, &neg, aps, n_aps, opts, x, stats, err)) == 0)
+        for (s = 0; s < m->n_states; s++) x[s] = fmax(0.0, 1.0 - x[s]); /* not -0 or -1e-16 from a value rounded above 1 */
+    proper_ltl_free(&neg);
     return rc;
 }
 
@@ -23988,9 +25583,14 @@ typedef struct proper_prism_result {
      * init_error; max_error over several initial states) when the property
      * is one P=?, R=? or S=? operator solved by one solve that proves its
      * bound (until, bounded until without a lower bound, reachability
-     * reward, steady state, R=? [ S ], and a DTMC's R=? [ C<=k ], [ I=k ]
-     * and [ C ]); -1 otherwise (LTL, lower step bounds, CSL time bounds,
-     * a CTMC's C<=t, I=t and C, expressions over operators). */
+     * reward, steady state, R=? [ S ], a DTMC's R=? [ C<=k ], [ I=k ] and
+     * [ C ], and a CTMC's time bounds: P=? [ U<=t ], [ U[t1,t2] ],
+     * [ U>=t ], [ F<=t ], R=? [ C<=t ], [ I=t ] and [ C ]); -1 otherwise
+     * (LTL, lower step bounds, expressions over operators). A
+     * CTMC's bound can be wider than the solver's 1e-10 relative target
+     * when uniformisation takes millions of steps (their a priori rounding,
+     * see dtmc.h's "Error bounds of uniformisation"): it is reported as it
+     * is, not refused. */
     double error_bound;
 } proper_prism_result;
 
@@ -29472,8 +31072,10 @@ static int proper__prism_prob_path(proper__prism_checker *C, int32_t e, double *
         proper__prism_next(d, &u.phi2, x);
     } else if (d->kind == PROPER_DTMC_KIND_CTMC && (u.path->idx >= 0 || u.path->c >= 0)) { /* CSL time bounds */
         double t1, t2;
-        if ((rc = proper__prism_time_bounds(C, u.path, &t1, &t2)) == 0)
-            rc = proper_dtmc_ctmc_bounded_until(d, &u.phi1, &u.phi2, t1, t2, &C->o->solve, x, C->err);
+        proper_dtmc_solve_stats st;
+        if ((rc = proper__prism_time_bounds(C, u.path, &t1, &t2)) == 0 &&
+            (rc = proper_dtmc_ctmc_bounded_until_stats(d, &u.phi1, &u.phi2, t1, t2, &C->o->solve, x, &st, C->err)) == 0)
+            proper__prism_proven(C, &st);
     } else if (u.hi < 0) { /* no upper bound: unbounded until from the lower bound on */
         proper_dtmc_solve_stats st;
         if ((rc = proper_dtmc_prob_until(d, &u.phi1, &u.phi2, &C->o->solve, x, &st, C->err)) == 0)
@@ -29639,6 +31241,29 @@ static int proper__prism_interval_next_path(proper__prism_checker *C, int32_t e,
     return rc;
 }
 
+/* Pmin or Pmax [ ltl ] on an interval model, in every state
+ * (proper_ltl_interval_prob: nature's choices and the automaton's jumps
+ * in one interval MDP). No bound is reported: the product solve's bound is
+ * proven, but that the automaton lets the maximiser reach the true value
+ * (completeness) rests on tests, not on a proof (docs/ltl.md), so only
+ * Pmax >= value (Pmin <= value) is certain. */
+static int proper__prism_interval_ltl(proper__prism_checker *C, const proper_prism_intervals *iv, int32_t e, int maximise,
+                                      double *x) {
+    proper__prism_ltl L;
+    proper_ltl_opts o = proper__prism_ltl_opts(C);
+    uint32_t root;
+    int rc;
+    memset(&L, 0, sizeof L);
+    proper_ltl_init(&L.f);
+    if ((rc = proper__prism_to_ltl(C, &L, e, &root)) == 0) {
+        L.f.root = root;
+        rc = proper_ltl_interval_prob(C->d, iv->lo, iv->hi, &L.f, L.aps, L.n_aps, maximise, &o, x, NULL, C->err);
+    }
+    C->unproven = 1;
+    proper__prism_ltl_free(&L);
+    return rc;
+}
+
 /* Pmin or Pmax of path formula e on an interval model, in every state: a
  * state formula, one temporal operator (negated ones through the other
  * extreme: Pmin [ G a ] = 1 - Pmax [ F !a ]), or X of a path formula. */
@@ -29653,8 +31278,7 @@ static int proper__prism_interval_path(proper__prism_checker *C, int32_t e, int 
     if (!proper__prism_is_simple_path(C, e)) {
         if ((rc = proper__prism_interval_next_path(C, e, maximise, x, &done)) != 0 || done) return rc;
         if (proper__prism_intervals_are_points(iv)) return proper__prism_prob_path(C, e, x);
-        return proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED,
-                                  "LTL path formulas on a model with probability intervals are not supported");
+        return proper__prism_interval_ltl(C, iv, e, maximise, x);
     }
     if ((rc = proper__prism_until_form(C, e, &u)) != 0) return rc;
     if (u.neg) maximise = !maximise;
@@ -29664,9 +31288,10 @@ static int proper__prism_interval_path(proper__prism_checker *C, int32_t e, int 
     } else if (u.lo > 0 && proper__prism_intervals_are_points(iv)) {
         proper__prism_until_free(&u);
         return proper__prism_prob_path(C, e, x);
-    } else if (u.lo > 0) {
-        rc = proper__prism_cerr(C, u.path->line, u.path->col, PROPER_EUNSUPPORTED,
-                                "lower step bounds on a model with probability intervals are not supported");
+    } else if (u.lo > 0) { /* as LTL: the window's first steps become X */
+        int neg = u.neg;
+        proper__prism_until_free(&u);
+        return proper__prism_interval_ltl(C, iv, e, neg ? !maximise : maximise, x);
     } else if (u.hi < 0) {
         rc = proper__prism_interval_until(C, iv, &u, maximise, x);
     } else {
@@ -29961,9 +31586,10 @@ static int proper__prism_ctmc_reward(proper__prism_checker *C, const proper_dtmc
     if ((rc = proper_dtmc_embedded(d, &emb, C->err)) == 0) {
         if (emb.n_trans != d->n_trans) /* the transitions' rewards are aligned with the CTMC's */
             rc = proper_error_set(C->err, PROPER_EINVAL, NULL, 0, 0, "the embedded DTMC has other transitions than the CTMC");
-        else if (path < 0)
-            rc = proper__prism_total_reward(C, &emb, &scaled, x, NULL);
-        else
+        else if (path < 0) {
+            proper_dtmc_solve_stats st;
+            if ((rc = proper__prism_total_reward(C, &emb, &scaled, x, &st)) == 0) proper__prism_proven(C, &st);
+        } else
             rc = proper__prism_reward_ltl(C, &emb, &scaled, path, x);
     }
     proper_dtmc_free(&emb);
@@ -30003,8 +31629,10 @@ static int proper__prism_reward(proper__prism_checker *C, const proper__prism_no
             double t;
             if ((rc = proper__prism_const_double(C, f->c, &t)) != 0) return rc;
             if (!(t >= 0)) return proper__prism_cerr(C, f->line, f->col, PROPER_ERANGE, "negative time bound %g", t);
-            if (f->op == PROPER__PM_T_C) return proper_dtmc_ctmc_reward_cumulative(d, rew, t, &C->o->solve, x, C->err);
-            return proper_dtmc_ctmc_reward_instant(d, rew, t, &C->o->solve, x, C->err);
+            rc = f->op == PROPER__PM_T_C ? proper_dtmc_ctmc_reward_cumulative_stats(d, rew, t, &C->o->solve, x, &st, C->err)
+                                         : proper_dtmc_ctmc_reward_instant_stats(d, rew, t, &C->o->solve, x, &st, C->err);
+            if (rc == 0) proper__prism_proven(C, &st);
+            return rc;
         }
         if ((rc = proper__prism_const_int(C, f->c, &k)) != 0) return rc;
         if (k < 0) return proper__prism_cerr(C, f->line, f->col, PROPER_ERANGE, "negative step bound %lld", k);
