@@ -305,7 +305,7 @@ static char *proper__glpk_version(const char *text, size_t len) {
 }
 
 static const proper_tool_kind proper__glpk_kind = {
-    "glpsol", "PROPER_GLPSOL", "glpsol", "--version", "GLPK", proper__glpk_version, 0, NULL, NULL, NULL};
+    "glpsol", "PROPER_GLPSOL", "glpsol", "--version", "GLPK", proper__glpk_version, 0, NULL, NULL, NULL, NULL};
 
 static int proper__glpk_probe(const proper_backend *self, proper_backend_info *info, proper_error *err) {
     (void)self;

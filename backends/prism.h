@@ -461,7 +461,7 @@ static int proper__prismtool_parse_fn(const char *text, size_t len, int exit_sta
 
 static const proper_tool_kind proper__prismtool_kind = {
     "prism", "PROPER_PRISM", "prism", "-version", "PRISM", proper_prismtool_version,
-    0, proper_prismtool_argv, proper__prismtool_parse_fn, NULL};
+    0, proper_prismtool_argv, proper__prismtool_parse_fn, NULL, NULL};
 
 PROPER_API int proper_prismtool_check(const char *binary, const proper_tool_input *in, const proper_tool_opts *opts,
                                       proper_tool_output *out, proper_error *err) {

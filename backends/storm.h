@@ -375,9 +375,115 @@ PROPER_API int proper_stormtool_parse(const char *text, size_t len, int exit_sta
 
 /* ---- the Storm backend ---- */
 
+/* ---- the properties file as Storm reads it ----
+ * Storm 1.12 (tests/transcripts/storm_*.txt) reads a properties file as
+ * properties separated by ';' only (two properties on two lines fail the
+ * whole run: "Could not parse formula"), and reads R{"time"} in a property
+ * named "time" as a reference to that property. So comments are blanked, a
+ * ';' ends every line that ends a property (brackets closed, the line not
+ * ending and the next not starting with an operator, not already ending
+ * with ';'), and property names are blanked unless some property refers to
+ * one by name (answers are matched by order, so names are not needed).
+ * Lines stay where they were, so Storm's messages point at the user's. */
+
+/* A property name `"ident" :` at p: its end (one past ':'), or NULL. */
+static const char *proper__stormtool_name_end(const char *p, const char **name, size_t *name_len) {
+    const char *q;
+    if (*p != '"') return NULL;
+    for (q = p + 1; *q == '_' || (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9'); q++)
+        continue;
+    if (q == p + 1 || *q != '"') return NULL;
+    *name = p + 1;
+    *name_len = (size_t)(q - p - 1);
+    for (q++; *q == ' ' || *q == '\t'; q++) continue;
+    return *q == ':' ? q + 1 : NULL;
+}
+
+/* Whether the quoted word at q (q[0] == '"') is `name` used as a
+ * reference: not a reward structure's name (R{"name"}). */
+static int proper__stormtool_refers(const char *text, const char *q, const char *name, size_t len) {
+    const char *b = q;
+    if (strncmp(q + 1, name, len) != 0 || q[len + 1] != '"') return 0;
+    while (b > text && (b[-1] == ' ' || b[-1] == '\t')) b--;
+    return !(b > text && b[-1] == '{');
+}
+
+static void proper__stormtool_blank_comments(char *s) {
+    int quoted = 0;
+    for (; *s; s++) {
+        if (*s == '\n') quoted = 0;
+        else if (*s == '"') quoted = !quoted;
+        else if (!quoted && s[0] == '/' && s[1] == '/')
+            while (*s && *s != '\n') *s++ = ' ';
+        if (!*s) break;
+    }
+}
+
+/* Blanks the property names at the starts of lines of s, unless one is
+ * referred to. */
+static void proper__stormtool_blank_names(char *s) {
+    char *p, *q;
+    const char *name, *end, *r;
+    size_t len;
+    int pass;
+    for (pass = 0; pass < 2; pass++) { /* 0: look for references; 1: blank */
+        for (p = s; *p; p++) {
+            if (p != s && p[-1] != '\n' && p[-1] != ';') continue;
+            for (q = p; *q == ' ' || *q == '\t' || *q == '\r'; q++) continue;
+            if (!(end = proper__stormtool_name_end(q, &name, &len))) continue;
+            if (pass == 1) memset(q, ' ', (size_t)(end - q));
+            else
+                for (r = s; (r = strchr(r, '"')) != NULL; r++)
+                    if (r != q && proper__stormtool_refers(s, r, name, len)) return;
+        }
+    }
+}
+
+static int proper__stormtool_operator_char(char c) { return c && strchr("&|+-*/?:=<>!,", c) != NULL; }
+
+/* The last and first non-blank characters of the line [a, b). */
+static char proper__stormtool_last(const char *a, const char *b) {
+    while (b > a && (b[-1] == ' ' || b[-1] == '\t' || b[-1] == '\r')) b--;
+    return b > a ? b[-1] : '\0';
+}
+
+static char proper__stormtool_next_first(const char *p) {
+    while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') p++;
+    return *p;
+}
+
+static void proper__stormtool_rewrite_props(const char *text, proper_strbuf *out) {
+    size_t n = strlen(text);
+    char *s = (char *)PROPER_MALLOC(n + 1), *line, *nl;
+    int depth = 0;
+    if (!s) {
+        out->failed = 1;
+        return;
+    }
+    memcpy(s, text, n + 1);
+    proper__stormtool_blank_comments(s);
+    proper__stormtool_blank_names(s);
+    for (line = s; *line; line = nl + 1) {
+        char *c, last;
+        nl = strchr(line, '\n');
+        if (!nl) nl = line + strlen(line);
+        for (c = line; c < nl; c++) depth += (*c == '(' || *c == '[' || *c == '{') - (*c == ')' || *c == ']' || *c == '}');
+        last = proper__stormtool_last(line, nl);
+        proper_strbuf_append(out, line, (size_t)(nl - line));
+        if (depth <= 0 && last && last != ';' && !proper__stormtool_operator_char(last) &&
+            !proper__stormtool_operator_char(proper__stormtool_next_first(nl))) {
+            proper_strbuf_append(out, ";", 1);
+            depth = 0;
+        }
+        if (!*nl) break;
+        proper_strbuf_append(out, "\n", 1);
+    }
+    PROPER_FREE(s);
+}
+
 static const proper_tool_kind proper__stormtool_kind = {
     "storm", "PROPER_STORM", "storm", "--version", "Storm", proper_stormtool_version,
-    1, proper_stormtool_argv, proper_stormtool_parse, proper_stormtool_digits};
+    1, proper_stormtool_argv, proper_stormtool_parse, proper_stormtool_digits, proper__stormtool_rewrite_props};
 
 PROPER_API int proper_stormtool_check(const char *binary, const proper_tool_input *in, const proper_tool_opts *opts,
                                       proper_tool_output *out, proper_error *err) {

@@ -205,6 +205,10 @@ typedef struct proper_tool_kind {
     proper_tool_argv_fn argv;  /* NULL for a tool not driven by proper_tool_check */
     proper_tool_parse_fn parse;
     int (*digits)(const proper_tool_opts *opts); /* passed to parse; NULL: 0 */
+    /* Appends to `out` the properties text as the tool is to read it, where
+     * it reads the language differently (keeping every line where it was,
+     * so that its messages point at the user's lines); NULL: as written. */
+    void (*rewrite_props)(const char *text, proper_strbuf *out);
 } proper_tool_kind;
 
 /* Check every property of in->props with the tool in one run (see the
@@ -598,10 +602,18 @@ static int proper__tool_run_in(const proper_tool_kind *k, const char *bin, const
     proper__tool_files fs;
     proper_tool_model model;
     proper_tool_argv av;
+    proper_strbuf props;
     int rc;
+    proper_strbuf_init(&props);
+    if (k->rewrite_props) k->rewrite_props(in->props, &props);
+    else proper_strbuf_puts(&props, in->props);
+    if (props.failed) {
+        proper_strbuf_free(&props);
+        return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory for the properties");
+    }
     memset(&fs, 0, sizeof fs);
     proper_tool_argv_init(&av);
-    if ((rc = proper_backend_tmpdir_write(d, "props.props", in->props, strlen(in->props), err)) == PROPER_OK &&
+    if ((rc = proper_backend_tmpdir_write(d, "props.props", props.data ? props.data : "", props.len, err)) == PROPER_OK &&
         (rc = proper_backend_tmpdir_file(d, "props.props", fs.props, sizeof fs.props, err)) == PROPER_OK &&
         (rc = proper__tool_prepare_model(k, in, d, &fs, &model, err)) == PROPER_OK &&
         (rc = k->argv(bin, &model, fs.props, in->consts, opts, &av, err)) == PROPER_OK) {
@@ -610,6 +622,7 @@ static int proper__tool_run_in(const proper_tool_kind *k, const char *bin, const
     }
     proper_tool_argv_free(&av);
     proper__tool_files_free(&fs);
+    proper_strbuf_free(&props);
     return rc;
 }
 

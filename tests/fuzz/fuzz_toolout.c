@@ -3,7 +3,8 @@
  * (even: PRISM, odd: Storm) and the exit status (bit 1: 0 or 1); the rest is
  * the output. Every input either fails with PROPER_EBACKEND and a message,
  * or gives answers each holding a value or a message; the version readers
- * return NULL or a string from the text. Without PROPER_LIBFUZZER, main
+ * return NULL or a string from the text; the properties text rewritten for
+ * Storm keeps its lines. Without PROPER_LIBFUZZER, main
  * replays directory argv[1] (seeded with the transcripts of
  * tests/transcripts/, header lines included, and malformed variants). */
 #define PROPER_IMPLEMENTATION
@@ -32,6 +33,26 @@ static void check_output(int rc, const proper_tool_output *o, const proper_error
     }
 }
 
+/* The properties text as Storm is to read it keeps every line where it
+ * was: as many newlines, each line at most one character (';') longer. */
+static void check_storm_props(const char *text, size_t size) {
+    char *s = (char *)malloc(size + 1);
+    proper_strbuf b;
+    size_t i, lines_in = 0, lines_out = 0;
+    if (!s) return;
+    memcpy(s, text, size);
+    s[size] = '\0';
+    proper_strbuf_init(&b);
+    proper__stormtool_rewrite_props(s, &b);
+    if (!b.failed) {
+        for (i = 0; s[i]; i++) lines_in += s[i] == '\n';
+        for (i = 0; i < b.len; i++) lines_out += b.data[i] == '\n';
+        if (lines_in != lines_out || b.len > strlen(s) + lines_in + 1) abort();
+    }
+    proper_strbuf_free(&b);
+    free(s);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     proper_tool_output o;
     proper_error err;
@@ -52,6 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     v = storm ? proper_stormtool_version(text, size) : proper_prismtool_version(text, size);
     if (v && strlen(v) > size) abort();
     PROPER_FREE(v);
+    if (storm) check_storm_props(text, size);
     return 0;
 }
 
