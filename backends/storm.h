@@ -35,9 +35,10 @@
  * exception is: ...") or 2 (other exceptions); a parse error in the model
  * reads "Parsing error at L:C:  expecting ..., here:" followed by the line and
  * a caret, or "Parsing error in line L of file F.".
- * No real Storm transcript is in tests/transcripts (Storm is not built on
- * this machine): the storm_*.txt there are synthetic, written from the
- * source above and labelled so.
+ * The storm_*.txt of tests/transcripts are synthetic, written from the
+ * source above and labelled so. A real Storm 1.12.0 (dev), built from its
+ * repository on this machine, runs test_real_storm and crosscheck_real_storm
+ * when PROPER_STORM names it; it needs the properties rewritten (below).
  */
 #ifndef PROPER_BACKEND_STORM_H
 #define PROPER_BACKEND_STORM_H
