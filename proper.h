@@ -44,54 +44,54 @@
  * CONTENTS
  *   This manual, then each module with its own manual at its first line
  *   (line numbers are of this file):
- *     core.h      line   642  errors with file:line:col, allocation, growable
+ *     core.h      line   644  errors with file:line:col, allocation, growable
  *                             arrays, strings and a string builder, interning,
  *                             number parsing and shortest round-trip
  *                             formatting, bit sets, dense LU, RNG, alias
  *                             tables, file reading
- *     trace.h     line  1756  the trace format, its reader and writer, the
+ *     trace.h     line  1758  the trace format, its reader and writer, the
  *                             low-overhead per-thread recorder
- *     fft.h       line  3201  real-input FFT plans for power-of-two sizes
- *     stats.h     line  3909  normal/t/chi-square distributions, normal,
+ *     fft.h       line  3203  real-input FFT plans for power-of-two sizes
+ *     stats.h     line  3911  normal/t/chi-square distributions, normal,
  *                             t and Wilson intervals, simultaneous levels, KL,
  *                             chi-square and KS tests
- *     pmf.h       line  4986  discrete PMFs on a grid: samples, moments,
+ *     pmf.h       line  4988  discrete PMFs on a grid: samples, moments,
  *                             convolution, mixture, loops
- *     sre.h       line  6421  stochastic regular expressions: language,
+ *     sre.h       line  6423  stochastic regular expressions: language,
  *                             evaluation to a PMF, automaton -> SRE
- *     dtmc.h      line  9314  the one Markov-chain model (DTMC or CTMC):
+ *     dtmc.h      line  9316  the one Markov-chain model (DTMC or CTMC):
  *                             builder, direct and iterative solvers with
  *                             proven error bounds, CSL by uniformisation,
  *                             explicit/DRN/DOT/PRISM files
- *     exact.h     line 17286  big integers, rationals, rational functions;
+ *     exact.h     line 17288  big integers, rationals, rational functions;
  *                             exact and parametric solving by state elimination
- *     ltl.h       line 21792  LTL on DTMCs: refinement of the chain per
+ *     ltl.h       line 21794  LTL on DTMCs: refinement of the chain per
  *                             temporal subformula (Courcoubetis-Yannakakis),
  *                             co-safe LTL rewards by a DFA product, E/A[ltl],
  *                             Pmin/Pmax of LTL on interval models
- *     prism.h     line 25188  the PRISM language (DTMCs and CTMCs) and
+ *     prism.h     line 25190  the PRISM language (DTMCs and CTMCs) and
  *                             its property language, on top of dtmc.h
- *     synth.h     line 33278  annotated C/Java source -> parametric DTMC
+ *     synth.h     line 33280  annotated C/Java source -> parametric DTMC
  *                             (the PROPER method)
- *     estimate.h  line 34753  per-run count logs -> parameter
+ *     estimate.h  line 34755  per-run count logs -> parameter
  *                             intervals -> property interval
- *     annot.h     line 36122  probabilistic performance annotations
+ *     annot.h     line 36124  probabilistic performance annotations
  *                             (Freud): how a function's time or memory
  *                             depends on its input, fitted from call logs
- *     vlmc.h      line 41779  VLMC learning from location traces, Markov
+ *     vlmc.h      line 41781  VLMC learning from location traces, Markov
  *                             hull, steps to termination
- *     lp.h        line 44518  linear programs: CPLEX LP files, a native
+ *     lp.h        line 44520  linear programs: CPLEX LP files, a native
  *                             simplex, a box-constrained QP
- *     qn.h        line 47738  closed queueing networks: simulation, mean
+ *     qn.h        line 47740  closed queueing networks: simulation, mean
  *                             field, MVA, the exact CTMC, rates and routing
  *                             learned by LP/QP
- *     sim.h       line 50109  discrete-event simulation of multithreaded
+ *     sim.h       line 50111  discrete-event simulation of multithreaded
  *                             programs (Tarvo & Reiss): queues, thread pools,
  *                             CPUs, locks, I/O
- *     backend.h   line 54963  external engines behind one interface:
+ *     backend.h   line 54965  external engines behind one interface:
  *                             plugins, registry, subprocess runner
  *     backend_native.h
- *                 line 55901  proper's own engines (prism.h, dtmc.h,
+ *                 line 55903  proper's own engines (prism.h, dtmc.h,
  *                             lp.h) as the backend "native"
  *   The adapters for PRISM, Storm and glpsol are separate headers in
  *   backends/ of the source tree; they are not part of proper.h.
@@ -139,149 +139,149 @@
  *                           time of the implementation file (see README).
  *   Tunables: each is defined only if not already defined, so it can be set
  *   before the include; its meaning is the comment above it at the given line.
- *   PROPER_MAX_FILE_BYTES           ((size_t)1 << 30)      core.h line 945
- *   PROPER_TRACE_NAME_MAX           255                    trace.h line 1907
- *   PROPER_TRACE_LOOP_MAX           1048576                trace.h line 1916
- *   PROPER_FFT_BLOCK                4096                   fft.h line 3318
- *   PROPER_STATS_SERIES_EPS         1e-16                  stats.h line 3948
- *   PROPER_STATS_SERIES_MAX_ITER    1000000                stats.h line 3954
- *   PROPER_STATS_ROOT_RTOL          4e-16                  stats.h line 3959
- *   PROPER_STATS_ROOT_MAX_ITER      400                    stats.h line 3962
- *   PROPER_STATS_PVALUE_FLOOR       1e-300                 stats.h line 3967
- *   PROPER_STATS_PROB_TOL           1e-9                   stats.h line 3971
- *   PROPER_STATS_CHI2_MIN_EXPECTED  5.0                    stats.h line 3976
- *   PROPER_PMF_SUM_TOL              1e-6                   pmf.h line 5077
- *   PROPER_PMF_WIDTH_RTOL           1e-9                   pmf.h line 5081
- *   PROPER_PMF_GRID_TOL             1e-6                   pmf.h line 5085
- *   PROPER_PMF_MAX_BINS             ((size_t)1 << 27)      pmf.h line 5090
- *   PROPER_PMF_MAX_INFERRED_BINS    ((size_t)1 << 20)      pmf.h line 5095
- *   PROPER_PMF_QUANTILE_TOL         1e-12                  pmf.h line 5100
- *   PROPER_PMF_HORNER_TOL           1e-18                  pmf.h line 5105
- *   PROPER_PMF_LOOP_SPLIT           64                     pmf.h line 5124
- *   PROPER_PMF_FFT_COST             6.0                    pmf.h line 5127
- *   PROPER_SRE_PROB_TOL             1e-9                   sre.h line 6606
- *   PROPER_SRE_MAX_NESTING          200                    sre.h line 6611
- *   PROPER_SRE_MAX_ITERATIONS       100000                 sre.h line 6616
- *   PROPER_SRE_DEFAULT_TRUNCATE_EPS 1e-12                  sre.h line 6620
- *   PROPER_SRE_DEFAULT_MARKOV_EPS   1e-12                  sre.h line 6624
- *   PROPER_SRE_DEFAULT_WIDTH        1.0                    sre.h line 6628
- *   PROPER_SRE_MAX_AUTOMATON_SIZE   1000000                sre.h line 6636
- *   PROPER_SRE_ROUNDING_RTOL        1e-3                   sre.h line 6642
- *   PROPER_DTMC_ROW_SUM_TOL         1e-6                   dtmc.h line 9510
- *   PROPER_DTMC_REL_PRECISION       1e-10                  dtmc.h line 9518
- *   PROPER_DTMC_FLOOR_FACTOR        100.0                  dtmc.h line 9526
- *   PROPER_DTMC_DENSE_MAX           256                    dtmc.h line 9531
- *   PROPER_DTMC_DIRECT_MAX          1024                   dtmc.h line 9542
- *   PROPER_DTMC_GTH_MAX             256                    dtmc.h line 9551
- *   PROPER_DTMC_BAND_MAX            64                     dtmc.h line 9559
- *   PROPER_DTMC_MAX_SWEEPS          1000000                dtmc.h line 9564
- *   PROPER_DTMC_CYCLE_MAX           256                    dtmc.h line 9575
- *   PROPER_DTMC_TRANSIENT_ACCURACY  1e-12                  dtmc.h line 9581
- *   PROPER_DTMC_MAX_POISSON_STEPS   1000000000UL           dtmc.h line 9588
- *   PROPER_DTMC_BOUND_CHECK_FROM    4096UL                 dtmc.h line 9596
- *   PROPER_DTMC_MAX_STEP_WORK       1e11                   dtmc.h line 9606
- *   PROPER_DTMC_PARAM_TIE           1e-12                  dtmc.h line 9614
- *   PROPER_DTMC_PARAM_MAX_ITER      10000UL                dtmc.h line 9617
- *   PROPER_DTMC_MAX_STATES          0xFFFFFFF0u            dtmc.h line 9622
- *   PROPER_EXACT_MAX_LIMBS          (1u << 20)             exact.h line 17385
- *   PROPER_EXACT_MAX_EXP10          100000                 exact.h line 17391
- *   PROPER_EXACT_MAX_STEPS          1000ul                 exact.h line 17399
- *   PROPER_EXACT_MAX_POWER          1000                   exact.h line 17404
- *   PROPER_EXACT_MAX_TERMS          100000                 exact.h line 17409
- *   PROPER_EXACT_MAX_GCD_WORK       1000000000ull          exact.h line 17419
- *   PROPER_EXACT_MAX_WORK           30000000000ull         exact.h line 17431
- *   PROPER_EXACT_MAX_STATES         1000000                exact.h line 17436
- *   PROPER_EXACT_MAX_ENTRIES        20000000u              exact.h line 17443
- *   PROPER_EXACT_MOD_MAX_DEG        65536u                 exact.h line 19386
- *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 21889
- *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 21895
- *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 21902
- *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 21907
- *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 21918
- *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 21925
- *   PROPER_LTL_MAX_JUMP_UNTILS      12                     ltl.h line 21932
- *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 21938
- *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 25405
- *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 25410
- *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 25415
- *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 25420
- *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 25425
- *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 25927
- *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 28918
- *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 29441
- *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 31652
- *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 33381
- *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 33384
- *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 34893
- *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 34896
- *   PROPER_ANNOT_CORR               0.99                   annot.h line 36326
- *   PROPER_ANNOT_R2                 0.9                    annot.h line 36330
- *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 36334
- *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 36338
- *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 36342
- *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 36346
- *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 36352
- *   PROPER_ANNOT_CUTS               32                     annot.h line 36356
- *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 36360
- *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 36364
- *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 36368
- *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 36373
- *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 36377
- *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 36381
- *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 36385
- *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 36390
- *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 36394
- *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 36626
- *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 36700
- *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 36811
- *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 36815
- *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 38671
- *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 38675
- *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 41957
- *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 41962
- *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 41970
- *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 41974
- *   PROPER_LP_PERTURB               1e-6                   lp.h line 44698
- *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 44713
- *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 44716
- *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 44719
- *   PROPER_LP_SING_TOL              1e-11                  lp.h line 44722
- *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 44725
- *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 44728
- *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 44733
- *   PROPER_LP_SCALE_PASSES          6                      lp.h line 44737
- *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 44744
- *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 44749
- *   PROPER_LP_COND_TOL              1e-9                   lp.h line 44755
- *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 44760
- *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 47355
- *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 47829
- *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 47833
- *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 47837
- *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 47844
- *   PROPER_QN_RESUM_EVERY           256                    qn.h line 47849
- *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 47919
- *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 47922
- *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 47973
- *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 47976
- *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 47979
- *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 48013
- *   PROPER_QN_LAD_KEEP              2                      qn.h line 49057
- *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 49060
- *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 49063
- *   PROPER_SIM_BUCKETS              200                    sim.h line 50256
- *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 50261
- *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 50265
- *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 50269
- *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 50273
- *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 50277
- *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 50281
- *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 50390
- *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 50682
- *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 55041
- *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 55046
- *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 55052
- *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 55056
+ *   PROPER_MAX_FILE_BYTES           ((size_t)1 << 30)      core.h line 947
+ *   PROPER_TRACE_NAME_MAX           255                    trace.h line 1909
+ *   PROPER_TRACE_LOOP_MAX           1048576                trace.h line 1918
+ *   PROPER_FFT_BLOCK                4096                   fft.h line 3320
+ *   PROPER_STATS_SERIES_EPS         1e-16                  stats.h line 3950
+ *   PROPER_STATS_SERIES_MAX_ITER    1000000                stats.h line 3956
+ *   PROPER_STATS_ROOT_RTOL          4e-16                  stats.h line 3961
+ *   PROPER_STATS_ROOT_MAX_ITER      400                    stats.h line 3964
+ *   PROPER_STATS_PVALUE_FLOOR       1e-300                 stats.h line 3969
+ *   PROPER_STATS_PROB_TOL           1e-9                   stats.h line 3973
+ *   PROPER_STATS_CHI2_MIN_EXPECTED  5.0                    stats.h line 3978
+ *   PROPER_PMF_SUM_TOL              1e-6                   pmf.h line 5079
+ *   PROPER_PMF_WIDTH_RTOL           1e-9                   pmf.h line 5083
+ *   PROPER_PMF_GRID_TOL             1e-6                   pmf.h line 5087
+ *   PROPER_PMF_MAX_BINS             ((size_t)1 << 27)      pmf.h line 5092
+ *   PROPER_PMF_MAX_INFERRED_BINS    ((size_t)1 << 20)      pmf.h line 5097
+ *   PROPER_PMF_QUANTILE_TOL         1e-12                  pmf.h line 5102
+ *   PROPER_PMF_HORNER_TOL           1e-18                  pmf.h line 5107
+ *   PROPER_PMF_LOOP_SPLIT           64                     pmf.h line 5126
+ *   PROPER_PMF_FFT_COST             6.0                    pmf.h line 5129
+ *   PROPER_SRE_PROB_TOL             1e-9                   sre.h line 6608
+ *   PROPER_SRE_MAX_NESTING          200                    sre.h line 6613
+ *   PROPER_SRE_MAX_ITERATIONS       100000                 sre.h line 6618
+ *   PROPER_SRE_DEFAULT_TRUNCATE_EPS 1e-12                  sre.h line 6622
+ *   PROPER_SRE_DEFAULT_MARKOV_EPS   1e-12                  sre.h line 6626
+ *   PROPER_SRE_DEFAULT_WIDTH        1.0                    sre.h line 6630
+ *   PROPER_SRE_MAX_AUTOMATON_SIZE   1000000                sre.h line 6638
+ *   PROPER_SRE_ROUNDING_RTOL        1e-3                   sre.h line 6644
+ *   PROPER_DTMC_ROW_SUM_TOL         1e-6                   dtmc.h line 9512
+ *   PROPER_DTMC_REL_PRECISION       1e-10                  dtmc.h line 9520
+ *   PROPER_DTMC_FLOOR_FACTOR        100.0                  dtmc.h line 9528
+ *   PROPER_DTMC_DENSE_MAX           256                    dtmc.h line 9533
+ *   PROPER_DTMC_DIRECT_MAX          1024                   dtmc.h line 9544
+ *   PROPER_DTMC_GTH_MAX             256                    dtmc.h line 9553
+ *   PROPER_DTMC_BAND_MAX            64                     dtmc.h line 9561
+ *   PROPER_DTMC_MAX_SWEEPS          1000000                dtmc.h line 9566
+ *   PROPER_DTMC_CYCLE_MAX           256                    dtmc.h line 9577
+ *   PROPER_DTMC_TRANSIENT_ACCURACY  1e-12                  dtmc.h line 9583
+ *   PROPER_DTMC_MAX_POISSON_STEPS   1000000000UL           dtmc.h line 9590
+ *   PROPER_DTMC_BOUND_CHECK_FROM    4096UL                 dtmc.h line 9598
+ *   PROPER_DTMC_MAX_STEP_WORK       1e11                   dtmc.h line 9608
+ *   PROPER_DTMC_PARAM_TIE           1e-12                  dtmc.h line 9616
+ *   PROPER_DTMC_PARAM_MAX_ITER      10000UL                dtmc.h line 9619
+ *   PROPER_DTMC_MAX_STATES          0xFFFFFFF0u            dtmc.h line 9624
+ *   PROPER_EXACT_MAX_LIMBS          (1u << 20)             exact.h line 17387
+ *   PROPER_EXACT_MAX_EXP10          100000                 exact.h line 17393
+ *   PROPER_EXACT_MAX_STEPS          1000ul                 exact.h line 17401
+ *   PROPER_EXACT_MAX_POWER          1000                   exact.h line 17406
+ *   PROPER_EXACT_MAX_TERMS          100000                 exact.h line 17411
+ *   PROPER_EXACT_MAX_GCD_WORK       1000000000ull          exact.h line 17421
+ *   PROPER_EXACT_MAX_WORK           30000000000ull         exact.h line 17433
+ *   PROPER_EXACT_MAX_STATES         1000000                exact.h line 17438
+ *   PROPER_EXACT_MAX_ENTRIES        20000000u              exact.h line 17445
+ *   PROPER_EXACT_MOD_MAX_DEG        65536u                 exact.h line 19388
+ *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 21891
+ *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 21897
+ *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 21904
+ *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 21909
+ *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 21920
+ *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 21927
+ *   PROPER_LTL_MAX_JUMP_UNTILS      12                     ltl.h line 21934
+ *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 21940
+ *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 25407
+ *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 25412
+ *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 25417
+ *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 25422
+ *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 25427
+ *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 25929
+ *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 28920
+ *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 29443
+ *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 31654
+ *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 33383
+ *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 33386
+ *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 34895
+ *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 34898
+ *   PROPER_ANNOT_CORR               0.99                   annot.h line 36328
+ *   PROPER_ANNOT_R2                 0.9                    annot.h line 36332
+ *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 36336
+ *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 36340
+ *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 36344
+ *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 36348
+ *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 36354
+ *   PROPER_ANNOT_CUTS               32                     annot.h line 36358
+ *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 36362
+ *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 36366
+ *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 36370
+ *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 36375
+ *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 36379
+ *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 36383
+ *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 36387
+ *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 36392
+ *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 36396
+ *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 36628
+ *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 36702
+ *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 36813
+ *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 36817
+ *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 38673
+ *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 38677
+ *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 41959
+ *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 41964
+ *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 41972
+ *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 41976
+ *   PROPER_LP_PERTURB               1e-6                   lp.h line 44700
+ *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 44715
+ *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 44718
+ *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 44721
+ *   PROPER_LP_SING_TOL              1e-11                  lp.h line 44724
+ *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 44727
+ *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 44730
+ *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 44735
+ *   PROPER_LP_SCALE_PASSES          6                      lp.h line 44739
+ *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 44746
+ *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 44751
+ *   PROPER_LP_COND_TOL              1e-9                   lp.h line 44757
+ *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 44762
+ *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 47357
+ *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 47831
+ *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 47835
+ *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 47839
+ *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 47846
+ *   PROPER_QN_RESUM_EVERY           256                    qn.h line 47851
+ *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 47921
+ *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 47924
+ *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 47975
+ *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 47978
+ *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 47981
+ *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 48015
+ *   PROPER_QN_LAD_KEEP              2                      qn.h line 49059
+ *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 49062
+ *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 49065
+ *   PROPER_SIM_BUCKETS              200                    sim.h line 50258
+ *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 50263
+ *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 50267
+ *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 50271
+ *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 50275
+ *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 50279
+ *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 50283
+ *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 50392
+ *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 50684
+ *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 55043
+ *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 55048
+ *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 55054
+ *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 55058
  *
  * THREAD SAFETY
  *   No global or thread-local mutable state. Objects are not locked: two
@@ -336,7 +336,9 @@
  *     --precision relative to the value; crosscheck --prism-arg/--storm-arg,
  *     native's proven bound as its stated error, a property native refuses no
  *     longer stops the others; PRISM's Fox-Glynn overflow and iteration
- *     limit carry a hint.
+ *     limit carry a hint. backends: the Storm adapter writes the properties
+ *     as Storm 1.12 reads them (';' after each property, comments and names
+ *     blanked: a real Storm, built here, refused the files before).
  *   0.6.0  prism: the model file is lexed block by block as it is parsed
  *     (PROPER_PRISM_TOK_BLOCK), each breadth-first level explored in key
  *     order with a direct state table (PROPER_PRISM_DIRECT_BITS) and
