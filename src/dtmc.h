@@ -826,6 +826,11 @@ PROPER_API int proper_dtmc_interval_reward_cumul(const proper_dtmc *m, const dou
  * lower ends; sum_lo is the row's sum of lower ends), and whether state s
  * has a distribution within its intervals with support in the states
  * marked in `u` that gives the states marked in `v` positive mass. */
+/* Whether lo and hi are intervals of m: m a DTMC, each interval within
+ * [0, 1], each row's lower ends summing to at most 1 and its upper ends to
+ * at least 1 (within PROPER_DTMC_ROW_SUM_TOL); PROPER_EPROB (or
+ * PROPER_EUNSUPPORTED for a CTMC) naming the state otherwise. */
+PROPER_API int proper_dtmc_check_intervals(const proper_dtmc *m, const double *lo, const double *hi, proper_error *err);
 PROPER_API int proper_dtmc_interval_can(const double *lo, const double *hi, uint64_t e, double sum_lo);
 PROPER_API int proper_dtmc_interval_stays_hits(const proper_dtmc *m, const double *lo, const double *hi, uint32_t s,
                                                const unsigned char *u, const unsigned char *v);
@@ -4991,7 +4996,7 @@ done:
 
 /* ---- interval DTMCs ---------------------------------------------------- */
 
-static int proper__dtmc_check_intervals(const proper_dtmc *m, const double *lo, const double *hi, proper_error *err) {
+PROPER_API int proper_dtmc_check_intervals(const proper_dtmc *m, const double *lo, const double *hi, proper_error *err) {
     uint32_t s;
     uint64_t e;
     if (m->kind != PROPER_DTMC_KIND_DTMC)
@@ -5432,7 +5437,7 @@ PROPER_API int proper_dtmc_interval_prob_until(const proper_dtmc *m, const doubl
     memset(&qg, 0, sizeof qg);
     if (stats) memset(stats, 0, sizeof *stats);
     if ((rc = proper__dtmc_check_set(m, phi1, "phi1", err)) || (rc = proper__dtmc_check_set(m, phi2, "phi2", err)) ||
-        (rc = proper__dtmc_check_intervals(m, lo, hi, err)))
+        (rc = proper_dtmc_check_intervals(m, lo, hi, err)))
         return rc;
     if (!(o.rel_precision > 0.0)) o.rel_precision = PROPER_DTMC_REL_PRECISION;
     no = (unsigned char *)proper_calloc((size_t)n + 1, 1);
@@ -5524,7 +5529,7 @@ PROPER_API int proper_dtmc_interval_prob_bounded_until(const proper_dtmc *m, con
     unsigned long j, next_check = PROPER_DTMC_BOUND_CHECK_FROM;
     int rc, tried = 0;
     if ((rc = proper__dtmc_check_set(m, phi1, "phi1", err)) || (rc = proper__dtmc_check_set(m, phi2, "phi2", err)) ||
-        (rc = proper__dtmc_check_intervals(m, lo, hi, err)))
+        (rc = proper_dtmc_check_intervals(m, lo, hi, err)))
         return rc;
     order = proper__dtmc_interval_order_scratch(m, NULL);
     next = (double *)proper_calloc((size_t)n + 1, sizeof *next);
@@ -5561,7 +5566,7 @@ PROPER_API int proper_dtmc_interval_next(const proper_dtmc *m, const double *lo,
     uint64_t *order;
     double *ind;
     int rc;
-    if ((rc = proper__dtmc_check_set(m, phi, "phi", err)) || (rc = proper__dtmc_check_intervals(m, lo, hi, err)))
+    if ((rc = proper__dtmc_check_set(m, phi, "phi", err)) || (rc = proper_dtmc_check_intervals(m, lo, hi, err)))
         return rc;
     order = proper__dtmc_interval_order_scratch(m, NULL);
     ind = (double *)proper_calloc((size_t)n + 1, sizeof *ind);
@@ -5693,7 +5698,7 @@ PROPER_API int proper_dtmc_interval_reward_reach(const proper_dtmc *m, const dou
     memset(&cs, 0, sizeof cs);
     memset(&qg, 0, sizeof qg);
     if (stats) memset(stats, 0, sizeof *stats);
-    if ((rc = proper__dtmc_check_set(m, target, "target", err)) || (rc = proper__dtmc_check_intervals(m, lo, hi, err)) ||
+    if ((rc = proper__dtmc_check_set(m, target, "target", err)) || (rc = proper_dtmc_check_intervals(m, lo, hi, err)) ||
         (rc = proper__dtmc_interval_check_rewards(m, state_rewards, trans_rewards, err)))
         return rc;
     if (!(o.rel_precision > 0.0)) o.rel_precision = PROPER_DTMC_REL_PRECISION;
@@ -5796,7 +5801,7 @@ PROPER_API int proper_dtmc_interval_reward_cumul(const proper_dtmc *m, const dou
     double *next;
     unsigned long j, next_check = PROPER_DTMC_BOUND_CHECK_FROM;
     int rc;
-    if ((rc = proper__dtmc_check_intervals(m, lo, hi, err)) ||
+    if ((rc = proper_dtmc_check_intervals(m, lo, hi, err)) ||
         (rc = proper__dtmc_interval_check_rewards(m, state_rewards, trans_rewards, err)))
         return rc;
     order = proper__dtmc_interval_order_scratch(m, NULL);

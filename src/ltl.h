@@ -3282,32 +3282,6 @@ done:
     return rc;
 }
 
-/* The model's intervals: aligned with its transitions, within [0, 1],
- * each row's lower ends summing to at most 1 and its upper ends to at
- * least 1 (within PROPER_DTMC_ROW_SUM_TOL). */
-static int proper__ltl_check_intervals(const proper_dtmc *m, const double *lo, const double *hi, proper_error *err) {
-    uint32_t s;
-    if (m->kind != PROPER_DTMC_KIND_DTMC)
-        return proper_error_set(err, PROPER_EUNSUPPORTED, NULL, 0, 0, "LTL: probability intervals need a DTMC");
-    for (s = 0; s < m->n_states; s++) {
-        double sum_lo = 0.0, sum_hi = 0.0;
-        uint64_t e;
-        for (e = m->row[s]; e < m->row[s + 1]; e++) {
-            if (!(lo[e] >= 0.0 && lo[e] <= hi[e] && hi[e] <= 1.0))
-                return proper_error_set(err, PROPER_EPROB, NULL, 0, 0,
-                                        "LTL: state %u: the interval [%g, %g] of its transition to %u is not within "
-                                        "[0, 1]", (unsigned)s, lo[e], hi[e], (unsigned)m->col[e]);
-            sum_lo += lo[e];
-            sum_hi += hi[e];
-        }
-        if (sum_lo > 1.0 + PROPER_DTMC_ROW_SUM_TOL || sum_hi < 1.0 - PROPER_DTMC_ROW_SUM_TOL)
-            return proper_error_set(err, PROPER_EPROB, NULL, 0, 0,
-                                    "LTL: state %u: no distribution fits its intervals (lower ends sum to %.17g, "
-                                    "upper ends to %.17g)", (unsigned)s, sum_lo, sum_hi);
-    }
-    return 0;
-}
-
 /* Pmax [ f ] in every state: the product, its accepting end components,
  * and the largest probability of reaching them (dtmc.h). */
 static int proper__ltl_interval_max(const proper_dtmc *m, const double *lo, const double *hi, const proper_ltl *f,
@@ -3378,7 +3352,7 @@ PROPER_API int proper_ltl_interval_prob(const proper_dtmc *m, const double *lo, 
     proper_ltl neg;
     uint32_t s;
     int rc;
-    if ((rc = proper__ltl_check_args(m, f, aps, n_aps, 0, err)) || (rc = proper__ltl_check_intervals(m, lo, hi, err)))
+    if ((rc = proper__ltl_check_args(m, f, aps, n_aps, 0, err)) || (rc = proper_dtmc_check_intervals(m, lo, hi, err)))
         return rc;
     if (!opts) opts = &defaults;
     if (stats) memset(stats, 0, sizeof *stats);
