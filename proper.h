@@ -63,35 +63,35 @@
  *                             builder, direct and iterative solvers with
  *                             proven error bounds, CSL by uniformisation,
  *                             explicit/DRN/DOT/PRISM files
- *     exact.h     line 17288  big integers, rationals, rational functions;
+ *     exact.h     line 17293  big integers, rationals, rational functions;
  *                             exact and parametric solving by state elimination
- *     ltl.h       line 21794  LTL on DTMCs: refinement of the chain per
+ *     ltl.h       line 21799  LTL on DTMCs: refinement of the chain per
  *                             temporal subformula (Courcoubetis-Yannakakis),
  *                             co-safe LTL rewards by a DFA product, E/A[ltl],
  *                             Pmin/Pmax of LTL on interval models
- *     prism.h     line 25190  the PRISM language (DTMCs and CTMCs) and
+ *     prism.h     line 25169  the PRISM language (DTMCs and CTMCs) and
  *                             its property language, on top of dtmc.h
- *     synth.h     line 33280  annotated C/Java source -> parametric DTMC
+ *     synth.h     line 33259  annotated C/Java source -> parametric DTMC
  *                             (the PROPER method)
- *     estimate.h  line 34755  per-run count logs -> parameter
+ *     estimate.h  line 34734  per-run count logs -> parameter
  *                             intervals -> property interval
- *     annot.h     line 36124  probabilistic performance annotations
+ *     annot.h     line 36103  probabilistic performance annotations
  *                             (Freud): how a function's time or memory
  *                             depends on its input, fitted from call logs
- *     vlmc.h      line 41781  VLMC learning from location traces, Markov
+ *     vlmc.h      line 41760  VLMC learning from location traces, Markov
  *                             hull, steps to termination
- *     lp.h        line 44520  linear programs: CPLEX LP files, a native
+ *     lp.h        line 44499  linear programs: CPLEX LP files, a native
  *                             simplex, a box-constrained QP
- *     qn.h        line 47740  closed queueing networks: simulation, mean
+ *     qn.h        line 47719  closed queueing networks: simulation, mean
  *                             field, MVA, the exact CTMC, rates and routing
  *                             learned by LP/QP
- *     sim.h       line 50111  discrete-event simulation of multithreaded
+ *     sim.h       line 50090  discrete-event simulation of multithreaded
  *                             programs (Tarvo & Reiss): queues, thread pools,
  *                             CPUs, locks, I/O
- *     backend.h   line 54965  external engines behind one interface:
+ *     backend.h   line 54944  external engines behind one interface:
  *                             plugins, registry, subprocess runner
  *     backend_native.h
- *                 line 55903  proper's own engines (prism.h, dtmc.h,
+ *                 line 55882  proper's own engines (prism.h, dtmc.h,
  *                             lp.h) as the backend "native"
  *   The adapters for PRISM, Storm and glpsol are separate headers in
  *   backends/ of the source tree; they are not part of proper.h.
@@ -183,105 +183,105 @@
  *   PROPER_DTMC_PARAM_TIE           1e-12                  dtmc.h line 9616
  *   PROPER_DTMC_PARAM_MAX_ITER      10000UL                dtmc.h line 9619
  *   PROPER_DTMC_MAX_STATES          0xFFFFFFF0u            dtmc.h line 9624
- *   PROPER_EXACT_MAX_LIMBS          (1u << 20)             exact.h line 17387
- *   PROPER_EXACT_MAX_EXP10          100000                 exact.h line 17393
- *   PROPER_EXACT_MAX_STEPS          1000ul                 exact.h line 17401
- *   PROPER_EXACT_MAX_POWER          1000                   exact.h line 17406
- *   PROPER_EXACT_MAX_TERMS          100000                 exact.h line 17411
- *   PROPER_EXACT_MAX_GCD_WORK       1000000000ull          exact.h line 17421
- *   PROPER_EXACT_MAX_WORK           30000000000ull         exact.h line 17433
- *   PROPER_EXACT_MAX_STATES         1000000                exact.h line 17438
- *   PROPER_EXACT_MAX_ENTRIES        20000000u              exact.h line 17445
- *   PROPER_EXACT_MOD_MAX_DEG        65536u                 exact.h line 19388
- *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 21891
- *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 21897
- *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 21904
- *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 21909
- *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 21920
- *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 21927
- *   PROPER_LTL_MAX_JUMP_UNTILS      12                     ltl.h line 21934
- *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 21940
- *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 25407
- *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 25412
- *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 25417
- *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 25422
- *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 25427
- *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 25929
- *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 28920
- *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 29443
- *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 31654
- *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 33383
- *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 33386
- *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 34895
- *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 34898
- *   PROPER_ANNOT_CORR               0.99                   annot.h line 36328
- *   PROPER_ANNOT_R2                 0.9                    annot.h line 36332
- *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 36336
- *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 36340
- *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 36344
- *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 36348
- *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 36354
- *   PROPER_ANNOT_CUTS               32                     annot.h line 36358
- *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 36362
- *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 36366
- *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 36370
- *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 36375
- *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 36379
- *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 36383
- *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 36387
- *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 36392
- *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 36396
- *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 36628
- *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 36702
- *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 36813
- *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 36817
- *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 38673
- *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 38677
- *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 41959
- *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 41964
- *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 41972
- *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 41976
- *   PROPER_LP_PERTURB               1e-6                   lp.h line 44700
- *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 44715
- *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 44718
- *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 44721
- *   PROPER_LP_SING_TOL              1e-11                  lp.h line 44724
- *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 44727
- *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 44730
- *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 44735
- *   PROPER_LP_SCALE_PASSES          6                      lp.h line 44739
- *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 44746
- *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 44751
- *   PROPER_LP_COND_TOL              1e-9                   lp.h line 44757
- *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 44762
- *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 47357
- *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 47831
- *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 47835
- *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 47839
- *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 47846
- *   PROPER_QN_RESUM_EVERY           256                    qn.h line 47851
- *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 47921
- *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 47924
- *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 47975
- *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 47978
- *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 47981
- *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 48015
- *   PROPER_QN_LAD_KEEP              2                      qn.h line 49059
- *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 49062
- *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 49065
- *   PROPER_SIM_BUCKETS              200                    sim.h line 50258
- *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 50263
- *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 50267
- *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 50271
- *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 50275
- *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 50279
- *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 50283
- *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 50392
- *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 50684
- *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 55043
- *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 55048
- *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 55054
- *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 55058
+ *   PROPER_EXACT_MAX_LIMBS          (1u << 20)             exact.h line 17392
+ *   PROPER_EXACT_MAX_EXP10          100000                 exact.h line 17398
+ *   PROPER_EXACT_MAX_STEPS          1000ul                 exact.h line 17406
+ *   PROPER_EXACT_MAX_POWER          1000                   exact.h line 17411
+ *   PROPER_EXACT_MAX_TERMS          100000                 exact.h line 17416
+ *   PROPER_EXACT_MAX_GCD_WORK       1000000000ull          exact.h line 17426
+ *   PROPER_EXACT_MAX_WORK           30000000000ull         exact.h line 17438
+ *   PROPER_EXACT_MAX_STATES         1000000                exact.h line 17443
+ *   PROPER_EXACT_MAX_ENTRIES        20000000u              exact.h line 17450
+ *   PROPER_EXACT_MOD_MAX_DEG        65536u                 exact.h line 19393
+ *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 21896
+ *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 21902
+ *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 21909
+ *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 21914
+ *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 21925
+ *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 21932
+ *   PROPER_LTL_MAX_JUMP_UNTILS      12                     ltl.h line 21939
+ *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 21945
+ *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 25386
+ *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 25391
+ *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 25396
+ *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 25401
+ *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 25406
+ *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 25908
+ *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 28899
+ *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 29422
+ *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 31633
+ *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 33362
+ *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 33365
+ *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 34874
+ *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 34877
+ *   PROPER_ANNOT_CORR               0.99                   annot.h line 36307
+ *   PROPER_ANNOT_R2                 0.9                    annot.h line 36311
+ *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 36315
+ *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 36319
+ *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 36323
+ *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 36327
+ *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 36333
+ *   PROPER_ANNOT_CUTS               32                     annot.h line 36337
+ *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 36341
+ *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 36345
+ *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 36349
+ *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 36354
+ *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 36358
+ *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 36362
+ *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 36366
+ *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 36371
+ *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 36375
+ *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 36607
+ *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 36681
+ *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 36792
+ *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 36796
+ *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 38652
+ *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 38656
+ *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 41938
+ *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 41943
+ *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 41951
+ *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 41955
+ *   PROPER_LP_PERTURB               1e-6                   lp.h line 44679
+ *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 44694
+ *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 44697
+ *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 44700
+ *   PROPER_LP_SING_TOL              1e-11                  lp.h line 44703
+ *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 44706
+ *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 44709
+ *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 44714
+ *   PROPER_LP_SCALE_PASSES          6                      lp.h line 44718
+ *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 44725
+ *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 44730
+ *   PROPER_LP_COND_TOL              1e-9                   lp.h line 44736
+ *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 44741
+ *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 47336
+ *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 47810
+ *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 47814
+ *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 47818
+ *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 47825
+ *   PROPER_QN_RESUM_EVERY           256                    qn.h line 47830
+ *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 47900
+ *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 47903
+ *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 47954
+ *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 47957
+ *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 47960
+ *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 47994
+ *   PROPER_QN_LAD_KEEP              2                      qn.h line 49038
+ *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 49041
+ *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 49044
+ *   PROPER_SIM_BUCKETS              200                    sim.h line 50237
+ *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 50242
+ *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 50246
+ *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 50250
+ *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 50254
+ *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 50258
+ *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 50262
+ *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 50371
+ *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 50663
+ *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 55022
+ *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 55027
+ *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 55033
+ *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 55037
  *
  * THREAD SAFETY
  *   No global or thread-local mutable state. Objects are not locked: two
@@ -10142,6 +10142,11 @@ PROPER_API int proper_dtmc_interval_reward_cumul(const proper_dtmc *m, const dou
  * lower ends; sum_lo is the row's sum of lower ends), and whether state s
  * has a distribution within its intervals with support in the states
  * marked in `u` that gives the states marked in `v` positive mass. */
+/* Whether lo and hi are intervals of m: m a DTMC, each interval within
+ * [0, 1], each row's lower ends summing to at most 1 and its upper ends to
+ * at least 1 (within PROPER_DTMC_ROW_SUM_TOL); PROPER_EPROB (or
+ * PROPER_EUNSUPPORTED for a CTMC) naming the state otherwise. */
+PROPER_API int proper_dtmc_check_intervals(const proper_dtmc *m, const double *lo, const double *hi, proper_error *err);
 PROPER_API int proper_dtmc_interval_can(const double *lo, const double *hi, uint64_t e, double sum_lo);
 PROPER_API int proper_dtmc_interval_stays_hits(const proper_dtmc *m, const double *lo, const double *hi, uint32_t s,
                                                const unsigned char *u, const unsigned char *v);
@@ -14307,7 +14312,7 @@ done:
 
 /* ---- interval DTMCs ---------------------------------------------------- */
 
-static int proper__dtmc_check_intervals(const proper_dtmc *m, const double *lo, const double *hi, proper_error *err) {
+PROPER_API int proper_dtmc_check_intervals(const proper_dtmc *m, const double *lo, const double *hi, proper_error *err) {
     uint32_t s;
     uint64_t e;
     if (m->kind != PROPER_DTMC_KIND_DTMC)
@@ -14748,7 +14753,7 @@ PROPER_API int proper_dtmc_interval_prob_until(const proper_dtmc *m, const doubl
     memset(&qg, 0, sizeof qg);
     if (stats) memset(stats, 0, sizeof *stats);
     if ((rc = proper__dtmc_check_set(m, phi1, "phi1", err)) || (rc = proper__dtmc_check_set(m, phi2, "phi2", err)) ||
-        (rc = proper__dtmc_check_intervals(m, lo, hi, err)))
+        (rc = proper_dtmc_check_intervals(m, lo, hi, err)))
         return rc;
     if (!(o.rel_precision > 0.0)) o.rel_precision = PROPER_DTMC_REL_PRECISION;
     no = (unsigned char *)proper_calloc((size_t)n + 1, 1);
@@ -14840,7 +14845,7 @@ PROPER_API int proper_dtmc_interval_prob_bounded_until(const proper_dtmc *m, con
     unsigned long j, next_check = PROPER_DTMC_BOUND_CHECK_FROM;
     int rc, tried = 0;
     if ((rc = proper__dtmc_check_set(m, phi1, "phi1", err)) || (rc = proper__dtmc_check_set(m, phi2, "phi2", err)) ||
-        (rc = proper__dtmc_check_intervals(m, lo, hi, err)))
+        (rc = proper_dtmc_check_intervals(m, lo, hi, err)))
         return rc;
     order = proper__dtmc_interval_order_scratch(m, NULL);
     next = (double *)proper_calloc((size_t)n + 1, sizeof *next);
@@ -14877,7 +14882,7 @@ PROPER_API int proper_dtmc_interval_next(const proper_dtmc *m, const double *lo,
     uint64_t *order;
     double *ind;
     int rc;
-    if ((rc = proper__dtmc_check_set(m, phi, "phi", err)) || (rc = proper__dtmc_check_intervals(m, lo, hi, err)))
+    if ((rc = proper__dtmc_check_set(m, phi, "phi", err)) || (rc = proper_dtmc_check_intervals(m, lo, hi, err)))
         return rc;
     order = proper__dtmc_interval_order_scratch(m, NULL);
     ind = (double *)proper_calloc((size_t)n + 1, sizeof *ind);
@@ -15009,7 +15014,7 @@ PROPER_API int proper_dtmc_interval_reward_reach(const proper_dtmc *m, const dou
     memset(&cs, 0, sizeof cs);
     memset(&qg, 0, sizeof qg);
     if (stats) memset(stats, 0, sizeof *stats);
-    if ((rc = proper__dtmc_check_set(m, target, "target", err)) || (rc = proper__dtmc_check_intervals(m, lo, hi, err)) ||
+    if ((rc = proper__dtmc_check_set(m, target, "target", err)) || (rc = proper_dtmc_check_intervals(m, lo, hi, err)) ||
         (rc = proper__dtmc_interval_check_rewards(m, state_rewards, trans_rewards, err)))
         return rc;
     if (!(o.rel_precision > 0.0)) o.rel_precision = PROPER_DTMC_REL_PRECISION;
@@ -15112,7 +15117,7 @@ PROPER_API int proper_dtmc_interval_reward_cumul(const proper_dtmc *m, const dou
     double *next;
     unsigned long j, next_check = PROPER_DTMC_BOUND_CHECK_FROM;
     int rc;
-    if ((rc = proper__dtmc_check_intervals(m, lo, hi, err)) ||
+    if ((rc = proper_dtmc_check_intervals(m, lo, hi, err)) ||
         (rc = proper__dtmc_interval_check_rewards(m, state_rewards, trans_rewards, err)))
         return rc;
     order = proper__dtmc_interval_order_scratch(m, NULL);
@@ -25075,32 +25080,6 @@ done:
     return rc;
 }
 
-/* The model's intervals: aligned with its transitions, within [0, 1],
- * each row's lower ends summing to at most 1 and its upper ends to at
- * least 1 (within PROPER_DTMC_ROW_SUM_TOL). */
-static int proper__ltl_check_intervals(const proper_dtmc *m, const double *lo, const double *hi, proper_error *err) {
-    uint32_t s;
-    if (m->kind != PROPER_DTMC_KIND_DTMC)
-        return proper_error_set(err, PROPER_EUNSUPPORTED, NULL, 0, 0, "LTL: probability intervals need a DTMC");
-    for (s = 0; s < m->n_states; s++) {
-        double sum_lo = 0.0, sum_hi = 0.0;
-        uint64_t e;
-        for (e = m->row[s]; e < m->row[s + 1]; e++) {
-            if (!(lo[e] >= 0.0 && lo[e] <= hi[e] && hi[e] <= 1.0))
-                return proper_error_set(err, PROPER_EPROB, NULL, 0, 0,
-                                        "LTL: state %u: the interval [%g, %g] of its transition to %u is not within "
-                                        "[0, 1]", (unsigned)s, lo[e], hi[e], (unsigned)m->col[e]);
-            sum_lo += lo[e];
-            sum_hi += hi[e];
-        }
-        if (sum_lo > 1.0 + PROPER_DTMC_ROW_SUM_TOL || sum_hi < 1.0 - PROPER_DTMC_ROW_SUM_TOL)
-            return proper_error_set(err, PROPER_EPROB, NULL, 0, 0,
-                                    "LTL: state %u: no distribution fits its intervals (lower ends sum to %.17g, "
-                                    "upper ends to %.17g)", (unsigned)s, sum_lo, sum_hi);
-    }
-    return 0;
-}
-
 /* Pmax [ f ] in every state: the product, its accepting end components,
  * and the largest probability of reaching them (dtmc.h). */
 static int proper__ltl_interval_max(const proper_dtmc *m, const double *lo, const double *hi, const proper_ltl *f,
@@ -25171,7 +25150,7 @@ PROPER_API int proper_ltl_interval_prob(const proper_dtmc *m, const double *lo, 
     proper_ltl neg;
     uint32_t s;
     int rc;
-    if ((rc = proper__ltl_check_args(m, f, aps, n_aps, 0, err)) || (rc = proper__ltl_check_intervals(m, lo, hi, err)))
+    if ((rc = proper__ltl_check_args(m, f, aps, n_aps, 0, err)) || (rc = proper_dtmc_check_intervals(m, lo, hi, err)))
         return rc;
     if (!opts) opts = &defaults;
     if (stats) memset(stats, 0, sizeof *stats);
