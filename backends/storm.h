@@ -377,7 +377,7 @@ PROPER_API int proper_stormtool_parse(const char *text, size_t len, int exit_sta
 /* ---- the Storm backend ---- */
 
 /* ---- the properties file as Storm reads it ----
- * Storm 1.12 (tests/transcripts/storm_*.txt) reads a properties file as
+ * Storm 1.12 (built here, see the header) reads a properties file as
  * properties separated by ';' only (two properties on two lines fail the
  * whole run: "Could not parse formula"), and reads R{"time"} in a property
  * named "time" as a reference to that property. So comments are blanked, a
