@@ -27,7 +27,9 @@
  * Newton — square root of a uniform double in [0, 100000); Euclid — gcd of
  * a, b ~ U{0..200} (remainder form); Miller–Rabin — x ~ U{0..1000}, 4
  * rounds with uniformly random bases (a randomised algorithm, as §5.2
- * says). The sizes (30, 20, 9, 100) are the parameter of each program.
+ * says), the program of the thesis's reference for it (its locations are
+ * read at ur_miller_rabin). The sizes (30, 20, 9, 100) are the parameter
+ * of each program.
  */
 #ifndef VLMC_UNROLLED_H
 #define VLMC_UNROLLED_H
@@ -250,45 +252,61 @@ static void ur_euclid_gcd(ur_run *run, proper_rng *rng, int max_v) {
     }
 }
 
-/* ---- Miller–Rabin on x ~ U{0..1000}: 4 rounds, random bases ---- */
-static uint64_t ur_powmod(uint64_t b, uint64_t e, uint64_t m) {
-    uint64_t r = 1 % m;
-    b %= m;
-    while (e) {
-        if (e & 1) r = r * b % m;
-        b = b * b % m;
-        e >>= 1;
+/* ---- Miller–Rabin on x ~ U{0..1000}: isPrime(x, 4) ----
+ * The program of the thesis's reference for it ([97], GeeksforGeeks'
+ * "Primality Test | Set 3 (Miller–Rabin)"): isPrime returns at once for
+ * n <= 4, strips the factors 2 of n - 1 into d (no separate test for an
+ * even n), then calls millerTest(d, n) k = 4 times; millerTest draws a base
+ * 2 + rand() % (n - 4), computes a^d mod n by square-and-multiply (power(),
+ * a loop over the bits of d) and squares while d != n - 1, stopping at 1 or
+ * n - 1. Locations: the program's entry and every loop test (the d loop,
+ * the rounds, power()'s loop in each round, the squaring loop in each
+ * round); the if statements are not locations. This reading gives orders 41
+ * to 46 at the thesis's 10^5 runs, by seed (the thesis: 46); with the if
+ * tests as well it gives 97, with power()'s if arm 65, with power() opaque
+ * 29 (docs/vlmc-results.md). */
+static uint64_t ur_mr_power(ur_run *run, uint64_t x, uint64_t y, uint64_t p, int round) {
+    uint64_t res = 1;
+    int it;
+    x %= p;
+    for (it = 0;; it++) {
+        UR_LOC2('p', round, it); /* while (y > 0) */
+        if (!(y > 0)) return res;
+        if (y & 1) res = res * x % p;
+        y >>= 1;
+        x = x * x % p;
     }
-    return r;
+}
+
+/* millerTest(d, n): 1 when n is probably prime for this round's base. */
+static int ur_mr_round(ur_run *run, proper_rng *rng, uint64_t d, uint64_t n, int round) {
+    uint64_t x = ur_mr_power(run, 2 + proper_rng_below(rng, n - 4), d, n, round);
+    int it;
+    if (x == 1 || x == n - 1) return 1;
+    for (it = 0;; it++) {
+        UR_LOC2('w', round, it); /* while (d != n - 1) */
+        if (!(d != n - 1)) return 0;
+        x = x * x % n;
+        d *= 2;
+        if (x == 1) return 0;
+        if (x == n - 1) return 1;
+    }
 }
 
 static void ur_miller_rabin(ur_run *run, proper_rng *rng, int max_x) {
-    uint64_t n = proper_rng_below(rng, (uint64_t)max_x + 1), d, y;
-    int r = 0, round, k;
-    UR_LOC('s', 0); /* if (n < 4) */
-    if (n < 4) {
-        UR_LOC('s', 1); /* return n >= 2 */
-        return;
-    }
-    UR_LOC('s', 2); /* if (n % 2 == 0) */
-    if (n % 2 == 0) return;
-    for (d = n - 1;; d /= 2, r++) {
-        UR_LOC('d', r); /* while (d % 2 == 0) */
+    uint64_t n = proper_rng_below(rng, (uint64_t)max_x + 1), d = n - 1;
+    int it, round;
+    UR_LOC('s', 0); /* entry */
+    if (n <= 4) return; /* n <= 1 || n == 4: composite; n <= 3: prime */
+    for (it = 0;; it++) {
+        UR_LOC('d', it); /* while (d % 2 == 0) */
         if (d % 2 != 0) break;
+        d /= 2;
     }
     for (round = 0;; round++) {
-        UR_LOC('r', round); /* for (round < 4) */
+        UR_LOC('r', round); /* for (i < k) */
         if (!(round < 4)) return; /* probably prime */
-        y = ur_powmod(2 + proper_rng_below(rng, n - 3), d, n);
-        UR_LOC('f', round); /* if (y == 1 || y == n - 1) continue */
-        if (y == 1 || y == n - 1) continue;
-        for (k = 1;; k++) {
-            UR_LOC2('k', round, k); /* for (k < r) */
-            if (!(k < r)) return;   /* composite */
-            y = y * y % n;
-            UR_LOC2('x', round, k); /* if (y == n - 1) break */
-            if (y == n - 1) break;
-        }
+        if (!ur_mr_round(run, rng, d, n, round)) return; /* composite */
     }
 }
 
