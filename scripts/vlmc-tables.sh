@@ -51,7 +51,16 @@ timed() {
     cat "$OUT/time.txt"
 }
 
-echo "## Figure 16: accuracy of the steps to termination (alpha = 1, n_min = 1)"
+# run the generator with output to $2, appending "step program CPU-s peak-KB" to $OUT/cost
+gen_costed() {
+    step=$1 out=$2
+    shift 2
+    /usr/bin/time -f "%U %S %M" -o "$OUT/time.txt" "$GEN" "$step" "$@" > "$out"
+    awk -v s="$step" -v p="$1" '{ printf "%s %s %.1f %d\n", s, p, $1 + $2, $3 }' "$OUT/time.txt" >> "$OUT/cost"
+}
+: > "$OUT/cost"
+
+echo "### Figure 16: accuracy of the steps to termination (alpha = 1, n_min = 1)"
 echo
 echo "Scale of the sorting programs: $SCALE x the thesis's runs; the others at the thesis's runs. Seed $SEED."
 echo "KL(E||V) in nats: E = the steps PMF of as many fresh runs (the thesis's ground truth), V = the model's"
@@ -64,7 +73,7 @@ echo "| program | runs (thesis) | runs (proper) | locations | KL thesis | KL pro
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for p in double_loop nested_loop bubble_sort insertion_sort quick_sort binary_search newton_sqrt euclid_gcd miller_rabin; do
     n=$(runs_for $p)
-    "$GEN" fig16 $p "$n" $SEED > "$OUT/fig16.$p"
+    gen_costed fig16 "$OUT/fig16.$p" $p "$n" $SEED
     stop=$("$GEN" stop $p 10000 $SEED | cut -f3)
     awk -F'\t' -v p=$p -v stop="$stop" 'NR == FNR { if ($1 == "fig16" && $2 == p) { kl = $3; ord = $4; runs = $5 }; next }
         { printf "| %s | %d | %d | %d | %s | %s | %s | %s | %s | %d | %d | %d | %s |\n", p, runs, $2, $4, kl, $7, $9, $10, $8, ord, $6, $5 - 1, stop }' \
@@ -72,16 +81,16 @@ for p in double_loop nested_loop bubble_sort insertion_sort quick_sort binary_se
 done
 
 echo
-echo "## Table 4: order, log-likelihood and nodes"
+echo "### Table 4: order, log-likelihood and nodes"
 echo
 echo "Cutoff K = chi2_{|L|-1}(1 - alpha)/2 with |L| the number of locations (the thesis's §5.1.3;"
 echo "proper's --cutoff-df alphabet). Nodes: the location-PSTs' nodes without proper's start context ^."
 echo "L (thesis) has no stated normalisation; proper's column is -log-likelihood per run, in nats."
 for p in double_loop nested_loop bubble_sort insertion_sort quick_sort; do
     n=$(runs_for $p)
-    "$GEN" table4 $p "$n" $SEED > "$OUT/table4.$p"
+    gen_costed table4 "$OUT/table4.$p" $p "$n" $SEED
     echo
-    echo "### $p ($n runs)"
+    echo "#### $p ($n runs)"
     echo
     echo "| n_min | alpha | order thesis | order proper | L thesis | -loglik/run proper | nodes thesis | nodes proper |"
     echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
@@ -91,7 +100,22 @@ for p in double_loop nested_loop bubble_sort insertion_sort quick_sort; do
 done
 
 echo
-echo "## Table 5: time and peak memory (alpha = 1, n_min = 1)"
+echo "#### L against normalisations of proper's log-likelihood (alpha = 1, n_min = 1)"
+echo
+echo "l: proper's log-likelihood of the training runs (natural log); symbols: the locations visited."
+echo "A normalisation that were the thesis's L would give the same ratio L / value for every program."
+echo
+echo "| program | symbols/run | L thesis | -l/run (nats) | bits/run | log10/run | nats/symbol | L / nats per run | L / bits per run | L / symbols per run |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+for p in double_loop nested_loop bubble_sort insertion_sort quick_sort; do
+    awk -F'\t' -v p=$p 'NR == FNR { if ($1 == "table4" && $2 == p && $3 == 1 && $4 == "1.0") L = $6; next }
+        $2 == 1 && $3 == "1.0" { sym = $8 / $7; nats = -$5 / $7;
+            printf "| %s | %.2f | %.2f | %.4f | %.4f | %.4f | %.4f | %.2f | %.2f | %.2f |\n", p, sym, L, nats,
+                nats / log(2), nats / log(10), -$5 / $8, L / nats, L * log(2) / nats, L / sym }' "$PUB" "$OUT/table4.$p"
+done
+
+echo
+echo "### Table 5: time and peak memory (alpha = 1, n_min = 1)"
 echo
 echo "proper: \`bin/proper vlmc fit RUNS-FILE\` in a fresh process (reading the text file and fitting),"
 echo "wall time and peak resident memory from /usr/bin/time; the thesis's runs (10^6 Double Loop,"
@@ -113,6 +137,17 @@ for row in "double_loop 10" "double_loop 15" "double_loop 20" "double_loop 30" \
 done
 rm -f "$OUT/t5.runs"
 
+echo
+echo "#### Cost of the experiments (vlmc-thesis, this run)"
+echo
+echo "CPU seconds (user + system) and peak resident memory of each generator step above: a Figure 16"
+echo "row traces the training and as many fresh runs and fits alpha = 1, n_min = 1; a Table 4 row traces"
+echo "the runs once and makes its seven fits."
+echo
+echo "| step | program | CPU (s) | peak memory (MB) |"
+echo "|---|---|---:|---:|"
+awk '{ printf "| %s | %s | %.1f | %.0f |\n", $1, $2, $3, $4 / 1024 }' "$OUT/cost"
+
 [ "$WITH_R" = 1 ] || exit 0
 if ! command -v Rscript > /dev/null 2>&1 || ! Rscript -e 'suppressMessages(library(VLMC))' > /dev/null 2>&1; then
     echo
@@ -129,7 +164,7 @@ el <- proc.time()[["elapsed"]] - t0
 cat(length(capture.output(draw(f))), f$size[["ord.MC"]], el, "\n")
 EOF
 echo
-echo "### Against R's VLMC package on identical work"
+echo "#### Against R's VLMC package on identical work"
 echo
 echo "R $RVER: \`vlmc(x)\` with its defaults (alpha.c = 0.05, threshold.gen = 2) on the runs joined into"
 echo "one sequence (what a general-purpose learner is given: contexts cross run boundaries), against"
