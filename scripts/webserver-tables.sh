@@ -166,6 +166,46 @@ sampling() {
     echo '```'
 }
 
+# correlations: per-request Pearson r of the fast server's step times (a
+# step seen several times in one request counts with its sum): sendHeader
+# with sendContent, and the two largest |r| among the other pairs.
+correlations() {
+    echo
+    echo "### Fast server: correlation of the steps within a request"
+    echo
+    echo "Pearson r over the requests of data/webserver/SCENARIO.trace (a step repeated in a request counts"
+    echo "with its sum; pairs over the requests that have both steps)."
+    echo
+    echo "| scenario | requests | sendHeader–sendContent | largest other pair | second largest |"
+    echo "|---|---:|---:|---|---|"
+    for s in sequence alternative loop; do
+        awk -v scen="$s" '
+        /^R / { delete t; next }
+        /^S / { t[$2] += $3; next }
+        /^E/ {
+            reqs++
+            for (a in t) for (b in t) if (a < b) {
+                k = a SUBSEP b
+                n[k]++; sx[k] += t[a]; sy[k] += t[b]; sxx[k] += t[a] * t[a]; syy[k] += t[b] * t[b]; sxy[k] += t[a] * t[b]
+            }
+        }
+        END {
+            m1 = m2 = -1
+            for (k in n) {
+                vx = sxx[k] - sx[k] * sx[k] / n[k]; vy = syy[k] - sy[k] * sy[k] / n[k]
+                if (n[k] < 30 || vx <= 0 || vy <= 0) continue
+                r = (sxy[k] - sx[k] * sy[k] / n[k]) / sqrt(vx * vy)
+                split(k, ab, SUBSEP)
+                name = ab[1] "–" ab[2] " " sprintf("%.2f", r) " (" n[k] " requests)"
+                if (ab[1] == "sendContent" && ab[2] == "sendHeader") { joint = r; continue }
+                a = r < 0 ? -r : r
+                if (a > m1) { m2 = m1; n2 = n1; m1 = a; n1 = name } else if (a > m2) { m2 = a; n2 = name }
+            }
+            printf "| %s | %d | %.2f | %s | %s |\n", scen, reqs, joint, n1, n2
+        }' "data/webserver/$s.trace"
+    done
+}
+
 echo "## Published vs proper (scripts/webserver-tables.sh$( [ $# -gt 0 ] && printf ' %s' "$@"))"
 echo
 echo "Slow-disk server: $traces_said. Fast server: bundled traces data/webserver/."
@@ -175,3 +215,4 @@ table 1 sequence Sequence
 table 2 alternative Alternative
 table 3 loop Loop
 sampling
+correlations
