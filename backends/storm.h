@@ -228,11 +228,28 @@ static void proper__stormtool_position(const char *s, size_t n, int *line, int *
 /* The message of a log line "LEVEL (file:line): message", or NULL. */
 static const char *proper__stormtool_log(const proper_tool_line *l, const char *level, size_t *n) {
     const char *close;
-    if (!proper_tool_line_starts(l, level)) return NULL;
-    close = proper_tool_find(l->s, l->n, "): ");
-    if (!close || memchr(l->s, '(', (size_t)(close - l->s)) == NULL) return NULL;
-    *n = (size_t)(l->s + l->n - close - 3);
+    proper_tool_line t = *l;
+    while (t.n && t.s[0] == ' ') { t.s++; t.n--; } /* Storm 1.12 writes " WARN (" */
+    if (!proper_tool_line_starts(&t, level)) return NULL;
+    close = proper_tool_find(t.s, t.n, "): ");
+    if (!close || memchr(t.s, '(', (size_t)(close - t.s)) == NULL) return NULL;
+    *n = (size_t)(t.s + t.n - close - 3);
     return close + 3;
+}
+
+/* Past the exception class names Storm 1.12 puts before a message
+ * ("WrongFormatException: WrongFormatException: Parsing error ..."). */
+static void proper__stormtool_skip_exception_names(const char **s, size_t *n) {
+    for (;;) {
+        size_t k = 0;
+        while (k < *n && ((*s)[k] == '_' || ((*s)[k] >= 'a' && (*s)[k] <= 'z') || ((*s)[k] >= 'A' && (*s)[k] <= 'Z') ||
+                          ((*s)[k] >= '0' && (*s)[k] <= '9')))
+            k++;
+        if (!(k > 9 && k + 2 <= *n && memcmp(*s + k - 9, "Exception", 9) == 0 && (*s)[k] == ':' && (*s)[k + 1] == ' '))
+            return;
+        *s += k + 2;
+        *n -= k + 2;
+    }
 }
 
 static const char proper__stormtool_terminate[] = "The message of the exception is: ";
@@ -249,6 +266,7 @@ static int proper__stormtool_fatal(proper_error *err, const char *msg, size_t n)
         msg = m + sizeof proper__stormtool_terminate - 1;
     }
     proper_tool_trim(&msg, &n);
+    proper__stormtool_skip_exception_names(&msg, &n);
     if (n >= 7 && memcmp(msg + n - 7, ", here:", 7) == 0) n -= 7; /* the excerpt follows */
     while (n && msg[n - 1] == '.') n--;
     proper__stormtool_position(msg, n, &line, &col, &file, &file_n);
@@ -482,12 +500,142 @@ static void proper__stormtool_rewrite_props(const char *text, proper_strbuf *out
     PROPER_FREE(s);
 }
 
+/* ---- properties a DRN model cannot answer ----
+ * A model proper built (or PRISM's explicit files) goes to Storm as DRN,
+ * which carries labels and reward structures but no variables and no
+ * constants: Storm's DRN reader skips proper's "//[s=0 & d=0]" comments
+ * (storm-parsers/parser/DirectEncodingParser.cpp), and its properties
+ * parser then fails on the first variable with "expecting <basic path
+ * formula>". So the adapter refuses such properties before running Storm,
+ * naming every identifier that is neither a keyword of Storm's property
+ * grammar (FormulaParserGrammar.h, ExpressionParser.h) nor a constant the
+ * properties declare themselves. */
+
+static int proper__stormtool_is_ident_char(char c) {
+    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+static int proper__stormtool_keyword(const char *s, size_t n) {
+    static const char *const words[] = {
+        "true", "false", "min", "max", "F", "G", "X", "U", "W", "R", "C", "I", "P", "S", "T", "LRA", "MP", "E", "A",
+        "Pmin", "Pmax", "Rmin", "Rmax", "Smin", "Smax", "Tmin", "Tmax", "LRAmin", "LRAmax", "multi", "multilex",
+        "quantile", "HOA", "filter", "sum", "avg", "count", "forall", "exists", "argmin", "argmax", "values", "rew",
+        "steps", "time", "exp", "const", "int", "double", "bool", "floor", "ceil", "pow", "mod", "log",
+        "atLeastOneOf", "atMostOneOf", "exactlyOneOf", NULL};
+    size_t i;
+    for (i = 0; words[i]; i++)
+        if (strlen(words[i]) == n && memcmp(words[i], s, n) == 0) return 1;
+    return 0;
+}
+
+static int proper__stormtool_word_is(const char *s, size_t n, const char *word) {
+    return s && strlen(word) == n && memcmp(s, word, n) == 0;
+}
+
+static int proper__stormtool_type_word(const char *s, size_t n) {
+    return proper__stormtool_word_is(s, n, "int") || proper__stormtool_word_is(s, n, "double") ||
+           proper__stormtool_word_is(s, n, "bool");
+}
+
+/* Whether the word s[0..n) is one of the ", "-separated words of list. */
+static int proper__stormtool_listed(const proper_strbuf *list, const char *s, size_t n) {
+    const char *p = list->data;
+    while (p && *p) {
+        size_t k = strcspn(p, ",");
+        if (k == n && memcmp(p, s, n) == 0) return 1;
+        p += k;
+        while (*p == ',' || *p == ' ') p++;
+    }
+    return 0;
+}
+
+static void proper__stormtool_list_add(proper_strbuf *list, const char *s, size_t n) {
+    if (list->len) proper_strbuf_append(list, ", ", 2);
+    proper_strbuf_append(list, s, n);
+}
+
+/* The identifiers of props (comments blanked) that Storm would read as
+ * variables or undeclared constants, into *names (", "-separated); the
+ * line and column of the first into *line, *col. */
+static void proper__stormtool_unknown_names(const char *props, proper_strbuf *names, int *line, int *col) {
+    proper_strbuf declared;
+    const char *p = props, *line_start = props, *prev = NULL, *prev2 = NULL;
+    size_t prev_n = 0, prev2_n = 0;
+    int ln = 1;
+    proper_strbuf_init(&declared);
+    while (*p) {
+        if (*p == '\n') {
+            ln++;
+            line_start = ++p;
+        } else if (*p == '"') { /* a label, reward structure or property name */
+            for (p++; *p && *p != '"' && *p != '\n'; p++) continue;
+            if (*p == '"') p++;
+        } else if ((*p >= '0' && *p <= '9') || *p == '.') { /* a number, exponent included */
+            for (p++; (*p >= '0' && *p <= '9') || *p == '.'; p++) continue;
+            if ((*p == 'e' || *p == 'E') &&
+                ((p[1] >= '0' && p[1] <= '9') || ((p[1] == '+' || p[1] == '-') && p[2] >= '0' && p[2] <= '9')))
+                for (p += 2; *p >= '0' && *p <= '9'; p++) continue;
+        } else if (proper__stormtool_is_ident_char(*p)) {
+            const char *w = p;
+            size_t n;
+            while (proper__stormtool_is_ident_char(*p)) p++;
+            n = (size_t)(p - w);
+            /* const NAME = ..., or const TYPE NAME = ... */
+            if ((proper__stormtool_word_is(prev, prev_n, "const") && !proper__stormtool_type_word(w, n)) ||
+                (proper__stormtool_word_is(prev2, prev2_n, "const") && proper__stormtool_type_word(prev, prev_n)))
+                proper__stormtool_list_add(&declared, w, n);
+            else if (!proper__stormtool_keyword(w, n) && !proper__stormtool_listed(&declared, w, n) &&
+                     !proper__stormtool_listed(names, w, n)) {
+                if (!names->len) {
+                    *line = ln;
+                    *col = (int)(w - line_start) + 1;
+                }
+                proper__stormtool_list_add(names, w, n);
+            }
+            prev2 = prev;
+            prev2_n = prev_n;
+            prev = w;
+            prev_n = n;
+        } else {
+            p++;
+        }
+    }
+    if (declared.failed) names->failed = 1;
+    proper_strbuf_free(&declared);
+}
+
+/* PROPER_EINVAL, naming them, when props name variables or constants a DRN
+ * model cannot give Storm; props_name names the properties in the error. */
+static int proper__stormtool_refuse_unknown_names(const char *props, const char *props_name, proper_error *err) {
+    proper_strbuf names;
+    char *text = proper_strdup(props);
+    int line = 0, col = 0, rc = PROPER_OK;
+    if (!text) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory for the properties");
+    proper__stormtool_blank_comments(text);
+    proper_strbuf_init(&names);
+    proper__stormtool_unknown_names(text, &names, &line, &col);
+    if (names.failed)
+        rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory for the properties");
+    else if (names.len)
+        rc = proper_error_set(err, PROPER_EINVAL, props_name ? props_name : "(property)", line, col,
+                              "storm: the properties name %.200s%s, but the model goes to Storm as DRN, which "
+                              "carries labels only (no variables, no constants): write those conditions as "
+                              "labels (\"name\") or hand Storm the PRISM-language model",
+                              names.data, names.len > 200 ? "..." : "");
+    proper_strbuf_free(&names);
+    PROPER_FREE(text);
+    return rc;
+}
+
 static const proper_tool_kind proper__stormtool_kind = {
     "storm", "PROPER_STORM", "storm", "--version", "Storm", proper_stormtool_version,
     1, proper_stormtool_argv, proper_stormtool_parse, proper_stormtool_digits, proper__stormtool_rewrite_props};
 
 PROPER_API int proper_stormtool_check(const char *binary, const proper_tool_input *in, const proper_tool_opts *opts,
                                       proper_tool_output *out, proper_error *err) {
+    int rc;
+    if (!in->model_file && in->props && (rc = proper__stormtool_refuse_unknown_names(in->props, in->props_name, err)))
+        return rc;
     return proper_tool_check(&proper__stormtool_kind, binary, in, opts, out, err);
 }
 
@@ -498,7 +646,11 @@ static int proper__stormtool_probe(const proper_backend *self, proper_backend_in
 
 static int proper__stormtool_check(const proper_backend *self, const proper_backend_check_request *req,
                                    proper_backend_check_result *out, proper_error *err) {
+    int rc;
     (void)self;
+    if (req->model_kind == PROPER_BACKEND_MODEL_EXPLICIT && req->property &&
+        (rc = proper__stormtool_refuse_unknown_names(req->property, NULL, err)))
+        return rc;
     return proper_tool_check_request(&proper__stormtool_kind, req, out, err);
 }
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Command-line tests for `proper crosscheck`. PRISM and Storm are stood in for
 # by shell scripts that replay transcripts of tests/transcripts/ (prism_*.txt:
-# real PRISM 4.9 output; storm_*.txt: synthetic, see their headers), hang, or
+# real PRISM 4.9 output; storm_*.txt: real Storm 1.12.0 output), hang, or
 # fail; PROPER_PRISM / PROPER_STORM point at them. Native values: minPathSum
 # exactly 32504164372/51699390625 and 9503884062/2067975625 (see
 # tests/test_prism.c). The real tools are used when installed (SKIP otherwise).
@@ -185,15 +185,34 @@ run env PROPER_PRISM=$T/prism-probe-hang "$PROPER" crosscheck $M/die.pm 'P=? [ F
 status_is crosscheck_probe_hang_json 1 && json_valid crosscheck_probe_hang_json_valid "$T/out" &&
     check crosscheck_probe_hang_json [ "$(json_get "$T/out" backends.1.found) $(json_get "$T/out" backends.1.installed)" = "true false" ]
 
-# --- Storm (synthetic transcript) next to PRISM ---
+# --- Storm (real Storm 1.12.0 transcripts) next to PRISM ---
+# Storm at --precision 1e-14 prints 18 digits: 0.628714651740632791, 5.8e-15
+# relative from the exact value, so within tolerance but not within the
+# half-unit of its last digit that the printing implies
 replay storm-mps storm_minpathsum.txt
 PROPER_PRISM=$T/prism-eps PROPER_STORM=$T/storm-mps expect_text crosscheck_two_tools 0 "all values agree" xc \
     $M/minpathsum.pm $P/minpathsum.pctl --const $MPS
-if grep -q '^  *storm  *0.6287146517406365 ' "$T/out" && grep -q 'storm (Storm 1.9.0' "$T/out"; then ok crosscheck_storm_row
+if grep -q '^  *storm  *0.6287146517406328 ' "$T/out" && grep -q 'storm (Storm 1.12.0' "$T/out"; then ok crosscheck_storm_row
 else fail crosscheck_storm_row "$(cat "$T/out")"; fi
 PROPER_STORM=$T/storm-mps expect_text crosscheck_only_storm 0 "all values agree" xc \
     $M/minpathsum.pm $P/minpathsum.pctl --const $MPS --backend storm
 if grep -qE '(^|[ ,])prism[ (]' "$T/out"; then fail crosscheck_only_storm_rows "prism shown: $(cat "$T/out")"; else ok crosscheck_only_storm_rows; fi
+# --exact: Storm's rationals, equal to native's exact values
+replay storm-mps-exact storm_minpathsum_exact.txt
+PROPER_STORM=$T/storm-mps-exact expect_text crosscheck_storm_exact 0 "all values agree" xc \
+    $M/minpathsum.pm $P/minpathsum.pctl --const $MPS --backend storm --exact
+contains crosscheck_storm_exact_value "$T/out" "32504164372/51699390625"
+# LTL in a Storm built without Spot: that property fails in Storm's words, the others are compared
+replay storm-ltl storm_unsupported.txt
+PROPER_STORM=$T/storm-ltl run xc $M/die.pm 'P=? [ F d=1 ]; P=? [ G F s=7 ]; P=? [ F d=2 ]' --backend storm
+status_is crosscheck_storm_unsupported 1 && contains crosscheck_storm_unsupported_message "$T/out" \
+    "Storm is compiled without Spot support."
+# --via-explicit: the DRN Storm gets has labels only, so a property over a
+# variable is refused by name before Storm runs (the real Storm's own
+# message: tests/transcripts/storm_drn_variable.txt)
+PROPER_STORM=$T/storm-mps run xc $M/die.pm 'P=? [ F "done" ]; P=? [ F d=1 & s=7 ]' --via-explicit --backend storm
+status_is crosscheck_storm_drn_variables 1 && contains crosscheck_storm_drn_variables_message "$T/out" \
+    "storm failed: (property):1:27: storm: the properties name d, s, but the model goes to Storm as DRN"
 
 # --- PRISM explicit files go to PRISM as they are ---
 cat > "$T/prism-args" <<EOF
@@ -250,7 +269,7 @@ real() {
     [ -n "$bin" ] || bin=$(command -v "$program" 2>/dev/null)
     if [ -z "$bin" ]; then echo "SKIP $name: $program is not installed (set $var or put $program in PATH)"; return; fi
     # --via-explicit with labels only: Storm reads the exported DRN, which
-    # has labels but no variables (die.pctl's s=7 & d=1 are a parse error there)
+    # has labels but no variables (properties naming them are refused)
     if env "$var=$bin" "$PROPER" crosscheck $M/minpathsum.pm $P/minpathsum.pctl --const $MPS --backend "$program" > "$T/out" 2>&1 &&
        env "$var=$bin" "$PROPER" crosscheck $M/die.pm 'P=? [ F "done" ]; R{"coin_flips"}=? [ F "done" ]' --via-explicit \
            --backend "$program" >> "$T/out" 2>&1 &&

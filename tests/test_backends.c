@@ -2,13 +2,16 @@
  *
  * Parsers run on transcripts in tests/transcripts/: prism_*.txt are real
  * output of PRISM 4.9 (commands in each file's "#>" header, recorded by
- * tests/transcripts/record_prism.sh); storm_*.txt are synthetic, written
- * after Storm 1.9.0's source (labelled in their headers).
+ * tests/transcripts/record_prism.sh); storm_*.txt are real output of Storm
+ * 1.12.0 (dev), built from its repository (recorded by
+ * tests/transcripts/record_storm.sh). The few Storm outputs the real tool
+ * did not produce here are written inline in test_storm_odd_output and say
+ * so.
  *
  * Expected values: minPathSum's exact results 32504164372/51699390625 and
  * 9503884062/2067975625 (rational arithmetic, tests/test_prism.c), the die's
- * 1/6 per face and 11/3 flips (Knuth & Yao), and the digits PRISM printed in
- * the transcripts, which the parser must return unchanged.
+ * 1/6 per face and 11/3 flips (Knuth & Yao), and the digits PRISM and Storm
+ * printed in the transcripts, which the parser must return unchanged.
  */
 #define PROPER_IMPLEMENTATION
 #include "../backends/prism.h"
@@ -315,37 +318,64 @@ static void test_prism_stated_error(void) {
     proper_tool_output_free(&o);
 }
 
-/* ---- Storm output (synthetic transcripts) ---- */
+/* ---- Storm output (real Storm 1.12.0 transcripts) ---- */
 
 static void test_storm_results(void) {
     proper_tool_output o;
     proper_error err;
+    /* --precision 1e-14: 18 significant digits; Storm's values are within
+     * its precision of the exact ones, not equal to them */
     CHECK_INT(parse_storm("storm_minpathsum.txt", 18, &o, &err), 0);
-    CHECK_STR(o.version, "1.9.0");
+    CHECK_STR(o.version, "1.12.0");
     CHECK_INT(o.n_answers, 3);
     if (o.n_answers == 3) {
-        CHECK_STR(o.answers[0].property, "R[exp]{\"time\"}=? [F \"end\"]");
-        CHECK(o.answers[0].value == 0.628714651740636454);
+        CHECK_STR(o.answers[0].property, "R{\"time\"}=? [F \"end\"]");
+        CHECK(o.answers[0].value == 0.628714651740632791);
         CHECK(o.answers[0].error == 0.5e-18); /* half a unit in the 18th digit */
-        CHECK(o.answers[0].seconds == 0.001);
-        CHECK_REL(o.answers[0].value, MPS_TIME, 1e-16);
-        CHECK_REL(o.answers[1].value, MPS_COST, 1e-16);
+        CHECK(o.answers[0].seconds == 0.0);
+        CHECK_REL(o.answers[0].value, MPS_TIME, 1e-14);
+        CHECK(o.answers[1].value == 4.5957427868618943); /* 18 digits, the trailing 0 dropped */
         CHECK(fabs(o.answers[1].error - 0.5e-17) < 1e-30);
+        CHECK_REL(o.answers[1].value, MPS_COST, 1e-14);
         CHECK(o.answers[2].value == 1.0);
     }
     proper_tool_output_free(&o);
+    /* Storm's default: 10 digits, here within their last digit of the exact values */
+    CHECK_INT(parse_storm("storm_minpathsum_default.txt", 10, &o, &err), 0);
+    CHECK_INT(o.n_answers, 3);
+    if (o.n_answers == 3) {
+        CHECK(o.answers[0].value == 0.6287146517 && fabs(o.answers[0].error - 0.5e-10) < 1e-22);
+        CHECK(fabs(o.answers[0].value - MPS_TIME) <= o.answers[0].error);
+        CHECK(o.answers[1].value == 4.595742787 && fabs(o.answers[1].value - MPS_COST) <= o.answers[1].error);
+    }
+    proper_tool_output_free(&o);
     CHECK_INT(parse_storm("storm_minpathsum_exact.txt", 10, &o, &err), 0);
+    CHECK_INT(o.n_answers, 3);
     if (o.n_answers == 3) {
         CHECK_STR(o.answers[0].exact, "32504164372/51699390625");
         CHECK(o.answers[0].value == MPS_TIME);
         CHECK(o.answers[0].error == 0.0);
         CHECK_INT(o.answers[0].accuracy, PROPER_TOOL_ACC_EXACT);
+        CHECK_STR(o.answers[1].exact, "9503884062/2067975625");
         CHECK(o.answers[1].value == MPS_COST);
         CHECK(o.answers[2].value == 1.0);
     }
     proper_tool_output_free(&o);
     CHECK_INT(parse_storm("storm_gambler_infinity.txt", 18, &o, &err), 0);
+    CHECK_INT(o.n_answers, 1);
     if (o.n_answers == 1) CHECK(o.answers[0].ok && isinf(o.answers[0].value) && o.answers[0].error == 0.0);
+    proper_tool_output_free(&o);
+    /* --exact on the die: 0 as "0 (approx. 0)", a boolean, and an infinite
+     * reward printed as "inf" without an approximation */
+    CHECK_INT(parse_storm("storm_die_exact_special.txt", 10, &o, &err), 0);
+    CHECK_INT(o.n_answers, 3);
+    if (o.n_answers == 3) {
+        CHECK(o.answers[0].ok && o.answers[0].value == 0.0);
+        CHECK_STR(o.answers[0].exact, "0");
+        CHECK_STR(o.answers[1].property, "P>1/10 [F (d = 1)]");
+        CHECK(o.answers[1].ok && o.answers[1].is_bool && o.answers[1].value == 1.0);
+        CHECK(o.answers[2].ok && isinf(o.answers[2].value) && o.answers[2].value > 0);
+    }
     proper_tool_output_free(&o);
 }
 
@@ -355,51 +385,101 @@ static void test_storm_errors(void) {
     size_t len;
     int status;
     char *text, *v;
+    /* a fatal parse error: the exception's class name dropped, the position kept */
     CHECK_INT(parse_storm("storm_syntax_error.txt", 18, &o, &err), PROPER_EBACKEND);
-    CHECK_STR(err.message, "storm: Parsing error at 5:32:  expecting ';'");
+    CHECK_STR(err.message, "storm: Parsing error at 5:32:  expecting \":\"");
     CHECK_INT(err.line, 5);
     CHECK_INT(err.col, 32);
+    /* an unknown label ends Storm 1.12's run */
+    CHECK_INT(parse_storm("storm_unknown_label.txt", 18, &o, &err), PROPER_EBACKEND);
+    CHECK_STR(err.message, "storm: Cannot build labeling for unknown label 'nolabel'");
+    /* the properties file as written: Storm 1.12 refuses it whole (exit 2) */
+    CHECK_INT(parse_storm("storm_props_unrewritten.txt", 18, &o, &err), PROPER_EBACKEND);
+    CHECK_CONTAINS(err.message, "storm: Could not parse formula: // Expected execution time");
+    /* a property over a variable on a DRN model */
+    CHECK_INT(parse_storm("storm_drn_variable.txt", 18, &o, &err), PROPER_EBACKEND);
+    CHECK_STR(err.message, "storm: Parsing error at 1:2:  expecting <basic path formula>");
+    /* LTL without Spot between two properties Storm can check: it goes on */
     CHECK_INT(parse_storm("storm_unsupported.txt", 18, &o, &err), 0);
     CHECK_INT(o.n_answers, 3);
     if (o.n_answers == 3) {
         CHECK(o.answers[0].ok && o.answers[0].value == 0.166666666666666657);
         CHECK(!o.answers[1].ok);
-        CHECK_STR(o.answers[1].message, "Cannot handle property: The label 'nolabel' is not defined in the model.");
-        CHECK(o.answers[2].ok);
+        CHECK_STR(o.answers[1].message, "Storm is compiled without Spot support.");
+        CHECK(o.answers[2].ok && o.answers[2].value == 0.166666666666666685);
+        CHECK_REL(o.answers[2].value, 1.0 / 6.0, 1e-14);
+    }
+    proper_tool_output_free(&o);
+    /* several initial states: a set of values, not one (init_block.pm: x=0
+     * and x=1 start; X x=2 is 0 from x=0 and 1/2 from x=1) */
+    CHECK_INT(parse_storm("storm_initial_states.txt", 18, &o, &err), 0);
+    CHECK_INT(o.n_answers, 2);
+    if (o.n_answers == 2) {
+        CHECK(!o.answers[0].ok);
+        CHECK_STR(o.answers[0].message, "not one value for the initial state: '{0, 0.5}'");
+        CHECK(!o.answers[1].ok);
+        CHECK_STR(o.answers[1].message, "not one value for the initial state: '{1, 1}'");
     }
     proper_tool_output_free(&o);
     text = load_transcript("storm_version.txt", &len, &status);
     v = text ? proper_stormtool_version(text, len) : NULL;
-    CHECK_STR(v, "1.9.0");
+    CHECK_STR(v, "1.12.0");
     PROPER_FREE(v);
     free(text);
 }
 
+/* Output the real Storm did not produce here, in the forms Storm's source
+ * prints: "-nan" (C++ streams, a NaN with its sign bit set; no property of
+ * this Storm gave one), "Parsing error in line L of file F." (Storm's
+ * explicit-format readers), and a run that fails without a message. */
 static void test_storm_odd_output(void) {
     proper_tool_output o;
     proper_error err;
-    const char *several = "Model checking property \"1\": P=? [F \"a\"] ...\nResult (for initial states): {0.5, 0.25}\n"
-                          "Model checking property \"2\": P=? [F \"b\"] ...\nResult (for initial states): -nan\n"
-                          "Model checking property \"3\": P=? [F \"c\"] ...\nResult (for initial states): false\n";
-    const char *file_line = "ERROR (storm-cli.cpp:63): An exception caused Storm to terminate. The message of the "
-                            "exception is: Parsing error in line 7 of file /tmp/x/m.pm.\n";
+    const char *nan = "Model checking property \"1\": P=? [F \"b\"] ...\nResult (for initial states): -nan\n";
+    const char *file_line = "ERROR (storm-cli.cpp:49): An exception caused Storm to terminate. The message of the "
+                            "exception is: WrongFormatException: Parsing error in line 7 of file /tmp/x/m.pm.\n";
     proper_tool_output_init(&o);
-    CHECK_INT(proper_stormtool_parse(several, strlen(several), 0, 10, &o, &err), 0);
-    CHECK_INT(o.n_answers, 3);
-    if (o.n_answers == 3) {
-        CHECK(!o.answers[0].ok);
-        CHECK_STR(o.answers[0].message, "not one value for the initial state: '{0.5, 0.25}'");
-        CHECK(o.answers[1].ok && o.answers[1].value != o.answers[1].value);
-        CHECK(o.answers[2].ok && o.answers[2].is_bool && o.answers[2].value == 0.0);
-    }
+    CHECK_INT(proper_stormtool_parse(nan, strlen(nan), 0, 10, &o, &err), 0);
+    CHECK_INT(o.n_answers, 1);
+    if (o.n_answers == 1) CHECK(o.answers[0].ok && o.answers[0].value != o.answers[0].value);
     proper_tool_output_free(&o);
     CHECK_INT(proper_stormtool_parse(file_line, strlen(file_line), 1, 10, &o, &err), PROPER_EBACKEND);
     CHECK_STR(err.message, "storm: Parsing error in line 7 of file /tmp/x/m.pm");
     CHECK_STR(err.file, "/tmp/x/m.pm");
     CHECK_INT(err.line, 7);
-    CHECK_INT(proper_stormtool_parse("Storm 1.9.0\n", 12, 2, 10, &o, &err), PROPER_EBACKEND);
-    CHECK_STR(err.message, "storm exited with status 2; last output: Storm 1.9.0");
+    CHECK_INT(proper_stormtool_parse("Storm 1.12.0 (dev)\n", 19, 2, 10, &o, &err), PROPER_EBACKEND);
+    CHECK_STR(err.message, "storm exited with status 2; last output: Storm 1.12.0 (dev)");
 }
+
+/* The properties as the adapter hands them to Storm: minpathsum.pctl
+ * becomes the ';'-separated properties record_storm.sh gave the real Storm
+ * (storm_minpathsum.txt), blanks aside, each on its own line. */
+static void test_storm_rewrite(void) {
+    static const char want[] = "R{\"time\"}=? [ F \"end\" ]; R{\"cost\"}=? [ F \"end\" ]; P=? [ F \"end\" ];";
+    proper_strbuf b;
+    char *props = NULL, *squeezed;
+    size_t i, k = 0, lines = 0;
+    CHECK_INT(proper_read_file("tests/corpus/props/minpathsum.pctl", &props, NULL, NULL), 0);
+    if (!props) return;
+    proper_strbuf_init(&b);
+    proper__stormtool_rewrite_props(props, &b);
+    CHECK(!b.failed && b.data);
+    squeezed = (char *)malloc(b.len + 1);
+    for (i = 0; b.data && i < b.len; i++) { /* runs of blanks and newlines become one space */
+        char c = b.data[i] == '\n' ? ' ' : b.data[i];
+        lines += b.data[i] == '\n';
+        if (c == ' ' && (k == 0 || squeezed[k - 1] == ' ')) continue;
+        squeezed[k++] = c;
+    }
+    while (k && squeezed[k - 1] == ' ') k--;
+    squeezed[k] = '\0';
+    CHECK_STR(squeezed, want);
+    CHECK_INT(lines, 4); /* the comment's line and the three properties': lines stay where they were */
+    free(squeezed);
+    proper_strbuf_free(&b);
+    PROPER_FREE(props);
+}
+
 
 /* ---- command lines ---- */
 
@@ -791,6 +871,46 @@ static void test_fake_prism_exported_dtmc(void) {
     proper_dtmc_free(&d);
 }
 
+/* A DRN model has labels only: properties over variables or constants are
+ * refused before Storm runs, naming them (storm_drn_variable.txt: what the
+ * real Storm says instead). */
+static void test_storm_drn_names(void) {
+    proper_tool_input in;
+    proper_tool_output o;
+    proper_error err;
+    proper_dtmc d;
+    proper_backend_check_request req = proper_backend_check_request_default();
+    proper_backend_check_result res;
+    CHECK_INT(build_minpathsum(&d), 0);
+    proper_tool_input_init(&in);
+    in.dtmc = &d;
+    in.props = "// labels are fine, and constants the properties declare\n"
+               "const int k = 3; P=? [ F<=k \"end\" ]\nR{\"time\"}=? [ F \"end\" & s>1e-3 ]\nP=? [ F s=N | t>0 ]\n";
+    in.props_name = "mps.pctl";
+    proper_tool_output_init(&o);
+    /* no binary is looked for: the refusal comes first */
+    CHECK_INT(proper_stormtool_check("/nonexistent/storm", &in, NULL, &o, &err), PROPER_EINVAL);
+    CHECK_STR(err.message, "storm: the properties name s, N, t, but the model goes to Storm as DRN, which carries "
+                           "labels only (no variables, no constants): write those conditions as labels (\"name\") or "
+                           "hand Storm the PRISM-language model");
+    CHECK_STR(err.file, "mps.pctl");
+    CHECK_INT(err.line, 3);
+    CHECK_INT(err.col, 25);
+    CHECK_INT(o.n_answers, 0);
+    /* labels only: no refusal (the missing binary is the error) */
+    in.props = "const double T; R{\"time\"}=? [ F \"end\" ]; P=? [ F<=T \"end\" ]; P>=1e-3 [ X !\"end\" ]";
+    CHECK_INT(proper_stormtool_check("/nonexistent/storm", &in, NULL, &o, &err), PROPER_EBACKEND);
+    /* the backend interface refuses them too, for explicit models only */
+    req.model_kind = PROPER_BACKEND_MODEL_EXPLICIT;
+    req.model_path = "m.tra";
+    req.labels_path = "m.lab";
+    req.property = "P=? [ F d=1 ]";
+    CHECK_INT(proper_backend_check_dtmc(proper_backend_storm(), &req, &res, &err), PROPER_EINVAL);
+    CHECK_CONTAINS(err.message, "the properties name d, but");
+    CHECK_STR(err.file, "(property)");
+    proper_dtmc_free(&d);
+}
+
 static void test_fake_storm(void) {
     char fake[700], *log, *drn;
     proper_tool_input in;
@@ -803,7 +923,7 @@ static void test_fake_storm(void) {
     setenv("PROPER_STORM", fake, 1);
     CHECK_INT(proper_backend_probe(proper_backend_storm(), &info, &err), 0);
     CHECK_INT(info.installed, 1);
-    CHECK_STR(info.version, "Storm 1.9.0");
+    CHECK_STR(info.version, "Storm 1.12.0");
     proper_tool_input_init(&in);
     in.dtmc = &d;
     in.props = "R{\"time\"}=? [ F \"end\" ]\nR{\"cost\"}=? [ F \"end\" ]\nP=? [ F \"end\" ]\n";
@@ -811,7 +931,7 @@ static void test_fake_storm(void) {
     CHECK_INT(proper_stormtool_check(NULL, &in, NULL, &o, &err), 0);
     CHECK_INT(o.n_answers, 3);
     if (o.n_answers == 3) {
-        CHECK_REL(o.answers[0].value, MPS_TIME, 1e-16);
+        CHECK(o.answers[0].value == 0.628714651740632791);
         CHECK(o.answers[0].error == 0.5e-18); /* 18 digits for --precision 1e-14 */
     }
     proper_tool_output_free(&o);
@@ -834,7 +954,7 @@ static void test_fake_storm(void) {
     in.lab = "tests/transcripts/inputs/minpathsum.lab";
     in.srew = "tests/transcripts/inputs/minpathsum1.srew";
     CHECK_INT(proper_stormtool_check(fake, &in, NULL, &o, &err), PROPER_EBACKEND);
-    CHECK_STR(err.message, "storm: Parsing error at 5:32:  expecting ';'");
+    CHECK_STR(err.message, "storm: Parsing error at 5:32:  expecting \":\"");
     drn = read_work_file("model.drn");
     CHECK(drn && strstr(drn, "@nr_states\n22\n"));
     PROPER_FREE(drn);
@@ -983,6 +1103,7 @@ int main(void) {
     RUN(test_storm_results);
     RUN(test_storm_errors);
     RUN(test_storm_odd_output);
+    RUN(test_storm_rewrite);
     RUN(test_prism_argv);
     RUN(test_storm_argv);
     if (have_work) {
@@ -993,6 +1114,7 @@ int main(void) {
         RUN(test_fake_prism_errors);
         RUN(test_fake_prism_hangs);
         RUN(test_fake_prism_exported_dtmc);
+        RUN(test_storm_drn_names);
         RUN(test_fake_storm);
         proper_backend_remove_tree(work, NULL);
     } else {
