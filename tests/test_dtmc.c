@@ -2828,6 +2828,89 @@ static void test_steady_heavy_reference(void) {
 }
 
 
+/* PRISM's polling example (the PRISM Benchmark Suite's poll5.sm: N = 5
+ * stations, polling rate gamma = 200, service rate mu = 1, arrivals mu/N
+ * at each empty station) as a CTMC; state (s, a, mask) with server
+ * position s, a = 1 while serving, mask the full stations. States with
+ * a = 1 at an empty station are unreachable from state 0 and transient. */
+static uint32_t poll_state(uint32_t N, uint32_t s, uint32_t a, uint32_t mask) { return (s * 2 + a) * (1u << N) + mask; }
+
+static void poll_model(proper_dtmc *m, uint32_t N) {
+    proper_dtmc_builder b;
+    proper_error err;
+    uint32_t s, a, mask, i;
+    proper_dtmc_builder_init(&b);
+    b.rates = 1;
+    for (s = 0; s < N; s++)
+        for (a = 0; a < 2; a++)
+            for (mask = 0; mask < (1u << N); mask++) {
+                uint32_t from = poll_state(N, s, a, mask), full = mask >> s & 1;
+                if (a == 0) /* poll: move on from an empty station, start serving a full one */
+                    CHECK_INT(proper_dtmc_builder_add_transition(&b, from, full ? poll_state(N, s, 1, mask)
+                                                                        : poll_state(N, (s + 1) % N, 0, mask),
+                                                                 200.0, &err), 0);
+                else /* served: the station empties and the server moves on */
+                    CHECK_INT(proper_dtmc_builder_add_transition(
+                                  &b, from, poll_state(N, (s + 1) % N, 0, mask & ~(1u << s)), 1.0, &err), 0);
+                for (i = 0; i < N; i++)
+                    if (!(mask >> i & 1))
+                        CHECK_INT(proper_dtmc_builder_add_transition(&b, from, poll_state(N, s, a, mask | 1u << i),
+                                                                     1.0 / N, &err), 0);
+            }
+    proper_dtmc_init(m);
+    CHECK_INT(proper_dtmc_builder_finish(&b, N * 2 * (1u << N), m, &err), 0);
+}
+
+/* Gauss-Seidel's slow-mode jump misfired on the polling chain: its slow
+ * mode is a damped oscillation whose ratios agreed to 0.1% for five
+ * sweeps, the jump multiplied the error, the stagnation rule then took
+ * that for the rounding floor and the solve was refused ("best proven
+ * bound 9.6e-06 after 34795 sweeps" at N = 5; 7.7e-05 for the suite's
+ * poll7). With Gauss-Seidel forced, S=? [ s1=1 & !(s=1 & a=1) ] (the
+ * suite's s1.csl) must now be answered within its proven bound of
+ * exact.h's rational solution of the same stored chain, and that value is
+ * PRISM 4.10.2-dev's exact one (`prism poll5.sm s1.csl -exact`:
+ * 0.14492709367584...). */
+static void test_steady_gauss_seidel_oscillation(void) {
+    const uint32_t N = 5;
+    proper_dtmc m;
+    proper_exact_dtmc e;
+    proper_exact_vec ex;
+    proper_bitset phi;
+    proper_dtmc_solve_stats st;
+    proper_dtmc_solve_opts o = proper_dtmc_solve_opts_default();
+    proper_error err;
+    double *x, want;
+    uint32_t s;
+    poll_model(&m, N);
+    x = (double *)malloc(m.n_states * sizeof *x);
+    proper_bitset_init(&phi);
+    proper_bitset_create(&phi, m.n_states, NULL);
+    for (s = 0; s < m.n_states; s++) { /* station 1 full and not being served */
+        uint32_t mask = s & ((1u << N) - 1), a = s >> N & 1, at = s >> (N + 1);
+        if ((mask & 1) && !(at == 0 && a == 1)) proper_bitset_set(&phi, s);
+    }
+    o.gth_max = 0;
+    o.dense_max = 0;
+    o.band_max = 0;
+    o.direct_max = 0;
+    o.rel_precision = 1e-12;
+    proper_exact_dtmc_init(&e);
+    proper_exact_vec_init(&ex);
+    CHECK_INT(proper_exact_dtmc_create(&e, &m, 0, NULL, &err), 0);
+    CHECK_INT(proper_exact_steady(&m, &e, &phi, NULL, &ex, NULL, &err), 0);
+    want = proper_rat_to_double(&ex.q[0]);
+    CHECK_REL(want, 0.14492709367584, 1e-13);
+    CHECK_INT(proper_dtmc_steady_stats(&m, &phi, &o, x, &st, &err), 0);
+    CHECK(fabs(x[0] - want) <= st.init_error + DBL_EPSILON * want);
+    CHECK(st.init_error <= 1e-10 * want);
+    proper_exact_vec_free(&ex);
+    proper_exact_dtmc_free(&e);
+    proper_bitset_free(&phi);
+    proper_dtmc_free(&m);
+    free(x);
+}
+
 /* ---- parametric rows: instantiation and the box range ------------------ */
 
 /* A random parametric model: a random_model() whose rows at K distinct
@@ -3786,6 +3869,7 @@ int main(void) {
     RUN(test_ctmc_bounds_vs_expm);
     RUN(test_ctmc_poisson_process);
     RUN(test_steady_heavy_reference);
+    RUN(test_steady_gauss_seidel_oscillation);
     RUN(test_direct_fallback);
     RUN(test_steady_sole_bscc);
     RUN(test_cumulative_bound_closed_form);
