@@ -302,6 +302,21 @@ PROPER_API int proper_prism_build(const proper_prism_model *m, const proper_pris
 typedef struct proper_prism_intervals {
     uint64_t n;      /* = the DTMC's n_trans */
     double *lo, *hi; /* n each */
+    /* The model's own rounding, for every model (with intervals or not):
+     * the exact model (literals as written, constants as given, exact
+     * arithmetic) differs from the DTMC as built by at most rel_prob,
+     * relative, in every probability (a CTMC: in every entry of its
+     * embedded chain R/E as dtmc.h forms it), and by at most rel_reward in
+     * every probability and in every reward term of R's linear systems
+     * (r(s), P(s,t) r(s,t); a CTMC's r(s) / E(s)); see "The model's own
+     * rounding" above. -1: no bound (pow or log of doubles, a double
+     * deciding a guard, an interval model, ...); 0: the DTMC is exact.
+     * exact: 1 when the stored probabilities (a CTMC: rates) and rewards
+     * are exactly the model's (then the step- and time-bounded solvers'
+     * bounds cover the model too). proper_prism_intervals_init sets -1, -1
+     * and 0 (unknown). */
+    double rel_prob, rel_reward;
+    int exact;
 } proper_prism_intervals;
 
 PROPER_API void proper_prism_intervals_init(proper_prism_intervals *iv);
@@ -406,6 +421,12 @@ typedef struct proper_prism_result {
      * see dtmc.h's "Error bounds of uniformisation"): it is reported as it
      * is, not refused. */
     double error_bound;
+    /* With a bound: 1 when it bounds the distance to the exact model's
+     * value, its own rounding included (the model's rounding known to the
+     * check, opts->intervals from proper_prism_build_intervals, and covered
+     * by the solve: see "The model's own rounding"); 0 when it bounds the
+     * distance to the exact value of the chain as stored only. */
+    int covers_model;
 } proper_prism_result;
 
 /* Property i on d, with PRISM's default filter: a filter that gives one
@@ -614,6 +635,57 @@ static int proper__prism_lex_number(proper_cursor *c, proper__prism_tok *t, prop
     }
     while (c->p < q) proper_cursor_advance(c);
     return PROPER_OK;
+}
+
+/* Whether the decimal number text[0..n) (digits, an optional fraction, an
+ * optional exponent: a literal as the lexer takes it, or a value as given)
+ * is exactly the double x, i.e. x was read without rounding. The text is
+ * N 10^k for an integer N; that is a double when k >= 0 and N 10^k <= 2^53,
+ * or when k < 0, 5^-k divides N and N / 5^-k <= 2^53 (then it is
+ * (N / 5^-k) 2^k). Anything larger, or other text, answers 0: read as
+ * rounded, which only widens the bounds. */
+static int proper__prism_decimal_exact(const char *text, size_t n, double x) {
+    uint64_t N = 0, pow5 = 1;
+    long k = 0, ex = 0;
+    size_t i = 0, digits = 0;
+    int seen_point = 0, ex_neg = 0;
+    for (; i < n && (proper__prism_is_dec(text[i]) || (text[i] == '.' && !seen_point)); i++) {
+        if (text[i] == '.') {
+            seen_point = 1;
+            continue;
+        }
+        if (N == 0 && text[i] == '0') {
+            if (seen_point) k--;
+            continue;
+        }
+        if (++digits > 19) return 0;
+        N = N * 10 + (uint64_t)(text[i] - '0');
+        if (seen_point) k--;
+    }
+    if (i < n && (text[i] == 'e' || text[i] == 'E')) {
+        i++;
+        if (i < n && (text[i] == '+' || text[i] == '-')) ex_neg = text[i++] == '-';
+        for (; i < n && proper__prism_is_dec(text[i]); i++)
+            if ((ex = ex * 10 + (text[i] - '0')) > 400) return 0;
+    }
+    if (i != n) return 0;
+    if (N == 0) return x == 0.0;
+    k += ex_neg ? -ex : ex;
+    while (N % 10 == 0) {
+        N /= 10;
+        k++;
+    }
+    if (k >= 0) {
+        for (; k > 0; k--) {
+            if (N > (UINT64_C(1) << 53) / 10) return 0;
+            N *= 10;
+        }
+        return N <= (UINT64_C(1) << 53) && (double)N == x;
+    }
+    if (k < -27) return 0; /* 5^28 > 2^64: N < 10^19 has no such factor */
+    for (i = 0; i < (size_t)-k; i++) pow5 *= 5;
+    if (N % pow5 != 0 || N / pow5 > (UINT64_C(1) << 53)) return 0;
+    return ldexp((double)(N / pow5), (int)k) == x;
 }
 
 /* An operator at the cursor, the longest that matches (<=> before <=
@@ -907,6 +979,9 @@ enum {
     PROPER__PM_FN_MIN, PROPER__PM_FN_MAX, PROPER__PM_FN_FLOOR, PROPER__PM_FN_CEIL, PROPER__PM_FN_ROUND, PROPER__PM_FN_POW,
     PROPER__PM_FN_MOD, PROPER__PM_FN_LOG
 };
+
+/* A double literal's op: the decimal as written is exactly its double. */
+#define PROPER__PM_LIT_EXACT 1
 
 /* Node flags, computed bottom-up by the resolver. */
 #define PROPER__PM_F_VARS 1u   /* refers to a state variable */
@@ -1572,6 +1647,7 @@ static int32_t proper__prism_parse_primary(proper__prism_parser *ps) {
         id = proper__prism_node_new(ps, PROPER__PM_N_DOUBLE, 0, -1, -1, -1, t);
         if (id >= 0) { /* the literal as written, for exact evaluation */
             ps->pool->n[id].num = t->num;
+            ps->pool->n[id].op = (unsigned char)(proper__prism_decimal_exact(t->p, t->len, t->num) ? PROPER__PM_LIT_EXACT : 0);
             if (proper__prism_names_intern(ps->names, t->p, t->len, &ps->pool->n[id].idx)) {
                 proper__prism_perr(ps, t, PROPER_ENOMEM, "out of memory");
                 return -1;
@@ -3067,6 +3143,7 @@ typedef struct proper__prism_ectx {
     int cnest;
     proper_error *err;
     struct proper__prism_xctx *xc; /* NULL, or the exact context PROPER__PM_N_XCMP nodes are decided in */
+    double *cerr;                 /* NULL, or the model constants' error bounds (NaN: not yet known) */
 } proper__prism_ectx;
 
 /* "(x=1,b=true)" for error messages. */
@@ -3369,6 +3446,241 @@ static int proper__prism_model_consts(const proper_prism_model *m, proper__prism
 
 /* ---- Model: public parse/free/constants -------------------------------------*/
 
+/* ---- The model's own rounding ------------------------------------------------
+ * The exact model has the numbers as written (decimal literals, constants
+ * as given) and exact arithmetic; the build computes in doubles. Each
+ * double-typed value is evaluated with a bound on its distance to the
+ * exact value (running error analysis: Higham, Accuracy and Stability of
+ * Numerical Algorithms, 2nd ed., ch. 3, fl(a op b) = (a op b)(1 + e),
+ * |e| <= u = 2^-53): a literal is exact when its decimal is its double
+ * (proper__prism_decimal_exact), else within u |x~|; a + b, a * b and a / b
+ * add the propagated bounds and the rounding of the operation itself,
+ * which is computed exactly (the error-free TwoSum and the fma residuals)
+ * so that exact operations (0.5 * 0.5, 1 - 0.25, 1 / 4) stay exact; pow and
+ * log of doubles have no proven bound (libm documents none): INFINITY.
+ * Ints and bools are exact, provided no double decides them
+ * (proper__prism_decisions_exact). */
+#define PROPER__PM_U (DBL_EPSILON / 2.0)
+#define PROPER__PM_SAFE_LO 0x1p-900 /* magnitudes whose products' and quotients' residuals are exact */
+#define PROPER__PM_SAFE_HI 0x1p+900
+
+/* A bound on one rounding of r in any range (subnormals included). */
+static double proper__prism_one_rounding(double r) { return 2.0 * PROPER__PM_U * fabs(r) + 0x1p-1074; }
+
+static int proper__prism_safe_mag(double x) { return fabs(x) >= PROPER__PM_SAFE_LO && fabs(x) <= PROPER__PM_SAFE_HI; }
+
+/* |(x op y) - r| for r = fl(x op y): exact (Knuth's TwoSum; fma residuals,
+ * Boldo & Muller, "Exact and approximated error of the FMA", IEEE TC 60(2),
+ * 2011) when the magnitudes are safe, else a bound. */
+static double proper__prism_rounding_of(int op, double x, double y, double r) {
+    if (!isfinite(r)) return INFINITY;
+    if (op == PROPER__PM_OP_ADD || op == PROPER__PM_OP_SUB) {
+        double b = op == PROPER__PM_OP_SUB ? -y : y, bb = r - x;
+        return fabs((x - (r - bb)) + (b - bb));
+    }
+    if (!proper__prism_safe_mag(x) || !proper__prism_safe_mag(y) || !proper__prism_safe_mag(r))
+        return x == 0.0 || (op == PROPER__PM_OP_MUL && y == 0.0) ? 0.0 : proper__prism_one_rounding(r);
+    if (op == PROPER__PM_OP_MUL) return fabs(fma(x, y, -r));
+    return fabs(fma(-r, y, x)) / fabs(y) * (1.0 + 2.0 * PROPER__PM_U); /* x/y - r = (x - r y) / y */
+}
+
+/* The bound on a x~ op y~ within ex, ey of the exact operands, r its
+ * computed value (all terms >= 0; their sum rounded up by 1 + 8u). */
+static double proper__prism_op_error(int op, double x, double ex, double y, double ey, double r) {
+    double prop, rnd = proper__prism_rounding_of(op, x, y, r);
+    switch (op) {
+    case PROPER__PM_OP_ADD: case PROPER__PM_OP_SUB: prop = ex + ey; break;
+    case PROPER__PM_OP_MUL: prop = fabs(x) * ey + fabs(y) * ex + ex * ey; break;
+    default: /* x/y - x~/y~ = (dx y~ - x~ dy) / (y~ (y~ + dy)) */
+        if (!(ey < fabs(y))) return INFINITY;
+        prop = ex == 0.0 && ey == 0.0 ? 0.0
+             : (ex * fabs(y) + fabs(x) * ey) / (fabs(y) * (fabs(y) - ey) * (1.0 - 4.0 * PROPER__PM_U));
+        break;
+    }
+    prop = (prop + rnd) * (1.0 + 8.0 * PROPER__PM_U);
+    return prop == prop ? prop : INFINITY;
+}
+
+/* The error of a constant given as text t (proper_prism_set_consts): a
+ * signed decimal is exact when it is its double (else within u |x|); other
+ * text ("1/3") is not bounded. Given as a double (proper_prism_set_const),
+ * the double is the value. */
+static double proper__prism_given_error(const proper__prism_const_decl *c) {
+    const char *t = c->given_text;
+    size_t n;
+    double x = c->given.d;
+    if (c->type != PROPER_PRISM_DOUBLE || !t[0]) return 0.0;
+    if (*t == '-' || *t == '+') {
+        if (*t == '-') x = -x;
+        t++;
+    }
+    n = strlen(t);
+    if (strspn(t, "0123456789.eE+-") != n || strtod(t, NULL) != x) return INFINITY;
+    return proper__prism_decimal_exact(t, n, x) ? 0.0 : PROPER__PM_U * fabs(x) + 0x1p-1074;
+}
+
+static int proper__prism_eval_err(const proper__prism_ectx *cx, int32_t e, proper__prism_val *out, double *er);
+
+/* Value (as a double) and error bound of e, whatever its type. */
+static int proper__prism_eval_num(const proper__prism_ectx *cx, int32_t e, double *x, double *er) {
+    proper__prism_val v;
+    int rc = proper__prism_eval_err(cx, e, &v, er);
+    *x = proper__prism_as_double(cx->pool->n[e].type, v);
+    return rc;
+}
+
+/* The error bound of model constant k (memoised in cx->cerr, NaN: not yet;
+ * forward references nest at most PROPER__PM_MAX_FORWARD deep, as their
+ * values did). */
+static double proper__prism_const_error(const proper__prism_ectx *cx, int32_t k) {
+    const proper__prism_const_decl *c = &cx->m->consts[k];
+    proper__prism_ectx sub = *cx;
+    proper__prism_val v;
+    double er;
+    if (!cx->cerr) return INFINITY;
+    if (cx->cerr[k] == cx->cerr[k]) return cx->cerr[k];
+    if (c->expr < 0) return cx->cerr[k] = proper__prism_given_error(c);
+    sub.pool = &cx->m->pool;
+    sub.file = cx->m->file;
+    sub.vals = NULL;
+    if (proper__prism_eval_err(&sub, c->expr, &v, &er) != 0) er = INFINITY;
+    return cx->cerr[k] = er;
+}
+
+static int proper__prism_eval_err(const proper__prism_ectx *cx, int32_t e, proper__prism_val *out, double *er) {
+    const proper__prism_node *nd = &cx->pool->n[e];
+    proper__prism_ectx sub;
+    double x, y, ex, ey;
+    int rc;
+    *er = 0.0;
+    if (nd->type != PROPER_PRISM_DOUBLE) return proper__prism_eval(cx, e, out);
+    out->i = 0;
+    switch (nd->kind) {
+    case PROPER__PM_N_DOUBLE:
+        out->d = nd->num;
+        if (nd->op != PROPER__PM_LIT_EXACT) *er = PROPER__PM_U * fabs(nd->num) + 0x1p-1074;
+        return PROPER_OK;
+    case PROPER__PM_N_CONST:
+        if ((rc = proper__prism_eval(cx, e, out)) != 0) return rc;
+        *er = proper__prism_const_error(cx, nd->idx);
+        return PROPER_OK;
+    case PROPER__PM_N_FORMULA: return proper__prism_eval_err(cx, nd->a, out, er);
+    case PROPER__PM_N_MFORMULA:
+        sub = *cx;
+        sub.pool = &cx->m->pool;
+        sub.file = cx->m->file;
+        return proper__prism_eval_err(&sub, nd->a, out, er);
+    case PROPER__PM_N_NEG:
+        if ((rc = proper__prism_eval_num(cx, nd->a, &x, er)) != 0) return rc;
+        out->d = -x;
+        return PROPER_OK;
+    case PROPER__PM_N_ITE: {
+        proper__prism_val c;
+        if ((rc = proper__prism_eval(cx, nd->a, &c)) != 0) return rc;
+        if ((rc = proper__prism_eval_num(cx, c.i ? nd->b : nd->c, &x, er)) != 0) return rc;
+        out->d = x;
+        return PROPER_OK;
+    }
+    case PROPER__PM_N_BIN:
+        if (nd->op > PROPER__PM_OP_DIV) break; /* ^ */
+        if ((rc = proper__prism_eval_num(cx, nd->a, &x, &ex)) != 0 || (rc = proper__prism_eval_num(cx, nd->b, &y, &ey)) != 0)
+            return rc;
+        out->d = nd->op == PROPER__PM_OP_ADD ? x + y : nd->op == PROPER__PM_OP_SUB ? x - y
+               : nd->op == PROPER__PM_OP_MUL ? x * y : x / y;
+        *er = proper__prism_op_error(nd->op, x, ex, y, ey, out->d);
+        return PROPER_OK;
+    case PROPER__PM_N_FUNC:
+        if (nd->op != PROPER__PM_FN_MIN && nd->op != PROPER__PM_FN_MAX) break;
+        if ((rc = proper__prism_eval_num(cx, nd->a, &x, &ex)) != 0 || (rc = proper__prism_eval_num(cx, nd->b, &y, &ey)) != 0)
+            return rc;
+        out->d = (nd->op == PROPER__PM_FN_MIN) == (x < y) ? x : y;
+        *er = x == x && y == y ? fmax(ex, ey) : INFINITY; /* min and max move by at most the larger error */
+        return PROPER_OK;
+    default: break;
+    }
+    *er = INFINITY; /* pow, log */
+    return proper__prism_eval(cx, e, out);
+}
+
+/* Whether every int and bool the build computes is exact: a comparison
+ * with a double operand (one not decided exactly, PROPER__PM_N_XCMP) and
+ * floor, ceil or round of a double, anywhere in the model, must not read
+ * the state, and must come out the same for every value within its
+ * operands' error bounds (a comparison: operands apart by more than their
+ * bounds; floor, ceil, round: an exact operand). */
+static int proper__prism_decisions_exact(const proper__prism_ectx *cx) {
+    const proper_prism_model *m = cx->m;
+    proper__prism_ectx sub = *cx;
+    proper_error scratch;
+    size_t i;
+    sub.pool = &m->pool;
+    sub.file = m->file;
+    sub.vals = NULL;
+    sub.err = &scratch;
+    for (i = 0; i < m->pool.len; i++) {
+        const proper__prism_node *nd = &m->pool.n[i];
+        int cmp = nd->kind == PROPER__PM_N_BIN && nd->op >= PROPER__PM_OP_EQ && nd->op <= PROPER__PM_OP_GE &&
+                  (m->pool.n[nd->a].type == PROPER_PRISM_DOUBLE || m->pool.n[nd->b].type == PROPER_PRISM_DOUBLE);
+        int to_int = nd->kind == PROPER__PM_N_FUNC && nd->op >= PROPER__PM_FN_FLOOR && nd->op <= PROPER__PM_FN_ROUND &&
+                     m->pool.n[nd->a].type == PROPER_PRISM_DOUBLE;
+        double x, y = 0.0, ex, ey = 0.0;
+        if (!cmp && !to_int) continue;
+        if (nd->flags & PROPER__PM_F_STATE) return 0;
+        if (proper__prism_eval_num(&sub, nd->a, &x, &ex) != 0 || (cmp && proper__prism_eval_num(&sub, nd->b, &y, &ey) != 0))
+            return 0;
+        if (ex == 0.0 && ey == 0.0) continue;
+        if (!cmp || !(fabs(x - y) * (1.0 - 2.0 * PROPER__PM_U) > (ex + ey) * (1.0 + 4.0 * PROPER__PM_U))) return 0;
+    }
+    return 1;
+}
+
+/* Whether fl(a + b) and fl(a / b) (= q) are exact. */
+static int proper__prism_add_exact(double a, double b) { return proper__prism_rounding_of(PROPER__PM_OP_ADD, a, b, a + b) == 0.0; }
+static int proper__prism_div_exact(double a, double b, double q) {
+    return a == 0.0 || (proper__prism_safe_mag(a) && proper__prism_safe_mag(b) && proper__prism_safe_mag(q) && fma(-q, b, a) == 0.0);
+}
+
+/* Whether the embedded chain dtmc.h forms from CTMC d (proper_dtmc_embedded:
+ * each row's rates summed in order, then divided by the sum) is exact. */
+static int proper__prism_embedded_exact(const proper_dtmc *d) {
+    uint32_t s;
+    uint64_t k;
+    for (s = 0; s < d->n_states; s++) {
+        double e = 0.0;
+        for (k = d->row[s]; k < d->row[s + 1]; k++) {
+            if (!proper__prism_add_exact(e, d->prob[k])) return 0;
+            e += d->prob[k];
+        }
+        for (k = d->row[s]; k < d->row[s + 1]; k++)
+            if (!proper__prism_div_exact(d->prob[k], e, d->prob[k] / e)) return 0;
+    }
+    return 1;
+}
+
+/* Relative errors (against the exact value, |x~ - x| <= r |x|) through
+ * the build's arithmetic; each rounds up by 1 + 4u. A value x~ within e
+ * of the exact one: e / (|x~| - e). */
+static double proper__prism_rel_of(double x, double e) {
+    if (e == 0.0) return 0.0;
+    return e < fabs(x) ? e / ((fabs(x) - e) * (1.0 - 2.0 * PROPER__PM_U)) : INFINITY;
+}
+/* a~ b~, rounded once: (1+a)(1+b)(1+u) - 1. */
+static double proper__prism_rel_mul(double a, double b) {
+    double r = a + b + a * b;
+    return (r + PROPER__PM_U * (1.0 + r)) * (1.0 + 4.0 * PROPER__PM_U);
+}
+/* A sum of n >= 1 values >= 0, each within a, summed in any order (in
+ * double or wider): (1+a)(1+u)^n - 1, with (1+u)^n - 1 <= n u / (1 - n u). */
+static double proper__prism_rel_sum(double a, double n) {
+    double g = n * PROPER__PM_U < 0.5 ? n * PROPER__PM_U / (1.0 - n * PROPER__PM_U) : INFINITY;
+    return (a + g + a * g) * (1.0 + 4.0 * PROPER__PM_U);
+}
+/* a~ / b~, rounded once: (1+a)/(1-b)(1+u) - 1 = (a + b + u (1+a)) / (1-b). */
+static double proper__prism_rel_div(double a, double b) {
+    if (!(b < 1.0)) return INFINITY;
+    return (a + b + PROPER__PM_U * (1.0 + a)) / (1.0 - b) * (1.0 + 4.0 * PROPER__PM_U);
+}
+
 PROPER_API void proper_prism_free(proper_prism_model *m) {
     if (!m) return;
     PROPER_FREE(m->file);
@@ -3663,6 +3975,15 @@ typedef struct proper__prism_explorer {
     size_t choice_cmd[2]; /* a command of the current state's first two choices (for errors) */
     double *thi, *ohi, *nhi;
     size_t cap_thi, cap_ohi, cap_nhi;
+    /* The model's own rounding (see proper__prism_rounding_bounds), while
+     * `rounding`: the largest relative error of a probability or rate
+     * evaluated, the most commands combined in one choice, the most
+     * transitions of a state before merging, the largest relative errors
+     * of a choice's transition reward and of a state reward. */
+    int rounding;
+    int exact_rows; /* so far every row's sums and divisions were exact */
+    double factor_rel, choice_rew_rel, state_rew_rel;
+    size_t n_factors, max_factors, max_outcomes;
     /* the merged, delimited intervals of the rows as built: state i's are
      * ivdst/ivlo/ivhi[ivrow[i] .. ivrow[i+1]), sorted by destination */
     uint32_t *ivdst;
@@ -3809,15 +4130,28 @@ static int proper__prism_group_commands(proper__prism_explorer *X) {
     return PROPER_OK;
 }
 
-/* The value of probability expression e (-1: probability 1). */
-static int proper__prism_prob_value(proper__prism_explorer *X, int32_t e, double *p) {
+/* The value of probability expression e (-1: probability 1); while the
+ * rounding is tracked, *er gets its error bound (else 0). */
+static int proper__prism_prob_value(proper__prism_explorer *X, int32_t e, double *p, double *er) {
     proper__prism_val v;
     int rc;
     *p = 1;
+    *er = 0.0;
     if (e < 0) return PROPER_OK;
+    if (X->rounding) return proper__prism_eval_num(&X->cx, e, p, er);
     if ((rc = proper__prism_eval(&X->cx, e, &v)) != 0) return rc;
     *p = proper__prism_as_double(X->m->pool.n[e].type, v);
     return PROPER_OK;
+}
+
+/* A value x~ within e of the exact one enters the stored chain (a
+ * probability, a rate or a reward) with relative error e / (|x~| - e):
+ * into *worst. The transition rewards of several choices add, which needs
+ * them of one sign: negative sums count as unbounded (dtmc.h's
+ * reachability rewards refuse them anyway). */
+static void proper__prism_track(double x, double e, int signed_ok, double *worst) {
+    double r = !signed_ok && x < 0 ? INFINITY : proper__prism_rel_of(x, e);
+    if (!(r <= *worst)) *worst = r;
 }
 
 /* Evaluate the update probabilities of command c in the current state and
@@ -3829,16 +4163,16 @@ static int proper__prism_prob_value(proper__prism_explorer *X, int32_t e, double
 static int proper__prism_command_probs(proper__prism_explorer *X, size_t c, double *probs, double *his) {
     const proper_prism_model *m = X->m;
     const proper__prism_command *cmd = &m->cmds[c];
-    double sum = 0, sum_hi = 0;
+    double sum = 0, sum_hi = 0, sum_err = 0;
     size_t j;
     int rc;
     proper__prism_node at;
     for (j = 0; j < cmd->n; j++) {
         const proper__prism_update *u = &m->updates[cmd->first + j];
-        double p, h;
-        if ((rc = proper__prism_prob_value(X, u->prob, &p)) != 0) return rc;
+        double p, h, er, er_hi;
+        if ((rc = proper__prism_prob_value(X, u->prob, &p, &er)) != 0) return rc;
         h = p;
-        if (u->prob_hi >= 0 && (rc = proper__prism_prob_value(X, u->prob_hi, &h)) != 0) return rc;
+        if (u->prob_hi >= 0 && (rc = proper__prism_prob_value(X, u->prob_hi, &h, &er_hi)) != 0) return rc;
         if (!(p >= 0) || isinf(p))
             return proper__prism_eval_fail(&X->cx, &m->pool.n[u->prob], PROPER_EPROB,
                                            m->is_ctmc ? "rate %g is not finite and >= 0" : "probability %g is not in [0, 1]", p);
@@ -3850,7 +4184,16 @@ static int proper__prism_command_probs(proper__prism_explorer *X, size_t c, doub
         if (his) his[j] = h;
         sum += p;
         sum_hi += h;
+        sum_err += er;
+        if (X->rounding) proper__prism_track(p, er, 1, &X->factor_rel); /* a 0 within er > 0: unbounded */
+        if (!(X->factor_rel < INFINITY)) X->rounding = 0;
     }
+    /* PRISM's exact model divides a DTMC's row by the number of choices,
+     * the doubles by their probability sum: the same only when each
+     * command's probabilities sum to exactly 1 */
+    if (X->rounding && !m->is_ctmc &&
+        fabs(sum - 1) * (1 - 2 * PROPER__PM_U) > (sum_err + (double)cmd->n * PROPER__PM_U * sum) * (1 + 4 * PROPER__PM_U))
+        X->rounding = 0;
     memset(&at, 0, sizeof at);
     at.line = cmd->line;
     at.col = cmd->col;
@@ -3879,6 +4222,7 @@ static int proper__prism_apply_command(proper__prism_explorer *X, size_t c) {
     if (cmd->n > 16 && !(probs = (double *)proper_calloc(2 * cmd->n, sizeof *probs))) return proper__prism_xoom(X);
     if (X->interval) his = probs + (cmd->n > 16 ? cmd->n : 16);
     if ((rc = proper__prism_command_probs(X, c, probs, his)) != 0) goto done;
+    X->n_factors++;
     for (o = 0; o < X->n_out; o++)
         for (j = 0; j < cmd->n; j++) {
             const proper__prism_update *u = &m->updates[cmd->first + j];
@@ -3948,6 +4292,7 @@ static int proper__prism_start_choice(proper__prism_explorer *X) {
         return proper__prism_xoom(X);
     if (X->interval && proper_reserve(&X->ohi, &X->cap_ohi, 1, sizeof *X->ohi)) return proper__prism_xoom(X);
     if (nv) memcpy(X->ovals, X->cur, nv * sizeof *X->cur);
+    X->n_factors = 0;
     X->oprob[0] = 1;
     if (X->interval) X->ohi[0] = 1;
     X->n_out = 1;
@@ -3961,22 +4306,23 @@ static int proper__prism_choice_rewards(proper__prism_explorer *X, int action) {
     int rc;
     for (r = 0; r < m->n_rewards; r++) {
         const proper__prism_reward_decl *rd = &m->rewards[r];
-        double sum = 0;
+        double sum = 0, err = 0;
         if (X->trew_slot[r] < 0) continue;
         for (i = rd->first; i < rd->first + rd->n; i++) {
             const proper__prism_reward_item *it = &m->items[i];
-            proper__prism_val g, v;
-            double x;
+            proper__prism_val g;
+            double x, e;
             if (!it->is_trans || it->action != action) continue;
             if ((rc = proper__prism_eval(&X->cx, it->guard, &g)) != 0) return rc;
             if (!g.i) continue;
-            if ((rc = proper__prism_eval(&X->cx, it->value, &v)) != 0) return rc;
-            x = proper__prism_as_double(m->pool.n[it->value].type, v);
+            if ((rc = proper__prism_eval_num(&X->cx, it->value, &x, &e)) != 0) return rc;
             if (!(x == x) || isinf(x))
                 return proper__prism_eval_fail(&X->cx, &m->pool.n[it->value], PROPER_ERANGE, "reward is %g", x);
             sum += x;
+            err += e + PROPER__PM_U * fabs(sum);
         }
         X->choice_rew[X->trew_slot[r]] = sum;
+        if (X->rounding) proper__prism_track(sum, err, 0, &X->choice_rew_rel);
     }
     return PROPER_OK;
 }
@@ -3993,6 +4339,7 @@ static int proper__prism_finish_choice(proper__prism_explorer *X, int action) {
                                 "more than %llu transitions (the transition limit; raise it with max_transitions / "
                                 "--max-transitions)", (unsigned long long)X->o->max_transitions);
     X->n_choices++;
+    if (X->n_factors > X->max_factors) X->max_factors = X->n_factors;
     for (o = 0; o < X->n_out; o++) {
         uint32_t dst;
         proper__prism_pack(&X->L, X->ovals + o * X->L.nv, X->key);
@@ -4240,14 +4587,66 @@ static int proper__prism_explore_state(proper__prism_explorer *X, size_t s) {
     if (X->interval && X->n_choices > 1 && (rc = proper__prism_interval_choices(X, first)) != 0) return rc;
     /* PRISM (DTMC): divide by the probability sum of all choices; a CTMC
      * adds the choices' rates; an interval model has one choice */
-    for (i = first; i < X->n_trans; i++) total += X->prob[i];
+    if (X->n_trans - first > X->max_outcomes) X->max_outcomes = X->n_trans - first;
+    for (i = first; i < X->n_trans; i++) {
+        if (X->exact_rows && !proper__prism_add_exact(total, X->prob[i])) X->exact_rows = 0;
+        total += X->prob[i];
+    }
     if (!m->is_ctmc && !X->interval) {
-        for (i = first; i < X->n_trans; i++) X->prob[i] /= total;
+        for (i = first; i < X->n_trans; i++) {
+            double q = X->prob[i] / total;
+            if (X->exact_rows && !proper__prism_div_exact(X->prob[i], total, q)) X->exact_rows = 0;
+            X->prob[i] = q;
+        }
         for (i = first * X->n_trew; i < X->n_trans * X->n_trew; i++) X->tw[i] /= total;
     }
     X->row[2 * s] = first;
     X->row[2 * s + 1] = X->n_trans;
     return PROPER_OK;
+}
+
+/* The model's own rounding, once the chain is built (relative errors
+ * against the exact model, all monotone in their arguments, so the
+ * largest factor error f, the most factors k of a choice and the most
+ * transitions n of a state bound every state's): an outcome's probability
+ * is a product of k factors, o = (1+f)^k (1+u)^k - 1; a DTMC divides each
+ * by the state's total T (a sum of up to n outcomes) and adds those
+ * reaching the same state: P = sum(div(o, sum(o))); a CTMC adds the rates,
+ * R = sum(o), and dtmc.h forms P = R / E with E a sum of up to n rates.
+ * A transition reward is the probability-weighted mean of its choices'
+ * (sum(tw) / P, tw = o times the choice's reward, divided by T in a
+ * DTMC); R's systems multiply it by P, and a CTMC's state reward is
+ * divided by E. `exact`: every probability (a CTMC: of the embedded chain)
+ * was computed exactly. -1 when some part is unbounded. */
+static void proper__prism_rounding_bounds(const proper__prism_explorer *X, int exact, proper_prism_intervals *iv) {
+    double *rel_prob = &iv->rel_prob, *rel_reward = &iv->rel_reward;
+    double n = (double)(X->max_outcomes ? X->max_outcomes : 1), o = 0.0, t, p, e, tw, w, trew, srew;
+    size_t k;
+    *rel_prob = *rel_reward = -1.0;
+    iv->exact = 0;
+    if (!X->rounding || X->interval) return;
+    iv->exact = X->factor_rel == 0.0 && X->exact_rows && X->state_rew_rel == 0.0 && X->n_trew == 0;
+    for (k = 0; k < X->max_factors && !exact; k++) o = proper__prism_rel_mul(o, X->factor_rel);
+    tw = proper__prism_rel_mul(o, X->choice_rew_rel);
+    if (X->m->is_ctmc) {
+        t = exact ? 0.0 : proper__prism_rel_sum(o, n); /* a stored rate */
+        e = exact ? 0.0 : proper__prism_rel_sum(t, n);
+        p = exact ? 0.0 : proper__prism_rel_div(t, e);
+        w = proper__prism_rel_sum(tw, n);
+        srew = proper__prism_rel_div(X->state_rew_rel, e);
+    } else {
+        t = exact ? 0.0 : proper__prism_rel_sum(o, n);
+        p = exact ? 0.0 : proper__prism_rel_sum(proper__prism_rel_div(o, t), n);
+        w = proper__prism_rel_sum(proper__prism_rel_div(tw, t), n);
+        srew = X->state_rew_rel;
+        t = p;
+    }
+    trew = proper__prism_rel_mul(p, proper__prism_rel_div(w, t));
+    if (!(p < INFINITY)) return;
+    *rel_prob = p;
+    if (X->n_trew == 0) trew = 0.0;
+    *rel_reward = fmax(p, fmax(srew, trew));
+    if (!(*rel_reward < INFINITY)) *rel_reward = -1.0;
 }
 
 /* Most valuations 'init ... endinit' is evaluated on. */
@@ -4490,6 +4889,7 @@ static int proper__prism_build_rows(proper__prism_explorer *X, const uint32_t *o
                 for (r = 0; r < nt; r++) w[n * nt + r] = 0;
                 n++;
             }
+            if (X->exact_rows && !proper__prism_add_exact(p[n - 1], X->prob[t])) X->exact_rows = 0;
             p[n - 1] += X->prob[t]; /* an interval model: the ends add (PRISM's) */
             if (h) h[n - 1] += X->thi[t];
             for (r = 0; r < nt; r++) /* an interval model's one choice gives every outcome the same reward */
@@ -4560,20 +4960,21 @@ static int proper__prism_decorate(proper__prism_explorer *X, const uint32_t *ord
         size_t idx, k;
         rc = proper_dtmc_add_reward(d, rd->name >= 0 ? m->names.names[rd->name] : "", rd->has_state, rd->has_trans, &idx, X->err);
         for (s = 0; s < n && rc == PROPER_OK && rd->has_state; s++) {
-            double sum = 0;
+            double sum = 0, err = 0;
             X->cx.vals = vals + s * nv;
             for (k = rd->first; k < rd->first + rd->n && rc == PROPER_OK; k++) {
                 const proper__prism_reward_item *it = &m->items[k];
-                proper__prism_val g, v;
-                double x;
+                proper__prism_val g;
+                double x, e;
                 if (it->is_trans) continue;
                 if ((rc = proper__prism_eval(&X->cx, it->guard, &g)) != 0 || !g.i) continue;
-                if ((rc = proper__prism_eval(&X->cx, it->value, &v)) != 0) continue;
-                x = proper__prism_as_double(m->pool.n[it->value].type, v);
+                if ((rc = proper__prism_eval_num(&X->cx, it->value, &x, &e)) != 0) continue;
                 if (!(x == x) || isinf(x))
                     rc = proper__prism_eval_fail(&X->cx, &m->pool.n[it->value], PROPER_ERANGE, "reward is %g", x);
                 sum += x;
+                err += e + PROPER__PM_U * fabs(sum);
             }
+            if (X->rounding) proper__prism_track(sum, err, 0, &X->state_rew_rel);
             if (rc == PROPER_OK && sum != 0) rc = proper_dtmc_reward_add_state(d, idx, (uint32_t)s, sum, X->err);
         }
         for (k = 0; k < n_trews && rc == PROPER_OK; k++)
@@ -4790,7 +5191,10 @@ static int proper__prism_align_intervals(const proper__prism_explorer *X, const 
     return PROPER_OK;
 }
 
-PROPER_API void proper_prism_intervals_init(proper_prism_intervals *iv) { memset(iv, 0, sizeof *iv); }
+PROPER_API void proper_prism_intervals_init(proper_prism_intervals *iv) {
+    memset(iv, 0, sizeof *iv);
+    iv->rel_prob = iv->rel_reward = -1.0;
+}
 
 PROPER_API void proper_prism_intervals_free(proper_prism_intervals *iv) {
     PROPER_FREE(iv->lo);
@@ -4826,6 +5230,7 @@ static int proper__prism_build(const proper_prism_model *m, const proper_prism_b
     proper_prism_intervals iv;
     proper_prism_build_opts defaults;
     proper__prism_val *cv = NULL;
+    double *cerr = NULL;
     int32_t *init = NULL;
     uint32_t *order = NULL, *rank = NULL;
     proper__prism_trew *trews = NULL;
@@ -4851,10 +5256,14 @@ static int proper__prism_build(const proper_prism_model *m, const proper_prism_b
     X.cx.err = err;
     if (m->exact_cmps && (rc = proper__prism_xcmp_open(m, &X.cx.xc, err)) != 0) goto done;
     init = (int32_t *)proper_calloc(m->n_vars, sizeof *init);
-    if (!init) {
+    cerr = (double *)proper_calloc(m->n_consts + 1, sizeof *cerr);
+    if (!init || !cerr) {
         rc = proper__prism_xoom(&X);
         goto done;
     }
+    for (i = 0; i < m->n_consts; i++) cerr[i] = NAN;
+    X.cx.cerr = cerr;
+    X.rounding = X.exact_rows = !m->has_intervals && proper__prism_decisions_exact(&X.cx);
     if ((rc = proper__prism_layout_init(&X.L, m, &X.cx, init, err)) != 0) goto done;
     if (m->init_expr < 0 && (rc = proper__prism_refuse_early(&X, init)) != 0) goto done;
     if ((rc = proper__prism_explore(&X, init)) != 0) goto done;
@@ -4884,6 +5293,8 @@ static int proper__prism_build(const proper_prism_model *m, const proper_prism_b
     if (X.n_init > 1 && (rc = proper__prism_init_dist(&X, rank, &d)) != 0) goto done;
     if ((rc = proper__prism_decorate(&X, order, trews, n_trews, &d)) != 0) goto done;
     if (X.interval && (rc = proper__prism_align_intervals(&X, &d, &iv)) != 0) goto done;
+    proper__prism_rounding_bounds(&X, X.factor_rel == 0.0 && X.exact_rows && (!m->is_ctmc || proper__prism_embedded_exact(&d)),
+                                  &iv);
     proper_dtmc_free(out);
     *out = d;
     proper_dtmc_init(&d);
@@ -4899,6 +5310,7 @@ done:
     proper__prism_xcmp_close(X.cx.xc);
     proper__prism_explorer_free(&X);
     PROPER_FREE(cv);
+    PROPER_FREE(cerr);
     PROPER_FREE(init);
     PROPER_FREE(order);
     PROPER_FREE(rank);
@@ -5355,6 +5767,9 @@ typedef struct proper__prism_checker {
     int n_proven;              /* solves that proved an error bound, */
     double proven;             /* ... and the largest of those bounds */
     int unproven;              /* a step whose rounding no bound covers */
+    int uncovered;             /* a proven bound of the chain as stored, not of the model */
+    double rel_prob, rel_reward; /* the model's own rounding (proper_prism_intervals; -1: unknown) */
+    int exact;                 /* ... the stored chain is the model's */
     proper_error *err;
 } proper__prism_checker;
 
@@ -5406,10 +5821,39 @@ static int proper__prism_cerr(const proper__prism_checker *C, int line, int col,
 
 /* Record a solve's proven error bound (at the initial state, or the
  * largest over the states with several initial states). */
-static void proper__prism_proven(proper__prism_checker *C, const proper_dtmc_solve_stats *st) {
+/* A solve's proven bound; `covered`: it covers the model's own rounding
+ * too (else it is of the chain as stored). */
+static void proper__prism_proven(proper__prism_checker *C, const proper_dtmc_solve_stats *st, int covered) {
     double b = C->d->init_dist ? st->max_error : st->init_error;
     if (!(b >= 0)) b = INFINITY; /* NaN: nothing proven */
     if (C->n_proven++ == 0 || b > C->proven) C->proven = b;
+    if (!covered) C->uncovered = 1;
+}
+
+/* The options of an unbounded solve (dtmc.h's certificates take the
+ * model's own rounding: model_rel_error = rel, the relative error of the
+ * chain's probabilities, and of its reward terms for R) and whether its
+ * bound will cover the model (rel >= 0; rel < 0: not known, the bound is
+ * of the chain as stored). */
+static proper_dtmc_solve_opts proper__prism_model_opts(const proper__prism_checker *C, double rel, int *covered) {
+    proper_dtmc_solve_opts so = C->o->solve;
+    *covered = rel >= 0;
+    if (rel > 0) so.model_rel_error = rel;
+    return so;
+}
+
+/* An unbounded solve that takes the model's rounding was refused
+ * (PROPER_ENOCONV): its bound, about delta times the expected stays, may
+ * not meet the precision asked where the chain as stored would. Then it is
+ * solved again with the precision 1000 times coarser, up to
+ * PROPER__PM_ROUNDING_RETRIES times, and its value comes with the wider
+ * proven bound (proper check prints it beside the value). */
+#define PROPER__PM_ROUNDING_RETRIES 3
+static int proper__prism_loosen(int rc, proper_dtmc_solve_opts *so, int *k) {
+    if (rc != PROPER_ENOCONV || !(so->model_rel_error > 0) || *k >= PROPER__PM_ROUNDING_RETRIES) return 0;
+    so->rel_precision *= 1e3;
+    (*k)++;
+    return 1;
 }
 
 /* Fetch from the DTMC every label the expression uses (properties pool). */
@@ -5451,6 +5895,9 @@ static int proper__prism_checker_init(proper__prism_checker *C, const proper_pri
     C->d = d;
     C->o = o;
     C->err = err;
+    C->rel_prob = o->intervals ? o->intervals->rel_prob : -1.0;
+    C->rel_reward = o->intervals ? o->intervals->rel_reward : -1.0;
+    C->exact = o->intervals && o->intervals->exact;
     if (m && (rc = proper__prism_model_consts(m, &C->cv, err)) != 0) return rc;
     C->pcv = (proper__prism_val *)proper_calloc(p->n_consts, sizeof *C->pcv);
     C->pmiss = (unsigned char *)proper_calloc(p->n_consts, 1);
@@ -5889,18 +6336,21 @@ static int proper__prism_prob_path(proper__prism_checker *C, int32_t e, double *
         proper_dtmc_solve_stats st;
         if ((rc = proper__prism_time_bounds(C, u.path, &t1, &t2)) == 0 &&
             (rc = proper_dtmc_ctmc_bounded_until_stats(d, &u.phi1, &u.phi2, t1, t2, &C->o->solve, x, &st, C->err)) == 0)
-            proper__prism_proven(C, &st);
+            proper__prism_proven(C, &st, C->exact);
     } else if (u.hi < 0) { /* no upper bound: unbounded until from the lower bound on */
         proper_dtmc_solve_stats st;
-        if ((rc = proper_dtmc_prob_until(d, &u.phi1, &u.phi2, &C->o->solve, x, &st, C->err)) == 0)
-            proper__prism_proven(C, &st);
+        int covered, k = 0;
+        proper_dtmc_solve_opts so = proper__prism_model_opts(C, C->rel_prob, &covered);
+        do rc = proper_dtmc_prob_until(d, &u.phi1, &u.phi2, &so, x, &st, C->err);
+        while (proper__prism_loosen(rc, &so, &k));
+        if (rc == 0) proper__prism_proven(C, &st, covered);
     } else if (u.hi - (u.lo > 0 ? u.lo : 0) == 0) { /* a window of 0 steps: phi2 now */
         for (s = 0; s < d->n_states; s++) x[s] = PROPER_BITSET_GET(&u.phi2, s);
     } else {
         proper_dtmc_solve_stats st;
         if ((rc = proper_dtmc_prob_bounded_until_stats(d, &u.phi1, &u.phi2, (unsigned long)(u.hi - (u.lo > 0 ? u.lo : 0)), x,
                                                        &st, C->err)) == 0)
-            proper__prism_proven(C, &st);
+            proper__prism_proven(C, &st, C->exact);
     }
     if (rc == 0 && u.lo > 0) {
         rc = proper__prism_restricted_next(C, &u.phi1, u.lo, x);
@@ -5984,7 +6434,7 @@ static int proper__prism_interval_until(proper__prism_checker *C, const proper_p
         if ((rc = proper_dtmc_interval_prob_until(C->d, iv->lo, iv->hi, &u->phi1, &u->phi2, maximise, &so, x, &st, C->err)) != 0)
             return rc;
     } while (proper__prism_interval_again(C, &st, x, k++, &so));
-    proper__prism_proven(C, &st);
+    proper__prism_proven(C, &st, 0);
     return PROPER_OK;
 }
 
@@ -6000,7 +6450,7 @@ static int proper__prism_interval_reward_reach(proper__prism_checker *C, const p
         rc = proper_dtmc_interval_reward_reach(C->d, iv->lo, iv->hi, rew->state, rew->trans, &phi, maximise, &so, x, &st,
                                                C->err);
     } while (rc == 0 && proper__prism_interval_again(C, &st, x, k++, &so));
-    if (rc == 0) proper__prism_proven(C, &st);
+    if (rc == 0) proper__prism_proven(C, &st, 0);
     proper_bitset_free(&phi);
     return rc;
 }
@@ -6335,7 +6785,7 @@ static void proper__prism_step_reward(const proper_dtmc *d, const proper_dtmc_re
  * (NULL: not wanted) receives the proven bound of the reachability solve
  * that gives the finite values. */
 static int proper__prism_total_reward(proper__prism_checker *C, const proper_dtmc *d, const proper_dtmc_reward *rew,
-                                      double *x, proper_dtmc_solve_stats *st) {
+                                      double *x, proper_dtmc_solve_stats *st, int *covered) {
     uint32_t n = d->n_states, nb = 0, s, *bscc = (uint32_t *)proper_calloc((size_t)n + 1, sizeof *bscc);
     unsigned char *pos = NULL;
     double *r = proper__prism_vec_new(C);
@@ -6363,7 +6813,13 @@ static int proper__prism_total_reward(proper__prism_checker *C, const proper_dtm
             if (pos[bscc[s]]) proper_bitset_set(&positive, s);
         }
     if ((rc = proper_dtmc_prob0(d, NULL, &positive, &zero, C->err)) != 0) goto done;
-    if ((rc = proper_dtmc_reward_reach(d, rew, &bottom, &C->o->solve, x, st, C->err)) != 0) goto done;
+    {
+        int k = 0;
+        proper_dtmc_solve_opts so = proper__prism_model_opts(C, C->rel_reward, covered);
+        do rc = proper_dtmc_reward_reach(d, rew, &bottom, &so, x, st, C->err);
+        while (proper__prism_loosen(rc, &so, &k));
+        if (rc != 0) goto done;
+    }
     for (s = 0; s < n; s++)
         if (!PROPER_BITSET_GET(&zero, s)) x[s] = INFINITY;
 done:
@@ -6402,7 +6858,8 @@ static int proper__prism_ctmc_reward(proper__prism_checker *C, const proper_dtmc
             rc = proper_error_set(C->err, PROPER_EINVAL, NULL, 0, 0, "the embedded DTMC has other transitions than the CTMC");
         else if (path < 0) {
             proper_dtmc_solve_stats st;
-            if ((rc = proper__prism_total_reward(C, &emb, &scaled, x, &st)) == 0) proper__prism_proven(C, &st);
+            int covered;
+            if ((rc = proper__prism_total_reward(C, &emb, &scaled, x, &st, &covered)) == 0) proper__prism_proven(C, &st, covered);
         } else
             rc = proper__prism_reward_ltl(C, &emb, &scaled, path, x);
     }
@@ -6419,7 +6876,8 @@ static int proper__prism_reward(proper__prism_checker *C, const proper__prism_no
     long long k = 0;
     proper_bitset phi;
     proper_dtmc_solve_stats st;
-    int rc;
+    proper_dtmc_solve_opts so;
+    int rc, covered, tries = 0;
     if ((rc = proper__prism_reward_of(C, nd, &rew)) != 0) return rc;
     if (f->kind != PROPER__PM_N_PATH || (f->op != PROPER__PM_T_F && f->op < PROPER__PM_T_C) ||
         (f->op == PROPER__PM_T_F && (f->c >= 0 || f->idx >= 0 || (C->p->pool.n[f->b].flags & PROPER__PM_F_PATH))))
@@ -6428,15 +6886,21 @@ static int proper__prism_reward(proper__prism_checker *C, const proper__prism_no
     switch (f->op) {
     case PROPER__PM_T_F:
         if ((rc = proper__prism_state_set(C, f->b, &phi)) != 0) return rc;
-        if ((rc = proper_dtmc_reward_reach(d, rew, &phi, &C->o->solve, x, &st, C->err)) == 0) proper__prism_proven(C, &st);
+        so = proper__prism_model_opts(C, C->rel_reward, &covered);
+        do rc = proper_dtmc_reward_reach(d, rew, &phi, &so, x, &st, C->err);
+        while (proper__prism_loosen(rc, &so, &tries));
+        if (rc == 0) proper__prism_proven(C, &st, covered);
         proper_bitset_free(&phi);
         return rc;
     case PROPER__PM_T_TOTAL:
         if (d->kind == PROPER_DTMC_KIND_CTMC) return proper__prism_ctmc_reward(C, rew, -1, x);
-        if ((rc = proper__prism_total_reward(C, d, rew, x, &st)) == 0) proper__prism_proven(C, &st);
+        if ((rc = proper__prism_total_reward(C, d, rew, x, &st, &covered)) == 0) proper__prism_proven(C, &st, covered);
         return rc;
-    case PROPER__PM_T_LRA:
-        if ((rc = proper_dtmc_reward_steady_stats(d, rew, &C->o->solve, x, &st, C->err)) == 0) proper__prism_proven(C, &st);
+    case PROPER__PM_T_LRA: /* a CTMC's: of its uniformised chain, whose rounding no delta covers */
+        so = proper__prism_model_opts(C, d->kind == PROPER_DTMC_KIND_CTMC ? -1.0 : C->rel_reward, &covered);
+        do rc = proper_dtmc_reward_steady_stats(d, rew, &so, x, &st, C->err);
+        while (proper__prism_loosen(rc, &so, &tries));
+        if (rc == 0) proper__prism_proven(C, &st, covered);
         return rc;
     default:
         if (d->kind == PROPER_DTMC_KIND_CTMC) {
@@ -6445,7 +6909,7 @@ static int proper__prism_reward(proper__prism_checker *C, const proper__prism_no
             if (!(t >= 0)) return proper__prism_cerr(C, f->line, f->col, PROPER_ERANGE, "negative time bound %g", t);
             rc = f->op == PROPER__PM_T_C ? proper_dtmc_ctmc_reward_cumulative_stats(d, rew, t, &C->o->solve, x, &st, C->err)
                                          : proper_dtmc_ctmc_reward_instant_stats(d, rew, t, &C->o->solve, x, &st, C->err);
-            if (rc == 0) proper__prism_proven(C, &st);
+            if (rc == 0) proper__prism_proven(C, &st, C->exact);
             return rc;
         }
         if ((rc = proper__prism_const_int(C, f->c, &k)) != 0) return rc;
@@ -6455,7 +6919,7 @@ static int proper__prism_reward(proper__prism_checker *C, const proper__prism_no
                                       C->o->max_steps);
         rc = f->op == PROPER__PM_T_C ? proper_dtmc_reward_cumulative_stats(d, rew, (unsigned long)k, x, &st, C->err)
                                      : proper_dtmc_reward_instant_stats(d, rew, (unsigned long)k, x, &st, C->err);
-        if (rc == 0) proper__prism_proven(C, &st);
+        if (rc == 0) proper__prism_proven(C, &st, C->exact);
         return rc;
     }
 }
@@ -6624,8 +7088,12 @@ static int proper__prism_operator(proper__prism_checker *C, int32_t e, double *x
         break;
     case PROPER__PM_N_STEADY: {
         proper_dtmc_solve_stats st;
+        int covered, k = 0; /* a CTMC's: of its uniformised chain, whose rounding no delta covers */
+        proper_dtmc_solve_opts so = proper__prism_model_opts(C, C->d->kind == PROPER_DTMC_KIND_CTMC ? -1.0 : C->rel_prob, &covered);
         if ((rc = proper__prism_state_set(C, nd->a, &phi)) != 0) return rc;
-        if ((rc = proper_dtmc_steady_stats(C->d, &phi, &C->o->solve, x, &st, C->err)) == 0) proper__prism_proven(C, &st);
+        do rc = proper_dtmc_steady_stats(C->d, &phi, &so, x, &st, C->err);
+        while (proper__prism_loosen(rc, &so, &k));
+        if (rc == 0) proper__prism_proven(C, &st, covered);
         proper_bitset_free(&phi);
         break;
     }
@@ -6711,12 +7179,15 @@ static int proper__prism_result(proper__prism_checker *C, const proper__prism_pr
     if (rc) return rc;
     res->type = pr->type;
     res->error_bound = -1;
+    res->covers_model = 0;
     { /* one P=? or R=? operator, one solve that proved its bound */
         const proper__prism_node *top = nd;
         while (top->kind == PROPER__PM_N_FORMULA || top->kind == PROPER__PM_N_PLABEL) top = &C->p->pool.n[top->a];
         if ((top->kind == PROPER__PM_N_PROB || top->kind == PROPER__PM_N_REWARD || top->kind == PROPER__PM_N_STEADY) &&
-            top->op == PROPER__PM_QUERY && C->n_proven == 1 && !C->unproven && C->proven < INFINITY)
+            top->op == PROPER__PM_QUERY && C->n_proven == 1 && !C->unproven && C->proven < INFINITY) {
             res->error_bound = C->proven;
+            res->covers_model = !C->uncovered;
+        }
     }
     if (nd->kind == PROPER__PM_N_FILTER && nd->op == PROPER__PM_FL_RANGE) {
         res->value = C->range_lo;
