@@ -7,38 +7,44 @@
  * by the caller, replaced on success, unchanged on failure.
  *
  * ---- Command lines (Storm documentation, "Running Storm"; option names as
- * defined in Storm 1.9's IOSettings and GeneralSettings) ---------------------
+ * defined in Storm's IOSettings and GeneralSettings) -------------------------
  *   storm --prism MODEL.pm --prop PROPS [--constants SPEC]
  *         (--precision E | --exact) [extra...]
  *   storm --explicit-drn D.drn --prop PROPS [--constants SPEC] ...
  * Explicit models go as DRN, which carries every reward structure with its
- * name (Storm's --explicit takes a single --staterew/--transrew file).
+ * name (Storm's --explicit takes a single --staterew/--transrew file), and
+ * labels, but no variables: properties naming variables or constants are
+ * refused before Storm runs (below).
  *
- * ---- Output (Storm 1.9, from its source: storm-cli-utilities/model-handling.h,
- * ExplicitQuantitativeCheckResult.cpp, utility/initialize.cpp, the l3pp log
- * format, SpiritErrorHandler.h) ---------------------------------------------
- *   Storm 1.9.0                                  first line: name and version
- *   Model checking property "1": P=? [F "end"] ...
- *   Result (for initial states): 0.628714651740636512
- *   Time for model checking: 0.001s.
+ * ---- Output (Storm 1.12.0, tests/transcripts/storm_*.txt, recorded from a
+ * real Storm by tests/transcripts/record_storm.sh; its source:
+ * storm-cli-utilities/model-handling.h, ExplicitQuantitativeCheckResult.cpp,
+ * utility/initialize.cpp, the l3pp log format, SpiritErrorHandler.h) -------
+ *   Storm 1.12.0 (dev)                           first line: name and version
+ *   Model checking property "1": R{"time"}=? [F "end"] ...
+ *   Result (for initial states): 0.628714651740632791
+ *   Time for model checking: 0.000s.
  * Values: a double printed by C++ streams with P significant digits, where
- * P = max(10, ceil(-log10(precision)) + 4) for --precision (10 by default);
- * "inf" for infinity; "nan"; "true"/"false"; in --exact mode a rational and
- * its approximation "32504164372/51699390625 (approx. 0.6287146517)".
- * Several initial states print "{a, b}" or "[min, max] (range)": not one
- * value, reported as that property's error.
- * Log lines: "ERROR (file.cpp:123): message", "WARN  (file.cpp:45): ...".
- * A property Storm cannot check prints "WARN ... Cannot handle property: ..."
- * and "ERROR ... Property is unsupported by selected engine/settings." and
- * no result; Storm goes on (exit status 0). An exception ends the run with
- * exit status 1 ("An exception caused Storm to terminate. The message of the
- * exception is: ...") or 2 (other exceptions); a parse error in the model
- * reads "Parsing error at L:C:  expecting ..., here:" followed by the line and
- * a caret, or "Parsing error in line L of file F.".
- * The storm_*.txt of tests/transcripts are synthetic, written from the
- * source above and labelled so. A real Storm 1.12.0 (dev), built from its
- * repository on this machine, runs test_real_storm and crosscheck_real_storm
- * when PROPER_STORM names it; it needs the properties rewritten (below).
+ * P = max(10, ceil(-log10(precision)) + 4) for --precision (10 by default,
+ * where the precision is 1e-6); the digits are not an error bound (at
+ * 1e-14 Storm's 18 digits are 5.8e-15 off on minPathSum). "inf" for
+ * infinity; "-nan"/"nan"; "true"/"false"; in --exact mode a rational and its
+ * approximation "32504164372/51699390625 (approx. 0.6287146517)" ("inf"
+ * alone). Several initial states print "{0, 0.5}" (or "[min, max] (range)"):
+ * not one value, reported as that property's error.
+ * Log lines: "ERROR (file.cpp:123): message", " WARN (file.cpp:45): ...".
+ * A property Storm cannot check (LTL without Spot) prints "ERROR ... Storm is
+ * compiled without Spot support." and "ERROR ... Property is unsupported by
+ * selected engine/settings." and no result; Storm goes on (exit status 0).
+ * An exception ends the run with exit status 1 ("An exception caused Storm
+ * to terminate. The message of the exception is: WrongFormatException:
+ * ...", the class name dropped here) or 2 (other exceptions; the message is
+ * then in the ERROR line before); a parse error reads "Parsing error at L:C:
+ * expecting ..., here:" followed by the line and a caret, or "Parsing error
+ * in line L of file F.". An unknown label ends the run in Storm 1.12.
+ * Properties: Storm 1.12 separates them by ';' only and reads R{"time"} in a
+ * property named "time" as that property, so the adapter rewrites the
+ * properties file (below).
  */
 #ifndef PROPER_BACKEND_STORM_H
 #define PROPER_BACKEND_STORM_H
@@ -72,7 +78,11 @@ PROPER_API char *proper_stormtool_version(const char *text, size_t len);
 
 /* Check every property of in->props with Storm in one run, as
  * proper_prismtool_check does with PRISM (binary NULL: PROPER_STORM or
- * `storm` in PATH). A DTMC or PRISM explicit files go to Storm as DRN. */
+ * `storm` in PATH). A DTMC or PRISM explicit files go to Storm as DRN,
+ * which has labels only: properties naming anything else than labels,
+ * reward structures and Storm's keywords (a variable, a constant the
+ * properties do not declare) are refused first with PROPER_EINVAL, naming
+ * them, at the first one's line:col in in->props_name. */
 PROPER_API int proper_stormtool_check(const char *binary, const proper_tool_input *in, const proper_tool_opts *opts,
                                       proper_tool_output *out, proper_error *err);
 
