@@ -268,8 +268,9 @@ extern "C" {
 #endif
 
 /* Uniformisation needs about q t steps (q: the largest exit rate); beyond
- * this many steps a time-bounded solve is refused (PROPER_ELIMIT) instead
- * of running for hours, unless the iterates reach a fixed point first. */
+ * this many steps, or beyond PROPER_DTMC_MAX_STEP_WORK's worth of them, a
+ * time-bounded solve is refused (PROPER_ELIMIT) instead of running for
+ * hours, unless the iterates settle first (see "Transient analysis"). */
 #ifndef PROPER_DTMC_MAX_POISSON_STEPS
 #define PROPER_DTMC_MAX_POISSON_STEPS 1000000000UL
 #endif
@@ -285,7 +286,8 @@ extern "C" {
 /* Step-bounded iterations (U<=k, I=k, C<=k, their interval forms, and the
  * step windows of LTL) whose iterates neither repeat nor settle are
  * refused (PROPER_ELIMIT) once they have spent this many multiply-adds
- * (steps times transitions plus states), instead of running for hours:
+ * (steps times transitions plus states; a CTMC's uniformisation counts
+ * transitions plus two per state plus 16 a step), instead of running for hours:
  * F<=1e9 of an event with probability 1e-17 per step settles only after
  * about 1e17 steps. See proper_dtmc_max_steps. */
 #ifndef PROPER_DTMC_MAX_STEP_WORK
@@ -855,7 +857,12 @@ PROPER_API int proper_dtmc_interval_stays_hits(const proper_dtmc *m, const doubl
  * until's iterates only grow towards the unbounded until plus its proven
  * error; C<=t's and I=t's stay within the range of the current one), as
  * the step-bounded solvers do; else it is refused past
- * PROPER_DTMC_MAX_POISSON_STEPS.
+ * PROPER_DTMC_MAX_POISSON_STEPS or the steps PROPER_DTMC_MAX_STEP_WORK
+ * allows (proper__dtmc_unif_max_steps), and refused early, after a few
+ * thousand steps, when the rate at which the iterates' changes shrink says
+ * that they cannot settle before that cap (a stiff chain: rates of 1.7e9
+ * and 1 need 5e9 steps for t = 3 and settle after none of them; the
+ * refusal names the exit rates' ratio; proper__dtmc_settle_hopeless).
  *
  * Error bounds of uniformisation: the _stats variants below bound
  * |value - exact| for every state by the sum of (derived term by term at
@@ -6238,12 +6245,93 @@ static int proper__dtmc_series_pinned(const double *v, const double *upper, doub
     return 1;
 }
 
+/* The most steps a uniformisation of m may take: PROPER_DTMC_MAX_POISSON_STEPS,
+ * or fewer when that many steps would spend more than PROPER_DTMC_MAX_STEP_WORK
+ * multiply-adds, a step counted as its transitions plus two per state plus
+ * 16 (the step's own overhead: a chain of 4 states takes 8 ns a step on
+ * this machine, about 30 such units). */
+static unsigned long proper__dtmc_unif_max_steps(const proper_dtmc *m) {
+    double per_step = (double)m->row[m->n_states] + 2.0 * (double)m->n_states + 16.0;
+    double steps = floor(PROPER_DTMC_MAX_STEP_WORK / per_step);
+    return steps >= (double)PROPER_DTMC_MAX_POISSON_STEPS ? PROPER_DTMC_MAX_POISSON_STEPS : (unsigned long)steps;
+}
+
+/* Watch over a long uniformisation (one that needs more steps than
+ * proper__dtmc_unif_max_steps allows and can only end by settling: an
+ * iterate that repeats, or a range that pins the rest). At its check
+ * points it is given the largest change of a step relative to the largest
+ * |value|; two check points give the rate rho at which the changes shrink
+ * per step. Settling needs the iterate within about PROPER_DTMC_REL_PRECISION
+ * of its limit, which is change rho / (1 - rho) away, so at least
+ * log(change / ((1 - rho) 1e-3 eps)) / -log(rho) more steps; when two
+ * windows in a row say that this goes past the cap, the run cannot settle
+ * in time: a stiff chain (a rate of 1.7e9 beside one of 1: the slow state's
+ * value moves by 6e-10 of itself per step) is refused after a few
+ * thousand steps instead of after 10^9 of them. */
+typedef struct proper__dtmc_settle {
+    unsigned long at;    /* the last check point, 0 before the first */
+    double change;       /* the relative change measured there */
+    int hopeless;        /* windows in a row that projected past the cap */
+} proper__dtmc_settle;
+
+static int proper__dtmc_settle_hopeless(proper__dtmc_settle *w, unsigned long i, double change, unsigned long cap) {
+    double rho, need;
+    if (w->at == 0 || !(change > 0.0) || !(w->change > 0.0)) {
+        w->at = i;
+        w->change = change;
+        w->hopeless = 0;
+        return 0;
+    }
+    rho = pow(change / w->change, 1.0 / (double)(i - w->at));
+    need = rho < 1.0 ? log(change / ((1.0 - rho) * 1e-3 * PROPER_DTMC_REL_PRECISION)) / -log(rho) : INFINITY;
+    w->at = i;
+    w->change = change;
+    w->hopeless = (double)i + need > (double)cap ? w->hopeless + 1 : 0;
+    return w->hopeless >= 2;
+}
+
+/* The largest |a_s - b_s| over the largest |b_s| (0 for a zero b). */
+static double proper__dtmc_rel_change(const double *a, const double *b, uint32_t n) {
+    double d = 0.0, top = 0.0;
+    uint32_t s;
+    for (s = 0; s < n; s++) {
+        d = fmax(d, fabs(a[s] - b[s]));
+        top = fmax(top, fabs(b[s]));
+    }
+    return top > 0.0 ? d / top : 0.0;
+}
+
+/* The refusal of a uniformisation that needs `right` steps at rate q
+ * (stopped after `done` of them, or before the first when done is 0): the
+ * largest and smallest positive exit rates name the stiffness. */
+static int proper__dtmc_unif_refused(const proper_dtmc *m, double q, unsigned long right, unsigned long cap,
+                                     unsigned long done, proper_error *err) {
+    double lo = INFINITY, hi = 0.0;
+    uint32_t s;
+    for (s = 0; s < m->n_states; s++) {
+        double e = 0.0;
+        uint64_t k;
+        for (k = m->row[s]; k < m->row[s + 1]; k++)
+            if (m->col[k] != s) e += m->prob[k];
+        if (e > 0.0) { lo = fmin(lo, e); hi = fmax(hi, e); }
+    }
+    return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
+                            "uniformisation needs %lu steps (rate %.3g times the time) and its iterates cannot "
+                            "settle within the %lu steps allowed for %u states and %llu transitions "
+                            "(PROPER_DTMC_MAX_STEP_WORK, PROPER_DTMC_MAX_POISSON_STEPS); stopped after %lu: the "
+                            "exit rates range from %.3g to %.3g, a ratio of %.3g, too stiff for uniformisation",
+                            right, q, cap, (unsigned)m->n_states, (unsigned long long)m->row[m->n_states], done,
+                            isfinite(lo) ? lo : 0.0, hi, isfinite(lo) ? hi / lo : 0.0);
+}
+
 static int proper__dtmc_series_run(const proper_dtmc *m, const proper_bitset *frozen, const proper__dtmc_series *se,
                                    const double *upper, double *v, double *x, proper__dtmc_series_done *dn,
                                    proper_error *err) {
     uint32_t s, n = m->n_states;
-    unsigned long i, next_check = PROPER_DTMC_BOUND_CHECK_FROM;
+    unsigned long i, next_check = PROPER_DTMC_BOUND_CHECK_FROM, cap = proper__dtmc_unif_max_steps(m);
     double *own = (double *)proper_calloc(n ? n : 1, sizeof *own), *next = own;
+    proper__dtmc_settle watch = {0, 0.0, 0};
+    int check;
     if (!own) return proper__dtmc_nomem(err);
     memset(dn, 0, sizeof *dn);
     for (s = 0; s < n; s++) x[s] = 0.0;
@@ -6255,21 +6343,19 @@ static int proper__dtmc_series_run(const proper_dtmc *m, const proper_bitset *fr
         }
         dn->steps = i;
         if (i == se->pw->right) break;
-        if (i == next_check && se->pw->right - i >= i) {
+        check = i == next_check;
+        if (check) {
             double rest = proper__dtmc_series_tail(se, i + 1);
             next_check += next_check / 16;
-            if (proper__dtmc_series_pinned(v, upper, rest, x, n, &dn->half)) {
+            if (se->pw->right - i >= i && proper__dtmc_series_pinned(v, upper, rest, x, n, &dn->half)) {
                 dn->rest = rest;
                 dn->terms++;
                 break;
             }
         }
-        if (i >= PROPER_DTMC_MAX_POISSON_STEPS) {
+        if (i >= cap) {
             PROPER_FREE(own);
-            return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
-                                    "uniformisation needs %lu steps and the iterates did not settle within %lu "
-                                    "(PROPER_DTMC_MAX_POISSON_STEPS)",
-                                    se->pw->right, (unsigned long)PROPER_DTMC_MAX_POISSON_STEPS);
+            return proper__dtmc_unif_refused(m, 1.0 / se->inv_q, se->pw->right, cap, i, err);
         }
         if (!proper__dtmc_unif_step(m, frozen, se->inv_q, v, next)) { /* a fixed point: later terms are c_j v */
             double rest = proper__dtmc_series_tail(se, i + 1);
@@ -6278,6 +6364,11 @@ static int proper__dtmc_series_run(const proper_dtmc *m, const proper_bitset *fr
             dn->fixed = 1;
             dn->residual = proper__dtmc_fixed_residual(m, frozen, se->inv_q, v);
             break;
+        }
+        if (check && se->pw->right > cap &&
+            proper__dtmc_settle_hopeless(&watch, i, proper__dtmc_rel_change(next, v, n), cap)) {
+            PROPER_FREE(own);
+            return proper__dtmc_unif_refused(m, 1.0 / se->inv_q, se->pw->right, cap, i + 1, err);
         }
         t = v; v = next; next = t;
     }
@@ -6576,8 +6667,9 @@ PROPER_API int proper_dtmc_ctmc_transient_stats(const proper_dtmc *m, double t, 
     proper_dtmc_poisson pw;
     double *cur, *next, q, M = 0.0, W, residual = 0.0;
     uint32_t s, n = m->n_states, d, D;
-    unsigned long i, steps = 0, terms = 0;
+    unsigned long i, steps = 0, terms = 0, cap = proper__dtmc_unif_max_steps(m), next_check = PROPER_DTMC_BOUND_CHECK_FROM;
     int rc, nomem, negative = 0, fixed = 0;
+    proper__dtmc_settle watch = {0, 0.0, 0};
     if ((rc = proper__dtmc_need_ctmc(m, "transient analysis", err)) ||
         (rc = proper__dtmc_check_time(t, "time", err)))
         return rc;
@@ -6613,10 +6705,8 @@ PROPER_API int proper_dtmc_ctmc_transient_stats(const proper_dtmc *m, double t, 
         }
         steps = i;
         if (i == pw.right) break;
-        if (i >= PROPER_DTMC_MAX_POISSON_STEPS) {
-            rc = proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
-                                  "uniformisation needs %lu steps and the distribution did not settle within %lu "
-                                  "(PROPER_DTMC_MAX_POISSON_STEPS)", pw.right, (unsigned long)PROPER_DTMC_MAX_POISSON_STEPS);
+        if (i >= cap) {
+            rc = proper__dtmc_unif_refused(m, q, pw.right, cap, i, err);
             goto done;
         }
         memcpy(next, cur, (size_t)n * sizeof *next);
@@ -6631,6 +6721,13 @@ PROPER_API int proper_dtmc_ctmc_transient_stats(const proper_dtmc *m, double t, 
             }
         }
         for (s = 0; s < n && !changed; s++) changed = next[s] != cur[s];
+        if (changed && i == next_check) {
+            next_check += next_check / 16;
+            if (pw.right > cap && proper__dtmc_settle_hopeless(&watch, i, proper__dtmc_rel_change(next, cur, n), cap)) {
+                rc = proper__dtmc_unif_refused(m, q, pw.right, cap, i + 1, err);
+                goto done;
+            }
+        }
         tmp = cur; cur = next; next = tmp;
         if (!changed) { /* stationary: the remaining weights all multiply cur */
             double rest = 0.0;

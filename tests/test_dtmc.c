@@ -2528,6 +2528,38 @@ static void test_ctmc_huge_time(void) {
     proper_dtmc_free(&m);
 }
 
+/* A stiff CTMC (the fuzz finding tests/corpus/prism/fuzz-ctmc-huge-rate-
+ * cumulative.pm): state 0 leaves at rate 1687322745.5 to 1 and 0.5 to 2,
+ * state 1 at rate 0.5 to 3 and 0.5 to 2; 2 and 3 absorb. Uniformisation
+ * needs q t = 5.06e9 steps for t = 3, past PROPER_DTMC_MAX_POISSON_STEPS,
+ * and state 1's value moves by 1/q of itself per step, so the iterates
+ * cannot settle before the cap: C<=3 and the transient distribution are
+ * refused (PROPER_ELIMIT) at a check point a few thousand steps in, not
+ * after 10^9 steps, with the rate ratio named. A rate of 100 beside 1e-3
+ * (q t = 1e9 too) still settles and is answered: test_ctmc_huge_time. */
+static void test_ctmc_stiff_refused_early(void) {
+    double R[16] = {0.0};
+    double x[4], rew[4] = {1.0, 1.0, 0.0, 0.0};
+    proper_dtmc m;
+    proper_dtmc_reward r;
+    proper_error err;
+    const char *after;
+    R[0 * 4 + 1] = 1687322745.5;
+    R[0 * 4 + 2] = 0.5;
+    R[1 * 4 + 3] = 0.5;
+    R[1 * 4 + 2] = 0.5;
+    if (build_rates(&m, R, 4, 0)) { CHECK(0); return; }
+    r.name = (char *)"r"; r.state = rew; r.trans = NULL;
+    CHECK_INT(proper_dtmc_ctmc_reward_cumulative(&m, &r, 3.0, NULL, x, &err), PROPER_ELIMIT);
+    CHECK(strstr(err.message, "a ratio of 1.69e+09") != NULL); /* state 0 leaves at 1687322746, state 1 at 1 */
+    after = strstr(err.message, "stopped after ");
+    CHECK(after != NULL && strtoul(after + 14, NULL, 10) < 100000UL);
+    CHECK_INT(proper_dtmc_ctmc_transient(&m, 3.0, NULL, NULL, x, &err), PROPER_ELIMIT);
+    after = strstr(err.message, "stopped after ");
+    CHECK(after != NULL && strtoul(after + 14, NULL, 10) < 100000UL);
+    proper_dtmc_free(&m);
+}
+
 /* A Poisson process stopped at K: 0 -l-> 1 -l-> ... -l-> K (absorbing).
  * From 0, P(X_t = k) = e^{-lt} (lt)^k / k! for k < K and P(F<=t K) =
  * P(N(lt) >= K) (the Erlang distribution function), summed in long double
@@ -3866,6 +3898,7 @@ int main(void) {
     RUN(test_ctmc_import);
     RUN(test_ctmc_tandem_vs_prism);
     RUN(test_ctmc_huge_time);
+    RUN(test_ctmc_stiff_refused_early);
     RUN(test_ctmc_bounds_vs_expm);
     RUN(test_ctmc_poisson_process);
     RUN(test_steady_heavy_reference);
