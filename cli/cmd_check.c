@@ -68,14 +68,15 @@ static void check_usage(FILE *out) {
             "                     \"tool_error\" is null when it states none; \"error_bound\" is\n"
             "                     the solver's proven bound on |value - exact value| for one\n"
             "                     P=?, R=? or S=? operator whose solver proves one, else null;\n"
-            "                     it is the exact value of the chain as built in doubles:\n"
-            "                     the rounding of the model's probabilities and rates (a\n"
-            "                     unit in the last place each) is not in it, and its effect\n"
-            "                     grows with the expected number of steps (PRISM's poll6\n"
-            "                     example: 1.1e-14 off the model's exact value, bound\n"
-            "                     7.8e-15); --exact gives the model's exact value. The\n"
-            "                     table prints a bound beside its value when it is wider\n"
-            "                     than --precision relative to the value\n",
+            "                     it covers the model's own rounding (its literals,\n"
+            "                     constants and arithmetic in doubles: PRISM's poll6 example\n"
+            "                     is 1.1e-14 off its exact value, within the bound 7.4e-13).\n"
+            "                     Where that rounding is not bounded (pow, log, a CTMC's S)\n"
+            "                     the bound is \"stored_chain_error_bound\" instead: of the\n"
+            "                     chain as built in doubles only. --exact gives the exact\n"
+            "                     value. The table prints a bound beside its value when it\n"
+            "                     is wider than --precision relative to the value, and a\n"
+            "                     bound of the stored chain always, saying so\n",
             (unsigned)PROPER_PRISM_MAX_STATES, (unsigned long long)PROPER_PRISM_MAX_TRANSITIONS);
     fprintf(out,
             "  --export-explicit PREFIX   write PREFIX.tra .lab .sta .srew .trew (PRISM\n"
@@ -284,7 +285,8 @@ static void format_result(char *buf, size_t size, const proper_prism_result *r) 
 /* One row of the table. A proven bound wider than the precision asked,
  * relative to the value (a CTMC time bound's truncation is absolute: a
  * probability of 1e-77 is known to about 1e-12 only), is printed beside the
- * value, whose digits say more than is known. */
+ * value, whose digits say more than is known. A bound that does not cover
+ * the model's own rounding (of its numbers into doubles) says so, always. */
 static void table_row(const proper_prism_props *p, size_t i, size_t width, const proper_prism_result *r,
                       double precision) {
     const char *name = proper_prism_props_name(p, i), *text = proper_prism_props_text(p, i);
@@ -292,7 +294,10 @@ static void table_row(const proper_prism_props *p, size_t i, size_t width, const
     format_result(value, sizeof value, r);
     if (name) snprintf(label, sizeof label, "\"%s\": %s", name, text);
     else snprintf(label, sizeof label, "%s", text);
-    if (r->error_bound > precision * fabs(r->value) && isfinite(r->value) && r->value == r->hi)
+    if (r->error_bound >= 0 && !r->covers_model && isfinite(r->value) && r->value == r->hi)
+        printf("%-*s  %s  (+/- %.2g proven for the chain as stored; the model's own rounding not covered)\n", (int)width,
+               label, value, r->error_bound);
+    else if (r->error_bound > precision * fabs(r->value) && isfinite(r->value) && r->value == r->hi)
         printf("%-*s  %s  (+/- %.2g proven)\n", (int)width, label, value, r->error_bound);
     else
         printf("%-*s  %s\n", (int)width, label, value);
@@ -306,7 +311,10 @@ static void json_property(cli_json *j, const proper_prism_props *p, size_t i, co
     cli_json_key_string(j, "property", proper_prism_props_text(p, i));
     cli_json_key_string(j, "type", type_name(type));
     json_value(j, r->value, type);
-    cli_json_key_number(j, "error_bound", r->error_bound >= 0 ? r->error_bound : NAN); /* null: none proven */
+    /* error_bound: against the exact model (null: none proven); a bound of
+     * the chain as stored only is stored_chain_error_bound */
+    cli_json_key_number(j, "error_bound", r->error_bound >= 0 && r->covers_model ? r->error_bound : NAN);
+    if (r->error_bound >= 0 && !r->covers_model) cli_json_key_number(j, "stored_chain_error_bound", r->error_bound);
     if (type != PROPER_PRISM_BOOL && r->value != r->hi && r->value == r->value) { /* a range over initial states */
         cli_json_key(j, "range");
         cli_json_array_begin(j);

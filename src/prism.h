@@ -3501,22 +3501,17 @@ static double proper__prism_op_error(int op, double x, double ex, double y, doub
     return prop == prop ? prop : INFINITY;
 }
 
-/* The error of a constant given as text t (proper_prism_set_consts): a
- * signed decimal is exact when it is its double (else within u |x|); other
- * text ("1/3") is not bounded. Given as a double (proper_prism_set_const),
- * the double is the value. */
+static int proper__prism_eval_text(const char *text, double *value, double *er, proper_error *err);
+
+/* The error of a constant given as text (proper_prism_set_consts: "0.1",
+ * "1/3", evaluated with its error bound as the model's expressions are);
+ * given as a double (proper_prism_set_const), the double is the value. */
 static double proper__prism_given_error(const proper__prism_const_decl *c) {
-    const char *t = c->given_text;
-    size_t n;
-    double x = c->given.d;
-    if (c->type != PROPER_PRISM_DOUBLE || !t[0]) return 0.0;
-    if (*t == '-' || *t == '+') {
-        if (*t == '-') x = -x;
-        t++;
-    }
-    n = strlen(t);
-    if (strspn(t, "0123456789.eE+-") != n || strtod(t, NULL) != x) return INFINITY;
-    return proper__prism_decimal_exact(t, n, x) ? 0.0 : PROPER__PM_U * fabs(x) + 0x1p-1074;
+    proper_error scratch;
+    double x, er;
+    if (c->type != PROPER_PRISM_DOUBLE || !c->given_text[0]) return 0.0;
+    if (proper__prism_eval_text(c->given_text, &x, &er, &scratch) != 0 || x != c->given.d) return INFINITY;
+    return er;
 }
 
 static int proper__prism_eval_err(const proper__prism_ectx *cx, int32_t e, proper__prism_val *out, double *er);
@@ -5628,7 +5623,9 @@ PROPER_API int proper_prism_props_set_const(proper_prism_props *p, const char *n
     return proper__prism_give_const(&p->consts[p->sym_const[sym]], name, value, err);
 }
 
-PROPER_API int proper_prism_eval_constant(const char *text, double *value, proper_error *err) {
+/* The value of a constant written as text, and the bound on its distance
+ * to the exact value (proper__prism_eval_err) in *er. */
+static int proper__prism_eval_text(const char *text, double *value, double *er, proper_error *err) {
     proper__prism_parser ps;
     proper__prism_resolver r;
     proper__prism_ectx cx;
@@ -5660,13 +5657,18 @@ PROPER_API int proper_prism_eval_constant(const char *text, double *value, prope
         memset(&cx, 0, sizeof cx);
         cx.pool = &pool;
         cx.err = err;
-        if ((rc = proper__prism_resolve(&r, e)) == 0 && (rc = proper__prism_eval(&cx, e, &v)) == 0)
+        if ((rc = proper__prism_resolve(&r, e)) == 0 && (rc = proper__prism_eval_err(&cx, e, &v, er)) == 0)
             *value = proper__prism_as_double(pool.n[e].type, v);
     }
     PROPER_FREE(toks);
     PROPER_FREE(pool.n);
     proper_intern_free(&names);
     return rc;
+}
+
+PROPER_API int proper_prism_eval_constant(const char *text, double *value, proper_error *err) {
+    double er;
+    return proper__prism_eval_text(text, value, &er, err);
 }
 
 /* Whether `name` is a constant of the model / of the properties. */
@@ -5828,6 +5830,53 @@ static void proper__prism_proven(proper__prism_checker *C, const proper_dtmc_sol
     if (!(b >= 0)) b = INFINITY; /* NaN: nothing proven */
     if (C->n_proven++ == 0 || b > C->proven) C->proven = b;
     if (!covered) C->uncovered = 1;
+}
+
+/* The step- and time-bounded solvers bound the error against the chain
+ * as stored; the model's rounding (delta = rel_prob, relative, in every
+ * probability and, for a CTMC, in every rate: rel_prob bounds those too)
+ * adds, for values in [0, 1] (probabilities, within their bound B):
+ *  - k steps of a DTMC: each step x_j = A x_{j-1} (A substochastic, exact
+ *    rows summing to at most 1) adds at most delta max|x~| <= delta (1 + B):
+ *    k delta (1 + B) in all;
+ *  - time t of a CTMC: e^{Qt} - e^{Q~t} = int_0^t e^{Q(t-s)} (Q - Q~)
+ *    e^{Q~s} ds (Duhamel), and a generator's exponential has norm 1 in
+ *    the max norm, so at most t ||Q - Q~|| <= t 2 delta (1 + delta) max_s E~(s),
+ *    E~(s) the row's stored rates summed (off-diagonal and diagonal both
+ *    move by at most delta times the exact rates).
+ * Both are added to the solve's bounds (st, rounded up); the result then
+ * covers the model. */
+static void proper__prism_widen(proper_dtmc_solve_stats *st, double extra) {
+    st->init_error = (st->init_error + extra) * (1.0 + 4.0 * PROPER__PM_U);
+    st->max_error = (st->max_error + extra) * (1.0 + 4.0 * PROPER__PM_U);
+}
+
+static double proper__prism_max_row_rate(const proper_dtmc *d) {
+    double q = 0.0;
+    uint32_t s;
+    uint64_t k;
+    for (s = 0; s < d->n_states; s++) {
+        double e = 0.0;
+        for (k = d->row[s]; k < d->row[s + 1]; k++) e += d->prob[k];
+        if (e > q) q = e;
+    }
+    return q * (1.0 + (double)(d->n_trans + 2) * DBL_EPSILON);
+}
+
+/* Whether a step- or time-bounded probability's bound covers the model,
+ * widened as above when the model's rounding is known: `steps` steps of a
+ * DTMC, or time t of a CTMC (INFINITY: an unbounded part, not covered). */
+static int proper__prism_bounded_covers(const proper__prism_checker *C, proper_dtmc_solve_stats *st, double steps, double t) {
+    double delta = C->rel_prob, b = C->d->init_dist ? st->max_error : st->init_error;
+    if (C->exact) return 1;
+    if (!(delta >= 0) || !(b >= 0)) return 0;
+    if (C->d->kind == PROPER_DTMC_KIND_CTMC) {
+        if (!isfinite(t)) return 0;
+        proper__prism_widen(st, t * 2.0 * delta * (1.0 + delta) * proper__prism_max_row_rate(C->d));
+    } else {
+        proper__prism_widen(st, steps * delta * (1.0 + b));
+    }
+    return 1;
 }
 
 /* The options of an unbounded solve (dtmc.h's certificates take the
@@ -6336,7 +6385,7 @@ static int proper__prism_prob_path(proper__prism_checker *C, int32_t e, double *
         proper_dtmc_solve_stats st;
         if ((rc = proper__prism_time_bounds(C, u.path, &t1, &t2)) == 0 &&
             (rc = proper_dtmc_ctmc_bounded_until_stats(d, &u.phi1, &u.phi2, t1, t2, &C->o->solve, x, &st, C->err)) == 0)
-            proper__prism_proven(C, &st, C->exact);
+            proper__prism_proven(C, &st, proper__prism_bounded_covers(C, &st, 0, t2));
     } else if (u.hi < 0) { /* no upper bound: unbounded until from the lower bound on */
         proper_dtmc_solve_stats st;
         int covered, k = 0;
@@ -6350,7 +6399,7 @@ static int proper__prism_prob_path(proper__prism_checker *C, int32_t e, double *
         proper_dtmc_solve_stats st;
         if ((rc = proper_dtmc_prob_bounded_until_stats(d, &u.phi1, &u.phi2, (unsigned long)(u.hi - (u.lo > 0 ? u.lo : 0)), x,
                                                        &st, C->err)) == 0)
-            proper__prism_proven(C, &st, C->exact);
+            proper__prism_proven(C, &st, proper__prism_bounded_covers(C, &st, (double)(u.hi - (u.lo > 0 ? u.lo : 0)), 0));
     }
     if (rc == 0 && u.lo > 0) {
         rc = proper__prism_restricted_next(C, &u.phi1, u.lo, x);
