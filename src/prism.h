@@ -4313,8 +4313,8 @@ static int proper__prism_choice_rewards(proper__prism_explorer *X, int action) {
             if ((rc = proper__prism_eval_num(&X->cx, it->value, &x, &e)) != 0) return rc;
             if (!(x == x) || isinf(x))
                 return proper__prism_eval_fail(&X->cx, &m->pool.n[it->value], PROPER_ERANGE, "reward is %g", x);
+            err += e + proper__prism_rounding_of(PROPER__PM_OP_ADD, sum, x, sum + x);
             sum += x;
-            err += e + PROPER__PM_U * fabs(sum);
         }
         X->choice_rew[X->trew_slot[r]] = sum;
         if (X->rounding) proper__prism_track(sum, err, 0, &X->choice_rew_rel);
@@ -4966,8 +4966,8 @@ static int proper__prism_decorate(proper__prism_explorer *X, const uint32_t *ord
                 if ((rc = proper__prism_eval_num(&X->cx, it->value, &x, &e)) != 0) continue;
                 if (!(x == x) || isinf(x))
                     rc = proper__prism_eval_fail(&X->cx, &m->pool.n[it->value], PROPER_ERANGE, "reward is %g", x);
+                err += e + proper__prism_rounding_of(PROPER__PM_OP_ADD, sum, x, sum + x);
                 sum += x;
-                err += e + PROPER__PM_U * fabs(sum);
             }
             if (X->rounding) proper__prism_track(sum, err, 0, &X->state_rew_rel);
             if (rc == PROPER_OK && sum != 0) rc = proper_dtmc_reward_add_state(d, idx, (uint32_t)s, sum, X->err);
@@ -5876,6 +5876,43 @@ static int proper__prism_bounded_covers(const proper__prism_checker *C, proper_d
     } else {
         proper__prism_widen(st, steps * delta * (1.0 + b));
     }
+    return 1;
+}
+
+/* The same for a step- or time-bounded reward (covered when the stored
+ * chain and rewards are the model's; else widened when rel_reward is
+ * known): with r~ the stored step reward (a CTMC: reward rate, state plus
+ * sum_t R(s,t) r(s,t)), within dr = rel_reward of the exact r, and
+ * delta = rel_prob, g = (1 + delta)^k <= 1 / (1 - k delta) bounding the
+ * stored chain's k-step norm: I=k adds (k delta g + dr) max|r~|, C<=k the
+ * sum over its steps, (k (k-1) / 2 delta g + k dr) max|r~|; a CTMC's I=t
+ * adds (t ||Q - Q~|| + dr) max|r~| and C<=t integrates it, (t^2 / 2
+ * ||Q - Q~|| + t dr) max|r~| (as above, ||Q - Q~|| <= 2 delta (1 + delta)
+ * max_s E~(s)). */
+static void proper__prism_step_reward(const proper_dtmc *d, const proper_dtmc_reward *rew, double *r);
+static int proper__prism_reward_covers(proper__prism_checker *C, const proper_dtmc_reward *rew, proper_dtmc_solve_stats *st,
+                                       double k, int cumulative) {
+    const proper_dtmc *d = C->d;
+    double delta = C->rel_prob, dr = C->rel_reward, rmax = 0.0, a, extra;
+    double *r;
+    uint32_t s;
+    if (C->exact) return 1;
+    if (!(delta >= 0) || !(dr >= 0) || !(r = (double *)proper_calloc(d->n_states, sizeof *r))) return 0;
+    proper__prism_step_reward(d, rew, r);
+    for (s = 0; s < d->n_states; s++) rmax = fmax(rmax, fabs(r[s]));
+    PROPER_FREE(r);
+    rmax *= 1.0 + (double)(d->n_trans + 4) * DBL_EPSILON; /* the rounding of the step rewards */
+    if (d->kind == PROPER_DTMC_KIND_CTMC) {
+        a = 2.0 * delta * (1.0 + delta) * proper__prism_max_row_rate(d);
+        extra = cumulative ? (k * k / 2.0 * a + k * dr) : (k * a + dr);
+    } else {
+        if (!(k * delta < 0.5)) return 0;
+        a = delta / (1.0 - k * delta);
+        extra = cumulative ? (k * (k - 1.0) / 2.0 * a + k * dr) : (k * a + dr);
+    }
+    extra *= rmax * (1.0 + dr);
+    if (!(extra < INFINITY)) return 0;
+    proper__prism_widen(st, extra);
     return 1;
 }
 
@@ -6958,7 +6995,7 @@ static int proper__prism_reward(proper__prism_checker *C, const proper__prism_no
             if (!(t >= 0)) return proper__prism_cerr(C, f->line, f->col, PROPER_ERANGE, "negative time bound %g", t);
             rc = f->op == PROPER__PM_T_C ? proper_dtmc_ctmc_reward_cumulative_stats(d, rew, t, &C->o->solve, x, &st, C->err)
                                          : proper_dtmc_ctmc_reward_instant_stats(d, rew, t, &C->o->solve, x, &st, C->err);
-            if (rc == 0) proper__prism_proven(C, &st, C->exact);
+            if (rc == 0) proper__prism_proven(C, &st, proper__prism_reward_covers(C, rew, &st, t, f->op == PROPER__PM_T_C));
             return rc;
         }
         if ((rc = proper__prism_const_int(C, f->c, &k)) != 0) return rc;
@@ -6968,7 +7005,7 @@ static int proper__prism_reward(proper__prism_checker *C, const proper__prism_no
                                       C->o->max_steps);
         rc = f->op == PROPER__PM_T_C ? proper_dtmc_reward_cumulative_stats(d, rew, (unsigned long)k, x, &st, C->err)
                                      : proper_dtmc_reward_instant_stats(d, rew, (unsigned long)k, x, &st, C->err);
-        if (rc == 0) proper__prism_proven(C, &st, C->exact);
+        if (rc == 0) proper__prism_proven(C, &st, proper__prism_reward_covers(C, rew, &st, (double)k, f->op == PROPER__PM_T_C));
         return rc;
     }
 }
