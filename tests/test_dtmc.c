@@ -2860,6 +2860,59 @@ static void test_steady_heavy_reference(void) {
 }
 
 
+/* The reference state of a stiff chain: a CTMC ring F -> X (rate 1e4),
+ * X -> 2 (rate 1), a birth-death chain 2..21 (up 1, down 2: its mass
+ * halves per level) whose top level returns to F at rate 1e-3. From the
+ * uniform start, 64 steps of the uniformised chain (q = 1e4: 0.0064 time
+ * units) pour F's mass into X, whose stationary mass is about 1e-9 of
+ * state 2's; with X as the reference the values climb towards 1e9 by
+ * bounded steps and Gauss-Seidel had no answer within 100000 sweeps (the
+ * cap set here; PRISM's erlangen model went 10^6 sweeps, 160 s, so). The
+ * Gauss-Seidel sweeps of the stationary equations that now follow the
+ * steps pick a heavy state. S=? [ state 2 ] against exact.h's rational
+ * solution of the same chain, within the proven bound. */
+static void test_steady_stiff_reference(void) {
+    enum { N = 20, n = N + 2 };
+    proper_dtmc_builder b;
+    proper_dtmc m;
+    proper_exact_dtmc e;
+    proper_exact_vec ex;
+    proper_bitset phi;
+    proper_dtmc_solve_stats st;
+    proper_dtmc_solve_opts o = proper_dtmc_solve_opts_default();
+    proper_error err;
+    double x[n], want;
+    uint32_t s, two = 2;
+    proper_dtmc_builder_init(&b);
+    b.rates = 1;
+    CHECK_INT(proper_dtmc_builder_add_transition(&b, 0, 1, 1e4, &err), 0);
+    CHECK_INT(proper_dtmc_builder_add_transition(&b, 1, 2, 1.0, &err), 0);
+    for (s = 2; s < n; s++) {
+        if (s > 2) CHECK_INT(proper_dtmc_builder_add_transition(&b, s, s - 1, 2.0, &err), 0);
+        CHECK_INT(proper_dtmc_builder_add_transition(&b, s, s + 1 < n ? s + 1 : 0, s + 1 < n ? 1.0 : 1e-3, &err), 0);
+    }
+    proper_dtmc_init(&m);
+    CHECK_INT(proper_dtmc_builder_finish(&b, n, &m, &err), 0);
+    set_of(&phi, n, &two, 1);
+    proper_exact_dtmc_init(&e);
+    proper_exact_vec_init(&ex);
+    CHECK_INT(proper_exact_dtmc_create(&e, &m, 0, NULL, &err), 0);
+    CHECK_INT(proper_exact_steady(&m, &e, &phi, NULL, &ex, NULL, &err), 0);
+    want = proper_rat_to_double(&ex.q[0]);
+    o.gth_max = 0;
+    o.dense_max = 0;
+    o.band_max = 0;
+    o.direct_max = 0;
+    o.max_sweeps = 100000;
+    CHECK_INT(proper_dtmc_steady_stats(&m, &phi, &o, x, &st, &err), 0);
+    CHECK(fabs(x[0] - want) <= st.init_error + DBL_EPSILON * want);
+    CHECK(st.init_error <= 1e-9 * want);
+    proper_exact_vec_free(&ex);
+    proper_exact_dtmc_free(&e);
+    proper_bitset_free(&phi);
+    proper_dtmc_free(&m);
+}
+
 /* PRISM's polling example (the PRISM Benchmark Suite's poll5.sm: N = 5
  * stations, polling rate gamma = 200, service rate mu = 1, arrivals mu/N
  * at each empty station) as a CTMC; state (s, a, mask) with server
@@ -3903,6 +3956,7 @@ int main(void) {
     RUN(test_ctmc_poisson_process);
     RUN(test_steady_heavy_reference);
     RUN(test_steady_gauss_seidel_oscillation);
+    RUN(test_steady_stiff_reference);
     RUN(test_direct_fallback);
     RUN(test_steady_sole_bscc);
     RUN(test_cumulative_bound_closed_form);
