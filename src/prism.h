@@ -3632,7 +3632,8 @@ static int proper__prism_decisions_exact(const proper__prism_ectx *cx) {
 /* Whether fl(a + b) and fl(a / b) (= q) are exact. */
 static int proper__prism_add_exact(double a, double b) { return proper__prism_rounding_of(PROPER__PM_OP_ADD, a, b, a + b) == 0.0; }
 static int proper__prism_div_exact(double a, double b, double q) {
-    return a == 0.0 || (proper__prism_safe_mag(a) && proper__prism_safe_mag(b) && proper__prism_safe_mag(q) && fma(-q, b, a) == 0.0);
+    if (a == 0.0 || b == 1.0) return 1; /* the common row total 1 first */
+    return proper__prism_safe_mag(a) && proper__prism_safe_mag(b) && proper__prism_safe_mag(q) && fma(-q, b, a) == 0.0;
 }
 
 /* Whether the embedded chain dtmc.h forms from CTMC d (proper_dtmc_embedded:
