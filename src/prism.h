@@ -6349,16 +6349,23 @@ static proper_ltl_opts proper__prism_ltl_opts(const proper__prism_checker *C) {
     return o;
 }
 
+/* The LTL formula of path formula e, with its propositions, into *L
+ * (free it with proper__prism_ltl_free whatever this returns). */
+static int proper__prism_ltl_of(proper__prism_checker *C, int32_t e, proper__prism_ltl *L) {
+    uint32_t root;
+    int rc;
+    memset(L, 0, sizeof *L);
+    proper_ltl_init(&L->f);
+    if ((rc = proper__prism_to_ltl(C, L, e, &root)) == 0) L->f.root = root;
+    return rc;
+}
+
 /* P=? [ ltl ] in every state (proper_ltl_prob). */
 static int proper__prism_prob_ltl(proper__prism_checker *C, int32_t e, double *x) {
     proper__prism_ltl L;
     proper_ltl_opts o = proper__prism_ltl_opts(C);
-    uint32_t root;
     int rc;
-    memset(&L, 0, sizeof L);
-    proper_ltl_init(&L.f);
-    if ((rc = proper__prism_to_ltl(C, &L, e, &root)) == 0) {
-        L.f.root = root;
+    if ((rc = proper__prism_ltl_of(C, e, &L)) == 0) {
         if (C->d->kind == PROPER_DTMC_KIND_CTMC) { /* untimed LTL of a CTMC: its embedded DTMC's */
             proper_dtmc emb;
             proper_dtmc_init(&emb);
@@ -6379,12 +6386,8 @@ static int proper__prism_reward_ltl(proper__prism_checker *C, const proper_dtmc 
     proper__prism_ltl L;
     proper_ltl_opts o = proper__prism_ltl_opts(C);
     const proper__prism_node *nd = &C->p->pool.n[e];
-    uint32_t root;
     int rc;
-    memset(&L, 0, sizeof L);
-    proper_ltl_init(&L.f);
-    if ((rc = proper__prism_to_ltl(C, &L, e, &root)) == 0) {
-        L.f.root = root;
+    if ((rc = proper__prism_ltl_of(C, e, &L)) == 0) {
         if (!proper_ltl_is_cosafe(&L.f))
             rc = proper__prism_cerr(C, nd->line, nd->col, PROPER_EUNSUPPORTED,
                                     "a reward of an LTL formula needs a co-safe formula (X, U, F; G, W, R bounded)");
@@ -6602,14 +6605,9 @@ static int proper__prism_interval_ltl(proper__prism_checker *C, const proper_pri
                                       double *x) {
     proper__prism_ltl L;
     proper_ltl_opts o = proper__prism_ltl_opts(C);
-    uint32_t root;
     int rc;
-    memset(&L, 0, sizeof L);
-    proper_ltl_init(&L.f);
-    if ((rc = proper__prism_to_ltl(C, &L, e, &root)) == 0) {
-        L.f.root = root;
+    if ((rc = proper__prism_ltl_of(C, e, &L)) == 0)
         rc = proper_ltl_interval_prob(C->d, iv->lo, iv->hi, &L.f, L.aps, L.n_aps, maximise, &o, x, NULL, C->err);
-    }
     C->unproven = 1;
     proper__prism_ltl_free(&L);
     return rc;
@@ -6775,14 +6773,11 @@ static int proper__prism_ctl_ltl(proper__prism_checker *C, int32_t e, int forall
     proper__prism_ltl L;
     proper_ltl_opts o = proper__prism_ltl_opts(C);
     proper_bitset out;
-    uint32_t root, s;
+    uint32_t s;
     int rc;
-    memset(&L, 0, sizeof L);
-    proper_ltl_init(&L.f);
     proper_bitset_init(&out);
-    if ((rc = proper__prism_to_ltl(C, &L, e, &root)) == 0 &&
-        (!forall || (rc = proper_ltl_add(&L.f, PROPER_LTL_NOT, root, PROPER_LTL_NONE, &root, C->err)) == 0)) {
-        L.f.root = root;
+    if ((rc = proper__prism_ltl_of(C, e, &L)) == 0 &&
+        (!forall || (rc = proper_ltl_add(&L.f, PROPER_LTL_NOT, L.f.root, PROPER_LTL_NONE, &L.f.root, C->err)) == 0)) {
         if ((rc = proper_ltl_exists(C->d, &L.f, L.aps, L.n_aps, &o, &out, NULL, C->err)) == 0)
             for (s = 0; s < C->d->n_states; s++) x[s] = PROPER_BITSET_GET(&out, s) != forall;
     }
