@@ -5917,6 +5917,42 @@ static int proper__prism_reward_covers(proper__prism_checker *C, const proper_dt
     return 1;
 }
 
+/* A CTMC's S and R [ S ] (solved on its uniformised chain, whose bound
+ * covers neither the model's rounding nor that of R/q): when the chain has
+ * one bottom component (every state reaches it; the same graph in the
+ * exact model), the value is the stationary mean over it, and by the
+ * Markov chain tree theorem (Leighton & Rivest 1986; the same argument as
+ * dtmc.h's GTH bound) each stationary probability is a ratio of sums of
+ * products of m - 1 off-diagonal rates, m <= n states: rates within
+ * delta' (the model's delta, then the rounding u of R/q) move it by a
+ * factor within ((1 + delta') / (1 - delta'))^(n-1) <= 1 + N a / (1 - N a),
+ * a = 2 delta' / (1 - delta'), N = n - 1. The value v~ (within B of the
+ * stored chain's) then moves by at most that times (|v~| + B), rewards
+ * within dr adding dr: the bound is widened by (k (1 + dr) + dr)
+ * (max|v~| + B), k = N a / (1 - N a). rel: rel_prob (S) or rel_reward. */
+static int proper__prism_ctmc_steady_covers(proper__prism_checker *C, proper_dtmc_solve_stats *st, const double *x,
+                                            double dr) {
+    const proper_dtmc *d = C->d;
+    double delta = C->rel_prob, a, na, k, vmax = 0.0, b = fmax(st->max_error, st->init_error);
+    uint32_t nb = 0, s, *bscc;
+    proper_error scratch;
+    int rc;
+    if (!(delta >= 0) || !(dr >= 0) || !(b >= 0)) return 0;
+    if (!(bscc = (uint32_t *)proper_calloc((size_t)d->n_states + 1, sizeof *bscc))) return 0;
+    rc = proper_dtmc_bscc(d, bscc, &nb, &scratch);
+    PROPER_FREE(bscc);
+    if (rc != 0 || nb != 1) return 0;
+    delta = proper__prism_rel_mul(delta, 0.0); /* then R/q's rounding */
+    if (!(delta < 0.5)) return 0;
+    a = 2.0 * delta / (1.0 - delta) * (1.0 + 4.0 * PROPER__PM_U);
+    na = (double)(d->n_states - 1) * a * (1.0 + 2.0 * PROPER__PM_U);
+    if (!(na < 0.5)) return 0;
+    k = na / (1.0 - na) * (1.0 + 4.0 * PROPER__PM_U);
+    for (s = 0; s < d->n_states; s++) vmax = fmax(vmax, fabs(x[s]));
+    proper__prism_widen(st, (k * (1.0 + dr) + dr) * (vmax + b));
+    return 1;
+}
+
 /* The options of an unbounded solve (dtmc.h's certificates take the
  * model's own rounding: model_rel_error = rel, the relative error of the
  * chain's probabilities, and of its reward terms for R) and whether its
@@ -6978,10 +7014,11 @@ static int proper__prism_reward(proper__prism_checker *C, const proper__prism_no
         if (d->kind == PROPER_DTMC_KIND_CTMC) return proper__prism_ctmc_reward(C, rew, -1, x);
         if ((rc = proper__prism_total_reward(C, d, rew, x, &st, &covered)) == 0) proper__prism_proven(C, &st, covered);
         return rc;
-    case PROPER__PM_T_LRA: /* a CTMC's: of its uniformised chain, whose rounding no delta covers */
+    case PROPER__PM_T_LRA: /* a CTMC's: of its uniformised chain, covered by proper__prism_ctmc_steady_covers */
         so = proper__prism_model_opts(C, d->kind == PROPER_DTMC_KIND_CTMC ? -1.0 : C->rel_reward, &covered);
         do rc = proper_dtmc_reward_steady_stats(d, rew, &so, x, &st, C->err);
         while (proper__prism_loosen(rc, &so, &tries));
+        if (rc == 0 && d->kind == PROPER_DTMC_KIND_CTMC) covered = proper__prism_ctmc_steady_covers(C, &st, x, C->rel_reward);
         if (rc == 0) proper__prism_proven(C, &st, covered);
         return rc;
     default:
@@ -7170,11 +7207,12 @@ static int proper__prism_operator(proper__prism_checker *C, int32_t e, double *x
         break;
     case PROPER__PM_N_STEADY: {
         proper_dtmc_solve_stats st;
-        int covered, k = 0; /* a CTMC's: of its uniformised chain, whose rounding no delta covers */
+        int covered, k = 0; /* a CTMC's: of its uniformised chain, covered by proper__prism_ctmc_steady_covers */
         proper_dtmc_solve_opts so = proper__prism_model_opts(C, C->d->kind == PROPER_DTMC_KIND_CTMC ? -1.0 : C->rel_prob, &covered);
         if ((rc = proper__prism_state_set(C, nd->a, &phi)) != 0) return rc;
         do rc = proper_dtmc_steady_stats(C->d, &phi, &so, x, &st, C->err);
         while (proper__prism_loosen(rc, &so, &k));
+        if (rc == 0 && C->d->kind == PROPER_DTMC_KIND_CTMC) covered = proper__prism_ctmc_steady_covers(C, &st, x, 0.0);
         if (rc == 0) proper__prism_proven(C, &st, covered);
         proper_bitset_free(&phi);
         break;
