@@ -11,7 +11,9 @@
  * instance), named e.g. "a7" (the first loop's test in its 8th evaluation)
  * or "c3.1" (a compare in outer iteration 3, inner iteration 1). Other
  * straight-line statements are not locations; a loop's body that is such a
- * statement shows as the next test of the loop. The
+ * statement shows as the next test of the loop. Which conditions and
+ * arms each program records is said at the program (Miller–Rabin also
+ * records its entry, as a run there may end before any loop). The
  * reading is ours (the thesis does not list its locations), checked against
  * its numbers: Double Loop has 62 locations and Insertion Sort 53, the
  * node counts of Table 4's order-1 rows, and at alpha = 1, n_min = 1 the
