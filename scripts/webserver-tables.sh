@@ -90,14 +90,16 @@ get() { awk -v c="$2" -v k="$3" '$1 == c && $2 == k { print $3; exit }' "$1"; }
 # fmt X DIGITS: fixed-point, or "n/a"
 fmt() { awk -v x="$1" -v d="$2" 'BEGIN { if (x == "" || x == "null") print "n/a"; else printf "%.*f\n", d, x }'; }
 
-# chi2 FILE DEF: the chi-square test at 0.05 in words
+# chi2 FILE DEF: the chi-square test at 0.05 in words, with its statistic
+# and degrees of freedom
 chi2() {
     p=$(get "$1" "$2" chi2_p_value)
-    awk -v p="$p" 'BEGIN {
-        if (p == "") print "n/a"
-        else if (p + 0 < 1e-300) print "rejected (p < 1e-300)"
-        else if (p + 0 < 0.05) printf "rejected (p = %.2g)\n", p
-        else printf "not rejected (p = %.2g)\n", p }'
+    awk -v p="$p" -v x="$(get "$1" "$2" chi2_statistic)" -v df="$(get "$1" "$2" chi2_df)" 'BEGIN {
+        if (p == "") { print "n/a"; exit }
+        stat = sprintf("X² = %.0f, df %d", x, df)
+        if (p + 0 < 1e-300) printf "rejected (%s, p < 1e-300)\n", stat
+        else if (p + 0 < 0.05) printf "rejected (%s, p = %.2g)\n", stat, p
+        else printf "not rejected (%s, p = %.2g)\n", stat, p }'
 }
 
 # rows LABEL FILE DEFS...: measurement, then calculation and deviation per def
