@@ -2097,6 +2097,7 @@ typedef struct proper__dtmc_lin {
     size_t cap_mat;
     size_t *piv;
     double *errb;     /* n states: proven bound on |x[s] - exact(s)| (0 outside the mask) */
+    double gs_rate, gs_need; /* a hopeless run (proper__dtmc_gs_hopeless): its rate per sweep and the sweeps it needs */
 } proper__dtmc_lin;
 
 static void proper__dtmc_lin_free(proper__dtmc_lin *L) {
@@ -2444,6 +2445,32 @@ static int proper__dtmc_slow_mode_settled(const double *h) {
     return lo >= 0.5 && hi < 0.9999 && hi - lo <= 1e-3 * hi;
 }
 
+/* Whether Gauss-Seidel cannot reach eps within its sweep budget, judged at
+ * check points 8192, 16384, 32768, ... sweeps: between two of them the
+ * changes shrank by rho per sweep, and the estimate rel rho / (1 - rho)
+ * reaches eps after log(rel rho / ((1 - rho) eps)) / -log(rho) more sweeps.
+ * When two check points in a row put that past max_sweeps, the run stops
+ * (L->gs_rate and L->gs_need say why) instead of sweeping to the limit: a
+ * chain whose values fill up by a constant amount per sweep (changes
+ * shrinking as 1/k, not geometrically) needs many times any budget. */
+static int proper__dtmc_gs_hopeless(proper__dtmc_lin *L, unsigned long sweep, unsigned long done, double rel,
+                                    double eps, double *at_rel, unsigned long *at, int *strikes) {
+    double rho, need;
+    if (sweep < 8192 || sweep != 2 * *at) {
+        if (sweep == 8192) { *at = sweep; *at_rel = rel; }
+        return 0;
+    }
+    rho = pow(rel / *at_rel, 1.0 / (double)(sweep - *at));
+    need = rho < 1.0 ? log(rel * rho / ((1.0 - rho) * eps)) / -log(rho) : INFINITY;
+    *at = sweep;
+    *at_rel = rel;
+    *strikes = (double)done + need > (double)L->o.max_sweeps ? *strikes + 1 : 0;
+    if (*strikes < 2) return 0;
+    L->gs_rate = rho;
+    L->gs_need = (double)done + need;
+    return 1;
+}
+
 /* Gauss–Seidel sweeps on the local system (rows already divided by their
  * diagonal) from the current y, until the estimated error is below
  * `target` relative to the largest |y|.
@@ -2480,11 +2507,12 @@ static int proper__dtmc_slow_mode_settled(const double *h) {
 static int proper__dtmc_gs_run(proper__dtmc_lin *L, uint32_t sz, double eps, int jumps, unsigned long *sweeps,
                                int *floor) {
     double hist[5] = {0.0, 0.0, 0.0, 0.0, 0.0}, prev = 0.0, best = INFINITY;
-    double clean = -1.0, slow = 0.0, slow_at_jump = 0.0, rel_at_jump = INFINITY;
-    unsigned long sweep, since_best = 0, since_jump = 0;
-    int n_jumps = jumps ? 0 : 4, pending = 0, j;
+    double clean = -1.0, slow = 0.0, slow_at_jump = 0.0, rel_at_jump = INFINITY, at_rel = 0.0;
+    unsigned long sweep, since_best = 0, since_jump = 0, at = 0;
+    int n_jumps = jumps ? 0 : 4, pending = 0, strikes = 0, j;
     uint32_t i;
     *floor = 0;
+    L->gs_need = 0.0;
     for (sweep = 1; *sweeps < L->o.max_sweeps; sweep++) {
         double maxabs, rel, rho;
         double maxdiff = proper__dtmc_lin_sweep(L, sz, L->c, L->y, &maxabs);
@@ -2525,6 +2553,7 @@ static int proper__dtmc_gs_run(proper__dtmc_lin *L, uint32_t sz, double eps, int
         }
         if (rel < best) { best = rel; since_best = 0; }
         else since_best++;
+        if (proper__dtmc_gs_hopeless(L, sweep, *sweeps, rel, eps, &at_rel, &at, &strikes)) return PROPER_ENOCONV;
         if (sweep < 4 || since_jump < 4) continue;
         rho = hist[2] > hist[3] ? hist[2] : hist[3];
         if (hist[4] > rho) rho = hist[4];
@@ -2975,6 +3004,14 @@ static int proper__dtmc_lin_iterate(proper__dtmc_lin *L, uint32_t k, uint32_t *s
         return rc;
     }
     if (st) st->n_iterative++;
+    if (rc == PROPER_ENOCONV && L->gs_need > 0.0)
+        return proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0,
+                                "Gauss-Seidel cannot reach relative precision %g on a component of %u states: "
+                                "after %lu sweeps its changes shrink by a factor of only 1 - %.2g per sweep, "
+                                "which needs about %.3g sweeps, past the limit of %lu (PROPER_DTMC_MAX_SWEEPS; "
+                                "a stiff chain whose slow transitions the sweeps cross one at a time)",
+                                L->o.rel_precision, (unsigned)*sz, sweeps, 1.0 - L->gs_rate, L->gs_need,
+                                L->o.max_sweeps);
     if (rc == PROPER_ENOCONV)
         return proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0,
                                 "Gauss-Seidel did not reach relative precision %g in %lu sweeps "

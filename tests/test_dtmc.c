@@ -2913,6 +2913,53 @@ static void test_steady_stiff_reference(void) {
     proper_dtmc_free(&m);
 }
 
+/* Gauss-Seidel that cannot settle stops early: the symmetric walk on
+ * 0..999 absorbed at both ends (P=? [ F 999 ] from 333 is 333/999, the
+ * gambler's ruin), with the banded and dense solvers off, converges at
+ * 1 - pi^2/999^2 ~ 1 - 1e-5 per sweep (the slowest mode of the path;
+ * the four extrapolating jumps remove the slowest few), so relative
+ * precision 1e-10 needs about 2e6 sweeps. With a limit of 200000 the run
+ * is refused once two check points (16384 and 32768 sweeps) project past
+ * it, not after 200000 sweeps, and the refusal says how many it needs.
+ * The same chain with the default options (banded elimination) answers
+ * within its bound. */
+static void test_gauss_seidel_hopeless_early(void) {
+    enum { N = 1000 };
+    proper_dtmc_builder b;
+    proper_dtmc m;
+    proper_bitset goal;
+    proper_dtmc_solve_stats st;
+    proper_dtmc_solve_opts o = proper_dtmc_solve_opts_default();
+    proper_error err;
+    double x[N];
+    const char *after;
+    uint32_t s, top = N - 1;
+    proper_dtmc_builder_init(&b);
+    b.init = N / 3;
+    for (s = 0; s < N; s++)
+        if (s == 0 || s == N - 1) {
+            CHECK_INT(proper_dtmc_builder_add_transition(&b, s, s, 1.0, &err), 0);
+        } else {
+            CHECK_INT(proper_dtmc_builder_add_transition(&b, s, s - 1, 0.5, &err), 0);
+            CHECK_INT(proper_dtmc_builder_add_transition(&b, s, s + 1, 0.5, &err), 0);
+        }
+    proper_dtmc_init(&m);
+    CHECK_INT(proper_dtmc_builder_finish(&b, N, &m, &err), 0);
+    set_of(&goal, N, &top, 1);
+    o.dense_max = 0;
+    o.band_max = 0;
+    o.direct_max = 0;
+    o.max_sweeps = 200000;
+    CHECK_INT(proper_dtmc_prob_until(&m, NULL, &goal, &o, x, &st, &err), PROPER_ENOCONV);
+    CHECK(strstr(err.message, "cannot reach relative precision") != NULL);
+    after = strstr(err.message, "after ");
+    CHECK(after != NULL && strtoul(after + 6, NULL, 10) <= 32768UL);
+    CHECK_INT(proper_dtmc_prob_until(&m, NULL, &goal, NULL, x, &st, &err), 0);
+    CHECK(fabs(x[N / 3] - (double)(N / 3) / (N - 1)) <= st.max_error + DBL_EPSILON);
+    proper_bitset_free(&goal);
+    proper_dtmc_free(&m);
+}
+
 /* PRISM's polling example (the PRISM Benchmark Suite's poll5.sm: N = 5
  * stations, polling rate gamma = 200, service rate mu = 1, arrivals mu/N
  * at each empty station) as a CTMC; state (s, a, mask) with server
@@ -3957,6 +4004,7 @@ int main(void) {
     RUN(test_steady_heavy_reference);
     RUN(test_steady_gauss_seidel_oscillation);
     RUN(test_steady_stiff_reference);
+    RUN(test_gauss_seidel_hopeless_early);
     RUN(test_direct_fallback);
     RUN(test_steady_sole_bscc);
     RUN(test_cumulative_bound_closed_form);
