@@ -74,7 +74,11 @@
  * decreasing state order with the stopping rule of proper_dtmc_solve_opts;
  * one of at most direct_max states that the sweeps do not settle within
  * the work of a dense LU (sz^3 / 3 multiply-adds) is then solved by dense
- * LU. A directly solved component is accepted when its proven bound (below)
+ * LU. Sweeps whose changes shrink too slowly to reach the precision within
+ * max_sweeps (projected at 8192, 16384, 32768, ... sweeps; two check points
+ * in a row) stop early: the component then falls back as above, or the
+ * solve is refused naming the rate per sweep and the sweeps it would need.
+ * A directly solved component is accepted when its proven bound (below)
  * is within PROPER_DTMC_FLOOR_FACTOR x rel_precision of its largest value,
  * as a Gauss–Seidel one is; otherwise the solve fails (PROPER_ENOCONV)
  * naming the bound it could prove, or saying that none could be proven
@@ -160,7 +164,15 @@
  *    7.8e-11 for 1024; "Stationary distributions by GTH" derives it):
  *    a long-run probability of 1e-200 keeps its digits, and a birth-death
  *    chain whose stationary probabilities span hundreds of orders of
- *    magnitude (PRISM's cell example at N = 200) gets an answer.
+ *    magnitude (PRISM's cell example at N = 200) gets an answer. A
+ *    long-run value (S=?, R=?[S]) whose bound from the expected-visits
+ *    route is not within rel_precision of itself (a sum of tiny
+ *    stationary probabilities) is solved again with GTH on the bottom
+ *    SCCs of up to direct_max states. The expected-visits route fixes a
+ *    reference state of large stationary mass, guessed by 64 steps of P
+ *    and 64 Gauss-Seidel sweeps of the stationary equations (the sweeps
+ *    find the heavy states of stiff chains that the steps do not reach;
+ *    proper__dtmc_reference_states).
  *  - CTMC time bounds (U<=t, U[t1,t2], U>=t, F<=t, C<=t, I=t, the transient
  *    distribution): proper_dtmc_ctmc_bounded_until_stats, _transient_stats,
  *    _reward_cumulative_stats and _reward_instant_stats report the proven
