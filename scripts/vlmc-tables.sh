@@ -81,6 +81,23 @@ for p in double_loop nested_loop bubble_sort insertion_sort quick_sort binary_se
 done
 
 echo
+echo "#### The alpha = 1 order over seeds (programs not sorting, the thesis's runs)"
+echo
+echo "At alpha = 1 and n_min = 1 a context is kept when it changes the prediction at all, so the order can"
+echo "depend on the sample: the same row with seeds 1 to 8 (vlmc-thesis fig16 PROGRAM RUNS SEED)."
+echo
+echo "| program | runs | order thesis | order, seeds 1..8 | min | max |"
+echo "|---|---:|---:|---|---:|---:|"
+for p in double_loop nested_loop binary_search newton_sqrt euclid_gcd miller_rabin; do
+    n=$(runs_for $p)
+    orders=$(for seed in 1 2 3 4 5 6 7 8; do "$GEN" fig16 $p "$n" $seed | cut -f6; done | tr '\n' ' ')
+    awk -v p=$p -v n="$n" -v o="$orders" '$1 == "fig16" && $2 == p {
+        k = split(o, v, " "); lo = hi = v[1]; list = v[1]
+        for (i = 2; i <= k; i++) { list = list ", " v[i]; if (v[i] < lo) lo = v[i]; if (v[i] > hi) hi = v[i] }
+        printf "| %s | %d | %d | %s | %d | %d |\n", p, n, $4, list, lo, hi }' "$PUB"
+done
+
+echo
 echo "### Table 4: order, log-likelihood and nodes"
 echo
 echo "Cutoff K = chi2_{|L|-1}(1 - alpha)/2 with |L| the number of locations (the thesis's §5.1.3;"
