@@ -166,6 +166,50 @@
  * `const` declarations (with or without a value), `formula`s, `label`s and
  * named properties `"name": P=? [...]`.
  *
+ * ---- The model's own rounding ------------------------------------------------
+ * The exact model has its numbers as written (decimal literals, constants
+ * as given, "1/3" given as text included) and exact arithmetic, as
+ * --exact and PRISM -exact read it; the DTMC is built in doubles. The
+ * build bounds the difference (proper_prism_build_intervals: iv->rel_prob,
+ * rel_reward, exact): every double value is evaluated with a proven bound
+ * on its distance to the exact one (a running error analysis: a literal
+ * is exact when its decimal is its double, else within u = 2^-53
+ * relative; + - * / add their operands' bounds and their own rounding,
+ * found exactly (TwoSum, fma residuals), so 0.5 * 0.5 or 1 - 0.25 stay
+ * exact); then the products of synchronised commands, the division of a
+ * DTMC's row by its total and the sums of merged transitions (a CTMC: the
+ * embedded chain R/E that dtmc.h forms) are bounded from the largest
+ * relative error of a factor, the most factors of a choice and the most
+ * transitions of a state (proper__prism_rounding_bounds; when every
+ * factor and every sum and division was exact, rel_prob is 0). rel_reward
+ * covers the reward terms of R's systems too. No bound (-1) when a double
+ * decides an int or a bool the build uses (a comparison with a double
+ * operand that reads the state or is within its operands' bounds, floor,
+ * ceil or round of an inexact double), when pow or log of doubles (libm
+ * proves no bound) enters a probability, rate or reward, for a command
+ * whose probabilities provably do not sum to exactly 1 (PRISM's exact
+ * model then divides by the number of choices, not by their sum), and for
+ * interval models. The check (opts->intervals) uses it so that a result's
+ * error_bound is against the exact model (covers_model = 1):
+ *  - unbounded P, R [ F ], R [ C ], a DTMC's S and R [ S ]: dtmc.h's
+ *    certificates with model_rel_error = rel_prob (rel_reward for R);
+ *    their bounds grow to about delta times the expected stays, and when
+ *    that refuses the precision asked (PROPER_ENOCONV) the solve is
+ *    repeated with it 1000 times coarser, up to 3 times
+ *    (proper__prism_loosen): the value comes with its wider proven bound;
+ *  - step- and time-bounded P, I=k, C<=k (and a CTMC's I=t, C<=t): the
+ *    solver's bound of the stored chain plus an a priori bound of the
+ *    model's perturbation (proper__prism_bounded_covers,
+ *    proper__prism_reward_covers);
+ *  - a CTMC's S and R [ S ]: with one bottom component, the tree theorem's
+ *    bound (proper__prism_ctmc_steady_covers).
+ * Otherwise (no bound known, a CTMC's steady state with several bottom
+ * components, U>=t, interval models, a check without opts->intervals)
+ * covers_model is 0 and error_bound is of the chain as stored only; proper
+ * check says so beside the value. On PRISM's poll6 example
+ * P=? [ !(s=2 & a=1) U (s=1 & a=1) ] is 1.1e-14 off the exact value: the
+ * stored chain's bound was 7.8e-15, the model's is 7.4e-13.
+ *
  * ---- Use -------------------------------------------------------------------
  *     proper_prism_model *m = NULL;  proper_prism_props *p = NULL;  proper_dtmc d;  double v;
  *     proper_dtmc_init(&d);
@@ -396,8 +440,10 @@ PROPER_API int proper_prism_eval_constant(const char *text, double *value, prope
 typedef struct proper_prism_check_opts {
     proper_dtmc_solve_opts solve;
     unsigned long max_steps; /* largest k in F<=k, U<=k, C<=k, I=k (PROPER_ELIMIT above); ULONG_MAX */
-    /* NULL, or the probability intervals of the DTMC checked (from
-     * proper_prism_build_intervals): see "Interval models" above */
+    /* NULL, or what proper_prism_build_intervals gave with the DTMC
+     * checked: its probability intervals ("Interval models" above) and its
+     * rounding bounds ("The model's own rounding"; without them, bounds are
+     * of the chain as stored: covers_model = 0) */
     const proper_prism_intervals *intervals;
 } proper_prism_check_opts;
 
