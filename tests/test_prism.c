@@ -2029,6 +2029,220 @@ static void test_reserved_words(void) {
     }
 }
 
+
+/* ---- The model's own rounding ---------------------------------------------- */
+
+/* Build model text with its rounding bounds (intervals output). */
+static int build_text_iv(const char *text, proper_prism_model **m, proper_dtmc *d, proper_prism_intervals *iv) {
+    proper_error e;
+    proper_dtmc_init(d);
+    proper_prism_intervals_init(iv);
+    if (proper_prism_parse(m, text, strlen(text), "rounding.pm", &e) || proper_prism_build_intervals(*m, NULL, d, iv, &e)) {
+        printf("  %s\n", fmt_err(&e));
+        return 1;
+    }
+    return 0;
+}
+
+/* The result of property `prop`, with (iv) or without (NULL) the build's
+ * rounding bounds. */
+static proper_prism_result result_of(const proper_prism_model *m, const proper_dtmc *d, const proper_prism_intervals *iv,
+                                      const char *prop) {
+    proper_prism_props *p = NULL;
+    proper_prism_check_opts co = proper_prism_check_opts_default();
+    proper_prism_result r;
+    proper_error e;
+    memset(&r, 0, sizeof r);
+    r.value = NAN;
+    co.intervals = iv;
+    if (proper_prism_props_parse(&p, m, prop, strlen(prop), "(property)", &e) || proper_prism_props_result(p, 0, d, &co, &r, &e))
+        printf("  %s\n", fmt_err(&e));
+    proper_prism_props_free(p);
+    return r;
+}
+
+/* |v - num/den| as a double (rounded; the difference itself is exact). */
+static double distance_to(double v, int64_t num, int64_t den) {
+    proper_rat a, b;
+    double out;
+    proper_rat_init(&a);
+    proper_rat_init(&b);
+    proper_rat_set_i64(&a, num, den);
+    proper_rat_from_double(&b, v);
+    proper_rat_sub(&a, &a, &b);
+    out = fabs(proper_rat_to_double(&a));
+    proper_rat_free(&a);
+    proper_rat_free(&b);
+    return out;
+}
+
+/* Gambler's ruin on 0..30 from 15, up with 1/3, down with 2/3: ruin has
+ * probability (r^30 - r^15) / (r^30 - 1) with r = (2/3)/(1/3) = 2 (the
+ * closed form; Feller vol. 1, XIV.2), = (2^30 - 2^15) / (2^30 - 1). As a
+ * DTMC (p = 1/3 and 1 - p rounded) and as a CTMC (rates 1 and 2, exact:
+ * the rounding is the embedded chain's 1/3 and 2/3), the doubles' answer
+ * is some 2.5e-15 off: more than the stored chain's proven bound (about
+ * 8e-17: the solve is that close to the stored chain's exact solution),
+ * within the bound that covers the model's rounding. */
+static void test_rounding_covered(void) {
+    static const char *models[] = {
+        "dtmc\nconst double p = 1/3;\nmodule M x : [0..30] init 15;\n"
+        " [] x>0 & x<30 -> p:(x'=x+1) + (1-p):(x'=x-1);\n [] x=0 | x=30 -> true;\nendmodule\n",
+        "ctmc\nmodule M x : [0..30] init 15;\n"
+        " [] x>0 & x<30 -> 1:(x'=x+1) + 2:(x'=x-1);\n [] x=0 | x=30 -> 1:(x'=x);\nendmodule\n"};
+    const int64_t num = (INT64_C(1) << 30) - (INT64_C(1) << 15), den = (INT64_C(1) << 30) - 1;
+    size_t i;
+    for (i = 0; i < 2; i++) {
+        proper_prism_model *m = NULL;
+        proper_dtmc d;
+        proper_prism_intervals iv;
+        proper_prism_result stored, model;
+        double err;
+        if (build_text_iv(models[i], &m, &d, &iv)) {
+            CHECK(0);
+            continue;
+        }
+        CHECK(iv.rel_prob > 0 && iv.rel_prob < 1e-14);
+        stored = result_of(m, &d, NULL, "P=? [ F x=0 ]");
+        model = result_of(m, &d, &iv, "P=? [ F x=0 ]");
+        err = distance_to(model.value, num, den);
+        CHECK(stored.error_bound >= 0 && !stored.covers_model);
+        CHECK(err > stored.error_bound); /* the gap: the stored chain's bound does not hold for the model */
+        CHECK(model.covers_model && err <= model.error_bound && model.error_bound < 1e-12);
+        proper_prism_intervals_free(&iv);
+        proper_dtmc_free(&d);
+        proper_prism_free(m);
+    }
+}
+
+/* What cannot be bounded says so: pow of doubles (no proven libm bound),
+ * a guard the doubles decide (1/3 = 0.333... is true in doubles, false in
+ * the exact model), an interval model. The bound is then of the stored
+ * chain (covers_model = 0). Exact numbers give rel_prob = 0. */
+static void test_rounding_not_bounded(void) {
+    static const char *unbounded[] = {
+        "dtmc\nconst double p = pow(2, -1.5);\nmodule M x : [0..3] init 1;\n"
+        " [] x>0 & x<3 -> p:(x'=x+1) + (1-p):(x'=x-1);\n [] x=0 | x=3 -> true;\nendmodule\n",
+        "dtmc\nconst int n = (1/3 = 0.333333333333333333333333 ? 1 : 2);\nmodule M s : [0..2];\n"
+        " [] s=0 -> 1/2:(s'=n) + 1/2:(s'=2);\n [] s>0 -> true;\nendmodule\n",
+        "dtmc\nmodule M x : [0..3] init 1;\n [] x>0 & x<3 -> [0.3,0.4]:(x'=x+1) + [0.6,0.7]:(x'=x-1);\n"
+        " [] x=0 | x=3 -> true;\nendmodule\n"};
+    size_t i;
+    for (i = 0; i < 3; i++) {
+        proper_prism_model *m = NULL;
+        proper_dtmc d;
+        proper_prism_intervals iv;
+        proper_prism_result r;
+        if (build_text_iv(unbounded[i], &m, &d, &iv)) {
+            CHECK(0);
+            continue;
+        }
+        CHECK(iv.rel_prob == -1 && iv.rel_reward == -1 && !iv.exact);
+        r = result_of(m, &d, &iv, i == 2 ? "Pmax=? [ F x=0 ]" : i == 1 ? "P=? [ F s=1 ]" : "P=? [ F x=0 ]");
+        CHECK(r.error_bound >= 0 && !r.covers_model);
+        proper_prism_intervals_free(&iv);
+        proper_dtmc_free(&d);
+        proper_prism_free(m);
+    }
+    { /* dyadic literals, exact arithmetic (0.25 + (1 - 0.25)), one choice per state: exact */
+        proper_prism_model *m = NULL;
+        proper_dtmc d;
+        proper_prism_intervals iv;
+        proper_prism_result r;
+        if (build_text_iv("dtmc\nconst double p = 0.25;\nmodule M x : [0..3] init 1;\n"
+                          " [] x>0 & x<3 -> p:(x'=x+1) + (1-p):(x'=x-1);\n [] x=0 | x=3 -> true;\nendmodule\n",
+                          &m, &d, &iv) == 0) {
+            CHECK(iv.rel_prob == 0 && iv.exact);
+            r = result_of(m, &d, &iv, "P=? [ F<=5 x=3 ]");
+            CHECK(r.error_bound >= 0 && r.covers_model);
+        } else {
+            CHECK(0);
+        }
+        proper_prism_intervals_free(&iv);
+        proper_dtmc_free(&d);
+        proper_prism_free(m);
+    }
+}
+
+/* The build's bound holds transition by transition: |p - p~| <= rel_prob p
+ * against the exact companion (exact arithmetic on the literals as
+ * written, proper_prism_build_exact); a CTMC's embedded chain R/E against
+ * the exact rates' quotients. */
+static void test_rounding_bound_holds(void) {
+    static const char *const files[][2] = {
+        {MODELS "minpathsum.pm", "p1=0.0912,p2=0.8181,p3=0.8,p4=0.8181,p5=0.8181"},
+        {MODELS "two_state.pm", "p=0.1,q=1/3"},
+        {MODELS "sync.pm", NULL},
+        {MODELS "birth_death.pm", NULL},
+        {MODELS "renaming_sync.pm", NULL},
+        {MODELS "two_modules.pm", NULL}};
+    size_t f;
+    for (f = 0; f < sizeof files / sizeof files[0]; f++) {
+        proper_prism_model *m = NULL;
+        proper_dtmc d, emb;
+        proper_prism_intervals iv;
+        proper_exact_dtmc x;
+        proper_error e;
+        proper_rat ex, st, lim, E;
+        uint32_t s;
+        uint64_t k;
+        int bad = 0;
+        proper_dtmc_init(&d);
+        proper_dtmc_init(&emb);
+        proper_prism_intervals_init(&iv);
+        proper_exact_dtmc_init(&x);
+        proper_rat_init(&ex);
+        proper_rat_init(&st);
+        proper_rat_init(&lim);
+        proper_rat_init(&E);
+        if (proper_prism_read(&m, files[f][0], &e) || (files[f][1] && proper_prism_set_consts(m, NULL, files[f][1], &e)) ||
+            proper_prism_build_intervals(m, NULL, &d, &iv, &e) || proper_prism_build_exact(m, &d, NULL, 0, &x, &e) ||
+            (d.kind == PROPER_DTMC_KIND_CTMC && proper_dtmc_embedded(&d, &emb, &e))) {
+            printf("  %s: %s\n", files[f][0], fmt_err(&e));
+            bad = 1;
+        }
+        CHECK(iv.rel_prob >= 0);
+        for (s = 0; s < d.n_states && !bad; s++) {
+            proper_rat_set_i64(&E, 1, 1);
+            if (d.kind == PROPER_DTMC_KIND_CTMC)
+                for (proper_rat_set_i64(&E, 0, 1), k = d.row[s]; k < d.row[s + 1]; k++) proper_rat_add(&E, &E, &x.prob[k]);
+            for (k = d.row[s]; k < d.row[s + 1]; k++) {
+                proper_rat_div(&ex, &x.prob[k], &E);
+                proper_rat_from_double(&st, d.kind == PROPER_DTMC_KIND_CTMC ? emb.prob[k] : d.prob[k]);
+                proper_rat_sub(&st, &st, &ex);
+                if (proper_rat_sign(&st) < 0) proper_rat_neg(&st, &st);
+                proper_rat_from_double(&lim, iv.rel_prob);
+                proper_rat_mul(&lim, &lim, &ex);
+                if (proper_rat_cmp(&st, &lim) > 0) bad = 1;
+            }
+        }
+        CHECK(!bad);
+        proper_rat_free(&ex);
+        proper_rat_free(&st);
+        proper_rat_free(&lim);
+        proper_rat_free(&E);
+        proper_exact_dtmc_free(&x);
+        proper_prism_intervals_free(&iv);
+        proper_dtmc_free(&emb);
+        proper_dtmc_free(&d);
+        proper_prism_free(m);
+    }
+}
+
+/* A decimal literal is exact when it is its double: N 10^k with 5^-k
+ * dividing N (and small enough), or an integer up to 2^53. */
+static void test_decimal_exact(void) {
+    CHECK(proper__prism_decimal_exact("0.5", 3, 0.5));
+    CHECK(proper__prism_decimal_exact("0.375", 5, 0.375));
+    CHECK(proper__prism_decimal_exact("2.5e1", 5, 25.0));
+    CHECK(proper__prism_decimal_exact("0.50", 4, 0.5));
+    CHECK(proper__prism_decimal_exact("9007199254740992", 16, 9007199254740992.0));
+    CHECK(!proper__prism_decimal_exact("0.1", 3, 0.1));
+    CHECK(!proper__prism_decimal_exact("1e-5", 4, 1e-5));
+    CHECK(!proper__prism_decimal_exact("9007199254740993", 16, 9007199254740992.0));
+    CHECK(!proper__prism_decimal_exact("0.33333333333333333333333", 25, 1.0 / 3.0));
+}
+
 int main(void) {
     RUN(test_expression_semantics);
     RUN(test_path_bounds);
@@ -2078,5 +2292,9 @@ int main(void) {
     RUN(test_birth_death_steady);
     RUN(test_ctmc_exact);
     RUN(test_reserved_words);
+    RUN(test_rounding_covered);
+    RUN(test_rounding_not_bounded);
+    RUN(test_rounding_bound_holds);
+    RUN(test_decimal_exact);
     return test_summary();
 }
