@@ -870,11 +870,12 @@ PROPER_API int proper_dtmc_interval_stays_hits(const proper_dtmc *m, const doubl
  * error; C<=t's and I=t's stay within the range of the current one), as
  * the step-bounded solvers do; else it is refused past
  * PROPER_DTMC_MAX_POISSON_STEPS or the steps PROPER_DTMC_MAX_STEP_WORK
- * allows (proper__dtmc_unif_max_steps), and refused early, after a few
- * thousand steps, when the rate at which the iterates' changes shrink says
- * that they cannot settle before that cap (a stiff chain: rates of 1.7e9
- * and 1 need 5e9 steps for t = 3 and settle after none of them; the
- * refusal names the exit rates' ratio; proper__dtmc_settle_hopeless).
+ * allows (proper__dtmc_unif_max_steps), and refused early when the rate
+ * at which the iterates' changes shrink says, from some check point up to
+ * 16 times as many steps, that they cannot settle before that cap (a stiff
+ * chain: rates of 1.7e9 and 1 need 5e9 steps for t = 3 and settle after
+ * none of them: refused after 70,000; the refusal names the exit rates'
+ * ratio; proper__dtmc_settle_hopeless).
  *
  * Error bounds of uniformisation: the _stats variants below bound
  * |value - exact| for every state by the sum of (derived term by term at
@@ -6361,31 +6362,36 @@ static unsigned long proper__dtmc_unif_max_steps(const proper_dtmc *m) {
  * |value|; two check points give the rate rho at which the changes shrink
  * per step. Settling needs the iterate within about PROPER_DTMC_REL_PRECISION
  * of its limit, which is change rho / (1 - rho) away, so at least
- * log(change / ((1 - rho) 1e-3 eps)) / -log(rho) more steps; when two
- * windows in a row say that this goes past the cap, the run cannot settle
- * in time: a stiff chain (a rate of 1.7e9 beside one of 1: the slow state's
- * value moves by 6e-10 of itself per step) is refused after a few
- * thousand steps instead of after 10^9 of them. */
+ * log(change / ((1 - rho) 1e-3 eps)) / -log(rho) more steps. When a
+ * window says that this goes past the cap (changes that shrink, rho < 1,
+ * but too slowly) and none from there on up to 16 times as many steps
+ * says otherwise (a window whose changes do not shrink measurably says
+ * nothing either way), the run cannot settle in time: a stiff chain (a
+ * rate of 1.7e9 beside one of 1: the slow state's value moves by 6e-10
+ * of itself per step, below what a window of a few hundred steps
+ * resolves) is refused after some 70,000 steps instead of after 10^9. A
+ * front that moves through a long chain for more than 16 times the steps
+ * of the first such window would be refused too, though it might settle
+ * later; the cap would refuse it anyway unless it settled before. */
 typedef struct proper__dtmc_settle {
     unsigned long at;    /* the last check point, 0 before the first */
     double change;       /* the relative change measured there */
-    int hopeless;        /* windows in a row that projected past the cap */
+    unsigned long since; /* the check point from which every window projected past the cap, 0: none */
 } proper__dtmc_settle;
 
 static int proper__dtmc_settle_hopeless(proper__dtmc_settle *w, unsigned long i, double change, unsigned long cap) {
-    double rho, need;
-    if (w->at == 0 || !(change > 0.0) || !(w->change > 0.0)) {
-        w->at = i;
-        w->change = change;
-        w->hopeless = 0;
-        return 0;
-    }
-    rho = pow(change / w->change, 1.0 / (double)(i - w->at));
-    need = rho < 1.0 ? log(change / ((1.0 - rho) * 1e-3 * PROPER_DTMC_REL_PRECISION)) / -log(rho) : INFINITY;
+    double rho = 1.0, need;
+    if (w->at > 0 && change > 0.0 && w->change > 0.0) rho = pow(change / w->change, 1.0 / (double)(i - w->at));
     w->at = i;
     w->change = change;
-    w->hopeless = (double)i + need > (double)cap ? w->hopeless + 1 : 0;
-    return w->hopeless >= 2;
+    if (!(rho < 1.0)) return w->since > 0 && i >= 16 * w->since; /* no measurable shrinking: no news */
+    need = log(change / ((1.0 - rho) * 1e-3 * PROPER_DTMC_REL_PRECISION)) / -log(rho);
+    if ((double)i + need <= (double)cap) {
+        w->since = 0;
+        return 0;
+    }
+    if (w->since == 0) w->since = i;
+    return i >= 16 * w->since;
 }
 
 /* The largest |a_s - b_s| over the largest |b_s| (0 for a zero b). */
@@ -6428,7 +6434,7 @@ static int proper__dtmc_series_run(const proper_dtmc *m, const proper_bitset *fr
     uint32_t s, n = m->n_states;
     unsigned long i, next_check = PROPER_DTMC_BOUND_CHECK_FROM, cap = proper__dtmc_unif_max_steps(m);
     double *own = (double *)proper_calloc(n ? n : 1, sizeof *own), *next = own;
-    proper__dtmc_settle watch = {0, 0.0, 0};
+    proper__dtmc_settle watch = {0, 0.0, 0UL};
     int check;
     if (!own) return proper__dtmc_nomem(err);
     memset(dn, 0, sizeof *dn);
@@ -6767,7 +6773,7 @@ PROPER_API int proper_dtmc_ctmc_transient_stats(const proper_dtmc *m, double t, 
     uint32_t s, n = m->n_states, d, D;
     unsigned long i, steps = 0, terms = 0, cap = proper__dtmc_unif_max_steps(m), next_check = PROPER_DTMC_BOUND_CHECK_FROM;
     int rc, nomem, negative = 0, fixed = 0;
-    proper__dtmc_settle watch = {0, 0.0, 0};
+    proper__dtmc_settle watch = {0, 0.0, 0UL};
     if ((rc = proper__dtmc_need_ctmc(m, "transient analysis", err)) ||
         (rc = proper__dtmc_check_time(t, "time", err)))
         return rc;
