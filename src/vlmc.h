@@ -9,7 +9,11 @@
  * the choices below stated where the thesis leaves room. With its traces
  * (one location per condition of the unrolled program, see
  * examples/vlmc/unrolled.h) and --cutoff-df alphabet, the trees have the
- * thesis's node counts and orders (docs/vlmc-results.md).
+ * thesis's node counts and orders where its numbers pin the locations
+ * down: Double Loop, Nested Loop and Insertion Sort (tests/test_vlmc.c
+ * checks the two loops), and Bubble Sort's orders; for the other programs
+ * the locations are a reading, and docs/vlmc-results.md lists the
+ * differences that remain.
  *
  * ==== Runs ===============================================================
  * A run is the sequence of program locations one execution visited. Runs
