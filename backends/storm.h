@@ -8,7 +8,7 @@
  *
  * ---- Command lines (Storm documentation, "Running Storm"; option names as
  * defined in Storm's IOSettings and GeneralSettings) -------------------------
- *   storm --prism MODEL.pm --prop PROPS [--constants SPEC]
+ *   storm --prism MODEL.pm --prismcompat --prop PROPS [--constants SPEC]
  *         (--precision E | --exact) [extra...]
  *   storm --explicit-drn D.drn --prop PROPS [--constants SPEC] ...
  * Explicit models go as DRN, which carries every reward structure with its
@@ -130,6 +130,10 @@ static int proper__stormtool_argv_into(const char *storm, const proper_tool_mode
     if (model->language_file) {
         PROPER__PUSH("--prism");
         PROPER__PUSH(model->language_file);
+        /* PRISM's reading of the language: without it Storm refuses a CTMC
+         * whose commands are written as PRISM writes them ("uses
+         * probabilistic commands like they are used in PRISM") */
+        PROPER__PUSH("--prismcompat");
     } else {
         PROPER__PUSH("--explicit-drn");
         PROPER__PUSH(model->drn);

@@ -332,7 +332,7 @@ static void test_storm_results(void) {
         CHECK_STR(o.answers[0].property, "R{\"time\"}=? [F \"end\"]");
         CHECK(o.answers[0].value == 0.628714651740632791);
         CHECK(o.answers[0].error == 0.5e-18); /* half a unit in the 18th digit */
-        CHECK(o.answers[0].seconds == 0.0);
+        CHECK(o.answers[0].seconds == 0.004);
         CHECK_REL(o.answers[0].value, MPS_TIME, 1e-14);
         CHECK(o.answers[1].value == 4.5957427868618943); /* 18 digits, the trailing 0 dropped */
         CHECK(fabs(o.answers[1].error - 0.5e-17) < 1e-30);
@@ -365,6 +365,23 @@ static void test_storm_results(void) {
     CHECK_INT(o.n_answers, 1);
     if (o.n_answers == 1) CHECK(o.answers[0].ok && isinf(o.answers[0].value) && o.answers[0].error == 0.0);
     proper_tool_output_free(&o);
+    /* a CTMC (tests/transcripts/inputs/mm1k.sm, T=10) at --precision 1e-8:
+     * 12 digits; the long-run P(n=0) of an M/M/1/K queue is
+     * (1 - rho) / (1 - rho^(K+1)), rho = 4/5, K = 20; the transient values
+     * are PRISM's (prism_mm1k_eps8.txt), within the precision asked */
+    CHECK_INT(parse_storm("storm_mm1k.txt", 12, &o, &err), 0);
+    CHECK_INT(o.n_answers, 3);
+    if (o.n_answers == 3) {
+        CHECK(o.answers[0].value == 0.866741559025 && o.answers[2].value == 0.201861846914);
+        CHECK(fabs(o.answers[0].error - 0.5e-12) < 1e-24);
+        CHECK_REL(o.answers[0].value, 0.8667415586363197, 1e-8);
+        CHECK_REL(o.answers[1].value, 3.3927684169093353, 1e-8);
+        CHECK_REL(o.answers[2].value, 0.2 / (1.0 - pow(0.8, 21)), 1e-8);
+    }
+    proper_tool_output_free(&o);
+    /* without --prismcompat Storm refuses that CTMC */
+    CHECK_INT(parse_storm("storm_mm1k_no_prismcompat.txt", 12, &o, &err), PROPER_EBACKEND);
+    CHECK_CONTAINS(err.message, "storm: The input model is a CTMC, but uses probabilistic commands like they are used in PRISM");
     /* --exact on the die: 0 as "0 (approx. 0)", a boolean, and an infinite
      * reward printed as "inf" without an approximation */
     CHECK_INT(parse_storm("storm_die_exact_special.txt", 10, &o, &err), 0);
@@ -553,7 +570,7 @@ static void test_storm_argv(void) {
     proper_tool_opts o;
     proper_tool_model m;
     proper_error err;
-    static const char *const lang[] = {"storm", "--prism", "m.pm", "--prop", "p.pctl", "--constants", "p=0.5",
+    static const char *const lang[] = {"storm", "--prism", "m.pm", "--prismcompat", "--prop", "p.pctl", "--constants", "p=0.5",
                                        "--precision", "1e-14", NULL};
     static const char *const drn[] = {"storm", "--explicit-drn", "/tmp/d/model.drn", "--prop", "p.pctl", "--exact", NULL};
     memset(&m, 0, sizeof m);

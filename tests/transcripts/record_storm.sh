@@ -56,24 +56,28 @@ record() {
 record storm_version --version
 
 # minPathSum (PROPER, IST 2023): tight precision, exact, Storm's default
-record storm_minpathsum --prism $M/minpathsum.pm --prop "$MPS_PROPS" --constants $MPS --precision 1e-14
-record storm_minpathsum_exact --prism $M/minpathsum.pm --prop "$MPS_PROPS" --constants $MPS --exact
-record storm_minpathsum_default --prism $M/minpathsum.pm --prop "$MPS_PROPS" --constants $MPS
+record storm_minpathsum --prism $M/minpathsum.pm --prismcompat --prop "$MPS_PROPS" --constants $MPS --precision 1e-14
+record storm_minpathsum_exact --prism $M/minpathsum.pm --prismcompat --prop "$MPS_PROPS" --constants $MPS --exact
+record storm_minpathsum_default --prism $M/minpathsum.pm --prismcompat --prop "$MPS_PROPS" --constants $MPS
 # the properties file as written, one property a line: Storm 1.12 refuses it whole
-record storm_props_unrewritten --prism $M/minpathsum.pm --prop $P/minpathsum.pctl --constants $MPS --precision 1e-14
+record storm_props_unrewritten --prism $M/minpathsum.pm --prismcompat --prop $P/minpathsum.pctl --constants $MPS --precision 1e-14
 
 # infinite expected reward, in floating point and in exact mode; a boolean
-record storm_gambler_infinity --prism $M/gambler.pm --prop 'R=? [ F "win" ];' --constants p=0.5 --precision 1e-14
-record storm_die_exact_special --prism $M/die.pm --prop 'P=? [ F d=7 ]; P>0.1 [ F d=1 ]; R{"coin_flips"}=? [ F d=1 ];' --exact
+record storm_gambler_infinity --prism $M/gambler.pm --prismcompat --prop 'R=? [ F "win" ];' --constants p=0.5 --precision 1e-14
+record storm_die_exact_special --prism $M/die.pm --prismcompat --prop 'P=? [ F d=7 ]; P>0.1 [ F d=1 ]; R{"coin_flips"}=? [ F d=1 ];' --exact
 
 # several initial states: a set of values, not one
-record storm_initial_states --prism $M/init_block.pm --prop 'P=? [ X x=2 ]; P=? [ F x=3 ];' --precision 1e-14
+record storm_initial_states --prism $M/init_block.pm --prismcompat --prop 'P=? [ X x=2 ]; P=? [ F x=3 ];' --precision 1e-14
+
+# a CTMC written as PRISM writes them (an M/M/1/K queue): Storm reads it with --prismcompat
+record storm_mm1k --prism $IN/mm1k.sm --prismcompat --prop 'P=? [ F<=T n>=5 ]; R{"jobs"}=? [ I=T ]; S=? [ n=0 ];' --constants T=10 --precision 1e-8
+record storm_mm1k_no_prismcompat --prism $IN/mm1k.sm --prop 'P=? [ F<=T n>=5 ];' --constants T=10 --precision 1e-8
 
 # errors: model syntax (fatal); a label the model lacks (fatal in Storm 1.12);
 # an LTL property this Storm (built without Spot) cannot check between two it can
-record storm_syntax_error --prism $IN/syntax_error.pm --prop 'P=? [ F x=2 ];' --precision 1e-14
-record storm_unknown_label --prism $M/die.pm --prop 'P=? [ F d=1 ]; P=? [ F "nolabel" ]; P=? [ F d=2 ];' --precision 1e-14
-record storm_unsupported --prism $M/die.pm --prop 'P=? [ F d=1 ]; P=? [ G F s=7 ]; P=? [ F d=2 ];' --precision 1e-14
+record storm_syntax_error --prism $IN/syntax_error.pm --prismcompat --prop 'P=? [ F x=2 ];' --precision 1e-14
+record storm_unknown_label --prism $M/die.pm --prismcompat --prop 'P=? [ F d=1 ]; P=? [ F "nolabel" ]; P=? [ F d=2 ];' --precision 1e-14
+record storm_unsupported --prism $M/die.pm --prismcompat --prop 'P=? [ F d=1 ]; P=? [ G F s=7 ]; P=? [ F d=2 ];' --precision 1e-14
 
 # a DRN model (as proper exports it for Storm) and a property over a variable:
 # DRN carries labels only, so Storm cannot read d
