@@ -71,9 +71,10 @@ static void check_usage(FILE *out) {
             "                     it covers the model's own rounding (its literals,\n"
             "                     constants and arithmetic in doubles: PRISM's poll6 example\n"
             "                     is 1.1e-14 off its exact value, within the bound 7.4e-13).\n"
-            "                     Where that rounding is not bounded (pow, log, a CTMC's S)\n"
-            "                     the bound is \"stored_chain_error_bound\" instead: of the\n"
-            "                     chain as built in doubles only. --exact gives the exact\n"
+            "                     Where that rounding is not bounded (pow, log, a guard the\n"
+            "                     doubles decide, interval models, explicit files) the bound\n"
+            "                     is \"stored_chain_error_bound\" instead: of the chain as\n"
+            "                     built in doubles only (docs/prism.md). --exact gives the exact\n"
             "                     value. The table prints a bound beside its value when it\n"
             "                     is wider than --precision relative to the value, and a\n"
             "                     bound of the stored chain always, saying so\n",
