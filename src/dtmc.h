@@ -2469,8 +2469,10 @@ static int proper__dtmc_slow_mode_settled(const double *h) {
 static int proper__dtmc_gs_hopeless(proper__dtmc_lin *L, unsigned long sweep, unsigned long done, double rel,
                                     double eps, double *at_rel, unsigned long *at, int *strikes) {
     double rho, need;
-    if (sweep < 8192 || sweep != 2 * *at) {
-        if (sweep == 8192) { *at = sweep; *at_rel = rel; }
+    if (sweep < 8192 || (*at > 0 && sweep < 2 * *at)) return 0;
+    if (*at == 0) { /* the first check point (a sweep that jumped may have skipped it: the next one) */
+        *at = sweep;
+        *at_rel = rel;
         return 0;
     }
     rho = pow(rel / *at_rel, 1.0 / (double)(sweep - *at));
