@@ -74,10 +74,10 @@ static void check_usage(FILE *out) {
             "                     Where that rounding is not bounded (pow, log, a guard the\n"
             "                     doubles decide, interval models, explicit files) the bound\n"
             "                     is \"stored_chain_error_bound\" instead: of the chain as\n"
-            "                     built in doubles only (docs/prism.md). --exact gives the exact\n"
-            "                     value. The table prints a bound beside its value when it\n"
-            "                     is wider than --precision relative to the value, and a\n"
-            "                     bound of the stored chain always, saying so\n",
+            "                     built in doubles only (docs/prism.md). --exact gives the\n"
+            "                     exact value. The table prints a bound beside its value\n"
+            "                     when it is wider than --precision relative to the value,\n"
+            "                     and a bound of the stored chain always, saying so\n",
             (unsigned)PROPER_PRISM_MAX_STATES, (unsigned long long)PROPER_PRISM_MAX_TRANSITIONS);
     fprintf(out,
             "  --export-explicit PREFIX   write PREFIX.tra .lab .sta .srew .trew (PRISM\n"
