@@ -33,8 +33,10 @@ static void crosscheck_usage(FILE *out) {
             "Two values agree when they are equal (Infinity, NaN, true/false included),\n"
             "or differ by at most the tolerance relative to the larger one, or by at\n"
             "most --abs-tolerance, or by at most the error the tool states for its value\n"
-            "(PRISM's \"+/- E estimated\", the digits Storm prints) plus native's own\n"
-            "(its relative stopping target times the value).\n\n"
+            "(PRISM's \"+/- E estimated\", the digits Storm prints) plus native's own:\n"
+            "its proven bound when that covers the model's own rounding, else its\n"
+            "relative stopping target times the value (plus the bound of the chain as\n"
+            "stored, when it has one).\n\n"
             "options:\n"
             "  --const A=1,B=0.5   values of undefined constants (given to every backend)\n"
             "  --tolerance T       relative tolerance (default %g)\n"
@@ -172,9 +174,10 @@ static int parse_args(int argc, char **argv, xc_opts *o) {
     return CLI_OK;
 }
 
-/* Model, properties, constants, built DTMC. */
+/* Model, properties, constants, built DTMC, and the bounds of the model's
+ * own rounding the build found (iv; none for explicit files). */
 static int load(xc_opts *o, proper_prism_model **pm, proper_prism_props **props, char **props_text,
-                proper_dtmc *d) {
+                proper_dtmc *d, proper_prism_intervals *iv) {
     proper_error err;
     if (o->explicit_files) {
         if (proper_dtmc_read_tra(d, o->model, NULL, &err) || proper_dtmc_read_lab(d, o->lab, &err) ||
@@ -192,17 +195,19 @@ static int load(xc_opts *o, proper_prism_model **pm, proper_prism_props **props,
     if (!o->explicit_files) {
         proper_prism_build_opts bo = proper_prism_build_opts_default();
         bo.fix_deadlocks = !o->nofixdl;
-        if (proper_prism_build(*pm, &bo, d, &err)) return cli_report(&err);
+        if (proper_prism_build_intervals(*pm, &bo, d, iv, &err)) return cli_report(&err);
         cli_warn_deadlocks(proper_bitset_count(&d->deadlock));
     }
     return CLI_OK;
 }
 
-static int run_native(const proper_prism_props *props, const proper_dtmc *d, xc_native *nat) {
+static int run_native(const proper_prism_props *props, const proper_dtmc *d, const proper_prism_intervals *iv,
+                      xc_native *nat) {
     proper_prism_check_opts co;
     proper_error err;
     size_t i, n = proper_prism_props_count(props);
     co = proper_prism_check_opts_default();
+    co.intervals = iv;
     for (i = 0; i < n; i++) {
         double start = cli_now();
         proper_prism_result res;
@@ -220,10 +225,12 @@ static int run_native(const proper_prism_props *props, const proper_dtmc *d, xc_
         nat[i].seconds = cli_now() - start;
         nat[i].value = res.value;
         /* native's own stated error: the solver's proven bound where it has
-         * one (a transient CTMC probability of 1e-77 is only known to within
-         * its absolute truncation error), else its relative stopping target */
-        if (res.error_bound >= 0.0) nat[i].error = res.error_bound;
-        else nat[i].error = isfinite(res.value) ? fabs(res.value) * co.solve.rel_precision : 0.0;
+         * one that covers the model's own rounding (a transient CTMC
+         * probability of 1e-77 is only known to within its absolute
+         * truncation error), else its relative stopping target, plus the
+         * bound of the chain as stored when there is one */
+        nat[i].error = isfinite(res.value) ? fabs(res.value) * co.solve.rel_precision : 0.0;
+        if (res.error_bound >= 0.0) nat[i].error = res.covers_model ? res.error_bound : nat[i].error + res.error_bound;
     }
     return CLI_OK;
 }
@@ -544,20 +551,22 @@ int cmd_crosscheck(int argc, char **argv) {
     proper_prism_props *props = NULL;
     char *props_text = NULL;
     proper_dtmc d;
+    proper_prism_intervals iv;
     xc_native *nat = NULL;
     xc_tool tools[2];
     size_t k, n_tools = 0;
     int rc;
     if ((rc = parse_args(argc, argv, &o)) != CLI_OK) return rc < 0 ? CLI_OK : rc;
     proper_dtmc_init(&d);
+    proper_prism_intervals_init(&iv);
     memset(tools, 0, sizeof tools);
-    if ((rc = load(&o, &pm, &props, &props_text, &d)) != CLI_OK) goto done;
+    if ((rc = load(&o, &pm, &props, &props_text, &d, &iv)) != CLI_OK) goto done;
     nat = (xc_native *)proper_calloc(proper_prism_props_count(props) + 1, sizeof *nat);
     if (!nat) {
         rc = cli_fail("out of memory");
         goto done;
     }
-    if ((rc = run_native(props, &d, nat)) != CLI_OK) goto done;
+    if ((rc = run_native(props, &d, &iv, nat)) != CLI_OK) goto done;
     if (!o.only || strcmp(o.only, "prism") == 0) tools[n_tools++].backend = proper_backend_prism();
     if (!o.only || strcmp(o.only, "storm") == 0) tools[n_tools++].backend = proper_backend_storm();
     for (k = 0; k < n_tools; k++) {
@@ -587,6 +596,7 @@ done:
     PROPER_FREE(props_text);
     proper_prism_props_free(props);
     proper_prism_free(pm);
+    proper_prism_intervals_free(&iv);
     proper_dtmc_free(&d);
     return rc;
 }
