@@ -4315,6 +4315,25 @@ static int proper__dtmc_sole_bscc(const proper_dtmc *m, const uint32_t *bscc, ui
     return PROPER_OK;
 }
 
+/* Each BSCC's mean of f under pi into mass[b], and with epi its bound
+ * (the stationary bounds weighted by |f|, plus the rounding of the sum)
+ * into mass[nb + b]; returns the largest bound relative to its mean
+ * (INFINITY for a bound on a zero mean, 0 without epi). */
+static double proper__dtmc_bscc_means(const proper_dtmc *m, const double *f, const double *pi, const double *epi,
+                                      const uint32_t *bscc, uint32_t nb, double *mass) {
+    double u = DBL_EPSILON / 2.0, worst = 0.0, *emass = mass + nb;
+    uint32_t s, b;
+    for (b = 0; b < 2 * nb; b++) mass[b] = 0.0;
+    for (s = 0; s < m->n_states; s++)
+        if (bscc[s] != UINT32_MAX && pi[s] != 0.0) {
+            mass[bscc[s]] += pi[s] * f[s];
+            if (epi) emass[bscc[s]] += fabs(f[s]) * epi[s] + (double)m->n_states * u * fabs(pi[s] * f[s]);
+        }
+    for (b = 0; b < nb && epi; b++)
+        if (emass[b] > 0.0) worst = fmax(worst, mass[b] != 0.0 ? emass[b] / fabs(mass[b]) : INFINITY);
+    return worst;
+}
+
 /* Long-run average of f from each state: x = sum over BSCCs B of
  * P(reach B) * sum_{s in B} pi_B(s) f(s) (f: an indicator for S=? [phi],
  * the step reward for R=? [S]). With st: the proven bounds, from those of
@@ -4327,8 +4346,8 @@ static int proper__dtmc_steady_mean(const proper_dtmc *m, const double *f, const
     proper_bitset transient;
     double *pi, *mass = NULL, *epi = NULL, *emass = NULL, *eb = NULL, u = DBL_EPSILON / 2.0;
     uint32_t *bscc, *sole, nb = 0, s;
-    int rc, more = 0, by_gth;
-    double rel = opts && opts->rel_precision > 0.0 ? opts->rel_precision : PROPER_DTMC_REL_PRECISION;
+    int rc, more = 0;
+    double rel = opts && opts->rel_precision > 0.0 ? opts->rel_precision : PROPER_DTMC_REL_PRECISION, worst;
     proper_dtmc_solve_stats local;
     pi = (double *)proper_calloc(m->n_states, sizeof *pi);
     bscc = (uint32_t *)proper_calloc(2 * (size_t)m->n_states, sizeof *bscc);
@@ -4336,26 +4355,28 @@ static int proper__dtmc_steady_mean(const proper_dtmc *m, const double *f, const
     if (st) epi = (double *)proper_calloc(m->n_states, sizeof *epi);
     if (!pi || !bscc || (st && !epi)) { PROPER_FREE(pi); PROPER_FREE(bscc); PROPER_FREE(epi); return proper__dtmc_nomem(err); }
     proper_bitset_init(&transient);
+    rc = proper__dtmc_bscc_stationary(m, opts, 0, pi, epi, bscc, &nb, &more, err);
+    if (!rc && !(mass = (double *)proper_calloc(2 * (size_t)(nb ? nb : 1), sizeof *mass))) rc = proper__dtmc_nomem(err);
+    if (rc) goto done;
+    emass = mass + nb; /* the bound of each BSCC's mean */
+    worst = proper__dtmc_bscc_means(m, f, pi, epi, bscc, nb, mass);
     /* a BSCC mean not proven within rel_precision of itself (tiny
      * stationary probabilities under the expected-visits route's absolute
-     * bound) makes a second try with GTH's relative bounds, when that
-     * would solve some BSCC differently */
-    for (by_gth = 0; by_gth < 2; by_gth++) {
-        uint32_t b;
-        int loose = 0;
-        rc = proper__dtmc_bscc_stationary(m, opts, by_gth, pi, epi, bscc, &nb, &more, err);
-        if (!rc && !mass) mass = (double *)proper_calloc(2 * (size_t)(nb ? nb : 1), sizeof *mass);
-        if (!rc && !mass) rc = proper__dtmc_nomem(err);
-        if (rc) goto done;
-        emass = mass + nb; /* the bound of each BSCC's mean */
-        for (b = 0; b < 2 * nb; b++) mass[b] = 0.0;
-        for (s = 0; s < m->n_states; s++)
-            if (bscc[s] != UINT32_MAX && pi[s] != 0.0) {
-                mass[bscc[s]] += pi[s] * f[s];
-                if (epi) emass[bscc[s]] += fabs(f[s]) * epi[s] + (double)m->n_states * u * fabs(pi[s] * f[s]);
-            }
-        for (b = 0; b < nb && epi; b++) loose |= !(emass[b] <= rel * fabs(mass[b]));
-        if (!loose || !more || (opts && !opts->sound)) break;
+     * bound) makes a second try with GTH's relative bounds, when that would
+     * solve some BSCC differently; kept only when it succeeds and proves
+     * the means better */
+    if (epi && worst > rel && more && (!opts || opts->sound)) {
+        double *pi2 = (double *)proper_calloc(2 * (size_t)m->n_states + 2 * (size_t)(nb ? nb : 1), sizeof *pi2);
+        double *epi2 = pi2 + m->n_states, *mass2 = epi2 + m->n_states;
+        proper_error ignored;
+        uint32_t nb2 = 0;
+        if (pi2 && !proper__dtmc_bscc_stationary(m, opts, 1, pi2, epi2, bscc, &nb2, NULL, &ignored) &&
+            proper__dtmc_bscc_means(m, f, pi2, epi2, bscc, nb, mass2) < worst) {
+            memcpy(pi, pi2, (size_t)m->n_states * sizeof *pi);
+            memcpy(epi, epi2, (size_t)m->n_states * sizeof *epi);
+            memcpy(mass, mass2, 2 * (size_t)nb * sizeof *mass);
+        }
+        PROPER_FREE(pi2);
     }
     if (proper_bitset_create(&transient, m->n_states, NULL)) { rc = proper__dtmc_nomem(err); goto done; }
     /* x = long-run mean of f in the BSCC (also in the transient states
