@@ -168,7 +168,8 @@
  *    long-run value (S=?, R=?[S]) whose bound from the expected-visits
  *    route is not within rel_precision of itself (a sum of tiny
  *    stationary probabilities) is solved again with GTH on the bottom
- *    SCCs of up to direct_max states. The expected-visits route fixes a
+ *    SCCs of up to direct_max states, and that answer is kept when it
+ *    proves the means better. The expected-visits route fixes a
  *    reference state of large stationary mass, guessed by 64 steps of P
  *    and 64 Gauss-Seidel sweeps of the stationary equations (the sweeps
  *    find the heavy states of stiff chains that the steps do not reach;
