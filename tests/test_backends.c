@@ -1099,6 +1099,24 @@ static void test_real_storm(void) {
         CHECK_CONTAINS(err.message, "to be of boolean type");
         PROPER_FREE(props);
     }
+    { /* a CTMC written as PRISM writes them (--prismcompat): the long-run
+       * P(n=0) of the M/M/1/K queue, (1 - rho) / (1 - rho^(K+1)) */
+        proper_tool_input in;
+        proper_tool_output o;
+        proper_tool_opts opts = proper_tool_opts_default();
+        proper_error err;
+        proper_tool_input_init(&in);
+        in.model_file = "tests/transcripts/inputs/mm1k.sm";
+        in.props = "S=? [ n=0 ]";
+        in.consts = "T=10";
+        in.timeout = 300.0;
+        opts.epsilon = 1e-8;
+        proper_tool_output_init(&o);
+        CHECK_INT(proper_stormtool_check(bin, &in, &opts, &o, &err), 0);
+        CHECK_INT(o.n_answers, 1);
+        if (o.n_answers == 1) CHECK_REL(o.answers[0].value, 0.2 / (1.0 - pow(0.8, 21)), 1e-8);
+        proper_tool_output_free(&o);
+    }
     CHECK(dir_is_empty(tool_tmp));
 }
 
