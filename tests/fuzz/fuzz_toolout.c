@@ -35,6 +35,17 @@ static void check_output(int rc, const proper_tool_output *o, const proper_error
 
 /* The properties text as Storm is to read it keeps every line where it
  * was: as many newlines, each line at most one character (';') longer. */
+/* The DRN route's scan for names a DRN model cannot give Storm: refuses or
+ * accepts, with a position inside the text when it refuses. */
+static void check_storm_names(const char *s) {
+    proper_error err;
+    int rc;
+    proper_error_clear(&err);
+    rc = proper__stormtool_refuse_unknown_names(s, "p", &err);
+    if (rc != PROPER_OK && rc != PROPER_EINVAL && rc != PROPER_ENOMEM) abort();
+    if (rc == PROPER_EINVAL && (err.line < 1 || err.col < 1)) abort();
+}
+
 static void check_storm_props(const char *text, size_t size) {
     char *s = (char *)malloc(size + 1);
     proper_strbuf b;
@@ -50,6 +61,7 @@ static void check_storm_props(const char *text, size_t size) {
         if (lines_in != lines_out || b.len > strlen(s) + lines_in + 1) abort();
     }
     proper_strbuf_free(&b);
+    check_storm_names(s);
     free(s);
 }
 
