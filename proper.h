@@ -44,54 +44,54 @@
  * CONTENTS
  *   This manual, then each module with its own manual at its first line
  *   (line numbers are of this file):
- *     core.h      line   650  errors with file:line:col, allocation, growable
+ *     core.h      line   671  errors with file:line:col, allocation, growable
  *                             arrays, strings and a string builder, interning,
  *                             number parsing and shortest round-trip
  *                             formatting, bit sets, dense LU, RNG, alias
  *                             tables, file reading
- *     trace.h     line  1764  the trace format, its reader and writer, the
+ *     trace.h     line  1785  the trace format, its reader and writer, the
  *                             low-overhead per-thread recorder
- *     fft.h       line  3209  real-input FFT plans for power-of-two sizes
- *     stats.h     line  3917  normal/t/chi-square distributions, normal,
+ *     fft.h       line  3230  real-input FFT plans for power-of-two sizes
+ *     stats.h     line  3938  normal/t/chi-square distributions, normal,
  *                             t and Wilson intervals, simultaneous levels, KL,
  *                             chi-square and KS tests
- *     pmf.h       line  4994  discrete PMFs on a grid: samples, moments,
+ *     pmf.h       line  5015  discrete PMFs on a grid: samples, moments,
  *                             convolution, mixture, loops
- *     sre.h       line  6429  stochastic regular expressions: language,
+ *     sre.h       line  6450  stochastic regular expressions: language,
  *                             evaluation to a PMF, automaton -> SRE
- *     dtmc.h      line  9322  the one Markov-chain model (DTMC or CTMC):
+ *     dtmc.h      line  9343  the one Markov-chain model (DTMC or CTMC):
  *                             builder, direct and iterative solvers with
  *                             proven error bounds, CSL by uniformisation,
  *                             explicit/DRN/DOT/PRISM files
- *     exact.h     line 17524  big integers, rationals, rational functions;
+ *     exact.h     line 17567  big integers, rationals, rational functions;
  *                             exact and parametric solving by state elimination
- *     ltl.h       line 22030  LTL on DTMCs: refinement of the chain per
+ *     ltl.h       line 22073  LTL on DTMCs: refinement of the chain per
  *                             temporal subformula (Courcoubetis-Yannakakis),
  *                             co-safe LTL rewards by a DFA product, E/A[ltl],
  *                             Pmin/Pmax of LTL on interval models
- *     prism.h     line 25400  the PRISM language (DTMCs and CTMCs) and
+ *     prism.h     line 25443  the PRISM language (DTMCs and CTMCs) and
  *                             its property language, on top of dtmc.h
- *     synth.h     line 34127  annotated C/Java source -> parametric DTMC
+ *     synth.h     line 34170  annotated C/Java source -> parametric DTMC
  *                             (the PROPER method)
- *     estimate.h  line 35602  per-run count logs -> parameter
+ *     estimate.h  line 35645  per-run count logs -> parameter
  *                             intervals -> property interval
- *     annot.h     line 36971  probabilistic performance annotations
+ *     annot.h     line 37014  probabilistic performance annotations
  *                             (Freud): how a function's time or memory
  *                             depends on its input, fitted from call logs
- *     vlmc.h      line 42628  VLMC learning from location traces, Markov
+ *     vlmc.h      line 42671  VLMC learning from location traces, Markov
  *                             hull, steps to termination
- *     lp.h        line 45371  linear programs: CPLEX LP files, a native
+ *     lp.h        line 45414  linear programs: CPLEX LP files, a native
  *                             simplex, a box-constrained QP
- *     qn.h        line 48591  closed queueing networks: simulation, mean
+ *     qn.h        line 48634  closed queueing networks: simulation, mean
  *                             field, MVA, the exact CTMC, rates and routing
  *                             learned by LP/QP
- *     sim.h       line 50962  discrete-event simulation of multithreaded
+ *     sim.h       line 51005  discrete-event simulation of multithreaded
  *                             programs (Tarvo & Reiss): queues, thread pools,
  *                             CPUs, locks, I/O
- *     backend.h   line 55816  external engines behind one interface:
+ *     backend.h   line 55859  external engines behind one interface:
  *                             plugins, registry, subprocess runner
  *     backend_native.h
- *                 line 56754  proper's own engines (prism.h, dtmc.h,
+ *                 line 56797  proper's own engines (prism.h, dtmc.h,
  *                             lp.h) as the backend "native"
  *   The adapters for PRISM, Storm and glpsol are separate headers in
  *   backends/ of the source tree; they are not part of proper.h.
@@ -139,149 +139,149 @@
  *                           time of the implementation file (see README).
  *   Tunables: each is defined only if not already defined, so it can be set
  *   before the include; its meaning is the comment above it at the given line.
- *   PROPER_MAX_FILE_BYTES           ((size_t)1 << 30)      core.h line 953
- *   PROPER_TRACE_NAME_MAX           255                    trace.h line 1915
- *   PROPER_TRACE_LOOP_MAX           1048576                trace.h line 1924
- *   PROPER_FFT_BLOCK                4096                   fft.h line 3326
- *   PROPER_STATS_SERIES_EPS         1e-16                  stats.h line 3956
- *   PROPER_STATS_SERIES_MAX_ITER    1000000                stats.h line 3962
- *   PROPER_STATS_ROOT_RTOL          4e-16                  stats.h line 3967
- *   PROPER_STATS_ROOT_MAX_ITER      400                    stats.h line 3970
- *   PROPER_STATS_PVALUE_FLOOR       1e-300                 stats.h line 3975
- *   PROPER_STATS_PROB_TOL           1e-9                   stats.h line 3979
- *   PROPER_STATS_CHI2_MIN_EXPECTED  5.0                    stats.h line 3984
- *   PROPER_PMF_SUM_TOL              1e-6                   pmf.h line 5085
- *   PROPER_PMF_WIDTH_RTOL           1e-9                   pmf.h line 5089
- *   PROPER_PMF_GRID_TOL             1e-6                   pmf.h line 5093
- *   PROPER_PMF_MAX_BINS             ((size_t)1 << 27)      pmf.h line 5098
- *   PROPER_PMF_MAX_INFERRED_BINS    ((size_t)1 << 20)      pmf.h line 5103
- *   PROPER_PMF_QUANTILE_TOL         1e-12                  pmf.h line 5108
- *   PROPER_PMF_HORNER_TOL           1e-18                  pmf.h line 5113
- *   PROPER_PMF_LOOP_SPLIT           64                     pmf.h line 5132
- *   PROPER_PMF_FFT_COST             6.0                    pmf.h line 5135
- *   PROPER_SRE_PROB_TOL             1e-9                   sre.h line 6614
- *   PROPER_SRE_MAX_NESTING          200                    sre.h line 6619
- *   PROPER_SRE_MAX_ITERATIONS       100000                 sre.h line 6624
- *   PROPER_SRE_DEFAULT_TRUNCATE_EPS 1e-12                  sre.h line 6628
- *   PROPER_SRE_DEFAULT_MARKOV_EPS   1e-12                  sre.h line 6632
- *   PROPER_SRE_DEFAULT_WIDTH        1.0                    sre.h line 6636
- *   PROPER_SRE_MAX_AUTOMATON_SIZE   1000000                sre.h line 6644
- *   PROPER_SRE_ROUNDING_RTOL        1e-3                   sre.h line 6650
- *   PROPER_DTMC_ROW_SUM_TOL         1e-6                   dtmc.h line 9530
- *   PROPER_DTMC_REL_PRECISION       1e-10                  dtmc.h line 9538
- *   PROPER_DTMC_FLOOR_FACTOR        100.0                  dtmc.h line 9546
- *   PROPER_DTMC_DENSE_MAX           256                    dtmc.h line 9551
- *   PROPER_DTMC_DIRECT_MAX          1024                   dtmc.h line 9562
- *   PROPER_DTMC_GTH_MAX             256                    dtmc.h line 9571
- *   PROPER_DTMC_BAND_MAX            64                     dtmc.h line 9579
- *   PROPER_DTMC_MAX_SWEEPS          1000000                dtmc.h line 9584
- *   PROPER_DTMC_CYCLE_MAX           256                    dtmc.h line 9595
- *   PROPER_DTMC_TRANSIENT_ACCURACY  1e-12                  dtmc.h line 9601
- *   PROPER_DTMC_MAX_POISSON_STEPS   1000000000UL           dtmc.h line 9609
- *   PROPER_DTMC_BOUND_CHECK_FROM    4096UL                 dtmc.h line 9617
- *   PROPER_DTMC_MAX_STEP_WORK       1e11                   dtmc.h line 9628
- *   PROPER_DTMC_PARAM_TIE           1e-12                  dtmc.h line 9636
- *   PROPER_DTMC_PARAM_MAX_ITER      10000UL                dtmc.h line 9639
- *   PROPER_DTMC_MAX_STATES          0xFFFFFFF0u            dtmc.h line 9644
- *   PROPER_EXACT_MAX_LIMBS          (1u << 20)             exact.h line 17623
- *   PROPER_EXACT_MAX_EXP10          100000                 exact.h line 17629
- *   PROPER_EXACT_MAX_STEPS          1000ul                 exact.h line 17637
- *   PROPER_EXACT_MAX_POWER          1000                   exact.h line 17642
- *   PROPER_EXACT_MAX_TERMS          100000                 exact.h line 17647
- *   PROPER_EXACT_MAX_GCD_WORK       1000000000ull          exact.h line 17657
- *   PROPER_EXACT_MAX_WORK           30000000000ull         exact.h line 17669
- *   PROPER_EXACT_MAX_STATES         1000000                exact.h line 17674
- *   PROPER_EXACT_MAX_ENTRIES        20000000u              exact.h line 17681
- *   PROPER_EXACT_MOD_MAX_DEG        65536u                 exact.h line 19624
- *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 22127
- *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 22133
- *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 22140
- *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 22145
- *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 22156
- *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 22163
- *   PROPER_LTL_MAX_JUMP_UNTILS      12                     ltl.h line 22170
- *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 22176
- *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 25661
- *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 25666
- *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 25671
- *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 25676
- *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 25681
- *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 26257
- *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 29493
- *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 30094
- *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 32493
- *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 34230
- *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 34233
- *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 35742
- *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 35745
- *   PROPER_ANNOT_CORR               0.99                   annot.h line 37175
- *   PROPER_ANNOT_R2                 0.9                    annot.h line 37179
- *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 37183
- *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 37187
- *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 37191
- *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 37195
- *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 37201
- *   PROPER_ANNOT_CUTS               32                     annot.h line 37205
- *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 37209
- *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 37213
- *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 37217
- *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 37222
- *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 37226
- *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 37230
- *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 37234
- *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 37239
- *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 37243
- *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 37475
- *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 37549
- *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 37660
- *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 37664
- *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 39520
- *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 39524
- *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 42810
- *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 42815
- *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 42823
- *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 42827
- *   PROPER_LP_PERTURB               1e-6                   lp.h line 45551
- *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 45566
- *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 45569
- *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 45572
- *   PROPER_LP_SING_TOL              1e-11                  lp.h line 45575
- *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 45578
- *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 45581
- *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 45586
- *   PROPER_LP_SCALE_PASSES          6                      lp.h line 45590
- *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 45597
- *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 45602
- *   PROPER_LP_COND_TOL              1e-9                   lp.h line 45608
- *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 45613
- *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 48208
- *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 48682
- *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 48686
- *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 48690
- *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 48697
- *   PROPER_QN_RESUM_EVERY           256                    qn.h line 48702
- *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 48772
- *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 48775
- *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 48826
- *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 48829
- *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 48832
- *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 48866
- *   PROPER_QN_LAD_KEEP              2                      qn.h line 49910
- *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 49913
- *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 49916
- *   PROPER_SIM_BUCKETS              200                    sim.h line 51109
- *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 51114
- *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 51118
- *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 51122
- *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 51126
- *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 51130
- *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 51134
- *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 51243
- *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 51535
- *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 55894
- *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 55899
- *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 55905
- *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 55909
+ *   PROPER_MAX_FILE_BYTES           ((size_t)1 << 30)      core.h line 974
+ *   PROPER_TRACE_NAME_MAX           255                    trace.h line 1936
+ *   PROPER_TRACE_LOOP_MAX           1048576                trace.h line 1945
+ *   PROPER_FFT_BLOCK                4096                   fft.h line 3347
+ *   PROPER_STATS_SERIES_EPS         1e-16                  stats.h line 3977
+ *   PROPER_STATS_SERIES_MAX_ITER    1000000                stats.h line 3983
+ *   PROPER_STATS_ROOT_RTOL          4e-16                  stats.h line 3988
+ *   PROPER_STATS_ROOT_MAX_ITER      400                    stats.h line 3991
+ *   PROPER_STATS_PVALUE_FLOOR       1e-300                 stats.h line 3996
+ *   PROPER_STATS_PROB_TOL           1e-9                   stats.h line 4000
+ *   PROPER_STATS_CHI2_MIN_EXPECTED  5.0                    stats.h line 4005
+ *   PROPER_PMF_SUM_TOL              1e-6                   pmf.h line 5106
+ *   PROPER_PMF_WIDTH_RTOL           1e-9                   pmf.h line 5110
+ *   PROPER_PMF_GRID_TOL             1e-6                   pmf.h line 5114
+ *   PROPER_PMF_MAX_BINS             ((size_t)1 << 27)      pmf.h line 5119
+ *   PROPER_PMF_MAX_INFERRED_BINS    ((size_t)1 << 20)      pmf.h line 5124
+ *   PROPER_PMF_QUANTILE_TOL         1e-12                  pmf.h line 5129
+ *   PROPER_PMF_HORNER_TOL           1e-18                  pmf.h line 5134
+ *   PROPER_PMF_LOOP_SPLIT           64                     pmf.h line 5153
+ *   PROPER_PMF_FFT_COST             6.0                    pmf.h line 5156
+ *   PROPER_SRE_PROB_TOL             1e-9                   sre.h line 6635
+ *   PROPER_SRE_MAX_NESTING          200                    sre.h line 6640
+ *   PROPER_SRE_MAX_ITERATIONS       100000                 sre.h line 6645
+ *   PROPER_SRE_DEFAULT_TRUNCATE_EPS 1e-12                  sre.h line 6649
+ *   PROPER_SRE_DEFAULT_MARKOV_EPS   1e-12                  sre.h line 6653
+ *   PROPER_SRE_DEFAULT_WIDTH        1.0                    sre.h line 6657
+ *   PROPER_SRE_MAX_AUTOMATON_SIZE   1000000                sre.h line 6665
+ *   PROPER_SRE_ROUNDING_RTOL        1e-3                   sre.h line 6671
+ *   PROPER_DTMC_ROW_SUM_TOL         1e-6                   dtmc.h line 9552
+ *   PROPER_DTMC_REL_PRECISION       1e-10                  dtmc.h line 9560
+ *   PROPER_DTMC_FLOOR_FACTOR        100.0                  dtmc.h line 9568
+ *   PROPER_DTMC_DENSE_MAX           256                    dtmc.h line 9573
+ *   PROPER_DTMC_DIRECT_MAX          1024                   dtmc.h line 9584
+ *   PROPER_DTMC_GTH_MAX             256                    dtmc.h line 9593
+ *   PROPER_DTMC_BAND_MAX            64                     dtmc.h line 9601
+ *   PROPER_DTMC_MAX_SWEEPS          1000000                dtmc.h line 9606
+ *   PROPER_DTMC_CYCLE_MAX           256                    dtmc.h line 9617
+ *   PROPER_DTMC_TRANSIENT_ACCURACY  1e-12                  dtmc.h line 9623
+ *   PROPER_DTMC_MAX_POISSON_STEPS   1000000000UL           dtmc.h line 9631
+ *   PROPER_DTMC_BOUND_CHECK_FROM    4096UL                 dtmc.h line 9639
+ *   PROPER_DTMC_MAX_STEP_WORK       1e11                   dtmc.h line 9650
+ *   PROPER_DTMC_PARAM_TIE           1e-12                  dtmc.h line 9658
+ *   PROPER_DTMC_PARAM_MAX_ITER      10000UL                dtmc.h line 9661
+ *   PROPER_DTMC_MAX_STATES          0xFFFFFFF0u            dtmc.h line 9666
+ *   PROPER_EXACT_MAX_LIMBS          (1u << 20)             exact.h line 17666
+ *   PROPER_EXACT_MAX_EXP10          100000                 exact.h line 17672
+ *   PROPER_EXACT_MAX_STEPS          1000ul                 exact.h line 17680
+ *   PROPER_EXACT_MAX_POWER          1000                   exact.h line 17685
+ *   PROPER_EXACT_MAX_TERMS          100000                 exact.h line 17690
+ *   PROPER_EXACT_MAX_GCD_WORK       1000000000ull          exact.h line 17700
+ *   PROPER_EXACT_MAX_WORK           30000000000ull         exact.h line 17712
+ *   PROPER_EXACT_MAX_STATES         1000000                exact.h line 17717
+ *   PROPER_EXACT_MAX_ENTRIES        20000000u              exact.h line 17724
+ *   PROPER_EXACT_MOD_MAX_DEG        65536u                 exact.h line 19667
+ *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 22170
+ *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 22176
+ *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 22183
+ *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 22188
+ *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 22199
+ *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 22206
+ *   PROPER_LTL_MAX_JUMP_UNTILS      12                     ltl.h line 22213
+ *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 22219
+ *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 25704
+ *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 25709
+ *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 25714
+ *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 25719
+ *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 25724
+ *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 26300
+ *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 29536
+ *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 30137
+ *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 32536
+ *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 34273
+ *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 34276
+ *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 35785
+ *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 35788
+ *   PROPER_ANNOT_CORR               0.99                   annot.h line 37218
+ *   PROPER_ANNOT_R2                 0.9                    annot.h line 37222
+ *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 37226
+ *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 37230
+ *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 37234
+ *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 37238
+ *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 37244
+ *   PROPER_ANNOT_CUTS               32                     annot.h line 37248
+ *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 37252
+ *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 37256
+ *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 37260
+ *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 37265
+ *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 37269
+ *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 37273
+ *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 37277
+ *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 37282
+ *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 37286
+ *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 37518
+ *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 37592
+ *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 37703
+ *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 37707
+ *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 39563
+ *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 39567
+ *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 42853
+ *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 42858
+ *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 42866
+ *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 42870
+ *   PROPER_LP_PERTURB               1e-6                   lp.h line 45594
+ *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 45609
+ *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 45612
+ *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 45615
+ *   PROPER_LP_SING_TOL              1e-11                  lp.h line 45618
+ *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 45621
+ *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 45624
+ *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 45629
+ *   PROPER_LP_SCALE_PASSES          6                      lp.h line 45633
+ *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 45640
+ *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 45645
+ *   PROPER_LP_COND_TOL              1e-9                   lp.h line 45651
+ *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 45656
+ *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 48251
+ *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 48725
+ *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 48729
+ *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 48733
+ *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 48740
+ *   PROPER_QN_RESUM_EVERY           256                    qn.h line 48745
+ *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 48815
+ *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 48818
+ *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 48869
+ *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 48872
+ *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 48875
+ *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 48909
+ *   PROPER_QN_LAD_KEEP              2                      qn.h line 49953
+ *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 49956
+ *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 49959
+ *   PROPER_SIM_BUCKETS              200                    sim.h line 51152
+ *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 51157
+ *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 51161
+ *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 51165
+ *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 51169
+ *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 51173
+ *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 51177
+ *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 51286
+ *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 51578
+ *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 55937
+ *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 55942
+ *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 55948
+ *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 55952
  *
  * THREAD SAFETY
  *   No global or thread-local mutable state. Objects are not locked: two
@@ -309,6 +309,27 @@
  *   PROPER_VERSION_STRING.
  *
  * CHANGELOG
+ *   0.8.0  prism: proven bounds cover the model's own rounding: the build
+ *     evaluates probabilities, rates and rewards with a running error bound
+ *     (decimal literals exact when their decimal is their double; + - * /
+ *     with their roundings found exactly), proper_prism_intervals gains
+ *     rel_prob, rel_reward and exact, the unbounded solves take them as
+ *     model_rel_error, step- and time-bounded results are widened a priori,
+ *     and proper_prism_result.covers_model says which bounds hold against the
+ *     model; pow, log, a guard the doubles decide, interval models and
+ *     explicit files keep bounds of the stored chain, marked so (check:
+ *     "proven for the chain as stored", --json stored_chain_error_bound);
+ *     the LTL set-up is one helper. dtmc: Gauss-Seidel that cannot settle
+ *     stops early with a refusal naming its rate; a slow-mode jump that made
+ *     things worse is undone; the stationary solve's reference state comes
+ *     from sweeps of the stationary equations too (PRISM's erlangen and
+ *     polling models were refused after minutes, fms n=6 took 49k sweeps:
+ *     now 3.7k); a loosely bounded long-run mean retries with GTH;
+ *     uniformisation is capped by PROPER_DTMC_MAX_STEP_WORK and refuses early
+ *     when it cannot settle. backends: Storm's transcripts are real Storm
+ *     1.12 output; --prismcompat with every PRISM-language model; a DRN model
+ *     refuses properties over variables by name. cli: crosscheck uses
+ *     native's bound only when it covers the model.
  *   0.7.0  dtmc: CTMC time bounds carry proven error bounds:
  *     proper_dtmc_ctmc_bounded_until_stats, _transient_stats,
  *     _reward_cumulative_stats and _reward_instant_stats (the old functions
@@ -672,9 +693,9 @@
 #include <stdint.h>
 
 #define PROPER_VERSION_MAJOR 0
-#define PROPER_VERSION_MINOR 7
+#define PROPER_VERSION_MINOR 8
 #define PROPER_VERSION_PATCH 0
-#define PROPER_VERSION_STRING "0.7.0"
+#define PROPER_VERSION_STRING "0.8.0"
 
 #ifndef PROPER_API
 #ifdef PROPER_STATIC
@@ -9491,7 +9512,8 @@ PROPER_API int proper_sre_from_automaton(proper_sre *out, const char *text, size
  *    long-run value (S=?, R=?[S]) whose bound from the expected-visits
  *    route is not within rel_precision of itself (a sum of tiny
  *    stationary probabilities) is solved again with GTH on the bottom
- *    SCCs of up to direct_max states. The expected-visits route fixes a
+ *    SCCs of up to direct_max states, and that answer is kept when it
+ *    proves the means better. The expected-visits route fixes a
  *    reference state of large stationary mass, guessed by 64 steps of P
  *    and 64 Gauss-Seidel sweeps of the stationary equations (the sweeps
  *    find the heavy states of stiff chains that the steps do not reach;
@@ -13637,6 +13659,25 @@ static int proper__dtmc_sole_bscc(const proper_dtmc *m, const uint32_t *bscc, ui
     return PROPER_OK;
 }
 
+/* Each BSCC's mean of f under pi into mass[b], and with epi its bound
+ * (the stationary bounds weighted by |f|, plus the rounding of the sum)
+ * into mass[nb + b]; returns the largest bound relative to its mean
+ * (INFINITY for a bound on a zero mean, 0 without epi). */
+static double proper__dtmc_bscc_means(const proper_dtmc *m, const double *f, const double *pi, const double *epi,
+                                      const uint32_t *bscc, uint32_t nb, double *mass) {
+    double u = DBL_EPSILON / 2.0, worst = 0.0, *emass = mass + nb;
+    uint32_t s, b;
+    for (b = 0; b < 2 * nb; b++) mass[b] = 0.0;
+    for (s = 0; s < m->n_states; s++)
+        if (bscc[s] != UINT32_MAX && pi[s] != 0.0) {
+            mass[bscc[s]] += pi[s] * f[s];
+            if (epi) emass[bscc[s]] += fabs(f[s]) * epi[s] + (double)m->n_states * u * fabs(pi[s] * f[s]);
+        }
+    for (b = 0; b < nb && epi; b++)
+        if (emass[b] > 0.0) worst = fmax(worst, mass[b] != 0.0 ? emass[b] / fabs(mass[b]) : INFINITY);
+    return worst;
+}
+
 /* Long-run average of f from each state: x = sum over BSCCs B of
  * P(reach B) * sum_{s in B} pi_B(s) f(s) (f: an indicator for S=? [phi],
  * the step reward for R=? [S]). With st: the proven bounds, from those of
@@ -13649,8 +13690,8 @@ static int proper__dtmc_steady_mean(const proper_dtmc *m, const double *f, const
     proper_bitset transient;
     double *pi, *mass = NULL, *epi = NULL, *emass = NULL, *eb = NULL, u = DBL_EPSILON / 2.0;
     uint32_t *bscc, *sole, nb = 0, s;
-    int rc, more = 0, by_gth;
-    double rel = opts && opts->rel_precision > 0.0 ? opts->rel_precision : PROPER_DTMC_REL_PRECISION;
+    int rc, more = 0;
+    double rel = opts && opts->rel_precision > 0.0 ? opts->rel_precision : PROPER_DTMC_REL_PRECISION, worst;
     proper_dtmc_solve_stats local;
     pi = (double *)proper_calloc(m->n_states, sizeof *pi);
     bscc = (uint32_t *)proper_calloc(2 * (size_t)m->n_states, sizeof *bscc);
@@ -13658,26 +13699,28 @@ static int proper__dtmc_steady_mean(const proper_dtmc *m, const double *f, const
     if (st) epi = (double *)proper_calloc(m->n_states, sizeof *epi);
     if (!pi || !bscc || (st && !epi)) { PROPER_FREE(pi); PROPER_FREE(bscc); PROPER_FREE(epi); return proper__dtmc_nomem(err); }
     proper_bitset_init(&transient);
+    rc = proper__dtmc_bscc_stationary(m, opts, 0, pi, epi, bscc, &nb, &more, err);
+    if (!rc && !(mass = (double *)proper_calloc(2 * (size_t)(nb ? nb : 1), sizeof *mass))) rc = proper__dtmc_nomem(err);
+    if (rc) goto done;
+    emass = mass + nb; /* the bound of each BSCC's mean */
+    worst = proper__dtmc_bscc_means(m, f, pi, epi, bscc, nb, mass);
     /* a BSCC mean not proven within rel_precision of itself (tiny
      * stationary probabilities under the expected-visits route's absolute
-     * bound) makes a second try with GTH's relative bounds, when that
-     * would solve some BSCC differently */
-    for (by_gth = 0; by_gth < 2; by_gth++) {
-        uint32_t b;
-        int loose = 0;
-        rc = proper__dtmc_bscc_stationary(m, opts, by_gth, pi, epi, bscc, &nb, &more, err);
-        if (!rc && !mass) mass = (double *)proper_calloc(2 * (size_t)(nb ? nb : 1), sizeof *mass);
-        if (!rc && !mass) rc = proper__dtmc_nomem(err);
-        if (rc) goto done;
-        emass = mass + nb; /* the bound of each BSCC's mean */
-        for (b = 0; b < 2 * nb; b++) mass[b] = 0.0;
-        for (s = 0; s < m->n_states; s++)
-            if (bscc[s] != UINT32_MAX && pi[s] != 0.0) {
-                mass[bscc[s]] += pi[s] * f[s];
-                if (epi) emass[bscc[s]] += fabs(f[s]) * epi[s] + (double)m->n_states * u * fabs(pi[s] * f[s]);
-            }
-        for (b = 0; b < nb && epi; b++) loose |= !(emass[b] <= rel * fabs(mass[b]));
-        if (!loose || !more || (opts && !opts->sound)) break;
+     * bound) makes a second try with GTH's relative bounds, when that would
+     * solve some BSCC differently; kept only when it succeeds and proves
+     * the means better */
+    if (epi && worst > rel && more && (!opts || opts->sound)) {
+        double *pi2 = (double *)proper_calloc(2 * (size_t)m->n_states + 2 * (size_t)(nb ? nb : 1), sizeof *pi2);
+        double *epi2 = pi2 + m->n_states, *mass2 = epi2 + m->n_states;
+        proper_error ignored;
+        uint32_t nb2 = 0;
+        if (pi2 && !proper__dtmc_bscc_stationary(m, opts, 1, pi2, epi2, bscc, &nb2, NULL, &ignored) &&
+            proper__dtmc_bscc_means(m, f, pi2, epi2, bscc, nb, mass2) < worst) {
+            memcpy(pi, pi2, (size_t)m->n_states * sizeof *pi);
+            memcpy(epi, epi2, (size_t)m->n_states * sizeof *epi);
+            memcpy(mass, mass2, 2 * (size_t)nb * sizeof *mass);
+        }
+        PROPER_FREE(pi2);
     }
     if (proper_bitset_create(&transient, m->n_states, NULL)) { rc = proper__dtmc_nomem(err); goto done; }
     /* x = long-run mean of f in the BSCC (also in the transient states
