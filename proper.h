@@ -71,27 +71,27 @@
  *                             Pmin/Pmax of LTL on interval models
  *     prism.h     line 25443  the PRISM language (DTMCs and CTMCs) and
  *                             its property language, on top of dtmc.h
- *     synth.h     line 34170  annotated C/Java source -> parametric DTMC
+ *     synth.h     line 34173  annotated C/Java source -> parametric DTMC
  *                             (the PROPER method)
- *     estimate.h  line 35645  per-run count logs -> parameter
+ *     estimate.h  line 35648  per-run count logs -> parameter
  *                             intervals -> property interval
- *     annot.h     line 37014  probabilistic performance annotations
+ *     annot.h     line 37017  probabilistic performance annotations
  *                             (Freud): how a function's time or memory
  *                             depends on its input, fitted from call logs
- *     vlmc.h      line 42671  VLMC learning from location traces, Markov
+ *     vlmc.h      line 42674  VLMC learning from location traces, Markov
  *                             hull, steps to termination
- *     lp.h        line 45414  linear programs: CPLEX LP files, a native
+ *     lp.h        line 45417  linear programs: CPLEX LP files, a native
  *                             simplex, a box-constrained QP
- *     qn.h        line 48634  closed queueing networks: simulation, mean
+ *     qn.h        line 48637  closed queueing networks: simulation, mean
  *                             field, MVA, the exact CTMC, rates and routing
  *                             learned by LP/QP
- *     sim.h       line 51005  discrete-event simulation of multithreaded
+ *     sim.h       line 51008  discrete-event simulation of multithreaded
  *                             programs (Tarvo & Reiss): queues, thread pools,
  *                             CPUs, locks, I/O
- *     backend.h   line 55859  external engines behind one interface:
+ *     backend.h   line 55862  external engines behind one interface:
  *                             plugins, registry, subprocess runner
  *     backend_native.h
- *                 line 56797  proper's own engines (prism.h, dtmc.h,
+ *                 line 56800  proper's own engines (prism.h, dtmc.h,
  *                             lp.h) as the backend "native"
  *   The adapters for PRISM, Storm and glpsol are separate headers in
  *   backends/ of the source tree; they are not part of proper.h.
@@ -207,81 +207,81 @@
  *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 25719
  *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 25724
  *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 26300
- *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 29536
- *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 30137
- *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 32536
- *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 34273
- *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 34276
- *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 35785
- *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 35788
- *   PROPER_ANNOT_CORR               0.99                   annot.h line 37218
- *   PROPER_ANNOT_R2                 0.9                    annot.h line 37222
- *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 37226
- *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 37230
- *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 37234
- *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 37238
- *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 37244
- *   PROPER_ANNOT_CUTS               32                     annot.h line 37248
- *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 37252
- *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 37256
- *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 37260
- *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 37265
- *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 37269
- *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 37273
- *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 37277
- *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 37282
- *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 37286
- *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 37518
- *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 37592
- *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 37703
- *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 37707
- *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 39563
- *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 39567
- *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 42853
- *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 42858
- *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 42866
- *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 42870
- *   PROPER_LP_PERTURB               1e-6                   lp.h line 45594
- *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 45609
- *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 45612
- *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 45615
- *   PROPER_LP_SING_TOL              1e-11                  lp.h line 45618
- *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 45621
- *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 45624
- *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 45629
- *   PROPER_LP_SCALE_PASSES          6                      lp.h line 45633
- *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 45640
- *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 45645
- *   PROPER_LP_COND_TOL              1e-9                   lp.h line 45651
- *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 45656
- *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 48251
- *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 48725
- *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 48729
- *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 48733
- *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 48740
- *   PROPER_QN_RESUM_EVERY           256                    qn.h line 48745
- *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 48815
- *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 48818
- *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 48869
- *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 48872
- *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 48875
- *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 48909
- *   PROPER_QN_LAD_KEEP              2                      qn.h line 49953
- *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 49956
- *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 49959
- *   PROPER_SIM_BUCKETS              200                    sim.h line 51152
- *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 51157
- *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 51161
- *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 51165
- *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 51169
- *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 51173
- *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 51177
- *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 51286
- *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 51578
- *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 55937
- *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 55942
- *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 55948
- *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 55952
+ *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 29539
+ *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 30140
+ *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 32539
+ *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 34276
+ *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 34279
+ *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 35788
+ *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 35791
+ *   PROPER_ANNOT_CORR               0.99                   annot.h line 37221
+ *   PROPER_ANNOT_R2                 0.9                    annot.h line 37225
+ *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 37229
+ *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 37233
+ *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 37237
+ *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 37241
+ *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 37247
+ *   PROPER_ANNOT_CUTS               32                     annot.h line 37251
+ *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 37255
+ *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 37259
+ *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 37263
+ *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 37268
+ *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 37272
+ *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 37276
+ *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 37280
+ *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 37285
+ *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 37289
+ *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 37521
+ *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 37595
+ *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 37706
+ *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 37710
+ *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 39566
+ *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 39570
+ *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 42856
+ *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 42861
+ *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 42869
+ *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 42873
+ *   PROPER_LP_PERTURB               1e-6                   lp.h line 45597
+ *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 45612
+ *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 45615
+ *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 45618
+ *   PROPER_LP_SING_TOL              1e-11                  lp.h line 45621
+ *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 45624
+ *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 45627
+ *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 45632
+ *   PROPER_LP_SCALE_PASSES          6                      lp.h line 45636
+ *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 45643
+ *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 45648
+ *   PROPER_LP_COND_TOL              1e-9                   lp.h line 45654
+ *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 45659
+ *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 48254
+ *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 48728
+ *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 48732
+ *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 48736
+ *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 48743
+ *   PROPER_QN_RESUM_EVERY           256                    qn.h line 48748
+ *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 48818
+ *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 48821
+ *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 48872
+ *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 48875
+ *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 48878
+ *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 48912
+ *   PROPER_QN_LAD_KEEP              2                      qn.h line 49956
+ *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 49959
+ *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 49962
+ *   PROPER_SIM_BUCKETS              200                    sim.h line 51155
+ *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 51160
+ *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 51164
+ *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 51168
+ *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 51172
+ *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 51176
+ *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 51180
+ *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 51289
+ *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 51581
+ *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 55940
+ *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 55945
+ *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 55951
+ *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 55955
  *
  * THREAD SAFETY
  *   No global or thread-local mutable state. Objects are not locked: two
@@ -28948,11 +28948,14 @@ static int proper__prism_model_consts(const proper_prism_model *m, proper__prism
  * Ints and bools are exact, provided no double decides them
  * (proper__prism_decisions_exact). */
 #define PROPER__PM_U (DBL_EPSILON / 2.0)
-#define PROPER__PM_SAFE_LO 0x1p-900 /* magnitudes whose products' and quotients' residuals are exact */
-#define PROPER__PM_SAFE_HI 0x1p+900
+/* 2^-900 and 2^900 (decimal: hexadecimal floating constants are not C++):
+ * magnitudes whose products' and quotients' residuals are exact */
+#define PROPER__PM_SAFE_LO 1.1830521861667747e-271
+#define PROPER__PM_SAFE_HI 8.452712498170644e+270
+#define PROPER__PM_TINY 4.9406564584124654e-324 /* 2^-1074, the least subnormal */
 
 /* A bound on one rounding of r in any range (subnormals included). */
-static double proper__prism_one_rounding(double r) { return 2.0 * PROPER__PM_U * fabs(r) + 0x1p-1074; }
+static double proper__prism_one_rounding(double r) { return 2.0 * PROPER__PM_U * fabs(r) + PROPER__PM_TINY; }
 
 static int proper__prism_safe_mag(double x) { return fabs(x) >= PROPER__PM_SAFE_LO && fabs(x) <= PROPER__PM_SAFE_HI; }
 
@@ -29040,7 +29043,7 @@ static int proper__prism_eval_err(const proper__prism_ectx *cx, int32_t e, prope
     switch (nd->kind) {
     case PROPER__PM_N_DOUBLE:
         out->d = nd->num;
-        if (nd->op != PROPER__PM_LIT_EXACT) *er = PROPER__PM_U * fabs(nd->num) + 0x1p-1074;
+        if (nd->op != PROPER__PM_LIT_EXACT) *er = PROPER__PM_U * fabs(nd->num) + PROPER__PM_TINY;
         return PROPER_OK;
     case PROPER__PM_N_CONST:
         if ((rc = proper__prism_eval(cx, e, out)) != 0) return rc;

@@ -3507,11 +3507,14 @@ static int proper__prism_model_consts(const proper_prism_model *m, proper__prism
  * Ints and bools are exact, provided no double decides them
  * (proper__prism_decisions_exact). */
 #define PROPER__PM_U (DBL_EPSILON / 2.0)
-#define PROPER__PM_SAFE_LO 0x1p-900 /* magnitudes whose products' and quotients' residuals are exact */
-#define PROPER__PM_SAFE_HI 0x1p+900
+/* 2^-900 and 2^900 (decimal: hexadecimal floating constants are not C++):
+ * magnitudes whose products' and quotients' residuals are exact */
+#define PROPER__PM_SAFE_LO 1.1830521861667747e-271
+#define PROPER__PM_SAFE_HI 8.452712498170644e+270
+#define PROPER__PM_TINY 4.9406564584124654e-324 /* 2^-1074, the least subnormal */
 
 /* A bound on one rounding of r in any range (subnormals included). */
-static double proper__prism_one_rounding(double r) { return 2.0 * PROPER__PM_U * fabs(r) + 0x1p-1074; }
+static double proper__prism_one_rounding(double r) { return 2.0 * PROPER__PM_U * fabs(r) + PROPER__PM_TINY; }
 
 static int proper__prism_safe_mag(double x) { return fabs(x) >= PROPER__PM_SAFE_LO && fabs(x) <= PROPER__PM_SAFE_HI; }
 
@@ -3599,7 +3602,7 @@ static int proper__prism_eval_err(const proper__prism_ectx *cx, int32_t e, prope
     switch (nd->kind) {
     case PROPER__PM_N_DOUBLE:
         out->d = nd->num;
-        if (nd->op != PROPER__PM_LIT_EXACT) *er = PROPER__PM_U * fabs(nd->num) + 0x1p-1074;
+        if (nd->op != PROPER__PM_LIT_EXACT) *er = PROPER__PM_U * fabs(nd->num) + PROPER__PM_TINY;
         return PROPER_OK;
     case PROPER__PM_N_CONST:
         if ((rc = proper__prism_eval(cx, e, out)) != 0) return rc;
