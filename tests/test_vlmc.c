@@ -1143,45 +1143,24 @@ static void test_hull_work_capped(void) {
  * alpha = 1, n_min = 1): Double Loop has 1427 nodes and order 31, Nested
  * Loop 9200 nodes and order 22. Both trees are fixed by the programs'
  * structure once every context has been seen, as it is at 2*10^4 and
- * 10^5 runs of examples/vlmc/unrolled.h's traces (seed 20220101, as
- * scripts/vlmc-tables.sh uses). proper's tree holds one more node, the
+ * 10^5 runs of examples/vlmc/unrolled.h's traces, collected as
+ * scripts/vlmc-tables.sh's generator collects them (seed 20220101). proper's tree holds one more node, the
  * start context '^', which the thesis does not count. */
 static void check_thesis_tree(const char *name, unsigned long runs, uint32_t nodes, uint32_t order) {
     const ur_program *p = ur_find(name);
     proper_vlmc_counts c;
     proper_vlmc m;
-    proper_rng rng;
     proper_error err;
-    ur_run run;
-    uint32_t *ids = NULL;
-    size_t cap = 0, k;
-    unsigned long r;
-    int rc = 0;
     CHECK(p != NULL);
     if (!p) return;
-    memset(&run, 0, sizeof run);
     proper_vlmc_counts_init(&c);
     proper_vlmc_init(&m);
-    proper_rng_seed(&rng, 20220101);
-    for (r = 0; r < runs && rc == 0; r++) {
-        run.len = 0;
-        p->run(&run, &rng, p->param);
-        rc = run.failed || proper_reserve(&ids, &cap, run.len + 1, sizeof *ids);
-        for (k = 0; k < run.len && rc == 0; k++) {
-            char loc[32];
-            ur_name(run.code[k], loc, sizeof loc);
-            rc = proper_vlmc_counts_location(&c, loc, strlen(loc), &ids[k], &err);
-        }
-        if (rc == 0) rc = proper_vlmc_counts_add_ids(&c, ids, run.len, 1, name, 0, r + 1, &err);
-    }
-    CHECK_INT(rc, 0);
+    CHECK_INT(ur_collect(p, p->param, runs, 20220101, &c), 0);
     CHECK_INT(proper_vlmc_fit(&m, &c, NULL, NULL, &err), 0);
     CHECK_INT(m.n_contexts, nodes + 1);
     CHECK_INT(m.order, order);
     proper_vlmc_free(&m);
     proper_vlmc_counts_free(&c);
-    free(run.code);
-    free(ids);
 }
 
 static void test_thesis_loop_trees(void) {

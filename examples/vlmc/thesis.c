@@ -41,75 +41,6 @@
 
 #include <stdio.h>
 
-/* Location codes -> counts ids, by open addressing. */
-typedef struct code_map {
-    uint32_t *key, *val;
-    size_t cap, n;
-} code_map;
-
-static int code_map_get(code_map *m, proper_vlmc_counts *c, uint32_t code, uint32_t *id, proper_error *err) {
-    size_t i;
-    if (2 * (m->n + 1) > m->cap) {
-        code_map bigger;
-        bigger.cap = m->cap ? 2 * m->cap : 1024;
-        bigger.n = 0;
-        bigger.key = (uint32_t *)calloc(bigger.cap, sizeof *bigger.key);
-        bigger.val = (uint32_t *)calloc(bigger.cap, sizeof *bigger.val);
-        if (!bigger.key || !bigger.val) return PROPER_ENOMEM;
-        for (i = 0; i < m->cap; i++)
-            if (m->key[i]) {
-                size_t j = (m->key[i] * 2654435761u) & (bigger.cap - 1);
-                while (bigger.key[j]) j = (j + 1) & (bigger.cap - 1);
-                bigger.key[j] = m->key[i];
-                bigger.val[j] = m->val[i];
-                bigger.n++;
-            }
-        free(m->key);
-        free(m->val);
-        *m = bigger;
-    }
-    i = (code * 2654435761u) & (m->cap - 1);
-    while (m->key[i] && m->key[i] != code) i = (i + 1) & (m->cap - 1);
-    if (!m->key[i]) {
-        char name[32];
-        int rc;
-        ur_name(code, name, sizeof name);
-        if ((rc = proper_vlmc_counts_location(c, name, strlen(name), &m->val[i], err))) return rc;
-        m->key[i] = code;
-        m->n++;
-    }
-    *id = m->val[i];
-    return PROPER_OK;
-}
-
-/* RUNS runs of p into c (seeded with seed). */
-static int collect(const ur_program *p, int param, unsigned long runs, uint64_t seed, proper_vlmc_counts *c) {
-    proper_rng rng;
-    proper_error err;
-    ur_run run;
-    code_map map;
-    uint32_t *ids = NULL;
-    size_t cap = 0, k;
-    unsigned long r;
-    int rc = 0;
-    memset(&run, 0, sizeof run);
-    memset(&map, 0, sizeof map);
-    proper_rng_seed(&rng, seed);
-    for (r = 0; r < runs && rc == 0; r++) {
-        run.len = 0;
-        p->run(&run, &rng, param);
-        if (run.failed || proper_reserve(&ids, &cap, run.len + 1, sizeof *ids)) { rc = 1; break; }
-        for (k = 0; k < run.len && rc == 0; k++) rc = code_map_get(&map, c, run.code[k], &ids[k], &err);
-        if (rc == 0) rc = proper_vlmc_counts_add_ids(c, ids, run.len, 1, p->name, 0, r + 1, &err);
-    }
-    if (rc) fprintf(stderr, "vlmc-thesis: %s: cannot collect the runs\n", p->name);
-    free(run.code);
-    free(ids);
-    free(map.key);
-    free(map.val);
-    return rc;
-}
-
 static int fail(proper_error *err) {
     char buf[600];
     fprintf(stderr, "vlmc-thesis: %s\n", proper_error_format(err, buf, sizeof buf));
@@ -138,7 +69,10 @@ static int fig16(const ur_program *p, unsigned long runs, uint64_t seed) {
     proper_vlmc_counts_init(&train);
     proper_vlmc_counts_init(&fresh);
     proper_vlmc_init(&m);
-    if (collect(p, p->param, runs, seed, &train) || collect(p, p->param, runs, seed ^ 0x5DEECE66DULL, &fresh)) goto done;
+    if (ur_collect(p, p->param, runs, seed, &train) || ur_collect(p, p->param, runs, seed ^ 0x5DEECE66DULL, &fresh)) {
+        fprintf(stderr, "vlmc-thesis: %s: cannot collect the runs\n", p->name);
+        goto done;
+    }
     if (proper_vlmc_fit(&m, &train, NULL, NULL, &err) || proper_vlmc_hull(&m, 0, &err) ||
         proper_vlmc_counts_steps(&train, &e, &ne, &err) || proper_vlmc_counts_steps(&fresh, &f, &nf, &err) ||
         proper_vlmc_steps_pmf(&m, 1e-12, ne > nf ? ne : nf, 0, &v, &nv, &tail, &err) ||
@@ -169,7 +103,10 @@ static int table4(const ur_program *p, unsigned long runs, uint64_t seed) {
     proper_error err;
     int i, rc = 0;
     proper_vlmc_counts_init(&c);
-    if (collect(p, p->param, runs, seed, &c)) return 1;
+    if (ur_collect(p, p->param, runs, seed, &c)) {
+        fprintf(stderr, "vlmc-thesis: %s: cannot collect the runs\n", p->name);
+        return 1;
+    }
     for (i = 0; i < 7 && rc == 0; i++) {
         proper_vlmc m;
         proper_vlmc_opts o = proper_vlmc_opts_default();

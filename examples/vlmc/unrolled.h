@@ -43,6 +43,7 @@
 #include <string.h>
 
 #include "../../src/core.h"
+#include "../../src/vlmc.h"
 
 /* One run: location codes (see loc_code) in order. */
 typedef struct ur_run {
@@ -331,6 +332,75 @@ static const ur_program *ur_find(const char *name) {
     for (i = 0; i < UR_N_PROGRAMS; i++)
         if (strcmp(ur_programs[i].name, name) == 0) return &ur_programs[i];
     return NULL;
+}
+
+/* Location codes -> counts ids, by open addressing. */
+typedef struct ur_code_map {
+    uint32_t *key, *val;
+    size_t cap, n;
+} ur_code_map;
+
+static int ur_code_map_get(ur_code_map *m, proper_vlmc_counts *c, uint32_t code, uint32_t *id, proper_error *err) {
+    size_t i;
+    if (2 * (m->n + 1) > m->cap) {
+        ur_code_map bigger;
+        bigger.cap = m->cap ? 2 * m->cap : 1024;
+        bigger.n = 0;
+        bigger.key = (uint32_t *)calloc(bigger.cap, sizeof *bigger.key);
+        bigger.val = (uint32_t *)calloc(bigger.cap, sizeof *bigger.val);
+        if (!bigger.key || !bigger.val) return PROPER_ENOMEM;
+        for (i = 0; i < m->cap; i++)
+            if (m->key[i]) {
+                size_t j = (m->key[i] * 2654435761u) & (bigger.cap - 1);
+                while (bigger.key[j]) j = (j + 1) & (bigger.cap - 1);
+                bigger.key[j] = m->key[i];
+                bigger.val[j] = m->val[i];
+                bigger.n++;
+            }
+        free(m->key);
+        free(m->val);
+        *m = bigger;
+    }
+    i = (code * 2654435761u) & (m->cap - 1);
+    while (m->key[i] && m->key[i] != code) i = (i + 1) & (m->cap - 1);
+    if (!m->key[i]) {
+        char name[32];
+        int rc;
+        ur_name(code, name, sizeof name);
+        if ((rc = proper_vlmc_counts_location(c, name, strlen(name), &m->val[i], err))) return rc;
+        m->key[i] = code;
+        m->n++;
+    }
+    *id = m->val[i];
+    return PROPER_OK;
+}
+
+/* RUNS runs of p (with its size param) into c, seeded with seed; nonzero
+ * when they cannot be collected (memory). */
+static int ur_collect(const ur_program *p, int param, unsigned long runs, uint64_t seed, proper_vlmc_counts *c) {
+    proper_rng rng;
+    proper_error err;
+    ur_run run;
+    ur_code_map map;
+    uint32_t *ids = NULL;
+    size_t cap = 0, k;
+    unsigned long r;
+    int rc = 0;
+    memset(&run, 0, sizeof run);
+    memset(&map, 0, sizeof map);
+    proper_rng_seed(&rng, seed);
+    for (r = 0; r < runs && rc == 0; r++) {
+        run.len = 0;
+        p->run(&run, &rng, param);
+        if (run.failed || proper_reserve(&ids, &cap, run.len + 1, sizeof *ids)) { rc = 1; break; }
+        for (k = 0; k < run.len && rc == 0; k++) rc = ur_code_map_get(&map, c, run.code[k], &ids[k], &err);
+        if (rc == 0) rc = proper_vlmc_counts_add_ids(c, ids, run.len, 1, p->name, 0, r + 1, &err);
+    }
+    free(run.code);
+    free(ids);
+    free(map.key);
+    free(map.val);
+    return rc;
 }
 
 #endif
