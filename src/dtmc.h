@@ -991,17 +991,24 @@ PROPER_API int proper_dtmc_ctmc_reward_instant_stats(const proper_dtmc *m, const
 
 /* ---- PRISM explicit import ----------------------------------------------
  * .tra: first line "STATES TRANSITIONS", then one line "src dst prob" per
- * transition (any order; rows are checked after reading). .lab: first line
+ * transition (any order; rows are checked after reading; an action label
+ * after the probability is ignored), or one line per row as PRISM's
+ * -exportrows writes it: "src prob:dst prob:dst ...". .lab: first line
  * `0="init" 1="deadlock" 2="name" ...`, then lines "state: id id ...".
  * .srew: "STATES NONZERO" then "state reward". .trew: "STATES TRANSITIONS"
- * then "src dst reward". Lines starting with '#' (comments PRISM writes in
- * reward files) and blank lines are skipped, as is a UTF-8 byte order mark
- * at the start of a file. Errors give file:line:col.
+ * then "src dst reward", or rows "src reward:dst ..." (a line "src" alone
+ * for a state without entries, as -exportrows writes them). Lines starting
+ * with '#' (comments PRISM writes) and blank lines are skipped, as is a
+ * UTF-8 byte order mark at the start of a file. Errors give file:line:col.
+ * PRISM's comment "# Transitions (CTMC)" before a .tra's header makes it a
+ * CTMC (rates) without opts.ctmc; "(DTMC)" with opts.ctmc set, or any other
+ * kind ("(MDP)"), is refused. Files without the comment (-exportrows,
+ * -noexportheaders, -exporttrans) are a DTMC unless opts.ctmc says rates.
  * The "init" label of a .lab sets m->init (more than one initial state is
  * PROPER_EUNSUPPORTED); "deadlock" sets m->deadlock; others become labels. */
 typedef struct proper_dtmc_import_opts {
     double row_sum_tol;   /* PROPER_DTMC_ROW_SUM_TOL */
-    int ctmc;             /* 0; 1: the .tra holds rates (PRISM -ctmc): a CTMC */
+    int ctmc;             /* 0: as the file's comment says (else a DTMC); 1: the .tra holds rates (PRISM -ctmc) */
     int fix_deadlocks;    /* 0: a state without transitions is an error */
     uint32_t max_states;  /* PROPER_DTMC_MAX_STATES: larger headers are PROPER_ELIMIT */
 } proper_dtmc_import_opts;
@@ -1022,8 +1029,11 @@ PROPER_API int proper_dtmc_parse_lab(proper_dtmc *m, const char *text, size_t le
                                      proper_error *err);
 /* Read state / transition rewards into the reward structure `reward_name`
  * (created if absent; "" = unnamed; NULL = the name in PRISM's header
- * comment `# Reward structure "NAME"`, unnamed without one). Transition
- * rewards must name existing transitions. */
+ * comment `# Reward structure "NAME"`, unnamed for `# Reward structure`
+ * alone; a file without that comment, as -exportrows writes a .trew, joins
+ * the model's last structure when that lacks this kind of rewards: the
+ * other half of a .srew/.trew pair read one after the other; else a new
+ * unnamed one). Transition rewards must name existing transitions. */
 PROPER_API int proper_dtmc_read_srew(proper_dtmc *m, const char *path, const char *reward_name,
                                      proper_error *err);
 PROPER_API int proper_dtmc_parse_srew(proper_dtmc *m, const char *text, size_t len, const char *name,
@@ -7116,7 +7126,7 @@ static int proper__dtmc_read_uint_colon(const proper__dtmc_reader *r, const char
  * decimals are converted exactly by Clinger's fast path (a mantissa below
  * 2^53 times or divided by an exact power of ten <= 1e22 is one correctly
  * rounded operation); others go through strtod. */
-static int proper__dtmc_read_real(const proper__dtmc_reader *r, const char **pp, double *out, const char *what,
+static int proper__dtmc_scan_real(const proper__dtmc_reader *r, const char **pp, double *out, const char *what,
                              proper_error *err) {
     static const double pow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
@@ -7147,7 +7157,6 @@ static int proper__dtmc_read_real(const proper__dtmc_reader *r, const char **pp,
         exp10 += eneg ? -e : e;
         p = q;
     }
-    if (proper__dtmc_token_end(r, p, what, err)) return PROPER_EPARSE;
     if (!many && mant <= ((uint64_t)1 << 53) && exp10 >= -22 && exp10 <= 22) {
         v = exp10 < 0 ? (double)mant / pow10[-exp10] : (double)mant * pow10[exp10];
     } else {
@@ -7167,6 +7176,35 @@ static int proper__dtmc_read_real(const proper__dtmc_reader *r, const char **pp,
     *out = neg ? -v : v;
     *pp = p;
     return PROPER_OK;
+}
+
+/* A number token (followed by a blank or the end of the line). */
+static int proper__dtmc_read_real(const proper__dtmc_reader *r, const char **pp, double *out, const char *what,
+                             proper_error *err) {
+    int rc = proper__dtmc_scan_real(r, pp, out, what, err);
+    if (rc) return rc;
+    return proper__dtmc_token_end(r, *pp, what, err);
+}
+
+/* Whether the next token (after blanks) is PRISM's -exportrows entry
+ * "VALUE:STATE" (a ':' before the next blank). */
+static int proper__dtmc_rows_entry_next(const proper__dtmc_reader *r, const char *p) {
+    p = proper__dtmc_skip_blanks(p, r->end);
+    for (; p < r->end && *p != ' ' && *p != '\t'; p++)
+        if (*p == ':') return 1;
+    return 0;
+}
+
+/* One -exportrows entry "VALUE:STATE": the value into *val, the state
+ * (< n) into *dst. */
+static int proper__dtmc_read_rows_entry(const proper__dtmc_reader *r, const char **pp, uint64_t n, double *val,
+                                        uint64_t *dst, const char *what, proper_error *err) {
+    int rc = proper__dtmc_scan_real(r, pp, val, what, err);
+    if (rc) return rc;
+    if (*pp == r->end || **pp != ':')
+        return proper__dtmc_reader_error(r, err, *pp, PROPER_EPARSE, "expected ':' after the %s", what);
+    (*pp)++;
+    return proper__dtmc_read_uint(r, pp, n - 1, dst, "target state", err);
 }
 
 /* The rest of the line must be blank. */
@@ -7298,6 +7336,107 @@ static int proper__dtmc_tra_unsorted(proper_dtmc *m, proper__dtmc_tra_state *st)
     return PROPER_OK;
 }
 
+/* Skip comment and blank lines before a .tra's header. PRISM's -exportmodel
+ * writes the comment "# Transitions (DTMC)" or "(CTMC)": that kind is
+ * checked against opts->ctmc (a file of rates read as probabilities, or
+ * the other way round, would give wrong numbers without an error), and
+ * o->ctmc is set for a CTMC; any other kind (MDP, ...) is refused. Returns
+ * 1 with the header line current, 0 at end of input, <0 on error. */
+static int proper__dtmc_tra_preamble(proper__dtmc_reader *r, proper_dtmc_import_opts *o, int asked_ctmc,
+                                     proper_error *err) {
+    static const char tag[] = "# Transitions (";
+    int rc;
+    while ((rc = proper__dtmc_reader_next(r)) == 1) {
+        const char *p = proper__dtmc_skip_blanks(r->text, r->end), *kind, *close;
+        if (p == r->end) continue;
+        if (*p != '#') return 1;
+        if ((size_t)(r->end - p) < sizeof tag - 1 || memcmp(p, tag, sizeof tag - 1) != 0) continue;
+        kind = p + sizeof tag - 1;
+        close = (const char *)memchr(kind, ')', (size_t)(r->end - kind));
+        if (!close) continue;
+        if (close - kind == 4 && (memcmp(kind, "DTMC", 4) == 0 || memcmp(kind, "CTMC", 4) == 0)) {
+            int file_ctmc = kind[0] == 'C';
+            if (asked_ctmc && !file_ctmc)
+                return proper__dtmc_reader_error(r, err, kind, PROPER_EINVAL,
+                                                 "the file says it holds a DTMC, but a CTMC (rates) was asked for");
+            o->ctmc = file_ctmc;
+        } else {
+            return proper__dtmc_reader_error(r, err, kind, PROPER_EUNSUPPORTED,
+                                             "the file holds a model of type %.*s: proper reads DTMCs and CTMCs",
+                                             (int)(close - kind), kind);
+        }
+    }
+    if (rc < 0)
+        return proper_error_set(err, rc, r->name, r->line, 0, rc == PROPER_ENOMEM ? "out of memory" : "read error");
+    return 0;
+}
+
+/* Add transition src -> dst (the entry at `at` of the current line) to the rows
+ * being filled: in source order the row is closed and checked as the next
+ * source begins; the first entry out of order switches to recording every
+ * entry's source (sorted at the end). A probability of 0 is no edge. */
+static int proper__dtmc_tra_add(proper_dtmc *m, proper__dtmc_tra_state *st, const proper__dtmc_reader *r,
+                                const char *at, uint64_t src, uint64_t dst, double pr, double tol,
+                                proper_error *err) {
+    int rc;
+    if (!st->srcs) {
+        if (src < st->cur || (src == st->cur && st->have_prev && dst <= st->prev_dst)) {
+            if (src == st->cur && dst == st->prev_dst)
+                return proper__dtmc_reader_error(r, err, at, PROPER_EPARSE, "transition %u -> %u is listed twice",
+                                                 (unsigned)src, (unsigned)dst);
+            if (proper__dtmc_tra_unsorted(m, st)) return PROPER_ENOMEM;
+        } else if (src > st->cur) {
+            if ((rc = proper__dtmc_tra_close_rows(m, st, r, (uint32_t)src, tol, err))) return rc;
+        }
+        if (!st->have_prev) st->first_line = r->line;
+        st->have_prev = 1;
+        st->prev_dst = (uint32_t)dst;
+    }
+    if (pr == 0.0) return PROPER_OK;
+    if (proper__dtmc_tra_grow(m, st, m->n_trans + 1)) return PROPER_ENOMEM;
+    m->col[m->n_trans] = (uint32_t)dst;
+    m->prob[m->n_trans] = pr;
+    if (st->srcs) st->srcs[m->n_trans] = (uint32_t)src;
+    else st->sum += pr;
+    m->n_trans++;
+    return PROPER_OK;
+}
+
+/* One line of transitions: "SRC DST PROB [action]", or PRISM's -exportrows
+ * "SRC PROB:DST PROB:DST ..." (a whole row; just "SRC" for a row without
+ * entries). *count counts the entries against the header's t. */
+static int proper__dtmc_tra_line(proper_dtmc *m, proper__dtmc_tra_state *st, const proper__dtmc_reader *r,
+                                 const proper_dtmc_import_opts *o, uint64_t t, uint64_t *count, proper_error *err) {
+    const char *p = r->text, *what = o->ctmc ? "rate" : "probability";
+    uint64_t n = m->n_states, src, dst;
+    double pr;
+    int rc, rows;
+    if ((rc = proper__dtmc_read_uint(r, &p, n - 1, &src, "source state", err))) return rc;
+    rows = proper__dtmc_rows_entry_next(r, p) || proper__dtmc_skip_blanks(p, r->end) == r->end;
+    do {
+        const char *at = proper__dtmc_skip_blanks(p, r->end), *entry = rows ? at : r->text;
+        if (rows && at == r->end) break;
+        if (*count == t)
+            return proper__dtmc_reader_error(r, err, entry, PROPER_EPARSE,
+                                             "more transitions than the %llu the header declares",
+                                             (unsigned long long)t);
+        if (rows) {
+            if ((rc = proper__dtmc_read_rows_entry(r, &p, n, &pr, &dst, what, err))) return rc;
+        } else {
+            if ((rc = proper__dtmc_read_uint(r, &p, n - 1, &dst, "target state", err))) return rc;
+            at = proper__dtmc_skip_blanks(p, r->end);
+            if ((rc = proper__dtmc_read_real(r, &p, &pr, what, err))) return rc;
+            p = proper__dtmc_skip_blanks(p, r->end);
+            if (p < r->end && proper__dtmc_is_ident_start(*p)) /* an action label, as PRISM may write: ignored */
+                while (p < r->end && proper__dtmc_is_ident_char(*p)) p++;
+        }
+        if ((rc = proper__dtmc_check_file_prob(r, at, pr, o->row_sum_tol, err))) return rc;
+        (*count)++;
+        if ((rc = proper__dtmc_tra_add(m, st, r, entry, src, dst, pr, o->row_sum_tol, err))) return rc;
+    } while (rows);
+    return proper__dtmc_line_done(r, p, err);
+}
+
 static int proper__dtmc_parse_tra(proper_dtmc *m, proper__dtmc_reader *r, uint64_t size_hint,
                              const proper_dtmc_import_opts *opts, proper_error *err) {
     proper_dtmc_import_opts o;
@@ -7306,15 +7445,15 @@ static int proper__dtmc_parse_tra(proper_dtmc *m, proper__dtmc_reader *r, uint64
     const char *p;
     int rc;
     if (opts) o = *opts; else o = proper_dtmc_import_opts_default();
-    if (o.ctmc) o.row_sum_tol = INFINITY; /* rates: no bound above, rows not summed against 1 */
     proper_dtmc_init(m);
-    m->kind = o.ctmc ? PROPER_DTMC_KIND_CTMC : PROPER_DTMC_KIND_DTMC;
     memset(&st, 0, sizeof st);
-    if ((rc = proper__dtmc_next_content_line(r, err)) <= 0) {
+    if ((rc = proper__dtmc_tra_preamble(r, &o, o.ctmc, err)) <= 0) {
         if (rc == 0) rc = proper_error_set(err, PROPER_EPARSE, r->name, r->line ? r->line : 1, 0,
                                            "empty file: expected the header \"STATES TRANSITIONS\"");
         return rc;
     }
+    if (o.ctmc) o.row_sum_tol = INFINITY; /* rates: no bound above, rows not summed against 1 */
+    m->kind = o.ctmc ? PROPER_DTMC_KIND_CTMC : PROPER_DTMC_KIND_DTMC;
     p = r->text;
     if ((rc = proper__dtmc_read_uint(r, &p, UINT64_MAX, &n, "number of states", err))) return rc;
     if (n > o.max_states || n > PROPER_DTMC_MAX_STATES)
@@ -7333,53 +7472,13 @@ static int proper__dtmc_parse_tra(proper_dtmc *m, proper__dtmc_reader *r, uint64
     m->row = (uint64_t *)proper_calloc((size_t)n + 1, sizeof *m->row);
     if (!m->row) goto nomem;
     /* reserve what the header promises, bounded by what the input can hold
-     * (a line "0 0 1" is at least 6 bytes) */
-    if (proper__dtmc_tra_grow(m, &st, size_hint && t > size_hint / 6 + 1 ? size_hint / 6 + 1 : (t ? t : 1))) goto nomem;
-    while ((rc = proper__dtmc_next_content_line(r, err)) == 1) {
-        uint64_t src, dst;
-        double pr;
-        const char *at_p;
-        p = r->text;
-        if (lines == t) {
-            rc = proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, "more transitions than the %llu the header declares",
-                                      (unsigned long long)t);
+     * (an entry "0 0 1" or " 1:0" is at least 4 bytes) */
+    if (proper__dtmc_tra_grow(m, &st, size_hint && t > size_hint / 4 + 1 ? size_hint / 4 + 1 : (t ? t : 1))) goto nomem;
+    while ((rc = proper__dtmc_next_content_line(r, err)) == 1)
+        if ((rc = proper__dtmc_tra_line(m, &st, r, &o, t, &lines, err))) {
+            if (rc == PROPER_ENOMEM) goto nomem;
             goto fail;
         }
-        if ((rc = proper__dtmc_read_uint(r, &p, n - 1, &src, "source state", err)) ||
-            (rc = proper__dtmc_read_uint(r, &p, n - 1, &dst, "target state", err)))
-            goto fail;
-        at_p = proper__dtmc_skip_blanks(p, r->end);
-        if ((rc = proper__dtmc_read_real(r, &p, &pr, o.ctmc ? "rate" : "probability", err)) ||
-            (rc = proper__dtmc_check_file_prob(r, at_p, pr, o.row_sum_tol, err)))
-            goto fail;
-        p = proper__dtmc_skip_blanks(p, r->end);
-        if (p < r->end && proper__dtmc_is_ident_start(*p)) /* an action label, as PRISM may write: ignored */
-            while (p < r->end && proper__dtmc_is_ident_char(*p)) p++;
-        if ((rc = proper__dtmc_line_done(r, p, err))) goto fail;
-        lines++;
-        if (!st.srcs) {
-            if (src < st.cur || (src == st.cur && st.have_prev && dst <= st.prev_dst)) {
-                if (src == st.cur && dst == st.prev_dst) {
-                    rc = proper__dtmc_reader_error(r, err, r->text, PROPER_EPARSE, "transition %u -> %u is listed twice",
-                                              (unsigned)src, (unsigned)dst);
-                    goto fail;
-                }
-                if (proper__dtmc_tra_unsorted(m, &st)) goto nomem;
-            } else if (src > st.cur) {
-                if ((rc = proper__dtmc_tra_close_rows(m, &st, r, (uint32_t)src, o.row_sum_tol, err))) goto fail;
-            }
-            if (!st.have_prev) st.first_line = r->line;
-            st.have_prev = 1;
-            st.prev_dst = (uint32_t)dst;
-        }
-        if (pr == 0.0) continue; /* not an edge */
-        if (proper__dtmc_tra_grow(m, &st, m->n_trans + 1)) goto nomem;
-        m->col[m->n_trans] = (uint32_t)dst;
-        m->prob[m->n_trans] = pr;
-        if (st.srcs) st.srcs[m->n_trans] = (uint32_t)src;
-        else st.sum += pr;
-        m->n_trans++;
-    }
     if (rc < 0) goto fail;
     if (lines < t) {
         rc = proper_error_set(err, PROPER_EPARSE, r->name, r->line, 0,
@@ -7642,19 +7741,26 @@ PROPER_API int proper_dtmc_read_lab(proper_dtmc *m, const char *path, proper_err
 /* ---- .srew / .trew ---- */
 
 /* Skip comment and blank lines before a reward file's header, picking up
- * the name from PRISM's comment `# Reward structure "NAME"`. Returns 1 with
- * the header line current, 0 at end of input, <0 on error. */
-static int proper__dtmc_rew_preamble(proper__dtmc_reader *r, char *name, size_t name_size, proper_error *err) {
-    static const char tag[] = "# Reward structure \"";
+ * the name from PRISM's comment `# Reward structure "NAME"` (`# Reward
+ * structure` alone: unnamed); *named says whether that comment was there.
+ * Returns 1 with the header line current, 0 at end of input, <0 on error. */
+static int proper__dtmc_rew_preamble(proper__dtmc_reader *r, char *name, size_t name_size, int *named,
+                                     proper_error *err) {
+    static const char tag[] = "# Reward structure";
     int rc;
     name[0] = '\0';
+    *named = 0;
     while ((rc = proper__dtmc_reader_next(r)) == 1) {
         const char *p = proper__dtmc_skip_blanks(r->text, r->end);
         size_t n = (size_t)(r->end - p);
         if (p == r->end) continue;
         if (*p != '#') return 1;
-        if (n > sizeof tag - 1 && memcmp(p, tag, sizeof tag - 1) == 0) {
-            const char *a = p + sizeof tag - 1, *b = (const char *)memchr(a, '"', (size_t)(r->end - a));
+        if (n >= sizeof tag - 1 && memcmp(p, tag, sizeof tag - 1) == 0) {
+            const char *a = proper__dtmc_skip_blanks(p + sizeof tag - 1, r->end), *b;
+            *named = 1;
+            if (a == r->end || *a != '"') continue;
+            a++;
+            b = (const char *)memchr(a, '"', (size_t)(r->end - a));
             if (b && (size_t)(b - a) < name_size) {
                 memcpy(name, a, (size_t)(b - a));
                 name[b - a] = '\0';
@@ -7667,12 +7773,12 @@ static int proper__dtmc_rew_preamble(proper__dtmc_reader *r, char *name, size_t 
 
 /* Header "STATES COUNT" of a reward file: STATES must match the model. */
 static int proper__dtmc_rew_header(proper__dtmc_reader *r, const proper_dtmc *m, uint64_t max_count, uint64_t *count,
-                              char *name, size_t name_size, proper_error *err) {
+                              char *name, size_t name_size, int *named, proper_error *err) {
     const char *p;
     uint64_t n;
     int rc;
     if (!m->n_states) return proper_error_set(err, PROPER_ESTATE, r->name, 0, 0, "rewards for a model without states");
-    rc = proper__dtmc_rew_preamble(r, name, name_size, err);
+    rc = proper__dtmc_rew_preamble(r, name, name_size, named, err);
     if (rc <= 0) {
         if (rc == 0) rc = proper_error_set(err, PROPER_EPARSE, r->name, r->line ? r->line : 1, 0,
                                            "empty file: expected the header line");
@@ -7688,14 +7794,25 @@ static int proper__dtmc_rew_header(proper__dtmc_reader *r, const proper_dtmc *m,
 }
 
 /* Attach parsed reward values (state or transition array) to the named
- * structure, creating it if needed. */
+ * structure, creating it if needed. reward_name NULL: the name the file
+ * gives (file_name); NULL too (a file without PRISM's comment, as
+ * -exportrows and -noexportheaders write them): the last structure when it
+ * lacks this kind of rewards (the other half of a .srew/.trew pair), else
+ * a new unnamed one. */
 static int proper__dtmc_rew_attach(proper_dtmc *m, const char *reward_name, const char *file_name, double **values,
                               int is_trans, const char *path, proper_error *err) {
-    const char *nm = reward_name ? reward_name : file_name;
+    const char *nm = reward_name ? reward_name : file_name ? file_name : "";
     long idx = proper_dtmc_find_reward(m, nm);
     size_t at;
     double **slot;
     int rc;
+    if (!reward_name && !file_name && m->n_rewards > 0) {
+        const proper_dtmc_reward *last = &m->rewards[m->n_rewards - 1];
+        if (!(is_trans ? last->trans : last->state)) {
+            idx = (long)m->n_rewards - 1;
+            nm = last->name ? last->name : "";
+        }
+    }
     if (idx < 0) {
         if ((rc = proper_dtmc_add_reward(m, nm, 0, 0, &at, err))) return rc;
         idx = (long)at;
@@ -7714,9 +7831,9 @@ static int proper__dtmc_parse_srew(proper_dtmc *m, proper__dtmc_reader *r, const
     uint64_t count, lines = 0;
     double *v = NULL;
     proper_bitset seen;
-    int rc;
+    int rc, named;
     proper_bitset_init(&seen);
-    if ((rc = proper__dtmc_rew_header(r, m, m->n_states, &count, file_name, sizeof file_name, err))) return rc;
+    if ((rc = proper__dtmc_rew_header(r, m, m->n_states, &count, file_name, sizeof file_name, &named, err))) return rc;
     v = (double *)proper_calloc(m->n_states, sizeof *v);
     if (!v || proper_bitset_create(&seen, m->n_states, NULL)) {
         rc = proper_error_set(err, PROPER_ENOMEM, r->name, r->line, 0, "out of memory");
@@ -7747,11 +7864,54 @@ static int proper__dtmc_parse_srew(proper_dtmc *m, proper__dtmc_reader *r, const
                               (unsigned long long)count, (unsigned long long)lines);
         goto done;
     }
-    rc = proper__dtmc_rew_attach(m, reward_name, file_name, &v, 0, r->name, err);
+    rc = proper__dtmc_rew_attach(m, reward_name, named ? file_name : NULL, &v, 0, r->name, err);
 done:
     PROPER_FREE(v);
     proper_bitset_free(&seen);
     return rc;
+}
+
+/* Store the reward of transition s -> d (its entry at `at` of the current
+ * line): the transition must exist and be listed once. */
+static int proper__dtmc_trew_set(const proper_dtmc *m, const proper__dtmc_reader *r, const char *at, uint64_t s,
+                                 uint64_t d, double val, double *v, unsigned char *seen, proper_error *err) {
+    long long k = proper__dtmc_find_trans(m, (uint32_t)s, (uint32_t)d);
+    if (k < 0)
+        return proper__dtmc_reader_error(r, err, at, PROPER_EINVAL, "the model has no transition %llu -> %llu",
+                                         (unsigned long long)s, (unsigned long long)d);
+    if (seen[k])
+        return proper__dtmc_reader_error(r, err, at, PROPER_EPARSE, "transition %llu -> %llu is listed twice",
+                                         (unsigned long long)s, (unsigned long long)d);
+    seen[k] = 1;
+    v[k] = val;
+    return PROPER_OK;
+}
+
+/* One line of a .trew: "SRC DST REWARD", or PRISM's -exportrows
+ * "SRC REWARD:DST REWARD:DST ..." (just "SRC" for a state without
+ * entries). *count counts the entries against the header's. */
+static int proper__dtmc_trew_line(const proper_dtmc *m, const proper__dtmc_reader *r, uint64_t count,
+                                  uint64_t *lines, double *v, unsigned char *seen, proper_error *err) {
+    const char *p = r->text;
+    uint64_t s, d, n = m->n_states;
+    double val;
+    int rc, rows;
+    if ((rc = proper__dtmc_read_uint(r, &p, n - 1, &s, "source state", err))) return rc;
+    rows = proper__dtmc_rows_entry_next(r, p) || proper__dtmc_skip_blanks(p, r->end) == r->end;
+    do {
+        const char *at = proper__dtmc_skip_blanks(p, r->end), *entry = rows ? at : r->text;
+        if (rows && at == r->end) break;
+        if (*lines == count)
+            return proper__dtmc_reader_error(r, err, entry, PROPER_EPARSE,
+                                             "more entries than the %llu the header declares",
+                                             (unsigned long long)count);
+        if (rows) rc = proper__dtmc_read_rows_entry(r, &p, n, &val, &d, "reward", err);
+        else if (!(rc = proper__dtmc_read_uint(r, &p, n - 1, &d, "target state", err)))
+            rc = proper__dtmc_read_real(r, &p, &val, "reward", err);
+        if (rc || (rc = proper__dtmc_trew_set(m, r, entry, s, d, val, v, seen, err))) return rc;
+        (*lines)++;
+    } while (rows);
+    return proper__dtmc_line_done(r, p, err);
 }
 
 static int proper__dtmc_parse_trew(proper_dtmc *m, proper__dtmc_reader *r, const char *reward_name, proper_error *err) {
@@ -7759,50 +7919,23 @@ static int proper__dtmc_parse_trew(proper_dtmc *m, proper__dtmc_reader *r, const
     uint64_t count, lines = 0;
     double *v = NULL;
     unsigned char *seen = NULL;
-    int rc;
-    if ((rc = proper__dtmc_rew_header(r, m, m->n_trans, &count, file_name, sizeof file_name, err))) return rc;
+    int rc, named;
+    if ((rc = proper__dtmc_rew_header(r, m, m->n_trans, &count, file_name, sizeof file_name, &named, err))) return rc;
     v = (double *)proper_calloc((size_t)(m->n_trans ? m->n_trans : 1), sizeof *v);
     seen = (unsigned char *)proper_calloc((size_t)(m->n_trans ? m->n_trans : 1), 1);
     if (!v || !seen) {
         rc = proper_error_set(err, PROPER_ENOMEM, r->name, r->line, 0, "out of memory");
         goto done;
     }
-    while ((rc = proper__dtmc_next_content_line(r, err)) == 1) {
-        const char *p = r->text;
-        uint64_t s, d;
-        long long k;
-        double val;
-        if (lines == count) {
-            rc = proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, "more entries than the %llu the header declares",
-                                      (unsigned long long)count);
-            goto done;
-        }
-        if ((rc = proper__dtmc_read_uint(r, &p, m->n_states - 1, &s, "source state", err)) ||
-            (rc = proper__dtmc_read_uint(r, &p, m->n_states - 1, &d, "target state", err)) ||
-            (rc = proper__dtmc_read_real(r, &p, &val, "reward", err)) || (rc = proper__dtmc_line_done(r, p, err)))
-            goto done;
-        k = proper__dtmc_find_trans(m, (uint32_t)s, (uint32_t)d);
-        if (k < 0) {
-            rc = proper__dtmc_reader_error(r, err, r->text, PROPER_EINVAL, "the model has no transition %llu -> %llu",
-                                      (unsigned long long)s, (unsigned long long)d);
-            goto done;
-        }
-        if (seen[k]) {
-            rc = proper__dtmc_reader_error(r, err, r->text, PROPER_EPARSE, "transition %llu -> %llu is listed twice",
-                                      (unsigned long long)s, (unsigned long long)d);
-            goto done;
-        }
-        seen[k] = 1;
-        v[k] = val;
-        lines++;
-    }
+    while ((rc = proper__dtmc_next_content_line(r, err)) == 1)
+        if ((rc = proper__dtmc_trew_line(m, r, count, &lines, v, seen, err))) goto done;
     if (rc < 0) goto done;
     if (lines < count) {
         rc = proper_error_set(err, PROPER_EPARSE, r->name, r->line, 0, "the header declares %llu entries, the file has %llu",
                               (unsigned long long)count, (unsigned long long)lines);
         goto done;
     }
-    rc = proper__dtmc_rew_attach(m, reward_name, file_name, &v, 1, r->name, err);
+    rc = proper__dtmc_rew_attach(m, reward_name, named ? file_name : NULL, &v, 1, r->name, err);
 done:
     PROPER_FREE(v);
     PROPER_FREE(seen);

@@ -3953,6 +3953,145 @@ static void test_interval_rewards_vs_vertices(void) {
            proven, infinite, refused);
 }
 
+/* Files PRISM 4.10.2-dev wrote (examples/explicit of docs/crosscheck-results.md,
+ * section "PRISM's explicit exports"), for the model
+ *   dtmc module m s : [0..3] init 0;
+ *     [a] s=0 -> 1/3:(s'=1) + 2/3:(s'=2); [b] s=1 -> 1/7:(s'=0) + 6/7:(s'=3);
+ *   endmodule  label "two" = s=2; label "end" = s>=2;
+ *   rewards "steps" true : 1; endrewards
+ *   rewards "act" [a] true : 2.5; [b] s=1 : 1e-3; endrewards
+ *   rewards s=1 : 1/3; endrewards
+ * `prism q.pm -exportmodel q.all` (comments, action labels after each
+ * transition, 16 significant digits: 1/7 is written 0.1428571428571428,
+ * q1/q2/q3.srew and .trew for the three structures) and the same with
+ * -exportrows (one line per row "SRC PROB:DST ...", the .tra and .trew
+ * without their comments, every state listed in the .trew). */
+static const char q_tra[] = "# Transitions (DTMC)\n4 6\n0 1 0.3333333333333333 a\n0 2 0.6666666666666666 a\n"
+                            "1 0 0.1428571428571428 b\n1 3 0.8571428571428571 b\n2 2 1\n3 3 1\n";
+static const char q_lab[] = "# Labels\n0=\"init\" 1=\"deadlock\" 2=\"two\" 3=\"end\"\n0: 0\n2: 1 2 3\n3: 1 3\n";
+static const char q2_srew[] = "# Reward structure \"act\"\n# State rewards\n4 0\n";
+static const char q2_trew[] = "# Reward structure \"act\"\n# Transition rewards\n4 4\n0 1 2.5\n0 2 2.5\n1 0 0.001\n1 3 0.001\n";
+static const char q3_srew[] = "# Reward structure\n# State rewards\n4 1\n1 0.3333333333333333\n";
+static const char qr_tra[] = "4 6\n0 0.3333333333333333:1 0.6666666666666666:2\n1 0.1428571428571428:0 0.8571428571428571:3\n"
+                             "2 1:2\n3 1:3\n";
+static const char qr2_trew[] = "4 4\n0 2.5:1 2.5:2\n1 0.001:0 0.001:3\n2\n3\n";
+
+/* The model of q.pm read from PRISM's files: P=? [ F "two" ] solves
+ * x0 = 2/3 + 1/3 * 1/7 * x0, so 0.7; R{"act"}=? [ F "end" ] solves
+ * x0 = 2.5 + 1/3 * (0.001 + 1/7 * x0), so 2.62535 (also PRISM's results). */
+static void check_q_model(const proper_dtmc *m, const char *reward) {
+    proper_bitset two, end;
+    proper_dtmc_solve_stats st;
+    proper_error err;
+    double x[4];
+    long r = proper_dtmc_find_reward(m, reward);
+    proper_bitset_init(&two);
+    proper_bitset_init(&end);
+    CHECK_INT(m->n_states, 4);
+    CHECK_INT((int)m->n_trans, 6);
+    CHECK_INT(m->kind, PROPER_DTMC_KIND_DTMC);
+    CHECK_INT(proper_dtmc_label_get(m, "two", &two, &err), 0);
+    CHECK_INT(proper_dtmc_label_get(m, "end", &end, &err), 0);
+    CHECK_INT(proper_dtmc_prob_until(m, NULL, &two, NULL, x, &st, &err), 0);
+    CHECK_REL(x[0], 0.7, 1e-14);
+    CHECK(r >= 0);
+    if (r >= 0) {
+        CHECK(m->rewards[r].state != NULL && m->rewards[r].trans != NULL);
+        CHECK_INT(proper_dtmc_reward_reach(m, &m->rewards[r], &end, NULL, x, &st, &err), 0);
+        CHECK_REL(x[0], 2.62535, 1e-14);
+    }
+    proper_bitset_free(&two);
+    proper_bitset_free(&end);
+}
+
+static void test_prism_exports_dtmc(void) {
+    proper_dtmc m, rows;
+    proper_error err;
+    uint64_t k;
+    proper_dtmc_init(&m);
+    proper_dtmc_init(&rows);
+    CHECK_INT(proper_dtmc_parse_tra(&m, q_tra, strlen(q_tra), "q.tra", NULL, &err), 0);
+    CHECK_INT(proper_dtmc_parse_lab(&m, q_lab, strlen(q_lab), "q.lab", &err), 0);
+    CHECK_INT(proper_dtmc_parse_srew(&m, q2_srew, strlen(q2_srew), "q2.srew", NULL, &err), 0);
+    CHECK_INT(proper_dtmc_parse_trew(&m, q2_trew, strlen(q2_trew), "q2.trew", NULL, &err), 0);
+    CHECK_INT(proper_dtmc_parse_srew(&m, q3_srew, strlen(q3_srew), "q3.srew", NULL, &err), 0);
+    CHECK_INT((int)m.n_rewards, 2); /* "act" and the unnamed third structure */
+    CHECK_INT((int)proper_dtmc_find_reward(&m, ""), 1);
+    CHECK_INT(proper_bitset_count(&m.deadlock), 2);
+    check_q_model(&m, "act");
+    /* -exportrows: the same chain; the .trew without its comment joins the
+     * structure its .srew named */
+    CHECK_INT(proper_dtmc_parse_tra(&rows, qr_tra, strlen(qr_tra), "qr.tra", NULL, &err), 0);
+    CHECK_INT((int)rows.n_trans, (int)m.n_trans);
+    for (k = 0; k < m.n_trans && k < rows.n_trans; k++) {
+        CHECK_INT((int)rows.col[k], (int)m.col[k]);
+        CHECK(rows.prob[k] == m.prob[k]);
+    }
+    CHECK_INT(proper_dtmc_parse_lab(&rows, q_lab, strlen(q_lab), "qr.lab", &err), 0);
+    CHECK_INT(proper_dtmc_parse_srew(&rows, q2_srew, strlen(q2_srew), "qr2.srew", NULL, &err), 0);
+    CHECK_INT(proper_dtmc_parse_trew(&rows, qr2_trew, strlen(qr2_trew), "qr2.trew", NULL, &err), 0);
+    CHECK_INT((int)rows.n_rewards, 1);
+    check_q_model(&rows, "act");
+    /* the rows format's errors name the entry */
+    CHECK_INT(proper_dtmc_parse_tra(&rows, "2 2\n0 1:1 x\n1 1:1\n", 18, "e.tra", NULL, &err), PROPER_EPARSE);
+    CHECK_INT(err.line, 2);
+    CHECK_INT(err.col, 7);
+    CHECK_INT(proper_dtmc_parse_tra(&rows, "2 2\n0 1:\n1 1:1\n", 15, "e.tra", NULL, &err), PROPER_EPARSE);
+    CHECK(strstr(err.message, "target state") != NULL);
+    CHECK_INT(proper_dtmc_parse_tra(&rows, "2 1\n0 1:1\n1 1:1\n", 16, "e.tra", NULL, &err), PROPER_EPARSE);
+    CHECK_INT(err.line, 3);
+    CHECK_INT(err.col, 3);
+    CHECK(strstr(err.message, "more transitions") != NULL);
+    CHECK_INT(proper_dtmc_parse_tra(&rows, "2 2\n0 0.5:1 0.5:1\n1 1:1\n", 24, "e.tra", NULL, &err), PROPER_EPARSE);
+    CHECK(strstr(err.message, "listed twice") != NULL);
+    CHECK_INT(rows.n_states, 4); /* unchanged by the failures */
+    CHECK_INT(proper_dtmc_parse_trew(&m, "4 1\n0 1:3\n", 10, "e.trew", "x", &err), PROPER_EINVAL);
+    CHECK(strstr(err.message, "no transition 0 -> 3") != NULL);
+    CHECK_INT(err.col, 3);
+    proper_dtmc_free(&m);
+    proper_dtmc_free(&rows);
+}
+
+/* `prism c.sm -exportmodel c.all` of
+ *   ctmc module m s : [0..2] init 0;
+ *     [go] s=0 -> 2.5:(s'=1) + 0.5:(s'=2); [] s=1 -> 3:(s'=0); endmodule
+ *   rewards "r" s=0 : 1; [go] true : 2; endrewards
+ * writes rates under "# Transitions (CTMC)" (state 2's deadlock fixed by a
+ * self-loop of rate 1): read as a CTMC without being told. With
+ * -exportrows the comment is gone, and the caller says CTMC. */
+static void test_prism_exports_ctmc(void) {
+    static const char c_tra[] = "# Transitions (CTMC)\n3 4\n0 1 2.5 go\n0 2 0.5 go\n1 0 3\n2 2 1\n";
+    static const char cr_tra[] = "3 4\n0 2.5:1 0.5:2\n1 3:0\n2 1:2\n";
+    static const char dtmc_tra[] = "# Transitions (DTMC)\n1 1\n0 0 1\n";
+    static const char mdp_tra[] = "# Transitions (MDP)\n1 1 1\n0 0 0 1\n";
+    proper_dtmc_import_opts o = proper_dtmc_import_opts_default();
+    proper_dtmc m, rows;
+    proper_error err;
+    double E[3];
+    proper_dtmc_init(&m);
+    proper_dtmc_init(&rows);
+    CHECK_INT(proper_dtmc_parse_tra(&m, c_tra, strlen(c_tra), "c.tra", NULL, &err), 0);
+    CHECK_INT(m.kind, PROPER_DTMC_KIND_CTMC);
+    proper_dtmc_exit_rates(&m, E);
+    CHECK(E[0] == 3.0 && E[1] == 3.0);
+    CHECK_INT(proper_dtmc_parse_tra(&rows, cr_tra, strlen(cr_tra), "cr.tra", NULL, &err), PROPER_EPROB);
+    o.ctmc = 1;
+    CHECK_INT(proper_dtmc_parse_tra(&rows, cr_tra, strlen(cr_tra), "cr.tra", &o, &err), 0);
+    CHECK_INT(rows.kind, PROPER_DTMC_KIND_CTMC);
+    CHECK_INT((int)rows.n_trans, 4);
+    CHECK(rows.n_trans == m.n_trans && memcmp(rows.prob, m.prob, 4 * sizeof *m.prob) == 0);
+    CHECK_INT(proper_dtmc_parse_tra(&rows, c_tra, strlen(c_tra), "c.tra", &o, &err), 0);
+    /* a DTMC's file read as rates, or an MDP's, is refused at its comment */
+    CHECK_INT(proper_dtmc_parse_tra(&rows, dtmc_tra, strlen(dtmc_tra), "d.tra", &o, &err), PROPER_EINVAL);
+    CHECK_INT(err.line, 1);
+    CHECK_INT(err.col, 16);
+    CHECK_INT(proper_dtmc_parse_tra(&rows, mdp_tra, strlen(mdp_tra), "m.tra", NULL, &err), PROPER_EUNSUPPORTED);
+    CHECK(strstr(err.message, "MDP") != NULL);
+    CHECK_INT(rows.kind, PROPER_DTMC_KIND_CTMC);
+    proper_dtmc_free(&m);
+    proper_dtmc_free(&rows);
+}
+
 int main(void) {
     RUN(test_output_contract);
     RUN(test_bitset);
@@ -4019,5 +4158,7 @@ int main(void) {
     RUN(test_interval_chain_against_edges);
     RUN(test_interval_cumul_huge_k);
     RUN(test_interval_bounded_huge_k);
+    RUN(test_prism_exports_dtmc);
+    RUN(test_prism_exports_ctmc);
     return test_summary();
 }
