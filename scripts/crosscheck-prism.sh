@@ -32,36 +32,9 @@ make -s bin/proper
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-# model | properties | constants (as PRISM's auto scripts give them) |
-# PRISM's engine option for a CTMC (- for none; DTMCs: -)
+# the runs: model, properties, constants, PRISM's engine option for a CTMC
 runs() {
-    cat <<EOF
-simple/dice/dice.pm simple/dice/dice.pctl x=3 -
-simple/dice/two_dice_knuth.pm simple/dice/two_dice_knuth.pctl x=7 -
-dtmcs/brp/brp.pm dtmcs/brp/brp.pctl N=16,MAX=2 -
-dtmcs/brp/brp.pm dtmcs/brp/brp.pctl N=64,MAX=5 -
-dtmcs/herman/herman3.pm dtmcs/herman/herman.pctl k=1,K=10 -
-dtmcs/herman/herman7.pm dtmcs/herman/herman.pctl k=3,K=10 -
-dtmcs/herman/herman11.pm dtmcs/herman/herman.pctl k=5,K=10 -
-dtmcs/leader_sync/leader3_2.pm dtmcs/leader_sync/leader.pctl L=1 -
-dtmcs/leader_sync/leader4_4.pm dtmcs/leader_sync/leader.pctl L=1 -
-dtmcs/leader_sync/leader5_4.pm dtmcs/leader_sync/leader.pctl L=1 -
-dtmcs/leader_sync/leader6_4.pm dtmcs/leader_sync/leader.pctl L=1 -
-ctmcs/cell/cell.sm ctmcs/cell/cell.csl N=50,T=0.5 -sor
-ctmcs/cell/cell.sm ctmcs/cell/cell.csl N=200,T=0.5 -sor
-ctmcs/cluster/cluster.sm ctmcs/cluster/cluster.csl N=4,T=10 -jor
-ctmcs/cluster/cluster.sm ctmcs/cluster/cluster.csl N=16,T=10 -jor
-ctmcs/embedded/embedded.sm ctmcs/embedded/embedded.csl MAX_COUNT=2,T=12 -s
-ctmcs/fms/fms.sm ctmcs/fms/fms.csl n=1 -bgs
-ctmcs/fms/fms.sm ctmcs/fms/fms.csl n=3 -bgs
-ctmcs/kanban/kanban.sm ctmcs/kanban/kanban.csl t=1 -jor
-ctmcs/kanban/kanban.sm ctmcs/kanban/kanban.csl t=2 -jor
-ctmcs/peer2peer/peer2peer4_4.sm ctmcs/peer2peer/peer2peer.csl T=1.1 -
-ctmcs/polling/poll2.sm ctmcs/polling/poll.csl T=50 -
-ctmcs/polling/poll6.sm ctmcs/polling/poll.csl T=50 -
-ctmcs/tandem/tandem.sm ctmcs/tandem/tandem.csl T=1,c=3 -
-ctmcs/tandem/tandem.sm ctmcs/tandem/tandem.csl T=1,c=63 -
-EOF
+    grep -v '^#' scripts/prism-examples.txt
 }
 
 if [ -n "$storm" ]; then
