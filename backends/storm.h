@@ -42,9 +42,13 @@
  * then in the ERROR line before); a parse error reads "Parsing error at L:C:
  * expecting ..., here:" followed by the line and a caret, or "Parsing error
  * in line L of file F.". An unknown label ends the run in Storm 1.12.
+ * A filter's result reads "Result (for 'F' states): v".
  * Properties: Storm 1.12 separates them by ';' only and reads R{"time"} in a
- * property named "time" as that property, so the adapter rewrites the
- * properties file (below).
+ * property named "time" as that property, and it lacks some of PRISM's
+ * forms (label definitions, {F}{max} filters, two-argument filters, =>
+ * between formulas), so the adapter rewrites the properties file (below).
+ * A parse error "at L:C" is named after the properties or the model file,
+ * whichever Storm was reading.
  */
 #ifndef PROPER_BACKEND_STORM_H
 #define PROPER_BACKEND_STORM_H
@@ -269,8 +273,11 @@ static void proper__stormtool_skip_exception_names(const char **s, size_t *n) {
 static const char proper__stormtool_terminate[] = "The message of the exception is: ";
 
 /* A fatal error: the exception's message up to the end of its first line
- * (a parse error's excerpt and caret follow on the next lines). */
-static int proper__stormtool_fatal(proper_error *err, const char *msg, size_t n) {
+ * (a parse error's excerpt and caret follow on the next lines). A "Parsing
+ * error at L:C" names no file: it is in the properties when Storm had read
+ * the model or logged from its properties reader (model_read), else in the
+ * model; tool.h's "(property)" and "(model)" become the user's names. */
+static int proper__stormtool_fatal(proper_error *err, const char *msg, size_t n, int model_read) {
     const char *m = proper_tool_find(msg, n, proper__stormtool_terminate), *file;
     char fname[PROPER_ERROR_FILE_MAX];
     size_t file_n;
@@ -290,24 +297,29 @@ static int proper__stormtool_fatal(proper_error *err, const char *msg, size_t n)
         fname[file_n] = '\0';
     }
     if (n > PROPER_ERROR_MESSAGE_MAX - 16) n = PROPER_ERROR_MESSAGE_MAX - 16;
-    return proper_error_set(err, PROPER_EBACKEND, file ? fname : NULL, line, line ? col : 0, "storm: %.*s", (int)n, msg);
+    if (file) return proper_error_set(err, PROPER_EBACKEND, fname, line, line ? col : 0, "storm: %.*s", (int)n, msg);
+    return proper_error_set(err, PROPER_EBACKEND, line ? (model_read ? "(property)" : "(model)") : NULL, line,
+                            line ? col : 0, "storm: %.*s", (int)n, msg);
 }
 
 /* Read Storm's output into *out (empty); freed on error. */
 static int proper__stormtool_read(const char *text, size_t len, int exit_status, int digits,
                                   proper_tool_output *out, proper_error *err) {
     const char *p = text, *end = text + len;
-    const char *fatal = NULL, *warn = NULL, *last = NULL;
+    const char *fatal = NULL, *warn = NULL, *last = NULL, *states;
     size_t fatal_n = 0, warn_n = 0, last_n = 0;
     proper_tool_answer *cur = NULL;
     proper_tool_line l;
     size_t i;
-    int rc;
+    int rc, model_read = 0;
     out->version = proper_stormtool_version(text, len);
     while (proper_tool_line_next(&p, end, &l)) {
         const char *s;
         size_t n;
         if (l.n) { last = l.s; last_n = l.n; }
+        /* Storm reads a PRISM model before the properties, a DRN model after */
+        if (proper_tool_line_starts(&l, "Time for model input parsing: ") || proper_tool_find(l.s, l.n, "(properties.cpp:"))
+            model_read = 1;
         if (proper_tool_line_starts(&l, "Model checking property ")) {
             const char *colon = proper_tool_find(l.s, l.n, "\": ");
             s = colon ? colon + 3 : l.s + 24;
@@ -316,11 +328,11 @@ static int proper__stormtool_read(const char *text, size_t len, int exit_status,
             cur = proper_tool_output_add(out, s, n);
             if (!cur) goto nomem;
             warn = NULL;
-        } else if (proper_tool_line_starts(&l, "Result (for initial states): ") ||
-                   proper_tool_line_starts(&l, "Result till abort (for initial states): ")) {
-            const char *colon = (const char *)memchr(l.s, ':', l.n);
+        } else if ((proper_tool_line_starts(&l, "Result (for ") || proper_tool_line_starts(&l, "Result till abort (for ")) &&
+                   (states = proper_tool_find(l.s, l.n, "states): ")) != NULL) {
+            /* "initial states", or a filter's "'F' states" */
             if (!cur || cur->ok || cur->message) continue;
-            s = colon + 1;
+            s = states + 9;
             n = (size_t)(l.s + l.n - s);
             proper_tool_trim(&s, &n);
             rc = proper__stormtool_result(cur, s, n, digits);
@@ -359,7 +371,7 @@ static int proper__stormtool_read(const char *text, size_t len, int exit_status,
     }
     if (exit_status != 0) {
         proper_tool_output_free(out);
-        if (fatal) return proper__stormtool_fatal(err, fatal, fatal_n);
+        if (fatal) return proper__stormtool_fatal(err, fatal, fatal_n, model_read);
         return proper_error_set(err, PROPER_EBACKEND, NULL, 0, 0, "storm %s %d%s%.*s",
                                 exit_status < 0 ? "did not exit normally, status" : "exited with status", exit_status,
                                 last ? "; last output: " : "", (int)(last_n > 300 ? 300 : last_n), last ? last : "");
@@ -370,7 +382,7 @@ static int proper__stormtool_read(const char *text, size_t len, int exit_status,
     }
     if (out->n_answers == 0 && fatal) {
         proper_tool_output_free(out);
-        return proper__stormtool_fatal(err, fatal, fatal_n);
+        return proper__stormtool_fatal(err, fatal, fatal_n, model_read);
     }
     return PROPER_OK;
 nomem:
@@ -485,6 +497,303 @@ static char proper__stormtool_next_first(const char *p) {
     return *p;
 }
 
+/* ---- PRISM's property forms Storm 1.12 lacks ----
+ * Storm's property grammar (storm-parsers/parser/FormulaParserGrammar.cpp)
+ * has no `label` definitions, no old-style filters `[ ... {F}{max} ]`,
+ * filters with three arguments only (`filter(op, property, states)`), and
+ * `=>` only inside plain expressions, not between formulas. The adapter
+ * translates each statement of the rewritten properties:
+ *   label "l" = e;          blanked; every other "l" becomes (e)
+ *   OP [ ... {F}{max} ]     filter(max, OP [ ... ], F)   ({min} alike)
+ *   OP [ ... {"init"} ]     OP [ ... ]   (Storm's own default states)
+ *   filter(op, p)           filter(op, p, true)
+ *   A => B                  !(A) | (B)   (one `=>` at the formula's top)
+ * PRISM's old filters mean the same as these (its parser/ast/Filter.java
+ * turns {F}{max} into filter(max, ..., F)). Forms with no Storm counterpart
+ * (a range {F}{min}{max}, the value at a single state {F}) are left for
+ * Storm to refuse. Statements keep their lines, so Storm's line numbers
+ * still point at the user's file; columns may shift. */
+
+#define PROPER__STORMTOOL_LABEL_DEPTH 16 /* labels naming labels, at most */
+
+typedef struct {
+    proper_intern names; /* the properties' own labels */
+    char **exprs;        /* exprs[i]: the definition of names.names[i] (NULL: none) */
+    size_t n_exprs, cap;
+} proper__stormtool_labels;
+
+static int proper__stormtool_is_ident_char(char c) {
+    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+static int proper__stormtool_is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+/* Past the quoted text at p (p[0] == '"'); a line end ends it too. */
+static const char *proper__stormtool_past_quote(const char *p, const char *end) {
+    for (p++; p < end && *p != '"' && *p != '\n'; p++) continue;
+    return p < end && *p == '"' ? p + 1 : p;
+}
+
+/* The bracket closing the one at p ('(', '[' or '{'), or NULL. */
+static const char *proper__stormtool_closing(const char *p, const char *end) {
+    int depth = 0;
+    while (p < end) {
+        if (*p == '"') { p = proper__stormtool_past_quote(p, end); continue; }
+        if (*p == '(' || *p == '[' || *p == '{') depth++;
+        else if ((*p == ')' || *p == ']' || *p == '}') && --depth == 0) return p;
+        p++;
+    }
+    return NULL;
+}
+
+/* The end of the statement at p: its ';' outside brackets and quotes, or end. */
+static const char *proper__stormtool_statement_end(const char *p, const char *end) {
+    int depth = 0;
+    while (p < end && !(*p == ';' && depth <= 0)) {
+        if (*p == '"') { p = proper__stormtool_past_quote(p, end); continue; }
+        depth += (*p == '(' || *p == '[' || *p == '{') - (*p == ')' || *p == ']' || *p == '}');
+        p++;
+    }
+    return p;
+}
+
+static const char *proper__stormtool_skip_blanks(const char *p, const char *end) {
+    while (p < end && proper__stormtool_is_blank(*p)) p++;
+    return p;
+}
+
+/* Whether [p, end) starts with the word w (not followed by a name character). */
+static int proper__stormtool_starts_word(const char *p, const char *end, const char *w) {
+    size_t n = strlen(w);
+    return (size_t)(end - p) >= n && memcmp(p, w, n) == 0 && (p + n == end || !proper__stormtool_is_ident_char(p[n]));
+}
+
+/* Whether [p, end) is a definition `label "l" = e`; it is stored into
+ * labels unless labels is NULL or l was defined before. */
+static int proper__stormtool_label_definition(const char *p, const char *end, proper__stormtool_labels *labels) {
+    const char *name, *q;
+    size_t index;
+    int added;
+    p = proper__stormtool_skip_blanks(p, end);
+    if (!proper__stormtool_starts_word(p, end, "label")) return 0;
+    p = proper__stormtool_skip_blanks(p + 5, end);
+    if (p == end || *p != '"') return 0;
+    name = p + 1;
+    q = proper__stormtool_past_quote(p, end);
+    if (q[-1] != '"' || q - 1 == name) return 0;
+    p = proper__stormtool_skip_blanks(q, end);
+    if (p == end || *p != '=') return 0;
+    if (!labels || proper_reserve(&labels->exprs, &labels->cap, labels->names.len + 1, sizeof *labels->exprs) ||
+        proper_intern_add(&labels->names, name, (size_t)(q - 1 - name), &index, &added) != PROPER_OK || !added)
+        return 1; /* a second definition: PRISM refuses it, and Storm sees neither */
+    labels->exprs[index] = proper_strndup(p + 1, (size_t)(end - p - 1));
+    labels->n_exprs = index + 1;
+    return 1;
+}
+
+/* Whether the word ending at p (in [s, p)) is R, Rmin or Rmax: the braces
+ * at p then name a reward structure, not a filter. */
+static int proper__stormtool_after_reward_operator(const char *s, const char *p) {
+    const char *w;
+    while (p > s && proper__stormtool_is_blank(p[-1])) p--;
+    for (w = p; w > s && proper__stormtool_is_ident_char(w[-1]); w--) continue;
+    return (p - w == 1 && *w == 'R') || (p - w == 4 && (memcmp(w, "Rmin", 4) == 0 || memcmp(w, "Rmax", 4) == 0));
+}
+
+/* Whether the quoted name at q (in [s, ...)) stands in R{"name"}. */
+static int proper__stormtool_names_reward(const char *s, const char *q) {
+    while (q > s && proper__stormtool_is_blank(q[-1])) q--;
+    return q > s && q[-1] == '{' && proper__stormtool_after_reward_operator(s, q - 1);
+}
+
+/* [s, end) into b with every reference to a label (not R{"l"}) replaced by
+ * its parenthesised definition, itself translated up to `depth` levels. */
+static void proper__stormtool_put_labels(proper_strbuf *b, const char *s, const char *end,
+                                         const proper__stormtool_labels *labels, int depth) {
+    const char *p = s;
+    while (p < end) {
+        const char *q;
+        size_t index;
+        if (*p != '"') {
+            proper_strbuf_append(b, proper__stormtool_is_blank(*p) && depth ? " " : p, 1);
+            p++;
+            continue;
+        }
+        q = proper__stormtool_past_quote(p, end);
+        index = q[-1] == '"' && q - p > 2 ? proper_intern_find(&labels->names, p + 1, (size_t)(q - p - 2))
+                                          : PROPER_INTERN_NONE;
+        if (index < labels->n_exprs && labels->exprs[index] && depth < PROPER__STORMTOOL_LABEL_DEPTH &&
+            !proper__stormtool_names_reward(s, p)) {
+            const char *e = labels->exprs[index];
+            proper_strbuf_append(b, "(", 1);
+            proper__stormtool_put_labels(b, e, e + strlen(e), labels, depth + 1);
+            proper_strbuf_append(b, ")", 1);
+        } else {
+            proper_strbuf_append(b, p, (size_t)(q - p));
+        }
+        p = q;
+    }
+}
+
+/* An old-style filter closing the property [s, end): `{F}`, optional
+ * `{min}` and `{max}`, then the property's last ']'. Its start, F's span,
+ * the ']' and the Storm filter type ("min", "max", "" to drop {"init"}), or
+ * NULL when there is none with a Storm counterpart. */
+static const char *proper__stormtool_old_filter(const char *s, const char *end, const char **f, const char **f_end,
+                                                const char **close, const char **type) {
+    const char *p = s;
+    int square = 0;
+    while (p < end) {
+        if (*p == '"') { p = proper__stormtool_past_quote(p, end); continue; }
+        if (*p == '[') square++;
+        else if (*p == ']') square--;
+        else if (*p == '{' && square > 0 && !proper__stormtool_after_reward_operator(s, p)) {
+            const char *brace = p, *q = proper__stormtool_closing(p, end);
+            int min = 0, max = 0;
+            if (!q) return NULL;
+            *f = brace + 1;
+            *f_end = q;
+            for (q = proper__stormtool_skip_blanks(q + 1, end); q + 5 <= end && *q == '{';
+                 q = proper__stormtool_skip_blanks(q + 5, end)) {
+                if (memcmp(q, "{min}", 5) == 0) min = 1;
+                else if (memcmp(q, "{max}", 5) == 0) max = 1;
+                else return NULL;
+            }
+            if (q == end || *q != ']' || proper__stormtool_skip_blanks(q + 1, end) != end) return NULL;
+            *close = q;
+            if (min != max) *type = min ? "min" : "max";
+            else if (!min && *f_end - *f == 6 && memcmp(*f, "\"init\"", 6) == 0) *type = "";
+            else return NULL;
+            return brace;
+        }
+        p++;
+    }
+    return NULL;
+}
+
+/* [s, end) into b, `A => B` (one `=>` outside brackets, no `?`, no `<=>`)
+ * as `!(A) | (B)`. */
+static void proper__stormtool_put_implication(proper_strbuf *b, const char *s, const char *end) {
+    const char *p = s, *arrow = NULL;
+    int depth = 0, arrows = 0, other = 0;
+    while (p < end) {
+        if (*p == '"') { p = proper__stormtool_past_quote(p, end); continue; }
+        depth += (*p == '(' || *p == '[' || *p == '{') - (*p == ')' || *p == ']' || *p == '}');
+        if (depth == 0 && *p == '?') other = 1;
+        if (depth == 0 && p + 1 < end && p[0] == '=' && p[1] == '>') {
+            if (p > s && p[-1] == '<') other = 1;
+            arrow = p;
+            arrows++;
+        }
+        p++;
+    }
+    if (arrows != 1 || other) {
+        proper_strbuf_append(b, s, (size_t)(end - s));
+        return;
+    }
+    proper_strbuf_append(b, "!(", 2);
+    proper_strbuf_append(b, s, (size_t)(arrow - s));
+    proper_strbuf_append(b, ") | (", 5);
+    proper_strbuf_append(b, arrow + 2, (size_t)(end - arrow - 2));
+    proper_strbuf_append(b, ")", 1);
+}
+
+/* A property [s, end) (its name already written) into b as Storm reads it. */
+static void proper__stormtool_put_property(proper_strbuf *b, const char *s, const char *end) {
+    const char *f, *f_end, *close, *type, *brace = proper__stormtool_old_filter(s, end, &f, &f_end, &close, &type);
+    const char *p = proper__stormtool_skip_blanks(s, end), *open, *shut, *q, *comma = NULL;
+    int depth = 0, commas = 0;
+    if (brace) {
+        if (*type) proper_strbuf_printf(b, "filter(%s, ", type);
+        proper_strbuf_append(b, s, (size_t)(brace - s));
+        proper_strbuf_append(b, close, (size_t)(end - close));
+        if (*type) {
+            proper_strbuf_append(b, ", ", 2);
+            proper_strbuf_append(b, f, (size_t)(f_end - f));
+            proper_strbuf_append(b, ")", 1);
+        }
+        return;
+    }
+    open = proper__stormtool_starts_word(p, end, "filter") ? proper__stormtool_skip_blanks(p + 6, end) : end;
+    shut = open < end && *open == '(' ? proper__stormtool_closing(open, end) : NULL;
+    if (!shut || proper__stormtool_skip_blanks(shut + 1, end) != end) {
+        proper__stormtool_put_implication(b, s, end);
+        return;
+    }
+    for (q = open + 1; q < shut; q++) {
+        if (*q == '"') { q = proper__stormtool_past_quote(q, shut) - 1; continue; }
+        depth += (*q == '(' || *q == '[' || *q == '{') - (*q == ')' || *q == ']' || *q == '}');
+        if (depth == 0 && *q == ',' && ++commas == 1) comma = q;
+    }
+    if (commas != 1) {
+        proper_strbuf_append(b, s, (size_t)(end - s));
+        return;
+    }
+    proper_strbuf_append(b, s, (size_t)(comma + 1 - s));
+    proper__stormtool_put_implication(b, comma + 1, shut);
+    proper_strbuf_append(b, ", true", 6);
+    proper_strbuf_append(b, shut, (size_t)(end - shut));
+}
+
+/* One statement [s, end) of the rewritten properties into b. */
+static void proper__stormtool_put_statement(proper_strbuf *b, const char *s, const char *end,
+                                            const proper__stormtool_labels *labels) {
+    proper_strbuf st;
+    const char *p, *name, *body, *st_end;
+    size_t name_n;
+    if (proper__stormtool_label_definition(s, end, NULL)) {
+        for (p = s; p < end; p++) proper_strbuf_append(b, *p == '\n' ? "\n" : " ", 1);
+        return;
+    }
+    proper_strbuf_init(&st);
+    proper__stormtool_put_labels(&st, s, end, labels, 0);
+    if (st.failed || !st.data) {
+        b->failed |= st.failed;
+        proper_strbuf_free(&st);
+        return;
+    }
+    st_end = st.data + st.len;
+    p = proper__stormtool_skip_blanks(st.data, st_end);
+    if (proper__stormtool_starts_word(p, st_end, "const")) {
+        proper_strbuf_append(b, st.data, st.len);
+    } else {
+        if (!(body = proper__stormtool_name_end(p, &name, &name_n))) body = st.data;
+        body = proper__stormtool_skip_blanks(body, st_end); /* a filter( added goes on the property's line */
+        proper_strbuf_append(b, st.data, (size_t)(body - st.data));
+        proper__stormtool_put_property(b, body, st_end);
+    }
+    proper_strbuf_free(&st);
+}
+
+/* The translation above, in place on the rewritten properties *props. */
+static void proper__stormtool_translate(proper_strbuf *props) {
+    proper__stormtool_labels labels;
+    proper_strbuf b;
+    const char *p, *end, *e;
+    size_t i;
+    if (props->failed || !props->data) return;
+    memset(&labels, 0, sizeof labels);
+    proper_intern_init(&labels.names);
+    end = props->data + props->len;
+    for (p = props->data; p < end; p = e + 1) { /* labels first: PRISM's may be used before they are defined */
+        e = proper__stormtool_statement_end(p, end);
+        proper__stormtool_label_definition(p, e, &labels);
+        if (e == end) break;
+    }
+    proper_strbuf_init(&b);
+    for (p = props->data; p < end; p = e + 1) {
+        e = proper__stormtool_statement_end(p, end);
+        proper__stormtool_put_statement(&b, p, e, &labels);
+        if (e == end) break;
+        proper_strbuf_append(&b, ";", 1);
+    }
+    for (i = 0; i < labels.n_exprs; i++) PROPER_FREE(labels.exprs[i]);
+    PROPER_FREE(labels.exprs);
+    proper_intern_free(&labels.names);
+    proper_strbuf_free(props);
+    *props = b;
+}
+
 static void proper__stormtool_rewrite_props(const char *text, proper_strbuf *out) {
     size_t n = strlen(text);
     char *s = (char *)PROPER_MALLOC(n + 1), *line, *nl;
@@ -512,6 +821,7 @@ static void proper__stormtool_rewrite_props(const char *text, proper_strbuf *out
         proper_strbuf_append(out, "\n", 1);
     }
     PROPER_FREE(s);
+    proper__stormtool_translate(out);
 }
 
 /* ---- properties a DRN model cannot answer ----
@@ -524,10 +834,6 @@ static void proper__stormtool_rewrite_props(const char *text, proper_strbuf *out
  * naming every identifier that is neither a keyword of Storm's property
  * grammar (FormulaParserGrammar.h, ExpressionParser.h) nor a constant the
  * properties declare themselves. */
-
-static int proper__stormtool_is_ident_char(char c) {
-    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
 
 static int proper__stormtool_keyword(const char *s, size_t n) {
     static const char *const words[] = {

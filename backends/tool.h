@@ -542,7 +542,8 @@ static int proper__tool_prepare_model(const proper_tool_kind *k, const proper_to
 }
 
 /* Errors name files as the user knows them: the properties by props_name,
- * other files of the private directory by their name in it. */
+ * a PRISM-language model ("(model)") by its path, other files of the
+ * private directory by their name in it. */
 static void proper__tool_rename_file(proper_error *err, const proper_backend_tmpdir *d, const proper__tool_files *fs,
                                      const proper_tool_input *in) {
     const char *props_name = in->props_name ? in->props_name : "(property)";
@@ -550,6 +551,8 @@ static void proper__tool_rename_file(proper_error *err, const proper_backend_tmp
     if (!err || !err->file[0]) return;
     if (strcmp(err->file, fs->props) == 0 || strcmp(err->file, "(property)") == 0) {
         proper_error_set(err, err->code, props_name, err->line, err->col, "%s", err->message);
+    } else if (strcmp(err->file, "(model)") == 0 && in->model_file) {
+        proper_error_set(err, err->code, in->model_file, err->line, err->col, "%s", err->message);
     } else if (n && strncmp(err->file, d->path, n) == 0 && err->file[n] == '/') {
         char name[PROPER_ERROR_FILE_MAX];
         snprintf(name, sizeof name, "%s", err->file + n + 1);

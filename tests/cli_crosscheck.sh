@@ -207,6 +207,13 @@ replay storm-ltl storm_unsupported.txt
 PROPER_STORM=$T/storm-ltl run xc $M/die.pm 'P=? [ F d=1 ]; P=? [ G F s=7 ]; P=? [ F d=2 ]' --backend storm
 status_is crosscheck_storm_unsupported 1 && contains crosscheck_storm_unsupported_message "$T/out" \
     "Storm is compiled without Spot support."
+# PRISM's forms Storm lacks (label definitions, {F}{max} filters, two-argument
+# filters, =>), translated by the adapter: the real Storm's answers to the
+# translation agree with native on every property
+replay storm-filters storm_filters.txt
+PROPER_STORM=$T/storm-filters expect_text crosscheck_storm_filters 0 "all values agree" xc \
+    tests/transcripts/inputs/filters.pm tests/transcripts/inputs/filters.props --const K=6 --backend storm
+contains crosscheck_storm_filters_max "$T/out" "storm    10.777777777777775 "
 # --via-explicit: the DRN Storm gets has labels only, so a property over a
 # variable is refused by name before Storm runs (the real Storm's own
 # message: tests/transcripts/storm_drn_variable.txt)

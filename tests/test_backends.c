@@ -394,6 +394,20 @@ static void test_storm_results(void) {
         CHECK(o.answers[2].ok && isinf(o.answers[2].value) && o.answers[2].value > 0);
     }
     proper_tool_output_free(&o);
+    /* filters.props as the adapter translates it: a filter's result is
+     * printed "for 'F' states"; the expected steps from x=1 and x=3 to x=4
+     * are 97/9 and 37/9 (E0 = 2 + E1, E1 = 3 + E2, E2 = 11/3 + E3,
+     * E3 = 1 + 0.4 E2), and P[F<=6 middle] from x=0 is 1 - 0.5^6 */
+    CHECK_INT(parse_storm("storm_filters.txt", 18, &o, &err), 0);
+    CHECK_INT(o.n_answers, 7);
+    if (o.n_answers == 7) {
+        CHECK(o.answers[0].ok && o.answers[0].value == 1.0);
+        CHECK(o.answers[1].ok && fabs(o.answers[1].value - 97.0 / 9.0) < 1e-14);
+        CHECK(o.answers[2].ok && fabs(o.answers[2].value - 37.0 / 9.0) < 1e-14);
+        CHECK(o.answers[3].ok && o.answers[4].ok && o.answers[3].value == o.answers[4].value);
+        CHECK(o.answers[5].ok && o.answers[6].ok && fabs(o.answers[6].value - 0.984375) < 1e-15);
+    }
+    proper_tool_output_free(&o);
 }
 
 static void test_storm_errors(void) {
@@ -405,6 +419,7 @@ static void test_storm_errors(void) {
     /* a fatal parse error: the exception's class name dropped, the position kept */
     CHECK_INT(parse_storm("storm_syntax_error.txt", 18, &o, &err), PROPER_EBACKEND);
     CHECK_STR(err.message, "storm: Parsing error at 5:32:  expecting \":\"");
+    CHECK_STR(err.file, "(model)"); /* before "Time for model input parsing": the model's */
     CHECK_INT(err.line, 5);
     CHECK_INT(err.col, 32);
     /* an unknown label ends Storm 1.12's run */
@@ -416,6 +431,7 @@ static void test_storm_errors(void) {
     /* a property over a variable on a DRN model */
     CHECK_INT(parse_storm("storm_drn_variable.txt", 18, &o, &err), PROPER_EBACKEND);
     CHECK_STR(err.message, "storm: Parsing error at 1:2:  expecting <basic path formula>");
+    CHECK_STR(err.file, "(property)"); /* after the model was read: the properties' */
     /* LTL without Spot between two properties Storm can check: it goes on */
     CHECK_INT(parse_storm("storm_unsupported.txt", 18, &o, &err), 0);
     CHECK_INT(o.n_answers, 3);
@@ -468,15 +484,14 @@ static void test_storm_odd_output(void) {
     CHECK_STR(err.message, "storm exited with status 2; last output: Storm 1.12.0 (dev)");
 }
 
-/* The properties as the adapter hands them to Storm: minpathsum.pctl
- * becomes the ';'-separated properties record_storm.sh gave the real Storm
- * (storm_minpathsum.txt), blanks aside, each on its own line. */
-static void test_storm_rewrite(void) {
-    static const char want[] = "R{\"time\"}=? [ F \"end\" ]; R{\"cost\"}=? [ F \"end\" ]; P=? [ F \"end\" ];";
+/* The properties file `path` as the adapter hands it to Storm, blanks
+ * squeezed, must be `want` (the line record_storm.sh gave the real Storm)
+ * and keep the file's line count, so Storm's line numbers are the user's. */
+static void check_storm_rewrite(const char *path, const char *want) {
     proper_strbuf b;
     char *props = NULL, *squeezed;
-    size_t i, k = 0, lines = 0;
-    CHECK_INT(proper_read_file("tests/corpus/props/minpathsum.pctl", &props, NULL, NULL), 0);
+    size_t i, k = 0, lines = 0, lines_in = 0;
+    CHECK_INT(proper_read_file(path, &props, NULL, NULL), 0);
     if (!props) return;
     proper_strbuf_init(&b);
     proper__stormtool_rewrite_props(props, &b);
@@ -490,13 +505,27 @@ static void test_storm_rewrite(void) {
     }
     while (k && squeezed[k - 1] == ' ') k--;
     squeezed[k] = '\0';
+    for (i = 0; props[i]; i++) lines_in += props[i] == '\n';
     CHECK_STR(squeezed, want);
-    CHECK_INT(lines, 4); /* the comment's line and the three properties': lines stay where they were */
+    CHECK_INT(lines, lines_in);
     free(squeezed);
     proper_strbuf_free(&b);
     PROPER_FREE(props);
 }
 
+/* minpathsum.pctl becomes ';'-separated properties (storm_minpathsum.txt);
+ * filters.props's label definitions, old-style and two-argument filters and
+ * => become Storm's forms (storm_filters.txt). */
+static void test_storm_rewrite(void) {
+    check_storm_rewrite("tests/corpus/props/minpathsum.pctl",
+                        "R{\"time\"}=? [ F \"end\" ]; R{\"cost\"}=? [ F \"end\" ]; P=? [ F \"end\" ];");
+    check_storm_rewrite("tests/transcripts/inputs/filters.props",
+                        "const int K; ; ; filter(forall,!( \"init\" ) | ( P>=1 [ F x=4 ]), true); "
+                        "filter(max, R{\"steps\"}=? [ F x=4 ], ( x>=1 & x<=3)); "
+                        "filter(min, R{\"steps\"}=? [ F x=4 ], ( x>=1 & x<=3)); "
+                        "filter(min, P=? [ F<=K x=4 ], ( x<=1 | ( x>=1 & x<=3) & x=2)); P=? [ F<=K x=4 ]; "
+                        "filter(avg, P=? [ F<=K x=4 ], true); P=? [ F<=K ( x>=1 & x<=3) ];");
+}
 
 /* ---- command lines ---- */
 

@@ -73,6 +73,12 @@ record storm_initial_states --prism $M/init_block.pm --prismcompat --prop 'P=? [
 record storm_mm1k --prism $IN/mm1k.sm --prismcompat --prop 'P=? [ F<=T n>=5 ]; R{"jobs"}=? [ I=T ]; S=? [ n=0 ];' --constants T=10 --precision 1e-8
 record storm_mm1k_no_prismcompat --prism $IN/mm1k.sm --prop 'P=? [ F<=T n>=5 ];' --constants T=10 --precision 1e-8
 
+# PRISM's forms Storm 1.12 lacks (label definitions, old-style filters,
+# two-argument filters, => between formulas) as the adapter translates
+# filters.props (tests/test_backends.c checks this line against the rewrite)
+FILTERS_PROPS='const int K; ; ; filter(forall,!( "init" ) | ( P>=1 [ F x=4 ]), true); filter(max, R{"steps"}=? [ F x=4 ], ( x>=1 & x<=3)); filter(min, R{"steps"}=? [ F x=4 ], ( x>=1 & x<=3)); filter(min, P=? [ F<=K x=4 ], ( x<=1 | ( x>=1 & x<=3) & x=2)); P=? [ F<=K x=4 ]; filter(avg, P=? [ F<=K x=4 ], true); P=? [ F<=K ( x>=1 & x<=3) ];'
+record storm_filters --prism $IN/filters.pm --prismcompat --prop "$FILTERS_PROPS" --constants K=6 --precision 1e-14
+
 # errors: model syntax (fatal); a label the model lacks (fatal in Storm 1.12);
 # an LTL property this Storm (built without Spot) cannot check between two it can
 record storm_syntax_error --prism $IN/syntax_error.pm --prismcompat --prop 'P=? [ F x=2 ];' --precision 1e-14
