@@ -515,6 +515,12 @@ static char proper__stormtool_next_first(const char *p) {
  * still point at the user's file; columns may shift. */
 
 #define PROPER__STORMTOOL_LABEL_DEPTH 16 /* labels naming labels, at most */
+/* Labels are substituted until the translation reaches this many bytes
+ * (labels naming labels twice double it at every level); later references
+ * stay as they are, and Storm refuses them as unknown labels. */
+#ifndef PROPER_STORMTOOL_MAX_PROPS
+#define PROPER_STORMTOOL_MAX_PROPS ((size_t)1 << 22)
+#endif
 
 typedef struct {
     proper_intern names; /* the properties' own labels */
@@ -607,9 +613,10 @@ static int proper__stormtool_names_reward(const char *s, const char *q) {
 }
 
 /* [s, end) into b with every reference to a label (not R{"l"}) replaced by
- * its parenthesised definition, itself translated up to `depth` levels. */
+ * its parenthesised definition, itself translated up to `depth` levels;
+ * `before` bytes of the translation are elsewhere. */
 static void proper__stormtool_put_labels(proper_strbuf *b, const char *s, const char *end,
-                                         const proper__stormtool_labels *labels, int depth) {
+                                         const proper__stormtool_labels *labels, int depth, size_t before) {
     const char *p = s;
     while (p < end) {
         const char *q;
@@ -623,10 +630,10 @@ static void proper__stormtool_put_labels(proper_strbuf *b, const char *s, const 
         index = q[-1] == '"' && q - p > 2 ? proper_intern_find(&labels->names, p + 1, (size_t)(q - p - 2))
                                           : PROPER_INTERN_NONE;
         if (index < labels->n_exprs && labels->exprs[index] && depth < PROPER__STORMTOOL_LABEL_DEPTH &&
-            !proper__stormtool_names_reward(s, p)) {
+            before + b->len < PROPER_STORMTOOL_MAX_PROPS && !proper__stormtool_names_reward(s, p)) {
             const char *e = labels->exprs[index];
             proper_strbuf_append(b, "(", 1);
-            proper__stormtool_put_labels(b, e, e + strlen(e), labels, depth + 1);
+            proper__stormtool_put_labels(b, e, e + strlen(e), labels, depth + 1, before);
             proper_strbuf_append(b, ")", 1);
         } else {
             proper_strbuf_append(b, p, (size_t)(q - p));
@@ -746,7 +753,7 @@ static void proper__stormtool_put_statement(proper_strbuf *b, const char *s, con
         return;
     }
     proper_strbuf_init(&st);
-    proper__stormtool_put_labels(&st, s, end, labels, 0);
+    proper__stormtool_put_labels(&st, s, end, labels, 0, b->len);
     if (st.failed || !st.data) {
         b->failed |= st.failed;
         proper_strbuf_free(&st);

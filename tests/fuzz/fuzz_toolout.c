@@ -33,8 +33,6 @@ static void check_output(int rc, const proper_tool_output *o, const proper_error
     }
 }
 
-/* The properties text as Storm is to read it keeps every line where it
- * was: as many newlines, each line at most one character (';') longer. */
 /* The DRN route's scan for names a DRN model cannot give Storm: refuses or
  * accepts, with a position inside the text when it refuses. */
 static void check_storm_names(const char *s) {
@@ -46,6 +44,11 @@ static void check_storm_names(const char *s) {
     if (rc == PROPER_EINVAL && (err.line < 1 || err.col < 1)) abort();
 }
 
+/* The properties text as Storm is to read it keeps every line where it
+ * was (as many newlines), and its translation stays bounded: label
+ * substitution stops at PROPER_STORMTOOL_MAX_PROPS bytes, overshooting by
+ * at most one expansion per nesting level, and each statement gains a few
+ * dozen characters at most (filter( ..., F), !( ) | ( ), ", true", ';'). */
 static void check_storm_props(const char *text, size_t size) {
     char *s = (char *)malloc(size + 1);
     proper_strbuf b;
@@ -58,7 +61,7 @@ static void check_storm_props(const char *text, size_t size) {
     if (!b.failed) {
         for (i = 0; s[i]; i++) lines_in += s[i] == '\n';
         for (i = 0; i < b.len; i++) lines_out += b.data[i] == '\n';
-        if (lines_in != lines_out || b.len > strlen(s) + lines_in + 1) abort();
+        if (lines_in != lines_out || b.len > PROPER_STORMTOOL_MAX_PROPS + 80 * (size + 1)) abort();
     }
     proper_strbuf_free(&b);
     check_storm_names(s);
