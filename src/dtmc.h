@@ -1004,8 +1004,10 @@ PROPER_API int proper_dtmc_ctmc_reward_instant_stats(const proper_dtmc *m, const
  * CTMC (rates) without opts.ctmc; "(DTMC)" with opts.ctmc set, or any other
  * kind ("(MDP)"), is refused. Files without the comment (-exportrows,
  * -noexportheaders, -exporttrans) are a DTMC unless opts.ctmc says rates.
- * The "init" label of a .lab sets m->init (more than one initial state is
- * PROPER_EUNSUPPORTED); "deadlock" sets m->deadlock; others become labels. */
+ * The "init" label of a .lab sets m->init; several initial states (PRISM's
+ * init...endinit) become a uniform m->init_dist over them, as prism.h
+ * builds such models, so results are ranges over them as PRISM gives;
+ * "deadlock" sets m->deadlock; others become labels. */
 typedef struct proper_dtmc_import_opts {
     double row_sum_tol;   /* PROPER_DTMC_ROW_SUM_TOL */
     int ctmc;             /* 0: as the file's comment says (else a DTMC); 1: the .tra holds rates (PRISM -ctmc) */
@@ -7639,10 +7641,23 @@ static int proper__dtmc_lab_header(const proper__dtmc_reader *r, uint32_t n_stat
     return PROPER_OK;
 }
 
+/* Several initial states (PRISM's init...endinit): a uniform initial
+ * distribution over them, as prism.h builds it, whose support is the
+ * "init" label that results are taken over (a range, as PRISM reports). */
+static double *proper__dtmc_lab_init_dist(const proper_bitset *init, uint32_t n_states, size_t count) {
+    double *dist = (double *)proper_calloc(n_states, sizeof *dist);
+    uint32_t s;
+    if (!dist) return NULL;
+    for (s = 0; s < n_states; s++)
+        if (PROPER_BITSET_GET(init, s)) dist[s] = 1.0 / (double)count;
+    return dist;
+}
+
 /* Apply the parsed labels to the model: init, deadlock, the rest stored. */
 static int proper__dtmc_lab_apply(proper_dtmc *m, const proper__dtmc_reader *r, proper__dtmc_labdecl *d, size_t n,
                              proper_error *err) {
     size_t i, n_before = m->n_labels;
+    double *dist = NULL;
     int rc;
     for (i = 0; i < n; i++) { /* check everything before changing anything */
         size_t c = proper_bitset_count(&d[i].states);
@@ -7651,10 +7666,8 @@ static int proper__dtmc_lab_apply(proper_dtmc *m, const proper__dtmc_reader *r, 
                                     d[i].name);
         if (strcmp(d[i].name, "init") != 0) continue;
         if (c == 0) return proper_error_set(err, PROPER_EPARSE, r->name, 1, 0, "the \"init\" label holds no state");
-        if (c > 1)
-            return proper_error_set(err, PROPER_EUNSUPPORTED, r->name, 1, 0,
-                                    "%zu initial states: proper's models have one initial state "
-                                    "(or an initial distribution)", c);
+        if (c > 1 && !(dist = proper__dtmc_lab_init_dist(&d[i].states, m->n_states, c)))
+            return proper_error_set(err, PROPER_ENOMEM, r->name, 1, 0, "out of memory");
     }
     for (i = 0; i < n; i++) { /* the labels first: only they can fail (out of memory) */
         if (proper__dtmc_is_builtin_label(d[i].name)) continue;
@@ -7664,6 +7677,7 @@ static int proper__dtmc_lab_apply(proper_dtmc *m, const proper__dtmc_reader *r, 
                 PROPER_FREE(m->labels[m->n_labels].name);
                 proper_bitset_free(&m->labels[m->n_labels].states);
             }
+            PROPER_FREE(dist);
             return proper_error_set(err, rc, r->name, 1, 0, "out of memory adding label \"%s\"", d[i].name);
         }
     }
@@ -7672,6 +7686,8 @@ static int proper__dtmc_lab_apply(proper_dtmc *m, const proper__dtmc_reader *r, 
             uint32_t s;
             for (s = 0; !PROPER_BITSET_GET(&d[i].states, s); s++) continue;
             m->init = s;
+            PROPER_FREE(m->init_dist);
+            m->init_dist = dist; /* NULL for one initial state */
         } else if (strcmp(d[i].name, "deadlock") == 0) {
             proper_bitset_free(&m->deadlock);
             m->deadlock = d[i].states;

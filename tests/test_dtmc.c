@@ -1594,7 +1594,9 @@ static void test_explicit_errors(void) {
     CHECK_INT(err.line, 4);
     CHECK_INT(proper_dtmc_parse_lab(&m, "0=\"init\" 1=\"end\"\n0: 0 7\n", strlen("0=\"init\" 1=\"end\"\n0: 0 7\n"), "t.lab", &err), PROPER_EUNDEFINED);
     CHECK_INT(err.col, 6);
-    CHECK_INT(proper_dtmc_parse_lab(&m, "0=\"init\" 1=\"end\"\n0: 0\n1: 0\n", strlen("0=\"init\" 1=\"end\"\n0: 0\n1: 0\n"), "t.lab", &err), PROPER_EUNSUPPORTED);
+    /* two initial states (PRISM's init...endinit): uniform over them */
+    CHECK_INT(proper_dtmc_parse_lab(&m, "0=\"init\"\n0: 0\n1: 0\n", strlen("0=\"init\"\n0: 0\n1: 0\n"), "t.lab", &err), 0);
+    CHECK(m.init_dist != NULL && m.init_dist[0] == 0.5 && m.init_dist[1] == 0.5);
     CHECK_INT(proper_dtmc_parse_lab(&m, "0=\"init\" 1=\"end\n", strlen("0=\"init\" 1=\"end\n"), "t.lab", &err), PROPER_EPARSE);
     CHECK_INT(proper_dtmc_parse_lab(&m, "0=\"init\" 1=\"end\"\n1: 0 1\n", strlen("0=\"init\" 1=\"end\"\n1: 0 1\n"), "t.lab", &err), 0);
     CHECK_INT(m.init, 1);
@@ -4092,6 +4094,40 @@ static void test_prism_exports_ctmc(void) {
     proper_dtmc_free(&rows);
 }
 
+/* `prism mi.pm -exportmodel mi.all` of
+ *   dtmc module m s : [0..3]; [] s=0 -> 0.5:(s'=1) + 0.5:(s'=3);
+ *     [] s=1 -> 0.2:(s'=0) + 0.8:(s'=2); [] s>=2 -> true; endmodule
+ *   init s<=1 endinit  label "goal" = s=2;
+ * labels two initial states, which proper once refused. They become a
+ * uniform initial distribution, whose support is "init": P=? [ F "goal" ]
+ * is x1 = 0.2 x0 + 0.8, x0 = 0.5 x1, so 8/9 in state 1 and 4/9 in state 0,
+ * the range [4/9, 8/9] that PRISM reports (at its default -epsilon 1e-6:
+ * [0.44444400000000006, 0.8888888]). */
+static void test_prism_exports_init_states(void) {
+    static const char tra[] = "# Transitions (DTMC)\n4 6\n0 1 0.5\n0 3 0.5\n1 0 0.2\n1 2 0.8\n2 2 1\n3 3 1\n";
+    static const char lab[] = "# Labels\n0=\"init\" 1=\"deadlock\" 2=\"goal\"\n0: 0\n1: 0\n2: 2\n";
+    proper_dtmc m;
+    proper_bitset goal, init;
+    proper_dtmc_solve_stats st;
+    proper_error err;
+    double x[4];
+    proper_dtmc_init(&m);
+    proper_bitset_init(&goal);
+    proper_bitset_init(&init);
+    CHECK_INT(proper_dtmc_parse_tra(&m, tra, strlen(tra), "mi.tra", NULL, &err), 0);
+    CHECK_INT(proper_dtmc_parse_lab(&m, lab, strlen(lab), "mi.lab", &err), 0);
+    CHECK(m.init_dist != NULL && m.init_dist[0] == 0.5 && m.init_dist[1] == 0.5 && m.init == 0);
+    CHECK_INT(proper_dtmc_label_get(&m, "init", &init, &err), 0);
+    CHECK_INT((int)proper_bitset_count(&init), 2);
+    CHECK_INT(proper_dtmc_label_get(&m, "goal", &goal, &err), 0);
+    CHECK_INT(proper_dtmc_prob_until(&m, NULL, &goal, NULL, x, &st, &err), 0);
+    CHECK_REL(x[0], 4.0 / 9.0, 1e-14);
+    CHECK_REL(x[1], 8.0 / 9.0, 1e-14);
+    proper_bitset_free(&goal);
+    proper_bitset_free(&init);
+    proper_dtmc_free(&m);
+}
+
 int main(void) {
     RUN(test_output_contract);
     RUN(test_bitset);
@@ -4160,5 +4196,6 @@ int main(void) {
     RUN(test_interval_bounded_huge_k);
     RUN(test_prism_exports_dtmc);
     RUN(test_prism_exports_ctmc);
+    RUN(test_prism_exports_init_states);
     return test_summary();
 }
