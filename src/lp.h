@@ -74,7 +74,10 @@
  *   first moved into its column bounds and the objective recomputed from
  *   the original data (proper_lp_verify): row bound violations relative to
  *   sum_j |a_ij x_j| + |bound|; reduced costs and row duals of a sign that
- *   asks for an infinite bound, relative to |c_j| + sum_i |a_ij y_i|;
+ *   asks for an infinite bound, relative to |c_j| + sum_i |a_ij y_i| (each
+ *   |x_j| and |y_i| here floored at PROPER_LP_VERIFY_FLOOR of its vector's
+ *   largest, so that an entry that should be 0 and came out 1e-16 of the
+ *   largest does not count as a 100% error);
  *   complementary slackness (a multiplier and the distance of its
  *   constraint from the bound it prices, both relative, the smaller). All
  *   must be at most PROPER_LP_VERIFY_TOL, and the duality gap at most
@@ -159,7 +162,7 @@
  *   PROPER_LP_PERTURB, PROPER_LP_PRIMAL_TOL, PROPER_LP_DUAL_TOL,
  *   PROPER_LP_PIVOT_TOL, PROPER_LP_SING_TOL, PROPER_LP_DEGENERATE_RUN,
  *   PROPER_LP_REFACTOR_EVERY, PROPER_LP_RECOVER_TOL, PROPER_LP_SCALE_PASSES,
- *   PROPER_LP_VERIFY_TOL, PROPER_LP_GAP_TOL, PROPER_LP_COND_TOL, PROPER_LP_CERT_TOL,
+ *   PROPER_LP_VERIFY_TOL, PROPER_LP_VERIFY_FLOOR, PROPER_LP_GAP_TOL, PROPER_LP_COND_TOL, PROPER_LP_CERT_TOL,
  *   PROPER_LP_QP_KKT_TOL (each explained where it is defined).
  */
 #ifndef PROPER_LP_H
@@ -227,6 +230,20 @@ extern "C" {
 #endif
 /* The duality gap accepted, relative to the magnitudes of the terms of the
  * primal and the dual objective (VERIFICATION). */
+/* The verification's magnitudes have a normwise floor: the terms of row i
+ * are sum_j |a_ij| (|x_j| + PROPER_LP_VERIFY_FLOOR max_k |x_k|), those of
+ * column j's reduced cost |c_j| + sum_i |a_ij| (|y_i| + PROPER_LP_VERIFY_FLOOR
+ * max_k |y_k|), and the certificates' likewise (VERIFICATION). A computed
+ * entry that is 0 at the optimum comes out near 1e-16 of its vector's
+ * largest, a 100% error against its own size. Measured: GLPK's example LPs
+ * (docs/lp-results.md) all verify at 1e-5 and 1e-4 (at 0, 8 of them were
+ * refused; at 1e-6, and at 3e-5, sudoku's relaxation is: its dual path's
+ * x violates rows by 1e-14 where every term is that small), and at 1e-3
+ * the ill-conditioned LPs of tests/test_glpk.c get optima for LPs glpsol
+ * --exact finds infeasible (at 3e-4 still none). */
+#ifndef PROPER_LP_VERIFY_FLOOR
+#define PROPER_LP_VERIFY_FLOOR 1e-4
+#endif
 #ifndef PROPER_LP_GAP_TOL
 #define PROPER_LP_GAP_TOL 1e-9
 #endif
@@ -318,7 +335,8 @@ typedef struct proper_lp_check {
                                (relative to |bound| + max_k |x_k|) */
     double dual;            /* largest reduced cost, or row dual, of a sign
                                that asks for an infinite bound (relative to
-                               |c_j| + sum_i |a_ij y_i|) */
+                               |c_j| + sum_i |a_ij y_i|), magnitudes
+                               floored (PROPER_LP_VERIFY_FLOOR) */
     double slack;           /* largest complementary-slackness violation: of
                                a multiplier and its constraint's distance from
                                the bound it prices, the smaller (each relative
@@ -2647,7 +2665,7 @@ static void proper__lp_worse(double *worst, double v) {
 
 PROPER_API void proper_lp_verify(const proper_lp *lp, const proper_lp_solution *sol, proper_lp_check *check) {
     size_t n = lp->ncols, m = lp->nrows, i, j, k;
-    double sign = lp->maximize ? -1.0 : 1.0, xscale = 0, tol = PROPER_LP_VERIFY_TOL;
+    double sign = lp->maximize ? -1.0 : 1.0, xscale = 0, yscale = 0, tol = PROPER_LP_VERIFY_TOL;
     double *dd, *dscale, *yy, *act, *mag;
     long double obj = lp->obj_const, dobj = sign * lp->obj_const, oscale = fabs(lp->obj_const);
     memset(check, 0, sizeof *check);
@@ -2676,14 +2694,18 @@ PROPER_API void proper_lp_verify(const proper_lp *lp, const proper_lp_solution *
         dd[j] = sign * lp->obj[j];
         dscale[j] = fabs(lp->obj[j]);
     }
+    /* the largest |y_i|, for the floor of the magnitudes
+     * (PROPER_LP_VERIFY_FLOOR; xscale is the largest |x_j|) */
+    for (i = 0; i < m; i++)
+        if (isfinite(sol->row_dual[i]) && fabs(sol->row_dual[i]) > yscale) yscale = fabs(sol->row_dual[i]);
     for (i = 0; i < m; i++) {
         long double a = 0, g = 0;
         double lo = lp->row_lo[i], hi = lp->row_hi[i], y = sign * sol->row_dual[i];
         for (k = lp->row_start[i]; k < lp->row_start[i + 1]; k++) {
             double t = lp->val[k] * sol->x[lp->col_idx[k]];
             a += t;
-            g += fabs(t);
-            dscale[lp->col_idx[k]] += fabs(lp->val[k] * y);
+            g += fabs(t) + PROPER_LP_VERIFY_FLOOR * fabs(lp->val[k]) * xscale;
+            dscale[lp->col_idx[k]] += fabs(lp->val[k] * y) + PROPER_LP_VERIFY_FLOOR * fabs(lp->val[k]) * yscale;
         }
         act[i] = (double)a;
         mag[i] = (double)g;
@@ -2831,8 +2853,12 @@ static int proper__lp_try_agree(const proper__lp_try *a, const proper__lp_try *b
  * Both auxiliary LPs are feasible and bounded; they are solved by the same
  * simplex, verified as any optimum, without certification of their own.
  * Tolerances are relative to the magnitudes of the terms summed
- * (PROPER_LP_CERT_TOL): an entry of z below that times sum_i |y_i a_ij|
- * counts as zero. */
+ * (PROPER_LP_CERT_TOL), floored as in proper_lp_verify
+ * (PROPER_LP_VERIFY_FLOOR): an entry of z below that times sum_i |a_ij|
+ * (|y_i| + floor max_k |y_k|) counts as zero, and a row moving by less
+ * than that times sum_j |a_ij| (|d_j| + floor max_k |d_k|) along the ray
+ * does not move (GLPK's murtagh.mps, minimised, has rows that move 1e-16
+ * along its ray, against terms of the same size). */
 #ifndef PROPER_LP_CERT_TOL
 #define PROPER_LP_CERT_TOL 1e-9
 #endif
@@ -2867,13 +2893,17 @@ static int proper__lp_farkas_holds(const proper_lp *lp, const double *y) {
     size_t i, j, k;
     long double L = 0, U = 0, scale = 0;
     double *z = (double *)proper_calloc(lp->ncols + 1, sizeof *z), *mag = (double *)proper_calloc(lp->ncols + 1, sizeof *mag);
+    double *noise = (double *)proper_calloc(lp->ncols + 1, sizeof *noise), ymax = 0;
     int ok = 1;
-    if (!z || !mag) ok = 0;
+    if (!z || !mag || !noise) ok = 0;
+    for (i = 0; i < lp->nrows; i++)
+        if (fabs(y[i]) > ymax) ymax = fabs(y[i]);
     for (i = 0; i < lp->nrows && ok; i++) {
         if (y[i] == 0) continue;
         for (k = lp->row_start[i]; k < lp->row_start[i + 1]; k++) {
             z[lp->col_idx[k]] += y[i] * lp->val[k];
             mag[lp->col_idx[k]] += fabs(y[i] * lp->val[k]);
+            noise[lp->col_idx[k]] += fabs(y[i] * lp->val[k]) + PROPER_LP_VERIFY_FLOOR * fabs(lp->val[k]) * ymax;
         }
         if (y[i] > 0 ? proper__lp_isinf(lp->row_lo[i]) : proper__lp_isinf(lp->row_hi[i])) { ok = 0; break; }
         L += (long double)y[i] * (y[i] > 0 ? lp->row_lo[i] : lp->row_hi[i]);
@@ -2881,7 +2911,7 @@ static int proper__lp_farkas_holds(const proper_lp *lp, const double *y) {
     }
     for (j = 0; j < lp->ncols && ok; j++) {
         double b;
-        if (fabs(z[j]) <= PROPER_LP_CERT_TOL * mag[j]) continue;
+        if (fabs(z[j]) <= PROPER_LP_CERT_TOL * noise[j]) continue;
         b = z[j] > 0 ? lp->col_hi[j] : lp->col_lo[j];
         if (proper__lp_isinf(b)) { ok = 0; break; }
         U += (long double)z[j] * b;
@@ -2890,6 +2920,7 @@ static int proper__lp_farkas_holds(const proper_lp *lp, const double *y) {
     if (ok) ok = L - U > PROPER_LP_CERT_TOL * scale && L - U > 0;
     PROPER_FREE(z);
     PROPER_FREE(mag);
+    PROPER_FREE(noise);
     return ok;
 }
 
@@ -2897,18 +2928,19 @@ static int proper__lp_farkas_holds(const proper_lp *lp, const double *y) {
  * with a feasible point. */
 static int proper__lp_ray_holds(const proper_lp *lp, const double *d) {
     size_t i, j, k;
-    double slope = 0, smag = 0;
+    double slope = 0, smag = 0, dmax = 0;
     for (j = 0; j < lp->ncols; j++) {
         if ((!proper__lp_isinf(lp->col_lo[j]) && d[j] < 0) || (!proper__lp_isinf(lp->col_hi[j]) && d[j] > 0)) return 0;
         slope += (lp->maximize ? -1 : 1) * lp->obj[j] * d[j];
         smag += fabs(lp->obj[j] * d[j]);
+        if (fabs(d[j]) > dmax) dmax = fabs(d[j]);
     }
     if (!(slope < -PROPER_LP_CERT_TOL * smag) || !(slope < 0)) return 0;
     for (i = 0; i < lp->nrows; i++) {
         double act = 0, mag = 0;
         for (k = lp->row_start[i]; k < lp->row_start[i + 1]; k++) {
             act += lp->val[k] * d[lp->col_idx[k]];
-            mag += fabs(lp->val[k] * d[lp->col_idx[k]]);
+            mag += fabs(lp->val[k] * d[lp->col_idx[k]]) + PROPER_LP_VERIFY_FLOOR * fabs(lp->val[k]) * dmax;
         }
         /* the row moves by act per unit of d: it may leave no finite bound */
         if (!proper__lp_isinf(lp->row_lo[i]) && act < -PROPER_LP_CERT_TOL * mag) return 0;

@@ -882,8 +882,9 @@ static void test_ill_conditioned_dual_ends(void) {
 
 /* proper_lp_verify on Chvatal's LP: the published optimum (x = (2, 0, 1),
  * duals (1, 0, 1)) has no residual; x1 = 2.5 violates row 1 by 1 of
- * |2*2.5| + |1| + |5| = 11 (relative 1/11; rows 2 and 3: 1/23, 1.5/17.5);
- * a wrong-signed dual of row 1 is a dual residual. */
+ * |2*2.5| + |1| + |5| = 11, plus the floor PROPER_LP_VERIFY_FLOOR *
+ * (2 + 3 + 1) * max|x| (relative 1/11.0015; rows 2 and 3: about 1/23,
+ * 1.5/17.5); a wrong-signed dual of row 1 is a dual residual. */
 static void test_verify_residuals(void) {
     static const double c[3] = {5, 4, 3}, r1[3] = {2, 3, 1}, r2[3] = {4, 1, 2}, r3[3] = {3, 4, 2};
     proper_lp lp;
@@ -910,7 +911,7 @@ static void test_verify_residuals(void) {
     s.x[0] = 2.5;
     proper_lp_verify(&lp, &s, &chk);
     CHECK_INT(chk.verdict, PROPER_LP_UNRELIABLE);
-    CHECK_REL(chk.primal, 1.0 / 11.0, 1e-12);
+    CHECK_REL(chk.primal, 1.0 / (11.0 + PROPER_LP_VERIFY_FLOOR * 6 * 2.5), 1e-12);
     s.x[0] = 2;
     s.row_dual[0] = -1;
     proper_lp_verify(&lp, &s, &chk);
