@@ -23,9 +23,10 @@
 #   3. proper checks each property on the PRISM-language copy, and on the
 #      explicit files of step 1 with the reward files of the structure the
 #      property names (and on those of step 2, for a DTMC).
-# Prints a Markdown table: states, properties compared, how many agree
-# (explicit vs .pm and vs PRISM, each within 1e-6 relative, booleans and
-# infinities equal), the largest relative differences, whether the
+# Prints a Markdown table: states, properties compared, how many of the
+# explicit values agree with proper's on the .pm and how many with PRISM's
+# (within 1e-6 relative; booleans and infinities equal; ranges over several
+# initial states end by end), the largest relative differences, whether the
 # -exportrows files give the same values, proper's summed times on each
 # input, and notes. docs/crosscheck-results.md quotes this output.
 # PRISM_BINARY defaults to PRISM_TREE/prism/bin/prism; PATTERN (a grep
@@ -44,8 +45,8 @@ make -s bin/proper
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-echo "| model | constants | states | properties | agree | largest rel. diff vs proper (.pm) | largest rel. diff vs PRISM | -exportrows files | proper explicit (s) | proper .pm (s) | note |"
-echo "|---|---|---:|---:|---:|---:|---:|---|---:|---:|---|"
+echo "| model | constants | states | properties | agree with proper (.pm) | largest rel. diff | agree with PRISM | largest rel. diff | -exportrows files | proper explicit (s) | proper .pm (s) | note |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---|"
 i=0
 grep -v '^#' scripts/prism-examples.txt | grep -e "$pattern" | while read -r model props consts engine; do
     i=$((i + 1))
@@ -101,7 +102,7 @@ for m in re.finditer(r'\b(const|label|formula)\b[^;]*;', props_text):
     elif m.group(1) == "label":
         labels_moved.append(d)
     else:
-        raise SystemExit(f"| {model} | {consts} | - | - | - | - | - | - | - | - | not run: formulas in the properties file |")
+        raise SystemExit(f"| {model} | {consts} |" + " - |" * 9 + " not run: formulas in the properties file |")
 
 def substitute(toks, table):
     out = []
@@ -299,7 +300,7 @@ for line in so.splitlines():
         prism_values[-1] = "error"
 if not os.path.exists(os.path.join(work, "m.tra")):
     err = [l for l in (so + se).splitlines() if "rror" in l]
-    print(f"| {model} | {consts} | - | - | - | - | - | - | - | - | not run: PRISM exported nothing: {(err or ['?'])[0][:100]} |")
+    print(f"| {model} | {consts} |" + " - |" * 9 + f" not run: PRISM exported nothing: {(err or ['?'])[0][:100]} |")
     sys.exit(0)
 run([prism, aug] + cargs + ["-exportmodel", os.path.join(work, "r.all"), "-exportrows"])
 
@@ -332,6 +333,8 @@ def proper(argv):
             return "error: " + p["error"], dt
         if p.get("value") is None and p.get("value_text"):
             return p["value_text"], dt
+        if p.get("range"):
+            return tuple(p["range"]), dt
         return p.get("value"), dt
     except Exception:
         msg = (se.strip().splitlines() or ["no output"])[-1]
@@ -350,11 +353,16 @@ def explicit_args(prefix, reward):
     return a
 
 def number(v):
+    """A value as a float, a bool, or a tuple (a range over several initial states)."""
     if isinstance(v, bool) or v is None:
         return v
+    if isinstance(v, tuple):
+        return tuple(number(x) for x in v)
     if isinstance(v, (int, float)):
         return float(v)
     s = str(v)
+    if s.startswith("[") and s.endswith("]") and "," in s:
+        return tuple(number(x) for x in s[1:-1].split(","))
     if s in ("true", "false"):
         return s == "true"
     if s in ("Infinity", "-Infinity", "NaN"):
@@ -366,6 +374,10 @@ def number(v):
 
 def rel(a, b):
     a, b = number(a), number(b)
+    if isinstance(a, tuple) or isinstance(b, tuple):
+        if not (isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b)):
+            return math.inf
+        return max(rel(x, y) for x, y in zip(a, b))
     if isinstance(a, bool) or isinstance(b, bool):
         return 0.0 if a == b else math.inf
     if not isinstance(a, float) or not isinstance(b, float):
@@ -376,7 +388,7 @@ def rel(a, b):
         return math.inf
     return abs(a - b) / max(abs(a), abs(b))
 
-compared = agree = rows_same = rows_run = 0
+compared = agree_pm = agree_prism = rows_same = rows_run = 0
 big_pm = big_prism = 0.0
 t_exp = t_pm = 0.0
 problems = []
@@ -387,19 +399,24 @@ for k, (p, reward) in enumerate(rewritten):
     m, dt = proper([aug, props_file, "--property", str(k + 1)] + pcargs)
     t_pm += dt
     compared += 1
-    d1, d2 = rel(e, m), rel(e, pv)
     if isinstance(e, str) and e.startswith("error"):
-        problems.append("explicit refused %s: %s" % (p, e[7:120]))
+        problems.append("explicit refused %s: %s" % (p, e[7:160]))
         continue
+    d_pm = rel(e, m)
+    big_pm = max(big_pm, d_pm)
+    if d_pm <= TOL:
+        agree_pm += 1
+    else:
+        problems.append("%s: explicit %s, .pm %s" % (p, e, m))
     if pv in (None, "error"):
         problems.append("PRISM gave no value for " + p)
     else:
-        big_prism = max(big_prism, d2)
-    big_pm = max(big_pm, d1)
-    if d1 <= TOL and (pv in (None, "error") or d2 <= TOL):
-        agree += 1
-    else:
-        problems.append("%s: explicit %s, .pm %s, PRISM %s" % (p, e, m, pv))
+        d_prism = rel(e, pv)
+        big_prism = max(big_prism, d_prism)
+        if d_prism <= TOL:
+            agree_prism += 1
+        else:
+            problems.append("%s: explicit %s, PRISM %s" % (p, e, pv))
     if not is_ctmc:
         r, _ = proper(explicit_args("r", reward) + [props_file, "--property", str(k + 1)] + pcargs)
         rows_run += 1
@@ -420,9 +437,9 @@ if skipped:
     notes.append("%d left out (%s)" % (len(skipped), "; ".join(sorted(set(skipped)))))
 note = "; ".join(notes).replace("|", "/")
 fmt = lambda x: "inf" if math.isinf(x) else "%.1e" % x
-print(f"| {model} | {consts} | {states} | {compared} | {agree} | {fmt(big_pm)} | {fmt(big_prism)} | {rows} | {t_exp:.2f} | {t_pm:.2f} | {note} |")
+print(f"| {model} | {consts} | {states} | {compared} | {agree_pm} | {fmt(big_pm)} | {agree_prism} | {fmt(big_prism)} | {rows} | {t_exp:.2f} | {t_pm:.2f} | {note} |")
 PY
 done
 echo
 echo "proper: $(bin/proper version 2>/dev/null | head -1); PRISM: $("$prism" -version 2>/dev/null | head -1)"
-echo "Agree: the explicit value within 1e-6 relative of proper's on the .pm and of PRISM's (booleans and infinities equal). Times are wall-clock seconds of the proper processes (one per property), nice'd, on a loaded 2-core machine."
+echo "Agree: the explicit value within 1e-6 relative of proper's on the .pm, and of PRISM's (booleans and infinities equal; ranges end by end). Times are wall-clock seconds of the proper processes (one per property), nice'd, on a loaded 2-core machine."
