@@ -992,8 +992,12 @@ PROPER_API int proper_dtmc_ctmc_reward_instant_stats(const proper_dtmc *m, const
 /* ---- PRISM explicit import ----------------------------------------------
  * .tra: first line "STATES TRANSITIONS", then one line "src dst prob" per
  * transition (any order; rows are checked after reading; an action label
- * after the probability is ignored), or one line per row as PRISM's
- * -exportrows writes it: "src prob:dst prob:dst ...". .lab: first line
+ * may follow the probability), or one line per row as PRISM's -exportrows
+ * writes it: "src prob:dst prob:dst ...". PRISM lists a transition once
+ * per action when commands of different actions overlap (as many entries
+ * as the header counts): in a file with action labels or row lines a
+ * repeated transition gets the sum of its probabilities (rates), as the
+ * model has it; in a plain file a repeat is an error. .lab: first line
  * `0="init" 1="deadlock" 2="name" ...`, then lines "state: id id ...".
  * .srew: "STATES NONZERO" then "state reward". .trew: "STATES TRANSITIONS"
  * then "src dst reward", or rows "src reward:dst ..." (a line "src" alone
@@ -7238,9 +7242,11 @@ static int proper__dtmc_row_sum_error(const proper__dtmc_reader *r, int line, ui
 }
 
 /* Sort rows of an unsorted .tra by source (counting sort) and each row by
- * destination; repeated transitions are an error. */
-static int proper__dtmc_tra_sort(proper_dtmc *m, const proper__dtmc_reader *r, uint32_t *srcs, double tol, proper_error *err) {
-    uint64_t n = m->n_states, t = m->n_trans, i, *at;
+ * destination; a repeated transition is summed when `sum_repeats` (PRISM's
+ * per-action lines), else an error. */
+static int proper__dtmc_tra_sort(proper_dtmc *m, const proper__dtmc_reader *r, uint32_t *srcs, double tol,
+                                 int sum_repeats, proper_error *err) {
+    uint64_t n = m->n_states, t = m->n_trans, i, *at, w = 0;
     uint32_t *col, s;
     double *prob;
     at = (uint64_t *)proper_calloc((size_t)n + 1, sizeof *at);
@@ -7274,18 +7280,27 @@ static int proper__dtmc_tra_sort(proper_dtmc *m, const proper__dtmc_reader *r, u
         }
         for (k = a; k < b; k++) { e[k - a].dst = m->col[k]; e[k - a].p = m->prob[k]; }
         proper__dtmc_sort_entries(e, (size_t)(b - a));
-        for (k = a; k < b; k++) {
-            m->col[k] = e[k - a].dst;
-            m->prob[k] = e[k - a].p;
-            sum += m->prob[k];
+        m->row[s] = w; /* rows move down by the repeats summed before them */
+        for (k = 0; k < b - a; k++) {
+            sum += e[k].p;
+            if (w > m->row[s] && m->col[w - 1] == e[k].dst) {
+                if (!sum_repeats) {
+                    uint32_t dst = e[k].dst;
+                    if (e != small) PROPER_FREE(e);
+                    return proper_error_set(err, PROPER_EPARSE, r->name, 0, 0, "transition %u -> %u is listed twice",
+                                            (unsigned)s, (unsigned)dst);
+                }
+                m->prob[w - 1] += e[k].p;
+                continue;
+            }
+            m->col[w] = e[k].dst;
+            m->prob[w++] = e[k].p;
         }
         if (e != small) PROPER_FREE(e);
-        for (k = a + 1; k < b; k++)
-            if (m->col[k] == m->col[k - 1])
-                return proper_error_set(err, PROPER_EPARSE, r->name, 0, 0, "transition %u -> %u is listed twice",
-                                        (unsigned)s, (unsigned)m->col[k]);
         if (b > a && (!(fabs(sum - 1.0) <= tol) || !isfinite(sum))) return proper__dtmc_row_sum_error(r, 0, s, sum, tol, err);
     }
+    m->row[n] = w;
+    m->n_trans = w;
     return PROPER_OK;
 }
 
@@ -7299,6 +7314,7 @@ typedef struct proper__dtmc_tra_state {
     int first_line;     /* line of the current row's first transition */
     uint32_t *srcs;     /* sources of all entries, once unsorted */
     size_t cap;         /* capacity of col/prob (and srcs) */
+    int sum_repeats;    /* the file lists transitions per action (action labels, or -exportrows lines) */
 } proper__dtmc_tra_state;
 
 static int proper__dtmc_tra_grow(proper_dtmc *m, proper__dtmc_tra_state *st, uint64_t need) {
@@ -7375,15 +7391,16 @@ static int proper__dtmc_tra_preamble(proper__dtmc_reader *r, proper_dtmc_import_
 
 /* Add transition src -> dst (the entry at `at` of the current line) to the rows
  * being filled: in source order the row is closed and checked as the next
- * source begins; the first entry out of order switches to recording every
- * entry's source (sorted at the end). A probability of 0 is no edge. */
+ * source begins; the first entry out of order (or repeated, in a file
+ * whose repeats are summed) switches to recording every entry's source
+ * (sorted, and repeats summed, at the end). A probability of 0 is no edge. */
 static int proper__dtmc_tra_add(proper_dtmc *m, proper__dtmc_tra_state *st, const proper__dtmc_reader *r,
                                 const char *at, uint64_t src, uint64_t dst, double pr, double tol,
                                 proper_error *err) {
     int rc;
     if (!st->srcs) {
         if (src < st->cur || (src == st->cur && st->have_prev && dst <= st->prev_dst)) {
-            if (src == st->cur && dst == st->prev_dst)
+            if (src == st->cur && dst == st->prev_dst && !st->sum_repeats)
                 return proper__dtmc_reader_error(r, err, at, PROPER_EPARSE, "transition %u -> %u is listed twice",
                                                  (unsigned)src, (unsigned)dst);
             if (proper__dtmc_tra_unsorted(m, st)) return PROPER_ENOMEM;
@@ -7415,6 +7432,7 @@ static int proper__dtmc_tra_line(proper_dtmc *m, proper__dtmc_tra_state *st, con
     int rc, rows;
     if ((rc = proper__dtmc_read_uint(r, &p, n - 1, &src, "source state", err))) return rc;
     rows = proper__dtmc_rows_entry_next(r, p) || proper__dtmc_skip_blanks(p, r->end) == r->end;
+    if (rows) st->sum_repeats = 1;
     do {
         const char *at = proper__dtmc_skip_blanks(p, r->end), *entry = rows ? at : r->text;
         if (rows && at == r->end) break;
@@ -7429,8 +7447,10 @@ static int proper__dtmc_tra_line(proper_dtmc *m, proper__dtmc_tra_state *st, con
             at = proper__dtmc_skip_blanks(p, r->end);
             if ((rc = proper__dtmc_read_real(r, &p, &pr, what, err))) return rc;
             p = proper__dtmc_skip_blanks(p, r->end);
-            if (p < r->end && proper__dtmc_is_ident_start(*p)) /* an action label, as PRISM may write: ignored */
+            if (p < r->end && proper__dtmc_is_ident_start(*p)) { /* an action label, as PRISM writes them */
                 while (p < r->end && proper__dtmc_is_ident_char(*p)) p++;
+                st->sum_repeats = 1;
+            }
         }
         if ((rc = proper__dtmc_check_file_prob(r, at, pr, o->row_sum_tol, err))) return rc;
         (*count)++;
@@ -7490,7 +7510,7 @@ static int proper__dtmc_parse_tra(proper_dtmc *m, proper__dtmc_reader *r, uint64
     }
     if (!st.srcs) {
         if ((rc = proper__dtmc_tra_close_rows(m, &st, r, (uint32_t)n, o.row_sum_tol, err))) goto fail;
-    } else if ((rc = proper__dtmc_tra_sort(m, r, st.srcs, o.row_sum_tol, err))) {
+    } else if ((rc = proper__dtmc_tra_sort(m, r, st.srcs, o.row_sum_tol, st.sum_repeats, err))) {
         goto fail;
     }
     PROPER_FREE(st.srcs);

@@ -4044,9 +4044,9 @@ static void test_prism_exports_dtmc(void) {
     CHECK_INT(err.line, 3);
     CHECK_INT(err.col, 3);
     CHECK(strstr(err.message, "more transitions") != NULL);
-    CHECK_INT(proper_dtmc_parse_tra(&rows, "2 2\n0 0.5:1 0.5:1\n1 1:1\n", 24, "e.tra", NULL, &err), PROPER_EPARSE);
-    CHECK(strstr(err.message, "listed twice") != NULL);
     CHECK_INT(rows.n_states, 4); /* unchanged by the failures */
+    CHECK_INT(proper_dtmc_parse_tra(&rows, "2 3\n0 0.5:1 0.5:1\n1 1:1\n", 24, "e.tra", NULL, &err), 0);
+    CHECK(rows.n_trans == 2 && rows.prob[0] == 1.0); /* the repeat is summed (test_prism_exports_per_action) */
     CHECK_INT(proper_dtmc_parse_trew(&m, "4 1\n0 1:3\n", 10, "e.trew", "x", &err), PROPER_EINVAL);
     CHECK(strstr(err.message, "no transition 0 -> 3") != NULL);
     CHECK_INT(err.col, 3);
@@ -4128,6 +4128,69 @@ static void test_prism_exports_init_states(void) {
     proper_dtmc_free(&m);
 }
 
+/* PRISM's bugfixes/param-not-equal.prism (regression suite of PRISM
+ * 4.10.2-dev), with `rewards "r" [a] true : 1; [b] true : 2; s=0 : 5;
+ * endrewards label "done" = s=3&t=3;` added: where [a] and [b] overlap,
+ * `prism pne.pm -exportmodel pne.all` lists the same transition once per
+ * action (0 0 0.25 a, 0 0 0.25 b: 35 entries, as the header counts them,
+ * of 29 transitions), -exportrows twice in one row (0 0.25:0 ... 0.25:0),
+ * while its .trew has each transition once (the action-weighted reward:
+ * (0.25 * 1 + 0.25 * 2) / 0.5 = 1.5). proper refused the repeats; they are
+ * summed now. R=? [ F "done" ] is 31.5 ("Result: 31.5 (exact floating
+ * point)" from `prism pne.pm -pf 'R=? [ F s=3&t=3 ]'`). A plain file
+ * without action labels still refuses a repeat. */
+static void test_prism_exports_per_action(void) {
+    static const char tra[] =
+        "# Transitions (DTMC)\n12 35\n0 0 0.25 a\n0 3 0.25 a\n0 0 0.25 b\n0 1 0.25 b\n1 1 0.25 a\n"
+        "1 4 0.25 a\n1 1 0.25 b\n1 2 0.25 b\n2 2 0.5 a\n2 5 0.5 a\n3 3 0.25 a\n3 6 0.25 a\n3 3 0.25 b\n"
+        "3 4 0.25 b\n4 4 0.25 a\n4 7 0.25 a\n4 4 0.25 b\n4 5 0.25 b\n5 5 0.5 a\n5 8 0.5 a\n6 6 0.25 a\n"
+        "6 9 0.25 a\n6 6 0.25 b\n6 7 0.25 b\n7 7 0.25 a\n7 10 0.25 a\n7 7 0.25 b\n7 8 0.25 b\n8 8 0.5 a\n"
+        "8 11 0.5 a\n9 9 0.5 b\n9 10 0.5 b\n10 10 0.5 b\n10 11 0.5 b\n11 11 1 c\n";
+    static const char rows_tra[] =
+        "12 35\n0 0.25:0 0.25:3 0.25:0 0.25:1\n1 0.25:1 0.25:4 0.25:1 0.25:2\n2 0.5:2 0.5:5\n"
+        "3 0.25:3 0.25:6 0.25:3 0.25:4\n4 0.25:4 0.25:7 0.25:4 0.25:5\n5 0.5:5 0.5:8\n"
+        "6 0.25:6 0.25:9 0.25:6 0.25:7\n7 0.25:7 0.25:10 0.25:7 0.25:8\n8 0.5:8 0.5:11\n9 0.5:9 0.5:10\n"
+        "10 0.5:10 0.5:11\n11 1:11\n";
+    static const char rows_trew[] =
+        "12 28\n0 1.5:0 2:1 1:3\n1 1.5:1 2:2 1:4\n2 1:2 1:5\n3 1.5:3 2:4 1:6\n4 1.5:4 2:5 1:7\n"
+        "5 1:5 1:8\n6 1.5:6 2:7 1:9\n7 1.5:7 2:8 1:10\n8 1:8 1:11\n9 2:9 2:10\n10 2:10 2:11\n11\n";
+    static const char srew[] = "# Reward structure \"r\"\n# State rewards\n12 3\n0 5\n1 5\n2 5\n";
+    static const char lab[] = "# Labels\n0=\"init\" 1=\"deadlock\" 2=\"done\"\n0: 0\n11: 2\n";
+    proper_dtmc m, rows;
+    proper_bitset done;
+    proper_dtmc_solve_stats st;
+    proper_error err;
+    double x[12];
+    uint64_t k;
+    proper_dtmc_init(&m);
+    proper_dtmc_init(&rows);
+    proper_bitset_init(&done);
+    CHECK_INT(proper_dtmc_parse_tra(&m, tra, strlen(tra), "pne.tra", NULL, &err), 0);
+    CHECK_INT((int)m.n_trans, 29);
+    CHECK(m.row[1] == 3 && m.col[0] == 0 && m.prob[0] == 0.5 && m.col[1] == 1 && m.prob[1] == 0.25);
+    CHECK_INT(proper_dtmc_parse_tra(&rows, rows_tra, strlen(rows_tra), "pner.tra", NULL, &err), 0);
+    CHECK_INT((int)rows.n_trans, 29);
+    for (k = 0; k < 29 && k < rows.n_trans && k < m.n_trans; k++)
+        CHECK(rows.col[k] == m.col[k] && rows.prob[k] == m.prob[k]);
+    for (k = 0; k <= 12; k++) CHECK(rows.row[k] == m.row[k]);
+    CHECK_INT(proper_dtmc_parse_lab(&rows, lab, strlen(lab), "pner.lab", &err), 0);
+    CHECK_INT(proper_dtmc_parse_srew(&rows, srew, strlen(srew), "pner.srew", NULL, &err), 0);
+    CHECK_INT(proper_dtmc_parse_trew(&rows, rows_trew, strlen(rows_trew), "pner.trew", NULL, &err), 0);
+    CHECK_INT((int)rows.n_rewards, 1);
+    CHECK_INT(proper_dtmc_label_get(&rows, "done", &done, &err), 0);
+    if (rows.n_rewards == 1) {
+        CHECK_INT(proper_dtmc_reward_reach(&rows, &rows.rewards[0], &done, NULL, x, &st, &err), 0);
+        CHECK_REL(x[0], 31.5, 1e-13);
+    }
+    /* without action labels a plain file's repeat is a mistake */
+    CHECK_INT(proper_dtmc_parse_tra(&m, "2 3\n0 1 0.5\n0 1 0.5\n1 1 1\n", 26, "d.tra", NULL, &err), PROPER_EPARSE);
+    CHECK_INT(err.line, 3);
+    CHECK_INT((int)m.n_trans, 29); /* unchanged */
+    proper_bitset_free(&done);
+    proper_dtmc_free(&m);
+    proper_dtmc_free(&rows);
+}
+
 int main(void) {
     RUN(test_output_contract);
     RUN(test_bitset);
@@ -4197,5 +4260,6 @@ int main(void) {
     RUN(test_prism_exports_dtmc);
     RUN(test_prism_exports_ctmc);
     RUN(test_prism_exports_init_states);
+    RUN(test_prism_exports_per_action);
     return test_summary();
 }
