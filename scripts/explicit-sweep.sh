@@ -4,6 +4,7 @@
 # with proper on the PRISM-language model and with PRISM itself.
 #
 #   sh scripts/explicit-sweep.sh PRISM_TREE [PRISM_BINARY [PATTERN]]
+#   sh scripts/explicit-sweep.sh --suite PRISM_TREE [PRISM_BINARY]
 #
 # For each DTMC and CTMC of scripts/prism-examples.txt (PRISM_TREE's
 # prism-examples/, with the same constants and engine options as
@@ -31,10 +32,16 @@
 # input, and notes. docs/crosscheck-results.md quotes this output.
 # PRISM_BINARY defaults to PRISM_TREE/prism/bin/prism; PATTERN (a grep
 # pattern) keeps only the runs whose line matches it. Needs python3.
+# With --suite: every DTMC and CTMC of PRISM's regression suite
+# (PRISM_TREE/prism-tests) that PRISM exports with its own constants
+# (-exportmodel) is read by `proper check --explicit` once per reward
+# structure (P=? [ F "deadlock" ]); prints the counts and each refusal.
 # Nothing of PRISM's is copied into the project.
 set -eu
 cd "$(dirname "$0")/.."
-[ $# -ge 1 ] || { echo "usage: sh scripts/explicit-sweep.sh PRISM_TREE [PRISM_BINARY]" >&2; exit 2; }
+suite=0
+[ "${1:-}" != --suite ] || { suite=1; shift; }
+[ $# -ge 1 ] || { echo "usage: sh scripts/explicit-sweep.sh [--suite] PRISM_TREE [PRISM_BINARY [PATTERN]]" >&2; exit 2; }
 tree=$1
 prism=${2:-$tree/prism/bin/prism}
 pattern=${3:-.}
@@ -44,6 +51,50 @@ ex=$tree/prism-examples
 make -s bin/proper
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+
+# One line per model of the regression suite: OK, REFUSED (with proper's
+# message) or NOEXPORT (PRISM's first error: undefined constants mostly).
+suite_read() {
+    find "$tree/prism-tests" \( -name '*.pm' -o -name '*.sm' -o -name '*.prism' \) | sort | while read -r f; do
+        grep -q '^[[:space:]]*\(dtmc\|ctmc\|probabilistic\|stochastic\)' "$f" || continue
+        name=${f#"$tree/prism-tests/"}
+        d=$out/suite
+        rm -rf "$d"
+        mkdir "$d"
+        nice "$prism" "$f" -exportmodel "$d/m.all" > "$d/log" 2>&1 || true
+        if [ ! -f "$d/m.tra" ]; then
+            echo "NOEXPORT $name $(grep -m1 'Error' "$d/log" | cut -c1-60)"
+            continue
+        fi
+        set --
+        for s in "$d"/m.srew "$d"/m[0-9]*.srew; do [ -f "$s" ] && set -- "$@" "$s"; done
+        [ $# -gt 0 ] || set -- none
+        verdict=OK
+        msg=
+        for s in "$@"; do
+            rew=
+            [ "$s" = none ] || rew="--srew $s --trew ${s%.srew}.trew"
+            # $rew is empty or four words: unquoted on purpose
+            # shellcheck disable=SC2086
+            if ! bin/proper check --explicit "$d/m.tra" "$d/m.lab" $rew 'P=? [ F "deadlock" ]' > /dev/null 2> "$d/err"; then
+                verdict=REFUSED
+                msg=": $(tail -1 "$d/err" | sed "s|$d/||")"
+                break
+            fi
+        done
+        echo "$verdict $name ($(grep -v '^#' "$d/m.tra" | head -1 | tr ' ' /) states/transitions)$msg"
+    done
+}
+
+if [ $suite = 1 ]; then
+    suite_read > "$out/suite.txt"
+    echo "PRISM's regression suite (prism-tests/), DTMCs and CTMCs: $(grep -c '^OK' "$out/suite.txt") read, $(grep -c '^REFUSED' "$out/suite.txt") refused, $(grep -c '^NOEXPORT' "$out/suite.txt") not exported by PRISM without constants given."
+    echo
+    grep '^REFUSED' "$out/suite.txt" | sed 's/^REFUSED /- /' || true
+    echo
+    echo "proper: $(bin/proper version 2>/dev/null | head -1); PRISM: $("$prism" -version 2>/dev/null | head -1)"
+    exit 0
+fi
 
 echo "| model | constants | states | properties | agree with proper (.pm) | largest rel. diff | agree with PRISM | largest rel. diff | -exportrows files | proper explicit (s) | proper .pm (s) | note |"
 echo "|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---|"

@@ -7378,6 +7378,10 @@ static int proper__dtmc_tra_preamble(proper__dtmc_reader *r, proper_dtmc_import_
                 return proper__dtmc_reader_error(r, err, kind, PROPER_EINVAL,
                                                  "the file says it holds a DTMC, but a CTMC (rates) was asked for");
             o->ctmc = file_ctmc;
+        } else if (close - kind == 5 && memcmp(kind, "IDTMC", 5) == 0) {
+            return proper__dtmc_reader_error(r, err, kind, PROPER_EUNSUPPORTED,
+                                             "the file holds an interval DTMC (IDTMC): proper reads interval "
+                                             "models from the PRISM language only");
         } else {
             return proper__dtmc_reader_error(r, err, kind, PROPER_EUNSUPPORTED,
                                              "the file holds a model of type %.*s: proper reads DTMCs and CTMCs",

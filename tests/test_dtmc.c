@@ -4066,6 +4066,7 @@ static void test_prism_exports_ctmc(void) {
     static const char cr_tra[] = "3 4\n0 2.5:1 0.5:2\n1 3:0\n2 1:2\n";
     static const char dtmc_tra[] = "# Transitions (DTMC)\n1 1\n0 0 1\n";
     static const char mdp_tra[] = "# Transitions (MDP)\n1 1 1\n0 0 0 1\n";
+    static const char idtmc_tra[] = "# Transitions (IDTMC)\n3 4\n0 1 [0.1,0.2]\n0 2 [0.8,0.9]\n1 1 [1,1]\n2 2 [1,1]\n";
     proper_dtmc_import_opts o = proper_dtmc_import_opts_default();
     proper_dtmc m, rows;
     proper_error err;
@@ -4089,6 +4090,10 @@ static void test_prism_exports_ctmc(void) {
     CHECK_INT(err.col, 16);
     CHECK_INT(proper_dtmc_parse_tra(&rows, mdp_tra, strlen(mdp_tra), "m.tra", NULL, &err), PROPER_EUNSUPPORTED);
     CHECK(strstr(err.message, "MDP") != NULL);
+    /* PRISM's regression suite's functionality/verify/idtmcs/test.prism,
+     * exported by `prism test.prism -exportmodel m.all` */
+    CHECK_INT(proper_dtmc_parse_tra(&rows, idtmc_tra, strlen(idtmc_tra), "i.tra", NULL, &err), PROPER_EUNSUPPORTED);
+    CHECK(strstr(err.message, "interval DTMC") != NULL);
     CHECK_INT(rows.kind, PROPER_DTMC_KIND_CTMC);
     proper_dtmc_free(&m);
     proper_dtmc_free(&rows);
