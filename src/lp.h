@@ -56,14 +56,19 @@
  *   rows without a basic logical needs a (dense, partially pivoted) LU. For
  *   the QN duals k is at most the number of estimated parameters (420 for
  *   M = 20 stations); updates are product-form eta vectors, with a fresh
- *   factorisation every PROPER_LP_REFACTOR_EVERY pivots. Rows and columns
+ *   factorisation every PROPER_LP_REFACTOR_EVERY pivots. A kernel above
+ *   PROPER_LP_MAX_KERNEL columns is refused (PROPER_ELIMIT: the LP is too
+ *   large for a dense LU; glpsol's sparse one is the way), and so is an LP
+ *   whose primal and dual both have more than PROPER_LP_MAX_ROWS rows (its
+ *   pivots would take days). Rows and columns
  *   are scaled by geometric means (powers of two, so exactly).
  *   Optimality and infeasibility are declared only on a fresh factorisation.
  *
  * RESULTS
  *   The return code is the outcome: proper_lp_solve returns 0 on an
  *   optimum (and only then fills the solution), PROPER_EINFEASIBLE or
- *   PROPER_EUNBOUNDED (err says why), or PROPER_ENOCONV when the iteration
+ *   PROPER_EUNBOUNDED (err says why), PROPER_ELIMIT when the basis
+ *   outgrows the dense factorisation (above), or PROPER_ENOCONV when the iteration
  *   limit is hit or no optimum could be verified ("numerically unreliable",
  *   see VERIFICATION); proper_result_string names each. Duals follow GLPK's
  *   convention: row_dual[i] = d objective / d (bound of row i), and
@@ -161,7 +166,7 @@
  *   failure. Tunables (define before including to override):
  *   PROPER_LP_PERTURB, PROPER_LP_PRIMAL_TOL, PROPER_LP_DUAL_TOL,
  *   PROPER_LP_PIVOT_TOL, PROPER_LP_SING_TOL, PROPER_LP_DEGENERATE_RUN,
- *   PROPER_LP_REFACTOR_EVERY, PROPER_LP_RECOVER_TOL, PROPER_LP_SCALE_PASSES,
+ *   PROPER_LP_MAX_ROWS, PROPER_LP_MAX_KERNEL, PROPER_LP_REFACTOR_EVERY, PROPER_LP_RECOVER_TOL, PROPER_LP_SCALE_PASSES,
  *   PROPER_LP_VERIFY_TOL, PROPER_LP_VERIFY_FLOOR, PROPER_LP_GAP_TOL, PROPER_LP_COND_TOL, PROPER_LP_CERT_TOL,
  *   PROPER_LP_QP_KKT_TOL (each explained where it is defined).
  */
@@ -208,6 +213,26 @@ extern "C" {
 #endif
 #ifndef PROPER_LP_DEGENERATE_RUN
 #define PROPER_LP_DEGENERATE_RUN 20
+#endif
+/* MAX_KERNEL: the largest kernel (structural basic columns on rows without
+ *   a basic logical) the dense LU may factorise: k^2 doubles of memory and
+ *   k^3 / 3 operations at every refactorisation. A larger basis is beyond
+ *   the native solver (PROPER_ELIMIT); the QN LPs need at most 420 at
+ *   M = 20 stations, GLPK's example LPs between 500 and 700 (tas.mod and
+ *   the relaxation of hashi.mod; docs/lp-results.md), the relaxation of
+ *   numbrix.mod more than 2000,
+ *   while GLPK's huge.mod (a million equations) needs a million. */
+/* MAX_ROWS: an LP whose primal and dual both have more rows than this is
+ *   refused at once (PROPER_ELIMIT): each pivot costs time in proportion to
+ *   the rows, and such an LP needs about as many pivots as rows. GLPK's
+ *   huge.mod (1048576 equations in as many free columns, primal and dual
+ *   alike) took 0.19 s per pivot, so about two days. The QN LPs have up to
+ *   400k rows and a dual of a few hundred; GLPK's examples at most 8586. */
+#ifndef PROPER_LP_MAX_ROWS
+#define PROPER_LP_MAX_ROWS 100000
+#endif
+#ifndef PROPER_LP_MAX_KERNEL
+#define PROPER_LP_MAX_KERNEL 2000
 #endif
 #ifndef PROPER_LP_REFACTOR_EVERY
 #define PROPER_LP_REFACTOR_EVERY 64
@@ -1466,6 +1491,7 @@ static int proper__lp_spx_factor(proper__lp_spx *S) {
         for (i = 0; i < m; i++)
             if (S->cover[i] < 0) { S->rowk[i] = (ptrdiff_t)nr; S->krow[nr++] = i; }
         S->k = k; /* nr == k: each basic logical covers its own row */
+        if (k > PROPER_LP_MAX_KERNEL) return PROPER_ELIMIT;
         if (k * k > S->lucap) {
             double *nl = (double *)PROPER_REALLOC(S->lu, k * k * sizeof *nl);
             if (!nl) return PROPER_ENOMEM;
@@ -2582,6 +2608,25 @@ static int proper__lp_check(const proper_lp *lp, proper_error *err) {
     return PROPER_OK;
 }
 
+/* PROPER_ELIMIT when both the primal and the dual problem have more than
+ * PROPER_LP_MAX_ROWS rows (see there). */
+static int proper__lp_size_check(const proper_lp *lp, const double *cost, proper_error *err) {
+    proper__lp_std T;
+    size_t nd;
+    int rc;
+    if (lp->nrows <= PROPER_LP_MAX_ROWS) return PROPER_OK;
+    memset(&T, 0, sizeof T);
+    rc = proper__lp_standardize(lp, cost, &T);
+    nd = rc ? 0 : proper__lp_dual_rows(&T);
+    proper__lp_std_free(&T);
+    if (rc || nd == (size_t)-1) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory solving an LP");
+    if (nd <= PROPER_LP_MAX_ROWS) return PROPER_OK;
+    return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
+                            "the LP is too large for the native solver: %zu rows, and its dual %zu, both above "
+                            "PROPER_LP_MAX_ROWS = %d; solve it with glpsol (backends/glpk.h)",
+                            lp->nrows, nd, PROPER_LP_MAX_ROWS);
+}
+
 /* x and row_dual of sol by the dual or the primal path (costs already
  * signed for minimisation); *status: PROPER__LP_SPX_*. */
 static int proper__lp_run(const proper_lp *lp, const proper_lp_opts *opt, const double *cost, proper_lp_solution *sol,
@@ -2637,6 +2682,12 @@ static int proper__lp_outcome(const proper_lp *lp, int rc, int status, size_t it
     if (rc == PROPER_ENOMEM) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory solving an LP");
     if (rc == PROPER_ENOCONV)
         return proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0, "LP basis could not be repaired");
+    if (rc == PROPER_ELIMIT)
+        return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
+                                "the LP is too large for the native solver: its basis needs a dense factorisation of "
+                                "more than %d columns (PROPER_LP_MAX_KERNEL; %zu rows, %zu columns); solve it with "
+                                "glpsol (backends/glpk.h)",
+                                PROPER_LP_MAX_KERNEL, lp->nrows, lp->ncols);
     if (rc) return proper_error_set(err, rc, NULL, 0, 0, "LP solve failed");
     if (status == PROPER__LP_SPX_INFEASIBLE)
         return proper_error_set(err, PROPER_EINFEASIBLE, NULL, 0, 0,
@@ -3030,6 +3081,7 @@ static int proper__lp_solve_impl(const proper_lp *lp, const proper_lp_opts *opt,
     if (!(cost = (double *)proper_calloc(lp->ncols, sizeof *cost)))
         return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory solving an LP");
     for (j = 0; j < lp->ncols; j++) cost[j] = (lp->maximize ? -1.0 : 1.0) * lp->obj[j];
+    if ((rc = proper__lp_size_check(lp, cost, err))) goto done;
     /* attempts, until one can be trusted (VERIFICATION): the method asked
      * for; the other path (the primal after the dual, the dual alone after
      * the primal); the primal path without scaling */

@@ -921,6 +921,97 @@ static void test_verify_residuals(void) {
     proper_lp_free(&lp);
 }
 
+/* A Chebyshev (minimax) line fit to 19 points, laid out as GLPK's example
+ * cf12b.mod lays out its own (data here made up): min z subject to
+ * a + b t_k + u_k - v_k = y_k, z >= u_k, z >= v_k. Every path's optimum
+ * used to be refused as unreliable (residual 1): multipliers that are 0
+ * came out 1e-16 and were measured against their own size
+ * (PROPER_LP_VERIFY_FLOOR). Optimum 1.8 by `glpsol --lp fit.lp --exact`
+ * (GLPK 5.0) on this LP, with a = -0.475, b = 0.75; by hand, the residuals
+ * y_k - a - b t_k at k = 1, 13, 17 alternate +1.8, -1.8, +1.8 (Chebyshev's
+ * equioscillation) and no other exceeds 1.8. */
+static void test_minimax_fit_noise_multipliers(void) {
+    static const double y[19] = {-1.5, 1.7, 1.8, 0.1, 1.4, 1.5, 2.7, 3.6, 1.2, 1.3,
+                                 4.8, 3.6, 5.2, 2.6, 4.7, 6.1, 4.5, 7.7, 7.9};
+    proper_lp lp;
+    size_t k, z, a, b, u, v, cols[4];
+    double vals[4];
+    int mi;
+    proper_lp_init(&lp);
+    proper_lp_add_col(&lp, 1, -PROPER_LP_INF, PROPER_LP_INF, "z", &z, NULL);
+    proper_lp_add_col(&lp, 0, -PROPER_LP_INF, PROPER_LP_INF, "a", &a, NULL);
+    proper_lp_add_col(&lp, 0, -PROPER_LP_INF, PROPER_LP_INF, "b", &b, NULL);
+    for (k = 0; k < 19; k++) { /* u_k, v_k are columns 3 + 2k, 4 + 2k */
+        proper_lp_add_col(&lp, 0, 0, PROPER_LP_INF, NULL, &u, NULL);
+        proper_lp_add_col(&lp, 0, 0, PROPER_LP_INF, NULL, &v, NULL);
+        cols[0] = a; cols[1] = b; cols[2] = u; cols[3] = v;
+        vals[0] = 1; vals[1] = 0.5 * (double)k; vals[2] = 1; vals[3] = -1;
+        proper_lp_add_row(&lp, 4, cols, vals, y[k], y[k], NULL, NULL);
+    }
+    for (u = 3; u < 3 + 2 * 19; u++) { /* z >= u_k, then z >= v_k, row by row */
+        cols[0] = 3 + 2 * ((u - 3) % 19) + (u - 3) / 19; cols[1] = z;
+        vals[0] = -1; vals[1] = 1;
+        proper_lp_add_row(&lp, 2, cols, vals, 0, PROPER_LP_INF, NULL, NULL);
+    }
+    for (mi = 0; mi < 3; mi++) {
+        proper_lp_opts o = proper_lp_opts_default();
+        proper_lp_solution s;
+        proper_lp_check chk;
+        proper_lp_solution_init(&s);
+        o.method = methods[mi];
+        o.check = &chk;
+        CHECK_INT(proper_lp_solve(&lp, &o, &s, NULL), 0);
+        CHECK_INT(chk.verdict, PROPER_LP_VERIFIED);
+        if (s.x) {
+            CHECK_REL(s.objective, 1.8, 1e-12);
+            CHECK_REL(s.x[a], -0.475, 1e-12);
+            CHECK_REL(s.x[b], 0.75, 1e-12);
+        }
+        proper_lp_solution_free(&s);
+    }
+    proper_lp_free(&lp);
+}
+
+/* GLPK's huge.mod in miniature: x0 + x_i = i (i = 1..N) and sum_i x_i = 0,
+ * every column free, so the primal and the dual both have N + 1 rows. With
+ * N = PROPER_LP_MAX_ROWS the native solver refuses it at once, naming the
+ * limit (GLPK's own, N = 2^20 - 1, took 0.19 s a pivot and needs about a
+ * million pivots). At N = 1000 it solves it: x0 = (N + 1) / 2, the mean. */
+static void test_too_many_rows_refused(void) {
+    size_t sizes[2] = {1000, PROPER_LP_MAX_ROWS}, t;
+    for (t = 0; t < 2; t++) {
+        size_t n = sizes[t], i, cols[2], *all;
+        double vals[2] = {1, 1}, *ones;
+        proper_lp lp;
+        proper_lp_solution s;
+        proper_error e;
+        proper_lp_init(&lp);
+        proper_lp_solution_init(&s);
+        all = (size_t *)malloc(n * sizeof *all);
+        ones = (double *)malloc(n * sizeof *ones);
+        for (i = 0; i <= n; i++) proper_lp_add_col(&lp, 0, -PROPER_LP_INF, PROPER_LP_INF, NULL, NULL, NULL);
+        for (i = 1; i <= n; i++) {
+            cols[0] = 0; cols[1] = i;
+            proper_lp_add_row(&lp, 2, cols, vals, (double)i, (double)i, NULL, NULL);
+            all[i - 1] = i;
+            ones[i - 1] = 1;
+        }
+        proper_lp_add_row(&lp, n, all, ones, 0, 0, NULL, NULL);
+        if (t == 0) {
+            CHECK_INT(proper_lp_solve(&lp, NULL, &s, NULL), 0);
+            if (s.x) CHECK_REL(s.x[0], 500.5, 1e-12);
+        } else {
+            CHECK_INT(proper_lp_solve(&lp, NULL, &s, &e), PROPER_ELIMIT);
+            CHECK_CONTAINS(e.message, "too large for the native solver");
+            CHECK_CONTAINS(e.message, "PROPER_LP_MAX_ROWS");
+        }
+        free(all);
+        free(ones);
+        proper_lp_solution_free(&s);
+        proper_lp_free(&lp);
+    }
+}
+
 static void test_qp_diagonal_closed_form(void) {
     /* separable: x_i = clamp(-q_i / Q_ii, lo_i, hi_i) */
     double Q[9] = {2, 0, 0, 0, 4, 0, 0, 0, 1}, q[3] = {-6, 2, -0.5}, lo[3] = {0, 0, -1}, hi[3] = {2, 5, 1}, x[3];
@@ -988,6 +1079,8 @@ int main(void) {
     RUN(test_issue14_lad_paths_disagree);
     RUN(test_wrong_claims_need_certificates);
     RUN(test_verify_residuals);
+    RUN(test_minimax_fit_noise_multipliers);
+    RUN(test_too_many_rows_refused);
     RUN(test_qp_diagonal_closed_form);
     RUN(test_qp_random_kkt);
     RUN(test_qp_bad_input);
