@@ -219,9 +219,8 @@ extern "C" {
  *   k^3 / 3 operations at every refactorisation. A larger basis is beyond
  *   the native solver (PROPER_ELIMIT); the QN LPs need at most 420 at
  *   M = 20 stations, GLPK's example LPs between 500 and 700 (tas.mod and
- *   the relaxation of hashi.mod; docs/lp-results.md), the relaxation of
- *   numbrix.mod more than 2000,
- *   while GLPK's huge.mod (a million equations) needs a million. */
+ *   the relaxation of hashi.mod; docs/lp-results.md), and the relaxation
+ *   of numbrix.mod (8586 rows) more than 2000: refused after 25 s. */
 /* MAX_ROWS: an LP whose primal and dual both have more rows than this is
  *   refused at once (PROPER_ELIMIT): each pivot costs time in proportion to
  *   the rows, and such an LP needs about as many pivots as rows. GLPK's
