@@ -1,8 +1,10 @@
 /* Tests for backends/glpk.h: the solution-file parser on fixed texts, and,
  * when glpsol is installed, the native simplex against glpsol on textbook,
  * random and queueing-network LPs (objectives equal to 1e-7 relative,
- * statuses equal), infeasible and unbounded problems, and a failing binary.
- * Every test that runs glpsol is skipped, with the reason, without it. */
+ * statuses equal), infeasible and unbounded problems, GLPK's own example
+ * models (when installed: statuses equal, objectives to 1e-9), and a
+ * failing binary. Every test that runs glpsol is skipped, with the reason,
+ * without it. */
 #define PROPER_IMPLEMENTATION
 #include "../src/qn.h"
 #include "../backends/glpk.h"
@@ -376,6 +378,130 @@ static void test_qn_fit_through_backend(void) {
     proper_qn_free(&q);
 }
 
+/* GLPK's own example models, translated by glpsol to CPLEX LP, read by
+ * proper's reader and solved by both (scripts/glpk-examples.sh runs them
+ * all; docs/lp-results.md). Debian's glpk-utils installs them in
+ * /usr/share/doc/glpk-utils/examples; PROPER_GLPK_EXAMPLES names another
+ * directory. A model with integer columns is solved as its relaxation: the
+ * Generals section glpsol writes is cut out (glpsol keeps binaries' 0..1
+ * bounds in the Bounds section). Each example here exposed a fault of the
+ * native solver, now fixed (see lp.h): cf12b, zebra, tsp, food2, wolfra6d
+ * were refused as numerically unreliable, murtagh's unbounded ray failed its
+ * check; plan.lp is read as GLPK distributes it. Statuses must be equal and
+ * optimal objectives within 1e-9 relative (glpsol writes 15 digits). */
+typedef struct glpk_example {
+    const char *file, *data; /* in the examples directory; data may be NULL */
+    int maximize;            /* 1: solve the MPS model as a maximisation */
+} glpk_example;
+
+static const char *glpk_examples_dir(void) {
+    const char *dir = getenv("PROPER_GLPK_EXAMPLES");
+    return dir && *dir ? dir : "/usr/share/doc/glpk-utils/examples";
+}
+
+/* glpsol ARGS, run in the foreground; 0 when it exits 0. */
+static int run_glpsol(const char **argv) {
+    proper_backend_run_opts opts = proper_backend_run_opts_default();
+    proper_backend_run_result res;
+    proper_error e;
+    int rc;
+    proper_backend_run_result_init(&res);
+    opts.timeout = 120;
+    rc = proper_backend_run(argv, &opts, &res, &e);
+    if (!rc && (!res.exited || res.exit_code != 0)) rc = PROPER_EBACKEND;
+    proper_backend_run_result_free(&res);
+    return rc;
+}
+
+/* The example as the LP text both solvers read, into *text (malloc'd). */
+static int glpk_example_text(const glpk_example *x, const proper_backend_tmpdir *d, char **text, size_t *len) {
+    char src[PROPER_BACKEND_PATH_MAX], dat[PROPER_BACKEND_PATH_MAX], out[PROPER_BACKEND_PATH_MAX], *g, *end;
+    const char *argv[10];
+    size_t n = strlen(x->file);
+    proper_error e;
+    int k = 0;
+    snprintf(src, sizeof src, "%s/%s", glpk_examples_dir(), x->file);
+    if (proper_backend_tmpdir_file(d, "model.lp", out, sizeof out, &e)) return PROPER_EIO;
+    argv[k++] = glpsol_path;
+    if (n > 4 && strcmp(x->file + n - 4, ".mod") == 0) {
+        argv[k++] = "--check"; argv[k++] = "-m"; argv[k++] = src;
+        if (x->data) {
+            snprintf(dat, sizeof dat, "%s/%s", glpk_examples_dir(), x->data);
+            argv[k++] = "-d"; argv[k++] = dat;
+        }
+    } else if (n > 4 && strcmp(x->file + n - 4, ".mps") == 0) {
+        argv[k++] = "--mps"; argv[k++] = src; argv[k++] = "--check";
+    } else {
+        argv[k++] = "--lp"; argv[k++] = src; argv[k++] = "--check";
+    }
+    argv[k++] = "--wlp"; argv[k++] = out; argv[k] = NULL;
+    if (run_glpsol(argv) || proper_read_file(out, text, len, &e)) return PROPER_EBACKEND;
+    if ((g = strstr(*text, "\nGenerals\n")) && (end = strstr(g, "\nEnd")) != NULL) {
+        memmove(g, end, strlen(end) + 1); /* the continuous relaxation */
+        *len = strlen(*text);
+    }
+    if (x->maximize && (g = strstr(*text, "\nMinimize\n")) != NULL) memcpy(g + 1, "Maximize", 8);
+    return PROPER_OK;
+}
+
+static void test_glpk_examples(void) {
+    static const glpk_example examples[] = {
+        {"cf12b.mod", NULL, 0}, {"zebra.mod", NULL, 0},   {"tsp.mod", NULL, 0},      {"food2.mod", NULL, 0},
+        {"wolfra6d.mod", NULL, 0}, {"diet.mod", NULL, 0}, {"egypt.mod", NULL, 0},   {"murtagh.mps", NULL, 0},
+        {"murtagh.mps", NULL, 1}, {"plan.lp", NULL, 0}};
+    char probe[PROPER_BACKEND_PATH_MAX];
+    size_t i;
+    FILE *f;
+    if (!have_glpsol()) SKIP("glpsol not installed (Debian package glpk-utils, or set PROPER_GLPSOL)");
+    snprintf(probe, sizeof probe, "%s/plan.lp", glpk_examples_dir());
+    if (!(f = fopen(probe, "r")))
+        SKIP("GLPK's examples not found (glpk-utils installs /usr/share/doc/glpk-utils/examples; or set "
+             "PROPER_GLPK_EXAMPLES)");
+    fclose(f);
+    for (i = 0; i < sizeof examples / sizeof examples[0]; i++) {
+        const glpk_example *x = &examples[i];
+        proper_backend_tmpdir d;
+        proper_lp lp;
+        proper_lp_solution a, b;
+        proper_error e;
+        char *text = NULL, *sol = NULL, lp_path[PROPER_BACKEND_PATH_MAX], sol_path[PROPER_BACKEND_PATH_MAX];
+        const char *argv[7];
+        size_t len, slen;
+        int ra, rb = PROPER_EBACKEND, undefined = 0;
+        proper_lp_init(&lp);
+        proper_lp_solution_init(&a);
+        proper_lp_solution_init(&b);
+        CHECK_INT(proper_backend_tmpdir_create(&d, &e), 0);
+        CHECK_INT(glpk_example_text(x, &d, &text, &len), 0);
+        if (text && proper_lp_parse_cplex(&lp, text, len, x->file, &e) == 0 &&
+            proper_backend_tmpdir_write(&d, "relaxed.lp", text, len, &e) == 0 &&
+            proper_backend_tmpdir_file(&d, "relaxed.lp", lp_path, sizeof lp_path, &e) == 0 &&
+            proper_backend_tmpdir_file(&d, "s.txt", sol_path, sizeof sol_path, &e) == 0) {
+            /* --nopresol: with GLPK's defaults murtagh's unbounded status is
+             * written as undefined ("s bas 73 81 u u 0") */
+            argv[0] = glpsol_path; argv[1] = "--lp"; argv[2] = lp_path; argv[3] = "--nopresol"; argv[4] = "-w";
+            argv[5] = sol_path; argv[6] = NULL;
+            if (run_glpsol(argv) == 0 && proper_read_file(sol_path, &sol, &slen, &e) == 0)
+                rb = proper_glpsol_parse_solution(sol, slen, "s.txt", &lp, &b, &undefined, &e);
+            ra = proper_lp_solve(&lp, NULL, &a, &e);
+            printf("  %s%s: glpsol %s %.15g, proper %s %.17g\n", x->file, x->maximize ? " (max)" : "",
+                   proper_result_string(rb), rb ? 0 : b.objective, proper_result_string(ra), ra ? 0 : a.objective);
+            CHECK_INT(undefined, 0);
+            CHECK_INT(ra, rb);
+            if (ra == 0 && rb == 0) CHECK_REL(a.objective, b.objective, 1e-9);
+        } else {
+            printf("  %s: not read: %s\n", x->file, e.message);
+            CHECK(0);
+        }
+        PROPER_FREE(text);
+        PROPER_FREE(sol);
+        proper_lp_solution_free(&a);
+        proper_lp_solution_free(&b);
+        proper_lp_free(&lp);
+        proper_backend_tmpdir_remove(&d, &e);
+    }
+}
+
 static void test_failing_binary(void) {
     proper_lp lp;
     proper_lp_solution s;
@@ -398,6 +524,7 @@ int main(void) {
     RUN(test_ill_conditioned_vs_exact);
     RUN(test_qn_lps_vs_glpsol);
     RUN(test_qn_fit_through_backend);
+    RUN(test_glpk_examples);
     RUN(test_failing_binary);
     return test_summary();
 }
