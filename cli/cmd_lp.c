@@ -29,7 +29,8 @@ static void lp_usage(FILE *out) {
             "unbounded, or numerically unreliable (the native solver could not verify\n"
             "any optimum: the residuals and the basis condition of each attempt are\n"
             "printed; see VERIFICATION in src/lp.h); 2 bad input (an unreadable file, a\n"
-            "malformed LP) or a solver failure (iteration limit, glpsol failed). With\n"
+            "malformed LP, one with integer columns) or a solver failure (iteration\n"
+            "limit, an LP too large for the native solver, glpsol failed). With\n"
             "--json the status 1 cases print {\"status\": \"infeasible\" | \"unbounded\" |\n"
             "\"unreliable\", \"message\": ...} on stdout as well.\n");
 }
