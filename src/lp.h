@@ -1150,7 +1150,10 @@ static int proper__lp_read_sections(proper__lp_reader *r) {
         proper__lp_tok kw_tok = r->tok;
         if (kw != PROPER__LP_SEC_NONE) {
             if (kw == PROPER__LP_SEC_INT)
-                return proper__lp_tok_error(r, PROPER_EUNSUPPORTED, "integer variables are not supported (LP only)");
+                return proper__lp_tok_error(r, PROPER_EUNSUPPORTED,
+                                            "integer variables are not supported (proper solves LPs only; without "
+                                            "this section, and with binaries bounded 0..1, the file is the "
+                                            "continuous relaxation)");
             if (kw == PROPER__LP_SEC_ROWS2) {
                 const char *second = proper__lp_lower_eq(r->tok.s, r->tok.n, "subject") ? "to" : "that";
                 if ((rc = proper__lp_next(r))) return rc;

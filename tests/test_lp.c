@@ -1012,6 +1012,27 @@ static void test_too_many_rows_refused(void) {
     }
 }
 
+/* An integer section (any of CPLEX's names for it) is refused where it
+ * starts, never skipped: skipping it would solve the relaxation silently,
+ * and a binary column would even lose its 0..1 bounds. */
+static void test_reader_refuses_integers(void) {
+    static const char *words[] = {"Generals", "general", "GEN", "Integers", "Binary", "binaries", "bin"};
+    size_t i;
+    for (i = 0; i < sizeof words / sizeof words[0]; i++) {
+        char text[200];
+        proper_lp lp;
+        proper_error e;
+        proper_lp_init(&lp);
+        snprintf(text, sizeof text, "Maximize\n obj: x + y\nSubject To\n c: x + y <= 1.5\n%s\n x\nEnd\n", words[i]);
+        CHECK_INT(proper_lp_parse_cplex(&lp, text, strlen(text), "mip.lp", &e), PROPER_EUNSUPPORTED);
+        CHECK_INT(e.line, 5);
+        CHECK_INT(e.col, 1);
+        CHECK_CONTAINS(e.message, "integer variables are not supported");
+        CHECK_INT((int)lp.ncols, 0); /* the output is left as it was */
+        proper_lp_free(&lp);
+    }
+}
+
 static void test_qp_diagonal_closed_form(void) {
     /* separable: x_i = clamp(-q_i / Q_ii, lo_i, hi_i) */
     double Q[9] = {2, 0, 0, 0, 4, 0, 0, 0, 1}, q[3] = {-6, 2, -0.5}, lo[3] = {0, 0, -1}, hi[3] = {2, 5, 1}, x[3];
@@ -1070,6 +1091,7 @@ int main(void) {
     RUN(test_reader_forms);
     RUN(test_reader_errors);
     RUN(test_reader_bom);
+    RUN(test_reader_refuses_integers);
     RUN(test_writer_shortest_numbers);
     RUN(test_write_read_file);
     RUN(test_solution_output_rule);
