@@ -260,7 +260,7 @@ extern "C" {
  * max_k |y_k|), and the certificates' likewise (VERIFICATION). A computed
  * entry that is 0 at the optimum comes out near 1e-16 of its vector's
  * largest, a 100% error against its own size. Measured: GLPK's example LPs
- * (docs/lp-results.md) all verify at 1e-5 and 1e-4 (at 0, 8 of them were
+ * (docs/lp-results.md) all verify at 1e-5 and 1e-4 (at 0, 9 of them were
  * refused; at 1e-6, and at 3e-5, sudoku's relaxation is: its dual path's
  * x violates rows by 1e-14 where every term is that small), and at 1e-3
  * the ill-conditioned LPs of tests/test_glpk.c get optima for LPs glpsol
