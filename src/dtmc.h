@@ -7440,10 +7440,6 @@ static int proper__dtmc_tra_line(proper_dtmc *m, proper__dtmc_tra_state *st, con
     do {
         const char *at = proper__dtmc_skip_blanks(p, r->end), *entry = rows ? at : r->text;
         if (rows && at == r->end) break;
-        if (*count == t)
-            return proper__dtmc_reader_error(r, err, entry, PROPER_EPARSE,
-                                             "more transitions than the %llu the header declares",
-                                             (unsigned long long)t);
         if (rows) {
             if ((rc = proper__dtmc_read_rows_entry(r, &p, n, &pr, &dst, what, err))) return rc;
         } else {
@@ -7456,6 +7452,10 @@ static int proper__dtmc_tra_line(proper_dtmc *m, proper__dtmc_tra_state *st, con
                 st->sum_repeats = 1;
             }
         }
+        if (*count == t)
+            return proper__dtmc_reader_error(r, err, entry, PROPER_EPARSE,
+                                             "more transitions than the %llu the header declares",
+                                             (unsigned long long)t);
         if ((rc = proper__dtmc_check_file_prob(r, at, pr, o->row_sum_tol, err))) return rc;
         (*count)++;
         if ((rc = proper__dtmc_tra_add(m, st, r, entry, src, dst, pr, o->row_sum_tol, err))) return rc;
@@ -7941,14 +7941,15 @@ static int proper__dtmc_trew_line(const proper_dtmc *m, const proper__dtmc_reade
     do {
         const char *at = proper__dtmc_skip_blanks(p, r->end), *entry = rows ? at : r->text;
         if (rows && at == r->end) break;
+        if (rows) rc = proper__dtmc_read_rows_entry(r, &p, n, &val, &d, "reward", err);
+        else if (!(rc = proper__dtmc_read_uint(r, &p, n - 1, &d, "target state", err)))
+            rc = proper__dtmc_read_real(r, &p, &val, "reward", err);
+        if (rc) return rc;
         if (*lines == count)
             return proper__dtmc_reader_error(r, err, entry, PROPER_EPARSE,
                                              "more entries than the %llu the header declares",
                                              (unsigned long long)count);
-        if (rows) rc = proper__dtmc_read_rows_entry(r, &p, n, &val, &d, "reward", err);
-        else if (!(rc = proper__dtmc_read_uint(r, &p, n - 1, &d, "target state", err)))
-            rc = proper__dtmc_read_real(r, &p, &val, "reward", err);
-        if (rc || (rc = proper__dtmc_trew_set(m, r, entry, s, d, val, v, seen, err))) return rc;
+        if ((rc = proper__dtmc_trew_set(m, r, entry, s, d, val, v, seen, err))) return rc;
         (*lines)++;
     } while (rows);
     return proper__dtmc_line_done(r, p, err);
