@@ -247,7 +247,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (i = 1; i < n; i++) {
         if (i == 1) rc = proper_dtmc_parse_lab(&m, part[i], len[i], "f.lab", &err);
         else if (i == 2) rc = proper_dtmc_parse_srew(&m, part[i], len[i], "f.srew", NULL, &err);
-        else rc = proper_dtmc_parse_trew(&m, part[i], len[i], "f.trew", "", &err);
+        else /* by its header comment's name or joining the .srew's structure, or unnamed */
+            rc = proper_dtmc_parse_trew(&m, part[i], len[i], "f.trew", size & 2 ? NULL : "", &err);
         if (rc) check_error(&err, part[i], len[i]);
     }
     check_invariants(&m);
