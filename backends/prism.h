@@ -147,7 +147,7 @@ static int proper__prismtool_argv_into(const char *prism, const proper_tool_mode
                 PROPER__PUSH(model->trew[i]);
             }
         }
-        PROPER__PUSH("-dtmc");
+        PROPER__PUSH(model->ctmc ? "-ctmc" : "-dtmc");
     }
     if (props_file) PROPER__PUSH(props_file);
     if (consts && consts[0]) {

@@ -130,6 +130,7 @@ typedef struct proper_tool_model {
     const char *const *srew;     /* n_rewards entries (or NULL) */
     const char *const *trew;     /* n_rewards entries (or NULL) */
     size_t n_rewards;
+    int ctmc;                    /* the explicit files hold a CTMC's rates */
     const char *drn;             /* Storm's explicit input */
 } proper_tool_model;
 
@@ -519,6 +520,7 @@ static int proper__tool_prepare_model(const proper_tool_kind *k, const proper_to
             model->drn = fs->drn;
             return rc;
         }
+        model->ctmc = in->dtmc->kind == PROPER_DTMC_KIND_CTMC;
         return proper__tool_export_prism(d, in->dtmc, fs, model, err);
     }
     if (!in->tra || !in->lab)
@@ -533,6 +535,15 @@ static int proper__tool_prepare_model(const proper_tool_kind *k, const proper_to
     }
     model->tra = in->tra;
     model->lab = in->lab;
+    { /* the kind, as proper reads the .tra (PRISM's "# Transitions (CTMC)") */
+        proper_dtmc m;
+        int rc;
+        proper_dtmc_init(&m);
+        rc = proper_dtmc_read_tra(&m, in->tra, NULL, err);
+        model->ctmc = m.kind == PROPER_DTMC_KIND_CTMC;
+        proper_dtmc_free(&m);
+        if (rc) return rc;
+    }
     if (in->srew || in->trew) {
         model->srew = &in->srew;
         model->trew = &in->trew;
@@ -548,16 +559,18 @@ static void proper__tool_rename_file(proper_error *err, const proper_backend_tmp
                                      const proper_tool_input *in) {
     const char *props_name = in->props_name ? in->props_name : "(property)";
     size_t n = strlen(d->path);
+    char name[PROPER_ERROR_FILE_MAX];
     if (!err || !err->file[0]) return;
-    if (strcmp(err->file, fs->props) == 0 || strcmp(err->file, "(property)") == 0) {
-        proper_error_set(err, err->code, props_name, err->line, err->col, "%s", err->message);
-    } else if (strcmp(err->file, "(model)") == 0 && in->model_file) {
-        proper_error_set(err, err->code, in->model_file, err->line, err->col, "%s", err->message);
-    } else if (n && strncmp(err->file, d->path, n) == 0 && err->file[n] == '/') {
-        char name[PROPER_ERROR_FILE_MAX];
+    if (strcmp(err->file, fs->props) == 0 || strcmp(err->file, "(property)") == 0)
+        snprintf(name, sizeof name, "%s", props_name);
+    else if (strcmp(err->file, "(model)") == 0 && in->model_file)
+        snprintf(name, sizeof name, "%s", in->model_file);
+    else if (n && strncmp(err->file, d->path, n) == 0 && err->file[n] == '/')
         snprintf(name, sizeof name, "%s", err->file + n + 1);
-        proper_error_set(err, err->code, name, err->line, err->col, "%s", err->message);
-    }
+    else
+        return;
+    /* only the file changes (the message stays: it may not be its own source) */
+    memcpy(err->file, name, sizeof name);
 }
 
 /* Standard output, a newline, then standard error, as one text for the

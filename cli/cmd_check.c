@@ -17,7 +17,7 @@
 static void check_usage(FILE *out) {
     fprintf(out,
             "usage: proper check MODEL.pm [PROPS] [options]\n"
-            "       proper check --explicit MODEL.tra MODEL.lab [PROPS] [--srew F] [--trew F] [options]\n\n"
+            "       proper check --explicit MODEL.tra MODEL.lab [PROPS] [--srew F]... [--trew F]... [options]\n\n"
             "Builds the DTMC or CTMC of a PRISM-language model (dtmc/ctmc: constants,\n"
             "formulas, labels, modules with bounded int/bool variables, renaming,\n"
             "synchronising actions, rewards, init...endinit), or reads PRISM explicit\n"
@@ -86,7 +86,12 @@ static void check_usage(FILE *out) {
             "  --export-drn FILE  write the model in Storm's DRN format\n"
             "  --export-prism FILE  write the model as a flat PRISM-language DTMC\n"
             "  --dot FILE         write a Graphviz picture of the model\n"
-            "  --srew F, --trew F (with --explicit) state / transition rewards\n"
+            "  --srew F, --trew F (with --explicit) state / transition rewards; repeat them\n"
+            "                     for several reward structures (PRISM's M1.srew, M2.srew,\n"
+            "                     ...), read in the order given: a file without PRISM's\n"
+            "                     name comment joins the last structure lacking its kind\n"
+            "  --ctmc             (with --explicit) the .tra holds rates: a CTMC (PRISM's\n"
+            "                     '# Transitions (CTMC)' comment says so by itself)\n"
             "  --backend NAME     check with NAME: native (default), prism or storm (tools\n"
             "                     from PROPER_PRISM / PROPER_STORM or PATH); the default\n"
             "                     comes from PROPER_BACKEND when set\n"
@@ -110,12 +115,22 @@ static void check_usage(FILE *out) {
             CLI_DEFAULT_PRECISION, CHECK_TIMEOUT, PROPER_TOOL_PROBE_TIMEOUT);
 }
 
+#define CHECK_MAX_REWARD_FILES 64
+
+/* A --srew (trans = 0) or --trew (trans = 1) file. */
+typedef struct reward_file {
+    int trans;
+    const char *path;
+} reward_file;
+
 typedef struct check_opts {
-    const char *model, *lab, *props, *consts, *srew, *trew;
+    const char *model, *lab, *props, *consts;
+    reward_file rewards[CHECK_MAX_REWARD_FILES]; /* in the order given */
+    size_t n_rewards, n_srew, n_trew;
     const char *export_explicit, *export_drn, *export_prism, *dot;
     const char *backend, *property, *params;
     const char *run_consts; /* the constants of this run (one combination of --const ranges) */
-    int explicit_files, json, fixdl, nofixdl, noprobchecks, exact, test;
+    int explicit_files, ctmc, json, fixdl, nofixdl, noprobchecks, exact, test;
     uint32_t max_states;
     uint64_t max_transitions;
     double precision, timeout;
@@ -161,10 +176,30 @@ static int take_positionals(cli_args *a, check_opts *o, const char **pos, int n)
     }
     if (n < 1) return cli_usage_error(a, "missing MODEL.pm");
     if (n > 2) return cli_usage_error(a, "unexpected argument '%s'", pos[2]);
-    if (o->srew || o->trew) return cli_usage_error(a, "--srew/--trew need --explicit");
+    if (o->n_rewards || o->ctmc) return cli_usage_error(a, "--srew/--trew/--ctmc need --explicit");
     o->model = pos[0];
     o->props = pos[1];
     return CLI_OK;
+}
+
+/* The --srew/--trew file a.value, in order. */
+static void add_reward_file(cli_args *a, check_opts *o, int trans) {
+    if (o->n_rewards == CHECK_MAX_REWARD_FILES) {
+        cli_usage_error(a, "more than %d --srew/--trew files", CHECK_MAX_REWARD_FILES);
+        return;
+    }
+    o->rewards[o->n_rewards].trans = trans;
+    o->rewards[o->n_rewards++].path = a->value;
+    if (trans) o->n_trew++;
+    else o->n_srew++;
+}
+
+/* The first --srew (trans = 0) or --trew (trans = 1) file, or NULL. */
+static const char *first_reward_file(const check_opts *o, int trans) {
+    size_t i;
+    for (i = 0; i < o->n_rewards; i++)
+        if (o->rewards[i].trans == trans) return o->rewards[i].path;
+    return NULL;
 }
 
 /* Options into *o; -1 after printing the usage for --help. */
@@ -197,8 +232,9 @@ static int parse_args(int argc, char **argv, check_opts *o) {
         else if (cli_opt(&a, "--export-drn")) o->export_drn = a.value;
         else if (cli_opt(&a, "--export-prism")) o->export_prism = a.value;
         else if (cli_opt(&a, "--dot")) o->dot = a.value;
-        else if (cli_opt(&a, "--srew")) o->srew = a.value;
-        else if (cli_opt(&a, "--trew")) o->trew = a.value;
+        else if (cli_flag(&a, "--ctmc")) o->ctmc = 1;
+        else if (cli_opt(&a, "--srew")) add_reward_file(&a, o, 0);
+        else if (cli_opt(&a, "--trew")) add_reward_file(&a, o, 1);
         else if (cli_opt_double(&a, "--precision", "(0,1)", &o->precision)) {
         } else if (cli_opt_double(&a, "--timeout", "(0,inf)", &o->timeout)) {
         } else if (cli_opt_uint(&a, "--max-states", 1, 0xFFFFFFF0ull, &max_states)) {
@@ -221,13 +257,15 @@ static int load_model(const check_opts *o, proper_prism_model **pm, proper_dtmc 
     proper_dtmc_init(d);
     if (o->explicit_files) {
         proper_dtmc_import_opts io;
+        size_t i;
         io = proper_dtmc_import_opts_default();
         io.fix_deadlocks = o->fixdl;
         io.max_states = o->max_states;
-        if (proper_dtmc_read_tra(d, o->model, &io, err) || proper_dtmc_read_lab(d, o->lab, err) ||
-            (o->srew && proper_dtmc_read_srew(d, o->srew, NULL, err)) ||
-            (o->trew && proper_dtmc_read_trew(d, o->trew, NULL, err)))
-            return cli_report(err);
+        io.ctmc = o->ctmc;
+        if (proper_dtmc_read_tra(d, o->model, &io, err) || proper_dtmc_read_lab(d, o->lab, err)) return cli_report(err);
+        for (i = 0; i < o->n_rewards; i++)
+            if ((o->rewards[i].trans ? proper_dtmc_read_trew : proper_dtmc_read_srew)(d, o->rewards[i].path, NULL, err))
+                return cli_report(err);
         return CLI_OK;
     }
     if (proper_prism_read(pm, o->model, err)) return cli_report(err);
@@ -824,8 +862,8 @@ static proper_backend_check_request tool_request(const check_opts *o, const prop
     req.model_kind = o->explicit_files ? PROPER_BACKEND_MODEL_EXPLICIT : PROPER_BACKEND_MODEL_PRISM;
     req.model_path = o->model;
     req.labels_path = o->lab;
-    req.state_rewards_path = o->srew;
-    req.trans_rewards_path = o->trew;
+    req.state_rewards_path = first_reward_file(o, 0);
+    req.trans_rewards_path = first_reward_file(o, 1);
     req.constants = o->run_consts;
     req.property = proper_prism_props_text(p, i);
     req.rel_precision = o->precision;
@@ -862,6 +900,9 @@ static int check_with_tool(const check_opts *o, const proper_backend *b, const p
     int status = CLI_OK;
     cli_json j;
     proper_error_clear(&err);
+    if (o->n_srew > 1 || o->n_trew > 1)
+        return cli_fail("check: --backend %s takes at most one --srew and one --trew", b->name);
+    if (o->ctmc) return cli_fail("check: --backend %s reads PRISM's own CTMC comment, not --ctmc", b->name);
     if (proper_backend_probe_within(b, o->timeout, &info, &err)) return cli_report(&err);
     if (!info.installed && info.found)
         return cli_fail("backend %s (%s) is there but unusable: %s", b->name, info.path, err.message);

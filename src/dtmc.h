@@ -8032,6 +8032,8 @@ PROPER_API int proper_dtmc_write_tra(const proper_dtmc *m, FILE *f, proper_error
     uint32_t s;
     uint64_t k;
     char num[PROPER_DOUBLE_CHARS];
+    /* rates say so as PRISM's -exportmodel does, so the file reads back as a CTMC */
+    if (m->kind == PROPER_DTMC_KIND_CTMC) fputs("# Transitions (CTMC)\n", f);
     fprintf(f, "%u %llu\n", (unsigned)m->n_states, (unsigned long long)m->n_trans);
     for (s = 0; s < m->n_states; s++)
         for (k = m->row[s]; k < m->row[s + 1]; k++)

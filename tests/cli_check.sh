@@ -90,6 +90,25 @@ run chk --explicit "$T/mps.tra" "$T/mps.lab" --srew "$T/mps2.srew" 'R=? [ F "end
 status_is check_explicit_roundtrip 0 &&
     check check_explicit_roundtrip rel_near "$(json_get "$T/out" properties.0.value)" 4.5957427868619100 1e-12
 
+# several reward structures from PRISM-style numbered files, in the order given
+# (the values are those of the PRISM-language model above)
+run chk --explicit "$T/mps.tra" "$T/mps.lab" --srew "$T/mps1.srew" --srew "$T/mps2.srew" \
+    'R{"time"}=? [ F "end" ]; R{"cost"}=? [ F "end" ]' --json
+status_is check_explicit_two_rewards 0 &&
+    check check_explicit_two_rewards rel_near "$(json_get "$T/out" properties.0.value)" 0.62871465174063650 1e-12 &&
+    check check_explicit_two_rewards_cost rel_near "$(json_get "$T/out" properties.1.value)" 4.5957427868619100 1e-12
+# a CTMC's export says so ("# Transitions (CTMC)", as PRISM writes it) and reads
+# back as a CTMC; without the comment --ctmc says the .tra holds rates
+run chk tests/transcripts/inputs/mm1k.sm 'P=? [ F<=T "full" ]' --const T=10 --export-explicit "$T/q" --json
+want=$(json_get "$T/out" properties.0.value)
+contains check_ctmc_export_comment "$T/q.tra" "# Transitions (CTMC)"
+run chk --explicit "$T/q.tra" "$T/q.lab" 'P=? [ F<=10 "full" ]' --json
+status_is check_ctmc_explicit 0 && check check_ctmc_explicit rel_near "$(json_get "$T/out" properties.0.value)" "$want" 1e-12
+grep -v '^#' "$T/q.tra" > "$T/r.tra"
+run chk --explicit "$T/r.tra" "$T/q.lab" 'P=? [ F<=10 "full" ]' --ctmc --json
+status_is check_ctmc_flag 0 && check check_ctmc_flag rel_near "$(json_get "$T/out" properties.0.value)" "$want" 1e-12
+expect_error check_ctmc_missing "probability 4 is above 1" chk --explicit "$T/r.tra" "$T/q.lab" 'P=? [ F<=10 "full" ]'
+
 run chk "$T/flat.pm" 'R{"time"}=? [ F "end" ]' --json
 status_is check_flat_prism_roundtrip 0 &&
     check check_flat_prism_roundtrip rel_near "$(json_get "$T/out" properties.0.value)" 0.62871465174063650 1e-12
@@ -258,7 +277,7 @@ expect_error check_missing_value "proper check: option '--const' needs a value" 
 expect_error check_bad_precision "--precision: expected a number in (0,1), got '2'" chk $M/die.pm --precision 2
 expect_error check_no_model "proper check: missing MODEL.pm" chk
 expect_error check_too_many "unexpected argument 'extra'" chk $M/die.pm 'P=? [ F d=1 ]' extra
-expect_error check_srew_needs_explicit "--srew/--trew need --explicit" chk $M/die.pm --srew x.srew
+expect_error check_srew_needs_explicit "--srew/--trew/--ctmc need --explicit" chk $M/die.pm --srew x.srew
 # one --precision default (CLI_DEFAULT_PRECISION) in check, crosscheck and pmf
 for c in check crosscheck pmf; do
     run_proper $c --help

@@ -240,6 +240,9 @@ PROPER_PRISM=$T/prism-args expect_text crosscheck_via_explicit 0 "all values agr
     $M/minpathsum.pm 'R{"time"}=? [ F "end" ]' --const $MPS --via-explicit
 if grep -q '/model.tra$' "$T/args.log" && grep -q '/model2.trew$' "$T/args.log" && grep -q '/model.sta$' "$T/args.log"
 then ok crosscheck_via_explicit_args; else fail crosscheck_via_explicit_args "$(cat "$T/args.log")"; fi
+# a CTMC goes to PRISM as -ctmc (as -dtmc PRISM would read its rates as probabilities)
+PROPER_PRISM=$T/prism-args run xc tests/transcripts/inputs/mm1k.sm 'R=? [ F "full" ]' --const T=10 --via-explicit
+check crosscheck_via_explicit_ctmc grep -qx -- -ctmc "$T/args.log"
 # the tools are asked for the CLI's one default precision, 1e-12 (was 1e-14 here)
 check crosscheck_default_precision [ "$(grep -A1 -- -epsilon "$T/args.log" | tail -n 1)" = 1e-12 ]
 

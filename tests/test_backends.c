@@ -592,6 +592,16 @@ static void test_prism_argv(void) {
     check_argv(&a, expl); /* unchanged on failure */
     proper_tool_argv_free(&a);
     CHECK_INT(a.argc, 0);
+    /* a CTMC's rates: -ctmc where a DTMC has -dtmc (PRISM would read rates
+     * as probabilities, "Type: DTMC (user-specified)") */
+    o.epsilon = 1e-8;
+    m.ctmc = 1;
+    m.sta = NULL;
+    m.n_rewards = 0;
+    CHECK_INT(proper_prismtool_argv("prism", &m, "p", NULL, &o, &a, &err), 0);
+    if (a.argc == 9) CHECK_STR(a.argv[5], "-ctmc");
+    CHECK_INT(a.argc, 9);
+    proper_tool_argv_free(&a);
 }
 
 static void test_storm_argv(void) {
