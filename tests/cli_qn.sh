@@ -278,6 +278,9 @@ run_proper lp solve "$work/chvatal.lp"
 status_is lp_verified 0 && contains lp_verified_line "$T/out" "verified    residual 0, gap 0, basis condition"
 printf 'Minimize\n obj: x +\nEnd\n' > "$work/bad.lp"
 expect_error lp_parse_error "bad.lp:3:1: expected a term" "$P" lp solve "$work/bad.lp"
+# an integer section is refused where it starts, never skipped (proper solves LPs only)
+expect_error lp_integer_section "glpk_style_generals.lp:15:1: integer variables are not supported" \
+    "$P" lp solve tests/corpus/lp/glpk_style_generals.lp
 expect_error qn_bad_predict "method must be ssa, euler or rk4 (got 'exact')" \
     "$P" qn whatif --network "$work/net.csv" --learned "$work/net.csv" --population 3,1,1 --predict exact
 # Runaway simulations end at once with exit 2 (both ran forever): the event
