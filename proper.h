@@ -44,54 +44,54 @@
  * CONTENTS
  *   This manual, then each module with its own manual at its first line
  *   (line numbers are of this file):
- *     core.h      line   671  errors with file:line:col, allocation, growable
+ *     core.h      line   697  errors with file:line:col, allocation, growable
  *                             arrays, strings and a string builder, interning,
  *                             number parsing and shortest round-trip
  *                             formatting, bit sets, dense LU, RNG, alias
  *                             tables, file reading
- *     trace.h     line  1785  the trace format, its reader and writer, the
+ *     trace.h     line  1811  the trace format, its reader and writer, the
  *                             low-overhead per-thread recorder
- *     fft.h       line  3230  real-input FFT plans for power-of-two sizes
- *     stats.h     line  3938  normal/t/chi-square distributions, normal,
+ *     fft.h       line  3256  real-input FFT plans for power-of-two sizes
+ *     stats.h     line  3964  normal/t/chi-square distributions, normal,
  *                             t and Wilson intervals, simultaneous levels, KL,
  *                             chi-square and KS tests
- *     pmf.h       line  5015  discrete PMFs on a grid: samples, moments,
+ *     pmf.h       line  5041  discrete PMFs on a grid: samples, moments,
  *                             convolution, mixture, loops
- *     sre.h       line  6450  stochastic regular expressions: language,
+ *     sre.h       line  6476  stochastic regular expressions: language,
  *                             evaluation to a PMF, automaton -> SRE
- *     dtmc.h      line  9343  the one Markov-chain model (DTMC or CTMC):
+ *     dtmc.h      line  9369  the one Markov-chain model (DTMC or CTMC):
  *                             builder, direct and iterative solvers with
  *                             proven error bounds, CSL by uniformisation,
  *                             explicit/DRN/DOT/PRISM files
- *     exact.h     line 17567  big integers, rationals, rational functions;
+ *     exact.h     line 17769  big integers, rationals, rational functions;
  *                             exact and parametric solving by state elimination
- *     ltl.h       line 22073  LTL on DTMCs: refinement of the chain per
+ *     ltl.h       line 22275  LTL on DTMCs: refinement of the chain per
  *                             temporal subformula (Courcoubetis-Yannakakis),
  *                             co-safe LTL rewards by a DFA product, E/A[ltl],
  *                             Pmin/Pmax of LTL on interval models
- *     prism.h     line 25443  the PRISM language (DTMCs and CTMCs) and
+ *     prism.h     line 25645  the PRISM language (DTMCs and CTMCs) and
  *                             its property language, on top of dtmc.h
- *     synth.h     line 34173  annotated C/Java source -> parametric DTMC
+ *     synth.h     line 34375  annotated C/Java source -> parametric DTMC
  *                             (the PROPER method)
- *     estimate.h  line 35648  per-run count logs -> parameter
+ *     estimate.h  line 35850  per-run count logs -> parameter
  *                             intervals -> property interval
- *     annot.h     line 37017  probabilistic performance annotations
+ *     annot.h     line 37219  probabilistic performance annotations
  *                             (Freud): how a function's time or memory
  *                             depends on its input, fitted from call logs
- *     vlmc.h      line 42674  VLMC learning from location traces, Markov
+ *     vlmc.h      line 42876  VLMC learning from location traces, Markov
  *                             hull, steps to termination
- *     lp.h        line 45417  linear programs: CPLEX LP files, a native
+ *     lp.h        line 45619  linear programs: CPLEX LP files, a native
  *                             simplex, a box-constrained QP
- *     qn.h        line 48637  closed queueing networks: simulation, mean
+ *     qn.h        line 48925  closed queueing networks: simulation, mean
  *                             field, MVA, the exact CTMC, rates and routing
  *                             learned by LP/QP
- *     sim.h       line 51008  discrete-event simulation of multithreaded
+ *     sim.h       line 51296  discrete-event simulation of multithreaded
  *                             programs (Tarvo & Reiss): queues, thread pools,
  *                             CPUs, locks, I/O
- *     backend.h   line 55862  external engines behind one interface:
+ *     backend.h   line 56150  external engines behind one interface:
  *                             plugins, registry, subprocess runner
  *     backend_native.h
- *                 line 56800  proper's own engines (prism.h, dtmc.h,
+ *                 line 57088  proper's own engines (prism.h, dtmc.h,
  *                             lp.h) as the backend "native"
  *   The adapters for PRISM, Storm and glpsol are separate headers in
  *   backends/ of the source tree; they are not part of proper.h.
@@ -139,149 +139,152 @@
  *                           time of the implementation file (see README).
  *   Tunables: each is defined only if not already defined, so it can be set
  *   before the include; its meaning is the comment above it at the given line.
- *   PROPER_MAX_FILE_BYTES           ((size_t)1 << 30)      core.h line 974
- *   PROPER_TRACE_NAME_MAX           255                    trace.h line 1936
- *   PROPER_TRACE_LOOP_MAX           1048576                trace.h line 1945
- *   PROPER_FFT_BLOCK                4096                   fft.h line 3347
- *   PROPER_STATS_SERIES_EPS         1e-16                  stats.h line 3977
- *   PROPER_STATS_SERIES_MAX_ITER    1000000                stats.h line 3983
- *   PROPER_STATS_ROOT_RTOL          4e-16                  stats.h line 3988
- *   PROPER_STATS_ROOT_MAX_ITER      400                    stats.h line 3991
- *   PROPER_STATS_PVALUE_FLOOR       1e-300                 stats.h line 3996
- *   PROPER_STATS_PROB_TOL           1e-9                   stats.h line 4000
- *   PROPER_STATS_CHI2_MIN_EXPECTED  5.0                    stats.h line 4005
- *   PROPER_PMF_SUM_TOL              1e-6                   pmf.h line 5106
- *   PROPER_PMF_WIDTH_RTOL           1e-9                   pmf.h line 5110
- *   PROPER_PMF_GRID_TOL             1e-6                   pmf.h line 5114
- *   PROPER_PMF_MAX_BINS             ((size_t)1 << 27)      pmf.h line 5119
- *   PROPER_PMF_MAX_INFERRED_BINS    ((size_t)1 << 20)      pmf.h line 5124
- *   PROPER_PMF_QUANTILE_TOL         1e-12                  pmf.h line 5129
- *   PROPER_PMF_HORNER_TOL           1e-18                  pmf.h line 5134
- *   PROPER_PMF_LOOP_SPLIT           64                     pmf.h line 5153
- *   PROPER_PMF_FFT_COST             6.0                    pmf.h line 5156
- *   PROPER_SRE_PROB_TOL             1e-9                   sre.h line 6635
- *   PROPER_SRE_MAX_NESTING          200                    sre.h line 6640
- *   PROPER_SRE_MAX_ITERATIONS       100000                 sre.h line 6645
- *   PROPER_SRE_DEFAULT_TRUNCATE_EPS 1e-12                  sre.h line 6649
- *   PROPER_SRE_DEFAULT_MARKOV_EPS   1e-12                  sre.h line 6653
- *   PROPER_SRE_DEFAULT_WIDTH        1.0                    sre.h line 6657
- *   PROPER_SRE_MAX_AUTOMATON_SIZE   1000000                sre.h line 6665
- *   PROPER_SRE_ROUNDING_RTOL        1e-3                   sre.h line 6671
- *   PROPER_DTMC_ROW_SUM_TOL         1e-6                   dtmc.h line 9552
- *   PROPER_DTMC_REL_PRECISION       1e-10                  dtmc.h line 9560
- *   PROPER_DTMC_FLOOR_FACTOR        100.0                  dtmc.h line 9568
- *   PROPER_DTMC_DENSE_MAX           256                    dtmc.h line 9573
- *   PROPER_DTMC_DIRECT_MAX          1024                   dtmc.h line 9584
- *   PROPER_DTMC_GTH_MAX             256                    dtmc.h line 9593
- *   PROPER_DTMC_BAND_MAX            64                     dtmc.h line 9601
- *   PROPER_DTMC_MAX_SWEEPS          1000000                dtmc.h line 9606
- *   PROPER_DTMC_CYCLE_MAX           256                    dtmc.h line 9617
- *   PROPER_DTMC_TRANSIENT_ACCURACY  1e-12                  dtmc.h line 9623
- *   PROPER_DTMC_MAX_POISSON_STEPS   1000000000UL           dtmc.h line 9631
- *   PROPER_DTMC_BOUND_CHECK_FROM    4096UL                 dtmc.h line 9639
- *   PROPER_DTMC_MAX_STEP_WORK       1e11                   dtmc.h line 9650
- *   PROPER_DTMC_PARAM_TIE           1e-12                  dtmc.h line 9658
- *   PROPER_DTMC_PARAM_MAX_ITER      10000UL                dtmc.h line 9661
- *   PROPER_DTMC_MAX_STATES          0xFFFFFFF0u            dtmc.h line 9666
- *   PROPER_EXACT_MAX_LIMBS          (1u << 20)             exact.h line 17666
- *   PROPER_EXACT_MAX_EXP10          100000                 exact.h line 17672
- *   PROPER_EXACT_MAX_STEPS          1000ul                 exact.h line 17680
- *   PROPER_EXACT_MAX_POWER          1000                   exact.h line 17685
- *   PROPER_EXACT_MAX_TERMS          100000                 exact.h line 17690
- *   PROPER_EXACT_MAX_GCD_WORK       1000000000ull          exact.h line 17700
- *   PROPER_EXACT_MAX_WORK           30000000000ull         exact.h line 17712
- *   PROPER_EXACT_MAX_STATES         1000000                exact.h line 17717
- *   PROPER_EXACT_MAX_ENTRIES        20000000u              exact.h line 17724
- *   PROPER_EXACT_MOD_MAX_DEG        65536u                 exact.h line 19667
- *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 22170
- *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 22176
- *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 22183
- *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 22188
- *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 22199
- *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 22206
- *   PROPER_LTL_MAX_JUMP_UNTILS      12                     ltl.h line 22213
- *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 22219
- *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 25704
- *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 25709
- *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 25714
- *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 25719
- *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 25724
- *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 26300
- *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 29539
- *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 30140
- *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 32539
- *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 34276
- *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 34279
- *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 35788
- *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 35791
- *   PROPER_ANNOT_CORR               0.99                   annot.h line 37221
- *   PROPER_ANNOT_R2                 0.9                    annot.h line 37225
- *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 37229
- *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 37233
- *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 37237
- *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 37241
- *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 37247
- *   PROPER_ANNOT_CUTS               32                     annot.h line 37251
- *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 37255
- *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 37259
- *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 37263
- *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 37268
- *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 37272
- *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 37276
- *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 37280
- *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 37285
- *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 37289
- *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 37521
- *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 37595
- *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 37706
- *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 37710
- *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 39566
- *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 39570
- *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 42856
- *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 42861
- *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 42869
- *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 42873
- *   PROPER_LP_PERTURB               1e-6                   lp.h line 45597
- *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 45612
- *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 45615
- *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 45618
- *   PROPER_LP_SING_TOL              1e-11                  lp.h line 45621
- *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 45624
- *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 45627
- *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 45632
- *   PROPER_LP_SCALE_PASSES          6                      lp.h line 45636
- *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 45643
- *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 45648
- *   PROPER_LP_COND_TOL              1e-9                   lp.h line 45654
- *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 45659
- *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 48254
- *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 48728
- *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 48732
- *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 48736
- *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 48743
- *   PROPER_QN_RESUM_EVERY           256                    qn.h line 48748
- *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 48818
- *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 48821
- *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 48872
- *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 48875
- *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 48878
- *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 48912
- *   PROPER_QN_LAD_KEEP              2                      qn.h line 49956
- *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 49959
- *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 49962
- *   PROPER_SIM_BUCKETS              200                    sim.h line 51155
- *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 51160
- *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 51164
- *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 51168
- *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 51172
- *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 51176
- *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 51180
- *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 51289
- *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 51581
- *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 55940
- *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 55945
- *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 55951
- *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 55955
+ *   PROPER_MAX_FILE_BYTES           ((size_t)1 << 30)      core.h line 1000
+ *   PROPER_TRACE_NAME_MAX           255                    trace.h line 1962
+ *   PROPER_TRACE_LOOP_MAX           1048576                trace.h line 1971
+ *   PROPER_FFT_BLOCK                4096                   fft.h line 3373
+ *   PROPER_STATS_SERIES_EPS         1e-16                  stats.h line 4003
+ *   PROPER_STATS_SERIES_MAX_ITER    1000000                stats.h line 4009
+ *   PROPER_STATS_ROOT_RTOL          4e-16                  stats.h line 4014
+ *   PROPER_STATS_ROOT_MAX_ITER      400                    stats.h line 4017
+ *   PROPER_STATS_PVALUE_FLOOR       1e-300                 stats.h line 4022
+ *   PROPER_STATS_PROB_TOL           1e-9                   stats.h line 4026
+ *   PROPER_STATS_CHI2_MIN_EXPECTED  5.0                    stats.h line 4031
+ *   PROPER_PMF_SUM_TOL              1e-6                   pmf.h line 5132
+ *   PROPER_PMF_WIDTH_RTOL           1e-9                   pmf.h line 5136
+ *   PROPER_PMF_GRID_TOL             1e-6                   pmf.h line 5140
+ *   PROPER_PMF_MAX_BINS             ((size_t)1 << 27)      pmf.h line 5145
+ *   PROPER_PMF_MAX_INFERRED_BINS    ((size_t)1 << 20)      pmf.h line 5150
+ *   PROPER_PMF_QUANTILE_TOL         1e-12                  pmf.h line 5155
+ *   PROPER_PMF_HORNER_TOL           1e-18                  pmf.h line 5160
+ *   PROPER_PMF_LOOP_SPLIT           64                     pmf.h line 5179
+ *   PROPER_PMF_FFT_COST             6.0                    pmf.h line 5182
+ *   PROPER_SRE_PROB_TOL             1e-9                   sre.h line 6661
+ *   PROPER_SRE_MAX_NESTING          200                    sre.h line 6666
+ *   PROPER_SRE_MAX_ITERATIONS       100000                 sre.h line 6671
+ *   PROPER_SRE_DEFAULT_TRUNCATE_EPS 1e-12                  sre.h line 6675
+ *   PROPER_SRE_DEFAULT_MARKOV_EPS   1e-12                  sre.h line 6679
+ *   PROPER_SRE_DEFAULT_WIDTH        1.0                    sre.h line 6683
+ *   PROPER_SRE_MAX_AUTOMATON_SIZE   1000000                sre.h line 6691
+ *   PROPER_SRE_ROUNDING_RTOL        1e-3                   sre.h line 6697
+ *   PROPER_DTMC_ROW_SUM_TOL         1e-6                   dtmc.h line 9578
+ *   PROPER_DTMC_REL_PRECISION       1e-10                  dtmc.h line 9586
+ *   PROPER_DTMC_FLOOR_FACTOR        100.0                  dtmc.h line 9594
+ *   PROPER_DTMC_DENSE_MAX           256                    dtmc.h line 9599
+ *   PROPER_DTMC_DIRECT_MAX          1024                   dtmc.h line 9610
+ *   PROPER_DTMC_GTH_MAX             256                    dtmc.h line 9619
+ *   PROPER_DTMC_BAND_MAX            64                     dtmc.h line 9627
+ *   PROPER_DTMC_MAX_SWEEPS          1000000                dtmc.h line 9632
+ *   PROPER_DTMC_CYCLE_MAX           256                    dtmc.h line 9643
+ *   PROPER_DTMC_TRANSIENT_ACCURACY  1e-12                  dtmc.h line 9649
+ *   PROPER_DTMC_MAX_POISSON_STEPS   1000000000UL           dtmc.h line 9657
+ *   PROPER_DTMC_BOUND_CHECK_FROM    4096UL                 dtmc.h line 9665
+ *   PROPER_DTMC_MAX_STEP_WORK       1e11                   dtmc.h line 9676
+ *   PROPER_DTMC_PARAM_TIE           1e-12                  dtmc.h line 9684
+ *   PROPER_DTMC_PARAM_MAX_ITER      10000UL                dtmc.h line 9687
+ *   PROPER_DTMC_MAX_STATES          0xFFFFFFF0u            dtmc.h line 9692
+ *   PROPER_EXACT_MAX_LIMBS          (1u << 20)             exact.h line 17868
+ *   PROPER_EXACT_MAX_EXP10          100000                 exact.h line 17874
+ *   PROPER_EXACT_MAX_STEPS          1000ul                 exact.h line 17882
+ *   PROPER_EXACT_MAX_POWER          1000                   exact.h line 17887
+ *   PROPER_EXACT_MAX_TERMS          100000                 exact.h line 17892
+ *   PROPER_EXACT_MAX_GCD_WORK       1000000000ull          exact.h line 17902
+ *   PROPER_EXACT_MAX_WORK           30000000000ull         exact.h line 17914
+ *   PROPER_EXACT_MAX_STATES         1000000                exact.h line 17919
+ *   PROPER_EXACT_MAX_ENTRIES        20000000u              exact.h line 17926
+ *   PROPER_EXACT_MOD_MAX_DEG        65536u                 exact.h line 19869
+ *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 22372
+ *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 22378
+ *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 22385
+ *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 22390
+ *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 22401
+ *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 22408
+ *   PROPER_LTL_MAX_JUMP_UNTILS      12                     ltl.h line 22415
+ *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 22421
+ *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 25906
+ *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 25911
+ *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 25916
+ *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 25921
+ *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 25926
+ *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 26502
+ *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 29741
+ *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 30342
+ *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 32741
+ *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 34478
+ *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 34481
+ *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 35990
+ *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 35993
+ *   PROPER_ANNOT_CORR               0.99                   annot.h line 37423
+ *   PROPER_ANNOT_R2                 0.9                    annot.h line 37427
+ *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 37431
+ *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 37435
+ *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 37439
+ *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 37443
+ *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 37449
+ *   PROPER_ANNOT_CUTS               32                     annot.h line 37453
+ *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 37457
+ *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 37461
+ *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 37465
+ *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 37470
+ *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 37474
+ *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 37478
+ *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 37482
+ *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 37487
+ *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 37491
+ *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 37723
+ *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 37797
+ *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 37908
+ *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 37912
+ *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 39768
+ *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 39772
+ *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 43058
+ *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 43063
+ *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 43071
+ *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 43075
+ *   PROPER_LP_PERTURB               1e-6                   lp.h line 45807
+ *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 45822
+ *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 45825
+ *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 45828
+ *   PROPER_LP_SING_TOL              1e-11                  lp.h line 45831
+ *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 45834
+ *   PROPER_LP_MAX_ROWS              100000                 lp.h line 45850
+ *   PROPER_LP_MAX_KERNEL            2000                   lp.h line 45853
+ *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 45856
+ *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 45861
+ *   PROPER_LP_SCALE_PASSES          6                      lp.h line 45865
+ *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 45872
+ *   PROPER_LP_VERIFY_FLOOR          1e-4                   lp.h line 45888
+ *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 45891
+ *   PROPER_LP_COND_TOL              1e-9                   lp.h line 45897
+ *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 45902
+ *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 48535
+ *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 49016
+ *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 49020
+ *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 49024
+ *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 49031
+ *   PROPER_QN_RESUM_EVERY           256                    qn.h line 49036
+ *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 49106
+ *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 49109
+ *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 49160
+ *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 49163
+ *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 49166
+ *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 49200
+ *   PROPER_QN_LAD_KEEP              2                      qn.h line 50244
+ *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 50247
+ *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 50250
+ *   PROPER_SIM_BUCKETS              200                    sim.h line 51443
+ *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 51448
+ *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 51452
+ *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 51456
+ *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 51460
+ *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 51464
+ *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 51468
+ *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 51577
+ *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 51869
+ *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 56228
+ *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 56233
+ *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 56239
+ *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 56243
  *
  * THREAD SAFETY
  *   No global or thread-local mutable state. Objects are not locked: two
@@ -309,6 +312,29 @@
  *   PROPER_VERSION_STRING.
  *
  * CHANGELOG
+ *   0.8.1  Inputs nobody here wrote: PRISM's explicit exports, GLPK's example
+ *     LPs, PRISM's properties files through Storm. dtmc: the explicit readers
+ *     take PRISM's -exportrows rows (.tra and .trew), its "# Transitions
+ *     (CTMC)" comment (a CTMC without opts.ctmc; "(DTMC)" read as rates,
+ *     "(MDP)" and "(IDTMC)" refused there), several initial states in a .lab
+ *     (a uniform initial distribution: results are ranges, as PRISM gives),
+ *     a transition listed once per action (summed, in files with actions or
+ *     rows), and a .srew/.trew without PRISM's name comment joins the last
+ *     structure lacking that kind (a -exportrows .trew was a second, unnamed
+ *     structure, so R{"r"} left out its transition rewards); a CTMC's .tra
+ *     export carries the CTMC comment. lp: verification and certificates
+ *     measure each entry against at least PROPER_LP_VERIFY_FLOOR of its
+ *     vector's largest (correct optima of GLPK's cf12b, tsp, zebra, ... were
+ *     refused as unreliable, murtagh's unbounded ray failed its check);
+ *     PROPER_LP_MAX_ROWS and PROPER_LP_MAX_KERNEL refuse LPs too large for
+ *     the dense native solver at once (huge.mod ran for hours); an integer
+ *     section's refusal says how to get the relaxation. backends: the Storm
+ *     adapter translates PRISM's label definitions, {F}{min}/{max} filters,
+ *     two-argument filters and => between formulas, reads filter results,
+ *     and names the properties or model file in Storm's parse errors; a CTMC
+ *     goes to PRISM's explicit import as -ctmc (it went as -dtmc); an error
+ *     renamed to the user's file keeps its message (it became "backend
+ *     failed"). cli: check --ctmc, repeatable --srew/--trew.
  *   0.8.0  prism: proven bounds cover the model's own rounding: the build
  *     evaluates probabilities, rates and rewards with a running error bound
  *     (decimal literals exact when their decimal is their double; + - * /
@@ -694,8 +720,8 @@
 
 #define PROPER_VERSION_MAJOR 0
 #define PROPER_VERSION_MINOR 8
-#define PROPER_VERSION_PATCH 0
-#define PROPER_VERSION_STRING "0.8.0"
+#define PROPER_VERSION_PATCH 1
+#define PROPER_VERSION_STRING "0.8.1"
 
 #ifndef PROPER_API
 #ifdef PROPER_STATIC
@@ -10334,17 +10360,30 @@ PROPER_API int proper_dtmc_ctmc_reward_instant_stats(const proper_dtmc *m, const
 
 /* ---- PRISM explicit import ----------------------------------------------
  * .tra: first line "STATES TRANSITIONS", then one line "src dst prob" per
- * transition (any order; rows are checked after reading). .lab: first line
+ * transition (any order; rows are checked after reading; an action label
+ * may follow the probability), or one line per row as PRISM's -exportrows
+ * writes it: "src prob:dst prob:dst ...". PRISM lists a transition once
+ * per action when commands of different actions overlap (as many entries
+ * as the header counts): in a file with action labels or row lines a
+ * repeated transition gets the sum of its probabilities (rates), as the
+ * model has it; in a plain file a repeat is an error. .lab: first line
  * `0="init" 1="deadlock" 2="name" ...`, then lines "state: id id ...".
  * .srew: "STATES NONZERO" then "state reward". .trew: "STATES TRANSITIONS"
- * then "src dst reward". Lines starting with '#' (comments PRISM writes in
- * reward files) and blank lines are skipped, as is a UTF-8 byte order mark
- * at the start of a file. Errors give file:line:col.
- * The "init" label of a .lab sets m->init (more than one initial state is
- * PROPER_EUNSUPPORTED); "deadlock" sets m->deadlock; others become labels. */
+ * then "src dst reward", or rows "src reward:dst ..." (a line "src" alone
+ * for a state without entries, as -exportrows writes them). Lines starting
+ * with '#' (comments PRISM writes) and blank lines are skipped, as is a
+ * UTF-8 byte order mark at the start of a file. Errors give file:line:col.
+ * PRISM's comment "# Transitions (CTMC)" before a .tra's header makes it a
+ * CTMC (rates) without opts.ctmc; "(DTMC)" with opts.ctmc set, or any other
+ * kind ("(MDP)"), is refused. Files without the comment (-exportrows,
+ * -noexportheaders, -exporttrans) are a DTMC unless opts.ctmc says rates.
+ * The "init" label of a .lab sets m->init; several initial states (PRISM's
+ * init...endinit) become a uniform m->init_dist over them, as prism.h
+ * builds such models, so results are ranges over them as PRISM gives;
+ * "deadlock" sets m->deadlock; others become labels. */
 typedef struct proper_dtmc_import_opts {
     double row_sum_tol;   /* PROPER_DTMC_ROW_SUM_TOL */
-    int ctmc;             /* 0; 1: the .tra holds rates (PRISM -ctmc): a CTMC */
+    int ctmc;             /* 0: as the file's comment says (else a DTMC); 1: the .tra holds rates (PRISM -ctmc) */
     int fix_deadlocks;    /* 0: a state without transitions is an error */
     uint32_t max_states;  /* PROPER_DTMC_MAX_STATES: larger headers are PROPER_ELIMIT */
 } proper_dtmc_import_opts;
@@ -10365,8 +10404,11 @@ PROPER_API int proper_dtmc_parse_lab(proper_dtmc *m, const char *text, size_t le
                                      proper_error *err);
 /* Read state / transition rewards into the reward structure `reward_name`
  * (created if absent; "" = unnamed; NULL = the name in PRISM's header
- * comment `# Reward structure "NAME"`, unnamed without one). Transition
- * rewards must name existing transitions. */
+ * comment `# Reward structure "NAME"`, unnamed for `# Reward structure`
+ * alone; a file without that comment, as -exportrows writes a .trew, joins
+ * the model's last structure when that lacks this kind of rewards: the
+ * other half of a .srew/.trew pair read one after the other; else a new
+ * unnamed one). Transition rewards must name existing transitions. */
 PROPER_API int proper_dtmc_read_srew(proper_dtmc *m, const char *path, const char *reward_name,
                                      proper_error *err);
 PROPER_API int proper_dtmc_parse_srew(proper_dtmc *m, const char *text, size_t len, const char *name,
@@ -16459,7 +16501,7 @@ static int proper__dtmc_read_uint_colon(const proper__dtmc_reader *r, const char
  * decimals are converted exactly by Clinger's fast path (a mantissa below
  * 2^53 times or divided by an exact power of ten <= 1e22 is one correctly
  * rounded operation); others go through strtod. */
-static int proper__dtmc_read_real(const proper__dtmc_reader *r, const char **pp, double *out, const char *what,
+static int proper__dtmc_scan_real(const proper__dtmc_reader *r, const char **pp, double *out, const char *what,
                              proper_error *err) {
     static const double pow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
@@ -16490,7 +16532,6 @@ static int proper__dtmc_read_real(const proper__dtmc_reader *r, const char **pp,
         exp10 += eneg ? -e : e;
         p = q;
     }
-    if (proper__dtmc_token_end(r, p, what, err)) return PROPER_EPARSE;
     if (!many && mant <= ((uint64_t)1 << 53) && exp10 >= -22 && exp10 <= 22) {
         v = exp10 < 0 ? (double)mant / pow10[-exp10] : (double)mant * pow10[exp10];
     } else {
@@ -16510,6 +16551,35 @@ static int proper__dtmc_read_real(const proper__dtmc_reader *r, const char **pp,
     *out = neg ? -v : v;
     *pp = p;
     return PROPER_OK;
+}
+
+/* A number token (followed by a blank or the end of the line). */
+static int proper__dtmc_read_real(const proper__dtmc_reader *r, const char **pp, double *out, const char *what,
+                             proper_error *err) {
+    int rc = proper__dtmc_scan_real(r, pp, out, what, err);
+    if (rc) return rc;
+    return proper__dtmc_token_end(r, *pp, what, err);
+}
+
+/* Whether the next token (after blanks) is PRISM's -exportrows entry
+ * "VALUE:STATE" (a ':' before the next blank). */
+static int proper__dtmc_rows_entry_next(const proper__dtmc_reader *r, const char *p) {
+    p = proper__dtmc_skip_blanks(p, r->end);
+    for (; p < r->end && *p != ' ' && *p != '\t'; p++)
+        if (*p == ':') return 1;
+    return 0;
+}
+
+/* One -exportrows entry "VALUE:STATE": the value into *val, the state
+ * (< n) into *dst. */
+static int proper__dtmc_read_rows_entry(const proper__dtmc_reader *r, const char **pp, uint64_t n, double *val,
+                                        uint64_t *dst, const char *what, proper_error *err) {
+    int rc = proper__dtmc_scan_real(r, pp, val, what, err);
+    if (rc) return rc;
+    if (*pp == r->end || **pp != ':')
+        return proper__dtmc_reader_error(r, err, *pp, PROPER_EPARSE, "expected ':' after the %s", what);
+    (*pp)++;
+    return proper__dtmc_read_uint(r, pp, n - 1, dst, "target state", err);
 }
 
 /* The rest of the line must be blank. */
@@ -16541,9 +16611,11 @@ static int proper__dtmc_row_sum_error(const proper__dtmc_reader *r, int line, ui
 }
 
 /* Sort rows of an unsorted .tra by source (counting sort) and each row by
- * destination; repeated transitions are an error. */
-static int proper__dtmc_tra_sort(proper_dtmc *m, const proper__dtmc_reader *r, uint32_t *srcs, double tol, proper_error *err) {
-    uint64_t n = m->n_states, t = m->n_trans, i, *at;
+ * destination; a repeated transition is summed when `sum_repeats` (PRISM's
+ * per-action lines), else an error. */
+static int proper__dtmc_tra_sort(proper_dtmc *m, const proper__dtmc_reader *r, uint32_t *srcs, double tol,
+                                 int sum_repeats, proper_error *err) {
+    uint64_t n = m->n_states, t = m->n_trans, i, *at, w = 0;
     uint32_t *col, s;
     double *prob;
     at = (uint64_t *)proper_calloc((size_t)n + 1, sizeof *at);
@@ -16577,18 +16649,27 @@ static int proper__dtmc_tra_sort(proper_dtmc *m, const proper__dtmc_reader *r, u
         }
         for (k = a; k < b; k++) { e[k - a].dst = m->col[k]; e[k - a].p = m->prob[k]; }
         proper__dtmc_sort_entries(e, (size_t)(b - a));
-        for (k = a; k < b; k++) {
-            m->col[k] = e[k - a].dst;
-            m->prob[k] = e[k - a].p;
-            sum += m->prob[k];
+        m->row[s] = w; /* rows move down by the repeats summed before them */
+        for (k = 0; k < b - a; k++) {
+            sum += e[k].p;
+            if (w > m->row[s] && m->col[w - 1] == e[k].dst) {
+                if (!sum_repeats) {
+                    uint32_t dst = e[k].dst;
+                    if (e != small) PROPER_FREE(e);
+                    return proper_error_set(err, PROPER_EPARSE, r->name, 0, 0, "transition %u -> %u is listed twice",
+                                            (unsigned)s, (unsigned)dst);
+                }
+                m->prob[w - 1] += e[k].p;
+                continue;
+            }
+            m->col[w] = e[k].dst;
+            m->prob[w++] = e[k].p;
         }
         if (e != small) PROPER_FREE(e);
-        for (k = a + 1; k < b; k++)
-            if (m->col[k] == m->col[k - 1])
-                return proper_error_set(err, PROPER_EPARSE, r->name, 0, 0, "transition %u -> %u is listed twice",
-                                        (unsigned)s, (unsigned)m->col[k]);
         if (b > a && (!(fabs(sum - 1.0) <= tol) || !isfinite(sum))) return proper__dtmc_row_sum_error(r, 0, s, sum, tol, err);
     }
+    m->row[n] = w;
+    m->n_trans = w;
     return PROPER_OK;
 }
 
@@ -16602,6 +16683,7 @@ typedef struct proper__dtmc_tra_state {
     int first_line;     /* line of the current row's first transition */
     uint32_t *srcs;     /* sources of all entries, once unsorted */
     size_t cap;         /* capacity of col/prob (and srcs) */
+    int sum_repeats;    /* the file lists transitions per action (action labels, or -exportrows lines) */
 } proper__dtmc_tra_state;
 
 static int proper__dtmc_tra_grow(proper_dtmc *m, proper__dtmc_tra_state *st, uint64_t need) {
@@ -16641,6 +16723,115 @@ static int proper__dtmc_tra_unsorted(proper_dtmc *m, proper__dtmc_tra_state *st)
     return PROPER_OK;
 }
 
+/* Skip comment and blank lines before a .tra's header. PRISM's -exportmodel
+ * writes the comment "# Transitions (DTMC)" or "(CTMC)": that kind is
+ * checked against opts->ctmc (a file of rates read as probabilities, or
+ * the other way round, would give wrong numbers without an error), and
+ * o->ctmc is set for a CTMC; any other kind (MDP, ...) is refused. Returns
+ * 1 with the header line current, 0 at end of input, <0 on error. */
+static int proper__dtmc_tra_preamble(proper__dtmc_reader *r, proper_dtmc_import_opts *o, int asked_ctmc,
+                                     proper_error *err) {
+    static const char tag[] = "# Transitions (";
+    int rc;
+    while ((rc = proper__dtmc_reader_next(r)) == 1) {
+        const char *p = proper__dtmc_skip_blanks(r->text, r->end), *kind, *close;
+        if (p == r->end) continue;
+        if (*p != '#') return 1;
+        if ((size_t)(r->end - p) < sizeof tag - 1 || memcmp(p, tag, sizeof tag - 1) != 0) continue;
+        kind = p + sizeof tag - 1;
+        close = (const char *)memchr(kind, ')', (size_t)(r->end - kind));
+        if (!close) continue;
+        if (close - kind == 4 && (memcmp(kind, "DTMC", 4) == 0 || memcmp(kind, "CTMC", 4) == 0)) {
+            int file_ctmc = kind[0] == 'C';
+            if (asked_ctmc && !file_ctmc)
+                return proper__dtmc_reader_error(r, err, kind, PROPER_EINVAL,
+                                                 "the file says it holds a DTMC, but a CTMC (rates) was asked for");
+            o->ctmc = file_ctmc;
+        } else if (close - kind == 5 && memcmp(kind, "IDTMC", 5) == 0) {
+            return proper__dtmc_reader_error(r, err, kind, PROPER_EUNSUPPORTED,
+                                             "the file holds an interval DTMC (IDTMC): proper reads interval "
+                                             "models from the PRISM language only");
+        } else {
+            return proper__dtmc_reader_error(r, err, kind, PROPER_EUNSUPPORTED,
+                                             "the file holds a model of type %.*s: proper reads DTMCs and CTMCs",
+                                             (int)(close - kind), kind);
+        }
+    }
+    if (rc < 0)
+        return proper_error_set(err, rc, r->name, r->line, 0, rc == PROPER_ENOMEM ? "out of memory" : "read error");
+    return 0;
+}
+
+/* Add transition src -> dst (the entry at `at` of the current line) to the rows
+ * being filled: in source order the row is closed and checked as the next
+ * source begins; the first entry out of order (or repeated, in a file
+ * whose repeats are summed) switches to recording every entry's source
+ * (sorted, and repeats summed, at the end). A probability of 0 is no edge. */
+static int proper__dtmc_tra_add(proper_dtmc *m, proper__dtmc_tra_state *st, const proper__dtmc_reader *r,
+                                const char *at, uint64_t src, uint64_t dst, double pr, double tol,
+                                proper_error *err) {
+    int rc;
+    if (!st->srcs) {
+        if (src < st->cur || (src == st->cur && st->have_prev && dst <= st->prev_dst)) {
+            if (src == st->cur && dst == st->prev_dst && !st->sum_repeats)
+                return proper__dtmc_reader_error(r, err, at, PROPER_EPARSE, "transition %u -> %u is listed twice",
+                                                 (unsigned)src, (unsigned)dst);
+            if (proper__dtmc_tra_unsorted(m, st)) return PROPER_ENOMEM;
+        } else if (src > st->cur) {
+            if ((rc = proper__dtmc_tra_close_rows(m, st, r, (uint32_t)src, tol, err))) return rc;
+        }
+        if (!st->have_prev) st->first_line = r->line;
+        st->have_prev = 1;
+        st->prev_dst = (uint32_t)dst;
+    }
+    if (pr == 0.0) return PROPER_OK;
+    if (proper__dtmc_tra_grow(m, st, m->n_trans + 1)) return PROPER_ENOMEM;
+    m->col[m->n_trans] = (uint32_t)dst;
+    m->prob[m->n_trans] = pr;
+    if (st->srcs) st->srcs[m->n_trans] = (uint32_t)src;
+    else st->sum += pr;
+    m->n_trans++;
+    return PROPER_OK;
+}
+
+/* One line of transitions: "SRC DST PROB [action]", or PRISM's -exportrows
+ * "SRC PROB:DST PROB:DST ..." (a whole row; just "SRC" for a row without
+ * entries). *count counts the entries against the header's t. */
+static int proper__dtmc_tra_line(proper_dtmc *m, proper__dtmc_tra_state *st, const proper__dtmc_reader *r,
+                                 const proper_dtmc_import_opts *o, uint64_t t, uint64_t *count, proper_error *err) {
+    const char *p = r->text, *what = o->ctmc ? "rate" : "probability";
+    uint64_t n = m->n_states, src, dst;
+    double pr;
+    int rc, rows;
+    if ((rc = proper__dtmc_read_uint(r, &p, n - 1, &src, "source state", err))) return rc;
+    rows = proper__dtmc_rows_entry_next(r, p) || proper__dtmc_skip_blanks(p, r->end) == r->end;
+    if (rows) st->sum_repeats = 1;
+    do {
+        const char *at = proper__dtmc_skip_blanks(p, r->end), *entry = rows ? at : r->text;
+        if (rows && at == r->end) break;
+        if (rows) {
+            if ((rc = proper__dtmc_read_rows_entry(r, &p, n, &pr, &dst, what, err))) return rc;
+        } else {
+            if ((rc = proper__dtmc_read_uint(r, &p, n - 1, &dst, "target state", err))) return rc;
+            at = proper__dtmc_skip_blanks(p, r->end);
+            if ((rc = proper__dtmc_read_real(r, &p, &pr, what, err))) return rc;
+            p = proper__dtmc_skip_blanks(p, r->end);
+            if (p < r->end && proper__dtmc_is_ident_start(*p)) { /* an action label, as PRISM writes them */
+                while (p < r->end && proper__dtmc_is_ident_char(*p)) p++;
+                st->sum_repeats = 1;
+            }
+        }
+        if (*count == t)
+            return proper__dtmc_reader_error(r, err, entry, PROPER_EPARSE,
+                                             "more transitions than the %llu the header declares",
+                                             (unsigned long long)t);
+        if ((rc = proper__dtmc_check_file_prob(r, at, pr, o->row_sum_tol, err))) return rc;
+        (*count)++;
+        if ((rc = proper__dtmc_tra_add(m, st, r, entry, src, dst, pr, o->row_sum_tol, err))) return rc;
+    } while (rows);
+    return proper__dtmc_line_done(r, p, err);
+}
+
 static int proper__dtmc_parse_tra(proper_dtmc *m, proper__dtmc_reader *r, uint64_t size_hint,
                              const proper_dtmc_import_opts *opts, proper_error *err) {
     proper_dtmc_import_opts o;
@@ -16649,15 +16840,15 @@ static int proper__dtmc_parse_tra(proper_dtmc *m, proper__dtmc_reader *r, uint64
     const char *p;
     int rc;
     if (opts) o = *opts; else o = proper_dtmc_import_opts_default();
-    if (o.ctmc) o.row_sum_tol = INFINITY; /* rates: no bound above, rows not summed against 1 */
     proper_dtmc_init(m);
-    m->kind = o.ctmc ? PROPER_DTMC_KIND_CTMC : PROPER_DTMC_KIND_DTMC;
     memset(&st, 0, sizeof st);
-    if ((rc = proper__dtmc_next_content_line(r, err)) <= 0) {
+    if ((rc = proper__dtmc_tra_preamble(r, &o, o.ctmc, err)) <= 0) {
         if (rc == 0) rc = proper_error_set(err, PROPER_EPARSE, r->name, r->line ? r->line : 1, 0,
                                            "empty file: expected the header \"STATES TRANSITIONS\"");
         return rc;
     }
+    if (o.ctmc) o.row_sum_tol = INFINITY; /* rates: no bound above, rows not summed against 1 */
+    m->kind = o.ctmc ? PROPER_DTMC_KIND_CTMC : PROPER_DTMC_KIND_DTMC;
     p = r->text;
     if ((rc = proper__dtmc_read_uint(r, &p, UINT64_MAX, &n, "number of states", err))) return rc;
     if (n > o.max_states || n > PROPER_DTMC_MAX_STATES)
@@ -16676,53 +16867,13 @@ static int proper__dtmc_parse_tra(proper_dtmc *m, proper__dtmc_reader *r, uint64
     m->row = (uint64_t *)proper_calloc((size_t)n + 1, sizeof *m->row);
     if (!m->row) goto nomem;
     /* reserve what the header promises, bounded by what the input can hold
-     * (a line "0 0 1" is at least 6 bytes) */
-    if (proper__dtmc_tra_grow(m, &st, size_hint && t > size_hint / 6 + 1 ? size_hint / 6 + 1 : (t ? t : 1))) goto nomem;
-    while ((rc = proper__dtmc_next_content_line(r, err)) == 1) {
-        uint64_t src, dst;
-        double pr;
-        const char *at_p;
-        p = r->text;
-        if (lines == t) {
-            rc = proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, "more transitions than the %llu the header declares",
-                                      (unsigned long long)t);
+     * (an entry "0 0 1" or " 1:0" is at least 4 bytes) */
+    if (proper__dtmc_tra_grow(m, &st, size_hint && t > size_hint / 4 + 1 ? size_hint / 4 + 1 : (t ? t : 1))) goto nomem;
+    while ((rc = proper__dtmc_next_content_line(r, err)) == 1)
+        if ((rc = proper__dtmc_tra_line(m, &st, r, &o, t, &lines, err))) {
+            if (rc == PROPER_ENOMEM) goto nomem;
             goto fail;
         }
-        if ((rc = proper__dtmc_read_uint(r, &p, n - 1, &src, "source state", err)) ||
-            (rc = proper__dtmc_read_uint(r, &p, n - 1, &dst, "target state", err)))
-            goto fail;
-        at_p = proper__dtmc_skip_blanks(p, r->end);
-        if ((rc = proper__dtmc_read_real(r, &p, &pr, o.ctmc ? "rate" : "probability", err)) ||
-            (rc = proper__dtmc_check_file_prob(r, at_p, pr, o.row_sum_tol, err)))
-            goto fail;
-        p = proper__dtmc_skip_blanks(p, r->end);
-        if (p < r->end && proper__dtmc_is_ident_start(*p)) /* an action label, as PRISM may write: ignored */
-            while (p < r->end && proper__dtmc_is_ident_char(*p)) p++;
-        if ((rc = proper__dtmc_line_done(r, p, err))) goto fail;
-        lines++;
-        if (!st.srcs) {
-            if (src < st.cur || (src == st.cur && st.have_prev && dst <= st.prev_dst)) {
-                if (src == st.cur && dst == st.prev_dst) {
-                    rc = proper__dtmc_reader_error(r, err, r->text, PROPER_EPARSE, "transition %u -> %u is listed twice",
-                                              (unsigned)src, (unsigned)dst);
-                    goto fail;
-                }
-                if (proper__dtmc_tra_unsorted(m, &st)) goto nomem;
-            } else if (src > st.cur) {
-                if ((rc = proper__dtmc_tra_close_rows(m, &st, r, (uint32_t)src, o.row_sum_tol, err))) goto fail;
-            }
-            if (!st.have_prev) st.first_line = r->line;
-            st.have_prev = 1;
-            st.prev_dst = (uint32_t)dst;
-        }
-        if (pr == 0.0) continue; /* not an edge */
-        if (proper__dtmc_tra_grow(m, &st, m->n_trans + 1)) goto nomem;
-        m->col[m->n_trans] = (uint32_t)dst;
-        m->prob[m->n_trans] = pr;
-        if (st.srcs) st.srcs[m->n_trans] = (uint32_t)src;
-        else st.sum += pr;
-        m->n_trans++;
-    }
     if (rc < 0) goto fail;
     if (lines < t) {
         rc = proper_error_set(err, PROPER_EPARSE, r->name, r->line, 0,
@@ -16732,7 +16883,7 @@ static int proper__dtmc_parse_tra(proper_dtmc *m, proper__dtmc_reader *r, uint64
     }
     if (!st.srcs) {
         if ((rc = proper__dtmc_tra_close_rows(m, &st, r, (uint32_t)n, o.row_sum_tol, err))) goto fail;
-    } else if ((rc = proper__dtmc_tra_sort(m, r, st.srcs, o.row_sum_tol, err))) {
+    } else if ((rc = proper__dtmc_tra_sort(m, r, st.srcs, o.row_sum_tol, st.sum_repeats, err))) {
         goto fail;
     }
     PROPER_FREE(st.srcs);
@@ -16883,10 +17034,23 @@ static int proper__dtmc_lab_header(const proper__dtmc_reader *r, uint32_t n_stat
     return PROPER_OK;
 }
 
+/* Several initial states (PRISM's init...endinit): a uniform initial
+ * distribution over them, as prism.h builds it, whose support is the
+ * "init" label that results are taken over (a range, as PRISM reports). */
+static double *proper__dtmc_lab_init_dist(const proper_bitset *init, uint32_t n_states, size_t count) {
+    double *dist = (double *)proper_calloc(n_states, sizeof *dist);
+    uint32_t s;
+    if (!dist) return NULL;
+    for (s = 0; s < n_states; s++)
+        if (PROPER_BITSET_GET(init, s)) dist[s] = 1.0 / (double)count;
+    return dist;
+}
+
 /* Apply the parsed labels to the model: init, deadlock, the rest stored. */
 static int proper__dtmc_lab_apply(proper_dtmc *m, const proper__dtmc_reader *r, proper__dtmc_labdecl *d, size_t n,
                              proper_error *err) {
     size_t i, n_before = m->n_labels;
+    double *dist = NULL;
     int rc;
     for (i = 0; i < n; i++) { /* check everything before changing anything */
         size_t c = proper_bitset_count(&d[i].states);
@@ -16895,10 +17059,8 @@ static int proper__dtmc_lab_apply(proper_dtmc *m, const proper__dtmc_reader *r, 
                                     d[i].name);
         if (strcmp(d[i].name, "init") != 0) continue;
         if (c == 0) return proper_error_set(err, PROPER_EPARSE, r->name, 1, 0, "the \"init\" label holds no state");
-        if (c > 1)
-            return proper_error_set(err, PROPER_EUNSUPPORTED, r->name, 1, 0,
-                                    "%zu initial states: proper's models have one initial state "
-                                    "(or an initial distribution)", c);
+        if (c > 1 && !(dist = proper__dtmc_lab_init_dist(&d[i].states, m->n_states, c)))
+            return proper_error_set(err, PROPER_ENOMEM, r->name, 1, 0, "out of memory");
     }
     for (i = 0; i < n; i++) { /* the labels first: only they can fail (out of memory) */
         if (proper__dtmc_is_builtin_label(d[i].name)) continue;
@@ -16908,6 +17070,7 @@ static int proper__dtmc_lab_apply(proper_dtmc *m, const proper__dtmc_reader *r, 
                 PROPER_FREE(m->labels[m->n_labels].name);
                 proper_bitset_free(&m->labels[m->n_labels].states);
             }
+            PROPER_FREE(dist);
             return proper_error_set(err, rc, r->name, 1, 0, "out of memory adding label \"%s\"", d[i].name);
         }
     }
@@ -16916,6 +17079,8 @@ static int proper__dtmc_lab_apply(proper_dtmc *m, const proper__dtmc_reader *r, 
             uint32_t s;
             for (s = 0; !PROPER_BITSET_GET(&d[i].states, s); s++) continue;
             m->init = s;
+            PROPER_FREE(m->init_dist);
+            m->init_dist = dist; /* NULL for one initial state */
         } else if (strcmp(d[i].name, "deadlock") == 0) {
             proper_bitset_free(&m->deadlock);
             m->deadlock = d[i].states;
@@ -16985,19 +17150,26 @@ PROPER_API int proper_dtmc_read_lab(proper_dtmc *m, const char *path, proper_err
 /* ---- .srew / .trew ---- */
 
 /* Skip comment and blank lines before a reward file's header, picking up
- * the name from PRISM's comment `# Reward structure "NAME"`. Returns 1 with
- * the header line current, 0 at end of input, <0 on error. */
-static int proper__dtmc_rew_preamble(proper__dtmc_reader *r, char *name, size_t name_size, proper_error *err) {
-    static const char tag[] = "# Reward structure \"";
+ * the name from PRISM's comment `# Reward structure "NAME"` (`# Reward
+ * structure` alone: unnamed); *named says whether that comment was there.
+ * Returns 1 with the header line current, 0 at end of input, <0 on error. */
+static int proper__dtmc_rew_preamble(proper__dtmc_reader *r, char *name, size_t name_size, int *named,
+                                     proper_error *err) {
+    static const char tag[] = "# Reward structure";
     int rc;
     name[0] = '\0';
+    *named = 0;
     while ((rc = proper__dtmc_reader_next(r)) == 1) {
         const char *p = proper__dtmc_skip_blanks(r->text, r->end);
         size_t n = (size_t)(r->end - p);
         if (p == r->end) continue;
         if (*p != '#') return 1;
-        if (n > sizeof tag - 1 && memcmp(p, tag, sizeof tag - 1) == 0) {
-            const char *a = p + sizeof tag - 1, *b = (const char *)memchr(a, '"', (size_t)(r->end - a));
+        if (n >= sizeof tag - 1 && memcmp(p, tag, sizeof tag - 1) == 0) {
+            const char *a = proper__dtmc_skip_blanks(p + sizeof tag - 1, r->end), *b;
+            *named = 1;
+            if (a == r->end || *a != '"') continue;
+            a++;
+            b = (const char *)memchr(a, '"', (size_t)(r->end - a));
             if (b && (size_t)(b - a) < name_size) {
                 memcpy(name, a, (size_t)(b - a));
                 name[b - a] = '\0';
@@ -17010,12 +17182,12 @@ static int proper__dtmc_rew_preamble(proper__dtmc_reader *r, char *name, size_t 
 
 /* Header "STATES COUNT" of a reward file: STATES must match the model. */
 static int proper__dtmc_rew_header(proper__dtmc_reader *r, const proper_dtmc *m, uint64_t max_count, uint64_t *count,
-                              char *name, size_t name_size, proper_error *err) {
+                              char *name, size_t name_size, int *named, proper_error *err) {
     const char *p;
     uint64_t n;
     int rc;
     if (!m->n_states) return proper_error_set(err, PROPER_ESTATE, r->name, 0, 0, "rewards for a model without states");
-    rc = proper__dtmc_rew_preamble(r, name, name_size, err);
+    rc = proper__dtmc_rew_preamble(r, name, name_size, named, err);
     if (rc <= 0) {
         if (rc == 0) rc = proper_error_set(err, PROPER_EPARSE, r->name, r->line ? r->line : 1, 0,
                                            "empty file: expected the header line");
@@ -17031,14 +17203,25 @@ static int proper__dtmc_rew_header(proper__dtmc_reader *r, const proper_dtmc *m,
 }
 
 /* Attach parsed reward values (state or transition array) to the named
- * structure, creating it if needed. */
+ * structure, creating it if needed. reward_name NULL: the name the file
+ * gives (file_name); NULL too (a file without PRISM's comment, as
+ * -exportrows and -noexportheaders write them): the last structure when it
+ * lacks this kind of rewards (the other half of a .srew/.trew pair), else
+ * a new unnamed one. */
 static int proper__dtmc_rew_attach(proper_dtmc *m, const char *reward_name, const char *file_name, double **values,
                               int is_trans, const char *path, proper_error *err) {
-    const char *nm = reward_name ? reward_name : file_name;
+    const char *nm = reward_name ? reward_name : file_name ? file_name : "";
     long idx = proper_dtmc_find_reward(m, nm);
     size_t at;
     double **slot;
     int rc;
+    if (!reward_name && !file_name && m->n_rewards > 0) {
+        const proper_dtmc_reward *last = &m->rewards[m->n_rewards - 1];
+        if (!(is_trans ? last->trans : last->state)) {
+            idx = (long)m->n_rewards - 1;
+            nm = last->name ? last->name : "";
+        }
+    }
     if (idx < 0) {
         if ((rc = proper_dtmc_add_reward(m, nm, 0, 0, &at, err))) return rc;
         idx = (long)at;
@@ -17057,9 +17240,9 @@ static int proper__dtmc_parse_srew(proper_dtmc *m, proper__dtmc_reader *r, const
     uint64_t count, lines = 0;
     double *v = NULL;
     proper_bitset seen;
-    int rc;
+    int rc, named;
     proper_bitset_init(&seen);
-    if ((rc = proper__dtmc_rew_header(r, m, m->n_states, &count, file_name, sizeof file_name, err))) return rc;
+    if ((rc = proper__dtmc_rew_header(r, m, m->n_states, &count, file_name, sizeof file_name, &named, err))) return rc;
     v = (double *)proper_calloc(m->n_states, sizeof *v);
     if (!v || proper_bitset_create(&seen, m->n_states, NULL)) {
         rc = proper_error_set(err, PROPER_ENOMEM, r->name, r->line, 0, "out of memory");
@@ -17090,11 +17273,55 @@ static int proper__dtmc_parse_srew(proper_dtmc *m, proper__dtmc_reader *r, const
                               (unsigned long long)count, (unsigned long long)lines);
         goto done;
     }
-    rc = proper__dtmc_rew_attach(m, reward_name, file_name, &v, 0, r->name, err);
+    rc = proper__dtmc_rew_attach(m, reward_name, named ? file_name : NULL, &v, 0, r->name, err);
 done:
     PROPER_FREE(v);
     proper_bitset_free(&seen);
     return rc;
+}
+
+/* Store the reward of transition s -> d (its entry at `at` of the current
+ * line): the transition must exist and be listed once. */
+static int proper__dtmc_trew_set(const proper_dtmc *m, const proper__dtmc_reader *r, const char *at, uint64_t s,
+                                 uint64_t d, double val, double *v, unsigned char *seen, proper_error *err) {
+    long long k = proper__dtmc_find_trans(m, (uint32_t)s, (uint32_t)d);
+    if (k < 0)
+        return proper__dtmc_reader_error(r, err, at, PROPER_EINVAL, "the model has no transition %llu -> %llu",
+                                         (unsigned long long)s, (unsigned long long)d);
+    if (seen[k])
+        return proper__dtmc_reader_error(r, err, at, PROPER_EPARSE, "transition %llu -> %llu is listed twice",
+                                         (unsigned long long)s, (unsigned long long)d);
+    seen[k] = 1;
+    v[k] = val;
+    return PROPER_OK;
+}
+
+/* One line of a .trew: "SRC DST REWARD", or PRISM's -exportrows
+ * "SRC REWARD:DST REWARD:DST ..." (just "SRC" for a state without
+ * entries). *count counts the entries against the header's. */
+static int proper__dtmc_trew_line(const proper_dtmc *m, const proper__dtmc_reader *r, uint64_t count,
+                                  uint64_t *lines, double *v, unsigned char *seen, proper_error *err) {
+    const char *p = r->text;
+    uint64_t s, d, n = m->n_states;
+    double val;
+    int rc, rows;
+    if ((rc = proper__dtmc_read_uint(r, &p, n - 1, &s, "source state", err))) return rc;
+    rows = proper__dtmc_rows_entry_next(r, p) || proper__dtmc_skip_blanks(p, r->end) == r->end;
+    do {
+        const char *at = proper__dtmc_skip_blanks(p, r->end), *entry = rows ? at : r->text;
+        if (rows && at == r->end) break;
+        if (rows) rc = proper__dtmc_read_rows_entry(r, &p, n, &val, &d, "reward", err);
+        else if (!(rc = proper__dtmc_read_uint(r, &p, n - 1, &d, "target state", err)))
+            rc = proper__dtmc_read_real(r, &p, &val, "reward", err);
+        if (rc) return rc;
+        if (*lines == count)
+            return proper__dtmc_reader_error(r, err, entry, PROPER_EPARSE,
+                                             "more entries than the %llu the header declares",
+                                             (unsigned long long)count);
+        if ((rc = proper__dtmc_trew_set(m, r, entry, s, d, val, v, seen, err))) return rc;
+        (*lines)++;
+    } while (rows);
+    return proper__dtmc_line_done(r, p, err);
 }
 
 static int proper__dtmc_parse_trew(proper_dtmc *m, proper__dtmc_reader *r, const char *reward_name, proper_error *err) {
@@ -17102,50 +17329,23 @@ static int proper__dtmc_parse_trew(proper_dtmc *m, proper__dtmc_reader *r, const
     uint64_t count, lines = 0;
     double *v = NULL;
     unsigned char *seen = NULL;
-    int rc;
-    if ((rc = proper__dtmc_rew_header(r, m, m->n_trans, &count, file_name, sizeof file_name, err))) return rc;
+    int rc, named;
+    if ((rc = proper__dtmc_rew_header(r, m, m->n_trans, &count, file_name, sizeof file_name, &named, err))) return rc;
     v = (double *)proper_calloc((size_t)(m->n_trans ? m->n_trans : 1), sizeof *v);
     seen = (unsigned char *)proper_calloc((size_t)(m->n_trans ? m->n_trans : 1), 1);
     if (!v || !seen) {
         rc = proper_error_set(err, PROPER_ENOMEM, r->name, r->line, 0, "out of memory");
         goto done;
     }
-    while ((rc = proper__dtmc_next_content_line(r, err)) == 1) {
-        const char *p = r->text;
-        uint64_t s, d;
-        long long k;
-        double val;
-        if (lines == count) {
-            rc = proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, "more entries than the %llu the header declares",
-                                      (unsigned long long)count);
-            goto done;
-        }
-        if ((rc = proper__dtmc_read_uint(r, &p, m->n_states - 1, &s, "source state", err)) ||
-            (rc = proper__dtmc_read_uint(r, &p, m->n_states - 1, &d, "target state", err)) ||
-            (rc = proper__dtmc_read_real(r, &p, &val, "reward", err)) || (rc = proper__dtmc_line_done(r, p, err)))
-            goto done;
-        k = proper__dtmc_find_trans(m, (uint32_t)s, (uint32_t)d);
-        if (k < 0) {
-            rc = proper__dtmc_reader_error(r, err, r->text, PROPER_EINVAL, "the model has no transition %llu -> %llu",
-                                      (unsigned long long)s, (unsigned long long)d);
-            goto done;
-        }
-        if (seen[k]) {
-            rc = proper__dtmc_reader_error(r, err, r->text, PROPER_EPARSE, "transition %llu -> %llu is listed twice",
-                                      (unsigned long long)s, (unsigned long long)d);
-            goto done;
-        }
-        seen[k] = 1;
-        v[k] = val;
-        lines++;
-    }
+    while ((rc = proper__dtmc_next_content_line(r, err)) == 1)
+        if ((rc = proper__dtmc_trew_line(m, r, count, &lines, v, seen, err))) goto done;
     if (rc < 0) goto done;
     if (lines < count) {
         rc = proper_error_set(err, PROPER_EPARSE, r->name, r->line, 0, "the header declares %llu entries, the file has %llu",
                               (unsigned long long)count, (unsigned long long)lines);
         goto done;
     }
-    rc = proper__dtmc_rew_attach(m, reward_name, file_name, &v, 1, r->name, err);
+    rc = proper__dtmc_rew_attach(m, reward_name, named ? file_name : NULL, &v, 1, r->name, err);
 done:
     PROPER_FREE(v);
     PROPER_FREE(seen);
@@ -17201,6 +17401,8 @@ PROPER_API int proper_dtmc_write_tra(const proper_dtmc *m, FILE *f, proper_error
     uint32_t s;
     uint64_t k;
     char num[PROPER_DOUBLE_CHARS];
+    /* rates say so as PRISM's -exportmodel does, so the file reads back as a CTMC */
+    if (m->kind == PROPER_DTMC_KIND_CTMC) fputs("# Transitions (CTMC)\n", f);
     fprintf(f, "%u %llu\n", (unsigned)m->n_states, (unsigned long long)m->n_trans);
     for (s = 0; s < m->n_states; s++)
         for (k = m->row[s]; k < m->row[s + 1]; k++)
@@ -45474,14 +45676,19 @@ PROPER_API int proper_vlmc_compare_steps(const double *e, size_t ne, const doubl
  *   rows without a basic logical needs a (dense, partially pivoted) LU. For
  *   the QN duals k is at most the number of estimated parameters (420 for
  *   M = 20 stations); updates are product-form eta vectors, with a fresh
- *   factorisation every PROPER_LP_REFACTOR_EVERY pivots. Rows and columns
+ *   factorisation every PROPER_LP_REFACTOR_EVERY pivots. A kernel above
+ *   PROPER_LP_MAX_KERNEL columns is refused (PROPER_ELIMIT: the LP is too
+ *   large for a dense LU; glpsol's sparse one is the way), and so is an LP
+ *   whose primal and dual both have more than PROPER_LP_MAX_ROWS rows (its
+ *   pivots would take days). Rows and columns
  *   are scaled by geometric means (powers of two, so exactly).
  *   Optimality and infeasibility are declared only on a fresh factorisation.
  *
  * RESULTS
  *   The return code is the outcome: proper_lp_solve returns 0 on an
  *   optimum (and only then fills the solution), PROPER_EINFEASIBLE or
- *   PROPER_EUNBOUNDED (err says why), or PROPER_ENOCONV when the iteration
+ *   PROPER_EUNBOUNDED (err says why), PROPER_ELIMIT when the basis
+ *   outgrows the dense factorisation (above), or PROPER_ENOCONV when the iteration
  *   limit is hit or no optimum could be verified ("numerically unreliable",
  *   see VERIFICATION); proper_result_string names each. Duals follow GLPK's
  *   convention: row_dual[i] = d objective / d (bound of row i), and
@@ -45492,7 +45699,10 @@ PROPER_API int proper_vlmc_compare_steps(const double *e, size_t ne, const doubl
  *   first moved into its column bounds and the objective recomputed from
  *   the original data (proper_lp_verify): row bound violations relative to
  *   sum_j |a_ij x_j| + |bound|; reduced costs and row duals of a sign that
- *   asks for an infinite bound, relative to |c_j| + sum_i |a_ij y_i|;
+ *   asks for an infinite bound, relative to |c_j| + sum_i |a_ij y_i| (each
+ *   |x_j| and |y_i| here floored at PROPER_LP_VERIFY_FLOOR of its vector's
+ *   largest, so that an entry that should be 0 and came out 1e-16 of the
+ *   largest does not count as a 100% error);
  *   complementary slackness (a multiplier and the distance of its
  *   constraint from the bound it prices, both relative, the smaller). All
  *   must be at most PROPER_LP_VERIFY_TOL, and the duality gap at most
@@ -45576,8 +45786,8 @@ PROPER_API int proper_vlmc_compare_steps(const double *e, size_t ne, const doubl
  *   failure. Tunables (define before including to override):
  *   PROPER_LP_PERTURB, PROPER_LP_PRIMAL_TOL, PROPER_LP_DUAL_TOL,
  *   PROPER_LP_PIVOT_TOL, PROPER_LP_SING_TOL, PROPER_LP_DEGENERATE_RUN,
- *   PROPER_LP_REFACTOR_EVERY, PROPER_LP_RECOVER_TOL, PROPER_LP_SCALE_PASSES,
- *   PROPER_LP_VERIFY_TOL, PROPER_LP_GAP_TOL, PROPER_LP_COND_TOL, PROPER_LP_CERT_TOL,
+ *   PROPER_LP_MAX_ROWS, PROPER_LP_MAX_KERNEL, PROPER_LP_REFACTOR_EVERY, PROPER_LP_RECOVER_TOL, PROPER_LP_SCALE_PASSES,
+ *   PROPER_LP_VERIFY_TOL, PROPER_LP_VERIFY_FLOOR, PROPER_LP_GAP_TOL, PROPER_LP_COND_TOL, PROPER_LP_CERT_TOL,
  *   PROPER_LP_QP_KKT_TOL (each explained where it is defined).
  */
 #ifndef PROPER_LP_H
@@ -45623,6 +45833,25 @@ extern "C" {
 #ifndef PROPER_LP_DEGENERATE_RUN
 #define PROPER_LP_DEGENERATE_RUN 20
 #endif
+/* MAX_KERNEL: the largest kernel (structural basic columns on rows without
+ *   a basic logical) the dense LU may factorise: k^2 doubles of memory and
+ *   k^3 / 3 operations at every refactorisation. A larger basis is beyond
+ *   the native solver (PROPER_ELIMIT); the QN LPs need at most 420 at
+ *   M = 20 stations, GLPK's example LPs between 500 and 700 (tas.mod and
+ *   the relaxation of hashi.mod; docs/lp-results.md), and the relaxation
+ *   of numbrix.mod (8586 rows) more than 2000: refused after 25 s. */
+/* MAX_ROWS: an LP whose primal and dual both have more rows than this is
+ *   refused at once (PROPER_ELIMIT): each pivot costs time in proportion to
+ *   the rows, and such an LP needs about as many pivots as rows. GLPK's
+ *   huge.mod (1048576 equations in as many free columns, primal and dual
+ *   alike) took 0.19 s per pivot, so about two days. The QN LPs have up to
+ *   400k rows and a dual of a few hundred; GLPK's examples at most 8586. */
+#ifndef PROPER_LP_MAX_ROWS
+#define PROPER_LP_MAX_ROWS 100000
+#endif
+#ifndef PROPER_LP_MAX_KERNEL
+#define PROPER_LP_MAX_KERNEL 2000
+#endif
 #ifndef PROPER_LP_REFACTOR_EVERY
 #define PROPER_LP_REFACTOR_EVERY 64
 #endif
@@ -45644,6 +45873,20 @@ extern "C" {
 #endif
 /* The duality gap accepted, relative to the magnitudes of the terms of the
  * primal and the dual objective (VERIFICATION). */
+/* The verification's magnitudes have a normwise floor: the terms of row i
+ * are sum_j |a_ij| (|x_j| + PROPER_LP_VERIFY_FLOOR max_k |x_k|), those of
+ * column j's reduced cost |c_j| + sum_i |a_ij| (|y_i| + PROPER_LP_VERIFY_FLOOR
+ * max_k |y_k|), and the certificates' likewise (VERIFICATION). A computed
+ * entry that is 0 at the optimum comes out near 1e-16 of its vector's
+ * largest, a 100% error against its own size. Measured: GLPK's example LPs
+ * (docs/lp-results.md) all verify at 1e-5 and 1e-4 (at 0, 9 of them were
+ * refused; at 1e-6, and at 3e-5, sudoku's relaxation is: its dual path's
+ * x violates rows by 1e-14 where every term is that small), and at 1e-3
+ * the ill-conditioned LPs of tests/test_glpk.c get optima for LPs glpsol
+ * --exact finds infeasible (at 3e-4 still none). */
+#ifndef PROPER_LP_VERIFY_FLOOR
+#define PROPER_LP_VERIFY_FLOOR 1e-4
+#endif
 #ifndef PROPER_LP_GAP_TOL
 #define PROPER_LP_GAP_TOL 1e-9
 #endif
@@ -45735,7 +45978,8 @@ typedef struct proper_lp_check {
                                (relative to |bound| + max_k |x_k|) */
     double dual;            /* largest reduced cost, or row dual, of a sign
                                that asks for an infinite bound (relative to
-                               |c_j| + sum_i |a_ij y_i|) */
+                               |c_j| + sum_i |a_ij y_i|), magnitudes
+                               floored (PROPER_LP_VERIFY_FLOOR) */
     double slack;           /* largest complementary-slackness violation: of
                                a multiplier and its constraint's distance from
                                the bound it prices, the smaller (each relative
@@ -46525,7 +46769,10 @@ static int proper__lp_read_sections(proper__lp_reader *r) {
         proper__lp_tok kw_tok = r->tok;
         if (kw != PROPER__LP_SEC_NONE) {
             if (kw == PROPER__LP_SEC_INT)
-                return proper__lp_tok_error(r, PROPER_EUNSUPPORTED, "integer variables are not supported (LP only)");
+                return proper__lp_tok_error(r, PROPER_EUNSUPPORTED,
+                                            "integer variables are not supported (proper solves LPs only; without "
+                                            "this section, and with binaries bounded 0..1, the file is the "
+                                            "continuous relaxation)");
             if (kw == PROPER__LP_SEC_ROWS2) {
                 const char *second = proper__lp_lower_eq(r->tok.s, r->tok.n, "subject") ? "to" : "that";
                 if ((rc = proper__lp_next(r))) return rc;
@@ -46865,6 +47112,7 @@ static int proper__lp_spx_factor(proper__lp_spx *S) {
         for (i = 0; i < m; i++)
             if (S->cover[i] < 0) { S->rowk[i] = (ptrdiff_t)nr; S->krow[nr++] = i; }
         S->k = k; /* nr == k: each basic logical covers its own row */
+        if (k > PROPER_LP_MAX_KERNEL) return PROPER_ELIMIT;
         if (k * k > S->lucap) {
             double *nl = (double *)PROPER_REALLOC(S->lu, k * k * sizeof *nl);
             if (!nl) return PROPER_ENOMEM;
@@ -47981,6 +48229,25 @@ static int proper__lp_check(const proper_lp *lp, proper_error *err) {
     return PROPER_OK;
 }
 
+/* PROPER_ELIMIT when both the primal and the dual problem have more than
+ * PROPER_LP_MAX_ROWS rows (see there). */
+static int proper__lp_size_check(const proper_lp *lp, const double *cost, proper_error *err) {
+    proper__lp_std T;
+    size_t nd;
+    int rc;
+    if (lp->nrows <= PROPER_LP_MAX_ROWS) return PROPER_OK;
+    memset(&T, 0, sizeof T);
+    rc = proper__lp_standardize(lp, cost, &T);
+    nd = rc ? 0 : proper__lp_dual_rows(&T);
+    proper__lp_std_free(&T);
+    if (rc || nd == (size_t)-1) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory solving an LP");
+    if (nd <= PROPER_LP_MAX_ROWS) return PROPER_OK;
+    return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
+                            "the LP is too large for the native solver: %zu rows, and its dual %zu, both above "
+                            "PROPER_LP_MAX_ROWS = %d; solve it with glpsol (backends/glpk.h)",
+                            lp->nrows, nd, PROPER_LP_MAX_ROWS);
+}
+
 /* x and row_dual of sol by the dual or the primal path (costs already
  * signed for minimisation); *status: PROPER__LP_SPX_*. */
 static int proper__lp_run(const proper_lp *lp, const proper_lp_opts *opt, const double *cost, proper_lp_solution *sol,
@@ -48036,6 +48303,12 @@ static int proper__lp_outcome(const proper_lp *lp, int rc, int status, size_t it
     if (rc == PROPER_ENOMEM) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory solving an LP");
     if (rc == PROPER_ENOCONV)
         return proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0, "LP basis could not be repaired");
+    if (rc == PROPER_ELIMIT)
+        return proper_error_set(err, PROPER_ELIMIT, NULL, 0, 0,
+                                "the LP is too large for the native solver: its basis needs a dense factorisation of "
+                                "more than %d columns (PROPER_LP_MAX_KERNEL; %zu rows, %zu columns); solve it with "
+                                "glpsol (backends/glpk.h)",
+                                PROPER_LP_MAX_KERNEL, lp->nrows, lp->ncols);
     if (rc) return proper_error_set(err, rc, NULL, 0, 0, "LP solve failed");
     if (status == PROPER__LP_SPX_INFEASIBLE)
         return proper_error_set(err, PROPER_EINFEASIBLE, NULL, 0, 0,
@@ -48064,7 +48337,7 @@ static void proper__lp_worse(double *worst, double v) {
 
 PROPER_API void proper_lp_verify(const proper_lp *lp, const proper_lp_solution *sol, proper_lp_check *check) {
     size_t n = lp->ncols, m = lp->nrows, i, j, k;
-    double sign = lp->maximize ? -1.0 : 1.0, xscale = 0, tol = PROPER_LP_VERIFY_TOL;
+    double sign = lp->maximize ? -1.0 : 1.0, xscale = 0, yscale = 0, tol = PROPER_LP_VERIFY_TOL;
     double *dd, *dscale, *yy, *act, *mag;
     long double obj = lp->obj_const, dobj = sign * lp->obj_const, oscale = fabs(lp->obj_const);
     memset(check, 0, sizeof *check);
@@ -48093,14 +48366,18 @@ PROPER_API void proper_lp_verify(const proper_lp *lp, const proper_lp_solution *
         dd[j] = sign * lp->obj[j];
         dscale[j] = fabs(lp->obj[j]);
     }
+    /* the largest |y_i|, for the floor of the magnitudes
+     * (PROPER_LP_VERIFY_FLOOR; xscale is the largest |x_j|) */
+    for (i = 0; i < m; i++)
+        if (isfinite(sol->row_dual[i]) && fabs(sol->row_dual[i]) > yscale) yscale = fabs(sol->row_dual[i]);
     for (i = 0; i < m; i++) {
         long double a = 0, g = 0;
         double lo = lp->row_lo[i], hi = lp->row_hi[i], y = sign * sol->row_dual[i];
         for (k = lp->row_start[i]; k < lp->row_start[i + 1]; k++) {
             double t = lp->val[k] * sol->x[lp->col_idx[k]];
             a += t;
-            g += fabs(t);
-            dscale[lp->col_idx[k]] += fabs(lp->val[k] * y);
+            g += fabs(t) + PROPER_LP_VERIFY_FLOOR * fabs(lp->val[k]) * xscale;
+            dscale[lp->col_idx[k]] += fabs(lp->val[k] * y) + PROPER_LP_VERIFY_FLOOR * fabs(lp->val[k]) * yscale;
         }
         act[i] = (double)a;
         mag[i] = (double)g;
@@ -48248,8 +48525,12 @@ static int proper__lp_try_agree(const proper__lp_try *a, const proper__lp_try *b
  * Both auxiliary LPs are feasible and bounded; they are solved by the same
  * simplex, verified as any optimum, without certification of their own.
  * Tolerances are relative to the magnitudes of the terms summed
- * (PROPER_LP_CERT_TOL): an entry of z below that times sum_i |y_i a_ij|
- * counts as zero. */
+ * (PROPER_LP_CERT_TOL), floored as in proper_lp_verify
+ * (PROPER_LP_VERIFY_FLOOR): an entry of z below that times sum_i |a_ij|
+ * (|y_i| + floor max_k |y_k|) counts as zero, and a row moving by less
+ * than that times sum_j |a_ij| (|d_j| + floor max_k |d_k|) along the ray
+ * does not move (GLPK's murtagh.mps, minimised, has rows that move 1e-16
+ * along its ray, against terms of the same size). */
 #ifndef PROPER_LP_CERT_TOL
 #define PROPER_LP_CERT_TOL 1e-9
 #endif
@@ -48284,13 +48565,17 @@ static int proper__lp_farkas_holds(const proper_lp *lp, const double *y) {
     size_t i, j, k;
     long double L = 0, U = 0, scale = 0;
     double *z = (double *)proper_calloc(lp->ncols + 1, sizeof *z), *mag = (double *)proper_calloc(lp->ncols + 1, sizeof *mag);
+    double *noise = (double *)proper_calloc(lp->ncols + 1, sizeof *noise), ymax = 0;
     int ok = 1;
-    if (!z || !mag) ok = 0;
+    if (!z || !mag || !noise) ok = 0;
+    for (i = 0; i < lp->nrows; i++)
+        if (fabs(y[i]) > ymax) ymax = fabs(y[i]);
     for (i = 0; i < lp->nrows && ok; i++) {
         if (y[i] == 0) continue;
         for (k = lp->row_start[i]; k < lp->row_start[i + 1]; k++) {
             z[lp->col_idx[k]] += y[i] * lp->val[k];
             mag[lp->col_idx[k]] += fabs(y[i] * lp->val[k]);
+            noise[lp->col_idx[k]] += fabs(y[i] * lp->val[k]) + PROPER_LP_VERIFY_FLOOR * fabs(lp->val[k]) * ymax;
         }
         if (y[i] > 0 ? proper__lp_isinf(lp->row_lo[i]) : proper__lp_isinf(lp->row_hi[i])) { ok = 0; break; }
         L += (long double)y[i] * (y[i] > 0 ? lp->row_lo[i] : lp->row_hi[i]);
@@ -48298,7 +48583,7 @@ static int proper__lp_farkas_holds(const proper_lp *lp, const double *y) {
     }
     for (j = 0; j < lp->ncols && ok; j++) {
         double b;
-        if (fabs(z[j]) <= PROPER_LP_CERT_TOL * mag[j]) continue;
+        if (fabs(z[j]) <= PROPER_LP_CERT_TOL * noise[j]) continue;
         b = z[j] > 0 ? lp->col_hi[j] : lp->col_lo[j];
         if (proper__lp_isinf(b)) { ok = 0; break; }
         U += (long double)z[j] * b;
@@ -48307,6 +48592,7 @@ static int proper__lp_farkas_holds(const proper_lp *lp, const double *y) {
     if (ok) ok = L - U > PROPER_LP_CERT_TOL * scale && L - U > 0;
     PROPER_FREE(z);
     PROPER_FREE(mag);
+    PROPER_FREE(noise);
     return ok;
 }
 
@@ -48314,18 +48600,19 @@ static int proper__lp_farkas_holds(const proper_lp *lp, const double *y) {
  * with a feasible point. */
 static int proper__lp_ray_holds(const proper_lp *lp, const double *d) {
     size_t i, j, k;
-    double slope = 0, smag = 0;
+    double slope = 0, smag = 0, dmax = 0;
     for (j = 0; j < lp->ncols; j++) {
         if ((!proper__lp_isinf(lp->col_lo[j]) && d[j] < 0) || (!proper__lp_isinf(lp->col_hi[j]) && d[j] > 0)) return 0;
         slope += (lp->maximize ? -1 : 1) * lp->obj[j] * d[j];
         smag += fabs(lp->obj[j] * d[j]);
+        if (fabs(d[j]) > dmax) dmax = fabs(d[j]);
     }
     if (!(slope < -PROPER_LP_CERT_TOL * smag) || !(slope < 0)) return 0;
     for (i = 0; i < lp->nrows; i++) {
         double act = 0, mag = 0;
         for (k = lp->row_start[i]; k < lp->row_start[i + 1]; k++) {
             act += lp->val[k] * d[lp->col_idx[k]];
-            mag += fabs(lp->val[k] * d[lp->col_idx[k]]);
+            mag += fabs(lp->val[k] * d[lp->col_idx[k]]) + PROPER_LP_VERIFY_FLOOR * fabs(lp->val[k]) * dmax;
         }
         /* the row moves by act per unit of d: it may leave no finite bound */
         if (!proper__lp_isinf(lp->row_lo[i]) && act < -PROPER_LP_CERT_TOL * mag) return 0;
@@ -48415,6 +48702,7 @@ static int proper__lp_solve_impl(const proper_lp *lp, const proper_lp_opts *opt,
     if (!(cost = (double *)proper_calloc(lp->ncols, sizeof *cost)))
         return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory solving an LP");
     for (j = 0; j < lp->ncols; j++) cost[j] = (lp->maximize ? -1.0 : 1.0) * lp->obj[j];
+    if ((rc = proper__lp_size_check(lp, cost, err))) goto done;
     /* attempts, until one can be trusted (VERIFICATION): the method asked
      * for; the other path (the primal after the dual, the dual alone after
      * the primal); the primal path without scaling */
