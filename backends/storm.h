@@ -848,7 +848,8 @@ static int proper__stormtool_keyword(const char *s, size_t n) {
         "Pmin", "Pmax", "Rmin", "Rmax", "Smin", "Smax", "Tmin", "Tmax", "LRAmin", "LRAmax", "multi", "multilex",
         "quantile", "HOA", "filter", "sum", "avg", "count", "forall", "exists", "argmin", "argmax", "values", "rew",
         "steps", "time", "exp", "const", "int", "double", "bool", "floor", "ceil", "pow", "mod", "log",
-        "atLeastOneOf", "atMostOneOf", "exactlyOneOf", NULL};
+        "atLeastOneOf", "atMostOneOf", "exactlyOneOf",
+        "label", /* PRISM's definitions in a properties file: the adapter substitutes them */ NULL};
     size_t i;
     for (i = 0; words[i]; i++)
         if (strlen(words[i]) == n && memcmp(words[i], s, n) == 0) return 1;
