@@ -1008,6 +1008,8 @@ PROPER_API int proper_dtmc_ctmc_reward_instant_stats(const proper_dtmc *m, const
  * CTMC (rates) without opts.ctmc; "(DTMC)" with opts.ctmc set, or any other
  * kind ("(MDP)"), is refused. Files without the comment (-exportrows,
  * -noexportheaders, -exporttrans) are a DTMC unless opts.ctmc says rates.
+ * A DTMC's rows summing to 1 within row_sum_tol are scaled to sum to 1
+ * (the file's decimals are roundings; PRISM keeps them as written).
  * The "init" label of a .lab sets m->init; several initial states (PRISM's
  * init...endinit) become a uniform m->init_dist over them, as prism.h
  * builds such models, so results are ranges over them as PRISM gives;
@@ -7304,6 +7306,25 @@ static int proper__dtmc_tra_sort(proper_dtmc *m, const proper__dtmc_reader *r, u
     return PROPER_OK;
 }
 
+/* A file's rows that sum to 1 within the tolerance are scaled to sum to 1:
+ * its decimals are roundings of probabilities, and a row summing to
+ * 1 + 7e-7 made long-run probabilities exceed 1 (found by fuzzing). PRISM
+ * keeps such rows as written, so on them the two differ by about the rows'
+ * error. A row within the rounding of its own sum ((len + 1) units of
+ * 2^-52, twice over) is left as it is, so a written model reads back to the
+ * same numbers. */
+static void proper__dtmc_normalise_rows(proper_dtmc *m) {
+    uint32_t s;
+    uint64_t k;
+    for (s = 0; s < m->n_states; s++) {
+        uint64_t a = m->row[s], b = m->row[s + 1];
+        double sum = 0.0;
+        for (k = a; k < b; k++) sum += m->prob[k];
+        if (b > a && fabs(sum - 1.0) > 2.0 * (double)(b - a + 1) * DBL_EPSILON)
+            for (k = a; k < b; k++) m->prob[k] /= sum;
+    }
+}
+
 /* State of a .tra being read in source order (the usual case: PRISM and
  * Storm write sorted files); srcs is only allocated if the order breaks. */
 typedef struct proper__dtmc_tra_state {
@@ -7519,6 +7540,7 @@ static int proper__dtmc_parse_tra(proper_dtmc *m, proper__dtmc_reader *r, uint64
     }
     PROPER_FREE(st.srcs);
     st.srcs = NULL;
+    if (m->kind == PROPER_DTMC_KIND_DTMC) proper__dtmc_normalise_rows(m);
     if (m->n_trans && m->n_trans < st.cap) {
         uint32_t *c = (uint32_t *)PROPER_REALLOC(m->col, (size_t)m->n_trans * sizeof *c);
         double *pp2;

@@ -1821,6 +1821,33 @@ static void test_bounded_slow_huge_k(void) {
 
 /* A UTF-8 byte order mark at the start of each explicit file is skipped
  * (memory and file readers); one inside a file is an error. */
+/* A row summing to 1 + 6.7e-7 (within the tolerance) is scaled to sum to
+ * 1; kept as written, the long-run probability of state 3 from state 1 came
+ * out 1.00000024 (fuzz_explicit's finding, tests/corpus/explicit). Rows
+ * that sum to 1 keep their numbers bit for bit. */
+static void test_explicit_row_scaling(void) {
+    const char *tra = "4 6\n0 1 0.3333333333333333\n0 2 0.6666666666666667\n1 0 0.1428578147251428\n"
+                      "1 3 0.8571428571428571\n2 2 1\n3 3 1\n";
+    proper_dtmc m;
+    proper_error err;
+    proper_bitset three;
+    double x[4], sum = 0.1428578147251428 + 0.8571428571428571;
+    proper_dtmc_init(&m);
+    proper_bitset_init(&three);
+    CHECK_INT(proper_dtmc_parse_tra(&m, tra, strlen(tra), "s.tra", NULL, &err), 0);
+    CHECK(sum > 1.0 + 6e-7);
+    CHECK(m.prob[2] == 0.1428578147251428 / sum && m.prob[3] == 0.8571428571428571 / sum);
+    CHECK(m.prob[0] == 0.3333333333333333 && m.prob[1] == 0.6666666666666667); /* sums to 1: as written */
+    CHECK_INT(proper_bitset_create(&three, 4, &err), 0);
+    proper_bitset_set(&three, 3);
+    CHECK_INT(proper_dtmc_steady(&m, &three, NULL, x, &err), 0);
+    CHECK(x[1] <= 1.0 + 1e-12 && x[3] <= 1.0 + 1e-12);
+    /* from 0: 1/3 to 1, which reaches 3 with probability q / (1 - p/3) (p, q scaled) */
+    CHECK_ABS(x[0], (1.0 / 3.0) * (m.prob[3] / (1.0 - m.prob[2] / 3.0)), 1e-12);
+    proper_bitset_free(&three);
+    proper_dtmc_free(&m);
+}
+
 static void test_explicit_bom(void) {
     const char *tra = "\xEF\xBB\xBF" "2 3\n0 0 0.5\n0 1 0.5\n1 1 1\n";
     const char *lab = "\xEF\xBB\xBF" "0=\"init\" 1=\"deadlock\" 2=\"goal\"\n0: 0\n1: 2\n";
@@ -4228,6 +4255,7 @@ int main(void) {
     RUN(test_bounded_long_period);
     RUN(test_reward_steady_dtmc);
     RUN(test_sound_bounds);
+    RUN(test_explicit_row_scaling);
     RUN(test_explicit_bom);
     RUN(test_estimate_only);
     RUN(test_fox_glynn);
