@@ -63,35 +63,35 @@
  *                             builder, direct and iterative solvers with
  *                             proven error bounds, CSL by uniformisation,
  *                             explicit/DRN/DOT/PRISM files
- *     exact.h     line 17769  big integers, rationals, rational functions;
+ *     exact.h     line 17791  big integers, rationals, rational functions;
  *                             exact and parametric solving by state elimination
- *     ltl.h       line 22275  LTL on DTMCs: refinement of the chain per
+ *     ltl.h       line 22297  LTL on DTMCs: refinement of the chain per
  *                             temporal subformula (Courcoubetis-Yannakakis),
  *                             co-safe LTL rewards by a DFA product, E/A[ltl],
  *                             Pmin/Pmax of LTL on interval models
- *     prism.h     line 25645  the PRISM language (DTMCs and CTMCs) and
+ *     prism.h     line 25667  the PRISM language (DTMCs and CTMCs) and
  *                             its property language, on top of dtmc.h
- *     synth.h     line 34375  annotated C/Java source -> parametric DTMC
+ *     synth.h     line 34397  annotated C/Java source -> parametric DTMC
  *                             (the PROPER method)
- *     estimate.h  line 35850  per-run count logs -> parameter
+ *     estimate.h  line 35872  per-run count logs -> parameter
  *                             intervals -> property interval
- *     annot.h     line 37219  probabilistic performance annotations
+ *     annot.h     line 37241  probabilistic performance annotations
  *                             (Freud): how a function's time or memory
  *                             depends on its input, fitted from call logs
- *     vlmc.h      line 42876  VLMC learning from location traces, Markov
+ *     vlmc.h      line 42898  VLMC learning from location traces, Markov
  *                             hull, steps to termination
- *     lp.h        line 45619  linear programs: CPLEX LP files, a native
+ *     lp.h        line 45641  linear programs: CPLEX LP files, a native
  *                             simplex, a box-constrained QP
- *     qn.h        line 48925  closed queueing networks: simulation, mean
+ *     qn.h        line 48947  closed queueing networks: simulation, mean
  *                             field, MVA, the exact CTMC, rates and routing
  *                             learned by LP/QP
- *     sim.h       line 51296  discrete-event simulation of multithreaded
+ *     sim.h       line 51318  discrete-event simulation of multithreaded
  *                             programs (Tarvo & Reiss): queues, thread pools,
  *                             CPUs, locks, I/O
- *     backend.h   line 56150  external engines behind one interface:
+ *     backend.h   line 56172  external engines behind one interface:
  *                             plugins, registry, subprocess runner
  *     backend_native.h
- *                 line 57088  proper's own engines (prism.h, dtmc.h,
+ *                 line 57110  proper's own engines (prism.h, dtmc.h,
  *                             lp.h) as the backend "native"
  *   The adapters for PRISM, Storm and glpsol are separate headers in
  *   backends/ of the source tree; they are not part of proper.h.
@@ -183,108 +183,108 @@
  *   PROPER_DTMC_PARAM_TIE           1e-12                  dtmc.h line 9684
  *   PROPER_DTMC_PARAM_MAX_ITER      10000UL                dtmc.h line 9687
  *   PROPER_DTMC_MAX_STATES          0xFFFFFFF0u            dtmc.h line 9692
- *   PROPER_EXACT_MAX_LIMBS          (1u << 20)             exact.h line 17868
- *   PROPER_EXACT_MAX_EXP10          100000                 exact.h line 17874
- *   PROPER_EXACT_MAX_STEPS          1000ul                 exact.h line 17882
- *   PROPER_EXACT_MAX_POWER          1000                   exact.h line 17887
- *   PROPER_EXACT_MAX_TERMS          100000                 exact.h line 17892
- *   PROPER_EXACT_MAX_GCD_WORK       1000000000ull          exact.h line 17902
- *   PROPER_EXACT_MAX_WORK           30000000000ull         exact.h line 17914
- *   PROPER_EXACT_MAX_STATES         1000000                exact.h line 17919
- *   PROPER_EXACT_MAX_ENTRIES        20000000u              exact.h line 17926
- *   PROPER_EXACT_MOD_MAX_DEG        65536u                 exact.h line 19869
- *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 22372
- *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 22378
- *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 22385
- *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 22390
- *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 22401
- *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 22408
- *   PROPER_LTL_MAX_JUMP_UNTILS      12                     ltl.h line 22415
- *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 22421
- *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 25906
- *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 25911
- *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 25916
- *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 25921
- *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 25926
- *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 26502
- *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 29741
- *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 30342
- *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 32741
- *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 34478
- *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 34481
- *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 35990
- *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 35993
- *   PROPER_ANNOT_CORR               0.99                   annot.h line 37423
- *   PROPER_ANNOT_R2                 0.9                    annot.h line 37427
- *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 37431
- *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 37435
- *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 37439
- *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 37443
- *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 37449
- *   PROPER_ANNOT_CUTS               32                     annot.h line 37453
- *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 37457
- *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 37461
- *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 37465
- *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 37470
- *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 37474
- *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 37478
- *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 37482
- *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 37487
- *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 37491
- *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 37723
- *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 37797
- *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 37908
- *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 37912
- *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 39768
- *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 39772
- *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 43058
- *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 43063
- *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 43071
- *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 43075
- *   PROPER_LP_PERTURB               1e-6                   lp.h line 45807
- *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 45822
- *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 45825
- *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 45828
- *   PROPER_LP_SING_TOL              1e-11                  lp.h line 45831
- *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 45834
- *   PROPER_LP_MAX_ROWS              100000                 lp.h line 45850
- *   PROPER_LP_MAX_KERNEL            2000                   lp.h line 45853
- *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 45856
- *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 45861
- *   PROPER_LP_SCALE_PASSES          6                      lp.h line 45865
- *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 45872
- *   PROPER_LP_VERIFY_FLOOR          1e-4                   lp.h line 45888
- *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 45891
- *   PROPER_LP_COND_TOL              1e-9                   lp.h line 45897
- *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 45902
- *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 48535
- *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 49016
- *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 49020
- *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 49024
- *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 49031
- *   PROPER_QN_RESUM_EVERY           256                    qn.h line 49036
- *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 49106
- *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 49109
- *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 49160
- *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 49163
- *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 49166
- *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 49200
- *   PROPER_QN_LAD_KEEP              2                      qn.h line 50244
- *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 50247
- *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 50250
- *   PROPER_SIM_BUCKETS              200                    sim.h line 51443
- *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 51448
- *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 51452
- *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 51456
- *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 51460
- *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 51464
- *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 51468
- *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 51577
- *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 51869
- *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 56228
- *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 56233
- *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 56239
- *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 56243
+ *   PROPER_EXACT_MAX_LIMBS          (1u << 20)             exact.h line 17890
+ *   PROPER_EXACT_MAX_EXP10          100000                 exact.h line 17896
+ *   PROPER_EXACT_MAX_STEPS          1000ul                 exact.h line 17904
+ *   PROPER_EXACT_MAX_POWER          1000                   exact.h line 17909
+ *   PROPER_EXACT_MAX_TERMS          100000                 exact.h line 17914
+ *   PROPER_EXACT_MAX_GCD_WORK       1000000000ull          exact.h line 17924
+ *   PROPER_EXACT_MAX_WORK           30000000000ull         exact.h line 17936
+ *   PROPER_EXACT_MAX_STATES         1000000                exact.h line 17941
+ *   PROPER_EXACT_MAX_ENTRIES        20000000u              exact.h line 17948
+ *   PROPER_EXACT_MOD_MAX_DEG        65536u                 exact.h line 19891
+ *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 22394
+ *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 22400
+ *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 22407
+ *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 22412
+ *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 22423
+ *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 22430
+ *   PROPER_LTL_MAX_JUMP_UNTILS      12                     ltl.h line 22437
+ *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 22443
+ *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 25928
+ *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 25933
+ *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 25938
+ *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 25943
+ *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 25948
+ *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 26524
+ *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 29763
+ *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 30364
+ *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 32763
+ *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 34500
+ *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 34503
+ *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 36012
+ *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 36015
+ *   PROPER_ANNOT_CORR               0.99                   annot.h line 37445
+ *   PROPER_ANNOT_R2                 0.9                    annot.h line 37449
+ *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 37453
+ *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 37457
+ *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 37461
+ *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 37465
+ *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 37471
+ *   PROPER_ANNOT_CUTS               32                     annot.h line 37475
+ *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 37479
+ *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 37483
+ *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 37487
+ *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 37492
+ *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 37496
+ *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 37500
+ *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 37504
+ *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 37509
+ *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 37513
+ *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 37745
+ *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 37819
+ *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 37930
+ *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 37934
+ *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 39790
+ *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 39794
+ *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 43080
+ *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 43085
+ *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 43093
+ *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 43097
+ *   PROPER_LP_PERTURB               1e-6                   lp.h line 45829
+ *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 45844
+ *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 45847
+ *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 45850
+ *   PROPER_LP_SING_TOL              1e-11                  lp.h line 45853
+ *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 45856
+ *   PROPER_LP_MAX_ROWS              100000                 lp.h line 45872
+ *   PROPER_LP_MAX_KERNEL            2000                   lp.h line 45875
+ *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 45878
+ *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 45883
+ *   PROPER_LP_SCALE_PASSES          6                      lp.h line 45887
+ *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 45894
+ *   PROPER_LP_VERIFY_FLOOR          1e-4                   lp.h line 45910
+ *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 45913
+ *   PROPER_LP_COND_TOL              1e-9                   lp.h line 45919
+ *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 45924
+ *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 48557
+ *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 49038
+ *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 49042
+ *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 49046
+ *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 49053
+ *   PROPER_QN_RESUM_EVERY           256                    qn.h line 49058
+ *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 49128
+ *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 49131
+ *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 49182
+ *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 49185
+ *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 49188
+ *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 49222
+ *   PROPER_QN_LAD_KEEP              2                      qn.h line 50266
+ *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 50269
+ *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 50272
+ *   PROPER_SIM_BUCKETS              200                    sim.h line 51465
+ *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 51470
+ *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 51474
+ *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 51478
+ *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 51482
+ *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 51486
+ *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 51490
+ *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 51599
+ *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 51891
+ *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 56250
+ *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 56255
+ *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 56261
+ *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 56265
  *
  * THREAD SAFETY
  *   No global or thread-local mutable state. Objects are not locked: two
@@ -10377,6 +10377,8 @@ PROPER_API int proper_dtmc_ctmc_reward_instant_stats(const proper_dtmc *m, const
  * CTMC (rates) without opts.ctmc; "(DTMC)" with opts.ctmc set, or any other
  * kind ("(MDP)"), is refused. Files without the comment (-exportrows,
  * -noexportheaders, -exporttrans) are a DTMC unless opts.ctmc says rates.
+ * A DTMC's rows summing to 1 within row_sum_tol are scaled to sum to 1
+ * (the file's decimals are roundings; PRISM keeps them as written).
  * The "init" label of a .lab sets m->init; several initial states (PRISM's
  * init...endinit) become a uniform m->init_dist over them, as prism.h
  * builds such models, so results are ranges over them as PRISM gives;
@@ -16673,6 +16675,25 @@ static int proper__dtmc_tra_sort(proper_dtmc *m, const proper__dtmc_reader *r, u
     return PROPER_OK;
 }
 
+/* A file's rows that sum to 1 within the tolerance are scaled to sum to 1:
+ * its decimals are roundings of probabilities, and a row summing to
+ * 1 + 7e-7 made long-run probabilities exceed 1 (found by fuzzing). PRISM
+ * keeps such rows as written, so on them the two differ by about the rows'
+ * error. A row within the rounding of its own sum ((len + 1) units of
+ * 2^-52, twice over) is left as it is, so a written model reads back to the
+ * same numbers. */
+static void proper__dtmc_normalise_rows(proper_dtmc *m) {
+    uint32_t s;
+    uint64_t k;
+    for (s = 0; s < m->n_states; s++) {
+        uint64_t a = m->row[s], b = m->row[s + 1];
+        double sum = 0.0;
+        for (k = a; k < b; k++) sum += m->prob[k];
+        if (b > a && fabs(sum - 1.0) > 2.0 * (double)(b - a + 1) * DBL_EPSILON)
+            for (k = a; k < b; k++) m->prob[k] /= sum;
+    }
+}
+
 /* State of a .tra being read in source order (the usual case: PRISM and
  * Storm write sorted files); srcs is only allocated if the order breaks. */
 typedef struct proper__dtmc_tra_state {
@@ -16888,6 +16909,7 @@ static int proper__dtmc_parse_tra(proper_dtmc *m, proper__dtmc_reader *r, uint64
     }
     PROPER_FREE(st.srcs);
     st.srcs = NULL;
+    if (m->kind == PROPER_DTMC_KIND_DTMC) proper__dtmc_normalise_rows(m);
     if (m->n_trans && m->n_trans < st.cap) {
         uint32_t *c = (uint32_t *)PROPER_REALLOC(m->col, (size_t)m->n_trans * sizeof *c);
         double *pp2;
