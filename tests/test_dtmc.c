@@ -1848,6 +1848,34 @@ static void test_explicit_row_scaling(void) {
     proper_dtmc_free(&m);
 }
 
+/* A stiff CTMC (rates 3.3e13 and 0.14): the long-run probability of the
+ * absorbing state 3 from 0 is q (1 - e) / (1 - p (1 - e)) with e the
+ * chance of leaving 0 for 2, about 1 - 2.3e-14. On the uniformised chain
+ * the transient solve gave 1.0009 with a "proven" bound of 8.4e-16
+ * (fuzz_explicit's finding, tests/corpus/explicit/fuzz_stiff_ctmc_steady). */
+static void test_ctmc_steady_stiff(void) {
+    const char *tra = "# Transitions (CTMC)\n4 6\n0 1 33333333333383\n0 2 0.6666666066666667\n"
+                      "1 0 0.1428571428571428\n1 3 0.8571428571428571\n2 2 1\n3 3 1\n";
+    double a = 33333333333383.0, b = 0.6666666066666667, p = 0.1428571428571428, q = 0.8571428571428571;
+    double e = b / (a + b), want = q * (1.0 - e) / (1.0 - p * (1.0 - e)), x[4];
+    proper_dtmc m;
+    proper_error err;
+    proper_bitset three;
+    proper_dtmc_solve_stats st;
+    proper_dtmc_init(&m);
+    proper_bitset_init(&three);
+    CHECK_INT(proper_dtmc_parse_tra(&m, tra, strlen(tra), "stiff.tra", NULL, &err), 0);
+    CHECK_INT(m.kind, PROPER_DTMC_KIND_CTMC);
+    CHECK_INT(proper_bitset_create(&three, 4, &err), 0);
+    proper_bitset_set(&three, 3);
+    CHECK_INT(proper_dtmc_steady_stats(&m, &three, NULL, x, &st, &err), 0);
+    CHECK_ABS(x[0], want, 1e-15);
+    CHECK(fabs(x[0] - want) <= st.max_error + 1e-16);
+    CHECK_ABS(x[1], q + p * want, 1e-15); /* from 1: to 3 at once, or back to 0 */
+    proper_bitset_free(&three);
+    proper_dtmc_free(&m);
+}
+
 static void test_explicit_bom(void) {
     const char *tra = "\xEF\xBB\xBF" "2 3\n0 0 0.5\n0 1 0.5\n1 1 1\n";
     const char *lab = "\xEF\xBB\xBF" "0=\"init\" 1=\"deadlock\" 2=\"goal\"\n0: 0\n1: 2\n";
@@ -4256,6 +4284,7 @@ int main(void) {
     RUN(test_reward_steady_dtmc);
     RUN(test_sound_bounds);
     RUN(test_explicit_row_scaling);
+    RUN(test_ctmc_steady_stiff);
     RUN(test_explicit_bom);
     RUN(test_estimate_only);
     RUN(test_fox_glynn);
