@@ -63,35 +63,35 @@
  *                             builder, direct and iterative solvers with
  *                             proven error bounds, CSL by uniformisation,
  *                             explicit/DRN/DOT/PRISM files
- *     exact.h     line 17791  big integers, rationals, rational functions;
+ *     exact.h     line 17808  big integers, rationals, rational functions;
  *                             exact and parametric solving by state elimination
- *     ltl.h       line 22297  LTL on DTMCs: refinement of the chain per
+ *     ltl.h       line 22314  LTL on DTMCs: refinement of the chain per
  *                             temporal subformula (Courcoubetis-Yannakakis),
  *                             co-safe LTL rewards by a DFA product, E/A[ltl],
  *                             Pmin/Pmax of LTL on interval models
- *     prism.h     line 25667  the PRISM language (DTMCs and CTMCs) and
+ *     prism.h     line 25684  the PRISM language (DTMCs and CTMCs) and
  *                             its property language, on top of dtmc.h
- *     synth.h     line 34397  annotated C/Java source -> parametric DTMC
+ *     synth.h     line 34414  annotated C/Java source -> parametric DTMC
  *                             (the PROPER method)
- *     estimate.h  line 35872  per-run count logs -> parameter
+ *     estimate.h  line 35889  per-run count logs -> parameter
  *                             intervals -> property interval
- *     annot.h     line 37241  probabilistic performance annotations
+ *     annot.h     line 37258  probabilistic performance annotations
  *                             (Freud): how a function's time or memory
  *                             depends on its input, fitted from call logs
- *     vlmc.h      line 42898  VLMC learning from location traces, Markov
+ *     vlmc.h      line 42915  VLMC learning from location traces, Markov
  *                             hull, steps to termination
- *     lp.h        line 45641  linear programs: CPLEX LP files, a native
+ *     lp.h        line 45658  linear programs: CPLEX LP files, a native
  *                             simplex, a box-constrained QP
- *     qn.h        line 48947  closed queueing networks: simulation, mean
+ *     qn.h        line 48964  closed queueing networks: simulation, mean
  *                             field, MVA, the exact CTMC, rates and routing
  *                             learned by LP/QP
- *     sim.h       line 51318  discrete-event simulation of multithreaded
+ *     sim.h       line 51335  discrete-event simulation of multithreaded
  *                             programs (Tarvo & Reiss): queues, thread pools,
  *                             CPUs, locks, I/O
- *     backend.h   line 56172  external engines behind one interface:
+ *     backend.h   line 56189  external engines behind one interface:
  *                             plugins, registry, subprocess runner
  *     backend_native.h
- *                 line 57110  proper's own engines (prism.h, dtmc.h,
+ *                 line 57127  proper's own engines (prism.h, dtmc.h,
  *                             lp.h) as the backend "native"
  *   The adapters for PRISM, Storm and glpsol are separate headers in
  *   backends/ of the source tree; they are not part of proper.h.
@@ -183,108 +183,108 @@
  *   PROPER_DTMC_PARAM_TIE           1e-12                  dtmc.h line 9684
  *   PROPER_DTMC_PARAM_MAX_ITER      10000UL                dtmc.h line 9687
  *   PROPER_DTMC_MAX_STATES          0xFFFFFFF0u            dtmc.h line 9692
- *   PROPER_EXACT_MAX_LIMBS          (1u << 20)             exact.h line 17890
- *   PROPER_EXACT_MAX_EXP10          100000                 exact.h line 17896
- *   PROPER_EXACT_MAX_STEPS          1000ul                 exact.h line 17904
- *   PROPER_EXACT_MAX_POWER          1000                   exact.h line 17909
- *   PROPER_EXACT_MAX_TERMS          100000                 exact.h line 17914
- *   PROPER_EXACT_MAX_GCD_WORK       1000000000ull          exact.h line 17924
- *   PROPER_EXACT_MAX_WORK           30000000000ull         exact.h line 17936
- *   PROPER_EXACT_MAX_STATES         1000000                exact.h line 17941
- *   PROPER_EXACT_MAX_ENTRIES        20000000u              exact.h line 17948
- *   PROPER_EXACT_MOD_MAX_DEG        65536u                 exact.h line 19891
- *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 22394
- *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 22400
- *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 22407
- *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 22412
- *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 22423
- *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 22430
- *   PROPER_LTL_MAX_JUMP_UNTILS      12                     ltl.h line 22437
- *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 22443
- *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 25928
- *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 25933
- *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 25938
- *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 25943
- *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 25948
- *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 26524
- *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 29763
- *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 30364
- *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 32763
- *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 34500
- *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 34503
- *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 36012
- *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 36015
- *   PROPER_ANNOT_CORR               0.99                   annot.h line 37445
- *   PROPER_ANNOT_R2                 0.9                    annot.h line 37449
- *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 37453
- *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 37457
- *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 37461
- *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 37465
- *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 37471
- *   PROPER_ANNOT_CUTS               32                     annot.h line 37475
- *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 37479
- *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 37483
- *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 37487
- *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 37492
- *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 37496
- *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 37500
- *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 37504
- *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 37509
- *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 37513
- *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 37745
- *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 37819
- *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 37930
- *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 37934
- *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 39790
- *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 39794
- *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 43080
- *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 43085
- *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 43093
- *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 43097
- *   PROPER_LP_PERTURB               1e-6                   lp.h line 45829
- *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 45844
- *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 45847
- *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 45850
- *   PROPER_LP_SING_TOL              1e-11                  lp.h line 45853
- *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 45856
- *   PROPER_LP_MAX_ROWS              100000                 lp.h line 45872
- *   PROPER_LP_MAX_KERNEL            2000                   lp.h line 45875
- *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 45878
- *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 45883
- *   PROPER_LP_SCALE_PASSES          6                      lp.h line 45887
- *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 45894
- *   PROPER_LP_VERIFY_FLOOR          1e-4                   lp.h line 45910
- *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 45913
- *   PROPER_LP_COND_TOL              1e-9                   lp.h line 45919
- *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 45924
- *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 48557
- *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 49038
- *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 49042
- *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 49046
- *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 49053
- *   PROPER_QN_RESUM_EVERY           256                    qn.h line 49058
- *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 49128
- *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 49131
- *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 49182
- *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 49185
- *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 49188
- *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 49222
- *   PROPER_QN_LAD_KEEP              2                      qn.h line 50266
- *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 50269
- *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 50272
- *   PROPER_SIM_BUCKETS              200                    sim.h line 51465
- *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 51470
- *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 51474
- *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 51478
- *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 51482
- *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 51486
- *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 51490
- *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 51599
- *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 51891
- *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 56250
- *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 56255
- *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 56261
- *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 56265
+ *   PROPER_EXACT_MAX_LIMBS          (1u << 20)             exact.h line 17907
+ *   PROPER_EXACT_MAX_EXP10          100000                 exact.h line 17913
+ *   PROPER_EXACT_MAX_STEPS          1000ul                 exact.h line 17921
+ *   PROPER_EXACT_MAX_POWER          1000                   exact.h line 17926
+ *   PROPER_EXACT_MAX_TERMS          100000                 exact.h line 17931
+ *   PROPER_EXACT_MAX_GCD_WORK       1000000000ull          exact.h line 17941
+ *   PROPER_EXACT_MAX_WORK           30000000000ull         exact.h line 17953
+ *   PROPER_EXACT_MAX_STATES         1000000                exact.h line 17958
+ *   PROPER_EXACT_MAX_ENTRIES        20000000u              exact.h line 17965
+ *   PROPER_EXACT_MOD_MAX_DEG        65536u                 exact.h line 19908
+ *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 22411
+ *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 22417
+ *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 22424
+ *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 22429
+ *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 22440
+ *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 22447
+ *   PROPER_LTL_MAX_JUMP_UNTILS      12                     ltl.h line 22454
+ *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 22460
+ *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 25945
+ *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 25950
+ *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 25955
+ *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 25960
+ *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 25965
+ *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 26541
+ *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 29780
+ *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 30381
+ *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 32780
+ *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 34517
+ *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 34520
+ *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 36029
+ *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 36032
+ *   PROPER_ANNOT_CORR               0.99                   annot.h line 37462
+ *   PROPER_ANNOT_R2                 0.9                    annot.h line 37466
+ *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 37470
+ *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 37474
+ *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 37478
+ *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 37482
+ *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 37488
+ *   PROPER_ANNOT_CUTS               32                     annot.h line 37492
+ *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 37496
+ *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 37500
+ *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 37504
+ *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 37509
+ *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 37513
+ *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 37517
+ *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 37521
+ *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 37526
+ *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 37530
+ *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 37762
+ *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 37836
+ *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 37947
+ *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 37951
+ *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 39807
+ *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 39811
+ *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 43097
+ *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 43102
+ *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 43110
+ *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 43114
+ *   PROPER_LP_PERTURB               1e-6                   lp.h line 45846
+ *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 45861
+ *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 45864
+ *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 45867
+ *   PROPER_LP_SING_TOL              1e-11                  lp.h line 45870
+ *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 45873
+ *   PROPER_LP_MAX_ROWS              100000                 lp.h line 45889
+ *   PROPER_LP_MAX_KERNEL            2000                   lp.h line 45892
+ *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 45895
+ *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 45900
+ *   PROPER_LP_SCALE_PASSES          6                      lp.h line 45904
+ *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 45911
+ *   PROPER_LP_VERIFY_FLOOR          1e-4                   lp.h line 45927
+ *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 45930
+ *   PROPER_LP_COND_TOL              1e-9                   lp.h line 45936
+ *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 45941
+ *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 48574
+ *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 49055
+ *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 49059
+ *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 49063
+ *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 49070
+ *   PROPER_QN_RESUM_EVERY           256                    qn.h line 49075
+ *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 49145
+ *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 49148
+ *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 49199
+ *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 49202
+ *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 49205
+ *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 49239
+ *   PROPER_QN_LAD_KEEP              2                      qn.h line 50283
+ *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 50286
+ *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 50289
+ *   PROPER_SIM_BUCKETS              200                    sim.h line 51482
+ *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 51487
+ *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 51491
+ *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 51495
+ *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 51499
+ *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 51503
+ *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 51507
+ *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 51616
+ *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 51908
+ *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 56267
+ *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 56272
+ *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 56278
+ *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 56282
  *
  * THREAD SAFETY
  *   No global or thread-local mutable state. Objects are not locked: two
@@ -13728,8 +13728,12 @@ static double proper__dtmc_bscc_means(const proper_dtmc *m, const double *f, con
  * the stationary solve (normalised), the weighting by f and its rounding,
  * handed to the transient solve as the bounds of the values it starts
  * from. */
-static int proper__dtmc_steady_mean(const proper_dtmc *m, const double *f, const proper_dtmc_solve_opts *opts,
-                                    double *x, proper_dtmc_solve_stats *st, proper_error *err) {
+/* Long-run mean of f from every state of m; the transient states' solve
+ * x = P x runs on `jump`, a chain with m's states and m's absorption
+ * probabilities (m itself, or a CTMC's embedded chain: see below). */
+static int proper__dtmc_steady_mean_on(const proper_dtmc *m, const proper_dtmc *jump, const double *f,
+                                       const proper_dtmc_solve_opts *opts, double *x, proper_dtmc_solve_stats *st,
+                                       proper_error *err) {
     proper__dtmc_csr g;
     proper_bitset transient;
     double *pi, *mass = NULL, *epi = NULL, *emass = NULL, *eb = NULL, u = DBL_EPSILON / 2.0;
@@ -13781,7 +13785,7 @@ static int proper__dtmc_steady_mean(const proper_dtmc *m, const double *f, const
             proper_bitset_set(&transient, s);
         }
     }
-    proper__dtmc_csr_view(m, &g);
+    proper__dtmc_csr_view(jump, &g);
     memset(&local, 0, sizeof local);
     rc = proper__dtmc_solve_linear(&g, &transient, NULL, x, opts, st ? &local : NULL, st ? &eb : NULL, epi, err);
     if (!rc && st) {
@@ -13806,16 +13810,29 @@ done:
     return rc;
 }
 
-/* The CTMC's long-run questions on its uniformised chain (same stationary
- * distributions, same BSCC reachability), with f computed on the CTMC. */
+static int proper__dtmc_steady_mean(const proper_dtmc *m, const double *f, const proper_dtmc_solve_opts *opts,
+                                    double *x, proper_dtmc_solve_stats *st, proper_error *err) {
+    return proper__dtmc_steady_mean_on(m, m, f, opts, x, st, err);
+}
+
+/* The CTMC's long-run questions: the BSCCs' stationary distributions on its
+ * uniformised chain (the same as the CTMC's), the probabilities of reaching
+ * them on its embedded chain (the same as the uniformised chain's). The
+ * uniformised chain's self-loop 1 - E(s)/q keeps few digits of E(s)/q when
+ * rates differ by many orders: with rates 3e13 and 0.14 the transient
+ * solve on it gave a long-run probability of 1.0009 (found by fuzzing; the
+ * value is 1 - 2.3e-14); the embedded chain's entries R(s,t)/E(s) are
+ * rounded once each. */
 static int proper__dtmc_ctmc_steady_mean(const proper_dtmc *m, const double *f, const proper_dtmc_solve_opts *opts,
                                          double *x, proper_dtmc_solve_stats *st, proper_error *err) {
-    proper_dtmc u;
+    proper_dtmc u, e;
     int rc;
     proper_dtmc_init(&u);
-    if ((rc = proper_dtmc_uniformised(m, &u, NULL, err))) return rc;
-    rc = proper__dtmc_steady_mean(&u, f, opts, x, st, err);
+    proper_dtmc_init(&e);
+    if (!(rc = proper_dtmc_uniformised(m, &u, NULL, err)) && !(rc = proper_dtmc_embedded(m, &e, err)))
+        rc = proper__dtmc_steady_mean_on(&u, &e, f, opts, x, st, err);
     proper_dtmc_free(&u);
+    proper_dtmc_free(&e);
     return rc;
 }
 
