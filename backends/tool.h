@@ -569,7 +569,7 @@ static void proper__tool_rename_file(proper_error *err, const proper_backend_tmp
         snprintf(name, sizeof name, "%s", err->file + n + 1);
     else
         return;
-    /* only the file changes (the message stays: it may not be its own source) */
+    /* only the file changes: printing the message into itself left it empty */
     memcpy(err->file, name, sizeof name);
 }
 
