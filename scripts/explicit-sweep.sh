@@ -439,6 +439,14 @@ def rel(a, b):
         return math.inf
     return abs(a - b) / max(abs(a), abs(b))
 
+def agrees(p, e, other, source):
+    """Whether the explicit value e agrees with other's (1 or 0), and their
+    relative difference; a disagreement is noted."""
+    d = rel(e, other)
+    if d > TOL:
+        problems.append("%s: explicit %s, %s %s" % (p, e, source, other))
+    return (1 if d <= TOL else 0), d
+
 compared = agree_pm = agree_prism = rows_same = rows_run = 0
 big_pm = big_prism = 0.0
 t_exp = t_pm = 0.0
@@ -453,21 +461,15 @@ for k, (p, reward) in enumerate(rewritten):
     if isinstance(e, str) and e.startswith("error"):
         problems.append("explicit refused %s: %s" % (p, e[7:160]))
         continue
-    d_pm = rel(e, m)
-    big_pm = max(big_pm, d_pm)
-    if d_pm <= TOL:
-        agree_pm += 1
-    else:
-        problems.append("%s: explicit %s, .pm %s" % (p, e, m))
+    ok, d = agrees(p, e, m, ".pm")
+    agree_pm += ok
+    big_pm = max(big_pm, d)
     if pv in (None, "error"):
         problems.append("PRISM gave no value for " + p)
     else:
-        d_prism = rel(e, pv)
-        big_prism = max(big_prism, d_prism)
-        if d_prism <= TOL:
-            agree_prism += 1
-        else:
-            problems.append("%s: explicit %s, PRISM %s" % (p, e, pv))
+        ok, d = agrees(p, e, pv, "PRISM")
+        agree_prism += ok
+        big_prism = max(big_prism, d)
     # -exportrows files carry no kind comment: a CTMC's need --ctmc
     r, _ = proper(explicit_args("r", reward) + [props_file, "--property", str(k + 1)] + pcargs +
                   (["--ctmc"] if is_ctmc else []))
