@@ -660,8 +660,9 @@ PROPER_API int proper_dtmc_steady_distribution(const proper_dtmc *m, const prope
  * bounds (as for proper_dtmc_steady_stats) and the absorption
  * probability's bound (the visits' certificate through the mass they pass
  * on, plus the rounding of that sum) combine as |pi~ a~ - pi a| <=
- * e_pi (a~ + e_a) + pi~ e_a. A CTMC's bound is of its uniformised chain.
- * The other fields are zero. */
+ * e_pi (a~ + e_a) + pi~ e_a. A CTMC's stationary bounds are of its
+ * uniformised chain, its absorption bounds of its embedded chain (each
+ * rounded once from the rates). The other fields are zero. */
 PROPER_API int proper_dtmc_steady_distribution_stats(const proper_dtmc *m, const proper_dtmc_solve_opts *opts,
                                                      double *pi, proper_dtmc_solve_stats *stats, proper_error *err);
 /* R{r}=? [ S ]: long-run average reward per step (a CTMC: per time unit)
@@ -4538,8 +4539,14 @@ static void proper__dtmc_absorb_bounds(const proper_dtmc *m, const uint32_t *sol
     for (b = 0; b < nb; b++) eabs[b] = (eabs[b] + ((count[b] + 2.0) * u + dl) * absorb[b]) * (1.0 + 4.0 * u);
 }
 
-PROPER_API int proper_dtmc_steady_distribution_stats(const proper_dtmc *m, const proper_dtmc_solve_opts *opts,
-                                                     double *pi, proper_dtmc_solve_stats *stats, proper_error *err) {
+/* The long-run distribution: each BSCC's stationary distribution on m,
+ * weighted by the probability of ending in it, found on `jump` (m itself, or
+ * a CTMC's embedded chain while m is its uniformised chain: the two have the
+ * same BSCCs and absorption probabilities, and the embedded chain's entries
+ * are rounded once from the rates; see proper__dtmc_ctmc_steady_mean). */
+static int proper__dtmc_steady_distribution_on(const proper_dtmc *m, const proper_dtmc *jump,
+                                               const proper_dtmc_solve_opts *opts, double *pi,
+                                               proper_dtmc_solve_stats *stats, proper_error *err) {
     proper__dtmc_csr g, tr;
     proper_bitset open;
     double *visits = NULL, *absorb = NULL, *mu0 = NULL, *epi = NULL, *ev = NULL, *eabs = NULL;
@@ -4549,14 +4556,6 @@ PROPER_API int proper_dtmc_steady_distribution_stats(const proper_dtmc *m, const
     int rc;
     if (stats) memset(stats, 0, sizeof *stats);
     proper_bitset_init(&open);
-    if (m->kind == PROPER_DTMC_KIND_CTMC) { /* the uniformised chain has the CTMC's limit */
-        proper_dtmc un;
-        proper_dtmc_init(&un);
-        if ((rc = proper_dtmc_uniformised(m, &un, NULL, err))) return rc;
-        rc = proper_dtmc_steady_distribution_stats(&un, opts, pi, stats, err);
-        proper_dtmc_free(&un);
-        return rc;
-    }
     bscc = (uint32_t *)proper_calloc(2 * (size_t)m->n_states, sizeof *bscc);
     if (stats) epi = (double *)proper_calloc(m->n_states, sizeof *epi);
     if (!bscc || (stats && !epi)) { PROPER_FREE(bscc); PROPER_FREE(epi); return proper__dtmc_nomem(err); }
@@ -4578,7 +4577,7 @@ PROPER_API int proper_dtmc_steady_distribution_stats(const proper_dtmc *m, const
         if (sole[s] == UINT32_MAX) proper_bitset_set(&open, s);
     if (m->init_dist) memcpy(mu0, m->init_dist, (size_t)m->n_states * sizeof *mu0);
     else mu0[m->init] = 1.0;
-    proper__dtmc_csr_view(m, &g);
+    proper__dtmc_csr_view(jump, &g);
     if (proper__dtmc_transpose(&g, &open, 1, &tr)) { rc = proper__dtmc_nomem(err); goto done; }
     rc = proper__dtmc_solve_linear(&tr, &open, mu0, visits, opts, NULL, stats ? &ev : NULL, NULL, err);
     proper__dtmc_csr_free(&tr);
@@ -4589,15 +4588,15 @@ PROPER_API int proper_dtmc_steady_distribution_stats(const proper_dtmc *m, const
             continue;
         }
         if (visits[s] == 0.0) continue;
-        for (e = m->row[s]; e < m->row[s + 1]; e++)
-            if (sole[m->col[e]] != UINT32_MAX) absorb[sole[m->col[e]]] += visits[s] * m->prob[e];
+        for (e = jump->row[s]; e < jump->row[s + 1]; e++)
+            if (sole[jump->col[e]] != UINT32_MAX) absorb[sole[jump->col[e]]] += visits[s] * jump->prob[e];
     }
     if (stats) {
         if (!(eabs = (double *)proper_calloc(2 * (size_t)(nb ? nb : 1), sizeof *eabs))) {
             rc = proper__dtmc_nomem(err);
             goto done;
         }
-        proper__dtmc_absorb_bounds(m, sole, mu0, visits, ev, absorb, nb,
+        proper__dtmc_absorb_bounds(jump, sole, mu0, visits, ev, absorb, nb,
                                    proper__dtmc_model_factor(opts ? opts->model_rel_error : 0.0), eabs);
     }
     for (s = 0; s < m->n_states; s++) {
@@ -4621,6 +4620,21 @@ done:
     PROPER_FREE(ev);
     PROPER_FREE(eabs);
     PROPER_FREE(bscc);
+    return rc;
+}
+
+PROPER_API int proper_dtmc_steady_distribution_stats(const proper_dtmc *m, const proper_dtmc_solve_opts *opts,
+                                                     double *pi, proper_dtmc_solve_stats *stats, proper_error *err) {
+    proper_dtmc u, e;
+    int rc;
+    if (m->kind != PROPER_DTMC_KIND_CTMC) return proper__dtmc_steady_distribution_on(m, m, opts, pi, stats, err);
+    if (stats) memset(stats, 0, sizeof *stats);
+    proper_dtmc_init(&u);
+    proper_dtmc_init(&e);
+    if (!(rc = proper_dtmc_uniformised(m, &u, NULL, err)) && !(rc = proper_dtmc_embedded(m, &e, err)))
+        rc = proper__dtmc_steady_distribution_on(&u, &e, opts, pi, stats, err);
+    proper_dtmc_free(&u);
+    proper_dtmc_free(&e);
     return rc;
 }
 

@@ -1872,6 +1872,11 @@ static void test_ctmc_steady_stiff(void) {
     CHECK_ABS(x[0], want, 1e-15);
     CHECK(fabs(x[0] - want) <= st.max_error + 1e-16);
     CHECK_ABS(x[1], q + p * want, 1e-15); /* from 1: to 3 at once, or back to 0 */
+    /* the long-run distribution from the initial state 0: the same absorption */
+    CHECK_INT(proper_dtmc_steady_distribution_stats(&m, NULL, x, &st, &err), 0);
+    CHECK_ABS(x[3], want, 1e-15);
+    CHECK_ABS(x[2], 1.0 - want, 1e-15);
+    CHECK(fabs(x[3] - want) <= st.max_error + 1e-16 && x[0] == 0.0 && x[1] == 0.0);
     proper_bitset_free(&three);
     proper_dtmc_free(&m);
 }
