@@ -48,7 +48,9 @@ static void crosscheck_usage(FILE *out) {
             "                      files, so not with --via-explicit or --explicit)\n"
             "  --via-explicit      hand the tools the DTMC proper built (PRISM explicit\n"
             "                      files, Storm DRN) instead of the PRISM-language model:\n"
-            "                      checks proper's model construction too\n"
+            "                      checks proper's model construction too; the properties\n"
+            "                      go with each constant written as its value and each\n"
+            "                      formula as its body (the tools do not see the model)\n"
             "  --fixdl             (the default) give states without any enabled command a\n"
             "                      self-loop, with a warning, as PRISM and Storm do\n"
             "  --nofixdl           refuse a model with deadlock states instead\n"
@@ -189,6 +191,13 @@ static int load(xc_opts *o, proper_prism_model **pm, proper_prism_props **props,
     }
     if (proper_prism_props_from_arg(props, *pm, o->props, props_text, &o->props_is_file, &err)) return cli_report(&err);
     if (o->consts && proper_prism_set_consts(*pm, *props, o->consts, &err)) return cli_report(&err);
+    if (o->via_explicit) { /* the tools get no model text: constants and formulas go in as what they stand for */
+        char *standalone;
+        if (proper_prism_props_standalone(*props, *props_text, strlen(*props_text), &standalone, &err))
+            return cli_report(&err);
+        PROPER_FREE(*props_text);
+        *props_text = standalone;
+    }
     if (!o->explicit_files && proper_prism_has_intervals(*pm))
         return cli_fail("%s: an interval DTMC (probabilities [lo,hi]): crosscheck compares single chains; "
                         "check it with 'proper check' (Pmin=?, Pmax=?)", o->model);
@@ -258,7 +267,7 @@ static void run_tool(const xc_opts *o, xc_tool *t, const char *props_text, const
     }
     in.props = props_text;
     in.props_name = o->props_is_file ? o->props : NULL;
-    in.consts = o->consts;
+    in.consts = o->via_explicit ? NULL : o->consts; /* --via-explicit: in the properties text already */
     in.timeout = o->timeout;
     if (strcmp(t->name, "prism") == 0) rc = proper_prismtool_check(t->info.path, &in, &to, &t->out, &err);
     else rc = proper_stormtool_check(t->info.path, &in, &to, &t->out, &err);

@@ -16,8 +16,10 @@
 #
 # PRISM_TREE is a checkout of PRISM's repository; PRISM_BINARY defaults to
 # PRISM_TREE/prism/bin/prism (built with `make` in PRISM_TREE/prism);
-# STORM_BINARY (or PROPER_STORM) adds Storm's columns. Nothing of PRISM's or
-# Storm's is copied into the project. Needs python3 (to read the JSON).
+# STORM_BINARY (or PROPER_STORM) adds Storm's columns. With VIA_EXPLICIT=1
+# the tools get the DTMC proper built (crosscheck --via-explicit) instead of
+# the model file. Nothing of PRISM's or Storm's is copied into the project.
+# Needs python3 (to read the JSON).
 set -eu
 cd "$(dirname "$0")/.."
 [ $# -ge 1 ] || { echo "usage: sh scripts/crosscheck-prism.sh PRISM_TREE [PRISM_BINARY]" >&2; exit 2; }
@@ -56,6 +58,7 @@ runs | while read -r model props consts engine; do
         *) set --; popts="-epsilon 1e-12" ;;
     esac
     [ "$engine" = - ] || { set -- "$@" --prism-arg "$engine"; popts="$popts $engine"; }
+    [ "${VIA_EXPLICIT:-0}" = 0 ] || set -- "$@" --via-explicit
     # $backend is empty or two words: unquoted on purpose
     # shellcheck disable=SC2086
     PROPER_PRISM=$prism PROPER_STORM=${storm:-/nonexistent} bin/proper crosscheck "$ex/$model" "$ex/$props" \

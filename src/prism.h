@@ -432,6 +432,22 @@ PROPER_API int proper_prism_set_consts(proper_prism_model *m, proper_prism_props
 PROPER_API int proper_prism_set_consts_lenient(proper_prism_model *m, proper_prism_props *p, const char *spec,
                                                char *unknown, size_t size, proper_error *err);
 
+/* The properties text `text` (from which p was parsed) for a tool that
+ * gets the model as explicit files (crosscheck --via-explicit), where the
+ * model's constants and formulas are unknown: every name of a constant
+ * (the model's or the properties') becomes its value, every formula (the
+ * model's or the properties') its body in parentheses, and the properties'
+ * const and formula declarations go (PRISM 4.9 fails with a
+ * NullPointerException on a properties constant when the model is
+ * imported; properties files have no formulas in PRISM). Values are
+ * written so that they read back as the same double, an int stays an int
+ * and a double a double ("4.0"). Line breaks stay where they were, so a
+ * tool's line numbers still point at the right line. A properties
+ * constant without a value is PROPER_EUNDEFINED at its use. *out gets the
+ * text (PROPER_FREE it). */
+PROPER_API int proper_prism_props_standalone(const proper_prism_props *p, const char *text, size_t len, char **out,
+                                             proper_error *err);
+
 /* The value of a constant written as text: a number, true/false (1/0), or
  * an expression over literals with PRISM's operators and functions
  * ("1/3", "2^10", "max(1,2)*0.5"). */
@@ -6055,35 +6071,25 @@ static int proper__prism_load_labels(proper__prism_checker *C, int32_t e) {
     return proper__prism_load_labels(C, nd->c);
 }
 
-/* Constants of the model and of the properties, label sets, checks that
- * the DTMC has the variables the properties use. */
-static int proper__prism_checker_init(proper__prism_checker *C, const proper_prism_props *p, const proper_dtmc *d,
-                                   const proper_prism_check_opts *o, proper_error *err) {
+/* The values of the model's constants and of the properties' (C->cv,
+ * C->pcv; C->pmiss marks properties constants without one), and the
+ * evaluation context over them. C is zeroed first. */
+static int proper__prism_checker_consts(proper__prism_checker *C, const proper_prism_props *p, proper_error *err) {
     const proper_prism_model *m = p->m;
     size_t i;
     int rc;
     memset(C, 0, sizeof *C);
     C->p = p;
-    C->d = d;
-    C->o = o;
     C->err = err;
-    C->rel_prob = o->intervals ? o->intervals->rel_prob : -1.0;
-    C->rel_reward = o->intervals ? o->intervals->rel_reward : -1.0;
-    C->exact = o->intervals && o->intervals->exact;
     if (m && (rc = proper__prism_model_consts(m, &C->cv, err)) != 0) return rc;
     C->pcv = (proper__prism_val *)proper_calloc(p->n_consts, sizeof *C->pcv);
     C->pmiss = (unsigned char *)proper_calloc(p->n_consts, 1);
-    C->labels = (proper_bitset **)proper_calloc(p->names.len, sizeof *C->labels);
-    C->opvals = (double **)proper_calloc(p->pool.len + 1, sizeof *C->opvals);
-    C->busy = (unsigned char *)proper_calloc(p->n_props + 1, 1);
-    if (!C->pcv || !C->pmiss || !C->labels || !C->opvals || !C->busy) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    if (!C->pcv || !C->pmiss) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
     C->cx.m = m;
     C->cx.pool = &p->pool;
     C->cx.file = p->file[0] ? p->file : NULL;
     C->cx.cv = C->cv;
     C->cx.pcv = C->pcv;
-    C->cx.labels = C->labels;
-    C->cx.opvals = C->opvals;
     C->cx.err = err;
     C->cx.pmiss = C->pmiss;
     C->cx.props = p;
@@ -6108,6 +6114,28 @@ static int proper__prism_checker_init(proper__prism_checker *C, const proper_pri
         C->cx.err = err;
         if (c->type == PROPER_PRISM_DOUBLE) C->pcv[i].d = proper__prism_as_double(p->pool.n[c->expr].type, C->pcv[i]);
     }
+    return PROPER_OK;
+}
+
+/* Constants of the model and of the properties, label sets, checks that
+ * the DTMC has the variables the properties use. */
+static int proper__prism_checker_init(proper__prism_checker *C, const proper_prism_props *p, const proper_dtmc *d,
+                                   const proper_prism_check_opts *o, proper_error *err) {
+    const proper_prism_model *m = p->m;
+    size_t i;
+    int rc;
+    if ((rc = proper__prism_checker_consts(C, p, err)) != 0) return rc;
+    C->d = d;
+    C->o = o;
+    C->rel_prob = o->intervals ? o->intervals->rel_prob : -1.0;
+    C->rel_reward = o->intervals ? o->intervals->rel_reward : -1.0;
+    C->exact = o->intervals && o->intervals->exact;
+    C->labels = (proper_bitset **)proper_calloc(p->names.len, sizeof *C->labels);
+    C->opvals = (double **)proper_calloc(p->pool.len + 1, sizeof *C->opvals);
+    C->busy = (unsigned char *)proper_calloc(p->n_props + 1, 1);
+    if (!C->labels || !C->opvals || !C->busy) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    C->cx.labels = C->labels;
+    C->cx.opvals = C->opvals;
     if (o->intervals && o->intervals->lo && o->intervals->n != d->n_trans)
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
                                 "the probability intervals (%llu) are not those of the DTMC (%llu transitions)",
@@ -7434,6 +7462,202 @@ PROPER_API int proper_prism_props_check(const proper_prism_props *p, size_t i, c
                                 "with proper_prism_props_result", (unsigned long)i + 1, res.value, res.hi);
     *value = res.value;
     return PROPER_OK;
+}
+
+/* ---- Properties for a tool that gets the model as explicit files ---------- */
+
+/* A value as a PRISM literal of its type: an int, true/false, or a double
+ * that reads back as the same double, kept a double by a '.' or an
+ * exponent (PRISM types "4" as an int); infinities and NaN as 1.0/0.0,
+ * -1.0/0.0 and 0.0/0.0 (PRISM divides doubles as Java does). */
+static void proper__prism_print_value(proper_strbuf *out, int type, proper__prism_val v) {
+    char buf[PROPER_DOUBLE_CHARS];
+    if (type == PROPER_PRISM_INT) proper_strbuf_printf(out, v.i < 0 ? "(%lld)" : "%lld", v.i);
+    else if (type == PROPER_PRISM_BOOL) proper_strbuf_puts(out, v.i ? "true" : "false");
+    else if (v.d != v.d) proper_strbuf_puts(out, "(0.0/0.0)");
+    else if (isinf(v.d)) proper_strbuf_puts(out, v.d > 0 ? "(1.0/0.0)" : "(-1.0/0.0)");
+    else {
+        proper_format_double(buf, v.d);
+        proper_strbuf_printf(out, v.d < 0 ? "(%s%s)" : "%s%s", buf, strpbrk(buf, ".e") ? "" : ".0");
+    }
+}
+
+/* Node e of the model's pool (a formula's body: no labels, no operators)
+ * as PRISM text, fully parenthesised, constants as their values (C->cv)
+ * and formulas expanded. */
+static void proper__prism_print_model_expr(const proper__prism_checker *C, int32_t e, proper_strbuf *out) {
+    static const char *const fns[] = {"min", "max", "floor", "ceil", "round", "pow", "mod", "log"};
+    static const char *const ops[] = {"+", "-", "*", "/", "^", "=", "!=", "<", "<=", ">", ">=", "&", "|", "=>", "<=>"};
+    const proper_prism_model *m = C->p->m;
+    const proper__prism_node *nd = &m->pool.n[e];
+    proper__prism_val v;
+    switch (nd->kind) {
+    case PROPER__PM_N_INT: case PROPER__PM_N_BOOL: case PROPER__PM_N_DOUBLE:
+        v.i = (long long)nd->num;
+        v.d = nd->num;
+        proper__prism_print_value(out, nd->kind == PROPER__PM_N_INT ? PROPER_PRISM_INT
+                                       : nd->kind == PROPER__PM_N_BOOL ? PROPER_PRISM_BOOL : PROPER_PRISM_DOUBLE, v);
+        return;
+    case PROPER__PM_N_VAR: proper_strbuf_puts(out, m->names.names[m->vars[nd->idx].sym]); return;
+    case PROPER__PM_N_CONST: proper__prism_print_value(out, m->consts[nd->idx].type, C->cv[nd->idx]); return;
+    case PROPER__PM_N_FORMULA: proper__prism_print_model_expr(C, nd->a, out); return;
+    case PROPER__PM_N_NEG: case PROPER__PM_N_NOT:
+        proper_strbuf_puts(out, nd->kind == PROPER__PM_N_NEG ? "-(" : "!(");
+        proper__prism_print_model_expr(C, nd->a, out);
+        proper_strbuf_puts(out, ")");
+        return;
+    case PROPER__PM_N_ITE:
+        proper_strbuf_puts(out, "(");
+        proper__prism_print_model_expr(C, nd->a, out);
+        proper_strbuf_puts(out, " ? ");
+        proper__prism_print_model_expr(C, nd->b, out);
+        proper_strbuf_puts(out, " : ");
+        proper__prism_print_model_expr(C, nd->c, out);
+        proper_strbuf_puts(out, ")");
+        return;
+    case PROPER__PM_N_FUNC:
+        proper_strbuf_printf(out, "%s(", fns[nd->op]);
+        proper__prism_print_model_expr(C, nd->a, out);
+        if (nd->b >= 0) {
+            proper_strbuf_puts(out, ", ");
+            proper__prism_print_model_expr(C, nd->b, out);
+        }
+        proper_strbuf_puts(out, ")");
+        return;
+    default: /* BIN, XCMP */
+        proper_strbuf_puts(out, "(");
+        proper__prism_print_model_expr(C, nd->a, out);
+        proper_strbuf_printf(out, " %s ", ops[nd->op]);
+        proper__prism_print_model_expr(C, nd->b, out);
+        proper_strbuf_puts(out, ")");
+        return;
+    }
+}
+
+/* The properties text rewritten token by token (proper_prism_props_standalone). */
+typedef struct proper__prism_standalone {
+    const proper__prism_checker *C;
+    const proper__prism_tok *t; /* the tokens, the last one EOF */
+    size_t n;
+    size_t *body;               /* properties formula i: its body's first token (its end: the ';') */
+    proper_strbuf *out;
+    proper_error *err;
+} proper__prism_standalone;
+
+/* Text of the tokens' gaps: as written, or (inside an expanded formula)
+ * with line breaks as blanks, so that the line numbers of the rest hold. */
+static void proper__prism_standalone_gap(proper__prism_standalone *S, size_t k, int flat) {
+    const char *a = S->t[k].gap, *b = S->t[k].p - (S->t[k].kind == PROPER__PM_TK_STRING);
+    for (; a < b; a++) proper_strbuf_append(S->out, flat && (*a == '\n' || *a == '\r') ? " " : a, 1);
+}
+
+static int proper__prism_standalone_range(proper__prism_standalone *S, size_t from, size_t to, int top);
+
+/* Identifier token k: a constant becomes its value, a formula its body in
+ * parentheses; *done = 0 leaves it as written (a variable, a keyword). */
+static int proper__prism_standalone_ident(proper__prism_standalone *S, size_t k, int *done) {
+    const proper__prism_checker *C = S->C;
+    const proper_prism_props *p = C->p;
+    const proper_prism_model *m = p->m;
+    const proper__prism_tok *t = &S->t[k];
+    int32_t sym = proper__prism_names_find(&p->names, t->p, t->len), f;
+    int rc;
+    *done = 1;
+    if (sym >= 0 && p->sym_const[sym] >= 0) {
+        if (C->pmiss[p->sym_const[sym]])
+            return proper_error_set(S->err, PROPER_EUNDEFINED, p->file[0] ? p->file : NULL, t->line, t->col,
+                                    "constant '%.*s' has no value (give it with --const)", (int)t->len, t->p);
+        proper__prism_print_value(S->out, p->consts[p->sym_const[sym]].type, C->pcv[p->sym_const[sym]]);
+    } else if (sym >= 0 && (f = p->sym_formula[sym]) >= 0) {
+        proper_strbuf_puts(S->out, "(");
+        if ((rc = proper__prism_standalone_range(S, S->body[f], S->body[f + p->n_formulas], 0)) != 0) return rc;
+        proper_strbuf_puts(S->out, ")");
+    } else if (m && (sym = proper__prism_names_find(&m->names, t->p, t->len)) >= 0 && m->sym_const[sym] >= 0) {
+        proper__prism_print_value(S->out, m->consts[m->sym_const[sym]].type, C->cv[m->sym_const[sym]]);
+    } else if (m && sym >= 0 && m->sym_formula[sym] >= 0) {
+        proper_strbuf_puts(S->out, "(");
+        proper__prism_print_model_expr(C, m->formulas[m->sym_formula[sym]].expr, S->out);
+        proper_strbuf_puts(S->out, ")");
+    } else {
+        *done = 0;
+    }
+    return PROPER_OK;
+}
+
+/* Tokens [from, to) into S->out. At the top level (the whole text) the
+ * const and formula declarations go, leaving their line breaks. */
+static int proper__prism_standalone_range(proper__prism_standalone *S, size_t from, size_t to, int top) {
+    size_t k;
+    int rc, done;
+    for (k = from; k < to; k++) {
+        const proper__prism_tok *t = &S->t[k];
+        if (top && t->kind == PROPER__PM_TK_IDENT && (proper__prism_tok_is(t, "const") || proper__prism_tok_is(t, "formula"))) {
+            const char *a = t->gap;
+            while (k + 1 < to && S->t[k].kind != PROPER__PM_TK_SEMI) k++;
+            for (; a < S->t[k + 1].gap; a++)
+                if (*a == '\n') proper_strbuf_puts(S->out, "\n");
+            continue;
+        }
+        proper__prism_standalone_gap(S, k, !top);
+        if (t->kind == PROPER__PM_TK_IDENT) {
+            if ((rc = proper__prism_standalone_ident(S, k, &done)) != 0) return rc;
+            if (done) continue;
+        }
+        if (t->kind == PROPER__PM_TK_EOF) break;
+        { /* the token as written, up to the next token's gap (a string with its quotes) */
+            const char *from = t->p - (t->kind == PROPER__PM_TK_STRING);
+            proper_strbuf_append(S->out, from, (size_t)(S->t[k + 1].gap - from));
+        }
+    }
+    return PROPER_OK;
+}
+
+/* The first token of each properties formula's body and its ';' (formula
+ * NAME = BODY ;), by the formula's index. */
+static int proper__prism_standalone_bodies(proper__prism_standalone *S) {
+    const proper_prism_props *p = S->C->p;
+    size_t k, end;
+    int32_t sym;
+    if (!(S->body = (size_t *)proper_calloc(2 * p->n_formulas + 1, sizeof *S->body)))
+        return proper_error_set(S->err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    for (k = 0; k + 3 < S->n; k++) {
+        if (S->t[k].kind != PROPER__PM_TK_IDENT || !proper__prism_tok_is(&S->t[k], "formula")) continue;
+        sym = proper__prism_names_find(&p->names, S->t[k + 1].p, S->t[k + 1].len);
+        for (end = k + 3; end + 1 < S->n && S->t[end].kind != PROPER__PM_TK_SEMI; end++) {}
+        if (sym < 0 || p->sym_formula[sym] < 0) continue;
+        S->body[p->sym_formula[sym]] = k + 3;
+        S->body[p->sym_formula[sym] + p->n_formulas] = end;
+    }
+    return PROPER_OK;
+}
+
+PROPER_API int proper_prism_props_standalone(const proper_prism_props *p, const char *text, size_t len, char **out,
+                                             proper_error *err) {
+    proper__prism_checker C;
+    proper__prism_standalone S;
+    proper__prism_tok *toks = NULL;
+    proper_strbuf b;
+    size_t n = 0;
+    int rc;
+    *out = NULL;
+    proper_strbuf_init(&b);
+    memset(&S, 0, sizeof S);
+    if ((rc = proper__prism_checker_consts(&C, p, err)) == 0 &&
+        (rc = proper__prism_lex(text, len, p->file[0] ? p->file : NULL, &toks, &n, err)) == 0) {
+        S.C = &C;
+        S.t = toks;
+        S.n = n;
+        S.out = &b;
+        S.err = err;
+        if (!(rc = proper__prism_standalone_bodies(&S)) && !(rc = proper__prism_standalone_range(&S, 0, n, 1)) &&
+            !(*out = proper_strbuf_take(&b)))
+            rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    proper_strbuf_free(&b);
+    PROPER_FREE(S.body);
+    PROPER_FREE(toks);
+    proper__prism_checker_free(&C);
+    return rc;
 }
 
 /* ---- Exact and parametric values (exact.h) -----------------------------------

@@ -246,6 +246,22 @@ then ok crosscheck_via_explicit_args; else fail crosscheck_via_explicit_args "$(
 # a CTMC goes to PRISM as -ctmc (as -dtmc PRISM would read its rates as probabilities)
 PROPER_PRISM=$T/prism-args run xc tests/transcripts/inputs/mm1k.sm 'R=? [ F "full" ]' --const T=10 --via-explicit
 check crosscheck_via_explicit_ctmc grep -qx -- -ctmc "$T/args.log"
+# --via-explicit: the tools see no model text, so the properties go with
+# each constant as its value and each formula as its body, and no -const
+# (tests/test_prism.c has the whole text; the real PRISM's values below)
+cat > "$T/prism-props" <<EOF
+#!/bin/sh
+case "\$1" in -version) echo "PRISM version 4.9"; exit 0 ;; esac
+printf '%s\n' "\$@" > '$T/args.log'
+for a; do case "\$a" in *.props) cp "\$a" '$T/props.seen' ;; esac; done
+exit 1
+EOF
+chmod +x "$T/prism-props"
+PROPER_PRISM=$T/prism-props run xc tests/transcripts/inputs/standalone.pm tests/transcripts/inputs/standalone.props \
+    --const q=0.25 --via-explicit
+if grep -qF 'P=? [ F<=3 x=4-0.25*4 ]' "$T/props.seen" && ! grep -q 'const\|formula\|atmax' "$T/props.seen" &&
+   ! grep -qx -- -const "$T/args.log"; then ok crosscheck_via_explicit_standalone
+else fail crosscheck_via_explicit_standalone "$(cat "$T/props.seen" "$T/args.log")"; fi
 # the tools are asked for the CLI's one default precision, 1e-12 (was 1e-14 here)
 check crosscheck_default_precision [ "$(grep -A1 -- -epsilon "$T/args.log" | tail -n 1)" = 1e-12 ]
 
@@ -286,7 +302,10 @@ real() {
     if env "$var=$bin" "$PROPER" crosscheck $M/minpathsum.pm $P/minpathsum.pctl --const $MPS --backend "$program" > "$T/out" 2>&1 &&
        env "$var=$bin" "$PROPER" crosscheck $M/die.pm 'P=? [ F "done" ]; R{"coin_flips"}=? [ F "done" ]' --via-explicit \
            --backend "$program" >> "$T/out" 2>&1 &&
-       env "$var=$bin" "$PROPER" crosscheck $M/gambler.pm 'R=? [ F "win" ]' --const p=0.5 --backend "$program" >> "$T/out" 2>&1
+       env "$var=$bin" "$PROPER" crosscheck $M/gambler.pm 'R=? [ F "win" ]' --const p=0.5 --backend "$program" >> "$T/out" 2>&1 &&
+       # constants and formulas of the model and the properties, through explicit files (PRISM reads variables from the .sta)
+       { [ "$program" != prism ] || env "$var=$bin" "$PROPER" crosscheck tests/transcripts/inputs/standalone.pm \
+           tests/transcripts/inputs/standalone.props --const q=0.25 --via-explicit --backend prism >> "$T/out" 2>&1; }
     then ok "$name"; else fail "$name" "$(cat "$T/out")"; fi
 }
 real crosscheck_real_prism PROPER_PRISM "$REAL_PRISM" prism

@@ -2243,6 +2243,40 @@ static void test_decimal_exact(void) {
     CHECK(!proper__prism_decimal_exact("0.33333333333333333333333", 25, 1.0 / 3.0));
 }
 
+/* The properties for a tool that gets explicit files: constants as values,
+ * formulas as bodies, the declarations gone and the line breaks kept.
+ * The expected text is written out by hand from the two files; the real
+ * PRISM's values on it agree with native (tests/cli_crosscheck.sh). */
+static void test_props_standalone(void) {
+    const char *want = "\n\n\n\n"
+                       "\"a\": P=? [ F<=4 ((x = 4)) ];\n"
+                       "P=? [ F ((((x >= (4 - 1)) & !((x = (-1)))) & (true ? true : false))) ];\n"
+                       "P=? [ F ( x>=2 & x<3) ]; R{\"steps\"}=? [ F x=4 ]\n"
+                       "P=? [ F<=3 x=4-0.25*4 ]\n"
+                       "R{\"steps\"}=? [ C<=3 ]\n"
+                       "filter(max, ((((((max(x, 1) * 1.0) / 2) + pow(2, x)) - floor((0.3 * 10))) + mod(x, 3))), "
+                       "x<=(-1)+3)\n";
+    proper_prism_model *m = NULL;
+    proper_prism_props *p = NULL;
+    proper_error e;
+    char *text = NULL, *out = NULL;
+    size_t len;
+    CHECK_INT(proper_prism_read(&m, "tests/transcripts/inputs/standalone.pm", &e), 0);
+    CHECK_INT(proper_read_file("tests/transcripts/inputs/standalone.props", &text, &len, &e), 0);
+    CHECK_INT(proper_prism_props_parse(&p, m, text, len, "standalone.props", &e), 0);
+    /* q has no value: an error where it is used, naming it */
+    CHECK_INT(proper_prism_props_standalone(p, text, len, &out, &e), PROPER_EUNDEFINED);
+    CHECK(out == NULL && e.line == 8 && e.col == 16 && strstr(e.message, "'q'"));
+    CHECK_INT(proper_prism_set_consts(m, p, "q=0.25", &e), 0);
+    CHECK_INT(proper_prism_props_standalone(p, text, len, &out, &e), 0);
+    CHECK(out && strcmp(out, want) == 0);
+    if (out && strcmp(out, want) != 0) printf("  got:\n%s\n", out);
+    PROPER_FREE(out);
+    PROPER_FREE(text);
+    proper_prism_props_free(p);
+    proper_prism_free(m);
+}
+
 int main(void) {
     RUN(test_expression_semantics);
     RUN(test_path_bounds);
@@ -2296,5 +2330,6 @@ int main(void) {
     RUN(test_rounding_not_bounded);
     RUN(test_rounding_bound_holds);
     RUN(test_decimal_exact);
+    RUN(test_props_standalone);
     return test_summary();
 }

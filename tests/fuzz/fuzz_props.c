@@ -6,8 +6,9 @@
  * or of filter(range, ...) has low <= high). Step bounds are capped (max_steps) so every input
  * runs fast. The properties are checked again on the die with probability
  * intervals in its first state ([0.4,0.6] each way): the same rules, and
- * Pmin=?/Pmax=? give probabilities. Without PROPER_LIBFUZZER, main replays
- * directory argv[1]. */
+ * Pmin=?/Pmax=? give probabilities. The text as a tool with explicit files
+ * gets it (constants as values, formulas as bodies) gives the same values.
+ * Without PROPER_LIBFUZZER, main replays directory argv[1]. */
 /* Smaller work limits than the defaults, so that an input the library
  * answers or refuses within its limits in seconds at -O2 stays within
  * libFuzzer's timeout in the sanitised build: co-safe automata (R=? [ F<74
@@ -54,6 +55,37 @@ static int is_probability_query(const proper_prism_props *p, size_t i) {
     return nd->kind == PROPER__PM_N_PROB && nd->op == PROPER__PM_QUERY;
 }
 
+/* The properties as a tool with explicit files gets them
+ * (proper_prism_props_standalone): a clean error (a constant without a
+ * value), or a text that parses on the model to as many properties, each
+ * with the same value as the original (or failing as it does). */
+static void check_standalone(const proper_prism_model *m, const proper_prism_props *p, const proper_dtmc *d,
+                             const proper_prism_check_opts *o, const char *text, size_t size) {
+    proper_prism_props *q = NULL;
+    proper_error err;
+    char *out = NULL;
+    size_t i;
+    if (proper_prism_props_standalone(p, text, size, &out, &err)) {
+        if (err.code != PROPER_EUNDEFINED && err.code != PROPER_ENOMEM) abort();
+        check_error(&err, text, size);
+        return;
+    }
+    if (proper_prism_props_parse(&q, m, out, strlen(out), "standalone.pctl", &err)) {
+        check_error(&err, out, strlen(out)); /* deeper parentheses may pass a nesting limit */
+    } else {
+        if (proper_prism_props_count(q) != proper_prism_props_count(p)) abort();
+        for (i = 0; i < proper_prism_props_count(p); i++) {
+            proper_prism_result a, b;
+            int fa = proper_prism_props_result(p, i, d, o, &a, &err) != 0;
+            int fb = proper_prism_props_result(q, i, d, o, &b, &err) != 0;
+            if (fa || fb) continue; /* a reference to a property by name may fail in one alone */
+            if (!(a.value == b.value || (a.value != a.value && b.value != b.value))) abort();
+        }
+        proper_prism_props_free(q);
+    }
+    PROPER_FREE(out);
+}
+
 /* The properties of text on model (with its intervals, if any). */
 static void fuzz_on(const char *model, const char *text, size_t size) {
     proper_prism_model *m = NULL;
@@ -86,6 +118,7 @@ static void fuzz_on(const char *model, const char *text, size_t size) {
             if (r.type == PROPER_PRISM_BOOL && r.value != 0 && r.value != 1) abort();
             if (r.value == r.value && r.hi == r.hi && r.value > r.hi) abort(); /* a range is ordered */
         }
+        check_standalone(m, p, &d, &o, text, size);
         proper_prism_props_free(p);
     }
     proper_dtmc_free(&d);
