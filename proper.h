@@ -44,54 +44,54 @@
  * CONTENTS
  *   This manual, then each module with its own manual at its first line
  *   (line numbers are of this file):
- *     core.h      line   697  errors with file:line:col, allocation, growable
+ *     core.h      line   709  errors with file:line:col, allocation, growable
  *                             arrays, strings and a string builder, interning,
  *                             number parsing and shortest round-trip
  *                             formatting, bit sets, dense LU, RNG, alias
  *                             tables, file reading
- *     trace.h     line  1811  the trace format, its reader and writer, the
+ *     trace.h     line  1823  the trace format, its reader and writer, the
  *                             low-overhead per-thread recorder
- *     fft.h       line  3256  real-input FFT plans for power-of-two sizes
- *     stats.h     line  3964  normal/t/chi-square distributions, normal,
+ *     fft.h       line  3268  real-input FFT plans for power-of-two sizes
+ *     stats.h     line  3976  normal/t/chi-square distributions, normal,
  *                             t and Wilson intervals, simultaneous levels, KL,
  *                             chi-square and KS tests
- *     pmf.h       line  5041  discrete PMFs on a grid: samples, moments,
+ *     pmf.h       line  5053  discrete PMFs on a grid: samples, moments,
  *                             convolution, mixture, loops
- *     sre.h       line  6476  stochastic regular expressions: language,
+ *     sre.h       line  6488  stochastic regular expressions: language,
  *                             evaluation to a PMF, automaton -> SRE
- *     dtmc.h      line  9369  the one Markov-chain model (DTMC or CTMC):
+ *     dtmc.h      line  9381  the one Markov-chain model (DTMC or CTMC):
  *                             builder, direct and iterative solvers with
  *                             proven error bounds, CSL by uniformisation,
  *                             explicit/DRN/DOT/PRISM files
- *     exact.h     line 17808  big integers, rationals, rational functions;
+ *     exact.h     line 17834  big integers, rationals, rational functions;
  *                             exact and parametric solving by state elimination
- *     ltl.h       line 22314  LTL on DTMCs: refinement of the chain per
+ *     ltl.h       line 22340  LTL on DTMCs: refinement of the chain per
  *                             temporal subformula (Courcoubetis-Yannakakis),
  *                             co-safe LTL rewards by a DFA product, E/A[ltl],
  *                             Pmin/Pmax of LTL on interval models
- *     prism.h     line 25684  the PRISM language (DTMCs and CTMCs) and
+ *     prism.h     line 25710  the PRISM language (DTMCs and CTMCs) and
  *                             its property language, on top of dtmc.h
- *     synth.h     line 34414  annotated C/Java source -> parametric DTMC
+ *     synth.h     line 34664  annotated C/Java source -> parametric DTMC
  *                             (the PROPER method)
- *     estimate.h  line 35889  per-run count logs -> parameter
+ *     estimate.h  line 36139  per-run count logs -> parameter
  *                             intervals -> property interval
- *     annot.h     line 37258  probabilistic performance annotations
+ *     annot.h     line 37508  probabilistic performance annotations
  *                             (Freud): how a function's time or memory
  *                             depends on its input, fitted from call logs
- *     vlmc.h      line 42915  VLMC learning from location traces, Markov
+ *     vlmc.h      line 43165  VLMC learning from location traces, Markov
  *                             hull, steps to termination
- *     lp.h        line 45658  linear programs: CPLEX LP files, a native
+ *     lp.h        line 45908  linear programs: CPLEX LP files, a native
  *                             simplex, a box-constrained QP
- *     qn.h        line 48964  closed queueing networks: simulation, mean
+ *     qn.h        line 49214  closed queueing networks: simulation, mean
  *                             field, MVA, the exact CTMC, rates and routing
  *                             learned by LP/QP
- *     sim.h       line 51335  discrete-event simulation of multithreaded
+ *     sim.h       line 51585  discrete-event simulation of multithreaded
  *                             programs (Tarvo & Reiss): queues, thread pools,
  *                             CPUs, locks, I/O
- *     backend.h   line 56189  external engines behind one interface:
+ *     backend.h   line 56439  external engines behind one interface:
  *                             plugins, registry, subprocess runner
  *     backend_native.h
- *                 line 57127  proper's own engines (prism.h, dtmc.h,
+ *                 line 57377  proper's own engines (prism.h, dtmc.h,
  *                             lp.h) as the backend "native"
  *   The adapters for PRISM, Storm and glpsol are separate headers in
  *   backends/ of the source tree; they are not part of proper.h.
@@ -139,152 +139,152 @@
  *                           time of the implementation file (see README).
  *   Tunables: each is defined only if not already defined, so it can be set
  *   before the include; its meaning is the comment above it at the given line.
- *   PROPER_MAX_FILE_BYTES           ((size_t)1 << 30)      core.h line 1000
- *   PROPER_TRACE_NAME_MAX           255                    trace.h line 1962
- *   PROPER_TRACE_LOOP_MAX           1048576                trace.h line 1971
- *   PROPER_FFT_BLOCK                4096                   fft.h line 3373
- *   PROPER_STATS_SERIES_EPS         1e-16                  stats.h line 4003
- *   PROPER_STATS_SERIES_MAX_ITER    1000000                stats.h line 4009
- *   PROPER_STATS_ROOT_RTOL          4e-16                  stats.h line 4014
- *   PROPER_STATS_ROOT_MAX_ITER      400                    stats.h line 4017
- *   PROPER_STATS_PVALUE_FLOOR       1e-300                 stats.h line 4022
- *   PROPER_STATS_PROB_TOL           1e-9                   stats.h line 4026
- *   PROPER_STATS_CHI2_MIN_EXPECTED  5.0                    stats.h line 4031
- *   PROPER_PMF_SUM_TOL              1e-6                   pmf.h line 5132
- *   PROPER_PMF_WIDTH_RTOL           1e-9                   pmf.h line 5136
- *   PROPER_PMF_GRID_TOL             1e-6                   pmf.h line 5140
- *   PROPER_PMF_MAX_BINS             ((size_t)1 << 27)      pmf.h line 5145
- *   PROPER_PMF_MAX_INFERRED_BINS    ((size_t)1 << 20)      pmf.h line 5150
- *   PROPER_PMF_QUANTILE_TOL         1e-12                  pmf.h line 5155
- *   PROPER_PMF_HORNER_TOL           1e-18                  pmf.h line 5160
- *   PROPER_PMF_LOOP_SPLIT           64                     pmf.h line 5179
- *   PROPER_PMF_FFT_COST             6.0                    pmf.h line 5182
- *   PROPER_SRE_PROB_TOL             1e-9                   sre.h line 6661
- *   PROPER_SRE_MAX_NESTING          200                    sre.h line 6666
- *   PROPER_SRE_MAX_ITERATIONS       100000                 sre.h line 6671
- *   PROPER_SRE_DEFAULT_TRUNCATE_EPS 1e-12                  sre.h line 6675
- *   PROPER_SRE_DEFAULT_MARKOV_EPS   1e-12                  sre.h line 6679
- *   PROPER_SRE_DEFAULT_WIDTH        1.0                    sre.h line 6683
- *   PROPER_SRE_MAX_AUTOMATON_SIZE   1000000                sre.h line 6691
- *   PROPER_SRE_ROUNDING_RTOL        1e-3                   sre.h line 6697
- *   PROPER_DTMC_ROW_SUM_TOL         1e-6                   dtmc.h line 9578
- *   PROPER_DTMC_REL_PRECISION       1e-10                  dtmc.h line 9586
- *   PROPER_DTMC_FLOOR_FACTOR        100.0                  dtmc.h line 9594
- *   PROPER_DTMC_DENSE_MAX           256                    dtmc.h line 9599
- *   PROPER_DTMC_DIRECT_MAX          1024                   dtmc.h line 9610
- *   PROPER_DTMC_GTH_MAX             256                    dtmc.h line 9619
- *   PROPER_DTMC_BAND_MAX            64                     dtmc.h line 9627
- *   PROPER_DTMC_MAX_SWEEPS          1000000                dtmc.h line 9632
- *   PROPER_DTMC_CYCLE_MAX           256                    dtmc.h line 9643
- *   PROPER_DTMC_TRANSIENT_ACCURACY  1e-12                  dtmc.h line 9649
- *   PROPER_DTMC_MAX_POISSON_STEPS   1000000000UL           dtmc.h line 9657
- *   PROPER_DTMC_BOUND_CHECK_FROM    4096UL                 dtmc.h line 9665
- *   PROPER_DTMC_MAX_STEP_WORK       1e11                   dtmc.h line 9676
- *   PROPER_DTMC_PARAM_TIE           1e-12                  dtmc.h line 9684
- *   PROPER_DTMC_PARAM_MAX_ITER      10000UL                dtmc.h line 9687
- *   PROPER_DTMC_MAX_STATES          0xFFFFFFF0u            dtmc.h line 9692
- *   PROPER_EXACT_MAX_LIMBS          (1u << 20)             exact.h line 17907
- *   PROPER_EXACT_MAX_EXP10          100000                 exact.h line 17913
- *   PROPER_EXACT_MAX_STEPS          1000ul                 exact.h line 17921
- *   PROPER_EXACT_MAX_POWER          1000                   exact.h line 17926
- *   PROPER_EXACT_MAX_TERMS          100000                 exact.h line 17931
- *   PROPER_EXACT_MAX_GCD_WORK       1000000000ull          exact.h line 17941
- *   PROPER_EXACT_MAX_WORK           30000000000ull         exact.h line 17953
- *   PROPER_EXACT_MAX_STATES         1000000                exact.h line 17958
- *   PROPER_EXACT_MAX_ENTRIES        20000000u              exact.h line 17965
- *   PROPER_EXACT_MOD_MAX_DEG        65536u                 exact.h line 19908
- *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 22411
- *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 22417
- *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 22424
- *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 22429
- *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 22440
- *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 22447
- *   PROPER_LTL_MAX_JUMP_UNTILS      12                     ltl.h line 22454
- *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 22460
- *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 25945
- *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 25950
- *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 25955
- *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 25960
- *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 25965
- *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 26541
- *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 29780
- *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 30381
- *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 32780
- *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 34517
- *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 34520
- *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 36029
- *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 36032
- *   PROPER_ANNOT_CORR               0.99                   annot.h line 37462
- *   PROPER_ANNOT_R2                 0.9                    annot.h line 37466
- *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 37470
- *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 37474
- *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 37478
- *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 37482
- *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 37488
- *   PROPER_ANNOT_CUTS               32                     annot.h line 37492
- *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 37496
- *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 37500
- *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 37504
- *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 37509
- *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 37513
- *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 37517
- *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 37521
- *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 37526
- *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 37530
- *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 37762
- *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 37836
- *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 37947
- *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 37951
- *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 39807
- *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 39811
- *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 43097
- *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 43102
- *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 43110
- *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 43114
- *   PROPER_LP_PERTURB               1e-6                   lp.h line 45846
- *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 45861
- *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 45864
- *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 45867
- *   PROPER_LP_SING_TOL              1e-11                  lp.h line 45870
- *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 45873
- *   PROPER_LP_MAX_ROWS              100000                 lp.h line 45889
- *   PROPER_LP_MAX_KERNEL            2000                   lp.h line 45892
- *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 45895
- *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 45900
- *   PROPER_LP_SCALE_PASSES          6                      lp.h line 45904
- *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 45911
- *   PROPER_LP_VERIFY_FLOOR          1e-4                   lp.h line 45927
- *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 45930
- *   PROPER_LP_COND_TOL              1e-9                   lp.h line 45936
- *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 45941
- *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 48574
- *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 49055
- *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 49059
- *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 49063
- *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 49070
- *   PROPER_QN_RESUM_EVERY           256                    qn.h line 49075
- *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 49145
- *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 49148
- *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 49199
- *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 49202
- *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 49205
- *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 49239
- *   PROPER_QN_LAD_KEEP              2                      qn.h line 50283
- *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 50286
- *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 50289
- *   PROPER_SIM_BUCKETS              200                    sim.h line 51482
- *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 51487
- *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 51491
- *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 51495
- *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 51499
- *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 51503
- *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 51507
- *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 51616
- *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 51908
- *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 56267
- *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 56272
- *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 56278
- *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 56282
+ *   PROPER_MAX_FILE_BYTES           ((size_t)1 << 30)      core.h line 1012
+ *   PROPER_TRACE_NAME_MAX           255                    trace.h line 1974
+ *   PROPER_TRACE_LOOP_MAX           1048576                trace.h line 1983
+ *   PROPER_FFT_BLOCK                4096                   fft.h line 3385
+ *   PROPER_STATS_SERIES_EPS         1e-16                  stats.h line 4015
+ *   PROPER_STATS_SERIES_MAX_ITER    1000000                stats.h line 4021
+ *   PROPER_STATS_ROOT_RTOL          4e-16                  stats.h line 4026
+ *   PROPER_STATS_ROOT_MAX_ITER      400                    stats.h line 4029
+ *   PROPER_STATS_PVALUE_FLOOR       1e-300                 stats.h line 4034
+ *   PROPER_STATS_PROB_TOL           1e-9                   stats.h line 4038
+ *   PROPER_STATS_CHI2_MIN_EXPECTED  5.0                    stats.h line 4043
+ *   PROPER_PMF_SUM_TOL              1e-6                   pmf.h line 5144
+ *   PROPER_PMF_WIDTH_RTOL           1e-9                   pmf.h line 5148
+ *   PROPER_PMF_GRID_TOL             1e-6                   pmf.h line 5152
+ *   PROPER_PMF_MAX_BINS             ((size_t)1 << 27)      pmf.h line 5157
+ *   PROPER_PMF_MAX_INFERRED_BINS    ((size_t)1 << 20)      pmf.h line 5162
+ *   PROPER_PMF_QUANTILE_TOL         1e-12                  pmf.h line 5167
+ *   PROPER_PMF_HORNER_TOL           1e-18                  pmf.h line 5172
+ *   PROPER_PMF_LOOP_SPLIT           64                     pmf.h line 5191
+ *   PROPER_PMF_FFT_COST             6.0                    pmf.h line 5194
+ *   PROPER_SRE_PROB_TOL             1e-9                   sre.h line 6673
+ *   PROPER_SRE_MAX_NESTING          200                    sre.h line 6678
+ *   PROPER_SRE_MAX_ITERATIONS       100000                 sre.h line 6683
+ *   PROPER_SRE_DEFAULT_TRUNCATE_EPS 1e-12                  sre.h line 6687
+ *   PROPER_SRE_DEFAULT_MARKOV_EPS   1e-12                  sre.h line 6691
+ *   PROPER_SRE_DEFAULT_WIDTH        1.0                    sre.h line 6695
+ *   PROPER_SRE_MAX_AUTOMATON_SIZE   1000000                sre.h line 6703
+ *   PROPER_SRE_ROUNDING_RTOL        1e-3                   sre.h line 6709
+ *   PROPER_DTMC_ROW_SUM_TOL         1e-6                   dtmc.h line 9590
+ *   PROPER_DTMC_REL_PRECISION       1e-10                  dtmc.h line 9598
+ *   PROPER_DTMC_FLOOR_FACTOR        100.0                  dtmc.h line 9606
+ *   PROPER_DTMC_DENSE_MAX           256                    dtmc.h line 9611
+ *   PROPER_DTMC_DIRECT_MAX          1024                   dtmc.h line 9622
+ *   PROPER_DTMC_GTH_MAX             256                    dtmc.h line 9631
+ *   PROPER_DTMC_BAND_MAX            64                     dtmc.h line 9639
+ *   PROPER_DTMC_MAX_SWEEPS          1000000                dtmc.h line 9644
+ *   PROPER_DTMC_CYCLE_MAX           256                    dtmc.h line 9655
+ *   PROPER_DTMC_TRANSIENT_ACCURACY  1e-12                  dtmc.h line 9661
+ *   PROPER_DTMC_MAX_POISSON_STEPS   1000000000UL           dtmc.h line 9669
+ *   PROPER_DTMC_BOUND_CHECK_FROM    4096UL                 dtmc.h line 9677
+ *   PROPER_DTMC_MAX_STEP_WORK       1e11                   dtmc.h line 9688
+ *   PROPER_DTMC_PARAM_TIE           1e-12                  dtmc.h line 9696
+ *   PROPER_DTMC_PARAM_MAX_ITER      10000UL                dtmc.h line 9699
+ *   PROPER_DTMC_MAX_STATES          0xFFFFFFF0u            dtmc.h line 9704
+ *   PROPER_EXACT_MAX_LIMBS          (1u << 20)             exact.h line 17933
+ *   PROPER_EXACT_MAX_EXP10          100000                 exact.h line 17939
+ *   PROPER_EXACT_MAX_STEPS          1000ul                 exact.h line 17947
+ *   PROPER_EXACT_MAX_POWER          1000                   exact.h line 17952
+ *   PROPER_EXACT_MAX_TERMS          100000                 exact.h line 17957
+ *   PROPER_EXACT_MAX_GCD_WORK       1000000000ull          exact.h line 17967
+ *   PROPER_EXACT_MAX_WORK           30000000000ull         exact.h line 17979
+ *   PROPER_EXACT_MAX_STATES         1000000                exact.h line 17984
+ *   PROPER_EXACT_MAX_ENTRIES        20000000u              exact.h line 17991
+ *   PROPER_EXACT_MOD_MAX_DEG        65536u                 exact.h line 19934
+ *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 22437
+ *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 22443
+ *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 22450
+ *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 22455
+ *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 22466
+ *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 22473
+ *   PROPER_LTL_MAX_JUMP_UNTILS      12                     ltl.h line 22480
+ *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 22486
+ *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 25971
+ *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 25976
+ *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 25981
+ *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 25986
+ *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 25991
+ *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 26583
+ *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 29822
+ *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 30423
+ *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 32834
+ *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 34767
+ *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 34770
+ *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 36279
+ *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 36282
+ *   PROPER_ANNOT_CORR               0.99                   annot.h line 37712
+ *   PROPER_ANNOT_R2                 0.9                    annot.h line 37716
+ *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 37720
+ *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 37724
+ *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 37728
+ *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 37732
+ *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 37738
+ *   PROPER_ANNOT_CUTS               32                     annot.h line 37742
+ *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 37746
+ *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 37750
+ *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 37754
+ *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 37759
+ *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 37763
+ *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 37767
+ *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 37771
+ *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 37776
+ *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 37780
+ *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 38012
+ *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 38086
+ *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 38197
+ *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 38201
+ *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 40057
+ *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 40061
+ *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 43347
+ *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 43352
+ *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 43360
+ *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 43364
+ *   PROPER_LP_PERTURB               1e-6                   lp.h line 46096
+ *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 46111
+ *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 46114
+ *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 46117
+ *   PROPER_LP_SING_TOL              1e-11                  lp.h line 46120
+ *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 46123
+ *   PROPER_LP_MAX_ROWS              100000                 lp.h line 46139
+ *   PROPER_LP_MAX_KERNEL            2000                   lp.h line 46142
+ *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 46145
+ *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 46150
+ *   PROPER_LP_SCALE_PASSES          6                      lp.h line 46154
+ *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 46161
+ *   PROPER_LP_VERIFY_FLOOR          1e-4                   lp.h line 46177
+ *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 46180
+ *   PROPER_LP_COND_TOL              1e-9                   lp.h line 46186
+ *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 46191
+ *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 48824
+ *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 49305
+ *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 49309
+ *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 49313
+ *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 49320
+ *   PROPER_QN_RESUM_EVERY           256                    qn.h line 49325
+ *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 49395
+ *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 49398
+ *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 49449
+ *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 49452
+ *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 49455
+ *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 49489
+ *   PROPER_QN_LAD_KEEP              2                      qn.h line 50533
+ *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 50536
+ *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 50539
+ *   PROPER_SIM_BUCKETS              200                    sim.h line 51732
+ *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 51737
+ *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 51741
+ *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 51745
+ *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 51749
+ *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 51753
+ *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 51757
+ *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 51866
+ *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 52158
+ *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 56517
+ *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 56522
+ *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 56528
+ *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 56532
  *
  * THREAD SAFETY
  *   No global or thread-local mutable state. Objects are not locked: two
@@ -312,6 +312,18 @@
  *   PROPER_VERSION_STRING.
  *
  * CHANGELOG
+ *   0.8.2  prism: proper_prism_props_standalone writes a properties text for a
+ *     tool that gets the model as explicit files: constants as their values,
+ *     formulas (the model's and the properties') as their bodies, the const
+ *     and formula declarations dropped; crosscheck --via-explicit hands the
+ *     tools that text and no -const (PRISM failed on every property naming a
+ *     model constant or formula, and crashes on properties constants with an
+ *     imported model). dtmc: a CTMC's long-run distribution
+ *     (proper_dtmc_steady_distribution) takes its absorption probabilities
+ *     from the embedded chain, as S=? does since 0.8.1 (the uniformised
+ *     chain's self-loops lose digits on stiff rates: a proven bound was
+ *     false). scripts/fuzz-reach.sh lists the fuzz targets whose call graph
+ *     holds a function.
  *   0.8.1  Inputs nobody here wrote: PRISM's explicit exports, GLPK's example
  *     LPs, PRISM's properties files through Storm. dtmc: the explicit readers
  *     take PRISM's -exportrows rows (.tra and .trew), its "# Transitions
@@ -720,8 +732,8 @@
 
 #define PROPER_VERSION_MAJOR 0
 #define PROPER_VERSION_MINOR 8
-#define PROPER_VERSION_PATCH 1
-#define PROPER_VERSION_STRING "0.8.1"
+#define PROPER_VERSION_PATCH 2
+#define PROPER_VERSION_STRING "0.8.2"
 
 #ifndef PROPER_API
 #ifdef PROPER_STATIC
@@ -10029,8 +10041,9 @@ PROPER_API int proper_dtmc_steady_distribution(const proper_dtmc *m, const prope
  * bounds (as for proper_dtmc_steady_stats) and the absorption
  * probability's bound (the visits' certificate through the mass they pass
  * on, plus the rounding of that sum) combine as |pi~ a~ - pi a| <=
- * e_pi (a~ + e_a) + pi~ e_a. A CTMC's bound is of its uniformised chain.
- * The other fields are zero. */
+ * e_pi (a~ + e_a) + pi~ e_a. A CTMC's stationary bounds are of its
+ * uniformised chain, its absorption bounds of its embedded chain (each
+ * rounded once from the rates). The other fields are zero. */
 PROPER_API int proper_dtmc_steady_distribution_stats(const proper_dtmc *m, const proper_dtmc_solve_opts *opts,
                                                      double *pi, proper_dtmc_solve_stats *stats, proper_error *err);
 /* R{r}=? [ S ]: long-run average reward per step (a CTMC: per time unit)
@@ -13907,8 +13920,14 @@ static void proper__dtmc_absorb_bounds(const proper_dtmc *m, const uint32_t *sol
     for (b = 0; b < nb; b++) eabs[b] = (eabs[b] + ((count[b] + 2.0) * u + dl) * absorb[b]) * (1.0 + 4.0 * u);
 }
 
-PROPER_API int proper_dtmc_steady_distribution_stats(const proper_dtmc *m, const proper_dtmc_solve_opts *opts,
-                                                     double *pi, proper_dtmc_solve_stats *stats, proper_error *err) {
+/* The long-run distribution: each BSCC's stationary distribution on m,
+ * weighted by the probability of ending in it, found on `jump` (m itself, or
+ * a CTMC's embedded chain while m is its uniformised chain: the two have the
+ * same BSCCs and absorption probabilities, and the embedded chain's entries
+ * are rounded once from the rates; see proper__dtmc_ctmc_steady_mean). */
+static int proper__dtmc_steady_distribution_on(const proper_dtmc *m, const proper_dtmc *jump,
+                                               const proper_dtmc_solve_opts *opts, double *pi,
+                                               proper_dtmc_solve_stats *stats, proper_error *err) {
     proper__dtmc_csr g, tr;
     proper_bitset open;
     double *visits = NULL, *absorb = NULL, *mu0 = NULL, *epi = NULL, *ev = NULL, *eabs = NULL;
@@ -13918,14 +13937,6 @@ PROPER_API int proper_dtmc_steady_distribution_stats(const proper_dtmc *m, const
     int rc;
     if (stats) memset(stats, 0, sizeof *stats);
     proper_bitset_init(&open);
-    if (m->kind == PROPER_DTMC_KIND_CTMC) { /* the uniformised chain has the CTMC's limit */
-        proper_dtmc un;
-        proper_dtmc_init(&un);
-        if ((rc = proper_dtmc_uniformised(m, &un, NULL, err))) return rc;
-        rc = proper_dtmc_steady_distribution_stats(&un, opts, pi, stats, err);
-        proper_dtmc_free(&un);
-        return rc;
-    }
     bscc = (uint32_t *)proper_calloc(2 * (size_t)m->n_states, sizeof *bscc);
     if (stats) epi = (double *)proper_calloc(m->n_states, sizeof *epi);
     if (!bscc || (stats && !epi)) { PROPER_FREE(bscc); PROPER_FREE(epi); return proper__dtmc_nomem(err); }
@@ -13947,7 +13958,7 @@ PROPER_API int proper_dtmc_steady_distribution_stats(const proper_dtmc *m, const
         if (sole[s] == UINT32_MAX) proper_bitset_set(&open, s);
     if (m->init_dist) memcpy(mu0, m->init_dist, (size_t)m->n_states * sizeof *mu0);
     else mu0[m->init] = 1.0;
-    proper__dtmc_csr_view(m, &g);
+    proper__dtmc_csr_view(jump, &g);
     if (proper__dtmc_transpose(&g, &open, 1, &tr)) { rc = proper__dtmc_nomem(err); goto done; }
     rc = proper__dtmc_solve_linear(&tr, &open, mu0, visits, opts, NULL, stats ? &ev : NULL, NULL, err);
     proper__dtmc_csr_free(&tr);
@@ -13958,15 +13969,15 @@ PROPER_API int proper_dtmc_steady_distribution_stats(const proper_dtmc *m, const
             continue;
         }
         if (visits[s] == 0.0) continue;
-        for (e = m->row[s]; e < m->row[s + 1]; e++)
-            if (sole[m->col[e]] != UINT32_MAX) absorb[sole[m->col[e]]] += visits[s] * m->prob[e];
+        for (e = jump->row[s]; e < jump->row[s + 1]; e++)
+            if (sole[jump->col[e]] != UINT32_MAX) absorb[sole[jump->col[e]]] += visits[s] * jump->prob[e];
     }
     if (stats) {
         if (!(eabs = (double *)proper_calloc(2 * (size_t)(nb ? nb : 1), sizeof *eabs))) {
             rc = proper__dtmc_nomem(err);
             goto done;
         }
-        proper__dtmc_absorb_bounds(m, sole, mu0, visits, ev, absorb, nb,
+        proper__dtmc_absorb_bounds(jump, sole, mu0, visits, ev, absorb, nb,
                                    proper__dtmc_model_factor(opts ? opts->model_rel_error : 0.0), eabs);
     }
     for (s = 0; s < m->n_states; s++) {
@@ -13990,6 +14001,21 @@ done:
     PROPER_FREE(ev);
     PROPER_FREE(eabs);
     PROPER_FREE(bscc);
+    return rc;
+}
+
+PROPER_API int proper_dtmc_steady_distribution_stats(const proper_dtmc *m, const proper_dtmc_solve_opts *opts,
+                                                     double *pi, proper_dtmc_solve_stats *stats, proper_error *err) {
+    proper_dtmc u, e;
+    int rc;
+    if (m->kind != PROPER_DTMC_KIND_CTMC) return proper__dtmc_steady_distribution_on(m, m, opts, pi, stats, err);
+    if (stats) memset(stats, 0, sizeof *stats);
+    proper_dtmc_init(&u);
+    proper_dtmc_init(&e);
+    if (!(rc = proper_dtmc_uniformised(m, &u, NULL, err)) && !(rc = proper_dtmc_embedded(m, &e, err)))
+        rc = proper__dtmc_steady_distribution_on(&u, &e, opts, pi, stats, err);
+    proper_dtmc_free(&u);
+    proper_dtmc_free(&e);
     return rc;
 }
 
@@ -26114,6 +26140,22 @@ PROPER_API int proper_prism_set_consts(proper_prism_model *m, proper_prism_props
 PROPER_API int proper_prism_set_consts_lenient(proper_prism_model *m, proper_prism_props *p, const char *spec,
                                                char *unknown, size_t size, proper_error *err);
 
+/* The properties text `text` (from which p was parsed) for a tool that
+ * gets the model as explicit files (crosscheck --via-explicit), where the
+ * model's constants and formulas are unknown: every name of a constant
+ * (the model's or the properties') becomes its value, every formula (the
+ * model's or the properties') its body in parentheses, and the properties'
+ * const and formula declarations go (PRISM 4.9 fails with a
+ * NullPointerException on a properties constant when the model is
+ * imported; properties files have no formulas in PRISM). Values are
+ * written so that they read back as the same double, an int stays an int
+ * and a double a double ("4.0"). Line breaks stay where they were, so a
+ * tool's line numbers still point at the right line. A properties
+ * constant without a value is PROPER_EUNDEFINED at its use. *out gets the
+ * text (PROPER_FREE it). */
+PROPER_API int proper_prism_props_standalone(const proper_prism_props *p, const char *text, size_t len, char **out,
+                                             proper_error *err);
+
 /* The value of a constant written as text: a number, true/false (1/0), or
  * an expression over literals with PRISM's operators and functions
  * ("1/3", "2^10", "max(1,2)*0.5"). */
@@ -31737,35 +31779,25 @@ static int proper__prism_load_labels(proper__prism_checker *C, int32_t e) {
     return proper__prism_load_labels(C, nd->c);
 }
 
-/* Constants of the model and of the properties, label sets, checks that
- * the DTMC has the variables the properties use. */
-static int proper__prism_checker_init(proper__prism_checker *C, const proper_prism_props *p, const proper_dtmc *d,
-                                   const proper_prism_check_opts *o, proper_error *err) {
+/* The values of the model's constants and of the properties' (C->cv,
+ * C->pcv; C->pmiss marks properties constants without one), and the
+ * evaluation context over them. C is zeroed first. */
+static int proper__prism_checker_consts(proper__prism_checker *C, const proper_prism_props *p, proper_error *err) {
     const proper_prism_model *m = p->m;
     size_t i;
     int rc;
     memset(C, 0, sizeof *C);
     C->p = p;
-    C->d = d;
-    C->o = o;
     C->err = err;
-    C->rel_prob = o->intervals ? o->intervals->rel_prob : -1.0;
-    C->rel_reward = o->intervals ? o->intervals->rel_reward : -1.0;
-    C->exact = o->intervals && o->intervals->exact;
     if (m && (rc = proper__prism_model_consts(m, &C->cv, err)) != 0) return rc;
     C->pcv = (proper__prism_val *)proper_calloc(p->n_consts, sizeof *C->pcv);
     C->pmiss = (unsigned char *)proper_calloc(p->n_consts, 1);
-    C->labels = (proper_bitset **)proper_calloc(p->names.len, sizeof *C->labels);
-    C->opvals = (double **)proper_calloc(p->pool.len + 1, sizeof *C->opvals);
-    C->busy = (unsigned char *)proper_calloc(p->n_props + 1, 1);
-    if (!C->pcv || !C->pmiss || !C->labels || !C->opvals || !C->busy) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    if (!C->pcv || !C->pmiss) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
     C->cx.m = m;
     C->cx.pool = &p->pool;
     C->cx.file = p->file[0] ? p->file : NULL;
     C->cx.cv = C->cv;
     C->cx.pcv = C->pcv;
-    C->cx.labels = C->labels;
-    C->cx.opvals = C->opvals;
     C->cx.err = err;
     C->cx.pmiss = C->pmiss;
     C->cx.props = p;
@@ -31790,6 +31822,28 @@ static int proper__prism_checker_init(proper__prism_checker *C, const proper_pri
         C->cx.err = err;
         if (c->type == PROPER_PRISM_DOUBLE) C->pcv[i].d = proper__prism_as_double(p->pool.n[c->expr].type, C->pcv[i]);
     }
+    return PROPER_OK;
+}
+
+/* Constants of the model and of the properties, label sets, checks that
+ * the DTMC has the variables the properties use. */
+static int proper__prism_checker_init(proper__prism_checker *C, const proper_prism_props *p, const proper_dtmc *d,
+                                   const proper_prism_check_opts *o, proper_error *err) {
+    const proper_prism_model *m = p->m;
+    size_t i;
+    int rc;
+    if ((rc = proper__prism_checker_consts(C, p, err)) != 0) return rc;
+    C->d = d;
+    C->o = o;
+    C->rel_prob = o->intervals ? o->intervals->rel_prob : -1.0;
+    C->rel_reward = o->intervals ? o->intervals->rel_reward : -1.0;
+    C->exact = o->intervals && o->intervals->exact;
+    C->labels = (proper_bitset **)proper_calloc(p->names.len, sizeof *C->labels);
+    C->opvals = (double **)proper_calloc(p->pool.len + 1, sizeof *C->opvals);
+    C->busy = (unsigned char *)proper_calloc(p->n_props + 1, 1);
+    if (!C->labels || !C->opvals || !C->busy) return proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    C->cx.labels = C->labels;
+    C->cx.opvals = C->opvals;
     if (o->intervals && o->intervals->lo && o->intervals->n != d->n_trans)
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0,
                                 "the probability intervals (%llu) are not those of the DTMC (%llu transitions)",
@@ -33116,6 +33170,202 @@ PROPER_API int proper_prism_props_check(const proper_prism_props *p, size_t i, c
                                 "with proper_prism_props_result", (unsigned long)i + 1, res.value, res.hi);
     *value = res.value;
     return PROPER_OK;
+}
+
+/* ---- Properties for a tool that gets the model as explicit files ---------- */
+
+/* A value as a PRISM literal of its type: an int, true/false, or a double
+ * that reads back as the same double, kept a double by a '.' or an
+ * exponent (PRISM types "4" as an int); infinities and NaN as 1.0/0.0,
+ * -1.0/0.0 and 0.0/0.0 (PRISM divides doubles as Java does). */
+static void proper__prism_print_value(proper_strbuf *out, int type, proper__prism_val v) {
+    char buf[PROPER_DOUBLE_CHARS];
+    if (type == PROPER_PRISM_INT) proper_strbuf_printf(out, v.i < 0 ? "(%lld)" : "%lld", v.i);
+    else if (type == PROPER_PRISM_BOOL) proper_strbuf_puts(out, v.i ? "true" : "false");
+    else if (v.d != v.d) proper_strbuf_puts(out, "(0.0/0.0)");
+    else if (isinf(v.d)) proper_strbuf_puts(out, v.d > 0 ? "(1.0/0.0)" : "(-1.0/0.0)");
+    else {
+        proper_format_double(buf, v.d);
+        proper_strbuf_printf(out, v.d < 0 ? "(%s%s)" : "%s%s", buf, strpbrk(buf, ".e") ? "" : ".0");
+    }
+}
+
+/* Node e of the model's pool (a formula's body: no labels, no operators)
+ * as PRISM text, fully parenthesised, constants as their values (C->cv)
+ * and formulas expanded. */
+static void proper__prism_print_model_expr(const proper__prism_checker *C, int32_t e, proper_strbuf *out) {
+    static const char *const fns[] = {"min", "max", "floor", "ceil", "round", "pow", "mod", "log"};
+    static const char *const ops[] = {"+", "-", "*", "/", "^", "=", "!=", "<", "<=", ">", ">=", "&", "|", "=>", "<=>"};
+    const proper_prism_model *m = C->p->m;
+    const proper__prism_node *nd = &m->pool.n[e];
+    proper__prism_val v;
+    switch (nd->kind) {
+    case PROPER__PM_N_INT: case PROPER__PM_N_BOOL: case PROPER__PM_N_DOUBLE:
+        v.i = (long long)nd->num;
+        v.d = nd->num;
+        proper__prism_print_value(out, nd->kind == PROPER__PM_N_INT ? PROPER_PRISM_INT
+                                       : nd->kind == PROPER__PM_N_BOOL ? PROPER_PRISM_BOOL : PROPER_PRISM_DOUBLE, v);
+        return;
+    case PROPER__PM_N_VAR: proper_strbuf_puts(out, m->names.names[m->vars[nd->idx].sym]); return;
+    case PROPER__PM_N_CONST: proper__prism_print_value(out, m->consts[nd->idx].type, C->cv[nd->idx]); return;
+    case PROPER__PM_N_FORMULA: proper__prism_print_model_expr(C, nd->a, out); return;
+    case PROPER__PM_N_NEG: case PROPER__PM_N_NOT:
+        proper_strbuf_puts(out, nd->kind == PROPER__PM_N_NEG ? "-(" : "!(");
+        proper__prism_print_model_expr(C, nd->a, out);
+        proper_strbuf_puts(out, ")");
+        return;
+    case PROPER__PM_N_ITE:
+        proper_strbuf_puts(out, "(");
+        proper__prism_print_model_expr(C, nd->a, out);
+        proper_strbuf_puts(out, " ? ");
+        proper__prism_print_model_expr(C, nd->b, out);
+        proper_strbuf_puts(out, " : ");
+        proper__prism_print_model_expr(C, nd->c, out);
+        proper_strbuf_puts(out, ")");
+        return;
+    case PROPER__PM_N_FUNC:
+        proper_strbuf_printf(out, "%s(", fns[nd->op]);
+        proper__prism_print_model_expr(C, nd->a, out);
+        if (nd->b >= 0) {
+            proper_strbuf_puts(out, ", ");
+            proper__prism_print_model_expr(C, nd->b, out);
+        }
+        proper_strbuf_puts(out, ")");
+        return;
+    default: /* BIN, XCMP */
+        proper_strbuf_puts(out, "(");
+        proper__prism_print_model_expr(C, nd->a, out);
+        proper_strbuf_printf(out, " %s ", ops[nd->op]);
+        proper__prism_print_model_expr(C, nd->b, out);
+        proper_strbuf_puts(out, ")");
+        return;
+    }
+}
+
+/* The properties text rewritten token by token (proper_prism_props_standalone). */
+typedef struct proper__prism_standalone {
+    const proper__prism_checker *C;
+    const proper__prism_tok *t; /* the tokens, the last one EOF */
+    size_t n;
+    size_t *body;               /* properties formula i: its body's first token (its end: the ';') */
+    proper_strbuf *out;
+    proper_error *err;
+} proper__prism_standalone;
+
+/* Text of the tokens' gaps: as written, or (inside an expanded formula)
+ * with line breaks as blanks, so that the line numbers of the rest hold. */
+static void proper__prism_standalone_gap(proper__prism_standalone *S, size_t k, int flat) {
+    const char *a = S->t[k].gap, *b = S->t[k].p - (S->t[k].kind == PROPER__PM_TK_STRING);
+    for (; a < b; a++) proper_strbuf_append(S->out, flat && (*a == '\n' || *a == '\r') ? " " : a, 1);
+}
+
+static int proper__prism_standalone_range(proper__prism_standalone *S, size_t from, size_t to, int top);
+
+/* Identifier token k: a constant becomes its value, a formula its body in
+ * parentheses; *done = 0 leaves it as written (a variable, a keyword). */
+static int proper__prism_standalone_ident(proper__prism_standalone *S, size_t k, int *done) {
+    const proper__prism_checker *C = S->C;
+    const proper_prism_props *p = C->p;
+    const proper_prism_model *m = p->m;
+    const proper__prism_tok *t = &S->t[k];
+    int32_t sym = proper__prism_names_find(&p->names, t->p, t->len), f;
+    int rc;
+    *done = 1;
+    if (sym >= 0 && p->sym_const[sym] >= 0) {
+        if (C->pmiss[p->sym_const[sym]])
+            return proper_error_set(S->err, PROPER_EUNDEFINED, p->file[0] ? p->file : NULL, t->line, t->col,
+                                    "constant '%.*s' has no value (give it with --const)", (int)t->len, t->p);
+        proper__prism_print_value(S->out, p->consts[p->sym_const[sym]].type, C->pcv[p->sym_const[sym]]);
+    } else if (sym >= 0 && (f = p->sym_formula[sym]) >= 0) {
+        proper_strbuf_puts(S->out, "(");
+        if ((rc = proper__prism_standalone_range(S, S->body[f], S->body[f + p->n_formulas], 0)) != 0) return rc;
+        proper_strbuf_puts(S->out, ")");
+    } else if (m && (sym = proper__prism_names_find(&m->names, t->p, t->len)) >= 0 && m->sym_const[sym] >= 0) {
+        proper__prism_print_value(S->out, m->consts[m->sym_const[sym]].type, C->cv[m->sym_const[sym]]);
+    } else if (m && sym >= 0 && m->sym_formula[sym] >= 0) {
+        proper_strbuf_puts(S->out, "(");
+        proper__prism_print_model_expr(C, m->formulas[m->sym_formula[sym]].expr, S->out);
+        proper_strbuf_puts(S->out, ")");
+    } else {
+        *done = 0;
+    }
+    return PROPER_OK;
+}
+
+/* Tokens [from, to) into S->out. At the top level (the whole text) the
+ * const and formula declarations go, leaving their line breaks. */
+static int proper__prism_standalone_range(proper__prism_standalone *S, size_t from, size_t to, int top) {
+    size_t k;
+    int rc, done;
+    for (k = from; k < to; k++) {
+        const proper__prism_tok *t = &S->t[k];
+        if (top && t->kind == PROPER__PM_TK_IDENT && (proper__prism_tok_is(t, "const") || proper__prism_tok_is(t, "formula"))) {
+            const char *a = t->gap;
+            while (k + 1 < to && S->t[k].kind != PROPER__PM_TK_SEMI) k++;
+            for (; a < S->t[k + 1].gap; a++)
+                if (*a == '\n') proper_strbuf_puts(S->out, "\n");
+            continue;
+        }
+        proper__prism_standalone_gap(S, k, !top);
+        if (t->kind == PROPER__PM_TK_IDENT) {
+            if ((rc = proper__prism_standalone_ident(S, k, &done)) != 0) return rc;
+            if (done) continue;
+        }
+        if (t->kind == PROPER__PM_TK_EOF) break;
+        { /* the token as written, up to the next token's gap (a string with its quotes) */
+            const char *from = t->p - (t->kind == PROPER__PM_TK_STRING);
+            proper_strbuf_append(S->out, from, (size_t)(S->t[k + 1].gap - from));
+        }
+    }
+    return PROPER_OK;
+}
+
+/* The first token of each properties formula's body and its ';' (formula
+ * NAME = BODY ;), by the formula's index. */
+static int proper__prism_standalone_bodies(proper__prism_standalone *S) {
+    const proper_prism_props *p = S->C->p;
+    size_t k, end;
+    int32_t sym;
+    if (!(S->body = (size_t *)proper_calloc(2 * p->n_formulas + 1, sizeof *S->body)))
+        return proper_error_set(S->err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    for (k = 0; k + 3 < S->n; k++) {
+        if (S->t[k].kind != PROPER__PM_TK_IDENT || !proper__prism_tok_is(&S->t[k], "formula")) continue;
+        sym = proper__prism_names_find(&p->names, S->t[k + 1].p, S->t[k + 1].len);
+        for (end = k + 3; end + 1 < S->n && S->t[end].kind != PROPER__PM_TK_SEMI; end++) {}
+        if (sym < 0 || p->sym_formula[sym] < 0) continue;
+        S->body[p->sym_formula[sym]] = k + 3;
+        S->body[p->sym_formula[sym] + p->n_formulas] = end;
+    }
+    return PROPER_OK;
+}
+
+PROPER_API int proper_prism_props_standalone(const proper_prism_props *p, const char *text, size_t len, char **out,
+                                             proper_error *err) {
+    proper__prism_checker C;
+    proper__prism_standalone S;
+    proper__prism_tok *toks = NULL;
+    proper_strbuf b;
+    size_t n = 0;
+    int rc;
+    *out = NULL;
+    proper_strbuf_init(&b);
+    memset(&S, 0, sizeof S);
+    if ((rc = proper__prism_checker_consts(&C, p, err)) == 0 &&
+        (rc = proper__prism_lex(text, len, p->file[0] ? p->file : NULL, &toks, &n, err)) == 0) {
+        S.C = &C;
+        S.t = toks;
+        S.n = n;
+        S.out = &b;
+        S.err = err;
+        if (!(rc = proper__prism_standalone_bodies(&S)) && !(rc = proper__prism_standalone_range(&S, 0, n, 1)) &&
+            !(*out = proper_strbuf_take(&b)))
+            rc = proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    proper_strbuf_free(&b);
+    PROPER_FREE(S.body);
+    PROPER_FREE(toks);
+    proper__prism_checker_free(&C);
+    return rc;
 }
 
 /* ---- Exact and parametric values (exact.h) -----------------------------------
