@@ -441,8 +441,8 @@ PROPER_API int proper_prism_set_consts_lenient(proper_prism_model *m, proper_pri
  * NullPointerException on a properties constant when the model is
  * imported; properties files have no formulas in PRISM). Values are
  * written so that they read back as the same double, an int stays an int
- * and a double a double ("4.0"). Line breaks stay where they were, so a
- * tool's line numbers still point at the right line. A properties
+ * and a double a double ("4.0"). Comments go; line breaks stay where
+ * they were, so a tool's line numbers still point at the right line. A properties
  * constant without a value is PROPER_EUNDEFINED at its use. *out gets the
  * text (PROPER_FREE it). */
 PROPER_API int proper_prism_props_standalone(const proper_prism_props *p, const char *text, size_t len, char **out,
@@ -7544,11 +7544,20 @@ typedef struct proper__prism_standalone {
     proper_error *err;
 } proper__prism_standalone;
 
-/* Text of the tokens' gaps: as written, or (inside an expanded formula)
- * with line breaks as blanks, so that the line numbers of the rest hold. */
+/* The blanks and comments before token k as their line breaks, or one
+ * blank when they have none (inside an expanded formula, flat: always one
+ * blank): the tool needs no comments (a comment may hold any byte, a NUL
+ * included), and the rest of the text keeps its line numbers. */
 static void proper__prism_standalone_gap(proper__prism_standalone *S, size_t k, int flat) {
     const char *a = S->t[k].gap, *b = S->t[k].p - (S->t[k].kind == PROPER__PM_TK_STRING);
-    for (; a < b; a++) proper_strbuf_append(S->out, flat && (*a == '\n' || *a == '\r') ? " " : a, 1);
+    int breaks = 0;
+    if (a >= b) return;
+    for (; a < b && !flat; a++)
+        if (*a == '\n') {
+            proper_strbuf_puts(S->out, "\n");
+            breaks++;
+        }
+    if (!breaks) proper_strbuf_puts(S->out, " ");
 }
 
 static int proper__prism_standalone_range(proper__prism_standalone *S, size_t from, size_t to, int top);

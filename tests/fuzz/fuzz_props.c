@@ -7,7 +7,8 @@
  * runs fast. The properties are checked again on the die with probability
  * intervals in its first state ([0.4,0.6] each way): the same rules, and
  * Pmin=?/Pmax=? give probabilities. The text as a tool with explicit files
- * gets it (constants as values, formulas as bodies) gives the same values.
+ * gets it (constants as values, formulas as bodies) gives the same values
+ * on the die (on the interval die too would double the slowest inputs).
  * Without PROPER_LIBFUZZER, main replays directory argv[1]. */
 /* Smaller work limits than the defaults, so that an input the library
  * answers or refuses within its limits in seconds at -O2 stays within
@@ -76,8 +77,11 @@ static void check_standalone(const proper_prism_model *m, const proper_prism_pro
         if (proper_prism_props_count(q) != proper_prism_props_count(p)) abort();
         for (i = 0; i < proper_prism_props_count(p); i++) {
             proper_prism_result a, b;
-            int fa = proper_prism_props_result(p, i, d, o, &a, &err) != 0;
-            int fb = proper_prism_props_result(q, i, d, o, &b, &err) != 0;
+            int fa, fb;
+            /* a property written the same (no constant or formula in it) is the same */
+            if (strcmp(proper_prism_props_text(p, i), proper_prism_props_text(q, i)) == 0) continue;
+            fa = proper_prism_props_result(p, i, d, o, &a, &err) != 0;
+            fb = proper_prism_props_result(q, i, d, o, &b, &err) != 0;
             if (fa || fb) continue; /* a reference to a property by name may fail in one alone */
             if (!(a.value == b.value || (a.value != a.value && b.value != b.value))) abort();
         }
@@ -118,7 +122,7 @@ static void fuzz_on(const char *model, const char *text, size_t size) {
             if (r.type == PROPER_PRISM_BOOL && r.value != 0 && r.value != 1) abort();
             if (r.value == r.value && r.hi == r.hi && r.value > r.hi) abort(); /* a range is ordered */
         }
-        check_standalone(m, p, &d, &o, text, size);
+        if (!proper_prism_has_intervals(m)) check_standalone(m, p, &d, &o, text, size);
         proper_prism_props_free(p);
     }
     proper_dtmc_free(&d);
