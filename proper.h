@@ -71,27 +71,27 @@
  *                             Pmin/Pmax of LTL on interval models
  *     prism.h     line 25710  the PRISM language (DTMCs and CTMCs) and
  *                             its property language, on top of dtmc.h
- *     synth.h     line 34664  annotated C/Java source -> parametric DTMC
+ *     synth.h     line 34673  annotated C/Java source -> parametric DTMC
  *                             (the PROPER method)
- *     estimate.h  line 36139  per-run count logs -> parameter
+ *     estimate.h  line 36148  per-run count logs -> parameter
  *                             intervals -> property interval
- *     annot.h     line 37508  probabilistic performance annotations
+ *     annot.h     line 37517  probabilistic performance annotations
  *                             (Freud): how a function's time or memory
  *                             depends on its input, fitted from call logs
- *     vlmc.h      line 43165  VLMC learning from location traces, Markov
+ *     vlmc.h      line 43174  VLMC learning from location traces, Markov
  *                             hull, steps to termination
- *     lp.h        line 45908  linear programs: CPLEX LP files, a native
+ *     lp.h        line 45917  linear programs: CPLEX LP files, a native
  *                             simplex, a box-constrained QP
- *     qn.h        line 49214  closed queueing networks: simulation, mean
+ *     qn.h        line 49223  closed queueing networks: simulation, mean
  *                             field, MVA, the exact CTMC, rates and routing
  *                             learned by LP/QP
- *     sim.h       line 51585  discrete-event simulation of multithreaded
+ *     sim.h       line 51594  discrete-event simulation of multithreaded
  *                             programs (Tarvo & Reiss): queues, thread pools,
  *                             CPUs, locks, I/O
- *     backend.h   line 56439  external engines behind one interface:
+ *     backend.h   line 56448  external engines behind one interface:
  *                             plugins, registry, subprocess runner
  *     backend_native.h
- *                 line 57377  proper's own engines (prism.h, dtmc.h,
+ *                 line 57386  proper's own engines (prism.h, dtmc.h,
  *                             lp.h) as the backend "native"
  *   The adapters for PRISM, Storm and glpsol are separate headers in
  *   backends/ of the source tree; they are not part of proper.h.
@@ -210,81 +210,81 @@
  *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 29822
  *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 30423
  *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 32834
- *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 34767
- *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 34770
- *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 36279
- *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 36282
- *   PROPER_ANNOT_CORR               0.99                   annot.h line 37712
- *   PROPER_ANNOT_R2                 0.9                    annot.h line 37716
- *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 37720
- *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 37724
- *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 37728
- *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 37732
- *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 37738
- *   PROPER_ANNOT_CUTS               32                     annot.h line 37742
- *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 37746
- *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 37750
- *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 37754
- *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 37759
- *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 37763
- *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 37767
- *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 37771
- *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 37776
- *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 37780
- *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 38012
- *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 38086
- *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 38197
- *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 38201
- *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 40057
- *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 40061
- *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 43347
- *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 43352
- *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 43360
- *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 43364
- *   PROPER_LP_PERTURB               1e-6                   lp.h line 46096
- *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 46111
- *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 46114
- *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 46117
- *   PROPER_LP_SING_TOL              1e-11                  lp.h line 46120
- *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 46123
- *   PROPER_LP_MAX_ROWS              100000                 lp.h line 46139
- *   PROPER_LP_MAX_KERNEL            2000                   lp.h line 46142
- *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 46145
- *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 46150
- *   PROPER_LP_SCALE_PASSES          6                      lp.h line 46154
- *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 46161
- *   PROPER_LP_VERIFY_FLOOR          1e-4                   lp.h line 46177
- *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 46180
- *   PROPER_LP_COND_TOL              1e-9                   lp.h line 46186
- *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 46191
- *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 48824
- *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 49305
- *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 49309
- *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 49313
- *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 49320
- *   PROPER_QN_RESUM_EVERY           256                    qn.h line 49325
- *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 49395
- *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 49398
- *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 49449
- *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 49452
- *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 49455
- *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 49489
- *   PROPER_QN_LAD_KEEP              2                      qn.h line 50533
- *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 50536
- *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 50539
- *   PROPER_SIM_BUCKETS              200                    sim.h line 51732
- *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 51737
- *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 51741
- *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 51745
- *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 51749
- *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 51753
- *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 51757
- *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 51866
- *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 52158
- *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 56517
- *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 56522
- *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 56528
- *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 56532
+ *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 34776
+ *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 34779
+ *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 36288
+ *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 36291
+ *   PROPER_ANNOT_CORR               0.99                   annot.h line 37721
+ *   PROPER_ANNOT_R2                 0.9                    annot.h line 37725
+ *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 37729
+ *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 37733
+ *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 37737
+ *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 37741
+ *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 37747
+ *   PROPER_ANNOT_CUTS               32                     annot.h line 37751
+ *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 37755
+ *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 37759
+ *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 37763
+ *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 37768
+ *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 37772
+ *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 37776
+ *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 37780
+ *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 37785
+ *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 37789
+ *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 38021
+ *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 38095
+ *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 38206
+ *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 38210
+ *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 40066
+ *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 40070
+ *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 43356
+ *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 43361
+ *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 43369
+ *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 43373
+ *   PROPER_LP_PERTURB               1e-6                   lp.h line 46105
+ *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 46120
+ *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 46123
+ *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 46126
+ *   PROPER_LP_SING_TOL              1e-11                  lp.h line 46129
+ *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 46132
+ *   PROPER_LP_MAX_ROWS              100000                 lp.h line 46148
+ *   PROPER_LP_MAX_KERNEL            2000                   lp.h line 46151
+ *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 46154
+ *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 46159
+ *   PROPER_LP_SCALE_PASSES          6                      lp.h line 46163
+ *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 46170
+ *   PROPER_LP_VERIFY_FLOOR          1e-4                   lp.h line 46186
+ *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 46189
+ *   PROPER_LP_COND_TOL              1e-9                   lp.h line 46195
+ *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 46200
+ *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 48833
+ *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 49314
+ *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 49318
+ *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 49322
+ *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 49329
+ *   PROPER_QN_RESUM_EVERY           256                    qn.h line 49334
+ *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 49404
+ *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 49407
+ *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 49458
+ *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 49461
+ *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 49464
+ *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 49498
+ *   PROPER_QN_LAD_KEEP              2                      qn.h line 50542
+ *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 50545
+ *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 50548
+ *   PROPER_SIM_BUCKETS              200                    sim.h line 51741
+ *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 51746
+ *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 51750
+ *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 51754
+ *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 51758
+ *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 51762
+ *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 51766
+ *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 51875
+ *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 52167
+ *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 56526
+ *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 56531
+ *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 56537
+ *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 56541
  *
  * THREAD SAFETY
  *   No global or thread-local mutable state. Objects are not locked: two
@@ -26145,14 +26145,14 @@ PROPER_API int proper_prism_set_consts_lenient(proper_prism_model *m, proper_pri
  * model's constants and formulas are unknown: every name of a constant
  * (the model's or the properties') becomes its value, every formula (the
  * model's or the properties') its body in parentheses, and the properties'
- * const and formula declarations go (PRISM 4.9 fails with a
+ * const and formula declarations go (PRISM 4.10.2-dev fails with a
  * NullPointerException on a properties constant when the model is
- * imported; properties files have no formulas in PRISM). Values are
+ * imported; PRISM's properties files have no formulas). Values are
  * written so that they read back as the same double, an int stays an int
- * and a double a double ("4.0"). Line breaks stay where they were, so a
- * tool's line numbers still point at the right line. A properties
- * constant without a value is PROPER_EUNDEFINED at its use. *out gets the
- * text (PROPER_FREE it). */
+ * and a double a double ("4.0"). Comments go; line breaks stay where they
+ * were, so a tool's line numbers still point at the right line. A
+ * properties constant without a value is PROPER_EUNDEFINED at its use.
+ * *out gets the text (PROPER_FREE it). */
 PROPER_API int proper_prism_props_standalone(const proper_prism_props *p, const char *text, size_t len, char **out,
                                              proper_error *err);
 
@@ -33252,11 +33252,20 @@ typedef struct proper__prism_standalone {
     proper_error *err;
 } proper__prism_standalone;
 
-/* Text of the tokens' gaps: as written, or (inside an expanded formula)
- * with line breaks as blanks, so that the line numbers of the rest hold. */
+/* The blanks and comments before token k as their line breaks, or one
+ * blank when they have none (inside an expanded formula, flat: always one
+ * blank): the tool needs no comments (a comment may hold any byte, a NUL
+ * included), and the rest of the text keeps its line numbers. */
 static void proper__prism_standalone_gap(proper__prism_standalone *S, size_t k, int flat) {
     const char *a = S->t[k].gap, *b = S->t[k].p - (S->t[k].kind == PROPER__PM_TK_STRING);
-    for (; a < b; a++) proper_strbuf_append(S->out, flat && (*a == '\n' || *a == '\r') ? " " : a, 1);
+    int breaks = 0;
+    if (a >= b) return;
+    for (; a < b && !flat; a++)
+        if (*a == '\n') {
+            proper_strbuf_puts(S->out, "\n");
+            breaks++;
+        }
+    if (!breaks) proper_strbuf_puts(S->out, " ");
 }
 
 static int proper__prism_standalone_range(proper__prism_standalone *S, size_t from, size_t to, int top);
@@ -33301,7 +33310,7 @@ static int proper__prism_standalone_range(proper__prism_standalone *S, size_t fr
         const proper__prism_tok *t = &S->t[k];
         if (top && t->kind == PROPER__PM_TK_IDENT && (proper__prism_tok_is(t, "const") || proper__prism_tok_is(t, "formula"))) {
             const char *a = t->gap;
-            while (k + 1 < to && S->t[k].kind != PROPER__PM_TK_SEMI) k++;
+            while (k + 1 < to && S->t[k].kind != PROPER__PM_TK_SEMI) k++; /* the parser saw the ';' */
             for (; a < S->t[k + 1].gap; a++)
                 if (*a == '\n') proper_strbuf_puts(S->out, "\n");
             continue;

@@ -437,14 +437,14 @@ PROPER_API int proper_prism_set_consts_lenient(proper_prism_model *m, proper_pri
  * model's constants and formulas are unknown: every name of a constant
  * (the model's or the properties') becomes its value, every formula (the
  * model's or the properties') its body in parentheses, and the properties'
- * const and formula declarations go (PRISM 4.9 fails with a
+ * const and formula declarations go (PRISM 4.10.2-dev fails with a
  * NullPointerException on a properties constant when the model is
- * imported; properties files have no formulas in PRISM). Values are
+ * imported; PRISM's properties files have no formulas). Values are
  * written so that they read back as the same double, an int stays an int
- * and a double a double ("4.0"). Comments go; line breaks stay where
- * they were, so a tool's line numbers still point at the right line. A properties
- * constant without a value is PROPER_EUNDEFINED at its use. *out gets the
- * text (PROPER_FREE it). */
+ * and a double a double ("4.0"). Comments go; line breaks stay where they
+ * were, so a tool's line numbers still point at the right line. A
+ * properties constant without a value is PROPER_EUNDEFINED at its use.
+ * *out gets the text (PROPER_FREE it). */
 PROPER_API int proper_prism_props_standalone(const proper_prism_props *p, const char *text, size_t len, char **out,
                                              proper_error *err);
 
@@ -7602,7 +7602,7 @@ static int proper__prism_standalone_range(proper__prism_standalone *S, size_t fr
         const proper__prism_tok *t = &S->t[k];
         if (top && t->kind == PROPER__PM_TK_IDENT && (proper__prism_tok_is(t, "const") || proper__prism_tok_is(t, "formula"))) {
             const char *a = t->gap;
-            while (k + 1 < to && S->t[k].kind != PROPER__PM_TK_SEMI) k++;
+            while (k + 1 < to && S->t[k].kind != PROPER__PM_TK_SEMI) k++; /* the parser saw the ';' */
             for (; a < S->t[k + 1].gap; a++)
                 if (*a == '\n') proper_strbuf_puts(S->out, "\n");
             continue;
