@@ -262,6 +262,9 @@ PROPER_PRISM=$T/prism-props run xc tests/transcripts/inputs/standalone.pm tests/
 if grep -qF 'P=? [ F<=3 x=4-0.25*4 ]' "$T/props.seen" && ! grep -q 'const\|formula\|atmax' "$T/props.seen" &&
    ! grep -qx -- -const "$T/args.log"; then ok crosscheck_via_explicit_standalone
 else fail crosscheck_via_explicit_standalone "$(cat "$T/props.seen" "$T/args.log")"; fi
+# a properties constant the rewrite needs and nobody gave: exit 2, at its use
+expect_error crosscheck_via_explicit_undefined "standalone.props:8:16: constant 'q' has no value (give it with --const)" \
+    xc tests/transcripts/inputs/standalone.pm tests/transcripts/inputs/standalone.props --via-explicit
 # the tools are asked for the CLI's one default precision, 1e-12 (was 1e-14 here)
 check crosscheck_default_precision [ "$(grep -A1 -- -epsilon "$T/args.log" | tail -n 1)" = 1e-12 ]
 
