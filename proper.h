@@ -63,35 +63,35 @@
  *                             builder, direct and iterative solvers with
  *                             proven error bounds, CSL by uniformisation,
  *                             explicit/DRN/DOT/PRISM files
- *     exact.h     line 17834  big integers, rationals, rational functions;
+ *     exact.h     line 17855  big integers, rationals, rational functions;
  *                             exact and parametric solving by state elimination
- *     ltl.h       line 22340  LTL on DTMCs: refinement of the chain per
+ *     ltl.h       line 22361  LTL on DTMCs: refinement of the chain per
  *                             temporal subformula (Courcoubetis-Yannakakis),
  *                             co-safe LTL rewards by a DFA product, E/A[ltl],
  *                             Pmin/Pmax of LTL on interval models
- *     prism.h     line 25710  the PRISM language (DTMCs and CTMCs) and
+ *     prism.h     line 25731  the PRISM language (DTMCs and CTMCs) and
  *                             its property language, on top of dtmc.h
- *     synth.h     line 34673  annotated C/Java source -> parametric DTMC
+ *     synth.h     line 34694  annotated C/Java source -> parametric DTMC
  *                             (the PROPER method)
- *     estimate.h  line 36148  per-run count logs -> parameter
+ *     estimate.h  line 36169  per-run count logs -> parameter
  *                             intervals -> property interval
- *     annot.h     line 37517  probabilistic performance annotations
+ *     annot.h     line 37538  probabilistic performance annotations
  *                             (Freud): how a function's time or memory
  *                             depends on its input, fitted from call logs
- *     vlmc.h      line 43174  VLMC learning from location traces, Markov
+ *     vlmc.h      line 43195  VLMC learning from location traces, Markov
  *                             hull, steps to termination
- *     lp.h        line 45917  linear programs: CPLEX LP files, a native
+ *     lp.h        line 45938  linear programs: CPLEX LP files, a native
  *                             simplex, a box-constrained QP
- *     qn.h        line 49223  closed queueing networks: simulation, mean
+ *     qn.h        line 49244  closed queueing networks: simulation, mean
  *                             field, MVA, the exact CTMC, rates and routing
  *                             learned by LP/QP
- *     sim.h       line 51594  discrete-event simulation of multithreaded
+ *     sim.h       line 51615  discrete-event simulation of multithreaded
  *                             programs (Tarvo & Reiss): queues, thread pools,
  *                             CPUs, locks, I/O
- *     backend.h   line 56448  external engines behind one interface:
+ *     backend.h   line 56469  external engines behind one interface:
  *                             plugins, registry, subprocess runner
  *     backend_native.h
- *                 line 57386  proper's own engines (prism.h, dtmc.h,
+ *                 line 57407  proper's own engines (prism.h, dtmc.h,
  *                             lp.h) as the backend "native"
  *   The adapters for PRISM, Storm and glpsol are separate headers in
  *   backends/ of the source tree; they are not part of proper.h.
@@ -183,108 +183,108 @@
  *   PROPER_DTMC_PARAM_TIE           1e-12                  dtmc.h line 9696
  *   PROPER_DTMC_PARAM_MAX_ITER      10000UL                dtmc.h line 9699
  *   PROPER_DTMC_MAX_STATES          0xFFFFFFF0u            dtmc.h line 9704
- *   PROPER_EXACT_MAX_LIMBS          (1u << 20)             exact.h line 17933
- *   PROPER_EXACT_MAX_EXP10          100000                 exact.h line 17939
- *   PROPER_EXACT_MAX_STEPS          1000ul                 exact.h line 17947
- *   PROPER_EXACT_MAX_POWER          1000                   exact.h line 17952
- *   PROPER_EXACT_MAX_TERMS          100000                 exact.h line 17957
- *   PROPER_EXACT_MAX_GCD_WORK       1000000000ull          exact.h line 17967
- *   PROPER_EXACT_MAX_WORK           30000000000ull         exact.h line 17979
- *   PROPER_EXACT_MAX_STATES         1000000                exact.h line 17984
- *   PROPER_EXACT_MAX_ENTRIES        20000000u              exact.h line 17991
- *   PROPER_EXACT_MOD_MAX_DEG        65536u                 exact.h line 19934
- *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 22437
- *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 22443
- *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 22450
- *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 22455
- *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 22466
- *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 22473
- *   PROPER_LTL_MAX_JUMP_UNTILS      12                     ltl.h line 22480
- *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 22486
- *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 25971
- *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 25976
- *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 25981
- *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 25986
- *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 25991
- *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 26583
- *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 29822
- *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 30423
- *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 32834
- *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 34776
- *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 34779
- *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 36288
- *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 36291
- *   PROPER_ANNOT_CORR               0.99                   annot.h line 37721
- *   PROPER_ANNOT_R2                 0.9                    annot.h line 37725
- *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 37729
- *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 37733
- *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 37737
- *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 37741
- *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 37747
- *   PROPER_ANNOT_CUTS               32                     annot.h line 37751
- *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 37755
- *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 37759
- *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 37763
- *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 37768
- *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 37772
- *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 37776
- *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 37780
- *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 37785
- *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 37789
- *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 38021
- *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 38095
- *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 38206
- *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 38210
- *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 40066
- *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 40070
- *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 43356
- *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 43361
- *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 43369
- *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 43373
- *   PROPER_LP_PERTURB               1e-6                   lp.h line 46105
- *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 46120
- *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 46123
- *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 46126
- *   PROPER_LP_SING_TOL              1e-11                  lp.h line 46129
- *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 46132
- *   PROPER_LP_MAX_ROWS              100000                 lp.h line 46148
- *   PROPER_LP_MAX_KERNEL            2000                   lp.h line 46151
- *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 46154
- *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 46159
- *   PROPER_LP_SCALE_PASSES          6                      lp.h line 46163
- *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 46170
- *   PROPER_LP_VERIFY_FLOOR          1e-4                   lp.h line 46186
- *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 46189
- *   PROPER_LP_COND_TOL              1e-9                   lp.h line 46195
- *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 46200
- *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 48833
- *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 49314
- *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 49318
- *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 49322
- *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 49329
- *   PROPER_QN_RESUM_EVERY           256                    qn.h line 49334
- *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 49404
- *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 49407
- *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 49458
- *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 49461
- *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 49464
- *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 49498
- *   PROPER_QN_LAD_KEEP              2                      qn.h line 50542
- *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 50545
- *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 50548
- *   PROPER_SIM_BUCKETS              200                    sim.h line 51741
- *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 51746
- *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 51750
- *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 51754
- *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 51758
- *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 51762
- *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 51766
- *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 51875
- *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 52167
- *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 56526
- *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 56531
- *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 56537
- *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 56541
+ *   PROPER_EXACT_MAX_LIMBS          (1u << 20)             exact.h line 17954
+ *   PROPER_EXACT_MAX_EXP10          100000                 exact.h line 17960
+ *   PROPER_EXACT_MAX_STEPS          1000ul                 exact.h line 17968
+ *   PROPER_EXACT_MAX_POWER          1000                   exact.h line 17973
+ *   PROPER_EXACT_MAX_TERMS          100000                 exact.h line 17978
+ *   PROPER_EXACT_MAX_GCD_WORK       1000000000ull          exact.h line 17988
+ *   PROPER_EXACT_MAX_WORK           30000000000ull         exact.h line 18000
+ *   PROPER_EXACT_MAX_STATES         1000000                exact.h line 18005
+ *   PROPER_EXACT_MAX_ENTRIES        20000000u              exact.h line 18012
+ *   PROPER_EXACT_MOD_MAX_DEG        65536u                 exact.h line 19955
+ *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 22458
+ *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 22464
+ *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 22471
+ *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 22476
+ *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 22487
+ *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 22494
+ *   PROPER_LTL_MAX_JUMP_UNTILS      12                     ltl.h line 22501
+ *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 22507
+ *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 25992
+ *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 25997
+ *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 26002
+ *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 26007
+ *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 26012
+ *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 26604
+ *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 29843
+ *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 30444
+ *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 32855
+ *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 34797
+ *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 34800
+ *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 36309
+ *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 36312
+ *   PROPER_ANNOT_CORR               0.99                   annot.h line 37742
+ *   PROPER_ANNOT_R2                 0.9                    annot.h line 37746
+ *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 37750
+ *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 37754
+ *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 37758
+ *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 37762
+ *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 37768
+ *   PROPER_ANNOT_CUTS               32                     annot.h line 37772
+ *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 37776
+ *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 37780
+ *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 37784
+ *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 37789
+ *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 37793
+ *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 37797
+ *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 37801
+ *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 37806
+ *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 37810
+ *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 38042
+ *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 38116
+ *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 38227
+ *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 38231
+ *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 40087
+ *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 40091
+ *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 43377
+ *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 43382
+ *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 43390
+ *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 43394
+ *   PROPER_LP_PERTURB               1e-6                   lp.h line 46126
+ *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 46141
+ *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 46144
+ *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 46147
+ *   PROPER_LP_SING_TOL              1e-11                  lp.h line 46150
+ *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 46153
+ *   PROPER_LP_MAX_ROWS              100000                 lp.h line 46169
+ *   PROPER_LP_MAX_KERNEL            2000                   lp.h line 46172
+ *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 46175
+ *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 46180
+ *   PROPER_LP_SCALE_PASSES          6                      lp.h line 46184
+ *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 46191
+ *   PROPER_LP_VERIFY_FLOOR          1e-4                   lp.h line 46207
+ *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 46210
+ *   PROPER_LP_COND_TOL              1e-9                   lp.h line 46216
+ *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 46221
+ *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 48854
+ *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 49335
+ *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 49339
+ *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 49343
+ *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 49350
+ *   PROPER_QN_RESUM_EVERY           256                    qn.h line 49355
+ *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 49425
+ *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 49428
+ *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 49479
+ *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 49482
+ *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 49485
+ *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 49519
+ *   PROPER_QN_LAD_KEEP              2                      qn.h line 50563
+ *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 50566
+ *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 50569
+ *   PROPER_SIM_BUCKETS              200                    sim.h line 51762
+ *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 51767
+ *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 51771
+ *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 51775
+ *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 51779
+ *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 51783
+ *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 51787
+ *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 51896
+ *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 52188
+ *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 56547
+ *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 56552
+ *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 56558
+ *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 56562
  *
  * THREAD SAFETY
  *   No global or thread-local mutable state. Objects are not locked: two
@@ -13836,14 +13836,33 @@ static int proper__dtmc_steady_mean(const proper_dtmc *m, const double *f, const
  * solve on it gave a long-run probability of 1.0009 (found by fuzzing; the
  * value is 1 - 2.3e-14); the embedded chain's entries R(s,t)/E(s) are
  * rounded once each. */
+/* The options the long-run solves of a CTMC's derived chains take: their
+ * entries are rounded from the rates (R(s,t)/E(s) with E(s) a sum of at
+ * most d rates: d + 1 roundings; R(s,t)/q likewise), so the rounding is
+ * stated as model_rel_error, on top of the rates' own (twice: a quotient of
+ * two rates). Without it a stiff chain's absorption probability came out
+ * as 1.0000159 with a "proven" bound of 7e-16 (fuzz_explicit's finding,
+ * tests/corpus/explicit/fuzz_stiff_ctmc_rounding); with it the solve
+ * proves what it can or refuses. */
+static proper_dtmc_solve_opts proper__dtmc_ctmc_derived_opts(const proper_dtmc *m, const proper_dtmc_solve_opts *opts) {
+    proper_dtmc_solve_opts o = opts ? *opts : proper_dtmc_solve_opts_default();
+    double d = 0.0, delta = o.model_rel_error > 0.0 ? o.model_rel_error : 0.0;
+    uint32_t s;
+    for (s = 0; s < m->n_states; s++)
+        if ((double)(m->row[s + 1] - m->row[s]) > d) d = (double)(m->row[s + 1] - m->row[s]);
+    o.model_rel_error = (2.0 * delta / (1.0 - delta) + (d + 2.0) * DBL_EPSILON / 2.0) * (1.0 + 4.0 * DBL_EPSILON);
+    return o;
+}
+
 static int proper__dtmc_ctmc_steady_mean(const proper_dtmc *m, const double *f, const proper_dtmc_solve_opts *opts,
                                          double *x, proper_dtmc_solve_stats *st, proper_error *err) {
     proper_dtmc u, e;
+    proper_dtmc_solve_opts o = proper__dtmc_ctmc_derived_opts(m, opts);
     int rc;
     proper_dtmc_init(&u);
     proper_dtmc_init(&e);
     if (!(rc = proper_dtmc_uniformised(m, &u, NULL, err)) && !(rc = proper_dtmc_embedded(m, &e, err)))
-        rc = proper__dtmc_steady_mean_on(&u, &e, f, opts, x, st, err);
+        rc = proper__dtmc_steady_mean_on(&u, &e, f, &o, x, st, err);
     proper_dtmc_free(&u);
     proper_dtmc_free(&e);
     return rc;
@@ -14007,13 +14026,15 @@ done:
 PROPER_API int proper_dtmc_steady_distribution_stats(const proper_dtmc *m, const proper_dtmc_solve_opts *opts,
                                                      double *pi, proper_dtmc_solve_stats *stats, proper_error *err) {
     proper_dtmc u, e;
+    proper_dtmc_solve_opts o;
     int rc;
     if (m->kind != PROPER_DTMC_KIND_CTMC) return proper__dtmc_steady_distribution_on(m, m, opts, pi, stats, err);
     if (stats) memset(stats, 0, sizeof *stats);
+    o = proper__dtmc_ctmc_derived_opts(m, opts);
     proper_dtmc_init(&u);
     proper_dtmc_init(&e);
     if (!(rc = proper_dtmc_uniformised(m, &u, NULL, err)) && !(rc = proper_dtmc_embedded(m, &e, err)))
-        rc = proper__dtmc_steady_distribution_on(&u, &e, opts, pi, stats, err);
+        rc = proper__dtmc_steady_distribution_on(&u, &e, &o, pi, stats, err);
     proper_dtmc_free(&u);
     proper_dtmc_free(&e);
     return rc;

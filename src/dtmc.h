@@ -4455,14 +4455,33 @@ static int proper__dtmc_steady_mean(const proper_dtmc *m, const double *f, const
  * solve on it gave a long-run probability of 1.0009 (found by fuzzing; the
  * value is 1 - 2.3e-14); the embedded chain's entries R(s,t)/E(s) are
  * rounded once each. */
+/* The options the long-run solves of a CTMC's derived chains take: their
+ * entries are rounded from the rates (R(s,t)/E(s) with E(s) a sum of at
+ * most d rates: d + 1 roundings; R(s,t)/q likewise), so the rounding is
+ * stated as model_rel_error, on top of the rates' own (twice: a quotient of
+ * two rates). Without it a stiff chain's absorption probability came out
+ * as 1.0000159 with a "proven" bound of 7e-16 (fuzz_explicit's finding,
+ * tests/corpus/explicit/fuzz_stiff_ctmc_rounding); with it the solve
+ * proves what it can or refuses. */
+static proper_dtmc_solve_opts proper__dtmc_ctmc_derived_opts(const proper_dtmc *m, const proper_dtmc_solve_opts *opts) {
+    proper_dtmc_solve_opts o = opts ? *opts : proper_dtmc_solve_opts_default();
+    double d = 0.0, delta = o.model_rel_error > 0.0 ? o.model_rel_error : 0.0;
+    uint32_t s;
+    for (s = 0; s < m->n_states; s++)
+        if ((double)(m->row[s + 1] - m->row[s]) > d) d = (double)(m->row[s + 1] - m->row[s]);
+    o.model_rel_error = (2.0 * delta / (1.0 - delta) + (d + 2.0) * DBL_EPSILON / 2.0) * (1.0 + 4.0 * DBL_EPSILON);
+    return o;
+}
+
 static int proper__dtmc_ctmc_steady_mean(const proper_dtmc *m, const double *f, const proper_dtmc_solve_opts *opts,
                                          double *x, proper_dtmc_solve_stats *st, proper_error *err) {
     proper_dtmc u, e;
+    proper_dtmc_solve_opts o = proper__dtmc_ctmc_derived_opts(m, opts);
     int rc;
     proper_dtmc_init(&u);
     proper_dtmc_init(&e);
     if (!(rc = proper_dtmc_uniformised(m, &u, NULL, err)) && !(rc = proper_dtmc_embedded(m, &e, err)))
-        rc = proper__dtmc_steady_mean_on(&u, &e, f, opts, x, st, err);
+        rc = proper__dtmc_steady_mean_on(&u, &e, f, &o, x, st, err);
     proper_dtmc_free(&u);
     proper_dtmc_free(&e);
     return rc;
@@ -4626,13 +4645,15 @@ done:
 PROPER_API int proper_dtmc_steady_distribution_stats(const proper_dtmc *m, const proper_dtmc_solve_opts *opts,
                                                      double *pi, proper_dtmc_solve_stats *stats, proper_error *err) {
     proper_dtmc u, e;
+    proper_dtmc_solve_opts o;
     int rc;
     if (m->kind != PROPER_DTMC_KIND_CTMC) return proper__dtmc_steady_distribution_on(m, m, opts, pi, stats, err);
     if (stats) memset(stats, 0, sizeof *stats);
+    o = proper__dtmc_ctmc_derived_opts(m, opts);
     proper_dtmc_init(&u);
     proper_dtmc_init(&e);
     if (!(rc = proper_dtmc_uniformised(m, &u, NULL, err)) && !(rc = proper_dtmc_embedded(m, &e, err)))
-        rc = proper__dtmc_steady_distribution_on(&u, &e, opts, pi, stats, err);
+        rc = proper__dtmc_steady_distribution_on(&u, &e, &o, pi, stats, err);
     proper_dtmc_free(&u);
     proper_dtmc_free(&e);
     return rc;

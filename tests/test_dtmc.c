@@ -1881,6 +1881,41 @@ static void test_ctmc_steady_stiff(void) {
     proper_dtmc_free(&m);
 }
 
+/* Stiffer still (fuzz_explicit's finding, tests/corpus/explicit/
+ * fuzz_stiff_ctmc_rounding): 0 leaves for 1 at 2.3e16 and for 2 at 0.67, 1
+ * returns to 0 at 4.28e17 and reaches 3 at 80496. The embedded chain's
+ * entries, rounded from the rates, move the absorption probability by 1e-4
+ * (0.99985 by the closed form; 1.0000159 on the rounded chain, which was
+ * returned with a "proven" bound of 7e-16). The rounding is now in the
+ * bound: at the default precision the solve refuses, at 1e-2 its bound
+ * covers the closed form. */
+static void test_ctmc_steady_rounding(void) {
+    const char *tra = "4 6\n0 1 23333333333371372\n0 2 0.66666660666666266\n1 0 428000000000000002\n1 3 80496\n"
+                      "2 2 1\n3 3 1\n";
+    double a = 23333333333371372.0, b = 0.66666660666666266, c = 4.28e17, d = 80496.0;
+    double e = b / (a + b), q = d / (c + d), want = q * (1.0 - e) / (q + e - e * q), x[4];
+    proper_dtmc m;
+    proper_error err;
+    proper_bitset three;
+    proper_dtmc_solve_stats st;
+    proper_dtmc_import_opts io = proper_dtmc_import_opts_default();
+    proper_dtmc_solve_opts so = proper_dtmc_solve_opts_default();
+    io.ctmc = 1;
+    proper_dtmc_init(&m);
+    proper_bitset_init(&three);
+    CHECK_INT(proper_dtmc_parse_tra(&m, tra, strlen(tra), "stiff.tra", &io, &err), 0);
+    CHECK_INT(proper_bitset_create(&three, 4, &err), 0);
+    proper_bitset_set(&three, 3);
+    CHECK_INT(proper_dtmc_steady_stats(&m, &three, NULL, x, &st, &err), PROPER_ENOCONV);
+    CHECK(strstr(err.message, "could not prove") != NULL);
+    CHECK_INT(proper_dtmc_steady_distribution_stats(&m, NULL, x, &st, &err), PROPER_ENOCONV);
+    so.rel_precision = 1e-2;
+    CHECK_INT(proper_dtmc_steady_stats(&m, &three, &so, x, &st, &err), 0);
+    CHECK(fabs(x[0] - want) <= st.max_error && st.max_error < 1e-2);
+    proper_bitset_free(&three);
+    proper_dtmc_free(&m);
+}
+
 static void test_explicit_bom(void) {
     const char *tra = "\xEF\xBB\xBF" "2 3\n0 0 0.5\n0 1 0.5\n1 1 1\n";
     const char *lab = "\xEF\xBB\xBF" "0=\"init\" 1=\"deadlock\" 2=\"goal\"\n0: 0\n1: 2\n";
@@ -4290,6 +4325,7 @@ int main(void) {
     RUN(test_sound_bounds);
     RUN(test_explicit_row_scaling);
     RUN(test_ctmc_steady_stiff);
+    RUN(test_ctmc_steady_rounding);
     RUN(test_explicit_bom);
     RUN(test_estimate_only);
     RUN(test_fox_glynn);
