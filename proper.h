@@ -44,54 +44,54 @@
  * CONTENTS
  *   This manual, then each module with its own manual at its first line
  *   (line numbers are of this file):
- *     core.h      line   709  errors with file:line:col, allocation, growable
+ *     core.h      line   716  errors with file:line:col, allocation, growable
  *                             arrays, strings and a string builder, interning,
  *                             number parsing and shortest round-trip
  *                             formatting, bit sets, dense LU, RNG, alias
  *                             tables, file reading
- *     trace.h     line  1823  the trace format, its reader and writer, the
+ *     trace.h     line  1830  the trace format, its reader and writer, the
  *                             low-overhead per-thread recorder
- *     fft.h       line  3268  real-input FFT plans for power-of-two sizes
- *     stats.h     line  3976  normal/t/chi-square distributions, normal,
+ *     fft.h       line  3275  real-input FFT plans for power-of-two sizes
+ *     stats.h     line  3983  normal/t/chi-square distributions, normal,
  *                             t and Wilson intervals, simultaneous levels, KL,
  *                             chi-square and KS tests
- *     pmf.h       line  5053  discrete PMFs on a grid: samples, moments,
+ *     pmf.h       line  5060  discrete PMFs on a grid: samples, moments,
  *                             convolution, mixture, loops
- *     sre.h       line  6488  stochastic regular expressions: language,
+ *     sre.h       line  6495  stochastic regular expressions: language,
  *                             evaluation to a PMF, automaton -> SRE
- *     dtmc.h      line  9381  the one Markov-chain model (DTMC or CTMC):
+ *     dtmc.h      line  9388  the one Markov-chain model (DTMC or CTMC):
  *                             builder, direct and iterative solvers with
  *                             proven error bounds, CSL by uniformisation,
  *                             explicit/DRN/DOT/PRISM files
- *     exact.h     line 17855  big integers, rationals, rational functions;
+ *     exact.h     line 17862  big integers, rationals, rational functions;
  *                             exact and parametric solving by state elimination
- *     ltl.h       line 22361  LTL on DTMCs: refinement of the chain per
+ *     ltl.h       line 22368  LTL on DTMCs: refinement of the chain per
  *                             temporal subformula (Courcoubetis-Yannakakis),
  *                             co-safe LTL rewards by a DFA product, E/A[ltl],
  *                             Pmin/Pmax of LTL on interval models
- *     prism.h     line 25731  the PRISM language (DTMCs and CTMCs) and
+ *     prism.h     line 25738  the PRISM language (DTMCs and CTMCs) and
  *                             its property language, on top of dtmc.h
- *     synth.h     line 34694  annotated C/Java source -> parametric DTMC
+ *     synth.h     line 34701  annotated C/Java source -> parametric DTMC
  *                             (the PROPER method)
- *     estimate.h  line 36169  per-run count logs -> parameter
+ *     estimate.h  line 36176  per-run count logs -> parameter
  *                             intervals -> property interval
- *     annot.h     line 37538  probabilistic performance annotations
+ *     annot.h     line 37545  probabilistic performance annotations
  *                             (Freud): how a function's time or memory
  *                             depends on its input, fitted from call logs
- *     vlmc.h      line 43195  VLMC learning from location traces, Markov
+ *     vlmc.h      line 43202  VLMC learning from location traces, Markov
  *                             hull, steps to termination
- *     lp.h        line 45938  linear programs: CPLEX LP files, a native
+ *     lp.h        line 45945  linear programs: CPLEX LP files, a native
  *                             simplex, a box-constrained QP
- *     qn.h        line 49244  closed queueing networks: simulation, mean
+ *     qn.h        line 49251  closed queueing networks: simulation, mean
  *                             field, MVA, the exact CTMC, rates and routing
  *                             learned by LP/QP
- *     sim.h       line 51615  discrete-event simulation of multithreaded
+ *     sim.h       line 51622  discrete-event simulation of multithreaded
  *                             programs (Tarvo & Reiss): queues, thread pools,
  *                             CPUs, locks, I/O
- *     backend.h   line 56469  external engines behind one interface:
+ *     backend.h   line 56476  external engines behind one interface:
  *                             plugins, registry, subprocess runner
  *     backend_native.h
- *                 line 57407  proper's own engines (prism.h, dtmc.h,
+ *                 line 57414  proper's own engines (prism.h, dtmc.h,
  *                             lp.h) as the backend "native"
  *   The adapters for PRISM, Storm and glpsol are separate headers in
  *   backends/ of the source tree; they are not part of proper.h.
@@ -139,152 +139,152 @@
  *                           time of the implementation file (see README).
  *   Tunables: each is defined only if not already defined, so it can be set
  *   before the include; its meaning is the comment above it at the given line.
- *   PROPER_MAX_FILE_BYTES           ((size_t)1 << 30)      core.h line 1012
- *   PROPER_TRACE_NAME_MAX           255                    trace.h line 1974
- *   PROPER_TRACE_LOOP_MAX           1048576                trace.h line 1983
- *   PROPER_FFT_BLOCK                4096                   fft.h line 3385
- *   PROPER_STATS_SERIES_EPS         1e-16                  stats.h line 4015
- *   PROPER_STATS_SERIES_MAX_ITER    1000000                stats.h line 4021
- *   PROPER_STATS_ROOT_RTOL          4e-16                  stats.h line 4026
- *   PROPER_STATS_ROOT_MAX_ITER      400                    stats.h line 4029
- *   PROPER_STATS_PVALUE_FLOOR       1e-300                 stats.h line 4034
- *   PROPER_STATS_PROB_TOL           1e-9                   stats.h line 4038
- *   PROPER_STATS_CHI2_MIN_EXPECTED  5.0                    stats.h line 4043
- *   PROPER_PMF_SUM_TOL              1e-6                   pmf.h line 5144
- *   PROPER_PMF_WIDTH_RTOL           1e-9                   pmf.h line 5148
- *   PROPER_PMF_GRID_TOL             1e-6                   pmf.h line 5152
- *   PROPER_PMF_MAX_BINS             ((size_t)1 << 27)      pmf.h line 5157
- *   PROPER_PMF_MAX_INFERRED_BINS    ((size_t)1 << 20)      pmf.h line 5162
- *   PROPER_PMF_QUANTILE_TOL         1e-12                  pmf.h line 5167
- *   PROPER_PMF_HORNER_TOL           1e-18                  pmf.h line 5172
- *   PROPER_PMF_LOOP_SPLIT           64                     pmf.h line 5191
- *   PROPER_PMF_FFT_COST             6.0                    pmf.h line 5194
- *   PROPER_SRE_PROB_TOL             1e-9                   sre.h line 6673
- *   PROPER_SRE_MAX_NESTING          200                    sre.h line 6678
- *   PROPER_SRE_MAX_ITERATIONS       100000                 sre.h line 6683
- *   PROPER_SRE_DEFAULT_TRUNCATE_EPS 1e-12                  sre.h line 6687
- *   PROPER_SRE_DEFAULT_MARKOV_EPS   1e-12                  sre.h line 6691
- *   PROPER_SRE_DEFAULT_WIDTH        1.0                    sre.h line 6695
- *   PROPER_SRE_MAX_AUTOMATON_SIZE   1000000                sre.h line 6703
- *   PROPER_SRE_ROUNDING_RTOL        1e-3                   sre.h line 6709
- *   PROPER_DTMC_ROW_SUM_TOL         1e-6                   dtmc.h line 9590
- *   PROPER_DTMC_REL_PRECISION       1e-10                  dtmc.h line 9598
- *   PROPER_DTMC_FLOOR_FACTOR        100.0                  dtmc.h line 9606
- *   PROPER_DTMC_DENSE_MAX           256                    dtmc.h line 9611
- *   PROPER_DTMC_DIRECT_MAX          1024                   dtmc.h line 9622
- *   PROPER_DTMC_GTH_MAX             256                    dtmc.h line 9631
- *   PROPER_DTMC_BAND_MAX            64                     dtmc.h line 9639
- *   PROPER_DTMC_MAX_SWEEPS          1000000                dtmc.h line 9644
- *   PROPER_DTMC_CYCLE_MAX           256                    dtmc.h line 9655
- *   PROPER_DTMC_TRANSIENT_ACCURACY  1e-12                  dtmc.h line 9661
- *   PROPER_DTMC_MAX_POISSON_STEPS   1000000000UL           dtmc.h line 9669
- *   PROPER_DTMC_BOUND_CHECK_FROM    4096UL                 dtmc.h line 9677
- *   PROPER_DTMC_MAX_STEP_WORK       1e11                   dtmc.h line 9688
- *   PROPER_DTMC_PARAM_TIE           1e-12                  dtmc.h line 9696
- *   PROPER_DTMC_PARAM_MAX_ITER      10000UL                dtmc.h line 9699
- *   PROPER_DTMC_MAX_STATES          0xFFFFFFF0u            dtmc.h line 9704
- *   PROPER_EXACT_MAX_LIMBS          (1u << 20)             exact.h line 17954
- *   PROPER_EXACT_MAX_EXP10          100000                 exact.h line 17960
- *   PROPER_EXACT_MAX_STEPS          1000ul                 exact.h line 17968
- *   PROPER_EXACT_MAX_POWER          1000                   exact.h line 17973
- *   PROPER_EXACT_MAX_TERMS          100000                 exact.h line 17978
- *   PROPER_EXACT_MAX_GCD_WORK       1000000000ull          exact.h line 17988
- *   PROPER_EXACT_MAX_WORK           30000000000ull         exact.h line 18000
- *   PROPER_EXACT_MAX_STATES         1000000                exact.h line 18005
- *   PROPER_EXACT_MAX_ENTRIES        20000000u              exact.h line 18012
- *   PROPER_EXACT_MOD_MAX_DEG        65536u                 exact.h line 19955
- *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 22458
- *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 22464
- *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 22471
- *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 22476
- *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 22487
- *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 22494
- *   PROPER_LTL_MAX_JUMP_UNTILS      12                     ltl.h line 22501
- *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 22507
- *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 25992
- *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 25997
- *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 26002
- *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 26007
- *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 26012
- *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 26604
- *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 29843
- *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 30444
- *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 32855
- *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 34797
- *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 34800
- *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 36309
- *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 36312
- *   PROPER_ANNOT_CORR               0.99                   annot.h line 37742
- *   PROPER_ANNOT_R2                 0.9                    annot.h line 37746
- *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 37750
- *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 37754
- *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 37758
- *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 37762
- *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 37768
- *   PROPER_ANNOT_CUTS               32                     annot.h line 37772
- *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 37776
- *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 37780
- *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 37784
- *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 37789
- *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 37793
- *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 37797
- *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 37801
- *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 37806
- *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 37810
- *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 38042
- *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 38116
- *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 38227
- *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 38231
- *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 40087
- *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 40091
- *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 43377
- *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 43382
- *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 43390
- *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 43394
- *   PROPER_LP_PERTURB               1e-6                   lp.h line 46126
- *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 46141
- *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 46144
- *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 46147
- *   PROPER_LP_SING_TOL              1e-11                  lp.h line 46150
- *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 46153
- *   PROPER_LP_MAX_ROWS              100000                 lp.h line 46169
- *   PROPER_LP_MAX_KERNEL            2000                   lp.h line 46172
- *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 46175
- *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 46180
- *   PROPER_LP_SCALE_PASSES          6                      lp.h line 46184
- *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 46191
- *   PROPER_LP_VERIFY_FLOOR          1e-4                   lp.h line 46207
- *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 46210
- *   PROPER_LP_COND_TOL              1e-9                   lp.h line 46216
- *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 46221
- *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 48854
- *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 49335
- *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 49339
- *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 49343
- *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 49350
- *   PROPER_QN_RESUM_EVERY           256                    qn.h line 49355
- *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 49425
- *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 49428
- *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 49479
- *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 49482
- *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 49485
- *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 49519
- *   PROPER_QN_LAD_KEEP              2                      qn.h line 50563
- *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 50566
- *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 50569
- *   PROPER_SIM_BUCKETS              200                    sim.h line 51762
- *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 51767
- *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 51771
- *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 51775
- *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 51779
- *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 51783
- *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 51787
- *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 51896
- *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 52188
- *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 56547
- *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 56552
- *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 56558
- *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 56562
+ *   PROPER_MAX_FILE_BYTES           ((size_t)1 << 30)      core.h line 1019
+ *   PROPER_TRACE_NAME_MAX           255                    trace.h line 1981
+ *   PROPER_TRACE_LOOP_MAX           1048576                trace.h line 1990
+ *   PROPER_FFT_BLOCK                4096                   fft.h line 3392
+ *   PROPER_STATS_SERIES_EPS         1e-16                  stats.h line 4022
+ *   PROPER_STATS_SERIES_MAX_ITER    1000000                stats.h line 4028
+ *   PROPER_STATS_ROOT_RTOL          4e-16                  stats.h line 4033
+ *   PROPER_STATS_ROOT_MAX_ITER      400                    stats.h line 4036
+ *   PROPER_STATS_PVALUE_FLOOR       1e-300                 stats.h line 4041
+ *   PROPER_STATS_PROB_TOL           1e-9                   stats.h line 4045
+ *   PROPER_STATS_CHI2_MIN_EXPECTED  5.0                    stats.h line 4050
+ *   PROPER_PMF_SUM_TOL              1e-6                   pmf.h line 5151
+ *   PROPER_PMF_WIDTH_RTOL           1e-9                   pmf.h line 5155
+ *   PROPER_PMF_GRID_TOL             1e-6                   pmf.h line 5159
+ *   PROPER_PMF_MAX_BINS             ((size_t)1 << 27)      pmf.h line 5164
+ *   PROPER_PMF_MAX_INFERRED_BINS    ((size_t)1 << 20)      pmf.h line 5169
+ *   PROPER_PMF_QUANTILE_TOL         1e-12                  pmf.h line 5174
+ *   PROPER_PMF_HORNER_TOL           1e-18                  pmf.h line 5179
+ *   PROPER_PMF_LOOP_SPLIT           64                     pmf.h line 5198
+ *   PROPER_PMF_FFT_COST             6.0                    pmf.h line 5201
+ *   PROPER_SRE_PROB_TOL             1e-9                   sre.h line 6680
+ *   PROPER_SRE_MAX_NESTING          200                    sre.h line 6685
+ *   PROPER_SRE_MAX_ITERATIONS       100000                 sre.h line 6690
+ *   PROPER_SRE_DEFAULT_TRUNCATE_EPS 1e-12                  sre.h line 6694
+ *   PROPER_SRE_DEFAULT_MARKOV_EPS   1e-12                  sre.h line 6698
+ *   PROPER_SRE_DEFAULT_WIDTH        1.0                    sre.h line 6702
+ *   PROPER_SRE_MAX_AUTOMATON_SIZE   1000000                sre.h line 6710
+ *   PROPER_SRE_ROUNDING_RTOL        1e-3                   sre.h line 6716
+ *   PROPER_DTMC_ROW_SUM_TOL         1e-6                   dtmc.h line 9597
+ *   PROPER_DTMC_REL_PRECISION       1e-10                  dtmc.h line 9605
+ *   PROPER_DTMC_FLOOR_FACTOR        100.0                  dtmc.h line 9613
+ *   PROPER_DTMC_DENSE_MAX           256                    dtmc.h line 9618
+ *   PROPER_DTMC_DIRECT_MAX          1024                   dtmc.h line 9629
+ *   PROPER_DTMC_GTH_MAX             256                    dtmc.h line 9638
+ *   PROPER_DTMC_BAND_MAX            64                     dtmc.h line 9646
+ *   PROPER_DTMC_MAX_SWEEPS          1000000                dtmc.h line 9651
+ *   PROPER_DTMC_CYCLE_MAX           256                    dtmc.h line 9662
+ *   PROPER_DTMC_TRANSIENT_ACCURACY  1e-12                  dtmc.h line 9668
+ *   PROPER_DTMC_MAX_POISSON_STEPS   1000000000UL           dtmc.h line 9676
+ *   PROPER_DTMC_BOUND_CHECK_FROM    4096UL                 dtmc.h line 9684
+ *   PROPER_DTMC_MAX_STEP_WORK       1e11                   dtmc.h line 9695
+ *   PROPER_DTMC_PARAM_TIE           1e-12                  dtmc.h line 9703
+ *   PROPER_DTMC_PARAM_MAX_ITER      10000UL                dtmc.h line 9706
+ *   PROPER_DTMC_MAX_STATES          0xFFFFFFF0u            dtmc.h line 9711
+ *   PROPER_EXACT_MAX_LIMBS          (1u << 20)             exact.h line 17961
+ *   PROPER_EXACT_MAX_EXP10          100000                 exact.h line 17967
+ *   PROPER_EXACT_MAX_STEPS          1000ul                 exact.h line 17975
+ *   PROPER_EXACT_MAX_POWER          1000                   exact.h line 17980
+ *   PROPER_EXACT_MAX_TERMS          100000                 exact.h line 17985
+ *   PROPER_EXACT_MAX_GCD_WORK       1000000000ull          exact.h line 17995
+ *   PROPER_EXACT_MAX_WORK           30000000000ull         exact.h line 18007
+ *   PROPER_EXACT_MAX_STATES         1000000                exact.h line 18012
+ *   PROPER_EXACT_MAX_ENTRIES        20000000u              exact.h line 18019
+ *   PROPER_EXACT_MOD_MAX_DEG        65536u                 exact.h line 19962
+ *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 22465
+ *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 22471
+ *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 22478
+ *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 22483
+ *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 22494
+ *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 22501
+ *   PROPER_LTL_MAX_JUMP_UNTILS      12                     ltl.h line 22508
+ *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 22514
+ *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 25999
+ *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 26004
+ *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 26009
+ *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 26014
+ *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 26019
+ *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 26611
+ *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 29850
+ *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 30451
+ *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 32862
+ *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 34804
+ *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 34807
+ *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 36316
+ *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 36319
+ *   PROPER_ANNOT_CORR               0.99                   annot.h line 37749
+ *   PROPER_ANNOT_R2                 0.9                    annot.h line 37753
+ *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 37757
+ *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 37761
+ *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 37765
+ *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 37769
+ *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 37775
+ *   PROPER_ANNOT_CUTS               32                     annot.h line 37779
+ *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 37783
+ *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 37787
+ *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 37791
+ *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 37796
+ *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 37800
+ *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 37804
+ *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 37808
+ *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 37813
+ *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 37817
+ *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 38049
+ *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 38123
+ *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 38234
+ *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 38238
+ *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 40094
+ *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 40098
+ *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 43384
+ *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 43389
+ *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 43397
+ *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 43401
+ *   PROPER_LP_PERTURB               1e-6                   lp.h line 46133
+ *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 46148
+ *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 46151
+ *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 46154
+ *   PROPER_LP_SING_TOL              1e-11                  lp.h line 46157
+ *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 46160
+ *   PROPER_LP_MAX_ROWS              100000                 lp.h line 46176
+ *   PROPER_LP_MAX_KERNEL            2000                   lp.h line 46179
+ *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 46182
+ *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 46187
+ *   PROPER_LP_SCALE_PASSES          6                      lp.h line 46191
+ *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 46198
+ *   PROPER_LP_VERIFY_FLOOR          1e-4                   lp.h line 46214
+ *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 46217
+ *   PROPER_LP_COND_TOL              1e-9                   lp.h line 46223
+ *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 46228
+ *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 48861
+ *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 49342
+ *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 49346
+ *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 49350
+ *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 49357
+ *   PROPER_QN_RESUM_EVERY           256                    qn.h line 49362
+ *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 49432
+ *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 49435
+ *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 49486
+ *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 49489
+ *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 49492
+ *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 49526
+ *   PROPER_QN_LAD_KEEP              2                      qn.h line 50570
+ *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 50573
+ *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 50576
+ *   PROPER_SIM_BUCKETS              200                    sim.h line 51769
+ *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 51774
+ *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 51778
+ *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 51782
+ *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 51786
+ *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 51790
+ *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 51794
+ *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 51903
+ *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 52195
+ *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 56554
+ *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 56559
+ *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 56565
+ *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 56569
  *
  * THREAD SAFETY
  *   No global or thread-local mutable state. Objects are not locked: two
@@ -322,8 +322,15 @@
  *     (proper_dtmc_steady_distribution) takes its absorption probabilities
  *     from the embedded chain, as S=? does since 0.8.1 (the uniformised
  *     chain's self-loops lose digits on stiff rates: a proven bound was
- *     false). scripts/fuzz-reach.sh lists the fuzz targets whose call graph
- *     holds a function.
+ *     false), and a CTMC's long-run solves state the rounding of its derived
+ *     chains (their entries are rounded from the rates) as model_rel_error:
+ *     a stiff chain's absorption probability came out as 1.0000159 (truth
+ *     0.99985) with a "proven" bound of 7e-16. Such a solve now proves a
+ *     bound that covers that rounding or refuses; S=? on PRISM's fms (n=3)
+ *     and cluster (N=16) examples is refused at check's default precision
+ *     1e-12 ("ask for a coarser precision") and answered at 1e-8 (bounds
+ *     9.1e-10 and 7.9e-11). scripts/fuzz-reach.sh lists the fuzz targets
+ *     whose call graph holds a function.
  *   0.8.1  Inputs nobody here wrote: PRISM's explicit exports, GLPK's example
  *     LPs, PRISM's properties files through Storm. dtmc: the explicit readers
  *     take PRISM's -exportrows rows (.tra and .trew), its "# Transitions
