@@ -1848,6 +1848,19 @@ static void test_explicit_row_scaling(void) {
     proper_dtmc_free(&m);
 }
 
+/* Parses the 4-state CTMC of the two stiff tests below into m and marks its
+ * absorbing state 3 in three. */
+static void stiff_ctmc_setup(proper_dtmc *m, proper_bitset *three, const char *tra,
+                             const proper_dtmc_import_opts *io) {
+    proper_error err;
+    proper_dtmc_init(m);
+    proper_bitset_init(three);
+    CHECK_INT(proper_dtmc_parse_tra(m, tra, strlen(tra), "stiff.tra", io, &err), 0);
+    CHECK_INT(m->kind, PROPER_DTMC_KIND_CTMC);
+    CHECK_INT(proper_bitset_create(three, 4, &err), 0);
+    proper_bitset_set(three, 3);
+}
+
 /* A stiff CTMC (rates 3.3e13 and 0.14): the long-run probability of the
  * absorbing state 3 from 0 is q (1 - e) / (1 - p (1 - e)) with e the
  * chance of leaving 0 for 2, about 1 - 2.3e-14. On the uniformised chain
@@ -1862,12 +1875,7 @@ static void test_ctmc_steady_stiff(void) {
     proper_error err;
     proper_bitset three;
     proper_dtmc_solve_stats st;
-    proper_dtmc_init(&m);
-    proper_bitset_init(&three);
-    CHECK_INT(proper_dtmc_parse_tra(&m, tra, strlen(tra), "stiff.tra", NULL, &err), 0);
-    CHECK_INT(m.kind, PROPER_DTMC_KIND_CTMC);
-    CHECK_INT(proper_bitset_create(&three, 4, &err), 0);
-    proper_bitset_set(&three, 3);
+    stiff_ctmc_setup(&m, &three, tra, NULL);
     CHECK_INT(proper_dtmc_steady_stats(&m, &three, NULL, x, &st, &err), 0);
     CHECK_ABS(x[0], want, 1e-15);
     CHECK(fabs(x[0] - want) <= st.max_error + 1e-16);
@@ -1901,11 +1909,7 @@ static void test_ctmc_steady_rounding(void) {
     proper_dtmc_import_opts io = proper_dtmc_import_opts_default();
     proper_dtmc_solve_opts so = proper_dtmc_solve_opts_default();
     io.ctmc = 1;
-    proper_dtmc_init(&m);
-    proper_bitset_init(&three);
-    CHECK_INT(proper_dtmc_parse_tra(&m, tra, strlen(tra), "stiff.tra", &io, &err), 0);
-    CHECK_INT(proper_bitset_create(&three, 4, &err), 0);
-    proper_bitset_set(&three, 3);
+    stiff_ctmc_setup(&m, &three, tra, &io);
     CHECK_INT(proper_dtmc_steady_stats(&m, &three, NULL, x, &st, &err), PROPER_ENOCONV);
     CHECK(strstr(err.message, "could not prove") != NULL);
     CHECK_INT(proper_dtmc_steady_distribution_stats(&m, NULL, x, &st, &err), PROPER_ENOCONV);
