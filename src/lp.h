@@ -1892,14 +1892,18 @@ static int proper__lp_spx_dual(proper__lp_spx *S) {
             ncand++;
         }
         /* long step: pass breakpoints while the dual objective still rises;
-         * passed columns collect in flip[0..k) */
+         * passed columns collect in flip[0..k). A breakpoint is passed only
+         * while the violation left after its flip exceeds the primal
+         * tolerance: a flip that removes the violation up to rounding must
+         * enter instead, or the row is left "infeasible" by 1e-16 with no
+         * candidate (sudoku.mod's relaxation was called infeasible so). */
         for (k = ncand / 2; k-- > 0;) proper__lp_spx_sift(cand, ncand, k);
         slope = fabs(delta);
         k = 0;
         while (ncand > 0) {
             proper__lp_spx_cand c = proper__lp_spx_pop(cand, &ncand);
             j = c.j;
-            if (proper__lp_spx_boxed(S, j) && slope - c.a * (S->ub[j] - S->lb[j]) > 0) {
+            if (proper__lp_spx_boxed(S, j) && slope - c.a * (S->ub[j] - S->lb[j]) > proper__lp_spx_tol(bound)) {
                 slope -= c.a * (S->ub[j] - S->lb[j]);
                 flip[k++] = j;
                 continue;

@@ -1033,6 +1033,82 @@ static void test_reader_refuses_integers(void) {
     }
 }
 
+/* The relaxation of a sudoku: 729 columns x[i][j][k] in [0, 1] ("cell
+ * (i, j) holds digit k"), every cell, row, column and box holding each
+ * digit once, and about 30% of the cells given by rows x = 0 or 1 from a
+ * solved grid (so the LP is feasible). Every coefficient is 1 and every
+ * bound 0 or 1. The dual phase of the primal path used to end such LPs
+ * "infeasible": a row short by 1 + 9e-16 whose one remaining candidate, a
+ * flip of range 1, was passed, leaving a violation of 9e-16 and no column
+ * to enter (lp.h, the long step). The claim had no certificate, so the
+ * dual path answered; now the primal path itself must. */
+static void add_sudoku_row(proper_lp *lp, const size_t *cols, size_t n, double value) {
+    static const double ones[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+    CHECK_INT(proper_lp_add_row(lp, n, cols, ones, value, value, NULL, NULL), 0);
+}
+
+static void build_sudoku_relaxation(proper_lp *lp, unsigned seed) {
+    size_t i, j, k, b, cols[9];
+    int digit[9];
+    for (k = 0; k < 9; k++) digit[k] = (int)k;
+    for (k = 8; k > 0; k--) { /* shuffle the digits */
+        size_t r;
+        int t;
+        seed = seed * 1103515245u + 12345u;
+        r = (seed >> 16) % (k + 1);
+        t = digit[k], digit[k] = digit[r], digit[r] = t;
+    }
+    for (k = 0; k < 729; k++) CHECK_INT(proper_lp_add_col(lp, 0, 0, 1, NULL, NULL, NULL), 0);
+    for (i = 0; i < 9; i++)
+        for (j = 0; j < 9; j++) {
+            seed = seed * 1103515245u + 12345u;
+            if ((seed >> 16) % 10 >= 3) continue;
+            for (k = 0; k < 9; k++) { /* a solved grid: the shifted pattern 3(i%3) + i/3 + j */
+                cols[0] = 81 * i + 9 * j + k;
+                add_sudoku_row(lp, cols, 1, digit[(3 * (i % 3) + i / 3 + j) % 9] == (int)k ? 1 : 0);
+            }
+        }
+    for (i = 0; i < 9; i++)
+        for (j = 0; j < 9; j++) {
+            for (k = 0; k < 9; k++) cols[k] = 81 * i + 9 * j + k;
+            add_sudoku_row(lp, cols, 9, 1); /* cell (i, j): one digit */
+        }
+    for (k = 0; k < 9; k++)
+        for (i = 0; i < 9; i++) {
+            for (j = 0; j < 9; j++) cols[j] = 81 * i + 9 * j + k;
+            add_sudoku_row(lp, cols, 9, 1); /* row i */
+            for (j = 0; j < 9; j++) cols[j] = 81 * j + 9 * i + k;
+            add_sudoku_row(lp, cols, 9, 1); /* column i */
+            for (b = 0; b < 9; b++) cols[b] = 81 * (3 * (i / 3) + b / 3) + 9 * (3 * (i % 3) + b % 3) + k;
+            add_sudoku_row(lp, cols, 9, 1); /* box i */
+        }
+}
+
+static void test_sudoku_relaxation_primal_path(void) {
+    unsigned seed;
+    for (seed = 1; seed <= 12; seed++) {
+        proper_lp lp;
+        proper_lp_solution s;
+        proper_error e;
+        size_t i, t;
+        double worst = 0;
+        proper_lp_init(&lp);
+        proper_lp_solution_init(&s);
+        build_sudoku_relaxation(&lp, seed);
+        CHECK_INT(solve_with(&lp, PROPER_LP_PRIMAL, &s, &e), 0);
+        CHECK_INT(s.solved_dual, 0);
+        if (s.x)
+            for (i = 0; i < lp.nrows; i++) { /* each row's activity, summed here */
+                double act = 0;
+                for (t = lp.row_start[i]; t < lp.row_start[i + 1]; t++) act += lp.val[t] * s.x[lp.col_idx[t]];
+                if (fabs(act - lp.row_lo[i]) > worst) worst = fabs(act - lp.row_lo[i]);
+            }
+        CHECK(worst <= 1e-9);
+        proper_lp_solution_free(&s);
+        proper_lp_free(&lp);
+    }
+}
+
 static void test_qp_diagonal_closed_form(void) {
     /* separable: x_i = clamp(-q_i / Q_ii, lo_i, hi_i) */
     double Q[9] = {2, 0, 0, 0, 4, 0, 0, 0, 1}, q[3] = {-6, 2, -0.5}, lo[3] = {0, 0, -1}, hi[3] = {2, 5, 1}, x[3];
@@ -1103,6 +1179,7 @@ int main(void) {
     RUN(test_verify_residuals);
     RUN(test_minimax_fit_noise_multipliers);
     RUN(test_too_many_rows_refused);
+    RUN(test_sudoku_relaxation_primal_path);
     RUN(test_qp_diagonal_closed_form);
     RUN(test_qp_random_kkt);
     RUN(test_qp_bad_input);
