@@ -140,7 +140,8 @@ typedef struct proper_tool_input {
     const char *model_file;   /* a PRISM-language model, handed over as written */
     const proper_dtmc *dtmc;  /* or a model proper built (prism.h, synth, vlmc), exported
                                  as explicit files (PRISM) or DRN (Storm) */
-    const char *tra, *lab, *srew, *trew; /* or PRISM explicit files (srew/trew may be NULL) */
+    const char *tra, *lab, *srew, *trew, *sta; /* or PRISM explicit files (srew, trew, sta may be NULL;
+                                                  a DRN for Storm carries no .sta) */
     const char *props;        /* properties: a properties file's text, or one property */
     const char *props_name;   /* how errors name the properties (their file); NULL = "(property)" */
     const char *consts;       /* "a=1,b=0.5,c=true" or NULL */
@@ -535,6 +536,7 @@ static int proper__tool_prepare_model(const proper_tool_kind *k, const proper_to
     }
     model->tra = in->tra;
     model->lab = in->lab;
+    model->sta = in->sta;
     { /* the kind, as proper reads the .tra (PRISM's "# Transitions (CTMC)") */
         proper_dtmc m;
         int rc;
@@ -714,6 +716,7 @@ static proper_tool_input proper__tool_request_input(const proper_backend_check_r
         in.lab = req->labels_path;
         in.srew = req->state_rewards_path;
         in.trew = req->trans_rewards_path;
+        in.sta = req->states_path;
     } else {
         in.model_file = req->model_path;
     }

@@ -37,6 +37,13 @@ void cli_warn_deadlocks(size_t n) {
     cli_warn_lines(line);
 }
 
+int cli_report_explicit_props(proper_error *err, int have_sta) {
+    size_t n = strlen(err->message);
+    if (err->code == PROPER_EUNDEFINED && !have_sta && strstr(err->message, "unknown identifier"))
+        snprintf(err->message + n, sizeof err->message - n, " (explicit files name variables in their .sta: give it with --sta)");
+    return cli_report(err);
+}
+
 int cli_report(const proper_error *err) {
     char buf[PROPER_ERROR_MESSAGE_MAX + PROPER_ERROR_FILE_MAX + 64];
     if (proper__cli_quiet) return CLI_BAD_INPUT;

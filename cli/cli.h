@@ -37,6 +37,9 @@ void cli_warn_lines(const char *lines);
 /* The warning for n deadlock states given a self-loop (nothing when n = 0),
  * in the words every command uses. */
 void cli_warn_deadlocks(size_t n);
+/* Report a properties error of a model read from explicit files: an unknown
+ * name there may be a variable, known only from the .sta (--sta). */
+int cli_report_explicit_props(proper_error *err, int have_sta);
 /* Another tool built on these helpers (proper-mpi, cli/mpi/) names itself:
  * every message above and below then starts with `name` instead of
  * "proper" ("proper-mpi: ...", "proper-mpi vlmc: ... (see 'proper-mpi vlmc

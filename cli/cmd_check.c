@@ -17,7 +17,8 @@
 static void check_usage(FILE *out) {
     fprintf(out,
             "usage: proper check MODEL.pm [PROPS] [options]\n"
-            "       proper check --explicit MODEL.tra MODEL.lab [PROPS] [--srew F]... [--trew F]... [options]\n\n"
+            "       proper check --explicit MODEL.tra MODEL.lab [PROPS] [--sta F] [--srew F]... [--trew F]...\n"
+            "                   [options]\n\n"
             "Builds the DTMC or CTMC of a PRISM-language model (dtmc/ctmc: constants,\n"
             "formulas, labels, modules with bounded int/bool variables, renaming,\n"
             "synchronising actions, rewards, init...endinit), or reads PRISM explicit\n"
@@ -90,6 +91,9 @@ static void check_usage(FILE *out) {
             "                     for several reward structures (PRISM's M1.srew, M2.srew,\n"
             "                     ...), read in the order given: a file without PRISM's\n"
             "                     name comment joins the last structure lacking its kind\n"
+            "  --sta F            (with --explicit) PRISM's state valuations (.sta): the\n"
+            "                     properties may then name the model's variables, as in\n"
+            "                     'P=? [ F d=6 ]' (without it only labels)\n"
             "  --ctmc             (with --explicit) the .tra holds rates: a CTMC (PRISM's\n"
             "                     '# Transitions (CTMC)' comment says so by itself)\n"
             "  --backend NAME     check with NAME: native (default), prism or storm (tools\n"
@@ -124,7 +128,7 @@ typedef struct reward_file {
 } reward_file;
 
 typedef struct check_opts {
-    const char *model, *lab, *props, *consts;
+    const char *model, *lab, *sta, *props, *consts;
     reward_file rewards[CHECK_MAX_REWARD_FILES]; /* in the order given */
     size_t n_rewards, n_srew, n_trew;
     const char *export_explicit, *export_drn, *export_prism, *dot;
@@ -176,7 +180,7 @@ static int take_positionals(cli_args *a, check_opts *o, const char **pos, int n)
     }
     if (n < 1) return cli_usage_error(a, "missing MODEL.pm");
     if (n > 2) return cli_usage_error(a, "unexpected argument '%s'", pos[2]);
-    if (o->n_rewards || o->ctmc) return cli_usage_error(a, "--srew/--trew/--ctmc need --explicit");
+    if (o->n_rewards || o->ctmc || o->sta) return cli_usage_error(a, "--srew/--trew/--sta/--ctmc need --explicit");
     o->model = pos[0];
     o->props = pos[1];
     return CLI_OK;
@@ -233,6 +237,7 @@ static int parse_args(int argc, char **argv, check_opts *o) {
         else if (cli_opt(&a, "--export-prism")) o->export_prism = a.value;
         else if (cli_opt(&a, "--dot")) o->dot = a.value;
         else if (cli_flag(&a, "--ctmc")) o->ctmc = 1;
+        else if (cli_opt(&a, "--sta")) o->sta = a.value;
         else if (cli_opt(&a, "--srew")) add_reward_file(&a, o, 0);
         else if (cli_opt(&a, "--trew")) add_reward_file(&a, o, 1);
         else if (cli_opt_double(&a, "--precision", "(0,1)", &o->precision)) {
@@ -266,6 +271,10 @@ static int load_model(const check_opts *o, proper_prism_model **pm, proper_dtmc 
         for (i = 0; i < o->n_rewards; i++)
             if ((o->rewards[i].trans ? proper_dtmc_read_trew : proper_dtmc_read_srew)(d, o->rewards[i].path, NULL, err))
                 return cli_report(err);
+        /* the variables of the .sta, for the properties to name */
+        if (o->sta && (proper_dtmc_read_sta(d, o->sta, err) ||
+                       (d->n_vars && proper_prism_model_of_valuations(pm, d, o->sta, err))))
+            return cli_report(err);
         return CLI_OK;
     }
     if (proper_prism_read(pm, o->model, err)) return cli_report(err);
@@ -864,6 +873,7 @@ static proper_backend_check_request tool_request(const check_opts *o, const prop
     req.labels_path = o->lab;
     req.state_rewards_path = first_reward_file(o, 0);
     req.trans_rewards_path = first_reward_file(o, 1);
+    req.states_path = o->sta;
     req.constants = o->run_consts;
     req.property = proper_prism_props_text(p, i);
     req.rel_precision = o->precision;
@@ -1121,7 +1131,7 @@ int cmd_check(int argc, char **argv) {
     }
     if ((rc = load_model(&o, &pm, &d, &err)) != CLI_OK) goto done;
     if (o.props && proper_prism_props_from_arg(&props, pm, o.props, NULL, NULL, &err)) {
-        rc = cli_report(&err);
+        rc = o.explicit_files ? cli_report_explicit_props(&err, o.sta != NULL) : cli_report(&err);
         goto done;
     }
     if (runs > 1 && o.json) {

@@ -20,7 +20,8 @@
 static void crosscheck_usage(FILE *out) {
     fprintf(out,
             "usage: proper crosscheck MODEL.pm PROPS [options]\n"
-            "       proper crosscheck --explicit MODEL.tra MODEL.lab PROPS [--srew F] [--trew F] [options]\n\n"
+            "       proper crosscheck --explicit MODEL.tra MODEL.lab PROPS [--sta F] [--srew F] [--trew F]\n"
+            "                         [options]\n\n"
             "Checks every property of PROPS with proper's own engine (native) and with\n"
             "each installed external model checker: PRISM (PROPER_PRISM, or prism in\n"
             "PATH) and Storm (PROPER_STORM, or storm in PATH). Prints, per property and\n"
@@ -54,6 +55,9 @@ static void crosscheck_usage(FILE *out) {
             "  --fixdl             (the default) give states without any enabled command a\n"
             "                      self-loop, with a warning, as PRISM and Storm do\n"
             "  --nofixdl           refuse a model with deadlock states instead\n"
+            "  --sta F             (with --explicit) PRISM's state valuations (.sta), for\n"
+            "                      properties that name the model's variables; PRISM gets\n"
+            "                      it too (-importstates), Storm's DRN has no variables\n"
             "  --backend NAME      only this external backend (prism or storm)\n"
             "  --prism-arg ARG     one more argument for PRISM's command line, as given\n"
             "                      (repeatable: --prism-arg -sor --prism-arg -maxiters\n"
@@ -79,7 +83,7 @@ static void crosscheck_usage(FILE *out) {
 #define CROSSCHECK_MAX_TOOL_ARGS 32
 
 typedef struct xc_opts {
-    const char *model, *lab, *props, *consts, *srew, *trew, *only;
+    const char *model, *lab, *props, *consts, *srew, *trew, *sta, *only;
     const char *prism_args[CROSSCHECK_MAX_TOOL_ARGS + 1], *storm_args[CROSSCHECK_MAX_TOOL_ARGS + 1];
     size_t n_prism_args, n_storm_args;
     int explicit_files, json, exact, via_explicit, props_is_file, require, nofixdl;
@@ -141,6 +145,7 @@ static int parse_args(int argc, char **argv, xc_opts *o) {
         else if (cli_opt(&a, "--const")) o->consts = a.value;
         else if (cli_opt(&a, "--srew")) o->srew = a.value;
         else if (cli_opt(&a, "--trew")) o->trew = a.value;
+        else if (cli_opt(&a, "--sta")) o->sta = a.value;
         else if (cli_opt(&a, "--prism-arg")) {
             if (a.value && add_tool_arg(o->prism_args, &o->n_prism_args, "--prism-arg", a.value)) return CLI_BAD_INPUT;
         } else if (cli_opt(&a, "--storm-arg")) {
@@ -169,7 +174,7 @@ static int parse_args(int argc, char **argv, xc_opts *o) {
     } else {
         if (positional > 2) return cli_usage_error(&a, "unexpected argument '%s'", pos[2]);
         if (positional != 2) return cli_usage_error(&a, "expected MODEL.pm and PROPS");
-        if (o->srew || o->trew) return cli_usage_error(&a, "--srew/--trew need --explicit");
+        if (o->srew || o->trew || o->sta) return cli_usage_error(&a, "--srew/--trew/--sta need --explicit");
         o->model = pos[0];
         o->props = pos[1];
     }
@@ -184,12 +189,15 @@ static int load(xc_opts *o, proper_prism_model **pm, proper_prism_props **props,
     if (o->explicit_files) {
         if (proper_dtmc_read_tra(d, o->model, NULL, &err) || proper_dtmc_read_lab(d, o->lab, &err) ||
             (o->srew && proper_dtmc_read_srew(d, o->srew, NULL, &err)) ||
-            (o->trew && proper_dtmc_read_trew(d, o->trew, NULL, &err)))
+            (o->trew && proper_dtmc_read_trew(d, o->trew, NULL, &err)) ||
+            (o->sta && (proper_dtmc_read_sta(d, o->sta, &err) ||
+                        (d->n_vars && proper_prism_model_of_valuations(pm, d, o->sta, &err)))))
             return cli_report(&err);
     } else if (proper_prism_read(pm, o->model, &err)) {
         return cli_report(&err);
     }
-    if (proper_prism_props_from_arg(props, *pm, o->props, props_text, &o->props_is_file, &err)) return cli_report(&err);
+    if (proper_prism_props_from_arg(props, *pm, o->props, props_text, &o->props_is_file, &err))
+        return o->explicit_files ? cli_report_explicit_props(&err, o->sta != NULL) : cli_report(&err);
     if (o->consts && proper_prism_set_consts(*pm, *props, o->consts, &err)) return cli_report(&err);
     if (o->via_explicit) { /* the tools get no model text: constants and formulas go in as what they stand for */
         char *standalone;
@@ -260,6 +268,7 @@ static void run_tool(const xc_opts *o, xc_tool *t, const char *props_text, const
         in.lab = o->lab;
         in.srew = o->srew;
         in.trew = o->trew;
+        in.sta = o->sta;
     } else if (o->via_explicit) {
         in.dtmc = d;
     } else {

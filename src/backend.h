@@ -180,7 +180,7 @@ typedef struct proper_backend_info {
 /* How the DTMC of a check request is given. */
 enum proper_backend_model_kind {
     PROPER_BACKEND_MODEL_PRISM = 0,   /* model_path: a PRISM-language file (.pm) */
-    PROPER_BACKEND_MODEL_EXPLICIT = 1 /* model_path: .tra; labels_path: .lab; optional .srew/.trew */
+    PROPER_BACKEND_MODEL_EXPLICIT = 1 /* model_path: .tra; labels_path: .lab; optional .srew/.trew/.sta */
 };
 
 typedef struct proper_backend_check_request {
@@ -189,6 +189,8 @@ typedef struct proper_backend_check_request {
     const char *labels_path;        /* explicit only */
     const char *state_rewards_path; /* explicit only; may be NULL */
     const char *trans_rewards_path; /* explicit only; may be NULL */
+    const char *states_path;        /* explicit only; may be NULL: the .sta, whose
+                                       variables the property may name */
     const char *constants;          /* "a=1,b=0.5,c=true" or NULL */
     const char *property;           /* one property in PRISM syntax, e.g. P=? [ F "end" ] */
     double rel_precision;           /* convergence target asked of the tool (relative);

@@ -62,7 +62,8 @@ static int proper__backend_native_model(const proper_backend_check_request *req,
     if ((rc = proper_dtmc_read_tra(d, req->model_path, NULL, err)) ||
         (rc = proper_dtmc_read_lab(d, req->labels_path, err)) ||
         (req->state_rewards_path && (rc = proper_dtmc_read_srew(d, req->state_rewards_path, NULL, err))) ||
-        (req->trans_rewards_path && (rc = proper_dtmc_read_trew(d, req->trans_rewards_path, NULL, err))))
+        (req->trans_rewards_path && (rc = proper_dtmc_read_trew(d, req->trans_rewards_path, NULL, err))) ||
+        (req->states_path && (rc = proper_dtmc_read_sta(d, req->states_path, err))))
         return rc;
     return PROPER_OK;
 }
@@ -77,6 +78,9 @@ static int proper__backend_native_load(const proper_backend_check_request *req, 
     if (req->model_kind == PROPER_BACKEND_MODEL_PRISM && (rc = proper_prism_read(model, req->model_path, err)))
         return rc;
     if ((rc = proper__backend_native_model(req, d, err))) return rc;
+    if (req->model_kind == PROPER_BACKEND_MODEL_EXPLICIT && d->n_vars &&
+        (rc = proper_prism_model_of_valuations(model, d, req->states_path, err)))
+        return rc;
     if ((rc = proper_prism_props_parse(props, *model, prop, strlen(prop), "(property)", err))) return rc;
     if (proper_prism_props_count(*props) != 1)
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "a check request takes one property (got %zu)",

@@ -1036,6 +1036,14 @@ PROPER_API int proper_dtmc_parse_tra(proper_dtmc *m, const char *text, size_t le
 PROPER_API int proper_dtmc_read_lab(proper_dtmc *m, const char *path, proper_error *err);
 PROPER_API int proper_dtmc_parse_lab(proper_dtmc *m, const char *text, size_t len, const char *name,
                                      proper_error *err);
+/* Read PRISM's state valuations (.sta: "(x,y,b)" then one "STATE:(1,-2,true)"
+ * line per state, ints or true/false) into an existing model, replacing
+ * its valuations: every state exactly once, each variable's values all
+ * ints or all booleans, names PRISM identifiers. Properties over the
+ * variables can then be checked (proper_prism_model_of_valuations). */
+PROPER_API int proper_dtmc_read_sta(proper_dtmc *m, const char *path, proper_error *err);
+PROPER_API int proper_dtmc_parse_sta(proper_dtmc *m, const char *text, size_t len, const char *name,
+                                     proper_error *err);
 /* Read state / transition rewards into the reward structure `reward_name`
  * (created if absent; "" = unnamed; NULL = the name in PRISM's header
  * comment `# Reward structure "NAME"`, unnamed for `# Reward structure`
@@ -7847,6 +7855,159 @@ PROPER_API int proper_dtmc_read_lab(proper_dtmc *m, const char *path, proper_err
     if (!f) return PROPER_EIO;
     proper__dtmc_reader_file(&r, f, path);
     rc = proper__dtmc_parse_lab(m, &r, err);
+    proper__dtmc_reader_free(&r);
+    fclose(f);
+    return rc;
+}
+
+/* ---- .sta ---- */
+
+/* The header "(x,y,b)": the names, comma-separated, into a fresh array. */
+static int proper__dtmc_sta_header(proper__dtmc_reader *r, char ***names, size_t *n, proper_error *err) {
+    const char *p = proper__dtmc_skip_blanks(r->text, r->end);
+    size_t cap = 0;
+    *names = NULL;
+    *n = 0;
+    if (p == r->end || *p != '(')
+        return proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, "expected '(' and the variable names, as in (x,y)");
+    p = proper__dtmc_skip_blanks(p + 1, r->end);
+    if (p < r->end && *p == ')') return proper__dtmc_line_done(r, p + 1, err); /* no variables */
+    for (;;) {
+        const char *a = p;
+        char *name;
+        size_t i;
+        if (p == r->end || !proper__dtmc_is_ident_start(*p))
+            return proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, "expected a variable name");
+        while (p < r->end && proper__dtmc_is_ident_char(*p)) p++;
+        for (i = 0; i < *n; i++)
+            if (strlen((*names)[i]) == (size_t)(p - a) && memcmp((*names)[i], a, (size_t)(p - a)) == 0)
+                return proper__dtmc_reader_error(r, err, a, PROPER_EPARSE, "variable '%s' is named twice", (*names)[i]);
+        if (proper_reserve(names, &cap, *n + 1, sizeof **names) || !(name = proper_strndup(a, (size_t)(p - a))))
+            return proper__dtmc_reader_error(r, err, a, PROPER_ENOMEM, "out of memory");
+        (*names)[(*n)++] = name;
+        p = proper__dtmc_skip_blanks(p, r->end);
+        if (p < r->end && *p == ')') return proper__dtmc_line_done(r, p + 1, err);
+        if (p == r->end || *p != ',')
+            return proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, "expected ',' or ')' after a variable name");
+        p = proper__dtmc_skip_blanks(p + 1, r->end);
+    }
+}
+
+/* One value of a state line: an int32 or true/false. *kind records the
+ * variable's kind at its first value (1 int, 2 bool) and must stay. */
+static int proper__dtmc_sta_value(const proper__dtmc_reader *r, const char **pp, const char *var, unsigned char *kind,
+                                  int32_t *out, proper_error *err) {
+    const char *p = proper__dtmc_skip_blanks(*pp, r->end), *a = p;
+    unsigned char k;
+    if ((size_t)(r->end - p) >= 4 && memcmp(p, "true", 4) == 0) {
+        k = 2, *out = 1, p += 4;
+    } else if ((size_t)(r->end - p) >= 5 && memcmp(p, "false", 5) == 0) {
+        k = 2, *out = 0, p += 5;
+    } else {
+        uint64_t v;
+        int neg = p < r->end && *p == '-', rc;
+        p += neg;
+        if (p == r->end || !proper__dtmc_is_digit_ch(*p))
+            return proper__dtmc_reader_error(r, err, a, PROPER_EPARSE,
+                                             "expected a value of '%s': an integer or true/false", var);
+        rc = proper__dtmc_scan_uint(r, &p, neg ? 2147483648ULL : 2147483647ULL, &v, "value (a 32-bit integer)", err);
+        if (rc) return rc;
+        k = 1, *out = neg ? (int32_t)(-(int64_t)v) : (int32_t)v;
+    }
+    if (p < r->end && (proper__dtmc_is_ident_char(*p) || *p == '.'))
+        return proper__dtmc_reader_error(r, err, a, PROPER_EPARSE,
+                                         "expected a value of '%s': an integer or true/false", var);
+    if (*kind && *kind != k)
+        return proper__dtmc_reader_error(r, err, a, PROPER_EPARSE, "variable '%s' was %s in earlier states", var,
+                                         *kind == 2 ? "a boolean" : "an integer");
+    *kind = k;
+    *pp = p;
+    return PROPER_OK;
+}
+
+/* A state line "STATE:(v1,...,vn)" into row STATE of vals. */
+static int proper__dtmc_sta_line(const proper__dtmc_reader *r, const proper_dtmc *m, char **names, size_t n,
+                                 unsigned char *kind, unsigned char *seen, int32_t *vals, proper_error *err) {
+    const char *p = r->text, *at = proper__dtmc_skip_blanks(r->text, r->end);
+    uint64_t s;
+    size_t v;
+    int rc;
+    if ((rc = proper__dtmc_read_uint_colon(r, &p, m->n_states - 1, &s, err))) return rc;
+    if (seen[s]) return proper__dtmc_reader_error(r, err, at, PROPER_EPARSE, "state %llu is listed twice", (unsigned long long)s);
+    seen[s] = 1;
+    p = proper__dtmc_skip_blanks(p, r->end);
+    if (p == r->end || *p != '(') return proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, "expected '(' after the state number");
+    p++;
+    for (v = 0; v < n; v++) {
+        if ((rc = proper__dtmc_sta_value(r, &p, names[v], &kind[v], &vals[(size_t)s * n + v], err))) return rc;
+        p = proper__dtmc_skip_blanks(p, r->end);
+        if (p == r->end || *p != (v + 1 < n ? ',' : ')'))
+            return proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, v + 1 < n ? "expected ',' and %zu more values"
+                                                                                : "expected ')' after %zu values",
+                                             v + 1 < n ? n - v - 1 : n);
+        p++;
+    }
+    if (n == 0) {
+        p = proper__dtmc_skip_blanks(p, r->end);
+        if (p == r->end || *p != ')') return proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, "expected ')': no variables");
+        p++;
+    }
+    return proper__dtmc_line_done(r, p, err);
+}
+
+static int proper__dtmc_parse_sta(proper_dtmc *m, proper__dtmc_reader *r, proper_error *err) {
+    char **names = NULL;
+    size_t n = 0, cells, v;
+    unsigned char *kind = NULL, *seen = NULL;
+    int32_t *vals = NULL;
+    uint32_t s;
+    int rc;
+    if (!m->n_states) return proper_error_set(err, PROPER_ESTATE, r->name, 0, 0, "valuations for a model without states");
+    if ((rc = proper__dtmc_next_content_line(r, err)) <= 0) {
+        if (rc == 0) rc = proper_error_set(err, PROPER_EPARSE, r->name, 1, 0, "empty file: expected the variable names, as in (x,y)");
+        return rc;
+    }
+    if ((rc = proper__dtmc_sta_header(r, &names, &n, err))) goto done;
+    if (proper_size_mul(n ? n : 1, m->n_states, &cells) ||
+        !(vals = (int32_t *)proper_calloc(cells, sizeof *vals)) || !(kind = (unsigned char *)proper_calloc(n + 1, 1)) ||
+        !(seen = (unsigned char *)proper_calloc(m->n_states, 1))) {
+        rc = proper_error_set(err, PROPER_ENOMEM, r->name, r->line, 0, "out of memory");
+        goto done;
+    }
+    while ((rc = proper__dtmc_next_content_line(r, err)) == 1)
+        if ((rc = proper__dtmc_sta_line(r, m, names, n, kind, seen, vals, err))) goto done;
+    if (rc < 0) goto done;
+    for (s = 0; s < m->n_states && seen[s]; s++) continue;
+    if (s < m->n_states) {
+        rc = proper_error_set(err, PROPER_EPARSE, r->name, 0, 0, "state %u has no valuation (the model has %u states)",
+                              (unsigned)s, (unsigned)m->n_states);
+        goto done;
+    }
+    for (v = 0; v < n; v++) kind[v] = kind[v] == 2;
+    rc = proper_dtmc_set_valuations(m, (const char *const *)names, kind, n, vals, err);
+done:
+    proper__dtmc_free_names(names, n);
+    PROPER_FREE(vals);
+    PROPER_FREE(kind);
+    PROPER_FREE(seen);
+    return rc;
+}
+
+PROPER_API int proper_dtmc_parse_sta(proper_dtmc *m, const char *text, size_t len, const char *name,
+                                     proper_error *err) {
+    proper__dtmc_reader r;
+    proper__dtmc_reader_mem(&r, text, len, name);
+    return proper__dtmc_parse_sta(m, &r, err);
+}
+
+PROPER_API int proper_dtmc_read_sta(proper_dtmc *m, const char *path, proper_error *err) {
+    proper__dtmc_reader r;
+    uint64_t size;
+    int rc;
+    FILE *f = proper__dtmc_open_read(path, &size, err);
+    if (!f) return PROPER_EIO;
+    proper__dtmc_reader_file(&r, f, path);
+    rc = proper__dtmc_parse_sta(m, &r, err);
     proper__dtmc_reader_free(&r);
     fclose(f);
     return rc;

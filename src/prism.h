@@ -303,6 +303,14 @@ PROPER_API int proper_prism_parse(proper_prism_model **out, const char *text, si
 /* Read and parse a file. */
 PROPER_API int proper_prism_read(proper_prism_model **out, const char *path, proper_error *err);
 PROPER_API void proper_prism_free(proper_prism_model *m);
+/* A model that only declares d's state variables (d->var_names, as read
+ * from a .sta by proper_dtmc_read_sta), one module, each int variable's
+ * range the span of its values: properties parsed against it may name the
+ * variables ("P=? [ F d=6 ]") and are checked on d itself. `file` names
+ * the valuations' source in errors (a name that is a PRISM keyword).
+ * PROPER_ESTATE when d has no valuations. */
+PROPER_API int proper_prism_model_of_valuations(proper_prism_model **out, const proper_dtmc *d, const char *file,
+                                                proper_error *err);
 
 /* Constants in declaration order: name, type (PROPER_PRISM_*), and whether
  * it has a value (from the model or given since). */
@@ -3813,6 +3821,49 @@ PROPER_API int proper_prism_read(proper_prism_model **out, const char *path, pro
     if ((rc = proper_read_file(path, &text, &len, err)) != 0) return rc;
     rc = proper_prism_parse(out, text, len, path, err);
     PROPER_FREE(text);
+    return rc;
+}
+
+/* The declaration text of proper_prism_model_of_valuations: "dtmc module
+ * valuations x : [lo..hi]; b : bool; endmodule" (ctmc for a CTMC). */
+static int proper__prism_valuations_text(const proper_dtmc *d, const char *file, proper_strbuf *b, proper_error *err) {
+    size_t v;
+    uint32_t s;
+    proper_strbuf_printf(b, "%s\nmodule valuations\n", d->kind == PROPER_DTMC_KIND_CTMC ? "ctmc" : "dtmc");
+    for (v = 0; v < d->n_vars; v++) {
+        const char *name = d->var_names[v];
+        int32_t lo = INT32_MAX, hi = INT32_MIN;
+        if (proper__prism_is_reserved(name, strlen(name)) || strcmp(name, "valuations") == 0)
+            return proper_error_set(err, PROPER_EPARSE, file, 0, 0,
+                                    "state variable '%s' has the name of a PRISM keyword (or of proper's module "
+                                    "'valuations'): properties could not name it", name);
+        if (d->var_is_bool && d->var_is_bool[v]) {
+            proper_strbuf_printf(b, "  %s : bool;\n", name);
+            continue;
+        }
+        for (s = 0; s < d->n_states; s++) {
+            int32_t x = d->vals[(size_t)s * d->n_vars + v];
+            lo = x < lo ? x : lo;
+            hi = x > hi ? x : hi;
+        }
+        /* -2147483648 is a negated literal too large for an int: written as a difference */
+        if (lo == INT32_MIN) proper_strbuf_printf(b, "  %s : [-2147483647-1..%ld];\n", name, (long)hi);
+        else proper_strbuf_printf(b, "  %s : [%ld..%ld];\n", name, (long)lo, (long)hi);
+    }
+    proper_strbuf_puts(b, "endmodule\n");
+    return b->failed ? proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory") : PROPER_OK;
+}
+
+PROPER_API int proper_prism_model_of_valuations(proper_prism_model **out, const proper_dtmc *d, const char *file,
+                                                proper_error *err) {
+    proper_strbuf b;
+    int rc;
+    if (!d->vals || !d->n_vars || !d->n_states)
+        return proper_error_set(err, PROPER_ESTATE, file, 0, 0, "the model has no state variables");
+    proper_strbuf_init(&b);
+    if ((rc = proper__prism_valuations_text(d, file, &b, err)) == PROPER_OK)
+        rc = proper_prism_parse(out, b.data, b.len, file, err);
+    proper_strbuf_free(&b);
     return rc;
 }
 

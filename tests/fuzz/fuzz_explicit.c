@@ -1,6 +1,6 @@
-/* Fuzz target for the PRISM explicit readers (.tra, .lab, .srew, .trew) and
- * what runs on their result. The input is split at lines "@@" into a .tra
- * part and optional .lab, .srew and .trew parts. Any part either parses or
+/* Fuzz target for the PRISM explicit readers (.tra, .lab, .srew, .trew,
+ * .sta) and what runs on their result. The input is split at lines "@@"
+ * into a .tra part and optional .lab, .srew, .trew and .sta parts. Any part either parses or
  * fails with an error naming a line of that part. A model that parses must
  * keep the CSR invariants (rows sorted, no repeats, rows summing to 1), print
  * to a .tra that reads back to the same numbers, and survive the solvers
@@ -8,10 +8,14 @@
  * must be a number >= 0. A .tra part whose first line is the comment
  * "#ctmc" is read as a rate file (a CTMC: rates > 0, rows not summed) and
  * goes through the CSL solvers, whose results must be probabilities
- * (transient distributions summing to 1) and non-negative rewards. Without
- * PROPER_LIBFUZZER, main replays every file of directory argv[1]. */
+ * (transient distributions summing to 1) and non-negative rewards. A .sta
+ * that parses must print and read back to the same valuations, give the
+ * properties a model of its variables (unless one is named like a PRISM
+ * keyword), and a property over its first variable must check to a
+ * probability. Without PROPER_LIBFUZZER, main replays every file of
+ * directory argv[1]. */
 #define PROPER_IMPLEMENTATION
-#include "../../src/dtmc.h"
+#include "../../src/prism.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -206,10 +210,72 @@ static void solve(const proper_dtmc *m) {
     free(x);
 }
 
-/* Split at lines "@@": up to 4 parts. */
+/* P=? [ F v=value ] for the first variable v of m's valuations (its value
+ * in the last state) on a model of the valuations: a probability. */
+static void check_over_variables(const proper_dtmc *m, const proper_prism_model *vm) {
+    char text[200];
+    proper_prism_props *p = NULL;
+    proper_error err;
+    double *x;
+    uint32_t s;
+    int32_t v = m->vals[(size_t)(m->n_states - 1) * m->n_vars];
+    if (m->var_is_bool[0]) snprintf(text, sizeof text, "P=? [ F %s%s ]", v ? "" : "!", m->var_names[0]);
+    else snprintf(text, sizeof text, "P=? [ F %s=%ld ]", m->var_names[0], (long)v);
+    if (proper_prism_props_parse(&p, vm, text, strlen(text), "(property)", &err)) abort();
+    x = (double *)malloc(m->n_states * sizeof *x);
+    if (x && proper_prism_props_check_states(p, 0, m, NULL, x, &err) == 0) {
+        for (s = 0; s < m->n_states; s++)
+            if (!(x[s] >= -1e-9 && x[s] <= 1.0 + 1e-9)) abort();
+        if (x[m->n_states - 1] != 1.0) abort(); /* the last state is in the target */
+    }
+    free(x);
+    proper_prism_props_free(p);
+}
+
+/* The .sta part: valuations that print and read back the same, and a
+ * model of their variables for the properties. */
+static void sta_part(proper_dtmc *m, const char *text, size_t len) {
+    proper_error err;
+    proper_prism_model *vm = NULL;
+    FILE *f;
+    char *printed;
+    int32_t *vals;
+    size_t cells, i;
+    long n;
+    int rc;
+    if ((rc = proper_dtmc_parse_sta(m, text, len, "f.sta", &err))) {
+        check_error(&err, text, len);
+        return;
+    }
+    cells = m->n_vars * m->n_states;
+    for (i = 0; i < cells; i++)
+        if (m->var_is_bool[i % m->n_vars] && (m->vals[i] & ~1)) abort();
+    if (!m->n_vars || !(f = tmpfile())) return;
+    if (proper_dtmc_write_sta(m, f, &err)) abort();
+    n = ftell(f);
+    rewind(f);
+    printed = (char *)malloc((size_t)n + 1);
+    vals = (int32_t *)malloc(cells * sizeof *vals);
+    if (!printed || !vals || fread(printed, 1, (size_t)n, f) != (size_t)n) abort();
+    fclose(f);
+    memcpy(vals, m->vals, cells * sizeof *vals);
+    if (proper_dtmc_parse_sta(m, printed, (size_t)n, "printed", &err) || memcmp(vals, m->vals, cells * sizeof *vals))
+        abort();
+    free(printed);
+    free(vals);
+    rc = proper_prism_model_of_valuations(&vm, m, "f.sta", &err);
+    if (rc) {
+        if (rc != PROPER_EPARSE || !strstr(err.message, "keyword")) abort();
+        return;
+    }
+    if (m->n_states <= FUZZ_SOLVE_STATES) check_over_variables(m, vm);
+    proper_prism_free(vm);
+}
+
+/* Split at lines "@@": up to 5 parts. */
 static size_t split(const char *data, size_t size, const char **part, size_t *len) {
     size_t n = 0, start = 0, i = 0;
-    while (i <= size && n < 4) {
+    while (i <= size && n < 5) {
         int at_line = i == 0 || data[i - 1] == '\n';
         if (i < size && at_line && i + 2 <= size && data[i] == '@' && data[i + 1] == '@' &&
             (i + 2 == size || data[i + 2] == '\n')) {
@@ -225,8 +291,8 @@ static size_t split(const char *data, size_t size, const char **part, size_t *le
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    const char *part[4];
-    size_t len[4], n, i;
+    const char *part[5];
+    size_t len[5], n, i;
     proper_dtmc m;
     proper_error err;
     proper_dtmc_import_opts o;
@@ -247,8 +313,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (i = 1; i < n; i++) {
         if (i == 1) rc = proper_dtmc_parse_lab(&m, part[i], len[i], "f.lab", &err);
         else if (i == 2) rc = proper_dtmc_parse_srew(&m, part[i], len[i], "f.srew", NULL, &err);
-        else /* by its header comment's name or joining the .srew's structure, or unnamed */
+        else if (i == 3) /* by its header comment's name or joining the .srew's structure, or unnamed */
             rc = proper_dtmc_parse_trew(&m, part[i], len[i], "f.trew", size & 2 ? NULL : "", &err);
+        else {
+            sta_part(&m, part[i], len[i]);
+            continue;
+        }
         if (rc) check_error(&err, part[i], len[i]);
     }
     check_invariants(&m);
