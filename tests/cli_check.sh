@@ -116,6 +116,19 @@ status_is check_flat_prism_roundtrip 0 &&
 # .sta lists states in PRISM's order (sorted valuations), here (s,d) of the die
 run chk $M/die.pm --export-explicit "$T/die"
 check check_state_order [ "$(sed -n '1p;2p;14p' "$T/die.sta" | tr '\n' ' ')" = "(s,d) 0:(0,0) 12:(7,6) " ]
+# --sta: properties over the variables of explicit files (Knuth-Yao: each face
+# 1/6, faces 4..6 1/2, 11/3 expected flips)
+run chk --explicit "$T/die.tra" "$T/die.lab" --sta "$T/die.sta" --trew "$T/die.trew" \
+    'P=? [ F s=7 & d=6 ]; P=? [ F d>3 ]; R=? [ F s=7 ]' --json
+status_is check_explicit_sta 0 &&
+    check check_explicit_sta_face rel_near "$(json_get "$T/out" properties.0.value)" 0.16666666666666667 1e-12 &&
+    check check_explicit_sta_half rel_near "$(json_get "$T/out" properties.1.value)" 0.5 1e-12 &&
+    check check_explicit_sta_flips rel_near "$(json_get "$T/out" properties.2.value)" 3.6666666666666667 1e-12
+expect_error check_explicit_no_sta "(property):1:9: unknown identifier 'd' (explicit files name variables in their .sta: give it with --sta)" \
+    chk --explicit "$T/die.tra" "$T/die.lab" 'P=? [ F d=6 ]'
+printf '(s,d)\n0:(0,0)\n1:(1,true)\n' > "$T/bad.sta"
+expect_error check_explicit_sta_bad "bad.sta:3:6: variable 'd' was an integer in earlier states" \
+    chk --explicit "$T/die.tra" "$T/die.lab" --sta "$T/bad.sta" 'P=? [ F d=6 ]'
 
 # --- an external backend (a stand-in for PRISM that logs its arguments) ---
 cat > "$T/prism" <<EOS
@@ -277,7 +290,8 @@ expect_error check_missing_value "proper check: option '--const' needs a value" 
 expect_error check_bad_precision "--precision: expected a number in (0,1), got '2'" chk $M/die.pm --precision 2
 expect_error check_no_model "proper check: missing MODEL.pm" chk
 expect_error check_too_many "unexpected argument 'extra'" chk $M/die.pm 'P=? [ F d=1 ]' extra
-expect_error check_srew_needs_explicit "--srew/--trew/--ctmc need --explicit" chk $M/die.pm --srew x.srew
+expect_error check_srew_needs_explicit "--srew/--trew/--sta/--ctmc need --explicit" chk $M/die.pm --srew x.srew
+expect_error check_sta_needs_explicit "--srew/--trew/--sta/--ctmc need --explicit" chk $M/die.pm --sta x.sta
 # one --precision default (CLI_DEFAULT_PRECISION) in check, crosscheck and pmf
 for c in check crosscheck pmf; do
     run_proper $c --help

@@ -308,7 +308,11 @@ real() {
        env "$var=$bin" "$PROPER" crosscheck $M/gambler.pm 'R=? [ F "win" ]' --const p=0.5 --backend "$program" >> "$T/out" 2>&1 &&
        # constants and formulas of the model and the properties, through explicit files (PRISM reads variables from the .sta)
        { [ "$program" != prism ] || env "$var=$bin" "$PROPER" crosscheck tests/transcripts/inputs/standalone.pm \
-           tests/transcripts/inputs/standalone.props --const q=0.25 --via-explicit --backend prism >> "$T/out" 2>&1; }
+           tests/transcripts/inputs/standalone.props --const q=0.25 --via-explicit --backend prism >> "$T/out" 2>&1; } &&
+       # explicit files PRISM wrote itself, its .sta read by proper and given to PRISM (-importstates)
+       { [ "$program" != prism ] || { (cd "$T" && "$bin" "$OLDPWD/$M/die.pm" -exportmodel pdie.all > /dev/null 2>&1) &&
+           env "$var=$bin" "$PROPER" crosscheck --explicit "$T/pdie.tra" "$T/pdie.lab" 'P=? [ F s=7 & d=6 ]; P=? [ F d>3 ]' \
+               --sta "$T/pdie.sta" --backend prism >> "$T/out" 2>&1; }; }
     then ok "$name"; else fail "$name" "$(cat "$T/out")"; fi
 }
 real crosscheck_real_prism PROPER_PRISM "$REAL_PRISM" prism

@@ -1920,6 +1920,70 @@ static void test_ctmc_steady_rounding(void) {
     proper_dtmc_free(&m);
 }
 
+/* PRISM's .sta as its -exportmodel writes it ("# States" comment, then the
+ * names, then one line per state, here out of order), with a bool and the
+ * int32 extremes. */
+static void test_parse_sta(void) {
+    const char *tra = "3 4\n0 1 0.5\n0 2 0.5\n1 1 1\n2 2 1\n";
+    const char *sta = "# States\n(b, x ,y_2)\n2:(true,-2147483648,0)\n0:( false , 5,-1)\n1:(false,2147483647,7)\n";
+    static const int32_t want[9] = {0, 5, -1, 0, 2147483647, 7, 1, -2147483647 - 1, 0};
+    proper_dtmc m;
+    proper_error err;
+    proper_dtmc_init(&m);
+    CHECK_INT(proper_dtmc_parse_tra(&m, tra, strlen(tra), "t.tra", NULL, &err), 0);
+    CHECK_INT(proper_dtmc_parse_sta(&m, sta, strlen(sta), "t.sta", &err), 0);
+    CHECK_INT((int)m.n_vars, 3);
+    if (m.n_vars == 3) {
+        CHECK_STR(m.var_names[0], "b");
+        CHECK_STR(m.var_names[1], "x");
+        CHECK_STR(m.var_names[2], "y_2");
+        CHECK(m.var_is_bool[0] && !m.var_is_bool[1] && !m.var_is_bool[2]);
+        CHECK(memcmp(m.vals, want, sizeof want) == 0);
+    }
+    proper_dtmc_free(&m);
+}
+
+/* Each malformed .sta is refused where the fault is, and leaves the
+ * model's valuations as they were. */
+static void test_parse_sta_errors(void) {
+    static const struct {
+        const char *sta, *message;
+        int line, col;
+    } bad[] = {
+        {"", "empty file", 1, 0},
+        {"x,y\n0:(1,2)\n1:(1,2)\n", "expected '('", 1, 1},
+        {"(x,,y)\n", "expected a variable name", 1, 4},
+        {"(x,x)\n", "variable 'x' is named twice", 1, 4},
+        {"(x y)\n", "expected ',' or ')'", 1, 4},
+        {"(x)\n0:(1)\n0:(2)\n", "state 0 is listed twice", 3, 1},
+        {"(x)\n0:(1)\n", "state 1 has no valuation (the model has 2 states)", 0, 0},
+        {"(x)\n2:(1)\n", "state number is too large", 2, 1},
+        {"(x,b)\n0:(1,true)\n1:(2,3)\n", "variable 'b' was a boolean in earlier states", 3, 6},
+        {"(x)\n0:(1.5)\n", "expected a value of 'x'", 2, 4},
+        {"(x)\n0:(2147483648)\n", "too large", 2, 4},
+        {"(x)\n0:(-2147483649)\n", "too large", 2, 5},
+        {"(x,y)\n0:(1)\n", "expected ',' and 1 more values", 2, 5},
+        {"(x)\n0:(1,2)\n", "expected ')' after 1 values", 2, 5},
+        {"(x)\n0:(1) z\n", "unexpected text at the end of the line", 2, 7},
+        {"(x)\n0 (1)\n", "expected ':' after the state number", 2, 2},
+    };
+    const char *tra = "2 2\n0 1 1\n1 1 1\n";
+    size_t i;
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        proper_dtmc m;
+        proper_error err;
+        proper_dtmc_init(&m);
+        CHECK_INT(proper_dtmc_parse_tra(&m, tra, strlen(tra), "t.tra", NULL, &err), 0);
+        CHECK(proper_dtmc_parse_sta(&m, bad[i].sta, strlen(bad[i].sta), "t.sta", &err) < 0);
+        CHECK_CONTAINS(err.message, bad[i].message);
+        CHECK_INT(err.line, bad[i].line);
+        CHECK_INT(err.col, bad[i].col);
+        CHECK_STR(err.file, "t.sta");
+        CHECK(m.n_vars == 0 && m.vals == NULL);
+        proper_dtmc_free(&m);
+    }
+}
+
 static void test_explicit_bom(void) {
     const char *tra = "\xEF\xBB\xBF" "2 3\n0 0 0.5\n0 1 0.5\n1 1 1\n";
     const char *lab = "\xEF\xBB\xBF" "0=\"init\" 1=\"deadlock\" 2=\"goal\"\n0: 0\n1: 2\n";
@@ -4331,6 +4395,8 @@ int main(void) {
     RUN(test_ctmc_steady_stiff);
     RUN(test_ctmc_steady_rounding);
     RUN(test_explicit_bom);
+    RUN(test_parse_sta);
+    RUN(test_parse_sta_errors);
     RUN(test_estimate_only);
     RUN(test_fox_glynn);
     RUN(test_ctmc_two_state);

@@ -2247,6 +2247,54 @@ static void test_decimal_exact(void) {
  * formulas as bodies, the declarations gone and the line breaks kept.
  * The expected text is written out by hand from the two files; the real
  * PRISM's values on it agree with native (tests/cli_crosscheck.sh). */
+/* Properties over the variables of explicit files: a .sta read into the
+ * DTMC and a model of its variables for the parser. From 0 the chain moves
+ * to 1 (b true, x = -3) with 1/4 and to 2 (x = 7) with 3/4: P[F b] = 1/4,
+ * P[F x>5] = 3/4, P[F x=9] = 0 (state 3 is not reached from 0); filters
+ * range over all four states. */
+static void test_model_of_valuations(void) {
+    const char *tra = "4 5\n0 1 0.25\n0 2 0.75\n1 1 1\n2 2 1\n3 3 1\n";
+    const char *sta = "(x,b)\n0:(0,false)\n1:(-3,true)\n2:(7,false)\n3:(9,false)\n";
+    const char *props = "P=? [ F b ]\nP=? [ F x>5 ]\nP=? [ F x=9 ]\nfilter(count, x<0)\nfilter(max, x)\n";
+    static const double want[5] = {0.25, 0.75, 0.0, 1.0, 9.0};
+    proper_dtmc d;
+    proper_error err;
+    proper_prism_model *vm = NULL;
+    proper_prism_props *p = NULL;
+    size_t i;
+    proper_dtmc_init(&d);
+    CHECK_INT(proper_dtmc_parse_tra(&d, tra, strlen(tra), "v.tra", NULL, &err), 0);
+    CHECK_INT(proper_prism_model_of_valuations(&vm, &d, "v.sta", &err), PROPER_ESTATE); /* no valuations yet */
+    CHECK_INT(proper_dtmc_parse_sta(&d, sta, strlen(sta), "v.sta", &err), 0);
+    CHECK_INT(proper_prism_model_of_valuations(&vm, &d, "v.sta", &err), 0);
+    CHECK_INT(proper_prism_props_parse(&p, vm, props, strlen(props), "v.props", &err), 0);
+    for (i = 0; p && i < 5; i++) {
+        double v = -1;
+        CHECK_INT(proper_prism_props_check(p, i, &d, NULL, &v, &err), 0);
+        CHECK_ABS(v, want[i], 1e-15);
+    }
+    proper_prism_props_free(p);
+    proper_prism_free(vm);
+    proper_dtmc_free(&d);
+}
+
+/* A variable named like a PRISM keyword could not be named by a property. */
+static void test_model_of_valuations_keyword(void) {
+    const char *tra = "1 1\n0 0 1\n";
+    const char *sta = "(x,max)\n0:(-2147483648,1)\n";
+    proper_dtmc d;
+    proper_error err;
+    proper_prism_model *vm = NULL;
+    proper_dtmc_init(&d);
+    CHECK_INT(proper_dtmc_parse_tra(&d, tra, strlen(tra), "k.tra", NULL, &err), 0);
+    CHECK_INT(proper_dtmc_parse_sta(&d, sta, strlen(sta), "k.sta", &err), 0);
+    CHECK_INT(proper_prism_model_of_valuations(&vm, &d, "k.sta", &err), PROPER_EPARSE);
+    CHECK_CONTAINS(err.message, "state variable 'max' has the name of a PRISM keyword");
+    CHECK_STR(err.file, "k.sta");
+    CHECK(vm == NULL);
+    proper_dtmc_free(&d);
+}
+
 static void test_props_standalone(void) {
     const char *want = "\n\n\n\n"
                        "\"a\": P=? [ F<=4 ((x = 4)) ];\n"
@@ -2331,5 +2379,7 @@ int main(void) {
     RUN(test_rounding_bound_holds);
     RUN(test_decimal_exact);
     RUN(test_props_standalone);
+    RUN(test_model_of_valuations);
+    RUN(test_model_of_valuations_keyword);
     return test_summary();
 }
