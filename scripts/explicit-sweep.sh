@@ -30,6 +30,10 @@
 # initial states end by end), the largest relative differences, whether the
 # -exportrows files give the same values, proper's summed times on each
 # input, and notes. docs/crosscheck-results.md quotes this output.
+# With STA=1 in the environment nothing is rewritten: the properties go as
+# written (the file's labels with them) to PRISM, to proper on the .pm, and
+# to proper on the explicit files with their .sta (--sta), which is what
+# lets the properties name variables.
 # PRISM_BINARY defaults to PRISM_TREE/prism/bin/prism; PATTERN (a grep
 # pattern) keeps only the runs whose line matches it. Needs python3.
 # With --suite: every DTMC and CTMC of PRISM's regression suite
@@ -107,6 +111,7 @@ import json, math, os, re, subprocess, sys, time
 
 ex, model, props, consts, engine, prism, work = sys.argv[1:8]
 is_ctmc = model.startswith("ctmcs/")
+with_sta = os.environ.get("STA") == "1"
 TOL = 1e-6
 TIMEOUT = 900
 
@@ -306,7 +311,7 @@ rewritten, skipped = [], []
 for p in originals:
     try:
         toks = tokens(p)
-        rewritten.append((text(rewrite(toks)), reward_of(toks)))
+        rewritten.append((p if with_sta else text(rewrite(toks)), reward_of(toks)))
     except Skip as e:
         skipped.append(str(e))
     except (ValueError, IndexError):
@@ -315,13 +320,13 @@ for p in originals:
 aug = os.path.join(work, "model" + os.path.splitext(model)[1])
 with open(aug, "w") as f:
     f.write(model_text + "\n")
-    for d in labels_moved:
+    for d in [] if with_sta else labels_moved:
         f.write(text(substitute(tokens(d), props_consts)) + "\n")
     for body_, name in new_labels.items():
         f.write('label "%s" = %s;\n' % (name, body_))
 props_file = os.path.join(work, "props.txt")
 with open(props_file, "w") as f:
-    for d in decls:
+    for d in decls + (labels_moved if with_sta else []):
         f.write(d + "\n")
     for p, _ in rewritten:
         f.write(p + "\n")
@@ -393,6 +398,8 @@ def proper(argv):
 
 def explicit_args(prefix, reward):
     a = ["--explicit", os.path.join(work, prefix + ".tra"), os.path.join(work, prefix + ".lab")]
+    if with_sta:
+        a += ["--sta", os.path.join(work, prefix + ".sta")]
     st = structs[prefix]
     pick = None
     if reward == 0 and st:
