@@ -44,54 +44,54 @@
  * CONTENTS
  *   This manual, then each module with its own manual at its first line
  *   (line numbers are of this file):
- *     core.h      line   716  errors with file:line:col, allocation, growable
+ *     core.h      line   727  errors with file:line:col, allocation, growable
  *                             arrays, strings and a string builder, interning,
  *                             number parsing and shortest round-trip
  *                             formatting, bit sets, dense LU, RNG, alias
  *                             tables, file reading
- *     trace.h     line  1830  the trace format, its reader and writer, the
+ *     trace.h     line  1841  the trace format, its reader and writer, the
  *                             low-overhead per-thread recorder
- *     fft.h       line  3275  real-input FFT plans for power-of-two sizes
- *     stats.h     line  3983  normal/t/chi-square distributions, normal,
+ *     fft.h       line  3286  real-input FFT plans for power-of-two sizes
+ *     stats.h     line  3994  normal/t/chi-square distributions, normal,
  *                             t and Wilson intervals, simultaneous levels, KL,
  *                             chi-square and KS tests
- *     pmf.h       line  5060  discrete PMFs on a grid: samples, moments,
+ *     pmf.h       line  5071  discrete PMFs on a grid: samples, moments,
  *                             convolution, mixture, loops
- *     sre.h       line  6495  stochastic regular expressions: language,
+ *     sre.h       line  6506  stochastic regular expressions: language,
  *                             evaluation to a PMF, automaton -> SRE
- *     dtmc.h      line  9388  the one Markov-chain model (DTMC or CTMC):
+ *     dtmc.h      line  9399  the one Markov-chain model (DTMC or CTMC):
  *                             builder, direct and iterative solvers with
  *                             proven error bounds, CSL by uniformisation,
  *                             explicit/DRN/DOT/PRISM files
- *     exact.h     line 17862  big integers, rationals, rational functions;
+ *     exact.h     line 18034  big integers, rationals, rational functions;
  *                             exact and parametric solving by state elimination
- *     ltl.h       line 22368  LTL on DTMCs: refinement of the chain per
+ *     ltl.h       line 22540  LTL on DTMCs: refinement of the chain per
  *                             temporal subformula (Courcoubetis-Yannakakis),
  *                             co-safe LTL rewards by a DFA product, E/A[ltl],
  *                             Pmin/Pmax of LTL on interval models
- *     prism.h     line 25738  the PRISM language (DTMCs and CTMCs) and
+ *     prism.h     line 25910  the PRISM language (DTMCs and CTMCs) and
  *                             its property language, on top of dtmc.h
- *     synth.h     line 34701  annotated C/Java source -> parametric DTMC
+ *     synth.h     line 34924  annotated C/Java source -> parametric DTMC
  *                             (the PROPER method)
- *     estimate.h  line 36176  per-run count logs -> parameter
+ *     estimate.h  line 36399  per-run count logs -> parameter
  *                             intervals -> property interval
- *     annot.h     line 37545  probabilistic performance annotations
+ *     annot.h     line 37768  probabilistic performance annotations
  *                             (Freud): how a function's time or memory
  *                             depends on its input, fitted from call logs
- *     vlmc.h      line 43202  VLMC learning from location traces, Markov
+ *     vlmc.h      line 43425  VLMC learning from location traces, Markov
  *                             hull, steps to termination
- *     lp.h        line 45945  linear programs: CPLEX LP files, a native
+ *     lp.h        line 46168  linear programs: CPLEX LP files, a native
  *                             simplex, a box-constrained QP
- *     qn.h        line 49251  closed queueing networks: simulation, mean
+ *     qn.h        line 49478  closed queueing networks: simulation, mean
  *                             field, MVA, the exact CTMC, rates and routing
  *                             learned by LP/QP
- *     sim.h       line 51622  discrete-event simulation of multithreaded
+ *     sim.h       line 51849  discrete-event simulation of multithreaded
  *                             programs (Tarvo & Reiss): queues, thread pools,
  *                             CPUs, locks, I/O
- *     backend.h   line 56476  external engines behind one interface:
+ *     backend.h   line 56703  external engines behind one interface:
  *                             plugins, registry, subprocess runner
  *     backend_native.h
- *                 line 57414  proper's own engines (prism.h, dtmc.h,
+ *                 line 57643  proper's own engines (prism.h, dtmc.h,
  *                             lp.h) as the backend "native"
  *   The adapters for PRISM, Storm and glpsol are separate headers in
  *   backends/ of the source tree; they are not part of proper.h.
@@ -139,152 +139,152 @@
  *                           time of the implementation file (see README).
  *   Tunables: each is defined only if not already defined, so it can be set
  *   before the include; its meaning is the comment above it at the given line.
- *   PROPER_MAX_FILE_BYTES           ((size_t)1 << 30)      core.h line 1019
- *   PROPER_TRACE_NAME_MAX           255                    trace.h line 1981
- *   PROPER_TRACE_LOOP_MAX           1048576                trace.h line 1990
- *   PROPER_FFT_BLOCK                4096                   fft.h line 3392
- *   PROPER_STATS_SERIES_EPS         1e-16                  stats.h line 4022
- *   PROPER_STATS_SERIES_MAX_ITER    1000000                stats.h line 4028
- *   PROPER_STATS_ROOT_RTOL          4e-16                  stats.h line 4033
- *   PROPER_STATS_ROOT_MAX_ITER      400                    stats.h line 4036
- *   PROPER_STATS_PVALUE_FLOOR       1e-300                 stats.h line 4041
- *   PROPER_STATS_PROB_TOL           1e-9                   stats.h line 4045
- *   PROPER_STATS_CHI2_MIN_EXPECTED  5.0                    stats.h line 4050
- *   PROPER_PMF_SUM_TOL              1e-6                   pmf.h line 5151
- *   PROPER_PMF_WIDTH_RTOL           1e-9                   pmf.h line 5155
- *   PROPER_PMF_GRID_TOL             1e-6                   pmf.h line 5159
- *   PROPER_PMF_MAX_BINS             ((size_t)1 << 27)      pmf.h line 5164
- *   PROPER_PMF_MAX_INFERRED_BINS    ((size_t)1 << 20)      pmf.h line 5169
- *   PROPER_PMF_QUANTILE_TOL         1e-12                  pmf.h line 5174
- *   PROPER_PMF_HORNER_TOL           1e-18                  pmf.h line 5179
- *   PROPER_PMF_LOOP_SPLIT           64                     pmf.h line 5198
- *   PROPER_PMF_FFT_COST             6.0                    pmf.h line 5201
- *   PROPER_SRE_PROB_TOL             1e-9                   sre.h line 6680
- *   PROPER_SRE_MAX_NESTING          200                    sre.h line 6685
- *   PROPER_SRE_MAX_ITERATIONS       100000                 sre.h line 6690
- *   PROPER_SRE_DEFAULT_TRUNCATE_EPS 1e-12                  sre.h line 6694
- *   PROPER_SRE_DEFAULT_MARKOV_EPS   1e-12                  sre.h line 6698
- *   PROPER_SRE_DEFAULT_WIDTH        1.0                    sre.h line 6702
- *   PROPER_SRE_MAX_AUTOMATON_SIZE   1000000                sre.h line 6710
- *   PROPER_SRE_ROUNDING_RTOL        1e-3                   sre.h line 6716
- *   PROPER_DTMC_ROW_SUM_TOL         1e-6                   dtmc.h line 9597
- *   PROPER_DTMC_REL_PRECISION       1e-10                  dtmc.h line 9605
- *   PROPER_DTMC_FLOOR_FACTOR        100.0                  dtmc.h line 9613
- *   PROPER_DTMC_DENSE_MAX           256                    dtmc.h line 9618
- *   PROPER_DTMC_DIRECT_MAX          1024                   dtmc.h line 9629
- *   PROPER_DTMC_GTH_MAX             256                    dtmc.h line 9638
- *   PROPER_DTMC_BAND_MAX            64                     dtmc.h line 9646
- *   PROPER_DTMC_MAX_SWEEPS          1000000                dtmc.h line 9651
- *   PROPER_DTMC_CYCLE_MAX           256                    dtmc.h line 9662
- *   PROPER_DTMC_TRANSIENT_ACCURACY  1e-12                  dtmc.h line 9668
- *   PROPER_DTMC_MAX_POISSON_STEPS   1000000000UL           dtmc.h line 9676
- *   PROPER_DTMC_BOUND_CHECK_FROM    4096UL                 dtmc.h line 9684
- *   PROPER_DTMC_MAX_STEP_WORK       1e11                   dtmc.h line 9695
- *   PROPER_DTMC_PARAM_TIE           1e-12                  dtmc.h line 9703
- *   PROPER_DTMC_PARAM_MAX_ITER      10000UL                dtmc.h line 9706
- *   PROPER_DTMC_MAX_STATES          0xFFFFFFF0u            dtmc.h line 9711
- *   PROPER_EXACT_MAX_LIMBS          (1u << 20)             exact.h line 17961
- *   PROPER_EXACT_MAX_EXP10          100000                 exact.h line 17967
- *   PROPER_EXACT_MAX_STEPS          1000ul                 exact.h line 17975
- *   PROPER_EXACT_MAX_POWER          1000                   exact.h line 17980
- *   PROPER_EXACT_MAX_TERMS          100000                 exact.h line 17985
- *   PROPER_EXACT_MAX_GCD_WORK       1000000000ull          exact.h line 17995
- *   PROPER_EXACT_MAX_WORK           30000000000ull         exact.h line 18007
- *   PROPER_EXACT_MAX_STATES         1000000                exact.h line 18012
- *   PROPER_EXACT_MAX_ENTRIES        20000000u              exact.h line 18019
- *   PROPER_EXACT_MOD_MAX_DEG        65536u                 exact.h line 19962
- *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 22465
- *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 22471
- *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 22478
- *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 22483
- *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 22494
- *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 22501
- *   PROPER_LTL_MAX_JUMP_UNTILS      12                     ltl.h line 22508
- *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 22514
- *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 25999
- *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 26004
- *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 26009
- *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 26014
- *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 26019
- *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 26611
- *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 29850
- *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 30451
- *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 32862
- *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 34804
- *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 34807
- *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 36316
- *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 36319
- *   PROPER_ANNOT_CORR               0.99                   annot.h line 37749
- *   PROPER_ANNOT_R2                 0.9                    annot.h line 37753
- *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 37757
- *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 37761
- *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 37765
- *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 37769
- *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 37775
- *   PROPER_ANNOT_CUTS               32                     annot.h line 37779
- *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 37783
- *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 37787
- *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 37791
- *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 37796
- *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 37800
- *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 37804
- *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 37808
- *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 37813
- *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 37817
- *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 38049
- *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 38123
- *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 38234
- *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 38238
- *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 40094
- *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 40098
- *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 43384
- *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 43389
- *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 43397
- *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 43401
- *   PROPER_LP_PERTURB               1e-6                   lp.h line 46133
- *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 46148
- *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 46151
- *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 46154
- *   PROPER_LP_SING_TOL              1e-11                  lp.h line 46157
- *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 46160
- *   PROPER_LP_MAX_ROWS              100000                 lp.h line 46176
- *   PROPER_LP_MAX_KERNEL            2000                   lp.h line 46179
- *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 46182
- *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 46187
- *   PROPER_LP_SCALE_PASSES          6                      lp.h line 46191
- *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 46198
- *   PROPER_LP_VERIFY_FLOOR          1e-4                   lp.h line 46214
- *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 46217
- *   PROPER_LP_COND_TOL              1e-9                   lp.h line 46223
- *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 46228
- *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 48861
- *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 49342
- *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 49346
- *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 49350
- *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 49357
- *   PROPER_QN_RESUM_EVERY           256                    qn.h line 49362
- *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 49432
- *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 49435
- *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 49486
- *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 49489
- *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 49492
- *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 49526
- *   PROPER_QN_LAD_KEEP              2                      qn.h line 50570
- *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 50573
- *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 50576
- *   PROPER_SIM_BUCKETS              200                    sim.h line 51769
- *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 51774
- *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 51778
- *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 51782
- *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 51786
- *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 51790
- *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 51794
- *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 51903
- *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 52195
- *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 56554
- *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 56559
- *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 56565
- *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 56569
+ *   PROPER_MAX_FILE_BYTES           ((size_t)1 << 30)      core.h line 1030
+ *   PROPER_TRACE_NAME_MAX           255                    trace.h line 1992
+ *   PROPER_TRACE_LOOP_MAX           1048576                trace.h line 2001
+ *   PROPER_FFT_BLOCK                4096                   fft.h line 3403
+ *   PROPER_STATS_SERIES_EPS         1e-16                  stats.h line 4033
+ *   PROPER_STATS_SERIES_MAX_ITER    1000000                stats.h line 4039
+ *   PROPER_STATS_ROOT_RTOL          4e-16                  stats.h line 4044
+ *   PROPER_STATS_ROOT_MAX_ITER      400                    stats.h line 4047
+ *   PROPER_STATS_PVALUE_FLOOR       1e-300                 stats.h line 4052
+ *   PROPER_STATS_PROB_TOL           1e-9                   stats.h line 4056
+ *   PROPER_STATS_CHI2_MIN_EXPECTED  5.0                    stats.h line 4061
+ *   PROPER_PMF_SUM_TOL              1e-6                   pmf.h line 5162
+ *   PROPER_PMF_WIDTH_RTOL           1e-9                   pmf.h line 5166
+ *   PROPER_PMF_GRID_TOL             1e-6                   pmf.h line 5170
+ *   PROPER_PMF_MAX_BINS             ((size_t)1 << 27)      pmf.h line 5175
+ *   PROPER_PMF_MAX_INFERRED_BINS    ((size_t)1 << 20)      pmf.h line 5180
+ *   PROPER_PMF_QUANTILE_TOL         1e-12                  pmf.h line 5185
+ *   PROPER_PMF_HORNER_TOL           1e-18                  pmf.h line 5190
+ *   PROPER_PMF_LOOP_SPLIT           64                     pmf.h line 5209
+ *   PROPER_PMF_FFT_COST             6.0                    pmf.h line 5212
+ *   PROPER_SRE_PROB_TOL             1e-9                   sre.h line 6691
+ *   PROPER_SRE_MAX_NESTING          200                    sre.h line 6696
+ *   PROPER_SRE_MAX_ITERATIONS       100000                 sre.h line 6701
+ *   PROPER_SRE_DEFAULT_TRUNCATE_EPS 1e-12                  sre.h line 6705
+ *   PROPER_SRE_DEFAULT_MARKOV_EPS   1e-12                  sre.h line 6709
+ *   PROPER_SRE_DEFAULT_WIDTH        1.0                    sre.h line 6713
+ *   PROPER_SRE_MAX_AUTOMATON_SIZE   1000000                sre.h line 6721
+ *   PROPER_SRE_ROUNDING_RTOL        1e-3                   sre.h line 6727
+ *   PROPER_DTMC_ROW_SUM_TOL         1e-6                   dtmc.h line 9608
+ *   PROPER_DTMC_REL_PRECISION       1e-10                  dtmc.h line 9616
+ *   PROPER_DTMC_FLOOR_FACTOR        100.0                  dtmc.h line 9624
+ *   PROPER_DTMC_DENSE_MAX           256                    dtmc.h line 9629
+ *   PROPER_DTMC_DIRECT_MAX          1024                   dtmc.h line 9640
+ *   PROPER_DTMC_GTH_MAX             256                    dtmc.h line 9649
+ *   PROPER_DTMC_BAND_MAX            64                     dtmc.h line 9657
+ *   PROPER_DTMC_MAX_SWEEPS          1000000                dtmc.h line 9662
+ *   PROPER_DTMC_CYCLE_MAX           256                    dtmc.h line 9673
+ *   PROPER_DTMC_TRANSIENT_ACCURACY  1e-12                  dtmc.h line 9679
+ *   PROPER_DTMC_MAX_POISSON_STEPS   1000000000UL           dtmc.h line 9687
+ *   PROPER_DTMC_BOUND_CHECK_FROM    4096UL                 dtmc.h line 9695
+ *   PROPER_DTMC_MAX_STEP_WORK       1e11                   dtmc.h line 9706
+ *   PROPER_DTMC_PARAM_TIE           1e-12                  dtmc.h line 9714
+ *   PROPER_DTMC_PARAM_MAX_ITER      10000UL                dtmc.h line 9717
+ *   PROPER_DTMC_MAX_STATES          0xFFFFFFF0u            dtmc.h line 9722
+ *   PROPER_EXACT_MAX_LIMBS          (1u << 20)             exact.h line 18133
+ *   PROPER_EXACT_MAX_EXP10          100000                 exact.h line 18139
+ *   PROPER_EXACT_MAX_STEPS          1000ul                 exact.h line 18147
+ *   PROPER_EXACT_MAX_POWER          1000                   exact.h line 18152
+ *   PROPER_EXACT_MAX_TERMS          100000                 exact.h line 18157
+ *   PROPER_EXACT_MAX_GCD_WORK       1000000000ull          exact.h line 18167
+ *   PROPER_EXACT_MAX_WORK           30000000000ull         exact.h line 18179
+ *   PROPER_EXACT_MAX_STATES         1000000                exact.h line 18184
+ *   PROPER_EXACT_MAX_ENTRIES        20000000u              exact.h line 18191
+ *   PROPER_EXACT_MOD_MAX_DEG        65536u                 exact.h line 20134
+ *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 22637
+ *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 22643
+ *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 22650
+ *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 22655
+ *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 22666
+ *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 22673
+ *   PROPER_LTL_MAX_JUMP_UNTILS      12                     ltl.h line 22680
+ *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 22686
+ *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 26171
+ *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 26176
+ *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 26181
+ *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 26186
+ *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 26191
+ *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 26791
+ *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 30073
+ *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 30674
+ *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 33085
+ *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 35027
+ *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 35030
+ *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 36539
+ *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 36542
+ *   PROPER_ANNOT_CORR               0.99                   annot.h line 37972
+ *   PROPER_ANNOT_R2                 0.9                    annot.h line 37976
+ *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 37980
+ *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 37984
+ *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 37988
+ *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 37992
+ *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 37998
+ *   PROPER_ANNOT_CUTS               32                     annot.h line 38002
+ *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 38006
+ *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 38010
+ *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 38014
+ *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 38019
+ *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 38023
+ *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 38027
+ *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 38031
+ *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 38036
+ *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 38040
+ *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 38272
+ *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 38346
+ *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 38457
+ *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 38461
+ *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 40317
+ *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 40321
+ *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 43607
+ *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 43612
+ *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 43620
+ *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 43624
+ *   PROPER_LP_PERTURB               1e-6                   lp.h line 46356
+ *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 46371
+ *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 46374
+ *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 46377
+ *   PROPER_LP_SING_TOL              1e-11                  lp.h line 46380
+ *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 46383
+ *   PROPER_LP_MAX_ROWS              100000                 lp.h line 46399
+ *   PROPER_LP_MAX_KERNEL            2000                   lp.h line 46402
+ *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 46405
+ *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 46410
+ *   PROPER_LP_SCALE_PASSES          6                      lp.h line 46414
+ *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 46421
+ *   PROPER_LP_VERIFY_FLOOR          1e-4                   lp.h line 46437
+ *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 46440
+ *   PROPER_LP_COND_TOL              1e-9                   lp.h line 46446
+ *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 46451
+ *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 49088
+ *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 49569
+ *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 49573
+ *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 49577
+ *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 49584
+ *   PROPER_QN_RESUM_EVERY           256                    qn.h line 49589
+ *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 49659
+ *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 49662
+ *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 49713
+ *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 49716
+ *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 49719
+ *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 49753
+ *   PROPER_QN_LAD_KEEP              2                      qn.h line 50797
+ *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 50800
+ *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 50803
+ *   PROPER_SIM_BUCKETS              200                    sim.h line 51996
+ *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 52001
+ *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 52005
+ *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 52009
+ *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 52013
+ *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 52017
+ *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 52021
+ *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 52130
+ *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 52422
+ *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 56781
+ *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 56786
+ *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 56792
+ *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 56796
  *
  * THREAD SAFETY
  *   No global or thread-local mutable state. Objects are not locked: two
@@ -312,6 +312,17 @@
  *   PROPER_VERSION_STRING.
  *
  * CHANGELOG
+ *   0.8.3  dtmc: proper_dtmc_read_sta/parse_sta read PRISM's state valuations
+ *     (.sta); prism: proper_prism_model_of_valuations declares them for the
+ *     properties parser, so `check --explicit ... --sta F` (and crosscheck's)
+ *     checks properties that name variables (PRISM's own import tests: dice
+ *     1/6 and 11/3, poll2 passes --test); PRISM gets the .sta as
+ *     -importstates. lp: the dual phase's long-step ratio test passes a
+ *     breakpoint only while the violation left exceeds the primal
+ *     tolerance: a flip that removed a row's violation up to rounding left
+ *     it "infeasible" by 1e-16 with no column to enter, and the primal path
+ *     called feasible LPs infeasible (sudoku.mod's relaxation, 7 of 12
+ *     generated sudoku relaxations; never printed: no Farkas certificate).
  *   0.8.2  prism: proper_prism_props_standalone writes a properties text for a
  *     tool that gets the model as explicit files: constants as their values,
  *     formulas (the model's and the properties') as their bodies, the const
@@ -739,8 +750,8 @@
 
 #define PROPER_VERSION_MAJOR 0
 #define PROPER_VERSION_MINOR 8
-#define PROPER_VERSION_PATCH 2
-#define PROPER_VERSION_STRING "0.8.2"
+#define PROPER_VERSION_PATCH 3
+#define PROPER_VERSION_STRING "0.8.3"
 
 #ifndef PROPER_API
 #ifdef PROPER_STATIC
@@ -10424,6 +10435,14 @@ PROPER_API int proper_dtmc_parse_tra(proper_dtmc *m, const char *text, size_t le
 PROPER_API int proper_dtmc_read_lab(proper_dtmc *m, const char *path, proper_error *err);
 PROPER_API int proper_dtmc_parse_lab(proper_dtmc *m, const char *text, size_t len, const char *name,
                                      proper_error *err);
+/* Read PRISM's state valuations (.sta: "(x,y,b)" then one "STATE:(1,-2,true)"
+ * line per state, ints or true/false) into an existing model, replacing
+ * its valuations: every state exactly once, each variable's values all
+ * ints or all booleans, names PRISM identifiers. Properties over the
+ * variables can then be checked (proper_prism_model_of_valuations). */
+PROPER_API int proper_dtmc_read_sta(proper_dtmc *m, const char *path, proper_error *err);
+PROPER_API int proper_dtmc_parse_sta(proper_dtmc *m, const char *text, size_t len, const char *name,
+                                     proper_error *err);
 /* Read state / transition rewards into the reward structure `reward_name`
  * (created if absent; "" = unnamed; NULL = the name in PRISM's header
  * comment `# Reward structure "NAME"`, unnamed for `# Reward structure`
@@ -17235,6 +17254,159 @@ PROPER_API int proper_dtmc_read_lab(proper_dtmc *m, const char *path, proper_err
     if (!f) return PROPER_EIO;
     proper__dtmc_reader_file(&r, f, path);
     rc = proper__dtmc_parse_lab(m, &r, err);
+    proper__dtmc_reader_free(&r);
+    fclose(f);
+    return rc;
+}
+
+/* ---- .sta ---- */
+
+/* The header "(x,y,b)": the names, comma-separated, into a fresh array. */
+static int proper__dtmc_sta_header(proper__dtmc_reader *r, char ***names, size_t *n, proper_error *err) {
+    const char *p = proper__dtmc_skip_blanks(r->text, r->end);
+    size_t cap = 0;
+    *names = NULL;
+    *n = 0;
+    if (p == r->end || *p != '(')
+        return proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, "expected '(' and the variable names, as in (x,y)");
+    p = proper__dtmc_skip_blanks(p + 1, r->end);
+    if (p < r->end && *p == ')') return proper__dtmc_line_done(r, p + 1, err); /* no variables */
+    for (;;) {
+        const char *a = p;
+        char *name;
+        size_t i;
+        if (p == r->end || !proper__dtmc_is_ident_start(*p))
+            return proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, "expected a variable name");
+        while (p < r->end && proper__dtmc_is_ident_char(*p)) p++;
+        for (i = 0; i < *n; i++)
+            if (strlen((*names)[i]) == (size_t)(p - a) && memcmp((*names)[i], a, (size_t)(p - a)) == 0)
+                return proper__dtmc_reader_error(r, err, a, PROPER_EPARSE, "variable '%s' is named twice", (*names)[i]);
+        if (proper_reserve(names, &cap, *n + 1, sizeof **names) || !(name = proper_strndup(a, (size_t)(p - a))))
+            return proper__dtmc_reader_error(r, err, a, PROPER_ENOMEM, "out of memory");
+        (*names)[(*n)++] = name;
+        p = proper__dtmc_skip_blanks(p, r->end);
+        if (p < r->end && *p == ')') return proper__dtmc_line_done(r, p + 1, err);
+        if (p == r->end || *p != ',')
+            return proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, "expected ',' or ')' after a variable name");
+        p = proper__dtmc_skip_blanks(p + 1, r->end);
+    }
+}
+
+/* One value of a state line: an int32 or true/false. *kind records the
+ * variable's kind at its first value (1 int, 2 bool) and must stay. */
+static int proper__dtmc_sta_value(const proper__dtmc_reader *r, const char **pp, const char *var, unsigned char *kind,
+                                  int32_t *out, proper_error *err) {
+    const char *p = proper__dtmc_skip_blanks(*pp, r->end), *a = p;
+    unsigned char k;
+    if ((size_t)(r->end - p) >= 4 && memcmp(p, "true", 4) == 0) {
+        k = 2, *out = 1, p += 4;
+    } else if ((size_t)(r->end - p) >= 5 && memcmp(p, "false", 5) == 0) {
+        k = 2, *out = 0, p += 5;
+    } else {
+        uint64_t v;
+        int neg = p < r->end && *p == '-', rc;
+        p += neg;
+        if (p == r->end || !proper__dtmc_is_digit_ch(*p))
+            return proper__dtmc_reader_error(r, err, a, PROPER_EPARSE,
+                                             "expected a value of '%s': an integer or true/false", var);
+        rc = proper__dtmc_scan_uint(r, &p, neg ? 2147483648ULL : 2147483647ULL, &v, "value (a 32-bit integer)", err);
+        if (rc) return rc;
+        k = 1, *out = neg ? (int32_t)(-(int64_t)v) : (int32_t)v;
+    }
+    if (p < r->end && (proper__dtmc_is_ident_char(*p) || *p == '.'))
+        return proper__dtmc_reader_error(r, err, a, PROPER_EPARSE,
+                                         "expected a value of '%s': an integer or true/false", var);
+    if (*kind && *kind != k)
+        return proper__dtmc_reader_error(r, err, a, PROPER_EPARSE, "variable '%s' was %s in earlier states", var,
+                                         *kind == 2 ? "a boolean" : "an integer");
+    *kind = k;
+    *pp = p;
+    return PROPER_OK;
+}
+
+/* A state line "STATE:(v1,...,vn)" into row STATE of vals. */
+static int proper__dtmc_sta_line(const proper__dtmc_reader *r, const proper_dtmc *m, char **names, size_t n,
+                                 unsigned char *kind, unsigned char *seen, int32_t *vals, proper_error *err) {
+    const char *p = r->text, *at = proper__dtmc_skip_blanks(r->text, r->end);
+    uint64_t s;
+    size_t v;
+    int rc;
+    if ((rc = proper__dtmc_read_uint_colon(r, &p, m->n_states - 1, &s, err))) return rc;
+    if (seen[s]) return proper__dtmc_reader_error(r, err, at, PROPER_EPARSE, "state %llu is listed twice", (unsigned long long)s);
+    seen[s] = 1;
+    p = proper__dtmc_skip_blanks(p, r->end);
+    if (p == r->end || *p != '(') return proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, "expected '(' after the state number");
+    p++;
+    for (v = 0; v < n; v++) {
+        if ((rc = proper__dtmc_sta_value(r, &p, names[v], &kind[v], &vals[(size_t)s * n + v], err))) return rc;
+        p = proper__dtmc_skip_blanks(p, r->end);
+        if (p == r->end || *p != (v + 1 < n ? ',' : ')'))
+            return proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, v + 1 < n ? "expected ',' and %zu more values"
+                                                                                : "expected ')' after %zu values",
+                                             v + 1 < n ? n - v - 1 : n);
+        p++;
+    }
+    if (n == 0) {
+        p = proper__dtmc_skip_blanks(p, r->end);
+        if (p == r->end || *p != ')') return proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, "expected ')': no variables");
+        p++;
+    }
+    return proper__dtmc_line_done(r, p, err);
+}
+
+static int proper__dtmc_parse_sta(proper_dtmc *m, proper__dtmc_reader *r, proper_error *err) {
+    char **names = NULL;
+    size_t n = 0, cells, v;
+    unsigned char *kind = NULL, *seen = NULL;
+    int32_t *vals = NULL;
+    uint32_t s;
+    int rc;
+    if (!m->n_states) return proper_error_set(err, PROPER_ESTATE, r->name, 0, 0, "valuations for a model without states");
+    if ((rc = proper__dtmc_next_content_line(r, err)) <= 0) {
+        if (rc == 0) rc = proper_error_set(err, PROPER_EPARSE, r->name, 1, 0, "empty file: expected the variable names, as in (x,y)");
+        return rc;
+    }
+    if ((rc = proper__dtmc_sta_header(r, &names, &n, err))) goto done;
+    if (proper_size_mul(n ? n : 1, m->n_states, &cells) ||
+        !(vals = (int32_t *)proper_calloc(cells, sizeof *vals)) || !(kind = (unsigned char *)proper_calloc(n + 1, 1)) ||
+        !(seen = (unsigned char *)proper_calloc(m->n_states, 1))) {
+        rc = proper_error_set(err, PROPER_ENOMEM, r->name, r->line, 0, "out of memory");
+        goto done;
+    }
+    while ((rc = proper__dtmc_next_content_line(r, err)) == 1)
+        if ((rc = proper__dtmc_sta_line(r, m, names, n, kind, seen, vals, err))) goto done;
+    if (rc < 0) goto done;
+    for (s = 0; s < m->n_states && seen[s]; s++) continue;
+    if (s < m->n_states) {
+        rc = proper_error_set(err, PROPER_EPARSE, r->name, 0, 0, "state %u has no valuation (the model has %u states)",
+                              (unsigned)s, (unsigned)m->n_states);
+        goto done;
+    }
+    for (v = 0; v < n; v++) kind[v] = kind[v] == 2;
+    rc = proper_dtmc_set_valuations(m, (const char *const *)names, kind, n, vals, err);
+done:
+    proper__dtmc_free_names(names, n);
+    PROPER_FREE(vals);
+    PROPER_FREE(kind);
+    PROPER_FREE(seen);
+    return rc;
+}
+
+PROPER_API int proper_dtmc_parse_sta(proper_dtmc *m, const char *text, size_t len, const char *name,
+                                     proper_error *err) {
+    proper__dtmc_reader r;
+    proper__dtmc_reader_mem(&r, text, len, name);
+    return proper__dtmc_parse_sta(m, &r, err);
+}
+
+PROPER_API int proper_dtmc_read_sta(proper_dtmc *m, const char *path, proper_error *err) {
+    proper__dtmc_reader r;
+    uint64_t size;
+    int rc;
+    FILE *f = proper__dtmc_open_read(path, &size, err);
+    if (!f) return PROPER_EIO;
+    proper__dtmc_reader_file(&r, f, path);
+    rc = proper__dtmc_parse_sta(m, &r, err);
     proper__dtmc_reader_free(&r);
     fclose(f);
     return rc;
@@ -26039,6 +26211,14 @@ PROPER_API int proper_prism_parse(proper_prism_model **out, const char *text, si
 /* Read and parse a file. */
 PROPER_API int proper_prism_read(proper_prism_model **out, const char *path, proper_error *err);
 PROPER_API void proper_prism_free(proper_prism_model *m);
+/* A model that only declares d's state variables (d->var_names, as read
+ * from a .sta by proper_dtmc_read_sta), one module, each int variable's
+ * range the span of its values: properties parsed against it may name the
+ * variables ("P=? [ F d=6 ]") and are checked on d itself. `file` names
+ * the valuations' source in errors (a name that is a PRISM keyword).
+ * PROPER_ESTATE when d has no valuations. */
+PROPER_API int proper_prism_model_of_valuations(proper_prism_model **out, const proper_dtmc *d, const char *file,
+                                                proper_error *err);
 
 /* Constants in declaration order: name, type (PROPER_PRISM_*), and whether
  * it has a value (from the model or given since). */
@@ -29549,6 +29729,49 @@ PROPER_API int proper_prism_read(proper_prism_model **out, const char *path, pro
     if ((rc = proper_read_file(path, &text, &len, err)) != 0) return rc;
     rc = proper_prism_parse(out, text, len, path, err);
     PROPER_FREE(text);
+    return rc;
+}
+
+/* The declaration text of proper_prism_model_of_valuations: "dtmc module
+ * valuations x : [lo..hi]; b : bool; endmodule" (ctmc for a CTMC). */
+static int proper__prism_valuations_text(const proper_dtmc *d, const char *file, proper_strbuf *b, proper_error *err) {
+    size_t v;
+    uint32_t s;
+    proper_strbuf_printf(b, "%s\nmodule valuations\n", d->kind == PROPER_DTMC_KIND_CTMC ? "ctmc" : "dtmc");
+    for (v = 0; v < d->n_vars; v++) {
+        const char *name = d->var_names[v];
+        int32_t lo = INT32_MAX, hi = INT32_MIN;
+        if (proper__prism_is_reserved(name, strlen(name)) || strcmp(name, "valuations") == 0)
+            return proper_error_set(err, PROPER_EPARSE, file, 0, 0,
+                                    "state variable '%s' has the name of a PRISM keyword (or of proper's module "
+                                    "'valuations'): properties could not name it", name);
+        if (d->var_is_bool && d->var_is_bool[v]) {
+            proper_strbuf_printf(b, "  %s : bool;\n", name);
+            continue;
+        }
+        for (s = 0; s < d->n_states; s++) {
+            int32_t x = d->vals[(size_t)s * d->n_vars + v];
+            lo = x < lo ? x : lo;
+            hi = x > hi ? x : hi;
+        }
+        /* -2147483648 is a negated literal too large for an int: written as a difference */
+        if (lo == INT32_MIN) proper_strbuf_printf(b, "  %s : [-2147483647-1..%ld];\n", name, (long)hi);
+        else proper_strbuf_printf(b, "  %s : [%ld..%ld];\n", name, (long)lo, (long)hi);
+    }
+    proper_strbuf_puts(b, "endmodule\n");
+    return b->failed ? proper_error_set(err, PROPER_ENOMEM, NULL, 0, 0, "out of memory") : PROPER_OK;
+}
+
+PROPER_API int proper_prism_model_of_valuations(proper_prism_model **out, const proper_dtmc *d, const char *file,
+                                                proper_error *err) {
+    proper_strbuf b;
+    int rc;
+    if (!d->vals || !d->n_vars || !d->n_states)
+        return proper_error_set(err, PROPER_ESTATE, file, 0, 0, "the model has no state variables");
+    proper_strbuf_init(&b);
+    if ((rc = proper__prism_valuations_text(d, file, &b, err)) == PROPER_OK)
+        rc = proper_prism_parse(out, b.data, b.len, file, err);
+    proper_strbuf_free(&b);
     return rc;
 }
 
@@ -47837,14 +48060,18 @@ static int proper__lp_spx_dual(proper__lp_spx *S) {
             ncand++;
         }
         /* long step: pass breakpoints while the dual objective still rises;
-         * passed columns collect in flip[0..k) */
+         * passed columns collect in flip[0..k). A breakpoint is passed only
+         * while the violation left after its flip exceeds the primal
+         * tolerance: a flip that removes the violation up to rounding must
+         * enter instead, or the row is left "infeasible" by 1e-16 with no
+         * candidate (sudoku.mod's relaxation was called infeasible so). */
         for (k = ncand / 2; k-- > 0;) proper__lp_spx_sift(cand, ncand, k);
         slope = fabs(delta);
         k = 0;
         while (ncand > 0) {
             proper__lp_spx_cand c = proper__lp_spx_pop(cand, &ncand);
             j = c.j;
-            if (proper__lp_spx_boxed(S, j) && slope - c.a * (S->ub[j] - S->lb[j]) > 0) {
+            if (proper__lp_spx_boxed(S, j) && slope - c.a * (S->ub[j] - S->lb[j]) > proper__lp_spx_tol(bound)) {
                 slope -= c.a * (S->ub[j] - S->lb[j]);
                 flip[k++] = j;
                 continue;
@@ -56656,7 +56883,7 @@ typedef struct proper_backend_info {
 /* How the DTMC of a check request is given. */
 enum proper_backend_model_kind {
     PROPER_BACKEND_MODEL_PRISM = 0,   /* model_path: a PRISM-language file (.pm) */
-    PROPER_BACKEND_MODEL_EXPLICIT = 1 /* model_path: .tra; labels_path: .lab; optional .srew/.trew */
+    PROPER_BACKEND_MODEL_EXPLICIT = 1 /* model_path: .tra; labels_path: .lab; optional .srew/.trew/.sta */
 };
 
 typedef struct proper_backend_check_request {
@@ -56665,6 +56892,8 @@ typedef struct proper_backend_check_request {
     const char *labels_path;        /* explicit only */
     const char *state_rewards_path; /* explicit only; may be NULL */
     const char *trans_rewards_path; /* explicit only; may be NULL */
+    const char *states_path;        /* explicit only; may be NULL: the .sta, whose
+                                       variables the property may name */
     const char *constants;          /* "a=1,b=0.5,c=true" or NULL */
     const char *property;           /* one property in PRISM syntax, e.g. P=? [ F "end" ] */
     double rel_precision;           /* convergence target asked of the tool (relative);
@@ -57473,7 +57702,8 @@ static int proper__backend_native_model(const proper_backend_check_request *req,
     if ((rc = proper_dtmc_read_tra(d, req->model_path, NULL, err)) ||
         (rc = proper_dtmc_read_lab(d, req->labels_path, err)) ||
         (req->state_rewards_path && (rc = proper_dtmc_read_srew(d, req->state_rewards_path, NULL, err))) ||
-        (req->trans_rewards_path && (rc = proper_dtmc_read_trew(d, req->trans_rewards_path, NULL, err))))
+        (req->trans_rewards_path && (rc = proper_dtmc_read_trew(d, req->trans_rewards_path, NULL, err))) ||
+        (req->states_path && (rc = proper_dtmc_read_sta(d, req->states_path, err))))
         return rc;
     return PROPER_OK;
 }
@@ -57488,6 +57718,9 @@ static int proper__backend_native_load(const proper_backend_check_request *req, 
     if (req->model_kind == PROPER_BACKEND_MODEL_PRISM && (rc = proper_prism_read(model, req->model_path, err)))
         return rc;
     if ((rc = proper__backend_native_model(req, d, err))) return rc;
+    if (req->model_kind == PROPER_BACKEND_MODEL_EXPLICIT && d->n_vars &&
+        (rc = proper_prism_model_of_valuations(model, d, req->states_path, err)))
+        return rc;
     if ((rc = proper_prism_props_parse(props, *model, prop, strlen(prop), "(property)", err))) return rc;
     if (proper_prism_props_count(*props) != 1)
         return proper_error_set(err, PROPER_EINVAL, NULL, 0, 0, "a check request takes one property (got %zu)",
