@@ -7925,9 +7925,11 @@ static int proper__dtmc_sta_value(const proper__dtmc_reader *r, const char **pp,
     return PROPER_OK;
 }
 
-/* A state line "STATE:(v1,...,vn)" into row STATE of vals. */
+/* A state line "STATE:(v1,...,vn)": the state into *state, the values
+ * into row[0..n). */
 static int proper__dtmc_sta_line(const proper__dtmc_reader *r, const proper_dtmc *m, char **names, size_t n,
-                                 unsigned char *kind, unsigned char *seen, int32_t *vals, proper_error *err) {
+                                 unsigned char *kind, unsigned char *seen, uint32_t *state, int32_t *row,
+                                 proper_error *err) {
     const char *p = r->text, *at = proper__dtmc_skip_blanks(r->text, r->end);
     uint64_t s;
     size_t v;
@@ -7935,11 +7937,12 @@ static int proper__dtmc_sta_line(const proper__dtmc_reader *r, const proper_dtmc
     if ((rc = proper__dtmc_read_uint_colon(r, &p, m->n_states - 1, &s, err))) return rc;
     if (seen[s]) return proper__dtmc_reader_error(r, err, at, PROPER_EPARSE, "state %llu is listed twice", (unsigned long long)s);
     seen[s] = 1;
+    *state = (uint32_t)s;
     p = proper__dtmc_skip_blanks(p, r->end);
     if (p == r->end || *p != '(') return proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, "expected '(' after the state number");
     p++;
     for (v = 0; v < n; v++) {
-        if ((rc = proper__dtmc_sta_value(r, &p, names[v], &kind[v], &vals[(size_t)s * n + v], err))) return rc;
+        if ((rc = proper__dtmc_sta_value(r, &p, names[v], &kind[v], &row[v], err))) return rc;
         p = proper__dtmc_skip_blanks(p, r->end);
         if (p == r->end || *p != (v + 1 < n ? ',' : ')'))
             return proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, v + 1 < n ? "expected ',' and %zu more values"
@@ -7955,12 +7958,24 @@ static int proper__dtmc_sta_line(const proper__dtmc_reader *r, const proper_dtmc
     return proper__dtmc_line_done(r, p, err);
 }
 
+/* The rows of a .sta as read (rows[i * n ..], of state order[i]) in state
+ * order, as proper_dtmc_set_valuations takes them. Reading in file order
+ * keeps memory in proportion to the file: a header of a million names over
+ * a large model allocates nothing until its values are there. */
+static int32_t *proper__dtmc_sta_by_state(const int32_t *rows, const uint32_t *order, uint32_t n_states, size_t n) {
+    int32_t *vals = (int32_t *)proper_calloc(n ? n * n_states : 1, sizeof *vals);
+    uint32_t i;
+    if (!vals) return NULL;
+    for (i = 0; i < n_states; i++) memcpy(vals + (size_t)order[i] * n, rows + (size_t)i * n, n * sizeof *vals);
+    return vals;
+}
+
 static int proper__dtmc_parse_sta(proper_dtmc *m, proper__dtmc_reader *r, proper_error *err) {
     char **names = NULL;
-    size_t n = 0, cells, v;
+    size_t n = 0, v, rows_cap = 0, order_cap = 0;
     unsigned char *kind = NULL, *seen = NULL;
-    int32_t *vals = NULL;
-    uint32_t s;
+    int32_t *rows = NULL, *vals = NULL;
+    uint32_t *order = NULL, count = 0, s;
     int rc;
     if (!m->n_states) return proper_error_set(err, PROPER_ESTATE, r->name, 0, 0, "valuations for a model without states");
     if ((rc = proper__dtmc_next_content_line(r, err)) <= 0) {
@@ -7968,14 +7983,21 @@ static int proper__dtmc_parse_sta(proper_dtmc *m, proper__dtmc_reader *r, proper
         return rc;
     }
     if ((rc = proper__dtmc_sta_header(r, &names, &n, err))) goto done;
-    if (proper_size_mul(n ? n : 1, m->n_states, &cells) ||
-        !(vals = (int32_t *)proper_calloc(cells, sizeof *vals)) || !(kind = (unsigned char *)proper_calloc(n + 1, 1)) ||
-        !(seen = (unsigned char *)proper_calloc(m->n_states, 1))) {
-        rc = proper_error_set(err, PROPER_ENOMEM, r->name, r->line, 0, "out of memory");
-        goto done;
+    if (!(kind = (unsigned char *)proper_calloc(n + 1, 1)) || !(seen = (unsigned char *)proper_calloc(m->n_states, 1)))
+        goto nomem;
+    while ((rc = proper__dtmc_next_content_line(r, err)) == 1) {
+        if (count == m->n_states) { /* the line's state number is out of range or repeated */
+            uint32_t ignored;
+            rc = proper__dtmc_sta_line(r, m, names, 0, kind, seen, &ignored, NULL, err);
+            goto done;
+        }
+        if (proper_reserve(&rows, &rows_cap, ((size_t)count + 1) * (n ? n : 1), sizeof *rows) ||
+            proper_reserve(&order, &order_cap, (size_t)count + 1, sizeof *order))
+            goto nomem;
+        if ((rc = proper__dtmc_sta_line(r, m, names, n, kind, seen, &order[count], rows + (size_t)count * n, err)))
+            goto done;
+        count++;
     }
-    while ((rc = proper__dtmc_next_content_line(r, err)) == 1)
-        if ((rc = proper__dtmc_sta_line(r, m, names, n, kind, seen, vals, err))) goto done;
     if (rc < 0) goto done;
     for (s = 0; s < m->n_states && seen[s]; s++) continue;
     if (s < m->n_states) {
@@ -7983,10 +8005,16 @@ static int proper__dtmc_parse_sta(proper_dtmc *m, proper__dtmc_reader *r, proper
                               (unsigned)s, (unsigned)m->n_states);
         goto done;
     }
+    if (!(vals = proper__dtmc_sta_by_state(rows, order, m->n_states, n))) goto nomem;
     for (v = 0; v < n; v++) kind[v] = kind[v] == 2;
     rc = proper_dtmc_set_valuations(m, (const char *const *)names, kind, n, vals, err);
+    goto done;
+nomem:
+    rc = proper_error_set(err, PROPER_ENOMEM, r->name, r->line, 0, "out of memory");
 done:
     proper__dtmc_free_names(names, n);
+    PROPER_FREE(rows);
+    PROPER_FREE(order);
     PROPER_FREE(vals);
     PROPER_FREE(kind);
     PROPER_FREE(seen);
