@@ -63,35 +63,35 @@
  *                             builder, direct and iterative solvers with
  *                             proven error bounds, CSL by uniformisation,
  *                             explicit/DRN/DOT/PRISM files
- *     exact.h     line 18034  big integers, rationals, rational functions;
+ *     exact.h     line 18062  big integers, rationals, rational functions;
  *                             exact and parametric solving by state elimination
- *     ltl.h       line 22540  LTL on DTMCs: refinement of the chain per
+ *     ltl.h       line 22568  LTL on DTMCs: refinement of the chain per
  *                             temporal subformula (Courcoubetis-Yannakakis),
  *                             co-safe LTL rewards by a DFA product, E/A[ltl],
  *                             Pmin/Pmax of LTL on interval models
- *     prism.h     line 25910  the PRISM language (DTMCs and CTMCs) and
+ *     prism.h     line 25938  the PRISM language (DTMCs and CTMCs) and
  *                             its property language, on top of dtmc.h
- *     synth.h     line 34924  annotated C/Java source -> parametric DTMC
+ *     synth.h     line 34952  annotated C/Java source -> parametric DTMC
  *                             (the PROPER method)
- *     estimate.h  line 36399  per-run count logs -> parameter
+ *     estimate.h  line 36427  per-run count logs -> parameter
  *                             intervals -> property interval
- *     annot.h     line 37768  probabilistic performance annotations
+ *     annot.h     line 37796  probabilistic performance annotations
  *                             (Freud): how a function's time or memory
  *                             depends on its input, fitted from call logs
- *     vlmc.h      line 43425  VLMC learning from location traces, Markov
+ *     vlmc.h      line 43453  VLMC learning from location traces, Markov
  *                             hull, steps to termination
- *     lp.h        line 46168  linear programs: CPLEX LP files, a native
+ *     lp.h        line 46196  linear programs: CPLEX LP files, a native
  *                             simplex, a box-constrained QP
- *     qn.h        line 49478  closed queueing networks: simulation, mean
+ *     qn.h        line 49506  closed queueing networks: simulation, mean
  *                             field, MVA, the exact CTMC, rates and routing
  *                             learned by LP/QP
- *     sim.h       line 51849  discrete-event simulation of multithreaded
+ *     sim.h       line 51877  discrete-event simulation of multithreaded
  *                             programs (Tarvo & Reiss): queues, thread pools,
  *                             CPUs, locks, I/O
- *     backend.h   line 56703  external engines behind one interface:
+ *     backend.h   line 56731  external engines behind one interface:
  *                             plugins, registry, subprocess runner
  *     backend_native.h
- *                 line 57643  proper's own engines (prism.h, dtmc.h,
+ *                 line 57671  proper's own engines (prism.h, dtmc.h,
  *                             lp.h) as the backend "native"
  *   The adapters for PRISM, Storm and glpsol are separate headers in
  *   backends/ of the source tree; they are not part of proper.h.
@@ -183,108 +183,108 @@
  *   PROPER_DTMC_PARAM_TIE           1e-12                  dtmc.h line 9714
  *   PROPER_DTMC_PARAM_MAX_ITER      10000UL                dtmc.h line 9717
  *   PROPER_DTMC_MAX_STATES          0xFFFFFFF0u            dtmc.h line 9722
- *   PROPER_EXACT_MAX_LIMBS          (1u << 20)             exact.h line 18133
- *   PROPER_EXACT_MAX_EXP10          100000                 exact.h line 18139
- *   PROPER_EXACT_MAX_STEPS          1000ul                 exact.h line 18147
- *   PROPER_EXACT_MAX_POWER          1000                   exact.h line 18152
- *   PROPER_EXACT_MAX_TERMS          100000                 exact.h line 18157
- *   PROPER_EXACT_MAX_GCD_WORK       1000000000ull          exact.h line 18167
- *   PROPER_EXACT_MAX_WORK           30000000000ull         exact.h line 18179
- *   PROPER_EXACT_MAX_STATES         1000000                exact.h line 18184
- *   PROPER_EXACT_MAX_ENTRIES        20000000u              exact.h line 18191
- *   PROPER_EXACT_MOD_MAX_DEG        65536u                 exact.h line 20134
- *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 22637
- *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 22643
- *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 22650
- *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 22655
- *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 22666
- *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 22673
- *   PROPER_LTL_MAX_JUMP_UNTILS      12                     ltl.h line 22680
- *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 22686
- *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 26171
- *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 26176
- *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 26181
- *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 26186
- *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 26191
- *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 26791
- *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 30073
- *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 30674
- *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 33085
- *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 35027
- *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 35030
- *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 36539
- *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 36542
- *   PROPER_ANNOT_CORR               0.99                   annot.h line 37972
- *   PROPER_ANNOT_R2                 0.9                    annot.h line 37976
- *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 37980
- *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 37984
- *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 37988
- *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 37992
- *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 37998
- *   PROPER_ANNOT_CUTS               32                     annot.h line 38002
- *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 38006
- *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 38010
- *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 38014
- *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 38019
- *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 38023
- *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 38027
- *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 38031
- *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 38036
- *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 38040
- *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 38272
- *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 38346
- *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 38457
- *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 38461
- *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 40317
- *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 40321
- *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 43607
- *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 43612
- *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 43620
- *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 43624
- *   PROPER_LP_PERTURB               1e-6                   lp.h line 46356
- *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 46371
- *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 46374
- *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 46377
- *   PROPER_LP_SING_TOL              1e-11                  lp.h line 46380
- *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 46383
- *   PROPER_LP_MAX_ROWS              100000                 lp.h line 46399
- *   PROPER_LP_MAX_KERNEL            2000                   lp.h line 46402
- *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 46405
- *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 46410
- *   PROPER_LP_SCALE_PASSES          6                      lp.h line 46414
- *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 46421
- *   PROPER_LP_VERIFY_FLOOR          1e-4                   lp.h line 46437
- *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 46440
- *   PROPER_LP_COND_TOL              1e-9                   lp.h line 46446
- *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 46451
- *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 49088
- *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 49569
- *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 49573
- *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 49577
- *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 49584
- *   PROPER_QN_RESUM_EVERY           256                    qn.h line 49589
- *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 49659
- *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 49662
- *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 49713
- *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 49716
- *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 49719
- *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 49753
- *   PROPER_QN_LAD_KEEP              2                      qn.h line 50797
- *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 50800
- *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 50803
- *   PROPER_SIM_BUCKETS              200                    sim.h line 51996
- *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 52001
- *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 52005
- *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 52009
- *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 52013
- *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 52017
- *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 52021
- *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 52130
- *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 52422
- *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 56781
- *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 56786
- *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 56792
- *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 56796
+ *   PROPER_EXACT_MAX_LIMBS          (1u << 20)             exact.h line 18161
+ *   PROPER_EXACT_MAX_EXP10          100000                 exact.h line 18167
+ *   PROPER_EXACT_MAX_STEPS          1000ul                 exact.h line 18175
+ *   PROPER_EXACT_MAX_POWER          1000                   exact.h line 18180
+ *   PROPER_EXACT_MAX_TERMS          100000                 exact.h line 18185
+ *   PROPER_EXACT_MAX_GCD_WORK       1000000000ull          exact.h line 18195
+ *   PROPER_EXACT_MAX_WORK           30000000000ull         exact.h line 18207
+ *   PROPER_EXACT_MAX_STATES         1000000                exact.h line 18212
+ *   PROPER_EXACT_MAX_ENTRIES        20000000u              exact.h line 18219
+ *   PROPER_EXACT_MOD_MAX_DEG        65536u                 exact.h line 20162
+ *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 22665
+ *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 22671
+ *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 22678
+ *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 22683
+ *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 22694
+ *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 22701
+ *   PROPER_LTL_MAX_JUMP_UNTILS      12                     ltl.h line 22708
+ *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 22714
+ *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 26199
+ *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 26204
+ *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 26209
+ *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 26214
+ *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 26219
+ *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 26819
+ *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 30101
+ *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 30702
+ *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 33113
+ *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 35055
+ *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 35058
+ *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 36567
+ *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 36570
+ *   PROPER_ANNOT_CORR               0.99                   annot.h line 38000
+ *   PROPER_ANNOT_R2                 0.9                    annot.h line 38004
+ *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 38008
+ *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 38012
+ *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 38016
+ *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 38020
+ *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 38026
+ *   PROPER_ANNOT_CUTS               32                     annot.h line 38030
+ *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 38034
+ *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 38038
+ *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 38042
+ *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 38047
+ *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 38051
+ *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 38055
+ *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 38059
+ *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 38064
+ *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 38068
+ *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 38300
+ *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 38374
+ *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 38485
+ *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 38489
+ *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 40345
+ *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 40349
+ *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 43635
+ *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 43640
+ *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 43648
+ *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 43652
+ *   PROPER_LP_PERTURB               1e-6                   lp.h line 46384
+ *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 46399
+ *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 46402
+ *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 46405
+ *   PROPER_LP_SING_TOL              1e-11                  lp.h line 46408
+ *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 46411
+ *   PROPER_LP_MAX_ROWS              100000                 lp.h line 46427
+ *   PROPER_LP_MAX_KERNEL            2000                   lp.h line 46430
+ *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 46433
+ *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 46438
+ *   PROPER_LP_SCALE_PASSES          6                      lp.h line 46442
+ *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 46449
+ *   PROPER_LP_VERIFY_FLOOR          1e-4                   lp.h line 46465
+ *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 46468
+ *   PROPER_LP_COND_TOL              1e-9                   lp.h line 46474
+ *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 46479
+ *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 49116
+ *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 49597
+ *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 49601
+ *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 49605
+ *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 49612
+ *   PROPER_QN_RESUM_EVERY           256                    qn.h line 49617
+ *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 49687
+ *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 49690
+ *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 49741
+ *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 49744
+ *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 49747
+ *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 49781
+ *   PROPER_QN_LAD_KEEP              2                      qn.h line 50825
+ *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 50828
+ *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 50831
+ *   PROPER_SIM_BUCKETS              200                    sim.h line 52024
+ *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 52029
+ *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 52033
+ *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 52037
+ *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 52041
+ *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 52045
+ *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 52049
+ *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 52158
+ *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 52450
+ *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 56809
+ *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 56814
+ *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 56820
+ *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 56824
  *
  * THREAD SAFETY
  *   No global or thread-local mutable state. Objects are not locked: two
@@ -17324,9 +17324,11 @@ static int proper__dtmc_sta_value(const proper__dtmc_reader *r, const char **pp,
     return PROPER_OK;
 }
 
-/* A state line "STATE:(v1,...,vn)" into row STATE of vals. */
+/* A state line "STATE:(v1,...,vn)": the state into *state, the values
+ * into row[0..n). */
 static int proper__dtmc_sta_line(const proper__dtmc_reader *r, const proper_dtmc *m, char **names, size_t n,
-                                 unsigned char *kind, unsigned char *seen, int32_t *vals, proper_error *err) {
+                                 unsigned char *kind, unsigned char *seen, uint32_t *state, int32_t *row,
+                                 proper_error *err) {
     const char *p = r->text, *at = proper__dtmc_skip_blanks(r->text, r->end);
     uint64_t s;
     size_t v;
@@ -17334,11 +17336,12 @@ static int proper__dtmc_sta_line(const proper__dtmc_reader *r, const proper_dtmc
     if ((rc = proper__dtmc_read_uint_colon(r, &p, m->n_states - 1, &s, err))) return rc;
     if (seen[s]) return proper__dtmc_reader_error(r, err, at, PROPER_EPARSE, "state %llu is listed twice", (unsigned long long)s);
     seen[s] = 1;
+    *state = (uint32_t)s;
     p = proper__dtmc_skip_blanks(p, r->end);
     if (p == r->end || *p != '(') return proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, "expected '(' after the state number");
     p++;
     for (v = 0; v < n; v++) {
-        if ((rc = proper__dtmc_sta_value(r, &p, names[v], &kind[v], &vals[(size_t)s * n + v], err))) return rc;
+        if ((rc = proper__dtmc_sta_value(r, &p, names[v], &kind[v], &row[v], err))) return rc;
         p = proper__dtmc_skip_blanks(p, r->end);
         if (p == r->end || *p != (v + 1 < n ? ',' : ')'))
             return proper__dtmc_reader_error(r, err, p, PROPER_EPARSE, v + 1 < n ? "expected ',' and %zu more values"
@@ -17354,12 +17357,24 @@ static int proper__dtmc_sta_line(const proper__dtmc_reader *r, const proper_dtmc
     return proper__dtmc_line_done(r, p, err);
 }
 
+/* The rows of a .sta as read (rows[i * n ..], of state order[i]) in state
+ * order, as proper_dtmc_set_valuations takes them. Reading in file order
+ * keeps memory in proportion to the file: a header of a million names over
+ * a large model allocates nothing until its values are there. */
+static int32_t *proper__dtmc_sta_by_state(const int32_t *rows, const uint32_t *order, uint32_t n_states, size_t n) {
+    int32_t *vals = (int32_t *)proper_calloc(n ? n * n_states : 1, sizeof *vals);
+    uint32_t i;
+    if (!vals) return NULL;
+    for (i = 0; i < n_states; i++) memcpy(vals + (size_t)order[i] * n, rows + (size_t)i * n, n * sizeof *vals);
+    return vals;
+}
+
 static int proper__dtmc_parse_sta(proper_dtmc *m, proper__dtmc_reader *r, proper_error *err) {
     char **names = NULL;
-    size_t n = 0, cells, v;
+    size_t n = 0, v, rows_cap = 0, order_cap = 0;
     unsigned char *kind = NULL, *seen = NULL;
-    int32_t *vals = NULL;
-    uint32_t s;
+    int32_t *rows = NULL, *vals = NULL;
+    uint32_t *order = NULL, count = 0, s;
     int rc;
     if (!m->n_states) return proper_error_set(err, PROPER_ESTATE, r->name, 0, 0, "valuations for a model without states");
     if ((rc = proper__dtmc_next_content_line(r, err)) <= 0) {
@@ -17367,14 +17382,21 @@ static int proper__dtmc_parse_sta(proper_dtmc *m, proper__dtmc_reader *r, proper
         return rc;
     }
     if ((rc = proper__dtmc_sta_header(r, &names, &n, err))) goto done;
-    if (proper_size_mul(n ? n : 1, m->n_states, &cells) ||
-        !(vals = (int32_t *)proper_calloc(cells, sizeof *vals)) || !(kind = (unsigned char *)proper_calloc(n + 1, 1)) ||
-        !(seen = (unsigned char *)proper_calloc(m->n_states, 1))) {
-        rc = proper_error_set(err, PROPER_ENOMEM, r->name, r->line, 0, "out of memory");
-        goto done;
+    if (!(kind = (unsigned char *)proper_calloc(n + 1, 1)) || !(seen = (unsigned char *)proper_calloc(m->n_states, 1)))
+        goto nomem;
+    while ((rc = proper__dtmc_next_content_line(r, err)) == 1) {
+        if (count == m->n_states) { /* the line's state number is out of range or repeated */
+            uint32_t ignored;
+            rc = proper__dtmc_sta_line(r, m, names, 0, kind, seen, &ignored, NULL, err);
+            goto done;
+        }
+        if (proper_reserve(&rows, &rows_cap, ((size_t)count + 1) * (n ? n : 1), sizeof *rows) ||
+            proper_reserve(&order, &order_cap, (size_t)count + 1, sizeof *order))
+            goto nomem;
+        if ((rc = proper__dtmc_sta_line(r, m, names, n, kind, seen, &order[count], rows + (size_t)count * n, err)))
+            goto done;
+        count++;
     }
-    while ((rc = proper__dtmc_next_content_line(r, err)) == 1)
-        if ((rc = proper__dtmc_sta_line(r, m, names, n, kind, seen, vals, err))) goto done;
     if (rc < 0) goto done;
     for (s = 0; s < m->n_states && seen[s]; s++) continue;
     if (s < m->n_states) {
@@ -17382,10 +17404,16 @@ static int proper__dtmc_parse_sta(proper_dtmc *m, proper__dtmc_reader *r, proper
                               (unsigned)s, (unsigned)m->n_states);
         goto done;
     }
+    if (!(vals = proper__dtmc_sta_by_state(rows, order, m->n_states, n))) goto nomem;
     for (v = 0; v < n; v++) kind[v] = kind[v] == 2;
     rc = proper_dtmc_set_valuations(m, (const char *const *)names, kind, n, vals, err);
+    goto done;
+nomem:
+    rc = proper_error_set(err, PROPER_ENOMEM, r->name, r->line, 0, "out of memory");
 done:
     proper__dtmc_free_names(names, n);
+    PROPER_FREE(rows);
+    PROPER_FREE(order);
     PROPER_FREE(vals);
     PROPER_FREE(kind);
     PROPER_FREE(seen);
