@@ -30,10 +30,12 @@
 # initial states end by end), the largest relative differences, whether the
 # -exportrows files give the same values, proper's summed times on each
 # input, and notes. docs/crosscheck-results.md quotes this output.
-# With STA=1 in the environment nothing is rewritten: the properties go as
-# written (the file's labels with them) to PRISM, to proper on the .pm, and
-# to proper on the explicit files with their .sta (--sta), which is what
-# lets the properties name variables.
+# With STA=1 in the environment no state formula becomes a label: the
+# properties go as written (the file's labels with them, the model's
+# constants and formulas, which explicit files do not carry, replaced by
+# their values and bodies) to PRISM, to proper on the .pm, and to proper on
+# the explicit files with their .sta (--sta), which lets the properties
+# name variables.
 # PRISM_BINARY defaults to PRISM_TREE/prism/bin/prism; PATTERN (a grep
 # pattern) keeps only the runs whose line matches it. Needs python3.
 # With --suite: every DTMC and CTMC of PRISM's regression suite
@@ -145,9 +147,11 @@ def strip_comments(s):
 given = dict(kv.split("=", 1) for kv in consts.split(",") if "=" in kv)
 model_text = open(os.path.join(ex, model)).read()
 props_text = strip_comments(open(os.path.join(ex, props)).read())
-model_consts = {}
+model_consts, model_formulas = {}, {}
 for m in re.finditer(r'\bconst\s+(?:int\s+|double\s+|bool\s+)?([A-Za-z_]\w*)\s*(?:=\s*([^;]+))?;', strip_comments(model_text)):
     model_consts[m.group(1)] = given.get(m.group(1), m.group(2))
+for m in re.finditer(r'\bformula\s+([A-Za-z_]\w*)\s*=\s*([^;]+);', strip_comments(model_text)):
+    model_formulas[m.group(1)] = m.group(2)
 props_consts, decls, labels_moved = {}, [], []
 for m in re.finditer(r'\b(const|label|formula)\b[^;]*;', props_text):
     d = m.group(0)
@@ -305,13 +309,18 @@ def reward_of(toks):
             return 0
     return None
 
+# STA=1: what explicit files do not carry, the model's constants and formulas
+model_names = {k: v for k, v in list(model_consts.items()) + list(model_formulas.items()) if k not in props_consts}
+as_written = lambda s: text(substitute(tokens(s), model_names))
+if with_sta:
+    labels_moved = [as_written(d) for d in labels_moved]
 body = re.sub(r'\b(const|label|formula)\b[^;]*;', '', props_text)
 originals = [p.strip() for line in body.split("\n") for p in line.split(";") if p.strip()]
 rewritten, skipped = [], []
 for p in originals:
     try:
         toks = tokens(p)
-        rewritten.append((p if with_sta else text(rewrite(toks)), reward_of(toks)))
+        rewritten.append((as_written(p) if with_sta else text(rewrite(toks)), reward_of(toks)))
     except Skip as e:
         skipped.append(str(e))
     except (ValueError, IndexError):
