@@ -3097,6 +3097,42 @@ static int proper__dtmc_lin_accept_direct(proper__dtmc_lin *L, uint32_t k, uint3
                             "1e15 steps)", (unsigned)sz);
 }
 
+/* A component of one state s without edges inside it but its self-loop:
+ * x = c / d, d = 1 - a_ss, one division. Its bound: the inherited error
+ * scaled by 1/d, the rounding of c (at most (k + 2) u |terms|), of d and of
+ * the quotient; with the model's own rounding, c within dl mag and d within
+ * dl a_ss. A sound solve refuses when its own part (without the inherited
+ * error) is above PROPER_DTMC_FLOOR_FACTOR x rel_precision of |x|, as the
+ * other components do: a self-loop of 1 - 2e-14 stated to within 1e-16
+ * leaves d known to 1% (fuzz_explicit's finding, where a CTMC's self-loop
+ * rate 3.3e16 reached its embedded chain and an absorption probability
+ * came out as 1.0014 with rc 0 at rel_precision 1e-12). */
+static int proper__dtmc_lin_single(proper__dtmc_lin *L, uint32_t first, proper_error *err) {
+    uint32_t s = L->sccs.order[first];
+    uint64_t terms = L->g->row[s + 1] - L->g->row[s] + 2;
+    double v = L->c[0] / L->d[0], ud = DBL_EPSILON / 2.0, dl = proper__dtmc_model_factor(L->o.model_rel_error), own;
+    L->x[s] = v;
+    if (dl > 0.0) {
+        double ds = (1.0 - L->d[0]) * dl * (1.0 + 4.0 * ud) + ud, lo = (L->d[0] - ds) * (1.0 - 2.0 * ud);
+        own = lo > 0.0 ? ((((double)terms * ud + dl) * L->mag[0] + fabs(v) * ds) / lo + 3.0 * ud * fabs(v)) *
+                             (1.0 + 8.0 * ud)
+                       : INFINITY;
+        L->errb[s] = lo > 0.0 ? own + (1.0 + dl) * L->ein[0] / lo * (1.0 + 8.0 * ud) : INFINITY;
+    } else {
+        own = ((double)terms * ud * L->mag[0] / L->d[0] + 3.0 * ud * fabs(v)) * (1.0 + 4.0 * ud);
+        L->errb[s] = own + L->ein[0] / L->d[0] * (1.0 + 4.0 * ud);
+    }
+    if (L->st && L->d[0] != 1.0) L->st->n_cyclic++;
+    if (L->o.sound && !(own <= PROPER_DTMC_FLOOR_FACTOR * L->o.rel_precision * fabs(v)))
+        return proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0,
+                                "could not prove relative precision %g for state %u: its self-loop keeps it with "
+                                "probability %.17g, and 1 minus that is known only to within %.3g relative (the "
+                                "model's own rounding); ask for a coarser precision",
+                                L->o.rel_precision, (unsigned)s, 1.0 - L->d[0],
+                                dl > 0.0 ? ((1.0 - L->d[0]) * dl + ud) / L->d[0] : ud / L->d[0]);
+    return PROPER_OK;
+}
+
 /* Solve component k; results go to x, error bounds to errb. */
 static int proper__dtmc_lin_component(proper__dtmc_lin *L, uint32_t k, proper_error *err) {
     uint32_t sz, i, bl = 0, bu = 0, first = L->sccs.start[k];
@@ -3114,24 +3150,7 @@ static int proper__dtmc_lin_component(proper__dtmc_lin *L, uint32_t k, proper_er
             return proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0,
                                     "state %u can never leave its self-loop: the system is singular", (unsigned)s);
         }
-    if (sz == 1 && nnz == 0) {
-        /* one division: the inherited error scaled by 1/d, the rounding of
-         * c (at most (k + 2) u |terms|), of d = 1 - a_ss and of the quotient */
-        uint32_t s = L->sccs.order[first];
-        uint64_t terms = L->g->row[s + 1] - L->g->row[s] + 2;
-        double v = L->c[0] / L->d[0], ud = DBL_EPSILON / 2.0, dl = proper__dtmc_model_factor(L->o.model_rel_error);
-        L->x[s] = v;
-        if (dl > 0.0) { /* the model's own rounding: c within dl mag, d = 1 - a_ss within dl a_ss */
-            double ds = (1.0 - L->d[0]) * dl * (1.0 + 4.0 * ud) + ud, lo = (L->d[0] - ds) * (1.0 - 2.0 * ud);
-            L->errb[s] = lo > 0.0 ? (((1.0 + dl) * L->ein[0] + ((double)terms * ud + dl) * L->mag[0] +
-                                      fabs(v) * ds) / lo + 3.0 * ud * fabs(v)) * (1.0 + 8.0 * ud)
-                                  : INFINITY;
-        } else {
-            L->errb[s] = ((L->ein[0] + (double)terms * ud * L->mag[0]) / L->d[0] + 3.0 * ud * fabs(v)) * (1.0 + 4.0 * ud);
-        }
-        if (st && L->d[0] != 1.0) st->n_cyclic++;
-        return PROPER_OK;
-    }
+    if (sz == 1 && nnz == 0) return proper__dtmc_lin_single(L, first, err);
     if (st) st->n_cyclic++;
     for (i = 0; i < sz; i++)
         for (e = L->lrow[i]; e < L->lrow[i + 1]; e++) {
@@ -3258,6 +3277,82 @@ static int proper__dtmc_refuse_ctmc(const proper_dtmc *m, const char *what, prop
     return PROPER_OK;
 }
 
+/* The options the solves on a CTMC's derived chains take: their
+ * entries are rounded from the rates (R(s,t)/E(s) with E(s) a sum of at
+ * most d rates: d + 1 roundings; R(s,t)/q likewise), so the rounding is
+ * stated as model_rel_error, on top of the rates' own (twice: a quotient of
+ * two rates). Without it a stiff chain's absorption probability came out
+ * as 1.0000159 with a "proven" bound of 7e-16 (fuzz_explicit's finding,
+ * tests/corpus/explicit/fuzz_stiff_ctmc_rounding); with it the solve
+ * proves what it can or refuses. */
+static proper_dtmc_solve_opts proper__dtmc_ctmc_derived_opts(const proper_dtmc *m, const proper_dtmc_solve_opts *opts) {
+    proper_dtmc_solve_opts o = opts ? *opts : proper_dtmc_solve_opts_default();
+    double d = 0.0, delta = o.model_rel_error > 0.0 ? o.model_rel_error : 0.0;
+    uint32_t s;
+    for (s = 0; s < m->n_states; s++)
+        if ((double)(m->row[s + 1] - m->row[s]) > d) d = (double)(m->row[s + 1] - m->row[s]);
+    o.model_rel_error = (2.0 * delta / (1.0 - delta) + (d + 2.0) * DBL_EPSILON / 2.0) * (1.0 + 4.0 * DBL_EPSILON);
+    return o;
+}
+
+/* The jump chain of a CTMC, on which its path probabilities, absorption
+ * and expected rewards are solved: the embedded chain without self-loops,
+ * P(s,t) = R(s,t)/E'(s) with E'(s) the rate of leaving s (a state whose
+ * only transition is a self-loop keeps it, with probability 1). A
+ * self-loop does not change where the CTMC goes next, but in the embedded
+ * chain one of rate 3.3e16 beside rates near 1 made P(s,s) = 1 - 2.2e-14,
+ * whose complement the solve recovered from doubles: P=? [ F ] came out as
+ * 1.0014 with a "proven" bound of 9e-16 (fuzz_explicit's finding,
+ * tests/corpus/explicit/fuzz_ctmc_self_loop). Only the structure, the
+ * probabilities and the initial state(s) are set; orig (may be NULL) gets
+ * a fresh array: each transition's index in m. */
+static int proper__dtmc_jump_chain(const proper_dtmc *m, proper_dtmc *out, uint64_t **orig, proper_error *err) {
+    proper_dtmc c;
+    uint64_t k, n = 0, at = 0, *from = NULL;
+    uint32_t s;
+    int rc;
+    proper_dtmc_init(&c);
+    for (s = 0; s < m->n_states; s++) {
+        uint64_t leave = 0;
+        for (k = m->row[s]; k < m->row[s + 1]; k++) leave += m->col[k] != s;
+        n += leave ? leave : m->row[s + 1] - m->row[s];
+    }
+    c.kind = PROPER_DTMC_KIND_DTMC;
+    c.n_states = m->n_states;
+    c.n_trans = n;
+    c.init = m->init;
+    c.row = (uint64_t *)proper_calloc((size_t)m->n_states + 1, sizeof *c.row);
+    c.col = (uint32_t *)proper_calloc(n ? (size_t)n : 1, sizeof *c.col);
+    c.prob = (double *)proper_calloc(n ? (size_t)n : 1, sizeof *c.prob);
+    from = (uint64_t *)proper_calloc(n ? (size_t)n : 1, sizeof *from);
+    if (!c.row || !c.col || !c.prob || !from) {
+        rc = proper__dtmc_nomem(err);
+        goto fail;
+    }
+    if (m->init_dist && (rc = proper_dtmc_set_init_dist(&c, m->init_dist, err))) goto fail;
+    for (s = 0; s < m->n_states; s++) {
+        double leave = 0.0;
+        for (k = m->row[s]; k < m->row[s + 1]; k++)
+            if (m->col[k] != s) leave += m->prob[k];
+        for (k = m->row[s]; k < m->row[s + 1]; k++)
+            if (m->col[k] != s || leave == 0.0) {
+                c.col[at] = m->col[k];
+                c.prob[at] = leave > 0.0 ? m->prob[k] / leave : 1.0;
+                from[at++] = k;
+            }
+        c.row[s + 1] = at;
+    }
+    if (orig) *orig = from;
+    else PROPER_FREE(from);
+    proper_dtmc_free(out);
+    *out = c;
+    return PROPER_OK;
+fail:
+    PROPER_FREE(from);
+    proper_dtmc_free(&c);
+    return rc;
+}
+
 PROPER_API int proper_dtmc_prob_until(const proper_dtmc *m, const proper_bitset *phi1, const proper_bitset *phi2,
                                       const proper_dtmc_solve_opts *opts, double *x,
                                       proper_dtmc_solve_stats *stats, proper_error *err) {
@@ -3267,11 +3362,12 @@ PROPER_API int proper_dtmc_prob_until(const proper_dtmc *m, const proper_bitset 
     int rc;
     if (stats) memset(stats, 0, sizeof *stats);
     if ((rc = proper__dtmc_check_set(m, phi1, "phi1", err)) || (rc = proper__dtmc_check_set(m, phi2, "phi2", err))) return rc;
-    if (m->kind == PROPER_DTMC_KIND_CTMC) { /* the embedded chain has the same path probabilities */
+    if (m->kind == PROPER_DTMC_KIND_CTMC) { /* the jump chain has the same path probabilities */
         proper_dtmc e;
+        proper_dtmc_solve_opts o = proper__dtmc_ctmc_derived_opts(m, opts);
         proper_dtmc_init(&e);
-        if ((rc = proper_dtmc_embedded(m, &e, err))) return rc;
-        rc = proper_dtmc_prob_until(&e, phi1, phi2, opts, x, stats, err);
+        if ((rc = proper__dtmc_jump_chain(m, &e, NULL, err))) return rc;
+        rc = proper_dtmc_prob_until(&e, phi1, phi2, &o, x, stats, err);
         proper_dtmc_free(&e);
         return rc;
     }
@@ -3704,29 +3800,45 @@ static double proper__dtmc_step_reward(const proper_dtmc *m, const proper_dtmc_r
     return v;
 }
 
-/* R=? [ F phi ] on a CTMC: on the embedded chain, each visit to s earns the
- * state reward rate times the mean sojourn 1/E(s), plus the transition
- * reward of the jump taken. */
+/* R=? [ F phi ] on a CTMC: on the jump chain (proper__dtmc_jump_chain),
+ * each visit to s earns the state reward rate times the mean sojourn
+ * 1/E'(s) (E' the rate of leaving s), the transition reward of its
+ * self-loop times the loop's expected firings R(s,s)/E'(s), and the
+ * transition reward of the jump taken. */
 static int proper__dtmc_ctmc_reward_reach(const proper_dtmc *m, const proper_dtmc_reward *r, const proper_bitset *phi,
                                           const proper_dtmc_solve_opts *opts, double *x,
                                           proper_dtmc_solve_stats *stats, proper_error *err) {
     proper_dtmc e;
-    proper_dtmc_reward scaled;
-    double *rate = NULL;
+    proper_dtmc_reward per_visit;
+    proper_dtmc_solve_opts o = proper__dtmc_ctmc_derived_opts(m, opts);
+    double *state = NULL, *trans = NULL;
+    uint64_t *orig = NULL, k;
     uint32_t s;
     int rc;
     proper_dtmc_init(&e);
-    if ((rc = proper_dtmc_embedded(m, &e, err))) return rc;
-    scaled = *r;
-    if (r->state) {
-        rate = (double *)proper_calloc(m->n_states ? m->n_states : 1, sizeof *rate);
-        if (!rate) { proper_dtmc_free(&e); return proper__dtmc_nomem(err); }
-        proper_dtmc_exit_rates(m, rate);
-        for (s = 0; s < m->n_states; s++) rate[s] = r->state[s] / rate[s];
-        scaled.state = rate;
+    if ((rc = proper__dtmc_jump_chain(m, &e, &orig, err))) return rc;
+    per_visit = *r;
+    state = (double *)proper_calloc(m->n_states ? m->n_states : 1, sizeof *state);
+    if (r->trans) trans = (double *)proper_calloc(e.n_trans ? (size_t)e.n_trans : 1, sizeof *trans);
+    if (!state || (r->trans && !trans)) { rc = proper__dtmc_nomem(err); goto done; }
+    for (s = 0; s < m->n_states; s++) {
+        double leave = 0.0, loop = 0.0;
+        for (k = m->row[s]; k < m->row[s + 1]; k++) {
+            if (m->col[k] != s) leave += m->prob[k];
+            else if (r->trans) loop = m->prob[k] * r->trans[k];
+        }
+        if (leave == 0.0) leave = 1.0; /* absorbing: never left, earns nothing it can reach phi by */
+        state[s] = ((r->state ? r->state[s] : 0.0) + loop) / leave;
     }
-    rc = proper_dtmc_reward_reach(&e, &scaled, phi, opts, x, stats, err);
-    PROPER_FREE(rate);
+    if (trans)
+        for (k = 0; k < e.n_trans; k++) trans[k] = m->col[orig[k]] == e.col[k] ? r->trans[orig[k]] : 0.0;
+    per_visit.state = state;
+    per_visit.trans = trans;
+    rc = proper_dtmc_reward_reach(&e, &per_visit, phi, &o, x, stats, err);
+done:
+    PROPER_FREE(state);
+    PROPER_FREE(trans);
+    PROPER_FREE(orig);
     proper_dtmc_free(&e);
     return rc;
 }
@@ -4463,24 +4575,6 @@ static int proper__dtmc_steady_mean(const proper_dtmc *m, const double *f, const
  * solve on it gave a long-run probability of 1.0009 (found by fuzzing; the
  * value is 1 - 2.3e-14); the embedded chain's entries R(s,t)/E(s) are
  * rounded once each. */
-/* The options the long-run solves of a CTMC's derived chains take: their
- * entries are rounded from the rates (R(s,t)/E(s) with E(s) a sum of at
- * most d rates: d + 1 roundings; R(s,t)/q likewise), so the rounding is
- * stated as model_rel_error, on top of the rates' own (twice: a quotient of
- * two rates). Without it a stiff chain's absorption probability came out
- * as 1.0000159 with a "proven" bound of 7e-16 (fuzz_explicit's finding,
- * tests/corpus/explicit/fuzz_stiff_ctmc_rounding); with it the solve
- * proves what it can or refuses. */
-static proper_dtmc_solve_opts proper__dtmc_ctmc_derived_opts(const proper_dtmc *m, const proper_dtmc_solve_opts *opts) {
-    proper_dtmc_solve_opts o = opts ? *opts : proper_dtmc_solve_opts_default();
-    double d = 0.0, delta = o.model_rel_error > 0.0 ? o.model_rel_error : 0.0;
-    uint32_t s;
-    for (s = 0; s < m->n_states; s++)
-        if ((double)(m->row[s + 1] - m->row[s]) > d) d = (double)(m->row[s + 1] - m->row[s]);
-    o.model_rel_error = (2.0 * delta / (1.0 - delta) + (d + 2.0) * DBL_EPSILON / 2.0) * (1.0 + 4.0 * DBL_EPSILON);
-    return o;
-}
-
 static int proper__dtmc_ctmc_steady_mean(const proper_dtmc *m, const double *f, const proper_dtmc_solve_opts *opts,
                                          double *x, proper_dtmc_solve_stats *st, proper_error *err) {
     proper_dtmc u, e;
@@ -4488,7 +4582,7 @@ static int proper__dtmc_ctmc_steady_mean(const proper_dtmc *m, const double *f, 
     int rc;
     proper_dtmc_init(&u);
     proper_dtmc_init(&e);
-    if (!(rc = proper_dtmc_uniformised(m, &u, NULL, err)) && !(rc = proper_dtmc_embedded(m, &e, err)))
+    if (!(rc = proper_dtmc_uniformised(m, &u, NULL, err)) && !(rc = proper__dtmc_jump_chain(m, &e, NULL, err)))
         rc = proper__dtmc_steady_mean_on(&u, &e, f, &o, x, st, err);
     proper_dtmc_free(&u);
     proper_dtmc_free(&e);
@@ -4660,7 +4754,7 @@ PROPER_API int proper_dtmc_steady_distribution_stats(const proper_dtmc *m, const
     o = proper__dtmc_ctmc_derived_opts(m, opts);
     proper_dtmc_init(&u);
     proper_dtmc_init(&e);
-    if (!(rc = proper_dtmc_uniformised(m, &u, NULL, err)) && !(rc = proper_dtmc_embedded(m, &e, err)))
+    if (!(rc = proper_dtmc_uniformised(m, &u, NULL, err)) && !(rc = proper__dtmc_jump_chain(m, &e, NULL, err)))
         rc = proper__dtmc_steady_distribution_on(&u, &e, &o, pi, stats, err);
     proper_dtmc_free(&u);
     proper_dtmc_free(&e);

@@ -1984,6 +1984,85 @@ static void test_parse_sta_errors(void) {
     }
 }
 
+/* A CTMC's self-loop does not change where it goes next: from 0 (self-loop
+ * rate L = 3.3e16, to 2 at b = 0.67, to 3 at a = 748.15; 2 goes on to the
+ * absorbing 1 at rate 11) state 3 is reached with probability a/(a+b), the
+ * time to absorption is 1/(a+b) + (b/(a+b))/11, and the self-loop fires
+ * L/(a+b) times on average. On the embedded chain with the self-loop,
+ * P(0,0) = 1 - 2.2e-14 and P=? [ F ] came out as 1.0014 with a "proven"
+ * bound of 9e-16 (fuzz_explicit's finding, tests/corpus/explicit/
+ * fuzz_ctmc_self_loop); the jump chain has no self-loop to subtract. */
+static void test_ctmc_self_loop_jump_chain(void) {
+    const char *tra = "4 6\n0 0 33314233340804840\n0 2 0.66666606666666595\n0 3 748.1528571428571\n1 1 1\n"
+                      "2 1 11\n3 3 1\n";
+    const char *srew = "4 2\n0 1\n2 1\n";
+    const char *trew = "4 2\n0 0 1\n0 3 5\n";
+    double L = 33314233340804840.0, b = 0.66666606666666595, a = 748.1528571428571, x[4];
+    double reach = a / (a + b), time = 1.0 / (a + b) + b / (a + b) / 11.0;
+    proper_dtmc m;
+    proper_error err;
+    proper_bitset three, end;
+    proper_dtmc_solve_stats st;
+    proper_dtmc_import_opts io = proper_dtmc_import_opts_default();
+    io.ctmc = 1;
+    proper_dtmc_init(&m);
+    proper_bitset_init(&three);
+    proper_bitset_init(&end);
+    CHECK_INT(proper_dtmc_parse_tra(&m, tra, strlen(tra), "loop.tra", &io, &err), 0);
+    CHECK_INT(proper_dtmc_parse_srew(&m, srew, strlen(srew), "loop.srew", "r", &err), 0);
+    CHECK_INT(proper_bitset_create(&three, 4, &err), 0);
+    CHECK_INT(proper_bitset_create(&end, 4, &err), 0);
+    proper_bitset_set(&three, 3);
+    proper_bitset_set(&end, 1);
+    proper_bitset_set(&end, 3);
+    CHECK_INT(proper_dtmc_prob_until(&m, NULL, &three, NULL, x, &st, &err), 0);
+    CHECK_ABS(x[0], reach, 1e-15);
+    CHECK(fabs(x[0] - reach) <= st.max_error + 1e-16 && st.max_error < 1e-12);
+    CHECK_INT(proper_dtmc_steady_stats(&m, &three, NULL, x, &st, &err), 0);
+    CHECK_ABS(x[0], reach, 1e-15);
+    CHECK_INT(proper_dtmc_reward_reach(&m, &m.rewards[0], &end, NULL, x, &st, &err), 0);
+    CHECK_REL(x[0], time, 1e-14);
+    /* transition rewards: 1 per firing of the self-loop, 5 for the jump to 3 */
+    CHECK_INT(proper_dtmc_parse_trew(&m, trew, strlen(trew), "loop.trew", "t", &err), 0);
+    if (m.n_rewards == 2) {
+        CHECK_INT(proper_dtmc_reward_reach(&m, &m.rewards[1], &end, NULL, x, &st, &err), 0);
+        CHECK_REL(x[0], L / (a + b) + 5.0 * reach, 1e-14);
+    }
+    proper_bitset_free(&three);
+    proper_bitset_free(&end);
+    proper_dtmc_free(&m);
+}
+
+/* A state whose self-loop keeps it with 1 - 2e-13 and that leaves for 1 or
+ * 2 with 1e-13 each, in a chain whose entries are stated to within 1e-15
+ * (model_rel_error): 1 minus the loop is known only to about 1%, so a
+ * sound solve of P=? [ F 1 ] (1/2 in the chain meant) refuses at 1e-12 and
+ * answers at 0.1 with a bound that covers 1/2. Before, this one-state
+ * component returned its 1% bound with rc 0 at any precision. */
+static void test_single_state_refuses_coarse_bound(void) {
+    const char *tra = "3 5\n0 0 0.9999999999998\n0 1 1e-13\n0 2 1e-13\n1 1 1\n2 2 1\n";
+    proper_dtmc m;
+    proper_error err;
+    proper_bitset one;
+    proper_dtmc_solve_stats st;
+    proper_dtmc_solve_opts so = proper_dtmc_solve_opts_default();
+    double x[3];
+    proper_dtmc_init(&m);
+    proper_bitset_init(&one);
+    CHECK_INT(proper_dtmc_parse_tra(&m, tra, strlen(tra), "s.tra", NULL, &err), 0);
+    CHECK_INT(proper_bitset_create(&one, 3, &err), 0);
+    proper_bitset_set(&one, 1);
+    so.model_rel_error = 1e-15;
+    so.rel_precision = 1e-12;
+    CHECK_INT(proper_dtmc_prob_until(&m, NULL, &one, &so, x, &st, &err), PROPER_ENOCONV);
+    CHECK_CONTAINS(err.message, "could not prove relative precision 1e-12 for state 0");
+    so.rel_precision = 0.1;
+    CHECK_INT(proper_dtmc_prob_until(&m, NULL, &one, &so, x, &st, &err), 0);
+    CHECK(fabs(x[0] - 0.5) <= st.max_error && st.max_error > 1e-4 && st.max_error < 0.1);
+    proper_bitset_free(&one);
+    proper_dtmc_free(&m);
+}
+
 static void test_explicit_bom(void) {
     const char *tra = "\xEF\xBB\xBF" "2 3\n0 0 0.5\n0 1 0.5\n1 1 1\n";
     const char *lab = "\xEF\xBB\xBF" "0=\"init\" 1=\"deadlock\" 2=\"goal\"\n0: 0\n1: 2\n";
@@ -4394,6 +4473,8 @@ int main(void) {
     RUN(test_explicit_row_scaling);
     RUN(test_ctmc_steady_stiff);
     RUN(test_ctmc_steady_rounding);
+    RUN(test_ctmc_self_loop_jump_chain);
+    RUN(test_single_state_refuses_coarse_bound);
     RUN(test_explicit_bom);
     RUN(test_parse_sta);
     RUN(test_parse_sta_errors);
