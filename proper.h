@@ -44,54 +44,54 @@
  * CONTENTS
  *   This manual, then each module with its own manual at its first line
  *   (line numbers are of this file):
- *     core.h      line   727  errors with file:line:col, allocation, growable
+ *     core.h      line   735  errors with file:line:col, allocation, growable
  *                             arrays, strings and a string builder, interning,
  *                             number parsing and shortest round-trip
  *                             formatting, bit sets, dense LU, RNG, alias
  *                             tables, file reading
- *     trace.h     line  1841  the trace format, its reader and writer, the
+ *     trace.h     line  1849  the trace format, its reader and writer, the
  *                             low-overhead per-thread recorder
- *     fft.h       line  3286  real-input FFT plans for power-of-two sizes
- *     stats.h     line  3994  normal/t/chi-square distributions, normal,
+ *     fft.h       line  3294  real-input FFT plans for power-of-two sizes
+ *     stats.h     line  4002  normal/t/chi-square distributions, normal,
  *                             t and Wilson intervals, simultaneous levels, KL,
  *                             chi-square and KS tests
- *     pmf.h       line  5071  discrete PMFs on a grid: samples, moments,
+ *     pmf.h       line  5079  discrete PMFs on a grid: samples, moments,
  *                             convolution, mixture, loops
- *     sre.h       line  6506  stochastic regular expressions: language,
+ *     sre.h       line  6514  stochastic regular expressions: language,
  *                             evaluation to a PMF, automaton -> SRE
- *     dtmc.h      line  9399  the one Markov-chain model (DTMC or CTMC):
+ *     dtmc.h      line  9407  the one Markov-chain model (DTMC or CTMC):
  *                             builder, direct and iterative solvers with
  *                             proven error bounds, CSL by uniformisation,
  *                             explicit/DRN/DOT/PRISM files
- *     exact.h     line 18062  big integers, rationals, rational functions;
+ *     exact.h     line 18164  big integers, rationals, rational functions;
  *                             exact and parametric solving by state elimination
- *     ltl.h       line 22568  LTL on DTMCs: refinement of the chain per
+ *     ltl.h       line 22670  LTL on DTMCs: refinement of the chain per
  *                             temporal subformula (Courcoubetis-Yannakakis),
  *                             co-safe LTL rewards by a DFA product, E/A[ltl],
  *                             Pmin/Pmax of LTL on interval models
- *     prism.h     line 25938  the PRISM language (DTMCs and CTMCs) and
+ *     prism.h     line 26040  the PRISM language (DTMCs and CTMCs) and
  *                             its property language, on top of dtmc.h
- *     synth.h     line 34952  annotated C/Java source -> parametric DTMC
+ *     synth.h     line 35054  annotated C/Java source -> parametric DTMC
  *                             (the PROPER method)
- *     estimate.h  line 36427  per-run count logs -> parameter
+ *     estimate.h  line 36529  per-run count logs -> parameter
  *                             intervals -> property interval
- *     annot.h     line 37796  probabilistic performance annotations
+ *     annot.h     line 37898  probabilistic performance annotations
  *                             (Freud): how a function's time or memory
  *                             depends on its input, fitted from call logs
- *     vlmc.h      line 43453  VLMC learning from location traces, Markov
+ *     vlmc.h      line 43555  VLMC learning from location traces, Markov
  *                             hull, steps to termination
- *     lp.h        line 46196  linear programs: CPLEX LP files, a native
+ *     lp.h        line 46298  linear programs: CPLEX LP files, a native
  *                             simplex, a box-constrained QP
- *     qn.h        line 49506  closed queueing networks: simulation, mean
+ *     qn.h        line 49608  closed queueing networks: simulation, mean
  *                             field, MVA, the exact CTMC, rates and routing
  *                             learned by LP/QP
- *     sim.h       line 51877  discrete-event simulation of multithreaded
+ *     sim.h       line 51979  discrete-event simulation of multithreaded
  *                             programs (Tarvo & Reiss): queues, thread pools,
  *                             CPUs, locks, I/O
- *     backend.h   line 56731  external engines behind one interface:
+ *     backend.h   line 56833  external engines behind one interface:
  *                             plugins, registry, subprocess runner
  *     backend_native.h
- *                 line 57671  proper's own engines (prism.h, dtmc.h,
+ *                 line 57773  proper's own engines (prism.h, dtmc.h,
  *                             lp.h) as the backend "native"
  *   The adapters for PRISM, Storm and glpsol are separate headers in
  *   backends/ of the source tree; they are not part of proper.h.
@@ -139,152 +139,152 @@
  *                           time of the implementation file (see README).
  *   Tunables: each is defined only if not already defined, so it can be set
  *   before the include; its meaning is the comment above it at the given line.
- *   PROPER_MAX_FILE_BYTES           ((size_t)1 << 30)      core.h line 1030
- *   PROPER_TRACE_NAME_MAX           255                    trace.h line 1992
- *   PROPER_TRACE_LOOP_MAX           1048576                trace.h line 2001
- *   PROPER_FFT_BLOCK                4096                   fft.h line 3403
- *   PROPER_STATS_SERIES_EPS         1e-16                  stats.h line 4033
- *   PROPER_STATS_SERIES_MAX_ITER    1000000                stats.h line 4039
- *   PROPER_STATS_ROOT_RTOL          4e-16                  stats.h line 4044
- *   PROPER_STATS_ROOT_MAX_ITER      400                    stats.h line 4047
- *   PROPER_STATS_PVALUE_FLOOR       1e-300                 stats.h line 4052
- *   PROPER_STATS_PROB_TOL           1e-9                   stats.h line 4056
- *   PROPER_STATS_CHI2_MIN_EXPECTED  5.0                    stats.h line 4061
- *   PROPER_PMF_SUM_TOL              1e-6                   pmf.h line 5162
- *   PROPER_PMF_WIDTH_RTOL           1e-9                   pmf.h line 5166
- *   PROPER_PMF_GRID_TOL             1e-6                   pmf.h line 5170
- *   PROPER_PMF_MAX_BINS             ((size_t)1 << 27)      pmf.h line 5175
- *   PROPER_PMF_MAX_INFERRED_BINS    ((size_t)1 << 20)      pmf.h line 5180
- *   PROPER_PMF_QUANTILE_TOL         1e-12                  pmf.h line 5185
- *   PROPER_PMF_HORNER_TOL           1e-18                  pmf.h line 5190
- *   PROPER_PMF_LOOP_SPLIT           64                     pmf.h line 5209
- *   PROPER_PMF_FFT_COST             6.0                    pmf.h line 5212
- *   PROPER_SRE_PROB_TOL             1e-9                   sre.h line 6691
- *   PROPER_SRE_MAX_NESTING          200                    sre.h line 6696
- *   PROPER_SRE_MAX_ITERATIONS       100000                 sre.h line 6701
- *   PROPER_SRE_DEFAULT_TRUNCATE_EPS 1e-12                  sre.h line 6705
- *   PROPER_SRE_DEFAULT_MARKOV_EPS   1e-12                  sre.h line 6709
- *   PROPER_SRE_DEFAULT_WIDTH        1.0                    sre.h line 6713
- *   PROPER_SRE_MAX_AUTOMATON_SIZE   1000000                sre.h line 6721
- *   PROPER_SRE_ROUNDING_RTOL        1e-3                   sre.h line 6727
- *   PROPER_DTMC_ROW_SUM_TOL         1e-6                   dtmc.h line 9608
- *   PROPER_DTMC_REL_PRECISION       1e-10                  dtmc.h line 9616
- *   PROPER_DTMC_FLOOR_FACTOR        100.0                  dtmc.h line 9624
- *   PROPER_DTMC_DENSE_MAX           256                    dtmc.h line 9629
- *   PROPER_DTMC_DIRECT_MAX          1024                   dtmc.h line 9640
- *   PROPER_DTMC_GTH_MAX             256                    dtmc.h line 9649
- *   PROPER_DTMC_BAND_MAX            64                     dtmc.h line 9657
- *   PROPER_DTMC_MAX_SWEEPS          1000000                dtmc.h line 9662
- *   PROPER_DTMC_CYCLE_MAX           256                    dtmc.h line 9673
- *   PROPER_DTMC_TRANSIENT_ACCURACY  1e-12                  dtmc.h line 9679
- *   PROPER_DTMC_MAX_POISSON_STEPS   1000000000UL           dtmc.h line 9687
- *   PROPER_DTMC_BOUND_CHECK_FROM    4096UL                 dtmc.h line 9695
- *   PROPER_DTMC_MAX_STEP_WORK       1e11                   dtmc.h line 9706
- *   PROPER_DTMC_PARAM_TIE           1e-12                  dtmc.h line 9714
- *   PROPER_DTMC_PARAM_MAX_ITER      10000UL                dtmc.h line 9717
- *   PROPER_DTMC_MAX_STATES          0xFFFFFFF0u            dtmc.h line 9722
- *   PROPER_EXACT_MAX_LIMBS          (1u << 20)             exact.h line 18161
- *   PROPER_EXACT_MAX_EXP10          100000                 exact.h line 18167
- *   PROPER_EXACT_MAX_STEPS          1000ul                 exact.h line 18175
- *   PROPER_EXACT_MAX_POWER          1000                   exact.h line 18180
- *   PROPER_EXACT_MAX_TERMS          100000                 exact.h line 18185
- *   PROPER_EXACT_MAX_GCD_WORK       1000000000ull          exact.h line 18195
- *   PROPER_EXACT_MAX_WORK           30000000000ull         exact.h line 18207
- *   PROPER_EXACT_MAX_STATES         1000000                exact.h line 18212
- *   PROPER_EXACT_MAX_ENTRIES        20000000u              exact.h line 18219
- *   PROPER_EXACT_MOD_MAX_DEG        65536u                 exact.h line 20162
- *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 22665
- *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 22671
- *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 22678
- *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 22683
- *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 22694
- *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 22701
- *   PROPER_LTL_MAX_JUMP_UNTILS      12                     ltl.h line 22708
- *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 22714
- *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 26199
- *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 26204
- *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 26209
- *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 26214
- *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 26219
- *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 26819
- *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 30101
- *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 30702
- *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 33113
- *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 35055
- *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 35058
- *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 36567
- *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 36570
- *   PROPER_ANNOT_CORR               0.99                   annot.h line 38000
- *   PROPER_ANNOT_R2                 0.9                    annot.h line 38004
- *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 38008
- *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 38012
- *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 38016
- *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 38020
- *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 38026
- *   PROPER_ANNOT_CUTS               32                     annot.h line 38030
- *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 38034
- *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 38038
- *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 38042
- *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 38047
- *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 38051
- *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 38055
- *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 38059
- *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 38064
- *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 38068
- *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 38300
- *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 38374
- *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 38485
- *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 38489
- *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 40345
- *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 40349
- *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 43635
- *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 43640
- *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 43648
- *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 43652
- *   PROPER_LP_PERTURB               1e-6                   lp.h line 46384
- *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 46399
- *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 46402
- *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 46405
- *   PROPER_LP_SING_TOL              1e-11                  lp.h line 46408
- *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 46411
- *   PROPER_LP_MAX_ROWS              100000                 lp.h line 46427
- *   PROPER_LP_MAX_KERNEL            2000                   lp.h line 46430
- *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 46433
- *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 46438
- *   PROPER_LP_SCALE_PASSES          6                      lp.h line 46442
- *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 46449
- *   PROPER_LP_VERIFY_FLOOR          1e-4                   lp.h line 46465
- *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 46468
- *   PROPER_LP_COND_TOL              1e-9                   lp.h line 46474
- *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 46479
- *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 49116
- *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 49597
- *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 49601
- *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 49605
- *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 49612
- *   PROPER_QN_RESUM_EVERY           256                    qn.h line 49617
- *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 49687
- *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 49690
- *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 49741
- *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 49744
- *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 49747
- *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 49781
- *   PROPER_QN_LAD_KEEP              2                      qn.h line 50825
- *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 50828
- *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 50831
- *   PROPER_SIM_BUCKETS              200                    sim.h line 52024
- *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 52029
- *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 52033
- *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 52037
- *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 52041
- *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 52045
- *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 52049
- *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 52158
- *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 52450
- *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 56809
- *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 56814
- *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 56820
- *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 56824
+ *   PROPER_MAX_FILE_BYTES           ((size_t)1 << 30)      core.h line 1038
+ *   PROPER_TRACE_NAME_MAX           255                    trace.h line 2000
+ *   PROPER_TRACE_LOOP_MAX           1048576                trace.h line 2009
+ *   PROPER_FFT_BLOCK                4096                   fft.h line 3411
+ *   PROPER_STATS_SERIES_EPS         1e-16                  stats.h line 4041
+ *   PROPER_STATS_SERIES_MAX_ITER    1000000                stats.h line 4047
+ *   PROPER_STATS_ROOT_RTOL          4e-16                  stats.h line 4052
+ *   PROPER_STATS_ROOT_MAX_ITER      400                    stats.h line 4055
+ *   PROPER_STATS_PVALUE_FLOOR       1e-300                 stats.h line 4060
+ *   PROPER_STATS_PROB_TOL           1e-9                   stats.h line 4064
+ *   PROPER_STATS_CHI2_MIN_EXPECTED  5.0                    stats.h line 4069
+ *   PROPER_PMF_SUM_TOL              1e-6                   pmf.h line 5170
+ *   PROPER_PMF_WIDTH_RTOL           1e-9                   pmf.h line 5174
+ *   PROPER_PMF_GRID_TOL             1e-6                   pmf.h line 5178
+ *   PROPER_PMF_MAX_BINS             ((size_t)1 << 27)      pmf.h line 5183
+ *   PROPER_PMF_MAX_INFERRED_BINS    ((size_t)1 << 20)      pmf.h line 5188
+ *   PROPER_PMF_QUANTILE_TOL         1e-12                  pmf.h line 5193
+ *   PROPER_PMF_HORNER_TOL           1e-18                  pmf.h line 5198
+ *   PROPER_PMF_LOOP_SPLIT           64                     pmf.h line 5217
+ *   PROPER_PMF_FFT_COST             6.0                    pmf.h line 5220
+ *   PROPER_SRE_PROB_TOL             1e-9                   sre.h line 6699
+ *   PROPER_SRE_MAX_NESTING          200                    sre.h line 6704
+ *   PROPER_SRE_MAX_ITERATIONS       100000                 sre.h line 6709
+ *   PROPER_SRE_DEFAULT_TRUNCATE_EPS 1e-12                  sre.h line 6713
+ *   PROPER_SRE_DEFAULT_MARKOV_EPS   1e-12                  sre.h line 6717
+ *   PROPER_SRE_DEFAULT_WIDTH        1.0                    sre.h line 6721
+ *   PROPER_SRE_MAX_AUTOMATON_SIZE   1000000                sre.h line 6729
+ *   PROPER_SRE_ROUNDING_RTOL        1e-3                   sre.h line 6735
+ *   PROPER_DTMC_ROW_SUM_TOL         1e-6                   dtmc.h line 9616
+ *   PROPER_DTMC_REL_PRECISION       1e-10                  dtmc.h line 9624
+ *   PROPER_DTMC_FLOOR_FACTOR        100.0                  dtmc.h line 9632
+ *   PROPER_DTMC_DENSE_MAX           256                    dtmc.h line 9637
+ *   PROPER_DTMC_DIRECT_MAX          1024                   dtmc.h line 9648
+ *   PROPER_DTMC_GTH_MAX             256                    dtmc.h line 9657
+ *   PROPER_DTMC_BAND_MAX            64                     dtmc.h line 9665
+ *   PROPER_DTMC_MAX_SWEEPS          1000000                dtmc.h line 9670
+ *   PROPER_DTMC_CYCLE_MAX           256                    dtmc.h line 9681
+ *   PROPER_DTMC_TRANSIENT_ACCURACY  1e-12                  dtmc.h line 9687
+ *   PROPER_DTMC_MAX_POISSON_STEPS   1000000000UL           dtmc.h line 9695
+ *   PROPER_DTMC_BOUND_CHECK_FROM    4096UL                 dtmc.h line 9703
+ *   PROPER_DTMC_MAX_STEP_WORK       1e11                   dtmc.h line 9714
+ *   PROPER_DTMC_PARAM_TIE           1e-12                  dtmc.h line 9722
+ *   PROPER_DTMC_PARAM_MAX_ITER      10000UL                dtmc.h line 9725
+ *   PROPER_DTMC_MAX_STATES          0xFFFFFFF0u            dtmc.h line 9730
+ *   PROPER_EXACT_MAX_LIMBS          (1u << 20)             exact.h line 18263
+ *   PROPER_EXACT_MAX_EXP10          100000                 exact.h line 18269
+ *   PROPER_EXACT_MAX_STEPS          1000ul                 exact.h line 18277
+ *   PROPER_EXACT_MAX_POWER          1000                   exact.h line 18282
+ *   PROPER_EXACT_MAX_TERMS          100000                 exact.h line 18287
+ *   PROPER_EXACT_MAX_GCD_WORK       1000000000ull          exact.h line 18297
+ *   PROPER_EXACT_MAX_WORK           30000000000ull         exact.h line 18309
+ *   PROPER_EXACT_MAX_STATES         1000000                exact.h line 18314
+ *   PROPER_EXACT_MAX_ENTRIES        20000000u              exact.h line 18321
+ *   PROPER_EXACT_MOD_MAX_DEG        65536u                 exact.h line 20264
+ *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 22767
+ *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 22773
+ *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 22780
+ *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 22785
+ *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 22796
+ *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 22803
+ *   PROPER_LTL_MAX_JUMP_UNTILS      12                     ltl.h line 22810
+ *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 22816
+ *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 26301
+ *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 26306
+ *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 26311
+ *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 26316
+ *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 26321
+ *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 26921
+ *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 30203
+ *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 30804
+ *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 33215
+ *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 35157
+ *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 35160
+ *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 36669
+ *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 36672
+ *   PROPER_ANNOT_CORR               0.99                   annot.h line 38102
+ *   PROPER_ANNOT_R2                 0.9                    annot.h line 38106
+ *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 38110
+ *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 38114
+ *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 38118
+ *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 38122
+ *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 38128
+ *   PROPER_ANNOT_CUTS               32                     annot.h line 38132
+ *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 38136
+ *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 38140
+ *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 38144
+ *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 38149
+ *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 38153
+ *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 38157
+ *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 38161
+ *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 38166
+ *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 38170
+ *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 38402
+ *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 38476
+ *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 38587
+ *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 38591
+ *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 40447
+ *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 40451
+ *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 43737
+ *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 43742
+ *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 43750
+ *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 43754
+ *   PROPER_LP_PERTURB               1e-6                   lp.h line 46486
+ *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 46501
+ *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 46504
+ *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 46507
+ *   PROPER_LP_SING_TOL              1e-11                  lp.h line 46510
+ *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 46513
+ *   PROPER_LP_MAX_ROWS              100000                 lp.h line 46529
+ *   PROPER_LP_MAX_KERNEL            2000                   lp.h line 46532
+ *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 46535
+ *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 46540
+ *   PROPER_LP_SCALE_PASSES          6                      lp.h line 46544
+ *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 46551
+ *   PROPER_LP_VERIFY_FLOOR          1e-4                   lp.h line 46567
+ *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 46570
+ *   PROPER_LP_COND_TOL              1e-9                   lp.h line 46576
+ *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 46581
+ *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 49218
+ *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 49699
+ *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 49703
+ *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 49707
+ *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 49714
+ *   PROPER_QN_RESUM_EVERY           256                    qn.h line 49719
+ *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 49789
+ *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 49792
+ *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 49843
+ *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 49846
+ *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 49849
+ *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 49883
+ *   PROPER_QN_LAD_KEEP              2                      qn.h line 50927
+ *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 50930
+ *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 50933
+ *   PROPER_SIM_BUCKETS              200                    sim.h line 52126
+ *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 52131
+ *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 52135
+ *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 52139
+ *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 52143
+ *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 52147
+ *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 52151
+ *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 52260
+ *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 52552
+ *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 56911
+ *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 56916
+ *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 56922
+ *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 56926
  *
  * THREAD SAFETY
  *   No global or thread-local mutable state. Objects are not locked: two
@@ -323,6 +323,14 @@
  *     it "infeasible" by 1e-16 with no column to enter, and the primal path
  *     called feasible LPs infeasible (sudoku.mod's relaxation, 7 of 12
  *     generated sudoku relaxations; never printed: no Farkas certificate).
+ *     dtmc: a CTMC's P [ U ], R [ F ] and long-run values are solved on its
+ *     jump chain (the embedded chain without self-loops; a self-loop's
+ *     transition reward counts per firing, R(s,s)/E'(s) per visit), stating
+ *     that chain's rounding from the rates: a self-loop of rate 3.3e16 made
+ *     the embedded chain's P(s,s) = 1 - 2.2e-14 and P=? [ F ] came out as
+ *     1.0014 (truth 0.99911) with a "proven" bound of 9e-16 (found by
+ *     fuzzing). A one-state component of a linear solve refuses a bound
+ *     above the precision, as larger ones do (it returned 3% at 1e-12).
  *   0.8.2  prism: proper_prism_props_standalone writes a properties text for a
  *     tool that gets the model as explicit files: constants as their values,
  *     formulas (the model's and the properties') as their bodies, the const
@@ -12496,6 +12504,42 @@ static int proper__dtmc_lin_accept_direct(proper__dtmc_lin *L, uint32_t k, uint3
                             "1e15 steps)", (unsigned)sz);
 }
 
+/* A component of one state s without edges inside it but its self-loop:
+ * x = c / d, d = 1 - a_ss, one division. Its bound: the inherited error
+ * scaled by 1/d, the rounding of c (at most (k + 2) u |terms|), of d and of
+ * the quotient; with the model's own rounding, c within dl mag and d within
+ * dl a_ss. A sound solve refuses when its own part (without the inherited
+ * error) is above PROPER_DTMC_FLOOR_FACTOR x rel_precision of |x|, as the
+ * other components do: a self-loop of 1 - 2e-14 stated to within 1e-16
+ * leaves d known to 1% (fuzz_explicit's finding, where a CTMC's self-loop
+ * rate 3.3e16 reached its embedded chain and an absorption probability
+ * came out as 1.0014 with rc 0 at rel_precision 1e-12). */
+static int proper__dtmc_lin_single(proper__dtmc_lin *L, uint32_t first, proper_error *err) {
+    uint32_t s = L->sccs.order[first];
+    uint64_t terms = L->g->row[s + 1] - L->g->row[s] + 2;
+    double v = L->c[0] / L->d[0], ud = DBL_EPSILON / 2.0, dl = proper__dtmc_model_factor(L->o.model_rel_error), own;
+    L->x[s] = v;
+    if (dl > 0.0) {
+        double ds = (1.0 - L->d[0]) * dl * (1.0 + 4.0 * ud) + ud, lo = (L->d[0] - ds) * (1.0 - 2.0 * ud);
+        own = lo > 0.0 ? ((((double)terms * ud + dl) * L->mag[0] + fabs(v) * ds) / lo + 3.0 * ud * fabs(v)) *
+                             (1.0 + 8.0 * ud)
+                       : INFINITY;
+        L->errb[s] = lo > 0.0 ? own + (1.0 + dl) * L->ein[0] / lo * (1.0 + 8.0 * ud) : INFINITY;
+    } else {
+        own = ((double)terms * ud * L->mag[0] / L->d[0] + 3.0 * ud * fabs(v)) * (1.0 + 4.0 * ud);
+        L->errb[s] = own + L->ein[0] / L->d[0] * (1.0 + 4.0 * ud);
+    }
+    if (L->st && L->d[0] != 1.0) L->st->n_cyclic++;
+    if (L->o.sound && !(own <= PROPER_DTMC_FLOOR_FACTOR * L->o.rel_precision * fabs(v)))
+        return proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0,
+                                "could not prove relative precision %g for state %u: its self-loop keeps it with "
+                                "probability %.17g, and 1 minus that is known only to within %.3g relative (the "
+                                "model's own rounding); ask for a coarser precision",
+                                L->o.rel_precision, (unsigned)s, 1.0 - L->d[0],
+                                dl > 0.0 ? ((1.0 - L->d[0]) * dl + ud) / L->d[0] : ud / L->d[0]);
+    return PROPER_OK;
+}
+
 /* Solve component k; results go to x, error bounds to errb. */
 static int proper__dtmc_lin_component(proper__dtmc_lin *L, uint32_t k, proper_error *err) {
     uint32_t sz, i, bl = 0, bu = 0, first = L->sccs.start[k];
@@ -12513,24 +12557,7 @@ static int proper__dtmc_lin_component(proper__dtmc_lin *L, uint32_t k, proper_er
             return proper_error_set(err, PROPER_ENOCONV, NULL, 0, 0,
                                     "state %u can never leave its self-loop: the system is singular", (unsigned)s);
         }
-    if (sz == 1 && nnz == 0) {
-        /* one division: the inherited error scaled by 1/d, the rounding of
-         * c (at most (k + 2) u |terms|), of d = 1 - a_ss and of the quotient */
-        uint32_t s = L->sccs.order[first];
-        uint64_t terms = L->g->row[s + 1] - L->g->row[s] + 2;
-        double v = L->c[0] / L->d[0], ud = DBL_EPSILON / 2.0, dl = proper__dtmc_model_factor(L->o.model_rel_error);
-        L->x[s] = v;
-        if (dl > 0.0) { /* the model's own rounding: c within dl mag, d = 1 - a_ss within dl a_ss */
-            double ds = (1.0 - L->d[0]) * dl * (1.0 + 4.0 * ud) + ud, lo = (L->d[0] - ds) * (1.0 - 2.0 * ud);
-            L->errb[s] = lo > 0.0 ? (((1.0 + dl) * L->ein[0] + ((double)terms * ud + dl) * L->mag[0] +
-                                      fabs(v) * ds) / lo + 3.0 * ud * fabs(v)) * (1.0 + 8.0 * ud)
-                                  : INFINITY;
-        } else {
-            L->errb[s] = ((L->ein[0] + (double)terms * ud * L->mag[0]) / L->d[0] + 3.0 * ud * fabs(v)) * (1.0 + 4.0 * ud);
-        }
-        if (st && L->d[0] != 1.0) st->n_cyclic++;
-        return PROPER_OK;
-    }
+    if (sz == 1 && nnz == 0) return proper__dtmc_lin_single(L, first, err);
     if (st) st->n_cyclic++;
     for (i = 0; i < sz; i++)
         for (e = L->lrow[i]; e < L->lrow[i + 1]; e++) {
@@ -12657,6 +12684,82 @@ static int proper__dtmc_refuse_ctmc(const proper_dtmc *m, const char *what, prop
     return PROPER_OK;
 }
 
+/* The options the solves on a CTMC's derived chains take: their
+ * entries are rounded from the rates (R(s,t)/E(s) with E(s) a sum of at
+ * most d rates: d + 1 roundings; R(s,t)/q likewise), so the rounding is
+ * stated as model_rel_error, on top of the rates' own (twice: a quotient of
+ * two rates). Without it a stiff chain's absorption probability came out
+ * as 1.0000159 with a "proven" bound of 7e-16 (fuzz_explicit's finding,
+ * tests/corpus/explicit/fuzz_stiff_ctmc_rounding); with it the solve
+ * proves what it can or refuses. */
+static proper_dtmc_solve_opts proper__dtmc_ctmc_derived_opts(const proper_dtmc *m, const proper_dtmc_solve_opts *opts) {
+    proper_dtmc_solve_opts o = opts ? *opts : proper_dtmc_solve_opts_default();
+    double d = 0.0, delta = o.model_rel_error > 0.0 ? o.model_rel_error : 0.0;
+    uint32_t s;
+    for (s = 0; s < m->n_states; s++)
+        if ((double)(m->row[s + 1] - m->row[s]) > d) d = (double)(m->row[s + 1] - m->row[s]);
+    o.model_rel_error = (2.0 * delta / (1.0 - delta) + (d + 2.0) * DBL_EPSILON / 2.0) * (1.0 + 4.0 * DBL_EPSILON);
+    return o;
+}
+
+/* The jump chain of a CTMC, on which its path probabilities, absorption
+ * and expected rewards are solved: the embedded chain without self-loops,
+ * P(s,t) = R(s,t)/E'(s) with E'(s) the rate of leaving s (a state whose
+ * only transition is a self-loop keeps it, with probability 1). A
+ * self-loop does not change where the CTMC goes next, but in the embedded
+ * chain one of rate 3.3e16 beside rates near 1 made P(s,s) = 1 - 2.2e-14,
+ * whose complement the solve recovered from doubles: P=? [ F ] came out as
+ * 1.0014 with a "proven" bound of 9e-16 (fuzz_explicit's finding,
+ * tests/corpus/explicit/fuzz_ctmc_self_loop). Only the structure, the
+ * probabilities and the initial state(s) are set; orig (may be NULL) gets
+ * a fresh array: each transition's index in m. */
+static int proper__dtmc_jump_chain(const proper_dtmc *m, proper_dtmc *out, uint64_t **orig, proper_error *err) {
+    proper_dtmc c;
+    uint64_t k, n = 0, at = 0, *from = NULL;
+    uint32_t s;
+    int rc;
+    proper_dtmc_init(&c);
+    for (s = 0; s < m->n_states; s++) {
+        uint64_t leave = 0;
+        for (k = m->row[s]; k < m->row[s + 1]; k++) leave += m->col[k] != s;
+        n += leave ? leave : m->row[s + 1] - m->row[s];
+    }
+    c.kind = PROPER_DTMC_KIND_DTMC;
+    c.n_states = m->n_states;
+    c.n_trans = n;
+    c.init = m->init;
+    c.row = (uint64_t *)proper_calloc((size_t)m->n_states + 1, sizeof *c.row);
+    c.col = (uint32_t *)proper_calloc(n ? (size_t)n : 1, sizeof *c.col);
+    c.prob = (double *)proper_calloc(n ? (size_t)n : 1, sizeof *c.prob);
+    from = (uint64_t *)proper_calloc(n ? (size_t)n : 1, sizeof *from);
+    if (!c.row || !c.col || !c.prob || !from) {
+        rc = proper__dtmc_nomem(err);
+        goto fail;
+    }
+    if (m->init_dist && (rc = proper_dtmc_set_init_dist(&c, m->init_dist, err))) goto fail;
+    for (s = 0; s < m->n_states; s++) {
+        double leave = 0.0;
+        for (k = m->row[s]; k < m->row[s + 1]; k++)
+            if (m->col[k] != s) leave += m->prob[k];
+        for (k = m->row[s]; k < m->row[s + 1]; k++)
+            if (m->col[k] != s || leave == 0.0) {
+                c.col[at] = m->col[k];
+                c.prob[at] = leave > 0.0 ? m->prob[k] / leave : 1.0;
+                from[at++] = k;
+            }
+        c.row[s + 1] = at;
+    }
+    if (orig) *orig = from;
+    else PROPER_FREE(from);
+    proper_dtmc_free(out);
+    *out = c;
+    return PROPER_OK;
+fail:
+    PROPER_FREE(from);
+    proper_dtmc_free(&c);
+    return rc;
+}
+
 PROPER_API int proper_dtmc_prob_until(const proper_dtmc *m, const proper_bitset *phi1, const proper_bitset *phi2,
                                       const proper_dtmc_solve_opts *opts, double *x,
                                       proper_dtmc_solve_stats *stats, proper_error *err) {
@@ -12666,11 +12769,12 @@ PROPER_API int proper_dtmc_prob_until(const proper_dtmc *m, const proper_bitset 
     int rc;
     if (stats) memset(stats, 0, sizeof *stats);
     if ((rc = proper__dtmc_check_set(m, phi1, "phi1", err)) || (rc = proper__dtmc_check_set(m, phi2, "phi2", err))) return rc;
-    if (m->kind == PROPER_DTMC_KIND_CTMC) { /* the embedded chain has the same path probabilities */
+    if (m->kind == PROPER_DTMC_KIND_CTMC) { /* the jump chain has the same path probabilities */
         proper_dtmc e;
+        proper_dtmc_solve_opts o = proper__dtmc_ctmc_derived_opts(m, opts);
         proper_dtmc_init(&e);
-        if ((rc = proper_dtmc_embedded(m, &e, err))) return rc;
-        rc = proper_dtmc_prob_until(&e, phi1, phi2, opts, x, stats, err);
+        if ((rc = proper__dtmc_jump_chain(m, &e, NULL, err))) return rc;
+        rc = proper_dtmc_prob_until(&e, phi1, phi2, &o, x, stats, err);
         proper_dtmc_free(&e);
         return rc;
     }
@@ -13103,29 +13207,45 @@ static double proper__dtmc_step_reward(const proper_dtmc *m, const proper_dtmc_r
     return v;
 }
 
-/* R=? [ F phi ] on a CTMC: on the embedded chain, each visit to s earns the
- * state reward rate times the mean sojourn 1/E(s), plus the transition
- * reward of the jump taken. */
+/* R=? [ F phi ] on a CTMC: on the jump chain (proper__dtmc_jump_chain),
+ * each visit to s earns the state reward rate times the mean sojourn
+ * 1/E'(s) (E' the rate of leaving s), the transition reward of its
+ * self-loop times the loop's expected firings R(s,s)/E'(s), and the
+ * transition reward of the jump taken. */
 static int proper__dtmc_ctmc_reward_reach(const proper_dtmc *m, const proper_dtmc_reward *r, const proper_bitset *phi,
                                           const proper_dtmc_solve_opts *opts, double *x,
                                           proper_dtmc_solve_stats *stats, proper_error *err) {
     proper_dtmc e;
-    proper_dtmc_reward scaled;
-    double *rate = NULL;
+    proper_dtmc_reward per_visit;
+    proper_dtmc_solve_opts o = proper__dtmc_ctmc_derived_opts(m, opts);
+    double *state = NULL, *trans = NULL;
+    uint64_t *orig = NULL, k;
     uint32_t s;
     int rc;
     proper_dtmc_init(&e);
-    if ((rc = proper_dtmc_embedded(m, &e, err))) return rc;
-    scaled = *r;
-    if (r->state) {
-        rate = (double *)proper_calloc(m->n_states ? m->n_states : 1, sizeof *rate);
-        if (!rate) { proper_dtmc_free(&e); return proper__dtmc_nomem(err); }
-        proper_dtmc_exit_rates(m, rate);
-        for (s = 0; s < m->n_states; s++) rate[s] = r->state[s] / rate[s];
-        scaled.state = rate;
+    if ((rc = proper__dtmc_jump_chain(m, &e, &orig, err))) return rc;
+    per_visit = *r;
+    state = (double *)proper_calloc(m->n_states ? m->n_states : 1, sizeof *state);
+    if (r->trans) trans = (double *)proper_calloc(e.n_trans ? (size_t)e.n_trans : 1, sizeof *trans);
+    if (!state || (r->trans && !trans)) { rc = proper__dtmc_nomem(err); goto done; }
+    for (s = 0; s < m->n_states; s++) {
+        double leave = 0.0, loop = 0.0;
+        for (k = m->row[s]; k < m->row[s + 1]; k++) {
+            if (m->col[k] != s) leave += m->prob[k];
+            else if (r->trans) loop = m->prob[k] * r->trans[k];
+        }
+        if (leave == 0.0) leave = 1.0; /* absorbing: never left, earns nothing it can reach phi by */
+        state[s] = ((r->state ? r->state[s] : 0.0) + loop) / leave;
     }
-    rc = proper_dtmc_reward_reach(&e, &scaled, phi, opts, x, stats, err);
-    PROPER_FREE(rate);
+    if (trans)
+        for (k = 0; k < e.n_trans; k++) trans[k] = m->col[orig[k]] == e.col[k] ? r->trans[orig[k]] : 0.0;
+    per_visit.state = state;
+    per_visit.trans = trans;
+    rc = proper_dtmc_reward_reach(&e, &per_visit, phi, &o, x, stats, err);
+done:
+    PROPER_FREE(state);
+    PROPER_FREE(trans);
+    PROPER_FREE(orig);
     proper_dtmc_free(&e);
     return rc;
 }
@@ -13862,24 +13982,6 @@ static int proper__dtmc_steady_mean(const proper_dtmc *m, const double *f, const
  * solve on it gave a long-run probability of 1.0009 (found by fuzzing; the
  * value is 1 - 2.3e-14); the embedded chain's entries R(s,t)/E(s) are
  * rounded once each. */
-/* The options the long-run solves of a CTMC's derived chains take: their
- * entries are rounded from the rates (R(s,t)/E(s) with E(s) a sum of at
- * most d rates: d + 1 roundings; R(s,t)/q likewise), so the rounding is
- * stated as model_rel_error, on top of the rates' own (twice: a quotient of
- * two rates). Without it a stiff chain's absorption probability came out
- * as 1.0000159 with a "proven" bound of 7e-16 (fuzz_explicit's finding,
- * tests/corpus/explicit/fuzz_stiff_ctmc_rounding); with it the solve
- * proves what it can or refuses. */
-static proper_dtmc_solve_opts proper__dtmc_ctmc_derived_opts(const proper_dtmc *m, const proper_dtmc_solve_opts *opts) {
-    proper_dtmc_solve_opts o = opts ? *opts : proper_dtmc_solve_opts_default();
-    double d = 0.0, delta = o.model_rel_error > 0.0 ? o.model_rel_error : 0.0;
-    uint32_t s;
-    for (s = 0; s < m->n_states; s++)
-        if ((double)(m->row[s + 1] - m->row[s]) > d) d = (double)(m->row[s + 1] - m->row[s]);
-    o.model_rel_error = (2.0 * delta / (1.0 - delta) + (d + 2.0) * DBL_EPSILON / 2.0) * (1.0 + 4.0 * DBL_EPSILON);
-    return o;
-}
-
 static int proper__dtmc_ctmc_steady_mean(const proper_dtmc *m, const double *f, const proper_dtmc_solve_opts *opts,
                                          double *x, proper_dtmc_solve_stats *st, proper_error *err) {
     proper_dtmc u, e;
@@ -13887,7 +13989,7 @@ static int proper__dtmc_ctmc_steady_mean(const proper_dtmc *m, const double *f, 
     int rc;
     proper_dtmc_init(&u);
     proper_dtmc_init(&e);
-    if (!(rc = proper_dtmc_uniformised(m, &u, NULL, err)) && !(rc = proper_dtmc_embedded(m, &e, err)))
+    if (!(rc = proper_dtmc_uniformised(m, &u, NULL, err)) && !(rc = proper__dtmc_jump_chain(m, &e, NULL, err)))
         rc = proper__dtmc_steady_mean_on(&u, &e, f, &o, x, st, err);
     proper_dtmc_free(&u);
     proper_dtmc_free(&e);
@@ -14059,7 +14161,7 @@ PROPER_API int proper_dtmc_steady_distribution_stats(const proper_dtmc *m, const
     o = proper__dtmc_ctmc_derived_opts(m, opts);
     proper_dtmc_init(&u);
     proper_dtmc_init(&e);
-    if (!(rc = proper_dtmc_uniformised(m, &u, NULL, err)) && !(rc = proper_dtmc_embedded(m, &e, err)))
+    if (!(rc = proper_dtmc_uniformised(m, &u, NULL, err)) && !(rc = proper__dtmc_jump_chain(m, &e, NULL, err)))
         rc = proper__dtmc_steady_distribution_on(&u, &e, &o, pi, stats, err);
     proper_dtmc_free(&u);
     proper_dtmc_free(&e);
