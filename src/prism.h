@@ -7078,17 +7078,28 @@ done:
     return rc;
 }
 
-/* A CTMC's total reward (path -1) or reward of a co-safe LTL formula (path
- * node): its embedded DTMC's, with each state reward rate earned for the
- * mean sojourn 1/E(s) of a visit (as dtmc.h's reachability reward of a
- * CTMC); transition rewards per transition taken. */
+/* A CTMC's total reward (path -1): the bottom components and which of them
+ * earn are found on its graph, and the finite values come from dtmc.h's
+ * reachability reward of the CTMC (on its jump chain, whose rounding the
+ * bound then covers). The reward of a co-safe LTL formula (path node): on
+ * the embedded DTMC (its steps are the ones the formula reads), each state
+ * reward rate earned for the mean sojourn 1/E(s) of a visit and transition
+ * rewards per transition taken. */
 static int proper__prism_ctmc_reward(proper__prism_checker *C, const proper_dtmc_reward *rew, int32_t path, double *x) {
     const proper_dtmc *d = C->d;
     proper_dtmc emb;
     proper_dtmc_reward scaled;
-    double *exit = proper__prism_vec_new(C), *state = proper__prism_vec_new(C);
+    double *exit, *state;
     uint32_t s;
     int rc;
+    if (path < 0) {
+        proper_dtmc_solve_stats st;
+        int covered;
+        if ((rc = proper__prism_total_reward(C, d, rew, x, &st, &covered)) == 0) proper__prism_proven(C, &st, covered);
+        return rc;
+    }
+    exit = proper__prism_vec_new(C);
+    state = proper__prism_vec_new(C);
     proper_dtmc_init(&emb);
     if (!exit || !state) {
         PROPER_FREE(exit);
@@ -7102,11 +7113,7 @@ static int proper__prism_ctmc_reward(proper__prism_checker *C, const proper_dtmc
     if ((rc = proper_dtmc_embedded(d, &emb, C->err)) == 0) {
         if (emb.n_trans != d->n_trans) /* the transitions' rewards are aligned with the CTMC's */
             rc = proper_error_set(C->err, PROPER_EINVAL, NULL, 0, 0, "the embedded DTMC has other transitions than the CTMC");
-        else if (path < 0) {
-            proper_dtmc_solve_stats st;
-            int covered;
-            if ((rc = proper__prism_total_reward(C, &emb, &scaled, x, &st, &covered)) == 0) proper__prism_proven(C, &st, covered);
-        } else
+        else
             rc = proper__prism_reward_ltl(C, &emb, &scaled, path, x);
     }
     proper_dtmc_free(&emb);

@@ -2120,6 +2120,38 @@ static void test_rounding_covered(void) {
     }
 }
 
+/* R=? [ C ] of a CTMC whose state 0 has a self-loop of rate L = 3.3e16
+ * beside rates b = 0.67 (to 2, which goes on to 1) and a = 748.15 (to 3):
+ * time spent in 0 and 2 is 1/(a+b) + (b/(a+b))/11, and a transition reward
+ * of 1 on every move out of 0 earns L/(a+b) for the self-loop's firings
+ * plus 1 for the jump. Through the embedded chain the solve subtracted
+ * P(0,0) = 1 - 2.2e-14 from 1; it now runs on the jump chain (PRISM
+ * 4.10.2-dev gives 4.4529e13 for the second, 0.09% off). */
+static void test_ctmc_total_reward_self_loop(void) {
+    const char *model = "ctmc\nmodule M\n s : [0..3] init 0;\n"
+                        " [] s=0 -> 3.331423334080484e16:(s'=0) + 0.66666606666666595:(s'=2) + 748.1528571428571:(s'=3);\n"
+                        " [] s=2 -> 11:(s'=1);\n [] s=1|s=3 -> 1:(s'=s);\nendmodule\n"
+                        "rewards \"busy\" s=0|s=2 : 1; endrewards\nrewards \"jumps\" [] s=0 : 1; endrewards\n";
+    double L = 3.331423334080484e16, b = 0.66666606666666595, a = 748.1528571428571;
+    proper_prism_model *m = NULL;
+    proper_dtmc d;
+    proper_prism_intervals iv;
+    proper_prism_result busy, jumps;
+    if (build_text_iv(model, &m, &d, &iv)) {
+        CHECK(0);
+        return;
+    }
+    busy = result_of(m, &d, &iv, "R{\"busy\"}=? [ C ]");
+    jumps = result_of(m, &d, &iv, "R{\"jumps\"}=? [ C ]");
+    CHECK_REL(busy.value, 1.0 / (a + b) + b / (a + b) / 11.0, 1e-14);
+    CHECK(busy.error_bound >= 0 && busy.error_bound < 1e-16);
+    CHECK_REL(jumps.value, L / (a + b) + 1.0, 1e-14);
+    CHECK(jumps.error_bound >= fabs(jumps.value - (L / (a + b) + 1.0)) && jumps.error_bound < 1e-12 * jumps.value);
+    proper_prism_intervals_free(&iv);
+    proper_dtmc_free(&d);
+    proper_prism_free(m);
+}
+
 /* What cannot be bounded says so: pow of doubles (no proven libm bound),
  * a guard the doubles decide (1/3 = 0.333... is true in doubles, false in
  * the exact model), an interval model. The bound is then of the stored
@@ -2384,6 +2416,7 @@ int main(void) {
     RUN(test_rounding_bound_holds);
     RUN(test_decimal_exact);
     RUN(test_props_standalone);
+    RUN(test_ctmc_total_reward_self_loop);
     RUN(test_model_of_valuations);
     RUN(test_model_of_valuations_keyword);
     return test_summary();
