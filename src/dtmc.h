@@ -3284,7 +3284,10 @@ static int proper__dtmc_refuse_ctmc(const proper_dtmc *m, const char *what, prop
  * two rates). Without it a stiff chain's absorption probability came out
  * as 1.0000159 with a "proven" bound of 7e-16 (fuzz_explicit's finding,
  * tests/corpus/explicit/fuzz_stiff_ctmc_rounding); with it the solve
- * proves what it can or refuses. */
+ * proves what it can or refuses. The model_rel_error given is taken as the
+ * rates' own; prism.h's bound for a CTMC is of R/E, so it covers the
+ * rates' error too and is counted here on top (a wider bound, not a
+ * wrong one). */
 static proper_dtmc_solve_opts proper__dtmc_ctmc_derived_opts(const proper_dtmc *m, const proper_dtmc_solve_opts *opts) {
     proper_dtmc_solve_opts o = opts ? *opts : proper_dtmc_solve_opts_default();
     double d = 0.0, delta = o.model_rel_error > 0.0 ? o.model_rel_error : 0.0;
