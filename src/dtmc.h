@@ -7944,17 +7944,24 @@ PROPER_API int proper_dtmc_parse_lab(proper_dtmc *m, const char *text, size_t le
     return proper__dtmc_parse_lab(m, &r, err);
 }
 
-PROPER_API int proper_dtmc_read_lab(proper_dtmc *m, const char *path, proper_error *err) {
+/* Open path and run a reader's parser over it (errors name the path). */
+static int proper__dtmc_read_file_with(proper_dtmc *m, const char *path,
+                                       int (*parse)(proper_dtmc *, proper__dtmc_reader *, proper_error *),
+                                       proper_error *err) {
     proper__dtmc_reader r;
     uint64_t size;
     int rc;
     FILE *f = proper__dtmc_open_read(path, &size, err);
     if (!f) return PROPER_EIO;
     proper__dtmc_reader_file(&r, f, path);
-    rc = proper__dtmc_parse_lab(m, &r, err);
+    rc = parse(m, &r, err);
     proper__dtmc_reader_free(&r);
     fclose(f);
     return rc;
+}
+
+PROPER_API int proper_dtmc_read_lab(proper_dtmc *m, const char *path, proper_error *err) {
+    return proper__dtmc_read_file_with(m, path, proper__dtmc_parse_lab, err);
 }
 
 /* ---- .sta ---- */
@@ -8126,16 +8133,7 @@ PROPER_API int proper_dtmc_parse_sta(proper_dtmc *m, const char *text, size_t le
 }
 
 PROPER_API int proper_dtmc_read_sta(proper_dtmc *m, const char *path, proper_error *err) {
-    proper__dtmc_reader r;
-    uint64_t size;
-    int rc;
-    FILE *f = proper__dtmc_open_read(path, &size, err);
-    if (!f) return PROPER_EIO;
-    proper__dtmc_reader_file(&r, f, path);
-    rc = proper__dtmc_parse_sta(m, &r, err);
-    proper__dtmc_reader_free(&r);
-    fclose(f);
-    return rc;
+    return proper__dtmc_read_file_with(m, path, proper__dtmc_parse_sta, err);
 }
 
 /* ---- .srew / .trew ---- */
