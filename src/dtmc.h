@@ -3298,6 +3298,15 @@ static proper_dtmc_solve_opts proper__dtmc_ctmc_derived_opts(const proper_dtmc *
     return o;
 }
 
+/* The rate of leaving state s of a CTMC: its rates to other states. */
+static double proper__dtmc_leave_rate(const proper_dtmc *m, uint32_t s) {
+    double leave = 0.0;
+    uint64_t k;
+    for (k = m->row[s]; k < m->row[s + 1]; k++)
+        if (m->col[k] != s) leave += m->prob[k];
+    return leave;
+}
+
 /* The jump chain of a CTMC, on which its path probabilities, absorption
  * and expected rewards are solved: the embedded chain without self-loops,
  * P(s,t) = R(s,t)/E'(s) with E'(s) the rate of leaving s (a state whose
@@ -3308,17 +3317,19 @@ static proper_dtmc_solve_opts proper__dtmc_ctmc_derived_opts(const proper_dtmc *
  * 1.0014 with a "proven" bound of 9e-16 (fuzz_explicit's finding,
  * tests/corpus/explicit/fuzz_ctmc_self_loop). Only the structure, the
  * probabilities and the initial state(s) are set; orig (may be NULL) gets
- * a fresh array: each transition's index in m. */
+ * a fresh array: each transition's index in m (a state never left gets
+ * one self-loop; its index is m's self-loop's, or its row's first when m
+ * has none there: the transition rewards check the destination). */
 static int proper__dtmc_jump_chain(const proper_dtmc *m, proper_dtmc *out, uint64_t **orig, proper_error *err) {
     proper_dtmc c;
     uint64_t k, n = 0, at = 0, *from = NULL;
     uint32_t s;
     int rc;
     proper_dtmc_init(&c);
-    for (s = 0; s < m->n_states; s++) {
-        uint64_t leave = 0;
-        for (k = m->row[s]; k < m->row[s + 1]; k++) leave += m->col[k] != s;
-        n += leave ? leave : m->row[s + 1] - m->row[s];
+    for (s = 0; s < m->n_states; s++) { /* the entries the loop below writes */
+        if (proper__dtmc_leave_rate(m, s) == 0.0) n += m->row[s + 1] > m->row[s];
+        else
+            for (k = m->row[s]; k < m->row[s + 1]; k++) n += m->col[k] != s;
     }
     c.kind = PROPER_DTMC_KIND_DTMC;
     c.n_states = m->n_states;
@@ -3334,15 +3345,20 @@ static int proper__dtmc_jump_chain(const proper_dtmc *m, proper_dtmc *out, uint6
     }
     if (m->init_dist && (rc = proper_dtmc_set_init_dist(&c, m->init_dist, err))) goto fail;
     for (s = 0; s < m->n_states; s++) {
-        double leave = 0.0;
-        for (k = m->row[s]; k < m->row[s + 1]; k++)
-            if (m->col[k] != s) leave += m->prob[k];
-        for (k = m->row[s]; k < m->row[s + 1]; k++)
-            if (m->col[k] != s || leave == 0.0) {
-                c.col[at] = m->col[k];
-                c.prob[at] = leave > 0.0 ? m->prob[k] / leave : 1.0;
-                from[at++] = k;
-            }
+        double leave = proper__dtmc_leave_rate(m, s);
+        if (leave == 0.0 && m->row[s + 1] > m->row[s]) { /* never left: one self-loop */
+            long long loop = proper__dtmc_find_trans(m, s, s);
+            c.col[at] = s;
+            c.prob[at] = 1.0;
+            from[at++] = loop >= 0 ? (uint64_t)loop : m->row[s];
+        } else {
+            for (k = m->row[s]; k < m->row[s + 1]; k++)
+                if (m->col[k] != s) {
+                    c.col[at] = m->col[k];
+                    c.prob[at] = m->prob[k] / leave;
+                    from[at++] = k;
+                }
+        }
         c.row[s + 1] = at;
     }
     if (orig) *orig = from;
