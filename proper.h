@@ -63,35 +63,35 @@
  *                             builder, direct and iterative solvers with
  *                             proven error bounds, CSL by uniformisation,
  *                             explicit/DRN/DOT/PRISM files
- *     exact.h     line 18165  big integers, rationals, rational functions;
+ *     exact.h     line 18181  big integers, rationals, rational functions;
  *                             exact and parametric solving by state elimination
- *     ltl.h       line 22671  LTL on DTMCs: refinement of the chain per
+ *     ltl.h       line 22687  LTL on DTMCs: refinement of the chain per
  *                             temporal subformula (Courcoubetis-Yannakakis),
  *                             co-safe LTL rewards by a DFA product, E/A[ltl],
  *                             Pmin/Pmax of LTL on interval models
- *     prism.h     line 26041  the PRISM language (DTMCs and CTMCs) and
+ *     prism.h     line 26057  the PRISM language (DTMCs and CTMCs) and
  *                             its property language, on top of dtmc.h
- *     synth.h     line 35062  annotated C/Java source -> parametric DTMC
+ *     synth.h     line 35078  annotated C/Java source -> parametric DTMC
  *                             (the PROPER method)
- *     estimate.h  line 36537  per-run count logs -> parameter
+ *     estimate.h  line 36553  per-run count logs -> parameter
  *                             intervals -> property interval
- *     annot.h     line 37906  probabilistic performance annotations
+ *     annot.h     line 37922  probabilistic performance annotations
  *                             (Freud): how a function's time or memory
  *                             depends on its input, fitted from call logs
- *     vlmc.h      line 43563  VLMC learning from location traces, Markov
+ *     vlmc.h      line 43579  VLMC learning from location traces, Markov
  *                             hull, steps to termination
- *     lp.h        line 46306  linear programs: CPLEX LP files, a native
+ *     lp.h        line 46322  linear programs: CPLEX LP files, a native
  *                             simplex, a box-constrained QP
- *     qn.h        line 49616  closed queueing networks: simulation, mean
+ *     qn.h        line 49632  closed queueing networks: simulation, mean
  *                             field, MVA, the exact CTMC, rates and routing
  *                             learned by LP/QP
- *     sim.h       line 51987  discrete-event simulation of multithreaded
+ *     sim.h       line 52003  discrete-event simulation of multithreaded
  *                             programs (Tarvo & Reiss): queues, thread pools,
  *                             CPUs, locks, I/O
- *     backend.h   line 56841  external engines behind one interface:
+ *     backend.h   line 56857  external engines behind one interface:
  *                             plugins, registry, subprocess runner
  *     backend_native.h
- *                 line 57781  proper's own engines (prism.h, dtmc.h,
+ *                 line 57797  proper's own engines (prism.h, dtmc.h,
  *                             lp.h) as the backend "native"
  *   The adapters for PRISM, Storm and glpsol are separate headers in
  *   backends/ of the source tree; they are not part of proper.h.
@@ -183,108 +183,108 @@
  *   PROPER_DTMC_PARAM_TIE           1e-12                  dtmc.h line 9722
  *   PROPER_DTMC_PARAM_MAX_ITER      10000UL                dtmc.h line 9725
  *   PROPER_DTMC_MAX_STATES          0xFFFFFFF0u            dtmc.h line 9730
- *   PROPER_EXACT_MAX_LIMBS          (1u << 20)             exact.h line 18264
- *   PROPER_EXACT_MAX_EXP10          100000                 exact.h line 18270
- *   PROPER_EXACT_MAX_STEPS          1000ul                 exact.h line 18278
- *   PROPER_EXACT_MAX_POWER          1000                   exact.h line 18283
- *   PROPER_EXACT_MAX_TERMS          100000                 exact.h line 18288
- *   PROPER_EXACT_MAX_GCD_WORK       1000000000ull          exact.h line 18298
- *   PROPER_EXACT_MAX_WORK           30000000000ull         exact.h line 18310
- *   PROPER_EXACT_MAX_STATES         1000000                exact.h line 18315
- *   PROPER_EXACT_MAX_ENTRIES        20000000u              exact.h line 18322
- *   PROPER_EXACT_MOD_MAX_DEG        65536u                 exact.h line 20265
- *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 22768
- *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 22774
- *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 22781
- *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 22786
- *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 22797
- *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 22804
- *   PROPER_LTL_MAX_JUMP_UNTILS      12                     ltl.h line 22811
- *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 22817
- *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 26302
- *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 26307
- *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 26312
- *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 26317
- *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 26322
- *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 26922
- *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 30204
- *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 30805
- *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 33223
- *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 35165
- *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 35168
- *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 36677
- *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 36680
- *   PROPER_ANNOT_CORR               0.99                   annot.h line 38110
- *   PROPER_ANNOT_R2                 0.9                    annot.h line 38114
- *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 38118
- *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 38122
- *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 38126
- *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 38130
- *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 38136
- *   PROPER_ANNOT_CUTS               32                     annot.h line 38140
- *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 38144
- *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 38148
- *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 38152
- *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 38157
- *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 38161
- *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 38165
- *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 38169
- *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 38174
- *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 38178
- *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 38410
- *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 38484
- *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 38595
- *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 38599
- *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 40455
- *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 40459
- *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 43745
- *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 43750
- *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 43758
- *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 43762
- *   PROPER_LP_PERTURB               1e-6                   lp.h line 46494
- *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 46509
- *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 46512
- *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 46515
- *   PROPER_LP_SING_TOL              1e-11                  lp.h line 46518
- *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 46521
- *   PROPER_LP_MAX_ROWS              100000                 lp.h line 46537
- *   PROPER_LP_MAX_KERNEL            2000                   lp.h line 46540
- *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 46543
- *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 46548
- *   PROPER_LP_SCALE_PASSES          6                      lp.h line 46552
- *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 46559
- *   PROPER_LP_VERIFY_FLOOR          1e-4                   lp.h line 46575
- *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 46578
- *   PROPER_LP_COND_TOL              1e-9                   lp.h line 46584
- *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 46589
- *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 49226
- *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 49707
- *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 49711
- *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 49715
- *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 49722
- *   PROPER_QN_RESUM_EVERY           256                    qn.h line 49727
- *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 49797
- *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 49800
- *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 49851
- *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 49854
- *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 49857
- *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 49891
- *   PROPER_QN_LAD_KEEP              2                      qn.h line 50935
- *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 50938
- *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 50941
- *   PROPER_SIM_BUCKETS              200                    sim.h line 52134
- *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 52139
- *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 52143
- *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 52147
- *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 52151
- *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 52155
- *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 52159
- *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 52268
- *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 52560
- *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 56919
- *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 56924
- *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 56930
- *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 56934
+ *   PROPER_EXACT_MAX_LIMBS          (1u << 20)             exact.h line 18280
+ *   PROPER_EXACT_MAX_EXP10          100000                 exact.h line 18286
+ *   PROPER_EXACT_MAX_STEPS          1000ul                 exact.h line 18294
+ *   PROPER_EXACT_MAX_POWER          1000                   exact.h line 18299
+ *   PROPER_EXACT_MAX_TERMS          100000                 exact.h line 18304
+ *   PROPER_EXACT_MAX_GCD_WORK       1000000000ull          exact.h line 18314
+ *   PROPER_EXACT_MAX_WORK           30000000000ull         exact.h line 18326
+ *   PROPER_EXACT_MAX_STATES         1000000                exact.h line 18331
+ *   PROPER_EXACT_MAX_ENTRIES        20000000u              exact.h line 18338
+ *   PROPER_EXACT_MOD_MAX_DEG        65536u                 exact.h line 20281
+ *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 22784
+ *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 22790
+ *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 22797
+ *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 22802
+ *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 22813
+ *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 22820
+ *   PROPER_LTL_MAX_JUMP_UNTILS      12                     ltl.h line 22827
+ *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 22833
+ *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 26318
+ *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 26323
+ *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 26328
+ *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 26333
+ *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 26338
+ *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 26938
+ *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 30220
+ *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 30821
+ *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 33239
+ *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 35181
+ *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 35184
+ *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 36693
+ *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 36696
+ *   PROPER_ANNOT_CORR               0.99                   annot.h line 38126
+ *   PROPER_ANNOT_R2                 0.9                    annot.h line 38130
+ *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 38134
+ *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 38138
+ *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 38142
+ *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 38146
+ *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 38152
+ *   PROPER_ANNOT_CUTS               32                     annot.h line 38156
+ *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 38160
+ *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 38164
+ *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 38168
+ *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 38173
+ *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 38177
+ *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 38181
+ *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 38185
+ *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 38190
+ *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 38194
+ *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 38426
+ *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 38500
+ *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 38611
+ *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 38615
+ *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 40471
+ *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 40475
+ *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 43761
+ *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 43766
+ *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 43774
+ *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 43778
+ *   PROPER_LP_PERTURB               1e-6                   lp.h line 46510
+ *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 46525
+ *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 46528
+ *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 46531
+ *   PROPER_LP_SING_TOL              1e-11                  lp.h line 46534
+ *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 46537
+ *   PROPER_LP_MAX_ROWS              100000                 lp.h line 46553
+ *   PROPER_LP_MAX_KERNEL            2000                   lp.h line 46556
+ *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 46559
+ *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 46564
+ *   PROPER_LP_SCALE_PASSES          6                      lp.h line 46568
+ *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 46575
+ *   PROPER_LP_VERIFY_FLOOR          1e-4                   lp.h line 46591
+ *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 46594
+ *   PROPER_LP_COND_TOL              1e-9                   lp.h line 46600
+ *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 46605
+ *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 49242
+ *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 49723
+ *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 49727
+ *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 49731
+ *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 49738
+ *   PROPER_QN_RESUM_EVERY           256                    qn.h line 49743
+ *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 49813
+ *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 49816
+ *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 49867
+ *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 49870
+ *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 49873
+ *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 49907
+ *   PROPER_QN_LAD_KEEP              2                      qn.h line 50951
+ *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 50954
+ *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 50957
+ *   PROPER_SIM_BUCKETS              200                    sim.h line 52150
+ *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 52155
+ *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 52159
+ *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 52163
+ *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 52167
+ *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 52171
+ *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 52175
+ *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 52284
+ *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 52576
+ *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 56935
+ *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 56940
+ *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 56946
+ *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 56950
  *
  * THREAD SAFETY
  *   No global or thread-local mutable state. Objects are not locked: two
@@ -12705,6 +12705,15 @@ static proper_dtmc_solve_opts proper__dtmc_ctmc_derived_opts(const proper_dtmc *
     return o;
 }
 
+/* The rate of leaving state s of a CTMC: its rates to other states. */
+static double proper__dtmc_leave_rate(const proper_dtmc *m, uint32_t s) {
+    double leave = 0.0;
+    uint64_t k;
+    for (k = m->row[s]; k < m->row[s + 1]; k++)
+        if (m->col[k] != s) leave += m->prob[k];
+    return leave;
+}
+
 /* The jump chain of a CTMC, on which its path probabilities, absorption
  * and expected rewards are solved: the embedded chain without self-loops,
  * P(s,t) = R(s,t)/E'(s) with E'(s) the rate of leaving s (a state whose
@@ -12715,17 +12724,19 @@ static proper_dtmc_solve_opts proper__dtmc_ctmc_derived_opts(const proper_dtmc *
  * 1.0014 with a "proven" bound of 9e-16 (fuzz_explicit's finding,
  * tests/corpus/explicit/fuzz_ctmc_self_loop). Only the structure, the
  * probabilities and the initial state(s) are set; orig (may be NULL) gets
- * a fresh array: each transition's index in m. */
+ * a fresh array: each transition's index in m (a state never left gets
+ * one self-loop; its index is m's self-loop's, or its row's first when m
+ * has none there: the transition rewards check the destination). */
 static int proper__dtmc_jump_chain(const proper_dtmc *m, proper_dtmc *out, uint64_t **orig, proper_error *err) {
     proper_dtmc c;
     uint64_t k, n = 0, at = 0, *from = NULL;
     uint32_t s;
     int rc;
     proper_dtmc_init(&c);
-    for (s = 0; s < m->n_states; s++) {
-        uint64_t leave = 0;
-        for (k = m->row[s]; k < m->row[s + 1]; k++) leave += m->col[k] != s;
-        n += leave ? leave : m->row[s + 1] - m->row[s];
+    for (s = 0; s < m->n_states; s++) { /* the entries the loop below writes */
+        if (proper__dtmc_leave_rate(m, s) == 0.0) n += m->row[s + 1] > m->row[s];
+        else
+            for (k = m->row[s]; k < m->row[s + 1]; k++) n += m->col[k] != s;
     }
     c.kind = PROPER_DTMC_KIND_DTMC;
     c.n_states = m->n_states;
@@ -12741,15 +12752,20 @@ static int proper__dtmc_jump_chain(const proper_dtmc *m, proper_dtmc *out, uint6
     }
     if (m->init_dist && (rc = proper_dtmc_set_init_dist(&c, m->init_dist, err))) goto fail;
     for (s = 0; s < m->n_states; s++) {
-        double leave = 0.0;
-        for (k = m->row[s]; k < m->row[s + 1]; k++)
-            if (m->col[k] != s) leave += m->prob[k];
-        for (k = m->row[s]; k < m->row[s + 1]; k++)
-            if (m->col[k] != s || leave == 0.0) {
-                c.col[at] = m->col[k];
-                c.prob[at] = leave > 0.0 ? m->prob[k] / leave : 1.0;
-                from[at++] = k;
-            }
+        double leave = proper__dtmc_leave_rate(m, s);
+        if (leave == 0.0 && m->row[s + 1] > m->row[s]) { /* never left: one self-loop */
+            long long loop = proper__dtmc_find_trans(m, s, s);
+            c.col[at] = s;
+            c.prob[at] = 1.0;
+            from[at++] = loop >= 0 ? (uint64_t)loop : m->row[s];
+        } else {
+            for (k = m->row[s]; k < m->row[s + 1]; k++)
+                if (m->col[k] != s) {
+                    c.col[at] = m->col[k];
+                    c.prob[at] = m->prob[k] / leave;
+                    from[at++] = k;
+                }
+        }
         c.row[s + 1] = at;
     }
     if (orig) *orig = from;
