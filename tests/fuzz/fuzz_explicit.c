@@ -213,15 +213,18 @@ static void solve(const proper_dtmc *m) {
 /* P=? [ F v=value ] for the first variable v of m's valuations (its value
  * in the last state) on a model of the valuations: a probability. */
 static void check_over_variables(const proper_dtmc *m, const proper_prism_model *vm) {
-    char text[200];
+    size_t size = strlen(m->var_names[0]) + 40; /* names have no length limit */
+    char *text = (char *)malloc(size);
     proper_prism_props *p = NULL;
     proper_error err;
     double *x;
     uint32_t s;
     int32_t v = m->vals[(size_t)(m->n_states - 1) * m->n_vars];
-    if (m->var_is_bool[0]) snprintf(text, sizeof text, "P=? [ F %s%s ]", v ? "" : "!", m->var_names[0]);
-    else snprintf(text, sizeof text, "P=? [ F %s=%ld ]", m->var_names[0], (long)v);
+    if (!text) return;
+    if (m->var_is_bool[0]) snprintf(text, size, "P=? [ F %s%s ]", v ? "" : "!", m->var_names[0]);
+    else snprintf(text, size, "P=? [ F %s=%ld ]", m->var_names[0], (long)v);
     if (proper_prism_props_parse(&p, vm, text, strlen(text), "(property)", &err)) abort();
+    free(text);
     x = (double *)malloc(m->n_states * sizeof *x);
     if (x && proper_prism_props_check_states(p, 0, m, NULL, x, &err) == 0) {
         for (s = 0; s < m->n_states; s++)
