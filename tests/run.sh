@@ -8,12 +8,17 @@ TIMEOUT=${PROPER_TEST_TIMEOUT:-600}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 out=build/test-output.txt
+# `make test` says whether clang links libFuzzer; run by hand, the libFuzzer
+# builds' presence says it
+HAVE_LIBFUZZER=${HAVE_LIBFUZZER-$(ls build/libfuzz/fuzz_* > /dev/null 2>&1 && echo yes)}
 mkdir -p build
 
 # tally NAME STATUS OUTPUT_FILE: counts the result lines of one program
+# (started at $t0) and says how long it took
 tally() {
     name=$1; status=$2; file=$3
     cat "$file"
+    echo "   ($name took $(( $(date +%s) - t0 )) s)"
     p=$(grep -c '^ok ' "$file"); f=$(grep -c '^FAIL ' "$file"); s=$(grep -c '^SKIP ' "$file")
     if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
         echo "FAIL $name: exited with status $status"; f=1
@@ -57,13 +62,15 @@ else
     echo "SKIP proper_h_cxx: g++ not installed"; skip=$((skip + 1))
 fi
 
-# PROPER_ONLY_<MODULE>: each module alone (with what it needs) compiles cleanly
+# PROPER_ONLY_<MODULE>: each module alone (with what it needs) compiles
+# cleanly (two compilers at a time)
 only_each_module() {
-    for m in $(sed -n 's/^MODULES *= *//p' Makefile); do
-        M=$(echo "$m" | tr a-z A-Z)
-        printf '#define PROPER_IMPLEMENTATION\n#define PROPER_ONLY_%s\n#include "proper.h"\nint main(void) { return 0; }\n' "$M" > build/only.c
-        ${CC:-cc} -std=c99 $STRICT -O0 -I. build/only.c -o build/only -lm -lpthread || { echo "PROPER_ONLY_$M does not compile"; return 1; }
-    done
+    sed -n 's/^MODULES *= *//p' Makefile | tr ' ' '\n' | grep . |
+        CC=${CC:-cc} STRICT="$STRICT" xargs -P 2 -n 1 sh -c '
+            M=$(echo "$1" | tr a-z A-Z)
+            printf "#define PROPER_IMPLEMENTATION\n#define PROPER_ONLY_%s\n#include \"proper.h\"\nint main(void) { return 0; }\n" "$M" > "build/only-$1.c"
+            $CC -std=c99 $STRICT -O0 -I. "build/only-$1.c" -o "build/only-$1" -lm -lpthread ||
+                { echo "PROPER_ONLY_$M does not compile"; exit 1; }' only
 }
 check proper_only_each_module only_each_module
 
@@ -80,23 +87,33 @@ for src in tests/test_*.c; do
         [ -f "$bin.log" ] && cat "$bin.log"
         echo "FAIL $name: did not compile"; fail=$((fail + 1)); continue
     fi
-    timeout "$TIMEOUT" "$bin" > "$out" 2>&1; tally "$name" $? "$out"
+    t0=$(date +%s); timeout "$TIMEOUT" "$bin" > "$out" 2>&1; tally "$name" $? "$out"
 done
 
-# --- fuzz targets replay their seed corpus ---
+# --- fuzz targets replay their seed corpus: through the libFuzzer build
+# (-runs=0: every input once, nothing new) where clang has libFuzzer, else
+# through the plain replay build (tests/fuzz/replay.h) ---
 for src in tests/fuzz/fuzz_*.c; do
     [ -f "$src" ] || continue
-    name=$(basename "$src" .c); bin=build/fuzz/$name; corpus=tests/corpus/${name#fuzz_}
+    name=$(basename "$src" .c); corpus=tests/corpus/${name#fuzz_}
+    if [ -n "$HAVE_LIBFUZZER" ]; then bin=build/libfuzz/$name; else bin=build/fuzz/$name; fi
     if [ ! -x "$bin" ]; then
         [ -f "$bin.log" ] && cat "$bin.log"
         echo "FAIL $name: did not compile"; fail=$((fail + 1)); continue
     fi
-    timeout "$TIMEOUT" "$bin" "$corpus" > "$out" 2>&1; tally "$name" $? "$out"
+    if [ -z "$HAVE_LIBFUZZER" ]; then
+        t0=$(date +%s); timeout "$TIMEOUT" "$bin" "$corpus" > "$out" 2>&1; tally "$name" $? "$out"
+    elif timeout "$TIMEOUT" "$bin" -runs=0 -rss_limit_mb=2048 -timeout=60 \
+             -artifact_prefix=build/libfuzz/$name- "$corpus" > "$out" 2>&1; then
+        echo "ok $name ($(ls "$corpus" | wc -l) inputs)"; pass=$((pass + 1))
+    else
+        tail -40 "$out"; echo "FAIL $name: an input of $corpus fails"; fail=$((fail + 1))
+    fi
 done
 
 # --- fuzz smoke: each target under libFuzzer for a fixed number of new
 # inputs (seeded, at most 6 s each) on a scratch copy of its corpus ---
-if ls build/libfuzz/fuzz_* > /dev/null 2>&1; then
+if [ -n "$HAVE_LIBFUZZER" ]; then
     for src in tests/fuzz/fuzz_*.c; do
         name=$(basename "$src" .c); bin=build/libfuzz/$name; work=build/libfuzz/work-${name#fuzz_}
         if [ ! -x "$bin" ]; then
@@ -120,7 +137,7 @@ if [ -x build/proper-san ]; then
     for t in tests/cli_*.sh; do
         [ "$t" = tests/cli_lib.sh ] && continue
         [ -f "$t" ] || continue
-        PROPER=build/proper-san timeout "$TIMEOUT" sh "$t" > "$out" 2>&1; tally "$(basename "$t" .sh)" $? "$out"
+        t0=$(date +%s); PROPER=build/proper-san timeout "$TIMEOUT" sh "$t" > "$out" 2>&1; tally "$(basename "$t" .sh)" $? "$out"
     done
 else
     echo "FAIL cli: build/proper-san did not compile"; fail=$((fail + 1))
