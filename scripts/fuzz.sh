@@ -1,9 +1,10 @@
 #!/bin/sh
-# Fuzzes one target under libFuzzer, nice'd, until it has used CPU_SECONDS of
-# processor time (default 600: ten CPU-minutes, however loaded the machine),
-# on a scratch copy of its corpus (tests/corpus/NAME is only read). A finding
-# is written to build/libfuzz/fuzz_NAME-crash-... (or -timeout-, -oom-); add
-# it to the corpus with its fix. Each run appends one line to
+# Fuzzes one target under libFuzzer (its -O1 build, build/libfuzz-O1/), nice'd,
+# until it has used CPU_SECONDS of processor time (default 600: ten
+# CPU-minutes, however loaded the machine), on a scratch copy of its corpus
+# (tests/corpus/NAME is only read). A finding is written to
+# build/libfuzz/fuzz_NAME-crash-... (or -timeout-, -oom-); add it to the
+# corpus with its fix. Each run appends one line to
 # tests/fuzz/ledger.tsv (date, target, commit, CPU s, wall s, executions,
 # result), so the fuzzing a target has had adds up across sessions.
 # Usage: scripts/fuzz.sh NAME [CPU_SECONDS]
@@ -27,7 +28,7 @@ fi
 [ $# -ge 1 ] || { echo "usage: scripts/fuzz.sh NAME [CPU_SECONDS]  (NAME: $(ls tests/fuzz | sed -n 's/^fuzz_\(.*\)\.c$/\1/p' | tr '\n' ' '))" >&2; exit 2; }
 name=$1; budget=${2:-600}
 [ -f "tests/fuzz/fuzz_$name.c" ] || { echo "scripts/fuzz.sh: no target tests/fuzz/fuzz_$name.c" >&2; exit 2; }
-make -s "build/libfuzz/fuzz_$name"
+make -s "build/libfuzz-O1/fuzz_$name"
 work=build/libfuzz/long-$name
 log=build/libfuzz/long-$name.log
 mkdir -p "$work"
@@ -39,7 +40,7 @@ while [ "$cpu" -lt "$budget" ] && [ "$result" = clean ]; do
     left=$((budget - cpu))
     [ "$left" -ge 5 ] || left=5 # the budget is met, overshot by at most 5 s, never missed
     start=$(date +%s)
-    /usr/bin/time -f 'cpu %U %S' -o "$log.time" nice -n 10 "build/libfuzz/fuzz_$name" \
+    /usr/bin/time -f 'cpu %U %S' -o "$log.time" nice -n 10 "build/libfuzz-O1/fuzz_$name" \
         -max_total_time="$left" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
         -artifact_prefix="build/libfuzz/fuzz_$name-" "$work" "tests/corpus/$name" 2>> "$log" || result=finding
     wall=$((wall + $(date +%s) - start))
