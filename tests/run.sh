@@ -14,11 +14,9 @@ HAVE_LIBFUZZER=${HAVE_LIBFUZZER-$(ls build/libfuzz/fuzz_* > /dev/null 2>&1 && ec
 mkdir -p build
 
 # tally NAME STATUS OUTPUT_FILE: counts the result lines of one program
-# (started at $t0) and says how long it took
+# (its output was shown when it ended)
 tally() {
     name=$1; status=$2; file=$3
-    cat "$file"
-    echo "   ($name took $(( $(date +%s) - t0 )) s)"
     p=$(grep -c '^ok ' "$file"); f=$(grep -c '^FAIL ' "$file"); s=$(grep -c '^SKIP ' "$file")
     if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
         echo "FAIL $name: exited with status $status"; f=1
@@ -79,69 +77,47 @@ awk '/^```c$/{f=1;next}/^```$/{f=0}f' README.md > build/readme_example.c
 check readme_example sh -c "${CC:-cc} -std=c99 $STRICT -I. build/readme_example.c -o build/readme_example -lm && build/readme_example"
 check readme_example_only_pmf sh -c "${CC:-cc} -std=c99 $STRICT -DPROPER_ONLY_PMF -I. build/readme_example.c -o build/readme_example -lm && build/readme_example"
 
-# --- unit, property and differential tests ---
-for src in tests/test_*.c; do
-    [ -f "$src" ] || continue
-    name=$(basename "$src" .c); bin=build/tests/$name
-    if [ ! -x "$bin" ]; then
-        [ -f "$bin.log" ] && cat "$bin.log"
-        echo "FAIL $name: did not compile"; fail=$((fail + 1)); continue
-    fi
-    t0=$(date +%s); timeout "$TIMEOUT" "$bin" > "$out" 2>&1; tally "$name" $? "$out"
-done
-
-# --- fuzz targets replay their seed corpus: through the libFuzzer build
-# (-runs=0: every input once, nothing new) where clang has libFuzzer, else
-# through the plain replay build (tests/fuzz/replay.h) ---
-for src in tests/fuzz/fuzz_*.c; do
-    [ -f "$src" ] || continue
-    name=$(basename "$src" .c); corpus=tests/corpus/${name#fuzz_}
-    if [ -n "$HAVE_LIBFUZZER" ]; then bin=build/libfuzz/$name; else bin=build/fuzz/$name; fi
-    if [ ! -x "$bin" ]; then
-        [ -f "$bin.log" ] && cat "$bin.log"
-        echo "FAIL $name: did not compile"; fail=$((fail + 1)); continue
-    fi
-    if [ -z "$HAVE_LIBFUZZER" ]; then
-        t0=$(date +%s); timeout "$TIMEOUT" "$bin" "$corpus" > "$out" 2>&1; tally "$name" $? "$out"
-    elif timeout "$TIMEOUT" "$bin" -runs=0 -rss_limit_mb=2048 -timeout=60 \
-             -artifact_prefix=build/libfuzz/$name- "$corpus" > "$out" 2>&1; then
-        echo "ok $name ($(ls "$corpus" | wc -l) inputs)"; pass=$((pass + 1))
-    else
-        tail -40 "$out"; echo "FAIL $name: an input of $corpus fails"; fail=$((fail + 1))
-    fi
-done
-
-# --- fuzz smoke: each target under libFuzzer for a fixed number of new
-# inputs (seeded, at most 6 s each) on a scratch copy of its corpus ---
-if [ -n "$HAVE_LIBFUZZER" ]; then
-    for src in tests/fuzz/fuzz_*.c; do
-        name=$(basename "$src" .c); bin=build/libfuzz/$name; work=build/libfuzz/work-${name#fuzz_}
-        if [ ! -x "$bin" ]; then
-            [ -f "$bin.log" ] && cat "$bin.log"
-            echo "FAIL smoke_$name: did not compile"; fail=$((fail + 1)); continue
-        fi
-        rm -rf "$work"; mkdir -p "$work"
-        if timeout 60 "$bin" -seed=1 -runs=20000 -max_total_time=6 -rss_limit_mb=2048 -timeout=10 \
-               -artifact_prefix=build/libfuzz/$name- "$work" "tests/corpus/${name#fuzz_}" > "$out" 2>&1; then
-            echo "ok smoke_$name ($(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$out") inputs)"; pass=$((pass + 1))
-        else
-            tail -40 "$out"; echo "FAIL smoke_$name: see the input written under build/libfuzz/"; fail=$((fail + 1))
-        fi
-    done
-else
-    echo "SKIP fuzz_smoke: clang with libFuzzer not installed"; skip=$((skip + 1))
-fi
-
-# --- command-line tests (sanitizer build of bin/proper) ---
+# --- the test programs, two at a time (PROPER_TEST_JOBS): command-line
+# scripts (sanitizer build of bin/proper), C tests, fuzz targets (corpus
+# replay and libFuzzer smoke: tests/fuzz_job.sh). Each is a job script in
+# build/jobs/; its output is shown when it ends, then counted in order. ---
+jobs=build/jobs; rm -rf "$jobs"; mkdir -p "$jobs"; njobs=0
+export TIMEOUT HAVE_LIBFUZZER
+# job NAME SHELL_TEXT: queues one program
+job() {
+    njobs=$((njobs + 1))
+    printf '%s\n' "$2" > "$jobs/$(printf %03d "$njobs")-$1.sh"
+}
 if [ -x build/proper-san ]; then
     for t in tests/cli_*.sh; do
         [ "$t" = tests/cli_lib.sh ] && continue
-        [ -f "$t" ] || continue
-        t0=$(date +%s); PROPER=build/proper-san timeout "$TIMEOUT" sh "$t" > "$out" 2>&1; tally "$(basename "$t" .sh)" $? "$out"
+        job "$(basename "$t" .sh)" "PROPER=build/proper-san timeout $TIMEOUT sh $t"
     done
 else
     echo "FAIL cli: build/proper-san did not compile"; fail=$((fail + 1))
 fi
+for src in tests/test_*.c; do
+    name=$(basename "$src" .c); bin=build/tests/$name
+    if [ -x "$bin" ]; then job "$name" "timeout $TIMEOUT $bin"
+    else
+        [ -f "$bin.log" ] && cat "$bin.log"
+        echo "FAIL $name: did not compile"; fail=$((fail + 1))
+    fi
+done
+for src in tests/fuzz/fuzz_*.c; do
+    name=$(basename "$src" .c); job "$name" "sh tests/fuzz_job.sh ${name#fuzz_}"
+done
+[ -n "$HAVE_LIBFUZZER" ] || { echo "SKIP fuzz_smoke: clang with libFuzzer not installed"; skip=$((skip + 1)); }
+
+ls "$jobs"/*.sh | xargs -P "${PROPER_TEST_JOBS:-2}" -n 1 sh -c '
+    base=${1%.sh}; t0=$(date +%s)
+    sh "$1" > "$base.out" 2>&1; echo $? > "$base.rc"
+    name=$(basename "$base"); echo "   (${name#*-} took $(( $(date +%s) - t0 )) s)" >> "$base.out"
+    cat "$base.out"' job
+for f in "$jobs"/*.sh; do
+    base=${f%.sh}; name=$(basename "$base")
+    tally "${name#*-}" "$(cat "$base.rc" 2> /dev/null || echo 127)" "$base.out"
+done
 
 [ -n "${PROPER_TEST_START:-}" ] && echo "make test took $(( $(date +%s) - PROPER_TEST_START )) s (building included)"
 echo "$pass passed, $fail failed, $skip skipped"
