@@ -67,8 +67,8 @@ build/fuzz/%: tests/fuzz/%.c tests/fuzz/replay.h $(SRC) $(BACKENDS)
 	@$(CC) $(STRICT) $(SAN) -O1 $(SANDBG) -o $@ $< $(LIBS) 2> $@.log || { cat $@.log; rm -f $@; }
 
 # The same fuzz targets under libFuzzer (clang). `make test` replays each
-# corpus with build/libfuzz/ (-runs=0) and runs each for a fixed number of
-# new inputs (tests/run.sh); these are built at -O0, which compiles six times
+# corpus with build/libfuzz/ and runs each for a fixed number of new inputs
+# (tests/fuzz_job.sh); these are built at -O0, which compiles six times
 # faster than -O1. scripts/fuzz.sh NAME SECONDS fuzzes one for longer with
 # build/libfuzz-O1/, which runs faster. Built only where clang can link
 # libFuzzer; then the replay builds above are not needed.
