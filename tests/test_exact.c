@@ -529,6 +529,58 @@ static void test_poly_gcd_factors(void) {
         proper_ratfun_free(&f);
         proper_ratfun_free(&g);
     }
+    {
+        /* a fuzz input whose 1379-term denominator prints to 29.5 kB: the
+         * print reads back to the same function (the fuzz target reads back
+         * only prints of at most 4096 bytes), and its exact value at
+         * (1/2, 1/3, 1/5) is the product computed factor by factor:
+         * (41+q)^6 / ((16+q)^6 (1+q+r)^7 (p+2+q+r)^7 (p+2+r)) */
+        const char *in = "(39+q+2)^6/(1+9+q+6)^6/(1+q+r)^7/(p+2+q+r)^7/(p+2+r)^1";
+        static const int64_t factor[][4] = { /* constant, p, q, r coefficients; power (negative: divides) */
+            {41, 0, 1, 0}, {16, 0, 1, 0}, {1, 0, 1, 1}, {2, 1, 1, 1}, {2, 1, 0, 1}};
+        static const int power[] = {6, -6, -7, -7, -1};
+        proper_ratfun f, g;
+        proper_rat pt[3], want, x, y, t;
+        proper_strbuf text;
+        proper_error err;
+        size_t i, k;
+        proper_ratfun_init(&f);
+        proper_ratfun_init(&g);
+        proper_strbuf_init(&text);
+        proper_rat_init(&want);
+        proper_rat_init(&x);
+        proper_rat_init(&y);
+        proper_rat_init(&t);
+        for (k = 0; k < 3; k++) proper_rat_init(&pt[k]);
+        CHECK(proper_rat_set_i64(&pt[0], 1, 2) == 0 && proper_rat_set_i64(&pt[1], 1, 3) == 0 &&
+              proper_rat_set_i64(&pt[2], 1, 5) == 0);
+        CHECK(proper_ratfun_parse(&f, in, strlen(in), "t", PQR, 3, &err) == 0);
+        CHECK_INT(f.den.n_terms, 1379);
+        proper_ratfun_format(&f, PQR, &text);
+        CHECK(!text.failed && text.len > 4096);
+        CHECK(proper_ratfun_parse(&g, text.data, text.len, "printed", PQR, 3, &err) == 0);
+        CHECK(proper_ratfun_equal(&f, &g));
+        CHECK(proper_rat_set_i64(&want, 1, 1) == 0);
+        for (i = 0; i < 5; i++) {
+            CHECK(proper_rat_set_i64(&x, factor[i][0], 1) == 0);
+            for (k = 0; k < 3; k++) { /* x += coefficient * point */
+                CHECK(proper_rat_set_i64(&t, factor[i][k + 1], 1) == 0);
+                CHECK(proper_rat_mul(&t, &t, &pt[k]) == 0 && proper_rat_add(&x, &x, &t) == 0);
+            }
+            CHECK(proper_rat_pow(&y, &x, (unsigned)abs(power[i])) == 0);
+            CHECK((power[i] > 0 ? proper_rat_mul(&want, &want, &y) : proper_rat_div(&want, &want, &y)) == 0);
+        }
+        CHECK(proper_ratfun_eval_rat(&x, &g, pt, 3) == 0);
+        CHECK(proper_rat_cmp(&x, &want) == 0);
+        proper_ratfun_free(&f);
+        proper_ratfun_free(&g);
+        proper_strbuf_free(&text);
+        proper_rat_free(&want);
+        proper_rat_free(&x);
+        proper_rat_free(&y);
+        proper_rat_free(&t);
+        for (k = 0; k < 3; k++) proper_rat_free(&pt[k]);
+    }
 }
 
 /* The work estimate of a power: (p+q+r+1)^1000 would have C(1003, 3) =
