@@ -7620,6 +7620,19 @@ static void proper__prism_standalone_gap(proper__prism_standalone *S, size_t k, 
 
 static int proper__prism_standalone_range(proper__prism_standalone *S, size_t from, size_t to, int top);
 
+/* A constant's value in place of identifier token k, then a blank when the
+ * next token starts right after it with a character a number would take
+ * in: "K.2" is K and .2, but "7.2" one number. (Nothing that ends in a
+ * digit, a letter or a point can come right before a name: "1K" is a
+ * malformed number.) */
+static void proper__prism_standalone_value(proper__prism_standalone *S, size_t k, int type, proper__prism_val v) {
+    const proper__prism_tok *next = &S->t[k + 1];
+    proper__prism_print_value(S->out, type, v);
+    if (next->kind != PROPER__PM_TK_EOF && next->gap == next->p &&
+        (proper__prism_is_ident_char(next->p[0]) || next->p[0] == '.'))
+        proper_strbuf_puts(S->out, " ");
+}
+
 /* Identifier token k: a constant becomes its value, a formula its body in
  * parentheses; *done = 0 leaves it as written (a variable, a keyword). */
 static int proper__prism_standalone_ident(proper__prism_standalone *S, size_t k, int *done) {
@@ -7634,13 +7647,13 @@ static int proper__prism_standalone_ident(proper__prism_standalone *S, size_t k,
         if (C->pmiss[p->sym_const[sym]])
             return proper_error_set(S->err, PROPER_EUNDEFINED, p->file[0] ? p->file : NULL, t->line, t->col,
                                     "constant '%.*s' has no value (give it with --const)", (int)t->len, t->p);
-        proper__prism_print_value(S->out, p->consts[p->sym_const[sym]].type, C->pcv[p->sym_const[sym]]);
+        proper__prism_standalone_value(S, k, p->consts[p->sym_const[sym]].type, C->pcv[p->sym_const[sym]]);
     } else if (sym >= 0 && (f = p->sym_formula[sym]) >= 0) {
         proper_strbuf_puts(S->out, "(");
         if ((rc = proper__prism_standalone_range(S, S->body[f], S->body[f + p->n_formulas], 0)) != 0) return rc;
         proper_strbuf_puts(S->out, ")");
     } else if (m && (sym = proper__prism_names_find(&m->names, t->p, t->len)) >= 0 && m->sym_const[sym] >= 0) {
-        proper__prism_print_value(S->out, m->consts[m->sym_const[sym]].type, C->cv[m->sym_const[sym]]);
+        proper__prism_standalone_value(S, k, m->consts[m->sym_const[sym]].type, C->cv[m->sym_const[sym]]);
     } else if (m && sym >= 0 && m->sym_formula[sym] >= 0) {
         proper_strbuf_puts(S->out, "(");
         proper__prism_print_model_expr(C, m->formulas[m->sym_formula[sym]].expr, S->out);

@@ -2360,6 +2360,39 @@ static void test_props_standalone(void) {
     PROPER_FREE(text);
     proper_prism_props_free(p);
     proper_prism_free(m);
+    {
+        /* fuzz_props finding: "K.2 + 1" is two properties, K and .2 + 1, but
+         * K's value written in its place made one number, 7.2; "K.5e1"
+         * likewise (true is a keyword, left as written) */
+        const char *model = "dtmc\nconst int K = 7;\nmodule m\n x : [0..1] init 0;\n [] true -> (x'=1);\nendmodule\n";
+        const char *props = "K.2 + 1\nK.5e1\ntrue.5\n";
+        static const double values[] = {7, 1.2, 7, 5, 1, 0.5};
+        proper_prism_props *q = NULL;
+        proper_dtmc d;
+        size_t i;
+        m = NULL;
+        p = NULL;
+        proper_dtmc_init(&d);
+        CHECK_INT(proper_prism_parse(&m, model, strlen(model), "k.pm", &e), 0);
+        CHECK_INT(proper_prism_build(m, NULL, &d, &e), 0);
+        CHECK_INT(proper_prism_props_parse(&p, m, props, strlen(props), "k.props", &e), 0);
+        CHECK_INT(proper_prism_props_count(p), 6);
+        CHECK_INT(proper_prism_props_standalone(p, props, strlen(props), &out, &e), 0);
+        CHECK_STR(out, "7 .2 + 1\n7 .5e1\ntrue.5\n");
+        CHECK_INT(proper_prism_props_parse(&q, m, out, strlen(out), "standalone.props", &e), 0);
+        CHECK_INT(proper_prism_props_count(q), 6);
+        for (i = 0; i < 6 && q; i++) {
+            proper_prism_check_opts o = proper_prism_check_opts_default();
+            proper_prism_result r;
+            CHECK_INT(proper_prism_props_result(q, i, &d, &o, &r, &e), 0);
+            CHECK_REL(r.value, values[i], 1e-15);
+        }
+        PROPER_FREE(out);
+        proper_prism_props_free(p);
+        proper_prism_props_free(q);
+        proper_prism_free(m);
+        proper_dtmc_free(&d);
+    }
 }
 
 int main(void) {
