@@ -44,54 +44,54 @@
  * CONTENTS
  *   This manual, then each module with its own manual at its first line
  *   (line numbers are of this file):
- *     core.h      line   735  errors with file:line:col, allocation, growable
+ *     core.h      line   739  errors with file:line:col, allocation, growable
  *                             arrays, strings and a string builder, interning,
  *                             number parsing and shortest round-trip
  *                             formatting, bit sets, dense LU, RNG, alias
  *                             tables, file reading
- *     trace.h     line  1849  the trace format, its reader and writer, the
+ *     trace.h     line  1853  the trace format, its reader and writer, the
  *                             low-overhead per-thread recorder
- *     fft.h       line  3294  real-input FFT plans for power-of-two sizes
- *     stats.h     line  4002  normal/t/chi-square distributions, normal,
+ *     fft.h       line  3298  real-input FFT plans for power-of-two sizes
+ *     stats.h     line  4006  normal/t/chi-square distributions, normal,
  *                             t and Wilson intervals, simultaneous levels, KL,
  *                             chi-square and KS tests
- *     pmf.h       line  5079  discrete PMFs on a grid: samples, moments,
+ *     pmf.h       line  5083  discrete PMFs on a grid: samples, moments,
  *                             convolution, mixture, loops
- *     sre.h       line  6514  stochastic regular expressions: language,
+ *     sre.h       line  6518  stochastic regular expressions: language,
  *                             evaluation to a PMF, automaton -> SRE
- *     dtmc.h      line  9407  the one Markov-chain model (DTMC or CTMC):
+ *     dtmc.h      line  9411  the one Markov-chain model (DTMC or CTMC):
  *                             builder, direct and iterative solvers with
  *                             proven error bounds, CSL by uniformisation,
  *                             explicit/DRN/DOT/PRISM files
- *     exact.h     line 18181  big integers, rationals, rational functions;
+ *     exact.h     line 18185  big integers, rationals, rational functions;
  *                             exact and parametric solving by state elimination
- *     ltl.h       line 22687  LTL on DTMCs: refinement of the chain per
+ *     ltl.h       line 22691  LTL on DTMCs: refinement of the chain per
  *                             temporal subformula (Courcoubetis-Yannakakis),
  *                             co-safe LTL rewards by a DFA product, E/A[ltl],
  *                             Pmin/Pmax of LTL on interval models
- *     prism.h     line 26057  the PRISM language (DTMCs and CTMCs) and
+ *     prism.h     line 26061  the PRISM language (DTMCs and CTMCs) and
  *                             its property language, on top of dtmc.h
- *     synth.h     line 35078  annotated C/Java source -> parametric DTMC
+ *     synth.h     line 35097  annotated C/Java source -> parametric DTMC
  *                             (the PROPER method)
- *     estimate.h  line 36553  per-run count logs -> parameter
+ *     estimate.h  line 36572  per-run count logs -> parameter
  *                             intervals -> property interval
- *     annot.h     line 37922  probabilistic performance annotations
+ *     annot.h     line 37941  probabilistic performance annotations
  *                             (Freud): how a function's time or memory
  *                             depends on its input, fitted from call logs
- *     vlmc.h      line 43579  VLMC learning from location traces, Markov
+ *     vlmc.h      line 43598  VLMC learning from location traces, Markov
  *                             hull, steps to termination
- *     lp.h        line 46322  linear programs: CPLEX LP files, a native
+ *     lp.h        line 46341  linear programs: CPLEX LP files, a native
  *                             simplex, a box-constrained QP
- *     qn.h        line 49632  closed queueing networks: simulation, mean
+ *     qn.h        line 49651  closed queueing networks: simulation, mean
  *                             field, MVA, the exact CTMC, rates and routing
  *                             learned by LP/QP
- *     sim.h       line 52003  discrete-event simulation of multithreaded
+ *     sim.h       line 52022  discrete-event simulation of multithreaded
  *                             programs (Tarvo & Reiss): queues, thread pools,
  *                             CPUs, locks, I/O
- *     backend.h   line 56857  external engines behind one interface:
+ *     backend.h   line 56876  external engines behind one interface:
  *                             plugins, registry, subprocess runner
  *     backend_native.h
- *                 line 57797  proper's own engines (prism.h, dtmc.h,
+ *                 line 57816  proper's own engines (prism.h, dtmc.h,
  *                             lp.h) as the backend "native"
  *   The adapters for PRISM, Storm and glpsol are separate headers in
  *   backends/ of the source tree; they are not part of proper.h.
@@ -139,152 +139,152 @@
  *                           time of the implementation file (see README).
  *   Tunables: each is defined only if not already defined, so it can be set
  *   before the include; its meaning is the comment above it at the given line.
- *   PROPER_MAX_FILE_BYTES           ((size_t)1 << 30)      core.h line 1038
- *   PROPER_TRACE_NAME_MAX           255                    trace.h line 2000
- *   PROPER_TRACE_LOOP_MAX           1048576                trace.h line 2009
- *   PROPER_FFT_BLOCK                4096                   fft.h line 3411
- *   PROPER_STATS_SERIES_EPS         1e-16                  stats.h line 4041
- *   PROPER_STATS_SERIES_MAX_ITER    1000000                stats.h line 4047
- *   PROPER_STATS_ROOT_RTOL          4e-16                  stats.h line 4052
- *   PROPER_STATS_ROOT_MAX_ITER      400                    stats.h line 4055
- *   PROPER_STATS_PVALUE_FLOOR       1e-300                 stats.h line 4060
- *   PROPER_STATS_PROB_TOL           1e-9                   stats.h line 4064
- *   PROPER_STATS_CHI2_MIN_EXPECTED  5.0                    stats.h line 4069
- *   PROPER_PMF_SUM_TOL              1e-6                   pmf.h line 5170
- *   PROPER_PMF_WIDTH_RTOL           1e-9                   pmf.h line 5174
- *   PROPER_PMF_GRID_TOL             1e-6                   pmf.h line 5178
- *   PROPER_PMF_MAX_BINS             ((size_t)1 << 27)      pmf.h line 5183
- *   PROPER_PMF_MAX_INFERRED_BINS    ((size_t)1 << 20)      pmf.h line 5188
- *   PROPER_PMF_QUANTILE_TOL         1e-12                  pmf.h line 5193
- *   PROPER_PMF_HORNER_TOL           1e-18                  pmf.h line 5198
- *   PROPER_PMF_LOOP_SPLIT           64                     pmf.h line 5217
- *   PROPER_PMF_FFT_COST             6.0                    pmf.h line 5220
- *   PROPER_SRE_PROB_TOL             1e-9                   sre.h line 6699
- *   PROPER_SRE_MAX_NESTING          200                    sre.h line 6704
- *   PROPER_SRE_MAX_ITERATIONS       100000                 sre.h line 6709
- *   PROPER_SRE_DEFAULT_TRUNCATE_EPS 1e-12                  sre.h line 6713
- *   PROPER_SRE_DEFAULT_MARKOV_EPS   1e-12                  sre.h line 6717
- *   PROPER_SRE_DEFAULT_WIDTH        1.0                    sre.h line 6721
- *   PROPER_SRE_MAX_AUTOMATON_SIZE   1000000                sre.h line 6729
- *   PROPER_SRE_ROUNDING_RTOL        1e-3                   sre.h line 6735
- *   PROPER_DTMC_ROW_SUM_TOL         1e-6                   dtmc.h line 9616
- *   PROPER_DTMC_REL_PRECISION       1e-10                  dtmc.h line 9624
- *   PROPER_DTMC_FLOOR_FACTOR        100.0                  dtmc.h line 9632
- *   PROPER_DTMC_DENSE_MAX           256                    dtmc.h line 9637
- *   PROPER_DTMC_DIRECT_MAX          1024                   dtmc.h line 9648
- *   PROPER_DTMC_GTH_MAX             256                    dtmc.h line 9657
- *   PROPER_DTMC_BAND_MAX            64                     dtmc.h line 9665
- *   PROPER_DTMC_MAX_SWEEPS          1000000                dtmc.h line 9670
- *   PROPER_DTMC_CYCLE_MAX           256                    dtmc.h line 9681
- *   PROPER_DTMC_TRANSIENT_ACCURACY  1e-12                  dtmc.h line 9687
- *   PROPER_DTMC_MAX_POISSON_STEPS   1000000000UL           dtmc.h line 9695
- *   PROPER_DTMC_BOUND_CHECK_FROM    4096UL                 dtmc.h line 9703
- *   PROPER_DTMC_MAX_STEP_WORK       1e11                   dtmc.h line 9714
- *   PROPER_DTMC_PARAM_TIE           1e-12                  dtmc.h line 9722
- *   PROPER_DTMC_PARAM_MAX_ITER      10000UL                dtmc.h line 9725
- *   PROPER_DTMC_MAX_STATES          0xFFFFFFF0u            dtmc.h line 9730
- *   PROPER_EXACT_MAX_LIMBS          (1u << 20)             exact.h line 18280
- *   PROPER_EXACT_MAX_EXP10          100000                 exact.h line 18286
- *   PROPER_EXACT_MAX_STEPS          1000ul                 exact.h line 18294
- *   PROPER_EXACT_MAX_POWER          1000                   exact.h line 18299
- *   PROPER_EXACT_MAX_TERMS          100000                 exact.h line 18304
- *   PROPER_EXACT_MAX_GCD_WORK       1000000000ull          exact.h line 18314
- *   PROPER_EXACT_MAX_WORK           30000000000ull         exact.h line 18326
- *   PROPER_EXACT_MAX_STATES         1000000                exact.h line 18331
- *   PROPER_EXACT_MAX_ENTRIES        20000000u              exact.h line 18338
- *   PROPER_EXACT_MOD_MAX_DEG        65536u                 exact.h line 20281
- *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 22784
- *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 22790
- *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 22797
- *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 22802
- *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 22813
- *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 22820
- *   PROPER_LTL_MAX_JUMP_UNTILS      12                     ltl.h line 22827
- *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 22833
- *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 26318
- *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 26323
- *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 26328
- *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 26333
- *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 26338
- *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 26938
- *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 30220
- *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 30821
- *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 33239
- *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 35181
- *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 35184
- *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 36693
- *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 36696
- *   PROPER_ANNOT_CORR               0.99                   annot.h line 38126
- *   PROPER_ANNOT_R2                 0.9                    annot.h line 38130
- *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 38134
- *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 38138
- *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 38142
- *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 38146
- *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 38152
- *   PROPER_ANNOT_CUTS               32                     annot.h line 38156
- *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 38160
- *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 38164
- *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 38168
- *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 38173
- *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 38177
- *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 38181
- *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 38185
- *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 38190
- *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 38194
- *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 38426
- *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 38500
- *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 38611
- *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 38615
- *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 40471
- *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 40475
- *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 43761
- *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 43766
- *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 43774
- *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 43778
- *   PROPER_LP_PERTURB               1e-6                   lp.h line 46510
- *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 46525
- *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 46528
- *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 46531
- *   PROPER_LP_SING_TOL              1e-11                  lp.h line 46534
- *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 46537
- *   PROPER_LP_MAX_ROWS              100000                 lp.h line 46553
- *   PROPER_LP_MAX_KERNEL            2000                   lp.h line 46556
- *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 46559
- *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 46564
- *   PROPER_LP_SCALE_PASSES          6                      lp.h line 46568
- *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 46575
- *   PROPER_LP_VERIFY_FLOOR          1e-4                   lp.h line 46591
- *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 46594
- *   PROPER_LP_COND_TOL              1e-9                   lp.h line 46600
- *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 46605
- *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 49242
- *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 49723
- *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 49727
- *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 49731
- *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 49738
- *   PROPER_QN_RESUM_EVERY           256                    qn.h line 49743
- *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 49813
- *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 49816
- *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 49867
- *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 49870
- *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 49873
- *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 49907
- *   PROPER_QN_LAD_KEEP              2                      qn.h line 50951
- *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 50954
- *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 50957
- *   PROPER_SIM_BUCKETS              200                    sim.h line 52150
- *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 52155
- *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 52159
- *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 52163
- *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 52167
- *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 52171
- *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 52175
- *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 52284
- *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 52576
- *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 56935
- *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 56940
- *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 56946
- *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 56950
+ *   PROPER_MAX_FILE_BYTES           ((size_t)1 << 30)      core.h line 1042
+ *   PROPER_TRACE_NAME_MAX           255                    trace.h line 2004
+ *   PROPER_TRACE_LOOP_MAX           1048576                trace.h line 2013
+ *   PROPER_FFT_BLOCK                4096                   fft.h line 3415
+ *   PROPER_STATS_SERIES_EPS         1e-16                  stats.h line 4045
+ *   PROPER_STATS_SERIES_MAX_ITER    1000000                stats.h line 4051
+ *   PROPER_STATS_ROOT_RTOL          4e-16                  stats.h line 4056
+ *   PROPER_STATS_ROOT_MAX_ITER      400                    stats.h line 4059
+ *   PROPER_STATS_PVALUE_FLOOR       1e-300                 stats.h line 4064
+ *   PROPER_STATS_PROB_TOL           1e-9                   stats.h line 4068
+ *   PROPER_STATS_CHI2_MIN_EXPECTED  5.0                    stats.h line 4073
+ *   PROPER_PMF_SUM_TOL              1e-6                   pmf.h line 5174
+ *   PROPER_PMF_WIDTH_RTOL           1e-9                   pmf.h line 5178
+ *   PROPER_PMF_GRID_TOL             1e-6                   pmf.h line 5182
+ *   PROPER_PMF_MAX_BINS             ((size_t)1 << 27)      pmf.h line 5187
+ *   PROPER_PMF_MAX_INFERRED_BINS    ((size_t)1 << 20)      pmf.h line 5192
+ *   PROPER_PMF_QUANTILE_TOL         1e-12                  pmf.h line 5197
+ *   PROPER_PMF_HORNER_TOL           1e-18                  pmf.h line 5202
+ *   PROPER_PMF_LOOP_SPLIT           64                     pmf.h line 5221
+ *   PROPER_PMF_FFT_COST             6.0                    pmf.h line 5224
+ *   PROPER_SRE_PROB_TOL             1e-9                   sre.h line 6703
+ *   PROPER_SRE_MAX_NESTING          200                    sre.h line 6708
+ *   PROPER_SRE_MAX_ITERATIONS       100000                 sre.h line 6713
+ *   PROPER_SRE_DEFAULT_TRUNCATE_EPS 1e-12                  sre.h line 6717
+ *   PROPER_SRE_DEFAULT_MARKOV_EPS   1e-12                  sre.h line 6721
+ *   PROPER_SRE_DEFAULT_WIDTH        1.0                    sre.h line 6725
+ *   PROPER_SRE_MAX_AUTOMATON_SIZE   1000000                sre.h line 6733
+ *   PROPER_SRE_ROUNDING_RTOL        1e-3                   sre.h line 6739
+ *   PROPER_DTMC_ROW_SUM_TOL         1e-6                   dtmc.h line 9620
+ *   PROPER_DTMC_REL_PRECISION       1e-10                  dtmc.h line 9628
+ *   PROPER_DTMC_FLOOR_FACTOR        100.0                  dtmc.h line 9636
+ *   PROPER_DTMC_DENSE_MAX           256                    dtmc.h line 9641
+ *   PROPER_DTMC_DIRECT_MAX          1024                   dtmc.h line 9652
+ *   PROPER_DTMC_GTH_MAX             256                    dtmc.h line 9661
+ *   PROPER_DTMC_BAND_MAX            64                     dtmc.h line 9669
+ *   PROPER_DTMC_MAX_SWEEPS          1000000                dtmc.h line 9674
+ *   PROPER_DTMC_CYCLE_MAX           256                    dtmc.h line 9685
+ *   PROPER_DTMC_TRANSIENT_ACCURACY  1e-12                  dtmc.h line 9691
+ *   PROPER_DTMC_MAX_POISSON_STEPS   1000000000UL           dtmc.h line 9699
+ *   PROPER_DTMC_BOUND_CHECK_FROM    4096UL                 dtmc.h line 9707
+ *   PROPER_DTMC_MAX_STEP_WORK       1e11                   dtmc.h line 9718
+ *   PROPER_DTMC_PARAM_TIE           1e-12                  dtmc.h line 9726
+ *   PROPER_DTMC_PARAM_MAX_ITER      10000UL                dtmc.h line 9729
+ *   PROPER_DTMC_MAX_STATES          0xFFFFFFF0u            dtmc.h line 9734
+ *   PROPER_EXACT_MAX_LIMBS          (1u << 20)             exact.h line 18284
+ *   PROPER_EXACT_MAX_EXP10          100000                 exact.h line 18290
+ *   PROPER_EXACT_MAX_STEPS          1000ul                 exact.h line 18298
+ *   PROPER_EXACT_MAX_POWER          1000                   exact.h line 18303
+ *   PROPER_EXACT_MAX_TERMS          100000                 exact.h line 18308
+ *   PROPER_EXACT_MAX_GCD_WORK       1000000000ull          exact.h line 18318
+ *   PROPER_EXACT_MAX_WORK           30000000000ull         exact.h line 18330
+ *   PROPER_EXACT_MAX_STATES         1000000                exact.h line 18335
+ *   PROPER_EXACT_MAX_ENTRIES        20000000u              exact.h line 18342
+ *   PROPER_EXACT_MOD_MAX_DEG        65536u                 exact.h line 20285
+ *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 22788
+ *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 22794
+ *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 22801
+ *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 22806
+ *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 22817
+ *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 22824
+ *   PROPER_LTL_MAX_JUMP_UNTILS      12                     ltl.h line 22831
+ *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 22837
+ *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 26322
+ *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 26327
+ *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 26332
+ *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 26337
+ *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 26342
+ *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 26944
+ *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 30226
+ *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 30827
+ *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 33245
+ *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 35200
+ *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 35203
+ *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 36712
+ *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 36715
+ *   PROPER_ANNOT_CORR               0.99                   annot.h line 38145
+ *   PROPER_ANNOT_R2                 0.9                    annot.h line 38149
+ *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 38153
+ *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 38157
+ *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 38161
+ *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 38165
+ *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 38171
+ *   PROPER_ANNOT_CUTS               32                     annot.h line 38175
+ *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 38179
+ *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 38183
+ *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 38187
+ *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 38192
+ *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 38196
+ *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 38200
+ *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 38204
+ *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 38209
+ *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 38213
+ *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 38445
+ *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 38519
+ *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 38630
+ *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 38634
+ *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 40490
+ *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 40494
+ *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 43780
+ *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 43785
+ *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 43793
+ *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 43797
+ *   PROPER_LP_PERTURB               1e-6                   lp.h line 46529
+ *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 46544
+ *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 46547
+ *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 46550
+ *   PROPER_LP_SING_TOL              1e-11                  lp.h line 46553
+ *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 46556
+ *   PROPER_LP_MAX_ROWS              100000                 lp.h line 46572
+ *   PROPER_LP_MAX_KERNEL            2000                   lp.h line 46575
+ *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 46578
+ *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 46583
+ *   PROPER_LP_SCALE_PASSES          6                      lp.h line 46587
+ *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 46594
+ *   PROPER_LP_VERIFY_FLOOR          1e-4                   lp.h line 46610
+ *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 46613
+ *   PROPER_LP_COND_TOL              1e-9                   lp.h line 46619
+ *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 46624
+ *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 49261
+ *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 49742
+ *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 49746
+ *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 49750
+ *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 49757
+ *   PROPER_QN_RESUM_EVERY           256                    qn.h line 49762
+ *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 49832
+ *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 49835
+ *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 49886
+ *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 49889
+ *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 49892
+ *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 49926
+ *   PROPER_QN_LAD_KEEP              2                      qn.h line 50970
+ *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 50973
+ *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 50976
+ *   PROPER_SIM_BUCKETS              200                    sim.h line 52169
+ *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 52174
+ *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 52178
+ *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 52182
+ *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 52186
+ *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 52190
+ *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 52194
+ *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 52303
+ *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 52595
+ *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 56954
+ *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 56959
+ *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 56965
+ *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 56969
  *
  * THREAD SAFETY
  *   No global or thread-local mutable state. Objects are not locked: two
@@ -312,6 +312,10 @@
  *   PROPER_VERSION_STRING.
  *
  * CHANGELOG
+ *   0.8.4  prism: proper_prism_props_standalone sets a constant's value apart
+ *     with a blank from a next token that starts with a digit, a letter or
+ *     a point: "K.2 + 1" (two properties, K and .2 + 1) was written as
+ *     "7.2 + 1", one property of another value (found by fuzzing).
  *   0.8.3  dtmc: proper_dtmc_read_sta/parse_sta read PRISM's state valuations
  *     (.sta); prism: proper_prism_model_of_valuations declares them for the
  *     properties parser, so `check --explicit ... --sta F` (and crosscheck's)
@@ -758,8 +762,8 @@
 
 #define PROPER_VERSION_MAJOR 0
 #define PROPER_VERSION_MINOR 8
-#define PROPER_VERSION_PATCH 3
-#define PROPER_VERSION_STRING "0.8.3"
+#define PROPER_VERSION_PATCH 4
+#define PROPER_VERSION_STRING "0.8.4"
 
 #ifndef PROPER_API
 #ifdef PROPER_STATIC
@@ -26505,8 +26509,10 @@ PROPER_API int proper_prism_set_consts_lenient(proper_prism_model *m, proper_pri
  * imported; PRISM's properties files have no formulas). Values are
  * written so that they read back as the same double, an int stays an int
  * and a double a double ("4.0"). Comments go; line breaks stay where they
- * were, so a tool's line numbers still point at the right line. A
- * properties constant without a value is PROPER_EUNDEFINED at its use.
+ * were, so a tool's line numbers still point at the right line; a value
+ * is set apart by a blank from a next token it would merge with ("K.2" is
+ * K and .2: "7 .2"). A properties constant without a value is
+ * PROPER_EUNDEFINED at its use.
  * *out gets the text (PROPER_FREE it). */
 PROPER_API int proper_prism_props_standalone(const proper_prism_props *p, const char *text, size_t len, char **out,
                                              proper_error *err);
@@ -33675,6 +33681,19 @@ static void proper__prism_standalone_gap(proper__prism_standalone *S, size_t k, 
 
 static int proper__prism_standalone_range(proper__prism_standalone *S, size_t from, size_t to, int top);
 
+/* A constant's value in place of identifier token k, then a blank when the
+ * next token starts right after it with a character a number would take
+ * in: "K.2" is K and .2, but "7.2" one number. (Nothing that ends in a
+ * digit, a letter or a point can come right before a name: "1K" is a
+ * malformed number.) */
+static void proper__prism_standalone_value(proper__prism_standalone *S, size_t k, int type, proper__prism_val v) {
+    const proper__prism_tok *next = &S->t[k + 1];
+    proper__prism_print_value(S->out, type, v);
+    if (next->kind != PROPER__PM_TK_EOF && next->gap == next->p &&
+        (proper__prism_is_ident_char(next->p[0]) || next->p[0] == '.'))
+        proper_strbuf_puts(S->out, " ");
+}
+
 /* Identifier token k: a constant becomes its value, a formula its body in
  * parentheses; *done = 0 leaves it as written (a variable, a keyword). */
 static int proper__prism_standalone_ident(proper__prism_standalone *S, size_t k, int *done) {
@@ -33689,13 +33708,13 @@ static int proper__prism_standalone_ident(proper__prism_standalone *S, size_t k,
         if (C->pmiss[p->sym_const[sym]])
             return proper_error_set(S->err, PROPER_EUNDEFINED, p->file[0] ? p->file : NULL, t->line, t->col,
                                     "constant '%.*s' has no value (give it with --const)", (int)t->len, t->p);
-        proper__prism_print_value(S->out, p->consts[p->sym_const[sym]].type, C->pcv[p->sym_const[sym]]);
+        proper__prism_standalone_value(S, k, p->consts[p->sym_const[sym]].type, C->pcv[p->sym_const[sym]]);
     } else if (sym >= 0 && (f = p->sym_formula[sym]) >= 0) {
         proper_strbuf_puts(S->out, "(");
         if ((rc = proper__prism_standalone_range(S, S->body[f], S->body[f + p->n_formulas], 0)) != 0) return rc;
         proper_strbuf_puts(S->out, ")");
     } else if (m && (sym = proper__prism_names_find(&m->names, t->p, t->len)) >= 0 && m->sym_const[sym] >= 0) {
-        proper__prism_print_value(S->out, m->consts[m->sym_const[sym]].type, C->cv[m->sym_const[sym]]);
+        proper__prism_standalone_value(S, k, m->consts[m->sym_const[sym]].type, C->cv[m->sym_const[sym]]);
     } else if (m && sym >= 0 && m->sym_formula[sym] >= 0) {
         proper_strbuf_puts(S->out, "(");
         proper__prism_print_model_expr(C, m->formulas[m->sym_formula[sym]].expr, S->out);

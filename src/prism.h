@@ -450,8 +450,10 @@ PROPER_API int proper_prism_set_consts_lenient(proper_prism_model *m, proper_pri
  * imported; PRISM's properties files have no formulas). Values are
  * written so that they read back as the same double, an int stays an int
  * and a double a double ("4.0"). Comments go; line breaks stay where they
- * were, so a tool's line numbers still point at the right line. A
- * properties constant without a value is PROPER_EUNDEFINED at its use.
+ * were, so a tool's line numbers still point at the right line; a value
+ * is set apart by a blank from a next token it would merge with ("K.2" is
+ * K and .2: "7 .2"). A properties constant without a value is
+ * PROPER_EUNDEFINED at its use.
  * *out gets the text (PROPER_FREE it). */
 PROPER_API int proper_prism_props_standalone(const proper_prism_props *p, const char *text, size_t len, char **out,
                                              proper_error *err);
