@@ -71,27 +71,27 @@
  *                             Pmin/Pmax of LTL on interval models
  *     prism.h     line 26061  the PRISM language (DTMCs and CTMCs) and
  *                             its property language, on top of dtmc.h
- *     synth.h     line 35097  annotated C/Java source -> parametric DTMC
+ *     synth.h     line 35095  annotated C/Java source -> parametric DTMC
  *                             (the PROPER method)
- *     estimate.h  line 36572  per-run count logs -> parameter
+ *     estimate.h  line 36570  per-run count logs -> parameter
  *                             intervals -> property interval
- *     annot.h     line 37941  probabilistic performance annotations
+ *     annot.h     line 37939  probabilistic performance annotations
  *                             (Freud): how a function's time or memory
  *                             depends on its input, fitted from call logs
- *     vlmc.h      line 43598  VLMC learning from location traces, Markov
+ *     vlmc.h      line 43596  VLMC learning from location traces, Markov
  *                             hull, steps to termination
- *     lp.h        line 46341  linear programs: CPLEX LP files, a native
+ *     lp.h        line 46339  linear programs: CPLEX LP files, a native
  *                             simplex, a box-constrained QP
- *     qn.h        line 49651  closed queueing networks: simulation, mean
+ *     qn.h        line 49649  closed queueing networks: simulation, mean
  *                             field, MVA, the exact CTMC, rates and routing
  *                             learned by LP/QP
- *     sim.h       line 52022  discrete-event simulation of multithreaded
+ *     sim.h       line 52020  discrete-event simulation of multithreaded
  *                             programs (Tarvo & Reiss): queues, thread pools,
  *                             CPUs, locks, I/O
- *     backend.h   line 56876  external engines behind one interface:
+ *     backend.h   line 56874  external engines behind one interface:
  *                             plugins, registry, subprocess runner
  *     backend_native.h
- *                 line 57816  proper's own engines (prism.h, dtmc.h,
+ *                 line 57814  proper's own engines (prism.h, dtmc.h,
  *                             lp.h) as the backend "native"
  *   The adapters for PRISM, Storm and glpsol are separate headers in
  *   backends/ of the source tree; they are not part of proper.h.
@@ -210,81 +210,81 @@
  *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 30226
  *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 30827
  *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 33245
- *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 35200
- *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 35203
- *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 36712
- *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 36715
- *   PROPER_ANNOT_CORR               0.99                   annot.h line 38145
- *   PROPER_ANNOT_R2                 0.9                    annot.h line 38149
- *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 38153
- *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 38157
- *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 38161
- *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 38165
- *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 38171
- *   PROPER_ANNOT_CUTS               32                     annot.h line 38175
- *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 38179
- *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 38183
- *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 38187
- *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 38192
- *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 38196
- *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 38200
- *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 38204
- *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 38209
- *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 38213
- *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 38445
- *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 38519
- *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 38630
- *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 38634
- *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 40490
- *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 40494
- *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 43780
- *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 43785
- *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 43793
- *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 43797
- *   PROPER_LP_PERTURB               1e-6                   lp.h line 46529
- *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 46544
- *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 46547
- *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 46550
- *   PROPER_LP_SING_TOL              1e-11                  lp.h line 46553
- *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 46556
- *   PROPER_LP_MAX_ROWS              100000                 lp.h line 46572
- *   PROPER_LP_MAX_KERNEL            2000                   lp.h line 46575
- *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 46578
- *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 46583
- *   PROPER_LP_SCALE_PASSES          6                      lp.h line 46587
- *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 46594
- *   PROPER_LP_VERIFY_FLOOR          1e-4                   lp.h line 46610
- *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 46613
- *   PROPER_LP_COND_TOL              1e-9                   lp.h line 46619
- *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 46624
- *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 49261
- *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 49742
- *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 49746
- *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 49750
- *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 49757
- *   PROPER_QN_RESUM_EVERY           256                    qn.h line 49762
- *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 49832
- *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 49835
- *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 49886
- *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 49889
- *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 49892
- *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 49926
- *   PROPER_QN_LAD_KEEP              2                      qn.h line 50970
- *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 50973
- *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 50976
- *   PROPER_SIM_BUCKETS              200                    sim.h line 52169
- *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 52174
- *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 52178
- *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 52182
- *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 52186
- *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 52190
- *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 52194
- *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 52303
- *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 52595
- *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 56954
- *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 56959
- *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 56965
- *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 56969
+ *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 35198
+ *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 35201
+ *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 36710
+ *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 36713
+ *   PROPER_ANNOT_CORR               0.99                   annot.h line 38143
+ *   PROPER_ANNOT_R2                 0.9                    annot.h line 38147
+ *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 38151
+ *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 38155
+ *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 38159
+ *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 38163
+ *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 38169
+ *   PROPER_ANNOT_CUTS               32                     annot.h line 38173
+ *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 38177
+ *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 38181
+ *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 38185
+ *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 38190
+ *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 38194
+ *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 38198
+ *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 38202
+ *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 38207
+ *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 38211
+ *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 38443
+ *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 38517
+ *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 38628
+ *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 38632
+ *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 40488
+ *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 40492
+ *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 43778
+ *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 43783
+ *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 43791
+ *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 43795
+ *   PROPER_LP_PERTURB               1e-6                   lp.h line 46527
+ *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 46542
+ *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 46545
+ *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 46548
+ *   PROPER_LP_SING_TOL              1e-11                  lp.h line 46551
+ *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 46554
+ *   PROPER_LP_MAX_ROWS              100000                 lp.h line 46570
+ *   PROPER_LP_MAX_KERNEL            2000                   lp.h line 46573
+ *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 46576
+ *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 46581
+ *   PROPER_LP_SCALE_PASSES          6                      lp.h line 46585
+ *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 46592
+ *   PROPER_LP_VERIFY_FLOOR          1e-4                   lp.h line 46608
+ *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 46611
+ *   PROPER_LP_COND_TOL              1e-9                   lp.h line 46617
+ *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 46622
+ *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 49259
+ *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 49740
+ *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 49744
+ *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 49748
+ *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 49755
+ *   PROPER_QN_RESUM_EVERY           256                    qn.h line 49760
+ *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 49830
+ *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 49833
+ *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 49884
+ *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 49887
+ *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 49890
+ *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 49924
+ *   PROPER_QN_LAD_KEEP              2                      qn.h line 50968
+ *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 50971
+ *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 50974
+ *   PROPER_SIM_BUCKETS              200                    sim.h line 52167
+ *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 52172
+ *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 52176
+ *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 52180
+ *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 52184
+ *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 52188
+ *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 52192
+ *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 52301
+ *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 52593
+ *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 56952
+ *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 56957
+ *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 56963
+ *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 56967
  *
  * THREAD SAFETY
  *   No global or thread-local mutable state. Objects are not locked: two
@@ -313,9 +313,9 @@
  *
  * CHANGELOG
  *   0.8.4  prism: proper_prism_props_standalone sets a constant's value apart
- *     with a blank from a next token that starts with a digit, a letter or
- *     a point: "K.2 + 1" (two properties, K and .2 + 1) was written as
- *     "7.2 + 1", one property of another value (found by fuzzing).
+ *     with a blank from a number right after it that starts with its point:
+ *     "K.2 + 1" (two properties, K and .2 + 1) was written as "7.2 + 1", one
+ *     property of another value (found by fuzzing).
  *   0.8.3  dtmc: proper_dtmc_read_sta/parse_sta read PRISM's state valuations
  *     (.sta); prism: proper_prism_model_of_valuations declares them for the
  *     properties parser, so `check --explicit ... --sta F` (and crosscheck's)
@@ -33682,16 +33682,14 @@ static void proper__prism_standalone_gap(proper__prism_standalone *S, size_t k, 
 static int proper__prism_standalone_range(proper__prism_standalone *S, size_t from, size_t to, int top);
 
 /* A constant's value in place of identifier token k, then a blank when the
- * next token starts right after it with a character a number would take
- * in: "K.2" is K and .2, but "7.2" one number. (Nothing that ends in a
- * digit, a letter or a point can come right before a name: "1K" is a
- * malformed number.) */
+ * next token is a number that starts with its point right after the name:
+ * "K.2" is K and .2, but "7.2" one number. (A letter or a digit right after
+ * a name is part of it, and "1K" is a malformed number, so no other
+ * neighbour can merge with a value.) */
 static void proper__prism_standalone_value(proper__prism_standalone *S, size_t k, int type, proper__prism_val v) {
     const proper__prism_tok *next = &S->t[k + 1];
     proper__prism_print_value(S->out, type, v);
-    if (next->kind != PROPER__PM_TK_EOF && next->gap == next->p &&
-        (proper__prism_is_ident_char(next->p[0]) || next->p[0] == '.'))
-        proper_strbuf_puts(S->out, " ");
+    if (next->kind != PROPER__PM_TK_EOF && next->gap == next->p && next->p[0] == '.') proper_strbuf_puts(S->out, " ");
 }
 
 /* Identifier token k: a constant becomes its value, a formula its body in

@@ -7623,16 +7623,14 @@ static void proper__prism_standalone_gap(proper__prism_standalone *S, size_t k, 
 static int proper__prism_standalone_range(proper__prism_standalone *S, size_t from, size_t to, int top);
 
 /* A constant's value in place of identifier token k, then a blank when the
- * next token starts right after it with a character a number would take
- * in: "K.2" is K and .2, but "7.2" one number. (Nothing that ends in a
- * digit, a letter or a point can come right before a name: "1K" is a
- * malformed number.) */
+ * next token is a number that starts with its point right after the name:
+ * "K.2" is K and .2, but "7.2" one number. (A letter or a digit right after
+ * a name is part of it, and "1K" is a malformed number, so no other
+ * neighbour can merge with a value.) */
 static void proper__prism_standalone_value(proper__prism_standalone *S, size_t k, int type, proper__prism_val v) {
     const proper__prism_tok *next = &S->t[k + 1];
     proper__prism_print_value(S->out, type, v);
-    if (next->kind != PROPER__PM_TK_EOF && next->gap == next->p &&
-        (proper__prism_is_ident_char(next->p[0]) || next->p[0] == '.'))
-        proper_strbuf_puts(S->out, " ");
+    if (next->kind != PROPER__PM_TK_EOF && next->gap == next->p && next->p[0] == '.') proper_strbuf_puts(S->out, " ");
 }
 
 /* Identifier token k: a constant becomes its value, a formula its body in
