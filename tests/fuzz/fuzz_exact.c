@@ -75,12 +75,14 @@ static void fuzz_fun(const char *text, size_t len) {
             if (!rc && !proper_ratfun_equal(&a, &b)) abort();
         }
         (void)proper_ratfun_eval_double(&a, pt, 3);
-        /* the derivative of a large function is legitimate work of seconds
-         * (the quotient rule squares the denominator, and the gcd that
-         * cancels it is a long remainder sequence over rationals: 348 / 321
-         * terms took 5 s at -O2, over 10 s sanitised), so only smaller ones
-         * are differentiated here */
-        if (a.num.n_terms * (a.den.n_terms + 1) <= 20000 && proper_ratfun_deriv(&d, &a, 1) == PROPER_OK)
+        /* the derivative of a large function is legitimate work of seconds,
+         * so only smaller ones are differentiated here.  The quotient rule
+         * forms num'*den - num*den' over den^2 and then cancels their gcd,
+         * so the work grows with den * (num + den) term products, not with
+         * num * den: 348 / 321 terms took 5 s at -O2, and 7 / 260 terms
+         * took 4.6 s sanitised (0.3 s at -O2) */
+        if ((a.den.n_terms + 1) * (a.num.n_terms + a.den.n_terms + 1) <= 20000 &&
+            proper_ratfun_deriv(&d, &a, 1) == PROPER_OK)
             (void)proper_ratfun_eval_double(&d, pt, 3);
     } else {
         check_error(&err, (const uint8_t *)text, len);
