@@ -44,54 +44,54 @@
  * CONTENTS
  *   This manual, then each module with its own manual at its first line
  *   (line numbers are of this file):
- *     core.h      line   739  errors with file:line:col, allocation, growable
+ *     core.h      line   743  errors with file:line:col, allocation, growable
  *                             arrays, strings and a string builder, interning,
  *                             number parsing and shortest round-trip
  *                             formatting, bit sets, dense LU, RNG, alias
  *                             tables, file reading
- *     trace.h     line  1853  the trace format, its reader and writer, the
+ *     trace.h     line  1857  the trace format, its reader and writer, the
  *                             low-overhead per-thread recorder
- *     fft.h       line  3298  real-input FFT plans for power-of-two sizes
- *     stats.h     line  4006  normal/t/chi-square distributions, normal,
+ *     fft.h       line  3302  real-input FFT plans for power-of-two sizes
+ *     stats.h     line  4010  normal/t/chi-square distributions, normal,
  *                             t and Wilson intervals, simultaneous levels, KL,
  *                             chi-square and KS tests
- *     pmf.h       line  5083  discrete PMFs on a grid: samples, moments,
+ *     pmf.h       line  5087  discrete PMFs on a grid: samples, moments,
  *                             convolution, mixture, loops
- *     sre.h       line  6518  stochastic regular expressions: language,
+ *     sre.h       line  6522  stochastic regular expressions: language,
  *                             evaluation to a PMF, automaton -> SRE
- *     dtmc.h      line  9411  the one Markov-chain model (DTMC or CTMC):
+ *     dtmc.h      line  9415  the one Markov-chain model (DTMC or CTMC):
  *                             builder, direct and iterative solvers with
  *                             proven error bounds, CSL by uniformisation,
  *                             explicit/DRN/DOT/PRISM files
- *     exact.h     line 18185  big integers, rationals, rational functions;
+ *     exact.h     line 18189  big integers, rationals, rational functions;
  *                             exact and parametric solving by state elimination
- *     ltl.h       line 22691  LTL on DTMCs: refinement of the chain per
+ *     ltl.h       line 22702  LTL on DTMCs: refinement of the chain per
  *                             temporal subformula (Courcoubetis-Yannakakis),
  *                             co-safe LTL rewards by a DFA product, E/A[ltl],
  *                             Pmin/Pmax of LTL on interval models
- *     prism.h     line 26061  the PRISM language (DTMCs and CTMCs) and
+ *     prism.h     line 26072  the PRISM language (DTMCs and CTMCs) and
  *                             its property language, on top of dtmc.h
- *     synth.h     line 35095  annotated C/Java source -> parametric DTMC
+ *     synth.h     line 35106  annotated C/Java source -> parametric DTMC
  *                             (the PROPER method)
- *     estimate.h  line 36570  per-run count logs -> parameter
+ *     estimate.h  line 36581  per-run count logs -> parameter
  *                             intervals -> property interval
- *     annot.h     line 37939  probabilistic performance annotations
+ *     annot.h     line 37950  probabilistic performance annotations
  *                             (Freud): how a function's time or memory
  *                             depends on its input, fitted from call logs
- *     vlmc.h      line 43596  VLMC learning from location traces, Markov
+ *     vlmc.h      line 43607  VLMC learning from location traces, Markov
  *                             hull, steps to termination
- *     lp.h        line 46339  linear programs: CPLEX LP files, a native
+ *     lp.h        line 46350  linear programs: CPLEX LP files, a native
  *                             simplex, a box-constrained QP
- *     qn.h        line 49649  closed queueing networks: simulation, mean
+ *     qn.h        line 49660  closed queueing networks: simulation, mean
  *                             field, MVA, the exact CTMC, rates and routing
  *                             learned by LP/QP
- *     sim.h       line 52020  discrete-event simulation of multithreaded
+ *     sim.h       line 52031  discrete-event simulation of multithreaded
  *                             programs (Tarvo & Reiss): queues, thread pools,
  *                             CPUs, locks, I/O
- *     backend.h   line 56874  external engines behind one interface:
+ *     backend.h   line 56885  external engines behind one interface:
  *                             plugins, registry, subprocess runner
  *     backend_native.h
- *                 line 57814  proper's own engines (prism.h, dtmc.h,
+ *                 line 57825  proper's own engines (prism.h, dtmc.h,
  *                             lp.h) as the backend "native"
  *   The adapters for PRISM, Storm and glpsol are separate headers in
  *   backends/ of the source tree; they are not part of proper.h.
@@ -139,152 +139,152 @@
  *                           time of the implementation file (see README).
  *   Tunables: each is defined only if not already defined, so it can be set
  *   before the include; its meaning is the comment above it at the given line.
- *   PROPER_MAX_FILE_BYTES           ((size_t)1 << 30)      core.h line 1042
- *   PROPER_TRACE_NAME_MAX           255                    trace.h line 2004
- *   PROPER_TRACE_LOOP_MAX           1048576                trace.h line 2013
- *   PROPER_FFT_BLOCK                4096                   fft.h line 3415
- *   PROPER_STATS_SERIES_EPS         1e-16                  stats.h line 4045
- *   PROPER_STATS_SERIES_MAX_ITER    1000000                stats.h line 4051
- *   PROPER_STATS_ROOT_RTOL          4e-16                  stats.h line 4056
- *   PROPER_STATS_ROOT_MAX_ITER      400                    stats.h line 4059
- *   PROPER_STATS_PVALUE_FLOOR       1e-300                 stats.h line 4064
- *   PROPER_STATS_PROB_TOL           1e-9                   stats.h line 4068
- *   PROPER_STATS_CHI2_MIN_EXPECTED  5.0                    stats.h line 4073
- *   PROPER_PMF_SUM_TOL              1e-6                   pmf.h line 5174
- *   PROPER_PMF_WIDTH_RTOL           1e-9                   pmf.h line 5178
- *   PROPER_PMF_GRID_TOL             1e-6                   pmf.h line 5182
- *   PROPER_PMF_MAX_BINS             ((size_t)1 << 27)      pmf.h line 5187
- *   PROPER_PMF_MAX_INFERRED_BINS    ((size_t)1 << 20)      pmf.h line 5192
- *   PROPER_PMF_QUANTILE_TOL         1e-12                  pmf.h line 5197
- *   PROPER_PMF_HORNER_TOL           1e-18                  pmf.h line 5202
- *   PROPER_PMF_LOOP_SPLIT           64                     pmf.h line 5221
- *   PROPER_PMF_FFT_COST             6.0                    pmf.h line 5224
- *   PROPER_SRE_PROB_TOL             1e-9                   sre.h line 6703
- *   PROPER_SRE_MAX_NESTING          200                    sre.h line 6708
- *   PROPER_SRE_MAX_ITERATIONS       100000                 sre.h line 6713
- *   PROPER_SRE_DEFAULT_TRUNCATE_EPS 1e-12                  sre.h line 6717
- *   PROPER_SRE_DEFAULT_MARKOV_EPS   1e-12                  sre.h line 6721
- *   PROPER_SRE_DEFAULT_WIDTH        1.0                    sre.h line 6725
- *   PROPER_SRE_MAX_AUTOMATON_SIZE   1000000                sre.h line 6733
- *   PROPER_SRE_ROUNDING_RTOL        1e-3                   sre.h line 6739
- *   PROPER_DTMC_ROW_SUM_TOL         1e-6                   dtmc.h line 9620
- *   PROPER_DTMC_REL_PRECISION       1e-10                  dtmc.h line 9628
- *   PROPER_DTMC_FLOOR_FACTOR        100.0                  dtmc.h line 9636
- *   PROPER_DTMC_DENSE_MAX           256                    dtmc.h line 9641
- *   PROPER_DTMC_DIRECT_MAX          1024                   dtmc.h line 9652
- *   PROPER_DTMC_GTH_MAX             256                    dtmc.h line 9661
- *   PROPER_DTMC_BAND_MAX            64                     dtmc.h line 9669
- *   PROPER_DTMC_MAX_SWEEPS          1000000                dtmc.h line 9674
- *   PROPER_DTMC_CYCLE_MAX           256                    dtmc.h line 9685
- *   PROPER_DTMC_TRANSIENT_ACCURACY  1e-12                  dtmc.h line 9691
- *   PROPER_DTMC_MAX_POISSON_STEPS   1000000000UL           dtmc.h line 9699
- *   PROPER_DTMC_BOUND_CHECK_FROM    4096UL                 dtmc.h line 9707
- *   PROPER_DTMC_MAX_STEP_WORK       1e11                   dtmc.h line 9718
- *   PROPER_DTMC_PARAM_TIE           1e-12                  dtmc.h line 9726
- *   PROPER_DTMC_PARAM_MAX_ITER      10000UL                dtmc.h line 9729
- *   PROPER_DTMC_MAX_STATES          0xFFFFFFF0u            dtmc.h line 9734
- *   PROPER_EXACT_MAX_LIMBS          (1u << 20)             exact.h line 18284
- *   PROPER_EXACT_MAX_EXP10          100000                 exact.h line 18290
- *   PROPER_EXACT_MAX_STEPS          1000ul                 exact.h line 18298
- *   PROPER_EXACT_MAX_POWER          1000                   exact.h line 18303
- *   PROPER_EXACT_MAX_TERMS          100000                 exact.h line 18308
- *   PROPER_EXACT_MAX_GCD_WORK       1000000000ull          exact.h line 18318
- *   PROPER_EXACT_MAX_WORK           30000000000ull         exact.h line 18330
- *   PROPER_EXACT_MAX_STATES         1000000                exact.h line 18335
- *   PROPER_EXACT_MAX_ENTRIES        20000000u              exact.h line 18342
- *   PROPER_EXACT_MOD_MAX_DEG        65536u                 exact.h line 20285
- *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 22788
- *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 22794
- *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 22801
- *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 22806
- *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 22817
- *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 22824
- *   PROPER_LTL_MAX_JUMP_UNTILS      12                     ltl.h line 22831
- *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 22837
- *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 26322
- *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 26327
- *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 26332
- *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 26337
- *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 26342
- *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 26944
- *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 30226
- *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 30827
- *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 33245
- *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 35198
- *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 35201
- *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 36710
- *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 36713
- *   PROPER_ANNOT_CORR               0.99                   annot.h line 38143
- *   PROPER_ANNOT_R2                 0.9                    annot.h line 38147
- *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 38151
- *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 38155
- *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 38159
- *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 38163
- *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 38169
- *   PROPER_ANNOT_CUTS               32                     annot.h line 38173
- *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 38177
- *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 38181
- *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 38185
- *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 38190
- *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 38194
- *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 38198
- *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 38202
- *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 38207
- *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 38211
- *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 38443
- *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 38517
- *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 38628
- *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 38632
- *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 40488
- *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 40492
- *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 43778
- *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 43783
- *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 43791
- *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 43795
- *   PROPER_LP_PERTURB               1e-6                   lp.h line 46527
- *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 46542
- *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 46545
- *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 46548
- *   PROPER_LP_SING_TOL              1e-11                  lp.h line 46551
- *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 46554
- *   PROPER_LP_MAX_ROWS              100000                 lp.h line 46570
- *   PROPER_LP_MAX_KERNEL            2000                   lp.h line 46573
- *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 46576
- *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 46581
- *   PROPER_LP_SCALE_PASSES          6                      lp.h line 46585
- *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 46592
- *   PROPER_LP_VERIFY_FLOOR          1e-4                   lp.h line 46608
- *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 46611
- *   PROPER_LP_COND_TOL              1e-9                   lp.h line 46617
- *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 46622
- *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 49259
- *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 49740
- *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 49744
- *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 49748
- *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 49755
- *   PROPER_QN_RESUM_EVERY           256                    qn.h line 49760
- *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 49830
- *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 49833
- *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 49884
- *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 49887
- *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 49890
- *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 49924
- *   PROPER_QN_LAD_KEEP              2                      qn.h line 50968
- *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 50971
- *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 50974
- *   PROPER_SIM_BUCKETS              200                    sim.h line 52167
- *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 52172
- *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 52176
- *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 52180
- *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 52184
- *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 52188
- *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 52192
- *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 52301
- *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 52593
- *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 56952
- *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 56957
- *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 56963
- *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 56967
+ *   PROPER_MAX_FILE_BYTES           ((size_t)1 << 30)      core.h line 1046
+ *   PROPER_TRACE_NAME_MAX           255                    trace.h line 2008
+ *   PROPER_TRACE_LOOP_MAX           1048576                trace.h line 2017
+ *   PROPER_FFT_BLOCK                4096                   fft.h line 3419
+ *   PROPER_STATS_SERIES_EPS         1e-16                  stats.h line 4049
+ *   PROPER_STATS_SERIES_MAX_ITER    1000000                stats.h line 4055
+ *   PROPER_STATS_ROOT_RTOL          4e-16                  stats.h line 4060
+ *   PROPER_STATS_ROOT_MAX_ITER      400                    stats.h line 4063
+ *   PROPER_STATS_PVALUE_FLOOR       1e-300                 stats.h line 4068
+ *   PROPER_STATS_PROB_TOL           1e-9                   stats.h line 4072
+ *   PROPER_STATS_CHI2_MIN_EXPECTED  5.0                    stats.h line 4077
+ *   PROPER_PMF_SUM_TOL              1e-6                   pmf.h line 5178
+ *   PROPER_PMF_WIDTH_RTOL           1e-9                   pmf.h line 5182
+ *   PROPER_PMF_GRID_TOL             1e-6                   pmf.h line 5186
+ *   PROPER_PMF_MAX_BINS             ((size_t)1 << 27)      pmf.h line 5191
+ *   PROPER_PMF_MAX_INFERRED_BINS    ((size_t)1 << 20)      pmf.h line 5196
+ *   PROPER_PMF_QUANTILE_TOL         1e-12                  pmf.h line 5201
+ *   PROPER_PMF_HORNER_TOL           1e-18                  pmf.h line 5206
+ *   PROPER_PMF_LOOP_SPLIT           64                     pmf.h line 5225
+ *   PROPER_PMF_FFT_COST             6.0                    pmf.h line 5228
+ *   PROPER_SRE_PROB_TOL             1e-9                   sre.h line 6707
+ *   PROPER_SRE_MAX_NESTING          200                    sre.h line 6712
+ *   PROPER_SRE_MAX_ITERATIONS       100000                 sre.h line 6717
+ *   PROPER_SRE_DEFAULT_TRUNCATE_EPS 1e-12                  sre.h line 6721
+ *   PROPER_SRE_DEFAULT_MARKOV_EPS   1e-12                  sre.h line 6725
+ *   PROPER_SRE_DEFAULT_WIDTH        1.0                    sre.h line 6729
+ *   PROPER_SRE_MAX_AUTOMATON_SIZE   1000000                sre.h line 6737
+ *   PROPER_SRE_ROUNDING_RTOL        1e-3                   sre.h line 6743
+ *   PROPER_DTMC_ROW_SUM_TOL         1e-6                   dtmc.h line 9624
+ *   PROPER_DTMC_REL_PRECISION       1e-10                  dtmc.h line 9632
+ *   PROPER_DTMC_FLOOR_FACTOR        100.0                  dtmc.h line 9640
+ *   PROPER_DTMC_DENSE_MAX           256                    dtmc.h line 9645
+ *   PROPER_DTMC_DIRECT_MAX          1024                   dtmc.h line 9656
+ *   PROPER_DTMC_GTH_MAX             256                    dtmc.h line 9665
+ *   PROPER_DTMC_BAND_MAX            64                     dtmc.h line 9673
+ *   PROPER_DTMC_MAX_SWEEPS          1000000                dtmc.h line 9678
+ *   PROPER_DTMC_CYCLE_MAX           256                    dtmc.h line 9689
+ *   PROPER_DTMC_TRANSIENT_ACCURACY  1e-12                  dtmc.h line 9695
+ *   PROPER_DTMC_MAX_POISSON_STEPS   1000000000UL           dtmc.h line 9703
+ *   PROPER_DTMC_BOUND_CHECK_FROM    4096UL                 dtmc.h line 9711
+ *   PROPER_DTMC_MAX_STEP_WORK       1e11                   dtmc.h line 9722
+ *   PROPER_DTMC_PARAM_TIE           1e-12                  dtmc.h line 9730
+ *   PROPER_DTMC_PARAM_MAX_ITER      10000UL                dtmc.h line 9733
+ *   PROPER_DTMC_MAX_STATES          0xFFFFFFF0u            dtmc.h line 9738
+ *   PROPER_EXACT_MAX_LIMBS          (1u << 20)             exact.h line 18288
+ *   PROPER_EXACT_MAX_EXP10          100000                 exact.h line 18294
+ *   PROPER_EXACT_MAX_STEPS          1000ul                 exact.h line 18302
+ *   PROPER_EXACT_MAX_POWER          1000                   exact.h line 18307
+ *   PROPER_EXACT_MAX_TERMS          100000                 exact.h line 18312
+ *   PROPER_EXACT_MAX_GCD_WORK       1000000000ull          exact.h line 18322
+ *   PROPER_EXACT_MAX_WORK           30000000000ull         exact.h line 18334
+ *   PROPER_EXACT_MAX_STATES         1000000                exact.h line 18339
+ *   PROPER_EXACT_MAX_ENTRIES        20000000u              exact.h line 18346
+ *   PROPER_EXACT_MOD_MAX_DEG        65536u                 exact.h line 20289
+ *   PROPER_LTL_MAX_AUTOMATON_STATES 100000                 ltl.h line 22799
+ *   PROPER_LTL_MAX_PRODUCT_STATES   10000000               ltl.h line 22805
+ *   PROPER_LTL_MAX_REFINEMENTS      4096                   ltl.h line 22812
+ *   PROPER_LTL_MAX_CLAUSES          1024                   ltl.h line 22817
+ *   PROPER_LTL_MAX_AUTOMATON_WORK   1000000000             ltl.h line 22828
+ *   PROPER_LTL_MAX_TABLEAU          20                     ltl.h line 22835
+ *   PROPER_LTL_MAX_JUMP_UNTILS      12                     ltl.h line 22842
+ *   PROPER_LTL_MAX_DEPTH            1000                   ltl.h line 22848
+ *   PROPER_PRISM_PROB_TOL           1e-5                   prism.h line 26333
+ *   PROPER_PRISM_MAX_STATES         10000000u              prism.h line 26338
+ *   PROPER_PRISM_MAX_TRANSITIONS    200000000u             prism.h line 26343
+ *   PROPER_PRISM_MAX_DEPTH          400                    prism.h line 26348
+ *   PROPER_PRISM_MAX_NODES          1000000                prism.h line 26353
+ *   PROPER_PRISM_TOK_BLOCK          4096                   prism.h line 26955
+ *   PROPER_PRISM_DIRECT_BITS        22                     prism.h line 30237
+ *   PROPER_PRISM_MAX_INIT_VALUATIONS 100000000.0            prism.h line 30838
+ *   PROPER_PRISM_TIE_EXACT_STATES   200                    prism.h line 33256
+ *   PROPER_SYNTH_MAX_DEPTH          512                    synth.h line 35209
+ *   PROPER_SYNTH_MAX_BRACKETS       4096                   synth.h line 35212
+ *   PROPER_ESTIMATE_NAME_MAX        31                     estimate.h line 36721
+ *   PROPER_ESTIMATE_CORNERS_MAX     16                     estimate.h line 36724
+ *   PROPER_ANNOT_CORR               0.99                   annot.h line 38154
+ *   PROPER_ANNOT_R2                 0.9                    annot.h line 38158
+ *   PROPER_ANNOT_ALPHA              0.001                  annot.h line 38162
+ *   PROPER_ANNOT_BIC_MARGIN         10.0                   annot.h line 38166
+ *   PROPER_ANNOT_MAX_FEATURES       16                     annot.h line 38170
+ *   PROPER_ANNOT_PRODUCTS           3                      annot.h line 38174
+ *   PROPER_ANNOT_SAMPLE             200000                 annot.h line 38180
+ *   PROPER_ANNOT_CUTS               32                     annot.h line 38184
+ *   PROPER_ANNOT_MIN_LEAF           30                     annot.h line 38188
+ *   PROPER_ANNOT_MAX_DEPTH          6                      annot.h line 38192
+ *   PROPER_ANNOT_KDE_GRID           2048                   annot.h line 38196
+ *   PROPER_ANNOT_KDE_VALLEY         0.5                    annot.h line 38201
+ *   PROPER_ANNOT_MIN_CLUSTER        0.02                   annot.h line 38205
+ *   PROPER_ANNOT_KDE_SAMPLE         100000                 annot.h line 38209
+ *   PROPER_ANNOT_NAME_MAX           255                    annot.h line 38213
+ *   PROPER_ANNOT_MIN_DISTINCT       5                      annot.h line 38218
+ *   PROPER_ANNOT_NEST_MAX           200                    annot.h line 38222
+ *   PROPER_ANNOT_CHECK_MIN          5                      annot.h line 38454
+ *   PROPER_ANNOT_STATS_FEATURES     8                      annot.h line 38528
+ *   PROPER_ANNOT_REC_FEATURES       16                     annot.h line 38639
+ *   PROPER_ANNOT_REC_DEPTH          64                     annot.h line 38643
+ *   PROPER_ANNOT_SPLIT_GAIN         0.69314718055994531    annot.h line 40499
+ *   PROPER_ANNOT_BRANCH_TRIES       8                      annot.h line 40503
+ *   PROPER_VLMC_NAME_MAX            255                    vlmc.h line 43789
+ *   PROPER_VLMC_STEPS_EPS           1e-12                  vlmc.h line 43794
+ *   PROPER_VLMC_MAX_HULL_WORK       2000000000.0           vlmc.h line 43802
+ *   PROPER_VLMC_MAX_STEPS           100000000UL            vlmc.h line 43806
+ *   PROPER_LP_PERTURB               1e-6                   lp.h line 46538
+ *   PROPER_LP_PRIMAL_TOL            1e-9                   lp.h line 46553
+ *   PROPER_LP_DUAL_TOL              1e-9                   lp.h line 46556
+ *   PROPER_LP_PIVOT_TOL             1e-9                   lp.h line 46559
+ *   PROPER_LP_SING_TOL              1e-11                  lp.h line 46562
+ *   PROPER_LP_DEGENERATE_RUN        20                     lp.h line 46565
+ *   PROPER_LP_MAX_ROWS              100000                 lp.h line 46581
+ *   PROPER_LP_MAX_KERNEL            2000                   lp.h line 46584
+ *   PROPER_LP_REFACTOR_EVERY        64                     lp.h line 46587
+ *   PROPER_LP_RECOVER_TOL           1e-8                   lp.h line 46592
+ *   PROPER_LP_SCALE_PASSES          6                      lp.h line 46596
+ *   PROPER_LP_VERIFY_TOL            1e-10                  lp.h line 46603
+ *   PROPER_LP_VERIFY_FLOOR          1e-4                   lp.h line 46619
+ *   PROPER_LP_GAP_TOL               1e-9                   lp.h line 46622
+ *   PROPER_LP_COND_TOL              1e-9                   lp.h line 46628
+ *   PROPER_LP_QP_KKT_TOL            1e-12                  lp.h line 46633
+ *   PROPER_LP_CERT_TOL              1e-9                   lp.h line 49270
+ *   PROPER_QN_PROB_TOL              1e-9                   qn.h line 49751
+ *   PROPER_QN_MIN_RATE              1e-9                   qn.h line 49755
+ *   PROPER_QN_TIME_TOL              1e-6                   qn.h line 49759
+ *   PROPER_QN_MAX_EVENTS            2e8                    qn.h line 49766
+ *   PROPER_QN_RESUM_EVERY           256                    qn.h line 49771
+ *   PROPER_QN_CTMC_MAX_STATES       2000000                qn.h line 49841
+ *   PROPER_QN_CTMC_MAX_TRANS        50000000               qn.h line 49844
+ *   PROPER_QN_EXACT_TOL             1e-3                   qn.h line 49895
+ *   PROPER_QN_EXACT_ROUNDS          30                     qn.h line 49898
+ *   PROPER_QN_EXACT_H_MU            0.05                   qn.h line 49901
+ *   PROPER_QN_SATURATED_TOL         1e-3                   qn.h line 49935
+ *   PROPER_QN_LAD_KEEP              2                      qn.h line 50979
+ *   PROPER_QN_LAD_MIN_ROWS          20000                  qn.h line 50982
+ *   PROPER_QN_LAD_TOL               1e-9                   qn.h line 50985
+ *   PROPER_SIM_BUCKETS              200                    sim.h line 52178
+ *   PROPER_SIM_MAX_INSTANT          1000000                sim.h line 52183
+ *   PROPER_SIM_PROB_TOL             1e-6                   sim.h line 52187
+ *   PROPER_SIM_MAX_THREADS          100000                 sim.h line 52191
+ *   PROPER_SIM_CORE_STATS_MAX       256                    sim.h line 52195
+ *   PROPER_SIM_MAX_LOOP_DEPTH       16                     sim.h line 52199
+ *   PROPER_SIM_MAX_CLIENTS          10000000               sim.h line 52203
+ *   PROPER_SIM_DEFAULT_QUANTUM      0.004                  sim.h line 52312
+ *   PROPER_SIM_RECORDER_BUFFER      4096                   sim.h line 52604
+ *   PROPER_BACKEND_PATH_MAX         4096                   backend.h line 56963
+ *   PROPER_BACKEND_MAX_OUTPUT       ((size_t)256 * 1024 * 1024) backend.h line 56968
+ *   PROPER_BACKEND_DRAIN_MS         100                    backend.h line 56974
+ *   PROPER_BACKEND_REGISTRY_MAX     16                     backend.h line 56978
  *
  * THREAD SAFETY
  *   No global or thread-local mutable state. Objects are not locked: two
@@ -312,6 +312,10 @@
  *   PROPER_VERSION_STRING.
  *
  * CHANGELOG
+ *   0.8.5  exact: proper_ratfun_mul multiplies two polynomials without the
+ *     cancelling gcds (there is nothing to cancel): reading back a printed
+ *     rational function of 1379 denominator terms takes 0.11 s instead of
+ *     0.19 s at -O2 (0.69 s instead of 2.2 s with ASan and UBSan).
  *   0.8.4  prism: proper_prism_props_standalone sets a constant's value apart
  *     with a blank from a number right after it that starts with its point:
  *     "K.2 + 1" (two properties, K and .2 + 1) was written as "7.2 + 1", one
@@ -762,8 +766,8 @@
 
 #define PROPER_VERSION_MAJOR 0
 #define PROPER_VERSION_MINOR 8
-#define PROPER_VERSION_PATCH 4
-#define PROPER_VERSION_STRING "0.8.4"
+#define PROPER_VERSION_PATCH 5
+#define PROPER_VERSION_STRING "0.8.5"
 
 #ifndef PROPER_API
 #ifdef PROPER_STATIC
@@ -20759,6 +20763,13 @@ PROPER_API int proper_ratfun_mul(proper_ratfun *out, const proper_ratfun *a, con
     proper_poly o1, o2;
     const proper_poly *da, *db;
     int rc;
+    if (!a->den.n_terms && !b->den.n_terms) { /* two polynomials: nothing to cancel */
+        proper_ratfun t;
+        proper_ratfun_init(&t);
+        if ((rc = proper_poly_mul(&t.num, &a->num, &b->num))) { proper_ratfun_free(&t); return rc; }
+        proper__exact_ratfun_move(out, &t);
+        return PROPER_OK;
+    }
     proper_poly_init(&o1);
     proper_poly_init(&o2);
     rc = proper__exact_ratfun_den(a, &o1, &da);

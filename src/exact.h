@@ -2575,6 +2575,13 @@ PROPER_API int proper_ratfun_mul(proper_ratfun *out, const proper_ratfun *a, con
     proper_poly o1, o2;
     const proper_poly *da, *db;
     int rc;
+    if (!a->den.n_terms && !b->den.n_terms) { /* two polynomials: nothing to cancel */
+        proper_ratfun t;
+        proper_ratfun_init(&t);
+        if ((rc = proper_poly_mul(&t.num, &a->num, &b->num))) { proper_ratfun_free(&t); return rc; }
+        proper__exact_ratfun_move(out, &t);
+        return PROPER_OK;
+    }
     proper_poly_init(&o1);
     proper_poly_init(&o2);
     rc = proper__exact_ratfun_den(a, &o1, &da);
